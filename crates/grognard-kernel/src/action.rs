@@ -1,0 +1,261 @@
+//! Actions players take, events the game reports, and refusals.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::chart::AppliedModifier;
+use crate::cost::Cost;
+use crate::geometry::open::{Angle, Point};
+use crate::geometry::{Cell, Facing};
+use crate::ids::{ActionId, ModeId, PieceId, SideId};
+
+/// Something a side asks the game to do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Move along a path of adjacent cells (the start cell not included).
+    Move {
+        /// Which piece.
+        piece: PieceId,
+        /// Cells entered, in order.
+        path: Vec<Cell>,
+    },
+    /// Move straight to a point of an open table, then face `facing` (or keep facing).
+    MoveTo {
+        /// Which piece.
+        piece: PieceId,
+        /// Destination.
+        to: Point,
+        /// Facing at the end.
+        facing: Option<Angle>,
+    },
+    /// Turn to face a direction on a grid.
+    Face {
+        /// Which piece.
+        piece: PieceId,
+        /// New facing.
+        facing: Facing,
+    },
+    /// Change mode or formation.
+    Mode {
+        /// Which piece.
+        piece: PieceId,
+        /// New mode.
+        mode: ModeId,
+    },
+    /// A ruleset action (fire, melee, rally...).
+    Act {
+        /// Acting piece.
+        piece: PieceId,
+        /// Which action.
+        action: ActionId,
+        /// Target, when the action has one.
+        target: Option<PieceId>,
+    },
+    /// The acting side is done with the current phase.
+    EndPhase,
+}
+
+/// An action with the side that gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Order {
+    /// Who gives it.
+    pub side: SideId,
+    /// What.
+    pub action: Action,
+}
+
+/// One die in a logged roll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedDie {
+    /// Die name.
+    pub die: String,
+    /// Face that stands.
+    pub face: String,
+    /// Its value.
+    pub value: i32,
+    /// The face first rolled, when it was re-rolled.
+    pub rerolled_from: Option<String>,
+}
+
+/// A chart roll, with everything needed to explain it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollRecord {
+    /// Chart name.
+    pub chart: String,
+    /// Why it was rolled ("fire by b2 at r1").
+    pub purpose: String,
+    /// Chart inputs as used.
+    pub inputs: Vec<(String, i32)>,
+    /// Dice.
+    pub dice: Vec<LoggedDie>,
+    /// Modifiers that applied.
+    pub modifiers: Vec<AppliedModifier>,
+    /// Score (dice + modifiers) or band index.
+    pub score: i32,
+    /// Band, on band charts.
+    pub band: Option<String>,
+    /// Outcome name.
+    pub outcome: String,
+}
+
+/// Something that happened. The log of events is the game's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    /// A phase began.
+    PhaseBegan {
+        /// Turn number, from 1.
+        turn: u32,
+        /// Phase name.
+        phase: String,
+        /// Phasing side name.
+        phasing: String,
+    },
+    /// A piece moved on a grid.
+    Moved {
+        /// Which piece.
+        piece: PieceId,
+        /// Cells from start to end.
+        path: Vec<Cell>,
+        /// Cost paid.
+        cost: Cost,
+        /// Why it had to stop there, if it did.
+        stopped: Option<String>,
+    },
+    /// A piece moved on an open table.
+    MovedOnTable {
+        /// Which piece.
+        piece: PieceId,
+        /// Start.
+        from: Point,
+        /// End.
+        to: Point,
+        /// Cost paid (inches).
+        cost: Cost,
+    },
+    /// A piece turned.
+    Faced {
+        /// Which piece.
+        piece: PieceId,
+        /// New facing (grid) or angle (open table), as text.
+        facing: String,
+    },
+    /// A piece changed mode.
+    ModeChanged {
+        /// Which piece.
+        piece: PieceId,
+        /// Old mode.
+        from: String,
+        /// New mode.
+        to: String,
+    },
+    /// A ruleset action was taken.
+    Acted {
+        /// Acting piece.
+        piece: PieceId,
+        /// Action name.
+        action: String,
+        /// Target.
+        target: Option<PieceId>,
+        /// The chart roll, if any.
+        roll: Option<RollRecord>,
+    },
+    /// A counter changed.
+    CounterChanged {
+        /// Whose.
+        piece: PieceId,
+        /// Counter name.
+        counter: String,
+        /// Old value.
+        from: i32,
+        /// New value.
+        to: i32,
+    },
+    /// A flag changed.
+    FlagChanged {
+        /// Whose.
+        piece: PieceId,
+        /// Flag name.
+        flag: String,
+        /// New state.
+        on: bool,
+    },
+    /// A piece left the board.
+    Removed {
+        /// Which piece.
+        piece: PieceId,
+        /// Why.
+        reason: String,
+    },
+    /// A hook reported something.
+    Note {
+        /// What.
+        text: String,
+    },
+    /// The last turn ended.
+    GameOver {
+        /// Turns played.
+        turns: u32,
+    },
+}
+
+/// Why an action was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RefusalKind {
+    /// The game is over.
+    GameOver,
+    /// Not this side's turn to act, or the phase does not allow it.
+    OutOfPhase,
+    /// No such piece, or not the side's own piece, or not on the board.
+    BadPiece,
+    /// The path is not a chain of adjacent cells on the board.
+    BadPath,
+    /// The piece has already moved or acted as often as allowed.
+    AlreadyUsed,
+    /// Terrain or a boundary cannot be crossed.
+    Impassable,
+    /// The move costs more than the allowance, or takes too many steps.
+    TooFar,
+    /// A cell is occupied, or stacking would be exceeded.
+    Occupied,
+    /// The piece had to stop before the end of the path.
+    MustStop,
+    /// The mode or facing is not valid for the piece.
+    BadMode,
+    /// The target is missing, of the wrong side, out of range, arc or sight.
+    BadTarget,
+    /// A ruleset hook failed; nothing changed.
+    HookFailed,
+}
+
+/// A refused action: nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// Category.
+    pub kind: RefusalKind,
+    /// What was wrong, in words a player understands.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal of `kind` saying `message`.
+    #[must_use]
+    pub fn new(kind: RefusalKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Refusal {}

@@ -1,0 +1,362 @@
+//! The board: a grid with terrain per cell and features on cell boundaries, or an open table
+//! with terrain areas; regions; sides and their baselines.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::open::{Len, Point};
+use crate::geometry::{Cell, Facing, Grid};
+use crate::ids::{FeatureId, TerrainId};
+
+/// A table edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// Row 0 / y = 0.
+    North,
+    /// The last row / y = height.
+    South,
+    /// Column 0 / x = 0.
+    West,
+    /// The last column / x = width.
+    East,
+}
+
+/// A side (army) in a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideDef {
+    /// Name.
+    pub name: String,
+    /// The side's own baseline, if the scenario names one.
+    pub baseline: Option<Edge>,
+}
+
+/// Which edge cells of a hex board are half-hexes cut by the table edge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HalfHexes {
+    /// Cells cut by the west and east edges.
+    pub sides: bool,
+    /// Cells cut by the north and south edges (the baselines).
+    pub baselines: bool,
+}
+
+/// An area of terrain on an open table: a simple polygon in table inches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Area {
+    /// Name ("Hougoumont wood").
+    pub name: String,
+    /// Its terrain.
+    pub terrain: TerrainId,
+    /// Corners in order.
+    pub corners: Vec<Point>,
+}
+
+/// A named set of cells (battlefield sections, deployment zones).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Region {
+    /// Name.
+    pub name: String,
+    /// Cells.
+    pub cells: Vec<Cell>,
+}
+
+/// The playing surface.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Surface {
+    /// A square or hex grid of `cols` × `rows` cells.
+    Grid {
+        /// Geometry.
+        grid: Grid,
+        /// Columns.
+        cols: i32,
+        /// Rows.
+        rows: i32,
+        /// Terrain per cell, row-major.
+        terrain: Vec<TerrainId>,
+        /// Half-hexes along the edges (hex boards only).
+        halves: HalfHexes,
+    },
+    /// An open table in inches, (0,0) at the north-west corner.
+    Open {
+        /// Width (east–west).
+        width: Len,
+        /// Depth (north–south).
+        height: Len,
+        /// Terrain areas; the first one containing a point wins; elsewhere terrain 0.
+        areas: Vec<Area>,
+    },
+}
+
+/// A whole board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    /// The surface.
+    pub surface: Surface,
+    /// Features on boundaries, keyed by the two cells in canonical (sorted) order.
+    pub links: BTreeMap<(Cell, Cell), Vec<FeatureId>>,
+    /// Named regions.
+    pub regions: Vec<Region>,
+}
+
+/// The canonical key of the boundary between two cells.
+#[must_use]
+pub fn link_key(a: Cell, b: Cell) -> (Cell, Cell) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+impl Board {
+    /// The grid, for grid boards.
+    #[must_use]
+    pub fn grid(&self) -> Option<&Grid> {
+        match &self.surface {
+            Surface::Grid { grid, .. } => Some(grid),
+            Surface::Open { .. } => None,
+        }
+    }
+
+    /// Columns and rows of a grid board.
+    #[must_use]
+    pub fn dimensions(&self) -> Option<(i32, i32)> {
+        match &self.surface {
+            Surface::Grid { cols, rows, .. } => Some((*cols, *rows)),
+            Surface::Open { .. } => None,
+        }
+    }
+
+    /// The dense index of a cell, if it is on the board.
+    #[must_use]
+    pub fn index(&self, c: Cell) -> Option<usize> {
+        let (cols, rows) = self.dimensions()?;
+        if c.col < 0 || c.row < 0 || c.col >= cols || c.row >= rows {
+            return None;
+        }
+        usize::try_from(c.row)
+            .ok()?
+            .checked_mul(usize::try_from(cols).ok()?)?
+            .checked_add(usize::try_from(c.col).ok()?)
+    }
+
+    /// Number of cells (0 on an open table).
+    #[must_use]
+    pub fn cell_count(&self) -> usize {
+        match &self.surface {
+            Surface::Grid { terrain, .. } => terrain.len(),
+            Surface::Open { .. } => 0,
+        }
+    }
+
+    /// True when the cell is on the board.
+    #[must_use]
+    pub fn contains(&self, c: Cell) -> bool {
+        self.index(c).is_some()
+    }
+
+    /// True when the point is on the table.
+    #[must_use]
+    pub fn contains_point(&self, p: Point) -> bool {
+        match &self.surface {
+            Surface::Open { width, height, .. } => {
+                p.x.0 >= 0 && p.y.0 >= 0 && p.x.0 <= width.0 && p.y.0 <= height.0
+            }
+            Surface::Grid { .. } => false,
+        }
+    }
+
+    /// The terrain of a cell (terrain 0 off the board).
+    #[must_use]
+    pub fn terrain(&self, c: Cell) -> TerrainId {
+        match (&self.surface, self.index(c)) {
+            (Surface::Grid { terrain, .. }, Some(i)) => terrain.get(i).copied().unwrap_or_default(),
+            _ => TerrainId(0),
+        }
+    }
+
+    /// The terrain at a point of an open table.
+    #[must_use]
+    pub fn terrain_at(&self, p: Point) -> TerrainId {
+        match &self.surface {
+            Surface::Open { areas, .. } => areas
+                .iter()
+                .find(|a| point_in_polygon(p, &a.corners))
+                .map_or(TerrainId(0), |a| a.terrain),
+            Surface::Grid { .. } => TerrainId(0),
+        }
+    }
+
+    /// Terrain areas a straight move from `a` to `b` touches (including where it starts and
+    /// ends).
+    pub fn areas_crossed(&self, a: Point, b: Point) -> impl Iterator<Item = &Area> {
+        let areas: &[Area] = match &self.surface {
+            Surface::Open { areas, .. } => areas,
+            Surface::Grid { .. } => &[],
+        };
+        areas
+            .iter()
+            .filter(move |area| segment_touches_polygon(a, b, &area.corners))
+    }
+
+    /// Whether a cell is a half-hex cut by the table edge.
+    #[must_use]
+    pub fn half_hex(&self, c: Cell) -> Option<crate::geometry::hex::HalfHex> {
+        match &self.surface {
+            Surface::Grid {
+                grid: Grid::Hex(_),
+                cols,
+                rows,
+                halves,
+                ..
+            } => {
+                crate::geometry::hex::is_edge_half(c, *cols, *rows, halves.sides, halves.baselines)
+            }
+            _ => None,
+        }
+    }
+
+    /// True when the cell lies on `edge` of a grid board.
+    #[must_use]
+    pub fn on_edge(&self, c: Cell, edge: Edge) -> bool {
+        let Some((cols, rows)) = self.dimensions() else {
+            return false;
+        };
+        self.contains(c)
+            && match edge {
+                Edge::North => c.row == 0,
+                Edge::South => c.row == rows - 1,
+                Edge::West => c.col == 0,
+                Edge::East => c.col == cols - 1,
+            }
+    }
+
+    /// Features on the boundary between two adjacent cells.
+    #[must_use]
+    pub fn features_between(&self, a: Cell, b: Cell) -> &[FeatureId] {
+        self.links.get(&link_key(a, b)).map_or(&[], Vec::as_slice)
+    }
+
+    /// The boundary features a step from `from` in direction `dir` to `to` crosses.
+    ///
+    /// A hex step, or an orthogonal square step, crosses the one boundary between the two
+    /// cells. A diagonal square step passes through a corner: it crosses a feature drawn
+    /// on the four edges around that corner when those edges separate `from` from `to`
+    /// (a river running straight through the corner), and always crosses features placed
+    /// directly on the diagonal link (a road drawn corner to corner).
+    #[must_use]
+    pub fn crossed(&self, from: Cell, dir: Facing, to: Cell) -> Vec<FeatureId> {
+        let mut out: Vec<FeatureId> = self.features_between(from, to).to_vec();
+        let Some(Grid::Square(_)) = self.grid() else {
+            return out;
+        };
+        if !crate::geometry::square::is_diagonal(dir) {
+            return out;
+        }
+        // The two cells beside the corner.
+        let s1 = Cell::new(to.col, from.row);
+        let s2 = Cell::new(from.col, to.row);
+        let edges = [(from, s1), (s1, to), (to, s2), (s2, from)];
+        let mut candidates: Vec<FeatureId> = edges
+            .iter()
+            .flat_map(|(a, b)| self.features_between(*a, *b).iter().copied())
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        for f in candidates {
+            let has = |a: Cell, b: Cell| self.features_between(a, b).contains(&f);
+            // `from` reaches `to` around the corner only through an unbroken pair of edges.
+            let via_s1 = !has(from, s1) && !has(s1, to);
+            let via_s2 = !has(from, s2) && !has(s2, to);
+            if !via_s1 && !via_s2 && !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+/// Exact even-odd point-in-polygon test (points on the boundary count as inside).
+#[must_use]
+pub fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
+    if poly.len() < 3 {
+        return false;
+    }
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let a = poly[i];
+        let b = poly[(i + 1) % n];
+        if on_segment(p, a, b) {
+            return true;
+        }
+        let (ay, by, py) = (a.y.0, b.y.0, p.y.0);
+        if (ay > py) != (by > py) {
+            // x of the edge at height py, compared without division.
+            let lhs = i128::from(p.x.0 - a.x.0) * i128::from(by - ay);
+            let rhs = i128::from(b.x.0 - a.x.0) * i128::from(py - ay);
+            if (by > ay && lhs < rhs) || (by < ay && lhs > rhs) {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
+fn cross(o: Point, a: Point, b: Point) -> i128 {
+    i128::from(a.x.0 - o.x.0) * i128::from(b.y.0 - o.y.0)
+        - i128::from(a.y.0 - o.y.0) * i128::from(b.x.0 - o.x.0)
+}
+
+fn on_segment(p: Point, a: Point, b: Point) -> bool {
+    cross(a, b, p) == 0
+        && p.x.0 >= a.x.0.min(b.x.0)
+        && p.x.0 <= a.x.0.max(b.x.0)
+        && p.y.0 >= a.y.0.min(b.y.0)
+        && p.y.0 <= a.y.0.max(b.y.0)
+}
+
+fn segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool {
+    let d1 = cross(q1, q2, p1).signum();
+    let d2 = cross(q1, q2, p2).signum();
+    let d3 = cross(p1, p2, q1).signum();
+    let d4 = cross(p1, p2, q2).signum();
+    if d1 * d2 < 0 && d3 * d4 < 0 {
+        return true;
+    }
+    (d1 == 0 && on_segment(p1, q1, q2))
+        || (d2 == 0 && on_segment(p2, q1, q2))
+        || (d3 == 0 && on_segment(q1, p1, p2))
+        || (d4 == 0 && on_segment(q2, p1, p2))
+}
+
+/// True when the segment `a`–`b` touches the polygon (crosses an edge or lies inside).
+#[must_use]
+pub fn segment_touches_polygon(a: Point, b: Point, poly: &[Point]) -> bool {
+    if point_in_polygon(a, poly) || point_in_polygon(b, poly) {
+        return true;
+    }
+    let n = poly.len();
+    (0..n).any(|i| segments_intersect(a, b, poly[i], poly[(i + 1) % n]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::open::Len;
+
+    fn pt(x: i64, y: i64) -> Point {
+        Point {
+            x: Len(x * 1000),
+            y: Len(y * 1000),
+        }
+    }
+
+    #[test]
+    fn polygon_tests_are_exact_on_edges() {
+        let square = [pt(0, 0), pt(10, 0), pt(10, 10), pt(0, 10)];
+        assert!(point_in_polygon(pt(5, 5), &square));
+        assert!(point_in_polygon(pt(10, 5), &square));
+        assert!(!point_in_polygon(pt(11, 5), &square));
+        assert!(segment_touches_polygon(pt(-5, 5), pt(20, 5), &square));
+        assert!(!segment_touches_polygon(pt(-5, -5), pt(-1, 20), &square));
+    }
+}

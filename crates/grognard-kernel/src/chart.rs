@@ -1,0 +1,469 @@
+//! Charts: a dice expression, modifiers and rows mapping a modified result to an outcome.
+//!
+//! Two lookups cover the sources:
+//! - **score** charts add the dice to the modifiers and find the row whose range holds the
+//!   total (the 2d6 break test, the d10 scout-fate table);
+//! - **band** charts use the modifiers to shift a band index (Hex Command: each combat
+//!   penalty pushes the needed result one band toward impossible, each bonus one toward
+//!   automatic), then roll and test the face the band asks for (Color = any red face).
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{DiceExpr, DieDef, DieRoll, GameRng, sum_odds};
+use crate::ids::{CounterId, DieId, FlagId, TagId};
+use crate::ratio::Ratio;
+
+/// Where an input's value comes from when a ruleset action resolves the chart. Inputs
+/// without a source are set by hand (`--set name=value`) or by a hook.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputSource {
+    /// Grid distance (or whole inches on an open table) from actor to target.
+    Distance,
+    /// Band index of the distance: the first `i` with `distance <= bands[i]`, else
+    /// `bands.len()`.
+    DistanceBand(Vec<u32>),
+    /// A counter of the acting piece.
+    ActorCounter(CounterId),
+    /// A counter of the target.
+    TargetCounter(CounterId),
+    /// 1 when the acting piece has the flag.
+    ActorFlag(FlagId),
+    /// 1 when the target has the flag.
+    TargetFlag(FlagId),
+    /// 1 when the actor is in the target's flank or rear arc.
+    TargetFlankOrRear,
+    /// An integer attribute of the terrain under the target (e.g. `cover`).
+    TargetTerrain(usize),
+    /// A scenario setting (e.g. `night`).
+    Setting(usize),
+}
+
+/// A named integer the chart reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputDef {
+    /// Name used by `--set`, modifiers and rows.
+    pub name: String,
+    /// Value when nobody sets it.
+    pub default: i32,
+    /// Smallest accepted value.
+    pub min: i32,
+    /// Largest accepted value.
+    pub max: i32,
+    /// Where a ruleset action takes it from.
+    pub source: Option<InputSource>,
+}
+
+/// A modifier: `per` times an input's value, optionally capped with others in a group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModifierDef {
+    /// What players call it ("headquarters in transit").
+    pub name: String,
+    /// Index of the input it scales.
+    pub input: usize,
+    /// Value per unit of the input (+2, −1...).
+    pub per: i32,
+    /// Index of the cap group it belongs to.
+    pub group: Option<usize>,
+}
+
+/// A cap on the sum of a group of modifiers ("at most 2 combat bonuses").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupDef {
+    /// Group name.
+    pub name: String,
+    /// Lowest total the group may contribute.
+    pub min: Option<i32>,
+    /// Highest total the group may contribute.
+    pub max: Option<i32>,
+}
+
+/// A re-roll policy: when active, a die showing one of `faces` is rolled once more and the
+/// second roll stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RerollDef {
+    /// Which die it applies to.
+    pub die: DieId,
+    /// Face indices that are re-rolled.
+    pub faces: Vec<u8>,
+    /// Active only when this input is non-zero; always when `None`.
+    pub when: Option<usize>,
+}
+
+/// A row of a score chart. `min`/`max` bound the modified score (inclusive); `when` lists
+/// inputs that must equal a value (a unit class, a range band).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreRow {
+    /// Lowest score, if bounded.
+    pub min: Option<i32>,
+    /// Highest score, if bounded.
+    pub max: Option<i32>,
+    /// Conditions: `(input index, value)`.
+    pub when: Vec<(usize, i32)>,
+    /// Index of the outcome.
+    pub outcome: usize,
+}
+
+/// What a band asks of the die.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaceTest {
+    /// Passes without rolling.
+    Always,
+    /// Never passes (out of range).
+    Never,
+    /// The face carries every tag listed.
+    AllTags(Vec<TagId>),
+    /// The face carries at least one tag listed.
+    AnyTag(Vec<TagId>),
+    /// The face's value is at least this.
+    AtLeast(i32),
+}
+
+impl FaceTest {
+    fn passes(&self, face: &crate::dice::Face) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Never => false,
+            Self::AllTags(tags) => tags.iter().all(|t| face.has(*t)),
+            Self::AnyTag(tags) => tags.iter().any(|t| face.has(*t)),
+            Self::AtLeast(v) => face.value >= *v,
+        }
+    }
+
+    /// True when the test needs no roll.
+    #[must_use]
+    pub const fn is_decided(&self) -> bool {
+        matches!(self, Self::Always | Self::Never)
+    }
+}
+
+/// One band of a band chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BandRow {
+    /// Band name ("Color", "Code").
+    pub name: String,
+    /// What the first die must show.
+    pub test: FaceTest,
+    /// Outcome when the test passes.
+    pub pass: usize,
+    /// Outcome when it fails.
+    pub fail: usize,
+}
+
+/// How the modified roll is read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lookup {
+    /// Dice total plus modifiers, first matching row wins; no match gives `default`.
+    Score {
+        /// Rows in order.
+        rows: Vec<ScoreRow>,
+        /// Outcome when no row matches.
+        default: usize,
+    },
+    /// Input `base` plus modifiers selects a band (clamped to the table); the band's test
+    /// is applied to the first die.
+    Band {
+        /// Index of the input holding the unmodified band.
+        base: usize,
+        /// Bands from best (automatic) to worst.
+        rows: Vec<BandRow>,
+    },
+}
+
+/// A chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChartDef {
+    /// Name.
+    pub name: String,
+    /// What is rolled.
+    pub dice: DiceExpr,
+    /// Named inputs.
+    pub inputs: Vec<InputDef>,
+    /// Modifiers.
+    pub modifiers: Vec<ModifierDef>,
+    /// Cap groups.
+    pub groups: Vec<GroupDef>,
+    /// Re-roll policies.
+    pub rerolls: Vec<RerollDef>,
+    /// How results are read.
+    pub lookup: Lookup,
+    /// Outcome names, in the order rows refer to them.
+    pub outcomes: Vec<String>,
+}
+
+/// A modifier as it applied to one resolution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppliedModifier {
+    /// Modifier name.
+    pub name: String,
+    /// What it added (after group caps are shared out, see [`ChartDef::modifiers_for`]).
+    pub value: i32,
+}
+
+/// Everything about one resolution of a chart, for the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// Dice as rolled (empty when the band needed no roll).
+    pub dice: Vec<DieRoll>,
+    /// Modifiers that applied (non-zero only).
+    pub modifiers: Vec<AppliedModifier>,
+    /// Total of the modifiers after caps.
+    pub modifier_total: i32,
+    /// Score charts: dice total plus modifiers. Band charts: the band index used.
+    pub score: i32,
+    /// Band name, for band charts.
+    pub band: Option<String>,
+    /// Index of the outcome.
+    pub outcome: usize,
+}
+
+impl ChartDef {
+    /// Input values with defaults applied and clamped into range. `set` holds explicit
+    /// values by input index.
+    #[must_use]
+    pub fn input_values(&self, set: &[(usize, i32)]) -> Vec<i32> {
+        self.inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let v = set
+                    .iter()
+                    .rev()
+                    .find(|(j, _)| *j == i)
+                    .map_or(input.default, |(_, v)| *v);
+                v.clamp(input.min, input.max.max(input.min))
+            })
+            .collect()
+    }
+
+    /// The non-zero modifiers for `inputs`, and their total after group caps.
+    #[must_use]
+    pub fn modifiers_for(&self, inputs: &[i32]) -> (Vec<AppliedModifier>, i32) {
+        let mut applied = Vec::new();
+        let mut ungrouped = 0i32;
+        let mut grouped = vec![0i32; self.groups.len()];
+        for m in &self.modifiers {
+            let value = inputs
+                .get(m.input)
+                .copied()
+                .unwrap_or(0)
+                .saturating_mul(m.per);
+            if value == 0 {
+                continue;
+            }
+            match m.group.and_then(|g| grouped.get_mut(g)) {
+                Some(slot) => *slot = slot.saturating_add(value),
+                None => ungrouped = ungrouped.saturating_add(value),
+            }
+            applied.push(AppliedModifier {
+                name: m.name.clone(),
+                value,
+            });
+        }
+        let mut total = ungrouped;
+        for (g, sum) in self.groups.iter().zip(grouped) {
+            let mut capped = sum;
+            if let Some(max) = g.max {
+                capped = capped.min(max);
+            }
+            if let Some(min) = g.min {
+                capped = capped.max(min);
+            }
+            if capped != sum {
+                applied.push(AppliedModifier {
+                    name: format!("cap on {}", g.name),
+                    value: capped - sum,
+                });
+            }
+            total = total.saturating_add(capped);
+        }
+        (applied, total)
+    }
+
+    fn reroll_faces(&self, die: DieId, inputs: &[i32]) -> Vec<u8> {
+        let mut faces: Vec<u8> = self
+            .rerolls
+            .iter()
+            .filter(|r| r.die == die)
+            .filter(|r| {
+                r.when
+                    .is_none_or(|i| inputs.get(i).copied().unwrap_or(0) != 0)
+            })
+            .flat_map(|r| r.faces.iter().copied())
+            .collect();
+        faces.sort_unstable();
+        faces.dedup();
+        faces
+    }
+
+    fn score_row(&self, rows: &[ScoreRow], default: usize, score: i32, inputs: &[i32]) -> usize {
+        rows.iter()
+            .find(|row| {
+                row.min.is_none_or(|m| score >= m)
+                    && row.max.is_none_or(|m| score <= m)
+                    && row
+                        .when
+                        .iter()
+                        .all(|(i, v)| inputs.get(*i).copied().unwrap_or(0) == *v)
+            })
+            .map_or(default, |row| row.outcome)
+    }
+
+    fn band_index(rows: &[BandRow], base: i32, modifiers: i32) -> usize {
+        let last = rows.len().saturating_sub(1) as i32;
+        base.saturating_add(modifiers).clamp(0, last.max(0)) as usize
+    }
+
+    /// Rolls the chart with `inputs` (see [`Self::input_values`]).
+    pub fn resolve(&self, dice: &[DieDef], inputs: &[i32], rng: &mut GameRng) -> Resolution {
+        let (modifiers, modifier_total) = self.modifiers_for(inputs);
+        let roll_all = |rng: &mut GameRng| -> Vec<DieRoll> {
+            let mut rolled = Vec::new();
+            for term in &self.dice.terms {
+                let Some(def) = dice.get(term.die.index()) else {
+                    continue;
+                };
+                let reroll = self.reroll_faces(term.die, inputs);
+                for _ in 0..term.count {
+                    rolled.push(rng.roll(term.die, def, &reroll));
+                }
+            }
+            rolled
+        };
+        match &self.lookup {
+            Lookup::Score { rows, default } => {
+                let rolled = roll_all(rng);
+                let total: i32 = rolled.iter().map(|d| d.value).sum();
+                let score = total.saturating_add(modifier_total);
+                Resolution {
+                    outcome: self.score_row(rows, *default, score, inputs),
+                    dice: rolled,
+                    modifiers,
+                    modifier_total,
+                    score,
+                    band: None,
+                }
+            }
+            Lookup::Band { base, rows } => {
+                let base_value = inputs.get(*base).copied().unwrap_or(0);
+                let index = Self::band_index(rows, base_value, modifier_total);
+                let Some(row) = rows.get(index) else {
+                    return Resolution {
+                        dice: Vec::new(),
+                        modifiers,
+                        modifier_total,
+                        score: index as i32,
+                        band: None,
+                        outcome: 0,
+                    };
+                };
+                let (rolled, passed) = if row.test.is_decided() {
+                    (Vec::new(), row.test == FaceTest::Always)
+                } else {
+                    let rolled = roll_all(rng);
+                    let passed = rolled.first().is_some_and(|d| {
+                        dice.get(d.die.index())
+                            .and_then(|def| def.faces.get(usize::from(d.face)))
+                            .is_some_and(|f| row.test.passes(f))
+                    });
+                    (rolled, passed)
+                };
+                Resolution {
+                    dice: rolled,
+                    modifiers,
+                    modifier_total,
+                    score: index as i32,
+                    band: Some(row.name.clone()),
+                    outcome: if passed { row.pass } else { row.fail },
+                }
+            }
+        }
+    }
+
+    /// The exact probability of each outcome (by index) for `inputs`, by enumerating every
+    /// face and re-roll — no sampling.
+    ///
+    /// # Example
+    /// ```
+    /// use grognard_kernel::chart::{ChartDef, Lookup, ScoreRow};
+    /// use grognard_kernel::dice::{DiceExpr, DiceTerm, DieDef};
+    /// use grognard_kernel::{ids::DieId, Ratio};
+    /// // A d10 table: 9 or 10 removes the scout.
+    /// let chart = ChartDef {
+    ///     name: "fate".into(),
+    ///     dice: DiceExpr { terms: vec![DiceTerm { count: 1, die: DieId(0) }] },
+    ///     inputs: vec![], modifiers: vec![], groups: vec![], rerolls: vec![],
+    ///     lookup: Lookup::Score {
+    ///         rows: vec![ScoreRow { min: Some(9), max: None, when: vec![], outcome: 1 }],
+    ///         default: 0,
+    ///     },
+    ///     outcomes: vec!["returns".into(), "removed".into()],
+    /// };
+    /// let odds = chart.odds(&[DieDef::numeric("d10", 10)], &[]);
+    /// assert_eq!(odds, vec![Ratio::new(4, 5), Ratio::new(1, 5)]);
+    /// ```
+    #[must_use]
+    pub fn odds(&self, dice: &[DieDef], inputs: &[i32]) -> Vec<Ratio> {
+        let mut out = vec![Ratio::ZERO; self.outcomes.len()];
+        let mut add = |outcome: usize, p: Ratio| {
+            if let Some(slot) = out.get_mut(outcome) {
+                *slot = *slot + p;
+            }
+        };
+        let (_, modifier_total) = self.modifiers_for(inputs);
+        let rerolls: Vec<(DieId, Vec<u8>)> = self
+            .dice
+            .terms
+            .iter()
+            .map(|t| (t.die, self.reroll_faces(t.die, inputs)))
+            .collect();
+        let reroll_of = |die: DieId| -> &[u8] {
+            rerolls
+                .iter()
+                .find(|(d, _)| *d == die)
+                .map_or(&[][..], |(_, f)| f.as_slice())
+        };
+        match &self.lookup {
+            Lookup::Score { rows, default } => {
+                for (total, p) in sum_odds(&self.dice, dice, &reroll_of) {
+                    let score = total.saturating_add(modifier_total);
+                    add(self.score_row(rows, *default, score, inputs), p);
+                }
+            }
+            Lookup::Band { base, rows } => {
+                let base_value = inputs.get(*base).copied().unwrap_or(0);
+                let index = Self::band_index(rows, base_value, modifier_total);
+                let Some(row) = rows.get(index) else {
+                    return out;
+                };
+                match &row.test {
+                    FaceTest::Always => add(row.pass, Ratio::ONE),
+                    FaceTest::Never => add(row.fail, Ratio::ONE),
+                    test => {
+                        let first = self
+                            .dice
+                            .terms
+                            .first()
+                            .and_then(|t| dice.get(t.die.index()).map(|d| (t.die, d)));
+                        if let Some((id, die)) = first {
+                            let face_odds = die.face_odds(reroll_of(id));
+                            for (face, p) in die.faces.iter().zip(face_odds) {
+                                add(
+                                    if test.passes(face) {
+                                        row.pass
+                                    } else {
+                                        row.fail
+                                    },
+                                    p,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

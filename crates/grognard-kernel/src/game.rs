@@ -1,0 +1,1762 @@
+//! A game in progress: the rules, the board, the pieces, the phase cursor and the RNG.
+//!
+//! [`Game::apply`] is the only way to change a game. It works on a copy of the state and
+//! commits it only when the whole action succeeded, so a refusal — or a failing hook —
+//! leaves the game exactly as it was, RNG position included.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, Event, LoggedDie, Order, Refusal, RefusalKind, RollRecord};
+use crate::board::{Board, SideDef, Surface};
+use crate::chart::InputSource;
+use crate::cost::Cost;
+use crate::dice::GameRng;
+use crate::geometry::open::{self, Angle, Point};
+use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
+use crate::hooks::{HookCommand, Hooks};
+use crate::ids::{ActionId, CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
+use crate::piece::{Piece, Place};
+use crate::reach::{Entry, Reachable, reach};
+use crate::rules::{
+    Actor, Allowed, Clears, Effect, FeatureKind, MoveLimit, PhaseDef, Rules, StackMeasure,
+    TargetRule, Who,
+};
+
+/// How deep counter triggers may chain before the kernel stops them (a ruleset whose
+/// triggers feed each other must not hang the game).
+const MAX_TRIGGER_DEPTH: u32 = 8;
+
+/// A piece as the scenario places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceSetup {
+    /// Scenario name ("b1").
+    pub name: String,
+    /// Owner.
+    pub side: SideId,
+    /// Type.
+    pub kind: PieceTypeId,
+    /// Where.
+    pub place: Place,
+    /// Facing on a grid.
+    pub facing: Facing,
+    /// Mode; the type's default when `None`.
+    pub mode: Option<ModeId>,
+    /// Counter values that differ from the defaults.
+    pub counters: Vec<(CounterId, i32)>,
+    /// Flags set at the start.
+    pub flags: Vec<FlagId>,
+    /// Index (in this list) of the piece it is attached to.
+    pub attached_to: Option<usize>,
+}
+
+/// Everything a scenario says, in kernel terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The board.
+    pub board: Board,
+    /// Sides, in the order they take their turns.
+    pub sides: Vec<SideDef>,
+    /// Pieces.
+    pub pieces: Vec<PieceSetup>,
+    /// RNG seed.
+    pub seed: u64,
+    /// Number of turns (the ruleset's default when `None`).
+    pub turns: Option<u32>,
+    /// Optional rules in force, by option index.
+    pub options: Vec<bool>,
+    /// Settings, by setting index.
+    pub settings: Vec<i32>,
+}
+
+/// A scenario that cannot start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    /// Index of the piece at fault, if one is.
+    pub piece: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl core::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The changing part of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// Index into the turn plan ([`Rules::turn_plan`]).
+    pub step: u32,
+    /// Sides that have ended the current phase.
+    pub done: Vec<bool>,
+    /// Pieces, by id.
+    pub pieces: Vec<Piece>,
+    /// The dice.
+    pub rng: GameRng,
+    /// Optional rules in force.
+    pub options: Vec<bool>,
+    /// Settings.
+    pub settings: Vec<i32>,
+    /// True after the last turn.
+    pub over: bool,
+}
+
+/// A read-only view of a game for hooks and queries.
+#[derive(Clone, Copy)]
+pub struct World<'a> {
+    /// The rules.
+    pub rules: &'a Rules,
+    /// The board.
+    pub board: &'a Board,
+    /// The sides.
+    pub sides: &'a [SideDef],
+    /// The state.
+    pub state: &'a State,
+}
+
+/// What a piece can reach this phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// On a grid: each cell with cost and path.
+    Cells(Vec<Reachable>),
+    /// On an open table: how far it may go in a straight line over open ground.
+    Radius(Cost),
+}
+
+/// A game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Rules>,
+    board: Arc<Board>,
+    sides: Vec<SideDef>,
+    turns: u32,
+    state: State,
+    log: Vec<Event>,
+}
+
+impl Game {
+    /// Starts a game. Checks every piece's place, type and mode, then begins the first
+    /// phase (calling its hook).
+    ///
+    /// # Errors
+    /// A [`SetupError`] naming the first piece that cannot be placed, or a failing hook.
+    pub fn new(rules: Arc<Rules>, setup: Setup, hooks: &mut dyn Hooks) -> Result<Self, SetupError> {
+        let err = |piece: Option<usize>, message: String| SetupError { piece, message };
+        if setup.sides.len() < 2 {
+            return Err(err(None, "a scenario needs at least two sides".into()));
+        }
+        if rules.turn_plan(setup.sides.len()).is_empty() {
+            return Err(err(
+                None,
+                "the ruleset's sequence of play has no phases".into(),
+            ));
+        }
+        let mut pieces = Vec::with_capacity(setup.pieces.len());
+        for (i, p) in setup.pieces.iter().enumerate() {
+            let Some(ty) = rules.piece_type(p.kind) else {
+                return Err(err(
+                    Some(i),
+                    format!("piece {}: unknown piece type", p.name),
+                ));
+            };
+            if p.side.index() >= setup.sides.len() {
+                return Err(err(Some(i), format!("piece {}: unknown side", p.name)));
+            }
+            let mode = p.mode.unwrap_or(ty.default_mode);
+            if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+                return Err(err(
+                    Some(i),
+                    format!(
+                        "piece {}: a {} cannot be in mode {}",
+                        p.name,
+                        ty.name,
+                        rules.mode_name(mode)
+                    ),
+                ));
+            }
+            if let Some(a) = p.attached_to
+                && (a >= setup.pieces.len() || a == i)
+            {
+                return Err(err(
+                    Some(i),
+                    format!("piece {}: attached to no piece", p.name),
+                ));
+            }
+            let mut counters: Vec<i32> = rules.counters.iter().map(|c| c.initial).collect();
+            for (c, v) in &p.counters {
+                if let (Some(slot), Some(def)) =
+                    (counters.get_mut(c.index()), rules.counters.get(c.index()))
+                {
+                    *slot = (*v).clamp(def.min, def.max.max(def.min));
+                }
+            }
+            let mut piece = Piece {
+                id: PieceId(i as u32),
+                name: p.name.clone(),
+                side: p.side,
+                kind: p.kind,
+                place: p.place.clone(),
+                facing: p.facing,
+                mode,
+                counters,
+                flags: 0,
+                attached_to: p.attached_to.map(|a| PieceId(a as u32)),
+                moved: false,
+                acted: 0,
+            };
+            for f in &p.flags {
+                piece.set_flag(*f, true);
+            }
+            pieces.push(piece);
+        }
+        let turns = setup.turns.unwrap_or(rules.sequence.turns).max(1);
+        let sides = setup.sides;
+        let state = State {
+            turn: 1,
+            step: 0,
+            done: vec![false; sides.len()],
+            pieces,
+            rng: GameRng::new(setup.seed),
+            options: setup.options,
+            settings: setup.settings,
+            over: false,
+        };
+        let mut game = Self {
+            rules,
+            board: Arc::new(setup.board),
+            sides,
+            turns,
+            state,
+            log: Vec::new(),
+        };
+        for i in 0..game.state.pieces.len() {
+            game.check_placement(i).map_err(|m| err(Some(i), m))?;
+        }
+        let mut next = game.state.clone();
+        let mut events = Vec::new();
+        game.begin_phase(&mut next, &mut events, hooks)
+            .map_err(|r| err(None, r.message))?;
+        game.state = next;
+        game.log = events;
+        Ok(game)
+    }
+
+    fn check_placement(&self, i: usize) -> Result<(), String> {
+        let Some(p) = self.state.pieces.get(i) else {
+            return Ok(());
+        };
+        let Some(ty) = self.rules.piece_type(p.kind) else {
+            return Err(format!("piece {}: unknown piece type", p.name));
+        };
+        let class = self.rules.move_classes.get(ty.move_class.index());
+        let terrain_ok = |t: crate::ids::TerrainId| {
+            class.is_some_and(|c| c.enter.get(t.index()).is_some_and(Option::is_some))
+        };
+        let terrain_name = |t: crate::ids::TerrainId| {
+            self.rules
+                .terrain
+                .get(t.index())
+                .map_or("?", |d| d.name.as_str())
+        };
+        match (&p.place, &self.board.surface) {
+            (Place::Cell(_) | Place::Spread(_), Surface::Grid { cols, rows, .. }) => {
+                let cells: &[Cell] = match &p.place {
+                    Place::Cell(c) => core::slice::from_ref(c),
+                    Place::Spread(cs) => cs,
+                    _ => &[],
+                };
+                if cells.is_empty() {
+                    return Err(format!(
+                        "piece {}: a spread place needs at least one cell",
+                        p.name
+                    ));
+                }
+                for c in cells {
+                    if !self.board.contains(*c) {
+                        return Err(format!(
+                            "piece {} is off the board at {c}: the board is {cols} columns by {rows} rows (0-based)",
+                            p.name
+                        ));
+                    }
+                    let t = self.board.terrain(*c);
+                    if !terrain_ok(t) {
+                        return Err(format!(
+                            "piece {} stands on {} at {c}, which a {} cannot enter",
+                            p.name,
+                            terrain_name(t),
+                            ty.name
+                        ));
+                    }
+                }
+                if let Some(g) = self.board.grid()
+                    && usize::from(p.facing.0) >= usize::from(g.facings())
+                {
+                    return Err(format!(
+                        "piece {}: facing {} does not exist on this grid (0..{})",
+                        p.name,
+                        p.facing.0,
+                        g.facings()
+                    ));
+                }
+            }
+            (Place::Point { at, .. }, Surface::Open { .. }) => {
+                if !self.board.contains_point(*at) {
+                    return Err(format!("piece {} is off the table at {at}", p.name));
+                }
+                let t = self.board.terrain_at(*at);
+                if !terrain_ok(t) {
+                    return Err(format!(
+                        "piece {} stands in {} at {at}, which a {} cannot enter",
+                        p.name,
+                        terrain_name(t),
+                        ty.name
+                    ));
+                }
+            }
+            (Place::Off, _) => {}
+            _ => {
+                return Err(format!(
+                    "piece {}: its place does not fit this board (cells on a grid, points on an open table)",
+                    p.name
+                ));
+            }
+        }
+        if let Some(c) = p.place.cell()
+            && let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false)
+        {
+            return Err(format!("piece {} at {c}: {msg}", p.name));
+        }
+        Ok(())
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The shared handle to the rules.
+    #[must_use]
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The sides.
+    #[must_use]
+    pub fn sides(&self) -> &[SideDef] {
+        &self.sides
+    }
+
+    /// The state.
+    #[must_use]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The number of turns in this game.
+    #[must_use]
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Every event so far.
+    #[must_use]
+    pub fn log(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// A piece by id.
+    #[must_use]
+    pub fn piece(&self, id: PieceId) -> Option<&Piece> {
+        self.state.pieces.get(id.index())
+    }
+
+    /// A piece by scenario name.
+    #[must_use]
+    pub fn piece_by_name(&self, name: &str) -> Option<&Piece> {
+        self.state.pieces.iter().find(|p| p.name == name)
+    }
+
+    /// A side by name.
+    #[must_use]
+    pub fn side_by_name(&self, name: &str) -> Option<SideId> {
+        self.sides
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SideId(i as u8))
+    }
+
+    /// A read-only view for hooks and queries.
+    #[must_use]
+    pub fn world(&self) -> World<'_> {
+        World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: &self.state,
+        }
+    }
+
+    /// The current phase and its phasing side, or `None` when the game is over.
+    #[must_use]
+    pub fn phase(&self) -> Option<(&PhaseDef, SideId)> {
+        if self.state.over {
+            return None;
+        }
+        let plan = self.rules.turn_plan(self.sides.len());
+        plan.get(self.state.step as usize)
+            .map(|(p, s)| (*p, SideId(*s as u8)))
+    }
+
+    /// The whole state as canonical bytes (JSON), for "nothing changed" checks.
+    #[must_use]
+    pub fn state_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.state).unwrap_or_default()
+    }
+
+    /// Applies an order: validates it, resolves it and returns what happened, or refuses
+    /// it and changes nothing.
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what was wrong.
+    pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
+        if self.state.over {
+            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+        }
+        let Some((phase, phasing)) = self.phase() else {
+            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+        };
+        let phase = phase.clone();
+        let side_name = self
+            .sides
+            .get(order.side.index())
+            .map(|s| s.name.clone())
+            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such side"))?;
+        let may_act = match phase.actor {
+            Actor::Phasing => order.side == phasing,
+            Actor::NonPhasing => order.side != phasing,
+            Actor::Both => true,
+        };
+        if !may_act {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("{side_name} may not act in the {} phase", phase.name),
+            ));
+        }
+        if self
+            .state
+            .done
+            .get(order.side.index())
+            .copied()
+            .unwrap_or(false)
+        {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("{side_name} has already ended the {} phase", phase.name),
+            ));
+        }
+        let needs = match &order.action {
+            Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
+            Action::Face { .. } => Some(Allowed::Face),
+            Action::Mode { .. } => Some(Allowed::Mode),
+            Action::Act { action, .. } => Some(Allowed::Action(*action)),
+            Action::EndPhase => None,
+        };
+        if let Some(needs) = needs
+            && !phase.allows.contains(&needs)
+        {
+            let what = match needs {
+                Allowed::Move => "moving".to_owned(),
+                Allowed::Face => "changing facing".to_owned(),
+                Allowed::Mode => "changing mode".to_owned(),
+                Allowed::Action(a) => self
+                    .rules
+                    .actions
+                    .get(a.index())
+                    .map_or("that action".to_owned(), |d| d.name.clone()),
+            };
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("the {} phase does not allow {what}", phase.name),
+            ));
+        }
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        match &order.action {
+            Action::Move { piece, path } => {
+                self.do_move(&mut next, &mut events, order.side, *piece, path, hooks)?;
+            }
+            Action::MoveTo { piece, to, facing } => {
+                self.do_move_to(&mut next, &mut events, order.side, *piece, *to, *facing)?;
+            }
+            Action::Face { piece, facing } => {
+                self.do_face(&mut next, &mut events, order.side, *piece, *facing)?;
+            }
+            Action::Mode { piece, mode } => {
+                self.do_mode(&mut next, &mut events, order.side, *piece, *mode)?;
+            }
+            Action::Act {
+                piece,
+                action,
+                target,
+            } => {
+                self.do_act(&mut next, &mut events, order.side, *piece, *action, *target)?;
+            }
+            Action::EndPhase => {
+                if let Some(d) = next.done.get_mut(order.side.index()) {
+                    *d = true;
+                }
+                let all_done = match phase.actor {
+                    Actor::Both => next.done.iter().all(|d| *d),
+                    _ => true,
+                };
+                if all_done {
+                    self.advance(&mut next, &mut events, hooks)?;
+                }
+            }
+        }
+        self.state = next;
+        self.log.extend(events.iter().cloned());
+        Ok(events)
+    }
+
+    fn own_piece<'s>(
+        &self,
+        state: &'s State,
+        side: SideId,
+        id: PieceId,
+    ) -> Result<&'s Piece, Refusal> {
+        let piece = state.pieces.get(id.index()).ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPiece,
+                format!("there is no piece #{}", id.0),
+            )
+        })?;
+        if piece.side != side {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} is not one of your pieces", piece.name),
+            ));
+        }
+        if !piece.on_board() {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} is not on the board", piece.name),
+            ));
+        }
+        Ok(piece)
+    }
+
+    fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        ty.allowance
+            .get(piece.mode.index())
+            .copied()
+            .flatten()
+            .ok_or_else(|| {
+                Refusal::new(
+                    RefusalKind::BadMode,
+                    format!(
+                        "{} cannot move in mode {}",
+                        piece.name,
+                        self.rules.mode_name(piece.mode)
+                    ),
+                )
+            })
+    }
+
+    /// The data's cost for `piece` to step from `from` to `to` (grid step, terrain and
+    /// boundary features), or why it cannot.
+    fn data_step_cost(
+        &self,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+    ) -> Result<Cost, String> {
+        let rules = &*self.rules;
+        let grid = self.board.grid().ok_or("this board has no grid")?;
+        let ty = rules.piece_type(piece.kind).ok_or("unknown piece type")?;
+        let mode = rules.modes.get(piece.mode.index()).ok_or("unknown mode")?;
+        let features = self.board.crossed(from, dir, to);
+        let on_road = features.iter().any(|f| {
+            rules
+                .features
+                .get(f.index())
+                .is_some_and(|d| d.kind == FeatureKind::Road)
+        });
+        if mode.roads_only && !on_road {
+            return Err(format!(
+                "in {} mode {} must follow a road, and there is none from {from} to {to}",
+                mode.name, piece.name
+            ));
+        }
+        let mut cost = grid.step_cost(dir);
+        let crossing = features
+            .iter()
+            .find_map(|f| match rules.features.get(f.index()) {
+                Some(d) => match d.kind {
+                    FeatureKind::Crossing { cost } => Some((d.name.as_str(), cost)),
+                    _ => None,
+                },
+                None => None,
+            });
+        for f in &features {
+            let Some(def) = rules.features.get(f.index()) else {
+                continue;
+            };
+            if let FeatureKind::Barrier { cost: barrier } = def.kind {
+                match (crossing, barrier) {
+                    (Some((_, c)), _) => cost = cost.saturating_add(c),
+                    (None, Some(c)) => cost = cost.saturating_add(c),
+                    (None, None) => {
+                        return Err(format!(
+                            "the {} between {from} and {to} cannot be crossed here",
+                            def.name
+                        ));
+                    }
+                }
+            }
+        }
+        if !(on_road && mode.uses_roads) {
+            let terrain = self.board.terrain(to);
+            let class = rules
+                .move_classes
+                .get(ty.move_class.index())
+                .ok_or("unknown movement class")?;
+            match class.enter.get(terrain.index()).copied().flatten() {
+                Some(extra) => cost = cost.saturating_add(extra),
+                None => {
+                    let name = rules
+                        .terrain
+                        .get(terrain.index())
+                        .map_or("?", |t| t.name.as_str());
+                    return Err(format!("a {} may not enter {name} at {to}", ty.name));
+                }
+            }
+        }
+        Ok(cost)
+    }
+
+    /// The first stacking limit that `mover` would break at `cell`, as a message.
+    fn stacking_problem(
+        &self,
+        state: &State,
+        cell: Cell,
+        mover: PieceId,
+        side: SideId,
+        entering: bool,
+    ) -> Option<String> {
+        let rules = &*self.rules;
+        let Some(me) = state.pieces.get(mover.index()) else {
+            return None;
+        };
+        let others = || {
+            state.pieces.iter().filter(move |p| {
+                p.id != mover
+                    && p.side == side
+                    && p.place.covers(cell)
+                    && p.attached_to != Some(mover)
+                    && me.attached_to != Some(p.id)
+            })
+        };
+        let my_mode_stacks = rules.modes.get(me.mode.index()).is_none_or(|m| m.stacks);
+        if others().next().is_some() {
+            let blocker =
+                others().find(|p| rules.modes.get(p.mode.index()).is_some_and(|m| !m.stacks));
+            if !my_mode_stacks {
+                return Some(format!(
+                    "pieces in {} mode cannot share a place",
+                    rules.mode_name(me.mode)
+                ));
+            }
+            if let Some(b) = blocker {
+                return Some(format!(
+                    "{} is in {} mode and cannot share its place",
+                    b.name,
+                    rules.mode_name(b.mode)
+                ));
+            }
+        }
+        for (si, stack) in rules.stacking.iter().enumerate() {
+            let measure = |p: &Piece| -> i64 {
+                match stack.measure {
+                    StackMeasure::Weight => rules
+                        .piece_type(p.kind)
+                        .and_then(|t| t.stack.get(si))
+                        .map_or(0, |c| i64::from(c.hundredths())),
+                    StackMeasure::Counter(c) => i64::from(p.counter(c)),
+                }
+            };
+            let mine = measure(me);
+            if mine == 0 {
+                continue;
+            }
+            let total: i64 = others().map(measure).sum::<i64>() + mine;
+            if total > i64::from(stack.capacity) {
+                let shown = |v: i64| match stack.measure {
+                    StackMeasure::Weight => Cost::from_hundredths(v as i32).to_string(),
+                    StackMeasure::Counter(_) => v.to_string(),
+                };
+                let verb = if entering {
+                    "moving in would make"
+                } else {
+                    "it makes"
+                };
+                return Some(format!(
+                    "{verb} {} {} there, over the limit of {}",
+                    shown(total),
+                    stack.name,
+                    shown(i64::from(stack.capacity))
+                ));
+            }
+        }
+        None
+    }
+
+    fn zone_holder<'s>(&self, state: &'s State, cell: Cell, side: SideId) -> Option<&'s str> {
+        let rules = &*self.rules;
+        let grid = self.board.grid()?;
+        if !rules.zoc.stops_movement {
+            return None;
+        }
+        state.pieces.iter().find_map(|p| {
+            if p.side == side || !p.on_board() {
+                return None;
+            }
+            let ty = rules.piece_type(p.kind)?;
+            if !ty.exerts_zoc
+                || rules
+                    .zoc
+                    .lost_with_counters
+                    .iter()
+                    .any(|c| p.counter(*c) > 0)
+                || rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+            {
+                return None;
+            }
+            let at = p.place.cell()?;
+            grid.front_cells(at, p.facing)
+                .contains(&cell)
+                .then_some(p.name.as_str())
+        })
+    }
+
+    /// What entering `to` means for `piece`, or why it cannot.
+    #[allow(clippy::too_many_arguments)]
+    fn enter(
+        &self,
+        state: &State,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(Entry, Option<String>), Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        let data = self.data_step_cost(piece, from, dir, to);
+        let cost = hooks
+            .move_cost(&world, piece.id, from, to, data.as_ref().ok().copied())
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let cost = match (cost, data) {
+            (Some(c), _) => c,
+            (None, Err(why)) => return Err(Refusal::new(RefusalKind::Impassable, why)),
+            (None, Ok(_)) => {
+                return Err(Refusal::new(
+                    RefusalKind::Impassable,
+                    format!("the ruleset forbids {} to enter {to}", piece.name),
+                ));
+            }
+        };
+        if let Some(enemy) = state
+            .pieces
+            .iter()
+            .find(|p| p.side != piece.side && p.on_board() && p.place.covers(to))
+        {
+            let _ = enemy;
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{to} is held by the enemy"),
+            ));
+        }
+        let ty = self.rules.piece_type(piece.kind);
+        let mut can_stop = true;
+        let mut stop_reason = None;
+        if let Some(problem) = self.stacking_problem(state, to, piece.id, piece.side, true) {
+            if ty.is_some_and(|t| t.passes_friends) {
+                can_stop = false;
+            } else {
+                return Err(Refusal::new(
+                    RefusalKind::Occupied,
+                    format!("{} cannot enter {to}: {problem}", piece.name),
+                ));
+            }
+        }
+        let mut can_continue = true;
+        if let Some(holder) = self.zone_holder(state, to, piece.side) {
+            can_continue = false;
+            stop_reason = Some(format!("entered the zone of control of {holder}"));
+        }
+        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
+        if class.is_some_and(|c| c.stops_on_costly) {
+            let grid_cost = self.board.grid().map_or(Cost::ZERO, |g| g.step_cost(dir));
+            if cost > grid_cost {
+                can_continue = false;
+                stop_reason.get_or_insert_with(|| {
+                    let t = self.board.terrain(to);
+                    let name = self
+                        .rules
+                        .terrain
+                        .get(t.index())
+                        .map_or("?", |d| d.name.as_str());
+                    format!("entering {name} ends the move")
+                });
+            }
+        }
+        Ok((
+            Entry {
+                cost,
+                can_stop,
+                can_continue,
+            },
+            stop_reason,
+        ))
+    }
+
+    /// Every place `piece` can reach with a move now.
+    ///
+    /// # Errors
+    /// A refusal when the piece cannot move at all, or a hook fails.
+    pub fn reach(&self, id: PieceId, hooks: &mut dyn Hooks) -> Result<Reach, Refusal> {
+        let piece = self
+            .state
+            .pieces
+            .get(id.index())
+            .filter(|p| p.on_board())
+            .ok_or_else(|| {
+                Refusal::new(
+                    RefusalKind::BadPiece,
+                    format!("there is no piece #{} on the board", id.0),
+                )
+            })?;
+        let allowance = self.allowance(piece)?;
+        if piece.moved {
+            return Ok(Reach::Cells(Vec::new()));
+        }
+        let Some(grid) = self.board.grid() else {
+            return Ok(Reach::Radius(allowance));
+        };
+        let start = piece
+            .place
+            .cell()
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "the piece has no cell"))?;
+        let max_steps = self
+            .rules
+            .piece_type(piece.kind)
+            .and_then(|t| t.max_steps.get(piece.mode.index()).copied().flatten());
+        let mut failure: Option<Refusal> = None;
+        let board = &self.board;
+        let cells = reach(
+            grid,
+            start,
+            allowance,
+            max_steps,
+            board.cell_count(),
+            |c| board.index(c),
+            |from, dir, to, _spent| match self.enter(&self.state, piece, from, dir, to, hooks) {
+                Ok((entry, _)) => Some(entry),
+                Err(r) if r.kind == RefusalKind::HookFailed => {
+                    failure.get_or_insert(r);
+                    None
+                }
+                Err(_) => None,
+            },
+        );
+        match failure {
+            Some(r) => Err(r),
+            None => Ok(Reach::Cells(cells)),
+        }
+    }
+
+    fn do_move(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let grid = self.board.grid().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPath,
+                "this is an open table: move to a point",
+            )
+        })?;
+        let allowance = self.allowance(&piece)?;
+        if piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved", piece.name),
+            ));
+        }
+        let start = match &piece.place {
+            Place::Cell(c) => *c,
+            _ => {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!(
+                        "{} is spread over several cells; gather it before moving",
+                        piece.name
+                    ),
+                ));
+            }
+        };
+        if path.is_empty() {
+            return Err(Refusal::new(RefusalKind::BadPath, "the path is empty"));
+        }
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if let Some(max) = ty.max_steps.get(piece.mode.index()).copied().flatten()
+            && path.len() > max as usize
+        {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "{} may move at most {max} cell{} in {} mode; the path has {}",
+                    piece.name,
+                    if max == 1 { "" } else { "s" },
+                    self.rules.mode_name(piece.mode),
+                    path.len()
+                ),
+            ));
+        }
+        let mut spent = Cost::ZERO;
+        let mut at = start;
+        let mut last_dir = piece.facing;
+        let mut stopped = None;
+        for (i, &to) in path.iter().enumerate() {
+            if !self.board.contains(to) {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is off the board"),
+                ));
+            }
+            let Some(dir) = grid.direction_to(at, to) else {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is not next to {at}"),
+                ));
+            };
+            let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks)?;
+            spent = spent.saturating_add(entry.cost);
+            if spent > allowance {
+                return Err(Refusal::new(
+                    RefusalKind::TooFar,
+                    format!(
+                        "the path costs {spent} by {to}, but {} has {allowance} in {} mode",
+                        piece.name,
+                        self.rules.mode_name(piece.mode)
+                    ),
+                ));
+            }
+            let last = i + 1 == path.len();
+            if !entry.can_continue && !last {
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} must stop at {to} ({})",
+                        piece.name,
+                        reason.unwrap_or_else(|| "the ruleset says so".into())
+                    ),
+                ));
+            }
+            if last && !entry.can_stop {
+                return Err(Refusal::new(
+                    RefusalKind::Occupied,
+                    format!("{} may pass through {to} but not stop there", piece.name),
+                ));
+            }
+            if last && !entry.can_continue {
+                stopped = reason;
+            }
+            at = to;
+            last_dir = dir;
+        }
+        let faces = ty.faces;
+        let mut full_path = Vec::with_capacity(path.len() + 1);
+        full_path.push(start);
+        full_path.extend_from_slice(path);
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(at);
+                p.moved = true;
+                p.attached_to = None;
+                if faces {
+                    p.facing = last_dir;
+                }
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Cell(at);
+            }
+        }
+        events.push(Event::Moved {
+            piece: id,
+            path: full_path,
+            cost: spent,
+            stopped,
+        });
+        Ok(())
+    }
+
+    fn do_move_to(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let Place::Point {
+            at: from,
+            facing: old,
+        } = piece.place
+        else {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                "this piece is on a grid: give a path of cells",
+            ));
+        };
+        let allowance = self.allowance(&piece)?;
+        if piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved", piece.name),
+            ));
+        }
+        if !self.board.contains_point(to) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is off the table"),
+            ));
+        }
+        let mut cost = open::move_cost(from, to);
+        let ty = self.rules.piece_type(piece.kind);
+        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
+        for area in self.board.areas_crossed(from, to) {
+            match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
+                Some(extra) => cost = cost.saturating_add(extra),
+                None => {
+                    return Err(Refusal::new(
+                        RefusalKind::Impassable,
+                        format!("{} cannot pass through {}", piece.name, area.name),
+                    ));
+                }
+            }
+        }
+        if cost > allowance {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "the move costs {cost}\" but {} has {allowance}\" in {} mode",
+                    piece.name,
+                    self.rules.mode_name(piece.mode)
+                ),
+            ));
+        }
+        let new_facing = facing.unwrap_or(old);
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+                p.moved = true;
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+            }
+        }
+        events.push(Event::MovedOnTable {
+            piece: id,
+            from,
+            to,
+            cost,
+        });
+        if new_facing != old {
+            events.push(Event::Faced {
+                piece: id,
+                facing: new_facing.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    fn do_face(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        facing: Facing,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?;
+        let grid: &Grid = self.board.grid().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadMode,
+                "on an open table, give the facing with a move",
+            )
+        })?;
+        if facing.0 >= grid.facings() {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!(
+                    "facing {} does not exist on this grid (0..{})",
+                    facing.0,
+                    grid.facings()
+                ),
+            ));
+        }
+        let name = piece.name.clone();
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.facing = facing;
+        }
+        let _ = name;
+        events.push(Event::Faced {
+            piece: id,
+            facing: facing.0.to_string(),
+        });
+        Ok(())
+    }
+
+    fn do_mode(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        mode: ModeId,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?;
+        let Some(mode_def) = self.rules.modes.get(mode.index()) else {
+            return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
+        };
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("a {} cannot take {} mode", ty.name, mode_def.name),
+            ));
+        }
+        if piece.mode == mode {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("{} is already in {} mode", piece.name, mode_def.name),
+            ));
+        }
+        let from = self.rules.mode_name(piece.mode).to_owned();
+        let name = piece.name.clone();
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.mode = mode;
+        }
+        if let Some(c) = next.pieces.get(id.index()).and_then(|p| p.place.cell())
+            && let Some(problem) = self.stacking_problem(next, c, id, side, false)
+        {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{name} cannot take {} mode here: {problem}", mode_def.name),
+            ));
+        }
+        events.push(Event::ModeChanged {
+            piece: id,
+            from,
+            to: mode_def.name.clone(),
+        });
+        Ok(())
+    }
+
+    /// Distance between two pieces: grid steps, or whole inches (rounded down) on a table.
+    #[must_use]
+    pub fn distance(&self, a: &Piece, b: &Piece) -> Option<u32> {
+        match (&a.place, &b.place) {
+            (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
+                let d = open::distance(*pa, *pb);
+                u32::try_from(d.0 / 1000).ok()
+            }
+            _ => {
+                let (ca, cb) = (a.place.cell()?, b.place.cell()?);
+                Some(self.board.grid()?.distance(ca, cb))
+            }
+        }
+    }
+
+    /// Where `b` lies in `a`'s arcs.
+    #[must_use]
+    pub fn bearing(&self, a: &Piece, b: &Piece) -> Option<Bearing> {
+        match (&a.place, &b.place) {
+            (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => {
+                Some(open::arc(*pa, *facing, *pb, self.rules.arcs))
+            }
+            _ => {
+                let (ca, cb) = (a.place.cell()?, b.place.cell()?);
+                Some(self.board.grid()?.arc(ca, a.facing, cb, self.rules.arcs))
+            }
+        }
+    }
+
+    /// True when the centre-to-centre line from `a` to `b` crosses no cell that blocks
+    /// sight (terrain that blocks it, or a piece). A line running between two cells is
+    /// blocked only when both block. Open tables: blocked by areas whose terrain blocks.
+    #[must_use]
+    pub fn clear_sight(&self, state: &State, a: &Piece, b: &Piece) -> bool {
+        match (&a.place, &b.place) {
+            (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
+                !self.board.areas_crossed(*pa, *pb).any(|area| {
+                    self.rules
+                        .terrain
+                        .get(area.terrain.index())
+                        .is_some_and(|t| t.blocks_sight)
+                })
+            }
+            _ => {
+                let (Some(ca), Some(cb), Some(grid)) =
+                    (a.place.cell(), b.place.cell(), self.board.grid())
+                else {
+                    return false;
+                };
+                let blocks = |c: Cell| {
+                    c != ca
+                        && c != cb
+                        && (self
+                            .rules
+                            .terrain
+                            .get(self.board.terrain(c).index())
+                            .is_some_and(|t| t.blocks_sight)
+                            || state
+                                .pieces
+                                .iter()
+                                .any(|p| p.on_board() && p.place.covers(c)))
+                };
+                grid.line(ca, cb).into_iter().all(|entry| match entry {
+                    LineCell::One(c) => !blocks(c),
+                    LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
+                })
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn do_act(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        action: ActionId,
+        target: Option<PieceId>,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
+        let def = rules
+            .actions
+            .get(action.index())
+            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
+        let actor = self.own_piece(next, side, id)?.clone();
+        if !def.types.is_empty() && !def.types.contains(&actor.kind) {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} cannot {}", actor.name, def.name),
+            ));
+        }
+        if let Some(f) = def.barred_by.iter().find(|f| actor.flag(**f)) {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} cannot {} while {}",
+                    actor.name,
+                    def.name,
+                    rules.flag_name(*f)
+                ),
+            ));
+        }
+        if action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already used {} this phase", actor.name, def.name),
+            ));
+        }
+        let target_piece = match (def.target, target) {
+            (TargetRule::None, None) => None,
+            (TargetRule::None, Some(_)) => {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} takes no target", def.name),
+                ));
+            }
+            (_, None) => {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} needs a target", def.name),
+                ));
+            }
+            (rule, Some(t)) => {
+                let tp = next
+                    .pieces
+                    .get(t.index())
+                    .filter(|p| p.on_board())
+                    .ok_or_else(|| {
+                        Refusal::new(
+                            RefusalKind::BadTarget,
+                            format!("there is no piece #{} on the board", t.0),
+                        )
+                    })?
+                    .clone();
+                let enemy = tp.side != side;
+                if (rule == TargetRule::Enemy) != enemy {
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!(
+                            "{} must target {} piece",
+                            def.name,
+                            if rule == TargetRule::Enemy {
+                                "an enemy"
+                            } else {
+                                "an own"
+                            }
+                        ),
+                    ));
+                }
+                Some(tp)
+            }
+        };
+        let mut distance = 0u32;
+        let mut flank_or_rear = false;
+        if let Some(tp) = &target_piece {
+            distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
+            if let Some((lo, hi)) = def.range
+                && (distance < lo || distance > hi)
+            {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!(
+                        "{} is {distance} away; {} reaches {lo} to {hi}",
+                        tp.name, def.name
+                    ),
+                ));
+            }
+            if !def.arcs.is_empty() {
+                let arc = self.bearing(&actor, tp).unwrap_or(Bearing::Same);
+                if !def.arcs.contains(&arc) {
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!(
+                            "{} is in {}'s {arc:?} arc; {} needs {:?}",
+                            tp.name, actor.name, def.name, def.arcs
+                        ),
+                    ));
+                }
+            }
+            if def.needs_sight && !self.clear_sight(next, &actor, tp) {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} cannot see {}", actor.name, tp.name),
+                ));
+            }
+            flank_or_rear = matches!(
+                self.bearing(tp, &actor),
+                Some(Bearing::Flank | Bearing::Rear)
+            );
+        }
+        let mut outcome = 0usize;
+        let mut roll = None;
+        if let Some(chart_id) = def.chart {
+            let chart = rules.chart(chart_id).ok_or_else(|| {
+                Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
+            })?;
+            let set: Vec<(usize, i32)> = chart
+                .inputs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, input)| {
+                    let v = match input.source.as_ref()? {
+                        InputSource::Distance => i32::try_from(distance).unwrap_or(i32::MAX),
+                        InputSource::DistanceBand(bands) => bands
+                            .iter()
+                            .position(|b| distance <= *b)
+                            .unwrap_or(bands.len())
+                            as i32,
+                        InputSource::ActorCounter(c) => actor.counter(*c),
+                        InputSource::TargetCounter(c) => {
+                            target_piece.as_ref().map_or(0, |t| t.counter(*c))
+                        }
+                        InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
+                        InputSource::TargetFlag(f) => {
+                            i32::from(target_piece.as_ref().is_some_and(|t| t.flag(*f)))
+                        }
+                        InputSource::TargetFlankOrRear => i32::from(flank_or_rear),
+                        InputSource::TargetTerrain(attr) => target_piece
+                            .as_ref()
+                            .and_then(|t| {
+                                let terrain = match &t.place {
+                                    Place::Point { at, .. } => self.board.terrain_at(*at),
+                                    other => self.board.terrain(other.cell()?),
+                                };
+                                rules
+                                    .terrain
+                                    .get(terrain.index())?
+                                    .attributes
+                                    .get(*attr)
+                                    .copied()
+                            })
+                            .unwrap_or(0),
+                        InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
+                    };
+                    Some((i, v))
+                })
+                .collect();
+            let inputs = chart.input_values(&set);
+            let resolution = chart.resolve(&rules.dice, &inputs, &mut next.rng);
+            outcome = resolution.outcome;
+            let purpose = match &target_piece {
+                Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
+                None => format!("{} by {}", def.name, actor.name),
+            };
+            roll = Some(roll_record(rules, chart_id, &purpose, &inputs, &resolution));
+        }
+        events.push(Event::Acted {
+            piece: id,
+            action: def.name.clone(),
+            target,
+            roll,
+        });
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            if action.0 < 64 {
+                p.acted |= 1u64 << action.0;
+            }
+        }
+        if let Some(mark) = def.marks {
+            self.apply_effect(
+                next,
+                events,
+                &Effect::SetFlag {
+                    who: Who::Actor,
+                    flag: mark,
+                    on: true,
+                },
+                id,
+                target,
+                0,
+            );
+        }
+        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
+        for effect in &effects {
+            self.apply_effect(next, events, effect, id, target, 0);
+        }
+        Ok(())
+    }
+
+    fn apply_effect(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        effect: &Effect,
+        actor: PieceId,
+        target: Option<PieceId>,
+        depth: u32,
+    ) {
+        let rules = &*self.rules;
+        let who = |w: Who| match w {
+            Who::Actor => Some(actor),
+            Who::Target => target,
+        };
+        match effect {
+            Effect::AddCounter {
+                who: w,
+                counter,
+                amount,
+            } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(def) = rules.counters.get(counter.index()) else {
+                    return;
+                };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if !p.on_board() {
+                    return;
+                }
+                let Some(slot) = p.counters.get_mut(counter.index()) else {
+                    return;
+                };
+                let from = *slot;
+                let to = from
+                    .saturating_add(*amount)
+                    .clamp(def.min, def.max.max(def.min));
+                if to == from {
+                    return;
+                }
+                *slot = to;
+                events.push(Event::CounterChanged {
+                    piece: pid,
+                    counter: def.name.clone(),
+                    from,
+                    to,
+                });
+                if depth >= MAX_TRIGGER_DEPTH {
+                    events.push(Event::Note {
+                        text: format!(
+                            "counter triggers nested deeper than {MAX_TRIGGER_DEPTH}; stopped"
+                        ),
+                    });
+                    return;
+                }
+                for trigger in &def.triggers {
+                    if from < trigger.at_least && to >= trigger.at_least {
+                        for e in &trigger.effects {
+                            self.apply_effect(next, events, e, pid, target, depth + 1);
+                        }
+                    }
+                }
+            }
+            Effect::SetFlag { who: w, flag, on } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if p.flag(*flag) != *on && p.on_board() {
+                    p.set_flag(*flag, *on);
+                    events.push(Event::FlagChanged {
+                        piece: pid,
+                        flag: rules.flag_name(*flag).to_owned(),
+                        on: *on,
+                    });
+                }
+            }
+            Effect::SetMode { who: w, mode } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if p.mode != *mode && p.on_board() {
+                    let from = rules.mode_name(p.mode).to_owned();
+                    p.mode = *mode;
+                    events.push(Event::ModeChanged {
+                        piece: pid,
+                        from,
+                        to: rules.mode_name(*mode).to_owned(),
+                    });
+                }
+            }
+            Effect::Remove { who: w } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if p.on_board() {
+                    p.place = Place::Off;
+                    p.attached_to = None;
+                    events.push(Event::Removed {
+                        piece: pid,
+                        reason: "removed by a chart result".into(),
+                    });
+                }
+                for other in &mut next.pieces {
+                    if other.attached_to == Some(pid) {
+                        other.attached_to = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the current phase and begins the next (or the next turn, or the end).
+    fn advance(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
+        let plan_len = rules.turn_plan(self.sides.len()).len() as u32;
+        let clear = |next: &mut State, when: Clears| {
+            for p in &mut next.pieces {
+                for (i, f) in rules.flags.iter().enumerate() {
+                    if f.clears == when || (when == Clears::TurnEnd && f.clears == Clears::PhaseEnd)
+                    {
+                        p.set_flag(FlagId(i as u16), false);
+                    }
+                }
+            }
+        };
+        clear(next, Clears::PhaseEnd);
+        for p in &mut next.pieces {
+            p.acted = 0;
+            if rules
+                .piece_type(p.kind)
+                .is_some_and(|t| t.moves == MoveLimit::PerPhase)
+            {
+                p.moved = false;
+            }
+        }
+        next.step += 1;
+        if next.step >= plan_len {
+            clear(next, Clears::TurnEnd);
+            for p in &mut next.pieces {
+                p.moved = false;
+            }
+            next.step = 0;
+            next.turn += 1;
+            if next.turn > self.turns {
+                next.over = true;
+                events.push(Event::GameOver { turns: self.turns });
+                return Ok(());
+            }
+        }
+        next.done.iter_mut().for_each(|d| *d = false);
+        self.begin_phase(next, events, hooks)
+    }
+
+    fn begin_phase(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let plan = self.rules.turn_plan(self.sides.len());
+        let Some((phase, side)) = plan.get(next.step as usize) else {
+            return Ok(());
+        };
+        events.push(Event::PhaseBegan {
+            turn: next.turn,
+            phase: phase.name.clone(),
+            phasing: self
+                .sides
+                .get(*side)
+                .map(|s| s.name.clone())
+                .unwrap_or_default(),
+        });
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: next,
+        };
+        let commands = hooks
+            .phase_begin(&world, &phase.name)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        for command in commands {
+            match command {
+                HookCommand::AddCounter {
+                    piece,
+                    counter,
+                    amount,
+                } => self.apply_effect(
+                    next,
+                    events,
+                    &Effect::AddCounter {
+                        who: Who::Actor,
+                        counter,
+                        amount,
+                    },
+                    piece,
+                    None,
+                    0,
+                ),
+                HookCommand::SetFlag { piece, flag, on } => self.apply_effect(
+                    next,
+                    events,
+                    &Effect::SetFlag {
+                        who: Who::Actor,
+                        flag,
+                        on,
+                    },
+                    piece,
+                    None,
+                    0,
+                ),
+                HookCommand::Note(text) => events.push(Event::Note { text }),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A chart resolution as a log record, with names in place of ids.
+#[must_use]
+pub fn roll_record(
+    rules: &Rules,
+    chart: crate::ids::ChartId,
+    purpose: &str,
+    inputs: &[i32],
+    resolution: &crate::chart::Resolution,
+) -> RollRecord {
+    let def = rules.chart(chart);
+    let face_label = |die: crate::ids::DieId, face: u8| {
+        rules
+            .dice
+            .get(die.index())
+            .and_then(|d| d.faces.get(usize::from(face)))
+            .map_or_else(|| face.to_string(), |f| f.label.clone())
+    };
+    RollRecord {
+        chart: def.map_or_else(String::new, |c| c.name.clone()),
+        purpose: purpose.to_owned(),
+        inputs: def
+            .map(|c| {
+                c.inputs
+                    .iter()
+                    .zip(inputs)
+                    .map(|(i, v)| (i.name.clone(), *v))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        dice: resolution
+            .dice
+            .iter()
+            .map(|d| LoggedDie {
+                die: rules
+                    .dice
+                    .get(d.die.index())
+                    .map_or_else(String::new, |x| x.name.clone()),
+                face: face_label(d.die, d.face),
+                value: d.value,
+                rerolled_from: d.rerolled_from.map(|f| face_label(d.die, f)),
+            })
+            .collect(),
+        modifiers: resolution.modifiers.clone(),
+        score: resolution.score,
+        band: resolution.band.clone(),
+        outcome: def
+            .and_then(|c| c.outcomes.get(resolution.outcome))
+            .map_or_else(String::new, Clone::clone),
+    }
+}

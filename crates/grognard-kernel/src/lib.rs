@@ -1,0 +1,23 @@
+//! The grognard kernel: a pure, deterministic model of a horse-and-musket wargame.
+//!
+//! No I/O, no Lua, no YAML, no GUI. A [`rules::Rules`] (built by the rules crate) and a
+//! [`game::Setup`] start a [`game::Game`]; [`game::Game::apply`] turns each
+//! [`action::Order`] into [`action::Event`]s or refuses it and changes nothing. Variant
+//! decisions that data cannot express are asked through [`hooks::Hooks`].
+
+pub mod action;
+pub mod board;
+pub mod chart;
+pub mod cost;
+pub mod dice;
+pub mod game;
+pub mod geometry;
+pub mod hooks;
+pub mod ids;
+pub mod piece;
+pub mod ratio;
+pub mod reach;
+pub mod rules;
+
+pub use cost::Cost;
+pub use ratio::Ratio;

@@ -1,0 +1,109 @@
+//! Pieces: units, leaders, blocks, markers and dummies.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::open::{Angle, Point};
+use crate::geometry::{Cell, Facing};
+use crate::ids::{CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
+
+/// Where a piece is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// One cell of a grid.
+    Cell(Cell),
+    /// Several cells: a command spread by extension arrows. The first is its main cell.
+    Spread(Vec<Cell>),
+    /// A point on an open table, with the angle it faces.
+    Point {
+        /// Where.
+        at: Point,
+        /// Which way it faces.
+        facing: Angle,
+    },
+    /// Off the board (removed, escaped, not yet arrived).
+    Off,
+}
+
+impl Place {
+    /// The main cell of a grid place.
+    #[must_use]
+    pub fn cell(&self) -> Option<Cell> {
+        match self {
+            Self::Cell(c) => Some(*c),
+            Self::Spread(cells) => cells.first().copied(),
+            _ => None,
+        }
+    }
+
+    /// True when the place covers `c`.
+    #[must_use]
+    pub fn covers(&self, c: Cell) -> bool {
+        match self {
+            Self::Cell(x) => *x == c,
+            Self::Spread(cells) => cells.contains(&c),
+            _ => false,
+        }
+    }
+}
+
+/// A piece in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    /// Its id (index in the game's piece table).
+    pub id: PieceId,
+    /// The scenario's name for it ("b1", "Picton").
+    pub name: String,
+    /// Owner.
+    pub side: SideId,
+    /// Type.
+    pub kind: PieceTypeId,
+    /// Where it is.
+    pub place: Place,
+    /// Facing on a grid.
+    pub facing: Facing,
+    /// Mode or formation.
+    pub mode: ModeId,
+    /// Counter values, by counter id.
+    pub counters: Vec<i32>,
+    /// Flags, one bit per flag id.
+    pub flags: u64,
+    /// The piece it is attached to (a leader with a unit).
+    pub attached_to: Option<PieceId>,
+    /// True once it has moved in the current movement window (phase or turn, per type).
+    pub moved: bool,
+    /// True once it has used each ruleset action this phase (bit per action id, first 64).
+    pub acted: u64,
+}
+
+impl Piece {
+    /// A counter's value (0 when the id is unknown).
+    #[must_use]
+    pub fn counter(&self, id: CounterId) -> i32 {
+        self.counters.get(id.index()).copied().unwrap_or(0)
+    }
+
+    /// True when the flag is set.
+    #[must_use]
+    pub fn flag(&self, id: FlagId) -> bool {
+        id.0 < 64 && self.flags & (1u64 << id.0) != 0
+    }
+
+    /// Sets or clears a flag (ids of 64 and above are ignored; rulesets are refused before
+    /// they can declare that many).
+    pub fn set_flag(&mut self, id: FlagId, on: bool) {
+        if id.0 < 64 {
+            if on {
+                self.flags |= 1u64 << id.0;
+            } else {
+                self.flags &= !(1u64 << id.0);
+            }
+        }
+    }
+
+    /// True while the piece is on the board.
+    #[must_use]
+    pub fn on_board(&self) -> bool {
+        !matches!(self.place, Place::Off)
+    }
+}

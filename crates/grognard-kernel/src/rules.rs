@@ -1,0 +1,497 @@
+//! A ruleset as the kernel sees it: every name already resolved to an id.
+//!
+//! The rules crate builds this from YAML (after overlays and validation); tests build it by
+//! hand. Nothing here knows about files.
+
+use serde::{Deserialize, Serialize};
+
+use crate::chart::ChartDef;
+use crate::cost::Cost;
+use crate::dice::DieDef;
+use crate::geometry::open::Scale;
+use crate::geometry::{Arc, ArcSpec};
+use crate::ids::Names;
+use crate::ids::{ActionId, ChartId, CounterId, FlagId, ModeId, MoveClassId, PieceTypeId};
+
+/// Name and content hash of the merged ruleset a game was played with. Saves record it so
+/// a replay under a changed ruleset is refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RulesetIdentity {
+    /// Ruleset name.
+    pub name: String,
+    /// Hex digest of the merged ruleset's canonical form.
+    pub hash: String,
+}
+
+/// Which board a ruleset plays on, with the numbers the geometry needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeometryRules {
+    /// Square grid with diagonals.
+    Square {
+        /// Cost of an orthogonal step.
+        orthogonal: Cost,
+        /// Cost of a diagonal step.
+        diagonal: Cost,
+    },
+    /// Hex grid with facing.
+    Hex {
+        /// Cost of one hex step.
+        step: Cost,
+    },
+    /// Open table measured in inches.
+    Open {
+        /// Rule distance to table distance.
+        scale: Scale,
+    },
+}
+
+/// A mode or formation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModeDef {
+    /// Name.
+    pub name: String,
+    /// False when a piece in this mode may not share its place with another own piece
+    /// (road columns).
+    pub stacks: bool,
+    /// True when a step along a road ignores terrain costs (road movement).
+    pub uses_roads: bool,
+    /// True when a piece in this mode may only move along roads.
+    pub roads_only: bool,
+}
+
+/// A named counter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterDef {
+    /// Name.
+    pub name: String,
+    /// Starting value.
+    pub initial: i32,
+    /// Lowest value.
+    pub min: i32,
+    /// Highest value.
+    pub max: i32,
+    /// Effects that fire when the counter reaches a value.
+    pub triggers: Vec<Trigger>,
+}
+
+/// "When the counter reaches `at_least`, do `effects`."
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trigger {
+    /// Threshold (inclusive).
+    pub at_least: i32,
+    /// What happens, to the piece carrying the counter.
+    pub effects: Vec<Effect>,
+}
+
+/// When a flag clears by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clears {
+    /// Only by an effect.
+    Never,
+    /// At the end of every phase.
+    PhaseEnd,
+    /// At the end of every turn.
+    TurnEnd,
+}
+
+/// A named flag.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlagDef {
+    /// Name.
+    pub name: String,
+    /// When it clears by itself.
+    pub clears: Clears,
+}
+
+/// A terrain type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainDef {
+    /// Name.
+    pub name: String,
+    /// True when nothing sees through it.
+    pub blocks_sight: bool,
+    /// Values of the ruleset's terrain attributes (cover, elevation...), by attribute index.
+    pub attributes: Vec<i32>,
+}
+
+/// What a boundary feature does to a step that crosses it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeatureKind {
+    /// A road or trail along the step.
+    Road,
+    /// Something in the way (river, wall): extra cost, or impassable when `cost` is None.
+    Barrier {
+        /// Extra cost to cross, or `None` when it cannot be crossed.
+        cost: Option<Cost>,
+    },
+    /// A way over barriers on the same boundary (bridge, ford), with its own extra cost.
+    Crossing {
+        /// Extra cost of using it.
+        cost: Cost,
+    },
+}
+
+/// A feature on the boundary between two cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureDef {
+    /// Name.
+    pub name: String,
+    /// What it does.
+    pub kind: FeatureKind,
+    /// True when sight across it is blocked.
+    pub blocks_sight: bool,
+}
+
+/// A movement class: what each terrain costs to enter (Wesnoth's movement types).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveClassDef {
+    /// Name.
+    pub name: String,
+    /// Extra cost to enter each terrain (by terrain index); `None` = not allowed.
+    pub enter: Vec<Option<Cost>>,
+    /// True when an entered terrain with a cost stops the move there.
+    pub stops_on_costly: bool,
+}
+
+/// How often a piece may move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveLimit {
+    /// Once in each phase that allows movement.
+    PerPhase,
+    /// Once per turn.
+    PerTurn,
+}
+
+/// A piece type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceTypeDef {
+    /// Name.
+    pub name: String,
+    /// Its terrain cost table.
+    pub move_class: MoveClassId,
+    /// Allowance per mode (by mode index); `None` = cannot move in that mode.
+    pub allowance: Vec<Option<Cost>>,
+    /// Most cells per move in each mode (by mode index); `None` = no limit.
+    pub max_steps: Vec<Option<u32>>,
+    /// Weight in each stacking limit (by stack index), in hundredths (a half block = 50).
+    pub stack: Vec<Cost>,
+    /// Mode a piece of this type starts in when the scenario does not say.
+    pub default_mode: ModeId,
+    /// True when it projects a zone of control.
+    pub exerts_zoc: bool,
+    /// True when it may move through cells holding other own pieces.
+    pub passes_friends: bool,
+    /// How often it may move.
+    pub moves: MoveLimit,
+    /// True for dummies (decoys).
+    pub dummy: bool,
+    /// True when it has a facing that matters.
+    pub faces: bool,
+}
+
+/// What a stacking limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StackMeasure {
+    /// Each piece type's weight.
+    Weight,
+    /// A counter of each piece (figures).
+    Counter(CounterId),
+}
+
+/// A stacking limit per place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StackDef {
+    /// Name.
+    pub name: String,
+    /// Capacity, in hundredths for weights, or a plain number for counters.
+    pub capacity: i32,
+    /// What it counts.
+    pub measure: StackMeasure,
+}
+
+/// Zones of control.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZocRules {
+    /// True when pieces that exert a zone stop others that enter it.
+    pub stops_movement: bool,
+    /// A piece with any of these counters above zero has no zone.
+    pub lost_with_counters: Vec<CounterId>,
+    /// A piece with any of these flags has no zone.
+    pub lost_with_flags: Vec<FlagId>,
+}
+
+/// Who an effect applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    /// The acting piece (or the piece carrying a triggered counter).
+    Actor,
+    /// The target.
+    Target,
+}
+
+/// A change an outcome or trigger makes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Adds to a counter (clamped to its range).
+    AddCounter {
+        /// Whose counter.
+        who: Who,
+        /// Which counter.
+        counter: CounterId,
+        /// How much (may be negative).
+        amount: i32,
+    },
+    /// Sets or clears a flag.
+    SetFlag {
+        /// Whose flag.
+        who: Who,
+        /// Which flag.
+        flag: FlagId,
+        /// On or off.
+        on: bool,
+    },
+    /// Changes mode.
+    SetMode {
+        /// Whose mode.
+        who: Who,
+        /// The new mode.
+        mode: ModeId,
+    },
+    /// Takes the piece off the board.
+    Remove {
+        /// Which piece.
+        who: Who,
+    },
+}
+
+/// Who may act in a phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The phasing side.
+    Phasing,
+    /// The other side(s).
+    NonPhasing,
+    /// Every side; the phase ends when all have ended it.
+    Both,
+}
+
+/// An action kind a phase may allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Allowed {
+    /// Moving pieces.
+    Move,
+    /// Changing facing.
+    Face,
+    /// Changing mode or formation.
+    Mode,
+    /// A ruleset action.
+    Action(ActionId),
+}
+
+/// A phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseDef {
+    /// Name.
+    pub name: String,
+    /// Who acts.
+    pub actor: Actor,
+    /// What they may do.
+    pub allows: Vec<Allowed>,
+}
+
+/// The sequence of play: each turn runs `turn_start`, then `side_turn` once for each side
+/// as the phasing side (in scenario order), then `turn_end`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sequence {
+    /// Phases once per turn, before the sides' turns.
+    pub turn_start: Vec<PhaseDef>,
+    /// Phases repeated for each phasing side.
+    pub side_turn: Vec<PhaseDef>,
+    /// Phases once per turn, after the sides' turns.
+    pub turn_end: Vec<PhaseDef>,
+    /// Number of turns when the scenario does not say.
+    pub turns: u32,
+}
+
+/// Which pieces an action may target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetRule {
+    /// No target.
+    None,
+    /// An enemy piece.
+    Enemy,
+    /// An own piece.
+    Friend,
+}
+
+/// A ruleset action (fire, melee, rally...): checks, a chart, and effects per outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionDef {
+    /// Name.
+    pub name: String,
+    /// The chart rolled, if any.
+    pub chart: Option<ChartId>,
+    /// What it targets.
+    pub target: TargetRule,
+    /// Allowed distance to the target, inclusive.
+    pub range: Option<(u32, u32)>,
+    /// Where the target must lie in the actor's arcs (empty = anywhere).
+    pub arcs: Vec<Arc>,
+    /// True when the line from actor to target must be clear.
+    pub needs_sight: bool,
+    /// The actor may not have any of these flags.
+    pub barred_by: Vec<FlagId>,
+    /// Flag set on the actor once it has acted (e.g. `fired`).
+    pub marks: Option<FlagId>,
+    /// Effects for each outcome of the chart (by outcome index); without a chart, one list.
+    pub effects: Vec<Vec<Effect>>,
+    /// Piece types that may take it (empty = all).
+    pub types: Vec<PieceTypeId>,
+}
+
+/// An integer setting a scenario may choose (night, weather...).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingDef {
+    /// Name.
+    pub name: String,
+    /// Value when the scenario does not set it.
+    pub default: i32,
+}
+
+/// An optional rule: a switch picked at game start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionDef {
+    /// Name.
+    pub name: String,
+    /// On unless chosen otherwise.
+    pub default: bool,
+}
+
+/// A whole ruleset, ready to play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    /// Name and hash.
+    pub identity: RulesetIdentity,
+    /// Board geometry.
+    pub geometry: GeometryRules,
+    /// Front/rear arc widths.
+    pub arcs: ArcSpec,
+    /// Modes and formations.
+    pub modes: Vec<ModeDef>,
+    /// Counters.
+    pub counters: Vec<CounterDef>,
+    /// Flags (at most 64).
+    pub flags: Vec<FlagDef>,
+    /// Face tags.
+    pub tags: Names,
+    /// Dice.
+    pub dice: Vec<DieDef>,
+    /// Terrain attribute names (cover, elevation...).
+    pub terrain_attributes: Names,
+    /// Terrain types; index 0 is the default for cells the scenario does not describe.
+    pub terrain: Vec<TerrainDef>,
+    /// Boundary features.
+    pub features: Vec<FeatureDef>,
+    /// Movement classes.
+    pub move_classes: Vec<MoveClassDef>,
+    /// Piece types.
+    pub piece_types: Vec<PieceTypeDef>,
+    /// Stacking limits.
+    pub stacking: Vec<StackDef>,
+    /// Zones of control.
+    pub zoc: ZocRules,
+    /// Sequence of play.
+    pub sequence: Sequence,
+    /// Charts.
+    pub charts: Vec<ChartDef>,
+    /// Actions.
+    pub actions: Vec<ActionDef>,
+    /// Scenario settings.
+    pub settings: Vec<SettingDef>,
+    /// Optional rules.
+    pub options: Vec<OptionDef>,
+}
+
+impl Rules {
+    /// The piece type, if the id is valid.
+    #[must_use]
+    pub fn piece_type(&self, id: PieceTypeId) -> Option<&PieceTypeDef> {
+        self.piece_types.get(id.index())
+    }
+
+    /// The name of a mode (or `"?"`).
+    #[must_use]
+    pub fn mode_name(&self, id: ModeId) -> &str {
+        self.modes.get(id.index()).map_or("?", |m| m.name.as_str())
+    }
+
+    /// The name of a counter (or `"?"`).
+    #[must_use]
+    pub fn counter_name(&self, id: CounterId) -> &str {
+        self.counters
+            .get(id.index())
+            .map_or("?", |c| c.name.as_str())
+    }
+
+    /// The name of a flag (or `"?"`).
+    #[must_use]
+    pub fn flag_name(&self, id: FlagId) -> &str {
+        self.flags.get(id.index()).map_or("?", |f| f.name.as_str())
+    }
+
+    /// The chart, if the id is valid.
+    #[must_use]
+    pub fn chart(&self, id: ChartId) -> Option<&ChartDef> {
+        self.charts.get(id.index())
+    }
+
+    /// Finds a chart by name.
+    #[must_use]
+    pub fn chart_by_name(&self, name: &str) -> Option<ChartId> {
+        self.charts
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| ChartId(i as u16))
+    }
+
+    /// Finds an action by name.
+    #[must_use]
+    pub fn action_by_name(&self, name: &str) -> Option<ActionId> {
+        self.actions
+            .iter()
+            .position(|a| a.name == name)
+            .map(|i| ActionId(i as u16))
+    }
+
+    /// Finds a mode by name.
+    #[must_use]
+    pub fn mode_by_name(&self, name: &str) -> Option<ModeId> {
+        self.modes
+            .iter()
+            .position(|m| m.name == name)
+            .map(|i| ModeId(i as u16))
+    }
+
+    /// The ordered list of every phase of one turn with `sides` sides, as
+    /// `(phase, phasing side index)`; turn-wide phases carry side 0.
+    #[must_use]
+    pub fn turn_plan(&self, sides: usize) -> Vec<(&PhaseDef, usize)> {
+        let mut plan: Vec<(&PhaseDef, usize)> =
+            self.sequence.turn_start.iter().map(|p| (p, 0)).collect();
+        for side in 0..sides {
+            plan.extend(self.sequence.side_turn.iter().map(|p| (p, side)));
+        }
+        plan.extend(self.sequence.turn_end.iter().map(|p| (p, 0)));
+        plan
+    }
+}

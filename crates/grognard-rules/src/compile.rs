@@ -1,0 +1,1048 @@
+//! The validation pass: resolves every name in a [`RulesetSpec`] and builds the kernel's
+//! [`Rules`]. Every problem is reported with its location; compilation goes on after an
+//! error so one run lists them all.
+
+use grognard_kernel::chart::{
+    BandRow, ChartDef, FaceTest, GroupDef, InputDef, InputSource, Lookup, ModifierDef, RerollDef,
+    ScoreRow,
+};
+use grognard_kernel::dice::{DiceExpr, DiceTerm, DieDef, Face};
+use grognard_kernel::geometry::ArcSpec;
+use grognard_kernel::geometry::open::Scale;
+use grognard_kernel::ids::{
+    ActionId, ChartId, CounterId, DieId, FlagId, ModeId, MoveClassId, Names, PieceTypeId, TagId,
+};
+use grognard_kernel::rules::{
+    ActionDef, Actor, Allowed, Clears, CounterDef, Effect, FeatureDef, FeatureKind, FlagDef,
+    GeometryRules, ModeDef, MoveClassDef, MoveLimit, OptionDef, PhaseDef, PieceTypeDef, Rules,
+    RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule, TerrainDef,
+    Trigger, Who, ZocRules,
+};
+use grognard_kernel::{Cost, geometry::Arc};
+
+use crate::de::Located;
+use crate::diag::{Diagnostic, Diagnostics, Location};
+use crate::model::{ChartSpec, EffectSpec, PhaseSpec, RulesetSpec};
+use crate::named::NamedMap;
+use crate::number::parse_cost;
+use crate::suggest::did_you_mean;
+
+/// Most flags a ruleset may declare (they are kept as bits).
+pub const MAX_FLAGS: usize = 64;
+
+/// Collects diagnostics while compiling.
+pub(crate) struct Cx {
+    pub diags: Diagnostics,
+}
+
+impl Cx {
+    pub(crate) fn new() -> Self {
+        Self {
+            diags: Diagnostics::default(),
+        }
+    }
+
+    pub(crate) fn error(&mut self, at: &Location, message: impl Into<String>) {
+        self.diags.push(Diagnostic {
+            location: Some(at.clone()),
+            message: message.into(),
+            help: None,
+        });
+    }
+
+    pub(crate) fn error_help(&mut self, at: &Location, message: String, help: Option<String>) {
+        self.diags.push(Diagnostic {
+            location: Some(at.clone()),
+            message,
+            help,
+        });
+    }
+
+    /// Resolves `name` among `candidates` (`what` names the kind: "terrain").
+    pub(crate) fn lookup<'a>(
+        &mut self,
+        what: &str,
+        name: &Located<String>,
+        candidates: impl Iterator<Item = &'a str> + Clone,
+    ) -> Option<usize> {
+        if let Some(i) = candidates.clone().position(|c| c == name.value) {
+            return Some(i);
+        }
+        let list: Vec<&str> = candidates.clone().collect();
+        let help = did_you_mean(&name.value, candidates)
+            .map(|s| format!("did you mean `{s}`?"))
+            .or_else(|| {
+                (!list.is_empty()).then(|| format!("known {what} names: {}", list.join(", ")))
+            });
+        let message = if list.is_empty() {
+            format!("unknown {what} `{}`: the ruleset declares none", name.value)
+        } else {
+            format!("unknown {what} `{}`", name.value)
+        };
+        self.error_help(&name.location, message, help);
+        None
+    }
+}
+
+fn named_ids<T>(map: &NamedMap<T>) -> Vec<&str> {
+    map.names().collect()
+}
+
+/// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`.
+fn parse_dice(
+    cx: &mut Cx,
+    text: &Located<String>,
+    dice: &mut Vec<DieDef>,
+    names: &mut Vec<String>,
+) -> DiceExpr {
+    let mut terms = Vec::new();
+    for part in text.value.split('+').map(str::trim).filter(|p| !p.is_empty()) {
+        let (count, die) = match part.find(|c: char| !c.is_ascii_digit()) {
+            Some(0) => (1u8, part),
+            Some(i) => {
+                let n = part[..i].parse::<u8>().unwrap_or(0);
+                (n, part[i..].trim())
+            }
+            None => (0, part),
+        };
+        if count == 0 || count > 20 {
+            cx.error(
+                &text.location,
+                format!("`{part}`: expected a die count from 1 to 20 before the die name (e.g. `2d6`)"),
+            );
+            continue;
+        }
+        let id = match names.iter().position(|n| n == die) {
+            Some(i) => i,
+            None => match die.strip_prefix('d').and_then(|s| s.parse::<u8>().ok()) {
+                Some(sides @ 2..=100) => {
+                    names.push(die.to_owned());
+                    dice.push(DieDef::numeric(die, sides));
+                    names.len() - 1
+                }
+                _ => {
+                    let help = did_you_mean(die, names.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"));
+                    cx.error_help(
+                        &text.location,
+                        format!("unknown die `{die}`: declare it under `dice:` or use dN (d6, d10)"),
+                        help,
+                    );
+                    continue;
+                }
+            },
+        };
+        terms.push(DiceTerm {
+            count,
+            die: DieId(id as u16),
+        });
+    }
+    if terms.is_empty() && text.value.trim().is_empty() {
+        cx.error(&text.location, "a chart needs `dice:` (e.g. `2d6`, `d10`, `cube`)");
+    }
+    DiceExpr { terms }
+}
+
+fn cost_or_impassable(cx: &mut Cx, text: &Located<String>) -> Option<Option<Cost>> {
+    let t = text.value.trim();
+    if t.eq_ignore_ascii_case("impassable") || t.eq_ignore_ascii_case("not allowed") || t == "-" {
+        return Some(None);
+    }
+    match parse_cost(t) {
+        Ok(c) => Some(Some(c)),
+        Err(e) => {
+            cx.error(
+                &text.location,
+                format!("{e}; expected a cost like `+½`, `1`, `1½` or `impassable`"),
+            );
+            None
+        }
+    }
+}
+
+/// Parses a score range: `7`, `8-10`, `10+`, `3-` (3 or less).
+fn parse_range(text: &str) -> Option<(Option<i32>, Option<i32>)> {
+    let t = text.trim();
+    if let Some(lo) = t.strip_suffix('+') {
+        return lo.trim().parse().ok().map(|v| (Some(v), None));
+    }
+    if let Some(hi) = t.strip_suffix('-')
+        && !hi.is_empty()
+    {
+        return hi.trim().parse().ok().map(|v| (None, Some(v)));
+    }
+    // A dash after the first character separates a range (`-2-0` is −2 to 0).
+    if let Some(i) = t.char_indices().skip(1).find(|(_, c)| *c == '-').map(|(i, _)| i) {
+        let lo = t[..i].trim().parse().ok()?;
+        let hi = t[i + 1..].trim().parse().ok()?;
+        return Some((Some(lo), Some(hi)));
+    }
+    t.parse().ok().map(|v| (Some(v), Some(v)))
+}
+
+/// Compiles a decoded ruleset. `hash` is the content hash of the merged ruleset.
+///
+/// # Errors
+/// Every dangling reference and out-of-range value, each with its location.
+pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
+    let mut cx = Cx::new();
+    let root = spec.ruleset.location.clone();
+    if spec.ruleset.value.trim().is_empty() {
+        cx.error(&root, "the ruleset needs a name: `ruleset: my-rules`");
+    }
+
+    // Geometry.
+    let geometry = match spec.geometry.kind.value.as_str() {
+        "square" => GeometryRules::Square {
+            orthogonal: spec.geometry.orthogonal.as_ref().map_or(Cost::ONE, |c| c.0),
+            diagonal: spec
+                .geometry
+                .diagonal
+                .as_ref()
+                .map_or(Cost::from_hundredths(150), |c| c.0),
+        },
+        "hex" => GeometryRules::Hex {
+            step: spec.geometry.step.as_ref().map_or(Cost::ONE, |c| c.0),
+        },
+        "open" => GeometryRules::Open {
+            scale: Scale {
+                num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
+                den: 100,
+            },
+        },
+        other => {
+            let help = did_you_mean(other, ["square", "hex", "open"]).map(|s| format!("did you mean `{s}`?"));
+            cx.error_help(
+                &spec.geometry.kind.location,
+                format!("unknown geometry `{other}`; expected square, hex or open"),
+                help,
+            );
+            GeometryRules::Square {
+                orthogonal: Cost::ONE,
+                diagonal: Cost::from_hundredths(150),
+            }
+        }
+    };
+    let arcs = spec.arcs.as_ref().map_or(
+        match geometry {
+            GeometryRules::Hex { .. } => ArcSpec {
+                front_half_angle: 60,
+                rear_half_angle: 30,
+            },
+            _ => ArcSpec {
+                front_half_angle: 45,
+                rear_half_angle: 45,
+            },
+        },
+        |a| ArcSpec {
+            front_half_angle: a.front.min(180),
+            rear_half_angle: a.rear.min(180),
+        },
+    );
+
+    // Tags and dice.
+    let mut tag_names: Vec<String> = Vec::new();
+    let mut dice = Vec::new();
+    let mut die_names = Vec::new();
+    for d in spec.dice.iter() {
+        let faces = match (d.value.sides, d.value.faces.is_empty()) {
+            (Some(sides), true) if sides >= 2 => DieDef::numeric(&d.name.value, sides).faces,
+            (None, false) => d
+                .value
+                .faces
+                .iter()
+                .enumerate()
+                .map(|(i, f)| Face {
+                    value: f.value,
+                    label: if f.label.is_empty() { (i + 1).to_string() } else { f.label.clone() },
+                    tags: f
+                        .tags
+                        .iter()
+                        .map(|t| {
+                            let idx = tag_names.iter().position(|n| *n == t.value).unwrap_or_else(|| {
+                                tag_names.push(t.value.clone());
+                                tag_names.len() - 1
+                            });
+                            TagId(idx as u16)
+                        })
+                        .collect(),
+                })
+                .collect(),
+            _ => {
+                cx.error(
+                    &d.name.location,
+                    format!("die `{}` needs either `sides: N` (N ≥ 2) or a list of `faces`, not both", d.name.value),
+                );
+                Vec::new()
+            }
+        };
+        if faces.len() > 100 {
+            cx.error(&d.name.location, format!("die `{}` has {} faces; at most 100", d.name.value, faces.len()));
+        }
+        die_names.push(d.name.value.clone());
+        dice.push(DieDef {
+            name: d.name.value.clone(),
+            faces,
+        });
+    }
+
+    // Modes, counters, flags.
+    if spec.modes.is_empty() {
+        cx.error(&root, "the ruleset declares no `modes:`; declare at least one (e.g. `normal: {}`)");
+    }
+    let modes: Vec<ModeDef> = spec
+        .modes
+        .iter()
+        .map(|m| ModeDef {
+            name: m.name.value.clone(),
+            stacks: m.value.stacks.unwrap_or(true),
+            uses_roads: m.value.uses_roads,
+            roads_only: m.value.roads_only,
+        })
+        .collect();
+    let mode_names = named_ids(&spec.modes);
+    let counter_names = named_ids(&spec.counters);
+    let flag_names = named_ids(&spec.flags);
+    if spec.flags.len() > MAX_FLAGS {
+        cx.error(&root, format!("the ruleset declares {} flags; at most {MAX_FLAGS}", spec.flags.len()));
+    }
+    let flags: Vec<FlagDef> = spec
+        .flags
+        .iter()
+        .map(|f| FlagDef {
+            name: f.name.value.clone(),
+            clears: match f.value.clears.as_ref().map(|c| c.value.as_str()) {
+                None | Some("never") => Clears::Never,
+                Some("phase_end") => Clears::PhaseEnd,
+                Some("turn_end") => Clears::TurnEnd,
+                Some(other) => {
+                    if let Some(c) = &f.value.clears {
+                        cx.error(&c.location, format!("unknown `clears: {other}`; expected never, phase_end or turn_end"));
+                    }
+                    Clears::Never
+                }
+            },
+        })
+        .collect();
+
+    // Terrain, features, movement classes.
+    if spec.terrain.is_empty() {
+        cx.error(&root, "the ruleset declares no `terrain:`; the first terrain is what unpainted cells are");
+    }
+    let attr_names: Vec<&str> = spec.terrain_attributes.iter().map(|a| a.value.as_str()).collect();
+    let terrain: Vec<TerrainDef> = spec
+        .terrain
+        .iter()
+        .map(|t| {
+            let mut attributes = vec![0; attr_names.len()];
+            for a in t.value.attributes.iter() {
+                if let Some(i) = cx.lookup("terrain attribute", &a.name, attr_names.iter().copied()) {
+                    attributes[i] = a.value;
+                }
+            }
+            TerrainDef {
+                name: t.name.value.clone(),
+                blocks_sight: t.value.blocks_sight,
+                attributes,
+            }
+        })
+        .collect();
+    let terrain_names = named_ids(&spec.terrain);
+    let features: Vec<FeatureDef> = spec
+        .features
+        .iter()
+        .map(|f| {
+            let kind = match f.value.kind.value.as_str() {
+                "road" => FeatureKind::Road,
+                "barrier" => FeatureKind::Barrier {
+                    cost: match &f.value.cost {
+                        Some(c) => cost_or_impassable(&mut cx, c).flatten(),
+                        None => None,
+                    },
+                },
+                "crossing" => FeatureKind::Crossing {
+                    cost: match &f.value.cost {
+                        Some(c) => cost_or_impassable(&mut cx, c).flatten().unwrap_or(Cost::ZERO),
+                        None => Cost::ZERO,
+                    },
+                },
+                other => {
+                    cx.error(
+                        &f.value.kind.location,
+                        format!("feature `{}`: unknown kind `{other}`; expected road, barrier or crossing", f.name.value),
+                    );
+                    FeatureKind::Road
+                }
+            };
+            FeatureDef {
+                name: f.name.value.clone(),
+                kind,
+                blocks_sight: f.value.blocks_sight,
+            }
+        })
+        .collect();
+    let move_classes: Vec<MoveClassDef> = spec
+        .movement
+        .iter()
+        .map(|m| {
+            let others = match &m.value.others {
+                Some(o) => cost_or_impassable(&mut cx, o).unwrap_or(Some(Cost::ZERO)),
+                None => Some(Cost::ZERO),
+            };
+            let mut enter = vec![others; terrain_names.len()];
+            for e in m.value.enter.iter() {
+                if let Some(i) = cx.lookup("terrain", &e.name, terrain_names.iter().copied())
+                    && let Some(c) = cost_or_impassable(&mut cx, &e.value)
+                {
+                    enter[i] = c;
+                }
+            }
+            MoveClassDef {
+                name: m.name.value.clone(),
+                enter,
+                stops_on_costly: m.value.stops_on_costly,
+            }
+        })
+        .collect();
+    let class_names = named_ids(&spec.movement);
+
+    // Stacking.
+    let stacking: Vec<StackDef> = spec
+        .stacking
+        .iter()
+        .map(|s| {
+            let measure = match &s.value.counter {
+                Some(c) => cx
+                    .lookup("counter", c, counter_names.iter().copied())
+                    .map_or(StackMeasure::Weight, |i| StackMeasure::Counter(CounterId(i as u16))),
+                None => StackMeasure::Weight,
+            };
+            let capacity = match measure {
+                StackMeasure::Weight => s.value.capacity.0.hundredths(),
+                StackMeasure::Counter(_) => s.value.capacity.0.hundredths() / 100,
+            };
+            StackDef {
+                name: s.name.value.clone(),
+                capacity,
+                measure,
+            }
+        })
+        .collect();
+    let stack_names = named_ids(&spec.stacking);
+
+    // Piece types.
+    if spec.piece_types.is_empty() {
+        cx.error(&root, "the ruleset declares no `piece_types:`");
+    }
+    let piece_types: Vec<PieceTypeDef> = spec
+        .piece_types
+        .iter()
+        .map(|p| {
+            let v = &p.value;
+            let move_class = if v.movement.value.is_empty() {
+                cx.error(&p.name.location, format!("piece type `{}` needs `movement:` (one of: {})", p.name.value, class_names.join(", ")));
+                0
+            } else {
+                cx.lookup("movement class", &v.movement, class_names.iter().copied()).unwrap_or(0)
+            };
+            let mut allowance = vec![None; modes.len()];
+            for a in v.allowance.iter() {
+                if let Some(i) = cx.lookup("mode", &a.name, mode_names.iter().copied()) {
+                    allowance[i] = Some(a.value.0);
+                }
+            }
+            if allowance.iter().all(Option::is_none) && !modes.is_empty() {
+                cx.error(&p.name.location, format!("piece type `{}` needs an `allowance:` for at least one mode", p.name.value));
+            }
+            let mut max_steps = vec![None; modes.len()];
+            for a in v.max_steps.iter() {
+                if let Some(i) = cx.lookup("mode", &a.name, mode_names.iter().copied()) {
+                    max_steps[i] = Some(a.value);
+                }
+            }
+            let mut stack = vec![Cost::ZERO; stacking.len()];
+            for s in v.stack.iter() {
+                if let Some(i) = cx.lookup("stacking limit", &s.name, stack_names.iter().copied()) {
+                    stack[i] = s.value.0;
+                }
+            }
+            let default_mode = match &v.default_mode {
+                Some(m) => cx.lookup("mode", m, mode_names.iter().copied()).unwrap_or(0),
+                None => allowance.iter().position(Option::is_some).unwrap_or(0),
+            };
+            if allowance.get(default_mode).is_some_and(Option::is_none) {
+                if let Some(m) = &v.default_mode {
+                    cx.error(&m.location, format!("piece type `{}` has no allowance in its default mode `{}`", p.name.value, m.value));
+                }
+            }
+            let moves = match v.moves.as_ref().map(|m| m.value.as_str()) {
+                None | Some("per_phase") => MoveLimit::PerPhase,
+                Some("per_turn") => MoveLimit::PerTurn,
+                Some(other) => {
+                    if let Some(m) = &v.moves {
+                        cx.error(&m.location, format!("unknown `moves: {other}`; expected per_phase or per_turn"));
+                    }
+                    MoveLimit::PerPhase
+                }
+            };
+            PieceTypeDef {
+                name: p.name.value.clone(),
+                move_class: MoveClassId(move_class as u16),
+                allowance,
+                max_steps,
+                stack,
+                default_mode: ModeId(default_mode as u16),
+                exerts_zoc: v.zoc,
+                passes_friends: v.passes_friends,
+                moves,
+                dummy: v.dummy,
+                faces: v.faces.unwrap_or(true),
+            }
+        })
+        .collect();
+    let type_names = named_ids(&spec.piece_types);
+
+    // Zones of control.
+    let zoc = spec.zoc.as_ref().map_or_else(ZocRules::default, |z| ZocRules {
+        stops_movement: z.stops_movement,
+        lost_with_counters: z
+            .lost_with_counters
+            .iter()
+            .filter_map(|c| cx.lookup("counter", c, counter_names.iter().copied()))
+            .map(|i| CounterId(i as u16))
+            .collect(),
+        lost_with_flags: z
+            .lost_with_flags
+            .iter()
+            .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+            .map(|i| FlagId(i as u16))
+            .collect(),
+    });
+
+    let settings: Vec<SettingDef> = spec
+        .settings
+        .iter()
+        .map(|s| SettingDef {
+            name: s.name.value.clone(),
+            default: s.value,
+        })
+        .collect();
+    let setting_names = named_ids(&spec.settings);
+    let options: Vec<OptionDef> = spec
+        .options
+        .iter()
+        .map(|o| OptionDef {
+            name: o.name.value.clone(),
+            default: o.value.default,
+        })
+        .collect();
+
+    // Charts.
+    let names = Names::new(tag_names.clone());
+    let chart_cx = ChartNames {
+        counters: &counter_names,
+        flags: &flag_names,
+        attrs: &attr_names,
+        settings: &setting_names,
+        tags: &tag_names,
+    };
+    let charts: Vec<ChartDef> = spec
+        .charts
+        .iter()
+        .map(|c| compile_chart(&mut cx, &c.name, &c.value, &mut dice, &mut die_names, &chart_cx))
+        .collect();
+    let chart_names = named_ids(&spec.charts);
+    let action_names = named_ids(&spec.actions);
+
+    // Counters (after everything their trigger effects may name).
+    let effect_names = EffectNames {
+        counters: &counter_names,
+        flags: &flag_names,
+        modes: &mode_names,
+    };
+    let counters: Vec<CounterDef> = spec
+        .counters
+        .iter()
+        .map(|c| {
+            let v = &c.value;
+            let max = v.max.unwrap_or(i32::MAX);
+            if max < v.min {
+                cx.error(&c.name.location, format!("counter `{}`: max {max} is below min {}", c.name.value, v.min));
+            }
+            CounterDef {
+                name: c.name.value.clone(),
+                initial: v.initial.clamp(v.min, max.max(v.min)),
+                min: v.min,
+                max,
+                triggers: v
+                    .triggers
+                    .iter()
+                    .map(|t| Trigger {
+                        at_least: t.at,
+                        effects: t
+                            .effects
+                            .iter()
+                            .filter_map(|e| compile_effect(&mut cx, e, Who::Actor, &effect_names, &c.name.location))
+                            .collect(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+
+    // Actions.
+    let actions: Vec<ActionDef> = spec
+        .actions
+        .iter()
+        .map(|a| {
+            let v = &a.value;
+            let chart = v
+                .chart
+                .as_ref()
+                .and_then(|c| cx.lookup("chart", c, chart_names.iter().copied()))
+                .map(|i| ChartId(i as u16));
+            let target = match v.target.as_ref().map(|t| t.value.as_str()) {
+                None | Some("none") => TargetRule::None,
+                Some("enemy") => TargetRule::Enemy,
+                Some("friend") => TargetRule::Friend,
+                Some(other) => {
+                    if let Some(t) = &v.target {
+                        cx.error(&t.location, format!("unknown `target: {other}`; expected none, enemy or friend"));
+                    }
+                    TargetRule::None
+                }
+            };
+            let arcs = v
+                .arcs
+                .iter()
+                .filter_map(|arc| match arc.value.as_str() {
+                    "front" => Some(Arc::Front),
+                    "flank" => Some(Arc::Flank),
+                    "rear" => Some(Arc::Rear),
+                    other => {
+                        cx.error(&arc.location, format!("unknown arc `{other}`; expected front, flank or rear"));
+                        None
+                    }
+                })
+                .collect();
+            let outcomes: Vec<String> = chart
+                .and_then(|c| charts.get(c.index()))
+                .map_or_else(|| vec!["always".to_owned()], |c| c.outcomes.clone());
+            let mut effects = vec![Vec::new(); outcomes.len()];
+            for on in v.on.iter() {
+                let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str)) else {
+                    continue;
+                };
+                effects[i] = on
+                    .value
+                    .iter()
+                    .filter_map(|e| compile_effect(&mut cx, e, Who::Target, &effect_names, &on.name.location))
+                    .collect();
+            }
+            ActionDef {
+                name: a.name.value.clone(),
+                chart,
+                target,
+                range: v.range.map(|[lo, hi]| (lo, hi)),
+                arcs,
+                needs_sight: v.sight,
+                barred_by: v
+                    .barred_by
+                    .iter()
+                    .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+                    .map(|i| FlagId(i as u16))
+                    .collect(),
+                marks: v
+                    .marks
+                    .as_ref()
+                    .and_then(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+                    .map(|i| FlagId(i as u16)),
+                effects,
+                types: v
+                    .types
+                    .iter()
+                    .filter_map(|t| cx.lookup("piece type", t, type_names.iter().copied()))
+                    .map(|i| PieceTypeId(i as u16))
+                    .collect(),
+            }
+        })
+        .collect();
+
+    // Sequence.
+    let phase = |cx: &mut Cx, p: &PhaseSpec| -> PhaseDef {
+        let actor = match p.actor.as_ref().map(|a| a.value.as_str()) {
+            None | Some("phasing") => Actor::Phasing,
+            Some("non_phasing") => Actor::NonPhasing,
+            Some("both") => Actor::Both,
+            Some(other) => {
+                if let Some(a) = &p.actor {
+                    cx.error(&a.location, format!("unknown `actor: {other}`; expected phasing, non_phasing or both"));
+                }
+                Actor::Phasing
+            }
+        };
+        let allows = p
+            .allows
+            .iter()
+            .filter_map(|a| match a.value.as_str() {
+                "move" => Some(Allowed::Move),
+                "face" => Some(Allowed::Face),
+                "mode" => Some(Allowed::Mode),
+                _ => cx
+                    .lookup(
+                        "action (or move, face, mode)",
+                        a,
+                        action_names.iter().copied(),
+                    )
+                    .map(|i| Allowed::Action(ActionId(i as u16))),
+            })
+            .collect();
+        if p.phase.value.trim().is_empty() {
+            cx.error(&p.phase.location, "every phase needs a name: `- phase: movement`");
+        }
+        PhaseDef {
+            name: p.phase.value.clone(),
+            actor,
+            allows,
+        }
+    };
+    let sequence = Sequence {
+        turn_start: spec.sequence.turn_start.iter().map(|p| phase(&mut cx, p)).collect(),
+        side_turn: spec.sequence.side_turn.iter().map(|p| phase(&mut cx, p)).collect(),
+        turn_end: spec.sequence.turn_end.iter().map(|p| phase(&mut cx, p)).collect(),
+        turns: spec.sequence.turns.unwrap_or(10).clamp(1, 10_000),
+    };
+    if sequence.turn_start.is_empty() && sequence.side_turn.is_empty() && sequence.turn_end.is_empty() {
+        cx.error(&root, "the `sequence:` has no phases; add `side_turn: [{phase: movement, allows: [move]}]`");
+    }
+
+    cx.diags.into_result(())?;
+    Ok(Rules {
+        identity: RulesetIdentity {
+            name: spec.ruleset.value.clone(),
+            hash,
+        },
+        geometry,
+        arcs,
+        modes,
+        counters,
+        flags,
+        tags: names,
+        dice,
+        terrain_attributes: Names::new(attr_names.iter().map(|s| (*s).to_owned()).collect()),
+        terrain,
+        features,
+        move_classes,
+        piece_types,
+        stacking,
+        zoc,
+        sequence,
+        charts,
+        actions,
+        settings,
+        options,
+    })
+}
+
+struct ChartNames<'a> {
+    counters: &'a [&'a str],
+    flags: &'a [&'a str],
+    attrs: &'a [&'a str],
+    settings: &'a [&'a str],
+    tags: &'a [String],
+}
+
+struct EffectNames<'a> {
+    counters: &'a [&'a str],
+    flags: &'a [&'a str],
+    modes: &'a [&'a str],
+}
+
+fn compile_effect(
+    cx: &mut Cx,
+    e: &EffectSpec,
+    default_who: Who,
+    names: &EffectNames<'_>,
+    at: &Location,
+) -> Option<Effect> {
+    let who = match e.to.as_ref().map(|t| t.value.as_str()) {
+        None => default_who,
+        Some("actor") => Who::Actor,
+        Some("target") => Who::Target,
+        Some(other) => {
+            if let Some(t) = &e.to {
+                cx.error(&t.location, format!("unknown `to: {other}`; expected actor or target"));
+            }
+            default_who
+        }
+    };
+    let verbs = [e.add.is_some(), e.set.is_some(), e.clear.is_some(), e.mode.is_some(), e.remove == Some(true)];
+    if verbs.iter().filter(|v| **v).count() != 1 {
+        cx.error(at, "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`");
+        return None;
+    }
+    if let Some(c) = &e.add {
+        let i = cx.lookup("counter", c, names.counters.iter().copied())?;
+        return Some(Effect::AddCounter {
+            who,
+            counter: CounterId(i as u16),
+            amount: e.amount.unwrap_or(1),
+        });
+    }
+    if let Some(f) = e.set.as_ref().or(e.clear.as_ref()) {
+        let i = cx.lookup("flag", f, names.flags.iter().copied())?;
+        return Some(Effect::SetFlag {
+            who,
+            flag: FlagId(i as u16),
+            on: e.set.is_some(),
+        });
+    }
+    if let Some(m) = &e.mode {
+        let i = cx.lookup("mode", m, names.modes.iter().copied())?;
+        return Some(Effect::SetMode {
+            who,
+            mode: ModeId(i as u16),
+        });
+    }
+    Some(Effect::Remove { who })
+}
+
+fn compile_chart(
+    cx: &mut Cx,
+    name: &Located<String>,
+    spec: &ChartSpec,
+    dice: &mut Vec<DieDef>,
+    die_names: &mut Vec<String>,
+    names: &ChartNames<'_>,
+) -> ChartDef {
+    let expr = parse_dice(cx, &spec.dice, dice, die_names);
+    let input_names: Vec<&str> = spec.inputs.names().collect();
+    let inputs: Vec<InputDef> = spec
+        .inputs
+        .iter()
+        .map(|i| {
+            let v = &i.value;
+            let source = v.from.as_ref().and_then(|from| {
+                let mut words = from.value.split_whitespace();
+                let head = words.next().unwrap_or("");
+                let arg = words.next();
+                let need = |cx: &mut Cx, list: &[&str], what: &str| -> Option<usize> {
+                    match arg {
+                        Some(a) => cx.lookup(what, &Located { value: a.to_owned(), location: from.location.clone() }, list.iter().copied()),
+                        None => {
+                            cx.error(&from.location, format!("`{head}` needs a {what} name after it"));
+                            None
+                        }
+                    }
+                };
+                match head {
+                    "distance" => Some(InputSource::Distance),
+                    "distance_band" => {
+                        if v.bands.is_empty() {
+                            cx.error(&from.location, "`distance_band` needs `bands: [..]`, the largest distance of each band");
+                        }
+                        Some(InputSource::DistanceBand(v.bands.clone()))
+                    }
+                    "actor.counter" => need(cx, names.counters, "counter").map(|c| InputSource::ActorCounter(CounterId(c as u16))),
+                    "target.counter" => need(cx, names.counters, "counter").map(|c| InputSource::TargetCounter(CounterId(c as u16))),
+                    "actor.flag" => need(cx, names.flags, "flag").map(|c| InputSource::ActorFlag(FlagId(c as u16))),
+                    "target.flag" => need(cx, names.flags, "flag").map(|c| InputSource::TargetFlag(FlagId(c as u16))),
+                    "target.flank_or_rear" => Some(InputSource::TargetFlankOrRear),
+                    "target.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::TargetTerrain),
+                    "setting" => need(cx, names.settings, "setting").map(InputSource::Setting),
+                    other => {
+                        cx.error(
+                            &from.location,
+                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, target.flank_or_rear, target.terrain or setting"),
+                        );
+                        None
+                    }
+                }
+            });
+            let min = v.min.unwrap_or(0);
+            let max = v.max.unwrap_or(match &source {
+                Some(InputSource::DistanceBand(b)) => b.len() as i32,
+                Some(InputSource::Distance | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => i32::MAX,
+                _ => 1.max(v.default),
+            });
+            if max < min {
+                cx.error(&i.name.location, format!("input `{}`: max {max} is below min {min}", i.name.value));
+            }
+            InputDef {
+                name: i.name.value.clone(),
+                default: v.default,
+                min,
+                max,
+                source,
+            }
+        })
+        .collect();
+    let group_names: Vec<&str> = spec.groups.names().collect();
+    let groups: Vec<GroupDef> = spec
+        .groups
+        .iter()
+        .map(|g| GroupDef {
+            name: g.name.value.clone(),
+            min: g.value.min,
+            max: g.value.max,
+        })
+        .collect();
+    let modifiers: Vec<ModifierDef> = spec
+        .modifiers
+        .iter()
+        .filter_map(|m| {
+            let input = cx.lookup("chart input", &m.input, input_names.iter().copied())?;
+            let group = match &m.group {
+                Some(g) => Some(cx.lookup("modifier group", g, group_names.iter().copied())?),
+                None => None,
+            };
+            Some(ModifierDef {
+                name: if m.name.is_empty() { m.input.value.clone() } else { m.name.clone() },
+                input,
+                per: m.per,
+                group,
+            })
+        })
+        .collect();
+    let first_die = expr.terms.first().map(|t| t.die);
+    let rerolls: Vec<RerollDef> = spec
+        .rerolls
+        .iter()
+        .filter_map(|r| {
+            let die = match &r.die {
+                Some(d) => DieId(cx.lookup("die", d, die_names.iter().map(String::as_str))? as u16),
+                None => first_die?,
+            };
+            let def = dice.get(die.index())?;
+            let faces = r
+                .faces
+                .iter()
+                .filter_map(|f| {
+                    cx.lookup("face", f, def.faces.iter().map(|x| x.label.as_str()))
+                        .map(|i| i as u8)
+                })
+                .collect();
+            let when = match &r.when {
+                Some(w) => Some(cx.lookup("chart input", w, input_names.iter().copied())?),
+                None => None,
+            };
+            Some(RerollDef { die, faces, when })
+        })
+        .collect();
+
+    let mut outcomes: Vec<String> = Vec::new();
+    let mut outcome = |name: &str| -> usize {
+        outcomes.iter().position(|o| o == name).unwrap_or_else(|| {
+            outcomes.push(name.to_owned());
+            outcomes.len() - 1
+        })
+    };
+    let lookup = match (&spec.bands, spec.rows.is_empty()) {
+        (Some(b), true) => {
+            let base = cx.lookup("chart input", &b.base, input_names.iter().copied()).unwrap_or(0);
+            let rows = b
+                .rows
+                .iter()
+                .map(|r| {
+                    let tags = |cx: &mut Cx, list: &[Located<String>]| -> Vec<TagId> {
+                        list.iter()
+                            .filter_map(|t| cx.lookup("face tag", t, names.tags.iter().map(String::as_str)))
+                            .map(|i| TagId(i as u16))
+                            .collect()
+                    };
+                    let test = match (r.test.as_ref().map(|t| t.value.as_str()), r.all.is_empty(), r.any.is_empty(), r.at_least) {
+                        (Some("always"), true, true, None) => FaceTest::Always,
+                        (Some("never"), true, true, None) => FaceTest::Never,
+                        (None, false, true, None) => FaceTest::AllTags(tags(cx, &r.all)),
+                        (None, true, false, None) => FaceTest::AnyTag(tags(cx, &r.any)),
+                        (None, true, true, Some(v)) => FaceTest::AtLeast(v),
+                        _ => {
+                            cx.error(
+                                &r.pass.location,
+                                format!("band `{}` needs exactly one test: `test: always`, `test: never`, `all: [tags]`, `any: [tags]` or `at_least: N`", r.band),
+                            );
+                            FaceTest::Never
+                        }
+                    };
+                    BandRow {
+                        name: r.band.clone(),
+                        test,
+                        pass: outcome(&r.pass.value),
+                        fail: outcome(&r.fail.value),
+                    }
+                })
+                .collect::<Vec<_>>();
+            if rows.is_empty() {
+                cx.error(&name.location, format!("chart `{}`: `bands.rows` is empty", name.value));
+            }
+            Lookup::Band { base, rows }
+        }
+        (None, _) => {
+            let rows = spec
+                .rows
+                .iter()
+                .map(|r| {
+                    let (mut min, mut max) = (r.min, r.max);
+                    if let Some(s) = &r.score {
+                        match parse_range(&s.value) {
+                            Some((lo, hi)) => {
+                                min = min.or(lo);
+                                max = max.or(hi);
+                            }
+                            None => cx.error(&s.location, format!("`score: {}`: expected a number or a range like `8-10`, `10+` or `3-`", s.value)),
+                        }
+                    }
+                    let when = r
+                        .when
+                        .iter()
+                        .filter_map(|w| cx.lookup("chart input", &w.name, input_names.iter().copied()).map(|i| (i, w.value)))
+                        .collect();
+                    ScoreRow {
+                        min,
+                        max,
+                        when,
+                        outcome: outcome(&r.result.value),
+                    }
+                })
+                .collect::<Vec<_>>();
+            let default = match &spec.otherwise {
+                Some(o) => outcome(&o.value),
+                None => outcome("no effect"),
+            };
+            if rows.is_empty() {
+                cx.error(&name.location, format!("chart `{}` needs `rows:` (score charts) or `bands:` (band charts)", name.value));
+            }
+            Lookup::Score { rows, default }
+        }
+        (Some(_), false) => {
+            cx.error(&name.location, format!("chart `{}` has both `rows:` and `bands:`; use one", name.value));
+            Lookup::Score { rows: Vec::new(), default: outcome("no effect") }
+        }
+    };
+    ChartDef {
+        name: name.value.clone(),
+        dice: expr,
+        inputs,
+        modifiers,
+        groups,
+        rerolls,
+        lookup,
+        outcomes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn ranges_read_like_printed_charts() {
+        assert_eq!(parse_range("7"), Some((Some(7), Some(7))));
+        assert_eq!(parse_range("8-10"), Some((Some(8), Some(10))));
+        assert_eq!(parse_range("10+"), Some((Some(10), None)));
+        assert_eq!(parse_range("3-"), Some((None, Some(3))));
+        assert_eq!(parse_range("-2-0"), Some((Some(-2), Some(0))));
+        assert_eq!(parse_range("-1"), Some((Some(-1), Some(-1))));
+        assert_eq!(parse_range("x"), None);
+    }
+}

@@ -1,0 +1,21 @@
+//! grognard ruleset and scenario files.
+//!
+//! YAML goes in through one small module ([`yaml`]) into a located tree ([`node`]); a
+//! decoder ([`de`]) turns the tree into the typed model ([`model`]) while collecting every
+//! problem with its `file:line:col`; [`compile`] then checks the whole ruleset and builds
+//! the kernel's [`grognard_kernel::rules::Rules`]; [`scenario`] does the same for boards
+//! and pieces. [`load`] reads files; [`save`] is the replayable save format.
+
+pub mod compile;
+pub mod de;
+pub mod diag;
+pub mod load;
+pub mod model;
+pub mod named;
+pub mod node;
+pub mod number;
+pub mod orders;
+pub mod save;
+pub mod scenario;
+pub mod suggest;
+pub mod yaml;

@@ -1,0 +1,278 @@
+//! Reading ruleset, scenario and orders files from disk.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::Hooks;
+use grognard_kernel::rules::Rules;
+use sha2::{Digest, Sha256};
+
+use crate::compile::compile;
+use crate::de::{Located, decode};
+use crate::diag::{Diagnostic, Diagnostics, Location};
+use crate::model::{OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
+use crate::node::Node;
+use crate::scenario::{CompiledScenario, compile_scenario};
+use crate::yaml::{self, Limits};
+
+/// A loaded ruleset.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// The decoded file.
+    pub spec: RulesetSpec,
+    /// The compiled rules.
+    pub rules: Arc<Rules>,
+}
+
+/// A loaded scenario with its ruleset.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// The decoded file.
+    pub spec: ScenarioSpec,
+    /// Content hash of the scenario file.
+    pub hash: String,
+    /// Its ruleset.
+    pub ruleset: Ruleset,
+    /// The compiled setup.
+    pub compiled: CompiledScenario,
+}
+
+/// How a path is shown in messages: as the user gave it.
+#[must_use]
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Reads a file, refusing ones over the size limit before reading them.
+///
+/// # Errors
+/// A diagnostic naming the file when it cannot be read or is too large.
+pub fn read_limited(path: &Path, limits: &Limits) -> Result<Vec<u8>, Diagnostic> {
+    let name = display(path);
+    let fail = |message: String| Diagnostic {
+        location: Some(Location::unknown(name.as_str())),
+        message,
+        help: None,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    if meta.is_dir() {
+        return Err(fail("this is a folder; expected a YAML file".into()));
+    }
+    if meta.len() > limits.max_bytes as u64 {
+        return Err(fail(format!(
+            "the file is {} bytes; files over {} bytes are refused",
+            meta.len(),
+            limits.max_bytes
+        )));
+    }
+    std::fs::read(path).map_err(|e| fail(format!("cannot read the file: {e}")))
+}
+
+fn parse_file(path: &Path) -> Result<(Node, Vec<u8>), Diagnostics> {
+    let limits = Limits::default();
+    let bytes = read_limited(path, &limits).map_err(Diagnostics::from)?;
+    let node = yaml::parse(&display(path), &bytes, &limits).map_err(Diagnostics::from)?;
+    Ok((node, bytes))
+}
+
+/// Hex SHA-256 of some bytes.
+#[must_use]
+pub fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Loads, validates and compiles a ruleset file.
+///
+/// # Errors
+/// Every problem in the file, each with `file:line:col`.
+pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
+    let (node, _) = parse_file(path)?;
+    let spec: RulesetSpec = decode(&node)?;
+    // The identity hashes the decoded content (not the bytes), so comments and layout do
+    // not change it but every rule does.
+    let canonical = serde_json::to_vec(&spec).unwrap_or_default();
+    let rules = compile(&spec, content_hash(&canonical))?;
+    Ok(Ruleset {
+        path: path.to_path_buf(),
+        spec,
+        rules: Arc::new(rules),
+    })
+}
+
+/// Folders searched for a ruleset named without a path: `GROGNARD_RULESETS` (a
+/// `:`-separated list), `rulesets/` beside the scenario's folder, and `./rulesets`.
+#[must_use]
+pub fn ruleset_dirs(near: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("GROGNARD_RULESETS")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    if let Some(parent) = near.parent() {
+        dirs.push(parent.join("rulesets"));
+        if let Some(grand) = parent.parent() {
+            dirs.push(grand.join("rulesets"));
+        }
+    }
+    dirs.push(PathBuf::from("rulesets"));
+    dirs
+}
+
+/// Finds the ruleset a scenario names: a path relative to the scenario, or a bundled name.
+///
+/// # Errors
+/// A diagnostic at the `ruleset:` line listing where it looked.
+pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBuf, Diagnostic> {
+    let value = name.value.trim();
+    let base = scenario.parent().unwrap_or_else(|| Path::new("."));
+    let is_path = value.contains('/') || value.contains('\\') || value.ends_with(".yaml") || value.ends_with(".yml");
+    let mut tried = Vec::new();
+    if is_path {
+        let p = base.join(value);
+        if p.is_file() {
+            return Ok(p);
+        }
+        tried.push(p);
+    } else {
+        for dir in ruleset_dirs(scenario) {
+            let p = dir.join(format!("{value}.yaml"));
+            if p.is_file() {
+                return Ok(p);
+            }
+            tried.push(p);
+        }
+    }
+    Err(Diagnostic {
+        location: Some(name.location.clone()),
+        message: if value.is_empty() {
+            "the scenario needs `ruleset:` (a path or a bundled ruleset name)".into()
+        } else {
+            format!("ruleset `{value}` not found")
+        },
+        help: Some(format!(
+            "looked in: {}",
+            tried.iter().map(|p| display(p)).collect::<Vec<_>>().join(", ")
+        )),
+    })
+}
+
+/// Loads a scenario and its ruleset (`ruleset` overrides the one the file names).
+///
+/// # Errors
+/// Every problem in either file, each with `file:line:col`.
+pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Diagnostics> {
+    let (node, bytes) = parse_file(path)?;
+    let spec: ScenarioSpec = decode(&node)?;
+    let ruleset_path = match ruleset {
+        Some(p) => p.to_path_buf(),
+        None => resolve_ruleset(path, &spec.ruleset).map_err(Diagnostics::from)?,
+    };
+    let ruleset = load_ruleset(&ruleset_path)?;
+    let compiled = compile_scenario(&spec, &ruleset.rules)?;
+    Ok(Scenario {
+        path: path.to_path_buf(),
+        hash: content_hash(&bytes),
+        spec,
+        ruleset,
+        compiled,
+    })
+}
+
+impl Scenario {
+    /// Starts a game, optionally with another seed and option choices.
+    ///
+    /// # Errors
+    /// A placement problem, at the piece's line in the scenario file.
+    pub fn start(
+        &self,
+        seed: Option<u64>,
+        options: &[(String, bool)],
+        hooks: &mut dyn Hooks,
+    ) -> Result<Game, Diagnostics> {
+        let mut setup = self.compiled.setup.clone();
+        if let Some(s) = seed {
+            setup.seed = s;
+        }
+        let file = display(&self.path);
+        for (name, on) in options {
+            match self.ruleset.rules.options.iter().position(|o| &o.name == name) {
+                Some(i) => setup.options[i] = *on,
+                None => {
+                    return Err(Diagnostics::from(Diagnostic {
+                        location: None,
+                        message: format!(
+                            "unknown optional rule `{name}`; {} has: {}",
+                            self.ruleset.rules.identity.name,
+                            self.ruleset
+                                .rules
+                                .options
+                                .iter()
+                                .map(|o| o.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        help: None,
+                    }));
+                }
+            }
+        }
+        Game::new(Arc::clone(&self.ruleset.rules), setup, hooks).map_err(|e| {
+            let location = e
+                .piece
+                .and_then(|i| self.compiled.piece_locations.get(i).cloned())
+                .unwrap_or_else(|| self.spec.scenario.location.clone());
+            let _ = &file;
+            Diagnostics::from(Diagnostic {
+                location: Some(location),
+                message: e.message,
+                help: None,
+            })
+        })
+    }
+}
+
+/// Loads an orders file.
+///
+/// # Errors
+/// Every problem in the file, each with `file:line:col`.
+pub fn load_orders(path: &Path) -> Result<Vec<Located<OrderSpec>>, Diagnostics> {
+    let (node, _) = parse_file(path)?;
+    let spec: OrdersSpec = decode(&node)?;
+    Ok(spec.orders)
+}
+
+/// What a file is, judged by its top-level key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Has `ruleset:` and no `scenario:`.
+    Ruleset,
+    /// Has `scenario:`.
+    Scenario,
+    /// Has `orders:`.
+    Orders,
+}
+
+/// Reads just enough of a file to tell what it is.
+///
+/// # Errors
+/// Parse problems, or a file that is none of the three.
+pub fn sniff(path: &Path) -> Result<FileKind, Diagnostics> {
+    let (node, _) = parse_file(path)?;
+    if node.get("scenario").is_some() {
+        Ok(FileKind::Scenario)
+    } else if node.get("orders").is_some() {
+        Ok(FileKind::Orders)
+    } else if node.get("ruleset").is_some() {
+        Ok(FileKind::Ruleset)
+    } else {
+        Err(Diagnostics::from(Diagnostic {
+            location: Some(node.location.clone()),
+            message: "not a grognard file: expected a top-level `ruleset:`, `scenario:` or `orders:` key".into(),
+            help: None,
+        }))
+    }
+}

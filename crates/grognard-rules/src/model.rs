@@ -1,0 +1,660 @@
+//! The ruleset file format: one struct per concept, each field documented. See
+//! `docs/ruleset-format.md` for the same with examples.
+//!
+//! Names are written once (as mapping keys) and referred to by name elsewhere; the
+//! [`crate::compile`] pass resolves every reference and reports the ones that dangle.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::de::Located;
+use crate::named::NamedMap;
+use crate::number::CostValue;
+
+/// A whole ruleset file.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct RulesetSpec {
+    /// The ruleset's name (`square-blocks`).
+    pub ruleset: Located<String>,
+    /// A title for people.
+    pub title: Option<String>,
+    /// Free-text notes: the readings chosen where the sources are unclear.
+    pub notes: Vec<String>,
+    /// Board geometry.
+    pub geometry: GeometrySpec,
+    /// Front and rear arc widths (defaults depend on the geometry).
+    pub arcs: Option<ArcsSpec>,
+    /// Dice by name. `dN` dice (d4 … d20) exist without being declared.
+    pub dice: NamedMap<DieSpec>,
+    /// Modes and formations. The first is the default for piece types that do not say.
+    pub modes: NamedMap<ModeSpec>,
+    /// Counters pieces carry.
+    pub counters: NamedMap<CounterSpec>,
+    /// On/off flags pieces carry (at most 64).
+    pub flags: NamedMap<FlagSpec>,
+    /// Names of integer terrain attributes (`cover`, `elevation`).
+    pub terrain_attributes: Vec<Located<String>>,
+    /// Terrain types. The first is what unpainted cells are.
+    pub terrain: NamedMap<TerrainSpec>,
+    /// Features on cell boundaries.
+    pub features: NamedMap<FeatureSpec>,
+    /// Movement classes: extra cost to enter each terrain.
+    pub movement: NamedMap<MoveClassSpec>,
+    /// Piece types.
+    pub piece_types: NamedMap<PieceTypeSpec>,
+    /// Stacking limits per place.
+    pub stacking: NamedMap<StackSpec>,
+    /// Zones of control.
+    pub zoc: Option<ZocSpec>,
+    /// Sequence of play.
+    pub sequence: SequenceSpec,
+    /// Charts.
+    pub charts: NamedMap<ChartSpec>,
+    /// Ruleset actions.
+    pub actions: NamedMap<ActionSpec>,
+    /// Scenario settings with their defaults (`night: 0`).
+    pub settings: NamedMap<i32>,
+    /// Optional rules.
+    pub options: NamedMap<OptionSpec>,
+}
+
+/// Which board.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct GeometrySpec {
+    /// `square`, `hex` or `open`.
+    pub kind: Located<String>,
+    /// Square grids: cost of an orthogonal step (default 1).
+    pub orthogonal: Option<CostValue>,
+    /// Square grids: cost of a diagonal step (default 1½).
+    pub diagonal: Option<CostValue>,
+    /// Hex grids: cost of a step (default 1).
+    pub step: Option<CostValue>,
+    /// Open tables: percentage applied to rule distances (default 100).
+    pub scale_percent: Option<u32>,
+}
+
+/// Arc widths in degrees either side of the facing (front) and of the back (rear).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct ArcsSpec {
+    /// Front half-angle.
+    pub front: u16,
+    /// Rear half-angle.
+    pub rear: u16,
+}
+
+/// A die: either `sides: N` or a list of faces.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct DieSpec {
+    /// A numeric die with faces 1..=sides.
+    pub sides: Option<u8>,
+    /// Custom faces.
+    pub faces: Vec<FaceSpec>,
+}
+
+/// One face of a custom die.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct FaceSpec {
+    /// What players call it.
+    pub label: String,
+    /// Value when summed.
+    pub value: i32,
+    /// Tags charts can test.
+    pub tags: Vec<Located<String>>,
+}
+
+/// A mode or formation.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ModeSpec {
+    /// False when pieces in this mode may not share a place with another own piece.
+    pub stacks: Option<bool>,
+    /// True when road steps ignore terrain costs in this mode.
+    pub uses_roads: bool,
+    /// True when pieces in this mode may only move along roads.
+    pub roads_only: bool,
+    /// What it means.
+    pub description: Option<String>,
+}
+
+/// A counter.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct CounterSpec {
+    /// Starting value (0).
+    pub initial: i32,
+    /// Lowest value (0).
+    pub min: i32,
+    /// Highest value (unbounded when absent).
+    pub max: Option<i32>,
+    /// What happens at thresholds.
+    pub triggers: Vec<TriggerSpec>,
+}
+
+/// "At `at` or more, do `effects` to the piece."
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct TriggerSpec {
+    /// Threshold.
+    pub at: i32,
+    /// Effects, on the piece carrying the counter (`to: actor`).
+    pub effects: Vec<EffectSpec>,
+}
+
+/// A flag.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct FlagSpec {
+    /// `never` (default), `phase_end` or `turn_end`.
+    pub clears: Option<Located<String>>,
+}
+
+/// A terrain type.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct TerrainSpec {
+    /// True when it blocks line of sight.
+    pub blocks_sight: bool,
+    /// Integer attributes by name (`cover: 1`).
+    pub attributes: NamedMap<i32>,
+    /// How it is drawn (`#2e7d32`).
+    pub color: Option<String>,
+}
+
+/// A boundary feature.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct FeatureSpec {
+    /// `road`, `barrier` or `crossing`.
+    pub kind: Located<String>,
+    /// Barrier: extra cost, or `impassable`. Crossing: extra cost of using it.
+    pub cost: Option<Located<String>>,
+    /// True when sight across it is blocked.
+    pub blocks_sight: bool,
+}
+
+/// A movement class: terrain name → extra cost (`+½`) or `impassable`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct MoveClassSpec {
+    /// Per-terrain extra cost to enter.
+    pub enter: NamedMap<Located<String>>,
+    /// Cost for terrain not listed (default 0).
+    pub others: Option<Located<String>>,
+    /// True when entering a terrain that costs extra ends the move.
+    pub stops_on_costly: bool,
+}
+
+/// A piece type.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct PieceTypeSpec {
+    /// Movement class name.
+    pub movement: Located<String>,
+    /// Allowance per mode (`battle: ½`); a mode not listed cannot be taken.
+    pub allowance: NamedMap<CostValue>,
+    /// Most cells per move, per mode.
+    pub max_steps: NamedMap<u32>,
+    /// Weight in each stacking limit (`blocks: ½`).
+    pub stack: NamedMap<CostValue>,
+    /// Starting mode when the scenario does not say (default: first mode it may take).
+    pub default_mode: Option<Located<String>>,
+    /// True when it projects a zone of control.
+    pub zoc: bool,
+    /// True when it may move through cells holding other own pieces (but not stop there
+    /// over a stacking limit).
+    pub passes_friends: bool,
+    /// `per_phase` (default) or `per_turn`.
+    pub moves: Option<Located<String>>,
+    /// True for dummies.
+    pub dummy: bool,
+    /// True when facing matters (default true).
+    pub faces: Option<bool>,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// A stacking limit.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct StackSpec {
+    /// Capacity (`2½` blocks, `150` figures).
+    pub capacity: CostValue,
+    /// Count a counter (`figures`) instead of type weights.
+    pub counter: Option<Located<String>>,
+}
+
+/// Zones of control.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ZocSpec {
+    /// True when entering an enemy zone ends a move.
+    pub stops_movement: bool,
+    /// Counters that, above zero, remove a piece's zone.
+    pub lost_with_counters: Vec<Located<String>>,
+    /// Flags that remove a piece's zone.
+    pub lost_with_flags: Vec<Located<String>>,
+}
+
+/// Sequence of play.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct SequenceSpec {
+    /// Turns in a game unless the scenario says.
+    pub turns: Option<u32>,
+    /// Phases once per turn, before the sides' turns.
+    pub turn_start: Vec<PhaseSpec>,
+    /// Phases each side plays as the phasing side.
+    pub side_turn: Vec<PhaseSpec>,
+    /// Phases once per turn, after the sides' turns.
+    pub turn_end: Vec<PhaseSpec>,
+}
+
+/// A phase.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct PhaseSpec {
+    /// Name.
+    pub phase: Located<String>,
+    /// `phasing` (default), `non_phasing` or `both`.
+    pub actor: Option<Located<String>>,
+    /// `move`, `face`, `mode` and ruleset action names.
+    pub allows: Vec<Located<String>>,
+}
+
+/// A chart.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ChartSpec {
+    /// What it is for.
+    pub description: Option<String>,
+    /// What is rolled: `2d6`, `d10`, `cube`, `2 cube`.
+    pub dice: Located<String>,
+    /// Named inputs.
+    pub inputs: NamedMap<InputSpec>,
+    /// Modifiers.
+    pub modifiers: Vec<ModifierSpec>,
+    /// Caps on groups of modifiers.
+    pub groups: NamedMap<GroupSpec>,
+    /// Re-roll policies.
+    pub rerolls: Vec<RerollSpec>,
+    /// Score chart rows (first match wins).
+    pub rows: Vec<RowSpec>,
+    /// Outcome when no row matches.
+    pub otherwise: Option<Located<String>>,
+    /// Band chart: which input gives the band, and the bands.
+    pub bands: Option<BandsSpec>,
+}
+
+/// A chart input.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct InputSpec {
+    /// Default value (0).
+    pub default: i32,
+    /// Lowest value (0).
+    pub min: Option<i32>,
+    /// Highest value (1).
+    pub max: Option<i32>,
+    /// Where an action takes it from: `distance`, `distance_band [1, 2, 3]`,
+    /// `actor.counter NAME`, `target.counter NAME`, `actor.flag NAME`, `target.flag NAME`,
+    /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`.
+    pub from: Option<Located<String>>,
+    /// For `distance_band`: the largest distance of each band.
+    pub bands: Vec<u32>,
+}
+
+/// A modifier.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ModifierSpec {
+    /// What players call it.
+    pub name: String,
+    /// The input it scales.
+    pub input: Located<String>,
+    /// Value per unit of the input.
+    pub per: i32,
+    /// Cap group.
+    pub group: Option<Located<String>>,
+}
+
+/// A cap group.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct GroupSpec {
+    /// Lowest total.
+    pub min: Option<i32>,
+    /// Highest total.
+    pub max: Option<i32>,
+}
+
+/// A re-roll policy.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct RerollSpec {
+    /// Die name (default: the chart's first die).
+    pub die: Option<Located<String>>,
+    /// Face labels re-rolled once; the second roll stands.
+    pub faces: Vec<Located<String>>,
+    /// Active only when this input is non-zero.
+    pub when: Option<Located<String>>,
+}
+
+/// A score-chart row.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct RowSpec {
+    /// Score or range: `7`, `"8-10"`, `"10+"`.
+    pub score: Option<Located<String>>,
+    /// Lowest score.
+    pub min: Option<i32>,
+    /// Highest score.
+    pub max: Option<i32>,
+    /// Conditions on inputs (`class: 1`).
+    pub when: NamedMap<i32>,
+    /// Outcome name.
+    pub result: Located<String>,
+}
+
+/// The bands of a band chart.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct BandsSpec {
+    /// Input holding the unmodified band index.
+    pub base: Located<String>,
+    /// Bands, best first.
+    pub rows: Vec<BandSpec>,
+}
+
+/// One band.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct BandSpec {
+    /// Band name.
+    pub band: String,
+    /// `always`, `never`, or a face test.
+    pub test: Option<Located<String>>,
+    /// Tags that must all be on the face.
+    pub all: Vec<Located<String>>,
+    /// Tags of which one must be on the face.
+    pub any: Vec<Located<String>>,
+    /// Lowest face value that passes.
+    pub at_least: Option<i32>,
+    /// Outcome on a pass.
+    pub pass: Located<String>,
+    /// Outcome on a fail.
+    pub fail: Located<String>,
+}
+
+/// A ruleset action.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ActionSpec {
+    /// What it is.
+    pub description: Option<String>,
+    /// Chart rolled.
+    pub chart: Option<Located<String>>,
+    /// `none` (default), `enemy` or `friend`.
+    pub target: Option<Located<String>>,
+    /// `[min, max]` distance.
+    pub range: Option<[u32; 2]>,
+    /// Arcs the target must be in: `front`, `flank`, `rear`.
+    pub arcs: Vec<Located<String>>,
+    /// True when the line to the target must be clear.
+    pub sight: bool,
+    /// Flags that forbid it.
+    pub barred_by: Vec<Located<String>>,
+    /// Flag set on the actor after acting.
+    pub marks: Option<Located<String>>,
+    /// Piece types that may take it (all when empty).
+    pub types: Vec<Located<String>>,
+    /// Effects by outcome name (`hit: [...]`); `always` for actions without a chart.
+    pub on: NamedMap<Vec<EffectSpec>>,
+}
+
+/// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct EffectSpec {
+    /// Counter to add to.
+    pub add: Option<Located<String>>,
+    /// Amount for `add` (1).
+    pub amount: Option<i32>,
+    /// Flag to set.
+    pub set: Option<Located<String>>,
+    /// Flag to clear.
+    pub clear: Option<Located<String>>,
+    /// Mode to take.
+    pub mode: Option<Located<String>>,
+    /// Remove the piece (`remove: true`).
+    pub remove: Option<bool>,
+    /// `actor` or `target` (default `target` in actions, `actor` in triggers).
+    pub to: Option<Located<String>>,
+}
+
+/// An optional rule.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct OptionSpec {
+    /// On unless chosen otherwise.
+    pub default: bool,
+    /// What it changes.
+    pub description: Option<String>,
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ScenarioSpec {
+    /// Scenario name.
+    pub scenario: Located<String>,
+    /// What it depicts.
+    pub description: Option<String>,
+    /// The ruleset: a path relative to this file, or a bundled ruleset's name.
+    pub ruleset: Located<String>,
+    /// Optional rule choices (`small_tables: true`).
+    pub options: NamedMap<bool>,
+    /// Settings (`night: 1`).
+    pub settings: NamedMap<i32>,
+    /// RNG seed.
+    pub seed: u64,
+    /// Number of turns (the ruleset's default when absent).
+    pub turns: Option<u32>,
+    /// The board.
+    pub board: BoardSpec,
+    /// Sides, in the order they play.
+    pub sides: NamedMap<SideSpec>,
+    /// Pieces.
+    pub pieces: Vec<PieceSpec>,
+}
+
+/// A board.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct BoardSpec {
+    /// Grid columns.
+    pub cols: Option<i32>,
+    /// Grid rows.
+    pub rows: Option<i32>,
+    /// Terrain as text: one symbol per cell, rows top to bottom (spaces ignored).
+    pub map: Option<Located<String>>,
+    /// What each map symbol means (`W: woods`).
+    pub legend: BTreeMap<String, Located<String>>,
+    /// Terrain painted on listed cells (`woods: [[3,4], [4,4]]`), after the map.
+    pub terrain: NamedMap<Vec<Located<[i32; 2]>>>,
+    /// Boundary features.
+    pub features: Vec<FeatureLineSpec>,
+    /// Half-hexes cut by the table edges (hex boards).
+    pub half_hexes: HalfHexSpec,
+    /// Named regions.
+    pub regions: NamedMap<Vec<[i32; 2]>>,
+    /// Open table width in inches.
+    pub width: Option<Located<String>>,
+    /// Open table depth in inches.
+    pub height: Option<Located<String>>,
+    /// Open table terrain areas.
+    pub areas: Vec<AreaSpec>,
+}
+
+/// Features along a path of cells (each consecutive pair gets it) or on listed boundaries.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct FeatureLineSpec {
+    /// Feature name.
+    pub feature: Located<String>,
+    /// Consecutive cells; each neighbouring pair's boundary gets the feature.
+    pub path: Vec<Located<[i32; 2]>>,
+    /// Boundaries as pairs of adjacent cells.
+    pub between: Vec<Located<[[i32; 2]; 2]>>,
+}
+
+/// Half-hexes.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct HalfHexSpec {
+    /// On the west and east edges.
+    pub sides: bool,
+    /// On the north and south edges.
+    pub baselines: bool,
+}
+
+/// An open-table terrain area.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct AreaSpec {
+    /// Name.
+    pub name: String,
+    /// Terrain.
+    pub terrain: Located<String>,
+    /// Corners in inches.
+    pub corners: Vec<[f64; 2]>,
+}
+
+/// A side.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct SideSpec {
+    /// Its baseline: `north`, `south`, `east` or `west`.
+    pub baseline: Option<Located<String>>,
+}
+
+/// A piece.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct PieceSpec {
+    /// Unique id within the scenario (`b1`).
+    pub id: Located<String>,
+    /// Owner.
+    pub side: Located<String>,
+    /// Piece type.
+    #[serde(rename = "type")]
+    pub kind: Located<String>,
+    /// Grid cell `[col, row]`, or `[x, y]` inches on an open table.
+    pub at: Option<Located<[f64; 2]>>,
+    /// Several cells for a spread command.
+    pub spread: Vec<Located<[i32; 2]>>,
+    /// Grid direction name (`N`, `SE`) or number; degrees on an open table.
+    pub facing: Option<Located<String>>,
+    /// Mode.
+    pub mode: Option<Located<String>>,
+    /// Counter values.
+    pub counters: NamedMap<i32>,
+    /// Flags set at the start.
+    pub flags: Vec<Located<String>>,
+    /// Id of the piece it is attached to.
+    pub attached_to: Option<Located<String>>,
+}
+
+/// An orders file.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct OrdersSpec {
+    /// Orders in sequence.
+    pub orders: Vec<Located<OrderSpec>>,
+}
+
+/// One order: a side and exactly one action.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct OrderSpec {
+    /// Who gives it.
+    pub side: String,
+    /// Move a piece along a path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#move: Option<MoveSpec>,
+    /// Move a piece to a point of an open table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<MoveToSpec>,
+    /// Turn a piece.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub face: Option<FaceOrderSpec>,
+    /// Change a piece's mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<ModeOrderSpec>,
+    /// A ruleset action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub act: Option<ActSpec>,
+    /// End the phase.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub end_phase: bool,
+}
+
+/// `move: {piece, path}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct MoveSpec {
+    /// Piece id.
+    pub piece: String,
+    /// Cells entered.
+    pub path: Vec<[i32; 2]>,
+}
+
+/// `move_to: {piece, to, facing}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct MoveToSpec {
+    /// Piece id.
+    pub piece: String,
+    /// Destination in inches.
+    pub to: [f64; 2],
+    /// Facing in degrees at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+}
+
+/// `face: {piece, facing}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct FaceOrderSpec {
+    /// Piece id.
+    pub piece: String,
+    /// Direction name or number.
+    pub facing: String,
+}
+
+/// `mode: {piece, mode}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ModeOrderSpec {
+    /// Piece id.
+    pub piece: String,
+    /// New mode.
+    pub mode: String,
+}
+
+/// `act: {piece, action, target}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct ActSpec {
+    /// Acting piece id.
+    pub piece: String,
+    /// Action name.
+    pub action: String,
+    /// Target piece id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+}

@@ -1,0 +1,125 @@
+//! Orders files (what players do, by name) ↔ kernel [`Order`]s.
+
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::geometry::open::{Len, Point};
+use grognard_kernel::ids::PieceId;
+
+use crate::model::{OrderSpec, ScenarioSpec};
+use crate::scenario::{parse_angle, parse_facing};
+
+/// Turns one order into a kernel order, resolving names against the game.
+///
+/// # Errors
+/// What name or value is wrong, in words.
+pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
+    let side = game
+        .side_by_name(&order.side)
+        .ok_or_else(|| format!("unknown side `{}`; the sides are {}", order.side, side_list(game)))?;
+    let piece = |name: &str| -> Result<PieceId, String> {
+        game.piece_by_name(name)
+            .map(|p| p.id)
+            .ok_or_else(|| format!("unknown piece `{name}`"))
+    };
+    let count = [
+        order.r#move.is_some(),
+        order.move_to.is_some(),
+        order.face.is_some(),
+        order.mode.is_some(),
+        order.act.is_some(),
+        order.end_phase,
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if count != 1 {
+        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `end_phase: true`".into());
+    }
+    let action = if let Some(m) = &order.r#move {
+        Action::Move {
+            piece: piece(&m.piece)?,
+            path: m.path.iter().map(|c| Cell::new(c[0], c[1])).collect(),
+        }
+    } else if let Some(m) = &order.move_to {
+        let inch = |v: f64| -> Result<Len, String> {
+            if v.is_finite() && v.abs() <= 100_000.0 {
+                Ok(Len((v * 1000.0).round() as i64))
+            } else {
+                Err(format!("{v} is not a distance in inches"))
+            }
+        };
+        Action::MoveTo {
+            piece: piece(&m.piece)?,
+            to: Point { x: inch(m.to[0])?, y: inch(m.to[1])? },
+            facing: m.facing.map(|f| parse_angle(&f.to_string())).transpose()?,
+        }
+    } else if let Some(f) = &order.face {
+        let grid = game.board().grid().ok_or("on an open table, give the facing with `move_to`")?;
+        Action::Face { piece: piece(&f.piece)?, facing: parse_facing(grid, &f.facing)? }
+    } else if let Some(m) = &order.mode {
+        let mode = game
+            .rules()
+            .mode_by_name(&m.mode)
+            .ok_or_else(|| format!("unknown mode `{}`", m.mode))?;
+        Action::Mode { piece: piece(&m.piece)?, mode }
+    } else if let Some(a) = &order.act {
+        let action = game
+            .rules()
+            .action_by_name(&a.action)
+            .ok_or_else(|| format!("unknown action `{}`", a.action))?;
+        Action::Act {
+            piece: piece(&a.piece)?,
+            action,
+            target: a.target.as_deref().map(piece).transpose()?,
+        }
+    } else {
+        Action::EndPhase
+    };
+    Ok(Order { side, action })
+}
+
+fn side_list(game: &Game) -> String {
+    game.sides().iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// Writes a kernel order back as an orders-file entry (for saves).
+#[must_use]
+pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
+    let name = |id: PieceId| game.piece(id).map_or_else(|| format!("#{}", id.0), |p| p.name.clone());
+    let side = game.sides().get(order.side.index()).map_or_else(String::new, |s| s.name.clone());
+    let mut spec = OrderSpec { side, ..OrderSpec::default() };
+    match &order.action {
+        Action::Move { piece, path } => {
+            spec.r#move = Some(crate::model::MoveSpec { piece: name(*piece), path: path.iter().map(|c| [c.col, c.row]).collect() });
+        }
+        Action::MoveTo { piece, to, facing } => {
+            spec.move_to = Some(crate::model::MoveToSpec {
+                piece: name(*piece),
+                to: [to.x.0 as f64 / 1000.0, to.y.0 as f64 / 1000.0],
+                facing: facing.map(|a| f64::from(a.0) / 10.0),
+            });
+        }
+        Action::Face { piece, facing } => {
+            spec.face = Some(crate::model::FaceOrderSpec { piece: name(*piece), facing: facing.0.to_string() });
+        }
+        Action::Mode { piece, mode } => {
+            spec.mode = Some(crate::model::ModeOrderSpec { piece: name(*piece), mode: game.rules().mode_name(*mode).to_owned() });
+        }
+        Action::Act { piece, action, target } => {
+            spec.act = Some(crate::model::ActSpec {
+                piece: name(*piece),
+                action: game.rules().actions.get(action.index()).map_or_else(String::new, |a| a.name.clone()),
+                target: target.map(name),
+            });
+        }
+        Action::EndPhase => spec.end_phase = true,
+    }
+    spec
+}
+
+/// The side names of a scenario, for messages.
+#[must_use]
+pub fn scenario_sides(spec: &ScenarioSpec) -> Vec<String> {
+    spec.sides.names().map(str::to_owned).collect()
+}

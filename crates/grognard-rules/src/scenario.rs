@@ -1,0 +1,332 @@
+//! Scenario files → the kernel's [`Setup`].
+
+use std::collections::BTreeMap;
+
+use grognard_kernel::board::{Area, Board, Edge, HalfHexes, Region, SideDef, Surface, link_key};
+use grognard_kernel::game::{PieceSetup, Setup};
+use grognard_kernel::geometry::open::{Angle, Len, Point};
+use grognard_kernel::geometry::{Cell, Facing, Grid, HexGrid, SquareGrid};
+use grognard_kernel::ids::{CounterId, FeatureId, FlagId, ModeId, PieceTypeId, SideId, TerrainId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::rules::{GeometryRules, Rules};
+
+use crate::compile::Cx;
+use crate::de::Located;
+use crate::diag::{Diagnostics, Location};
+use crate::model::ScenarioSpec;
+use crate::number::parse_len;
+
+/// Largest grid side accepted (a 1000 × 1000 board is a million cells).
+pub const MAX_GRID_SIDE: i32 = 1000;
+
+/// Direction names of square grids, by facing index.
+pub const SQUARE_FACINGS: [&str; 8] = ["E", "SE", "S", "SW", "W", "NW", "N", "NE"];
+/// Direction names of hex grids, by facing index.
+pub const HEX_FACINGS: [&str; 6] = ["E", "SE", "SW", "W", "NW", "NE"];
+
+/// The grid a ruleset's geometry uses, if it has one.
+#[must_use]
+pub fn grid_of(rules: &Rules) -> Option<Grid> {
+    match rules.geometry {
+        GeometryRules::Square { orthogonal, diagonal } => Some(Grid::Square(SquareGrid { orthogonal, diagonal })),
+        GeometryRules::Hex { step } => Some(Grid::Hex(HexGrid { step })),
+        GeometryRules::Open { .. } => None,
+    }
+}
+
+/// Reads a grid facing: a direction name (`N`, `SE`) or its number.
+pub fn parse_facing(grid: &Grid, text: &str) -> Result<Facing, String> {
+    let names: &[&str] = match grid {
+        Grid::Square(_) => &SQUARE_FACINGS,
+        Grid::Hex(_) => &HEX_FACINGS,
+    };
+    let t = text.trim();
+    if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(t)) {
+        return Ok(Facing(i as u8));
+    }
+    match t.parse::<u8>() {
+        Ok(n) if usize::from(n) < names.len() => Ok(Facing(n)),
+        _ => Err(format!("unknown facing `{t}`; expected one of {} or 0..{}", names.join(", "), names.len() - 1)),
+    }
+}
+
+/// Reads an open-table angle in degrees (0 = east, clockwise).
+pub fn parse_angle(text: &str) -> Result<Angle, String> {
+    let t = text.trim().trim_end_matches('°');
+    match t.parse::<f64>() {
+        Ok(d) if d.is_finite() && d.abs() <= 3600.0 => Ok(Angle::new((d * 10.0).round() as i32)),
+        _ => Err(format!("`{t}`: expected an angle in degrees (0 = east, 90 = south)")),
+    }
+}
+
+fn inches(v: f64) -> Option<Len> {
+    (v.is_finite() && v.abs() <= 100_000.0).then(|| Len((v * 1000.0).round() as i64))
+}
+
+fn cell_of(v: [f64; 2]) -> Option<Cell> {
+    let ok = |x: f64| x.fract() == 0.0 && x.abs() <= f64::from(MAX_GRID_SIDE) * 2.0;
+    (ok(v[0]) && ok(v[1])).then(|| Cell::new(v[0] as i32, v[1] as i32))
+}
+
+/// A compiled scenario: the kernel setup plus what the file called things.
+#[derive(Clone, Debug)]
+pub struct CompiledScenario {
+    /// The setup.
+    pub setup: Setup,
+    /// Where each piece was written, by piece index.
+    pub piece_locations: Vec<Location>,
+}
+
+/// Compiles a scenario against its ruleset. `options` and `seed` override the file.
+///
+/// # Errors
+/// Every unknown name and misplaced value, each with its location.
+pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledScenario, Diagnostics> {
+    let mut cx = Cx::new();
+    let root = spec.scenario.location.clone();
+    let terrain_names: Vec<&str> = rules.terrain.iter().map(|t| t.name.as_str()).collect();
+    let feature_names: Vec<&str> = rules.features.iter().map(|f| f.name.as_str()).collect();
+    let b = &spec.board;
+    let grid = grid_of(rules);
+    let surface = match &grid {
+        Some(grid) => {
+            let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
+            if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
+                cx.error(&root, format!("the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"));
+            }
+            let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
+            let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
+            if let Some(map) = &b.map {
+                let lines: Vec<&str> = map.value.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                if lines.len() != rows as usize {
+                    cx.error(&map.location, format!("the map has {} rows; the board has {rows}", lines.len()));
+                }
+                for (r, line) in lines.iter().enumerate().take(rows as usize) {
+                    let symbols: Vec<String> = if line.contains(char::is_whitespace) {
+                        line.split_whitespace().map(str::to_owned).collect()
+                    } else {
+                        line.chars().map(String::from).collect()
+                    };
+                    if symbols.len() != cols as usize {
+                        cx.error(&map.location, format!("map row {r} has {} symbols; the board has {cols} columns", symbols.len()));
+                    }
+                    for (c, sym) in symbols.iter().enumerate().take(cols as usize) {
+                        match b.legend.get(sym) {
+                            Some(name) => {
+                                if let Some(t) = cx.lookup("terrain", name, terrain_names.iter().copied()) {
+                                    terrain[r * cols as usize + c] = TerrainId(t as u16);
+                                }
+                            }
+                            None => cx.error(&map.location, format!("map row {r}, column {c}: symbol `{sym}` is not in the `legend`")),
+                        }
+                    }
+                }
+            }
+            for paint in b.terrain.iter() {
+                let Some(t) = cx.lookup("terrain", &paint.name, terrain_names.iter().copied()) else { continue };
+                for at in &paint.value {
+                    let c = Cell::new(at.value[0], at.value[1]);
+                    if c.col < 0 || c.row < 0 || c.col >= cols || c.row >= rows {
+                        cx.error(&at.location, format!("{c} is off the board ({cols} columns × {rows} rows, counted from 0)"));
+                    } else {
+                        terrain[(c.row * cols + c.col) as usize] = TerrainId(t as u16);
+                    }
+                }
+            }
+            if (b.half_hexes.sides || b.half_hexes.baselines) && !matches!(grid, Grid::Hex(_)) {
+                cx.error(&root, "`half_hexes` only apply to hex boards");
+            }
+            Surface::Grid {
+                grid: *grid,
+                cols,
+                rows,
+                terrain,
+                halves: HalfHexes { sides: b.half_hexes.sides, baselines: b.half_hexes.baselines },
+            }
+        }
+        None => {
+            let mut len = |v: &Option<Located<String>>, what: &str| -> Len {
+                match v {
+                    Some(l) => match parse_len(&l.value) {
+                        Ok(x) if x > 0 => Len(x),
+                        Ok(_) => {
+                            cx.error(&l.location, format!("the table {what} must be more than 0"));
+                            Len(1000)
+                        }
+                        Err(e) => {
+                            cx.error(&l.location, e);
+                            Len(1000)
+                        }
+                    },
+                    None => {
+                        cx.error(&root, format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"));
+                        Len(1000)
+                    }
+                }
+            };
+            let width = len(&b.width, "width");
+            let height = len(&b.height, "height");
+            let areas = b
+                .areas
+                .iter()
+                .filter_map(|a| {
+                    let t = cx.lookup("terrain", &a.terrain, terrain_names.iter().copied())?;
+                    let corners: Option<Vec<Point>> = a.corners.iter().map(|c| Some(Point { x: inches(c[0])?, y: inches(c[1])? })).collect();
+                    match corners {
+                        Some(c) if c.len() >= 3 => Some(Area { name: a.name.clone(), terrain: TerrainId(t as u16), corners: c }),
+                        _ => {
+                            cx.error(&a.terrain.location, format!("area `{}` needs at least 3 corners in inches", a.name));
+                            None
+                        }
+                    }
+                })
+                .collect();
+            Surface::Open { width, height, areas }
+        }
+    };
+    let mut board = Board { surface, links: BTreeMap::new(), regions: Vec::new() };
+    for line in &b.features {
+        let Some(f) = cx.lookup("feature", &line.feature, feature_names.iter().copied()) else { continue };
+        let Some(grid) = &grid else {
+            cx.error(&line.feature.location, "boundary features need a grid board");
+            continue;
+        };
+        let mut pairs: Vec<(Cell, Cell, &Location)> = line
+            .path
+            .windows(2)
+            .map(|w| (Cell::new(w[0].value[0], w[0].value[1]), Cell::new(w[1].value[0], w[1].value[1]), &w[1].location))
+            .collect();
+        pairs.extend(line.between.iter().map(|p| (Cell::new(p.value[0][0], p.value[0][1]), Cell::new(p.value[1][0], p.value[1][1]), &p.location)));
+        if line.path.len() == 1 {
+            cx.error(&line.feature.location, "a feature `path` needs at least two cells");
+        }
+        for (a, c, at) in pairs {
+            if !board.contains(a) || !board.contains(c) {
+                cx.error(at, format!("{a}–{c} is off the board"));
+            } else if grid.direction_to(a, c).is_none() {
+                cx.error(at, format!("{a} and {c} are not neighbours"));
+            } else {
+                let e = board.links.entry(link_key(a, c)).or_default();
+                if !e.contains(&FeatureId(f as u16)) {
+                    e.push(FeatureId(f as u16));
+                }
+            }
+        }
+    }
+    board.regions = b.regions.iter().map(|r| Region { name: r.name.value.clone(), cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect() }).collect();
+
+    // Sides.
+    if spec.sides.len() < 2 {
+        cx.error(&root, "a scenario needs at least two `sides:`");
+    }
+    let sides: Vec<SideDef> = spec
+        .sides
+        .iter()
+        .map(|s| SideDef {
+            name: s.name.value.clone(),
+            baseline: s.value.baseline.as_ref().and_then(|bl| match bl.value.as_str() {
+                "north" => Some(Edge::North),
+                "south" => Some(Edge::South),
+                "east" => Some(Edge::East),
+                "west" => Some(Edge::West),
+                other => {
+                    cx.error(&bl.location, format!("unknown baseline `{other}`; expected north, south, east or west"));
+                    None
+                }
+            }),
+        })
+        .collect();
+    let side_names: Vec<&str> = spec.sides.names().collect();
+    let type_names: Vec<&str> = rules.piece_types.iter().map(|t| t.name.as_str()).collect();
+    let mode_names: Vec<&str> = rules.modes.iter().map(|m| m.name.as_str()).collect();
+    let counter_names: Vec<&str> = rules.counters.iter().map(|c| c.name.as_str()).collect();
+    let flag_names: Vec<&str> = rules.flags.iter().map(|f| f.name.as_str()).collect();
+    let ids: Vec<&str> = spec.pieces.iter().map(|p| p.id.value.as_str()).collect();
+
+    let mut pieces = Vec::with_capacity(spec.pieces.len());
+    let mut piece_locations = Vec::with_capacity(spec.pieces.len());
+    for (i, p) in spec.pieces.iter().enumerate() {
+        if p.id.value.trim().is_empty() {
+            cx.error(&p.id.location, "every piece needs an `id`");
+        } else if ids[..i].contains(&p.id.value.as_str()) {
+            cx.error(&p.id.location, format!("piece id `{}` is used twice", p.id.value));
+        }
+        let side = cx.lookup("side", &p.side, side_names.iter().copied()).unwrap_or(0);
+        let kind = cx.lookup("piece type", &p.kind, type_names.iter().copied()).unwrap_or(0);
+        let place = match (&grid, &p.at, p.spread.is_empty()) {
+            (Some(_), Some(at), true) => match cell_of(at.value) {
+                Some(c) => Place::Cell(c),
+                None => {
+                    cx.error(&at.location, "a grid place is `[column, row]` in whole numbers");
+                    Place::Off
+                }
+            },
+            (Some(_), None, false) => Place::Spread(p.spread.iter().map(|c| Cell::new(c.value[0], c.value[1])).collect()),
+            (None, Some(at), true) => match (inches(at.value[0]), inches(at.value[1])) {
+                (Some(x), Some(y)) => Place::Point { at: Point { x, y }, facing: Angle(0) },
+                _ => {
+                    cx.error(&at.location, "an open-table place is `[x, y]` in inches");
+                    Place::Off
+                }
+            },
+            (None, None, true) => Place::Off,
+            _ => {
+                cx.error(&p.id.location, format!("piece `{}` needs exactly one of `at` or `spread` (spread only on grids)", p.id.value));
+                Place::Off
+            }
+        };
+        let mut facing = Facing(0);
+        let mut place = place;
+        if let Some(f) = &p.facing {
+            match (&grid, &mut place) {
+                (Some(g), _) => match parse_facing(g, &f.value) {
+                    Ok(x) => facing = x,
+                    Err(e) => cx.error(&f.location, e),
+                },
+                (None, Place::Point { facing: angle, .. }) => match parse_angle(&f.value) {
+                    Ok(a) => *angle = a,
+                    Err(e) => cx.error(&f.location, e),
+                },
+                _ => {}
+            }
+        }
+        let mode = p.mode.as_ref().and_then(|m| cx.lookup("mode", m, mode_names.iter().copied())).map(|m| ModeId(m as u16));
+        let counters = p
+            .counters
+            .iter()
+            .filter_map(|c| cx.lookup("counter", &c.name, counter_names.iter().copied()).map(|i| (CounterId(i as u16), c.value)))
+            .collect();
+        let flags = p.flags.iter().filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied())).map(|i| FlagId(i as u16)).collect();
+        let attached_to = p.attached_to.as_ref().and_then(|a| cx.lookup("piece id", a, ids.iter().copied()));
+        pieces.push(PieceSetup {
+            name: p.id.value.clone(),
+            side: SideId(side as u8),
+            kind: PieceTypeId(kind as u16),
+            place,
+            facing,
+            mode,
+            counters,
+            flags,
+            attached_to,
+        });
+        piece_locations.push(p.id.location.clone());
+    }
+
+    let mut options: Vec<bool> = rules.options.iter().map(|o| o.default).collect();
+    for o in spec.options.iter() {
+        if let Some(i) = cx.lookup("optional rule", &o.name, rules.options.iter().map(|x| x.name.as_str())) {
+            options[i] = o.value;
+        }
+    }
+    let mut settings: Vec<i32> = rules.settings.iter().map(|s| s.default).collect();
+    for s in spec.settings.iter() {
+        if let Some(i) = cx.lookup("setting", &s.name, rules.settings.iter().map(|x| x.name.as_str())) {
+            settings[i] = s.value;
+        }
+    }
+    cx.diags.into_result(())?;
+    Ok(CompiledScenario {
+        setup: Setup { board, sides, pieces, seed: spec.seed, turns: spec.turns, options, settings },
+        piece_locations,
+    })
+}

@@ -1,0 +1,419 @@
+//! The commands. Exit codes: 0 ok, 1 a rule or validation error, 2 a usage error.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use grognard_kernel::chart::ChartDef;
+use grognard_kernel::dice::GameRng;
+use grognard_kernel::game::{Game, Reach, roll_record};
+use grognard_kernel::hooks::NoHooks;
+use grognard_rules::diag::{Diagnostic, Diagnostics};
+use grognard_rules::load::{self, FileKind};
+use grognard_rules::orders::{describe_order, resolve_order};
+use grognard_rules::save::{SAVE_FORMAT, SaveFile, SavedRef, first_divergence};
+use grognard_rules::suggest::did_you_mean;
+use grognard_rules::yaml::Limits;
+use serde_json::json;
+
+use crate::cli::{Cli, Command};
+use crate::output;
+
+/// Why a command failed.
+enum Failure {
+    /// Bad files or a refused action: exit 1.
+    Rules(String),
+    /// The command line was wrong: exit 2.
+    Usage(String),
+}
+
+impl From<Diagnostics> for Failure {
+    fn from(d: Diagnostics) -> Self {
+        Self::Rules(d.to_string())
+    }
+}
+
+type Outcome = Result<(), Failure>;
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Validate { paths, json } => validate(&paths, json),
+        Command::Reach { scenario, unit, orders, json } => reach(&scenario, &unit, orders.as_deref(), json),
+        Command::Play { scenario, orders, seed, options, save, json } => {
+            play(&scenario, &orders, seed, &options, save.as_deref(), json)
+        }
+        Command::Replay { game, json } => replay(&game, json),
+        Command::Roll { ruleset, chart, set, seed, json } => roll(&ruleset, &chart, &set, seed, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Rules(message)) => {
+            eprintln!("{}", message.trim_end());
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("error: {}", message.trim_end());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn print_json(value: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+}
+
+fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
+    d.sorted()
+        .iter()
+        .map(|x| {
+            json!({
+                "file": x.location.as_ref().map(|l| l.file.to_string()),
+                "line": x.location.as_ref().map(|l| l.line),
+                "column": x.location.as_ref().map(|l| l.col),
+                "message": x.message,
+                "help": x.help,
+            })
+        })
+        .collect()
+}
+
+fn validate(paths: &[PathBuf], json: bool) -> Outcome {
+    let mut all = Diagnostics::default();
+    let mut report = Vec::new();
+    for path in paths {
+        let result = load::sniff(path).and_then(|kind| match kind {
+            FileKind::Ruleset => load::load_ruleset(path).map(|r| format!("ruleset {}", r.rules.identity.name)),
+            FileKind::Scenario => load::load_scenario(path, None).and_then(|s| {
+                s.start(None, &[], &mut NoHooks)?;
+                Ok(format!("scenario {} (ruleset {})", s.spec.scenario.value, s.ruleset.rules.identity.name))
+            }),
+            FileKind::Orders => load::load_orders(path).map(|o| format!("{} orders", o.len())),
+        });
+        match result {
+            Ok(what) => {
+                report.push(json!({"path": load::display(path), "valid": true, "what": what}));
+                if !json {
+                    println!("ok: {} ({what})", load::display(path));
+                }
+            }
+            Err(d) => {
+                report.push(json!({"path": load::display(path), "valid": false, "diagnostics": diagnostics_json(&d)}));
+                all.extend(d);
+            }
+        }
+    }
+    if json {
+        print_json(&json!({ "files": report }));
+    }
+    if all.is_empty() {
+        Ok(())
+    } else if json {
+        Err(Failure::Rules(String::new()))
+    } else {
+        Err(all.into())
+    }
+}
+
+fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
+    options
+        .iter()
+        .map(|o| {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| Failure::Usage(format!("--option {o}: expected NAME=on or NAME=off")))?;
+            let on = match value {
+                "on" | "true" | "yes" | "1" => true,
+                "off" | "false" | "no" | "0" => false,
+                _ => return Err(Failure::Usage(format!("--option {o}: expected on or off after ="))),
+            };
+            Ok((name.to_owned(), on))
+        })
+        .collect()
+}
+
+/// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal.
+fn apply_orders(
+    game: &mut Game,
+    orders_path: &Path,
+    mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
+) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)> {
+    let orders = load::load_orders(orders_path).map_err(|d| (Vec::new(), d.into()))?;
+    let mut applied = Vec::new();
+    for located in &orders {
+        let at = &located.location;
+        let order = match resolve_order(game, &located.value) {
+            Ok(o) => o,
+            Err(message) => {
+                return Err((applied, Failure::Rules(Diagnostic::new(at.clone(), message).to_string())));
+            }
+        };
+        match game.apply(&order, &mut NoHooks) {
+            Ok(events) => {
+                each(game, &events);
+                applied.push(describe_order(game, &order));
+            }
+            Err(refusal) => {
+                let d = Diagnostic::new(at.clone(), format!("refused: {}", refusal.message));
+                return Err((applied, Failure::Rules(d.to_string())));
+            }
+        }
+    }
+    Ok(applied)
+}
+
+fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outcome {
+    let s = load::load_scenario(scenario, None)?;
+    let mut game = s.start(None, &[], &mut NoHooks)?;
+    if let Some(o) = orders {
+        apply_orders(&mut game, o, |_, _| {}).map_err(|(_, f)| f)?;
+    }
+    let piece = game.piece_by_name(unit).cloned().ok_or_else(|| {
+        let names: Vec<&str> = game.state().pieces.iter().map(|p| p.name.as_str()).collect();
+        let hint = did_you_mean(unit, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"));
+        Failure::Usage(format!("no piece `{unit}` in {}{hint}", load::display(scenario)))
+    })?;
+    let result = game.reach(piece.id, &mut NoHooks).map_err(|r| Failure::Rules(r.message))?;
+    let rules = game.rules();
+    let kind = rules.piece_type(piece.kind).map_or("?", |t| t.name.as_str());
+    let mode = rules.mode_name(piece.mode);
+    match result {
+        Reach::Cells(cells) => {
+            if json {
+                print_json(&json!({
+                    "piece": piece.name, "type": kind, "mode": mode,
+                    "from": piece.place.cell(),
+                    "reach": cells.iter().map(|r| json!({"cell": [r.cell.col, r.cell.row], "cost": r.cost.to_string(), "cost_hundredths": r.cost.hundredths(), "path": r.path.iter().map(|c| [c.col, c.row]).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+                }));
+            } else {
+                let from = piece.place.cell().map_or_else(String::new, |c| c.to_string());
+                println!("{} ({kind}, {mode} mode) at {from} can reach {} places:", piece.name, cells.len());
+                let mut sorted = cells;
+                sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
+                for r in sorted {
+                    let p: Vec<String> = r.path.iter().map(ToString::to_string).collect();
+                    println!("  {:<10} cost {:<5} via {}", r.cell.to_string(), r.cost.to_string(), p.join(" → "));
+                }
+            }
+        }
+        Reach::Radius(r) => {
+            if json {
+                print_json(&json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()}));
+            } else {
+                println!("{} ({kind}, {mode} mode) can move up to {r}\" in a straight line over open ground", piece.name);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn relative_to(base: &Path, target: &Path) -> String {
+    let base_dir = base.parent().unwrap_or_else(|| Path::new(""));
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (b, t) = (abs(base_dir), abs(target));
+    let common = b.components().zip(t.components()).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in b.components().skip(common) {
+        out.push("..");
+    }
+    for c in t.components().skip(common) {
+        out.push(c);
+    }
+    out.to_string_lossy().into_owned()
+}
+
+fn play(
+    scenario: &Path,
+    orders: &Path,
+    seed: Option<u64>,
+    options: &[String],
+    save: Option<&Path>,
+    json: bool,
+) -> Outcome {
+    let options = parse_options(options)?;
+    let s = load::load_scenario(scenario, None)?;
+    let mut game = s.start(seed, &options, &mut NoHooks)?;
+    if !json {
+        for e in game.log() {
+            println!("{}", output::event(&game, e));
+        }
+    }
+    let result = apply_orders(&mut game, orders, |g, events| {
+        if !json {
+            for e in events {
+                println!("{}", output::event(g, e));
+            }
+        }
+    });
+    let (applied, failure) = match result {
+        Ok(applied) => (applied, None),
+        Err((applied, f)) => (applied, Some(f)),
+    };
+    if json {
+        print_json(&json!({
+            "ruleset": game.rules().identity,
+            "events": game.log(),
+            "refused": failure.as_ref().map(|f| match f { Failure::Rules(m) | Failure::Usage(m) => m.clone() }),
+        }));
+    }
+    if let Some(path) = save {
+        let file = SaveFile {
+            format: SAVE_FORMAT.to_owned(),
+            ruleset: SavedRef {
+                name: game.rules().identity.name.clone(),
+                path: relative_to(path, &s.ruleset.path),
+                hash: game.rules().identity.hash.clone(),
+            },
+            scenario: SavedRef {
+                name: s.spec.scenario.value.clone(),
+                path: relative_to(path, &s.path),
+                hash: s.hash.clone(),
+            },
+            seed: game.state().rng.seed(),
+            options: game
+                .rules()
+                .options
+                .iter()
+                .zip(&game.state().options)
+                .map(|(o, on)| (o.name.clone(), *on))
+                .collect(),
+            orders: applied,
+            events: game.log().to_vec(),
+        };
+        let text = serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
+        std::fs::write(path, text)
+            .map_err(|e| Failure::Rules(format!("{}: cannot write the save: {e}", load::display(path))))?;
+        if !json {
+            println!("saved to {}", load::display(path));
+        }
+    }
+    match failure {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
+}
+
+fn replay(path: &Path, json: bool) -> Outcome {
+    let bytes = load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
+    let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
+        Failure::Rules(format!("{}:{}:{}: not a grognard save: {e}", load::display(path), e.line(), e.column()))
+    })?;
+    if save.format != SAVE_FORMAT {
+        return Err(Failure::Rules(format!(
+            "{}: save format `{}` is not supported (expected {SAVE_FORMAT})",
+            load::display(path),
+            save.format
+        )));
+    }
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let scenario_path = dir.join(&save.scenario.path);
+    let ruleset_path = dir.join(&save.ruleset.path);
+    let s = load::load_scenario(&scenario_path, Some(&ruleset_path))?;
+    if s.ruleset.rules.identity.hash != save.ruleset.hash {
+        return Err(Failure::Rules(format!(
+            "{}: the game was played with ruleset `{}` {}, but {} is now {}: the ruleset changed, so the replay is refused",
+            load::display(path),
+            save.ruleset.name,
+            &save.ruleset.hash[..save.ruleset.hash.len().min(12)],
+            load::display(&ruleset_path),
+            &s.ruleset.rules.identity.hash[..12.min(s.ruleset.rules.identity.hash.len())]
+        )));
+    }
+    if s.hash != save.scenario.hash {
+        return Err(Failure::Rules(format!(
+            "{}: the scenario {} changed since the game was saved; the replay is refused",
+            load::display(path),
+            load::display(&scenario_path)
+        )));
+    }
+    let options: Vec<(String, bool)> = save.options.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut game = s.start(Some(save.seed), &options, &mut NoHooks)?;
+    for (i, spec) in save.orders.iter().enumerate() {
+        let order = resolve_order(&game, spec)
+            .map_err(|m| Failure::Rules(format!("{}: order {}: {m}", load::display(path), i + 1)))?;
+        if let Err(r) = game.apply(&order, &mut NoHooks) {
+            return Err(Failure::Rules(format!(
+                "{}: order {} was refused on replay: {}",
+                load::display(path),
+                i + 1,
+                r.message
+            )));
+        }
+    }
+    if let Some(d) = first_divergence(&save.events, game.log()) {
+        let show = |e: &Option<grognard_kernel::action::Event>| {
+            e.as_ref().map_or_else(|| "nothing".to_owned(), |e| serde_json::to_string(e).unwrap_or_default())
+        };
+        return Err(Failure::Rules(format!(
+            "{}: the replay diverges at event {}: the save has {}, the replay produced {}",
+            load::display(path),
+            d.index + 1,
+            show(&d.saved),
+            show(&d.replayed)
+        )));
+    }
+    if json {
+        print_json(&json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}));
+    } else {
+        println!(
+            "replay verified: {} orders reproduce all {} events of {}",
+            save.orders.len(),
+            game.log().len(),
+            load::display(path)
+        );
+    }
+    Ok(())
+}
+
+fn parse_sets(chart: &ChartDef, set: &[String]) -> Result<Vec<(usize, i32)>, Failure> {
+    set.iter()
+        .map(|s| {
+            let (name, value) = s
+                .split_once('=')
+                .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
+            let i = chart.inputs.iter().position(|x| x.name == name).ok_or_else(|| {
+                let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
+                let hint = did_you_mean(name, names.iter().copied())
+                    .map_or_else(|| format!("; inputs: {}", names.join(", ")), |s| format!("; did you mean `{s}`?"));
+                Failure::Usage(format!("chart `{}` has no input `{name}`{hint}", chart.name))
+            })?;
+            let v = match value {
+                "on" | "true" | "yes" => 1,
+                "off" | "false" | "no" => 0,
+                v => v.parse::<i32>().map_err(|_| Failure::Usage(format!("--set {s}: `{v}` is not a whole number")))?,
+            };
+            Ok((i, v))
+        })
+        .collect()
+}
+
+fn roll(ruleset: &Path, chart_name: &str, set: &[String], seed: Option<u64>, json: bool) -> Outcome {
+    let r = load::load_ruleset(ruleset)?;
+    let rules = &r.rules;
+    let Some(id) = rules.chart_by_name(chart_name) else {
+        let names: Vec<&str> = rules.charts.iter().map(|c| c.name.as_str()).collect();
+        let hint = did_you_mean(chart_name, names.iter().copied())
+            .map_or_else(|| format!("; charts: {}", names.join(", ")), |s| format!("; did you mean `{s}`?"));
+        return Err(Failure::Usage(format!("ruleset `{}` has no chart `{chart_name}`{hint}", rules.identity.name)));
+    };
+    let chart = rules.chart(id).ok_or_else(|| Failure::Rules("chart vanished".into()))?;
+    let inputs = chart.input_values(&parse_sets(chart, set)?);
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut rng = GameRng::new(seed);
+    let resolution = chart.resolve(&rules.dice, &inputs, &mut rng);
+    let record = roll_record(rules, id, "roll from the command line", &inputs, &resolution);
+    if json {
+        print_json(&json!({"seed": seed, "roll": record}));
+    } else {
+        let inputs: Vec<String> = record.inputs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        if !inputs.is_empty() {
+            println!("inputs: {}", inputs.join(", "));
+        }
+        println!("{}", output::roll(&record));
+        println!("(seed {seed})");
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! Human-readable output.
+
+use grognard_kernel::action::{Event, RollRecord};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::PieceId;
+
+fn name(game: &Game, id: PieceId) -> String {
+    game.piece(id).map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
+}
+
+fn path(cells: &[Cell]) -> String {
+    cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ")
+}
+
+/// One roll, explained: dice, faces, each modifier, score and outcome.
+pub fn roll(r: &RollRecord) -> String {
+    let dice: Vec<String> = r
+        .dice
+        .iter()
+        .map(|d| match &d.rerolled_from {
+            Some(first) => format!("{} {} (re-rolled {first})", d.die, d.face),
+            None => format!("{} {}", d.die, d.face),
+        })
+        .collect();
+    let mods: Vec<String> = r
+        .modifiers
+        .iter()
+        .map(|m| format!("{:+} {}", m.value, m.name))
+        .collect();
+    let mut out = format!("{}: ", r.chart);
+    if dice.is_empty() {
+        out.push_str("no roll needed");
+    } else {
+        out.push_str(&dice.join(", "));
+    }
+    if !mods.is_empty() {
+        out.push_str(&format!("; {}", mods.join(", ")));
+    }
+    match &r.band {
+        Some(band) => out.push_str(&format!("; band {} ({band})", r.score)),
+        None => out.push_str(&format!("; score {}", r.score)),
+    }
+    out.push_str(&format!(" → {}", r.outcome));
+    out
+}
+
+/// One event as a line of text.
+pub fn event(game: &Game, e: &Event) -> String {
+    match e {
+        Event::PhaseBegan { turn, phase, phasing } => {
+            format!("turn {turn} · {phase} phase ({phasing})")
+        }
+        Event::Moved { piece, path: p, cost, stopped } => {
+            let mut s = format!("  {} moved {}, cost {cost}", name(game, *piece), path(p));
+            if let Some(why) = stopped {
+                s.push_str(&format!(" (stopped: {why})"));
+            }
+            s
+        }
+        Event::MovedOnTable { piece, from, to, cost } => {
+            format!("  {} moved {from} → {to}, {cost}\"", name(game, *piece))
+        }
+        Event::Faced { piece, facing } => format!("  {} now faces {facing}", name(game, *piece)),
+        Event::ModeChanged { piece, from, to } => {
+            format!("  {} changed mode {from} → {to}", name(game, *piece))
+        }
+        Event::Acted { piece, action, target, roll: r } => {
+            let mut s = format!("  {} {action}", name(game, *piece));
+            if let Some(t) = target {
+                s.push_str(&format!(" at {}", name(game, *t)));
+            }
+            if let Some(r) = r {
+                s.push_str(&format!(" — {}", roll(r)));
+            }
+            s
+        }
+        Event::CounterChanged { piece, counter, from, to } => {
+            format!("  {} {counter} {from} → {to}", name(game, *piece))
+        }
+        Event::FlagChanged { piece, flag, on } => format!(
+            "  {} is {}{flag}",
+            name(game, *piece),
+            if *on { "" } else { "no longer " }
+        ),
+        Event::Removed { piece, reason } => format!("  {} removed ({reason})", name(game, *piece)),
+        Event::Note { text } => format!("  note: {text}"),
+        Event::GameOver { turns } => format!("game over after {turns} turns"),
+    }
+}
