@@ -38,12 +38,28 @@ type Outcome = Result<(), Failure>;
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Validate { paths, json } => validate(&paths, json),
-        Command::Reach { scenario, unit, orders, json } => reach(&scenario, &unit, orders.as_deref(), json),
-        Command::Play { scenario, orders, seed, options, save, json } => {
-            play(&scenario, &orders, seed, &options, save.as_deref(), json)
-        }
+        Command::Reach {
+            scenario,
+            unit,
+            orders,
+            json,
+        } => reach(&scenario, &unit, orders.as_deref(), json),
+        Command::Play {
+            scenario,
+            orders,
+            seed,
+            options,
+            save,
+            json,
+        } => play(&scenario, &orders, seed, &options, save.as_deref(), json),
         Command::Replay { game, json } => replay(&game, json),
-        Command::Roll { ruleset, chart, set, seed, json } => roll(&ruleset, &chart, &set, seed, json),
+        Command::Roll {
+            ruleset,
+            chart,
+            set,
+            seed,
+            json,
+        } => roll(&ruleset, &chart, &set, seed, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -59,7 +75,10 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn print_json(value: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
 }
 
 fn diagnostics_json(d: &Diagnostics) -> serde_json::Value {
@@ -82,10 +101,15 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
     let mut report = Vec::new();
     for path in paths {
         let result = load::sniff(path).and_then(|kind| match kind {
-            FileKind::Ruleset => load::load_ruleset(path).map(|r| format!("ruleset {}", r.rules.identity.name)),
+            FileKind::Ruleset => {
+                load::load_ruleset(path).map(|r| format!("ruleset {}", r.rules.identity.name))
+            }
             FileKind::Scenario => load::load_scenario(path, None).and_then(|s| {
                 s.start(None, &[], &mut NoHooks)?;
-                Ok(format!("scenario {} (ruleset {})", s.spec.scenario.value, s.ruleset.rules.identity.name))
+                Ok(format!(
+                    "scenario {} (ruleset {})",
+                    s.spec.scenario.value, s.ruleset.rules.identity.name
+                ))
             }),
             FileKind::Orders => load::load_orders(path).map(|o| format!("{} orders", o.len())),
         });
@@ -118,13 +142,17 @@ fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
     options
         .iter()
         .map(|o| {
-            let (name, value) = o
-                .split_once('=')
-                .ok_or_else(|| Failure::Usage(format!("--option {o}: expected NAME=on or NAME=off")))?;
+            let (name, value) = o.split_once('=').ok_or_else(|| {
+                Failure::Usage(format!("--option {o}: expected NAME=on or NAME=off"))
+            })?;
             let on = match value {
                 "on" | "true" | "yes" | "1" => true,
                 "off" | "false" | "no" | "0" => false,
-                _ => return Err(Failure::Usage(format!("--option {o}: expected on or off after ="))),
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "--option {o}: expected on or off after ="
+                    )));
+                }
             };
             Ok((name.to_owned(), on))
         })
@@ -136,7 +164,8 @@ fn apply_orders(
     game: &mut Game,
     orders_path: &Path,
     mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
-) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)> {
+) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)>
+{
     let orders = load::load_orders(orders_path).map_err(|d| (Vec::new(), d.into()))?;
     let mut applied = Vec::new();
     for located in &orders {
@@ -144,7 +173,10 @@ fn apply_orders(
         let order = match resolve_order(game, &located.value) {
             Ok(o) => o,
             Err(message) => {
-                return Err((applied, Failure::Rules(Diagnostic::new(at.clone(), message).to_string())));
+                return Err((
+                    applied,
+                    Failure::Rules(Diagnostic::new(at.clone(), message).to_string()),
+                ));
             }
         };
         match game.apply(&order, &mut NoHooks) {
@@ -168,13 +200,26 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
         apply_orders(&mut game, o, |_, _| {}).map_err(|(_, f)| f)?;
     }
     let piece = game.piece_by_name(unit).cloned().ok_or_else(|| {
-        let names: Vec<&str> = game.state().pieces.iter().map(|p| p.name.as_str()).collect();
-        let hint = did_you_mean(unit, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"));
-        Failure::Usage(format!("no piece `{unit}` in {}{hint}", load::display(scenario)))
+        let names: Vec<&str> = game
+            .state()
+            .pieces
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        let hint = did_you_mean(unit, names.iter().copied())
+            .map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"));
+        Failure::Usage(format!(
+            "no piece `{unit}` in {}{hint}",
+            load::display(scenario)
+        ))
     })?;
-    let result = game.reach(piece.id, &mut NoHooks).map_err(|r| Failure::Rules(r.message))?;
+    let result = game
+        .reach(piece.id, &mut NoHooks)
+        .map_err(|r| Failure::Rules(r.message))?;
     let rules = game.rules();
-    let kind = rules.piece_type(piece.kind).map_or("?", |t| t.name.as_str());
+    let kind = rules
+        .piece_type(piece.kind)
+        .map_or("?", |t| t.name.as_str());
     let mode = rules.mode_name(piece.mode);
     match result {
         Reach::Cells(cells) => {
@@ -185,21 +230,38 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                     "reach": cells.iter().map(|r| json!({"cell": [r.cell.col, r.cell.row], "cost": r.cost.to_string(), "cost_hundredths": r.cost.hundredths(), "path": r.path.iter().map(|c| [c.col, c.row]).collect::<Vec<_>>()})).collect::<Vec<_>>(),
                 }));
             } else {
-                let from = piece.place.cell().map_or_else(String::new, |c| c.to_string());
-                println!("{} ({kind}, {mode} mode) at {from} can reach {} places:", piece.name, cells.len());
+                let from = piece
+                    .place
+                    .cell()
+                    .map_or_else(String::new, |c| c.to_string());
+                println!(
+                    "{} ({kind}, {mode} mode) at {from} can reach {} places:",
+                    piece.name,
+                    cells.len()
+                );
                 let mut sorted = cells;
                 sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
                 for r in sorted {
                     let p: Vec<String> = r.path.iter().map(ToString::to_string).collect();
-                    println!("  {:<10} cost {:<5} via {}", r.cell.to_string(), r.cost.to_string(), p.join(" → "));
+                    println!(
+                        "  {:<10} cost {:<5} via {}",
+                        r.cell.to_string(),
+                        r.cost.to_string(),
+                        p.join(" → ")
+                    );
                 }
             }
         }
         Reach::Radius(r) => {
             if json {
-                print_json(&json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()}));
+                print_json(
+                    &json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()}),
+                );
             } else {
-                println!("{} ({kind}, {mode} mode) can move up to {r}\" in a straight line over open ground", piece.name);
+                println!(
+                    "{} ({kind}, {mode} mode) can move up to {r}\" in a straight line over open ground",
+                    piece.name
+                );
             }
         }
     }
@@ -210,7 +272,11 @@ fn relative_to(base: &Path, target: &Path) -> String {
     let base_dir = base.parent().unwrap_or_else(|| Path::new(""));
     let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (b, t) = (abs(base_dir), abs(target));
-    let common = b.components().zip(t.components()).take_while(|(x, y)| x == y).count();
+    let common = b
+        .components()
+        .zip(t.components())
+        .take_while(|(x, y)| x == y)
+        .count();
     let mut out = PathBuf::new();
     for _ in b.components().skip(common) {
         out.push("..");
@@ -279,9 +345,14 @@ fn play(
             orders: applied,
             events: game.log().to_vec(),
         };
-        let text = serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
-        std::fs::write(path, text)
-            .map_err(|e| Failure::Rules(format!("{}: cannot write the save: {e}", load::display(path))))?;
+        let text =
+            serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
+        std::fs::write(path, text).map_err(|e| {
+            Failure::Rules(format!(
+                "{}: cannot write the save: {e}",
+                load::display(path)
+            ))
+        })?;
         if !json {
             println!("saved to {}", load::display(path));
         }
@@ -293,9 +364,15 @@ fn play(
 }
 
 fn replay(path: &Path, json: bool) -> Outcome {
-    let bytes = load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
+    let bytes =
+        load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
     let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
-        Failure::Rules(format!("{}:{}:{}: not a grognard save: {e}", load::display(path), e.line(), e.column()))
+        Failure::Rules(format!(
+            "{}:{}:{}: not a grognard save: {e}",
+            load::display(path),
+            e.line(),
+            e.column()
+        ))
     })?;
     if save.format != SAVE_FORMAT {
         return Err(Failure::Rules(format!(
@@ -328,8 +405,9 @@ fn replay(path: &Path, json: bool) -> Outcome {
     let options: Vec<(String, bool)> = save.options.iter().map(|(k, v)| (k.clone(), *v)).collect();
     let mut game = s.start(Some(save.seed), &options, &mut NoHooks)?;
     for (i, spec) in save.orders.iter().enumerate() {
-        let order = resolve_order(&game, spec)
-            .map_err(|m| Failure::Rules(format!("{}: order {}: {m}", load::display(path), i + 1)))?;
+        let order = resolve_order(&game, spec).map_err(|m| {
+            Failure::Rules(format!("{}: order {}: {m}", load::display(path), i + 1))
+        })?;
         if let Err(r) = game.apply(&order, &mut NoHooks) {
             return Err(Failure::Rules(format!(
                 "{}: order {} was refused on replay: {}",
@@ -341,7 +419,10 @@ fn replay(path: &Path, json: bool) -> Outcome {
     }
     if let Some(d) = first_divergence(&save.events, game.log()) {
         let show = |e: &Option<grognard_kernel::action::Event>| {
-            e.as_ref().map_or_else(|| "nothing".to_owned(), |e| serde_json::to_string(e).unwrap_or_default())
+            e.as_ref().map_or_else(
+                || "nothing".to_owned(),
+                |e| serde_json::to_string(e).unwrap_or_default(),
+            )
         };
         return Err(Failure::Rules(format!(
             "{}: the replay diverges at event {}: the save has {}, the replay produced {}",
@@ -352,7 +433,9 @@ fn replay(path: &Path, json: bool) -> Outcome {
         )));
     }
     if json {
-        print_json(&json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}));
+        print_json(
+            &json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}),
+        );
     } else {
         println!(
             "replay verified: {} orders reproduce all {} events of {}",
@@ -370,32 +453,56 @@ fn parse_sets(chart: &ChartDef, set: &[String]) -> Result<Vec<(usize, i32)>, Fai
             let (name, value) = s
                 .split_once('=')
                 .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
-            let i = chart.inputs.iter().position(|x| x.name == name).ok_or_else(|| {
-                let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
-                let hint = did_you_mean(name, names.iter().copied())
-                    .map_or_else(|| format!("; inputs: {}", names.join(", ")), |s| format!("; did you mean `{s}`?"));
-                Failure::Usage(format!("chart `{}` has no input `{name}`{hint}", chart.name))
-            })?;
+            let i = chart
+                .inputs
+                .iter()
+                .position(|x| x.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
+                    let hint = did_you_mean(name, names.iter().copied()).map_or_else(
+                        || format!("; inputs: {}", names.join(", ")),
+                        |s| format!("; did you mean `{s}`?"),
+                    );
+                    Failure::Usage(format!(
+                        "chart `{}` has no input `{name}`{hint}",
+                        chart.name
+                    ))
+                })?;
             let v = match value {
                 "on" | "true" | "yes" => 1,
                 "off" | "false" | "no" => 0,
-                v => v.parse::<i32>().map_err(|_| Failure::Usage(format!("--set {s}: `{v}` is not a whole number")))?,
+                v => v.parse::<i32>().map_err(|_| {
+                    Failure::Usage(format!("--set {s}: `{v}` is not a whole number"))
+                })?,
             };
             Ok((i, v))
         })
         .collect()
 }
 
-fn roll(ruleset: &Path, chart_name: &str, set: &[String], seed: Option<u64>, json: bool) -> Outcome {
+fn roll(
+    ruleset: &Path,
+    chart_name: &str,
+    set: &[String],
+    seed: Option<u64>,
+    json: bool,
+) -> Outcome {
     let r = load::load_ruleset(ruleset)?;
     let rules = &r.rules;
     let Some(id) = rules.chart_by_name(chart_name) else {
         let names: Vec<&str> = rules.charts.iter().map(|c| c.name.as_str()).collect();
-        let hint = did_you_mean(chart_name, names.iter().copied())
-            .map_or_else(|| format!("; charts: {}", names.join(", ")), |s| format!("; did you mean `{s}`?"));
-        return Err(Failure::Usage(format!("ruleset `{}` has no chart `{chart_name}`{hint}", rules.identity.name)));
+        let hint = did_you_mean(chart_name, names.iter().copied()).map_or_else(
+            || format!("; charts: {}", names.join(", ")),
+            |s| format!("; did you mean `{s}`?"),
+        );
+        return Err(Failure::Usage(format!(
+            "ruleset `{}` has no chart `{chart_name}`{hint}",
+            rules.identity.name
+        )));
     };
-    let chart = rules.chart(id).ok_or_else(|| Failure::Rules("chart vanished".into()))?;
+    let chart = rules
+        .chart(id)
+        .ok_or_else(|| Failure::Rules("chart vanished".into()))?;
     let inputs = chart.input_values(&parse_sets(chart, set)?);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -404,11 +511,21 @@ fn roll(ruleset: &Path, chart_name: &str, set: &[String], seed: Option<u64>, jso
     });
     let mut rng = GameRng::new(seed);
     let resolution = chart.resolve(&rules.dice, &inputs, &mut rng);
-    let record = roll_record(rules, id, "roll from the command line", &inputs, &resolution);
+    let record = roll_record(
+        rules,
+        id,
+        "roll from the command line",
+        &inputs,
+        &resolution,
+    );
     if json {
         print_json(&json!({"seed": seed, "roll": record}));
     } else {
-        let inputs: Vec<String> = record.inputs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let inputs: Vec<String> = record
+            .inputs
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
         if !inputs.is_empty() {
             println!("inputs: {}", inputs.join(", "));
         }

@@ -6,11 +6,16 @@ use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::PieceId;
 
 fn name(game: &Game, id: PieceId) -> String {
-    game.piece(id).map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
+    game.piece(id)
+        .map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
 }
 
 fn path(cells: &[Cell]) -> String {
-    cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(" → ")
+    cells
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" → ")
 }
 
 /// One roll, explained: dice, faces, each modifier, score and outcome.
@@ -48,24 +53,43 @@ pub fn roll(r: &RollRecord) -> String {
 /// One event as a line of text.
 pub fn event(game: &Game, e: &Event) -> String {
     match e {
-        Event::PhaseBegan { turn, phase, phasing } => {
+        Event::PhaseBegan {
+            turn,
+            phase,
+            phasing,
+        } => {
             format!("turn {turn} · {phase} phase ({phasing})")
         }
-        Event::Moved { piece, path: p, cost, stopped } => {
+        Event::Moved {
+            piece,
+            path: p,
+            cost,
+            stopped,
+        } => {
             let mut s = format!("  {} moved {}, cost {cost}", name(game, *piece), path(p));
             if let Some(why) = stopped {
                 s.push_str(&format!(" (stopped: {why})"));
             }
             s
         }
-        Event::MovedOnTable { piece, from, to, cost } => {
+        Event::MovedOnTable {
+            piece,
+            from,
+            to,
+            cost,
+        } => {
             format!("  {} moved {from} → {to}, {cost}\"", name(game, *piece))
         }
         Event::Faced { piece, facing } => format!("  {} now faces {facing}", name(game, *piece)),
         Event::ModeChanged { piece, from, to } => {
             format!("  {} changed mode {from} → {to}", name(game, *piece))
         }
-        Event::Acted { piece, action, target, roll: r } => {
+        Event::Acted {
+            piece,
+            action,
+            target,
+            roll: r,
+        } => {
             let mut s = format!("  {} {action}", name(game, *piece));
             if let Some(t) = target {
                 s.push_str(&format!(" at {}", name(game, *t)));
@@ -75,7 +99,12 @@ pub fn event(game: &Game, e: &Event) -> String {
             }
             s
         }
-        Event::CounterChanged { piece, counter, from, to } => {
+        Event::CounterChanged {
+            piece,
+            counter,
+            from,
+            to,
+        } => {
             format!("  {} {counter} {from} → {to}", name(game, *piece))
         }
         Event::FlagChanged { piece, flag, on } => format!(

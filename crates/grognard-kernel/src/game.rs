@@ -663,9 +663,7 @@ impl Game {
         entering: bool,
     ) -> Option<String> {
         let rules = &*self.rules;
-        let Some(me) = state.pieces.get(mover.index()) else {
-            return None;
-        };
+        let me = state.pieces.get(mover.index())?;
         let others = || {
             state.pieces.iter().filter(move |p| {
                 p.id != mover
@@ -788,12 +786,11 @@ impl Game {
                 ));
             }
         };
-        if let Some(enemy) = state
+        if state
             .pieces
             .iter()
-            .find(|p| p.side != piece.side && p.on_board() && p.place.covers(to))
+            .any(|p| p.side != piece.side && p.on_board() && p.place.covers(to))
         {
-            let _ = enemy;
             return Err(Refusal::new(
                 RefusalKind::Occupied,
                 format!("{to} is held by the enemy"),
@@ -1144,14 +1141,13 @@ impl Game {
                 ),
             ));
         }
-        let name = piece.name.clone();
+        let _ = piece;
         if let Some(p) = next.pieces.get_mut(id.index()) {
             p.facing = facing;
         }
-        let _ = name;
         events.push(Event::Faced {
             piece: id,
-            facing: facing.0.to_string(),
+            facing: grid.facing_name(facing).to_owned(),
         });
         Ok(())
     }
@@ -1458,10 +1454,10 @@ impl Game {
             target,
             roll,
         });
-        if let Some(p) = next.pieces.get_mut(id.index()) {
-            if action.0 < 64 {
-                p.acted |= 1u64 << action.0;
-            }
+        if let Some(p) = next.pieces.get_mut(id.index())
+            && action.0 < 64
+        {
+            p.acted |= 1u64 << action.0;
         }
         if let Some(mark) = def.marks {
             self.apply_effect(

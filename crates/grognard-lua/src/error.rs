@@ -66,7 +66,9 @@ impl HookErrorKind {
                 "look for a loop that never ends, or do less work per hook call"
             }
             Self::Deadline => "work on smaller strings or tables in a single hook call",
-            Self::Memory => "keep less data alive: look for a table or string that never stops growing, or runaway recursion",
+            Self::Memory => {
+                "keep less data alive: look for a table or string that never stops growing, or runaway recursion"
+            }
             Self::BinaryChunk => "ship the Lua source text, not precompiled bytecode",
             Self::PatternTooComplex => {
                 "anchor the pattern, use fewer quantified items, or match shorter strings"

@@ -15,8 +15,8 @@ use grognard_kernel::ids::{
 use grognard_kernel::rules::{
     ActionDef, Actor, Allowed, Clears, CounterDef, Effect, FeatureDef, FeatureKind, FlagDef,
     GeometryRules, ModeDef, MoveClassDef, MoveLimit, OptionDef, PhaseDef, PieceTypeDef, Rules,
-    RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule, TerrainDef,
-    Trigger, Who, ZocRules,
+    RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule, TerrainDef, Trigger,
+    Who, ZocRules,
 };
 use grognard_kernel::{Cost, geometry::Arc};
 
@@ -96,7 +96,12 @@ fn parse_dice(
     names: &mut Vec<String>,
 ) -> DiceExpr {
     let mut terms = Vec::new();
-    for part in text.value.split('+').map(str::trim).filter(|p| !p.is_empty()) {
+    for part in text
+        .value
+        .split('+')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
         let (count, die) = match part.find(|c: char| !c.is_ascii_digit()) {
             Some(0) => (1u8, part),
             Some(i) => {
@@ -108,7 +113,9 @@ fn parse_dice(
         if count == 0 || count > 20 {
             cx.error(
                 &text.location,
-                format!("`{part}`: expected a die count from 1 to 20 before the die name (e.g. `2d6`)"),
+                format!(
+                    "`{part}`: expected a die count from 1 to 20 before the die name (e.g. `2d6`)"
+                ),
             );
             continue;
         }
@@ -125,7 +132,9 @@ fn parse_dice(
                         .map(|s| format!("did you mean `{s}`?"));
                     cx.error_help(
                         &text.location,
-                        format!("unknown die `{die}`: declare it under `dice:` or use dN (d6, d10)"),
+                        format!(
+                            "unknown die `{die}`: declare it under `dice:` or use dN (d6, d10)"
+                        ),
                         help,
                     );
                     continue;
@@ -138,7 +147,10 @@ fn parse_dice(
         });
     }
     if terms.is_empty() && text.value.trim().is_empty() {
-        cx.error(&text.location, "a chart needs `dice:` (e.g. `2d6`, `d10`, `cube`)");
+        cx.error(
+            &text.location,
+            "a chart needs `dice:` (e.g. `2d6`, `d10`, `cube`)",
+        );
     }
     DiceExpr { terms }
 }
@@ -172,7 +184,12 @@ fn parse_range(text: &str) -> Option<(Option<i32>, Option<i32>)> {
         return hi.trim().parse().ok().map(|v| (None, Some(v)));
     }
     // A dash after the first character separates a range (`-2-0` is −2 to 0).
-    if let Some(i) = t.char_indices().skip(1).find(|(_, c)| *c == '-').map(|(i, _)| i) {
+    if let Some(i) = t
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| *c == '-')
+        .map(|(i, _)| i)
+    {
         let lo = t[..i].trim().parse().ok()?;
         let hi = t[i + 1..].trim().parse().ok()?;
         return Some((Some(lo), Some(hi)));
@@ -211,7 +228,8 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             },
         },
         other => {
-            let help = did_you_mean(other, ["square", "hex", "open"]).map(|s| format!("did you mean `{s}`?"));
+            let help = did_you_mean(other, ["square", "hex", "open"])
+                .map(|s| format!("did you mean `{s}`?"));
             cx.error_help(
                 &spec.geometry.kind.location,
                 format!("unknown geometry `{other}`; expected square, hex or open"),
@@ -247,37 +265,55 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     for d in spec.dice.iter() {
         let faces = match (d.value.sides, d.value.faces.is_empty()) {
             (Some(sides), true) if sides >= 2 => DieDef::numeric(&d.name.value, sides).faces,
-            (None, false) => d
-                .value
-                .faces
-                .iter()
-                .enumerate()
-                .map(|(i, f)| Face {
-                    value: f.value,
-                    label: if f.label.is_empty() { (i + 1).to_string() } else { f.label.clone() },
-                    tags: f
-                        .tags
-                        .iter()
-                        .map(|t| {
-                            let idx = tag_names.iter().position(|n| *n == t.value).unwrap_or_else(|| {
-                                tag_names.push(t.value.clone());
-                                tag_names.len() - 1
-                            });
-                            TagId(idx as u16)
-                        })
-                        .collect(),
-                })
-                .collect(),
+            (None, false) => {
+                d.value
+                    .faces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| Face {
+                        value: f.value,
+                        label: if f.label.is_empty() {
+                            (i + 1).to_string()
+                        } else {
+                            f.label.clone()
+                        },
+                        tags: f
+                            .tags
+                            .iter()
+                            .map(|t| {
+                                let idx = tag_names
+                                    .iter()
+                                    .position(|n| *n == t.value)
+                                    .unwrap_or_else(|| {
+                                        tag_names.push(t.value.clone());
+                                        tag_names.len() - 1
+                                    });
+                                TagId(idx as u16)
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            }
             _ => {
                 cx.error(
                     &d.name.location,
-                    format!("die `{}` needs either `sides: N` (N ≥ 2) or a list of `faces`, not both", d.name.value),
+                    format!(
+                        "die `{}` needs either `sides: N` (N ≥ 2) or a list of `faces`, not both",
+                        d.name.value
+                    ),
                 );
                 Vec::new()
             }
         };
         if faces.len() > 100 {
-            cx.error(&d.name.location, format!("die `{}` has {} faces; at most 100", d.name.value, faces.len()));
+            cx.error(
+                &d.name.location,
+                format!(
+                    "die `{}` has {} faces; at most 100",
+                    d.name.value,
+                    faces.len()
+                ),
+            );
         }
         die_names.push(d.name.value.clone());
         dice.push(DieDef {
@@ -288,7 +324,10 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 
     // Modes, counters, flags.
     if spec.modes.is_empty() {
-        cx.error(&root, "the ruleset declares no `modes:`; declare at least one (e.g. `normal: {}`)");
+        cx.error(
+            &root,
+            "the ruleset declares no `modes:`; declare at least one (e.g. `normal: {}`)",
+        );
     }
     let modes: Vec<ModeDef> = spec
         .modes
@@ -304,7 +343,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let counter_names = named_ids(&spec.counters);
     let flag_names = named_ids(&spec.flags);
     if spec.flags.len() > MAX_FLAGS {
-        cx.error(&root, format!("the ruleset declares {} flags; at most {MAX_FLAGS}", spec.flags.len()));
+        cx.error(
+            &root,
+            format!(
+                "the ruleset declares {} flags; at most {MAX_FLAGS}",
+                spec.flags.len()
+            ),
+        );
     }
     let flags: Vec<FlagDef> = spec
         .flags
@@ -317,7 +362,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 Some("turn_end") => Clears::TurnEnd,
                 Some(other) => {
                     if let Some(c) = &f.value.clears {
-                        cx.error(&c.location, format!("unknown `clears: {other}`; expected never, phase_end or turn_end"));
+                        cx.error(
+                            &c.location,
+                            format!(
+                                "unknown `clears: {other}`; expected never, phase_end or turn_end"
+                            ),
+                        );
                     }
                     Clears::Never
                 }
@@ -327,16 +377,24 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 
     // Terrain, features, movement classes.
     if spec.terrain.is_empty() {
-        cx.error(&root, "the ruleset declares no `terrain:`; the first terrain is what unpainted cells are");
+        cx.error(
+            &root,
+            "the ruleset declares no `terrain:`; the first terrain is what unpainted cells are",
+        );
     }
-    let attr_names: Vec<&str> = spec.terrain_attributes.iter().map(|a| a.value.as_str()).collect();
+    let attr_names: Vec<&str> = spec
+        .terrain_attributes
+        .iter()
+        .map(|a| a.value.as_str())
+        .collect();
     let terrain: Vec<TerrainDef> = spec
         .terrain
         .iter()
         .map(|t| {
             let mut attributes = vec![0; attr_names.len()];
             for a in t.value.attributes.iter() {
-                if let Some(i) = cx.lookup("terrain attribute", &a.name, attr_names.iter().copied()) {
+                if let Some(i) = cx.lookup("terrain attribute", &a.name, attr_names.iter().copied())
+                {
                     attributes[i] = a.value;
                 }
             }
@@ -414,7 +472,9 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             let measure = match &s.value.counter {
                 Some(c) => cx
                     .lookup("counter", c, counter_names.iter().copied())
-                    .map_or(StackMeasure::Weight, |i| StackMeasure::Counter(CounterId(i as u16))),
+                    .map_or(StackMeasure::Weight, |i| {
+                        StackMeasure::Counter(CounterId(i as u16))
+                    }),
                 None => StackMeasure::Weight,
             };
             let capacity = match measure {
@@ -440,10 +500,18 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .map(|p| {
             let v = &p.value;
             let move_class = if v.movement.value.is_empty() {
-                cx.error(&p.name.location, format!("piece type `{}` needs `movement:` (one of: {})", p.name.value, class_names.join(", ")));
+                cx.error(
+                    &p.name.location,
+                    format!(
+                        "piece type `{}` needs `movement:` (one of: {})",
+                        p.name.value,
+                        class_names.join(", ")
+                    ),
+                );
                 0
             } else {
-                cx.lookup("movement class", &v.movement, class_names.iter().copied()).unwrap_or(0)
+                cx.lookup("movement class", &v.movement, class_names.iter().copied())
+                    .unwrap_or(0)
             };
             let mut allowance = vec![None; modes.len()];
             for a in v.allowance.iter() {
@@ -452,7 +520,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 }
             }
             if allowance.iter().all(Option::is_none) && !modes.is_empty() {
-                cx.error(&p.name.location, format!("piece type `{}` needs an `allowance:` for at least one mode", p.name.value));
+                cx.error(
+                    &p.name.location,
+                    format!(
+                        "piece type `{}` needs an `allowance:` for at least one mode",
+                        p.name.value
+                    ),
+                );
             }
             let mut max_steps = vec![None; modes.len()];
             for a in v.max_steps.iter() {
@@ -467,20 +541,31 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 }
             }
             let default_mode = match &v.default_mode {
-                Some(m) => cx.lookup("mode", m, mode_names.iter().copied()).unwrap_or(0),
+                Some(m) => cx
+                    .lookup("mode", m, mode_names.iter().copied())
+                    .unwrap_or(0),
                 None => allowance.iter().position(Option::is_some).unwrap_or(0),
             };
-            if allowance.get(default_mode).is_some_and(Option::is_none) {
-                if let Some(m) = &v.default_mode {
-                    cx.error(&m.location, format!("piece type `{}` has no allowance in its default mode `{}`", p.name.value, m.value));
-                }
+            if allowance.get(default_mode).is_some_and(Option::is_none)
+                && let Some(m) = &v.default_mode
+            {
+                cx.error(
+                    &m.location,
+                    format!(
+                        "piece type `{}` has no allowance in its default mode `{}`",
+                        p.name.value, m.value
+                    ),
+                );
             }
             let moves = match v.moves.as_ref().map(|m| m.value.as_str()) {
                 None | Some("per_phase") => MoveLimit::PerPhase,
                 Some("per_turn") => MoveLimit::PerTurn,
                 Some(other) => {
                     if let Some(m) = &v.moves {
-                        cx.error(&m.location, format!("unknown `moves: {other}`; expected per_phase or per_turn"));
+                        cx.error(
+                            &m.location,
+                            format!("unknown `moves: {other}`; expected per_phase or per_turn"),
+                        );
                     }
                     MoveLimit::PerPhase
                 }
@@ -503,21 +588,24 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let type_names = named_ids(&spec.piece_types);
 
     // Zones of control.
-    let zoc = spec.zoc.as_ref().map_or_else(ZocRules::default, |z| ZocRules {
-        stops_movement: z.stops_movement,
-        lost_with_counters: z
-            .lost_with_counters
-            .iter()
-            .filter_map(|c| cx.lookup("counter", c, counter_names.iter().copied()))
-            .map(|i| CounterId(i as u16))
-            .collect(),
-        lost_with_flags: z
-            .lost_with_flags
-            .iter()
-            .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
-            .map(|i| FlagId(i as u16))
-            .collect(),
-    });
+    let zoc = spec
+        .zoc
+        .as_ref()
+        .map_or_else(ZocRules::default, |z| ZocRules {
+            stops_movement: z.stops_movement,
+            lost_with_counters: z
+                .lost_with_counters
+                .iter()
+                .filter_map(|c| cx.lookup("counter", c, counter_names.iter().copied()))
+                .map(|i| CounterId(i as u16))
+                .collect(),
+            lost_with_flags: z
+                .lost_with_flags
+                .iter()
+                .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+                .map(|i| FlagId(i as u16))
+                .collect(),
+        });
 
     let settings: Vec<SettingDef> = spec
         .settings
@@ -549,7 +637,16 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let charts: Vec<ChartDef> = spec
         .charts
         .iter()
-        .map(|c| compile_chart(&mut cx, &c.name, &c.value, &mut dice, &mut die_names, &chart_cx))
+        .map(|c| {
+            compile_chart(
+                &mut cx,
+                &c.name,
+                &c.value,
+                &mut dice,
+                &mut die_names,
+                &chart_cx,
+            )
+        })
         .collect();
     let chart_names = named_ids(&spec.charts);
     let action_names = named_ids(&spec.actions);
@@ -567,7 +664,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             let v = &c.value;
             let max = v.max.unwrap_or(i32::MAX);
             if max < v.min {
-                cx.error(&c.name.location, format!("counter `{}`: max {max} is below min {}", c.name.value, v.min));
+                cx.error(
+                    &c.name.location,
+                    format!(
+                        "counter `{}`: max {max} is below min {}",
+                        c.name.value, v.min
+                    ),
+                );
             }
             CounterDef {
                 name: c.name.value.clone(),
@@ -582,7 +685,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                         effects: t
                             .effects
                             .iter()
-                            .filter_map(|e| compile_effect(&mut cx, e, Who::Actor, &effect_names, &c.name.location))
+                            .filter_map(|e| {
+                                compile_effect(
+                                    &mut cx,
+                                    e,
+                                    Who::Actor,
+                                    &effect_names,
+                                    &c.name.location,
+                                )
+                            })
                             .collect(),
                     })
                     .collect(),
@@ -607,7 +718,10 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 Some("friend") => TargetRule::Friend,
                 Some(other) => {
                     if let Some(t) = &v.target {
-                        cx.error(&t.location, format!("unknown `target: {other}`; expected none, enemy or friend"));
+                        cx.error(
+                            &t.location,
+                            format!("unknown `target: {other}`; expected none, enemy or friend"),
+                        );
                     }
                     TargetRule::None
                 }
@@ -620,7 +734,10 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     "flank" => Some(Arc::Flank),
                     "rear" => Some(Arc::Rear),
                     other => {
-                        cx.error(&arc.location, format!("unknown arc `{other}`; expected front, flank or rear"));
+                        cx.error(
+                            &arc.location,
+                            format!("unknown arc `{other}`; expected front, flank or rear"),
+                        );
                         None
                     }
                 })
@@ -630,13 +747,16 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 .map_or_else(|| vec!["always".to_owned()], |c| c.outcomes.clone());
             let mut effects = vec![Vec::new(); outcomes.len()];
             for on in v.on.iter() {
-                let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str)) else {
+                let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str))
+                else {
                     continue;
                 };
                 effects[i] = on
                     .value
                     .iter()
-                    .filter_map(|e| compile_effect(&mut cx, e, Who::Target, &effect_names, &on.name.location))
+                    .filter_map(|e| {
+                        compile_effect(&mut cx, e, Who::Target, &effect_names, &on.name.location)
+                    })
                     .collect();
             }
             ActionDef {
@@ -676,7 +796,10 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             Some("both") => Actor::Both,
             Some(other) => {
                 if let Some(a) = &p.actor {
-                    cx.error(&a.location, format!("unknown `actor: {other}`; expected phasing, non_phasing or both"));
+                    cx.error(
+                        &a.location,
+                        format!("unknown `actor: {other}`; expected phasing, non_phasing or both"),
+                    );
                 }
                 Actor::Phasing
             }
@@ -698,7 +821,10 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             })
             .collect();
         if p.phase.value.trim().is_empty() {
-            cx.error(&p.phase.location, "every phase needs a name: `- phase: movement`");
+            cx.error(
+                &p.phase.location,
+                "every phase needs a name: `- phase: movement`",
+            );
         }
         PhaseDef {
             name: p.phase.value.clone(),
@@ -707,13 +833,34 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         }
     };
     let sequence = Sequence {
-        turn_start: spec.sequence.turn_start.iter().map(|p| phase(&mut cx, p)).collect(),
-        side_turn: spec.sequence.side_turn.iter().map(|p| phase(&mut cx, p)).collect(),
-        turn_end: spec.sequence.turn_end.iter().map(|p| phase(&mut cx, p)).collect(),
+        turn_start: spec
+            .sequence
+            .turn_start
+            .iter()
+            .map(|p| phase(&mut cx, p))
+            .collect(),
+        side_turn: spec
+            .sequence
+            .side_turn
+            .iter()
+            .map(|p| phase(&mut cx, p))
+            .collect(),
+        turn_end: spec
+            .sequence
+            .turn_end
+            .iter()
+            .map(|p| phase(&mut cx, p))
+            .collect(),
         turns: spec.sequence.turns.unwrap_or(10).clamp(1, 10_000),
     };
-    if sequence.turn_start.is_empty() && sequence.side_turn.is_empty() && sequence.turn_end.is_empty() {
-        cx.error(&root, "the `sequence:` has no phases; add `side_turn: [{phase: movement, allows: [move]}]`");
+    if sequence.turn_start.is_empty()
+        && sequence.side_turn.is_empty()
+        && sequence.turn_end.is_empty()
+    {
+        cx.error(
+            &root,
+            "the `sequence:` has no phases; add `side_turn: [{phase: movement, allows: [move]}]`",
+        );
     }
 
     cx.diags.into_result(())?;
@@ -771,14 +918,26 @@ fn compile_effect(
         Some("target") => Who::Target,
         Some(other) => {
             if let Some(t) = &e.to {
-                cx.error(&t.location, format!("unknown `to: {other}`; expected actor or target"));
+                cx.error(
+                    &t.location,
+                    format!("unknown `to: {other}`; expected actor or target"),
+                );
             }
             default_who
         }
     };
-    let verbs = [e.add.is_some(), e.set.is_some(), e.clear.is_some(), e.mode.is_some(), e.remove == Some(true)];
+    let verbs = [
+        e.add.is_some(),
+        e.set.is_some(),
+        e.clear.is_some(),
+        e.mode.is_some(),
+        e.remove == Some(true),
+    ];
     if verbs.iter().filter(|v| **v).count() != 1 {
-        cx.error(at, "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`");
+        cx.error(
+            at,
+            "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`",
+        );
         return None;
     }
     if let Some(c) = &e.add {
@@ -897,7 +1056,11 @@ fn compile_chart(
                 None => None,
             };
             Some(ModifierDef {
-                name: if m.name.is_empty() { m.input.value.clone() } else { m.name.clone() },
+                name: if m.name.is_empty() {
+                    m.input.value.clone()
+                } else {
+                    m.name.clone()
+                },
                 input,
                 per: m.per,
                 group,
@@ -939,7 +1102,9 @@ fn compile_chart(
     };
     let lookup = match (&spec.bands, spec.rows.is_empty()) {
         (Some(b), true) => {
-            let base = cx.lookup("chart input", &b.base, input_names.iter().copied()).unwrap_or(0);
+            let base = cx
+                .lookup("chart input", &b.base, input_names.iter().copied())
+                .unwrap_or(0);
             let rows = b
                 .rows
                 .iter()
@@ -973,7 +1138,10 @@ fn compile_chart(
                 })
                 .collect::<Vec<_>>();
             if rows.is_empty() {
-                cx.error(&name.location, format!("chart `{}`: `bands.rows` is empty", name.value));
+                cx.error(
+                    &name.location,
+                    format!("chart `{}`: `bands.rows` is empty", name.value),
+                );
             }
             Lookup::Band { base, rows }
         }
@@ -1010,13 +1178,28 @@ fn compile_chart(
                 None => outcome("no effect"),
             };
             if rows.is_empty() {
-                cx.error(&name.location, format!("chart `{}` needs `rows:` (score charts) or `bands:` (band charts)", name.value));
+                cx.error(
+                    &name.location,
+                    format!(
+                        "chart `{}` needs `rows:` (score charts) or `bands:` (band charts)",
+                        name.value
+                    ),
+                );
             }
             Lookup::Score { rows, default }
         }
         (Some(_), false) => {
-            cx.error(&name.location, format!("chart `{}` has both `rows:` and `bands:`; use one", name.value));
-            Lookup::Score { rows: Vec::new(), default: outcome("no effect") }
+            cx.error(
+                &name.location,
+                format!(
+                    "chart `{}` has both `rows:` and `bands:`; use one",
+                    name.value
+                ),
+            );
+            Lookup::Score {
+                rows: Vec::new(),
+                default: outcome("no effect"),
+            }
         }
     };
     ChartDef {

@@ -118,7 +118,10 @@ pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
             Ok(value) if session.diagnostics.is_empty() => return Ok(value),
             Err(DecodeError::Fresh { message, help, .. }) => {
                 // Only a `Deserialize` impl failing without asking for any value gets here.
-                session.record(with_help(Diagnostic::new(node.location.clone(), message), help));
+                session.record(with_help(
+                    Diagnostic::new(node.location.clone(), message),
+                    help,
+                ));
                 break;
             }
             _ => {}
@@ -437,7 +440,10 @@ impl<'a, 'p> NodeDe<'a, 'p> {
 
     /// Reports "expected `expected`, found ...".
     fn mismatch(&self, expected: &str, help: Option<String>) {
-        self.report(&format!("expected {expected}, found {}", self.describe()), help);
+        self.report(
+            &format!("expected {expected}, found {}", self.describe()),
+            help,
+        );
     }
 
     fn poison(&self) {
@@ -550,10 +556,11 @@ impl<'a, 'p> NodeDe<'a, 'p> {
             Value::Seq(items) => items,
             Value::Null => &[],
             _ => {
-                let help = matches!(self.value(), Value::Str(_) | Value::Int(_) | Value::Float(_))
-                    .then(|| {
-                        "write a list as `[a, b]`, or one `- item` per line".to_string()
-                    });
+                let help = matches!(
+                    self.value(),
+                    Value::Str(_) | Value::Int(_) | Value::Float(_)
+                )
+                .then(|| "write a list as `[a, b]`, or one `- item` per line".to_string());
                 self.mismatch(expected, help);
                 let mut empty = SeqDe::new(&[], self.path, self.sink);
                 let result = visitor.visit_seq(&mut empty);
@@ -889,10 +896,7 @@ impl<'de> Deserializer<'de> for NodeDe<'_, '_> {
         self.settle(result, found.is_none())
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, DecodeError> {
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeError> {
         let result = visitor.visit_unit();
         self.settle(result, false)
     }
@@ -1036,7 +1040,11 @@ impl<'de> MapAccess<'de> for MapDe<'_, '_> {
             Value::Str(s) => Cow::Borrowed(s),
             _ => Cow::Owned(key.key_text()),
         };
-        seed.deserialize(NodeDe::new(value, Path::Key(&self.path, &key_text), self.sink))
+        seed.deserialize(NodeDe::new(
+            value,
+            Path::Key(&self.path, &key_text),
+            self.sink,
+        ))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -1298,7 +1306,8 @@ impl<T: Serialize> Serialize for Located<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Located<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_newtype_struct(LOCATED_MARKER, LocatedVisitor(core::marker::PhantomData))
+        deserializer
+            .deserialize_newtype_struct(LOCATED_MARKER, LocatedVisitor(core::marker::PhantomData))
     }
 }
 

@@ -226,7 +226,11 @@ impl Diagnostics {
     /// # Errors
     /// Returns `self` when it holds at least one diagnostic.
     pub fn into_result<T>(self, value: T) -> Result<T, Self> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
     }
 
     /// The diagnostics as a vector, in the order they were found.
@@ -337,7 +341,10 @@ mod tests {
             "a.yaml:2:9: a2\na.yaml:5:2: a5-first\na.yaml:5:2: a5-second\nb.yaml:1:1: b1\ntoo many errors"
         );
         // The stored order is the order found.
-        assert_eq!(all.iter().next().map(|d| d.message.as_str()), Some("too many errors"));
+        assert_eq!(
+            all.iter().next().map(|d| d.message.as_str()),
+            Some("too many errors")
+        );
     }
 
     #[test]

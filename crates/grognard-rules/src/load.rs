@@ -129,7 +129,10 @@ pub fn ruleset_dirs(near: &Path) -> Vec<PathBuf> {
 pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBuf, Diagnostic> {
     let value = name.value.trim();
     let base = scenario.parent().unwrap_or_else(|| Path::new("."));
-    let is_path = value.contains('/') || value.contains('\\') || value.ends_with(".yaml") || value.ends_with(".yml");
+    let is_path = value.contains('/')
+        || value.contains('\\')
+        || value.ends_with(".yaml")
+        || value.ends_with(".yml");
     let mut tried = Vec::new();
     if is_path {
         let p = base.join(value);
@@ -155,7 +158,11 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
         },
         help: Some(format!(
             "looked in: {}",
-            tried.iter().map(|p| display(p)).collect::<Vec<_>>().join(", ")
+            tried
+                .iter()
+                .map(|p| display(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
     })
 }
@@ -199,7 +206,13 @@ impl Scenario {
         }
         let file = display(&self.path);
         for (name, on) in options {
-            match self.ruleset.rules.options.iter().position(|o| &o.name == name) {
+            match self
+                .ruleset
+                .rules
+                .options
+                .iter()
+                .position(|o| &o.name == name)
+            {
                 Some(i) => setup.options[i] = *on,
                 None => {
                     return Err(Diagnostics::from(Diagnostic {
@@ -271,7 +284,9 @@ pub fn sniff(path: &Path) -> Result<FileKind, Diagnostics> {
     } else {
         Err(Diagnostics::from(Diagnostic {
             location: Some(node.location.clone()),
-            message: "not a grognard file: expected a top-level `ruleset:`, `scenario:` or `orders:` key".into(),
+            message:
+                "not a grognard file: expected a top-level `ruleset:`, `scenario:` or `orders:` key"
+                    .into(),
             help: None,
         }))
     }

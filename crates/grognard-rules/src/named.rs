@@ -43,7 +43,10 @@ impl<T> NamedMap<T> {
     /// The value for `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&T> {
-        self.0.iter().find(|n| n.name.value == name).map(|n| &n.value)
+        self.0
+            .iter()
+            .find(|n| n.name.value == name)
+            .map(|n| &n.value)
     }
 
     /// Names in order.

@@ -344,7 +344,10 @@ mod tests {
     fn int_and_text_keys_differ() {
         let root = Node::new(
             Value::Map(vec![
-                (Node::new(Value::Int(1), at(1, 1)), Node::new(Value::Null, at(1, 3))),
+                (
+                    Node::new(Value::Int(1), at(1, 1)),
+                    Node::new(Value::Null, at(1, 3)),
+                ),
                 (s("1", 2, 1), Node::new(Value::Null, at(2, 5))),
             ]),
             at(1, 1),

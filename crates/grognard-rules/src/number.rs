@@ -367,7 +367,9 @@ impl Visitor<'_> for CostVisitor {
         // Binary floats cannot hold 0.1 exactly; anything this close to a whole number of
         // hundredths was written as one.
         if (scaled - rounded).abs() > 1e-6 {
-            return Err(E::custom(format!("{v} is not a whole number of hundredths")));
+            return Err(E::custom(format!(
+                "{v} is not a whole number of hundredths"
+            )));
         }
         if rounded < f64::from(i32::MIN) || rounded > f64::from(i32::MAX) {
             return Err(E::custom(cost_out_of_range(&v.to_string())));
@@ -406,12 +408,17 @@ mod tests {
         assert_eq!(h("+0.5"), Ok(50));
         assert_eq!(h(".5"), Ok(50));
         assert_eq!(h("0"), Ok(0));
-        assert_eq!(h("2⅛"), Err("2⅛ is not a whole number of hundredths".into()));
+        assert_eq!(
+            h("2⅛"),
+            Err("2⅛ is not a whole number of hundredths".into())
+        );
     }
 
     #[test]
     fn refuses_junk_and_overflow() {
-        for junk in ["", "abc", "1..5", "1/", "/2", "1½½", "--1", "1 2", "0x10", "1e3", "½1"] {
+        for junk in [
+            "", "abc", "1..5", "1/", "/2", "1½½", "--1", "1 2", "0x10", "1e3", "½1",
+        ] {
             assert!(h(junk).is_err(), "{junk:?} should be refused");
         }
         assert_eq!(h("1/0"), Err("`1/0` divides by zero".into()));
@@ -452,7 +459,9 @@ mod tests {
             assert_eq!(value.0.hundredths(), hundredths, "{json}");
             assert_eq!(serde_json::to_string(&value).unwrap(), back, "{json}");
         }
-        let err = serde_json::from_str::<CostValue>("0.333").unwrap_err().to_string();
+        let err = serde_json::from_str::<CostValue>("0.333")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not a whole number of hundredths"), "{err}");
         assert!(serde_json::from_str::<CostValue>("true").is_err());
         assert!(serde_json::from_str::<CostValue>("99999999999").is_err());

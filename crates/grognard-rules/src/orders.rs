@@ -14,9 +14,13 @@ use crate::scenario::{parse_angle, parse_facing};
 /// # Errors
 /// What name or value is wrong, in words.
 pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
-    let side = game
-        .side_by_name(&order.side)
-        .ok_or_else(|| format!("unknown side `{}`; the sides are {}", order.side, side_list(game)))?;
+    let side = game.side_by_name(&order.side).ok_or_else(|| {
+        format!(
+            "unknown side `{}`; the sides are {}",
+            order.side,
+            side_list(game)
+        )
+    })?;
     let piece = |name: &str| -> Result<PieceId, String> {
         game.piece_by_name(name)
             .map(|p| p.id)
@@ -51,18 +55,30 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         };
         Action::MoveTo {
             piece: piece(&m.piece)?,
-            to: Point { x: inch(m.to[0])?, y: inch(m.to[1])? },
+            to: Point {
+                x: inch(m.to[0])?,
+                y: inch(m.to[1])?,
+            },
             facing: m.facing.map(|f| parse_angle(&f.to_string())).transpose()?,
         }
     } else if let Some(f) = &order.face {
-        let grid = game.board().grid().ok_or("on an open table, give the facing with `move_to`")?;
-        Action::Face { piece: piece(&f.piece)?, facing: parse_facing(grid, &f.facing)? }
+        let grid = game
+            .board()
+            .grid()
+            .ok_or("on an open table, give the facing with `move_to`")?;
+        Action::Face {
+            piece: piece(&f.piece)?,
+            facing: parse_facing(grid, &f.facing)?,
+        }
     } else if let Some(m) = &order.mode {
         let mode = game
             .rules()
             .mode_by_name(&m.mode)
             .ok_or_else(|| format!("unknown mode `{}`", m.mode))?;
-        Action::Mode { piece: piece(&m.piece)?, mode }
+        Action::Mode {
+            piece: piece(&m.piece)?,
+            mode,
+        }
     } else if let Some(a) = &order.act {
         let action = game
             .rules()
@@ -80,18 +96,34 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
 }
 
 fn side_list(game: &Game) -> String {
-    game.sides().iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+    game.sides()
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Writes a kernel order back as an orders-file entry (for saves).
 #[must_use]
 pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
-    let name = |id: PieceId| game.piece(id).map_or_else(|| format!("#{}", id.0), |p| p.name.clone());
-    let side = game.sides().get(order.side.index()).map_or_else(String::new, |s| s.name.clone());
-    let mut spec = OrderSpec { side, ..OrderSpec::default() };
+    let name = |id: PieceId| {
+        game.piece(id)
+            .map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
+    };
+    let side = game
+        .sides()
+        .get(order.side.index())
+        .map_or_else(String::new, |s| s.name.clone());
+    let mut spec = OrderSpec {
+        side,
+        ..OrderSpec::default()
+    };
     match &order.action {
         Action::Move { piece, path } => {
-            spec.r#move = Some(crate::model::MoveSpec { piece: name(*piece), path: path.iter().map(|c| [c.col, c.row]).collect() });
+            spec.r#move = Some(crate::model::MoveSpec {
+                piece: name(*piece),
+                path: path.iter().map(|c| [c.col, c.row]).collect(),
+            });
         }
         Action::MoveTo { piece, to, facing } => {
             spec.move_to = Some(crate::model::MoveToSpec {
@@ -101,15 +133,29 @@ pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
             });
         }
         Action::Face { piece, facing } => {
-            spec.face = Some(crate::model::FaceOrderSpec { piece: name(*piece), facing: facing.0.to_string() });
+            spec.face = Some(crate::model::FaceOrderSpec {
+                piece: name(*piece),
+                facing: facing.0.to_string(),
+            });
         }
         Action::Mode { piece, mode } => {
-            spec.mode = Some(crate::model::ModeOrderSpec { piece: name(*piece), mode: game.rules().mode_name(*mode).to_owned() });
+            spec.mode = Some(crate::model::ModeOrderSpec {
+                piece: name(*piece),
+                mode: game.rules().mode_name(*mode).to_owned(),
+            });
         }
-        Action::Act { piece, action, target } => {
+        Action::Act {
+            piece,
+            action,
+            target,
+        } => {
             spec.act = Some(crate::model::ActSpec {
                 piece: name(*piece),
-                action: game.rules().actions.get(action.index()).map_or_else(String::new, |a| a.name.clone()),
+                action: game
+                    .rules()
+                    .actions
+                    .get(action.index())
+                    .map_or_else(String::new, |a| a.name.clone()),
                 target: target.map(name),
             });
         }

@@ -56,9 +56,11 @@ pub struct Divergence {
 #[must_use]
 pub fn first_divergence(saved: &[Event], replayed: &[Event]) -> Option<Divergence> {
     let n = saved.len().max(replayed.len());
-    (0..n).find(|i| saved.get(*i) != replayed.get(*i)).map(|index| Divergence {
-        index,
-        saved: saved.get(index).cloned(),
-        replayed: replayed.get(index).cloned(),
-    })
+    (0..n)
+        .find(|i| saved.get(*i) != replayed.get(*i))
+        .map(|index| Divergence {
+            index,
+            saved: saved.get(index).cloned(),
+            replayed: replayed.get(index).cloned(),
+        })
 }

@@ -28,7 +28,13 @@ pub const HEX_FACINGS: [&str; 6] = ["E", "SE", "SW", "W", "NW", "NE"];
 #[must_use]
 pub fn grid_of(rules: &Rules) -> Option<Grid> {
     match rules.geometry {
-        GeometryRules::Square { orthogonal, diagonal } => Some(Grid::Square(SquareGrid { orthogonal, diagonal })),
+        GeometryRules::Square {
+            orthogonal,
+            diagonal,
+        } => Some(Grid::Square(SquareGrid {
+            orthogonal,
+            diagonal,
+        })),
         GeometryRules::Hex { step } => Some(Grid::Hex(HexGrid { step })),
         GeometryRules::Open { .. } => None,
     }
@@ -46,7 +52,11 @@ pub fn parse_facing(grid: &Grid, text: &str) -> Result<Facing, String> {
     }
     match t.parse::<u8>() {
         Ok(n) if usize::from(n) < names.len() => Ok(Facing(n)),
-        _ => Err(format!("unknown facing `{t}`; expected one of {} or 0..{}", names.join(", "), names.len() - 1)),
+        _ => Err(format!(
+            "unknown facing `{t}`; expected one of {} or 0..{}",
+            names.join(", "),
+            names.len() - 1
+        )),
     }
 }
 
@@ -55,7 +65,9 @@ pub fn parse_angle(text: &str) -> Result<Angle, String> {
     let t = text.trim().trim_end_matches('°');
     match t.parse::<f64>() {
         Ok(d) if d.is_finite() && d.abs() <= 3600.0 => Ok(Angle::new((d * 10.0).round() as i32)),
-        _ => Err(format!("`{t}`: expected an angle in degrees (0 = east, 90 = south)")),
+        _ => Err(format!(
+            "`{t}`: expected an angle in degrees (0 = east, 90 = south)"
+        )),
     }
 }
 
@@ -81,7 +93,10 @@ pub struct CompiledScenario {
 ///
 /// # Errors
 /// Every unknown name and misplaced value, each with its location.
-pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledScenario, Diagnostics> {
+pub fn compile_scenario(
+    spec: &ScenarioSpec,
+    rules: &Rules,
+) -> Result<CompiledScenario, Diagnostics> {
     let mut cx = Cx::new();
     let root = spec.scenario.location.clone();
     let terrain_names: Vec<&str> = rules.terrain.iter().map(|t| t.name.as_str()).collect();
@@ -97,9 +112,17 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
             let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
             let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
             if let Some(map) = &b.map {
-                let lines: Vec<&str> = map.value.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                let lines: Vec<&str> = map
+                    .value
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
                 if lines.len() != rows as usize {
-                    cx.error(&map.location, format!("the map has {} rows; the board has {rows}", lines.len()));
+                    cx.error(
+                        &map.location,
+                        format!("the map has {} rows; the board has {rows}", lines.len()),
+                    );
                 }
                 for (r, line) in lines.iter().enumerate().take(rows as usize) {
                     let symbols: Vec<String> = if line.contains(char::is_whitespace) {
@@ -108,22 +131,38 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
                         line.chars().map(String::from).collect()
                     };
                     if symbols.len() != cols as usize {
-                        cx.error(&map.location, format!("map row {r} has {} symbols; the board has {cols} columns", symbols.len()));
+                        cx.error(
+                            &map.location,
+                            format!(
+                                "map row {r} has {} symbols; the board has {cols} columns",
+                                symbols.len()
+                            ),
+                        );
                     }
                     for (c, sym) in symbols.iter().enumerate().take(cols as usize) {
                         match b.legend.get(sym) {
                             Some(name) => {
-                                if let Some(t) = cx.lookup("terrain", name, terrain_names.iter().copied()) {
+                                if let Some(t) =
+                                    cx.lookup("terrain", name, terrain_names.iter().copied())
+                                {
                                     terrain[r * cols as usize + c] = TerrainId(t as u16);
                                 }
                             }
-                            None => cx.error(&map.location, format!("map row {r}, column {c}: symbol `{sym}` is not in the `legend`")),
+                            None => cx.error(
+                                &map.location,
+                                format!(
+                                    "map row {r}, column {c}: symbol `{sym}` is not in the `legend`"
+                                ),
+                            ),
                         }
                     }
                 }
             }
             for paint in b.terrain.iter() {
-                let Some(t) = cx.lookup("terrain", &paint.name, terrain_names.iter().copied()) else { continue };
+                let Some(t) = cx.lookup("terrain", &paint.name, terrain_names.iter().copied())
+                else {
+                    continue;
+                };
                 for at in &paint.value {
                     let c = Cell::new(at.value[0], at.value[1]);
                     if c.col < 0 || c.row < 0 || c.col >= cols || c.row >= rows {
@@ -141,7 +180,10 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
                 cols,
                 rows,
                 terrain,
-                halves: HalfHexes { sides: b.half_hexes.sides, baselines: b.half_hexes.baselines },
+                halves: HalfHexes {
+                    sides: b.half_hexes.sides,
+                    baselines: b.half_hexes.baselines,
+                },
             }
         }
         None => {
@@ -159,7 +201,10 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
                         }
                     },
                     None => {
-                        cx.error(&root, format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"));
+                        cx.error(
+                            &root,
+                            format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"),
+                        );
                         Len(1000)
                     }
                 }
@@ -171,34 +216,78 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
                 .iter()
                 .filter_map(|a| {
                     let t = cx.lookup("terrain", &a.terrain, terrain_names.iter().copied())?;
-                    let corners: Option<Vec<Point>> = a.corners.iter().map(|c| Some(Point { x: inches(c[0])?, y: inches(c[1])? })).collect();
+                    let corners: Option<Vec<Point>> = a
+                        .corners
+                        .iter()
+                        .map(|c| {
+                            Some(Point {
+                                x: inches(c[0])?,
+                                y: inches(c[1])?,
+                            })
+                        })
+                        .collect();
                     match corners {
-                        Some(c) if c.len() >= 3 => Some(Area { name: a.name.clone(), terrain: TerrainId(t as u16), corners: c }),
+                        Some(c) if c.len() >= 3 => Some(Area {
+                            name: a.name.clone(),
+                            terrain: TerrainId(t as u16),
+                            corners: c,
+                        }),
                         _ => {
-                            cx.error(&a.terrain.location, format!("area `{}` needs at least 3 corners in inches", a.name));
+                            cx.error(
+                                &a.terrain.location,
+                                format!("area `{}` needs at least 3 corners in inches", a.name),
+                            );
                             None
                         }
                     }
                 })
                 .collect();
-            Surface::Open { width, height, areas }
+            Surface::Open {
+                width,
+                height,
+                areas,
+            }
         }
     };
-    let mut board = Board { surface, links: BTreeMap::new(), regions: Vec::new() };
+    let mut board = Board {
+        surface,
+        links: BTreeMap::new(),
+        regions: Vec::new(),
+    };
     for line in &b.features {
-        let Some(f) = cx.lookup("feature", &line.feature, feature_names.iter().copied()) else { continue };
+        let Some(f) = cx.lookup("feature", &line.feature, feature_names.iter().copied()) else {
+            continue;
+        };
         let Some(grid) = &grid else {
-            cx.error(&line.feature.location, "boundary features need a grid board");
+            cx.error(
+                &line.feature.location,
+                "boundary features need a grid board",
+            );
             continue;
         };
         let mut pairs: Vec<(Cell, Cell, &Location)> = line
             .path
             .windows(2)
-            .map(|w| (Cell::new(w[0].value[0], w[0].value[1]), Cell::new(w[1].value[0], w[1].value[1]), &w[1].location))
+            .map(|w| {
+                (
+                    Cell::new(w[0].value[0], w[0].value[1]),
+                    Cell::new(w[1].value[0], w[1].value[1]),
+                    &w[1].location,
+                )
+            })
             .collect();
-        pairs.extend(line.between.iter().map(|p| (Cell::new(p.value[0][0], p.value[0][1]), Cell::new(p.value[1][0], p.value[1][1]), &p.location)));
+        pairs.extend(line.between.iter().map(|p| {
+            (
+                Cell::new(p.value[0][0], p.value[0][1]),
+                Cell::new(p.value[1][0], p.value[1][1]),
+                &p.location,
+            )
+        }));
         if line.path.len() == 1 {
-            cx.error(&line.feature.location, "a feature `path` needs at least two cells");
+            cx.error(
+                &line.feature.location,
+                "a feature `path` needs at least two cells",
+            );
         }
         for (a, c, at) in pairs {
             if !board.contains(a) || !board.contains(c) {
@@ -213,7 +302,14 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
             }
         }
     }
-    board.regions = b.regions.iter().map(|r| Region { name: r.name.value.clone(), cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect() }).collect();
+    board.regions = b
+        .regions
+        .iter()
+        .map(|r| Region {
+            name: r.name.value.clone(),
+            cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect(),
+        })
+        .collect();
 
     // Sides.
     if spec.sides.len() < 2 {
@@ -224,16 +320,25 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
         .iter()
         .map(|s| SideDef {
             name: s.name.value.clone(),
-            baseline: s.value.baseline.as_ref().and_then(|bl| match bl.value.as_str() {
-                "north" => Some(Edge::North),
-                "south" => Some(Edge::South),
-                "east" => Some(Edge::East),
-                "west" => Some(Edge::West),
-                other => {
-                    cx.error(&bl.location, format!("unknown baseline `{other}`; expected north, south, east or west"));
-                    None
-                }
-            }),
+            baseline: s
+                .value
+                .baseline
+                .as_ref()
+                .and_then(|bl| match bl.value.as_str() {
+                    "north" => Some(Edge::North),
+                    "south" => Some(Edge::South),
+                    "east" => Some(Edge::East),
+                    "west" => Some(Edge::West),
+                    other => {
+                        cx.error(
+                            &bl.location,
+                            format!(
+                                "unknown baseline `{other}`; expected north, south, east or west"
+                            ),
+                        );
+                        None
+                    }
+                }),
         })
         .collect();
     let side_names: Vec<&str> = spec.sides.names().collect();
@@ -249,21 +354,39 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
         if p.id.value.trim().is_empty() {
             cx.error(&p.id.location, "every piece needs an `id`");
         } else if ids[..i].contains(&p.id.value.as_str()) {
-            cx.error(&p.id.location, format!("piece id `{}` is used twice", p.id.value));
+            cx.error(
+                &p.id.location,
+                format!("piece id `{}` is used twice", p.id.value),
+            );
         }
-        let side = cx.lookup("side", &p.side, side_names.iter().copied()).unwrap_or(0);
-        let kind = cx.lookup("piece type", &p.kind, type_names.iter().copied()).unwrap_or(0);
+        let side = cx
+            .lookup("side", &p.side, side_names.iter().copied())
+            .unwrap_or(0);
+        let kind = cx
+            .lookup("piece type", &p.kind, type_names.iter().copied())
+            .unwrap_or(0);
         let place = match (&grid, &p.at, p.spread.is_empty()) {
             (Some(_), Some(at), true) => match cell_of(at.value) {
                 Some(c) => Place::Cell(c),
                 None => {
-                    cx.error(&at.location, "a grid place is `[column, row]` in whole numbers");
+                    cx.error(
+                        &at.location,
+                        "a grid place is `[column, row]` in whole numbers",
+                    );
                     Place::Off
                 }
             },
-            (Some(_), None, false) => Place::Spread(p.spread.iter().map(|c| Cell::new(c.value[0], c.value[1])).collect()),
+            (Some(_), None, false) => Place::Spread(
+                p.spread
+                    .iter()
+                    .map(|c| Cell::new(c.value[0], c.value[1]))
+                    .collect(),
+            ),
             (None, Some(at), true) => match (inches(at.value[0]), inches(at.value[1])) {
-                (Some(x), Some(y)) => Place::Point { at: Point { x, y }, facing: Angle(0) },
+                (Some(x), Some(y)) => Place::Point {
+                    at: Point { x, y },
+                    facing: Angle(0),
+                },
                 _ => {
                     cx.error(&at.location, "an open-table place is `[x, y]` in inches");
                     Place::Off
@@ -271,7 +394,13 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
             },
             (None, None, true) => Place::Off,
             _ => {
-                cx.error(&p.id.location, format!("piece `{}` needs exactly one of `at` or `spread` (spread only on grids)", p.id.value));
+                cx.error(
+                    &p.id.location,
+                    format!(
+                        "piece `{}` needs exactly one of `at` or `spread` (spread only on grids)",
+                        p.id.value
+                    ),
+                );
                 Place::Off
             }
         };
@@ -290,14 +419,29 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
                 _ => {}
             }
         }
-        let mode = p.mode.as_ref().and_then(|m| cx.lookup("mode", m, mode_names.iter().copied())).map(|m| ModeId(m as u16));
+        let mode = p
+            .mode
+            .as_ref()
+            .and_then(|m| cx.lookup("mode", m, mode_names.iter().copied()))
+            .map(|m| ModeId(m as u16));
         let counters = p
             .counters
             .iter()
-            .filter_map(|c| cx.lookup("counter", &c.name, counter_names.iter().copied()).map(|i| (CounterId(i as u16), c.value)))
+            .filter_map(|c| {
+                cx.lookup("counter", &c.name, counter_names.iter().copied())
+                    .map(|i| (CounterId(i as u16), c.value))
+            })
             .collect();
-        let flags = p.flags.iter().filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied())).map(|i| FlagId(i as u16)).collect();
-        let attached_to = p.attached_to.as_ref().and_then(|a| cx.lookup("piece id", a, ids.iter().copied()));
+        let flags = p
+            .flags
+            .iter()
+            .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+            .map(|i| FlagId(i as u16))
+            .collect();
+        let attached_to = p
+            .attached_to
+            .as_ref()
+            .and_then(|a| cx.lookup("piece id", a, ids.iter().copied()));
         pieces.push(PieceSetup {
             name: p.id.value.clone(),
             side: SideId(side as u8),
@@ -314,19 +458,35 @@ pub fn compile_scenario(spec: &ScenarioSpec, rules: &Rules) -> Result<CompiledSc
 
     let mut options: Vec<bool> = rules.options.iter().map(|o| o.default).collect();
     for o in spec.options.iter() {
-        if let Some(i) = cx.lookup("optional rule", &o.name, rules.options.iter().map(|x| x.name.as_str())) {
+        if let Some(i) = cx.lookup(
+            "optional rule",
+            &o.name,
+            rules.options.iter().map(|x| x.name.as_str()),
+        ) {
             options[i] = o.value;
         }
     }
     let mut settings: Vec<i32> = rules.settings.iter().map(|s| s.default).collect();
     for s in spec.settings.iter() {
-        if let Some(i) = cx.lookup("setting", &s.name, rules.settings.iter().map(|x| x.name.as_str())) {
+        if let Some(i) = cx.lookup(
+            "setting",
+            &s.name,
+            rules.settings.iter().map(|x| x.name.as_str()),
+        ) {
             settings[i] = s.value;
         }
     }
     cx.diags.into_result(())?;
     Ok(CompiledScenario {
-        setup: Setup { board, sides, pieces, seed: spec.seed, turns: spec.turns, options, settings },
+        setup: Setup {
+            board,
+            sides,
+            pieces,
+            seed: spec.seed,
+            turns: spec.turns,
+            options,
+            settings,
+        },
         piece_locations,
     })
 }

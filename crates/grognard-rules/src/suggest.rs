@@ -109,7 +109,12 @@ mod tests {
     #[test]
     fn distance_is_symmetric_on_samples() {
         let c = |s: &str| s.chars().collect::<Vec<_>>();
-        for (a, b) in [("abc", "ca"), ("", "abc"), ("flaw", "lawn"), ("ñandú", "nandu")] {
+        for (a, b) in [
+            ("abc", "ca"),
+            ("", "abc"),
+            ("flaw", "lawn"),
+            ("ñandú", "nandu"),
+        ] {
             assert_eq!(osa_distance(&c(a), &c(b)), osa_distance(&c(b), &c(a)));
         }
         assert_eq!(osa_distance(&c(""), &c("abc")), 3);

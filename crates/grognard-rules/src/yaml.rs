@@ -46,7 +46,8 @@ pub struct Limits {
     pub max_bytes: usize,
     /// Deepest nesting of lists and mappings. Default 64: real files nest about 8 levels
     /// (`charts.x.rows[2].conditions...`); the bound keeps the parser's recursion, and so its
-    /// stack use, small. Values above a few hundred may exhaust a thread's stack.
+    /// stack use, small. [`parse`] runs the parser on its own thread with 1 MiB of stack
+    /// plus 128 KiB per level, so large values cost address space.
     pub max_depth: usize,
     /// Most aliases (`*name`) in a file. Default 1,000: anchors share unit templates and
     /// terrain blocks, a few dozen to a few hundred uses.
@@ -99,9 +100,39 @@ impl Default for Limits {
 pub fn parse(file: &str, bytes: &[u8], limits: &Limits) -> Result<Node, Diagnostic> {
     let file: Arc<str> = Arc::from(file);
     let text = check_text(&file, bytes, limits)?;
+    // The parser recurses once per nesting level, and unoptimised builds use tens of KiB
+    // of stack per level: run it on a thread whose stack fits `max_depth` whatever thread
+    // the caller is on. This also turns a panic inside the parser into a diagnostic.
+    let stack = STACK_BASE.saturating_add(limits.max_depth.saturating_mul(STACK_PER_LEVEL));
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("grognard-yaml".to_string())
+            .stack_size(stack)
+            .spawn_scoped(scope, || parse_text(&file, text, limits));
+        match spawned {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Diagnostic::new(
+                    Location::unknown(Arc::clone(&file)),
+                    "the YAML reader failed on this file (an internal error); please report it with the file",
+                ))
+            }),
+            // No threads on this platform (or none left): parse here; the caller's stack
+            // must then be large enough for `max_depth`.
+            Err(_) => parse_text(&file, text, limits),
+        }
+    })
+}
+
+/// Stack for the parser thread beyond the nesting itself.
+const STACK_BASE: usize = 1024 * 1024;
+/// Stack per nesting level, measured at about 50 KiB in unoptimised builds, with margin.
+const STACK_PER_LEVEL: usize = 128 * 1024;
+
+/// Parses checked text into a tree and checks it for duplicate keys.
+fn parse_text(file: &Arc<str>, text: &str, limits: &Limits) -> Result<Node, Diagnostic> {
     let raw: Spanned<Raw> = serde_saphyr::from_str_with_options(text, options(limits))
-        .map_err(|err| diagnose(&file, &err, limits))?;
-    let root = into_node(raw, &file);
+        .map_err(|err| diagnose(file, &err, limits))?;
+    let root = into_node(raw, file);
     match root.find_duplicate_key() {
         Some(duplicate) => Err(duplicate),
         None => Ok(root),
@@ -135,7 +166,11 @@ pub fn to_string<T: Serialize>(value: &T) -> Result<String, WriteError> {
 }
 
 /// Checks size, NUL bytes and UTF-8, in that order, and returns the text.
-fn check_text<'b>(file: &Arc<str>, bytes: &'b [u8], limits: &Limits) -> Result<&'b str, Diagnostic> {
+fn check_text<'b>(
+    file: &Arc<str>,
+    bytes: &'b [u8],
+    limits: &Limits,
+) -> Result<&'b str, Diagnostic> {
     if bytes.len() > limits.max_bytes {
         return Err(Diagnostic::new(
             Location::unknown(Arc::clone(file)),
@@ -177,9 +212,15 @@ fn check_text<'b>(file: &Arc<str>, bytes: &'b [u8], limits: &Limits) -> Result<&
 /// 1-based line and column (in characters) of byte `at`.
 fn line_col(bytes: &[u8], at: usize) -> (u32, u32) {
     let before = bytes.get(..at).unwrap_or(bytes);
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     (saturate(line), saturate(col))
 }
 
@@ -241,13 +282,19 @@ fn diagnose(file: &Arc<str>, err: &serde_saphyr::Error, limits: &Limits) -> Diag
 
 fn alias_bomb(limit: usize, what: &str) -> (String, Option<String>) {
     (
-        format!("too many aliases/expansions (limit {limit} {what}): the file may be an alias bomb"),
+        format!(
+            "too many aliases/expansions (limit {limit} {what}): the file may be an alias bomb"
+        ),
         Some("use fewer `*alias` references, or copy the values out".to_string()),
     )
 }
 
 /// Message and help for a parser error. `via_alias` is set inside an alias expansion.
-fn explain(err: &serde_saphyr::Error, limits: &Limits, via_alias: bool) -> (String, Option<String>) {
+fn explain(
+    err: &serde_saphyr::Error,
+    limits: &Limits,
+    via_alias: bool,
+) -> (String, Option<String>) {
     use serde_saphyr::Error as E;
     let depth = || {
         (
@@ -263,7 +310,8 @@ fn explain(err: &serde_saphyr::Error, limits: &Limits, via_alias: bool) -> (Stri
                 alias_bomb(limits.max_aliases, "aliases")
             }
             BudgetBreach::Anchors { .. } => alias_bomb(limits.max_aliases, "anchors"),
-            BudgetBreach::RecordedAnchorEvents { .. } | BudgetBreach::RecordedAnchorBytes { .. } => {
+            BudgetBreach::RecordedAnchorEvents { .. }
+            | BudgetBreach::RecordedAnchorBytes { .. } => {
                 alias_bomb(limits.max_nodes, "values under anchors")
             }
             BudgetBreach::Nodes { .. } if via_alias => {
@@ -278,7 +326,10 @@ fn explain(err: &serde_saphyr::Error, limits: &Limits, via_alias: bool) -> (Stri
                 alias_bomb(limits.max_events, "parser events after expansion")
             }
             BudgetBreach::Events { .. } => (
-                format!("the file is too complex: more than {} YAML events", limits.max_events),
+                format!(
+                    "the file is too complex: more than {} YAML events",
+                    limits.max_events
+                ),
                 None,
             ),
             BudgetBreach::InputBytes { .. } => (
@@ -286,7 +337,10 @@ fn explain(err: &serde_saphyr::Error, limits: &Limits, via_alias: bool) -> (Stri
                 None,
             ),
             BudgetBreach::Documents { .. } => multiple_documents(),
-            other => (format!("the file is too large or too complex ({other:?})"), None),
+            other => (
+                format!("the file is too large or too complex ({other:?})"),
+                None,
+            ),
         },
         E::AliasReplayLimitExceeded { .. } | E::AliasReplayCounterOverflow { .. } => {
             alias_bomb(limits.max_alias_expansion, "expanded values")
@@ -302,7 +356,10 @@ fn explain(err: &serde_saphyr::Error, limits: &Limits, via_alias: bool) -> (Stri
             Some("define `&name` on a value above, then refer to it with `*name`".to_string()),
         ),
         E::UnsupportedTag { tag, .. } => (
-            format!("unsupported YAML tag {}: grognard files do not use tags", crate::diag::quote(tag)),
+            format!(
+                "unsupported YAML tag {}: grognard files do not use tags",
+                crate::diag::quote(tag)
+            ),
             Some("remove the tag (the word starting with `!`)".to_string()),
         ),
         E::Eof { .. } => (
@@ -507,7 +564,8 @@ mod tests {
 
     #[test]
     fn dialect_choices() {
-        let root = parse_str("a: yes\nb: 0812\nc: .nan\nd: true\ne: 18446744073709551615\n").unwrap();
+        let root =
+            parse_str("a: yes\nb: 0812\nc: .nan\nd: true\ne: 18446744073709551615\n").unwrap();
         assert_eq!(root.get("a").unwrap().as_str(), Some("yes"));
         assert_eq!(root.get("b").unwrap().as_str(), Some("0812"));
         assert_eq!(root.get("c").unwrap().as_str(), Some(".nan"));
@@ -536,13 +594,19 @@ mod tests {
     #[test]
     fn plain_word_errors() {
         let two_docs = parse_str("a: 1\n---\nb: 2\n").unwrap_err();
-        assert!(two_docs.message.contains("expected exactly one document"), "{two_docs}");
+        assert!(
+            two_docs.message.contains("expected exactly one document"),
+            "{two_docs}"
+        );
         let anchor = parse_str("a: *nope\n").unwrap_err();
         assert!(anchor.message.contains("not defined"), "{anchor}");
         let tag = parse_str("a: !foo bar\n").unwrap_err();
         assert!(tag.message.contains("unsupported YAML tag `!foo`"), "{tag}");
         let syntax = parse_str("a: 1\n  b: 2\n").unwrap_err();
-        assert_eq!(syntax.location.as_ref().map(|l| (l.line, l.col)), Some((2, 4)));
+        assert_eq!(
+            syntax.location.as_ref().map(|l| (l.line, l.col)),
+            Some((2, 4))
+        );
         assert!(syntax.message.starts_with("invalid YAML: "), "{syntax}");
     }
 

@@ -106,6 +106,27 @@ pub enum Grid {
 }
 
 impl Grid {
+    /// The name of a direction on this grid (`N`, `SE`...), as scenario and orders files
+    /// write it; `?` for an index the grid does not have.
+    ///
+    /// # Example
+    /// ```
+    /// use grognard_kernel::geometry::{Facing, Grid, HexGrid};
+    /// use grognard_kernel::Cost;
+    /// assert_eq!(Grid::Hex(HexGrid::new(Cost::ONE)).facing_name(Facing(3)), "W");
+    /// ```
+    #[must_use]
+    pub const fn facing_name(&self, facing: Facing) -> &'static str {
+        const SQUARE: [&str; 8] = ["E", "SE", "S", "SW", "W", "NW", "N", "NE"];
+        const HEX: [&str; 6] = ["E", "SE", "SW", "W", "NW", "NE"];
+        let i = facing.0 as usize;
+        match self {
+            Self::Square(_) if i < SQUARE.len() => SQUARE[i],
+            Self::Hex(_) if i < HEX.len() => HEX[i],
+            _ => "?",
+        }
+    }
+
     /// Number of directions: 8 on squares, 6 on hexes.
     ///
     /// # Example
