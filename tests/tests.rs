@@ -1,1 +1,5 @@
+//! End-to-end tests of the `grognard` binary, compiled as one test binary.
 
+mod cli;
+mod hostile;
+mod util;

@@ -173,7 +173,7 @@ impl Game {
                 return Err(err(
                     Some(i),
                     format!(
-                        "piece {}: a {} cannot be in mode {}",
+                        "piece {}: {} pieces cannot be in {} mode",
                         p.name,
                         ty.name,
                         rules.mode_name(mode)
@@ -287,7 +287,7 @@ impl Game {
                     let t = self.board.terrain(*c);
                     if !terrain_ok(t) {
                         return Err(format!(
-                            "piece {} stands on {} at {c}, which a {} cannot enter",
+                            "piece {} stands on {} at {c}, where {} pieces may not go",
                             p.name,
                             terrain_name(t),
                             ty.name
@@ -312,7 +312,7 @@ impl Game {
                 let t = self.board.terrain_at(*at);
                 if !terrain_ok(t) {
                     return Err(format!(
-                        "piece {} stands in {} at {at}, which a {} cannot enter",
+                        "piece {} stands in {} at {at}, where {} pieces may not go",
                         p.name,
                         terrain_name(t),
                         ty.name
@@ -646,7 +646,7 @@ impl Game {
                         .terrain
                         .get(terrain.index())
                         .map_or("?", |t| t.name.as_str());
-                    return Err(format!("a {} may not enter {name} at {to}", ty.name));
+                    return Err(format!("{} pieces may not enter {name} at {to}", ty.name));
                 }
             }
         }
@@ -1171,7 +1171,7 @@ impl Game {
         if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
             return Err(Refusal::new(
                 RefusalKind::BadMode,
-                format!("a {} cannot take {} mode", ty.name, mode_def.name),
+                format!("{} pieces cannot take {} mode", ty.name, mode_def.name),
             ));
         }
         if piece.mode == mode {

@@ -228,6 +228,10 @@ fn is_poisoned(sink: &Sink, node: &Node) -> bool {
     sink.try_borrow().is_ok_and(|s| s.is_poisoned(node))
 }
 
+fn poison_count(sink: &Sink) -> usize {
+    sink.try_borrow().map_or(0, |s| s.poisoned.len())
+}
+
 /// Where a value is, as a dotted path from the top of the file: `charts.x.rows[2].score`.
 #[derive(Clone, Copy)]
 enum Path<'p> {
@@ -927,6 +931,47 @@ impl NodeDe<'_, '_> {
     }
 }
 
+/// Deserializes `node` with `seed`, settling an error at `node` (see [`NodeDe::finish`]).
+///
+/// With `climb`, a failure that set nothing new aside (it repeats a problem reported in an
+/// earlier pass) sets `node` itself aside, so that the next pass leaves out a larger part
+/// and gets further. Lists and mappings climb: they can leave an item or entry out.
+fn deserialize_child<'de, S: DeserializeSeed<'de>>(
+    seed: S,
+    node: &Node,
+    path: Path<'_>,
+    sink: &Sink,
+    absent: bool,
+    climb: bool,
+) -> Result<S::Value, DecodeError> {
+    let before = poison_count(sink);
+    let de = NodeDe {
+        node,
+        path,
+        sink,
+        absent,
+    };
+    match seed.deserialize(de) {
+        Ok(value) => Ok(value),
+        Err(err) => {
+            let here = NodeDe {
+                node,
+                path,
+                sink,
+                absent,
+            };
+            let _ = here.settle::<()>(Err(err), false);
+            if climb
+                && poison_count(sink) == before
+                && let Ok(mut session) = sink.try_borrow_mut()
+            {
+                session.poison(node);
+            }
+            Err(DecodeError::Reported)
+        }
+    }
+}
+
 /// The items of a list, skipping those set aside by earlier passes.
 struct SeqDe<'a, 'p> {
     items: &'a [Node],
@@ -962,14 +1007,12 @@ impl<'de> SeqAccess<'de> for SeqDe<'_, '_> {
             if is_poisoned(self.sink, item) {
                 continue;
             }
-            let child = NodeDe::new(item, Path::Index(&self.path, index), self.sink);
-            return match seed.deserialize(child) {
+            let path = Path::Index(&self.path, index);
+            return match deserialize_child(seed, item, path, self.sink, false, true) {
                 Ok(value) => Ok(Some(value)),
-                Err(err) => {
-                    // The item is reported and set aside; end the list here so the rest of
-                    // the file is still checked in this pass.
-                    let child = NodeDe::new(item, Path::Index(&self.path, index), self.sink);
-                    let _ = child.settle::<()>(Err(err), false);
+                Err(_) => {
+                    // The problem is reported and the item set aside for the next pass; end
+                    // the list here so the rest of the file is still checked in this pass.
                     self.truncated = true;
                     self.index = self.items.len();
                     Ok(None)
@@ -1021,8 +1064,7 @@ impl<'de> MapAccess<'de> for MapDe<'_, '_> {
                 }
             }
             self.pending = Some(entry);
-            let key_de = NodeDe::new(key, self.path, self.sink);
-            return seed.deserialize(key_de).map(Some);
+            return deserialize_child(seed, key, self.path, self.sink, false, true).map(Some);
         }
         Ok(None)
     }
@@ -1040,11 +1082,8 @@ impl<'de> MapAccess<'de> for MapDe<'_, '_> {
             Value::Str(s) => Cow::Borrowed(s),
             _ => Cow::Owned(key.key_text()),
         };
-        seed.deserialize(NodeDe::new(
-            value,
-            Path::Key(&self.path, &key_text),
-            self.sink,
-        ))
+        let path = Path::Key(&self.path, &key_text);
+        deserialize_child(seed, value, path, self.sink, false, true)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -1129,7 +1168,10 @@ impl<'de> VariantAccess<'de> for EnumDe<'_, '_, '_> {
         seed: S,
     ) -> Result<S::Value, DecodeError> {
         let path = Path::Key(&self.de.path, self.variant);
-        seed.deserialize(self.content_de(path))
+        match self.content {
+            Some(node) => deserialize_child(seed, node, path, self.de.sink, false, false),
+            None => deserialize_child(seed, self.de.node, path, self.de.sink, true, false),
+        }
     }
 
     fn tuple_variant<V: Visitor<'de>>(
@@ -1192,10 +1234,7 @@ impl<'de> MapAccess<'de> for LocatedAccess<'_, '_> {
             let text = format!("{}:{}:{}", location.line, location.col, location.file);
             seed.deserialize(text.into_deserializer())
         } else {
-            seed.deserialize(NodeDe {
-                absent: self.absent,
-                ..NodeDe::new(self.node, self.path, self.sink)
-            })
+            deserialize_child(seed, self.node, self.path, self.sink, self.absent, false)
         }
     }
 }
