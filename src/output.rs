@@ -60,6 +60,20 @@ pub fn event(game: &Game, e: &Event) -> String {
         } => {
             format!("turn {turn} · {phase} phase ({phasing})")
         }
+        Event::Initiative { turn, rolls, order } => {
+            let rolls: Vec<String> = rolls
+                .iter()
+                .map(|(side, dice, total)| {
+                    let faces: Vec<&str> = dice.iter().map(|d| d.face.as_str()).collect();
+                    format!("{side} {} = {total}", faces.join("+"))
+                })
+                .collect();
+            format!(
+                "turn {turn} initiative: {}; order {}",
+                rolls.join(", "),
+                order.join(", ")
+            )
+        }
         Event::Moved {
             piece,
             path: p,

@@ -6,7 +6,10 @@ use crate::util::{grognard, grognard_in, root, yaml_files};
 fn every_bundled_ruleset_and_example_validates() {
     let mut files = yaml_files("rulesets");
     files.extend(yaml_files("examples"));
-    assert!(files.len() >= 9, "expected the drill rulesets, scenarios and orders: {files:?}");
+    assert!(
+        files.len() >= 9,
+        "expected the drill rulesets, scenarios and orders: {files:?}"
+    );
     for f in &files {
         let run = grognard(&["validate", f]);
         assert_eq!(run.code, 0, "{f}: {}", run.stderr);
@@ -16,29 +19,59 @@ fn every_bundled_ruleset_and_example_validates() {
 
 #[test]
 fn every_example_plays_its_orders_to_the_end() {
-    for scenario in yaml_files("examples").iter().filter(|f| !f.ends_with(".orders.yaml")) {
+    for scenario in yaml_files("examples")
+        .iter()
+        .filter(|f| !f.ends_with(".orders.yaml"))
+    {
         let orders = scenario.replace(".yaml", ".orders.yaml");
         let run = grognard(&["play", scenario, "--orders", &orders]);
         assert_eq!(run.code, 0, "{scenario}: {}", run.stderr);
-        assert!(run.stdout.contains("turn 1 · "), "{scenario}: {}", run.stdout);
+        assert!(
+            run.stdout.contains("turn 1 · "),
+            "{scenario}: {}",
+            run.stdout
+        );
     }
 }
 
 #[test]
 fn square_example_marches_over_the_bridge_in_road_mode() {
-    let run = grognard(&["play", "examples/drill-square.yaml", "--orders", "examples/drill-square.orders.yaml"]);
+    let run = grognard(&[
+        "play",
+        "examples/drill-square.yaml",
+        "--orders",
+        "examples/drill-square.orders.yaml",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 000 rule 10: road mode along the road ignores terrain; the bridge carries it over the
     // river that closes every other crossing (terrain table: "cross river: not allowed").
-    assert!(run.stdout.contains("b4 moved (5,5) → (5,4) → (5,3), cost 2"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("b4 moved (5,5) → (5,4) → (5,3), cost 2"),
+        "{}",
+        run.stdout
+    );
     // 000 rule 7: a diagonal step costs 1½.
-    assert!(run.stdout.contains("b2 moved (6,6) → (7,5), cost 1½"), "{}", run.stdout);
-    assert!(run.stdout.contains("game over after 3 turns"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("b2 moved (6,6) → (7,5), cost 1½"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("game over after 3 turns"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn hex_example_stops_in_a_zone_of_control_and_fires() {
-    let run = grognard(&["play", "examples/drill-hex.yaml", "--orders", "examples/drill-hex.orders.yaml"]);
+    let run = grognard(&[
+        "play",
+        "examples/drill-hex.yaml",
+        "--orders",
+        "examples/drill-hex.orders.yaml",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 004 §5.2: the three front hexes are the zone of control; entering one ends the move.
     assert!(
@@ -47,20 +80,43 @@ fn hex_example_stops_in_a_zone_of_control_and_fires() {
         run.stdout
     );
     // 004 charts: the neighbouring hex is an automatic hit, no roll.
-    assert!(run.stdout.contains("fire: no roll needed; band 0 (automatic) → hit"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("fire: no roll needed; band 0 (automatic) → hit"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("r2 now faces W"), "{}", run.stdout);
 }
 
 #[test]
 fn open_example_measures_moves_in_inches() {
-    let run = grognard(&["play", "examples/drill-open.yaml", "--orders", "examples/drill-open.orders.yaml"]);
+    let run = grognard(&[
+        "play",
+        "examples/drill-open.yaml",
+        "--orders",
+        "examples/drill-open.orders.yaml",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("b1 moved (12\", 30\") → (12\", 20\"), 10\""), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("b1 moved (12\", 30\") → (12\", 20\"), 10\""),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn play_is_deterministic_for_a_seed() {
-    let args = ["play", "examples/drill-square.yaml", "--orders", "examples/drill-square.orders.yaml", "--seed", "99", "--json"];
+    let args = [
+        "play",
+        "examples/drill-square.yaml",
+        "--orders",
+        "examples/drill-square.orders.yaml",
+        "--seed",
+        "99",
+        "--json",
+    ];
     let a = grognard(&args);
     let b = grognard(&args);
     assert_eq!(a.code, 0, "{}", a.stderr);
@@ -72,7 +128,13 @@ fn play_is_deterministic_for_a_seed() {
 
 #[test]
 fn reach_reports_costs_and_paths() {
-    let run = grognard(&["reach", "examples/drill-square.yaml", "--unit", "b2", "--json"]);
+    let run = grognard(&[
+        "reach",
+        "examples/drill-square.yaml",
+        "--unit",
+        "b2",
+        "--json",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     let reach = json["reach"].as_array().cloned().unwrap_or_default();
@@ -95,21 +157,66 @@ fn reach_reports_costs_and_paths() {
 
 #[test]
 fn roll_explains_dice_and_modifiers() {
-    let run = grognard(&["roll", "rulesets/drill-square.yaml", "volley", "--set", "cover=1", "--set", "flank=1", "--seed", "7"]);
+    let run = grognard(&[
+        "roll",
+        "rulesets/drill-square.yaml",
+        "volley",
+        "--set",
+        "cover=1",
+        "--set",
+        "flank=1",
+        "--seed",
+        "7",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("-1 target in cover"), "{}", run.stdout);
-    assert!(run.stdout.contains("+2 target's flank or rear"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("+2 target's flank or rear"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("(seed 7)"));
-    let again = grognard(&["roll", "rulesets/drill-square.yaml", "volley", "--set", "cover=1", "--set", "flank=1", "--seed", "7"]);
+    let again = grognard(&[
+        "roll",
+        "rulesets/drill-square.yaml",
+        "volley",
+        "--set",
+        "cover=1",
+        "--set",
+        "flank=1",
+        "--seed",
+        "7",
+    ]);
     assert_eq!(run.stdout, again.stdout);
-    let run = grognard(&["roll", "rulesets/drill-hex.yaml", "fire", "--set", "band=0", "--seed", "1"]);
-    assert!(run.stdout.contains("no roll needed; band 0 (automatic) → hit"), "{}", run.stdout);
+    let run = grognard(&[
+        "roll",
+        "rulesets/drill-hex.yaml",
+        "fire",
+        "--set",
+        "band=0",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        run.stdout
+            .contains("no roll needed; band 0 (automatic) → hit"),
+        "{}",
+        run.stdout
+    );
     let typo = grognard(&["roll", "rulesets/drill-hex.yaml", "fyre"]);
     assert_eq!(typo.code, 2);
-    assert!(typo.stderr.contains("did you mean `fire`?"), "{}", typo.stderr);
+    assert!(
+        typo.stderr.contains("did you mean `fire`?"),
+        "{}",
+        typo.stderr
+    );
     let bad = grognard(&["roll", "rulesets/drill-hex.yaml", "fire", "--set", "bnad=1"]);
     assert_eq!(bad.code, 2);
-    assert!(bad.stderr.contains("did you mean `band`?"), "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("did you mean `band`?"),
+        "{}",
+        bad.stderr
+    );
 }
 
 #[test]
@@ -117,7 +224,14 @@ fn usage_errors_exit_2() {
     assert_eq!(grognard(&[]).code, 2);
     assert_eq!(grognard(&["play", "examples/drill-square.yaml"]).code, 2);
     assert_eq!(grognard(&["frobnicate"]).code, 2);
-    let opt = grognard(&["play", "examples/drill-square.yaml", "--orders", "examples/drill-square.orders.yaml", "--option", "x"]);
+    let opt = grognard(&[
+        "play",
+        "examples/drill-square.yaml",
+        "--orders",
+        "examples/drill-square.orders.yaml",
+        "--option",
+        "x",
+    ]);
     assert_eq!(opt.code, 2);
 }
 
@@ -125,7 +239,10 @@ fn copy_example(dir: &std::path::Path) {
     for (from, to) in [
         ("rulesets/drill-square.yaml", "rulesets/drill-square.yaml"),
         ("examples/drill-square.yaml", "examples/drill-square.yaml"),
-        ("examples/drill-square.orders.yaml", "examples/drill-square.orders.yaml"),
+        (
+            "examples/drill-square.orders.yaml",
+            "examples/drill-square.orders.yaml",
+        ),
     ] {
         let target = dir.join(to);
         std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
@@ -139,12 +256,23 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
     copy_example(dir.path());
     let run = grognard_in(
         dir.path(),
-        &["play", "examples/drill-square.yaml", "--orders", "examples/drill-square.orders.yaml", "--save", "game.json"],
+        &[
+            "play",
+            "examples/drill-square.yaml",
+            "--orders",
+            "examples/drill-square.orders.yaml",
+            "--save",
+            "game.json",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let replay = grognard_in(dir.path(), &["replay", "game.json"]);
     assert_eq!(replay.code, 0, "{}", replay.stderr);
-    assert!(replay.stdout.contains("replay verified"), "{}", replay.stdout);
+    assert!(
+        replay.stdout.contains("replay verified"),
+        "{}",
+        replay.stdout
+    );
 
     // A tampered event log is caught at the first differing event.
     let text = std::fs::read_to_string(dir.path().join("game.json")).expect("save");
@@ -161,5 +289,9 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
     std::fs::write(&rules, text.replace("medium_woods: +½", "medium_woods: +1")).expect("write");
     let refused = grognard_in(dir.path(), &["replay", "game.json"]);
     assert_eq!(refused.code, 1);
-    assert!(refused.stderr.contains("the ruleset changed"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("the ruleset changed"),
+        "{}",
+        refused.stderr
+    );
 }

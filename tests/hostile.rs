@@ -15,7 +15,11 @@ fn hostile_yaml_is_refused_quickly() {
         let run = grognard(&["validate", f]);
         assert_eq!(run.code, 1, "{f}: {}{}", run.stdout, run.stderr);
         let name = f.rsplit('/').next().unwrap_or(f);
-        assert!(run.stderr.contains(name), "{f}: error does not name the file: {}", run.stderr);
+        assert!(
+            run.stderr.contains(name),
+            "{f}: error does not name the file: {}",
+            run.stderr
+        );
         assert!(!run.stderr.contains("panicked"), "{f}: {}", run.stderr);
         assert!(run.elapsed < QUICK, "{f} took {:?}", run.elapsed);
     }
@@ -30,7 +34,11 @@ fn a_50_megabyte_file_is_refused_before_parsing() {
     std::fs::write(&big, text).expect("write");
     let run = grognard_in(dir.path(), &["validate", "big.yaml"]);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("big.yaml") && run.stderr.contains("bytes"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("big.yaml") && run.stderr.contains("bytes"),
+        "{}",
+        run.stderr
+    );
     assert!(run.elapsed < QUICK, "took {:?}", run.elapsed);
 }
 
@@ -39,7 +47,11 @@ fn a_piece_off_the_board_is_reported_at_its_line() {
     let run = grognard(&["validate", "tests/fixtures/bad/off-board.yaml"]);
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("off-board.yaml:7:"), "{}", run.stderr);
-    assert!(run.stderr.contains("r1 is off the board at (7,2)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("r1 is off the board at (7,2)"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -54,8 +66,19 @@ fn a_piece_on_impassable_terrain_is_reported_at_its_line() {
 fn every_typo_is_reported_with_a_suggestion() {
     let run = grognard(&["validate", "tests/fixtures/bad/typos.yaml"]);
     assert_eq!(run.code, 1);
-    for expected in ["`colz`", "did you mean `cols`?", "`infantery`", "did you mean `infantry`?", "`strategc`", "NNE"] {
-        assert!(run.stderr.contains(expected), "missing {expected}: {}", run.stderr);
+    for expected in [
+        "`colz`",
+        "did you mean `cols`?",
+        "`infantery`",
+        "did you mean `infantry`?",
+        "`strategc`",
+        "NNE",
+    ] {
+        assert!(
+            run.stderr.contains(expected),
+            "missing {expected}: {}",
+            run.stderr
+        );
     }
 }
 
@@ -63,7 +86,11 @@ fn every_typo_is_reported_with_a_suggestion() {
 fn illegal_and_malformed_orders_are_refused_with_their_line() {
     let scenario = "examples/drill-square.yaml";
     let cases = [
-        ("illegal.orders.yaml", ":3:", "refused: (4,3) is not next to (4,6)"),
+        (
+            "illegal.orders.yaml",
+            ":3:",
+            "refused: (4,3) is not next to (4,6)",
+        ),
         ("malformed.orders.yaml", ":2:", "exactly one of"),
         ("unknown-piece.orders.yaml", ":2:", "unknown piece `b9`"),
     ];
@@ -71,7 +98,11 @@ fn illegal_and_malformed_orders_are_refused_with_their_line() {
         let path = format!("tests/fixtures/bad/{file}");
         let run = grognard(&["play", scenario, "--orders", &path]);
         assert_eq!(run.code, 1, "{file}: {}", run.stderr);
-        assert!(run.stderr.contains(&format!("{file}{line}")), "{file}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("{file}{line}")),
+            "{file}: {}",
+            run.stderr
+        );
         assert!(run.stderr.contains(message), "{file}: {}", run.stderr);
         assert!(run.elapsed < QUICK);
     }

@@ -46,7 +46,14 @@ pub fn yaml_files(dir: &str) -> Vec<String> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .map(|p| format!("{dir}/{}", p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
+        .map(|p| {
+            format!(
+                "{dir}/{}",
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            )
+        })
         .collect();
     out.sort();
     out

@@ -113,6 +113,15 @@ pub enum Event {
         /// Phasing side name.
         phasing: String,
     },
+    /// The sides rolled for initiative; they play this turn in `order`.
+    Initiative {
+        /// Turn number.
+        turn: u32,
+        /// Each side's dice and total, in scenario order (ties re-rolled are logged too).
+        rolls: Vec<(String, Vec<LoggedDie>, i32)>,
+        /// Side names, first to last.
+        order: Vec<String>,
+    },
     /// A piece moved on a grid.
     Moved {
         /// Which piece.

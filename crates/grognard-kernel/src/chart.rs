@@ -27,6 +27,10 @@ pub enum InputSource {
     ActorCounter(CounterId),
     /// A counter of the target.
     TargetCounter(CounterId),
+    /// An attribute of the acting piece (class, morale...).
+    ActorAttribute(usize),
+    /// An attribute of the target.
+    TargetAttribute(usize),
     /// 1 when the acting piece has the flag.
     ActorFlag(FlagId),
     /// 1 when the target has the flag.

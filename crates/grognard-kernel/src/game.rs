@@ -49,6 +49,8 @@ pub struct PieceSetup {
     pub flags: Vec<FlagId>,
     /// Index (in this list) of the piece it is attached to.
     pub attached_to: Option<usize>,
+    /// Attribute values that differ from the type's, by attribute index.
+    pub attributes: Vec<(usize, i32)>,
 }
 
 /// Everything a scenario says, in kernel terms.
@@ -92,6 +94,8 @@ pub struct State {
     pub turn: u32,
     /// Index into the turn plan ([`Rules::turn_plan`]).
     pub step: u32,
+    /// The order the sides play in this turn.
+    pub order: Vec<SideId>,
     /// Sides that have ended the current phase.
     pub done: Vec<bool>,
     /// Pieces, by id.
@@ -151,7 +155,10 @@ impl Game {
         if setup.sides.len() < 2 {
             return Err(err(None, "a scenario needs at least two sides".into()));
         }
-        if rules.turn_plan(setup.sides.len()).is_empty() {
+        if rules.sequence.side_turn.is_empty()
+            && rules.sequence.turn_start.is_empty()
+            && rules.sequence.turn_end.is_empty()
+        {
             return Err(err(
                 None,
                 "the ruleset's sequence of play has no phases".into(),
@@ -196,6 +203,12 @@ impl Game {
                     *slot = (*v).clamp(def.min, def.max.max(def.min));
                 }
             }
+            let mut attributes = ty.attributes.clone();
+            for (a, v) in &p.attributes {
+                if let Some(slot) = attributes.get_mut(*a) {
+                    *slot = *v;
+                }
+            }
             let mut piece = Piece {
                 id: PieceId(i as u32),
                 name: p.name.clone(),
@@ -206,6 +219,7 @@ impl Game {
                 mode,
                 counters,
                 flags: 0,
+                attributes,
                 attached_to: p.attached_to.map(|a| PieceId(a as u32)),
                 moved: false,
                 acted: 0,
@@ -220,6 +234,7 @@ impl Game {
         let state = State {
             turn: 1,
             step: 0,
+            order: (0..sides.len()).map(|i| SideId(i as u8)).collect(),
             done: vec![false; sides.len()],
             pieces,
             rng: GameRng::new(setup.seed),
@@ -240,6 +255,7 @@ impl Game {
         }
         let mut next = game.state.clone();
         let mut events = Vec::new();
+        game.roll_initiative(&mut next, &mut events);
         game.begin_phase(&mut next, &mut events, hooks)
             .map_err(|r| err(None, r.message))?;
         game.state = next;
@@ -415,7 +431,7 @@ impl Game {
         if self.state.over {
             return None;
         }
-        let plan = self.rules.turn_plan(self.sides.len());
+        let plan = self.rules.turn_plan(&self.state.order);
         plan.get(self.state.step as usize)
             .map(|(p, s)| (*p, SideId(*s as u8)))
     }
@@ -1415,6 +1431,10 @@ impl Game {
                             target_piece.as_ref().map_or(0, |t| t.counter(*c))
                         }
                         InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
+                        InputSource::ActorAttribute(a) => actor.attribute(*a),
+                        InputSource::TargetAttribute(a) => {
+                            target_piece.as_ref().map_or(0, |t| t.attribute(*a))
+                        }
                         InputSource::TargetFlag(f) => {
                             i32::from(target_piece.as_ref().is_some_and(|t| t.flag(*f)))
                         }
@@ -1602,7 +1622,7 @@ impl Game {
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
         let rules = &*self.rules;
-        let plan_len = rules.turn_plan(self.sides.len()).len() as u32;
+        let plan_len = rules.turn_plan(&next.order).len() as u32;
         let clear = |next: &mut State, when: Clears| {
             for p in &mut next.pieces {
                 for (i, f) in rules.flags.iter().enumerate() {
@@ -1636,9 +1656,85 @@ impl Game {
                 events.push(Event::GameOver { turns: self.turns });
                 return Ok(());
             }
+            self.roll_initiative(next, events);
         }
         next.done.iter_mut().for_each(|d| *d = false);
         self.begin_phase(next, events, hooks)
+    }
+
+    /// Rolls for the order of play this turn, when the ruleset asks for it. Ties roll again
+    /// among themselves (up to ten times; then scenario order stands), all logged.
+    fn roll_initiative(&self, next: &mut State, events: &mut Vec<Event>) {
+        let Some(expr) = &self.rules.sequence.initiative else {
+            next.order = (0..self.sides.len()).map(|i| SideId(i as u8)).collect();
+            return;
+        };
+        let dice = &self.rules.dice;
+        let mut rolls = Vec::new();
+        let mut roll = |next: &mut State, side: usize| -> i32 {
+            let mut logged = Vec::new();
+            let mut total = 0i32;
+            for term in &expr.terms {
+                let Some(def) = dice.get(term.die.index()) else {
+                    continue;
+                };
+                for _ in 0..term.count {
+                    let r = next.rng.roll(term.die, def, &[]);
+                    total = total.saturating_add(r.value);
+                    logged.push(LoggedDie {
+                        die: def.name.clone(),
+                        face: def
+                            .faces
+                            .get(usize::from(r.face))
+                            .map_or_else(String::new, |f| f.label.clone()),
+                        value: r.value,
+                        rerolled_from: None,
+                    });
+                }
+            }
+            let name = self
+                .sides
+                .get(side)
+                .map_or_else(String::new, |s| s.name.clone());
+            rolls.push((name, logged, total));
+            total
+        };
+        // Keys compare totals first, then the tie-break rolls, then scenario order.
+        let mut keys: Vec<(Vec<i32>, usize)> = (0..self.sides.len())
+            .map(|s| (vec![roll(next, s)], s))
+            .collect();
+        for _ in 0..10 {
+            keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let tied: Vec<usize> = (0..keys.len())
+                .filter(|&i| {
+                    (i > 0 && keys[i - 1].0 == keys[i].0)
+                        || (i + 1 < keys.len() && keys[i + 1].0 == keys[i].0)
+                })
+                .collect();
+            if tied.is_empty() {
+                break;
+            }
+            for i in tied {
+                let side = keys[i].1;
+                let extra = roll(next, side);
+                keys[i].0.push(extra);
+            }
+        }
+        keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        next.order = keys.iter().map(|(_, s)| SideId(*s as u8)).collect();
+        events.push(Event::Initiative {
+            turn: next.turn,
+            rolls,
+            order: next
+                .order
+                .iter()
+                .map(|s| {
+                    self.sides
+                        .get(s.index())
+                        .map_or_else(String::new, |d| d.name.clone())
+                })
+                .collect(),
+        });
     }
 
     fn begin_phase(
@@ -1647,7 +1743,7 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let plan = self.rules.turn_plan(self.sides.len());
+        let plan = self.rules.turn_plan(&next.order);
         let Some((phase, side)) = plan.get(next.step as usize) else {
             return Ok(());
         };

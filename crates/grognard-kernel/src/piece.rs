@@ -68,6 +68,8 @@ pub struct Piece {
     pub counters: Vec<i32>,
     /// Flags, one bit per flag id.
     pub flags: u64,
+    /// Attribute values (class, morale...), by attribute index.
+    pub attributes: Vec<i32>,
     /// The piece it is attached to (a leader with a unit).
     pub attached_to: Option<PieceId>,
     /// True once it has moved in the current movement window (phase or turn, per type).
@@ -81,6 +83,12 @@ impl Piece {
     #[must_use]
     pub fn counter(&self, id: CounterId) -> i32 {
         self.counters.get(id.index()).copied().unwrap_or(0)
+    }
+
+    /// An attribute's value (0 when the index is unknown).
+    #[must_use]
+    pub fn attribute(&self, index: usize) -> i32 {
+        self.attributes.get(index).copied().unwrap_or(0)
     }
 
     /// True when the flag is set.

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::chart::ChartDef;
 use crate::cost::Cost;
-use crate::dice::DieDef;
+use crate::dice::{DiceExpr, DieDef};
 use crate::geometry::open::Scale;
 use crate::geometry::{Arc, ArcSpec};
 use crate::ids::Names;
-use crate::ids::{ActionId, ChartId, CounterId, FlagId, ModeId, MoveClassId, PieceTypeId};
+use crate::ids::{ActionId, ChartId, CounterId, FlagId, ModeId, MoveClassId, PieceTypeId, SideId};
 
 /// Name and content hash of the merged ruleset a game was played with. Saves record it so
 /// a replay under a changed ruleset is refused.
@@ -191,6 +191,8 @@ pub struct PieceTypeDef {
     pub dummy: bool,
     /// True when it has a facing that matters.
     pub faces: bool,
+    /// Values of the ruleset's piece attributes (class, morale...), by attribute index.
+    pub attributes: Vec<i32>,
 }
 
 /// What a stacking limit counts.
@@ -320,6 +322,9 @@ pub struct Sequence {
     pub turn_end: Vec<PhaseDef>,
     /// Number of turns when the scenario does not say.
     pub turns: u32,
+    /// When set, every side rolls these dice at the start of each turn and the sides take
+    /// their turns from the highest total down (ties roll again); otherwise scenario order.
+    pub initiative: Option<DiceExpr>,
 }
 
 /// Which pieces an action may target.
@@ -390,6 +395,8 @@ pub struct Rules {
     pub modes: Vec<ModeDef>,
     /// Counters.
     pub counters: Vec<CounterDef>,
+    /// Names of integer piece attributes (class, morale rating...).
+    pub piece_attributes: Names,
     /// Flags (at most 64).
     pub flags: Vec<FlagDef>,
     /// Face tags.
@@ -482,16 +489,21 @@ impl Rules {
             .map(|i| ModeId(i as u16))
     }
 
-    /// The ordered list of every phase of one turn with `sides` sides, as
-    /// `(phase, phasing side index)`; turn-wide phases carry side 0.
+    /// The ordered list of every phase of one turn whose sides play in `order`, as
+    /// `(phase, phasing side index)`; turn-wide phases carry the first side of the order.
     #[must_use]
-    pub fn turn_plan(&self, sides: usize) -> Vec<(&PhaseDef, usize)> {
-        let mut plan: Vec<(&PhaseDef, usize)> =
-            self.sequence.turn_start.iter().map(|p| (p, 0)).collect();
-        for side in 0..sides {
-            plan.extend(self.sequence.side_turn.iter().map(|p| (p, side)));
+    pub fn turn_plan(&self, order: &[SideId]) -> Vec<(&PhaseDef, usize)> {
+        let first = order.first().map_or(0, |s| s.index());
+        let mut plan: Vec<(&PhaseDef, usize)> = self
+            .sequence
+            .turn_start
+            .iter()
+            .map(|p| (p, first))
+            .collect();
+        for side in order {
+            plan.extend(self.sequence.side_turn.iter().map(|p| (p, side.index())));
         }
-        plan.extend(self.sequence.turn_end.iter().map(|p| (p, 0)));
+        plan.extend(self.sequence.turn_end.iter().map(|p| (p, first)));
         plan
     }
 }

@@ -341,6 +341,11 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .collect();
     let mode_names = named_ids(&spec.modes);
     let counter_names = named_ids(&spec.counters);
+    let piece_attr_names: Vec<&str> = spec
+        .piece_attributes
+        .iter()
+        .map(|a| a.value.as_str())
+        .collect();
     let flag_names = named_ids(&spec.flags);
     if spec.flags.len() > MAX_FLAGS {
         cx.error(
@@ -557,6 +562,14 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     ),
                 );
             }
+            let mut attributes = vec![0; piece_attr_names.len()];
+            for a in v.attributes.iter() {
+                if let Some(i) =
+                    cx.lookup("piece attribute", &a.name, piece_attr_names.iter().copied())
+                {
+                    attributes[i] = a.value;
+                }
+            }
             let moves = match v.moves.as_ref().map(|m| m.value.as_str()) {
                 None | Some("per_phase") => MoveLimit::PerPhase,
                 Some("per_turn") => MoveLimit::PerTurn,
@@ -582,6 +595,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 moves,
                 dummy: v.dummy,
                 faces: v.faces.unwrap_or(true),
+                attributes,
             }
         })
         .collect();
@@ -628,6 +642,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     // Charts.
     let names = Names::new(tag_names.clone());
     let chart_cx = ChartNames {
+        piece_attrs: &piece_attr_names,
         counters: &counter_names,
         flags: &flag_names,
         attrs: &attr_names,
@@ -832,7 +847,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             allows,
         }
     };
+    let initiative = spec
+        .sequence
+        .initiative
+        .as_ref()
+        .map(|d| parse_dice(&mut cx, d, &mut dice, &mut die_names));
     let sequence = Sequence {
+        initiative,
         turn_start: spec
             .sequence
             .turn_start
@@ -873,6 +894,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         arcs,
         modes,
         counters,
+        piece_attributes: Names::new(piece_attr_names.iter().map(|s| (*s).to_owned()).collect()),
         flags,
         tags: names,
         dice,
@@ -892,6 +914,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 }
 
 struct ChartNames<'a> {
+    piece_attrs: &'a [&'a str],
     counters: &'a [&'a str],
     flags: &'a [&'a str],
     attrs: &'a [&'a str],
@@ -1007,12 +1030,14 @@ fn compile_chart(
                     "actor.flag" => need(cx, names.flags, "flag").map(|c| InputSource::ActorFlag(FlagId(c as u16))),
                     "target.flag" => need(cx, names.flags, "flag").map(|c| InputSource::TargetFlag(FlagId(c as u16))),
                     "target.flank_or_rear" => Some(InputSource::TargetFlankOrRear),
+                    "actor.attribute" => need(cx, names.piece_attrs, "piece attribute").map(InputSource::ActorAttribute),
+                    "target.attribute" => need(cx, names.piece_attrs, "piece attribute").map(InputSource::TargetAttribute),
                     "target.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::TargetTerrain),
                     "setting" => need(cx, names.settings, "setting").map(InputSource::Setting),
                     other => {
                         cx.error(
                             &from.location,
-                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, target.flank_or_rear, target.terrain or setting"),
+                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain or setting"),
                         );
                         None
                     }
@@ -1021,7 +1046,7 @@ fn compile_chart(
             let min = v.min.unwrap_or(0);
             let max = v.max.unwrap_or(match &source {
                 Some(InputSource::DistanceBand(b)) => b.len() as i32,
-                Some(InputSource::Distance | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => i32::MAX,
+                Some(InputSource::Distance | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => i32::MAX,
                 _ => 1.max(v.default),
             });
             if max < min {

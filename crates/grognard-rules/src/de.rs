@@ -16,6 +16,8 @@
 //!   mapping that lacks it — and that value is set aside: a list carries on without the bad
 //!   item, and decoding runs again with the bad value left out, so problems elsewhere are
 //!   still found. Consequences of an already-reported problem are not reported again.
+//!   Each such problem costs a pass or two over the tree; the number of passes is bounded
+//!   (up to 100, fewer for big trees), after which a note says more may be hidden.
 //!
 //! Every message names the value's dotted path (`in charts.scout_fate.rows[2].score: ...`).
 //! Nothing of a failed decode leaks out: any diagnostic means `Err`.
@@ -99,6 +101,31 @@ use crate::suggest::did_you_mean;
 /// assert_eq!((rules.scale, rules.turns), (Scale::Road, 12));
 /// ```
 pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
+    match decode_recovering(node) {
+        (Some(value), d) if d.is_empty() => Ok(value),
+        (_, d) => Err(d),
+    }
+}
+
+/// Like [`decode`], but when the only problems were ones the decoder could step over (an
+/// unknown key, a bad value left out), also returns the value it recovered, so a later
+/// validation pass can report its own problems in the same run.
+///
+/// # Example
+/// ```
+/// use serde::Deserialize;
+/// use grognard_rules::{de::decode_recovering, yaml::{parse, Limits}};
+///
+/// #[derive(Debug, Default, Deserialize)]
+/// #[serde(default)]
+/// struct Board { cols: u32, rows: u32 }
+///
+/// let root = parse("b.yaml", b"cols: 4\ncolz: 5\nrows: 3\n", &Limits::default()).unwrap();
+/// let (board, problems) = decode_recovering::<Board>(&root);
+/// assert_eq!(problems.len(), 1);
+/// assert_eq!(board.map(|b| (b.cols, b.rows)), Some((4, 3)));
+/// ```
+pub fn decode_recovering<T: DeserializeOwned>(node: &Node) -> (Option<T>, Diagnostics) {
     // Each pass after the first re-decodes the whole tree with more bad values left out;
     // bound the total work so a file full of fatal errors cannot take long.
     const WORK: usize = 4_000_000;
@@ -106,6 +133,8 @@ pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
     let passes = (WORK / count_nodes(node).max(1)).clamp(2, MAX_PASSES);
 
     let sink = RefCell::new(Session::default());
+    let mut converged = false;
+    let mut recovered = None;
     for _ in 0..passes {
         if let Ok(mut session) = sink.try_borrow_mut() {
             session.new_poison = false;
@@ -115,18 +144,24 @@ pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
             break;
         };
         match outcome {
-            Ok(value) if session.diagnostics.is_empty() => return Ok(value),
+            Ok(value) if session.diagnostics.is_empty() => {
+                return (Some(value), Diagnostics::default());
+            }
+            Ok(value) => recovered = Some(value),
             Err(DecodeError::Fresh { message, help, .. }) => {
-                // Only a `Deserialize` impl failing without asking for any value gets here.
+                // Only a `Deserialize` impl failing after (or without) reading the tree gets
+                // here, e.g. `#[serde(try_from = ...)]` on the top-level type.
                 session.record(with_help(
                     Diagnostic::new(node.location.clone(), message),
                     help,
                 ));
+                converged = true;
                 break;
             }
             _ => {}
         }
         if !session.new_poison || session.is_poisoned(node) || session.overflowed {
+            converged = true;
             break;
         }
         if session.diagnostics.is_empty() {
@@ -141,9 +176,12 @@ pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
     let session = sink.into_inner();
     let mut diagnostics: Diagnostics = session.diagnostics.into_iter().collect();
     if session.overflowed {
-        diagnostics.push(Diagnostic::new(
-            node.location.clone(),
-            format!("too many problems: only the first {MAX_DIAGNOSTICS} are shown"),
+        diagnostics.push(Diagnostic::without_location(format!(
+            "too many problems: only the first {MAX_DIAGNOSTICS} are shown"
+        )));
+    } else if !converged {
+        diagnostics.push(Diagnostic::without_location(
+            "more problems may be hidden behind these; fix them and check again",
         ));
     }
     if diagnostics.is_empty() {
@@ -153,7 +191,7 @@ pub fn decode<T: DeserializeOwned>(node: &Node) -> Result<T, Diagnostics> {
             "the file could not be read as expected",
         ));
     }
-    Err(diagnostics)
+    (recovered, diagnostics)
 }
 
 /// Stop collecting after this many problems: nobody reads more, and it bounds memory.
@@ -283,7 +321,7 @@ impl fmt::Display for Path<'_> {
                 } else {
                     let shown: String = key.chars().take(40).collect();
                     let cut = if shown.len() < key.len() { "…" } else { "" };
-                    write!(f, "[{:?}{cut}]", shown)
+                    write!(f, "[{shown:?}{cut}]")
                 }
             }
             Self::Index(parent, index) => {
@@ -1008,16 +1046,14 @@ impl<'de> SeqAccess<'de> for SeqDe<'_, '_> {
                 continue;
             }
             let path = Path::Index(&self.path, index);
-            return match deserialize_child(seed, item, path, self.sink, false, true) {
-                Ok(value) => Ok(Some(value)),
-                Err(_) => {
-                    // The problem is reported and the item set aside for the next pass; end
-                    // the list here so the rest of the file is still checked in this pass.
-                    self.truncated = true;
-                    self.index = self.items.len();
-                    Ok(None)
-                }
-            };
+            if let Ok(value) = deserialize_child(seed, item, path, self.sink, false, true) {
+                return Ok(Some(value));
+            }
+            // The problem is reported and the item set aside for the next pass; end the
+            // list here so the rest of the file is still checked in this pass.
+            self.truncated = true;
+            self.index = self.items.len();
+            return Ok(None);
         }
         Ok(None)
     }
@@ -1115,7 +1151,7 @@ struct EnumDe<'d, 'a, 'p> {
     content: Option<&'a Node>,
 }
 
-impl<'d, 'a, 'p> EnumDe<'d, 'a, 'p> {
+impl<'a> EnumDe<'_, 'a, '_> {
     /// The deserializer of the content (or of "nothing" at the value, when there is none).
     fn content_de<'b>(&'b self, path: Path<'b>) -> NodeDe<'a, 'b> {
         match self.content {
@@ -1128,7 +1164,7 @@ impl<'d, 'a, 'p> EnumDe<'d, 'a, 'p> {
     }
 }
 
-impl<'de, 'd, 'a, 'p> EnumAccess<'de> for EnumDe<'d, 'a, 'p> {
+impl<'de> EnumAccess<'de> for EnumDe<'_, '_, '_> {
     type Error = DecodeError;
     type Variant = Self;
 

@@ -9,7 +9,7 @@ use grognard_kernel::rules::Rules;
 use sha2::{Digest, Sha256};
 
 use crate::compile::compile;
-use crate::de::{Located, decode};
+use crate::de::{Located, decode, decode_recovering};
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::model::{OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
 use crate::node::Node;
@@ -80,6 +80,15 @@ fn parse_file(path: &Path) -> Result<(Node, Vec<u8>), Diagnostics> {
     Ok((node, bytes))
 }
 
+/// Adds the problems of a later pass to those decoding already found: a file's decode
+/// and validation problems are reported together, in one run.
+fn after(mut problems: Diagnostics, next: Result<(), Diagnostics>) -> Result<(), Diagnostics> {
+    if let Err(d) = next {
+        problems.extend(d);
+    }
+    problems.into_result(())
+}
+
 /// Hex SHA-256 of some bytes.
 #[must_use]
 pub fn content_hash(bytes: &[u8]) -> String {
@@ -93,11 +102,17 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
     let (node, _) = parse_file(path)?;
-    let spec: RulesetSpec = decode(&node)?;
+    let (spec, problems) = decode_recovering::<RulesetSpec>(&node);
+    let Some(spec) = spec else {
+        return Err(problems);
+    };
     // The identity hashes the decoded content (not the bytes), so comments and layout do
     // not change it but every rule does.
     let canonical = serde_json::to_vec(&spec).unwrap_or_default();
-    let rules = compile(&spec, content_hash(&canonical))?;
+    let compiled = compile(&spec, content_hash(&canonical));
+    let mut rules = None;
+    after(problems, compiled.map(|r| rules = Some(r)))?;
+    let rules = rules.ok_or_else(Diagnostics::default)?;
     Ok(Ruleset {
         path: path.to_path_buf(),
         spec,
@@ -167,19 +182,64 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
     })
 }
 
+/// Builds a scenario from text already in memory (`name` is how messages name it), against
+/// a ruleset already loaded. The editor and tests use this.
+///
+/// # Errors
+/// Every problem in the text, each with `name:line:col`.
+pub fn scenario_from_text(
+    name: &str,
+    text: &str,
+    ruleset: &Ruleset,
+) -> Result<Scenario, Diagnostics> {
+    let limits = Limits::default();
+    let node = yaml::parse(name, text.as_bytes(), &limits).map_err(Diagnostics::from)?;
+    let (spec, problems) = decode_recovering::<ScenarioSpec>(&node);
+    let Some(spec) = spec else {
+        return Err(problems);
+    };
+    let mut compiled = None;
+    after(
+        problems,
+        compile_scenario(&spec, &ruleset.rules).map(|c| compiled = Some(c)),
+    )?;
+    let compiled = compiled.ok_or_else(Diagnostics::default)?;
+    Ok(Scenario {
+        path: PathBuf::from(name),
+        hash: content_hash(text.as_bytes()),
+        spec,
+        ruleset: ruleset.clone(),
+        compiled,
+    })
+}
+
 /// Loads a scenario and its ruleset (`ruleset` overrides the one the file names).
 ///
 /// # Errors
 /// Every problem in either file, each with `file:line:col`.
 pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Diagnostics> {
     let (node, bytes) = parse_file(path)?;
-    let spec: ScenarioSpec = decode(&node)?;
+    let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&node);
+    let Some(spec) = spec else {
+        return Err(problems);
+    };
     let ruleset_path = match ruleset {
         Some(p) => p.to_path_buf(),
-        None => resolve_ruleset(path, &spec.ruleset).map_err(Diagnostics::from)?,
+        None => match resolve_ruleset(path, &spec.ruleset) {
+            Ok(p) => p,
+            Err(d) => {
+                problems.push(d);
+                return Err(problems);
+            }
+        },
     };
     let ruleset = load_ruleset(&ruleset_path)?;
-    let compiled = compile_scenario(&spec, &ruleset.rules)?;
+    let mut compiled = None;
+    after(
+        problems,
+        compile_scenario(&spec, &ruleset.rules).map(|c| compiled = Some(c)),
+    )?;
+    let compiled = compiled.ok_or_else(Diagnostics::default)?;
     Ok(Scenario {
         path: path.to_path_buf(),
         hash: content_hash(&bytes),

@@ -34,6 +34,9 @@ pub struct RulesetSpec {
     pub counters: NamedMap<CounterSpec>,
     /// On/off flags pieces carry (at most 64).
     pub flags: NamedMap<FlagSpec>,
+    /// Names of integer piece attributes (`class`, `morale`); piece types give values,
+    /// scenario pieces may override them, charts read them.
+    pub piece_attributes: Vec<Located<String>>,
     /// Names of integer terrain attributes (`cover`, `elevation`).
     pub terrain_attributes: Vec<Located<String>>,
     /// Terrain types. The first is what unpainted cells are.
@@ -214,6 +217,8 @@ pub struct PieceTypeSpec {
     pub dummy: bool,
     /// True when facing matters (default true).
     pub faces: Option<bool>,
+    /// Piece attribute values (`class: 2`); unlisted attributes are 0.
+    pub attributes: NamedMap<i32>,
     /// What it is.
     pub description: Option<String>,
 }
@@ -246,6 +251,9 @@ pub struct ZocSpec {
 pub struct SequenceSpec {
     /// Turns in a game unless the scenario says.
     pub turns: Option<u32>,
+    /// Dice every side rolls at the start of each turn to decide the order of play
+    /// (highest first, ties roll again); without it sides play in scenario order.
+    pub initiative: Option<Located<String>>,
     /// Phases once per turn, before the sides' turns.
     pub turn_start: Vec<PhaseSpec>,
     /// Phases each side plays as the phasing side.
@@ -302,6 +310,7 @@ pub struct InputSpec {
     pub max: Option<i32>,
     /// Where an action takes it from: `distance`, `distance_band [1, 2, 3]`,
     /// `actor.counter NAME`, `target.counter NAME`, `actor.flag NAME`, `target.flag NAME`,
+    /// `actor.attribute NAME`, `target.attribute NAME`,
     /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`.
     pub from: Option<Located<String>>,
     /// For `distance_band`: the largest distance of each band.
@@ -563,6 +572,8 @@ pub struct PieceSpec {
     pub mode: Option<Located<String>>,
     /// Counter values.
     pub counters: NamedMap<i32>,
+    /// Attribute values that differ from the piece type's.
+    pub attributes: NamedMap<i32>,
     /// Flags set at the start.
     pub flags: Vec<Located<String>>,
     /// Id of the piece it is attached to.

@@ -15,6 +15,7 @@
 use core::fmt;
 
 use grognard_kernel::Cost;
+use grognard_kernel::geometry::open::Len;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
@@ -58,7 +59,8 @@ pub fn parse_cost(text: &str) -> Result<Cost, String> {
         .map_err(|_| cost_out_of_range(trimmed))
 }
 
-/// Parses a length on an open table into thousandths of an inch.
+/// Parses a length on an open table into thousandths of an inch (the unit of
+/// [`Len`]; see also [`LenValue`]).
 ///
 /// A number as for [`parse_cost`], then an optional unit: none or `"`, `in`, `inch`,
 /// `inches` for inches; `'`, `ft`, `foot`, `feet` for feet (12 inches). Feet and inches may
@@ -385,6 +387,103 @@ impl Visitor<'_> for CostVisitor {
     }
 }
 
+/// A table length as written in a file: a whole number of inches (`12`), a decimal that is
+/// a whole number of thousandths (`8.1`), or text in any form [`parse_len`] accepts
+/// (`"8.1\""`, `"1'"`, `"8½in"`).
+///
+/// Serializes back as a YAML integer of inches when whole (`12`), otherwise as the length's
+/// own rendering (`"8.1\""`).
+///
+/// ```
+/// use grognard_kernel::geometry::open::Len;
+/// use grognard_rules::number::LenValue;
+/// let l: LenValue = serde_json::from_str(r#""1' 6\"""#).unwrap();
+/// assert_eq!(l.0, Len(18_000));
+/// assert_eq!(serde_json::to_string(&l).unwrap(), "18");
+/// let l: LenValue = serde_json::from_str("8.1").unwrap();
+/// assert_eq!(serde_json::to_string(&l).unwrap(), r#""8.1\"""#);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LenValue(pub Len);
+
+impl From<LenValue> for Len {
+    fn from(value: LenValue) -> Self {
+        value.0
+    }
+}
+
+impl From<Len> for LenValue {
+    fn from(value: Len) -> Self {
+        Self(value)
+    }
+}
+
+impl Serialize for LenValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let thou = self.0.thou();
+        if thou % 1_000 == 0 {
+            serializer.serialize_i64(thou / 1_000)
+        } else {
+            serializer.collect_str(&self.0)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LenValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(LenVisitor)
+    }
+}
+
+struct LenVisitor;
+
+impl Visitor<'_> for LenVisitor {
+    type Value = LenValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(LEN_FORMS)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<LenValue, E> {
+        v.checked_mul(1_000)
+            .map(|thou| LenValue(Len(thou)))
+            .ok_or_else(|| E::custom(format!("{v} is too large for a length")))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<LenValue, E> {
+        match i64::try_from(v) {
+            Ok(v) => self.visit_i64(v),
+            Err(_) => Err(E::custom(format!("{v} is too large for a length"))),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<LenValue, E> {
+        if !v.is_finite() {
+            return Err(E::custom(format!("expected {LEN_FORMS}, found {v}")));
+        }
+        let scaled = v * 1_000.0;
+        let rounded = scaled.round();
+        if (scaled - rounded).abs() > 1e-6 {
+            return Err(E::custom(format!(
+                "{v} is not a whole number of thousandths of an inch"
+            )));
+        }
+        // 2^53 thou is about 142,000 miles: far beyond any table, and exact in an f64.
+        if rounded.abs() > 9_007_199_254_740_992.0 {
+            return Err(E::custom(format!("{v} is too large for a length")));
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let thou = rounded as i64;
+        Ok(LenValue(Len(thou)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<LenValue, E> {
+        parse_len(v)
+            .map(|thou| LenValue(Len(thou)))
+            .map_err(E::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,6 +543,22 @@ mod tests {
         assert!(parse_len("\"").is_err());
         assert!(parse_len("1' 6\" 3").is_err());
         assert!(parse_len("1 cm").is_err());
+    }
+
+    #[test]
+    fn len_value_round_trips_through_json() {
+        for (json, thou, back) in [
+            ("12", 12_000, "12"),
+            ("8.1", 8_100, "\"8.1\\\"\""),
+            ("\"8.1in\"", 8_100, "\"8.1\\\"\""),
+            ("\"1'\"", 12_000, "12"),
+        ] {
+            let value: LenValue = serde_json::from_str(json).unwrap();
+            assert_eq!(value.0.thou(), thou, "{json}");
+            assert_eq!(serde_json::to_string(&value).unwrap(), back, "{json}");
+        }
+        assert!(serde_json::from_str::<LenValue>("0.0001").is_err());
+        assert!(serde_json::from_str::<LenValue>("\"far\"").is_err());
     }
 
     #[test]

@@ -432,6 +432,15 @@ pub fn compile_scenario(
                     .map(|i| (CounterId(i as u16), c.value))
             })
             .collect();
+        let attr_names: Vec<&str> = rules.piece_attributes.iter().collect();
+        let attributes = p
+            .attributes
+            .iter()
+            .filter_map(|a| {
+                cx.lookup("piece attribute", &a.name, attr_names.iter().copied())
+                    .map(|i| (i, a.value))
+            })
+            .collect();
         let flags = p
             .flags
             .iter()
@@ -452,6 +461,7 @@ pub fn compile_scenario(
             counters,
             flags,
             attached_to,
+            attributes,
         });
         piece_locations.push(p.id.location.clone());
     }

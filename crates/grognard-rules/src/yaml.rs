@@ -216,7 +216,7 @@ fn line_col(bytes: &[u8], at: usize) -> (u32, u32) {
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1; // Files are at most a few MiB.
     let col = String::from_utf8_lossy(&before[line_start..])
         .chars()
         .count()

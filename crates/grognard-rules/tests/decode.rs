@@ -41,6 +41,7 @@ struct Ruleset {
 }
 
 #[derive(Debug, Deserialize)]
+#[allow(dead_code)]
 struct UnitType {
     name: Located<String>,
     color: Option<String>,
@@ -68,8 +69,8 @@ struct Row {
 }
 
 fn decode_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Diagnostics> {
-    let root = parse("rules.yaml", text.as_bytes(), &Limits::default())
-        .map_err(Diagnostics::from)?;
+    let root =
+        parse("rules.yaml", text.as_bytes(), &Limits::default()).map_err(Diagnostics::from)?;
     decode(&root)
 }
 
@@ -106,7 +107,10 @@ fn a_good_file_decodes() {
     assert_eq!(rules.scale, Scale::Battle);
     assert_eq!(rules.turns, 12);
     assert_eq!(rules.units.len(), 2);
-    assert_eq!(rules.units[0].move_cost.map(|c| c.0.hundredths()), Some(150));
+    assert_eq!(
+        rules.units[0].move_cost.map(|c| c.0.hundredths()),
+        Some(150)
+    );
     assert_eq!(rules.units[0].formation, Formation::Column);
     assert_eq!(rules.units[1].formation, Formation::Line);
     assert_eq!(rules.units[1].color, None);
@@ -235,15 +239,18 @@ rules.yaml:7:32: in charts.c.rows[0].score: expected a whole number, found the t
 #[test]
 fn missing_key_after_a_refused_value_is_not_reported_twice() {
     #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
     struct Terrain {
         cost: CostValue,
     }
     #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
     struct Map {
         terrain: BTreeMap<String, Terrain>,
         hexes: Vec<Terrain>,
     }
-    let text = "terrain:\n  woods: {cost: 1/3}\n  clear: {cost: 1}\nhexes:\n  - cost: abc\n  - cost: ½\n";
+    let text =
+        "terrain:\n  woods: {cost: 1/3}\n  clear: {cost: 1}\nhexes:\n  - cost: abc\n  - cost: ½\n";
     assert_eq!(
         errors::<Map>(text),
         "\
@@ -320,10 +327,7 @@ fn lenient_where_the_meaning_is_clear() {
 fn an_empty_file_says_so() {
     for text in ["", "# just a comment\n"] {
         let err = errors::<Ruleset>(text);
-        assert!(
-            err.starts_with("rules.yaml:"),
-            "{err}"
-        );
+        assert!(err.starts_with("rules.yaml:"), "{err}");
         assert!(
             err.contains("the file is empty (or holds only comments); expected a mapping"),
             "{err}"
@@ -343,10 +347,19 @@ fn located_values_know_where_they_were_written() {
         .collect();
     assert_eq!(
         names,
-        ["Old Guard at rules.yaml:5:11", "Cossacks at rules.yaml:10:11"]
+        [
+            "Old Guard at rules.yaml:5:11",
+            "Cossacks at rules.yaml:10:11"
+        ]
     );
     // Located compares by value and serializes as the bare value.
-    assert_eq!(rules.units[0].name, Located::new("Old Guard".to_string(), rules.units[1].name.location.clone()));
+    assert_eq!(
+        rules.units[0].name,
+        Located::new(
+            "Old Guard".to_string(),
+            rules.units[1].name.location.clone()
+        )
+    );
     assert_eq!(to_string(&rules.units[0].name).unwrap(), "Old Guard\n");
 
     // Through another deserializer it is a plain value at an unknown place.
@@ -363,7 +376,10 @@ fn located_values_know_where_they_were_written() {
     }
     let s: Sample = decode_text("maybe: 4\nmany: [a, b]\nblock:\n  x: 1\n").unwrap();
     let at = |l: &grognard_rules::diag::Location| (l.line, l.col);
-    assert_eq!(s.maybe.as_ref().map(|m| (m.value, at(&m.location))), Some((4, (1, 8))));
+    assert_eq!(
+        s.maybe.as_ref().map(|m| (m.value, at(&m.location))),
+        Some((4, (1, 8)))
+    );
     assert_eq!(at(&s.many[1].location), (2, 11));
     assert_eq!(at(&s.block.location), (4, 3));
     assert_eq!(s.block.value.get("x"), Some(&1));
@@ -386,7 +402,11 @@ fn errors_inside_located_values_keep_their_path() {
 #[serde(rename_all = "snake_case")]
 enum Order {
     Hold,
-    Move { to: (i32, i32), #[serde(default)] march: bool },
+    Move {
+        to: (i32, i32),
+        #[serde(default)]
+        march: bool,
+    },
     Fire(String),
     Rally,
 }
@@ -404,7 +424,10 @@ fn externally_tagged_enums() {
         o.orders,
         [
             Order::Hold,
-            Order::Move { to: (3, 4), march: false },
+            Order::Move {
+                to: (3, 4),
+                march: false
+            },
             Order::Fire("cavalry".into()),
             Order::Rally
         ]
@@ -497,6 +520,62 @@ fn flatten_and_untagged_work_with_documented_limits() {
 }
 
 #[test]
+fn internally_tagged_enums_and_try_from() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Hook {
+        Lua { script: String },
+        Table { chart: String },
+    }
+    #[derive(Debug, Deserialize)]
+    struct Hooks {
+        hooks: Vec<Hook>,
+    }
+    let h: Hooks = decode_text("hooks:\n  - {kind: lua, script: a.lua}\n").unwrap();
+    assert_eq!(
+        h.hooks,
+        [Hook::Lua {
+            script: "a.lua".into()
+        }]
+    );
+    assert_eq!(
+        errors::<Hooks>("hooks:\n  - {kind: lau, script: a.lua}\n"),
+        "rules.yaml:2:12: in hooks[0].kind: unknown value `lau`; expected one of: lua, table\n  \
+         help: did you mean `lua`?"
+    );
+
+    /// A die size: refused by `TryFrom` after the number itself was read.
+    #[derive(Debug, Deserialize)]
+    #[serde(try_from = "u32")]
+    struct Die(#[allow(dead_code)] u32);
+    impl TryFrom<u32> for Die {
+        type Error = String;
+        fn try_from(sides: u32) -> Result<Self, String> {
+            if [4, 6, 8, 10, 12, 20].contains(&sides) {
+                Ok(Die(sides))
+            } else {
+                Err(format!(
+                    "there is no {sides}-sided die; expected 4, 6, 8, 10, 12 or 20"
+                ))
+            }
+        }
+    }
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Dice {
+        main: Die,
+        other: Die,
+        count: u8,
+    }
+    assert_eq!(
+        errors::<Dice>("main: 7\nother: 6\ncount: x\n"),
+        "\
+rules.yaml:1:7: in main: there is no 7-sided die; expected 4, 6, 8, 10, 12 or 20
+rules.yaml:3:8: in count: expected a whole number, found the text `x`"
+    );
+}
+
+#[test]
 fn any_value_decodes_through_deserialize_any() {
     let root = parse("a.yaml", GOOD.as_bytes(), &Limits::default()).unwrap();
     let json: serde_json::Value = decode(&root).unwrap();
@@ -544,7 +623,18 @@ fn a_file_full_of_fatal_errors_stays_bounded() {
     assert!(start.elapsed() < std::time::Duration::from_secs(2));
     // Each pass finds one more, up to the pass budget; all are real and distinct.
     assert!(err.len() >= 50, "{}", err.len());
-    assert!(err.iter().all(|d| d.message.ends_with("is not a whole number of hundredths")));
+    let (notes, located): (Vec<_>, Vec<_>) = err.iter().partition(|d| d.location.is_none());
+    assert!(
+        located
+            .iter()
+            .all(|d| d.message.ends_with("is not a whole number of hundredths"))
+    );
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].message.starts_with("more problems may be hidden"),
+        "{}",
+        notes[0]
+    );
 }
 
 /// A YAML-ish value for the property test: flow style, so any tree is one line of text.
@@ -587,16 +677,31 @@ impl Gen {
 
 fn gen_tree() -> impl Strategy<Value = Gen> {
     let keys = prop::sample::select(vec![
-        "name", "scale", "turns", "units", "charts", "options", "color", "colour", "strength",
-        "move_cost", "formation", "dice", "rows", "score", "result", "x", "1",
+        "name",
+        "scale",
+        "turns",
+        "units",
+        "charts",
+        "options",
+        "color",
+        "colour",
+        "strength",
+        "move_cost",
+        "formation",
+        "dice",
+        "rows",
+        "score",
+        "result",
+        "x",
+        "1",
     ])
     .prop_map(str::to_string);
     let scalar = prop_oneof![
         any::<i64>().prop_map(|i| i.to_string()),
         any::<f64>().prop_map(|f| format!("{f:?}")),
         prop::sample::select(vec![
-            "battle", "road", "strategc", "column", "true", "no", "~", "''", "\"1½\"", "1/3",
-            "-1", "300", "1.5", "abc", "0812", ".nan",
+            "battle", "road", "strategc", "column", "true", "no", "~", "''", "\"1½\"", "1/3", "-1",
+            "300", "1.5", "abc", "0812", ".nan",
         ])
         .prop_map(str::to_string),
     ]
@@ -616,12 +721,15 @@ proptest! {
     fn decoding_generated_yaml_never_panics(tree in gen_tree()) {
         let mut text = String::new();
         tree.render(&mut text);
-        if let Ok(root) = parse("p.yaml", text.as_bytes(), &Limits::default()) {
-            if let Err(errors) = decode::<Ruleset>(&root) {
-                prop_assert!(!errors.is_empty());
-                for d in errors.iter() {
-                    prop_assert!(d.location.as_ref().is_some_and(|l| l.line >= 1), "{d}");
-                }
+        if let Ok(root) = parse("p.yaml", text.as_bytes(), &Limits::default())
+            && let Err(errors) = decode::<Ruleset>(&root)
+        {
+            prop_assert!(!errors.is_empty());
+            for d in errors.iter() {
+                prop_assert!(
+                    d.location.as_ref().is_some_and(|l| l.line >= 1) || d.location.is_none(),
+                    "{d}"
+                );
             }
         }
     }
@@ -643,8 +751,14 @@ fn serialized_models_read_back() {
         cost: CostValue,
     }
     let before = vec![
-        Terrain { name: "clear".into(), cost: CostValue(grognard_kernel::Cost::ONE) },
-        Terrain { name: "woods".into(), cost: CostValue(grognard_kernel::Cost::from_hundredths(150)) },
+        Terrain {
+            name: "clear".into(),
+            cost: CostValue(grognard_kernel::Cost::ONE),
+        },
+        Terrain {
+            name: "woods".into(),
+            cost: CostValue(grognard_kernel::Cost::from_hundredths(150)),
+        },
     ];
     let text = to_string(&before).unwrap();
     assert!(text.contains("1½"), "{text}");
