@@ -75,7 +75,7 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn print_json(value: &serde_json::Value) {
-    println!(
+    out!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()
     );
@@ -117,7 +117,7 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
             Ok(what) => {
                 report.push(json!({"path": load::display(path), "valid": true, "what": what}));
                 if !json {
-                    println!("ok: {} ({what})", load::display(path));
+                    out!("ok: {} ({what})", load::display(path));
                 }
             }
             Err(d) => {
@@ -234,7 +234,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                     .place
                     .cell()
                     .map_or_else(String::new, |c| c.to_string());
-                println!(
+                out!(
                     "{} ({kind}, {mode} mode) at {from} can reach {} places:",
                     piece.name,
                     cells.len()
@@ -243,7 +243,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                 sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
                 for r in sorted {
                     let p: Vec<String> = r.path.iter().map(ToString::to_string).collect();
-                    println!(
+                    out!(
                         "  {:<10} cost {:<5} via {}",
                         r.cell.to_string(),
                         r.cost.to_string(),
@@ -258,7 +258,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                     &json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()}),
                 );
             } else {
-                println!(
+                out!(
                     "{} ({kind}, {mode} mode) can move up to {r}\" in a straight line over open ground",
                     piece.name
                 );
@@ -300,13 +300,13 @@ fn play(
     let mut game = s.start(seed, &options, &mut NoHooks)?;
     if !json {
         for e in game.log() {
-            println!("{}", output::event(&game, e));
+            out!("{}", output::event(&game, e));
         }
     }
     let result = apply_orders(&mut game, orders, |g, events| {
         if !json {
             for e in events {
-                println!("{}", output::event(g, e));
+                out!("{}", output::event(g, e));
             }
         }
     });
@@ -354,7 +354,7 @@ fn play(
             ))
         })?;
         if !json {
-            println!("saved to {}", load::display(path));
+            out!("saved to {}", load::display(path));
         }
     }
     match failure {
@@ -437,7 +437,7 @@ fn replay(path: &Path, json: bool) -> Outcome {
             &json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}),
         );
     } else {
-        println!(
+        out!(
             "replay verified: {} orders reproduce all {} events of {}",
             save.orders.len(),
             game.log().len(),
@@ -527,10 +527,10 @@ fn roll(
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
         if !inputs.is_empty() {
-            println!("inputs: {}", inputs.join(", "));
+            out!("inputs: {}", inputs.join(", "));
         }
-        println!("{}", output::roll(&record));
-        println!("(seed {seed})");
+        out!("{}", output::roll(&record));
+        out!("(seed {seed})");
     }
     Ok(())
 }

@@ -4,6 +4,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// `println!` that ends the program quietly when stdout is closed (`grognard ... | head`),
+/// instead of panicking on the broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_line(format_args!($($arg)*))
+    };
+}
+
 mod cli;
 mod commands;
 mod output;

@@ -18,6 +18,16 @@ fn path(cells: &[Cell]) -> String {
         .join(" → ")
 }
 
+/// Writes a line to stdout; a closed pipe ends the program with success, like other
+/// command-line tools, rather than a panic.
+pub fn write_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if writeln!(stdout, "{args}").is_err() {
+        std::process::exit(0);
+    }
+}
+
 /// One roll, explained: dice, faces, each modifier, score and outcome.
 pub fn roll(r: &RollRecord) -> String {
     let dice: Vec<String> = r

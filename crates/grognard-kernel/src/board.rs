@@ -235,39 +235,46 @@ impl Board {
         self.links.get(&link_key(a, b)).map_or(&[], Vec::as_slice)
     }
 
-    /// The boundary features a step from `from` in direction `dir` to `to` crosses.
+    /// The barrier features a step from `from` in direction `dir` to `to` crosses, with
+    /// `is_barrier` telling barriers from other features.
     ///
     /// A hex step, or an orthogonal square step, crosses the one boundary between the two
-    /// cells. A diagonal square step passes through a corner: it crosses a feature drawn
-    /// on the four edges around that corner when those edges separate `from` from `to`
-    /// (a river running straight through the corner), and always crosses features placed
-    /// directly on the diagonal link (a road drawn corner to corner).
+    /// cells. A diagonal square step passes through a corner: it crosses the barriers drawn
+    /// on the four edges around that corner when, taken together, they cut both ways round
+    /// the corner (a river running straight through it, or a wall meeting a river there),
+    /// as well as any placed directly on the diagonal link.
     #[must_use]
-    pub fn crossed(&self, from: Cell, dir: Facing, to: Cell) -> Vec<FeatureId> {
-        let mut out: Vec<FeatureId> = self.features_between(from, to).to_vec();
-        let Some(Grid::Square(_)) = self.grid() else {
-            return out;
-        };
-        if !crate::geometry::square::is_diagonal(dir) {
+    pub fn barriers_crossed(
+        &self,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        is_barrier: impl Fn(FeatureId) -> bool,
+    ) -> Vec<FeatureId> {
+        let mut out: Vec<FeatureId> = self
+            .features_between(from, to)
+            .iter()
+            .copied()
+            .filter(|f| is_barrier(*f))
+            .collect();
+        let diagonal = matches!(self.grid(), Some(Grid::Square(_)))
+            && crate::geometry::square::is_diagonal(dir);
+        if !diagonal {
             return out;
         }
         // The two cells beside the corner.
         let s1 = Cell::new(to.col, from.row);
         let s2 = Cell::new(from.col, to.row);
-        let edges = [(from, s1), (s1, to), (to, s2), (s2, from)];
-        let mut candidates: Vec<FeatureId> = edges
-            .iter()
-            .flat_map(|(a, b)| self.features_between(*a, *b).iter().copied())
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        for f in candidates {
-            let has = |a: Cell, b: Cell| self.features_between(a, b).contains(&f);
-            // `from` reaches `to` around the corner only through an unbroken pair of edges.
-            let via_s1 = !has(from, s1) && !has(s1, to);
-            let via_s2 = !has(from, s2) && !has(s2, to);
-            if !via_s1 && !via_s2 && !out.contains(&f) {
-                out.push(f);
+        let blocked = |a: Cell, b: Cell| self.features_between(a, b).iter().any(|f| is_barrier(*f));
+        let cut_1 = blocked(from, s1) || blocked(s1, to);
+        let cut_2 = blocked(from, s2) || blocked(s2, to);
+        if cut_1 && cut_2 {
+            for (a, b) in [(from, s1), (s1, to), (to, s2), (s2, from)] {
+                for f in self.features_between(a, b) {
+                    if is_barrier(*f) && !out.contains(f) {
+                        out.push(*f);
+                    }
+                }
             }
         }
         out

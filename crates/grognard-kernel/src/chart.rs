@@ -41,6 +41,8 @@ pub enum InputSource {
     TargetTerrain(usize),
     /// A scenario setting (e.g. `night`).
     Setting(usize),
+    /// 1 when an optional rule is in force.
+    Option(usize),
 }
 
 /// A named integer the chart reads.

@@ -16,7 +16,7 @@ use crate::dice::GameRng;
 use crate::geometry::open::{self, Angle, Point};
 use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
 use crate::hooks::{HookCommand, Hooks};
-use crate::ids::{ActionId, CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
+use crate::ids::{ActionId, CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
 use crate::reach::{Entry, Reachable, reach};
 use crate::rules::{
@@ -343,10 +343,29 @@ impl Game {
                 ));
             }
         }
-        if let Some(c) = p.place.cell()
-            && let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false)
-        {
-            return Err(format!("piece {} at {c}: {msg}", p.name));
+        let covered: Vec<Cell> = match &p.place {
+            Place::Cell(c) => vec![*c],
+            Place::Spread(cs) => cs.clone(),
+            _ => Vec::new(),
+        };
+        for c in covered {
+            if let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false) {
+                return Err(format!("piece {} at {c}: {msg}", p.name));
+            }
+        }
+        if let Some(host) = p.attached_to.and_then(|h| self.state.pieces.get(h.index())) {
+            if host.side != p.side {
+                return Err(format!(
+                    "piece {} is attached to {}, an enemy piece",
+                    p.name, host.name
+                ));
+            }
+            if host.place != p.place {
+                return Err(format!(
+                    "piece {} is attached to {} but does not stand with it",
+                    p.name, host.name
+                ));
+            }
         }
         Ok(())
     }
@@ -535,8 +554,13 @@ impl Game {
                     *d = true;
                 }
                 let all_done = match phase.actor {
+                    Actor::Phasing => true,
                     Actor::Both => next.done.iter().all(|d| *d),
-                    _ => true,
+                    Actor::NonPhasing => next
+                        .done
+                        .iter()
+                        .enumerate()
+                        .all(|(i, d)| *d || i == phasing.index()),
                 };
                 if all_done {
                     self.advance(&mut next, &mut events, hooks)?;
@@ -584,6 +608,7 @@ impl Game {
             .get(piece.mode.index())
             .copied()
             .flatten()
+            .map(|c| self.scaled(c))
             .ok_or_else(|| {
                 Refusal::new(
                     RefusalKind::BadMode,
@@ -594,6 +619,23 @@ impl Game {
                     ),
                 )
             })
+    }
+
+    /// A rule distance as measured on this table: open tables played at a reduced scale
+    /// shrink every distance the rules give; grids are unchanged.
+    #[must_use]
+    pub fn scaled(&self, c: Cost) -> Cost {
+        match self.rules.geometry {
+            crate::rules::GeometryRules::Open { scale } if scale.den > 0 => {
+                let v = i64::from(c.hundredths()) * i64::from(scale.num);
+                let d = i64::from(scale.den);
+                Cost::from_hundredths(
+                    ((v + d / 2).div_euclid(d)).clamp(i64::from(i32::MIN), i64::from(i32::MAX))
+                        as i32,
+                )
+            }
+            _ => c,
+        }
     }
 
     /// The data's cost for `piece` to step from `from` to `to` (grid step, terrain and
@@ -609,13 +651,10 @@ impl Game {
         let grid = self.board.grid().ok_or("this board has no grid")?;
         let ty = rules.piece_type(piece.kind).ok_or("unknown piece type")?;
         let mode = rules.modes.get(piece.mode.index()).ok_or("unknown mode")?;
-        let features = self.board.crossed(from, dir, to);
-        let on_road = features.iter().any(|f| {
-            rules
-                .features
-                .get(f.index())
-                .is_some_and(|d| d.kind == FeatureKind::Road)
-        });
+        let kind = |f: FeatureId| rules.features.get(f.index()).map(|d| &d.kind);
+        // Roads and crossings count only on the link itself; barriers also at corners.
+        let direct = self.board.features_between(from, to);
+        let on_road = direct.iter().any(|f| kind(*f) == Some(&FeatureKind::Road));
         if mode.roads_only && !on_road {
             return Err(format!(
                 "in {} mode {} must follow a road, and there is none from {from} to {to}",
@@ -623,28 +662,34 @@ impl Game {
             ));
         }
         let mut cost = grid.step_cost(dir);
-        let crossing = features
-            .iter()
-            .find_map(|f| match rules.features.get(f.index()) {
-                Some(d) => match d.kind {
-                    FeatureKind::Crossing { cost } => Some((d.name.as_str(), cost)),
-                    _ => None,
-                },
-                None => None,
+        let barriers = self.board.barriers_crossed(from, dir, to, |f| {
+            matches!(kind(f), Some(FeatureKind::Barrier { .. }))
+        });
+        if !barriers.is_empty() {
+            let crossing = direct.iter().find_map(|f| match kind(*f) {
+                Some(FeatureKind::Crossing { cost }) => Some(*cost),
+                _ => None,
             });
-        for f in &features {
-            let Some(def) = rules.features.get(f.index()) else {
-                continue;
-            };
-            if let FeatureKind::Barrier { cost: barrier } = def.kind {
-                match (crossing, barrier) {
-                    (Some((_, c)), _) => cost = cost.saturating_add(c),
-                    (None, Some(c)) => cost = cost.saturating_add(c),
-                    (None, None) => {
-                        return Err(format!(
-                            "the {} between {from} and {to} cannot be crossed here",
-                            def.name
-                        ));
+            match crossing {
+                // A bridge or ford carries the step over every barrier on its boundary,
+                // at its own cost, once.
+                Some(c) => cost = cost.saturating_add(c),
+                None => {
+                    for f in &barriers {
+                        match kind(*f) {
+                            Some(FeatureKind::Barrier { cost: Some(c) }) => {
+                                cost = cost.saturating_add(*c);
+                            }
+                            _ => {
+                                let name = rules
+                                    .features
+                                    .get(f.index())
+                                    .map_or("?", |d| d.name.as_str());
+                                return Err(format!(
+                                    "the {name} between {from} and {to} cannot be crossed here"
+                                ));
+                            }
+                        }
                     }
                 }
             }
@@ -793,6 +838,15 @@ impl Game {
             .move_cost(&world, piece.id, from, to, data.as_ref().ok().copied())
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let cost = match (cost, data) {
+            (Some(c), _) if c.is_negative() => {
+                return Err(Refusal::new(
+                    RefusalKind::HookFailed,
+                    format!(
+                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                        piece.name
+                    ),
+                ));
+            }
             (Some(c), _) => c,
             (None, Err(why)) => return Err(Refusal::new(RefusalKind::Impassable, why)),
             (None, Ok(_)) => {
@@ -837,12 +891,13 @@ impl Game {
                 can_continue = false;
                 stop_reason.get_or_insert_with(|| {
                     let t = self.board.terrain(to);
-                    let name = self
-                        .rules
-                        .terrain
-                        .get(t.index())
-                        .map_or("?", |d| d.name.as_str());
-                    format!("entering {name} ends the move")
+                    let costly_terrain = class
+                        .and_then(|c| c.enter.get(t.index()).copied().flatten())
+                        .is_some_and(|extra| extra > Cost::ZERO);
+                    match self.rules.terrain.get(t.index()) {
+                        Some(d) if costly_terrain => format!("entering {} ends the move", d.name),
+                        _ => "a step that costs extra ends the move".to_owned(),
+                    }
                 });
             }
         }
@@ -873,12 +928,16 @@ impl Game {
                 )
             })?;
         let allowance = self.allowance(piece)?;
+        let Some(grid) = self.board.grid() else {
+            return Ok(Reach::Radius(if piece.moved {
+                Cost::ZERO
+            } else {
+                allowance
+            }));
+        };
         if piece.moved {
             return Ok(Reach::Cells(Vec::new()));
         }
-        let Some(grid) = self.board.grid() else {
-            return Ok(Reach::Radius(allowance));
-        };
         let start = piece
             .place
             .cell()
@@ -1147,6 +1206,12 @@ impl Game {
                 "on an open table, give the facing with a move",
             )
         })?;
+        if self.rules.piece_type(piece.kind).is_some_and(|t| !t.faces) {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("{} has no facing to change", piece.name),
+            ));
+        }
         if facing.0 >= grid.facings() {
             return Err(Refusal::new(
                 RefusalKind::BadMode,
@@ -1253,11 +1318,15 @@ impl Game {
     pub fn clear_sight(&self, state: &State, a: &Piece, b: &Piece) -> bool {
         match (&a.place, &b.place) {
             (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
+                // An area the observer or the target stands in does not hide them from each
+                // other (on a grid, likewise, the two end cells do not count).
                 !self.board.areas_crossed(*pa, *pb).any(|area| {
                     self.rules
                         .terrain
                         .get(area.terrain.index())
                         .is_some_and(|t| t.blocks_sight)
+                        && !crate::board::point_in_polygon(*pa, &area.corners)
+                        && !crate::board::point_in_polygon(*pb, &area.corners)
                 })
             }
             _ => {
@@ -1279,10 +1348,24 @@ impl Game {
                                 .iter()
                                 .any(|p| p.on_board() && p.place.covers(c)))
                 };
-                grid.line(ca, cb).into_iter().all(|entry| match entry {
-                    LineCell::One(c) => !blocks(c),
-                    LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
-                })
+                let line = grid.line(ca, cb);
+                let feature_blocks = |a: Cell, b: Cell| {
+                    self.board.features_between(a, b).iter().any(|f| {
+                        self.rules
+                            .features
+                            .get(f.index())
+                            .is_some_and(|d| d.blocks_sight)
+                    })
+                };
+                let walls = line.windows(2).any(|w| match (w[0], w[1]) {
+                    (LineCell::One(a), LineCell::One(b)) => feature_blocks(a, b),
+                    _ => false,
+                });
+                !walls
+                    && line.into_iter().all(|entry| match entry {
+                        LineCell::One(c) => !blocks(c),
+                        LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
+                    })
             }
         }
     }
@@ -1352,6 +1435,12 @@ impl Game {
                         )
                     })?
                     .clone();
+                if tp.id == actor.id {
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!("{} cannot target itself", actor.name),
+                    ));
+                }
                 let enemy = tp.side != side;
                 if (rule == TargetRule::Enemy) != enemy {
                     return Err(Refusal::new(
@@ -1374,8 +1463,18 @@ impl Game {
         let mut flank_or_rear = false;
         if let Some(tp) = &target_piece {
             distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
+            let in_range = |lo: u32, hi: u32| match (&actor.place, &tp.place) {
+                (Place::Point { at: a, .. }, Place::Point { at: b, .. }) => {
+                    let inch = |v: u32| {
+                        open::Len(i64::from(self.scaled(Cost::whole(v as i32)).hundredths()) * 10)
+                    };
+                    open::within(*a, *b, inch(hi))
+                        && (lo == 0 || !open::within(*a, *b, open::Len(inch(lo).0 - 1)))
+                }
+                _ => distance >= lo && distance <= hi,
+            };
             if let Some((lo, hi)) = def.range
-                && (distance < lo || distance > hi)
+                && !in_range(lo, hi)
             {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
@@ -1388,11 +1487,22 @@ impl Game {
             if !def.arcs.is_empty() {
                 let arc = self.bearing(&actor, tp).unwrap_or(Bearing::Same);
                 if !def.arcs.contains(&arc) {
+                    let name = |a: &Bearing| match a {
+                        Bearing::Front => "front",
+                        Bearing::Flank => "flank",
+                        Bearing::Rear => "rear",
+                        Bearing::Same => "same place",
+                    };
+                    let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
                     return Err(Refusal::new(
                         RefusalKind::BadTarget,
                         format!(
-                            "{} is in {}'s {arc:?} arc; {} needs {:?}",
-                            tp.name, actor.name, def.name, def.arcs
+                            "{} is in {}'s {} arc; {} needs the {} arc",
+                            tp.name,
+                            actor.name,
+                            name(&arc),
+                            def.name,
+                            wanted.join(" or ")
                         ),
                     ));
                 }
@@ -1455,6 +1565,9 @@ impl Game {
                             })
                             .unwrap_or(0),
                         InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
+                        InputSource::Option(o) => {
+                            i32::from(next.options.get(*o).copied().unwrap_or(false))
+                        }
                     };
                     Some((i, v))
                 })
@@ -1582,6 +1695,18 @@ impl Game {
                 let Some(p) = next.pieces.get_mut(pid.index()) else {
                     return;
                 };
+                let allowed = rules
+                    .piece_type(p.kind)
+                    .is_some_and(|t| t.allowance.get(mode.index()).is_some_and(Option::is_some));
+                if !allowed {
+                    let text = format!(
+                        "{} cannot take {} mode; the effect is ignored",
+                        p.name,
+                        rules.mode_name(*mode)
+                    );
+                    events.push(Event::Note { text });
+                    return;
+                }
                 if p.mode != *mode && p.on_board() {
                     let from = rules.mode_name(p.mode).to_owned();
                     p.mode = *mode;

@@ -22,13 +22,15 @@ use grognard_kernel::{Cost, geometry::Arc};
 
 use crate::de::Located;
 use crate::diag::{Diagnostic, Diagnostics, Location};
-use crate::model::{ChartSpec, EffectSpec, PhaseSpec, RulesetSpec};
+use crate::model::{ChartSpec, EffectSpec, PhaseSpec, RulesetSpec, Text};
 use crate::named::NamedMap;
 use crate::number::parse_cost;
 use crate::suggest::did_you_mean;
 
 /// Most flags a ruleset may declare (they are kept as bits).
 pub const MAX_FLAGS: usize = 64;
+/// Most actions a ruleset may declare ("used this phase" is kept as bits).
+pub const MAX_ACTIONS: usize = 64;
 
 /// Collects diagnostics while compiling.
 pub(crate) struct Cx {
@@ -147,20 +149,21 @@ fn parse_dice(
         });
     }
     if terms.is_empty() && text.value.trim().is_empty() {
-        cx.error(
-            &text.location,
-            "a chart needs `dice:` (e.g. `2d6`, `d10`, `cube`)",
-        );
+        cx.error(&text.location, "expected dice, e.g. `2d6`, `d10` or `cube`");
     }
     DiceExpr { terms }
 }
 
-fn cost_or_impassable(cx: &mut Cx, text: &Located<String>) -> Option<Option<Cost>> {
+fn cost_or_impassable(cx: &mut Cx, text: &Located<Text>) -> Option<Option<Cost>> {
     let t = text.value.trim();
     if t.eq_ignore_ascii_case("impassable") || t.eq_ignore_ascii_case("not allowed") || t == "-" {
         return Some(None);
     }
     match parse_cost(t) {
+        Ok(c) if c.is_negative() => {
+            cx.error(&text.location, format!("`{t}`: costs cannot be negative"));
+            None
+        }
         Ok(c) => Some(Some(c)),
         Err(e) => {
             cx.error(
@@ -416,7 +419,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .iter()
         .map(|f| {
             let kind = match f.value.kind.value.as_str() {
-                "road" => FeatureKind::Road,
+                "road" => {
+                    if let Some(c) = &f.value.cost {
+                        cx.error(&c.location, format!("feature `{}`: roads have no cost; a road lets road modes ignore terrain", f.name.value));
+                    }
+                    FeatureKind::Road
+                }
                 "barrier" => FeatureKind::Barrier {
                     cost: match &f.value.cost {
                         Some(c) => cost_or_impassable(&mut cx, c).flatten(),
@@ -425,7 +433,14 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 },
                 "crossing" => FeatureKind::Crossing {
                     cost: match &f.value.cost {
-                        Some(c) => cost_or_impassable(&mut cx, c).flatten().unwrap_or(Cost::ZERO),
+                        Some(c) => match cost_or_impassable(&mut cx, c) {
+                            Some(Some(v)) => v,
+                            Some(None) => {
+                                cx.error(&c.location, format!("feature `{}`: a crossing is a way over barriers, so it cannot be impassable", f.name.value));
+                                Cost::ZERO
+                            }
+                            None => Cost::ZERO,
+                        },
                         None => Cost::ZERO,
                     },
                 },
@@ -484,7 +499,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             };
             let capacity = match measure {
                 StackMeasure::Weight => s.value.capacity.0.hundredths(),
-                StackMeasure::Counter(_) => s.value.capacity.0.hundredths() / 100,
+                StackMeasure::Counter(_) => {
+                    if s.value.capacity.0.hundredths() % 100 != 0 {
+                        cx.error(&s.name.location, format!("stacking limit `{}` counts a counter, so its capacity must be a whole number", s.name.value));
+                    }
+                    s.value.capacity.0.hundredths() / 100
+                }
             };
             StackDef {
                 name: s.name.value.clone(),
@@ -641,7 +661,9 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 
     // Charts.
     let names = Names::new(tag_names.clone());
+    let option_names = named_ids(&spec.options);
     let chart_cx = ChartNames {
+        options: &option_names,
         piece_attrs: &piece_attr_names,
         counters: &counter_names,
         flags: &flag_names,
@@ -665,6 +687,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .collect();
     let chart_names = named_ids(&spec.charts);
     let action_names = named_ids(&spec.actions);
+    if spec.actions.len() > MAX_ACTIONS {
+        cx.error(
+            &root,
+            format!(
+                "the ruleset declares {} actions; at most {MAX_ACTIONS}",
+                spec.actions.len()
+            ),
+        );
+    }
 
     // Counters (after everything their trigger effects may name).
     let effect_names = EffectNames {
@@ -701,6 +732,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                             .effects
                             .iter()
                             .filter_map(|e| {
+                                if let Some(to) = e.to.as_ref().filter(|t| t.value == "target") {
+                                    cx.error(
+                                        &to.location,
+                                        "a counter trigger acts on the piece carrying the counter; `to: target` has no meaning here",
+                                    );
+                                    return None;
+                                }
                                 compile_effect(
                                     &mut cx,
                                     e,
@@ -836,9 +874,14 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             })
             .collect();
         if p.phase.value.trim().is_empty() {
+            let at = if p.phase.location.is_known() {
+                &p.phase.location
+            } else {
+                &root
+            };
             cx.error(
-                &p.phase.location,
-                "every phase needs a name: `- phase: movement`",
+                at,
+                "every phase in `sequence:` needs a name: `- phase: movement`",
             );
         }
         PhaseDef {
@@ -914,6 +957,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 }
 
 struct ChartNames<'a> {
+    options: &'a [&'a str],
     piece_attrs: &'a [&'a str],
     counters: &'a [&'a str],
     flags: &'a [&'a str],
@@ -1034,16 +1078,21 @@ fn compile_chart(
                     "target.attribute" => need(cx, names.piece_attrs, "piece attribute").map(InputSource::TargetAttribute),
                     "target.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::TargetTerrain),
                     "setting" => need(cx, names.settings, "setting").map(InputSource::Setting),
+                    "option" => need(cx, names.options, "optional rule").map(InputSource::Option),
                     other => {
                         cx.error(
                             &from.location,
-                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain or setting"),
+                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain, setting or option"),
                         );
                         None
                     }
                 }
             });
-            let min = v.min.unwrap_or(0);
+            // Sourced inputs read counters, attributes and settings that may be negative.
+            let min = v.min.unwrap_or(match &source {
+                Some(InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => -1_000_000,
+                _ => 0,
+            });
             let max = v.max.unwrap_or(match &source {
                 Some(InputSource::DistanceBand(b)) => b.len() as i32,
                 Some(InputSource::Distance | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => i32::MAX,

@@ -143,6 +143,10 @@ pub fn ruleset_dirs(near: &Path) -> Vec<PathBuf> {
 /// A diagnostic at the `ruleset:` line listing where it looked.
 pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBuf, Diagnostic> {
     let value = name.value.trim();
+    // Work from the scenario's real folder, so `grognard validate x.yaml` run inside the
+    // scenarios folder still finds `../rulesets`.
+    let scenario = std::fs::canonicalize(scenario).unwrap_or_else(|_| scenario.to_path_buf());
+    let scenario = scenario.as_path();
     let base = scenario.parent().unwrap_or_else(|| Path::new("."));
     let is_path = value.contains('/')
         || value.contains('\\')
@@ -157,11 +161,13 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
         tried.push(p);
     } else {
         for dir in ruleset_dirs(scenario) {
-            let p = dir.join(format!("{value}.yaml"));
-            if p.is_file() {
-                return Ok(p);
+            for ext in ["yaml", "yml"] {
+                let p = dir.join(format!("{value}.{ext}"));
+                if p.is_file() {
+                    return Ok(p);
+                }
+                tried.push(p);
             }
-            tried.push(p);
         }
     }
     Err(Diagnostic {

@@ -12,6 +12,44 @@ use crate::de::Located;
 use crate::named::NamedMap;
 use crate::number::CostValue;
 
+/// A scalar read as text whether it was written as a number or a word: cost fields take
+/// `0.5`, `½`, `+½` and `impassable` alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Text(pub String);
+
+impl core::ops::Deref for Text {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a number or a word")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Text, E> {
+                Ok(Text(v.to_owned()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A whole ruleset file.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(default)]
@@ -26,7 +64,7 @@ pub struct RulesetSpec {
     pub geometry: GeometrySpec,
     /// Front and rear arc widths (defaults depend on the geometry).
     pub arcs: Option<ArcsSpec>,
-    /// Dice by name. `dN` dice (d4 … d20) exist without being declared.
+    /// Dice by name. Numeric dice `dN` (d2 … d100) exist without being declared.
     pub dice: NamedMap<DieSpec>,
     /// Modes and formations. The first is the default for piece types that do not say.
     pub modes: NamedMap<ModeSpec>,
@@ -175,7 +213,7 @@ pub struct FeatureSpec {
     /// `road`, `barrier` or `crossing`.
     pub kind: Located<String>,
     /// Barrier: extra cost, or `impassable`. Crossing: extra cost of using it.
-    pub cost: Option<Located<String>>,
+    pub cost: Option<Located<Text>>,
     /// True when sight across it is blocked.
     pub blocks_sight: bool,
 }
@@ -185,9 +223,9 @@ pub struct FeatureSpec {
 #[serde(default)]
 pub struct MoveClassSpec {
     /// Per-terrain extra cost to enter.
-    pub enter: NamedMap<Located<String>>,
+    pub enter: NamedMap<Located<Text>>,
     /// Cost for terrain not listed (default 0).
-    pub others: Option<Located<String>>,
+    pub others: Option<Located<Text>>,
     /// True when entering a terrain that costs extra ends the move.
     pub stops_on_costly: bool,
 }
@@ -310,7 +348,7 @@ pub struct InputSpec {
     pub max: Option<i32>,
     /// Where an action takes it from: `distance`, `distance_band [1, 2, 3]`,
     /// `actor.counter NAME`, `target.counter NAME`, `actor.flag NAME`, `target.flag NAME`,
-    /// `actor.attribute NAME`, `target.attribute NAME`,
+    /// `actor.attribute NAME`, `target.attribute NAME`, `option NAME`,
     /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`.
     pub from: Option<Located<String>>,
     /// For `distance_band`: the largest distance of each band.
@@ -502,9 +540,9 @@ pub struct BoardSpec {
     /// Named regions.
     pub regions: NamedMap<Vec<[i32; 2]>>,
     /// Open table width in inches.
-    pub width: Option<Located<String>>,
+    pub width: Option<Located<Text>>,
     /// Open table depth in inches.
-    pub height: Option<Located<String>>,
+    pub height: Option<Located<Text>>,
     /// Open table terrain areas.
     pub areas: Vec<AreaSpec>,
 }
@@ -567,7 +605,7 @@ pub struct PieceSpec {
     /// Several cells for a spread command.
     pub spread: Vec<Located<[i32; 2]>>,
     /// Grid direction name (`N`, `SE`) or number; degrees on an open table.
-    pub facing: Option<Located<String>>,
+    pub facing: Option<Located<Text>>,
     /// Mode.
     pub mode: Option<Located<String>>,
     /// Counter values.

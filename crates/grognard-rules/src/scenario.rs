@@ -13,7 +13,7 @@ use grognard_kernel::rules::{GeometryRules, Rules};
 use crate::compile::Cx;
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
-use crate::model::ScenarioSpec;
+use crate::model::{ScenarioSpec, Text};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -187,7 +187,7 @@ pub fn compile_scenario(
             }
         }
         None => {
-            let mut len = |v: &Option<Located<String>>, what: &str| -> Len {
+            let mut len = |v: &Option<Located<Text>>, what: &str| -> Len {
                 match v {
                     Some(l) => match parse_len(&l.value) {
                         Ok(x) if x > 0 => Len(x),
@@ -302,6 +302,19 @@ pub fn compile_scenario(
             }
         }
     }
+    for r in b.regions.iter() {
+        for c in &r.value {
+            if !board.contains(Cell::new(c[0], c[1])) {
+                cx.error(
+                    &r.name.location,
+                    format!(
+                        "region `{}`: ({},{}) is off the board",
+                        r.name.value, c[0], c[1]
+                    ),
+                );
+            }
+        }
+    }
     board.regions = b
         .regions
         .iter()
@@ -392,7 +405,13 @@ pub fn compile_scenario(
                     Place::Off
                 }
             },
-            (None, None, true) => Place::Off,
+            (None, None, true) => {
+                cx.error(
+                    &p.id.location,
+                    format!("piece `{}` needs `at: [x, y]` in inches", p.id.value),
+                );
+                Place::Off
+            }
             _ => {
                 cx.error(
                     &p.id.location,
@@ -485,6 +504,9 @@ pub fn compile_scenario(
         ) {
             settings[i] = s.value;
         }
+    }
+    if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
+        cx.error(&root, "`turns` must be from 1 to 10000");
     }
     cx.diags.into_result(())?;
     Ok(CompiledScenario {
