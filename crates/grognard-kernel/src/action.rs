@@ -171,6 +171,11 @@ pub enum Event {
         /// The chart roll, if any.
         roll: Option<RollRecord>,
     },
+    /// A hook rolled dice or resolved a chart.
+    Rolled {
+        /// The roll.
+        roll: RollRecord,
+    },
     /// A counter changed.
     CounterChanged {
         /// Whose.

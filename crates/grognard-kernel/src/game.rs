@@ -15,7 +15,7 @@ use crate::cost::Cost;
 use crate::dice::GameRng;
 use crate::geometry::open::{self, Angle, Point};
 use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
-use crate::hooks::{HookCommand, Hooks};
+use crate::hooks::{HookCommand, HookDice, Hooks};
 use crate::ids::{ActionId, CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
 use crate::reach::{Entry, Reachable, reach};
@@ -114,9 +114,9 @@ pub struct State {
 #[derive(Clone, Copy)]
 pub struct World<'a> {
     /// The rules.
-    pub rules: &'a Rules,
+    pub rules: &'a Arc<Rules>,
     /// The board.
-    pub board: &'a Board,
+    pub board: &'a Arc<Board>,
     /// The sides.
     pub sides: &'a [SideDef],
     /// The state.
@@ -352,6 +352,17 @@ impl Game {
             if let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false) {
                 return Err(format!("piece {} at {c}: {msg}", p.name));
             }
+            if let Some(enemy) = self
+                .state
+                .pieces
+                .iter()
+                .find(|q| q.id < p.id && q.side != p.side && q.place.covers(c))
+            {
+                return Err(format!(
+                    "piece {} at {c} shares the cell with the enemy {}",
+                    p.name, enemy.name
+                ));
+            }
         }
         if let Some(host) = p.attached_to.and_then(|h| self.state.pieces.get(h.index())) {
             if host.side != p.side {
@@ -547,7 +558,15 @@ impl Game {
                 action,
                 target,
             } => {
-                self.do_act(&mut next, &mut events, order.side, *piece, *action, *target)?;
+                self.do_act(
+                    &mut next,
+                    &mut events,
+                    order.side,
+                    *piece,
+                    *action,
+                    *target,
+                    hooks,
+                )?;
             }
             Action::EndPhase => {
                 if let Some(d) = next.done.get_mut(order.side.index()) {
@@ -694,21 +713,22 @@ impl Game {
                 }
             }
         }
-        if !(on_road && mode.uses_roads) {
-            let terrain = self.board.terrain(to);
-            let class = rules
-                .move_classes
-                .get(ty.move_class.index())
-                .ok_or("unknown movement class")?;
-            match class.enter.get(terrain.index()).copied().flatten() {
-                Some(extra) => cost = cost.saturating_add(extra),
-                None => {
-                    let name = rules
-                        .terrain
-                        .get(terrain.index())
-                        .map_or("?", |t| t.name.as_str());
-                    return Err(format!("{} pieces may not enter {name} at {to}", ty.name));
-                }
+        // A road spares a road column the terrain's cost, never the terrain's ban: a road
+        // into a lake does not make the lake enterable.
+        let terrain = self.board.terrain(to);
+        let class = rules
+            .move_classes
+            .get(ty.move_class.index())
+            .ok_or("unknown movement class")?;
+        match class.enter.get(terrain.index()).copied().flatten() {
+            Some(extra) if !(on_road && mode.uses_roads) => cost = cost.saturating_add(extra),
+            Some(_) => {}
+            None => {
+                let name = rules
+                    .terrain
+                    .get(terrain.index())
+                    .map_or("?", |t| t.name.as_str());
+                return Err(format!("{} pieces may not enter {name} at {to}", ty.name));
             }
         }
         Ok(cost)
@@ -883,6 +903,14 @@ impl Game {
         if let Some(holder) = self.zone_holder(state, to, piece.side) {
             can_continue = false;
             stop_reason = Some(format!("entered the zone of control of {holder}"));
+        }
+        if hooks
+            .stops(&world, piece.id, from, to)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
+        {
+            can_continue = false;
+            stop_reason
+                .get_or_insert_with(|| "the ruleset's stop hook ends the move here".to_owned());
         }
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         if class.is_some_and(|c| c.stops_on_costly) {
@@ -1379,6 +1407,7 @@ impl Game {
         id: PieceId,
         action: ActionId,
         target: Option<PieceId>,
+        hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
         let rules = &*self.rules;
         let def = rules
@@ -1610,6 +1639,34 @@ impl Game {
         for effect in &effects {
             self.apply_effect(next, events, effect, id, target, 0);
         }
+        if def.scripted {
+            let outcome_name = def
+                .chart
+                .and_then(|c| rules.chart(c))
+                .and_then(|c| c.outcomes.get(outcome).cloned());
+            let view = next.clone();
+            let world = World {
+                rules: &self.rules,
+                board: &self.board,
+                sides: &self.sides,
+                state: &view,
+            };
+            let mut dice = HookDice::new(&mut next.rng, rules);
+            let commands = hooks
+                .action(
+                    &world,
+                    action,
+                    id,
+                    target,
+                    outcome_name.as_deref(),
+                    &mut dice,
+                )
+                .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+            for roll in dice.into_rolls() {
+                events.push(Event::Rolled { roll });
+            }
+            self.apply_commands(next, events, commands)?;
+        }
         Ok(())
     }
 
@@ -1709,7 +1766,27 @@ impl Game {
                 }
                 if p.mode != *mode && p.on_board() {
                     let from = rules.mode_name(p.mode).to_owned();
+                    let (old, side, cell) = (p.mode, p.side, p.place.cell());
                     p.mode = *mode;
+                    if let Some(c) = cell
+                        && let Some(problem) = self.stacking_problem(next, c, pid, side, false)
+                    {
+                        // A forced change of formation that would break stacking does not
+                        // happen; the log says why.
+                        if let Some(p) = next.pieces.get_mut(pid.index()) {
+                            p.mode = old;
+                        }
+                        let name = next
+                            .pieces
+                            .get(pid.index())
+                            .map_or_else(String::new, |p| p.name.clone());
+                        let text = format!(
+                            "{name} cannot take {} mode here ({problem}); the effect is ignored",
+                            rules.mode_name(*mode)
+                        );
+                        events.push(Event::Note { text });
+                        return;
+                    }
                     events.push(Event::ModeChanged {
                         piece: pid,
                         from,
@@ -1881,46 +1958,122 @@ impl Game {
                 .map(|s| s.name.clone())
                 .unwrap_or_default(),
         });
+        // The hook sees the state as the phase begins; its dice use the game's RNG.
+        let view = next.clone();
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
-            state: next,
+            state: &view,
         };
+        let mut dice = HookDice::new(&mut next.rng, &self.rules);
         let commands = hooks
-            .phase_begin(&world, &phase.name)
+            .phase_begin(&world, &phase.name, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        for roll in dice.into_rolls() {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)
+    }
+
+    /// Applies what a hook asked for, each change validated and logged like an effect.
+    fn apply_commands(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        commands: Vec<HookCommand>,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
         for command in commands {
-            match command {
+            let piece = match &command {
+                HookCommand::AddCounter { piece, .. }
+                | HookCommand::SetFlag { piece, .. }
+                | HookCommand::SetMode { piece, .. }
+                | HookCommand::Remove { piece, .. } => Some(*piece),
+                HookCommand::Note(_) => None,
+            };
+            if let Some(p) = piece
+                && next.pieces.get(p.index()).is_none()
+            {
+                return Err(Refusal::new(
+                    RefusalKind::HookFailed,
+                    format!("a hook named piece #{}, which does not exist", p.0),
+                ));
+            }
+            let effect = match command {
                 HookCommand::AddCounter {
                     piece,
                     counter,
                     amount,
-                } => self.apply_effect(
-                    next,
-                    events,
-                    &Effect::AddCounter {
-                        who: Who::Actor,
-                        counter,
-                        amount,
-                    },
-                    piece,
-                    None,
-                    0,
-                ),
-                HookCommand::SetFlag { piece, flag, on } => self.apply_effect(
-                    next,
-                    events,
-                    &Effect::SetFlag {
-                        who: Who::Actor,
-                        flag,
-                        on,
-                    },
-                    piece,
-                    None,
-                    0,
-                ),
-                HookCommand::Note(text) => events.push(Event::Note { text }),
+                } => {
+                    if rules.counters.get(counter.index()).is_none() {
+                        return Err(Refusal::new(
+                            RefusalKind::HookFailed,
+                            "a hook named a counter that does not exist",
+                        ));
+                    }
+                    Some((
+                        Effect::AddCounter {
+                            who: Who::Actor,
+                            counter,
+                            amount,
+                        },
+                        piece,
+                    ))
+                }
+                HookCommand::SetFlag { piece, flag, on } => {
+                    if rules.flags.get(flag.index()).is_none() {
+                        return Err(Refusal::new(
+                            RefusalKind::HookFailed,
+                            "a hook named a flag that does not exist",
+                        ));
+                    }
+                    Some((
+                        Effect::SetFlag {
+                            who: Who::Actor,
+                            flag,
+                            on,
+                        },
+                        piece,
+                    ))
+                }
+                HookCommand::SetMode { piece, mode } => {
+                    if rules.modes.get(mode.index()).is_none() {
+                        return Err(Refusal::new(
+                            RefusalKind::HookFailed,
+                            "a hook named a mode that does not exist",
+                        ));
+                    }
+                    Some((
+                        Effect::SetMode {
+                            who: Who::Actor,
+                            mode,
+                        },
+                        piece,
+                    ))
+                }
+                HookCommand::Remove { piece, reason } => {
+                    if let Some(p) = next.pieces.get_mut(piece.index())
+                        && p.on_board()
+                    {
+                        p.place = Place::Off;
+                        p.attached_to = None;
+                        events.push(Event::Removed { piece, reason });
+                        for other in &mut next.pieces {
+                            if other.attached_to == Some(piece) {
+                                other.attached_to = None;
+                            }
+                        }
+                    }
+                    None
+                }
+                HookCommand::Note(text) => {
+                    events.push(Event::Note { text });
+                    None
+                }
+            };
+            if let Some((effect, piece)) = effect {
+                self.apply_effect(next, events, &effect, piece, None, 0);
             }
         }
         Ok(())

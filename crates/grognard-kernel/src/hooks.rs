@@ -1,10 +1,19 @@
 //! Decisions a variant makes that its data cannot express. The kernel asks; the Lua crate
 //! answers from a ruleset's scripts; [`NoHooks`] answers with the data's own decision.
+//!
+//! Hooks never change the game themselves: they return [`HookCommand`]s that the kernel
+//! validates and logs like any other effect, and they roll dice only through
+//! [`HookDice`], which uses the game's seeded RNG and logs every roll. A failing hook
+//! refuses the action that asked, and nothing changes.
 
+use crate::action::RollRecord;
+use crate::chart::Resolution;
 use crate::cost::Cost;
-use crate::game::World;
+use crate::dice::{DiceExpr, DieRoll, GameRng};
+use crate::game::{World, roll_record};
 use crate::geometry::Cell;
-use crate::ids::{CounterId, FlagId, PieceId};
+use crate::ids::{ActionId, ChartId, CounterId, FlagId, ModeId, PieceId};
+use crate::rules::Rules;
 
 /// Why a hook could not answer. The action that asked is refused and nothing changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,8 +49,99 @@ pub enum HookCommand {
         /// On or off.
         on: bool,
     },
+    /// Change a piece's mode (ignored, with a note, if its type cannot take it).
+    SetMode {
+        /// Whose.
+        piece: PieceId,
+        /// The new mode.
+        mode: ModeId,
+    },
+    /// Take a piece off the board.
+    Remove {
+        /// Which.
+        piece: PieceId,
+        /// Why, for the log.
+        reason: String,
+    },
     /// Write a note in the log.
     Note(String),
+}
+
+/// The dice a hook may roll: the game's own RNG, with every roll recorded for the log.
+pub struct HookDice<'a> {
+    rng: &'a mut GameRng,
+    rules: &'a Rules,
+    rolls: Vec<RollRecord>,
+}
+
+impl<'a> HookDice<'a> {
+    /// Dice over the game's RNG.
+    pub fn new(rng: &'a mut GameRng, rules: &'a Rules) -> Self {
+        Self {
+            rng,
+            rules,
+            rolls: Vec::new(),
+        }
+    }
+
+    /// Rolls `expr` (no re-rolls) and logs it under `purpose`; returns the dice and total.
+    pub fn roll(&mut self, expr: &DiceExpr, purpose: &str) -> (Vec<DieRoll>, i32) {
+        let mut rolled = Vec::new();
+        for term in &expr.terms {
+            let Some(def) = self.rules.dice.get(term.die.index()) else {
+                continue;
+            };
+            for _ in 0..term.count {
+                rolled.push(self.rng.roll(term.die, def, &[]));
+            }
+        }
+        let total = rolled.iter().map(|d| d.value).sum();
+        let resolution = Resolution {
+            dice: rolled.clone(),
+            modifiers: Vec::new(),
+            modifier_total: 0,
+            score: total,
+            band: None,
+            outcome: 0,
+        };
+        let mut record = roll_record(self.rules, ChartId(u16::MAX), purpose, &[], &resolution);
+        record.chart = "dice".to_owned();
+        record.outcome = total.to_string();
+        self.rolls.push(record);
+        (rolled, total)
+    }
+
+    /// Resolves a chart with explicit input values (by input index) and logs it.
+    pub fn resolve(
+        &mut self,
+        chart: ChartId,
+        set: &[(usize, i32)],
+        purpose: &str,
+    ) -> Option<Resolution> {
+        let def = self.rules.chart(chart)?;
+        let inputs = def.input_values(set);
+        let resolution = def.resolve(&self.rules.dice, &inputs, self.rng);
+        self.rolls.push(roll_record(
+            self.rules,
+            chart,
+            purpose,
+            &inputs,
+            &resolution,
+        ));
+        Some(resolution)
+    }
+
+    /// The rules the dice belong to.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        self.rules
+    }
+
+    /// The rolls made so far, in order.
+    #[must_use]
+    pub fn into_rolls(self) -> Vec<RollRecord> {
+        self.rolls
+    }
 }
 
 /// The questions the kernel asks a ruleset's hooks. Every method has the data-only answer
@@ -64,7 +164,23 @@ pub trait Hooks {
         Ok(data)
     }
 
-    /// Called as each phase begins; returns changes to make.
+    /// True when `piece` must end its move on entering `to` (a special movement stop).
+    /// Called on hot paths too.
+    ///
+    /// # Errors
+    /// A failure refuses the move or the reach query.
+    fn stops(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+    ) -> Result<bool, HookFailure> {
+        let _ = (world, piece, from, to);
+        Ok(false)
+    }
+
+    /// Called as each phase begins; returns changes to make. May roll dice.
     ///
     /// # Errors
     /// A failure refuses the action that ended the previous phase.
@@ -72,8 +188,27 @@ pub trait Hooks {
         &mut self,
         world: &World<'_>,
         phase: &str,
+        dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        let _ = (world, phase);
+        let _ = (world, phase, dice);
+        Ok(Vec::new())
+    }
+
+    /// Resolves a scripted ruleset action after its checks (and its chart, if it has one:
+    /// `outcome` is that chart's outcome name). May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the action.
+    fn action(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        target: Option<PieceId>,
+        outcome: Option<&str>,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, action, actor, target, outcome, dice);
         Ok(Vec::new())
     }
 }

@@ -59,14 +59,12 @@ pub fn reach(
     index: impl Fn(Cell) -> Option<usize>,
     mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> Vec<Reachable> {
+    const NONE: u32 = u32::MAX;
     let layers = max_steps.map_or(1, |m| m as usize + 1);
     let Some(start_index) = index(start) else {
         return Vec::new();
     };
     let states = cells.saturating_mul(layers);
-    let mut best = vec![Cost::MAX; states];
-    let mut prev: Vec<u32> = vec![u32::MAX; states];
-    let mut stoppable = vec![false; states];
     let state_of = |cell_index: usize, steps: u32| -> usize {
         if max_steps.is_some() {
             cell_index * layers + steps as usize
@@ -74,21 +72,35 @@ pub fn reach(
             cell_index
         }
     };
+    let cell_of_state = |state: usize| -> usize {
+        if max_steps.is_some() {
+            state / layers
+        } else {
+            state
+        }
+    };
+    // Two kinds of arrival per state: one the piece may go on from (searched further), and
+    // one where it may end its move. They are kept apart because a cheap arrival that must
+    // stop (entering a zone of control) must not hide a dearer one that may go on.
+    let mut best_go = vec![Cost::MAX; states];
+    let mut prev_go: Vec<u32> = vec![NONE; states];
+    let mut best_stop = vec![Cost::MAX; states];
+    let mut prev_stop: Vec<u32> = vec![NONE; states];
     let mut cell_at: Vec<Cell> = vec![Cell::default(); cells];
     let mut heap = BinaryHeap::new();
     let s0 = state_of(start_index, 0);
-    best[s0] = Cost::ZERO;
+    best_go[s0] = Cost::ZERO;
     cell_at[start_index] = start;
     heap.push(Reverse((Cost::ZERO, 0u32, s0 as u32)));
     while let Some(Reverse((spent, steps, state))) = heap.pop() {
         let state = state as usize;
-        if spent > best[state] {
+        if spent > best_go[state] {
             continue;
         }
-        let here = cell_at[state / if max_steps.is_some() { layers } else { 1 }];
         if max_steps.is_some_and(|m| steps >= m) {
             continue;
         }
+        let here = cell_at[cell_of_state(state)];
         for (dir, next) in grid.neighbours(here) {
             let Some(next_index) = index(next) else {
                 continue;
@@ -101,14 +113,15 @@ pub fn reach(
                 continue;
             }
             let next_state = state_of(next_index, steps + 1);
-            if total < best[next_state] {
-                best[next_state] = total;
-                prev[next_state] = state as u32;
-                stoppable[next_state] = entry.can_stop;
-                cell_at[next_index] = next;
-                if entry.can_continue {
-                    heap.push(Reverse((total, steps + 1, next_state as u32)));
-                }
+            cell_at[next_index] = next;
+            if entry.can_stop && total < best_stop[next_state] {
+                best_stop[next_state] = total;
+                prev_stop[next_state] = state as u32;
+            }
+            if entry.can_continue && total < best_go[next_state] {
+                best_go[next_state] = total;
+                prev_go[next_state] = state as u32;
+                heap.push(Reverse((total, steps + 1, next_state as u32)));
             }
         }
     }
@@ -125,22 +138,22 @@ pub fn reach(
             } else {
                 cell_index
             };
-            if stoppable[s] && best[s] != Cost::MAX && chosen.is_none_or(|c| best[s] < best[c]) {
+            if best_stop[s] != Cost::MAX && chosen.is_none_or(|c| best_stop[s] < best_stop[c]) {
                 chosen = Some(s);
             }
         }
         if let Some(s) = chosen {
-            let mut path = Vec::new();
-            let mut at = s;
-            while at != s0 && at != u32::MAX as usize {
-                let ci = if max_steps.is_some() { at / layers } else { at };
-                path.push(cell_at[ci]);
-                at = prev[at] as usize;
+            // The last step comes from a state the piece could go on from; walk those back.
+            let mut path = vec![cell_at[cell_of_state(s)]];
+            let mut at = prev_stop[s];
+            while at != NONE && at as usize != s0 {
+                path.push(cell_at[cell_of_state(at as usize)]);
+                at = prev_go[at as usize];
             }
             path.reverse();
             out.push(Reachable {
                 cell: cell_at[cell_index],
-                cost: best[s],
+                cost: best_stop[s],
                 path,
             });
         }

@@ -362,6 +362,8 @@ pub struct ActionDef {
     pub effects: Vec<Vec<Effect>>,
     /// Piece types that may take it (empty = all).
     pub types: Vec<PieceTypeId>,
+    /// True when the ruleset's `action` hook resolves it (after its chart, if any).
+    pub scripted: bool,
 }
 
 /// An integer setting a scenario may choose (night, weather...).

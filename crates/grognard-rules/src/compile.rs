@@ -685,6 +685,23 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             )
         })
         .collect();
+    let script_names = named_ids(&spec.scripts);
+    for h in spec.hooks.iter() {
+        if !HOOK_POINTS.contains(&h.name.value.as_str()) {
+            let help = did_you_mean(&h.name.value, HOOK_POINTS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"));
+            cx.error_help(
+                &h.name.location,
+                format!(
+                    "unknown hook `{}`; the kernel asks {}",
+                    h.name.value,
+                    HOOK_POINTS.join(", ")
+                ),
+                help,
+            );
+        }
+        check_binding(&mut cx, &h.value, &script_names);
+    }
     let chart_names = named_ids(&spec.charts);
     let action_names = named_ids(&spec.actions);
     if spec.actions.len() > MAX_ACTIONS {
@@ -812,7 +829,11 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     })
                     .collect();
             }
+            if let Some(script) = &v.script {
+                check_binding(&mut cx, script, &script_names);
+            }
             ActionDef {
+                scripted: v.script.is_some(),
                 name: a.name.value.clone(),
                 chart,
                 target,
@@ -954,6 +975,35 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         settings,
         options,
     })
+}
+
+/// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
+pub const HOOK_POINTS: [&str; 3] = ["move_cost", "stops", "phase_begin"];
+
+/// Splits `module.function`.
+#[must_use]
+pub fn split_binding(text: &str) -> Option<(&str, &str)> {
+    let (m, f) = text.trim().split_once('.')?;
+    (!m.is_empty() && !f.is_empty() && !f.contains('.')).then_some((m, f))
+}
+
+fn check_binding(cx: &mut Cx, binding: &Located<String>, modules: &[&str]) {
+    match split_binding(&binding.value) {
+        Some((module, _)) => {
+            let located = Located {
+                value: module.to_owned(),
+                location: binding.location.clone(),
+            };
+            cx.lookup("script module", &located, modules.iter().copied());
+        }
+        None => cx.error(
+            &binding.location,
+            format!(
+                "`{}`: expected `module.function`, with the module listed under `scripts:`",
+                binding.value
+            ),
+        ),
+    }
 }
 
 struct ChartNames<'a> {

@@ -15,6 +15,7 @@ pub mod named;
 pub mod node;
 pub mod number;
 pub mod orders;
+pub mod overlay;
 pub mod save;
 pub mod scenario;
 pub mod suggest;

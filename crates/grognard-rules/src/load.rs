@@ -13,19 +13,41 @@ use crate::de::{Located, decode, decode_recovering};
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::model::{OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
 use crate::node::Node;
+use crate::overlay;
 use crate::scenario::{CompiledScenario, compile_scenario};
 use crate::yaml::{self, Limits};
 
-/// A loaded ruleset.
+/// A loaded ruleset (with every layer it extends already merged in).
 #[derive(Clone, Debug)]
 pub struct Ruleset {
     /// The file it came from.
     pub path: PathBuf,
-    /// The decoded file.
+    /// The decoded, merged ruleset.
     pub spec: RulesetSpec,
     /// The compiled rules.
     pub rules: Arc<Rules>,
+    /// Its Lua modules, read once so the identity hash and the Lua host see the same text.
+    pub scripts: Vec<ScriptSource>,
+    /// The files merged to make it, base first.
+    pub layers: Vec<PathBuf>,
 }
+
+/// A Lua module a ruleset names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptSource {
+    /// Module name (`weather`).
+    pub module: String,
+    /// The file, as a path from the current folder (`scripts/weather.lua`); also the
+    /// chunk name, so Lua errors read `scripts/weather.lua:12: ...`.
+    pub path: PathBuf,
+    /// The source text.
+    pub text: String,
+    /// Where the ruleset names it.
+    pub location: Location,
+}
+
+/// Largest Lua module accepted.
+pub const MAX_SCRIPT_BYTES: u64 = 1024 * 1024;
 
 /// A loaded scenario with its ruleset.
 #[derive(Clone, Debug)]
@@ -101,14 +123,27 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// # Errors
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
-    let (node, _) = parse_file(path)?;
-    let (spec, problems) = decode_recovering::<RulesetSpec>(&node);
+    let mut layers = Vec::new();
+    let node = parse_layers(path, &mut Vec::new(), &mut layers)?;
+    let (spec, mut problems) = decode_recovering::<RulesetSpec>(&node);
     let Some(spec) = spec else {
         return Err(problems);
     };
-    // The identity hashes the decoded content (not the bytes), so comments and layout do
-    // not change it but every rule does.
-    let canonical = serde_json::to_vec(&spec).unwrap_or_default();
+    let scripts = read_scripts(&spec, &mut problems);
+    // The identity hashes the decoded, merged content (not the bytes: comments and layout
+    // do not change it, every rule does) and each script's text — not where the files
+    // are, so a game replays from any folder.
+    let mut identity = spec.clone();
+    for s in &mut identity.scripts.0 {
+        s.value.value.clear();
+    }
+    let mut canonical = serde_json::to_vec(&identity).unwrap_or_default();
+    for s in &scripts {
+        canonical.extend_from_slice(s.module.as_bytes());
+        canonical.push(0);
+        canonical.extend_from_slice(s.text.as_bytes());
+        canonical.push(0);
+    }
     let compiled = compile(&spec, content_hash(&canonical));
     let mut rules = None;
     after(problems, compiled.map(|r| rules = Some(r)))?;
@@ -117,7 +152,110 @@ pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
         path: path.to_path_buf(),
         spec,
         rules: Arc::new(rules),
+        scripts,
+        layers,
     })
+}
+
+/// Reads a file and every file it `extends`, merged base first.
+fn parse_layers(
+    path: &Path,
+    chain: &mut Vec<PathBuf>,
+    layers: &mut Vec<PathBuf>,
+) -> Result<Node, Diagnostics> {
+    let (mut node, _) = parse_file(path)?;
+    overlay::rebase_scripts(&mut node, path);
+    let extends = overlay::take_key(&mut node, "extends");
+    let remove = overlay::take_key(&mut node, "remove");
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let Some(extends) = extends else {
+        layers.push(path.to_path_buf());
+        if let Some(r) = remove {
+            return Err(Diagnostics::from(Diagnostic::new(
+                r.location,
+                "`remove:` only makes sense in a ruleset that `extends:` another",
+            )));
+        }
+        return Ok(node);
+    };
+    let Some(name) = extends.as_str().map(str::to_owned) else {
+        return Err(Diagnostics::from(Diagnostic::new(
+            extends.location,
+            "`extends:` takes a ruleset path or a bundled ruleset's name",
+        )));
+    };
+    let located = Located {
+        value: name,
+        location: extends.location.clone(),
+    };
+    let base_path = resolve_ruleset(path, &located).map_err(Diagnostics::from)?;
+    let base_canonical = std::fs::canonicalize(&base_path).unwrap_or_else(|_| base_path.clone());
+    chain.push(canonical.clone());
+    if chain.contains(&base_canonical) || base_canonical == canonical {
+        return Err(Diagnostics::from(overlay::cycle_error(
+            &extends.location,
+            chain,
+            &base_canonical,
+        )));
+    }
+    if chain.len() >= overlay::MAX_LAYERS {
+        return Err(Diagnostics::from(Diagnostic::new(
+            extends.location,
+            format!(
+                "more than {} rulesets extend one another here",
+                overlay::MAX_LAYERS
+            ),
+        )));
+    }
+    let base = parse_layers(&base_path, chain, layers)?;
+    chain.pop();
+    layers.push(path.to_path_buf());
+    let mut merged = overlay::merge(base, node);
+    let mut problems = Diagnostics::default();
+    overlay::apply_removals(&mut merged, remove, &mut problems);
+    problems.into_result(merged)
+}
+
+/// Reads the Lua modules a ruleset names (paths already rebased to the current folder).
+fn read_scripts(spec: &RulesetSpec, problems: &mut Diagnostics) -> Vec<ScriptSource> {
+    let mut out = Vec::new();
+    for entry in spec.scripts.iter() {
+        let path = PathBuf::from(&entry.value.value);
+        let at = entry.value.location.clone();
+        let fail = |m: String| {
+            Diagnostic::new(
+                at.clone(),
+                format!("script `{}` ({}): {m}", entry.name.value, display(&path)),
+            )
+        };
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                problems.push(fail(format!("cannot read it: {e}")));
+                continue;
+            }
+        };
+        if meta.len() > MAX_SCRIPT_BYTES {
+            problems.push(fail(format!(
+                "{} bytes; scripts over {MAX_SCRIPT_BYTES} bytes are refused",
+                meta.len()
+            )));
+            continue;
+        }
+        match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(text)) if !text.contains('\0') => out.push(ScriptSource {
+                module: entry.name.value.clone(),
+                path,
+                text,
+                location: at,
+            }),
+            Ok(_) => problems.push(fail(
+                "not a UTF-8 text file (precompiled Lua is refused)".into(),
+            )),
+            Err(e) => problems.push(fail(format!("cannot read it: {e}"))),
+        }
+    }
+    out
 }
 
 /// Folders searched for a ruleset named without a path: `GROGNARD_RULESETS` (a

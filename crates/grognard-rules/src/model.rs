@@ -56,6 +56,15 @@ impl<'de> Deserialize<'de> for Text {
 pub struct RulesetSpec {
     /// The ruleset's name (`square-blocks`).
     pub ruleset: Located<String>,
+    /// A ruleset this one changes: a path relative to this file, or a bundled ruleset's
+    /// name. Maps merge, lists are replaced, `remove:` deletes inherited items.
+    pub extends: Option<Located<String>>,
+    /// Dotted paths of inherited items to delete (`terrain.swamp`, `options.small_tables`).
+    pub remove: Vec<Located<String>>,
+    /// Lua modules by name, each a path relative to the file that names it.
+    pub scripts: NamedMap<Located<String>>,
+    /// Hook bindings: `move_cost`, `stops` or `phase_begin` → `module.function`.
+    pub hooks: NamedMap<Located<String>>,
     /// A title for people.
     pub title: Option<String>,
     /// Free-text notes: the readings chosen where the sources are unclear.
@@ -461,6 +470,9 @@ pub struct ActionSpec {
     pub types: Vec<Located<String>>,
     /// Effects by outcome name (`hit: [...]`); `always` for actions without a chart.
     pub on: NamedMap<Vec<EffectSpec>>,
+    /// A Lua function (`module.function`) that resolves the action after its checks and
+    /// its chart; it may roll dice and return changes.
+    pub script: Option<Located<String>>,
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.

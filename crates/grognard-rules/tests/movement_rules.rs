@@ -356,7 +356,11 @@ pieces:
     let r = shoot(&mut g, "too_far").expect_err("range");
     assert!(r.message.contains("reaches 1 to 2"), "{}", r.message);
     let r = shoot(&mut g, "behind_me").expect_err("arc");
-    assert!(r.message.contains("rear arc; volley needs the front arc"), "{}", r.message);
+    assert!(
+        r.message.contains("rear arc; volley needs the front arc"),
+        "{}",
+        r.message
+    );
     let r = shoot(&mut g, "behind_wood").expect_err("sight");
     assert!(r.message.contains("cannot see"), "{}", r.message);
     assert!(shoot(&mut g, "clear").is_ok());

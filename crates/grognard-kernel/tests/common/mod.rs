@@ -237,8 +237,20 @@ pub fn rules(geo: Geo) -> Rules {
                     actor: Actor::Phasing,
                     allows: vec![Allowed::Action(VOLLEY)],
                 },
+                // The other side answers; `fired` (cleared only at turn end) bars a piece
+                // that already fired this turn.
+                PhaseDef {
+                    name: "defensive fire".into(),
+                    actor: Actor::NonPhasing,
+                    allows: vec![Allowed::Action(VOLLEY)],
+                },
             ],
-            turn_end: vec![],
+            // Both sides may re-form; the phase ends when both have ended it.
+            turn_end: vec![PhaseDef {
+                name: "rally".into(),
+                actor: Actor::Both,
+                allows: vec![Allowed::Mode],
+            }],
             turns: 3,
             // Hexes roll 1d6 each for the order of play every turn (ties roll again), so
             // the phasing order and the RNG position vary with the seed; squares play in
@@ -265,6 +277,7 @@ pub fn rules(geo: Geo) -> Rules {
             marks: Some(FIRED),
             effects: vec![vec![], vec![hits_to_target(1)], vec![hits_to_target(2)]],
             types: vec![INFANTRY],
+            scripted: false,
         }],
         settings: vec![],
         options: vec![],
@@ -322,9 +335,22 @@ fn volley_chart() -> ChartDef {
     }
 }
 
+/// Where roads may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roads {
+    /// Anywhere.
+    Anywhere,
+    /// Never into a lake: a road move there meets a kernel bug (a road waives impassable
+    /// terrain; see `road_movement_enters_impassable_terrain` in `game_props.rs`). The
+    /// default properties use this, so that they stay green and strict about everything
+    /// else.
+    AvoidKnownBugs,
+}
+
 /// A random board before it becomes a `Board`: a roll per cell and per (cell, direction).
 #[derive(Clone, Debug)]
 pub struct BoardSpec {
+    pub roads: Roads,
     pub geo: Geo,
     pub cols: i32,
     pub rows: i32,
@@ -344,7 +370,7 @@ pub struct PieceSpec {
     pub hits: i32,
 }
 
-pub fn board_spec() -> impl Strategy<Value = BoardSpec> {
+pub fn board_spec(roads: Roads) -> impl Strategy<Value = BoardSpec> {
     (
         prop_oneof![Just(Geo::Square), Just(Geo::Hex)],
         3i32..=8,
@@ -360,7 +386,8 @@ pub fn board_spec() -> impl Strategy<Value = BoardSpec> {
                 prop::collection::vec(any::<u8>(), n * 8),
             )
         })
-        .prop_map(|(geo, cols, rows, terrain, links)| BoardSpec {
+        .prop_map(move |(geo, cols, rows, terrain, links)| BoardSpec {
+            roads,
             geo,
             cols,
             rows,
@@ -393,6 +420,7 @@ pub fn piece_specs() -> impl Strategy<Value = Vec<PieceSpec>> {
 /// Turns the rolls into a board: ~60% clear, ~25% woods, ~15% lake; each boundary may carry
 /// a road, at most one barrier (river or stream) and a crossing (bridge or ford, usually
 /// where there is a barrier, sometimes on dry land where it must do nothing).
+/// Roads follow `spec.roads`.
 pub fn board(spec: &BoardSpec) -> Board {
     let grid = spec.geo.grid();
     let terrain: Vec<TerrainId> = spec
@@ -416,7 +444,12 @@ pub fn board(spec: &BoardSpec) -> Board {
                 }
                 let roll = spec.links[((row * spec.cols + col) * 8) as usize + usize::from(dir.0)];
                 let mut features = Vec::new();
-                if roll & 0b11 == 0 {
+                let dry = |c: Cell| terrain[(c.row * spec.cols + c.col) as usize] != LAKE;
+                let road_allowed = match spec.roads {
+                    Roads::Anywhere => true,
+                    Roads::AvoidKnownBugs => dry(here) && dry(next),
+                };
+                if roll & 0b11 == 0 && road_allowed {
                     features.push(ROAD);
                 }
                 let barrier = match (roll >> 2) & 0b111 {
@@ -474,7 +507,8 @@ fn piece_setup(i: usize, p: &PieceSpec, cols: i32, cells: usize, facings: u8) ->
 /// Builds a legal scenario: pieces are offered one at a time and kept only when
 /// `Game::new` accepts the scenario with them (so the kernel, not this file, decides what
 /// a legal placement is). Two enemy pieces are never put in one cell: `Game::new` does
-/// not refuse that (see the report), and the invariants forbid it.
+/// not refuse that (see `setup_refuses_enemies_sharing_a_cell` in `game_props.rs`), and
+/// the invariants forbid it.
 pub fn scenario(spec: &BoardSpec, pieces: &[PieceSpec], seed: u64) -> (Arc<Rules>, Setup) {
     let rules = Arc::new(rules(spec.geo));
     let board = board(spec);

@@ -1,0 +1,177 @@
+//! House-rule overlays: a ruleset that `extends:` another changes only what differs.
+//!
+//! Layers merge as located trees, before decoding, so every value keeps the file, line and
+//! column it came from: an error in what an overlay changed points at the overlay. Maps
+//! merge key by key (named items — terrain, piece types, charts, options — are map entries,
+//! so they merge by name); anything else, lists included, is replaced whole; `remove:`
+//! deletes inherited items by dotted path.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics, Location};
+use crate::node::{Node, Value};
+
+/// Most layers in one chain (club → variant → base ...), a guard against runaway chains.
+pub const MAX_LAYERS: usize = 16;
+
+/// Removes `.` and `dir/..` pairs without touching the disk, so chunk names and messages
+/// read `scripts/weather.lua`, not `rulesets/../scripts/weather.lua`.
+#[must_use]
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                _ => out.push(c),
+            },
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        PathBuf::from(".")
+    } else {
+        out.iter().collect()
+    }
+}
+
+/// Merges `overlay` onto `base`.
+#[must_use]
+pub fn merge(base: Node, overlay: Node) -> Node {
+    match (base.value, overlay.value) {
+        (Value::Map(mut entries), Value::Map(changes)) => {
+            for (key, value) in changes {
+                let name = key.key_text();
+                match entries.iter().position(|(k, _)| k.key_text() == name) {
+                    Some(i) => {
+                        let (_, old) = entries.remove(i);
+                        entries.insert(i, (key, merge(old, value)));
+                    }
+                    None => entries.push((key, value)),
+                }
+            }
+            Node {
+                value: Value::Map(entries),
+                location: overlay.location,
+            }
+        }
+        (_, value) => Node {
+            value,
+            location: overlay.location,
+        },
+    }
+}
+
+/// Deletes the item at a dotted path (`terrain.swamp`). Returns false when nothing is there.
+pub fn remove_path(root: &mut Node, path: &str) -> bool {
+    let parts: Vec<&str> = path.split('.').filter(|p| !p.is_empty()).collect();
+    let Some((last, parents)) = parts.split_last() else {
+        return false;
+    };
+    let mut node = root;
+    for part in parents {
+        let Value::Map(entries) = &mut node.value else {
+            return false;
+        };
+        let Some(next) = entries.iter_mut().find(|(k, _)| k.key_text() == *part) else {
+            return false;
+        };
+        node = &mut next.1;
+    }
+    let Value::Map(entries) = &mut node.value else {
+        return false;
+    };
+    let before = entries.len();
+    entries.retain(|(k, _)| k.key_text() != *last);
+    entries.len() != before
+}
+
+/// Takes a top-level key out of a mapping.
+pub fn take_key(root: &mut Node, key: &str) -> Option<Node> {
+    let Value::Map(entries) = &mut root.value else {
+        return None;
+    };
+    let i = entries.iter().position(|(k, _)| k.key_text() == key)?;
+    Some(entries.remove(i).1)
+}
+
+/// Rewrites each `scripts:` path, written relative to `file`, to a path from the current
+/// folder, so layers from different folders can be merged.
+pub fn rebase_scripts(root: &mut Node, file: &Path) {
+    let dir = file.parent().unwrap_or_else(|| Path::new(""));
+    let Value::Map(entries) = &mut root.value else {
+        return;
+    };
+    let Some((_, scripts)) = entries.iter_mut().find(|(k, _)| k.key_text() == "scripts") else {
+        return;
+    };
+    let Value::Map(modules) = &mut scripts.value else {
+        return;
+    };
+    for (_, path) in modules {
+        if let Value::Str(text) = &mut path.value {
+            *text = normalize(&dir.join(&*text)).to_string_lossy().into_owned();
+        }
+    }
+}
+
+/// A diagnostic for a chain that loops back on itself, naming every file in the loop.
+#[must_use]
+pub fn cycle_error(at: &Location, chain: &[PathBuf], again: &Path) -> Diagnostic {
+    let mut names: Vec<String> = chain
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    names.push(again.to_string_lossy().into_owned());
+    Diagnostic::new(
+        at.clone(),
+        format!("`extends` goes round in a circle: {}", names.join(" → ")),
+    )
+}
+
+/// Applies an overlay's `remove:` list to the merged tree, reporting paths that match
+/// nothing.
+pub fn apply_removals(merged: &mut Node, remove: Option<Node>, problems: &mut Diagnostics) {
+    let Some(list) = remove else { return };
+    let Value::Seq(items) = list.value else {
+        problems.push(Diagnostic::new(
+            list.location,
+            "`remove:` takes a list of dotted paths, e.g. `[terrain.swamp]`",
+        ));
+        return;
+    };
+    for item in items {
+        match &item.value {
+            Value::Str(path) => {
+                if !remove_path(merged, path) {
+                    problems.push(Diagnostic::new(
+                        item.location.clone(),
+                        format!("`remove: {path}`: the ruleset being extended has no such item"),
+                    ));
+                }
+            }
+            _ => problems.push(Diagnostic::new(
+                item.location.clone(),
+                "expected a dotted path such as `terrain.swamp`",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_drops_parent_pairs() {
+        assert_eq!(
+            normalize(Path::new("rulesets/../scripts/w.lua")),
+            PathBuf::from("scripts/w.lua")
+        );
+        assert_eq!(normalize(Path::new("./a/b/../c")), PathBuf::from("a/c"));
+        assert_eq!(normalize(Path::new("../x")), PathBuf::from("../x"));
+    }
+}
