@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::{Game, Reach, roll_record};
-use grognard_kernel::hooks::NoHooks;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_rules::diag::{Diagnostic, Diagnostics};
 use grognard_rules::load::{self, FileKind};
 use grognard_rules::orders::{describe_order, resolve_order};
@@ -74,6 +75,15 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own answers.
+fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, Failure> {
+    if LuaHooks::wanted(ruleset) {
+        Ok(Box::new(LuaHooks::new(ruleset, LuaLimits::default())?))
+    } else {
+        Ok(Box::new(NoHooks))
+    }
+}
+
 fn print_json(value: &serde_json::Value) {
     out!(
         "{}",
@@ -105,7 +115,12 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
                 load::load_ruleset(path).map(|r| format!("ruleset {}", r.rules.identity.name))
             }
             FileKind::Scenario => load::load_scenario(path, None).and_then(|s| {
-                s.start(None, &[], &mut NoHooks)?;
+                let mut hooks = hooks_for(&s.ruleset).map_err(|f| match f {
+                    Failure::Rules(m) | Failure::Usage(m) => {
+                        Diagnostics::from(Diagnostic::without_location(m))
+                    }
+                })?;
+                s.start(None, &[], hooks.as_mut())?;
                 Ok(format!(
                     "scenario {} (ruleset {})",
                     s.spec.scenario.value, s.ruleset.rules.identity.name
@@ -162,6 +177,7 @@ fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
 /// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal.
 fn apply_orders(
     game: &mut Game,
+    hooks: &mut dyn Hooks,
     orders_path: &Path,
     mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
 ) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)>
@@ -179,7 +195,7 @@ fn apply_orders(
                 ));
             }
         };
-        match game.apply(&order, &mut NoHooks) {
+        match game.apply(&order, hooks) {
             Ok(events) => {
                 each(game, &events);
                 applied.push(describe_order(game, &order));
@@ -195,9 +211,10 @@ fn apply_orders(
 
 fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outcome {
     let s = load::load_scenario(scenario, None)?;
-    let mut game = s.start(None, &[], &mut NoHooks)?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(None, &[], hooks.as_mut())?;
     if let Some(o) = orders {
-        apply_orders(&mut game, o, |_, _| {}).map_err(|(_, f)| f)?;
+        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
     }
     let piece = game.piece_by_name(unit).cloned().ok_or_else(|| {
         let names: Vec<&str> = game
@@ -214,7 +231,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
         ))
     })?;
     let result = game
-        .reach(piece.id, &mut NoHooks)
+        .reach(piece.id, hooks.as_mut())
         .map_err(|r| Failure::Rules(r.message))?;
     let rules = game.rules();
     let kind = rules
@@ -297,13 +314,14 @@ fn play(
 ) -> Outcome {
     let options = parse_options(options)?;
     let s = load::load_scenario(scenario, None)?;
-    let mut game = s.start(seed, &options, &mut NoHooks)?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(seed, &options, hooks.as_mut())?;
     if !json {
         for e in game.log() {
             out!("{}", output::event(&game, e));
         }
     }
-    let result = apply_orders(&mut game, orders, |g, events| {
+    let result = apply_orders(&mut game, hooks.as_mut(), orders, |g, events| {
         if !json {
             for e in events {
                 out!("{}", output::event(g, e));
@@ -403,12 +421,13 @@ fn replay(path: &Path, json: bool) -> Outcome {
         )));
     }
     let options: Vec<(String, bool)> = save.options.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let mut game = s.start(Some(save.seed), &options, &mut NoHooks)?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(Some(save.seed), &options, hooks.as_mut())?;
     for (i, spec) in save.orders.iter().enumerate() {
         let order = resolve_order(&game, spec).map_err(|m| {
             Failure::Rules(format!("{}: order {}: {m}", load::display(path), i + 1))
         })?;
-        if let Err(r) = game.apply(&order, &mut NoHooks) {
+        if let Err(r) = game.apply(&order, hooks.as_mut()) {
             return Err(Failure::Rules(format!(
                 "{}: order {} was refused on replay: {}",
                 load::display(path),

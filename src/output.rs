@@ -136,6 +136,7 @@ pub fn event(game: &Game, e: &Event) -> String {
             name(game, *piece),
             if *on { "" } else { "no longer " }
         ),
+        Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
         Event::Removed { piece, reason } => format!("  {} removed ({reason})", name(game, *piece)),
         Event::Note { text } => format!("  note: {text}"),
         Event::GameOver { turns } => format!("game over after {turns} turns"),

@@ -67,7 +67,8 @@ impl HookErrorKind {
             }
             Self::Deadline => "work on smaller strings or tables in a single hook call",
             Self::Memory => {
-                "keep less data alive: look for a table or string that never stops growing, or runaway recursion"
+                "keep less data alive: look for a table or string that grows without end, \
+                 or runaway recursion"
             }
             Self::BinaryChunk => "ship the Lua source text, not precompiled bytecode",
             Self::PatternTooComplex => {

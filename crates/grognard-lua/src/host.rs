@@ -1,0 +1,619 @@
+//! A ruleset's Lua scripts answering the kernel's [`Hooks`].
+//!
+//! **Pure hooks** (`move_cost`, `stops`) are asked on hot paths — every step of a reach
+//! query — so they receive only plain values (piece type, mode, terrain names, the data's
+//! cost, whether the step is diagonal) and may read only what is fixed for a game (its
+//! settings and optional rules, through the `rules` table). Their answers are therefore a
+//! function of their arguments, and are cached per game: a reach query over a big board
+//! calls Lua once per distinct (type, mode, terrain, cost, diagonal), not once per step.
+//!
+//! **Game hooks** (`phase_begin`, scripted actions) receive a `game` object that reads the
+//! game as it stands and acts only by asking: `game:add_counter(...)` and friends queue
+//! commands the kernel validates and logs after the hook returns; `game:roll(...)` rolls
+//! the game's own seeded dice and logs the roll. A hook that fails changes nothing.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use grognard_kernel::Cost;
+use grognard_kernel::dice::{DiceExpr, DiceTerm};
+use grognard_kernel::game::World;
+use grognard_kernel::geometry::{Cell, Grid};
+use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, Hooks};
+use grognard_kernel::ids::{ActionId, CounterId, DieId, FlagId, ModeId, PieceId};
+use grognard_rules::compile::split_binding;
+use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
+use grognard_rules::load::Ruleset;
+use grognard_rules::suggest::did_you_mean;
+use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+
+use crate::error::HookError;
+use crate::sandbox::{Limits, Sandbox};
+
+/// Most changes one hook call may queue: a guard against a script that loops asking.
+pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
+
+/// What each hook point passes, for the arity check at load and for the docs.
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 4] = [
+    (
+        "move_cost",
+        &["kind", "mode", "terrain", "cost", "diagonal"],
+    ),
+    ("stops", &["kind", "mode", "terrain"]),
+    ("phase_begin", &["game", "phase"]),
+    ("action", &["game", "actor", "target", "outcome"]),
+];
+
+/// A piece as Lua holds it: an id, resolved against the game on every use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitRef(pub PieceId);
+
+impl UserData for UnitRef {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("id", |_, this, ()| Ok(this.0.0));
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(format!("unit #{}", this.0.0))
+        });
+        methods.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::AnyUserData| {
+            Ok(other.borrow::<UnitRef>().is_ok_and(|o| *o == *this))
+        });
+    }
+}
+
+struct Bound {
+    function: Function,
+    label: String,
+}
+
+/// Settings and optional rules of the game being played, as the pure hooks see them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Constants {
+    settings: Vec<i32>,
+    options: Vec<bool>,
+}
+
+type MoveKey = (u16, u16, u16, Option<i32>, bool);
+
+/// A ruleset's hooks, run in one sandbox per game.
+pub struct LuaHooks {
+    sandbox: Sandbox,
+    move_cost: Option<Bound>,
+    stops: Option<Bound>,
+    phase_begin: Option<Bound>,
+    actions: Vec<Option<Bound>>,
+    constants: Option<Constants>,
+    move_cache: HashMap<MoveKey, Option<Cost>>,
+    stop_cache: HashMap<(u16, u16, u16), bool>,
+}
+
+impl core::fmt::Debug for LuaHooks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LuaHooks").finish_non_exhaustive()
+    }
+}
+
+fn diag(at: &Location, e: &HookError) -> Diagnostic {
+    Diagnostic::new(at.clone(), e.to_string())
+}
+
+fn failure(e: HookError) -> HookFailure {
+    HookFailure {
+        message: e.to_string(),
+    }
+}
+
+impl LuaHooks {
+    /// True when the ruleset binds any hook (otherwise the kernel's data answers suffice).
+    #[must_use]
+    pub fn wanted(ruleset: &Ruleset) -> bool {
+        !ruleset.spec.hooks.is_empty()
+            || ruleset
+                .spec
+                .actions
+                .iter()
+                .any(|a| a.value.script.is_some())
+    }
+
+    /// Loads a ruleset's scripts into a fresh sandbox and binds its hooks.
+    ///
+    /// # Errors
+    /// Every script that does not load and every binding to a missing function or one that
+    /// expects more arguments than its hook passes, at the ruleset line that names it.
+    pub fn new(ruleset: &Ruleset, limits: Limits) -> Result<Self, Diagnostics> {
+        let sandbox = Sandbox::new(limits)
+            .map_err(|e| Diagnostics::from(Diagnostic::without_location(e.to_string())))?;
+        install_rules_table(sandbox.lua(), ruleset).map_err(|e| {
+            Diagnostics::from(Diagnostic::without_location(format!(
+                "cannot prepare the Lua API: {e}"
+            )))
+        })?;
+        let mut problems = Diagnostics::default();
+        let mut modules: HashMap<String, Table> = HashMap::new();
+        for script in &ruleset.scripts {
+            let chunk = script.path.to_string_lossy().replace('\\', "/");
+            match sandbox.load_module(&chunk, &script.text) {
+                Ok(table) => {
+                    modules.insert(script.module.clone(), table);
+                }
+                Err(e) => problems.push(diag(&script.location, &e)),
+            }
+        }
+        let bind = |hook: &str,
+                    binding: &grognard_rules::de::Located<String>,
+                    problems: &mut Diagnostics|
+         -> Option<Bound> {
+            let (module, name) = split_binding(&binding.value)?;
+            let table = modules.get(module)?;
+            let function = match sandbox.function(table, name) {
+                Ok(f) => f,
+                Err(e) => {
+                    problems.push(diag(&binding.location, &e));
+                    return None;
+                }
+            };
+            let params = HOOK_PARAMETERS
+                .iter()
+                .find(|(h, _)| *h == hook)
+                .map_or(&[][..], |(_, p)| *p);
+            let info = function.info();
+            if usize::from(info.num_params) > params.len() {
+                problems.push(Diagnostic::new(
+                    binding.location.clone(),
+                    format!(
+                        "`{}` takes {} parameters, but the {hook} hook passes {} ({})",
+                        binding.value,
+                        info.num_params,
+                        params.len(),
+                        params.join(", ")
+                    ),
+                ));
+                return None;
+            }
+            Some(Bound {
+                function,
+                label: binding.value.clone(),
+            })
+        };
+        let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
+        for h in ruleset.spec.hooks.iter() {
+            let bound = bind(&h.name.value, &h.value, &mut problems);
+            match h.name.value.as_str() {
+                "move_cost" => move_cost = bound,
+                "stops" => stops = bound,
+                "phase_begin" => phase_begin = bound,
+                _ => {}
+            }
+        }
+        let actions = ruleset
+            .spec
+            .actions
+            .iter()
+            .map(|a| {
+                a.value
+                    .script
+                    .as_ref()
+                    .and_then(|s| bind("action", s, &mut problems))
+            })
+            .collect();
+        let hooks = Self {
+            sandbox,
+            move_cost,
+            stops,
+            phase_begin,
+            actions,
+            constants: None,
+            move_cache: HashMap::new(),
+            stop_cache: HashMap::new(),
+        };
+        problems.into_result(hooks)
+    }
+
+    /// The sandbox (for tests and the editor's script console).
+    #[must_use]
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Makes the game's settings and options visible to pure hooks; clears the caches when
+    /// they change (a new game, or the editor toggling an option).
+    fn constants_for(&mut self, world: &World<'_>) -> Result<(), HookFailure> {
+        let now = Constants {
+            settings: world.state.settings.clone(),
+            options: world.state.options.clone(),
+        };
+        if self.constants.as_ref() == Some(&now) {
+            return Ok(());
+        }
+        let lua = self.sandbox.lua();
+        let set = || -> mlua::Result<()> {
+            let rules: Table = lua.globals().get("rules")?;
+            let settings = lua.create_table()?;
+            for (def, v) in world.rules.settings.iter().zip(&now.settings) {
+                settings.set(def.name.as_str(), *v)?;
+            }
+            let options = lua.create_table()?;
+            for (def, v) in world.rules.options.iter().zip(&now.options) {
+                options.set(def.name.as_str(), *v)?;
+            }
+            rules.set("_settings", settings)?;
+            rules.set("_options", options)
+        };
+        set().map_err(|e| HookFailure {
+            message: format!("cannot update the Lua API: {e}"),
+        })?;
+        self.move_cache.clear();
+        self.stop_cache.clear();
+        self.constants = Some(now);
+        Ok(())
+    }
+}
+
+/// The `rules` global: read-only facts fixed for a game.
+fn install_rules_table(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<()> {
+    let rules = lua.create_table()?;
+    rules.set("name", ruleset.rules.identity.name.as_str())?;
+    rules.set("_settings", lua.create_table()?)?;
+    rules.set("_options", lua.create_table()?)?;
+    let setting_names: Vec<String> = ruleset
+        .rules
+        .settings
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let option_names: Vec<String> = ruleset
+        .rules
+        .options
+        .iter()
+        .map(|o| o.name.clone())
+        .collect();
+    rules.set(
+        "setting",
+        lua.create_function(move |lua, name: String| {
+            let rules: Table = lua.globals().get("rules")?;
+            let table: Table = rules.get("_settings")?;
+            match table.get::<Option<i64>>(name.as_str())? {
+                Some(v) => Ok(v),
+                None => Err(unknown_name("setting", &name, &setting_names)),
+            }
+        })?,
+    )?;
+    rules.set(
+        "option",
+        lua.create_function(move |lua, name: String| {
+            let rules: Table = lua.globals().get("rules")?;
+            let table: Table = rules.get("_options")?;
+            match table.get::<Option<bool>>(name.as_str())? {
+                Some(v) => Ok(v),
+                None => Err(unknown_name("optional rule", &name, &option_names)),
+            }
+        })?,
+    )?;
+    lua.globals().set("rules", rules)
+}
+
+pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {
+    let hint = did_you_mean(name, known.iter().map(String::as_str)).map_or_else(
+        || format!("; known: {}", known.join(", ")),
+        |s| format!("; did you mean `{s}`?"),
+    );
+    mlua::Error::runtime(format!("unknown {what} `{name}`{hint}"))
+}
+
+fn cost_from_lua(value: &Value, label: &str) -> Result<Option<Cost>, HookFailure> {
+    let points = match value {
+        Value::Nil | Value::Boolean(false) => return Ok(None),
+        Value::Integer(i) => *i as f64,
+        Value::Number(n) => *n,
+        other => {
+            return Err(HookFailure {
+                message: format!(
+                    "{label} returned {}; expected a cost in points (a number) or nil for impassable",
+                    other.type_name()
+                ),
+            });
+        }
+    };
+    if !points.is_finite() || !(0.0..=1_000_000.0).contains(&points) {
+        return Err(HookFailure {
+            message: format!(
+                "{label} returned {points}; a cost must be from 0 to 1,000,000 points"
+            ),
+        });
+    }
+    Ok(Some(Cost::from_hundredths((points * 100.0).round() as i32)))
+}
+
+fn piece_label(world: &World<'_>, piece: PieceId) -> String {
+    world
+        .state
+        .pieces
+        .get(piece.index())
+        .map_or_else(|| format!("#{}", piece.0), |p| p.name.clone())
+}
+
+impl Hooks for LuaHooks {
+    fn move_cost(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+        data: Option<Cost>,
+    ) -> Result<Option<Cost>, HookFailure> {
+        if self.move_cost.is_none() {
+            return Ok(data);
+        }
+        self.constants_for(world)?;
+        let Some(p) = world.state.pieces.get(piece.index()) else {
+            return Ok(data);
+        };
+        let terrain = world.board.terrain(to);
+        let diagonal = matches!(world.board.grid(), Some(Grid::Square(_)))
+            && world
+                .board
+                .grid()
+                .and_then(|g| g.direction_to(from, to))
+                .is_some_and(grognard_kernel::geometry::square::is_diagonal);
+        let key = (
+            p.kind.0,
+            p.mode.0,
+            terrain.0,
+            data.map(Cost::hundredths),
+            diagonal,
+        );
+        if let Some(hit) = self.move_cache.get(&key) {
+            return Ok(*hit);
+        }
+        let Some(bound) = &self.move_cost else {
+            return Ok(data);
+        };
+        let rules = world.rules;
+        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        let mode = rules.mode_name(p.mode);
+        let terrain_name = rules
+            .terrain
+            .get(terrain.index())
+            .map_or("?", |t| t.name.as_str());
+        let cost_arg = data.map(|c| f64::from(c.hundredths()) / 100.0);
+        let what = format!(
+            "hook move_cost ({}) for piece {} entering {to}",
+            bound.label, p.name
+        );
+        let value: Value = self
+            .sandbox
+            .call(
+                &bound.function,
+                &what,
+                (kind, mode, terrain_name, cost_arg, diagonal),
+            )
+            .map_err(failure)?;
+        let cost = cost_from_lua(
+            &value,
+            &format!("{} (for {} entering {to})", bound.label, p.name),
+        )?;
+        self.move_cache.insert(key, cost);
+        Ok(cost)
+    }
+
+    fn stops(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        _from: Cell,
+        to: Cell,
+    ) -> Result<bool, HookFailure> {
+        if self.stops.is_none() {
+            return Ok(false);
+        }
+        self.constants_for(world)?;
+        let Some(p) = world.state.pieces.get(piece.index()) else {
+            return Ok(false);
+        };
+        let terrain = world.board.terrain(to);
+        let key = (p.kind.0, p.mode.0, terrain.0);
+        if let Some(hit) = self.stop_cache.get(&key) {
+            return Ok(*hit);
+        }
+        let Some(bound) = &self.stops else {
+            return Ok(false);
+        };
+        let rules = world.rules;
+        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        let mode = rules.mode_name(p.mode);
+        let terrain_name = rules
+            .terrain
+            .get(terrain.index())
+            .map_or("?", |t| t.name.as_str());
+        let what = format!(
+            "hook stops ({}) for piece {} entering {to}",
+            bound.label, p.name
+        );
+        let value: Value = self
+            .sandbox
+            .call(&bound.function, &what, (kind, mode, terrain_name))
+            .map_err(failure)?;
+        let stop = match value {
+            Value::Boolean(b) => b,
+            Value::Nil => false,
+            other => {
+                return Err(HookFailure {
+                    message: format!(
+                        "{} returned {}; expected true or false",
+                        bound.label,
+                        other.type_name()
+                    ),
+                });
+            }
+        };
+        self.stop_cache.insert(key, stop);
+        Ok(stop)
+    }
+
+    fn phase_begin(
+        &mut self,
+        world: &World<'_>,
+        phase: &str,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let Some(bound) = &self.phase_begin else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "hook phase_begin ({}) as the {phase} phase begins",
+            bound.label
+        );
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
+            (game, phase.to_owned())
+        })
+    }
+
+    fn action(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        target: Option<PieceId>,
+        outcome: Option<&str>,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let Some(Some(bound)) = self.actions.get(action.index()) else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "action script {} for piece {}",
+            bound.label,
+            piece_label(world, actor)
+        );
+        let outcome = outcome.map(str::to_owned);
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
+            (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
+        })
+    }
+}
+
+/// Runs a game hook: builds the `game` object for this call (its functions borrow the
+/// world and the dice only for the call), calls the hook under the sandbox's budget, and
+/// returns the changes it asked for.
+fn run_game_hook<A: mlua::IntoLuaMulti>(
+    sandbox: &Sandbox,
+    bound: &Bound,
+    what: &str,
+    world: &World<'_>,
+    dice: &mut HookDice<'_>,
+    args: impl FnOnce(Table, &Lua) -> A,
+) -> Result<Vec<HookCommand>, HookFailure> {
+    let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
+    let dice = RefCell::new(dice);
+    let lua = sandbox.lua();
+    sandbox
+        .call_with(what, &bound.function, || {
+            lua.scope(|scope| {
+                let game = crate::api::game_table(lua, scope, world, &dice, &commands)?;
+                bound.function.call::<()>(args(game, lua))
+            })
+        })
+        .map_err(failure)?;
+    Ok(commands.into_inner())
+}
+
+/// Resolves a dice expression the way rulesets write it (`2d6`, `d10`, `cube`).
+pub(crate) fn parse_dice(
+    rules: &grognard_kernel::rules::Rules,
+    text: &str,
+) -> Result<DiceExpr, String> {
+    let mut terms = Vec::new();
+    for part in text.split('+').map(str::trim).filter(|p| !p.is_empty()) {
+        let split = part
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(part.len());
+        let count: u8 = if split == 0 {
+            1
+        } else {
+            part[..split]
+                .parse()
+                .map_err(|_| format!("bad dice `{text}`"))?
+        };
+        let name = part[split..].trim();
+        let die = rules
+            .dice
+            .iter()
+            .position(|d| d.name == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown die `{name}` in `{text}`; the ruleset has {}",
+                    rules
+                        .dice
+                        .iter()
+                        .map(|d| d.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+        if count == 0 || count > 20 {
+            return Err(format!("`{part}`: roll 1 to 20 dice"));
+        }
+        terms.push(DiceTerm {
+            count,
+            die: DieId(die as u16),
+        });
+    }
+    if terms.is_empty() {
+        return Err(format!("`{text}`: expected dice such as `2d6`"));
+    }
+    Ok(DiceExpr { terms })
+}
+
+pub(crate) fn counter_id(
+    rules: &grognard_kernel::rules::Rules,
+    name: &str,
+) -> mlua::Result<CounterId> {
+    rules
+        .counters
+        .iter()
+        .position(|c| c.name == name)
+        .map(|i| CounterId(i as u16))
+        .ok_or_else(|| {
+            unknown_name(
+                "counter",
+                name,
+                &rules
+                    .counters
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect::<Vec<_>>(),
+            )
+        })
+}
+
+pub(crate) fn flag_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<FlagId> {
+    rules
+        .flags
+        .iter()
+        .position(|c| c.name == name)
+        .map(|i| FlagId(i as u16))
+        .ok_or_else(|| {
+            unknown_name(
+                "flag",
+                name,
+                &rules
+                    .flags
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect::<Vec<_>>(),
+            )
+        })
+}
+
+pub(crate) fn mode_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<ModeId> {
+    rules.mode_by_name(name).ok_or_else(|| {
+        unknown_name(
+            "mode",
+            name,
+            &rules
+                .modes
+                .iter()
+                .map(|c| c.name.clone())
+                .collect::<Vec<_>>(),
+        )
+    })
+}
