@@ -217,13 +217,18 @@ impl LuaHooks {
     /// Makes the game's settings and options visible to pure hooks; clears the caches when
     /// they change (a new game, or the editor toggling an option).
     fn constants_for(&mut self, world: &World<'_>) -> Result<(), HookFailure> {
+        // Called on every step a pure hook prices: compare in place, copy only on change.
+        if self
+            .constants
+            .as_ref()
+            .is_some_and(|c| c.settings == world.state.settings && c.options == world.state.options)
+        {
+            return Ok(());
+        }
         let now = Constants {
             settings: world.state.settings.clone(),
             options: world.state.options.clone(),
         };
-        if self.constants.as_ref() == Some(&now) {
-            return Ok(());
-        }
         let lua = self.sandbox.lua();
         let set = || -> mlua::Result<()> {
             let rules: Table = lua.globals().get("rules")?;
