@@ -74,6 +74,43 @@ struct Constants {
 
 type MoveKey = (u16, u16, u16, Option<i32>, bool);
 
+/// A small multiply–rotate hasher for the pure-hook caches: their keys are a few small
+/// integers chosen by the engine, not by players, so DoS-resistant SipHash buys nothing
+/// here and costs most of a cache hit.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(u64::from(i as u32));
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Cache<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// A ruleset's hooks, run in one sandbox per game.
 pub struct LuaHooks {
     sandbox: Sandbox,
@@ -82,8 +119,8 @@ pub struct LuaHooks {
     phase_begin: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
-    move_cache: HashMap<MoveKey, Option<Cost>>,
-    stop_cache: HashMap<(u16, u16, u16), bool>,
+    move_cache: Cache<MoveKey, Option<Cost>>,
+    stop_cache: Cache<(u16, u16, u16), bool>,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -202,8 +239,8 @@ impl LuaHooks {
             phase_begin,
             actions,
             constants: None,
-            move_cache: HashMap::new(),
-            stop_cache: HashMap::new(),
+            move_cache: Cache::default(),
+            stop_cache: Cache::default(),
         };
         problems.into_result(hooks)
     }
