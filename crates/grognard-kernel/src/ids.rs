@@ -117,7 +117,7 @@ impl Names {
     }
 
     /// All names in order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
+    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
         self.names.iter().map(String::as_str)
     }
 }

@@ -13,7 +13,8 @@ use grognard_kernel::piece::{Piece, Place};
 use mlua::{Lua, Scope, Table, Value};
 
 use crate::host::{
-    MAX_COMMANDS_PER_CALL, UnitRef, counter_id, flag_id, mode_id, parse_dice, unknown_name,
+    MAX_COMMANDS_PER_CALL, UnitRef, counter_id, find_named, flag_id, mode_id, parse_dice,
+    unknown_name,
 };
 
 /// The piece a Lua argument refers to.
@@ -162,11 +163,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "attribute",
         scope.create_function(move |_, (_, u, name): (Table, Value, String)| {
-            let names: Vec<String> = rules.piece_attributes.iter().map(str::to_owned).collect();
-            let i = rules
-                .piece_attributes
-                .find(&name)
-                .ok_or_else(|| unknown_name("piece attribute", &name, &names))?;
+            let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
             Ok(piece(world, &u)?.attribute(i))
         })?,
     )?;
@@ -205,24 +202,22 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "setting",
         scope.create_function(move |_, (_, name): (Table, String)| {
-            let names: Vec<String> = rules.settings.iter().map(|s| s.name.clone()).collect();
-            let i = rules
-                .settings
-                .iter()
-                .position(|s| s.name == name)
-                .ok_or_else(|| unknown_name("setting", &name, &names))?;
+            let i = find_named(
+                "setting",
+                &name,
+                rules.settings.iter().map(|s| s.name.as_str()),
+            )?;
             Ok(world.state.settings.get(i).copied().unwrap_or(0))
         })?,
     )?;
     game.set(
         "option",
         scope.create_function(move |_, (_, name): (Table, String)| {
-            let names: Vec<String> = rules.options.iter().map(|s| s.name.clone()).collect();
-            let i = rules
-                .options
-                .iter()
-                .position(|s| s.name == name)
-                .ok_or_else(|| unknown_name("optional rule", &name, &names))?;
+            let i = find_named(
+                "optional rule",
+                &name,
+                rules.options.iter().map(|s| s.name.as_str()),
+            )?;
             Ok(world.state.options.get(i).copied().unwrap_or(false))
         })?,
     )?;

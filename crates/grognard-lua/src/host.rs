@@ -605,57 +605,35 @@ pub(crate) fn parse_dice(
     Ok(DiceExpr { terms })
 }
 
+/// The index of `name` among `names`, or a Lua error naming what was unknown with a
+/// did-you-mean.
+pub(crate) fn find_named<'a>(
+    what: &str,
+    name: &str,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> mlua::Result<usize> {
+    names
+        .clone()
+        .position(|n| n == name)
+        .ok_or_else(|| unknown_name(what, name, &names.map(str::to_owned).collect::<Vec<_>>()))
+}
+
 pub(crate) fn counter_id(
     rules: &grognard_kernel::rules::Rules,
     name: &str,
 ) -> mlua::Result<CounterId> {
-    rules
-        .counters
-        .iter()
-        .position(|c| c.name == name)
-        .map(|i| CounterId(i as u16))
-        .ok_or_else(|| {
-            unknown_name(
-                "counter",
-                name,
-                &rules
-                    .counters
-                    .iter()
-                    .map(|c| c.name.clone())
-                    .collect::<Vec<_>>(),
-            )
-        })
+    find_named(
+        "counter",
+        name,
+        rules.counters.iter().map(|c| c.name.as_str()),
+    )
+    .map(|i| CounterId(i as u16))
 }
 
 pub(crate) fn flag_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<FlagId> {
-    rules
-        .flags
-        .iter()
-        .position(|c| c.name == name)
-        .map(|i| FlagId(i as u16))
-        .ok_or_else(|| {
-            unknown_name(
-                "flag",
-                name,
-                &rules
-                    .flags
-                    .iter()
-                    .map(|c| c.name.clone())
-                    .collect::<Vec<_>>(),
-            )
-        })
+    find_named("flag", name, rules.flags.iter().map(|c| c.name.as_str())).map(|i| FlagId(i as u16))
 }
 
 pub(crate) fn mode_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<ModeId> {
-    rules.mode_by_name(name).ok_or_else(|| {
-        unknown_name(
-            "mode",
-            name,
-            &rules
-                .modes
-                .iter()
-                .map(|c| c.name.clone())
-                .collect::<Vec<_>>(),
-        )
-    })
+    find_named("mode", name, rules.modes.iter().map(|c| c.name.as_str())).map(|i| ModeId(i as u16))
 }
