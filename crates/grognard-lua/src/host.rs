@@ -334,6 +334,11 @@ fn install_rules_table(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<()> {
 }
 
 pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {
+    if known.is_empty() {
+        return mlua::Error::runtime(format!(
+            "unknown {what} `{name}`: the ruleset declares none"
+        ));
+    }
     let hint = did_you_mean(name, known.iter().map(String::as_str)).map_or_else(
         || format!("; known: {}", known.join(", ")),
         |s| format!("; did you mean `{s}`?"),
@@ -497,6 +502,11 @@ impl Hooks for LuaHooks {
         phase: &str,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.phase_begin.is_none() {
+            return Ok(Vec::new());
+        }
+        // `rules.setting` / `rules.option` read the same table in every hook.
+        self.constants_for(world)?;
         let Some(bound) = &self.phase_begin else {
             return Ok(Vec::new());
         };
@@ -518,6 +528,10 @@ impl Hooks for LuaHooks {
         outcome: Option<&str>,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
+        if !matches!(self.actions.get(action.index()), Some(Some(_))) {
+            return Ok(Vec::new());
+        }
+        self.constants_for(world)?;
         let Some(Some(bound)) = self.actions.get(action.index()) else {
             return Ok(Vec::new());
         };

@@ -244,8 +244,18 @@ fn phase_hooks_roll_the_games_dice_and_every_roll_is_logged() {
     let rolls: Vec<&Event> = a
         .log()
         .iter()
-        .filter(|e| matches!(e, Event::Rolled { .. }))
+        .filter(|e| matches!(e, Event::Rolled { roll } if roll.purpose == "march attrition"))
         .collect();
+    // Game hooks read the game's settings through `rules` too, and may roll any dN die
+    // (a d10 here, which the ruleset never declares).
+    assert!(
+        a.log().iter().any(|e| matches!(e, Event::Note { text } if text.starts_with("fog 2, sight "))),
+        "{:?}",
+        a.log()
+    );
+    assert!(a.log().iter().any(
+        |e| matches!(e, Event::Rolled { roll } if roll.purpose == "fog" && roll.dice[0].die == "d10")
+    ));
     // Four movement phases began (two turns × two sides, the first at game start).
     assert_eq!(rolls.len(), 4, "{:?}", a.log());
     assert!(

@@ -948,6 +948,39 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         );
     }
 
+    // Common numeric dice are always there, so hooks and house rules can roll them
+    // without declaring them.
+    for sides in [4u8, 6, 8, 10, 12, 20] {
+        let name = format!("d{sides}");
+        if !die_names.contains(&name) {
+            dice.push(DieDef::numeric(&name, sides));
+            die_names.push(name);
+        }
+    }
+    // Distances and allowances cannot be negative anywhere.
+    let negative = |c: Option<&crate::number::CostValue>| c.is_some_and(|v| v.0.is_negative());
+    if negative(spec.geometry.orthogonal.as_ref())
+        || negative(spec.geometry.diagonal.as_ref())
+        || negative(spec.geometry.step.as_ref())
+    {
+        cx.error(
+            &spec.geometry.kind.location,
+            "step costs cannot be negative",
+        );
+    }
+    for p in spec.piece_types.iter() {
+        if p.value.allowance.iter().any(|a| a.value.0.is_negative())
+            || p.value.stack.iter().any(|a| a.value.0.is_negative())
+        {
+            cx.error(
+                &p.name.location,
+                format!(
+                    "piece type `{}`: allowances and stacking weights cannot be negative",
+                    p.name.value
+                ),
+            );
+        }
+    }
     cx.diags.into_result(())?;
     Ok(Rules {
         identity: RulesetIdentity {
