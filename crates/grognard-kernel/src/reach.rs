@@ -57,14 +57,40 @@ pub fn reach(
     max_steps: Option<u32>,
     cells: usize,
     index: impl Fn(Cell) -> Option<usize>,
-    mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+    enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> Vec<Reachable> {
-    const NONE: u32 = u32::MAX;
+    reach_with(
+        grid,
+        start,
+        budget,
+        max_steps,
+        cells,
+        index,
+        enter,
+        DENSE_LIMIT,
+    )
+}
+
+/// Most (cell, steps) states kept in dense arrays; beyond, only reached states are stored.
+const DENSE_LIMIT: usize = 1 << 20;
+
+#[allow(clippy::too_many_arguments)]
+fn reach_with(
+    grid: &Grid,
+    start: Cell,
+    budget: Cost,
+    max_steps: Option<u32>,
+    cells: usize,
+    index: impl Fn(Cell) -> Option<usize>,
+    mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+    dense_limit: usize,
+) -> Vec<Reachable> {
+    // An optimal path never enters a cell twice, so a limit above the cell count is no limit.
+    let max_steps = max_steps.filter(|m| (*m as usize) < cells);
     let layers = max_steps.map_or(1, |m| m as usize + 1);
     let Some(start_index) = index(start) else {
         return Vec::new();
     };
-    let states = cells.saturating_mul(layers);
     let state_of = |cell_index: usize, steps: u32| -> usize {
         if max_steps.is_some() {
             cell_index * layers + steps as usize
@@ -81,26 +107,33 @@ pub fn reach(
     };
     // Two kinds of arrival per state: one the piece may go on from (searched further), and
     // one where it may end its move. They are kept apart because a cheap arrival that must
-    // stop (entering a zone of control) must not hide a dearer one that may go on.
-    let mut best_go = vec![Cost::MAX; states];
-    let mut prev_go: Vec<u32> = vec![NONE; states];
-    let mut best_stop = vec![Cost::MAX; states];
-    let mut prev_stop: Vec<u32> = vec![NONE; states];
+    // stop (entering a zone of control) must not hide a dearer one that may go on. Dense
+    // arrays when (cell, steps) states are few; a map when a large step limit would make
+    // dense arrays huge and mostly empty.
+    let mut table = States::new(cells.saturating_mul(layers), dense_limit);
     let mut cell_at: Vec<Cell> = vec![Cell::default(); cells];
     let mut heap = BinaryHeap::new();
     let s0 = state_of(start_index, 0);
-    best_go[s0] = Cost::ZERO;
+    table.set_go(s0, Cost::ZERO, NONE);
     cell_at[start_index] = start;
-    heap.push(Reverse((Cost::ZERO, 0u32, s0 as u32)));
+    heap.push(Reverse((Cost::ZERO, 0u32, s0)));
+    // Fewest steps with which each cell has been expanded. Labels leave the heap cheapest
+    // first, so a later label for the same cell with as many steps or more costs at least
+    // as much and has no more steps left: it is dominated and need not be expanded.
+    let mut expanded_with: Vec<u32> = vec![u32::MAX; cells];
     while let Some(Reverse((spent, steps, state))) = heap.pop() {
-        let state = state as usize;
-        if spent > best_go[state] {
+        if spent > table.go(state).0 {
             continue;
         }
+        let cell = cell_of_state(state);
+        if expanded_with[cell] <= steps {
+            continue;
+        }
+        expanded_with[cell] = steps;
         if max_steps.is_some_and(|m| steps >= m) {
             continue;
         }
-        let here = cell_at[cell_of_state(state)];
+        let here = cell_at[cell];
         for (dir, next) in grid.neighbours(here) {
             let Some(next_index) = index(next) else {
                 continue;
@@ -114,50 +147,174 @@ pub fn reach(
             }
             let next_state = state_of(next_index, steps + 1);
             cell_at[next_index] = next;
-            if entry.can_stop && total < best_stop[next_state] {
-                best_stop[next_state] = total;
-                prev_stop[next_state] = state as u32;
+            if entry.can_stop && total < table.stop(next_state).0 {
+                table.set_stop(next_state, total, state);
             }
-            if entry.can_continue && total < best_go[next_state] {
-                best_go[next_state] = total;
-                prev_go[next_state] = state as u32;
-                heap.push(Reverse((total, steps + 1, next_state as u32)));
+            if entry.can_continue
+                && expanded_with[next_index] > steps + 1
+                && total < table.go(next_state).0
+            {
+                table.set_go(next_state, total, state);
+                heap.push(Reverse((total, steps + 1, next_state)));
             }
         }
     }
-    // For each cell, the cheapest state where the piece may stop.
-    let mut out = Vec::new();
-    for cell_index in 0..cells {
-        if cell_index == start_index {
+    // For each cell, the cheapest state where the piece may stop (fewest steps on a tie).
+    let mut chosen: Vec<Option<usize>> = vec![None; cells];
+    for (state, cost) in table.stops() {
+        let c = cell_of_state(state);
+        if c == start_index {
             continue;
         }
-        let mut chosen: Option<usize> = None;
-        for layer in 0..layers {
-            let s = if max_steps.is_some() {
-                cell_index * layers + layer
-            } else {
-                cell_index
-            };
-            if best_stop[s] != Cost::MAX && chosen.is_none_or(|c| best_stop[s] < best_stop[c]) {
-                chosen = Some(s);
-            }
+        let better = chosen[c].is_none_or(|old| {
+            let old_cost = table.stop(old).0;
+            cost < old_cost || (cost == old_cost && state < old)
+        });
+        if better {
+            chosen[c] = Some(state);
         }
-        if let Some(s) = chosen {
-            // The last step comes from a state the piece could go on from; walk those back.
-            let mut path = vec![cell_at[cell_of_state(s)]];
-            let mut at = prev_stop[s];
-            while at != NONE && at as usize != s0 {
-                path.push(cell_at[cell_of_state(at as usize)]);
-                at = prev_go[at as usize];
-            }
-            path.reverse();
-            out.push(Reachable {
-                cell: cell_at[cell_index],
-                cost: best_stop[s],
-                path,
-            });
+    }
+    let mut out = Vec::new();
+    for (cell_index, state) in chosen.into_iter().enumerate() {
+        let Some(s) = state else { continue };
+        // The last step comes from a state the piece could go on from; walk those back.
+        let mut path = vec![cell_at[cell_of_state(s)]];
+        let mut at = table.stop(s).1;
+        while at != NONE && at != s0 {
+            path.push(cell_at[cell_of_state(at)]);
+            at = table.go(at).1;
         }
+        path.reverse();
+        out.push(Reachable {
+            cell: cell_at[cell_index],
+            cost: table.stop(s).0,
+            path,
+        });
     }
     out.sort_by_key(|r| (r.cell.row, r.cell.col));
     out
+}
+
+const NONE: usize = usize::MAX;
+
+/// Best costs and back-pointers per (cell, steps) state, for going on and for stopping.
+enum States {
+    Dense {
+        go: Vec<(Cost, usize)>,
+        stop: Vec<(Cost, usize)>,
+    },
+    Sparse {
+        go: std::collections::HashMap<usize, (Cost, usize)>,
+        stop: std::collections::HashMap<usize, (Cost, usize)>,
+    },
+}
+
+impl States {
+    /// Dense up to `dense_limit` states; beyond, only states actually reached are stored.
+    fn new(states: usize, dense_limit: usize) -> Self {
+        if states <= dense_limit {
+            Self::Dense {
+                go: vec![(Cost::MAX, NONE); states],
+                stop: vec![(Cost::MAX, NONE); states],
+            }
+        } else {
+            Self::Sparse {
+                go: std::collections::HashMap::new(),
+                stop: std::collections::HashMap::new(),
+            }
+        }
+    }
+
+    fn go(&self, s: usize) -> (Cost, usize) {
+        match self {
+            Self::Dense { go, .. } => go.get(s).copied().unwrap_or((Cost::MAX, NONE)),
+            Self::Sparse { go, .. } => go.get(&s).copied().unwrap_or((Cost::MAX, NONE)),
+        }
+    }
+
+    fn stop(&self, s: usize) -> (Cost, usize) {
+        match self {
+            Self::Dense { stop, .. } => stop.get(s).copied().unwrap_or((Cost::MAX, NONE)),
+            Self::Sparse { stop, .. } => stop.get(&s).copied().unwrap_or((Cost::MAX, NONE)),
+        }
+    }
+
+    fn set_go(&mut self, s: usize, cost: Cost, prev: usize) {
+        match self {
+            Self::Dense { go, .. } => {
+                if let Some(slot) = go.get_mut(s) {
+                    *slot = (cost, prev);
+                }
+            }
+            Self::Sparse { go, .. } => {
+                go.insert(s, (cost, prev));
+            }
+        }
+    }
+
+    fn set_stop(&mut self, s: usize, cost: Cost, prev: usize) {
+        match self {
+            Self::Dense { stop, .. } => {
+                if let Some(slot) = stop.get_mut(s) {
+                    *slot = (cost, prev);
+                }
+            }
+            Self::Sparse { stop, .. } => {
+                stop.insert(s, (cost, prev));
+            }
+        }
+    }
+
+    /// Every state where the piece may stop, with its cost.
+    fn stops(&self) -> Vec<(usize, Cost)> {
+        match self {
+            Self::Dense { stop, .. } => stop
+                .iter()
+                .enumerate()
+                .filter(|(_, (c, _))| *c != Cost::MAX)
+                .map(|(s, (c, _))| (s, *c))
+                .collect(),
+            Self::Sparse { stop, .. } => stop.iter().map(|(s, (c, _))| (*s, *c)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::SquareGrid;
+
+    /// Dense and sparse storage must give the same cells, costs and paths.
+    #[test]
+    fn sparse_states_agree_with_dense_ones() {
+        let grid = Grid::Square(SquareGrid {
+            orthogonal: Cost::ONE,
+            diagonal: Cost::from_hundredths(150),
+        });
+        let (cols, rows) = (12i32, 9i32);
+        let index = |c: Cell| {
+            (c.col >= 0 && c.row >= 0 && c.col < cols && c.row < rows)
+                .then(|| (c.row * cols + c.col) as usize)
+        };
+        for seed in 0..40u32 {
+            // Deterministic pseudo-random terrain costs, closed cells and forced stops.
+            let cost_of = |c: Cell| (c.col as u32 * 7 + c.row as u32 * 13 + seed * 31) % 5;
+            let enter = |_: Cell, dir: Facing, to: Cell, _: Cost| {
+                let k = cost_of(to);
+                (k != 4).then(|| Entry {
+                    cost: grid.step_cost(dir) + Cost::from_hundredths(50 * k as i32),
+                    can_stop: k != 3 || seed % 2 == 0,
+                    can_continue: k != 2,
+                })
+            };
+            for max in [None, Some(1), Some(3), Some(6)] {
+                let start = Cell::new((seed % 12) as i32, (seed % 9) as i32);
+                let budget = Cost::whole(5);
+                let cells = (cols * rows) as usize;
+                let dense = reach_with(&grid, start, budget, max, cells, index, enter, usize::MAX);
+                let sparse = reach_with(&grid, start, budget, max, cells, index, enter, 0);
+                assert_eq!(dense, sparse, "seed {seed}, max {max:?}");
+            }
+        }
+    }
 }
