@@ -67,6 +67,78 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What a ruleset changes from another, item by item (a semantic diff).
+    Diff {
+        /// The first ruleset (usually the base).
+        a: PathBuf,
+        /// The second ruleset (usually the house rule).
+        b: PathBuf,
+        /// Print a list of `{path, change, from, to}` records.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play the same orders many times with different seeds and summarise the outcomes.
+    Sim {
+        /// Scenario file.
+        scenario: PathBuf,
+        /// Orders file.
+        #[arg(long)]
+        orders: PathBuf,
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        runs: u32,
+        /// Seed of the first game (the scenario's when absent); game i uses seed + i.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Also play with this ruleset and compare.
+        #[arg(long)]
+        ruleset: Option<PathBuf>,
+        /// Worker threads (all cores when absent).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a printable HTML quick-reference sheet of a ruleset.
+    Sheet {
+        /// Ruleset file.
+        ruleset: PathBuf,
+        /// The HTML file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// The exact odds of every outcome of a chart (no sampling), for chosen inputs.
+    Chart {
+        /// Ruleset file.
+        ruleset: PathBuf,
+        /// Chart name.
+        chart: String,
+        /// Input value, `name=value` or a range `name=-3..3` (repeatable; one input may
+        /// take several values, which prints a table).
+        #[arg(long = "set", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+        set: Vec<String>,
+        /// Compare with the same chart under this ruleset.
+        #[arg(long)]
+        against: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarise a ruleset: optional rules with their defaults, modes, pieces, charts, layers.
+    Show {
+        /// Ruleset file.
+        ruleset: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of a file kind, for editors.
+    Schema {
+        /// `ruleset`, `scenario` or `orders`.
+        #[arg(value_parser = ["ruleset", "scenario", "orders"])]
+        kind: String,
+    },
     /// Resolve one chart, showing the dice and every modifier.
     Roll {
         /// Ruleset file.

@@ -20,7 +20,7 @@ use crate::cli::{Cli, Command};
 use crate::output;
 
 /// Why a command failed.
-enum Failure {
+pub(crate) enum Failure {
     /// Bad files or a refused action: exit 1.
     Rules(String),
     /// The command line was wrong: exit 2.
@@ -33,7 +33,7 @@ impl From<Diagnostics> for Failure {
     }
 }
 
-type Outcome = Result<(), Failure>;
+pub(crate) type Outcome = Result<(), Failure>;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
@@ -61,6 +61,34 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             json,
         } => roll(&ruleset, &chart, &set, seed, json),
+        Command::Chart {
+            ruleset,
+            chart,
+            set,
+            against,
+            json,
+        } => crate::lab::chart(&ruleset, &chart, &set, against.as_deref(), json),
+        Command::Show { ruleset, json } => crate::lab::show(&ruleset, json),
+        Command::Schema { kind } => crate::lab::schema(&kind),
+        Command::Diff { a, b, json } => crate::tools::diff(&a, &b, json),
+        Command::Sim {
+            scenario,
+            orders,
+            runs,
+            seed,
+            ruleset,
+            threads,
+            json,
+        } => crate::tools::sim(&crate::tools::SimArgs {
+            scenario: &scenario,
+            orders: &orders,
+            runs,
+            seed,
+            other: ruleset.as_deref(),
+            threads,
+            json,
+        }),
+        Command::Sheet { ruleset, out } => crate::tools::sheet(&ruleset, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -76,7 +104,7 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 /// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own answers.
-fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, Failure> {
+pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, Diagnostics> {
     if LuaHooks::wanted(ruleset) {
         Ok(Box::new(LuaHooks::new(ruleset, LuaLimits::default())?))
     } else {
@@ -84,7 +112,7 @@ fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, Failure> {
     }
 }
 
-fn print_json(value: &serde_json::Value) {
+pub(crate) fn print_json(value: &serde_json::Value) {
     out!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()
@@ -111,15 +139,13 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
     let mut report = Vec::new();
     for path in paths {
         let result = load::sniff(path).and_then(|kind| match kind {
-            FileKind::Ruleset => {
-                load::load_ruleset(path).map(|r| format!("ruleset {}", r.rules.identity.name))
-            }
+            FileKind::Ruleset => load::load_ruleset(path).and_then(|r| {
+                // Loading the scripts checks every hook binding, at its line.
+                hooks_for(&r)?;
+                Ok(format!("ruleset {}", r.rules.identity.name))
+            }),
             FileKind::Scenario => load::load_scenario(path, None).and_then(|s| {
-                let mut hooks = hooks_for(&s.ruleset).map_err(|f| match f {
-                    Failure::Rules(m) | Failure::Usage(m) => {
-                        Diagnostics::from(Diagnostic::without_location(m))
-                    }
-                })?;
+                let mut hooks = hooks_for(&s.ruleset)?;
                 s.start(None, &[], hooks.as_mut())?;
                 Ok(format!(
                     "scenario {} (ruleset {})",
@@ -286,7 +312,11 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
 }
 
 fn relative_to(base: &Path, target: &Path) -> String {
-    let base_dir = base.parent().unwrap_or_else(|| Path::new(""));
+    // A bare file name's folder is the current one.
+    let base_dir = base
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
     let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (b, t) = (abs(base_dir), abs(target));
     let common = b
@@ -466,27 +496,53 @@ fn replay(path: &Path, json: bool) -> Outcome {
     Ok(())
 }
 
+/// The index of the input `name` of `chart`, or a usage error with "did you mean".
+pub(crate) fn input_index(chart: &ChartDef, name: &str) -> Result<usize, Failure> {
+    chart
+        .inputs
+        .iter()
+        .position(|x| x.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
+            let hint = did_you_mean(name, names.iter().copied()).map_or_else(
+                || format!("; inputs: {}", names.join(", ")),
+                |s| format!("; did you mean `{s}`?"),
+            );
+            Failure::Usage(format!(
+                "chart `{}` has no input `{name}`{hint}",
+                chart.name
+            ))
+        })
+}
+
+/// The chart `name` of `rules`, or a usage error with "did you mean".
+pub(crate) fn find_chart<'r>(
+    rules: &'r grognard_kernel::rules::Rules,
+    name: &str,
+) -> Result<(grognard_kernel::ids::ChartId, &'r ChartDef), Failure> {
+    let found = rules
+        .chart_by_name(name)
+        .and_then(|id| rules.chart(id).map(|c| (id, c)));
+    found.ok_or_else(|| {
+        let names: Vec<&str> = rules.charts.iter().map(|c| c.name.as_str()).collect();
+        let hint = did_you_mean(name, names.iter().copied()).map_or_else(
+            || format!("; charts: {}", names.join(", ")),
+            |s| format!("; did you mean `{s}`?"),
+        );
+        Failure::Usage(format!(
+            "ruleset `{}` has no chart `{name}`{hint}",
+            rules.identity.name
+        ))
+    })
+}
+
 fn parse_sets(chart: &ChartDef, set: &[String]) -> Result<Vec<(usize, i32)>, Failure> {
     set.iter()
         .map(|s| {
             let (name, value) = s
                 .split_once('=')
                 .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
-            let i = chart
-                .inputs
-                .iter()
-                .position(|x| x.name == name)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
-                    let hint = did_you_mean(name, names.iter().copied()).map_or_else(
-                        || format!("; inputs: {}", names.join(", ")),
-                        |s| format!("; did you mean `{s}`?"),
-                    );
-                    Failure::Usage(format!(
-                        "chart `{}` has no input `{name}`{hint}",
-                        chart.name
-                    ))
-                })?;
+            let i = input_index(chart, name)?;
             let v = match value {
                 "on" | "true" | "yes" => 1,
                 "off" | "false" | "no" => 0,
@@ -508,20 +564,7 @@ fn roll(
 ) -> Outcome {
     let r = load::load_ruleset(ruleset)?;
     let rules = &r.rules;
-    let Some(id) = rules.chart_by_name(chart_name) else {
-        let names: Vec<&str> = rules.charts.iter().map(|c| c.name.as_str()).collect();
-        let hint = did_you_mean(chart_name, names.iter().copied()).map_or_else(
-            || format!("; charts: {}", names.join(", ")),
-            |s| format!("; did you mean `{s}`?"),
-        );
-        return Err(Failure::Usage(format!(
-            "ruleset `{}` has no chart `{chart_name}`{hint}",
-            rules.identity.name
-        )));
-    };
-    let chart = rules
-        .chart(id)
-        .ok_or_else(|| Failure::Rules("chart vanished".into()))?;
+    let (id, chart) = find_chart(rules, chart_name)?;
     let inputs = chart.input_values(&parse_sets(chart, set)?);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

@@ -14,7 +14,9 @@ macro_rules! out {
 
 mod cli;
 mod commands;
+mod lab;
 mod output;
+mod tools;
 
 fn main() -> ExitCode {
     let args = match cli::Cli::try_parse() {

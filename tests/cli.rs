@@ -295,3 +295,33 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
         refused.stderr
     );
 }
+
+#[test]
+fn a_save_named_without_a_folder_records_relative_paths() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_example(dir.path());
+    let run = grognard_in(
+        dir.path(),
+        &[
+            "play",
+            "examples/drill-square.yaml",
+            "--orders",
+            "examples/drill-square.orders.yaml",
+            "--save",
+            "game.json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let save: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("game.json")).expect("save"))
+            .expect("JSON");
+    assert_eq!(save["scenario"]["path"], "examples/drill-square.yaml");
+    assert_eq!(save["ruleset"]["path"], "rulesets/drill-square.yaml");
+    // The save replays from another folder too: its paths are relative to the save.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let replay = grognard_in(
+        elsewhere.path(),
+        &["replay", &dir.path().join("game.json").to_string_lossy()],
+    );
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+}

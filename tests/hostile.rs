@@ -107,3 +107,23 @@ fn illegal_and_malformed_orders_are_refused_with_their_line() {
         assert!(run.elapsed < QUICK);
     }
 }
+
+#[test]
+fn a_ruleset_with_broken_hook_bindings_fails_validation_at_their_lines() {
+    let run = grognard(&["validate", "tests/fixtures/hooks/broken.yaml"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("broken.yaml:6:14: `broken.too_many` takes 7 parameters"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("broken.yaml:7:10:"), "{}", run.stderr);
+    let run = grognard(&["validate", "tests/fixtures/hooks/syntax.yaml"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("tests/fixtures/hooks/syntax.lua:4:"),
+        "{}",
+        run.stderr
+    );
+}

@@ -2,4 +2,6 @@
 
 mod cli;
 mod hostile;
+mod lab;
+mod tools;
 mod util;

@@ -317,7 +317,9 @@ impl ChartDef {
             .map_or(default, |row| row.outcome)
     }
 
-    fn band_index(rows: &[BandRow], base: i32, modifiers: i32) -> usize {
+    /// The band a band chart uses: `base` plus the modifier total, clamped to the bands.
+    #[must_use]
+    pub fn band_index(rows: &[BandRow], base: i32, modifiers: i32) -> usize {
         let last = rows.len().saturating_sub(1) as i32;
         base.saturating_add(modifiers).clamp(0, last.max(0)) as usize
     }
@@ -389,7 +391,8 @@ impl ChartDef {
     }
 
     /// The exact probability of each outcome (by index) for `inputs`, by enumerating every
-    /// face and re-roll — no sampling.
+    /// face and re-roll — no sampling. Dice pools too large for 128-bit fractions (some
+    /// twenty d100s) give [`Ratio::OVERFLOW`] rather than a wrong number.
     ///
     /// # Example
     /// ```

@@ -249,7 +249,9 @@ fn phase_hooks_roll_the_games_dice_and_every_roll_is_logged() {
     // Game hooks read the game's settings through `rules` too, and may roll any dN die
     // (a d10 here, which the ruleset never declares).
     assert!(
-        a.log().iter().any(|e| matches!(e, Event::Note { text } if text.starts_with("fog 2, sight "))),
+        a.log()
+            .iter()
+            .any(|e| matches!(e, Event::Note { text } if text.starts_with("fog 2, sight "))),
         "{:?}",
         a.log()
     );

@@ -1333,6 +1333,22 @@ impl<T> Located<T> {
     }
 }
 
+/// A located value has the schema of its value: the location is not part of the file.
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Located<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
 impl<T: Default> Default for Located<T> {
     /// The default value at an unknown location.
     fn default() -> Self {

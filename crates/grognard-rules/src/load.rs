@@ -291,10 +291,18 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
         || value.ends_with(".yaml")
         || value.ends_with(".yml");
     let mut tried = Vec::new();
+    // Found files are named from the current folder where possible, as the user would
+    // write them (and as script chunk names then read).
+    let shown = |p: PathBuf| -> PathBuf {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| p.strip_prefix(&cwd).ok().map(overlay::normalize))
+            .unwrap_or(p)
+    };
     if is_path {
         let p = base.join(value);
         if p.is_file() {
-            return Ok(p);
+            return Ok(shown(overlay::normalize(&p)));
         }
         tried.push(p);
     } else {
@@ -302,7 +310,7 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
             for ext in ["yaml", "yml"] {
                 let p = dir.join(format!("{value}.{ext}"));
                 if p.is_file() {
-                    return Ok(p);
+                    return Ok(shown(overlay::normalize(&p)));
                 }
                 tried.push(p);
             }

@@ -25,6 +25,19 @@ impl core::ops::Deref for Text {
     }
 }
 
+/// Text is a string or a number (`1`, `½`, `impassable`).
+impl schemars::JsonSchema for Text {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Text".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["string", "number"] })
+    }
+}
+
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -51,7 +64,7 @@ impl<'de> Deserialize<'de> for Text {
 }
 
 /// A whole ruleset file.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RulesetSpec {
     /// The ruleset's name (`square-blocks`).
@@ -111,7 +124,7 @@ pub struct RulesetSpec {
 }
 
 /// Which board.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct GeometrySpec {
     /// `square`, `hex` or `open`.
@@ -127,7 +140,7 @@ pub struct GeometrySpec {
 }
 
 /// Arc widths in degrees either side of the facing (front) and of the back (rear).
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct ArcsSpec {
     /// Front half-angle.
     pub front: u16,
@@ -136,7 +149,7 @@ pub struct ArcsSpec {
 }
 
 /// A die: either `sides: N` or a list of faces.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct DieSpec {
     /// A numeric die with faces 1..=sides.
@@ -146,7 +159,7 @@ pub struct DieSpec {
 }
 
 /// One face of a custom die.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FaceSpec {
     /// What players call it.
@@ -158,7 +171,7 @@ pub struct FaceSpec {
 }
 
 /// A mode or formation.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ModeSpec {
     /// False when pieces in this mode may not share a place with another own piece.
@@ -172,7 +185,7 @@ pub struct ModeSpec {
 }
 
 /// A counter.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct CounterSpec {
     /// Starting value (0).
@@ -186,7 +199,7 @@ pub struct CounterSpec {
 }
 
 /// "At `at` or more, do `effects` to the piece."
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct TriggerSpec {
     /// Threshold.
@@ -196,7 +209,7 @@ pub struct TriggerSpec {
 }
 
 /// A flag.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FlagSpec {
     /// `never` (default), `phase_end` or `turn_end`.
@@ -204,7 +217,7 @@ pub struct FlagSpec {
 }
 
 /// A terrain type.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct TerrainSpec {
     /// True when it blocks line of sight.
@@ -216,7 +229,7 @@ pub struct TerrainSpec {
 }
 
 /// A boundary feature.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FeatureSpec {
     /// `road`, `barrier` or `crossing`.
@@ -228,7 +241,7 @@ pub struct FeatureSpec {
 }
 
 /// A movement class: terrain name → extra cost (`+½`) or `impassable`.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct MoveClassSpec {
     /// Per-terrain extra cost to enter.
@@ -240,7 +253,7 @@ pub struct MoveClassSpec {
 }
 
 /// A piece type.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PieceTypeSpec {
     /// Movement class name.
@@ -271,7 +284,7 @@ pub struct PieceTypeSpec {
 }
 
 /// A stacking limit.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct StackSpec {
     /// Capacity (`2½` blocks, `150` figures).
@@ -281,7 +294,7 @@ pub struct StackSpec {
 }
 
 /// Zones of control.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ZocSpec {
     /// True when entering an enemy zone ends a move.
@@ -293,7 +306,7 @@ pub struct ZocSpec {
 }
 
 /// Sequence of play.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SequenceSpec {
     /// Turns in a game unless the scenario says.
@@ -310,7 +323,7 @@ pub struct SequenceSpec {
 }
 
 /// A phase.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PhaseSpec {
     /// Name.
@@ -322,7 +335,7 @@ pub struct PhaseSpec {
 }
 
 /// A chart.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ChartSpec {
     /// What it is for.
@@ -346,7 +359,7 @@ pub struct ChartSpec {
 }
 
 /// A chart input.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct InputSpec {
     /// Default value (0).
@@ -365,7 +378,7 @@ pub struct InputSpec {
 }
 
 /// A modifier.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ModifierSpec {
     /// What players call it.
@@ -379,7 +392,7 @@ pub struct ModifierSpec {
 }
 
 /// A cap group.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct GroupSpec {
     /// Lowest total.
@@ -389,7 +402,7 @@ pub struct GroupSpec {
 }
 
 /// A re-roll policy.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RerollSpec {
     /// Die name (default: the chart's first die).
@@ -401,7 +414,7 @@ pub struct RerollSpec {
 }
 
 /// A score-chart row.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RowSpec {
     /// Score or range: `7`, `"8-10"`, `"10+"`.
@@ -417,7 +430,7 @@ pub struct RowSpec {
 }
 
 /// The bands of a band chart.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BandsSpec {
     /// Input holding the unmodified band index.
@@ -427,7 +440,7 @@ pub struct BandsSpec {
 }
 
 /// One band.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BandSpec {
     /// Band name.
@@ -447,7 +460,7 @@ pub struct BandSpec {
 }
 
 /// A ruleset action.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ActionSpec {
     /// What it is.
@@ -476,7 +489,7 @@ pub struct ActionSpec {
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct EffectSpec {
     /// Counter to add to.
@@ -496,7 +509,7 @@ pub struct EffectSpec {
 }
 
 /// An optional rule.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct OptionSpec {
     /// On unless chosen otherwise.
@@ -506,7 +519,7 @@ pub struct OptionSpec {
 }
 
 /// A scenario file.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ScenarioSpec {
     /// Scenario name.
@@ -532,7 +545,7 @@ pub struct ScenarioSpec {
 }
 
 /// A board.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct BoardSpec {
     /// Grid columns.
@@ -560,7 +573,7 @@ pub struct BoardSpec {
 }
 
 /// Features along a path of cells (each consecutive pair gets it) or on listed boundaries.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FeatureLineSpec {
     /// Feature name.
@@ -572,7 +585,7 @@ pub struct FeatureLineSpec {
 }
 
 /// Half-hexes.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct HalfHexSpec {
     /// On the west and east edges.
@@ -582,7 +595,7 @@ pub struct HalfHexSpec {
 }
 
 /// An open-table terrain area.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct AreaSpec {
     /// Name.
@@ -594,7 +607,7 @@ pub struct AreaSpec {
 }
 
 /// A side.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SideSpec {
     /// Its baseline: `north`, `south`, `east` or `west`.
@@ -602,7 +615,7 @@ pub struct SideSpec {
 }
 
 /// A piece.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PieceSpec {
     /// Unique id within the scenario (`b1`).
@@ -631,7 +644,7 @@ pub struct PieceSpec {
 }
 
 /// An orders file.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct OrdersSpec {
     /// Orders in sequence.
@@ -639,7 +652,7 @@ pub struct OrdersSpec {
 }
 
 /// One order: a side and exactly one action.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct OrderSpec {
     /// Who gives it.
@@ -665,7 +678,7 @@ pub struct OrderSpec {
 }
 
 /// `move: {piece, path}`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct MoveSpec {
     /// Piece id.
@@ -675,7 +688,7 @@ pub struct MoveSpec {
 }
 
 /// `move_to: {piece, to, facing}`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct MoveToSpec {
     /// Piece id.
@@ -688,7 +701,7 @@ pub struct MoveToSpec {
 }
 
 /// `face: {piece, facing}`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FaceOrderSpec {
     /// Piece id.
@@ -698,7 +711,7 @@ pub struct FaceOrderSpec {
 }
 
 /// `mode: {piece, mode}`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ModeOrderSpec {
     /// Piece id.
@@ -708,7 +721,7 @@ pub struct ModeOrderSpec {
 }
 
 /// `act: {piece, action, target}`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ActSpec {
     /// Acting piece id.

@@ -67,6 +67,22 @@ impl<T> NamedMap<T> {
     }
 }
 
+/// A mapping from names to `T` (an empty value, `~`, reads as an empty mapping).
+impl<T: schemars::JsonSchema> schemars::JsonSchema for NamedMap<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("NamedMap_of_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["object", "null"],
+            "additionalProperties": generator.subschema_for::<T>(),
+        })
+    }
+}
+
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for NamedMap<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(PhantomData<T>);

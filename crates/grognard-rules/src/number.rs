@@ -331,6 +331,22 @@ impl Serialize for CostValue {
     }
 }
 
+/// A cost is a number (`1.5`) or text (`1½`, `"3/2"`, `+½`).
+impl schemars::JsonSchema for CostValue {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cost".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["string", "number"],
+            "description": "A cost in hundredths: 1, 1.5, ½, 1½, \"3/2\", +½",
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for CostValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(CostVisitor)
@@ -426,6 +442,22 @@ impl Serialize for LenValue {
         } else {
             serializer.collect_str(&self.0)
         }
+    }
+}
+
+/// A length is a number of inches (`8.1`) or text (`1' 6"`).
+impl schemars::JsonSchema for LenValue {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Length".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["string", "number"],
+            "description": "A length in inches: 12, 8.1, 1' 6\"",
+        })
     }
 }
 

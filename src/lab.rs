@@ -1,0 +1,662 @@
+//! Designer tools: the chart lab (`grognard chart`), the ruleset summary (`grognard show`)
+//! and the JSON Schemas (`grognard schema`).
+
+use std::path::Path;
+
+use grognard_kernel::Ratio;
+use grognard_kernel::chart::{ChartDef, Lookup};
+use grognard_rules::load::{self, Ruleset};
+use grognard_rules::odds::{ChartCase, Delta, chart_case, parse_values, percent};
+use grognard_rules::schema::{SchemaKind, schema as schema_of};
+use serde_json::{Value, json};
+
+use crate::commands::{Failure, Outcome, find_chart, input_index, print_json};
+
+/// `--set` arguments grouped by input: each input with every value asked for, in order.
+struct Sets {
+    /// Inputs with one value.
+    fixed: Vec<(String, i32)>,
+    /// The input with several values, if any.
+    vary: Option<(String, Vec<i32>)>,
+}
+
+fn parse_sets(set: &[String]) -> Result<Sets, Failure> {
+    let mut grouped: Vec<(String, Vec<i32>)> = Vec::new();
+    for s in set {
+        let (name, value) = s
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
+        let values = parse_values(value).map_err(|m| Failure::Usage(format!("--set {s}: {m}")))?;
+        match grouped.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => v.extend(values),
+            None => grouped.push((name.to_owned(), values)),
+        }
+    }
+    let mut fixed = Vec::new();
+    let mut vary: Option<(String, Vec<i32>)> = None;
+    for (name, values) in grouped {
+        if let [one] = values.as_slice() {
+            fixed.push((name, *one));
+        } else if let Some((other, _)) = &vary {
+            return Err(Failure::Usage(format!(
+                "--set gives several values to both `{other}` and `{name}`; only one input may vary"
+            )));
+        } else {
+            vary = Some((name, values));
+        }
+    }
+    Ok(Sets { fixed, vary })
+}
+
+/// The cases of one chart: one per value of the varying input (or one). Refuses odds that
+/// outgrew exact arithmetic rather than print wrong numbers.
+fn cases(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, Failure> {
+    let all = cases_unchecked(r, chart, sets)?;
+    if all.iter().all(ChartCase::is_exact) {
+        Ok(all)
+    } else {
+        Err(Failure::Rules(format!(
+            "chart `{}` of {}: its dice have too many combinations to enumerate exactly (the fractions outgrow 128 bits); use fewer or smaller dice",
+            chart.name, r.rules.identity.name
+        )))
+    }
+}
+
+fn cases_unchecked(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, Failure> {
+    let mut fixed = Vec::new();
+    for (name, v) in &sets.fixed {
+        fixed.push((input_index(chart, name)?, *v));
+    }
+    match &sets.vary {
+        None => Ok(vec![chart_case(chart, &r.rules.dice, &fixed)]),
+        Some((name, values)) => {
+            let i = input_index(chart, name)?;
+            Ok(values
+                .iter()
+                .map(|v| {
+                    let mut set = fixed.clone();
+                    set.push((i, *v));
+                    chart_case(chart, &r.rules.dice, &set)
+                })
+                .collect())
+        }
+    }
+}
+
+fn ratio_json(outcome: &str, p: Ratio) -> Value {
+    json!({
+        "outcome": outcome,
+        "fraction": p.to_string(),
+        "numerator": u64::try_from(p.numer()).ok(),
+        "denominator": u64::try_from(p.denom()).ok(),
+        "probability": p.to_f64(),
+        "percent": (percent(p) * 100.0).round() / 100.0,
+    })
+}
+
+fn odds_by_name(chart: &ChartDef, case: &ChartCase, name: &str) -> Ratio {
+    chart
+        .outcomes
+        .iter()
+        .position(|o| o == name)
+        .and_then(|i| case.odds.get(i).copied())
+        .unwrap_or(Ratio::ZERO)
+}
+
+fn case_json(chart: &ChartDef, case: &ChartCase, value: Option<i32>, outcomes: &[String]) -> Value {
+    let inputs: serde_json::Map<String, Value> = chart
+        .inputs
+        .iter()
+        .zip(&case.inputs)
+        .map(|(d, v)| (d.name.clone(), json!(v)))
+        .collect();
+    json!({
+        "value": value,
+        "inputs": inputs,
+        "modifiers": case.modifiers.iter().map(|m| json!({"name": m.name, "value": m.value})).collect::<Vec<_>>(),
+        "modifier_total": case.modifier_total,
+        "band": case.band.as_ref().map(|(i, n)| json!({"index": i, "name": n})),
+        "odds": outcomes.iter().map(|o| ratio_json(o, odds_by_name(chart, case, o))).collect::<Vec<_>>(),
+    })
+}
+
+fn cell(p: Ratio) -> String {
+    format!("{p} {:.2}%", percent(p))
+}
+
+fn signed(v: i32) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// Prints rows of cells as aligned columns, two spaces apart.
+fn print_table(rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in rows {
+        let mut line = String::from("  ");
+        for (c, text) in row.iter().enumerate() {
+            let width = widths.get(c).copied().unwrap_or(0);
+            if c + 1 == row.len() {
+                line.push_str(text);
+            } else {
+                line.push_str(&format!("{text:<width$}  "));
+            }
+        }
+        out!("{}", line.trim_end());
+    }
+}
+
+/// How a chart is rolled, in words: `2d6, score chart; re-roll d6 showing 1`.
+fn describe_chart(r: &Ruleset, chart: &ChartDef) -> String {
+    let spec = r.spec.charts.get(&chart.name);
+    let dice = spec.map_or_else(|| "?".to_owned(), |c| c.dice.value.clone());
+    let kind = match chart.lookup {
+        Lookup::Score { .. } => "score chart",
+        Lookup::Band { .. } => "band chart",
+    };
+    let mut text = format!("{dice}, {kind}");
+    for reroll in spec.map(|c| c.rerolls.as_slice()).unwrap_or_default() {
+        let faces: Vec<&str> = reroll.faces.iter().map(|f| f.value.as_str()).collect();
+        let die = reroll
+            .die
+            .as_ref()
+            .map_or_else(|| dice.clone(), |d| d.value.clone());
+        text.push_str(&format!(
+            "; re-roll {die} showing {} once",
+            faces.join(" or ")
+        ));
+        if let Some(when) = &reroll.when {
+            text.push_str(&format!(" when {} is set", when.value));
+        }
+    }
+    text
+}
+
+fn inputs_text(chart: &ChartDef, case: &ChartCase, skip: Option<usize>) -> String {
+    let parts: Vec<String> = chart
+        .inputs
+        .iter()
+        .zip(&case.inputs)
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .map(|(_, (d, v))| format!("{}={v}", d.name))
+        .collect();
+    if parts.is_empty() {
+        "none".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn modifiers_text(case: &ChartCase) -> String {
+    if case.modifiers.is_empty() {
+        return "none".to_owned();
+    }
+    let parts: Vec<String> = case
+        .modifiers
+        .iter()
+        .map(|m| format!("{} {}", signed(m.value), m.name))
+        .collect();
+    format!(
+        "{} (total {})",
+        parts.join(", "),
+        signed(case.modifier_total)
+    )
+}
+
+/// Where the requested value was clamped into the input's range: `-3 (→ 0)`.
+fn value_label(requested: i32, used: Option<i32>) -> String {
+    match used {
+        Some(u) if u != requested => format!("{requested} (→ {u})"),
+        _ => requested.to_string(),
+    }
+}
+
+/// `grognard chart RULESET CHART [--set NAME=VALUE...] [--against OTHER] [--json]`.
+pub fn chart(
+    ruleset: &Path,
+    chart_name: &str,
+    set: &[String],
+    against: Option<&Path>,
+    json: bool,
+) -> Outcome {
+    let sets = parse_sets(set)?;
+    let a = load::load_ruleset(ruleset)?;
+    let (_, chart_a) = find_chart(&a.rules, chart_name)?;
+    let cases_a = cases(&a, chart_a, &sets)?;
+    let b = match against {
+        Some(path) => Some(load::load_ruleset(path)?),
+        None => None,
+    };
+    let other = match &b {
+        Some(b) => {
+            let (_, chart_b) = find_chart(&b.rules, chart_name)?;
+            Some((b, chart_b, cases(b, chart_b, &sets)?))
+        }
+        None => None,
+    };
+    // Outcomes: the first chart's, then any only the second has.
+    let mut outcomes = chart_a.outcomes.clone();
+    if let Some((_, chart_b, _)) = &other {
+        for o in &chart_b.outcomes {
+            if !outcomes.contains(o) {
+                outcomes.push(o.clone());
+            }
+        }
+    }
+    let values: Vec<Option<i32>> = match &sets.vary {
+        Some((_, v)) => v.iter().copied().map(Some).collect(),
+        None => vec![None],
+    };
+    let vary_index = |c: &ChartDef| {
+        sets.vary
+            .as_ref()
+            .and_then(|(n, _)| c.inputs.iter().position(|d| &d.name == n))
+    };
+    if json {
+        let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
+            cs.iter()
+                .zip(&values)
+                .map(|(case, v)| case_json(c, case, *v, &outcomes))
+                .collect()
+        };
+        let describe = |r: &Ruleset, c: &ChartDef, cs: &[ChartCase]| {
+            json!({
+                "ruleset": r.rules.identity.name,
+                "path": load::display(&r.path),
+                "dice": r.spec.charts.get(&c.name).map(|s| s.dice.value.clone()),
+                "summary": describe_chart(r, c),
+                "lookup": match c.lookup { Lookup::Score { .. } => "score", Lookup::Band { .. } => "band" },
+                "description": r.spec.charts.get(&c.name).and_then(|s| s.description.clone()),
+                "rows": rows(c, cs),
+            })
+        };
+        let changes = other.as_ref().map(|(_, chart_b, cases_b)| {
+            cases_a
+                .iter()
+                .zip(cases_b)
+                .map(|(ca, cb)| {
+                    outcomes
+                        .iter()
+                        .map(|o| {
+                            let d = Delta::between(
+                                odds_by_name(chart_a, ca, o),
+                                odds_by_name(chart_b, cb, o),
+                            );
+                            json!({"outcome": o, "change": d.to_string(), "points": (d.points() * 100.0).round() / 100.0})
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut report = describe(&a, chart_a, &cases_a);
+        if let Some(map) = report.as_object_mut() {
+            map.insert("chart".into(), json!(chart_a.name));
+            map.insert("outcomes".into(), json!(outcomes));
+            map.insert(
+                "vary".into(),
+                json!(sets.vary.as_ref().map(|(n, _)| n.clone())),
+            );
+            map.insert(
+                "against".into(),
+                other
+                    .as_ref()
+                    .map_or(Value::Null, |(b, cb, cs)| describe(b, cb, cs)),
+            );
+            map.insert("changes".into(), json!(changes));
+        }
+        print_json(&report);
+        return Ok(());
+    }
+
+    // Text.
+    let first = cases_a.first();
+    let skip = vary_index(chart_a);
+    out!(
+        "chart `{}` of {}: {}",
+        chart_a.name,
+        a.rules.identity.name,
+        describe_chart(&a, chart_a)
+    );
+    if let Some((b, chart_b, _)) = &other {
+        out!(
+            "against {}: {}",
+            b.rules.identity.name,
+            describe_chart(b, chart_b)
+        );
+    }
+    if let Some(case) = first {
+        let label = if skip.is_some() {
+            "other inputs"
+        } else {
+            "inputs"
+        };
+        out!("{label}: {}", inputs_text(chart_a, case, skip));
+    }
+    let band_chart = matches!(chart_a.lookup, Lookup::Band { .. });
+    match (&sets.vary, &other) {
+        (None, None) => {
+            if let Some(case) = first {
+                out!("modifiers: {}", modifiers_text(case));
+                if let Some((i, name)) = &case.band {
+                    out!("band: {i} ({name})");
+                }
+                let rows: Vec<Vec<String>> = outcomes
+                    .iter()
+                    .map(|o| {
+                        let p = odds_by_name(chart_a, case, o);
+                        vec![o.clone(), p.to_string(), format!("{:.2}%", percent(p))]
+                    })
+                    .collect();
+                print_table(&rows);
+            }
+        }
+        (None, Some((b, chart_b, cases_b))) => {
+            if let (Some(ca), Some(cb)) = (first, cases_b.first()) {
+                out!("modifiers: {}", modifiers_text(ca));
+                if modifiers_text(cb) != modifiers_text(ca) {
+                    out!("modifiers against: {}", modifiers_text(cb));
+                }
+                let mut rows = vec![vec![
+                    "outcome".to_owned(),
+                    a.rules.identity.name.clone(),
+                    b.rules.identity.name.clone(),
+                    "change".to_owned(),
+                ]];
+                for o in &outcomes {
+                    let (pa, pb) = (odds_by_name(chart_a, ca, o), odds_by_name(chart_b, cb, o));
+                    let d = Delta::between(pa, pb);
+                    rows.push(vec![
+                        o.clone(),
+                        cell(pa),
+                        cell(pb),
+                        format!("{d} ({:+.2} pp)", d.points()),
+                    ]);
+                }
+                print_table(&rows);
+            }
+        }
+        (Some((name, asked)), None) => {
+            let mut header = vec![name.clone()];
+            if band_chart {
+                header.push("→ band".to_owned());
+            }
+            header.push("modifiers".to_owned());
+            header.extend(outcomes.iter().cloned());
+            let mut rows = vec![header];
+            for (case, v) in cases_a.iter().zip(asked) {
+                let mut row = vec![value_label(
+                    *v,
+                    skip.and_then(|i| case.inputs.get(i).copied()),
+                )];
+                if band_chart {
+                    row.push(
+                        case.band
+                            .as_ref()
+                            .map_or_else(String::new, |(_, n)| n.clone()),
+                    );
+                }
+                row.push(signed(case.modifier_total));
+                row.extend(
+                    outcomes
+                        .iter()
+                        .map(|o| cell(odds_by_name(chart_a, case, o))),
+                );
+                rows.push(row);
+            }
+            print_table(&rows);
+        }
+        (Some((name, asked)), Some((b, chart_b, cases_b))) => {
+            out!(
+                "each cell: {} → {} (change)",
+                a.rules.identity.name,
+                b.rules.identity.name
+            );
+            let mut header = vec![name.clone()];
+            header.extend(outcomes.iter().cloned());
+            let mut rows = vec![header];
+            for ((ca, cb), v) in cases_a.iter().zip(cases_b).zip(asked) {
+                let mut row = vec![value_label(
+                    *v,
+                    skip.and_then(|i| ca.inputs.get(i).copied()),
+                )];
+                for o in &outcomes {
+                    let (pa, pb) = (odds_by_name(chart_a, ca, o), odds_by_name(chart_b, cb, o));
+                    let d = Delta::between(pa, pb);
+                    row.push(format!("{pa} → {pb} ({:+.2} pp)", d.points()));
+                }
+                rows.push(row);
+            }
+            print_table(&rows);
+        }
+    }
+    Ok(())
+}
+
+/// `grognard show RULESET [--json]`: what a ruleset is made of, with the optional rules and
+/// their defaults.
+pub fn show(ruleset: &Path, json: bool) -> Outcome {
+    let r = load::load_ruleset(ruleset)?;
+    let spec = &r.spec;
+    let rules = &r.rules;
+    let geometry = {
+        let g = &spec.geometry;
+        let mut parts = Vec::new();
+        if let Some(c) = &g.orthogonal {
+            parts.push(format!("orthogonal {c}"));
+        }
+        if let Some(c) = &g.diagonal {
+            parts.push(format!("diagonal {c}"));
+        }
+        if let Some(c) = &g.step {
+            parts.push(format!("step {c}"));
+        }
+        if let Some(p) = g.scale_percent {
+            parts.push(format!("scale {p}%"));
+        }
+        (g.kind.value.clone(), parts)
+    };
+    let options: Vec<Value> = spec
+        .options
+        .iter()
+        .map(|o| json!({"name": o.name.value, "default": o.value.default, "description": o.value.description}))
+        .collect();
+    let modes: Vec<Value> = spec
+        .modes
+        .iter()
+        .map(|m| json!({"name": m.name.value, "description": m.value.description}))
+        .collect();
+    let pieces: Vec<Value> = spec
+        .piece_types
+        .iter()
+        .map(|p| {
+            let allowance: serde_json::Map<String, Value> = p
+                .value
+                .allowance
+                .iter()
+                .map(|a| (a.name.value.clone(), json!(a.value.to_string())))
+                .collect();
+            json!({
+                "name": p.name.value,
+                "movement": p.value.movement.value,
+                "allowance": allowance,
+                "description": p.value.description,
+            })
+        })
+        .collect();
+    let charts: Vec<Value> = rules
+        .charts
+        .iter()
+        .map(|c| {
+            let s = spec.charts.get(&c.name);
+            json!({
+                "name": c.name,
+                "dice": s.map(|s| s.dice.value.clone()),
+                "lookup": match c.lookup { Lookup::Score { .. } => "score", Lookup::Band { .. } => "band" },
+                "inputs": c.inputs.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
+                "outcomes": c.outcomes,
+                "description": s.and_then(|s| s.description.clone()),
+            })
+        })
+        .collect();
+    let hooks: Vec<Value> = spec
+        .hooks
+        .iter()
+        .map(|h| json!({"hook": h.name.value, "function": h.value.value}))
+        .collect();
+    let actions: Vec<Value> =
+        spec.actions
+            .iter()
+            .filter_map(|a| {
+                a.value.script.as_ref().map(
+                    |s| json!({"hook": format!("action {}", a.name.value), "function": s.value}),
+                )
+            })
+            .collect();
+    let settings: serde_json::Map<String, Value> = spec
+        .settings
+        .iter()
+        .map(|s| (s.name.value.clone(), json!(s.value)))
+        .collect();
+    let layers: Vec<String> = r.layers.iter().map(|p| load::display(p)).collect();
+    if json {
+        print_json(&json!({
+            "ruleset": rules.identity.name,
+            "hash": rules.identity.hash,
+            "title": spec.title,
+            "path": load::display(&r.path),
+            "extends": layers.get(..layers.len().saturating_sub(1)),
+            "layers": layers,
+            "geometry": {"kind": geometry.0, "details": geometry.1},
+            "options": options,
+            "modes": modes,
+            "piece_types": pieces,
+            "charts": charts,
+            "settings": settings,
+            "hooks": hooks.iter().chain(&actions).collect::<Vec<_>>(),
+            "notes": spec.notes,
+        }));
+        return Ok(());
+    }
+    let title = spec
+        .title
+        .as_ref()
+        .map_or_else(String::new, |t| format!(" — {t}"));
+    out!("ruleset {}{title}", rules.identity.name);
+    out!(
+        "file: {} (hash {})",
+        load::display(&r.path),
+        &rules.identity.hash[..rules.identity.hash.len().min(12)]
+    );
+    if layers.len() > 1 {
+        out!("layers (base first): {}", layers.join(" → "));
+    }
+    if geometry.1.is_empty() {
+        out!("geometry: {}", geometry.0);
+    } else {
+        out!("geometry: {} ({})", geometry.0, geometry.1.join(", "));
+    }
+    if spec.options.is_empty() {
+        out!("optional rules: none");
+    } else {
+        out!("optional rules (switch with --option NAME=on|off):");
+        let rows: Vec<Vec<String>> = spec
+            .options
+            .iter()
+            .map(|o| {
+                vec![
+                    o.name.value.clone(),
+                    if o.value.default { "on" } else { "off" }.to_owned(),
+                    o.value.description.clone().unwrap_or_default(),
+                ]
+            })
+            .collect();
+        print_table(&rows);
+    }
+    out!(
+        "modes: {}",
+        spec.modes.names().collect::<Vec<_>>().join(", ")
+    );
+    out!("piece types:");
+    let rows: Vec<Vec<String>> = spec
+        .piece_types
+        .iter()
+        .map(|p| {
+            let allowance: Vec<String> = p
+                .value
+                .allowance
+                .iter()
+                .map(|a| format!("{} {}", a.name.value, a.value))
+                .collect();
+            vec![
+                p.name.value.clone(),
+                format!("moves as {}", p.value.movement.value),
+                format!("allowance {}", allowance.join(", ")),
+            ]
+        })
+        .collect();
+    print_table(&rows);
+    if rules.charts.is_empty() {
+        out!("charts: none");
+    } else {
+        out!("charts:");
+        let rows: Vec<Vec<String>> = rules
+            .charts
+            .iter()
+            .map(|c| {
+                vec![
+                    c.name.clone(),
+                    describe_chart(&r, c),
+                    format!("→ {}", c.outcomes.join(", ")),
+                ]
+            })
+            .collect();
+        print_table(&rows);
+    }
+    if !settings.is_empty() {
+        let parts: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out!("settings (defaults): {}", parts.join(", "));
+    }
+    if hooks.is_empty() && actions.is_empty() {
+        out!("hooks: none");
+    } else {
+        out!("hooks:");
+        let rows: Vec<Vec<String>> = hooks
+            .iter()
+            .chain(&actions)
+            .map(|h| {
+                vec![
+                    h["hook"].as_str().unwrap_or_default().to_owned(),
+                    format!("→ {}", h["function"].as_str().unwrap_or_default()),
+                ]
+            })
+            .collect();
+        print_table(&rows);
+    }
+    Ok(())
+}
+
+/// `grognard schema ruleset|scenario|orders`: the JSON Schema of a file kind.
+pub fn schema(kind: &str) -> Outcome {
+    let kind = SchemaKind::from_word(kind).ok_or_else(|| {
+        let words: Vec<&str> = SchemaKind::ALL.iter().map(|(w, _)| *w).collect();
+        Failure::Usage(format!(
+            "no schema for `{kind}`; choose one of {}",
+            words.join(", ")
+        ))
+    })?;
+    print_json(&schema_of(kind));
+    Ok(())
+}
