@@ -250,8 +250,9 @@ fn copy_example(dir: &std::path::Path) {
     }
 }
 
-#[test]
-fn a_save_replays_and_a_changed_ruleset_is_refused() {
+/// A copy of the square example in a temporary folder, played and saved there as the bare
+/// file name `game.json`.
+fn saved_game() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     copy_example(dir.path());
     let run = grognard_in(
@@ -266,6 +267,12 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
+    dir
+}
+
+#[test]
+fn a_save_replays_and_a_changed_ruleset_is_refused() {
+    let dir = saved_game();
     let replay = grognard_in(dir.path(), &["replay", "game.json"]);
     assert_eq!(replay.code, 0, "{}", replay.stderr);
     assert!(
@@ -298,20 +305,7 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
 
 #[test]
 fn a_save_named_without_a_folder_records_relative_paths() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    copy_example(dir.path());
-    let run = grognard_in(
-        dir.path(),
-        &[
-            "play",
-            "examples/drill-square.yaml",
-            "--orders",
-            "examples/drill-square.orders.yaml",
-            "--save",
-            "game.json",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dir = saved_game();
     let save: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("game.json")).expect("save"))
             .expect("JSON");
