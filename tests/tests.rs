@@ -3,5 +3,6 @@
 mod cli;
 mod hostile;
 mod lab;
+mod overlays;
 mod tools;
 mod util;

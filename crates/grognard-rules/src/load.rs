@@ -124,8 +124,12 @@ pub fn content_hash(bytes: &[u8]) -> String {
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
     let mut layers = Vec::new();
-    let node = parse_layers(path, &mut Vec::new(), &mut layers)?;
-    let (spec, mut problems) = decode_recovering::<RulesetSpec>(&node);
+    let mut removals = Diagnostics::default();
+    let node = parse_layers(path, &mut Vec::new(), &mut layers, &mut removals)?;
+    let (spec, decoded) = decode_recovering::<RulesetSpec>(&node);
+    // A bad `remove:` does not stop the rest of the file from being checked.
+    let mut problems = removals;
+    problems.extend(decoded);
     let Some(spec) = spec else {
         return Err(problems);
     };
@@ -162,6 +166,7 @@ fn parse_layers(
     path: &Path,
     chain: &mut Vec<PathBuf>,
     layers: &mut Vec<PathBuf>,
+    problems: &mut Diagnostics,
 ) -> Result<Node, Diagnostics> {
     let (mut node, _) = parse_file(path)?;
     overlay::rebase_scripts(&mut node, path);
@@ -207,13 +212,12 @@ fn parse_layers(
             ),
         )));
     }
-    let base = parse_layers(&base_path, chain, layers)?;
+    let base = parse_layers(&base_path, chain, layers, problems)?;
     chain.pop();
     layers.push(path.to_path_buf());
     let mut merged = overlay::merge(base, node);
-    let mut problems = Diagnostics::default();
-    overlay::apply_removals(&mut merged, remove, &mut problems);
-    problems.into_result(merged)
+    overlay::apply_removals(&mut merged, remove, problems);
+    Ok(merged)
 }
 
 /// Reads the Lua modules a ruleset names (paths already rebased to the current folder).

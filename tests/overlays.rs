@@ -1,0 +1,49 @@
+//! House-rule overlays through the binary: chains, cycles, and errors at the overlay's line.
+
+use crate::util::grognard;
+
+#[test]
+fn an_overlay_chain_merges_every_layer() {
+    let run = grognard(&["show", "tests/fixtures/overlays/club.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("rulesets/drill-square.yaml → rulesets/drill-square-mud.yaml → tests/fixtures/overlays/club.yaml"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("rain=2"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("roads_stay_firm"),
+        "the option was removed: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_extends_cycle_is_an_error_naming_the_loop() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/loop-a.yaml"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("goes round in a circle"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("loop-a.yaml") && run.stderr.contains("loop-b.yaml"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_overlays_mistakes_are_reported_at_the_overlays_lines() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/bad-change.yaml"]);
+    assert_eq!(run.code, 1);
+    // The bad cost is on line 6 of the overlay, the bad removal on line 7; the base file is
+    // fine and must not be blamed.
+    assert!(run.stderr.contains("bad-change.yaml:6:"), "{}", run.stderr);
+    assert!(run.stderr.contains("lots"), "{}", run.stderr);
+    assert!(run.stderr.contains("bad-change.yaml:7:"), "{}", run.stderr);
+    assert!(run.stderr.contains("no such item"), "{}", run.stderr);
+    assert!(!run.stderr.contains("drill-square.yaml:"), "{}", run.stderr);
+}
