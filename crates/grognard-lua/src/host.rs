@@ -370,6 +370,26 @@ fn cost_from_lua(value: &Value, label: &str) -> Result<Option<Cost>, HookFailure
     Ok(Some(Cost::from_hundredths((points * 100.0).round() as i32)))
 }
 
+/// The names a pure hook receives for a piece entering a terrain: its type, mode and the
+/// terrain's name.
+fn pure_names<'w>(
+    world: &'w World<'_>,
+    piece: &grognard_kernel::piece::Piece,
+    terrain: grognard_kernel::ids::TerrainId,
+) -> (&'w str, &'w str, &'w str) {
+    let rules = world.rules;
+    (
+        rules
+            .piece_type(piece.kind)
+            .map_or("?", |t| t.name.as_str()),
+        rules.mode_name(piece.mode),
+        rules
+            .terrain
+            .get(terrain.index())
+            .map_or("?", |t| t.name.as_str()),
+    )
+}
+
 fn piece_label(world: &World<'_>, piece: PieceId) -> String {
     world
         .state
@@ -414,13 +434,7 @@ impl Hooks for LuaHooks {
         let Some(bound) = &self.move_cost else {
             return Ok(data);
         };
-        let rules = world.rules;
-        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
-        let mode = rules.mode_name(p.mode);
-        let terrain_name = rules
-            .terrain
-            .get(terrain.index())
-            .map_or("?", |t| t.name.as_str());
+        let (kind, mode, terrain_name) = pure_names(world, p, terrain);
         let cost_arg = data.map(|c| f64::from(c.hundredths()) / 100.0);
         let what = format!(
             "hook move_cost ({}) for piece {} entering {to}",
@@ -464,13 +478,7 @@ impl Hooks for LuaHooks {
         let Some(bound) = &self.stops else {
             return Ok(false);
         };
-        let rules = world.rules;
-        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
-        let mode = rules.mode_name(p.mode);
-        let terrain_name = rules
-            .terrain
-            .get(terrain.index())
-            .map_or("?", |t| t.name.as_str());
+        let (kind, mode, terrain_name) = pure_names(world, p, terrain);
         let what = format!(
             "hook stops ({}) for piece {} entering {to}",
             bound.label, p.name
@@ -485,9 +493,10 @@ impl Hooks for LuaHooks {
             other => {
                 return Err(HookFailure {
                     message: format!(
-                        "{} returned {}; expected true or false",
+                        "{} returned {} (for {} entering {to}); expected true or false",
                         bound.label,
-                        other.type_name()
+                        other.type_name(),
+                        p.name
                     ),
                 });
             }
