@@ -1,0 +1,457 @@
+//! Kernel benchmarks of the performance issue, each against a baseline measured in the same
+//! run:
+//!
+//! - reach of one piece from ruleset data on a 100 × 100 square board against
+//!   `pathfinding`'s `dijkstra_all` and budget-bounded `dijkstra_reach` over the same costs,
+//!   and on a 60 × 40 hex board against `hexx::algorithms::field_of_movement` (and
+//!   `dijkstra_reach`); every baseline is checked to give the same cells (and costs, where
+//!   it reports them) before anything is timed; and the square query again with 399 more
+//!   pieces on the board, none in reach, against the same query with one piece;
+//! - exact odds of a 2d6 chart with modifiers and of a cube band chart;
+//! - chart resolutions per second, native, and with the modifiers and row lookup in Lua;
+//! - load + merge + validate of every bundled ruleset;
+//! - `grognard sim` with one thread against two (runs the release binary).
+//!
+//! Run: `cargo bench --bench kernel`. Results and ratios: `docs/benchmarks.md`.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use grognard_kernel::dice::GameRng;
+use grognard_kernel::game::{Game, Reach};
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::geometry::hex::Axial;
+use grognard_kernel::hooks::NoHooks;
+use grognard_kernel::ids::PieceId;
+use grognard_lua::Limits;
+use grognard_lua::sandbox::Sandbox;
+use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
+use hexx::Hex;
+use pathfinding::prelude::{dijkstra_all, dijkstra_reach};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ruleset(path: &str) -> Ruleset {
+    load_ruleset(&root().join(path)).unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn game(r: &Ruleset, text: &str) -> Game {
+    let s = scenario_from_text("bench.yaml", text, r).unwrap_or_else(|d| panic!("{d}"));
+    s.start(None, &[], &mut NoHooks)
+        .unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn piece(g: &Game, name: &str) -> PieceId {
+    g.piece_by_name(name).map(|p| p.id).unwrap_or_default()
+}
+
+/// One cell in five is woods (the same fixed pattern as `benches/hooks.rs`).
+fn is_woods(col: i32, row: i32) -> bool {
+    ((col as u32).wrapping_mul(2_654_435_761) ^ (row as u32).wrapping_mul(40_503)).is_multiple_of(5)
+}
+
+fn map_text(cols: i32, rows: i32, wood: char, sep: &str) -> String {
+    let mut map = String::new();
+    for r in 0..rows {
+        let line: Vec<String> = (0..cols)
+            .map(|c| if is_woods(c, r) { wood } else { '.' }.to_string())
+            .collect();
+        map.push_str("    ");
+        map.push_str(&line.join(sep));
+        map.push('\n');
+    }
+    map
+}
+
+const SQ: i32 = 100;
+const SQ_START: (i32, i32) = (50, 50);
+const SQ_BUDGET: u32 = 4000; // allowance 40, in hundredths
+
+fn square_scenario() -> String {
+    format!(
+        "scenario: bench\nruleset: bench-kernel-square\nboard:\n  cols: {SQ}\n  rows: {SQ}\n  legend: {{ \".\": clear, W: medium_woods }}\n  map: |\n{}sides: {{ blue: {{}}, red: {{}} }}\npieces:\n  - {{ id: marcher, side: blue, type: infantry, at: [{}, {}] }}\n",
+        map_text(SQ, SQ, 'W', ""),
+        SQ_START.0,
+        SQ_START.1
+    )
+}
+
+/// The same board and marcher with 399 more pieces, all out of its reach: 199 friends on
+/// rows 0–1, 200 enemies on rows 98–99 (at least 48 points away; the allowance is 40).
+fn crowded_square_scenario() -> String {
+    let mut text = square_scenario();
+    for i in 0..200 {
+        if i < 199 {
+            text.push_str(&format!(
+                "  - {{ id: b{i}, side: blue, type: infantry, at: [{}, {}] }}\n",
+                i % 100,
+                i / 100
+            ));
+        }
+        text.push_str(&format!(
+            "  - {{ id: r{i}, side: red, type: infantry, at: [{}, {}] }}\n",
+            i % 100,
+            98 + i / 100
+        ));
+    }
+    text
+}
+
+const HEX_COLS: i32 = 60;
+const HEX_ROWS: i32 = 40;
+const HEX_START: (i32, i32) = (30, 20);
+const HEX_BUDGET: u32 = 20;
+
+fn hex_scenario() -> String {
+    format!(
+        "scenario: bench\nruleset: bench-kernel-hex\nboard:\n  cols: {HEX_COLS}\n  rows: {HEX_ROWS}\n  legend: {{ \".\": clear, F: forest }}\n  map: |\n{}sides: {{ blue: {{}}, red: {{}} }}\npieces:\n  - {{ id: marcher, side: blue, type: infantry, at: [{}, {}], facing: E }}\n",
+        map_text(HEX_COLS, HEX_ROWS, 'F', " "),
+        HEX_START.0,
+        HEX_START.1
+    )
+}
+
+/// Our reach as cell → cost in hundredths, the start left out.
+fn ours(g: &Game, id: PieceId, start: (i32, i32)) -> BTreeMap<(i32, i32), u32> {
+    let Ok(Reach::Cells(cells)) = g.reach(id, &mut NoHooks) else {
+        panic!("no reach");
+    };
+    cells
+        .iter()
+        .map(|r| ((r.cell.col, r.cell.row), r.cost.hundredths() as u32))
+        .filter(|(c, _)| *c != start)
+        .collect()
+}
+
+/// The square board's step costs, in hundredths: orthogonal 100, diagonal 150, +50 into woods.
+fn square_successors(&(c, r): &(i32, i32)) -> impl Iterator<Item = ((i32, i32), u32)> + use<> {
+    const STEPS: [(i32, i32, u32); 8] = [
+        (1, 0, 100),
+        (0, 1, 100),
+        (-1, 0, 100),
+        (0, -1, 100),
+        (1, 1, 150),
+        (-1, 1, 150),
+        (-1, -1, 150),
+        (1, -1, 150),
+    ];
+    STEPS.into_iter().filter_map(move |(dc, dr, step)| {
+        let (nc, nr) = (c + dc, r + dr);
+        ((0..SQ).contains(&nc) && (0..SQ).contains(&nr))
+            .then(|| ((nc, nr), step + if is_woods(nc, nr) { 50 } else { 0 }))
+    })
+}
+
+fn on_hex_board(h: Hex) -> Option<Cell> {
+    let c = Axial::new(h.x, h.y).to_cell();
+    ((0..HEX_COLS).contains(&c.col) && (0..HEX_ROWS).contains(&c.row)).then_some(c)
+}
+
+fn hex_of(col: i32, row: i32) -> Hex {
+    let a = Axial::from_cell(Cell::new(col, row));
+    Hex::new(a.q, a.r)
+}
+
+/// The hex board's step costs, in whole points: 1 a hex, +1 into forest.
+fn hex_successors(h: &Hex) -> impl Iterator<Item = (Hex, u32)> + use<> {
+    h.all_neighbors()
+        .into_iter()
+        .filter_map(|n| on_hex_board(n).map(|c| (n, if is_woods(c.col, c.row) { 2 } else { 1 })))
+}
+
+fn reach_benches(c: &mut Criterion) {
+    // Square: 100 × 100, allowance 40.
+    let sq_rules = ruleset("benches/fixtures/bench-kernel-square.yaml");
+    let sq = game(&sq_rules, &square_scenario());
+    let sq_id = piece(&sq, "marcher");
+    let by_us = ours(&sq, sq_id, SQ_START);
+    let by_all: BTreeMap<(i32, i32), u32> = dijkstra_all(&SQ_START, square_successors)
+        .into_iter()
+        .filter(|(_, (_, cost))| *cost <= SQ_BUDGET)
+        .map(|(n, (_, cost))| (n, cost))
+        .collect();
+    let by_reach: BTreeMap<(i32, i32), u32> = dijkstra_reach(&SQ_START, square_successors)
+        .take_while(|i| i.total_cost <= SQ_BUDGET)
+        .map(|i| (i.node, i.total_cost))
+        .filter(|(n, _)| *n != SQ_START)
+        .collect();
+    assert_eq!(by_us, by_all, "reach and dijkstra_all disagree (square)");
+    assert_eq!(
+        by_us, by_reach,
+        "reach and dijkstra_reach disagree (square)"
+    );
+    println!("square reach: {} cells", by_us.len());
+
+    let mut g = c.benchmark_group("reach 100x100 square, allowance 40");
+    g.sample_size(20);
+    g.bench_function("grognard Game::reach", |b| {
+        b.iter(|| black_box(sq.reach(sq_id, &mut NoHooks).ok()));
+    });
+    g.bench_function("pathfinding dijkstra_all (whole board)", |b| {
+        b.iter(|| black_box(dijkstra_all(&SQ_START, square_successors)));
+    });
+    g.bench_function("pathfinding dijkstra_reach (bounded)", |b| {
+        b.iter(|| {
+            black_box(
+                dijkstra_reach(&SQ_START, square_successors)
+                    .take_while(|i| i.total_cost <= SQ_BUDGET)
+                    .count(),
+            )
+        });
+    });
+    g.finish();
+
+    // The same query with 400 pieces on the board, none in the way: same answer, and the
+    // time shows what the per-step walks over the piece list cost.
+    let crowded = game(&sq_rules, &crowded_square_scenario());
+    let crowded_id = piece(&crowded, "marcher");
+    assert_eq!(crowded.world().state.pieces.len(), 400);
+    assert_eq!(
+        ours(&crowded, crowded_id, SQ_START),
+        by_us,
+        "the crowded board changed the reach"
+    );
+    let mut g = c.benchmark_group("reach 100x100 square, allowance 40, pieces on board");
+    g.sample_size(10);
+    g.bench_function("1 piece", |b| {
+        b.iter(|| black_box(sq.reach(sq_id, &mut NoHooks).ok()));
+    });
+    g.bench_function("400 pieces, none in reach", |b| {
+        b.iter(|| black_box(crowded.reach(crowded_id, &mut NoHooks).ok()));
+    });
+    g.finish();
+
+    // Hex: 60 × 40, allowance 20.
+    let hex_rules = ruleset("benches/fixtures/bench-kernel-hex.yaml");
+    let hx = game(&hex_rules, &hex_scenario());
+    let hx_id = piece(&hx, "marcher");
+    let by_us = ours(&hx, hx_id, HEX_START);
+    let start = hex_of(HEX_START.0, HEX_START.1);
+    let fom = |h: Hex| on_hex_board(h).map(|c| u32::from(is_woods(c.col, c.row)));
+    let by_fom: std::collections::BTreeSet<(i32, i32)> =
+        hexx::algorithms::field_of_movement(start, HEX_BUDGET, fom)
+            .into_iter()
+            .filter(|h| *h != start)
+            .filter_map(on_hex_board)
+            .map(|c| (c.col, c.row))
+            .collect();
+    let by_reach: BTreeMap<(i32, i32), u32> = dijkstra_reach(&start, hex_successors)
+        .take_while(|i| i.total_cost <= HEX_BUDGET)
+        .filter(|i| i.node != start)
+        .filter_map(|i| on_hex_board(i.node).map(|c| ((c.col, c.row), i.total_cost * 100)))
+        .collect();
+    let our_cells: std::collections::BTreeSet<(i32, i32)> = by_us.keys().copied().collect();
+    assert_eq!(
+        our_cells, by_fom,
+        "reach and field_of_movement disagree (hex)"
+    );
+    assert_eq!(by_us, by_reach, "reach and dijkstra_reach disagree (hex)");
+    println!("hex reach: {} cells", by_us.len());
+
+    let mut g = c.benchmark_group("reach 60x40 hex, allowance 20");
+    g.sample_size(20);
+    g.bench_function("grognard Game::reach", |b| {
+        b.iter(|| black_box(hx.reach(hx_id, &mut NoHooks).ok()));
+    });
+    g.bench_function("hexx field_of_movement", |b| {
+        b.iter(|| black_box(hexx::algorithms::field_of_movement(start, HEX_BUDGET, fom)));
+    });
+    g.bench_function("pathfinding dijkstra_reach (bounded)", |b| {
+        b.iter(|| {
+            black_box(
+                dijkstra_reach(&start, hex_successors)
+                    .take_while(|i| i.total_cost <= HEX_BUDGET)
+                    .count(),
+            )
+        });
+    });
+    g.finish();
+}
+
+fn chart_benches(c: &mut Criterion) {
+    let square = ruleset("rulesets/drill-square.yaml");
+    let hex = ruleset("rulesets/drill-hex.yaml");
+    let volley = square
+        .rules
+        .chart_by_name("volley")
+        .and_then(|id| square.rules.chart(id))
+        .unwrap_or_else(|| panic!("no volley chart"));
+    let fire = hex
+        .rules
+        .chart_by_name("fire")
+        .and_then(|id| hex.rules.chart(id))
+        .unwrap_or_else(|| panic!("no fire chart"));
+    // volley inputs: cover, firer_hits, flank. fire inputs: band, firer_hits, cover, flank, trained.
+    let volley_in = volley.input_values(&[(0, 1), (1, 1), (2, 1)]);
+    let fire_in = fire.input_values(&[(0, 2), (1, 1), (2, 1), (3, 1), (4, 1)]);
+
+    let mut g = c.benchmark_group("chart odds (exact, by enumeration)");
+    g.bench_function("2d6 + modifiers (drill-square volley)", |b| {
+        b.iter(|| black_box(volley.odds(&square.rules.dice, black_box(&volley_in))));
+    });
+    g.bench_function("cube band + CP/CB (drill-hex fire)", |b| {
+        b.iter(|| black_box(fire.odds(&hex.rules.dice, black_box(&fire_in))));
+    });
+    g.finish();
+
+    // Resolutions: roll + modifiers + row. The Lua side does the modifiers and the row lookup
+    // of the volley chart in a sandboxed function; the two dice are rolled in Rust by the same
+    // `GameRng` (a Lua script has no dice of its own), so both sides roll identically.
+    let sandbox = Sandbox::new(Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+    let module = sandbox
+        .load_module(
+            "bench-volley.lua",
+            "local M = {}\n\
+             function M.volley(d1, d2, cover, hits, flank)\n\
+               local m = -cover - hits + 2 * flank\n\
+               if d1 + d2 + m >= 9 then return 'hit' end\n\
+               return 'miss'\n\
+             end\n\
+             return M\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let f = sandbox
+        .function(&module, "volley")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let term = volley
+        .dice
+        .terms
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("volley rolls no dice"));
+    let die = square
+        .rules
+        .dice
+        .get(term.die.index())
+        .unwrap_or_else(|| panic!("no die"));
+    let lua_volley = |rng: &mut GameRng| -> String {
+        let d1 = rng.roll(term.die, die, &[]).value;
+        let d2 = rng.roll(term.die, die, &[]).value;
+        sandbox
+            .call(
+                &f,
+                "bench volley",
+                (d1, d2, volley_in[0], volley_in[1], volley_in[2]),
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    // Same seed, same dice, same outcomes.
+    let (mut a, mut b) = (GameRng::new(7), GameRng::new(7));
+    for _ in 0..1000 {
+        let native = volley.resolve(&square.rules.dice, &volley_in, &mut a);
+        let name = volley.outcomes.get(native.outcome).cloned();
+        assert_eq!(
+            name,
+            Some(lua_volley(&mut b)),
+            "native and Lua volley disagree"
+        );
+    }
+
+    const BATCH: u64 = 1000;
+    let mut g = c.benchmark_group("chart resolutions (batch of 1000)");
+    g.throughput(Throughput::Elements(BATCH));
+    g.bench_function("native ChartDef::resolve (2d6 volley)", |b| {
+        let mut rng = GameRng::new(1);
+        b.iter(|| {
+            for _ in 0..BATCH {
+                black_box(volley.resolve(&square.rules.dice, &volley_in, &mut rng));
+            }
+        });
+    });
+    g.bench_function("native ChartDef::resolve (cube fire)", |b| {
+        let mut rng = GameRng::new(1);
+        b.iter(|| {
+            for _ in 0..BATCH {
+                black_box(fire.resolve(&hex.rules.dice, &fire_in, &mut rng));
+            }
+        });
+    });
+    g.bench_function("Lua modifiers + row, Rust dice (2d6 volley)", |b| {
+        let mut rng = GameRng::new(1);
+        b.iter(|| {
+            for _ in 0..BATCH {
+                black_box(lua_volley(&mut rng));
+            }
+        });
+    });
+    g.finish();
+}
+
+fn load_benches(c: &mut Criterion) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("rulesets"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut g = c.benchmark_group("load + merge + validate ruleset");
+    g.sample_size(20);
+    for path in &files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(load_ruleset(path).is_ok()));
+        });
+    }
+    g.finish();
+}
+
+fn sim(binary: &Path, threads: u32) {
+    let out = Command::new(binary)
+        .current_dir(root())
+        .args([
+            "sim",
+            "examples/drill-square.yaml",
+            "--orders",
+            "examples/drill-square.orders.yaml",
+            "--runs",
+            "2000",
+            "--threads",
+            &threads.to_string(),
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "grognard sim failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn sim_benches(c: &mut Criterion) {
+    let binary = root().join("target/release/grognard");
+    if !binary.exists() {
+        println!(
+            "note: {} is missing; run `cargo build --release` first — skipping the sim benchmark",
+            binary.display()
+        );
+        return;
+    }
+    let mut g = c.benchmark_group("grognard sim drill-square, 2000 runs");
+    g.sample_size(10);
+    g.bench_function("--threads 1", |b| b.iter(|| sim(&binary, 1)));
+    g.bench_function("--threads 2", |b| b.iter(|| sim(&binary, 2)));
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = kernel;
+    config = config();
+    targets = reach_benches, chart_benches, load_benches, sim_benches
+}
+criterion_main!(kernel);

@@ -1,0 +1,138 @@
+//! Memory of a big game: 400 pieces (200 a side) on a 100 × 100 square board, counted by a
+//! counting global allocator (its own bench binary, so the counter does not slow the timed
+//! benchmarks). Prints the bytes live after loading the ruleset, after building the
+//! scenario, and retained by the `Game` that `Scenario::start` returns, plus the peak while
+//! starting. Knowledge tables (hidden information) do not exist yet and are not counted.
+//!
+//! Run: `cargo bench --bench memory`. Results: `docs/benchmarks.md`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use grognard_kernel::hooks::NoHooks;
+use grognard_rules::load::{load_ruleset, scenario_from_text};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts bytes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, passed on as is.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as above.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            let now = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn live() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// 100 × 100 board, one woods square in five, 200 infantry a side in rows 10–11 and 88–89.
+fn scenario_text() -> String {
+    let mut map = String::new();
+    for r in 0..100u32 {
+        map.push_str("    ");
+        for c in 0..100u32 {
+            let h = (c.wrapping_mul(2_654_435_761) ^ r.wrapping_mul(40_503)) % 5;
+            map.push(if h == 0 { 'W' } else { '.' });
+        }
+        map.push('\n');
+    }
+    let mut pieces = String::new();
+    for i in 0..200 {
+        let (col, row) = (i % 100, 10 + i / 100);
+        pieces.push_str(&format!(
+            "  - {{ id: b{i}, side: blue, type: infantry, at: [{col}, {row}] }}\n"
+        ));
+        pieces.push_str(&format!(
+            "  - {{ id: r{i}, side: red, type: infantry, at: [{col}, {}] }}\n",
+            row + 78
+        ));
+    }
+    format!(
+        "scenario: bench\nruleset: bench-kernel-square\nboard:\n  cols: 100\n  rows: 100\n  legend: {{ \".\": clear, W: medium_woods }}\n  map: |\n{map}sides: {{ blue: {{}}, red: {{}} }}\npieces:\n{pieces}"
+    )
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{bytes} B ({:.2} MiB)", bytes as f64 / (1024.0 * 1024.0))
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = scenario_text();
+    let base = live();
+    let ruleset = load_ruleset(&root.join("benches/fixtures/bench-kernel-square.yaml"))
+        .unwrap_or_else(|d| panic!("{d}"));
+    let after_rules = live();
+    let scenario =
+        scenario_from_text("bench.yaml", &text, &ruleset).unwrap_or_else(|d| panic!("{d}"));
+    let after_scenario = live();
+    PEAK.store(after_scenario, Ordering::Relaxed);
+    let game = scenario
+        .start(None, &[], &mut NoHooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    let after_start = live();
+    let peak = PEAK.load(Ordering::Relaxed);
+    assert_eq!(game.world().state.pieces.len(), 400, "expected 400 pieces");
+    drop(scenario);
+    let game_only = live();
+    let clone = game.clone();
+    let after_clone = live();
+    black_box(&clone);
+
+    println!("memory: 400 pieces on a 100 x 100 square board (no knowledge tables yet)");
+    println!(
+        "  ruleset (load_ruleset):               {}",
+        mib(after_rules - base)
+    );
+    println!(
+        "  scenario (scenario_from_text):        {}",
+        mib(after_scenario - after_rules)
+    );
+    println!(
+        "  retained by Scenario::start (Game):   {}",
+        mib(after_start - after_scenario)
+    );
+    println!(
+        "  peak above scenario during start:     {}",
+        mib(peak - after_scenario)
+    );
+    println!(
+        "  ruleset + Game, scenario dropped:     {}",
+        mib(game_only - base)
+    );
+    println!(
+        "  Game::clone (shares rules and board): {}",
+        mib(after_clone - game_only)
+    );
+}
