@@ -34,76 +34,58 @@ fn every_example_plays_its_orders_to_the_end() {
     }
 }
 
+/// Plays `examples/NAME.yaml` with its orders file and returns what it printed.
+fn play_example(name: &str) -> String {
+    let scenario = format!("examples/{name}.yaml");
+    let orders = format!("examples/{name}.orders.yaml");
+    let run = grognard(&["play", &scenario, "--orders", &orders]);
+    assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+    run.stdout
+}
+
+/// Asserts that every line in `expected` appears in `out`.
+fn assert_shows(out: &str, expected: &[&str]) {
+    for e in expected {
+        assert!(out.contains(e), "missing `{e}` in:\n{out}");
+    }
+}
+
 #[test]
 fn square_example_marches_over_the_bridge_in_road_mode() {
-    let run = grognard(&[
-        "play",
-        "examples/drill-square.yaml",
-        "--orders",
-        "examples/drill-square.orders.yaml",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    // 000 rule 10: road mode along the road ignores terrain; the bridge carries it over the
-    // river that closes every other crossing (terrain table: "cross river: not allowed").
-    assert!(
-        run.stdout
-            .contains("b4 moved (5,5) → (5,4) → (5,3), cost 2"),
-        "{}",
-        run.stdout
-    );
-    // 000 rule 7: a diagonal step costs 1½.
-    assert!(
-        run.stdout.contains("b2 moved (6,6) → (7,5), cost 1½"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains("game over after 3 turns"),
-        "{}",
-        run.stdout
+    let out = play_example("drill-square");
+    assert_shows(
+        &out,
+        &[
+            // 000 rule 10: road mode along the road ignores terrain; the bridge carries it
+            // over the river that closes every other crossing (terrain table).
+            "b4 moved (5,5) → (5,4) → (5,3), cost 2",
+            // 000 rule 7: a diagonal step costs 1½.
+            "b2 moved (6,6) → (7,5), cost 1½",
+            "game over after 3 turns",
+        ],
     );
 }
 
 #[test]
 fn hex_example_stops_in_a_zone_of_control_and_fires() {
-    let run = grognard(&[
-        "play",
-        "examples/drill-hex.yaml",
-        "--orders",
-        "examples/drill-hex.orders.yaml",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    // 004 §5.2: the three front hexes are the zone of control; entering one ends the move.
-    assert!(
-        run.stdout.contains("b2 moved (4,6) → (4,5) → (4,4) → (4,3), cost 3 (stopped: entered the zone of control of r1)"),
-        "{}",
-        run.stdout
+    let out = play_example("drill-hex");
+    assert_shows(
+        &out,
+        &[
+            // 004 §5.2: the three front hexes are the zone of control; entering one ends
+            // the move.
+            "b2 moved (4,6) → (4,5) → (4,4) → (4,3), cost 3 (stopped: entered the zone of control of r1)",
+            // 004 charts: the neighbouring hex is an automatic hit, no roll.
+            "fire: no roll needed; band 0 (automatic) → hit",
+            "r2 now faces W",
+        ],
     );
-    // 004 charts: the neighbouring hex is an automatic hit, no roll.
-    assert!(
-        run.stdout
-            .contains("fire: no roll needed; band 0 (automatic) → hit"),
-        "{}",
-        run.stdout
-    );
-    assert!(run.stdout.contains("r2 now faces W"), "{}", run.stdout);
 }
 
 #[test]
 fn open_example_measures_moves_in_inches() {
-    let run = grognard(&[
-        "play",
-        "examples/drill-open.yaml",
-        "--orders",
-        "examples/drill-open.orders.yaml",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("b1 moved (12\", 30\") → (12\", 20\"), 10\""),
-        "{}",
-        run.stdout
-    );
+    let out = play_example("drill-open");
+    assert_shows(&out, &["b1 moved (12\", 30\") → (12\", 20\"), 10\""]);
 }
 
 #[test]
