@@ -8,9 +8,10 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "grognard", version, about, long_about = None)]
 pub struct Cli {
-    /// What to do.
+    /// What to do. Without a command, the editor opens when a display is present
+    /// (`DISPLAY` or `WAYLAND_DISPLAY` is set); otherwise this help is printed.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The commands.
@@ -52,9 +53,30 @@ pub enum Command {
         /// Optional rule choice, `name=on|off` (repeatable).
         #[arg(long = "option", value_name = "NAME=on|off")]
         options: Vec<String>,
-        /// Write a replayable save here.
+        /// Write a replayable save here (with --side: that side's redacted save).
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Print (and save) only what this side saw.
+        #[arg(long)]
+        side: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What one side can see: its own pieces, the enemy pieces it knows of, and its log
+    /// (or, with --referee, everything).
+    View {
+        /// A scenario, or a save (`.json`) to replay first.
+        file: PathBuf,
+        /// Play these orders on the scenario first.
+        #[arg(long)]
+        orders: Option<PathBuf>,
+        /// The side whose view to print.
+        #[arg(long)]
+        side: Option<String>,
+        /// Print the full state instead (the referee's view).
+        #[arg(long)]
+        referee: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -138,6 +160,14 @@ pub enum Command {
         /// `ruleset`, `scenario` or `orders`.
         #[arg(value_parser = ["ruleset", "scenario", "orders"])]
         kind: String,
+    },
+    /// Open the editor: switch rulesets, tweak charts and costs with live odds, save house
+    /// rules, play on the board.
+    Edit {
+        /// A ruleset to open (or a scenario, when it is the only file given).
+        ruleset: Option<PathBuf>,
+        /// A scenario to open under that ruleset.
+        scenario: Option<PathBuf>,
     },
     /// Resolve one chart, showing the dice and every modifier.
     Roll {

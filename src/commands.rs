@@ -37,7 +37,10 @@ pub(crate) type Outcome = Result<(), Failure>;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        return plain();
+    };
+    let result = match command {
         Command::Validate { paths, json } => validate(&paths, json),
         Command::Reach {
             scenario,
@@ -51,8 +54,24 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             options,
             save,
+            side,
             json,
-        } => play(&scenario, &orders, seed, &options, save.as_deref(), json),
+        } => play(
+            &scenario,
+            &orders,
+            seed,
+            &options,
+            save.as_deref(),
+            side.as_deref(),
+            json,
+        ),
+        Command::View {
+            file,
+            orders,
+            side,
+            referee,
+            json,
+        } => crate::views::view(&file, orders.as_deref(), side.as_deref(), referee, json),
         Command::Replay { game, json } => replay(&game, json),
         Command::Roll {
             ruleset,
@@ -89,6 +108,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         }),
         Command::Sheet { ruleset, out } => crate::tools::sheet(&ruleset, &out),
+        Command::Edit { ruleset, scenario } => edit(ruleset, scenario),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,6 +121,50 @@ pub fn run(cli: Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// True when a desktop display is there to open a window on.
+fn display_present() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+}
+
+/// Plain `grognard`: the editor on a desktop, the help otherwise.
+fn plain() -> ExitCode {
+    if display_present() {
+        return match edit(None, None) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(Failure::Rules(m) | Failure::Usage(m)) => {
+                eprintln!("{}", m.trim_end());
+                ExitCode::from(1)
+            }
+        };
+    }
+    let mut command = <Cli as clap::CommandFactory>::command();
+    out!("{}", command.render_long_help());
+    ExitCode::SUCCESS
+}
+
+/// `grognard edit [RULESET] [SCENARIO]`; a single scenario file opens under its own ruleset.
+fn edit(ruleset: Option<PathBuf>, scenario: Option<PathBuf>) -> Outcome {
+    let (ruleset, scenario) = match (ruleset, scenario) {
+        (Some(one), None) if load::sniff(&one) == Ok(FileKind::Scenario) => (None, Some(one)),
+        other => other,
+    };
+    for p in ruleset.iter().chain(scenario.iter()) {
+        load::sniff(p)?;
+    }
+    grognard_editor::run(grognard_editor::Options {
+        ruleset,
+        scenario,
+        native_dialogs: true,
+    })
+    .map_err(|e| {
+        Failure::Rules(format!(
+            "cannot open the editor window: {e}\n(is a display available? `grognard --help` lists the other commands)"
+        ))
+    })
 }
 
 /// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own answers.
@@ -201,7 +265,7 @@ fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
 }
 
 /// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal.
-fn apply_orders(
+pub(crate) fn apply_orders(
     game: &mut Game,
     hooks: &mut dyn Hooks,
     orders_path: &Path,
@@ -340,24 +404,33 @@ fn play(
     seed: Option<u64>,
     options: &[String],
     save: Option<&Path>,
+    side: Option<&str>,
     json: bool,
 ) -> Outcome {
     let options = parse_options(options)?;
     let s = load::load_scenario(scenario, None)?;
     let mut hooks = hooks_for(&s.ruleset)?;
     let mut game = s.start(seed, &options, hooks.as_mut())?;
-    if !json {
-        for e in game.log() {
-            out!("{}", output::event(&game, e));
+    let viewer = side
+        .map(|name| crate::views::side_named(&game, name))
+        .transpose()?;
+    // A side's lines are its own log, written as it reads names.
+    let mut printed = 0;
+    let mut show = |g: &Game| {
+        if json {
+            return;
         }
-    }
-    let result = apply_orders(&mut game, hooks.as_mut(), orders, |g, events| {
-        if !json {
-            for e in events {
-                out!("{}", output::event(g, e));
-            }
+        let log = match viewer {
+            Some(v) => g.events_for(v),
+            None => g.log(),
+        };
+        for e in log.get(printed..).unwrap_or_default() {
+            out!("{}", output::event_as(g, viewer, e));
         }
-    });
+        printed = log.len();
+    };
+    show(&game);
+    let result = apply_orders(&mut game, hooks.as_mut(), orders, |g, _| show(g));
     let (applied, failure) = match result {
         Ok(applied) => (applied, None),
         Err((applied, f)) => (applied, Some(f)),
@@ -365,11 +438,24 @@ fn play(
     if json {
         print_json(&json!({
             "ruleset": game.rules().identity,
-            "events": game.log(),
+            "events": viewer.map_or(game.log(), |v| game.events_for(v)),
             "refused": failure.as_ref().map(|f| match f { Failure::Rules(m) | Failure::Usage(m) => m.clone() }),
         }));
     }
-    if let Some(path) = save {
+    if let (Some(path), Some(v)) = (save, viewer) {
+        let file = grognard_rules::save::side_save(&game, v, &s.spec.scenario.value, &applied);
+        let text =
+            serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
+        std::fs::write(path, text).map_err(|e| {
+            Failure::Rules(format!(
+                "{}: cannot write the save: {e}",
+                load::display(path)
+            ))
+        })?;
+        if !json {
+            out!("saved {}'s redacted view to {}", file.side, load::display(path));
+        }
+    } else if let Some(path) = save {
         let file = SaveFile {
             format: SAVE_FORMAT.to_owned(),
             ruleset: SavedRef {
@@ -412,6 +498,24 @@ fn play(
 }
 
 fn replay(path: &Path, json: bool) -> Outcome {
+    let (game, save) = replay_save(path)?;
+    if json {
+        print_json(
+            &json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}),
+        );
+    } else {
+        out!(
+            "replay verified: {} orders reproduce all {} events of {}",
+            save.orders.len(),
+            game.log().len(),
+            load::display(path)
+        );
+    }
+    Ok(())
+}
+
+/// Replays a save and checks every event; the game as it ended.
+pub(crate) fn replay_save(path: &Path) -> Result<(Game, SaveFile), Failure> {
     let bytes =
         load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
     let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
@@ -481,19 +585,7 @@ fn replay(path: &Path, json: bool) -> Outcome {
             show(&d.replayed)
         )));
     }
-    if json {
-        print_json(
-            &json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}),
-        );
-    } else {
-        out!(
-            "replay verified: {} orders reproduce all {} events of {}",
-            save.orders.len(),
-            game.log().len(),
-            load::display(path)
-        );
-    }
-    Ok(())
+    Ok((game, save))
 }
 
 /// The index of the input `name` of `chart`, or a usage error with "did you mean".

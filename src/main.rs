@@ -17,6 +17,7 @@ mod commands;
 mod lab;
 mod output;
 mod tools;
+mod views;
 
 fn main() -> ExitCode {
     let args = match cli::Cli::try_parse() {

@@ -3,12 +3,8 @@
 use grognard_kernel::action::{Event, RollRecord};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
-use grognard_kernel::ids::PieceId;
-
-fn name(game: &Game, id: PieceId) -> String {
-    game.piece(id)
-        .map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
-}
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
 
 fn path(cells: &[Cell]) -> String {
     cells
@@ -60,13 +56,60 @@ pub fn roll(r: &RollRecord) -> String {
     out
 }
 
-/// One event as a line of text.
+/// One event as a line of text, as the referee reads it.
 pub fn event(game: &Game, e: &Event) -> String {
+    event_as(game, None, e)
+}
+
+fn place(p: &Place) -> String {
+    match p {
+        Place::Cell(c) => c.to_string(),
+        Place::Spread(cs) => path(cs),
+        Place::Point { at, .. } => at.to_string(),
+        Place::Off => "off the board".to_owned(),
+    }
+}
+
+/// One event as a line of text, as `viewer` reads it: enemy pieces it has not identified
+/// appear by handle (`enemy #7`).
+pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
+    let name = |_: &Game, id: PieceId| game.name_as(viewer, id);
+    let side_name = |s: SideId| {
+        game.sides()
+            .get(s.index())
+            .map_or_else(|| "?".to_owned(), |d| d.name.clone())
+    };
     match e {
+        Event::Sighted { side, piece, level } => match level {
+            Some(l) => format!(
+                "  {} sights {} at level {l}",
+                side_name(*side),
+                name(game, *piece)
+            ),
+            None => format!("  {} loses sight of {}", side_name(*side), name(game, *piece)),
+        },
+        Event::Contact { piece, at, deploy } => {
+            let who: Vec<String> = deploy.iter().map(|p| name(game, *p)).collect();
+            format!(
+                "  {} comes into contact at {at}; deploying in order: {}",
+                name(game, *piece),
+                who.join(", ")
+            )
+        }
+        Event::EnemyMoved { piece, from, to } => format!(
+            "  {} moved from {} to {}",
+            name(game, *piece),
+            from.as_ref().map_or_else(|| "out of sight".to_owned(), place),
+            to.as_ref().map_or_else(|| "out of sight".to_owned(), place)
+        ),
+        Event::Redeployed { piece, to } => {
+            format!("  {} lifted and put down at {to}", name(game, *piece))
+        }
         Event::PhaseBegan {
             turn,
             phase,
             phasing,
+            ..
         } => {
             format!("turn {turn} · {phase} phase ({phasing})")
         }
@@ -137,6 +180,16 @@ pub fn event(game: &Game, e: &Event) -> String {
             if *on { "" } else { "no longer " }
         ),
         Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
+        Event::Placed {
+            piece,
+            from,
+            to,
+            reason,
+        } => format!("  {} placed {from} → {to} ({reason})", name(game, *piece)),
+        Event::Attached { piece, to } => match to {
+            Some(host) => format!("  {} attached to {}", name(game, *piece), name(game, *host)),
+            None => format!("  {} detached", name(game, *piece)),
+        },
         Event::Removed { piece, reason } => format!("  {} removed ({reason})", name(game, *piece)),
         Event::Note { text } => format!("  note: {text}"),
         Event::GameOver { turns } => format!("game over after {turns} turns"),

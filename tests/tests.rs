@@ -1,6 +1,10 @@
 //! End-to-end tests of the `grognard` binary, compiled as one test binary.
 
 mod cli;
+mod editor_cli;
+mod hex_command;
+mod hex_leaders;
+mod hidden;
 mod hostile;
 mod lab;
 mod overlays;

@@ -1,5 +1,20 @@
 //! The grognard editor (egui/eframe): switch rulesets, tweak charts and costs with live
 //! odds, save house rules, and play on the board.
 //!
-//! The crate exists so the workspace has its final shape; the editor itself is built by its
-//! own issue on top of the kernel, rules and Lua crates, and depends on nothing else yet.
+//! The app lives here so tests drive the real thing; `grognard edit` only calls [`run`].
+//! No rule is decided in this crate: edits are checked by the rules crate's loader, odds
+//! come from the kernel's enumeration, moves and reach from [`grognard_kernel::game::Game`].
+//!
+//! - [`app`]: the application — saved settings, runtime state, panels and commands.
+//! - [`house`]: the house-rule workbench (live-checked edits, overlay files).
+//! - [`session`]: a game in progress (orders, undo, saves, the dice log).
+//! - [`board`]: drawing the board and pieces for every geometry.
+//! - [`view`]: "View as" — which pieces a viewer sees.
+
+pub mod app;
+pub mod board;
+pub mod house;
+pub mod session;
+pub mod view;
+
+pub use app::{Command, EditorApp, Options, Saved, Tab, run};

@@ -55,6 +55,13 @@ pub enum Action {
     },
     /// The acting side is done with the current phase.
     EndPhase,
+    /// Lifts a dummy and puts it down anywhere it could stand (once per turn).
+    Redeploy {
+        /// The dummy.
+        piece: PieceId,
+        /// Where it goes.
+        to: Cell,
+    },
 }
 
 /// An action with the side that gives it.
@@ -112,6 +119,10 @@ pub enum Event {
         phase: String,
         /// Phasing side name.
         phasing: String,
+        /// The side whose turn it belongs to (`None`: a phase before or after the sides'
+        /// turns). Its dice and its hooks' secrets are that side's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<SideId>,
     },
     /// The sides rolled for initiative; they play this turn in `order`.
     Initiative {
@@ -196,6 +207,25 @@ pub enum Event {
         /// New state.
         on: bool,
     },
+    /// A piece was put in another cell without a move (a hook's rout, retreat or
+    /// advance), or attached to another piece.
+    Placed {
+        /// Which piece.
+        piece: PieceId,
+        /// Where it was.
+        from: Cell,
+        /// Where it is now.
+        to: Cell,
+        /// Why.
+        reason: String,
+    },
+    /// A piece was attached to another (`to`), or detached (`None`).
+    Attached {
+        /// Which piece.
+        piece: PieceId,
+        /// Its host, if any.
+        to: Option<PieceId>,
+    },
     /// A piece left the board.
     Removed {
         /// Which piece.
@@ -212,6 +242,43 @@ pub enum Event {
     GameOver {
         /// Turns played.
         turns: u32,
+    },
+    /// A side's sighting of an enemy piece changed (only that side and the referee see
+    /// this event).
+    Sighted {
+        /// The observing side.
+        side: SideId,
+        /// The piece seen.
+        piece: PieceId,
+        /// The level now held (`None`: lost from sight).
+        level: Option<String>,
+    },
+    /// A move came into contact with enemy pieces and ended; the pieces in contact deploy,
+    /// the non-phasing side's first.
+    Contact {
+        /// The moving piece.
+        piece: PieceId,
+        /// Where its move ended.
+        at: Cell,
+        /// The pieces that deploy, in order.
+        deploy: Vec<PieceId>,
+    },
+    /// An enemy piece moved, as a side saw it: where it was seen leaving and where it is
+    /// now, each only when the side knew (side logs only; the full log has the move).
+    EnemyMoved {
+        /// The piece's handle.
+        piece: PieceId,
+        /// Where the side last knew it to be before the move.
+        from: Option<crate::piece::Place>,
+        /// Where the side sees it now.
+        to: Option<crate::piece::Place>,
+    },
+    /// A dummy was lifted and put down elsewhere by its owner.
+    Redeployed {
+        /// Which dummy.
+        piece: PieceId,
+        /// Where it is now.
+        to: Cell,
     },
 }
 

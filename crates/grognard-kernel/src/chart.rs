@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{DiceExpr, DieDef, DieRoll, GameRng, sum_odds};
-use crate::ids::{CounterId, DieId, FlagId, TagId};
+use crate::ids::{CounterId, DieId, FlagId, ModeId, TagId};
 use crate::ratio::Ratio;
 
 /// Where an input's value comes from when a ruleset action resolves the chart. Inputs
@@ -18,8 +18,14 @@ use crate::ratio::Ratio;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InputSource {
-    /// Grid distance (or whole inches on an open table) from actor to target.
+    /// Grid distance (or whole inches on an open table) from actor to target. On a table
+    /// played at a reduced scale, the measured distance converted back to rule inches.
     Distance,
+    /// Whole inches as measured on the table, whatever the scale (grids: as `Distance`).
+    /// For the few rules a club measures at full scale (a command distance penalty).
+    TableDistance,
+    /// Band index of the distance as measured on the table (see `TableDistance`).
+    TableDistanceBand(Vec<u32>),
     /// Band index of the distance: the first `i` with `distance <= bands[i]`, else
     /// `bands.len()`.
     DistanceBand(Vec<u32>),
@@ -33,12 +39,18 @@ pub enum InputSource {
     TargetAttribute(usize),
     /// 1 when the acting piece has the flag.
     ActorFlag(FlagId),
+    /// 1 when the acting piece is in the mode (formation).
+    ActorMode(ModeId),
+    /// 1 when the target is in the mode.
+    TargetMode(ModeId),
     /// 1 when the target has the flag.
     TargetFlag(FlagId),
     /// 1 when the actor is in the target's flank or rear arc.
     TargetFlankOrRear,
     /// An integer attribute of the terrain under the target (e.g. `cover`).
     TargetTerrain(usize),
+    /// An integer attribute of the terrain under the acting piece.
+    ActorTerrain(usize),
     /// A scenario setting (e.g. `night`).
     Setting(usize),
     /// 1 when an optional rule is in force.
@@ -106,6 +118,10 @@ pub struct ScoreRow {
     pub max: Option<i32>,
     /// Conditions: `(input index, value)`.
     pub when: Vec<(usize, i32)>,
+    /// Bounds on the natural roll — the dice total before modifiers — as `(min, max)`,
+    /// either end open ("a natural 12 always blunders").
+    #[serde(default)]
+    pub natural: Option<(Option<i32>, Option<i32>)>,
     /// Index of the outcome.
     pub outcome: usize,
 }
@@ -304,10 +320,18 @@ impl ChartDef {
         faces
     }
 
-    fn score_row(&self, rows: &[ScoreRow], default: usize, score: i32, inputs: &[i32]) -> usize {
+    fn score_row(
+        &self,
+        rows: &[ScoreRow],
+        default: usize,
+        (natural, score): (i32, i32),
+        inputs: &[i32],
+    ) -> usize {
         rows.iter()
             .find(|row| {
-                row.min.is_none_or(|m| score >= m)
+                row.natural.is_none_or(|(lo, hi)| {
+                    lo.is_none_or(|m| natural >= m) && hi.is_none_or(|m| natural <= m)
+                }) && row.min.is_none_or(|m| score >= m)
                     && row.max.is_none_or(|m| score <= m)
                     && row
                         .when
@@ -346,7 +370,7 @@ impl ChartDef {
                 let total: i32 = rolled.iter().map(|d| d.value).sum();
                 let score = total.saturating_add(modifier_total);
                 Resolution {
-                    outcome: self.score_row(rows, *default, score, inputs),
+                    outcome: self.score_row(rows, *default, (total, score), inputs),
                     dice: rolled,
                     modifiers,
                     modifier_total,
@@ -405,7 +429,7 @@ impl ChartDef {
     ///     dice: DiceExpr { terms: vec![DiceTerm { count: 1, die: DieId(0) }] },
     ///     inputs: vec![], modifiers: vec![], groups: vec![], rerolls: vec![],
     ///     lookup: Lookup::Score {
-    ///         rows: vec![ScoreRow { min: Some(9), max: None, when: vec![], outcome: 1 }],
+    ///         rows: vec![ScoreRow { min: Some(9), max: None, when: vec![], natural: None, outcome: 1 }],
     ///         default: 0,
     ///     },
     ///     outcomes: vec!["returns".into(), "removed".into()],
@@ -438,7 +462,7 @@ impl ChartDef {
             Lookup::Score { rows, default } => {
                 for (total, p) in sum_odds(&self.dice, dice, &reroll_of) {
                     let score = total.saturating_add(modifier_total);
-                    add(self.score_row(rows, *default, score, inputs), p);
+                    add(self.score_row(rows, *default, (total, score), inputs), p);
                 }
             }
             Lookup::Band { base, rows } => {

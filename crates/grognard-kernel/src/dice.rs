@@ -149,6 +149,16 @@ impl GameRng {
         }
     }
 
+    /// An independent generator for `seed`: stream 0 is [`Self::new`]; each side of a
+    /// game rolls on its own stream, so the rolls one side makes in secret cannot shift
+    /// the dice another side sees.
+    #[must_use]
+    pub fn stream(seed: u64, stream: u64) -> Self {
+        let mut rng = ChaCha12Rng::seed_from_u64(seed);
+        rng.set_stream(stream);
+        Self { seed, rng }
+    }
+
     /// The seed it started from.
     #[must_use]
     pub const fn seed(&self) -> u64 {
@@ -209,21 +219,28 @@ impl Eq for GameRng {}
 
 impl PartialEq for GameRng {
     fn eq(&self, other: &Self) -> bool {
-        self.seed == other.seed && self.position() == other.position()
+        self.seed == other.seed
+            && self.rng.get_stream() == other.rng.get_stream()
+            && self.position() == other.position()
     }
 }
 
 impl Serialize for GameRng {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (self.seed, self.position().to_string()).serialize(s)
+        (
+            self.seed,
+            self.rng.get_stream(),
+            self.position().to_string(),
+        )
+            .serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for GameRng {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (seed, pos): (u64, String) = Deserialize::deserialize(d)?;
+        let (seed, stream, pos): (u64, u64, String) = Deserialize::deserialize(d)?;
         let pos: u128 = pos.parse().map_err(serde::de::Error::custom)?;
-        let mut rng = Self::new(seed);
+        let mut rng = Self::stream(seed, stream);
         rng.rng.set_word_pos(pos);
         Ok(rng)
     }

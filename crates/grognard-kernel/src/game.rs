@@ -24,6 +24,29 @@ use crate::rules::{
     TargetRule, Who,
 };
 
+/// Which pieces block a line of sight.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Blockers {
+    /// Every piece.
+    All,
+    /// No piece.
+    None,
+    /// Pieces the side knows of.
+    KnownTo(SideId),
+}
+
+impl From<Option<SideId>> for Blockers {
+    fn from(side: Option<SideId>) -> Self {
+        side.map_or(Self::All, Self::KnownTo)
+    }
+}
+
+impl From<bool> for Blockers {
+    fn from(pieces_block: bool) -> Self {
+        if pieces_block { Self::All } else { Self::None }
+    }
+}
+
 /// How deep counter triggers may chain before the kernel stops them (a ruleset whose
 /// triggers feed each other must not hang the game).
 const MAX_TRIGGER_DEPTH: u32 = 8;
@@ -108,6 +131,30 @@ pub struct State {
     pub settings: Vec<i32>,
     /// True after the last turn.
     pub over: bool,
+    /// Each side's own dice (stream `side + 1` of the seed): the rolls one side makes in
+    /// secret cannot shift the dice another side sees. `rng` stays for rolls no side owns
+    /// (initiative, phases before and after the sides' turns).
+    #[serde(default)]
+    pub side_rngs: Vec<GameRng>,
+    /// What each side knows of the others' pieces (empty without sighting rules).
+    #[serde(default)]
+    pub knowledge: Vec<crate::knowledge::Knowledge>,
+    /// Markers turned face up for everyone, by piece id.
+    #[serde(default)]
+    pub face_up: Vec<bool>,
+    /// Dummies redeployed this turn.
+    #[serde(default)]
+    pub redeployed: Vec<PieceId>,
+}
+
+impl State {
+    /// The dice `side` rolls with (`None`: the game's own, for rolls no side owns).
+    pub(crate) fn dice_of(&mut self, side: Option<SideId>) -> &mut GameRng {
+        match side {
+            Some(s) if s.index() < self.side_rngs.len() => &mut self.side_rngs[s.index()],
+            _ => &mut self.rng,
+        }
+    }
 }
 
 /// A read-only view of a game for hooks and queries.
@@ -140,8 +187,10 @@ pub struct Game {
     board: Arc<Board>,
     sides: Vec<SideDef>,
     turns: u32,
-    state: State,
+    pub(crate) state: State,
     log: Vec<Event>,
+    /// Each side's log: what it saw of the events in `log`.
+    pub(crate) side_logs: Vec<Vec<Event>>,
 }
 
 impl Game {
@@ -238,9 +287,15 @@ impl Game {
             done: vec![false; sides.len()],
             pieces,
             rng: GameRng::new(setup.seed),
+            side_rngs: (0..sides.len() as u64)
+                .map(|i| GameRng::stream(setup.seed, i + 1))
+                .collect(),
             options: setup.options,
             settings: setup.settings,
             over: false,
+            knowledge: Vec::new(),
+            face_up: Vec::new(),
+            redeployed: Vec::new(),
         };
         let mut game = Self {
             rules,
@@ -249,15 +304,21 @@ impl Game {
             turns,
             state,
             log: Vec::new(),
+            side_logs: Vec::new(),
         };
         for i in 0..game.state.pieces.len() {
             game.check_placement(i).map_err(|m| err(Some(i), m))?;
         }
+        game.add_decoys();
         let mut next = game.state.clone();
         let mut events = Vec::new();
         game.roll_initiative(&mut next, &mut events);
         game.begin_phase(&mut next, &mut events, hooks)
             .map_err(|r| err(None, r.message))?;
+        game.update_knowledge(&mut next, &mut events);
+        game.side_logs = vec![Vec::new(); game.sides.len()];
+        let start = game.state.clone();
+        game.record(&start, &next, &events, None);
         game.state = next;
         game.log = events;
         Ok(game)
@@ -513,12 +574,14 @@ impl Game {
                 format!("{side_name} has already ended the {} phase", phase.name),
             ));
         }
+        self.hidden_guard(order)?;
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
             Action::Face { .. } => Some(Allowed::Face),
             Action::Mode { .. } => Some(Allowed::Mode),
             Action::Act { action, .. } => Some(Allowed::Action(*action)),
             Action::EndPhase => None,
+            Action::Redeploy { .. } => Some(Allowed::Move),
         };
         if let Some(needs) = needs
             && !phase.allows.contains(&needs)
@@ -568,6 +631,9 @@ impl Game {
                     hooks,
                 )?;
             }
+            Action::Redeploy { piece, to } => {
+                self.do_redeploy(&mut next, &mut events, order.side, *piece, *to)?;
+            }
             Action::EndPhase => {
                 if let Some(d) = next.done.get_mut(order.side.index()) {
                     *d = true;
@@ -586,7 +652,10 @@ impl Game {
                 }
             }
         }
-        self.state = next;
+        self.update_knowledge(&mut next, &mut events);
+        let before = core::mem::replace(&mut self.state, next);
+        let after = self.state.clone();
+        self.record(&before, &after, &events, Some(order.side));
         self.log.extend(events.iter().cloned());
         Ok(events)
     }
@@ -735,7 +804,7 @@ impl Game {
     }
 
     /// The first stacking limit that `mover` would break at `cell`, as a message.
-    fn stacking_problem(
+    pub(crate) fn stacking_problem(
         &self,
         state: &State,
         cell: Cell,
@@ -808,7 +877,7 @@ impl Game {
         None
     }
 
-    fn zone_holder<'s>(&self, state: &'s State, cell: Cell, side: SideId) -> Option<&'s str> {
+    fn zone_holder<'s>(&self, state: &'s State, cell: Cell, side: SideId) -> Option<&'s Piece> {
         let rules = &*self.rules;
         let grid = self.board.grid()?;
         if !rules.zoc.stops_movement {
@@ -830,9 +899,7 @@ impl Game {
                 return None;
             }
             let at = p.place.cell()?;
-            grid.front_cells(at, p.facing)
-                .contains(&cell)
-                .then_some(p.name.as_str())
+            grid.front_cells(at, p.facing).contains(&cell).then_some(p)
         })
     }
 
@@ -847,6 +914,11 @@ impl Game {
         to: Cell,
         hooks: &mut dyn Hooks,
     ) -> Result<(Entry, Option<String>), Refusal> {
+        if !self.board.contains(to) {
+            return crate::company::exit_entry(
+                &self.rules, &self.board, &self.sides, state, piece, from, dir, to,
+            );
+        }
         let world = World {
             rules: &self.rules,
             board: &self.board,
@@ -887,10 +959,16 @@ impl Game {
             ));
         }
         let ty = self.rules.piece_type(piece.kind);
-        let mut can_stop = true;
-        let mut stop_reason = None;
+        let mut can_stop = crate::company::half_hex_entry(
+            &self.rules, &self.board, &self.sides, state, piece, to,
+        )
+        .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        let sharing = crate::company::sharing(&self.rules, state, piece, to);
+        let (share_stop, share_go, mut stop_reason) =
+            crate::company::sharing_entry(state, &sharing)?;
+        can_stop &= share_stop;
         if let Some(problem) = self.stacking_problem(state, to, piece.id, piece.side, true) {
-            if ty.is_some_and(|t| t.passes_friends) {
+            if ty.is_some_and(|t| t.passes_friends) || sharing.passes() {
                 can_stop = false;
             } else {
                 return Err(Refusal::new(
@@ -899,10 +977,13 @@ impl Game {
                 ));
             }
         }
-        let mut can_continue = true;
+        let mut can_continue = share_go;
         if let Some(holder) = self.zone_holder(state, to, piece.side) {
             can_continue = false;
-            stop_reason = Some(format!("entered the zone of control of {holder}"));
+            stop_reason = Some(format!(
+                "entered the zone of control of {}",
+                self.label(state, piece.side, holder)
+            ));
         }
         if hooks
             .stops(&world, piece.id, from, to)
@@ -944,8 +1025,17 @@ impl Game {
     /// # Errors
     /// A refusal when the piece cannot move at all, or a hook fails.
     pub fn reach(&self, id: PieceId, hooks: &mut dyn Hooks) -> Result<Reach, Refusal> {
-        let piece = self
-            .state
+        self.reach_in(&self.state, id, hooks)
+    }
+
+    /// [`Self::reach`] over `state` (a side's perceived state).
+    pub(crate) fn reach_in(
+        &self,
+        state: &State,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Reach, Refusal> {
+        let piece = state
             .pieces
             .get(id.index())
             .filter(|p| p.on_board())
@@ -976,14 +1066,27 @@ impl Game {
             .and_then(|t| t.max_steps.get(piece.mode.index()).copied().flatten());
         let mut failure: Option<Refusal> = None;
         let board = &self.board;
+        // Cells just off the board across a baseline the piece may leave by get indices
+        // after the board's own, so leaving the board is one more place to end a move.
+        let exits = crate::company::exit_cells(
+            board,
+            &crate::company::exit_edges(&self.rules, &self.sides, &self.state, piece),
+        );
         let cells = reach(
             grid,
             start,
             allowance,
             max_steps,
-            board.cell_count(),
-            |c| board.index(c),
-            |from, dir, to, _spent| match self.enter(&self.state, piece, from, dir, to, hooks) {
+            board.cell_count() + exits.len(),
+            |c| {
+                board.index(c).or_else(|| {
+                    exits
+                        .iter()
+                        .position(|e| *e == c)
+                        .map(|i| board.cell_count() + i)
+                })
+            },
+            |from, dir, to, _spent| match self.enter(state, piece, from, dir, to, hooks) {
                 Ok((entry, _)) => Some(entry),
                 Err(r) if r.kind == RefusalKind::HookFailed => {
                     failure.get_or_insert(r);
@@ -1058,8 +1161,11 @@ impl Game {
         let mut at = start;
         let mut last_dir = piece.facing;
         let mut stopped = None;
+        let mut contact: Option<Vec<PieceId>> = None;
+        let mut taken = 0;
+        let may_exit = !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
         for (i, &to) in path.iter().enumerate() {
-            if !self.board.contains(to) {
+            if !self.board.contains(to) && !may_exit {
                 return Err(Refusal::new(
                     RefusalKind::BadPath,
                     format!("{to} is off the board"),
@@ -1071,6 +1177,13 @@ impl Game {
                     format!("{to} is not next to {at}"),
                 ));
             };
+            // Walking into enemies the side did not know were there is contact, not a
+            // refusal: a refusal's wording would tell what is there.
+            let unseen = self.unseen_enemies_at(next, side, to);
+            if !unseen.is_empty() {
+                contact = Some(unseen);
+                break;
+            }
             let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks)?;
             spent = spent.saturating_add(entry.cost);
             if spent > allowance {
@@ -1103,13 +1216,21 @@ impl Game {
             if last && !entry.can_continue {
                 stopped = reason;
             }
+            let from = at;
             at = to;
             last_dir = dir;
+            taken = i + 1;
+            let met = self.new_contacts(next, &piece, from, to);
+            if !met.is_empty() {
+                contact = Some(met);
+                break;
+            }
         }
         let faces = ty.faces;
         let mut full_path = Vec::with_capacity(path.len() + 1);
         full_path.push(start);
-        full_path.extend_from_slice(path);
+        full_path.extend_from_slice(&path[..taken]);
+        crate::company::leave_behind(&self.rules, next, events, id);
         for p in &mut next.pieces {
             if p.id == id {
                 p.place = Place::Cell(at);
@@ -1122,12 +1243,145 @@ impl Game {
                 p.place = Place::Cell(at);
             }
         }
-        events.push(Event::Moved {
-            piece: id,
-            path: full_path,
-            cost: spent,
-            stopped,
+        let steps = full_path.len() - 1;
+        let moved_path = full_path.clone();
+        if steps > 0 {
+            events.push(Event::Moved {
+                piece: id,
+                path: full_path,
+                cost: spent,
+                stopped: if contact.is_some() {
+                    Some("came into contact with the enemy".to_owned())
+                } else {
+                    stopped
+                },
+            });
+        }
+        crate::company::settle(&self.rules, &self.board, next, events, id, steps, at);
+        if let Some(met) = contact {
+            events.push(self.contact_event(next, id, at, met));
+        }
+        if steps > 0 {
+            self.after_move(next, events, (side, id, piece.facing), &moved_path, hooks)?;
+        }
+        Ok(())
+    }
+
+    /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
+    fn after_move(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (side, id, facing): (SideId, PieceId, Facing),
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let view = next.clone();
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: &view,
+        };
+        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
+        let commands = hooks
+            .moved(&world, id, path, facing, &mut dice)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        for roll in dice.into_rolls() {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)
+    }
+
+    /// Lifts a dummy and puts it down elsewhere (once per turn).
+    fn do_redeploy(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if !ty.dummy {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} is not a dummy; only dummies are lifted and put down", piece.name),
+            ));
+        }
+        if next.redeployed.contains(&id) {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already been redeployed this turn", piece.name),
+            ));
+        }
+        if !self.board.contains(to) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is off the board"),
+            ));
+        }
+        let terrain = self.board.terrain(to);
+        let enterable = self
+            .rules
+            .move_classes
+            .get(ty.move_class.index())
+            .is_some_and(|c| c.enter.get(terrain.index()).is_some_and(Option::is_some));
+        if !enterable {
+            let name = self
+                .rules
+                .terrain
+                .get(terrain.index())
+                .map_or("?", |t| t.name.as_str());
+            return Err(Refusal::new(
+                RefusalKind::Impassable,
+                format!("{} pieces may not stand in {name} at {to}", ty.name),
+            ));
+        }
+        let known_enemy = next.pieces.iter().any(|p| {
+            p.side != side
+                && p.on_board()
+                && p.place.covers(to)
+                && (self.sighting().is_none()
+                    || next
+                        .knowledge
+                        .get(side.index())
+                        .is_some_and(|k| k.knows_position(p.id)))
         });
+        if known_enemy {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{to} is held by the enemy"),
+            ));
+        }
+        if let Some(problem) = self.stacking_problem(next, to, id, side, true) {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{} cannot be put down at {to}: {problem}", piece.name),
+            ));
+        }
+        next.redeployed.push(id);
+        let unseen = self.unseen_enemies_at(next, side, to);
+        if !unseen.is_empty() {
+            // Enemies the side did not know of hold the cell: the dummy stays where it
+            // was and the two sides are in contact, as a move into them would be.
+            let at = piece.place.cell().unwrap_or(to);
+            events.push(self.contact_event(next, id, at, unseen));
+            return Ok(());
+        }
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(to);
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.attached_to = None;
+            }
+        }
+        events.push(Event::Redeployed { piece: id, to });
         Ok(())
     }
 
@@ -1152,10 +1406,24 @@ impl Game {
             ));
         };
         let allowance = self.allowance(&piece)?;
+        let move_counter = self.rules.open_table.move_counter;
         if piece.moved {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
                 format!("{} has already moved", piece.name),
+            ));
+        }
+        if let Some(c) = move_counter
+            && piece.counter(c) < 1
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} has no moves left ({} is {})",
+                    piece.name,
+                    self.rules.counter_name(c),
+                    piece.counter(c)
+                ),
             ));
         }
         if !self.board.contains_point(to) {
@@ -1169,7 +1437,8 @@ impl Game {
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         for area in self.board.areas_crossed(from, to) {
             match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
-                Some(extra) => cost = cost.saturating_add(extra),
+                // An area's extra cost is a rule distance, so it shrinks with the scale.
+                Some(extra) => cost = cost.saturating_add(self.scaled(extra)),
                 None => {
                     return Err(Refusal::new(
                         RefusalKind::Impassable,
@@ -1188,6 +1457,7 @@ impl Game {
                 ),
             ));
         }
+        let approach = self.check_open_approach(next, &piece, from, to)?;
         let new_facing = facing.unwrap_or(old);
         for p in &mut next.pieces {
             if p.id == id {
@@ -1195,7 +1465,9 @@ impl Game {
                     at: to,
                     facing: new_facing,
                 };
-                p.moved = true;
+                // With a move counter, a piece moves again until the counter runs out or
+                // it stops in an enemy's threatened zone.
+                p.moved = move_counter.is_none() || approach.entered_zone;
                 p.attached_to = None;
             } else if p.attached_to == Some(id) {
                 p.place = Place::Point {
@@ -1215,6 +1487,14 @@ impl Game {
                 piece: id,
                 facing: new_facing.to_string(),
             });
+        }
+        if let Some(counter) = move_counter {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(next, events, &effect, id, None, 0);
         }
         Ok(())
     }
@@ -1325,6 +1605,26 @@ impl Game {
         }
     }
 
+    /// Distance between two pieces in the rules' own units: on an open table played at a
+    /// reduced scale, the measured inches converted back to rule inches (whole inches,
+    /// rounded down), so that charts read the distances the rules print; otherwise as
+    /// [`Self::distance`].
+    #[must_use]
+    pub fn rule_distance(&self, a: &Piece, b: &Piece) -> Option<u32> {
+        match (&a.place, &b.place, &self.rules.geometry) {
+            (
+                Place::Point { at: pa, .. },
+                Place::Point { at: pb, .. },
+                crate::rules::GeometryRules::Open { scale },
+            ) if scale.num > 0 => {
+                let d = i128::from(open::distance(*pa, *pb).0) * i128::from(scale.den)
+                    / i128::from(scale.num);
+                u32::try_from(d / 1000).ok()
+            }
+            _ => self.distance(a, b),
+        }
+    }
+
     /// Where `b` lies in `a`'s arcs.
     #[must_use]
     pub fn bearing(&self, a: &Piece, b: &Piece) -> Option<Bearing> {
@@ -1344,6 +1644,32 @@ impl Game {
     /// blocked only when both block. Open tables: blocked by areas whose terrain blocks.
     #[must_use]
     pub fn clear_sight(&self, state: &State, a: &Piece, b: &Piece) -> bool {
+        self.sight_line_clear(state, a, b, None)
+    }
+
+    /// [`Self::clear_sight`] as one side can judge it: pieces block the line only when
+    /// they are that side's own or enemy pieces it knows are there (`viewer: None`: every
+    /// piece blocks). Sighting calls it with pieces not blocking at all (`false`).
+    pub(crate) fn sight_line_clear(
+        &self,
+        state: &State,
+        a: &Piece,
+        b: &Piece,
+        viewer: impl Into<Blockers>,
+    ) -> bool {
+        let blockers = viewer.into();
+        let piece_blocks = |p: &Piece| match blockers {
+            Blockers::All => true,
+            Blockers::None => false,
+            Blockers::KnownTo(side) => {
+                p.side == side
+                    || self.sighting().is_none()
+                    || state
+                        .knowledge
+                        .get(side.index())
+                        .is_some_and(|k| k.knows_position(p.id))
+            }
+        };
         match (&a.place, &b.place) {
             (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
                 // An area the observer or the target stands in does not hide them from each
@@ -1374,7 +1700,7 @@ impl Game {
                             || state
                                 .pieces
                                 .iter()
-                                .any(|p| p.on_board() && p.place.covers(c)))
+                                .any(|p| p.on_board() && p.place.covers(c) && piece_blocks(p)))
                 };
                 let line = grid.line(ca, cb);
                 let feature_blocks = |a: Cell, b: Cell| {
@@ -1489,9 +1815,12 @@ impl Game {
             }
         };
         let mut distance = 0u32;
+        let mut table_distance = 0u32;
         let mut flank_or_rear = false;
         if let Some(tp) = &target_piece {
-            distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
+            let tp_label = self.label(next, side, tp);
+            table_distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
+            distance = self.rule_distance(&actor, tp).unwrap_or(u32::MAX);
             let in_range = |lo: u32, hi: u32| match (&actor.place, &tp.place) {
                 (Place::Point { at: a, .. }, Place::Point { at: b, .. }) => {
                     let inch = |v: u32| {
@@ -1508,8 +1837,8 @@ impl Game {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
                     format!(
-                        "{} is {distance} away; {} reaches {lo} to {hi}",
-                        tp.name, def.name
+                        "{tp_label} is {distance} away; {} reaches {lo} to {hi}",
+                        def.name
                     ),
                 ));
             }
@@ -1526,8 +1855,7 @@ impl Game {
                     return Err(Refusal::new(
                         RefusalKind::BadTarget,
                         format!(
-                            "{} is in {}'s {} arc; {} needs the {} arc",
-                            tp.name,
+                            "{tp_label} is in {}'s {} arc; {} needs the {} arc",
                             actor.name,
                             name(&arc),
                             def.name,
@@ -1536,10 +1864,10 @@ impl Game {
                     ));
                 }
             }
-            if def.needs_sight && !self.clear_sight(next, &actor, tp) {
+            if def.needs_sight && !self.sight_line_clear(next, &actor, tp, Some(side)) {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
-                    format!("{} cannot see {}", actor.name, tp.name),
+                    format!("{} cannot see {tp_label}", actor.name),
                 ));
             }
             flank_or_rear = matches!(
@@ -1560,6 +1888,14 @@ impl Game {
                 .filter_map(|(i, input)| {
                     let v = match input.source.as_ref()? {
                         InputSource::Distance => i32::try_from(distance).unwrap_or(i32::MAX),
+                        InputSource::TableDistance => {
+                            i32::try_from(table_distance).unwrap_or(i32::MAX)
+                        }
+                        InputSource::TableDistanceBand(bands) => bands
+                            .iter()
+                            .position(|b| table_distance <= *b)
+                            .unwrap_or(bands.len())
+                            as i32,
                         InputSource::DistanceBand(bands) => bands
                             .iter()
                             .position(|b| distance <= *b)
@@ -1570,6 +1906,10 @@ impl Game {
                             target_piece.as_ref().map_or(0, |t| t.counter(*c))
                         }
                         InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
+                        InputSource::ActorMode(m) => i32::from(actor.mode == *m),
+                        InputSource::TargetMode(m) => {
+                            i32::from(target_piece.as_ref().is_some_and(|t| t.mode == *m))
+                        }
                         InputSource::ActorAttribute(a) => actor.attribute(*a),
                         InputSource::TargetAttribute(a) => {
                             target_piece.as_ref().map_or(0, |t| t.attribute(*a))
@@ -1593,6 +1933,16 @@ impl Game {
                                     .copied()
                             })
                             .unwrap_or(0),
+                        InputSource::ActorTerrain(attr) => {
+                            let terrain = match &actor.place {
+                                Place::Point { at, .. } => Some(self.board.terrain_at(*at)),
+                                other => other.cell().map(|c| self.board.terrain(c)),
+                            };
+                            terrain
+                                .and_then(|t| rules.terrain.get(t.index()))
+                                .and_then(|t| t.attributes.get(*attr).copied())
+                                .unwrap_or(0)
+                        }
                         InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
                         InputSource::Option(o) => {
                             i32::from(next.options.get(*o).copied().unwrap_or(false))
@@ -1602,7 +1952,7 @@ impl Game {
                 })
                 .collect();
             let inputs = chart.input_values(&set);
-            let resolution = chart.resolve(&rules.dice, &inputs, &mut next.rng);
+            let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
             outcome = resolution.outcome;
             let purpose = match &target_piece {
                 Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
@@ -1610,6 +1960,10 @@ impl Game {
             };
             roll = Some(roll_record(rules, chart_id, &purpose, &inputs, &resolution));
         }
+        let rolled_faces: Vec<String> = roll
+            .as_ref()
+            .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
+            .unwrap_or_default();
         events.push(Event::Acted {
             piece: id,
             action: def.name.clone(),
@@ -1651,7 +2005,8 @@ impl Game {
                 sides: &self.sides,
                 state: &view,
             };
-            let mut dice = HookDice::new(&mut next.rng, rules);
+            let mut dice = HookDice::new(next.dice_of(Some(side)), rules);
+            dice.set_action_faces(rolled_faces);
             let commands = hooks
                 .action(
                     &world,
@@ -1851,6 +2206,7 @@ impl Game {
             for p in &mut next.pieces {
                 p.moved = false;
             }
+            next.redeployed.clear();
             next.step = 0;
             next.turn += 1;
             if next.turn > self.turns {
@@ -1957,6 +2313,7 @@ impl Game {
                 .get(*side)
                 .map(|s| s.name.clone())
                 .unwrap_or_default(),
+            owner: self.phase_owner(next),
         });
         // The hook sees the state as the phase begins; its dice use the game's RNG.
         let view = next.clone();
@@ -1966,14 +2323,25 @@ impl Game {
             sides: &self.sides,
             state: &view,
         };
-        let mut dice = HookDice::new(&mut next.rng, &self.rules);
+        // Phases of a side's turn roll that side's dice; the others the game's own.
+        let owner = self.phase_owner(next);
+        let mut dice = HookDice::new(next.dice_of(owner), &self.rules);
         let commands = hooks
             .phase_begin(&world, &phase.name, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         for roll in dice.into_rolls() {
             events.push(Event::Rolled { roll });
         }
-        self.apply_commands(next, events, commands)
+        self.apply_commands(next, events, commands)?;
+        if self
+            .sighting()
+            .is_some_and(|s| s.spotting_phases.contains(&phase.name))
+        {
+            self.update_knowledge(next, events);
+            self.spotting_rolls(next, events);
+        }
+        self.update_knowledge(next, events);
+        Ok(())
     }
 
     /// Applies what a hook asked for, each change validated and logged like an effect.
@@ -1989,7 +2357,10 @@ impl Game {
                 HookCommand::AddCounter { piece, .. }
                 | HookCommand::SetFlag { piece, .. }
                 | HookCommand::SetMode { piece, .. }
-                | HookCommand::Remove { piece, .. } => Some(*piece),
+                | HookCommand::Remove { piece, .. }
+                | HookCommand::Place { piece, .. }
+                | HookCommand::Face { piece, .. }
+                | HookCommand::Attach { piece, .. } => Some(*piece),
                 HookCommand::Note(_) => None,
             };
             if let Some(p) = piece
@@ -2069,6 +2440,22 @@ impl Game {
                 }
                 HookCommand::Note(text) => {
                     events.push(Event::Note { text });
+                    None
+                }
+                HookCommand::Place {
+                    piece,
+                    cell,
+                    reason,
+                } => {
+                    crate::placement::place(self, next, events, piece, cell, reason)?;
+                    None
+                }
+                HookCommand::Face { piece, facing } => {
+                    crate::placement::face(self, next, events, piece, facing)?;
+                    None
+                }
+                HookCommand::Attach { piece, to } => {
+                    crate::placement::attach(next, events, piece, to)?;
                     None
                 }
             };

@@ -65,6 +65,31 @@ pub enum HookCommand {
     },
     /// Write a note in the log.
     Note(String),
+    /// Put a piece (and what is attached to it) in another cell of a grid without a move:
+    /// a rout, a retreat, an advance after combat. Refused if the cell is off the board,
+    /// held by the enemy or over a stacking limit.
+    Place {
+        /// Which.
+        piece: PieceId,
+        /// Where to.
+        cell: Cell,
+        /// Why, for the log.
+        reason: String,
+    },
+    /// Turn a piece to face another grid direction.
+    Face {
+        /// Which.
+        piece: PieceId,
+        /// The new facing.
+        facing: crate::geometry::Facing,
+    },
+    /// Attach a piece to another of its side (it joins the host's cell), or detach it.
+    Attach {
+        /// Which.
+        piece: PieceId,
+        /// The host, or `None` to detach.
+        to: Option<PieceId>,
+    },
 }
 
 /// The dice a hook may roll: the game's own RNG, with every roll recorded for the log.
@@ -72,6 +97,7 @@ pub struct HookDice<'a> {
     rng: &'a mut GameRng,
     rules: &'a Rules,
     rolls: Vec<RollRecord>,
+    action_faces: Vec<String>,
 }
 
 impl<'a> HookDice<'a> {
@@ -81,7 +107,21 @@ impl<'a> HookDice<'a> {
             rng,
             rules,
             rolls: Vec::new(),
+            action_faces: Vec::new(),
         }
+    }
+
+    /// Records the face labels of the chart roll of the action a script resolves, so the
+    /// script can read which faces came up (a Code 'n Color cube's red star).
+    pub fn set_action_faces(&mut self, faces: Vec<String>) {
+        self.action_faces = faces;
+    }
+
+    /// The face labels of the action's own chart roll (empty outside action scripts and
+    /// for actions without a chart).
+    #[must_use]
+    pub fn action_faces(&self) -> &[String] {
+        &self.action_faces
     }
 
     /// Rolls `expr` (no re-rolls) and logs it under `purpose`; returns the dice and total.
@@ -191,6 +231,24 @@ pub trait Hooks {
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
         let _ = (world, phase, dice);
+        Ok(Vec::new())
+    }
+
+    /// Called after a piece has moved on a grid (`path` runs from its start cell to its
+    /// end cell, `facing` is how it faced before the move); returns changes to make (a
+    /// disorder hit for crossing a wall, say). May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the move.
+    fn moved(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        path: &[Cell],
+        facing: crate::geometry::Facing,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, piece, path, facing, dice);
         Ok(Vec::new())
     }
 

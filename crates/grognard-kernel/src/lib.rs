@@ -8,16 +8,21 @@
 pub mod action;
 pub mod board;
 pub mod chart;
+pub mod company;
 pub mod cost;
 pub mod dice;
 pub mod game;
 pub mod geometry;
 pub mod hooks;
 pub mod ids;
+pub mod knowledge;
 pub mod piece;
+mod placement;
 pub mod ratio;
 pub mod reach;
 pub mod rules;
+mod threat;
+pub mod view;
 
 pub use cost::Cost;
 pub use ratio::Ratio;

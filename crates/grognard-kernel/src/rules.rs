@@ -193,6 +193,10 @@ pub struct PieceTypeDef {
     pub faces: bool,
     /// Values of the ruleset's piece attributes (class, morale...), by attribute index.
     pub attributes: Vec<i32>,
+    /// Which own pieces it may pass through or join, leaving the board, and the flags its
+    /// moves set.
+    #[serde(default)]
+    pub company: crate::company::Company,
 }
 
 /// What a stacking limit counts.
@@ -384,6 +388,32 @@ pub struct OptionDef {
     pub default: bool,
 }
 
+/// How far a piece type threatens on an open table, in rule inches (see
+/// [`OpenTableRules`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Threat {
+    /// Reach against any piece not listed below.
+    pub range: Cost,
+    /// Reach against pieces of these types.
+    pub against_types: Vec<(PieceTypeId, Cost)>,
+    /// Reach against pieces in these modes (wins over `against_types`).
+    pub against_modes: Vec<(ModeId, Cost)>,
+}
+
+/// Open-table movement near the enemy, and moves counted by a counter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenTableRules {
+    /// No move may bring a piece closer than this (rule inches) to an enemy; 0: no limit.
+    pub keep_apart: Cost,
+    /// Threatened zone of each piece type (by type index); `None`: projects none.
+    pub threats: Vec<Option<Threat>>,
+    /// A threatened zone reaches only where its piece can see.
+    pub threat_needs_sight: bool,
+    /// When set, a piece may make as many moves in a phase as this counter holds, each
+    /// spending one, instead of one move per phase or turn.
+    pub move_counter: Option<CounterId>,
+}
+
 /// A whole ruleset, ready to play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
@@ -429,6 +459,16 @@ pub struct Rules {
     pub settings: Vec<SettingDef>,
     /// Optional rules.
     pub options: Vec<OptionDef>,
+    /// Open tables: threatened zones, closest approach, moves counted by a counter.
+    #[serde(default)]
+    pub open_table: OpenTableRules,
+    /// Which half-hexes cut by the table edge pieces may enter.
+    #[serde(default)]
+    pub half_hexes: crate::company::HalfHexRules,
+    /// Hidden information: sighting levels, charts and observers (`None`: every piece is
+    /// in plain view).
+    #[serde(default)]
+    pub sighting: Option<crate::knowledge::SightingRules>,
 }
 
 impl Rules {

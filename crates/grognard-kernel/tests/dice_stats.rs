@@ -108,6 +108,7 @@ fn totals_chart(count: u8, die: DieId, low: i32, high: i32, rerolls: Vec<RerollD
                     min: Some(t),
                     max: Some(t),
                     when: vec![],
+                    natural: None,
                     outcome: (t - low) as usize,
                 })
                 .collect(),

@@ -1018,25 +1018,26 @@ proptest! {
         prop_assert_eq!(log_bytes(&first), log_bytes(&second));
         prop_assert_eq!(first.state_bytes(), second.state_bytes());
 
-        // Another seed, the same accepted orders, until the games disagree on one. In
+        // Another seed, the same accepted orders, until the games disagree on one. (Words
+        // are counted over the game's stream and every side's.) In
         // each game every order draws exactly one random word per die it logs, and the
         // two games draw the same number for the order itself; only the initiative rolls
         // of a new turn may differ (ties roll again). (A draw is rejected and redrawn with
         // chance 4 in 2^32 per d6, which could break this once in a blue moon.)
         let mut a = common::start(&rules, &setup);
         let mut b = common::start(&rules, &Setup { seed: seed ^ 0x9e37_79b9, ..setup.clone() });
-        prop_assert_eq!(a.state().rng.position(), dice_logged(a.log()).0);
-        prop_assert_eq!(b.state().rng.position(), dice_logged(b.log()).0);
+        prop_assert_eq!(words(a.state()), dice_logged(a.log()).0);
+        prop_assert_eq!(words(b.state()), dice_logged(b.log()).0);
         for order in &accepted {
-            let (pa, pb) = (a.state().rng.position(), b.state().rng.position());
+            let (pa, pb) = (words(a.state()), words(b.state()));
             let ea = a.apply(order, &mut NoHooks);
             prop_assert!(ea.is_ok(), "a replayed order was refused: {ea:?}");
             let Ok(eb) = b.apply(order, &mut NoHooks) else {
                 break;
             };
             let (da, db) = (dice_logged(&ea.unwrap_or_default()), dice_logged(&eb));
-            prop_assert_eq!(a.state().rng.position() - pa, da.0);
-            prop_assert_eq!(b.state().rng.position() - pb, db.0);
+            prop_assert_eq!(words(a.state()) - pa, da.0);
+            prop_assert_eq!(words(b.state()) - pb, db.0);
             prop_assert_eq!(da.0 - da.1, db.0 - db.1, "{:?} drew differently", order);
         }
     }
@@ -1632,4 +1633,9 @@ fn forced_mode_change_ignores_stacking() {
         modes.iter().all(|m| *m != COLUMN),
         "a column shares (0,0): modes {modes:?}"
     );
+}
+
+/// Random words drawn so far over every stream of a game (its own and each side's).
+fn words(state: &grognard_kernel::game::State) -> u128 {
+    state.rng.position() + state.side_rngs.iter().map(|r| r.position()).sum::<u128>()
 }

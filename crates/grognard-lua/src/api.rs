@@ -39,6 +39,25 @@ fn piece<'w>(world: &'w World<'_>, value: &Value) -> mlua::Result<&'w Piece> {
         .ok_or_else(|| mlua::Error::runtime(format!("unit #{} does not exist in this game", id.0)))
 }
 
+/// A grid facing named as scenarios write it (`NE`, `W`).
+fn facing_arg(
+    grid: &grognard_kernel::geometry::grid::Grid,
+    name: &str,
+) -> mlua::Result<grognard_kernel::geometry::Facing> {
+    (0..grid.facings())
+        .map(grognard_kernel::geometry::Facing)
+        .find(|f| grid.facing_name(*f) == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = (0..grid.facings())
+                .map(|i| grid.facing_name(grognard_kernel::geometry::Facing(i)))
+                .collect();
+            mlua::Error::runtime(format!(
+                "unknown facing `{name}`; this grid's facings are {}",
+                known.join(", ")
+            ))
+        })
+}
+
 /// Builds the `game` table for one hook call.
 pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     lua: &Lua,
@@ -184,6 +203,20 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         })?,
     )?;
     game.set(
+        "terrain_of",
+        scope.create_function(move |_, (_, u): (Table, Value)| {
+            let p = piece(world, &u)?;
+            let terrain = match &p.place {
+                Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
+                other => other.cell().map(|c| world.board.terrain(c)),
+            };
+            Ok(terrain
+                .filter(|_| p.on_board())
+                .and_then(|t| rules.terrain.get(t.index()))
+                .map(|t| t.name.clone()))
+        })?,
+    )?;
+    game.set(
         "distance",
         scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
             let (a, b) = (piece(world, &a)?, piece(world, &b)?);
@@ -222,6 +255,175 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         })?,
     )?;
 
+    // Grid reads: facing, arcs, neighbours, who stands where, zones, attachments.
+    game.set(
+        "facing",
+        scope.create_function(move |_, (_, u): (Table, Value)| {
+            let p = piece(world, &u)?;
+            Ok(world
+                .board
+                .grid()
+                .filter(|_| p.place.cell().is_some())
+                .map(|g| g.facing_name(p.facing).to_owned()))
+        })?,
+    )?;
+    game.set(
+        "arc",
+        scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
+            let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+            let arc = match (&a.place, &b.place) {
+                (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => Some(
+                    grognard_kernel::geometry::open::arc(*pa, *facing, *pb, rules.arcs),
+                ),
+                _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+                    (Some(x), Some(y), Some(g)) if x != y => {
+                        Some(g.arc(x, a.facing, y, rules.arcs))
+                    }
+                    _ => None,
+                },
+            };
+            Ok(arc.and_then(|arc| match arc {
+                grognard_kernel::geometry::Arc::Front => Some("front"),
+                grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }))
+        })?,
+    )?;
+    game.set(
+        "neighbour",
+        scope.create_function(move |_, (_, col, row, dir): (Table, i32, i32, String)| {
+            let Some(grid) = world.board.grid() else {
+                return Ok((None, None));
+            };
+            let facing = facing_arg(grid, &dir)?;
+            let c = grid.neighbour(Cell::new(col, row), facing);
+            Ok(if world.board.contains(c) {
+                (Some(c.col), Some(c.row))
+            } else {
+                (None, None)
+            })
+        })?,
+    )?;
+    game.set(
+        "turned",
+        scope.create_function(move |_, (_, dir, steps): (Table, String, i32)| {
+            let grid = world
+                .board
+                .grid()
+                .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
+            let facing = facing_arg(grid, &dir)?;
+            let n = i32::from(grid.facings());
+            let turned = (i32::from(facing.0) + steps).rem_euclid(n);
+            Ok(grid
+                .facing_name(grognard_kernel::geometry::Facing(turned as u8))
+                .to_owned())
+        })?,
+    )?;
+    game.set(
+        "unit_at",
+        scope.create_function(move |lua, (_, col, row): (Table, i32, i32)| {
+            let c = Cell::new(col, row);
+            world
+                .state
+                .pieces
+                .iter()
+                .find(|p| p.on_board() && p.attached_to.is_none() && p.place.covers(c))
+                .map(|p| lua.create_userdata(UnitRef(p.id)))
+                .transpose()
+        })?,
+    )?;
+    game.set(
+        "zoc",
+        scope.create_function(move |lua, (_, col, row, side): (Table, i32, i32, String)| {
+            let c = Cell::new(col, row);
+            let Some(grid) = world.board.grid() else {
+                return Ok(None);
+            };
+            world
+                .state
+                .pieces
+                .iter()
+                .find(|p| {
+                    p.on_board()
+                        && world.sides.get(p.side.index()).is_some_and(|s| s.name == side)
+                        && rules.piece_type(p.kind).is_some_and(|t| t.exerts_zoc)
+                        && !rules.zoc.lost_with_counters.iter().any(|k| p.counter(*k) > 0)
+                        && !rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+                        && p.place
+                            .cell()
+                            .is_some_and(|at| grid.front_cells(at, p.facing).contains(&c))
+                })
+                .map(|p| lua.create_userdata(UnitRef(p.id)))
+                .transpose()
+        })?,
+    )?;
+    game.set(
+        "terrain_attribute",
+        scope.create_function(move |_, (_, col, row, name): (Table, i32, i32, String)| {
+            let i = find_named("terrain attribute", &name, rules.terrain_attributes.iter())?;
+            let c = Cell::new(col, row);
+            Ok(world
+                .board
+                .contains(c)
+                .then(|| {
+                    rules
+                        .terrain
+                        .get(world.board.terrain(c).index())
+                        .and_then(|t| t.attributes.get(i).copied())
+                })
+                .flatten()
+                .unwrap_or(0))
+        })?,
+    )?;
+    game.set(
+        "features",
+        scope.create_function(
+            move |lua, (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let list = lua.create_table()?;
+                for f in world
+                    .board
+                    .features_between(Cell::new(c1, r1), Cell::new(c2, r2))
+                {
+                    if let Some(def) = rules.features.get(f.index()) {
+                        list.raw_push(def.name.clone())?;
+                    }
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    game.set(
+        "moved",
+        scope.create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.moved))?,
+    )?;
+    game.set(
+        "host",
+        scope.create_function(move |lua, (_, u): (Table, Value)| {
+            piece(world, &u)?
+                .attached_to
+                .map(|h| lua.create_userdata(UnitRef(h)))
+                .transpose()
+        })?,
+    )?;
+    game.set(
+        "attached",
+        scope.create_function(move |lua, (_, u): (Table, Value)| {
+            let id = piece(world, &u)?.id;
+            let list = lua.create_table()?;
+            for p in world
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.on_board() && p.attached_to == Some(id))
+            {
+                list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+            }
+            Ok(list)
+        })?,
+    )?;
+
     // Dice, through the game's RNG; every roll is logged by the kernel.
     game.set(
         "roll",
@@ -244,8 +446,50 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         )?,
     )?;
     game.set(
+        "band",
+        scope.create_function(
+            move |_, (_, chart, input, distance): (Table, String, String, u32)| {
+                let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
+                let id = rules
+                    .chart_by_name(&chart)
+                    .ok_or_else(|| unknown_name("chart", &chart, &names))?;
+                let def = rules
+                    .chart(id)
+                    .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+                let input_names: Vec<String> = def.inputs.iter().map(|i| i.name.clone()).collect();
+                let found = def
+                    .inputs
+                    .iter()
+                    .find(|x| x.name == input)
+                    .ok_or_else(|| unknown_name("chart input", &input, &input_names))?;
+                match &found.source {
+                    Some(
+                        grognard_kernel::chart::InputSource::DistanceBand(bands)
+                        | grognard_kernel::chart::InputSource::TableDistanceBand(bands),
+                    ) => Ok(bands
+                        .iter()
+                        .position(|b| distance <= *b)
+                        .unwrap_or(bands.len()) as i32),
+                    _ => Err(mlua::Error::runtime(format!(
+                        "input `{input}` of chart `{chart}` is not read from distance_band"
+                    ))),
+                }
+            },
+        )?,
+    )?;
+    game.set(
+        "action_faces",
+        scope.create_function(move |lua, _: Table| {
+            let list = lua.create_table()?;
+            for face in dice.borrow().action_faces() {
+                list.raw_push(face.clone())?;
+            }
+            Ok(list)
+        })?,
+    )?;
+    game.set(
         "resolve",
-        scope.create_function(move |_, (_, chart, inputs, purpose): (Table, String, Option<Table>, Option<String>)| {
+        scope.create_function(move |lua, (_, chart, inputs, purpose): (Table, String, Option<Table>, Option<String>)| {
             let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
             let id = rules.chart_by_name(&chart).ok_or_else(|| unknown_name("chart", &chart, &names))?;
             let def = rules.chart(id).ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
@@ -268,7 +512,16 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 .borrow_mut()
                 .resolve(id, &set, &purpose)
                 .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
-            Ok(def.outcomes.get(resolution.outcome).cloned())
+            let faces = lua.create_table()?;
+            for d in &resolution.dice {
+                let label = rules
+                    .dice
+                    .get(d.die.index())
+                    .and_then(|x| x.faces.get(usize::from(d.face)))
+                    .map_or_else(|| d.value.to_string(), |f| f.label.clone());
+                faces.raw_push(label)?;
+            }
+            Ok((def.outcomes.get(resolution.outcome).cloned(), faces))
         })?,
     )?;
 
@@ -317,6 +570,44 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 piece: p.id,
                 reason: reason.unwrap_or_else(|| "removed by a hook".into()),
             })
+        })?,
+    )?;
+    game.set(
+        "place",
+        scope.create_function(
+            move |_, (_, u, col, row, reason): (Table, Value, i32, i32, Option<String>)| {
+                let p = piece(world, &u)?;
+                queue(HookCommand::Place {
+                    piece: p.id,
+                    cell: Cell::new(col, row),
+                    reason: reason.unwrap_or_else(|| "placed by a hook".into()),
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "face",
+        scope.create_function(move |_, (_, u, dir): (Table, Value, String)| {
+            let p = piece(world, &u)?;
+            let grid = world
+                .board
+                .grid()
+                .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
+            queue(HookCommand::Face {
+                piece: p.id,
+                facing: facing_arg(grid, &dir)?,
+            })
+        })?,
+    )?;
+    game.set(
+        "attach",
+        scope.create_function(move |_, (_, u, host): (Table, Value, Value)| {
+            let p = piece(world, &u)?;
+            let to = match host {
+                Value::Nil => None,
+                other => Some(piece(world, &other)?.id),
+            };
+            queue(HookCommand::Attach { piece: p.id, to })
         })?,
     )?;
     game.set(

@@ -34,13 +34,14 @@ use crate::sandbox::{Limits, Sandbox};
 pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 4] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 5] = [
     (
         "move_cost",
         &["kind", "mode", "terrain", "cost", "diagonal"],
     ),
     ("stops", &["kind", "mode", "terrain"]),
     ("phase_begin", &["game", "phase"]),
+    ("moved", &["game", "unit", "path", "facing"]),
     ("action", &["game", "actor", "target", "outcome"]),
 ];
 
@@ -117,6 +118,7 @@ pub struct LuaHooks {
     move_cost: Option<Bound>,
     stops: Option<Bound>,
     phase_begin: Option<Bound>,
+    moved: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
     move_cache: Cache<MoveKey, Option<Cost>>,
@@ -211,13 +213,14 @@ impl LuaHooks {
                 label: binding.value.clone(),
             })
         };
-        let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
+        let (mut move_cost, mut stops, mut phase_begin, mut moved) = (None, None, None, None);
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
             match h.name.value.as_str() {
                 "move_cost" => move_cost = bound,
                 "stops" => stops = bound,
                 "phase_begin" => phase_begin = bound,
+                "moved" => moved = bound,
                 _ => {}
             }
         }
@@ -237,6 +240,7 @@ impl LuaHooks {
             move_cost,
             stops,
             phase_begin,
+            moved,
             actions,
             constants: None,
             move_cache: Cache::default(),
@@ -525,6 +529,48 @@ impl Hooks for LuaHooks {
         );
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
             (game, phase.to_owned())
+        })
+    }
+
+    fn moved(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        path: &[Cell],
+        facing: grognard_kernel::geometry::Facing,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.moved.is_none() {
+            return Ok(Vec::new());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.moved else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "hook moved ({}) for piece {}",
+            bound.label,
+            piece_label(world, piece)
+        );
+        let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
+        let facing = world
+            .board
+            .grid()
+            .map(|g| g.facing_name(facing).to_owned());
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
+            // A path of at most a few hundred cells: building it cannot fail short of
+            // running out of memory, which the sandbox reports on the next allocation.
+            let list = lua.create_table().ok();
+            if let Some(list) = &list {
+                for (col, row) in &cells {
+                    if let Ok(t) = lua.create_table() {
+                        let _ = t.raw_set("col", *col);
+                        let _ = t.raw_set("row", *row);
+                        let _ = list.raw_push(t);
+                    }
+                }
+            }
+            (game, UnitRef(piece), list, facing)
         })
     }
 

@@ -14,7 +14,8 @@ use grognard_kernel::ids::{
 };
 use grognard_kernel::rules::{
     ActionDef, Actor, Allowed, Clears, CounterDef, Effect, FeatureDef, FeatureKind, FlagDef,
-    GeometryRules, ModeDef, MoveClassDef, MoveLimit, OptionDef, PhaseDef, PieceTypeDef, Rules,
+    GeometryRules, ModeDef, MoveClassDef, MoveLimit, OpenTableRules, OptionDef, PhaseDef,
+    PieceTypeDef, Rules, Threat,
     RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule, TerrainDef, Trigger,
     Who, ZocRules,
 };
@@ -519,7 +520,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     if spec.piece_types.is_empty() {
         cx.error(&root, "the ruleset declares no `piece_types:`");
     }
-    let piece_types: Vec<PieceTypeDef> = spec
+    let mut piece_types: Vec<PieceTypeDef> = spec
         .piece_types
         .iter()
         .map(|p| {
@@ -616,6 +617,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 dummy: v.dummy,
                 faces: v.faces.unwrap_or(true),
                 attributes,
+                company: grognard_kernel::company::Company::default(),
             }
         })
         .collect();
@@ -640,6 +642,47 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 .map(|i| FlagId(i as u16))
                 .collect(),
         });
+
+    // Open tables: threatened zones, closest approach, counted moves.
+    let open_table = spec.open_table.as_ref().map_or_else(OpenTableRules::default, |o| {
+        let mut threats = vec![None; type_names.len()];
+        for t in o.threats.iter() {
+            let Some(i) = cx.lookup("piece type", &t.name, type_names.iter().copied()) else {
+                continue;
+            };
+            threats[i] = Some(Threat {
+                range: t.value.range.0,
+                against_types: t
+                    .value
+                    .types
+                    .iter()
+                    .filter_map(|a| {
+                        cx.lookup("piece type", &a.name, type_names.iter().copied())
+                            .map(|j| (PieceTypeId(j as u16), a.value.0))
+                    })
+                    .collect(),
+                against_modes: t
+                    .value
+                    .modes
+                    .iter()
+                    .filter_map(|a| {
+                        cx.lookup("mode", &a.name, mode_names.iter().copied())
+                            .map(|j| (ModeId(j as u16), a.value.0))
+                    })
+                    .collect(),
+            });
+        }
+        OpenTableRules {
+            keep_apart: o.keep_apart.as_ref().map_or(Cost::ZERO, |c| c.0),
+            threats,
+            threat_needs_sight: o.threat_needs_sight,
+            move_counter: o
+                .move_counter
+                .as_ref()
+                .and_then(|c| cx.lookup("counter", c, counter_names.iter().copied()))
+                .map(|i| CounterId(i as u16)),
+        }
+    });
 
     let settings: Vec<SettingDef> = spec
         .settings
@@ -666,6 +709,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         options: &option_names,
         piece_attrs: &piece_attr_names,
         counters: &counter_names,
+        modes: &mode_names,
         flags: &flag_names,
         attrs: &attr_names,
         settings: &setting_names,
@@ -981,6 +1025,40 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             );
         }
     }
+    let sighting = spec.sighting.as_ref().map(|sight| {
+        let phases: Vec<String> = sequence
+            .turn_start
+            .iter()
+            .chain(&sequence.side_turn)
+            .chain(&sequence.turn_end)
+            .map(|p| p.name.clone())
+            .collect();
+        let dummy_types: Vec<bool> = piece_types.iter().map(|t| t.dummy).collect();
+        let names = crate::sighting::SightNames {
+            terrain: &terrain_names,
+            types: &type_names,
+            flags: &flag_names,
+            counters: &counter_names,
+            options: &option_names,
+            phases: &phases,
+            charts: &chart_names,
+            chart_defs: &charts,
+            dummy_types: &dummy_types,
+        };
+        let square = matches!(geometry, GeometryRules::Square { .. });
+        crate::sighting::compile_sighting(&mut cx, sight, &names, square, &root)
+    });
+    let company_names = crate::company::CompanyNames {
+        types: &type_names,
+        flags: &flag_names,
+        terrain: &terrain_names,
+        options: &option_names,
+    };
+    for (t, p) in piece_types.iter_mut().zip(spec.piece_types.iter()) {
+        t.company = crate::company::compile_company(&mut cx, &company_names, &p.value);
+    }
+    let half_hexes =
+        crate::company::compile_half_hexes(&mut cx, &company_names, spec.half_hexes.as_ref());
     cx.diags.into_result(())?;
     Ok(Rules {
         identity: RulesetIdentity {
@@ -989,6 +1067,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         },
         geometry,
         arcs,
+        open_table,
         modes,
         counters,
         piece_attributes: Names::new(piece_attr_names.iter().map(|s| (*s).to_owned()).collect()),
@@ -1007,11 +1086,13 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         actions,
         settings,
         options,
+        sighting,
+        half_hexes,
     })
 }
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 3] = ["move_cost", "stops", "phase_begin"];
+pub const HOOK_POINTS: [&str; 4] = ["move_cost", "stops", "phase_begin", "moved"];
 
 /// Splits `module.function`.
 #[must_use]
@@ -1043,6 +1124,7 @@ struct ChartNames<'a> {
     options: &'a [&'a str],
     piece_attrs: &'a [&'a str],
     counters: &'a [&'a str],
+    modes: &'a [&'a str],
     flags: &'a [&'a str],
     attrs: &'a [&'a str],
     settings: &'a [&'a str],
@@ -1146,6 +1228,15 @@ fn compile_chart(
                 };
                 match head {
                     "distance" => Some(InputSource::Distance),
+                    "table_distance" => Some(InputSource::TableDistance),
+                    "table_distance_band" => {
+                        if v.bands.is_empty() {
+                            cx.error(&from.location, "`table_distance_band` needs `bands: [..]`, the largest distance of each band");
+                        }
+                        Some(InputSource::TableDistanceBand(v.bands.clone()))
+                    }
+                    "actor.mode" => need(cx, names.modes, "mode").map(|m| InputSource::ActorMode(ModeId(m as u16))),
+                    "target.mode" => need(cx, names.modes, "mode").map(|m| InputSource::TargetMode(ModeId(m as u16))),
                     "distance_band" => {
                         if v.bands.is_empty() {
                             cx.error(&from.location, "`distance_band` needs `bands: [..]`, the largest distance of each band");
@@ -1160,12 +1251,13 @@ fn compile_chart(
                     "actor.attribute" => need(cx, names.piece_attrs, "piece attribute").map(InputSource::ActorAttribute),
                     "target.attribute" => need(cx, names.piece_attrs, "piece attribute").map(InputSource::TargetAttribute),
                     "target.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::TargetTerrain),
+                    "actor.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::ActorTerrain),
                     "setting" => need(cx, names.settings, "setting").map(InputSource::Setting),
                     "option" => need(cx, names.options, "optional rule").map(InputSource::Option),
                     other => {
                         cx.error(
                             &from.location,
-                            format!("unknown input source `{other}`; expected distance, distance_band, actor.counter, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain, setting or option"),
+                            format!("unknown input source `{other}`; expected distance, table_distance, distance_band, table_distance_band, actor.counter, actor.mode, target.mode, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain, actor.terrain, setting or option"),
                         );
                         None
                     }
@@ -1173,12 +1265,12 @@ fn compile_chart(
             });
             // Sourced inputs read counters, attributes and settings that may be negative.
             let min = v.min.unwrap_or(match &source {
-                Some(InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => -1_000_000,
+                Some(InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::TargetTerrain(_) | InputSource::ActorTerrain(_) | InputSource::Setting(_)) => -1_000_000,
                 _ => 0,
             });
             let max = v.max.unwrap_or(match &source {
-                Some(InputSource::DistanceBand(b)) => b.len() as i32,
-                Some(InputSource::Distance | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::Setting(_)) => i32::MAX,
+                Some(InputSource::DistanceBand(b) | InputSource::TableDistanceBand(b)) => b.len() as i32,
+                Some(InputSource::Distance | InputSource::TableDistance | InputSource::ActorAttribute(_) | InputSource::TargetAttribute(_) | InputSource::ActorCounter(_) | InputSource::TargetCounter(_) | InputSource::TargetTerrain(_) | InputSource::ActorTerrain(_) | InputSource::Setting(_)) => i32::MAX,
                 _ => 1.max(v.default),
             });
             if max < min {
@@ -1322,10 +1414,18 @@ fn compile_chart(
                         .iter()
                         .filter_map(|w| cx.lookup("chart input", &w.name, input_names.iter().copied()).map(|i| (i, w.value)))
                         .collect();
+                    let natural = r.natural.as_ref().and_then(|n| match parse_range(&n.value) {
+                        Some(range) => Some(range),
+                        None => {
+                            cx.error(&n.location, format!("`natural: {}`: expected a number or a range like `10-11`, `12` or `2-`", n.value));
+                            None
+                        }
+                    });
                     ScoreRow {
                         min,
                         max,
                         when,
+                        natural,
                         outcome: outcome(&r.result.value),
                     }
                 })

@@ -110,6 +110,7 @@ pub fn diff_specs(a: &RulesetSpec, b: &RulesetSpec) -> Vec<Change> {
     d.named("piece type", &a.piece_types, &b.piece_types, no_summary);
     d.named("stacking limit", &a.stacking, &b.stacking, no_summary);
     d.value("zoc", &a.zoc, &b.zoc);
+    d.value("open_table", &a.open_table, &b.open_table);
     d.value("sequence", &a.sequence, &b.sequence);
     d.named("chart", &a.charts, &b.charts, no_summary);
     d.named("action", &a.actions, &b.actions, no_summary);
@@ -201,8 +202,12 @@ fn row_text(v: &Value) -> String {
         }
         _ => String::new(),
     };
+    let natural = match v.get("natural") {
+        Some(n) if !n.is_null() => format!(" (natural {})", text(n)),
+        _ => String::new(),
+    };
     let result = v.get("result").map_or_else(String::new, text);
-    format!("{score}{when} {result}")
+    format!("{score}{natural}{when} {result}")
 }
 
 /// A movement or feature cost as an extra (`+½`, `+1`, `impassable`); other values as

@@ -6,6 +6,7 @@
 //! the kernel's [`grognard_kernel::rules::Rules`]; [`scenario`] does the same for boards
 //! and pieces. [`load`] reads files; [`save`] is the replayable save format.
 
+mod company;
 pub mod compile;
 pub mod de;
 pub mod diag;
@@ -22,5 +23,6 @@ pub mod save;
 pub mod scenario;
 pub mod schema;
 pub mod sheet;
+mod sighting;
 pub mod suggest;
 pub mod yaml;

@@ -76,7 +76,7 @@ pub struct RulesetSpec {
     pub remove: Vec<Located<String>>,
     /// Lua modules by name, each a path relative to the file that names it.
     pub scripts: NamedMap<Located<String>>,
-    /// Hook bindings: `move_cost`, `stops` or `phase_begin` → `module.function`.
+    /// Hook bindings: `move_cost`, `stops`, `phase_begin` or `moved` → `module.function`.
     pub hooks: NamedMap<Located<String>>,
     /// A title for people.
     pub title: Option<String>,
@@ -111,6 +111,8 @@ pub struct RulesetSpec {
     pub stacking: NamedMap<StackSpec>,
     /// Zones of control.
     pub zoc: Option<ZocSpec>,
+    /// Open tables: threatened zones, closest approach and moves counted by a counter.
+    pub open_table: Option<OpenTableSpec>,
     /// Sequence of play.
     pub sequence: SequenceSpec,
     /// Charts.
@@ -121,6 +123,10 @@ pub struct RulesetSpec {
     pub settings: NamedMap<i32>,
     /// Optional rules.
     pub options: NamedMap<OptionSpec>,
+    /// Hidden information: sighting levels, charts, observers, contact and decoys.
+    pub sighting: Option<SightingSpec>,
+    /// Which half-hexes cut by the table edge may be entered (hex grids).
+    pub half_hexes: Option<HalfHexRulesSpec>,
 }
 
 /// Which board.
@@ -279,8 +285,56 @@ pub struct PieceTypeSpec {
     pub faces: Option<bool>,
     /// Piece attribute values (`class: 2`); unlisted attributes are 0.
     pub attributes: NamedMap<i32>,
+    /// Own piece types it may move through but not stop with.
+    pub passes: Vec<Located<String>>,
+    /// Own piece types it may join where one stands alone: the move ends there and the two
+    /// are attached.
+    pub joins: Vec<Located<String>>,
+    /// True when it is the one attached on joining (a leader): carried by its host, being
+    /// carried counts as its move, and once moved it is left behind.
+    pub attaches: bool,
+    /// Leaving the board across a baseline.
+    pub exits: Option<ExitSpec>,
+    /// Flags its moves set (`{ min_steps: 2, set: no_battle }`).
+    pub after_move: Vec<AfterMoveSpec>,
     /// What it is.
     pub description: Option<String>,
+}
+
+/// Leaving the board across a baseline.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct ExitSpec {
+    /// `own` (default), `enemy` or `any` side's baseline.
+    pub baseline: Option<Located<String>>,
+    /// Only while this optional rule is in force.
+    pub option: Option<Located<String>>,
+    /// Flag set on the piece as it leaves.
+    pub marks: Option<Located<String>>,
+}
+
+/// A flag a move sets.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct AfterMoveSpec {
+    /// Fewest cells entered for it to apply (default 0: any move).
+    pub min_steps: u32,
+    /// Terrains the move must end in (default: anywhere).
+    pub into: Vec<Located<String>>,
+    /// The flag set.
+    pub set: Located<String>,
+}
+
+/// Which half-hexes cut by the table edge may be entered.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct HalfHexRulesSpec {
+    /// Side half-hexes may be entered (default true).
+    pub sides: Option<bool>,
+    /// Baseline half-hexes may be entered (default true).
+    pub baselines: Option<bool>,
+    /// Baseline half-hexes may also be entered while this optional rule is in force.
+    pub baselines_option: Option<Located<String>>,
 }
 
 /// A stacking limit.
@@ -303,6 +357,32 @@ pub struct ZocSpec {
     pub lost_with_counters: Vec<Located<String>>,
     /// Flags that remove a piece's zone.
     pub lost_with_flags: Vec<Located<String>>,
+}
+
+/// Open-table movement near the enemy.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct OpenTableSpec {
+    /// No move may bring a piece closer than this (rule inches) to an enemy piece.
+    pub keep_apart: Option<CostValue>,
+    /// Threatened zones reach only where the threatening piece can see.
+    pub threat_needs_sight: bool,
+    /// Piece type → its threatened zone in its front arc.
+    pub threats: NamedMap<ThreatSpec>,
+    /// Counter holding how many moves a piece may still make; each move spends one.
+    pub move_counter: Option<Located<String>>,
+}
+
+/// How far a piece type threatens (rule inches), by what it threatens.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct ThreatSpec {
+    /// Reach against anything not listed.
+    pub range: CostValue,
+    /// Reach against these piece types.
+    pub types: NamedMap<CostValue>,
+    /// Reach against pieces in these modes (wins over `types`).
+    pub modes: NamedMap<CostValue>,
 }
 
 /// Sequence of play.
@@ -425,6 +505,8 @@ pub struct RowSpec {
     pub max: Option<i32>,
     /// Conditions on inputs (`class: 1`).
     pub when: NamedMap<i32>,
+    /// Range of the natural roll (the dice before modifiers): `12`, `"10-11"`, `"2-"`.
+    pub natural: Option<Located<String>>,
     /// Outcome name.
     pub result: Located<String>,
 }
@@ -675,6 +757,19 @@ pub struct OrderSpec {
     /// End the phase.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub end_phase: bool,
+    /// Lift a dummy and put it down elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redeploy: Option<RedeploySpec>,
+}
+
+/// `redeploy: {piece, to}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct RedeploySpec {
+    /// The dummy.
+    pub piece: String,
+    /// The cell it is put down in.
+    pub to: [i32; 2],
 }
 
 /// `move: {piece, path}`.
@@ -731,4 +826,127 @@ pub struct ActSpec {
     /// Target piece id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+}
+
+/// Hidden information.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SightingSpec {
+    /// The sighting scale, best first (`A`, `B`, `C`, `D`; or `seen`).
+    pub levels: NamedMap<LevelSpec>,
+    /// What every side knows of an enemy piece that is not concealed: a list of
+    /// `position`, `real`, `kind`, `strength`, `identity`.
+    pub public: Vec<Located<String>>,
+    /// What a face-up marker shows everyone (default `[kind, real]`).
+    pub face_up: Option<Vec<Located<String>>>,
+    /// The counter that is a piece's strength (the number of units in a command).
+    pub strength: Option<Located<String>>,
+    /// Terrains that conceal the pieces in them.
+    pub concealed_by: Vec<Located<String>>,
+    /// A flag that conceals a piece.
+    pub concealed_flag: Option<Located<String>>,
+    /// Sighting charts by name.
+    pub charts: NamedMap<SightChartSpec>,
+    /// Who observes with which chart, first match wins; pieces no entry names do not
+    /// observe, and dummies never do.
+    pub observers: Vec<ObserverSpec>,
+    /// Pieces that come this close are revealed to each other, and a move ends there.
+    pub contact: Option<ContactSpec>,
+    /// Phases at whose start spotting rolls are made.
+    pub spotting_phases: Vec<Located<String>>,
+    /// Decoys shown for pieces no enemy can see.
+    pub decoys: Option<DecoySpec>,
+}
+
+/// One sighting level.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct LevelSpec {
+    /// What it discloses: `position`, `real`, `kind`, `strength`, `identity`.
+    pub discloses: Vec<Located<String>>,
+    /// What it discloses besides when the observer is next to the piece.
+    pub adjacent: Vec<Located<String>>,
+    /// True when a face-down marker seen at this level turns face up for all.
+    pub flips_up: bool,
+    /// What it means.
+    pub description: Option<String>,
+}
+
+/// A sighting chart: either offsets drawn as a grid of level names around `X`, or range
+/// bands.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SightChartSpec {
+    /// Rows of level names, farthest ahead first, the observer written `X`; a `*` after a
+    /// name discloses concealed pieces too; `.` is off the chart. Square grids.
+    pub offsets: Vec<Located<String>>,
+    /// Distance bands, nearest first.
+    pub range: Vec<RangeBandSpec>,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// A range band of a sighting chart.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct RangeBandSpec {
+    /// Up to this distance.
+    pub within: u32,
+    /// Longer reach from these terrains (`hill: 12`).
+    pub from: NamedMap<u32>,
+    /// The level it gives.
+    pub level: Located<String>,
+    /// True when it finds concealed pieces too.
+    pub concealed_too: bool,
+    /// A roll it needs, made at the start of the spotting phases.
+    pub roll: Option<SightRollSpec>,
+}
+
+/// A spotting roll.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SightRollSpec {
+    /// The chart rolled.
+    pub chart: Located<String>,
+    /// The outcome that spots.
+    pub outcome: Located<String>,
+}
+
+/// Which pieces observe with which chart.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct ObserverSpec {
+    /// Piece types (none: every other type).
+    pub types: Vec<Located<String>>,
+    /// The sighting chart.
+    pub chart: Located<String>,
+}
+
+/// Contact between enemy pieces.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct ContactSpec {
+    /// Distance (1: next to).
+    pub within: u32,
+    /// The level both sides get.
+    pub level: Located<String>,
+    /// True when a move that comes into contact ends there (default true).
+    pub stops: Option<bool>,
+    /// Piece types that come into contact (default: every type).
+    pub types: Vec<Located<String>>,
+}
+
+/// Decoys for unseen pieces.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct DecoySpec {
+    /// Only while this optional rule is on.
+    pub option: Option<Located<String>>,
+    /// Piece types that get decoys and stay hidden until sighted.
+    pub types: Vec<Located<String>>,
+    /// Decoys per piece.
+    pub per_piece: u32,
+    /// The decoys' piece type (a dummy type).
+    #[serde(rename = "type")]
+    pub kind: Located<String>,
 }

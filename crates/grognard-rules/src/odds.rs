@@ -52,7 +52,7 @@ impl ChartCase {
 ///     dice: DiceExpr { terms: vec![DiceTerm { count: 1, die: DieId(0) }] },
 ///     inputs: vec![], modifiers: vec![], groups: vec![], rerolls: vec![],
 ///     lookup: Lookup::Score {
-///         rows: vec![ScoreRow { min: Some(5), max: None, when: vec![], outcome: 1 }],
+///         rows: vec![ScoreRow { min: Some(5), max: None, when: vec![], natural: None, outcome: 1 }],
 ///         default: 0,
 ///     },
 ///     outcomes: vec!["fail".into(), "pass".into()],

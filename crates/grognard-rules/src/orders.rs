@@ -21,7 +21,15 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             side_list(game)
         )
     })?;
+    // `#N` names a piece by its handle (what a side's view shows for pieces it has not
+    // identified); a handle is not checked here, so naming one says nothing of what is there.
     let piece = |name: &str| -> Result<PieceId, String> {
+        if let Some(n) = name.strip_prefix('#') {
+            return n
+                .parse()
+                .map(PieceId)
+                .map_err(|_| format!("`{name}` is not a piece handle (`#` and a number)"));
+        }
         game.piece_by_name(name)
             .map(|p| p.id)
             .ok_or_else(|| format!("unknown piece `{name}`"))
@@ -33,12 +41,13 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         order.mode.is_some(),
         order.act.is_some(),
         order.end_phase,
+        order.redeploy.is_some(),
     ]
     .iter()
     .filter(|x| **x)
     .count();
     if count != 1 {
-        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `end_phase: true`".into());
+        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `end_phase: true`".into());
     }
     let action = if let Some(m) = &order.r#move {
         Action::Move {
@@ -88,6 +97,11 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             piece: piece(&a.piece)?,
             action,
             target: a.target.as_deref().map(piece).transpose()?,
+        }
+    } else if let Some(r) = &order.redeploy {
+        Action::Redeploy {
+            piece: piece(&r.piece)?,
+            to: Cell::new(r.to[0], r.to[1]),
         }
     } else {
         Action::EndPhase
@@ -160,6 +174,12 @@ pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
             });
         }
         Action::EndPhase => spec.end_phase = true,
+        Action::Redeploy { piece, to } => {
+            spec.redeploy = Some(crate::model::RedeploySpec {
+                piece: name(*piece),
+                to: [to.col, to.row],
+            });
+        }
     }
     spec
 }

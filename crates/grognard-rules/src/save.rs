@@ -64,3 +64,84 @@ pub fn first_divergence(saved: &[Event], replayed: &[Event]) -> Option<Divergenc
             replayed: replayed.get(index).cloned(),
         })
 }
+
+/// The format tag of a side's redacted save.
+pub const SIDE_SAVE_FORMAT: &str = "grognard-side-save-1";
+
+/// One side's redacted save: what that side may keep of a game with hidden information.
+/// It holds no seed, no scenario hash (a hash of the full scenario could be matched
+/// against candidate set-ups) and no enemy orders, so it cannot be replayed; the referee's
+/// full save ([`SaveFile`]) can.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideSaveFile {
+    /// Always [`SIDE_SAVE_FORMAT`].
+    pub format: String,
+    /// The ruleset's name and identity hash (public: both sides play the same rules).
+    pub ruleset: SavedRef,
+    /// The scenario's name.
+    pub scenario: String,
+    /// Whose save.
+    pub side: String,
+    /// The side's view at the end.
+    pub view: grognard_kernel::view::View,
+    /// The side's log.
+    pub events: Vec<Event>,
+    /// The side's own orders, enemy pieces it has not identified named by handle (`#7`).
+    pub orders: Vec<OrderSpec>,
+}
+
+/// A side's redacted save of `game`: its view, its log and its own orders.
+#[must_use]
+pub fn side_save(
+    game: &grognard_kernel::game::Game,
+    side: grognard_kernel::ids::SideId,
+    scenario: &str,
+    orders: &[OrderSpec],
+) -> SideSaveFile {
+    let side_name = game
+        .sides()
+        .get(side.index())
+        .map_or_else(String::new, |s| s.name.clone());
+    let view = game.view(side);
+    // Orders name enemy pieces the side has not identified by handle.
+    let identified: Vec<String> = view
+        .enemy
+        .iter()
+        .filter_map(|e| e.identity.as_ref().map(|p| p.name.clone()))
+        .collect();
+    let own: Vec<String> = view.own.iter().map(|p| p.name.clone()).collect();
+    let rename = |name: &str| -> String {
+        if own.iter().any(|n| n == name) || identified.iter().any(|n| n == name) {
+            name.to_owned()
+        } else {
+            game.piece_by_name(name)
+                .map_or_else(|| name.to_owned(), |p| format!("#{}", p.id.0))
+        }
+    };
+    let orders = orders
+        .iter()
+        .filter(|o| o.side == side_name)
+        .map(|o| {
+            let mut o = o.clone();
+            if let Some(a) = &mut o.act
+                && let Some(t) = &a.target
+            {
+                a.target = Some(rename(t));
+            }
+            o
+        })
+        .collect();
+    SideSaveFile {
+        format: SIDE_SAVE_FORMAT.to_owned(),
+        ruleset: SavedRef {
+            name: game.rules().identity.name.clone(),
+            path: String::new(),
+            hash: game.rules().identity.hash.clone(),
+        },
+        scenario: scenario.to_owned(),
+        side: side_name,
+        view,
+        events: game.events_for(side).to_vec(),
+        orders,
+    }
+}

@@ -568,9 +568,14 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
                     |s| s.value.clone(),
                 );
                 let when: Vec<String> = row
-                    .when
+                    .natural
                     .iter()
-                    .map(|w| format!("{} = {}", w.name.value, w.value))
+                    .map(|n| format!("natural roll {}", n.value))
+                    .chain(
+                        row.when
+                            .iter()
+                            .map(|w| format!("{} = {}", w.name.value, w.value)),
+                    )
                     .collect();
                 let _ = writeln!(
                     h,

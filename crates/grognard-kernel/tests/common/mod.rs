@@ -119,6 +119,7 @@ pub fn rules(geo: Geo) -> Rules {
             name: format!("props-{geo:?}"),
             hash: String::new(),
         },
+        open_table: Default::default(),
         geometry: match grid {
             Grid::Square(g) => GeometryRules::Square {
                 orthogonal: g.orthogonal,
@@ -194,6 +195,7 @@ pub fn rules(geo: Geo) -> Rules {
                 dummy: false,
                 faces: true,
                 attributes: vec![],
+                company: Default::default(),
             },
             PieceTypeDef {
                 name: "cavalry".into(),
@@ -209,6 +211,7 @@ pub fn rules(geo: Geo) -> Rules {
                 dummy: false,
                 faces: false,
                 attributes: vec![],
+                company: Default::default(),
             },
         ],
         stacking: vec![StackDef {
@@ -281,6 +284,8 @@ pub fn rules(geo: Geo) -> Rules {
         }],
         settings: vec![],
         options: vec![],
+        sighting: None,
+        half_hexes: Default::default(),
     }
 }
 
@@ -320,12 +325,14 @@ fn volley_chart() -> ChartDef {
                     min: Some(9),
                     max: None,
                     when: vec![],
+                    natural: None,
                     outcome: 2,
                 },
                 ScoreRow {
                     min: Some(7),
                     max: Some(8),
                     when: vec![],
+                    natural: None,
                     outcome: 1,
                 },
             ],

@@ -1,0 +1,584 @@
+//! Drawing the board: terrain, roads, rivers and bridges, the reach overlay and a list of
+//! drawable pieces, for each geometry (square grid, hex grid, open table in inches); and
+//! turning a click back into a cell, a point or a piece.
+//!
+//! The board never reads the game's pieces itself: it draws the [`DrawPiece`]s it is
+//! given, so "View as" decides what a player sees in one place ([`crate::view`]).
+
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
+use grognard_kernel::board::{Board, Surface};
+use grognard_kernel::geometry::open::{Angle, Len, Point};
+use grognard_kernel::geometry::{Cell, Facing, Grid};
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::rules::{FeatureKind, Rules};
+use serde::{Deserialize, Serialize};
+
+/// Hex circumradius when hex centres are one unit apart across the flats.
+const HEX_RADIUS: f32 = 0.577_350_3;
+
+/// How a piece is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Face up: type, name, mode and markers.
+    Open,
+    /// Face down (a hidden block): only the owner's colour.
+    FaceDown,
+    /// Where the enemy was last seen, no longer in sight.
+    Ghost,
+}
+
+/// Which way a piece faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacingMark {
+    /// A grid direction.
+    Grid(Facing),
+    /// An angle on an open table.
+    Angle(Angle),
+}
+
+/// A piece as one viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawPiece {
+    /// The piece.
+    pub id: PieceId,
+    /// Owner.
+    pub side: SideId,
+    /// Its name as shown ("b1"), empty when face down.
+    pub name: String,
+    /// Its type as shown ("infantry"), empty when face down.
+    pub kind: String,
+    /// Where.
+    pub place: Place,
+    /// Which way it faces, when that is shown.
+    pub facing: Option<FacingMark>,
+    /// Its mode, when shown.
+    pub mode: String,
+    /// Hits and status markers ("hits 1", "shaken").
+    pub markers: Vec<String>,
+    /// How it is drawn.
+    pub look: Look,
+}
+
+/// Pan and zoom (saved with the editor's settings).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Camera {
+    /// Zoom relative to "fit the board".
+    pub zoom: f32,
+    /// Offset of the view in screen points.
+    pub pan: [f32; 2],
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self {
+            zoom: 1.0,
+            pan: [0.0, 0.0],
+        }
+    }
+}
+
+/// What to draw besides the board and pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Overlay {
+    /// Reachable cells and their cost text.
+    pub reach_cells: Vec<(Cell, String)>,
+    /// On an open table: the piece's position and how far it may go, in inches.
+    pub reach_radius: Option<(Point, f32)>,
+    /// Cells of the path being planned.
+    pub path: Vec<Cell>,
+    /// The selected piece.
+    pub selected: Option<PieceId>,
+}
+
+/// What a click on the board asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardClick {
+    /// The cell clicked (grids).
+    pub cell: Option<Cell>,
+    /// The point clicked (open tables).
+    pub point: Option<Point>,
+    /// A piece under the pointer.
+    pub piece: Option<PieceId>,
+}
+
+/// The mapping between board units (cells one unit apart, or inches) and the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// Screen position of board (0, 0).
+    pub origin: Pos2,
+    /// Screen points per board unit.
+    pub scale: f32,
+}
+
+impl Transform {
+    /// A board position on screen.
+    #[must_use]
+    pub fn to_screen(&self, x: f32, y: f32) -> Pos2 {
+        self.origin + Vec2::new(x, y) * self.scale
+    }
+
+    /// A screen position on the board.
+    #[must_use]
+    pub fn to_board(&self, p: Pos2) -> (f32, f32) {
+        let v = (p - self.origin) / self.scale;
+        (v.x, v.y)
+    }
+}
+
+/// The board's extent in board units: (min x, min y, max x, max y).
+#[must_use]
+pub fn extent(board: &Board) -> (f32, f32, f32, f32) {
+    match &board.surface {
+        Surface::Grid { grid, cols, rows, .. } => match grid {
+            Grid::Square(_) => (-0.5, -0.5, *cols as f32 - 0.5, *rows as f32 - 0.5),
+            Grid::Hex(_) => (
+                -0.5,
+                -HEX_RADIUS,
+                *cols as f32,
+                (*rows - 1).max(0) as f32 * 0.866_025_4 + HEX_RADIUS,
+            ),
+        },
+        Surface::Open { width, height, .. } => (0.0, 0.0, inches(*width), inches(*height)),
+    }
+}
+
+fn inches(l: Len) -> f32 {
+    l.0 as f32 / 1000.0
+}
+
+/// The centre of a cell in board units.
+#[must_use]
+pub fn cell_center(grid: &Grid, c: Cell) -> (f32, f32) {
+    let (x, y) = grid.center(c);
+    (x as f32, y as f32)
+}
+
+/// The transform that fits the board into `rect` at the camera's zoom and pan.
+#[must_use]
+pub fn fit(board: &Board, rect: Rect, camera: &Camera) -> Transform {
+    let (x0, y0, x1, y1) = extent(board);
+    let (w, h) = ((x1 - x0).max(0.1), (y1 - y0).max(0.1));
+    let scale = ((rect.width() - 16.0) / w).min((rect.height() - 16.0) / h).max(0.5) * camera.zoom;
+    let size = Vec2::new(w, h) * scale;
+    let top_left = rect.center() - size / 2.0 + Vec2::from(camera.pan);
+    Transform {
+        origin: top_left - Vec2::new(x0, y0) * scale,
+        scale,
+    }
+}
+
+/// The cell under a board position, if it is on the board.
+#[must_use]
+pub fn cell_at(board: &Board, x: f32, y: f32) -> Option<Cell> {
+    let Surface::Grid { grid, .. } = &board.surface else {
+        return None;
+    };
+    let guess = match grid {
+        Grid::Square(_) => Cell::new(x.round() as i32, y.round() as i32),
+        Grid::Hex(_) => {
+            let row = (y / 0.866_025_4).round() as i32;
+            let shove = if row & 1 == 0 { 0.0 } else { 0.5 };
+            Cell::new((x - shove).round() as i32, row)
+        }
+    };
+    let mut best: Option<(f32, Cell)> = None;
+    for dr in -1..=1 {
+        for dc in -1..=1 {
+            let c = Cell::new(guess.col + dc, guess.row + dr);
+            if !board.contains(c) {
+                continue;
+            }
+            let (cx, cy) = cell_center(grid, c);
+            let d = (cx - x).powi(2) + (cy - y).powi(2);
+            if best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, c));
+            }
+        }
+    }
+    let limit = match grid {
+        Grid::Square(_) => 0.5,
+        Grid::Hex(_) => HEX_RADIUS,
+    };
+    best.filter(|(d, _)| d.sqrt() <= limit * 1.5).map(|(_, c)| c)
+}
+
+/// A colour from `#rrggbb` text.
+#[must_use]
+pub fn parse_color(text: &str) -> Option<Color32> {
+    let hex = text.trim().strip_prefix('#')?;
+    if hex.len() != 6 {
+        return None;
+    }
+    let v = u32::from_str_radix(hex, 16).ok()?;
+    Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
+}
+
+/// A side's colour.
+#[must_use]
+pub fn side_color(side: SideId) -> Color32 {
+    const COLORS: [Color32; 6] = [
+        Color32::from_rgb(52, 92, 168),
+        Color32::from_rgb(178, 48, 48),
+        Color32::from_rgb(60, 130, 70),
+        Color32::from_rgb(190, 140, 30),
+        Color32::from_rgb(110, 70, 150),
+        Color32::from_rgb(40, 40, 40),
+    ];
+    COLORS[side.index() % COLORS.len()]
+}
+
+fn hex_corners(t: &Transform, cx: f32, cy: f32) -> Vec<Pos2> {
+    (0..6)
+        .map(|i| {
+            // Pointy-top: corners at 30° + 60°·i.
+            let a = (30.0 + 60.0 * i as f32).to_radians();
+            t.to_screen(cx + HEX_RADIUS * a.cos(), cy + HEX_RADIUS * a.sin())
+        })
+        .collect()
+}
+
+/// Everything the board needs to draw one frame.
+pub struct BoardScene<'a> {
+    /// The rules (terrain and feature kinds).
+    pub rules: &'a Rules,
+    /// The board.
+    pub board: &'a Board,
+    /// Terrain colours, by terrain id.
+    pub terrain_colors: &'a [Color32],
+    /// The pieces to draw.
+    pub pieces: &'a [DrawPiece],
+    /// Reach, path, selection.
+    pub overlay: &'a Overlay,
+}
+
+/// Draws the board into the space left in `ui`; handles pan (drag) and zoom (scroll or
+/// pinch); returns what was clicked and the transform used.
+pub fn show(ui: &mut egui::Ui, scene: &BoardScene<'_>, camera: &mut Camera) -> (BoardClick, Transform) {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    if response.dragged() {
+        let d = response.drag_delta();
+        camera.pan[0] += d.x;
+        camera.pan[1] += d.y;
+    }
+    if response.hovered() {
+        let zoom = ui.input(|i| i.zoom_delta());
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        let factor = zoom * (1.0 + scroll * 0.002);
+        if (factor - 1.0).abs() > f32::EPSILON {
+            camera.zoom = (camera.zoom * factor).clamp(0.2, 20.0);
+        }
+    }
+    let t = fit(scene.board, rect, camera);
+    let painter = ui.painter_at(rect);
+    let shapes = paint(ui.ctx(), scene, &t, rect);
+    painter.extend(shapes);
+    let mut click = BoardClick::default();
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        click = hit(scene, &t, pos);
+    }
+    (click, t)
+}
+
+/// What lies under a screen position.
+#[must_use]
+pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
+    let (x, y) = t.to_board(pos);
+    let mut click = BoardClick::default();
+    match &scene.board.surface {
+        Surface::Grid { .. } => {
+            click.cell = cell_at(scene.board, x, y);
+            if let Some(c) = click.cell {
+                click.piece = scene
+                    .pieces
+                    .iter()
+                    .rev()
+                    .find(|p| p.place.covers(c) && p.look != Look::Ghost)
+                    .map(|p| p.id);
+            }
+        }
+        Surface::Open { .. } => {
+            let p = Point::new(Len((x * 1000.0).round() as i64), Len((y * 1000.0).round() as i64));
+            if scene.board.contains_point(p) {
+                click.point = Some(p);
+            }
+            click.piece = scene
+                .pieces
+                .iter()
+                .rev()
+                .filter(|d| d.look != Look::Ghost)
+                .find(|d| match d.place {
+                    Place::Point { at, .. } => {
+                        (inches(at.x) - x).powi(2) + (inches(at.y) - y).powi(2) < 1.0
+                    }
+                    _ => false,
+                })
+                .map(|d| d.id);
+        }
+    }
+    click
+}
+
+/// The shapes of one frame (terrain, features, overlay, pieces), culled to `clip`; piece
+/// labels are laid out with `ctx`'s fonts.
+#[must_use]
+pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: Rect) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    let line = Stroke::new(1.0, Color32::from_black_alpha(60));
+    let terrain_color = |i: usize| scene.terrain_colors.get(i).copied().unwrap_or(Color32::from_gray(200));
+    match &scene.board.surface {
+        Surface::Grid { grid, cols, rows, terrain, .. } => {
+            let visible = |cx: f32, cy: f32| {
+                let p = t.to_screen(cx, cy);
+                clip.expand(t.scale).contains(p)
+            };
+            for row in 0..*rows {
+                for col in 0..*cols {
+                    let c = Cell::new(col, row);
+                    let (cx, cy) = cell_center(grid, c);
+                    if !visible(cx, cy) {
+                        continue;
+                    }
+                    let fill = terrain_color(
+                        terrain.get((row * cols + col) as usize).map_or(0, |id| id.index()),
+                    );
+                    match grid {
+                        Grid::Square(_) => shapes.push(Shape::rect_filled(
+                            Rect::from_min_max(t.to_screen(cx - 0.5, cy - 0.5), t.to_screen(cx + 0.5, cy + 0.5)),
+                            0.0,
+                            fill,
+                        )),
+                        Grid::Hex(_) => shapes.push(Shape::convex_polygon(hex_corners(t, cx, cy), fill, line)),
+                    }
+                }
+            }
+            if matches!(grid, Grid::Square(_)) {
+                for col in 0..=*cols {
+                    let x = col as f32 - 0.5;
+                    shapes.push(Shape::line_segment(
+                        [t.to_screen(x, -0.5), t.to_screen(x, *rows as f32 - 0.5)],
+                        line,
+                    ));
+                }
+                for row in 0..=*rows {
+                    let y = row as f32 - 0.5;
+                    shapes.push(Shape::line_segment(
+                        [t.to_screen(-0.5, y), t.to_screen(*cols as f32 - 0.5, y)],
+                        line,
+                    ));
+                }
+            }
+            paint_features(scene, grid, t, &mut shapes);
+            for (c, _) in &scene.overlay.reach_cells {
+                let (cx, cy) = cell_center(grid, *c);
+                let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 90);
+                match grid {
+                    Grid::Square(_) => shapes.push(Shape::rect_filled(
+                        Rect::from_center_size(t.to_screen(cx, cy), Vec2::splat(t.scale * 0.9)),
+                        2.0,
+                        fill,
+                    )),
+                    Grid::Hex(_) => shapes.push(Shape::convex_polygon(hex_corners(t, cx, cy), fill, Stroke::NONE)),
+                }
+            }
+            if scene.overlay.path.len() > 1 {
+                let pts: Vec<Pos2> = scene
+                    .overlay
+                    .path
+                    .iter()
+                    .map(|c| {
+                        let (x, y) = cell_center(grid, *c);
+                        t.to_screen(x, y)
+                    })
+                    .collect();
+                shapes.push(Shape::line(pts, Stroke::new(3.0, Color32::from_rgb(250, 120, 0))));
+            }
+        }
+        Surface::Open { width, height, areas } => {
+            shapes.push(Shape::rect_filled(
+                Rect::from_min_max(t.to_screen(0.0, 0.0), t.to_screen(inches(*width), inches(*height))),
+                0.0,
+                terrain_color(0),
+            ));
+            for a in areas {
+                let pts: Vec<Pos2> = a
+                    .corners
+                    .iter()
+                    .map(|p| t.to_screen(inches(p.x), inches(p.y)))
+                    .collect();
+                shapes.push(Shape::convex_polygon(pts, terrain_color(a.terrain.index()), line));
+            }
+            // A 6" grid of faint lines helps judge distance.
+            let (w, h) = (inches(*width), inches(*height));
+            let mut x = 6.0;
+            while x < w {
+                shapes.push(Shape::line_segment([t.to_screen(x, 0.0), t.to_screen(x, h)], line));
+                x += 6.0;
+            }
+            let mut y = 6.0;
+            while y < h {
+                shapes.push(Shape::line_segment([t.to_screen(0.0, y), t.to_screen(w, y)], line));
+                y += 6.0;
+            }
+            if let Some((p, r)) = scene.overlay.reach_radius {
+                shapes.push(Shape::circle_filled(
+                    t.to_screen(inches(p.x), inches(p.y)),
+                    r * t.scale,
+                    Color32::from_rgba_unmultiplied(255, 230, 0, 60),
+                ));
+            }
+        }
+    }
+    paint_pieces(ctx, scene, t, clip, &mut shapes);
+    shapes
+}
+
+fn paint_features(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &mut Vec<Shape>) {
+    for ((a, b), features) in &scene.board.links {
+        let (ax, ay) = cell_center(grid, *a);
+        let (bx, by) = cell_center(grid, *b);
+        let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
+        let (dx, dy) = (bx - ax, by - ay);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+        // Half the length of the shared edge, along the perpendicular.
+        let half = match grid {
+            Grid::Square(_) => 0.5,
+            Grid::Hex(_) => HEX_RADIUS / 2.0,
+        };
+        let (px, py) = (-dy / len * half, dx / len * half);
+        for f in features {
+            let Some(def) = scene.rules.features.get(f.index()) else {
+                continue;
+            };
+            match def.kind {
+                FeatureKind::Road => shapes.push(Shape::line_segment(
+                    [t.to_screen(ax, ay), t.to_screen(bx, by)],
+                    Stroke::new((t.scale * 0.12).max(2.0), Color32::from_rgb(150, 110, 60)),
+                )),
+                FeatureKind::Barrier { .. } => shapes.push(Shape::line_segment(
+                    [t.to_screen(mx - px, my - py), t.to_screen(mx + px, my + py)],
+                    Stroke::new((t.scale * 0.1).max(2.0), Color32::from_rgb(60, 120, 210)),
+                )),
+                FeatureKind::Crossing { .. } => {
+                    let (qx, qy) = (dx / len * 0.2, dy / len * 0.2);
+                    shapes.push(Shape::line_segment(
+                        [t.to_screen(mx - qx, my - qy), t.to_screen(mx + qx, my + qy)],
+                        Stroke::new((t.scale * 0.25).max(3.0), Color32::from_rgb(110, 90, 70)),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn facing_vector(mark: FacingMark, grid: Option<&Grid>) -> Vec2 {
+    let degrees = match (mark, grid) {
+        (FacingMark::Grid(f), Some(Grid::Square(_))) => f32::from(f.0) * 45.0,
+        (FacingMark::Grid(f), _) => f32::from(f.0) * 60.0,
+        (FacingMark::Angle(a), _) => a.tenths() as f32 / 10.0,
+    };
+    let r = degrees.to_radians();
+    Vec2::new(r.cos(), r.sin())
+}
+
+fn paint_pieces(
+    ctx: &egui::Context,
+    scene: &BoardScene<'_>,
+    t: &Transform,
+    clip: Rect,
+    shapes: &mut Vec<Shape>,
+) {
+    let grid = scene.board.grid();
+    let size = match grid {
+        Some(_) => t.scale * 0.62,
+        None => t.scale * 1.6,
+    };
+    let mut per_cell: std::collections::HashMap<Cell, u32> = std::collections::HashMap::new();
+    for p in scene.pieces {
+        let centers: Vec<Pos2> = match (&p.place, grid) {
+            (Place::Cell(c), Some(g)) => {
+                let n = per_cell.entry(*c).or_insert(0);
+                let offset = *n as f32 * size * 0.18;
+                *n += 1;
+                let (x, y) = cell_center(g, *c);
+                vec![t.to_screen(x, y) + Vec2::splat(offset)]
+            }
+            (Place::Spread(cells), Some(g)) => cells
+                .iter()
+                .map(|c| {
+                    let (x, y) = cell_center(g, *c);
+                    t.to_screen(x, y)
+                })
+                .collect(),
+            (Place::Point { at, .. }, _) => vec![t.to_screen(inches(at.x), inches(at.y))],
+            _ => Vec::new(),
+        };
+        for (i, center) in centers.into_iter().enumerate() {
+            if !clip.expand(size).contains(center) {
+                continue;
+            }
+            let rect = Rect::from_center_size(center, Vec2::splat(size));
+            let color = side_color(p.side);
+            let selected = scene.overlay.selected == Some(p.id);
+            let outline = if selected {
+                Stroke::new(3.0, Color32::from_rgb(255, 200, 0))
+            } else {
+                Stroke::new(1.0, Color32::BLACK)
+            };
+            match p.look {
+                Look::Ghost => {
+                    shapes.push(Shape::rect_stroke(
+                        rect,
+                        3.0,
+                        Stroke::new(1.5, color.gamma_multiply(0.6)),
+                        egui::StrokeKind::Inside,
+                    ));
+                    continue;
+                }
+                Look::FaceDown => {
+                    shapes.push(Shape::rect_filled(rect, 3.0, color.gamma_multiply(0.55)));
+                    shapes.push(Shape::rect_stroke(rect, 3.0, outline, egui::StrokeKind::Inside));
+                    continue;
+                }
+                Look::Open => {
+                    shapes.push(Shape::rect_filled(rect, 3.0, color));
+                    shapes.push(Shape::rect_stroke(rect, 3.0, outline, egui::StrokeKind::Inside));
+                }
+            }
+            if let Some(mark) = p.facing {
+                let v = facing_vector(mark, grid);
+                let tip = center + v * size * 0.62;
+                let side = Vec2::new(-v.y, v.x) * size * 0.18;
+                let base = center + v * size * 0.42;
+                shapes.push(Shape::convex_polygon(
+                    vec![tip, base + side, base - side],
+                    Color32::WHITE,
+                    Stroke::new(1.0, Color32::BLACK),
+                ));
+            }
+            if i == 0 && size >= 14.0 {
+                shapes.push(Shape::Text(egui::epaint::TextShape::new(
+                    rect.left_top() + Vec2::new(2.0, 1.0),
+                    piece_galley(ctx, p, size),
+                    Color32::WHITE,
+                )));
+            }
+        }
+    }
+}
+
+fn piece_galley(ctx: &egui::Context, p: &DrawPiece, size: f32) -> std::sync::Arc<egui::Galley> {
+    let mut text = p.name.clone();
+    if let Some(m) = p.mode.chars().next() {
+        text.push(' ');
+        text.push(m.to_ascii_uppercase());
+    }
+    for m in &p.markers {
+        text.push('\n');
+        text.push_str(m);
+    }
+    let font = egui::FontId::proportional((size * 0.26).clamp(7.0, 14.0));
+    ctx.fonts_mut(|fonts| fonts.layout_no_wrap(text, font, Color32::WHITE))
+}

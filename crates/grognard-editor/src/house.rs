@@ -1,0 +1,471 @@
+//! House rules: a working copy of a ruleset that the user edits field by field, checked on
+//! every edit by the real loader, and saved as an overlay that `extends:` the base and holds
+//! only what changed.
+//!
+//! The working copy is the merged ruleset model as a JSON tree (the model serialises in
+//! the same shape the files use). An edit changes one value of that tree; the overlay is
+//! the tree difference against the base (maps key by key, anything else whole — exactly
+//! how `extends:` merges), written as YAML and loaded with
+//! [`grognard_rules::load::load_ruleset`]. A failed load leaves the last good ruleset in
+//! force and records the problem against the field that caused it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use grognard_rules::diff::{Change, diff};
+use grognard_rules::load::{Ruleset, load_ruleset};
+use serde_json::{Map, Value};
+
+/// The overlay file the live checks write into the scratch folder.
+const LIVE_FILE: &str = "house-rule.yaml";
+
+/// Where an edited value lives in the ruleset tree (`["piece_types", "infantry",
+/// "allowance", "battle"]`).
+pub type FieldPath = Vec<String>;
+
+/// Builds a [`FieldPath`] from string slices.
+#[must_use]
+pub fn field(parts: &[&str]) -> FieldPath {
+    parts.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// A ruleset being edited into a house rule.
+#[derive(Debug)]
+pub struct Workbench {
+    /// The ruleset the house rule extends.
+    pub base: Ruleset,
+    base_tree: Value,
+    edited: Value,
+    /// The last edited version that loaded: the ruleset in force.
+    pub current: Ruleset,
+    /// The house rule's name (`ruleset:` of the overlay).
+    pub name: String,
+    /// Problems of the last failed edit, by the field that caused it.
+    pub field_errors: BTreeMap<FieldPath, String>,
+    /// Every message of the last failed check, `file:line:col: message`.
+    pub problems: Vec<String>,
+    scratch: PathBuf,
+}
+
+impl Workbench {
+    /// Starts editing `base`; live checks write their overlay into `scratch` (a folder the
+    /// caller owns).
+    #[must_use]
+    pub fn new(base: Ruleset, scratch: &Path) -> Self {
+        let base_tree = serde_json::to_value(&base.spec).unwrap_or(Value::Null);
+        let name = format!("{}-house", base.rules.identity.name);
+        Self {
+            current: base.clone(),
+            edited: base_tree.clone(),
+            base_tree,
+            base,
+            name,
+            field_errors: BTreeMap::new(),
+            problems: Vec::new(),
+            scratch: scratch.to_path_buf(),
+        }
+    }
+
+    /// The value at `path` in the working copy (even when the last edit did not load).
+    #[must_use]
+    pub fn value(&self, path: &[String]) -> Option<&Value> {
+        path.iter().try_fold(&self.edited, |v, k| match v {
+            Value::Object(m) => m.get(k),
+            Value::Array(a) => k.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        })
+    }
+
+    /// The value at `path` in the base ruleset.
+    #[must_use]
+    pub fn base_value(&self, path: &[String]) -> Option<&Value> {
+        path.iter().try_fold(&self.base_tree, |v, k| match v {
+            Value::Object(m) => m.get(k),
+            Value::Array(a) => k.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        })
+    }
+
+    /// True when the working copy differs from the base.
+    #[must_use]
+    pub fn is_modified(&self) -> bool {
+        overlay_tree(&self.base_tree, &self.edited).is_some()
+    }
+
+    /// Sets one value as the user typed it and checks the result. Text that reads as a
+    /// whole number becomes a number, `true`/`false` a boolean, empty text "not set";
+    /// anything else stays text (costs such as `1½` or `impassable`, outcome names).
+    ///
+    /// Returns true when the edited ruleset loaded and is now in force.
+    pub fn set_text(&mut self, path: &[String], text: &str) -> bool {
+        self.set(path, typed(text))
+    }
+
+    /// Sets one value and checks the result (see [`Self::set_text`]).
+    pub fn set(&mut self, path: &[String], value: Value) -> bool {
+        if !put(&mut self.edited, path, value) {
+            self.field_errors
+                .insert(path.to_vec(), "there is no such field to change".into());
+            return false;
+        }
+        self.check(Some(path))
+    }
+
+    /// Renames the house rule and checks it again.
+    pub fn rename(&mut self, name: &str) -> bool {
+        name.trim().clone_into(&mut self.name);
+        self.check(None)
+    }
+
+    /// Takes a new version of the base (reloaded from disk) and applies the same edits
+    /// on top of it.
+    pub fn rebase(&mut self, base: Ruleset) {
+        let edits = overlay_tree(&self.base_tree, &self.edited);
+        self.base_tree = serde_json::to_value(&base.spec).unwrap_or(Value::Null);
+        self.edited = self.base_tree.clone();
+        if let Some(e) = &edits {
+            merge_into(&mut self.edited, e);
+        }
+        self.base = base;
+        self.check(None);
+    }
+
+    /// Puts the whole working copy back to the base.
+    pub fn revert(&mut self) {
+        self.edited = self.base_tree.clone();
+        self.current = self.base.clone();
+        self.field_errors.clear();
+        self.problems.clear();
+    }
+
+    fn check(&mut self, edited: Option<&[String]>) -> bool {
+        if !self.is_modified() {
+            self.current = self.base.clone();
+            self.field_errors.clear();
+            self.problems.clear();
+            return true;
+        }
+        let result = std::fs::create_dir_all(&self.scratch)
+            .map_err(|e| format!("{}: {e}", self.scratch.display()))
+            .and_then(|()| {
+                let path = self.scratch.join(LIVE_FILE);
+                std::fs::write(&path, self.overlay_text(&path))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                load_ruleset(&path).map_err(|d| d.to_string())
+            });
+        match result {
+            Ok(r) => {
+                self.current = r;
+                self.field_errors.clear();
+                self.problems.clear();
+                true
+            }
+            Err(message) => {
+                self.problems = message.lines().map(str::to_owned).collect();
+                let shown = self
+                    .problems
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "the ruleset does not load".into());
+                if let Some(p) = edited {
+                    self.field_errors.insert(p.to_vec(), shown);
+                }
+                false
+            }
+        }
+    }
+
+    /// The overlay that makes the base into the working copy, as a YAML file to be
+    /// written at `at` (`extends:` is the base, relative to `at` where possible).
+    #[must_use]
+    pub fn overlay_text(&self, at: &Path) -> String {
+        let mut out = String::from(
+            "# A house rule written by the grognard editor: only what differs from the base.\n",
+        );
+        out.push_str(&format!("ruleset: {}\n", yaml_scalar(&Value::from(self.name.as_str()))));
+        let base = extends_path(at, &self.base.path);
+        out.push_str(&format!("extends: {}\n", yaml_scalar(&Value::from(base))));
+        let mut edited = self.edited.clone();
+        let mut removed = Vec::new();
+        cleared(&self.base_tree, &mut edited, "", &mut removed);
+        if !removed.is_empty() {
+            let list: Vec<Value> = removed.into_iter().map(Value::from).collect();
+            out.push_str(&format!("remove: {}\n", yaml_scalar(&Value::Array(list))));
+        }
+        if let Some(Value::Object(changes)) = overlay_tree(&self.base_tree, &edited) {
+            let mut rest = changes;
+            rest.remove("ruleset");
+            rest.remove("extends");
+            write_map(&rest, 0, &mut out);
+        }
+        out
+    }
+
+    /// What the ruleset in force changes from the base, item by item.
+    #[must_use]
+    pub fn changes(&self) -> Vec<Change> {
+        diff(&self.base, &self.current)
+    }
+
+    /// Writes the house rule to `path`, loads it back and checks it is the ruleset in
+    /// force (same identity). Returns the reloaded ruleset.
+    ///
+    /// # Errors
+    /// The file cannot be written, does not load, or loads to another ruleset.
+    pub fn save(&self, path: &Path) -> Result<Ruleset, String> {
+        if !self.problems.is_empty() {
+            return Err(format!(
+                "the last edit does not load, fix it first: {}",
+                self.problems.join("; ")
+            ));
+        }
+        std::fs::write(path, self.overlay_text(path))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        let loaded = load_ruleset(path).map_err(|d| d.to_string())?;
+        if loaded.rules.identity != self.current.rules.identity {
+            return Err(format!(
+                "{} reloads as {} {}, not the edited {} {}",
+                path.display(),
+                loaded.rules.identity.name,
+                loaded.rules.identity.hash,
+                self.current.rules.identity.name,
+                self.current.rules.identity.hash
+            ));
+        }
+        Ok(loaded)
+    }
+}
+
+/// Text as the user typed it, as a value of the tree.
+#[must_use]
+pub fn typed(text: &str) -> Value {
+    let t = text.trim();
+    if t.is_empty() {
+        Value::Null
+    } else if let Ok(n) = t.parse::<i64>() {
+        Value::from(n)
+    } else if t == "true" || t == "false" {
+        Value::Bool(t == "true")
+    } else {
+        Value::from(t)
+    }
+}
+
+/// A value as it is shown in a cell.
+#[must_use]
+pub fn shown(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn put(root: &mut Value, path: &[String], value: Value) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = root;
+    for k in parents {
+        at = match at {
+            Value::Object(m) => m.entry(k.clone()).or_insert_with(|| Value::Object(Map::new())),
+            Value::Array(a) => match k.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+                Some(v) => v,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match at {
+        Value::Object(m) => {
+            m.insert(last.clone(), value);
+            true
+        }
+        Value::Array(a) => match last.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+            Some(v) => {
+                *v = value;
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// What `edited` changes from `base`, in the shape `extends:` merges: maps key by key,
+/// anything else (lists included) whole. `None` when nothing changed.
+#[must_use]
+pub fn overlay_tree(base: &Value, edited: &Value) -> Option<Value> {
+    match (base, edited) {
+        (Value::Object(b), Value::Object(e)) => {
+            let mut out = Map::new();
+            for (k, ev) in e {
+                let changed = match b.get(k) {
+                    Some(bv) => overlay_tree(bv, ev),
+                    None if is_blank(ev) => None,
+                    None => Some(ev.clone()),
+                };
+                if let Some(c) = changed {
+                    out.insert(k.clone(), c);
+                }
+            }
+            (!out.is_empty()).then_some(Value::Object(out))
+        }
+        _ => (base != edited).then(|| edited.clone()),
+    }
+}
+
+/// Named entries the user blanked out (a terrain cost cleared back to "the step's cost"):
+/// taken out of `edited` and listed as dotted paths for the overlay's `remove:`.
+fn cleared(base: &Value, edited: &mut Value, at: &str, out: &mut Vec<String>) {
+    let (Value::Object(b), Value::Object(e)) = (base, edited) else {
+        return;
+    };
+    let keys: Vec<String> = e.keys().cloned().collect();
+    for k in keys {
+        let path = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
+        let Some(bv) = b.get(&k) else { continue };
+        if e.get(&k).is_some_and(Value::is_null) && !bv.is_null() && !k.contains('.') {
+            e.remove(&k);
+            // Keep the base value so the tree difference sees no change here.
+            e.insert(k, bv.clone());
+            out.push(path);
+        } else if let Some(ev) = e.get_mut(&k) {
+            cleared(bv, ev, &path, out);
+        }
+    }
+}
+
+/// Merges an overlay tree into `target` the way `extends:` does.
+fn merge_into(target: &mut Value, overlay: &Value) {
+    match (target, overlay) {
+        (Value::Object(t), Value::Object(o)) => {
+            for (k, v) in o {
+                match t.get_mut(k) {
+                    Some(slot) => merge_into(slot, v),
+                    None => {
+                        t.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+fn is_blank(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+/// Drops unset fields and empty lists and maps (the loader's defaults) from a value
+/// written whole, so a replaced chart row reads as the user would write it.
+fn pruned(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !is_blank(x))
+                .map(|(k, x)| (k.clone(), pruned(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(pruned).collect()),
+        other => other.clone(),
+    }
+}
+
+fn yaml_key(k: &str) -> String {
+    let bare = !k.is_empty()
+        && k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        && !matches!(k, "true" | "false" | "null" | "yes" | "no" | "on" | "off")
+        && k.parse::<f64>().is_err();
+    if bare {
+        k.to_owned()
+    } else {
+        serde_json::to_string(k).unwrap_or_default()
+    }
+}
+
+/// A value in YAML flow style (JSON is valid YAML flow).
+fn yaml_scalar(v: &Value) -> String {
+    serde_json::to_string(&pruned(v)).unwrap_or_default()
+}
+
+fn write_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
+    for (k, v) in m {
+        out.push_str(&" ".repeat(indent));
+        out.push_str(&yaml_key(k));
+        match v {
+            Value::Object(inner) if !inner.is_empty() => {
+                out.push_str(":\n");
+                write_map(inner, indent + 2, out);
+            }
+            _ => {
+                out.push_str(": ");
+                out.push_str(&yaml_scalar(v));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// How an overlay at `at` names its base: a path relative to the overlay's folder when
+/// they share a root, otherwise the absolute path.
+fn extends_path(at: &Path, base: &Path) -> String {
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = at
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let (d, b) = (abs(dir), abs(base));
+    let common = d
+        .components()
+        .zip(b.components())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if common <= 1 {
+        return b.to_string_lossy().replace('\\', "/");
+    }
+    let mut out = PathBuf::new();
+    for _ in d.components().skip(common) {
+        out.push("..");
+    }
+    for c in b.components().skip(common) {
+        out.push(c);
+    }
+    out.to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlay_tree_keeps_only_changed_leaves() {
+        let base = serde_json::json!({"a": {"x": 1, "y": 2}, "l": [1, 2], "n": "k"});
+        let edited = serde_json::json!({"a": {"x": 1, "y": 3}, "l": [1, 2], "n": "k"});
+        assert_eq!(
+            overlay_tree(&base, &edited),
+            Some(serde_json::json!({"a": {"y": 3}}))
+        );
+        assert_eq!(overlay_tree(&base, &base), None);
+    }
+
+    #[test]
+    fn typed_text_reads_numbers_words_and_blanks() {
+        assert_eq!(typed(" 3 "), Value::from(3));
+        assert_eq!(typed("1½"), Value::from("1½"));
+        assert_eq!(typed(""), Value::Null);
+        assert_eq!(typed("true"), Value::Bool(true));
+    }
+
+    #[test]
+    fn yaml_keys_that_read_as_other_types_are_quoted() {
+        assert_eq!(yaml_key("medium_woods"), "medium_woods");
+        assert_eq!(yaml_key("on"), "\"on\"");
+        assert_eq!(yaml_key("2"), "\"2\"");
+    }
+}

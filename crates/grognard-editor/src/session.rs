@@ -1,0 +1,361 @@
+//! A game being played in the editor: the scenario, the kernel's [`Game`], the ruleset's
+//! hooks, the orders applied so far (for saves and undo) and the dice log in words.
+//!
+//! Nothing here decides a rule: every order goes through [`Game::apply`], every reach
+//! question through [`Game::reach`].
+
+use std::path::{Path, PathBuf};
+
+use grognard_kernel::action::{Event, Order, RollRecord};
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_lua::{Limits as LuaLimits, LuaHooks};
+use grognard_rules::diag::Diagnostics;
+use grognard_rules::load::{self, Ruleset, Scenario};
+use grognard_rules::orders::{describe_order, resolve_order};
+use grognard_rules::save::{SAVE_FORMAT, SaveFile, SavedRef};
+use grognard_rules::yaml::Limits;
+
+/// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own
+/// answers (the same choice the command line makes).
+///
+/// # Errors
+/// A script that does not load or a binding to a missing function.
+pub fn hooks_for(ruleset: &Ruleset) -> Result<Box<dyn Hooks>, Diagnostics> {
+    if LuaHooks::wanted(ruleset) {
+        Ok(Box::new(LuaHooks::new(ruleset, LuaLimits::default())?))
+    } else {
+        Ok(Box::new(NoHooks))
+    }
+}
+
+/// A game in progress.
+pub struct Session {
+    /// The scenario it started from (with the ruleset it is played under).
+    pub scenario: Scenario,
+    /// The game.
+    pub game: Game,
+    hooks: Box<dyn Hooks>,
+    seed: u64,
+    options: Vec<(String, bool)>,
+    /// Orders applied, in sequence.
+    orders: Vec<Order>,
+    /// How many of the last orders may still be undone (none rolled a die).
+    undoable: usize,
+}
+
+impl core::fmt::Debug for Session {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Session")
+            .field("scenario", &self.scenario.path)
+            .field("orders", &self.orders.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// True when events include a die roll (an initiative roll, a chart roll, a hook's roll).
+#[must_use]
+pub fn rolled(events: &[Event]) -> bool {
+    events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Initiative { .. } | Event::Rolled { .. } | Event::Acted { roll: Some(_), .. }
+        )
+    })
+}
+
+impl Session {
+    /// Starts the scenario with its own seed and option choices overridden by `options`.
+    ///
+    /// # Errors
+    /// The scenario cannot start (a piece that does not fit) or the scripts do not load.
+    pub fn start(scenario: Scenario, options: &[(String, bool)]) -> Result<Self, String> {
+        let mut hooks = hooks_for(&scenario.ruleset).map_err(|d| d.to_string())?;
+        let game = scenario
+            .start(None, options, hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        Ok(Self {
+            seed: game.state().rng.seed(),
+            scenario,
+            game,
+            hooks,
+            options: options.to_vec(),
+            orders: Vec::new(),
+            undoable: 0,
+        })
+    }
+
+    /// The hooks, for reach questions.
+    pub fn hooks(&mut self) -> &mut dyn Hooks {
+        self.hooks.as_mut()
+    }
+
+    /// Applies an order through the kernel.
+    ///
+    /// # Errors
+    /// The kernel's refusal, in words; the game is unchanged.
+    pub fn apply(&mut self, order: Order) -> Result<Vec<Event>, String> {
+        let events = self
+            .game
+            .apply(&order, self.hooks.as_mut())
+            .map_err(|r| r.message)?;
+        self.undoable = if rolled(&events) {
+            0
+        } else {
+            self.undoable + 1
+        };
+        self.orders.push(order);
+        Ok(events)
+    }
+
+    /// True when the last order can be taken back: no die has been rolled since it.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.undoable > 0
+    }
+
+    /// Takes back the last order by replaying every earlier one from the start (the game
+    /// is deterministic, so the result is exactly the position before it).
+    ///
+    /// # Errors
+    /// Nothing to undo (or a die was rolled since), or the replay failed.
+    pub fn undo(&mut self) -> Result<(), String> {
+        if !self.can_undo() {
+            return Err("nothing to undo: a die has been rolled since the last action".into());
+        }
+        let mut orders = std::mem::take(&mut self.orders);
+        orders.pop();
+        let mut hooks = hooks_for(&self.scenario.ruleset).map_err(|d| d.to_string())?;
+        let mut game = self
+            .scenario
+            .start(Some(self.seed), &self.options, hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        for o in &orders {
+            game.apply(o, hooks.as_mut())
+                .map_err(|r| format!("undo replay refused: {}", r.message))?;
+        }
+        self.game = game;
+        self.hooks = hooks;
+        self.orders = orders;
+        self.undoable -= 1;
+        Ok(())
+    }
+
+    /// Orders applied so far.
+    #[must_use]
+    pub fn orders(&self) -> &[Order] {
+        &self.orders
+    }
+
+    /// The game as a replayable save, with paths relative to `path`.
+    #[must_use]
+    pub fn save_file(&self, path: &Path) -> SaveFile {
+        let g = &self.game;
+        // Orders are described against a replay, so piece names are as they were.
+        let mut specs = Vec::new();
+        let mut hooks = hooks_for(&self.scenario.ruleset).ok();
+        let mut replay = hooks
+            .as_mut()
+            .and_then(|h| self.scenario.start(Some(self.seed), &self.options, h.as_mut()).ok());
+        for o in &self.orders {
+            match (&mut replay, &mut hooks) {
+                (Some(r), Some(h)) => {
+                    specs.push(describe_order(r, o));
+                    let _ = r.apply(o, h.as_mut());
+                }
+                _ => specs.push(describe_order(g, o)),
+            }
+        }
+        SaveFile {
+            format: SAVE_FORMAT.to_owned(),
+            ruleset: SavedRef {
+                name: g.rules().identity.name.clone(),
+                path: relative_to(path, &self.scenario.ruleset.path),
+                hash: g.rules().identity.hash.clone(),
+            },
+            scenario: SavedRef {
+                name: self.scenario.spec.scenario.value.clone(),
+                path: relative_to(path, &self.scenario.path),
+                hash: self.scenario.hash.clone(),
+            },
+            seed: self.seed,
+            options: g
+                .rules()
+                .options
+                .iter()
+                .zip(&g.state().options)
+                .map(|(o, on)| (o.name.clone(), *on))
+                .collect(),
+            orders: specs,
+            events: g.log().to_vec(),
+        }
+    }
+
+    /// Writes the save file.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(&self.save_file(path))
+            .map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    }
+
+    /// Loads a save: the scenario and ruleset it names (refusing changed ones), replaying
+    /// every order and checking the events match.
+    ///
+    /// # Errors
+    /// A bad save, changed files, or a replay that diverges.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let bytes = load::read_limited(path, &Limits::default()).map_err(|d| d.to_string())?;
+        let save: SaveFile = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{}:{}:{}: not a grognard save: {e}", path.display(), e.line(), e.column()))?;
+        if save.format != SAVE_FORMAT {
+            return Err(format!(
+                "{}: save format `{}` is not supported (expected {SAVE_FORMAT})",
+                path.display(),
+                save.format
+            ));
+        }
+        let dir = path.parent().unwrap_or_else(|| Path::new("."));
+        let scenario = load::load_scenario(
+            &dir.join(&save.scenario.path),
+            Some(&dir.join(&save.ruleset.path)),
+        )
+        .map_err(|d| d.to_string())?;
+        if scenario.ruleset.rules.identity.hash != save.ruleset.hash {
+            return Err(format!(
+                "{}: the ruleset `{}` changed since the game was saved",
+                path.display(),
+                save.ruleset.name
+            ));
+        }
+        if scenario.hash != save.scenario.hash {
+            return Err(format!(
+                "{}: the scenario changed since the game was saved",
+                path.display()
+            ));
+        }
+        let options: Vec<(String, bool)> =
+            save.options.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let mut hooks = hooks_for(&scenario.ruleset).map_err(|d| d.to_string())?;
+        let mut game = scenario
+            .start(Some(save.seed), &options, hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        let mut orders = Vec::new();
+        for (i, spec) in save.orders.iter().enumerate() {
+            let order = resolve_order(&game, spec)
+                .map_err(|m| format!("{}: order {}: {m}", path.display(), i + 1))?;
+            game.apply(&order, hooks.as_mut())
+                .map_err(|r| format!("{}: order {}: refused: {}", path.display(), i + 1, r.message))?;
+            orders.push(order);
+        }
+        if let Some(d) = grognard_rules::save::first_divergence(&save.events, game.log()) {
+            return Err(format!(
+                "{}: the replay differs from the save at event {}",
+                path.display(),
+                d.index + 1
+            ));
+        }
+        Ok(Self {
+            scenario,
+            game,
+            hooks,
+            seed: save.seed,
+            options,
+            orders,
+            undoable: 0,
+        })
+    }
+}
+
+fn relative_to(base: &Path, target: &Path) -> String {
+    let base_dir = base
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (b, t) = (abs(base_dir), abs(target));
+    let common = b
+        .components()
+        .zip(t.components())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in b.components().skip(common) {
+        out.push("..");
+    }
+    for c in t.components().skip(common) {
+        out.push(c);
+    }
+    out.to_string_lossy().into_owned()
+}
+
+/// One roll explained: the dice and faces, each modifier with the input it read and where
+/// that input comes from, the score and the outcome.
+#[must_use]
+pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
+    let mut lines = vec![format!("{} — {}", r.chart, r.purpose)];
+    let dice: Vec<String> = r
+        .dice
+        .iter()
+        .map(|d| match &d.rerolled_from {
+            Some(first) => format!("{} shows {} (re-rolled from {first})", d.die, d.face),
+            None => format!("{} shows {}", d.die, d.face),
+        })
+        .collect();
+    if dice.is_empty() {
+        lines.push("  no dice needed".into());
+    } else {
+        let total: i32 = r.dice.iter().map(|d| d.value).sum();
+        lines.push(format!("  dice: {} (total {total})", dice.join(", ")));
+    }
+    let chart = ruleset.spec.charts.get(&r.chart);
+    for m in &r.modifiers {
+        let input = chart.and_then(|c| c.modifiers.iter().find(|x| x.name == m.name));
+        let source = input.and_then(|x| {
+            let name = &x.input.value;
+            let value = r.inputs.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+            let from = chart
+                .and_then(|c| c.inputs.get(name))
+                .and_then(|i| i.from.as_ref())
+                .map_or_else(|| "set by hand or a hook".to_owned(), |f| f.value.clone());
+            value.map(|v| format!("input `{name}` = {v}, from {from}"))
+        });
+        match source {
+            Some(s) => lines.push(format!("  {:+} {} ({s})", m.value, m.name)),
+            None => lines.push(format!("  {:+} {}", m.value, m.name)),
+        }
+    }
+    match &r.band {
+        Some(band) => lines.push(format!("  band {} ({band}) → {}", r.score, r.outcome)),
+        None => lines.push(format!("  score {} → {}", r.score, r.outcome)),
+    }
+    lines
+}
+
+/// Every roll in `events` (a game's log, or the log as one side saw it), explained,
+/// oldest first.
+#[must_use]
+pub fn dice_log(ruleset: &Ruleset, events: &[Event]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            Event::Acted { roll: Some(r), .. } | Event::Rolled { roll: r } => {
+                out.push(explain_roll(ruleset, r));
+            }
+            Event::Initiative { turn, rolls, order } => {
+                let mut lines = vec![format!("initiative, turn {turn}")];
+                for (side, dice, total) in rolls {
+                    let faces: Vec<String> =
+                        dice.iter().map(|d| format!("{} shows {}", d.die, d.face)).collect();
+                    lines.push(format!("  {side}: {} = {total}", faces.join(", ")));
+                }
+                lines.push(format!("  order: {}", order.join(", ")));
+                out.push(lines);
+            }
+            _ => {}
+        }
+    }
+    out
+}

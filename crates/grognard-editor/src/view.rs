@@ -1,0 +1,147 @@
+//! "View as": which pieces a viewer sees and how. The referee sees the whole state; a
+//! side sees what the kernel's view for that side holds ([`Game::view`]), nothing more.
+
+use grognard_kernel::game::Game;
+use grognard_kernel::ids::SideId;
+use grognard_kernel::piece::{Piece, Place};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{DrawPiece, FacingMark, Look};
+
+/// Whose eyes the board is drawn through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ViewAs {
+    /// Everything, as it is.
+    #[default]
+    Referee,
+    /// One side's knowledge.
+    Side(SideId),
+}
+
+/// The label of a view in the "View as" menu.
+#[must_use]
+pub fn view_label(game: &Game, view: ViewAs) -> String {
+    match view {
+        ViewAs::Referee => "Referee".into(),
+        ViewAs::Side(s) => game
+            .sides()
+            .get(s.index())
+            .map_or_else(|| format!("side {}", s.0), |d| format!("Side {}", d.name)),
+    }
+}
+
+/// A piece drawn face up.
+fn open_piece(game: &Game, p: &Piece) -> DrawPiece {
+    let rules = game.rules();
+    let mut markers = Vec::new();
+    for (i, c) in rules.counters.iter().enumerate() {
+        let v = p.counters.get(i).copied().unwrap_or(0);
+        if v != c.initial {
+            markers.push(format!("{} {v}", c.name));
+        }
+    }
+    for (i, f) in rules.flags.iter().enumerate() {
+        if i < 64 && p.flags & (1 << i) != 0 {
+            markers.push(f.name.clone());
+        }
+    }
+    let facing = match &p.place {
+        grognard_kernel::piece::Place::Point { facing, .. } => Some(FacingMark::Angle(*facing)),
+        _ if rules.piece_type(p.kind).is_some_and(|t| t.faces) => Some(FacingMark::Grid(p.facing)),
+        _ => None,
+    };
+    DrawPiece {
+        id: p.id,
+        side: p.side,
+        name: p.name.clone(),
+        kind: rules
+            .piece_type(p.kind)
+            .map_or_else(String::new, |t| t.name.clone()),
+        place: p.place.clone(),
+        facing,
+        mode: rules.mode_name(p.mode).to_owned(),
+        markers,
+        look: Look::Open,
+    }
+}
+
+/// The pieces a viewer sees, in drawing order (pieces off the board are left out).
+///
+/// The referee sees every piece face up. A side sees exactly what [`Game::view`] gives it:
+/// its own pieces in full; enemy pieces whose position it knows — face up with what it
+/// has learnt of them, or face down (a block, a dummy as the enemy sees it) when it knows
+/// only where they are; and ghosts where enemies it lost sight of were last seen.
+#[must_use]
+pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
+    let ViewAs::Side(side) = view else {
+        return game
+            .state()
+            .pieces
+            .iter()
+            .filter(|p| p.on_board())
+            .map(|p| open_piece(game, p))
+            .collect();
+    };
+    let seen = game.view(side);
+    let mut out: Vec<DrawPiece> = seen
+        .own
+        .iter()
+        .filter(|p| p.on_board())
+        .map(|p| open_piece(game, p))
+        .collect();
+    for e in &seen.enemy {
+        let grid_facing = |f| {
+            game.board()
+                .grid()
+                .map(|_| FacingMark::Grid(f))
+        };
+        if let Some(place) = e.place.clone().filter(|p| !matches!(p, Place::Off)) {
+            let known = e.face_up && (e.kind.is_some() || e.identity.is_some());
+            let mut d = match (&e.identity, known) {
+                (Some(identity), true) => open_piece(game, identity),
+                _ => DrawPiece {
+                    id: e.handle,
+                    side: e.side,
+                    name: String::new(),
+                    kind: String::new(),
+                    place: place.clone(),
+                    facing: None,
+                    mode: String::new(),
+                    markers: Vec::new(),
+                    look: if known { Look::Open } else { Look::FaceDown },
+                },
+            };
+            if known && e.identity.is_none() {
+                d.kind = e.kind.clone().unwrap_or_default();
+                d.name = format!("#{}", e.handle.0);
+            }
+            if let Some(level) = &e.level {
+                d.markers.push(format!("seen {level}"));
+            }
+            if e.real == Some(false) && known {
+                d.markers.push("dummy".into());
+            }
+            d.id = e.handle;
+            d.place = place;
+            d.facing = match (&d.place, e.facing) {
+                (Place::Point { facing, .. }, _) => Some(FacingMark::Angle(*facing)),
+                (_, Some(f)) if known => grid_facing(f),
+                _ => None,
+            };
+            out.push(d);
+        } else if let Some(last) = &e.last_seen {
+            out.push(DrawPiece {
+                id: e.handle,
+                side: e.side,
+                name: String::new(),
+                kind: String::new(),
+                place: last.place.clone(),
+                facing: None,
+                mode: String::new(),
+                markers: vec![format!("last seen turn {}", last.turn)],
+                look: Look::Ghost,
+            });
+        }
+    }
+    out
+}

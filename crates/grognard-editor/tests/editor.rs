@@ -1,0 +1,364 @@
+//! The editor driven the way a user drives it: by the labels on screen (egui_kittest,
+//! no display and no GPU).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use grognard_editor::{EditorApp, Options, Saved};
+use grognard_kernel::game::Reach;
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::hooks::NoHooks;
+use grognard_kernel::piece::Place;
+use grognard_rules::load::{load_ruleset, load_scenario};
+
+/// The tests share the process's current folder (the workspace root, where `rulesets/`
+/// and `examples/` are), so they take turns.
+fn at_root() -> MutexGuard<'static, ()> {
+    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
+    let guard = LOCK
+        .get_or_init(|| Mutex::new(()))
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    std::env::set_current_dir(&root).expect("workspace root");
+    guard
+}
+
+fn harness(options: Options) -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(Saved::default(), options);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+fn with_ruleset(path: &str) -> Harness<'static, EditorApp> {
+    harness(Options {
+        ruleset: Some(PathBuf::from(path)),
+        ..Options::default()
+    })
+}
+
+fn with_scenario(path: &str) -> Harness<'static, EditorApp> {
+    harness(Options {
+        scenario: Some(PathBuf::from(path)),
+        ..Options::default()
+    })
+}
+
+fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
+    h.get_by_role_and_label(Role::Button, name).click();
+    h.run();
+}
+
+fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state().status().map(|s| s.text.clone()).unwrap_or_default()
+}
+
+/// Clicks the board at a cell's centre.
+fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
+    let pos = h.state().cell_on_screen(c).expect("the board is drawn");
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(pos));
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run();
+}
+
+#[test]
+fn open_a_bundled_ruleset_from_the_menu() {
+    let _root = at_root();
+    let mut h = harness(Options::default());
+    h.get_by_role_and_label(Role::ComboBox, "Ruleset").click();
+    h.run();
+    h.get_by_label("rulesets/drill-hex.yaml").click();
+    h.run();
+    let bench = h.state().workbench().expect("a ruleset is open");
+    assert_eq!(bench.current.rules.identity.name, "drill-hex");
+    assert!(status(&h).contains("opened ruleset drill-hex"), "{}", status(&h));
+    // The movement table shows the ruleset's own allowances, one field per type and mode.
+    assert!(h.query_by_label("infantry allowance line").is_some());
+}
+
+#[test]
+fn toggling_an_optional_rule_changes_the_ruleset_and_shows_in_the_diff() {
+    let _root = at_root();
+    let mut h = with_ruleset("rulesets/drill-square-mud.yaml");
+    h.get_by_label_contains("roads_stay_firm").click();
+    h.run();
+    let bench = h.state().workbench().expect("open");
+    let option = bench
+        .current
+        .rules
+        .options
+        .iter()
+        .find(|o| o.name == "roads_stay_firm")
+        .expect("the mud rule's option");
+    assert!(!option.default, "the toggle turned the default off");
+    tab(&mut h, "Diff");
+    assert!(
+        h.query_by_label_contains("option `roads_stay_firm`").is_some(),
+        "the diff names the option"
+    );
+}
+
+#[test]
+fn editing_a_chart_cell_changes_the_plotted_odds() {
+    let _root = at_root();
+    let mut h = with_ruleset("rulesets/drill-square.yaml");
+    tab(&mut h, "Charts");
+    // 2d6, hit on 9+: 10/36 before and after while nothing changed.
+    assert!(h.query_by_label("hit: 27.78% → 27.78%").is_some());
+    h.get_by_label("volley row 1 score").set_text_value_accesskit("8+");
+    h.run();
+    // 8+ on 2d6 is 15/36.
+    assert!(
+        h.query_by_label("hit: 27.78% → 41.67%").is_some(),
+        "odds after the edit"
+    );
+    assert!(h.query_by_label("miss: 72.22% → 58.33%").is_some());
+}
+
+#[test]
+fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
+    let _root = at_root();
+    let mut h = with_ruleset("rulesets/drill-square.yaml");
+    let before = h.state().workbench().expect("open").current.rules.identity.clone();
+    h.get_by_label("infantry allowance battle").set_text_value_accesskit("lots");
+    h.run();
+    let bench = h.state().workbench().expect("open");
+    assert_eq!(bench.current.rules.identity, before, "the last good ruleset stays");
+    let error = h
+        .query_by_label_contains("⚠")
+        .expect("an error next to the field");
+    let text = format!("{error:?}");
+    assert!(text.contains("house-rule.yaml:"), "names file and line: {text}");
+}
+
+#[test]
+fn saving_a_house_rule_writes_an_overlay_that_reloads_to_the_same_ruleset() {
+    let _root = at_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = with_ruleset("rulesets/drill-square.yaml");
+    h.get_by_label("infantry allowance battle").set_text_value_accesskit("1");
+    h.run();
+    h.get_by_label("foot enter medium_woods").set_text_value_accesskit("+1");
+    h.run();
+    tab(&mut h, "Diff");
+    assert!(h.query_by_label_contains("allowance").is_some());
+    h.get_by_label("Save as house rule…").click();
+    h.run();
+    let target = dir.path().join("club.yaml");
+    h.get_by_label("Save house rule — path:")
+        .set_text_value_accesskit(&target.to_string_lossy());
+    h.run();
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(status(&h).contains("reloads to the same ruleset"), "{}", status(&h));
+    let text = std::fs::read_to_string(&target).expect("written");
+    assert!(text.contains("extends:"), "{text}");
+    assert!(text.contains("allowance"), "{text}");
+    // Only what changed: the charts, terrain and sequence are inherited.
+    assert!(!text.contains("charts"), "{text}");
+    assert!(!text.contains("sequence"), "{text}");
+    let loaded = load_ruleset(&target).expect("the overlay validates");
+    let current = &h.state().workbench().expect("open").current;
+    assert_eq!(loaded.rules.identity, current.rules.identity);
+    let infantry = loaded
+        .rules
+        .piece_types
+        .iter()
+        .find(|t| t.name == "infantry")
+        .expect("infantry");
+    let battle = loaded.rules.mode_by_name("battle").expect("battle mode");
+    assert_eq!(
+        infantry.allowance[battle.index()].map(|c| c.hundredths()),
+        Some(100)
+    );
+}
+
+#[test]
+fn opening_an_example_scenario_starts_the_game() {
+    let _root = at_root();
+    let mut h = harness(Options::default());
+    h.get_by_role_and_label(Role::ComboBox, "Scenario").click();
+    h.run();
+    h.get_by_label("examples/drill-hex.yaml").click();
+    h.run();
+    tab(&mut h, "Play");
+    assert!(h.query_by_label_contains("Turn 1 of").is_some());
+    assert_eq!(
+        h.state().workbench().expect("its ruleset").current.rules.identity.name,
+        "drill-hex"
+    );
+    assert!(!h.state().drawn_pieces().is_empty(), "pieces are drawn");
+}
+
+#[test]
+fn select_a_piece_see_its_reach_move_it_and_end_the_phase() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-square.yaml");
+    tab(&mut h, "Play");
+    // What the kernel says b1 can reach, asked directly.
+    let s = load_scenario(Path::new("examples/drill-square.yaml"), None).expect("scenario");
+    let game = s.start(None, &[], &mut NoHooks).expect("starts");
+    let b1 = game.piece_by_name("b1").expect("b1").id;
+    let Ok(Reach::Cells(cells)) = game.reach(b1, &mut NoHooks) else {
+        panic!("b1 moves on a grid")
+    };
+    h.get_by_label_contains("b1 (blue").click();
+    h.run();
+    assert!(
+        h.query_by_label(&format!("b1 can reach {} places", cells.len()))
+            .is_some()
+    );
+    // Click a neighbouring cell to start a path, click it again to move there.
+    let target = Cell::new(4, 5);
+    assert!(cells.iter().any(|r| r.cell == target));
+    click_cell(&mut h, target);
+    assert!(h.query_by_label("path: (4, 5)").is_some() || h.query_by_label_contains("path:").is_some());
+    click_cell(&mut h, target);
+    let moved = &h.state().session().expect("game").game;
+    assert_eq!(moved.piece(b1).map(|p| p.place.clone()), Some(Place::Cell(target)));
+    // The move rolled no die, so it can be taken back.
+    h.get_by_label("Undo").click();
+    h.run();
+    let undone = &h.state().session().expect("game").game;
+    assert_eq!(
+        undone.piece(b1).map(|p| p.place.clone()),
+        game.piece(b1).map(|p| p.place.clone())
+    );
+    h.get_by_label("End phase").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("fire phase · blue phasing").is_some(),
+        "{}",
+        status(&h)
+    );
+}
+
+#[test]
+fn switching_the_ruleset_explains_what_no_longer_fits() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-square.yaml");
+    h.get_by_role_and_label(Role::ComboBox, "Ruleset").click();
+    h.run();
+    h.get_by_label("rulesets/drill-open.yaml").click();
+    h.run();
+    let problems = h.state().scenario_problems().to_vec();
+    assert!(!problems.is_empty(), "a square scenario does not fit an open table");
+    assert!(status(&h).contains("does not fit"), "{}", status(&h));
+}
+
+#[test]
+fn a_changed_ruleset_file_is_reloaded_and_a_broken_one_keeps_the_last_good() {
+    let _root = at_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("copy.yaml");
+    let text = std::fs::read_to_string("rulesets/drill-square.yaml").expect("read");
+    std::fs::write(&path, &text).expect("write");
+    let mut h = with_ruleset(&path.to_string_lossy());
+    let first = h.state().workbench().expect("open").current.rules.identity.clone();
+    // A later modification time, whatever the file system's clock resolution.
+    let touch = |p: &Path, body: &str| {
+        std::fs::write(p, body).expect("write");
+        let f = std::fs::File::options().append(true).open(p).expect("open");
+        f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+            .expect("mtime");
+    };
+    touch(&path, &text.replace("turns: 3", "turns: 4"));
+    h.state_mut().check_files();
+    h.run();
+    let second = h.state().workbench().expect("open").current.rules.identity.clone();
+    assert_ne!(first, second, "reloaded");
+    touch(&path, &text.replace("dice: 2d6", "dice: [oops"));
+    let f = std::fs::File::options().append(true).open(&path).expect("open");
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(10))
+        .expect("mtime");
+    h.state_mut().check_files();
+    h.run();
+    assert_eq!(
+        h.state().workbench().expect("open").current.rules.identity,
+        second,
+        "the last good ruleset stays"
+    );
+    let shown = h
+        .query_by_label_contains("Reload error")
+        .map(|n| format!("{n:?}"))
+        .expect("the error is shown");
+    assert!(shown.contains("copy.yaml:"), "with file and line: {shown}");
+}
+
+#[test]
+fn view_as_a_side_draws_only_what_that_side_knows() {
+    let _root = at_root();
+    let fixtures = "crates/grognard-editor/tests/fixtures";
+    let mut h = harness(Options {
+        ruleset: Some(PathBuf::from(format!("{fixtures}/hidden-square.yaml"))),
+        scenario: Some(PathBuf::from(format!("{fixtures}/hidden-square.scenario.yaml"))),
+        ..Options::default()
+    });
+    let names = |h: &Harness<'_, EditorApp>| -> Vec<String> {
+        h.state()
+            .drawn_pieces()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    // The referee sees all seven pieces.
+    let all = names(&h);
+    assert!(all.contains(&"r2".to_owned()) && all.contains(&"b1".to_owned()), "{all:?}");
+    h.get_by_role_and_label(Role::ComboBox, "View as").click();
+    h.run();
+    h.get_by_label("Side blue").click();
+    h.run();
+    let game = &h.state().session().expect("game").game;
+    let blue = game.side_by_name("blue").expect("blue");
+    let known: Vec<String> = game
+        .view(blue)
+        .enemy
+        .iter()
+        .filter_map(|e| e.identity.as_ref().map(|p| p.name.clone()))
+        .collect();
+    let drawn = names(&h);
+    for p in &game.state().pieces {
+        let enemy = p.side != blue;
+        if enemy && !known.contains(&p.name) {
+            // Red is more than 2 squares from every blue piece: hidden from blue.
+            assert!(!drawn.contains(&p.name), "{} is drawn for blue: {drawn:?}", p.name);
+            assert!(h.query_by_label_contains(&format!("{} (red", p.name)).is_none());
+        }
+        if !enemy {
+            assert!(drawn.contains(&p.name), "own piece {} is drawn", p.name);
+        }
+    }
+    assert!(
+        game.state().pieces.iter().any(|p| p.side != blue && !known.contains(&p.name)),
+        "the fixture hides at least one red piece from blue"
+    );
+}
+
+#[test]
+fn clearing_a_terrain_cost_removes_it_in_the_overlay() {
+    let _root = at_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = load_ruleset(Path::new("rulesets/drill-square.yaml")).expect("base");
+    let mut bench = grognard_editor::house::Workbench::new(base, dir.path());
+    let town = grognard_editor::house::field(&["movement", "foot", "enter", "town"]);
+    assert!(bench.set_text(&town, ""), "{:?}", bench.problems);
+    let text = bench.overlay_text(&dir.path().join("x.yaml"));
+    assert!(text.contains("remove: [\"movement.foot.enter.town\"]"), "{text}");
+    let foot = bench.current.spec.movement.get("foot").expect("foot");
+    assert!(foot.enter.get("town").is_none(), "town costs the plain step again");
+    assert!(foot.enter.get("medium_woods").is_some(), "the rest is inherited");
+}

@@ -1,0 +1,489 @@
+//! Company on the move: which own pieces a piece may pass through, stop with and join
+//! (leaders and the units they lead), which half-hexes cut by the table edge may be entered,
+//! leaving the board across a baseline, and the flags a move leaves behind (a unit that
+//! moved far may not battle).
+//!
+//! Everything here is data a ruleset declares per piece type ([`Company`]) or for the whole
+//! board ([`HalfHexRules`]); a type that declares nothing moves exactly as before.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::board::{Board, Edge, SideDef};
+use crate::cost::Cost;
+use crate::game::State;
+use crate::geometry::hex::HalfHex;
+use crate::geometry::{Cell, Facing};
+use crate::ids::{FlagId, PieceId, PieceTypeId, TerrainId};
+use crate::piece::{Piece, Place};
+use crate::reach::Entry;
+use crate::rules::Rules;
+
+/// Which baseline a piece may leave the board by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitEdge {
+    /// Its own side's baseline (a leader saving his skin).
+    Own,
+    /// Another side's baseline (units breaking through, where a scenario allows it).
+    Enemy,
+    /// Any side's baseline.
+    Any,
+}
+
+/// Leaving the board: by which baseline, under which optional rule, and the flag it leaves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitRule {
+    /// Which baseline.
+    pub edge: ExitEdge,
+    /// Only while this optional rule (by option index) is in force.
+    pub option: Option<usize>,
+    /// Flag set on the piece as it leaves (`escaped`), so charts and hooks can tell a piece
+    /// that left from one that was removed.
+    pub marks: Option<FlagId>,
+}
+
+/// A flag a move sets on the mover when it went far enough, or ended in some terrain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AfterMove {
+    /// Fewest cells entered for the rule to apply (0 = any move).
+    pub min_steps: u32,
+    /// The move must end in one of these terrains (empty = anywhere).
+    pub into: Vec<TerrainId>,
+    /// The flag set.
+    pub set: FlagId,
+}
+
+/// A piece type's rules for moving among own pieces, leaving the board and what a move
+/// leaves behind. The default changes nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Company {
+    /// Own pieces of these types may be moved through (but not stopped with).
+    pub passes: Vec<PieceTypeId>,
+    /// A lone own piece of one of these types may be joined: the move ends there and the
+    /// two are attached.
+    pub joins: Vec<PieceTypeId>,
+    /// True when a piece of this type is the one attached when it joins or is joined (a
+    /// leader): it is carried by its host, being carried counts as its move, and once it
+    /// has moved its host leaves it behind.
+    pub attaches: bool,
+    /// It may leave the board across a baseline.
+    pub exits: Option<ExitRule>,
+    /// Flags its moves set.
+    pub after_move: Vec<AfterMove>,
+}
+
+impl Company {
+    /// True when the type declares rules about own pieces (otherwise stacking alone decides).
+    #[must_use]
+    pub fn shares(&self) -> bool {
+        !self.passes.is_empty() || !self.joins.is_empty()
+    }
+}
+
+/// Which half-hexes cut by the table edge may be entered (hex boards whose scenario marks
+/// them). The default lets every piece enter them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HalfHexRules {
+    /// Side half-hexes (west and east edges) may be entered.
+    pub sides: bool,
+    /// Baseline half-hexes (north and south edges) may be entered.
+    pub baselines: bool,
+    /// Baseline half-hexes may also be entered while this optional rule is in force.
+    pub baselines_option: Option<usize>,
+}
+
+impl Default for HalfHexRules {
+    fn default() -> Self {
+        Self {
+            sides: true,
+            baselines: true,
+            baselines_option: None,
+        }
+    }
+}
+
+/// What the own pieces in a cell mean for a piece entering it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Sharing {
+    /// Nothing of the piece's own is there, or its type leaves it to stacking.
+    Free,
+    /// It may go through but not stop.
+    Pass,
+    /// It may stop there only, joining this piece.
+    Join(PieceId),
+    /// It may go through, or stop and join this piece.
+    PassOrJoin(PieceId),
+    /// It may not enter; why.
+    Refused(String),
+}
+
+impl Sharing {
+    /// True when the type's own rules let it go through the cell (so a stacking limit there
+    /// only keeps it from stopping).
+    pub(crate) const fn passes(&self) -> bool {
+        matches!(self, Self::Pass | Self::PassOrJoin(_))
+    }
+}
+
+fn option_on(state: &State, option: Option<usize>) -> bool {
+    option.is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+}
+
+/// The pieces that go along when `id` moves: those attached to it, except pieces of an
+/// `attaches` type that have already moved (they are left behind).
+pub(crate) fn passengers<'s>(
+    rules: &'s Rules,
+    state: &'s State,
+    id: PieceId,
+) -> impl Iterator<Item = &'s Piece> + 's {
+    state.pieces.iter().filter(move |p| {
+        p.attached_to == Some(id)
+            && p.on_board()
+            && !(p.moved && rules.piece_type(p.kind).is_some_and(|t| t.company.attaches))
+    })
+}
+
+/// What entering `to` means for `piece` given the own pieces there.
+pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> Sharing {
+    let Some(ty) = rules.piece_type(piece.kind) else {
+        return Sharing::Free;
+    };
+    let company = &ty.company;
+    if !company.shares() {
+        return Sharing::Free;
+    }
+    let riders: Vec<PieceId> = passengers(rules, state, piece.id).map(|p| p.id).collect();
+    let own: Vec<&Piece> = state
+        .pieces
+        .iter()
+        .filter(|p| {
+            p.id != piece.id
+                && p.side == piece.side
+                && p.on_board()
+                && p.place.covers(to)
+                && !riders.contains(&p.id)
+        })
+        .collect();
+    if own.is_empty() {
+        return Sharing::Free;
+    }
+    let pass = own.iter().all(|p| company.passes.contains(&p.kind));
+    let type_name = |k: PieceTypeId| rules.piece_type(k).map_or("?", |t| t.name.as_str());
+    let join = match own.as_slice() {
+        [only] if company.joins.contains(&only.kind) => {
+            let with_others = only.attached_to.is_some()
+                || state
+                    .pieces
+                    .iter()
+                    .any(|p| p.attached_to == Some(only.id) && p.id != piece.id && p.on_board());
+            if let Some(rider) = riders.first().and_then(|r| state.pieces.get(r.index())) {
+                Err(format!(
+                    "{} already has {} with it and cannot join {}",
+                    piece.name, rider.name, only.name
+                ))
+            } else if with_others {
+                Err(format!("{} at {to} is not alone", only.name))
+            } else {
+                Ok(Some(only.id))
+            }
+        }
+        _ => Ok(None),
+    };
+    match (pass, join) {
+        (true, Ok(Some(t))) => Sharing::PassOrJoin(t),
+        (true, _) => Sharing::Pass,
+        (false, Ok(Some(t))) => Sharing::Join(t),
+        (false, Err(why)) => Sharing::Refused(format!("{} cannot enter {to}: {why}", piece.name)),
+        (false, Ok(None)) => {
+            let names: Vec<String> = own
+                .iter()
+                .map(|p| format!("{} ({})", p.name, type_name(p.kind)))
+                .collect();
+            Sharing::Refused(format!(
+                "{} cannot enter {to}: {} may neither pass nor join {}",
+                piece.name,
+                type_name(piece.kind),
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// The baseline `piece` may leave the board by now, if any.
+pub(crate) fn exit_edges(
+    rules: &Rules,
+    sides: &[SideDef],
+    state: &State,
+    piece: &Piece,
+) -> Vec<Edge> {
+    let Some(rule) = rules
+        .piece_type(piece.kind)
+        .and_then(|t| t.company.exits.as_ref())
+    else {
+        return Vec::new();
+    };
+    if !option_on(state, rule.option) {
+        return Vec::new();
+    }
+    let mut edges: Vec<Edge> = sides
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| match rule.edge {
+            ExitEdge::Own => *i == piece.side.index(),
+            ExitEdge::Enemy => *i != piece.side.index(),
+            ExitEdge::Any => true,
+        })
+        .filter_map(|(_, s)| s.baseline)
+        .collect();
+    edges.sort_by_key(|e| *e as u8);
+    edges.dedup();
+    edges
+}
+
+/// The edge beyond which `c` lies, when it is just off a grid board of `cols` × `rows`
+/// across one edge (corners beyond two edges count for neither).
+///
+/// # Example
+/// ```
+/// use grognard_kernel::board::Edge;
+/// use grognard_kernel::company::beyond;
+/// use grognard_kernel::geometry::Cell;
+/// // 002: a leader leaves by his own baseline, one step past its last row.
+/// assert_eq!(beyond(Cell::new(4, -1), 13, 9), Some(Edge::North));
+/// assert_eq!(beyond(Cell::new(4, 9), 13, 9), Some(Edge::South));
+/// assert_eq!(beyond(Cell::new(-1, -1), 13, 9), None);
+/// assert_eq!(beyond(Cell::new(4, 4), 13, 9), None);
+/// ```
+#[must_use]
+pub fn beyond(c: Cell, cols: i32, rows: i32) -> Option<Edge> {
+    let in_cols = (0..cols).contains(&c.col);
+    let in_rows = (0..rows).contains(&c.row);
+    match (c.col, c.row) {
+        (_, -1) if in_cols => Some(Edge::North),
+        (_, r) if r == rows && in_cols => Some(Edge::South),
+        (-1, _) if in_rows => Some(Edge::West),
+        (k, _) if k == cols && in_rows => Some(Edge::East),
+        _ => None,
+    }
+}
+
+/// Every cell just off the board across one of `edges`, in a fixed order: the places a
+/// path may end in to leave the board.
+pub(crate) fn exit_cells(board: &Board, edges: &[Edge]) -> Vec<Cell> {
+    let Some((cols, rows)) = board.dimensions() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in edges {
+        match e {
+            Edge::North => out.extend((0..cols).map(|c| Cell::new(c, -1))),
+            Edge::South => out.extend((0..cols).map(|c| Cell::new(c, rows))),
+            Edge::West => out.extend((0..rows).map(|r| Cell::new(-1, r))),
+            Edge::East => out.extend((0..rows).map(|r| Cell::new(cols, r))),
+        }
+    }
+    out
+}
+
+/// The cost of stepping from `from` off the board in `dir`: one grid step, except from a
+/// baseline half-hex, which with the step off counts as a single hex (the step onto the
+/// half-hex paid for both).
+pub(crate) fn exit_cost(board: &Board, from: Cell, dir: Facing) -> Cost {
+    if board.half_hex(from) == Some(HalfHex::Baseline) {
+        return Cost::ZERO;
+    }
+    board.grid().map_or(Cost::ONE, |g| g.step_cost(dir))
+}
+
+/// Whether `piece` may enter the half-hex `to`: `Ok(true)` when it may stop there,
+/// `Ok(false)` when it may only pass through it to leave the board across that baseline,
+/// `Err` when it may not enter.
+pub(crate) fn half_hex_entry(
+    rules: &Rules,
+    board: &Board,
+    sides: &[SideDef],
+    state: &State,
+    piece: &Piece,
+    to: Cell,
+) -> Result<bool, String> {
+    let option = rules.half_hexes.baselines_option;
+    match board.half_hex(to) {
+        None => Ok(true),
+        Some(HalfHex::Side) if rules.half_hexes.sides => Ok(true),
+        Some(HalfHex::Side) => Err(format!(
+            "{to} is a half-hex on the side edge of the board; no piece may enter it"
+        )),
+        Some(HalfHex::Baseline)
+            if rules.half_hexes.baselines || (option.is_some() && option_on(state, option)) =>
+        {
+            Ok(true)
+        }
+        Some(HalfHex::Baseline) => {
+            let on_edge = |e: Edge| board.on_edge(to, e);
+            if exit_edges(rules, sides, state, piece)
+                .into_iter()
+                .any(on_edge)
+            {
+                Ok(false)
+            } else {
+                Err(format!(
+                    "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
+                ))
+            }
+        }
+    }
+}
+
+/// Finishes a move of `id` that ended at `end` after `steps` cells: attaches carried
+/// leaders as moved, joins the lone piece there, takes a piece that left the board off it,
+/// and sets the flags the move leaves. Runs after the mover and its passengers were placed.
+pub(crate) fn settle(
+    rules: &Rules,
+    board: &Board,
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    steps: usize,
+    end: Cell,
+) {
+    let Some(mover) = next.pieces.get(id.index()).cloned() else {
+        return;
+    };
+    let Some(ty) = rules.piece_type(mover.kind) else {
+        return;
+    };
+    // Being carried counts as a move for pieces that attach (a leader ordered with his unit).
+    for p in &mut next.pieces {
+        if p.attached_to == Some(id) && rules.piece_type(p.kind).is_some_and(|t| t.company.attaches)
+        {
+            p.moved = true;
+        }
+    }
+    if !board.contains(end) {
+        let marks = ty.company.exits.as_ref().and_then(|e| e.marks);
+        for p in &mut next.pieces {
+            if p.id == id || p.attached_to == Some(id) {
+                p.place = Place::Off;
+                events.push(Event::Removed {
+                    piece: p.id,
+                    reason: format!("left the board at {end}"),
+                });
+                if let Some(f) = marks
+                    && p.id == id
+                    && !p.flag(f)
+                {
+                    p.set_flag(f, true);
+                    events.push(Event::FlagChanged {
+                        piece: p.id,
+                        flag: rules.flag_name(f).to_owned(),
+                        on: true,
+                    });
+                }
+            }
+        }
+        return;
+    }
+    let target = match sharing(rules, next, &mover, end) {
+        Sharing::Join(t) | Sharing::PassOrJoin(t) => Some(t),
+        _ => None,
+    };
+    if let Some(t) = target {
+        let target_attaches = next
+            .pieces
+            .get(t.index())
+            .and_then(|p| rules.piece_type(p.kind))
+            .is_some_and(|tt| tt.company.attaches);
+        let (rider, host) = if !ty.company.attaches && target_attaches {
+            (t, id)
+        } else {
+            (id, t)
+        };
+        if let Some(p) = next.pieces.get_mut(rider.index()) {
+            p.attached_to = Some(host);
+            events.push(Event::Attached {
+                piece: rider,
+                to: Some(host),
+            });
+        }
+    }
+    let terrain = board.terrain(end);
+    if let Some(p) = next.pieces.get_mut(id.index()) {
+        for rule in &ty.company.after_move {
+            let far = steps >= rule.min_steps as usize;
+            let there = rule.into.is_empty() || rule.into.contains(&terrain);
+            if far && there && !p.flag(rule.set) {
+                p.set_flag(rule.set, true);
+                events.push(Event::FlagChanged {
+                    piece: id,
+                    flag: rules.flag_name(rule.set).to_owned(),
+                    on: true,
+                });
+            }
+        }
+    }
+}
+
+/// Detaches from `id` the pieces that will not go along with it (already moved pieces of an
+/// `attaches` type), logging each.
+pub(crate) fn leave_behind(rules: &Rules, next: &mut State, events: &mut Vec<Event>, id: PieceId) {
+    for p in &mut next.pieces {
+        if p.attached_to == Some(id)
+            && p.moved
+            && rules.piece_type(p.kind).is_some_and(|t| t.company.attaches)
+        {
+            p.attached_to = None;
+            events.push(Event::Attached {
+                piece: p.id,
+                to: None,
+            });
+        }
+    }
+}
+
+/// What a step off the board at `to` means for `piece`: the end of its move across a
+/// baseline it may leave by, or a refusal.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn exit_entry(
+    rules: &Rules,
+    board: &Board,
+    sides: &[SideDef],
+    state: &State,
+    piece: &Piece,
+    from: Cell,
+    dir: Facing,
+    to: Cell,
+) -> Result<(Entry, Option<String>), Refusal> {
+    let (cols, rows) = board.dimensions().unwrap_or((0, 0));
+    let edges = exit_edges(rules, sides, state, piece);
+    match beyond(to, cols, rows) {
+        Some(e) if edges.contains(&e) => Ok((
+            Entry {
+                cost: exit_cost(board, from, dir),
+                can_stop: true,
+                can_continue: false,
+            },
+            Some("left the board".to_owned()),
+        )),
+        _ => Err(Refusal::new(
+            RefusalKind::BadPath,
+            format!("{to} is off the board"),
+        )),
+    }
+}
+
+/// What the sharing rules allow on entering a cell: whether the piece may stop there, may
+/// go on, and why it must stop; or the refusal.
+pub(crate) fn sharing_entry(
+    state: &State,
+    sharing: &Sharing,
+) -> Result<(bool, bool, Option<String>), Refusal> {
+    let name = |t: &PieceId| state.pieces.get(t.index()).map_or("?", |p| p.name.as_str());
+    match sharing {
+        Sharing::Free => Ok((true, true, None)),
+        Sharing::Pass => Ok((false, true, None)),
+        Sharing::Join(t) => Ok((true, false, Some(format!("joined {}", name(t))))),
+        Sharing::PassOrJoin(_) => Ok((true, true, None)),
+        Sharing::Refused(why) => Err(Refusal::new(RefusalKind::Occupied, why.clone())),
+    }
+}

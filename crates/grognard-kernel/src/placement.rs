@@ -1,0 +1,173 @@
+//! Changes of place, facing and attachment that hooks ask for outside a move: a rout that
+//! carries a unit back, a retreat, an advance after combat, a commander joining a unit.
+//! Each is checked here like the board would check a move's last step (on the board, not
+//! held by the enemy, stacking), so a hook cannot put a piece where no piece may stand.
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::game::{Game, State};
+use crate::geometry::{Cell, Facing};
+use crate::ids::PieceId;
+use crate::piece::Place;
+
+fn refuse(message: String) -> Refusal {
+    Refusal::new(RefusalKind::HookFailed, message)
+}
+
+/// Puts `id` (and the pieces attached to it) in `cell`.
+///
+/// # Errors
+/// A refusal when the piece is off the board or on an open table, or the cell is off the
+/// board, held by an enemy piece or over a stacking limit for the piece's side.
+pub(crate) fn place(
+    game: &Game,
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    cell: Cell,
+    reason: String,
+) -> Result<(), Refusal> {
+    let piece = next
+        .pieces
+        .get(id.index())
+        .ok_or_else(|| refuse(format!("a hook named piece #{}, which does not exist", id.0)))?;
+    let Some(from) = piece.place.cell() else {
+        return Err(refuse(format!(
+            "a hook asked to place {}, which is not on a grid cell",
+            piece.name
+        )));
+    };
+    if !game.board().contains(cell) {
+        return Err(refuse(format!(
+            "a hook asked to place {} at {cell}, which is off the board",
+            piece.name
+        )));
+    }
+    let side = piece.side;
+    let name = piece.name.clone();
+    if next
+        .pieces
+        .iter()
+        .any(|p| p.side != side && p.on_board() && p.place.covers(cell))
+    {
+        return Err(refuse(format!(
+            "a hook asked to place {name} at {cell}, which is held by the enemy"
+        )));
+    }
+    if from == cell {
+        return Ok(());
+    }
+    if let Some(problem) = game.stacking_problem(next, cell, id, side, true) {
+        return Err(refuse(format!(
+            "a hook asked to place {name} at {cell}: {problem}"
+        )));
+    }
+    for p in &mut next.pieces {
+        if p.id == id || p.attached_to == Some(id) {
+            p.place = Place::Cell(cell);
+        }
+    }
+    events.push(Event::Placed {
+        piece: id,
+        from,
+        to: cell,
+        reason,
+    });
+    Ok(())
+}
+
+/// Turns `id` to `facing`.
+///
+/// # Errors
+/// A refusal on an open table or for a facing the grid does not have.
+pub(crate) fn face(
+    game: &Game,
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    facing: Facing,
+) -> Result<(), Refusal> {
+    let grid = game
+        .board()
+        .grid()
+        .ok_or_else(|| refuse("a hook asked to turn a piece on an open table".to_owned()))?;
+    if facing.0 >= grid.facings() {
+        return Err(refuse(format!(
+            "a hook asked for facing {}, which this grid does not have",
+            facing.0
+        )));
+    }
+    if let Some(p) = next.pieces.get_mut(id.index())
+        && p.on_board()
+        && p.facing != facing
+    {
+        p.facing = facing;
+        events.push(Event::Faced {
+            piece: id,
+            facing: grid.facing_name(facing).to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Attaches `id` to `to` (joining its cell), or detaches it.
+///
+/// # Errors
+/// A refusal when either piece is off the board, the host is of another side or is the
+/// piece itself, or the host is itself attached to something.
+pub(crate) fn attach(
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    to: Option<PieceId>,
+) -> Result<(), Refusal> {
+    let Some(piece) = next.pieces.get(id.index()) else {
+        return Err(refuse(format!(
+            "a hook named piece #{}, which does not exist",
+            id.0
+        )));
+    };
+    if !piece.on_board() {
+        return Ok(());
+    }
+    let Some(host_id) = to else {
+        if piece.attached_to.is_some() {
+            if let Some(p) = next.pieces.get_mut(id.index()) {
+                p.attached_to = None;
+            }
+            events.push(Event::Attached {
+                piece: id,
+                to: None,
+            });
+        }
+        return Ok(());
+    };
+    let host = next
+        .pieces
+        .get(host_id.index())
+        .ok_or_else(|| refuse(format!("a hook named piece #{}, which does not exist", host_id.0)))?;
+    if host_id == id || host.side != piece.side || !host.on_board() {
+        return Err(refuse(format!(
+            "a hook asked to attach {} to {}, which is not another piece of its side on the board",
+            piece.name, host.name
+        )));
+    }
+    if host.attached_to.is_some() || next.pieces.iter().any(|p| p.attached_to == Some(id)) {
+        return Err(refuse(format!(
+            "a hook asked to attach {} to {}: attachments do not chain",
+            piece.name, host.name
+        )));
+    }
+    if piece.attached_to == Some(host_id) {
+        return Ok(());
+    }
+    let place = host.place.clone();
+    if let Some(p) = next.pieces.get_mut(id.index()) {
+        p.attached_to = Some(host_id);
+        p.place = place;
+    }
+    events.push(Event::Attached {
+        piece: id,
+        to: Some(host_id),
+    });
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! Compiles the company rules of piece types (`passes`, `joins`, `attaches`, `exits`,
+//! `after_move`) and the ruleset's `half_hexes`, resolving every name they use.
+
+use grognard_kernel::company::{AfterMove, Company, ExitEdge, ExitRule, HalfHexRules};
+use grognard_kernel::ids::{FlagId, PieceTypeId, TerrainId};
+
+use crate::compile::Cx;
+use crate::de::Located;
+use crate::model::{HalfHexRulesSpec, PieceTypeSpec};
+
+/// The names company rules may refer to.
+pub(crate) struct CompanyNames<'a> {
+    /// Piece types.
+    pub types: &'a [&'a str],
+    /// Flags.
+    pub flags: &'a [&'a str],
+    /// Terrain.
+    pub terrain: &'a [&'a str],
+    /// Optional rules.
+    pub options: &'a [&'a str],
+}
+
+fn types(cx: &mut Cx, names: &CompanyNames<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
+    list.iter()
+        .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+        .map(|i| PieceTypeId(i as u16))
+        .collect()
+}
+
+fn flag(cx: &mut Cx, names: &CompanyNames<'_>, f: &Located<String>) -> Option<FlagId> {
+    cx.lookup("flag", f, names.flags.iter().copied())
+        .map(|i| FlagId(i as u16))
+}
+
+/// One piece type's company rules.
+pub(crate) fn compile_company(
+    cx: &mut Cx,
+    names: &CompanyNames<'_>,
+    spec: &PieceTypeSpec,
+) -> Company {
+    let exits = spec.exits.as_ref().map(|e| {
+        let edge = match e.baseline.as_ref().map(|b| b.value.as_str()) {
+            None | Some("own") => ExitEdge::Own,
+            Some("enemy") => ExitEdge::Enemy,
+            Some("any") => ExitEdge::Any,
+            Some(other) => {
+                if let Some(b) = &e.baseline {
+                    cx.error(
+                        &b.location,
+                        format!("unknown `baseline: {other}`; expected own, enemy or any"),
+                    );
+                }
+                ExitEdge::Own
+            }
+        };
+        ExitRule {
+            edge,
+            option: e
+                .option
+                .as_ref()
+                .and_then(|o| cx.lookup("option", o, names.options.iter().copied())),
+            marks: e.marks.as_ref().and_then(|m| flag(cx, names, m)),
+        }
+    });
+    let after_move = spec
+        .after_move
+        .iter()
+        .filter_map(|a| {
+            let into = a
+                .into
+                .iter()
+                .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
+                .map(|i| TerrainId(i as u16))
+                .collect();
+            if a.set.value.is_empty() {
+                cx.error(
+                    &a.set.location,
+                    "an `after_move` entry needs `set:` (the flag the move sets)",
+                );
+                return None;
+            }
+            Some(AfterMove {
+                min_steps: a.min_steps,
+                into,
+                set: flag(cx, names, &a.set)?,
+            })
+        })
+        .collect();
+    Company {
+        passes: types(cx, names, &spec.passes),
+        joins: types(cx, names, &spec.joins),
+        attaches: spec.attaches,
+        exits,
+        after_move,
+    }
+}
+
+/// The ruleset's `half_hexes` rules.
+pub(crate) fn compile_half_hexes(
+    cx: &mut Cx,
+    names: &CompanyNames<'_>,
+    spec: Option<&HalfHexRulesSpec>,
+) -> HalfHexRules {
+    let Some(spec) = spec else {
+        return HalfHexRules::default();
+    };
+    HalfHexRules {
+        sides: spec.sides.unwrap_or(true),
+        baselines: spec.baselines.unwrap_or(true),
+        baselines_option: spec
+            .baselines_option
+            .as_ref()
+            .and_then(|o| cx.lookup("option", o, names.options.iter().copied())),
+    }
+}

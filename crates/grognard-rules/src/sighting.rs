@@ -1,0 +1,334 @@
+//! Compiles a ruleset's `sighting:` section into the kernel's [`SightingRules`].
+//!
+//! Offset charts are written as the printed chart is drawn: rows of level names, the
+//! farthest row ahead first, the observer as `X`, a `*` after a name for the letters that
+//! also disclose concealed pieces.
+
+use grognard_kernel::chart::ChartDef;
+use grognard_kernel::ids::{ChartId, CounterId, FlagId, PieceTypeId, TerrainId};
+use grognard_kernel::knowledge::{
+    ContactRule, DecoyRule, Disclosure, LevelDef, ObserverRule, OffsetSight, RangeBand,
+    SightChartDef, SightShape, SightingRules,
+};
+
+use crate::compile::Cx;
+use crate::de::Located;
+use crate::model::{SightChartSpec, SightingSpec};
+
+/// Names the sighting section refers to.
+pub(crate) struct SightNames<'a> {
+    pub terrain: &'a [&'a str],
+    pub types: &'a [&'a str],
+    pub flags: &'a [&'a str],
+    pub counters: &'a [&'a str],
+    pub options: &'a [&'a str],
+    pub phases: &'a [String],
+    pub charts: &'a [&'a str],
+    pub chart_defs: &'a [ChartDef],
+    pub dummy_types: &'a [bool],
+}
+
+fn disclosure(cx: &mut Cx, names: &[Located<String>]) -> Disclosure {
+    let mut d = Disclosure::NONE;
+    for n in names {
+        match Disclosure::NAMES.iter().find(|(name, _)| *name == n.value) {
+            Some((_, x)) => d = d.with(*x),
+            None => {
+                cx.lookup(
+                    "disclosure",
+                    n,
+                    Disclosure::NAMES.iter().map(|(name, _)| *name),
+                );
+            }
+        }
+    }
+    d
+}
+
+/// Parses an offset chart drawn as rows around `X`.
+fn offsets(
+    cx: &mut Cx,
+    name: &Located<String>,
+    rows: &[Located<String>],
+    levels: &[&str],
+) -> Vec<OffsetSight> {
+    let grid: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|r| r.value.split_whitespace().collect())
+        .collect();
+    let width = grid.first().map_or(0, Vec::len);
+    if let Some(bad) = rows
+        .iter()
+        .zip(&grid)
+        .find(|(_, cells)| cells.len() != width)
+    {
+        cx.error(
+            &bad.0.location,
+            format!(
+                "sighting chart `{}`: every row needs {width} entries like the first; this one has {}",
+                name.value,
+                bad.1.len()
+            ),
+        );
+        return Vec::new();
+    }
+    let xs: Vec<(usize, usize)> = grid
+        .iter()
+        .enumerate()
+        .flat_map(|(r, cells)| {
+            cells
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c == "X")
+                .map(move |(c, _)| (r, c))
+        })
+        .collect();
+    let [(xr, xc)] = xs[..] else {
+        let at = rows.first().map_or(&name.location, |r| &r.location);
+        cx.error(
+            at,
+            format!(
+                "sighting chart `{}`: mark the observer with exactly one `X` (found {})",
+                name.value,
+                xs.len()
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (r, (row, cells)) in rows.iter().zip(&grid).enumerate() {
+        for (c, cell) in cells.iter().enumerate() {
+            if *cell == "X" || *cell == "." {
+                continue;
+            }
+            let (letter, starred) = match cell.strip_suffix('*') {
+                Some(l) => (l, true),
+                None => (*cell, false),
+            };
+            let located = Located::new(letter.to_owned(), row.location.clone());
+            let Some(level) = cx.lookup("sighting level", &located, levels.iter().copied()) else {
+                continue;
+            };
+            out.push(OffsetSight {
+                right: c as i32 - xc as i32,
+                forward: xr as i32 - r as i32,
+                level: level as u8,
+                starred,
+            });
+        }
+    }
+    out
+}
+
+fn chart(
+    cx: &mut Cx,
+    name: &Located<String>,
+    spec: &SightChartSpec,
+    levels: &[&str],
+    names: &SightNames<'_>,
+    square: bool,
+) -> SightChartDef {
+    let shape = if !spec.offsets.is_empty() {
+        if !spec.range.is_empty() {
+            cx.error(
+                &name.location,
+                format!(
+                    "sighting chart `{}`: give `offsets` or `range`, not both",
+                    name.value
+                ),
+            );
+        }
+        if !square {
+            cx.error(
+                &name.location,
+                format!(
+                    "sighting chart `{}`: offset charts need a square grid; use `range` bands",
+                    name.value
+                ),
+            );
+        }
+        SightShape::Offsets(offsets(cx, name, &spec.offsets, levels))
+    } else {
+        if spec.range.is_empty() {
+            cx.error(
+                &name.location,
+                format!(
+                    "sighting chart `{}` is empty: give `offsets` rows or `range` bands",
+                    name.value
+                ),
+            );
+        }
+        let bands = spec
+            .range
+            .iter()
+            .map(|b| {
+                let level = cx
+                    .lookup("sighting level", &b.level, levels.iter().copied())
+                    .unwrap_or(0) as u8;
+                let from_terrain = b
+                    .from
+                    .iter()
+                    .filter_map(|t| {
+                        cx.lookup("terrain", &t.name, names.terrain.iter().copied())
+                            .map(|i| (TerrainId(i as u16), t.value))
+                    })
+                    .collect();
+                let roll = b.roll.as_ref().and_then(|r| {
+                    let i = cx.lookup("chart", &r.chart, names.charts.iter().copied())?;
+                    let def = names.chart_defs.get(i)?;
+                    cx.lookup(
+                        &format!("outcome of chart `{}`", r.chart.value),
+                        &r.outcome,
+                        def.outcomes.iter().map(String::as_str),
+                    )?;
+                    Some((ChartId(i as u16), r.outcome.value.clone()))
+                });
+                RangeBand {
+                    within: b.within,
+                    from_terrain,
+                    level,
+                    concealed_too: b.concealed_too,
+                    roll,
+                }
+            })
+            .collect();
+        SightShape::Range(bands)
+    };
+    SightChartDef {
+        name: name.value.clone(),
+        shape,
+    }
+}
+
+/// Compiles the section; problems go to `cx`.
+pub(crate) fn compile_sighting(
+    cx: &mut Cx,
+    spec: &SightingSpec,
+    names: &SightNames<'_>,
+    square: bool,
+    root: &crate::diag::Location,
+) -> SightingRules {
+    let level_names: Vec<&str> = spec.levels.names().collect();
+    if level_names.is_empty() {
+        cx.error(
+            root,
+            "`sighting:` needs `levels:`, best first (for example `seen: {discloses: [position, identity]}`)",
+        );
+    }
+    if level_names.len() > 200 {
+        cx.error(root, "`sighting:` may declare at most 200 levels");
+    }
+    let levels = spec
+        .levels
+        .iter()
+        .map(|l| LevelDef {
+            name: l.name.value.clone(),
+            discloses: disclosure(cx, &l.value.discloses),
+            adjacent: disclosure(cx, &l.value.adjacent),
+            flips_up: l.value.flips_up,
+        })
+        .collect();
+    let charts: Vec<SightChartDef> = spec
+        .charts
+        .iter()
+        .map(|c| chart(cx, &c.name, &c.value, &level_names, names, square))
+        .collect();
+    let chart_names: Vec<&str> = spec.charts.names().collect();
+    let observers = spec
+        .observers
+        .iter()
+        .filter_map(|o| {
+            let chart = cx.lookup("sighting chart", &o.chart, chart_names.iter().copied())?;
+            let types = o
+                .types
+                .iter()
+                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+                .map(|i| PieceTypeId(i as u16))
+                .collect();
+            Some(ObserverRule { types, chart })
+        })
+        .collect();
+    let contact = spec.contact.as_ref().map(|c| ContactRule {
+        within: c.within.max(1),
+        level: cx
+            .lookup("sighting level", &c.level, level_names.iter().copied())
+            .unwrap_or(0) as u8,
+        stops: c.stops.unwrap_or(true),
+        types: c
+            .types
+            .iter()
+            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+            .map(|i| PieceTypeId(i as u16))
+            .collect(),
+    });
+    for p in &spec.spotting_phases {
+        if !names.phases.iter().any(|n| *n == p.value) {
+            cx.lookup("phase", p, names.phases.iter().map(String::as_str));
+        }
+    }
+    let decoys = spec.decoys.as_ref().and_then(|d| {
+        let option = match &d.option {
+            Some(o) => Some(cx.lookup("option", o, names.options.iter().copied())?),
+            None => None,
+        };
+        let kind = cx.lookup("piece type", &d.kind, names.types.iter().copied())?;
+        if !names.dummy_types.get(kind).copied().unwrap_or(false) {
+            cx.error(
+                &d.kind.location,
+                format!(
+                    "decoys must be of a dummy type; mark piece type `{}` with `dummy: true`",
+                    d.kind.value
+                ),
+            );
+        }
+        if d.per_piece > 8 {
+            cx.error(&d.kind.location, "at most 8 decoys per piece");
+        }
+        Some(DecoyRule {
+            option,
+            types: d
+                .types
+                .iter()
+                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+                .map(|i| PieceTypeId(i as u16))
+                .collect(),
+            per_piece: d.per_piece.min(8),
+            kind: PieceTypeId(kind as u16),
+        })
+    });
+    SightingRules {
+        levels,
+        public: disclosure(cx, &spec.public),
+        face_up: spec
+            .face_up
+            .as_ref()
+            .map_or(Disclosure::KIND.with(Disclosure::REAL), |f| {
+                disclosure(cx, f)
+            }),
+        concealing: spec
+            .concealed_by
+            .iter()
+            .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
+            .map(|i| TerrainId(i as u16))
+            .collect(),
+        concealed_flag: spec
+            .concealed_flag
+            .as_ref()
+            .and_then(|f| cx.lookup("flag", f, names.flags.iter().copied()))
+            .map(|i| FlagId(i as u16)),
+        charts,
+        observers,
+        strength: spec
+            .strength
+            .as_ref()
+            .and_then(|c| cx.lookup("counter", c, names.counters.iter().copied()))
+            .map(|i| CounterId(i as u16)),
+        contact,
+        spotting_phases: spec
+            .spotting_phases
+            .iter()
+            .map(|p| p.value.clone())
+            .collect(),
+        decoys,
+    }
+}

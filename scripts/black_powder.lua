@@ -1,0 +1,900 @@
+-- Black Powder procedures that data alone cannot say: multi-dice fire and saves, charge
+-- responses, hand-to-hand, brigade commands, the status of units at the start of a turn,
+-- brigade and army morale. Bound by black-powder-core.yaml; the club's amendments
+-- (black-powder.yaml) set the setting `club_amendments` to 1, which switches on their
+-- procedures here. Every number comes from the ruleset (charts, settings, attributes).
+
+local bp = {}
+
+local ARTILLERY = { foot_battery = true, light_battery = true, heavy_battery = true, horse_battery = true }
+local CAVALRY = { cavalry = true, small_cavalry = true }
+local INFANTRY = { line_infantry = true, light_infantry = true, skirmish_company = true }
+local SKIRMISH_MODES = { skirmish = true, mixed_formation = true, grande_bande = true }
+local FORMED_MODES = { line = true, attack_column = true, march_column = true }
+local HEAVY_GUNS = { [3] = true, [6] = true, [10] = true, [13] = true, [15] = true }
+local LIGHT_GUNS = { [1] = true, [4] = true, [7] = true, [11] = true }
+local BRITAIN = 2
+
+local function amended(game) return game:setting("club_amendments") == 1 end
+local function scale(game) return game:setting("measure_percent") / 100 end
+-- Distance in rule inches (the table distance divided by the measuring scale).
+local function rule_distance(game, a, b) return game:distance(a, b) / scale(game) end
+local function kind(game, u) return game:kind(u) end
+local function is_artillery(game, u) return ARTILLERY[kind(game, u)] == true end
+local function is_cavalry(game, u) return CAVALRY[kind(game, u)] == true end
+local function is_infantry(game, u) return INFANTRY[kind(game, u)] == true end
+local function is_skirmisher(game, u)
+  return kind(game, u) == "skirmish_company" or SKIRMISH_MODES[game:mode(u)] == true
+end
+local function is_formed_infantry(game, u)
+  return is_infantry(game, u) and kind(game, u) ~= "skirmish_company" and FORMED_MODES[game:mode(u)] == true
+end
+local function in_woods(game, u) return game:terrain_of(u) == "woods" end
+local function b2i(b) if b then return 1 else return 0 end end
+local function arc(game, a, b) return game:arc(a, b) or "front" end
+
+local function set_counter(game, u, name, value)
+  game:add_counter(u, name, value - game:counter(u, name))
+end
+
+local function brigadier_of(game, u)
+  local brigade = game:attribute(u, "brigade")
+  for _, c in ipairs(game:units(game:side(u))) do
+    if kind(game, c) == "brigadier" and game:attribute(c, "brigade") == brigade then
+      return c
+    end
+  end
+  return nil
+end
+
+local function brigade_units(game, commander)
+  local out = {}
+  local brigade = game:attribute(commander, "brigade")
+  for _, u in ipairs(game:units(game:side(commander))) do
+    if kind(game, u) ~= "brigadier" and game:attribute(u, "brigade") == brigade then
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+local function enemies(game, u)
+  local out = {}
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= game:side(u) and kind(game, e) ~= "brigadier" then
+      out[#out + 1] = e
+    end
+  end
+  return out
+end
+
+-- Engaged: within the engaged range of an enemy that is not a tiny skirmisher.
+local function is_engaged(game, u)
+  for _, e in ipairs(enemies(game, u)) do
+    local tiny = kind(game, e) == "skirmish_company" and game:attribute(e, "size") == 0
+    if not tiny and rule_distance(game, u, e) <= game:setting("engaged_range") then
+      return true
+    end
+  end
+  return false
+end
+
+-- Hits, saves and break tests -------------------------------------------------------------
+
+local pending -- hits added during the current call, by unit name
+
+local function hits_of(game, u) return game:counter(u, "hits") + (pending[game:name(u)] or 0) end
+
+local function apply_break_result(game, u, result)
+  if result == "break" then
+    game:remove(u, "breaks")
+    return
+  end
+  if result == "hold" or result == "hold_locked" then
+    return
+  end
+  if string.find(result, "disordered", 1, true) then
+    game:set_flag(u, "disordered")
+  end
+  if string.find(result, "retreat", 1, true) or string.find(result, "fallback", 1, true)
+    or string.find(result, "retire", 1, true) then
+    game:set_flag(u, "must_retire")
+    game:set_flag(u, "locked", false)
+    if amended(game) then
+      game:note(game:name(u) .. " retires to " .. game:setting("retire_tenths_table") / 10
+        .. " inches (table) from the unit that caused it")
+    end
+  end
+end
+
+local function break_test(game, u, hand_to_hand, extra)
+  local stamina = game:attribute(u, "stamina")
+  local hits = hits_of(game, u)
+  local inputs = {
+    class = game:attribute(u, "class"),
+    hand_to_hand = hand_to_hand,
+    excess_hits = math.max(0, hits - stamina),
+    shaken = b2i(hits >= stamina or game:flag(u, "shaken")),
+    casualties = b2i(hits > 0),
+  }
+  if is_skirmisher(game, u) then inputs.class = 2 end
+  for k, v in pairs(extra or {}) do inputs[k] = v end
+  local result = game:resolve("break_test", inputs, "break test of " .. game:name(u))
+  apply_break_result(game, u, result)
+  return result
+end
+
+-- Rolls one save per hit; adds the failed ones; a unit reaching its stamina is shaken and
+-- takes a break test (shooting) unless `no_test`. Returns the unsaved hits.
+local function take_hits(game, u, n, save_inputs, no_test)
+  local failed = 0
+  for _ = 1, n do
+    local inputs = { save = game:attribute(u, "save") }
+    for k, v in pairs(save_inputs or {}) do inputs[k] = v end
+    if amended(game) and game:flag(u, "brigade_shaken") then inputs.brigade_shaken = 1 end
+    local r = game:resolve("morale_save", inputs, "save of " .. game:name(u))
+    if r ~= "saved" then failed = failed + 1 end
+  end
+  if failed > 0 then
+    game:add_counter(u, "hits", failed)
+    pending[game:name(u)] = (pending[game:name(u)] or 0) + failed
+    if hits_of(game, u) >= game:attribute(u, "stamina") then
+      game:set_flag(u, "shaken")
+      if not no_test then break_test(game, u, 0) end
+    end
+  end
+  return failed
+end
+
+-- Rolls `dice` to-hit dice; returns hits and whether a natural 6 disordered the target.
+local function roll_to_hit(game, dice, inputs, purpose)
+  local hits, disorders = 0, false
+  for _ = 1, dice do
+    local r = game:resolve("to_hit", inputs, purpose)
+    if r == "hit" or r == "disordering_hit" then hits = hits + 1 end
+    if r == "disordering_hit" then disorders = true end
+  end
+  return hits, disorders
+end
+
+local function firer_inputs(game, firer, target)
+  local inputs = {
+    firer_shaken = b2i(game:flag(firer, "shaken")),
+    firer_disordered = b2i(game:flag(firer, "disordered")),
+    target_skirmishers = b2i(is_skirmisher(game, target)),
+  }
+  local terrain = game:terrain_of(target)
+  if amended(game) then
+    -- Targets in woods are not clear; a grande bande screens its front and flanks.
+    inputs.target_not_clear = b2i(terrain == "woods")
+    if game:mode(target) == "grande_bande" and arc(game, target, firer) == "rear" then
+      inputs.target_skirmishers = 0
+    end
+  else
+    inputs.target_not_clear = b2i(terrain ~= "open" and terrain ~= nil)
+  end
+  return inputs
+end
+
+local function cover_of(game, u)
+  local t = game:terrain_of(u)
+  if t == "woods" or (t == "light_woods" and not amended(game)) then return 1 end
+  return 0
+end
+
+-- Woods limit what can be seen: 6 inches into and through woods, 18 through light woods.
+local function check_visibility(game, firer, target)
+  if not amended(game) then return end
+  local d = rule_distance(game, firer, target)
+  local t = game:terrain_of(target)
+  if t == "woods" and d > 6 then
+    error(game:name(target) .. " is in woods: visibility there is 6 inches", 0)
+  elseif t == "light_woods" and d > 18 then
+    error(game:name(target) .. " is in light woods: visibility there is 18 inches", 0)
+  end
+end
+
+-- Shooting -----------------------------------------------------------------------------
+
+local function shooting_dice(game, firer, target)
+  local dice = game:attribute(firer, "shooting")
+  if amended(game) and game:mode(firer) == "grande_bande" then
+    local a = arc(game, firer, target)
+    if a == "flank" then return math.min(1, dice) end
+    if a == "rear" then error(game:name(firer) .. " cannot shoot into its rear", 0) end
+  elseif arc(game, firer, target) ~= "front" then
+    error(game:name(target) .. " is not in " .. game:name(firer) .. "'s front arc", 0)
+  end
+  return dice
+end
+
+function bp.shoot(game, actor, target)
+  pending = {}
+  check_visibility(game, actor, target)
+  local dice = shooting_dice(game, actor, target)
+  local hits = roll_to_hit(game, dice, firer_inputs(game, actor, target), "musketry by " .. game:name(actor))
+  game:note(game:name(actor) .. " shoots " .. dice .. " dice at " .. game:name(target) .. ": " .. hits .. " hits")
+  take_hits(game, target, hits, { cover = cover_of(game, target) })
+end
+
+local function artillery_inputs(game, battery, band)
+  local gun = game:attribute(battery, "gun")
+  local hit = { [band] = 1 }
+  local save = { [band] = 1 }
+  if amended(game) then
+    hit.heavy_long = b2i(band == "long" and HEAVY_GUNS[gun] == true)
+    hit.prolonged = b2i(game:flag(battery, "prolonged") and game:attribute(battery, "nation") ~= BRITAIN)
+    save.light_guns = b2i(band == "effective" and LIGHT_GUNS[gun] == true)
+  end
+  return hit, save
+end
+
+function bp.artillery_fire(game, actor, target, band)
+  pending = {}
+  if band == "out_of_range" then
+    error(game:name(target) .. " is out of range of " .. game:name(actor), 0)
+  end
+  if game:mode(actor) ~= "unlimbered" then
+    error(game:name(actor) .. " must be unlimbered to fire", 0)
+  end
+  check_visibility(game, actor, target)
+  local dice = game:setting("artillery_dice_" .. band)
+  local hit, save = artillery_inputs(game, actor, band)
+  for k, v in pairs(firer_inputs(game, actor, target)) do hit[k] = v end
+  save.cover = cover_of(game, target)
+  local hits = roll_to_hit(game, dice, hit, band .. " by " .. game:name(actor))
+  game:note(game:name(actor) .. " fires " .. band .. " (" .. dice .. " dice): " .. hits .. " hits")
+  take_hits(game, target, hits, save)
+end
+
+-- Charges --------------------------------------------------------------------------------
+
+local function has_support(game, u)
+  local reach = game:setting("support_distance")
+  for _, f in ipairs(game:units(game:side(u))) do
+    if f ~= u and kind(game, f) ~= "brigadier" and not is_skirmisher(game, f)
+      and rule_distance(game, u, f) <= reach then
+      return true
+    end
+  end
+  return false
+end
+
+local function closing_fire(game, target, charger, dice)
+  local inputs = firer_inputs(game, target, charger)
+  inputs.closing_fire = 1
+  local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
+  local save = {
+    attack_column_vs_closing_fire = b2i(game:mode(charger) == "attack_column"),
+  }
+  if amended(game) then
+    save.echelon_vs_closing_fire = b2i(game:mode(charger) == "echelon" and not is_artillery(game, target))
+  end
+  game:note(game:name(target) .. " closing fire: " .. hits .. " hits")
+  if disorders then game:set_flag(charger, "disordered") end
+  take_hits(game, charger, hits, save, true)
+end
+
+local function closing_fire_dice(game, target)
+  if amended(game) and (game:mode(target) == "mixed_formation" or game:mode(target) == "grande_bande") then
+    return 1
+  end
+  return game:attribute(target, "shooting")
+end
+
+local function lock(game, a, b)
+  game:set_flag(a, "locked")
+  game:set_flag(b, "locked")
+end
+
+local function skirmish_company_response(game, actor, target)
+  local inputs = {
+    by_cavalry = b2i(is_cavalry(game, actor)),
+    support = b2i(has_support(game, target)),
+    reliable = game:attribute(target, "reliable"),
+    unreliable = game:attribute(target, "unreliable"),
+  }
+  local r = game:resolve("skirmish_company_charged", inputs, "charge response of " .. game:name(target))
+  if r == "flee_retire_then_one_hit" then
+    game:set_flag(target, "must_retire")
+    take_hits(game, target, 1, {}, true)
+  elseif r == "fall_back_retire" then
+    game:set_flag(target, "must_retire")
+  elseif r == "fire_one_hit_then_retire" then
+    take_hits(game, actor, 1, {}, true)
+    game:set_flag(target, "must_retire")
+  elseif r == "disordering_hit_then_retire" then
+    game:set_flag(actor, "disordered")
+    take_hits(game, actor, 1, {}, true)
+    game:set_flag(target, "must_retire")
+  elseif r == "overrun_break" then
+    game:remove(target, "overrun")
+    game:set_flag(actor, "victory_move")
+  elseif r == "fire_one_hit_then_break" then
+    take_hits(game, actor, 1, {}, true)
+    game:remove(target, "breaks after firing")
+  elseif r == "evade_to_support_or_fire_one_hit_then_break"
+    or r == "evade_to_support_or_disordering_hit_then_fight" then
+    -- Reading: the company takes the offered shelter and moves to its support.
+    game:set_flag(target, "must_retire")
+    game:note(game:name(target) .. " evades to its support")
+  elseif r == "disordering_hit_then_fight_as_skirmishers" then
+    game:set_flag(actor, "disordered")
+    take_hits(game, actor, 1, {}, true)
+    lock(game, actor, target)
+  end
+  -- Follow-through: an ordered charger not disordered may make one move on (no charge).
+  if not game:flag(actor, "disordered") and game:counter(actor, "moves") > 0 then
+    game:note(game:name(actor) .. " may follow through one move")
+  end
+  return r
+end
+
+local function grande_bande_response(game, actor, target)
+  local inputs = {
+    by_cavalry = b2i(is_cavalry(game, actor)),
+    light = game:attribute(target, "light"),
+    reliable = game:attribute(target, "reliable"),
+    unreliable = game:attribute(target, "unreliable"),
+  }
+  local r = game:resolve("grande_bande_charged", inputs, "charge response of " .. game:name(target))
+  if r == "one_hit_then_retire" then
+    take_hits(game, target, 1, {}, true)
+    game:set_flag(target, "must_retire")
+  elseif r == "retire" or r == "closing_fire_then_retire" then
+    if r == "closing_fire_then_retire" then closing_fire(game, target, actor, 1) end
+    game:set_flag(target, "must_retire")
+  elseif r == "closing_fire_then_retire_or_form_line" then
+    closing_fire(game, target, actor, 1)
+    -- Reading: light infantry able to reform takes the line and fights.
+    game:set_mode(target, "line")
+    lock(game, actor, target)
+  elseif r == "overrun_break" then
+    game:remove(target, "overrun")
+    game:set_flag(actor, "victory_move")
+  elseif r == "normal_fire_then_break_in_hand_to_hand" then
+    closing_fire(game, target, actor, game:attribute(target, "shooting"))
+    game:remove(target, "breaks in hand-to-hand")
+  elseif r == "disordered_square" then
+    game:set_mode(target, "square")
+    game:set_flag(target, "disordered")
+    lock(game, actor, target)
+  elseif r == "closing_fire_then_fight_as_skirmishers" then
+    closing_fire(game, target, actor, 1)
+    lock(game, actor, target)
+  elseif r == "closing_fire_then_fight_as_disordered_square" then
+    closing_fire(game, target, actor, 1)
+    game:set_flag(target, "disordered")
+    game:set_flag(target, "in_square")
+    lock(game, actor, target)
+  end
+  return r
+end
+
+local function form_square(game, actor, target)
+  local inputs = {
+    sudden_charge = b2i(arc(game, target, actor) ~= "front"),
+    attack_column = b2i(game:mode(target) == "attack_column"),
+  }
+  local r = game:resolve("form_square", inputs, "form square: " .. game:name(target))
+  if r == "square_and_fire" then
+    game:set_mode(target, "square")
+    closing_fire(game, target, actor, closing_fire_dice(game, target))
+  elseif r == "square" then
+    game:set_mode(target, "square")
+  elseif r == "disordered_square" then
+    game:set_mode(target, "square")
+    game:set_flag(target, "disordered")
+  else
+    game:set_flag(target, "disordered")
+  end
+  lock(game, actor, target)
+  return r
+end
+
+local function check_may_charge(game, actor, target)
+  if not amended(game) then return end
+  local c = brigadier_of(game, actor)
+  if c and (game:flag(c, "order_maneuver") or game:flag(c, "order_hold")) then
+    error(game:name(actor) .. "'s brigade is under a Maneuver or Hold order: no voluntary charges", 0)
+  end
+  if game:mode(actor) == "grande_bande" and not (game:mode(target) == "grande_bande"
+      or kind(game, target) == "skirmish_company") then
+    error("a grande bande may charge only grandes bandes and skirmish companies", 0)
+  end
+end
+
+local function resolve_charge(game, actor, target)
+  local open_ground = not in_woods(game, target)
+  if amended(game) and kind(game, target) == "skirmish_company" and open_ground then
+    return skirmish_company_response(game, actor, target)
+  end
+  if amended(game) and game:mode(target) == "grande_bande" and open_ground then
+    return grande_bande_response(game, actor, target)
+  end
+  if is_cavalry(game, actor) and is_formed_infantry(game, target) and open_ground then
+    if amended(game) then
+      return form_square(game, actor, target)
+    end
+    -- Base assumption: formed infantry charged by cavalry forms square as its response.
+    game:set_mode(target, "square")
+    lock(game, actor, target)
+    return "square"
+  end
+  if amended(game) and is_artillery(game, target) and game:option("sheltering_artillery")
+    and arc(game, target, actor) == "front" and has_support(game, target) then
+    -- Not adopted by the club: the gunners fire (medium range dice) and shelter.
+    closing_fire(game, target, actor, game:setting("artillery_dice_effective"))
+    game:set_flag(target, "disordered")
+    game:note(game:name(target) .. " shelters behind its support")
+    return "sheltered"
+  end
+  if game:mode(target) ~= "limbered" and game:attribute(target, "shooting") > 0 then
+    closing_fire(game, target, actor, closing_fire_dice(game, target))
+  end
+  lock(game, actor, target)
+  return "stand"
+end
+
+function bp.charge(game, actor, target)
+  pending = {}
+  check_may_charge(game, actor, target)
+  local r = resolve_charge(game, actor, target)
+  game:note(game:name(actor) .. " charges " .. game:name(target) .. ": " .. r)
+end
+
+-- Hand-to-hand ---------------------------------------------------------------------------
+
+-- Close-combat support: +1 for a flank supporter and +1 for a rear supporter. With the
+-- amendments the rear (second line) must be infantry or cavalry within 3 inches behind, and
+-- skirmishers support only artillery and other skirmishers.
+local function support_count(game, u)
+  local flank, rear = 0, 0
+  local reach = game:setting("support_distance")
+  for _, f in ipairs(game:units(game:side(u))) do
+    if f ~= u and kind(game, f) ~= "brigadier" and not game:flag(f, "locked")
+      and rule_distance(game, u, f) <= reach then
+      local gives = true
+      if amended(game) and is_skirmisher(game, f) then
+        gives = is_skirmisher(game, u) or is_artillery(game, u)
+      end
+      local where = arc(game, u, f)
+      if gives and where == "rear" then
+        local second_line = not amended(game) or ((is_infantry(game, f) or is_cavalry(game, f))
+          and rule_distance(game, u, f) <= game:setting("second_line_distance"))
+        if second_line then rear = 1 end
+      elseif gives then
+        flank = 1
+      end
+    end
+  end
+  return flank + rear
+end
+
+local function melee_hits(game, striker, struck, charging)
+  local inputs = firer_inputs(game, striker, struck)
+  inputs.target_skirmishers = nil
+  inputs.target_not_clear = nil
+  inputs.charging = b2i(charging)
+  local square = game:mode(struck) == "square"
+  if amended(game) and charging then
+    inputs.echelon_charging = b2i(game:mode(striker) == "echelon")
+    inputs.broken_momentum = b2i(is_cavalry(game, striker) and square)
+    inputs.woods_cavalry = b2i(is_cavalry(game, striker) and in_woods(game, striker))
+  end
+  if amended(game) and is_cavalry(game, striker) and kind(game, struck) == "cavalry"
+    and game:mode(struck) == "line" then
+    inputs.against_cavalry_line = b2i(kind(game, striker) == "small_cavalry" or game:mode(striker) ~= "line")
+  end
+  local hits = roll_to_hit(game, game:attribute(striker, "hth"), inputs, "hand-to-hand by " .. game:name(striker))
+  local save = {}
+  if amended(game) then
+    local steady = not game:flag(struck, "disordered") and not game:flag(struck, "shaken")
+    save.woods_skirmishers = b2i(in_woods(game, struck) and (kind(game, struck) == "skirmish_company"
+      or game:mode(struck) == "grande_bande"))
+    save.steady_square_vs_cavalry = b2i(square and steady and is_cavalry(game, striker))
+    save.line_vs_cavalry = b2i(is_cavalry(game, struck) and game:mode(struck) == "line" and steady
+      and is_cavalry(game, striker))
+    save.lancers = b2i(square and game:attribute(striker, "lancers") == 1)
+    save.disordered_in_combat = b2i(game:flag(struck, "disordered"))
+  end
+  return take_hits(game, struck, hits, save, true)
+end
+
+function bp.melee(game, actor, target)
+  pending = {}
+  if not (game:flag(actor, "locked") and game:flag(target, "locked")) then
+    error(game:name(actor) .. " and " .. game:name(target) .. " are not locked in combat", 0)
+  end
+  -- The side that charged this turn strikes with its charge bonuses.
+  local dealt = melee_hits(game, actor, target, game:flag(actor, "charged")) + support_count(game, actor)
+  local taken = melee_hits(game, target, actor, game:flag(target, "charged")) + support_count(game, target)
+  game:note("combat " .. game:name(actor) .. " " .. dealt .. " : " .. taken .. " " .. game:name(target))
+  if dealt == taken then
+    -- Drawn combat: no break test unless shaken; with the amendments cavalry disorder.
+    for _, u in ipairs({ actor, target }) do
+      if amended(game) and is_cavalry(game, u) then game:set_flag(u, "disordered") end
+      if hits_of(game, u) >= game:attribute(u, "stamina") then break_test(game, u, 1) end
+    end
+    return
+  end
+  local winner, loser = actor, target
+  if taken > dealt then winner, loser = target, actor end
+  local extra = {}
+  if amended(game) then
+    local attacked_from = arc(game, loser, winner)
+    local formed = is_formed_infantry(game, loser) or is_cavalry(game, loser)
+    local flank_zone = attacked_from == "flank" and game:mode(loser) ~= "grande_bande"
+    extra.flank_or_rear = b2i(formed and kind(game, loser) ~= "skirmish_company"
+      and (flank_zone or attacked_from == "rear"))
+    extra.stand_off = b2i(is_cavalry(game, loser) and game:mode(winner) == "square")
+  end
+  local result = break_test(game, loser, 1, extra)
+  if amended(game) and is_cavalry(game, winner) and is_infantry(game, loser)
+    and game:mode(loser) ~= "square" then
+    if result ~= "break" and result ~= "hold" and result ~= "hold_locked" then
+      -- Rout!: infantry not in square retiring from cavalry breaks instead.
+      game:remove(loser, "routs from cavalry")
+      result = "break"
+    elseif (result == "hold" or result == "hold_locked") and is_formed_infantry(game, loser) then
+      -- Hasty square: holds, forms square, disordered.
+      game:set_mode(loser, "square")
+      game:set_flag(loser, "disordered")
+    end
+  end
+  if result ~= "hold_locked" then
+    game:set_flag(winner, "locked", false)
+    game:set_flag(loser, "locked", false)
+    game:set_flag(winner, "victory_move")
+    if amended(game) and is_cavalry(game, winner) and game:mode(loser) == "square" then
+      -- Ride around: past the square, then disordered.
+      game:set_flag(winner, "disordered")
+    end
+  end
+end
+
+-- Orders ---------------------------------------------------------------------------------
+
+local MOVES = { one_move = 1, two_moves = 2, three_moves = 3 }
+local BLUNDER_MOVES = { retire = 1, move_left = 1, move_right = 1, hold = 0, one_move_forward = 1, three_moves_forward = 3 }
+
+local function moves_cap(game, u)
+  if amended(game) and in_woods(game, u) and not SKIRMISH_MODES[game:mode(u)]
+    and kind(game, u) ~= "brigadier" then
+    return 1
+  end
+  return 3
+end
+
+local function blunder(game, u)
+  local r = game:resolve("blunder", {}, "blunder of " .. game:name(u))
+  game:set_flag(u, "blundered")
+  if r == "retire" then game:set_flag(u, "must_retire") end
+  return r, BLUNDER_MOVES[r] or 0
+end
+
+-- What one unit does with a command result; `given` moves have already been added.
+local function settle(game, commander, u, result, given)
+  local moves = MOVES[result] or 0
+  if result == "blunder" then
+    local r
+    r, moves = blunder(game, u)
+    game:note(game:name(u) .. " blunders: " .. r)
+  elseif result == "woods_drift" then
+    game:set_flag(u, "woods_drift")
+    game:note(game:name(u) .. " fails in woods: the opponent may move it " .. game:setting("woods_drift") .. " inches")
+  elseif moves == 0 and (is_artillery(game, u) and game:mode(u) == "limbered") then
+    -- Base: limbered artillery still gets a free move on a failed order.
+    moves = 1
+  elseif moves == 0 and amended(game) and game:flag(commander, "order_hold") then
+    moves = 1
+  end
+  moves = math.min(moves, moves_cap(game, u))
+  if moves ~= given then game:add_counter(u, "moves", moves - given) end
+  return moves
+end
+
+local function check_own_brigade(game, commander, u)
+  if game:attribute(u, "brigade") ~= game:attribute(commander, "brigade") or kind(game, u) == "brigadier" then
+    error(game:name(u) .. " is not in " .. game:name(commander) .. "'s brigade", 0)
+  end
+  if game:side(commander) ~= game:phasing() then
+    error("orders are given in your own command phase", 0)
+  end
+end
+
+function bp.order(game, actor, target, outcome)
+  pending = {}
+  check_own_brigade(game, actor, target)
+  settle(game, actor, target, outcome, MOVES[outcome] or 0)
+end
+
+local function all_unengaged(game, units)
+  for _, u in ipairs(units) do
+    if game:flag(u, "engaged") or is_engaged(game, u) then return false end
+  end
+  return true
+end
+
+local function woods_columns_only(game, units)
+  for _, u in ipairs(units) do
+    if in_woods(game, u) then
+      if game:mode(u) ~= "march_column" and game:mode(u) ~= "attack_column" then return false end
+      local near = false
+      for _, o in ipairs(units) do
+        if o ~= u and rule_distance(game, u, o) <= 6 then near = true end
+      end
+      if not near then return false end
+    end
+  end
+  return true
+end
+
+local function command_band(game, commander, units)
+  local far = 0
+  for _, u in ipairs(units) do
+    local d = game:distance(commander, u)
+    if not amended(game) then d = d / scale(game) end
+    far = math.max(far, d)
+  end
+  return math.floor(far / 12)
+end
+
+function bp.brigade_order(game, actor, target)
+  pending = {}
+  check_own_brigade(game, actor, target)
+  local units = {}
+  local all = brigade_units(game, actor)
+  for _, u in ipairs(all) do
+    if not game:flag(u, "disordered") then units[#units + 1] = u end
+  end
+  local inputs = {
+    staff = game:attribute(actor, "staff"),
+    command_distance = command_band(game, actor, units),
+  }
+  if amended(game) then
+    if game:flag(actor, "order_hold") then
+      error("a brigade under a Hold order gets no brigade commands", 0)
+    end
+    if #units * 2 <= #all then
+      error("a brigade command must include more than half of the brigade's units", 0)
+    end
+    if not woods_columns_only(game, units) then
+      error("in woods, orders go to one unit at a time (only columns within 6 inches may share one)", 0)
+    end
+    local bonus_order = game:flag(actor, "order_assault") or game:flag(actor, "order_maneuver")
+      or game:flag(actor, "order_withdrawal") or game:flag(actor, "order_rest")
+    inputs.brigade_bonus = b2i(bonus_order and all_unengaged(game, units))
+    if game:option("reliable_formations") then inputs.reliable_formation = 0 end
+  end
+  local result = game:resolve("command", inputs, "brigade command by " .. game:name(actor))
+  game:note(game:name(actor) .. " brigade command: " .. result .. " for " .. #units .. " units")
+  for _, u in ipairs(units) do
+    local moves = settle(game, actor, u, result, 0)
+    game:set_flag(u, "ordered")
+    if result == "blunder" then break end
+    if moves == 0 then game:note(game:name(u) .. " does not move") end
+  end
+end
+
+function bp.brigade_rally(game, actor, target)
+  pending = {}
+  check_own_brigade(game, actor, target)
+  if not game:flag(actor, "order_rest") then
+    error(game:name(actor) .. "'s brigade is not resting (Reserve, Rest sub-order)", 0)
+  end
+  local units = brigade_units(game, actor)
+  local inputs = {
+    staff = game:attribute(actor, "staff"),
+    command_distance = command_band(game, actor, units),
+    brigade_bonus = b2i(all_unengaged(game, units)),
+  }
+  local result = game:resolve("command", inputs, "brigade rally by " .. game:name(actor))
+  if MOVES[result] then
+    for _, u in ipairs(units) do
+      if game:counter(u, "hits") > 0 and not game:flag(u, "brigade_broken") then
+        game:add_counter(u, "hits", -1)
+      end
+    end
+  end
+  game:note(game:name(actor) .. " brigade rally: " .. result)
+end
+
+function bp.support_charge(game, actor, target)
+  pending = {}
+  if game:side(actor) == game:phasing() then
+    error("a support charge is made in the opponent's command phase", 0)
+  end
+  local commander = brigadier_of(game, actor)
+  local inputs = {
+    staff = commander and game:attribute(commander, "staff") or 0,
+    command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
+    not_front_arc = 0,
+    opportunist = game:attribute(actor, "opportunist"),
+  }
+  local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))
+  if r == "charge" then
+    local response = resolve_charge(game, actor, target)
+    game:set_flag(actor, "charged")
+    game:note(game:name(actor) .. " support-charges " .. game:name(target) .. ": " .. response)
+  elseif r == "blunder" then
+    local b = blunder(game, actor)
+    game:note(game:name(actor) .. " blunders its support charge: " .. b)
+  else
+    game:note(game:name(actor) .. " does not charge")
+  end
+end
+
+function bp.passage_of_lines(game, actor, target)
+  pending = {}
+  if game:mode(actor) == "square" then
+    error("a unit in square may not pass through any unit", 0)
+  end
+  if game:mode(target) == "square" and kind(game, actor) ~= "skirmish_company" then
+    error("only skirmish companies may pass through a square", 0)
+  end
+  if is_skirmisher(game, target) or (is_artillery(game, target) and game:mode(target) == "unlimbered")
+    or game:mode(target) == "square" then
+    game:note(game:name(actor) .. " passes through " .. game:name(target) .. " freely")
+    return
+  end
+  local c = brigadier_of(game, actor)
+  local brigade = b2i(c ~= nil and game:flag(actor, "ordered") and game:attribute(actor, "brigade")
+    == game:attribute(target, "brigade"))
+  for _, u in ipairs({ actor, target }) do
+    local r = game:resolve("passage_of_lines", { brigade_command = brigade }, "passage of lines: " .. game:name(u))
+    if r == "disordered" then game:set_flag(u, "disordered") end
+  end
+end
+
+function bp.light_infantry_reform(game, actor)
+  pending = {}
+  if game:mode(actor) ~= "grande_bande" then
+    error(game:name(actor) .. " is not in grande bande", 0)
+  end
+  local hits = 0
+  local r = game:resolve("morale_save", { save = game:attribute(actor, "save") }, "reforming " .. game:name(actor))
+  if r ~= "saved" then hits = 1 end
+  if r == "failed_on_one" then
+    local again = game:resolve("morale_save", { save = game:attribute(actor, "save") }, "reforming again " .. game:name(actor))
+    if again ~= "saved" then hits = 2 end
+  end
+  game:set_mode(actor, "line")
+  if hits > 0 then
+    game:add_counter(actor, "hits", hits)
+    pending[game:name(actor)] = hits
+    if hits_of(game, actor) > game:attribute(actor, "stamina") then break_test(game, actor, 0) end
+  end
+  game:note(game:name(actor) .. " reforms into line with " .. hits .. " hits")
+end
+
+-- The start of each phase -----------------------------------------------------------------
+
+local function counts_for_morale(game, u, units)
+  if not (is_artillery(game, u) or (kind(game, u) == "skirmish_company")) then return true end
+  local special = 0
+  for _, o in ipairs(units) do
+    if is_artillery(game, o) or kind(game, o) == "skirmish_company" then special = special + 1 end
+  end
+  return special * 2 >= #units
+end
+
+-- Returns "good", "shaken" or "broken".
+local function brigade_state(game, commander)
+  local units = brigade_units(game, commander)
+  local size = math.max(game:attribute(commander, "brigade_size"), #units)
+  local routed = size - #units
+  local counted, shaken = routed, 0
+  for _, u in ipairs(units) do
+    if counts_for_morale(game, u, units) then
+      counted = counted + 1
+      if game:flag(u, "shaken") then shaken = shaken + 1 end
+    end
+  end
+  if counted == 0 then return "good" end
+  if game:option("brigade_morale_second_version") then
+    if routed * 2 > counted then return "broken" end
+    if (routed + shaken) * 2 > counted then return "shaken" end
+    return "good"
+  end
+  -- First version: more than half shaken or routed; with no unit routed, all shaken.
+  if (routed + shaken) * 2 > counted and (routed > 0 or shaken == counted) then return "broken" end
+  return "good"
+end
+
+local function morale(game, side)
+  local brigades, broken = 0, 0
+  for _, c in ipairs(game:units(side)) do
+    if kind(game, c) == "brigadier" then
+      brigades = brigades + 1
+      local state = brigade_state(game, c)
+      if game:flag(c, "army_broken") then state = "broken" end
+      if state == "broken" then broken = broken + 1 end
+      for _, u in ipairs(brigade_units(game, c)) do
+        game:set_flag(u, "brigade_shaken", state ~= "good")
+        game:set_flag(u, "brigade_broken", state == "broken")
+      end
+      if state ~= "good" then game:note("brigade " .. game:name(c) .. " is " .. state) end
+    end
+  end
+  if brigades > 0 and broken * 2 >= brigades then
+    game:note("the " .. side .. " army is broken")
+    for _, u in ipairs(game:units(side)) do
+      game:set_flag(u, "army_broken")
+      game:set_flag(u, "brigade_broken")
+      game:set_flag(u, "brigade_shaken")
+    end
+  end
+end
+
+local function near_enemy(game, u, rule_inches)
+  for _, e in ipairs(enemies(game, u)) do
+    if rule_distance(game, u, e) <= rule_inches then return true end
+  end
+  return false
+end
+
+local function threatened(game, u)
+  for _, e in ipairs(enemies(game, u)) do
+    local reach = 6
+    if (is_artillery(game, e) and not is_skirmisher(game, u))
+      or (is_cavalry(game, e) and is_infantry(game, u)) then
+      reach = 12
+    end
+    if arc(game, e, u) == "front" and rule_distance(game, u, e) <= reach then return true end
+  end
+  return false
+end
+
+function bp.phase_begin(game, phase)
+  pending = {}
+  local side = game:phasing()
+  -- Moves are granted afresh in every phase: work out each unit's, then set them once
+  -- (reads do not see the changes a hook has asked for).
+  local moves = {}
+  local function grant(u, n) moves[game:name(u)] = n end
+  local first = (amended(game) and phase == "initiative") or (not amended(game) and phase == "command")
+  if first then
+    -- A charge's bonuses last for the side-turn it was made in.
+    for _, u in ipairs(game:units()) do
+      if game:flag(u, "charged") then game:set_flag(u, "charged", false) end
+    end
+    if amended(game) then
+      morale(game, side)
+      for _, u in ipairs(game:units(side)) do
+        if kind(game, u) ~= "brigadier" then
+          game:set_flag(u, "engaged", is_engaged(game, u))
+          game:set_flag(u, "threatened", threatened(game, u))
+        end
+      end
+    end
+    -- Initiative moves: units near the enemy may move once without orders (disordered
+    -- units too, to retire); shaken units of a shaken brigade must retire.
+    for _, u in ipairs(game:units(side)) do
+      if kind(game, u) ~= "brigadier" and not game:flag(u, "locked")
+        and near_enemy(game, u, game:setting("initiative_range")) then
+        grant(u, 1)
+        if game:flag(u, "shaken") and game:flag(u, "brigade_shaken") then
+          game:set_flag(u, "must_retire")
+        end
+      end
+    end
+  end
+  if phase == "command" then
+    for _, u in ipairs(game:units(side)) do
+      if kind(game, u) == "brigadier" then
+        grant(u, 1)
+      elseif amended(game) and game:flag(u, "brigade_shaken")
+        and (game:flag(u, "shaken") or game:flag(u, "disordered")) then
+        -- A shaken brigade's shaken or disordered units may retire without an order.
+        grant(u, 1)
+      end
+    end
+  end
+  for _, u in ipairs(game:units()) do
+    local want = moves[game:name(u)] or 0
+    if game:counter(u, "moves") ~= want then set_counter(game, u, "moves", want) end
+  end
+end
+
+return bp

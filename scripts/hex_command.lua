@@ -1,0 +1,894 @@
+-- Hex Command (gunpowder): what the ruleset's data cannot say.
+--
+-- Requests made through `game` are applied after a hook returns, and reads see the game
+-- as the call began, so each call keeps a small ledger (`Ledger`) of what it has already
+-- asked for: hits added, places taken, units removed.
+
+local M = {}
+
+local UNIT_KINDS = {
+  infantry = true, light_infantry = true, skirmishers = true, cavalry = true,
+  mounted_infantry = true, artillery = true, wagon = true,
+}
+local COVER_FORT = 2
+
+local function is_unit(game, u)
+  return UNIT_KINDS[game:kind(u)] == true
+end
+
+local function commander_of(game, u)
+  for _, a in ipairs(game:attached(u)) do
+    if game:kind(a) == "commander" then
+      return a
+    end
+  end
+  return nil
+end
+
+local function enemy_side(game, side)
+  for _, u in ipairs(game:units()) do
+    if game:side(u) ~= side then
+      return game:side(u)
+    end
+  end
+  return nil
+end
+
+-- The ledger of one hook call ------------------------------------------------------------
+
+local Ledger = {}
+Ledger.__index = Ledger
+
+local function ledger(game)
+  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {} }, Ledger)
+end
+
+function Ledger:key(u, name)
+  return tostring(u:id()) .. ":" .. name
+end
+
+function Ledger:counter(u, name)
+  return self.game:counter(u, name) + (self.delta[self:key(u, name)] or 0)
+end
+
+function Ledger:add(u, name, n)
+  if self.gone[u:id()] or n == 0 then
+    return
+  end
+  self.delta[self:key(u, name)] = (self.delta[self:key(u, name)] or 0) + n
+  self.game:add_counter(u, name, n)
+end
+
+function Ledger:flag(u, name)
+  local k = self:key(u, name)
+  if self.flags[k] ~= nil then
+    return self.flags[k]
+  end
+  return self.game:flag(u, name)
+end
+
+function Ledger:set(u, name, on)
+  if self.gone[u:id()] then
+    return
+  end
+  if on == nil then
+    on = true
+  end
+  self.flags[self:key(u, name)] = on
+  self.game:set_flag(u, name, on)
+end
+
+function Ledger:remove(u, reason)
+  if self.gone[u:id()] then
+    return
+  end
+  self.gone[u:id()] = true
+  self.game:remove(u, reason)
+  for _, a in ipairs(self.game:attached(u)) do
+    if self.game:kind(a) == "commander" then
+      self.gone[a:id()] = true
+      self.game:remove(a, "commander captured: his unit was destroyed")
+    end
+  end
+end
+
+function Ledger:cell(u)
+  local moved = self.at[u:id()]
+  if moved then
+    return moved[1], moved[2]
+  end
+  return self.game:cell(u)
+end
+
+-- The unit standing in a cell, as this call has left things.
+function Ledger:occupant(col, row)
+  for _, u in ipairs(self.game:units()) do
+    if not self.gone[u:id()] and is_unit(self.game, u) then
+      local c, r = self:cell(u)
+      if c == col and r == row then
+        return u
+      end
+    end
+  end
+  return nil
+end
+
+function Ledger:place(u, col, row, reason)
+  self.at[u:id()] = { col, row }
+  self.game:place(u, col, row, reason)
+end
+
+-- Hits, routs and destruction ---------------------------------------------------------------
+
+local function rout_limit(game, u)
+  if game:attribute(u, "rare") > 0 then
+    return 4
+  end
+  return 3
+end
+
+local function rout_distance(game, u)
+  local kind = game:kind(u)
+  if kind == "cavalry" or kind == "artillery" or kind == "mounted_infantry" then
+    return 4
+  end
+  return 3
+end
+
+-- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
+-- beyond (the friend takes a TE hit), destroyed by enemies, enemy zones and a crowded
+-- passage; off the board it is lost; at impassable ground it stops.
+local function fall_back(L, u, dir, steps, why)
+  local game = L.game
+  local side = game:side(u)
+  local foe = enemy_side(game, side)
+  local col, row = L:cell(u)
+  local start_col, start_row = col, row
+  local kind = game:kind(u)
+  local i = 0
+  while i < steps do
+    local nc, nr = game:neighbour(col, row, dir)
+    if nc == nil then
+      L:remove(u, why .. ": left the field")
+      return
+    end
+    if game:terrain(nc, nr) == "lake" then
+      break
+    end
+    local there = L:occupant(nc, nr)
+    if there ~= nil and game:side(there) ~= side then
+      L:remove(u, why .. ": ran into the enemy and was destroyed")
+      return
+    end
+    if foe ~= nil and game:zoc(nc, nr, foe) ~= nil then
+      L:remove(u, why .. ": fell back into an enemy zone of control and was destroyed")
+      return
+    end
+    if there ~= nil then
+      -- Through one friend only, never cavalry through artillery, to an empty hex beyond.
+      local bc, br = game:neighbour(nc, nr, dir)
+      local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
+        or (kind == "cavalry" and game:kind(there) == "artillery")
+        or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
+      if blocked then
+        L:remove(u, why .. ": no room behind " .. game:name(there) .. "; destroyed")
+        return
+      end
+      L:add(there, "te", 1)
+      col, row = bc, br
+      i = i + 2
+    else
+      col, row = nc, nr
+      i = i + 1
+    end
+  end
+  if col ~= start_col or row ~= start_row then
+    L:place(u, col, row, why)
+  end
+end
+
+local function rout(L, u)
+  local game = L.game
+  L:set(u, "routed", true)
+  L:set(u, "in_melee", false)
+  for _, a in ipairs(game:attached(u)) do
+    if game:kind(a) == "commander" then
+      L.gone[a:id()] = true
+      game:remove(a, "commander captured: his unit routed")
+      L:set(u, "lost_commander", true)
+    end
+  end
+  local back = game:turned(game:facing(u), 3)
+  game:face(u, back)
+  fall_back(L, u, back, rout_distance(game, u), "routed")
+end
+
+-- `n` casualty hits on `u`: a routed unit hit again is destroyed; enough hits rout it.
+local function hit(L, u, n)
+  local game = L.game
+  if n <= 0 or L.gone[u:id()] then
+    return
+  end
+  if L:flag(u, "routed") then
+    L:remove(u, "a routed unit was hit again: destroyed")
+    return
+  end
+  local before = L:counter(u, "hits")
+  L:add(u, "hits", n)
+  if before < rout_limit(game, u) and before + n >= rout_limit(game, u) then
+    rout(L, u)
+  end
+end
+
+-- `n` TE (disorder/fatigue) hits; a fatigued unit in melee takes a casualty hit for each.
+local function te_hit(L, u, n, in_melee)
+  for _ = 1, n do
+    if L:counter(u, "te") >= 3 then
+      if in_melee then
+        hit(L, u, 1)
+      end
+    else
+      L:add(u, "te", 1)
+    end
+  end
+end
+
+-- Movement -------------------------------------------------------------------------------
+
+-- Horse and guns may enter forest only along a road (the data's +4 is what a step off the
+-- road costs); pushed guns (unlimbered) move only onto clear ground and over no stream.
+function M.move_cost(kind, mode, terrain, cost, diagonal)
+  if cost == nil then
+    return nil
+  end
+  if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
+    return nil
+  end
+  if kind == "artillery" and terrain == "forest" and cost > 1 then
+    return nil
+  end
+  if kind == "artillery" and mode == "unlimbered" and (terrain ~= "clear" or cost > 1) then
+    return nil
+  end
+  return cost
+end
+
+local function has(list, name)
+  for _, x in ipairs(list) do
+    if x == name then
+      return true
+    end
+  end
+  return false
+end
+
+local function exempt_from_obstacles(game, u)
+  if not game:option("command_sphere") then
+    return false
+  end
+  if commander_of(game, u) ~= nil then
+    return true
+  end
+  local col, row = game:cell(u)
+  for _, c in ipairs(game:units(game:side(u))) do
+    if game:kind(c) == "commander" and game:host(c) ~= nil then
+      local hc, hr = game:cell(c)
+      for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+        local nc, nr = game:neighbour(hc, hr, d)
+        if nc == col and nr == row then
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+-- After a move: no routed or halted unit moves by order, no step leaves the front arc
+-- (about-face first), fatigued units move at most one hex; then TE hits for obstacles
+-- crossed (not on the first step: the unit started at it), buildings entered, friends
+-- passed through, guns pushed, and forest entered (optional disorder rule).
+function M.moved(game, u, path, facing)
+  local L = ledger(game)
+  local name = game:name(u)
+  if not is_unit(game, u) then
+    return
+  end
+  if game:flag(u, "routed") then
+    error(name .. " is routed: it moves only by routing")
+  end
+  if game:flag(u, "halted") then
+    error(name .. " is halted by a failed order change and cannot move this turn")
+  end
+  if game:flag(u, "fatigued") then
+    if game:option("disorder_fatigue") then
+      error(name .. " is fatigued and cannot move until it recovers")
+    elseif #path > 2 then
+      error(name .. " is fatigued and moves at most 1 hex a turn")
+    end
+  end
+  local dir = facing
+  for i = 2, #path do
+    local a, b = path[i - 1], path[i]
+    local ok = false
+    for turn = -1, 1 do
+      local nc, nr = game:neighbour(a.col, a.row, game:turned(dir, turn))
+      if nc == b.col and nr == b.row then
+        ok = true
+        dir = game:turned(dir, turn)
+      end
+    end
+    if not ok then
+      error(name .. " cannot move backwards or sideways to (" .. b.col .. "," .. b.row
+        .. "): steps go into the three front hexes; change facing first")
+    end
+  end
+  local exempt = exempt_from_obstacles(game, u)
+  local te = 0
+  local kind = game:kind(u)
+  for i = 2, #path do
+    local a, b = path[i - 1], path[i]
+    local feats = game:features(a.col, a.row, b.col, b.row)
+    local road = has(feats, "road")
+    local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
+    if obstacle and not road and i > 2 and not exempt then
+      te = te + 1
+    end
+    local into = game:terrain(b.col, b.row)
+    if into == "buildings" and not road then
+      te = te + 1
+    end
+    if into == "forest" and not road and game:option("disorder_fatigue")
+        and game:terrain(a.col, a.row) ~= "forest" then
+      te = te + 1
+    end
+    if i < #path then
+      local friend = L:occupant(b.col, b.row)
+      if friend ~= nil and friend ~= u then
+        te = te + 1
+        te_hit(L, friend, 1, false)
+      end
+    end
+    if kind == "cavalry" and game:mode(u) == "formed" and game:terrain(a.col, a.row) == "forest"
+        and not road then
+      game:set_mode(u, "dismounted")
+      game:note(name .. " left the forest off the road and is dismounted")
+    end
+  end
+  if kind == "artillery" and game:mode(u) == "unlimbered" then
+    te = te + 1
+  end
+  te_hit(L, u, te, false)
+end
+
+-- Commanders -----------------------------------------------------------------------------
+
+local CVS_KEYS = { C = "cvs_c", M = "cvs_m", T = "cvs_t", A = "cvs_a", I = "cvs_i" }
+local GRADES = { untrained = 0, trained = 1, veteran = 2 }
+
+local function roll_cvs(game, c)
+  local grade = game:resolve("cvs_grade", {}, "grade of " .. game:name(c))
+  local traits = game:resolve("cvs_values", { grade = GRADES[grade] }, "CVS of " .. game:name(c))
+  for letter, value in string.gmatch(traits, "(%a)(%d)") do
+    local key = CVS_KEYS[letter]
+    game:add_counter(c, key, tonumber(value) - game:counter(c, key))
+  end
+  game:note(game:name(c) .. " is " .. grade .. ": " .. traits)
+end
+
+function M.attach(game, actor, target)
+  if not is_unit(game, target) then
+    error("a commander attaches to a unit, not to " .. game:name(target))
+  end
+  if game:flag(target, "routed") then
+    error("a commander cannot be attached to a routed unit until the end of the turn")
+  end
+  local other = commander_of(game, target)
+  if other ~= nil and other ~= actor then
+    error(game:name(target) .. " already has a commander (" .. game:name(other) .. ")")
+  end
+  game:attach(actor, target)
+end
+
+local FAILURE = {
+  ["halt"] = { halt = true },
+  ["halt and TE"] = { halt = true, te = true },
+  ["fall back to cover"] = { about = true },
+  ["fall back to cover and TE"] = { about = true, te = true },
+  ["keep the original order and a hit"] = { hit = true },
+  ["a hit to every unit"] = { hit = true },
+}
+
+-- Change orders: at most as many changes as the commander's Initiative; pass by rolling
+-- higher than Tactical on a d10, or suffer the decision-failure table for his units.
+function M.change_orders(game, actor)
+  local L = ledger(game)
+  local used = game:counter(actor, "order_changes")
+  if used >= game:counter(actor, "cvs_i") then
+    error(game:name(actor) .. " has used all " .. game:counter(actor, "cvs_i") .. " order changes")
+  end
+  L:add(actor, "order_changes", 1)
+  local result = game:resolve("cvs_test", { trait = game:counter(actor, "cvs_t") },
+    "order change by " .. game:name(actor))
+  if result == "pass" then
+    game:note(game:name(actor) .. "'s new orders are accepted")
+    return
+  end
+  local failure = game:resolve("decision_failure", {}, "decision failure of " .. game:name(actor))
+  game:note(game:name(actor) .. "'s order change fails: " .. failure)
+  local what = FAILURE[failure] or {}
+  for _, u in ipairs(game:units(game:side(actor))) do
+    if is_unit(game, u) then
+      if what.halt then
+        L:set(u, "halted", true)
+      end
+      if what.te then
+        te_hit(L, u, 1, false)
+      end
+      if what.hit then
+        hit(L, u, 1)
+      end
+      if what.about and not L:flag(u, "routed") then
+        game:face(u, game:turned(game:facing(u), 3))
+      end
+    end
+  end
+end
+
+-- Fire -----------------------------------------------------------------------------------
+
+local function fire_chart(game, u)
+  local class = game:attribute(u, "class")
+  if game:option("pike_and_shot") and class < 2 then
+    class = 2
+  end
+  if game:kind(u) == "artillery" then
+    if class == 1 then
+      return "fire_artillery_a", "art"
+    elseif class >= 3 then
+      return "fire_artillery_c", "art"
+    end
+    return "fire_artillery_b", "art"
+  end
+  if game:attribute(u, "carbine") > 0 then
+    return "fire_carbine", "small"
+  elseif class == 1 then
+    return "fire_small_a", "small"
+  elseif class >= 3 then
+    return "fire_small_c", "small"
+  end
+  return "fire_small_b", "small"
+end
+
+function M.fire(game, actor, target)
+  local L = ledger(game)
+  local name, tname = game:name(actor), game:name(target)
+  local kind = game:kind(actor)
+  if not is_unit(game, target) then
+    error("commanders cannot be singled out as targets")
+  end
+  if kind == "mounted_infantry" and game:mode(actor) == "formed" and game:option("mounted_infantry_rules") then
+    error(name .. " cannot fire while mounted")
+  end
+  if kind == "artillery" and game:mode(actor) ~= "unlimbered" then
+    error(name .. " must unlimber to fire")
+  end
+  if game:option("unlimber_fires_next_turn") and game:flag(actor, "unlimbered_after_move") then
+    error(name .. " moved and unlimbered this turn and fires next turn")
+  end
+  if (game:option("rate_of_fire") or game:option("pike_and_shot")) and game:flag(actor, "fired") then
+    error(name .. " has already fired this turn")
+  end
+  if game:option("supply") and game:counter(actor, "supply") <= 0 then
+    error(name .. " is out of supply")
+  end
+  if game:flag(target, "in_melee") then
+    error("no firing into a melee (" .. tname .. " is in melee)")
+  end
+  local distance = math.floor(game:distance(actor, target))
+  local arc = game:arc(actor, target)
+  local out_of_arc = 0
+  if arc ~= "front" then
+    if distance == 1 and arc == "flank" then
+      out_of_arc = 1
+    else
+      error(tname .. " is not in " .. name .. "'s front arc")
+    end
+  end
+  local chart, arm = fire_chart(game, actor)
+  local band = game:band(chart, "band", distance)
+  -- The closest target first: no enemy unit in the front arc in a nearer band.
+  for _, e in ipairs(game:units(game:side(target))) do
+    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" then
+      local d = math.floor(game:distance(actor, e))
+      if game:band(chart, "band", d) < band then
+        error(game:name(e) .. " is nearer and must be the target")
+      end
+    end
+  end
+  -- At most two units of one arm fire at one target in a phase.
+  local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
+  if game:flag(target, second) then
+    error("two " .. (arm == "art" and "batteries" or "units") .. " have already fired at " .. tname .. " this phase")
+  elseif game:flag(target, first) then
+    L:set(target, second, true)
+  else
+    L:set(target, first, true)
+  end
+  local tc, tr = game:cell(target)
+  local cmd = commander_of(game, actor)
+  local flank = game:arc(target, actor)
+  local inputs = {
+    band = band,
+    firer_hits = game:counter(actor, "hits"),
+    cover = game:terrain_attribute(tc, tr, "cover"),
+    flank = (flank == "flank" or flank == "rear") and 1 or 0,
+    command = cmd and game:counter(cmd, "cvs_c") or 0,
+    trained = game:attribute(actor, "trained") > 0 and 1 or 0,
+    fatigued = game:flag(actor, "fatigued") and 1 or 0,
+    out_of_arc = out_of_arc,
+    unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
+  }
+  local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
+  L:set(actor, "fired", true)
+  if game:option("supply") then
+    L:add(actor, "supply", -1)
+  end
+  if outcome ~= "hit" then
+    return
+  end
+  local victim = commander_of(game, target)
+  if faces[1] == "red star" and victim ~= nil then
+    L.gone[victim:id()] = true
+    game:remove(victim, "commander killed by a red-star hit; the unit takes no hit")
+    L:set(target, "lost_commander", true)
+    return
+  end
+  hit(L, target, 1)
+end
+
+-- Melee ----------------------------------------------------------------------------------
+
+local RESULTS = {
+  ["both hit and defender TE"] = { a_hit = 1, d_hit = 1, d_te = 1 },
+  ["attacker hit"] = { a_hit = 1 },
+  ["defender hit"] = { d_hit = 1 },
+  ["defender TE"] = { d_te = 1 },
+  ["both hit"] = { a_hit = 1, d_hit = 1 },
+  ["attacker hit and defender TE"] = { a_hit = 1, d_te = 1 },
+  ["defender hit and attacker TE"] = { d_hit = 1, a_te = 1 },
+  ["both TE"] = { a_te = 1, d_te = 1 },
+  ["both hit and attacker TE"] = { a_hit = 1, d_hit = 1, a_te = 1 },
+  ["attacker TE"] = { a_te = 1 },
+}
+
+local function melee_value(game, u, cover)
+  local v = game:attribute(u, "melee") - game:counter(u, "hits") + cover
+  local cmd = commander_of(game, u)
+  if cmd ~= nil then
+    v = v + game:counter(cmd, "cvs_c")
+  end
+  if game:flag(u, "fatigued") then
+    v = v - 1
+  end
+  return v
+end
+
+local function friends_touching(game, target, side, except)
+  local col, row = game:cell(target)
+  local n = 0
+  for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+    local nc, nr = game:neighbour(col, row, d)
+    if nc ~= nil then
+      local u = game:unit_at(nc, nr)
+      if u ~= nil and u ~= except and game:side(u) == side and is_unit(game, u)
+          and not game:flag(u, "routed") then
+        n = n + 1
+      end
+    end
+  end
+  return n
+end
+
+function M.melee(game, actor, target)
+  local L = ledger(game)
+  local name, tname = game:name(actor), game:name(target)
+  local tkind = game:kind(target)
+  if not is_unit(game, target) then
+    error("commanders are not meleed")
+  end
+  if game:kind(actor) == "cavalry" and game:mode(actor) == "formed" then
+    local tc, tr = game:cell(target)
+    if game:terrain(tc, tr) == "forest" then
+      error("mounted cavalry cannot melee a unit in forest")
+    end
+  end
+  if game:kind(actor) == "mounted_infantry" and game:mode(actor) == "formed" then
+    error(name .. " cannot melee on horseback")
+  end
+  if game:option("tribes") and game:attribute(actor, "class") >= 3 and game:counter(target, "hits") == 0
+      and not game:flag(target, "fatigued") then
+    local cmd = commander_of(game, actor)
+    local t = cmd and game:counter(cmd, "cvs_t") or 10
+    if game:resolve("cvs_test", { trait = t }, "tribal resolve of " .. name) ~= "pass" then
+      game:note(name .. " will not close with a fresh enemy")
+      return
+    end
+  end
+  L:set(actor, "in_melee", true)
+  L:set(target, "in_melee", true)
+  -- Skirmishers do not melee: they are swept away.
+  if tkind == "skirmishers" then
+    L:remove(target, "skirmishers contacted in melee")
+    return
+  end
+  if tkind == "mounted_infantry" and game:kind(actor) == "cavalry" and game:option("mounted_infantry_rules") then
+    rout(L, target)
+    return
+  end
+  -- Crews do not melee: a gun meleed in its front arc fires grapeshot once, then its crew
+  -- abandons it.
+  if tkind == "artillery" then
+    if game:arc(target, actor) == "front" and game:counter(target, "melee_rounds") == 0 then
+      local shot = game:resolve("grapeshot", { rifled = game:attribute(target, "class") == 1 and 1 or 0 },
+        "grapeshot by " .. tname)
+      if shot == "hit" then
+        hit(L, actor, 1)
+      end
+    end
+    L:remove(target, "crew abandoned the guns to " .. name)
+    L:set(actor, "in_melee", false)
+    return
+  end
+  local tc, tr = game:cell(target)
+  local cover = game:terrain_attribute(tc, tr, "cover")
+  cover = math.max(0, cover - game:counter(target, "melee_rounds"))
+  local flanked = game:arc(target, actor) ~= "front"
+  local a = melee_value(game, actor, 0) + (flanked and 1 or 0)
+  if friends_touching(game, target, game:side(actor), actor) > 0 then
+    a = a + 1
+  end
+  local d = melee_value(game, target, cover)
+  local result = game:resolve("melee", { attacker = a, defender = d },
+    "melee of " .. name .. " (" .. a .. ") against " .. tname .. " (" .. d .. ")")
+  local r = RESULTS[result] or {}
+  local times = flanked and 2 or 1
+  -- A defender already meleed this phase by another unit hurts this one only with TE hits.
+  local secondary = game:flag(target, "meleed")
+  L:set(target, "meleed", true)
+  local a_hit, a_te = r.a_hit or 0, r.a_te or 0
+  if secondary then
+    a_te, a_hit = a_te + a_hit, 0
+  end
+  if game:option("melee_points") and a > d then
+    r.d_te = (r.d_te or 0) + 1
+  end
+  te_hit(L, target, (r.d_te or 0) * times, true)
+  hit(L, target, (r.d_hit or 0) * times)
+  te_hit(L, actor, a_te, true)
+  hit(L, actor, a_hit)
+  L:add(target, "melee_rounds", 1)
+  L:add(actor, "melee_rounds", 1)
+  -- The winner advances into the hex its routed opponent left.
+  if L:flag(target, "routed") or L.gone[target:id()] then
+    L:set(actor, "in_melee", false)
+    L:add(actor, "melee_rounds", -L:counter(actor, "melee_rounds"))
+    if not L:flag(actor, "routed") and not L.gone[actor:id()] and L:occupant(tc, tr) == nil then
+      L:place(actor, tc, tr, "advanced after melee")
+    end
+  end
+  if L:flag(actor, "routed") or L.gone[actor:id()] then
+    L:set(target, "in_melee", false)
+    L:add(target, "melee_rounds", -L:counter(target, "melee_rounds"))
+  end
+end
+
+-- Artillery and horse modes ------------------------------------------------------------
+
+function M.limber(game, actor)
+  if game:mode(actor) == "limbered" then
+    error(game:name(actor) .. " is already limbered")
+  end
+  game:set_mode(actor, "limbered")
+  te_hit(ledger(game), actor, 1, false)
+end
+
+function M.unlimber(game, actor)
+  if game:mode(actor) == "unlimbered" then
+    error(game:name(actor) .. " is already unlimbered")
+  end
+  game:set_mode(actor, "unlimbered")
+  te_hit(ledger(game), actor, 1, false)
+  if game:moved(actor) then
+    game:set_flag(actor, "unlimbered_after_move", true)
+  end
+end
+
+function M.dismount(game, actor)
+  if game:mode(actor) == "dismounted" then
+    error(game:name(actor) .. " is already dismounted")
+  end
+  game:set_mode(actor, "dismounted")
+end
+
+function M.mount(game, actor)
+  if game:mode(actor) == "formed" then
+    error(game:name(actor) .. " is already mounted")
+  end
+  local col, row = game:cell(actor)
+  if game:terrain(col, row) == "forest" then
+    error(game:name(actor) .. " cannot mount in a forest")
+  end
+  game:set_mode(actor, "formed")
+end
+
+-- The sequence of play ------------------------------------------------------------------
+
+-- Every unit of each side at the start, for the army-integrity check.
+local roster = nil
+
+local function take_roster(game)
+  roster = {}
+  for _, u in ipairs(game:units()) do
+    local side = game:side(u)
+    roster[side] = roster[side] or { units = {}, commanders = {} }
+    if is_unit(game, u) then
+      table.insert(roster[side].units, u)
+    elseif game:kind(u) == "commander" then
+      table.insert(roster[side].commanders, u)
+    end
+  end
+end
+
+-- Percentage of a side's units lost (destroyed or routed), plus 10 per lost commander.
+function M.losses(game, side)
+  local r = roster and roster[side]
+  if r == nil or #r.units == 0 then
+    return 0
+  end
+  local lost = 0
+  for _, u in ipairs(r.units) do
+    if not game:on_board(u) or game:flag(u, "routed") then
+      lost = lost + 1
+    end
+  end
+  local pct = (lost * 100) // #r.units
+  for _, c in ipairs(r.commanders) do
+    if not game:on_board(c) then
+      pct = pct + 10
+    end
+  end
+  return pct
+end
+
+local function integrity(game, side)
+  local losses = M.losses(game, side)
+  if losses < game:setting("break_point") then
+    return
+  end
+  game:note(side .. " has lost " .. losses .. "%: integrity check")
+  local L = ledger(game)
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and not game:flag(u, "routed") then
+      if game:resolve("integrity", {}, "integrity of " .. game:name(u)) == "withdraw" then
+        local back = game:turned(game:facing(u), 3)
+        fall_back(L, u, back, 3, "withdrew (army integrity)")
+      end
+    end
+  end
+end
+
+local function rally(game, side)
+  local L = ledger(game)
+  local sphere = game:option("command_sphere")
+  local rallied = {}
+  for _, c in ipairs(game:units(side)) do
+    local host = game:kind(c) == "commander" and game:host(c) or nil
+    if host ~= nil then
+      rallied[host:id()] = host
+      if sphere then
+        local col, row = game:cell(host)
+        for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+          local nc, nr = game:neighbour(col, row, d)
+          local u = nc and game:unit_at(nc, nr)
+          if u ~= nil and game:side(u) == side and is_unit(game, u) then
+            rallied[u:id()] = u
+          end
+        end
+      end
+    end
+  end
+  for _, u in pairs(rallied) do
+    if not game:flag(u, "in_melee") then
+      local was_routed = game:flag(u, "routed")
+      if was_routed then
+        L:set(u, "routed", false)
+      end
+      if game:counter(u, "te") > 0 then
+        L:add(u, "te", -game:counter(u, "te"))
+      end
+      L:set(u, "fatigued", false)
+      local hits = game:counter(u, "hits")
+      if hits > 0 then
+        L:add(u, "hits", game:option("rally_all_hits") and -hits or -1)
+      end
+      if was_routed or hits > 0 then
+        game:note(game:name(u) .. " rallies")
+      end
+    end
+  end
+  if game:option("supply") then
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) and game:kind(u) ~= "wagon" then
+        for _, w in ipairs(game:units(side)) do
+          if game:kind(w) == "wagon" and game:distance(u, w) <= 2 then
+            L:add(u, "supply", 12 - game:counter(u, "supply"))
+            break
+          end
+        end
+      end
+    end
+  end
+end
+
+local function turn_end(game)
+  local L = ledger(game)
+  for _, u in ipairs(game:units()) do
+    if is_unit(game, u) then
+      if game:flag(u, "in_melee") then
+        local col, row = game:cell(u)
+        local touching = false
+        for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+          local nc, nr = game:neighbour(col, row, d)
+          local e = nc and game:unit_at(nc, nr)
+          if e ~= nil and game:side(e) ~= game:side(u) and game:flag(e, "in_melee") then
+            touching = true
+          end
+        end
+        if touching then
+          -- Flip the melee marker: the next round is a later round (cover degrades).
+          game:note(game:name(u) .. " stays locked in melee")
+        else
+          L:set(u, "in_melee", false)
+          L:add(u, "melee_rounds", -game:counter(u, "melee_rounds"))
+        end
+      elseif not game:moved(u) and game:counter(u, "te") > 0 then
+        -- A turn without moving recovers one TE hit.
+        L:add(u, "te", -1)
+        if game:flag(u, "fatigued") then
+          L:set(u, "fatigued", false)
+        end
+      end
+    end
+  end
+end
+
+function M.phase_begin(game, phase)
+  if roster == nil then
+    take_roster(game)
+    if game:option("random_cvs") then
+      for _, side in pairs(roster) do
+        for _, c in ipairs(side.commanders) do
+          roll_cvs(game, c)
+        end
+      end
+    end
+  end
+  local side = game:phasing()
+  if phase == "command" then
+    integrity(game, side)
+  elseif phase == "movement" then
+    local L = ledger(game)
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) and game:flag(u, "routed") then
+        fall_back(L, u, game:facing(u), rout_distance(game, u), "routed")
+      end
+    end
+  elseif phase == "rally" then
+    rally(game, side)
+  elseif phase == "turn end" then
+    turn_end(game)
+  end
+end
+
+return M

@@ -1,0 +1,177 @@
+//! `grognard view` and the per-side faces of `play`: what one side may see.
+
+use std::path::Path;
+
+use grognard_kernel::game::Game;
+use grognard_kernel::ids::SideId;
+use grognard_kernel::piece::Place;
+use grognard_kernel::view::View;
+use grognard_rules::load;
+use serde_json::json;
+
+use crate::commands::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
+use crate::output;
+
+/// The side named `name`, or a usage error listing the sides.
+pub(crate) fn side_named(game: &Game, name: &str) -> Result<SideId, Failure> {
+    game.side_by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = game.sides().iter().map(|s| s.name.as_str()).collect();
+        Failure::Usage(format!(
+            "no side `{name}`; the sides are {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A game from a scenario (plus orders) or from a save.
+fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
+    let is_save = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_save {
+        if orders.is_some() {
+            return Err(Failure::Usage(
+                "--orders goes with a scenario; a save already holds its orders".into(),
+            ));
+        }
+        return replay_save(file).map(|(game, _)| game);
+    }
+    let s = load::load_scenario(file, None)?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(None, &[], hooks.as_mut())?;
+    if let Some(o) = orders {
+        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
+    }
+    Ok(game)
+}
+
+fn place_text(p: &Place) -> String {
+    match p {
+        Place::Cell(c) => c.to_string(),
+        Place::Spread(cs) => cs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("+"),
+        Place::Point { at, .. } => at.to_string(),
+        Place::Off => "off the board".to_owned(),
+    }
+}
+
+fn print_view(game: &Game, view: &View) {
+    let rules = game.rules();
+    out!(
+        "view of {} · turn {} · {}",
+        view.side_name,
+        view.turn,
+        match (&view.phase, &view.phasing) {
+            (Some(p), Some(s)) => format!("{p} phase ({s})"),
+            _ => "game over".to_owned(),
+        }
+    );
+    out!("own pieces:");
+    for p in &view.own {
+        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        out!(
+            "  {:<10} {kind}, {} mode, {}",
+            p.name,
+            rules.mode_name(p.mode),
+            place_text(&p.place)
+        );
+    }
+    out!("enemy pieces known:");
+    if view.enemy.is_empty() {
+        out!("  none");
+    }
+    for e in &view.enemy {
+        let mut facts = Vec::new();
+        match (&e.place, &e.last_seen) {
+            (Some(p), _) => facts.push(format!("at {}", place_text(p))),
+            (None, Some(s)) => facts.push(format!(
+                "last seen at {} on turn {}",
+                place_text(&s.place),
+                s.turn
+            )),
+            (None, None) => facts.push("whereabouts unknown".to_owned()),
+        }
+        if let Some(l) = &e.level {
+            facts.push(format!("sighting {l}"));
+        }
+        if e.face_up {
+            facts.push("face up".to_owned());
+        }
+        match e.real {
+            Some(true) => facts.push("real".to_owned()),
+            Some(false) => facts.push("a dummy".to_owned()),
+            None => {}
+        }
+        if let Some(k) = &e.kind {
+            facts.push(k.clone());
+        }
+        if let Some(n) = e.strength {
+            facts.push(format!("strength {n}"));
+        }
+        let label = e
+            .identity
+            .as_ref()
+            .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
+        out!("  {label:<10} {}", facts.join(", "));
+    }
+}
+
+/// `grognard view`.
+pub(crate) fn view(
+    file: &Path,
+    orders: Option<&Path>,
+    side: Option<&str>,
+    referee: bool,
+    json: bool,
+) -> Outcome {
+    let game = open_game(file, orders)?;
+    match (side, referee) {
+        (Some(_), true) | (None, false) => Err(Failure::Usage(
+            "give one of --side SIDE or --referee".into(),
+        )),
+        (Some(name), false) => {
+            let side = side_named(&game, name)?;
+            let view = game.view(side);
+            if json {
+                print_json(&json!({"view": view, "events": game.events_for(side)}));
+            } else {
+                print_view(&game, &view);
+                out!("log:");
+                for e in game.events_for(side) {
+                    out!("{}", output::event_as(&game, Some(side), e));
+                }
+            }
+            Ok(())
+        }
+        (None, true) => {
+            if json {
+                print_json(&json!({
+                    "state": game.state(),
+                    "events": game.log(),
+                    "views": (0..game.sides().len()).map(|i| game.view(SideId(i as u8))).collect::<Vec<_>>(),
+                }));
+            } else {
+                out!("referee view · turn {}", game.state().turn);
+                for p in &game.state().pieces {
+                    let side = game
+                        .sides()
+                        .get(p.side.index())
+                        .map_or("?", |s| s.name.as_str());
+                    let kind = game
+                        .rules()
+                        .piece_type(p.kind)
+                        .map_or("?", |t| t.name.as_str());
+                    out!("  {:<10} {side}, {kind}, {}", p.name, place_text(&p.place));
+                }
+                out!("log:");
+                for e in game.log() {
+                    out!("{}", output::event(&game, e));
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,1237 @@
+//! Hex Command (seed 004): one test per mechanic, through the binary. Charts are checked
+//! for their exact odds (`grognard chart --json`); rules in play with small fields written
+//! to a temporary folder and played with `grognard play`. The test fields use an overlay
+//! without the initiative roll, so Blue always plays first.
+
+use serde_json::Value;
+
+use crate::util::{Run, grognard, grognard_in, root};
+
+const RULESET: &str = "rulesets/hex-command.yaml";
+
+// ---------------------------------------------------------------------------------------
+// Charts
+
+fn chart_json(ruleset: &str, chart: &str, sets: &[String]) -> Value {
+    let mut args = vec!["chart", ruleset, chart];
+    for s in sets {
+        args.push("--set");
+        args.push(s);
+    }
+    args.push("--json");
+    let run = grognard(&args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+/// The exact fraction of `outcome` for one set of inputs.
+fn odds(ruleset: &str, chart: &str, sets: &[String], outcome: &str) -> String {
+    let report = chart_json(ruleset, chart, sets);
+    let rows = report["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1, "{report}");
+    rows[0]["odds"]
+        .as_array()
+        .expect("odds")
+        .iter()
+        .find(|o| o["outcome"] == outcome)
+        .and_then(|o| o["fraction"].as_str())
+        .unwrap_or_else(|| panic!("no outcome {outcome} in {report}"))
+        .to_owned()
+}
+
+/// The band a chart lands in for one set of inputs.
+fn band_name(chart: &str, sets: &[String]) -> String {
+    let report = chart_json(RULESET, chart, sets);
+    report["rows"][0]["band"]["name"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no band in {report}"))
+        .to_owned()
+}
+
+/// What a cube must show in each band: the cube has three red faces, two starred faces, and
+/// one red star.
+fn cube_odds(band: &str) -> &'static str {
+    match band {
+        "automatic" => "1",
+        "Color" => "1/2",
+        "Code" => "1/3",
+        "Code'n Color" => "1/6",
+        _ => "0",
+    }
+}
+
+/// 004 charts page, "Firing": for each weapon class, every base band, with 0, 1 and 2
+/// combat penalties and 0, 1 and 2 combat bonuses (and 3 bonuses, which count as 2), the
+/// needed band moves one step per CP toward impossible and one per CB toward automatic,
+/// and the hit odds are the cube's for that band.
+#[test]
+fn fire_chart_hit_odds_for_every_band_class_penalty_and_bonus() {
+    // (chart, its bands best first): rifled artillery and class C have no automatic band.
+    let charts: [(&str, &[&str]); 6] = [
+        (
+            "fire_small_a",
+            &["automatic", "Color", "Code", "Code'n Color", "out of reach"],
+        ),
+        (
+            "fire_small_b",
+            &["automatic", "Color", "Code", "Code'n Color", "out of reach"],
+        ),
+        (
+            "fire_small_c",
+            &["Color", "Code", "Code'n Color", "out of reach"],
+        ),
+        (
+            "fire_carbine",
+            &["automatic", "Color", "Code", "out of reach"],
+        ),
+        (
+            "fire_artillery_b",
+            &["automatic", "Color", "Code", "Code'n Color", "out of reach"],
+        ),
+        (
+            "fire_artillery_a",
+            &["Color", "Code", "Code'n Color", "out of reach"],
+        ),
+    ];
+    let charts_c = (
+        "fire_artillery_c",
+        ["Color", "Code", "Code'n Color", "out of reach"],
+    );
+    let mut all: Vec<(&str, Vec<&str>)> = charts.iter().map(|(c, b)| (*c, b.to_vec())).collect();
+    all.push((charts_c.0, charts_c.1.to_vec()));
+    for (chart, bands) in all {
+        let last = bands.len() as i32 - 1;
+        for base in 0..=last {
+            for cp in 0..=2 {
+                for cb in 0..=3 {
+                    // Penalties: hits on the firer. Bonuses: flank, commander (C 1), trained.
+                    let mut sets = vec![format!("band={base}"), format!("firer_hits={cp}")];
+                    if cb >= 1 {
+                        sets.push("flank=1".into());
+                    }
+                    if cb >= 2 {
+                        sets.push("command=1".into());
+                    }
+                    if cb >= 3 {
+                        sets.push("trained=1".into());
+                    }
+                    let want = (base + cp - cb.min(2)).clamp(0, last) as usize;
+                    let want_band = bands[want];
+                    assert_eq!(
+                        band_name(chart, &sets),
+                        want_band,
+                        "{chart} base {base} with {cp} CP and {cb} CB"
+                    );
+                    assert_eq!(
+                        odds(RULESET, chart, &sets, "hit"),
+                        cube_odds(want_band),
+                        "{chart} base {base} with {cp} CP and {cb} CB"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// 004 "Modifiers": each hit on the firer, each level of cover, partial obstruction, a
+/// fatigued firer, out-of-arc point-blank fire and moving-and-unlimbering are one CP each;
+/// flank/rear, the commander's C value and training are one CB each, at most two together.
+#[test]
+fn every_fire_modifier_moves_one_band() {
+    let base = "band=2".to_owned(); // Code
+    for penalty in [
+        "firer_hits=1",
+        "cover=1",
+        "obstructed=1",
+        "fatigued=1",
+        "out_of_arc=1",
+        "unlimbered_after_move=1",
+    ] {
+        assert_eq!(
+            band_name("fire_small_b", &[base.clone(), penalty.into()]),
+            "Code'n Color",
+            "{penalty}"
+        );
+    }
+    assert_eq!(
+        band_name("fire_small_b", &[base.clone(), "cover=2".into()]),
+        "out of reach"
+    );
+    for bonus in ["flank=1", "command=1", "trained=1"] {
+        assert_eq!(
+            band_name("fire_small_b", &[base.clone(), bonus.into()]),
+            "Color",
+            "{bonus}"
+        );
+    }
+    // A C-value 2 commander alone gives both bonuses; with flank too it is still two.
+    assert_eq!(
+        band_name("fire_small_b", &[base.clone(), "command=2".into()]),
+        "automatic"
+    );
+    let cnc = "band=3".to_owned();
+    assert_eq!(
+        band_name(
+            "fire_small_b",
+            &[
+                cnc,
+                "command=2".into(),
+                "flank=1".into(),
+                "trained=1".into()
+            ]
+        ),
+        "Color",
+        "bonuses cannot take Code'n Color all the way to automatic"
+    );
+}
+
+/// 004 "Code 'n Color dice": the d6 stand-in (1-3 Color, 4-5 Code, 6 CnC), as the
+/// hex-command-d6 overlay plays it.
+#[test]
+fn the_d6_stand_in_overlay_gives_its_own_odds() {
+    let d6 = "rulesets/hex-command-d6.yaml";
+    let want = [("1", "2/3"), ("2", "1/2"), ("3", "1/6"), ("0", "1")];
+    for (band, p) in want {
+        assert_eq!(
+            odds(d6, "fire_small_b", &[format!("band={band}")], "hit"),
+            p,
+            "band {band}"
+        );
+    }
+}
+
+/// 004 "Melee": both roll; Stronger/Weaker by modified value; equal values: red causes a
+/// hit, blue a TE hit.
+#[test]
+fn melee_table_by_stronger_weaker_and_equal() {
+    let case = |a: i32, d: i32| -> Vec<(String, String)> {
+        let report = chart_json(
+            RULESET,
+            "melee",
+            &[format!("attacker={a}"), format!("defender={d}")],
+        );
+        report["rows"][0]["odds"]
+            .as_array()
+            .expect("odds")
+            .iter()
+            .filter(|o| o["fraction"] != "0")
+            .map(|o| {
+                (
+                    o["outcome"].as_str().unwrap_or_default().to_owned(),
+                    o["fraction"].as_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let quarter = |names: &[&str]| -> Vec<(String, String)> {
+        names
+            .iter()
+            .map(|n| ((*n).to_owned(), "1/4".to_owned()))
+            .collect()
+    };
+    // Attacker stronger (3 against 1): both red → both hit and the weaker +1 TE; both blue
+    // → weaker +1 TE; red by the stronger only → the weaker one hit; red by the weaker only
+    // → the stronger one hit.
+    assert_eq!(
+        case(3, 1),
+        quarter(&[
+            "both hit and defender TE",
+            "attacker hit",
+            "defender hit",
+            "defender TE"
+        ])
+    );
+    // Defender stronger: the same with the roles swapped.
+    assert_eq!(
+        case(0, 2),
+        quarter(&[
+            "attacker hit",
+            "defender hit",
+            "attacker TE",
+            "both hit and attacker TE"
+        ])
+    );
+    // Equal: each red a hit on the other, each blue a TE hit on the other.
+    assert_eq!(
+        case(2, 2),
+        quarter(&[
+            "both hit",
+            "attacker hit and defender TE",
+            "defender hit and attacker TE",
+            "both TE"
+        ])
+    );
+    // A margin of one is as good as a margin of five.
+    assert_eq!(case(6, 1), case(3, 2));
+}
+
+/// 004 2.2: CVS rolls pass when a d10 rolls higher than the trait.
+#[test]
+fn cvs_test_passes_above_the_trait() {
+    for t in 4..=7 {
+        let want = match 10 - t {
+            6 => "3/5",
+            5 => "1/2",
+            4 => "2/5",
+            3 => "3/10",
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            odds(RULESET, "cvs_test", &[format!("trait={t}")], "pass"),
+            want,
+            "trait {t}"
+        );
+    }
+}
+
+/// 004 2.2.2: ten decision-failure results, one each on a d10.
+#[test]
+fn decision_failure_has_ten_results() {
+    let report = chart_json(RULESET, "decision_failure", &[]);
+    let odds = report["rows"][0]["odds"].as_array().expect("odds");
+    let named: Vec<&Value> = odds.iter().filter(|o| o["fraction"] == "1/10").collect();
+    assert_eq!(named.len(), 10, "{report}");
+    assert!(
+        odds.iter()
+            .any(|o| o["outcome"] == "a hit to every unit" && o["fraction"] == "1/10")
+    );
+}
+
+/// 004 2.2.3: the CVS table: d6 for the grade (1-2 untrained, 3-4 trained, 5-6 veteran),
+/// then d6 for the row.
+#[test]
+fn cvs_table_by_grade_and_row() {
+    for grade in ["untrained", "trained", "veteran"] {
+        assert_eq!(odds(RULESET, "cvs_grade", &[], grade), "1/3");
+    }
+    assert_eq!(
+        odds(RULESET, "cvs_values", &["grade=2".into()], "C1 M2 T4 A4 I4"),
+        "1/6"
+    );
+    assert_eq!(
+        odds(RULESET, "cvs_values", &["grade=0".into()], "C1 M1 T7 A7 I7"),
+        "1/6"
+    );
+    assert_eq!(
+        odds(RULESET, "cvs_values", &["grade=1".into()], "C0 M1 T6 A6 I6"),
+        "1/6"
+    );
+}
+
+/// 004 Rules by sequence 2, 3.1 grapeshot, 4d reinforcements: the cube for integrity (red
+/// withdraws), grapeshot (smoothbore automatic, rifled red), and a d6 for the entry place.
+#[test]
+fn integrity_grapeshot_and_entry_charts() {
+    assert_eq!(odds(RULESET, "integrity", &[], "withdraw"), "1/2");
+    assert_eq!(odds(RULESET, "grapeshot", &["rifled=0".into()], "hit"), "1");
+    assert_eq!(
+        odds(RULESET, "grapeshot", &["rifled=1".into()], "hit"),
+        "1/2"
+    );
+    for place in ["first place", "second place", "third place"] {
+        assert_eq!(odds(RULESET, "entry_point", &[], place), "1/3");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fields in play
+
+struct Field {
+    dir: tempfile::TempDir,
+}
+
+/// A 10×8 field; `map` rows override the all-clear board, `features` and `pieces` are YAML
+/// list entries, `extra` further scenario keys.
+fn field(map: Option<&str>, features: &str, pieces: &str, extra: &str) -> Field {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = root().join(RULESET);
+    std::fs::write(
+        dir.path().join("hc.yaml"),
+        format!(
+            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
+            base.display()
+        ),
+    )
+    .expect("write overlay");
+    let clear = ". . . . . . . . . .\n".repeat(8);
+    let map = map.map_or(clear, str::to_owned);
+    let map: String = map.lines().map(|l| format!("    {}\n", l.trim())).collect();
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        format!("  features:\n{features}")
+    };
+    std::fs::write(
+        dir.path().join("field.yaml"),
+        format!(
+            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: 3\n{extra}\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear, F: forest, h: hill, B: buildings, L: lake, T: fort }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
+        ),
+    )
+    .expect("write scenario");
+    Field { dir }
+}
+
+impl Field {
+    /// Plays `orders` (one YAML flow mapping each) with extra command-line arguments.
+    fn play(&self, orders: &[&str], args: &[&str]) -> Run {
+        let text: String = std::iter::once("orders:\n".to_owned())
+            .chain(orders.iter().map(|o| format!("  - {o}\n")))
+            .collect();
+        std::fs::write(self.dir.path().join("orders.yaml"), text).expect("write orders");
+        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
+        all.extend_from_slice(args);
+        grognard_in(self.dir.path(), &all)
+    }
+}
+
+/// `n` end_phase orders for `side`.
+fn ends(side: &str, n: usize) -> Vec<String> {
+    vec![format!("{{ side: {side}, end_phase: true }}"); n]
+}
+
+fn order(side: &str, what: &str) -> String {
+    format!("{{ side: {side}, {what} }}")
+}
+
+/// Orders up to Blue's movement phase (arrivals, command).
+fn to_blue_movement() -> Vec<String> {
+    ends("blue", 2)
+}
+
+/// Orders up to Blue's fire phase (arrivals, command, movement; Red's defensive fire).
+fn to_blue_fire() -> Vec<String> {
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o
+}
+
+/// Orders up to Blue's melee phase.
+fn to_blue_melee() -> Vec<String> {
+    let mut o = to_blue_fire();
+    o.extend(ends("blue", 1));
+    o
+}
+
+fn run(f: &Field, orders: &[String]) -> Run {
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    f.play(&refs, &[])
+}
+
+fn ok(f: &Field, orders: &[String]) -> String {
+    let r = run(f, orders);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    r.stdout
+}
+
+fn refused(f: &Field, orders: &[String], why: &str) {
+    let r = run(f, orders);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(why),
+        "expected `{why}` in: {}{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+fn with(mut base: Vec<String>, more: &[String]) -> Vec<String> {
+    base.extend_from_slice(more);
+    base
+}
+
+fn has(out: &str, line: &str) {
+    assert!(out.contains(line), "expected `{line}` in:\n{out}");
+}
+
+fn lacks(out: &str, line: &str) {
+    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
+}
+
+// Hex neighbours (odd rows shoved east): from (4,4) E is (5,4), W (3,4), NE (4,3),
+// NW (3,3), SE (4,5), SW (3,5); from (4,5) NE is (5,4), NW (4,4), SE (5,6), SW (4,6).
+
+// --- Movement ---------------------------------------------------------------------------
+
+/// 004 charts page, Movement: infantry 3, cavalry/commanders/couriers 5, limbered artillery
+/// 2, wagons 3 hexes.
+#[test]
+fn movement_allowances_by_arm() {
+    let pieces = "  - { id: i, side: blue, type: infantry, at: [0, 1], facing: E }\n  - { id: c, side: blue, type: cavalry, at: [0, 2], facing: E }\n  - { id: a, side: blue, type: artillery, at: [0, 3], facing: E, mode: limbered }\n  - { id: w, side: blue, type: wagon, at: [0, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [0, 5] }\n  - { id: k, side: blue, type: courier, at: [0, 6] }\n  - { id: r, side: red, type: infantry, at: [9, 7], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let east = |id: &str, row: i32, n: i32| -> String {
+        let path: Vec<String> = (1..=n).map(|c| format!("[{c}, {row}]")).collect();
+        order(
+            "blue",
+            &format!("move: {{ piece: {id}, path: [{}] }}", path.join(", ")),
+        )
+    };
+    for (id, row, allowance) in [
+        ("i", 1, 3),
+        ("c", 2, 5),
+        ("a", 3, 2),
+        ("w", 4, 3),
+        ("g", 5, 5),
+        ("k", 6, 5),
+    ] {
+        ok(&f, &with(to_blue_movement(), &[east(id, row, allowance)]));
+        refused(
+            &f,
+            &with(to_blue_movement(), &[east(id, row, allowance + 1)]),
+            "the path costs",
+        );
+    }
+}
+
+/// 004 5d/5e: units face the way they move and cannot move backwards (about-face first).
+#[test]
+fn no_backward_moves_and_facing_follows_the_move() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 7], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
+        ),
+        "cannot move backwards",
+    );
+    // Front hexes only, and each step turns the unit: E then NE then NE is fine.
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order(
+                "blue",
+                "move: { piece: b, path: [[5, 4], [5, 3], [6, 2]] }",
+            )],
+        ),
+    );
+    has(&out, "b moved (4,4) → (5,4) → (5,3) → (6,2), cost 3");
+    // About face first, then move west.
+    ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[
+                order("blue", "face: { piece: b, facing: W }"),
+                order("blue", "move: { piece: b, path: [[3, 4]] }"),
+            ],
+        ),
+    );
+}
+
+/// 004 5.2: the zone of control is the three front hexes; entering one ends the move; a
+/// unit with a hit (or fatigued, or in melee) has none.
+#[test]
+fn zone_of_control_stops_and_is_lost_with_a_hit() {
+    let moving = "  - { id: b, side: blue, type: cavalry, at: [1, 4], facing: E }\n";
+    let go = order("blue", "move: { piece: b, path: [[2, 4], [3, 4], [4, 4]] }");
+    let f = field(
+        None,
+        "",
+        &format!("{moving}  - {{ id: r, side: red, type: infantry, at: [4, 3], facing: SW }}\n"),
+        "",
+    );
+    refused(
+        &f,
+        &with(to_blue_movement(), &[go.clone()]),
+        "entered the zone of control of r",
+    );
+    for lost in [
+        "counters: { hits: 1 }",
+        "flags: [fatigued]",
+        "flags: [in_melee]",
+    ] {
+        let f = field(
+            None,
+            "",
+            &format!(
+                "{moving}  - {{ id: r, side: red, type: infantry, at: [4, 3], facing: SW, {lost} }}\n"
+            ),
+            "",
+        );
+        ok(&f, &with(to_blue_movement(), &[go.clone()]));
+    }
+}
+
+/// 004 5.3: one unit per hex; light infantry may pass through others (5f), a TE hit to
+/// both.
+#[test]
+fn one_unit_per_hex_and_light_infantry_pass_through() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: l, side: blue, type: light_infantry, at: [1, 4], facing: E }\n  - { id: g, side: blue, type: artillery, at: [5, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 7], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order(
+                "blue",
+                "move: { piece: b, path: [[3, 4], [4, 4], [5, 4]] }",
+            )],
+        ),
+        "b cannot enter (5,4)",
+    );
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: l, path: [[2, 4], [3, 4]] }")],
+        ),
+    );
+    has(&out, "b te 0 → 1");
+    has(&out, "l te 0 → 1");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: l, path: [[2, 4]] }")],
+        ),
+        "may pass through (2,4) but not stop there",
+    );
+}
+
+/// 004 5.4: crossing an obstacle costs no movement but a TE hit, unless the unit started
+/// its move at it; 5.5 a road negates it.
+#[test]
+fn obstacles_disorder_unless_started_at_or_on_a_road() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 6], facing: NE }\n  - { id: s, side: blue, type: infantry, at: [6, 5], facing: NE }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let wall = "    - { feature: wall, between: [[[3, 5], [3, 4]], [[6, 5], [6, 4]]] }\n";
+    let f = field(None, wall, pieces, "");
+    // (3,6) → (3,5) → over the wall to (3,4): disordered.
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[3, 5], [3, 4]] }")],
+        ),
+    );
+    has(&out, "b te 0 → 1");
+    // s starts at the wall: no TE.
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: s, path: [[6, 4]] }")],
+        ),
+    );
+    lacks(&out, "s te");
+    let road = "    - { feature: wall, between: [[[3, 5], [3, 4]]] }\n    - { feature: road, path: [[3, 6], [3, 5], [3, 4]] }\n";
+    let f = field(None, road, pieces, "");
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[3, 5], [3, 4]] }")],
+        ),
+    );
+    lacks(&out, "b te");
+}
+
+/// 004 5.6: moving into buildings disorders but does not stop the move.
+#[test]
+fn buildings_disorder_without_stopping() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . B . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[3, 4], [4, 4]] }")],
+        ),
+    );
+    has(&out, "b moved (2,4) → (3,4) → (4,4), cost 2");
+    has(&out, "b te 0 → 1");
+}
+
+/// 004 5.5b: cavalry cannot enter forest except by road.
+#[test]
+fn cavalry_enter_forest_only_by_road() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . F F . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: c, path: [[3, 4]] }")],
+        ),
+        "forbids c to enter (3,4)",
+    );
+    let road = "    - { feature: road, path: [[2, 4], [3, 4], [4, 4], [5, 4]] }\n";
+    let f = field(Some(map), road, pieces, "");
+    ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order(
+                "blue",
+                "move: { piece: c, path: [[3, 4], [4, 4], [5, 4]] }",
+            )],
+        ),
+    );
+}
+
+/// 004 3 Push Move and "Other notes": unlimbered guns may be pushed one hex on clear flat
+/// ground for a TE hit, never uphill; limbering and unlimbering cost a TE hit each.
+#[test]
+fn artillery_push_and_limbering_cost_te() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . h . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: g, side: blue, type: artillery, at: [4, 4], facing: E, mode: unlimbered }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: g, path: [[5, 4]] }")],
+        ),
+        "forbids g to enter (5,4)",
+    );
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: g, path: [[4, 3]] }")],
+        ),
+    );
+    has(&out, "g te 0 → 1");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: g, path: [[4, 3], [5, 2]] }")],
+        ),
+        "the path costs",
+    );
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "act: { piece: g, action: limber }")],
+        ),
+    );
+    has(&out, "g changed mode unlimbered → limbered");
+    has(&out, "g te 0 → 1");
+}
+
+/// 004 charts page, fatigue: the third TE hit fatigues a unit; a fatigued unit moves at
+/// most one hex a turn; a turn without moving removes one TE hit.
+#[test]
+fn fatigue_and_te_recovery() {
+    let pieces = "  - { id: b, side: blue, type: light_infantry, at: [1, 4], facing: E, counters: { te: 2 } }\n  - { id: f, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: t, side: blue, type: infantry, at: [1, 6], facing: E, counters: { te: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
+        ),
+    );
+    has(&out, "b te 2 → 3");
+    has(&out, "b is fatigued");
+    let tired = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E, counters: { te: 3 }, flags: [fatigued] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f2 = field(None, "", tired, "");
+    refused(
+        &f2,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
+        ),
+        "moves at most 1 hex",
+    );
+    ok(
+        &f2,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[2, 4]] }")],
+        ),
+    );
+    // A whole turn without moving: t recovers one TE at the turn's end.
+    let mut o = ends("blue", 7);
+    o.extend(ends("red", 6));
+    o.extend(ends("blue", 1));
+    let out = ok(&f, &o);
+    has(&out, "t te 1 → 0");
+}
+
+// --- Fire -------------------------------------------------------------------------------
+
+fn fire(by: &str, at: &str) -> String {
+    order(
+        "blue",
+        &format!("act: {{ piece: {by}, action: fire, target: {at} }}"),
+    )
+}
+
+/// 004 Firing: a neighbouring target in the front arc is an automatic hit; the third hit
+/// routs: the unit turns about and moves 3 hexes directly away.
+#[test]
+fn automatic_hit_and_the_third_hit_routs() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 } }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "band 0 (automatic) → hit");
+    has(&out, "r hits 2 → 3");
+    has(&out, "r is routed");
+    has(&out, "r now faces W");
+    has(&out, "r placed (4,4) → (1,4) (routed)");
+}
+
+/// 004 7.5: cavalry and artillery rout 4 hexes; a routed unit keeps routing each movement
+/// phase until rallied, and leaves the field at the edge.
+#[test]
+fn cavalry_rout_four_and_keep_routing() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: c, side: red, type: cavalry, at: [5, 4], facing: E, counters: { hits: 2 } }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_fire(), &[fire("b", "c")]);
+    o.extend(ends("blue", 3)); // fire, melee, rally
+    o.extend(ends("red", 1)); // command
+    let out = ok(&f, &o);
+    has(&out, "c placed (5,4) → (1,4) (routed)");
+    o.extend(ends("red", 1)); // Red's movement phase begins: the rout goes on
+    let out = ok(&f, &o);
+    // From (1,4) west: the board ends after one hex.
+    has(&out, "c removed (routed: left the field)");
+}
+
+/// 004 7.5/7.5.1: routing through one friend into an empty hex beyond gives the friend a
+/// TE hit; with no room beyond, or into an enemy zone of control, the router is destroyed.
+#[test]
+fn routing_through_friends_and_into_zones() {
+    let base = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: E, counters: { hits: 2 } }\n  - { id: f, side: red, type: infantry, at: [4, 4], facing: E }\n";
+    let f = field(None, "", base, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "f te 0 → 1");
+    has(&out, "r placed (5,4) → (2,4) (routed)");
+    let crowded =
+        format!("{base}  - {{ id: g, side: red, type: infantry, at: [3, 4], facing: E }}\n");
+    let f = field(None, "", &crowded, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "r removed (routed: no room behind f; destroyed)");
+    let zoc = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: E, counters: { hits: 2 } }\n  - { id: z, side: blue, type: infantry, at: [4, 5], facing: NW }\n";
+    let f = field(None, "", zoc, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(
+        &out,
+        "r removed (routed: fell back into an enemy zone of control and was destroyed)",
+    );
+}
+
+/// 004 7o: a routed unit that is hit again is destroyed; 7m rare units take four hits.
+#[test]
+fn routed_units_hit_again_are_destroyed_and_rare_units_hold_at_three() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { hits: 3 }, flags: [routed] }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "r removed (a routed unit was hit again: destroyed)");
+    let rare = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 }, attributes: { rare: 1 } }\n";
+    let f = field(None, "", rare, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "r hits 2 → 3");
+    lacks(&out, "r is routed");
+}
+
+/// 004 7e-g: primary arc only (point-blank out of arc at 1 CP), closest target first, no
+/// firing into melee; 7.1a at most two units of one arm on a target.
+#[test]
+fn target_rules() {
+    // Out of arc at point blank: r is on b's flank, one hex away: one CP.
+    let flank = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [3, 5], facing: E }\n";
+    let f = field(None, "", flank, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(&out, "+1 out of arc at point blank; band 1 (Color)");
+    let rear = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [3, 4], facing: E }\n";
+    refused(
+        &field(None, "", rear, ""),
+        &with(to_blue_fire(), &[fire("b", "r")]),
+        "r is not in b's front arc",
+    );
+    // Closest target first.
+    let two = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [3, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [5, 3], facing: W }\n";
+    refused(
+        &field(None, "", two, ""),
+        &with(to_blue_fire(), &[fire("b", "far")]),
+        "n is nearer and must be the target",
+    );
+    // No firing into melee.
+    let melee = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [in_melee] }\n";
+    refused(
+        &field(None, "", melee, ""),
+        &with(to_blue_fire(), &[fire("b", "r")]),
+        "no firing into a melee",
+    );
+    // Ganging up: a third unit of the same arm may not fire at the same target.
+    let gang = "  - { id: b1, side: blue, type: infantry, at: [5, 5], facing: NE }\n  - { id: b2, side: blue, type: infantry, at: [4, 5], facing: NE }\n  - { id: b3, side: blue, type: infantry, at: [6, 5], facing: NW }\n  - { id: r, side: red, type: infantry, at: [5, 3], facing: SW }\n";
+    let f = field(None, "", gang, "");
+    refused(
+        &f,
+        &with(
+            to_blue_fire(),
+            &[fire("b1", "r"), fire("b2", "r"), fire("b3", "r")],
+        ),
+        "two units have already fired at r this phase",
+    );
+}
+
+/// 004 Modifiers: target in cover 1 CP, target's flank 1 CB, commander's C as CB, each hit
+/// on the firer 1 CP.
+#[test]
+fn fire_modifiers_in_play() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . F . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E, counters: { hits: 1 } }\n  - { id: g, side: blue, type: commander, at: [2, 4], attached_to: b, counters: { cvs_c: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
+    let f = field(Some(map), "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    has(
+        &out,
+        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -2 commander, cap on bonuses",
+    );
+}
+
+/// 004 3: guns fire only unlimbered, two hexes a band (smoothbore automatic at 2, Color at
+/// 3); rifled guns have no automatic band; mounted infantry cannot fire mounted.
+#[test]
+fn artillery_bands_and_who_may_fire() {
+    let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered }\n  - { id: l, side: blue, type: artillery, at: [2, 6], facing: E, mode: limbered }\n  - { id: a, side: blue, type: artillery, at: [2, 2], facing: E, mode: unlimbered, attributes: { class: 1 } }\n  - { id: m, side: blue, type: mounted_infantry, at: [2, 0], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: s, side: red, type: infantry, at: [5, 6], facing: W }\n  - { id: q, side: red, type: infantry, at: [4, 2], facing: W }\n  - { id: t, side: red, type: infantry, at: [3, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("g", "r")]));
+    has(&out, "fire_artillery_b: no roll needed; band 0 (automatic)");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("a", "q")]));
+    has(&out, "fire_artillery_a: cube");
+    has(&out, "band 0 (Color)");
+    refused(
+        &f,
+        &with(to_blue_fire(), &[fire("l", "s")]),
+        "l must unlimber to fire",
+    );
+    refused(
+        &f,
+        &with(to_blue_fire(), &[fire("m", "t")]),
+        "m cannot fire while mounted",
+    );
+}
+
+/// 004 2e/2g: a commander attached to a unit hit on a red star is killed instead, and the
+/// unit takes no hit; on any other face the unit takes the hit.
+#[test]
+fn commander_killed_on_a_red_star() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: v, side: red, type: commander, at: [4, 4], attached_to: r }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_fire(), &[fire("b", "r")]);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let (mut star, mut plain) = (false, false);
+    for seed in 0..200 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        if r.stdout.contains("cube red star;") {
+            has(
+                &r.stdout,
+                "v removed (commander killed by a red-star hit; the unit takes no hit)",
+            );
+            lacks(&r.stdout, "r hits 0 → 1");
+            star = true;
+        } else if r.stdout.contains("cube red;") {
+            has(&r.stdout, "r hits 0 → 1");
+            lacks(&r.stdout, "v removed");
+            plain = true;
+        }
+        if star && plain {
+            return;
+        }
+    }
+    panic!("200 seeds gave no red star and red hit (star {star}, plain {plain})");
+}
+
+// --- Melee ------------------------------------------------------------------------------
+
+fn melee(by: &str, at: &str) -> String {
+    order(
+        "blue",
+        &format!("act: {{ piece: {by}, action: melee, target: {at} }}"),
+    )
+}
+
+/// Plays `orders` over seeds until every outcome of the melee chart in `want` is seen;
+/// `check` asserts the effects of each outcome on the output.
+fn over_seeds(f: &Field, orders: &[String], want: &[&str], check: impl Fn(&str, &str)) {
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let mut seen: Vec<String> = Vec::new();
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("melee: cube"))
+            .expect("a melee roll");
+        let outcome = line
+            .split(" → ")
+            .nth(1)
+            .and_then(|s| s.split(" (").next())
+            .expect("outcome")
+            .to_owned();
+        check(&outcome, &r.stdout);
+        if !seen.contains(&outcome) {
+            seen.push(outcome);
+        }
+        if want.iter().all(|w| seen.iter().any(|s| s == w)) {
+            return;
+        }
+    }
+    panic!("outcomes seen: {seen:?}, wanted {want:?}");
+}
+
+/// 004 7.3 and the melee chart: the Stronger unit (here the attacker with a commander) and
+/// the four results, applied to the right unit.
+#[test]
+fn melee_results_fall_on_the_right_unit() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_melee(), &[melee("b", "r")]);
+    over_seeds(
+        &f,
+        &orders,
+        &[
+            "both hit and defender TE",
+            "attacker hit",
+            "defender hit",
+            "defender TE",
+        ],
+        |outcome, out| {
+            has(out, "melee of b (3) against r (2)");
+            match outcome {
+                "both hit and defender TE" => {
+                    has(out, "b hits 0 → 1");
+                    has(out, "r hits 0 → 1");
+                    has(out, "r te 0 → 1");
+                }
+                "attacker hit" => {
+                    has(out, "b hits 0 → 1");
+                    lacks(out, "r hits");
+                }
+                "defender hit" => {
+                    has(out, "r hits 0 → 1");
+                    lacks(out, "b hits");
+                }
+                "defender TE" => {
+                    has(out, "r te 0 → 1");
+                    lacks(out, "hits");
+                }
+                other => panic!("unexpected {other}"),
+            }
+            // Both are now locked in melee (and so have no zone of control).
+            has(out, "b is in_melee");
+        },
+    );
+}
+
+/// 004 melee chart notes: a unit meleed in its flank or rear takes its results doubled.
+#[test]
+fn flank_melee_doubles_the_results() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_melee(), &[melee("b", "r")]);
+    over_seeds(
+        &f,
+        &orders,
+        &["defender hit", "defender TE"],
+        |outcome, out| {
+            // Flank gives the attacker +1: 3 against 2.
+            has(out, "melee of b (3) against r (2)");
+            match outcome {
+                "defender hit" => has(out, "r hits 0 → 2"),
+                "defender TE" => has(out, "r te 0 → 2"),
+                "both hit and defender TE" => {
+                    has(out, "r hits 0 → 2");
+                    has(out, "r te 0 → 2");
+                }
+                _ => {}
+            }
+        },
+    );
+}
+
+/// 004 3.1 and 7.2: artillery meleed in its front arc fires grapeshot once (smoothbore:
+/// automatic), then the crew abandons the guns; skirmishers do not melee.
+#[test]
+fn guns_and_skirmishers_in_melee() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered }\n  - { id: k, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: s, side: red, type: skirmishers, at: [4, 6], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(
+        &f,
+        &with(to_blue_melee(), &[melee("b", "g"), melee("k", "s")]),
+    );
+    has(&out, "grapeshot: no roll needed; band 0 (automatic) → hit");
+    has(&out, "b hits 0 → 1");
+    has(&out, "g removed (crew abandoned the guns to b)");
+    has(&out, "s removed (skirmishers contacted in melee)");
+}
+
+/// 004 7.3i: cover in melee degrades one level each round (forts +2, +1, 0).
+#[test]
+fn melee_cover_degrades_round_by_round() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . T . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    for (rounds, value) in [(0, 4), (1, 3), (2, 2), (3, 2)] {
+        let pieces = format!(
+            "  - {{ id: b, side: blue, type: infantry, at: [3, 4], facing: E }}\n  - {{ id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: {{ melee_rounds: {rounds} }}, flags: [in_melee] }}\n"
+        );
+        let f = field(Some(map), "", &pieces, "");
+        let out = ok(&f, &with(to_blue_melee(), &[melee("b", "r")]));
+        has(&out, &format!("melee of b (2) against r ({value})"));
+    }
+}
+
+// --- Commanders, rally and the sequence ----------------------------------------------
+
+/// 004 8: a unit with a commander attached rallies at the end of its side's turn: routed
+/// status and TE hits go, and one hit.
+#[test]
+fn rally_with_a_commander() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: W, counters: { hits: 2, te: 1 }, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: n, side: blue, type: infantry, at: [3, 6], facing: E, counters: { hits: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = ends("blue", 1); // arrivals
+    o.extend(ends("blue", 1)); // command; movement begins: b routs on first
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 2)); // fire, melee → rally begins
+    let out = ok(&f, &o);
+    has(&out, "b placed (3,4) → (0,4) (routed)");
+    has(&out, "b is no longer routed");
+    has(&out, "b te 1 → 0");
+    has(&out, "b hits 2 → 1");
+    lacks(&out, "n hits");
+    let all = f.play(
+        &o.iter().map(String::as_str).collect::<Vec<_>>(),
+        &["--option", "rally_all_hits=on"],
+    );
+    has(&all.stdout, "b hits 2 → 0");
+}
+
+/// 004 6 and 5.3: commanders attach at the start of the turn, one per unit, never to a
+/// routed unit; a unit that routs loses its commander, captured.
+#[test]
+fn attaching_commanders() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: u, side: blue, type: infantry, at: [5, 6], facing: E, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: h, side: blue, type: commander, at: [3, 6], attached_to: c }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let attach = |who: &str, to: &str| {
+        order(
+            "blue",
+            &format!("act: {{ piece: {who}, action: attach, target: {to} }}"),
+        )
+    };
+    refused(
+        &f,
+        &with(ends("blue", 1), &[attach("g", "c")]),
+        "c already has a commander (h)",
+    );
+    refused(
+        &f,
+        &with(ends("blue", 1), &[attach("g", "u")]),
+        "cannot be attached to a routed unit",
+    );
+    let free = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", free, "");
+    let out = ok(&f, &with(ends("blue", 1), &[attach("g", "c")]));
+    has(&out, "g attached to c");
+}
+
+/// 004 2.2.1/2.2.2: order changes up to the Initiative value; a failure rolls on the
+/// decision-failure table.
+#[test]
+fn order_changes_limited_by_initiative() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_i: 1, cvs_t: 9 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let change = order("blue", "act: { piece: g, action: change_orders }");
+    let out = ok(&f, &with(ends("blue", 1), &[change.clone()]));
+    has(&out, "g order_changes 0 → 1");
+    has(&out, "cvs_test: d10");
+    // Tactical 9: only a 10 passes; otherwise the decision-failure table is rolled.
+    if out.contains("→ fail") {
+        has(&out, "decision_failure: d10");
+    }
+    // Second attempt in a later turn is over the limit of 1.
+    let mut o = with(ends("blue", 1), &[change.clone()]);
+    o.extend(ends("blue", 5));
+    o.extend(ends("red", 1));
+    o.extend(ends("red", 5));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.extend(ends("blue", 1));
+    o.push(change);
+    refused(&f, &o, "g has used all 1 order changes");
+}
+
+/// 004 Rules by sequence 2: past the break point every unit rolls; red withdraws 3 hexes
+/// to the rear.
+#[test]
+fn army_integrity_withdraws_on_red() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: E }\n  - { id: d, side: blue, type: infantry, at: [5, 6], facing: E, flags: [routed] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    // One unit of two routed: 50% lost, at the break point of 50.
+    let f = field(None, "", pieces, "settings: { break_point: 50 }");
+    let orders = ends("blue", 1);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let (mut held, mut withdrew) = (false, false);
+    for seed in 0..100 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        has(&r.stdout, "note: blue has lost 50%: integrity check");
+        if r.stdout.contains("→ withdraw (integrity of b)") {
+            has(
+                &r.stdout,
+                "b placed (5,4) → (2,4) (withdrew (army integrity))",
+            );
+            withdrew = true;
+        } else {
+            has(&r.stdout, "→ hold (integrity of b)");
+            lacks(&r.stdout, "b placed");
+            held = true;
+        }
+        if held && withdrew {
+            break;
+        }
+    }
+    assert!(held && withdrew);
+    let safe = field(None, "", pieces, "settings: { break_point: 51 }");
+    let r = safe.play(&refs, &[]);
+    lacks(&r.stdout, "integrity");
+}
+
+/// 004 2.2.3: random CVS traits from the table at the start of the game.
+#[test]
+fn random_cvs_rolls_each_commander() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "options: { random_cvs: true }");
+    let r = f.play(&[], &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    has(&r.stdout, "(grade of g)");
+    has(&r.stdout, "(CVS of g)");
+    assert!(r.stdout.contains("note: g is "), "{}", r.stdout);
+}
+
+/// The bundled example plays fire, melee and a rout from the command line.
+#[test]
+fn the_example_plays_fire_melee_and_a_rout() {
+    let r = grognard(&[
+        "play",
+        "examples/hex-command.yaml",
+        "--orders",
+        "examples/hex-command.orders.yaml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    has(&r.stdout, "r1 fire at b1");
+    has(&r.stdout, "b1 melee at r1");
+    has(&r.stdout, "b1 is routed");
+    has(
+        &r.stdout,
+        "hale removed (commander captured: his unit routed)",
+    );
+    has(&r.stdout, "r2 melee at b2");
+    let v = grognard(&[
+        "validate",
+        RULESET,
+        "rulesets/hex-command-d6.yaml",
+        "rulesets/hex-command-limber3.yaml",
+    ]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+}
