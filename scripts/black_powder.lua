@@ -606,6 +606,10 @@ end
 function bp.order(game, actor, target, outcome)
   pending = {}
   check_own_brigade(game, actor, target)
+  if game:flag(actor, "command_failed") then
+    error(game:name(actor) .. " has failed an order this phase and gives no more", 0)
+  end
+  if not MOVES[outcome] then game:set_flag(actor, "command_failed") end
   settle(game, actor, target, outcome, MOVES[outcome] or 0)
 end
 

@@ -50,3 +50,18 @@ fn a_house_rule_saved_by_the_editor_passes_validate() {
     let diff = grognard(&["diff", &base.to_string_lossy(), &target.to_string_lossy()]);
     assert!(diff.stdout.contains("chart `volley`"), "{}", diff.stdout);
 }
+
+#[test]
+fn edit_without_a_display_says_so_instead_of_hanging() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["edit", "rulesets/drill-square.yaml"])
+        .current_dir(root())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot open the editor window"), "{stderr}");
+}

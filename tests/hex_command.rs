@@ -525,7 +525,10 @@ fn no_backward_moves_and_facing_follows_the_move() {
 #[test]
 fn zone_of_control_stops_and_is_lost_with_a_hit() {
     let moving = "  - { id: b, side: blue, type: cavalry, at: [1, 4], facing: E }\n";
-    let go = order("blue", "move: { piece: b, path: [[2, 4], [3, 4], [4, 4]] }");
+    let go = order(
+        "blue",
+        "move: { piece: b, path: [[2, 4], [3, 4], [4, 4], [5, 4]] }",
+    );
     let f = field(
         None,
         "",
@@ -847,7 +850,7 @@ fn target_rules() {
         "r is not in b's front arc",
     );
     // Closest target first.
-    let two = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [3, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [5, 3], facing: W }\n";
+    let two = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [3, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [4, 6], facing: W }\n";
     refused(
         &field(None, "", two, ""),
         &with(to_blue_fire(), &[fire("b", "far")]),
@@ -883,7 +886,7 @@ fn fire_modifiers_in_play() {
     let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
     has(
         &out,
-        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -2 commander, cap on bonuses",
+        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -2 commander, +1 cap on bonuses",
     );
 }
 

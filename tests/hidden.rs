@@ -757,3 +757,143 @@ fn play_for_a_side_writes_a_redacted_save_without_seed_or_enemy_orders() {
     let replay = grognard(&["replay", save.to_str().unwrap_or_default()]);
     assert_eq!(replay.code, 1);
 }
+
+fn spotting_rules() -> Ruleset {
+    load_ruleset(&root().join("tests/fixtures/hidden/hex-spotting.yaml"))
+        .unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// A 20 × 12 hex board; `hill` and `forest` are lists of cells.
+fn hex_scenario(
+    pieces: &[String],
+    hill: &[(i32, i32)],
+    forest: &[(i32, i32)],
+    seed: u64,
+) -> String {
+    let mut s = format!(
+        "scenario: h\nruleset: hex-spotting\nseed: {seed}\nboard:\n  cols: 20\n  rows: 12\n"
+    );
+    if !hill.is_empty() || !forest.is_empty() {
+        s.push_str("  terrain:\n");
+    }
+    for (name, cells) in [("hill", hill), ("forest", forest)] {
+        if !cells.is_empty() {
+            let list: Vec<String> = cells.iter().map(|(c, r)| format!("[{c}, {r}]")).collect();
+            s.push_str(&format!("    {name}: [{}]\n", list.join(", ")));
+        }
+    }
+    s.push_str("sides:\n  blue: {}\n  red: {}\npieces:\n");
+    for p in pieces {
+        s.push_str(&format!("  - {p}\n"));
+    }
+    s
+}
+
+fn start_with(rules: &Ruleset, text: &str, options: &[(String, bool)]) -> Game {
+    let s = scenario_from_text("h.yaml", text, rules).unwrap_or_else(|d| panic!("{d}"));
+    s.start(None, options, &mut NoHooks)
+        .unwrap_or_else(|d| panic!("{d}"))
+}
+
+#[test]
+fn markers_within_five_hexes_are_revealed_unless_in_cover() {
+    // 004 3.1: at 5 hexes markers are revealed automatically, except those in forest, town
+    // and the like.
+    let rules = spotting_rules();
+    let pieces = vec![
+        "{ id: b, side: blue, type: infantry, at: [2, 5], facing: E }".to_owned(),
+        "{ id: open, side: red, type: infantry, at: [7, 5], facing: W }".to_owned(),
+        "{ id: wood, side: red, type: infantry, at: [6, 3], facing: W }".to_owned(),
+    ];
+    let game = start_with(&rules, &hex_scenario(&pieces, &[], &[(6, 3)], 1), &[]);
+    let blue = SideId(0);
+    assert_eq!(level(&game, blue, "open").as_deref(), Some("seen"));
+    assert_eq!(level(&game, blue, "wood"), None);
+}
+
+#[test]
+fn beyond_five_hexes_a_roll_spots_within_eight_or_twelve_from_a_hill() {
+    // 004 3.1: roll to spot within 8 hexes, 12 from a hill; the roll is the spotting side's
+    // and only its own log shows it.
+    let rules = spotting_rules();
+    let blue = SideId(0);
+    let red = SideId(1);
+    let rolls = |g: &Game, side| {
+        g.events_for(side)
+            .iter()
+            .filter(|e| matches!(e, Event::Rolled { roll } if roll.chart == "spot" && roll.purpose.contains("blue")))
+            .count()
+    };
+    let mut spotted_seen = [false, false];
+    for seed in 0..40 {
+        let at7 = vec![
+            "{ id: b, side: blue, type: infantry, at: [2, 5], facing: E }".to_owned(),
+            "{ id: r, side: red, type: infantry, at: [9, 5], facing: W }".to_owned(),
+        ];
+        let game = start_with(&rules, &hex_scenario(&at7, &[], &[], seed), &[]);
+        assert_eq!(rolls(&game, blue), 1, "one roll at 7 hexes");
+        assert_eq!(rolls(&game, red), 0, "red does not see blue's roll");
+        let outcome = game.events_for(blue).iter().find_map(|e| match e {
+            Event::Rolled { roll } if roll.chart == "spot" => Some(roll.outcome.clone()),
+            _ => None,
+        });
+        let seen = level(&game, blue, "r").is_some();
+        assert_eq!(outcome.as_deref() == Some("spotted"), seen);
+        spotted_seen[usize::from(seen)] = true;
+    }
+    assert_eq!(
+        spotted_seen,
+        [true, true],
+        "both outcomes turn up over 40 seeds"
+    );
+    // At 11 hexes: no roll from the plain, a roll from the hill.
+    let at11 = |hill: &[(i32, i32)]| {
+        let pieces = vec![
+            "{ id: b, side: blue, type: infantry, at: [2, 5], facing: E }".to_owned(),
+            "{ id: r, side: red, type: infantry, at: [13, 5], facing: W }".to_owned(),
+        ];
+        start_with(&rules, &hex_scenario(&pieces, hill, &[], 3), &[])
+    };
+    assert_eq!(rolls(&at11(&[]), blue), 0);
+    assert_eq!(rolls(&at11(&[(2, 5)]), blue), 1);
+}
+
+#[test]
+fn hidden_movement_shows_each_unseen_unit_as_two_fake_counters() {
+    // 004 optional rules, Hidden Movement: units no enemy can see are replaced with two
+    // fake counters.
+    let rules = spotting_rules();
+    let pieces = vec![
+        "{ id: b, side: blue, type: infantry, at: [1, 1], facing: E }".to_owned(),
+        "{ id: r, side: red, type: infantry, at: [15, 9], facing: W }".to_owned(),
+    ];
+    let text = hex_scenario(&pieces, &[], &[], 5);
+    let blue = SideId(0);
+    let plain = start_with(&rules, &text, &[]);
+    let hidden = start_with(&rules, &text, &[("hidden_movement".to_owned(), true)]);
+    // Without the option: one face-down marker where the unit stands.
+    let markers = |g: &Game| {
+        g.view(blue)
+            .enemy
+            .iter()
+            .filter_map(|e| e.place.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(markers(&plain).len(), 1);
+    // With it: two counters, neither of them the unit, both where the unit stood.
+    let r = piece(&hidden, "r");
+    let shown = hidden.view(blue);
+    assert_eq!(shown.enemy.len(), 2);
+    assert!(
+        shown
+            .enemy
+            .iter()
+            .all(|e| e.handle != r && e.real.is_none())
+    );
+    assert_eq!(
+        markers(&hidden),
+        vec![grognard_kernel::piece::Place::Cell(Cell::new(15, 9)); 2]
+    );
+    // The red player knows which is which: its own view holds the unit and its two fakes.
+    assert_eq!(hidden.view(SideId(1)).own.len(), 3);
+}

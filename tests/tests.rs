@@ -1,5 +1,6 @@
 //! End-to-end tests of the `grognard` binary, compiled as one test binary.
 
+mod black_powder;
 mod cli;
 mod editor_cli;
 mod hex_command;

@@ -1557,6 +1557,20 @@ impl EditorApp {
             }
             Command::Restart => self.recheck_scenario(),
             Command::Select(id) => {
+                // Seen as a side, only that side's own pieces can be picked up: what the
+                // panel would show of an enemy piece is the referee's knowledge.
+                let foreign = match (self.rt.view, id) {
+                    (ViewAs::Side(side), Some(id)) => self
+                        .rt
+                        .session
+                        .as_ref()
+                        .and_then(|s| s.game.piece(id))
+                        .is_none_or(|p| p.side != side),
+                    _ => false,
+                };
+                if foreign {
+                    return;
+                }
                 self.rt.selected = id;
                 self.rt.path.clear();
                 self.refresh_reach();

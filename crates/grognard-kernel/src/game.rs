@@ -1758,7 +1758,7 @@ impl Game {
                 ),
             ));
         }
-        if action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
+        if !def.repeats && action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
                 format!("{} has already used {} this phase", actor.name, def.name),

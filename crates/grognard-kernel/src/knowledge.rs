@@ -353,20 +353,12 @@ impl Game {
         }
     }
 
-    /// True when the piece is concealed (in concealing terrain or flagged hidden, or a
-    /// decoy-protected type while the decoy rule is on).
-    pub(crate) fn concealed(&self, state: &State, p: &Piece) -> bool {
+    /// True when the piece is concealed (in concealing terrain or flagged hidden).
+    pub(crate) fn concealed(&self, _state: &State, p: &Piece) -> bool {
         let Some(s) = self.sighting() else {
             return false;
         };
         if s.concealed_flag.is_some_and(|f| p.flag(f)) {
-            return true;
-        }
-        if let Some(d) = &s.decoys
-            && d.option
-                .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
-            && d.types.contains(&p.kind)
-        {
             return true;
         }
         let terrain = match &p.place {
@@ -376,6 +368,18 @@ impl Game {
             Place::Off => None,
         };
         terrain.is_some_and(|t| s.concealing.contains(&t))
+    }
+
+    /// True when the piece is kept off the table while no enemy sees it (a type the decoy
+    /// rule covers, while that rule is on): nothing of it is public.
+    pub(crate) fn behind_decoys(&self, state: &State, p: &Piece) -> bool {
+        self.sighting()
+            .and_then(|s| s.decoys.as_ref())
+            .is_some_and(|d| {
+                d.option
+                    .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+                    && d.types.contains(&p.kind)
+            })
     }
 
     fn observer_chart(&self, p: &Piece) -> Option<&SightChartDef> {
@@ -608,7 +612,7 @@ impl Game {
                             now = now.with(def.adjacent);
                         }
                     }
-                    if !self.concealed(next, target) {
+                    if !self.concealed(next, target) && !self.behind_decoys(next, target) {
                         now = now.with(s.public);
                         if face_up[ti] {
                             now = now.with(s.face_up).with(Disclosure::POSITION);

@@ -368,6 +368,9 @@ pub struct ActionDef {
     pub types: Vec<PieceTypeId>,
     /// True when the ruleset's `action` hook resolves it (after its chart, if any).
     pub scripted: bool,
+    /// True when a piece may take it more than once in a phase (a commander giving orders).
+    #[serde(default)]
+    pub repeats: bool,
 }
 
 /// An integer setting a scenario may choose (night, weather...).

@@ -878,6 +878,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             }
             ActionDef {
                 scripted: v.script.is_some(),
+                repeats: v.repeats,
                 name: a.name.value.clone(),
                 chart,
                 target,

@@ -568,6 +568,8 @@ pub struct ActionSpec {
     /// A Lua function (`module.function`) that resolves the action after its checks and
     /// its chart; it may roll dice and return changes.
     pub script: Option<Located<String>>,
+    /// True when a piece may take it more than once in a phase (default: once).
+    pub repeats: bool,
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.

@@ -281,6 +281,7 @@ pub fn rules(geo: Geo) -> Rules {
             effects: vec![vec![], vec![hits_to_target(1)], vec![hits_to_target(2)]],
             types: vec![INFANTRY],
             scripted: false,
+            repeats: false,
         }],
         settings: vec![],
         options: vec![],

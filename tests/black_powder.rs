@@ -1,0 +1,966 @@
+//! The `black-powder` variant: the club amendments of seed 003 (`rulesets/black-powder.yaml`)
+//! over our documented reading of the base game (`rulesets/black-powder-core.yaml`). Each
+//! test cites the amendment it checks (`// 003 <section>: ...`) and asserts real outcomes:
+//! exact odds of the charts through the kernel, games played through the rules + kernel API
+//! with the ruleset's own Lua hooks, and the binary.
+
+use grognard_kernel::Ratio;
+use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::open::{Len, Point};
+use grognard_kernel::ids::PieceId;
+use grognard_kernel::piece::Place;
+use grognard_lua::{Limits, LuaHooks};
+use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
+
+use crate::util::{grognard, root};
+
+const CORE: &str = "rulesets/black-powder-core.yaml";
+const CLUB: &str = "rulesets/black-powder.yaml";
+
+fn ruleset(path: &str) -> Ruleset {
+    load_ruleset(&root().join(path)).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// Exact odds of each outcome of `chart` in `ruleset` with `inputs` (the rest defaulted).
+fn odds(ruleset: &Ruleset, chart: &str, inputs: &[(&str, i32)]) -> Vec<(String, Ratio)> {
+    let rules = &ruleset.rules;
+    let id = rules.chart_by_name(chart).expect("chart");
+    let def = rules.chart(id).expect("chart");
+    let set: Vec<(usize, i32)> = inputs
+        .iter()
+        .map(|(name, v)| {
+            let i = def
+                .inputs
+                .iter()
+                .position(|x| x.name == *name)
+                .unwrap_or_else(|| panic!("chart {chart} has no input {name}"));
+            (i, *v)
+        })
+        .collect();
+    let values = def.input_values(&set);
+    def.outcomes
+        .iter()
+        .cloned()
+        .zip(def.odds(&rules.dice, &values))
+        .collect()
+}
+
+/// The probability of `outcome` (0 when the chart never gives it).
+fn p(odds: &[(String, Ratio)], outcome: &str) -> Ratio {
+    odds.iter()
+        .find(|(o, _)| o == outcome)
+        .map_or(Ratio::ZERO, |(_, r)| *r)
+}
+
+fn r(n: i64, d: i64) -> Ratio {
+    Ratio::new(n as _, d as _)
+}
+
+// ---------------------------------------------------------------------------------------
+// A game on a 72" × 48" table with the ruleset's Lua hooks.
+
+struct Table {
+    game: Game,
+    hooks: LuaHooks,
+}
+
+/// A game of `path` with a wood at x 44–56, y 18–28 and an orchard at x 12–22, y 20–27,
+/// `options` (YAML flow entries) and `pieces` (YAML list lines).
+fn table_of(path: &str, options: &str, pieces: &str) -> Table {
+    let r = ruleset(path);
+    let text = format!(
+        "scenario: t\nruleset: {}\noptions: {{ {options} }}\nboard:\n  width: 72\n  height: 48\n  areas:\n    - {{ name: wood, terrain: woods, corners: [[44, 18], [56, 18], [56, 28], [44, 28]] }}\n    - {{ name: orchard, terrain: light_woods, corners: [[12, 20], [22, 20], [22, 27], [12, 27]] }}\nsides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:\n{pieces}",
+        r.spec.ruleset.value
+    );
+    let s = scenario_from_text("t.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}\n{text}"));
+    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+    let game = s
+        .start(None, &[], &mut hooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    Table { game, hooks }
+}
+
+fn table(pieces: &str) -> Table {
+    table_of(CLUB, "", pieces)
+}
+
+fn id(t: &Table, name: &str) -> PieceId {
+    t.game.piece_by_name(name).expect("piece").id
+}
+
+fn order(t: &Table, side: &str, action: Action) -> Order {
+    Order {
+        side: t.game.side_by_name(side).expect("side"),
+        action,
+    }
+}
+
+fn apply(t: &mut Table, side: &str, action: Action) -> Result<Vec<Event>, Refusal> {
+    let o = order(t, side, action);
+    t.game.apply(&o, &mut t.hooks)
+}
+
+fn move_to(t: &mut Table, side: &str, who: &str, x: f64, y: f64) -> Result<Vec<Event>, Refusal> {
+    let to = Point::new(
+        Len((x * 1000.0).round() as i64),
+        Len((y * 1000.0).round() as i64),
+    );
+    let piece = id(t, who);
+    apply(
+        t,
+        side,
+        Action::MoveTo {
+            piece,
+            to,
+            facing: None,
+        },
+    )
+}
+
+fn act(
+    t: &mut Table,
+    side: &str,
+    who: &str,
+    action: &str,
+    target: Option<&str>,
+) -> Result<Vec<Event>, Refusal> {
+    let action = t.game.rules().action_by_name(action).expect("action");
+    let piece = id(t, who);
+    let target = target.map(|n| id(t, n));
+    apply(
+        t,
+        side,
+        Action::Act {
+            piece,
+            action,
+            target,
+        },
+    )
+}
+
+/// Ends phases until `side` is phasing in `phase` (both sides end `actor: both` phases).
+fn until_phase(t: &mut Table, side: &str, phase: &str) {
+    for _ in 0..64 {
+        let (name, phasing) = {
+            let (def, phasing) = t.game.phase().expect("game over");
+            (
+                def.name.clone(),
+                t.game.sides()[phasing.index()].name.clone(),
+            )
+        };
+        if name == phase && phasing == side {
+            return;
+        }
+        for s in ["blue", "red"] {
+            let o = order(t, s, Action::EndPhase);
+            let _ = t.game.apply(&o, &mut t.hooks);
+            if t.game.phase().is_some_and(|(d, _)| d.name != name) {
+                break;
+            }
+        }
+    }
+    panic!("never reached {side}'s {phase} phase");
+}
+
+fn flag(t: &Table, who: &str, name: &str) -> bool {
+    let rules = t.game.rules();
+    let f = rules
+        .flags
+        .iter()
+        .position(|f| f.name == name)
+        .expect("flag");
+    t.game
+        .piece_by_name(who)
+        .expect("piece")
+        .flag(grognard_kernel::ids::FlagId(f as u16))
+}
+
+fn counter(t: &Table, who: &str, name: &str) -> i32 {
+    let rules = t.game.rules();
+    let c = rules
+        .counters
+        .iter()
+        .position(|c| c.name == name)
+        .expect("counter");
+    t.game
+        .piece_by_name(who)
+        .expect("piece")
+        .counter(grognard_kernel::ids::CounterId(c as u16))
+}
+
+fn mode(t: &Table, who: &str) -> String {
+    let p = t.game.piece_by_name(who).expect("piece");
+    t.game.rules().mode_name(p.mode).to_owned()
+}
+
+fn at(t: &Table, who: &str) -> (f64, f64) {
+    match t.game.piece_by_name(who).expect("piece").place {
+        Place::Point { at, .. } => (at.x.0 as f64 / 1000.0, at.y.0 as f64 / 1000.0),
+        _ => panic!("not on a table"),
+    }
+}
+
+/// Outcomes of every roll of `chart` in `events`.
+fn rolls(events: &[Event], chart: &str) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { roll } if roll.chart == chart => Some(roll.outcome.clone()),
+            Event::Acted {
+                roll: Some(roll), ..
+            } if roll.chart == chart => Some(roll.outcome.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn refused(result: Result<Vec<Event>, Refusal>) -> Refusal {
+    match result {
+        Ok(events) => panic!("expected a refusal, got {events:?}"),
+        Err(r) => r,
+    }
+}
+
+/// A blue line battalion and a red one 10" apart on the table (both facing each other).
+const FACE_OFF: &str = "  - { id: b1, side: blue, type: line_infantry, at: [30, 24], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+
+/// Gives `who` its moves through the command phase's order (the dice decide how many).
+fn ordered(t: &mut Table, commander: &str, who: &str) -> i32 {
+    until_phase(t, "blue", "command");
+    act(t, "blue", commander, "order", Some(who)).expect("order");
+    counter(t, who, "moves")
+}
+
+// ---------------------------------------------------------------------------------------
+// Files and the binary
+
+#[test]
+fn both_rulesets_and_the_example_validate() {
+    let run = grognard(&[
+        "validate",
+        CORE,
+        CLUB,
+        "examples/black-powder.yaml",
+        "examples/black-powder.orders.yaml",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("ok: rulesets/black-powder.yaml (ruleset black-powder)")
+    );
+}
+
+#[test]
+fn diff_reads_as_the_list_of_amendments() {
+    let run = grognard(&["diff", CORE, CLUB]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in [
+        // 003 Measuring: the 66% scale...
+        "geometry, scale_percent: 100 → 66",
+        // ...except the command distance penalty, measured on the table.
+        "chart `command`, input `command_distance`, from: distance_band → table_distance_band",
+        // 003 Woods: every unit may enter woods; cavalry and artillery move 12" and 6" there.
+        "movement class `horse`, enter `woods`: impassable → +6",
+        "movement class `guns`, enter `woods`: impassable → +6",
+        // 003 Command friction: reforming is an action now.
+        "flag `disordered`, clears: turn_end → never",
+        "action `reform` added",
+        // 003 Turn sequence.
+        "sequence, side-turn phase `initiative` added",
+        "sequence, side-turn phase `musketry_artillery` added",
+        // 003 Moving artillery: unlimbered guns move 6" (light guns 12") on prolong.
+        "piece type `light_battery`, allowance `unlimbered`: 0 → 12",
+        // 003 Cavalry formations and skirmishers.
+        "mode `echelon` added",
+        "piece type `light_infantry`, allowance `grande_bande` added (12)",
+        "chart `form_square` added",
+        "chart `skirmish_company_charged` added",
+        "chart `grande_bande_charged` added",
+        "chart `passage_of_lines` added",
+        "chart `support_charge` added",
+        // 003 Not adopted rules, reliable formations, two brigade morale versions.
+        "option `sheltering_artillery` added (default off)",
+        "option `reliable_formations` added (default off)",
+        "option `brigade_morale_second_version` added (default off)",
+    ] {
+        assert!(
+            run.stdout.contains(line),
+            "missing `{line}` in:\n{}",
+            run.stdout
+        );
+    }
+    // 003 Command friction: the threatened zones and the 4" limit are listed too.
+    assert!(run.stdout.contains("open_table"), "{}", run.stdout);
+}
+
+#[test]
+fn example_plays_its_orders_from_the_command_line() {
+    let run = grognard(&[
+        "play",
+        "examples/black-powder.yaml",
+        "--orders",
+        "examples/black-powder.orders.yaml",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in [
+        // 003 Brigade orders: Assault, and a brigade command at +3 while unengaged.
+        "fr_bde1 is order_assault",
+        "-3 brigade command while unengaged",
+        // Moves by margin: each move spends one.
+        "fr_ligne moves 3 → 2",
+        // 003 Artillery: a French 6 lb at 39" (rule inches) is at long range.
+        "+39 distance; score 39 → long",
+        // 003 Support charge: doubled command distance, opportunist +2.
+        "+2 command distance (doubled), -2 opportunist chargers",
+        // 003 Break test: the club's hand-to-hand column for cavalry.
+        "→ retreat_disordered_with_supports (break test of fr_hussars)",
+        // 003 Retire moves: 8.1" on the table.
+        "fr_hussars retires to 8.1 inches (table)",
+        // 003 Reform action.
+        "fr_hussars is no longer disordered",
+    ] {
+        assert!(
+            run.stdout.contains(line),
+            "missing `{line}` in:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn chart_command_prints_the_exact_odds_of_the_form_square_table() {
+    // 003 Must form square: a sudden charge is -1 and disorders unless a natural 6.
+    let run = grognard(&["chart", CLUB, "form_square", "--set", "sudden_charge=0..1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "1              -1         0 0.00%          1/6 16.67%  1/2 50.00%         1/3 33.33%"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact odds of the tables
+
+#[test]
+fn form_square_table_with_its_modifiers() {
+    let club = ruleset(CLUB);
+    // 003 Must form square: 0-1 disordered, 2 disordered square, 3-5 square, 6 square and fire.
+    let plain = odds(&club, "form_square", &[]);
+    assert_eq!(p(&plain, "square_and_fire"), r(1, 6));
+    assert_eq!(p(&plain, "square"), r(1, 2));
+    assert_eq!(p(&plain, "disordered_square"), r(1, 6));
+    assert_eq!(p(&plain, "disordered_no_square"), r(1, 6));
+    // Sudden charge: -1, so no square-and-fire; formed squares are disordered unless the
+    // die showed a natural 6.
+    let sudden = odds(&club, "form_square", &[("sudden_charge", 1)]);
+    assert_eq!(p(&sudden, "square_and_fire"), Ratio::ZERO);
+    assert_eq!(p(&sudden, "square"), r(1, 6));
+    assert_eq!(p(&sudden, "disordered_square"), r(1, 2));
+    assert_eq!(p(&sudden, "disordered_no_square"), r(1, 3));
+    // An attack column is not automatically disordered by a sudden charge.
+    let column = odds(
+        &club,
+        "form_square",
+        &[("sudden_charge", 1), ("attack_column", 1)],
+    );
+    assert_eq!(p(&column, "square"), r(1, 2));
+    assert_eq!(p(&column, "disordered_square"), r(1, 6));
+    assert_eq!(p(&column, "disordered_no_square"), r(1, 3));
+}
+
+#[test]
+fn skirmish_company_charged_in_the_open_with_reliable_and_unreliable() {
+    let club = ruleset(CLUB);
+    // 003 Skirmish company, charged by infantry: 1 flee, 2 fall back, 3-5 fire and evade,
+    // 6 rapid fire and evade.
+    let inf = odds(&club, "skirmish_company_charged", &[]);
+    assert_eq!(p(&inf, "flee_retire_then_one_hit"), r(1, 6));
+    assert_eq!(p(&inf, "fall_back_retire"), r(1, 6));
+    assert_eq!(p(&inf, "fire_one_hit_then_retire"), r(1, 2));
+    assert_eq!(p(&inf, "disordering_hit_then_retire"), r(1, 6));
+    // By cavalry: 1-2 overrun; Reliable re-rolls a 1 (the second roll stands).
+    let reliable = odds(
+        &club,
+        "skirmish_company_charged",
+        &[("by_cavalry", 1), ("reliable", 1)],
+    );
+    assert_eq!(p(&reliable, "overrun_break"), r(2, 9));
+    assert_eq!(p(&reliable, "fire_one_hit_then_break"), r(7, 12));
+    assert_eq!(
+        p(&reliable, "disordering_hit_then_fight_as_skirmishers"),
+        r(7, 36)
+    );
+    // Unreliable must re-roll a 6.
+    let unreliable = odds(
+        &club,
+        "skirmish_company_charged",
+        &[("by_cavalry", 1), ("unreliable", 1)],
+    );
+    assert_eq!(
+        p(&unreliable, "disordering_hit_then_fight_as_skirmishers"),
+        r(1, 36)
+    );
+    assert_eq!(p(&unreliable, "overrun_break"), r(7, 18));
+    // Support within 6": the company may shelter instead of firing (3-6 against cavalry).
+    let support = odds(
+        &club,
+        "skirmish_company_charged",
+        &[("by_cavalry", 1), ("support", 1)],
+    );
+    assert_eq!(
+        p(&support, "evade_to_support_or_fire_one_hit_then_break"),
+        r(1, 2)
+    );
+    assert_eq!(
+        p(&support, "evade_to_support_or_disordering_hit_then_fight"),
+        r(1, 6)
+    );
+}
+
+#[test]
+fn grande_bande_charged_in_the_open() {
+    let club = ruleset(CLUB);
+    // 003 Grande bande vs infantry: 1 hit then retire, 2 retire, 3-6 closing fire and retire.
+    let inf = odds(&club, "grande_bande_charged", &[]);
+    assert_eq!(p(&inf, "one_hit_then_retire"), r(1, 6));
+    assert_eq!(p(&inf, "retire"), r(1, 6));
+    assert_eq!(p(&inf, "closing_fire_then_retire"), r(2, 3));
+    // Light infantry may form line instead of retiring (*).
+    let light = odds(&club, "grande_bande_charged", &[("light", 1)]);
+    assert_eq!(p(&light, "closing_fire_then_retire_or_form_line"), r(2, 3));
+    // Vs cavalry: 1 overrun, 2 fire then break, 3-5 fight as skirmishers, 6 disordered square.
+    let cav = odds(&club, "grande_bande_charged", &[("by_cavalry", 1)]);
+    assert_eq!(p(&cav, "overrun_break"), r(1, 6));
+    assert_eq!(p(&cav, "normal_fire_then_break_in_hand_to_hand"), r(1, 6));
+    assert_eq!(p(&cav, "closing_fire_then_fight_as_skirmishers"), r(1, 2));
+    assert_eq!(
+        p(&cav, "closing_fire_then_fight_as_disordered_square"),
+        r(1, 6)
+    );
+    // Light infantry forms a disordered square instead of firing (**).
+    let cav_light = odds(
+        &club,
+        "grande_bande_charged",
+        &[("by_cavalry", 1), ("light", 1)],
+    );
+    assert_eq!(p(&cav_light, "disordered_square"), r(1, 2));
+    // Reliable re-rolls the 1.
+    let reliable = odds(
+        &club,
+        "grande_bande_charged",
+        &[("by_cavalry", 1), ("reliable", 1)],
+    );
+    assert_eq!(p(&reliable, "overrun_break"), r(1, 36));
+}
+
+#[test]
+fn break_test_table_every_column() {
+    let club = ruleset(CLUB);
+    let bt = |inputs: &[(&str, i32)]| odds(&club, "break_test", inputs);
+    // 2d6: P(2)=1/36 ... P(7)=6/36.
+    // 003 Break test, infantry, shooting: 7+ hold, 5-6 hold disordered or retreat, 3-4 and 2
+    // retreat disordered (no casualties, not shaken).
+    let inf = bt(&[("class", 0), ("hand_to_hand", 0)]);
+    assert_eq!(p(&inf, "hold"), r(21, 36));
+    assert_eq!(p(&inf, "hold_disordered_or_retreat_good_order"), r(9, 36));
+    assert_eq!(p(&inf, "retreat_disordered"), r(6, 36));
+    // Shaken and with casualties: 3 breaks (if shaken), 2 breaks (casualties).
+    let inf_worn = bt(&[
+        ("class", 0),
+        ("hand_to_hand", 0),
+        ("shaken", 1),
+        ("casualties", 1),
+    ]);
+    assert_eq!(p(&inf_worn, "break"), r(3, 36));
+    // Infantry, hand-to-hand: 8+ hold locked, 6-7 fall back, 5 fall back with supports,
+    // 3-4 retreat with supports (break if shaken), 2 break.
+    let inf_cc = bt(&[("class", 0), ("hand_to_hand", 1)]);
+    assert_eq!(p(&inf_cc, "hold_locked"), r(15, 36));
+    assert_eq!(
+        p(&inf_cc, "fallback_disordered_through_supports"),
+        r(11, 36)
+    );
+    assert_eq!(
+        p(&inf_cc, "fallback_with_supports_all_disordered"),
+        r(4, 36)
+    );
+    assert_eq!(p(&inf_cc, "retreat_with_supports_all_disordered"), r(5, 36));
+    assert_eq!(p(&inf_cc, "break"), r(1, 36));
+    // Cavalry, shooting: 8+ hold, 7 retreat in good order, 5-6 retreat disordered, 3-4
+    // break if shaken.
+    let cav = bt(&[("class", 1), ("hand_to_hand", 0), ("shaken", 1)]);
+    assert_eq!(p(&cav, "hold"), r(15, 36));
+    assert_eq!(p(&cav, "retreat_good_order"), r(6, 36));
+    assert_eq!(p(&cav, "retreat_disordered"), r(10, 36));
+    assert_eq!(p(&cav, "break"), r(5, 36));
+    // Cavalry, hand-to-hand: 10+ hold, 8-9 fall back, 6-7 retreat with supports, 4-5
+    // retreat with all supports (break if shaken), 3- break.
+    let cav_cc = bt(&[("class", 1), ("hand_to_hand", 1)]);
+    assert_eq!(p(&cav_cc, "hold_locked"), r(6, 36));
+    assert_eq!(p(&cav_cc, "fallback_disordered_through_supports"), r(9, 36));
+    assert_eq!(p(&cav_cc, "retreat_disordered_with_supports"), r(11, 36));
+    assert_eq!(p(&cav_cc, "retreat_with_supports_all_disordered"), r(7, 36));
+    assert_eq!(p(&cav_cc, "break"), r(3, 36));
+    // Skirmishers, shooting: 10+ hold, 9 retreat in good order, 8 and 5 break if shaken,
+    // 6-7 retreat disordered, 4 break if any casualties, 3- break.
+    let sk = bt(&[("class", 2), ("hand_to_hand", 0), ("casualties", 1)]);
+    assert_eq!(p(&sk, "hold"), r(6, 36));
+    assert_eq!(p(&sk, "retreat_good_order"), r(4, 36));
+    assert_eq!(p(&sk, "retreat_disordered"), r(20, 36));
+    assert_eq!(p(&sk, "break"), r(6, 36));
+    // Skirmishers, hand-to-hand: 10+ hold, 8-9 retreat, 7- break.
+    let sk_cc = bt(&[("class", 2), ("hand_to_hand", 1)]);
+    assert_eq!(p(&sk_cc, "hold_locked"), r(6, 36));
+    assert_eq!(p(&sk_cc, "retreat_disordered_through_supports"), r(4, 36));
+    assert_eq!(p(&sk_cc, "retreat_disordered"), r(5, 36));
+    assert_eq!(p(&sk_cc, "break"), r(21, 36));
+    // 003 Flank attacks: -1 (a 10 becomes a 9); stand-off: +2 to the cavalry's test.
+    let flank = bt(&[("class", 0), ("hand_to_hand", 1), ("flank_or_rear", 1)]);
+    assert_eq!(p(&flank, "break"), r(3, 36));
+    let stand_off = bt(&[("class", 1), ("hand_to_hand", 1), ("stand_off", 1)]);
+    assert_eq!(p(&stand_off, "hold_locked"), r(15, 36));
+}
+
+#[test]
+fn artillery_ranges_by_nation_and_gun() {
+    let club = ruleset(CLUB);
+    // 003 Napoleonic artillery: close canister, canister, effective and long range, by gun.
+    let table: [(i32, &str, [i32; 4]); 15] = [
+        (1, "Austria 3 lb", [6, 9, 12, 30]),
+        (2, "Austria 6 lb", [6, 12, 15, 33]),
+        (3, "Austria 12 lb", [6, 10, 21, 40]),
+        (4, "Britain 3 lb", [6, 9, 12, 36]),
+        (5, "Britain 6 lb", [6, 12, 21, 42]),
+        (6, "Britain 9 lb", [6, 15, 24, 48]),
+        (7, "France 4 lb", [6, 12, 21, 39]),
+        (8, "France 6 lb", [6, 15, 24, 48]),
+        (9, "France 8 lb", [6, 18, 23, 48]),
+        (10, "France 12 lb", [6, 18, 30, 56]),
+        (11, "Prussia 3 lb", [6, 9, 15, 33]),
+        (12, "Prussia 6 lb", [6, 12, 27, 48]),
+        (13, "Prussia 12 lb", [6, 18, 20, 62]),
+        (14, "Russia 6 lb", [6, 12, 24, 48]),
+        (15, "Russia 12 lb", [6, 18, 24, 62]),
+    ];
+    let bands = [
+        "close_canister",
+        "canister",
+        "effective",
+        "long",
+        "out_of_range",
+    ];
+    for (gun, name, limits) in table {
+        let mut lo = 0;
+        for (i, hi) in limits.iter().copied().chain([999]).enumerate() {
+            for range in [lo, hi.min(lo + 100)] {
+                let o = odds(&club, "artillery_range", &[("gun", gun), ("range", range)]);
+                assert_eq!(p(&o, bands[i]), Ratio::ONE, "{name} at {range}\"");
+            }
+            lo = hi + 1;
+        }
+    }
+    // Dice 3/3/2/1 by band.
+    let rules = &club.rules;
+    let setting = |n: &str| {
+        rules
+            .settings
+            .iter()
+            .find(|s| s.name == n)
+            .map(|s| s.default)
+    };
+    assert_eq!(setting("artillery_dice_close_canister"), Some(3));
+    assert_eq!(setting("artillery_dice_canister"), Some(3));
+    assert_eq!(setting("artillery_dice_effective"), Some(2));
+    assert_eq!(setting("artillery_dice_long"), Some(1));
+}
+
+#[test]
+fn artillery_to_hit_and_save_modifiers() {
+    let club = ruleset(CLUB);
+    let hit = |i: &[(&str, i32)]| p(&odds(&club, "to_hit", i), "hit");
+    // 003 Artillery: to hit +1 close canister, +0 canister and effective, -1 long (4+ base).
+    assert_eq!(hit(&[("close_canister", 1)]), r(2, 3));
+    assert_eq!(hit(&[("canister", 1)]), r(1, 2));
+    assert_eq!(hit(&[("effective", 1)]), r(1, 2));
+    assert_eq!(hit(&[("long", 1)]), r(1, 3));
+    // * 12 lb batteries and British 9 lb are +0 at long range.
+    assert_eq!(hit(&[("long", 1), ("heavy_long", 1)]), r(1, 2));
+    // 003 Prolong: fire after one move at -1 more.
+    assert_eq!(hit(&[("effective", 1), ("prolonged", 1)]), r(1, 3));
+    let saved = |i: &[(&str, i32)]| p(&odds(&club, "morale_save", i), "saved");
+    // Saves -2/-2/-2/-1 on a 4+ save: need 6, 6, 6, 5.
+    assert_eq!(saved(&[("close_canister", 1)]), r(1, 6));
+    assert_eq!(saved(&[("canister", 1)]), r(1, 6));
+    assert_eq!(saved(&[("effective", 1)]), r(1, 6));
+    assert_eq!(saved(&[("long", 1)]), r(1, 3));
+    // ** 3 lb and 4 lb are only -1 at effective range.
+    assert_eq!(saved(&[("effective", 1), ("light_guns", 1)]), r(1, 3));
+    // The base reading differs: effective range is only -1 there.
+    let core = ruleset(CORE);
+    assert_eq!(
+        p(&odds(&core, "morale_save", &[("effective", 1)]), "saved"),
+        r(1, 3)
+    );
+}
+
+#[test]
+fn cavalry_formation_and_square_modifiers() {
+    let club = ruleset(CLUB);
+    let hit = |i: &[(&str, i32)]| p(&odds(&club, "to_hit", i), "hit");
+    let saved = |i: &[(&str, i32)]| p(&odds(&club, "morale_save", i), "saved");
+    // 003 Cavalry formations: echelon gets no +1 to hit when charging.
+    assert_eq!(hit(&[("charging", 1)]), r(2, 3));
+    assert_eq!(hit(&[("charging", 1), ("echelon_charging", 1)]), r(1, 2));
+    // Small cavalry or echelon/column attacking a cavalry line: -1 to hit.
+    assert_eq!(hit(&[("against_cavalry_line", 1)]), r(1, 3));
+    // 003 Square vs cavalry: broken momentum, no charge bonus.
+    assert_eq!(hit(&[("charging", 1), ("broken_momentum", 1)]), r(1, 2));
+    // 003 Massed columns: no +1 to hit for charging.
+    assert_eq!(hit(&[("charging", 1), ("massed_column", 1)]), r(1, 2));
+    // Echelon: +1 save against non-artillery closing fire; line: +1 against cavalry hits;
+    // steady square +2 against cavalry; lancers -1; disordered -1 in close combat.
+    assert_eq!(saved(&[("echelon_vs_closing_fire", 1)]), r(2, 3));
+    assert_eq!(saved(&[("line_vs_cavalry", 1)]), r(2, 3));
+    assert_eq!(saved(&[("steady_square_vs_cavalry", 1)]), r(5, 6));
+    assert_eq!(
+        saved(&[("steady_square_vs_cavalry", 1), ("lancers", 1)]),
+        r(2, 3)
+    );
+    assert_eq!(saved(&[("disordered_in_combat", 1)]), r(1, 3));
+    // 003 Woods: skirmish companies and grandes bandes +1 to saves.
+    assert_eq!(saved(&[("woods_skirmishers", 1)]), r(2, 3));
+    // 003 Massed columns: no +1 save for the attack column.
+    assert_eq!(saved(&[("attack_column_vs_closing_fire", 1)]), r(2, 3));
+    assert_eq!(
+        saved(&[("attack_column_vs_closing_fire", 1), ("massed_column", 1)]),
+        r(1, 2)
+    );
+    // Light infantry reform: a natural 1 means a second save.
+    let reform = odds(&club, "morale_save", &[]);
+    assert_eq!(p(&reform, "failed_on_one"), r(1, 6));
+    assert_eq!(p(&reform, "failed"), r(1, 3));
+}
+
+#[test]
+fn command_roll_moves_by_margin_blunders_and_woods() {
+    let club = ruleset(CLUB);
+    // Base reading: staff 8; a natural 12 blunders; 2 = three moves, 3-5 two, 6-8 one.
+    let plain = odds(&club, "command", &[("staff", 8)]);
+    assert_eq!(p(&plain, "blunder"), r(1, 36));
+    assert_eq!(p(&plain, "three_moves"), r(1, 36));
+    assert_eq!(p(&plain, "two_moves"), r(9, 36));
+    assert_eq!(p(&plain, "one_move"), r(16, 36));
+    assert_eq!(p(&plain, "no_moves"), r(9, 36));
+    // A natural 12 blunders whatever the modifiers.
+    let bonus = odds(&club, "command", &[("staff", 8), ("brigade_bonus", 1)]);
+    assert_eq!(p(&bonus, "blunder"), r(1, 36));
+    // 003 Brigade orders: +3 while unengaged.
+    assert_eq!(p(&bonus, "no_moves"), Ratio::ZERO);
+    // 003 Woods: a failed order on a natural 10 or 11 lets the opponent move the unit.
+    let woods = odds(&club, "command", &[("staff", 8), ("in_woods", 1)]);
+    assert_eq!(p(&woods, "woods_drift"), r(5, 36));
+    assert_eq!(p(&woods, "no_moves"), r(4, 36));
+    // 003 Cavalry formations: echelon +1 staff.
+    let echelon = odds(&club, "command", &[("staff", 8), ("echelon", 1)]);
+    assert_eq!(p(&echelon, "no_moves"), r(5, 36));
+    // 003 Grande bande: -1 staff to move into a flank zone.
+    let flank = odds(
+        &club,
+        "command",
+        &[("staff", 8), ("grande_bande_into_flank", 1)],
+    );
+    assert_eq!(p(&flank, "no_moves"), r(14, 36));
+    // 003 Support charge: command distance doubled, -2 out of the front arc, opportunists +2.
+    let sc = odds(
+        &club,
+        "support_charge",
+        &[("staff", 8), ("command_distance", 1)],
+    );
+    assert_eq!(p(&sc, "charge"), r(15, 36));
+    let sc = odds(
+        &club,
+        "support_charge",
+        &[("staff", 8), ("not_front_arc", 1), ("opportunist", 1)],
+    );
+    assert_eq!(p(&sc, "charge"), r(26, 36));
+    assert_eq!(p(&sc, "blunder"), r(1, 36));
+}
+
+#[test]
+fn passage_of_lines_odds() {
+    let club = ruleset(CLUB);
+    // 003 Passage of lines: 4+ to avoid disorder, 3+ on a brigade order.
+    assert_eq!(p(&odds(&club, "passage_of_lines", &[]), "steady"), r(1, 2));
+    assert_eq!(
+        p(
+            &odds(&club, "passage_of_lines", &[("brigade_command", 1)]),
+            "steady"
+        ),
+        r(2, 3)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Games
+
+#[test]
+fn threatened_zone_stops_a_move_at_its_edge() {
+    // 003 Command friction: infantry threatens 6" (3.96" on the 66% table) from its front
+    // zone; a unit may not move into it unless charging, and must stop when threatened.
+    let mut t = table(&format!(
+        "{FACE_OFF}  - {{ id: bde, side: blue, type: brigadier, at: [34, 36], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n"
+    ));
+    let moves = ordered(&mut t, "bde", "b1");
+    assert!(moves >= 1, "staff 12 fails only on a blunder");
+    // A path running into r1's zone is refused at the point where it enters it.
+    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 17.0));
+    assert_eq!(refusal.kind, RefusalKind::MustStop);
+    assert!(
+        refusal.message.contains("must stop at (30") && refusal.message.contains("17.96"),
+        "{}",
+        refusal.message
+    );
+    // Ending at the zone's edge is allowed; the unit is then stopped for the phase.
+    move_to(&mut t, "blue", "b1", 30.0, 17.96).expect("stop at the edge");
+    assert_eq!(at(&t, "b1"), (30.0, 17.96));
+    let again = refused(move_to(&mut t, "blue", "b1", 30.0, 17.5));
+    assert_eq!(again.kind, RefusalKind::AlreadyUsed);
+}
+
+#[test]
+fn threatened_units_may_not_close_and_point_blank_holds_outside_the_front_arc() {
+    // r1 faces away (north): no zone, but 4" (2.64" on the table) is still point blank.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 36], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 20], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 270, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    assert!(ordered(&mut t, "bde", "b1") >= 1);
+    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 16.5));
+    assert!(
+        refusal.message.contains("may not come within 2.64\""),
+        "{}",
+        refusal.message
+    );
+    move_to(&mut t, "blue", "b1", 30.0, 16.7).expect("outside point blank");
+    // 003: cavalry threaten infantry out to 12" (7.92" on the table).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 36], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    assert!(ordered(&mut t, "bde", "b1") >= 1);
+    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 20.0));
+    assert!(refusal.message.contains("21.92"), "{}", refusal.message);
+}
+
+#[test]
+fn measuring_scale_applies_to_moves_and_woods_but_not_command_distance() {
+    // 003 Measuring: a 12" move is 7.92" on the table.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [40, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let events = act(&mut t, "blue", "bde", "order", Some("b1")).expect("order");
+    // The commander is 20" away on the table: one full 12" (table inches), not 30" of
+    // rule distance (two).
+    let roll = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Acted { roll: Some(r), .. } => Some(r.clone()),
+            _ => None,
+        })
+        .expect("command roll");
+    assert!(
+        roll.inputs.contains(&("command_distance".to_owned(), 1)),
+        "{:?}",
+        roll.inputs
+    );
+    if counter(&t, "b1", "moves") > 0 {
+        let too_far = refused(move_to(&mut t, "blue", "b1", 10.0, 36.0));
+        assert!(too_far.message.contains("7.92\""), "{}", too_far.message);
+        move_to(&mut t, "blue", "b1", 10.0, 36.1).expect("7.9\" is within 7.92\"");
+    }
+    // 003 Woods: cavalry move 12" in woods (18" + 6" extra, scaled: 11.88" = 3.96" + 7.92").
+    let events = act(&mut t, "blue", "bde", "order", Some("bc")).expect("order");
+    if counter(&t, "bc", "moves") > 0 {
+        // 8" on the table, 4" of it in the wood's edge area, costs 8 + 3.96 = 11.96" > 11.88".
+        let refusal = refused(move_to(&mut t, "blue", "bc", 48.0, 40.0 - 8.0 - 4.0));
+        assert_eq!(refusal.kind, RefusalKind::TooFar, "{events:?}");
+        move_to(&mut t, "blue", "bc", 48.0, 28.2).expect("7.92\" of path");
+    }
+}
+
+#[test]
+fn moves_by_margin_are_counted_and_woods_allow_one() {
+    // Base reading: each move spends one; the unit stops when none are left.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bw, side: blue, type: line_infantry, at: [50, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    let moves = ordered(&mut t, "bde", "b1");
+    for i in 0..moves {
+        move_to(&mut t, "blue", "b1", 30.0, 39.0 - f64::from(i)).expect("a move");
+    }
+    let none = refused(move_to(&mut t, "blue", "b1", 30.0, 30.0));
+    assert!(none.message.contains("no moves left"), "{}", none.message);
+    // 003 Woods: one move only (formed units), whatever the margin.
+    act(&mut t, "blue", "bde", "order", Some("bw")).expect("order");
+    assert!(counter(&t, "bw", "moves") <= 1);
+}
+
+#[test]
+fn cavalry_charging_formed_infantry_rolls_to_form_square() {
+    // 003 Must form square: only formed infantry in the open; the result sets the formation.
+    let pieces = "  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let events = act(&mut t, "blue", "bc", "cavalry_charge", Some("r1")).expect("charge");
+    let result = rolls(&events, "form_square");
+    assert_eq!(result.len(), 1, "{events:?}");
+    let squared = mode(&t, "r1") == "square";
+    match result[0].as_str() {
+        "square" | "square_and_fire" => assert!(squared && !flag(&t, "r1", "disordered")),
+        "disordered_square" => assert!(squared && flag(&t, "r1", "disordered")),
+        _ => assert!(!squared && flag(&t, "r1", "disordered")),
+    }
+    assert!(flag(&t, "bc", "locked") && flag(&t, "r1", "locked"));
+}
+
+#[test]
+fn skirmish_company_charged_in_the_open_resolves_its_table() {
+    // 003 Skirmish company charged in the open: its d6 table, never closing fire.
+    let pieces = "  - { id: bi, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 24], facing: 90, attributes: { brigade: 1, reliable: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let events = act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
+    let result = rolls(&events, "skirmish_company_charged");
+    assert_eq!(result.len(), 1, "{events:?}");
+    // Against infantry every result retires the company.
+    assert!(flag(&t, "rs", "must_retire"), "{result:?}");
+    // A reliable company re-rolled a 1: the log shows a re-roll only when it rolled one.
+    assert!(rolls(&events, "to_hit").is_empty());
+}
+
+#[test]
+fn grande_bande_may_charge_only_skirmishers() {
+    // 003 Grande bande: may charge only grandes bandes and skirmish companies while deployed.
+    let pieces = "  - { id: bg, side: blue, type: light_infantry, at: [30, 30], facing: 270, mode: grande_bande, attributes: { brigade: 1, light: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 24], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let refusal = refused(act(&mut t, "blue", "bg", "charge", Some("r1")));
+    assert!(
+        refusal
+            .message
+            .contains("grandes bandes and skirmish companies"),
+        "{}",
+        refusal.message
+    );
+    // Light infantry reform: a save or a hit, back in line.
+    let events = act(&mut t, "blue", "bg", "light_infantry_reform", None).expect("reform");
+    assert_eq!(mode(&t, "bg"), "line");
+    let saves = rolls(&events, "morale_save");
+    let expected_hits = match saves.first().map(String::as_str) {
+        Some("saved") => 0,
+        Some("failed_on_one") if saves.get(1).map(String::as_str) != Some("saved") => 2,
+        _ => 1,
+    };
+    assert_eq!(counter(&t, "bg", "hits"), expected_hits, "{saves:?}");
+}
+
+#[test]
+fn brigade_commands_need_more_than_half_and_not_hold() {
+    // 003 Brigade commands: more than half the brigade's units must be included.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, flags: [disordered], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let half = refused(act(&mut t, "blue", "bde", "brigade_order", Some("b1")));
+    assert!(half.message.contains("more than half"), "{}", half.message);
+    // 003 Hold: no brigade commands.
+    act(&mut t, "blue", "bde", "hold", None).expect("hold");
+    let hold = refused(act(&mut t, "blue", "bde", "brigade_order", Some("b1")));
+    assert!(hold.message.contains("Hold"), "{}", hold.message);
+    // 003 Reform action: disorder stays until the unit reforms.
+    until_phase(&mut t, "blue", "initiative");
+    assert!(flag(&t, "b2", "disordered"));
+    act(&mut t, "blue", "b2", "reform", None).expect("reform");
+    assert!(!flag(&t, "b2", "disordered"));
+}
+
+#[test]
+fn woods_orders_go_to_one_unit_at_a_time_and_limit_visibility() {
+    // 003 Woods: orders one unit at a time (lines in woods cannot share a brigade command).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 34], facing: 270, attributes: { brigade: 1, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [48, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [52, 32], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [50, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [20, 10], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "red", "musketry_artillery");
+    // Visibility into woods is 6" (3.96" on the table); r1 is 6" (9.1" rule) from b1.
+    let refusal = refused(act(&mut t, "red", "r1", "shoot", Some("b1")));
+    assert!(
+        refusal.message.contains("visibility there is 6 inches"),
+        "{}",
+        refusal.message
+    );
+    until_phase(&mut t, "blue", "command");
+    let refusal = refused(act(&mut t, "blue", "bde", "brigade_order", Some("b2")));
+    assert!(
+        refusal.message.contains("one unit at a time"),
+        "{}",
+        refusal.message
+    );
+}
+
+#[test]
+fn passage_of_lines_rolls_for_both_and_squares_cannot_pass() {
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: bs, side: blue, type: line_infantry, at: [40, 30], facing: 270, mode: square, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [40, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    // 003 Passage of lines: both roll 4+ or are disordered.
+    let events = act(&mut t, "blue", "b1", "passage_of_lines", Some("b2")).expect("passage");
+    let results = rolls(&events, "passage_of_lines");
+    assert_eq!(results.len(), 2);
+    assert_eq!(flag(&t, "b1", "disordered"), results[0] == "disordered");
+    assert_eq!(flag(&t, "b2", "disordered"), results[1] == "disordered");
+    // A square may not pass through any unit; only skirmish companies pass a square.
+    let sq = refused(act(&mut t, "blue", "bs", "passage_of_lines", Some("bk")));
+    assert!(sq.message.contains("square"), "{}", sq.message);
+    // Skirmishers are passed freely, without a roll.
+    let free = act(&mut t, "blue", "bk", "passage_of_lines", Some("bs")).expect("free");
+    assert!(rolls(&free, "passage_of_lines").is_empty());
+}
+
+#[test]
+fn brigade_morale_has_two_versions_and_army_morale_follows() {
+    // One brigade of 3 with one unit routed (gone) and one shaken; a second brigade intact.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bde2, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 2, brigade_size: 1 } }\n  - { id: b3, side: blue, type: line_infantry, at: [50, 40], facing: 270, attributes: { brigade: 2 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    // 003 Brigade morale (first version): more than half shaken or routed, one routed.
+    let t = table(pieces);
+    assert!(flag(&t, "b2", "brigade_broken"));
+    // Army morale: half the brigades broken at the start of the turn breaks the army.
+    assert!(flag(&t, "b3", "army_broken"));
+    // Second version (optional): broken needs more than half routed; this one is shaken.
+    let t = table_of(CLUB, "brigade_morale_second_version: true", pieces);
+    assert!(flag(&t, "b2", "brigade_shaken"));
+    assert!(!flag(&t, "b2", "brigade_broken"));
+    assert!(!flag(&t, "b3", "army_broken"));
+}
+
+#[test]
+fn the_base_reading_plays_without_the_amendments() {
+    // The core ruleset: one command phase, disorder clears by itself, no threatened zones.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table_of(CORE, "", pieces);
+    assert_eq!(t.game.phase().expect("phase").0.name, "command");
+    act(&mut t, "blue", "bde", "order", Some("b1")).expect("order");
+    if counter(&t, "b1", "moves") > 0 {
+        // At full scale and with no zones, b1 may close to 4" of r1 (no point blank limit).
+        move_to(&mut t, "blue", "b1", 30.0, 18.0).expect("no threatened zone in the base");
+    }
+    // Cavalry may not enter woods in the base reading.
+    let rules = &t.game.rules();
+    let horse = rules
+        .move_classes
+        .iter()
+        .find(|m| m.name == "horse")
+        .expect("horse");
+    let woods = rules
+        .terrain
+        .iter()
+        .position(|x| x.name == "woods")
+        .expect("woods");
+    assert_eq!(horse.enter[woods], None);
+}
