@@ -93,7 +93,10 @@ local function apply_break_result(game, u, result)
   if result == "hold" or result == "hold_locked" then
     return
   end
-  if string.find(result, "disordered", 1, true) then
+  local echelon_retreat = amended(game) and game:mode(u) == "echelon"
+    and (string.find(result, "retreat", 1, true) or string.find(result, "fallback", 1, true))
+  if string.find(result, "disordered", 1, true) and not echelon_retreat then
+    -- Cavalry in echelon are not disordered when they retreat from close combat.
     game:set_flag(u, "disordered")
   end
   if string.find(result, "retreat", 1, true) or string.find(result, "fallback", 1, true)
@@ -260,19 +263,40 @@ local function has_support(game, u)
   return false
 end
 
+-- Other attack columns of the striker's side that charged `target` this turn (a massed
+-- column). Charges resolve where the units stand, so "charged the same unit" reads as:
+-- charged this turn, locked in combat, and within a charge move of it.
+local function massed_with(game, striker, target)
+  local out = {}
+  if not amended(game) or game:mode(striker) ~= "attack_column" then return out end
+  for _, f in ipairs(game:units(game:side(striker))) do
+    if f ~= striker and game:mode(f) == "attack_column" and game:flag(f, "charged")
+      and game:flag(f, "locked") and rule_distance(game, f, target) <= game:setting("charge_reach") then
+      out[#out + 1] = f
+    end
+  end
+  return out
+end
+
 local function closing_fire(game, target, charger, dice)
   local inputs = firer_inputs(game, target, charger)
   inputs.closing_fire = 1
   local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
+  local massed = massed_with(game, charger, target)
   local save = {
     attack_column_vs_closing_fire = b2i(game:mode(charger) == "attack_column"),
   }
   if amended(game) then
     save.echelon_vs_closing_fire = b2i(game:mode(charger) == "echelon" and not is_artillery(game, target))
+    -- Massed target: every charging unit suffers the hits, without the column's +1.
+    save.massed_column = b2i(#massed > 0)
   end
   game:note(game:name(target) .. " closing fire: " .. hits .. " hits")
-  if disorders then game:set_flag(charger, "disordered") end
-  take_hits(game, charger, hits, save, true)
+  massed[#massed + 1] = charger
+  for _, u in ipairs(massed) do
+    if disorders then game:set_flag(u, "disordered") end
+    take_hits(game, u, hits, save, true)
+  end
 end
 
 local function closing_fire_dice(game, target)
@@ -394,6 +418,18 @@ end
 
 local function check_may_charge(game, actor, target)
   if not amended(game) then return end
+  -- Charge contact: one infantry unit per facing of the enemy, unless massed columns.
+  if is_infantry(game, actor) then
+    local facing = arc(game, target, actor)
+    for _, f in ipairs(game:units(game:side(actor))) do
+      if f ~= actor and is_infantry(game, f) and game:flag(f, "charged") and game:flag(f, "locked")
+        and rule_distance(game, f, target) <= game:setting("charge_reach")
+        and arc(game, target, f) == facing
+        and not (game:mode(f) == "attack_column" and game:mode(actor) == "attack_column") then
+        error(game:name(f) .. " already contacts that facing of " .. game:name(target), 0)
+      end
+    end
+  end
   local c = brigadier_of(game, actor)
   if c and (game:flag(c, "order_maneuver") or game:flag(c, "order_hold")) then
     error(game:name(actor) .. "'s brigade is under a Maneuver or Hold order: no voluntary charges", 0)
@@ -478,6 +514,8 @@ local function melee_hits(game, striker, struck, charging)
   inputs.charging = b2i(charging)
   local square = game:mode(struck) == "square"
   if amended(game) and charging then
+    -- Massed attack: no +1 for charging.
+    inputs.massed_column = b2i(#massed_with(game, striker, struck) > 0)
     inputs.echelon_charging = b2i(game:mode(striker) == "echelon")
     inputs.broken_momentum = b2i(is_cavalry(game, striker) and square)
     inputs.woods_cavalry = b2i(is_cavalry(game, striker) and in_woods(game, striker))
@@ -490,8 +528,10 @@ local function melee_hits(game, striker, struck, charging)
   local save = {}
   if amended(game) then
     local steady = not game:flag(struck, "disordered") and not game:flag(struck, "shaken")
-    save.woods_skirmishers = b2i(in_woods(game, struck) and (kind(game, struck) == "skirmish_company"
+    -- Woods: skirmish companies and grandes bandes +1; light woods: any skirmishers +1.
+    save.woods_skirmishers = b2i((in_woods(game, struck) and (kind(game, struck) == "skirmish_company"
       or game:mode(struck) == "grande_bande"))
+      or (game:terrain_of(struck) == "light_woods" and is_skirmisher(game, struck)))
     save.steady_square_vs_cavalry = b2i(square and steady and is_cavalry(game, striker))
     save.line_vs_cavalry = b2i(is_cavalry(game, struck) and game:mode(struck) == "line" and steady
       and is_cavalry(game, striker))
@@ -530,6 +570,12 @@ function bp.melee(game, actor, target)
     extra.stand_off = b2i(is_cavalry(game, loser) and game:mode(winner) == "square")
   end
   local result = break_test(game, loser, 1, extra)
+  local massed = massed_with(game, actor, target)
+  if #massed > 0 and winner == target and (result == "hold" or result == "hold_locked") then
+    -- Staggered: the massed column is disordered when the enemy holds its ground.
+    game:set_flag(actor, "disordered")
+    for _, f in ipairs(massed) do game:set_flag(f, "disordered") end
+  end
   if amended(game) and is_cavalry(game, winner) and is_infantry(game, loser)
     and game:mode(loser) ~= "square" then
     if result ~= "break" and result ~= "hold" and result ~= "hold_locked" then
@@ -546,6 +592,10 @@ function bp.melee(game, actor, target)
     game:set_flag(winner, "locked", false)
     game:set_flag(loser, "locked", false)
     game:set_flag(winner, "victory_move")
+    if winner == actor then
+      -- Momentum: every unit of a winning massed column may make a victory move.
+      for _, f in ipairs(massed) do game:set_flag(f, "victory_move") end
+    end
     if amended(game) and is_cavalry(game, winner) and game:mode(loser) == "square" then
       -- Ride around: past the square, then disordered.
       game:set_flag(winner, "disordered")
@@ -591,6 +641,10 @@ local function settle(game, commander, u, result, given)
   end
   moves = math.min(moves, moves_cap(game, u))
   if moves ~= given then game:add_counter(u, "moves", moves - given) end
+  if amended(game) and is_artillery(game, u) and game:mode(u) == "unlimbered" and moves > 0 then
+    -- Moving unlimbered guns is a prolong: fire after one move is at -1 (not British).
+    game:set_flag(u, "prolonged")
+  end
   return moves
 end
 
@@ -669,7 +723,6 @@ function bp.brigade_order(game, actor, target)
     local bonus_order = game:flag(actor, "order_assault") or game:flag(actor, "order_maneuver")
       or game:flag(actor, "order_withdrawal") or game:flag(actor, "order_rest")
     inputs.brigade_bonus = b2i(bonus_order and all_unengaged(game, units))
-    if game:option("reliable_formations") then inputs.reliable_formation = 0 end
   end
   local result = game:resolve("command", inputs, "brigade command by " .. game:name(actor))
   game:note(game:name(actor) .. " brigade command: " .. result .. " for " .. #units .. " units")
@@ -880,6 +933,24 @@ function bp.phase_begin(game, phase)
         grant(u, 1)
         if game:flag(u, "shaken") and game:flag(u, "brigade_shaken") then
           game:set_flag(u, "must_retire")
+        end
+      end
+    end
+  end
+  if phase == "command" and amended(game) then
+    -- Maneuver: a brigade that came into engagement range halts; if the order is not
+    -- changed by the next command phase it becomes Hold.
+    for _, c in ipairs(game:units(side)) do
+      if kind(game, c) == "brigadier" and game:flag(c, "order_maneuver") then
+        if game:flag(c, "maneuver_halted") then
+          game:set_flag(c, "order_maneuver", false)
+          game:set_flag(c, "order_withdrawal", false)
+          game:set_flag(c, "order_hold")
+          game:set_flag(c, "maneuver_halted", false)
+          game:note(game:name(c) .. "'s Maneuver order becomes Hold")
+        elseif not all_unengaged(game, brigade_units(game, c)) then
+          game:set_flag(c, "maneuver_halted")
+          game:note(game:name(c) .. "'s brigade is in engagement range and halts")
         end
       end
     end

@@ -323,6 +323,23 @@ function M.moved(game, u, path, facing)
         .. "): steps go into the three front hexes; change facing first")
     end
   end
+  -- A facing change before the move cost a point of the allowance.
+  local steps = #path - 1
+  local turned_before = game:counter(u, "face_changes")
+  local allowance = game:allowance(u) or steps
+  if steps + turned_before > allowance then
+    local left = allowance - turned_before
+    error(name .. " changed facing for 1 point and has " .. (math.tointeger(left) or left)
+      .. " left for " .. steps .. " hexes")
+  end
+  L:add(u, "steps_moved", steps)
+  if game:flag(u, "dug") then
+    error(name .. " has spent this turn digging in")
+  end
+  if game:counter(u, "works") > 0 then
+    L:add(u, "works", -game:counter(u, "works"))
+    game:note(name .. " leaves its works behind")
+  end
   local exempt = exempt_from_obstacles(game, u)
   local te = 0
   local kind = game:kind(u)
@@ -359,6 +376,65 @@ function M.moved(game, u, path, facing)
     te = te + 1
   end
   te_hit(L, u, te, false)
+end
+
+-- A facing change: once a turn (cavalry twice), for one movement point, not in melee.
+function M.faced(game, u, before)
+  if not is_unit(game, u) then
+    return
+  end
+  local name = game:name(u)
+  if game:flag(u, "in_melee") then
+    error(name .. " is in melee and cannot change facing")
+  end
+  if game:flag(u, "routed") then
+    error(name .. " is routed: it faces the rear until rallied")
+  end
+  if game:flag(u, "halted") then
+    error(name .. " is halted by a failed order change and cannot change facing")
+  end
+  if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
+    error(name .. " is fatigued and cannot change facing")
+  end
+  local limit = game:kind(u) == "cavalry" and 2 or 1
+  local used = game:counter(u, "face_changes")
+  if used >= limit then
+    error(name .. " has already changed facing " .. used .. (used == 1 and " time" or " times")
+      .. " this turn")
+  end
+  local allowance = game:allowance(u)
+  if allowance ~= nil and game:moved(u) and game:counter(u, "steps_moved") + 1 > allowance then
+    error(name .. " has no movement point left to change facing")
+  end
+  game:add_counter(u, "face_changes", 1)
+end
+
+-- Constructions: a turn's digging instead of moving; 4 turns make quick works, 6 a redoubt.
+local QUICK_WORKS, REDOUBT = 4, 6
+
+function M.dig(game, actor)
+  if game:moved(actor) then
+    error(game:name(actor) .. " has moved this turn and cannot dig in")
+  end
+  local works = game:counter(actor, "works") + 1
+  game:add_counter(actor, "works", 1)
+  game:set_flag(actor, "dug", true)
+  if works == QUICK_WORKS then
+    game:note(game:name(actor) .. " has built quick works (cover 1)")
+  elseif works == REDOUBT then
+    game:note(game:name(actor) .. " has built a redoubt (cover 2)")
+  end
+end
+
+-- Cover of the works a unit has dug, on top of its terrain.
+local function works_cover(game, u)
+  local works = game:counter(u, "works")
+  if works >= REDOUBT then
+    return 2
+  elseif works >= QUICK_WORKS then
+    return 1
+  end
+  return 0
 end
 
 -- Commanders -----------------------------------------------------------------------------
@@ -521,7 +597,7 @@ function M.fire(game, actor, target)
   local inputs = {
     band = band,
     firer_hits = game:counter(actor, "hits"),
-    cover = game:terrain_attribute(tc, tr, "cover"),
+    cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target),
     flank = (flank == "flank" or flank == "rear") and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
     trained = game:attribute(actor, "trained") > 0 and 1 or 0,
@@ -641,7 +717,7 @@ function M.melee(game, actor, target)
     return
   end
   local tc, tr = game:cell(target)
-  local cover = game:terrain_attribute(tc, tr, "cover")
+  local cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target)
   cover = math.max(0, cover - game:counter(target, "melee_rounds"))
   local flanked = game:arc(target, actor) ~= "front"
   local a = melee_value(game, actor, 0) + (flanked and 1 or 0)
@@ -835,6 +911,8 @@ local function turn_end(game)
   local L = ledger(game)
   for _, u in ipairs(game:units()) do
     if is_unit(game, u) then
+      L:add(u, "face_changes", -game:counter(u, "face_changes"))
+      L:add(u, "steps_moved", -game:counter(u, "steps_moved"))
       if game:flag(u, "in_melee") then
         local col, row = game:cell(u)
         local touching = false

@@ -105,6 +105,19 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
         Event::Redeployed { piece, to } => {
             format!("  {} lifted and put down at {to}", name(game, *piece))
         }
+        Event::Announced { text } => format!("  announced: {text}"),
+        Event::Saved {
+            piece,
+            toward,
+            points,
+        } => format!(
+            "  {} stands and saves its points toward {toward} ({points} saved)",
+            name(game, *piece)
+        ),
+        Event::Spread { piece, cells } => match cells.as_slice() {
+            [one] => format!("  {} gathers into {one}", name(game, *piece)),
+            _ => format!("  {} now spreads over {}", name(game, *piece), path(cells)),
+        },
         Event::PhaseBegan {
             turn,
             phase,

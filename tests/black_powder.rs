@@ -755,7 +755,7 @@ fn threatened_units_may_not_close_and_point_blank_holds_outside_the_front_arc() 
 #[test]
 fn measuring_scale_applies_to_moves_and_woods_but_not_command_distance() {
     // 003 Measuring: a 12" move is 7.92" on the table.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [40, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [48, 31], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let events = act(&mut t, "blue", "bde", "order", Some("b1")).expect("order");
@@ -773,18 +773,27 @@ fn measuring_scale_applies_to_moves_and_woods_but_not_command_distance() {
         "{:?}",
         roll.inputs
     );
-    if counter(&t, "b1", "moves") > 0 {
+    assert!(
+        counter(&t, "b1", "moves") > 0,
+        "staff 12: the order succeeds with this seed"
+    );
+    {
         let too_far = refused(move_to(&mut t, "blue", "b1", 10.0, 36.0));
         assert!(too_far.message.contains("7.92\""), "{}", too_far.message);
         move_to(&mut t, "blue", "b1", 10.0, 36.1).expect("7.9\" is within 7.92\"");
     }
-    // 003 Woods: cavalry move 12" in woods (18" + 6" extra, scaled: 11.88" = 3.96" + 7.92").
+    // 003 Woods: cavalry move 12" in woods — 18" plus 6" extra to enter, both scaled:
+    // 11.88" allowance, 3.96" extra. 8" of path into the wood costs 11.96": too far.
     let events = act(&mut t, "blue", "bde", "order", Some("bc")).expect("order");
-    if counter(&t, "bc", "moves") > 0 {
-        // 8" on the table, 4" of it in the wood's edge area, costs 8 + 3.96 = 11.96" > 11.88".
-        let refusal = refused(move_to(&mut t, "blue", "bc", 48.0, 40.0 - 8.0 - 4.0));
+    assert!(
+        counter(&t, "bc", "moves") > 0,
+        "staff 12: the order succeeds with this seed"
+    );
+    {
+        let refusal = refused(move_to(&mut t, "blue", "bc", 48.0, 23.0));
         assert_eq!(refusal.kind, RefusalKind::TooFar, "{events:?}");
-        move_to(&mut t, "blue", "bc", 48.0, 28.2).expect("7.92\" of path");
+        assert!(refusal.message.contains("11.96\""), "{}", refusal.message);
+        move_to(&mut t, "blue", "bc", 48.0, 24.0).expect("7\" + 3.96\" is within 11.88\"");
     }
 }
 
@@ -946,7 +955,11 @@ fn the_base_reading_plays_without_the_amendments() {
     let mut t = table_of(CORE, "", pieces);
     assert_eq!(t.game.phase().expect("phase").0.name, "command");
     act(&mut t, "blue", "bde", "order", Some("b1")).expect("order");
-    if counter(&t, "b1", "moves") > 0 {
+    assert!(
+        counter(&t, "b1", "moves") > 0,
+        "staff 12: the order succeeds with this seed"
+    );
+    {
         // At full scale and with no zones, b1 may close to 4" of r1 (no point blank limit).
         move_to(&mut t, "blue", "b1", 30.0, 18.0).expect("no threatened zone in the base");
     }
@@ -963,4 +976,132 @@ fn the_base_reading_plays_without_the_amendments() {
         .position(|x| x.name == "woods")
         .expect("woods");
     assert_eq!(horse.enter[woods], None);
+}
+
+#[test]
+fn limbering_costs_a_move_and_unlimbered_guns_move_on_prolong() {
+    // 003 Moving artillery: limbering always costs one move; unlimbered foot guns move 6"
+    // (3.96" on the table) on prolong, light guns 12".
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: ba, side: blue, type: foot_battery, at: [30, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let limber = t
+        .game
+        .rules()
+        .modes
+        .iter()
+        .position(|m| m.name == "limbered")
+        .expect("mode");
+    let ba = id(&t, "ba");
+    let limbered = grognard_kernel::ids::ModeId(limber as u16);
+    let refusal = refused(apply(
+        &mut t,
+        "blue",
+        Action::Mode {
+            piece: ba,
+            mode: limbered,
+        },
+    ));
+    assert!(
+        refusal.message.contains("costs a move"),
+        "{}",
+        refusal.message
+    );
+    let moves = ordered(&mut t, "bde", "ba");
+    assert!(moves >= 1, "staff 12 succeeds with this seed");
+    let too_far = refused(move_to(&mut t, "blue", "ba", 30.0, 36.0));
+    assert!(too_far.message.contains("3.96\""), "{}", too_far.message);
+    move_to(&mut t, "blue", "ba", 30.0, 36.1).expect("3.9\" on prolong");
+    assert!(flag(&t, "ba", "prolonged"));
+    if counter(&t, "ba", "moves") > 0 {
+        apply(
+            &mut t,
+            "blue",
+            Action::Mode {
+                piece: ba,
+                mode: limbered,
+            },
+        )
+        .expect("limber with a move left");
+        assert_eq!(mode(&t, "ba"), "limbered");
+    }
+}
+
+#[test]
+fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
+    // 003 Charge contact: only one infantry unit may contact each facing, unless massed
+    // attack columns; a massed column suffers the closing fire on every unit.
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [28, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [32, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: c1, side: blue, type: line_infantry, at: [58, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: c2, side: blue, type: line_infantry, at: [62, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [60, 20], facing: 90, attributes: { brigade: 1, shooting: 6 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "b1", "charge", Some("r1")).expect("first charge");
+    let second = refused(act(&mut t, "blue", "b2", "charge", Some("r1")));
+    assert!(
+        second.message.contains("already contacts that facing"),
+        "{}",
+        second.message
+    );
+    act(&mut t, "blue", "c1", "charge", Some("r2")).expect("first column");
+    let events = act(&mut t, "blue", "c2", "charge", Some("r2")).expect("second column");
+    // Six closing-fire dice; the hits (if any) are saved by each column, without the +1.
+    let hits = rolls(&events, "to_hit")
+        .iter()
+        .filter(|o| o.contains("hit"))
+        .count();
+    let saves: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { roll } if roll.chart == "morale_save" => Some(roll.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saves.len(), 2 * hits, "{events:?}");
+    for s in &saves {
+        assert!(
+            s.inputs.contains(&("massed_column".to_owned(), 1)),
+            "{:?}",
+            s.inputs
+        );
+    }
+}
+
+#[test]
+fn maneuver_halts_in_engagement_range_then_becomes_hold() {
+    // 003 Brigade orders, Maneuver: halt in engagement range; unchanged, it becomes Hold.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 22], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 16], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "bde", "maneuver", None).expect("maneuver");
+    // Maneuver forbids voluntary charges.
+    let charge = refused(act(&mut t, "blue", "b1", "charge", Some("r1")));
+    assert!(
+        charge.message.contains("Maneuver or Hold"),
+        "{}",
+        charge.message
+    );
+    until_phase(&mut t, "red", "command");
+    until_phase(&mut t, "blue", "command");
+    assert!(flag(&t, "bde", "maneuver_halted"));
+    until_phase(&mut t, "red", "command");
+    until_phase(&mut t, "blue", "command");
+    assert!(flag(&t, "bde", "order_hold") && !flag(&t, "bde", "order_maneuver"));
+}
+
+#[test]
+fn threatened_zones_need_line_of_sight() {
+    // 003 Command friction: the threatened zone extends only with line of sight. Cavalry
+    // threaten infantry 12" (7.92" on the table); the orchard (x 12-22, y 20-27) hides b1.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [22, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [17, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [27, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [17, 19.5], facing: 90, attributes: { brigade: 1 } }\n  - { id: rd, side: red, type: cavalry, at: [27, 19.5], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "bde", "brigade_order", Some("b1")).expect("brigade command");
+    assert!(
+        counter(&t, "b1", "moves") > 0,
+        "staff 12 succeeds with this seed"
+    );
+    // Behind the orchard: no zone, b1 closes to 7.7" of rc.
+    move_to(&mut t, "blue", "b1", 17.0, 27.2).expect("hidden by the orchard");
+    // In the open the same move must stop where the zone begins.
+    let refusal = refused(move_to(&mut t, "blue", "b2", 27.0, 27.2));
+    assert!(refusal.message.contains("27.42"), "{}", refusal.message);
 }

@@ -204,7 +204,7 @@ fn the_d6_stand_in_overlay_gives_its_own_odds() {
 /// hit, blue a TE hit.
 #[test]
 fn melee_table_by_stronger_weaker_and_equal() {
-    let case = |a: i32, d: i32| -> Vec<(String, String)> {
+    let case = |a: i32, d: i32| -> std::collections::BTreeSet<(String, String)> {
         let report = chart_json(
             RULESET,
             "melee",
@@ -221,9 +221,9 @@ fn melee_table_by_stronger_weaker_and_equal() {
                     o["fraction"].as_str().unwrap_or_default().to_owned(),
                 )
             })
-            .collect()
+            .collect::<std::collections::BTreeSet<_>>()
     };
-    let quarter = |names: &[&str]| -> Vec<(String, String)> {
+    let quarter = |names: &[&str]| -> std::collections::BTreeSet<(String, String)> {
         names
             .iter()
             .map(|n| ((*n).to_owned(), "1/4".to_owned()))
@@ -412,6 +412,20 @@ fn to_blue_melee() -> Vec<String> {
     o
 }
 
+/// Every end_phase of a whole turn with Blue first: arrivals, Blue's command, movement,
+/// Red's defensive fire, Blue's fire, melee, rally, Red's command, movement, Blue's
+/// defensive fire, Red's fire, melee, rally, turn end.
+fn whole_turn() -> Vec<String> {
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 2));
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 3));
+    o.extend(ends("blue", 1));
+    o
+}
+
 fn run(f: &Field, orders: &[String]) -> Run {
     let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
     f.play(&refs, &[])
@@ -520,6 +534,78 @@ fn no_backward_moves_and_facing_follows_the_move() {
     );
 }
 
+/// 004 5.1 and the hand-out: one facing change a turn (cavalry two), before or after the
+/// move, costing one movement point; none while in melee.
+#[test]
+fn facing_changes_once_a_turn_for_a_point() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E }\n  - { id: c, side: blue, type: cavalry, at: [1, 6], facing: E }\n  - { id: m, side: blue, type: infantry, at: [1, 2], facing: E, flags: [in_melee] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let face =
+        |id: &str, dir: &str| order("blue", &format!("face: {{ piece: {id}, facing: {dir} }}"));
+    let mv =
+        |id: &str, path: &str| order("blue", &format!("move: {{ piece: {id}, path: {path} }}"));
+    refused(
+        &f,
+        &with(to_blue_movement(), &[face("b", "SE"), face("b", "E")]),
+        "b has already changed facing 1 time this turn",
+    );
+    ok(
+        &f,
+        &with(to_blue_movement(), &[face("c", "SE"), face("c", "E")]),
+    );
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[face("c", "SE"), face("c", "E"), face("c", "NE")],
+        ),
+        "c has already changed facing 2 times this turn",
+    );
+    // Before the move: the change costs a point of the 3.
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[face("b", "SE"), mv("b", "[[1, 5], [2, 6], [2, 7]]")],
+        ),
+        "b changed facing for 1 point and has 2 left for 3 hexes",
+    );
+    ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[face("b", "SE"), mv("b", "[[1, 5], [2, 6]]")],
+        ),
+    );
+    // After the move: only with a point left.
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[mv("b", "[[2, 4], [3, 4], [4, 4]]"), face("b", "NE")],
+        ),
+        "b has no movement point left to change facing",
+    );
+    ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[mv("b", "[[2, 4], [3, 4]]"), face("b", "NE")],
+        ),
+    );
+    refused(
+        &f,
+        &with(to_blue_movement(), &[face("m", "NE")]),
+        "m is in melee and cannot change facing",
+    );
+    // The count starts again next turn.
+    let mut o = with(to_blue_movement(), &[face("b", "SE")]);
+    o.extend(whole_turn().split_off(2));
+    o.extend(ends("blue", 2));
+    o.push(face("b", "E"));
+    ok(&f, &o);
+}
+
 /// 004 5.2: the zone of control is the three front hexes; entering one ends the move; a
 /// unit with a hit (or fatigued, or in melee) has none.
 #[test]
@@ -537,7 +623,7 @@ fn zone_of_control_stops_and_is_lost_with_a_hit() {
     );
     refused(
         &f,
-        &with(to_blue_movement(), &[go.clone()]),
+        &with(to_blue_movement(), std::slice::from_ref(&go)),
         "entered the zone of control of r",
     );
     for lost in [
@@ -553,7 +639,7 @@ fn zone_of_control_stops_and_is_lost_with_a_hit() {
             ),
             "",
         );
-        ok(&f, &with(to_blue_movement(), &[go.clone()]));
+        ok(&f, &with(to_blue_movement(), std::slice::from_ref(&go)));
     }
 }
 
@@ -750,10 +836,7 @@ fn fatigue_and_te_recovery() {
         ),
     );
     // A whole turn without moving: t recovers one TE at the turn's end.
-    let mut o = ends("blue", 7);
-    o.extend(ends("red", 6));
-    o.extend(ends("blue", 1));
-    let out = ok(&f, &o);
+    let out = ok(&f, &whole_turn());
     has(&out, "t te 1 → 0");
 }
 
@@ -1044,10 +1127,10 @@ fn flank_melee_doubles_the_results() {
             has(out, "melee of b (3) against r (2)");
             match outcome {
                 "defender hit" => has(out, "r hits 0 → 2"),
-                "defender TE" => has(out, "r te 0 → 2"),
+                "defender TE" => has(out, "r te 1 → 2"),
                 "both hit and defender TE" => {
                     has(out, "r hits 0 → 2");
-                    has(out, "r te 0 → 2");
+                    has(out, "r te 1 → 2");
                 }
                 _ => {}
             }
@@ -1146,7 +1229,7 @@ fn order_changes_limited_by_initiative() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_i: 1, cvs_t: 9 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "");
     let change = order("blue", "act: { piece: g, action: change_orders }");
-    let out = ok(&f, &with(ends("blue", 1), &[change.clone()]));
+    let out = ok(&f, &with(ends("blue", 1), std::slice::from_ref(&change)));
     has(&out, "g order_changes 0 → 1");
     has(&out, "cvs_test: d10");
     // Tactical 9: only a 10 passes; otherwise the decision-failure table is rolled.
@@ -1154,13 +1237,9 @@ fn order_changes_limited_by_initiative() {
         has(&out, "decision_failure: d10");
     }
     // Second attempt in a later turn is over the limit of 1.
-    let mut o = with(ends("blue", 1), &[change.clone()]);
-    o.extend(ends("blue", 5));
-    o.extend(ends("red", 1));
-    o.extend(ends("red", 5));
-    o.extend(ends("red", 1));
-    o.extend(ends("blue", 1));
-    o.extend(ends("blue", 1));
+    let mut o = with(ends("blue", 1), std::slice::from_ref(&change));
+    o.extend(whole_turn().split_off(1));
+    o.extend(ends("blue", 1)); // turn 2: arrivals
     o.push(change);
     refused(&f, &o, "g has used all 1 order changes");
 }
@@ -1210,6 +1289,146 @@ fn random_cvs_rolls_each_commander() {
     has(&r.stdout, "(grade of g)");
     has(&r.stdout, "(CVS of g)");
     assert!(r.stdout.contains("note: g is "), "{}", r.stdout);
+}
+
+/// 004 Optional rules: supply (12 points, one per shot, refilled near a wagon), rate of
+/// fire (once a turn), pike-and-shot muskets (class A counts as B, once a turn).
+#[test]
+fn optional_fire_rules() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E, counters: { supply: 1 }, attributes: { class: 1 } }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let shot = fire("b", "r");
+    // Supply: the one point left is spent, then b is out.
+    let once = with(to_blue_fire(), std::slice::from_ref(&shot));
+    let refs: Vec<&str> = once.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &["--option", "supply=on"]);
+    has(&r.stdout, "b supply 1 → 0");
+    let mut twice = with(to_blue_fire(), std::slice::from_ref(&shot));
+    twice.extend(ends("blue", 3));
+    twice.extend(ends("red", 2));
+    twice.push(order("blue", "act: { piece: b, action: fire, target: r }"));
+    let refs: Vec<&str> = twice.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &["--option", "supply=on"]);
+    assert!(
+        r.stderr.contains("b is out of supply"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // Without supply, b fires again in Red's turn (A/B system); with rate of fire it may not.
+    let r = f.play(&refs, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = f.play(&refs, &["--option", "rate_of_fire=on"]);
+    assert!(
+        r.stderr.contains("b has already fired this turn"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // Class A small arms reach Code at 3 hexes; pike and shot makes them class B.
+    let r = f.play(&once.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    has(&r.stdout, "fire_small_a:");
+    let r = f.play(
+        &once.iter().map(String::as_str).collect::<Vec<_>>(),
+        &["--option", "pike_and_shot=on"],
+    );
+    has(&r.stdout, "fire_small_b:");
+}
+
+/// 004 Optional rules: disorder/fatigue (entering forest is a TE hit, fatigued units stand
+/// still), mounted infantry meleed by cavalry rout at once, the hand-out's unlimbering.
+#[test]
+fn optional_movement_and_melee_rules() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . F . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: t, side: blue, type: infantry, at: [2, 6], facing: E, counters: { te: 3 }, flags: [fatigued] }\n  - { id: c, side: blue, type: cavalry, at: [6, 2], facing: E }\n  - { id: m, side: red, type: mounted_infantry, at: [7, 2], facing: W }\n  - { id: g, side: blue, type: artillery, at: [0, 0], facing: E, mode: limbered }\n  - { id: r, side: red, type: infantry, at: [4, 0], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    let into_forest = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
+    );
+    let refs: Vec<&str> = into_forest.iter().map(String::as_str).collect();
+    lacks(&f.play(&refs, &[]).stdout, "b te");
+    has(
+        &f.play(&refs, &["--option", "disorder_fatigue=on"]).stdout,
+        "b te 0 → 1",
+    );
+    let tired = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: t, path: [[3, 6]] }")],
+    );
+    let refs: Vec<&str> = tired.iter().map(String::as_str).collect();
+    assert_eq!(f.play(&refs, &[]).code, 0);
+    let r = f.play(&refs, &["--option", "disorder_fatigue=on"]);
+    assert!(
+        r.stderr.contains("t is fatigued and cannot move"),
+        "{}",
+        r.stderr
+    );
+    let out = ok(&f, &with(to_blue_melee(), &[melee("c", "m")]));
+    has(&out, "m is routed");
+    // Move, unlimber, fire: at 1 CP by the artillery section; not at all by the hand-out.
+    let mut o = with(
+        to_blue_movement(),
+        &[
+            order("blue", "move: { piece: g, path: [[1, 0]] }"),
+            order("blue", "act: { piece: g, action: unlimber }"),
+        ],
+    );
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.push(fire("g", "r"));
+    let refs: Vec<&str> = o.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &[]);
+    has(&r.stdout, "+1 moved and unlimbered");
+    let r = f.play(&refs, &["--option", "unlimber_fires_next_turn=on"]);
+    assert!(
+        r.stderr
+            .contains("g moved and unlimbered this turn and fires next turn"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// 004 charts page, Constructions: quick works take 4 turns (cover 1), a redoubt 6 (cover
+/// 2); a unit digging does not move, and leaves its works behind when it moves on.
+#[test]
+fn digging_in_gives_cover() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 3 } }\n  - { id: d, side: blue, type: infantry, at: [5, 6], facing: W, counters: { works: 5 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
+    let f = field(None, "", pieces, "");
+    let dig = |id: &str| order("blue", &format!("act: {{ piece: {id}, action: dig }}"));
+    let out = ok(&f, &with(to_blue_movement(), &[dig("b"), dig("d")]));
+    has(&out, "note: b has built quick works (cover 1)");
+    has(&out, "note: d has built a redoubt (cover 2)");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[
+                dig("b"),
+                order("blue", "move: { piece: b, path: [[4, 4]] }"),
+            ],
+        ),
+        "b has spent this turn digging in",
+    );
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[4, 4]] }")],
+        ),
+    );
+    has(&out, "b works 3 → 0");
+    // Red fires at the entrenched unit in its own turn: one CP of cover.
+    let dug = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 4 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
+    let f = field(None, "", dug, "");
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 2));
+    o.extend(ends("blue", 1));
+    o.push(order("red", "act: { piece: r, action: fire, target: b }"));
+    let out = ok(&f, &o);
+    has(&out, "+1 target in cover; band 3 (Code'n Color)");
 }
 
 /// The bundled example plays fire, melee and a rout from the command line.

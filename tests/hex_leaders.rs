@@ -706,6 +706,21 @@ fn a_lone_leader_escapes_off_his_own_baseline() {
     // A unit may not.
     assert!(!reach(&mut t, "u").iter().any(|(c, _)| c.1 == 7));
     refused(mv(&mut t, "blue", "u", &[(5, 6), (5, 7)]));
+    // The half-hex is only a way off: he may not walk along the half-hex row.
+    let r = refused(mv(&mut t, "blue", "il", &[(3, 6), (2, 6)]));
+    assert!(
+        r.message.contains("may only leave the board"),
+        "{}",
+        r.message
+    );
+    let targets: Vec<(i32, i32)> = reach(&mut t, "il").into_iter().map(|(c, _)| c).collect();
+    for c in targets {
+        let path = reach_path(&mut t, "il", c).expect("path");
+        assert!(
+            path.windows(2).all(|w| !(w[0].1 == 6 && w[1].1 == 6)),
+            "{path:?}"
+        );
+    }
     let events = mv(&mut t, "blue", "il", &[(3, 6), (3, 7)]).expect("escapes");
     assert!(matches!(
         t.game.piece_by_name("il").map(|p| &p.place),
@@ -841,4 +856,66 @@ fn mistakes_in_the_company_keys_are_reported_at_their_lines() {
     ] {
         assert!(out.contains(expected), "missing `{expected}` in\n{out}");
     }
+}
+
+#[test]
+fn hooks_read_battle_eligibility_from_the_piece() {
+    // 002: a triangle unit that moved 2 may not battle; a Lua hook sees that on the piece.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let overlay = format!(
+        "ruleset: hex-leaders-watch\nextends: {}\nscripts:\n  watch: watch.lua\nhooks:\n  phase_begin: watch.begin\n",
+        root().join(RULESET).display()
+    );
+    let script = "local M = {}\nfunction M.begin(game, phase)\n  if phase ~= \"battle\" then return end\n  for _, u in ipairs(game:units(game:phasing())) do\n    if game:flag(u, \"no_battle\") then game:note(game:name(u) .. \" may not battle\") end\n  end\nend\nreturn M\n";
+    let scenario = std::fs::read_to_string(root().join(EXAMPLE))
+        .expect("example")
+        .replace("ruleset: hex-leaders\n", "ruleset: watch.yaml\n");
+    std::fs::write(dir.path().join("watch.yaml"), overlay).expect("write");
+    std::fs::write(dir.path().join("watch.lua"), script).expect("write");
+    std::fs::write(dir.path().join("s.yaml"), scenario).expect("write");
+    let s = dir.path().join("s.yaml");
+    let orders = root().join(ORDERS);
+    let run = grognard(&[
+        "play",
+        s.to_str().expect("utf-8"),
+        "--orders",
+        orders.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let notes: Vec<&str> = run.stdout.lines().filter(|l| l.contains("note:")).collect();
+    // Blue's turn 1: the unit that ended in woods and the triangle that moved 2 (in
+    // scenario order); by Red's battle phase nothing of Red's moved far.
+    assert_eq!(
+        notes,
+        ["  note: bc2 may not battle", "  note: bt1 may not battle"],
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn under_the_option_a_moved_leader_holds_the_unit_he_joined() {
+    // 002, the other reading of "an ordered leader may not join a unit and move again":
+    // the unit he joined may not move at all (option `leader_holds_unit`).
+    let mut t = table_with(
+        "",
+        "leader_holds_unit: true",
+        "  - { id: il, side: blue, type: infantry_leader, at: [3, 5] }\n  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n",
+    );
+    mv(&mut t, "blue", "il", &[(3, 4)]).expect("joins");
+    assert!(reach(&mut t, "u").is_empty());
+    let r = refused(mv(&mut t, "blue", "u", &[(3, 3)]));
+    assert_eq!(r.kind, RefusalKind::AlreadyUsed);
+    assert!(
+        r.message.contains("il joined it after moving"),
+        "{}",
+        r.message
+    );
+    // Next turn he is no longer "moved", and they go together.
+    end_phase(&mut t, "blue");
+    end_phase(&mut t, "blue");
+    end_phase(&mut t, "red");
+    end_phase(&mut t, "red");
+    mv(&mut t, "blue", "u", &[(3, 3)]).expect("together");
+    assert_eq!(cell_of(&t, "il"), Some((3, 3)));
 }

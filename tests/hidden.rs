@@ -17,14 +17,14 @@ use crate::util::{grognard, root};
 const FRENCH: SideId = SideId(0);
 const AUSTRIANS: SideId = SideId(1);
 
-fn blocks() -> Ruleset {
+pub(crate) fn blocks() -> Ruleset {
     load_ruleset(&root().join("rulesets/square-blocks.yaml")).unwrap_or_else(|d| panic!("{d}"))
 }
 
 /// A 15 × 15 clear board with the given piece lines; French first.
-fn scenario(pieces: &[String], extra: &str) -> String {
+pub(crate) fn scenario(pieces: &[String], extra: &str) -> String {
     let mut s = String::from(
-        "scenario: t\nruleset: square-blocks\nseed: 7\nturns: 3\nboard:\n  cols: 15\n  rows: 15\n",
+        "scenario: t\nruleset: square-blocks\nseed: 7\nturns: 6\nboard:\n  cols: 15\n  rows: 15\n",
     );
     s.push_str(extra);
     s.push_str(
@@ -38,20 +38,20 @@ fn scenario(pieces: &[String], extra: &str) -> String {
     s
 }
 
-fn start(rules: &Ruleset, text: &str) -> Game {
+pub(crate) fn start(rules: &Ruleset, text: &str) -> Game {
     let s = scenario_from_text("t.yaml", text, rules).unwrap_or_else(|d| panic!("{d}"));
     s.start(None, &[], &mut NoHooks)
         .unwrap_or_else(|d| panic!("{d}"))
 }
 
-fn piece(game: &Game, name: &str) -> PieceId {
+pub(crate) fn piece(game: &Game, name: &str) -> PieceId {
     game.piece_by_name(name)
         .unwrap_or_else(|| panic!("no piece {name}"))
         .id
 }
 
 /// The level `side` holds on piece `name`, as its view shows it.
-fn level(game: &Game, side: SideId, name: &str) -> Option<String> {
+pub(crate) fn level(game: &Game, side: SideId, name: &str) -> Option<String> {
     let id = piece(game, name);
     game.view(side)
         .enemy
@@ -271,11 +271,8 @@ fn markers_flip_face_up_on_a_or_b_and_back_down_on_c_or_d() {
     // The scout pulls back a square (turning to face its move) and faces north again: the
     // block is now three ahead, C, and face down again.
     let s = piece(&game, "s");
+    // Scouts ride in the command phase.
     let orders = [
-        Order {
-            side: FRENCH,
-            action: Action::EndPhase,
-        },
         Order {
             side: FRENCH,
             action: Action::Move {
@@ -283,10 +280,6 @@ fn markers_flip_face_up_on_a_or_b_and_back_down_on_c_or_d() {
                 path: vec![Cell::new(7, 10)],
             },
         },
-    ];
-    let orders = [
-        orders[0].clone(),
-        orders[1].clone(),
         Order {
             side: FRENCH,
             action: Action::Face {
@@ -319,14 +312,7 @@ fn dummies_are_lifted_once_per_turn_and_real_blocks_never() {
         ),
     );
     let (d, i) = (piece(&game, "d"), piece(&game, "i"));
-    game.apply(
-        &Order {
-            side: FRENCH,
-            action: Action::EndPhase,
-        },
-        &mut NoHooks,
-    )
-    .unwrap_or_else(|r| panic!("{r}"));
+    end_command(&mut game);
     let redeploy = |piece, c, r| Order {
         side: FRENCH,
         action: Action::Redeploy {
@@ -362,14 +348,7 @@ fn moving_next_to_a_real_enemy_block_ends_the_move_and_both_deploy() {
         ),
     );
     let c = piece(&game, "c");
-    game.apply(
-        &Order {
-            side: FRENCH,
-            action: Action::EndPhase,
-        },
-        &mut NoHooks,
-    )
-    .unwrap_or_else(|r| panic!("{r}"));
+    end_command(&mut game);
     let events = game
         .apply(
             &Order {
@@ -416,14 +395,7 @@ fn walking_into_an_unseen_command_is_contact_not_a_refusal() {
     );
     let d = piece(&game, "d");
     assert!(game.view(FRENCH).enemy.is_empty());
-    game.apply(
-        &Order {
-            side: FRENCH,
-            action: Action::EndPhase,
-        },
-        &mut NoHooks,
-    )
-    .unwrap_or_else(|r| panic!("{r}"));
+    end_command(&mut game);
     let events = game
         .apply(
             &Order {
@@ -475,6 +447,20 @@ fn orders_naming_unseen_pieces_get_one_wording() {
     };
     // An existing hidden enemy piece and a number that is no piece at all read the same.
     assert_eq!(try_move(&mut a, h), try_move(&mut b, PieceId(999)));
+}
+
+/// Ends the first command phase (both sides act in it), so the French move.
+fn end_command(game: &mut Game) {
+    for side in [FRENCH, AUSTRIANS] {
+        game.apply(
+            &Order {
+                side,
+                action: Action::EndPhase,
+            },
+            &mut NoHooks,
+        )
+        .unwrap_or_else(|r| panic!("{r}"));
+    }
 }
 
 /// What side `s` can observe of a game: its view, its log and its redacted save.

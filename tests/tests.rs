@@ -9,5 +9,6 @@ mod hidden;
 mod hostile;
 mod lab;
 mod overlays;
+mod square_blocks;
 mod tools;
 mod util;

@@ -21,20 +21,40 @@ fn big_scenario(dir: &Path) -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let ruleset = std::fs::canonicalize(root.join("rulesets/drill-square.yaml")).expect("ruleset");
     let mut s = String::new();
-    let _ = writeln!(s, "scenario: bench\nruleset: {}\nseed: 1\nboard:", ruleset.display());
-    let _ = writeln!(s, "  cols: {SIZE}\n  rows: {SIZE}\n  legend: {{ \".\": clear, W: medium_woods }}\n  map: |");
+    let _ = writeln!(
+        s,
+        "scenario: bench\nruleset: {}\nseed: 1\nboard:",
+        ruleset.display()
+    );
+    let _ = writeln!(
+        s,
+        "  cols: {SIZE}\n  rows: {SIZE}\n  legend: {{ \".\": clear, W: medium_woods }}\n  map: |"
+    );
     for row in 0..SIZE {
         let line: Vec<&str> = (0..SIZE)
-            .map(|col| if (col / 7 + row / 5) % 4 == 0 { "W" } else { "." })
+            .map(|col| {
+                if (col / 7 + row / 5) % 4 == 0 {
+                    "W"
+                } else {
+                    "."
+                }
+            })
             .collect();
         let _ = writeln!(s, "    {}", line.join(" "));
     }
     let road: Vec<String> = (0..SIZE).map(|r| format!("[50, {r}]")).collect();
-    let _ = writeln!(s, "  features:\n    - feature: road\n      path: [{}]", road.join(", "));
-    let _ = writeln!(s, "sides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:");
+    let _ = writeln!(
+        s,
+        "  features:\n    - feature: road\n      path: [{}]",
+        road.join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "sides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:"
+    );
     for i in 0..PIECES {
         let side = if i % 2 == 0 { "blue" } else { "red" };
-        let (col, row) = ((i * 7) % SIZE, (i * 7) / SIZE * 4 + i % 3);
+        let (col, row) = ((i * 7) % SIZE, (i * 7) / SIZE * 3 + i % 3);
         let _ = writeln!(
             s,
             "  - {{ id: p{i}, side: {side}, type: infantry, at: [{col}, {row}], facing: N }}"
@@ -72,7 +92,12 @@ fn bench_frame(c: &mut Criterion) {
     for _ in 0..3 {
         frame(&mut app);
     }
-    assert_eq!(app.drawn_pieces().len(), PIECES as usize, "every piece is drawn");
+    assert_eq!(
+        app.drawn_pieces().len(),
+        PIECES as usize,
+        "every piece is drawn ({:?})",
+        app.status()
+    );
     c.bench_function("editor frame, 100x100 board, 400 pieces", |b| {
         b.iter(|| frame(&mut app));
     });

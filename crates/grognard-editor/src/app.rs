@@ -138,6 +138,10 @@ pub enum Command {
     Face(Facing),
     /// Change the selected piece's mode.
     Mode(ModeId),
+    /// The next cell clicked is the target of this order for the selected piece.
+    CellOrder(Option<CellOrder>),
+    /// Gather a spread command back into its main cell.
+    Gather,
     /// End the phase for the acting side.
     EndPhase,
     /// Take back the last action.
@@ -148,6 +152,17 @@ pub enum Command {
     Reveal,
     /// Turn hot-seat play on or off.
     HotSeat(bool),
+}
+
+/// Orders that name a cell, given by clicking the cell after choosing the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellOrder {
+    /// Lift a dummy and put it down there.
+    Redeploy,
+    /// Spread a command into that cell.
+    Extend,
+    /// Save the allowance toward that cell.
+    Save,
 }
 
 /// A message for the status line.
@@ -205,6 +220,7 @@ struct Runtime {
     terrain_colors: Vec<Color32>,
     commands: Vec<Command>,
     fonts_installed: bool,
+    pending: Option<CellOrder>,
 }
 
 /// The editor.
@@ -314,6 +330,7 @@ impl EditorApp {
                 terrain_colors: Vec::new(),
                 commands: Vec::new(),
                 fonts_installed: false,
+                pending: None,
             },
         };
         match (options.ruleset, options.scenario) {
@@ -362,6 +379,13 @@ impl EditorApp {
         let grid = *self.rt.session.as_ref()?.game.board().grid()?;
         let (x, y) = board::cell_center(&grid, c);
         Some(t.to_screen(x, y))
+    }
+
+    /// Where a board position (cell units, or inches on an open table) was on screen in
+    /// the last frame.
+    #[must_use]
+    pub fn board_on_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
+        Some(self.rt.transform?.to_screen(x, y))
     }
 
     /// The last status message.
@@ -587,6 +611,10 @@ impl EditorApp {
             Tab::Play => self.play_tab(ui, &mut out),
         }
         out.append(&mut self.rt.commands);
+        if !out.is_empty() {
+            // What the commands changed is drawn in the next frame, without waiting for input.
+            ui.ctx().request_repaint();
+        }
         for c in out {
             self.apply(c);
         }
@@ -594,17 +622,18 @@ impl EditorApp {
 
     fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         ui.horizontal_wrapped(|ui| {
-            let current = self
-                .rt
-                .bench
-                .as_ref()
-                .map_or("no ruleset".to_owned(), |b| b.current.rules.identity.name.clone());
+            let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
+                b.current.rules.identity.name.clone()
+            });
             egui::ComboBox::from_label("Ruleset")
                 .selected_text(current)
                 .show_ui(ui, |ui| {
                     ui.label(RichText::new("Bundled").strong());
                     for p in bundled_rulesets() {
-                        if ui.selectable_label(false, p.display().to_string()).clicked() {
+                        if ui
+                            .selectable_label(false, p.display().to_string())
+                            .clicked()
+                        {
                             out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
                         }
                     }
@@ -612,7 +641,10 @@ impl EditorApp {
                         ui.separator();
                         ui.label(RichText::new("Recent").strong());
                         for p in &self.saved.recent {
-                            if ui.selectable_label(false, format!("recent: {}", p.display())).clicked() {
+                            if ui
+                                .selectable_label(false, format!("recent: {}", p.display()))
+                                .clicked()
+                            {
                                 let purpose = if load::sniff(p) == Ok(load::FileKind::Scenario) {
                                     FilePurpose::OpenScenario
                                 } else {
@@ -635,7 +667,10 @@ impl EditorApp {
                 )
                 .show_ui(ui, |ui| {
                     for p in example_scenarios() {
-                        if ui.selectable_label(false, p.display().to_string()).clicked() {
+                        if ui
+                            .selectable_label(false, p.display().to_string())
+                            .clicked()
+                        {
                             out.push(Command::Chosen(FilePurpose::OpenScenario, p));
                         }
                     }
@@ -733,25 +768,27 @@ impl EditorApp {
                 bench.current.rules.identity.name,
                 spec.title.clone().unwrap_or_default()
             ));
-            egui::CollapsingHeader::new("Optional rules").default_open(true).show(ui, |ui| {
-                if spec.options.is_empty() {
-                    ui.label("This ruleset has no optional rules.");
-                }
-                for o in spec.options.iter() {
-                    let path = field(&["options", &o.name.value, "default"]);
-                    let mut on = bench
-                        .value(&path)
-                        .and_then(serde_json::Value::as_bool)
-                        .unwrap_or(o.value.default);
-                    let text = match &o.value.description {
-                        Some(d) => format!("{} — {d}", o.name.value),
-                        None => o.name.value.clone(),
-                    };
-                    if ui.checkbox(&mut on, text).changed() {
-                        out.push(Command::SetField(path, on.to_string()));
+            egui::CollapsingHeader::new("Optional rules")
+                .default_open(true)
+                .show(ui, |ui| {
+                    if spec.options.is_empty() {
+                        ui.label("This ruleset has no optional rules.");
                     }
-                }
-            });
+                    for o in spec.options.iter() {
+                        let path = field(&["options", &o.name.value, "default"]);
+                        let mut on = bench
+                            .value(&path)
+                            .and_then(serde_json::Value::as_bool)
+                            .unwrap_or(o.value.default);
+                        let text = match &o.value.description {
+                            Some(d) => format!("{} — {d}", o.name.value),
+                            None => o.name.value.clone(),
+                        };
+                        if ui.checkbox(&mut on, text).changed() {
+                            out.push(Command::SetField(path, on.to_string()));
+                        }
+                    }
+                });
             ui.separator();
             ui.label(RichText::new("Movement allowances (per mode)").strong());
             let modes: Vec<String> = spec.modes.names().map(str::to_owned).collect();
@@ -792,7 +829,9 @@ impl EditorApp {
                     }
                 });
             ui.separator();
-            ui.label(RichText::new("Terrain costs (extra to enter; blank = the step's cost)").strong());
+            ui.label(
+                RichText::new("Terrain costs (extra to enter; blank = the step's cost)").strong(),
+            );
             let terrain: Vec<String> = spec.terrain.names().map(str::to_owned).collect();
             let classes: Vec<String> = spec.movement.names().map(str::to_owned).collect();
             egui_extras::TableBuilder::new(ui)
@@ -835,7 +874,12 @@ impl EditorApp {
             egui::Grid::new("stacking").striped(true).show(ui, |ui| {
                 for s in spec.stacking.names() {
                     ui.label(format!("{s} capacity"));
-                    self.field_ui(ui, &field(&["stacking", s, "capacity"]), &format!("{s} capacity"), out);
+                    self.field_ui(
+                        ui,
+                        &field(&["stacking", s, "capacity"]),
+                        &format!("{s} capacity"),
+                        out,
+                    );
                     ui.end_row();
                     for t in &types {
                         ui.label(format!("  {t} counts"));
@@ -853,9 +897,17 @@ impl EditorApp {
             ui.label(RichText::new("Board steps").strong());
             egui::Grid::new("geometry").show(ui, |ui| {
                 for key in ["orthogonal", "diagonal", "step"] {
-                    if bench.value(&field(&["geometry", key])).is_some_and(|v| !v.is_null()) {
+                    if bench
+                        .value(&field(&["geometry", key]))
+                        .is_some_and(|v| !v.is_null())
+                    {
                         ui.label(key);
-                        self.field_ui(ui, &field(&["geometry", key]), &format!("geometry {key}"), out);
+                        self.field_ui(
+                            ui,
+                            &field(&["geometry", key]),
+                            &format!("geometry {key}"),
+                            out,
+                        );
                         ui.end_row();
                     }
                 }
@@ -868,7 +920,13 @@ impl EditorApp {
             ui.label("No ruleset open.");
             return;
         };
-        let names: Vec<String> = bench.current.spec.charts.names().map(str::to_owned).collect();
+        let names: Vec<String> = bench
+            .current
+            .spec
+            .charts
+            .names()
+            .map(str::to_owned)
+            .collect();
         let Some(chart) = self.rt.chart.clone().or_else(|| names.first().cloned()) else {
             ui.label("This ruleset has no charts.");
             return;
@@ -890,48 +948,67 @@ impl EditorApp {
                     continue;
                 };
                 ui.label(RichText::new(title).strong());
-                egui::Grid::new(format!("{chart} {title}")).striped(true).show(ui, |ui| {
-                    for (i, row) in rows.iter().enumerate() {
-                        let serde_json::Value::Object(cells) = row else {
-                            continue;
-                        };
-                        ui.label(format!("row {}", i + 1));
-                        for (key, v) in cells {
-                            if v.is_object() || v.is_array() {
+                egui::Grid::new(format!("{chart} {title}"))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (i, row) in rows.iter().enumerate() {
+                            let serde_json::Value::Object(cells) = row else {
                                 continue;
+                            };
+                            ui.label(format!("row {}", i + 1));
+                            for (key, v) in cells {
+                                if v.is_object() || v.is_array() {
+                                    continue;
+                                }
+                                ui.label(key);
+                                let mut path = list.clone();
+                                path.push(i.to_string());
+                                path.push(key.clone());
+                                self.field_ui(
+                                    ui,
+                                    &path,
+                                    &format!("{chart} row {} {key}", i + 1),
+                                    out,
+                                );
                             }
-                            ui.label(key);
-                            let mut path = list.clone();
-                            path.push(i.to_string());
-                            path.push(key.clone());
-                            self.field_ui(ui, &path, &format!("{chart} row {} {key}", i + 1), out);
+                            ui.end_row();
                         }
-                        ui.end_row();
-                    }
-                });
+                    });
             }
-            if bench.value(&field(&["charts", &chart, "otherwise"])).is_some_and(|v| !v.is_null()) {
+            if bench
+                .value(&field(&["charts", &chart, "otherwise"]))
+                .is_some_and(|v| !v.is_null())
+            {
                 ui.horizontal(|ui| {
                     ui.label("otherwise");
-                    self.field_ui(ui, &field(&["charts", &chart, "otherwise"]), &format!("{chart} otherwise"), out);
+                    self.field_ui(
+                        ui,
+                        &field(&["charts", &chart, "otherwise"]),
+                        &format!("{chart} otherwise"),
+                        out,
+                    );
                 });
             }
-            if let Some(serde_json::Value::Array(mods)) = bench.value(&field(&["charts", &chart, "modifiers"])) {
+            if let Some(serde_json::Value::Array(mods)) =
+                bench.value(&field(&["charts", &chart, "modifiers"]))
+            {
                 ui.label(RichText::new("Modifiers").strong());
-                egui::Grid::new(format!("{chart} modifiers")).striped(true).show(ui, |ui| {
-                    for (i, m) in mods.iter().enumerate() {
-                        let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
-                        ui.label(name);
-                        ui.label("per");
-                        self.field_ui(
-                            ui,
-                            &field(&["charts", &chart, "modifiers", &i.to_string(), "per"]),
-                            &format!("{chart} modifier {name} per"),
-                            out,
-                        );
-                        ui.end_row();
-                    }
-                });
+                egui::Grid::new(format!("{chart} modifiers"))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (i, m) in mods.iter().enumerate() {
+                            let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
+                            ui.label(name);
+                            ui.label("per");
+                            self.field_ui(
+                                ui,
+                                &field(&["charts", &chart, "modifiers", &i.to_string(), "per"]),
+                                &format!("{chart} modifier {name} per"),
+                                out,
+                            );
+                            ui.end_row();
+                        }
+                    });
             }
             ui.separator();
             self.odds_ui(ui, bench, &chart, out);
@@ -948,7 +1025,12 @@ impl EditorApp {
         ui.horizontal_wrapped(|ui| {
             for (i, input) in def.inputs.iter().enumerate() {
                 let key = (chart.to_owned(), input.name.clone());
-                let mut v = self.rt.chart_inputs.get(&key).copied().unwrap_or(input.default);
+                let mut v = self
+                    .rt
+                    .chart_inputs
+                    .get(&key)
+                    .copied()
+                    .unwrap_or(input.default);
                 let label = ui.label(&input.name);
                 let r = ui
                     .add(egui::DragValue::new(&mut v).range(input.min..=input.max))
@@ -969,7 +1051,12 @@ impl EditorApp {
                     .inputs
                     .iter()
                     .zip(&set)
-                    .filter_map(|(inp, (_, v))| b.inputs.iter().position(|x| x.name == inp.name).map(|j| (j, *v)))
+                    .filter_map(|(inp, (_, v))| {
+                        b.inputs
+                            .iter()
+                            .position(|x| x.name == inp.name)
+                            .map(|j| (j, *v))
+                    })
                     .collect();
                 (b.outcomes.clone(), chart_case(b, &before_rules.dice, &set))
             });
@@ -978,20 +1065,36 @@ impl EditorApp {
         for (i, name) in def.outcomes.iter().enumerate() {
             let now_p = after.odds.get(i).map_or(0.0, |p| percent(*p));
             let was = before.as_ref().and_then(|(names, case)| {
-                names.iter().position(|n| n == name).and_then(|j| case.odds.get(j)).map(|p| percent(*p))
+                names
+                    .iter()
+                    .position(|n| n == name)
+                    .and_then(|j| case.odds.get(j))
+                    .map(|p| percent(*p))
             });
             let text = match was {
                 Some(w) => format!("{name}: {w:.2}% → {now_p:.2}%"),
                 None => format!("{name}: new, {now_p:.2}%"),
             };
             ui.label(text);
-            bars_after.push(egui_plot::Bar::new(i as f64 + 0.2, now_p).width(0.38).name(name));
+            bars_after.push(
+                egui_plot::Bar::new(i as f64 + 0.2, now_p)
+                    .width(0.38)
+                    .name(name),
+            );
             if let Some(w) = was {
-                bars_before.push(egui_plot::Bar::new(i as f64 - 0.2, w).width(0.38).name(name));
+                bars_before.push(
+                    egui_plot::Bar::new(i as f64 - 0.2, w)
+                        .width(0.38)
+                        .name(name),
+                );
             }
         }
         if !after.modifiers.is_empty() {
-            let m: Vec<String> = after.modifiers.iter().map(|m| format!("{:+} {}", m.value, m.name)).collect();
+            let m: Vec<String> = after
+                .modifiers
+                .iter()
+                .map(|m| format!("{:+} {}", m.value, m.name))
+                .collect();
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
         let outcomes = def.outcomes.clone();
@@ -1012,8 +1115,13 @@ impl EditorApp {
                 }
             })
             .show(ui, |plot| {
-                plot.bar_chart(egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY));
-                plot.bar_chart(egui_plot::BarChart::new("after", bars_after).color(Color32::from_rgb(220, 140, 0)));
+                plot.bar_chart(
+                    egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY),
+                );
+                plot.bar_chart(
+                    egui_plot::BarChart::new("after", bars_after)
+                        .color(Color32::from_rgb(220, 140, 0)),
+                );
             });
     }
 
@@ -1022,10 +1130,7 @@ impl EditorApp {
             ui.label("No ruleset open.");
             return;
         };
-        ui.heading(format!(
-            "Changes from {}",
-            bench.base.rules.identity.name
-        ));
+        ui.heading(format!("Changes from {}", bench.base.rules.identity.name));
         let changes = bench.changes();
         if changes.is_empty() {
             ui.label("No changes: the ruleset in force is the base.");
@@ -1035,7 +1140,10 @@ impl EditorApp {
         }
         if !bench.problems.is_empty() {
             ui.separator();
-            ui.colored_label(Color32::RED, "The last edit does not load (the last good ruleset stays in force):");
+            ui.colored_label(
+                Color32::RED,
+                "The last edit does not load (the last good ruleset stays in force):",
+            );
             for p in &bench.problems {
                 ui.colored_label(Color32::RED, p);
             }
@@ -1044,18 +1152,28 @@ impl EditorApp {
         ui.horizontal(|ui| {
             let label = ui.label("House rule name");
             let mut name = bench.name.clone();
-            if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
+            if ui
+                .text_edit_singleline(&mut name)
+                .labelled_by(label.id)
+                .changed()
+            {
                 out.push(Command::RenameHouse(name));
             }
         });
         ui.horizontal(|ui| {
             if ui
-                .add_enabled(bench.is_modified(), egui::Button::new("Save as house rule…"))
+                .add_enabled(
+                    bench.is_modified(),
+                    egui::Button::new("Save as house rule…"),
+                )
                 .clicked()
             {
                 out.push(Command::Ask(FilePurpose::SaveHouseRule));
             }
-            if ui.add_enabled(bench.is_modified(), egui::Button::new("Revert all")).clicked() {
+            if ui
+                .add_enabled(bench.is_modified(), egui::Button::new("Revert all"))
+                .clicked()
+            {
                 out.push(Command::Revert);
             }
         });
@@ -1112,7 +1230,10 @@ impl EditorApp {
             ui.horizontal_wrapped(|ui| {
                 match game.phase() {
                     Some((phase, side)) => {
-                        let side = game.sides().get(side.index()).map_or("?", |s| s.name.as_str());
+                        let side = game
+                            .sides()
+                            .get(side.index())
+                            .map_or("?", |s| s.name.as_str());
                         ui.label(
                             RichText::new(format!(
                                 "Turn {} of {} · {} phase · {side} phasing",
@@ -1133,10 +1254,16 @@ impl EditorApp {
                         game.sides().get(a.index()).map_or("?", |s| s.name.as_str())
                     ));
                 }
-                if ui.add_enabled(game.phase().is_some(), egui::Button::new("End phase")).clicked() {
+                if ui
+                    .add_enabled(game.phase().is_some(), egui::Button::new("End phase"))
+                    .clicked()
+                {
                     out.push(Command::EndPhase);
                 }
-                if ui.add_enabled(session.can_undo(), egui::Button::new("Undo")).clicked() {
+                if ui
+                    .add_enabled(session.can_undo(), egui::Button::new("Undo"))
+                    .clicked()
+                {
                     out.push(Command::Undo);
                 }
                 ui.separator();
@@ -1144,9 +1271,13 @@ impl EditorApp {
                     .selected_text(view_label(game, self.rt.view))
                     .show_ui(ui, |ui| {
                         let mut views = vec![ViewAs::Referee];
-                        views.extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
+                        views
+                            .extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
                         for v in views {
-                            if ui.selectable_label(self.rt.view == v, view_label(game, v)).clicked() {
+                            if ui
+                                .selectable_label(self.rt.view == v, view_label(game, v))
+                                .clicked()
+                            {
                                 out.push(Command::ViewAs(v));
                             }
                         }
@@ -1170,7 +1301,10 @@ impl EditorApp {
             egui::CentralPanel::default_margins().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(120.0);
-                    ui.heading(format!("Pass the screen to {}", view_label(game, self.rt.view)));
+                    ui.heading(format!(
+                        "Pass the screen to {}",
+                        view_label(game, self.rt.view)
+                    ));
                     if ui.button("Show board").clicked() {
                         out.push(Command::Reveal);
                     }
@@ -1179,47 +1313,60 @@ impl EditorApp {
             return;
         }
         let pieces = pieces_for(game, self.rt.view);
-        egui::Panel::left("pieces").default_size(150.0).show(ui, |ui| {
-            ui.label(RichText::new("Pieces").strong());
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                for p in &pieces {
-                    if p.look != board::Look::Open {
-                        continue;
-                    }
-                    let side = game.sides().get(p.side.index()).map_or("?", |s| s.name.as_str());
-                    let selected = self.rt.selected == Some(p.id);
-                    let text = RichText::new(format!("{} ({side} {})", p.name, p.kind)).color(board::side_color(p.side));
-                    if ui.selectable_label(selected, text).clicked() {
-                        out.push(Command::Select(Some(p.id)));
-                    }
-                }
-            });
-        });
-        egui::Panel::right("piece panel").default_size(300.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                self.piece_panel(ui, &pieces, out);
-                ui.separator();
-                ui.label(RichText::new("Dice log").strong());
-                let ruleset = &session.scenario.ruleset;
-                let events = match self.rt.view {
-                    ViewAs::Referee => game.log(),
-                    ViewAs::Side(side) => game.events_for(side),
-                };
-                let log = dice_log(ruleset, events);
-                if log.is_empty() {
-                    ui.label("No dice rolled yet.");
-                }
-                for entry in log.iter().rev() {
-                    for (i, line) in entry.iter().enumerate() {
-                        if i == 0 {
-                            ui.label(RichText::new(line).strong());
-                        } else {
-                            ui.label(line);
+        egui::Panel::left("pieces")
+            .default_size(150.0)
+            .show(ui, |ui| {
+                ui.label(RichText::new("Pieces").strong());
+                let listed: Vec<&DrawPiece> = pieces
+                    .iter()
+                    .filter(|p| p.look == board::Look::Open)
+                    .collect();
+                let row = ui.text_style_height(&egui::TextStyle::Button)
+                    + 2.0 * ui.spacing().button_padding.y
+                    + ui.spacing().item_spacing.y;
+                // Only the rows in sight are laid out: a big game has hundreds of pieces.
+                egui::ScrollArea::vertical().show_rows(ui, row, listed.len(), |ui, range| {
+                    for p in &listed[range] {
+                        let side = game
+                            .sides()
+                            .get(p.side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        let selected = self.rt.selected == Some(p.id);
+                        let text = RichText::new(format!("{} ({side} {})", p.name, p.kind))
+                            .color(board::side_color(p.side));
+                        if ui.selectable_label(selected, text).clicked() {
+                            out.push(Command::Select(Some(p.id)));
                         }
                     }
-                }
+                });
             });
-        });
+        egui::Panel::right("piece panel")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.piece_panel(ui, &pieces, out);
+                    ui.separator();
+                    ui.label(RichText::new("Dice log").strong());
+                    let ruleset = &session.scenario.ruleset;
+                    let events = match self.rt.view {
+                        ViewAs::Referee => game.log(),
+                        ViewAs::Side(side) => game.events_for(side),
+                    };
+                    let log = dice_log(ruleset, events);
+                    if log.is_empty() {
+                        ui.label("No dice rolled yet.");
+                    }
+                    for entry in log.iter().rev() {
+                        for (i, line) in entry.iter().enumerate() {
+                            if i == 0 {
+                                ui.label(RichText::new(line).strong());
+                            } else {
+                                ui.label(line);
+                            }
+                        }
+                    }
+                });
+            });
         let overlay = self.overlay();
         let colors = self.rt.terrain_colors.clone();
         let mut camera = self.saved.camera;
@@ -1299,7 +1446,14 @@ impl EditorApp {
         };
         let rules = game.rules();
         let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
-        ui.label(RichText::new(format!("{} — {kind}, {} mode", p.name, rules.mode_name(p.mode))).strong());
+        ui.label(
+            RichText::new(format!(
+                "{} — {kind}, {} mode",
+                p.name,
+                rules.mode_name(p.mode)
+            ))
+            .strong(),
+        );
         if let Some(d) = pieces.iter().find(|d| d.id == id) {
             for m in &d.markers {
                 ui.label(format!("marker: {m}"));
@@ -1308,16 +1462,21 @@ impl EditorApp {
         match &self.rt.reach {
             Some(Reach::Cells(cells)) => {
                 ui.label(format!("{} can reach {} places", p.name, cells.len()));
-                egui::CollapsingHeader::new("Reach (cell, cost)").id_salt("reach list").show(ui, |ui| {
-                    let mut sorted: Vec<_> = cells.iter().collect();
-                    sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
-                    for r in sorted {
-                        ui.label(format!("{} costs {}", r.cell, r.cost));
-                    }
-                });
+                egui::CollapsingHeader::new("Reach (cell, cost)")
+                    .id_salt("reach list")
+                    .show(ui, |ui| {
+                        let mut sorted: Vec<_> = cells.iter().collect();
+                        sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
+                        for r in sorted {
+                            ui.label(format!("{} costs {}", r.cell, r.cost));
+                        }
+                    });
             }
             Some(Reach::Radius(r)) => {
-                ui.label(format!("{} can move up to {r}\" in a straight line", p.name));
+                ui.label(format!(
+                    "{} can move up to {r}\" in a straight line",
+                    p.name
+                ));
             }
             None => {
                 ui.label(format!("{} cannot move now", p.name));
@@ -1335,7 +1494,36 @@ impl EditorApp {
                 }
             });
         }
-        let allowed: Vec<Allowed> = game.phase().map(|(ph, _)| ph.allows.clone()).unwrap_or_default();
+        egui::CollapsingHeader::new("More orders")
+            .id_salt("more orders")
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for (kind, name) in [
+                        (CellOrder::Redeploy, "Redeploy to…"),
+                        (CellOrder::Extend, "Extend to…"),
+                        (CellOrder::Save, "Save toward…"),
+                    ] {
+                        if ui
+                            .selectable_label(self.rt.pending == Some(kind), name)
+                            .clicked()
+                        {
+                            out.push(Command::CellOrder(
+                                (self.rt.pending != Some(kind)).then_some(kind),
+                            ));
+                        }
+                    }
+                    if ui.button("Gather").clicked() {
+                        out.push(Command::Gather);
+                    }
+                });
+                if self.rt.pending.is_some() {
+                    ui.label("Click the cell on the board.");
+                }
+            });
+        let allowed: Vec<Allowed> = game
+            .phase()
+            .map(|(ph, _)| ph.allows.clone())
+            .unwrap_or_default();
         if allowed.contains(&Allowed::Mode) {
             ui.horizontal_wrapped(|ui| {
                 ui.label("mode:");
@@ -1354,7 +1542,11 @@ impl EditorApp {
                 ui.label("face:");
                 for f in 0..grid.facings() {
                     let facing = Facing(f);
-                    if facing != p.facing && ui.button(format!("Face {}", grid.facing_name(facing))).clicked() {
+                    if facing != p.facing
+                        && ui
+                            .button(format!("Face {}", grid.facing_name(facing)))
+                            .clicked()
+                    {
                         out.push(Command::Face(facing));
                     }
                 }
@@ -1557,6 +1749,7 @@ impl EditorApp {
             }
             Command::Restart => self.recheck_scenario(),
             Command::Select(id) => {
+                self.rt.pending = None;
                 // Seen as a side, only that side's own pieces can be picked up: what the
                 // panel would show of an enemy piece is the referee's knowledge.
                 let foreign = match (self.rt.view, id) {
@@ -1619,6 +1812,12 @@ impl EditorApp {
                     self.order(Action::Mode { piece: id, mode }, Some(side));
                 }
             }
+            Command::CellOrder(kind) => self.rt.pending = kind,
+            Command::Gather => {
+                if let Some((id, side, _)) = self.selected_piece() {
+                    self.order(Action::Gather { piece: id }, Some(side));
+                }
+            }
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {
                 if let Some(s) = &mut self.rt.session {
@@ -1647,7 +1846,9 @@ impl EditorApp {
             Command::HotSeat(on) => {
                 self.saved.hot_seat = on;
                 if on && self.rt.view == ViewAs::Referee {
-                    self.rt.view = self.acting_side_after_hidden().map_or(ViewAs::Referee, ViewAs::Side);
+                    self.rt.view = self
+                        .acting_side_after_hidden()
+                        .map_or(ViewAs::Referee, ViewAs::Side);
                     self.rt.screen_hidden = true;
                 }
             }
@@ -1725,6 +1926,18 @@ impl EditorApp {
             }
             return;
         };
+        if let Some(kind) = self.rt.pending.take() {
+            let side = self.selected_piece().map(|(_, s, _)| s);
+            let action = match kind {
+                CellOrder::Redeploy => Action::Redeploy { piece: id, to: cell },
+                CellOrder::Extend => Action::Extend { piece: id, to: cell },
+                CellOrder::Save => Action::Save {
+                    piece: id,
+                    toward: cell,
+                },
+            };
+            return self.order(action, side);
+        }
         let Some(start) = place.cell() else {
             return;
         };
@@ -1737,12 +1950,17 @@ impl EditorApp {
             .grid()
             .is_some_and(|g| g.direction_to(end, cell).is_some());
         let reachable = match &self.rt.reach {
-            Some(Reach::Cells(cells)) => cells.iter().find(|r| r.cell == cell).map(|r| r.path.clone()),
+            Some(Reach::Cells(cells)) => cells
+                .iter()
+                .find(|r| r.cell == cell)
+                .map(|r| r.path.clone()),
             _ => None,
         };
         if cell == start {
             self.rt.path.clear();
-        } else if adjacent && !(self.rt.path.is_empty() && reachable.is_none() && !visible.is_empty()) {
+        } else if adjacent
+            && !(self.rt.path.is_empty() && reachable.is_none() && !visible.is_empty())
+        {
             self.rt.path.push(cell);
         } else if let Some(path) = reachable {
             self.rt.path = path;
@@ -1798,7 +2016,11 @@ pub fn explain_pieces(d: &Diagnostics, text: &str) -> Vec<String> {
                     let end = rest
                         .find(|c: char| c == ',' || c == '}' || c.is_whitespace())
                         .unwrap_or(rest.len());
-                    Some(rest[..end].trim_matches(|c| c == '"' || c == '\'').to_owned())
+                    Some(
+                        rest[..end]
+                            .trim_matches(|c| c == '"' || c == '\'')
+                            .to_owned(),
+                    )
                 });
             match piece {
                 Some(p) => format!("piece {p}: {x}"),

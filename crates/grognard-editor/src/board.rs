@@ -130,7 +130,9 @@ impl Transform {
 #[must_use]
 pub fn extent(board: &Board) -> (f32, f32, f32, f32) {
     match &board.surface {
-        Surface::Grid { grid, cols, rows, .. } => match grid {
+        Surface::Grid {
+            grid, cols, rows, ..
+        } => match grid {
             Grid::Square(_) => (-0.5, -0.5, *cols as f32 - 0.5, *rows as f32 - 0.5),
             Grid::Hex(_) => (
                 -0.5,
@@ -159,7 +161,10 @@ pub fn cell_center(grid: &Grid, c: Cell) -> (f32, f32) {
 pub fn fit(board: &Board, rect: Rect, camera: &Camera) -> Transform {
     let (x0, y0, x1, y1) = extent(board);
     let (w, h) = ((x1 - x0).max(0.1), (y1 - y0).max(0.1));
-    let scale = ((rect.width() - 16.0) / w).min((rect.height() - 16.0) / h).max(0.5) * camera.zoom;
+    let scale = ((rect.width() - 16.0) / w)
+        .min((rect.height() - 16.0) / h)
+        .max(0.5)
+        * camera.zoom;
     let size = Vec2::new(w, h) * scale;
     let top_left = rect.center() - size / 2.0 + Vec2::from(camera.pan);
     Transform {
@@ -200,7 +205,8 @@ pub fn cell_at(board: &Board, x: f32, y: f32) -> Option<Cell> {
         Grid::Square(_) => 0.5,
         Grid::Hex(_) => HEX_RADIUS,
     };
-    best.filter(|(d, _)| d.sqrt() <= limit * 1.5).map(|(_, c)| c)
+    best.filter(|(d, _)| d.sqrt() <= limit * 1.5)
+        .map(|(_, c)| c)
 }
 
 /// A colour from `#rrggbb` text.
@@ -254,7 +260,11 @@ pub struct BoardScene<'a> {
 
 /// Draws the board into the space left in `ui`; handles pan (drag) and zoom (scroll or
 /// pinch); returns what was clicked and the transform used.
-pub fn show(ui: &mut egui::Ui, scene: &BoardScene<'_>, camera: &mut Camera) -> (BoardClick, Transform) {
+pub fn show(
+    ui: &mut egui::Ui,
+    scene: &BoardScene<'_>,
+    camera: &mut Camera,
+) -> (BoardClick, Transform) {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     if response.dragged() {
         let d = response.drag_delta();
@@ -300,7 +310,10 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
             }
         }
         Surface::Open { .. } => {
-            let p = Point::new(Len((x * 1000.0).round() as i64), Len((y * 1000.0).round() as i64));
+            let p = Point::new(
+                Len((x * 1000.0).round() as i64),
+                Len((y * 1000.0).round() as i64),
+            );
             if scene.board.contains_point(p) {
                 click.point = Some(p);
             }
@@ -327,30 +340,68 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
 pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: Rect) -> Vec<Shape> {
     let mut shapes = Vec::new();
     let line = Stroke::new(1.0, Color32::from_black_alpha(60));
-    let terrain_color = |i: usize| scene.terrain_colors.get(i).copied().unwrap_or(Color32::from_gray(200));
+    let terrain_color = |i: usize| {
+        scene
+            .terrain_colors
+            .get(i)
+            .copied()
+            .unwrap_or(Color32::from_gray(200))
+    };
     match &scene.board.surface {
-        Surface::Grid { grid, cols, rows, terrain, .. } => {
+        Surface::Grid {
+            grid,
+            cols,
+            rows,
+            terrain,
+            ..
+        } => {
             let visible = |cx: f32, cy: f32| {
                 let p = t.to_screen(cx, cy);
                 clip.expand(t.scale).contains(p)
             };
+            let fill_of = |col: i32, row: i32| {
+                terrain_color(
+                    terrain
+                        .get((row * cols + col) as usize)
+                        .map_or(0, |id| id.index()),
+                )
+            };
             for row in 0..*rows {
-                for col in 0..*cols {
-                    let c = Cell::new(col, row);
-                    let (cx, cy) = cell_center(grid, c);
-                    if !visible(cx, cy) {
-                        continue;
+                match grid {
+                    // Runs of one terrain along a row are one rectangle: a 100 × 100 board
+                    // is a few hundred shapes instead of ten thousand.
+                    Grid::Square(_) => {
+                        let mut run: Option<(i32, Color32)> = None;
+                        for col in 0..=*cols {
+                            let fill = (col < *cols).then(|| fill_of(col, row));
+                            if let Some((first, color)) = run
+                                && fill != Some(color)
+                            {
+                                let r = Rect::from_min_max(
+                                    t.to_screen(first as f32 - 0.5, row as f32 - 0.5),
+                                    t.to_screen(col as f32 - 0.5, row as f32 + 0.5),
+                                );
+                                if r.intersects(clip) {
+                                    shapes.push(Shape::rect_filled(r, 0.0, color));
+                                }
+                                run = None;
+                            }
+                            if let (None, Some(f)) = (run, fill) {
+                                run = Some((col, f));
+                            }
+                        }
                     }
-                    let fill = terrain_color(
-                        terrain.get((row * cols + col) as usize).map_or(0, |id| id.index()),
-                    );
-                    match grid {
-                        Grid::Square(_) => shapes.push(Shape::rect_filled(
-                            Rect::from_min_max(t.to_screen(cx - 0.5, cy - 0.5), t.to_screen(cx + 0.5, cy + 0.5)),
-                            0.0,
-                            fill,
-                        )),
-                        Grid::Hex(_) => shapes.push(Shape::convex_polygon(hex_corners(t, cx, cy), fill, line)),
+                    Grid::Hex(_) => {
+                        for col in 0..*cols {
+                            let (cx, cy) = cell_center(grid, Cell::new(col, row));
+                            if visible(cx, cy) {
+                                shapes.push(Shape::convex_polygon(
+                                    hex_corners(t, cx, cy),
+                                    fill_of(col, row),
+                                    line,
+                                ));
+                            }
+                        }
                     }
                 }
             }
@@ -380,7 +431,11 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                         2.0,
                         fill,
                     )),
-                    Grid::Hex(_) => shapes.push(Shape::convex_polygon(hex_corners(t, cx, cy), fill, Stroke::NONE)),
+                    Grid::Hex(_) => shapes.push(Shape::convex_polygon(
+                        hex_corners(t, cx, cy),
+                        fill,
+                        Stroke::NONE,
+                    )),
                 }
             }
             if scene.overlay.path.len() > 1 {
@@ -393,12 +448,22 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                         t.to_screen(x, y)
                     })
                     .collect();
-                shapes.push(Shape::line(pts, Stroke::new(3.0, Color32::from_rgb(250, 120, 0))));
+                shapes.push(Shape::line(
+                    pts,
+                    Stroke::new(3.0, Color32::from_rgb(250, 120, 0)),
+                ));
             }
         }
-        Surface::Open { width, height, areas } => {
+        Surface::Open {
+            width,
+            height,
+            areas,
+        } => {
             shapes.push(Shape::rect_filled(
-                Rect::from_min_max(t.to_screen(0.0, 0.0), t.to_screen(inches(*width), inches(*height))),
+                Rect::from_min_max(
+                    t.to_screen(0.0, 0.0),
+                    t.to_screen(inches(*width), inches(*height)),
+                ),
                 0.0,
                 terrain_color(0),
             ));
@@ -408,18 +473,28 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                     .iter()
                     .map(|p| t.to_screen(inches(p.x), inches(p.y)))
                     .collect();
-                shapes.push(Shape::convex_polygon(pts, terrain_color(a.terrain.index()), line));
+                shapes.push(Shape::convex_polygon(
+                    pts,
+                    terrain_color(a.terrain.index()),
+                    line,
+                ));
             }
             // A 6" grid of faint lines helps judge distance.
             let (w, h) = (inches(*width), inches(*height));
             let mut x = 6.0;
             while x < w {
-                shapes.push(Shape::line_segment([t.to_screen(x, 0.0), t.to_screen(x, h)], line));
+                shapes.push(Shape::line_segment(
+                    [t.to_screen(x, 0.0), t.to_screen(x, h)],
+                    line,
+                ));
                 x += 6.0;
             }
             let mut y = 6.0;
             while y < h {
-                shapes.push(Shape::line_segment([t.to_screen(0.0, y), t.to_screen(w, y)], line));
+                shapes.push(Shape::line_segment(
+                    [t.to_screen(0.0, y), t.to_screen(w, y)],
+                    line,
+                ));
                 y += 6.0;
             }
             if let Some((p, r)) = scene.overlay.reach_radius {
@@ -539,12 +614,22 @@ fn paint_pieces(
                 }
                 Look::FaceDown => {
                     shapes.push(Shape::rect_filled(rect, 3.0, color.gamma_multiply(0.55)));
-                    shapes.push(Shape::rect_stroke(rect, 3.0, outline, egui::StrokeKind::Inside));
+                    shapes.push(Shape::rect_stroke(
+                        rect,
+                        3.0,
+                        outline,
+                        egui::StrokeKind::Inside,
+                    ));
                     continue;
                 }
                 Look::Open => {
                     shapes.push(Shape::rect_filled(rect, 3.0, color));
-                    shapes.push(Shape::rect_stroke(rect, 3.0, outline, egui::StrokeKind::Inside));
+                    shapes.push(Shape::rect_stroke(
+                        rect,
+                        3.0,
+                        outline,
+                        egui::StrokeKind::Inside,
+                    ));
                 }
             }
             if let Some(mark) = p.facing {

@@ -182,7 +182,10 @@ impl Workbench {
         let mut out = String::from(
             "# A house rule written by the grognard editor: only what differs from the base.\n",
         );
-        out.push_str(&format!("ruleset: {}\n", yaml_scalar(&Value::from(self.name.as_str()))));
+        out.push_str(&format!(
+            "ruleset: {}\n",
+            yaml_scalar(&Value::from(self.name.as_str()))
+        ));
         let base = extends_path(at, &self.base.path);
         out.push_str(&format!("extends: {}\n", yaml_scalar(&Value::from(base))));
         let mut edited = self.edited.clone();
@@ -268,7 +271,9 @@ fn put(root: &mut Value, path: &[String], value: Value) -> bool {
     let mut at = root;
     for k in parents {
         at = match at {
-            Value::Object(m) => m.entry(k.clone()).or_insert_with(|| Value::Object(Map::new())),
+            Value::Object(m) => m
+                .entry(k.clone())
+                .or_insert_with(|| Value::Object(Map::new())),
             Value::Array(a) => match k.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
                 Some(v) => v,
                 None => return false,
@@ -323,7 +328,11 @@ fn cleared(base: &Value, edited: &mut Value, at: &str, out: &mut Vec<String>) {
     };
     let keys: Vec<String> = e.keys().cloned().collect();
     for k in keys {
-        let path = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
+        let path = if at.is_empty() {
+            k.clone()
+        } else {
+            format!("{at}.{k}")
+        };
         let Some(bv) = b.get(&k) else { continue };
         if e.get(&k).is_some_and(Value::is_null) && !bv.is_null() && !k.contains('.') {
             e.remove(&k);
@@ -379,7 +388,8 @@ fn pruned(v: &Value) -> Value {
 
 fn yaml_key(k: &str) -> String {
     let bare = !k.is_empty()
-        && k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        && k.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
         && !matches!(k, "true" | "false" | "null" | "yes" | "no" | "on" | "off")
         && k.parse::<f64>().is_err();
     if bare {

@@ -154,9 +154,11 @@ impl Session {
         // Orders are described against a replay, so piece names are as they were.
         let mut specs = Vec::new();
         let mut hooks = hooks_for(&self.scenario.ruleset).ok();
-        let mut replay = hooks
-            .as_mut()
-            .and_then(|h| self.scenario.start(Some(self.seed), &self.options, h.as_mut()).ok());
+        let mut replay = hooks.as_mut().and_then(|h| {
+            self.scenario
+                .start(Some(self.seed), &self.options, h.as_mut())
+                .ok()
+        });
         for o in &self.orders {
             match (&mut replay, &mut hooks) {
                 (Some(r), Some(h)) => {
@@ -196,8 +198,8 @@ impl Session {
     /// # Errors
     /// The file cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(&self.save_file(path))
-            .map_err(|e| e.to_string())?;
+        let text =
+            serde_json::to_string_pretty(&self.save_file(path)).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
     }
 
@@ -208,8 +210,14 @@ impl Session {
     /// A bad save, changed files, or a replay that diverges.
     pub fn load(path: &Path) -> Result<Self, String> {
         let bytes = load::read_limited(path, &Limits::default()).map_err(|d| d.to_string())?;
-        let save: SaveFile = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{}:{}:{}: not a grognard save: {e}", path.display(), e.line(), e.column()))?;
+        let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
+            format!(
+                "{}:{}:{}: not a grognard save: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?;
         if save.format != SAVE_FORMAT {
             return Err(format!(
                 "{}: save format `{}` is not supported (expected {SAVE_FORMAT})",
@@ -246,8 +254,14 @@ impl Session {
         for (i, spec) in save.orders.iter().enumerate() {
             let order = resolve_order(&game, spec)
                 .map_err(|m| format!("{}: order {}: {m}", path.display(), i + 1))?;
-            game.apply(&order, hooks.as_mut())
-                .map_err(|r| format!("{}: order {}: refused: {}", path.display(), i + 1, r.message))?;
+            game.apply(&order, hooks.as_mut()).map_err(|r| {
+                format!(
+                    "{}: order {}: refused: {}",
+                    path.display(),
+                    i + 1,
+                    r.message
+                )
+            })?;
             orders.push(order);
         }
         if let Some(d) = grognard_rules::save::first_divergence(&save.events, game.log()) {
@@ -347,8 +361,10 @@ pub fn dice_log(ruleset: &Ruleset, events: &[Event]) -> Vec<Vec<String>> {
             Event::Initiative { turn, rolls, order } => {
                 let mut lines = vec![format!("initiative, turn {turn}")];
                 for (side, dice, total) in rolls {
-                    let faces: Vec<String> =
-                        dice.iter().map(|d| format!("{} shows {}", d.die, d.face)).collect();
+                    let faces: Vec<String> = dice
+                        .iter()
+                        .map(|d| format!("{} shows {}", d.die, d.face))
+                        .collect();
                     lines.push(format!("  {side}: {} = {total}", faces.join(", ")));
                 }
                 lines.push(format!("  order: {}", order.join(", ")));

@@ -90,11 +90,7 @@ pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
         .map(|p| open_piece(game, p))
         .collect();
     for e in &seen.enemy {
-        let grid_facing = |f| {
-            game.board()
-                .grid()
-                .map(|_| FacingMark::Grid(f))
-        };
+        let grid_facing = |f| game.board().grid().map(|_| FacingMark::Grid(f));
         if let Some(place) = e.place.clone().filter(|p| !matches!(p, Place::Off)) {
             let known = e.face_up && (e.kind.is_some() || e.identity.is_some());
             let mut d = match (&e.identity, known) {

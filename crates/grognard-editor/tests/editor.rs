@@ -56,7 +56,10 @@ fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
 }
 
 fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state().status().map(|s| s.text.clone()).unwrap_or_default()
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
 }
 
 /// Clicks the board at a cell's centre.
@@ -85,7 +88,11 @@ fn open_a_bundled_ruleset_from_the_menu() {
     h.run();
     let bench = h.state().workbench().expect("a ruleset is open");
     assert_eq!(bench.current.rules.identity.name, "drill-hex");
-    assert!(status(&h).contains("opened ruleset drill-hex"), "{}", status(&h));
+    assert!(
+        status(&h).contains("opened ruleset drill-hex"),
+        "{}",
+        status(&h)
+    );
     // The movement table shows the ruleset's own allowances, one field per type and mode.
     assert!(h.query_by_label("infantry allowance line").is_some());
 }
@@ -107,7 +114,8 @@ fn toggling_an_optional_rule_changes_the_ruleset_and_shows_in_the_diff() {
     assert!(!option.default, "the toggle turned the default off");
     tab(&mut h, "Diff");
     assert!(
-        h.query_by_label_contains("option `roads_stay_firm`").is_some(),
+        h.query_by_label_contains("option `roads_stay_firm`")
+            .is_some(),
         "the diff names the option"
     );
 }
@@ -119,7 +127,8 @@ fn editing_a_chart_cell_changes_the_plotted_odds() {
     tab(&mut h, "Charts");
     // 2d6, hit on 9+: 10/36 before and after while nothing changed.
     assert!(h.query_by_label("hit: 27.78% → 27.78%").is_some());
-    h.get_by_label("volley row 1 score").set_text_value_accesskit("8+");
+    h.get_by_label("volley row 1 score")
+        .set_text_value_accesskit("8+");
     h.run();
     // 8+ on 2d6 is 15/36.
     assert!(
@@ -133,16 +142,30 @@ fn editing_a_chart_cell_changes_the_plotted_odds() {
 fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
     let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-square.yaml");
-    let before = h.state().workbench().expect("open").current.rules.identity.clone();
-    h.get_by_label("infantry allowance battle").set_text_value_accesskit("lots");
+    let before = h
+        .state()
+        .workbench()
+        .expect("open")
+        .current
+        .rules
+        .identity
+        .clone();
+    h.get_by_label("infantry allowance battle")
+        .set_text_value_accesskit("lots");
     h.run();
     let bench = h.state().workbench().expect("open");
-    assert_eq!(bench.current.rules.identity, before, "the last good ruleset stays");
+    assert_eq!(
+        bench.current.rules.identity, before,
+        "the last good ruleset stays"
+    );
     let error = h
         .query_by_label_contains("⚠")
         .expect("an error next to the field");
     let text = format!("{error:?}");
-    assert!(text.contains("house-rule.yaml:"), "names file and line: {text}");
+    assert!(
+        text.contains("house-rule.yaml:"),
+        "names file and line: {text}"
+    );
 }
 
 #[test]
@@ -150,9 +173,11 @@ fn saving_a_house_rule_writes_an_overlay_that_reloads_to_the_same_ruleset() {
     let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
     let mut h = with_ruleset("rulesets/drill-square.yaml");
-    h.get_by_label("infantry allowance battle").set_text_value_accesskit("1");
+    h.get_by_label("infantry allowance battle")
+        .set_text_value_accesskit("1");
     h.run();
-    h.get_by_label("foot enter medium_woods").set_text_value_accesskit("+1");
+    h.get_by_label("foot enter medium_woods")
+        .set_text_value_accesskit("+1");
     h.run();
     tab(&mut h, "Diff");
     assert!(h.query_by_label_contains("allowance").is_some());
@@ -164,7 +189,11 @@ fn saving_a_house_rule_writes_an_overlay_that_reloads_to_the_same_ruleset() {
     h.run();
     h.get_by_label("OK").click();
     h.run();
-    assert!(status(&h).contains("reloads to the same ruleset"), "{}", status(&h));
+    assert!(
+        status(&h).contains("reloads to the same ruleset"),
+        "{}",
+        status(&h)
+    );
     let text = std::fs::read_to_string(&target).expect("written");
     assert!(text.contains("extends:"), "{text}");
     assert!(text.contains("allowance"), "{text}");
@@ -198,7 +227,13 @@ fn opening_an_example_scenario_starts_the_game() {
     tab(&mut h, "Play");
     assert!(h.query_by_label_contains("Turn 1 of").is_some());
     assert_eq!(
-        h.state().workbench().expect("its ruleset").current.rules.identity.name,
+        h.state()
+            .workbench()
+            .expect("its ruleset")
+            .current
+            .rules
+            .identity
+            .name,
         "drill-hex"
     );
     assert!(!h.state().drawn_pieces().is_empty(), "pieces are drawn");
@@ -226,10 +261,15 @@ fn select_a_piece_see_its_reach_move_it_and_end_the_phase() {
     let target = Cell::new(4, 5);
     assert!(cells.iter().any(|r| r.cell == target));
     click_cell(&mut h, target);
-    assert!(h.query_by_label("path: (4, 5)").is_some() || h.query_by_label_contains("path:").is_some());
+    assert!(
+        h.query_by_label("path: (4, 5)").is_some() || h.query_by_label_contains("path:").is_some()
+    );
     click_cell(&mut h, target);
     let moved = &h.state().session().expect("game").game;
-    assert_eq!(moved.piece(b1).map(|p| p.place.clone()), Some(Place::Cell(target)));
+    assert_eq!(
+        moved.piece(b1).map(|p| p.place.clone()),
+        Some(Place::Cell(target))
+    );
     // The move rolled no die, so it can be taken back.
     h.get_by_label("Undo").click();
     h.run();
@@ -241,7 +281,8 @@ fn select_a_piece_see_its_reach_move_it_and_end_the_phase() {
     h.get_by_label("End phase").click();
     h.run();
     assert!(
-        h.query_by_label_contains("fire phase · blue phasing").is_some(),
+        h.query_by_label_contains("fire phase · blue phasing")
+            .is_some(),
         "{}",
         status(&h)
     );
@@ -253,10 +294,16 @@ fn switching_the_ruleset_explains_what_no_longer_fits() {
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_role_and_label(Role::ComboBox, "Ruleset").click();
     h.run();
-    h.get_by_label("rulesets/drill-open.yaml").click();
+    h.get_by_label("rulesets/drill-hex.yaml").click();
     h.run();
     let problems = h.state().scenario_problems().to_vec();
-    assert!(!problems.is_empty(), "a square scenario does not fit an open table");
+    // The hex drill has no half blocks: b3 no longer fits, and is named.
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("piece b3: ") && p.contains("half_block")),
+        "{problems:#?}"
+    );
     assert!(status(&h).contains("does not fit"), "{}", status(&h));
 }
 
@@ -268,7 +315,14 @@ fn a_changed_ruleset_file_is_reloaded_and_a_broken_one_keeps_the_last_good() {
     let text = std::fs::read_to_string("rulesets/drill-square.yaml").expect("read");
     std::fs::write(&path, &text).expect("write");
     let mut h = with_ruleset(&path.to_string_lossy());
-    let first = h.state().workbench().expect("open").current.rules.identity.clone();
+    let first = h
+        .state()
+        .workbench()
+        .expect("open")
+        .current
+        .rules
+        .identity
+        .clone();
     // A later modification time, whatever the file system's clock resolution.
     let touch = |p: &Path, body: &str| {
         std::fs::write(p, body).expect("write");
@@ -279,10 +333,20 @@ fn a_changed_ruleset_file_is_reloaded_and_a_broken_one_keeps_the_last_good() {
     touch(&path, &text.replace("turns: 3", "turns: 4"));
     h.state_mut().check_files();
     h.run();
-    let second = h.state().workbench().expect("open").current.rules.identity.clone();
+    let second = h
+        .state()
+        .workbench()
+        .expect("open")
+        .current
+        .rules
+        .identity
+        .clone();
     assert_ne!(first, second, "reloaded");
     touch(&path, &text.replace("dice: 2d6", "dice: [oops"));
-    let f = std::fs::File::options().append(true).open(&path).expect("open");
+    let f = std::fs::File::options()
+        .append(true)
+        .open(&path)
+        .expect("open");
     f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(10))
         .expect("mtime");
     h.state_mut().check_files();
@@ -305,7 +369,9 @@ fn view_as_a_side_draws_only_what_that_side_knows() {
     let fixtures = "crates/grognard-editor/tests/fixtures";
     let mut h = harness(Options {
         ruleset: Some(PathBuf::from(format!("{fixtures}/hidden-square.yaml"))),
-        scenario: Some(PathBuf::from(format!("{fixtures}/hidden-square.scenario.yaml"))),
+        scenario: Some(PathBuf::from(format!(
+            "{fixtures}/hidden-square.scenario.yaml"
+        ))),
         ..Options::default()
     });
     let names = |h: &Harness<'_, EditorApp>| -> Vec<String> {
@@ -317,7 +383,10 @@ fn view_as_a_side_draws_only_what_that_side_knows() {
     };
     // The referee sees all seven pieces.
     let all = names(&h);
-    assert!(all.contains(&"r2".to_owned()) && all.contains(&"b1".to_owned()), "{all:?}");
+    assert!(
+        all.contains(&"r2".to_owned()) && all.contains(&"b1".to_owned()),
+        "{all:?}"
+    );
     h.get_by_role_and_label(Role::ComboBox, "View as").click();
     h.run();
     h.get_by_label("Side blue").click();
@@ -335,15 +404,25 @@ fn view_as_a_side_draws_only_what_that_side_knows() {
         let enemy = p.side != blue;
         if enemy && !known.contains(&p.name) {
             // Red is more than 2 squares from every blue piece: hidden from blue.
-            assert!(!drawn.contains(&p.name), "{} is drawn for blue: {drawn:?}", p.name);
-            assert!(h.query_by_label_contains(&format!("{} (red", p.name)).is_none());
+            assert!(
+                !drawn.contains(&p.name),
+                "{} is drawn for blue: {drawn:?}",
+                p.name
+            );
+            assert!(
+                h.query_by_label_contains(&format!("{} (red", p.name))
+                    .is_none()
+            );
         }
         if !enemy {
             assert!(drawn.contains(&p.name), "own piece {} is drawn", p.name);
         }
     }
     assert!(
-        game.state().pieces.iter().any(|p| p.side != blue && !known.contains(&p.name)),
+        game.state()
+            .pieces
+            .iter()
+            .any(|p| p.side != blue && !known.contains(&p.name)),
         "the fixture hides at least one red piece from blue"
     );
 }
@@ -357,8 +436,155 @@ fn clearing_a_terrain_cost_removes_it_in_the_overlay() {
     let town = grognard_editor::house::field(&["movement", "foot", "enter", "town"]);
     assert!(bench.set_text(&town, ""), "{:?}", bench.problems);
     let text = bench.overlay_text(&dir.path().join("x.yaml"));
-    assert!(text.contains("remove: [\"movement.foot.enter.town\"]"), "{text}");
+    assert!(
+        text.contains("remove: [\"movement.foot.enter.town\"]"),
+        "{text}"
+    );
     let foot = bench.current.spec.movement.get("foot").expect("foot");
-    assert!(foot.enter.get("town").is_none(), "town costs the plain step again");
-    assert!(foot.enter.get("medium_woods").is_some(), "the rest is inherited");
+    assert!(
+        foot.enter.get("town").is_none(),
+        "town costs the plain step again"
+    );
+    assert!(
+        foot.enter.get("medium_woods").is_some(),
+        "the rest is inherited"
+    );
+}
+
+#[test]
+fn a_saved_game_loads_back_to_the_same_position() {
+    let _root = at_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("game.json");
+    let mut h = with_scenario("examples/drill-square.yaml");
+    h.get_by_label_contains("b4 (blue").click();
+    h.run();
+    // b4 is a road column on the road: two steps north along it.
+    click_cell(&mut h, Cell::new(5, 6));
+    click_cell(&mut h, Cell::new(5, 5));
+    h.get_by_label("Move").click();
+    h.run();
+    let moved = h.state().session().expect("game").game.state_bytes();
+    assert!(status(&h).starts_with("done"), "{}", status(&h));
+    h.get_by_label("Save game…").click();
+    h.run();
+    h.get_by_label("Save game — path:")
+        .set_text_value_accesskit(&save.to_string_lossy());
+    h.run();
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(status(&h).contains("saved the game"), "{}", status(&h));
+    h.get_by_label("End phase").click();
+    h.run();
+    assert_ne!(h.state().session().expect("game").game.state_bytes(), moved);
+    h.get_by_label("Load game…").click();
+    h.run();
+    h.get_by_label("Load game — path:")
+        .set_text_value_accesskit(&save.to_string_lossy());
+    h.run();
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(status(&h).contains("loaded the game"), "{}", status(&h));
+    assert_eq!(h.state().session().expect("game").game.state_bytes(), moved);
+}
+
+#[test]
+fn on_an_open_table_a_piece_moves_to_the_point_clicked() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-open.yaml");
+    h.get_by_label_contains("b1 (blue").click();
+    h.run();
+    assert!(h.query_by_label_contains("b1 can move up to").is_some());
+    // b1 stands at (12", 30"), facing north; click 3" ahead of it.
+    let pos = h
+        .state()
+        .board_on_screen(12.0, 27.0)
+        .expect("the table is drawn");
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(pos));
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run();
+    let game = &h.state().session().expect("game").game;
+    let Some(Place::Point { at, .. }) = game.piece_by_name("b1").map(|p| p.place.clone()) else {
+        panic!("b1 is on the table")
+    };
+    // The click lands within a hundredth of an inch of the spot (screen rounding).
+    assert!(
+        (at.x.0 - 12_000).abs() < 100 && (at.y.0 - 27_000).abs() < 100,
+        "{at:?}: {}",
+        status(&h)
+    );
+}
+
+#[test]
+fn a_volley_is_rolled_explained_in_the_dice_log_and_cannot_be_undone() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-square.yaml");
+    h.get_by_label_contains("b2 (blue").click();
+    h.run();
+    click_cell(&mut h, Cell::new(7, 5));
+    click_cell(&mut h, Cell::new(7, 5));
+    h.get_by_label("End phase").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("fire phase · blue phasing")
+            .is_some()
+    );
+    h.get_by_label_contains("b2 (blue").click();
+    h.run();
+    assert!(h.query_by_label("No dice rolled yet.").is_some());
+    h.get_by_label("volley r3").click();
+    h.run();
+    assert!(status(&h).starts_with("done"), "{}", status(&h));
+    // The log names the chart, each die and face, and the score and outcome.
+    assert!(h.query_by_label_contains("volley — ").is_some());
+    assert!(h.query_by_label_contains("dice: d6 shows").is_some());
+    assert!(h.query_by_label_contains("  score ").is_some());
+    // A die was rolled: the volley cannot be taken back.
+    assert!(!h.state().session().expect("game").can_undo());
+}
+
+#[test]
+fn every_example_opens_and_each_side_sees_only_its_view() {
+    let _root = at_root();
+    for scenario in grognard_editor::app::example_scenarios() {
+        let mut h = with_scenario(&scenario.to_string_lossy());
+        let shown = scenario.display();
+        let Some(session) = h.state().session() else {
+            panic!("{shown} does not start: {}", status(&h))
+        };
+        let game = session.game.clone();
+        let on_board = game.state().pieces.iter().filter(|p| p.on_board()).count();
+        assert_eq!(h.state().drawn_pieces().len(), on_board, "{shown}: referee");
+        for (i, _) in game.sides().iter().enumerate() {
+            let side = grognard_kernel::ids::SideId(i as u8);
+            h.state_mut()
+                .command(grognard_editor::Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+            h.run();
+            let view = game.view(side);
+            for d in h.state().drawn_pieces() {
+                let real = game.piece(d.id).expect("a real piece id");
+                if real.side == side {
+                    continue;
+                }
+                let known = view.enemy.iter().find(|e| e.handle == d.id);
+                assert!(known.is_some(), "{shown}: an enemy the side does not know of is drawn");
+                if !d.name.is_empty() && !d.name.starts_with('#') {
+                    let identity = known.and_then(|e| e.identity.as_ref());
+                    assert_eq!(
+                        identity.map(|p| p.name.as_str()),
+                        Some(d.name.as_str()),
+                        "{shown}: a name the side has not learnt is drawn"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -62,6 +62,26 @@ pub enum Action {
         /// Where it goes.
         to: Cell,
     },
+    /// Stands still this phase and saves the movement allowance toward a neighbouring
+    /// cell that costs more than one phase's allowance.
+    Save {
+        /// The piece.
+        piece: PieceId,
+        /// The cell it is saving to enter.
+        toward: Cell,
+    },
+    /// Spreads a command into one more cell next to those it holds (an extension arrow).
+    Extend {
+        /// The command.
+        piece: PieceId,
+        /// The cell it spreads into.
+        to: Cell,
+    },
+    /// Gathers a spread command back into its main cell.
+    Gather {
+        /// The command.
+        piece: PieceId,
+    },
 }
 
 /// An action with the side that gives it.
@@ -272,6 +292,27 @@ pub enum Event {
         from: Option<crate::piece::Place>,
         /// Where the side sees it now.
         to: Option<crate::piece::Place>,
+    },
+    /// Something every side is told.
+    Announced {
+        /// What.
+        text: String,
+    },
+    /// A piece stood still and saved movement points toward a cell.
+    Saved {
+        /// The piece.
+        piece: PieceId,
+        /// The cell it is saving to enter.
+        toward: Cell,
+        /// The points it now has saved.
+        points: Cost,
+    },
+    /// A command now holds these cells (spread by extension arrows, or gathered back).
+    Spread {
+        /// The command.
+        piece: PieceId,
+        /// The cells it holds, its main cell first.
+        cells: Vec<Cell>,
     },
     /// A dummy was lifted and put down elsewhere by its owner.
     Redeployed {

@@ -71,6 +71,10 @@ pub struct Company {
     pub exits: Option<ExitRule>,
     /// Flags its moves set.
     pub after_move: Vec<AfterMove>,
+    /// While this optional rule (by option index) is in force, a piece of this type that has
+    /// moved and then joined a host keeps the host from moving, instead of being left behind.
+    #[serde(default)]
+    pub holds_host_option: Option<usize>,
 }
 
 impl Company {
@@ -101,6 +105,30 @@ impl Default for HalfHexRules {
             baselines_option: None,
         }
     }
+}
+
+/// Why `piece` may not move: it carries a piece that has moved and whose type's
+/// `holds_host_option` is in force.
+pub(crate) fn held(rules: &Rules, state: &State, piece: &Piece) -> Option<String> {
+    state
+        .pieces
+        .iter()
+        .find(|p| {
+            p.attached_to == Some(piece.id)
+                && p.moved
+                && p.on_board()
+                && rules.piece_type(p.kind).is_some_and(|t| {
+                    t.company.attaches
+                        && t.company.holds_host_option.is_some()
+                        && option_on(state, t.company.holds_host_option)
+                })
+        })
+        .map(|rider| {
+            format!(
+                "{} may not move: {} joined it after moving and may not move again",
+                piece.name, rider.name
+            )
+        })
 }
 
 /// What the own pieces in a cell mean for a piece entering it.
@@ -305,20 +333,27 @@ pub(crate) fn half_hex_entry(
     sides: &[SideDef],
     state: &State,
     piece: &Piece,
+    from: Cell,
     to: Cell,
 ) -> Result<bool, String> {
     let option = rules.half_hexes.baselines_option;
+    let baselines_open =
+        rules.half_hexes.baselines || (option.is_some() && option_on(state, option));
+    // A closed baseline half-hex is only a way off the board: nothing goes on from it
+    // along the board.
+    if !baselines_open && board.half_hex(from) == Some(HalfHex::Baseline) {
+        return Err(format!(
+            "{from} is a baseline half-hex; from it {} may only leave the board",
+            piece.name
+        ));
+    }
     match board.half_hex(to) {
         None => Ok(true),
         Some(HalfHex::Side) if rules.half_hexes.sides => Ok(true),
         Some(HalfHex::Side) => Err(format!(
             "{to} is a half-hex on the side edge of the board; no piece may enter it"
         )),
-        Some(HalfHex::Baseline)
-            if rules.half_hexes.baselines || (option.is_some() && option_on(state, option)) =>
-        {
-            Ok(true)
-        }
+        Some(HalfHex::Baseline) if baselines_open => Ok(true),
         Some(HalfHex::Baseline) => {
             let on_edge = |e: Edge| board.on_edge(to, e);
             if exit_edges(rules, sides, state, piece)
@@ -353,6 +388,15 @@ pub(crate) fn settle(
     let Some(ty) = rules.piece_type(mover.kind) else {
         return;
     };
+    // Whom it joins is decided before its riders count as moved (and so stop being riders).
+    let target = if board.contains(end) {
+        match sharing(rules, next, &mover, end) {
+            Sharing::Join(t) | Sharing::PassOrJoin(t) => Some(t),
+            _ => None,
+        }
+    } else {
+        None
+    };
     // Being carried counts as a move for pieces that attach (a leader ordered with his unit).
     for p in &mut next.pieces {
         if p.attached_to == Some(id) && rules.piece_type(p.kind).is_some_and(|t| t.company.attaches)
@@ -384,10 +428,6 @@ pub(crate) fn settle(
         }
         return;
     }
-    let target = match sharing(rules, next, &mover, end) {
-        Sharing::Join(t) | Sharing::PassOrJoin(t) => Some(t),
-        _ => None,
-    };
     if let Some(t) = target {
         let target_attaches = next
             .pieces

@@ -145,6 +145,9 @@ pub struct State {
     /// Dummies redeployed this turn.
     #[serde(default)]
     pub redeployed: Vec<PieceId>,
+    /// Pieces carried this turn by crossings with a capacity, by the pair of cells.
+    #[serde(default)]
+    pub crossed: Vec<((Cell, Cell), u32)>,
 }
 
 impl State {
@@ -296,6 +299,7 @@ impl Game {
             knowledge: Vec::new(),
             face_up: Vec::new(),
             redeployed: Vec::new(),
+            crossed: Vec::new(),
         };
         let mut game = Self {
             rules,
@@ -581,7 +585,10 @@ impl Game {
             Action::Mode { .. } => Some(Allowed::Mode),
             Action::Act { action, .. } => Some(Allowed::Action(*action)),
             Action::EndPhase => None,
-            Action::Redeploy { .. } => Some(Allowed::Move),
+            Action::Redeploy { .. }
+            | Action::Save { .. }
+            | Action::Extend { .. }
+            | Action::Gather { .. } => Some(Allowed::Move),
         };
         if let Some(needs) = needs
             && !phase.allows.contains(&needs)
@@ -601,6 +608,26 @@ impl Game {
                 format!("the {} phase does not allow {what}", phase.name),
             ));
         }
+        if let (Action::Move { piece, .. } | Action::MoveTo { piece, .. }, false) =
+            (&order.action, phase.movers.is_empty())
+            && let Some(p) = self.state.pieces.get(piece.index())
+            && p.side == order.side
+            && !phase.movers.contains(&p.kind)
+        {
+            let kinds: Vec<&str> = phase
+                .movers
+                .iter()
+                .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
+                .collect();
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!(
+                    "in the {} phase only {} pieces move",
+                    phase.name,
+                    kinds.join(", ")
+                ),
+            ));
+        }
         let mut next = self.state.clone();
         let mut events = Vec::new();
         match &order.action {
@@ -611,7 +638,11 @@ impl Game {
                 self.do_move_to(&mut next, &mut events, order.side, *piece, *to, *facing)?;
             }
             Action::Face { piece, facing } => {
+                let before = next.pieces.get(piece.index()).map(|p| p.facing);
                 self.do_face(&mut next, &mut events, order.side, *piece, *facing)?;
+                if let Some(before) = before {
+                    self.after_face(&mut next, &mut events, (order.side, *piece, before), hooks)?;
+                }
             }
             Action::Mode { piece, mode } => {
                 self.do_mode(&mut next, &mut events, order.side, *piece, *mode)?;
@@ -633,6 +664,15 @@ impl Game {
             }
             Action::Redeploy { piece, to } => {
                 self.do_redeploy(&mut next, &mut events, order.side, *piece, *to)?;
+            }
+            Action::Save { piece, toward } => {
+                self.do_save(&mut next, &mut events, order.side, *piece, *toward)?;
+            }
+            Action::Extend { piece, to } => {
+                self.do_extend(&mut next, &mut events, order.side, *piece, *to)?;
+            }
+            Action::Gather { piece } => {
+                self.do_gather(&mut next, &mut events, order.side, *piece)?;
             }
             Action::EndPhase => {
                 if let Some(d) = next.done.get_mut(order.side.index()) {
@@ -660,7 +700,7 @@ impl Game {
         Ok(events)
     }
 
-    fn own_piece<'s>(
+    pub(crate) fn own_piece<'s>(
         &self,
         state: &'s State,
         side: SideId,
@@ -687,7 +727,7 @@ impl Game {
         Ok(piece)
     }
 
-    fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
+    pub(crate) fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
         let ty = self
             .rules
             .piece_type(piece.kind)
@@ -728,7 +768,7 @@ impl Game {
 
     /// The data's cost for `piece` to step from `from` to `to` (grid step, terrain and
     /// boundary features), or why it cannot.
-    fn data_step_cost(
+    pub(crate) fn data_step_cost(
         &self,
         piece: &Piece,
         from: Cell,
@@ -903,6 +943,17 @@ impl Game {
         })
     }
 
+    /// A refusal when a flag keeps `piece` from moving.
+    pub(crate) fn pinned(&self, piece: &Piece) -> Result<(), Refusal> {
+        match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {
+            Some(f) => Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} cannot move: it is {}", piece.name, self.rules.flag_name(*f)),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// What entering `to` means for `piece`, or why it cannot.
     #[allow(clippy::too_many_arguments)]
     fn enter(
@@ -916,7 +967,14 @@ impl Game {
     ) -> Result<(Entry, Option<String>), Refusal> {
         if !self.board.contains(to) {
             return crate::company::exit_entry(
-                &self.rules, &self.board, &self.sides, state, piece, from, dir, to,
+                &self.rules,
+                &self.board,
+                &self.sides,
+                state,
+                piece,
+                from,
+                dir,
+                to,
             );
         }
         let world = World {
@@ -925,6 +983,14 @@ impl Game {
             sides: &self.sides,
             state,
         };
+        if self.crossing_room(state, from, to) == Some(0) {
+            return Err(Refusal::new(
+                RefusalKind::Impassable,
+                format!(
+                    "the crossing between {from} and {to} has carried all the pieces it can this turn"
+                ),
+            ));
+        }
         let data = self.data_step_cost(piece, from, dir, to);
         let cost = hooks
             .move_cost(&world, piece.id, from, to, data.as_ref().ok().copied())
@@ -960,7 +1026,13 @@ impl Game {
         }
         let ty = self.rules.piece_type(piece.kind);
         let mut can_stop = crate::company::half_hex_entry(
-            &self.rules, &self.board, &self.sides, state, piece, to,
+            &self.rules,
+            &self.board,
+            &self.sides,
+            state,
+            piece,
+            from,
+            to,
         )
         .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
         let sharing = crate::company::sharing(&self.rules, state, piece, to);
@@ -1045,7 +1117,10 @@ impl Game {
                     format!("there is no piece #{} on the board", id.0),
                 )
             })?;
-        let allowance = self.allowance(piece)?;
+        self.pinned(piece)?;
+        let allowance = self
+            .allowance(piece)?
+            .saturating_add(self.saved_points(piece));
         let Some(grid) = self.board.grid() else {
             return Ok(Reach::Radius(if piece.moved {
                 Cost::ZERO
@@ -1053,7 +1128,7 @@ impl Game {
                 allowance
             }));
         };
-        if piece.moved {
+        if piece.moved || crate::company::held(&self.rules, &self.state, piece).is_some() {
             return Ok(Reach::Cells(Vec::new()));
         }
         let start = piece
@@ -1117,12 +1192,18 @@ impl Game {
                 "this is an open table: move to a point",
             )
         })?;
-        let allowance = self.allowance(&piece)?;
+        self.pinned(&piece)?;
+        let allowance = self
+            .allowance(&piece)?
+            .saturating_add(self.saved_points(&piece));
         if piece.moved {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
                 format!("{} has already moved", piece.name),
             ));
+        }
+        if let Some(why) = crate::company::held(&self.rules, next, &piece) {
+            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
         }
         let start = match &piece.place {
             Place::Cell(c) => *c,
@@ -1163,7 +1244,8 @@ impl Game {
         let mut stopped = None;
         let mut contact: Option<Vec<PieceId>> = None;
         let mut taken = 0;
-        let may_exit = !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
+        let may_exit =
+            !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
         for (i, &to) in path.iter().enumerate() {
             if !self.board.contains(to) && !may_exit {
                 return Err(Refusal::new(
@@ -1220,6 +1302,7 @@ impl Game {
             at = to;
             last_dir = dir;
             taken = i + 1;
+            self.count_crossing(next, from, to);
             let met = self.new_contacts(next, &piece, from, to);
             if !met.is_empty() {
                 contact = Some(met);
@@ -1244,6 +1327,9 @@ impl Game {
             }
         }
         let steps = full_path.len() - 1;
+        if steps > 0 {
+            self.spend_saved(next, id);
+        }
         let moved_path = full_path.clone();
         if steps > 0 {
             events.push(Event::Moved {
@@ -1265,6 +1351,32 @@ impl Game {
             self.after_move(next, events, (side, id, piece.facing), &moved_path, hooks)?;
         }
         Ok(())
+    }
+
+    /// Asks the `faced` hook what a facing change brings with it (or whether the ruleset
+    /// forbids it), and applies it.
+    fn after_face(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (side, id, before): (SideId, PieceId, Facing),
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let view = next.clone();
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: &view,
+        };
+        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
+        let commands = hooks
+            .faced(&world, id, before, &mut dice)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        for roll in dice.into_rolls() {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)
     }
 
     /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
@@ -1569,10 +1681,44 @@ impl Game {
                 format!("{} is already in {} mode", piece.name, mode_def.name),
             ));
         }
+        // Some changes take a whole movement phase standing still (the block rules'
+        // strategic → battle): the piece must not have moved, and may not move after.
+        let stationary = mode_def.stationary_from.contains(&piece.mode);
+        if stationary && piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "changing from {} to {} mode takes a whole phase standing still, and {} has moved",
+                    self.rules.mode_name(piece.mode),
+                    mode_def.name,
+                    piece.name
+                ),
+            ));
+        }
+        // On an open table with counted moves, some changes cost a move (limbering up).
+        let spends = self
+            .rules
+            .open_table
+            .move_counter
+            .filter(|_| self.rules.open_table.mode_costs_a_move.contains(&mode));
+        if let Some(c) = spends
+            && (piece.counter(c) < 1 || piece.moved)
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "changing to {} mode costs a move, and {} has none left",
+                    mode_def.name, piece.name
+                ),
+            ));
+        }
         let from = self.rules.mode_name(piece.mode).to_owned();
         let name = piece.name.clone();
         if let Some(p) = next.pieces.get_mut(id.index()) {
             p.mode = mode;
+            if stationary {
+                p.moved = true;
+            }
         }
         if let Some(c) = next.pieces.get(id.index()).and_then(|p| p.place.cell())
             && let Some(problem) = self.stacking_problem(next, c, id, side, false)
@@ -1587,6 +1733,14 @@ impl Game {
             from,
             to: mode_def.name.clone(),
         });
+        if let Some(counter) = spends {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(next, events, &effect, id, None, 0);
+        }
         Ok(())
     }
 
@@ -2190,6 +2344,24 @@ impl Game {
                 }
             }
         };
+        // Saved points not spent or added to in a phase the piece could move in are lost.
+        if let Some((phase, phasing)) = rules
+            .turn_plan(&next.order)
+            .get(next.step as usize)
+            .map(|(p, s)| ((*p).clone(), SideId(*s as u8)))
+            && phase.allows.contains(&Allowed::Move)
+        {
+            self.expire_saved(next, |p| {
+                let side_acts = match phase.actor {
+                    Actor::Phasing => p.side == phasing,
+                    Actor::NonPhasing => p.side != phasing,
+                    Actor::Both => true,
+                };
+                side_acts
+                    && p.on_board()
+                    && (phase.movers.is_empty() || phase.movers.contains(&p.kind))
+            });
+        }
         clear(next, Clears::PhaseEnd);
         for p in &mut next.pieces {
             p.acted = 0;
@@ -2207,6 +2379,7 @@ impl Game {
                 p.moved = false;
             }
             next.redeployed.clear();
+            next.crossed.clear();
             next.step = 0;
             next.turn += 1;
             if next.turn > self.turns {
@@ -2361,7 +2534,7 @@ impl Game {
                 | HookCommand::Place { piece, .. }
                 | HookCommand::Face { piece, .. }
                 | HookCommand::Attach { piece, .. } => Some(*piece),
-                HookCommand::Note(_) => None,
+                HookCommand::Note(_) | HookCommand::Announce(_) => None,
             };
             if let Some(p) = piece
                 && next.pieces.get(p.index()).is_none()
@@ -2440,6 +2613,10 @@ impl Game {
                 }
                 HookCommand::Note(text) => {
                     events.push(Event::Note { text });
+                    None
+                }
+                HookCommand::Announce(text) => {
+                    events.push(Event::Announced { text });
                     None
                 }
                 HookCommand::Place {

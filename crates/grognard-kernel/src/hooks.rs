@@ -65,6 +65,9 @@ pub enum HookCommand {
     },
     /// Write a note in the log.
     Note(String),
+    /// Tell every side something (a note that hidden information does not filter: the
+    /// block rules' "the opponent is told").
+    Announce(String),
     /// Put a piece (and what is attached to it) in another cell of a grid without a move:
     /// a rout, a retreat, an advance after combat. Refused if the cell is off the board,
     /// held by the enemy or over a stacking limit.
@@ -249,6 +252,22 @@ pub trait Hooks {
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
         let _ = (world, piece, path, facing, dice);
+        Ok(Vec::new())
+    }
+
+    /// Called after a `face` order has turned a piece (`before` is its old facing); returns
+    /// changes to make. May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the facing change.
+    fn faced(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        before: crate::geometry::Facing,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, piece, before, dice);
         Ok(Vec::new())
     }
 

@@ -152,6 +152,9 @@ pub struct ObserverRule {
     pub types: Vec<PieceTypeId>,
     /// The chart (index into [`SightingRules::charts`]).
     pub chart: usize,
+    /// A piece carrying any of these flags does not observe (a lost scout).
+    #[serde(default)]
+    pub barred_by: Vec<FlagId>,
 }
 
 /// Pieces that come within reach of each other are revealed to each other (the block
@@ -391,6 +394,9 @@ impl Game {
             .observers
             .iter()
             .find(|r| r.types.is_empty() || r.types.contains(&p.kind))?;
+        if rule.barred_by.iter().any(|f| p.flag(*f)) {
+            return None;
+        }
         s.charts.get(rule.chart)
     }
 
@@ -447,7 +453,8 @@ impl Game {
         if !self.is_real(a) && !self.is_real(b) {
             return None;
         }
-        if !c.types.is_empty() && !(c.types.contains(&a.kind) && c.types.contains(&b.kind)) {
+        let both_kinds = c.types.contains(&a.kind) && c.types.contains(&b.kind);
+        if !c.types.is_empty() && !both_kinds {
             return None;
         }
         (self.sight_distance(a, b)? <= c.within).then_some(c.level)

@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod hooks;
 pub mod ids;
 pub mod knowledge;
+pub mod march;
 pub mod piece;
 mod placement;
 pub mod ratio;

@@ -58,6 +58,10 @@ pub struct ModeDef {
     pub uses_roads: bool,
     /// True when a piece in this mode may only move along roads.
     pub roads_only: bool,
+    /// Modes from which taking this one needs a whole movement phase standing still (the
+    /// piece must not have moved, and may not move after, in that phase).
+    #[serde(default)]
+    pub stationary_from: Vec<ModeId>,
 }
 
 /// A named counter.
@@ -143,6 +147,10 @@ pub struct FeatureDef {
     pub kind: FeatureKind,
     /// True when sight across it is blocked.
     pub blocks_sight: bool,
+    /// Crossings: how many pieces may cross at one place each turn (a bridge's or a
+    /// ford's capacity; `None`: no limit).
+    #[serde(default)]
+    pub capacity: Option<u32>,
 }
 
 /// A movement class: what each terrain costs to enter (Wesnoth's movement types).
@@ -312,6 +320,9 @@ pub struct PhaseDef {
     pub actor: Actor,
     /// What they may do.
     pub allows: Vec<Allowed>,
+    /// Piece types that may move in this phase (empty: every type).
+    #[serde(default)]
+    pub movers: Vec<PieceTypeId>,
 }
 
 /// The sequence of play: each turn runs `turn_start`, then `side_turn` once for each side
@@ -415,6 +426,9 @@ pub struct OpenTableRules {
     /// When set, a piece may make as many moves in a phase as this counter holds, each
     /// spending one, instead of one move per phase or turn.
     pub move_counter: Option<CounterId>,
+    /// Modes that cost one move of the `move_counter` to change into (limbering up).
+    #[serde(default)]
+    pub mode_costs_a_move: Vec<ModeId>,
 }
 
 /// A whole ruleset, ready to play.
@@ -472,6 +486,15 @@ pub struct Rules {
     /// in plain view).
     #[serde(default)]
     pub sighting: Option<crate::knowledge::SightingRules>,
+    /// Saved movement points (`None`: points not spent are lost).
+    #[serde(default)]
+    pub saving: Option<crate::march::SavingRules>,
+    /// Spreading a command over several cells (`None`: pieces hold one cell).
+    #[serde(default)]
+    pub spread: Option<crate::march::SpreadRules>,
+    /// Flags that keep a piece from moving (a lost scout, a pinned unit).
+    #[serde(default)]
+    pub pinned_by: Vec<FlagId>,
 }
 
 impl Rules {

@@ -240,7 +240,10 @@ impl Game {
             | Action::MoveTo { piece, .. }
             | Action::Face { piece, .. }
             | Action::Mode { piece, .. }
-            | Action::Redeploy { piece, .. } => (Some(*piece), None),
+            | Action::Redeploy { piece, .. }
+            | Action::Save { piece, .. }
+            | Action::Extend { piece, .. }
+            | Action::Gather { piece } => (Some(*piece), None),
             Action::Act { piece, target, .. } => (Some(*piece), *target),
             Action::EndPhase => (None, None),
         };
@@ -490,7 +493,9 @@ fn redact(
             *owner = *o;
             Some(e.clone())
         }
-        Event::Initiative { .. } | Event::GameOver { .. } => Some(e.clone()),
+        Event::Initiative { .. } | Event::GameOver { .. } | Event::Announced { .. } => {
+            Some(e.clone())
+        }
         Event::Sighted { side: s, .. } => (*s == side).then(|| e.clone()),
         Event::Contact { deploy, .. } => deploy.iter().any(|p| mine(*p)).then(|| e.clone()),
         Event::Moved { piece, .. }
@@ -503,6 +508,15 @@ fn redact(
             }
         }
         Event::EnemyMoved { .. } => None,
+        // Saving is secret: the block stands still either way.
+        Event::Saved { piece, .. } => mine(*piece).then(|| e.clone()),
+        Event::Spread { piece, .. } => {
+            if mine(*piece) {
+                Some(e.clone())
+            } else {
+                enemy_moved(*piece)
+            }
+        }
         Event::Faced { piece, .. } | Event::ModeChanged { piece, .. } => {
             (mine(*piece) || now.knows_position(*piece)).then(|| e.clone())
         }

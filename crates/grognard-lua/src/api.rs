@@ -399,6 +399,16 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         scope.create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.moved))?,
     )?;
     game.set(
+        "allowance",
+        scope.create_function(move |_, (_, u): (Table, Value)| {
+            let p = piece(world, &u)?;
+            Ok(rules
+                .piece_type(p.kind)
+                .and_then(|t| t.allowance.get(p.mode.index()).copied().flatten())
+                .map(|c| f64::from(c.hundredths()) / 100.0))
+        })?,
+    )?;
+    game.set(
         "host",
         scope.create_function(move |lua, (_, u): (Table, Value)| {
             piece(world, &u)?
@@ -615,6 +625,13 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         scope.create_function(move |_, (_, text): (Table, String)| {
             let text: String = text.chars().take(500).collect();
             queue(HookCommand::Note(text))
+        })?,
+    )?;
+    game.set(
+        "announce",
+        scope.create_function(move |_, (_, text): (Table, String)| {
+            let text: String = text.chars().take(500).collect();
+            queue(HookCommand::Announce(text))
         })?,
     )?;
     Ok(game)

@@ -34,7 +34,7 @@ use crate::sandbox::{Limits, Sandbox};
 pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 5] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 6] = [
     (
         "move_cost",
         &["kind", "mode", "terrain", "cost", "diagonal"],
@@ -42,6 +42,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 5] = [
     ("stops", &["kind", "mode", "terrain"]),
     ("phase_begin", &["game", "phase"]),
     ("moved", &["game", "unit", "path", "facing"]),
+    ("faced", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
 ];
 
@@ -119,6 +120,7 @@ pub struct LuaHooks {
     stops: Option<Bound>,
     phase_begin: Option<Bound>,
     moved: Option<Bound>,
+    faced: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
     move_cache: Cache<MoveKey, Option<Cost>>,
@@ -213,7 +215,8 @@ impl LuaHooks {
                 label: binding.value.clone(),
             })
         };
-        let (mut move_cost, mut stops, mut phase_begin, mut moved) = (None, None, None, None);
+        let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
+        let (mut moved, mut faced) = (None, None);
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
             match h.name.value.as_str() {
@@ -221,6 +224,7 @@ impl LuaHooks {
                 "stops" => stops = bound,
                 "phase_begin" => phase_begin = bound,
                 "moved" => moved = bound,
+                "faced" => faced = bound,
                 _ => {}
             }
         }
@@ -241,6 +245,7 @@ impl LuaHooks {
             stops,
             phase_begin,
             moved,
+            faced,
             actions,
             constants: None,
             move_cache: Cache::default(),
@@ -571,6 +576,34 @@ impl Hooks for LuaHooks {
                 }
             }
             (game, UnitRef(piece), list, facing)
+        })
+    }
+
+    fn faced(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        before: grognard_kernel::geometry::Facing,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.faced.is_none() {
+            return Ok(Vec::new());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.faced else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "hook faced ({}) for piece {}",
+            bound.label,
+            piece_label(world, piece)
+        );
+        let before = world
+            .board
+            .grid()
+            .map(|g| g.facing_name(before).to_owned());
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
+            (game, UnitRef(piece), before)
         })
     }
 

@@ -86,7 +86,12 @@ pub(crate) fn compile_company(
             })
         })
         .collect();
+    let holds_host_option = spec
+        .holds_host_option
+        .as_ref()
+        .and_then(|o| cx.lookup("option", o, names.options.iter().copied()));
     Company {
+        holds_host_option,
         passes: types(cx, names, &spec.passes),
         joins: types(cx, names, &spec.joins),
         attaches: spec.attaches,

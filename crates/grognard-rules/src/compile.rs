@@ -15,9 +15,8 @@ use grognard_kernel::ids::{
 use grognard_kernel::rules::{
     ActionDef, Actor, Allowed, Clears, CounterDef, Effect, FeatureDef, FeatureKind, FlagDef,
     GeometryRules, ModeDef, MoveClassDef, MoveLimit, OpenTableRules, OptionDef, PhaseDef,
-    PieceTypeDef, Rules, Threat,
-    RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule, TerrainDef, Trigger,
-    Who, ZocRules,
+    PieceTypeDef, Rules, RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule,
+    TerrainDef, Threat, Trigger, Who, ZocRules,
 };
 use grognard_kernel::{Cost, geometry::Arc};
 
@@ -341,9 +340,20 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             stacks: m.value.stacks.unwrap_or(true),
             uses_roads: m.value.uses_roads,
             roads_only: m.value.roads_only,
+            stationary_from: Vec::new(),
         })
         .collect();
     let mode_names = named_ids(&spec.modes);
+    let mut modes = modes;
+    for (def, m) in modes.iter_mut().zip(spec.modes.iter()) {
+        def.stationary_from = m
+            .value
+            .stationary_from
+            .iter()
+            .filter_map(|x| cx.lookup("mode", x, mode_names.iter().copied()))
+            .map(|i| ModeId(i as u16))
+            .collect();
+    }
     let counter_names = named_ids(&spec.counters);
     let piece_attr_names: Vec<&str> = spec
         .piece_attributes
@@ -457,6 +467,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 name: f.name.value.clone(),
                 kind,
                 blocks_sight: f.value.blocks_sight,
+                capacity: f.value.capacity,
             }
         })
         .collect();
@@ -644,45 +655,54 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         });
 
     // Open tables: threatened zones, closest approach, counted moves.
-    let open_table = spec.open_table.as_ref().map_or_else(OpenTableRules::default, |o| {
-        let mut threats = vec![None; type_names.len()];
-        for t in o.threats.iter() {
-            let Some(i) = cx.lookup("piece type", &t.name, type_names.iter().copied()) else {
-                continue;
-            };
-            threats[i] = Some(Threat {
-                range: t.value.range.0,
-                against_types: t
-                    .value
-                    .types
+    let open_table = spec
+        .open_table
+        .as_ref()
+        .map_or_else(OpenTableRules::default, |o| {
+            let mut threats = vec![None; type_names.len()];
+            for t in o.threats.iter() {
+                let Some(i) = cx.lookup("piece type", &t.name, type_names.iter().copied()) else {
+                    continue;
+                };
+                threats[i] = Some(Threat {
+                    range: t.value.range.0,
+                    against_types: t
+                        .value
+                        .types
+                        .iter()
+                        .filter_map(|a| {
+                            cx.lookup("piece type", &a.name, type_names.iter().copied())
+                                .map(|j| (PieceTypeId(j as u16), a.value.0))
+                        })
+                        .collect(),
+                    against_modes: t
+                        .value
+                        .modes
+                        .iter()
+                        .filter_map(|a| {
+                            cx.lookup("mode", &a.name, mode_names.iter().copied())
+                                .map(|j| (ModeId(j as u16), a.value.0))
+                        })
+                        .collect(),
+                });
+            }
+            OpenTableRules {
+                keep_apart: o.keep_apart.as_ref().map_or(Cost::ZERO, |c| c.0),
+                threats,
+                threat_needs_sight: o.threat_needs_sight,
+                move_counter: o
+                    .move_counter
+                    .as_ref()
+                    .and_then(|c| cx.lookup("counter", c, counter_names.iter().copied()))
+                    .map(|i| CounterId(i as u16)),
+                mode_costs_a_move: o
+                    .mode_costs_a_move
                     .iter()
-                    .filter_map(|a| {
-                        cx.lookup("piece type", &a.name, type_names.iter().copied())
-                            .map(|j| (PieceTypeId(j as u16), a.value.0))
-                    })
+                    .filter_map(|m| cx.lookup("mode", m, mode_names.iter().copied()))
+                    .map(|i| ModeId(i as u16))
                     .collect(),
-                against_modes: t
-                    .value
-                    .modes
-                    .iter()
-                    .filter_map(|a| {
-                        cx.lookup("mode", &a.name, mode_names.iter().copied())
-                            .map(|j| (ModeId(j as u16), a.value.0))
-                    })
-                    .collect(),
-            });
-        }
-        OpenTableRules {
-            keep_apart: o.keep_apart.as_ref().map_or(Cost::ZERO, |c| c.0),
-            threats,
-            threat_needs_sight: o.threat_needs_sight,
-            move_counter: o
-                .move_counter
-                .as_ref()
-                .and_then(|c| cx.lookup("counter", c, counter_names.iter().copied()))
-                .map(|i| CounterId(i as u16)),
-        }
-    });
+            }
+        });
 
     let settings: Vec<SettingDef> = spec
         .settings
@@ -950,10 +970,17 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 "every phase in `sequence:` needs a name: `- phase: movement`",
             );
         }
+        let movers = p
+            .movers
+            .iter()
+            .filter_map(|t| cx.lookup("piece type", t, type_names.iter().copied()))
+            .map(|i| PieceTypeId(i as u16))
+            .collect();
         PhaseDef {
             name: p.phase.value.clone(),
             actor,
             allows,
+            movers,
         }
     };
     let initiative = spec
@@ -1049,6 +1076,41 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         let square = matches!(geometry, GeometryRules::Square { .. });
         crate::sighting::compile_sighting(&mut cx, sight, &names, square, &root)
     });
+    let saving = spec.saving.as_ref().and_then(|sv| {
+        let counter = cx.lookup("counter", &sv.counter, counter_names.iter().copied())?;
+        let unit = sv.unit.as_ref().map_or(Cost::ONE, |u| u.0);
+        if unit <= Cost::ZERO {
+            cx.error(&sv.counter.location, "`saving.unit` must be more than 0");
+        }
+        Some(grognard_kernel::march::SavingRules {
+            counter: CounterId(counter as u16),
+            unit,
+            modes: sv
+                .modes
+                .iter()
+                .filter_map(|m| cx.lookup("mode", m, mode_names.iter().copied()))
+                .map(|i| ModeId(i as u16))
+                .collect(),
+            costly_terrain: sv.costly_terrain,
+        })
+    });
+    let spread = spec
+        .spread
+        .as_ref()
+        .map(|sp| grognard_kernel::march::SpreadRules {
+            counter: sp
+                .counter
+                .as_ref()
+                .and_then(|c| cx.lookup("counter", c, counter_names.iter().copied()))
+                .map(|i| CounterId(i as u16)),
+            min_per_cell: sp.min_per_cell,
+        });
+    let pinned_by = spec
+        .pinned_by
+        .iter()
+        .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+        .map(|i| FlagId(i as u16))
+        .collect();
     let company_names = crate::company::CompanyNames {
         types: &type_names,
         flags: &flag_names,
@@ -1088,12 +1150,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         settings,
         options,
         sighting,
+        saving,
+        spread,
+        pinned_by,
         half_hexes,
     })
 }
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 4] = ["move_cost", "stops", "phase_begin", "moved"];
+pub const HOOK_POINTS: [&str; 5] = ["move_cost", "stops", "phase_begin", "moved", "faced"];
 
 /// Splits `module.function`.
 #[must_use]

@@ -76,7 +76,8 @@ pub struct RulesetSpec {
     pub remove: Vec<Located<String>>,
     /// Lua modules by name, each a path relative to the file that names it.
     pub scripts: NamedMap<Located<String>>,
-    /// Hook bindings: `move_cost`, `stops`, `phase_begin` or `moved` → `module.function`.
+    /// Hook bindings: `move_cost`, `stops`, `phase_begin`, `moved` or `faced` →
+    /// `module.function`.
     pub hooks: NamedMap<Located<String>>,
     /// A title for people.
     pub title: Option<String>,
@@ -125,6 +126,12 @@ pub struct RulesetSpec {
     pub options: NamedMap<OptionSpec>,
     /// Hidden information: sighting levels, charts, observers, contact and decoys.
     pub sighting: Option<SightingSpec>,
+    /// Saved movement points.
+    pub saving: Option<SavingSpec>,
+    /// Commands spread over several cells by extension arrows.
+    pub spread: Option<SpreadSpec>,
+    /// Flags that keep a piece from moving.
+    pub pinned_by: Vec<Located<String>>,
     /// Which half-hexes cut by the table edge may be entered (hex grids).
     pub half_hexes: Option<HalfHexRulesSpec>,
 }
@@ -186,6 +193,8 @@ pub struct ModeSpec {
     pub uses_roads: bool,
     /// True when pieces in this mode may only move along roads.
     pub roads_only: bool,
+    /// Modes from which taking this one needs a whole movement phase standing still.
+    pub stationary_from: Vec<Located<String>>,
     /// What it means.
     pub description: Option<String>,
 }
@@ -244,6 +253,8 @@ pub struct FeatureSpec {
     pub cost: Option<Located<Text>>,
     /// True when sight across it is blocked.
     pub blocks_sight: bool,
+    /// Crossing: how many pieces may cross at one place each turn.
+    pub capacity: Option<u32>,
 }
 
 /// A movement class: terrain name → extra cost (`+½`) or `impassable`.
@@ -297,6 +308,9 @@ pub struct PieceTypeSpec {
     pub exits: Option<ExitSpec>,
     /// Flags its moves set (`{ min_steps: 2, set: no_battle }`).
     pub after_move: Vec<AfterMoveSpec>,
+    /// While this optional rule is in force, a piece of this type that moved and then
+    /// joined a host keeps the host from moving (instead of being left behind).
+    pub holds_host_option: Option<Located<String>>,
     /// What it is.
     pub description: Option<String>,
 }
@@ -371,6 +385,8 @@ pub struct OpenTableSpec {
     pub threats: NamedMap<ThreatSpec>,
     /// Counter holding how many moves a piece may still make; each move spends one.
     pub move_counter: Option<Located<String>>,
+    /// Modes that cost one of those moves to change into (limbering up).
+    pub mode_costs_a_move: Vec<Located<String>>,
 }
 
 /// How far a piece type threatens (rule inches), by what it threatens.
@@ -412,6 +428,8 @@ pub struct PhaseSpec {
     pub actor: Option<Located<String>>,
     /// `move`, `face`, `mode` and ruleset action names.
     pub allows: Vec<Located<String>>,
+    /// Piece types that may move in this phase (default: every type).
+    pub movers: Vec<Located<String>>,
 }
 
 /// A chart.
@@ -762,6 +780,15 @@ pub struct OrderSpec {
     /// Lift a dummy and put it down elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub redeploy: Option<RedeploySpec>,
+    /// Stand still and save movement points toward a cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save: Option<SaveSpec>,
+    /// Spread a command into one more cell (`{piece, to}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extend: Option<RedeploySpec>,
+    /// Gather a spread command (its name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gather: Option<String>,
 }
 
 /// `redeploy: {piece, to}`.
@@ -922,6 +949,8 @@ pub struct ObserverSpec {
     pub types: Vec<Located<String>>,
     /// The sighting chart.
     pub chart: Located<String>,
+    /// Flags that keep a piece from observing.
+    pub barred_by: Vec<Located<String>>,
 }
 
 /// Contact between enemy pieces.
@@ -951,4 +980,38 @@ pub struct DecoySpec {
     /// The decoys' piece type (a dummy type).
     #[serde(rename = "type")]
     pub kind: Located<String>,
+}
+
+/// Saved movement points.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SavingSpec {
+    /// The counter that holds them.
+    pub counter: Located<String>,
+    /// What one on the counter is worth (default 1; `½` for half points).
+    pub unit: Option<CostValue>,
+    /// Modes in which a piece may always save.
+    pub modes: Vec<Located<String>>,
+    /// True when a piece in any mode may save toward terrain that costs it extra.
+    pub costly_terrain: bool,
+}
+
+/// Spreading commands over several cells.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SpreadSpec {
+    /// The counter divided among the cells (`figures`).
+    pub counter: Option<Located<String>>,
+    /// The least each cell must hold.
+    pub min_per_cell: i32,
+}
+
+/// `save: {piece, toward}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SaveSpec {
+    /// The piece.
+    pub piece: String,
+    /// The neighbouring cell it saves to enter.
+    pub toward: [i32; 2],
 }

@@ -42,12 +42,15 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         order.act.is_some(),
         order.end_phase,
         order.redeploy.is_some(),
+        order.save.is_some(),
+        order.extend.is_some(),
+        order.gather.is_some(),
     ]
     .iter()
     .filter(|x| **x)
     .count();
     if count != 1 {
-        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `end_phase: true`".into());
+        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `save`, `extend`, `gather`, `end_phase: true`".into());
     }
     let action = if let Some(m) = &order.r#move {
         Action::Move {
@@ -98,6 +101,18 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             action,
             target: a.target.as_deref().map(piece).transpose()?,
         }
+    } else if let Some(sv) = &order.save {
+        Action::Save {
+            piece: piece(&sv.piece)?,
+            toward: Cell::new(sv.toward[0], sv.toward[1]),
+        }
+    } else if let Some(x) = &order.extend {
+        Action::Extend {
+            piece: piece(&x.piece)?,
+            to: Cell::new(x.to[0], x.to[1]),
+        }
+    } else if let Some(g) = &order.gather {
+        Action::Gather { piece: piece(g)? }
     } else if let Some(r) = &order.redeploy {
         Action::Redeploy {
             piece: piece(&r.piece)?,
@@ -180,6 +195,19 @@ pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
                 to: [to.col, to.row],
             });
         }
+        Action::Save { piece, toward } => {
+            spec.save = Some(crate::model::SaveSpec {
+                piece: name(*piece),
+                toward: [toward.col, toward.row],
+            });
+        }
+        Action::Extend { piece, to } => {
+            spec.extend = Some(crate::model::RedeploySpec {
+                piece: name(*piece),
+                to: [to.col, to.row],
+            });
+        }
+        Action::Gather { piece } => spec.gather = Some(name(*piece)),
     }
     spec
 }

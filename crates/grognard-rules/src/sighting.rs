@@ -245,7 +245,17 @@ pub(crate) fn compile_sighting(
                 .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
                 .map(|i| PieceTypeId(i as u16))
                 .collect();
-            Some(ObserverRule { types, chart })
+            let barred_by = o
+                .barred_by
+                .iter()
+                .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
+                .map(|i| FlagId(i as u16))
+                .collect();
+            Some(ObserverRule {
+                types,
+                chart,
+                barred_by,
+            })
         })
         .collect();
     let contact = spec.contact.as_ref().map(|c| ContactRule {
@@ -262,7 +272,7 @@ pub(crate) fn compile_sighting(
             .collect(),
     });
     for p in &spec.spotting_phases {
-        if !names.phases.iter().any(|n| *n == p.value) {
+        if !names.phases.contains(&p.value) {
             cx.lookup("phase", p, names.phases.iter().map(String::as_str));
         }
     }

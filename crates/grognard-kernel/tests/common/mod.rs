@@ -83,6 +83,7 @@ fn mode(name: &str, stacks: bool, uses_roads: bool, roads_only: bool) -> ModeDef
         stacks,
         uses_roads,
         roads_only,
+        stationary_from: vec![],
     }
 }
 
@@ -99,6 +100,7 @@ fn feature(name: &str, kind: FeatureKind) -> FeatureDef {
         name: name.into(),
         kind,
         blocks_sight: false,
+        capacity: None,
     }
 }
 
@@ -234,11 +236,13 @@ pub fn rules(geo: Geo) -> Rules {
                     name: "movement".into(),
                     actor: Actor::Phasing,
                     allows: vec![Allowed::Move, Allowed::Face, Allowed::Mode],
+                    movers: vec![],
                 },
                 PhaseDef {
                     name: "fire".into(),
                     actor: Actor::Phasing,
                     allows: vec![Allowed::Action(VOLLEY)],
+                    movers: vec![],
                 },
                 // The other side answers; `fired` (cleared only at turn end) bars a piece
                 // that already fired this turn.
@@ -246,6 +250,7 @@ pub fn rules(geo: Geo) -> Rules {
                     name: "defensive fire".into(),
                     actor: Actor::NonPhasing,
                     allows: vec![Allowed::Action(VOLLEY)],
+                    movers: vec![],
                 },
             ],
             // Both sides may re-form; the phase ends when both have ended it.
@@ -253,6 +258,7 @@ pub fn rules(geo: Geo) -> Rules {
                 name: "rally".into(),
                 actor: Actor::Both,
                 allows: vec![Allowed::Mode],
+                    movers: vec![],
             }],
             turns: 3,
             // Hexes roll 1d6 each for the order of play every turn (ties roll again), so
@@ -287,6 +293,9 @@ pub fn rules(geo: Geo) -> Rules {
         options: vec![],
         sighting: None,
         half_hexes: Default::default(),
+        saving: None,
+        spread: None,
+        pinned_by: vec![],
     }
 }
 
