@@ -10,7 +10,9 @@
 //! - exact odds of a 2d6 chart with modifiers and of a cube band chart;
 //! - chart resolutions per second, native, and with the modifiers and row lookup in Lua;
 //! - load + merge + validate of every bundled ruleset;
-//! - `grognard sim` with one thread against two (runs the release binary).
+//! - `grognard sim` with one thread against two (runs the release binary);
+//! - a full sighting update with 200 pieces a side: square-blocks' chart #5 on a 100 × 100
+//!   square board, and range-and-roll spotting on a 60 × 40 hex board.
 //!
 //! Run: `cargo bench --bench kernel`. Results and ratios: `docs/benchmarks.md`.
 
@@ -443,6 +445,85 @@ fn sim_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// 200 pieces a side spread over the board: every tenth a scout (full chart), the rest
+/// blocks that see only their neighbours; the sides face each other across the middle.
+fn sighting_scenario(
+    ruleset: &str,
+    cols: i32,
+    rows: i32,
+    kinds: [&str; 2],
+    facings: [&str; 2],
+    terrain: &str,
+) -> String {
+    let mut s = format!(
+        "scenario: bench\nruleset: {ruleset}\nseed: 3\nboard:\n  cols: {cols}\n  rows: {rows}\n{terrain}sides:\n  a: {{}}\n  b: {{}}\npieces:\n"
+    );
+    for side in 0..2 {
+        for k in 0..200 {
+            let col = (k * 7 + side * 3) % cols;
+            let band = rows / 2 - 6 + side * 7;
+            let row = band + (k / cols) * 2 + (k % 3);
+            let kind = if k % 10 == 0 { kinds[0] } else { kinds[1] };
+            let facing = facings[side as usize];
+            let name = if side == 0 { "a" } else { "b" };
+            s.push_str(&format!(
+                "  - {{ id: {name}{k}, side: {name}, type: {kind}, at: [{col}, {row}], facing: {facing} }}\n"
+            ));
+        }
+    }
+    s
+}
+
+fn sighting_benches(c: &mut Criterion) {
+    let blocks = ruleset("rulesets/square-blocks.yaml");
+    let mut square = game(
+        &blocks,
+        &sighting_scenario(
+            "square-blocks",
+            100,
+            100,
+            ["scout", "infantry"],
+            ["S", "N"],
+            "",
+        ),
+    );
+    let spotting = ruleset("tests/fixtures/hidden/hex-spotting.yaml");
+    let hills = "  terrain:\n    hill: [[5, 14], [25, 14], [45, 14]]\n    forest: [[10, 26], [30, 26], [50, 26]]\n";
+    let mut hex = game(
+        &spotting,
+        &sighting_scenario(
+            "hex-spotting",
+            60,
+            40,
+            ["infantry", "infantry"],
+            ["SE", "NW"],
+            hills,
+        ),
+    );
+    // Both games really have something to see.
+    assert!(
+        square
+            .state()
+            .knowledge
+            .iter()
+            .all(|k| k.of.iter().any(|x| x.level.is_some()))
+    );
+    assert!(
+        hex.state()
+            .knowledge
+            .iter()
+            .all(|k| k.of.iter().any(|x| x.level.is_some()))
+    );
+    let mut g = c.benchmark_group("sighting update, 200 pieces a side");
+    g.bench_function("square-blocks chart #5 (100x100 square)", |b| {
+        b.iter(|| black_box(square.refresh_sightings()));
+    });
+    g.bench_function("range spotting (60x40 hex)", |b| {
+        b.iter(|| black_box(hex.refresh_sightings()));
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -452,6 +533,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = kernel;
     config = config();
-    targets = reach_benches, chart_benches, load_benches, sim_benches
+    targets = reach_benches, chart_benches, load_benches, sim_benches, sighting_benches
 }
 criterion_main!(kernel);

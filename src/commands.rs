@@ -453,7 +453,11 @@ fn play(
             ))
         })?;
         if !json {
-            out!("saved {}'s redacted view to {}", file.side, load::display(path));
+            out!(
+                "saved {}'s redacted view to {}",
+                file.side,
+                load::display(path)
+            );
         }
     } else if let Some(path) = save {
         let file = SaveFile {

@@ -86,7 +86,11 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
                 side_name(*side),
                 name(game, *piece)
             ),
-            None => format!("  {} loses sight of {}", side_name(*side), name(game, *piece)),
+            None => format!(
+                "  {} loses sight of {}",
+                side_name(*side),
+                name(game, *piece)
+            ),
         },
         Event::Contact { piece, at, deploy } => {
             let who: Vec<String> = deploy.iter().map(|p| name(game, *p)).collect();
@@ -99,13 +103,15 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
         Event::EnemyMoved { piece, from, to } => format!(
             "  {} moved from {} to {}",
             name(game, *piece),
-            from.as_ref().map_or_else(|| "out of sight".to_owned(), place),
+            from.as_ref()
+                .map_or_else(|| "out of sight".to_owned(), place),
             to.as_ref().map_or_else(|| "out of sight".to_owned(), place)
         ),
         Event::Redeployed { piece, to } => {
             format!("  {} lifted and put down at {to}", name(game, *piece))
         }
         Event::Announced { text } => format!("  announced: {text}"),
+        Event::SpotRolled { roll: r, .. } => format!("  {} ({})", roll(r), r.purpose),
         Event::Saved {
             piece,
             toward,

@@ -919,3 +919,51 @@ fn under_the_option_a_moved_leader_holds_the_unit_he_joined() {
     mv(&mut t, "blue", "u", &[(3, 3)]).expect("together");
     assert_eq!(cell_of(&t, "il"), Some((3, 3)));
 }
+
+#[test]
+fn a_sides_view_carries_battle_eligibility() {
+    // 002: battle eligibility after movement is part of the piece's state: a side's own
+    // view shows the triangle unit that moved 2 flagged `no_battle`, the square unit not.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let all = std::fs::read_to_string(root().join(ORDERS)).expect("orders");
+    // Blue's first order-and-move phase only.
+    let mut first = String::new();
+    for line in all.lines() {
+        first.push_str(line);
+        first.push('\n');
+        if line.contains("end_phase") {
+            break;
+        }
+    }
+    let orders = dir.path().join("first.orders.yaml");
+    std::fs::write(&orders, first).expect("write");
+    let run = grognard(&[
+        "view",
+        EXAMPLE,
+        "--orders",
+        orders.to_str().expect("utf-8"),
+        "--side",
+        "blue",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let bit = 1u64
+        << ruleset()
+            .rules
+            .flags
+            .iter()
+            .position(|f| f.name == "no_battle")
+            .expect("flag");
+    let flags = |name: &str| {
+        v["view"]["own"]
+            .as_array()
+            .expect("own pieces")
+            .iter()
+            .find(|p| p["name"] == name)
+            .and_then(|p| p["flags"].as_u64())
+            .unwrap_or_else(|| panic!("{name} in {v}"))
+    };
+    assert_eq!(flags("bt1") & bit, bit);
+    assert_eq!(flags("bs1") & bit, 0);
+}

@@ -807,7 +807,7 @@ fn beyond_five_hexes_a_roll_spots_within_eight_or_twelve_from_a_hill() {
     let rolls = |g: &Game, side| {
         g.events_for(side)
             .iter()
-            .filter(|e| matches!(e, Event::Rolled { roll } if roll.chart == "spot" && roll.purpose.contains("blue")))
+            .filter(|e| matches!(e, Event::SpotRolled { roll, .. } if roll.chart == "spot" && roll.purpose.contains("blue")))
             .count()
     };
     let mut spotted_seen = [false, false];
@@ -820,7 +820,7 @@ fn beyond_five_hexes_a_roll_spots_within_eight_or_twelve_from_a_hill() {
         assert_eq!(rolls(&game, blue), 1, "one roll at 7 hexes");
         assert_eq!(rolls(&game, red), 0, "red does not see blue's roll");
         let outcome = game.events_for(blue).iter().find_map(|e| match e {
-            Event::Rolled { roll } if roll.chart == "spot" => Some(roll.outcome.clone()),
+            Event::SpotRolled { roll, .. } if roll.chart == "spot" => Some(roll.outcome.clone()),
             _ => None,
         });
         let seen = level(&game, blue, "r").is_some();

@@ -847,3 +847,25 @@ fn the_example_plays_and_every_side_sees_only_its_own() {
         );
     }
 }
+
+#[test]
+fn the_battlemap_holds_two_markers_a_square() {
+    // 001 [6.98]: at most 2 command markers in a square (the battlemap overlay); the same
+    // three pieces fit the tabletop's 2½ blocks.
+    let pieces = [
+        "{ id: a, side: french, type: infantry, at: [7, 7], facing: N }",
+        "{ id: b, side: french, type: half_infantry, at: [7, 7], facing: N }",
+        "{ id: c, side: french, type: half_infantry, at: [7, 8], facing: N }",
+    ];
+    let mut table = Table::new(&pieces, "");
+    table.until_movement(FRENCH);
+    table
+        .move_path("c", &[(7, 7)])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let overlay = load_ruleset(&root().join("rulesets/square-blocks-battlemap.yaml"))
+        .unwrap_or_else(|d| panic!("{d}"));
+    let mut map = Table::with(overlay, &pieces, "", &[]).unwrap_or_else(|e| panic!("{e}"));
+    map.until_movement(FRENCH);
+    let third = map.move_path("c", &[(7, 7)]);
+    assert!(third.is_err_and(|e| e.contains("3 markers there, over the limit of 2")));
+}

@@ -1929,8 +1929,14 @@ impl EditorApp {
         if let Some(kind) = self.rt.pending.take() {
             let side = self.selected_piece().map(|(_, s, _)| s);
             let action = match kind {
-                CellOrder::Redeploy => Action::Redeploy { piece: id, to: cell },
-                CellOrder::Extend => Action::Extend { piece: id, to: cell },
+                CellOrder::Redeploy => Action::Redeploy {
+                    piece: id,
+                    to: cell,
+                },
+                CellOrder::Extend => Action::Extend {
+                    piece: id,
+                    to: cell,
+                },
                 CellOrder::Save => Action::Save {
                     piece: id,
                     toward: cell,

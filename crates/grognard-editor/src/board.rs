@@ -570,15 +570,24 @@ fn paint_pieces(
         Some(_) => t.scale * 0.62,
         None => t.scale * 1.6,
     };
-    let mut per_cell: std::collections::HashMap<Cell, u32> = std::collections::HashMap::new();
+    // A stack is fanned out diagonally around the cell's centre so every label shows.
+    let mut stack: std::collections::HashMap<Cell, (u32, u32)> = std::collections::HashMap::new();
+    for p in scene.pieces {
+        if let Place::Cell(c) = p.place {
+            stack.entry(c).or_insert((0, 0)).1 += 1;
+        }
+    }
     for p in scene.pieces {
         let centers: Vec<Pos2> = match (&p.place, grid) {
             (Place::Cell(c), Some(g)) => {
-                let n = per_cell.entry(*c).or_insert(0);
-                let offset = *n as f32 * size * 0.18;
-                *n += 1;
+                let (n, count) = stack.get_mut(c).map_or((0, 1), |e| {
+                    e.0 += 1;
+                    (e.0 - 1, e.1)
+                });
+                let step = size * 0.32;
+                let offset = (n as f32 - (count - 1) as f32 / 2.0) * step;
                 let (x, y) = cell_center(g, *c);
-                vec![t.to_screen(x, y) + Vec2::splat(offset)]
+                vec![t.to_screen(x, y) + Vec2::new(offset, offset)]
             }
             (Place::Spread(cells), Some(g)) => cells
                 .iter()

@@ -565,8 +565,9 @@ fn every_example_opens_and_each_side_sees_only_its_view() {
         assert_eq!(h.state().drawn_pieces().len(), on_board, "{shown}: referee");
         for (i, _) in game.sides().iter().enumerate() {
             let side = grognard_kernel::ids::SideId(i as u8);
-            h.state_mut()
-                .command(grognard_editor::Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+            h.state_mut().command(grognard_editor::Command::ViewAs(
+                grognard_editor::view::ViewAs::Side(side),
+            ));
             h.run();
             let view = game.view(side);
             for d in h.state().drawn_pieces() {
@@ -575,7 +576,10 @@ fn every_example_opens_and_each_side_sees_only_its_view() {
                     continue;
                 }
                 let known = view.enemy.iter().find(|e| e.handle == d.id);
-                assert!(known.is_some(), "{shown}: an enemy the side does not know of is drawn");
+                assert!(
+                    known.is_some(),
+                    "{shown}: an enemy the side does not know of is drawn"
+                );
                 if !d.name.is_empty() && !d.name.starts_with('#') {
                     let identity = known.and_then(|e| e.identity.as_ref());
                     assert_eq!(
@@ -587,4 +591,84 @@ fn every_example_opens_and_each_side_sees_only_its_view() {
             }
         }
     }
+}
+
+#[test]
+fn hot_seat_hides_the_board_between_sides() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-square.yaml");
+    h.get_by_label("Hot-seat").click();
+    h.run();
+    assert!(h.query_by_label("Pass the screen to Side blue").is_some());
+    assert!(
+        h.query_by_label_contains("b1 (blue").is_none(),
+        "the board is hidden"
+    );
+    h.get_by_label("Show board").click();
+    h.run();
+    // Blue ends its movement and fire phases; the screen is hidden again for red.
+    h.get_by_label("End phase").click();
+    h.run();
+    assert!(
+        h.query_by_label("Show board").is_none(),
+        "still blue's turn"
+    );
+    h.get_by_label("End phase").click();
+    h.run();
+    assert!(h.query_by_label("Pass the screen to Side red").is_some());
+    assert!(
+        h.query_by_label_contains("b1 (blue").is_none(),
+        "nothing is shown"
+    );
+}
+
+#[test]
+fn a_broken_script_is_reported_with_its_file_and_line_and_the_last_good_rules_stay() {
+    let _root = at_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("rulesets")).expect("dir");
+    std::fs::create_dir_all(dir.path().join("scripts")).expect("dir");
+    for f in [
+        "rulesets/drill-square.yaml",
+        "rulesets/drill-square-mud.yaml",
+        "scripts/weather.lua",
+    ] {
+        std::fs::copy(f, dir.path().join(f)).expect("copy");
+    }
+    let ruleset = dir.path().join("rulesets/drill-square-mud.yaml");
+    let mut h = with_ruleset(&ruleset.to_string_lossy());
+    let good = h
+        .state()
+        .workbench()
+        .expect("open")
+        .current
+        .rules
+        .identity
+        .clone();
+    let script = dir.path().join("scripts/weather.lua");
+    std::fs::write(
+        &script,
+        "local M = {}\n\nfunction M.move_cost(\n  oops oops\nend\nreturn M\n",
+    )
+    .expect("write");
+    let f = std::fs::File::options()
+        .append(true)
+        .open(&script)
+        .expect("open");
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+        .expect("mtime");
+    h.state_mut().check_files();
+    h.run();
+    assert_eq!(
+        h.state().workbench().expect("open").current.rules.identity,
+        good
+    );
+    let shown = h
+        .query_by_label_contains("Reload error")
+        .map(|n| format!("{n:?}"))
+        .expect("the error is shown");
+    assert!(
+        shown.contains("weather.lua:4"),
+        "names the script and line: {shown}"
+    );
 }

@@ -293,6 +293,13 @@ pub enum Event {
         /// Where the side sees it now.
         to: Option<crate::piece::Place>,
     },
+    /// A side rolled to spot an enemy piece (only that side and the referee see it).
+    SpotRolled {
+        /// The side rolling.
+        side: SideId,
+        /// The roll.
+        roll: RollRecord,
+    },
     /// Something every side is told.
     Announced {
         /// What.

@@ -948,7 +948,11 @@ impl Game {
         match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {
             Some(f) => Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
-                format!("{} cannot move: it is {}", piece.name, self.rules.flag_name(*f)),
+                format!(
+                    "{} cannot move: it is {}",
+                    piece.name,
+                    self.rules.flag_name(*f)
+                ),
             )),
             None => Ok(()),
         }
@@ -1422,7 +1426,10 @@ impl Game {
         if !ty.dummy {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("{} is not a dummy; only dummies are lifted and put down", piece.name),
+                format!(
+                    "{} is not a dummy; only dummies are lifted and put down",
+                    piece.name
+                ),
             ));
         }
         if next.redeployed.contains(&id) {

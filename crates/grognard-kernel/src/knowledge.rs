@@ -124,6 +124,15 @@ pub struct RangeBand {
     pub concealed_too: bool,
     /// It needs a roll on this chart with this outcome, made in the spotting phases.
     pub roll: Option<(ChartId, String)>,
+    /// It does not find pieces standing in these terrains (cover).
+    #[serde(default)]
+    pub not_in: Vec<TerrainId>,
+    /// It applies only while this optional rule is on.
+    #[serde(default)]
+    pub option: Option<usize>,
+    /// It applies only while this setting has this value.
+    #[serde(default)]
+    pub setting: Option<(usize, i32)>,
 }
 
 /// How a sighting chart reads.
@@ -143,6 +152,9 @@ pub struct SightChartDef {
     pub name: String,
     /// How it reads.
     pub shape: SightShape,
+    /// The farthest any of its entries reaches (cells, or inches), so that pairs beyond it
+    /// are passed over at once.
+    pub radius: u32,
 }
 
 /// Which pieces observe with which chart.
@@ -195,6 +207,10 @@ pub struct SightingRules {
     pub public: Disclosure,
     /// What a face-up marker tells every side.
     pub face_up: Disclosure,
+    /// What every side knows of a concealed piece (a hidden marker on the table: its
+    /// position; default nothing).
+    #[serde(default)]
+    pub concealed_public: Disclosure,
     /// Terrains that conceal the pieces in them.
     pub concealing: Vec<TerrainId>,
     /// A flag that conceals a piece (a hidden command).
@@ -320,17 +336,16 @@ pub fn relative_offset(from: Cell, facing: Facing, to: Cell) -> (i32, i32) {
 
 /// The nearest pair of cells of two places, and their distance.
 fn nearest(grid: &Grid, a: &Place, b: &Place) -> Option<(Cell, Cell, u32)> {
-    let cells = |p: &Place| -> Vec<Cell> {
+    fn cells(p: &Place) -> &[Cell] {
         match p {
-            Place::Cell(c) => vec![*c],
-            Place::Spread(cs) => cs.clone(),
-            _ => Vec::new(),
+            Place::Cell(c) => core::slice::from_ref(c),
+            Place::Spread(cs) => cs,
+            _ => &[],
         }
-    };
-    let (ca, cb) = (cells(a), cells(b));
+    }
     let mut best: Option<(Cell, Cell, u32)> = None;
-    for x in &ca {
-        for y in &cb {
+    for x in cells(a) {
+        for y in cells(b) {
             let d = grid.distance(*x, *y);
             if best.is_none_or(|(_, _, bd)| d < bd) {
                 best = Some((*x, *y, d));
@@ -338,6 +353,14 @@ fn nearest(grid: &Grid, a: &Place, b: &Place) -> Option<(Cell, Cell, u32)> {
         }
     }
     best
+}
+
+/// Every piece of a side's index.
+fn rows_and_others(rows: &[(i32, usize)], others: &[usize]) -> Vec<usize> {
+    rows.iter()
+        .map(|(_, i)| *i)
+        .chain(others.iter().copied())
+        .collect()
 }
 
 impl Game {
@@ -356,11 +379,19 @@ impl Game {
         }
     }
 
-    /// True when the piece is concealed (in concealing terrain or flagged hidden).
-    pub(crate) fn concealed(&self, _state: &State, p: &Piece) -> bool {
+    /// True when the piece is concealed (in concealing terrain, flagged hidden, or a decoy).
+    pub(crate) fn concealed(&self, state: &State, p: &Piece) -> bool {
         let Some(s) = self.sighting() else {
             return false;
         };
+        // Decoys are counters face down: only their place shows.
+        if let Some(d) = &s.decoys
+            && d.kind == p.kind
+            && d.option
+                .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+        {
+            return true;
+        }
         if s.concealed_flag.is_some_and(|f| p.flag(f)) {
             return true;
         }
@@ -405,26 +436,76 @@ impl Game {
     fn level_from_chart(&self, state: &State, observer: &Piece, target: &Piece) -> Option<u8> {
         let chart = self.observer_chart(observer)?;
         let concealed = self.concealed(state, target);
-        let distance = self.sight_distance(observer, target)?;
-        let clear = distance <= 1 || self.sight_line_clear(state, observer, target, false);
-        match &chart.shape {
+        // The line of sight is the dear part: it is traced only for a pair the chart
+        // already gives a level.
+        let level = match &chart.shape {
             SightShape::Offsets(entries) => {
                 let grid = self.board().grid()?;
-                let (from, to, _) = nearest(grid, &observer.place, &target.place)?;
+                let (from, to, distance) = nearest(grid, &observer.place, &target.place)?;
+                // No entry is farther out than the chart's own radius.
+                if distance > chart.radius {
+                    return None;
+                }
                 let (right, forward) = relative_offset(from, observer.facing, to);
                 let e = entries
                     .iter()
                     .find(|e| e.right == right && e.forward == forward)?;
-                (clear && (e.starred || !concealed)).then_some(e.level)
+                if concealed && !e.starred {
+                    return None;
+                }
+                (e.level, distance)
             }
-            SightShape::Range(bands) => bands
-                .iter()
-                .filter(|b| b.roll.is_none() && (b.concealed_too || !concealed))
-                .filter(|b| distance <= self.band_reach(b, observer))
-                .filter(|_| clear)
-                .map(|b| b.level)
-                .min(),
+            SightShape::Range(bands) => {
+                let distance = self.sight_distance(observer, target)?;
+                let level = bands
+                    .iter()
+                    .filter(|b| b.roll.is_none() && self.band_applies(state, b, target, concealed))
+                    .filter(|b| distance <= self.band_reach(b, observer))
+                    .map(|b| b.level)
+                    .min()?;
+                (level, distance)
+            }
+        };
+        let (level, distance) = level;
+        (distance <= 1 || self.sight_line_clear(state, observer, target, false)).then_some(level)
+    }
+
+    /// True when `band` can find `target` in this state (its option and setting are in
+    /// force, and the target stands in none of the terrains it does not see into).
+    fn band_applies(
+        &self,
+        state: &State,
+        band: &RangeBand,
+        target: &Piece,
+        concealed: bool,
+    ) -> bool {
+        if concealed && !band.concealed_too {
+            return false;
         }
+        if band
+            .option
+            .is_some_and(|o| !state.options.get(o).copied().unwrap_or(false))
+        {
+            return false;
+        }
+        if band
+            .setting
+            .is_some_and(|(s, v)| state.settings.get(s).copied().unwrap_or(0) != v)
+        {
+            return false;
+        }
+        if !band.not_in.is_empty() {
+            let terrain = match &target.place {
+                Place::Cell(c) => Some(self.board().terrain(*c)),
+                Place::Spread(cs) => cs.first().map(|c| self.board().terrain(*c)),
+                Place::Point { at, .. } => Some(self.board().terrain_at(*at)),
+                Place::Off => None,
+            };
+            if terrain.is_some_and(|t| band.not_in.contains(&t)) {
+                return false;
+            }
+        }
+        true
     }
 
     fn band_reach(&self, band: &RangeBand, observer: &Piece) -> u32 {
@@ -504,7 +585,7 @@ impl Game {
                         continue;
                     }
                     for b in bands.iter().filter(|b| b.roll.is_some()) {
-                        if (b.concealed_too || !concealed)
+                        if self.band_applies(next, b, &target, concealed)
                             && d <= self.band_reach(b, observer)
                             && best.is_none_or(|x| b.level < x.level)
                         {
@@ -515,6 +596,19 @@ impl Game {
                 let Some(band) = best else {
                     continue;
                 };
+                // Roll only when the band would tell the side something it does not know.
+                let already = next
+                    .knowledge
+                    .get(side)
+                    .and_then(|k| k.get(target.id))
+                    .map_or(Disclosure::NONE, |k| k.now);
+                let would = self
+                    .sighting()
+                    .and_then(|s| s.levels.get(usize::from(band.level)))
+                    .map_or(Disclosure::NONE, |d| d.discloses);
+                if already.has(would) {
+                    continue;
+                }
                 let Some((chart_id, wanted)) = &band.roll else {
                     continue;
                 };
@@ -538,7 +632,10 @@ impl Game {
                     &resolution,
                 );
                 let success = record.outcome == *wanted;
-                events.push(Event::Rolled { roll: record });
+                events.push(Event::SpotRolled {
+                    side: SideId(side as u8),
+                    roll: record,
+                });
                 if success && let Some(k) = next.knowledge.get_mut(side) {
                     if k.of.len() <= ti {
                         k.of.resize(ti + 1, Known::default());
@@ -547,6 +644,18 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Recomputes every side's knowledge from the current state (the kernel does it after
+    /// every order and at every phase start, so this changes nothing in a game left as
+    /// `apply` left it); returns the `sighted` events of any change. For benchmarks and
+    /// for tools that edit a state by hand.
+    pub fn refresh_sightings(&mut self) -> Vec<Event> {
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        self.update_knowledge(&mut next, &mut events);
+        self.state = next;
+        events
     }
 
     /// Recomputes every side's knowledge from the state, logging each change of level as a
@@ -561,30 +670,89 @@ impl Game {
         for k in &mut next.knowledge {
             k.of.resize(n, Known::default());
         }
-        // Pass 1: levels.
+        // Pass 1: levels. Nothing farther than the longest chart or contact reach can give
+        // a level, so such pairs are passed over on a distance check alone; and once a
+        // target is seen at the best level, only adjacency is still worth asking.
+        let data_radius = |c: &SightChartDef| match &c.shape {
+            // Bands that need a roll are read in the spotting phases, not here.
+            SightShape::Range(bands) => bands
+                .iter()
+                .filter(|b| b.roll.is_none())
+                .flat_map(|b| {
+                    core::iter::once(b.within).chain(b.from_terrain.iter().map(|(_, w)| *w))
+                })
+                .max()
+                .unwrap_or(0),
+            SightShape::Offsets(_) => c.radius,
+        };
+        let reach = s
+            .charts
+            .iter()
+            .map(data_radius)
+            .chain(s.contact.as_ref().map(|c| c.within))
+            .max()
+            .unwrap_or(0);
+        // Each side's pieces on single cells, sorted by row: a grid distance is never less
+        // than the difference in rows, so a target looks only at the rows within reach.
+        // Spread pieces and pieces on an open table are always looked at.
+        let mut by_row: Vec<Vec<(i32, usize)>> = vec![Vec::new(); sides];
+        let mut others: Vec<Vec<usize>> = vec![Vec::new(); sides];
+        for (i, p) in next.pieces.iter().enumerate() {
+            let side = p.side.index();
+            if side >= sides || !p.on_board() {
+                continue;
+            }
+            match &p.place {
+                Place::Cell(c) => by_row[side].push((c.row, i)),
+                _ => others[side].push(i),
+            }
+        }
+        for rows in &mut by_row {
+            rows.sort_unstable();
+        }
+        let near = |side: usize, target: &Piece| -> Vec<usize> {
+            match &target.place {
+                Place::Cell(c) => {
+                    let rows = &by_row[side];
+                    let lo = c.row.saturating_sub(reach as i32);
+                    let hi = c.row.saturating_add(reach as i32);
+                    let start = rows.partition_point(|(r, _)| *r < lo);
+                    let end = rows.partition_point(|(r, _)| *r <= hi);
+                    rows[start..end]
+                        .iter()
+                        .map(|(_, i)| *i)
+                        .chain(others[side].iter().copied())
+                        .collect()
+                }
+                _ => rows_and_others(&by_row[side], &others[side]),
+            }
+        };
         let mut levels: Vec<Vec<Option<u8>>> = vec![vec![None; n]; sides];
         let mut adjacent: Vec<Vec<bool>> = vec![vec![false; n]; sides];
         for (side, row) in levels.iter_mut().enumerate() {
-            let side_id = SideId(side as u8);
             for (ti, target) in next.pieces.iter().enumerate() {
-                if target.side == side_id || !target.on_board() {
+                if target.side == SideId(side as u8) || !target.on_board() {
                     continue;
                 }
                 let mut best: Option<u8> = next.knowledge[side].of[ti].rolled;
-                for observer in next
-                    .pieces
-                    .iter()
-                    .filter(|p| p.side == side_id && p.on_board())
-                {
+                for oi in near(side, target) {
+                    let observer = &next.pieces[oi];
+                    let Some(d) = self.sight_distance(observer, target) else {
+                        continue;
+                    };
+                    if d > reach {
+                        continue;
+                    }
+                    let next_to = d <= 1 && self.is_real(observer);
+                    if best == Some(0) && (!next_to || adjacent[side][ti]) {
+                        continue;
+                    }
                     let from_chart = self.level_from_chart(next, observer, target);
                     let from_contact = self.in_contact(observer, target);
                     for l in [from_chart, from_contact].into_iter().flatten() {
                         best = Some(best.map_or(l, |b| b.min(l)));
                     }
-                    if (from_chart.is_some() || from_contact.is_some())
-                        && self.sight_distance(observer, target) == Some(1)
-                        && self.is_real(observer)
-                    {
+                    if next_to && (from_chart.is_some() || from_contact.is_some()) {
                         adjacent[side][ti] = true;
                     }
                 }
@@ -619,7 +787,14 @@ impl Game {
                             now = now.with(def.adjacent);
                         }
                     }
-                    if !self.concealed(next, target) && !self.behind_decoys(next, target) {
+                    if self.behind_decoys(next, target) {
+                        // Off the table until sighted.
+                    } else if self.concealed(next, target) {
+                        now = now.with(s.concealed_public);
+                        if face_up[ti] {
+                            now = now.with(s.face_up).with(Disclosure::POSITION);
+                        }
+                    } else {
                         now = now.with(s.public);
                         if face_up[ti] {
                             now = now.with(s.face_up).with(Disclosure::POSITION);
@@ -628,15 +803,17 @@ impl Game {
                 }
                 let real = self.is_real(target);
                 let strength = s.strength.map(|c| target.counter(c));
-                let snapshot = target.clone();
+                let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
+                // The whole piece is copied only when its identity is disclosed.
+                let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
                 let known = &mut next.knowledge[side].of[ti];
                 let before = known.level;
                 known.level = level;
                 known.now = now;
                 if now.has(Disclosure::POSITION) {
                     known.seen = Some(Seen {
-                        place: snapshot.place.clone(),
-                        facing: snapshot.facing,
+                        place,
+                        facing,
                         turn,
                     });
                 }
@@ -644,13 +821,13 @@ impl Game {
                     known.real = Some(real);
                 }
                 if now.has(Disclosure::KIND) {
-                    known.kind = Some(snapshot.kind);
+                    known.kind = Some(kind);
                 }
                 if now.has(Disclosure::STRENGTH) {
                     known.strength = strength;
                 }
-                if now.has(Disclosure::IDENTITY) {
-                    known.identity = Some(snapshot);
+                if snapshot.is_some() {
+                    known.identity = snapshot;
                 }
                 if before != level {
                     events.push(Event::Sighted {

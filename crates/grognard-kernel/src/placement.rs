@@ -26,10 +26,12 @@ pub(crate) fn place(
     cell: Cell,
     reason: String,
 ) -> Result<(), Refusal> {
-    let piece = next
-        .pieces
-        .get(id.index())
-        .ok_or_else(|| refuse(format!("a hook named piece #{}, which does not exist", id.0)))?;
+    let piece = next.pieces.get(id.index()).ok_or_else(|| {
+        refuse(format!(
+            "a hook named piece #{}, which does not exist",
+            id.0
+        ))
+    })?;
     let Some(from) = piece.place.cell() else {
         return Err(refuse(format!(
             "a hook asked to place {}, which is not on a grid cell",
@@ -141,10 +143,12 @@ pub(crate) fn attach(
         }
         return Ok(());
     };
-    let host = next
-        .pieces
-        .get(host_id.index())
-        .ok_or_else(|| refuse(format!("a hook named piece #{}, which does not exist", host_id.0)))?;
+    let host = next.pieces.get(host_id.index()).ok_or_else(|| {
+        refuse(format!(
+            "a hook named piece #{}, which does not exist",
+            host_id.0
+        ))
+    })?;
     if host_id == id || host.side != piece.side || !host.on_board() {
         return Err(refuse(format!(
             "a hook asked to attach {} to {}, which is not another piece of its side on the board",

@@ -496,7 +496,9 @@ fn redact(
         Event::Initiative { .. } | Event::GameOver { .. } | Event::Announced { .. } => {
             Some(e.clone())
         }
-        Event::Sighted { side: s, .. } => (*s == side).then(|| e.clone()),
+        Event::Sighted { side: s, .. } | Event::SpotRolled { side: s, .. } => {
+            (*s == side).then(|| e.clone())
+        }
         Event::Contact { deploy, .. } => deploy.iter().any(|p| mine(*p)).then(|| e.clone()),
         Event::Moved { piece, .. }
         | Event::MovedOnTable { piece, .. }

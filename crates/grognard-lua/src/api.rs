@@ -347,9 +347,16 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 .iter()
                 .find(|p| {
                     p.on_board()
-                        && world.sides.get(p.side.index()).is_some_and(|s| s.name == side)
+                        && world
+                            .sides
+                            .get(p.side.index())
+                            .is_some_and(|s| s.name == side)
                         && rules.piece_type(p.kind).is_some_and(|t| t.exerts_zoc)
-                        && !rules.zoc.lost_with_counters.iter().any(|k| p.counter(*k) > 0)
+                        && !rules
+                            .zoc
+                            .lost_with_counters
+                            .iter()
+                            .any(|k| p.counter(*k) > 0)
                         && !rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
                         && p.place
                             .cell()

@@ -558,10 +558,7 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
-        let facing = world
-            .board
-            .grid()
-            .map(|g| g.facing_name(facing).to_owned());
+        let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
             // A path of at most a few hundred cells: building it cannot fail short of
             // running out of memory, which the sandbox reports on the next allocation.
@@ -598,10 +595,7 @@ impl Hooks for LuaHooks {
             bound.label,
             piece_label(world, piece)
         );
-        let before = world
-            .board
-            .grid()
-            .map(|g| g.facing_name(before).to_owned());
+        let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
             (game, UnitRef(piece), before)
         })

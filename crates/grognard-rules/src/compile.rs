@@ -1068,6 +1068,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             flags: &flag_names,
             counters: &counter_names,
             options: &option_names,
+            settings: &setting_names,
             phases: &phases,
             charts: &chart_names,
             chart_defs: &charts,

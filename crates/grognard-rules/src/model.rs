@@ -868,6 +868,9 @@ pub struct SightingSpec {
     pub public: Vec<Located<String>>,
     /// What a face-up marker shows everyone (default `[kind, real]`).
     pub face_up: Option<Vec<Located<String>>>,
+    /// What every side knows of a concealed piece (default nothing; `[position]` for a
+    /// hidden marker on the table).
+    pub concealed_public: Vec<Located<String>>,
     /// The counter that is a piece's strength (the number of units in a command).
     pub strength: Option<Located<String>>,
     /// Terrains that conceal the pieces in them.
@@ -929,6 +932,12 @@ pub struct RangeBandSpec {
     pub concealed_too: bool,
     /// A roll it needs, made at the start of the spotting phases.
     pub roll: Option<SightRollSpec>,
+    /// Terrains it does not find pieces in (cover).
+    pub not_in: Vec<Located<String>>,
+    /// Only while this optional rule is on.
+    pub option: Option<Located<String>>,
+    /// Only while a setting has a value (`{clear_day: 1}`).
+    pub setting: NamedMap<i32>,
 }
 
 /// A spotting roll.

@@ -22,6 +22,7 @@ pub(crate) struct SightNames<'a> {
     pub flags: &'a [&'a str],
     pub counters: &'a [&'a str],
     pub options: &'a [&'a str],
+    pub settings: &'a [&'a str],
     pub phases: &'a [String],
     pub charts: &'a [&'a str],
     pub chart_defs: &'a [ChartDef],
@@ -183,20 +184,59 @@ fn chart(
                     )?;
                     Some((ChartId(i as u16), r.outcome.value.clone()))
                 });
+                let not_in = b
+                    .not_in
+                    .iter()
+                    .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
+                    .map(|i| TerrainId(i as u16))
+                    .collect();
+                let option = b
+                    .option
+                    .as_ref()
+                    .and_then(|o| cx.lookup("option", o, names.options.iter().copied()));
+                if b.setting.len() > 1 {
+                    cx.error(
+                        &name.location,
+                        format!(
+                            "sighting chart `{}`: a band's `setting` names one setting",
+                            name.value
+                        ),
+                    );
+                }
+                let setting = b.setting.iter().next().and_then(|s| {
+                    cx.lookup("setting", &s.name, names.settings.iter().copied())
+                        .map(|i| (i, s.value))
+                });
                 RangeBand {
                     within: b.within,
                     from_terrain,
                     level,
                     concealed_too: b.concealed_too,
                     roll,
+                    not_in,
+                    option,
+                    setting,
                 }
             })
             .collect();
         SightShape::Range(bands)
     };
+    let radius = match &shape {
+        SightShape::Offsets(entries) => entries
+            .iter()
+            .map(|e| e.right.unsigned_abs().max(e.forward.unsigned_abs()))
+            .max()
+            .unwrap_or(0),
+        SightShape::Range(bands) => bands
+            .iter()
+            .flat_map(|b| std::iter::once(b.within).chain(b.from_terrain.iter().map(|(_, w)| *w)))
+            .max()
+            .unwrap_or(0),
+    };
     SightChartDef {
         name: name.value.clone(),
         shape,
+        radius,
     }
 }
 
@@ -309,6 +349,7 @@ pub(crate) fn compile_sighting(
     SightingRules {
         levels,
         public: disclosure(cx, &spec.public),
+        concealed_public: disclosure(cx, &spec.concealed_public),
         face_up: spec
             .face_up
             .as_ref()

@@ -258,7 +258,7 @@ pub fn rules(geo: Geo) -> Rules {
                 name: "rally".into(),
                 actor: Actor::Both,
                 allows: vec![Allowed::Mode],
-                    movers: vec![],
+                movers: vec![],
             }],
             turns: 3,
             // Hexes roll 1d6 each for the order of play every turn (ties roll again), so
