@@ -444,14 +444,7 @@ fn play(
     }
     if let (Some(path), Some(v)) = (save, viewer) {
         let file = grognard_rules::save::side_save(&game, v, &s.spec.scenario.value, &applied);
-        let text =
-            serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
-        std::fs::write(path, text).map_err(|e| {
-            Failure::Rules(format!(
-                "{}: cannot write the save: {e}",
-                load::display(path)
-            ))
-        })?;
+        write_save(path, &file)?;
         if !json {
             out!(
                 "saved {}'s redacted view to {}",
@@ -483,14 +476,7 @@ fn play(
             orders: applied,
             events: game.log().to_vec(),
         };
-        let text =
-            serde_json::to_string_pretty(&file).map_err(|e| Failure::Rules(e.to_string()))?;
-        std::fs::write(path, text).map_err(|e| {
-            Failure::Rules(format!(
-                "{}: cannot write the save: {e}",
-                load::display(path)
-            ))
-        })?;
+        write_save(path, &file)?;
         if !json {
             out!("saved to {}", load::display(path));
         }
@@ -519,6 +505,17 @@ fn replay(path: &Path, json: bool) -> Outcome {
 }
 
 /// Replays a save and checks every event; the game as it ended.
+/// Writes a save (full or a side's) as pretty JSON.
+fn write_save(path: &Path, file: &impl serde::Serialize) -> Outcome {
+    let text = serde_json::to_string_pretty(file).map_err(|e| Failure::Rules(e.to_string()))?;
+    std::fs::write(path, text).map_err(|e| {
+        Failure::Rules(format!(
+            "{}: cannot write the save: {e}",
+            load::display(path)
+        ))
+    })
+}
+
 pub(crate) fn replay_save(path: &Path) -> Result<(Game, SaveFile), Failure> {
     let bytes =
         load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;

@@ -72,8 +72,28 @@ fn print_view(game: &Game, view: &View) {
     out!("own pieces:");
     for p in &view.own {
         let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        let mut extra: Vec<String> = rules
+            .counters
+            .iter()
+            .zip(&p.counters)
+            .filter(|(c, v)| **v != c.initial)
+            .map(|(c, v)| format!("{} {v}", c.name))
+            .collect();
+        extra.extend(
+            rules
+                .flags
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
+                .map(|(_, f)| f.name.clone()),
+        );
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", extra.join(", "))
+        };
         out!(
-            "  {:<10} {kind}, {} mode, {}",
+            "  {:<10} {kind}, {} mode, {}{extra}",
             p.name,
             rules.mode_name(p.mode),
             place_text(&p.place)

@@ -869,3 +869,32 @@ fn the_battlemap_holds_two_markers_a_square() {
     let third = map.move_path("c", &[(7, 7)]);
     assert!(third.is_err_and(|e| e.contains("3 markers there, over the limit of 2")));
 }
+
+#[test]
+fn small_commands_hold_ten_figures_or_less() {
+    // 001 [6.82]-[6.83]: a marker stands for 1 to 150 figures; small commands (park, siege,
+    // supply, small infantry/cavalry/artillery) for 10 or less.
+    let start = |figures: u32| {
+        let piece = format!(
+            "{{ id: p, side: french, type: small_cavalry, at: [7, 7], facing: N, counters: {{ figures: {figures} }} }}"
+        );
+        Table::with(blocks(), &[piece.as_str()], "", &[])
+    };
+    assert!(start(10).is_ok());
+    let eleven = start(11);
+    assert!(
+        eleven
+            .as_ref()
+            .is_err_and(|e| e.contains("small commands hold 10 or less")),
+        "{:?}",
+        eleven.err()
+    );
+    // The counter itself stops at 150.
+    let big = Table::new(
+        &[
+            "{ id: b, side: french, type: infantry, at: [7, 7], facing: N, counters: { figures: 400 } }",
+        ],
+        "",
+    );
+    assert_eq!(big.counter("b", "figures"), 150);
+}

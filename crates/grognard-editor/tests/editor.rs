@@ -672,3 +672,53 @@ fn a_broken_script_is_reported_with_its_file_and_line_and_the_last_good_rules_st
         "names the script and line: {shown}"
     );
 }
+
+#[test]
+fn block_orders_save_points_and_redeploy_a_dummy_from_the_board() {
+    // The square-blocks orders that pick a cell: "Save toward…" (000 #8) and "Redeploy
+    // to…" (000 #15), given by the labels a user sees.
+    let _root = at_root();
+    let mut h = with_scenario("examples/square-blocks.yaml");
+    tab(&mut h, "Play");
+    // The command phase is both sides': each ends it.
+    for _ in 0..2 {
+        h.get_by_label("End phase").click();
+        h.run();
+    }
+    assert!(
+        h.query_by_label_contains("movement phase · french phasing")
+            .is_some(),
+        "{}",
+        status(&h)
+    );
+    let game = &h.state().session().expect("game").game;
+    let fdum1 = game.piece_by_name("fdum1").expect("fdum1").id;
+    let fdum2 = game.piece_by_name("fdum2").expect("fdum2").id;
+    h.get_by_label_contains("fdum1 (french").click();
+    h.run();
+    h.get_by_label("More orders").click();
+    h.run();
+    h.get_by_label("Save toward…").click();
+    h.run();
+    click_cell(&mut h, Cell::new(1, 7));
+    let game = &h.state().session().expect("game").game;
+    assert!(
+        game.log().iter().any(
+            |e| matches!(e, grognard_kernel::action::Event::Saved { piece, .. } if *piece == fdum1)
+        ),
+        "{}",
+        status(&h)
+    );
+    h.get_by_label_contains("fdum2 (french").click();
+    h.run();
+    h.get_by_label("Redeploy to…").click();
+    h.run();
+    click_cell(&mut h, Cell::new(10, 5));
+    let game = &h.state().session().expect("game").game;
+    assert_eq!(
+        game.piece(fdum2).map(|p| p.place.clone()),
+        Some(Place::Cell(Cell::new(10, 5))),
+        "{}",
+        status(&h)
+    );
+}

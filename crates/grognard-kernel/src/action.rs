@@ -239,6 +239,18 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// A piece was put at another point of an open table without a move (a hook's
+    /// retire, victory move or drift).
+    PlacedOnTable {
+        /// Which piece.
+        piece: PieceId,
+        /// Where it was.
+        from: Point,
+        /// Where it is now.
+        to: Point,
+        /// Why.
+        reason: String,
+    },
     /// A piece was attached to another (`to`), or detached (`None`).
     Attached {
         /// Which piece.

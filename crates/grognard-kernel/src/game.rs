@@ -1831,58 +1831,7 @@ impl Game {
                         .is_some_and(|k| k.knows_position(p.id))
             }
         };
-        match (&a.place, &b.place) {
-            (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
-                // An area the observer or the target stands in does not hide them from each
-                // other (on a grid, likewise, the two end cells do not count).
-                !self.board.areas_crossed(*pa, *pb).any(|area| {
-                    self.rules
-                        .terrain
-                        .get(area.terrain.index())
-                        .is_some_and(|t| t.blocks_sight)
-                        && !crate::board::point_in_polygon(*pa, &area.corners)
-                        && !crate::board::point_in_polygon(*pb, &area.corners)
-                })
-            }
-            _ => {
-                let (Some(ca), Some(cb), Some(grid)) =
-                    (a.place.cell(), b.place.cell(), self.board.grid())
-                else {
-                    return false;
-                };
-                let blocks = |c: Cell| {
-                    c != ca
-                        && c != cb
-                        && (self
-                            .rules
-                            .terrain
-                            .get(self.board.terrain(c).index())
-                            .is_some_and(|t| t.blocks_sight)
-                            || state
-                                .pieces
-                                .iter()
-                                .any(|p| p.on_board() && p.place.covers(c) && piece_blocks(p)))
-                };
-                let line = grid.line(ca, cb);
-                let feature_blocks = |a: Cell, b: Cell| {
-                    self.board.features_between(a, b).iter().any(|f| {
-                        self.rules
-                            .features
-                            .get(f.index())
-                            .is_some_and(|d| d.blocks_sight)
-                    })
-                };
-                let walls = line.windows(2).any(|w| match (w[0], w[1]) {
-                    (LineCell::One(a), LineCell::One(b)) => feature_blocks(a, b),
-                    _ => false,
-                });
-                !walls
-                    && line.into_iter().all(|entry| match entry {
-                        LineCell::One(c) => !blocks(c),
-                        LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
-                    })
-            }
-        }
+        line_clear(&self.rules, &self.board, state, a, b, piece_blocks)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2539,6 +2488,7 @@ impl Game {
                 | HookCommand::SetMode { piece, .. }
                 | HookCommand::Remove { piece, .. }
                 | HookCommand::Place { piece, .. }
+                | HookCommand::PlaceAt { piece, .. }
                 | HookCommand::Face { piece, .. }
                 | HookCommand::Attach { piece, .. } => Some(*piece),
                 HookCommand::Note(_) | HookCommand::Announce(_) => None,
@@ -2634,6 +2584,15 @@ impl Game {
                     crate::placement::place(self, next, events, piece, cell, reason)?;
                     None
                 }
+                HookCommand::PlaceAt {
+                    piece,
+                    at,
+                    facing,
+                    reason,
+                } => {
+                    crate::placement::place_at(self, next, events, piece, at, facing, reason)?;
+                    None
+                }
                 HookCommand::Face { piece, facing } => {
                     crate::placement::face(self, next, events, piece, facing)?;
                     None
@@ -2648,6 +2607,77 @@ impl Game {
             }
         }
         Ok(())
+    }
+}
+
+/// True when the line from `a` to `b` is not blocked by terrain, walls or (where
+/// `piece_blocks` says so) pieces: the test behind [`Game::clear_sight`].
+fn line_clear(
+    rules: &Rules,
+    board: &Board,
+    state: &State,
+    a: &Piece,
+    b: &Piece,
+    piece_blocks: impl Fn(&Piece) -> bool,
+) -> bool {
+    match (&a.place, &b.place) {
+        (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
+            // An area the observer or the target stands in does not hide them from each
+            // other (on a grid, likewise, the two end cells do not count).
+            !board.areas_crossed(*pa, *pb).any(|area| {
+                rules
+                    .terrain
+                    .get(area.terrain.index())
+                    .is_some_and(|t| t.blocks_sight)
+                    && !crate::board::point_in_polygon(*pa, &area.corners)
+                    && !crate::board::point_in_polygon(*pb, &area.corners)
+            })
+        }
+        _ => {
+            let (Some(ca), Some(cb), Some(grid)) = (a.place.cell(), b.place.cell(), board.grid())
+            else {
+                return false;
+            };
+            let blocks = |c: Cell| {
+                c != ca
+                    && c != cb
+                    && (rules
+                        .terrain
+                        .get(board.terrain(c).index())
+                        .is_some_and(|t| t.blocks_sight)
+                        || state
+                            .pieces
+                            .iter()
+                            .any(|p| p.on_board() && p.place.covers(c) && piece_blocks(p)))
+            };
+            let line = grid.line(ca, cb);
+            let feature_blocks = |a: Cell, b: Cell| {
+                board.features_between(a, b).iter().any(|f| {
+                    rules
+                        .features
+                        .get(f.index())
+                        .is_some_and(|d| d.blocks_sight)
+                })
+            };
+            let walls = line.windows(2).any(|w| match (w[0], w[1]) {
+                (LineCell::One(a), LineCell::One(b)) => feature_blocks(a, b),
+                _ => false,
+            });
+            !walls
+                && line.into_iter().all(|entry| match entry {
+                    LineCell::One(c) => !blocks(c),
+                    LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
+                })
+        }
+    }
+}
+
+impl World<'_> {
+    /// [`Game::clear_sight`] for hooks: true when the line from `a` to `b` crosses nothing
+    /// that blocks sight (terrain, walls, or on a grid any piece).
+    #[must_use]
+    pub fn clear_sight(&self, a: &Piece, b: &Piece) -> bool {
+        line_clear(self.rules, self.board, self.state, a, b, |_| true)
     }
 }
 

@@ -79,6 +79,21 @@ pub enum HookCommand {
         /// Why, for the log.
         reason: String,
     },
+    /// Put a piece (and what is attached to it) at a point of an open table without a
+    /// move, turned to `facing` if given: a retire, a victory move, a drift. Checked like
+    /// an open-table move's end point: on the table, in terrain the piece may enter, and
+    /// not within the `open_table` keep-apart distance of an enemy it was not already
+    /// that near.
+    PlaceAt {
+        /// Which.
+        piece: PieceId,
+        /// Where to.
+        at: crate::geometry::open::Point,
+        /// The new facing, if it turns.
+        facing: Option<crate::geometry::open::Angle>,
+        /// Why, for the log.
+        reason: String,
+    },
     /// Turn a piece to face another grid direction.
     Face {
         /// Which.

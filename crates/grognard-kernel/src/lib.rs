@@ -23,6 +23,7 @@ pub mod ratio;
 pub mod reach;
 pub mod rules;
 mod threat;
+pub mod turning;
 pub mod view;
 
 pub use cost::Cost;

@@ -4,10 +4,27 @@
 //! held by the enemy, stacking), so a hook cannot put a piece where no piece may stand.
 
 use crate::action::{Event, Refusal, RefusalKind};
-use crate::game::{Game, State};
+use crate::cost::Cost;
+use crate::game::{Game, State, World};
+use crate::geometry::open::{self, Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
 use crate::ids::PieceId;
 use crate::piece::Place;
+
+/// A rule distance as measured on an open table played at a reduced scale (as
+/// [`Game::scaled`]).
+fn scaled(rules: &crate::rules::Rules, c: Cost) -> Cost {
+    match rules.geometry {
+        crate::rules::GeometryRules::Open { scale } if scale.den > 0 => {
+            let v = i64::from(c.hundredths()) * i64::from(scale.num);
+            let d = i64::from(scale.den);
+            Cost::from_hundredths(
+                ((v + d / 2).div_euclid(d)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+            )
+        }
+        _ => c,
+    }
+}
 
 fn refuse(message: String) -> Refusal {
     Refusal::new(RefusalKind::HookFailed, message)
@@ -173,5 +190,119 @@ pub(crate) fn attach(
         piece: id,
         to: Some(host_id),
     });
+    Ok(())
+}
+
+impl World<'_> {
+    /// Why `id` could not stand at the point `at` of an open table, or `None` if it could:
+    /// the checks an open-table move makes of its end point. The point must be on the
+    /// table, in terrain the piece's movement class may enter, and no nearer than the
+    /// `open_table` keep-apart distance to an enemy piece it was not already that near.
+    #[must_use]
+    pub fn standing_problem(&self, id: PieceId, at: Point) -> Option<String> {
+        let rules = &**self.rules;
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return Some(format!("piece #{} does not exist", id.0));
+        };
+        let Place::Point { at: from, .. } = piece.place else {
+            return Some(format!("{} is not on an open table", piece.name));
+        };
+        if !self.board.contains_point(at) {
+            return Some(format!("{at} is off the table"));
+        }
+        let terrain = self.board.terrain_at(at);
+        let enters = rules
+            .piece_type(piece.kind)
+            .and_then(|t| rules.move_classes.get(t.move_class.index()))
+            .is_none_or(|c| c.enter.get(terrain.index()).copied().flatten().is_some());
+        if !enters {
+            let name = rules
+                .terrain
+                .get(terrain.index())
+                .map_or("that terrain", |t| t.name.as_str());
+            return Some(format!("{} may not stand in {name} at {at}", piece.name));
+        }
+        let keep_apart = scaled(rules, rules.open_table.keep_apart);
+        let keep = Len(i64::from(keep_apart.hundredths()) * 10);
+        if keep.0 > 0 {
+            for enemy in self
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.side != piece.side && p.on_board())
+            {
+                let Place::Point { at: e, .. } = enemy.place else {
+                    continue;
+                };
+                let end = open::distance(at, e);
+                if end < keep && end < open::distance(from, e) {
+                    return Some(format!(
+                        "{} may not come within {keep_apart}\" of {} ({} from it at {at})",
+                        piece.name,
+                        enemy.name,
+                        Cost::from_hundredths((end.0 / 10) as i32),
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Puts `id` (and the pieces attached to it) at the point `to` of an open table, turned
+/// to `facing` if one is given: a retire, a victory move, a drift.
+///
+/// # Errors
+/// A refusal when the piece is not on an open table or could not stand at `to` (see
+/// [`World::standing_problem`]).
+pub(crate) fn place_at(
+    game: &Game,
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    to: Point,
+    facing: Option<Angle>,
+    reason: String,
+) -> Result<(), Refusal> {
+    let world = World {
+        state: next,
+        ..game.world()
+    };
+    if let Some(problem) = world.standing_problem(id, to) {
+        return Err(refuse(format!("a hook asked to place a piece: {problem}")));
+    }
+    let Some(Place::Point {
+        at: from,
+        facing: old,
+    }) = next.pieces.get(id.index()).map(|p| p.place.clone())
+    else {
+        return Err(refuse(format!(
+            "a hook asked to place piece #{} on an open table, where it is not",
+            id.0
+        )));
+    };
+    let new_facing = facing.unwrap_or(old);
+    for p in &mut next.pieces {
+        if p.id == id || p.attached_to == Some(id) {
+            p.place = Place::Point {
+                at: to,
+                facing: new_facing,
+            };
+        }
+    }
+    if from != to {
+        events.push(Event::PlacedOnTable {
+            piece: id,
+            from,
+            to,
+            reason,
+        });
+    }
+    if new_facing != old {
+        events.push(Event::Faced {
+            piece: id,
+            facing: new_facing.to_string(),
+        });
+    }
     Ok(())
 }

@@ -205,6 +205,10 @@ pub struct PieceTypeDef {
     /// moves set.
     #[serde(default)]
     pub company: crate::company::Company,
+    /// How its facing shapes its moves: forward-only steps, the price and number of facing
+    /// changes.
+    #[serde(default)]
+    pub turning: crate::turning::Turning,
 }
 
 /// What a stacking limit counts.
@@ -495,6 +499,9 @@ pub struct Rules {
     /// Flags that keep a piece from moving (a lost scout, a pinned unit).
     #[serde(default)]
     pub pinned_by: Vec<FlagId>,
+    /// Flags that slow a piece to a few cells a move (a fatigued unit).
+    #[serde(default)]
+    pub slowed_by: Vec<crate::turning::SlowedBy>,
 }
 
 impl Rules {

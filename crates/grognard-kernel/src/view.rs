@@ -531,7 +531,9 @@ fn redact(
         Event::Removed { piece, .. } => {
             (mine(*piece) || before.knows_position(*piece)).then(|| e.clone())
         }
-        Event::Placed { piece, .. } | Event::Attached { piece, .. } => {
+        Event::Placed { piece, .. }
+        | Event::PlacedOnTable { piece, .. }
+        | Event::Attached { piece, .. } => {
             if mine(*piece) {
                 Some(e.clone())
             } else {

@@ -58,6 +58,25 @@ fn facing_arg(
         })
 }
 
+/// A point of an open table from inches (to the thou).
+fn table_point(x: f64, y: f64) -> mlua::Result<grognard_kernel::geometry::open::Point> {
+    let thou = |v: f64| {
+        if v.is_finite() && v.abs() < 1.0e9 {
+            Ok(grognard_kernel::geometry::open::Len(
+                (v * 1000.0).round() as i64
+            ))
+        } else {
+            Err(mlua::Error::runtime(format!(
+                "expected a distance in inches, got {v}"
+            )))
+        }
+    };
+    Ok(grognard_kernel::geometry::open::Point::new(
+        thou(x)?,
+        thou(y)?,
+    ))
+}
+
 /// Builds the `game` table for one hook call.
 pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     lua: &Lua,
@@ -230,6 +249,33 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                     _ => None,
                 },
             })
+        })?,
+    )?;
+    game.set(
+        "position",
+        scope.create_function(move |_, (_, u): (Table, Value)| {
+            Ok(match &piece(world, &u)?.place {
+                Place::Point { at, facing } => (
+                    Some(at.x.0 as f64 / 1000.0),
+                    Some(at.y.0 as f64 / 1000.0),
+                    Some(f64::from(facing.tenths()) / 10.0),
+                ),
+                _ => (None, None, None),
+            })
+        })?,
+    )?;
+    game.set(
+        "sight",
+        scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
+            let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+            Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+        })?,
+    )?;
+    game.set(
+        "can_stand",
+        scope.create_function(move |_, (_, u, x, y): (Table, Value, f64, f64)| {
+            let p = piece(world, &u)?;
+            Ok(world.standing_problem(p.id, table_point(x, y)?))
         })?,
     )?;
     game.set(
@@ -597,6 +643,37 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 queue(HookCommand::Place {
                     piece: p.id,
                     cell: Cell::new(col, row),
+                    reason: reason.unwrap_or_else(|| "placed by a hook".into()),
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "place_at",
+        scope.create_function(
+            move |_,
+                  (_, u, x, y, facing, reason): (
+                Table,
+                Value,
+                f64,
+                f64,
+                Option<f64>,
+                Option<String>,
+            )| {
+                let p = piece(world, &u)?;
+                let facing = match facing {
+                    Some(f) if f.is_finite() => Some(grognard_kernel::geometry::open::Angle::new(
+                        (f * 10.0).round().rem_euclid(3600.0) as i32,
+                    )),
+                    Some(_) => {
+                        return Err(mlua::Error::runtime("a facing must be a number of degrees"));
+                    }
+                    None => None,
+                };
+                queue(HookCommand::PlaceAt {
+                    piece: p.id,
+                    at: table_point(x, y)?,
+                    facing,
                     reason: reason.unwrap_or_else(|| "placed by a hook".into()),
                 })
             },

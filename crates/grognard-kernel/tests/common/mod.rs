@@ -198,6 +198,7 @@ pub fn rules(geo: Geo) -> Rules {
                 faces: true,
                 attributes: vec![],
                 company: Default::default(),
+                turning: Default::default(),
             },
             PieceTypeDef {
                 name: "cavalry".into(),
@@ -214,6 +215,7 @@ pub fn rules(geo: Geo) -> Rules {
                 faces: false,
                 attributes: vec![],
                 company: Default::default(),
+                turning: Default::default(),
             },
         ],
         stacking: vec![StackDef {
@@ -296,6 +298,7 @@ pub fn rules(geo: Geo) -> Rules {
         saving: None,
         spread: None,
         pinned_by: vec![],
+        slowed_by: vec![],
     }
 }
 

@@ -1,0 +1,339 @@
+//! How a piece's facing shapes its moves: pieces that step only into the cells ahead of
+//! them (turning to face each step, so they never step back or sideways without a facing
+//! change first), facing changes that cost movement points and are limited in number, and
+//! flags that slow a piece to a few cells a move.
+//!
+//! Reach and moves both ask this module, so the cells `Game::reach` lists are exactly the
+//! ones a move order may end in. A piece type that declares nothing moves as before.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::cost::Cost;
+use crate::game::{Game, State};
+use crate::geometry::{Cell, Facing, Grid};
+use crate::ids::{CounterId, FlagId, PieceId};
+use crate::piece::Piece;
+use crate::reach::{Entry, Reachable};
+use crate::rules::{Effect, MoveLimit, Rules, Who};
+
+/// A piece type's rules for facing while it moves. The default changes nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turning {
+    /// Each step enters one of the cells ahead (the facing, or one grid direction to either
+    /// side of it) and turns the piece to face the step: no stepping back or sideways.
+    pub forward_only: bool,
+    /// Movement points each facing change costs out of the allowance of the same movement
+    /// window (turn or phase, as the type moves).
+    pub cost: Cost,
+    /// Most facing changes per movement window (`None`: no limit).
+    pub most: Option<u32>,
+    /// The counter that counts facing changes in the window; the kernel adds one for each
+    /// facing change ordered and clears it when the piece's moves reset.
+    pub counter: Option<CounterId>,
+}
+
+/// A flag that slows a piece: while it is set (and the optional rule, if any, is in force)
+/// a move enters at most `max_steps` cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlowedBy {
+    /// The flag.
+    pub flag: FlagId,
+    /// Only while this optional rule (by option index) is in force.
+    pub option: Option<usize>,
+    /// Most cells per move while slowed (0: it cannot move).
+    pub max_steps: u32,
+}
+
+fn turning<'r>(rules: &'r Rules, piece: &Piece) -> Option<&'r Turning> {
+    rules.piece_type(piece.kind).map(|t| &t.turning)
+}
+
+/// The allowance left for a move once the facing changes of this window are paid for.
+pub(crate) fn after_turns(rules: &Rules, piece: &Piece, allowance: Cost) -> Cost {
+    let Some(t) = turning(rules, piece) else {
+        return allowance;
+    };
+    let Some(counter) = t.counter else {
+        return allowance;
+    };
+    let paid = t.cost.saturating_mul(piece.counter(counter).max(0));
+    let left = allowance - paid;
+    if left.is_negative() { Cost::ZERO } else { left }
+}
+
+/// The most cells `piece` may enter in one move: its type's limit for its mode, lowered by
+/// any flag that slows it.
+pub(crate) fn step_limit(
+    rules: &Rules,
+    options: &[bool],
+    piece: &Piece,
+    type_limit: Option<u32>,
+) -> Option<u32> {
+    rules
+        .slowed_by
+        .iter()
+        .filter(|s| piece.flag(s.flag) && s.option.is_none_or(|o| options.get(o) == Some(&true)))
+        .map(|s| s.max_steps)
+        .chain(type_limit)
+        .min()
+}
+
+/// A refusal when a flag that slows `piece` forbids a path of `steps` cells.
+pub(crate) fn check_slowed(
+    rules: &Rules,
+    options: &[bool],
+    piece: &Piece,
+    steps: usize,
+) -> Result<(), Refusal> {
+    let slowest = rules
+        .slowed_by
+        .iter()
+        .filter(|s| piece.flag(s.flag) && s.option.is_none_or(|o| options.get(o) == Some(&true)))
+        .min_by_key(|s| s.max_steps);
+    match slowest {
+        Some(s) if steps > s.max_steps as usize => Err(Refusal::new(
+            RefusalKind::TooFar,
+            if s.max_steps == 0 {
+                format!(
+                    "{} is {} and cannot move",
+                    piece.name,
+                    rules.flag_name(s.flag)
+                )
+            } else {
+                format!(
+                    "{} is {} and may move at most {} cell{}; the path has {steps}",
+                    piece.name,
+                    rules.flag_name(s.flag),
+                    s.max_steps,
+                    if s.max_steps == 1 { "" } else { "s" }
+                )
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The directions a piece heading `heading` may step in when it steps only forward.
+fn ahead(grid: &Grid, heading: Facing) -> [Facing; 3] {
+    let n = i32::from(grid.facings());
+    let h = i32::from(heading.0);
+    [h - 1, h, h + 1].map(|d| Facing(d.rem_euclid(n) as u8))
+}
+
+/// A refusal when `piece`, heading `heading`, may not step in direction `dir` to `to`.
+pub(crate) fn check_step(
+    rules: &Rules,
+    grid: &Grid,
+    piece: &Piece,
+    heading: Facing,
+    dir: Facing,
+    to: Cell,
+) -> Result<(), Refusal> {
+    if !turning(rules, piece).is_some_and(|t| t.forward_only) || ahead(grid, heading).contains(&dir)
+    {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        RefusalKind::BadPath,
+        format!(
+            "{} steps only into the cells ahead of it (facing {}); {to} is {} of it: change facing first",
+            piece.name,
+            grid.facing_name(heading),
+            if dir.0 == (heading.0 + grid.facings() / 2) % grid.facings() {
+                "behind"
+            } else {
+                "to the side"
+            }
+        ),
+    ))
+}
+
+type Key = (usize, u8, u32);
+
+/// Every cell `piece` can end a move in: [`crate::reach::reach`], or for a piece that steps
+/// only forward a search over (cell, heading) that follows only the steps ahead.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn reach(
+    rules: &Rules,
+    piece: &Piece,
+    grid: &Grid,
+    start: Cell,
+    budget: Cost,
+    max_steps: Option<u32>,
+    cells: usize,
+    index: impl Fn(Cell) -> Option<usize>,
+    mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+) -> Vec<Reachable> {
+    if !turning(rules, piece).is_some_and(|t| t.forward_only) {
+        return crate::reach::reach(grid, start, budget, max_steps, cells, index, enter);
+    }
+    let Some(start_index) = index(start) else {
+        return Vec::new();
+    };
+    let layer = |steps: u32| if max_steps.is_some() { steps } else { 0 };
+    let s0: Key = (start_index, piece.facing.0, 0);
+    let mut go: HashMap<Key, (Cost, Option<Key>)> = HashMap::new();
+    let mut stop: HashMap<Key, (Cost, u32, Key)> = HashMap::new();
+    let mut cell_at: HashMap<usize, Cell> = HashMap::new();
+    let mut done: HashSet<Key> = HashSet::new();
+    let mut heap = BinaryHeap::new();
+    go.insert(s0, (Cost::ZERO, None));
+    cell_at.insert(start_index, start);
+    heap.push(Reverse((Cost::ZERO, 0u32, s0)));
+    while let Some(Reverse((spent, steps, key))) = heap.pop() {
+        if !done.insert(key) || go.get(&key).is_some_and(|(c, _)| spent > *c) {
+            continue;
+        }
+        if max_steps.is_some_and(|m| steps >= m) {
+            continue;
+        }
+        let here = cell_at.get(&key.0).copied().unwrap_or(start);
+        for dir in ahead(grid, Facing(key.1)) {
+            let next = grid.neighbour(here, dir);
+            let Some(next_index) = index(next) else {
+                continue;
+            };
+            let Some(entry) = enter(here, dir, next, spent) else {
+                continue;
+            };
+            let total = spent.saturating_add(entry.cost);
+            if total > budget || entry.cost.is_negative() {
+                continue;
+            }
+            cell_at.insert(next_index, next);
+            let next_key: Key = (next_index, dir.0, layer(steps + 1));
+            if entry.can_stop
+                && stop
+                    .get(&next_key)
+                    .is_none_or(|(c, s, _)| (total, steps + 1) < (*c, *s))
+            {
+                stop.insert(next_key, (total, steps + 1, key));
+            }
+            if entry.can_continue
+                && !done.contains(&next_key)
+                && go.get(&next_key).is_none_or(|(c, _)| total < *c)
+            {
+                go.insert(next_key, (total, Some(key)));
+                heap.push(Reverse((total, steps + 1, next_key)));
+            }
+        }
+    }
+    // For each cell, its cheapest stop (fewest steps, then the lowest key, on a tie).
+    let mut chosen: HashMap<usize, (Cost, u32, Key)> = HashMap::new();
+    for (key, (cost, steps, _)) in &stop {
+        if key.0 == start_index {
+            continue;
+        }
+        let better = chosen
+            .get(&key.0)
+            .is_none_or(|old| (*cost, *steps, *key) < *old);
+        if better {
+            chosen.insert(key.0, (*cost, *steps, *key));
+        }
+    }
+    let mut out: Vec<Reachable> = chosen
+        .into_values()
+        .filter_map(|(cost, _, key)| {
+            let cell = *cell_at.get(&key.0)?;
+            let mut path = vec![cell];
+            let mut at = stop.get(&key).map(|(_, _, prev)| *prev);
+            while let Some(k) = at.filter(|k| *k != s0) {
+                path.push(*cell_at.get(&k.0)?);
+                at = go.get(&k).and_then(|(_, prev)| *prev);
+            }
+            path.reverse();
+            Some(Reachable { cell, cost, path })
+        })
+        .collect();
+    out.sort_by_key(|r| (r.cell.row, r.cell.col));
+    out
+}
+
+impl Game {
+    /// Checks that `piece` may change facing now (its limit of facing changes, and points
+    /// left to pay for one before it has moved), and counts the change.
+    pub(crate) fn count_turn(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        id: PieceId,
+    ) -> Result<(), Refusal> {
+        let rules = self.rules();
+        let Some(piece) = next.pieces.get(id.index()) else {
+            return Ok(());
+        };
+        let Some(t) = turning(rules, piece) else {
+            return Ok(());
+        };
+        let Some(counter) = t.counter else {
+            return Ok(());
+        };
+        let used = piece.counter(counter).max(0);
+        let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
+            Some(MoveLimit::PerPhase) => "phase",
+            _ => "turn",
+        };
+        if let Some(most) = t.most
+            && used as u32 >= most
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} has already changed facing {used} time{} this {window} (at most {most})",
+                    piece.name,
+                    if used == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        if t.cost > Cost::ZERO
+            && !piece.moved
+            && let Ok(full) = self.allowance_of_mode(piece)
+            && t.cost.saturating_mul(used + 1) > full
+        {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "a facing change costs {} and {} has {} left this {window}",
+                    t.cost,
+                    piece.name,
+                    after_turns(rules, piece, full)
+                ),
+            ));
+        }
+        let effect = Effect::AddCounter {
+            who: Who::Actor,
+            counter,
+            amount: 1,
+        };
+        self.apply_effect(next, events, &effect, id, None, 0);
+        Ok(())
+    }
+
+    /// The piece's allowance in its mode (with saved points), before facing changes.
+    fn allowance_of_mode(&self, piece: &Piece) -> Result<Cost, Refusal> {
+        let mut bare = piece.clone();
+        if let Some(c) = turning(self.rules(), piece).and_then(|t| t.counter)
+            && let Some(v) = bare.counters.get_mut(c.index())
+        {
+            *v = 0;
+        }
+        Ok(self
+            .allowance(&bare)?
+            .saturating_add(self.saved_points(piece)))
+    }
+}
+
+/// Clears the facing-change count of a piece whose moves reset.
+pub(crate) fn new_window(rules: &Rules, piece: &mut Piece) {
+    let Some(counter) = turning(rules, piece).and_then(|t| t.counter) else {
+        return;
+    };
+    let floor = rules.counters.get(counter.index()).map_or(0, |d| d.min);
+    if let Some(v) = piece.counters.get_mut(counter.index()) {
+        *v = 0.max(floor);
+    }
+}
