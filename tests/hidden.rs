@@ -883,3 +883,39 @@ fn hidden_movement_shows_each_unseen_unit_as_two_fake_counters() {
     // The red player knows which is which: its own view holds the unit and its two fakes.
     assert_eq!(hidden.view(SideId(1)).own.len(), 3);
 }
+
+#[test]
+fn reach_as_a_side_ignores_enemies_it_has_not_seen() {
+    // What a player is shown of its piece's reach may not depend on hidden enemies: a hidden
+    // command two squares up the road blocks the referee's reach, not the French player's.
+    let rules = blocks();
+    let game = start(
+        &rules,
+        &scenario(
+            &[
+                "{ id: d, side: french, type: dummy, at: [7, 9], facing: N, mode: road }".into(),
+                "{ id: h, side: austrians, type: infantry, at: [7, 7], facing: S, flags: [hidden] }"
+                    .into(),
+            ],
+            "  features:\n    - feature: road\n      path: [[7, 10], [7, 9], [7, 8], [7, 7], [7, 6]]\n",
+        ),
+    );
+    let d = piece(&game, "d");
+    let cells = |r: grognard_kernel::game::Reach| match r {
+        grognard_kernel::game::Reach::Cells(c) => c.into_iter().map(|x| x.cell).collect::<Vec<_>>(),
+        grognard_kernel::game::Reach::Radius(_) => Vec::new(),
+    };
+    let referee = cells(
+        game.reach(d, &mut NoHooks)
+            .unwrap_or_else(|r| panic!("{r}")),
+    );
+    let french = cells(
+        game.reach_as(FRENCH, d, &mut NoHooks)
+            .unwrap_or_else(|r| panic!("{r}")),
+    );
+    assert!(!referee.contains(&Cell::new(7, 7)));
+    assert!(french.contains(&Cell::new(7, 7)));
+    // Only the side's own pieces can be asked about.
+    let h = piece(&game, "h");
+    assert!(game.reach_as(FRENCH, h, &mut NoHooks).is_err());
+}
