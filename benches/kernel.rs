@@ -10,7 +10,8 @@
 //! - exact odds of a 2d6 chart with modifiers and of a cube band chart;
 //! - chart resolutions per second, native, and with the modifiers and row lookup in Lua;
 //! - load + merge + validate of every bundled ruleset;
-//! - `grognard sim` with one thread against two (runs the release binary);
+//! - `grognard sim` of every bundled example with orders, one thread against two (runs the
+//!   release binary);
 //! - a full sighting update with 200 pieces a side: square-blocks' chart #5 on a 100 × 100
 //!   square board, and range-and-roll spotting on a 60 × 40 hex board.
 //!
@@ -407,16 +408,16 @@ fn load_benches(c: &mut Criterion) {
     g.finish();
 }
 
-fn sim(binary: &Path, threads: u32) {
+fn sim(binary: &Path, example: &str, runs: u32, threads: u32) {
     let out = Command::new(binary)
         .current_dir(root())
         .args([
             "sim",
-            "examples/drill-square.yaml",
+            &format!("examples/{example}.yaml"),
             "--orders",
-            "examples/drill-square.orders.yaml",
+            &format!("examples/{example}.orders.yaml"),
             "--runs",
-            "2000",
+            &runs.to_string(),
             "--threads",
             &threads.to_string(),
         ])
@@ -424,9 +425,39 @@ fn sim(binary: &Path, threads: u32) {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         out.status.success(),
-        "grognard sim failed: {}",
+        "grognard sim {example} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Every bundled example that has an orders file, by name.
+fn sim_examples() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".orders.yaml")?.to_owned();
+            root()
+                .join(format!("examples/{stem}.yaml"))
+                .exists()
+                .then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs for about half a second of single-thread work: games differ a hundredfold in
+/// length between the drills and the full variants, and start-up (~10 ms) must stay small
+/// beside the games for the scaling to mean anything.
+fn sim_runs(binary: &Path, example: &str) -> u32 {
+    const PROBE: u32 = 20;
+    let started = std::time::Instant::now();
+    sim(binary, example, PROBE, 1);
+    let per_run = started.elapsed().as_secs_f64() / f64::from(PROBE);
+    let runs = (0.5 / per_run.max(1e-6)) as u32;
+    (runs / 20 * 20).clamp(PROBE, 2000)
 }
 
 fn sim_benches(c: &mut Criterion) {
@@ -438,11 +469,19 @@ fn sim_benches(c: &mut Criterion) {
         );
         return;
     }
-    let mut g = c.benchmark_group("grognard sim drill-square, 2000 runs");
-    g.sample_size(10);
-    g.bench_function("--threads 1", |b| b.iter(|| sim(&binary, 1)));
-    g.bench_function("--threads 2", |b| b.iter(|| sim(&binary, 2)));
-    g.finish();
+    for example in sim_examples() {
+        let runs = sim_runs(&binary, &example);
+        println!("grognard sim {example}: {runs} runs a sample");
+        let mut g = c.benchmark_group(format!("grognard sim {example}"));
+        g.sample_size(10);
+        g.bench_function("--threads 1", |b| {
+            b.iter(|| sim(&binary, &example, runs, 1))
+        });
+        g.bench_function("--threads 2", |b| {
+            b.iter(|| sim(&binary, &example, runs, 2))
+        });
+        g.finish();
+    }
 }
 
 /// 200 pieces a side spread over the board: every tenth a scout (full chart), the rest

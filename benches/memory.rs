@@ -2,7 +2,9 @@
 //! counting global allocator (its own bench binary, so the counter does not slow the timed
 //! benchmarks). Prints the bytes live after loading the ruleset, after building the
 //! scenario, and retained by the `Game` that `Scenario::start` returns, plus the peak while
-//! starting. Knowledge tables (hidden information) do not exist yet and are not counted.
+//! starting. The same again with full knowledge tables: 400 pieces under
+//! `rulesets/square-blocks.yaml`, whose `sighting:` section gives every side a knowledge
+//! table of every piece (`State.knowledge`), measured after a full sighting update.
 //!
 //! Run: `cargo bench --bench memory`. Results: `docs/benchmarks.md`.
 
@@ -12,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use grognard_kernel::hooks::NoHooks;
+use grognard_kernel::knowledge::Known;
 use grognard_rules::load::{load_ruleset, scenario_from_text};
 
 struct Counting;
@@ -83,24 +86,57 @@ fn scenario_text() -> String {
     )
 }
 
+/// 100 × 100 board, 200 pieces a side of square-blocks (every tenth a scout), facing each
+/// other across the middle (the layout of the sighting benchmark in `benches/kernel.rs`).
+fn sighting_scenario_text() -> String {
+    let mut s = "scenario: bench\nruleset: square-blocks\nseed: 3\nboard:\n  cols: 100\n  rows: 100\nsides:\n  a: {}\n  b: {}\npieces:\n".to_owned();
+    for side in 0..2 {
+        for k in 0..200 {
+            let col = (k * 7 + side * 3) % 100;
+            let row = 44 + side * 7 + (k / 100) * 2 + (k % 3);
+            let kind = if k % 10 == 0 { "scout" } else { "infantry" };
+            let (name, facing) = if side == 0 { ("a", "S") } else { ("b", "N") };
+            s.push_str(&format!(
+                "  - {{ id: {name}{k}, side: {name}, type: {kind}, at: [{col}, {row}], facing: {facing} }}\n"
+            ));
+        }
+    }
+    s
+}
+
 fn mib(bytes: usize) -> String {
     format!("{bytes} B ({:.2} MiB)", bytes as f64 / (1024.0 * 1024.0))
 }
 
 fn main() {
+    measure(
+        "400 pieces on a 100 x 100 square board, no sighting rules (no knowledge tables)",
+        "benches/fixtures/bench-kernel-square.yaml",
+        &scenario_text(),
+    );
+    measure(
+        "400 pieces on a 100 x 100 square board, square-blocks with full knowledge tables",
+        "rulesets/square-blocks.yaml",
+        &sighting_scenario_text(),
+    );
+}
+
+/// Loads `ruleset`, starts `text` under it and prints what each part keeps alive.
+fn measure(title: &str, ruleset: &str, text: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let text = scenario_text();
     let base = live();
-    let ruleset = load_ruleset(&root.join("benches/fixtures/bench-kernel-square.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
+    let ruleset = load_ruleset(&root.join(ruleset)).unwrap_or_else(|d| panic!("{d}"));
     let after_rules = live();
     let scenario =
-        scenario_from_text("bench.yaml", &text, &ruleset).unwrap_or_else(|d| panic!("{d}"));
+        scenario_from_text("bench.yaml", text, &ruleset).unwrap_or_else(|d| panic!("{d}"));
     let after_scenario = live();
     PEAK.store(after_scenario, Ordering::Relaxed);
-    let game = scenario
+    let mut game = scenario
         .start(None, &[], &mut NoHooks)
         .unwrap_or_else(|d| panic!("{d}"));
+    // A full sighting update on top of the one the start made (a no-op without sighting
+    // rules): the tables are at their working size.
+    game.refresh_sightings();
     let after_start = live();
     let peak = PEAK.load(Ordering::Relaxed);
     assert_eq!(game.world().state.pieces.len(), 400, "expected 400 pieces");
@@ -109,8 +145,23 @@ fn main() {
     let clone = game.clone();
     let after_clone = live();
     black_box(&clone);
+    let tables = &game.state().knowledge;
+    let entries: usize = tables.iter().map(|k| k.of.len()).sum();
+    let known: usize = tables
+        .iter()
+        .map(|k| k.of.iter().filter(|x| x.level.is_some()).count())
+        .sum();
+    let table_bytes: usize = tables
+        .iter()
+        .map(|k| k.of.capacity() * std::mem::size_of::<Known>())
+        .sum();
 
-    println!("memory: 400 pieces on a 100 x 100 square board (no knowledge tables yet)");
+    println!("memory: {title}");
+    println!(
+        "  knowledge tables:                     {} sides, {entries} entries ({known} with a sighting level), {} in the entries' arrays",
+        tables.len(),
+        mib(table_bytes)
+    );
     println!(
         "  ruleset (load_ruleset):               {}",
         mib(after_rules - base)

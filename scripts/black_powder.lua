@@ -68,15 +68,89 @@ local function enemies(game, u)
   return out
 end
 
--- Engaged: within the engaged range of an enemy that is not a tiny skirmisher.
+-- Engaged: within the engaged range of an enemy that is not a tiny skirmisher (with the
+-- amendments, the shorter unseen range when there is no line of sight to it).
 local function is_engaged(game, u)
   for _, e in ipairs(enemies(game, u)) do
     local tiny = kind(game, e) == "skirmish_company" and game:attribute(e, "size") == 0
-    if not tiny and rule_distance(game, u, e) <= game:setting("engaged_range") then
+    local range = game:setting("engaged_range")
+    if amended(game) and not game:sight(u, e) then range = game:setting("engaged_range_unseen") end
+    if not tiny and rule_distance(game, u, e) <= range then
       return true
     end
   end
   return false
+end
+
+-- Moves and placements on the table -------------------------------------------------------
+
+-- The nearest enemy unit (not a commander), or nil.
+local function nearest_enemy(game, u)
+  local best, best_d
+  for _, e in ipairs(enemies(game, u)) do
+    local d = game:distance(u, e)
+    if d and (not best_d or d < best_d) then best, best_d = e, d end
+  end
+  return best
+end
+
+-- The unit vector from `cause` towards `u` (straight back along u's facing if they share a
+-- point), with the distance between them in table inches.
+local function away_from(game, u, cause)
+  local ux, uy, facing = game:position(u)
+  local cx, cy = game:position(cause)
+  local dx, dy = ux - cx, uy - cy
+  local d = math.sqrt(dx * dx + dy * dy)
+  if d < 0.001 then
+    local a = math.rad(facing)
+    return -math.cos(a), -math.sin(a), 0
+  end
+  return dx / d, dy / d, d
+end
+
+-- Puts `u` at (x, y) if it may stand there; otherwise notes why not and returns false.
+local function place_if_able(game, u, x, y, facing, reason)
+  local problem = game:can_stand(u, x, y)
+  if problem then
+    game:note(game:name(u) .. " cannot " .. reason .. ": " .. problem)
+    return false
+  end
+  game:place_at(u, x, y, facing, reason)
+  return true
+end
+
+-- One move of `u` in its present mode, in table inches.
+local function one_move(game, u)
+  return (game:allowance(u) or 0) * scale(game)
+end
+
+-- A retire move away from `cause` (the nearest enemy if nil), keeping the unit's facing.
+-- With the amendments it ends 8.1 table inches from the cause (no move if already that
+-- far); in the base reading it is one move straight away. A unit that cannot stand where
+-- the retire ends stays, marked `must_retire`, for the players to settle.
+local function retire(game, u, cause)
+  cause = cause or nearest_enemy(game, u)
+  if not cause or not game:position(u) or not game:position(cause) then
+    game:set_flag(u, "must_retire")
+    return
+  end
+  local ux, uy = game:position(u)
+  local dx, dy, d = away_from(game, u, cause)
+  local x, y
+  if amended(game) then
+    local to = game:setting("retire_tenths_table") / 10
+    if d >= to then
+      game:note(game:name(u) .. " is already " .. to .. " inches (table) or more from "
+        .. game:name(cause) .. ": its retire move ends where it stands")
+      return
+    end
+    local cx, cy = game:position(cause)
+    x, y = cx + dx * to, cy + dy * to
+  else
+    local step = one_move(game, u)
+    x, y = ux + dx * step, uy + dy * step
+  end
+  if not place_if_able(game, u, x, y, nil, "retire") then game:set_flag(u, "must_retire") end
 end
 
 -- Hits, saves and break tests -------------------------------------------------------------
@@ -85,7 +159,7 @@ local pending -- hits added during the current call, by unit name
 
 local function hits_of(game, u) return game:counter(u, "hits") + (pending[game:name(u)] or 0) end
 
-local function apply_break_result(game, u, result)
+local function apply_break_result(game, u, result, cause)
   if result == "break" then
     game:remove(u, "breaks")
     return
@@ -101,16 +175,12 @@ local function apply_break_result(game, u, result)
   end
   if string.find(result, "retreat", 1, true) or string.find(result, "fallback", 1, true)
     or string.find(result, "retire", 1, true) then
-    game:set_flag(u, "must_retire")
     game:set_flag(u, "locked", false)
-    if amended(game) then
-      game:note(game:name(u) .. " retires to " .. game:setting("retire_tenths_table") / 10
-        .. " inches (table) from the unit that caused it")
-    end
+    retire(game, u, cause)
   end
 end
 
-local function break_test(game, u, hand_to_hand, extra)
+local function break_test(game, u, hand_to_hand, extra, cause)
   local stamina = game:attribute(u, "stamina")
   local hits = hits_of(game, u)
   local inputs = {
@@ -123,13 +193,13 @@ local function break_test(game, u, hand_to_hand, extra)
   if is_skirmisher(game, u) then inputs.class = 2 end
   for k, v in pairs(extra or {}) do inputs[k] = v end
   local result = game:resolve("break_test", inputs, "break test of " .. game:name(u))
-  apply_break_result(game, u, result)
+  apply_break_result(game, u, result, cause)
   return result
 end
 
 -- Rolls one save per hit; adds the failed ones; a unit reaching its stamina is shaken and
 -- takes a break test (shooting) unless `no_test`. Returns the unsaved hits.
-local function take_hits(game, u, n, save_inputs, no_test)
+local function take_hits(game, u, n, save_inputs, no_test, cause)
   local failed = 0
   for _ = 1, n do
     local inputs = { save = game:attribute(u, "save") }
@@ -143,7 +213,7 @@ local function take_hits(game, u, n, save_inputs, no_test)
     pending[game:name(u)] = (pending[game:name(u)] or 0) + failed
     if hits_of(game, u) >= game:attribute(u, "stamina") then
       game:set_flag(u, "shaken")
-      if not no_test then break_test(game, u, 0) end
+      if not no_test then break_test(game, u, 0, nil, cause) end
     end
   end
   return failed
@@ -217,7 +287,7 @@ function bp.shoot(game, actor, target)
   local dice = shooting_dice(game, actor, target)
   local hits = roll_to_hit(game, dice, firer_inputs(game, actor, target), "musketry by " .. game:name(actor))
   game:note(game:name(actor) .. " shoots " .. dice .. " dice at " .. game:name(target) .. ": " .. hits .. " hits")
-  take_hits(game, target, hits, { cover = cover_of(game, target) })
+  take_hits(game, target, hits, { cover = cover_of(game, target) }, false, actor)
 end
 
 local function artillery_inputs(game, battery, band)
@@ -247,7 +317,7 @@ function bp.artillery_fire(game, actor, target, band)
   save.cover = cover_of(game, target)
   local hits = roll_to_hit(game, dice, hit, band .. " by " .. game:name(actor))
   game:note(game:name(actor) .. " fires " .. band .. " (" .. dice .. " dice): " .. hits .. " hits")
-  take_hits(game, target, hits, save)
+  take_hits(game, target, hits, save, false, actor)
 end
 
 -- Charges --------------------------------------------------------------------------------
@@ -320,17 +390,17 @@ local function skirmish_company_response(game, actor, target)
   }
   local r = game:resolve("skirmish_company_charged", inputs, "charge response of " .. game:name(target))
   if r == "flee_retire_then_one_hit" then
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
     take_hits(game, target, 1, {}, true)
   elseif r == "fall_back_retire" then
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
   elseif r == "fire_one_hit_then_retire" then
     take_hits(game, actor, 1, {}, true)
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
   elseif r == "disordering_hit_then_retire" then
     game:set_flag(actor, "disordered")
     take_hits(game, actor, 1, {}, true)
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
   elseif r == "overrun_break" then
     game:remove(target, "overrun")
     game:set_flag(actor, "victory_move")
@@ -340,16 +410,26 @@ local function skirmish_company_response(game, actor, target)
   elseif r == "evade_to_support_or_fire_one_hit_then_break"
     or r == "evade_to_support_or_disordering_hit_then_fight" then
     -- Reading: the company takes the offered shelter and moves to its support.
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
     game:note(game:name(target) .. " evades to its support")
   elseif r == "disordering_hit_then_fight_as_skirmishers" then
     game:set_flag(actor, "disordered")
     take_hits(game, actor, 1, {}, true)
     lock(game, actor, target)
   end
-  -- Follow-through: an ordered charger not disordered may make one move on (no charge).
-  if not game:flag(actor, "disordered") and game:counter(actor, "moves") > 0 then
-    game:note(game:name(actor) .. " may follow through one move")
+  -- Follow-through: a charger with a move left may make one move on, into its front arc
+  -- (the `moved` hook checks it; the `charged` flag bars another charge); a charger
+  -- disordered here makes none. Reads do not see this call's changes: hence `disordered`.
+  local disordered = game:flag(actor, "disordered") or r == "disordering_hit_then_retire"
+    or r == "disordering_hit_then_fight_as_skirmishers"
+  if game:counter(actor, "moves") > 0 then
+    if disordered then
+      set_counter(game, actor, "moves", 0)
+    else
+      set_counter(game, actor, "moves", 1)
+      game:set_flag(actor, "follow_through")
+      game:note(game:name(actor) .. " may follow through one move into its front arc")
+    end
   end
   return r
 end
@@ -364,10 +444,10 @@ local function grande_bande_response(game, actor, target)
   local r = game:resolve("grande_bande_charged", inputs, "charge response of " .. game:name(target))
   if r == "one_hit_then_retire" then
     take_hits(game, target, 1, {}, true)
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
   elseif r == "retire" or r == "closing_fire_then_retire" then
     if r == "closing_fire_then_retire" then closing_fire(game, target, actor, 1) end
-    game:set_flag(target, "must_retire")
+    retire(game, target, actor)
   elseif r == "closing_fire_then_retire_or_form_line" then
     closing_fire(game, target, actor, 1)
     -- Reading: light infantry able to reform takes the line and fights.
@@ -429,6 +509,9 @@ local function check_may_charge(game, actor, target)
         error(game:name(f) .. " already contacts that facing of " .. game:name(target), 0)
       end
     end
+  end
+  if amended(game) and game:flag(actor, "passed_lines") and game:counter(actor, "moves") < 1 then
+    error(game:name(actor) .. " made a passage of lines: its charge needs another move left", 0)
   end
   local c = brigadier_of(game, actor)
   if c and (game:flag(c, "order_maneuver") or game:flag(c, "order_hold")) then
@@ -554,7 +637,9 @@ function bp.melee(game, actor, target)
     -- Drawn combat: no break test unless shaken; with the amendments cavalry disorder.
     for _, u in ipairs({ actor, target }) do
       if amended(game) and is_cavalry(game, u) then game:set_flag(u, "disordered") end
-      if hits_of(game, u) >= game:attribute(u, "stamina") then break_test(game, u, 1) end
+      local other = actor
+      if u == actor then other = target end
+      if hits_of(game, u) >= game:attribute(u, "stamina") then break_test(game, u, 1, nil, other) end
     end
     return
   end
@@ -569,7 +654,7 @@ function bp.melee(game, actor, target)
       and (flank_zone or attacked_from == "rear"))
     extra.stand_off = b2i(is_cavalry(game, loser) and game:mode(winner) == "square")
   end
-  local result = break_test(game, loser, 1, extra)
+  local result = break_test(game, loser, 1, extra, winner)
   local massed = massed_with(game, actor, target)
   if #massed > 0 and winner == target and (result == "hold" or result == "hold_locked") then
     -- Staggered: the massed column is disordered when the enemy holds its ground.
@@ -602,6 +687,80 @@ function bp.melee(game, actor, target)
     end
   end
 end
+
+-- Checks after every open-table move (the `moved` hook); an error refuses the move.
+-- `path` holds the start and end points, `facing` the facing before the move (degrees).
+function bp.moved(game, u, path, facing)
+  if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
+  local from, to = path[1], path[2]
+  local c = brigadier_of(game, u)
+  local assault = c ~= nil and game:flag(c, "order_assault")
+  if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
+    -- Assault: no unit may voluntarily move in its rear zone.
+    error(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone", 0)
+  end
+  local _, _, now_facing = game:position(u)
+  if game:flag(u, "follow_through") then
+    if game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
+      error(game:name(u) .. " follows through into its front arc only", 0)
+    end
+    game:set_flag(u, "follow_through", false)
+  end
+  if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
+    -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
+    if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+      error(game:name(u) .. " may not hand-haul into a flank zone", 0)
+    end
+    local turn = math.abs(now_facing - facing) % 360
+    if turn > 180 then turn = 360 - turn end
+    if turn > game:setting("hand_haul_turn") + 0.05 then
+      error(game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
+        .. " degrees when hand-hauled (" .. turn .. " asked)", 0)
+    end
+  end
+  local s = scale(game)
+  local skirmish = is_skirmisher(game, u)
+  local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
+  for _, e in ipairs(enemies(game, u)) do
+    local ex, ey = game:position(e)
+    local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+    local after = game:distance(u, e)
+    if ex and after < before - 0.001 then
+      -- Units must face an enemy to move toward it (Reading: a move heading toward the
+      -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
+      -- front arc of the facing the move gives, seen from where it started; sideways moves
+      -- are free; skirmishers have no flank or rear zones).
+      local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
+      if not skirmish and game:arc_at(from.x, from.y, heading, ex, ey) == "front"
+        and game:arc_at(from.x, from.y, now_facing, ex, ey) ~= "front" then
+        error(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it", 0)
+      end
+      -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
+      if shaken_broken and after / s <= game:setting("initiative_range") then
+        error(game:name(u) .. " is shaken in a broken brigade and may not move within "
+          .. game:setting("initiative_range") * s .. " inches of " .. game:name(e), 0)
+      end
+    end
+  end
+end
+
+-- Victory moves (base assumption, page 68): one move straight ahead or straight back.
+local function victory_move(game, actor, sign, what)
+  pending = {}
+  if not game:flag(actor, "victory_move") then
+    error(game:name(actor) .. " has not won a combat this turn (no victory move)", 0)
+  end
+  local x, y, facing = game:position(actor)
+  local a, step = math.rad(facing), one_move(game, actor)
+  local tx, ty = x + sign * math.cos(a) * step, y + sign * math.sin(a) * step
+  local problem = game:can_stand(actor, tx, ty)
+  if problem then error(game:name(actor) .. " cannot " .. what .. ": " .. problem, 0) end
+  game:place_at(actor, tx, ty, nil, what)
+  game:set_flag(actor, "victory_move", false)
+end
+
+function bp.victory_advance(game, actor) victory_move(game, actor, 1, "advance (victory move)") end
+function bp.victory_fall_back(game, actor) victory_move(game, actor, -1, "fall back (victory move)") end
 
 -- Orders ---------------------------------------------------------------------------------
 
@@ -766,6 +925,8 @@ function bp.support_charge(game, actor, target)
   local inputs = {
     staff = commander and game:attribute(commander, "staff") or 0,
     command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
+    -- Charges resolve where the units stand, and the action needs the target in the front
+    -- arc now; where it started the phase is not recorded, so this input stays 0.
     not_front_arc = 0,
     opportunist = game:attribute(actor, "opportunist"),
   }
@@ -782,8 +943,47 @@ function bp.support_charge(game, actor, target)
   end
 end
 
+-- Hand haul: an ordered unlimbered battery's one move, made without the prolong penalty.
+function bp.hand_haul(game, actor)
+  pending = {}
+  if game:mode(actor) ~= "unlimbered" then
+    error(game:name(actor) .. " is not unlimbered: only deployed guns are hand-hauled", 0)
+  end
+  if game:counter(actor, "moves") < 1 then
+    error(game:name(actor) .. " has no move to hand-haul with", 0)
+  end
+  game:set_flag(actor, "hand_haul")
+  game:set_flag(actor, "prolonged", false)
+  set_counter(game, actor, "moves", 1)
+end
+
+-- Woods: the opponent of a unit that failed its order in woods moves it up to 6 inches;
+-- here a full 6 (scaled) straight toward or away from one of the opponent's own units.
+local function woods_drift(game, actor, target, sign)
+  pending = {}
+  if not game:flag(target, "woods_drift") then
+    error(game:name(target) .. " has not failed an order in woods this turn", 0)
+  end
+  if game:side(actor) == game:phasing() then
+    error("the opponent moves a unit that failed its order in woods", 0)
+  end
+  local x, y = game:position(target)
+  local dx, dy = away_from(game, target, actor)
+  local step = game:setting("woods_drift") * scale(game)
+  local tx, ty = x - sign * dx * step, y - sign * dy * step
+  local problem = game:can_stand(target, tx, ty)
+  if problem then error(game:name(target) .. " cannot drift: " .. problem, 0) end
+  game:place_at(target, tx, ty, nil, "drifts in the woods")
+  game:set_flag(target, "woods_drift", false)
+end
+
+function bp.woods_drift_toward(game, actor, target) woods_drift(game, actor, target, 1) end
+function bp.woods_drift_away(game, actor, target) woods_drift(game, actor, target, -1) end
+
 function bp.passage_of_lines(game, actor, target)
   pending = {}
+  -- No charge during the passage: a later charge needs another move (check_may_charge).
+  game:set_flag(actor, "passed_lines")
   if game:mode(actor) == "square" then
     error("a unit in square may not pass through any unit", 0)
   end
@@ -898,7 +1098,9 @@ local function threatened(game, u)
       or (is_cavalry(game, e) and is_infantry(game, u)) then
       reach = 12
     end
-    if arc(game, e, u) == "front" and rule_distance(game, u, e) <= reach then return true end
+    if arc(game, e, u) == "front" and game:sight(e, u) and rule_distance(game, u, e) <= reach then
+      return true
+    end
   end
   return false
 end

@@ -113,9 +113,12 @@ function Ledger:occupant(col, row)
   return nil
 end
 
+-- A unit put elsewhere by force (a rout, a withdrawal, an advance) has been "forced to
+-- move": it recovers no TE hit this turn.
 function Ledger:place(u, col, row, reason)
   self.at[u:id()] = { col, row }
   self.game:place(u, col, row, reason)
+  self:set(u, "disturbed", true)
 end
 
 -- Hits, routs and destruction ---------------------------------------------------------------
@@ -284,58 +287,19 @@ local function exempt_from_obstacles(game, u)
   return false
 end
 
--- After a move: no routed or halted unit moves by order, no step leaves the front arc
--- (about-face first), fatigued units move at most one hex; then TE hits for obstacles
--- crossed (not on the first step: the unit started at it), buildings entered, friends
--- passed through, guns pushed, and forest entered (optional disorder rule).
+-- After a move: TE hits for obstacles crossed (not on the first step: the unit started at
+-- it), buildings entered, friends passed through, guns pushed, and forest entered
+-- (optional disorder rule). The ruleset's data already refused what may not move (routed,
+-- halted, dug in: `pinned_by`; fatigued: `slowed_by`), steps out of the front hexes and
+-- paths the facing changes left no points for (`turning`).
 function M.moved(game, u, path, facing)
   local L = ledger(game)
   local name = game:name(u)
   if not is_unit(game, u) then
     return
   end
-  if game:flag(u, "routed") then
-    error(name .. " is routed: it moves only by routing")
-  end
-  if game:flag(u, "halted") then
-    error(name .. " is halted by a failed order change and cannot move this turn")
-  end
-  if game:flag(u, "fatigued") then
-    if game:option("disorder_fatigue") then
-      error(name .. " is fatigued and cannot move until it recovers")
-    elseif #path > 2 then
-      error(name .. " is fatigued and moves at most 1 hex a turn")
-    end
-  end
-  local dir = facing
-  for i = 2, #path do
-    local a, b = path[i - 1], path[i]
-    local ok = false
-    for turn = -1, 1 do
-      local nc, nr = game:neighbour(a.col, a.row, game:turned(dir, turn))
-      if nc == b.col and nr == b.row then
-        ok = true
-        dir = game:turned(dir, turn)
-      end
-    end
-    if not ok then
-      error(name .. " cannot move backwards or sideways to (" .. b.col .. "," .. b.row
-        .. "): steps go into the three front hexes; change facing first")
-    end
-  end
-  -- A facing change before the move cost a point of the allowance.
   local steps = #path - 1
-  local turned_before = game:counter(u, "face_changes")
-  local allowance = game:allowance(u) or steps
-  if steps + turned_before > allowance then
-    local left = allowance - turned_before
-    error(name .. " changed facing for 1 point and has " .. (math.tointeger(left) or left)
-      .. " left for " .. steps .. " hexes")
-  end
   L:add(u, "steps_moved", steps)
-  if game:flag(u, "dug") then
-    error(name .. " has spent this turn digging in")
-  end
   if game:counter(u, "works") > 0 then
     L:add(u, "works", -game:counter(u, "works"))
     game:note(name .. " leaves its works behind")
@@ -343,10 +307,11 @@ function M.moved(game, u, path, facing)
   local exempt = exempt_from_obstacles(game, u)
   local te = 0
   local kind = game:kind(u)
+  local road = false
   for i = 2, #path do
     local a, b = path[i - 1], path[i]
     local feats = game:features(a.col, a.row, b.col, b.row)
-    local road = has(feats, "road")
+    road = has(feats, "road")
     local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
     if obstacle and not road and i > 2 and not exempt then
       te = te + 1
@@ -376,9 +341,27 @@ function M.moved(game, u, path, facing)
     te = te + 1
   end
   te_hit(L, u, te, false)
+  -- 5.5.1: a unit whose move ended along a road stands in column on it (counted flanked)
+  -- until it deploys or moves off the road.
+  if road ~= game:flag(u, "on_road") then
+    L:set(u, "on_road", road)
+  end
 end
 
--- A facing change: once a turn (cavalry twice), for one movement point, not in melee.
+-- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is
+-- no longer counted flanked.
+function M.deploy(game, actor)
+  if not game:flag(actor, "on_road") then
+    error(game:name(actor) .. " is not in column on a road")
+  end
+  local L = ledger(game)
+  L:set(actor, "on_road", false)
+  te_hit(L, actor, 1, false)
+end
+
+-- A facing change: not in melee, routed, halted or (optional disorder rule) fatigued.
+-- The ruleset's `turning` data counts it (once a turn, cavalry twice) and charges its
+-- point before a move; after a move it needs a point left over.
 function M.faced(game, u, before)
   if not is_unit(game, u) then
     return
@@ -396,17 +379,12 @@ function M.faced(game, u, before)
   if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
     error(name .. " is fatigued and cannot change facing")
   end
-  local limit = game:kind(u) == "cavalry" and 2 or 1
-  local used = game:counter(u, "face_changes")
-  if used >= limit then
-    error(name .. " has already changed facing " .. used .. (used == 1 and " time" or " times")
-      .. " this turn")
-  end
+  -- The count already includes this change.
   local allowance = game:allowance(u)
-  if allowance ~= nil and game:moved(u) and game:counter(u, "steps_moved") + 1 > allowance then
+  if allowance ~= nil and game:moved(u)
+      and game:counter(u, "steps_moved") + game:counter(u, "face_changes") > allowance then
     error(name .. " has no movement point left to change facing")
   end
-  game:add_counter(u, "face_changes", 1)
 end
 
 -- Constructions: a turn's digging instead of moving; 4 turns make quick works, 6 a redoubt.
@@ -511,6 +489,22 @@ function M.change_orders(game, actor)
   end
 end
 
+-- Break point note: when the supreme commander (attribute `supreme`) is killed, every unit
+-- of his force rolls the cube at once; on red it withdraws two turns' distance (twice its
+-- allowance) straight to its rear.
+local function supreme_commander_lost(L, side)
+  local game = L.game
+  game:note(side .. "'s supreme commander is dead: every unit rolls for integrity")
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and not L.gone[u:id()] and not L:flag(u, "routed") then
+      if game:resolve("integrity", {}, "integrity of " .. game:name(u) .. " (supreme commander killed)") == "withdraw" then
+        local back = game:turned(game:facing(u), 3)
+        fall_back(L, u, back, 2 * math.floor(game:allowance(u) or 0), "withdrew two turns' distance (supreme commander killed)")
+      end
+    end
+  end
+end
+
 -- Fire -----------------------------------------------------------------------------------
 
 local function fire_chart(game, u)
@@ -558,10 +552,23 @@ function M.fire(game, actor, target)
   if game:option("supply") and game:counter(actor, "supply") <= 0 then
     error(name .. " is out of supply")
   end
-  if game:flag(target, "in_melee") then
-    error("no firing into a melee (" .. tname .. " is in melee)")
-  end
   local distance = math.floor(game:distance(actor, target))
+  -- 7.2 (charts page): skirmishers alone may fire into a melee, at point blank and only
+  -- before its second round; their hits are TE hits.
+  local into_melee = false
+  if game:flag(target, "in_melee") then
+    if kind == "skirmishers" and distance == 1 and game:counter(target, "melee_rounds") <= 1 then
+      into_melee = true
+    elseif kind == "skirmishers" then
+      error(name .. " may fire into a melee only at point blank and before its second round")
+    else
+      error("no firing into a melee (" .. tname .. " is in melee)")
+    end
+  end
+  -- 3 (artillery): heavy guns cannot move and fire in the same turn.
+  if game:attribute(actor, "heavy") > 0 and game:moved(actor) then
+    error(name .. " is heavy artillery and has moved this turn: it cannot fire")
+  end
   local arc = game:arc(actor, target)
   local out_of_arc = 0
   if arc ~= "front" then
@@ -573,9 +580,10 @@ function M.fire(game, actor, target)
   end
   local chart, arm = fire_chart(game, actor)
   local band = game:band(chart, "band", distance)
-  -- The closest target first: no enemy unit in the front arc in a nearer band.
+  -- The closest target first (7f): no enemy unit the firer can see in its front arc in a
+  -- nearer band.
   for _, e in ipairs(game:units(game:side(target))) do
-    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" then
+    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and game:sight(actor, e) then
       local d = math.floor(game:distance(actor, e))
       if game:band(chart, "band", d) < band then
         error(game:name(e) .. " is nearer and must be the target")
@@ -598,7 +606,7 @@ function M.fire(game, actor, target)
     band = band,
     firer_hits = game:counter(actor, "hits"),
     cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target),
-    flank = (flank == "flank" or flank == "rear") and 1 or 0,
+    flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
     trained = game:attribute(actor, "trained") > 0 and 1 or 0,
     fatigued = game:flag(actor, "fatigued") and 1 or 0,
@@ -607,6 +615,9 @@ function M.fire(game, actor, target)
   }
   local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
   L:set(actor, "fired", true)
+  if game:attribute(actor, "heavy") > 0 then
+    L:set(actor, "emplaced", true)
+  end
   if game:option("supply") then
     L:add(actor, "supply", -1)
   end
@@ -618,9 +629,17 @@ function M.fire(game, actor, target)
     L.gone[victim:id()] = true
     game:remove(victim, "commander killed by a red-star hit; the unit takes no hit")
     L:set(target, "lost_commander", true)
+    if game:attribute(victim, "supreme") > 0 then
+      supreme_commander_lost(L, game:side(target))
+    end
     return
   end
-  hit(L, target, 1)
+  if into_melee then
+    te_hit(L, target, 1, true)
+    return
+  end
+  -- Heavy artillery does double damage to units in the field.
+  hit(L, target, game:attribute(actor, "heavy") > 0 and 2 or 1)
 end
 
 -- Melee ----------------------------------------------------------------------------------
@@ -692,6 +711,8 @@ function M.melee(game, actor, target)
     end
   end
   L:set(actor, "in_melee", true)
+  L:set(actor, "disturbed", true)
+  L:set(target, "disturbed", true)
   L:set(target, "in_melee", true)
   -- Skirmishers do not melee: they are swept away.
   if tkind == "skirmishers" then
@@ -717,9 +738,18 @@ function M.melee(game, actor, target)
     return
   end
   local tc, tr = game:cell(target)
+  -- 5c: a unit that reached the foot of a hill with no movement left cannot melee an
+  -- enemy on the hill above it.
+  local ac, ar = game:cell(actor)
+  if game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation")
+      and game:moved(actor)
+      and game:counter(actor, "steps_moved") + game:counter(actor, "face_changes") >= (game:allowance(actor) or 0) then
+    error(name .. " has no movement left at the foot of the hill and cannot melee " .. tname .. " above it")
+  end
   local cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target)
   cover = math.max(0, cover - game:counter(target, "melee_rounds"))
-  local flanked = game:arc(target, actor) ~= "front"
+  -- 5.5.1: a unit in column on a road counts as meleed in the flank.
+  local flanked = game:arc(target, actor) ~= "front" or game:flag(target, "on_road")
   local a = melee_value(game, actor, 0) + (flanked and 1 or 0)
   if friends_touching(game, target, game:side(actor), actor) > 0 then
     a = a + 1
@@ -749,7 +779,10 @@ function M.melee(game, actor, target)
   if L:flag(target, "routed") or L.gone[target:id()] then
     L:set(actor, "in_melee", false)
     L:add(actor, "melee_rounds", -L:counter(actor, "melee_rounds"))
-    if not L:flag(actor, "routed") and not L.gone[actor:id()] and L:occupant(tc, tr) == nil then
+    -- Cavalry are not pursued after melee by infantry (charts page).
+    local horse = { cavalry = true, mounted_infantry = true }
+    local pursues = horse[game:kind(actor)] or not horse[tkind]
+    if pursues and not L:flag(actor, "routed") and not L.gone[actor:id()] and L:occupant(tc, tr) == nil then
       L:place(actor, tc, tr, "advanced after melee")
     end
   end
@@ -798,43 +831,174 @@ function M.mount(game, actor)
   game:set_mode(actor, "formed")
 end
 
--- The sequence of play ------------------------------------------------------------------
+-- Reinforcements (4) ---------------------------------------------------------------------
 
--- Every unit of each side at the start, for the army-integrity check.
-local roster = nil
+local DIRS = { "E", "SE", "SW", "W", "NW", "NE" }
 
-local function take_roster(game)
-  roster = {}
-  for _, u in ipairs(game:units()) do
-    local side = game:side(u)
-    roster[side] = roster[side] or { units = {}, commanders = {} }
-    if is_unit(game, u) then
-      table.insert(roster[side].units, u)
-    elseif game:kind(u) == "commander" then
-      table.insert(roster[side].commanders, u)
+-- Hex distance between two cells of this pointy-top grid (odd rows shoved east).
+local function hex_distance(c1, r1, c2, r2)
+  local q1, q2 = c1 - (r1 - (r1 % 2)) // 2, c2 - (r2 - (r2 % 2)) // 2
+  local dq, dr = q1 - q2, r1 - r2
+  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
+end
+
+local PLACES = { ["first place"] = 1, ["second place"] = 2, ["third place"] = 3 }
+
+-- 4a/4d: in the arrivals phase every off-board unit whose counter `arrives` has come due
+-- enters at its place (counter `entry`, board region `entry_N`; entry 0: the side rolls
+-- the d6 entry chart once for the turn's arrivals). Each takes the first cell of the place
+-- that no piece holds. 4b: when none is left, the rest wait a turn, the enemy is told how
+-- many are coming, and its units on the place are marked `blocking` (they may withdraw
+-- two moves in their movement phase).
+local function arrivals(game)
+  local turn = game:turn()
+  local taken, rolled, blocked = {}, {}, {}
+  for _, u in ipairs(game:off_board_units()) do
+    local due = game:counter(u, "arrives")
+    if due > 0 and due <= turn and game:kind(u) ~= "fake_counter" then
+      local side = game:side(u)
+      local k = game:counter(u, "entry")
+      if k == 0 then
+        if rolled[side] == nil then
+          local place = game:resolve("entry_point", {}, "entry place of " .. side .. "'s reinforcements")
+          rolled[side] = PLACES[place]
+        end
+        k = rolled[side]
+      end
+      local cells = game:region("entry_" .. k)
+      local placed = false
+      for _, c in ipairs(cells) do
+        local key = c.col .. "," .. c.row
+        if not taken[key] and game:unit_at(c.col, c.row) == nil then
+          taken[key] = true
+          game:place(u, c.col, c.row, "reinforcement arriving at entry place " .. k)
+          game:add_counter(u, "arrives", -due)
+          placed = true
+          break
+        end
+      end
+      if not placed then
+        local b = blocked[side .. k] or { side = side, k = k, n = 0, cells = cells }
+        b.n = b.n + 1
+        blocked[side .. k] = b
+      end
+    end
+  end
+  local keys = {}
+  for key in pairs(blocked) do
+    table.insert(keys, key)
+  end
+  table.sort(keys)
+  for _, key in ipairs(keys) do
+    local b = blocked[key]
+    game:announce(b.side .. ": " .. b.n .. (b.n == 1 and " unit is" or " units are")
+      .. " arriving at entry place " .. b.k .. ", which the enemy holds; they wait a turn")
+    for _, c in ipairs(b.cells) do
+      local e = game:unit_at(c.col, c.row)
+      if e ~= nil and game:side(e) ~= b.side and is_unit(game, e) then
+        game:set_flag(e, "blocking", true)
+      end
     end
   end
 end
 
+-- 4b: a unit blocking an arrival may make two full moves away from the entry place, in a
+-- straight line toward the cells farthest from it; it stops before the board edge, water,
+-- any piece or an enemy zone of control, and does not move again this turn.
+function M.withdraw(game, actor)
+  local name = game:name(actor)
+  if not game:flag(actor, "blocking") then
+    error(name .. " is not blocking an arrival")
+  end
+  if game:moved(actor) then
+    error(name .. " has moved this turn")
+  end
+  local col, row = game:cell(actor)
+  local place = {}
+  for k = 1, 3 do
+    for _, c in ipairs(game:region("entry_" .. k)) do
+      if hex_distance(c.col, c.row, col, row) <= 1 then
+        for _, x in ipairs(game:region("entry_" .. k)) do
+          table.insert(place, x)
+        end
+        break
+      end
+    end
+  end
+  local function away(c, r)
+    local best = math.huge
+    for _, x in ipairs(place) do
+      best = math.min(best, hex_distance(x.col, x.row, c, r))
+    end
+    return best
+  end
+  local dir, score = nil, away(col, row)
+  for _, d in ipairs(DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    if nc ~= nil and away(nc, nr) > score then
+      dir, score = d, away(nc, nr)
+    end
+  end
+  if dir == nil then
+    error(name .. " has nowhere to withdraw to")
+  end
+  local foe = enemy_side(game, game:side(actor))
+  local steps = 2 * math.floor(game:allowance(actor) or 0)
+  local c, r = col, row
+  for _ = 1, steps do
+    local nc, nr = game:neighbour(c, r, dir)
+    if nc == nil or game:terrain(nc, nr) == "lake" or game:unit_at(nc, nr) ~= nil
+        or (foe ~= nil and game:zoc(nc, nr, foe) ~= nil) then
+      break
+    end
+    c, r = nc, nr
+  end
+  if c == col and r == row then
+    error(name .. " has nowhere to withdraw to")
+  end
+  game:face(actor, dir)
+  game:place(actor, c, r, "withdrew two moves from the arriving force")
+  game:set_flag(actor, "disturbed", true)
+  game:set_flag(actor, "blocking", false)
+  game:set_flag(actor, "withdrawn", true)
+end
+
+-- The sequence of play ------------------------------------------------------------------
+
+-- Each side's force for the army-integrity check, read from the game every time (a script
+-- keeps no state between calls, so a replayed or restarted game reads the same): units and
+-- commanders on the board, and those off it that are not reinforcements still to come —
+-- those are lost.
+local function roster_of(game, side)
+  local r = { units = {}, lost_units = 0, lost_commanders = 0 }
+  local function add(u, on_board)
+    if game:kind(u) == "commander" then
+      if not on_board then r.lost_commanders = r.lost_commanders + 1 end
+    elseif is_unit(game, u) then
+      table.insert(r.units, u)
+      if not on_board or game:flag(u, "routed") then
+        r.lost_units = r.lost_units + 1
+      end
+    end
+  end
+  for _, u in ipairs(game:units(side)) do
+    add(u, true)
+  end
+  for _, u in ipairs(game:off_board_units(side)) do
+    if game:counter(u, "arrives") == 0 then
+      add(u, false)
+    end
+  end
+  return r
+end
+
 -- Percentage of a side's units lost (destroyed or routed), plus 10 per lost commander.
 function M.losses(game, side)
-  local r = roster and roster[side]
-  if r == nil or #r.units == 0 then
+  local r = roster_of(game, side)
+  if #r.units == 0 then
     return 0
   end
-  local lost = 0
-  for _, u in ipairs(r.units) do
-    if not game:on_board(u) or game:flag(u, "routed") then
-      lost = lost + 1
-    end
-  end
-  local pct = (lost * 100) // #r.units
-  for _, c in ipairs(r.commanders) do
-    if not game:on_board(c) then
-      pct = pct + 10
-    end
-  end
-  return pct
+  return (r.lost_units * 100) // #r.units + 10 * r.lost_commanders
 end
 
 local function integrity(game, side)
@@ -883,6 +1047,9 @@ local function rally(game, side)
       if game:counter(u, "te") > 0 then
         L:add(u, "te", -game:counter(u, "te"))
       end
+      if was_routed and game:option("rally_costs_te") then
+        L:add(u, "te", 1)
+      end
       L:set(u, "fatigued", false)
       local hits = game:counter(u, "hits")
       if hits > 0 then
@@ -891,6 +1058,15 @@ local function rally(game, side)
       if was_routed or hits > 0 then
         game:note(game:name(u) .. " rallies")
       end
+    end
+  end
+  -- 8 (rally c): the most valuable units (attribute `self_rally`) remove one hit without a
+  -- commander.
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and rallied[u:id()] == nil and game:attribute(u, "self_rally") > 0
+        and not game:flag(u, "in_melee") and game:counter(u, "hits") > 0 then
+      L:add(u, "hits", -1)
+      game:note(game:name(u) .. " rallies on its own")
     end
   end
   if game:option("supply") then
@@ -911,7 +1087,6 @@ local function turn_end(game)
   local L = ledger(game)
   for _, u in ipairs(game:units()) do
     if is_unit(game, u) then
-      L:add(u, "face_changes", -game:counter(u, "face_changes"))
       L:add(u, "steps_moved", -game:counter(u, "steps_moved"))
       if game:flag(u, "in_melee") then
         local col, row = game:cell(u)
@@ -930,8 +1105,9 @@ local function turn_end(game)
           L:set(u, "in_melee", false)
           L:add(u, "melee_rounds", -game:counter(u, "melee_rounds"))
         end
-      elseif not game:moved(u) and game:counter(u, "te") > 0 then
-        -- A turn without moving recovers one TE hit.
+      elseif not game:moved(u) and not game:flag(u, "disturbed") and game:counter(u, "te") > 0 then
+        -- A turn without moving recovers one TE hit; a unit forced to move or meleed
+        -- loses the attempt (charts page, removing TE hits).
         L:add(u, "te", -1)
         if game:flag(u, "fatigued") then
           L:set(u, "fatigued", false)
@@ -942,18 +1118,18 @@ local function turn_end(game)
 end
 
 function M.phase_begin(game, phase)
-  if roster == nil then
-    take_roster(game)
-    if game:option("random_cvs") then
-      for _, side in pairs(roster) do
-        for _, c in ipairs(side.commanders) do
-          roll_cvs(game, c)
-        end
+  -- The CVS table is rolled once, as the game starts (its first phase).
+  if game:turn() == 1 and phase == "arrivals" and game:option("random_cvs") then
+    for _, c in ipairs(game:units()) do
+      if game:kind(c) == "commander" then
+        roll_cvs(game, c)
       end
     end
   end
   local side = game:phasing()
-  if phase == "command" then
+  if phase == "arrivals" then
+    arrivals(game)
+  elseif phase == "command" then
     integrity(game, side)
   elseif phase == "movement" then
     local L = ledger(game)

@@ -211,6 +211,9 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
             to,
             reason,
         } => format!("  {} placed {from} → {to} ({reason})", name(game, *piece)),
+        Event::Arrived { piece, at, reason } => {
+            format!("  {} arrived at {at} ({reason})", name(game, *piece))
+        }
         Event::Attached { piece, to } => match to {
             Some(host) => format!("  {} attached to {}", name(game, *piece), name(game, *host)),
             None => format!("  {} detached", name(game, *piece)),

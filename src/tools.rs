@@ -188,20 +188,28 @@ fn play_many(
     // Check the hooks load once here, so a bad script is one clear error, not one per thread.
     drop(hooks_for(&s.ruleset)?);
     let threads = threads.clamp(1, runs.max(1) as usize);
-    let chunk = runs.div_ceil(threads as u32).max(1);
+    // Threads take the next run as they finish one, so one thread's long games do not
+    // leave the others idle; each result carries its run number and goes back in order.
+    let next = AtomicU32::new(0);
     let done = AtomicU32::new(0);
     let show = std::io::stderr().is_terminal();
     let results = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads as u32)
-            .map(|t| {
-                let (first, last) = ((t * chunk).min(runs), ((t + 1) * chunk).min(runs));
-                let done = &done;
-                scope.spawn(move || -> Result<Vec<RunResult>, String> {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, done) = (&next, &done);
+                scope.spawn(move || -> Result<Vec<(u32, RunResult)>, String> {
                     // Lua hooks are not Send: every thread builds its own.
                     let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
-                    let mut out = Vec::with_capacity((last - first) as usize);
-                    for run in first..last {
-                        out.push(play_one(s, orders, run_seed(seed, run), hooks.as_mut()));
+                    let mut out = Vec::new();
+                    loop {
+                        let run = next.fetch_add(1, Ordering::Relaxed);
+                        if run >= runs {
+                            break;
+                        }
+                        out.push((
+                            run,
+                            play_one(s, orders, run_seed(seed, run), hooks.as_mut()),
+                        ));
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                     Ok(out)
@@ -223,12 +231,13 @@ fn play_many(
         let mut all = Vec::with_capacity(runs as usize);
         for h in handles {
             match h.join() {
-                Ok(Ok(chunk)) => all.extend(chunk),
+                Ok(Ok(played)) => all.extend(played),
                 Ok(Err(m)) => return Err(Failure::Rules(m)),
                 Err(_) => return Err(Failure::Rules("a simulation thread failed".to_owned())),
             }
         }
-        Ok(all)
+        all.sort_unstable_by_key(|(run, _)| *run);
+        Ok(all.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
     })?;
     if let Some(m) = results.iter().find_map(|r| r.failed.clone()) {
         return Err(Failure::Rules(m));

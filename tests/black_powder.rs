@@ -68,9 +68,19 @@ struct Table {
 /// A game of `path` with a wood at x 44–56, y 18–28 and an orchard at x 12–22, y 20–27,
 /// `options` (YAML flow entries) and `pieces` (YAML list lines).
 fn table_of(path: &str, options: &str, pieces: &str) -> Table {
+    table_seeded(path, options, 0, pieces)
+}
+
+/// [`table_of`] with the scenario's dice seed (0: the default).
+fn table_seeded(path: &str, options: &str, seed: u64, pieces: &str) -> Table {
     let r = ruleset(path);
+    let seed = if seed == 0 {
+        String::new()
+    } else {
+        format!("seed: {seed}\n")
+    };
     let text = format!(
-        "scenario: t\nruleset: {}\noptions: {{ {options} }}\nboard:\n  width: 72\n  height: 48\n  areas:\n    - {{ name: wood, terrain: woods, corners: [[44, 18], [56, 18], [56, 28], [44, 28]] }}\n    - {{ name: orchard, terrain: light_woods, corners: [[12, 20], [22, 20], [22, 27], [12, 27]] }}\nsides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:\n{pieces}",
+        "scenario: t\n{seed}ruleset: {}\noptions: {{ {options} }}\nboard:\n  width: 72\n  height: 48\n  areas:\n    - {{ name: wood, terrain: woods, corners: [[44, 18], [56, 18], [56, 28], [44, 28]] }}\n    - {{ name: orchard, terrain: light_woods, corners: [[12, 20], [22, 20], [22, 27], [12, 27]] }}\nsides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:\n{pieces}",
         r.spec.ruleset.value
     );
     let s = scenario_from_text("t.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}\n{text}"));
@@ -315,8 +325,10 @@ fn example_plays_its_orders_from_the_command_line() {
         "+2 command distance (doubled), -2 opportunist chargers",
         // 003 Break test: the club's hand-to-hand column for cavalry.
         "→ retreat_disordered_with_supports (break test of fr_hussars)",
-        // 003 Retire moves: 8.1" on the table.
-        "fr_hussars retires to 8.1 inches (table)",
+        // 003 Retire moves: to 8.1" on the table from the cause (here already farther).
+        "fr_hussars is already 8.1 inches (table) or more from br_dragoons",
+        // Base assumption (page 68): the winner's victory move, one move straight back.
+        "br_dragoons placed (62\", 21.5\") → (62\", 9.62\") (fall back (victory move))",
         // 003 Reform action.
         "fr_hussars is no longer disordered",
     ] {
@@ -840,8 +852,20 @@ fn skirmish_company_charged_in_the_open_resolves_its_table() {
     let events = act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
     let result = rolls(&events, "skirmish_company_charged");
     assert_eq!(result.len(), 1, "{events:?}");
-    // Against infantry every result retires the company.
-    assert!(flag(&t, "rs", "must_retire"), "{result:?}");
+    // Against infantry every result retires the company: 003 Retire moves, to 8.1" on the
+    // table straight away from the charger (6" off at the start), still facing it.
+    let (x, y) = at(&t, "rs");
+    assert!(
+        (x - 30.0).abs() < 0.002 && (y - 21.9).abs() < 0.002,
+        "{result:?} {x},{y}"
+    );
+    assert!(!flag(&t, "rs", "must_retire"), "{result:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::PlacedOnTable { reason, .. } if reason == "retire")),
+        "{events:?}"
+    );
     // A reliable company re-rolled a 1: the log shows a re-roll only when it rolled one.
     assert!(rolls(&events, "to_hit").is_empty());
 }
@@ -1104,4 +1128,300 @@ fn threatened_zones_need_line_of_sight() {
     // In the open the same move must stop where the zone begins.
     let refusal = refused(move_to(&mut t, "blue", "b2", 27.0, 27.2));
     assert!(refusal.message.contains("27.42"), "{}", refusal.message);
+}
+
+#[test]
+fn retire_blocked_by_the_table_edge_stays_marked() {
+    // 003 Retire moves (8.1" on the table): a skirmish company 2" from the north edge,
+    // charged from 6" to the south, would retire past the edge; it stays, marked.
+    let pieces = "  - { id: bi, side: blue, type: line_infantry, at: [30, 8], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let events = act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
+    assert_eq!(at(&t, "rs"), (30.0, 2.0));
+    assert!(flag(&t, "rs", "must_retire"), "{events:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Note { text }
+            if text.contains("rs cannot retire") && text.contains("off the table"))),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn hand_to_hand_losers_retire_from_the_winner_and_winners_make_victory_moves() {
+    // Base assumption (page 68) and 003 Retire moves: after hand-to-hand the loser's retire
+    // is made at once, to 8.1" (table) from the winner; the winner may fall back one move
+    // (18" cavalry at 66% = 11.88") or advance; a unit that did not win may not.
+    let pieces = "  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bi, side: blue, type: line_infantry, at: [60, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 24], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut checked_retire = false;
+    let mut checked_victory = false;
+    for seed in 1..60 {
+        let mut t = table_seeded(CLUB, "", seed, pieces);
+        until_phase(&mut t, "blue", "command");
+        act(&mut t, "blue", "bc", "cavalry_charge", Some("rc")).expect("charge");
+        until_phase(&mut t, "blue", "close_combat");
+        let events = act(&mut t, "blue", "bc", "melee", Some("rc")).expect("melee");
+        let tests = rolls(&events, "break_test");
+        let retired = tests.iter().any(|o| {
+            (o.contains("retire") || o.contains("retreat") || o.contains("fallback"))
+                && !o.starts_with("hold")
+        });
+        if !flag(&t, "bc", "victory_move") || !t.game.piece_by_name("rc").unwrap().on_board() {
+            continue;
+        }
+        if retired {
+            // The loser (red) retired straight back from bc, 8.1" from it.
+            let (x, y) = at(&t, "rc");
+            assert!(
+                (x - 30.0).abs() < 0.002 && (y - 21.9).abs() < 0.002,
+                "{tests:?} {x},{y}"
+            );
+            checked_retire = true;
+        }
+        let no = refused(act(&mut t, "blue", "bi", "victory_fall_back", None));
+        assert!(no.message.contains("has not won"), "{}", no.message);
+        act(&mut t, "blue", "bc", "victory_fall_back", None).expect("fall back");
+        let (x, y) = at(&t, "bc");
+        assert!(
+            (x - 30.0).abs() < 0.002 && (y - 41.88).abs() < 0.002,
+            "{x},{y}"
+        );
+        assert!(!flag(&t, "bc", "victory_move"));
+        checked_victory = true;
+        if checked_retire {
+            break;
+        }
+    }
+    assert!(
+        checked_victory && checked_retire,
+        "no seed gave a blue win with a retire"
+    );
+}
+
+#[test]
+fn engaged_range_is_12_inches_without_line_of_sight() {
+    // 003 Engaged: within 18" of an enemy, 12" when there is no line of sight. Both pairs
+    // stand 11" apart on the table (16.7" at 66%): one pair sees across open ground, the
+    // other has the wood (y 18-28) between.
+    let pieces = "  - { id: seen, side: blue, type: line_infantry, at: [30, 29], facing: 270, attributes: { brigade: 1 } }\n  - { id: hidden, side: blue, type: line_infantry, at: [50, 28.5], facing: 270, attributes: { brigade: 1 } }\n  - { id: r_open, side: red, type: line_infantry, at: [30, 18], facing: 90, attributes: { brigade: 1 } }\n  - { id: r_wood, side: red, type: line_infantry, at: [50, 17.5], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "musketry_artillery");
+    assert!(flag(&t, "seen", "engaged"));
+    assert!(!flag(&t, "hidden", "engaged"));
+}
+
+#[test]
+fn the_opponent_drifts_a_unit_that_failed_its_order_in_woods() {
+    // 003 Order and Movement in Woods: a unit in woods failing its order on a 10 or 11 may
+    // be moved 6" (3.96" at 66%) by the opponent, formation unchanged, proximity rule kept.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 34], facing: 270, attributes: { staff: 8, brigade: 1 } }\n  - { id: bw, side: blue, type: line_infantry, at: [50, 23], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [50, 8], facing: 90, attributes: { brigade: 1 } }\n";
+    for seed in 1..200 {
+        let mut t = table_seeded(CLUB, "", seed, pieces);
+        until_phase(&mut t, "blue", "command");
+        let no = refused(act(&mut t, "red", "r1", "woods_drift_away", Some("bw")));
+        assert!(no.message.contains("has not failed"), "{}", no.message);
+        let events = act(&mut t, "blue", "bde", "order", Some("bw")).expect("order");
+        if rolls(&events, "command") != ["woods_drift"] {
+            continue;
+        }
+        assert!(flag(&t, "bw", "woods_drift"));
+        // The owner may not move it so.
+        let own = refused(act(&mut t, "blue", "bde", "woods_drift_away", Some("bw")));
+        assert!(
+            own.message.contains("target") || own.message.contains("opponent"),
+            "{}",
+            own.message
+        );
+        act(&mut t, "red", "r1", "woods_drift_away", Some("bw")).expect("drift");
+        let (x, y) = at(&t, "bw");
+        assert!(
+            (x - 50.0).abs() < 0.002 && (y - 26.96).abs() < 0.002,
+            "{x},{y}"
+        );
+        assert_eq!(mode(&t, "bw"), "line");
+        assert!(!flag(&t, "bw", "woods_drift"));
+        return;
+    }
+    panic!("no seed gave a woods drift");
+}
+
+fn move_facing(
+    t: &mut Table,
+    who: &str,
+    x: f64,
+    y: f64,
+    degrees: i32,
+) -> Result<Vec<Event>, Refusal> {
+    let to = Point::new(
+        Len((x * 1000.0).round() as i64),
+        Len((y * 1000.0).round() as i64),
+    );
+    let piece = id(t, who);
+    apply(
+        t,
+        "blue",
+        Action::MoveTo {
+            piece,
+            to,
+            facing: Some(grognard_kernel::geometry::open::Angle::degrees(degrees)),
+        },
+    )
+}
+
+#[test]
+fn units_must_face_an_enemy_to_move_toward_it() {
+    // 003 Command friction: units must face an enemy unit before moving closer to it. b1
+    // faces south, away from r1; heading north toward r1 it must turn to face it.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 90, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    assert!(
+        ordered(&mut t, "bde", "b1") > 0,
+        "staff 12 succeeds with this seed"
+    );
+    let no = refused(move_to(&mut t, "blue", "b1", 30.0, 26.0));
+    assert!(no.message.contains("b1 must face r1"), "{}", no.message);
+    assert_eq!(at(&t, "b1"), (30.0, 30.0));
+    // Turned to face r1 (the move's own facing), it may close.
+    move_facing(&mut t, "b1", 30.0, 26.0, 270).expect("facing r1");
+    assert_eq!(at(&t, "b1"), (30.0, 26.0));
+}
+
+#[test]
+fn assault_forbids_moves_into_the_rear_zone() {
+    // 003 Brigade orders, Assault: no unit may voluntarily move in its rear zone.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, flags: [order_assault], attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    assert!(
+        ordered(&mut t, "bde", "b1") > 0,
+        "staff 12 succeeds with this seed"
+    );
+    let no = refused(move_to(&mut t, "blue", "b1", 30.0, 35.0));
+    assert!(no.message.contains("rear zone"), "{}", no.message);
+    move_to(&mut t, "blue", "b1", 25.0, 30.0).expect("to the flank, away from r1");
+}
+
+#[test]
+fn shaken_units_of_a_broken_brigade_keep_8_inches_from_the_enemy() {
+    // 003 Brigade morale, Broken: a shaken unit may not voluntarily move within 8" (the
+    // initiative range, 12" at 66% = 7.92" on the table) of an enemy. Two of the brigade's
+    // three units are gone, so it is broken; bs is shaken and gets its free move.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: bs, side: blue, type: line_infantry, at: [30, 24], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 10], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    assert!(flag(&t, "bs", "brigade_broken"));
+    assert_eq!(counter(&t, "bs", "moves"), 1);
+    let no = refused(move_to(&mut t, "blue", "bs", 30.0, 17.5));
+    assert!(no.message.contains("broken brigade"), "{}", no.message);
+    move_to(&mut t, "blue", "bs", 30.0, 19.0).expect("9\" away");
+}
+
+#[test]
+fn hand_hauled_guns_move_once_not_into_a_flank_zone_turning_at_most_45_degrees() {
+    // 003 Moving Unlimbered Guns, Hand Haul: one move (6", 3.96" on the table), not in a
+    // flank zone, the facing turning at most 45°; the battery still fires (no prolong -1).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: ba, side: blue, type: foot_battery, at: [30, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let no = refused(act(&mut t, "blue", "ba", "hand_haul", None));
+    assert!(no.message.contains("no move"), "{}", no.message);
+    assert!(
+        ordered(&mut t, "bde", "ba") >= 1,
+        "staff 12 succeeds with this seed"
+    );
+    assert!(flag(&t, "ba", "prolonged"));
+    act(&mut t, "blue", "ba", "hand_haul", None).expect("hand haul");
+    assert!(!flag(&t, "ba", "prolonged"));
+    assert_eq!(counter(&t, "ba", "moves"), 1);
+    // Sideways (east, 90° off its northward facing) is its flank zone.
+    let flank = refused(move_to(&mut t, "blue", "ba", 33.5, 40.0));
+    assert!(flank.message.contains("flank zone"), "{}", flank.message);
+    // Turning 60° is too much; 45° is allowed.
+    let turn = refused(move_facing(&mut t, "ba", 30.0, 37.0, 330));
+    assert!(
+        turn.message.contains("at most 45 degrees"),
+        "{}",
+        turn.message
+    );
+    move_facing(&mut t, "ba", 30.0, 37.0, 315).expect("45°");
+    assert_eq!(counter(&t, "ba", "moves"), 0);
+}
+
+#[test]
+fn base_reading_retires_one_move_straight_away_from_the_firer() {
+    // Base assumption (page 73): a retire is one move straight away from its cause, made at
+    // once. A skirmish company (stamina 1) shot until a break test retires it: it goes 12"
+    // (its skirmish move at full scale) straight back from the firer, still facing it.
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 34], facing: 270, attributes: { brigade: 1, shooting: 6 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n";
+    for seed in 1..80 {
+        let mut t = table_seeded(CORE, "", seed, pieces);
+        until_phase(&mut t, "blue", "shooting");
+        let events = act(&mut t, "blue", "b1", "shoot", Some("rs")).expect("shoot");
+        let tests = rolls(&events, "break_test");
+        if !tests
+            .iter()
+            .any(|o| o.contains("retire") || o.contains("retreat"))
+        {
+            continue;
+        }
+        let (x, y) = at(&t, "rs");
+        assert!(
+            (x - 30.0).abs() < 0.002 && (y - 8.0).abs() < 0.002,
+            "{tests:?} {x},{y}"
+        );
+        let facing = match t.game.piece_by_name("rs").unwrap().place {
+            Place::Point { facing, .. } => facing,
+            _ => unreachable!(),
+        };
+        assert_eq!(facing, grognard_kernel::geometry::open::Angle::degrees(90));
+        return;
+    }
+    panic!("no seed gave a retire");
+}
+
+#[test]
+fn follow_through_is_one_move_into_the_front_arc() {
+    // 003 Skirmish Company, Follow Through: unless disordered, a charger with a move left
+    // after contact may make one move (no charging) into its front arc.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bi, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 24], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut checked = false;
+    for seed in 1..60 {
+        let mut t = table_seeded(CLUB, "", seed, pieces);
+        if ordered(&mut t, "bde", "bi") < 1 {
+            continue;
+        }
+        act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
+        if flag(&t, "bi", "disordered") {
+            assert_eq!(counter(&t, "bi", "moves"), 0);
+            assert!(!flag(&t, "bi", "follow_through"));
+            continue;
+        }
+        assert!(flag(&t, "bi", "follow_through"));
+        assert_eq!(counter(&t, "bi", "moves"), 1);
+        let back = refused(move_to(&mut t, "blue", "bi", 30.0, 33.0));
+        assert!(back.message.contains("front arc only"), "{}", back.message);
+        move_to(&mut t, "blue", "bi", 30.0, 27.0).expect("one move on");
+        assert_eq!(counter(&t, "bi", "moves"), 0);
+        assert!(!flag(&t, "bi", "follow_through"));
+        checked = true;
+        break;
+    }
+    assert!(checked, "no seed gave a follow-through");
+}
+
+#[test]
+fn no_charge_move_during_a_passage_of_lines() {
+    // 003 Passage of Lines: a charge move may not be made during the passage; the unit may
+    // charge after it only with another move left.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [30, 27], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 23], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "b1", "passage_of_lines", Some("bk")).expect("passage");
+    assert!(flag(&t, "b1", "passed_lines"));
+    let no = refused(act(&mut t, "blue", "b1", "charge", Some("r1")));
+    assert!(no.message.contains("another move left"), "{}", no.message);
+    assert!(
+        ordered(&mut t, "bde", "b1") >= 1,
+        "staff 12 succeeds with this seed"
+    );
+    act(&mut t, "blue", "b1", "charge", Some("r1")).expect("charge with a move left");
 }

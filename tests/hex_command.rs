@@ -516,7 +516,7 @@ fn no_backward_moves_and_facing_follows_the_move() {
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
         ),
-        "cannot move backwards",
+        "b steps only into the cells ahead of it (facing E); (3,4) is behind it: change facing first",
     );
     // Front hexes only, and each step turns the unit: E then NE then NE is fine.
     let out = ok(
@@ -577,7 +577,7 @@ fn facing_changes_once_a_turn_for_a_point() {
             to_blue_movement(),
             &[face("b", "SE"), mv("b", "[[1, 5], [2, 6], [2, 7]]")],
         ),
-        "b changed facing for 1 point and has 2 left for 3 hexes",
+        "the path costs 3 by (2,7), but b has 2 in formed mode",
     );
     ok(
         &f,
@@ -613,6 +613,187 @@ fn facing_changes_once_a_turn_for_a_point() {
     o.extend(ends("blue", 2));
     o.push(face("b", "E"));
     ok(&f, &o);
+}
+
+impl Field {
+    /// `grognard reach --json` for `unit` after `orders`: each cell with its cost and path.
+    fn reach(&self, orders: &[String], unit: &str) -> Result<Vec<(String, i64, String)>, String> {
+        let text: String = std::iter::once("orders:\n".to_owned())
+            .chain(orders.iter().map(|o| format!("  - {o}\n")))
+            .collect();
+        std::fs::write(self.dir.path().join("reach-orders.yaml"), text).expect("write orders");
+        let r = grognard_in(
+            self.dir.path(),
+            &[
+                "reach",
+                "field.yaml",
+                "--unit",
+                unit,
+                "--orders",
+                "reach-orders.yaml",
+                "--json",
+            ],
+        );
+        if r.code != 0 {
+            return Err(r.stderr);
+        }
+        let v: Value = serde_json::from_str(&r.stdout).expect("reach json");
+        let cell = |c: &Value| format!("[{}, {}]", c[0], c[1]);
+        Ok(v["reach"]
+            .as_array()
+            .expect("reach list")
+            .iter()
+            .map(|e| {
+                let path: Vec<String> = e["path"]
+                    .as_array()
+                    .expect("path")
+                    .iter()
+                    .map(cell)
+                    .collect();
+                (
+                    cell(&e["cell"]),
+                    e["cost_hundredths"].as_i64().expect("cost") / 100,
+                    format!("[{}]", path.join(", ")),
+                )
+            })
+            .collect())
+    }
+}
+
+/// Every cell `reach` lists for `unit` after `before` is a move the game accepts, along
+/// the listed path; and each neighbour of `from` it leaves out is refused.
+fn reach_agrees_with_play(f: &Field, before: &[String], unit: &str, from: (i32, i32)) -> usize {
+    let cells = f.reach(before, unit).expect("reach");
+    for (cell, _, path) in &cells {
+        let o = with(
+            before.to_vec(),
+            &[order(
+                "blue",
+                &format!("move: {{ piece: {unit}, path: {path} }}"),
+            )],
+        );
+        let r = run(f, &o);
+        assert_eq!(
+            r.code, 0,
+            "reach lists {cell} by {path}, play refuses: {}",
+            r.stderr
+        );
+    }
+    let (c, row) = from;
+    let shove = row.rem_euclid(2);
+    let neighbours = [
+        (c + 1, row),
+        (c - 1, row),
+        (c - 1 + shove, row - 1),
+        (c + shove, row - 1),
+        (c - 1 + shove, row + 1),
+        (c + shove, row + 1),
+    ];
+    for (nc, nr) in neighbours {
+        let cell = format!("[{nc}, {nr}]");
+        if cells.iter().any(|(x, _, _)| *x == cell) {
+            continue;
+        }
+        let o = with(
+            before.to_vec(),
+            &[order(
+                "blue",
+                &format!("move: {{ piece: {unit}, path: [{cell}] }}"),
+            )],
+        );
+        assert_eq!(
+            run(f, &o).code,
+            1,
+            "reach leaves out {cell}, play accepts it"
+        );
+    }
+    cells.len()
+}
+
+/// 004 5d/5e and 5.1: `reach` knows what a move may do. It lists only cells reached through
+/// the front hexes (each step turning the unit), never the hex behind; a facing change
+/// before the move leaves one point less; cavalry turn twice, skirmishers step anywhere; a
+/// fatigued unit reaches one hex (optional disorder rule: none), a halted one nothing. Every
+/// listed path plays, every neighbour left out is refused.
+#[test]
+fn reach_agrees_with_play_on_facing_and_turning() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: c, side: blue, type: cavalry, at: [4, 1], facing: E }\n  - { id: s, side: blue, type: skirmishers, at: [1, 6], facing: E }\n  - { id: t, side: blue, type: infantry, at: [7, 6], facing: W, counters: { te: 3 }, flags: [fatigued] }\n  - { id: h, side: blue, type: infantry, at: [1, 1], facing: E, flags: [halted] }\n  - { id: r, side: red, type: infantry, at: [9, 7], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let start = to_blue_movement();
+    let cells = f.reach(&start, "b").expect("reach");
+    let find = |cells: &[(String, i64, String)], c: &str| cells.iter().find(|x| x.0 == c).cloned();
+    // Behind (W) and the two rear hexes are never one step away; the front three are.
+    assert!(find(&cells, "[3, 4]").is_none_or(|x| x.1 > 1), "{cells:?}");
+    assert_eq!(find(&cells, "[5, 4]").map(|x| x.1), Some(1));
+    assert_eq!(find(&cells, "[4, 3]").map(|x| x.1), Some(1));
+    assert_eq!(find(&cells, "[4, 5]").map(|x| x.1), Some(1));
+    assert!(find(&cells, "[3, 3]").is_none_or(|x| x.1 > 1));
+    assert!(cells.iter().all(|x| x.1 <= 3));
+    assert!(cells.iter().any(|x| x.1 == 3));
+    let n = reach_agrees_with_play(&f, &start, "b", (4, 4));
+    assert!(n >= 10, "{n}");
+    // About face (one point): the hexes behind open up, at most two hexes away.
+    let turned = with(
+        start.clone(),
+        &[order("blue", "face: { piece: b, facing: W }")],
+    );
+    let cells = f.reach(&turned, "b").expect("reach");
+    assert_eq!(find(&cells, "[3, 4]").map(|x| x.1), Some(1));
+    assert!(find(&cells, "[5, 4]").is_none());
+    assert!(cells.iter().all(|x| x.1 <= 2), "{cells:?}");
+    reach_agrees_with_play(&f, &turned, "b", (4, 4));
+    // Cavalry: 5 points, two facing changes; after both, 3 points left.
+    let c = f.reach(&start, "c").expect("reach");
+    assert!(c.iter().any(|x| x.1 == 5));
+    let twice = with(
+        start.clone(),
+        &[
+            order("blue", "face: { piece: c, facing: SE }"),
+            order("blue", "face: { piece: c, facing: E }"),
+        ],
+    );
+    let c2 = f.reach(&twice, "c").expect("reach");
+    assert!(
+        c2.iter().all(|x| x.1 <= 3) && c2.iter().any(|x| x.1 == 3),
+        "{c2:?}"
+    );
+    reach_agrees_with_play(&f, &twice, "c", (4, 1));
+    // Skirmishers may step back (5e).
+    let s = f.reach(&start, "s").expect("reach");
+    assert_eq!(find(&s, "[0, 6]").map(|x| x.1), Some(1));
+    reach_agrees_with_play(&f, &start, "s", (1, 6));
+    // Fatigued: one hex, and only ahead.
+    let t = f.reach(&start, "t").expect("reach");
+    assert_eq!(t.len(), 3, "{t:?}");
+    reach_agrees_with_play(&f, &start, "t", (7, 6));
+    // Halted: no move at all.
+    let err = f.reach(&start, "h").expect_err("halted");
+    assert!(err.contains("h cannot move: it is halted"), "{err}");
+}
+
+/// Broken `turning` and `slowed_by` data are reported at their lines with suggestions.
+#[test]
+fn bad_turning_data_is_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        format!(
+            "ruleset: bad\nextends: {}\npiece_types:\n  infantry:\n    turning: {{ forward_only: true, cost: 1, most: 1, counter: face_change }}\n  courier:\n    turning: {{ cost: -1 }}\nslowed_by:\n  - {{ flag: fatigue, max_steps: 1 }}\n  - {{ max_steps: 1 }}\n",
+            root().join(RULESET).display()
+        ),
+    )
+    .expect("write");
+    let r = grognard_in(dir.path(), &["validate", "bad.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "bad.yaml:5:63: unknown counter `face_change`",
+        "did you mean `face_changes`?",
+        "bad.yaml:7:22: piece type `courier`: `turning.cost` cannot be negative",
+        "bad.yaml:9:13: unknown flag `fatigue`",
+        "bad.yaml:10:5: a `slowed_by` entry needs `flag:`",
+    ] {
+        assert!(r.stderr.contains(want), "expected `{want}` in {}", r.stderr);
+    }
 }
 
 /// 004 5.2: the zone of control is the three front hexes; entering one ends the move; a
@@ -835,7 +1016,7 @@ fn fatigue_and_te_recovery() {
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
         ),
-        "moves at most 1 hex",
+        "b is fatigued and may move at most 1 cell; the path has 2",
     );
     ok(
         &f2,
@@ -847,6 +1028,414 @@ fn fatigue_and_te_recovery() {
     // A whole turn without moving: t recovers one TE at the turn's end.
     let out = ok(&f, &whole_turn());
     has(&out, "t te 1 → 0");
+}
+
+// --- Roads, hills, skirmishers, heavy guns, pursuit, the supreme commander -------------
+
+/// 004 5.5.1: a unit whose move ends along a road is in column and counts as flanked when
+/// fired on (one CB to the firer), unless it deploys astride the road, disordered (a TE
+/// hit); a move off the road ends the column.
+#[test]
+fn road_column_counts_flanked_until_deployed() {
+    let road = "    - feature: road\n      path: [[1, 4], [2, 4], [3, 4], [4, 4], [5, 4]]\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
+    let red_fire = order("red", "act: { piece: r, action: fire, target: b }");
+    let along = order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }");
+    let f = field(None, road, pieces, "");
+    let mut o = with(to_blue_movement(), std::slice::from_ref(&along));
+    o.extend(ends("blue", 1));
+    o.push(red_fire.clone());
+    let out = ok(&f, &o);
+    has(&out, "b is on_road");
+    has(&out, "-1 target's flank or rear");
+    // Deployed: a TE hit, no flank bonus.
+    let mut o = with(
+        to_blue_movement(),
+        &[along, order("blue", "act: { piece: b, action: deploy }")],
+    );
+    o.extend(ends("blue", 1));
+    o.push(red_fire.clone());
+    let out = ok(&f, &o);
+    has(&out, "b te 0 → 1");
+    lacks(&out, "flank or rear");
+    // The same move with no road: no column.
+    let plain = field(None, "", pieces, "");
+    let mut o = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
+    );
+    o.extend(ends("blue", 1));
+    o.push(red_fire);
+    let out = ok(&plain, &o);
+    lacks(&out, "on_road");
+    lacks(&out, "flank or rear");
+    refused(
+        &plain,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "act: { piece: b, action: deploy }")],
+        ),
+        "b is not in column on a road",
+    );
+}
+
+/// 004 5c: a unit that reaches the foot of a hill with no movement left cannot melee the
+/// enemy on the hill above; with a point left it can.
+#[test]
+fn no_melee_up_a_hill_without_movement_left() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . h . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: NE }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    let to_melee = |mv: &str, by: &str| {
+        let mut o = with(to_blue_movement(), &[order("blue", mv)]);
+        o.extend(ends("blue", 1));
+        o.extend(ends("red", 1));
+        o.extend(ends("blue", 1));
+        o.push(melee(by, "r"));
+        o
+    };
+    refused(
+        &f,
+        &to_melee("move: { piece: b, path: [[2, 4], [3, 4], [4, 4]] }", "b"),
+        "b has no movement left at the foot of the hill and cannot melee r above it",
+    );
+    // c reaches (4,5) in two hexes, with one point left.
+    let out = ok(
+        &f,
+        &to_melee("move: { piece: c, path: [[3, 5], [4, 5]] }", "c"),
+    );
+    has(&out, "melee of c");
+}
+
+/// 004 charts page (melee): skirmishers may fire at a unit in melee only at point blank and
+/// in the first melee round, and their hits are TE hits; other units never fire into a
+/// melee.
+#[test]
+fn skirmishers_fire_into_melee() {
+    let pieces = "  - { id: s, side: blue, type: skirmishers, at: [3, 4], facing: E }\n  - { id: b, side: blue, type: infantry, at: [3, 6], facing: NE }\n  - { id: k, side: blue, type: skirmishers, at: [2, 3], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { melee_rounds: 1 }, flags: [in_melee] }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("s", "r")]));
+    has(&out, "r te 0 → 1");
+    lacks(&out, "r hits");
+    refused(
+        &f,
+        &with(to_blue_fire(), &[fire("b", "r")]),
+        "no firing into a melee (r is in melee)",
+    );
+    refused(
+        &f,
+        &with(to_blue_fire(), &[fire("k", "r")]),
+        "k may fire into a melee only at point blank and before its second round",
+    );
+    let later = pieces.replace("melee_rounds: 1", "melee_rounds: 2");
+    refused(
+        &field(None, "", &later, ""),
+        &with(to_blue_fire(), &[fire("s", "r")]),
+        "s may fire into a melee only at point blank",
+    );
+}
+
+/// 004 hand-out and 3 (artillery): heavy artillery does double damage and cannot move and
+/// fire in the same turn (a heavy gun that fired stays put).
+#[test]
+fn heavy_artillery_hits_twice_and_moves_or_fires() {
+    let pieces = "  - { id: h, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered, attributes: { heavy: 1 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: q, side: red, type: artillery, at: [6, 6], facing: W, mode: unlimbered, attributes: { heavy: 1 } }\n  - { id: t, side: blue, type: infantry, at: [4, 6], facing: E }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(&f, &with(to_blue_fire(), &[fire("h", "r")]));
+    has(&out, "r hits 0 → 2");
+    let mut o = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: h, path: [[3, 4]] }")],
+    );
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.push(fire("h", "r"));
+    refused(
+        &f,
+        &o,
+        "h is heavy artillery and has moved this turn: it cannot fire",
+    );
+    // Red's heavy gun fires in Blue's turn, then cannot move in its own.
+    let mut o = ends("blue", 3);
+    o.push(order("red", "act: { piece: q, action: fire, target: t }"));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 1));
+    o.push(order("red", "move: { piece: q, path: [[5, 6]] }"));
+    refused(&f, &o, "q cannot move: it is emplaced");
+}
+
+/// 004 charts page (pursuit): cavalry are not pursued after melee by infantry; an infantry
+/// winner does advance into the hex of routed infantry.
+#[test]
+fn infantry_do_not_pursue_cavalry() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 2 } }\n  - { id: c, side: red, type: cavalry, at: [4, 4], facing: W, counters: { hits: 2 } }\n";
+    let f = field(None, "", pieces, "");
+    over_seeds(
+        &f,
+        &with(to_blue_melee(), &[melee("b", "c")]),
+        &["defender hit"],
+        |outcome, out| {
+            if outcome == "defender hit" {
+                has(out, "c is routed");
+                lacks(out, "advanced after melee");
+            }
+        },
+    );
+    let foot = pieces.replace("type: cavalry", "type: infantry");
+    over_seeds(
+        &field(None, "", &foot, ""),
+        &with(to_blue_melee(), &[melee("b", "c")]),
+        &["defender hit"],
+        |outcome, out| {
+            if outcome == "defender hit" {
+                has(out, "b placed (3,4) → (4,4) (advanced after melee)");
+            }
+        },
+    );
+}
+
+/// 004 break point: when the supreme commander is killed, every unit of his force rolls the
+/// cube at once and on red withdraws two turns' distance to its rear.
+#[test]
+fn supreme_commander_death_makes_every_unit_roll() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: v, side: red, type: commander, at: [4, 4], attached_to: r, attributes: { supreme: 1 } }\n  - { id: q, side: red, type: infantry, at: [1, 6], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_fire(), &[fire("b", "r")]);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let (mut went, mut stayed) = (false, false);
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        if !r.stdout.contains("v removed (commander killed") {
+            lacks(&r.stdout, "supreme commander");
+            continue;
+        }
+        has(
+            &r.stdout,
+            "note: red's supreme commander is dead: every unit rolls for integrity",
+        );
+        has(&r.stdout, "(integrity of q (supreme commander killed))");
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("(integrity of q (supreme commander killed))"))
+            .expect("q's roll");
+        if line.contains("withdraw") {
+            has(
+                &r.stdout,
+                "q placed (1,6) → (7,6) (withdrew two turns' distance (supreme commander killed))",
+            );
+            went = true;
+        } else {
+            lacks(&r.stdout, "q placed");
+            stayed = true;
+        }
+        if went && stayed {
+            return;
+        }
+    }
+    panic!("300 seeds: withdrew {went}, held {stayed}");
+}
+
+// --- Reinforcements ----------------------------------------------------------------------
+
+/// A field whose board has the three entry places of 004 4d as regions `entry_1` (two
+/// hexes on the west edge), `entry_2` (one on the east edge) and `entry_3` (one north).
+fn field_with_entries(pieces: &str) -> Field {
+    let f = field(None, "", pieces, "");
+    let path = f.dir.path().join("field.yaml");
+    let text = std::fs::read_to_string(&path).expect("read scenario");
+    let text = text.replacen(
+        "  rows: 8\n",
+        "  rows: 8\n  regions: { entry_1: [[0, 3], [0, 4]], entry_2: [[9, 3]], entry_3: [[5, 0]] }\n",
+        1,
+    );
+    std::fs::write(&path, text).expect("write scenario");
+    f
+}
+
+/// Orders through Red's movement phase of turn 2 (Blue first each turn).
+fn to_red_movement_turn_2() -> Vec<String> {
+    let mut o = whole_turn();
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 1));
+    o
+}
+
+/// 004 4a-4b: reinforcements set up off the board come on in the arrivals phase of their
+/// turn at their entry place, one unit a hex; before then they are not on the board. When
+/// the enemy holds the place they wait, the enemy is told how many are coming, and the
+/// blocking unit may make two full moves away (and then not move again that turn); the
+/// reinforcements come on the next turn.
+#[test]
+fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 2, entry: 1 } }\n  - { id: rb, side: blue, type: cavalry, off_board: true, facing: E, counters: { arrives: 2, entry: 1 } }\n  - { id: rc, side: blue, type: infantry, off_board: true, facing: W, counters: { arrives: 2, entry: 2 } }\n  - { id: x, side: red, type: infantry, at: [9, 3], facing: W }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(pieces);
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: ra, path: [[1, 3]] }")],
+        ),
+        "ra is not on the board",
+    );
+    let mut turn_1 = whole_turn();
+    turn_1.pop();
+    lacks(&ok(&f, &turn_1), "arrived");
+    let out = ok(&f, &whole_turn());
+    has(
+        &out,
+        "ra arrived at (0,3) (reinforcement arriving at entry place 1)",
+    );
+    has(
+        &out,
+        "rb arrived at (0,4) (reinforcement arriving at entry place 1)",
+    );
+    has(
+        &out,
+        "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn",
+    );
+    lacks(&out, "rc arrived");
+    has(&out, "x is blocking");
+    // The arrivals move in Blue's movement phase like any unit.
+    let mut o = with(whole_turn(), &ends("blue", 2));
+    o.push(order("blue", "move: { piece: ra, path: [[1, 3], [2, 3]] }"));
+    ok(&f, &o);
+    // x withdraws two moves (6 hexes) straight away from the place, stopping before r.
+    let withdraw = order("red", "act: { piece: x, action: withdraw }");
+    let out = ok(
+        &f,
+        &with(to_red_movement_turn_2(), std::slice::from_ref(&withdraw)),
+    );
+    has(
+        &out,
+        "x placed (9,3) → (8,6) (withdrew two moves from the arriving force)",
+    );
+    refused(
+        &f,
+        &with(
+            to_red_movement_turn_2(),
+            &[
+                withdraw.clone(),
+                order("red", "move: { piece: x, path: [[7, 6]] }"),
+            ],
+        ),
+        "x cannot move: it is withdrawn",
+    );
+    refused(
+        &f,
+        &with(
+            to_red_movement_turn_2(),
+            &[order("red", "act: { piece: r, action: withdraw }")],
+        ),
+        "r is not blocking an arrival",
+    );
+    let mut o = with(to_red_movement_turn_2(), &[withdraw]);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 3));
+    o.extend(ends("blue", 2));
+    let out = ok(&f, &o);
+    has(
+        &out,
+        "rc arrived at (9,3) (reinforcement arriving at entry place 2)",
+    );
+}
+
+/// Bad reinforcement set-ups are refused with the file and line: a piece both off the
+/// board and placed; a reinforcement whose entry place the board does not have (the
+/// arrivals hook fails and names the missing region).
+#[test]
+fn bad_reinforcement_setups_are_named() {
+    let placed = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, at: [3, 3], counters: { arrives: 2, entry: 1 } }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(placed);
+    let r = grognard_in(f.dir.path(), &["validate", "field.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("piece `ra` starts off the board: give it no `at` or `spread`"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("field.yaml:"), "{}", r.stderr);
+    let pieces = placed.replace(" at: [3, 3],", "");
+    let f = field(None, "", &pieces, "");
+    refused(
+        &f,
+        &whole_turn(),
+        "unknown region `entry_1`: the scenario's board has none",
+    );
+}
+
+/// 004 4d: with three places given, the side rolls a d6 for where its reinforcements come
+/// on (1-2 the first, 3-4 the second, 5-6 the third); over seeds every place is used and
+/// each arrival matches its roll.
+#[test]
+fn random_entry_place_by_the_d6() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1 } }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(pieces);
+    let orders = ends("blue", 1);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=24 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let roll = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("(entry place of blue's reinforcements)"))
+            .unwrap_or_else(|| panic!("no entry roll in {}", r.stdout));
+        let face: u32 = roll
+            .split("d6 ")
+            .nth(1)
+            .and_then(|x| x.split(';').next())
+            .and_then(|x| x.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no d6 face in {roll}"));
+        let (place, cell) = match face {
+            1 | 2 => ("first place", "(0,3)"),
+            3 | 4 => ("second place", "(9,3)"),
+            _ => ("third place", "(5,0)"),
+        };
+        assert!(roll.contains(place), "{roll}");
+        has(&r.stdout, &format!("ra arrived at {cell}"));
+        seen.insert(place);
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+/// 004 charts page, removing TE hits: a turn without moving removes one TE hit, but a unit
+/// forced to move (here routed back by fire) or meleed loses the attempt for that turn.
+#[test]
+fn forced_moves_and_melee_lose_the_te_recovery() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [8, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [7, 4], facing: E, counters: { hits: 2, te: 1 } }\n  - { id: q, side: red, type: infantry, at: [8, 0], facing: W, counters: { te: 1 } }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_fire(), &[fire("b", "r")]);
+    let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
+    o.extend(rest);
+    let out = ok(&f, &o);
+    has(&out, "r placed (7,4) → (4,4) (routed)");
+    has(&out, "r placed (4,4) → (1,4) (routed)");
+    has(&out, "q te 1 → 0");
+    lacks(&out, "r te 1 → 0");
+    // Meleed, though the melee is over by the turn's end (the attacker routed): the
+    // defender, which did not move, still does not recover.
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { te: 1 } }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_melee(), &[melee("b", "r")]);
+    let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
+    o.extend(rest);
+    over_seeds(&f, &o, &["attacker hit"], |outcome, out| {
+        if outcome == "attacker hit" {
+            has(out, "b is routed");
+            has(out, "r is no longer in_melee");
+            lacks(out, "r te 1 → 0");
+        }
+    });
 }
 
 // --- Fire -------------------------------------------------------------------------------
@@ -945,6 +1534,20 @@ fn target_rules() {
     let two = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [3, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [4, 6], facing: W }\n";
     refused(
         &field(None, "", two, ""),
+        &with(to_blue_fire(), &[fire("b", "far")]),
+        "n is nearer and must be the target",
+    );
+    // 7f with 7h: a nearer enemy the firer cannot see (a forest between) does not count.
+    let wood = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . F . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let hidden = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [4, 6], facing: W }\n";
+    let out = ok(
+        &field(Some(wood), "", hidden, ""),
+        &with(to_blue_fire(), &[fire("b", "far")]),
+    );
+    has(&out, "fire_small_b by b at far");
+    let open = hidden.replace("at: [4, 4]", "at: [3, 4]");
+    refused(
+        &field(Some(wood), "", &open, ""),
         &with(to_blue_fire(), &[fire("b", "far")]),
         "n is nearer and must be the target",
     );
@@ -1203,6 +1806,27 @@ fn rally_with_a_commander() {
     has(&all.stdout, "b hits 2 → 0");
 }
 
+/// Sequence of play, rally (optional): a routed unit that rallies takes one TE hit; 8c: a
+/// unit valuable enough (attribute `self_rally`) removes one hit without a commander.
+#[test]
+fn rally_variants() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: W, counters: { hits: 2, te: 1 }, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: n, side: blue, type: infantry, at: [3, 6], facing: E, counters: { hits: 1 }, attributes: { self_rally: 1 } }\n  - { id: m, side: blue, type: infantry, at: [6, 6], facing: E, counters: { hits: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 2));
+    let refs: Vec<&str> = o.iter().map(String::as_str).collect();
+    let plain = f.play(&refs, &[]);
+    has(&plain.stdout, "n hits 1 → 0");
+    has(&plain.stdout, "note: n rallies on its own");
+    lacks(&plain.stdout, "m hits");
+    assert_eq!(final_value(&plain.stdout, "b te"), 0);
+    let te = f.play(&refs, &["--option", "rally_costs_te=on"]);
+    has(&te.stdout, "b te 1 → 0");
+    has(&te.stdout, "b te 0 → 1");
+    assert_eq!(final_value(&te.stdout, "b te"), 1);
+}
+
 /// 004 6 and 5.3: commanders attach at the start of the turn, one per unit, never to a
 /// routed unit; a unit that routs loses its commander, captured.
 #[test]
@@ -1417,7 +2041,7 @@ fn digging_in_gives_cover() {
                 order("blue", "move: { piece: b, path: [[4, 4]] }"),
             ],
         ),
-        "b has spent this turn digging in",
+        "b cannot move: it is dug",
     );
     let out = ok(
         &f,
@@ -1479,7 +2103,7 @@ fn optional_command_and_melee_rules() {
             to_blue_movement(),
             &[order("blue", "move: { piece: h, path: [[2, 1]] }")],
         ),
-        "h is halted by a failed order change",
+        "h cannot move: it is halted",
     );
     refused(
         &f,
@@ -1509,6 +2133,11 @@ fn the_example_plays_fire_melee_and_a_rout() {
         "hale removed (commander captured: his unit routed)",
     );
     has(&r.stdout, "r2 melee at b2");
+    has(
+        &r.stdout,
+        "b4 arrived at (0,9) (reinforcement arriving at entry place 1)",
+    );
+    has(&r.stdout, "b4 moved (0,9) → (1,8) → (1,7)");
     let v = grognard(&[
         "validate",
         RULESET,

@@ -251,6 +251,16 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// A piece that was off the board came on at a cell, put there by a hook (a
+    /// reinforcement arriving).
+    Arrived {
+        /// Which piece.
+        piece: PieceId,
+        /// Where it came on.
+        at: Cell,
+        /// Why.
+        reason: String,
+    },
     /// A piece was attached to another (`to`), or detached (`None`).
     Attached {
         /// Which piece.

@@ -18,7 +18,7 @@ use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
 use crate::hooks::{HookCommand, HookDice, Hooks};
 use crate::ids::{ActionId, CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Entry, Reachable, reach};
+use crate::reach::{Crowd, Entry, Reachable, StepBan};
 use crate::rules::{
     Actor, Allowed, Clears, Effect, FeatureKind, MoveLimit, PhaseDef, Rules, StackMeasure,
     TargetRule, Who,
@@ -636,6 +636,7 @@ impl Game {
             }
             Action::MoveTo { piece, to, facing } => {
                 self.do_move_to(&mut next, &mut events, order.side, *piece, *to, *facing)?;
+                self.after_move_to(&mut next, &mut events, order.side, *piece, hooks)?;
             }
             Action::Face { piece, facing } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.facing);
@@ -736,7 +737,7 @@ impl Game {
             .get(piece.mode.index())
             .copied()
             .flatten()
-            .map(|c| self.scaled(c))
+            .map(|c| crate::turning::after_turns(&self.rules, piece, self.scaled(c)))
             .ok_or_else(|| {
                 Refusal::new(
                     RefusalKind::BadMode,
@@ -775,24 +776,47 @@ impl Game {
         dir: Facing,
         to: Cell,
     ) -> Result<Cost, String> {
+        self.data_step_price(piece, from, dir, to, false)
+            .map_err(|ban| self.step_ban_text(piece, from, to, ban))
+    }
+
+    /// [`Self::data_step_cost`] with the reason kept as data: a reach query tries tens of
+    /// thousands of steps and needs no words for the ones it cannot take. `unlinked` says
+    /// that no boundary feature touches either cell, so none is looked up.
+    fn data_step_price(
+        &self,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        unlinked: bool,
+    ) -> Result<Cost, StepBan> {
         let rules = &*self.rules;
-        let grid = self.board.grid().ok_or("this board has no grid")?;
-        let ty = rules.piece_type(piece.kind).ok_or("unknown piece type")?;
-        let mode = rules.modes.get(piece.mode.index()).ok_or("unknown mode")?;
+        let grid = self.board.grid().ok_or(StepBan::NoGrid)?;
+        let ty = rules.piece_type(piece.kind).ok_or(StepBan::UnknownType)?;
+        let mode = rules
+            .modes
+            .get(piece.mode.index())
+            .ok_or(StepBan::UnknownMode)?;
         let kind = |f: FeatureId| rules.features.get(f.index()).map(|d| &d.kind);
         // Roads and crossings count only on the link itself; barriers also at corners.
-        let direct = self.board.features_between(from, to);
+        let direct = if unlinked {
+            &[]
+        } else {
+            self.board.features_between(from, to)
+        };
         let on_road = direct.iter().any(|f| kind(*f) == Some(&FeatureKind::Road));
         if mode.roads_only && !on_road {
-            return Err(format!(
-                "in {} mode {} must follow a road, and there is none from {from} to {to}",
-                mode.name, piece.name
-            ));
+            return Err(StepBan::RoadsOnly);
         }
         let mut cost = grid.step_cost(dir);
-        let barriers = self.board.barriers_crossed(from, dir, to, |f| {
-            matches!(kind(f), Some(FeatureKind::Barrier { .. }))
-        });
+        let barriers = if unlinked {
+            Vec::new()
+        } else {
+            self.board.barriers_crossed(from, dir, to, |f| {
+                matches!(kind(f), Some(FeatureKind::Barrier { .. }))
+            })
+        };
         if !barriers.is_empty() {
             let crossing = direct.iter().find_map(|f| match kind(*f) {
                 Some(FeatureKind::Crossing { cost }) => Some(*cost),
@@ -808,15 +832,7 @@ impl Game {
                             Some(FeatureKind::Barrier { cost: Some(c) }) => {
                                 cost = cost.saturating_add(*c);
                             }
-                            _ => {
-                                let name = rules
-                                    .features
-                                    .get(f.index())
-                                    .map_or("?", |d| d.name.as_str());
-                                return Err(format!(
-                                    "the {name} between {from} and {to} cannot be crossed here"
-                                ));
-                            }
+                            _ => return Err(StepBan::Barrier(*f)),
                         }
                     }
                 }
@@ -828,19 +844,49 @@ impl Game {
         let class = rules
             .move_classes
             .get(ty.move_class.index())
-            .ok_or("unknown movement class")?;
+            .ok_or(StepBan::UnknownClass)?;
         match class.enter.get(terrain.index()).copied().flatten() {
             Some(extra) if !(on_road && mode.uses_roads) => cost = cost.saturating_add(extra),
             Some(_) => {}
-            None => {
-                let name = rules
-                    .terrain
-                    .get(terrain.index())
-                    .map_or("?", |t| t.name.as_str());
-                return Err(format!("{} pieces may not enter {name} at {to}", ty.name));
-            }
+            None => return Err(StepBan::Terrain(terrain)),
         }
         Ok(cost)
+    }
+
+    /// The words for a [`StepBan`].
+    fn step_ban_text(&self, piece: &Piece, from: Cell, to: Cell, ban: StepBan) -> String {
+        let rules = &*self.rules;
+        match ban {
+            StepBan::NoGrid => "this board has no grid".to_owned(),
+            StepBan::UnknownType => "unknown piece type".to_owned(),
+            StepBan::UnknownMode => "unknown mode".to_owned(),
+            StepBan::UnknownClass => "unknown movement class".to_owned(),
+            StepBan::RoadsOnly => format!(
+                "in {} mode {} must follow a road, and there is none from {from} to {to}",
+                rules
+                    .modes
+                    .get(piece.mode.index())
+                    .map_or("?", |m| m.name.as_str()),
+                piece.name
+            ),
+            StepBan::Barrier(f) => {
+                let name = rules
+                    .features
+                    .get(f.index())
+                    .map_or("?", |d| d.name.as_str());
+                format!("the {name} between {from} and {to} cannot be crossed here")
+            }
+            StepBan::Terrain(t) => {
+                let name = rules
+                    .terrain
+                    .get(t.index())
+                    .map_or("?", |t| t.name.as_str());
+                let ty = rules
+                    .piece_type(piece.kind)
+                    .map_or("?", |t| t.name.as_str());
+                format!("{ty} pieces may not enter {name} at {to}")
+            }
+        }
     }
 
     /// The first stacking limit that `mover` would break at `cell`, as a message.
@@ -852,10 +898,25 @@ impl Game {
         side: SideId,
         entering: bool,
     ) -> Option<String> {
+        self.stacking_problem_among(state, cell, mover, side, entering, true)
+    }
+
+    /// [`Self::stacking_problem`]; with `anyone_there` false, the caller knows no other
+    /// piece of the side is at `cell` and the piece list is not walked.
+    fn stacking_problem_among(
+        &self,
+        state: &State,
+        cell: Cell,
+        mover: PieceId,
+        side: SideId,
+        entering: bool,
+        anyone_there: bool,
+    ) -> Option<String> {
         let rules = &*self.rules;
         let me = state.pieces.get(mover.index())?;
+        let listed: &[Piece] = if anyone_there { &state.pieces } else { &[] };
         let others = || {
-            state.pieces.iter().filter(move |p| {
+            listed.iter().filter(move |p| {
                 p.id != mover
                     && p.side == side
                     && p.place.covers(cell)
@@ -918,29 +979,70 @@ impl Game {
     }
 
     fn zone_holder<'s>(&self, state: &'s State, cell: Cell, side: SideId) -> Option<&'s Piece> {
+        state.pieces.iter().find(|p| {
+            self.zone_cells(p, side)
+                .is_some_and(|cells| cells.contains(&cell))
+        })
+    }
+
+    /// The cells where `p` holds pieces of `side` in its zone of control, if it has one.
+    fn zone_cells(&self, p: &Piece, side: SideId) -> Option<[Cell; 3]> {
         let rules = &*self.rules;
         let grid = self.board.grid()?;
-        if !rules.zoc.stops_movement {
+        if !rules.zoc.stops_movement || p.side == side || !p.on_board() {
             return None;
         }
-        state.pieces.iter().find_map(|p| {
-            if p.side == side || !p.on_board() {
-                return None;
+        let ty = rules.piece_type(p.kind)?;
+        if !ty.exerts_zoc
+            || rules
+                .zoc
+                .lost_with_counters
+                .iter()
+                .any(|c| p.counter(*c) > 0)
+            || rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+        {
+            return None;
+        }
+        let at = p.place.cell()?;
+        Some(grid.front_cells(at, p.facing))
+    }
+
+    /// Who stands where in `state`, by cell, as `mover` sees it for a reach query.
+    fn crowd(&self, state: &State, mover: &Piece) -> Crowd {
+        let board = &self.board;
+        let mut crowd = Crowd::new(board.cell_count());
+        for (a, b) in board.links.keys() {
+            for i in [a, b].into_iter().filter_map(|c| board.index(*c)) {
+                crowd.link(i);
             }
-            let ty = rules.piece_type(p.kind)?;
-            if !ty.exerts_zoc
-                || rules
-                    .zoc
-                    .lost_with_counters
-                    .iter()
-                    .any(|c| p.counter(*c) > 0)
-                || rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+        }
+        for p in &state.pieces {
+            let covered: &[Cell] = match &p.place {
+                Place::Cell(c) => std::slice::from_ref(c),
+                Place::Spread(cells) => cells,
+                Place::Point { .. } | Place::Off => &[],
+            };
+            if p.id != mover.id {
+                for i in covered.iter().filter_map(|c| board.index(*c)) {
+                    crowd.occupy(i, p.side != mover.side);
+                }
+            }
+            for i in self
+                .zone_cells(p, mover.side)
+                .into_iter()
+                .flatten()
+                .filter_map(|c| board.index(c))
             {
-                return None;
+                crowd.zone(i, p.id);
             }
-            let at = p.place.cell()?;
-            grid.front_cells(at, p.facing).contains(&cell).then_some(p)
-        })
+        }
+        // With no one else there, the cell does not matter.
+        let alone = mover
+            .place
+            .cell()
+            .and_then(|c| self.stacking_problem_among(state, c, mover.id, mover.side, true, false));
+        crowd.set_alone(alone);
+        crowd
     }
 
     /// A refusal when a flag keeps `piece` from moving.
@@ -959,6 +1061,11 @@ impl Game {
     }
 
     /// What entering `to` means for `piece`, or why it cannot.
+    ///
+    /// A move passes no `crowd` and gets every refusal and stop reason in words. A reach
+    /// query passes its index of who stands where (so no step walks the piece list) and
+    /// keeps only the entries and the kinds of refusal: its messages are left empty, apart
+    /// from a failing hook's, which the query reports.
     #[allow(clippy::too_many_arguments)]
     fn enter(
         &self,
@@ -968,7 +1075,15 @@ impl Game {
         dir: Facing,
         to: Cell,
         hooks: &mut dyn Hooks,
+        crowd: Option<&Crowd>,
     ) -> Result<(Entry, Option<String>), Refusal> {
+        let say = |words: &dyn Fn() -> String| {
+            if crowd.is_some() {
+                String::new()
+            } else {
+                words()
+            }
+        };
         if !self.board.contains(to) {
             return crate::company::exit_entry(
                 &self.rules,
@@ -987,17 +1102,26 @@ impl Game {
             sides: &self.sides,
             state,
         };
-        if self.crossing_room(state, from, to) == Some(0) {
+        // On the board (checked above), so the index exists.
+        let at = self.board.index(to).unwrap_or(usize::MAX);
+        let unlinked = crowd.is_some_and(|c| {
+            self.board
+                .index(from)
+                .is_some_and(|here| c.unlinked(here, at))
+        });
+        if !unlinked && self.crossing_room(state, from, to) == Some(0) {
             return Err(Refusal::new(
                 RefusalKind::Impassable,
-                format!(
-                    "the crossing between {from} and {to} has carried all the pieces it can this turn"
-                ),
+                say(&|| {
+                    format!(
+                        "the crossing between {from} and {to} has carried all the pieces it can this turn"
+                    )
+                }),
             ));
         }
-        let data = self.data_step_cost(piece, from, dir, to);
+        let data = self.data_step_price(piece, from, dir, to, unlinked);
         let cost = hooks
-            .move_cost(&world, piece.id, from, to, data.as_ref().ok().copied())
+            .move_cost(&world, piece.id, from, to, data.ok())
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let cost = match (cost, data) {
             (Some(c), _) if c.is_negative() => {
@@ -1010,22 +1134,30 @@ impl Game {
                 ));
             }
             (Some(c), _) => c,
-            (None, Err(why)) => return Err(Refusal::new(RefusalKind::Impassable, why)),
+            (None, Err(ban)) => {
+                return Err(Refusal::new(
+                    RefusalKind::Impassable,
+                    say(&|| self.step_ban_text(piece, from, to, ban)),
+                ));
+            }
             (None, Ok(_)) => {
                 return Err(Refusal::new(
                     RefusalKind::Impassable,
-                    format!("the ruleset forbids {} to enter {to}", piece.name),
+                    say(&|| format!("the ruleset forbids {} to enter {to}", piece.name)),
                 ));
             }
         };
-        if state
-            .pieces
-            .iter()
-            .any(|p| p.side != piece.side && p.on_board() && p.place.covers(to))
-        {
+        let enemy_there = match crowd {
+            Some(c) => c.enemy_at(at),
+            None => state
+                .pieces
+                .iter()
+                .any(|p| p.side != piece.side && p.on_board() && p.place.covers(to)),
+        };
+        if enemy_there {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
-                format!("{to} is held by the enemy"),
+                say(&|| format!("{to} is held by the enemy")),
             ));
         }
         let ty = self.rules.piece_type(piece.kind);
@@ -1039,35 +1171,57 @@ impl Game {
             to,
         )
         .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
-        let sharing = crate::company::sharing(&self.rules, state, piece, to);
-        let (share_stop, share_go, mut stop_reason) =
-            crate::company::sharing_entry(state, &sharing)?;
+        // With no other own piece there, sharing is free and only the mover counts for
+        // stacking: the walks over the piece list are skipped.
+        let friends_there = crowd.is_none_or(|c| c.friend_at(at));
+        let sharing = if friends_there {
+            crate::company::sharing(&self.rules, state, piece, to)
+        } else {
+            crate::company::Sharing::Free
+        };
+        let (share_stop, share_go, mut stop_reason) = match sharing {
+            crate::company::Sharing::Free => (true, true, None),
+            _ => crate::company::sharing_entry(state, &sharing)?,
+        };
         can_stop &= share_stop;
-        if let Some(problem) = self.stacking_problem(state, to, piece.id, piece.side, true) {
+        let problem = match crowd {
+            Some(c) if !friends_there => c.alone().map(std::borrow::Cow::Borrowed),
+            _ => self
+                .stacking_problem(state, to, piece.id, piece.side, true)
+                .map(std::borrow::Cow::Owned),
+        };
+        if let Some(problem) = problem {
             if ty.is_some_and(|t| t.passes_friends) || sharing.passes() {
                 can_stop = false;
             } else {
                 return Err(Refusal::new(
                     RefusalKind::Occupied,
-                    format!("{} cannot enter {to}: {problem}", piece.name),
+                    say(&|| format!("{} cannot enter {to}: {problem}", piece.name)),
                 ));
             }
         }
         let mut can_continue = share_go;
-        if let Some(holder) = self.zone_holder(state, to, piece.side) {
+        let holder = match crowd {
+            Some(c) => c.zone_at(at).and_then(|id| state.pieces.get(id.index())),
+            None => self.zone_holder(state, to, piece.side),
+        };
+        if let Some(holder) = holder {
             can_continue = false;
-            stop_reason = Some(format!(
-                "entered the zone of control of {}",
-                self.label(state, piece.side, holder)
-            ));
+            stop_reason = Some(say(&|| {
+                format!(
+                    "entered the zone of control of {}",
+                    self.label(state, piece.side, holder)
+                )
+            }));
         }
         if hooks
             .stops(&world, piece.id, from, to)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
         {
             can_continue = false;
-            stop_reason
-                .get_or_insert_with(|| "the ruleset's stop hook ends the move here".to_owned());
+            stop_reason.get_or_insert_with(|| {
+                say(&|| "the ruleset's stop hook ends the move here".to_owned())
+            });
         }
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         if class.is_some_and(|c| c.stops_on_costly) {
@@ -1075,14 +1229,18 @@ impl Game {
             if cost > grid_cost {
                 can_continue = false;
                 stop_reason.get_or_insert_with(|| {
-                    let t = self.board.terrain(to);
-                    let costly_terrain = class
-                        .and_then(|c| c.enter.get(t.index()).copied().flatten())
-                        .is_some_and(|extra| extra > Cost::ZERO);
-                    match self.rules.terrain.get(t.index()) {
-                        Some(d) if costly_terrain => format!("entering {} ends the move", d.name),
-                        _ => "a step that costs extra ends the move".to_owned(),
-                    }
+                    say(&|| {
+                        let t = self.board.terrain(to);
+                        let costly_terrain = class
+                            .and_then(|c| c.enter.get(t.index()).copied().flatten())
+                            .is_some_and(|extra| extra > Cost::ZERO);
+                        match self.rules.terrain.get(t.index()) {
+                            Some(d) if costly_terrain => {
+                                format!("entering {} ends the move", d.name)
+                            }
+                            _ => "a step that costs extra ends the move".to_owned(),
+                        }
+                    })
                 });
             }
         }
@@ -1143,6 +1301,7 @@ impl Game {
             .rules
             .piece_type(piece.kind)
             .and_then(|t| t.max_steps.get(piece.mode.index()).copied().flatten());
+        let max_steps = crate::turning::step_limit(&self.rules, &state.options, piece, max_steps);
         let mut failure: Option<Refusal> = None;
         let board = &self.board;
         // Cells just off the board across a baseline the piece may leave by get indices
@@ -1151,7 +1310,10 @@ impl Game {
             board,
             &crate::company::exit_edges(&self.rules, &self.sides, &self.state, piece),
         );
-        let cells = reach(
+        let crowd = self.crowd(state, piece);
+        let cells = crate::turning::reach(
+            &self.rules,
+            piece,
             grid,
             start,
             allowance,
@@ -1165,7 +1327,15 @@ impl Game {
                         .map(|i| board.cell_count() + i)
                 })
             },
-            |from, dir, to, _spent| match self.enter(state, piece, from, dir, to, hooks) {
+            |from, dir, to, _spent| match self.enter(
+                state,
+                piece,
+                from,
+                dir,
+                to,
+                hooks,
+                Some(&crowd),
+            ) {
                 Ok((entry, _)) => Some(entry),
                 Err(r) if r.kind == RefusalKind::HookFailed => {
                     failure.get_or_insert(r);
@@ -1242,6 +1412,7 @@ impl Game {
                 ),
             ));
         }
+        crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
         let mut spent = Cost::ZERO;
         let mut at = start;
         let mut last_dir = piece.facing;
@@ -1263,6 +1434,7 @@ impl Game {
                     format!("{to} is not next to {at}"),
                 ));
             };
+            crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?;
             // Walking into enemies the side did not know were there is contact, not a
             // refusal: a refusal's wording would tell what is there.
             let unseen = self.unseen_enemies_at(next, side, to);
@@ -1270,7 +1442,7 @@ impl Game {
                 contact = Some(unseen);
                 break;
             }
-            let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks)?;
+            let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks, None)?;
             spent = spent.saturating_add(entry.cost);
             if spent > allowance {
                 return Err(Refusal::new(
@@ -1402,6 +1574,48 @@ impl Game {
         let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
         let commands = hooks
             .moved(&world, id, path, facing, &mut dice)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        for roll in dice.into_rolls() {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)
+    }
+
+    /// Asks the `moved_on_table` hook what a finished open-table move brings with it (the
+    /// last `MovedOnTable` event gives where it started), and applies it.
+    fn after_move_to(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let Some(from) = events.iter().rev().find_map(|e| match e {
+            Event::MovedOnTable { piece, from, .. } if *piece == id => Some(*from),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let facing = self
+            .state
+            .pieces
+            .get(id.index())
+            .and_then(|p| match p.place {
+                Place::Point { facing, .. } => Some(facing),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let view = next.clone();
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: &view,
+        };
+        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
+        let commands = hooks
+            .moved_on_table(&world, id, from, facing, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         for roll in dice.into_rolls() {
             events.push(Event::Rolled { roll });
@@ -1650,6 +1864,7 @@ impl Game {
             ));
         }
         let _ = piece;
+        self.count_turn(next, events, id)?;
         if let Some(p) = next.pieces.get_mut(id.index()) {
             p.facing = facing;
         }
@@ -2135,7 +2350,7 @@ impl Game {
         Ok(())
     }
 
-    fn apply_effect(
+    pub(crate) fn apply_effect(
         &self,
         next: &mut State,
         events: &mut Vec<Event>,
@@ -2326,6 +2541,7 @@ impl Game {
                 .is_some_and(|t| t.moves == MoveLimit::PerPhase)
             {
                 p.moved = false;
+                crate::turning::new_window(rules, p);
             }
         }
         next.step += 1;
@@ -2333,6 +2549,7 @@ impl Game {
             clear(next, Clears::TurnEnd);
             for p in &mut next.pieces {
                 p.moved = false;
+                crate::turning::new_window(rules, p);
             }
             next.redeployed.clear();
             next.crossed.clear();

@@ -270,6 +270,25 @@ pub trait Hooks {
         Ok(Vec::new())
     }
 
+    /// Called after a piece has moved on an open table (from `from`, where it faced
+    /// `facing`, to where it stands now); returns changes to make. A failure refuses the
+    /// move, so a ruleset can forbid moves its data cannot describe (toward an enemy the
+    /// piece does not face, say). May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the move.
+    fn moved_on_table(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: crate::geometry::open::Point,
+        facing: crate::geometry::open::Angle,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, piece, from, facing, dice);
+        Ok(Vec::new())
+    }
+
     /// Called after a `face` order has turned a piece (`before` is its old facing); returns
     /// changes to make. May roll dice.
     ///

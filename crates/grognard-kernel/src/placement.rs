@@ -30,11 +30,12 @@ fn refuse(message: String) -> Refusal {
     Refusal::new(RefusalKind::HookFailed, message)
 }
 
-/// Puts `id` (and the pieces attached to it) in `cell`.
+/// Puts `id` (and the pieces attached to it) in `cell`. A piece that is off the board
+/// comes on there (a reinforcement arriving), checked the same way.
 ///
 /// # Errors
-/// A refusal when the piece is off the board or on an open table, or the cell is off the
-/// board, held by an enemy piece or over a stacking limit for the piece's side.
+/// A refusal when the piece is on an open table, or the cell is off the board, held by an
+/// enemy piece or over a stacking limit for the piece's side.
 pub(crate) fn place(
     game: &Game,
     next: &mut State,
@@ -49,11 +50,14 @@ pub(crate) fn place(
             id.0
         ))
     })?;
-    let Some(from) = piece.place.cell() else {
-        return Err(refuse(format!(
-            "a hook asked to place {}, which is not on a grid cell",
-            piece.name
-        )));
+    let from = match &piece.place {
+        Place::Off if game.board().grid().is_some() => None,
+        other => Some(other.cell().ok_or_else(|| {
+            refuse(format!(
+                "a hook asked to place {}, which is not on a grid cell",
+                piece.name
+            ))
+        })?),
     };
     if !game.board().contains(cell) {
         return Err(refuse(format!(
@@ -72,7 +76,7 @@ pub(crate) fn place(
             "a hook asked to place {name} at {cell}, which is held by the enemy"
         )));
     }
-    if from == cell {
+    if from == Some(cell) {
         return Ok(());
     }
     if let Some(problem) = game.stacking_problem(next, cell, id, side, true) {
@@ -85,11 +89,18 @@ pub(crate) fn place(
             p.place = Place::Cell(cell);
         }
     }
-    events.push(Event::Placed {
-        piece: id,
-        from,
-        to: cell,
-        reason,
+    events.push(match from {
+        Some(from) => Event::Placed {
+            piece: id,
+            from,
+            to: cell,
+            reason,
+        },
+        None => Event::Arrived {
+            piece: id,
+            at: cell,
+            reason,
+        },
     });
     Ok(())
 }

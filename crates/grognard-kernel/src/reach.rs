@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
+use crate::ids::{FeatureId, PieceId, TerrainId};
 
 /// What entering a cell allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,21 +175,24 @@ fn reach_with(
             chosen[c] = Some(state);
         }
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(chosen.iter().flatten().count());
+    // Each path is walked back into one reused buffer, then copied once into a vector of
+    // exactly its length.
+    let mut back: Vec<Cell> = Vec::new();
     for (cell_index, state) in chosen.into_iter().enumerate() {
         let Some(s) = state else { continue };
         // The last step comes from a state the piece could go on from; walk those back.
-        let mut path = vec![cell_at[cell_of_state(s)]];
+        back.clear();
+        back.push(cell_at[cell_of_state(s)]);
         let mut at = table.stop(s).1;
         while at != NONE && at != s0 {
-            path.push(cell_at[cell_of_state(at)]);
+            back.push(cell_at[cell_of_state(at)]);
             at = table.go(at).1;
         }
-        path.reverse();
         out.push(Reachable {
             cell: cell_at[cell_index],
             cost: table.stop(s).0,
-            path,
+            path: back.iter().rev().copied().collect(),
         });
     }
     out.sort_by_key(|r| (r.cell.row, r.cell.col));
@@ -276,6 +280,121 @@ impl States {
                 .collect(),
             Self::Sparse { stop, .. } => stop.iter().map(|(s, (c, _))| (*s, *c)).collect(),
         }
+    }
+}
+
+/// Why the ruleset's data forbids a step, kept as data: a reach query tries every step from
+/// every cell it reaches and needs no words for the ones it cannot take; a move turns the
+/// reason into its message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StepBan {
+    /// The board has no grid.
+    NoGrid,
+    /// The piece's type is not in the rules.
+    UnknownType,
+    /// The piece's mode is not in the rules.
+    UnknownMode,
+    /// The type's movement class is not in the rules.
+    UnknownClass,
+    /// The mode follows roads only, and the step is not along one.
+    RoadsOnly,
+    /// A barrier that cannot be crossed.
+    Barrier(FeatureId),
+    /// Terrain the piece's class may not enter.
+    Terrain(TerrainId),
+}
+
+/// Who stands where, by cell, for one reach query of one mover: the checks a step makes
+/// against other pieces (an enemy there, own pieces there for stacking and sharing, an
+/// enemy zone of control) become array lookups instead of walks over every piece, so a
+/// query costs the same with 400 pieces on the board as with one.
+#[derive(Clone, Debug)]
+pub(crate) struct Crowd {
+    /// Per board cell, by the board's dense index.
+    spots: Vec<Spot>,
+    /// The stacking limit the mover breaks on a cell with no other own piece (the same on
+    /// every such cell).
+    alone: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Spot {
+    /// An enemy of the mover is on it.
+    enemy: bool,
+    /// Another piece of the mover's side is on it.
+    friend: bool,
+    /// The first enemy, in piece order, whose zone of control covers it.
+    zone: Option<PieceId>,
+    /// A boundary feature (road, barrier, crossing) lies on one of its sides.
+    linked: bool,
+}
+
+impl Crowd {
+    /// An empty index over `cells` board cells.
+    pub(crate) fn new(cells: usize) -> Self {
+        Self {
+            spots: vec![Spot::default(); cells],
+            alone: None,
+        }
+    }
+
+    /// Sets the stacking limit the mover breaks alone.
+    pub(crate) fn set_alone(&mut self, problem: Option<String>) {
+        self.alone = problem;
+    }
+
+    /// The stacking limit the mover breaks on a cell with no other own piece.
+    pub(crate) fn alone(&self) -> Option<&str> {
+        self.alone.as_deref()
+    }
+
+    /// Marks the cell at `index` as covered by an enemy (`enemy`) or by another own piece.
+    pub(crate) fn occupy(&mut self, index: usize, enemy: bool) {
+        if let Some(s) = self.spots.get_mut(index) {
+            if enemy {
+                s.enemy = true;
+            } else {
+                s.friend = true;
+            }
+        }
+    }
+
+    /// Records that `holder`'s zone of control covers the cell at `index`, unless an earlier
+    /// piece's already does.
+    pub(crate) fn zone(&mut self, index: usize, holder: PieceId) {
+        if let Some(s) = self.spots.get_mut(index) {
+            s.zone.get_or_insert(holder);
+        }
+    }
+
+    /// Records that a boundary feature lies on a side of the cell at `index`.
+    pub(crate) fn link(&mut self, index: usize) {
+        if let Some(s) = self.spots.get_mut(index) {
+            s.linked = true;
+        }
+    }
+
+    /// No boundary feature lies on any side of either cell: a step between them (straight
+    /// or round a corner) crosses no road, barrier or crossing.
+    pub(crate) fn unlinked(&self, a: usize, b: usize) -> bool {
+        [a, b]
+            .iter()
+            .all(|i| self.spots.get(*i).is_some_and(|s| !s.linked))
+    }
+
+    /// An enemy is on the cell.
+    pub(crate) fn enemy_at(&self, index: usize) -> bool {
+        self.spots.get(index).is_some_and(|s| s.enemy)
+    }
+
+    /// Another own piece is on the cell.
+    pub(crate) fn friend_at(&self, index: usize) -> bool {
+        self.spots.get(index).is_some_and(|s| s.friend)
+    }
+
+    /// The enemy whose zone of control holds the cell.
+    pub(crate) fn zone_at(&self, index: usize) -> Option<PieceId> {
+        self.spots.get(index).and_then(|s| s.zone)
     }
 }
 

@@ -140,13 +140,13 @@ pub(crate) fn check_step(
     Err(Refusal::new(
         RefusalKind::BadPath,
         format!(
-            "{} steps only into the cells ahead of it (facing {}); {to} is {} of it: change facing first",
+            "{} steps only into the cells ahead of it (facing {}); {to} is {}: change facing first",
             piece.name,
             grid.facing_name(heading),
             if dir.0 == (heading.0 + grid.facings() / 2) % grid.facings() {
-                "behind"
+                "behind it"
             } else {
-                "to the side"
+                "to its side"
             }
         ),
     ))
@@ -166,16 +166,30 @@ pub(crate) fn reach(
     max_steps: Option<u32>,
     cells: usize,
     index: impl Fn(Cell) -> Option<usize>,
-    mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+    enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> Vec<Reachable> {
     if !turning(rules, piece).is_some_and(|t| t.forward_only) {
         return crate::reach::reach(grid, start, budget, max_steps, cells, index, enter);
     }
+    forward_reach(grid, start, piece.facing, budget, max_steps, index, enter)
+}
+
+/// [`reach`] for a piece heading `facing` that steps only into the cells ahead: Dijkstra
+/// over (cell, heading), and steps when a step limit applies.
+fn forward_reach(
+    grid: &Grid,
+    start: Cell,
+    facing: Facing,
+    budget: Cost,
+    max_steps: Option<u32>,
+    index: impl Fn(Cell) -> Option<usize>,
+    mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+) -> Vec<Reachable> {
     let Some(start_index) = index(start) else {
         return Vec::new();
     };
     let layer = |steps: u32| if max_steps.is_some() { steps } else { 0 };
-    let s0: Key = (start_index, piece.facing.0, 0);
+    let s0: Key = (start_index, facing.0, 0);
     let mut go: HashMap<Key, (Cost, Option<Key>)> = HashMap::new();
     let mut stop: HashMap<Key, (Cost, u32, Key)> = HashMap::new();
     let mut cell_at: HashMap<usize, Cell> = HashMap::new();
@@ -335,5 +349,117 @@ pub(crate) fn new_window(rules: &Rules, piece: &mut Piece) {
     let floor = rules.counters.get(counter.index()).map_or(0, |d| d.min);
     if let Some(v) = piece.counters.get_mut(counter.index()) {
         *v = 0.max(floor);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::HexGrid;
+
+    /// Every end cell of every forward-only path within the budget, with its cheapest cost,
+    /// by brute force.
+    #[allow(clippy::too_many_arguments)]
+    fn oracle(
+        grid: &Grid,
+        at: Cell,
+        heading: Facing,
+        spent: Cost,
+        steps: u32,
+        limits: (Cost, Option<u32>),
+        enter: &impl Fn(Cell, Facing, Cell) -> Option<Entry>,
+        on_board: &impl Fn(Cell) -> bool,
+        best: &mut HashMap<(i32, i32), Cost>,
+    ) {
+        if limits.1.is_some_and(|m| steps >= m) {
+            return;
+        }
+        for dir in ahead(grid, heading) {
+            let next = grid.neighbour(at, dir);
+            if !on_board(next) {
+                continue;
+            }
+            let Some(e) = enter(at, dir, next) else {
+                continue;
+            };
+            let total = spent + e.cost;
+            if total > limits.0 {
+                continue;
+            }
+            if e.can_stop {
+                let slot = best.entry((next.col, next.row)).or_insert(Cost::MAX);
+                *slot = (*slot).min(total);
+            }
+            if e.can_continue {
+                oracle(
+                    grid,
+                    next,
+                    dir,
+                    total,
+                    steps + 1,
+                    limits,
+                    enter,
+                    on_board,
+                    best,
+                );
+            }
+        }
+    }
+
+    /// The forward-only search finds exactly the cells (and cheapest costs) brute force
+    /// finds, and each path it gives steps only ahead and costs what it says.
+    #[test]
+    fn forward_reach_agrees_with_brute_force() {
+        let grid = Grid::Hex(HexGrid::new(Cost::ONE));
+        let (cols, rows) = (9i32, 8i32);
+        let on_board = |c: Cell| c.col >= 0 && c.row >= 0 && c.col < cols && c.row < rows;
+        let index = |c: Cell| on_board(c).then(|| (c.row * cols + c.col) as usize);
+        for seed in 0..30u32 {
+            let kind = |c: Cell| (c.col as u32 * 7 + c.row as u32 * 13 + seed * 31) % 6;
+            let enter = |_: Cell, _: Facing, to: Cell| {
+                let k = kind(to);
+                (k != 5).then(|| Entry {
+                    cost: Cost::ONE + Cost::from_hundredths(if k == 4 { 100 } else { 0 }),
+                    can_stop: k != 3,
+                    can_continue: k != 2,
+                })
+            };
+            for max in [None, Some(2)] {
+                let start = Cell::new((seed % 9) as i32, (seed % 8) as i32);
+                let facing = Facing((seed % 6) as u8);
+                let budget = Cost::whole(4);
+                let got = forward_reach(&grid, start, facing, budget, max, index, |a, d, b, _| {
+                    enter(a, d, b)
+                });
+                let mut want = HashMap::new();
+                oracle(
+                    &grid,
+                    start,
+                    facing,
+                    Cost::ZERO,
+                    0,
+                    (budget, max),
+                    &enter,
+                    &on_board,
+                    &mut want,
+                );
+                want.remove(&(start.col, start.row));
+                let got_map: HashMap<(i32, i32), Cost> = got
+                    .iter()
+                    .map(|r| ((r.cell.col, r.cell.row), r.cost))
+                    .collect();
+                assert_eq!(got_map, want, "seed {seed}, max {max:?}");
+                for r in &got {
+                    let (mut at, mut heading, mut cost) = (start, facing, Cost::ZERO);
+                    for &next in &r.path {
+                        let dir = grid.direction_to(at, next).expect("adjacent");
+                        assert!(ahead(&grid, heading).contains(&dir), "seed {seed}: {r:?}");
+                        cost += enter(at, dir, next).expect("enterable").cost;
+                        (at, heading) = (next, dir);
+                    }
+                    assert_eq!((at, cost), (r.cell, r.cost), "seed {seed}");
+                }
+            }
+        }
     }
 }

@@ -533,6 +533,7 @@ fn redact(
         }
         Event::Placed { piece, .. }
         | Event::PlacedOnTable { piece, .. }
+        | Event::Arrived { piece, .. }
         | Event::Attached { piece, .. } => {
             if mine(*piece) {
                 Some(e.clone())

@@ -137,6 +137,50 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         })?,
     )?;
     game.set(
+        "off_board_units",
+        scope.create_function(move |lua, (_, side): (Table, Option<String>)| {
+            let list = lua.create_table()?;
+            for p in world.state.pieces.iter().filter(|p| !p.on_board()) {
+                let of_side = side
+                    .as_deref()
+                    .is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
+                if of_side {
+                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                }
+            }
+            Ok(list)
+        })?,
+    )?;
+    game.set(
+        "region",
+        scope.create_function(move |lua, (_, name): (Table, String)| {
+            let regions = &world.board.regions;
+            let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
+                let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+                mlua::Error::runtime(if known.is_empty() {
+                    format!("unknown region `{name}`: the scenario's board has none")
+                } else {
+                    format!(
+                        "unknown region `{name}`; the board's regions are {}",
+                        known.join(", ")
+                    )
+                })
+            })?;
+            let list = lua.create_table()?;
+            for c in regions
+                .get(i)
+                .map(|r| r.cells.as_slice())
+                .unwrap_or_default()
+            {
+                let cell = lua.create_table()?;
+                cell.set("col", c.col)?;
+                cell.set("row", c.row)?;
+                list.raw_push(cell)?;
+            }
+            Ok(list)
+        })?,
+    )?;
+    game.set(
         "unit",
         scope.create_function(move |lua, (_, name): (Table, String)| {
             world
@@ -270,6 +314,32 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
             let (a, b) = (piece(world, &a)?, piece(world, &b)?);
             Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
         })?,
+    )?;
+    game.set(
+        "arc_at",
+        scope.create_function(
+            move |_, (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
+                if !facing.is_finite() {
+                    return Err(mlua::Error::runtime("a facing must be a number of degrees"));
+                }
+                let facing = grognard_kernel::geometry::open::Angle::new(
+                    (facing * 10.0).round().rem_euclid(3600.0) as i32,
+                );
+                let arc = grognard_kernel::geometry::open::arc(
+                    table_point(x, y)?,
+                    facing,
+                    table_point(tx, ty)?,
+                    rules.arcs,
+                );
+                Ok(match arc {
+                    grognard_kernel::geometry::Arc::Front => Some("front"),
+                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                })
+            },
+        )?,
     )?;
     game.set(
         "can_stand",

@@ -74,44 +74,53 @@ struct Constants {
     options: Vec<bool>,
 }
 
-type MoveKey = (u16, u16, u16, Option<i32>, bool);
-
-/// A small multiply–rotate hasher for the pure-hook caches: their keys are a few small
-/// integers chosen by the engine, not by players, so DoS-resistant SipHash buys nothing
-/// here and costs most of a cache hit.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    fn write_i32(&mut self, i: i32) {
-        self.write_u64(u64::from(i as u32));
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
+/// Pure-hook results compiled into a table as the engine first asks for them: one slot per
+/// (piece type, mode, terrain, straight or diagonal step), sized from the rules, so a
+/// repeated question — every step of a reach query after the first few — is an array
+/// index, not a hash lookup.
+#[derive(Default)]
+struct PureTable<V> {
+    /// Piece types, modes and terrains the slots were laid out for.
+    dims: [usize; 3],
+    slots: Vec<V>,
 }
 
-type Cache<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+impl<V: Default + Clone> PureTable<V> {
+    /// The slot for a question, laid out on first use (`None` for ids outside the rules).
+    fn slot(
+        &mut self,
+        world: &World<'_>,
+        kind: u16,
+        mode: u16,
+        terrain: u16,
+        diagonal: bool,
+    ) -> Option<&mut V> {
+        let rules = world.rules;
+        let (kinds, modes, terrains) = (
+            rules.piece_types.len(),
+            rules.modes.len(),
+            rules.terrain.len(),
+        );
+        // Compared one by one: built as an array on the stack and compared whole, the
+        // sizes cost a store-forwarding stall on every call.
+        let [k0, m0, t0] = self.dims;
+        if k0 != kinds || m0 != modes || t0 != terrains {
+            self.dims = [kinds, modes, terrains];
+            self.slots = vec![V::default(); kinds * modes * terrains * 2];
+        }
+        let (k, m, t) = (usize::from(kind), usize::from(mode), usize::from(terrain));
+        if k >= kinds || m >= modes || t >= terrains {
+            return None;
+        }
+        self.slots
+            .get_mut(((k * modes + m) * terrains + t) * 2 + usize::from(diagonal))
+    }
+
+    /// Forgets every answer (the settings or options changed).
+    fn clear(&mut self) {
+        self.slots.fill(V::default());
+    }
+}
 
 /// A ruleset's hooks, run in one sandbox per game.
 pub struct LuaHooks {
@@ -123,8 +132,10 @@ pub struct LuaHooks {
     faced: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
-    move_cache: Cache<MoveKey, Option<Cost>>,
-    stop_cache: Cache<(u16, u16, u16), bool>,
+    /// `move_cost` answers per slot: the data's cost (in hundredths) asked with and the
+    /// answer; a slot rarely sees more than one data cost (roads, barriers).
+    move_cache: PureTable<Vec<(Option<i32>, Option<Cost>)>>,
+    stop_cache: PureTable<Option<bool>>,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -248,8 +259,8 @@ impl LuaHooks {
             faced,
             actions,
             constants: None,
-            move_cache: Cache::default(),
-            stop_cache: Cache::default(),
+            move_cache: PureTable::default(),
+            stop_cache: PureTable::default(),
         };
         problems.into_result(hooks)
     }
@@ -430,15 +441,13 @@ impl Hooks for LuaHooks {
                 .grid()
                 .and_then(|g| g.direction_to(from, to))
                 .is_some_and(grognard_kernel::geometry::square::is_diagonal);
-        let key = (
-            p.kind.0,
-            p.mode.0,
-            terrain.0,
-            data.map(Cost::hundredths),
-            diagonal,
-        );
-        if let Some(hit) = self.move_cache.get(&key) {
-            return Ok(*hit);
+        let data_key = data.map(Cost::hundredths);
+        if let Some(hit) = self
+            .move_cache
+            .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
+            .and_then(|seen| seen.iter().find(|(d, _)| *d == data_key))
+        {
+            return Ok(hit.1);
         }
         let Some(bound) = &self.move_cost else {
             return Ok(data);
@@ -461,7 +470,12 @@ impl Hooks for LuaHooks {
             &value,
             &format!("{} (for {} entering {to})", bound.label, p.name),
         )?;
-        self.move_cache.insert(key, cost);
+        if let Some(seen) = self
+            .move_cache
+            .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
+        {
+            seen.push((data_key, cost));
+        }
         Ok(cost)
     }
 
@@ -480,9 +494,12 @@ impl Hooks for LuaHooks {
             return Ok(false);
         };
         let terrain = world.board.terrain(to);
-        let key = (p.kind.0, p.mode.0, terrain.0);
-        if let Some(hit) = self.stop_cache.get(&key) {
-            return Ok(*hit);
+        if let Some(Some(hit)) = self
+            .stop_cache
+            .slot(world, p.kind.0, p.mode.0, terrain.0, false)
+            .map(|s| *s)
+        {
+            return Ok(hit);
         }
         let Some(bound) = &self.stops else {
             return Ok(false);
@@ -510,7 +527,12 @@ impl Hooks for LuaHooks {
                 });
             }
         };
-        self.stop_cache.insert(key, stop);
+        if let Some(slot) = self
+            .stop_cache
+            .slot(world, p.kind.0, p.mode.0, terrain.0, false)
+        {
+            *slot = Some(stop);
+        }
         Ok(stop)
     }
 
@@ -573,6 +595,51 @@ impl Hooks for LuaHooks {
                 }
             }
             (game, UnitRef(piece), list, facing)
+        })
+    }
+
+    fn moved_on_table(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: grognard_kernel::geometry::open::Point,
+        facing: grognard_kernel::geometry::open::Angle,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.moved.is_none() {
+            return Ok(Vec::new());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.moved else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "hook moved ({}) for piece {}",
+            bound.label,
+            piece_label(world, piece)
+        );
+        let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+        let mut points = vec![(inches(from.x), inches(from.y))];
+        if let Some(grognard_kernel::piece::Place::Point { at, .. }) =
+            world.state.pieces.get(piece.index()).map(|p| &p.place)
+        {
+            points.push((inches(at.x), inches(at.y)));
+        }
+        let degrees = f64::from(facing.tenths()) / 10.0;
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
+            // Two points: building them cannot fail short of running out of memory, which
+            // the sandbox reports on the next allocation.
+            let list = lua.create_table().ok();
+            if let Some(list) = &list {
+                for (x, y) in &points {
+                    if let Ok(t) = lua.create_table() {
+                        let _ = t.raw_set("x", *x);
+                        let _ = t.raw_set("y", *y);
+                        let _ = list.raw_push(t);
+                    }
+                }
+            }
+            (game, UnitRef(piece), list, degrees)
         })
     }
 

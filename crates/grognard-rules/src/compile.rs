@@ -629,6 +629,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 faces: v.faces.unwrap_or(true),
                 attributes,
                 company: grognard_kernel::company::Company::default(),
+                turning: grognard_kernel::turning::Turning::default(),
             }
         })
         .collect();
@@ -1120,7 +1121,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     };
     for (t, p) in piece_types.iter_mut().zip(spec.piece_types.iter()) {
         t.company = crate::company::compile_company(&mut cx, &company_names, &p.value);
+        t.turning = crate::turning::compile_turning(
+            &mut cx,
+            &counter_names,
+            &p.name.value,
+            p.value.turning.as_ref(),
+        );
     }
+    let slowed_by =
+        crate::turning::compile_slowed_by(&mut cx, &flag_names, &option_names, &spec.slowed_by);
     let half_hexes =
         crate::company::compile_half_hexes(&mut cx, &company_names, spec.half_hexes.as_ref());
     cx.diags.into_result(())?;
@@ -1154,6 +1163,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         saving,
         spread,
         pinned_by,
+        slowed_by,
         half_hexes,
     })
 }

@@ -25,4 +25,5 @@ pub mod schema;
 pub mod sheet;
 mod sighting;
 pub mod suggest;
+mod turning;
 pub mod yaml;

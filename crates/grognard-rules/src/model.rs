@@ -132,6 +132,8 @@ pub struct RulesetSpec {
     pub spread: Option<SpreadSpec>,
     /// Flags that keep a piece from moving.
     pub pinned_by: Vec<Located<String>>,
+    /// Flags that slow a piece to a few cells a move (`{ flag: fatigued, max_steps: 1 }`).
+    pub slowed_by: Vec<Located<SlowedBySpec>>,
     /// Which half-hexes cut by the table edge may be entered (hex grids).
     pub half_hexes: Option<HalfHexRulesSpec>,
 }
@@ -311,8 +313,38 @@ pub struct PieceTypeSpec {
     /// While this optional rule is in force, a piece of this type that moved and then
     /// joined a host keeps the host from moving (instead of being left behind).
     pub holds_host_option: Option<Located<String>>,
+    /// How its facing shapes its moves (forward-only steps, the price and number of facing
+    /// changes).
+    pub turning: Option<TurningSpec>,
     /// What it is.
     pub description: Option<String>,
+}
+
+/// How a piece type's facing shapes its moves.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct TurningSpec {
+    /// Each step enters one of the cells ahead and turns the piece to face it: no stepping
+    /// back or sideways without a facing change first.
+    pub forward_only: bool,
+    /// Movement points a facing change costs out of the same window's allowance.
+    pub cost: Option<Located<CostValue>>,
+    /// Most facing changes per movement window (turn or phase).
+    pub most: Option<u32>,
+    /// The counter that counts facing changes (needed for `cost` and `most`).
+    pub counter: Option<Located<String>>,
+}
+
+/// A flag that slows a piece to a few cells a move.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SlowedBySpec {
+    /// The flag.
+    pub flag: Located<String>,
+    /// Only while this optional rule is in force.
+    pub option: Option<Located<String>>,
+    /// Most cells a move may enter while slowed (0: it cannot move).
+    pub max_steps: u32,
 }
 
 /// Leaving the board across a baseline.
@@ -731,6 +763,9 @@ pub struct PieceSpec {
     pub at: Option<Located<[f64; 2]>>,
     /// Several cells for a spread command.
     pub spread: Vec<Located<[i32; 2]>>,
+    /// True for a piece that starts off the board (a reinforcement a hook brings on later);
+    /// it then has neither `at` nor `spread`.
+    pub off_board: bool,
     /// Grid direction name (`N`, `SE`) or number; degrees on an open table.
     pub facing: Option<Located<Text>>,
     /// Mode.

@@ -379,6 +379,17 @@ pub fn compile_scenario(
             .lookup("piece type", &p.kind, type_names.iter().copied())
             .unwrap_or(0);
         let place = match (&grid, &p.at, p.spread.is_empty()) {
+            (Some(_), None, true) if p.off_board => Place::Off,
+            (_, _, _) if p.off_board => {
+                cx.error(
+                    &p.id.location,
+                    format!(
+                        "piece `{}` starts off the board: give it no `at` or `spread` (and only on a grid)",
+                        p.id.value
+                    ),
+                );
+                Place::Off
+            }
             (Some(_), Some(at), true) => match cell_of(at.value) {
                 Some(c) => Place::Cell(c),
                 None => {

@@ -1,0 +1,237 @@
+//! Hook requests that put pieces at points of an open table (`game:place_at`) and the
+//! open-table reads (`game:position`, `game:sight`, `game:can_stand`), driven through the
+//! kernel with the fixture `tests/fixtures/hooks/place-open.yaml`. Every refusal leaves the
+//! game unchanged.
+
+use std::path::PathBuf;
+
+use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::open::{Angle, Point};
+use grognard_kernel::piece::Place;
+use grognard_lua::{Limits, LuaHooks};
+use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+// A wood (blocks sight) lies between `a` and `f2`; a marsh (impassable to foot) in the
+// south-west corner.
+const TABLE: &str = r#"
+scenario: place-open
+ruleset: drill-open
+seed: 7
+settings: { to_x: X, to_y: Y, to_facing: F }
+board:
+  width: 48
+  height: 36
+  areas:
+    - { name: the wood, terrain: wood, corners: [[24, 18], [30, 18], [30, 24], [24, 24]] }
+    - { name: the marsh, terrain: marsh, corners: [[0, 30], [8, 30], [8, 36], [0, 36]] }
+sides: { blue: {}, red: {} }
+pieces:
+  - { id: a, side: blue, type: infantry, at: [10, 10], facing: 0 }
+  - { id: foe, side: red, type: infantry, at: [20, 10], facing: 180 }
+  - { id: f2, side: red, type: infantry, at: [40, 30], facing: 180 }
+"#;
+
+fn start(x: i32, y: i32, facing: i32) -> (Game, LuaHooks) {
+    std::env::set_current_dir(root()).expect("cd");
+    let r: Ruleset = load_ruleset(&root().join("tests/fixtures/hooks/place-open.yaml"))
+        .unwrap_or_else(|d| panic!("{d}"));
+    let text = TABLE
+        .replace('X', &x.to_string())
+        .replace('Y', &y.to_string())
+        .replace('F', &facing.to_string());
+    let s = scenario_from_text("place-open.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}"));
+    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+    let game = s
+        .start(None, &[], &mut hooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    (game, hooks)
+}
+
+fn order(game: &Game, action: &str, target: &str) -> Order {
+    let piece = game.piece_by_name("a").expect("a").id;
+    Order {
+        side: game.piece(piece).expect("a").side,
+        action: Action::Act {
+            piece,
+            action: game.rules().action_by_name(action).expect("action"),
+            target: Some(game.piece_by_name(target).expect("target").id),
+        },
+    }
+}
+
+fn act(
+    game: &mut Game,
+    hooks: &mut LuaHooks,
+    action: &str,
+    target: &str,
+) -> Result<Vec<Event>, Refusal> {
+    let o = order(game, action, target);
+    game.apply(&o, hooks)
+}
+
+fn place_of(game: &Game, name: &str) -> Place {
+    game.piece_by_name(name).expect("piece").place.clone()
+}
+
+fn notes(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Note { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn refused_unchanged(x: i32, y: i32, why: &str) {
+    let (mut game, mut hooks) = start(x, y, -1);
+    let o = order(&game, "push", "foe");
+    let before = game.state_bytes();
+    let r = game.apply(&o, &mut hooks).expect_err("refused");
+    assert_eq!(r.kind, RefusalKind::HookFailed, "{r:?}");
+    assert!(r.message.contains(why), "{}", r.message);
+    assert_eq!(
+        game.state_bytes(),
+        before,
+        "a refused order changed the game"
+    );
+}
+
+#[test]
+fn place_at_puts_a_piece_at_a_point_turns_it_and_logs_it() {
+    let (mut game, mut hooks) = start(20, 20, 90);
+    let events = act(&mut game, &mut hooks, "push", "foe").expect("push");
+    let foe = game.piece_by_name("foe").expect("foe").id;
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Event::PlacedOnTable { piece, from, to, reason }
+                if *piece == foe && *from == Point::inches(20, 10) && *to == Point::inches(20, 20)
+                    && reason == "pushed"
+        )),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Faced { piece, .. } if *piece == foe))
+    );
+    assert_eq!(
+        place_of(&game, "foe"),
+        Place::Point {
+            at: Point::inches(20, 20),
+            facing: Angle::degrees(90)
+        }
+    );
+}
+
+#[test]
+fn place_at_without_a_facing_keeps_it_and_the_enemy_log_shows_a_move() {
+    let (mut game, mut hooks) = start(30, 12, -1);
+    act(&mut game, &mut hooks, "push", "foe").expect("push");
+    assert_eq!(
+        place_of(&game, "foe"),
+        Place::Point {
+            at: Point::inches(30, 12),
+            facing: Angle::degrees(180)
+        }
+    );
+    // The owner's log has the placement; without sighting rules blue sees red's piece go.
+    let red = game.side_by_name("red").expect("red");
+    let blue = game.side_by_name("blue").expect("blue");
+    assert!(
+        game.events_for(red)
+            .iter()
+            .any(|e| matches!(e, Event::PlacedOnTable { .. }))
+    );
+    assert!(
+        game.events_for(blue)
+            .iter()
+            .any(|e| matches!(e, Event::PlacedOnTable { .. } | Event::EnemyMoved { .. })),
+        "{:?}",
+        game.events_for(blue)
+    );
+}
+
+#[test]
+fn place_at_is_refused_off_the_table() {
+    refused_unchanged(60, 20, "off the table");
+}
+
+#[test]
+fn place_at_is_refused_in_terrain_the_piece_may_not_enter() {
+    refused_unchanged(4, 33, "may not stand in marsh");
+}
+
+#[test]
+fn place_at_keeps_the_keep_apart_distance_from_the_enemy() {
+    // 1" from `a`, inside the 2" keep-apart.
+    refused_unchanged(11, 10, "may not come within 2\" of a");
+}
+
+#[test]
+fn position_sight_and_can_stand_read_the_table() {
+    let (mut game, mut hooks) = start(4, 33, -1);
+    let events = act(&mut game, &mut hooks, "probe", "foe").expect("probe");
+    let n = notes(&events);
+    assert!(
+        n.contains(&"position 20.000 10.000 180.0".to_owned()),
+        "{n:?}"
+    );
+    assert!(n.contains(&"sight true".to_owned()), "{n:?}");
+    assert!(
+        n.iter()
+            .any(|t| t.starts_with("stand ") && t.contains("marsh")),
+        "{n:?}"
+    );
+    // The wood hides f2 from a.
+    let events = act(&mut game, &mut hooks, "probe", "f2").expect("probe");
+    let n = notes(&events);
+    assert!(n.contains(&"sight false".to_owned()), "{n:?}");
+    // A free point: nothing stops it.
+    let (mut game, mut hooks) = start(30, 12, -1);
+    let events = act(&mut game, &mut hooks, "probe", "foe").expect("probe");
+    assert!(
+        notes(&events).contains(&"stand nil".to_owned()),
+        "{events:?}"
+    );
+}
+
+fn move_a(game: &mut Game, hooks: &mut LuaHooks, x: i64, y: i64) -> Result<Vec<Event>, Refusal> {
+    let piece = game.piece_by_name("a").expect("a").id;
+    let o = Order {
+        side: game.piece(piece).expect("a").side,
+        action: Action::MoveTo {
+            piece,
+            to: Point::inches(x, y),
+            facing: None,
+        },
+    };
+    game.apply(&o, hooks)
+}
+
+#[test]
+fn the_moved_hook_sees_open_table_moves_and_may_refuse_them() {
+    let (mut game, mut hooks) = start(30, 12, -1);
+    let before = game.state_bytes();
+    let r = move_a(&mut game, &mut hooks, 16, 10).expect_err("refused");
+    assert_eq!(r.kind, RefusalKind::HookFailed, "{r:?}");
+    assert!(r.message.contains("no moves east of x 15"), "{}", r.message);
+    assert_eq!(
+        game.state_bytes(),
+        before,
+        "a refused move changed the game"
+    );
+    // `a` faces east (0°): straight back west is its rear; the hook is told where it
+    // started and how it faced.
+    let events = move_a(&mut game, &mut hooks, 4, 10).expect("west");
+    assert!(
+        notes(&events).contains(&"moved 10.0,10.0 -> 4.0,10.0 facing 0.0 rear".to_owned()),
+        "{events:?}"
+    );
+}

@@ -1,0 +1,82 @@
+//! Compiles the `turning:` rules of piece types and the ruleset's `slowed_by`, resolving
+//! the counters, flags and optional rules they name.
+
+use grognard_kernel::Cost;
+use grognard_kernel::ids::{CounterId, FlagId};
+use grognard_kernel::turning::{SlowedBy, Turning};
+
+use crate::compile::Cx;
+use crate::de::Located;
+use crate::model::{SlowedBySpec, TurningSpec};
+
+/// One piece type's `turning:` rules (`name` is the type, for messages).
+pub(crate) fn compile_turning(
+    cx: &mut Cx,
+    counters: &[&str],
+    name: &str,
+    spec: Option<&TurningSpec>,
+) -> Turning {
+    let Some(spec) = spec else {
+        return Turning::default();
+    };
+    let counter = spec
+        .counter
+        .as_ref()
+        .and_then(|c| cx.lookup("counter", c, counters.iter().copied()))
+        .map(|i| CounterId(i as u16));
+    let cost = spec.cost.as_ref().map_or(Cost::ZERO, |c| c.value.0);
+    if let Some(c) = &spec.cost {
+        if cost.is_negative() {
+            cx.error(
+                &c.location,
+                format!("piece type `{name}`: `turning.cost` cannot be negative"),
+            );
+        } else if cost > Cost::ZERO && spec.counter.is_none() {
+            cx.error(
+                &c.location,
+                format!(
+                    "piece type `{name}`: a facing change that costs points needs \
+                     `turning.counter` (the counter that counts facing changes)"
+                ),
+            );
+        }
+    }
+    Turning {
+        forward_only: spec.forward_only,
+        cost,
+        most: spec.most,
+        counter,
+    }
+}
+
+/// The ruleset's `slowed_by` list.
+pub(crate) fn compile_slowed_by(
+    cx: &mut Cx,
+    flags: &[&str],
+    options: &[&str],
+    specs: &[Located<SlowedBySpec>],
+) -> Vec<SlowedBy> {
+    specs
+        .iter()
+        .filter_map(|entry| {
+            let s = &entry.value;
+            if s.flag.value.is_empty() {
+                cx.error(
+                    &entry.location,
+                    "a `slowed_by` entry needs `flag:` (the flag that slows a piece)",
+                );
+                return None;
+            }
+            let flag = cx.lookup("flag", &s.flag, flags.iter().copied())?;
+            let option = match &s.option {
+                Some(o) => Some(cx.lookup("option", o, options.iter().copied())?),
+                None => None,
+            };
+            Some(SlowedBy {
+                flag: FlagId(flag as u16),
+                option,
+                max_steps: s.max_steps,
+            })
+        })
+        .collect()
+}
