@@ -919,3 +919,35 @@ fn reach_as_a_side_ignores_enemies_it_has_not_seen() {
     let h = piece(&game, "h");
     assert!(game.reach_as(FRENCH, h, &mut NoHooks).is_err());
 }
+
+#[test]
+fn mistakes_in_a_sighting_section_are_reported_at_their_lines() {
+    let run = grognard(&["validate", "tests/fixtures/hidden/bad-chart.yaml"]);
+    assert_eq!(run.code, 1);
+    for line in [
+        "bad-chart.yaml:9:11: sighting chart `ragged`: every row needs 3 entries like the first; this one has 2",
+        "bad-chart.yaml:12:11: sighting chart `no_observer`: mark the observer with exactly one `X` (found 0)",
+        "bad-chart.yaml:15:11: unknown sighting level `Q`",
+        "bad-chart.yaml:18:17: unknown piece type `scuot`",
+        "bad-chart.yaml:19:32: unknown sighting level `Z`",
+    ] {
+        assert!(
+            run.stderr.contains(line),
+            "missing `{line}` in\n{}",
+            run.stderr
+        );
+    }
+    let hex = grognard(&["validate", "tests/fixtures/hidden/bad-hex.yaml"]);
+    assert_eq!(hex.code, 1);
+    for line in [
+        "offset charts need a square grid",
+        "unknown phase `spoting`",
+        "decoys must be of a dummy type",
+    ] {
+        assert!(
+            hex.stderr.contains(line),
+            "missing `{line}` in\n{}",
+            hex.stderr
+        );
+    }
+}
