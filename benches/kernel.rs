@@ -448,16 +448,21 @@ fn sim_examples() -> Vec<String> {
     names
 }
 
-/// Runs for about half a second of single-thread work: games differ a hundredfold in
-/// length between the drills and the full variants, and start-up (~10 ms) must stay small
-/// beside the games for the scaling to mean anything.
+/// Runs for about half a second of single-thread play: games differ a hundredfold in
+/// length between the drills and the full variants, and the serial start-up (loading the
+/// ruleset, scenario and scripts) must stay small beside the games for the scaling to mean
+/// anything. The time of one game is what 21 runs take beyond one run.
 fn sim_runs(binary: &Path, example: &str) -> u32 {
-    const PROBE: u32 = 20;
-    let started = std::time::Instant::now();
-    sim(binary, example, PROBE, 1);
-    let per_run = started.elapsed().as_secs_f64() / f64::from(PROBE);
-    let runs = (0.5 / per_run.max(1e-6)) as u32;
-    (runs / 20 * 20).clamp(PROBE, 2000)
+    let timed = |runs: u32| {
+        let started = std::time::Instant::now();
+        sim(binary, example, runs, 1);
+        started.elapsed().as_secs_f64()
+    };
+    let one = (0..3).map(|_| timed(1)).fold(f64::MAX, f64::min);
+    let many = (0..3).map(|_| timed(21)).fold(f64::MAX, f64::min);
+    let per_run = ((many - one) / 20.0).max(1e-6);
+    let runs = (0.5 / per_run) as u32;
+    (runs / 20 * 20).clamp(20, 20_000)
 }
 
 fn sim_benches(c: &mut Criterion) {

@@ -127,6 +127,8 @@ impl Game {
             let Place::Point { at, facing } = enemy.place else {
                 continue;
             };
+            // Named as the mover's side may name it (a handle when it is not identified).
+            let enemy_name = self.label(state, piece.side, enemy);
             if keep_apart.0 > 0 {
                 let start = open::distance(from, at);
                 let closest = closest_approach(from, to, at);
@@ -137,7 +139,7 @@ impl Game {
                             "{} may not come within {}\" of {} (the path passes {}\" from it)",
                             piece.name,
                             Cost::from_hundredths((keep_apart.0 / 10) as i32),
-                            enemy.name,
+                            enemy_name,
                             Cost::from_hundredths((closest.0 / 10) as i32),
                         ),
                     ));
@@ -152,7 +154,7 @@ impl Game {
                         RefusalKind::MustStop,
                         format!(
                             "{} is threatened by {} and may not move closer to it",
-                            piece.name, enemy.name
+                            piece.name, enemy_name
                         ),
                     ));
                 }
@@ -181,7 +183,7 @@ impl Game {
                     RefusalKind::MustStop,
                     format!(
                         "{} must stop at {stop}, where it enters the zone {} threatens",
-                        piece.name, enemy.name
+                        piece.name, enemy_name
                     ),
                 ));
             }
