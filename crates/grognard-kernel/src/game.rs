@@ -1538,6 +1538,23 @@ impl Game {
         (side, id, before): (SideId, PieceId, Facing),
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.faced(world, id, before, dice)
+        })
+    }
+
+    /// Runs a game hook on behalf of `side` — it sees the state as it is now and rolls that
+    /// side's dice — then logs its rolls and applies the changes it asks for.
+    fn run_game_hook(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        call: impl FnOnce(
+            &World<'_>,
+            &mut HookDice<'_>,
+        ) -> Result<Vec<HookCommand>, crate::hooks::HookFailure>,
+    ) -> Result<(), Refusal> {
         let view = next.clone();
         let world = World {
             rules: &self.rules,
@@ -1546,8 +1563,7 @@ impl Game {
             state: &view,
         };
         let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
-        let commands = hooks
-            .faced(&world, id, before, &mut dice)
+        let commands = call(&world, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         for roll in dice.into_rolls() {
             events.push(Event::Rolled { roll });
@@ -1564,21 +1580,9 @@ impl Game {
         path: &[Cell],
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let view = next.clone();
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: &view,
-        };
-        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
-        let commands = hooks
-            .moved(&world, id, path, facing, &mut dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        for roll in dice.into_rolls() {
-            events.push(Event::Rolled { roll });
-        }
-        self.apply_commands(next, events, commands)
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.moved(world, id, path, facing, dice)
+        })
     }
 
     /// Asks the `moved_on_table` hook what a finished open-table move brings with it (the
@@ -1606,21 +1610,9 @@ impl Game {
                 _ => None,
             })
             .unwrap_or_default();
-        let view = next.clone();
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: &view,
-        };
-        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
-        let commands = hooks
-            .moved_on_table(&world, id, from, facing, &mut dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        for roll in dice.into_rolls() {
-            events.push(Event::Rolled { roll });
-        }
-        self.apply_commands(next, events, commands)
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.moved_on_table(world, id, from, facing, dice)
+        })
     }
 
     /// Lifts a dummy and puts it down elsewhere (once per turn).
