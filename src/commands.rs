@@ -11,7 +11,7 @@ use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_rules::diag::{Diagnostic, Diagnostics};
 use grognard_rules::load::{self, FileKind};
 use grognard_rules::orders::{describe_order, resolve_order};
-use grognard_rules::save::{SAVE_FORMAT, SaveFile, SavedRef, first_divergence};
+use grognard_rules::save::{SAVE_FORMAT, SaveFile, first_divergence};
 use grognard_rules::suggest::did_you_mean;
 use grognard_rules::yaml::Limits;
 use serde_json::json;
@@ -375,29 +375,6 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
     Ok(())
 }
 
-fn relative_to(base: &Path, target: &Path) -> String {
-    // A bare file name's folder is the current one.
-    let base_dir = base
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (b, t) = (abs(base_dir), abs(target));
-    let common = b
-        .components()
-        .zip(t.components())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let mut out = PathBuf::new();
-    for _ in b.components().skip(common) {
-        out.push("..");
-    }
-    for c in t.components().skip(common) {
-        out.push(c);
-    }
-    out.to_string_lossy().into_owned()
-}
-
 fn play(
     scenario: &Path,
     orders: &Path,
@@ -453,29 +430,7 @@ fn play(
             );
         }
     } else if let Some(path) = save {
-        let file = SaveFile {
-            format: SAVE_FORMAT.to_owned(),
-            ruleset: SavedRef {
-                name: game.rules().identity.name.clone(),
-                path: relative_to(path, &s.ruleset.path),
-                hash: game.rules().identity.hash.clone(),
-            },
-            scenario: SavedRef {
-                name: s.spec.scenario.value.clone(),
-                path: relative_to(path, &s.path),
-                hash: s.hash.clone(),
-            },
-            seed: game.state().rng.seed(),
-            options: game
-                .rules()
-                .options
-                .iter()
-                .zip(&game.state().options)
-                .map(|(o, on)| (o.name.clone(), *on))
-                .collect(),
-            orders: applied,
-            events: game.log().to_vec(),
-        };
+        let file = SaveFile::of(&game, &s, path, applied);
         write_save(path, &file)?;
         if !json {
             out!("saved to {}", load::display(path));

@@ -4,7 +4,7 @@
 //! Nothing here decides a rule: every order goes through [`Game::apply`], every reach
 //! question through [`Game::reach`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use grognard_kernel::action::{Event, Order, RollRecord};
 use grognard_kernel::game::Game;
@@ -13,7 +13,7 @@ use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_rules::diag::Diagnostics;
 use grognard_rules::load::{self, Ruleset, Scenario};
 use grognard_rules::orders::{describe_order, resolve_order};
-use grognard_rules::save::{SAVE_FORMAT, SaveFile, SavedRef};
+use grognard_rules::save::{SAVE_FORMAT, SaveFile};
 use grognard_rules::yaml::Limits;
 
 /// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own
@@ -168,29 +168,7 @@ impl Session {
                 _ => specs.push(describe_order(g, o)),
             }
         }
-        SaveFile {
-            format: SAVE_FORMAT.to_owned(),
-            ruleset: SavedRef {
-                name: g.rules().identity.name.clone(),
-                path: relative_to(path, &self.scenario.ruleset.path),
-                hash: g.rules().identity.hash.clone(),
-            },
-            scenario: SavedRef {
-                name: self.scenario.spec.scenario.value.clone(),
-                path: relative_to(path, &self.scenario.path),
-                hash: self.scenario.hash.clone(),
-            },
-            seed: self.seed,
-            options: g
-                .rules()
-                .options
-                .iter()
-                .zip(&g.state().options)
-                .map(|(o, on)| (o.name.clone(), *on))
-                .collect(),
-            orders: specs,
-            events: g.log().to_vec(),
-        }
+        SaveFile::of(g, &self.scenario, path, specs)
     }
 
     /// Writes the save file.
@@ -281,28 +259,6 @@ impl Session {
             undoable: 0,
         })
     }
-}
-
-fn relative_to(base: &Path, target: &Path) -> String {
-    let base_dir = base
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (b, t) = (abs(base_dir), abs(target));
-    let common = b
-        .components()
-        .zip(t.components())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let mut out = PathBuf::new();
-    for _ in b.components().skip(common) {
-        out.push("..");
-    }
-    for c in t.components().skip(common) {
-        out.push(c);
-    }
-    out.to_string_lossy().into_owned()
 }
 
 /// One roll explained: the dice and faces, each modifier with the input it read and where

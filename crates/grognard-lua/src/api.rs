@@ -124,31 +124,13 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "units",
         scope.create_function(move |lua, (_, side): (Table, Option<String>)| {
-            let list = lua.create_table()?;
-            for p in world.state.pieces.iter().filter(|p| p.on_board()) {
-                let of_side = side
-                    .as_deref()
-                    .is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
-                if of_side {
-                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
-                }
-            }
-            Ok(list)
+            unit_list(lua, world, side.as_deref(), true)
         })?,
     )?;
     game.set(
         "off_board_units",
         scope.create_function(move |lua, (_, side): (Table, Option<String>)| {
-            let list = lua.create_table()?;
-            for p in world.state.pieces.iter().filter(|p| !p.on_board()) {
-                let of_side = side
-                    .as_deref()
-                    .is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
-                if of_side {
-                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
-                }
-            }
-            Ok(list)
+            unit_list(lua, world, side.as_deref(), false)
         })?,
     )?;
     game.set(
@@ -789,4 +771,27 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         })?,
     )?;
     Ok(game)
+}
+
+/// The units on the board (`on_board`) or off it, of one side or all, in scenario order.
+fn unit_list(
+    lua: &Lua,
+    world: &World<'_>,
+    side: Option<&str>,
+    on_board: bool,
+) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    for p in world
+        .state
+        .pieces
+        .iter()
+        .filter(|p| p.on_board() == on_board)
+    {
+        let of_side =
+            side.is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
+        if of_side {
+            list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+        }
+    }
+    Ok(list)
 }

@@ -145,3 +145,65 @@ pub fn side_save(
         orders,
     }
 }
+
+impl SaveFile {
+    /// The referee's save of `game`, started from `scenario`, written to `save_path` (the
+    /// ruleset and scenario paths are stored relative to it).
+    #[must_use]
+    pub fn of(
+        game: &grognard_kernel::game::Game,
+        scenario: &crate::load::Scenario,
+        save_path: &std::path::Path,
+        orders: Vec<OrderSpec>,
+    ) -> Self {
+        Self {
+            format: SAVE_FORMAT.to_owned(),
+            ruleset: SavedRef {
+                name: game.rules().identity.name.clone(),
+                path: relative_to(save_path, &scenario.ruleset.path),
+                hash: game.rules().identity.hash.clone(),
+            },
+            scenario: SavedRef {
+                name: scenario.spec.scenario.value.clone(),
+                path: relative_to(save_path, &scenario.path),
+                hash: scenario.hash.clone(),
+            },
+            seed: game.state().rng.seed(),
+            options: game
+                .rules()
+                .options
+                .iter()
+                .zip(&game.state().options)
+                .map(|(o, on)| (o.name.clone(), *on))
+                .collect(),
+            orders,
+            events: game.log().to_vec(),
+        }
+    }
+}
+
+/// `target` as a path relative to the folder of `base` (a bare file name's folder is the
+/// current one); both are resolved first where they exist.
+#[must_use]
+pub fn relative_to(base: &std::path::Path, target: &std::path::Path) -> String {
+    use std::path::{Path, PathBuf};
+    let base_dir = base
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (b, t) = (abs(base_dir), abs(target));
+    let common = b
+        .components()
+        .zip(t.components())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in b.components().skip(common) {
+        out.push("..");
+    }
+    for c in t.components().skip(common) {
+        out.push(c);
+    }
+    out.to_string_lossy().into_owned()
+}
