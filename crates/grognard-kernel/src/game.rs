@@ -192,7 +192,8 @@ pub struct Game {
     turns: u32,
     pub(crate) state: State,
     log: Vec<Event>,
-    /// Each side's log: what it saw of the events in `log`.
+    /// Each side's log: what it saw of the events in `log` (kept only with sighting
+    /// rules; otherwise every side sees the whole log).
     pub(crate) side_logs: Vec<Vec<Event>>,
 }
 
@@ -320,9 +321,8 @@ impl Game {
         game.begin_phase(&mut next, &mut events, hooks)
             .map_err(|r| err(None, r.message))?;
         game.update_knowledge(&mut next, &mut events);
-        game.side_logs = vec![Vec::new(); game.sides.len()];
-        let start = game.state.clone();
-        game.record(&start, &next, &events, None);
+        let seen = game.seen_by_sides(&game.state, &next, &events, None);
+        game.append_side_logs(seen);
         game.state = next;
         game.log = events;
         Ok(game)
@@ -694,9 +694,9 @@ impl Game {
             }
         }
         self.update_knowledge(&mut next, &mut events);
-        let before = core::mem::replace(&mut self.state, next);
-        let after = self.state.clone();
-        self.record(&before, &after, &events, Some(order.side));
+        let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
+        self.append_side_logs(seen);
+        self.state = next;
         self.log.extend(events.iter().cloned());
         Ok(events)
     }

@@ -157,6 +157,9 @@ impl Game {
     /// The log as `side` saw it (the whole log without sighting rules).
     #[must_use]
     pub fn events_for(&self, side: SideId) -> &[Event] {
+        if self.sighting().is_none() {
+            return self.log();
+        }
         self.side_logs.get(side.index()).map_or(&[], Vec::as_slice)
     }
 
@@ -413,38 +416,39 @@ impl Game {
         }
     }
 
-    /// Appends to every side's log what it saw of `events`, given what it knew before
-    /// (`before`) and after (`after`) them.
-    pub(crate) fn record(
-        &mut self,
+    /// What each side saw of `events`, given what it knew before (`before`) and after
+    /// (`after`) them; empty without sighting rules, where every side's log is the log.
+    pub(crate) fn seen_by_sides(
+        &self,
         before: &State,
         after: &State,
         events: &[Event],
         actor: Option<SideId>,
-    ) {
-        let sides = self.sides().len();
-        self.side_logs.resize(sides, Vec::new());
+    ) -> Vec<Vec<Event>> {
         if self.sighting().is_none() {
-            for log in &mut self.side_logs {
-                log.extend(events.iter().cloned());
-            }
-            return;
+            return Vec::new();
         }
         let empty = Knowledge::default();
-        for side in 0..sides {
-            let side_id = SideId(side as u8);
-            let kb = before.knowledge.get(side).unwrap_or(&empty);
-            let ka = after.knowledge.get(side).unwrap_or(&empty);
-            let mut owner = actor;
-            let mut seen = Vec::new();
-            for e in events {
-                if let Some(x) = redact(after, side_id, kb, ka, &mut owner, e) {
-                    seen.push(x);
-                }
-            }
-            if let Some(log) = self.side_logs.get_mut(side) {
-                log.extend(seen);
-            }
+        (0..self.sides().len())
+            .map(|side| {
+                let side_id = SideId(side as u8);
+                let kb = before.knowledge.get(side).unwrap_or(&empty);
+                let ka = after.knowledge.get(side).unwrap_or(&empty);
+                let mut owner = actor;
+                events
+                    .iter()
+                    .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Appends what each side saw to its log.
+    pub(crate) fn append_side_logs(&mut self, seen: Vec<Vec<Event>>) {
+        self.side_logs
+            .resize(seen.len().max(self.side_logs.len()), Vec::new());
+        for (log, more) in self.side_logs.iter_mut().zip(seen) {
+            log.extend(more);
         }
     }
 }
