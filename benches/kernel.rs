@@ -565,6 +565,14 @@ fn sighting_benches(c: &mut Criterion) {
     g.bench_function("range spotting (60x40 hex)", |b| {
         b.iter(|| black_box(hex.refresh_sightings()));
     });
+    // The rolls of one spotting phase: every pair within a rolled band's reach is looked
+    // at, and a line traced for each observer that could do better.
+    let rolls = hex.spotting_preview();
+    assert!(!rolls.is_empty(), "the spotting phase rolls nothing");
+    println!("spotting phase: {} rolls", rolls.len());
+    g.bench_function("spotting phase rolls (60x40 hex)", |b| {
+        b.iter(|| black_box(hex.spotting_preview()));
+    });
     g.finish();
 }
 

@@ -513,6 +513,12 @@ local function check_may_charge(game, actor, target)
   if amended(game) and game:flag(actor, "passed_lines") and game:counter(actor, "moves") < 1 then
     error(game:name(actor) .. " made a passage of lines: its charge needs another move left", 0)
   end
+  if game:attribute(actor, "opportunist") == 1 and game:side(actor) == game:phasing()
+    and game:flag(actor, "ordered") and not game:flag(actor, "ordered_charge") then
+    -- Opportunist chargers ordered to charge in their own turn take -1 on the order: the
+    -- order must say so (intent `charge`), or the unit may not charge on it.
+    error(game:name(actor) .. " was not ordered to charge (an opportunist's order to charge says so: intent charge)", 0)
+  end
   local c = brigadier_of(game, actor)
   if c and (game:flag(c, "order_maneuver") or game:flag(c, "order_hold")) then
     error(game:name(actor) .. "'s brigade is under a Maneuver or Hold order: no voluntary charges", 0)
@@ -691,6 +697,10 @@ end
 -- Checks after every open-table move (the `moved` hook); an error refuses the move.
 -- `path` holds the start and end points, `facing` the facing before the move (degrees).
 function bp.moved(game, u, path, facing)
+  if amended(game) and kind(game, u) == "brigadier" and game:flag(u, "order_hold") then
+    -- Hold: the staff stand may not move until its order is changed.
+    error(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes", 0)
+  end
   if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
   local from, to = path[1], path[2]
   local c = brigadier_of(game, u)
@@ -705,6 +715,25 @@ function bp.moved(game, u, path, facing)
       error(game:name(u) .. " follows through into its front arc only", 0)
     end
     game:set_flag(u, "follow_through", false)
+  end
+  if game:flag(u, "ordered") then
+    -- An order is held to what it said it was for (its intent): a unit ordered first to
+    -- change formation does so before it moves; a grande bande moves into a flank zone
+    -- only on an order that said so (-1 staff); unlimbered guns move on prolong only on an
+    -- order that said so (heavy guns Unreliable, light guns Reliable).
+    for _, m in ipairs({ "line", "attack_column" }) do
+      if game:flag(u, "ordered_form_" .. m) and game:mode(u) ~= m then
+        error(game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves", 0)
+      end
+    end
+    if game:mode(u) == "grande_bande" and not game:flag(u, "ordered_into_flank")
+      and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+      error(game:name(u) .. " was not ordered into a flank zone (intent into_flank)", 0)
+    end
+    if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
+      and not game:flag(u, "ordered_prolong") then
+      error(game:name(u) .. " was not ordered to move on prolong (intent prolong)", 0)
+    end
   end
   if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
@@ -765,6 +794,7 @@ function bp.victory_fall_back(game, actor) victory_move(game, actor, -1, "fall b
 -- Orders ---------------------------------------------------------------------------------
 
 local MOVES = { one_move = 1, two_moves = 2, three_moves = 3 }
+local reroll_order
 local BLUNDER_MOVES = { retire = 1, move_left = 1, move_right = 1, hold = 0, one_move_forward = 1, three_moves_forward = 3 }
 
 local function moves_cap(game, u)
@@ -807,6 +837,46 @@ local function settle(game, commander, u, result, given)
   return moves
 end
 
+-- What an order may say it is for (its `intent`), and the unit it makes sense for. Each
+-- intent is remembered on every unit the order reaches as the flag `ordered_<intent>`, so
+-- that later moves and charges are held to what the order said.
+local INTENT_FITS = {
+  charge = function(game, u) return is_infantry(game, u) or is_cavalry(game, u) end,
+  into_flank = function(game, u) return game:mode(u) == "grande_bande" end,
+  prolong = function(game, u) return is_artillery(game, u) and game:mode(u) == "unlimbered" end,
+  hand_haul = function(game, u) return is_artillery(game, u) and game:mode(u) == "unlimbered" end,
+  unlimber = function(game, u) return is_artillery(game, u) and game:mode(u) == "limbered" end,
+  form_line = function(game, u) return is_infantry(game, u) and game:mode(u) ~= "line" end,
+  form_attack_column = function(game, u) return is_infantry(game, u) and game:mode(u) ~= "attack_column" end,
+}
+-- An intent the script does not know fits every unit and is not remembered (a ruleset
+-- extending this one may declare more and check them itself).
+local function intent_fits(game, i, u)
+  local fits = INTENT_FITS[i]
+  return fits == nil or fits(game, u)
+end
+local INTENT_WORDS = {
+  charge = "charge", into_flank = "move into a flank zone (grandes bandes)",
+  prolong = "move unlimbered guns on prolong", hand_haul = "hand-haul unlimbered guns",
+  unlimber = "unlimber limbered guns", form_line = "form line",
+  form_attack_column = "form attack column",
+}
+
+-- Checks the order's intent against the unit it reaches (an error refuses the order).
+local function check_intent(game, u, intent)
+  for _, i in ipairs(intent) do
+    if not intent_fits(game, i, u) then
+      error(game:name(u) .. " cannot be ordered to " .. INTENT_WORDS[i], 0)
+    end
+  end
+end
+
+local function mark_intent(game, u, intent)
+  for _, i in ipairs(intent) do
+    if INTENT_FITS[i] then game:set_flag(u, "ordered_" .. i) end
+  end
+end
+
 local function check_own_brigade(game, commander, u)
   if game:attribute(u, "brigade") ~= game:attribute(commander, "brigade") or kind(game, u) == "brigadier" then
     error(game:name(u) .. " is not in " .. game:name(commander) .. "'s brigade", 0)
@@ -816,14 +886,48 @@ local function check_own_brigade(game, commander, u)
   end
 end
 
+-- The chart inputs that rate an order Reliable or Unreliable (the unit's own rating, and
+-- the guns' ratings for what the order is for).
+local RELIABLE_INPUTS = { "reliable", "reliable_prolong" }
+local UNRELIABLE_INPUTS = { "unreliable", "unreliable_prolong", "unreliable_hand_haul", "unreliable_unlimber" }
+
+local function rated(inputs, names)
+  for _, n in ipairs(names) do
+    if inputs[n] == 1 then return true end
+  end
+  return false
+end
+
+-- Optional rule `reliability_rerolls_orders`: a Reliable order that failed, or an
+-- Unreliable one that passed, is rolled again with the same inputs; the second result
+-- stands. Returns the result that stands.
+reroll_order = function(game, u, outcome)
+  if not game:option("reliability_rerolls_orders") then return outcome end
+  local inputs = game:action_inputs()
+  local passed = MOVES[outcome] ~= nil
+  local again = (rated(inputs, RELIABLE_INPUTS) and not passed)
+    or (rated(inputs, UNRELIABLE_INPUTS) and passed)
+  if not again then return outcome end
+  local second = game:resolve("command", inputs, "order re-rolled (" .. outcome .. ") for " .. game:name(u))
+  if outcome == "blunder" and second ~= "blunder" then game:set_flag(u, "blundered", false) end
+  game:note(game:name(u) .. "'s order is re-rolled: " .. outcome .. " → " .. second)
+  return second
+end
+
 function bp.order(game, actor, target, outcome)
   pending = {}
   check_own_brigade(game, actor, target)
   if game:flag(actor, "command_failed") then
     error(game:name(actor) .. " has failed an order this phase and gives no more", 0)
   end
+  local intent = {}
+  if amended(game) then intent = game:intent() end
+  check_intent(game, target, intent)
+  local given = MOVES[outcome] or 0
+  outcome = reroll_order(game, target, outcome)
   if not MOVES[outcome] then game:set_flag(actor, "command_failed") end
-  settle(game, actor, target, outcome, MOVES[outcome] or 0)
+  settle(game, actor, target, outcome, given)
+  mark_intent(game, target, intent)
 end
 
 local function all_unengaged(game, units)
@@ -869,7 +973,34 @@ function bp.brigade_order(game, actor, target)
     staff = game:attribute(actor, "staff"),
     command_distance = command_band(game, actor, units),
   }
+  local intent = {}
   if amended(game) then
+    intent = game:intent()
+    -- One roll for the whole brigade: an intent is checked against the units it fits (a
+    -- brigade ordered to charge may hold batteries); the grande bande's -1 and the
+    -- opportunists' -1 apply when any unit of the command has them. Reading: the units'
+    -- own re-roll ratings do not change a brigade's single roll.
+    local wants = {}
+    for _, i in ipairs(intent) do wants[i] = true end
+    local fits = {}
+    for _, i in ipairs(intent) do
+      for _, u in ipairs(units) do
+        if intent_fits(game, i, u) then fits[i] = true end
+      end
+      if not fits[i] then
+        error("no unit of the brigade command can " .. (INTENT_WORDS[i] or i), 0)
+      end
+    end
+    for _, u in ipairs(units) do
+      if wants.into_flank and game:mode(u) == "grande_bande" then
+        inputs.grande_bande = 1
+        inputs.grande_bande_into_flank = 1
+      end
+      if wants.charge and game:attribute(u, "opportunist") == 1 then
+        inputs.opportunist = 1
+        inputs.opportunist_charge = 1
+      end
+    end
     if game:flag(actor, "order_hold") then
       error("a brigade under a Hold order gets no brigade commands", 0)
     end
@@ -888,6 +1019,9 @@ function bp.brigade_order(game, actor, target)
   for _, u in ipairs(units) do
     local moves = settle(game, actor, u, result, 0)
     game:set_flag(u, "ordered")
+    for _, i in ipairs(intent) do
+      if INTENT_FITS[i] and INTENT_FITS[i](game, u) then game:set_flag(u, "ordered_" .. i) end
+    end
     if result == "blunder" then break end
     if moves == 0 then game:note(game:name(u) .. " does not move") end
   end
@@ -922,12 +1056,17 @@ function bp.support_charge(game, actor, target)
     error("a support charge is made in the opponent's command phase", 0)
   end
   local commander = brigadier_of(game, actor)
+  -- -2 when the target did not start the phase in the cavalry's front arc: both as they
+  -- stood when this command phase began (the action itself needs the target in the front
+  -- arc now).
+  local cx, cy, cf = game:phase_start(actor)
+  local tx, ty = game:phase_start(target)
+  if not cx then cx, cy, cf = game:position(actor) end
+  if not tx then tx, ty = game:position(target) end
   local inputs = {
     staff = commander and game:attribute(commander, "staff") or 0,
     command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
-    -- Charges resolve where the units stand, and the action needs the target in the front
-    -- arc now; where it started the phase is not recorded, so this input stays 0.
-    not_front_arc = 0,
+    not_front_arc = b2i(game:arc_at(cx, cy, cf, tx, ty) ~= "front"),
     opportunist = game:attribute(actor, "opportunist"),
   }
   local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))
@@ -951,6 +1090,10 @@ function bp.hand_haul(game, actor)
   end
   if game:counter(actor, "moves") < 1 then
     error(game:name(actor) .. " has no move to hand-haul with", 0)
+  end
+  if game:flag(actor, "ordered") and not game:flag(actor, "ordered_hand_haul") then
+    -- Heavy guns are Unreliable when hand-hauled: the order must say it is a hand haul.
+    error(game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)", 0)
   end
   game:set_flag(actor, "hand_haul")
   game:set_flag(actor, "prolonged", false)

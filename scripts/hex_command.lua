@@ -9,11 +9,18 @@ local M = {}
 local UNIT_KINDS = {
   infantry = true, light_infantry = true, skirmishers = true, cavalry = true,
   mounted_infantry = true, artillery = true, wagon = true,
+  -- A battery's crew, once it has abandoned its guns (issue 7: crews).
+  crew = true,
 }
 local COVER_FORT = 2
 
+-- A crew at its guns (attached to them) is part of the battery, not a unit of its own.
 local function is_unit(game, u)
-  return UNIT_KINDS[game:kind(u)] == true
+  local kind = game:kind(u)
+  if kind == "crew" then
+    return game:host(u) == nil
+  end
+  return UNIT_KINDS[kind] == true
 end
 
 local function commander_of(game, u)
@@ -40,8 +47,12 @@ local Ledger = {}
 Ledger.__index = Ledger
 
 local function ledger(game)
-  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {} }, Ledger)
+  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {}, back = {}, dropped = {} }, Ledger)
 end
+
+-- Captured guns a unit holds are left on the board where it stood when it routs or is
+-- destroyed (issue 7: recapture); defined with the crews below.
+local drop_guns
 
 function Ledger:key(u, name)
   return tostring(u:id()) .. ":" .. name
@@ -88,8 +99,12 @@ function Ledger:remove(u, reason)
     if self.game:kind(a) == "commander" then
       self.gone[a:id()] = true
       self.game:remove(a, "commander captured: his unit was destroyed")
+    elseif self.game:kind(a) == "crew" then
+      self.gone[a:id()] = true
+      self.game:remove(a, "crew lost with its guns")
     end
   end
+  drop_guns(self, u)
 end
 
 function Ledger:cell(u)
@@ -103,11 +118,18 @@ end
 -- The unit standing in a cell, as this call has left things.
 function Ledger:occupant(col, row)
   for _, u in ipairs(self.game:units()) do
-    if not self.gone[u:id()] and is_unit(self.game, u) then
+    if not self.gone[u:id()] and is_unit(self.game, u) and self.game:host(u) == nil then
       local c, r = self:cell(u)
       if c == col and r == row then
         return u
       end
+    end
+  end
+  -- Pieces this call brings back onto the board (guns left by their captor).
+  for _, u in ipairs(self.back) do
+    local c, r = self:cell(u)
+    if c == col and r == row then
+      return u
     end
   end
   return nil
@@ -194,6 +216,10 @@ local function rout(L, u)
   local game = L.game
   L:set(u, "routed", true)
   L:set(u, "in_melee", false)
+  -- A battery routed by fire limbers up and goes with its guns (crews, issue 7).
+  if game:kind(u) == "artillery" and game:mode(u) ~= "limbered" then
+    game:set_mode(u, "limbered")
+  end
   for _, a in ipairs(game:attached(u)) do
     if game:kind(a) == "commander" then
       L.gone[a:id()] = true
@@ -202,8 +228,10 @@ local function rout(L, u)
     end
   end
   local back = game:turned(game:facing(u), 3)
+  local col, row = L:cell(u)
   game:face(u, back)
   fall_back(L, u, back, rout_distance(game, u), "routed")
+  drop_guns(L, u, col, row)
 end
 
 -- `n` casualty hits on `u`: a routed unit hit again is destroyed; enough hits rout it.
@@ -304,6 +332,10 @@ function M.moved(game, u, path, facing)
     L:add(u, "works", -game:counter(u, "works"))
     game:note(name .. " leaves its works behind")
   end
+  if game:counter(u, "bridging") > 0 then
+    L:add(u, "bridging", -game:counter(u, "bridging"))
+    game:note(name .. " leaves its bridge unfinished")
+  end
   local exempt = exempt_from_obstacles(game, u)
   local te = 0
   local kind = game:kind(u)
@@ -376,8 +408,23 @@ function M.faced(game, u, before)
   if game:flag(u, "halted") then
     error(name .. " is halted by a failed order change and cannot change facing")
   end
+  if game:flag(u, "inactive") then
+    error(name .. " is not in the group being activated (group " .. game:counter(u, "group") .. ")")
+  end
+  if game:counter(u, "bridging") > 0 then
+    game:add_counter(u, "bridging", -game:counter(u, "bridging"))
+    game:note(name .. " turns from its bridge and leaves it unfinished")
+  end
   if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
     error(name .. " is fatigued and cannot change facing")
+  end
+  -- 5.1b/7.4: in the melee phase only a unit that has just won a melee (and advanced, or
+  -- chose a facing change instead) may turn, without a movement point (issue 7).
+  if game:phase() == "melee" then
+    if not game:flag(u, "victor") then
+      error(name .. " may change facing in the melee phase only after winning a melee")
+    end
+    return
   end
   -- The count already includes this change.
   local allowance = game:allowance(u)
@@ -505,14 +552,375 @@ local function supreme_commander_lost(L, side)
   end
 end
 
+-- Fire geometry, crews (issue 7) ---------------------------------------------------------
+--
+-- The fire line runs centre to centre (`game:line`, the engine's own trace). A hex on it
+-- that blocks sight (forest, buildings) or holds a unit stops the fire (7h), except friends
+-- fired over from higher ground (7p). A line along the edge of a blocking hex on one side
+-- only, a wall crossed (not on the firer's own hex side) and a rise higher than both ends
+-- are partial obstructions, 1 CP (7i). What the fire passes over (a friend, a wall) casts a
+-- dead zone (reference "Dead Zone", 7j): beyond it, for half the firer's distance to it,
+-- nothing can be hit. Howitzers (attribute `howitzer`) fire over walls (no dead zone, no
+-- obstruction) and over friends from any height (reference "Classes"). A target below the
+-- firer with a rise just before it on the line is in the rise's dead ground unless at point
+-- blank (firing diagram 2).
+
+local HEX_DIRS = { "E", "SE", "SW", "W", "NW", "NE" }
+
+local function height(game, col, row)
+  if col == nil then
+    return 0
+  end
+  return game:terrain_attribute(col, row, "elevation")
+end
+
+-- What stops the fire in a cell: "terrain", "friend" or "enemy" (and the piece), or nil.
+local function line_blocker(game, side, col, row)
+  if col == nil then
+    return nil
+  end
+  if game:blocks_sight(col, row) then
+    return "terrain"
+  end
+  local u = game:unit_at(col, row)
+  if u == nil or game:kind(u) == "fake_counter" then
+    return nil -- fake counters (hidden movement) block nothing
+  elseif game:side(u) == side then
+    return "friend", u
+  end
+  return "enemy", u
+end
+
+local function friend_next_to(game, side, col, row)
+  for _, d in ipairs(HEX_DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    local u = nc and game:unit_at(nc, nr)
+    if u ~= nil and game:side(u) == side and is_unit(game, u) then
+      return true
+    end
+  end
+  return false
+end
+
+-- May `actor` fire at `target` along the line? Returns the partial-obstruction input (0 or
+-- 1), or nil and the reason it may not. `guns`: the fire is artillery fire.
+local function fire_line(game, actor, target, guns)
+  local side = game:side(actor)
+  local name, tname = game:name(actor), game:name(target)
+  local ac, ar = game:cell(actor)
+  local tc, tr = game:cell(target)
+  local line = game:line(ac, ar, tc, tr)
+  local n = #line - 1
+  local up, down = height(game, ac, ar), height(game, tc, tr)
+  local howitzer = guns and game:attribute(actor, "howitzer") > 0
+  local obstructed, shadow = 0, 0 -- shadow: the farthest thing fired over, in half hexes
+  for i = 2, n do
+    local e = line[i]
+    local a, x = line_blocker(game, side, e.col, e.row)
+    local b, y = line_blocker(game, side, e.col2, e.row2)
+    local what, piece
+    if e.col2 == nil then
+      what, piece = a, x
+    elseif a ~= nil and b ~= nil then
+      if a == "friend" and b == "friend" then
+        what, piece = "friend", x
+      elseif a ~= "friend" then
+        what, piece = a, x
+      else
+        what, piece = b, y
+      end
+    elseif a ~= nil or b ~= nil then
+      obstructed = 1 -- the line grazes a blocking hex
+    end
+    if what == "friend" then
+      -- 7p: only artillery more than one hex back, on higher ground (howitzers from any
+      -- height), and not at a target next to a friend.
+      local fc, fr = game:cell(piece)
+      local arm_ok = guns or game:option("over_heads_any_arm")
+      if not arm_ok then
+        return nil, name .. " cannot fire over " .. game:name(piece) .. ": only artillery fires over friends' heads"
+      elseif guns and i - 1 < 2 then
+        return nil, name .. " cannot fire over " .. game:name(piece) .. ": guns fire over friends only from more than one hex back"
+      elseif not howitzer and up <= height(game, fc, fr) then
+        return nil, name .. " cannot fire over " .. game:name(piece) .. ": it is not on higher ground"
+      elseif friend_next_to(game, side, tc, tr) then
+        return nil, name .. " cannot fire over friends at " .. tname .. ", which is next to a friendly unit"
+      end
+      shadow = math.max(shadow, 2 * (i - 1))
+    elseif what == "terrain" then
+      return nil, name .. " cannot see " .. tname .. ": the line is blocked at (" .. e.col .. "," .. e.row .. ")"
+    elseif what == "enemy" then
+      return nil, name .. " cannot see " .. tname .. ": " .. game:name(piece) .. " stands in the way"
+    end
+    if math.max(height(game, e.col, e.row), height(game, e.col2, e.row2)) > math.max(up, down) then
+      obstructed = 1 -- a rise between them
+    end
+  end
+  -- Walls crossed, except on the firer's own hex side (it fires over its own wall).
+  if not howitzer then
+    for i = 3, #line do
+      local p, q = line[i - 1], line[i]
+      if p.col2 == nil and q.col2 == nil and has(game:features(p.col, p.row, q.col, q.row), "wall") then
+        obstructed = 1
+        if not game:option("low_walls") then
+          shadow = math.max(shadow, 2 * (i - 1) - 1)
+        end
+      end
+    end
+  end
+  -- Dead zone: the target lies no farther beyond the obstacle than half the distance to it.
+  if shadow > 0 and 4 * n <= 3 * shadow then
+    return nil, tname .. " is in the dead zone behind what " .. name .. " fires over"
+  end
+  -- Dead ground below a rise (diagram 2): the hex before the target is higher than it.
+  if n >= 2 and up > down then
+    local e = line[n]
+    if math.max(height(game, e.col, e.row), height(game, e.col2, e.row2)) > down then
+      return nil, tname .. " is in dead ground below the rise; " .. name .. " must be next to it"
+    end
+  end
+  return obstructed
+end
+
+-- Crews (reference "Melee and Rout"): a battery's crew is a `crew` piece attached to it.
+-- Meleed, the crew abandons the guns and steps back one hex (it does not rout); the guns
+-- stay, abandoned (no fire, no move, no zone). The crew may be fired upon, and returns to
+-- guns its side still holds (`man_guns`). An enemy that melees abandoned guns captures
+-- them: it takes their hex and rolls 1d6 for the shots it may fire with them (`fire_guns`).
+
+local function crew_of(game, gun)
+  for _, a in ipairs(game:attached(gun)) do
+    if game:kind(a) == "crew" then
+      return a
+    end
+  end
+  return nil
+end
+
+local function direction_to(game, col, row, tc, tr)
+  for _, d in ipairs(HEX_DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    if nc == tc and nr == tr then
+      return d
+    end
+  end
+  return nil
+end
+
+-- A crew meleed by `by` steps back one hex, straight away from the attacker or else to
+-- either side of that, facing it (leaving its guns if it is at them); with no free hex
+-- it is captured. `commander`: one to take along.
+local function step_back(L, crew, by, commander)
+  local game = L.game
+  local cc, cr = L:cell(crew)
+  local bc, br = L:cell(by)
+  local dir = direction_to(game, bc, br, cc, cr) or game:turned(game:facing(crew), 3)
+  for _, d in ipairs({ dir, game:turned(dir, 1), game:turned(dir, -1) }) do
+    local nc, nr = game:neighbour(cc, cr, d)
+    if nc ~= nil and game:terrain(nc, nr) ~= "lake" and L:occupant(nc, nr) == nil
+        and game:unit_at(nc, nr) == nil then
+      if game:host(crew) ~= nil then
+        game:attach(crew, nil)
+      end
+      game:face(crew, game:turned(d, 3))
+      L:place(crew, nc, nr, "crew stepped back from the melee")
+      if commander ~= nil then
+        game:attach(commander, crew)
+      end
+      return
+    end
+  end
+  L:remove(crew, "crew captured: no room to step back")
+end
+
+-- The crew of `gun`, meleed by `by`, abandons it and steps back; the guns stay.
+local function abandon_guns(L, gun, crew, by)
+  local game = L.game
+  L:set(gun, "abandoned", true)
+  L:set(gun, "in_melee", false)
+  game:note(game:name(crew) .. " abandons the guns of " .. game:name(gun))
+  step_back(L, crew, by, commander_of(game, gun))
+end
+
+-- The winner of a melee (its opponent routed or destroyed) advances into the hex left
+-- (7.4) and may then change facing once in the melee phase (5.1b, 7.4: flag `victor`, a
+-- facing change that needs no movement point and may be the turn's second). With the
+-- optional rule `pursuit_facing` (charts page: a facing change INSTEAD of pursuing) it
+-- stays, remembering the hex (`vacated_col`/`vacated_row`), and either advances there
+-- (action `advance`) or changes facing.
+local function win_melee(L, u, col, row)
+  local game = L.game
+  L:set(u, "victor", true)
+  if L:counter(u, "face_changes") > 0 then
+    L:add(u, "face_changes", -1)
+  end
+  if game:option("pursuit_facing") then
+    L:add(u, "vacated_col", col + 1 - L:counter(u, "vacated_col"))
+    L:add(u, "vacated_row", row + 1 - L:counter(u, "vacated_row"))
+    game:note(game:name(u) .. " may advance or change facing instead")
+    return
+  end
+  L:place(u, col, row, "advanced after melee")
+end
+
+-- 7.4 for a defender that wins (its attacker routed or destroyed; issue 7): it cannot give
+-- orders in the enemy's melee phase, so its facing change is made for it. By default it
+-- advances into the hex the attacker left, facing the way it advanced; with the optional
+-- rule `pursuit_facing` it stays and turns to face that hex instead (a facing change
+-- instead of pursuit). Where the hex is taken (guns left there, another unit) it stays.
+local DEFENDER_ADVANCES = { infantry = true, light_infantry = true, cavalry = true, mounted_infantry = true }
+local function defender_wins(L, u, col, row)
+  local game = L.game
+  if not DEFENDER_ADVANCES[game:kind(u)] then
+    return
+  end
+  L:set(u, "victor", true)
+  local uc, ur = L:cell(u)
+  local dir = direction_to(game, uc, ur, col, row)
+  if dir ~= nil and dir ~= game:facing(u) then
+    game:face(u, dir)
+  end
+  if game:option("pursuit_facing") or L:occupant(col, row) ~= nil then
+    if dir ~= nil and dir ~= game:facing(u) then
+      game:note(game:name(u) .. " turns to face (" .. col .. "," .. row .. ") instead of advancing")
+    end
+    return
+  end
+  L:place(u, col, row, "advanced after winning the melee it defended")
+end
+
+function M.advance(game, actor)
+  local name = game:name(actor)
+  local col, row = game:counter(actor, "vacated_col") - 1, game:counter(actor, "vacated_row") - 1
+  if not game:flag(actor, "victor") or col < 0 or row < 0 then
+    error(name .. " has no hex to advance into")
+  end
+  local L = ledger(game)
+  L:add(actor, "vacated_col", -col - 1)
+  L:add(actor, "vacated_row", -row - 1)
+  if game:unit_at(col, row) ~= nil then
+    error(name .. " cannot advance: (" .. col .. "," .. row .. ") is taken")
+  end
+  local ac, ar = game:cell(actor)
+  local dir = direction_to(game, ac, ar, col, row)
+  if dir ~= nil then
+    game:face(actor, dir)
+  end
+  L:place(actor, col, row, "advanced after melee")
+end
+
+-- 4c: reinforcements fighting the force that blocks their entry may melee a blocking unit
+-- in its flank or rear (overlap it) only with more units in contact with the blocking
+-- force than it has units.
+local function overlap_refused(game, actor, target)
+  if not game:flag(target, "blocking") or game:arc(target, actor) == "front" then
+    return nil
+  end
+  local blockers, touching, counted = 0, 0, {}
+  for _, b in ipairs(game:units(game:side(target))) do
+    if is_unit(game, b) and game:flag(b, "blocking") then
+      blockers = blockers + 1
+      local col, row = game:cell(b)
+      for _, d in ipairs(HEX_DIRS) do
+        local nc, nr = game:neighbour(col, row, d)
+        local u = nc and game:unit_at(nc, nr)
+        if u ~= nil and game:side(u) == game:side(actor) and is_unit(game, u) and not counted[u:id()] then
+          counted[u:id()] = true
+          touching = touching + 1
+        end
+      end
+    end
+  end
+  if touching > blockers then
+    return nil
+  end
+  return game:name(actor) .. " cannot overlap the blocking force's flank: " .. touching
+    .. " units in contact against " .. blockers .. " blocking (4c)"
+end
+
+-- Melee against abandoned guns: they are captured. The captor stands on them (they leave
+-- the board with it) and remembers them (counter `captured_gun`: the battery's piece number
+-- plus one), so that they can be taken back.
+local function capture_guns(L, by, gun)
+  local game = L.game
+  local gc, gr = L:cell(gun)
+  if L:counter(by, "captured_gun") > 0 then
+    -- Already holding a battery: it leaves that one where it stood.
+    drop_guns(L, by)
+  end
+  local shots = game:roll("1d6", "shots the new crew of " .. game:name(gun) .. " can use")
+  L:add(by, "captured_shots", shots - L:counter(by, "captured_shots"))
+  L:add(by, "captured_class", game:attribute(gun, "class") - L:counter(by, "captured_class"))
+  L:add(by, "captured_gun", gun:id() + 1 - L:counter(by, "captured_gun"))
+  L:remove(gun, "guns captured by " .. game:name(by))
+  L:place(by, gc, gr, "advanced onto the captured guns")
+end
+
+-- Recapture (reference "Melee and Rout": the crew returns to the guns if they are
+-- recaptured): guns held by a unit that routs or is destroyed stay where it stood (`col`,
+-- `row`; default: its hex), still abandoned and still their own side's, so an enemy melee
+-- that breaks the captor takes them back (the guns hold the hex: the winner does not
+-- advance into it) and a crew of their side can man them again (`man_guns`); the enemy may
+-- capture them again by melee.
+drop_guns = function(L, u, col, row)
+  local game = L.game
+  local held = L:counter(u, "captured_gun")
+  if held <= 0 or L.dropped[u:id()] then
+    return
+  end
+  L.dropped[u:id()] = true
+  if col == nil then
+    col, row = L:cell(u)
+  end
+  for _, gun in ipairs(game:off_board_units()) do
+    if gun:id() + 1 == held then
+      if L:occupant(col, row) ~= nil then
+        game:note(game:name(gun) .. " are lost: no room to leave them at (" .. col .. "," .. row .. ")")
+        return
+      end
+      L.gone[gun:id()] = nil
+      L.at[gun:id()] = { col, row }
+      table.insert(L.back, gun)
+      game:place(gun, col, row, "guns left behind by " .. game:name(u))
+      L:set(gun, "abandoned", true)
+      L:add(u, "captured_shots", -L:counter(u, "captured_shots"))
+      L:add(u, "captured_class", -L:counter(u, "captured_class"))
+      L:add(u, "captured_gun", -held)
+      return
+    end
+  end
+end
+
+-- A crew returns to abandoned guns of its side next to it, when no enemy is next to them.
+function M.man_guns(game, actor, target)
+  local name, tname = game:name(actor), game:name(target)
+  if game:kind(target) ~= "artillery" or not game:flag(target, "abandoned") then
+    error(tname .. " is not an abandoned battery")
+  end
+  local col, row = game:cell(target)
+  for _, d in ipairs(HEX_DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    local e = nc and game:unit_at(nc, nr)
+    if e ~= nil and game:side(e) ~= game:side(actor) and is_unit(game, e) and not game:flag(e, "routed") then
+      error(name .. " cannot return to " .. tname .. ": " .. game:name(e) .. " is next to the guns")
+    end
+  end
+  game:set_flag(target, "abandoned", false)
+  game:attach(actor, target)
+  game:note(name .. " returns to the guns of " .. tname)
+end
+
 -- Fire -----------------------------------------------------------------------------------
 
-local function fire_chart(game, u)
+local function fire_chart(game, u, captured)
   local class = game:attribute(u, "class")
+  if captured then
+    class = game:counter(u, "captured_class")
+  end
   if game:option("pike_and_shot") and class < 2 then
     class = 2
   end
-  if game:kind(u) == "artillery" then
+  if game:kind(u) == "artillery" or captured then
     if class == 1 then
       return "fire_artillery_a", "art"
     elseif class >= 3 then
@@ -530,14 +938,52 @@ local function fire_chart(game, u)
   return "fire_small_b", "small"
 end
 
-function M.fire(game, actor, target)
+-- Structures (reference "Classes"; issue 7): direct-fire guns (not howitzers or mortars)
+-- firing at a unit behind fortifications (a fort, or works it dug) first roll to see
+-- whether the shot strikes the works (chart `structure`); only a shot that clears them goes
+-- on to the fire roll. With the optional rule `structure_damage` a shot into dug works
+-- knocks them down a level (a redoubt to quick works, quick works to nothing: the digging
+-- starts again); a fort, being terrain, stands. Returns whether the works took the shot.
+local function struck_works(L, actor, target, captured)
+  local game = L.game
+  if not captured and game:attribute(actor, "howitzer") > 0 then
+    return false
+  end
+  local tc, tr = game:cell(target)
+  local dug = works_cover(game, target)
+  if dug == 0 and game:terrain(tc, tr) ~= "fort" then
+    return false
+  end
+  local name, tname = game:name(actor), game:name(target)
+  if game:resolve("structure", {}, "shot of " .. name .. " at " .. tname .. " behind works") ~= "works" then
+    return false
+  end
+  game:note("the shot of " .. name .. " strikes the works in front of " .. tname)
+  if dug > 0 and game:option("structure_damage") then
+    local works = game:counter(target, "works")
+    local left = dug >= 2 and QUICK_WORKS or 0
+    L:add(target, "works", left - works)
+    game:note(dug >= 2 and "the redoubt of " .. tname .. " is knocked down to quick works"
+      or "the quick works of " .. tname .. " are levelled")
+  end
+  return true
+end
+
+-- `captured`: the actor fires guns it has captured (issue 7: crews), not its own weapons.
+local function shoot(game, actor, target, captured)
   local L = ledger(game)
   local name, tname = game:name(actor), game:name(target)
   local kind = game:kind(actor)
   if not is_unit(game, target) then
     error("commanders cannot be singled out as targets")
   end
-  if kind == "mounted_infantry" and game:mode(actor) == "formed" and game:option("mounted_infantry_rules") then
+  if game:flag(target, "abandoned") then
+    error(tname .. "'s guns are abandoned: there is no one at them to hit")
+  end
+  if captured and game:counter(actor, "captured_shots") <= 0 then
+    error(name .. " has no shots left with captured guns")
+  end
+  if not captured and kind == "mounted_infantry" and game:mode(actor) == "formed" and game:option("mounted_infantry_rules") then
     error(name .. " cannot fire while mounted")
   end
   if kind == "artillery" and game:mode(actor) ~= "unlimbered" then
@@ -546,7 +992,8 @@ function M.fire(game, actor, target)
   if game:option("unlimber_fires_next_turn") and game:flag(actor, "unlimbered_after_move") then
     error(name .. " moved and unlimbered this turn and fires next turn")
   end
-  if (game:option("rate_of_fire") or game:option("pike_and_shot")) and game:flag(actor, "fired") then
+  if (game:option("rate_of_fire") or game:option("pike_and_shot") or game:option("activation_sequence"))
+      and game:flag(actor, "fired") then
     error(name .. " has already fired this turn")
   end
   if game:option("supply") and game:counter(actor, "supply") <= 0 then
@@ -578,12 +1025,17 @@ function M.fire(game, actor, target)
       error(tname .. " is not in " .. name .. "'s front arc")
     end
   end
-  local chart, arm = fire_chart(game, actor)
+  local chart, arm = fire_chart(game, actor, captured)
   local band = game:band(chart, "band", distance)
+  local obstructed, blocked = fire_line(game, actor, target, arm == "art")
+  if obstructed == nil then
+    error(blocked)
+  end
   -- The closest target first (7f): no enemy unit the firer can see in its front arc in a
   -- nearer band.
   for _, e in ipairs(game:units(game:side(target))) do
-    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and game:sight(actor, e) then
+    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and not game:flag(e, "abandoned")
+        and fire_line(game, actor, e, arm == "art") ~= nil then
       local d = math.floor(game:distance(actor, e))
       if game:band(chart, "band", d) < band then
         error(game:name(e) .. " is nearer and must be the target")
@@ -609,18 +1061,25 @@ function M.fire(game, actor, target)
     flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
     trained = game:attribute(actor, "trained") > 0 and 1 or 0,
+    obstructed = obstructed,
     fatigued = game:flag(actor, "fatigued") and 1 or 0,
     out_of_arc = out_of_arc,
     unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
   }
-  local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
   L:set(actor, "fired", true)
+  if captured then
+    L:add(actor, "captured_shots", -1)
+  end
   if game:attribute(actor, "heavy") > 0 then
     L:set(actor, "emplaced", true)
   end
   if game:option("supply") then
     L:add(actor, "supply", -1)
   end
+  if arm == "art" and struck_works(L, actor, target, captured) then
+    return
+  end
+  local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
   if outcome ~= "hit" then
     return
   end
@@ -640,6 +1099,16 @@ function M.fire(game, actor, target)
   end
   -- Heavy artillery does double damage to units in the field.
   hit(L, target, game:attribute(actor, "heavy") > 0 and 2 or 1)
+end
+
+function M.fire(game, actor, target)
+  shoot(game, actor, target, false)
+end
+
+-- Fire captured guns (issue 7: crews): their class's artillery chart, one shot of the 1d6
+-- rolled when they were taken.
+function M.fire_guns(game, actor, target)
+  shoot(game, actor, target, true)
 end
 
 -- Melee ----------------------------------------------------------------------------------
@@ -701,6 +1170,20 @@ function M.melee(game, actor, target)
   if game:kind(actor) == "mounted_infantry" and game:mode(actor) == "formed" then
     error(name .. " cannot melee on horseback")
   end
+  local overlap = overlap_refused(game, actor, target)
+  if overlap ~= nil then
+    error(overlap)
+  end
+  -- Abandoned guns are captured; a crew does not melee but steps back (issue 7: crews).
+  if game:flag(target, "abandoned") then
+    capture_guns(L, actor, target)
+    return
+  end
+  if tkind == "crew" then
+    L:set(target, "disturbed", true)
+    step_back(L, target, actor, nil)
+    return
+  end
   if game:option("tribes") and game:attribute(actor, "class") >= 3 and game:counter(target, "hits") == 0
       and not game:flag(target, "fatigued") then
     local cmd = commander_of(game, actor)
@@ -733,7 +1216,13 @@ function M.melee(game, actor, target)
         hit(L, actor, 1)
       end
     end
-    L:remove(target, "crew abandoned the guns to " .. name)
+    local crew = crew_of(game, target)
+    if crew ~= nil then
+      abandon_guns(L, target, crew, actor)
+    else
+      -- A battery without a crew piece: the guns are taken and the crew is gone.
+      L:remove(target, "crew abandoned the guns to " .. name)
+    end
     L:set(actor, "in_melee", false)
     return
   end
@@ -783,12 +1272,20 @@ function M.melee(game, actor, target)
     local horse = { cavalry = true, mounted_infantry = true }
     local pursues = horse[game:kind(actor)] or not horse[tkind]
     if pursues and not L:flag(actor, "routed") and not L.gone[actor:id()] and L:occupant(tc, tr) == nil then
-      L:place(actor, tc, tr, "advanced after melee")
+      -- 7.4: a unit that advances may change facing; with `pursuit_facing` (charts page,
+      -- Pursuit) the winner chooses: `advance`, or a facing change instead.
+      win_melee(L, actor, tc, tr)
     end
   end
   if L:flag(actor, "routed") or L.gone[actor:id()] then
     L:set(target, "in_melee", false)
     L:add(target, "melee_rounds", -L:counter(target, "melee_rounds"))
+    -- 7.4: the defender that wins advances too (issue 7), infantry not after cavalry.
+    local horse = { cavalry = true, mounted_infantry = true }
+    local pursues = horse[tkind] or not horse[game:kind(actor)]
+    if pursues and not L:flag(target, "routed") and not L.gone[target:id()] then
+      defender_wins(L, target, ac, ar)
+    end
   end
 end
 
@@ -974,7 +1471,7 @@ local function roster_of(game, side)
   local function add(u, on_board)
     if game:kind(u) == "commander" then
       if not on_board then r.lost_commanders = r.lost_commanders + 1 end
-    elseif is_unit(game, u) then
+    elseif is_unit(game, u) and game:kind(u) ~= "crew" then
       table.insert(r.units, u)
       if not on_board or game:flag(u, "routed") then
         r.lost_units = r.lost_units + 1
@@ -1117,6 +1614,150 @@ local function turn_end(game)
   end
 end
 
+-- Movement, sequence, constructions (issue 7) ------------------------------------------
+
+-- Every side with a piece in play, the phasing side first.
+local function all_sides(game)
+  local first = game:phasing()
+  local sides, seen = { first }, { [first] = true }
+  for _, u in ipairs(game:units()) do
+    local s = game:side(u)
+    if not seen[s] then
+      seen[s] = true
+      sides[#sides + 1] = s
+    end
+  end
+  return sides
+end
+
+-- Charts page, constructions: a pontoon bridge takes 3 turns. A unit standing at a stream,
+-- facing it, spends its turn on the bridge instead of moving (flag `dug`: it has worked
+-- this turn); the third turn's work draws a bridge across the stream in front of it for the
+-- rest of the game. Moving or changing facing leaves the work unfinished (back to 0).
+local PONTOON_TURNS = 3
+
+function M.bridge(game, actor)
+  local name = game:name(actor)
+  if game:moved(actor) then
+    error(name .. " has moved this turn and cannot work on a bridge")
+  end
+  local col, row = game:cell(actor)
+  local nc, nr = game:neighbour(col, row, game:facing(actor))
+  if nc == nil then
+    error(name .. " faces the edge of the field: there is nothing to bridge")
+  end
+  local feats = game:features(col, row, nc, nr)
+  if not has(feats, "stream") then
+    error(name .. " must face a stream to bridge it")
+  end
+  if has(feats, "bridge") then
+    error("there is already a bridge across the stream in front of " .. name)
+  end
+  local done = game:counter(actor, "bridging") + 1
+  game:set_flag(actor, "dug", true)
+  if done >= PONTOON_TURNS then
+    game:add_counter(actor, "bridging", -game:counter(actor, "bridging"))
+    game:add_feature("bridge", col, row, nc, nr, "pontoon bridge built by " .. name)
+  else
+    game:add_counter(actor, "bridging", 1)
+    game:note(name .. " works on a pontoon bridge (" .. done .. " of " .. PONTOON_TURNS .. " turns)")
+  end
+end
+
+-- Sequence of play 1-2 (optional rule `remove_commanders`): the side's commanders are taken
+-- off their units as its command phase begins; it attaches them again in that phase.
+local function remove_commanders(game, side)
+  for _, c in ipairs(game:units(side)) do
+    if game:kind(c) == "commander" and game:host(c) ~= nil then
+      game:attach(c, nil)
+      game:note(game:name(c) .. " is removed from " .. game:name(game:host(c)))
+    end
+  end
+end
+
+-- 2.3 (optional rule `activation_sequence`): the phases of the sequence's variant. As a
+-- group's activation begins, the side's units of other groups are marked `inactive` (they
+-- cannot move, change facing or limber); group 0 floats (artillery, unnumbered units) and
+-- may move in any one activation of its side. Routed units rout in their side's first
+-- activation. Both sides check integrity in the command phase and rally at the end.
+-- Returns true when the phase is handled here.
+local function sequence_phase(game, phase, side)
+  local activation = game:option("activation_sequence")
+  if phase == "command" then
+    local sides = activation and all_sides(game) or { side }
+    if game:option("remove_commanders") then
+      for _, s in ipairs(sides) do
+        remove_commanders(game, s)
+      end
+    end
+    if activation then
+      for _, s in ipairs(sides) do
+        integrity(game, s)
+      end
+    end
+    return activation
+  end
+  if not activation then
+    return false
+  end
+  local group = tonumber(string.match(phase, "^group (%d+) movement$"))
+  if group ~= nil then
+    local L = ledger(game)
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) then
+        local g = game:counter(u, "group")
+        if g ~= 0 and g ~= group then
+          L:set(u, "inactive", true)
+        end
+        if group == 1 and game:flag(u, "routed") then
+          fall_back(L, u, game:facing(u), rout_distance(game, u), "routed")
+        end
+      end
+    end
+    return true
+  elseif phase == "rally" then
+    for _, s in ipairs(all_sides(game)) do
+      rally(game, s)
+    end
+    return true
+  end
+  return false
+end
+
+-- 7c alt (optional rule `fire_order_roll`): as the first fire phase of a side turn begins
+-- both sides roll a d6 and the higher fires first; on a tie the non-phasing side does, as
+-- in the standard rule. The other side's units hold their fire (`holding_fire`) and fire in
+-- the next phase (`fires_later`), where the first side's units hold theirs.
+local function fire_order(game, phase, side)
+  if phase ~= "first fire" and phase ~= "next fire" then
+    return false
+  end
+  local L = ledger(game)
+  if phase == "first fire" then
+    local enemy = enemy_side(game, side)
+    local mine = game:roll("d6", side .. " rolls to fire first")
+    local theirs = game:roll("d6", enemy .. " rolls to fire first")
+    local first = mine > theirs and side or enemy
+    game:note(first .. " fires first (" .. side .. " " .. mine .. ", " .. enemy .. " " .. theirs .. ")")
+    for _, u in ipairs(game:units()) do
+      if is_unit(game, u) then
+        local later = game:side(u) ~= first
+        L:set(u, "fires_later", later)
+        if later then
+          L:set(u, "holding_fire", true)
+        end
+      end
+    end
+  else
+    for _, u in ipairs(game:units()) do
+      if is_unit(game, u) and not game:flag(u, "fires_later") then
+        L:set(u, "holding_fire", true)
+      end
+    end
+  end
+  return true
+end
+
 function M.phase_begin(game, phase)
   -- The CVS table is rolled once, as the game starts (its first phase).
   if game:turn() == 1 and phase == "arrivals" and game:option("random_cvs") then
@@ -1127,6 +1768,9 @@ function M.phase_begin(game, phase)
     end
   end
   local side = game:phasing()
+  if sequence_phase(game, phase, side) or fire_order(game, phase, side) then
+    return
+  end
   if phase == "arrivals" then
     arrivals(game)
   elseif phase == "command" then

@@ -175,10 +175,14 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
             action,
             target,
             roll: r,
+            intent,
         } => {
             let mut s = format!("  {} {action}", name(game, *piece));
             if let Some(t) = target {
                 s.push_str(&format!(" at {}", name(game, *t)));
+            }
+            if !intent.is_empty() {
+                s.push_str(&format!(" (for {})", intent.join(", ")));
             }
             if let Some(r) = r {
                 s.push_str(&format!(" — {}", roll(r)));

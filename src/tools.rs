@@ -78,8 +78,8 @@ pub(crate) struct SimArgs<'a> {
     pub json: bool,
 }
 
-/// Most games one `sim` plays: every game's end state is kept until the summary, so this
-/// bounds memory (a few hundred bytes a game).
+/// Most games one `sim` plays (each thread tallies its games as they end, so memory does
+/// not grow with the count; this bounds the time a mistyped `--runs` can take).
 const MAX_RUNS: u32 = 100_000;
 
 /// The seed of game `run` of a simulation started from `seed`.
@@ -176,7 +176,215 @@ fn play_one(
     result
 }
 
-/// Plays `runs` games on all cores; results in run order whatever the thread count.
+/// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
+/// threads add up to the same totals however the games were split between them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    n: u64,
+    sum: i128,
+    squares: i128,
+}
+
+impl Moments {
+    fn add(&mut self, x: i64) {
+        self.n += 1;
+        self.sum += i128::from(x);
+        self.squares += i128::from(x) * i128::from(x);
+    }
+
+    fn merge(&mut self, o: &Self) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.squares += o.squares;
+    }
+
+    /// The mean with its 95% confidence half-width (1.96·sd/√n); the sample variance is
+    /// (n·Σx² − (Σx)²) / (n·(n − 1)), its numerator computed exactly.
+    #[allow(clippy::cast_precision_loss)] // counts and sums of game counters stay far below 2^53
+    fn estimate(&self) -> Estimate {
+        if self.n == 0 {
+            return Estimate {
+                mean: 0.0,
+                ci95: 0.0,
+            };
+        }
+        let n = self.n as f64;
+        let mean = self.sum as f64 / n;
+        let var = if self.n > 1 {
+            let spread = i128::from(self.n) * self.squares - self.sum * self.sum;
+            spread as f64 / (n * (n - 1.0))
+        } else {
+            0.0
+        };
+        Estimate {
+            mean: round4(mean),
+            ci95: round4(1.96 * var.max(0.0).sqrt() / n.sqrt()),
+        }
+    }
+}
+
+/// One piece over many games.
+#[derive(Default)]
+struct PieceTally {
+    counters: Vec<Moments>,
+    /// Games ending with each flag set, by flag id (first 64).
+    flags: Vec<u64>,
+    /// Games ending off the board.
+    removed: u64,
+    /// Games ending at each place.
+    places: BTreeMap<String, u64>,
+}
+
+/// The chart outcomes of one piece's action over many games.
+struct ActionTally {
+    /// The first game and event index where it was rolled: actions are listed in that order.
+    first: (u32, usize),
+    rolls: u32,
+    outcomes: BTreeMap<String, u32>,
+}
+
+/// Everything the summary needs from a set of games. Each thread folds its games into its
+/// own tally as they end (so no game's record outlives it or crosses threads), and the
+/// tallies merge into the same totals whatever the thread count: sums are exact integers,
+/// and where order matters (which refusal reason, which action first) the earliest game
+/// wins.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    pieces: Vec<PieceTally>,
+    /// Pieces each side lost, per game.
+    lost: Vec<Moments>,
+    /// By (acting piece index, action).
+    actions: BTreeMap<(usize, String), ActionTally>,
+    /// By order index: games refused, and the first game's reason.
+    refused: BTreeMap<usize, (u32, u32, String)>,
+    /// The first game that could not start, with the reason.
+    failed: Option<(u32, String)>,
+}
+
+impl Tally {
+    /// Adds game `run`; `side_of` gives each piece's side index.
+    fn add(&mut self, run: u32, r: RunResult, side_of: &[usize], sides: usize) {
+        if let Some(why) = r.failed {
+            if self.failed.as_ref().is_none_or(|(first, _)| run < *first) {
+                self.failed = Some((run, why));
+            }
+            return;
+        }
+        self.games += 1;
+        if self.pieces.len() < r.pieces.len() {
+            self.pieces.resize_with(r.pieces.len(), PieceTally::default);
+        }
+        self.lost
+            .resize_with(sides.max(self.lost.len()), Moments::default);
+        let mut lost = vec![0i64; sides];
+        for (i, (end, t)) in r.pieces.into_iter().zip(&mut self.pieces).enumerate() {
+            if t.counters.len() < end.counters.len() {
+                t.counters.resize_with(end.counters.len(), Moments::default);
+            }
+            for (m, v) in t.counters.iter_mut().zip(&end.counters) {
+                m.add(i64::from(*v));
+            }
+            if t.flags.len() < 64 {
+                t.flags.resize(64, 0);
+            }
+            for (f, count) in t.flags.iter_mut().enumerate() {
+                *count += (end.flags >> f) & 1;
+            }
+            if !end.on_board {
+                t.removed += 1;
+                if let Some(l) = side_of.get(i).and_then(|s| lost.get_mut(*s)) {
+                    *l += 1;
+                }
+            }
+            let place = end.place.unwrap_or_else(|| "off the board".to_owned());
+            *t.places.entry(place).or_default() += 1;
+        }
+        for (m, l) in self.lost.iter_mut().zip(lost) {
+            m.add(l);
+        }
+        for (k, (piece, action, outcome)) in r.outcomes.into_iter().enumerate() {
+            let a = self
+                .actions
+                .entry((piece, action))
+                .or_insert_with(|| ActionTally {
+                    first: (run, k),
+                    rolls: 0,
+                    outcomes: BTreeMap::new(),
+                });
+            a.first = a.first.min((run, k));
+            a.rolls += 1;
+            *a.outcomes.entry(outcome).or_default() += 1;
+        }
+        for (i, reason) in r.refused {
+            let x = self.refused.entry(i).or_insert((0, run, reason.clone()));
+            x.0 += 1;
+            if run < x.1 {
+                (x.1, x.2) = (run, reason);
+            }
+        }
+    }
+
+    fn merge(&mut self, o: Self) {
+        self.games += o.games;
+        if self.pieces.len() < o.pieces.len() {
+            self.pieces.resize_with(o.pieces.len(), PieceTally::default);
+        }
+        for (t, p) in self.pieces.iter_mut().zip(o.pieces) {
+            if t.counters.len() < p.counters.len() {
+                t.counters.resize_with(p.counters.len(), Moments::default);
+            }
+            for (a, b) in t.counters.iter_mut().zip(&p.counters) {
+                a.merge(b);
+            }
+            if t.flags.len() < p.flags.len() {
+                t.flags.resize(p.flags.len(), 0);
+            }
+            for (a, b) in t.flags.iter_mut().zip(&p.flags) {
+                *a += b;
+            }
+            t.removed += p.removed;
+            for (place, k) in p.places {
+                *t.places.entry(place).or_default() += k;
+            }
+        }
+        if self.lost.len() < o.lost.len() {
+            self.lost.resize_with(o.lost.len(), Moments::default);
+        }
+        for (a, b) in self.lost.iter_mut().zip(&o.lost) {
+            a.merge(b);
+        }
+        for (key, b) in o.actions {
+            match self.actions.get_mut(&key) {
+                Some(a) => {
+                    a.first = a.first.min(b.first);
+                    a.rolls += b.rolls;
+                    for (outcome, k) in b.outcomes {
+                        *a.outcomes.entry(outcome).or_default() += k;
+                    }
+                }
+                None => {
+                    self.actions.insert(key, b);
+                }
+            }
+        }
+        for (i, (games, run, reason)) in o.refused {
+            let x = self.refused.entry(i).or_insert((0, run, reason.clone()));
+            x.0 += games;
+            if run < x.1 {
+                (x.1, x.2) = (run, reason);
+            }
+        }
+        if let Some((run, why)) = o.failed
+            && self.failed.as_ref().is_none_or(|(first, _)| run < *first)
+        {
+            self.failed = Some((run, why));
+        }
+    }
+}
+
+/// Plays `runs` games on all cores and tallies them; the tally is the same whatever the
+/// thread count.
 fn play_many(
     s: &Scenario,
     orders: &[Located<OrderSpec>],
@@ -184,35 +392,41 @@ fn play_many(
     runs: u32,
     threads: usize,
     label: &str,
-) -> Result<Vec<RunResult>, Failure> {
+) -> Result<Tally, Failure> {
     // Check the hooks load once here, so a bad script is one clear error, not one per thread.
     drop(hooks_for(&s.ruleset)?);
+    let side_of: Vec<usize> = s
+        .compiled
+        .setup
+        .pieces
+        .iter()
+        .map(|p| p.side.index())
+        .collect();
+    let sides = s.compiled.setup.sides.len();
     let threads = threads.clamp(1, runs.max(1) as usize);
     // Threads take the next run as they finish one, so one thread's long games do not
-    // leave the others idle; each result carries its run number and goes back in order.
+    // leave the others idle.
     let next = AtomicU32::new(0);
     let done = AtomicU32::new(0);
     let show = std::io::stderr().is_terminal();
-    let results = std::thread::scope(|scope| {
+    let tally = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
-                let (next, done) = (&next, &done);
-                scope.spawn(move || -> Result<Vec<(u32, RunResult)>, String> {
+                let (next, done, side_of) = (&next, &done, &side_of);
+                scope.spawn(move || -> Result<Tally, String> {
                     // Lua hooks are not Send: every thread builds its own.
                     let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
-                    let mut out = Vec::new();
+                    let mut tally = Tally::default();
                     loop {
                         let run = next.fetch_add(1, Ordering::Relaxed);
                         if run >= runs {
                             break;
                         }
-                        out.push((
-                            run,
-                            play_one(s, orders, run_seed(seed, run), hooks.as_mut()),
-                        ));
+                        let result = play_one(s, orders, run_seed(seed, run), hooks.as_mut());
+                        tally.add(run, result, side_of, sides);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
-                    Ok(out)
+                    Ok(tally)
                 })
             })
             .collect();
@@ -228,21 +442,20 @@ fn play_many(
             }
             eprint!("\r{label}: {runs}/{runs} games\n");
         }
-        let mut all = Vec::with_capacity(runs as usize);
+        let mut all = Tally::default();
         for h in handles {
             match h.join() {
-                Ok(Ok(played)) => all.extend(played),
+                Ok(Ok(t)) => all.merge(t),
                 Ok(Err(m)) => return Err(Failure::Rules(m)),
                 Err(_) => return Err(Failure::Rules("a simulation thread failed".to_owned())),
             }
         }
-        all.sort_unstable_by_key(|(run, _)| *run);
-        Ok(all.into_iter().map(|(_, r)| r).collect::<Vec<_>>())
+        Ok(all)
     })?;
-    if let Some(m) = results.iter().find_map(|r| r.failed.clone()) {
+    if let Some((_, m)) = tally.failed {
         return Err(Failure::Rules(m));
     }
-    Ok(results)
+    Ok(tally)
 }
 
 /// A mean with its 95% confidence half-width (1.96·sd/√n).
@@ -250,27 +463,6 @@ fn play_many(
 struct Estimate {
     mean: f64,
     ci95: f64,
-}
-
-fn estimate(values: impl Iterator<Item = f64>) -> Estimate {
-    let v: Vec<f64> = values.collect();
-    let n = v.len() as f64;
-    if v.is_empty() {
-        return Estimate {
-            mean: 0.0,
-            ci95: 0.0,
-        };
-    }
-    let mean = v.iter().sum::<f64>() / n;
-    let var = if v.len() > 1 {
-        v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    Estimate {
-        mean: round4(mean),
-        ci95: round4(1.96 * var.sqrt() / n.sqrt()),
-    }
 }
 
 /// Rounded to 4 decimals so the JSON is short and stable.
@@ -331,51 +523,45 @@ struct SimSummary {
     actions: Vec<ActionSummary>,
 }
 
+#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^53
 fn summarise(
     s: &Scenario,
     orders: &[Located<OrderSpec>],
     seed: u64,
-    results: &[RunResult],
+    tally: Tally,
 ) -> Result<SimSummary, Failure> {
     // A game in its starting position names pieces, sides, counters and flags.
     let mut hooks = hooks_for(&s.ruleset)?;
     let game = s.start(Some(seed), &[], hooks.as_mut())?;
     let rules = game.rules();
-    let n = results.len().max(1) as f64;
-    let share = |k: usize| round4(k as f64 / n);
+    let n = tally.games.max(1) as f64;
+    let share = |k: u64| round4(k as f64 / n);
+    let no_piece = PieceTally::default();
     let mut pieces = Vec::new();
     for (i, p) in game.state().pieces.iter().enumerate() {
-        let ends: Vec<&PieceEnd> = results.iter().filter_map(|r| r.pieces.get(i)).collect();
-        let mut counters = BTreeMap::new();
-        for (c, def) in rules.counters.iter().enumerate() {
-            counters.insert(
-                def.name.clone(),
-                estimate(
-                    ends.iter()
-                        .map(|e| f64::from(e.counters.get(c).copied().unwrap_or(0))),
-                ),
-            );
-        }
-        let mut flags = BTreeMap::new();
-        for (f, def) in rules.flags.iter().enumerate() {
-            let set = ends
-                .iter()
-                .filter(|e| f < 64 && e.flags & (1u64 << f) != 0)
-                .count();
-            flags.insert(def.name.clone(), share(set));
-        }
-        let mut places: BTreeMap<String, usize> = BTreeMap::new();
-        for e in &ends {
-            *places
-                .entry(
-                    e.place
-                        .clone()
-                        .unwrap_or_else(|| "off the board".to_owned()),
+        let t = tally.pieces.get(i).unwrap_or(&no_piece);
+        let counters = rules
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(c, def)| {
+                let m = t.counters.get(c).copied().unwrap_or_default();
+                (def.name.clone(), m.estimate())
+            })
+            .collect();
+        let flags = rules
+            .flags
+            .iter()
+            .enumerate()
+            .map(|(f, def)| {
+                (
+                    def.name.clone(),
+                    share(t.flags.get(f).copied().unwrap_or(0)),
                 )
-                .or_default() += 1;
-        }
-        let mut places: Vec<(String, usize)> = places.into_iter().collect();
-        places.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            })
+            .collect();
+        let mut places: Vec<(&String, u64)> = t.places.iter().map(|(c, k)| (c, *k)).collect();
+        places.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         pieces.push(PieceSummary {
             piece: p.name.clone(),
             side: game
@@ -385,13 +571,13 @@ fn summarise(
             kind: rules
                 .piece_type(p.kind)
                 .map_or_else(String::new, |t| t.name.clone()),
-            removed: share(ends.iter().filter(|e| !e.on_board).count()),
+            removed: share(t.removed),
             counters,
             flags,
             places: places
                 .into_iter()
                 .take(3)
-                .map(|(c, k)| (c, share(k)))
+                .map(|(c, k)| (c.clone(), share(k)))
                 .collect(),
         });
     }
@@ -399,81 +585,62 @@ fn summarise(
         .sides()
         .iter()
         .enumerate()
-        .map(|(si, d)| {
-            let own: Vec<usize> = game
+        .map(|(si, d)| SideSummary {
+            side: d.name.clone(),
+            pieces: game
                 .state()
                 .pieces
                 .iter()
-                .enumerate()
-                .filter(|(_, p)| p.side.0 as usize == si)
-                .map(|(i, _)| i)
-                .collect();
-            SideSummary {
-                side: d.name.clone(),
-                pieces: own.len(),
-                lost: estimate(results.iter().map(|r| {
-                    own.iter()
-                        .filter(|&&i| r.pieces.get(i).is_some_and(|e| !e.on_board))
-                        .count() as f64
-                })),
-            }
+                .filter(|p| p.side.0 as usize == si)
+                .count(),
+            lost: tally.lost.get(si).copied().unwrap_or_default().estimate(),
         })
         .collect();
-    let mut actions: Vec<ActionSummary> = Vec::new();
-    for r in results {
-        for (piece, action, outcome) in &r.outcomes {
+    let mut actions: Vec<((u32, usize), ActionSummary)> = tally
+        .actions
+        .into_iter()
+        .map(|((piece, action), a)| {
             let name = game
                 .state()
                 .pieces
-                .get(*piece)
+                .get(piece)
                 .map_or_else(|| format!("#{piece}"), |p| p.name.clone());
-            let pos = actions
-                .iter()
-                .position(|a| a.piece == name && a.action == *action)
-                .unwrap_or_else(|| {
-                    actions.push(ActionSummary {
-                        piece: name.clone(),
-                        action: action.clone(),
-                        rolls: 0,
-                        outcomes: BTreeMap::new(),
-                    });
-                    actions.len() - 1
-                });
-            actions[pos].rolls += 1;
-            actions[pos].outcomes.entry(outcome.clone()).or_default().0 += 1;
-        }
-    }
-    for a in &mut actions {
-        let rolls = f64::from(a.rolls.max(1));
-        for v in a.outcomes.values_mut() {
-            v.1 = round4(f64::from(v.0) / rolls);
-        }
-    }
-    let mut refused: Vec<RefusedSummary> = Vec::new();
-    for r in results {
-        for (i, reason) in &r.refused {
-            match refused.iter_mut().find(|x| x.order == i + 1) {
-                Some(x) => x.games += 1,
-                None => refused.push(RefusedSummary {
-                    order: i + 1,
-                    line: orders.get(*i).map_or(0, |o| o.location.line),
-                    games: 1,
-                    reason: reason.clone(),
-                }),
-            }
-        }
-    }
-    refused.sort_by_key(|x| x.order);
+            let rolls = f64::from(a.rolls.max(1));
+            let summary = ActionSummary {
+                piece: name,
+                action,
+                rolls: a.rolls,
+                outcomes: a
+                    .outcomes
+                    .into_iter()
+                    .map(|(o, k)| (o, (k, round4(f64::from(k) / rolls))))
+                    .collect(),
+            };
+            (a.first, summary)
+        })
+        .collect();
+    // In the order the actions were first rolled, game by game.
+    actions.sort_by_key(|(first, _)| *first);
+    let refused = tally
+        .refused
+        .into_iter()
+        .map(|(i, (games, _, reason))| RefusedSummary {
+            order: i + 1,
+            line: orders.get(i).map_or(0, |o| o.location.line),
+            games,
+            reason,
+        })
+        .collect();
     Ok(SimSummary {
         scenario: load::display(&s.path),
         ruleset: rules.identity.name.clone(),
         ruleset_hash: rules.identity.hash.clone(),
-        runs: u32::try_from(results.len()).unwrap_or(u32::MAX),
+        runs: u32::try_from(tally.games).unwrap_or(u32::MAX),
         seed,
         refused,
         pieces,
         sides,
-        actions,
+        actions: actions.into_iter().map(|(_, a)| a).collect(),
     })
 }
 
@@ -486,8 +653,8 @@ fn simulate(
     let s = load::load_scenario(args.scenario, ruleset)?;
     let seed = args.seed.unwrap_or(s.compiled.setup.seed);
     let label = s.ruleset.rules.identity.name.clone();
-    let results = play_many(&s, orders, seed, args.runs, threads, &label)?;
-    summarise(&s, orders, seed, &results)
+    let tally = play_many(&s, orders, seed, args.runs, threads, &label)?;
+    summarise(&s, orders, seed, tally)
 }
 
 /// `grognard sim`: the same orders over `runs` seeds, summarised.
@@ -743,4 +910,38 @@ pub(crate) fn sheet(ruleset: &Path, out: &Path) -> Outcome {
         ))
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Moments;
+
+    /// The exact one-pass moments give the textbook mean and sample variance, and a tally
+    /// split in two and merged equals the whole.
+    #[test]
+    fn moments_estimate_and_merge() {
+        let xs = [1i64, 2, 3, 4, 7, -2, 0, 5];
+        let mut whole = Moments::default();
+        xs.iter().for_each(|x| whole.add(*x));
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<i64>() as f64 / n;
+        let var = xs.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let e = whole.estimate();
+        assert!((e.mean - mean).abs() < 1e-4, "{e:?}");
+        assert!(
+            (e.ci95 - 1.96 * var.sqrt() / n.sqrt()).abs() < 1e-4,
+            "{e:?}"
+        );
+        let (mut a, mut b) = (Moments::default(), Moments::default());
+        xs[..3].iter().for_each(|x| a.add(*x));
+        xs[3..].iter().for_each(|x| b.add(*x));
+        a.merge(&b);
+        assert_eq!((a.n, a.sum, a.squares), (whole.n, whole.sum, whole.squares));
+        let one = {
+            let mut m = Moments::default();
+            m.add(5);
+            m.estimate()
+        };
+        assert_eq!((one.mean, one.ci95), (5.0, 0.0));
+    }
 }

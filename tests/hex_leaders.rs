@@ -79,6 +79,7 @@ fn battle(t: &mut Table, side: &str, who: &str, target: &str) -> Result<Vec<Even
         piece: id(t, who),
         action: t.game.rules().action_by_name("battle").expect("battle"),
         target: Some(id(t, target)),
+        intent: Vec::new(),
     };
     let o = order(t, side, action);
     t.game.apply(&o, &mut t.hooks)

@@ -610,6 +610,7 @@ fn forward_deployment_needs_battle_mode_a_feature_and_half_a_point_and_is_announ
                 piece,
                 action: fd,
                 target: None,
+                intent: Vec::new(),
             },
         )
     };

@@ -4,6 +4,8 @@ mod black_powder;
 mod cli;
 mod editor_cli;
 mod hex_command;
+mod hex_command_fire;
+mod hex_command_moves;
 mod hex_leaders;
 mod hidden;
 mod hostile;

@@ -1797,6 +1797,7 @@ impl EditorApp {
                             piece: id,
                             action,
                             target,
+                            intent: Vec::new(),
                         },
                         Some(side),
                     );

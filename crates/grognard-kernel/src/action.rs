@@ -52,6 +52,11 @@ pub enum Action {
         action: ActionId,
         /// Target, when the action has one.
         target: Option<PieceId>,
+        /// What the action is for, when the ruleset asks (an order given "to charge", "to
+        /// unlimber"): names the action declares in its `intents`. Chart inputs read them
+        /// (`from: intent NAME`) and the action's script sees them (`game:intent()`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        intent: Vec<String>,
     },
     /// The acting side is done with the current phase.
     EndPhase,
@@ -201,6 +206,10 @@ pub enum Event {
         target: Option<PieceId>,
         /// The chart roll, if any.
         roll: Option<RollRecord>,
+        /// What the order said it was for (its `intent`), if anything; logs from before
+        /// intents existed read as none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        intent: Vec<String>,
     },
     /// A hook rolled dice or resolved a chart.
     Rolled {

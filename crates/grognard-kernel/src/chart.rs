@@ -55,6 +55,8 @@ pub enum InputSource {
     Setting(usize),
     /// 1 when an optional rule is in force.
     Option(usize),
+    /// 1 when the action being resolved says it is for this (an `intent` of the order).
+    Intent(String),
 }
 
 /// A named integer the chart reads.
@@ -70,6 +72,14 @@ pub struct InputDef {
     pub max: i32,
     /// Where a ruleset action takes it from.
     pub source: Option<InputSource>,
+    /// Inputs (by index) that must all be non-zero for this one to count; otherwise it
+    /// reads 0 (an order "to charge" that matters only for an opportunist).
+    #[serde(default)]
+    pub with: Vec<usize>,
+    /// Inputs (by index) that must all be 0 for this one to count (an optional rule that
+    /// replaces it).
+    #[serde(default)]
+    pub without: Vec<usize>,
 }
 
 /// A modifier: `per` times an input's value, optionally capped with others in a group.
@@ -242,11 +252,12 @@ pub struct Resolution {
 }
 
 impl ChartDef {
-    /// Input values with defaults applied and clamped into range. `set` holds explicit
-    /// values by input index.
+    /// Input values with defaults applied and clamped into range, an input read as 0 unless
+    /// every input of its `with` is non-zero and every input of its `without` is 0. `set` holds explicit values by input index.
     #[must_use]
     pub fn input_values(&self, set: &[(usize, i32)]) -> Vec<i32> {
-        self.inputs
+        let values: Vec<i32> = self
+            .inputs
             .iter()
             .enumerate()
             .map(|(i, input)| {
@@ -257,7 +268,35 @@ impl ChartDef {
                     .map_or(input.default, |(_, v)| *v);
                 v.clamp(input.min, input.max.max(input.min))
             })
-            .collect()
+            .collect();
+        if self
+            .inputs
+            .iter()
+            .all(|i| i.with.is_empty() && i.without.is_empty())
+        {
+            return values;
+        }
+        // Gates read the gated values of the inputs they name, so `with` and `without`
+        // chain; a chain settles within one pass per input.
+        let mut gated = values.clone();
+        for _ in 0..=self.inputs.len() {
+            let next: Vec<i32> = self
+                .inputs
+                .iter()
+                .zip(&values)
+                .map(|(input, v)| {
+                    let value = |j: &usize| gated.get(*j).copied().unwrap_or(0);
+                    let off = input.with.iter().any(|j| value(j) == 0)
+                        || input.without.iter().any(|j| value(j) != 0);
+                    if off { 0 } else { *v }
+                })
+                .collect();
+            if next == gated {
+                break;
+            }
+            gated = next;
+        }
+        gated
     }
 
     /// The non-zero modifiers for `inputs`, and their total after group caps.

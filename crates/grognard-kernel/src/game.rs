@@ -148,9 +148,26 @@ pub struct State {
     /// Pieces carried this turn by crossings with a capacity, by the pair of cells.
     #[serde(default)]
     pub crossed: Vec<((Cell, Cell), u32)>,
+    /// Where each piece stood (and faced) as the current phase began, by piece id: for
+    /// rules about where a unit or its target "started the phase".
+    #[serde(default)]
+    pub phase_start: Vec<Place>,
+    /// Features hooks added to the board during the game (a pontoon bridge built), in the
+    /// order they were added, each on the boundary between two cells. The board has them
+    /// from the end of the order that added them.
+    #[serde(default)]
+    pub built: Vec<(Cell, Cell, FeatureId)>,
 }
 
 impl State {
+    /// Where `id` stood as the current phase began (`None`: unknown, or off the board).
+    #[must_use]
+    pub fn phase_start(&self, id: PieceId) -> Option<&Place> {
+        self.phase_start
+            .get(id.index())
+            .filter(|p| !matches!(p, Place::Off))
+    }
+
     /// The dice `side` rolls with (`None`: the game's own, for rolls no side owns).
     pub(crate) fn dice_of(&mut self, side: Option<SideId>) -> &mut GameRng {
         match side {
@@ -301,6 +318,8 @@ impl Game {
             face_up: Vec::new(),
             redeployed: Vec::new(),
             crossed: Vec::new(),
+            built: Vec::new(),
+            phase_start: Vec::new(),
         };
         let mut game = Self {
             rules,
@@ -324,6 +343,7 @@ impl Game {
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
         game.append_side_logs(seen);
         game.state = next;
+        game.draw_built(0);
         game.log = events;
         Ok(game)
     }
@@ -526,7 +546,7 @@ impl Game {
         if self.state.over {
             return None;
         }
-        let plan = self.rules.turn_plan(&self.state.order);
+        let plan = self.rules.turn_plan(&self.state.order, &self.state.options);
         plan.get(self.state.step as usize)
             .map(|(p, s)| (*p, SideId(*s as u8)))
     }
@@ -646,19 +666,27 @@ impl Game {
                 }
             }
             Action::Mode { piece, mode } => {
+                let before = next.pieces.get(piece.index()).map(|p| p.mode);
                 self.do_mode(&mut next, &mut events, order.side, *piece, *mode)?;
+                if let Some(before) = before {
+                    let (side, id) = (order.side, *piece);
+                    self.run_game_hook(&mut next, &mut events, side, |world, dice| {
+                        hooks.mode_changed(world, id, before, dice)
+                    })?;
+                }
             }
             Action::Act {
                 piece,
                 action,
                 target,
+                intent,
             } => {
                 self.do_act(
                     &mut next,
                     &mut events,
                     order.side,
                     *piece,
-                    *action,
+                    (*action, intent),
                     *target,
                     hooks,
                 )?;
@@ -696,7 +724,9 @@ impl Game {
         self.update_knowledge(&mut next, &mut events);
         let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
         self.append_side_logs(seen);
+        let built = self.state.built.len();
         self.state = next;
+        self.draw_built(built);
         self.log.extend(events.iter().cloned());
         Ok(events)
     }
@@ -1313,6 +1343,7 @@ impl Game {
         let crowd = self.crowd(state, piece);
         let cells = crate::turning::reach(
             &self.rules,
+            &state.options,
             piece,
             grid,
             start,
@@ -1416,6 +1447,9 @@ impl Game {
         let mut spent = Cost::ZERO;
         let mut at = start;
         let mut last_dir = piece.facing;
+        // With an oblique rule in force, which side steps keep the heading.
+        let headings =
+            crate::turning::oblique_headings(&self.rules, grid, &next.options, &piece, start, path);
         let mut stopped = None;
         let mut contact: Option<Vec<PieceId>> = None;
         let mut taken = 0;
@@ -1476,7 +1510,11 @@ impl Game {
             }
             let from = at;
             at = to;
-            last_dir = dir;
+            last_dir = headings
+                .as_ref()
+                .and_then(|h| h.get(i))
+                .copied()
+                .unwrap_or(dir);
             taken = i + 1;
             self.count_crossing(next, from, to);
             let met = self.new_contacts(next, &piece, from, to);
@@ -1782,8 +1820,8 @@ impl Game {
                 ),
             ));
         }
-        let approach = self.check_open_approach(next, &piece, from, to)?;
         let new_facing = facing.unwrap_or(old);
+        let approach = self.check_open_approach(next, &piece, (from, new_facing), to)?;
         for p in &mut next.pieces {
             if p.id == id {
                 p.place = Place::Point {
@@ -2038,7 +2076,15 @@ impl Game {
                         .is_some_and(|k| k.knows_position(p.id))
             }
         };
-        line_clear(&self.rules, &self.board, state, a, b, piece_blocks)
+        let pieces_block = !matches!(blockers, Blockers::None);
+        line_clear(
+            &self.rules,
+            &self.board,
+            state,
+            a,
+            b,
+            pieces_block.then_some(piece_blocks),
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -2048,7 +2094,7 @@ impl Game {
         events: &mut Vec<Event>,
         side: SideId,
         id: PieceId,
-        action: ActionId,
+        (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
@@ -2057,6 +2103,17 @@ impl Game {
             .actions
             .get(action.index())
             .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
+        if let Some(bad) = intent.iter().find(|i| !def.intents.contains(i)) {
+            let known = if def.intents.is_empty() {
+                "it takes no intent".to_owned()
+            } else {
+                format!("it may be for {}", def.intents.join(", "))
+            };
+            return Err(Refusal::new(
+                RefusalKind::BadTarget,
+                format!("{} cannot be given for `{bad}`: {known}", def.name),
+            ));
+        }
         let actor = self.own_piece(next, side, id)?.clone();
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
             return Err(Refusal::new(
@@ -2264,6 +2321,7 @@ impl Game {
                         InputSource::Option(o) => {
                             i32::from(next.options.get(*o).copied().unwrap_or(false))
                         }
+                        InputSource::Intent(name) => i32::from(intent.contains(name)),
                     };
                     Some((i, v))
                 })
@@ -2281,11 +2339,13 @@ impl Game {
             .as_ref()
             .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
             .unwrap_or_default();
+        let rolled_inputs = roll.as_ref().map(|r| r.inputs.clone()).unwrap_or_default();
         events.push(Event::Acted {
             piece: id,
             action: def.name.clone(),
             target,
             roll,
+            intent: intent.to_vec(),
         });
         if let Some(p) = next.pieces.get_mut(id.index())
             && action.0 < 64
@@ -2324,6 +2384,8 @@ impl Game {
             };
             let mut dice = HookDice::new(next.dice_of(Some(side)), rules);
             dice.set_action_faces(rolled_faces);
+            dice.set_action_intent(intent.to_vec());
+            dice.set_action_inputs(rolled_inputs);
             let commands = hooks
                 .action(
                     &world,
@@ -2496,7 +2558,7 @@ impl Game {
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
         let rules = &*self.rules;
-        let plan_len = rules.turn_plan(&next.order).len() as u32;
+        let plan_len = rules.turn_plan(&next.order, &next.options).len() as u32;
         let clear = |next: &mut State, when: Clears| {
             for p in &mut next.pieces {
                 for (i, f) in rules.flags.iter().enumerate() {
@@ -2509,7 +2571,7 @@ impl Game {
         };
         // Saved points not spent or added to in a phase the piece could move in are lost.
         if let Some((phase, phasing)) = rules
-            .turn_plan(&next.order)
+            .turn_plan(&next.order, &next.options)
             .get(next.step as usize)
             .map(|(p, s)| ((*p).clone(), SideId(*s as u8)))
             && phase.allows.contains(&Allowed::Move)
@@ -2639,7 +2701,7 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let plan = self.rules.turn_plan(&next.order);
+        let plan = self.rules.turn_plan(&next.order, &next.options);
         let Some((phase, side)) = plan.get(next.step as usize) else {
             return Ok(());
         };
@@ -2653,6 +2715,7 @@ impl Game {
                 .unwrap_or_default(),
             owner: self.phase_owner(next),
         });
+        next.phase_start = next.pieces.iter().map(|p| p.place.clone()).collect();
         // The hook sees the state as the phase begins; its dice use the game's RNG.
         let view = next.clone();
         let world = World {
@@ -2682,6 +2745,66 @@ impl Game {
         Ok(())
     }
 
+    /// Checks a feature a hook adds and records it in `next.built` (the board gets it when
+    /// the order is done, [`Game::draw_built`]); logs it as a note.
+    fn add_feature(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        feature: FeatureId,
+        (a, b): (Cell, Cell),
+        reason: &str,
+    ) -> Result<(), Refusal> {
+        let fail = |m: String| Err(Refusal::new(RefusalKind::HookFailed, m));
+        let Some(def) = self.rules.features.get(feature.index()) else {
+            return fail("a hook named a feature that does not exist".into());
+        };
+        let Some(grid) = self.board.grid() else {
+            return fail(format!("cannot add a {} on an open table", def.name));
+        };
+        if !self.board.contains(a) || !self.board.contains(b) {
+            return fail(format!(
+                "cannot add a {} between {a} and {b}: off the board",
+                def.name
+            ));
+        }
+        if grid.direction_to(a, b).is_none() {
+            return fail(format!(
+                "cannot add a {} between {a} and {b}: they are not neighbours",
+                def.name
+            ));
+        }
+        let key = crate::board::link_key(a, b);
+        let already = self.board.features_between(a, b).contains(&feature)
+            || next
+                .built
+                .iter()
+                .any(|(x, y, f)| (*x, *y) == key && *f == feature);
+        if already {
+            return Ok(());
+        }
+        next.built.push((key.0, key.1, feature));
+        events.push(Event::Note {
+            text: format!("{} added between {a} and {b} ({reason})", def.name),
+        });
+        Ok(())
+    }
+
+    /// Draws on the board the features hooks added since `from` entries of `built` (the
+    /// board is shared between clones of a game, so it is copied first if need be).
+    fn draw_built(&mut self, from: usize) {
+        if self.state.built.len() <= from {
+            return;
+        }
+        let board = Arc::make_mut(&mut self.board);
+        for (a, b, f) in self.state.built.iter().skip(from) {
+            let list = board.links.entry((*a, *b)).or_default();
+            if !list.contains(f) {
+                list.push(*f);
+            }
+        }
+    }
+
     /// Applies what a hook asked for, each change validated and logged like an effect.
     fn apply_commands(
         &self,
@@ -2700,7 +2823,9 @@ impl Game {
                 | HookCommand::PlaceAt { piece, .. }
                 | HookCommand::Face { piece, .. }
                 | HookCommand::Attach { piece, .. } => Some(*piece),
-                HookCommand::Note(_) | HookCommand::Announce(_) => None,
+                HookCommand::Note(_)
+                | HookCommand::Announce(_)
+                | HookCommand::AddFeature { .. } => None,
             };
             if let Some(p) = piece
                 && next.pieces.get(p.index()).is_none()
@@ -2810,6 +2935,15 @@ impl Game {
                     crate::placement::attach(next, events, piece, to)?;
                     None
                 }
+                HookCommand::AddFeature {
+                    feature,
+                    a,
+                    b,
+                    reason,
+                } => {
+                    self.add_feature(next, events, feature, (a, b), &reason)?;
+                    None
+                }
             };
             if let Some((effect, piece)) = effect {
                 self.apply_effect(next, events, &effect, piece, None, 0);
@@ -2820,14 +2954,15 @@ impl Game {
 }
 
 /// True when the line from `a` to `b` is not blocked by terrain, walls or (where
-/// `piece_blocks` says so) pieces: the test behind [`Game::clear_sight`].
+/// `piece_blocks` says so; `None`: no piece blocks) pieces: the test behind
+/// [`Game::clear_sight`].
 fn line_clear(
     rules: &Rules,
     board: &Board,
     state: &State,
     a: &Piece,
     b: &Piece,
-    piece_blocks: impl Fn(&Piece) -> bool,
+    piece_blocks: Option<impl Fn(&Piece) -> bool>,
 ) -> bool {
     match (&a.place, &b.place) {
         (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
@@ -2847,6 +2982,30 @@ fn line_clear(
             else {
                 return false;
             };
+            let line = grid.line(ca, cb);
+            // The cells of the line a piece stands on that blocks: found with one walk over
+            // the pieces for the whole line, and none at all when pieces do not block (the
+            // sighting update asks for thousands of lines).
+            let mut occupied: Vec<Cell> = Vec::new();
+            if let Some(piece_blocks) = &piece_blocks {
+                let on_line = |c: &Cell| {
+                    line.iter().any(|e| match e {
+                        LineCell::One(x) => x == c,
+                        LineCell::Between(x, y) => x == c || y == c,
+                    })
+                };
+                for p in state.pieces.iter().filter(|p| p.on_board()) {
+                    let covered: &[Cell] = match &p.place {
+                        Place::Cell(c) => std::slice::from_ref(c),
+                        Place::Spread(cells) => cells,
+                        Place::Point { .. } | Place::Off => &[],
+                    };
+                    let hit: Vec<Cell> = covered.iter().copied().filter(on_line).collect();
+                    if !hit.is_empty() && piece_blocks(p) {
+                        occupied.extend(hit);
+                    }
+                }
+            }
             let blocks = |c: Cell| {
                 c != ca
                     && c != cb
@@ -2854,12 +3013,8 @@ fn line_clear(
                         .terrain
                         .get(board.terrain(c).index())
                         .is_some_and(|t| t.blocks_sight)
-                        || state
-                            .pieces
-                            .iter()
-                            .any(|p| p.on_board() && p.place.covers(c) && piece_blocks(p)))
+                        || occupied.contains(&c))
             };
-            let line = grid.line(ca, cb);
             let feature_blocks = |a: Cell, b: Cell| {
                 board.features_between(a, b).iter().any(|f| {
                     rules
@@ -2886,7 +3041,14 @@ impl World<'_> {
     /// that blocks sight (terrain, walls, or on a grid any piece).
     #[must_use]
     pub fn clear_sight(&self, a: &Piece, b: &Piece) -> bool {
-        line_clear(self.rules, self.board, self.state, a, b, |_| true)
+        line_clear(
+            self.rules,
+            self.board,
+            self.state,
+            a,
+            b,
+            Some(|_: &Piece| true),
+        )
     }
 }
 

@@ -108,6 +108,19 @@ pub enum HookCommand {
         /// The host, or `None` to detach.
         to: Option<PieceId>,
     },
+    /// Draw a feature on the boundary between two neighbouring cells of a grid for the rest
+    /// of the game (a bridge built, a ford found). It takes effect once the order that
+    /// asked for it is done.
+    AddFeature {
+        /// The feature.
+        feature: crate::ids::FeatureId,
+        /// One cell.
+        a: Cell,
+        /// Its neighbour.
+        b: Cell,
+        /// Why, for the log.
+        reason: String,
+    },
 }
 
 /// The dice a hook may roll: the game's own RNG, with every roll recorded for the log.
@@ -116,6 +129,8 @@ pub struct HookDice<'a> {
     rules: &'a Rules,
     rolls: Vec<RollRecord>,
     action_faces: Vec<String>,
+    action_intent: Vec<String>,
+    action_inputs: Vec<(String, i32)>,
 }
 
 impl<'a> HookDice<'a> {
@@ -126,6 +141,8 @@ impl<'a> HookDice<'a> {
             rules,
             rolls: Vec::new(),
             action_faces: Vec::new(),
+            action_intent: Vec::new(),
+            action_inputs: Vec::new(),
         }
     }
 
@@ -140,6 +157,31 @@ impl<'a> HookDice<'a> {
     #[must_use]
     pub fn action_faces(&self) -> &[String] {
         &self.action_faces
+    }
+
+    /// Records what the action a script resolves is for (its `intent`).
+    pub fn set_action_intent(&mut self, intent: Vec<String>) {
+        self.action_intent = intent;
+    }
+
+    /// What the action being resolved says it is for (empty outside action scripts and
+    /// for actions given without an intent).
+    #[must_use]
+    pub fn action_intent(&self) -> &[String] {
+        &self.action_intent
+    }
+
+    /// Records the inputs the action's own chart roll used, so a script can roll the same
+    /// chart again with them (a re-roll of the whole result).
+    pub fn set_action_inputs(&mut self, inputs: Vec<(String, i32)>) {
+        self.action_inputs = inputs;
+    }
+
+    /// The inputs of the action's own chart roll, by name (empty outside action scripts
+    /// and for actions without a chart).
+    #[must_use]
+    pub fn action_inputs(&self) -> &[(String, i32)] {
+        &self.action_inputs
     }
 
     /// Rolls `expr` (no re-rolls) and logs it under `purpose`; returns the dice and total.
@@ -299,6 +341,25 @@ pub trait Hooks {
         world: &World<'_>,
         piece: PieceId,
         before: crate::geometry::Facing,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, piece, before, dice);
+        Ok(Vec::new())
+    }
+
+    /// Called after a `mode` order has changed a piece's mode (`before` is its old mode,
+    /// the piece already stands in the new one); returns changes to make. A failure
+    /// refuses the change, so a ruleset can hold a change to what the piece's order said
+    /// (guns unlimbered without an order to unlimber, say). Mode changes made by charts
+    /// and scripts do not call it. May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the mode change.
+    fn mode_changed(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        before: ModeId,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
         let _ = (world, piece, before, dice);

@@ -581,16 +581,21 @@ impl Game {
                     let Some(d) = self.sight_distance(observer, &target) else {
                         continue;
                     };
-                    if !self.sight_line_clear(next, observer, &target, false) {
+                    // The line is traced only for an observer whose bands could do better
+                    // than the best found so far.
+                    let better = bands
+                        .iter()
+                        .filter(|b| b.roll.is_some())
+                        .filter(|b| {
+                            self.band_applies(next, b, &target, concealed)
+                                && d <= self.band_reach(b, observer)
+                        })
+                        .min_by_key(|b| b.level);
+                    let Some(b) = better.filter(|b| best.is_none_or(|x| b.level < x.level)) else {
                         continue;
-                    }
-                    for b in bands.iter().filter(|b| b.roll.is_some()) {
-                        if self.band_applies(next, b, &target, concealed)
-                            && d <= self.band_reach(b, observer)
-                            && best.is_none_or(|x| b.level < x.level)
-                        {
-                            best = Some(b);
-                        }
+                    };
+                    if self.sight_line_clear(next, observer, &target, false) {
+                        best = Some(b);
                     }
                 }
                 let Some(band) = best else {
@@ -655,6 +660,16 @@ impl Game {
         let mut events = Vec::new();
         self.update_knowledge(&mut next, &mut events);
         self.state = next;
+        events
+    }
+
+    /// The rolls a spotting phase would make now, made on a copy of the state: the game is
+    /// unchanged. For benchmarks and referees' tools.
+    #[must_use]
+    pub fn spotting_preview(&self) -> Vec<Event> {
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        self.spotting_rolls(&mut next, &mut events);
         events
     }
 

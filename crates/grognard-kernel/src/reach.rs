@@ -112,8 +112,12 @@ fn reach_with(
     // arrays when (cell, steps) states are few; a map when a large step limit would make
     // dense arrays huge and mostly empty.
     let mut table = States::new(cells.saturating_mul(layers), dense_limit);
-    let mut cell_at: Vec<Cell> = vec![Cell::default(); cells];
-    let mut heap = BinaryHeap::new();
+    let mut cell_at: Vec<Cell> = scratch::take(|b| &mut b.cells, cells, Cell::default());
+    let mut heap = BinaryHeap::from(scratch::take(
+        |b| &mut b.heap,
+        0,
+        Reverse((Cost::ZERO, 0, 0)),
+    ));
     let s0 = state_of(start_index, 0);
     table.set_go(s0, Cost::ZERO, NONE);
     cell_at[start_index] = start;
@@ -121,7 +125,7 @@ fn reach_with(
     // Fewest steps with which each cell has been expanded. Labels leave the heap cheapest
     // first, so a later label for the same cell with as many steps or more costs at least
     // as much and has no more steps left: it is dominated and need not be expanded.
-    let mut expanded_with: Vec<u32> = vec![u32::MAX; cells];
+    let mut expanded_with: Vec<u32> = scratch::take(|b| &mut b.counts, cells, u32::MAX);
     while let Some(Reverse((spent, steps, state))) = heap.pop() {
         if spent > table.go(state).0 {
             continue;
@@ -160,27 +164,34 @@ fn reach_with(
             }
         }
     }
+    scratch::give(|b| &mut b.heap, heap.into_vec());
+    scratch::give(|b| &mut b.counts, expanded_with);
     // For each cell, the cheapest state where the piece may stop (fewest steps on a tie).
-    let mut chosen: Vec<Option<usize>> = vec![None; cells];
-    for (state, cost) in table.stops() {
+    let mut chosen: Vec<usize> = scratch::take(|b| &mut b.states, cells, NONE);
+    let mut reached = 0usize;
+    table.for_each_stop(|state, cost| {
         let c = cell_of_state(state);
         if c == start_index {
-            continue;
+            return;
         }
-        let better = chosen[c].is_none_or(|old| {
+        let old = chosen[c];
+        let better = old == NONE || {
             let old_cost = table.stop(old).0;
             cost < old_cost || (cost == old_cost && state < old)
-        });
+        };
         if better {
-            chosen[c] = Some(state);
+            reached += usize::from(old == NONE);
+            chosen[c] = state;
         }
-    }
-    let mut out = Vec::with_capacity(chosen.iter().flatten().count());
+    });
+    let mut out = Vec::with_capacity(reached);
     // Each path is walked back into one reused buffer, then copied once into a vector of
     // exactly its length.
     let mut back: Vec<Cell> = Vec::new();
-    for (cell_index, state) in chosen.into_iter().enumerate() {
-        let Some(s) = state else { continue };
+    for (cell_index, &s) in chosen.iter().enumerate() {
+        if s == NONE {
+            continue;
+        }
         // The last step comes from a state the piece could go on from; walk those back.
         back.clear();
         back.push(cell_at[cell_of_state(s)]);
@@ -195,32 +206,48 @@ fn reach_with(
             path: back.iter().rev().copied().collect(),
         });
     }
+    scratch::give(|b| &mut b.states, chosen);
+    scratch::give(|b| &mut b.cells, cell_at);
+    table.recycle();
     out.sort_by_key(|r| (r.cell.row, r.cell.col));
     out
 }
 
 const NONE: usize = usize::MAX;
+/// [`NONE`] as stored in a dense table.
+const NO_STATE: u32 = u32::MAX;
+
+/// A state's best cost and the state it was reached from, for going on (`[0]`) and for
+/// stopping (`[1]`). Eight bytes each: dense tables have fewer than 2^32 states.
+type Slots = [(Cost, u32); 2];
+const EMPTY: Slots = [(Cost::MAX, NO_STATE); 2];
 
 /// Best costs and back-pointers per (cell, steps) state, for going on and for stopping.
 enum States {
-    Dense {
-        go: Vec<(Cost, usize)>,
-        stop: Vec<(Cost, usize)>,
-    },
+    Dense(Vec<Slots>),
     Sparse {
         go: std::collections::HashMap<usize, (Cost, usize)>,
         stop: std::collections::HashMap<usize, (Cost, usize)>,
     },
 }
 
+fn widen((cost, prev): (Cost, u32)) -> (Cost, usize) {
+    (
+        cost,
+        if prev == NO_STATE {
+            NONE
+        } else {
+            prev as usize
+        },
+    )
+}
+
 impl States {
-    /// Dense up to `dense_limit` states; beyond, only states actually reached are stored.
+    /// Dense up to `dense_limit` states (and never 2^32 or more); beyond, only states
+    /// actually reached are stored.
     fn new(states: usize, dense_limit: usize) -> Self {
-        if states <= dense_limit {
-            Self::Dense {
-                go: vec![(Cost::MAX, NONE); states],
-                stop: vec![(Cost::MAX, NONE); states],
-            }
+        if states <= dense_limit && states < NO_STATE as usize {
+            Self::Dense(scratch::take(|b| &mut b.slots, states, EMPTY))
         } else {
             Self::Sparse {
                 go: std::collections::HashMap::new(),
@@ -229,57 +256,125 @@ impl States {
         }
     }
 
+    /// Hands a dense table back for the next query on this thread.
+    fn recycle(self) {
+        if let Self::Dense(slots) = self {
+            scratch::give(|b| &mut b.slots, slots);
+        }
+    }
+
     fn go(&self, s: usize) -> (Cost, usize) {
         match self {
-            Self::Dense { go, .. } => go.get(s).copied().unwrap_or((Cost::MAX, NONE)),
+            Self::Dense(slots) => slots.get(s).map_or((Cost::MAX, NONE), |x| widen(x[0])),
             Self::Sparse { go, .. } => go.get(&s).copied().unwrap_or((Cost::MAX, NONE)),
         }
     }
 
     fn stop(&self, s: usize) -> (Cost, usize) {
         match self {
-            Self::Dense { stop, .. } => stop.get(s).copied().unwrap_or((Cost::MAX, NONE)),
+            Self::Dense(slots) => slots.get(s).map_or((Cost::MAX, NONE), |x| widen(x[1])),
             Self::Sparse { stop, .. } => stop.get(&s).copied().unwrap_or((Cost::MAX, NONE)),
         }
     }
 
-    fn set_go(&mut self, s: usize, cost: Cost, prev: usize) {
+    fn set(&mut self, s: usize, which: usize, cost: Cost, prev: usize) {
         match self {
-            Self::Dense { go, .. } => {
-                if let Some(slot) = go.get_mut(s) {
-                    *slot = (cost, prev);
+            Self::Dense(slots) => {
+                if let Some(slot) = slots.get_mut(s) {
+                    // Dense states number fewer than 2^32 - 1, so `prev` fits.
+                    slot[which] = (cost, u32::try_from(prev).unwrap_or(NO_STATE));
                 }
             }
-            Self::Sparse { go, .. } => {
-                go.insert(s, (cost, prev));
+            Self::Sparse { go, stop } => {
+                let map = if which == 0 { go } else { stop };
+                map.insert(s, (cost, prev));
             }
         }
+    }
+
+    fn set_go(&mut self, s: usize, cost: Cost, prev: usize) {
+        self.set(s, 0, cost, prev);
     }
 
     fn set_stop(&mut self, s: usize, cost: Cost, prev: usize) {
+        self.set(s, 1, cost, prev);
+    }
+
+    /// Calls `f` with every state where the piece may stop and its cost.
+    fn for_each_stop(&self, mut f: impl FnMut(usize, Cost)) {
         match self {
-            Self::Dense { stop, .. } => {
-                if let Some(slot) = stop.get_mut(s) {
-                    *slot = (cost, prev);
+            Self::Dense(slots) => {
+                for (s, x) in slots.iter().enumerate() {
+                    if x[1].0 != Cost::MAX {
+                        f(s, x[1].0);
+                    }
                 }
             }
             Self::Sparse { stop, .. } => {
-                stop.insert(s, (cost, prev));
+                for (s, (c, _)) in stop {
+                    f(*s, *c);
+                }
             }
         }
     }
+}
 
-    /// Every state where the piece may stop, with its cost.
-    fn stops(&self) -> Vec<(usize, Cost)> {
-        match self {
-            Self::Dense { stop, .. } => stop
-                .iter()
-                .enumerate()
-                .filter(|(_, (c, _))| *c != Cost::MAX)
-                .map(|(s, (c, _))| (s, *c))
-                .collect(),
-            Self::Sparse { stop, .. } => stop.iter().map(|(s, (c, _))| (*s, *c)).collect(),
-        }
+/// Per-thread buffers reused from one reach query to the next. A query on a 100 × 100
+/// board needs a few hundred kilobytes of per-cell tables; allocated afresh each time, the
+/// allocator hands such blocks back to the system and every query pays page faults to get
+/// them again.
+mod scratch {
+    use std::cell::RefCell;
+    use std::cmp::Reverse;
+
+    use super::{Slots, Spot};
+    use crate::cost::Cost;
+    use crate::geometry::Cell;
+
+    /// Spare buffers, a few of each kind (a query run inside another's hook takes its own).
+    #[derive(Default)]
+    pub(super) struct Buffers {
+        pub(super) slots: Vec<Vec<Slots>>,
+        pub(super) cells: Vec<Vec<Cell>>,
+        pub(super) counts: Vec<Vec<u32>>,
+        pub(super) states: Vec<Vec<usize>>,
+        pub(super) heap: Vec<Vec<Reverse<(Cost, u32, usize)>>>,
+        pub(super) spots: Vec<Vec<Spot>>,
+    }
+
+    /// Spare buffers kept per kind.
+    const KEEP: usize = 4;
+
+    thread_local! {
+        static SPARE: RefCell<Buffers> = RefCell::new(Buffers::default());
+    }
+
+    /// A buffer of `len` copies of `fill`, reusing a spare one when there is one.
+    pub(super) fn take<T: Clone>(
+        kind: fn(&mut Buffers) -> &mut Vec<Vec<T>>,
+        len: usize,
+        fill: T,
+    ) -> Vec<T> {
+        let mut v = SPARE
+            .try_with(|s| kind(&mut s.borrow_mut()).pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        v.clear();
+        v.resize(len, fill);
+        v
+    }
+
+    /// Keeps `v` for a later [`take`] on this thread.
+    pub(super) fn give<T>(kind: fn(&mut Buffers) -> &mut Vec<Vec<T>>, v: Vec<T>) {
+        // During thread exit the spares are gone; the buffer is then simply dropped.
+        let _ = SPARE.try_with(|s| {
+            let mut s = s.borrow_mut();
+            let spare = kind(&mut s);
+            if spare.len() < KEEP {
+                spare.push(v);
+            }
+        });
     }
 }
 
@@ -329,11 +424,17 @@ struct Spot {
     linked: bool,
 }
 
+impl Drop for Crowd {
+    fn drop(&mut self) {
+        scratch::give(|b| &mut b.spots, std::mem::take(&mut self.spots));
+    }
+}
+
 impl Crowd {
     /// An empty index over `cells` board cells.
     pub(crate) fn new(cells: usize) -> Self {
         Self {
-            spots: vec![Spot::default(); cells],
+            spots: scratch::take(|b| &mut b.spots, cells, Spot::default()),
             alone: None,
         }
     }

@@ -344,6 +344,87 @@ pub struct Sequence {
     /// When set, every side rolls these dice at the start of each turn and the sides take
     /// their turns from the highest total down (ties roll again); otherwise scenario order.
     pub initiative: Option<DiceExpr>,
+    /// `true`: `side_turn` is played phase by phase, each phase by every side in the order
+    /// of play before the next phase (A's first phase, B's first phase, A's second...).
+    #[serde(default)]
+    pub interleaved: bool,
+    /// Other sequences of play: the first whose optional rule is in force replaces
+    /// `turn_start`, `side_turn`, `turn_end` and `interleaved` (turns and initiative stay).
+    #[serde(default)]
+    pub variants: Vec<SequenceVariant>,
+}
+
+/// A sequence of play used instead of the main one while an optional rule is in force.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SequenceVariant {
+    /// The optional rule, by option index.
+    pub option: usize,
+    /// Phases once per turn, before the sides' turns.
+    pub turn_start: Vec<PhaseDef>,
+    /// Phases repeated for each phasing side.
+    pub side_turn: Vec<PhaseDef>,
+    /// Phases once per turn, after the sides' turns.
+    pub turn_end: Vec<PhaseDef>,
+    /// Side-turn phases phase by phase, alternating the sides.
+    pub interleaved: bool,
+}
+
+/// The phase lists of the sequence of play in force.
+#[derive(Clone, Copy, Debug)]
+pub struct ActiveSequence<'a> {
+    /// Phases once per turn, before the sides' turns.
+    pub turn_start: &'a [PhaseDef],
+    /// Phases played by each side.
+    pub side_turn: &'a [PhaseDef],
+    /// Phases once per turn, after the sides' turns.
+    pub turn_end: &'a [PhaseDef],
+    /// Side-turn phases phase by phase, alternating the sides.
+    pub interleaved: bool,
+}
+
+impl Sequence {
+    /// The turn plan ([`Rules::turn_plan`]) of sides playing in `order` with these optional
+    /// rules in force.
+    #[must_use]
+    pub fn plan(&self, order: &[SideId], options: &[bool]) -> Vec<(&PhaseDef, usize)> {
+        let seq = self.active(options);
+        let first = order.first().map_or(0, |s| s.index());
+        let mut plan: Vec<(&PhaseDef, usize)> = seq.turn_start.iter().map(|p| (p, first)).collect();
+        if seq.interleaved {
+            for p in seq.side_turn {
+                plan.extend(order.iter().map(|side| (p, side.index())));
+            }
+        } else {
+            for side in order {
+                plan.extend(seq.side_turn.iter().map(|p| (p, side.index())));
+            }
+        }
+        plan.extend(seq.turn_end.iter().map(|p| (p, first)));
+        plan
+    }
+
+    /// The phases in force with these optional rules (`options[i]`: option `i` is on).
+    #[must_use]
+    pub fn active(&self, options: &[bool]) -> ActiveSequence<'_> {
+        match self
+            .variants
+            .iter()
+            .find(|v| options.get(v.option) == Some(&true))
+        {
+            Some(v) => ActiveSequence {
+                turn_start: &v.turn_start,
+                side_turn: &v.side_turn,
+                turn_end: &v.turn_end,
+                interleaved: v.interleaved,
+            },
+            None => ActiveSequence {
+                turn_start: &self.turn_start,
+                side_turn: &self.side_turn,
+                turn_end: &self.turn_end,
+                interleaved: self.interleaved,
+            },
+        }
+    }
 }
 
 /// Which pieces an action may target.
@@ -386,6 +467,10 @@ pub struct ActionDef {
     /// True when a piece may take it more than once in a phase (a commander giving orders).
     #[serde(default)]
     pub repeats: bool,
+    /// What an order of this action may say it is for (`charge`, `unlimber`...); an
+    /// [`crate::action::Action::Act`] naming anything else is refused.
+    #[serde(default)]
+    pub intents: Vec<String>,
 }
 
 /// An integer setting a scenario may choose (night, weather...).
@@ -427,6 +512,11 @@ pub struct OpenTableRules {
     pub threats: Vec<Option<Threat>>,
     /// A threatened zone reaches only where its piece can see.
     pub threat_needs_sight: bool,
+    /// A move may enter (and stop in) only the zone of an enemy the piece faces at the end
+    /// of the move (in that facing's front arc, seen from the start); other zones are
+    /// closed to it.
+    #[serde(default)]
+    pub enter_only_faced_threats: bool,
     /// When set, a piece may make as many moves in a phase as this counter holds, each
     /// spending one, instead of one move per phase or turn.
     pub move_counter: Option<CounterId>,
@@ -564,21 +654,70 @@ impl Rules {
             .map(|i| ModeId(i as u16))
     }
 
-    /// The ordered list of every phase of one turn whose sides play in `order`, as
-    /// `(phase, phasing side index)`; turn-wide phases carry the first side of the order.
+    /// The ordered list of every phase of one turn whose sides play in `order`, with these
+    /// optional rules in force (`options[i]`: option `i` is on; they choose among the
+    /// sequence's variants), as `(phase, phasing side index)`; turn-wide phases carry the
+    /// first side of the order.
     #[must_use]
-    pub fn turn_plan(&self, order: &[SideId]) -> Vec<(&PhaseDef, usize)> {
-        let first = order.first().map_or(0, |s| s.index());
-        let mut plan: Vec<(&PhaseDef, usize)> = self
-            .sequence
-            .turn_start
-            .iter()
-            .map(|p| (p, first))
-            .collect();
-        for side in order {
-            plan.extend(self.sequence.side_turn.iter().map(|p| (p, side.index())));
+    pub fn turn_plan(&self, order: &[SideId], options: &[bool]) -> Vec<(&PhaseDef, usize)> {
+        self.sequence.plan(order, options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phase(name: &str) -> PhaseDef {
+        PhaseDef {
+            name: name.into(),
+            actor: Actor::Phasing,
+            allows: vec![],
+            movers: vec![],
         }
-        plan.extend(self.sequence.turn_end.iter().map(|p| (p, first)));
-        plan
+    }
+
+    fn names(plan: &[(&PhaseDef, usize)]) -> Vec<String> {
+        plan.iter()
+            .map(|(p, s)| format!("{} {s}", p.name))
+            .collect()
+    }
+
+    /// Side turns play side by side, or phase by phase when interleaved; a variant replaces
+    /// the phases while its option is on, and only then.
+    #[test]
+    fn plans_interleave_and_switch_with_options() {
+        let mut seq = Sequence {
+            turn_start: vec![phase("start")],
+            side_turn: vec![phase("move"), phase("fire")],
+            turn_end: vec![phase("end")],
+            turns: 1,
+            ..Sequence::default()
+        };
+        let order = [SideId(1), SideId(0)];
+        assert_eq!(
+            names(&seq.plan(&order, &[])),
+            ["start 1", "move 1", "fire 1", "move 0", "fire 0", "end 1"]
+        );
+        seq.variants.push(SequenceVariant {
+            option: 1,
+            turn_start: vec![],
+            side_turn: vec![phase("group 1"), phase("group 2")],
+            turn_end: vec![phase("fire")],
+            interleaved: true,
+        });
+        assert_eq!(
+            names(&seq.plan(&order, &[true, false])),
+            ["start 1", "move 1", "fire 1", "move 0", "fire 0", "end 1"]
+        );
+        assert_eq!(
+            names(&seq.plan(&order, &[false, true])),
+            ["group 1 1", "group 1 0", "group 2 1", "group 2 0", "fire 1"]
+        );
+        seq.interleaved = true;
+        assert_eq!(
+            names(&seq.plan(&order, &[])),
+            ["start 1", "move 1", "move 0", "fire 1", "fire 0", "end 1"]
+        );
     }
 }

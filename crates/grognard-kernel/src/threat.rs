@@ -4,7 +4,9 @@
 //! *threatened zone*: the part of its front arc within a range (which may depend on the
 //! type and mode of the piece threatened), optionally only where it can see. A move may
 //! enter such a zone only at its end point — it stops there — and a piece already inside
-//! one may not end closer to that enemy than it started. Separately, no move may bring a
+//! one may not end closer to that enemy than it started. With `enter_only_faced_threats`,
+//! only the zone of an enemy the piece faces may be entered (and stopped in); the zones of
+//! the others are closed to it. Separately, no move may bring a
 //! piece closer than `keep_apart` to any enemy piece. Ranges are rule distances, scaled
 //! like allowances.
 
@@ -107,13 +109,13 @@ impl Game {
             && (!self.rules().open_table.threat_needs_sight || self.sees_point(enemy_at, p))
     }
 
-    /// Checks a straight open-table move of `piece` from `from` to `to` against the enemy
-    /// pieces in `state`.
+    /// Checks a straight open-table move of `piece` from `from` to `to` (facing `facing`
+    /// at the end) against the enemy pieces in `state`.
     pub(crate) fn check_open_approach(
         &self,
         state: &State,
         piece: &Piece,
-        from: Point,
+        (from, facing_after): (Point, open::Angle),
         to: Point,
     ) -> Result<Approach, Refusal> {
         let rules = self.rules();
@@ -176,6 +178,19 @@ impl Game {
                 } else {
                     lo = mid;
                 }
+            }
+            if rules.open_table.enter_only_faced_threats
+                && open::arc(from, facing_after, at, rules.arcs) != Arc::Front
+            {
+                // Only the enemy it faces makes a unit stop in its zone; the zone of any
+                // other enemy may not be entered at all.
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} may not move into the zone {} threatens: it does not face it",
+                        piece.name, enemy_name
+                    ),
+                ));
             }
             if length - hi > 2 {
                 let stop = lerp(from, to, hi, length);

@@ -34,6 +34,11 @@ pub struct Turning {
     /// The counter that counts facing changes in the window; the kernel adds one for each
     /// facing change ordered and clears it when the piece's moves reset.
     pub counter: Option<CounterId>,
+    /// Oblique moves: while this optional rule (by option index) is in force, a step into
+    /// a cell one grid direction to either side of the piece's heading keeps the heading
+    /// instead of turning the piece to face the step.
+    #[serde(default)]
+    pub oblique_option: Option<usize>,
 }
 
 /// A flag that slows a piece: while it is set (and the optional rule, if any, is in force)
@@ -117,6 +122,72 @@ pub(crate) fn check_slowed(
     }
 }
 
+/// The heading after each step of `path` (from `start`, heading the piece's facing) for a
+/// forward-only piece whose type's oblique rule is in force: each side step (one grid
+/// direction to either side of the heading) keeps the heading (an oblique move) when the
+/// rest of the path can still be walked from it, and turns the piece to face the step
+/// otherwise. `None` when the rule does not apply, a step is not to a neighbour, or no
+/// choice of oblique and turning steps walks the path (the move's own checks then refuse
+/// it).
+pub(crate) fn oblique_headings(
+    rules: &Rules,
+    grid: &Grid,
+    options: &[bool],
+    piece: &Piece,
+    start: Cell,
+    path: &[Cell],
+) -> Option<Vec<Facing>> {
+    if !turning(rules, piece).is_some_and(|t| t.forward_only) || !oblique(rules, options, piece) {
+        return None;
+    }
+    oblique_walk(grid, start, piece.facing, path)
+}
+
+/// [`oblique_headings`] for a piece at `start` heading `facing`.
+fn oblique_walk(grid: &Grid, start: Cell, facing: Facing, path: &[Cell]) -> Option<Vec<Facing>> {
+    let n = usize::from(grid.facings());
+    let mut dirs = Vec::with_capacity(path.len());
+    let mut at = start;
+    for &to in path {
+        dirs.push(grid.direction_to(at, to)?);
+        at = to;
+    }
+    // walkable[i][h]: steps i.. can be walked heading h before step i.
+    let mut walkable = vec![vec![true; n]; dirs.len() + 1];
+    for i in (0..dirs.len()).rev() {
+        for h in 0..n {
+            let heading = Facing(h as u8);
+            let d = dirs[i];
+            walkable[i][h] = ahead(grid, heading).contains(&d)
+                && (walkable[i + 1][usize::from(d.0)] || walkable[i + 1][h]);
+        }
+    }
+    let mut heading = facing;
+    let mut out = Vec::with_capacity(dirs.len());
+    for (i, &d) in dirs.iter().enumerate() {
+        if !walkable[i]
+            .get(usize::from(heading.0))
+            .copied()
+            .unwrap_or(false)
+        {
+            return None;
+        }
+        let keep = d != heading && walkable[i + 1][usize::from(heading.0)];
+        if !keep {
+            heading = d;
+        }
+        out.push(heading);
+    }
+    Some(out)
+}
+
+/// Whether `piece`'s type has an oblique rule and it is in force.
+fn oblique(rules: &Rules, options: &[bool], piece: &Piece) -> bool {
+    turning(rules, piece)
+        .and_then(|t| t.oblique_option)
+        .is_some_and(|o| options.get(o) == Some(&true))
+}
+
 /// The directions a piece heading `heading` may step in when it steps only forward.
 fn ahead(grid: &Grid, heading: Facing) -> [Facing; 3] {
     let n = i32::from(grid.facings());
@@ -159,6 +230,7 @@ type Key = (usize, u8, u32);
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn reach(
     rules: &Rules,
+    options: &[bool],
     piece: &Piece,
     grid: &Grid,
     start: Cell,
@@ -171,15 +243,25 @@ pub(crate) fn reach(
     if !turning(rules, piece).is_some_and(|t| t.forward_only) {
         return crate::reach::reach(grid, start, budget, max_steps, cells, index, enter);
     }
-    forward_reach(grid, start, piece.facing, budget, max_steps, index, enter)
+    let oblique = oblique(rules, options, piece);
+    forward_reach(
+        grid,
+        (start, piece.facing),
+        oblique,
+        budget,
+        max_steps,
+        index,
+        enter,
+    )
 }
 
 /// [`reach`] for a piece heading `facing` that steps only into the cells ahead: Dijkstra
-/// over (cell, heading), and steps when a step limit applies.
+/// over (cell, heading), and steps when a step limit applies. With `oblique`, a step to
+/// either side of the heading may also keep the heading.
 fn forward_reach(
     grid: &Grid,
-    start: Cell,
-    facing: Facing,
+    (start, facing): (Cell, Facing),
+    oblique: bool,
     budget: Cost,
     max_steps: Option<u32>,
     index: impl Fn(Cell) -> Option<usize>,
@@ -219,20 +301,24 @@ fn forward_reach(
                 continue;
             }
             cell_at.insert(next_index, next);
-            let next_key: Key = (next_index, dir.0, layer(steps + 1));
-            if entry.can_stop
-                && stop
-                    .get(&next_key)
-                    .is_none_or(|(c, s, _)| (total, steps + 1) < (*c, *s))
-            {
-                stop.insert(next_key, (total, steps + 1, key));
-            }
-            if entry.can_continue
-                && !done.contains(&next_key)
-                && go.get(&next_key).is_none_or(|(c, _)| total < *c)
-            {
-                go.insert(next_key, (total, Some(key)));
-                heap.push(Reverse((total, steps + 1, next_key)));
+            // A side step turns the piece, or with the oblique rule may keep its heading.
+            let kept = (oblique && dir.0 != key.1).then_some(key.1);
+            for heading in std::iter::once(dir.0).chain(kept) {
+                let next_key: Key = (next_index, heading, layer(steps + 1));
+                if entry.can_stop
+                    && stop
+                        .get(&next_key)
+                        .is_none_or(|(c, s, _)| (total, steps + 1) < (*c, *s))
+                {
+                    stop.insert(next_key, (total, steps + 1, key));
+                }
+                if entry.can_continue
+                    && !done.contains(&next_key)
+                    && go.get(&next_key).is_none_or(|(c, _)| total < *c)
+                {
+                    go.insert(next_key, (total, Some(key)));
+                    heap.push(Reverse((total, steps + 1, next_key)));
+                }
             }
         }
     }
@@ -366,7 +452,7 @@ mod tests {
         heading: Facing,
         spent: Cost,
         steps: u32,
-        limits: (Cost, Option<u32>),
+        limits: (Cost, Option<u32>, bool),
         enter: &impl Fn(Cell, Facing, Cell) -> Option<Entry>,
         on_board: &impl Fn(Cell) -> bool,
         best: &mut HashMap<(i32, i32), Cost>,
@@ -391,19 +477,55 @@ mod tests {
                 *slot = (*slot).min(total);
             }
             if e.can_continue {
-                oracle(
-                    grid,
-                    next,
-                    dir,
-                    total,
-                    steps + 1,
-                    limits,
-                    enter,
-                    on_board,
-                    best,
-                );
+                let kept = (limits.2 && dir != heading).then_some(heading);
+                for h in std::iter::once(dir).chain(kept) {
+                    oracle(
+                        grid,
+                        next,
+                        h,
+                        total,
+                        steps + 1,
+                        limits,
+                        enter,
+                        on_board,
+                        best,
+                    );
+                }
             }
         }
+    }
+
+    /// The headings [`oblique_headings`] gives a path, for a piece whose oblique rule is in
+    /// force.
+    fn walk_obliquely(grid: &Grid, start: Cell, facing: Facing, path: &[Cell]) -> Vec<Facing> {
+        oblique_walk(grid, start, facing, path).expect("walkable path")
+    }
+
+    /// An oblique walk keeps the heading on side steps while the rest of the path allows,
+    /// and turns where only turning walks on.
+    #[test]
+    fn oblique_walk_keeps_the_heading_where_it_can() {
+        let grid = Grid::Hex(HexGrid::new(Cost::ONE));
+        use crate::geometry::hex::Dir;
+        let (east, ne, nw) = (Dir::E, Dir::NE, Dir::NW);
+        let start = Cell::new(4, 4);
+        // Two steps north-east, heading east: both oblique, still facing east.
+        let a = grid.neighbour(start, ne);
+        let b = grid.neighbour(a, ne);
+        assert_eq!(
+            oblique_walk(&grid, start, east, &[a, b]),
+            Some(vec![east, east])
+        );
+        // North-east then north-west: the first step must turn (north-west is not ahead of
+        // east), the second may then keep north-east.
+        let c = grid.neighbour(a, nw);
+        assert_eq!(
+            oblique_walk(&grid, start, east, &[a, c]),
+            Some(vec![ne, ne])
+        );
+        // Straight back is never walkable.
+        let w = grid.neighbour(start, Dir::W);
+        assert_eq!(oblique_walk(&grid, start, east, &[w]), None);
     }
 
     /// The forward-only search finds exactly the cells (and cheapest costs) brute force
@@ -424,13 +546,24 @@ mod tests {
                     can_continue: k != 2,
                 })
             };
-            for max in [None, Some(2)] {
+            for (max, oblique) in [
+                (None, false),
+                (Some(2), false),
+                (None, true),
+                (Some(2), true),
+            ] {
                 let start = Cell::new((seed % 9) as i32, (seed % 8) as i32);
                 let facing = Facing((seed % 6) as u8);
                 let budget = Cost::whole(4);
-                let got = forward_reach(&grid, start, facing, budget, max, index, |a, d, b, _| {
-                    enter(a, d, b)
-                });
+                let got = forward_reach(
+                    &grid,
+                    (start, facing),
+                    oblique,
+                    budget,
+                    max,
+                    index,
+                    |a, d, b, _| enter(a, d, b),
+                );
                 let mut want = HashMap::new();
                 oracle(
                     &grid,
@@ -438,7 +571,7 @@ mod tests {
                     facing,
                     Cost::ZERO,
                     0,
-                    (budget, max),
+                    (budget, max, oblique),
                     &enter,
                     &on_board,
                     &mut want,
@@ -448,14 +581,18 @@ mod tests {
                     .iter()
                     .map(|r| ((r.cell.col, r.cell.row), r.cost))
                     .collect();
-                assert_eq!(got_map, want, "seed {seed}, max {max:?}");
+                assert_eq!(got_map, want, "seed {seed}, max {max:?}, oblique {oblique}");
                 for r in &got {
                     let (mut at, mut heading, mut cost) = (start, facing, Cost::ZERO);
-                    for &next in &r.path {
+                    // With oblique moves the path is walked by the headings the move
+                    // order would choose.
+                    let headings = oblique.then(|| walk_obliquely(&grid, start, facing, &r.path));
+                    for (i, &next) in r.path.iter().enumerate() {
                         let dir = grid.direction_to(at, next).expect("adjacent");
                         assert!(ahead(&grid, heading).contains(&dir), "seed {seed}: {r:?}");
                         cost += enter(at, dir, next).expect("enterable").cost;
-                        (at, heading) = (next, dir);
+                        let after = headings.as_ref().map_or(dir, |h| h[i]);
+                        (at, heading) = (next, after);
                     }
                     assert_eq!((at, cost), (r.cell, r.cost), "seed {seed}");
                 }

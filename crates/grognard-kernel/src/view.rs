@@ -178,6 +178,9 @@ impl Game {
                 if p.side != side && !knowledge.knows_position(p.id) {
                     p.place = Place::Off;
                     p.attached_to = None;
+                    if let Some(start) = state.phase_start.get_mut(p.id.index()) {
+                        *start = Place::Off;
+                    }
                 }
             }
         }
@@ -357,17 +360,19 @@ impl Game {
     /// The side whose turn the current phase belongs to (`None` for phases before and
     /// after the sides' turns).
     pub(crate) fn phase_owner(&self, state: &State) -> Option<SideId> {
-        let seq = &self.rules().sequence;
+        let seq = self.rules().sequence.active(&state.options);
         let step = state.step as usize;
         let first = seq.turn_start.len();
         let sides_part = seq.side_turn.len() * state.order.len();
         if step < first || step >= first + sides_part || seq.side_turn.is_empty() {
             return None;
         }
-        state
-            .order
-            .get((step - first) / seq.side_turn.len())
-            .copied()
+        let at = if seq.interleaved {
+            (step - first) % state.order.len()
+        } else {
+            (step - first) / seq.side_turn.len()
+        };
+        state.order.get(at).copied()
     }
 
     /// Creates the decoys the ruleset's decoy rule asks for (at setup).

@@ -147,6 +147,8 @@ fn band_chart(die: DieId) -> ChartDef {
             min: 0,
             max: 4,
             source: None,
+            with: Vec::new(),
+            without: Vec::new(),
         }],
         modifiers: vec![],
         groups: vec![],
@@ -312,6 +314,8 @@ fn a_conditional_reroll_applies_only_when_its_input_is_set() {
         min: 0,
         max: 1,
         source: None,
+        with: Vec::new(),
+        without: Vec::new(),
     }];
     let off = chart.odds(&dice(), &[0]);
     let on = chart.odds(&dice(), &[1]);
@@ -395,4 +399,40 @@ fn rolls_are_reproducible_from_the_seed() {
         outcome_counts(&chart, &[], 77),
         outcome_counts(&chart, &[], 78)
     );
+}
+
+#[test]
+fn inputs_gated_by_with_and_without_chain() {
+    // `rating` counts only with `purpose`; `dice` (a constant 1) only with `rating` and
+    // without `rule`: AND and NOT over inputs, read through the gated values.
+    let input = |name: &str, default, with: Vec<usize>, without: Vec<usize>| {
+        grognard_kernel::chart::InputDef {
+            name: name.into(),
+            default,
+            min: 0,
+            max: 1,
+            source: None,
+            with,
+            without,
+        }
+    };
+    let mut chart = totals_chart(1, D6, 1, 6, reroll(D6, 0));
+    chart.inputs = vec![
+        input("purpose", 0, vec![], vec![]),
+        input("rating", 0, vec![0], vec![]),
+        input("rule", 0, vec![], vec![]),
+        input("dice", 1, vec![1], vec![2]),
+    ];
+    chart.rerolls[0].when = Some(3);
+    assert_eq!(chart.input_values(&[(1, 1)]), vec![0, 0, 0, 0]);
+    assert_eq!(chart.input_values(&[(0, 1), (1, 1)]), vec![1, 1, 0, 1]);
+    assert_eq!(
+        chart.input_values(&[(0, 1), (1, 1), (2, 1)]),
+        vec![1, 1, 1, 0]
+    );
+    // The re-roll follows the gated input.
+    let on = chart.odds(&dice(), &chart.input_values(&[(0, 1), (1, 1)]));
+    assert_eq!(on[0], r(1, 36));
+    let off = chart.odds(&dice(), &chart.input_values(&[(1, 1)]));
+    assert_eq!(off[0], r(1, 6));
 }

@@ -655,6 +655,7 @@ fn fill(game: &Game, seed: &OrderSeed, side: SideId, category: Category) -> Orde
                 piece: actor,
                 action,
                 target,
+                intent: Vec::new(),
             }
         }
     };

@@ -105,7 +105,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "phase",
         scope.create_function(move |_, _: Table| {
-            let plan = rules.turn_plan(&world.state.order);
+            let plan = rules.turn_plan(&world.state.order, &world.state.options);
             Ok(plan
                 .get(world.state.step as usize)
                 .map(|(p, _)| p.name.clone()))
@@ -114,7 +114,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "phasing",
         scope.create_function(move |_, _: Table| {
-            let plan = rules.turn_plan(&world.state.order);
+            let plan = rules.turn_plan(&world.state.order, &world.state.options);
             Ok(plan
                 .get(world.state.step as usize)
                 .and_then(|(_, s)| world.sides.get(*s))
@@ -282,6 +282,20 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         scope.create_function(move |_, (_, u): (Table, Value)| {
             Ok(match &piece(world, &u)?.place {
                 Place::Point { at, facing } => (
+                    Some(at.x.0 as f64 / 1000.0),
+                    Some(at.y.0 as f64 / 1000.0),
+                    Some(f64::from(facing.tenths()) / 10.0),
+                ),
+                _ => (None, None, None),
+            })
+        })?,
+    )?;
+    game.set(
+        "phase_start",
+        scope.create_function(move |_, (_, u): (Table, Value)| {
+            let p = piece(world, &u)?;
+            Ok(match world.state.phase_start(p.id) {
+                Some(Place::Point { at, facing }) => (
                     Some(at.x.0 as f64 / 1000.0),
                     Some(at.y.0 as f64 / 1000.0),
                     Some(f64::from(facing.tenths()) / 10.0),
@@ -499,6 +513,54 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
             },
         )?,
     )?;
+    // The centre-to-centre line between two cells, as the engine's line of sight traces
+    // it: what a ruleset needs to judge its own obstacles (dead ground, firing over).
+    game.set(
+        "line",
+        scope.create_function(
+            move |lua, (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let grid = world
+                    .board
+                    .grid()
+                    .ok_or_else(|| mlua::Error::runtime("an open table has no cells to trace"))?;
+                let (from, to) = (Cell::new(c1, r1), Cell::new(c2, r2));
+                for (c, end) in [(from, "first"), (to, "second")] {
+                    if !world.board.contains(c) {
+                        return Err(mlua::Error::runtime(format!(
+                            "game:line: the {end} cell ({},{}) is off the board",
+                            c.col, c.row
+                        )));
+                    }
+                }
+                let list = lua.create_table()?;
+                for entry in grid.line(from, to) {
+                    let t = lua.create_table()?;
+                    let mut cells = entry.cells();
+                    if let Some(a) = cells.next() {
+                        t.set("col", a.col)?;
+                        t.set("row", a.row)?;
+                    }
+                    if let Some(b) = cells.next() {
+                        t.set("col2", b.col)?;
+                        t.set("row2", b.row)?;
+                    }
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    game.set(
+        "blocks_sight",
+        scope.create_function(move |_, (_, col, row): (Table, i32, i32)| {
+            let c = Cell::new(col, row);
+            Ok(world.board.contains(c)
+                && rules
+                    .terrain
+                    .get(world.board.terrain(c).index())
+                    .is_some_and(|t| t.blocks_sight))
+        })?,
+    )?;
     game.set(
         "moved",
         scope.create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.moved))?,
@@ -591,6 +653,26 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 }
             },
         )?,
+    )?;
+    game.set(
+        "intent",
+        scope.create_function(move |lua, _: Table| {
+            let list = lua.create_table()?;
+            for name in dice.borrow().action_intent() {
+                list.raw_push(name.clone())?;
+            }
+            Ok(list)
+        })?,
+    )?;
+    game.set(
+        "action_inputs",
+        scope.create_function(move |lua, _: Table| {
+            let inputs = lua.create_table()?;
+            for (name, value) in dice.borrow().action_inputs() {
+                inputs.raw_set(name.clone(), *value)?;
+            }
+            Ok(inputs)
+        })?,
     )?;
     game.set(
         "action_faces",
@@ -755,6 +837,33 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
             };
             queue(HookCommand::Attach { piece: p.id, to })
         })?,
+    )?;
+    game.set(
+        "add_feature",
+        scope.create_function(
+            move |_,
+                  (_, name, c1, r1, c2, r2, reason): (
+                Table,
+                String,
+                i32,
+                i32,
+                i32,
+                i32,
+                Option<String>,
+            )| {
+                let feature = rules
+                    .features
+                    .iter()
+                    .position(|f| f.name == name)
+                    .ok_or_else(|| mlua::Error::runtime(format!("unknown feature `{name}`")))?;
+                queue(HookCommand::AddFeature {
+                    feature: grognard_kernel::ids::FeatureId(feature as u16),
+                    a: Cell::new(c1, r1),
+                    b: Cell::new(c2, r2),
+                    reason: reason.unwrap_or_else(|| "added by a hook".into()),
+                })
+            },
+        )?,
     )?;
     game.set(
         "note",

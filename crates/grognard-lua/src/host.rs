@@ -34,7 +34,7 @@ use crate::sandbox::{Limits, Sandbox};
 pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 6] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 7] = [
     (
         "move_cost",
         &["kind", "mode", "terrain", "cost", "diagonal"],
@@ -43,6 +43,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 6] = [
     ("phase_begin", &["game", "phase"]),
     ("moved", &["game", "unit", "path", "facing"]),
     ("faced", &["game", "unit", "before"]),
+    ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
 ];
 
@@ -130,6 +131,7 @@ pub struct LuaHooks {
     phase_begin: Option<Bound>,
     moved: Option<Bound>,
     faced: Option<Bound>,
+    mode_changed: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
     /// `move_cost` answers per slot: the data's cost (in hundredths) asked with and the
@@ -227,7 +229,7 @@ impl LuaHooks {
             })
         };
         let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
-        let (mut moved, mut faced) = (None, None);
+        let (mut moved, mut faced, mut mode_changed) = (None, None, None);
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
             match h.name.value.as_str() {
@@ -236,6 +238,7 @@ impl LuaHooks {
                 "phase_begin" => phase_begin = bound,
                 "moved" => moved = bound,
                 "faced" => faced = bound,
+                "mode_changed" => mode_changed = bound,
                 _ => {}
             }
         }
@@ -257,6 +260,7 @@ impl LuaHooks {
             phase_begin,
             moved,
             faced,
+            mode_changed,
             actions,
             constants: None,
             move_cache: PureTable::default(),
@@ -663,6 +667,31 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
+        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
+            (game, UnitRef(piece), before)
+        })
+    }
+
+    fn mode_changed(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        before: ModeId,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.mode_changed.is_none() {
+            return Ok(Vec::new());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.mode_changed else {
+            return Ok(Vec::new());
+        };
+        let what = format!(
+            "hook mode_changed ({}) for piece {}",
+            bound.label,
+            piece_label(world, piece)
+        );
+        let before = world.rules.mode_name(before).to_owned();
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
             (game, UnitRef(piece), before)
         })

@@ -307,6 +307,7 @@ fn a_scripted_action_acts_through_the_kernel() {
                     piece: aide,
                     action: rally,
                     target: Some(cav),
+                    intent: Vec::new(),
                 },
             },
             &mut hooks,

@@ -53,6 +53,11 @@ fn start(x: i32, y: i32, facing: i32) -> (Game, LuaHooks) {
 }
 
 fn order(game: &Game, action: &str, target: &str) -> Order {
+    order_for(game, action, target, &[])
+}
+
+/// [`order`] given for `intent`.
+fn order_for(game: &Game, action: &str, target: &str, intent: &[&str]) -> Order {
     let piece = game.piece_by_name("a").expect("a").id;
     Order {
         side: game.piece(piece).expect("a").side,
@@ -60,6 +65,7 @@ fn order(game: &Game, action: &str, target: &str) -> Order {
             piece,
             action: game.rules().action_by_name(action).expect("action"),
             target: Some(game.piece_by_name(target).expect("target").id),
+            intent: intent.iter().map(|i| (*i).to_owned()).collect(),
         },
     }
 }
@@ -232,6 +238,55 @@ fn the_moved_hook_sees_open_table_moves_and_may_refuse_them() {
     let events = move_a(&mut game, &mut hooks, 4, 10).expect("west");
     assert!(
         notes(&events).contains(&"moved 10.0,10.0 -> 4.0,10.0 facing 0.0 rear".to_owned()),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn phase_start_and_intent_read_where_a_piece_began_and_what_the_action_is_for() {
+    // `foe` is pushed away; `game:phase_start` still gives where it stood (and faced) as the
+    // phase began, while `game:position` follows it.
+    let (mut game, mut hooks) = start(30, 12, 90);
+    act(&mut game, &mut hooks, "push", "foe").expect("push");
+    let o = order_for(&game, "probe", "foe", &["look", "listen"]);
+    let events = game.apply(&o, &mut hooks).expect("probe");
+    let n = notes(&events);
+    assert!(
+        n.contains(&"position 30.000 12.000 90.0".to_owned()),
+        "{n:?}"
+    );
+    assert!(
+        n.contains(&"phase start 20.000 10.000 180.0".to_owned()),
+        "{n:?}"
+    );
+    assert!(n.contains(&"intent look,listen".to_owned()), "{n:?}");
+    // Without an intent the list is empty; one the action does not declare is refused
+    // before anything happens.
+    let events = act(&mut game, &mut hooks, "probe", "foe").expect("probe");
+    assert!(notes(&events).contains(&"intent ".to_owned()), "{events:?}");
+    let before = game.state().clone();
+    let o = order_for(&game, "probe", "foe", &["shout"]);
+    let refusal = game.apply(&o, &mut hooks).expect_err("undeclared intent");
+    assert_eq!(refusal.kind, RefusalKind::BadTarget);
+    assert!(
+        refusal.message.contains("may be for look, listen"),
+        "{}",
+        refusal.message
+    );
+    assert_eq!(game.state(), &before);
+    // The next phase (blue's of turn 2) starts where the pieces now stand.
+    let side = game.piece_by_name("a").expect("a").side;
+    while game.state().turn < 2 || game.phase().is_some_and(|(_, p)| p != side) {
+        let (_, phasing) = game.phase().expect("game goes on");
+        let end = Order {
+            side: phasing,
+            action: Action::EndPhase,
+        };
+        game.apply(&end, &mut hooks).expect("end phase");
+    }
+    let events = act(&mut game, &mut hooks, "probe", "foe").expect("probe");
+    assert!(
+        notes(&events).contains(&"phase start 30.000 12.000 90.0".to_owned()),
         "{events:?}"
     );
 }

@@ -77,6 +77,7 @@ fn act(
                 piece,
                 action,
                 target,
+                intent: Vec::new(),
             },
         },
         hooks,
@@ -102,6 +103,7 @@ fn shove_order(game: &Game) -> Order {
             piece: id(game, "a"),
             action: game.rules().action_by_name("shove").expect("shove"),
             target: Some(id(game, "foe")),
+            intent: Vec::new(),
         },
     }
 }

@@ -15,8 +15,8 @@ use grognard_kernel::ids::{
 use grognard_kernel::rules::{
     ActionDef, Actor, Allowed, Clears, CounterDef, Effect, FeatureDef, FeatureKind, FlagDef,
     GeometryRules, ModeDef, MoveClassDef, MoveLimit, OpenTableRules, OptionDef, PhaseDef,
-    PieceTypeDef, Rules, RulesetIdentity, Sequence, SettingDef, StackDef, StackMeasure, TargetRule,
-    TerrainDef, Threat, Trigger, Who, ZocRules,
+    PieceTypeDef, Rules, RulesetIdentity, Sequence, SequenceVariant, SettingDef, StackDef,
+    StackMeasure, TargetRule, TerrainDef, Threat, Trigger, Who, ZocRules,
 };
 use grognard_kernel::{Cost, geometry::Arc};
 
@@ -691,6 +691,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 keep_apart: o.keep_apart.as_ref().map_or(Cost::ZERO, |c| c.0),
                 threats,
                 threat_needs_sight: o.threat_needs_sight,
+                enter_only_faced_threats: o.enter_only_faced_threats,
                 move_counter: o
                     .move_counter
                     .as_ref()
@@ -726,6 +727,14 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     // Charts.
     let names = Names::new(tag_names.clone());
     let option_names = named_ids(&spec.options);
+    // Every intent some action declares, for `from: intent NAME`.
+    let mut intent_names: Vec<&str> = spec
+        .actions
+        .iter()
+        .flat_map(|a| a.value.intents.iter().map(|i| i.value.as_str()))
+        .collect();
+    intent_names.sort_unstable();
+    intent_names.dedup();
     let chart_cx = ChartNames {
         options: &option_names,
         piece_attrs: &piece_attr_names,
@@ -735,6 +744,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         attrs: &attr_names,
         settings: &setting_names,
         tags: &tag_names,
+        intents: &intent_names,
     };
     let charts: Vec<ChartDef> = spec
         .charts
@@ -900,6 +910,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             ActionDef {
                 scripted: v.script.is_some(),
                 repeats: v.repeats,
+                intents: v.intents.iter().map(|i| i.value.clone()).collect(),
                 name: a.name.value.clone(),
                 chart,
                 target,
@@ -1010,7 +1021,36 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             .map(|p| phase(&mut cx, p))
             .collect(),
         turns: spec.sequence.turns.unwrap_or(10).clamp(1, 10_000),
+        interleaved: spec.sequence.interleave,
+        variants: Vec::new(),
     };
+    let mut sequence = sequence;
+    for v in &spec.sequence.variants {
+        let Some(option) = cx.lookup("option", &v.value.option, option_names.iter().copied())
+        else {
+            continue;
+        };
+        let list = |cx: &mut Cx, l: &[PhaseSpec]| -> Vec<PhaseDef> {
+            l.iter().map(|p| phase(cx, p)).collect()
+        };
+        let variant = SequenceVariant {
+            option,
+            turn_start: list(&mut cx, &v.value.turn_start),
+            side_turn: list(&mut cx, &v.value.side_turn),
+            turn_end: list(&mut cx, &v.value.turn_end),
+            interleaved: v.value.interleave,
+        };
+        if variant.turn_start.is_empty()
+            && variant.side_turn.is_empty()
+            && variant.turn_end.is_empty()
+        {
+            cx.error(
+                &v.location,
+                "this sequence variant has no phases; give it `side_turn:` (or `turn_start:`/`turn_end:`)",
+            );
+        }
+        sequence.variants.push(variant);
+    }
     if sequence.turn_start.is_empty()
         && sequence.side_turn.is_empty()
         && sequence.turn_end.is_empty()
@@ -1060,6 +1100,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             .iter()
             .chain(&sequence.side_turn)
             .chain(&sequence.turn_end)
+            .chain(
+                sequence
+                    .variants
+                    .iter()
+                    .flat_map(|v| v.turn_start.iter().chain(&v.side_turn).chain(&v.turn_end)),
+            )
             .map(|p| p.name.clone())
             .collect();
         let dummy_types: Vec<bool> = piece_types.iter().map(|t| t.dummy).collect();
@@ -1124,6 +1170,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         t.turning = crate::turning::compile_turning(
             &mut cx,
             &counter_names,
+            &option_names,
             &p.name.value,
             p.value.turning.as_ref(),
         );
@@ -1169,7 +1216,14 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
 }
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 5] = ["move_cost", "stops", "phase_begin", "moved", "faced"];
+pub const HOOK_POINTS: [&str; 6] = [
+    "move_cost",
+    "stops",
+    "phase_begin",
+    "moved",
+    "faced",
+    "mode_changed",
+];
 
 /// Splits `module.function`.
 #[must_use]
@@ -1206,6 +1260,7 @@ struct ChartNames<'a> {
     attrs: &'a [&'a str],
     settings: &'a [&'a str],
     tags: &'a [String],
+    intents: &'a [&'a str],
 }
 
 struct EffectNames<'a> {
@@ -1331,10 +1386,11 @@ fn compile_chart(
                     "actor.terrain" => need(cx, names.attrs, "terrain attribute").map(InputSource::ActorTerrain),
                     "setting" => need(cx, names.settings, "setting").map(InputSource::Setting),
                     "option" => need(cx, names.options, "optional rule").map(InputSource::Option),
+                    "intent" => need(cx, names.intents, "intent").map(|i| InputSource::Intent(names.intents[i].to_owned())),
                     other => {
                         cx.error(
                             &from.location,
-                            format!("unknown input source `{other}`; expected distance, table_distance, distance_band, table_distance_band, actor.counter, actor.mode, target.mode, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain, actor.terrain, setting or option"),
+                            format!("unknown input source `{other}`; expected distance, table_distance, distance_band, table_distance_band, actor.counter, actor.mode, target.mode, target.counter, actor.flag, target.flag, actor.attribute, target.attribute, target.flank_or_rear, target.terrain, actor.terrain, setting, option or intent"),
                         );
                         None
                     }
@@ -1353,12 +1409,24 @@ fn compile_chart(
             if max < min {
                 cx.error(&i.name.location, format!("input `{}`: max {max} is below min {min}", i.name.value));
             }
+            let with = v
+                .with
+                .iter()
+                .filter_map(|w| cx.lookup("chart input", w, input_names.iter().copied()))
+                .collect();
+            let without = v
+                .without
+                .iter()
+                .filter_map(|w| cx.lookup("chart input", w, input_names.iter().copied()))
+                .collect();
             InputDef {
                 name: i.name.value.clone(),
                 default: v.default,
                 min,
                 max,
                 source,
+                with,
+                without,
             }
         })
         .collect();

@@ -76,7 +76,7 @@ pub struct RulesetSpec {
     pub remove: Vec<Located<String>>,
     /// Lua modules by name, each a path relative to the file that names it.
     pub scripts: NamedMap<Located<String>>,
-    /// Hook bindings: `move_cost`, `stops`, `phase_begin`, `moved` or `faced` →
+    /// Hook bindings: `move_cost`, `stops`, `phase_begin`, `moved`, `faced` or `mode_changed` →
     /// `module.function`.
     pub hooks: NamedMap<Located<String>>,
     /// A title for people.
@@ -333,6 +333,9 @@ pub struct TurningSpec {
     pub most: Option<u32>,
     /// The counter that counts facing changes (needed for `cost` and `most`).
     pub counter: Option<Located<String>>,
+    /// With `forward_only`: while this optional rule is in force, a step to either side of
+    /// the heading may keep the heading (an oblique move) instead of turning the piece.
+    pub oblique_option: Option<Located<String>>,
 }
 
 /// A flag that slows a piece to a few cells a move.
@@ -413,6 +416,10 @@ pub struct OpenTableSpec {
     pub keep_apart: Option<CostValue>,
     /// Threatened zones reach only where the threatening piece can see.
     pub threat_needs_sight: bool,
+    /// A move may enter (and stop in) only the threatened zone of an enemy the piece faces
+    /// (in the front arc of its facing at the end of the move, seen from where it starts);
+    /// entering any other enemy's zone is refused.
+    pub enter_only_faced_threats: bool,
     /// Piece type → its threatened zone in its front arc.
     pub threats: NamedMap<ThreatSpec>,
     /// Counter holding how many moves a piece may still make; each move spends one.
@@ -448,6 +455,28 @@ pub struct SequenceSpec {
     pub side_turn: Vec<PhaseSpec>,
     /// Phases once per turn, after the sides' turns.
     pub turn_end: Vec<PhaseSpec>,
+    /// `true`: the side-turn phases are played phase by phase, each by every side in the
+    /// order of play, rather than side by side.
+    pub interleave: bool,
+    /// Other sequences of play, each used instead of this one while its optional rule is in
+    /// force (the first listed whose rule is on).
+    pub variants: Vec<Located<SequenceVariantSpec>>,
+}
+
+/// A sequence of play used while an optional rule is in force.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SequenceVariantSpec {
+    /// The optional rule.
+    pub option: Located<String>,
+    /// Phases once per turn, before the sides' turns.
+    pub turn_start: Vec<PhaseSpec>,
+    /// Phases each side plays as the phasing side.
+    pub side_turn: Vec<PhaseSpec>,
+    /// Phases once per turn, after the sides' turns.
+    pub turn_end: Vec<PhaseSpec>,
+    /// Side-turn phases phase by phase, alternating the sides.
+    pub interleave: bool,
 }
 
 /// A phase.
@@ -501,10 +530,17 @@ pub struct InputSpec {
     /// Where an action takes it from: `distance`, `distance_band [1, 2, 3]`,
     /// `actor.counter NAME`, `target.counter NAME`, `actor.flag NAME`, `target.flag NAME`,
     /// `actor.attribute NAME`, `target.attribute NAME`, `option NAME`,
-    /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`.
+    /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`, `intent NAME`
+    /// (1 when the action was given for NAME, one of its `intents`).
     pub from: Option<Located<String>>,
     /// For `distance_band`: the largest distance of each band.
     pub bands: Vec<u32>,
+    /// Other inputs of the chart that must all be non-zero for this one to count (it reads
+    /// 0 otherwise): `with: [opportunist]`.
+    pub with: Vec<Located<String>>,
+    /// Other inputs of the chart that must all be 0 for this one to count (an optional rule
+    /// that replaces it): `without: [by_outcome]`.
+    pub without: Vec<Located<String>>,
 }
 
 /// A modifier.
@@ -620,6 +656,9 @@ pub struct ActionSpec {
     pub script: Option<Located<String>>,
     /// True when a piece may take it more than once in a phase (default: once).
     pub repeats: bool,
+    /// What an order of it may say it is for (`intent:` in orders files): `[charge,
+    /// unlimber]`. Chart inputs read them with `from: intent NAME`.
+    pub intents: Vec<Located<String>>,
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.
@@ -890,6 +929,9 @@ pub struct ActSpec {
     /// Target piece id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// What the action is for, from the action's `intents`: `intent: [charge]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub intent: Vec<String>,
 }
 
 /// Hidden information.

@@ -100,6 +100,7 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             piece: piece(&a.piece)?,
             action,
             target: a.target.as_deref().map(piece).transpose()?,
+            intent: a.intent.clone(),
         }
     } else if let Some(sv) = &order.save {
         Action::Save {
@@ -177,6 +178,7 @@ pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
             piece,
             action,
             target,
+            intent,
         } => {
             spec.act = Some(crate::model::ActSpec {
                 piece: name(*piece),
@@ -186,6 +188,7 @@ pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
                     .get(action.index())
                     .map_or_else(String::new, |a| a.name.clone()),
                 target: target.map(name),
+                intent: intent.clone(),
             });
         }
         Action::EndPhase => spec.end_phase = true,

@@ -202,6 +202,32 @@ fn sequence(h: &mut String, r: &Ruleset, marks: &Marks) {
         }
     }
     h.push_str("</table>\n");
+    for v in &s.variants {
+        let v = &v.value;
+        let _ = writeln!(
+            h,
+            "<p>With the optional rule <code>{}</code>, this sequence instead{}:</p>",
+            escape(&v.option.value),
+            if v.interleave {
+                " (side-turn phases phase by phase, the sides alternating)"
+            } else {
+                ""
+            }
+        );
+        h.push_str(
+            "<table>\n<tr><th>part</th><th>phase</th><th>who acts</th><th>allows</th></tr>\n",
+        );
+        for (part, label, phases) in [
+            ("turn-start phase", "turn start", &v.turn_start),
+            ("side-turn phase", "each side", &v.side_turn),
+            ("turn-end phase", "turn end", &v.turn_end),
+        ] {
+            for p in phases.iter() {
+                phase_row(h, marks, part, label, p);
+            }
+        }
+        h.push_str("</table>\n");
+    }
 }
 
 fn phase_row(h: &mut String, marks: &Marks, part: &str, label: &str, p: &PhaseSpec) {

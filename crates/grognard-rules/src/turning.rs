@@ -13,6 +13,7 @@ use crate::model::{SlowedBySpec, TurningSpec};
 pub(crate) fn compile_turning(
     cx: &mut Cx,
     counters: &[&str],
+    options: &[&str],
     name: &str,
     spec: Option<&TurningSpec>,
 ) -> Turning {
@@ -41,11 +42,27 @@ pub(crate) fn compile_turning(
             );
         }
     }
+    let oblique_option = spec
+        .oblique_option
+        .as_ref()
+        .and_then(|o| cx.lookup("option", o, options.iter().copied()));
+    if let Some(o) = &spec.oblique_option
+        && !spec.forward_only
+    {
+        cx.error(
+            &o.location,
+            format!(
+                "piece type `{name}`: `turning.oblique_option` needs `forward_only: true` \
+                 (only a piece that steps forward turns as it moves)"
+            ),
+        );
+    }
     Turning {
         forward_only: spec.forward_only,
         cost,
         most: spec.most,
         counter,
+        oblique_option,
     }
 }
 

@@ -297,6 +297,7 @@ pieces:
             piece: piece(&g, "gun"),
             action: fire,
             target: Some(piece(&g, "foe")),
+            intent: Vec::new(),
         },
     );
     let events = g.apply(&o, &mut NoHooks).expect("fire");
@@ -349,6 +350,7 @@ pieces:
                 piece: piece(g, "shooter"),
                 action: volley,
                 target: Some(piece(g, target)),
+                intent: Vec::new(),
             },
         );
         g.apply(&o, &mut NoHooks)

@@ -275,6 +275,8 @@ pub fn rules(geo: Geo) -> Rules {
                     }],
                 }),
             },
+            interleaved: false,
+            variants: vec![],
         },
         charts: vec![volley_chart()],
         actions: vec![ActionDef {
@@ -290,6 +292,7 @@ pub fn rules(geo: Geo) -> Rules {
             types: vec![INFANTRY],
             scripted: false,
             repeats: false,
+            intents: Vec::new(),
         }],
         settings: vec![],
         options: vec![],
@@ -310,6 +313,8 @@ fn volley_chart() -> ChartDef {
         min: 0,
         max,
         source: Some(source),
+        with: Vec::new(),
+        without: Vec::new(),
     };
     let modifier = |name: &str, input| ModifierDef {
         name: name.into(),

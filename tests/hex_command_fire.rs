@@ -1,0 +1,506 @@
+//! Hex Command (seed 004), issue 7: the fire line's geometry (dead zones, partial
+//! obstruction, firing over friends, howitzers), crews apart from their guns, facing changes
+//! after melee and overlapping a blocking force. Each test plays a small field through the
+//! binary and checks the log.
+
+use crate::util::{Run, grognard_in, root};
+
+const RULESET: &str = "rulesets/hex-command.yaml";
+
+struct Field {
+    dir: tempfile::TempDir,
+}
+
+/// A 10×8 field; `map` rows override the all-clear board, `features` and `pieces` are YAML
+/// list entries.
+fn field(map: Option<&str>, features: &str, pieces: &str) -> Field {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("hc.yaml"),
+        format!(
+            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
+            root().join(RULESET).display()
+        ),
+    )
+    .expect("write overlay");
+    let map = map.map_or_else(|| ". . . . . . . . . .\n".repeat(8), str::to_owned);
+    let map: String = map.lines().map(|l| format!("    {}\n", l.trim())).collect();
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        format!("  features:\n{features}")
+    };
+    std::fs::write(
+        dir.path().join("field.yaml"),
+        format!(
+            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: 3\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear, F: forest, h: hill, B: buildings, L: lake, T: fort }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
+        ),
+    )
+    .expect("write scenario");
+    Field { dir }
+}
+
+impl Field {
+    fn play(&self, orders: &[String], args: &[&str]) -> Run {
+        let text: String = std::iter::once("orders:\n".to_owned())
+            .chain(orders.iter().map(|o| format!("  - {o}\n")))
+            .collect();
+        std::fs::write(self.dir.path().join("orders.yaml"), text).expect("write orders");
+        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
+        all.extend_from_slice(args);
+        grognard_in(self.dir.path(), &all)
+    }
+
+    fn ok(&self, orders: &[String], args: &[&str]) -> String {
+        let r = self.play(orders, args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        r.stdout
+    }
+
+    fn refused(&self, orders: &[String], args: &[&str], why: &str) {
+        let r = self.play(orders, args);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains(why),
+            "expected `{why}` in: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+fn ends(side: &str, n: usize) -> Vec<String> {
+    vec![format!("{{ side: {side}, end_phase: true }}"); n]
+}
+
+fn order(side: &str, what: &str) -> String {
+    format!("{{ side: {side}, {what} }}")
+}
+
+fn act(side: &str, by: &str, action: &str, at: &str) -> String {
+    order(
+        side,
+        &format!("act: {{ piece: {by}, action: {action}, target: {at} }}"),
+    )
+}
+
+/// Orders up to Blue's fire phase (arrivals, command, movement; Red's defensive fire),
+/// then `more`.
+fn at_blue_fire(more: &[String]) -> Vec<String> {
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend_from_slice(more);
+    o
+}
+
+/// Orders up to Blue's melee phase, then `more`.
+fn at_blue_melee(more: &[String]) -> Vec<String> {
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.extend_from_slice(more);
+    o
+}
+
+/// Orders up to Red's movement phase, then `more`.
+fn at_red_movement(more: &[String]) -> Vec<String> {
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 1));
+    o.extend_from_slice(more);
+    o
+}
+
+fn has(out: &str, line: &str) {
+    assert!(out.contains(line), "expected `{line}` in:\n{out}");
+}
+
+fn lacks(out: &str, line: &str) {
+    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
+}
+
+/// A map with the given cells (col, row) as `c`, the rest clear.
+fn map_with(cells: &[(usize, usize, char)]) -> String {
+    let mut rows = vec![vec!['.'; 10]; 8];
+    for &(c, r, t) in cells {
+        rows[r][c] = t;
+    }
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = r.iter().map(char::to_string).collect();
+            cells.join(" ") + "\n"
+        })
+        .collect()
+}
+
+// In row 4 (even) the line between two hexes runs through the centres of the hexes
+// between them, one hex a step.
+
+/// 004 reference "Dead Zone" and 7j: behind an obstacle the fire passes over (here a wall)
+/// a zone of half the firer's distance to it cannot be hit; beyond it the wall still
+/// partly obstructs the line (7i: 1 CP); a wall on the firer's own hex side does neither.
+#[test]
+fn dead_zone_behind_a_wall() {
+    let wall = "    - { feature: wall, between: [[[3, 4], [4, 4]]] }\n";
+    // The wall is 1.5 hexes from b: its dead zone reaches 0.75 hexes beyond, over (4,4).
+    let near = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    field(None, wall, near).refused(
+        &at_blue_fire(&[act("blue", "b", "fire", "r")]),
+        &[],
+        "r is in the dead zone behind what b fires over",
+    );
+    // Optional rule `low_walls`: the wall only partly obstructs.
+    let out = field(None, wall, near).ok(
+        &at_blue_fire(&[act("blue", "b", "fire", "r")]),
+        &["--option", "low_walls=on"],
+    );
+    has(&out, "+1 partly obstructed");
+    // Without the wall the same shot is an ordinary one.
+    let out = field(None, "", near).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    has(&out, "fire_small_b by b at r");
+    lacks(&out, "partly obstructed");
+    // Three hexes away the target is past the dead zone, but the wall costs 1 CP.
+    let far = near.replace("at: [4, 4]", "at: [5, 4]");
+    let out = field(None, wall, &far).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    has(&out, "fire_small_b by b at r");
+    has(&out, "+1 partly obstructed");
+    // A unit at the wall fires over it freely.
+    let at_wall = near
+        .replace("at: [2, 4]", "at: [3, 4]")
+        .replace("at: [4, 4]", "at: [5, 4]");
+    let out = field(None, wall, &at_wall).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    has(&out, "fire_small_b by b at r");
+    lacks(&out, "partly obstructed");
+}
+
+/// 004 7p: guns on higher ground fire over friends more than one hex in front of them, not
+/// at a target next to a friend, and not into the dead zone behind the friend; other arms
+/// do not fire over friends (optional rule `over_heads_any_arm`: any arm on higher ground).
+#[test]
+fn firing_over_friends_from_higher_ground() {
+    let hill = map_with(&[(1, 4, 'h'), (1, 2, 'h')]);
+    let flat = map_with(&[]);
+    let base = "  - { id: g, side: blue, type: artillery, at: [1, 4], facing: E, mode: unlimbered }\n  - { id: f, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
+    let fire = at_blue_fire(&[act("blue", "g", "fire", "r")]);
+    let out = field(Some(&hill), "", base).ok(&fire, &[]);
+    has(&out, "fire_artillery_b by g at r");
+    // On level ground the friend blocks the line.
+    field(Some(&flat), "", base).refused(
+        &fire,
+        &[],
+        "g cannot fire over f: it is not on higher ground",
+    );
+    // One hex back is not enough for guns.
+    let close = base.replace("at: [3, 4], facing: E", "at: [2, 4], facing: E");
+    field(Some(&hill), "", &close).refused(
+        &fire,
+        &[],
+        "guns fire over friends only from more than one hex back",
+    );
+    // Not at a target next to a friendly unit.
+    let touching =
+        format!("{base}  - {{ id: n, side: blue, type: infantry, at: [6, 5], facing: NE }}\n");
+    field(Some(&hill), "", &touching).refused(
+        &fire,
+        &[],
+        "g cannot fire over friends at r, which is next to a friendly unit",
+    );
+    // The dead zone behind a friend four hexes out reaches two hexes beyond it: (7,4) is
+    // in it, (8,4) is not.
+    let deep = base
+        .replace("at: [3, 4], facing: E", "at: [5, 4], facing: E")
+        .replace("at: [6, 4]", "at: [7, 4]");
+    field(Some(&hill), "", &deep).refused(
+        &fire,
+        &[],
+        "r is in the dead zone behind what g fires over",
+    );
+    let beyond = deep.replace("at: [7, 4]", "at: [8, 4]");
+    let out = field(Some(&hill), "", &beyond).ok(&fire, &[]);
+    has(&out, "fire_artillery_b by g at r");
+    // Infantry on the hill do not fire over friends, unless the optional rule says so.
+    let foot = "  - { id: i, side: blue, type: infantry, at: [1, 2], facing: E }\n  - { id: f, side: blue, type: infantry, at: [2, 2], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 2], facing: W }\n";
+    let fire_i = at_blue_fire(&[act("blue", "i", "fire", "r")]);
+    field(Some(&hill), "", foot).refused(
+        &fire_i,
+        &[],
+        "i cannot fire over f: only artillery fires over friends' heads",
+    );
+    let out = field(Some(&hill), "", foot).ok(&fire_i, &["--option", "over_heads_any_arm=on"]);
+    has(&out, "fire_small_b by i at r");
+}
+
+/// 004 7i: obstacles partly blocking the view cost 1 CP — a line grazing a forest hex on
+/// one side (both sides: blocked, 7h) and a rise higher than both firer and target.
+#[test]
+fn partial_obstruction_from_the_board() {
+    // Due south from (1,0) to (1,2) the line runs along the edge of (0,1) and (1,1).
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 0], facing: SE }\n  - { id: r, side: red, type: infantry, at: [1, 2], facing: NW }\n";
+    let fire = at_blue_fire(&[act("blue", "b", "fire", "r")]);
+    let out = field(Some(&map_with(&[])), "", pieces).ok(&fire, &[]);
+    lacks(&out, "partly obstructed");
+    let out = field(Some(&map_with(&[(0, 1, 'F')])), "", pieces).ok(&fire, &[]);
+    has(&out, "+1 partly obstructed");
+    field(Some(&map_with(&[(0, 1, 'F'), (1, 1, 'B')])), "", pieces).refused(
+        &fire,
+        &[],
+        "b cannot see r: the line is blocked",
+    );
+    // A unit on one side of the edge grazes the line too.
+    let grazed =
+        format!("{pieces}  - {{ id: x, side: blue, type: infantry, at: [0, 1], facing: E }}\n");
+    let out = field(Some(&map_with(&[])), "", &grazed).ok(&fire, &[]);
+    has(&out, "+1 partly obstructed");
+    // A hill between two units on level ground.
+    let row = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let out = field(Some(&map_with(&[(4, 4, 'h')])), "", row).ok(&fire, &[]);
+    has(&out, "+1 partly obstructed");
+    // An enemy in between blocks the line.
+    let screened =
+        format!("{row}  - {{ id: s, side: red, type: infantry, at: [3, 4], facing: W }}\n");
+    field(Some(&map_with(&[])), "", &screened).refused(
+        &fire,
+        &[],
+        "b cannot see r: s stands in the way",
+    );
+}
+
+/// 004 firing diagram 2: a target at the foot of the slope below a firer on the hill cannot
+/// be hit unless the firer is next to it.
+#[test]
+fn dead_ground_below_a_slope() {
+    let hill = map_with(&[(2, 4, 'h'), (3, 4, 'h')]);
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let fire = at_blue_fire(&[act("blue", "b", "fire", "r")]);
+    field(Some(&hill), "", pieces).refused(
+        &fire,
+        &[],
+        "r is in dead ground below the rise; b must be next to it",
+    );
+    let next = pieces.replace("at: [2, 4]", "at: [3, 4]");
+    let out = field(Some(&hill), "", &next).ok(&fire, &[]);
+    has(&out, "fire_small_b by b at r");
+    // Farther out on the plain the target is in view again.
+    let plain = map_with(&[(2, 4, 'h')]);
+    let out = field(Some(&plain), "", pieces).ok(&fire, &[]);
+    has(&out, "fire_small_b by b at r");
+}
+
+/// 004 reference "Classes": howitzers and mortars fire over walls at targets behind them
+/// (other guns need a clear line: the wall's dead zone stops them), and over friends.
+#[test]
+fn howitzers_fire_over_walls_and_friends() {
+    let wall = "    - { feature: wall, between: [[[3, 4], [4, 4]]] }\n";
+    let guns = "  - { id: g, side: blue, type: artillery, at: [1, 4], facing: E, mode: unlimbered }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let fire = at_blue_fire(&[act("blue", "g", "fire", "r")]);
+    field(None, wall, guns).refused(&fire, &[], "r is in the dead zone behind what g fires over");
+    let howitzer = guns.replace(
+        "mode: unlimbered",
+        "mode: unlimbered, attributes: { howitzer: 1 }",
+    );
+    let out = field(None, wall, &howitzer).ok(&fire, &[]);
+    has(&out, "fire_artillery_b by g at r");
+    lacks(&out, "partly obstructed");
+    // Over a friend on level ground: howitzers only.
+    let over = "  - { id: g, side: blue, type: artillery, at: [1, 4], facing: E, mode: unlimbered }\n  - { id: f, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
+    field(None, "", over).refused(&fire, &[], "it is not on higher ground");
+    let over_h = over.replace(
+        "mode: unlimbered",
+        "mode: unlimbered, attributes: { howitzer: 1 }",
+    );
+    let out = field(None, "", &over_h).ok(&fire, &[]);
+    has(&out, "fire_artillery_b by g at r");
+    // But they still need to see the target: a forest in between stops them.
+    let out_of_sight = field(Some(&map_with(&[(3, 4, 'F')])), "", &howitzer);
+    out_of_sight.refused(&fire, &[], "g cannot see r: the line is blocked at (3,4)");
+}
+
+/// 004 reference "Melee and Rout": meleed guns are abandoned — the crew steps back one hex
+/// and does not rout, the guns stay; the crew can be fired upon and does not melee; a
+/// battery routed by fire limbers up and goes with its guns.
+#[test]
+fn meleed_crews_abandon_their_guns_and_step_back() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: k, side: blue, type: infantry, at: [4, 6], facing: NE }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered }\n  - { id: c, side: red, type: crew, at: [4, 4], facing: W, attached_to: g }\n";
+    let f = field(None, "", pieces);
+    let out = f.ok(&at_blue_melee(&[act("blue", "b", "melee", "g")]), &[]);
+    has(&out, "grapeshot: no roll needed; band 0 (automatic) → hit");
+    has(&out, "c abandons the guns of g");
+    has(
+        &out,
+        "c placed (4,4) → (5,4) (crew stepped back from the melee)",
+    );
+    lacks(&out, "g removed");
+    lacks(&out, "c is routed");
+    // The abandoned guns cannot be fired at; the crew can.
+    let abandoned = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, flags: [abandoned] }\n  - { id: c, side: red, type: crew, at: [5, 5], facing: W }\n  - { id: k, side: blue, type: infantry, at: [3, 5], facing: E }\n";
+    let f = field(None, "", abandoned);
+    f.refused(
+        &at_blue_fire(&[act("blue", "b", "fire", "g")]),
+        &[],
+        "g's guns are abandoned: there is no one at them to hit",
+    );
+    let out = f.ok(&at_blue_fire(&[act("blue", "k", "fire", "c")]), &[]);
+    has(&out, "fire_small_b by k at c");
+    // Abandoned guns neither move nor limber.
+    f.refused(
+        &at_red_movement(&[order("red", "move: { piece: g, path: [[3, 4]] }")]),
+        &[],
+        "g cannot move: it is abandoned",
+    );
+    f.refused(
+        &at_red_movement(&[order("red", "act: { piece: g, action: limber }")]),
+        &[],
+        "g cannot limber while abandoned",
+    );
+    // A crew meleed on its own steps back again instead of fighting.
+    let alone = "  - { id: b, side: blue, type: infantry, at: [4, 5], facing: E }\n  - { id: c, side: red, type: crew, at: [5, 5], facing: W }\n";
+    let out = field(None, "", alone).ok(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
+    has(
+        &out,
+        "c placed (5,5) → (6,5) (crew stepped back from the melee)",
+    );
+    lacks(&out, "melee of b");
+    // With no room behind, the crew is captured.
+    let boxed = format!(
+        "{alone}  - {{ id: w1, side: red, type: infantry, at: [6, 5], facing: W }}\n  - {{ id: w2, side: red, type: infantry, at: [6, 4], facing: W }}\n  - {{ id: w3, side: red, type: infantry, at: [6, 6], facing: W }}\n"
+    );
+    let out = field(None, "", &boxed).ok(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
+    has(&out, "c removed (crew captured: no room to step back)");
+    // Routed by fire, a battery limbers up and routs with its guns and crew.
+    let shot = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, counters: { hits: 2 } }\n  - { id: c, side: red, type: crew, at: [4, 4], facing: W, attached_to: g }\n";
+    let out = field(None, "", shot).ok(&at_blue_fire(&[act("blue", "b", "fire", "g")]), &[]);
+    has(&out, "g is routed");
+    has(&out, "g changed mode unlimbered → limbered");
+    has(&out, "g placed (4,4) → (8,4) (routed)");
+    lacks(&out, "abandons");
+}
+
+/// 004 reference "Melee and Rout": the crew returns to its guns when its side holds them
+/// again (no enemy next to them); an enemy that melees abandoned guns captures them and its
+/// new crew rolls 1d6 for the shots it can fire with them.
+#[test]
+fn crews_return_and_captured_guns_fire_their_rolled_shots() {
+    let pieces = "  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, flags: [abandoned] }\n  - { id: c, side: red, type: crew, at: [5, 4], facing: W }\n  - { id: x, side: blue, type: infantry, at: [0, 0], facing: E }\n";
+    let f = field(None, "", pieces);
+    let out = f.ok(&at_red_movement(&[act("red", "c", "man_guns", "g")]), &[]);
+    has(&out, "c returns to the guns of g");
+    has(&out, "g is no longer abandoned");
+    // Manned again, the battery fires in Red's fire phase.
+    let mut fire_again = at_red_movement(&[act("red", "c", "man_guns", "g")]);
+    fire_again.extend(ends("red", 1));
+    fire_again.extend(ends("blue", 1));
+    fire_again.push(act("red", "g", "fire", "x"));
+    let near = pieces.replace("at: [0, 0]", "at: [1, 4]");
+    let out = field(None, "", &near).ok(&fire_again, &[]);
+    has(&out, "fire_artillery_b by g at x");
+    // Not while an enemy stands next to the guns.
+    let held = pieces.replace("at: [0, 0]", "at: [3, 4]");
+    field(None, "", &held).refused(
+        &at_red_movement(&[act("red", "c", "man_guns", "g")]),
+        &[],
+        "c cannot return to g: x is next to the guns",
+    );
+    // Blue takes the guns: it advances onto them and rolls its shots.
+    let out = field(None, "", &held).ok(&at_blue_melee(&[act("blue", "x", "melee", "g")]), &[]);
+    has(&out, "(shots the new crew of g can use)");
+    has(&out, "g removed (guns captured by x)");
+    has(
+        &out,
+        "x placed (3,4) → (4,4) (advanced onto the captured guns)",
+    );
+    has(&out, "x captured_shots 0 →");
+    lacks(&out, "grapeshot");
+    // The captor fires the guns with their chart while its shots last.
+    let captor = "  - { id: x, side: blue, type: infantry, at: [2, 4], facing: E, counters: { captured_shots: 1, captured_class: 2 } }\n  - { id: r, side: red, type: infantry, at: [7, 4], facing: W }\n";
+    let f = field(None, "", captor);
+    let out = f.ok(&at_blue_fire(&[act("blue", "x", "fire_guns", "r")]), &[]);
+    has(&out, "fire_artillery_b by x at r");
+    has(&out, "x captured_shots 1 → 0");
+    let mut twice = at_blue_fire(&[act("blue", "x", "fire_guns", "r")]);
+    twice.extend(ends("blue", 3)); // fire, melee, rally
+    // Red's command and movement; then Blue's defensive fire.
+    twice.extend(ends("red", 2));
+    twice.push(act("blue", "x", "fire_guns", "r"));
+    f.refused(&twice, &[], "x has no shots left with captured guns");
+}
+
+/// Plays `orders` with seeds until the melee routs or destroys `r`; returns that seed.
+fn seed_where_r_breaks(f: &Field, orders: &[String], args: &[&str]) -> String {
+    for seed in 0..200 {
+        let seed = seed.to_string();
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--seed", &seed]);
+        let r = f.play(orders, &all);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        if r.stdout.contains("r is routed") || r.stdout.contains("r removed") {
+            return seed;
+        }
+    }
+    panic!("200 seeds and r never broke");
+}
+
+/// 004 7.4 and 5.1b: the winner of a melee advances and may then change facing; no one
+/// else changes facing in the melee phase. Charts page, Pursuit (optional rule
+/// `pursuit_facing`): the winner may change facing instead of advancing.
+#[test]
+fn facing_changes_after_melee_and_instead_of_pursuit() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { hits: 2 } }\n  - { id: o, side: blue, type: infantry, at: [1, 1], facing: E }\n";
+    let f = field(None, "", pieces);
+    let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
+    let seed = seed_where_r_breaks(&f, &melee, &[]);
+    let args = ["--seed", seed.as_str()];
+    let out = f.ok(&melee, &args);
+    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
+    let mut turn = melee.clone();
+    turn.push(order("blue", "face: { piece: b, facing: SE }"));
+    let out = f.ok(&turn, &args);
+    has(&out, "b now faces SE");
+    let mut other = melee.clone();
+    other.push(order("blue", "face: { piece: o, facing: SE }"));
+    f.refused(
+        &other,
+        &args,
+        "o may change facing in the melee phase only after winning a melee",
+    );
+    // Pursuit choice: the winner stays, then turns instead, or advances.
+    let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
+    let out = f.ok(&melee, &choice);
+    has(&out, "b may advance or change facing instead");
+    lacks(&out, "advanced after melee");
+    let out = f.ok(&turn, &choice);
+    has(&out, "b now faces SE");
+    lacks(&out, "b placed");
+    let mut on = melee.clone();
+    on.push(order("blue", "act: { piece: b, action: advance }"));
+    let out = f.ok(&on, &choice);
+    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
+    // Only a winner has a hex to advance into.
+    let mut not_won = melee.clone();
+    not_won.push(order("blue", "act: { piece: o, action: advance }"));
+    f.refused(&not_won, &choice, "o has no hex to advance into");
+}
+
+/// 004 4c: reinforcements fighting a force that blocks their entry overlap its flank only
+/// with enough units to extend their line beyond it; in front they always may melee.
+#[test]
+fn overlapping_a_blocking_force_needs_more_units() {
+    // r faces W: (4,3) and (4,5) are its flanks, (5,4) its rear, (3,4) its front.
+    let one = "  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [blocking] }\n  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n";
+    let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
+    field(None, "", one).refused(
+        &melee,
+        &[],
+        "b cannot overlap the blocking force's flank: 1 units in contact against 1 blocking (4c)",
+    );
+    let two = format!("{one}  - {{ id: c, side: blue, type: infantry, at: [4, 3], facing: SW }}\n");
+    let out = field(None, "", &two).ok(&melee, &[]);
+    has(&out, "melee of b");
+    let front = "  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [blocking] }\n  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n";
+    let out = field(None, "", front).ok(&melee, &[]);
+    has(&out, "melee of b");
+    // Without the blocking mark the rear attack is an ordinary one.
+    let plain = one.replace(", flags: [blocking]", "");
+    let out = field(None, "", &plain).ok(&melee, &[]);
+    has(&out, "melee of b");
+}
