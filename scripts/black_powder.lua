@@ -381,7 +381,7 @@ local function lock(game, a, b)
   game:set_flag(b, "locked")
 end
 
-local function skirmish_company_response(game, actor, target)
+local function skirmish_company_response(game, actor, target, left)
   local inputs = {
     by_cavalry = b2i(is_cavalry(game, actor)),
     support = b2i(has_support(game, target)),
@@ -422,16 +422,17 @@ local function skirmish_company_response(game, actor, target)
   -- disordered here makes none. Reads do not see this call's changes: hence `disordered`.
   local disordered = game:flag(actor, "disordered") or r == "disordering_hit_then_retire"
     or r == "disordering_hit_then_fight_as_skirmishers"
-  if game:counter(actor, "moves") > 0 then
+  local final
+  if left and left > 0 then
     if disordered then
-      set_counter(game, actor, "moves", 0)
+      final = 0
     else
-      set_counter(game, actor, "moves", 1)
+      final = 1
       game:set_flag(actor, "follow_through")
       game:note(game:name(actor) .. " may follow through one move into its front arc")
     end
   end
-  return r
+  return r, final
 end
 
 local function grande_bande_response(game, actor, target)
@@ -475,9 +476,34 @@ local function grande_bande_response(game, actor, target)
   return r
 end
 
-local function form_square(game, actor, target)
+-- Whether `actor` stood within the initiative range (rule inches) of `target` as the phase
+-- began (where they stand now if either was off the table then).
+local function started_within_initiative_range(game, actor, target)
+  local ax, ay = game:phase_start(actor)
+  local tx, ty = game:phase_start(target)
+  if not ax then ax, ay = game:position(actor) end
+  if not tx then tx, ty = game:position(target) end
+  local d = math.sqrt((ax - tx) ^ 2 + (ay - ty) ^ 2) / scale(game)
+  return d <= game:setting("initiative_range") + 0.0001
+end
+
+-- 003 Sudden charge: a charge from the target's flank or rear zone, from within the
+-- initiative range (where the charger stood as the phase began), or during a sweeping
+-- advance. Returns whether it is one and why.
+local function sudden_charge(game, actor, target, sweeping)
+  if arc(game, target, actor) ~= "front" then return true, "from the flank or rear" end
+  if sweeping then return true, "during a sweeping advance" end
+  if started_within_initiative_range(game, actor, target) then
+    return true, "from initiative range"
+  end
+  return false, nil
+end
+
+local function form_square(game, actor, target, sweeping)
+  local sudden, why = sudden_charge(game, actor, target, sweeping)
+  if sudden then game:note(game:name(actor) .. "'s charge is a sudden charge (" .. why .. ")") end
   local inputs = {
-    sudden_charge = b2i(arc(game, target, actor) ~= "front"),
+    sudden_charge = b2i(sudden),
     attack_column = b2i(game:mode(target) == "attack_column"),
   }
   local r = game:resolve("form_square", inputs, "form square: " .. game:name(target))
@@ -529,17 +555,38 @@ local function check_may_charge(game, actor, target)
   end
 end
 
-local function resolve_charge(game, actor, target)
+-- 003 Flank attacks: cavalry charged in the flank or rear may turn to face the charger.
+-- Reading: it does so unless disordered, shaken or already in combat (optional rule
+-- `cavalry_flank_charges_stand`: it never does), and so is not attacked in the flank.
+local function cavalry_turns_to_face(game, actor, target)
+  if not (amended(game) and is_cavalry(game, target)) or game:option("cavalry_flank_charges_stand") then
+    return
+  end
+  if arc(game, target, actor) == "front" or game:flag(target, "disordered")
+    or game:flag(target, "shaken") or game:flag(target, "locked") then
+    return
+  end
+  local tx, ty = game:position(target)
+  local ax, ay = game:position(actor)
+  local facing = math.deg(math.atan(ay - ty, ax - tx)) % 360
+  game:place_at(target, tx, ty, facing, "turns to face the charge")
+end
+
+-- Resolves a charge of `actor` on `target`: the target's response, then both are locked.
+-- `left` is the moves the charger has after its charge move (nil: not counted), `sweeping`
+-- whether it is a sweeping advance. Returns the response and, when the response changes
+-- them, the charger's moves afterwards.
+local function resolve_charge(game, actor, target, left, sweeping)
   local open_ground = not in_woods(game, target)
   if amended(game) and kind(game, target) == "skirmish_company" and open_ground then
-    return skirmish_company_response(game, actor, target)
+    return skirmish_company_response(game, actor, target, left)
   end
   if amended(game) and game:mode(target) == "grande_bande" and open_ground then
     return grande_bande_response(game, actor, target)
   end
   if is_cavalry(game, actor) and is_formed_infantry(game, target) and open_ground then
     if amended(game) then
-      return form_square(game, actor, target)
+      return form_square(game, actor, target, sweeping)
     end
     -- Base assumption: formed infantry charged by cavalry forms square as its response.
     game:set_mode(target, "square")
@@ -557,15 +604,38 @@ local function resolve_charge(game, actor, target)
   if game:mode(target) ~= "limbered" and game:attribute(target, "shooting") > 0 then
     closing_fire(game, target, actor, closing_fire_dice(game, target))
   end
+  cavalry_turns_to_face(game, actor, target)
   lock(game, actor, target)
   return "stand"
 end
 
+-- Base assumption: a charge is a move. It is made with a move the unit has — from a
+-- successful order, or its initiative move — and spends it.
 function bp.charge(game, actor, target)
   pending = {}
   check_may_charge(game, actor, target)
-  local r = resolve_charge(game, actor, target)
+  local moves = game:counter(actor, "moves")
+  if moves < 1 then
+    error(game:name(actor) .. " has no move to charge with (a charge is made on a successful order or an initiative move)", 0)
+  end
+  local r, final = resolve_charge(game, actor, target, moves - 1, false)
+  set_counter(game, actor, "moves", final or (moves - 1))
   game:note(game:name(actor) .. " charges " .. game:name(target) .. ": " .. r)
+end
+
+-- Base assumption: a sweeping advance. Cavalry that won a hand-to-hand (flag
+-- `victory_move`) may, instead of a victory move, charge a fresh enemy within one move in
+-- its front arc (the action's range and arcs); with the amendments it is a sudden charge.
+function bp.sweeping_advance(game, actor, target)
+  pending = {}
+  if not game:flag(actor, "victory_move") then
+    error(game:name(actor) .. " has not won a combat this turn (no sweeping advance)", 0)
+  end
+  check_may_charge(game, actor, target)
+  game:set_flag(actor, "victory_move", false)
+  game:set_flag(actor, "charged")
+  local r = resolve_charge(game, actor, target, nil, true)
+  game:note(game:name(actor) .. " sweeps on into " .. game:name(target) .. ": " .. r)
 end
 
 -- Hand-to-hand ---------------------------------------------------------------------------
@@ -871,9 +941,17 @@ local function check_intent(game, u, intent)
   end
 end
 
-local function mark_intent(game, u, intent)
+-- Marks what the order was for on `u`, only when the order succeeded (`passed`): a failed
+-- order did not happen. 003 Moving Artillery: limbered guns still get their free move on a
+-- failed order, and may unlimber at its end if that is what was ordered.
+local function mark_intent(game, u, intent, outcome, moves)
+  local passed = MOVES[outcome] ~= nil
+  local free_move = outcome ~= "blunder" and moves > 0
   for _, i in ipairs(intent) do
-    if INTENT_FITS[i] then game:set_flag(u, "ordered_" .. i) end
+    if INTENT_FITS[i] and INTENT_FITS[i](game, u)
+      and (passed or (i == "unlimber" and free_move)) then
+      game:set_flag(u, "ordered_" .. i)
+    end
   end
 end
 
@@ -926,8 +1004,8 @@ function bp.order(game, actor, target, outcome)
   local given = MOVES[outcome] or 0
   outcome = reroll_order(game, target, outcome)
   if not MOVES[outcome] then game:set_flag(actor, "command_failed") end
-  settle(game, actor, target, outcome, given)
-  mark_intent(game, target, intent)
+  local moves = settle(game, actor, target, outcome, given)
+  mark_intent(game, target, intent, outcome, moves)
 end
 
 local function all_unengaged(game, units)
@@ -1019,9 +1097,7 @@ function bp.brigade_order(game, actor, target)
   for _, u in ipairs(units) do
     local moves = settle(game, actor, u, result, 0)
     game:set_flag(u, "ordered")
-    for _, i in ipairs(intent) do
-      if INTENT_FITS[i] and INTENT_FITS[i](game, u) then game:set_flag(u, "ordered_" .. i) end
-    end
+    mark_intent(game, u, intent, result, moves)
     if result == "blunder" then break end
     if moves == 0 then game:note(game:name(u) .. " does not move") end
   end
@@ -1055,6 +1131,10 @@ function bp.support_charge(game, actor, target)
   if game:side(actor) == game:phasing() then
     error("a support charge is made in the opponent's command phase", 0)
   end
+  if not game:flag(target, "ordered") then
+    -- The target must not be moving by initiative: it is advancing on an order.
+    error(game:name(target) .. " is not moving on an order (no support charge against initiative moves)", 0)
+  end
   local commander = brigadier_of(game, actor)
   -- -2 when the target did not start the phase in the cavalry's front arc: both as they
   -- stood when this command phase began (the action itself needs the target in the front
@@ -1071,7 +1151,7 @@ function bp.support_charge(game, actor, target)
   }
   local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))
   if r == "charge" then
-    local response = resolve_charge(game, actor, target)
+    local response = resolve_charge(game, actor, target, nil, false)
     game:set_flag(actor, "charged")
     game:note(game:name(actor) .. " support-charges " .. game:name(target) .. ": " .. response)
   elseif r == "blunder" then
@@ -1314,6 +1394,25 @@ function bp.phase_begin(game, phase)
   for _, u in ipairs(game:units()) do
     local want = moves[game:name(u)] or 0
     if game:counter(u, "moves") ~= want then set_counter(game, u, "moves", want) end
+  end
+end
+
+-- After every `mode` order (the `mode_changed` hook); an error refuses the change.
+-- 003 Moving Artillery: unlimbering is free at the end of a move, but the order must say so
+-- (horse batteries are Unreliable on it): in the command phase a battery unlimbers only on
+-- an order given for `unlimber` (flag `ordered_unlimber`; a failed order still gives limbered
+-- guns their free move, and the unlimber with it). Reading: an initiative move is not an
+-- order, so a battery within the initiative range may unlimber in the initiative phase.
+function bp.mode_changed(game, u, before)
+  if not amended(game) then return end
+  if is_artillery(game, u) and before == "limbered" and game:mode(u) == "unlimbered" then
+    if game:phase() == "initiative" then
+      if not near_enemy(game, u, game:setting("initiative_range")) then
+        error(game:name(u) .. " has no initiative move to unlimber with (no enemy within the initiative range)", 0)
+      end
+    elseif not game:flag(u, "ordered_unlimber") then
+      error(game:name(u) .. " was not ordered to unlimber (intent unlimber)", 0)
+    end
   end
 end
 

@@ -754,6 +754,11 @@ local function win_melee(L, u, col, row)
   if L:counter(u, "face_changes") > 0 then
     L:add(u, "face_changes", -1)
   end
+  if L:counter(u, "captured_gun") > 0 then
+    -- A unit serving captured guns stays on them (issue 7: recapture).
+    game:note(game:name(u) .. " stays with the guns it captured")
+    return
+  end
   if game:option("pursuit_facing") then
     L:add(u, "vacated_col", col + 1 - L:counter(u, "vacated_col"))
     L:add(u, "vacated_row", row + 1 - L:counter(u, "vacated_row"))
@@ -779,6 +784,10 @@ local function defender_wins(L, u, col, row)
   local dir = direction_to(game, uc, ur, col, row)
   if dir ~= nil and dir ~= game:facing(u) then
     game:face(u, dir)
+  end
+  if L:counter(u, "captured_gun") > 0 then
+    game:note(game:name(u) .. " stays with the guns it captured")
+    return
   end
   if game:option("pursuit_facing") or L:occupant(col, row) ~= nil then
     if dir ~= nil and dir ~= game:facing(u) then
@@ -854,6 +863,8 @@ local function capture_guns(L, by, gun)
   L:add(by, "captured_gun", gun:id() + 1 - L:counter(by, "captured_gun"))
   L:remove(gun, "guns captured by " .. game:name(by))
   L:place(by, gc, gr, "advanced onto the captured guns")
+  -- It has won the melee: it may change facing (7.4).
+  L:set(by, "victor", true)
 end
 
 -- Recapture (reference "Melee and Rout": the crew returns to the guns if they are
@@ -1145,8 +1156,9 @@ local function friends_touching(game, target, side, except)
     local nc, nr = game:neighbour(col, row, d)
     if nc ~= nil then
       local u = game:unit_at(nc, nr)
+      -- Crews do not melee, so they do not support one (issue 7).
       if u ~= nil and u ~= except and game:side(u) == side and is_unit(game, u)
-          and not game:flag(u, "routed") then
+          and game:kind(u) ~= "crew" and not game:flag(u, "routed") then
         n = n + 1
       end
     end

@@ -318,6 +318,13 @@ fn diff_reads_as_the_list_of_amendments() {
         "action `order`, intents: [] → [charge, into_flank, prolong, hand_haul, unlimber, form_line, form_attack_column]",
         // 003 Support charge: opportunists ordered to charge in their own turn -1.
         "chart `command`, modifier `opportunist ordered to charge` added",
+        // 003 Woods: light woods and orchards count as rough ground for movement.
+        "movement class `foot`, enter `light_woods` added (+6)",
+        "movement class `horse`, enter `light_woods` added (+9)",
+        // 003 Flank attacks: the other reading of cavalry turning to face.
+        "option `cavalry_flank_charges_stand` added (default off)",
+        // Charges on an initiative move; sweeping advances in close combat.
+        "sequence, side-turn phase `initiative` added",
     ] {
         assert!(
             run.stdout.contains(line),
@@ -351,7 +358,11 @@ fn example_plays_its_orders_from_the_command_line() {
         // 003 Support charge: opportunists ordered to charge in their own turn take -1
         // (the order says what it is for: `intent: [charge]`).
         "+1 opportunist ordered to charge",
-        "fr_hussars is ordered_charge",
+        // The log records what the order was for (Event::Acted.intent).
+        "fr_bde2 order at fr_hussars (for charge)",
+        // Base reading: a charge is a move — here the attack column's initiative move.
+        "fr_ligne charge at br_foot1",
+        "fr_ligne moves 1 → 0",
         // 003 Break test: the club's hand-to-hand column for cavalry.
         "→ retreat_disordered_with_supports (break test of fr_hussars)",
         // 003 Retire moves: to 8.1" on the table from the cause (here already farther).
@@ -367,6 +378,12 @@ fn example_plays_its_orders_from_the_command_line() {
             run.stdout
         );
     }
+    // The hussars' order to charge failed: its intent is not marked on them.
+    assert!(
+        run.stdout.contains("→ no_moves") && !run.stdout.contains("fr_hussars is ordered_charge"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -868,12 +885,18 @@ fn moves_by_margin_are_counted_and_woods_allow_one() {
 #[test]
 fn cavalry_charging_formed_infantry_rolls_to_form_square() {
     // 003 Must form square: only formed infantry in the open; the result sets the formation.
-    let pieces = "  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    // The charge is made on a successful order from 8" (12.1 rule inches): beyond the
+    // initiative range, to the front, so not a sudden charge.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
+    assert!(
+        ordered(&mut t, "bde", "bc") >= 1,
+        "staff 12 succeeds with this seed"
+    );
     let events = act(&mut t, "blue", "bc", "cavalry_charge", Some("r1")).expect("charge");
     let result = rolls(&events, "form_square");
     assert_eq!(result.len(), 1, "{events:?}");
+    assert_eq!(roll_input(&events, "form_square", "sudden_charge"), Some(0));
     let squared = mode(&t, "r1") == "square";
     match result[0].as_str() {
         "square" | "square_and_fire" => assert!(squared && !flag(&t, "r1", "disordered")),
@@ -886,9 +909,10 @@ fn cavalry_charging_formed_infantry_rolls_to_form_square() {
 #[test]
 fn skirmish_company_charged_in_the_open_resolves_its_table() {
     // 003 Skirmish company charged in the open: its d6 table, never closing fire.
+    // The charge is bi's initiative move (6" off: within the initiative range).
     let pieces = "  - { id: bi, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 24], facing: 90, attributes: { brigade: 1, reliable: 1 } }\n";
     let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
+    until_phase(&mut t, "blue", "initiative");
     let events = act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
     let result = rolls(&events, "skirmish_company_charged");
     assert_eq!(result.len(), 1, "{events:?}");
@@ -1097,7 +1121,8 @@ fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
     // attack columns; a massed column suffers the closing fire on every unit.
     let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [28, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [32, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: c1, side: blue, type: line_infantry, at: [58, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: c2, side: blue, type: line_infantry, at: [62, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [60, 20], facing: 90, attributes: { brigade: 1, shooting: 6 } }\n";
     let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
+    // Every charger is within the initiative range of its target: initiative charges.
+    until_phase(&mut t, "blue", "initiative");
     act(&mut t, "blue", "b1", "charge", Some("r1")).expect("first charge");
     let second = refused(act(&mut t, "blue", "b2", "charge", Some("r1")));
     assert!(
@@ -1176,7 +1201,7 @@ fn retire_blocked_by_the_table_edge_stays_marked() {
     // charged from 6" to the south, would retire past the edge; it stays, marked.
     let pieces = "  - { id: bi, side: blue, type: line_infantry, at: [30, 8], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 2], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
+    until_phase(&mut t, "blue", "initiative");
     let events = act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
     assert_eq!(at(&t, "rs"), (30.0, 2.0));
     assert!(flag(&t, "rs", "must_retire"), "{events:?}");
@@ -1197,7 +1222,7 @@ fn hand_to_hand_losers_retire_from_the_winner_and_winners_make_victory_moves() {
     let mut checked_victory = false;
     for seed in 1..60 {
         let mut t = table_seeded(CLUB, "", seed, pieces);
-        until_phase(&mut t, "blue", "command");
+        until_phase(&mut t, "blue", "initiative");
         act(&mut t, "blue", "bc", "cavalry_charge", Some("rc")).expect("charge");
         until_phase(&mut t, "blue", "close_combat");
         let events = act(&mut t, "blue", "bc", "melee", Some("rc")).expect("melee");
@@ -1421,12 +1446,13 @@ fn base_reading_retires_one_move_straight_away_from_the_firer() {
 #[test]
 fn follow_through_is_one_move_into_the_front_arc() {
     // 003 Skirmish Company, Follow Through: unless disordered, a charger with a move left
-    // after contact may make one move (no charging) into its front arc.
+    // after contact may make one move (no charging) into its front arc. The charge itself
+    // spends a move (base reading), so the order must have given two.
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bi, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rs, side: red, type: skirmish_company, at: [30, 24], facing: 90, attributes: { brigade: 1 } }\n";
     let mut checked = false;
     for seed in 1..60 {
         let mut t = table_seeded(CLUB, "", seed, pieces);
-        if ordered(&mut t, "bde", "bi") < 1 {
+        if ordered(&mut t, "bde", "bi") < 2 {
             continue;
         }
         act(&mut t, "blue", "bi", "charge", Some("rs")).expect("charge");
@@ -1805,6 +1831,10 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
     // A target that stood in the front arc as the phase began: no -2.
     let mut t = table(&pieces.replace("at: [42, 24], facing: 180", "at: [35, 21], facing: 120"));
     until_phase(&mut t, "red", "command");
+    // 003 Support Charge: not against a unit moving by initiative — only one on an order.
+    let no = refused(act(&mut t, "blue", "hus", "support_charge", Some("r1")));
+    assert!(no.message.contains("not moving on an order"), "{}", no.message);
+    act(&mut t, "red", "rbde", "order", Some("r1")).expect("order");
     let events = act(&mut t, "blue", "hus", "support_charge", Some("r1")).expect("support charge");
     assert_eq!(
         roll_input(&events, "support_charge", "not_front_arc"),

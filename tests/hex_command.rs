@@ -2138,6 +2138,26 @@ fn the_example_plays_fire_melee_and_a_rout() {
         "b4 arrived at (0,9) (reinforcement arriving at entry place 1)",
     );
     has(&r.stdout, "b4 moved (0,9) → (1,8) → (1,7)");
+    // 7.4: the defender that wins advances too (issue 7).
+    has(
+        &r.stdout,
+        "r1 placed (4,3) → (5,4) (advanced after winning the melee it defended)",
+    );
+    // Reference "Melee and Rout": the crew steps back from a melee and leaves its guns,
+    // which the enemy then captures and fires; a crew can be fired upon and does not melee.
+    has(&r.stdout, "note: r3_crew abandons the guns of r3");
+    has(
+        &r.stdout,
+        "r3_crew placed (7,2) → (6,2) (crew stepped back from the melee)",
+    );
+    has(&r.stdout, "r3 removed (guns captured by b2)");
+    has(&r.stdout, "b2 fire_guns at r1");
+    has(&r.stdout, "r1 is routed");
+    has(&r.stdout, "b2 fire_guns at r3_crew");
+    has(
+        &r.stdout,
+        "r3_crew placed (6,2) → (5,2) (crew stepped back from the melee)",
+    );
     let v = grognard(&[
         "validate",
         RULESET,

@@ -929,3 +929,76 @@ fn fire_order_roll_decides_who_fires_first() {
         "{winners:?}"
     );
 }
+
+/// 004 artillery section (woods and water: guns cross water only at bridges and fords) and
+/// charts page (guns are pushed on clear flat ground, never over streams): a battery,
+/// limbered or pushed, cannot cross a stream; a bridge on the same hex side carries it, and
+/// infantry still wades across.
+#[test]
+fn guns_cross_streams_only_at_bridges() {
+    let pieces = |mode: &str| {
+        format!(
+            "  - {{ id: g, side: blue, type: artillery, mode: {mode}, at: [4, 4], facing: E }}\n  - {{ id: i, side: blue, type: infantry, at: [4, 3], facing: SE }}\n  - {{ id: r, side: red, type: infantry, at: [9, 0], facing: W }}\n"
+        )
+    };
+    let step = order("blue", "move: { piece: g, path: [[5, 4]] }");
+    for mode in ["limbered", "unlimbered"] {
+        let f = field_on(&pieces(mode), "", STREAM);
+        refused(
+            &f,
+            &turn_with(std::slice::from_ref(&step)),
+            &[],
+            "the stream between (4,4) and (5,4) cannot be crossed here",
+        );
+        let bridged = field_on(
+            &pieces(mode),
+            "",
+            &format!("{STREAM}    - feature: bridge\n      between: [[[4, 4], [5, 4]]]\n"),
+        );
+        has(
+            &ok(&bridged, &turn_with(std::slice::from_ref(&step)), &[]),
+            "g moved (4,4) → (5,4)",
+        );
+    }
+    // Infantry is not stopped by the stream (it takes its TE hit instead).
+    let f = field_on(
+        "  - { id: i, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n",
+        "",
+        STREAM,
+    );
+    has(
+        &ok(
+            &f,
+            &turn_with(&[order("blue", "move: { piece: i, path: [[5, 4]] }")]),
+            &[],
+        ),
+        "i moved (4,4) → (5,4)",
+    );
+}
+
+/// `closed_to` names modes, and only a barrier may close itself to them: both mistakes are
+/// reported at their line.
+#[test]
+fn bad_closed_to_is_reported_at_its_line() {
+    let (_d, r) = validate_overlay(
+        "features:\n  stream: { kind: barrier, cost: 0, closed_to: [limberd] }\n",
+        None,
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("bad.yaml:4:") && r.stderr.contains("did you mean `limbered`?"),
+        "{}",
+        r.stderr
+    );
+    let (_d, r) = validate_overlay(
+        "features:\n  road: { kind: road, closed_to: [limbered] }\n",
+        None,
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("bad.yaml:4:")
+            && r.stderr.contains("only a barrier may have it"),
+        "{}",
+        r.stderr
+    );
+}

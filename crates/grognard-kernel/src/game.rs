@@ -858,8 +858,12 @@ impl Game {
                 Some(c) => cost = cost.saturating_add(c),
                 None => {
                     for f in &barriers {
+                        let closed = rules
+                            .features
+                            .get(f.index())
+                            .is_some_and(|d| d.closed_to.contains(&piece.mode));
                         match kind(*f) {
-                            Some(FeatureKind::Barrier { cost: Some(c) }) => {
+                            Some(FeatureKind::Barrier { cost: Some(c) }) if !closed => {
                                 cost = cost.saturating_add(*c);
                             }
                             _ => return Err(StepBan::Barrier(*f)),

@@ -151,6 +151,11 @@ pub struct FeatureDef {
     /// ford's capacity; `None`: no limit).
     #[serde(default)]
     pub capacity: Option<u32>,
+    /// Barriers: modes that may not cross it at all, whatever its cost (guns deployed to
+    /// fire cannot be pushed over a stream); a crossing on the same boundary still carries
+    /// them.
+    #[serde(default)]
+    pub closed_to: Vec<ModeId>,
 }
 
 /// A movement class: what each terrain costs to enter (Wesnoth's movement types).

@@ -463,11 +463,25 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     FeatureKind::Road
                 }
             };
+            if !f.value.closed_to.is_empty() && !matches!(kind, FeatureKind::Barrier { .. }) {
+                cx.error(
+                    &f.value.closed_to[0].location,
+                    format!("feature `{}`: `closed_to` lists modes a barrier stops, so only a barrier may have it", f.name.value),
+                );
+            }
+            let closed_to = f
+                .value
+                .closed_to
+                .iter()
+                .filter_map(|m| cx.lookup("mode", m, mode_names.iter().copied()))
+                .map(|i| ModeId(i as u16))
+                .collect();
             FeatureDef {
                 name: f.name.value.clone(),
                 kind,
                 blocks_sight: f.value.blocks_sight,
                 capacity: f.value.capacity,
+                closed_to,
             }
         })
         .collect();

@@ -257,6 +257,8 @@ pub struct FeatureSpec {
     pub blocks_sight: bool,
     /// Crossing: how many pieces may cross at one place each turn.
     pub capacity: Option<u32>,
+    /// Barrier: modes that may not cross it at all.
+    pub closed_to: Vec<Located<String>>,
 }
 
 /// A movement class: terrain name → extra cost (`+½`) or `impassable`.

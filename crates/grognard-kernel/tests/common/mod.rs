@@ -101,6 +101,7 @@ fn feature(name: &str, kind: FeatureKind) -> FeatureDef {
         kind,
         blocks_sight: false,
         capacity: None,
+        closed_to: Vec::new(),
     }
 }
 
