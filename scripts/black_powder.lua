@@ -493,7 +493,10 @@ end
 local function sudden_charge(game, actor, target, sweeping)
   if arc(game, target, actor) ~= "front" then return true, "from the flank or rear" end
   if sweeping then return true, "during a sweeping advance" end
-  if started_within_initiative_range(game, actor, target) then
+  if game:option("sudden_charge_on_initiative_only") then
+    -- Other reading: only a charge made on an initiative move comes from initiative range.
+    if amended(game) and game:phase() == "initiative" then return true, "on an initiative move" end
+  elseif started_within_initiative_range(game, actor, target) then
     return true, "from initiative range"
   end
   return false, nil

@@ -687,6 +687,8 @@ end
 -- stay, abandoned (no fire, no move, no zone). The crew may be fired upon, and returns to
 -- guns its side still holds (`man_guns`). An enemy that melees abandoned guns captures
 -- them: it takes their hex and rolls 1d6 for the shots it may fire with them (`fire_guns`).
+-- Broken, the captor leaves them where it stood, abandoned and their side's again: they
+-- are recaptured, and their crew can man them (`drop_guns`).
 
 local function crew_of(game, gun)
   for _, a in ipairs(game:attached(gun)) do
@@ -863,8 +865,11 @@ local function capture_guns(L, by, gun)
   L:add(by, "captured_gun", gun:id() + 1 - L:counter(by, "captured_gun"))
   L:remove(gun, "guns captured by " .. game:name(by))
   L:place(by, gc, gr, "advanced onto the captured guns")
-  -- It has won the melee: it may change facing (7.4).
+  -- It has won the melee: it may change facing (7.4), as any winner may.
   L:set(by, "victor", true)
+  if L:counter(by, "face_changes") > 0 then
+    L:add(by, "face_changes", -1)
+  end
 end
 
 -- Recapture (reference "Melee and Rout": the crew returns to the guns if they are

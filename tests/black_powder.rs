@@ -323,6 +323,7 @@ fn diff_reads_as_the_list_of_amendments() {
         "movement class `horse`, enter `light_woods` added (+9)",
         // 003 Flank attacks: the other reading of cavalry turning to face.
         "option `cavalry_flank_charges_stand` added (default off)",
+        "option `sudden_charge_on_initiative_only` added (default off)",
         // Charges on an initiative move; sweeping advances in close combat.
         "sequence, side-turn phase `initiative` added",
     ] {
@@ -1833,7 +1834,11 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
     until_phase(&mut t, "red", "command");
     // 003 Support Charge: not against a unit moving by initiative — only one on an order.
     let no = refused(act(&mut t, "blue", "hus", "support_charge", Some("r1")));
-    assert!(no.message.contains("not moving on an order"), "{}", no.message);
+    assert!(
+        no.message.contains("not moving on an order"),
+        "{}",
+        no.message
+    );
     act(&mut t, "red", "rbde", "order", Some("r1")).expect("order");
     let events = act(&mut t, "blue", "hus", "support_charge", Some("r1")).expect("support charge");
     assert_eq!(
@@ -1994,4 +1999,414 @@ fn a_brigade_command_says_what_it_is_for_and_marks_the_units_it_fits() {
     );
     assert!(flag(&t, "hus", "ordered_charge"));
     assert!(flag(&t, "b1", "ordered_charge"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Mode changes held to the order, charges as moves, sudden charges, turning to face,
+// rough ground
+
+/// The mode id named `name`.
+fn mode_id(t: &Table, name: &str) -> grognard_kernel::ids::ModeId {
+    let m = t
+        .game
+        .rules()
+        .modes
+        .iter()
+        .position(|m| m.name == name)
+        .expect("mode");
+    grognard_kernel::ids::ModeId(m as u16)
+}
+
+/// Puts `who` in mode `name` by a `mode` order.
+fn set_mode(t: &mut Table, side: &str, who: &str, name: &str) -> Result<Vec<Event>, Refusal> {
+    let piece = id(t, who);
+    let mode = mode_id(t, name);
+    apply(t, side, Action::Mode { piece, mode })
+}
+
+/// Where `who` faces, in whole degrees.
+fn facing_of(t: &Table, who: &str) -> i32 {
+    match t.game.piece_by_name(who).expect("piece").place {
+        Place::Point { facing, .. } => (facing.0 + 5) / 10 % 360,
+        _ => panic!("not on a table"),
+    }
+}
+
+/// The intent the first `Acted` event of `action` records.
+fn acted_intent(events: &[Event], action: &str) -> Vec<String> {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Acted {
+                action: a, intent, ..
+            } if a == action => Some(intent.clone()),
+            _ => None,
+        })
+        .expect("an Acted event")
+}
+
+const HORSE_GUNS: &str = "  - { id: bde, side: blue, type: brigadier, at: [40, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: horse, side: blue, type: horse_battery, at: [40, 40], facing: 270, mode: limbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+
+#[test]
+fn guns_unlimber_only_on_an_order_to_unlimber() {
+    // 003 Moving Artillery: unlimbering is free at the end of a move, but the order to
+    // unlimber must be part of the order (horse batteries Unreliable on it). The ruleset's
+    // `mode_changed` hook refuses the mode order otherwise.
+    let mut t = table(HORSE_GUNS);
+    until_phase(&mut t, "blue", "command");
+    let no = refused(set_mode(&mut t, "blue", "horse", "unlimbered"));
+    assert_eq!(no.kind, RefusalKind::HookFailed);
+    assert!(
+        no.message.contains("not ordered to unlimber"),
+        "{}",
+        no.message
+    );
+    assert_eq!(
+        mode(&t, "horse"),
+        "limbered",
+        "a refused change changes nothing"
+    );
+    // An order that does not say so does not allow it either.
+    act(&mut t, "blue", "bde", "order", Some("horse")).expect("order");
+    assert!(counter(&t, "horse", "moves") >= 1);
+    let still = refused(set_mode(&mut t, "blue", "horse", "unlimbered"));
+    assert!(
+        still.message.contains("not ordered to unlimber"),
+        "{}",
+        still.message
+    );
+    // Ordered to unlimber (Unreliable: the rating goes into the roll), it may.
+    let mut t = table(HORSE_GUNS);
+    until_phase(&mut t, "blue", "command");
+    let events = act_for(
+        &mut t,
+        "blue",
+        ("bde", "order", Some("horse")),
+        &["unlimber"],
+    )
+    .expect("order to unlimber");
+    assert_eq!(
+        roll_input(&events, "command", "unreliable_unlimber"),
+        Some(1)
+    );
+    assert_eq!(acted_intent(&events, "order"), ["unlimber"]);
+    assert!(flag(&t, "horse", "ordered_unlimber"));
+    move_to(&mut t, "blue", "horse", 40.0, 36.0).expect("a move first");
+    set_mode(&mut t, "blue", "horse", "unlimbered").expect("then unlimber, free");
+    assert_eq!(mode(&t, "horse"), "unlimbered");
+    // Limbering is not held to the order (it costs a move instead); the base reading has
+    // no such check at all.
+    let mut core = table_of(CORE, "", HORSE_GUNS);
+    set_mode(&mut core, "blue", "horse", "unlimbered").expect("base reading: no check");
+}
+
+#[test]
+fn guns_in_initiative_range_unlimber_on_their_initiative_move() {
+    // 003 Moving Artillery with the turn sequence: an initiative move is not an order;
+    // Reading: a battery with an initiative move (an enemy within 8") may unlimber then.
+    let near = HORSE_GUNS.replace("at: [70, 2], facing: 90", "at: [40, 33], facing: 90");
+    let mut t = table(&near);
+    until_phase(&mut t, "blue", "initiative");
+    set_mode(&mut t, "blue", "horse", "unlimbered").expect("initiative unlimber");
+    let mut t = table(HORSE_GUNS);
+    until_phase(&mut t, "blue", "initiative");
+    let no = refused(set_mode(&mut t, "blue", "horse", "unlimbered"));
+    assert!(no.message.contains("no initiative move"), "{}", no.message);
+}
+
+#[test]
+fn a_failed_order_marks_no_intent_except_the_free_unlimber() {
+    // What an order is for counts only when it succeeds; 003 Moving Artillery: limbered
+    // guns failing an order still get their free move and may unlimber at its end, if the
+    // order said so. A staff 2 brigadier fails every order but a double 1.
+    let weak = HORSE_GUNS.replace("staff: 12", "staff: 2")
+        + "  - { id: foot, side: blue, type: foot_battery, at: [50, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n";
+    let mut checked = (false, false);
+    for seed in 1..80 {
+        let mut t = table_seeded(CLUB, "", seed, &weak);
+        until_phase(&mut t, "blue", "command");
+        let events = act_for(
+            &mut t,
+            "blue",
+            ("bde", "order", Some("horse")),
+            &["unlimber"],
+        )
+        .expect("order");
+        if rolls(&events, "command") != ["no_moves"] {
+            continue;
+        }
+        // The log keeps what the failed order was for.
+        assert_eq!(acted_intent(&events, "order"), ["unlimber"]);
+        assert_eq!(
+            counter(&t, "horse", "moves"),
+            1,
+            "the limbered guns' free move"
+        );
+        assert!(flag(&t, "horse", "ordered_unlimber"));
+        set_mode(&mut t, "blue", "horse", "unlimbered").expect("unlimber on the free move");
+        checked.0 = true;
+        // Another failed order (next turn) given to prolong marks nothing.
+        until_phase(&mut t, "red", "command");
+        until_phase(&mut t, "blue", "command");
+        let events =
+            act_for(&mut t, "blue", ("bde", "order", Some("foot")), &["prolong"]).expect("order");
+        if rolls(&events, "command") == ["no_moves"] {
+            assert_eq!(acted_intent(&events, "order"), ["prolong"]);
+            assert!(!flag(&t, "foot", "ordered_prolong"));
+            assert!(flag(&t, "foot", "ordered"));
+            checked.1 = true;
+        }
+        if checked.0 && checked.1 {
+            break;
+        }
+    }
+    assert!(checked.0 && checked.1, "no seed failed both orders plainly");
+}
+
+#[test]
+fn a_charge_is_made_with_a_move_from_an_order_or_the_initiative() {
+    // Base reading (core notes): a charge is a move — a successful order's or an
+    // initiative move's — and spends it. b1 stands 7" (10.6 rule inches) from r1: within
+    // the initiative range; bc 10" (15.2) from r2: within its charge reach, beyond it.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [40, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 29], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [42, 32], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [42, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "initiative");
+    assert_eq!(counter(&t, "bc", "moves"), 0);
+    let no = refused(act(&mut t, "blue", "bc", "cavalry_charge", Some("r2")));
+    assert!(
+        no.message.contains("no move to charge with"),
+        "{}",
+        no.message
+    );
+    // The initiative move may be a charge, and is spent by it.
+    assert_eq!(counter(&t, "b1", "moves"), 1);
+    act(&mut t, "blue", "b1", "charge", Some("r1")).expect("initiative charge");
+    assert_eq!(counter(&t, "b1", "moves"), 0);
+    // In the command phase a charge needs a successful order.
+    until_phase(&mut t, "blue", "command");
+    let no = refused(act(&mut t, "blue", "bc", "cavalry_charge", Some("r2")));
+    assert!(
+        no.message.contains("no move to charge with"),
+        "{}",
+        no.message
+    );
+    let events = act_for(&mut t, "blue", ("bde", "order", Some("bc")), &["charge"]).expect("order");
+    assert_eq!(acted_intent(&events, "order"), ["charge"]);
+    let moves = counter(&t, "bc", "moves");
+    assert!(moves >= 1, "staff 12 succeeds with this seed");
+    act(&mut t, "blue", "bc", "cavalry_charge", Some("r2")).expect("charge on the order");
+    assert_eq!(
+        counter(&t, "bc", "moves"),
+        moves - 1,
+        "the charge spends a move"
+    );
+    // The base reading: one command phase, the initiative move granted as it begins
+    // (within 12 table inches there): b1 has one, bc (14" from r2) none.
+    let core_pieces = pieces.replace("at: [42, 32]", "at: [42, 36]");
+    let mut core = table_of(CORE, "", &core_pieces);
+    assert_eq!(core.game.phase().expect("phase").0.name, "command");
+    let no = refused(act(&mut core, "blue", "bc", "cavalry_charge", Some("r2")));
+    assert!(
+        no.message.contains("no move to charge with"),
+        "{}",
+        no.message
+    );
+    assert_eq!(counter(&core, "b1", "moves"), 1);
+    act(&mut core, "blue", "b1", "charge", Some("r1")).expect("base initiative charge");
+}
+
+#[test]
+fn sudden_charge_from_initiative_range() {
+    // 003 Must Form Square, Sudden Charge: a charge from initiative range (the cavalry
+    // stood within 8" of the square as the phase began) is -1 and disorders unless a 6.
+    let pieces = "  - { id: bc, side: blue, type: cavalry, at: [30, 29], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "initiative");
+    let events = act(&mut t, "blue", "bc", "cavalry_charge", Some("r1")).expect("charge");
+    assert_eq!(roll_input(&events, "form_square", "sudden_charge"), Some(1));
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Note { text }
+            if text.contains("sudden charge (from initiative range)"))),
+        "{events:?}"
+    );
+    let result = rolls(&events, "form_square");
+    // -1: a natural 6 still forms square (and fires), 3-5 only a disordered square.
+    match result[0].as_str() {
+        "square_and_fire" | "square" => assert!(!flag(&t, "r1", "disordered")),
+        _ => assert!(flag(&t, "r1", "disordered"), "{result:?}"),
+    }
+}
+
+#[test]
+fn sudden_charge_on_an_order_from_within_initiative_range_and_the_other_reading() {
+    // 003 Sudden Charge from initiative range, read as where the charger stood as the phase
+    // began: a charge on an order from 7" is sudden too; with the optional rule
+    // `sudden_charge_on_initiative_only` only a charge on an initiative move is.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bc, side: blue, type: cavalry, at: [30, 29], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    for (options, sudden) in [("", 1), ("sudden_charge_on_initiative_only: true", 0)] {
+        let mut t = table_of(CLUB, options, pieces);
+        assert!(
+            ordered(&mut t, "bde", "bc") >= 1,
+            "staff 12 succeeds with this seed"
+        );
+        let events = act(&mut t, "blue", "bc", "cavalry_charge", Some("r1")).expect("charge");
+        assert_eq!(
+            roll_input(&events, "form_square", "sudden_charge"),
+            Some(sudden),
+            "{options}"
+        );
+    }
+    // On an initiative move it is sudden under either reading.
+    let mut t = table_of(CLUB, "sudden_charge_on_initiative_only: true", pieces);
+    until_phase(&mut t, "blue", "initiative");
+    let events = act(&mut t, "blue", "bc", "cavalry_charge", Some("r1")).expect("charge");
+    assert_eq!(roll_input(&events, "form_square", "sudden_charge"), Some(1));
+}
+
+#[test]
+fn sweeping_advance_charges_a_fresh_enemy_as_a_sudden_charge() {
+    // Base reading: a sweeping advance — victorious cavalry charges a fresh enemy within one
+    // move in its front arc; 003 Sudden Charge: a charge during a sweeping advance is sudden
+    // (here r2 stood 11.7" away, to the square's front: only the sweep makes it sudden).
+    let pieces = "  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc2, side: blue, type: cavalry, at: [42, 28], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: small_cavalry, at: [30, 24], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [36, 20], facing: 90, attributes: { brigade: 2 } }\n";
+    let mut checked = false;
+    for seed in 1..80 {
+        let mut t = table_seeded(CLUB, "", seed, pieces);
+        until_phase(&mut t, "blue", "initiative");
+        act(&mut t, "blue", "bc", "cavalry_charge", Some("rc")).expect("charge");
+        until_phase(&mut t, "blue", "close_combat");
+        act(&mut t, "blue", "bc", "melee", Some("rc")).expect("melee");
+        if !flag(&t, "bc", "victory_move") || flag(&t, "bc", "locked") {
+            continue;
+        }
+        // Only a unit that won may sweep on.
+        let no = refused(act(&mut t, "blue", "bc2", "sweeping_advance", Some("r2")));
+        assert!(
+            no.message.contains("has not won a combat"),
+            "{}",
+            no.message
+        );
+        let events = act(&mut t, "blue", "bc", "sweeping_advance", Some("r2")).expect("sweep");
+        assert_eq!(roll_input(&events, "form_square", "sudden_charge"), Some(1));
+        assert!(
+            events.iter().any(|e| matches!(e, Event::Note { text }
+                if text.contains("sudden charge (during a sweeping advance)"))),
+            "{events:?}"
+        );
+        assert!(
+            !flag(&t, "bc", "victory_move"),
+            "the sweep replaces the victory move"
+        );
+        assert!(flag(&t, "bc", "locked") && flag(&t, "r2", "locked"));
+        checked = true;
+        break;
+    }
+    assert!(checked, "no seed gave bc a free victory");
+}
+
+#[test]
+fn cavalry_charged_in_the_flank_turn_to_face_the_charger() {
+    // 003 Flank Attacks: cavalry may be able to turn and face the charging unit. Reading:
+    // unless disordered, shaken or already in combat it does, and so is not attacked in the
+    // flank; the optional rule `cavalry_flank_charges_stand` is the other reading.
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 20], facing: 0, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "initiative");
+    // rc faces east; b1, due south of it, is in its flank zone.
+    act(&mut t, "blue", "b1", "charge", Some("rc")).expect("charge");
+    assert_eq!(
+        facing_of(&t, "rc"),
+        90,
+        "rc turned to face b1, to its south"
+    );
+    assert_eq!(at(&t, "rc"), (30.0, 20.0));
+    // The other reading: it stays attacked in the flank.
+    let mut t = table_of(CLUB, "cavalry_flank_charges_stand: true", pieces);
+    until_phase(&mut t, "blue", "initiative");
+    act(&mut t, "blue", "b1", "charge", Some("rc")).expect("charge");
+    assert_eq!(facing_of(&t, "rc"), 0);
+    // Disordered cavalry cannot turn.
+    let disordered = pieces.replace(
+        "facing: 0, attributes: { brigade: 1 } }",
+        "facing: 0, flags: [disordered], attributes: { brigade: 1 } }",
+    );
+    let mut t = table(&disordered);
+    until_phase(&mut t, "blue", "initiative");
+    act(&mut t, "blue", "b1", "charge", Some("rc")).expect("charge");
+    assert_eq!(facing_of(&t, "rc"), 0);
+}
+
+#[test]
+fn light_woods_are_rough_ground_for_movement() {
+    // 003 Woods: orchards and light woods count as rough ground for movement; the core's
+    // base reading of rough ground: half pace for infantry (+6"), cavalry (+9") and guns,
+    // skirmish companies as normal (at 66%: +3.96" and +5.94" on the table). The orchard
+    // lies at x 12-22, y 20-27.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [10, 40], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bi, side: blue, type: line_infantry, at: [10, 22], facing: 0, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [8, 25], facing: 0, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [6, 23.5], facing: 0, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    for who in ["bi", "bk", "bc"] {
+        act(&mut t, "blue", "bde", "order", Some(who)).expect("order");
+        assert!(
+            counter(&t, who, "moves") >= 1,
+            "staff 12 succeeds with this seed"
+        );
+    }
+    // Infantry: 5" into the orchard costs 5 + 3.96 > 7.92; 3" costs 6.96.
+    let no = refused(move_to(&mut t, "blue", "bi", 15.0, 22.0));
+    assert!(no.message.contains("7.92\""), "{}", no.message);
+    move_to(&mut t, "blue", "bi", 13.0, 22.0).expect("3\" in rough ground");
+    // A skirmish company moves through at its full 7.92".
+    move_to(&mut t, "blue", "bk", 15.5, 25.0).expect("skirmishers as normal");
+    // Cavalry: 11.88" a move; 6.5" that ends in the orchard costs 6.5 + 5.94.
+    let no = refused(move_to(&mut t, "blue", "bc", 12.5, 23.5));
+    assert!(no.message.contains("11.88\""), "{}", no.message);
+    move_to(&mut t, "blue", "bc", 11.5, 23.5).expect("5.5\" short of the orchard");
+    // The core's own rough ground (terrain `rough`) costs the same.
+    let core = table_of(CORE, "", pieces);
+    let rules = core.game.rules();
+    let rough = rules
+        .terrain
+        .iter()
+        .position(|x| x.name == "rough")
+        .expect("rough");
+    let class = |name: &str| {
+        rules
+            .move_classes
+            .iter()
+            .find(|m| m.name == name)
+            .expect("class")
+            .enter[rough]
+    };
+    assert_eq!(class("foot"), Some(grognard_kernel::Cost::whole(6)));
+    assert_eq!(class("horse"), Some(grognard_kernel::Cost::whole(9)));
+    assert_eq!(class("guns"), Some(grognard_kernel::Cost::whole(6)));
+    assert_eq!(class("skirmishers"), Some(grognard_kernel::Cost::ZERO));
+}
+
+#[test]
+fn the_acted_event_records_the_intent_and_old_logs_still_read() {
+    // The log's Acted event keeps what the order was for; an empty intent is left out, so
+    // logs written before intents existed read back unchanged.
+    let mut t = table(HORSE_GUNS);
+    until_phase(&mut t, "blue", "command");
+    let events = act_for(
+        &mut t,
+        "blue",
+        ("bde", "order", Some("horse")),
+        &["unlimber"],
+    )
+    .expect("order");
+    let acted = events
+        .iter()
+        .find(|e| matches!(e, Event::Acted { .. }))
+        .expect("acted")
+        .clone();
+    let json = serde_json::to_string(&acted).expect("json");
+    assert!(json.contains(r#""intent":["unlimber"]"#), "{json}");
+    assert_eq!(serde_json::from_str::<Event>(&json).expect("reads"), acted);
+    let old = r#"{"event":"acted","piece":1,"action":"assault","target":null,"roll":null}"#;
+    let read: Event = serde_json::from_str(old).expect("an old log entry reads");
+    assert!(matches!(&read, Event::Acted { intent, .. } if intent.is_empty()));
+    assert_eq!(serde_json::to_string(&read).expect("json"), old);
 }

@@ -430,7 +430,7 @@ fn seed_where_r_breaks(f: &Field, orders: &[String], args: &[&str]) -> String {
     for seed in 0..200 {
         let seed = seed.to_string();
         let mut all = args.to_vec();
-        all.extend_from_slice(&["--seed", &seed]);
+        all.extend_from_slice(&["--seed", seed.as_str()]);
         let r = f.play(orders, &all);
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         if r.stdout.contains("r is routed") || r.stdout.contains("r removed") {
@@ -503,4 +503,238 @@ fn overlapping_a_blocking_force_needs_more_units() {
     let plain = one.replace(", flags: [blocking]", "");
     let out = field(None, "", &plain).ok(&melee, &[]);
     has(&out, "melee of b");
+}
+
+/// Plays `orders` with seeds until the log shows `needle`; returns that seed.
+fn seed_showing(f: &Field, orders: &[String], args: &[&str], needle: &str) -> String {
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--seed", seed.as_str()]);
+        let r = f.play(orders, &all);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        if r.stdout.contains(needle) {
+            return seed;
+        }
+    }
+    panic!("300 seeds and never `{needle}`");
+}
+
+/// 004 7.4 ("units that win melees must advance"; issue 7): the defender that wins
+/// advances into the attacker's hex too, turning to face the way it goes; with the
+/// optional rule `pursuit_facing` it turns to face that hex instead (charts page, Pursuit);
+/// infantry do not pursue cavalry.
+#[test]
+fn a_defender_that_wins_advances_or_turns() {
+    // r faces W; b charges it from its flank, (4,3) to the north-east.
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 3], facing: SW, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces);
+    let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
+    let seed = seed_showing(&f, &melee, &[], "b is routed");
+    let args = ["--seed", seed.as_str()];
+    let out = f.ok(&melee, &args);
+    has(&out, "r now faces NE");
+    has(
+        &out,
+        "r placed (4,4) → (4,3) (advanced after winning the melee it defended)",
+    );
+    lacks(&out, "r is routed");
+    // Pursuit choice: the defender turns to the hex instead of advancing.
+    let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
+    let out = f.ok(&melee, &choice);
+    has(&out, "r now faces NE");
+    has(&out, "r turns to face (4,3) instead of advancing");
+    lacks(&out, "r placed");
+    // Cavalry beaten off by infantry are not pursued.
+    let horse = pieces.replace("type: infantry, at: [4, 3]", "type: cavalry, at: [4, 3]");
+    let f = field(None, "", &horse);
+    let seed = seed_showing(&f, &melee, &[], "b is routed");
+    let out = f.ok(&melee, &["--seed", seed.as_str()]);
+    lacks(&out, "r placed");
+    lacks(&out, "r now faces");
+    // Crews do not melee (charts page), so a crew next to the target adds nothing to the
+    // attacker's value; a regiment there does (+1).
+    let front = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let crew = format!("{front}  - {{ id: c, side: blue, type: crew, at: [4, 5], facing: NE }}\n");
+    let out = field(None, "", &crew).ok(&melee, &[]);
+    has(&out, "(melee of b (2) against r (2))");
+    let friend = crew.replace("type: crew", "type: infantry");
+    let out = field(None, "", &friend).ok(&melee, &[]);
+    has(&out, "(melee of b (3) against r (2))");
+}
+
+/// 004 reference "Melee and Rout" and 7.2 ("they return to the guns if the guns are
+/// recaptured"; issue 7): guns an enemy took are left where their captor stood when it
+/// is broken; the winner does not advance onto them, and their crew mans them again.
+#[test]
+fn captured_guns_are_recaptured_when_their_captor_breaks() {
+    let pieces = "  - { id: x, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, flags: [abandoned] }\n  - { id: c, side: red, type: crew, at: [4, 5], facing: NE }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    // Far-off regiments keep either side's losses under the break point (army integrity).
+    let reserves: String = [
+        (9, 0, "red"),
+        (8, 0, "red"),
+        (9, 1, "red"),
+        (9, 7, "blue"),
+        (8, 7, "blue"),
+        (0, 2, "blue"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (c, r, side))| {
+        format!("  - {{ id: z{i}, side: {side}, type: infantry, at: [{c}, {r}], facing: E }}\n")
+    })
+    .collect();
+    let pieces = format!("{pieces}{reserves}");
+    let f = field(None, "", &pieces);
+    // Blue takes the guns; Red's r then charges the captor.
+    let mut orders = at_blue_melee(&[act("blue", "x", "melee", "g")]);
+    orders.extend(ends("blue", 2)); // melee, rally
+    orders.extend(ends("red", 2)); // command, movement
+    orders.extend(ends("blue", 1)); // defensive fire
+    orders.extend(ends("red", 1)); // fire
+    orders.push(act("red", "r", "melee", "x"));
+    let seed = seed_showing(&f, &orders, &[], "x is routed");
+    let args = ["--seed", seed.as_str()];
+    let out = f.ok(&orders, &args);
+    has(&out, "g removed (guns captured by x)");
+    has(&out, "x captured_gun 0 → 2");
+    has(&out, "g arrived at (4,4) (guns left behind by x)");
+    // The guns hold the hex: the winner stays.
+    lacks(&out, "r placed (5,4) → (4,4)");
+    // Taking the guns is winning a melee: the captor may change facing (7.4).
+    let mut turn = at_blue_melee(&[act("blue", "x", "melee", "g")]);
+    turn.push(order("blue", "face: { piece: x, facing: SE }"));
+    let out = f.ok(&turn, &[]);
+    has(&out, "x now faces SE");
+    // A captor that beats the attack off stays with the guns instead of advancing.
+    let strong = field(
+        None,
+        "",
+        &pieces.replace(", counters: { hits: 2 } }", " }").replace(
+            "at: [5, 4], facing: W }",
+            "at: [5, 4], facing: W, counters: { hits: 2 } }",
+        ),
+    );
+    let seed = seed_showing(&strong, &orders, &[], "r is routed");
+    let out = strong.ok(&orders, &["--seed", seed.as_str()]);
+    has(&out, "x stays with the guns it captured");
+    lacks(&out, "x placed (4,4) → (5,4)");
+    lacks(&out, "g arrived");
+    // Next turn the crew returns to them, and they fire for Red again.
+    let mut back = orders.clone();
+    back.extend(ends("red", 2)); // melee, rally
+    back.extend(ends("blue", 4)); // turn end; turn 2: arrivals, command, movement
+    back.extend(ends("red", 1)); // defensive fire
+    back.extend(ends("blue", 3)); // fire, melee, rally
+    back.extend(ends("red", 1)); // command
+    back.push(act("red", "c", "man_guns", "g"));
+    back.extend(ends("red", 1)); // movement
+    back.extend(ends("blue", 1)); // defensive fire
+    back.push(act("red", "g", "fire", "z5"));
+    let out = f.ok(&back, &args);
+    has(&out, "c returns to the guns of g");
+    has(&out, "g is no longer abandoned");
+    has(&out, "fire_artillery_b by g at z5");
+    // Broken by fire, a captor leaves the guns too.
+    let mut shot = at_blue_melee(&[act("blue", "x", "melee", "g")]);
+    shot.extend(ends("blue", 2));
+    shot.extend(ends("red", 2));
+    shot.extend(ends("blue", 1));
+    shot.push(act("red", "r", "fire", "x"));
+    let seed = seed_showing(&f, &shot, &[], "x is routed");
+    let out = f.ok(&shot, &["--seed", seed.as_str()]);
+    has(&out, "g arrived at (4,4) (guns left behind by x)");
+    // A captor that is never broken keeps them: the crew cannot man guns off the board.
+    let mut held = at_blue_melee(&[act("blue", "x", "melee", "g")]);
+    held.extend(ends("blue", 2));
+    held.extend(ends("red", 1));
+    held.push(act("red", "c", "man_guns", "g"));
+    f.refused(&held, &[], "there is no piece #1 on the board");
+}
+
+/// 004 reference "Classes" (issue 7): direct-fire guns firing at a unit behind
+/// fortifications first roll to see if the shot strikes the works (our reading: a red
+/// face, 1/2); only a shot that clears them may hit the unit. Howitzers do not roll. The
+/// optional rule `structure_damage` knocks the works down a level.
+#[test]
+fn guns_firing_at_works_roll_for_the_structure_first() {
+    let odds = crate::util::grognard(&["chart", RULESET, "structure"]);
+    assert_eq!(odds.code, 0, "{}{}", odds.stdout, odds.stderr);
+    has(&odds.stdout, "works  1/2");
+    has(&odds.stdout, "clear  1/2");
+    let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered }\n  - { id: k, side: blue, type: infantry, at: [2, 5], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { works: 4 } }\n";
+    let f = field(None, "", pieces);
+    let fire = at_blue_fire(&[act("blue", "g", "fire", "r")]);
+    let seed = seed_showing(&f, &fire, &[], "→ works (shot of g at r behind works)");
+    let out = f.ok(&fire, &["--seed", seed.as_str()]);
+    has(&out, "the shot of g strikes the works in front of r");
+    has(&out, "g is fired");
+    lacks(&out, "fire_artillery_b by g");
+    lacks(&out, "r hits");
+    lacks(&out, "r works");
+    let seed = seed_showing(&f, &fire, &[], "→ clear (shot of g at r behind works)");
+    let out = f.ok(&fire, &["--seed", seed.as_str()]);
+    has(&out, "+1 target in cover; band 1 (Color)");
+    has(&out, "fire_artillery_b by g at r");
+    // Structure damage: quick works are levelled, a redoubt becomes quick works.
+    let damage = ["--option", "structure_damage=on"];
+    let seed = seed_showing(&f, &fire, &damage, "→ works (shot of g at r behind works)");
+    let out = f.ok(
+        &fire,
+        &["--option", "structure_damage=on", "--seed", seed.as_str()],
+    );
+    has(&out, "r works 4 → 0");
+    has(&out, "the quick works of r are levelled");
+    let redoubt = field(None, "", &pieces.replace("works: 4", "works: 6"));
+    let seed = seed_showing(
+        &redoubt,
+        &fire,
+        &damage,
+        "→ works (shot of g at r behind works)",
+    );
+    let out = redoubt.ok(
+        &fire,
+        &["--option", "structure_damage=on", "--seed", seed.as_str()],
+    );
+    has(&out, "r works 6 → 4");
+    // A fort is a structure too, and stands.
+    let fort = field(
+        Some(&map_with(&[(4, 4, 'T')])),
+        "",
+        &pieces.replace(", counters: { works: 4 }", ""),
+    );
+    let seed = seed_showing(
+        &fort,
+        &fire,
+        &damage,
+        "→ works (shot of g at r behind works)",
+    );
+    let out = fort.ok(
+        &fire,
+        &["--option", "structure_damage=on", "--seed", seed.as_str()],
+    );
+    lacks(&out, "r works");
+    // No roll: howitzers, small arms, and targets in the open.
+    let howitzer = field(
+        None,
+        "",
+        &pieces.replace(
+            "mode: unlimbered }",
+            "mode: unlimbered, attributes: { howitzer: 1 } }",
+        ),
+    );
+    for seed in ["1", "2", "3"] {
+        let out = howitzer.ok(&fire, &["--seed", seed]);
+        lacks(&out, "structure:");
+        has(&out, "by g at r");
+        let out = f.ok(
+            &at_blue_fire(&[act("blue", "k", "fire", "r")]),
+            &["--seed", seed],
+        );
+        lacks(&out, "structure:");
+    }
+    let open = field(None, "", &pieces.replace(", counters: { works: 4 }", ""));
+    let out = open.ok(&fire, &[]);
+    lacks(&out, "structure:");
+    has(&out, "fire_artillery_b by g at r");
 }

@@ -996,8 +996,7 @@ fn bad_closed_to_is_reported_at_its_line() {
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("bad.yaml:4:")
-            && r.stderr.contains("only a barrier may have it"),
+        r.stderr.contains("bad.yaml:4:") && r.stderr.contains("only a barrier may have it"),
         "{}",
         r.stderr
     );

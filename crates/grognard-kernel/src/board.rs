@@ -173,6 +173,15 @@ impl Board {
         }
     }
 
+    /// The terrain of the cell at board index `index` (as [`Self::index`] gives it).
+    #[must_use]
+    pub fn terrain_of_index(&self, index: usize) -> TerrainId {
+        match &self.surface {
+            Surface::Grid { terrain, .. } => terrain.get(index).copied().unwrap_or_default(),
+            Surface::Open { .. } => TerrainId(0),
+        }
+    }
+
     /// The terrain at a point of an open table.
     #[must_use]
     pub fn terrain_at(&self, p: Point) -> TerrainId {

@@ -18,7 +18,7 @@ use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
 use crate::hooks::{HookCommand, HookDice, Hooks};
 use crate::ids::{ActionId, CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Crowd, Entry, Reachable, StepBan};
+use crate::reach::{Crowd, Entry, PlainSteps, Reachable, StepBan};
 use crate::rules::{
     Actor, Allowed, Clears, Effect, FeatureKind, MoveLimit, PhaseDef, Rules, StackMeasure,
     TargetRule, Who,
@@ -1288,6 +1288,72 @@ impl Game {
         ))
     }
 
+    /// [`Self::enter`] for a step a reach query has found plain ([`PlainSteps::plain`]): no
+    /// boundary feature at either cell, nobody on the cell entered, no half-hex, and the
+    /// mover breaks no stacking limit alone. What is left of the rules — the terrain's price,
+    /// the hooks, a zone of control, a costly step that ends the move — is asked in the same
+    /// order as `enter` asks it, with the per-query lookups made once.
+    #[allow(clippy::too_many_arguments)]
+    fn plain_entry(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, dir, to): (Cell, Facing, Cell),
+        at: usize,
+        plain: &PlainSteps<'_>,
+        crowd: &Crowd,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Entry, Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        let step = plain.grid.step_cost(dir);
+        let data = if plain.roads_only {
+            None
+        } else {
+            plain
+                .enter
+                .get(self.board.terrain_of_index(at).index())
+                .copied()
+                .flatten()
+                .map(|extra| step.saturating_add(extra))
+        };
+        let cost = hooks
+            .move_cost(&world, piece.id, from, to, data)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let cost = match cost {
+            Some(c) if c.is_negative() => {
+                return Err(Refusal::new(
+                    RefusalKind::HookFailed,
+                    format!(
+                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                        piece.name
+                    ),
+                ));
+            }
+            Some(c) => c,
+            None => return Err(Refusal::new(RefusalKind::Impassable, String::new())),
+        };
+        let mut can_continue = crowd.zone_at(at).is_none();
+        if hooks
+            .stops(&world, piece.id, from, to)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
+        {
+            can_continue = false;
+        }
+        if plain.stops_on_costly && cost > step {
+            can_continue = false;
+        }
+        Ok(Entry {
+            cost,
+            can_stop: true,
+            can_continue,
+        })
+    }
+
     /// Every place `piece` can reach with a move now.
     ///
     /// # Errors
@@ -1345,6 +1411,7 @@ impl Game {
             &crate::company::exit_edges(&self.rules, &self.sides, &self.state, piece),
         );
         let crowd = self.crowd(state, piece);
+        let fast = PlainSteps::of(&self.rules, board, piece);
         let cells = crate::turning::reach(
             &self.rules,
             &state.options,
@@ -1362,21 +1429,26 @@ impl Game {
                         .map(|i| board.cell_count() + i)
                 })
             },
-            |from, dir, to, _spent| match self.enter(
-                state,
-                piece,
-                from,
-                dir,
-                to,
-                hooks,
-                Some(&crowd),
-            ) {
-                Ok((entry, _)) => Some(entry),
-                Err(r) if r.kind == RefusalKind::HookFailed => {
-                    failure.get_or_insert(r);
-                    None
+            |from, dir, to, _spent| {
+                let plain = fast
+                    .as_ref()
+                    .and_then(|f| f.plain(board, &crowd, from, to).map(|at| (f, at)));
+                let entered = match plain {
+                    Some((f, at)) => {
+                        self.plain_entry(state, piece, (from, dir, to), at, f, &crowd, hooks)
+                    }
+                    None => self
+                        .enter(state, piece, from, dir, to, hooks, Some(&crowd))
+                        .map(|(entry, _)| entry),
+                };
+                match entered {
+                    Ok(entry) => Some(entry),
+                    Err(r) if r.kind == RefusalKind::HookFailed => {
+                        failure.get_or_insert(r);
+                        None
+                    }
+                    Err(_) => None,
                 }
-                Err(_) => None,
             },
         );
         match failure {

@@ -399,6 +399,63 @@ pub(crate) enum StepBan {
     Terrain(TerrainId),
 }
 
+/// What a reach query looks up once for its mover to price plain steps (see
+/// [`PlainSteps::plain`]) without the general step check: the grid, the movement class's
+/// terrain costs, and the two mode and class rules that apply to every step.
+pub(crate) struct PlainSteps<'a> {
+    /// The board's grid.
+    pub(crate) grid: Grid,
+    /// Extra cost of entering each terrain, by terrain index (`None`: not allowed).
+    pub(crate) enter: &'a [Option<Cost>],
+    /// The mode follows roads only (and a plain step has none).
+    pub(crate) roads_only: bool,
+    /// A step dearer than the grid's own ends the move.
+    pub(crate) stops_on_costly: bool,
+}
+
+impl<'a> PlainSteps<'a> {
+    /// The mover's lookups, or `None` when its type, mode or class is unknown or the board
+    /// has no grid (every step then takes the general check, which says why).
+    pub(crate) fn of(
+        rules: &'a crate::rules::Rules,
+        board: &crate::board::Board,
+        piece: &crate::piece::Piece,
+    ) -> Option<Self> {
+        let ty = rules.piece_type(piece.kind)?;
+        let mode = rules.modes.get(piece.mode.index())?;
+        let class = rules.move_classes.get(ty.move_class.index())?;
+        Some(Self {
+            grid: *board.grid()?,
+            enter: &class.enter,
+            roads_only: mode.roads_only,
+            stops_on_costly: class.stops_on_costly,
+        })
+    }
+
+    /// The board index of `to` when the step from `from` is plain: no boundary feature on
+    /// a side of either cell (no road, barrier or crossing, so no crossing capacity), no one
+    /// else on `to` (no enemy, no sharing or stacking with friends), the mover alone breaks
+    /// no stacking limit, and neither cell is a half-hex. Only such steps skip the general
+    /// check; they get the same entry from it.
+    pub(crate) fn plain(
+        &self,
+        board: &crate::board::Board,
+        crowd: &Crowd,
+        from: Cell,
+        to: Cell,
+    ) -> Option<usize> {
+        let here = board.index(from)?;
+        let at = board.index(to)?;
+        let plain = crowd.unlinked(here, at)
+            && !crowd.enemy_at(at)
+            && !crowd.friend_at(at)
+            && crowd.alone().is_none()
+            && board.half_hex(from).is_none()
+            && board.half_hex(to).is_none();
+        plain.then_some(at)
+    }
+}
+
 /// Who stands where, by cell, for one reach query of one mover: the checks a step makes
 /// against other pieces (an enemy there, own pieces there for stacking and sharing, an
 /// enemy zone of control) become array lookups instead of walks over every piece, so a

@@ -290,3 +290,54 @@ fn phase_start_and_intent_read_where_a_piece_began_and_what_the_action_is_for() 
         "{events:?}"
     );
 }
+
+fn change_mode(game: &mut Game, hooks: &mut LuaHooks, mode: &str) -> Result<Vec<Event>, Refusal> {
+    let piece = game.piece_by_name("a").expect("a").id;
+    let m = game
+        .rules()
+        .modes
+        .iter()
+        .position(|m| m.name == mode)
+        .expect("mode");
+    let o = Order {
+        side: game.piece(piece).expect("a").side,
+        action: Action::Mode {
+            piece,
+            mode: grognard_kernel::ids::ModeId(m as u16),
+        },
+    };
+    game.apply(&o, hooks)
+}
+
+#[test]
+fn mode_changed_hook_sees_both_modes_and_may_refuse() {
+    // The hook runs after a `mode` order, seeing the new mode and given the old one.
+    let (mut game, mut hooks) = start(30, 30, -1);
+    let events = change_mode(&mut game, &mut hooks, "column").expect("column");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Note { text } if text == "mode line -> column")),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(
+            |e| matches!(e, Event::ModeChanged { from, to, .. } if from == "line" && to == "column")
+        ),
+        "{events:?}"
+    );
+    change_mode(&mut game, &mut hooks, "line").expect("back to line");
+    // A failing hook refuses the change, and nothing of it happens.
+    let (mut game, mut hooks) = start(0, 30, -1);
+    let before = game.state().clone();
+    let refusal = change_mode(&mut game, &mut hooks, "column").expect_err("refused");
+    assert_eq!(refusal.kind, RefusalKind::HookFailed);
+    assert!(
+        refusal.message.contains("no column while to_x is 0"),
+        "{}",
+        refusal.message
+    );
+    assert_eq!(game.state(), &before);
+    let a = game.piece_by_name("a").expect("a");
+    assert_eq!(game.rules().mode_name(a.mode), "line");
+}
