@@ -334,7 +334,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                 print_json(&json!({
                     "piece": piece.name, "type": kind, "mode": mode,
                     "from": piece.place.cell(),
-                    "reach": cells.iter().map(|r| json!({"cell": [r.cell.col, r.cell.row], "cost": r.cost.to_string(), "cost_hundredths": r.cost.hundredths(), "path": r.path.iter().map(|c| [c.col, c.row]).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+                    "reach": cells.iter().map(|r| json!({"cell": [r.cell.col, r.cell.row], "cost": r.cost.to_string(), "cost_hundredths": r.cost.hundredths(), "path": cells.path(r).iter().map(|c| [c.col, c.row]).collect::<Vec<_>>()})).collect::<Vec<_>>(),
                 }));
             } else {
                 let from = piece
@@ -346,10 +346,10 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
                     piece.name,
                     cells.len()
                 );
-                let mut sorted = cells;
+                let mut sorted: Vec<_> = cells.iter().collect();
                 sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
                 for r in sorted {
-                    let p: Vec<String> = r.path.iter().map(ToString::to_string).collect();
+                    let p: Vec<String> = cells.path(r).iter().map(ToString::to_string).collect();
                     out!(
                         "  {:<10} cost {:<5} via {}",
                         r.cell.to_string(),

@@ -106,9 +106,8 @@ fn reach_path(t: &mut Table, who: &str, to: (i32, i32)) -> Option<Vec<(i32, i32)
     let piece = id(t, who);
     match t.game.reach(piece, &mut t.hooks).expect("reach") {
         Reach::Cells(c) => c
-            .into_iter()
-            .find(|r| r.cell == Cell::new(to.0, to.1))
-            .map(|r| r.path.iter().map(|c| (c.col, c.row)).collect()),
+            .path_to(Cell::new(to.0, to.1))
+            .map(|path| path.iter().map(|c| (c.col, c.row)).collect()),
         Reach::Radius(_) => None,
     }
 }

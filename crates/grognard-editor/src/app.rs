@@ -1957,10 +1957,7 @@ impl EditorApp {
             .grid()
             .is_some_and(|g| g.direction_to(end, cell).is_some());
         let reachable = match &self.rt.reach {
-            Some(Reach::Cells(cells)) => cells
-                .iter()
-                .find(|r| r.cell == cell)
-                .map(|r| r.path.clone()),
+            Some(Reach::Cells(cells)) => cells.path_to(cell),
             _ => None,
         };
         if cell == start {

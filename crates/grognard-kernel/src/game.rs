@@ -18,7 +18,7 @@ use crate::geometry::{Arc as Bearing, Cell, Facing, Grid, LineCell};
 use crate::hooks::{HookCommand, HookDice, Hooks};
 use crate::ids::{ActionId, CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Crowd, Entry, PlainSteps, Reachable, StepBan};
+use crate::reach::{Crowd, Entry, PlainSteps, ReachMap, StepBan};
 use crate::rules::{
     Actor, Allowed, Clears, Effect, FeatureKind, MoveLimit, PhaseDef, Rules, StackMeasure,
     TargetRule, Who,
@@ -194,8 +194,8 @@ pub struct World<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reach {
-    /// On a grid: each cell with cost and path.
-    Cells(Vec<Reachable>),
+    /// On a grid: each cell with its cost, and the paths.
+    Cells(ReachMap),
     /// On an open table: how far it may go in a straight line over open ground.
     Radius(Cost),
 }
@@ -1292,7 +1292,9 @@ impl Game {
     /// boundary feature at either cell, nobody on the cell entered, no half-hex, and the
     /// mover breaks no stacking limit alone. What is left of the rules — the terrain's price,
     /// the hooks, a zone of control, a costly step that ends the move — is asked in the same
-    /// order as `enter` asks it, with the per-query lookups made once.
+    /// order as `enter` asks it, with the per-query lookups made once. `None`: the step is
+    /// not allowed; a failing hook also leaves its refusal in `failure`. (The entry comes
+    /// back in a register: a reach query takes tens of thousands of steps.)
     #[allow(clippy::too_many_arguments)]
     fn plain_entry(
         &self,
@@ -1303,12 +1305,17 @@ impl Game {
         plain: &PlainSteps<'_>,
         crowd: &Crowd,
         hooks: &mut dyn Hooks,
-    ) -> Result<Entry, Refusal> {
+        failure: &mut Option<Refusal>,
+    ) -> Option<Entry> {
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
             state,
+        };
+        let mut fail = |message: String| {
+            failure.get_or_insert(Refusal::new(RefusalKind::HookFailed, message));
+            None
         };
         let step = plain.grid.step_cost(dir);
         let data = if plain.roads_only {
@@ -1321,33 +1328,27 @@ impl Game {
                 .flatten()
                 .map(|extra| step.saturating_add(extra))
         };
-        let cost = hooks
-            .move_cost(&world, piece.id, from, to, data)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let cost = match cost {
-            Some(c) if c.is_negative() => {
-                return Err(Refusal::new(
-                    RefusalKind::HookFailed,
-                    format!(
-                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
-                        piece.name
-                    ),
+        let cost = match hooks.move_cost(&world, piece.id, from, to, data) {
+            Ok(Some(c)) if c.is_negative() => {
+                return fail(format!(
+                    "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                    piece.name
                 ));
             }
-            Some(c) => c,
-            None => return Err(Refusal::new(RefusalKind::Impassable, String::new())),
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => return fail(e.message),
         };
         let mut can_continue = crowd.zone_at(at).is_none();
-        if hooks
-            .stops(&world, piece.id, from, to)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
-        {
-            can_continue = false;
+        match hooks.stops(&world, piece.id, from, to) {
+            Ok(true) => can_continue = false,
+            Ok(false) => {}
+            Err(e) => return fail(e.message),
         }
         if plain.stops_on_costly && cost > step {
             can_continue = false;
         }
-        Ok(Entry {
+        Some(Entry {
             cost,
             can_stop: true,
             can_continue,
@@ -1391,7 +1392,7 @@ impl Game {
             }));
         };
         if piece.moved || crate::company::held(&self.rules, &self.state, piece).is_some() {
-            return Ok(Reach::Cells(Vec::new()));
+            return Ok(Reach::Cells(ReachMap::default()));
         }
         let start = piece
             .place
@@ -1433,16 +1434,20 @@ impl Game {
                 let plain = fast
                     .as_ref()
                     .and_then(|f| f.plain(board, &crowd, from, to).map(|at| (f, at)));
-                let entered = match plain {
-                    Some((f, at)) => {
-                        self.plain_entry(state, piece, (from, dir, to), at, f, &crowd, hooks)
-                    }
-                    None => self
-                        .enter(state, piece, from, dir, to, hooks, Some(&crowd))
-                        .map(|(entry, _)| entry),
-                };
-                match entered {
-                    Ok(entry) => Some(entry),
+                if let Some((f, at)) = plain {
+                    return self.plain_entry(
+                        state,
+                        piece,
+                        (from, dir, to),
+                        at,
+                        f,
+                        &crowd,
+                        hooks,
+                        &mut failure,
+                    );
+                }
+                match self.enter(state, piece, from, dir, to, hooks, Some(&crowd)) {
+                    Ok((entry, _)) => Some(entry),
                     Err(r) if r.kind == RefusalKind::HookFailed => {
                         failure.get_or_insert(r);
                         None

@@ -21,16 +21,130 @@ pub struct Entry {
     pub can_continue: bool,
 }
 
-/// One reachable cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One reachable cell. Its path is kept in the [`ReachMap`] it came from
+/// ([`ReachMap::path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reachable {
     /// The cell.
     pub cell: Cell,
     /// Cheapest cost to end there.
     pub cost: Cost,
-    /// Cells entered, in order (the start not included).
-    pub path: Vec<Cell>,
+    /// Its node in the map's path tree.
+    node: u32,
 }
+
+/// No node: the parent of a first step.
+const NO_NODE: u32 = u32::MAX;
+
+/// Every cell a piece can reach, sorted by row then column, with the cheapest paths kept
+/// as one tree of parent links: a reach query touches thousands of cells and is asked for
+/// the path of one (the cell under the pointer, the end of a move), so a path is spelled
+/// out only when asked for.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ReachMap {
+    cells: Vec<Reachable>,
+    /// Each node's cell and its parent node ([`NO_NODE`] for a first step).
+    tree: Vec<(Cell, u32)>,
+}
+
+impl ReachMap {
+    /// The cells entered on the way to `r`, in order (the start not included; the last is
+    /// `r.cell`).
+    #[must_use]
+    pub fn path(&self, r: &Reachable) -> Vec<Cell> {
+        let mut path = Vec::new();
+        let mut at = r.node;
+        // A path never enters a cell twice, so it has at most one node per tree entry.
+        while at != NO_NODE && path.len() < self.tree.len() {
+            let Some(&(cell, parent)) = self.tree.get(at as usize) else {
+                break;
+            };
+            path.push(cell);
+            at = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The reachable entry for `cell`, if the piece can end a move there.
+    #[must_use]
+    pub fn get(&self, cell: Cell) -> Option<&Reachable> {
+        self.cells
+            .binary_search_by_key(&(cell.row, cell.col), |r| (r.cell.row, r.cell.col))
+            .ok()
+            .and_then(|i| self.cells.get(i))
+    }
+
+    /// The path to `cell` ([`Self::path`]), if the piece can end a move there.
+    #[must_use]
+    pub fn path_to(&self, cell: Cell) -> Option<Vec<Cell>> {
+        self.get(cell).map(|r| self.path(r))
+    }
+
+    /// A map from whole paths: `(cell, cost, path)` each, in any order.
+    pub(crate) fn from_paths(items: impl IntoIterator<Item = (Cell, Cost, Vec<Cell>)>) -> Self {
+        let mut map = Self::default();
+        for (cell, cost, path) in items {
+            let mut parent = NO_NODE;
+            for c in path {
+                map.tree.push((c, parent));
+                parent = u32::try_from(map.tree.len() - 1).unwrap_or(NO_NODE);
+            }
+            map.cells.push(Reachable {
+                cell,
+                cost,
+                node: parent,
+            });
+        }
+        map.sort();
+        map
+    }
+
+    fn sort(&mut self) {
+        self.cells.sort_by_key(|r| (r.cell.row, r.cell.col));
+    }
+}
+
+impl core::ops::Deref for ReachMap {
+    type Target = [Reachable];
+
+    fn deref(&self) -> &[Reachable] {
+        &self.cells
+    }
+}
+
+impl IntoIterator for ReachMap {
+    type Item = Reachable;
+    type IntoIter = std::vec::IntoIter<Reachable>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.cells.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a ReachMap {
+    type Item = &'a Reachable;
+    type IntoIter = core::slice::Iter<'a, Reachable>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.cells.iter()
+    }
+}
+
+/// Two maps are equal when they hold the same cells at the same costs by the same paths
+/// (however their trees are laid out).
+impl PartialEq for ReachMap {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells.len() == other.cells.len()
+            && self
+                .cells
+                .iter()
+                .zip(&other.cells)
+                .all(|(a, b)| (a.cell, a.cost) == (b.cell, b.cost) && self.path(a) == other.path(b))
+    }
+}
+
+impl Eq for ReachMap {}
 
 /// Every cell where a piece starting at `start` can end a move costing at most `budget` and
 /// taking at most `max_steps` steps, sorted by cell. `enter(from, dir, to, spent)` says what
@@ -59,7 +173,7 @@ pub fn reach(
     cells: usize,
     index: impl Fn(Cell) -> Option<usize>,
     enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
-) -> Vec<Reachable> {
+) -> ReachMap {
     reach_with(
         grid,
         start,
@@ -85,12 +199,12 @@ fn reach_with(
     index: impl Fn(Cell) -> Option<usize>,
     mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
     dense_limit: usize,
-) -> Vec<Reachable> {
+) -> ReachMap {
     // An optimal path never enters a cell twice, so a limit above the cell count is no limit.
     let max_steps = max_steps.filter(|m| (*m as usize) < cells);
     let layers = max_steps.map_or(1, |m| m as usize + 1);
     let Some(start_index) = index(start) else {
-        return Vec::new();
+        return ReachMap::default();
     };
     let state_of = |cell_index: usize, steps: u32| -> usize {
         if max_steps.is_some() {
@@ -184,33 +298,49 @@ fn reach_with(
             chosen[c] = state;
         }
     });
-    let mut out = Vec::with_capacity(reached);
-    // Each path is walked back into one reused buffer, then copied once into a vector of
-    // exactly its length.
-    let mut back: Vec<Cell> = Vec::new();
+    // The paths, as one tree: each state on a chosen path gets a node once, so the work is
+    // one step per state on some path rather than one per cell of every path.
+    let mut map = ReachMap {
+        cells: Vec::with_capacity(reached),
+        tree: Vec::with_capacity(reached),
+    };
+    let mut nodes = NodeOf::new(&table);
+    let mut chain: Vec<usize> = Vec::new();
     for (cell_index, &s) in chosen.iter().enumerate() {
         if s == NONE {
             continue;
         }
-        // The last step comes from a state the piece could go on from; walk those back.
-        back.clear();
-        back.push(cell_at[cell_of_state(s)]);
+        // The last step comes from a state the piece could go on from; walk those back to
+        // the start or to a state that already has its node.
+        chain.clear();
         let mut at = table.stop(s).1;
-        while at != NONE && at != s0 {
-            back.push(cell_at[cell_of_state(at)]);
+        while at != NONE && at != s0 && nodes.get(at).is_none() {
+            chain.push(at);
             at = table.go(at).1;
         }
-        out.push(Reachable {
+        let mut parent = if at == NONE || at == s0 {
+            NO_NODE
+        } else {
+            nodes.get(at).unwrap_or(NO_NODE)
+        };
+        for &state in chain.iter().rev() {
+            map.tree.push((cell_at[cell_of_state(state)], parent));
+            parent = u32::try_from(map.tree.len() - 1).unwrap_or(NO_NODE);
+            nodes.set(state, parent);
+        }
+        map.tree.push((cell_at[cell_index], parent));
+        map.cells.push(Reachable {
             cell: cell_at[cell_index],
             cost: table.stop(s).0,
-            path: back.iter().rev().copied().collect(),
+            node: u32::try_from(map.tree.len() - 1).unwrap_or(NO_NODE),
         });
     }
+    nodes.recycle();
     scratch::give(|b| &mut b.states, chosen);
     scratch::give(|b| &mut b.cells, cell_at);
     table.recycle();
-    out.sort_by_key(|r| (r.cell.row, r.cell.col));
-    out
+    map.sort();
+    map
 }
 
 const NONE: usize = usize::MAX;
@@ -315,6 +445,50 @@ impl States {
                     f(*s, *c);
                 }
             }
+        }
+    }
+}
+
+/// The path-tree node of each state on a chosen path: dense beside a dense table, a map
+/// beside a sparse one.
+enum NodeOf {
+    Dense(Vec<u32>),
+    Sparse(std::collections::HashMap<usize, u32>),
+}
+
+impl NodeOf {
+    fn new(table: &States) -> Self {
+        match table {
+            States::Dense(slots) => {
+                Self::Dense(scratch::take(|b| &mut b.counts, slots.len(), NO_NODE))
+            }
+            States::Sparse { .. } => Self::Sparse(std::collections::HashMap::new()),
+        }
+    }
+
+    fn get(&self, state: usize) -> Option<u32> {
+        match self {
+            Self::Dense(v) => v.get(state).copied().filter(|n| *n != NO_NODE),
+            Self::Sparse(m) => m.get(&state).copied(),
+        }
+    }
+
+    fn set(&mut self, state: usize, node: u32) {
+        match self {
+            Self::Dense(v) => {
+                if let Some(slot) = v.get_mut(state) {
+                    *slot = node;
+                }
+            }
+            Self::Sparse(m) => {
+                m.insert(state, node);
+            }
+        }
+    }
+
+    fn recycle(self) {
+        if let Self::Dense(v) = self {
+            scratch::give(|b| &mut b.counts, v);
         }
     }
 }

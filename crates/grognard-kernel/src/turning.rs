@@ -17,7 +17,7 @@ use crate::game::{Game, State};
 use crate::geometry::{Cell, Facing, Grid};
 use crate::ids::{CounterId, FlagId, PieceId};
 use crate::piece::Piece;
-use crate::reach::{Entry, Reachable};
+use crate::reach::{Entry, ReachMap};
 use crate::rules::{Effect, MoveLimit, Rules, Who};
 
 /// A piece type's rules for facing while it moves. The default changes nothing.
@@ -239,7 +239,7 @@ pub(crate) fn reach(
     cells: usize,
     index: impl Fn(Cell) -> Option<usize>,
     enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
-) -> Vec<Reachable> {
+) -> ReachMap {
     if !turning(rules, piece).is_some_and(|t| t.forward_only) {
         return crate::reach::reach(grid, start, budget, max_steps, cells, index, enter);
     }
@@ -266,9 +266,9 @@ fn forward_reach(
     max_steps: Option<u32>,
     index: impl Fn(Cell) -> Option<usize>,
     mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
-) -> Vec<Reachable> {
+) -> ReachMap {
     let Some(start_index) = index(start) else {
-        return Vec::new();
+        return ReachMap::default();
     };
     let layer = |steps: u32| if max_steps.is_some() { steps } else { 0 };
     let s0: Key = (start_index, facing.0, 0);
@@ -335,22 +335,17 @@ fn forward_reach(
             chosen.insert(key.0, (*cost, *steps, *key));
         }
     }
-    let mut out: Vec<Reachable> = chosen
-        .into_values()
-        .filter_map(|(cost, _, key)| {
-            let cell = *cell_at.get(&key.0)?;
-            let mut path = vec![cell];
-            let mut at = stop.get(&key).map(|(_, _, prev)| *prev);
-            while let Some(k) = at.filter(|k| *k != s0) {
-                path.push(*cell_at.get(&k.0)?);
-                at = go.get(&k).and_then(|(_, prev)| *prev);
-            }
-            path.reverse();
-            Some(Reachable { cell, cost, path })
-        })
-        .collect();
-    out.sort_by_key(|r| (r.cell.row, r.cell.col));
-    out
+    ReachMap::from_paths(chosen.into_values().filter_map(|(cost, _, key)| {
+        let cell = *cell_at.get(&key.0)?;
+        let mut path = vec![cell];
+        let mut at = stop.get(&key).map(|(_, _, prev)| *prev);
+        while let Some(k) = at.filter(|k| *k != s0) {
+            path.push(*cell_at.get(&k.0)?);
+            at = go.get(&k).and_then(|(_, prev)| *prev);
+        }
+        path.reverse();
+        Some((cell, cost, path))
+    }))
 }
 
 impl Game {
@@ -584,10 +579,11 @@ mod tests {
                 assert_eq!(got_map, want, "seed {seed}, max {max:?}, oblique {oblique}");
                 for r in &got {
                     let (mut at, mut heading, mut cost) = (start, facing, Cost::ZERO);
+                    let path = got.path(r);
                     // With oblique moves the path is walked by the headings the move
                     // order would choose.
-                    let headings = oblique.then(|| walk_obliquely(&grid, start, facing, &r.path));
-                    for (i, &next) in r.path.iter().enumerate() {
+                    let headings = oblique.then(|| walk_obliquely(&grid, start, facing, &path));
+                    for (i, &next) in path.iter().enumerate() {
                         let dir = grid.direction_to(at, next).expect("adjacent");
                         assert!(ahead(&grid, heading).contains(&dir), "seed {seed}: {r:?}");
                         cost += enter(at, dir, next).expect("enterable").cost;

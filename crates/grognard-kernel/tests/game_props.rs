@@ -383,12 +383,14 @@ fn check_reach(game: &Game, which: impl Fn(&Piece) -> bool) -> Result<(), TestCa
         // Late in the last turn the side may have no movement phase left to try moves in.
         let can_try = mover.phase().is_some();
         for r in &cells {
-            prop_assert_eq!(r.path.last(), Some(&r.cell));
+            let path = cells.path(r);
+            prop_assert_eq!(path.last(), Some(&r.cell));
+            prop_assert_eq!(cells.path_to(r.cell), Some(path.clone()));
             if let Some(max) = ty.max_steps[piece.mode.index()] {
-                prop_assert!(r.path.len() <= max as usize);
+                prop_assert!(path.len() <= max as usize);
             }
             if can_try {
-                check_move(mover, piece, &r.path, r.cost, "reach")?;
+                check_move(mover, piece, &path, r.cost, "reach")?;
             }
         }
         let routes = oracle_routes(game, piece.id);
@@ -602,7 +604,7 @@ fn fill(game: &Game, seed: &OrderSeed, side: SideId, category: Category) -> Orde
                 0..=5 => match game.reach(piece.id, &mut NoHooks) {
                     Ok(Reach::Cells(cells)) if !cells.is_empty() => {
                         let pick = usize::from(seed.b) % cells.len();
-                        (piece.id, cells[pick].path.clone())
+                        (piece.id, cells.path(&cells[pick]))
                     }
                     _ => (piece.id, walk()),
                 },
