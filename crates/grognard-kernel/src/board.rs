@@ -206,6 +206,15 @@ impl Board {
             .filter(move |area| segment_touches_polygon(a, b, &area.corners))
     }
 
+    /// True when some cells of this board are half-hexes cut by the table edge.
+    #[must_use]
+    pub fn has_half_hexes(&self) -> bool {
+        matches!(
+            &self.surface,
+            Surface::Grid { grid: Grid::Hex(_), halves, .. } if halves.sides || halves.baselines
+        )
+    }
+
     /// Whether a cell is a half-hex cut by the table edge.
     #[must_use]
     pub fn half_hex(&self, c: Cell) -> Option<crate::geometry::hex::HalfHex> {

@@ -585,6 +585,8 @@ pub(crate) struct PlainSteps<'a> {
     pub(crate) roads_only: bool,
     /// A step dearer than the grid's own ends the move.
     pub(crate) stops_on_costly: bool,
+    /// The board has half-hexes at its edges (each step then looks at both cells).
+    halves: bool,
 }
 
 impl<'a> PlainSteps<'a> {
@@ -603,6 +605,7 @@ impl<'a> PlainSteps<'a> {
             enter: &class.enter,
             roads_only: mode.roads_only,
             stops_on_costly: class.stops_on_costly,
+            halves: board.has_half_hexes(),
         })
     }
 
@@ -624,8 +627,7 @@ impl<'a> PlainSteps<'a> {
             && !crowd.enemy_at(at)
             && !crowd.friend_at(at)
             && crowd.alone().is_none()
-            && board.half_hex(from).is_none()
-            && board.half_hex(to).is_none();
+            && (!self.halves || (board.half_hex(from).is_none() && board.half_hex(to).is_none()));
         plain.then_some(at)
     }
 }
