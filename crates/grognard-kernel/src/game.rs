@@ -1294,16 +1294,16 @@ impl Game {
     /// the hooks, a zone of control, a costly step that ends the move — is asked in the same
     /// order as `enter` asks it, with the per-query lookups made once. `None`: the step is
     /// not allowed; a failing hook also leaves its refusal in `failure`. (The entry comes
-    /// back in a register: a reach query takes tens of thousands of steps.)
+    /// back in a register: a reach query takes tens of thousands of steps.) With `priced`
+    /// (the hook is pure), the hook's answers are kept by terrain and kind of step.
     #[allow(clippy::too_many_arguments)]
     fn plain_entry(
         &self,
         state: &State,
         piece: &Piece,
         (from, dir, to): (Cell, Facing, Cell),
-        at: usize,
-        plain: &PlainSteps<'_>,
-        crowd: &Crowd,
+        (at, plain, crowd): (usize, &PlainSteps<'_>, &Crowd),
+        priced: Option<&mut [Option<Option<Cost>>]>,
         hooks: &mut dyn Hooks,
         failure: &mut Option<Refusal>,
     ) -> Option<Entry> {
@@ -1318,17 +1318,32 @@ impl Game {
             None
         };
         let step = plain.grid.step_cost(dir);
+        let terrain = self.board.terrain_of_index(at).index();
         let data = if plain.roads_only {
             None
         } else {
             plain
                 .enter
-                .get(self.board.terrain_of_index(at).index())
+                .get(terrain)
                 .copied()
                 .flatten()
                 .map(|extra| step.saturating_add(extra))
         };
-        let cost = match hooks.move_cost(&world, piece.id, from, to, data) {
+        let diagonal =
+            matches!(plain.grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir);
+        let slot = priced.and_then(|p| p.get_mut(terrain * 2 + usize::from(diagonal)));
+        let asked = match slot {
+            Some(Some(known)) => Ok(*known),
+            Some(slot) => {
+                let answer = hooks.move_cost(&world, piece.id, from, to, data);
+                if let Ok(a) = &answer {
+                    *slot = Some(*a);
+                }
+                answer
+            }
+            None => hooks.move_cost(&world, piece.id, from, to, data),
+        };
+        let cost = match asked {
             Ok(Some(c)) if c.is_negative() => {
                 return fail(format!(
                     "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
@@ -1413,6 +1428,11 @@ impl Game {
         );
         let crowd = self.crowd(state, piece);
         let fast = PlainSteps::of(&self.rules, board, piece);
+        // A pure move_cost hook answers a plain step by its terrain and kind of step alone
+        // (the mover, options and settings being fixed for the query): asked once each.
+        let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks
+            .move_cost_is_pure()
+            .then(|| vec![None; self.rules.terrain.len() * 2]);
         let cells = crate::turning::reach(
             &self.rules,
             &state.options,
@@ -1439,9 +1459,8 @@ impl Game {
                         state,
                         piece,
                         (from, dir, to),
-                        at,
-                        f,
-                        &crowd,
+                        (at, f, &crowd),
+                        priced.as_deref_mut(),
                         hooks,
                         &mut failure,
                     );

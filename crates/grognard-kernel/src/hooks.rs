@@ -264,6 +264,15 @@ pub trait Hooks {
         Ok(data)
     }
 
+    /// True when [`Self::move_cost`] is a function of the mover's type and mode, the
+    /// terrain entered, whether the step is a square grid's diagonal, the data cost and the
+    /// game's options and settings — nothing else in the game. A reach query may then ask
+    /// it once per terrain and kind of step for its mover instead of on every step. The
+    /// default is `false`: an implementation that overrides `move_cost` must say so itself.
+    fn move_cost_is_pure(&self) -> bool {
+        false
+    }
+
     /// True when `piece` must end its move on entering `to` (a special movement stop).
     /// Called on hot paths too.
     ///
@@ -389,4 +398,9 @@ pub trait Hooks {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoHooks;
 
-impl Hooks for NoHooks {}
+impl Hooks for NoHooks {
+    /// The data cost unchanged: pure.
+    fn move_cost_is_pure(&self) -> bool {
+        true
+    }
+}

@@ -423,6 +423,13 @@ fn piece_label(world: &World<'_>, piece: PieceId) -> String {
 }
 
 impl Hooks for LuaHooks {
+    /// The hook is called with plain values only (type, mode and terrain names, the data
+    /// cost, diagonal or not) and reads the ruleset's constants, which the options and
+    /// settings set: its answers are kept per game on exactly those (see `PureTable`).
+    fn move_cost_is_pure(&self) -> bool {
+        true
+    }
+
     fn move_cost(
         &mut self,
         world: &World<'_>,
