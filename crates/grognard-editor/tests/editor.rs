@@ -722,3 +722,59 @@ fn block_orders_save_points_and_redeploy_a_dummy_from_the_board() {
         status(&h)
     );
 }
+
+/// Every bundled example with an orders file plays in an editor session — the path the
+/// board's clicks and the order panel take (`Session::apply`) — every order accepted; the
+/// game saved from the editor loads back (*Load game…*) and replays to the same log.
+#[test]
+fn every_example_plays_its_orders_in_a_session_and_its_save_loads() {
+    let _root = at_root();
+    let mut played = 0;
+    for scenario in grognard_editor::app::example_scenarios() {
+        let shown = scenario.display().to_string();
+        let stem = scenario
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let orders_path = scenario.with_file_name(format!("{stem}.orders.yaml"));
+        if !orders_path.exists() {
+            continue;
+        }
+        let s = load_scenario(&scenario, None).unwrap_or_else(|d| panic!("{shown}: {d}"));
+        let mut session = grognard_editor::session::Session::start(s, &[])
+            .unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let orders = grognard_rules::load::load_orders(&orders_path)
+            .unwrap_or_else(|d| panic!("{shown}: {d}"));
+        for o in &orders {
+            let order = grognard_rules::orders::resolve_order(&session.game, &o.value)
+                .unwrap_or_else(|e| panic!("{shown}: order at line {}: {e}", o.location.line));
+            session
+                .apply(order)
+                .unwrap_or_else(|e| panic!("{shown}: order at line {}: {e}", o.location.line));
+        }
+        assert!(
+            session.game.log().len() > orders.len(),
+            "{shown}: the orders played"
+        );
+        let save = std::env::temp_dir().join(format!(
+            "grognard-editor-{}-{stem}.json",
+            std::process::id()
+        ));
+        session
+            .save(&save)
+            .unwrap_or_else(|e| panic!("{shown}: {e}"));
+        let loaded = grognard_editor::session::Session::load(&save);
+        let _ = std::fs::remove_file(&save);
+        let loaded = loaded.unwrap_or_else(|e| panic!("{shown}: {e}"));
+        assert_eq!(
+            loaded.game.log(),
+            session.game.log(),
+            "{shown}: the save replays"
+        );
+        played += 1;
+    }
+    assert!(
+        played >= 8,
+        "only {played} examples with orders were played"
+    );
+}
