@@ -82,6 +82,54 @@ local function is_engaged(game, u)
   return false
 end
 
+-- Whether enemy `e` threatens `u` where they stand (the threatened zone of the ruleset's
+-- `open_table.threats`: 6 inches, artillery 12 except against skirmishers, cavalry 12 against
+-- infantry; from the enemy's front arc, with line of sight; shaken units threaten nothing).
+local function threatens(game, e, u)
+  if game:flag(e, "shaken") then return false end
+  local reach = 6
+  if (is_artillery(game, e) and not is_skirmisher(game, u))
+    or (is_cavalry(game, e) and is_infantry(game, u)) then
+    reach = 12
+  end
+  return arc(game, e, u) == "front" and game:sight(e, u) and rule_distance(game, u, e) <= reach
+end
+
+-- 003 Brigade Orders ----------------------------------------------------------------------
+
+-- The brigade's Assault objective (an enemy unit on the table), or nil.
+local function objective_of(game, commander)
+  if not commander or not game:flag(commander, "order_assault") then return nil end
+  local n = game:counter(commander, "objective")
+  if n < 1 then return nil end
+  for _, e in ipairs(game:units()) do
+    if e:id() == n - 1 then return e end
+  end
+  return nil
+end
+
+-- Close range is read as the threatened range: under Assault infantry and artillery may
+-- move into it, under Hold infantry may (within command range, checked after the move).
+-- `order` ("assault", "hold" or another name) is the brigade's order when the caller knows
+-- better than the flags it can read (an order changed in the same call).
+local function may_close(game, u, commander, order)
+  if not order then
+    if game:flag(commander, "order_assault") then order = "assault"
+    elseif game:flag(commander, "order_hold") then order = "hold" end
+  end
+  if order == "assault" then return is_infantry(game, u) or is_artillery(game, u) end
+  if order == "hold" then return is_infantry(game, u) end
+  return false
+end
+
+-- Keeps the flag `may_close` (open_table.threats_ignored_with_flags) on a brigade's units.
+local function set_close_permissions(game, commander, order)
+  for _, u in ipairs(brigade_units(game, commander)) do
+    local want = may_close(game, u, commander, order)
+    if game:flag(u, "may_close") ~= want then game:set_flag(u, "may_close", want) end
+  end
+end
+
 -- Moves and placements on the table -------------------------------------------------------
 
 -- The nearest enemy unit (not a commander), or nil.
@@ -623,6 +671,11 @@ function bp.charge(game, actor, target)
   end
   local r, final = resolve_charge(game, actor, target, moves - 1, false)
   set_counter(game, actor, "moves", final or (moves - 1))
+  local c = brigadier_of(game, actor)
+  if amended(game) and c and game:flag(actor, "in_brigade_command") and objective_of(game, c) == target then
+    -- A charge on the objective closes on it (003 Brigade Orders, Assault).
+    game:set_flag(c, "assault_advanced")
+  end
   game:note(game:name(actor) .. " charges " .. game:name(target) .. ": " .. r)
 end
 
@@ -783,6 +836,42 @@ function bp.moved(game, u, path, facing)
     error(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone", 0)
   end
   local _, _, now_facing = game:position(u)
+  local objective = objective_of(game, c)
+  if objective then
+    local ox, oy = game:position(objective)
+    local before = math.sqrt((from.x - ox) ^ 2 + (from.y - oy) ^ 2)
+    local closer = game:distance(u, objective) < before - 0.001
+    if game:flag(c, "assault_new") and not is_skirmisher(game, u)
+      and game:arc_at(to.x, to.y, now_facing, ox, oy) ~= "front" then
+      -- Assault, on the turn of the order: the objective stays in every unit's front arc
+      -- (skirmishers, having no flank or rear zones, have it there wherever they face).
+      error(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
+        .. game:name(objective) .. " in its front arc", 0)
+    end
+    if game:flag(c, "assault_command") and game:flag(u, "in_brigade_command")
+      and not game:flag(c, "assault_advanced") then
+      -- The brigade command must include a move toward the objective: Reading, its first
+      -- move (or a charge on the objective) is that move.
+      if not closer then
+        error(game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
+          .. game:name(objective) .. ": its first move must end closer to it", 0)
+      end
+      game:set_flag(c, "assault_advanced")
+    end
+  end
+  if c and game:flag(c, "order_hold") and game:flag(u, "may_close")
+    and game:distance(c, u) > game:setting("command_range") + 0.001 then
+    -- Hold: infantry close with the enemy only within command range of their brigadier.
+    for _, e in ipairs(enemies(game, u)) do
+      local ex, ey = game:position(e)
+      local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+      if game:distance(u, e) < before - 0.001 and threatens(game, e, u) then
+        error(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
+          .. game:setting("command_range") .. " inches) of " .. game:name(c)
+          .. " it may not move into threatened range of " .. game:name(e), 0)
+      end
+    end
+  end
   if game:flag(u, "follow_through") then
     if game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
       error(game:name(u) .. " follows through into its front arc only", 0)
@@ -1097,13 +1186,46 @@ function bp.brigade_order(game, actor, target)
   end
   local result = game:resolve("command", inputs, "brigade command by " .. game:name(actor))
   game:note(game:name(actor) .. " brigade command: " .. result .. " for " .. #units .. " units")
+  -- 003 Brigade Orders, Assault: a command that gives moves must close on the objective.
+  local objective = amended(game) and MOVES[result] and objective_of(game, actor)
   for _, u in ipairs(units) do
     local moves = settle(game, actor, u, result, 0)
     game:set_flag(u, "ordered")
     mark_intent(game, u, intent, result, moves)
     if result == "blunder" then break end
     if moves == 0 then game:note(game:name(u) .. " does not move") end
+    if objective and moves > 0 then game:set_flag(u, "in_brigade_command") end
   end
+  if objective then
+    game:set_flag(actor, "assault_command")
+    game:set_flag(actor, "assault_advanced", false)
+    game:note(game:name(actor) .. "'s command under Assault must close on " .. game:name(objective))
+  end
+end
+
+-- 003 Brigade Orders, Assault: the order names its objective, an enemy unit (the target);
+-- the brigade's units not locked in combat turn where they stand to face it, and infantry
+-- and artillery may now move into threatened range (flag `may_close`).
+function bp.assault(game, actor, target)
+  pending = {}
+  set_counter(game, actor, "objective", target:id() + 1)
+  game:set_flag(actor, "assault_new")
+  set_close_permissions(game, actor, "assault")
+  local tx, ty = game:position(target)
+  for _, u in ipairs(brigade_units(game, actor)) do
+    if not game:flag(u, "locked") and arc(game, u, target) ~= "front" then
+      local x, y = game:position(u)
+      local facing = math.deg(math.atan(ty - y, tx - x)) % 360
+      game:place_at(u, x, y, facing, "turns to face the Assault objective")
+    end
+  end
+  game:note(game:name(actor) .. "'s brigade assaults " .. game:name(target))
+end
+
+-- Every other brigade order: the close-range permissions follow the new order.
+function bp.brigade_order_given(game, actor)
+  pending = {}
+  set_close_permissions(game, actor)
 end
 
 function bp.brigade_rally(game, actor, target)
@@ -1319,14 +1441,7 @@ end
 
 local function threatened(game, u)
   for _, e in ipairs(enemies(game, u)) do
-    local reach = 6
-    if (is_artillery(game, e) and not is_skirmisher(game, u))
-      or (is_cavalry(game, e) and is_infantry(game, u)) then
-      reach = 12
-    end
-    if arc(game, e, u) == "front" and game:sight(e, u) and rule_distance(game, u, e) <= reach then
-      return true
-    end
+    if threatens(game, e, u) then return true end
   end
   return false
 end
@@ -1365,6 +1480,12 @@ function bp.phase_begin(game, phase)
       end
     end
   end
+  if amended(game) then
+    -- 003 Brigade Orders: the close-range permissions follow each brigade's order.
+    for _, c in ipairs(game:units()) do
+      if kind(game, c) == "brigadier" then set_close_permissions(game, c) end
+    end
+  end
   if phase == "command" and amended(game) then
     -- Maneuver: a brigade that came into engagement range halts; if the order is not
     -- changed by the next command phase it becomes Hold.
@@ -1375,6 +1496,7 @@ function bp.phase_begin(game, phase)
           game:set_flag(c, "order_withdrawal", false)
           game:set_flag(c, "order_hold")
           game:set_flag(c, "maneuver_halted", false)
+          set_close_permissions(game, c, "hold")
           game:note(game:name(c) .. "'s Maneuver order becomes Hold")
         elseif not all_unengaged(game, brigade_units(game, c)) then
           game:set_flag(c, "maneuver_halted")

@@ -324,6 +324,10 @@ fn diff_reads_as_the_list_of_amendments() {
         // 003 Flank attacks: the other reading of cavalry turning to face.
         "option `cavalry_flank_charges_stand` added (default off)",
         "option `sudden_charge_on_initiative_only` added (default off)",
+        // 003 Brigade Orders: close range is the threatened range; Assault's objective.
+        "open_table, threats_ignored_with_flags: [] → [may_close]",
+        "counter `objective` added",
+        "setting `command_range` added (default 12)",
         // Charges on an initiative move; sweeping advances in close combat.
         "sequence, side-turn phase `initiative` added",
     ] {
@@ -1887,7 +1891,7 @@ fn under_a_hold_order_the_staff_stand_does_not_move() {
         no.message
     );
     // Changing the order frees it.
-    act(&mut t, "blue", "bde", "assault", None).expect("assault");
+    act(&mut t, "blue", "bde", "assault", Some("r1")).expect("assault");
     move_to(&mut t, "blue", "bde", 30.0, 40.0).expect("moves under Assault");
 }
 
@@ -2409,4 +2413,154 @@ fn the_acted_event_records_the_intent_and_old_logs_still_read() {
     let read: Event = serde_json::from_str(old).expect("an old log entry reads");
     assert!(matches!(&read, Event::Acted { intent, .. } if intent.is_empty()));
     assert_eq!(serde_json::to_string(&read).expect("json"), old);
+}
+
+#[test]
+fn under_assault_infantry_and_artillery_may_move_into_threatened_range() {
+    // 003 Brigade Orders, Assault: infantry and artillery may move to close range; Maneuver:
+    // units may not voluntarily advance to close range. Reading: close range is the
+    // threatened range. b1 faces north, 60 degrees off r2: under Maneuver (the general rule)
+    // r2's 3.96" zone is closed to it; under Assault on r2 it turns to face r2 and runs into
+    // the zone without stopping — but not within the 4" limit (2.64" on the table).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [33, 28], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: ba, side: blue, type: foot_battery, at: [60, 44], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r2, side: red, type: line_infantry, at: [40, 24], facing: 180, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    assert!(
+        ordered(&mut t, "bde", "b1") >= 1,
+        "staff 12 fails only on a blunder"
+    );
+    act(&mut t, "blue", "bde", "maneuver", None).expect("maneuver");
+    assert!(!flag(&t, "b1", "may_close"));
+    let no = refused(move_facing(&mut t, "b1", 37.0, 24.5, 345));
+    assert!(no.message.contains("must stop at"), "{}", no.message);
+    act(&mut t, "blue", "bde", "assault", Some("r2")).expect("assault");
+    // Infantry and artillery may close; cavalry may not.
+    assert!(flag(&t, "b1", "may_close") && flag(&t, "ba", "may_close"));
+    assert!(!flag(&t, "bc", "may_close"));
+    // The order turned b1 to face its objective (r2 lies at 330 degrees from it).
+    assert_eq!(facing_of(&t, "b1"), 330);
+    let near = refused(move_facing(&mut t, "b1", 38.0, 24.2, 345));
+    assert!(
+        near.message.contains("may not come within"),
+        "{}",
+        near.message
+    );
+    move_facing(&mut t, "b1", 37.0, 24.5, 345).expect("into r2's zone under Assault");
+    assert_eq!(at(&t, "b1"), (37.0, 24.5));
+    // A new order takes the permission away again.
+    act(&mut t, "blue", "bde", "reserve", None).expect("reserve");
+    assert!(!flag(&t, "b1", "may_close") && !flag(&t, "ba", "may_close"));
+}
+
+#[test]
+fn under_hold_infantry_close_with_the_enemy_only_within_command_range() {
+    // 003 Brigade Orders, Hold: infantry may voluntarily advance to close range if they stay
+    // in command range. Reading: close range is the threatened range, command range 12
+    // table inches from the brigadier (setting `command_range`).
+    let pieces = |bde: &str| {
+        format!(
+            "  - {{ id: bde, side: blue, type: brigadier, at: [{bde}], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n  - {{ id: b1, side: blue, type: line_infantry, at: [33, 28], facing: 330, attributes: {{ brigade: 1 }} }}\n  - {{ id: r2, side: red, type: line_infantry, at: [40, 24], facing: 180, attributes: {{ brigade: 1 }} }}\n"
+        )
+    };
+    // The brigadier 9.55" from where b1 ends: b1 runs into r2's zone.
+    let mut t = table(&pieces("36, 34"));
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "bde", "hold", None).expect("hold");
+    assert!(flag(&t, "b1", "may_close"));
+    assert!(
+        ordered(&mut t, "bde", "b1") >= 1,
+        "Hold: a free move even on a failure"
+    );
+    move_facing(&mut t, "b1", 37.0, 24.5, 345).expect("within command range");
+    assert_eq!(at(&t, "b1"), (37.0, 24.5));
+    // The brigadier 19.7" away: the same move is refused.
+    let mut t = table(&pieces("34, 44"));
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "bde", "hold", None).expect("hold");
+    assert!(
+        ordered(&mut t, "bde", "b1") >= 1,
+        "Hold: a free move even on a failure"
+    );
+    let no = refused(move_facing(&mut t, "b1", 37.0, 24.5, 345));
+    assert!(
+        no.message
+            .contains("beyond command range (12 inches) of bde")
+            && no.message.contains("threatened range of r2"),
+        "{}",
+        no.message
+    );
+    assert_eq!(at(&t, "b1"), (33.0, 28.0));
+}
+
+#[test]
+fn an_assault_names_its_objective_faces_it_and_closes_on_it() {
+    // 003 Brigade Orders, Assault: the brigade moves toward its stated objective (Reading:
+    // an enemy unit, the order's target); on the turn of the order its units face it (the
+    // order turns them; their moves keep it in the front arc), and a brigade command must
+    // include at least one move toward it.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 36], facing: 90, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 10], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    let none = refused(act(&mut t, "blue", "bde", "assault", None));
+    assert!(none.message.contains("target"), "{}", none.message);
+    act(&mut t, "blue", "bde", "assault", Some("r1")).expect("assault");
+    assert_eq!(
+        counter(&t, "bde", "objective"),
+        id(&t, "r1").index() as i32 + 1
+    );
+    // b1 faced south, away from r1 (at 279 degrees from it): the order turned it.
+    assert_eq!(facing_of(&t, "b1"), 279);
+    assert_eq!(facing_of(&t, "b2"), 270, "r1 already in b2's front arc");
+    act(&mut t, "blue", "bde", "brigade_order", Some("b1")).expect("brigade command");
+    let n = counter(&t, "b1", "moves");
+    assert!(n >= 1, "staff 12 (+3) fails only on a blunder");
+    assert_eq!(counter(&t, "b2", "moves"), n);
+    // On the turn of the order a move may not turn away from the objective.
+    let away = refused(move_facing(&mut t, "b2", 35.0, 36.0, 0));
+    assert!(
+        away.message
+            .contains("must keep its objective r1 in its front arc"),
+        "{}",
+        away.message
+    );
+    // Reading: the command's first move must be the one toward r1 — a sideways step is
+    // refused, by either unit.
+    for (who, x) in [("b1", 25.0), ("b2", 35.0)] {
+        let side = refused(move_facing(&mut t, who, x, 36.0, 270));
+        assert!(
+            side.message
+                .contains("must include a move toward its objective r1: its first move"),
+            "{}",
+            side.message
+        );
+    }
+    assert_eq!(at(&t, "b1"), (26.0, 36.0));
+    move_facing(&mut t, "b2", 34.0, 32.0, 270).expect("toward r1");
+    assert!(flag(&t, "bde", "assault_advanced"));
+    // Then the others are free (sideways, still facing r1).
+    move_facing(&mut t, "b1", 25.0, 36.0, 270).expect("sideways after the advance");
+    // The objective stays on the brigadier for the orders to come.
+    assert_eq!(
+        counter(&t, "bde", "objective"),
+        id(&t, "r1").index() as i32 + 1
+    );
+}
+
+#[test]
+fn a_charge_on_the_objective_is_the_assault_commands_move_toward_it() {
+    // 003 Brigade Orders, Assault: units may charge; a brigade command must include a move
+    // toward the objective — a charge on the objective is one (then the others are free).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 20], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [50, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    act(&mut t, "blue", "bde", "assault", Some("r1")).expect("assault");
+    act(&mut t, "blue", "bde", "brigade_order", Some("b1")).expect("brigade command");
+    assert!(
+        counter(&t, "b2", "moves") >= 2,
+        "staff 12 (+3) gives two moves or more with this seed"
+    );
+    let side = refused(move_facing(&mut t, "b2", 52.0, 36.0, 250));
+    assert!(side.message.contains("its first move"), "{}", side.message);
+    act(&mut t, "blue", "b1", "charge", Some("r1")).expect("charge");
+    assert!(flag(&t, "bde", "assault_advanced"));
+    move_facing(&mut t, "b2", 52.0, 36.0, 250).expect("free after the charge");
 }

@@ -522,6 +522,10 @@ pub struct OpenTableRules {
     /// closed to it.
     #[serde(default)]
     pub enter_only_faced_threats: bool,
+    /// A piece with any of these flags set ignores threatened zones: it may enter, cross
+    /// and move closer within them (`keep_apart` still holds).
+    #[serde(default)]
+    pub threats_ignored_with_flags: Vec<FlagId>,
     /// When set, a piece may make as many moves in a phase as this counter holds, each
     /// spending one, instead of one move per phase or turn.
     pub move_counter: Option<CounterId>,

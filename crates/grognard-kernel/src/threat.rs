@@ -6,7 +6,8 @@
 //! enter such a zone only at its end point — it stops there — and a piece already inside
 //! one may not end closer to that enemy than it started. With `enter_only_faced_threats`,
 //! only the zone of an enemy the piece faces may be entered (and stopped in); the zones of
-//! the others are closed to it. Separately, no move may bring a
+//! the others are closed to it. A piece with a flag of `threats_ignored_with_flags` set
+//! ignores the zones altogether. Separately, no move may bring a
 //! piece closer than `keep_apart` to any enemy piece. Ranges are rule distances, scaled
 //! like allowances.
 
@@ -121,6 +122,12 @@ impl Game {
         let rules = self.rules();
         let keep_apart = inches(self.scaled(rules.open_table.keep_apart));
         let mut entered_zone = false;
+        // A piece may be exempt from the zones (a flag of `threats_ignored_with_flags`).
+        let ignores_threats = rules
+            .open_table
+            .threats_ignored_with_flags
+            .iter()
+            .any(|f| piece.flag(*f));
         for enemy in state
             .pieces
             .iter()
@@ -146,6 +153,9 @@ impl Game {
                         ),
                     ));
                 }
+            }
+            if ignores_threats {
+                continue;
             }
             let Some(reach) = self.threat_reach(enemy, piece) else {
                 continue;

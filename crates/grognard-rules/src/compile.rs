@@ -706,6 +706,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 threats,
                 threat_needs_sight: o.threat_needs_sight,
                 enter_only_faced_threats: o.enter_only_faced_threats,
+                threats_ignored_with_flags: o
+                    .threats_ignored_with_flags
+                    .iter()
+                    .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+                    .map(|i| FlagId(i as u16))
+                    .collect(),
                 move_counter: o
                     .move_counter
                     .as_ref()

@@ -422,6 +422,9 @@ pub struct OpenTableSpec {
     /// (in the front arc of its facing at the end of the move, seen from where it starts);
     /// entering any other enemy's zone is refused.
     pub enter_only_faced_threats: bool,
+    /// Flags that let a piece ignore threatened zones (it may enter, cross and move closer
+    /// within them; `keep_apart` still holds).
+    pub threats_ignored_with_flags: Vec<Located<String>>,
     /// Piece type → its threatened zone in its front arc.
     pub threats: NamedMap<ThreatSpec>,
     /// Counter holding how many moves a piece may still make; each move spends one.
