@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::hex_field::{Field, ends, has, lacks, order, with};
 use crate::util::{Run, grognard, grognard_in, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
@@ -336,61 +337,10 @@ fn integrity_grapeshot_and_entry_charts() {
 // ---------------------------------------------------------------------------------------
 // Fields in play
 
-struct Field {
-    dir: tempfile::TempDir,
-}
-
 /// A 10×8 field; `map` rows override the all-clear board, `features` and `pieces` are YAML
 /// list entries, `extra` further scenario keys.
 fn field(map: Option<&str>, features: &str, pieces: &str, extra: &str) -> Field {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let base = root().join(RULESET);
-    std::fs::write(
-        dir.path().join("hc.yaml"),
-        format!(
-            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
-            base.display()
-        ),
-    )
-    .expect("write overlay");
-    let clear = ". . . . . . . . . .\n".repeat(8);
-    let map = map.map_or(clear, str::to_owned);
-    let map: String = map.lines().map(|l| format!("    {}\n", l.trim())).collect();
-    let features = if features.is_empty() {
-        String::new()
-    } else {
-        format!("  features:\n{features}")
-    };
-    std::fs::write(
-        dir.path().join("field.yaml"),
-        format!(
-            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: 3\n{extra}\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear, F: forest, h: hill, B: buildings, L: lake, T: fort }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
-        ),
-    )
-    .expect("write scenario");
-    Field { dir }
-}
-
-impl Field {
-    /// Plays `orders` (one YAML flow mapping each) with extra command-line arguments.
-    fn play(&self, orders: &[&str], args: &[&str]) -> Run {
-        let text: String = std::iter::once("orders:\n".to_owned())
-            .chain(orders.iter().map(|o| format!("  - {o}\n")))
-            .collect();
-        std::fs::write(self.dir.path().join("orders.yaml"), text).expect("write orders");
-        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
-        all.extend_from_slice(args);
-        grognard_in(self.dir.path(), &all)
-    }
-}
-
-/// `n` end_phase orders for `side`.
-fn ends(side: &str, n: usize) -> Vec<String> {
-    vec![format!("{{ side: {side}, end_phase: true }}"); n]
-}
-
-fn order(side: &str, what: &str) -> String {
-    format!("{{ side: {side}, {what} }}")
+    crate::hex_field::field(map, features, pieces, extra, 3)
 }
 
 /// Orders up to Blue's movement phase (arrivals, command).
@@ -427,30 +377,15 @@ fn whole_turn() -> Vec<String> {
 }
 
 fn run(f: &Field, orders: &[String]) -> Run {
-    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
-    f.play(&refs, &[])
+    f.play(orders, &[])
 }
 
 fn ok(f: &Field, orders: &[String]) -> String {
-    let r = run(f, orders);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    r.stdout
+    f.ok(orders, &[])
 }
 
 fn refused(f: &Field, orders: &[String], why: &str) {
-    let r = run(f, orders);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains(why),
-        "expected `{why}` in: {}{}",
-        r.stdout,
-        r.stderr
-    );
-}
-
-fn with(mut base: Vec<String>, more: &[String]) -> Vec<String> {
-    base.extend_from_slice(more);
-    base
+    f.refused(orders, &[], why);
 }
 
 /// The last value a counter line (`r te 0 → 1`) shows, 0 when it never changed.
@@ -460,14 +395,6 @@ fn final_value(out: &str, what: &str) -> i32 {
         .filter_map(|l| l.trim().strip_prefix(what))
         .find_map(|rest| rest.rsplit(' ').next()?.parse().ok())
         .unwrap_or(0)
-}
-
-fn has(out: &str, line: &str) {
-    assert!(out.contains(line), "expected `{line}` in:\n{out}");
-}
-
-fn lacks(out: &str, line: &str) {
-    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
 }
 
 // Hex neighbours (odd rows shoved east): from (4,4) E is (5,4), W (3,4), NE (4,3),
@@ -1917,7 +1844,7 @@ fn army_integrity_withdraws_on_red() {
 fn random_cvs_rolls_each_commander() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "options: { random_cvs: true }");
-    let r = f.play(&[], &[]);
+    let r = f.play(&[] as &[&str], &[]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     has(&r.stdout, "(grade of g)");
     has(&r.stdout, "(CVS of g)");

@@ -3,78 +3,14 @@
 //! after melee and overlapping a blocking force. Each test plays a small field through the
 //! binary and checks the log.
 
-use crate::util::{Run, grognard_in, root};
+use crate::hex_field::{Field, ends, has, lacks, order};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
-
-struct Field {
-    dir: tempfile::TempDir,
-}
 
 /// A 10×8 field; `map` rows override the all-clear board, `features` and `pieces` are YAML
 /// list entries.
 fn field(map: Option<&str>, features: &str, pieces: &str) -> Field {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("hc.yaml"),
-        format!(
-            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
-            root().join(RULESET).display()
-        ),
-    )
-    .expect("write overlay");
-    let map = map.map_or_else(|| ". . . . . . . . . .\n".repeat(8), str::to_owned);
-    let map: String = map.lines().map(|l| format!("    {}\n", l.trim())).collect();
-    let features = if features.is_empty() {
-        String::new()
-    } else {
-        format!("  features:\n{features}")
-    };
-    std::fs::write(
-        dir.path().join("field.yaml"),
-        format!(
-            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: 3\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear, F: forest, h: hill, B: buildings, L: lake, T: fort }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
-        ),
-    )
-    .expect("write scenario");
-    Field { dir }
-}
-
-impl Field {
-    fn play(&self, orders: &[String], args: &[&str]) -> Run {
-        let text: String = std::iter::once("orders:\n".to_owned())
-            .chain(orders.iter().map(|o| format!("  - {o}\n")))
-            .collect();
-        std::fs::write(self.dir.path().join("orders.yaml"), text).expect("write orders");
-        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
-        all.extend_from_slice(args);
-        grognard_in(self.dir.path(), &all)
-    }
-
-    fn ok(&self, orders: &[String], args: &[&str]) -> String {
-        let r = self.play(orders, args);
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        r.stdout
-    }
-
-    fn refused(&self, orders: &[String], args: &[&str], why: &str) {
-        let r = self.play(orders, args);
-        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-        assert!(
-            r.stderr.contains(why),
-            "expected `{why}` in: {}{}",
-            r.stdout,
-            r.stderr
-        );
-    }
-}
-
-fn ends(side: &str, n: usize) -> Vec<String> {
-    vec![format!("{{ side: {side}, end_phase: true }}"); n]
-}
-
-fn order(side: &str, what: &str) -> String {
-    format!("{{ side: {side}, {what} }}")
+    crate::hex_field::field(map, features, pieces, "", 3)
 }
 
 fn act(side: &str, by: &str, action: &str, at: &str) -> String {
@@ -110,14 +46,6 @@ fn at_red_movement(more: &[String]) -> Vec<String> {
     o.extend(ends("red", 1));
     o.extend_from_slice(more);
     o
-}
-
-fn has(out: &str, line: &str) {
-    assert!(out.contains(line), "expected `{line}` in:\n{out}");
-}
-
-fn lacks(out: &str, line: &str) {
-    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
 }
 
 /// A map with the given cells (col, row) as `c`, the rest clear.

@@ -5,13 +5,10 @@
 
 use serde_json::Value;
 
+use crate::hex_field::{Field, ends, has, lacks, order, with};
 use crate::util::{Run, grognard, grognard_in, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
-
-struct Field {
-    dir: tempfile::TempDir,
-}
 
 /// A 10×8 clear field (Blue plays first: the overlay drops the initiative roll); `pieces`
 /// are YAML list entries, `extra` further scenario keys (options).
@@ -21,46 +18,17 @@ fn field(pieces: &str, extra: &str) -> Field {
 
 /// [`field`] with board `features` (YAML list entries).
 fn field_on(pieces: &str, extra: &str, features: &str) -> Field {
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("hc.yaml"),
-        format!(
-            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
-            root().join(RULESET).display()
-        ),
-    )
-    .expect("write overlay");
-    let map: String = "    . . . . . . . . . .\n".repeat(8);
-    let features = if features.is_empty() {
-        String::new()
-    } else {
-        format!("  features:\n{features}")
-    };
-    std::fs::write(
-        dir.path().join("field.yaml"),
-        format!(
-            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: 6\n{extra}\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
-        ),
-    )
-    .expect("write scenario");
-    Field { dir }
+    crate::hex_field::field(None, features, pieces, extra, 6)
 }
 
-impl Field {
-    fn write_orders(&self, file: &str, orders: &[String]) {
-        let text: String = std::iter::once("orders:\n".to_owned())
-            .chain(orders.iter().map(|o| format!("  - {o}\n")))
-            .collect();
-        std::fs::write(self.dir.path().join(file), text).expect("write orders");
-    }
+/// What the tests here read from a field besides its log.
+trait Views {
+    fn state(&self, orders: &[String]) -> Value;
+    fn facing(&self, orders: &[String], unit: &str) -> u64;
+    fn reach(&self, orders: &[String], unit: &str) -> Vec<(String, String)>;
+}
 
-    fn play(&self, orders: &[String], args: &[&str]) -> Run {
-        self.write_orders("orders.yaml", orders);
-        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
-        all.extend_from_slice(args);
-        grognard_in(self.dir.path(), &all)
-    }
-
+impl Views for Field {
     /// The referee's view of the game after `orders`.
     fn state(&self, orders: &[String]) -> Value {
         self.write_orders("view-orders.yaml", orders);
@@ -122,42 +90,12 @@ impl Field {
     }
 }
 
-fn ends(side: &str, n: usize) -> Vec<String> {
-    vec![format!("{{ side: {side}, end_phase: true }}"); n]
-}
-
-fn order(side: &str, what: &str) -> String {
-    format!("{{ side: {side}, {what} }}")
-}
-
-fn with(mut base: Vec<String>, more: &[String]) -> Vec<String> {
-    base.extend_from_slice(more);
-    base
-}
-
 fn ok(f: &Field, orders: &[String], args: &[&str]) -> String {
-    let r = f.play(orders, args);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    r.stdout
+    f.ok(orders, args)
 }
 
 fn refused(f: &Field, orders: &[String], args: &[&str], why: &str) {
-    let r = f.play(orders, args);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains(why),
-        "expected `{why}` in: {}{}",
-        r.stdout,
-        r.stderr
-    );
-}
-
-fn has(out: &str, line: &str) {
-    assert!(out.contains(line), "expected `{line}` in:\n{out}");
-}
-
-fn lacks(out: &str, line: &str) {
-    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
+    f.refused(orders, args, why);
 }
 
 /// The phases the log shows, in order, as `name (side)`.

@@ -6,6 +6,7 @@ mod editor_cli;
 mod hex_command;
 mod hex_command_fire;
 mod hex_command_moves;
+mod hex_field;
 mod hex_leaders;
 mod hidden;
 mod hostile;

@@ -1,0 +1,103 @@
+//! A small Hex Command field played through the binary: what the three Hex Command test
+//! modules (`hex_command`, `hex_command_fire`, `hex_command_moves`) share.
+
+use crate::util::{Run, grognard_in, root};
+
+const RULESET: &str = "rulesets/hex-command.yaml";
+
+/// A scenario and its overlay in a temporary folder.
+pub struct Field {
+    pub dir: tempfile::TempDir,
+}
+
+/// A 10×8 field under Hex Command with Blue always first (the overlay drops the initiative
+/// roll). `map` rows override the all-clear board (legend: `.` clear, `F` forest, `h` hill,
+/// `B` buildings, `L` lake, `T` fort); `features` and `pieces` are YAML list entries,
+/// `extra` further scenario keys (options, settings).
+pub fn field(map: Option<&str>, features: &str, pieces: &str, extra: &str, turns: u32) -> Field {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("hc.yaml"),
+        format!(
+            "ruleset: hc-test\nextends: {}\nremove: [sequence.initiative]\n",
+            root().join(RULESET).display()
+        ),
+    )
+    .expect("write overlay");
+    let map = map.map_or_else(|| ". . . . . . . . . .\n".repeat(8), str::to_owned);
+    let map: String = map.lines().map(|l| format!("    {}\n", l.trim())).collect();
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        format!("  features:\n{features}")
+    };
+    std::fs::write(
+        dir.path().join("field.yaml"),
+        format!(
+            "scenario: field\nruleset: ./hc.yaml\nseed: 1\nturns: {turns}\n{extra}\nboard:\n  cols: 10\n  rows: 8\n  legend: {{ \".\": clear, F: forest, h: hill, B: buildings, L: lake, T: fort }}\n  map: |\n{map}{features}sides:\n  blue: {{}}\n  red: {{}}\npieces:\n{pieces}"
+        ),
+    )
+    .expect("write scenario");
+    Field { dir }
+}
+
+impl Field {
+    /// Writes `orders` (one YAML flow mapping each) as an orders file named `file`.
+    pub fn write_orders(&self, file: &str, orders: &[impl AsRef<str>]) {
+        let text: String = std::iter::once("orders:\n".to_owned())
+            .chain(orders.iter().map(|o| format!("  - {}\n", o.as_ref())))
+            .collect();
+        std::fs::write(self.dir.path().join(file), text).expect("write orders");
+    }
+
+    /// Plays `orders` with extra command-line arguments.
+    pub fn play(&self, orders: &[impl AsRef<str>], args: &[&str]) -> Run {
+        self.write_orders("orders.yaml", orders);
+        let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
+        all.extend_from_slice(args);
+        grognard_in(self.dir.path(), &all)
+    }
+
+    /// The log of `orders`, which must all be accepted.
+    pub fn ok(&self, orders: &[impl AsRef<str>], args: &[&str]) -> String {
+        let r = self.play(orders, args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        r.stdout
+    }
+
+    /// Asserts that `orders` stop with a refusal saying `why`.
+    pub fn refused(&self, orders: &[impl AsRef<str>], args: &[&str], why: &str) {
+        let r = self.play(orders, args);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains(why),
+            "expected `{why}` in: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+/// `n` end_phase orders for `side`.
+pub fn ends(side: &str, n: usize) -> Vec<String> {
+    vec![format!("{{ side: {side}, end_phase: true }}"); n]
+}
+
+/// One order of `side`: `what` is the rest of the flow mapping.
+pub fn order(side: &str, what: &str) -> String {
+    format!("{{ side: {side}, {what} }}")
+}
+
+/// `base` followed by `more`.
+pub fn with(mut base: Vec<String>, more: &[String]) -> Vec<String> {
+    base.extend_from_slice(more);
+    base
+}
+
+pub fn has(out: &str, line: &str) {
+    assert!(out.contains(line), "expected `{line}` in:\n{out}");
+}
+
+pub fn lacks(out: &str, line: &str) {
+    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
+}
