@@ -657,11 +657,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "intent",
         scope.create_function(move |lua, _: Table| {
-            let list = lua.create_table()?;
-            for name in dice.borrow().action_intent() {
-                list.raw_push(name.clone())?;
-            }
-            Ok(list)
+            lua.create_sequence_from(dice.borrow().action_intent().iter().cloned())
         })?,
     )?;
     game.set(
@@ -677,11 +673,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     game.set(
         "action_faces",
         scope.create_function(move |lua, _: Table| {
-            let list = lua.create_table()?;
-            for face in dice.borrow().action_faces() {
-                list.raw_push(face.clone())?;
-            }
-            Ok(list)
+            lua.create_sequence_from(dice.borrow().action_faces().iter().cloned())
         })?,
     )?;
     game.set(

@@ -593,18 +593,7 @@ impl Hooks for LuaHooks {
         let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
         let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
-            // A path of at most a few hundred cells: building it cannot fail short of
-            // running out of memory, which the sandbox reports on the next allocation.
-            let list = lua.create_table().ok();
-            if let Some(list) = &list {
-                for (col, row) in &cells {
-                    if let Ok(t) = lua.create_table() {
-                        let _ = t.raw_set("col", *col);
-                        let _ = t.raw_set("row", *row);
-                        let _ = list.raw_push(t);
-                    }
-                }
-            }
+            let list = pair_list(lua, ("col", "row"), &cells);
             (game, UnitRef(piece), list, facing)
         })
     }
@@ -638,18 +627,7 @@ impl Hooks for LuaHooks {
         }
         let degrees = f64::from(facing.tenths()) / 10.0;
         run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
-            // Two points: building them cannot fail short of running out of memory, which
-            // the sandbox reports on the next allocation.
-            let list = lua.create_table().ok();
-            if let Some(list) = &list {
-                for (x, y) in &points {
-                    if let Ok(t) = lua.create_table() {
-                        let _ = t.raw_set("x", *x);
-                        let _ = t.raw_set("y", *y);
-                        let _ = list.raw_push(t);
-                    }
-                }
-            }
+            let list = pair_list(lua, ("x", "y"), &points);
             (game, UnitRef(piece), list, degrees)
         })
     }
@@ -730,6 +708,25 @@ impl Hooks for LuaHooks {
             (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
         })
     }
+}
+
+/// A Lua list of two-field tables (`{col=, row=}` cells of a path, `{x=, y=}` points). A
+/// few hundred entries at most: building it cannot fail short of running out of memory,
+/// which the sandbox reports on the next allocation, so a failure leaves the list short.
+fn pair_list<T: mlua::IntoLua + Copy>(
+    lua: &mlua::Lua,
+    (a, b): (&str, &str),
+    items: &[(T, T)],
+) -> Option<Table> {
+    let list = lua.create_table().ok()?;
+    for (x, y) in items {
+        if let Ok(t) = lua.create_table() {
+            let _ = t.raw_set(a, *x);
+            let _ = t.raw_set(b, *y);
+            let _ = list.raw_push(t);
+        }
+    }
+    Some(list)
 }
 
 /// Runs a game hook: builds the `game` object for this call (its functions borrow the
