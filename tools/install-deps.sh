@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine needs to build, test and run grognard.
-# Safe to run more than once. Needs a Rust toolchain from rustup (1.95 or newer).
+# Installs what a fresh machine needs, and skips what is already there. Safe to run again.
+#
+#   tools/install-deps.sh        what building and running grognard needs
+#   tools/install-deps.sh test   that, plus the checkers the test run uses (typos, cargo-deny)
+#
+# Needs a Rust toolchain from rustup (1.95 or newer).
 set -euo pipefail
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -22,4 +26,22 @@ if ! command -v cc >/dev/null 2>&1; then
     exit 1
   fi
 fi
-echo "grognard: build dependencies present"
+
+if [ "${1:-}" = test ]; then
+  # Spelling: the `typos` package on PyPI ships the prebuilt binary.
+  if ! command -v typos >/dev/null 2>&1; then
+    if command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1; then
+      "$(command -v pip3 || command -v pip)" install --quiet typos
+      hash -r
+    else
+      echo "typos is needed for the spelling check: pip install typos (or cargo install typos-cli)" >&2
+      exit 1
+    fi
+  fi
+  # Licences, banned crates and sources. Built once (a few minutes), then skipped.
+  if ! command -v cargo-deny >/dev/null 2>&1; then
+    echo "installing cargo-deny (once; a few minutes)"
+    cargo install --locked --quiet cargo-deny
+  fi
+fi
+echo "grognard: dependencies present"

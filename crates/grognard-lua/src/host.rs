@@ -183,10 +183,30 @@ impl LuaHooks {
         })?;
         let mut problems = Diagnostics::default();
         let mut modules: HashMap<String, Table> = HashMap::new();
+        // Modules reach each other's tables through the global `scripts` (by module name),
+        // so a variant can keep its shared helpers in one module and its mechanics in
+        // others. A module's top level sees the modules listed before it; its functions,
+        // called later, see them all.
+        let shared = sandbox.lua().create_table().map_err(|e| {
+            Diagnostics::from(Diagnostic::without_location(format!(
+                "cannot prepare the Lua API: {e}"
+            )))
+        })?;
+        if let Err(e) = sandbox.lua().globals().set("scripts", &shared) {
+            return Err(Diagnostics::from(Diagnostic::without_location(format!(
+                "cannot prepare the Lua API: {e}"
+            ))));
+        }
         for script in &ruleset.scripts {
             let chunk = script.path.to_string_lossy().replace('\\', "/");
             match sandbox.load_module(&chunk, &script.text) {
                 Ok(table) => {
+                    if let Err(e) = shared.raw_set(script.module.as_str(), &table) {
+                        problems.push(Diagnostic::new(
+                            script.location.clone(),
+                            format!("cannot share module `{}`: {e}", script.module),
+                        ));
+                    }
                     modules.insert(script.module.clone(), table);
                 }
                 Err(e) => problems.push(diag(&script.location, &e)),
