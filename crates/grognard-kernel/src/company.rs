@@ -11,13 +11,13 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::board::{Board, Edge, SideDef};
 use crate::cost::Cost;
-use crate::game::State;
 use crate::geometry::hex::HalfHex;
 use crate::geometry::{Cell, Facing};
 use crate::ids::{FlagId, PieceId, PieceTypeId, TerrainId};
 use crate::piece::{Piece, Place};
 use crate::reach::Entry;
 use crate::rules::Rules;
+use crate::state::State;
 
 /// Which baseline a piece may leave the board by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,10 +10,10 @@ use crate::action::RollRecord;
 use crate::chart::Resolution;
 use crate::cost::Cost;
 use crate::dice::{DiceExpr, DieRoll, GameRng};
-use crate::game::{World, roll_record};
 use crate::geometry::Cell;
 use crate::ids::{ActionId, ChartId, CounterId, FlagId, ModeId, PieceId};
 use crate::rules::Rules;
+use crate::state::{World, roll_record};
 
 /// Why a hook could not answer. The action that asked is refused and nothing changes.
 #[derive(Clone, Debug, PartialEq, Eq)]

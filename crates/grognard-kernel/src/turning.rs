@@ -11,14 +11,13 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Refusal, RefusalKind};
 use crate::cost::Cost;
-use crate::game::{Game, State};
 use crate::geometry::{Cell, Facing, Grid};
-use crate::ids::{CounterId, FlagId, PieceId};
+use crate::ids::{CounterId, FlagId};
 use crate::piece::Piece;
 use crate::reach::{Entry, ReachMap};
-use crate::rules::{Effect, MoveLimit, Rules, Who};
+use crate::rules::Rules;
 
 /// A piece type's rules for facing while it moves. The default changes nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +52,7 @@ pub struct SlowedBy {
     pub max_steps: u32,
 }
 
-fn turning<'r>(rules: &'r Rules, piece: &Piece) -> Option<&'r Turning> {
+pub(crate) fn turning<'r>(rules: &'r Rules, piece: &Piece) -> Option<&'r Turning> {
     rules.piece_type(piece.kind).map(|t| &t.turning)
 }
 
@@ -346,80 +345,6 @@ fn forward_reach(
         path.reverse();
         Some((cell, cost, path))
     }))
-}
-
-impl Game {
-    /// Checks that `piece` may change facing now (its limit of facing changes, and points
-    /// left to pay for one before it has moved), and counts the change.
-    pub(crate) fn count_turn(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        id: PieceId,
-    ) -> Result<(), Refusal> {
-        let rules = self.rules();
-        let Some(piece) = next.pieces.get(id.index()) else {
-            return Ok(());
-        };
-        let Some(t) = turning(rules, piece) else {
-            return Ok(());
-        };
-        let Some(counter) = t.counter else {
-            return Ok(());
-        };
-        let used = piece.counter(counter).max(0);
-        let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
-            Some(MoveLimit::PerPhase) => "phase",
-            _ => "turn",
-        };
-        if let Some(most) = t.most
-            && used as u32 >= most
-        {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "{} has already changed facing {used} time{} this {window} (at most {most})",
-                    piece.name,
-                    if used == 1 { "" } else { "s" }
-                ),
-            ));
-        }
-        if t.cost > Cost::ZERO
-            && !piece.moved
-            && let Ok(full) = self.allowance_of_mode(piece)
-            && t.cost.saturating_mul(used + 1) > full
-        {
-            return Err(Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "a facing change costs {} and {} has {} left this {window}",
-                    t.cost,
-                    piece.name,
-                    after_turns(rules, piece, full)
-                ),
-            ));
-        }
-        let effect = Effect::AddCounter {
-            who: Who::Actor,
-            counter,
-            amount: 1,
-        };
-        self.apply_effect(next, events, &effect, id, None, 0);
-        Ok(())
-    }
-
-    /// The piece's allowance in its mode (with saved points), before facing changes.
-    fn allowance_of_mode(&self, piece: &Piece) -> Result<Cost, Refusal> {
-        let mut bare = piece.clone();
-        if let Some(c) = turning(self.rules(), piece).and_then(|t| t.counter)
-            && let Some(v) = bare.counters.get_mut(c.index())
-        {
-            *v = 0;
-        }
-        Ok(self
-            .allowance(&bare)?
-            .saturating_add(self.saved_points(piece)))
-    }
 }
 
 /// Clears the facing-change count of a piece whose moves reset.

@@ -3,13 +3,14 @@
 //! Each is checked here like the board would check a move's last step (on the board, not
 //! held by the enemy, stacking), so a hook cannot put a piece where no piece may stand.
 
+use super::Game;
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
-use crate::game::{Game, State, World};
 use crate::geometry::open::{self, Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
 use crate::ids::PieceId;
 use crate::piece::Place;
+use crate::state::{State, World};
 
 /// A rule distance as measured on an open table played at a reduced scale (as
 /// [`Game::scaled`]).

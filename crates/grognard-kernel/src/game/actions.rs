@@ -1,0 +1,481 @@
+//! Ruleset actions (fire, melee, rally, orders...): the checks an `act` order must pass
+//! (phase, type, flags, once per phase, target, range, arcs, sight, intents), the chart
+//! roll, the effects listed for its outcome, and the action's script.
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::chart::InputSource;
+use crate::cost::Cost;
+use crate::geometry::Arc as Bearing;
+use crate::geometry::open::{self};
+use crate::hooks::{HookDice, Hooks};
+use crate::ids::{ActionId, PieceId, SideId};
+use crate::piece::Place;
+use crate::rules::{Effect, TargetRule, Who};
+
+use super::{Game, MAX_TRIGGER_DEPTH};
+use crate::state::{State, World, roll_record};
+
+impl Game {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn do_act(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
+        let def = rules
+            .actions
+            .get(action.index())
+            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
+        if let Some(bad) = intent.iter().find(|i| !def.intents.contains(i)) {
+            let known = if def.intents.is_empty() {
+                "it takes no intent".to_owned()
+            } else {
+                format!("it may be for {}", def.intents.join(", "))
+            };
+            return Err(Refusal::new(
+                RefusalKind::BadTarget,
+                format!("{} cannot be given for `{bad}`: {known}", def.name),
+            ));
+        }
+        let actor = self.own_piece(next, side, id)?.clone();
+        if !def.types.is_empty() && !def.types.contains(&actor.kind) {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} cannot {}", actor.name, def.name),
+            ));
+        }
+        if let Some(f) = def.barred_by.iter().find(|f| actor.flag(**f)) {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} cannot {} while {}",
+                    actor.name,
+                    def.name,
+                    rules.flag_name(*f)
+                ),
+            ));
+        }
+        if !def.repeats && action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already used {} this phase", actor.name, def.name),
+            ));
+        }
+        let target_piece = match (def.target, target) {
+            (TargetRule::None, None) => None,
+            (TargetRule::None, Some(_)) => {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} takes no target", def.name),
+                ));
+            }
+            (_, None) => {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} needs a target", def.name),
+                ));
+            }
+            (rule, Some(t)) => {
+                let tp = next
+                    .pieces
+                    .get(t.index())
+                    .filter(|p| p.on_board())
+                    .ok_or_else(|| {
+                        Refusal::new(
+                            RefusalKind::BadTarget,
+                            format!("there is no piece #{} on the board", t.0),
+                        )
+                    })?
+                    .clone();
+                if tp.id == actor.id {
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!("{} cannot target itself", actor.name),
+                    ));
+                }
+                let enemy = tp.side != side;
+                if (rule == TargetRule::Enemy) != enemy {
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!(
+                            "{} must target {} piece",
+                            def.name,
+                            if rule == TargetRule::Enemy {
+                                "an enemy"
+                            } else {
+                                "an own"
+                            }
+                        ),
+                    ));
+                }
+                Some(tp)
+            }
+        };
+        let mut distance = 0u32;
+        let mut table_distance = 0u32;
+        let mut flank_or_rear = false;
+        if let Some(tp) = &target_piece {
+            let tp_label = self.label(next, side, tp);
+            table_distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
+            distance = self.rule_distance(&actor, tp).unwrap_or(u32::MAX);
+            let in_range = |lo: u32, hi: u32| match (&actor.place, &tp.place) {
+                (Place::Point { at: a, .. }, Place::Point { at: b, .. }) => {
+                    let inch = |v: u32| {
+                        open::Len(i64::from(self.scaled(Cost::whole(v as i32)).hundredths()) * 10)
+                    };
+                    open::within(*a, *b, inch(hi))
+                        && (lo == 0 || !open::within(*a, *b, open::Len(inch(lo).0 - 1)))
+                }
+                _ => distance >= lo && distance <= hi,
+            };
+            if let Some((lo, hi)) = def.range
+                && !in_range(lo, hi)
+            {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!(
+                        "{tp_label} is {distance} away; {} reaches {lo} to {hi}",
+                        def.name
+                    ),
+                ));
+            }
+            if !def.arcs.is_empty() {
+                let arc = self.bearing(&actor, tp).unwrap_or(Bearing::Same);
+                if !def.arcs.contains(&arc) {
+                    let name = |a: &Bearing| match a {
+                        Bearing::Front => "front",
+                        Bearing::Flank => "flank",
+                        Bearing::Rear => "rear",
+                        Bearing::Same => "same place",
+                    };
+                    let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
+                    return Err(Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!(
+                            "{tp_label} is in {}'s {} arc; {} needs the {} arc",
+                            actor.name,
+                            name(&arc),
+                            def.name,
+                            wanted.join(" or ")
+                        ),
+                    ));
+                }
+            }
+            if def.needs_sight && !self.sight_line_clear(next, &actor, tp, Some(side)) {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} cannot see {tp_label}", actor.name),
+                ));
+            }
+            flank_or_rear = matches!(
+                self.bearing(tp, &actor),
+                Some(Bearing::Flank | Bearing::Rear)
+            );
+        }
+        let mut outcome = 0usize;
+        let mut roll = None;
+        if let Some(chart_id) = def.chart {
+            let chart = rules.chart(chart_id).ok_or_else(|| {
+                Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
+            })?;
+            let set: Vec<(usize, i32)> = chart
+                .inputs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, input)| {
+                    let v = match input.source.as_ref()? {
+                        InputSource::Distance => i32::try_from(distance).unwrap_or(i32::MAX),
+                        InputSource::TableDistance => {
+                            i32::try_from(table_distance).unwrap_or(i32::MAX)
+                        }
+                        InputSource::TableDistanceBand(bands) => bands
+                            .iter()
+                            .position(|b| table_distance <= *b)
+                            .unwrap_or(bands.len())
+                            as i32,
+                        InputSource::DistanceBand(bands) => bands
+                            .iter()
+                            .position(|b| distance <= *b)
+                            .unwrap_or(bands.len())
+                            as i32,
+                        InputSource::ActorCounter(c) => actor.counter(*c),
+                        InputSource::TargetCounter(c) => {
+                            target_piece.as_ref().map_or(0, |t| t.counter(*c))
+                        }
+                        InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
+                        InputSource::ActorMode(m) => i32::from(actor.mode == *m),
+                        InputSource::TargetMode(m) => {
+                            i32::from(target_piece.as_ref().is_some_and(|t| t.mode == *m))
+                        }
+                        InputSource::ActorAttribute(a) => actor.attribute(*a),
+                        InputSource::TargetAttribute(a) => {
+                            target_piece.as_ref().map_or(0, |t| t.attribute(*a))
+                        }
+                        InputSource::TargetFlag(f) => {
+                            i32::from(target_piece.as_ref().is_some_and(|t| t.flag(*f)))
+                        }
+                        InputSource::TargetFlankOrRear => i32::from(flank_or_rear),
+                        InputSource::TargetTerrain(attr) => target_piece
+                            .as_ref()
+                            .and_then(|t| {
+                                let terrain = match &t.place {
+                                    Place::Point { at, .. } => self.board.terrain_at(*at),
+                                    other => self.board.terrain(other.cell()?),
+                                };
+                                rules
+                                    .terrain
+                                    .get(terrain.index())?
+                                    .attributes
+                                    .get(*attr)
+                                    .copied()
+                            })
+                            .unwrap_or(0),
+                        InputSource::ActorTerrain(attr) => {
+                            let terrain = match &actor.place {
+                                Place::Point { at, .. } => Some(self.board.terrain_at(*at)),
+                                other => other.cell().map(|c| self.board.terrain(c)),
+                            };
+                            terrain
+                                .and_then(|t| rules.terrain.get(t.index()))
+                                .and_then(|t| t.attributes.get(*attr).copied())
+                                .unwrap_or(0)
+                        }
+                        InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
+                        InputSource::Option(o) => {
+                            i32::from(next.options.get(*o).copied().unwrap_or(false))
+                        }
+                        InputSource::Intent(name) => i32::from(intent.contains(name)),
+                    };
+                    Some((i, v))
+                })
+                .collect();
+            let inputs = chart.input_values(&set);
+            let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
+            outcome = resolution.outcome;
+            let purpose = match &target_piece {
+                Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
+                None => format!("{} by {}", def.name, actor.name),
+            };
+            roll = Some(roll_record(rules, chart_id, &purpose, &inputs, &resolution));
+        }
+        let rolled_faces: Vec<String> = roll
+            .as_ref()
+            .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
+            .unwrap_or_default();
+        let rolled_inputs = roll.as_ref().map(|r| r.inputs.clone()).unwrap_or_default();
+        events.push(Event::Acted {
+            piece: id,
+            action: def.name.clone(),
+            target,
+            roll,
+            intent: intent.to_vec(),
+        });
+        if let Some(p) = next.pieces.get_mut(id.index())
+            && action.0 < 64
+        {
+            p.acted |= 1u64 << action.0;
+        }
+        if let Some(mark) = def.marks {
+            self.apply_effect(
+                next,
+                events,
+                &Effect::SetFlag {
+                    who: Who::Actor,
+                    flag: mark,
+                    on: true,
+                },
+                id,
+                target,
+                0,
+            );
+        }
+        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
+        for effect in &effects {
+            self.apply_effect(next, events, effect, id, target, 0);
+        }
+        if def.scripted {
+            let outcome_name = def
+                .chart
+                .and_then(|c| rules.chart(c))
+                .and_then(|c| c.outcomes.get(outcome).cloned());
+            let view = next.clone();
+            let world = World {
+                rules: &self.rules,
+                board: &self.board,
+                sides: &self.sides,
+                state: &view,
+            };
+            let mut dice = HookDice::new(next.dice_of(Some(side)), rules);
+            dice.set_action_faces(rolled_faces);
+            dice.set_action_intent(intent.to_vec());
+            dice.set_action_inputs(rolled_inputs);
+            let commands = hooks
+                .action(
+                    &world,
+                    action,
+                    id,
+                    target,
+                    outcome_name.as_deref(),
+                    &mut dice,
+                )
+                .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+            for roll in dice.into_rolls() {
+                events.push(Event::Rolled { roll });
+            }
+            self.apply_commands(next, events, commands)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_effect(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        effect: &Effect,
+        actor: PieceId,
+        target: Option<PieceId>,
+        depth: u32,
+    ) {
+        let rules = &*self.rules;
+        let who = |w: Who| match w {
+            Who::Actor => Some(actor),
+            Who::Target => target,
+        };
+        match effect {
+            Effect::AddCounter {
+                who: w,
+                counter,
+                amount,
+            } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(def) = rules.counters.get(counter.index()) else {
+                    return;
+                };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if !p.on_board() {
+                    return;
+                }
+                let Some(slot) = p.counters.get_mut(counter.index()) else {
+                    return;
+                };
+                let from = *slot;
+                let to = from
+                    .saturating_add(*amount)
+                    .clamp(def.min, def.max.max(def.min));
+                if to == from {
+                    return;
+                }
+                *slot = to;
+                events.push(Event::CounterChanged {
+                    piece: pid,
+                    counter: def.name.clone(),
+                    from,
+                    to,
+                });
+                if depth >= MAX_TRIGGER_DEPTH {
+                    events.push(Event::Note {
+                        text: format!(
+                            "counter triggers nested deeper than {MAX_TRIGGER_DEPTH}; stopped"
+                        ),
+                    });
+                    return;
+                }
+                for trigger in &def.triggers {
+                    if from < trigger.at_least && to >= trigger.at_least {
+                        for e in &trigger.effects {
+                            self.apply_effect(next, events, e, pid, target, depth + 1);
+                        }
+                    }
+                }
+            }
+            Effect::SetFlag { who: w, flag, on } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if p.flag(*flag) != *on && p.on_board() {
+                    p.set_flag(*flag, *on);
+                    events.push(Event::FlagChanged {
+                        piece: pid,
+                        flag: rules.flag_name(*flag).to_owned(),
+                        on: *on,
+                    });
+                }
+            }
+            Effect::SetMode { who: w, mode } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                let allowed = rules
+                    .piece_type(p.kind)
+                    .is_some_and(|t| t.allowance.get(mode.index()).is_some_and(Option::is_some));
+                if !allowed {
+                    let text = format!(
+                        "{} cannot take {} mode; the effect is ignored",
+                        p.name,
+                        rules.mode_name(*mode)
+                    );
+                    events.push(Event::Note { text });
+                    return;
+                }
+                if p.mode != *mode && p.on_board() {
+                    let from = rules.mode_name(p.mode).to_owned();
+                    let (old, side, cell) = (p.mode, p.side, p.place.cell());
+                    p.mode = *mode;
+                    if let Some(c) = cell
+                        && let Some(problem) = self.stacking_problem(next, c, pid, side, false)
+                    {
+                        // A forced change of formation that would break stacking does not
+                        // happen; the log says why.
+                        if let Some(p) = next.pieces.get_mut(pid.index()) {
+                            p.mode = old;
+                        }
+                        let name = next
+                            .pieces
+                            .get(pid.index())
+                            .map_or_else(String::new, |p| p.name.clone());
+                        let text = format!(
+                            "{name} cannot take {} mode here ({problem}); the effect is ignored",
+                            rules.mode_name(*mode)
+                        );
+                        events.push(Event::Note { text });
+                        return;
+                    }
+                    events.push(Event::ModeChanged {
+                        piece: pid,
+                        from,
+                        to: rules.mode_name(*mode).to_owned(),
+                    });
+                }
+            }
+            Effect::Remove { who: w } => {
+                let Some(pid) = who(*w) else { return };
+                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                    return;
+                };
+                if p.on_board() {
+                    p.place = Place::Off;
+                    p.attached_to = None;
+                    events.push(Event::Removed {
+                        piece: pid,
+                        reason: "removed by a chart result".into(),
+                    });
+                }
+                for other in &mut next.pieces {
+                    if other.attached_to == Some(pid) {
+                        other.attached_to = None;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,516 @@
+//! Keeping each side's knowledge up to date: the sighting update after every accepted order
+//! and at every phase start (offset charts, range bands and their rolls, contact, concealment,
+//! decoys), the `sighted` events each side receives, and the per-side logs. The data types
+//! and the pure reading of sighting charts are in [`crate::knowledge`].
+
+use super::Game;
+use crate::action::Event;
+use crate::ids::{PieceId, SideId};
+use crate::piece::{Piece, Place};
+use crate::state::State;
+
+use crate::knowledge::{
+    Disclosure, Knowledge, Known, RangeBand, Seen, SightChartDef, SightShape, SightingRules,
+    nearest, relative_offset, rows_and_others,
+};
+
+impl Game {
+    /// The sighting rules, when the ruleset has hidden information.
+    #[must_use]
+    pub fn sighting(&self) -> Option<&SightingRules> {
+        self.rules().sighting.as_ref()
+    }
+
+    /// Distance between two pieces for sighting and contact (grid steps between their
+    /// nearest cells, or whole rule inches on a table).
+    pub(crate) fn sight_distance(&self, a: &Piece, b: &Piece) -> Option<u32> {
+        match self.board().grid() {
+            Some(grid) => nearest(grid, &a.place, &b.place).map(|(_, _, d)| d),
+            None => self.rule_distance(a, b),
+        }
+    }
+
+    /// True when the piece is concealed (in concealing terrain, flagged hidden, or a decoy).
+    pub(crate) fn concealed(&self, state: &State, p: &Piece) -> bool {
+        let Some(s) = self.sighting() else {
+            return false;
+        };
+        // Decoys are counters face down: only their place shows.
+        if let Some(d) = &s.decoys
+            && d.kind == p.kind
+            && d.option
+                .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+        {
+            return true;
+        }
+        if s.concealed_flag.is_some_and(|f| p.flag(f)) {
+            return true;
+        }
+        let terrain = match &p.place {
+            Place::Cell(c) => Some(self.board().terrain(*c)),
+            Place::Spread(cs) => cs.first().map(|c| self.board().terrain(*c)),
+            Place::Point { at, .. } => Some(self.board().terrain_at(*at)),
+            Place::Off => None,
+        };
+        terrain.is_some_and(|t| s.concealing.contains(&t))
+    }
+
+    /// True when the piece is kept off the table while no enemy sees it (a type the decoy
+    /// rule covers, while that rule is on): nothing of it is public.
+    pub(crate) fn behind_decoys(&self, state: &State, p: &Piece) -> bool {
+        self.sighting()
+            .and_then(|s| s.decoys.as_ref())
+            .is_some_and(|d| {
+                d.option
+                    .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+                    && d.types.contains(&p.kind)
+            })
+    }
+
+    pub(super) fn observer_chart(&self, p: &Piece) -> Option<&SightChartDef> {
+        let s = self.sighting()?;
+        if !p.on_board() || self.rules().piece_type(p.kind).is_none_or(|t| t.dummy) {
+            return None;
+        }
+        let rule = s
+            .observers
+            .iter()
+            .find(|r| r.types.is_empty() || r.types.contains(&p.kind))?;
+        if rule.barred_by.iter().any(|f| p.flag(*f)) {
+            return None;
+        }
+        s.charts.get(rule.chart)
+    }
+
+    /// The level `observer` reads for `target` from data alone (no rolls), with whether
+    /// they stand next to each other.
+    pub(super) fn level_from_chart(
+        &self,
+        state: &State,
+        observer: &Piece,
+        target: &Piece,
+    ) -> Option<u8> {
+        let chart = self.observer_chart(observer)?;
+        let concealed = self.concealed(state, target);
+        // The line of sight is the dear part: it is traced only for a pair the chart
+        // already gives a level.
+        let level = match &chart.shape {
+            SightShape::Offsets(entries) => {
+                let grid = self.board().grid()?;
+                let (from, to, distance) = nearest(grid, &observer.place, &target.place)?;
+                // No entry is farther out than the chart's own radius.
+                if distance > chart.radius {
+                    return None;
+                }
+                let (right, forward) = relative_offset(from, observer.facing, to);
+                let e = entries
+                    .iter()
+                    .find(|e| e.right == right && e.forward == forward)?;
+                if concealed && !e.starred {
+                    return None;
+                }
+                (e.level, distance)
+            }
+            SightShape::Range(bands) => {
+                let distance = self.sight_distance(observer, target)?;
+                let level = bands
+                    .iter()
+                    .filter(|b| b.roll.is_none() && self.band_applies(state, b, target, concealed))
+                    .filter(|b| distance <= self.band_reach(b, observer))
+                    .map(|b| b.level)
+                    .min()?;
+                (level, distance)
+            }
+        };
+        let (level, distance) = level;
+        (distance <= 1 || self.sight_line_clear(state, observer, target, false)).then_some(level)
+    }
+
+    /// True when `band` can find `target` in this state (its option and setting are in
+    /// force, and the target stands in none of the terrains it does not see into).
+    pub(super) fn band_applies(
+        &self,
+        state: &State,
+        band: &RangeBand,
+        target: &Piece,
+        concealed: bool,
+    ) -> bool {
+        if concealed && !band.concealed_too {
+            return false;
+        }
+        if band
+            .option
+            .is_some_and(|o| !state.options.get(o).copied().unwrap_or(false))
+        {
+            return false;
+        }
+        if band
+            .setting
+            .is_some_and(|(s, v)| state.settings.get(s).copied().unwrap_or(0) != v)
+        {
+            return false;
+        }
+        if !band.not_in.is_empty() {
+            let terrain = match &target.place {
+                Place::Cell(c) => Some(self.board().terrain(*c)),
+                Place::Spread(cs) => cs.first().map(|c| self.board().terrain(*c)),
+                Place::Point { at, .. } => Some(self.board().terrain_at(*at)),
+                Place::Off => None,
+            };
+            if terrain.is_some_and(|t| band.not_in.contains(&t)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub(super) fn band_reach(&self, band: &RangeBand, observer: &Piece) -> u32 {
+        let terrain = match &observer.place {
+            Place::Cell(c) => Some(self.board().terrain(*c)),
+            Place::Point { at, .. } => Some(self.board().terrain_at(*at)),
+            Place::Spread(cs) => cs.first().map(|c| self.board().terrain(*c)),
+            Place::Off => None,
+        };
+        terrain
+            .and_then(|t| band.from_terrain.iter().find(|(x, _)| *x == t))
+            .map_or(band.within, |(_, w)| (*w).max(band.within))
+    }
+
+    pub(super) fn is_real(&self, p: &Piece) -> bool {
+        self.rules().piece_type(p.kind).is_some_and(|t| !t.dummy)
+    }
+
+    /// The contact level between two enemy pieces, when they are in contact: within reach
+    /// and at least one of them real.
+    pub(crate) fn in_contact(&self, a: &Piece, b: &Piece) -> Option<u8> {
+        let c = self.sighting()?.contact.as_ref()?;
+        if !a.on_board() || !b.on_board() || a.side == b.side {
+            return None;
+        }
+        if !self.is_real(a) && !self.is_real(b) {
+            return None;
+        }
+        let both_kinds = c.types.contains(&a.kind) && c.types.contains(&b.kind);
+        if !c.types.is_empty() && !both_kinds {
+            return None;
+        }
+        (self.sight_distance(a, b)? <= c.within).then_some(c.level)
+    }
+
+    /// Rolled spotting: at the start of a spotting phase, each side rolls once for each
+    /// enemy piece whose position it knows and that one of its observers has within a band
+    /// that needs a roll; a success holds until the next spotting phase.
+    pub(crate) fn spotting_rolls(&self, next: &mut State, events: &mut Vec<Event>) {
+        if self.sighting().is_none() {
+            return;
+        }
+        let sides = self.sides().len();
+        for k in &mut next.knowledge {
+            for known in &mut k.of {
+                known.rolled = None;
+            }
+        }
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            for ti in 0..next.pieces.len() {
+                let target = next.pieces[ti].clone();
+                if target.side == side_id || !target.on_board() {
+                    continue;
+                }
+                let knows = next
+                    .knowledge
+                    .get(side)
+                    .is_some_and(|k| k.knows_position(target.id));
+                if !knows {
+                    continue;
+                }
+                let concealed = self.concealed(next, &target);
+                // The best band any observer has the target in.
+                let mut best: Option<&RangeBand> = None;
+                for observer in next.pieces.iter().filter(|p| p.side == side_id) {
+                    let Some(chart) = self.observer_chart(observer) else {
+                        continue;
+                    };
+                    let SightShape::Range(bands) = &chart.shape else {
+                        continue;
+                    };
+                    let Some(d) = self.sight_distance(observer, &target) else {
+                        continue;
+                    };
+                    // The line is traced only for an observer whose bands could do better
+                    // than the best found so far.
+                    let better = bands
+                        .iter()
+                        .filter(|b| b.roll.is_some())
+                        .filter(|b| {
+                            self.band_applies(next, b, &target, concealed)
+                                && d <= self.band_reach(b, observer)
+                        })
+                        .min_by_key(|b| b.level);
+                    let Some(b) = better.filter(|b| best.is_none_or(|x| b.level < x.level)) else {
+                        continue;
+                    };
+                    if self.sight_line_clear(next, observer, &target, false) {
+                        best = Some(b);
+                    }
+                }
+                let Some(band) = best else {
+                    continue;
+                };
+                // Roll only when the band would tell the side something it does not know.
+                let already = next
+                    .knowledge
+                    .get(side)
+                    .and_then(|k| k.get(target.id))
+                    .map_or(Disclosure::NONE, |k| k.now);
+                let would = self
+                    .sighting()
+                    .and_then(|s| s.levels.get(usize::from(band.level)))
+                    .map_or(Disclosure::NONE, |d| d.discloses);
+                if already.has(would) {
+                    continue;
+                }
+                let Some((chart_id, wanted)) = &band.roll else {
+                    continue;
+                };
+                let Some(chart) = self.rules().charts.get(chart_id.index()) else {
+                    continue;
+                };
+                let inputs = vec![0; chart.inputs.len()];
+                let Some(rng) = next.side_rngs.get_mut(side) else {
+                    continue;
+                };
+                let resolution = chart.resolve(&self.rules().dice, &inputs, rng);
+                let purpose = format!(
+                    "spotting by {}",
+                    self.sides().get(side).map_or("?", |d| d.name.as_str())
+                );
+                let record = crate::game::roll_record(
+                    self.rules(),
+                    *chart_id,
+                    &purpose,
+                    &inputs,
+                    &resolution,
+                );
+                let success = record.outcome == *wanted;
+                events.push(Event::SpotRolled {
+                    side: SideId(side as u8),
+                    roll: record,
+                });
+                if success && let Some(k) = next.knowledge.get_mut(side) {
+                    if k.of.len() <= ti {
+                        k.of.resize(ti + 1, Known::default());
+                    }
+                    k.of[ti].rolled = Some(band.level);
+                }
+            }
+        }
+    }
+
+    /// Recomputes every side's knowledge from the current state (the kernel does it after
+    /// every order and at every phase start, so this changes nothing in a game left as
+    /// `apply` left it); returns the `sighted` events of any change. For benchmarks and
+    /// for tools that edit a state by hand.
+    pub fn refresh_sightings(&mut self) -> Vec<Event> {
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        self.update_knowledge(&mut next, &mut events);
+        self.state = next;
+        events
+    }
+
+    /// The rolls a spotting phase would make now, made on a copy of the state: the game is
+    /// unchanged. For benchmarks and referees' tools.
+    #[must_use]
+    pub fn spotting_preview(&self) -> Vec<Event> {
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        self.spotting_rolls(&mut next, &mut events);
+        events
+    }
+
+    /// Recomputes every side's knowledge from the state, logging each change of level as a
+    /// `sighted` event (which only the observing side and the referee see).
+    pub(crate) fn update_knowledge(&self, next: &mut State, events: &mut Vec<Event>) {
+        let Some(s) = self.sighting() else {
+            return;
+        };
+        let sides = self.sides().len();
+        let n = next.pieces.len();
+        next.knowledge.resize(sides, Knowledge::default());
+        for k in &mut next.knowledge {
+            k.of.resize(n, Known::default());
+        }
+        // Pass 1: levels. Nothing farther than the longest chart or contact reach can give
+        // a level, so such pairs are passed over on a distance check alone; and once a
+        // target is seen at the best level, only adjacency is still worth asking.
+        let data_radius = |c: &SightChartDef| match &c.shape {
+            // Bands that need a roll are read in the spotting phases, not here.
+            SightShape::Range(bands) => bands
+                .iter()
+                .filter(|b| b.roll.is_none())
+                .flat_map(|b| {
+                    core::iter::once(b.within).chain(b.from_terrain.iter().map(|(_, w)| *w))
+                })
+                .max()
+                .unwrap_or(0),
+            SightShape::Offsets(_) => c.radius,
+        };
+        let reach = s
+            .charts
+            .iter()
+            .map(data_radius)
+            .chain(s.contact.as_ref().map(|c| c.within))
+            .max()
+            .unwrap_or(0);
+        // Each side's pieces on single cells, sorted by row: a grid distance is never less
+        // than the difference in rows, so a target looks only at the rows within reach.
+        // Spread pieces and pieces on an open table are always looked at.
+        let mut by_row: Vec<Vec<(i32, usize)>> = vec![Vec::new(); sides];
+        let mut others: Vec<Vec<usize>> = vec![Vec::new(); sides];
+        for (i, p) in next.pieces.iter().enumerate() {
+            let side = p.side.index();
+            if side >= sides || !p.on_board() {
+                continue;
+            }
+            match &p.place {
+                Place::Cell(c) => by_row[side].push((c.row, i)),
+                _ => others[side].push(i),
+            }
+        }
+        for rows in &mut by_row {
+            rows.sort_unstable();
+        }
+        let near = |side: usize, target: &Piece| -> Vec<usize> {
+            match &target.place {
+                Place::Cell(c) => {
+                    let rows = &by_row[side];
+                    let lo = c.row.saturating_sub(reach as i32);
+                    let hi = c.row.saturating_add(reach as i32);
+                    let start = rows.partition_point(|(r, _)| *r < lo);
+                    let end = rows.partition_point(|(r, _)| *r <= hi);
+                    rows[start..end]
+                        .iter()
+                        .map(|(_, i)| *i)
+                        .chain(others[side].iter().copied())
+                        .collect()
+                }
+                _ => rows_and_others(&by_row[side], &others[side]),
+            }
+        };
+        let mut levels: Vec<Vec<Option<u8>>> = vec![vec![None; n]; sides];
+        let mut adjacent: Vec<Vec<bool>> = vec![vec![false; n]; sides];
+        for (side, row) in levels.iter_mut().enumerate() {
+            for (ti, target) in next.pieces.iter().enumerate() {
+                if target.side == SideId(side as u8) || !target.on_board() {
+                    continue;
+                }
+                let mut best: Option<u8> = next.knowledge[side].of[ti].rolled;
+                for oi in near(side, target) {
+                    let observer = &next.pieces[oi];
+                    let Some(d) = self.sight_distance(observer, target) else {
+                        continue;
+                    };
+                    if d > reach {
+                        continue;
+                    }
+                    let next_to = d <= 1 && self.is_real(observer);
+                    if best == Some(0) && (!next_to || adjacent[side][ti]) {
+                        continue;
+                    }
+                    let from_chart = self.level_from_chart(next, observer, target);
+                    let from_contact = self.in_contact(observer, target);
+                    for l in [from_chart, from_contact].into_iter().flatten() {
+                        best = Some(best.map_or(l, |b| b.min(l)));
+                    }
+                    if next_to && (from_chart.is_some() || from_contact.is_some()) {
+                        adjacent[side][ti] = true;
+                    }
+                }
+                row[ti] = best;
+            }
+        }
+        // Pass 2: markers seen at a flipping level turn face up for everyone.
+        let face_up: Vec<bool> = (0..n)
+            .map(|ti| {
+                levels.iter().any(|row| {
+                    row[ti]
+                        .and_then(|l| s.levels.get(usize::from(l)))
+                        .is_some_and(|d| d.flips_up)
+                })
+            })
+            .collect();
+        // Pass 3: what each side knows now.
+        let turn = next.turn;
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            for ti in 0..n {
+                let target = &next.pieces[ti];
+                if target.side == side_id {
+                    continue;
+                }
+                let level = levels[side][ti];
+                let mut now = Disclosure::NONE;
+                if target.on_board() {
+                    if let Some(def) = level.and_then(|l| s.levels.get(usize::from(l))) {
+                        now = now.with(def.discloses);
+                        if adjacent[side][ti] {
+                            now = now.with(def.adjacent);
+                        }
+                    }
+                    if self.behind_decoys(next, target) {
+                        // Off the table until sighted.
+                    } else if self.concealed(next, target) {
+                        now = now.with(s.concealed_public);
+                        if face_up[ti] {
+                            now = now.with(s.face_up).with(Disclosure::POSITION);
+                        }
+                    } else {
+                        now = now.with(s.public);
+                        if face_up[ti] {
+                            now = now.with(s.face_up).with(Disclosure::POSITION);
+                        }
+                    }
+                }
+                let real = self.is_real(target);
+                let strength = s.strength.map(|c| target.counter(c));
+                let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
+                // The whole piece is copied only when its identity is disclosed.
+                let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
+                let known = &mut next.knowledge[side].of[ti];
+                let before = known.level;
+                known.level = level;
+                known.now = now;
+                if now.has(Disclosure::POSITION) {
+                    known.seen = Some(Seen {
+                        place,
+                        facing,
+                        turn,
+                    });
+                }
+                if now.has(Disclosure::REAL) {
+                    known.real = Some(real);
+                }
+                if now.has(Disclosure::KIND) {
+                    known.kind = Some(kind);
+                }
+                if now.has(Disclosure::STRENGTH) {
+                    known.strength = strength;
+                }
+                if snapshot.is_some() {
+                    known.identity = snapshot;
+                }
+                if before != level {
+                    events.push(Event::Sighted {
+                        side: side_id,
+                        piece: PieceId(ti as u32),
+                        level: level
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .map(|d| d.name.clone()),
+                    });
+                }
+            }
+        }
+        next.face_up = face_up;
+    }
+}

@@ -1,0 +1,316 @@
+//! Marching procedures as orders: saving movement points toward a costly cell, spreading a
+//! command into a neighbouring cell and gathering it back, and crossings that carry only so
+//! many pieces a turn. Their rules are data in [`crate::march`].
+
+use super::Game;
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::cost::Cost;
+use crate::geometry::Cell;
+use crate::ids::{PieceId, SideId};
+use crate::piece::{Piece, Place};
+use crate::state::State;
+
+impl Game {
+    /// The points `piece` has saved.
+    #[must_use]
+    pub fn saved_points(&self, piece: &Piece) -> Cost {
+        self.rules().saving.as_ref().map_or(Cost::ZERO, |s| {
+            Cost::from_hundredths(
+                piece
+                    .counter(s.counter)
+                    .saturating_mul(s.unit.hundredths())
+                    .max(0),
+            )
+        })
+    }
+
+    /// Saves `id`'s allowance toward the neighbouring cell `toward`: it stands still this
+    /// phase and its next move may spend the points.
+    pub(crate) fn do_save(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        toward: Cell,
+    ) -> Result<(), Refusal> {
+        let refuse = |kind, m: String| Err(Refusal::new(kind, m));
+        let Some(rules) = self.rules().saving.clone() else {
+            return refuse(
+                RefusalKind::OutOfPhase,
+                "this ruleset has no saved movement points".into(),
+            );
+        };
+        let piece = self.own_piece(next, side, id)?.clone();
+        if piece.moved {
+            return refuse(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved or saved this phase", piece.name),
+            );
+        }
+        let Some(from) = piece.place.cell() else {
+            return refuse(
+                RefusalKind::BadPath,
+                format!("{} is not on a grid cell", piece.name),
+            );
+        };
+        let grid = self
+            .board()
+            .grid()
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
+        let Some(dir) = grid.direction_to(from, toward) else {
+            return refuse(
+                RefusalKind::BadPath,
+                format!(
+                    "points are saved toward a neighbouring cell; {toward} is not next to {from}"
+                ),
+            );
+        };
+        let step = self
+            .data_step_cost(&piece, from, dir, toward)
+            .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        let allowance = self.allowance(&piece)?;
+        let have = allowance.saturating_add(self.saved_points(&piece));
+        if have >= step {
+            return refuse(
+                RefusalKind::TooFar,
+                format!(
+                    "{} already has {have} for the {step} step to {toward}: move instead (no standing reserve)",
+                    piece.name
+                ),
+            );
+        }
+        let costly = step > grid.step_cost(dir);
+        if !(rules.modes.contains(&piece.mode) || (rules.costly_terrain && costly)) {
+            return refuse(
+                RefusalKind::BadMode,
+                format!(
+                    "{} may save points only in {} mode or toward terrain that costs extra",
+                    piece.name,
+                    rules
+                        .modes
+                        .iter()
+                        .map(|m| self.rules().mode_name(*m))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            );
+        }
+        let units = if rules.unit.hundredths() > 0 {
+            allowance.hundredths() / rules.unit.hundredths()
+        } else {
+            0
+        };
+        let before = piece.counter(rules.counter);
+        let after = before.saturating_add(units);
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            if let Some(c) = p.counters.get_mut(rules.counter.index()) {
+                *c = after;
+            }
+            p.moved = true;
+        }
+        events.push(Event::Saved {
+            piece: id,
+            toward,
+            points: Cost::from_hundredths(after.saturating_mul(rules.unit.hundredths())),
+        });
+        Ok(())
+    }
+
+    /// Spends saved points after a move.
+    pub(crate) fn spend_saved(&self, next: &mut State, id: PieceId) {
+        if let Some(s) = &self.rules().saving
+            && let Some(c) = next
+                .pieces
+                .get_mut(id.index())
+                .and_then(|p| p.counters.get_mut(s.counter.index()))
+        {
+            *c = 0;
+        }
+    }
+
+    /// At the end of a phase in which a piece could move: points it did not spend or add
+    /// to are lost.
+    pub(crate) fn expire_saved(&self, next: &mut State, could_move: impl Fn(&Piece) -> bool) {
+        let Some(s) = &self.rules().saving else {
+            return;
+        };
+        for p in &mut next.pieces {
+            if !p.moved
+                && could_move(p)
+                && let Some(c) = p.counters.get_mut(s.counter.index())
+            {
+                *c = 0;
+            }
+        }
+    }
+
+    /// Spreads `id` into `to`, a cell next to one it holds (an extension arrow).
+    pub(crate) fn do_extend(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        let Some(rules) = self.rules().spread.clone() else {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                "this ruleset does not spread commands over several cells",
+            ));
+        };
+        let piece = self.own_piece(next, side, id)?.clone();
+        let cells: Vec<Cell> = match &piece.place {
+            Place::Cell(c) => vec![*c],
+            Place::Spread(cs) => cs.clone(),
+            _ => {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{} is not on a grid", piece.name),
+                ));
+            }
+        };
+        let grid = self
+            .board()
+            .grid()
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
+        if cells.contains(&to) || !cells.iter().any(|c| grid.distance(*c, to) == 1) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!(
+                    "{} can spread only into a cell next to one it holds",
+                    piece.name
+                ),
+            ));
+        }
+        if !self.board().contains(to) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is off the board"),
+            ));
+        }
+        if let Some(counter) = rules.counter {
+            let total = piece.counter(counter);
+            let n = cells.len() as i32 + 1;
+            if total < rules.min_per_cell.saturating_mul(n) {
+                return Err(Refusal::new(
+                    RefusalKind::TooFar,
+                    format!(
+                        "{} has {total} {} to divide over {n} cells; each needs at least {}",
+                        piece.name,
+                        self.rules()
+                            .counters
+                            .get(counter.index())
+                            .map_or("?", |c| c.name.as_str()),
+                        rules.min_per_cell
+                    ),
+                ));
+            }
+        }
+        let from = *cells.first().unwrap_or(&to);
+        let dir = grid
+            .direction_to(from, to)
+            .or_else(|| cells.iter().find_map(|c| grid.direction_to(*c, to)));
+        if let Some(dir) = dir {
+            self.data_step_cost(&piece, from, dir, to)
+                .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        }
+        if next
+            .pieces
+            .iter()
+            .any(|p| p.side != side && p.on_board() && p.place.covers(to))
+        {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{to} is held by the enemy"),
+            ));
+        }
+        let mut spread = cells;
+        spread.push(to);
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.place = Place::Spread(spread.clone());
+        }
+        if let Some(problem) = self.stacking_problem(next, to, id, side, true) {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{} cannot spread into {to}: {problem}", piece.name),
+            ));
+        }
+        events.push(Event::Spread {
+            piece: id,
+            cells: spread,
+        });
+        Ok(())
+    }
+
+    /// Gathers a spread command back into its main cell.
+    pub(crate) fn do_gather(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let Place::Spread(cells) = &piece.place else {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{} is not spread", piece.name),
+            ));
+        };
+        let main = *cells.first().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPath,
+                format!("{} holds no cell", piece.name),
+            )
+        })?;
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.place = Place::Cell(main);
+        }
+        events.push(Event::Spread {
+            piece: id,
+            cells: vec![main],
+        });
+        Ok(())
+    }
+
+    /// How many more pieces the crossing between `a` and `b` may carry this turn (`None`:
+    /// no crossing with a capacity there).
+    pub(crate) fn crossing_room(&self, state: &State, a: Cell, b: Cell) -> Option<u32> {
+        let rules = self.rules();
+        let capacity = self
+            .board()
+            .features_between(a, b)
+            .iter()
+            .filter_map(|f| rules.features.get(f.index()).and_then(|d| d.capacity))
+            .min()?;
+        let key = if (a.row, a.col) <= (b.row, b.col) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let used = state
+            .crossed
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(0, |(_, n)| *n);
+        Some(capacity.saturating_sub(used))
+    }
+
+    /// Counts a piece crossing between `a` and `b` (when a capacity applies there).
+    pub(crate) fn count_crossing(&self, next: &mut State, a: Cell, b: Cell) {
+        if self.crossing_room(next, a, b).is_none() {
+            return;
+        }
+        let key = if (a.row, a.col) <= (b.row, b.col) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        match next.crossed.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => next.crossed.push((key, 1)),
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! A game in progress: the rules, the board, the pieces, the phase cursor and the RNG.
+//!
+//! [`Game::apply`] is the only way to change a game. It works on a copy of the state and
+//! commits it only when the whole action succeeded, so a refusal — or a failing hook —
+//! leaves the game exactly as it was, RNG position included.
+//!
+//! This file keeps [`Game`], its accessors and `apply`'s dispatch. Each concern is an
+//! `impl Game` block of its own in a file beside it:
+//!
+//! | file | owns |
+//! |---|---|
+//! | `setup.rs` | [`Game::new`]: scenario set-up and placement checks |
+//! | `steps.rs` | what a step costs and why it is banned; [`Game::reach`] |
+//! | `moves.rs` | move, move on the table, face, mode, redeploy |
+//! | `march.rs` | saving points, spreading and gathering commands, crossings |
+//! | `turning.rs` | facing rules as moves check them |
+//! | `threat.rs` | open-table threatened zones as moves check them |
+//! | `placement.rs` | places, facings and attachments hooks ask for |
+//! | `measure.rs` | distance, rule distance, bearing, sight |
+//! | `actions.rs` | ruleset actions: checks, chart, effects, script |
+//! | `commands.rs` | game hooks and the commands they return |
+//! | `sequence.rs` | phase ends, initiative, phase start |
+//! | `knowledge.rs` | the sighting update and per-side logs |
+//! | `view.rs` | what a side receives: view, log, perceived state |
+//!
+//! The modules these call ([`crate::state`], [`crate::knowledge`], [`crate::turning`],
+//! [`crate::march`], [`crate::company`], [`crate::reach`], [`crate::hooks`]) never import
+//! anything from here.
+
+mod actions;
+mod commands;
+mod knowledge;
+mod march;
+mod measure;
+mod moves;
+pub(crate) mod placement;
+mod sequence;
+mod setup;
+mod steps;
+mod threat;
+mod turning;
+mod view;
+
+pub use crate::state::{Reach, State, World, roll_record};
+pub use setup::{PieceSetup, Setup, SetupError};
+
+use std::sync::Arc;
+
+use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::board::{Board, SideDef};
+use crate::hooks::Hooks;
+use crate::ids::{PieceId, SideId};
+use crate::piece::Piece;
+use crate::rules::{Actor, Allowed, PhaseDef, Rules};
+
+/// How deep counter triggers may chain before the kernel stops them (a ruleset whose
+/// triggers feed each other must not hang the game).
+pub(crate) const MAX_TRIGGER_DEPTH: u32 = 8;
+
+/// A game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Rules>,
+    board: Arc<Board>,
+    sides: Vec<SideDef>,
+    turns: u32,
+    pub(crate) state: State,
+    log: Vec<Event>,
+    /// Each side's log: what it saw of the events in `log` (kept only with sighting
+    /// rules; otherwise every side sees the whole log).
+    pub(crate) side_logs: Vec<Vec<Event>>,
+}
+
+impl Game {
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The shared handle to the rules.
+    #[must_use]
+    pub fn rules_arc(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The sides.
+    #[must_use]
+    pub fn sides(&self) -> &[SideDef] {
+        &self.sides
+    }
+
+    /// The state.
+    #[must_use]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The number of turns in this game.
+    #[must_use]
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Every event so far.
+    #[must_use]
+    pub fn log(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// A piece by id.
+    #[must_use]
+    pub fn piece(&self, id: PieceId) -> Option<&Piece> {
+        self.state.pieces.get(id.index())
+    }
+
+    /// A piece by scenario name.
+    #[must_use]
+    pub fn piece_by_name(&self, name: &str) -> Option<&Piece> {
+        self.state.pieces.iter().find(|p| p.name == name)
+    }
+
+    /// A side by name.
+    #[must_use]
+    pub fn side_by_name(&self, name: &str) -> Option<SideId> {
+        self.sides
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SideId(i as u8))
+    }
+
+    /// A read-only view for hooks and queries.
+    #[must_use]
+    pub fn world(&self) -> World<'_> {
+        World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: &self.state,
+        }
+    }
+
+    /// The current phase and its phasing side, or `None` when the game is over.
+    #[must_use]
+    pub fn phase(&self) -> Option<(&PhaseDef, SideId)> {
+        if self.state.over {
+            return None;
+        }
+        let plan = self.rules.turn_plan(&self.state.order, &self.state.options);
+        plan.get(self.state.step as usize)
+            .map(|(p, s)| (*p, SideId(*s as u8)))
+    }
+
+    /// The whole state as canonical bytes (JSON), for "nothing changed" checks.
+    #[must_use]
+    pub fn state_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.state).unwrap_or_default()
+    }
+
+    /// Applies an order: validates it, resolves it and returns what happened, or refuses
+    /// it and changes nothing.
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what was wrong.
+    pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
+        if self.state.over {
+            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+        }
+        let Some((phase, phasing)) = self.phase() else {
+            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+        };
+        let phase = phase.clone();
+        let side_name = self
+            .sides
+            .get(order.side.index())
+            .map(|s| s.name.clone())
+            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such side"))?;
+        let may_act = match phase.actor {
+            Actor::Phasing => order.side == phasing,
+            Actor::NonPhasing => order.side != phasing,
+            Actor::Both => true,
+        };
+        if !may_act {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("{side_name} may not act in the {} phase", phase.name),
+            ));
+        }
+        if self
+            .state
+            .done
+            .get(order.side.index())
+            .copied()
+            .unwrap_or(false)
+        {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("{side_name} has already ended the {} phase", phase.name),
+            ));
+        }
+        self.hidden_guard(order)?;
+        let needs = match &order.action {
+            Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
+            Action::Face { .. } => Some(Allowed::Face),
+            Action::Mode { .. } => Some(Allowed::Mode),
+            Action::Act { action, .. } => Some(Allowed::Action(*action)),
+            Action::EndPhase => None,
+            Action::Redeploy { .. }
+            | Action::Save { .. }
+            | Action::Extend { .. }
+            | Action::Gather { .. } => Some(Allowed::Move),
+        };
+        if let Some(needs) = needs
+            && !phase.allows.contains(&needs)
+        {
+            let what = match needs {
+                Allowed::Move => "moving".to_owned(),
+                Allowed::Face => "changing facing".to_owned(),
+                Allowed::Mode => "changing mode".to_owned(),
+                Allowed::Action(a) => self
+                    .rules
+                    .actions
+                    .get(a.index())
+                    .map_or("that action".to_owned(), |d| d.name.clone()),
+            };
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!("the {} phase does not allow {what}", phase.name),
+            ));
+        }
+        if let (Action::Move { piece, .. } | Action::MoveTo { piece, .. }, false) =
+            (&order.action, phase.movers.is_empty())
+            && let Some(p) = self.state.pieces.get(piece.index())
+            && p.side == order.side
+            && !phase.movers.contains(&p.kind)
+        {
+            let kinds: Vec<&str> = phase
+                .movers
+                .iter()
+                .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
+                .collect();
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                format!(
+                    "in the {} phase only {} pieces move",
+                    phase.name,
+                    kinds.join(", ")
+                ),
+            ));
+        }
+        let mut next = self.state.clone();
+        let mut events = Vec::new();
+        match &order.action {
+            Action::Move { piece, path } => {
+                self.do_move(&mut next, &mut events, order.side, *piece, path, hooks)?;
+            }
+            Action::MoveTo { piece, to, facing } => {
+                self.do_move_to(&mut next, &mut events, order.side, *piece, *to, *facing)?;
+                self.after_move_to(&mut next, &mut events, order.side, *piece, hooks)?;
+            }
+            Action::Face { piece, facing } => {
+                let before = next.pieces.get(piece.index()).map(|p| p.facing);
+                self.do_face(&mut next, &mut events, order.side, *piece, *facing)?;
+                if let Some(before) = before {
+                    self.after_face(&mut next, &mut events, (order.side, *piece, before), hooks)?;
+                }
+            }
+            Action::Mode { piece, mode } => {
+                let before = next.pieces.get(piece.index()).map(|p| p.mode);
+                self.do_mode(&mut next, &mut events, order.side, *piece, *mode)?;
+                if let Some(before) = before {
+                    let (side, id) = (order.side, *piece);
+                    self.run_game_hook(&mut next, &mut events, side, |world, dice| {
+                        hooks.mode_changed(world, id, before, dice)
+                    })?;
+                }
+            }
+            Action::Act {
+                piece,
+                action,
+                target,
+                intent,
+            } => {
+                self.do_act(
+                    &mut next,
+                    &mut events,
+                    order.side,
+                    *piece,
+                    (*action, intent),
+                    *target,
+                    hooks,
+                )?;
+            }
+            Action::Redeploy { piece, to } => {
+                self.do_redeploy(&mut next, &mut events, order.side, *piece, *to)?;
+            }
+            Action::Save { piece, toward } => {
+                self.do_save(&mut next, &mut events, order.side, *piece, *toward)?;
+            }
+            Action::Extend { piece, to } => {
+                self.do_extend(&mut next, &mut events, order.side, *piece, *to)?;
+            }
+            Action::Gather { piece } => {
+                self.do_gather(&mut next, &mut events, order.side, *piece)?;
+            }
+            Action::EndPhase => {
+                if let Some(d) = next.done.get_mut(order.side.index()) {
+                    *d = true;
+                }
+                let all_done = match phase.actor {
+                    Actor::Phasing => true,
+                    Actor::Both => next.done.iter().all(|d| *d),
+                    Actor::NonPhasing => next
+                        .done
+                        .iter()
+                        .enumerate()
+                        .all(|(i, d)| *d || i == phasing.index()),
+                };
+                if all_done {
+                    self.advance(&mut next, &mut events, hooks)?;
+                }
+            }
+        }
+        self.update_knowledge(&mut next, &mut events);
+        let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
+        self.append_side_logs(seen);
+        let built = self.state.built.len();
+        self.state = next;
+        self.draw_built(built);
+        self.log.extend(events.iter().cloned());
+        Ok(events)
+    }
+
+    pub(crate) fn own_piece<'s>(
+        &self,
+        state: &'s State,
+        side: SideId,
+        id: PieceId,
+    ) -> Result<&'s Piece, Refusal> {
+        let piece = state.pieces.get(id.index()).ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPiece,
+                format!("there is no piece #{}", id.0),
+            )
+        })?;
+        if piece.side != side {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} is not one of your pieces", piece.name),
+            ));
+        }
+        if !piece.on_board() {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{} is not on the board", piece.name),
+            ));
+        }
+        Ok(piece)
+    }
+}

@@ -1,0 +1,604 @@
+//! Orders that move or turn a piece: a move along a path of cells, a move to a point of an
+//! open table, a facing change, a mode change, and the redeployment of a dummy, with the
+//! hooks each runs after it succeeds. Every step is priced and checked by `steps.rs`.
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::cost::Cost;
+use crate::geometry::open::{self, Angle, Point};
+use crate::geometry::{Cell, Facing, Grid};
+use crate::hooks::Hooks;
+use crate::ids::{ModeId, PieceId, SideId};
+use crate::piece::Place;
+use crate::rules::{Effect, Who};
+
+use super::Game;
+use crate::state::State;
+
+impl Game {
+    pub(super) fn do_move(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let grid = self.board.grid().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPath,
+                "this is an open table: move to a point",
+            )
+        })?;
+        self.pinned(&piece)?;
+        let allowance = self
+            .allowance(&piece)?
+            .saturating_add(self.saved_points(&piece));
+        if piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved", piece.name),
+            ));
+        }
+        if let Some(why) = crate::company::held(&self.rules, next, &piece) {
+            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+        }
+        let start = match &piece.place {
+            Place::Cell(c) => *c,
+            _ => {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!(
+                        "{} is spread over several cells; gather it before moving",
+                        piece.name
+                    ),
+                ));
+            }
+        };
+        if path.is_empty() {
+            return Err(Refusal::new(RefusalKind::BadPath, "the path is empty"));
+        }
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if let Some(max) = ty.max_steps.get(piece.mode.index()).copied().flatten()
+            && path.len() > max as usize
+        {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "{} may move at most {max} cell{} in {} mode; the path has {}",
+                    piece.name,
+                    if max == 1 { "" } else { "s" },
+                    self.rules.mode_name(piece.mode),
+                    path.len()
+                ),
+            ));
+        }
+        crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
+        let mut spent = Cost::ZERO;
+        let mut at = start;
+        let mut last_dir = piece.facing;
+        // With an oblique rule in force, which side steps keep the heading.
+        let headings =
+            crate::turning::oblique_headings(&self.rules, grid, &next.options, &piece, start, path);
+        let mut stopped = None;
+        let mut contact: Option<Vec<PieceId>> = None;
+        let mut taken = 0;
+        let may_exit =
+            !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
+        for (i, &to) in path.iter().enumerate() {
+            if !self.board.contains(to) && !may_exit {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is off the board"),
+                ));
+            }
+            let Some(dir) = grid.direction_to(at, to) else {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is not next to {at}"),
+                ));
+            };
+            crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?;
+            // Walking into enemies the side did not know were there is contact, not a
+            // refusal: a refusal's wording would tell what is there.
+            let unseen = self.unseen_enemies_at(next, side, to);
+            if !unseen.is_empty() {
+                contact = Some(unseen);
+                break;
+            }
+            let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks, None)?;
+            spent = spent.saturating_add(entry.cost);
+            if spent > allowance {
+                return Err(Refusal::new(
+                    RefusalKind::TooFar,
+                    format!(
+                        "the path costs {spent} by {to}, but {} has {allowance} in {} mode",
+                        piece.name,
+                        self.rules.mode_name(piece.mode)
+                    ),
+                ));
+            }
+            let last = i + 1 == path.len();
+            if !entry.can_continue && !last {
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} must stop at {to} ({})",
+                        piece.name,
+                        reason.unwrap_or_else(|| "the ruleset says so".into())
+                    ),
+                ));
+            }
+            if last && !entry.can_stop {
+                return Err(Refusal::new(
+                    RefusalKind::Occupied,
+                    format!("{} may pass through {to} but not stop there", piece.name),
+                ));
+            }
+            if last && !entry.can_continue {
+                stopped = reason;
+            }
+            let from = at;
+            at = to;
+            last_dir = headings
+                .as_ref()
+                .and_then(|h| h.get(i))
+                .copied()
+                .unwrap_or(dir);
+            taken = i + 1;
+            self.count_crossing(next, from, to);
+            let met = self.new_contacts(next, &piece, from, to);
+            if !met.is_empty() {
+                contact = Some(met);
+                break;
+            }
+        }
+        let faces = ty.faces;
+        let mut full_path = Vec::with_capacity(path.len() + 1);
+        full_path.push(start);
+        full_path.extend_from_slice(&path[..taken]);
+        crate::company::leave_behind(&self.rules, next, events, id);
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(at);
+                p.moved = true;
+                p.attached_to = None;
+                if faces {
+                    p.facing = last_dir;
+                }
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Cell(at);
+            }
+        }
+        let steps = full_path.len() - 1;
+        if steps > 0 {
+            self.spend_saved(next, id);
+        }
+        let moved_path = full_path.clone();
+        if steps > 0 {
+            events.push(Event::Moved {
+                piece: id,
+                path: full_path,
+                cost: spent,
+                stopped: if contact.is_some() {
+                    Some("came into contact with the enemy".to_owned())
+                } else {
+                    stopped
+                },
+            });
+        }
+        crate::company::settle(&self.rules, &self.board, next, events, id, steps, at);
+        if let Some(met) = contact {
+            events.push(self.contact_event(next, id, at, met));
+        }
+        if steps > 0 {
+            self.after_move(next, events, (side, id, piece.facing), &moved_path, hooks)?;
+        }
+        Ok(())
+    }
+
+    /// Asks the `faced` hook what a facing change brings with it (or whether the ruleset
+    /// forbids it), and applies it.
+    pub(super) fn after_face(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (side, id, before): (SideId, PieceId, Facing),
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.faced(world, id, before, dice)
+        })
+    }
+
+    /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
+    pub(super) fn after_move(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (side, id, facing): (SideId, PieceId, Facing),
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.moved(world, id, path, facing, dice)
+        })
+    }
+
+    /// Asks the `moved_on_table` hook what a finished open-table move brings with it (the
+    /// last `MovedOnTable` event gives where it started), and applies it.
+    pub(super) fn after_move_to(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let Some(from) = events.iter().rev().find_map(|e| match e {
+            Event::MovedOnTable { piece, from, .. } if *piece == id => Some(*from),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let facing = self
+            .state
+            .pieces
+            .get(id.index())
+            .and_then(|p| match p.place {
+                Place::Point { facing, .. } => Some(facing),
+                _ => None,
+            })
+            .unwrap_or_default();
+        self.run_game_hook(next, events, side, |world, dice| {
+            hooks.moved_on_table(world, id, from, facing, dice)
+        })
+    }
+
+    /// Lifts a dummy and puts it down elsewhere (once per turn).
+    pub(super) fn do_redeploy(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if !ty.dummy {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!(
+                    "{} is not a dummy; only dummies are lifted and put down",
+                    piece.name
+                ),
+            ));
+        }
+        if next.redeployed.contains(&id) {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already been redeployed this turn", piece.name),
+            ));
+        }
+        if !self.board.contains(to) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is off the board"),
+            ));
+        }
+        let terrain = self.board.terrain(to);
+        let enterable = self
+            .rules
+            .move_classes
+            .get(ty.move_class.index())
+            .is_some_and(|c| c.enter.get(terrain.index()).is_some_and(Option::is_some));
+        if !enterable {
+            let name = self
+                .rules
+                .terrain
+                .get(terrain.index())
+                .map_or("?", |t| t.name.as_str());
+            return Err(Refusal::new(
+                RefusalKind::Impassable,
+                format!("{} pieces may not stand in {name} at {to}", ty.name),
+            ));
+        }
+        let known_enemy = next.pieces.iter().any(|p| {
+            p.side != side
+                && p.on_board()
+                && p.place.covers(to)
+                && (self.sighting().is_none()
+                    || next
+                        .knowledge
+                        .get(side.index())
+                        .is_some_and(|k| k.knows_position(p.id)))
+        });
+        if known_enemy {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{to} is held by the enemy"),
+            ));
+        }
+        if let Some(problem) = self.stacking_problem(next, to, id, side, true) {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{} cannot be put down at {to}: {problem}", piece.name),
+            ));
+        }
+        next.redeployed.push(id);
+        let unseen = self.unseen_enemies_at(next, side, to);
+        if !unseen.is_empty() {
+            // Enemies the side did not know of hold the cell: the dummy stays where it
+            // was and the two sides are in contact, as a move into them would be.
+            let at = piece.place.cell().unwrap_or(to);
+            events.push(self.contact_event(next, id, at, unseen));
+            return Ok(());
+        }
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(to);
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.attached_to = None;
+            }
+        }
+        events.push(Event::Redeployed { piece: id, to });
+        Ok(())
+    }
+
+    pub(super) fn do_move_to(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?.clone();
+        let Place::Point {
+            at: from,
+            facing: old,
+        } = piece.place
+        else {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                "this piece is on a grid: give a path of cells",
+            ));
+        };
+        let allowance = self.allowance(&piece)?;
+        let move_counter = self.rules.open_table.move_counter;
+        if piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved", piece.name),
+            ));
+        }
+        if let Some(c) = move_counter
+            && piece.counter(c) < 1
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} has no moves left ({} is {})",
+                    piece.name,
+                    self.rules.counter_name(c),
+                    piece.counter(c)
+                ),
+            ));
+        }
+        if !self.board.contains_point(to) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is off the table"),
+            ));
+        }
+        let mut cost = open::move_cost(from, to);
+        let ty = self.rules.piece_type(piece.kind);
+        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
+        for area in self.board.areas_crossed(from, to) {
+            match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
+                // An area's extra cost is a rule distance, so it shrinks with the scale.
+                Some(extra) => cost = cost.saturating_add(self.scaled(extra)),
+                None => {
+                    return Err(Refusal::new(
+                        RefusalKind::Impassable,
+                        format!("{} cannot pass through {}", piece.name, area.name),
+                    ));
+                }
+            }
+        }
+        if cost > allowance {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "the move costs {cost}\" but {} has {allowance}\" in {} mode",
+                    piece.name,
+                    self.rules.mode_name(piece.mode)
+                ),
+            ));
+        }
+        let new_facing = facing.unwrap_or(old);
+        let approach = self.check_open_approach(next, &piece, (from, new_facing), to)?;
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+                // With a move counter, a piece moves again until the counter runs out or
+                // it stops in an enemy's threatened zone.
+                p.moved = move_counter.is_none() || approach.entered_zone;
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+            }
+        }
+        events.push(Event::MovedOnTable {
+            piece: id,
+            from,
+            to,
+            cost,
+        });
+        if new_facing != old {
+            events.push(Event::Faced {
+                piece: id,
+                facing: new_facing.to_string(),
+            });
+        }
+        if let Some(counter) = move_counter {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(next, events, &effect, id, None, 0);
+        }
+        Ok(())
+    }
+
+    pub(super) fn do_face(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        facing: Facing,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?;
+        let grid: &Grid = self.board.grid().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadMode,
+                "on an open table, give the facing with a move",
+            )
+        })?;
+        if self.rules.piece_type(piece.kind).is_some_and(|t| !t.faces) {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("{} has no facing to change", piece.name),
+            ));
+        }
+        if facing.0 >= grid.facings() {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!(
+                    "facing {} does not exist on this grid (0..{})",
+                    facing.0,
+                    grid.facings()
+                ),
+            ));
+        }
+        let _ = piece;
+        self.count_turn(next, events, id)?;
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.facing = facing;
+        }
+        events.push(Event::Faced {
+            piece: id,
+            facing: grid.facing_name(facing).to_owned(),
+        });
+        Ok(())
+    }
+
+    pub(super) fn do_mode(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        mode: ModeId,
+    ) -> Result<(), Refusal> {
+        let piece = self.own_piece(next, side, id)?;
+        let Some(mode_def) = self.rules.modes.get(mode.index()) else {
+            return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
+        };
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("{} pieces cannot take {} mode", ty.name, mode_def.name),
+            ));
+        }
+        if piece.mode == mode {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!("{} is already in {} mode", piece.name, mode_def.name),
+            ));
+        }
+        // Some changes take a whole movement phase standing still (the block rules'
+        // strategic → battle): the piece must not have moved, and may not move after.
+        let stationary = mode_def.stationary_from.contains(&piece.mode);
+        if stationary && piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "changing from {} to {} mode takes a whole phase standing still, and {} has moved",
+                    self.rules.mode_name(piece.mode),
+                    mode_def.name,
+                    piece.name
+                ),
+            ));
+        }
+        // On an open table with counted moves, some changes cost a move (limbering up).
+        let spends = self
+            .rules
+            .open_table
+            .move_counter
+            .filter(|_| self.rules.open_table.mode_costs_a_move.contains(&mode));
+        if let Some(c) = spends
+            && (piece.counter(c) < 1 || piece.moved)
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "changing to {} mode costs a move, and {} has none left",
+                    mode_def.name, piece.name
+                ),
+            ));
+        }
+        let from = self.rules.mode_name(piece.mode).to_owned();
+        let name = piece.name.clone();
+        if let Some(p) = next.pieces.get_mut(id.index()) {
+            p.mode = mode;
+            if stationary {
+                p.moved = true;
+            }
+        }
+        if let Some(c) = next.pieces.get(id.index()).and_then(|p| p.place.cell())
+            && let Some(problem) = self.stacking_problem(next, c, id, side, false)
+        {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{name} cannot take {} mode here: {problem}", mode_def.name),
+            ));
+        }
+        events.push(Event::ModeChanged {
+            piece: id,
+            from,
+            to: mode_def.name.clone(),
+        });
+        if let Some(counter) = spends {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(next, events, &effect, id, None, 0);
+        }
+        Ok(())
+    }
+}

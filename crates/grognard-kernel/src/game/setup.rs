@@ -1,0 +1,330 @@
+//! Starting a game: what a scenario says in kernel terms ([`Setup`], [`PieceSetup`]), and
+//! [`Game::new`], which checks every piece's place, type, mode and attachment before the
+//! first phase begins. A scenario that cannot start gives a [`SetupError`] naming the piece.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, SideDef, Surface};
+use crate::dice::GameRng;
+use crate::geometry::{Cell, Facing};
+use crate::hooks::Hooks;
+use crate::ids::{CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
+use crate::piece::{Piece, Place};
+use crate::rules::Rules;
+
+use super::Game;
+use crate::state::State;
+
+/// A piece as the scenario places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceSetup {
+    /// Scenario name ("b1").
+    pub name: String,
+    /// Owner.
+    pub side: SideId,
+    /// Type.
+    pub kind: PieceTypeId,
+    /// Where.
+    pub place: Place,
+    /// Facing on a grid.
+    pub facing: Facing,
+    /// Mode; the type's default when `None`.
+    pub mode: Option<ModeId>,
+    /// Counter values that differ from the defaults.
+    pub counters: Vec<(CounterId, i32)>,
+    /// Flags set at the start.
+    pub flags: Vec<FlagId>,
+    /// Index (in this list) of the piece it is attached to.
+    pub attached_to: Option<usize>,
+    /// Attribute values that differ from the type's, by attribute index.
+    pub attributes: Vec<(usize, i32)>,
+}
+
+/// Everything a scenario says, in kernel terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The board.
+    pub board: Board,
+    /// Sides, in the order they take their turns.
+    pub sides: Vec<SideDef>,
+    /// Pieces.
+    pub pieces: Vec<PieceSetup>,
+    /// RNG seed.
+    pub seed: u64,
+    /// Number of turns (the ruleset's default when `None`).
+    pub turns: Option<u32>,
+    /// Optional rules in force, by option index.
+    pub options: Vec<bool>,
+    /// Settings, by setting index.
+    pub settings: Vec<i32>,
+}
+
+/// A scenario that cannot start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    /// Index of the piece at fault, if one is.
+    pub piece: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl core::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Game {
+    /// Starts a game. Checks every piece's place, type and mode, then begins the first
+    /// phase (calling its hook).
+    ///
+    /// # Errors
+    /// A [`SetupError`] naming the first piece that cannot be placed, or a failing hook.
+    pub fn new(rules: Arc<Rules>, setup: Setup, hooks: &mut dyn Hooks) -> Result<Self, SetupError> {
+        let err = |piece: Option<usize>, message: String| SetupError { piece, message };
+        if setup.sides.len() < 2 {
+            return Err(err(None, "a scenario needs at least two sides".into()));
+        }
+        if rules.sequence.side_turn.is_empty()
+            && rules.sequence.turn_start.is_empty()
+            && rules.sequence.turn_end.is_empty()
+        {
+            return Err(err(
+                None,
+                "the ruleset's sequence of play has no phases".into(),
+            ));
+        }
+        let mut pieces = Vec::with_capacity(setup.pieces.len());
+        for (i, p) in setup.pieces.iter().enumerate() {
+            let Some(ty) = rules.piece_type(p.kind) else {
+                return Err(err(
+                    Some(i),
+                    format!("piece {}: unknown piece type", p.name),
+                ));
+            };
+            if p.side.index() >= setup.sides.len() {
+                return Err(err(Some(i), format!("piece {}: unknown side", p.name)));
+            }
+            let mode = p.mode.unwrap_or(ty.default_mode);
+            if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+                return Err(err(
+                    Some(i),
+                    format!(
+                        "piece {}: {} pieces cannot be in {} mode",
+                        p.name,
+                        ty.name,
+                        rules.mode_name(mode)
+                    ),
+                ));
+            }
+            if let Some(a) = p.attached_to
+                && (a >= setup.pieces.len() || a == i)
+            {
+                return Err(err(
+                    Some(i),
+                    format!("piece {}: attached to no piece", p.name),
+                ));
+            }
+            let mut counters: Vec<i32> = rules.counters.iter().map(|c| c.initial).collect();
+            for (c, v) in &p.counters {
+                if let (Some(slot), Some(def)) =
+                    (counters.get_mut(c.index()), rules.counters.get(c.index()))
+                {
+                    *slot = (*v).clamp(def.min, def.max.max(def.min));
+                }
+            }
+            let mut attributes = ty.attributes.clone();
+            for (a, v) in &p.attributes {
+                if let Some(slot) = attributes.get_mut(*a) {
+                    *slot = *v;
+                }
+            }
+            let mut piece = Piece {
+                id: PieceId(i as u32),
+                name: p.name.clone(),
+                side: p.side,
+                kind: p.kind,
+                place: p.place.clone(),
+                facing: p.facing,
+                mode,
+                counters,
+                flags: 0,
+                attributes,
+                attached_to: p.attached_to.map(|a| PieceId(a as u32)),
+                moved: false,
+                acted: 0,
+            };
+            for f in &p.flags {
+                piece.set_flag(*f, true);
+            }
+            pieces.push(piece);
+        }
+        let turns = setup.turns.unwrap_or(rules.sequence.turns).max(1);
+        let sides = setup.sides;
+        let state = State {
+            turn: 1,
+            step: 0,
+            order: (0..sides.len()).map(|i| SideId(i as u8)).collect(),
+            done: vec![false; sides.len()],
+            pieces,
+            rng: GameRng::new(setup.seed),
+            side_rngs: (0..sides.len() as u64)
+                .map(|i| GameRng::stream(setup.seed, i + 1))
+                .collect(),
+            options: setup.options,
+            settings: setup.settings,
+            over: false,
+            knowledge: Vec::new(),
+            face_up: Vec::new(),
+            redeployed: Vec::new(),
+            crossed: Vec::new(),
+            built: Vec::new(),
+            phase_start: Vec::new(),
+        };
+        let mut game = Self {
+            rules,
+            board: Arc::new(setup.board),
+            sides,
+            turns,
+            state,
+            log: Vec::new(),
+            side_logs: Vec::new(),
+        };
+        for i in 0..game.state.pieces.len() {
+            game.check_placement(i).map_err(|m| err(Some(i), m))?;
+        }
+        game.add_decoys();
+        let mut next = game.state.clone();
+        let mut events = Vec::new();
+        game.roll_initiative(&mut next, &mut events);
+        game.begin_phase(&mut next, &mut events, hooks)
+            .map_err(|r| err(None, r.message))?;
+        game.update_knowledge(&mut next, &mut events);
+        let seen = game.seen_by_sides(&game.state, &next, &events, None);
+        game.append_side_logs(seen);
+        game.state = next;
+        game.draw_built(0);
+        game.log = events;
+        Ok(game)
+    }
+
+    pub(super) fn check_placement(&self, i: usize) -> Result<(), String> {
+        let Some(p) = self.state.pieces.get(i) else {
+            return Ok(());
+        };
+        let Some(ty) = self.rules.piece_type(p.kind) else {
+            return Err(format!("piece {}: unknown piece type", p.name));
+        };
+        let class = self.rules.move_classes.get(ty.move_class.index());
+        let terrain_ok = |t: crate::ids::TerrainId| {
+            class.is_some_and(|c| c.enter.get(t.index()).is_some_and(Option::is_some))
+        };
+        let terrain_name = |t: crate::ids::TerrainId| {
+            self.rules
+                .terrain
+                .get(t.index())
+                .map_or("?", |d| d.name.as_str())
+        };
+        match (&p.place, &self.board.surface) {
+            (Place::Cell(_) | Place::Spread(_), Surface::Grid { cols, rows, .. }) => {
+                let cells: &[Cell] = match &p.place {
+                    Place::Cell(c) => core::slice::from_ref(c),
+                    Place::Spread(cs) => cs,
+                    _ => &[],
+                };
+                if cells.is_empty() {
+                    return Err(format!(
+                        "piece {}: a spread place needs at least one cell",
+                        p.name
+                    ));
+                }
+                for c in cells {
+                    if !self.board.contains(*c) {
+                        return Err(format!(
+                            "piece {} is off the board at {c}: the board is {cols} columns by {rows} rows (0-based)",
+                            p.name
+                        ));
+                    }
+                    let t = self.board.terrain(*c);
+                    if !terrain_ok(t) {
+                        return Err(format!(
+                            "piece {} stands on {} at {c}, where {} pieces may not go",
+                            p.name,
+                            terrain_name(t),
+                            ty.name
+                        ));
+                    }
+                }
+                if let Some(g) = self.board.grid()
+                    && usize::from(p.facing.0) >= usize::from(g.facings())
+                {
+                    return Err(format!(
+                        "piece {}: facing {} does not exist on this grid (0..{})",
+                        p.name,
+                        p.facing.0,
+                        g.facings()
+                    ));
+                }
+            }
+            (Place::Point { at, .. }, Surface::Open { .. }) => {
+                if !self.board.contains_point(*at) {
+                    return Err(format!("piece {} is off the table at {at}", p.name));
+                }
+                let t = self.board.terrain_at(*at);
+                if !terrain_ok(t) {
+                    return Err(format!(
+                        "piece {} stands in {} at {at}, where {} pieces may not go",
+                        p.name,
+                        terrain_name(t),
+                        ty.name
+                    ));
+                }
+            }
+            (Place::Off, _) => {}
+            _ => {
+                return Err(format!(
+                    "piece {}: its place does not fit this board (cells on a grid, points on an open table)",
+                    p.name
+                ));
+            }
+        }
+        let covered: Vec<Cell> = match &p.place {
+            Place::Cell(c) => vec![*c],
+            Place::Spread(cs) => cs.clone(),
+            _ => Vec::new(),
+        };
+        for c in covered {
+            if let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false) {
+                return Err(format!("piece {} at {c}: {msg}", p.name));
+            }
+            if let Some(enemy) = self
+                .state
+                .pieces
+                .iter()
+                .find(|q| q.id < p.id && q.side != p.side && q.place.covers(c))
+            {
+                return Err(format!(
+                    "piece {} at {c} shares the cell with the enemy {}",
+                    p.name, enemy.name
+                ));
+            }
+        }
+        if let Some(host) = p.attached_to.and_then(|h| self.state.pieces.get(h.index())) {
+            if host.side != p.side {
+                return Err(format!(
+                    "piece {} is attached to {}, an enemy piece",
+                    p.name, host.name
+                ));
+            }
+            if host.place != p.place {
+                return Err(format!(
+                    "piece {} is attached to {} but does not stand with it",
+                    p.name, host.name
+                ));
+            }
+        }
+        Ok(())
+    }
+}

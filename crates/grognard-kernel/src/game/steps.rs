@@ -1,0 +1,753 @@
+//! What a step costs and why it is banned: the movement allowance, the data's price of a
+//! step (terrain, features, grid), stacking, zones of control, the crowd of pieces a mover
+//! meets, pinned pieces, and [`Game::reach`], which walks those same checks over the board.
+//! A reader asking "why was this move refused" starts here; the move itself is in
+//! `moves.rs`.
+
+use crate::action::{Refusal, RefusalKind};
+use crate::cost::Cost;
+use crate::geometry::{Cell, Facing, Grid};
+use crate::hooks::Hooks;
+use crate::ids::{FeatureId, PieceId, SideId};
+use crate::piece::{Piece, Place};
+use crate::reach::{Crowd, Entry, PlainSteps, ReachMap, StepBan};
+use crate::rules::{FeatureKind, StackMeasure};
+
+use super::Game;
+use crate::state::{Reach, State, World};
+
+impl Game {
+    pub(crate) fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
+        let ty = self
+            .rules
+            .piece_type(piece.kind)
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        ty.allowance
+            .get(piece.mode.index())
+            .copied()
+            .flatten()
+            .map(|c| crate::turning::after_turns(&self.rules, piece, self.scaled(c)))
+            .ok_or_else(|| {
+                Refusal::new(
+                    RefusalKind::BadMode,
+                    format!(
+                        "{} cannot move in mode {}",
+                        piece.name,
+                        self.rules.mode_name(piece.mode)
+                    ),
+                )
+            })
+    }
+
+    /// A rule distance as measured on this table: open tables played at a reduced scale
+    /// shrink every distance the rules give; grids are unchanged.
+    #[must_use]
+    pub fn scaled(&self, c: Cost) -> Cost {
+        match self.rules.geometry {
+            crate::rules::GeometryRules::Open { scale } if scale.den > 0 => {
+                let v = i64::from(c.hundredths()) * i64::from(scale.num);
+                let d = i64::from(scale.den);
+                Cost::from_hundredths(
+                    ((v + d / 2).div_euclid(d)).clamp(i64::from(i32::MIN), i64::from(i32::MAX))
+                        as i32,
+                )
+            }
+            _ => c,
+        }
+    }
+
+    /// The data's cost for `piece` to step from `from` to `to` (grid step, terrain and
+    /// boundary features), or why it cannot.
+    pub(crate) fn data_step_cost(
+        &self,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+    ) -> Result<Cost, String> {
+        self.data_step_price(piece, from, dir, to, false)
+            .map_err(|ban| self.step_ban_text(piece, from, to, ban))
+    }
+
+    /// [`Self::data_step_cost`] with the reason kept as data: a reach query tries tens of
+    /// thousands of steps and needs no words for the ones it cannot take. `unlinked` says
+    /// that no boundary feature touches either cell, so none is looked up.
+    pub(super) fn data_step_price(
+        &self,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        unlinked: bool,
+    ) -> Result<Cost, StepBan> {
+        let rules = &*self.rules;
+        let grid = self.board.grid().ok_or(StepBan::NoGrid)?;
+        let ty = rules.piece_type(piece.kind).ok_or(StepBan::UnknownType)?;
+        let mode = rules
+            .modes
+            .get(piece.mode.index())
+            .ok_or(StepBan::UnknownMode)?;
+        let kind = |f: FeatureId| rules.features.get(f.index()).map(|d| &d.kind);
+        // Roads and crossings count only on the link itself; barriers also at corners.
+        let direct = if unlinked {
+            &[]
+        } else {
+            self.board.features_between(from, to)
+        };
+        let on_road = direct.iter().any(|f| kind(*f) == Some(&FeatureKind::Road));
+        if mode.roads_only && !on_road {
+            return Err(StepBan::RoadsOnly);
+        }
+        let mut cost = grid.step_cost(dir);
+        let barriers = if unlinked {
+            Vec::new()
+        } else {
+            self.board.barriers_crossed(from, dir, to, |f| {
+                matches!(kind(f), Some(FeatureKind::Barrier { .. }))
+            })
+        };
+        if !barriers.is_empty() {
+            let crossing = direct.iter().find_map(|f| match kind(*f) {
+                Some(FeatureKind::Crossing { cost }) => Some(*cost),
+                _ => None,
+            });
+            match crossing {
+                // A bridge or ford carries the step over every barrier on its boundary,
+                // at its own cost, once.
+                Some(c) => cost = cost.saturating_add(c),
+                None => {
+                    for f in &barriers {
+                        let closed = rules
+                            .features
+                            .get(f.index())
+                            .is_some_and(|d| d.closed_to.contains(&piece.mode));
+                        match kind(*f) {
+                            Some(FeatureKind::Barrier { cost: Some(c) }) if !closed => {
+                                cost = cost.saturating_add(*c);
+                            }
+                            _ => return Err(StepBan::Barrier(*f)),
+                        }
+                    }
+                }
+            }
+        }
+        // A road spares a road column the terrain's cost, never the terrain's ban: a road
+        // into a lake does not make the lake enterable.
+        let terrain = self.board.terrain(to);
+        let class = rules
+            .move_classes
+            .get(ty.move_class.index())
+            .ok_or(StepBan::UnknownClass)?;
+        match class.enter.get(terrain.index()).copied().flatten() {
+            Some(extra) if !(on_road && mode.uses_roads) => cost = cost.saturating_add(extra),
+            Some(_) => {}
+            None => return Err(StepBan::Terrain(terrain)),
+        }
+        Ok(cost)
+    }
+
+    /// The words for a [`StepBan`].
+    pub(super) fn step_ban_text(
+        &self,
+        piece: &Piece,
+        from: Cell,
+        to: Cell,
+        ban: StepBan,
+    ) -> String {
+        let rules = &*self.rules;
+        match ban {
+            StepBan::NoGrid => "this board has no grid".to_owned(),
+            StepBan::UnknownType => "unknown piece type".to_owned(),
+            StepBan::UnknownMode => "unknown mode".to_owned(),
+            StepBan::UnknownClass => "unknown movement class".to_owned(),
+            StepBan::RoadsOnly => format!(
+                "in {} mode {} must follow a road, and there is none from {from} to {to}",
+                rules
+                    .modes
+                    .get(piece.mode.index())
+                    .map_or("?", |m| m.name.as_str()),
+                piece.name
+            ),
+            StepBan::Barrier(f) => {
+                let name = rules
+                    .features
+                    .get(f.index())
+                    .map_or("?", |d| d.name.as_str());
+                format!("the {name} between {from} and {to} cannot be crossed here")
+            }
+            StepBan::Terrain(t) => {
+                let name = rules
+                    .terrain
+                    .get(t.index())
+                    .map_or("?", |t| t.name.as_str());
+                let ty = rules
+                    .piece_type(piece.kind)
+                    .map_or("?", |t| t.name.as_str());
+                format!("{ty} pieces may not enter {name} at {to}")
+            }
+        }
+    }
+
+    /// The first stacking limit that `mover` would break at `cell`, as a message.
+    pub(crate) fn stacking_problem(
+        &self,
+        state: &State,
+        cell: Cell,
+        mover: PieceId,
+        side: SideId,
+        entering: bool,
+    ) -> Option<String> {
+        self.stacking_problem_among(state, cell, mover, side, entering, true)
+    }
+
+    /// [`Self::stacking_problem`]; with `anyone_there` false, the caller knows no other
+    /// piece of the side is at `cell` and the piece list is not walked.
+    pub(super) fn stacking_problem_among(
+        &self,
+        state: &State,
+        cell: Cell,
+        mover: PieceId,
+        side: SideId,
+        entering: bool,
+        anyone_there: bool,
+    ) -> Option<String> {
+        let rules = &*self.rules;
+        let me = state.pieces.get(mover.index())?;
+        let listed: &[Piece] = if anyone_there { &state.pieces } else { &[] };
+        let others = || {
+            listed.iter().filter(move |p| {
+                p.id != mover
+                    && p.side == side
+                    && p.place.covers(cell)
+                    && p.attached_to != Some(mover)
+                    && me.attached_to != Some(p.id)
+            })
+        };
+        let my_mode_stacks = rules.modes.get(me.mode.index()).is_none_or(|m| m.stacks);
+        if others().next().is_some() {
+            let blocker =
+                others().find(|p| rules.modes.get(p.mode.index()).is_some_and(|m| !m.stacks));
+            if !my_mode_stacks {
+                return Some(format!(
+                    "pieces in {} mode cannot share a place",
+                    rules.mode_name(me.mode)
+                ));
+            }
+            if let Some(b) = blocker {
+                return Some(format!(
+                    "{} is in {} mode and cannot share its place",
+                    b.name,
+                    rules.mode_name(b.mode)
+                ));
+            }
+        }
+        for (si, stack) in rules.stacking.iter().enumerate() {
+            let measure = |p: &Piece| -> i64 {
+                match stack.measure {
+                    StackMeasure::Weight => rules
+                        .piece_type(p.kind)
+                        .and_then(|t| t.stack.get(si))
+                        .map_or(0, |c| i64::from(c.hundredths())),
+                    StackMeasure::Counter(c) => i64::from(p.counter(c)),
+                }
+            };
+            let mine = measure(me);
+            if mine == 0 {
+                continue;
+            }
+            let total: i64 = others().map(measure).sum::<i64>() + mine;
+            if total > i64::from(stack.capacity) {
+                let shown = |v: i64| match stack.measure {
+                    StackMeasure::Weight => Cost::from_hundredths(v as i32).to_string(),
+                    StackMeasure::Counter(_) => v.to_string(),
+                };
+                let verb = if entering {
+                    "moving in would make"
+                } else {
+                    "it makes"
+                };
+                return Some(format!(
+                    "{verb} {} {} there, over the limit of {}",
+                    shown(total),
+                    stack.name,
+                    shown(i64::from(stack.capacity))
+                ));
+            }
+        }
+        None
+    }
+
+    pub(super) fn zone_holder<'s>(
+        &self,
+        state: &'s State,
+        cell: Cell,
+        side: SideId,
+    ) -> Option<&'s Piece> {
+        state.pieces.iter().find(|p| {
+            self.zone_cells(p, side)
+                .is_some_and(|cells| cells.contains(&cell))
+        })
+    }
+
+    /// The cells where `p` holds pieces of `side` in its zone of control, if it has one.
+    pub(super) fn zone_cells(&self, p: &Piece, side: SideId) -> Option<[Cell; 3]> {
+        let rules = &*self.rules;
+        let grid = self.board.grid()?;
+        if !rules.zoc.stops_movement || p.side == side || !p.on_board() {
+            return None;
+        }
+        let ty = rules.piece_type(p.kind)?;
+        if !ty.exerts_zoc
+            || rules
+                .zoc
+                .lost_with_counters
+                .iter()
+                .any(|c| p.counter(*c) > 0)
+            || rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+        {
+            return None;
+        }
+        let at = p.place.cell()?;
+        Some(grid.front_cells(at, p.facing))
+    }
+
+    /// Who stands where in `state`, by cell, as `mover` sees it for a reach query.
+    pub(super) fn crowd(&self, state: &State, mover: &Piece) -> Crowd {
+        let board = &self.board;
+        let mut crowd = Crowd::new(board.cell_count());
+        for (a, b) in board.links.keys() {
+            for i in [a, b].into_iter().filter_map(|c| board.index(*c)) {
+                crowd.link(i);
+            }
+        }
+        for p in &state.pieces {
+            let covered: &[Cell] = match &p.place {
+                Place::Cell(c) => std::slice::from_ref(c),
+                Place::Spread(cells) => cells,
+                Place::Point { .. } | Place::Off => &[],
+            };
+            if p.id != mover.id {
+                for i in covered.iter().filter_map(|c| board.index(*c)) {
+                    crowd.occupy(i, p.side != mover.side);
+                }
+            }
+            for i in self
+                .zone_cells(p, mover.side)
+                .into_iter()
+                .flatten()
+                .filter_map(|c| board.index(c))
+            {
+                crowd.zone(i, p.id);
+            }
+        }
+        // With no one else there, the cell does not matter.
+        let alone = mover
+            .place
+            .cell()
+            .and_then(|c| self.stacking_problem_among(state, c, mover.id, mover.side, true, false));
+        crowd.set_alone(alone);
+        crowd
+    }
+
+    /// A refusal when a flag keeps `piece` from moving.
+    pub(crate) fn pinned(&self, piece: &Piece) -> Result<(), Refusal> {
+        match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {
+            Some(f) => Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} cannot move: it is {}",
+                    piece.name,
+                    self.rules.flag_name(*f)
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// What entering `to` means for `piece`, or why it cannot.
+    ///
+    /// A move passes no `crowd` and gets every refusal and stop reason in words. A reach
+    /// query passes its index of who stands where (so no step walks the piece list) and
+    /// keeps only the entries and the kinds of refusal: its messages are left empty, apart
+    /// from a failing hook's, which the query reports.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn enter(
+        &self,
+        state: &State,
+        piece: &Piece,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        hooks: &mut dyn Hooks,
+        crowd: Option<&Crowd>,
+    ) -> Result<(Entry, Option<String>), Refusal> {
+        let say = |words: &dyn Fn() -> String| {
+            if crowd.is_some() {
+                String::new()
+            } else {
+                words()
+            }
+        };
+        if !self.board.contains(to) {
+            return crate::company::exit_entry(
+                &self.rules,
+                &self.board,
+                &self.sides,
+                state,
+                piece,
+                from,
+                dir,
+                to,
+            );
+        }
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        // On the board (checked above), so the index exists.
+        let at = self.board.index(to).unwrap_or(usize::MAX);
+        let unlinked = crowd.is_some_and(|c| {
+            self.board
+                .index(from)
+                .is_some_and(|here| c.unlinked(here, at))
+        });
+        if !unlinked && self.crossing_room(state, from, to) == Some(0) {
+            return Err(Refusal::new(
+                RefusalKind::Impassable,
+                say(&|| {
+                    format!(
+                        "the crossing between {from} and {to} has carried all the pieces it can this turn"
+                    )
+                }),
+            ));
+        }
+        let data = self.data_step_price(piece, from, dir, to, unlinked);
+        let cost = hooks
+            .move_cost(&world, piece.id, from, to, data.ok())
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let cost = match (cost, data) {
+            (Some(c), _) if c.is_negative() => {
+                return Err(Refusal::new(
+                    RefusalKind::HookFailed,
+                    format!(
+                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                        piece.name
+                    ),
+                ));
+            }
+            (Some(c), _) => c,
+            (None, Err(ban)) => {
+                return Err(Refusal::new(
+                    RefusalKind::Impassable,
+                    say(&|| self.step_ban_text(piece, from, to, ban)),
+                ));
+            }
+            (None, Ok(_)) => {
+                return Err(Refusal::new(
+                    RefusalKind::Impassable,
+                    say(&|| format!("the ruleset forbids {} to enter {to}", piece.name)),
+                ));
+            }
+        };
+        let enemy_there = match crowd {
+            Some(c) => c.enemy_at(at),
+            None => state
+                .pieces
+                .iter()
+                .any(|p| p.side != piece.side && p.on_board() && p.place.covers(to)),
+        };
+        if enemy_there {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                say(&|| format!("{to} is held by the enemy")),
+            ));
+        }
+        let ty = self.rules.piece_type(piece.kind);
+        let mut can_stop = crate::company::half_hex_entry(
+            &self.rules,
+            &self.board,
+            &self.sides,
+            state,
+            piece,
+            from,
+            to,
+        )
+        .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        // With no other own piece there, sharing is free and only the mover counts for
+        // stacking: the walks over the piece list are skipped.
+        let friends_there = crowd.is_none_or(|c| c.friend_at(at));
+        let sharing = if friends_there {
+            crate::company::sharing(&self.rules, state, piece, to)
+        } else {
+            crate::company::Sharing::Free
+        };
+        let (share_stop, share_go, mut stop_reason) = match sharing {
+            crate::company::Sharing::Free => (true, true, None),
+            _ => crate::company::sharing_entry(state, &sharing)?,
+        };
+        can_stop &= share_stop;
+        let problem = match crowd {
+            Some(c) if !friends_there => c.alone().map(std::borrow::Cow::Borrowed),
+            _ => self
+                .stacking_problem(state, to, piece.id, piece.side, true)
+                .map(std::borrow::Cow::Owned),
+        };
+        if let Some(problem) = problem {
+            if ty.is_some_and(|t| t.passes_friends) || sharing.passes() {
+                can_stop = false;
+            } else {
+                return Err(Refusal::new(
+                    RefusalKind::Occupied,
+                    say(&|| format!("{} cannot enter {to}: {problem}", piece.name)),
+                ));
+            }
+        }
+        let mut can_continue = share_go;
+        let holder = match crowd {
+            Some(c) => c.zone_at(at).and_then(|id| state.pieces.get(id.index())),
+            None => self.zone_holder(state, to, piece.side),
+        };
+        if let Some(holder) = holder {
+            can_continue = false;
+            stop_reason = Some(say(&|| {
+                format!(
+                    "entered the zone of control of {}",
+                    self.label(state, piece.side, holder)
+                )
+            }));
+        }
+        if hooks
+            .stops(&world, piece.id, from, to)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
+        {
+            can_continue = false;
+            stop_reason.get_or_insert_with(|| {
+                say(&|| "the ruleset's stop hook ends the move here".to_owned())
+            });
+        }
+        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
+        if class.is_some_and(|c| c.stops_on_costly) {
+            let grid_cost = self.board.grid().map_or(Cost::ZERO, |g| g.step_cost(dir));
+            if cost > grid_cost {
+                can_continue = false;
+                stop_reason.get_or_insert_with(|| {
+                    say(&|| {
+                        let t = self.board.terrain(to);
+                        let costly_terrain = class
+                            .and_then(|c| c.enter.get(t.index()).copied().flatten())
+                            .is_some_and(|extra| extra > Cost::ZERO);
+                        match self.rules.terrain.get(t.index()) {
+                            Some(d) if costly_terrain => {
+                                format!("entering {} ends the move", d.name)
+                            }
+                            _ => "a step that costs extra ends the move".to_owned(),
+                        }
+                    })
+                });
+            }
+        }
+        Ok((
+            Entry {
+                cost,
+                can_stop,
+                can_continue,
+            },
+            stop_reason,
+        ))
+    }
+
+    /// [`Self::enter`] for a step a reach query has found plain ([`PlainSteps::plain`]): no
+    /// boundary feature at either cell, nobody on the cell entered, no half-hex, and the
+    /// mover breaks no stacking limit alone. What is left of the rules — the terrain's price,
+    /// the hooks, a zone of control, a costly step that ends the move — is asked in the same
+    /// order as `enter` asks it, with the per-query lookups made once. `None`: the step is
+    /// not allowed; a failing hook also leaves its refusal in `failure`. (The entry comes
+    /// back in a register: a reach query takes tens of thousands of steps.) With `priced`
+    /// (the hook is pure), the hook's answers are kept by terrain and kind of step.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn plain_entry(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, dir, to): (Cell, Facing, Cell),
+        (at, plain, crowd): (usize, &PlainSteps<'_>, &Crowd),
+        priced: Option<&mut [Option<Option<Cost>>]>,
+        hooks: &mut dyn Hooks,
+        failure: &mut Option<Refusal>,
+    ) -> Option<Entry> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        let mut fail = |message: String| {
+            failure.get_or_insert(Refusal::new(RefusalKind::HookFailed, message));
+            None
+        };
+        let step = plain.grid.step_cost(dir);
+        let terrain = self.board.terrain_of_index(at).index();
+        let data = if plain.roads_only {
+            None
+        } else {
+            plain
+                .enter
+                .get(terrain)
+                .copied()
+                .flatten()
+                .map(|extra| step.saturating_add(extra))
+        };
+        let diagonal =
+            matches!(plain.grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir);
+        let slot = priced.and_then(|p| p.get_mut(terrain * 2 + usize::from(diagonal)));
+        let asked = match slot {
+            Some(Some(known)) => Ok(*known),
+            Some(slot) => {
+                let answer = hooks.move_cost(&world, piece.id, from, to, data);
+                if let Ok(a) = &answer {
+                    *slot = Some(*a);
+                }
+                answer
+            }
+            None => hooks.move_cost(&world, piece.id, from, to, data),
+        };
+        let cost = match asked {
+            Ok(Some(c)) if c.is_negative() => {
+                return fail(format!(
+                    "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                    piece.name
+                ));
+            }
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => return fail(e.message),
+        };
+        let mut can_continue = crowd.zone_at(at).is_none();
+        match hooks.stops(&world, piece.id, from, to) {
+            Ok(true) => can_continue = false,
+            Ok(false) => {}
+            Err(e) => return fail(e.message),
+        }
+        if plain.stops_on_costly && cost > step {
+            can_continue = false;
+        }
+        Some(Entry {
+            cost,
+            can_stop: true,
+            can_continue,
+        })
+    }
+
+    /// Every place `piece` can reach with a move now.
+    ///
+    /// # Errors
+    /// A refusal when the piece cannot move at all, or a hook fails.
+    pub fn reach(&self, id: PieceId, hooks: &mut dyn Hooks) -> Result<Reach, Refusal> {
+        self.reach_in(&self.state, id, hooks)
+    }
+
+    /// [`Self::reach`] over `state` (a side's perceived state).
+    pub(crate) fn reach_in(
+        &self,
+        state: &State,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Reach, Refusal> {
+        let piece = state
+            .pieces
+            .get(id.index())
+            .filter(|p| p.on_board())
+            .ok_or_else(|| {
+                Refusal::new(
+                    RefusalKind::BadPiece,
+                    format!("there is no piece #{} on the board", id.0),
+                )
+            })?;
+        self.pinned(piece)?;
+        let allowance = self
+            .allowance(piece)?
+            .saturating_add(self.saved_points(piece));
+        let Some(grid) = self.board.grid() else {
+            return Ok(Reach::Radius(if piece.moved {
+                Cost::ZERO
+            } else {
+                allowance
+            }));
+        };
+        if piece.moved || crate::company::held(&self.rules, &self.state, piece).is_some() {
+            return Ok(Reach::Cells(ReachMap::default()));
+        }
+        let start = piece
+            .place
+            .cell()
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "the piece has no cell"))?;
+        let max_steps = self
+            .rules
+            .piece_type(piece.kind)
+            .and_then(|t| t.max_steps.get(piece.mode.index()).copied().flatten());
+        let max_steps = crate::turning::step_limit(&self.rules, &state.options, piece, max_steps);
+        let mut failure: Option<Refusal> = None;
+        let board = &self.board;
+        // Cells just off the board across a baseline the piece may leave by get indices
+        // after the board's own, so leaving the board is one more place to end a move.
+        let exits = crate::company::exit_cells(
+            board,
+            &crate::company::exit_edges(&self.rules, &self.sides, &self.state, piece),
+        );
+        let crowd = self.crowd(state, piece);
+        let fast = PlainSteps::of(&self.rules, board, piece);
+        // A pure move_cost hook answers a plain step by its terrain and kind of step alone
+        // (the mover, options and settings being fixed for the query): asked once each.
+        let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks
+            .move_cost_is_pure()
+            .then(|| vec![None; self.rules.terrain.len() * 2]);
+        let cells = crate::turning::reach(
+            &self.rules,
+            &state.options,
+            piece,
+            grid,
+            start,
+            allowance,
+            max_steps,
+            board.cell_count() + exits.len(),
+            |c| {
+                board.index(c).or_else(|| {
+                    exits
+                        .iter()
+                        .position(|e| *e == c)
+                        .map(|i| board.cell_count() + i)
+                })
+            },
+            |from, dir, to, _spent| {
+                let plain = fast
+                    .as_ref()
+                    .and_then(|f| f.plain(board, &crowd, from, to).map(|at| (f, at)));
+                if let Some((f, at)) = plain {
+                    return self.plain_entry(
+                        state,
+                        piece,
+                        (from, dir, to),
+                        (at, f, &crowd),
+                        priced.as_deref_mut(),
+                        hooks,
+                        &mut failure,
+                    );
+                }
+                match self.enter(state, piece, from, dir, to, hooks, Some(&crowd)) {
+                    Ok((entry, _)) => Some(entry),
+                    Err(r) if r.kind == RefusalKind::HookFailed => {
+                        failure.get_or_insert(r);
+                        None
+                    }
+                    Err(_) => None,
+                }
+            },
+        );
+        match failure {
+            Some(r) => Err(r),
+            None => Ok(Reach::Cells(cells)),
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Open-table moves near the enemy, checked against the threatened zones and the closest
+//! approach defined in [`crate::threat`].
+
+use super::Game;
+use crate::action::{Refusal, RefusalKind};
+use crate::board::point_in_polygon;
+use crate::cost::Cost;
+use crate::geometry::Arc;
+use crate::geometry::open::{self, Len, Point};
+use crate::piece::{Piece, Place};
+use crate::state::State;
+
+use crate::threat::{Approach, SEARCH_STEP, closest_approach, inches, lerp};
+
+impl Game {
+    /// Whether `watcher` (standing at `at`, facing `facing`) sees the point `p`: no area of
+    /// terrain that blocks sight lies between them, except one either stands in.
+    pub(super) fn sees_point(&self, at: Point, p: Point) -> bool {
+        !self.board().areas_crossed(at, p).any(|area| {
+            self.rules()
+                .terrain
+                .get(area.terrain.index())
+                .is_some_and(|t| t.blocks_sight)
+                && !point_in_polygon(at, &area.corners)
+                && !point_in_polygon(p, &area.corners)
+        })
+    }
+
+    /// How far `enemy` threatens `piece` (a table distance), or `None`.
+    pub(super) fn threat_reach(&self, enemy: &Piece, piece: &Piece) -> Option<Len> {
+        let rules = self.rules();
+        let threat = rules
+            .open_table
+            .threats
+            .get(enemy.kind.index())
+            .and_then(Option::as_ref)?;
+        if rules
+            .zoc
+            .lost_with_counters
+            .iter()
+            .any(|c| enemy.counter(*c) > 0)
+            || rules.zoc.lost_with_flags.iter().any(|f| enemy.flag(*f))
+        {
+            return None;
+        }
+        let range = threat
+            .against_modes
+            .iter()
+            .find(|(m, _)| *m == piece.mode)
+            .map(|(_, r)| *r)
+            .or_else(|| {
+                threat
+                    .against_types
+                    .iter()
+                    .find(|(t, _)| *t == piece.kind)
+                    .map(|(_, r)| *r)
+            })
+            .unwrap_or(threat.range);
+        (range.hundredths() > 0).then(|| inches(self.scaled(range)))
+    }
+
+    /// Whether the point `p` lies in `enemy`'s zone reaching `reach`.
+    pub(super) fn in_zone(
+        &self,
+        enemy_at: Point,
+        facing: open::Angle,
+        reach: Len,
+        p: Point,
+    ) -> bool {
+        open::within(enemy_at, p, reach)
+            && open::arc(enemy_at, facing, p, self.rules().arcs) == Arc::Front
+            && (!self.rules().open_table.threat_needs_sight || self.sees_point(enemy_at, p))
+    }
+
+    /// Checks a straight open-table move of `piece` from `from` to `to` (facing `facing`
+    /// at the end) against the enemy pieces in `state`.
+    pub(crate) fn check_open_approach(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, facing_after): (Point, open::Angle),
+        to: Point,
+    ) -> Result<Approach, Refusal> {
+        let rules = self.rules();
+        let keep_apart = inches(self.scaled(rules.open_table.keep_apart));
+        let mut entered_zone = false;
+        // A piece may be exempt from the zones (a flag of `threats_ignored_with_flags`).
+        let ignores_threats = rules
+            .open_table
+            .threats_ignored_with_flags
+            .iter()
+            .any(|f| piece.flag(*f));
+        for enemy in state
+            .pieces
+            .iter()
+            .filter(|p| p.side != piece.side && p.on_board())
+        {
+            let Place::Point { at, facing } = enemy.place else {
+                continue;
+            };
+            // Named as the mover's side may name it (a handle when it is not identified).
+            let enemy_name = self.label(state, piece.side, enemy);
+            if keep_apart.0 > 0 {
+                let start = open::distance(from, at);
+                let closest = closest_approach(from, to, at);
+                if closest < keep_apart && closest < start {
+                    return Err(Refusal::new(
+                        RefusalKind::MustStop,
+                        format!(
+                            "{} may not come within {}\" of {} (the path passes {}\" from it)",
+                            piece.name,
+                            Cost::from_hundredths((keep_apart.0 / 10) as i32),
+                            enemy_name,
+                            Cost::from_hundredths((closest.0 / 10) as i32),
+                        ),
+                    ));
+                }
+            }
+            if ignores_threats {
+                continue;
+            }
+            let Some(reach) = self.threat_reach(enemy, piece) else {
+                continue;
+            };
+            if self.in_zone(at, facing, reach, from) {
+                if open::distance(to, at) < open::distance(from, at) {
+                    return Err(Refusal::new(
+                        RefusalKind::MustStop,
+                        format!(
+                            "{} is threatened by {} and may not move closer to it",
+                            piece.name, enemy_name
+                        ),
+                    ));
+                }
+                continue;
+            }
+            let length = open::distance(from, to).0.max(1);
+            let samples = (length / SEARCH_STEP).max(1);
+            let first = (1..=samples)
+                .find(|k| self.in_zone(at, facing, reach, lerp(from, to, *k, samples)));
+            let Some(k) = first else {
+                continue;
+            };
+            // Bisect between the last sample outside and the first inside, to the thou.
+            let (mut lo, mut hi) = ((k - 1) * length / samples, k * length / samples);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if self.in_zone(at, facing, reach, lerp(from, to, mid, length)) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            if rules.open_table.enter_only_faced_threats
+                && open::arc(from, facing_after, at, rules.arcs) != Arc::Front
+            {
+                // Only the enemy it faces makes a unit stop in its zone; the zone of any
+                // other enemy may not be entered at all.
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} may not move into the zone {} threatens: it does not face it",
+                        piece.name, enemy_name
+                    ),
+                ));
+            }
+            if length - hi > 2 {
+                let stop = lerp(from, to, hi, length);
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} must stop at {stop}, where it enters the zone {} threatens",
+                        piece.name, enemy_name
+                    ),
+                ));
+            }
+            entered_zone = true;
+        }
+        Ok(Approach { entered_zone })
+    }
+}

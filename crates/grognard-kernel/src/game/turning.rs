@@ -1,0 +1,87 @@
+//! The game's side of facing rules: the checks a move and a facing change make against a
+//! piece type's turning rules. The rules themselves (forward-only steps, costly turns, slowed
+//! pieces) and the reach they shape are in [`crate::turning`].
+
+use super::Game;
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::cost::Cost;
+use crate::ids::PieceId;
+use crate::piece::Piece;
+use crate::rules::{Effect, MoveLimit, Who};
+use crate::state::State;
+
+use crate::turning::{after_turns, turning};
+
+impl Game {
+    /// Checks that `piece` may change facing now (its limit of facing changes, and points
+    /// left to pay for one before it has moved), and counts the change.
+    pub(crate) fn count_turn(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        id: PieceId,
+    ) -> Result<(), Refusal> {
+        let rules = self.rules();
+        let Some(piece) = next.pieces.get(id.index()) else {
+            return Ok(());
+        };
+        let Some(t) = turning(rules, piece) else {
+            return Ok(());
+        };
+        let Some(counter) = t.counter else {
+            return Ok(());
+        };
+        let used = piece.counter(counter).max(0);
+        let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
+            Some(MoveLimit::PerPhase) => "phase",
+            _ => "turn",
+        };
+        if let Some(most) = t.most
+            && used as u32 >= most
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} has already changed facing {used} time{} this {window} (at most {most})",
+                    piece.name,
+                    if used == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        if t.cost > Cost::ZERO
+            && !piece.moved
+            && let Ok(full) = self.allowance_of_mode(piece)
+            && t.cost.saturating_mul(used + 1) > full
+        {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "a facing change costs {} and {} has {} left this {window}",
+                    t.cost,
+                    piece.name,
+                    after_turns(rules, piece, full)
+                ),
+            ));
+        }
+        let effect = Effect::AddCounter {
+            who: Who::Actor,
+            counter,
+            amount: 1,
+        };
+        self.apply_effect(next, events, &effect, id, None, 0);
+        Ok(())
+    }
+
+    /// The piece's allowance in its mode (with saved points), before facing changes.
+    pub(super) fn allowance_of_mode(&self, piece: &Piece) -> Result<Cost, Refusal> {
+        let mut bare = piece.clone();
+        if let Some(c) = turning(self.rules(), piece).and_then(|t| t.counter)
+            && let Some(v) = bare.counters.get_mut(c.index())
+        {
+            *v = 0;
+        }
+        Ok(self
+            .allowance(&bare)?
+            .saturating_add(self.saved_points(piece)))
+    }
+}

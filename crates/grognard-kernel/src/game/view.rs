@@ -1,0 +1,405 @@
+//! What a side receives: [`Game::view`], [`Game::events_for`], the perceived state and
+//! reach as a side can judge it, names as a side may read them, and the guard that gives
+//! orders naming unseen pieces one fixed wording. The view types and the redaction of one
+//! event are in [`crate::view`].
+
+use super::Game;
+use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::geometry::Cell;
+use crate::hooks::Hooks;
+use crate::ids::{PieceId, SideId};
+use crate::knowledge::{Disclosure, Knowledge};
+use crate::piece::{Piece, Place};
+use crate::state::{Reach, State};
+
+use crate::view::{EnemyPiece, View, redact};
+
+impl Game {
+    /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
+    /// function of the side's pieces, its knowledge and the public phase cursor alone.
+    /// Without sighting rules every piece is in plain view.
+    #[must_use]
+    pub fn view(&self, side: SideId) -> View {
+        let state = &self.state;
+        let own: Vec<Piece> = state
+            .pieces
+            .iter()
+            .filter(|p| p.side == side)
+            .cloned()
+            .collect();
+        let type_name = |k| self.rules().piece_type(k).map(|t| t.name.clone());
+        let enemy = match (self.sighting(), state.knowledge.get(side.index())) {
+            (Some(s), Some(knowledge)) => knowledge
+                .of
+                .iter()
+                .enumerate()
+                .filter_map(|(i, k)| {
+                    let owner = state.pieces.get(i).map(|p| p.side)?;
+                    if owner == side {
+                        return None;
+                    }
+                    let here = k.now.has(Disclosure::POSITION);
+                    let anything = here
+                        || k.seen.is_some()
+                        || k.real.is_some()
+                        || k.kind.is_some()
+                        || k.strength.is_some();
+                    if !anything {
+                        return None;
+                    }
+                    Some(EnemyPiece {
+                        handle: PieceId(i as u32),
+                        side: owner,
+                        place: here.then(|| k.seen.as_ref().map(|x| x.place.clone()))?,
+                        facing: here.then(|| k.seen.as_ref().map(|x| x.facing))?,
+                        last_seen: if here { None } else { k.seen.clone() },
+                        level: k
+                            .level
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .map(|d| d.name.clone()),
+                        face_up: here && state.face_up.get(i).copied().unwrap_or(false),
+                        real: k.real,
+                        kind: k.kind.and_then(type_name),
+                        strength: k.strength,
+                        identity: k.identity.clone(),
+                    })
+                })
+                .collect(),
+            _ => state
+                .pieces
+                .iter()
+                .filter(|p| p.side != side)
+                .map(|p| EnemyPiece {
+                    handle: p.id,
+                    side: p.side,
+                    place: p.on_board().then(|| p.place.clone()),
+                    facing: p.on_board().then_some(p.facing),
+                    last_seen: None,
+                    level: None,
+                    face_up: true,
+                    real: Some(self.rules().piece_type(p.kind).is_some_and(|t| !t.dummy)),
+                    kind: type_name(p.kind),
+                    strength: None,
+                    identity: Some(p.clone()),
+                })
+                .collect(),
+        };
+        let phase = self.phase();
+        View {
+            side,
+            side_name: self
+                .sides()
+                .get(side.index())
+                .map_or_else(String::new, |d| d.name.clone()),
+            turn: state.turn,
+            phase: phase.map(|(p, _)| p.name.clone()),
+            phasing: phase.and_then(|(_, s)| self.sides().get(s.index()).map(|d| d.name.clone())),
+            over: state.over,
+            own,
+            enemy,
+        }
+    }
+
+    /// The log as `side` saw it (the whole log without sighting rules).
+    #[must_use]
+    pub fn events_for(&self, side: SideId) -> &[Event] {
+        if self.sighting().is_none() {
+            return self.log();
+        }
+        self.side_logs.get(side.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The state as `side` can know it: enemy pieces it does not know the position of
+    /// are taken off the board. What the editor and clients compute reach on.
+    #[must_use]
+    pub fn perceived(&self, side: SideId) -> State {
+        let mut state = self.state.clone();
+        if self.sighting().is_some() {
+            let knowledge = state
+                .knowledge
+                .get(side.index())
+                .cloned()
+                .unwrap_or_default();
+            for p in &mut state.pieces {
+                if p.side != side && !knowledge.knows_position(p.id) {
+                    p.place = Place::Off;
+                    p.attached_to = None;
+                    if let Some(start) = state.phase_start.get_mut(p.id.index()) {
+                        *start = Place::Off;
+                    }
+                }
+            }
+        }
+        state
+    }
+
+    /// What `id` can reach as its own side can judge it (unseen enemies neither block
+    /// nor project zones). The move itself may still end early in contact.
+    ///
+    /// # Errors
+    /// As [`Game::reach`].
+    pub fn reach_as(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Reach, Refusal> {
+        match self.state.pieces.get(id.index()) {
+            Some(p) if p.side == side => self.reach_in(&self.perceived(side), id, hooks),
+            _ => Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("piece #{} is not one of your pieces", id.0),
+            )),
+        }
+    }
+
+    /// A piece's name as `viewer` may read it now (`None`: the referee, who reads every
+    /// name): see [`Self::label`]. Unknown ids read `#N`.
+    #[must_use]
+    pub fn name_as(&self, viewer: Option<SideId>, id: PieceId) -> String {
+        match (self.state.pieces.get(id.index()), viewer) {
+            (Some(p), Some(side)) => self.label(&self.state, side, p),
+            (Some(p), None) => p.name.clone(),
+            (None, _) => format!("#{}", id.0),
+        }
+    }
+
+    /// A piece's name as `side` may read it: the name of its own pieces and of enemies it
+    /// has identified, a handle otherwise.
+    pub(crate) fn label(&self, state: &State, side: SideId, piece: &Piece) -> String {
+        let known = piece.side == side
+            || self.sighting().is_none()
+            || state
+                .knowledge
+                .get(side.index())
+                .is_some_and(|k| k.knows_identity(piece.id));
+        if known {
+            piece.name.clone()
+        } else {
+            format!("enemy #{}", piece.id.0)
+        }
+    }
+
+    /// With hidden information, an order may name only the side's own pieces as actor and
+    /// only pieces it can see as target; anything else gets one fixed wording, so the
+    /// refusal says nothing about what is there.
+    pub(crate) fn hidden_guard(&self, order: &Order) -> Result<(), Refusal> {
+        if self.sighting().is_none() {
+            return Ok(());
+        }
+        let (actor, target) = match &order.action {
+            Action::Move { piece, .. }
+            | Action::MoveTo { piece, .. }
+            | Action::Face { piece, .. }
+            | Action::Mode { piece, .. }
+            | Action::Redeploy { piece, .. }
+            | Action::Save { piece, .. }
+            | Action::Extend { piece, .. }
+            | Action::Gather { piece } => (Some(*piece), None),
+            Action::Act { piece, target, .. } => (Some(*piece), *target),
+            Action::EndPhase => (None, None),
+        };
+        let side = order.side;
+        if let Some(a) = actor
+            && self
+                .state
+                .pieces
+                .get(a.index())
+                .is_none_or(|p| p.side != side)
+        {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("piece #{} is not one of your pieces", a.0),
+            ));
+        }
+        if let Some(t) = target {
+            let visible = self.state.pieces.get(t.index()).is_some_and(|p| {
+                p.side == side
+                    || self
+                        .state
+                        .knowledge
+                        .get(side.index())
+                        .is_some_and(|k| k.knows_position(t))
+            });
+            if !visible {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("there is no piece #{} in sight", t.0),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Enemy pieces at `cell` whose position `side` does not know.
+    pub(crate) fn unseen_enemies_at(
+        &self,
+        state: &State,
+        side: SideId,
+        cell: Cell,
+    ) -> Vec<PieceId> {
+        if self.sighting().is_none() {
+            return Vec::new();
+        }
+        let knowledge = state.knowledge.get(side.index());
+        state
+            .pieces
+            .iter()
+            .filter(|p| {
+                p.side != side
+                    && p.on_board()
+                    && p.place.covers(cell)
+                    && !knowledge.is_some_and(|k| k.knows_position(p.id))
+            })
+            .map(|p| p.id)
+            .collect()
+    }
+
+    /// Enemies a step from `from` to `to` brings `piece` into contact with, when the
+    /// ruleset's contact ends moves.
+    pub(crate) fn new_contacts(
+        &self,
+        state: &State,
+        piece: &Piece,
+        from: Cell,
+        to: Cell,
+    ) -> Vec<PieceId> {
+        if !self
+            .sighting()
+            .and_then(|s| s.contact.as_ref())
+            .is_some_and(|c| c.stops)
+        {
+            return Vec::new();
+        }
+        let mut before = piece.clone();
+        before.place = Place::Cell(from);
+        let mut after = piece.clone();
+        after.place = Place::Cell(to);
+        state
+            .pieces
+            .iter()
+            .filter(|q| {
+                self.in_contact(&after, q).is_some() && self.in_contact(&before, q).is_none()
+            })
+            .map(|q| q.id)
+            .collect()
+    }
+
+    /// The contact event: the pieces met deploy first (they are not the mover's side),
+    /// then the mover.
+    pub(crate) fn contact_event(
+        &self,
+        _state: &State,
+        mover: PieceId,
+        at: Cell,
+        mut met: Vec<PieceId>,
+    ) -> Event {
+        met.sort_unstable();
+        met.push(mover);
+        Event::Contact {
+            piece: mover,
+            at,
+            deploy: met,
+        }
+    }
+
+    /// The side whose turn the current phase belongs to (`None` for phases before and
+    /// after the sides' turns).
+    pub(crate) fn phase_owner(&self, state: &State) -> Option<SideId> {
+        let seq = self.rules().sequence.active(&state.options);
+        let step = state.step as usize;
+        let first = seq.turn_start.len();
+        let sides_part = seq.side_turn.len() * state.order.len();
+        if step < first || step >= first + sides_part || seq.side_turn.is_empty() {
+            return None;
+        }
+        let at = if seq.interleaved {
+            (step - first) % state.order.len()
+        } else {
+            (step - first) / seq.side_turn.len()
+        };
+        state.order.get(at).copied()
+    }
+
+    /// Creates the decoys the ruleset's decoy rule asks for (at setup).
+    pub(crate) fn add_decoys(&mut self) {
+        let Some(rule) = self.sighting().and_then(|s| s.decoys.clone()) else {
+            return;
+        };
+        let on = rule
+            .option
+            .is_none_or(|o| self.state.options.get(o).copied().unwrap_or(false));
+        if !on {
+            return;
+        }
+        let Some(ty) = self.rules().piece_type(rule.kind).cloned() else {
+            return;
+        };
+        let counters: Vec<i32> = self.rules().counters.iter().map(|c| c.initial).collect();
+        let hosts: Vec<Piece> = self
+            .state
+            .pieces
+            .iter()
+            .filter(|p| p.on_board() && rule.types.contains(&p.kind))
+            .cloned()
+            .collect();
+        let mut n = 0;
+        for host in hosts {
+            for _ in 0..rule.per_piece {
+                n += 1;
+                let id = PieceId(self.state.pieces.len() as u32);
+                self.state.pieces.push(Piece {
+                    id,
+                    name: format!("decoy-{n}"),
+                    side: host.side,
+                    kind: rule.kind,
+                    place: host.place.clone(),
+                    facing: host.facing,
+                    mode: ty.default_mode,
+                    counters: counters.clone(),
+                    flags: 0,
+                    attributes: ty.attributes.clone(),
+                    attached_to: None,
+                    moved: false,
+                    acted: 0,
+                });
+            }
+        }
+    }
+
+    /// What each side saw of `events`, given what it knew before (`before`) and after
+    /// (`after`) them; empty without sighting rules, where every side's log is the log.
+    pub(crate) fn seen_by_sides(
+        &self,
+        before: &State,
+        after: &State,
+        events: &[Event],
+        actor: Option<SideId>,
+    ) -> Vec<Vec<Event>> {
+        if self.sighting().is_none() {
+            return Vec::new();
+        }
+        let empty = Knowledge::default();
+        (0..self.sides().len())
+            .map(|side| {
+                let side_id = SideId(side as u8);
+                let kb = before.knowledge.get(side).unwrap_or(&empty);
+                let ka = after.knowledge.get(side).unwrap_or(&empty);
+                let mut owner = actor;
+                events
+                    .iter()
+                    .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Appends what each side saw to its log.
+    pub(crate) fn append_side_logs(&mut self, seen: Vec<Vec<Event>>) {
+        self.side_logs
+            .resize(seen.len().max(self.side_logs.len()), Vec::new());
+        for (log, more) in self.side_logs.iter_mut().zip(seen) {
+            log.extend(more);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Lines of sight: whether terrain, walls or pieces block the line between two pieces, on
+//! a grid (the cells the centre-to-centre line crosses) or on an open table (areas crossed).
+//! Which pieces block is the caller's choice ([`Blockers`]): every piece, none, or only the
+//! pieces a side knows of, so a side's sight is judged with what it can know.
+
+use crate::board::Board;
+use crate::geometry::{Cell, LineCell};
+use crate::ids::SideId;
+use crate::piece::{Piece, Place};
+use crate::rules::Rules;
+use crate::state::{State, World};
+
+/// Which pieces block a line of sight.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Blockers {
+    /// Every piece.
+    All,
+    /// No piece.
+    None,
+    /// Pieces the side knows of.
+    KnownTo(SideId),
+}
+
+impl From<Option<SideId>> for Blockers {
+    fn from(side: Option<SideId>) -> Self {
+        side.map_or(Self::All, Self::KnownTo)
+    }
+}
+
+impl From<bool> for Blockers {
+    fn from(pieces_block: bool) -> Self {
+        if pieces_block { Self::All } else { Self::None }
+    }
+}
+
+/// True when the line from `a` to `b` is not blocked by terrain, walls or (where
+/// `piece_blocks` says so; `None`: no piece blocks) pieces: the test behind
+/// [`Game::clear_sight`].
+pub(crate) fn line_clear(
+    rules: &Rules,
+    board: &Board,
+    state: &State,
+    a: &Piece,
+    b: &Piece,
+    piece_blocks: Option<impl Fn(&Piece) -> bool>,
+) -> bool {
+    match (&a.place, &b.place) {
+        (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
+            // An area the observer or the target stands in does not hide them from each
+            // other (on a grid, likewise, the two end cells do not count).
+            !board.areas_crossed(*pa, *pb).any(|area| {
+                rules
+                    .terrain
+                    .get(area.terrain.index())
+                    .is_some_and(|t| t.blocks_sight)
+                    && !crate::board::point_in_polygon(*pa, &area.corners)
+                    && !crate::board::point_in_polygon(*pb, &area.corners)
+            })
+        }
+        _ => {
+            let (Some(ca), Some(cb), Some(grid)) = (a.place.cell(), b.place.cell(), board.grid())
+            else {
+                return false;
+            };
+            let line = grid.line(ca, cb);
+            // The cells of the line a piece stands on that blocks: found with one walk over
+            // the pieces for the whole line, and none at all when pieces do not block (the
+            // sighting update asks for thousands of lines).
+            let mut occupied: Vec<Cell> = Vec::new();
+            if let Some(piece_blocks) = &piece_blocks {
+                let on_line = |c: &Cell| {
+                    line.iter().any(|e| match e {
+                        LineCell::One(x) => x == c,
+                        LineCell::Between(x, y) => x == c || y == c,
+                    })
+                };
+                for p in state.pieces.iter().filter(|p| p.on_board()) {
+                    let covered: &[Cell] = match &p.place {
+                        Place::Cell(c) => std::slice::from_ref(c),
+                        Place::Spread(cells) => cells,
+                        Place::Point { .. } | Place::Off => &[],
+                    };
+                    let hit: Vec<Cell> = covered.iter().copied().filter(on_line).collect();
+                    if !hit.is_empty() && piece_blocks(p) {
+                        occupied.extend(hit);
+                    }
+                }
+            }
+            let blocks = |c: Cell| {
+                c != ca
+                    && c != cb
+                    && (rules
+                        .terrain
+                        .get(board.terrain(c).index())
+                        .is_some_and(|t| t.blocks_sight)
+                        || occupied.contains(&c))
+            };
+            let feature_blocks = |a: Cell, b: Cell| {
+                board.features_between(a, b).iter().any(|f| {
+                    rules
+                        .features
+                        .get(f.index())
+                        .is_some_and(|d| d.blocks_sight)
+                })
+            };
+            let walls = line.windows(2).any(|w| match (w[0], w[1]) {
+                (LineCell::One(a), LineCell::One(b)) => feature_blocks(a, b),
+                _ => false,
+            });
+            !walls
+                && line.into_iter().all(|entry| match entry {
+                    LineCell::One(c) => !blocks(c),
+                    LineCell::Between(x, y) => !(blocks(x) && blocks(y)),
+                })
+        }
+    }
+}
+
+impl World<'_> {
+    /// [`Game::clear_sight`] for hooks: true when the line from `a` to `b` crosses nothing
+    /// that blocks sight (terrain, walls, or on a grid any piece).
+    #[must_use]
+    pub fn clear_sight(&self, a: &Piece, b: &Piece) -> bool {
+        line_clear(
+            self.rules,
+            self.board,
+            self.state,
+            a,
+            b,
+            Some(|_: &Piece| true),
+        )
+    }
+}

@@ -1,0 +1,163 @@
+//! The changing part of a game and what hooks and queries read of it: [`State`] (turn,
+//! cursor, pieces, dice, knowledge), [`World`] (a read-only view of rules, board and state),
+//! [`Reach`], and [`roll_record`], which turns a chart resolution into a log record.
+//!
+//! This module sits below everything that works on a game: it imports only the leaf modules
+//! (ids, pieces, rules, dice, board, actions), never [`crate::game`], so the helpers the game
+//! calls (knowledge, turning, marching, company, hooks) can share these types without an
+//! import circle.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{LoggedDie, RollRecord};
+use crate::board::{Board, SideDef};
+use crate::cost::Cost;
+use crate::dice::GameRng;
+use crate::geometry::Cell;
+use crate::ids::{FeatureId, PieceId, SideId};
+use crate::piece::{Piece, Place};
+use crate::reach::ReachMap;
+use crate::rules::Rules;
+
+/// The changing part of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// Index into the turn plan ([`Rules::turn_plan`]).
+    pub step: u32,
+    /// The order the sides play in this turn.
+    pub order: Vec<SideId>,
+    /// Sides that have ended the current phase.
+    pub done: Vec<bool>,
+    /// Pieces, by id.
+    pub pieces: Vec<Piece>,
+    /// The dice.
+    pub rng: GameRng,
+    /// Optional rules in force.
+    pub options: Vec<bool>,
+    /// Settings.
+    pub settings: Vec<i32>,
+    /// True after the last turn.
+    pub over: bool,
+    /// Each side's own dice (stream `side + 1` of the seed): the rolls one side makes in
+    /// secret cannot shift the dice another side sees. `rng` stays for rolls no side owns
+    /// (initiative, phases before and after the sides' turns).
+    #[serde(default)]
+    pub side_rngs: Vec<GameRng>,
+    /// What each side knows of the others' pieces (empty without sighting rules).
+    #[serde(default)]
+    pub knowledge: Vec<crate::knowledge::Knowledge>,
+    /// Markers turned face up for everyone, by piece id.
+    #[serde(default)]
+    pub face_up: Vec<bool>,
+    /// Dummies redeployed this turn.
+    #[serde(default)]
+    pub redeployed: Vec<PieceId>,
+    /// Pieces carried this turn by crossings with a capacity, by the pair of cells.
+    #[serde(default)]
+    pub crossed: Vec<((Cell, Cell), u32)>,
+    /// Where each piece stood (and faced) as the current phase began, by piece id: for
+    /// rules about where a unit or its target "started the phase".
+    #[serde(default)]
+    pub phase_start: Vec<Place>,
+    /// Features hooks added to the board during the game (a pontoon bridge built), in the
+    /// order they were added, each on the boundary between two cells. The board has them
+    /// from the end of the order that added them.
+    #[serde(default)]
+    pub built: Vec<(Cell, Cell, FeatureId)>,
+}
+
+impl State {
+    /// Where `id` stood as the current phase began (`None`: unknown, or off the board).
+    #[must_use]
+    pub fn phase_start(&self, id: PieceId) -> Option<&Place> {
+        self.phase_start
+            .get(id.index())
+            .filter(|p| !matches!(p, Place::Off))
+    }
+
+    /// The dice `side` rolls with (`None`: the game's own, for rolls no side owns).
+    pub(crate) fn dice_of(&mut self, side: Option<SideId>) -> &mut GameRng {
+        match side {
+            Some(s) if s.index() < self.side_rngs.len() => &mut self.side_rngs[s.index()],
+            _ => &mut self.rng,
+        }
+    }
+}
+
+/// A read-only view of a game for hooks and queries.
+#[derive(Clone, Copy)]
+pub struct World<'a> {
+    /// The rules.
+    pub rules: &'a Arc<Rules>,
+    /// The board.
+    pub board: &'a Arc<Board>,
+    /// The sides.
+    pub sides: &'a [SideDef],
+    /// The state.
+    pub state: &'a State,
+}
+
+/// What a piece can reach this phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// On a grid: each cell with its cost, and the paths.
+    Cells(ReachMap),
+    /// On an open table: how far it may go in a straight line over open ground.
+    Radius(Cost),
+}
+
+/// A chart resolution as a log record, with names in place of ids.
+#[must_use]
+pub fn roll_record(
+    rules: &Rules,
+    chart: crate::ids::ChartId,
+    purpose: &str,
+    inputs: &[i32],
+    resolution: &crate::chart::Resolution,
+) -> RollRecord {
+    let def = rules.chart(chart);
+    let face_label = |die: crate::ids::DieId, face: u8| {
+        rules
+            .dice
+            .get(die.index())
+            .and_then(|d| d.faces.get(usize::from(face)))
+            .map_or_else(|| face.to_string(), |f| f.label.clone())
+    };
+    RollRecord {
+        chart: def.map_or_else(String::new, |c| c.name.clone()),
+        purpose: purpose.to_owned(),
+        inputs: def
+            .map(|c| {
+                c.inputs
+                    .iter()
+                    .zip(inputs)
+                    .map(|(i, v)| (i.name.clone(), *v))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        dice: resolution
+            .dice
+            .iter()
+            .map(|d| LoggedDie {
+                die: rules
+                    .dice
+                    .get(d.die.index())
+                    .map_or_else(String::new, |x| x.name.clone()),
+                face: face_label(d.die, d.face),
+                value: d.value,
+                rerolled_from: d.rerolled_from.map(|f| face_label(d.die, f)),
+            })
+            .collect(),
+        modifiers: resolution.modifiers.clone(),
+        score: resolution.score,
+        band: resolution.band.clone(),
+        outcome: def
+            .and_then(|c| c.outcomes.get(resolution.outcome))
+            .map_or_else(String::new, Clone::clone),
+    }
+}
