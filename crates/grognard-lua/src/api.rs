@@ -12,7 +12,7 @@ use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::{Piece, Place};
 use mlua::{Lua, Scope, Table, Value};
 
-use crate::host::{
+use crate::names::{
     MAX_COMMANDS_PER_CALL, UnitRef, counter_id, find_named, flag_id, mode_id, parse_dice,
     unknown_name,
 };

@@ -16,22 +16,19 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use grognard_kernel::Cost;
-use grognard_kernel::dice::{DiceExpr, DiceTerm};
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::{Cell, Grid};
 use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, Hooks};
-use grognard_kernel::ids::{ActionId, CounterId, DieId, FlagId, ModeId, PieceId};
+use grognard_kernel::ids::{ActionId, ModeId, PieceId};
 use grognard_rules::compile::split_binding;
 use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
 use grognard_rules::load::Ruleset;
-use grognard_rules::suggest::did_you_mean;
-use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{Function, Lua, Table, Value};
 
 use crate::error::HookError;
+use crate::names::unknown_name;
+pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::sandbox::{Limits, Sandbox};
-
-/// Most changes one hook call may queue: a guard against a script that loops asking.
-pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
 
 /// What each hook point passes, for the arity check at load and for the docs.
 pub const HOOK_PARAMETERS: [(&str, &[&str]); 7] = [
@@ -46,22 +43,6 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 7] = [
     ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
 ];
-
-/// A piece as Lua holds it: an id, resolved against the game on every use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnitRef(pub PieceId);
-
-impl UserData for UnitRef {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("id", |_, this, ()| Ok(this.0.0));
-        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(format!("unit #{}", this.0.0))
-        });
-        methods.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::AnyUserData| {
-            Ok(other.borrow::<UnitRef>().is_ok_and(|o| *o == *this))
-        });
-    }
-}
 
 struct Bound {
     function: Function,
@@ -375,19 +356,6 @@ fn install_rules_table(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<()> {
         })?,
     )?;
     lua.globals().set("rules", rules)
-}
-
-pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {
-    if known.is_empty() {
-        return mlua::Error::runtime(format!(
-            "unknown {what} `{name}`: the ruleset declares none"
-        ));
-    }
-    let hint = did_you_mean(name, known.iter().map(String::as_str)).map_or_else(
-        || format!("; known: {}", known.join(", ")),
-        |s| format!("; did you mean `{s}`?"),
-    );
-    mlua::Error::runtime(format!("unknown {what} `{name}`{hint}"))
 }
 
 fn cost_from_lua(value: &Value, label: &str) -> Result<Option<Cost>, HookFailure> {
@@ -772,84 +740,4 @@ fn run_game_hook<A: mlua::IntoLuaMulti>(
         })
         .map_err(failure)?;
     Ok(commands.into_inner())
-}
-
-/// Resolves a dice expression the way rulesets write it (`2d6`, `d10`, `cube`).
-pub(crate) fn parse_dice(
-    rules: &grognard_kernel::rules::Rules,
-    text: &str,
-) -> Result<DiceExpr, String> {
-    let mut terms = Vec::new();
-    for part in text.split('+').map(str::trim).filter(|p| !p.is_empty()) {
-        let split = part
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(part.len());
-        let count: u8 = if split == 0 {
-            1
-        } else {
-            part[..split]
-                .parse()
-                .map_err(|_| format!("bad dice `{text}`"))?
-        };
-        let name = part[split..].trim();
-        let die = rules
-            .dice
-            .iter()
-            .position(|d| d.name == name)
-            .ok_or_else(|| {
-                format!(
-                    "unknown die `{name}` in `{text}`; the ruleset has {}",
-                    rules
-                        .dice
-                        .iter()
-                        .map(|d| d.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })?;
-        if count == 0 || count > 20 {
-            return Err(format!("`{part}`: roll 1 to 20 dice"));
-        }
-        terms.push(DiceTerm {
-            count,
-            die: DieId(die as u16),
-        });
-    }
-    if terms.is_empty() {
-        return Err(format!("`{text}`: expected dice such as `2d6`"));
-    }
-    Ok(DiceExpr { terms })
-}
-
-/// The index of `name` among `names`, or a Lua error naming what was unknown with a
-/// did-you-mean.
-pub(crate) fn find_named<'a>(
-    what: &str,
-    name: &str,
-    names: impl Iterator<Item = &'a str> + Clone,
-) -> mlua::Result<usize> {
-    names
-        .clone()
-        .position(|n| n == name)
-        .ok_or_else(|| unknown_name(what, name, &names.map(str::to_owned).collect::<Vec<_>>()))
-}
-
-pub(crate) fn counter_id(
-    rules: &grognard_kernel::rules::Rules,
-    name: &str,
-) -> mlua::Result<CounterId> {
-    find_named(
-        "counter",
-        name,
-        rules.counters.iter().map(|c| c.name.as_str()),
-    )
-    .map(|i| CounterId(i as u16))
-}
-
-pub(crate) fn flag_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<FlagId> {
-    find_named("flag", name, rules.flags.iter().map(|c| c.name.as_str())).map(|i| FlagId(i as u16))
-}
-
-pub(crate) fn mode_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<ModeId> {
-    find_named("mode", name, rules.modes.iter().map(|c| c.name.as_str())).map(|i| ModeId(i as u16))
 }

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod error;
 pub mod host;
+pub mod names;
 pub mod sandbox;
 
 pub use host::LuaHooks;

@@ -1,0 +1,122 @@
+//! What scripts and the engine say to each other by name: [`UnitRef`], the handle a script
+//! holds for a piece (an id resolved against the game on every use), the cap on the changes
+//! one call may queue, and the look-ups that turn a script's counter, flag, mode and dice
+//! names into ids, with "did you mean" when a name is unknown. Both the hook host and the
+//! `game` object use these; this module imports neither.
+
+use grognard_kernel::dice::{DiceExpr, DiceTerm};
+use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, PieceId};
+use grognard_rules::suggest::did_you_mean;
+use mlua::{MetaMethod, UserData, UserDataMethods};
+
+/// Most changes one hook call may queue: a guard against a script that loops asking.
+pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
+
+/// A piece as Lua holds it: an id, resolved against the game on every use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitRef(pub PieceId);
+
+impl UserData for UnitRef {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("id", |_, this, ()| Ok(this.0.0));
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(format!("unit #{}", this.0.0))
+        });
+        methods.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::AnyUserData| {
+            Ok(other.borrow::<UnitRef>().is_ok_and(|o| *o == *this))
+        });
+    }
+}
+
+pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {
+    if known.is_empty() {
+        return mlua::Error::runtime(format!(
+            "unknown {what} `{name}`: the ruleset declares none"
+        ));
+    }
+    let hint = did_you_mean(name, known.iter().map(String::as_str)).map_or_else(
+        || format!("; known: {}", known.join(", ")),
+        |s| format!("; did you mean `{s}`?"),
+    );
+    mlua::Error::runtime(format!("unknown {what} `{name}`{hint}"))
+}
+
+/// Resolves a dice expression the way rulesets write it (`2d6`, `d10`, `cube`).
+pub(crate) fn parse_dice(
+    rules: &grognard_kernel::rules::Rules,
+    text: &str,
+) -> Result<DiceExpr, String> {
+    let mut terms = Vec::new();
+    for part in text.split('+').map(str::trim).filter(|p| !p.is_empty()) {
+        let split = part
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(part.len());
+        let count: u8 = if split == 0 {
+            1
+        } else {
+            part[..split]
+                .parse()
+                .map_err(|_| format!("bad dice `{text}`"))?
+        };
+        let name = part[split..].trim();
+        let die = rules
+            .dice
+            .iter()
+            .position(|d| d.name == name)
+            .ok_or_else(|| {
+                format!(
+                    "unknown die `{name}` in `{text}`; the ruleset has {}",
+                    rules
+                        .dice
+                        .iter()
+                        .map(|d| d.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+        if count == 0 || count > 20 {
+            return Err(format!("`{part}`: roll 1 to 20 dice"));
+        }
+        terms.push(DiceTerm {
+            count,
+            die: DieId(die as u16),
+        });
+    }
+    if terms.is_empty() {
+        return Err(format!("`{text}`: expected dice such as `2d6`"));
+    }
+    Ok(DiceExpr { terms })
+}
+
+/// The index of `name` among `names`, or a Lua error naming what was unknown with a
+/// did-you-mean.
+pub(crate) fn find_named<'a>(
+    what: &str,
+    name: &str,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> mlua::Result<usize> {
+    names
+        .clone()
+        .position(|n| n == name)
+        .ok_or_else(|| unknown_name(what, name, &names.map(str::to_owned).collect::<Vec<_>>()))
+}
+
+pub(crate) fn counter_id(
+    rules: &grognard_kernel::rules::Rules,
+    name: &str,
+) -> mlua::Result<CounterId> {
+    find_named(
+        "counter",
+        name,
+        rules.counters.iter().map(|c| c.name.as_str()),
+    )
+    .map(|i| CounterId(i as u16))
+}
+
+pub(crate) fn flag_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<FlagId> {
+    find_named("flag", name, rules.flags.iter().map(|c| c.name.as_str())).map(|i| FlagId(i as u16))
+}
+
+pub(crate) fn mode_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<ModeId> {
+    find_named("mode", name, rules.modes.iter().map(|c| c.name.as_str())).map(|i| ModeId(i as u16))
+}
