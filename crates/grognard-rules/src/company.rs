@@ -4,7 +4,7 @@
 use grognard_kernel::company::{AfterMove, Company, ExitEdge, ExitRule, HalfHexRules};
 use grognard_kernel::ids::{FlagId, PieceTypeId, TerrainId};
 
-use crate::compile::Cx;
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{HalfHexRulesSpec, PieceTypeSpec};
 

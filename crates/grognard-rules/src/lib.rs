@@ -8,6 +8,7 @@
 
 mod company;
 pub mod compile;
+mod cx;
 pub mod de;
 pub mod diag;
 pub mod diff;

@@ -10,7 +10,7 @@ use grognard_kernel::ids::{CounterId, FeatureId, FlagId, ModeId, PieceTypeId, Si
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
-use crate::compile::Cx;
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
 use crate::model::{ScenarioSpec, Text};

@@ -11,7 +11,7 @@ use grognard_kernel::knowledge::{
     SightChartDef, SightShape, SightingRules,
 };
 
-use crate::compile::Cx;
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{SightChartSpec, SightingSpec};
 

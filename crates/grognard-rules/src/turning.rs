@@ -5,7 +5,7 @@ use grognard_kernel::Cost;
 use grognard_kernel::ids::{CounterId, FlagId};
 use grognard_kernel::turning::{SlowedBy, Turning};
 
-use crate::compile::Cx;
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{SlowedBySpec, TurningSpec};
 

@@ -1,0 +1,128 @@
+//! Small parsers the compiler shares: dice expressions (`2d6`, `cube`, `d6 + d6`), costs
+//! that may be `impassable`, score ranges (`3-5`, `7+`), and the names of a map's entries.
+
+use grognard_kernel::Cost;
+use grognard_kernel::dice::{DiceExpr, DiceTerm, DieDef};
+use grognard_kernel::ids::DieId;
+
+use crate::de::Located;
+use crate::model::Text;
+use crate::named::NamedMap;
+use crate::number::parse_cost;
+use crate::suggest::did_you_mean;
+
+use super::Cx;
+
+pub(super) fn named_ids<T>(map: &NamedMap<T>) -> Vec<&str> {
+    map.names().collect()
+}
+
+/// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`.
+pub(super) fn parse_dice(
+    cx: &mut Cx,
+    text: &Located<String>,
+    dice: &mut Vec<DieDef>,
+    names: &mut Vec<String>,
+) -> DiceExpr {
+    let mut terms = Vec::new();
+    for part in text
+        .value
+        .split('+')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let (count, die) = match part.find(|c: char| !c.is_ascii_digit()) {
+            Some(0) => (1u8, part),
+            Some(i) => {
+                let n = part[..i].parse::<u8>().unwrap_or(0);
+                (n, part[i..].trim())
+            }
+            None => (0, part),
+        };
+        if count == 0 || count > 20 {
+            cx.error(
+                &text.location,
+                format!(
+                    "`{part}`: expected a die count from 1 to 20 before the die name (e.g. `2d6`)"
+                ),
+            );
+            continue;
+        }
+        let id = match names.iter().position(|n| n == die) {
+            Some(i) => i,
+            None => match die.strip_prefix('d').and_then(|s| s.parse::<u8>().ok()) {
+                Some(sides @ 2..=100) => {
+                    names.push(die.to_owned());
+                    dice.push(DieDef::numeric(die, sides));
+                    names.len() - 1
+                }
+                _ => {
+                    let help = did_you_mean(die, names.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"));
+                    cx.error_help(
+                        &text.location,
+                        format!(
+                            "unknown die `{die}`: declare it under `dice:` or use dN (d6, d10)"
+                        ),
+                        help,
+                    );
+                    continue;
+                }
+            },
+        };
+        terms.push(DiceTerm {
+            count,
+            die: DieId(id as u16),
+        });
+    }
+    if terms.is_empty() && text.value.trim().is_empty() {
+        cx.error(&text.location, "expected dice, e.g. `2d6`, `d10` or `cube`");
+    }
+    DiceExpr { terms }
+}
+
+pub(super) fn cost_or_impassable(cx: &mut Cx, text: &Located<Text>) -> Option<Option<Cost>> {
+    let t = text.value.trim();
+    if t.eq_ignore_ascii_case("impassable") || t.eq_ignore_ascii_case("not allowed") || t == "-" {
+        return Some(None);
+    }
+    match parse_cost(t) {
+        Ok(c) if c.is_negative() => {
+            cx.error(&text.location, format!("`{t}`: costs cannot be negative"));
+            None
+        }
+        Ok(c) => Some(Some(c)),
+        Err(e) => {
+            cx.error(
+                &text.location,
+                format!("{e}; expected a cost like `+½`, `1`, `1½` or `impassable`"),
+            );
+            None
+        }
+    }
+}
+
+/// Parses a score range: `7`, `8-10`, `10+`, `3-` (3 or less).
+pub(super) fn parse_range(text: &str) -> Option<(Option<i32>, Option<i32>)> {
+    let t = text.trim();
+    if let Some(lo) = t.strip_suffix('+') {
+        return lo.trim().parse().ok().map(|v| (Some(v), None));
+    }
+    if let Some(hi) = t.strip_suffix('-')
+        && !hi.is_empty()
+    {
+        return hi.trim().parse().ok().map(|v| (None, Some(v)));
+    }
+    // A dash after the first character separates a range (`-2-0` is −2 to 0).
+    if let Some(i) = t
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| *c == '-')
+        .map(|(i, _)| i)
+    {
+        let lo = t[..i].trim().parse().ok()?;
+        let hi = t[i + 1..].trim().parse().ok()?;
+        return Some((Some(lo), Some(hi)));
+    }
+    t.parse().ok().map(|v| (Some(v), Some(v)))
+}
