@@ -1,0 +1,156 @@
+//! The frame around the tabs: the top bar (ruleset, scenario, tabs, files), the status line,
+//! the path prompt shown when no file dialog is available, and the editable field widget
+//! the tabs share.
+
+use std::path::PathBuf;
+
+use egui::{Color32, RichText};
+use grognard_rules::load::{self};
+
+use crate::house::shown;
+
+use super::{Command, EditorApp, FilePurpose, Tab, bundled_rulesets, example_scenarios};
+
+impl EditorApp {
+    pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        ui.horizontal_wrapped(|ui| {
+            let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
+                b.current.rules.identity.name.clone()
+            });
+            egui::ComboBox::from_label("Ruleset")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    ui.label(RichText::new("Bundled").strong());
+                    for p in bundled_rulesets() {
+                        if ui
+                            .selectable_label(false, p.display().to_string())
+                            .clicked()
+                        {
+                            out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
+                        }
+                    }
+                    if !self.saved.recent.is_empty() {
+                        ui.separator();
+                        ui.label(RichText::new("Recent").strong());
+                        for p in &self.saved.recent {
+                            if ui
+                                .selectable_label(false, format!("recent: {}", p.display()))
+                                .clicked()
+                            {
+                                let purpose = if load::sniff(p) == Ok(load::FileKind::Scenario) {
+                                    FilePurpose::OpenScenario
+                                } else {
+                                    FilePurpose::OpenRuleset
+                                };
+                                out.push(Command::Chosen(purpose, p.clone()));
+                            }
+                        }
+                    }
+                });
+            if ui.button("Open ruleset…").clicked() {
+                out.push(Command::Ask(FilePurpose::OpenRuleset));
+            }
+            egui::ComboBox::from_label("Scenario")
+                .selected_text(
+                    self.rt
+                        .scenario_path
+                        .as_ref()
+                        .map_or("none".to_owned(), |p| p.display().to_string()),
+                )
+                .show_ui(ui, |ui| {
+                    for p in example_scenarios() {
+                        if ui
+                            .selectable_label(false, p.display().to_string())
+                            .clicked()
+                        {
+                            out.push(Command::Chosen(FilePurpose::OpenScenario, p));
+                        }
+                    }
+                });
+            if ui.button("Open scenario…").clicked() {
+                out.push(Command::Ask(FilePurpose::OpenScenario));
+            }
+            ui.separator();
+            for (tab, name) in [
+                (Tab::Rules, "Rules"),
+                (Tab::Charts, "Charts"),
+                (Tab::Diff, "Diff"),
+                (Tab::Play, "Play"),
+            ] {
+                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
+                    out.push(Command::Tab(tab));
+                }
+            }
+        });
+    }
+
+    pub(super) fn status_line(&self, ui: &mut egui::Ui) {
+        if let Some(e) = &self.rt.reload_error {
+            ui.colored_label(Color32::RED, format!("Reload error: {e}"));
+        }
+        match &self.rt.status {
+            Some(s) if s.error => {
+                ui.colored_label(Color32::RED, &s.text);
+            }
+            Some(s) => {
+                ui.label(&s.text);
+            }
+            None => {
+                ui.label("Open a ruleset or a scenario to begin.");
+            }
+        }
+    }
+
+    pub(super) fn prompt_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(p) = &mut self.rt.prompt else {
+            return;
+        };
+        ui.label(&p.note);
+        ui.horizontal(|ui| {
+            let label = ui.label(format!("{} — path:", p.purpose.title()));
+            let edit = ui.add(egui::TextEdit::singleline(&mut p.text).desired_width(420.0));
+            let edit = edit.labelled_by(label.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("OK").clicked() || enter {
+                out.push(Command::Chosen(p.purpose, PathBuf::from(p.text.trim())));
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(Command::CancelAsk);
+            }
+        });
+    }
+
+    /// A text field for one ruleset value, with its error beside it.
+    pub(super) fn field_ui(
+        &self,
+        ui: &mut egui::Ui,
+        path: &[String],
+        name: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(bench) = &self.rt.bench else {
+            return;
+        };
+        let mut text = self
+            .rt
+            .texts
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| shown(bench.value(path)));
+        let changed_from_base = bench.value(path) != bench.base_value(path);
+        ui.horizontal(|ui| {
+            let mut edit = egui::TextEdit::singleline(&mut text).desired_width(64.0);
+            if changed_from_base {
+                edit = edit.text_color(Color32::from_rgb(200, 120, 0));
+            }
+            let r = ui.add(edit).accessible_name(name);
+            if r.changed() {
+                out.push(Command::SetField(path.to_vec(), text.clone()));
+            }
+            if let Some(e) = bench.field_errors.get(path) {
+                ui.colored_label(Color32::RED, format!("⚠ {e}"))
+                    .on_hover_text(bench.problems.join("\n"));
+            }
+        });
+    }
+}

@@ -1,0 +1,227 @@
+//! The Charts tab: every chart cell editable, and the chart's exact odds plotted before and
+//! after the change for the inputs chosen.
+
+use egui::{Color32, RichText};
+use grognard_rules::odds::{chart_case, percent};
+
+use crate::house::{Workbench, field};
+
+use super::{Command, EditorApp};
+
+impl EditorApp {
+    pub(super) fn charts_tab(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(bench) = &self.rt.bench else {
+            ui.label("No ruleset open.");
+            return;
+        };
+        let names: Vec<String> = bench
+            .current
+            .spec
+            .charts
+            .names()
+            .map(str::to_owned)
+            .collect();
+        let Some(chart) = self.rt.chart.clone().or_else(|| names.first().cloned()) else {
+            ui.label("This ruleset has no charts.");
+            return;
+        };
+        egui::ComboBox::from_label("Chart")
+            .selected_text(&chart)
+            .show_ui(ui, |ui| {
+                for n in &names {
+                    if ui.selectable_label(*n == chart, n).clicked() {
+                        out.push(Command::ShowChart(n.clone()));
+                    }
+                }
+            });
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            let rows_path = field(&["charts", &chart, "rows"]);
+            let band_rows = field(&["charts", &chart, "bands", "rows"]);
+            for (title, list) in [("Rows", rows_path), ("Bands", band_rows)] {
+                let Some(serde_json::Value::Array(rows)) = bench.value(&list) else {
+                    continue;
+                };
+                ui.label(RichText::new(title).strong());
+                egui::Grid::new(format!("{chart} {title}"))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (i, row) in rows.iter().enumerate() {
+                            let serde_json::Value::Object(cells) = row else {
+                                continue;
+                            };
+                            ui.label(format!("row {}", i + 1));
+                            for (key, v) in cells {
+                                if v.is_object() || v.is_array() {
+                                    continue;
+                                }
+                                ui.label(key);
+                                let mut path = list.clone();
+                                path.push(i.to_string());
+                                path.push(key.clone());
+                                self.field_ui(
+                                    ui,
+                                    &path,
+                                    &format!("{chart} row {} {key}", i + 1),
+                                    out,
+                                );
+                            }
+                            ui.end_row();
+                        }
+                    });
+            }
+            if bench
+                .value(&field(&["charts", &chart, "otherwise"]))
+                .is_some_and(|v| !v.is_null())
+            {
+                ui.horizontal(|ui| {
+                    ui.label("otherwise");
+                    self.field_ui(
+                        ui,
+                        &field(&["charts", &chart, "otherwise"]),
+                        &format!("{chart} otherwise"),
+                        out,
+                    );
+                });
+            }
+            if let Some(serde_json::Value::Array(mods)) =
+                bench.value(&field(&["charts", &chart, "modifiers"]))
+            {
+                ui.label(RichText::new("Modifiers").strong());
+                egui::Grid::new(format!("{chart} modifiers"))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (i, m) in mods.iter().enumerate() {
+                            let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
+                            ui.label(name);
+                            ui.label("per");
+                            self.field_ui(
+                                ui,
+                                &field(&["charts", &chart, "modifiers", &i.to_string(), "per"]),
+                                &format!("{chart} modifier {name} per"),
+                                out,
+                            );
+                            ui.end_row();
+                        }
+                    });
+            }
+            ui.separator();
+            self.odds_ui(ui, bench, &chart, out);
+        });
+    }
+
+    pub(super) fn odds_ui(
+        &self,
+        ui: &mut egui::Ui,
+        bench: &Workbench,
+        chart: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let now = &bench.current.rules;
+        let Some(def) = now.chart_by_name(chart).and_then(|id| now.chart(id)) else {
+            return;
+        };
+        ui.label(RichText::new("Exact odds, before → after").strong());
+        let mut set = Vec::new();
+        ui.horizontal_wrapped(|ui| {
+            for (i, input) in def.inputs.iter().enumerate() {
+                let key = (chart.to_owned(), input.name.clone());
+                let mut v = self
+                    .rt
+                    .chart_inputs
+                    .get(&key)
+                    .copied()
+                    .unwrap_or(input.default);
+                let label = ui.label(&input.name);
+                let r = ui
+                    .add(egui::DragValue::new(&mut v).range(input.min..=input.max))
+                    .labelled_by(label.id);
+                if r.changed() {
+                    out.push(Command::ChartInput(input.name.clone(), v));
+                }
+                set.push((i, v));
+            }
+        });
+        let after = chart_case(def, &now.dice, &set);
+        let before_rules = &bench.base.rules;
+        let before = before_rules
+            .chart_by_name(chart)
+            .and_then(|id| before_rules.chart(id))
+            .map(|b| {
+                let set: Vec<(usize, i32)> = def
+                    .inputs
+                    .iter()
+                    .zip(&set)
+                    .filter_map(|(inp, (_, v))| {
+                        b.inputs
+                            .iter()
+                            .position(|x| x.name == inp.name)
+                            .map(|j| (j, *v))
+                    })
+                    .collect();
+                (b.outcomes.clone(), chart_case(b, &before_rules.dice, &set))
+            });
+        let mut bars_before = Vec::new();
+        let mut bars_after = Vec::new();
+        for (i, name) in def.outcomes.iter().enumerate() {
+            let now_p = after.odds.get(i).map_or(0.0, |p| percent(*p));
+            let was = before.as_ref().and_then(|(names, case)| {
+                names
+                    .iter()
+                    .position(|n| n == name)
+                    .and_then(|j| case.odds.get(j))
+                    .map(|p| percent(*p))
+            });
+            let text = match was {
+                Some(w) => format!("{name}: {w:.2}% → {now_p:.2}%"),
+                None => format!("{name}: new, {now_p:.2}%"),
+            };
+            ui.label(text);
+            bars_after.push(
+                egui_plot::Bar::new(i as f64 + 0.2, now_p)
+                    .width(0.38)
+                    .name(name),
+            );
+            if let Some(w) = was {
+                bars_before.push(
+                    egui_plot::Bar::new(i as f64 - 0.2, w)
+                        .width(0.38)
+                        .name(name),
+                );
+            }
+        }
+        if !after.modifiers.is_empty() {
+            let m: Vec<String> = after
+                .modifiers
+                .iter()
+                .map(|m| format!("{:+} {}", m.value, m.name))
+                .collect();
+            ui.label(format!("modifiers: {}", m.join(", ")));
+        }
+        let outcomes = def.outcomes.clone();
+        egui_plot::Plot::new(format!("odds {chart}"))
+            .height(180.0)
+            .legend(egui_plot::Legend::default())
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .include_y(0.0)
+            .include_y(100.0)
+            .x_axis_formatter(move |mark, _| {
+                let i = mark.value.round();
+                if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+                    outcomes.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .show(ui, |plot| {
+                plot.bar_chart(
+                    egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY),
+                );
+                plot.bar_chart(
+                    egui_plot::BarChart::new("after", bars_after)
+                        .color(Color32::from_rgb(220, 140, 0)),
+                );
+            });
+    }
+}

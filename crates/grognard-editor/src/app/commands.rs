@@ -1,0 +1,377 @@
+//! What the panels ask for and how it is carried out: [`Command`] (one per user action),
+//! [`CellOrder`], the file dialogs' purposes, and [`EditorApp::apply`], which applies each
+//! command once at the end of the frame, plus the file choosing that some commands start.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use grognard_kernel::action::Action;
+use grognard_kernel::geometry::open::Point;
+use grognard_kernel::geometry::{Cell, Facing};
+use grognard_kernel::ids::{ActionId, ModeId, PieceId};
+use grognard_kernel::piece::Place;
+
+use crate::house::FieldPath;
+use crate::session::{Session, hooks_for};
+use crate::view::ViewAs;
+
+use super::{EditorApp, PathPrompt, Tab, terrain_colors};
+
+/// What a file dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilePurpose {
+    /// Open a ruleset.
+    OpenRuleset,
+    /// Open a scenario.
+    OpenScenario,
+    /// Save the house rule.
+    SaveHouseRule,
+    /// Save the game.
+    SaveGame,
+    /// Load a saved game.
+    LoadGame,
+}
+
+impl FilePurpose {
+    pub(super) fn title(self) -> &'static str {
+        match self {
+            Self::OpenRuleset => "Open ruleset",
+            Self::OpenScenario => "Open scenario",
+            Self::SaveHouseRule => "Save house rule",
+            Self::SaveGame => "Save game",
+            Self::LoadGame => "Load game",
+        }
+    }
+
+    pub(super) fn saves(self) -> bool {
+        matches!(self, Self::SaveHouseRule | Self::SaveGame)
+    }
+}
+
+/// Something a panel asks for; applied at the end of the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Switch to a tab.
+    Tab(Tab),
+    /// Ask for a file (dialog or path field).
+    Ask(FilePurpose),
+    /// A file was chosen.
+    Chosen(FilePurpose, PathBuf),
+    /// Close the path field.
+    CancelAsk,
+    /// Change one ruleset value, as typed.
+    SetField(FieldPath, String),
+    /// Rename the house rule.
+    RenameHouse(String),
+    /// Drop every edit.
+    Revert,
+    /// Pick the chart shown in the chart editor.
+    ShowChart(String),
+    /// Set a chart input for the odds.
+    ChartInput(String, i32),
+    /// Start the open scenario again under the ruleset in force.
+    Restart,
+    /// Select a piece (or none).
+    Select(Option<PieceId>),
+    /// A click on a cell of the board.
+    ClickCell(Cell),
+    /// A click on a point of an open table.
+    ClickPoint(Point),
+    /// Move the selected piece along the planned path.
+    MoveAlongPath,
+    /// Forget the planned path.
+    ClearPath,
+    /// A ruleset action by the selected piece.
+    Act(ActionId, Option<PieceId>),
+    /// Turn the selected piece.
+    Face(Facing),
+    /// Change the selected piece's mode.
+    Mode(ModeId),
+    /// The next cell clicked is the target of this order for the selected piece.
+    CellOrder(Option<CellOrder>),
+    /// Gather a spread command back into its main cell.
+    Gather,
+    /// End the phase for the acting side.
+    EndPhase,
+    /// Take back the last action.
+    Undo,
+    /// Draw the board as someone sees it.
+    ViewAs(ViewAs),
+    /// Show the board after the hot-seat screen.
+    Reveal,
+    /// Turn hot-seat play on or off.
+    HotSeat(bool),
+}
+
+/// Orders that name a cell, given by clicking the cell after choosing the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellOrder {
+    /// Lift a dummy and put it down there.
+    Redeploy,
+    /// Spread a command into that cell.
+    Extend,
+    /// Save the allowance toward that cell.
+    Save,
+}
+
+impl EditorApp {
+    pub(super) fn ask(&mut self, purpose: FilePurpose) {
+        if self.rt.native_dialogs {
+            let mut dialog = rfd::FileDialog::new()
+                .set_title(purpose.title())
+                .add_filter(
+                    if matches!(purpose, FilePurpose::SaveGame | FilePurpose::LoadGame) {
+                        "grognard save"
+                    } else {
+                        "YAML"
+                    },
+                    if matches!(purpose, FilePurpose::SaveGame | FilePurpose::LoadGame) {
+                        &["json"]
+                    } else {
+                        &["yaml", "yml"]
+                    },
+                );
+            if let Ok(cwd) = std::env::current_dir() {
+                dialog = dialog.set_directory(cwd);
+            }
+            let started = Instant::now();
+            let picked = if purpose.saves() {
+                dialog.save_file()
+            } else {
+                dialog.pick_file()
+            };
+            if let Some(p) = picked {
+                return self.apply(Command::Chosen(purpose, p));
+            }
+            // A dialog closed by the user takes a moment; one that returns at once was
+            // never shown (no desktop portal): ask for the path instead.
+            if started.elapsed() > Duration::from_millis(300) {
+                return;
+            }
+        }
+        let text = match purpose {
+            FilePurpose::SaveHouseRule => self
+                .rt
+                .bench
+                .as_ref()
+                .map(|b| format!("rulesets/{}.yaml", b.name))
+                .unwrap_or_default(),
+            FilePurpose::SaveGame => "game.json".into(),
+            _ => String::new(),
+        };
+        self.rt.prompt = Some(PathPrompt {
+            purpose,
+            text,
+            note: if self.rt.native_dialogs {
+                "No desktop file dialog is available here; type a path instead.".into()
+            } else {
+                "Type a path (relative to the folder the editor was started in).".into()
+            },
+        });
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, c: Command) {
+        match c {
+            Command::Tab(t) => self.saved.tab = t,
+            Command::Ask(p) => self.ask(p),
+            Command::CancelAsk => self.rt.prompt = None,
+            Command::Chosen(purpose, path) => {
+                self.rt.prompt = None;
+                self.chosen(purpose, &path);
+            }
+            Command::SetField(path, text) => {
+                let Some(bench) = &mut self.rt.bench else {
+                    return;
+                };
+                let ok = bench.set_text(&path, &text);
+                self.rt.texts.insert(path, text);
+                if ok {
+                    self.rt.terrain_colors = terrain_colors(&bench.current);
+                }
+            }
+            Command::RenameHouse(name) => {
+                if let Some(b) = &mut self.rt.bench {
+                    b.rename(&name);
+                }
+            }
+            Command::Revert => {
+                if let Some(b) = &mut self.rt.bench {
+                    b.revert();
+                }
+                self.rt.texts.clear();
+            }
+            Command::ShowChart(name) => self.rt.chart = Some(name),
+            Command::ChartInput(name, v) => {
+                let chart = self.rt.chart.clone().or_else(|| {
+                    self.rt
+                        .bench
+                        .as_ref()
+                        .and_then(|b| b.current.spec.charts.names().next().map(str::to_owned))
+                });
+                if let Some(chart) = chart {
+                    self.rt.chart_inputs.insert((chart, name), v);
+                }
+            }
+            Command::Restart => self.recheck_scenario(),
+            Command::Select(id) => {
+                self.rt.pending = None;
+                // Seen as a side, only that side's own pieces can be picked up: what the
+                // panel would show of an enemy piece is the referee's knowledge.
+                let foreign = match (self.rt.view, id) {
+                    (ViewAs::Side(side), Some(id)) => self
+                        .rt
+                        .session
+                        .as_ref()
+                        .and_then(|s| s.game.piece(id))
+                        .is_none_or(|p| p.side != side),
+                    _ => false,
+                };
+                if foreign {
+                    return;
+                }
+                self.rt.selected = id;
+                self.rt.path.clear();
+                self.refresh_reach();
+            }
+            Command::ClickCell(cell) => self.click_cell(cell),
+            Command::ClickPoint(p) => {
+                if let Some((id, side, Place::Point { .. })) = self.selected_piece() {
+                    self.order(
+                        Action::MoveTo {
+                            piece: id,
+                            to: p,
+                            facing: None,
+                        },
+                        Some(side),
+                    );
+                }
+            }
+            Command::MoveAlongPath => {
+                if let Some((id, side, _)) = self.selected_piece()
+                    && !self.rt.path.is_empty()
+                {
+                    let path = self.rt.path.clone();
+                    self.order(Action::Move { piece: id, path }, Some(side));
+                }
+            }
+            Command::ClearPath => self.rt.path.clear(),
+            Command::Act(action, target) => {
+                if let Some((id, side, _)) = self.selected_piece() {
+                    self.order(
+                        Action::Act {
+                            piece: id,
+                            action,
+                            target,
+                            intent: Vec::new(),
+                        },
+                        Some(side),
+                    );
+                }
+            }
+            Command::Face(facing) => {
+                if let Some((id, side, _)) = self.selected_piece() {
+                    self.order(Action::Face { piece: id, facing }, Some(side));
+                }
+            }
+            Command::Mode(mode) => {
+                if let Some((id, side, _)) = self.selected_piece() {
+                    self.order(Action::Mode { piece: id, mode }, Some(side));
+                }
+            }
+            Command::CellOrder(kind) => self.rt.pending = kind,
+            Command::Gather => {
+                if let Some((id, side, _)) = self.selected_piece() {
+                    self.order(Action::Gather { piece: id }, Some(side));
+                }
+            }
+            Command::EndPhase => self.order(Action::EndPhase, None),
+            Command::Undo => {
+                if let Some(s) = &mut self.rt.session {
+                    match s.undo() {
+                        Ok(()) => {
+                            self.rt.path.clear();
+                            self.refresh_reach();
+                            self.say("undone");
+                        }
+                        Err(e) => self.fail(e),
+                    }
+                }
+            }
+            Command::ViewAs(v) => {
+                self.rt.view = v;
+                self.rt.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
+                if let (ViewAs::Side(side), Some((_, owner, _))) = (v, self.selected_piece())
+                    && side != owner
+                {
+                    self.rt.selected = None;
+                    self.rt.reach = None;
+                    self.rt.path.clear();
+                }
+            }
+            Command::Reveal => self.rt.screen_hidden = false,
+            Command::HotSeat(on) => {
+                self.saved.hot_seat = on;
+                if on && self.rt.view == ViewAs::Referee {
+                    self.rt.view = self
+                        .acting_side_after_hidden()
+                        .map_or(ViewAs::Referee, ViewAs::Side);
+                    self.rt.screen_hidden = true;
+                }
+            }
+        }
+    }
+
+    pub(super) fn chosen(&mut self, purpose: FilePurpose, path: &Path) {
+        match purpose {
+            FilePurpose::OpenRuleset => self.open_ruleset(path),
+            FilePurpose::OpenScenario => self.open_scenario(path, false),
+            FilePurpose::SaveHouseRule => {
+                let Some(bench) = &self.rt.bench else {
+                    return;
+                };
+                match bench.save(path).and_then(|r| {
+                    hooks_for(&r).map_err(|d| d.to_string())?;
+                    Ok(r)
+                }) {
+                    Ok(r) => {
+                        let msg = format!(
+                            "saved house rule {} to {}: it validates and reloads to the same ruleset ({})",
+                            r.rules.identity.name,
+                            path.display(),
+                            &r.rules.identity.hash[..12.min(r.rules.identity.hash.len())]
+                        );
+                        self.remember(path);
+                        self.say(msg);
+                    }
+                    Err(e) => self.fail(e),
+                }
+            }
+            FilePurpose::SaveGame => {
+                if let Some(s) = &self.rt.session {
+                    match s.save(path) {
+                        Ok(()) => self.say(format!("saved the game to {}", path.display())),
+                        Err(e) => self.fail(e),
+                    }
+                }
+            }
+            FilePurpose::LoadGame => match Session::load(path) {
+                Ok(s) => {
+                    let r = s.scenario.ruleset.clone();
+                    let scenario = s.scenario.path.clone();
+                    let text = std::fs::read_to_string(&scenario).unwrap_or_default();
+                    self.set_ruleset(r);
+                    self.rt.scenario_path = Some(scenario);
+                    self.rt.scenario_text = text;
+                    self.rt.scenario_problems.clear();
+                    self.rt.session = Some(s);
+                    self.rt.selected = None;
+                    self.rt.reach = None;
+                    self.rewatch();
+                    self.say(format!("loaded the game from {}", path.display()));
+                }
+                Err(e) => self.fail(e),
+            },
+        }
+    }
+}

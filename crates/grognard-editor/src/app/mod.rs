@@ -1,0 +1,646 @@
+//! The editor application: saved settings apart from runtime state; panels emit
+//! [`Command`]s that are applied once, at the end of the frame.
+//!
+//! This file keeps [`EditorApp`]'s state, its start-up, file loading and watching, and
+//! `show`, which lays out the frame and dispatches to one module per part: `bars.rs` (top
+//! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
+//! `play_tab.rs`, and `commands.rs` (what the panels ask for, applied once per frame).
+
+mod bars;
+mod charts_tab;
+mod commands;
+mod diff_tab;
+mod play_tab;
+mod rules_tab;
+
+pub use commands::{CellOrder, Command, FilePurpose};
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use egui::Color32;
+use grognard_kernel::game::Reach;
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::PieceId;
+use grognard_rules::diag::Diagnostics;
+use grognard_rules::load::{self, Ruleset};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{self, Camera, DrawPiece, Transform};
+use crate::house::{FieldPath, Workbench};
+use crate::session::{Session, hooks_for};
+use crate::view::ViewAs;
+
+/// How often files on disk are checked for changes.
+const WATCH_EVERY: Duration = Duration::from_millis(750);
+/// Most recent files remembered.
+const MAX_RECENT: usize = 8;
+
+/// How the editor starts.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A ruleset to open.
+    pub ruleset: Option<PathBuf>,
+    /// A scenario to open (under `ruleset` when both are given).
+    pub scenario: Option<PathBuf>,
+    /// Use the desktop's file dialogs (rfd); when false, or when no dialog can be shown,
+    /// the editor asks for a path in a text field.
+    pub native_dialogs: bool,
+}
+
+/// The editor's tabs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    /// Optional rules, movement, terrain costs, stacking.
+    #[default]
+    Rules,
+    /// Charts cell by cell, with live odds.
+    Charts,
+    /// The semantic diff and "Save as house rule".
+    Diff,
+    /// The board.
+    Play,
+}
+
+/// What is kept between runs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Saved {
+    /// Rulesets and scenarios opened lately, newest first.
+    pub recent: Vec<PathBuf>,
+    /// The open tab.
+    pub tab: Tab,
+    /// Board pan and zoom.
+    pub camera: Camera,
+    /// Hide the board between sides (hot-seat play).
+    pub hot_seat: bool,
+}
+
+/// A message for the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// True for an error.
+    pub error: bool,
+}
+
+/// A path field shown in place of a file dialog.
+#[derive(Clone, Debug)]
+struct PathPrompt {
+    purpose: FilePurpose,
+    text: String,
+    note: String,
+}
+
+/// Files watched for live reload, with their last modification times.
+#[derive(Debug, Default)]
+struct Watch {
+    files: Vec<(PathBuf, Option<SystemTime>)>,
+    last: Option<Instant>,
+}
+
+fn modified(p: &Path) -> Option<SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// What lives only while the editor runs.
+struct Runtime {
+    native_dialogs: bool,
+    scratch: tempfile::TempDir,
+    bench: Option<Workbench>,
+    session: Option<Session>,
+    scenario_path: Option<PathBuf>,
+    scenario_text: String,
+    /// What no longer fits when the scenario is checked against another ruleset.
+    scenario_problems: Vec<String>,
+    status: Option<Status>,
+    reload_error: Option<String>,
+    watch: Watch,
+    texts: HashMap<FieldPath, String>,
+    chart: Option<String>,
+    chart_inputs: HashMap<(String, String), i32>,
+    selected: Option<PieceId>,
+    reach: Option<Reach>,
+    path: Vec<Cell>,
+    view: ViewAs,
+    screen_hidden: bool,
+    prompt: Option<PathPrompt>,
+    transform: Option<Transform>,
+    drawn: Vec<DrawPiece>,
+    terrain_colors: Vec<Color32>,
+    commands: Vec<Command>,
+    fonts_installed: bool,
+    pending: Option<CellOrder>,
+}
+
+/// The editor.
+pub struct EditorApp {
+    /// Settings kept between runs.
+    pub saved: Saved,
+    rt: Runtime,
+}
+
+impl core::fmt::Debug for EditorApp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EditorApp")
+            .field("saved", &self.saved)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a path is shown and loaded: relative to the current folder when inside it (the
+/// form the loader itself uses for bases and scripts, so diffs compare like with like).
+#[must_use]
+pub fn tidy_path(p: &Path) -> PathBuf {
+    let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+            abs.strip_prefix(&cwd).ok().map(Path::to_path_buf)
+        })
+        .unwrap_or(abs)
+}
+
+/// The rulesets bundled in `./rulesets` (and `GROGNARD_RULESETS`), by file.
+#[must_use]
+pub fn bundled_rulesets() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in load::ruleset_dirs(Path::new("./x")) {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .map(|p| tidy_path(&p))
+            .collect();
+        found.sort();
+        for p in found {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The example scenarios in `./examples` (orders files left out).
+#[must_use]
+pub fn example_scenarios() -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir("examples") else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "yaml")
+                && !p.to_string_lossy().ends_with(".orders.yaml")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+impl EditorApp {
+    /// A new editor, restoring `saved` settings, opening what `options` names.
+    #[must_use]
+    pub fn new(saved: Saved, options: Options) -> Self {
+        let scratch = tempfile::Builder::new()
+            .prefix("grognard-editor-")
+            .tempdir()
+            .or_else(|_| tempfile::tempdir_in("."))
+            .unwrap_or_else(|e| panic!("cannot make a scratch folder: {e}"));
+        let mut app = Self {
+            saved,
+            rt: Runtime {
+                native_dialogs: options.native_dialogs,
+                scratch,
+                bench: None,
+                session: None,
+                scenario_path: None,
+                scenario_text: String::new(),
+                scenario_problems: Vec::new(),
+                status: None,
+                reload_error: None,
+                watch: Watch::default(),
+                texts: HashMap::new(),
+                chart: None,
+                chart_inputs: HashMap::new(),
+                selected: None,
+                reach: None,
+                path: Vec::new(),
+                view: ViewAs::Referee,
+                screen_hidden: false,
+                prompt: None,
+                transform: None,
+                drawn: Vec::new(),
+                terrain_colors: Vec::new(),
+                commands: Vec::new(),
+                fonts_installed: false,
+                pending: None,
+            },
+        };
+        match (options.ruleset, options.scenario) {
+            (Some(r), Some(s)) => {
+                app.open_ruleset(&r);
+                app.open_scenario(&s, true);
+            }
+            (Some(r), None) => app.open_ruleset(&r),
+            (None, Some(s)) => app.open_scenario(&s, false),
+            (None, None) => {}
+        }
+        if app.rt.session.is_some() {
+            // Opened with a scenario: show the board.
+            app.saved.tab = Tab::Play;
+        }
+        app
+    }
+
+    /// Queues a command, as a panel would.
+    pub fn command(&mut self, c: Command) {
+        self.rt.commands.push(c);
+    }
+
+    /// The house-rule workbench, once a ruleset is open.
+    #[must_use]
+    pub fn workbench(&self) -> Option<&Workbench> {
+        self.rt.bench.as_ref()
+    }
+
+    /// The game being played.
+    #[must_use]
+    pub fn session(&self) -> Option<&Session> {
+        self.rt.session.as_ref()
+    }
+
+    /// The pieces drawn on the board in the last frame.
+    #[must_use]
+    pub fn drawn_pieces(&self) -> &[DrawPiece] {
+        &self.rt.drawn
+    }
+
+    /// Where a cell's centre was on screen in the last frame.
+    #[must_use]
+    pub fn cell_on_screen(&self, c: Cell) -> Option<egui::Pos2> {
+        let t = self.rt.transform?;
+        let grid = *self.rt.session.as_ref()?.game.board().grid()?;
+        let (x, y) = board::cell_center(&grid, c);
+        Some(t.to_screen(x, y))
+    }
+
+    /// Where a board position (cell units, or inches on an open table) was on screen in
+    /// the last frame.
+    #[must_use]
+    pub fn board_on_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
+        Some(self.rt.transform?.to_screen(x, y))
+    }
+
+    /// The last status message.
+    #[must_use]
+    pub fn status(&self) -> Option<&Status> {
+        self.rt.status.as_ref()
+    }
+
+    /// What no longer fits after switching the scenario's ruleset.
+    #[must_use]
+    pub fn scenario_problems(&self) -> &[String] {
+        &self.rt.scenario_problems
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        self.rt.status = Some(Status {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn fail(&mut self, text: impl Into<String>) {
+        self.rt.status = Some(Status {
+            text: text.into(),
+            error: true,
+        });
+    }
+
+    fn remember(&mut self, p: &Path) {
+        let p = tidy_path(p);
+        self.saved.recent.retain(|x| x != &p);
+        self.saved.recent.insert(0, p);
+        self.saved.recent.truncate(MAX_RECENT);
+    }
+
+    fn load_checked(path: &Path) -> Result<Ruleset, String> {
+        let r = load::load_ruleset(path).map_err(|d| d.to_string())?;
+        hooks_for(&r).map_err(|d| d.to_string())?;
+        Ok(r)
+    }
+
+    fn set_ruleset(&mut self, r: Ruleset) {
+        self.rt.terrain_colors = terrain_colors(&r);
+        self.rt.bench = Some(Workbench::new(r, self.rt.scratch.path()));
+        self.rt.texts.clear();
+        self.rt.chart = None;
+        self.rt.reload_error = None;
+        self.rewatch();
+    }
+
+    fn open_ruleset(&mut self, path: &Path) {
+        let path = tidy_path(path);
+        match Self::load_checked(&path) {
+            Ok(r) => {
+                let name = r.rules.identity.name.clone();
+                self.set_ruleset(r);
+                self.remember(&path);
+                if self.rt.scenario_path.is_some() {
+                    self.recheck_scenario();
+                } else {
+                    self.say(format!("opened ruleset {name} ({})", path.display()));
+                }
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Opens a scenario: under the ruleset already open when `keep_ruleset`, otherwise
+    /// under the ruleset the scenario names.
+    fn open_scenario(&mut self, path: &Path, keep_ruleset: bool) {
+        let path = tidy_path(path);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => return self.fail(format!("{}: cannot read: {e}", path.display())),
+        };
+        if !keep_ruleset || self.rt.bench.is_none() {
+            match load::load_scenario(&path, None) {
+                Ok(s) => {
+                    let r = tidy_ruleset(s.ruleset);
+                    match hooks_for(&r) {
+                        Ok(_) => self.set_ruleset(r),
+                        Err(d) => return self.fail(d.to_string()),
+                    }
+                }
+                Err(d) => return self.fail(d.to_string()),
+            }
+        }
+        self.rt.scenario_path = Some(path.clone());
+        self.rt.scenario_text = text;
+        self.remember(&path);
+        self.recheck_scenario();
+        self.rewatch();
+    }
+
+    /// Checks the open scenario against the ruleset in force and, when it fits, starts it.
+    /// When it does not, explains piece by piece what no longer fits.
+    fn recheck_scenario(&mut self) {
+        let (Some(path), Some(bench)) = (&self.rt.scenario_path, &self.rt.bench) else {
+            return;
+        };
+        let name = load::display(path);
+        let ruleset = bench.current.clone();
+        let rname = ruleset.rules.identity.name.clone();
+        let built = load::scenario_from_text(&name, &self.rt.scenario_text, &ruleset)
+            .map_err(|d| explain_pieces(&d, &self.rt.scenario_text))
+            .and_then(|s| Session::start(s, &[]).map_err(|e| vec![e]));
+        match built {
+            Ok(session) => {
+                self.rt.scenario_problems.clear();
+                self.rt.session = Some(session);
+                self.rt.selected = None;
+                self.rt.reach = None;
+                self.rt.path.clear();
+                self.rt.view = ViewAs::Referee;
+                self.say(format!("{name} started under {rname}"));
+            }
+            Err(problems) => {
+                let n = problems.len();
+                self.rt.scenario_problems = problems;
+                self.fail(format!(
+                    "{name} does not fit ruleset {rname}: {n} problem(s), see the Play tab"
+                ));
+            }
+        }
+    }
+
+    fn rewatch(&mut self) {
+        let mut files: Vec<PathBuf> = Vec::new();
+        if let Some(b) = &self.rt.bench {
+            files.extend(b.base.layers.iter().cloned());
+            files.extend(b.base.scripts.iter().map(|s| s.path.clone()));
+        }
+        if let Some(s) = &self.rt.scenario_path {
+            files.push(s.clone());
+        }
+        self.rt.watch.files = files
+            .into_iter()
+            .map(|p| {
+                let m = modified(&p);
+                (p, m)
+            })
+            .collect();
+    }
+
+    /// Reloads files that changed on disk; on error keeps the last good version.
+    pub fn check_files(&mut self) {
+        let mut changed = Vec::new();
+        for (p, m) in &mut self.rt.watch.files {
+            let now = modified(p);
+            if now != *m {
+                *m = now;
+                changed.push(p.clone());
+            }
+        }
+        if changed.is_empty() {
+            return;
+        }
+        let scenario_changed = self
+            .rt
+            .scenario_path
+            .as_ref()
+            .is_some_and(|s| changed.contains(s));
+        let ruleset_changed = changed.len() > usize::from(scenario_changed);
+        if ruleset_changed && let Some(base) = self.rt.bench.as_ref().map(|b| b.base.path.clone()) {
+            match Self::load_checked(&base) {
+                Ok(r) => {
+                    self.rt.terrain_colors = terrain_colors(&r);
+                    if let Some(b) = &mut self.rt.bench {
+                        b.rebase(r);
+                    }
+                    self.rt.reload_error = None;
+                    self.say(format!("reloaded {}", base.display()));
+                }
+                Err(e) => {
+                    self.rt.reload_error = Some(e.clone());
+                    self.fail(format!("reload failed, the last good ruleset stays: {e}"));
+                }
+            }
+        }
+        if scenario_changed
+            && let Some(p) = self.rt.scenario_path.clone()
+            && let Ok(text) = std::fs::read_to_string(&p)
+        {
+            self.rt.scenario_text = text;
+        }
+        if self.rt.reload_error.is_none() {
+            self.recheck_scenario();
+        }
+        self.rewatch();
+    }
+
+    /// Draws one frame and applies what it asked for.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        if !self.rt.fonts_installed {
+            self.rt.fonts_installed = true;
+            install_fonts(ui.ctx());
+        }
+        if self
+            .rt
+            .watch
+            .last
+            .is_none_or(|t| t.elapsed() >= WATCH_EVERY)
+        {
+            self.rt.watch.last = Some(Instant::now());
+            self.check_files();
+        }
+        let mut out = Vec::new();
+        egui::Panel::top("top bar").show(ui, |ui| self.top_bar(ui, &mut out));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
+        if self.rt.prompt.is_some() {
+            egui::Panel::top("path prompt").show(ui, |ui| self.prompt_ui(ui, &mut out));
+        }
+        match self.saved.tab {
+            Tab::Rules => {
+                egui::CentralPanel::default_margins().show(ui, |ui| self.rules_tab(ui, &mut out));
+            }
+            Tab::Charts => {
+                egui::CentralPanel::default_margins().show(ui, |ui| self.charts_tab(ui, &mut out));
+            }
+            Tab::Diff => {
+                egui::CentralPanel::default_margins().show(ui, |ui| self.diff_tab(ui, &mut out));
+            }
+            Tab::Play => self.play_tab(ui, &mut out),
+        }
+        out.append(&mut self.rt.commands);
+        if !out.is_empty() {
+            // What the commands changed is drawn in the next frame, without waiting for input.
+            ui.ctx().request_repaint();
+        }
+        for c in out {
+            self.apply(c);
+        }
+    }
+}
+
+/// Terrain colours by terrain id (the ruleset's `color`, grey when it has none).
+fn terrain_colors(r: &Ruleset) -> Vec<Color32> {
+    r.rules
+        .terrain
+        .iter()
+        .map(|t| {
+            r.spec
+                .terrain
+                .get(&t.name)
+                .and_then(|s| s.color.as_deref())
+                .and_then(board::parse_color)
+                .unwrap_or(Color32::from_gray(205))
+        })
+        .collect()
+}
+
+/// A ruleset loaded through a scenario names its file from the scenario; name it as the
+/// editor does.
+fn tidy_ruleset(mut r: Ruleset) -> Ruleset {
+    r.path = tidy_path(&r.path);
+    r
+}
+
+/// Diagnostics about a scenario, each prefixed with the piece it concerns (the `id:` on
+/// the line it points at), so a ruleset switch explains piece by piece what no longer fits.
+#[must_use]
+pub fn explain_pieces(d: &Diagnostics, text: &str) -> Vec<String> {
+    let src: Vec<&str> = text.lines().collect();
+    d.sorted()
+        .iter()
+        .map(|x| {
+            let piece = x
+                .location
+                .as_ref()
+                .and_then(|l| src.get((l.line as usize).checked_sub(1)?))
+                .and_then(|line| {
+                    let at = line.find("id:")?;
+                    let rest = line[at + 3..].trim_start();
+                    let end = rest
+                        .find(|c: char| c == ',' || c == '}' || c.is_whitespace())
+                        .unwrap_or(rest.len());
+                    Some(
+                        rest[..end]
+                            .trim_matches(|c| c == '"' || c == '\'')
+                            .to_owned(),
+                    )
+                });
+            match piece {
+                Some(p) => format!("piece {p}: {x}"),
+                None => x.to_string(),
+            }
+        })
+        .collect()
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Wake up now and then to notice files changed on disk.
+        ui.ctx().request_repaint_after(WATCH_EVERY);
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.saved);
+    }
+}
+
+/// Adds the monospace font (which has arrows, `→`, and other symbols the rules print) as
+/// a fallback of the proportional one.
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    let mono = fonts
+        .families
+        .get(&egui::FontFamily::Monospace)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(list) = fonts.families.get_mut(&egui::FontFamily::Proportional) {
+        for name in mono {
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+    }
+    ctx.set_fonts(fonts);
+}
+
+/// Opens the editor in a window and runs it until it is closed.
+///
+/// # Errors
+/// No window can be opened (no display, no graphics).
+pub fn run(options: Options) -> Result<(), String> {
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1440.0, 900.0])
+            .with_title("grognard editor"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "grognard editor",
+        native,
+        Box::new(move |cc| {
+            install_fonts(&cc.egui_ctx);
+            let saved: Saved = cc
+                .storage
+                .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
+                .unwrap_or_default();
+            Ok(Box::new(EditorApp::new(saved, options)))
+        }),
+    )
+    .map_err(|e| e.to_string())
+}

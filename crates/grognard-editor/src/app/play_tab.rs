@@ -1,0 +1,559 @@
+//! The Play tab: the board with reach, paths and actions for the selected piece, the phase
+//! bar, the piece panel, "View as" a side, and what a click on a cell orders.
+
+use egui::{Color32, RichText};
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Reach;
+use grognard_kernel::geometry::{Cell, Facing};
+use grognard_kernel::ids::{ModeId, PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::rules::{Actor, Allowed, TargetRule};
+
+use crate::board::{self, BoardScene, DrawPiece, Overlay};
+use crate::session::dice_log;
+use crate::view::{ViewAs, pieces_for, view_label};
+
+use super::{CellOrder, Command, EditorApp, FilePurpose};
+
+impl EditorApp {
+    pub(super) fn acting_side(&self) -> Option<SideId> {
+        let s = self.rt.session.as_ref()?;
+        if let ViewAs::Side(side) = self.rt.view {
+            return Some(side);
+        }
+        let (phase, phasing) = s.game.phase()?;
+        let done = &s.game.state().done;
+        let sides = s.game.sides().len();
+        let first_not_done = |skip: Option<SideId>| {
+            (0..sides)
+                .map(|i| SideId(i as u8))
+                .find(|x| Some(*x) != skip && !done.get(x.index()).copied().unwrap_or(false))
+        };
+        match phase.actor {
+            Actor::Phasing => Some(phasing),
+            Actor::NonPhasing => first_not_done(Some(phasing)),
+            Actor::Both => first_not_done(None),
+        }
+    }
+
+    pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if !self.rt.scenario_problems.is_empty() {
+            egui::Panel::top("scenario problems").show(ui, |ui| {
+                ui.colored_label(
+                    Color32::RED,
+                    "The scenario does not fit the ruleset in force. What no longer fits:",
+                );
+                for p in &self.rt.scenario_problems {
+                    ui.colored_label(Color32::RED, p);
+                }
+            });
+        }
+        let Some(session) = &self.rt.session else {
+            egui::CentralPanel::default_margins().show(ui, |ui| {
+                ui.label("No game: open a scenario (the Scenario menu lists examples/).");
+            });
+            return;
+        };
+        let game = &session.game;
+        let stale = self
+            .rt
+            .bench
+            .as_ref()
+            .is_some_and(|b| b.current.rules.identity != game.rules().identity);
+        egui::Panel::top("phase bar").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                match game.phase() {
+                    Some((phase, side)) => {
+                        let side = game
+                            .sides()
+                            .get(side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        ui.label(
+                            RichText::new(format!(
+                                "Turn {} of {} · {} phase · {side} phasing",
+                                game.state().turn,
+                                game.turns(),
+                                phase.name
+                            ))
+                            .strong(),
+                        );
+                    }
+                    None => {
+                        ui.label(RichText::new("Game over").strong());
+                    }
+                }
+                if let Some(a) = self.acting_side() {
+                    ui.label(format!(
+                        "acting: {}",
+                        game.sides().get(a.index()).map_or("?", |s| s.name.as_str())
+                    ));
+                }
+                if ui
+                    .add_enabled(game.phase().is_some(), egui::Button::new("End phase"))
+                    .clicked()
+                {
+                    out.push(Command::EndPhase);
+                }
+                if ui
+                    .add_enabled(session.can_undo(), egui::Button::new("Undo"))
+                    .clicked()
+                {
+                    out.push(Command::Undo);
+                }
+                ui.separator();
+                egui::ComboBox::from_label("View as")
+                    .selected_text(view_label(game, self.rt.view))
+                    .show_ui(ui, |ui| {
+                        let mut views = vec![ViewAs::Referee];
+                        views
+                            .extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
+                        for v in views {
+                            if ui
+                                .selectable_label(self.rt.view == v, view_label(game, v))
+                                .clicked()
+                            {
+                                out.push(Command::ViewAs(v));
+                            }
+                        }
+                    });
+                let mut hot = self.saved.hot_seat;
+                if ui.checkbox(&mut hot, "Hot-seat").changed() {
+                    out.push(Command::HotSeat(hot));
+                }
+                if ui.button("Save game…").clicked() {
+                    out.push(Command::Ask(FilePurpose::SaveGame));
+                }
+                if ui.button("Load game…").clicked() {
+                    out.push(Command::Ask(FilePurpose::LoadGame));
+                }
+                if stale && ui.button("Restart with edited rules").clicked() {
+                    out.push(Command::Restart);
+                }
+            });
+        });
+        if self.rt.screen_hidden {
+            egui::CentralPanel::default_margins().show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(120.0);
+                    ui.heading(format!(
+                        "Pass the screen to {}",
+                        view_label(game, self.rt.view)
+                    ));
+                    if ui.button("Show board").clicked() {
+                        out.push(Command::Reveal);
+                    }
+                });
+            });
+            return;
+        }
+        let pieces = pieces_for(game, self.rt.view);
+        egui::Panel::left("pieces")
+            .default_size(150.0)
+            .show(ui, |ui| {
+                ui.label(RichText::new("Pieces").strong());
+                let listed: Vec<&DrawPiece> = pieces
+                    .iter()
+                    .filter(|p| p.look == board::Look::Open)
+                    .collect();
+                let row = ui.text_style_height(&egui::TextStyle::Button)
+                    + 2.0 * ui.spacing().button_padding.y
+                    + ui.spacing().item_spacing.y;
+                // Only the rows in sight are laid out: a big game has hundreds of pieces.
+                egui::ScrollArea::vertical().show_rows(ui, row, listed.len(), |ui, range| {
+                    for p in &listed[range] {
+                        let side = game
+                            .sides()
+                            .get(p.side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        let selected = self.rt.selected == Some(p.id);
+                        let text = RichText::new(format!("{} ({side} {})", p.name, p.kind))
+                            .color(board::side_color(p.side));
+                        if ui.selectable_label(selected, text).clicked() {
+                            out.push(Command::Select(Some(p.id)));
+                        }
+                    }
+                });
+            });
+        egui::Panel::right("piece panel")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.piece_panel(ui, &pieces, out);
+                    ui.separator();
+                    ui.label(RichText::new("Dice log").strong());
+                    let ruleset = &session.scenario.ruleset;
+                    let events = match self.rt.view {
+                        ViewAs::Referee => game.log(),
+                        ViewAs::Side(side) => game.events_for(side),
+                    };
+                    let log = dice_log(ruleset, events);
+                    if log.is_empty() {
+                        ui.label("No dice rolled yet.");
+                    }
+                    for entry in log.iter().rev() {
+                        for (i, line) in entry.iter().enumerate() {
+                            if i == 0 {
+                                ui.label(RichText::new(line).strong());
+                            } else {
+                                ui.label(line);
+                            }
+                        }
+                    }
+                });
+            });
+        let overlay = self.overlay();
+        let colors = self.rt.terrain_colors.clone();
+        let mut camera = self.saved.camera;
+        let mut result = None;
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            let scene = BoardScene {
+                rules: game.rules(),
+                board: game.board(),
+                terrain_colors: &colors,
+                pieces: &pieces,
+                overlay: &overlay,
+            };
+            result = Some(board::show(ui, &scene, &mut camera));
+        });
+        self.saved.camera = camera;
+        if let Some((click, t)) = result {
+            self.rt.transform = Some(t);
+            if let Some(c) = click.cell {
+                out.push(Command::ClickCell(c));
+            } else if let Some(p) = click.point {
+                if click.piece.is_some() && self.rt.selected != click.piece {
+                    out.push(Command::Select(click.piece));
+                } else {
+                    out.push(Command::ClickPoint(p));
+                }
+            } else if click.piece.is_some() {
+                out.push(Command::Select(click.piece));
+            }
+        }
+        self.rt.drawn = pieces;
+    }
+
+    pub(super) fn overlay(&self) -> Overlay {
+        let mut o = Overlay {
+            selected: self.rt.selected,
+            ..Overlay::default()
+        };
+        match &self.rt.reach {
+            Some(Reach::Cells(cells)) => {
+                o.reach_cells = cells.iter().map(|r| (r.cell, r.cost.to_string())).collect();
+            }
+            Some(Reach::Radius(r)) => {
+                if let Some(Place::Point { at, .. }) = self
+                    .rt
+                    .selected
+                    .and_then(|id| self.rt.session.as_ref()?.game.piece(id))
+                    .map(|p| p.place.clone())
+                {
+                    o.reach_radius = Some((at, r.hundredths() as f32 / 100.0));
+                }
+            }
+            None => {}
+        }
+        if let Some(start) = self
+            .rt
+            .selected
+            .and_then(|id| self.rt.session.as_ref()?.game.piece(id)?.place.cell())
+            && !self.rt.path.is_empty()
+        {
+            o.path.push(start);
+            o.path.extend(self.rt.path.iter().copied());
+        }
+        o
+    }
+
+    pub(super) fn piece_panel(
+        &self,
+        ui: &mut egui::Ui,
+        pieces: &[DrawPiece],
+        out: &mut Vec<Command>,
+    ) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let Some(id) = self.rt.selected else {
+            ui.label("Select a piece on the board or in the list.");
+            return;
+        };
+        let Some(p) = game.piece(id) else {
+            return;
+        };
+        let rules = game.rules();
+        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        ui.label(
+            RichText::new(format!(
+                "{} — {kind}, {} mode",
+                p.name,
+                rules.mode_name(p.mode)
+            ))
+            .strong(),
+        );
+        if let Some(d) = pieces.iter().find(|d| d.id == id) {
+            for m in &d.markers {
+                ui.label(format!("marker: {m}"));
+            }
+        }
+        match &self.rt.reach {
+            Some(Reach::Cells(cells)) => {
+                ui.label(format!("{} can reach {} places", p.name, cells.len()));
+                egui::CollapsingHeader::new("Reach (cell, cost)")
+                    .id_salt("reach list")
+                    .show(ui, |ui| {
+                        let mut sorted: Vec<_> = cells.iter().collect();
+                        sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
+                        for r in sorted {
+                            ui.label(format!("{} costs {}", r.cell, r.cost));
+                        }
+                    });
+            }
+            Some(Reach::Radius(r)) => {
+                ui.label(format!(
+                    "{} can move up to {r}\" in a straight line",
+                    p.name
+                ));
+            }
+            None => {
+                ui.label(format!("{} cannot move now", p.name));
+            }
+        }
+        if !self.rt.path.is_empty() {
+            let text: Vec<String> = self.rt.path.iter().map(ToString::to_string).collect();
+            ui.label(format!("path: {}", text.join(" → ")));
+            ui.horizontal(|ui| {
+                if ui.button("Move").clicked() {
+                    out.push(Command::MoveAlongPath);
+                }
+                if ui.button("Clear path").clicked() {
+                    out.push(Command::ClearPath);
+                }
+            });
+        }
+        egui::CollapsingHeader::new("More orders")
+            .id_salt("more orders")
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for (kind, name) in [
+                        (CellOrder::Redeploy, "Redeploy to…"),
+                        (CellOrder::Extend, "Extend to…"),
+                        (CellOrder::Save, "Save toward…"),
+                    ] {
+                        if ui
+                            .selectable_label(self.rt.pending == Some(kind), name)
+                            .clicked()
+                        {
+                            out.push(Command::CellOrder(
+                                (self.rt.pending != Some(kind)).then_some(kind),
+                            ));
+                        }
+                    }
+                    if ui.button("Gather").clicked() {
+                        out.push(Command::Gather);
+                    }
+                });
+                if self.rt.pending.is_some() {
+                    ui.label("Click the cell on the board.");
+                }
+            });
+        let allowed: Vec<Allowed> = game
+            .phase()
+            .map(|(ph, _)| ph.allows.clone())
+            .unwrap_or_default();
+        if allowed.contains(&Allowed::Mode) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("mode:");
+                for (i, m) in rules.modes.iter().enumerate() {
+                    let mode = ModeId(i as u16);
+                    if mode != p.mode && ui.button(format!("Mode {}", m.name)).clicked() {
+                        out.push(Command::Mode(mode));
+                    }
+                }
+            });
+        }
+        if allowed.contains(&Allowed::Face)
+            && let Some(grid) = game.board().grid()
+        {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("face:");
+                for f in 0..grid.facings() {
+                    let facing = Facing(f);
+                    if facing != p.facing
+                        && ui
+                            .button(format!("Face {}", grid.facing_name(facing)))
+                            .clicked()
+                    {
+                        out.push(Command::Face(facing));
+                    }
+                }
+            });
+        }
+        for a in &allowed {
+            let Allowed::Action(aid) = a else { continue };
+            let Some(def) = rules.actions.get(aid.index()) else {
+                continue;
+            };
+            match def.target {
+                TargetRule::None => {
+                    if ui.button(def.name.to_string()).clicked() {
+                        out.push(Command::Act(*aid, None));
+                    }
+                }
+                TargetRule::Enemy | TargetRule::Friend => {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(format!("{}:", def.name));
+                        for t in pieces.iter().filter(|t| {
+                            t.look == board::Look::Open
+                                && t.id != id
+                                && (t.side == p.side) == (def.target == TargetRule::Friend)
+                        }) {
+                            if ui.button(format!("{} {}", def.name, t.name)).clicked() {
+                                out.push(Command::Act(*aid, Some(t.id)));
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    pub(super) fn refresh_reach(&mut self) {
+        self.rt.reach = None;
+        let Some(id) = self.rt.selected else {
+            return;
+        };
+        let view = self.rt.view;
+        if let Some(s) = &mut self.rt.session {
+            // The game is cloned so the hooks can be borrowed alongside it.
+            let game = s.game.clone();
+            self.rt.reach = match view {
+                ViewAs::Referee => game.reach(id, s.hooks()).ok(),
+                ViewAs::Side(side) => game.reach_as(side, id, s.hooks()).ok(),
+            };
+        }
+    }
+
+    pub(super) fn order(&mut self, action: Action, side: Option<SideId>) {
+        let Some(side) = side.or_else(|| self.acting_side()) else {
+            return self.fail("no side can act now");
+        };
+        let before = self.acting_side_after_hidden();
+        let Some(session) = &mut self.rt.session else {
+            return;
+        };
+        match session.apply(Order { side, action }) {
+            Ok(events) => {
+                self.say(format!("done ({} events)", events.len()));
+                self.rt.path.clear();
+                self.refresh_reach();
+                let after = self.acting_side_after_hidden();
+                if self.saved.hot_seat
+                    && after != before
+                    && let Some(next) = after
+                {
+                    self.rt.view = ViewAs::Side(next);
+                    self.rt.screen_hidden = true;
+                    self.rt.selected = None;
+                    self.rt.reach = None;
+                }
+            }
+            Err(e) => self.fail(format!("refused: {e}")),
+        }
+    }
+
+    /// The side acting by the phase alone (ignoring "View as").
+    pub(super) fn acting_side_after_hidden(&self) -> Option<SideId> {
+        let s = self.rt.session.as_ref()?;
+        let (phase, phasing) = s.game.phase()?;
+        let done = &s.game.state().done;
+        let n = s.game.sides().len();
+        let first = |skip: Option<SideId>| {
+            (0..n)
+                .map(|i| SideId(i as u8))
+                .find(|x| Some(*x) != skip && !done.get(x.index()).copied().unwrap_or(false))
+        };
+        match phase.actor {
+            Actor::Phasing => Some(phasing),
+            Actor::NonPhasing => first(Some(phasing)),
+            Actor::Both => first(None),
+        }
+    }
+
+    pub(super) fn selected_piece(&self) -> Option<(PieceId, SideId, Place)> {
+        let id = self.rt.selected?;
+        let p = self.rt.session.as_ref()?.game.piece(id)?;
+        Some((id, p.side, p.place.clone()))
+    }
+
+    pub(super) fn click_cell(&mut self, cell: Cell) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let visible: Vec<&DrawPiece> = self
+            .rt
+            .drawn
+            .iter()
+            .filter(|p| p.look == board::Look::Open && p.place.covers(cell))
+            .collect();
+        let Some((id, _, place)) = self.selected_piece() else {
+            if let Some(p) = visible.last() {
+                let id = p.id;
+                self.apply(Command::Select(Some(id)));
+            }
+            return;
+        };
+        if let Some(kind) = self.rt.pending.take() {
+            let side = self.selected_piece().map(|(_, s, _)| s);
+            let action = match kind {
+                CellOrder::Redeploy => Action::Redeploy {
+                    piece: id,
+                    to: cell,
+                },
+                CellOrder::Extend => Action::Extend {
+                    piece: id,
+                    to: cell,
+                },
+                CellOrder::Save => Action::Save {
+                    piece: id,
+                    toward: cell,
+                },
+            };
+            return self.order(action, side);
+        }
+        let Some(start) = place.cell() else {
+            return;
+        };
+        if self.rt.path.last() == Some(&cell) {
+            return self.apply(Command::MoveAlongPath);
+        }
+        let end = self.rt.path.last().copied().unwrap_or(start);
+        let adjacent = game
+            .board()
+            .grid()
+            .is_some_and(|g| g.direction_to(end, cell).is_some());
+        let reachable = match &self.rt.reach {
+            Some(Reach::Cells(cells)) => cells.path_to(cell),
+            _ => None,
+        };
+        if cell == start {
+            self.rt.path.clear();
+        } else if adjacent
+            && !(self.rt.path.is_empty() && reachable.is_none() && !visible.is_empty())
+        {
+            self.rt.path.push(cell);
+        } else if let Some(path) = reachable {
+            self.rt.path = path;
+        } else if let Some(p) = visible.last() {
+            let other = p.id;
+            if other != id {
+                self.apply(Command::Select(Some(other)));
+            }
+        } else {
+            self.fail(format!("{cell} is out of reach"));
+        }
+    }
+}
