@@ -10,7 +10,7 @@ use grognard_rules::odds::{ChartCase, Delta, chart_case, parse_values, percent};
 use grognard_rules::schema::{SchemaKind, schema as schema_of};
 use serde_json::{Value, json};
 
-use crate::commands::{Failure, Outcome, find_chart, input_index, print_json};
+use crate::common::{Failure, Outcome, find_chart, input_index, print_json};
 
 /// `--set` arguments grouped by input: each input with every value asked for, in order.
 struct Sets {

@@ -14,6 +14,7 @@ macro_rules! out {
 
 mod cli;
 mod commands;
+mod common;
 mod lab;
 mod output;
 mod tools;

@@ -73,57 +73,99 @@ fn place(p: &Place) -> String {
 /// One event as a line of text, as `viewer` reads it: enemy pieces it has not identified
 /// appear by handle (`enemy #7`).
 pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
-    let name = |_: &Game, id: PieceId| game.name_as(viewer, id);
-    let side_name = |s: SideId| {
-        game.sides()
+    let names = Names { game, viewer };
+    match e {
+        Event::Sighted { .. }
+        | Event::Contact { .. }
+        | Event::EnemyMoved { .. }
+        | Event::Redeployed { .. }
+        | Event::Announced { .. }
+        | Event::SpotRolled { .. } => sighting_line(&names, e),
+        Event::PhaseBegan { .. } | Event::Initiative { .. } | Event::GameOver { .. } => {
+            sequence_line(e)
+        }
+        Event::Moved { .. }
+        | Event::MovedOnTable { .. }
+        | Event::Faced { .. }
+        | Event::ModeChanged { .. }
+        | Event::Saved { .. }
+        | Event::Spread { .. } => movement_line(&names, e),
+        Event::Acted { .. } | Event::Rolled { .. } => action_line(&names, e),
+        Event::CounterChanged { .. }
+        | Event::FlagChanged { .. }
+        | Event::Placed { .. }
+        | Event::PlacedOnTable { .. }
+        | Event::Arrived { .. }
+        | Event::Attached { .. }
+        | Event::Removed { .. }
+        | Event::Note { .. } => change_line(&names, e),
+    }
+}
+
+/// Names of pieces and sides as one viewer may read them.
+struct Names<'g> {
+    game: &'g Game,
+    viewer: Option<SideId>,
+}
+
+impl Names<'_> {
+    /// A piece's name, or its handle when the viewer has not identified it.
+    fn piece(&self, id: PieceId) -> String {
+        self.game.name_as(self.viewer, id)
+    }
+
+    /// A side's name.
+    fn side(&self, s: SideId) -> String {
+        self.game
+            .sides()
             .get(s.index())
             .map_or_else(|| "?".to_owned(), |d| d.name.clone())
-    };
+    }
+}
+
+/// What hidden information adds to the log: sightings, contact, enemy moves as seen, dummies
+/// lifted, announcements and spotting rolls.
+fn sighting_line(names: &Names<'_>, e: &Event) -> String {
     match e {
         Event::Sighted { side, piece, level } => match level {
             Some(l) => format!(
                 "  {} sights {} at level {l}",
-                side_name(*side),
-                name(game, *piece)
+                names.side(*side),
+                names.piece(*piece)
             ),
             None => format!(
                 "  {} loses sight of {}",
-                side_name(*side),
-                name(game, *piece)
+                names.side(*side),
+                names.piece(*piece)
             ),
         },
         Event::Contact { piece, at, deploy } => {
-            let who: Vec<String> = deploy.iter().map(|p| name(game, *p)).collect();
+            let who: Vec<String> = deploy.iter().map(|p| names.piece(*p)).collect();
             format!(
                 "  {} comes into contact at {at}; deploying in order: {}",
-                name(game, *piece),
+                names.piece(*piece),
                 who.join(", ")
             )
         }
         Event::EnemyMoved { piece, from, to } => format!(
             "  {} moved from {} to {}",
-            name(game, *piece),
+            names.piece(*piece),
             from.as_ref()
                 .map_or_else(|| "out of sight".to_owned(), place),
             to.as_ref().map_or_else(|| "out of sight".to_owned(), place)
         ),
         Event::Redeployed { piece, to } => {
-            format!("  {} lifted and put down at {to}", name(game, *piece))
+            format!("  {} lifted and put down at {to}", names.piece(*piece))
         }
         Event::Announced { text } => format!("  announced: {text}"),
         Event::SpotRolled { roll: r, .. } => format!("  {} ({})", roll(r), r.purpose),
-        Event::Saved {
-            piece,
-            toward,
-            points,
-        } => format!(
-            "  {} stands and saves its points toward {toward} ({points} saved)",
-            name(game, *piece)
-        ),
-        Event::Spread { piece, cells } => match cells.as_slice() {
-            [one] => format!("  {} gathers into {one}", name(game, *piece)),
-            _ => format!("  {} now spreads over {}", name(game, *piece), path(cells)),
-        },
+        _ => String::new(),
+    }
+}
+
+/// The sequence of play: phases, initiative and the end of the game.
+fn sequence_line(e: &Event) -> String {
+    match e {
         Event::PhaseBegan {
             turn,
             phase,
@@ -146,13 +188,21 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
                 order.join(", ")
             )
         }
+        Event::GameOver { turns } => format!("game over after {turns} turns"),
+        _ => String::new(),
+    }
+}
+
+/// Moves, facing and mode changes, saved points and spread commands.
+fn movement_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
         Event::Moved {
             piece,
             path: p,
             cost,
             stopped,
         } => {
-            let mut s = format!("  {} moved {}, cost {cost}", name(game, *piece), path(p));
+            let mut s = format!("  {} moved {}, cost {cost}", names.piece(*piece), path(p));
             if let Some(why) = stopped {
                 s.push_str(&format!(" (stopped: {why})"));
             }
@@ -164,12 +214,31 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
             to,
             cost,
         } => {
-            format!("  {} moved {from} → {to}, {cost}\"", name(game, *piece))
+            format!("  {} moved {from} → {to}, {cost}\"", names.piece(*piece))
         }
-        Event::Faced { piece, facing } => format!("  {} now faces {facing}", name(game, *piece)),
+        Event::Faced { piece, facing } => format!("  {} now faces {facing}", names.piece(*piece)),
         Event::ModeChanged { piece, from, to } => {
-            format!("  {} changed mode {from} → {to}", name(game, *piece))
+            format!("  {} changed mode {from} → {to}", names.piece(*piece))
         }
+        Event::Saved {
+            piece,
+            toward,
+            points,
+        } => format!(
+            "  {} stands and saves its points toward {toward} ({points} saved)",
+            names.piece(*piece)
+        ),
+        Event::Spread { piece, cells } => match cells.as_slice() {
+            [one] => format!("  {} gathers into {one}", names.piece(*piece)),
+            _ => format!("  {} now spreads over {}", names.piece(*piece), path(cells)),
+        },
+        _ => String::new(),
+    }
+}
+
+/// Actions and the rolls hooks make.
+fn action_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
         Event::Acted {
             piece,
             action,
@@ -177,9 +246,9 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
             roll: r,
             intent,
         } => {
-            let mut s = format!("  {} {action}", name(game, *piece));
+            let mut s = format!("  {} {action}", names.piece(*piece));
             if let Some(t) = target {
-                s.push_str(&format!(" at {}", name(game, *t)));
+                s.push_str(&format!(" at {}", names.piece(*t)));
             }
             if !intent.is_empty() {
                 s.push_str(&format!(" (for {})", intent.join(", ")));
@@ -189,41 +258,53 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
             }
             s
         }
+        Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
+        _ => String::new(),
+    }
+}
+
+/// What effects and hooks change: counters, flags, places, arrivals, attachments, removals
+/// and notes.
+fn change_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
         Event::CounterChanged {
             piece,
             counter,
             from,
             to,
         } => {
-            format!("  {} {counter} {from} → {to}", name(game, *piece))
+            format!("  {} {counter} {from} → {to}", names.piece(*piece))
         }
         Event::FlagChanged { piece, flag, on } => format!(
             "  {} is {}{flag}",
-            name(game, *piece),
+            names.piece(*piece),
             if *on { "" } else { "no longer " }
         ),
-        Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
         Event::Placed {
             piece,
             from,
             to,
             reason,
-        } => format!("  {} placed {from} → {to} ({reason})", name(game, *piece)),
+        } => format!("  {} placed {from} → {to} ({reason})", names.piece(*piece)),
         Event::PlacedOnTable {
             piece,
             from,
             to,
             reason,
-        } => format!("  {} placed {from} → {to} ({reason})", name(game, *piece)),
+        } => format!("  {} placed {from} → {to} ({reason})", names.piece(*piece)),
         Event::Arrived { piece, at, reason } => {
-            format!("  {} arrived at {at} ({reason})", name(game, *piece))
+            format!("  {} arrived at {at} ({reason})", names.piece(*piece))
         }
         Event::Attached { piece, to } => match to {
-            Some(host) => format!("  {} attached to {}", name(game, *piece), name(game, *host)),
-            None => format!("  {} detached", name(game, *piece)),
+            Some(host) => format!(
+                "  {} attached to {}",
+                names.piece(*piece),
+                names.piece(*host)
+            ),
+            None => format!("  {} detached", names.piece(*piece)),
         },
-        Event::Removed { piece, reason } => format!("  {} removed ({reason})", name(game, *piece)),
+        Event::Removed { piece, reason } => format!("  {} removed ({reason})", names.piece(*piece)),
         Event::Note { text } => format!("  note: {text}"),
-        Event::GameOver { turns } => format!("game over after {turns} turns"),
+        _ => String::new(),
     }
 }

@@ -18,7 +18,7 @@ use grognard_rules::orders::resolve_order;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::commands::{Failure, Outcome, hooks_for, print_json};
+use crate::common::{Failure, Outcome, hooks_for, print_json};
 
 // ---------------------------------------------------------------------------------------
 // diff

@@ -9,7 +9,7 @@ use grognard_kernel::view::View;
 use grognard_rules::load;
 use serde_json::json;
 
-use crate::commands::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
+use crate::common::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
 use crate::output;
 
 /// The side named `name`, or a usage error listing the sides.

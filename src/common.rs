@@ -1,0 +1,197 @@
+//! What every command shares: how a command fails ([`Failure`], [`Outcome`]), JSON output,
+//! the Lua hooks for a ruleset, playing an orders file on a game, replaying a save, and
+//! finding a chart and its inputs by name. The command modules (`commands`, `views`,
+//! `tools`, `lab`) all build on this; it imports none of them.
+
+use std::path::Path;
+
+use grognard_kernel::chart::ChartDef;
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_lua::{Limits as LuaLimits, LuaHooks};
+use grognard_rules::diag::{Diagnostic, Diagnostics};
+use grognard_rules::load;
+use grognard_rules::orders::{describe_order, resolve_order};
+use grognard_rules::save::{SAVE_FORMAT, SaveFile, first_divergence};
+use grognard_rules::suggest::did_you_mean;
+use grognard_rules::yaml::Limits;
+
+/// Why a command failed.
+pub(crate) enum Failure {
+    /// Bad files or a refused action: exit 1.
+    Rules(String),
+    /// The command line was wrong: exit 2.
+    Usage(String),
+}
+
+impl From<Diagnostics> for Failure {
+    fn from(d: Diagnostics) -> Self {
+        Self::Rules(d.to_string())
+    }
+}
+
+pub(crate) type Outcome = Result<(), Failure>;
+
+/// The hooks a ruleset binds: its Lua scripts in a fresh sandbox, or the data's own answers.
+pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, Diagnostics> {
+    if LuaHooks::wanted(ruleset) {
+        Ok(Box::new(LuaHooks::new(ruleset, LuaLimits::default())?))
+    } else {
+        Ok(Box::new(NoHooks))
+    }
+}
+
+pub(crate) fn print_json(value: &serde_json::Value) {
+    out!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
+/// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal.
+pub(crate) fn apply_orders(
+    game: &mut Game,
+    hooks: &mut dyn Hooks,
+    orders_path: &Path,
+    mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
+) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)>
+{
+    let orders = load::load_orders(orders_path).map_err(|d| (Vec::new(), d.into()))?;
+    let mut applied = Vec::new();
+    for located in &orders {
+        let at = &located.location;
+        let order = match resolve_order(game, &located.value) {
+            Ok(o) => o,
+            Err(message) => {
+                return Err((
+                    applied,
+                    Failure::Rules(Diagnostic::new(at.clone(), message).to_string()),
+                ));
+            }
+        };
+        match game.apply(&order, hooks) {
+            Ok(events) => {
+                each(game, &events);
+                applied.push(describe_order(game, &order));
+            }
+            Err(refusal) => {
+                let d = Diagnostic::new(at.clone(), format!("refused: {}", refusal.message));
+                return Err((applied, Failure::Rules(d.to_string())));
+            }
+        }
+    }
+    Ok(applied)
+}
+
+pub(crate) fn replay_save(path: &Path) -> Result<(Game, SaveFile), Failure> {
+    let bytes =
+        load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
+    let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
+        Failure::Rules(format!(
+            "{}:{}:{}: not a grognard save: {e}",
+            load::display(path),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if save.format != SAVE_FORMAT {
+        return Err(Failure::Rules(format!(
+            "{}: save format `{}` is not supported (expected {SAVE_FORMAT})",
+            load::display(path),
+            save.format
+        )));
+    }
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let scenario_path = dir.join(&save.scenario.path);
+    let ruleset_path = dir.join(&save.ruleset.path);
+    let s = load::load_scenario(&scenario_path, Some(&ruleset_path))?;
+    if s.ruleset.rules.identity.hash != save.ruleset.hash {
+        return Err(Failure::Rules(format!(
+            "{}: the game was played with ruleset `{}` {}, but {} is now {}: the ruleset changed, so the replay is refused",
+            load::display(path),
+            save.ruleset.name,
+            &save.ruleset.hash[..save.ruleset.hash.len().min(12)],
+            load::display(&ruleset_path),
+            &s.ruleset.rules.identity.hash[..12.min(s.ruleset.rules.identity.hash.len())]
+        )));
+    }
+    if s.hash != save.scenario.hash {
+        return Err(Failure::Rules(format!(
+            "{}: the scenario {} changed since the game was saved; the replay is refused",
+            load::display(path),
+            load::display(&scenario_path)
+        )));
+    }
+    let options: Vec<(String, bool)> = save.options.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(Some(save.seed), &options, hooks.as_mut())?;
+    for (i, spec) in save.orders.iter().enumerate() {
+        let order = resolve_order(&game, spec).map_err(|m| {
+            Failure::Rules(format!("{}: order {}: {m}", load::display(path), i + 1))
+        })?;
+        if let Err(r) = game.apply(&order, hooks.as_mut()) {
+            return Err(Failure::Rules(format!(
+                "{}: order {} was refused on replay: {}",
+                load::display(path),
+                i + 1,
+                r.message
+            )));
+        }
+    }
+    if let Some(d) = first_divergence(&save.events, game.log()) {
+        let show = |e: &Option<grognard_kernel::action::Event>| {
+            e.as_ref().map_or_else(
+                || "nothing".to_owned(),
+                |e| serde_json::to_string(e).unwrap_or_default(),
+            )
+        };
+        return Err(Failure::Rules(format!(
+            "{}: the replay diverges at event {}: the save has {}, the replay produced {}",
+            load::display(path),
+            d.index + 1,
+            show(&d.saved),
+            show(&d.replayed)
+        )));
+    }
+    Ok((game, save))
+}
+
+/// The index of the input `name` of `chart`, or a usage error with "did you mean".
+pub(crate) fn input_index(chart: &ChartDef, name: &str) -> Result<usize, Failure> {
+    chart
+        .inputs
+        .iter()
+        .position(|x| x.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
+            let hint = did_you_mean(name, names.iter().copied()).map_or_else(
+                || format!("; inputs: {}", names.join(", ")),
+                |s| format!("; did you mean `{s}`?"),
+            );
+            Failure::Usage(format!(
+                "chart `{}` has no input `{name}`{hint}",
+                chart.name
+            ))
+        })
+}
+
+/// The chart `name` of `rules`, or a usage error with "did you mean".
+pub(crate) fn find_chart<'r>(
+    rules: &'r grognard_kernel::rules::Rules,
+    name: &str,
+) -> Result<(grognard_kernel::ids::ChartId, &'r ChartDef), Failure> {
+    let found = rules
+        .chart_by_name(name)
+        .and_then(|id| rules.chart(id).map(|c| (id, c)));
+    found.ok_or_else(|| {
+        let names: Vec<&str> = rules.charts.iter().map(|c| c.name.as_str()).collect();
+        let hint = did_you_mean(name, names.iter().copied()).map_or_else(
+            || format!("; charts: {}", names.join(", ")),
+            |s| format!("; did you mean `{s}`?"),
+        );
+        Failure::Usage(format!(
+            "ruleset `{}` has no chart `{name}`{hint}",
+            rules.identity.name
+        ))
+    })
+}
