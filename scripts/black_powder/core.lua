@@ -1,0 +1,238 @@
+-- Black Powder, shared helpers: unit kinds and formations, scale and rule distances,
+-- brigades and their commanders, enemies, engagement and threats, the brigade orders'
+-- permissions to close, and moves and placements on the table (retiring, nearest enemy).
+
+local bp = {}
+
+local ARTILLERY = { foot_battery = true, light_battery = true, heavy_battery = true, horse_battery = true }
+local CAVALRY = { cavalry = true, small_cavalry = true }
+local INFANTRY = { line_infantry = true, light_infantry = true, skirmish_company = true }
+local SKIRMISH_MODES = { skirmish = true, mixed_formation = true, grande_bande = true }
+local FORMED_MODES = { line = true, attack_column = true, march_column = true }
+local HEAVY_GUNS = { [3] = true, [6] = true, [10] = true, [13] = true, [15] = true }
+local LIGHT_GUNS = { [1] = true, [4] = true, [7] = true, [11] = true }
+local BRITAIN = 2
+
+local function amended(game) return game:setting("club_amendments") == 1 end
+local function scale(game) return game:setting("measure_percent") / 100 end
+-- Distance in rule inches (the table distance divided by the measuring scale).
+local function rule_distance(game, a, b) return game:distance(a, b) / scale(game) end
+local function kind(game, u) return game:kind(u) end
+local function is_artillery(game, u) return ARTILLERY[kind(game, u)] == true end
+local function is_cavalry(game, u) return CAVALRY[kind(game, u)] == true end
+local function is_infantry(game, u) return INFANTRY[kind(game, u)] == true end
+local function is_skirmisher(game, u)
+  return kind(game, u) == "skirmish_company" or SKIRMISH_MODES[game:mode(u)] == true
+end
+local function is_formed_infantry(game, u)
+  return is_infantry(game, u) and kind(game, u) ~= "skirmish_company" and FORMED_MODES[game:mode(u)] == true
+end
+local function in_woods(game, u) return game:terrain_of(u) == "woods" end
+local function b2i(b) if b then return 1 else return 0 end end
+local function arc(game, a, b) return game:arc(a, b) or "front" end
+
+local function set_counter(game, u, name, value)
+  game:add_counter(u, name, value - game:counter(u, name))
+end
+
+local function brigadier_of(game, u)
+  local brigade = game:attribute(u, "brigade")
+  for _, c in ipairs(game:units(game:side(u))) do
+    if kind(game, c) == "brigadier" and game:attribute(c, "brigade") == brigade then
+      return c
+    end
+  end
+  return nil
+end
+
+local function brigade_units(game, commander)
+  local out = {}
+  local brigade = game:attribute(commander, "brigade")
+  for _, u in ipairs(game:units(game:side(commander))) do
+    if kind(game, u) ~= "brigadier" and game:attribute(u, "brigade") == brigade then
+      out[#out + 1] = u
+    end
+  end
+  return out
+end
+
+local function enemies(game, u)
+  local out = {}
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= game:side(u) and kind(game, e) ~= "brigadier" then
+      out[#out + 1] = e
+    end
+  end
+  return out
+end
+
+-- Engaged: within the engaged range of an enemy that is not a tiny skirmisher (with the
+-- amendments, the shorter unseen range when there is no line of sight to it).
+local function is_engaged(game, u)
+  for _, e in ipairs(enemies(game, u)) do
+    local tiny = kind(game, e) == "skirmish_company" and game:attribute(e, "size") == 0
+    local range = game:setting("engaged_range")
+    if amended(game) and not game:sight(u, e) then range = game:setting("engaged_range_unseen") end
+    if not tiny and rule_distance(game, u, e) <= range then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether enemy `e` threatens `u` where they stand (the threatened zone of the ruleset's
+-- `open_table.threats`: 6 inches, artillery 12 except against skirmishers, cavalry 12 against
+-- infantry; from the enemy's front arc, with line of sight; shaken units threaten nothing).
+local function threatens(game, e, u)
+  if game:flag(e, "shaken") then return false end
+  local reach = 6
+  if (is_artillery(game, e) and not is_skirmisher(game, u))
+    or (is_cavalry(game, e) and is_infantry(game, u)) then
+    reach = 12
+  end
+  return arc(game, e, u) == "front" and game:sight(e, u) and rule_distance(game, u, e) <= reach
+end
+
+-- 003 Brigade Orders ----------------------------------------------------------------------
+
+-- The brigade's Assault objective (an enemy unit on the table), or nil.
+local function objective_of(game, commander)
+  if not commander or not game:flag(commander, "order_assault") then return nil end
+  local n = game:counter(commander, "objective")
+  if n < 1 then return nil end
+  for _, e in ipairs(game:units()) do
+    if e:id() == n - 1 then return e end
+  end
+  return nil
+end
+
+-- Close range is read as the threatened range: under Assault infantry and artillery may
+-- move into it, under Hold infantry may (within command range, checked after the move).
+-- `order` ("assault", "hold" or another name) is the brigade's order when the caller knows
+-- better than the flags it can read (an order changed in the same call).
+local function may_close(game, u, commander, order)
+  if not order then
+    if game:flag(commander, "order_assault") then order = "assault"
+    elseif game:flag(commander, "order_hold") then order = "hold" end
+  end
+  if order == "assault" then return is_infantry(game, u) or is_artillery(game, u) end
+  if order == "hold" then return is_infantry(game, u) end
+  return false
+end
+
+-- Keeps the flag `may_close` (open_table.threats_ignored_with_flags) on a brigade's units.
+local function set_close_permissions(game, commander, order)
+  for _, u in ipairs(brigade_units(game, commander)) do
+    local want = may_close(game, u, commander, order)
+    if game:flag(u, "may_close") ~= want then game:set_flag(u, "may_close", want) end
+  end
+end
+
+-- Moves and placements on the table -------------------------------------------------------
+
+-- The nearest enemy unit (not a commander), or nil.
+local function nearest_enemy(game, u)
+  local best, best_d
+  for _, e in ipairs(enemies(game, u)) do
+    local d = game:distance(u, e)
+    if d and (not best_d or d < best_d) then best, best_d = e, d end
+  end
+  return best
+end
+
+-- The unit vector from `cause` towards `u` (straight back along u's facing if they share a
+-- point), with the distance between them in table inches.
+local function away_from(game, u, cause)
+  local ux, uy, facing = game:position(u)
+  local cx, cy = game:position(cause)
+  local dx, dy = ux - cx, uy - cy
+  local d = math.sqrt(dx * dx + dy * dy)
+  if d < 0.001 then
+    local a = math.rad(facing)
+    return -math.cos(a), -math.sin(a), 0
+  end
+  return dx / d, dy / d, d
+end
+
+-- Puts `u` at (x, y) if it may stand there; otherwise notes why not and returns false.
+local function place_if_able(game, u, x, y, facing, reason)
+  local problem = game:can_stand(u, x, y)
+  if problem then
+    game:note(game:name(u) .. " cannot " .. reason .. ": " .. problem)
+    return false
+  end
+  game:place_at(u, x, y, facing, reason)
+  return true
+end
+
+-- One move of `u` in its present mode, in table inches.
+local function one_move(game, u)
+  return (game:allowance(u) or 0) * scale(game)
+end
+
+-- A retire move away from `cause` (the nearest enemy if nil), keeping the unit's facing.
+-- With the amendments it ends 8.1 table inches from the cause (no move if already that
+-- far); in the base reading it is one move straight away. A unit that cannot stand where
+-- the retire ends stays, marked `must_retire`, for the players to settle.
+local function retire(game, u, cause)
+  cause = cause or nearest_enemy(game, u)
+  if not cause or not game:position(u) or not game:position(cause) then
+    game:set_flag(u, "must_retire")
+    return
+  end
+  local ux, uy = game:position(u)
+  local dx, dy, d = away_from(game, u, cause)
+  local x, y
+  if amended(game) then
+    local to = game:setting("retire_tenths_table") / 10
+    if d >= to then
+      game:note(game:name(u) .. " is already " .. to .. " inches (table) or more from "
+        .. game:name(cause) .. ": its retire move ends where it stands")
+      return
+    end
+    local cx, cy = game:position(cause)
+    x, y = cx + dx * to, cy + dy * to
+  else
+    local step = one_move(game, u)
+    x, y = ux + dx * step, uy + dy * step
+  end
+  if not place_if_able(game, u, x, y, nil, "retire") then game:set_flag(u, "must_retire") end
+end
+
+return {
+  hooks = bp,
+  ARTILLERY = ARTILLERY,
+  BRITAIN = BRITAIN,
+  CAVALRY = CAVALRY,
+  FORMED_MODES = FORMED_MODES,
+  HEAVY_GUNS = HEAVY_GUNS,
+  INFANTRY = INFANTRY,
+  LIGHT_GUNS = LIGHT_GUNS,
+  SKIRMISH_MODES = SKIRMISH_MODES,
+  amended = amended,
+  arc = arc,
+  away_from = away_from,
+  b2i = b2i,
+  brigade_units = brigade_units,
+  brigadier_of = brigadier_of,
+  enemies = enemies,
+  in_woods = in_woods,
+  is_artillery = is_artillery,
+  is_cavalry = is_cavalry,
+  is_engaged = is_engaged,
+  is_formed_infantry = is_formed_infantry,
+  is_infantry = is_infantry,
+  is_skirmisher = is_skirmisher,
+  kind = kind,
+  may_close = may_close,
+  nearest_enemy = nearest_enemy,
+  objective_of = objective_of,
+  one_move = one_move,
+  place_if_able = place_if_able,
+  retire = retire,
+  rule_distance = rule_distance,
+  scale = scale,
+  set_close_permissions = set_close_permissions,
+  set_counter = set_counter,
+  threatens = threatens,
+}

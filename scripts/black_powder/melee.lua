@@ -1,0 +1,295 @@
+-- Black Powder hand-to-hand: supports, hits struck, the melee and its result, moves
+-- checked against the orders in force, and victory moves.
+
+local amended = scripts.bp_core.amended
+local arc = scripts.bp_core.arc
+local b2i = scripts.bp_core.b2i
+local brigadier_of = scripts.bp_core.brigadier_of
+local enemies = scripts.bp_core.enemies
+local in_woods = scripts.bp_core.in_woods
+local is_artillery = scripts.bp_core.is_artillery
+local is_cavalry = scripts.bp_core.is_cavalry
+local is_formed_infantry = scripts.bp_core.is_formed_infantry
+local is_infantry = scripts.bp_core.is_infantry
+local is_skirmisher = scripts.bp_core.is_skirmisher
+local kind = scripts.bp_core.kind
+local objective_of = scripts.bp_core.objective_of
+local one_move = scripts.bp_core.one_move
+local rule_distance = scripts.bp_core.rule_distance
+local scale = scripts.bp_core.scale
+local threatens = scripts.bp_core.threatens
+local break_test = scripts.bp_hits.break_test
+local call = scripts.bp_hits.call
+local firer_inputs = scripts.bp_hits.firer_inputs
+local hits_of = scripts.bp_hits.hits_of
+local roll_to_hit = scripts.bp_hits.roll_to_hit
+local take_hits = scripts.bp_hits.take_hits
+local massed_with = scripts.bp_charges.massed_with
+
+local bp = {}
+
+-- Hand-to-hand ---------------------------------------------------------------------------
+
+-- Close-combat support: +1 for a flank supporter and +1 for a rear supporter. With the
+-- amendments the rear (second line) must be infantry or cavalry within 3 inches behind, and
+-- skirmishers support only artillery and other skirmishers.
+local function support_count(game, u)
+  local flank, rear = 0, 0
+  local reach = game:setting("support_distance")
+  for _, f in ipairs(game:units(game:side(u))) do
+    if f ~= u and kind(game, f) ~= "brigadier" and not game:flag(f, "locked")
+      and rule_distance(game, u, f) <= reach then
+      local gives = true
+      if amended(game) and is_skirmisher(game, f) then
+        gives = is_skirmisher(game, u) or is_artillery(game, u)
+      end
+      local where = arc(game, u, f)
+      if gives and where == "rear" then
+        local second_line = not amended(game) or ((is_infantry(game, f) or is_cavalry(game, f))
+          and rule_distance(game, u, f) <= game:setting("second_line_distance"))
+        if second_line then rear = 1 end
+      elseif gives then
+        flank = 1
+      end
+    end
+  end
+  return flank + rear
+end
+
+local function melee_hits(game, striker, struck, charging)
+  local inputs = firer_inputs(game, striker, struck)
+  inputs.target_skirmishers = nil
+  inputs.target_not_clear = nil
+  inputs.charging = b2i(charging)
+  local square = game:mode(struck) == "square"
+  if amended(game) and charging then
+    -- Massed attack: no +1 for charging.
+    inputs.massed_column = b2i(#massed_with(game, striker, struck) > 0)
+    inputs.echelon_charging = b2i(game:mode(striker) == "echelon")
+    inputs.broken_momentum = b2i(is_cavalry(game, striker) and square)
+    inputs.woods_cavalry = b2i(is_cavalry(game, striker) and in_woods(game, striker))
+  end
+  if amended(game) and is_cavalry(game, striker) and kind(game, struck) == "cavalry"
+    and game:mode(struck) == "line" then
+    inputs.against_cavalry_line = b2i(kind(game, striker) == "small_cavalry" or game:mode(striker) ~= "line")
+  end
+  local hits = roll_to_hit(game, game:attribute(striker, "hth"), inputs, "hand-to-hand by " .. game:name(striker))
+  local save = {}
+  if amended(game) then
+    local steady = not game:flag(struck, "disordered") and not game:flag(struck, "shaken")
+    -- Woods: skirmish companies and grandes bandes +1; light woods: any skirmishers +1.
+    save.woods_skirmishers = b2i((in_woods(game, struck) and (kind(game, struck) == "skirmish_company"
+      or game:mode(struck) == "grande_bande"))
+      or (game:terrain_of(struck) == "light_woods" and is_skirmisher(game, struck)))
+    save.steady_square_vs_cavalry = b2i(square and steady and is_cavalry(game, striker))
+    save.line_vs_cavalry = b2i(is_cavalry(game, struck) and game:mode(struck) == "line" and steady
+      and is_cavalry(game, striker))
+    save.lancers = b2i(square and game:attribute(striker, "lancers") == 1)
+    save.disordered_in_combat = b2i(game:flag(struck, "disordered"))
+  end
+  return take_hits(game, struck, hits, save, true)
+end
+
+function bp.melee(game, actor, target)
+  call.pending = {}
+  if not (game:flag(actor, "locked") and game:flag(target, "locked")) then
+    error(game:name(actor) .. " and " .. game:name(target) .. " are not locked in combat", 0)
+  end
+  -- The side that charged this turn strikes with its charge bonuses.
+  local dealt = melee_hits(game, actor, target, game:flag(actor, "charged")) + support_count(game, actor)
+  local taken = melee_hits(game, target, actor, game:flag(target, "charged")) + support_count(game, target)
+  game:note("combat " .. game:name(actor) .. " " .. dealt .. " : " .. taken .. " " .. game:name(target))
+  if dealt == taken then
+    -- Drawn combat: no break test unless shaken; with the amendments cavalry disorder.
+    for _, u in ipairs({ actor, target }) do
+      if amended(game) and is_cavalry(game, u) then game:set_flag(u, "disordered") end
+      local other = actor
+      if u == actor then other = target end
+      if hits_of(game, u) >= game:attribute(u, "stamina") then break_test(game, u, 1, nil, other) end
+    end
+    return
+  end
+  local winner, loser = actor, target
+  if taken > dealt then winner, loser = target, actor end
+  local extra = {}
+  if amended(game) then
+    local attacked_from = arc(game, loser, winner)
+    local formed = is_formed_infantry(game, loser) or is_cavalry(game, loser)
+    local flank_zone = attacked_from == "flank" and game:mode(loser) ~= "grande_bande"
+    extra.flank_or_rear = b2i(formed and kind(game, loser) ~= "skirmish_company"
+      and (flank_zone or attacked_from == "rear"))
+    extra.stand_off = b2i(is_cavalry(game, loser) and game:mode(winner) == "square")
+  end
+  local result = break_test(game, loser, 1, extra, winner)
+  local massed = massed_with(game, actor, target)
+  if #massed > 0 and winner == target and (result == "hold" or result == "hold_locked") then
+    -- Staggered: the massed column is disordered when the enemy holds its ground.
+    game:set_flag(actor, "disordered")
+    for _, f in ipairs(massed) do game:set_flag(f, "disordered") end
+  end
+  if amended(game) and is_cavalry(game, winner) and is_infantry(game, loser)
+    and game:mode(loser) ~= "square" then
+    if result ~= "break" and result ~= "hold" and result ~= "hold_locked" then
+      -- Rout!: infantry not in square retiring from cavalry breaks instead.
+      game:remove(loser, "routs from cavalry")
+      result = "break"
+    elseif (result == "hold" or result == "hold_locked") and is_formed_infantry(game, loser) then
+      -- Hasty square: holds, forms square, disordered.
+      game:set_mode(loser, "square")
+      game:set_flag(loser, "disordered")
+    end
+  end
+  if result ~= "hold_locked" then
+    game:set_flag(winner, "locked", false)
+    game:set_flag(loser, "locked", false)
+    game:set_flag(winner, "victory_move")
+    if winner == actor then
+      -- Momentum: every unit of a winning massed column may make a victory move.
+      for _, f in ipairs(massed) do game:set_flag(f, "victory_move") end
+    end
+    if amended(game) and is_cavalry(game, winner) and game:mode(loser) == "square" then
+      -- Ride around: past the square, then disordered.
+      game:set_flag(winner, "disordered")
+    end
+  end
+end
+
+-- Checks after every open-table move (the `moved` hook); an error refuses the move.
+-- `path` holds the start and end points, `facing` the facing before the move (degrees).
+function bp.moved(game, u, path, facing)
+  if amended(game) and kind(game, u) == "brigadier" and game:flag(u, "order_hold") then
+    -- Hold: the staff stand may not move until its order is changed.
+    error(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes", 0)
+  end
+  if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
+  local from, to = path[1], path[2]
+  local c = brigadier_of(game, u)
+  local assault = c ~= nil and game:flag(c, "order_assault")
+  if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
+    -- Assault: no unit may voluntarily move in its rear zone.
+    error(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone", 0)
+  end
+  local _, _, now_facing = game:position(u)
+  local objective = objective_of(game, c)
+  if objective then
+    local ox, oy = game:position(objective)
+    local before = math.sqrt((from.x - ox) ^ 2 + (from.y - oy) ^ 2)
+    local closer = game:distance(u, objective) < before - 0.001
+    if game:flag(c, "assault_new") and not is_skirmisher(game, u)
+      and game:arc_at(to.x, to.y, now_facing, ox, oy) ~= "front" then
+      -- Assault, on the turn of the order: the objective stays in every unit's front arc
+      -- (skirmishers, having no flank or rear zones, have it there wherever they face).
+      error(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
+        .. game:name(objective) .. " in its front arc", 0)
+    end
+    if game:flag(c, "assault_command") and game:flag(u, "in_brigade_command")
+      and not game:flag(c, "assault_advanced") then
+      -- The brigade command must include a move toward the objective: Reading, its first
+      -- move (or a charge on the objective) is that move.
+      if not closer then
+        error(game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
+          .. game:name(objective) .. ": its first move must end closer to it", 0)
+      end
+      game:set_flag(c, "assault_advanced")
+    end
+  end
+  if c and game:flag(c, "order_hold") and game:flag(u, "may_close")
+    and game:distance(c, u) > game:setting("command_range") + 0.001 then
+    -- Hold: infantry close with the enemy only within command range of their brigadier.
+    for _, e in ipairs(enemies(game, u)) do
+      local ex, ey = game:position(e)
+      local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+      if game:distance(u, e) < before - 0.001 and threatens(game, e, u) then
+        error(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
+          .. game:setting("command_range") .. " inches) of " .. game:name(c)
+          .. " it may not move into threatened range of " .. game:name(e), 0)
+      end
+    end
+  end
+  if game:flag(u, "follow_through") then
+    if game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
+      error(game:name(u) .. " follows through into its front arc only", 0)
+    end
+    game:set_flag(u, "follow_through", false)
+  end
+  if game:flag(u, "ordered") then
+    -- An order is held to what it said it was for (its intent): a unit ordered first to
+    -- change formation does so before it moves; a grande bande moves into a flank zone
+    -- only on an order that said so (-1 staff); unlimbered guns move on prolong only on an
+    -- order that said so (heavy guns Unreliable, light guns Reliable).
+    for _, m in ipairs({ "line", "attack_column" }) do
+      if game:flag(u, "ordered_form_" .. m) and game:mode(u) ~= m then
+        error(game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves", 0)
+      end
+    end
+    if game:mode(u) == "grande_bande" and not game:flag(u, "ordered_into_flank")
+      and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+      error(game:name(u) .. " was not ordered into a flank zone (intent into_flank)", 0)
+    end
+    if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
+      and not game:flag(u, "ordered_prolong") then
+      error(game:name(u) .. " was not ordered to move on prolong (intent prolong)", 0)
+    end
+  end
+  if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
+    -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
+    if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+      error(game:name(u) .. " may not hand-haul into a flank zone", 0)
+    end
+    local turn = math.abs(now_facing - facing) % 360
+    if turn > 180 then turn = 360 - turn end
+    if turn > game:setting("hand_haul_turn") + 0.05 then
+      error(game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
+        .. " degrees when hand-hauled (" .. turn .. " asked)", 0)
+    end
+  end
+  local s = scale(game)
+  local skirmish = is_skirmisher(game, u)
+  local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
+  for _, e in ipairs(enemies(game, u)) do
+    local ex, ey = game:position(e)
+    local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+    local after = game:distance(u, e)
+    if ex and after < before - 0.001 then
+      -- Units must face an enemy to move toward it (Reading: a move heading toward the
+      -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
+      -- front arc of the facing the move gives, seen from where it started; sideways moves
+      -- are free; skirmishers have no flank or rear zones).
+      local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
+      if not skirmish and game:arc_at(from.x, from.y, heading, ex, ey) == "front"
+        and game:arc_at(from.x, from.y, now_facing, ex, ey) ~= "front" then
+        error(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it", 0)
+      end
+      -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
+      if shaken_broken and after / s <= game:setting("initiative_range") then
+        error(game:name(u) .. " is shaken in a broken brigade and may not move within "
+          .. game:setting("initiative_range") * s .. " inches of " .. game:name(e), 0)
+      end
+    end
+  end
+end
+
+-- Victory moves (base assumption, page 68): one move straight ahead or straight back.
+local function victory_move(game, actor, sign, what)
+  call.pending = {}
+  if not game:flag(actor, "victory_move") then
+    error(game:name(actor) .. " has not won a combat this turn (no victory move)", 0)
+  end
+  local x, y, facing = game:position(actor)
+  local a, step = math.rad(facing), one_move(game, actor)
+  local tx, ty = x + sign * math.cos(a) * step, y + sign * math.sin(a) * step
+  local problem = game:can_stand(actor, tx, ty)
+  if problem then error(game:name(actor) .. " cannot " .. what .. ": " .. problem, 0) end
+  game:place_at(actor, tx, ty, nil, what)
+  game:set_flag(actor, "victory_move", false)
+end
+
+function bp.victory_advance(game, actor) victory_move(game, actor, 1, "advance (victory move)") end
+function bp.victory_fall_back(game, actor) victory_move(game, actor, -1, "fall back (victory move)") end
+
+return {
+  hooks = bp,
+  melee_hits = melee_hits,
+  support_count = support_count,
+  victory_move = victory_move,
+}

@@ -1,0 +1,475 @@
+-- Black Powder orders: the command roll and its moves, blunders, intents and gun
+-- reliability, brigade orders (Assault, Maneuver, Hold, Withdrawal, Rest), brigade
+-- rallies, support charges, hand hauling, woods drift, passage of lines and light
+-- infantry reforming.
+
+local SKIRMISH_MODES = scripts.bp_core.SKIRMISH_MODES
+local amended = scripts.bp_core.amended
+local arc = scripts.bp_core.arc
+local away_from = scripts.bp_core.away_from
+local b2i = scripts.bp_core.b2i
+local brigade_units = scripts.bp_core.brigade_units
+local brigadier_of = scripts.bp_core.brigadier_of
+local in_woods = scripts.bp_core.in_woods
+local is_artillery = scripts.bp_core.is_artillery
+local is_cavalry = scripts.bp_core.is_cavalry
+local is_engaged = scripts.bp_core.is_engaged
+local is_infantry = scripts.bp_core.is_infantry
+local is_skirmisher = scripts.bp_core.is_skirmisher
+local kind = scripts.bp_core.kind
+local objective_of = scripts.bp_core.objective_of
+local one_move = scripts.bp_core.one_move
+local retire = scripts.bp_core.retire
+local rule_distance = scripts.bp_core.rule_distance
+local scale = scripts.bp_core.scale
+local set_close_permissions = scripts.bp_core.set_close_permissions
+local set_counter = scripts.bp_core.set_counter
+local break_test = scripts.bp_hits.break_test
+local call = scripts.bp_hits.call
+local hits_of = scripts.bp_hits.hits_of
+local resolve_charge = scripts.bp_charges.resolve_charge
+
+local bp = {}
+
+-- Orders ---------------------------------------------------------------------------------
+
+local MOVES = { one_move = 1, two_moves = 2, three_moves = 3 }
+local reroll_order
+local BLUNDER_MOVES = { retire = 1, move_left = 1, move_right = 1, hold = 0, one_move_forward = 1, three_moves_forward = 3 }
+
+local function moves_cap(game, u)
+  if amended(game) and in_woods(game, u) and not SKIRMISH_MODES[game:mode(u)]
+    and kind(game, u) ~= "brigadier" then
+    return 1
+  end
+  return 3
+end
+
+local function blunder(game, u)
+  local r = game:resolve("blunder", {}, "blunder of " .. game:name(u))
+  game:set_flag(u, "blundered")
+  if r == "retire" then game:set_flag(u, "must_retire") end
+  return r, BLUNDER_MOVES[r] or 0
+end
+
+-- What one unit does with a command result; `given` moves have already been added.
+local function settle(game, commander, u, result, given)
+  local moves = MOVES[result] or 0
+  if result == "blunder" then
+    local r
+    r, moves = blunder(game, u)
+    game:note(game:name(u) .. " blunders: " .. r)
+  elseif result == "woods_drift" then
+    game:set_flag(u, "woods_drift")
+    game:note(game:name(u) .. " fails in woods: the opponent may move it " .. game:setting("woods_drift") .. " inches")
+  elseif moves == 0 and (is_artillery(game, u) and game:mode(u) == "limbered") then
+    -- Base: limbered artillery still gets a free move on a failed order.
+    moves = 1
+  elseif moves == 0 and amended(game) and game:flag(commander, "order_hold") then
+    moves = 1
+  end
+  moves = math.min(moves, moves_cap(game, u))
+  if moves ~= given then game:add_counter(u, "moves", moves - given) end
+  if amended(game) and is_artillery(game, u) and game:mode(u) == "unlimbered" and moves > 0 then
+    -- Moving unlimbered guns is a prolong: fire after one move is at -1 (not British).
+    game:set_flag(u, "prolonged")
+  end
+  return moves
+end
+
+-- What an order may say it is for (its `intent`), and the unit it makes sense for. Each
+-- intent is remembered on every unit the order reaches as the flag `ordered_<intent>`, so
+-- that later moves and charges are held to what the order said.
+local INTENT_FITS = {
+  charge = function(game, u) return is_infantry(game, u) or is_cavalry(game, u) end,
+  into_flank = function(game, u) return game:mode(u) == "grande_bande" end,
+  prolong = function(game, u) return is_artillery(game, u) and game:mode(u) == "unlimbered" end,
+  hand_haul = function(game, u) return is_artillery(game, u) and game:mode(u) == "unlimbered" end,
+  unlimber = function(game, u) return is_artillery(game, u) and game:mode(u) == "limbered" end,
+  form_line = function(game, u) return is_infantry(game, u) and game:mode(u) ~= "line" end,
+  form_attack_column = function(game, u) return is_infantry(game, u) and game:mode(u) ~= "attack_column" end,
+}
+-- An intent the script does not know fits every unit and is not remembered (a ruleset
+-- extending this one may declare more and check them itself).
+local function intent_fits(game, i, u)
+  local fits = INTENT_FITS[i]
+  return fits == nil or fits(game, u)
+end
+local INTENT_WORDS = {
+  charge = "charge", into_flank = "move into a flank zone (grandes bandes)",
+  prolong = "move unlimbered guns on prolong", hand_haul = "hand-haul unlimbered guns",
+  unlimber = "unlimber limbered guns", form_line = "form line",
+  form_attack_column = "form attack column",
+}
+
+-- Checks the order's intent against the unit it reaches (an error refuses the order).
+local function check_intent(game, u, intent)
+  for _, i in ipairs(intent) do
+    if not intent_fits(game, i, u) then
+      error(game:name(u) .. " cannot be ordered to " .. INTENT_WORDS[i], 0)
+    end
+  end
+end
+
+-- Marks what the order was for on `u`, only when the order succeeded (`passed`): a failed
+-- order did not happen. 003 Moving Artillery: limbered guns still get their free move on a
+-- failed order, and may unlimber at its end if that is what was ordered.
+local function mark_intent(game, u, intent, outcome, moves)
+  local passed = MOVES[outcome] ~= nil
+  local free_move = outcome ~= "blunder" and moves > 0
+  for _, i in ipairs(intent) do
+    if INTENT_FITS[i] and INTENT_FITS[i](game, u)
+      and (passed or (i == "unlimber" and free_move)) then
+      game:set_flag(u, "ordered_" .. i)
+    end
+  end
+end
+
+local function check_own_brigade(game, commander, u)
+  if game:attribute(u, "brigade") ~= game:attribute(commander, "brigade") or kind(game, u) == "brigadier" then
+    error(game:name(u) .. " is not in " .. game:name(commander) .. "'s brigade", 0)
+  end
+  if game:side(commander) ~= game:phasing() then
+    error("orders are given in your own command phase", 0)
+  end
+end
+
+-- The chart inputs that rate an order Reliable or Unreliable (the unit's own rating, and
+-- the guns' ratings for what the order is for).
+local RELIABLE_INPUTS = { "reliable", "reliable_prolong" }
+local UNRELIABLE_INPUTS = { "unreliable", "unreliable_prolong", "unreliable_hand_haul", "unreliable_unlimber" }
+
+local function rated(inputs, names)
+  for _, n in ipairs(names) do
+    if inputs[n] == 1 then return true end
+  end
+  return false
+end
+
+-- Optional rule `reliability_rerolls_orders`: a Reliable order that failed, or an
+-- Unreliable one that passed, is rolled again with the same inputs; the second result
+-- stands. Returns the result that stands.
+reroll_order = function(game, u, outcome)
+  if not game:option("reliability_rerolls_orders") then return outcome end
+  local inputs = game:action_inputs()
+  local passed = MOVES[outcome] ~= nil
+  local again = (rated(inputs, RELIABLE_INPUTS) and not passed)
+    or (rated(inputs, UNRELIABLE_INPUTS) and passed)
+  if not again then return outcome end
+  local second = game:resolve("command", inputs, "order re-rolled (" .. outcome .. ") for " .. game:name(u))
+  if outcome == "blunder" and second ~= "blunder" then game:set_flag(u, "blundered", false) end
+  game:note(game:name(u) .. "'s order is re-rolled: " .. outcome .. " → " .. second)
+  return second
+end
+
+function bp.order(game, actor, target, outcome)
+  call.pending = {}
+  check_own_brigade(game, actor, target)
+  if game:flag(actor, "command_failed") then
+    error(game:name(actor) .. " has failed an order this phase and gives no more", 0)
+  end
+  local intent = {}
+  if amended(game) then intent = game:intent() end
+  check_intent(game, target, intent)
+  local given = MOVES[outcome] or 0
+  outcome = reroll_order(game, target, outcome)
+  if not MOVES[outcome] then game:set_flag(actor, "command_failed") end
+  local moves = settle(game, actor, target, outcome, given)
+  mark_intent(game, target, intent, outcome, moves)
+end
+
+local function all_unengaged(game, units)
+  for _, u in ipairs(units) do
+    if game:flag(u, "engaged") or is_engaged(game, u) then return false end
+  end
+  return true
+end
+
+local function woods_columns_only(game, units)
+  for _, u in ipairs(units) do
+    if in_woods(game, u) then
+      if game:mode(u) ~= "march_column" and game:mode(u) ~= "attack_column" then return false end
+      local near = false
+      for _, o in ipairs(units) do
+        if o ~= u and rule_distance(game, u, o) <= 6 then near = true end
+      end
+      if not near then return false end
+    end
+  end
+  return true
+end
+
+local function command_band(game, commander, units)
+  local far = 0
+  for _, u in ipairs(units) do
+    local d = game:distance(commander, u)
+    if not amended(game) then d = d / scale(game) end
+    far = math.max(far, d)
+  end
+  return math.floor(far / 12)
+end
+
+function bp.brigade_order(game, actor, target)
+  call.pending = {}
+  check_own_brigade(game, actor, target)
+  local units = {}
+  local all = brigade_units(game, actor)
+  for _, u in ipairs(all) do
+    if not game:flag(u, "disordered") then units[#units + 1] = u end
+  end
+  local inputs = {
+    staff = game:attribute(actor, "staff"),
+    command_distance = command_band(game, actor, units),
+  }
+  local intent = {}
+  if amended(game) then
+    intent = game:intent()
+    -- One roll for the whole brigade: an intent is checked against the units it fits (a
+    -- brigade ordered to charge may hold batteries); the grande bande's -1 and the
+    -- opportunists' -1 apply when any unit of the command has them. Reading: the units'
+    -- own re-roll ratings do not change a brigade's single roll.
+    local wants = {}
+    for _, i in ipairs(intent) do wants[i] = true end
+    local fits = {}
+    for _, i in ipairs(intent) do
+      for _, u in ipairs(units) do
+        if intent_fits(game, i, u) then fits[i] = true end
+      end
+      if not fits[i] then
+        error("no unit of the brigade command can " .. (INTENT_WORDS[i] or i), 0)
+      end
+    end
+    for _, u in ipairs(units) do
+      if wants.into_flank and game:mode(u) == "grande_bande" then
+        inputs.grande_bande = 1
+        inputs.grande_bande_into_flank = 1
+      end
+      if wants.charge and game:attribute(u, "opportunist") == 1 then
+        inputs.opportunist = 1
+        inputs.opportunist_charge = 1
+      end
+    end
+    if game:flag(actor, "order_hold") then
+      error("a brigade under a Hold order gets no brigade commands", 0)
+    end
+    if #units * 2 <= #all then
+      error("a brigade command must include more than half of the brigade's units", 0)
+    end
+    if not woods_columns_only(game, units) then
+      error("in woods, orders go to one unit at a time (only columns within 6 inches may share one)", 0)
+    end
+    local bonus_order = game:flag(actor, "order_assault") or game:flag(actor, "order_maneuver")
+      or game:flag(actor, "order_withdrawal") or game:flag(actor, "order_rest")
+    inputs.brigade_bonus = b2i(bonus_order and all_unengaged(game, units))
+  end
+  local result = game:resolve("command", inputs, "brigade command by " .. game:name(actor))
+  game:note(game:name(actor) .. " brigade command: " .. result .. " for " .. #units .. " units")
+  -- 003 Brigade Orders, Assault: a command that gives moves must close on the objective.
+  local objective = amended(game) and MOVES[result] and objective_of(game, actor)
+  for _, u in ipairs(units) do
+    local moves = settle(game, actor, u, result, 0)
+    game:set_flag(u, "ordered")
+    mark_intent(game, u, intent, result, moves)
+    if result == "blunder" then break end
+    if moves == 0 then game:note(game:name(u) .. " does not move") end
+    if objective and moves > 0 then game:set_flag(u, "in_brigade_command") end
+  end
+  if objective then
+    game:set_flag(actor, "assault_command")
+    game:set_flag(actor, "assault_advanced", false)
+    game:note(game:name(actor) .. "'s command under Assault must close on " .. game:name(objective))
+  end
+end
+
+-- 003 Brigade Orders, Assault: the order names its objective, an enemy unit (the target);
+-- the brigade's units not locked in combat turn where they stand to face it, and infantry
+-- and artillery may now move into threatened range (flag `may_close`).
+function bp.assault(game, actor, target)
+  call.pending = {}
+  set_counter(game, actor, "objective", target:id() + 1)
+  game:set_flag(actor, "assault_new")
+  set_close_permissions(game, actor, "assault")
+  local tx, ty = game:position(target)
+  for _, u in ipairs(brigade_units(game, actor)) do
+    if not game:flag(u, "locked") and arc(game, u, target) ~= "front" then
+      local x, y = game:position(u)
+      local facing = math.deg(math.atan(ty - y, tx - x)) % 360
+      game:place_at(u, x, y, facing, "turns to face the Assault objective")
+    end
+  end
+  game:note(game:name(actor) .. "'s brigade assaults " .. game:name(target))
+end
+
+-- Every other brigade order: the close-range permissions follow the new order.
+function bp.brigade_order_given(game, actor)
+  call.pending = {}
+  set_close_permissions(game, actor)
+end
+
+function bp.brigade_rally(game, actor, target)
+  call.pending = {}
+  check_own_brigade(game, actor, target)
+  if not game:flag(actor, "order_rest") then
+    error(game:name(actor) .. "'s brigade is not resting (Reserve, Rest sub-order)", 0)
+  end
+  local units = brigade_units(game, actor)
+  local inputs = {
+    staff = game:attribute(actor, "staff"),
+    command_distance = command_band(game, actor, units),
+    brigade_bonus = b2i(all_unengaged(game, units)),
+  }
+  local result = game:resolve("command", inputs, "brigade rally by " .. game:name(actor))
+  if MOVES[result] then
+    for _, u in ipairs(units) do
+      if game:counter(u, "hits") > 0 and not game:flag(u, "brigade_broken") then
+        game:add_counter(u, "hits", -1)
+      end
+    end
+  end
+  game:note(game:name(actor) .. " brigade rally: " .. result)
+end
+
+function bp.support_charge(game, actor, target)
+  call.pending = {}
+  if game:side(actor) == game:phasing() then
+    error("a support charge is made in the opponent's command phase", 0)
+  end
+  if not game:flag(target, "ordered") then
+    -- The target must not be moving by initiative: it is advancing on an order.
+    error(game:name(target) .. " is not moving on an order (no support charge against initiative moves)", 0)
+  end
+  local commander = brigadier_of(game, actor)
+  -- -2 when the target did not start the phase in the cavalry's front arc: both as they
+  -- stood when this command phase began (the action itself needs the target in the front
+  -- arc now).
+  local cx, cy, cf = game:phase_start(actor)
+  local tx, ty = game:phase_start(target)
+  if not cx then cx, cy, cf = game:position(actor) end
+  if not tx then tx, ty = game:position(target) end
+  local inputs = {
+    staff = commander and game:attribute(commander, "staff") or 0,
+    command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
+    not_front_arc = b2i(game:arc_at(cx, cy, cf, tx, ty) ~= "front"),
+    opportunist = game:attribute(actor, "opportunist"),
+  }
+  local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))
+  if r == "charge" then
+    local response = resolve_charge(game, actor, target, nil, false)
+    game:set_flag(actor, "charged")
+    game:note(game:name(actor) .. " support-charges " .. game:name(target) .. ": " .. response)
+  elseif r == "blunder" then
+    local b = blunder(game, actor)
+    game:note(game:name(actor) .. " blunders its support charge: " .. b)
+  else
+    game:note(game:name(actor) .. " does not charge")
+  end
+end
+
+-- Hand haul: an ordered unlimbered battery's one move, made without the prolong penalty.
+function bp.hand_haul(game, actor)
+  call.pending = {}
+  if game:mode(actor) ~= "unlimbered" then
+    error(game:name(actor) .. " is not unlimbered: only deployed guns are hand-hauled", 0)
+  end
+  if game:counter(actor, "moves") < 1 then
+    error(game:name(actor) .. " has no move to hand-haul with", 0)
+  end
+  if game:flag(actor, "ordered") and not game:flag(actor, "ordered_hand_haul") then
+    -- Heavy guns are Unreliable when hand-hauled: the order must say it is a hand haul.
+    error(game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)", 0)
+  end
+  game:set_flag(actor, "hand_haul")
+  game:set_flag(actor, "prolonged", false)
+  set_counter(game, actor, "moves", 1)
+end
+
+-- Woods: the opponent of a unit that failed its order in woods moves it up to 6 inches;
+-- here a full 6 (scaled) straight toward or away from one of the opponent's own units.
+local function woods_drift(game, actor, target, sign)
+  call.pending = {}
+  if not game:flag(target, "woods_drift") then
+    error(game:name(target) .. " has not failed an order in woods this turn", 0)
+  end
+  if game:side(actor) == game:phasing() then
+    error("the opponent moves a unit that failed its order in woods", 0)
+  end
+  local x, y = game:position(target)
+  local dx, dy = away_from(game, target, actor)
+  local step = game:setting("woods_drift") * scale(game)
+  local tx, ty = x - sign * dx * step, y - sign * dy * step
+  local problem = game:can_stand(target, tx, ty)
+  if problem then error(game:name(target) .. " cannot drift: " .. problem, 0) end
+  game:place_at(target, tx, ty, nil, "drifts in the woods")
+  game:set_flag(target, "woods_drift", false)
+end
+
+function bp.woods_drift_toward(game, actor, target) woods_drift(game, actor, target, 1) end
+function bp.woods_drift_away(game, actor, target) woods_drift(game, actor, target, -1) end
+
+function bp.passage_of_lines(game, actor, target)
+  call.pending = {}
+  -- No charge during the passage: a later charge needs another move (check_may_charge).
+  game:set_flag(actor, "passed_lines")
+  if game:mode(actor) == "square" then
+    error("a unit in square may not pass through any unit", 0)
+  end
+  if game:mode(target) == "square" and kind(game, actor) ~= "skirmish_company" then
+    error("only skirmish companies may pass through a square", 0)
+  end
+  if is_skirmisher(game, target) or (is_artillery(game, target) and game:mode(target) == "unlimbered")
+    or game:mode(target) == "square" then
+    game:note(game:name(actor) .. " passes through " .. game:name(target) .. " freely")
+    return
+  end
+  local c = brigadier_of(game, actor)
+  local brigade = b2i(c ~= nil and game:flag(actor, "ordered") and game:attribute(actor, "brigade")
+    == game:attribute(target, "brigade"))
+  for _, u in ipairs({ actor, target }) do
+    local r = game:resolve("passage_of_lines", { brigade_command = brigade }, "passage of lines: " .. game:name(u))
+    if r == "disordered" then game:set_flag(u, "disordered") end
+  end
+end
+
+function bp.light_infantry_reform(game, actor)
+  call.pending = {}
+  if game:mode(actor) ~= "grande_bande" then
+    error(game:name(actor) .. " is not in grande bande", 0)
+  end
+  local hits = 0
+  local r = game:resolve("morale_save", { save = game:attribute(actor, "save") }, "reforming " .. game:name(actor))
+  if r ~= "saved" then hits = 1 end
+  if r == "failed_on_one" then
+    local again = game:resolve("morale_save", { save = game:attribute(actor, "save") }, "reforming again " .. game:name(actor))
+    if again ~= "saved" then hits = 2 end
+  end
+  game:set_mode(actor, "line")
+  if hits > 0 then
+    game:add_counter(actor, "hits", hits)
+    call.pending[game:name(actor)] = hits
+    if hits_of(game, actor) > game:attribute(actor, "stamina") then break_test(game, actor, 0) end
+  end
+  game:note(game:name(actor) .. " reforms into line with " .. hits .. " hits")
+end
+
+return {
+  hooks = bp,
+  BLUNDER_MOVES = BLUNDER_MOVES,
+  INTENT_FITS = INTENT_FITS,
+  INTENT_WORDS = INTENT_WORDS,
+  MOVES = MOVES,
+  RELIABLE_INPUTS = RELIABLE_INPUTS,
+  UNRELIABLE_INPUTS = UNRELIABLE_INPUTS,
+  all_unengaged = all_unengaged,
+  blunder = blunder,
+  check_intent = check_intent,
+  check_own_brigade = check_own_brigade,
+  command_band = command_band,
+  intent_fits = intent_fits,
+  mark_intent = mark_intent,
+  moves_cap = moves_cap,
+  rated = rated,
+  reroll_order = reroll_order,
+  settle = settle,
+  woods_columns_only = woods_columns_only,
+  woods_drift = woods_drift,
+}

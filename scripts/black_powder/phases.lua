@@ -1,0 +1,194 @@
+-- Black Powder at the start of each phase: brigade and army morale, units near or
+-- threatened by the enemy, and mode changes (unlimbering on an order).
+
+local amended = scripts.bp_core.amended
+local brigade_units = scripts.bp_core.brigade_units
+local enemies = scripts.bp_core.enemies
+local is_artillery = scripts.bp_core.is_artillery
+local is_engaged = scripts.bp_core.is_engaged
+local kind = scripts.bp_core.kind
+local rule_distance = scripts.bp_core.rule_distance
+local set_close_permissions = scripts.bp_core.set_close_permissions
+local set_counter = scripts.bp_core.set_counter
+local threatens = scripts.bp_core.threatens
+local call = scripts.bp_hits.call
+local all_unengaged = scripts.bp_orders.all_unengaged
+
+local bp = {}
+
+-- The start of each phase -----------------------------------------------------------------
+
+local function counts_for_morale(game, u, units)
+  if not (is_artillery(game, u) or (kind(game, u) == "skirmish_company")) then return true end
+  local special = 0
+  for _, o in ipairs(units) do
+    if is_artillery(game, o) or kind(game, o) == "skirmish_company" then special = special + 1 end
+  end
+  return special * 2 >= #units
+end
+
+-- Returns "good", "shaken" or "broken".
+local function brigade_state(game, commander)
+  local units = brigade_units(game, commander)
+  local size = math.max(game:attribute(commander, "brigade_size"), #units)
+  local routed = size - #units
+  local counted, shaken = routed, 0
+  for _, u in ipairs(units) do
+    if counts_for_morale(game, u, units) then
+      counted = counted + 1
+      if game:flag(u, "shaken") then shaken = shaken + 1 end
+    end
+  end
+  if counted == 0 then return "good" end
+  if game:option("brigade_morale_second_version") then
+    if routed * 2 > counted then return "broken" end
+    if (routed + shaken) * 2 > counted then return "shaken" end
+    return "good"
+  end
+  -- First version: more than half shaken or routed; with no unit routed, all shaken.
+  if (routed + shaken) * 2 > counted and (routed > 0 or shaken == counted) then return "broken" end
+  return "good"
+end
+
+local function morale(game, side)
+  local brigades, broken = 0, 0
+  for _, c in ipairs(game:units(side)) do
+    if kind(game, c) == "brigadier" then
+      brigades = brigades + 1
+      local state = brigade_state(game, c)
+      if game:flag(c, "army_broken") then state = "broken" end
+      if state == "broken" then broken = broken + 1 end
+      for _, u in ipairs(brigade_units(game, c)) do
+        game:set_flag(u, "brigade_shaken", state ~= "good")
+        game:set_flag(u, "brigade_broken", state == "broken")
+      end
+      if state ~= "good" then game:note("brigade " .. game:name(c) .. " is " .. state) end
+    end
+  end
+  if brigades > 0 and broken * 2 >= brigades then
+    game:note("the " .. side .. " army is broken")
+    for _, u in ipairs(game:units(side)) do
+      game:set_flag(u, "army_broken")
+      game:set_flag(u, "brigade_broken")
+      game:set_flag(u, "brigade_shaken")
+    end
+  end
+end
+
+local function near_enemy(game, u, rule_inches)
+  for _, e in ipairs(enemies(game, u)) do
+    if rule_distance(game, u, e) <= rule_inches then return true end
+  end
+  return false
+end
+
+local function threatened(game, u)
+  for _, e in ipairs(enemies(game, u)) do
+    if threatens(game, e, u) then return true end
+  end
+  return false
+end
+
+function bp.phase_begin(game, phase)
+  call.pending = {}
+  local side = game:phasing()
+  -- Moves are granted afresh in every phase: work out each unit's, then set them once
+  -- (reads do not see the changes a hook has asked for).
+  local moves = {}
+  local function grant(u, n) moves[game:name(u)] = n end
+  local first = (amended(game) and phase == "initiative") or (not amended(game) and phase == "command")
+  if first then
+    -- A charge's bonuses last for the side-turn it was made in.
+    for _, u in ipairs(game:units()) do
+      if game:flag(u, "charged") then game:set_flag(u, "charged", false) end
+    end
+    if amended(game) then
+      morale(game, side)
+      for _, u in ipairs(game:units(side)) do
+        if kind(game, u) ~= "brigadier" then
+          game:set_flag(u, "engaged", is_engaged(game, u))
+          game:set_flag(u, "threatened", threatened(game, u))
+        end
+      end
+    end
+    -- Initiative moves: units near the enemy may move once without orders (disordered
+    -- units too, to retire); shaken units of a shaken brigade must retire.
+    for _, u in ipairs(game:units(side)) do
+      if kind(game, u) ~= "brigadier" and not game:flag(u, "locked")
+        and near_enemy(game, u, game:setting("initiative_range")) then
+        grant(u, 1)
+        if game:flag(u, "shaken") and game:flag(u, "brigade_shaken") then
+          game:set_flag(u, "must_retire")
+        end
+      end
+    end
+  end
+  if amended(game) then
+    -- 003 Brigade Orders: the close-range permissions follow each brigade's order.
+    for _, c in ipairs(game:units()) do
+      if kind(game, c) == "brigadier" then set_close_permissions(game, c) end
+    end
+  end
+  if phase == "command" and amended(game) then
+    -- Maneuver: a brigade that came into engagement range halts; if the order is not
+    -- changed by the next command phase it becomes Hold.
+    for _, c in ipairs(game:units(side)) do
+      if kind(game, c) == "brigadier" and game:flag(c, "order_maneuver") then
+        if game:flag(c, "maneuver_halted") then
+          game:set_flag(c, "order_maneuver", false)
+          game:set_flag(c, "order_withdrawal", false)
+          game:set_flag(c, "order_hold")
+          game:set_flag(c, "maneuver_halted", false)
+          set_close_permissions(game, c, "hold")
+          game:note(game:name(c) .. "'s Maneuver order becomes Hold")
+        elseif not all_unengaged(game, brigade_units(game, c)) then
+          game:set_flag(c, "maneuver_halted")
+          game:note(game:name(c) .. "'s brigade is in engagement range and halts")
+        end
+      end
+    end
+  end
+  if phase == "command" then
+    for _, u in ipairs(game:units(side)) do
+      if kind(game, u) == "brigadier" then
+        grant(u, 1)
+      elseif amended(game) and game:flag(u, "brigade_shaken")
+        and (game:flag(u, "shaken") or game:flag(u, "disordered")) then
+        -- A shaken brigade's shaken or disordered units may retire without an order.
+        grant(u, 1)
+      end
+    end
+  end
+  for _, u in ipairs(game:units()) do
+    local want = moves[game:name(u)] or 0
+    if game:counter(u, "moves") ~= want then set_counter(game, u, "moves", want) end
+  end
+end
+
+-- After every `mode` order (the `mode_changed` hook); an error refuses the change.
+-- 003 Moving Artillery: unlimbering is free at the end of a move, but the order must say so
+-- (horse batteries are Unreliable on it): in the command phase a battery unlimbers only on
+-- an order given for `unlimber` (flag `ordered_unlimber`; a failed order still gives limbered
+-- guns their free move, and the unlimber with it). Reading: an initiative move is not an
+-- order, so a battery within the initiative range may unlimber in the initiative phase.
+function bp.mode_changed(game, u, before)
+  if not amended(game) then return end
+  if is_artillery(game, u) and before == "limbered" and game:mode(u) == "unlimbered" then
+    if game:phase() == "initiative" then
+      if not near_enemy(game, u, game:setting("initiative_range")) then
+        error(game:name(u) .. " has no initiative move to unlimber with (no enemy within the initiative range)", 0)
+      end
+    elseif not game:flag(u, "ordered_unlimber") then
+      error(game:name(u) .. " was not ordered to unlimber (intent unlimber)", 0)
+    end
+  end
+end
+
+return {
+  hooks = bp,
+  brigade_state = brigade_state,
+  counts_for_morale = counts_for_morale,
+  morale = morale,
+  near_enemy = near_enemy,
+  threatened = threatened,
+}

@@ -1,0 +1,280 @@
+-- Hex Command (gunpowder), shared helpers: what counts as a unit, commanders and
+-- sides, the ledger each hook call keeps of what it has already asked for (requests made
+-- through `game` are applied after the hook returns, and reads see the game as the call
+-- began), and hits, routs and destruction.
+
+local M = {}
+
+local UNIT_KINDS = {
+  infantry = true, light_infantry = true, skirmishers = true, cavalry = true,
+  mounted_infantry = true, artillery = true, wagon = true,
+  -- A battery's crew, once it has abandoned its guns (issue 7: crews).
+  crew = true,
+}
+local COVER_FORT = 2
+
+-- A crew at its guns (attached to them) is part of the battery, not a unit of its own.
+local function is_unit(game, u)
+  local kind = game:kind(u)
+  if kind == "crew" then
+    return game:host(u) == nil
+  end
+  return UNIT_KINDS[kind] == true
+end
+
+local function commander_of(game, u)
+  for _, a in ipairs(game:attached(u)) do
+    if game:kind(a) == "commander" then
+      return a
+    end
+  end
+  return nil
+end
+
+local function enemy_side(game, side)
+  for _, u in ipairs(game:units()) do
+    if game:side(u) ~= side then
+      return game:side(u)
+    end
+  end
+  return nil
+end
+
+-- The ledger of one hook call ------------------------------------------------------------
+
+local Ledger = {}
+Ledger.__index = Ledger
+
+local function ledger(game)
+  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {}, back = {}, dropped = {} }, Ledger)
+end
+
+-- Captured guns a unit holds are left on the board where it stood when it routs or is
+-- destroyed (issue 7: recapture): `drop_guns` in crews.lua, reached through `scripts.hc_crews`
+-- because that module loads after this one.
+function Ledger:key(u, name)
+  return tostring(u:id()) .. ":" .. name
+end
+
+function Ledger:counter(u, name)
+  return self.game:counter(u, name) + (self.delta[self:key(u, name)] or 0)
+end
+
+function Ledger:add(u, name, n)
+  if self.gone[u:id()] or n == 0 then
+    return
+  end
+  self.delta[self:key(u, name)] = (self.delta[self:key(u, name)] or 0) + n
+  self.game:add_counter(u, name, n)
+end
+
+function Ledger:flag(u, name)
+  local k = self:key(u, name)
+  if self.flags[k] ~= nil then
+    return self.flags[k]
+  end
+  return self.game:flag(u, name)
+end
+
+function Ledger:set(u, name, on)
+  if self.gone[u:id()] then
+    return
+  end
+  if on == nil then
+    on = true
+  end
+  self.flags[self:key(u, name)] = on
+  self.game:set_flag(u, name, on)
+end
+
+function Ledger:remove(u, reason)
+  if self.gone[u:id()] then
+    return
+  end
+  self.gone[u:id()] = true
+  self.game:remove(u, reason)
+  for _, a in ipairs(self.game:attached(u)) do
+    if self.game:kind(a) == "commander" then
+      self.gone[a:id()] = true
+      self.game:remove(a, "commander captured: his unit was destroyed")
+    elseif self.game:kind(a) == "crew" then
+      self.gone[a:id()] = true
+      self.game:remove(a, "crew lost with its guns")
+    end
+  end
+  scripts.hc_crews.drop_guns(self, u)
+end
+
+function Ledger:cell(u)
+  local moved = self.at[u:id()]
+  if moved then
+    return moved[1], moved[2]
+  end
+  return self.game:cell(u)
+end
+
+-- The unit standing in a cell, as this call has left things.
+function Ledger:occupant(col, row)
+  for _, u in ipairs(self.game:units()) do
+    if not self.gone[u:id()] and is_unit(self.game, u) and self.game:host(u) == nil then
+      local c, r = self:cell(u)
+      if c == col and r == row then
+        return u
+      end
+    end
+  end
+  -- Pieces this call brings back onto the board (guns left by their captor).
+  for _, u in ipairs(self.back) do
+    local c, r = self:cell(u)
+    if c == col and r == row then
+      return u
+    end
+  end
+  return nil
+end
+
+-- A unit put elsewhere by force (a rout, a withdrawal, an advance) has been "forced to
+-- move": it recovers no TE hit this turn.
+function Ledger:place(u, col, row, reason)
+  self.at[u:id()] = { col, row }
+  self.game:place(u, col, row, reason)
+  self:set(u, "disturbed", true)
+end
+
+-- Hits, routs and destruction ---------------------------------------------------------------
+
+local function rout_limit(game, u)
+  if game:attribute(u, "rare") > 0 then
+    return 4
+  end
+  return 3
+end
+
+local function rout_distance(game, u)
+  local kind = game:kind(u)
+  if kind == "cavalry" or kind == "artillery" or kind == "mounted_infantry" then
+    return 4
+  end
+  return 3
+end
+
+-- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
+-- beyond (the friend takes a TE hit), destroyed by enemies, enemy zones and a crowded
+-- passage; off the board it is lost; at impassable ground it stops.
+local function fall_back(L, u, dir, steps, why)
+  local game = L.game
+  local side = game:side(u)
+  local foe = enemy_side(game, side)
+  local col, row = L:cell(u)
+  local start_col, start_row = col, row
+  local kind = game:kind(u)
+  local i = 0
+  while i < steps do
+    local nc, nr = game:neighbour(col, row, dir)
+    if nc == nil then
+      L:remove(u, why .. ": left the field")
+      return
+    end
+    if game:terrain(nc, nr) == "lake" then
+      break
+    end
+    local there = L:occupant(nc, nr)
+    if there ~= nil and game:side(there) ~= side then
+      L:remove(u, why .. ": ran into the enemy and was destroyed")
+      return
+    end
+    if foe ~= nil and game:zoc(nc, nr, foe) ~= nil then
+      L:remove(u, why .. ": fell back into an enemy zone of control and was destroyed")
+      return
+    end
+    if there ~= nil then
+      -- Through one friend only, never cavalry through artillery, to an empty hex beyond.
+      local bc, br = game:neighbour(nc, nr, dir)
+      local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
+        or (kind == "cavalry" and game:kind(there) == "artillery")
+        or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
+      if blocked then
+        L:remove(u, why .. ": no room behind " .. game:name(there) .. "; destroyed")
+        return
+      end
+      L:add(there, "te", 1)
+      col, row = bc, br
+      i = i + 2
+    else
+      col, row = nc, nr
+      i = i + 1
+    end
+  end
+  if col ~= start_col or row ~= start_row then
+    L:place(u, col, row, why)
+  end
+end
+
+local function rout(L, u)
+  local game = L.game
+  L:set(u, "routed", true)
+  L:set(u, "in_melee", false)
+  -- A battery routed by fire limbers up and goes with its guns (crews, issue 7).
+  if game:kind(u) == "artillery" and game:mode(u) ~= "limbered" then
+    game:set_mode(u, "limbered")
+  end
+  for _, a in ipairs(game:attached(u)) do
+    if game:kind(a) == "commander" then
+      L.gone[a:id()] = true
+      game:remove(a, "commander captured: his unit routed")
+      L:set(u, "lost_commander", true)
+    end
+  end
+  local back = game:turned(game:facing(u), 3)
+  local col, row = L:cell(u)
+  game:face(u, back)
+  fall_back(L, u, back, rout_distance(game, u), "routed")
+  scripts.hc_crews.drop_guns(L, u, col, row)
+end
+
+-- `n` casualty hits on `u`: a routed unit hit again is destroyed; enough hits rout it.
+local function hit(L, u, n)
+  local game = L.game
+  if n <= 0 or L.gone[u:id()] then
+    return
+  end
+  if L:flag(u, "routed") then
+    L:remove(u, "a routed unit was hit again: destroyed")
+    return
+  end
+  local before = L:counter(u, "hits")
+  L:add(u, "hits", n)
+  if before < rout_limit(game, u) and before + n >= rout_limit(game, u) then
+    rout(L, u)
+  end
+end
+
+-- `n` TE (disorder/fatigue) hits; a fatigued unit in melee takes a casualty hit for each.
+local function te_hit(L, u, n, in_melee)
+  for _ = 1, n do
+    if L:counter(u, "te") >= 3 then
+      if in_melee then
+        hit(L, u, 1)
+      end
+    else
+      L:add(u, "te", 1)
+    end
+  end
+end
+
+return {
+  hooks = M,
+  COVER_FORT = COVER_FORT,
+  Ledger = Ledger,
+  UNIT_KINDS = UNIT_KINDS,
+  commander_of = commander_of,
+  enemy_side = enemy_side,
+  fall_back = fall_back,
+  hit = hit,
+  is_unit = is_unit,
+  ledger = ledger,
+  rout = rout,
+  rout_distance = rout_distance,
+  rout_limit = rout_limit,
+  te_hit = te_hit,
+}

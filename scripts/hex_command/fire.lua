@@ -1,0 +1,222 @@
+-- Hex Command fire: the chart for the firing unit, works struck by direct fire, and the
+-- shot itself with its range bands, penalties and bonuses.
+
+local commander_of = scripts.hc_core.commander_of
+local hit = scripts.hc_core.hit
+local is_unit = scripts.hc_core.is_unit
+local ledger = scripts.hc_core.ledger
+local te_hit = scripts.hc_core.te_hit
+local QUICK_WORKS = scripts.hc_moves.QUICK_WORKS
+local works_cover = scripts.hc_moves.works_cover
+local supreme_commander_lost = scripts.hc_command.supreme_commander_lost
+local fire_line = scripts.hc_crews.fire_line
+
+local M = {}
+
+-- Fire -----------------------------------------------------------------------------------
+
+local function fire_chart(game, u, captured)
+  local class = game:attribute(u, "class")
+  if captured then
+    class = game:counter(u, "captured_class")
+  end
+  if game:option("pike_and_shot") and class < 2 then
+    class = 2
+  end
+  if game:kind(u) == "artillery" or captured then
+    if class == 1 then
+      return "fire_artillery_a", "art"
+    elseif class >= 3 then
+      return "fire_artillery_c", "art"
+    end
+    return "fire_artillery_b", "art"
+  end
+  if game:attribute(u, "carbine") > 0 then
+    return "fire_carbine", "small"
+  elseif class == 1 then
+    return "fire_small_a", "small"
+  elseif class >= 3 then
+    return "fire_small_c", "small"
+  end
+  return "fire_small_b", "small"
+end
+
+-- Structures (reference "Classes"; issue 7): direct-fire guns (not howitzers or mortars)
+-- firing at a unit behind fortifications (a fort, or works it dug) first roll to see
+-- whether the shot strikes the works (chart `structure`); only a shot that clears them goes
+-- on to the fire roll. With the optional rule `structure_damage` a shot into dug works
+-- knocks them down a level (a redoubt to quick works, quick works to nothing: the digging
+-- starts again); a fort, being terrain, stands. Returns whether the works took the shot.
+local function struck_works(L, actor, target, captured)
+  local game = L.game
+  if not captured and game:attribute(actor, "howitzer") > 0 then
+    return false
+  end
+  local tc, tr = game:cell(target)
+  local dug = works_cover(game, target)
+  if dug == 0 and game:terrain(tc, tr) ~= "fort" then
+    return false
+  end
+  local name, tname = game:name(actor), game:name(target)
+  if game:resolve("structure", {}, "shot of " .. name .. " at " .. tname .. " behind works") ~= "works" then
+    return false
+  end
+  game:note("the shot of " .. name .. " strikes the works in front of " .. tname)
+  if dug > 0 and game:option("structure_damage") then
+    local works = game:counter(target, "works")
+    local left = dug >= 2 and QUICK_WORKS or 0
+    L:add(target, "works", left - works)
+    game:note(dug >= 2 and "the redoubt of " .. tname .. " is knocked down to quick works"
+      or "the quick works of " .. tname .. " are levelled")
+  end
+  return true
+end
+
+-- `captured`: the actor fires guns it has captured (issue 7: crews), not its own weapons.
+local function shoot(game, actor, target, captured)
+  local L = ledger(game)
+  local name, tname = game:name(actor), game:name(target)
+  local kind = game:kind(actor)
+  if not is_unit(game, target) then
+    error("commanders cannot be singled out as targets")
+  end
+  if game:flag(target, "abandoned") then
+    error(tname .. "'s guns are abandoned: there is no one at them to hit")
+  end
+  if captured and game:counter(actor, "captured_shots") <= 0 then
+    error(name .. " has no shots left with captured guns")
+  end
+  if not captured and kind == "mounted_infantry" and game:mode(actor) == "formed" and game:option("mounted_infantry_rules") then
+    error(name .. " cannot fire while mounted")
+  end
+  if kind == "artillery" and game:mode(actor) ~= "unlimbered" then
+    error(name .. " must unlimber to fire")
+  end
+  if game:option("unlimber_fires_next_turn") and game:flag(actor, "unlimbered_after_move") then
+    error(name .. " moved and unlimbered this turn and fires next turn")
+  end
+  if (game:option("rate_of_fire") or game:option("pike_and_shot") or game:option("activation_sequence"))
+      and game:flag(actor, "fired") then
+    error(name .. " has already fired this turn")
+  end
+  if game:option("supply") and game:counter(actor, "supply") <= 0 then
+    error(name .. " is out of supply")
+  end
+  local distance = math.floor(game:distance(actor, target))
+  -- 7.2 (charts page): skirmishers alone may fire into a melee, at point blank and only
+  -- before its second round; their hits are TE hits.
+  local into_melee = false
+  if game:flag(target, "in_melee") then
+    if kind == "skirmishers" and distance == 1 and game:counter(target, "melee_rounds") <= 1 then
+      into_melee = true
+    elseif kind == "skirmishers" then
+      error(name .. " may fire into a melee only at point blank and before its second round")
+    else
+      error("no firing into a melee (" .. tname .. " is in melee)")
+    end
+  end
+  -- 3 (artillery): heavy guns cannot move and fire in the same turn.
+  if game:attribute(actor, "heavy") > 0 and game:moved(actor) then
+    error(name .. " is heavy artillery and has moved this turn: it cannot fire")
+  end
+  local arc = game:arc(actor, target)
+  local out_of_arc = 0
+  if arc ~= "front" then
+    if distance == 1 and arc == "flank" then
+      out_of_arc = 1
+    else
+      error(tname .. " is not in " .. name .. "'s front arc")
+    end
+  end
+  local chart, arm = fire_chart(game, actor, captured)
+  local band = game:band(chart, "band", distance)
+  local obstructed, blocked = fire_line(game, actor, target, arm == "art")
+  if obstructed == nil then
+    error(blocked)
+  end
+  -- The closest target first (7f): no enemy unit the firer can see in its front arc in a
+  -- nearer band.
+  for _, e in ipairs(game:units(game:side(target))) do
+    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and not game:flag(e, "abandoned")
+        and fire_line(game, actor, e, arm == "art") ~= nil then
+      local d = math.floor(game:distance(actor, e))
+      if game:band(chart, "band", d) < band then
+        error(game:name(e) .. " is nearer and must be the target")
+      end
+    end
+  end
+  -- At most two units of one arm fire at one target in a phase.
+  local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
+  if game:flag(target, second) then
+    error("two " .. (arm == "art" and "batteries" or "units") .. " have already fired at " .. tname .. " this phase")
+  elseif game:flag(target, first) then
+    L:set(target, second, true)
+  else
+    L:set(target, first, true)
+  end
+  local tc, tr = game:cell(target)
+  local cmd = commander_of(game, actor)
+  local flank = game:arc(target, actor)
+  local inputs = {
+    band = band,
+    firer_hits = game:counter(actor, "hits"),
+    cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target),
+    flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
+    command = cmd and game:counter(cmd, "cvs_c") or 0,
+    trained = game:attribute(actor, "trained") > 0 and 1 or 0,
+    obstructed = obstructed,
+    fatigued = game:flag(actor, "fatigued") and 1 or 0,
+    out_of_arc = out_of_arc,
+    unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
+  }
+  L:set(actor, "fired", true)
+  if captured then
+    L:add(actor, "captured_shots", -1)
+  end
+  if game:attribute(actor, "heavy") > 0 then
+    L:set(actor, "emplaced", true)
+  end
+  if game:option("supply") then
+    L:add(actor, "supply", -1)
+  end
+  if arm == "art" and struck_works(L, actor, target, captured) then
+    return
+  end
+  local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
+  if outcome ~= "hit" then
+    return
+  end
+  local victim = commander_of(game, target)
+  if faces[1] == "red star" and victim ~= nil then
+    L.gone[victim:id()] = true
+    game:remove(victim, "commander killed by a red-star hit; the unit takes no hit")
+    L:set(target, "lost_commander", true)
+    if game:attribute(victim, "supreme") > 0 then
+      supreme_commander_lost(L, game:side(target))
+    end
+    return
+  end
+  if into_melee then
+    te_hit(L, target, 1, true)
+    return
+  end
+  -- Heavy artillery does double damage to units in the field.
+  hit(L, target, game:attribute(actor, "heavy") > 0 and 2 or 1)
+end
+
+function M.fire(game, actor, target)
+  shoot(game, actor, target, false)
+end
+
+-- Fire captured guns (issue 7: crews): their class's artillery chart, one shot of the 1d6
+-- rolled when they were taken.
+function M.fire_guns(game, actor, target)
+  shoot(game, actor, target, true)
+end
+
+return {
+  hooks = M,
+  fire_chart = fire_chart,
+  shoot = shoot,
+  struck_works = struck_works,
+}

@@ -1,0 +1,216 @@
+-- Hex Command movement: terrain costs by arm, obstacles, what a move leaves behind,
+-- deployment, facing changes and field works.
+
+local commander_of = scripts.hc_core.commander_of
+local is_unit = scripts.hc_core.is_unit
+local ledger = scripts.hc_core.ledger
+local te_hit = scripts.hc_core.te_hit
+
+local M = {}
+
+-- Movement -------------------------------------------------------------------------------
+
+-- Horse and guns may enter forest only along a road (the data's +4 is what a step off the
+-- road costs); pushed guns (unlimbered) move only onto clear ground and over no stream.
+function M.move_cost(kind, mode, terrain, cost, diagonal)
+  if cost == nil then
+    return nil
+  end
+  if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
+    return nil
+  end
+  if kind == "artillery" and terrain == "forest" and cost > 1 then
+    return nil
+  end
+  if kind == "artillery" and mode == "unlimbered" and (terrain ~= "clear" or cost > 1) then
+    return nil
+  end
+  return cost
+end
+
+local function has(list, name)
+  for _, x in ipairs(list) do
+    if x == name then
+      return true
+    end
+  end
+  return false
+end
+
+local function exempt_from_obstacles(game, u)
+  if not game:option("command_sphere") then
+    return false
+  end
+  if commander_of(game, u) ~= nil then
+    return true
+  end
+  local col, row = game:cell(u)
+  for _, c in ipairs(game:units(game:side(u))) do
+    if game:kind(c) == "commander" and game:host(c) ~= nil then
+      local hc, hr = game:cell(c)
+      for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+        local nc, nr = game:neighbour(hc, hr, d)
+        if nc == col and nr == row then
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+-- After a move: TE hits for obstacles crossed (not on the first step: the unit started at
+-- it), buildings entered, friends passed through, guns pushed, and forest entered
+-- (optional disorder rule). The ruleset's data already refused what may not move (routed,
+-- halted, dug in: `pinned_by`; fatigued: `slowed_by`), steps out of the front hexes and
+-- paths the facing changes left no points for (`turning`).
+function M.moved(game, u, path, facing)
+  local L = ledger(game)
+  local name = game:name(u)
+  if not is_unit(game, u) then
+    return
+  end
+  local steps = #path - 1
+  L:add(u, "steps_moved", steps)
+  if game:counter(u, "works") > 0 then
+    L:add(u, "works", -game:counter(u, "works"))
+    game:note(name .. " leaves its works behind")
+  end
+  if game:counter(u, "bridging") > 0 then
+    L:add(u, "bridging", -game:counter(u, "bridging"))
+    game:note(name .. " leaves its bridge unfinished")
+  end
+  local exempt = exempt_from_obstacles(game, u)
+  local te = 0
+  local kind = game:kind(u)
+  local road = false
+  for i = 2, #path do
+    local a, b = path[i - 1], path[i]
+    local feats = game:features(a.col, a.row, b.col, b.row)
+    road = has(feats, "road")
+    local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
+    if obstacle and not road and i > 2 and not exempt then
+      te = te + 1
+    end
+    local into = game:terrain(b.col, b.row)
+    if into == "buildings" and not road then
+      te = te + 1
+    end
+    if into == "forest" and not road and game:option("disorder_fatigue")
+        and game:terrain(a.col, a.row) ~= "forest" then
+      te = te + 1
+    end
+    if i < #path then
+      local friend = L:occupant(b.col, b.row)
+      if friend ~= nil and friend ~= u then
+        te = te + 1
+        te_hit(L, friend, 1, false)
+      end
+    end
+    if kind == "cavalry" and game:mode(u) == "formed" and game:terrain(a.col, a.row) == "forest"
+        and not road then
+      game:set_mode(u, "dismounted")
+      game:note(name .. " left the forest off the road and is dismounted")
+    end
+  end
+  if kind == "artillery" and game:mode(u) == "unlimbered" then
+    te = te + 1
+  end
+  te_hit(L, u, te, false)
+  -- 5.5.1: a unit whose move ended along a road stands in column on it (counted flanked)
+  -- until it deploys or moves off the road.
+  if road ~= game:flag(u, "on_road") then
+    L:set(u, "on_road", road)
+  end
+end
+
+-- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is
+-- no longer counted flanked.
+function M.deploy(game, actor)
+  if not game:flag(actor, "on_road") then
+    error(game:name(actor) .. " is not in column on a road")
+  end
+  local L = ledger(game)
+  L:set(actor, "on_road", false)
+  te_hit(L, actor, 1, false)
+end
+
+-- A facing change: not in melee, routed, halted or (optional disorder rule) fatigued.
+-- The ruleset's `turning` data counts it (once a turn, cavalry twice) and charges its
+-- point before a move; after a move it needs a point left over.
+function M.faced(game, u, before)
+  if not is_unit(game, u) then
+    return
+  end
+  local name = game:name(u)
+  if game:flag(u, "in_melee") then
+    error(name .. " is in melee and cannot change facing")
+  end
+  if game:flag(u, "routed") then
+    error(name .. " is routed: it faces the rear until rallied")
+  end
+  if game:flag(u, "halted") then
+    error(name .. " is halted by a failed order change and cannot change facing")
+  end
+  if game:flag(u, "inactive") then
+    error(name .. " is not in the group being activated (group " .. game:counter(u, "group") .. ")")
+  end
+  if game:counter(u, "bridging") > 0 then
+    game:add_counter(u, "bridging", -game:counter(u, "bridging"))
+    game:note(name .. " turns from its bridge and leaves it unfinished")
+  end
+  if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
+    error(name .. " is fatigued and cannot change facing")
+  end
+  -- 5.1b/7.4: in the melee phase only a unit that has just won a melee (and advanced, or
+  -- chose a facing change instead) may turn, without a movement point (issue 7).
+  if game:phase() == "melee" then
+    if not game:flag(u, "victor") then
+      error(name .. " may change facing in the melee phase only after winning a melee")
+    end
+    return
+  end
+  -- The count already includes this change.
+  local allowance = game:allowance(u)
+  if allowance ~= nil and game:moved(u)
+      and game:counter(u, "steps_moved") + game:counter(u, "face_changes") > allowance then
+    error(name .. " has no movement point left to change facing")
+  end
+end
+
+-- Constructions: a turn's digging instead of moving; 4 turns make quick works, 6 a redoubt.
+local QUICK_WORKS, REDOUBT = 4, 6
+
+function M.dig(game, actor)
+  if game:moved(actor) then
+    error(game:name(actor) .. " has moved this turn and cannot dig in")
+  end
+  local works = game:counter(actor, "works") + 1
+  game:add_counter(actor, "works", 1)
+  game:set_flag(actor, "dug", true)
+  if works == QUICK_WORKS then
+    game:note(game:name(actor) .. " has built quick works (cover 1)")
+  elseif works == REDOUBT then
+    game:note(game:name(actor) .. " has built a redoubt (cover 2)")
+  end
+end
+
+-- Cover of the works a unit has dug, on top of its terrain.
+local function works_cover(game, u)
+  local works = game:counter(u, "works")
+  if works >= REDOUBT then
+    return 2
+  elseif works >= QUICK_WORKS then
+    return 1
+  end
+  return 0
+end
+
+return {
+  hooks = M,
+  QUICK_WORKS = QUICK_WORKS,
+  REDOUBT = REDOUBT,
+  exempt_from_obstacles = exempt_from_obstacles,
+  has = has,
+  works_cover = works_cover,
+}

@@ -1,0 +1,491 @@
+-- Hex Command sequence of play: reinforcements and withdrawals, losses and army
+-- integrity, rallies, the end of the turn, pontoon bridges, commander removal, the
+-- activation sequence and the fire-order roll, and each phase's start.
+
+local enemy_side = scripts.hc_core.enemy_side
+local fall_back = scripts.hc_core.fall_back
+local is_unit = scripts.hc_core.is_unit
+local ledger = scripts.hc_core.ledger
+local rout_distance = scripts.hc_core.rout_distance
+local has = scripts.hc_moves.has
+local roll_cvs = scripts.hc_command.roll_cvs
+
+local M = {}
+
+-- Reinforcements (4) ---------------------------------------------------------------------
+
+local DIRS = { "E", "SE", "SW", "W", "NW", "NE" }
+
+-- Hex distance between two cells of this pointy-top grid (odd rows shoved east).
+local function hex_distance(c1, r1, c2, r2)
+  local q1, q2 = c1 - (r1 - (r1 % 2)) // 2, c2 - (r2 - (r2 % 2)) // 2
+  local dq, dr = q1 - q2, r1 - r2
+  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
+end
+
+local PLACES = { ["first place"] = 1, ["second place"] = 2, ["third place"] = 3 }
+
+-- 4a/4d: in the arrivals phase every off-board unit whose counter `arrives` has come due
+-- enters at its place (counter `entry`, board region `entry_N`; entry 0: the side rolls
+-- the d6 entry chart once for the turn's arrivals). Each takes the first cell of the place
+-- that no piece holds. 4b: when none is left, the rest wait a turn, the enemy is told how
+-- many are coming, and its units on the place are marked `blocking` (they may withdraw
+-- two moves in their movement phase).
+local function arrivals(game)
+  local turn = game:turn()
+  local taken, rolled, blocked = {}, {}, {}
+  for _, u in ipairs(game:off_board_units()) do
+    local due = game:counter(u, "arrives")
+    if due > 0 and due <= turn and game:kind(u) ~= "fake_counter" then
+      local side = game:side(u)
+      local k = game:counter(u, "entry")
+      if k == 0 then
+        if rolled[side] == nil then
+          local place = game:resolve("entry_point", {}, "entry place of " .. side .. "'s reinforcements")
+          rolled[side] = PLACES[place]
+        end
+        k = rolled[side]
+      end
+      local cells = game:region("entry_" .. k)
+      local placed = false
+      for _, c in ipairs(cells) do
+        local key = c.col .. "," .. c.row
+        if not taken[key] and game:unit_at(c.col, c.row) == nil then
+          taken[key] = true
+          game:place(u, c.col, c.row, "reinforcement arriving at entry place " .. k)
+          game:add_counter(u, "arrives", -due)
+          placed = true
+          break
+        end
+      end
+      if not placed then
+        local b = blocked[side .. k] or { side = side, k = k, n = 0, cells = cells }
+        b.n = b.n + 1
+        blocked[side .. k] = b
+      end
+    end
+  end
+  local keys = {}
+  for key in pairs(blocked) do
+    table.insert(keys, key)
+  end
+  table.sort(keys)
+  for _, key in ipairs(keys) do
+    local b = blocked[key]
+    game:announce(b.side .. ": " .. b.n .. (b.n == 1 and " unit is" or " units are")
+      .. " arriving at entry place " .. b.k .. ", which the enemy holds; they wait a turn")
+    for _, c in ipairs(b.cells) do
+      local e = game:unit_at(c.col, c.row)
+      if e ~= nil and game:side(e) ~= b.side and is_unit(game, e) then
+        game:set_flag(e, "blocking", true)
+      end
+    end
+  end
+end
+
+-- 4b: a unit blocking an arrival may make two full moves away from the entry place, in a
+-- straight line toward the cells farthest from it; it stops before the board edge, water,
+-- any piece or an enemy zone of control, and does not move again this turn.
+function M.withdraw(game, actor)
+  local name = game:name(actor)
+  if not game:flag(actor, "blocking") then
+    error(name .. " is not blocking an arrival")
+  end
+  if game:moved(actor) then
+    error(name .. " has moved this turn")
+  end
+  local col, row = game:cell(actor)
+  local place = {}
+  for k = 1, 3 do
+    for _, c in ipairs(game:region("entry_" .. k)) do
+      if hex_distance(c.col, c.row, col, row) <= 1 then
+        for _, x in ipairs(game:region("entry_" .. k)) do
+          table.insert(place, x)
+        end
+        break
+      end
+    end
+  end
+  local function away(c, r)
+    local best = math.huge
+    for _, x in ipairs(place) do
+      best = math.min(best, hex_distance(x.col, x.row, c, r))
+    end
+    return best
+  end
+  local dir, score = nil, away(col, row)
+  for _, d in ipairs(DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    if nc ~= nil and away(nc, nr) > score then
+      dir, score = d, away(nc, nr)
+    end
+  end
+  if dir == nil then
+    error(name .. " has nowhere to withdraw to")
+  end
+  local foe = enemy_side(game, game:side(actor))
+  local steps = 2 * math.floor(game:allowance(actor) or 0)
+  local c, r = col, row
+  for _ = 1, steps do
+    local nc, nr = game:neighbour(c, r, dir)
+    if nc == nil or game:terrain(nc, nr) == "lake" or game:unit_at(nc, nr) ~= nil
+        or (foe ~= nil and game:zoc(nc, nr, foe) ~= nil) then
+      break
+    end
+    c, r = nc, nr
+  end
+  if c == col and r == row then
+    error(name .. " has nowhere to withdraw to")
+  end
+  game:face(actor, dir)
+  game:place(actor, c, r, "withdrew two moves from the arriving force")
+  game:set_flag(actor, "disturbed", true)
+  game:set_flag(actor, "blocking", false)
+  game:set_flag(actor, "withdrawn", true)
+end
+
+-- The sequence of play ------------------------------------------------------------------
+
+-- Each side's force for the army-integrity check, read from the game every time (a script
+-- keeps no state between calls, so a replayed or restarted game reads the same): units and
+-- commanders on the board, and those off it that are not reinforcements still to come —
+-- those are lost.
+local function roster_of(game, side)
+  local r = { units = {}, lost_units = 0, lost_commanders = 0 }
+  local function add(u, on_board)
+    if game:kind(u) == "commander" then
+      if not on_board then r.lost_commanders = r.lost_commanders + 1 end
+    elseif is_unit(game, u) and game:kind(u) ~= "crew" then
+      table.insert(r.units, u)
+      if not on_board or game:flag(u, "routed") then
+        r.lost_units = r.lost_units + 1
+      end
+    end
+  end
+  for _, u in ipairs(game:units(side)) do
+    add(u, true)
+  end
+  for _, u in ipairs(game:off_board_units(side)) do
+    if game:counter(u, "arrives") == 0 then
+      add(u, false)
+    end
+  end
+  return r
+end
+
+-- Percentage of a side's units lost (destroyed or routed), plus 10 per lost commander.
+function M.losses(game, side)
+  local r = roster_of(game, side)
+  if #r.units == 0 then
+    return 0
+  end
+  return (r.lost_units * 100) // #r.units + 10 * r.lost_commanders
+end
+
+local function integrity(game, side)
+  local losses = M.losses(game, side)
+  if losses < game:setting("break_point") then
+    return
+  end
+  game:note(side .. " has lost " .. losses .. "%: integrity check")
+  local L = ledger(game)
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and not game:flag(u, "routed") then
+      if game:resolve("integrity", {}, "integrity of " .. game:name(u)) == "withdraw" then
+        local back = game:turned(game:facing(u), 3)
+        fall_back(L, u, back, 3, "withdrew (army integrity)")
+      end
+    end
+  end
+end
+
+local function rally(game, side)
+  local L = ledger(game)
+  local sphere = game:option("command_sphere")
+  local rallied = {}
+  for _, c in ipairs(game:units(side)) do
+    local host = game:kind(c) == "commander" and game:host(c) or nil
+    if host ~= nil then
+      rallied[host:id()] = host
+      if sphere then
+        local col, row = game:cell(host)
+        for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+          local nc, nr = game:neighbour(col, row, d)
+          local u = nc and game:unit_at(nc, nr)
+          if u ~= nil and game:side(u) == side and is_unit(game, u) then
+            rallied[u:id()] = u
+          end
+        end
+      end
+    end
+  end
+  for _, u in pairs(rallied) do
+    if not game:flag(u, "in_melee") then
+      local was_routed = game:flag(u, "routed")
+      if was_routed then
+        L:set(u, "routed", false)
+      end
+      if game:counter(u, "te") > 0 then
+        L:add(u, "te", -game:counter(u, "te"))
+      end
+      if was_routed and game:option("rally_costs_te") then
+        L:add(u, "te", 1)
+      end
+      L:set(u, "fatigued", false)
+      local hits = game:counter(u, "hits")
+      if hits > 0 then
+        L:add(u, "hits", game:option("rally_all_hits") and -hits or -1)
+      end
+      if was_routed or hits > 0 then
+        game:note(game:name(u) .. " rallies")
+      end
+    end
+  end
+  -- 8 (rally c): the most valuable units (attribute `self_rally`) remove one hit without a
+  -- commander.
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and rallied[u:id()] == nil and game:attribute(u, "self_rally") > 0
+        and not game:flag(u, "in_melee") and game:counter(u, "hits") > 0 then
+      L:add(u, "hits", -1)
+      game:note(game:name(u) .. " rallies on its own")
+    end
+  end
+  if game:option("supply") then
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) and game:kind(u) ~= "wagon" then
+        for _, w in ipairs(game:units(side)) do
+          if game:kind(w) == "wagon" and game:distance(u, w) <= 2 then
+            L:add(u, "supply", 12 - game:counter(u, "supply"))
+            break
+          end
+        end
+      end
+    end
+  end
+end
+
+local function turn_end(game)
+  local L = ledger(game)
+  for _, u in ipairs(game:units()) do
+    if is_unit(game, u) then
+      L:add(u, "steps_moved", -game:counter(u, "steps_moved"))
+      if game:flag(u, "in_melee") then
+        local col, row = game:cell(u)
+        local touching = false
+        for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+          local nc, nr = game:neighbour(col, row, d)
+          local e = nc and game:unit_at(nc, nr)
+          if e ~= nil and game:side(e) ~= game:side(u) and game:flag(e, "in_melee") then
+            touching = true
+          end
+        end
+        if touching then
+          -- Flip the melee marker: the next round is a later round (cover degrades).
+          game:note(game:name(u) .. " stays locked in melee")
+        else
+          L:set(u, "in_melee", false)
+          L:add(u, "melee_rounds", -game:counter(u, "melee_rounds"))
+        end
+      elseif not game:moved(u) and not game:flag(u, "disturbed") and game:counter(u, "te") > 0 then
+        -- A turn without moving recovers one TE hit; a unit forced to move or meleed
+        -- loses the attempt (charts page, removing TE hits).
+        L:add(u, "te", -1)
+        if game:flag(u, "fatigued") then
+          L:set(u, "fatigued", false)
+        end
+      end
+    end
+  end
+end
+
+-- Movement, sequence, constructions (issue 7) ------------------------------------------
+
+-- Every side with a piece in play, the phasing side first.
+local function all_sides(game)
+  local first = game:phasing()
+  local sides, seen = { first }, { [first] = true }
+  for _, u in ipairs(game:units()) do
+    local s = game:side(u)
+    if not seen[s] then
+      seen[s] = true
+      sides[#sides + 1] = s
+    end
+  end
+  return sides
+end
+
+-- Charts page, constructions: a pontoon bridge takes 3 turns. A unit standing at a stream,
+-- facing it, spends its turn on the bridge instead of moving (flag `dug`: it has worked
+-- this turn); the third turn's work draws a bridge across the stream in front of it for the
+-- rest of the game. Moving or changing facing leaves the work unfinished (back to 0).
+local PONTOON_TURNS = 3
+
+function M.bridge(game, actor)
+  local name = game:name(actor)
+  if game:moved(actor) then
+    error(name .. " has moved this turn and cannot work on a bridge")
+  end
+  local col, row = game:cell(actor)
+  local nc, nr = game:neighbour(col, row, game:facing(actor))
+  if nc == nil then
+    error(name .. " faces the edge of the field: there is nothing to bridge")
+  end
+  local feats = game:features(col, row, nc, nr)
+  if not has(feats, "stream") then
+    error(name .. " must face a stream to bridge it")
+  end
+  if has(feats, "bridge") then
+    error("there is already a bridge across the stream in front of " .. name)
+  end
+  local done = game:counter(actor, "bridging") + 1
+  game:set_flag(actor, "dug", true)
+  if done >= PONTOON_TURNS then
+    game:add_counter(actor, "bridging", -game:counter(actor, "bridging"))
+    game:add_feature("bridge", col, row, nc, nr, "pontoon bridge built by " .. name)
+  else
+    game:add_counter(actor, "bridging", 1)
+    game:note(name .. " works on a pontoon bridge (" .. done .. " of " .. PONTOON_TURNS .. " turns)")
+  end
+end
+
+-- Sequence of play 1-2 (optional rule `remove_commanders`): the side's commanders are taken
+-- off their units as its command phase begins; it attaches them again in that phase.
+local function remove_commanders(game, side)
+  for _, c in ipairs(game:units(side)) do
+    if game:kind(c) == "commander" and game:host(c) ~= nil then
+      game:attach(c, nil)
+      game:note(game:name(c) .. " is removed from " .. game:name(game:host(c)))
+    end
+  end
+end
+
+-- 2.3 (optional rule `activation_sequence`): the phases of the sequence's variant. As a
+-- group's activation begins, the side's units of other groups are marked `inactive` (they
+-- cannot move, change facing or limber); group 0 floats (artillery, unnumbered units) and
+-- may move in any one activation of its side. Routed units rout in their side's first
+-- activation. Both sides check integrity in the command phase and rally at the end.
+-- Returns true when the phase is handled here.
+local function sequence_phase(game, phase, side)
+  local activation = game:option("activation_sequence")
+  if phase == "command" then
+    local sides = activation and all_sides(game) or { side }
+    if game:option("remove_commanders") then
+      for _, s in ipairs(sides) do
+        remove_commanders(game, s)
+      end
+    end
+    if activation then
+      for _, s in ipairs(sides) do
+        integrity(game, s)
+      end
+    end
+    return activation
+  end
+  if not activation then
+    return false
+  end
+  local group = tonumber(string.match(phase, "^group (%d+) movement$"))
+  if group ~= nil then
+    local L = ledger(game)
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) then
+        local g = game:counter(u, "group")
+        if g ~= 0 and g ~= group then
+          L:set(u, "inactive", true)
+        end
+        if group == 1 and game:flag(u, "routed") then
+          fall_back(L, u, game:facing(u), rout_distance(game, u), "routed")
+        end
+      end
+    end
+    return true
+  elseif phase == "rally" then
+    for _, s in ipairs(all_sides(game)) do
+      rally(game, s)
+    end
+    return true
+  end
+  return false
+end
+
+-- 7c alt (optional rule `fire_order_roll`): as the first fire phase of a side turn begins
+-- both sides roll a d6 and the higher fires first; on a tie the non-phasing side does, as
+-- in the standard rule. The other side's units hold their fire (`holding_fire`) and fire in
+-- the next phase (`fires_later`), where the first side's units hold theirs.
+local function fire_order(game, phase, side)
+  if phase ~= "first fire" and phase ~= "next fire" then
+    return false
+  end
+  local L = ledger(game)
+  if phase == "first fire" then
+    local enemy = enemy_side(game, side)
+    local mine = game:roll("d6", side .. " rolls to fire first")
+    local theirs = game:roll("d6", enemy .. " rolls to fire first")
+    local first = mine > theirs and side or enemy
+    game:note(first .. " fires first (" .. side .. " " .. mine .. ", " .. enemy .. " " .. theirs .. ")")
+    for _, u in ipairs(game:units()) do
+      if is_unit(game, u) then
+        local later = game:side(u) ~= first
+        L:set(u, "fires_later", later)
+        if later then
+          L:set(u, "holding_fire", true)
+        end
+      end
+    end
+  else
+    for _, u in ipairs(game:units()) do
+      if is_unit(game, u) and not game:flag(u, "fires_later") then
+        L:set(u, "holding_fire", true)
+      end
+    end
+  end
+  return true
+end
+
+function M.phase_begin(game, phase)
+  -- The CVS table is rolled once, as the game starts (its first phase).
+  if game:turn() == 1 and phase == "arrivals" and game:option("random_cvs") then
+    for _, c in ipairs(game:units()) do
+      if game:kind(c) == "commander" then
+        roll_cvs(game, c)
+      end
+    end
+  end
+  local side = game:phasing()
+  if sequence_phase(game, phase, side) or fire_order(game, phase, side) then
+    return
+  end
+  if phase == "arrivals" then
+    arrivals(game)
+  elseif phase == "command" then
+    integrity(game, side)
+  elseif phase == "movement" then
+    local L = ledger(game)
+    for _, u in ipairs(game:units(side)) do
+      if is_unit(game, u) and game:flag(u, "routed") then
+        fall_back(L, u, game:facing(u), rout_distance(game, u), "routed")
+      end
+    end
+  elseif phase == "rally" then
+    rally(game, side)
+  elseif phase == "turn end" then
+    turn_end(game)
+  end
+end
+
+return {
+  hooks = M,
+  DIRS = DIRS,
+  PLACES = PLACES,
+  PONTOON_TURNS = PONTOON_TURNS,
+  all_sides = all_sides,
+  arrivals = arrivals,
+  fire_order = fire_order,
+  hex_distance = hex_distance,
+  integrity = integrity,
+  rally = rally,
+  remove_commanders = remove_commanders,
+  roster_of = roster_of,
+  sequence_phase = sequence_phase,
+  turn_end = turn_end,
+}
