@@ -11,6 +11,8 @@
 //! - [`board`]: drawing the board and pieces for every geometry.
 //! - [`view`]: "View as" — which pieces a viewer sees.
 
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod board;
 pub mod house;

@@ -5,6 +5,8 @@
 //! [`action::Order`] into [`action::Event`]s or refuses it and changes nothing. Variant
 //! decisions that data cannot express are asked through [`hooks::Hooks`].
 
+#![warn(missing_docs)]
+
 pub mod action;
 pub mod board;
 pub mod chart;

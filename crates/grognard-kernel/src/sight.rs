@@ -117,7 +117,7 @@ pub(crate) fn line_clear(
 }
 
 impl World<'_> {
-    /// [`Game::clear_sight`] for hooks: true when the line from `a` to `b` crosses nothing
+    /// [`Game::clear_sight`](crate::game::Game::clear_sight) for hooks: true when the line from `a` to `b` crosses nothing
     /// that blocks sight (terrain, walls, or on a grid any piece).
     #[must_use]
     pub fn clear_sight(&self, a: &Piece, b: &Piece) -> bool {

@@ -1,7 +1,7 @@
 //! What a player receives: a side's view of the game and that side's log.
 //!
-//! [`Game::view`] is built from the side's own pieces and its [`Knowledge`] alone, never
-//! from the enemy's pieces directly; [`Game::events_for`] is the log as that side saw it,
+//! [`Game::view`](crate::game::Game::view) is built from the side's own pieces and its [`Knowledge`] alone, never
+//! from the enemy's pieces directly; [`Game::events_for`](crate::game::Game::events_for) is the log as that side saw it,
 //! redacted when each event happened. Refusals never name what the side cannot see:
 //! orders naming unseen pieces get one fixed wording, moves into unseen enemies end in
 //! contact instead of a refusal, and lines of sight are judged with the pieces the side

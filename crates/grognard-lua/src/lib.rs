@@ -4,6 +4,8 @@
 //! [`host::LuaHooks`] binds a ruleset's scripts to the kernel's hook points; [`api`] is
 //! the `game` object game hooks receive.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod error;
 pub mod host;

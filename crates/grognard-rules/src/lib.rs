@@ -6,6 +6,8 @@
 //! the kernel's [`grognard_kernel::rules::Rules`]; [`scenario`] does the same for boards
 //! and pieces. [`load`] reads files; [`save`] is the replayable save format.
 
+#![warn(missing_docs)]
+
 mod company;
 pub mod compile;
 mod cx;

@@ -154,7 +154,7 @@ impl Game {
     }
 
     /// A piece's name as `viewer` may read it now (`None`: the referee, who reads every
-    /// name): see [`Self::label`]. Unknown ids read `#N`.
+    /// name): see `label`. Unknown ids read `#N`.
     #[must_use]
     pub fn name_as(&self, viewer: Option<SideId>, id: PieceId) -> String {
         match (self.state.pieces.get(id.index()), viewer) {

@@ -14,8 +14,8 @@ use crate::error::HookError;
 
 use super::SANDBOX_SHORT_SRC;
 
-/// What one game's scripts may use. Every limit applies to each [`Sandbox::call`] (and to
-/// running a module's top level in [`Sandbox::load_module`]), except memory, which is a cap
+/// What one game's scripts may use. Every limit applies to each [`Sandbox::call`](super::Sandbox::call) (and to
+/// running a module's top level in [`Sandbox::load_module`](super::Sandbox::load_module)), except memory, which is a cap
 /// on the whole state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -73,7 +73,7 @@ pub const PATTERN_STEP_LIMIT: u64 = 4_000_000;
 pub(super) const PATTERN_STEPS_PER_UNIT: u64 = 4;
 /// Charges below this many instructions' worth are not worth reading the clock for.
 pub(super) const SMALL_WORK_UNITS: u64 = 256;
-/// Most bytes [`Sandbox::take_printed`] keeps between two reads.
+/// Most bytes [`Sandbox::take_printed`](super::Sandbox::take_printed) keeps between two reads.
 pub const PRINT_LOG_LIMIT: usize = 64 * 1024;
 
 // ---------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ impl fmt::Display for Trip {
 impl std::error::Error for Trip {}
 
 impl From<HookError> for mlua::Error {
-    /// Lets host functions registered on [`Sandbox::lua`] propagate a nested call's error
+    /// Lets host functions registered on [`Sandbox::lua`](super::Sandbox::lua) propagate a nested call's error
     /// through Lua without losing its kind.
     fn from(error: HookError) -> Self {
         mlua::Error::external(error)

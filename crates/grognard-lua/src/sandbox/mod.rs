@@ -50,7 +50,7 @@
 //!   determinism).
 //! * **Patterns.** `string.find`, `match`, `gmatch` and `gsub` can backtrack exponentially
 //!   inside one C call. Before each call a Rust guard bounds the matcher's worst case
-//!   (see [`pattern`](self::pattern) for the estimate) and refuses above
+//!   (see `sandbox/pattern.rs` for the estimate) and refuses above
 //!   [`PATTERN_STEP_LIMIT`] with [`HookErrorKind::PatternTooComplex`]; accepted calls are
 //!   charged a quarter of the estimate. Plain `find` is bounded too (it is `O(n·m)`).
 //! * **Wall-clock deadline.** The hook also checks [`Limits::wall_clock_per_call`]. It backs

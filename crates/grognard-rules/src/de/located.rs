@@ -62,7 +62,7 @@ impl<'de> MapAccess<'de> for LocatedAccess<'_, '_> {
 
 /// A value together with where it was written.
 ///
-/// Decoded through [`decode`], `location` is the `file:line:col` of the value's node, so
+/// Decoded through [`decode`](super::decode), `location` is the `file:line:col` of the value's node, so
 /// checks run after decoding (a unit type that does not exist, a chart row out of order)
 /// can still point at the file. Decoded by any other deserializer (`serde_json`, ...), the
 /// value is read as a plain `T` and the location is unknown (empty file name, line 0).

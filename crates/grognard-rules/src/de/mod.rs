@@ -1,6 +1,6 @@
 //! Decoding a located YAML tree into typed model structs, reporting *every* problem.
 //!
-//! [`decode`] is a serde [`Deserializer`] over a [`Node`] tree. Where serde would stop at
+//! [`decode`] is a serde [`Deserializer`](serde::Deserializer) over a [`Node`] tree. Where serde would stop at
 //! the first error, it notes a [`Diagnostic`] and carries on:
 //!
 //! - **Unknown keys.** In a struct, serde tells the deserializer the struct's field names;
