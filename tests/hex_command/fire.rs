@@ -3,14 +3,14 @@
 //! after melee and overlapping a blocking force. Each test plays a small field through the
 //! binary and checks the log.
 
-use crate::hex_field::{Field, ends, has, lacks, order};
+use super::field::{Field, ends, has, lacks, order};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
 
 /// A 10×8 field; `map` rows override the all-clear board, `features` and `pieces` are YAML
 /// list entries.
 fn field(map: Option<&str>, features: &str, pieces: &str) -> Field {
-    crate::hex_field::field(map, features, pieces, "", 3)
+    super::field::field(map, features, pieces, "", 3)
 }
 
 fn act(side: &str, by: &str, action: &str, at: &str) -> String {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::hex_field::{Field, ends, has, lacks, order, with};
+use super::field::{Field, ends, has, lacks, order, with};
 use crate::util::{Run, grognard, grognard_in, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
@@ -18,14 +18,14 @@ fn field(pieces: &str, extra: &str) -> Field {
 
 /// [`field`] with board `features` (YAML list entries).
 fn field_on(pieces: &str, extra: &str, features: &str) -> Field {
-    crate::hex_field::field(None, features, pieces, extra, 6)
+    super::field::field(None, features, pieces, extra, 6)
 }
 
 /// What the tests here read from a field besides its log.
 trait Views {
     fn state(&self, orders: &[String]) -> Value;
     fn facing(&self, orders: &[String], unit: &str) -> u64;
-    fn reach(&self, orders: &[String], unit: &str) -> Vec<(String, String)>;
+    fn reach_paths(&self, orders: &[String], unit: &str) -> Vec<(String, String)>;
 }
 
 impl Views for Field {
@@ -58,7 +58,7 @@ impl Views for Field {
     }
 
     /// The cells `reach` lists for `unit` after `orders`, with the path to each.
-    fn reach(&self, orders: &[String], unit: &str) -> Vec<(String, String)> {
+    fn reach_paths(&self, orders: &[String], unit: &str) -> Vec<(String, String)> {
         self.write_orders("reach-orders.yaml", orders);
         let all = vec![
             "reach",
@@ -174,8 +174,8 @@ fn reach_agrees_with_play_under_oblique_moves() {
         c
     };
     for unit in ["b", "c"] {
-        let plain = f.reach(&before, unit);
-        let oblique = g.reach(&before, unit);
+        let plain = f.reach_paths(&before, unit);
+        let oblique = g.reach_paths(&before, unit);
         assert_eq!(cells(&plain), cells(&oblique), "{unit}");
         assert!(oblique.len() > 6, "{unit}: {oblique:?}");
         for (cell, path) in &oblique {

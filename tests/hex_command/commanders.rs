@@ -1,0 +1,192 @@
+//! Hex Command commanders (8): the supreme commander's death, rallies, attaching commanders,
+//! order changes, army integrity and random CVS rolls.
+
+use super::*;
+
+/// 004 break point: when the supreme commander is killed, every unit of his force rolls the
+/// cube at once and on red withdraws two turns' distance to its rear.
+#[test]
+fn supreme_commander_death_makes_every_unit_roll() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: v, side: red, type: commander, at: [4, 4], attached_to: r, attributes: { supreme: 1 } }\n  - { id: q, side: red, type: infantry, at: [1, 6], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_fire(), &[fire("b", "r")]);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let (mut went, mut stayed) = (false, false);
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        if !r.stdout.contains("v removed (commander killed") {
+            lacks(&r.stdout, "supreme commander");
+            continue;
+        }
+        has(
+            &r.stdout,
+            "note: red's supreme commander is dead: every unit rolls for integrity",
+        );
+        has(&r.stdout, "(integrity of q (supreme commander killed))");
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("(integrity of q (supreme commander killed))"))
+            .expect("q's roll");
+        if line.contains("withdraw") {
+            has(
+                &r.stdout,
+                "q placed (1,6) → (7,6) (withdrew two turns' distance (supreme commander killed))",
+            );
+            went = true;
+        } else {
+            lacks(&r.stdout, "q placed");
+            stayed = true;
+        }
+        if went && stayed {
+            return;
+        }
+    }
+    panic!("300 seeds: withdrew {went}, held {stayed}");
+}
+
+// --- Reinforcements ----------------------------------------------------------------------
+
+/// 004 8: a unit with a commander attached rallies at the end of its side's turn: routed
+/// status and TE hits go, and one hit.
+#[test]
+fn rally_with_a_commander() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: W, counters: { hits: 2, te: 1 }, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: n, side: blue, type: infantry, at: [3, 6], facing: E, counters: { hits: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = ends("blue", 1); // arrivals
+    o.extend(ends("blue", 1)); // command; movement begins: b routs on first
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 2)); // fire, melee → rally begins
+    let out = ok(&f, &o);
+    has(&out, "b placed (3,4) → (0,4) (routed)");
+    has(&out, "b is no longer routed");
+    has(&out, "b te 1 → 0");
+    has(&out, "b hits 2 → 1");
+    lacks(&out, "n hits");
+    let all = f.play(
+        &o.iter().map(String::as_str).collect::<Vec<_>>(),
+        &["--option", "rally_all_hits=on"],
+    );
+    has(&all.stdout, "b hits 2 → 0");
+}
+
+/// Sequence of play, rally (optional): a routed unit that rallies takes one TE hit; 8c: a
+/// unit valuable enough (attribute `self_rally`) removes one hit without a commander.
+#[test]
+fn rally_variants() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: W, counters: { hits: 2, te: 1 }, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: n, side: blue, type: infantry, at: [3, 6], facing: E, counters: { hits: 1 }, attributes: { self_rally: 1 } }\n  - { id: m, side: blue, type: infantry, at: [6, 6], facing: E, counters: { hits: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 2));
+    let refs: Vec<&str> = o.iter().map(String::as_str).collect();
+    let plain = f.play(&refs, &[]);
+    has(&plain.stdout, "n hits 1 → 0");
+    has(&plain.stdout, "note: n rallies on its own");
+    lacks(&plain.stdout, "m hits");
+    assert_eq!(final_value(&plain.stdout, "b te"), 0);
+    let te = f.play(&refs, &["--option", "rally_costs_te=on"]);
+    has(&te.stdout, "b te 1 → 0");
+    has(&te.stdout, "b te 0 → 1");
+    assert_eq!(final_value(&te.stdout, "b te"), 1);
+}
+
+/// 004 6 and 5.3: commanders attach at the start of the turn, one per unit, never to a
+/// routed unit; a unit that routs loses its commander, captured.
+#[test]
+fn attaching_commanders() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: u, side: blue, type: infantry, at: [5, 6], facing: E, flags: [routed] }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: h, side: blue, type: commander, at: [3, 6], attached_to: c }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let attach = |who: &str, to: &str| {
+        order(
+            "blue",
+            &format!("act: {{ piece: {who}, action: attach, target: {to} }}"),
+        )
+    };
+    refused(
+        &f,
+        &with(ends("blue", 1), &[attach("g", "c")]),
+        "c already has a commander (h)",
+    );
+    refused(
+        &f,
+        &with(ends("blue", 1), &[attach("g", "u")]),
+        "cannot be attached to a routed unit",
+    );
+    let free = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", free, "");
+    let out = ok(&f, &with(ends("blue", 1), &[attach("g", "c")]));
+    has(&out, "g attached to c");
+}
+
+/// 004 2.2.1/2.2.2: order changes up to the Initiative value; a failure rolls on the
+/// decision-failure table.
+#[test]
+fn order_changes_limited_by_initiative() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_i: 1, cvs_t: 9 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let change = order("blue", "act: { piece: g, action: change_orders }");
+    let out = ok(&f, &with(ends("blue", 1), std::slice::from_ref(&change)));
+    has(&out, "g order_changes 0 → 1");
+    has(&out, "cvs_test: d10");
+    // Tactical 9: only a 10 passes; otherwise the decision-failure table is rolled.
+    if out.contains("→ fail") {
+        has(&out, "decision_failure: d10");
+    }
+    // Second attempt in a later turn is over the limit of 1.
+    let mut o = with(ends("blue", 1), std::slice::from_ref(&change));
+    o.extend(whole_turn().split_off(1));
+    o.extend(ends("blue", 1)); // turn 2: arrivals
+    o.push(change);
+    refused(&f, &o, "g has used all 1 order changes");
+}
+
+/// 004 Rules by sequence 2: past the break point every unit rolls; red withdraws 3 hexes
+/// to the rear.
+#[test]
+fn army_integrity_withdraws_on_red() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: E }\n  - { id: d, side: blue, type: infantry, at: [5, 6], facing: E, flags: [routed] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    // One unit of two routed: 50% lost, at the break point of 50.
+    let f = field(None, "", pieces, "settings: { break_point: 50 }");
+    let orders = ends("blue", 1);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let (mut held, mut withdrew) = (false, false);
+    for seed in 0..100 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        has(&r.stdout, "note: blue has lost 50%: integrity check");
+        if r.stdout.contains("→ withdraw (integrity of b)") {
+            has(
+                &r.stdout,
+                "b placed (5,4) → (2,4) (withdrew (army integrity))",
+            );
+            withdrew = true;
+        } else {
+            has(&r.stdout, "→ hold (integrity of b)");
+            lacks(&r.stdout, "b placed");
+            held = true;
+        }
+        if held && withdrew {
+            break;
+        }
+    }
+    assert!(held && withdrew);
+    let safe = field(None, "", pieces, "settings: { break_point: 51 }");
+    let r = safe.play(&refs, &[]);
+    lacks(&r.stdout, "integrity");
+}
+
+/// 004 2.2.3: random CVS traits from the table at the start of the game.
+#[test]
+fn random_cvs_rolls_each_commander() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let f = field(None, "", pieces, "options: { random_cvs: true }");
+    let r = f.play(&[] as &[&str], &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    has(&r.stdout, "(grade of g)");
+    has(&r.stdout, "(CVS of g)");
+    assert!(r.stdout.contains("note: g is "), "{}", r.stdout);
+}

@@ -1,0 +1,106 @@
+//! Hex Command melee (7.2-7.4): results on the right unit, flank melee, guns and
+//! skirmishers in melee, cover degrading round by round.
+
+use super::*;
+
+/// 004 7.3 and the melee chart: the Stronger unit (here the attacker with a commander) and
+/// the four results, applied to the right unit.
+#[test]
+fn melee_results_fall_on_the_right_unit() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_melee(), &[melee("b", "r")]);
+    over_seeds(
+        &f,
+        &orders,
+        &[
+            "both hit and defender TE",
+            "attacker hit",
+            "defender hit",
+            "defender TE",
+        ],
+        |outcome, out| {
+            has(out, "melee of b (3) against r (2)");
+            match outcome {
+                "both hit and defender TE" => {
+                    has(out, "b hits 0 → 1");
+                    has(out, "r hits 0 → 1");
+                    has(out, "r te 0 → 1");
+                }
+                "attacker hit" => {
+                    has(out, "b hits 0 → 1");
+                    lacks(out, "r hits");
+                }
+                "defender hit" => {
+                    has(out, "r hits 0 → 1");
+                    lacks(out, "b hits");
+                }
+                "defender TE" => {
+                    has(out, "r te 0 → 1");
+                    lacks(out, "hits");
+                }
+                other => panic!("unexpected {other}"),
+            }
+            // Both are now locked in melee (and so have no zone of control).
+            has(out, "b is in_melee");
+        },
+    );
+}
+
+/// 004 melee chart notes: a unit meleed in its flank or rear takes its results doubled.
+#[test]
+fn flank_melee_doubles_the_results() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
+    let f = field(None, "", pieces, "");
+    let orders = with(to_blue_melee(), &[melee("b", "r")]);
+    over_seeds(
+        &f,
+        &orders,
+        &["defender hit", "defender TE"],
+        |outcome, out| {
+            // Flank gives the attacker +1: 3 against 2.
+            has(out, "melee of b (3) against r (2)");
+            match outcome {
+                "defender hit" => has(out, "r hits 0 → 2"),
+                "defender TE" => has(out, "r te 1 → 2"),
+                "both hit and defender TE" => {
+                    has(out, "r hits 0 → 2");
+                    has(out, "r te 1 → 2");
+                }
+                _ => {}
+            }
+        },
+    );
+}
+
+/// 004 3.1 and 7.2: artillery meleed in its front arc fires grapeshot once (smoothbore:
+/// automatic), then the crew abandons the guns; skirmishers do not melee.
+#[test]
+fn guns_and_skirmishers_in_melee() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered }\n  - { id: k, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: s, side: red, type: skirmishers, at: [4, 6], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(
+        &f,
+        &with(to_blue_melee(), &[melee("b", "g"), melee("k", "s")]),
+    );
+    has(&out, "grapeshot: no roll needed; band 0 (automatic) → hit");
+    has(&out, "b hits 0 → 1");
+    has(&out, "g removed (crew abandoned the guns to b)");
+    has(&out, "s removed (skirmishers contacted in melee)");
+}
+
+/// 004 7.3i: cover in melee degrades one level each round (forts +2, +1, 0).
+#[test]
+fn melee_cover_degrades_round_by_round() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . T . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    for (rounds, value) in [(0, 4), (1, 3), (2, 2), (3, 2)] {
+        let pieces = format!(
+            "  - {{ id: b, side: blue, type: infantry, at: [3, 4], facing: E }}\n  - {{ id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: {{ melee_rounds: {rounds} }}, flags: [in_melee] }}\n"
+        );
+        let f = field(Some(map), "", &pieces, "");
+        let out = ok(&f, &with(to_blue_melee(), &[melee("b", "r")]));
+        has(&out, &format!("melee of b (2) against r ({value})"));
+    }
+}
+
+// --- Commanders, rally and the sequence ----------------------------------------------

@@ -1,0 +1,247 @@
+//! Hex Command's optional rules (fire, movement, melee, command), digging in, and the
+//! example game played through.
+
+use super::*;
+
+/// 004 Optional rules: supply (12 points, one per shot, refilled near a wagon), rate of
+/// fire (once a turn), pike-and-shot muskets (class A counts as B, once a turn).
+#[test]
+fn optional_fire_rules() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E, counters: { supply: 1 }, attributes: { class: 1 } }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let shot = fire("b", "r");
+    // Supply: the one point left is spent, then b is out.
+    let once = with(to_blue_fire(), std::slice::from_ref(&shot));
+    let refs: Vec<&str> = once.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &["--option", "supply=on"]);
+    has(&r.stdout, "b supply 1 → 0");
+    let mut twice = with(to_blue_fire(), std::slice::from_ref(&shot));
+    twice.extend(ends("blue", 3));
+    twice.extend(ends("red", 2));
+    twice.push(order("blue", "act: { piece: b, action: fire, target: r }"));
+    let refs: Vec<&str> = twice.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &["--option", "supply=on"]);
+    assert!(
+        r.stderr.contains("b is out of supply"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // Without supply, b fires again in Red's turn (A/B system); with rate of fire it may not.
+    let r = f.play(&refs, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = f.play(&refs, &["--option", "rate_of_fire=on"]);
+    assert!(
+        r.stderr.contains("b has already fired this turn"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    // Class A small arms reach Code at 3 hexes; pike and shot makes them class B.
+    let r = f.play(&once.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    has(&r.stdout, "fire_small_a:");
+    let r = f.play(
+        &once.iter().map(String::as_str).collect::<Vec<_>>(),
+        &["--option", "pike_and_shot=on"],
+    );
+    has(&r.stdout, "fire_small_b:");
+}
+
+/// 004 Optional rules: disorder/fatigue (entering forest is a TE hit, fatigued units stand
+/// still), mounted infantry meleed by cavalry rout at once, the hand-out's unlimbering.
+#[test]
+fn optional_movement_and_melee_rules() {
+    let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . F . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: t, side: blue, type: infantry, at: [2, 6], facing: E, counters: { te: 3 }, flags: [fatigued] }\n  - { id: c, side: blue, type: cavalry, at: [6, 2], facing: E }\n  - { id: m, side: red, type: mounted_infantry, at: [7, 2], facing: W }\n  - { id: g, side: blue, type: artillery, at: [0, 0], facing: E, mode: limbered }\n  - { id: r, side: red, type: infantry, at: [4, 0], facing: W }\n";
+    let f = field(Some(map), "", pieces, "");
+    let into_forest = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
+    );
+    let refs: Vec<&str> = into_forest.iter().map(String::as_str).collect();
+    lacks(&f.play(&refs, &[]).stdout, "b te");
+    has(
+        &f.play(&refs, &["--option", "disorder_fatigue=on"]).stdout,
+        "b te 0 → 1",
+    );
+    let tired = with(
+        to_blue_movement(),
+        &[order("blue", "move: { piece: t, path: [[3, 6]] }")],
+    );
+    let refs: Vec<&str> = tired.iter().map(String::as_str).collect();
+    assert_eq!(f.play(&refs, &[]).code, 0);
+    let r = f.play(&refs, &["--option", "disorder_fatigue=on"]);
+    assert!(
+        r.stderr.contains("t is fatigued and cannot move"),
+        "{}",
+        r.stderr
+    );
+    let out = ok(&f, &with(to_blue_melee(), &[melee("c", "m")]));
+    has(&out, "m is routed");
+    // Move, unlimber, fire: at 1 CP by the artillery section; not at all by the hand-out.
+    let mut o = with(
+        to_blue_movement(),
+        &[
+            order("blue", "move: { piece: g, path: [[1, 0]] }"),
+            order("blue", "act: { piece: g, action: unlimber }"),
+        ],
+    );
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.push(fire("g", "r"));
+    let refs: Vec<&str> = o.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &[]);
+    has(&r.stdout, "+1 moved and unlimbered");
+    let r = f.play(&refs, &["--option", "unlimber_fires_next_turn=on"]);
+    assert!(
+        r.stderr
+            .contains("g moved and unlimbered this turn and fires next turn"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// 004 charts page, Constructions: quick works take 4 turns (cover 1), a redoubt 6 (cover
+/// 2); a unit digging does not move, and leaves its works behind when it moves on.
+#[test]
+fn digging_in_gives_cover() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 3 } }\n  - { id: d, side: blue, type: infantry, at: [5, 6], facing: W, counters: { works: 5 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
+    let f = field(None, "", pieces, "");
+    let dig = |id: &str| order("blue", &format!("act: {{ piece: {id}, action: dig }}"));
+    let out = ok(&f, &with(to_blue_movement(), &[dig("b"), dig("d")]));
+    has(&out, "note: b has built quick works (cover 1)");
+    has(&out, "note: d has built a redoubt (cover 2)");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[
+                dig("b"),
+                order("blue", "move: { piece: b, path: [[4, 4]] }"),
+            ],
+        ),
+        "b cannot move: it is dug",
+    );
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: b, path: [[4, 4]] }")],
+        ),
+    );
+    has(&out, "b works 3 → 0");
+    // Red fires at the entrenched unit in its own turn: one CP of cover.
+    let dug = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 4 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
+    let f = field(None, "", dug, "");
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 3));
+    o.extend(ends("red", 2));
+    o.extend(ends("blue", 1));
+    o.push(order("red", "act: { piece: r, action: fire, target: b }"));
+    let out = ok(&f, &o);
+    has(&out, "+1 target in cover; band 3 (Code'n Color)");
+}
+
+/// 004 Optional rules: the commander's sphere rallies his unit's neighbours too; melee
+/// points give the Stronger unit's target a TE hit; tribes must pass Tactical to close
+/// with a fresh enemy; a halted force (decision failure 1-2) neither moves nor turns.
+#[test]
+fn optional_command_and_melee_rules() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1, cvs_t: 9 } }\n  - { id: n, side: blue, type: infantry, at: [3, 5], facing: E, counters: { hits: 1 } }\n  - { id: h, side: blue, type: infantry, at: [1, 1], facing: E, flags: [halted] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut to_rally = to_blue_fire();
+    to_rally.extend(ends("blue", 2));
+    let refs: Vec<&str> = to_rally.iter().map(String::as_str).collect();
+    lacks(&f.play(&refs, &[]).stdout, "n hits 1 → 0");
+    has(
+        &f.play(&refs, &["--option", "command_sphere=on"]).stdout,
+        "n hits 1 → 0",
+    );
+    let fight = with(to_blue_melee(), &[melee("b", "r")]);
+    let refs: Vec<&str> = fight.iter().map(String::as_str).collect();
+    let r = f.play(&refs, &["--option", "melee_points=on"]);
+    // 2, +1 for the commander, +1 for n, a second friend touching r.
+    has(&r.stdout, "melee of b (4) against r (2)");
+    // Same dice without the option: r ends with exactly one TE hit less.
+    let plain = f.play(&refs, &[]);
+    assert_eq!(
+        final_value(&r.stdout, "r te"),
+        final_value(&plain.stdout, "r te") + 1
+    );
+    let tribal = pieces.replace(
+        "at: [3, 4], facing: E }",
+        "at: [3, 4], facing: E, attributes: { class: 3 } }",
+    );
+    let f2 = field(None, "", &tribal, "options: { tribes: true }");
+    let r = f2.play(&refs, &[]);
+    has(&r.stdout, "(tribal resolve of b)");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: h, path: [[2, 1]] }")],
+        ),
+        "h cannot move: it is halted",
+    );
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "face: { piece: h, facing: SE }")],
+        ),
+        "h is halted by a failed order change and cannot change facing",
+    );
+}
+
+/// The bundled example plays fire, melee and a rout from the command line.
+#[test]
+fn the_example_plays_fire_melee_and_a_rout() {
+    let r = grognard(&[
+        "play",
+        "examples/hex-command.yaml",
+        "--orders",
+        "examples/hex-command.orders.yaml",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    has(&r.stdout, "r1 fire at b1");
+    has(&r.stdout, "b1 melee at r1");
+    has(&r.stdout, "b1 is routed");
+    has(
+        &r.stdout,
+        "hale removed (commander captured: his unit routed)",
+    );
+    has(&r.stdout, "r2 melee at b2");
+    has(
+        &r.stdout,
+        "b4 arrived at (0,9) (reinforcement arriving at entry place 1)",
+    );
+    has(&r.stdout, "b4 moved (0,9) → (1,8) → (1,7)");
+    // 7.4: the defender that wins advances too (issue 7).
+    has(
+        &r.stdout,
+        "r1 placed (4,3) → (5,4) (advanced after winning the melee it defended)",
+    );
+    // Reference "Melee and Rout": the crew steps back from a melee and leaves its guns,
+    // which the enemy then captures and fires; a crew can be fired upon and does not melee.
+    has(&r.stdout, "note: r3_crew abandons the guns of r3");
+    has(
+        &r.stdout,
+        "r3_crew placed (7,2) → (6,2) (crew stepped back from the melee)",
+    );
+    has(&r.stdout, "r3 removed (guns captured by b2)");
+    has(&r.stdout, "b2 fire_guns at r1");
+    has(&r.stdout, "r1 is routed");
+    has(&r.stdout, "b2 fire_guns at r3_crew");
+    has(
+        &r.stdout,
+        "r3_crew placed (6,2) → (5,2) (crew stepped back from the melee)",
+    );
+    let v = grognard(&[
+        "validate",
+        RULESET,
+        "rulesets/hex-command-d6.yaml",
+        "rulesets/hex-command-limber3.yaml",
+    ]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+}

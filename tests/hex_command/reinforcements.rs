@@ -1,0 +1,178 @@
+//! Hex Command reinforcements (4): arrival places, blockers withdrawing, bad set-ups named,
+//! random entry places, and forced moves losing the TE recovery.
+
+use super::*;
+
+/// 004 4a-4b: reinforcements set up off the board come on in the arrivals phase of their
+/// turn at their entry place, one unit a hex; before then they are not on the board. When
+/// the enemy holds the place they wait, the enemy is told how many are coming, and the
+/// blocking unit may make two full moves away (and then not move again that turn); the
+/// reinforcements come on the next turn.
+#[test]
+fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 2, entry: 1 } }\n  - { id: rb, side: blue, type: cavalry, off_board: true, facing: E, counters: { arrives: 2, entry: 1 } }\n  - { id: rc, side: blue, type: infantry, off_board: true, facing: W, counters: { arrives: 2, entry: 2 } }\n  - { id: x, side: red, type: infantry, at: [9, 3], facing: W }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(pieces);
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[order("blue", "move: { piece: ra, path: [[1, 3]] }")],
+        ),
+        "ra is not on the board",
+    );
+    let mut turn_1 = whole_turn();
+    turn_1.pop();
+    lacks(&ok(&f, &turn_1), "arrived");
+    let out = ok(&f, &whole_turn());
+    has(
+        &out,
+        "ra arrived at (0,3) (reinforcement arriving at entry place 1)",
+    );
+    has(
+        &out,
+        "rb arrived at (0,4) (reinforcement arriving at entry place 1)",
+    );
+    has(
+        &out,
+        "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn",
+    );
+    lacks(&out, "rc arrived");
+    has(&out, "x is blocking");
+    // The arrivals move in Blue's movement phase like any unit.
+    let mut o = with(whole_turn(), &ends("blue", 2));
+    o.push(order("blue", "move: { piece: ra, path: [[1, 3], [2, 3]] }"));
+    ok(&f, &o);
+    // x withdraws two moves (6 hexes) straight away from the place, stopping before r.
+    let withdraw = order("red", "act: { piece: x, action: withdraw }");
+    let out = ok(
+        &f,
+        &with(to_red_movement_turn_2(), std::slice::from_ref(&withdraw)),
+    );
+    has(
+        &out,
+        "x placed (9,3) → (8,6) (withdrew two moves from the arriving force)",
+    );
+    refused(
+        &f,
+        &with(
+            to_red_movement_turn_2(),
+            &[
+                withdraw.clone(),
+                order("red", "move: { piece: x, path: [[7, 6]] }"),
+            ],
+        ),
+        "x cannot move: it is withdrawn",
+    );
+    refused(
+        &f,
+        &with(
+            to_red_movement_turn_2(),
+            &[order("red", "act: { piece: r, action: withdraw }")],
+        ),
+        "r is not blocking an arrival",
+    );
+    let mut o = with(to_red_movement_turn_2(), &[withdraw]);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 3));
+    o.extend(ends("blue", 2));
+    let out = ok(&f, &o);
+    has(
+        &out,
+        "rc arrived at (9,3) (reinforcement arriving at entry place 2)",
+    );
+}
+
+/// Bad reinforcement set-ups are refused with the file and line: a piece both off the
+/// board and placed; a reinforcement whose entry place the board does not have (the
+/// arrivals hook fails and names the missing region).
+#[test]
+fn bad_reinforcement_setups_are_named() {
+    let placed = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, at: [3, 3], counters: { arrives: 2, entry: 1 } }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(placed);
+    let r = grognard_in(f.dir.path(), &["validate", "field.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("piece `ra` starts off the board: give it no `at` or `spread`"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("field.yaml:"), "{}", r.stderr);
+    let pieces = placed.replace(" at: [3, 3],", "");
+    let f = field(None, "", &pieces, "");
+    refused(
+        &f,
+        &whole_turn(),
+        "unknown region `entry_1`: the scenario's board has none",
+    );
+}
+
+/// 004 4d: with three places given, the side rolls a d6 for where its reinforcements come
+/// on (1-2 the first, 3-4 the second, 5-6 the third); over seeds every place is used and
+/// each arrival matches its roll.
+#[test]
+fn random_entry_place_by_the_d6() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1 } }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
+    let f = field_with_entries(pieces);
+    let orders = ends("blue", 1);
+    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=24 {
+        let seed = seed.to_string();
+        let r = f.play(&refs, &["--seed", &seed]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let roll = r
+            .stdout
+            .lines()
+            .find(|l| l.contains("(entry place of blue's reinforcements)"))
+            .unwrap_or_else(|| panic!("no entry roll in {}", r.stdout));
+        let face: u32 = roll
+            .split("d6 ")
+            .nth(1)
+            .and_then(|x| x.split(';').next())
+            .and_then(|x| x.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no d6 face in {roll}"));
+        let (place, cell) = match face {
+            1 | 2 => ("first place", "(0,3)"),
+            3 | 4 => ("second place", "(9,3)"),
+            _ => ("third place", "(5,0)"),
+        };
+        assert!(roll.contains(place), "{roll}");
+        has(&r.stdout, &format!("ra arrived at {cell}"));
+        seen.insert(place);
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+/// 004 charts page, removing TE hits: a turn without moving removes one TE hit, but a unit
+/// forced to move (here routed back by fire) or meleed loses the attempt for that turn.
+#[test]
+fn forced_moves_and_melee_lose_the_te_recovery() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [8, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [7, 4], facing: E, counters: { hits: 2, te: 1 } }\n  - { id: q, side: red, type: infantry, at: [8, 0], facing: W, counters: { te: 1 } }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_fire(), &[fire("b", "r")]);
+    let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
+    o.extend(rest);
+    let out = ok(&f, &o);
+    has(&out, "r placed (7,4) → (4,4) (routed)");
+    has(&out, "r placed (4,4) → (1,4) (routed)");
+    has(&out, "q te 1 → 0");
+    lacks(&out, "r te 1 → 0");
+    // Meleed, though the melee is over by the turn's end (the attacker routed): the
+    // defender, which did not move, still does not recover.
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { te: 1 } }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_melee(), &[melee("b", "r")]);
+    let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
+    o.extend(rest);
+    over_seeds(&f, &o, &["attacker hit"], |outcome, out| {
+        if outcome == "attacker hit" {
+            has(out, "b is routed");
+            has(out, "r is no longer in_melee");
+            lacks(out, "r te 1 → 0");
+        }
+    });
+}
+
+// --- Fire -------------------------------------------------------------------------------
