@@ -99,6 +99,31 @@ pub fn compile_scenario(
 ) -> Result<CompiledScenario, Diagnostics> {
     let mut cx = Cx::new();
     let root = spec.scenario.location.clone();
+    let board = compile_board(&mut cx, spec, rules, &root);
+    let sides = compile_sides(&mut cx, spec, &root);
+    let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules);
+    let (options, settings) = compile_choices(&mut cx, spec, rules);
+    if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
+        cx.error(&root, "`turns` must be from 1 to 10000");
+    }
+    cx.diags.into_result(())?;
+    Ok(CompiledScenario {
+        setup: Setup {
+            board,
+            sides,
+            pieces,
+            seed: spec.seed,
+            turns: spec.turns,
+            options,
+            settings,
+        },
+        piece_locations,
+    })
+}
+
+/// The board: its surface (a grid with the map's terrain, or an open table with its
+/// areas), the features on cell boundaries, and the named regions.
+fn compile_board(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules, root: &Location) -> Board {
     let terrain_names: Vec<&str> = rules.terrain.iter().map(|t| t.name.as_str()).collect();
     let feature_names: Vec<&str> = rules.features.iter().map(|f| f.name.as_str()).collect();
     let b = &spec.board;
@@ -107,7 +132,7 @@ pub fn compile_scenario(
         Some(grid) => {
             let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
             if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
-                cx.error(&root, format!("the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"));
+                cx.error(root, format!("the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"));
             }
             let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
             let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
@@ -173,7 +198,7 @@ pub fn compile_scenario(
                 }
             }
             if (b.half_hexes.sides || b.half_hexes.baselines) && !matches!(grid, Grid::Hex(_)) {
-                cx.error(&root, "`half_hexes` only apply to hex boards");
+                cx.error(root, "`half_hexes` only apply to hex boards");
             }
             Surface::Grid {
                 grid: *grid,
@@ -202,7 +227,7 @@ pub fn compile_scenario(
                     },
                     None => {
                         cx.error(
-                            &root,
+                            root,
                             format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"),
                         );
                         Len(1000)
@@ -323,10 +348,13 @@ pub fn compile_scenario(
             cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect(),
         })
         .collect();
+    board
+}
 
-    // Sides.
+/// The sides, in turn order, with their baselines.
+fn compile_sides(cx: &mut Cx, spec: &ScenarioSpec, root: &Location) -> Vec<SideDef> {
     if spec.sides.len() < 2 {
-        cx.error(&root, "a scenario needs at least two `sides:`");
+        cx.error(root, "a scenario needs at least two `sides:`");
     }
     let sides: Vec<SideDef> = spec
         .sides
@@ -354,6 +382,17 @@ pub fn compile_scenario(
                 }),
         })
         .collect();
+    sides
+}
+
+/// The pieces: each one's side, type, place (checked against the grid), facing, mode,
+/// counters, flags, attachment and attributes, with where it was written.
+fn compile_pieces(
+    cx: &mut Cx,
+    spec: &ScenarioSpec,
+    rules: &Rules,
+) -> (Vec<PieceSetup>, Vec<Location>) {
+    let grid = grid_of(rules);
     let side_names: Vec<&str> = spec.sides.names().collect();
     let type_names: Vec<&str> = rules.piece_types.iter().map(|t| t.name.as_str()).collect();
     let mode_names: Vec<&str> = rules.modes.iter().map(|m| m.name.as_str()).collect();
@@ -495,7 +534,11 @@ pub fn compile_scenario(
         });
         piece_locations.push(p.id.location.clone());
     }
+    (pieces, piece_locations)
+}
 
+/// The optional rules and settings the scenario chooses, over the ruleset's defaults.
+fn compile_choices(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules) -> (Vec<bool>, Vec<i32>) {
     let mut options: Vec<bool> = rules.options.iter().map(|o| o.default).collect();
     for o in spec.options.iter() {
         if let Some(i) = cx.lookup(
@@ -516,20 +559,5 @@ pub fn compile_scenario(
             settings[i] = s.value;
         }
     }
-    if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
-        cx.error(&root, "`turns` must be from 1 to 10000");
-    }
-    cx.diags.into_result(())?;
-    Ok(CompiledScenario {
-        setup: Setup {
-            board,
-            sides,
-            pieces,
-            seed: spec.seed,
-            turns: spec.turns,
-            options,
-            settings,
-        },
-        piece_locations,
-    })
+    (options, settings)
 }

@@ -47,119 +47,8 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         cx.error(&root, "the ruleset needs a name: `ruleset: my-rules`");
     }
 
-    // Geometry.
-    let geometry = match spec.geometry.kind.value.as_str() {
-        "square" => GeometryRules::Square {
-            orthogonal: spec.geometry.orthogonal.as_ref().map_or(Cost::ONE, |c| c.0),
-            diagonal: spec
-                .geometry
-                .diagonal
-                .as_ref()
-                .map_or(Cost::from_hundredths(150), |c| c.0),
-        },
-        "hex" => GeometryRules::Hex {
-            step: spec.geometry.step.as_ref().map_or(Cost::ONE, |c| c.0),
-        },
-        "open" => GeometryRules::Open {
-            scale: Scale {
-                num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
-                den: 100,
-            },
-        },
-        other => {
-            let help = did_you_mean(other, ["square", "hex", "open"])
-                .map(|s| format!("did you mean `{s}`?"));
-            cx.error_help(
-                &spec.geometry.kind.location,
-                format!("unknown geometry `{other}`; expected square, hex or open"),
-                help,
-            );
-            GeometryRules::Square {
-                orthogonal: Cost::ONE,
-                diagonal: Cost::from_hundredths(150),
-            }
-        }
-    };
-    let arcs = spec.arcs.as_ref().map_or(
-        match geometry {
-            GeometryRules::Hex { .. } => ArcSpec {
-                front_half_angle: 60,
-                rear_half_angle: 30,
-            },
-            _ => ArcSpec {
-                front_half_angle: 45,
-                rear_half_angle: 45,
-            },
-        },
-        |a| ArcSpec {
-            front_half_angle: a.front.min(180),
-            rear_half_angle: a.rear.min(180),
-        },
-    );
-
-    // Tags and dice.
-    let mut tag_names: Vec<String> = Vec::new();
-    let mut dice = Vec::new();
-    let mut die_names = Vec::new();
-    for d in spec.dice.iter() {
-        let faces = match (d.value.sides, d.value.faces.is_empty()) {
-            (Some(sides), true) if sides >= 2 => DieDef::numeric(&d.name.value, sides).faces,
-            (None, false) => {
-                d.value
-                    .faces
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| Face {
-                        value: f.value,
-                        label: if f.label.is_empty() {
-                            (i + 1).to_string()
-                        } else {
-                            f.label.clone()
-                        },
-                        tags: f
-                            .tags
-                            .iter()
-                            .map(|t| {
-                                let idx = tag_names
-                                    .iter()
-                                    .position(|n| *n == t.value)
-                                    .unwrap_or_else(|| {
-                                        tag_names.push(t.value.clone());
-                                        tag_names.len() - 1
-                                    });
-                                TagId(idx as u16)
-                            })
-                            .collect(),
-                    })
-                    .collect()
-            }
-            _ => {
-                cx.error(
-                    &d.name.location,
-                    format!(
-                        "die `{}` needs either `sides: N` (N ≥ 2) or a list of `faces`, not both",
-                        d.name.value
-                    ),
-                );
-                Vec::new()
-            }
-        };
-        if faces.len() > 100 {
-            cx.error(
-                &d.name.location,
-                format!(
-                    "die `{}` has {} faces; at most 100",
-                    d.name.value,
-                    faces.len()
-                ),
-            );
-        }
-        die_names.push(d.name.value.clone());
-        dice.push(DieDef {
-            name: d.name.value.clone(),
-            faces,
-        });
-    }
+    let (geometry, arcs) = compile_geometry(&mut cx, spec);
+    let (tag_names, mut dice, mut die_names) = compile_dice(&mut cx, spec);
 
     // Modes, counters, flags.
     if spec.modes.is_empty() {
@@ -1069,6 +958,128 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         slowed_by,
         half_hexes,
     })
+}
+
+/// The board's geometry (square, hex or open, with its step costs or scale) and the
+/// width of the front and rear arcs (the geometry's defaults unless the ruleset says).
+fn compile_geometry(cx: &mut Cx, spec: &RulesetSpec) -> (GeometryRules, ArcSpec) {
+    let geometry = match spec.geometry.kind.value.as_str() {
+        "square" => GeometryRules::Square {
+            orthogonal: spec.geometry.orthogonal.as_ref().map_or(Cost::ONE, |c| c.0),
+            diagonal: spec
+                .geometry
+                .diagonal
+                .as_ref()
+                .map_or(Cost::from_hundredths(150), |c| c.0),
+        },
+        "hex" => GeometryRules::Hex {
+            step: spec.geometry.step.as_ref().map_or(Cost::ONE, |c| c.0),
+        },
+        "open" => GeometryRules::Open {
+            scale: Scale {
+                num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
+                den: 100,
+            },
+        },
+        other => {
+            let help = did_you_mean(other, ["square", "hex", "open"])
+                .map(|s| format!("did you mean `{s}`?"));
+            cx.error_help(
+                &spec.geometry.kind.location,
+                format!("unknown geometry `{other}`; expected square, hex or open"),
+                help,
+            );
+            GeometryRules::Square {
+                orthogonal: Cost::ONE,
+                diagonal: Cost::from_hundredths(150),
+            }
+        }
+    };
+    let arcs = spec.arcs.as_ref().map_or(
+        match geometry {
+            GeometryRules::Hex { .. } => ArcSpec {
+                front_half_angle: 60,
+                rear_half_angle: 30,
+            },
+            _ => ArcSpec {
+                front_half_angle: 45,
+                rear_half_angle: 45,
+            },
+        },
+        |a| ArcSpec {
+            front_half_angle: a.front.min(180),
+            rear_half_angle: a.rear.min(180),
+        },
+    );
+    (geometry, arcs)
+}
+
+/// The dice: numeric dice (`sides: N`) and dice with custom faces, each face's tags
+/// interned in order of first use. Returns the tag names, the dice and their names.
+fn compile_dice(cx: &mut Cx, spec: &RulesetSpec) -> (Vec<String>, Vec<DieDef>, Vec<String>) {
+    let mut tag_names: Vec<String> = Vec::new();
+    let mut dice = Vec::new();
+    let mut die_names = Vec::new();
+    for d in spec.dice.iter() {
+        let faces = match (d.value.sides, d.value.faces.is_empty()) {
+            (Some(sides), true) if sides >= 2 => DieDef::numeric(&d.name.value, sides).faces,
+            (None, false) => {
+                d.value
+                    .faces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| Face {
+                        value: f.value,
+                        label: if f.label.is_empty() {
+                            (i + 1).to_string()
+                        } else {
+                            f.label.clone()
+                        },
+                        tags: f
+                            .tags
+                            .iter()
+                            .map(|t| {
+                                let idx = tag_names
+                                    .iter()
+                                    .position(|n| *n == t.value)
+                                    .unwrap_or_else(|| {
+                                        tag_names.push(t.value.clone());
+                                        tag_names.len() - 1
+                                    });
+                                TagId(idx as u16)
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            }
+            _ => {
+                cx.error(
+                    &d.name.location,
+                    format!(
+                        "die `{}` needs either `sides: N` (N ≥ 2) or a list of `faces`, not both",
+                        d.name.value
+                    ),
+                );
+                Vec::new()
+            }
+        };
+        if faces.len() > 100 {
+            cx.error(
+                &d.name.location,
+                format!(
+                    "die `{}` has {} faces; at most 100",
+                    d.name.value,
+                    faces.len()
+                ),
+            );
+        }
+        die_names.push(d.name.value.clone());
+        dice.push(DieDef {
+            name: d.name.value.clone(),
+            faces,
+        });
+    }
+    (tag_names, dice, die_names)
 }
 
 #[cfg(test)]
