@@ -1,5 +1,5 @@
-//! A small Hex Command field played through the binary: what the three Hex Command test
-//! modules (`hex_command`, `hex_command_fire`, `hex_command_moves`) share.
+//! A small Hex Command field played through the binary: the fixture every Hex Command test
+//! module in this folder shares.
 
 use crate::util::{Run, grognard_in, root};
 
