@@ -63,6 +63,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Every order a side may give now, as that side can judge it (one line per order, in
+    /// the orders-file syntax).
+    Legal {
+        /// Scenario file.
+        scenario: PathBuf,
+        /// Play these orders first, then ask.
+        #[arg(long)]
+        orders: Option<PathBuf>,
+        /// The side whose orders to list.
+        #[arg(long)]
+        side: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// What one side can see: its own pieces, the enemy pieces it knows of, and its log
     /// (or, with --referee, everything).
     View {

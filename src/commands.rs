@@ -55,6 +55,12 @@ pub fn run(cli: Cli) -> ExitCode {
             referee,
             json,
         } => crate::views::view(&file, orders.as_deref(), side.as_deref(), referee, json),
+        Command::Legal {
+            scenario,
+            orders,
+            side,
+            json,
+        } => crate::views::legal(&scenario, orders.as_deref(), &side, json),
         Command::Replay { game, json } => replay(&game, json),
         Command::Roll {
             ruleset,

@@ -1,12 +1,17 @@
-//! `grognard view` and the per-side faces of `play`: what one side may see.
+//! `grognard view`, `grognard legal` and the per-side faces of `play`: what one side may
+//! see, and what it may do.
 
 use std::path::Path;
 
+use grognard_kernel::action::Order;
 use grognard_kernel::game::Game;
+use grognard_kernel::hooks::Hooks;
 use grognard_kernel::ids::SideId;
 use grognard_kernel::piece::Place;
 use grognard_kernel::view::View;
 use grognard_rules::load;
+use grognard_rules::model::OrderSpec;
+use grognard_rules::orders::describe_order_as;
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
@@ -23,6 +28,17 @@ pub(crate) fn side_named(game: &Game, name: &str) -> Result<SideId, Failure> {
     })
 }
 
+/// A game from a scenario, with its hooks, after playing `orders` if given.
+fn scenario_game(file: &Path, orders: Option<&Path>) -> Result<(Game, Box<dyn Hooks>), Failure> {
+    let s = load::load_scenario(file, None)?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(None, &[], hooks.as_mut())?;
+    if let Some(o) = orders {
+        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
+    }
+    Ok((game, hooks))
+}
+
 /// A game from a scenario (plus orders) or from a save.
 fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
     let is_save = file
@@ -36,13 +52,7 @@ fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
         }
         return replay_save(file).map(|(game, _)| game);
     }
-    let s = load::load_scenario(file, None)?;
-    let mut hooks = hooks_for(&s.ruleset)?;
-    let mut game = s.start(None, &[], hooks.as_mut())?;
-    if let Some(o) = orders {
-        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
-    }
-    Ok(game)
+    scenario_game(file, orders).map(|(game, _)| game)
 }
 
 fn place_text(p: &Place) -> String {
@@ -193,5 +203,100 @@ pub(crate) fn view(
             }
             Ok(())
         }
+    }
+}
+
+/// `grognard legal`: every order `side` may give now, in the orders-file syntax.
+pub(crate) fn legal(scenario: &Path, orders: Option<&Path>, side: &str, json: bool) -> Outcome {
+    let (game, mut hooks) = scenario_game(scenario, orders)?;
+    let side = side_named(&game, side)?;
+    let list = game.legal_orders(side, hooks.as_mut());
+    let specs: Vec<OrderSpec> = list
+        .iter()
+        .map(|action| {
+            let order = Order {
+                side,
+                action: action.clone(),
+            };
+            describe_order_as(&game, &order, Some(side))
+        })
+        .collect();
+    let name = |s: SideId| {
+        game.sides()
+            .get(s.index())
+            .map_or_else(String::new, |d| d.name.clone())
+    };
+    let to_act: Vec<String> = game.to_act().into_iter().map(name).collect();
+    let phase = game.phase().map(|(p, _)| p.name.clone());
+    if json {
+        print_json(&json!({
+            "side": name(side),
+            "turn": game.state().turn,
+            "phase": phase,
+            "to_act": to_act,
+            "orders": specs,
+        }));
+        return Ok(());
+    }
+    match &phase {
+        Some(p) => out!("turn {} · {p} phase", game.state().turn),
+        None => out!("the game is over"),
+    }
+    if specs.is_empty() {
+        let who = if to_act.is_empty() {
+            "nobody".to_owned()
+        } else {
+            to_act.join(" and ")
+        };
+        out!("{} may give no order now: {who} acts", name(side));
+        return Ok(());
+    }
+    let plural = if specs.len() == 1 { "" } else { "s" };
+    out!("{} may give {} order{plural}:", name(side), specs.len());
+    for spec in &specs {
+        out!(
+            "- {}",
+            flow_yaml(&serde_json::to_value(spec).unwrap_or_default())
+        );
+    }
+    Ok(())
+}
+
+/// A JSON value as YAML flow style, as orders files write it:
+/// `{ side: blue, move: { piece: b1, path: [[4, 5]] } }`.
+fn flow_yaml(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            // The order the example orders files use: who, then what, then where.
+            const FIRST: [&str; 10] = [
+                "side", "piece", "action", "target", "intent", "path", "to", "toward", "facing",
+                "mode",
+            ];
+            let rank = |k: &str| FIRST.iter().position(|f| *f == k).unwrap_or(FIRST.len());
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort_by_key(|k| (rank(k), (*k).clone()));
+            let items: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{k}: {}", flow_yaml(&m[k])))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(flow_yaml).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::String(s) => {
+            let plain = !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                && !matches!(
+                    s.as_str(),
+                    "true" | "false" | "null" | "yes" | "no" | "on" | "off"
+                )
+                && s.parse::<f64>().is_err();
+            if plain { s.clone() } else { v.to_string() }
+        }
+        other => other.to_string(),
     }
 }

@@ -8,6 +8,7 @@ mod hex_leaders;
 mod hidden;
 mod hostile;
 mod lab;
+mod legal;
 mod overlays;
 mod square_blocks;
 mod tools;

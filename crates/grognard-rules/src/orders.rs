@@ -4,7 +4,7 @@ use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::geometry::open::{Len, Point};
-use grognard_kernel::ids::PieceId;
+use grognard_kernel::ids::{PieceId, SideId};
 
 use crate::model::{OrderSpec, ScenarioSpec};
 use crate::scenario::{parse_angle, parse_facing};
@@ -136,10 +136,14 @@ fn side_list(game: &Game) -> String {
 /// Writes a kernel order back as an orders-file entry (for saves).
 #[must_use]
 pub fn describe_order(game: &Game, order: &Order) -> OrderSpec {
-    let name = |id: PieceId| {
-        game.piece(id)
-            .map_or_else(|| format!("#{}", id.0), |p| p.name.clone())
-    };
+    describe_order_as(game, order, None)
+}
+
+/// Writes a kernel order as an orders-file entry in the words `viewer` may use: pieces it
+/// has not identified are named by handle (`#7`); `None` is the referee, who names all.
+#[must_use]
+pub fn describe_order_as(game: &Game, order: &Order, viewer: Option<SideId>) -> OrderSpec {
+    let name = |id: PieceId| game.order_name_as(viewer, id);
     let side = game
         .sides()
         .get(order.side.index())

@@ -30,6 +30,7 @@
 mod actions;
 mod commands;
 mod knowledge;
+mod legal;
 mod march;
 mod measure;
 mod moves;
@@ -42,6 +43,7 @@ mod turning;
 mod view;
 
 pub use crate::state::{Reach, State, World, roll_record};
+pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use setup::{PieceSetup, Setup, SetupError};
 
 use std::sync::Arc;
@@ -169,6 +171,25 @@ impl Game {
     /// # Errors
     /// A [`Refusal`] saying what was wrong.
     pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
+        let (mut next, mut events) = self.resolve(order, hooks)?;
+        self.update_knowledge(&mut next, &mut events);
+        let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
+        self.append_side_logs(seen);
+        let built = self.state.built.len();
+        self.state = next;
+        self.draw_built(built);
+        self.log.extend(events.iter().cloned());
+        Ok(events)
+    }
+
+    /// Checks and resolves an order on a copy of the state: the new state and the events,
+    /// before knowledge is updated. [`Game::apply`] commits it; [`Game::legal_orders`]
+    /// tries candidates with it and keeps the game as it was.
+    pub(crate) fn resolve(
+        &self,
+        order: &Order,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(State, Vec<Event>), Refusal> {
         if self.state.over {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         }
@@ -189,7 +210,11 @@ impl Game {
         if !may_act {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
-                format!("{side_name} may not act in the {} phase", phase.name),
+                format!(
+                    "{side_name} may not act in the {} phase: {}; {side_name} can only wait",
+                    phase.name,
+                    self.who_acts()
+                ),
             ));
         }
         if self
@@ -201,7 +226,11 @@ impl Game {
         {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
-                format!("{side_name} has already ended the {} phase", phase.name),
+                format!(
+                    "{side_name} has already ended the {} phase: {}",
+                    phase.name,
+                    self.who_acts()
+                ),
             ));
         }
         self.hidden_guard(order)?;
@@ -231,7 +260,11 @@ impl Game {
             };
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
-                format!("the {} phase does not allow {what}", phase.name),
+                format!(
+                    "the {} phase does not allow {what}; it allows {}",
+                    phase.name,
+                    self.phase_allows(&phase)
+                ),
             ));
         }
         if let (Action::Move { piece, .. } | Action::MoveTo { piece, .. }, false) =
@@ -327,14 +360,7 @@ impl Game {
                 }
             }
         }
-        self.update_knowledge(&mut next, &mut events);
-        let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
-        self.append_side_logs(seen);
-        let built = self.state.built.len();
-        self.state = next;
-        self.draw_built(built);
-        self.log.extend(events.iter().cloned());
-        Ok(events)
+        Ok((next, events))
     }
 
     pub(crate) fn own_piece<'s>(

@@ -676,7 +676,11 @@ impl Game {
                 allowance
             }));
         };
-        if piece.moved || crate::company::held(&self.rules, &self.state, piece).is_some() {
+        // A spread command gathers before it moves (as `do_move` says), so it reaches nothing.
+        if piece.moved
+            || matches!(piece.place, Place::Spread(_))
+            || crate::company::held(&self.rules, &self.state, piece).is_some()
+        {
             return Ok(Reach::Cells(ReachMap::default()));
         }
         let start = piece

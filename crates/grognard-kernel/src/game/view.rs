@@ -153,6 +153,19 @@ impl Game {
         }
     }
 
+    /// How `viewer` names a piece in an order: its name when the viewer may read it, or
+    /// `#N`, the handle orders accept for a piece the viewer has not identified.
+    #[must_use]
+    pub fn order_name_as(&self, viewer: Option<SideId>, id: PieceId) -> String {
+        match (self.state.pieces.get(id.index()), viewer) {
+            (Some(p), Some(side)) if self.label(&self.state, side, p) != p.name => {
+                format!("#{}", id.0)
+            }
+            (Some(p), _) => p.name.clone(),
+            (None, _) => format!("#{}", id.0),
+        }
+    }
+
     /// A piece's name as `viewer` may read it now (`None`: the referee, who reads every
     /// name): see `label`. Unknown ids read `#N`.
     #[must_use]

@@ -1,0 +1,364 @@
+//! Legal orders: what a side may do now, judged from what that side knows.
+//!
+//! [`Game::legal_orders`] is the one generator behind `grognard legal`, the policies of
+//! `sim` and `fuzz`, and the editor's highlights. It works on a *probe*: a copy of the game
+//! whose state is [`Game::perceived`] by the side, so enemy pieces the side has not located
+//! are off the board, and the list is a function of the side's own pieces, its knowledge
+//! and the public phase cursor. Grid moves come from reach on the probe — one order per
+//! reachable cell, along its cheapest path — which the reach property tests keep equal to
+//! the moves `apply` accepts. Every other candidate (facings, modes, saves, spreads,
+//! redeployments, every declared action with each target and intent, open-table moves) is
+//! tried on the probe with the same checks and resolution [`Game::apply`] uses, Lua hooks
+//! included, and listed only when accepted there.
+//!
+//! Invariants: without hidden information every listed order is accepted by `apply`; with
+//! it, an order can meet what the side could not see (a contact, a stop, or a refusal that
+//! says no more than the rules reveal). On grids the list is complete: every move, facing,
+//! mode and action `apply` would accept is in it, except orders that change nothing (a
+//! move back to where the piece began, facing the way it faces, the mode it is in). The list is deterministic: pieces in id
+//! order, then moves, saves, spreads, redeployments, facings, modes and actions, and
+//! `end_phase` last. On the open table the moves are a bounded candidate set, documented on
+//! [`OPEN_HEADINGS`] and [`OPEN_FRACTIONS`].
+
+use crate::action::{Action, Order};
+use crate::cost::Cost;
+use crate::geometry::open::{self, Angle, Len, Point};
+use crate::geometry::{Cell, Facing};
+use crate::hooks::Hooks;
+use crate::ids::{ModeId, PieceId, SideId};
+use crate::piece::Place;
+use crate::rules::{Actor, Allowed, PhaseDef, TargetRule};
+use crate::state::Reach;
+
+use super::Game;
+
+/// Open-table moves go along this many headings, evenly spaced from east (every 30°).
+pub const OPEN_HEADINGS: i32 = 12;
+/// Along each heading, moves end at these fractions of the straight-line allowance
+/// (quarters). Besides them, each piece is offered a move toward every enemy piece its side
+/// has located (as far as the allowance goes, stopping 1" short, facing it) and a turn in
+/// place to face each of the eight compass points and each located enemy.
+pub const OPEN_FRACTIONS: [i64; 4] = [1, 2, 3, 4];
+
+impl Game {
+    /// The sides that may give an order now: the current phase's actors that have not
+    /// ended it. Empty when the game is over.
+    #[must_use]
+    pub fn to_act(&self) -> Vec<SideId> {
+        if self.state.over {
+            return Vec::new();
+        }
+        let Some((phase, phasing)) = self.phase() else {
+            return Vec::new();
+        };
+        (0..self.sides.len())
+            .filter_map(|i| u8::try_from(i).ok().map(SideId))
+            .filter(|s| match phase.actor {
+                Actor::Phasing => *s == phasing,
+                Actor::NonPhasing => *s != phasing,
+                Actor::Both => true,
+            })
+            .filter(|s| !self.state.done.get(s.index()).copied().unwrap_or(false))
+            .collect()
+    }
+
+    /// Who acts now, in words for refusals: `red acts now`, `blue and red act now`, or
+    /// `nobody acts now` once the game is over.
+    pub(super) fn who_acts(&self) -> String {
+        let names: Vec<&str> = self
+            .to_act()
+            .iter()
+            .filter_map(|s| self.sides.get(s.index()).map(|d| d.name.as_str()))
+            .collect();
+        match names.as_slice() {
+            [] => "nobody acts now".to_owned(),
+            [one] => format!("{one} acts now"),
+            many => format!("{} act now", many.join(" and ")),
+        }
+    }
+
+    /// What a phase allows, in words for refusals: `moving, fire and ending the phase`.
+    pub(super) fn phase_allows(&self, phase: &PhaseDef) -> String {
+        let mut words: Vec<String> = phase
+            .allows
+            .iter()
+            .map(|a| match a {
+                Allowed::Move => "moving".to_owned(),
+                Allowed::Face => "changing facing".to_owned(),
+                Allowed::Mode => "changing mode".to_owned(),
+                Allowed::Action(id) => self
+                    .rules
+                    .actions
+                    .get(id.index())
+                    .map_or_else(|| "an action".to_owned(), |d| d.name.clone()),
+            })
+            .collect();
+        words.push("ending the phase".to_owned());
+        let last = words.pop().unwrap_or_default();
+        if words.is_empty() {
+            last
+        } else {
+            format!("{} and {last}", words.join(", "))
+        }
+    }
+
+    /// Every order `side` may give now, as that side can judge it (see the module doc).
+    /// Empty when the side may not act; otherwise the last order is always `end_phase`.
+    #[must_use]
+    pub fn legal_orders(&self, side: SideId, hooks: &mut dyn Hooks) -> Vec<Action> {
+        if !self.to_act().contains(&side) {
+            return Vec::new();
+        }
+        let Some((phase, _)) = self.phase() else {
+            return Vec::new();
+        };
+        let phase = phase.clone();
+        let probe = self.probe(side);
+        let mut out = Vec::new();
+        let mine: Vec<PieceId> = probe
+            .state
+            .pieces
+            .iter()
+            .filter(|p| p.side == side && p.on_board())
+            .map(|p| p.id)
+            .collect();
+        for id in mine {
+            probe.piece_orders(side, id, &phase, hooks, &mut out);
+        }
+        out.push(Action::EndPhase);
+        out
+    }
+
+    /// A copy of the game as `side` knows it, for trying orders on.
+    fn probe(&self, side: SideId) -> Self {
+        Self {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            sides: self.sides.clone(),
+            turns: self.turns,
+            state: self.perceived(side),
+            log: Vec::new(),
+            side_logs: Vec::new(),
+        }
+    }
+
+    /// True when `apply` would accept `action` from `side` now (on this game, unchanged).
+    fn accepts(&self, side: SideId, action: &Action, hooks: &mut dyn Hooks) -> bool {
+        let order = Order {
+            side,
+            action: action.clone(),
+        };
+        self.resolve(&order, hooks).is_ok()
+    }
+
+    /// Every order of one piece, appended to `out` (called on the probe).
+    fn piece_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        phase: &PhaseDef,
+        hooks: &mut dyn Hooks,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return;
+        };
+        let (kind, place, facing, mode) =
+            (piece.kind, piece.place.clone(), piece.facing, piece.mode);
+        let tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| {
+            if self.accepts(side, &action, hooks) {
+                out.push(action);
+            }
+        };
+        if phase.allows.contains(&Allowed::Move) {
+            if phase.movers.is_empty() || phase.movers.contains(&kind) {
+                match self.reach_in(&self.state, id, hooks) {
+                    Ok(Reach::Cells(map)) => {
+                        let start = place.cell();
+                        for r in map.iter() {
+                            if Some(r.cell) == start {
+                                continue;
+                            }
+                            let path = map.path(r);
+                            if !path.is_empty() {
+                                out.push(Action::Move { piece: id, path });
+                            }
+                        }
+                    }
+                    Ok(Reach::Radius(radius)) => {
+                        for (to, facing) in self.open_candidates(side, id, radius) {
+                            tried(
+                                Action::MoveTo {
+                                    piece: id,
+                                    to,
+                                    facing,
+                                },
+                                out,
+                                hooks,
+                            );
+                        }
+                    }
+                    Err(_) => {}
+                }
+            }
+            if let (Some(at), Some(grid)) = (place.cell(), self.board.grid()) {
+                let near: Vec<Cell> = grid
+                    .neighbours(at)
+                    .map(|(_, c)| c)
+                    .filter(|c| self.board.contains(*c))
+                    .collect();
+                for to in &near {
+                    tried(
+                        Action::Save {
+                            piece: id,
+                            toward: *to,
+                        },
+                        out,
+                        hooks,
+                    );
+                }
+                for to in &near {
+                    tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                }
+                if matches!(place, Place::Spread(_)) {
+                    tried(Action::Gather { piece: id }, out, hooks);
+                }
+                if self.rules.piece_type(kind).is_some_and(|t| t.dummy) {
+                    for to in self.board_cells() {
+                        if to != at {
+                            tried(Action::Redeploy { piece: id, to }, out, hooks);
+                        }
+                    }
+                }
+            }
+        }
+        if phase.allows.contains(&Allowed::Face)
+            && let Some(grid) = self.board.grid()
+            && place.cell().is_some()
+        {
+            for f in 0..grid.facings() {
+                if Facing(f) != facing {
+                    tried(
+                        Action::Face {
+                            piece: id,
+                            facing: Facing(f),
+                        },
+                        out,
+                        hooks,
+                    );
+                }
+            }
+        }
+        if phase.allows.contains(&Allowed::Mode) {
+            for m in 0..self.rules.modes.len() {
+                let Ok(m) = u16::try_from(m) else { break };
+                let m = ModeId(m as _);
+                if m != mode {
+                    tried(Action::Mode { piece: id, mode: m }, out, hooks);
+                }
+            }
+        }
+        for allowed in &phase.allows {
+            let Allowed::Action(a) = *allowed else {
+                continue;
+            };
+            let Some(def) = self.rules.actions.get(a.index()) else {
+                continue;
+            };
+            if !def.types.is_empty() && !def.types.contains(&kind) {
+                continue;
+            }
+            let targets: Vec<Option<PieceId>> = match def.target {
+                TargetRule::None => vec![None],
+                TargetRule::Enemy => self
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.side != side && p.on_board())
+                    .map(|p| Some(p.id))
+                    .collect(),
+                TargetRule::Friend => self
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.side == side && p.on_board())
+                    .map(|p| Some(p.id))
+                    .collect(),
+            };
+            let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
+                .chain(def.intents.iter().map(|i| vec![i.clone()]))
+                .collect();
+            for target in targets {
+                for intent in &intents {
+                    let action = Action::Act {
+                        piece: id,
+                        action: a,
+                        target,
+                        intent: intent.clone(),
+                    };
+                    tried(action, out, hooks);
+                }
+            }
+        }
+    }
+
+    /// Every cell of a grid board, row by row.
+    fn board_cells(&self) -> Vec<Cell> {
+        let Some((cols, rows)) = self.board.dimensions() else {
+            return Vec::new();
+        };
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| Cell::new(c, r)))
+            .collect()
+    }
+
+    /// The open-table moves tried for one piece (see [`OPEN_HEADINGS`]).
+    fn open_candidates(
+        &self,
+        side: SideId,
+        id: PieceId,
+        radius: Cost,
+    ) -> Vec<(Point, Option<Angle>)> {
+        let Some(Place::Point { at, .. }) = self.state.pieces.get(id.index()).map(|p| &p.place)
+        else {
+            return Vec::new();
+        };
+        let at = *at;
+        let reach = Len(i64::from(radius.hundredths()) * 10);
+        let mut out = Vec::new();
+        if reach.0 > 0 {
+            for h in 0..OPEN_HEADINGS {
+                let heading = Angle::new(h * 3600 / OPEN_HEADINGS);
+                for q in OPEN_FRACTIONS {
+                    let to = open::advance(at, heading, Len(reach.0 * q / 4));
+                    if to != at {
+                        out.push((to, None));
+                    }
+                }
+            }
+        }
+        let enemies: Vec<Point> = self
+            .state
+            .pieces
+            .iter()
+            .filter(|p| p.side != side)
+            .filter_map(|p| match p.place {
+                Place::Point { at, .. } => Some(at),
+                _ => None,
+            })
+            .collect();
+        for e in &enemies {
+            let towards = open::bearing(at, *e);
+            let gap = open::distance(at, *e);
+            let go = Len((gap.0 - Len::ONE_INCH.0).min(reach.0));
+            if go.0 > 0 {
+                out.push((open::advance(at, towards, go), Some(towards)));
+            }
+            out.push((at, Some(towards)));
+        }
+        for q in 0..8 {
+            out.push((at, Some(Angle::new(q * 450))));
+        }
+        out
+    }
+}

@@ -1,0 +1,333 @@
+//! Legal orders (issue 18): `Game::legal_orders` is sound (every order it lists is accepted
+//! by `Game::apply`) over every bundled example and random play, complete on small grids
+//! (every move, facing, mode and action that `apply` accepts, found by brute force, is
+//! listed), the same for two games that differ only in what a side has not sighted, and
+//! printed by `grognard legal`.
+
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::{Cell, Facing};
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_kernel::ids::{ActionId, ModeId, PieceId, SideId};
+use grognard_lua::{Limits, LuaHooks};
+use grognard_rules::load::load_scenario;
+use proptest::prelude::*;
+
+use crate::util::{grognard, root, yaml_files};
+
+/// Every bundled example scenario (not the orders files).
+fn examples() -> Vec<String> {
+    yaml_files("examples")
+        .into_iter()
+        .filter(|f| !f.ends_with(".orders.yaml"))
+        .collect()
+}
+
+/// An example's game at `seed`, with its ruleset's hooks.
+fn start(example: &str, seed: u64) -> (Game, Box<dyn Hooks>) {
+    let s = load_scenario(&root().join(example), None).unwrap_or_else(|d| panic!("{d}"));
+    let mut hooks: Box<dyn Hooks> = if LuaHooks::wanted(&s.ruleset) {
+        Box::new(LuaHooks::new(&s.ruleset, Limits::default()).unwrap_or_else(|d| panic!("{d}")))
+    } else {
+        Box::new(NoHooks)
+    };
+    let game = s
+        .start(Some(seed), &[], hooks.as_mut())
+        .unwrap_or_else(|d| panic!("{d}"));
+    (game, hooks)
+}
+
+/// Plays random legal orders, checking soundness of the whole list before each; returns the
+/// number of orders played.
+fn play_checked(
+    example: &str,
+    game: &mut Game,
+    hooks: &mut dyn Hooks,
+    picks: &[u32],
+) -> Result<usize, TestCaseError> {
+    let mut played = 0;
+    for &pick in picks {
+        let sides = game.to_act();
+        if sides.is_empty() {
+            break;
+        }
+        let side = sides[pick as usize % sides.len()];
+        let list = game.legal_orders(side, hooks);
+        prop_assert!(
+            matches!(list.last(), Some(Action::EndPhase)),
+            "{example}: a side that may act can always end the phase"
+        );
+        for action in &list {
+            let order = Order {
+                side,
+                action: action.clone(),
+            };
+            let mut copy = game.clone();
+            if let Err(r) = copy.apply(&order, hooks) {
+                return Err(TestCaseError::fail(format!(
+                    "{example}, turn {}: listed {action:?} was refused: {r}",
+                    game.state().turn
+                )));
+            }
+        }
+        // Ending phases too eagerly would never reach later turns; too rarely, the game
+        // stalls: one order in four ends the phase.
+        let action = if pick % 4 == 0 {
+            Action::EndPhase
+        } else {
+            list[(pick as usize / 4) % list.len()].clone()
+        };
+        let order = Order { side, action };
+        prop_assert!(game.apply(&order, hooks).is_ok(), "{example}: {order:?}");
+        played += 1;
+    }
+    Ok(played)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2, ..ProptestConfig::default() })]
+
+    // Soundness: on every bundled example, at every point of a random game, every listed
+    // order is accepted by `apply`.
+    #[test]
+    fn every_listed_order_is_accepted_on_every_example(
+        seed in 0u64..1_000,
+        picks in proptest::collection::vec(0u32..10_000, 24),
+    ) {
+        for example in examples() {
+            let (mut game, mut hooks) = start(&example, seed);
+            play_checked(&example, &mut game, hooks.as_mut(), &picks)?;
+        }
+    }
+}
+
+/// Every order `apply` accepts from `side` now among moves (every path of up to `depth`
+/// steps), facings, modes and actions (every piece as target, each intent), as the set of
+/// what the list must hold: destinations for moves, whole orders for the rest.
+fn accepted_by_brute_force(
+    game: &Game,
+    hooks: &mut dyn Hooks,
+    side: SideId,
+    depth: usize,
+) -> (Vec<(PieceId, Cell)>, Vec<Action>) {
+    let accepts = |game: &Game, hooks: &mut dyn Hooks, action: Action| {
+        game.clone().apply(&Order { side, action }, hooks).is_ok()
+    };
+    let grid = game.board().grid().copied().expect("a grid board");
+    let mut moves = Vec::new();
+    let mut others = Vec::new();
+    let pieces: Vec<(PieceId, Option<Cell>, Facing, ModeId)> = game
+        .state()
+        .pieces
+        .iter()
+        .filter(|p| p.side == side && p.on_board())
+        .map(|p| (p.id, p.place.cell(), p.facing, p.mode))
+        .collect();
+    // Orders that change nothing (facing the way the piece faces, the mode it is in) are
+    // not offered, like moves that end where they began.
+    for (id, at, facing, mode) in &pieces {
+        let Some(at) = *at else { continue };
+        // Every path of up to `depth` steps (paths may revisit cells; apply decides).
+        let mut frontier: Vec<Vec<Cell>> = vec![Vec::new()];
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            for path in &frontier {
+                let from = path.last().copied().unwrap_or(at);
+                for (_, c) in grid.neighbours(from) {
+                    if !game.board().contains(c) {
+                        continue;
+                    }
+                    let mut p = path.clone();
+                    p.push(c);
+                    // A move that ends where it began is not offered: the piece can stay.
+                    if c != at
+                        && !moves.contains(&(*id, c))
+                        && accepts(
+                            game,
+                            hooks,
+                            Action::Move {
+                                piece: *id,
+                                path: p.clone(),
+                            },
+                        )
+                    {
+                        moves.push((*id, c));
+                    }
+                    next.push(p);
+                }
+            }
+            frontier = next;
+        }
+        for f in (0..grid.facings()).filter(|f| Facing(*f) != *facing) {
+            let action = Action::Face {
+                piece: *id,
+                facing: Facing(f),
+            };
+            if accepts(game, hooks, action.clone()) {
+                others.push(action);
+            }
+        }
+        for m in (0..game.rules().modes.len()).filter(|m| ModeId(*m as _) != *mode) {
+            let action = Action::Mode {
+                piece: *id,
+                mode: ModeId(m as _),
+            };
+            if accepts(game, hooks, action.clone()) {
+                others.push(action);
+            }
+        }
+        for (a, def) in game.rules().actions.iter().enumerate() {
+            let mut targets: Vec<Option<PieceId>> = vec![None];
+            targets.extend(game.state().pieces.iter().map(|p| Some(p.id)));
+            let mut intents: Vec<Vec<String>> = vec![Vec::new()];
+            intents.extend(def.intents.iter().map(|i| vec![i.clone()]));
+            for target in targets {
+                for intent in &intents {
+                    let action = Action::Act {
+                        piece: *id,
+                        action: ActionId(a as _),
+                        target,
+                        intent: intent.clone(),
+                    };
+                    if accepts(game, hooks, action.clone()) {
+                        others.push(action);
+                    }
+                }
+            }
+        }
+    }
+    (moves, others)
+}
+
+/// Completeness on the small grid examples, at several points of a random game.
+fn complete_on(example: &str, depth: usize) {
+    let (mut game, mut hooks) = start(example, 7);
+    let mut checked = 0;
+    for step in 0u32..24 {
+        let sides = game.to_act();
+        let Some(&side) = sides.first() else { break };
+        let list = game.legal_orders(side, hooks.as_mut());
+        let (moves, others) = accepted_by_brute_force(&game, hooks.as_mut(), side, depth);
+        for (piece, cell) in &moves {
+            assert!(
+                list.iter().any(|a| matches!(a, Action::Move { piece: p, path } if p == piece && path.last() == Some(cell))),
+                "{example}: a move of #{} to {cell} is accepted but not listed",
+                piece.0
+            );
+        }
+        for action in &others {
+            assert!(
+                list.contains(action),
+                "{example}: {action:?} is accepted but not listed"
+            );
+        }
+        checked += moves.len() + others.len();
+        // Move on: a listed order that is not the end of the phase, now and then the end.
+        let action = if step % 3 == 2 || list.len() == 1 {
+            Action::EndPhase
+        } else {
+            list[(step as usize * 7) % (list.len() - 1)].clone()
+        };
+        game.apply(&Order { side, action }, hooks.as_mut())
+            .unwrap_or_else(|r| panic!("{example}: {r}"));
+    }
+    assert!(
+        checked > 20,
+        "{example}: the brute force found only {checked} orders"
+    );
+}
+
+#[test]
+fn the_list_is_complete_on_the_square_drill() {
+    complete_on("examples/drill-square.yaml", 3);
+}
+
+#[test]
+fn the_list_is_complete_on_the_hex_drill() {
+    complete_on("examples/drill-hex.yaml", 3);
+}
+
+#[test]
+fn the_list_is_complete_on_the_mud_house_rule_with_its_lua_hook() {
+    complete_on("examples/drill-square-mud.yaml", 3);
+}
+
+#[test]
+fn legal_prints_orders_that_play_accepts() {
+    let run = grognard(&[
+        "legal",
+        "examples/drill-square.yaml",
+        "--side",
+        "blue",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["to_act"], serde_json::json!(["blue"]));
+    let orders = v["orders"].as_array().expect("orders");
+    assert!(orders.len() > 10, "{orders:?}");
+    assert_eq!(
+        orders.last(),
+        Some(&serde_json::json!({"side": "blue", "end_phase": true}))
+    );
+    // Each line of the text form is an orders-file entry that `play` accepts.
+    let text = grognard(&["legal", "examples/drill-square.yaml", "--side", "blue"]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    for line in text.stdout.lines().filter(|l| l.starts_with("- ")).take(25) {
+        let file = dir.path().join("one.orders.yaml");
+        std::fs::write(&file, format!("orders:\n  {line}\n")).expect("write");
+        let played = grognard(&[
+            "play",
+            "examples/drill-square.yaml",
+            "--orders",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(played.code, 0, "{line}: {}", played.stderr);
+    }
+    // A side that may not act is told who does.
+    let red = grognard(&["legal", "examples/drill-square.yaml", "--side", "red"]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    assert!(
+        red.stdout.contains("red may give no order now: blue acts"),
+        "{}",
+        red.stdout
+    );
+}
+
+#[test]
+fn a_refusal_says_who_acts_and_what_the_phase_allows() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("o.orders.yaml");
+    std::fs::write(&file, "orders:\n  - { side: red, end_phase: true }\n").expect("write");
+    let run = grognard(&[
+        "play",
+        "examples/drill-square.yaml",
+        "--orders",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("red may not act in the movement phase: blue acts now; red can only wait"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(
+        &file,
+        "orders:\n  - { side: blue, act: { piece: b4, action: volley, target: r2 } }\n",
+    )
+    .expect("write");
+    let run = grognard(&[
+        "play",
+        "examples/drill-square.yaml",
+        "--orders",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("the movement phase does not allow volley; it allows moving"),
+        "{}",
+        run.stderr
+    );
+}
