@@ -95,8 +95,15 @@ local function scout_fate(game)
         "scout fate of " .. game:name(s))
       if outcome == "removed" then
         if hq ~= nil and game:on_board(hq) then
-          local col, row = game:cell(hq)
-          game:place(s, col, row, "back to its headquarters")
+          if game:mode(hq) == "road" or game:mode(s) == "road" then
+            -- Pieces in road mode share no square, so the scout rejoins its headquarters
+            -- as an attached piece (found by policy play: placing it there was refused and
+            -- the side could not end its phase).
+            game:attach(s, hq)
+          else
+            local col, row = game:cell(hq)
+            game:place(s, col, row, "back to its headquarters")
+          end
         end
         game:set_flag(s, "lost", true)
       end

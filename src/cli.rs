@@ -118,9 +118,13 @@ pub enum Command {
     Sim {
         /// Scenario file.
         scenario: PathBuf,
-        /// Orders file.
+        /// Orders file: every game replays it (and policies, if given, go on from there).
         #[arg(long)]
-        orders: PathBuf,
+        orders: Option<PathBuf>,
+        /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
+        /// (repeatable). Policies play whole games from their legal orders.
+        #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
+        policy: Vec<String>,
         /// Number of games.
         #[arg(long, default_value_t = 1000)]
         runs: u32,

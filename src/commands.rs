@@ -82,14 +82,16 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Sim {
             scenario,
             orders,
+            policy,
             runs,
             seed,
             ruleset,
             threads,
             json,
-        } => crate::tools::sim(&crate::tools::SimArgs {
+        } => crate::sim::sim(&crate::sim::SimArgs {
             scenario: &scenario,
-            orders: &orders,
+            orders: orders.as_deref(),
+            policies: &policy,
             runs,
             seed,
             other: ruleset.as_deref(),

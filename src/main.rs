@@ -17,6 +17,8 @@ mod commands;
 mod common;
 mod lab;
 mod output;
+mod policy;
+mod sim;
 mod tools;
 mod views;
 

@@ -331,3 +331,136 @@ fn a_refusal_says_who_acts_and_what_the_phase_allows() {
         run.stderr
     );
 }
+
+/// `grognard sim ... --json` as JSON.
+fn sim_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["sim"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let run = grognard(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).expect("json")
+}
+
+#[test]
+fn policies_play_every_grid_example_to_its_end_with_no_refused_order() {
+    // Whole games from legal orders: every game reaches its last turn and no order of a
+    // policy is refused (the Lua-heavy examples are played by the bench and CI's fuzz run).
+    for example in [
+        "drill-square",
+        "drill-hex",
+        "drill-open",
+        "drill-square-mud",
+        "hex-leaders",
+    ] {
+        for policy in ["random", "greedy"] {
+            let path = format!("examples/{example}.yaml");
+            let v = sim_json(&[&path, "--policy", policy, "--runs", "12", "--seed", "3"]);
+            assert_eq!(v["games"], 12, "{example} {policy}");
+            assert_eq!(v["refused"], 0, "{example} {policy}: {v}");
+            assert_eq!(v["unfinished"], 0, "{example} {policy}");
+            assert!(
+                v["policy_orders"]["mean"].as_f64().unwrap_or(0.0) > 3.0,
+                "{example} {policy}"
+            );
+        }
+    }
+}
+
+#[test]
+fn policy_games_are_reproducible_and_the_dice_ignore_the_policys_choices() {
+    let path = "examples/drill-square.yaml";
+    let a = sim_json(&[path, "--policy", "random", "--runs", "30", "--seed", "9"]);
+    let b = sim_json(&[
+        path,
+        "--policy",
+        "random",
+        "--runs",
+        "30",
+        "--seed",
+        "9",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        a, b,
+        "the same seeds give the same games whatever the threads"
+    );
+    // Per side policies; the greedy side closes on the enemy and fires when it can.
+    let c = sim_json(&[
+        path,
+        "--policy",
+        "blue=greedy",
+        "--policy",
+        "red=random",
+        "--runs",
+        "30",
+    ]);
+    assert_eq!(c["refused"], 0);
+    let volleys: u64 = c["actions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|x| x["action"] == "volley")
+                .filter_map(|x| x["rolls"].as_u64())
+                .sum()
+        })
+        .unwrap_or(0);
+    assert!(volleys > 0, "greedy sides fire when they can: {c}");
+}
+
+#[test]
+fn an_orders_file_gives_the_opening_and_the_policy_goes_on() {
+    let v = sim_json(&[
+        "examples/drill-square.yaml",
+        "--orders",
+        "examples/drill-square.orders.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        "10",
+    ]);
+    assert_eq!(v["unfinished"], 0);
+    assert_eq!(v["refused_orders"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_policy_arguments_are_usage_errors_with_did_you_mean() {
+    let run = grognard(&[
+        "sim",
+        "examples/drill-square.yaml",
+        "--policy",
+        "randon",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("unknown policy `randon`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `random`?"),
+        "{}",
+        run.stderr
+    );
+    let run = grognard(&[
+        "sim",
+        "examples/drill-square.yaml",
+        "--policy",
+        "bleu=random",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown side `bleu`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `blue`?"),
+        "{}",
+        run.stderr
+    );
+    let run = grognard(&["sim", "examples/drill-square.yaml", "--runs", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--policy"), "{}", run.stderr);
+}

@@ -232,7 +232,9 @@ fn sim_volley_hit_rate_matches_the_exact_odds() {
     // Nobody moves differently, so everyone ends where the orders put them.
     assert_eq!(r2["places"][0][0], "(6,2)");
     assert_eq!(r2["places"][0][1], 1.0);
-    assert_eq!(v["refused"], Value::Array(Vec::new()));
+    assert_eq!(v["refused_orders"], Value::Array(Vec::new()));
+    assert_eq!(v["refused"], 0);
+    assert_eq!(v["unfinished"], 0);
     assert_eq!(v["sides"][0]["side"], "blue");
     assert_eq!(v["sides"][0]["lost"]["mean"], 0.0);
 }
@@ -249,10 +251,11 @@ fn sim_compares_two_rulesets_and_counts_refused_orders() {
     ]);
     assert_eq!(v["a"]["ruleset"], "drill-square");
     assert_eq!(v["b"]["ruleset"], "drill-square-mud");
-    assert_eq!(v["a"]["refused"], Value::Array(Vec::new()));
+    assert_eq!(v["a"]["refused_orders"], Value::Array(Vec::new()));
+    assert_eq!(v["b"]["refused"], 50);
     // In the mud, b2's diagonal step costs 2 and b2 has 1½: refused in every game, and the
     // simulation goes on.
-    let refused = &v["b"]["refused"][0];
+    let refused = &v["b"]["refused_orders"][0];
     assert_eq!(refused["order"], 3);
     assert_eq!(refused["games"], 50);
     assert!(

@@ -103,7 +103,8 @@ impl Game {
     }
 
     /// Every order `side` may give now, as that side can judge it (see the module doc).
-    /// Empty when the side may not act; otherwise the last order is always `end_phase`.
+    /// Empty when the side may not act; otherwise the last order is `end_phase` unless the
+    /// ruleset's hooks refuse it (a bug of the ruleset, which `grognard fuzz` finds).
     #[must_use]
     pub fn legal_orders(&self, side: SideId, hooks: &mut dyn Hooks) -> Vec<Action> {
         if !self.to_act().contains(&side) {
@@ -125,7 +126,11 @@ impl Game {
         for id in mine {
             probe.piece_orders(side, id, &phase, hooks, &mut out);
         }
-        out.push(Action::EndPhase);
+        // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
+        // `grognard fuzz` reports); it is listed only when it would be accepted.
+        if probe.accepts(side, &Action::EndPhase, hooks) {
+            out.push(Action::EndPhase);
+        }
         out
     }
 

@@ -1,0 +1,981 @@
+//! `grognard sim`: Monte Carlo over seeds. Each game replays an orders file, is played
+//! to its end by policies, or both (the file gives the opening, the policies go on); each
+//! thread folds its games into an exact tally, and the tallies add up to the same summary
+//! whatever the thread count.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use grognard_kernel::action::Event;
+use grognard_kernel::game::Game;
+use grognard_kernel::ids::SideId;
+use grognard_kernel::piece::Place;
+use grognard_rules::de::Located;
+use grognard_rules::load::{self, Scenario};
+use grognard_rules::model::OrderSpec;
+use grognard_rules::orders::resolve_order;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::common::{Failure, Outcome, hooks_for, print_json};
+use crate::policy::{self, Player, Seats, play_out};
+
+/// What `grognard sim` was asked.
+pub(crate) struct SimArgs<'a> {
+    /// Scenario file.
+    pub scenario: &'a Path,
+    /// Orders file (the opening, when policies go on from it).
+    pub orders: Option<&'a Path>,
+    /// `--policy` values: `NAME` for every side or `SIDE=NAME` for one.
+    pub policies: &'a [String],
+    /// Games to play.
+    pub runs: u32,
+    /// Seed of game 0 (the scenario's when absent).
+    pub seed: Option<u64>,
+    /// A second ruleset to compare with.
+    pub other: Option<&'a Path>,
+    /// Worker threads (all cores when absent).
+    pub threads: Option<usize>,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// Most orders the policies give in one game: a bound on a game whose phases never end.
+const MAX_POLICY_ORDERS: u64 = 200_000;
+
+/// Most games one `sim` plays (each thread tallies its games as they end, so memory does
+/// not grow with the count; this bounds the time a mistyped `--runs` can take).
+const MAX_RUNS: u32 = 100_000;
+
+/// The seed of game `run` of a simulation started from `seed`.
+const fn run_seed(seed: u64, run: u32) -> u64 {
+    seed.wrapping_add(run as u64)
+}
+
+/// How one game ended.
+struct RunResult {
+    /// Per piece, by id: counters, flags, on the board, where.
+    pieces: Vec<PieceEnd>,
+    /// Orders refused (index in the orders file) with the reason.
+    refused: Vec<(usize, String)>,
+    /// Each chart outcome of an action: (acting piece index, action, outcome).
+    outcomes: Vec<(usize, String, String)>,
+    /// A setup failure (the game could not start).
+    failed: Option<String>,
+    /// Orders the policies gave, and how many of those `apply` refused.
+    policy_orders: u64,
+    policy_refused: u64,
+    /// True when the game reached its end.
+    finished: bool,
+    /// The turn the game ended on (or stopped at).
+    turns: u32,
+}
+
+struct PieceEnd {
+    counters: Vec<i32>,
+    flags: u64,
+    on_board: bool,
+    place: Option<String>,
+}
+
+fn place_text(place: &Place) -> Option<String> {
+    match place {
+        Place::Cell(c) => Some(c.to_string()),
+        Place::Spread(cells) => cells.first().map(ToString::to_string),
+        Place::Point { at, .. } => Some(at.to_string()),
+        Place::Off => None,
+    }
+}
+
+/// Plays one game: the orders file first (a refused order is recorded and the next one
+/// tried), then the policies of `seats`, if any, to the end of the game.
+fn play_one(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    hooks: &mut dyn grognard_kernel::hooks::Hooks,
+) -> RunResult {
+    let mut result = RunResult {
+        pieces: Vec::new(),
+        refused: Vec::new(),
+        outcomes: Vec::new(),
+        failed: None,
+        policy_orders: 0,
+        policy_refused: 0,
+        finished: false,
+        turns: 0,
+    };
+    let mut game: Game = match s.start(Some(seed), &[], hooks) {
+        Ok(g) => g,
+        Err(d) => {
+            result.failed = Some(d.to_string());
+            return result;
+        }
+    };
+    for (i, o) in orders.iter().enumerate() {
+        let order = match resolve_order(&game, &o.value) {
+            Ok(order) => order,
+            Err(message) => {
+                result.refused.push((i, message));
+                continue;
+            }
+        };
+        match game.apply(&order, hooks) {
+            Ok(events) => {
+                for e in events {
+                    if let Event::Acted {
+                        piece,
+                        action,
+                        roll: Some(roll),
+                        ..
+                    } = e
+                    {
+                        result
+                            .outcomes
+                            .push((piece.0 as usize, action, roll.outcome));
+                    }
+                }
+            }
+            Err(refusal) => result.refused.push((i, refusal.message)),
+        }
+    }
+    if seats.iter().any(Option::is_some) {
+        let mut players: Vec<Option<Player>> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                k.map(|k| Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))))
+            })
+            .collect();
+        let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
+        result.policy_orders = played.orders;
+        result.policy_refused = played.refused.len() as u64;
+        result.outcomes.extend(played.outcomes);
+    }
+    result.finished = game.state().over;
+    // After the last turn the cursor stands on the turn after it.
+    result.turns = game.state().turn.min(game.turns());
+    result.pieces = game
+        .state()
+        .pieces
+        .iter()
+        .map(|p| PieceEnd {
+            counters: p.counters.clone(),
+            flags: p.flags,
+            on_board: p.on_board(),
+            place: place_text(&p.place),
+        })
+        .collect();
+    result
+}
+
+/// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
+/// threads add up to the same totals however the games were split between them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    n: u64,
+    sum: i128,
+    squares: i128,
+}
+
+impl Moments {
+    fn add(&mut self, x: i64) {
+        self.n += 1;
+        self.sum += i128::from(x);
+        self.squares += i128::from(x) * i128::from(x);
+    }
+
+    fn merge(&mut self, o: &Self) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.squares += o.squares;
+    }
+
+    /// The mean with its 95% confidence half-width (1.96·sd/√n); the sample variance is
+    /// (n·Σx² − (Σx)²) / (n·(n − 1)), its numerator computed exactly.
+    #[allow(clippy::cast_precision_loss)] // counts and sums of game counters stay far below 2^53
+    fn estimate(&self) -> Estimate {
+        if self.n == 0 {
+            return Estimate {
+                mean: 0.0,
+                ci95: 0.0,
+            };
+        }
+        let n = self.n as f64;
+        let mean = self.sum as f64 / n;
+        let var = if self.n > 1 {
+            let spread = i128::from(self.n) * self.squares - self.sum * self.sum;
+            spread as f64 / (n * (n - 1.0))
+        } else {
+            0.0
+        };
+        Estimate {
+            mean: round4(mean),
+            ci95: round4(1.96 * var.max(0.0).sqrt() / n.sqrt()),
+        }
+    }
+}
+
+/// One piece over many games.
+#[derive(Default)]
+struct PieceTally {
+    counters: Vec<Moments>,
+    /// Games ending with each flag set, by flag id (first 64).
+    flags: Vec<u64>,
+    /// Games ending off the board.
+    removed: u64,
+    /// Games ending at each place.
+    places: BTreeMap<String, u64>,
+}
+
+/// The chart outcomes of one piece's action over many games.
+struct ActionTally {
+    /// The first game and event index where it was rolled: actions are listed in that order.
+    first: (u32, usize),
+    rolls: u32,
+    outcomes: BTreeMap<String, u32>,
+}
+
+/// Everything the summary needs from a set of games. Each thread folds its games into its
+/// own tally as they end (so no game's record outlives it or crosses threads), and the
+/// tallies merge into the same totals whatever the thread count: sums are exact integers,
+/// and where order matters (which refusal reason, which action first) the earliest game
+/// wins.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    pieces: Vec<PieceTally>,
+    /// Pieces each side lost, per game.
+    lost: Vec<Moments>,
+    /// By (acting piece index, action).
+    actions: BTreeMap<(usize, String), ActionTally>,
+    /// By order index: games refused, and the first game's reason.
+    refused: BTreeMap<usize, (u32, u32, String)>,
+    /// The first game that could not start, with the reason.
+    failed: Option<(u32, String)>,
+    /// Orders refused in all (from the file and from policies).
+    refused_total: u64,
+    /// Games that did not reach their end.
+    unfinished: u64,
+    /// The turn each game ended on.
+    length: Moments,
+    /// Orders the policies gave per game.
+    policy_orders: Moments,
+}
+
+impl Tally {
+    /// Adds game `run`; `side_of` gives each piece's side index.
+    fn add(&mut self, run: u32, r: RunResult, side_of: &[usize], sides: usize) {
+        if let Some(why) = r.failed {
+            if self.failed.as_ref().is_none_or(|(first, _)| run < *first) {
+                self.failed = Some((run, why));
+            }
+            return;
+        }
+        self.games += 1;
+        self.refused_total += r.refused.len() as u64 + r.policy_refused;
+        self.unfinished += u64::from(!r.finished);
+        self.length.add(i64::from(r.turns));
+        self.policy_orders
+            .add(i64::try_from(r.policy_orders).unwrap_or(i64::MAX));
+        if self.pieces.len() < r.pieces.len() {
+            self.pieces.resize_with(r.pieces.len(), PieceTally::default);
+        }
+        self.lost
+            .resize_with(sides.max(self.lost.len()), Moments::default);
+        let mut lost = vec![0i64; sides];
+        for (i, (end, t)) in r.pieces.into_iter().zip(&mut self.pieces).enumerate() {
+            if t.counters.len() < end.counters.len() {
+                t.counters.resize_with(end.counters.len(), Moments::default);
+            }
+            for (m, v) in t.counters.iter_mut().zip(&end.counters) {
+                m.add(i64::from(*v));
+            }
+            if t.flags.len() < 64 {
+                t.flags.resize(64, 0);
+            }
+            for (f, count) in t.flags.iter_mut().enumerate() {
+                *count += (end.flags >> f) & 1;
+            }
+            if !end.on_board {
+                t.removed += 1;
+                if let Some(l) = side_of.get(i).and_then(|s| lost.get_mut(*s)) {
+                    *l += 1;
+                }
+            }
+            let place = end.place.unwrap_or_else(|| "off the board".to_owned());
+            *t.places.entry(place).or_default() += 1;
+        }
+        for (m, l) in self.lost.iter_mut().zip(lost) {
+            m.add(l);
+        }
+        for (k, (piece, action, outcome)) in r.outcomes.into_iter().enumerate() {
+            let a = self
+                .actions
+                .entry((piece, action))
+                .or_insert_with(|| ActionTally {
+                    first: (run, k),
+                    rolls: 0,
+                    outcomes: BTreeMap::new(),
+                });
+            a.first = a.first.min((run, k));
+            a.rolls += 1;
+            *a.outcomes.entry(outcome).or_default() += 1;
+        }
+        for (i, reason) in r.refused {
+            let x = self.refused.entry(i).or_insert((0, run, reason.clone()));
+            x.0 += 1;
+            if run < x.1 {
+                (x.1, x.2) = (run, reason);
+            }
+        }
+    }
+
+    fn merge(&mut self, o: Self) {
+        self.games += o.games;
+        self.refused_total += o.refused_total;
+        self.unfinished += o.unfinished;
+        self.length.merge(&o.length);
+        self.policy_orders.merge(&o.policy_orders);
+        if self.pieces.len() < o.pieces.len() {
+            self.pieces.resize_with(o.pieces.len(), PieceTally::default);
+        }
+        for (t, p) in self.pieces.iter_mut().zip(o.pieces) {
+            if t.counters.len() < p.counters.len() {
+                t.counters.resize_with(p.counters.len(), Moments::default);
+            }
+            for (a, b) in t.counters.iter_mut().zip(&p.counters) {
+                a.merge(b);
+            }
+            if t.flags.len() < p.flags.len() {
+                t.flags.resize(p.flags.len(), 0);
+            }
+            for (a, b) in t.flags.iter_mut().zip(&p.flags) {
+                *a += b;
+            }
+            t.removed += p.removed;
+            for (place, k) in p.places {
+                *t.places.entry(place).or_default() += k;
+            }
+        }
+        if self.lost.len() < o.lost.len() {
+            self.lost.resize_with(o.lost.len(), Moments::default);
+        }
+        for (a, b) in self.lost.iter_mut().zip(&o.lost) {
+            a.merge(b);
+        }
+        for (key, b) in o.actions {
+            match self.actions.get_mut(&key) {
+                Some(a) => {
+                    a.first = a.first.min(b.first);
+                    a.rolls += b.rolls;
+                    for (outcome, k) in b.outcomes {
+                        *a.outcomes.entry(outcome).or_default() += k;
+                    }
+                }
+                None => {
+                    self.actions.insert(key, b);
+                }
+            }
+        }
+        for (i, (games, run, reason)) in o.refused {
+            let x = self.refused.entry(i).or_insert((0, run, reason.clone()));
+            x.0 += games;
+            if run < x.1 {
+                (x.1, x.2) = (run, reason);
+            }
+        }
+        if let Some((run, why)) = o.failed
+            && self.failed.as_ref().is_none_or(|(first, _)| run < *first)
+        {
+            self.failed = Some((run, why));
+        }
+    }
+}
+
+/// Plays `runs` games on all cores and tallies them; the tally is the same whatever the
+/// thread count.
+fn play_many(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    runs: u32,
+    threads: usize,
+    label: &str,
+) -> Result<Tally, Failure> {
+    // Check the hooks load once here, so a bad script is one clear error, not one per thread.
+    drop(hooks_for(&s.ruleset)?);
+    let side_of: Vec<usize> = s
+        .compiled
+        .setup
+        .pieces
+        .iter()
+        .map(|p| p.side.index())
+        .collect();
+    let sides = s.compiled.setup.sides.len();
+    let threads = threads.clamp(1, runs.max(1) as usize);
+    // Threads take the next run as they finish one, so one thread's long games do not
+    // leave the others idle.
+    let next = AtomicU32::new(0);
+    let done = AtomicU32::new(0);
+    let show = std::io::stderr().is_terminal();
+    let tally = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, done, side_of) = (&next, &done, &side_of);
+                scope.spawn(move || -> Result<Tally, String> {
+                    // Lua hooks are not Send: every thread builds its own.
+                    let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
+                    let mut tally = Tally::default();
+                    loop {
+                        let run = next.fetch_add(1, Ordering::Relaxed);
+                        if run >= runs {
+                            break;
+                        }
+                        let result =
+                            play_one(s, orders, seats, run_seed(seed, run), hooks.as_mut());
+                        tally.add(run, result, side_of, sides);
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(tally)
+                })
+            })
+            .collect();
+        if show {
+            while !handles
+                .iter()
+                .all(std::thread::ScopedJoinHandle::is_finished)
+            {
+                let n = done.load(Ordering::Relaxed);
+                eprint!("\r{label}: {n}/{runs} games");
+                let _ = std::io::stderr().flush();
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            eprint!("\r{label}: {runs}/{runs} games\n");
+        }
+        let mut all = Tally::default();
+        for h in handles {
+            match h.join() {
+                Ok(Ok(t)) => all.merge(t),
+                Ok(Err(m)) => return Err(Failure::Rules(m)),
+                Err(_) => return Err(Failure::Rules("a simulation thread failed".to_owned())),
+            }
+        }
+        Ok(all)
+    })?;
+    if let Some((_, m)) = tally.failed {
+        return Err(Failure::Rules(m));
+    }
+    Ok(tally)
+}
+
+/// A mean with its 95% confidence half-width (1.96·sd/√n).
+#[derive(Clone, Copy, Debug, Serialize)]
+struct Estimate {
+    mean: f64,
+    ci95: f64,
+}
+
+/// Rounded to 4 decimals so the JSON is short and stable.
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+#[derive(Debug, Serialize)]
+struct PieceSummary {
+    piece: String,
+    side: String,
+    #[serde(rename = "type")]
+    kind: String,
+    removed: f64,
+    counters: BTreeMap<String, Estimate>,
+    flags: BTreeMap<String, f64>,
+    places: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Serialize)]
+struct SideSummary {
+    side: String,
+    pieces: usize,
+    lost: Estimate,
+}
+
+#[derive(Debug, Serialize)]
+struct ActionSummary {
+    piece: String,
+    action: String,
+    /// Times the action's chart was rolled, over all games.
+    rolls: u32,
+    /// Outcome → (count, share of rolls).
+    outcomes: BTreeMap<String, (u32, f64)>,
+}
+
+#[derive(Debug, Serialize)]
+struct RefusedSummary {
+    /// 1-based position in the orders file.
+    order: usize,
+    line: u32,
+    /// Games in which it was refused.
+    games: u32,
+    /// The first reason given.
+    reason: String,
+}
+
+#[derive(Debug, Serialize)]
+struct SimSummary {
+    scenario: String,
+    ruleset: String,
+    ruleset_hash: String,
+    runs: u32,
+    seed: u64,
+    /// Games played.
+    games: u64,
+    /// Orders refused over all games (0 when policies play: they give legal orders).
+    refused: u64,
+    /// Games that did not reach their end.
+    unfinished: u64,
+    /// The turn games ended on.
+    length: Estimate,
+    /// Orders the policies gave per game.
+    policy_orders: Estimate,
+    /// The orders of the orders file that were refused, with the games and first reason.
+    refused_orders: Vec<RefusedSummary>,
+    pieces: Vec<PieceSummary>,
+    sides: Vec<SideSummary>,
+    actions: Vec<ActionSummary>,
+}
+
+#[allow(clippy::cast_precision_loss)] // game counts stay far below 2^53
+fn summarise(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seed: u64,
+    tally: Tally,
+) -> Result<SimSummary, Failure> {
+    // A game in its starting position names pieces, sides, counters and flags.
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let game = s.start(Some(seed), &[], hooks.as_mut())?;
+    let rules = game.rules();
+    let n = tally.games.max(1) as f64;
+    let share = |k: u64| round4(k as f64 / n);
+    let no_piece = PieceTally::default();
+    let mut pieces = Vec::new();
+    for (i, p) in game.state().pieces.iter().enumerate() {
+        let t = tally.pieces.get(i).unwrap_or(&no_piece);
+        let counters = rules
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(c, def)| {
+                let m = t.counters.get(c).copied().unwrap_or_default();
+                (def.name.clone(), m.estimate())
+            })
+            .collect();
+        let flags = rules
+            .flags
+            .iter()
+            .enumerate()
+            .map(|(f, def)| {
+                (
+                    def.name.clone(),
+                    share(t.flags.get(f).copied().unwrap_or(0)),
+                )
+            })
+            .collect();
+        let mut places: Vec<(&String, u64)> = t.places.iter().map(|(c, k)| (c, *k)).collect();
+        places.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        pieces.push(PieceSummary {
+            piece: p.name.clone(),
+            side: game
+                .sides()
+                .get(p.side.0 as usize)
+                .map_or_else(String::new, |d| d.name.clone()),
+            kind: rules
+                .piece_type(p.kind)
+                .map_or_else(String::new, |t| t.name.clone()),
+            removed: share(t.removed),
+            counters,
+            flags,
+            places: places
+                .into_iter()
+                .take(3)
+                .map(|(c, k)| (c.clone(), share(k)))
+                .collect(),
+        });
+    }
+    let sides = game
+        .sides()
+        .iter()
+        .enumerate()
+        .map(|(si, d)| SideSummary {
+            side: d.name.clone(),
+            pieces: game
+                .state()
+                .pieces
+                .iter()
+                .filter(|p| p.side.0 as usize == si)
+                .count(),
+            lost: tally.lost.get(si).copied().unwrap_or_default().estimate(),
+        })
+        .collect();
+    let mut actions: Vec<((u32, usize), ActionSummary)> = tally
+        .actions
+        .into_iter()
+        .map(|((piece, action), a)| {
+            let name = game
+                .state()
+                .pieces
+                .get(piece)
+                .map_or_else(|| format!("#{piece}"), |p| p.name.clone());
+            let rolls = f64::from(a.rolls.max(1));
+            let summary = ActionSummary {
+                piece: name,
+                action,
+                rolls: a.rolls,
+                outcomes: a
+                    .outcomes
+                    .into_iter()
+                    .map(|(o, k)| (o, (k, round4(f64::from(k) / rolls))))
+                    .collect(),
+            };
+            (a.first, summary)
+        })
+        .collect();
+    // In the order the actions were first rolled, game by game.
+    actions.sort_by_key(|(first, _)| *first);
+    let refused = tally
+        .refused
+        .into_iter()
+        .map(|(i, (games, _, reason))| RefusedSummary {
+            order: i + 1,
+            line: orders.get(i).map_or(0, |o| o.location.line),
+            games,
+            reason,
+        })
+        .collect();
+    Ok(SimSummary {
+        scenario: load::display(&s.path),
+        ruleset: rules.identity.name.clone(),
+        ruleset_hash: rules.identity.hash.clone(),
+        runs: u32::try_from(tally.games).unwrap_or(u32::MAX),
+        seed,
+        games: tally.games,
+        refused: tally.refused_total,
+        unfinished: tally.unfinished,
+        length: tally.length.estimate(),
+        policy_orders: tally.policy_orders.estimate(),
+        refused_orders: refused,
+        pieces,
+        sides,
+        actions: actions.into_iter().map(|(_, a)| a).collect(),
+    })
+}
+
+fn simulate(
+    args: &SimArgs<'_>,
+    ruleset: Option<&Path>,
+    orders: &[Located<OrderSpec>],
+    threads: usize,
+) -> Result<SimSummary, Failure> {
+    let s = load::load_scenario(args.scenario, ruleset)?;
+    let seed = args.seed.unwrap_or(s.compiled.setup.seed);
+    let label = s.ruleset.rules.identity.name.clone();
+    let sides: Vec<String> = s
+        .compiled
+        .setup
+        .sides
+        .iter()
+        .map(|d| d.name.clone())
+        .collect();
+    let seats = policy::seats(args.policies, &sides)?;
+    let tally = play_many(&s, orders, &seats, seed, args.runs, threads, &label)?;
+    summarise(&s, orders, seed, tally)
+}
+
+/// `grognard sim`: the same orders over `runs` seeds, summarised.
+pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
+    if args.runs == 0 || args.runs > MAX_RUNS {
+        return Err(Failure::Usage(format!(
+            "--runs {}: expected 1 to {MAX_RUNS}",
+            args.runs
+        )));
+    }
+    if args.threads == Some(0) {
+        return Err(Failure::Usage("--threads must be at least 1".to_owned()));
+    }
+    if args.orders.is_none() && args.policies.is_empty() {
+        return Err(Failure::Usage(
+            "give an orders file (--orders FILE), a policy (--policy random|greedy), or both"
+                .to_owned(),
+        ));
+    }
+    let orders = match args.orders {
+        Some(path) => load::load_orders(path)?,
+        None => Vec::new(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let a = simulate(args, None, &orders, threads)?;
+    let b = match args.other {
+        Some(path) => Some(simulate(args, Some(path), &orders, threads)?),
+        None => None,
+    };
+    if args.json {
+        match &b {
+            Some(b) => print_json(&json!({ "a": a, "b": b })),
+            None => print_json(&json!(a)),
+        }
+        return Ok(());
+    }
+    match &b {
+        None => print_summary(&a),
+        Some(b) => print_comparison(&a, b),
+    }
+    Ok(())
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn est(e: Estimate) -> String {
+    format!("{:.2} ± {:.2}", e.mean, e.ci95)
+}
+
+fn print_summary(s: &SimSummary) {
+    out!(
+        "{} games of {} with ruleset {} (seeds {}..{}); means with 95% intervals",
+        s.runs,
+        s.scenario,
+        s.ruleset,
+        s.seed,
+        run_seed(s.seed, s.runs.saturating_sub(1))
+    );
+    print_refused(s);
+    print_games(s);
+    out!("pieces:");
+    for p in &s.pieces {
+        let mut parts = Vec::new();
+        for (name, e) in &p.counters {
+            parts.push(format!("{name} {}", est(*e)));
+        }
+        for (name, f) in &p.flags {
+            if *f > 0.0 {
+                parts.push(format!("{name} {}", pct(*f)));
+            }
+        }
+        if p.removed > 0.0 {
+            parts.push(format!("removed {}", pct(p.removed)));
+        }
+        let places: Vec<String> = p
+            .places
+            .iter()
+            .map(|(c, f)| format!("{c} {}", pct(*f)))
+            .collect();
+        out!(
+            "  {:<6} {:<5} {:<12} {}; ends at {}",
+            p.piece,
+            p.side,
+            p.kind,
+            parts.join(", "),
+            places.join(", ")
+        );
+    }
+    out!("sides:");
+    for d in &s.sides {
+        out!(
+            "  {:<6} lost {} of {} piece{}",
+            d.side,
+            est(d.lost),
+            d.pieces,
+            if d.pieces == 1 { "" } else { "s" }
+        );
+    }
+    if !s.actions.is_empty() {
+        out!("actions:");
+        for a in &s.actions {
+            let o: Vec<String> = a
+                .outcomes
+                .iter()
+                .map(|(name, (_, f))| format!("{name} {}", pct(*f)))
+                .collect();
+            out!(
+                "  {} {}: {} rolls; {}",
+                a.piece,
+                a.action,
+                a.rolls,
+                o.join(", ")
+            );
+        }
+    }
+}
+
+/// Game length, unfinished games, and the policies' orders when they played.
+fn print_games(s: &SimSummary) {
+    let unfinished = if s.unfinished == 0 {
+        "every game finished".to_owned()
+    } else {
+        format!("{} of {} games did not finish", s.unfinished, s.games)
+    };
+    out!("games: {unfinished}; ended on turn {}", est(s.length));
+    if s.policy_orders.mean > 0.0 {
+        out!(
+            "policies: {} orders a game, {} refused in all",
+            est(s.policy_orders),
+            s.refused
+        );
+    }
+}
+
+fn print_refused(s: &SimSummary) {
+    for r in &s.refused_orders {
+        out!(
+            "  order {} (line {}) refused in {} of {} games: {}",
+            r.order,
+            r.line,
+            r.games,
+            s.runs,
+            r.reason
+        );
+    }
+}
+
+fn print_comparison(a: &SimSummary, b: &SimSummary) {
+    out!(
+        "{} games of {} each (seeds {}..{}): {} vs {}; means with 95% intervals",
+        a.runs,
+        a.scenario,
+        a.seed,
+        run_seed(a.seed, a.runs.saturating_sub(1)),
+        a.ruleset,
+        b.ruleset
+    );
+    for s in [a, b] {
+        if !s.refused_orders.is_empty() {
+            out!("refused with {}:", s.ruleset);
+            print_refused(s);
+        }
+    }
+    out!(
+        "  {:<24} {:>16} {:>16} {:>8}",
+        "",
+        a.ruleset,
+        b.ruleset,
+        "change"
+    );
+    let row = |what: String, x: Estimate, y: Estimate| {
+        if x.mean == 0.0 && y.mean == 0.0 && x.ci95 == 0.0 && y.ci95 == 0.0 {
+            return;
+        }
+        // Significant when the intervals do not overlap.
+        let mark = if (x.mean - y.mean).abs() > x.ci95 + y.ci95 {
+            " *"
+        } else {
+            ""
+        };
+        out!(
+            "  {:<24} {:>16} {:>16} {:>+8.2}{mark}",
+            what,
+            est(x),
+            est(y),
+            y.mean - x.mean
+        );
+    };
+    for p in &a.pieces {
+        let Some(q) = b.pieces.iter().find(|q| q.piece == p.piece) else {
+            continue;
+        };
+        for (name, x) in &p.counters {
+            if let Some(y) = q.counters.get(name) {
+                row(format!("{} {name}", p.piece), *x, *y);
+            }
+        }
+        let removed = |f: f64| Estimate {
+            mean: f,
+            ci95: round4(1.96 * (f * (1.0 - f) / f64::from(a.runs.max(1))).sqrt()),
+        };
+        if p.removed > 0.0 || q.removed > 0.0 {
+            row(
+                format!("{} removed", p.piece),
+                removed(p.removed),
+                removed(q.removed),
+            );
+        }
+        let pa = p.places.first().map_or("?", |x| x.0.as_str());
+        let pb = q.places.first().map_or("?", |x| x.0.as_str());
+        if pa != pb {
+            out!(
+                "  {:<24} {:>16} {:>16}",
+                format!("{} mostly at", p.piece),
+                pa,
+                pb
+            );
+        }
+    }
+    for x in &a.actions {
+        let Some(y) = b
+            .actions
+            .iter()
+            .find(|y| y.piece == x.piece && y.action == x.action)
+        else {
+            continue;
+        };
+        for (outcome, (_, p)) in &x.outcomes {
+            let q = y.outcomes.get(outcome).map_or(0.0, |o| o.1);
+            let rate = |p: f64, n: u32| Estimate {
+                mean: p,
+                ci95: round4(1.96 * (p * (1.0 - p) / f64::from(n.max(1))).sqrt()),
+            };
+            row(
+                format!("{} {} {outcome}", x.piece, x.action),
+                rate(*p, x.rolls),
+                rate(q, y.rolls),
+            );
+        }
+    }
+    for d in &a.sides {
+        if let Some(e) = b.sides.iter().find(|e| e.side == d.side) {
+            row(format!("{} pieces lost", d.side), d.lost, e.lost);
+        }
+    }
+    out!("(* the 95% intervals do not overlap)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Moments;
+
+    /// The exact one-pass moments give the textbook mean and sample variance, and a tally
+    /// split in two and merged equals the whole.
+    #[test]
+    fn moments_estimate_and_merge() {
+        let xs = [1i64, 2, 3, 4, 7, -2, 0, 5];
+        let mut whole = Moments::default();
+        xs.iter().for_each(|x| whole.add(*x));
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<i64>() as f64 / n;
+        let var = xs.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let e = whole.estimate();
+        assert!((e.mean - mean).abs() < 1e-4, "{e:?}");
+        assert!(
+            (e.ci95 - 1.96 * var.sqrt() / n.sqrt()).abs() < 1e-4,
+            "{e:?}"
+        );
+        let (mut a, mut b) = (Moments::default(), Moments::default());
+        xs[..3].iter().for_each(|x| a.add(*x));
+        xs[3..].iter().for_each(|x| b.add(*x));
+        a.merge(&b);
+        assert_eq!((a.n, a.sum, a.squares), (whole.n, whole.sum, whole.squares));
+        let one = {
+            let mut m = Moments::default();
+            m.add(5);
+            m.estimate()
+        };
+        assert_eq!((one.mean, one.ci95), (5.0, 0.0));
+    }
+}
