@@ -385,9 +385,12 @@ fn play(
 fn replay(path: &Path, json: bool) -> Outcome {
     let (game, save) = replay_save(path)?;
     if json {
-        print_json(
-            &json!({"verified": true, "orders": save.orders.len(), "events": game.log().len()}),
-        );
+        print_json(&json!({
+            "verified": true,
+            "orders": save.orders.len(),
+            "events": game.log().len(),
+            "result": game.result(),
+        }));
     } else {
         out!(
             "replay verified: {} orders reproduce all {} events of {}",
@@ -395,6 +398,9 @@ fn replay(path: &Path, json: bool) -> Outcome {
             game.log().len(),
             load::display(path)
         );
+        if let Some(r) = game.result() {
+            out!("result: {}", r.why);
+        }
     }
     Ok(())
 }

@@ -81,9 +81,10 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
         | Event::Redeployed { .. }
         | Event::Announced { .. }
         | Event::SpotRolled { .. } => sighting_line(&names, e),
-        Event::PhaseBegan { .. } | Event::Initiative { .. } | Event::GameOver { .. } => {
-            sequence_line(e)
-        }
+        Event::PhaseBegan { .. }
+        | Event::Initiative { .. }
+        | Event::GameOver { .. }
+        | Event::GameResult { .. } => sequence_line(e),
         Event::Moved { .. }
         | Event::MovedOnTable { .. }
         | Event::Faced { .. }
@@ -189,6 +190,7 @@ fn sequence_line(e: &Event) -> String {
             )
         }
         Event::GameOver { turns } => format!("game over after {turns} turns"),
+        Event::GameResult { why, .. } => format!("result: {why}"),
         _ => String::new(),
     }
 }

@@ -71,6 +71,8 @@ struct RunResult {
     finished: bool,
     /// The turn the game ended on (or stopped at).
     turns: u32,
+    /// The winner's side index (`Some(None)`: a draw; `None`: no result).
+    winner: Option<Option<usize>>,
 }
 
 struct PieceEnd {
@@ -107,6 +109,7 @@ fn play_one(
         policy_refused: 0,
         finished: false,
         turns: 0,
+        winner: None,
     };
     let mut game: Game = match s.start(Some(seed), &[], hooks) {
         Ok(g) => g,
@@ -156,6 +159,7 @@ fn play_one(
         result.outcomes.extend(played.outcomes);
     }
     result.finished = game.state().over;
+    result.winner = game.result().map(|r| r.winner.map(|s| s.index()));
     // After the last turn the cursor stands on the turn after it.
     result.turns = game.state().turn.min(game.turns());
     result.pieces = game
@@ -264,6 +268,10 @@ struct Tally {
     length: Moments,
     /// Orders the policies gave per game.
     policy_orders: Moments,
+    /// Per side, 1 for each game it won (0 otherwise), over games with a result.
+    wins: Vec<Moments>,
+    /// 1 for each drawn game, over games with a result.
+    draws: Moments,
 }
 
 impl Tally {
@@ -281,6 +289,14 @@ impl Tally {
         self.length.add(i64::from(r.turns));
         self.policy_orders
             .add(i64::try_from(r.policy_orders).unwrap_or(i64::MAX));
+        if let Some(winner) = r.winner {
+            self.wins
+                .resize_with(sides.max(self.wins.len()), Moments::default);
+            for (i, m) in self.wins.iter_mut().enumerate() {
+                m.add(i64::from(winner == Some(i)));
+            }
+            self.draws.add(i64::from(winner.is_none()));
+        }
         if self.pieces.len() < r.pieces.len() {
             self.pieces.resize_with(r.pieces.len(), PieceTally::default);
         }
@@ -340,6 +356,13 @@ impl Tally {
         self.unfinished += o.unfinished;
         self.length.merge(&o.length);
         self.policy_orders.merge(&o.policy_orders);
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize_with(o.wins.len(), Moments::default);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            a.merge(b);
+        }
+        self.draws.merge(&o.draws);
         if self.pieces.len() < o.pieces.len() {
             self.pieces.resize_with(o.pieces.len(), PieceTally::default);
         }
@@ -526,6 +549,16 @@ struct RefusedSummary {
 }
 
 #[derive(Debug, Serialize)]
+struct ResultsSummary {
+    /// Games that ended with a result.
+    games: u64,
+    /// Side name → its share of wins.
+    wins: BTreeMap<String, Estimate>,
+    /// The share of draws.
+    draws: Estimate,
+}
+
+#[derive(Debug, Serialize)]
 struct SimSummary {
     scenario: String,
     ruleset: String,
@@ -542,6 +575,9 @@ struct SimSummary {
     length: Estimate,
     /// Orders the policies gave per game.
     policy_orders: Estimate,
+    /// Of the games with a result: each side's share of wins, and of draws, as rates with
+    /// 95% intervals (`games` is how many had a result).
+    results: ResultsSummary,
     /// The orders of the orders file that were refused, with the games and first reason.
     refused_orders: Vec<RefusedSummary>,
     pieces: Vec<PieceSummary>,
@@ -668,6 +704,19 @@ fn summarise(
         unfinished: tally.unfinished,
         length: tally.length.estimate(),
         policy_orders: tally.policy_orders.estimate(),
+        results: ResultsSummary {
+            games: tally.draws.n,
+            wins: game
+                .sides()
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    let m = tally.wins.get(i).copied().unwrap_or_default();
+                    (d.name.clone(), m.estimate())
+                })
+                .collect(),
+            draws: tally.draws.estimate(),
+        },
         refused_orders: refused,
         pieces,
         sides,
@@ -741,6 +790,10 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
+}
+
+fn rate(e: Estimate) -> String {
+    format!("{:.1}% ± {:.1}", e.mean * 100.0, e.ci95 * 100.0)
 }
 
 fn est(e: Estimate) -> String {
@@ -823,6 +876,20 @@ fn print_games(s: &SimSummary) {
         format!("{} of {} games did not finish", s.unfinished, s.games)
     };
     out!("games: {unfinished}; ended on turn {}", est(s.length));
+    if s.results.games > 0 {
+        let wins: Vec<String> = s
+            .results
+            .wins
+            .iter()
+            .map(|(side, e)| format!("{side} wins {}", rate(*e)))
+            .collect();
+        out!(
+            "results ({} games): {}, draws {}",
+            s.results.games,
+            wins.join(", "),
+            rate(s.results.draws)
+        );
+    }
     if s.policy_orders.mean > 0.0 {
         out!(
             "policies: {} orders a game, {} refused in all",

@@ -79,6 +79,9 @@ fn print_view(game: &Game, view: &View) {
             _ => "game over".to_owned(),
         }
     );
+    if let Some(r) = &view.result {
+        out!("result: {}", r.why);
+    }
     out!("own pieces:");
     for p in &view.own {
         let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());

@@ -464,3 +464,169 @@ fn bad_policy_arguments_are_usage_errors_with_did_you_mean() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--policy"), "{}", run.stderr);
 }
+
+#[test]
+fn the_example_game_ends_with_its_result_in_play_view_replay_and_the_save() {
+    // Hex Command's example is played to its last turn: one point a unit off the field, two
+    // a commander, one a unit still routed (the example's `victory:`).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let save = dir.path().join("hc.game.json");
+    let run = grognard(&[
+        "play",
+        "examples/hex-command.yaml",
+        "--orders",
+        "examples/hex-command.orders.yaml",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("game over after 7 turns\nresult: blue wins on points (blue 5, red 3)\n"),
+        "{}",
+        run.stdout
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).expect("save")).expect("json");
+    let text = saved.to_string();
+    assert!(
+        text.contains(r#""event":"game_result""#),
+        "the save records the result"
+    );
+    assert!(text.contains(r#""winner":"blue""#));
+    let replay = grognard(&["replay", save.to_str().unwrap()]);
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+    assert!(
+        replay.stdout.contains("result: blue wins on points"),
+        "{}",
+        replay.stdout
+    );
+    let view = grognard(&[
+        "view",
+        "examples/hex-command.yaml",
+        "--orders",
+        "examples/hex-command.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(
+        view.stdout
+            .contains("result: blue wins on points (blue 5, red 3)"),
+        "{}",
+        view.stdout
+    );
+}
+
+/// A drill scenario with the given `victory:` block, validated.
+fn validate_victory(block: &str) -> crate::util::Run {
+    scenario_with_victory(block, None)
+}
+
+/// A drill scenario with the given `victory:` block: validated, or played with `play`.
+fn scenario_with_victory(block: &str, play: Option<&str>) -> crate::util::Run {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(root().join("examples/drill-square.yaml"))
+        .expect("example")
+        .replace(
+            "ruleset: drill-square\n",
+            &format!(
+                "ruleset: {}\n",
+                root().join("rulesets/drill-square.yaml").display()
+            ),
+        );
+    let text = match text.find("\nvictory:") {
+        Some(i) => format!("{}\n{block}", &text[..i]),
+        None => format!("{text}\n{block}"),
+    };
+    let path = dir.path().join("v.yaml");
+    std::fs::write(&path, text).expect("write");
+    let mut args = vec!["validate", path.to_str().unwrap()];
+    let orders = dir.path().join("v.orders.yaml");
+    if let Some(o) = play {
+        std::fs::write(&orders, o).expect("write");
+        args = vec![
+            "play",
+            path.to_str().unwrap(),
+            "--orders",
+            orders.to_str().unwrap(),
+        ];
+    }
+    let run = grognard(&args);
+    drop(dir);
+    run
+}
+
+#[test]
+fn victory_mistakes_are_named_at_their_line_with_the_known_names() {
+    let run = validate_victory(
+        "victory:\n  removed: { infantri: 1 }\n  lose:\n    - { flag: shakn }\n    - { counter: hits }\n    - { flag: shaken, no_pieces: true }\n  hold:\n    - { region: nowhere, points: 2 }\n",
+    );
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("unknown piece type `infantri`"), "{out}");
+    assert!(out.contains("did you mean `infantry`?"), "{out}");
+    assert!(out.contains("unknown flag `shakn`"), "{out}");
+    assert!(
+        out.contains("a `counter` condition needs `at_least: N`"),
+        "{out}"
+    );
+    assert!(out.contains("needs exactly one of"), "{out}");
+    assert!(out.contains("unknown region `nowhere`"), "{out}");
+    // Each at its line of the file.
+    assert!(
+        out.lines()
+            .any(|l| l.contains("v.yaml:") && l.contains("shakn")),
+        "{out}"
+    );
+    let ok = validate_victory(
+        "victory:\n  removed: { any: 1 }\n  lose:\n    - { no_pieces: true, types: [infantry] }\n",
+    );
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+}
+
+#[test]
+fn a_side_that_loses_at_once_ends_the_game() {
+    // Red has no half blocks: under this rule it has lost, and the game ends with the
+    // first order given.
+    let run = scenario_with_victory(
+        "victory:\n  removed: { any: 1 }\n  lose:\n    - { no_pieces: true, types: [half_block], why: its half blocks are gone }\n",
+        Some(
+            "orders:\n  - { side: blue, move: { piece: b1, path: [[4, 5]] } }\n  - { side: blue, end_phase: true }\n",
+        ),
+    );
+    assert_eq!(
+        run.code, 1,
+        "the second order comes after the end: {}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("game over after 1 turns\nresult: red loses: its half blocks are gone"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("the game is over"), "{}", run.stderr);
+}
+
+#[test]
+fn a_game_without_victory_points_ends_level() {
+    let (mut game, mut hooks) = start("examples/drill-square.yaml", 1);
+    assert!(game.result().is_none());
+    for _ in 0..200 {
+        let Some(&side) = game.to_act().first() else {
+            break;
+        };
+        game.apply(
+            &Order {
+                side,
+                action: Action::EndPhase,
+            },
+            hooks.as_mut(),
+        )
+        .unwrap_or_else(|r| panic!("{r}"));
+    }
+    let result = game.result().expect("a result at the end");
+    assert_eq!(result.winner, None);
+    assert_eq!(result.points, vec![0, 0]);
+    assert_eq!(result.why, "a draw on points (blue 0, red 0)");
+}

@@ -289,10 +289,20 @@ pub enum Event {
         /// What.
         text: String,
     },
-    /// The last turn ended.
+    /// The last turn ended (or a side lost at once).
     GameOver {
         /// Turns played.
         turns: u32,
+    },
+    /// How the game ended: the winner (none: a draw), each side's points, and why.
+    GameResult {
+        /// The winning side's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<String>,
+        /// Each side's points.
+        points: Vec<(String, i32)>,
+        /// Why, in words.
+        why: String,
     },
     /// A side's sighting of an enemy piece changed (only that side and the referee see
     /// this event).

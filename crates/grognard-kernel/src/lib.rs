@@ -27,6 +27,7 @@ mod sight;
 pub mod state;
 mod threat;
 pub mod turning;
+pub mod victory;
 pub mod view;
 
 pub use cost::Cost;

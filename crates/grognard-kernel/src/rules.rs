@@ -589,6 +589,9 @@ pub struct Rules {
     /// in plain view).
     #[serde(default)]
     pub sighting: Option<crate::knowledge::SightingRules>,
+    /// What decides a game, unless the scenario says (`None`: a draw at the end).
+    #[serde(default)]
+    pub victory: Option<crate::victory::VictoryRules>,
     /// Saved movement points (`None`: points not spent are lost).
     #[serde(default)]
     pub saving: Option<crate::march::SavingRules>,

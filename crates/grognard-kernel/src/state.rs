@@ -68,6 +68,9 @@ pub struct State {
     /// from the end of the order that added them.
     #[serde(default)]
     pub built: Vec<(Cell, Cell, FeatureId)>,
+    /// How the game ended, once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<crate::victory::GameResult>,
 }
 
 impl State {

@@ -61,6 +61,9 @@ pub struct View {
     pub phasing: Option<String>,
     /// True after the last turn.
     pub over: bool,
+    /// How the game ended, once it has (public to every side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<crate::victory::GameResult>,
     /// The side's own pieces, in full.
     pub own: Vec<Piece>,
     /// Enemy pieces the side knows anything of.
@@ -111,9 +114,10 @@ pub(crate) fn redact(
             *owner = *o;
             Some(e.clone())
         }
-        Event::Initiative { .. } | Event::GameOver { .. } | Event::Announced { .. } => {
-            Some(e.clone())
-        }
+        Event::Initiative { .. }
+        | Event::GameOver { .. }
+        | Event::GameResult { .. }
+        | Event::Announced { .. } => Some(e.clone()),
         Event::Sighted { side: s, .. } | Event::SpotRolled { side: s, .. } => {
             (*s == side).then(|| e.clone())
         }

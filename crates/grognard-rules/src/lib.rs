@@ -29,4 +29,5 @@ pub mod sheet;
 mod sighting;
 pub mod suggest;
 mod turning;
+mod victory;
 pub mod yaml;

@@ -128,6 +128,8 @@ pub struct RulesetSpec {
     pub sighting: Option<SightingSpec>,
     /// Saved movement points.
     pub saving: Option<SavingSpec>,
+    /// What decides a game (a scenario's `victory:` replaces it).
+    pub victory: Option<VictorySpec>,
     /// Commands spread over several cells by extension arrows.
     pub spread: Option<SpreadSpec>,
     /// Flags that keep a piece from moving.
@@ -720,6 +722,61 @@ pub struct ScenarioSpec {
     pub sides: NamedMap<SideSpec>,
     /// Pieces.
     pub pieces: Vec<PieceSpec>,
+    /// What decides this game (replaces the ruleset's `victory:`).
+    pub victory: Option<VictorySpec>,
+}
+
+/// What decides a game: points at the end, and conditions that lose it at once.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct VictorySpec {
+    /// Points for each enemy piece off the board at the end, by piece type (`any`: every
+    /// type not listed).
+    pub removed: NamedMap<i32>,
+    /// Enemy pieces off the board with any of these flags score nothing (`[escaped]`).
+    pub removed_unless: Vec<Located<String>>,
+    /// Points for each enemy piece on the board at the end with the flag.
+    pub flagged: NamedMap<i32>,
+    /// Regions (of the scenario's `regions:`) that score for the side whose pieces alone
+    /// stand in them at the end. Scenarios only.
+    pub hold: Vec<Located<HoldSpec>>,
+    /// Conditions under which a side loses at once.
+    pub lose: Vec<Located<LoseSpec>>,
+    /// Points a side must lead by to win; a smaller lead is a draw (default 1).
+    pub margin: Option<i32>,
+    /// A side with this many points wins at once.
+    pub win_at: Option<i32>,
+}
+
+/// A region that scores at the end.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct HoldSpec {
+    /// The region's name.
+    pub region: Located<String>,
+    /// Points for holding it.
+    pub points: i32,
+    /// Only this side scores it.
+    pub side: Option<Located<String>>,
+}
+
+/// A condition under which a side loses at once: one of `flag`, `counter` (with
+/// `at_least`) or `no_pieces`, over the pieces of `types` (all when absent).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct LoseSpec {
+    /// One of the side's pieces has this flag.
+    pub flag: Option<Located<String>>,
+    /// One of the side's pieces has this counter at `at_least` or more.
+    pub counter: Option<Located<String>>,
+    /// The counter's value that loses.
+    pub at_least: Option<i32>,
+    /// None of the side's pieces (of `types`) is left on the board.
+    pub no_pieces: bool,
+    /// The piece types the condition looks at.
+    pub types: Vec<Located<String>>,
+    /// Why, in words for the result (`the army is broken`).
+    pub why: Option<String>,
 }
 
 /// A board.

@@ -103,6 +103,16 @@ pub fn compile_scenario(
     let sides = compile_sides(&mut cx, spec, &root);
     let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules);
     let (options, settings) = compile_choices(&mut cx, spec, rules);
+    let victory = spec.victory.as_ref().map(|v| {
+        let names = crate::victory::VictoryNames {
+            types: rules.piece_types.iter().map(|t| t.name.as_str()).collect(),
+            flags: rules.flags.iter().map(|f| f.name.as_str()).collect(),
+            counters: rules.counters.iter().map(|c| c.name.as_str()).collect(),
+            sides: Some(spec.sides.names().collect()),
+            regions: Some(board.regions.iter().map(|r| r.name.as_str()).collect()),
+        };
+        crate::victory::compile_victory(&mut cx, v, &names)
+    });
     if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
         cx.error(&root, "`turns` must be from 1 to 10000");
     }
@@ -116,6 +126,7 @@ pub fn compile_scenario(
             turns: spec.turns,
             options,
             settings,
+            victory,
         },
         piece_locations,
     })

@@ -137,6 +137,7 @@ impl Game {
     /// A copy of the game as `side` knows it, for trying orders on.
     fn probe(&self, side: SideId) -> Self {
         Self {
+            victory: self.victory.clone(),
             rules: self.rules.clone(),
             board: self.board.clone(),
             sides: self.sides.clone(),

@@ -63,6 +63,8 @@ pub(crate) const MAX_TRIGGER_DEPTH: u32 = 8;
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Arc<Rules>,
+    /// What decides the game: the scenario's victory conditions, else the ruleset's.
+    victory: Option<crate::victory::VictoryRules>,
     board: Arc<Board>,
     sides: Vec<SideDef>,
     turns: u32,
@@ -172,6 +174,7 @@ impl Game {
     /// A [`Refusal`] saying what was wrong.
     pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
         let (mut next, mut events) = self.resolve(order, hooks)?;
+        self.decide(&mut next, &mut events);
         self.update_knowledge(&mut next, &mut events);
         let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
         self.append_side_logs(seen);
@@ -180,6 +183,58 @@ impl Game {
         self.draw_built(built);
         self.log.extend(events.iter().cloned());
         Ok(events)
+    }
+
+    /// Ends the game when a side has lost at once, and records the result of a game that
+    /// has ended (with its `game_result` event, which every side sees).
+    fn decide(&self, next: &mut State, events: &mut Vec<Event>) {
+        if next.result.is_some() {
+            return;
+        }
+        let loser = if next.over {
+            None
+        } else {
+            let loss = self
+                .victory
+                .as_ref()
+                .and_then(|v| crate::victory::sudden_loss(v, &self.sides, next));
+            let won = self
+                .victory
+                .as_ref()
+                .and_then(|v| crate::victory::sudden_win(v, &self.board, &self.sides, next));
+            if loss.is_some() || won.is_some() {
+                next.over = true;
+                events.push(Event::GameOver { turns: next.turn });
+            }
+            loss
+        };
+        if !next.over {
+            return;
+        }
+        let result =
+            crate::victory::result(self.victory.as_ref(), &self.board, &self.sides, next, loser);
+        let name = |s: SideId| {
+            self.sides
+                .get(s.index())
+                .map_or_else(String::new, |d| d.name.clone())
+        };
+        events.push(Event::GameResult {
+            winner: result.winner.map(name),
+            points: self
+                .sides
+                .iter()
+                .zip(&result.points)
+                .map(|(d, p)| (d.name.clone(), *p))
+                .collect(),
+            why: result.why.clone(),
+        });
+        next.result = Some(result);
+    }
+
+    /// How the game ended (`None` while it goes on).
+    #[must_use]
+    pub fn result(&self) -> Option<&crate::victory::GameResult> {
+        self.state.result.as_ref()
     }
 
     /// Checks and resolves an order on a copy of the state: the new state and the events,

@@ -59,6 +59,9 @@ pub struct Setup {
     pub options: Vec<bool>,
     /// Settings, by setting index.
     pub settings: Vec<i32>,
+    /// What decides this game (replacing the ruleset's victory conditions).
+    #[serde(default)]
+    pub victory: Option<crate::victory::VictoryRules>,
 }
 
 /// A scenario that cannot start.
@@ -182,8 +185,11 @@ impl Game {
             crossed: Vec::new(),
             built: Vec::new(),
             phase_start: Vec::new(),
+            result: None,
         };
+        let victory = setup.victory.or_else(|| rules.victory.clone());
         let mut game = Self {
+            victory,
             rules,
             board: Arc::new(setup.board),
             sides,

@@ -95,6 +95,7 @@ impl Game {
             phase: phase.map(|(p, _)| p.name.clone()),
             phasing: phase.and_then(|(_, s)| self.sides().get(s.index()).map(|d| d.name.clone())),
             over: state.over,
+            result: state.result.clone(),
             own,
             enemy,
         }

@@ -123,6 +123,7 @@ pub fn rules(geo: Geo) -> Rules {
             hash: String::new(),
         },
         open_table: Default::default(),
+        victory: None,
         geometry: match grid {
             Grid::Square(g) => GeometryRules::Square {
                 orthogonal: g.orthogonal,
@@ -557,6 +558,7 @@ pub fn scenario(spec: &BoardSpec, pieces: &[PieceSpec], seed: u64) -> (Arc<Rules
         turns: None,
         options: vec![],
         settings: vec![],
+        victory: None,
     };
     for (i, p) in pieces.iter().enumerate() {
         let candidate = piece_setup(i, p, spec.cols, cells, facings);

@@ -924,8 +924,19 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         crate::turning::compile_slowed_by(&mut cx, &flag_names, &option_names, &spec.slowed_by);
     let half_hexes =
         crate::company::compile_half_hexes(&mut cx, &company_names, spec.half_hexes.as_ref());
+    let victory = spec.victory.as_ref().map(|v| {
+        let names = crate::victory::VictoryNames {
+            types: type_names.clone(),
+            flags: flag_names.clone(),
+            counters: counter_names.clone(),
+            sides: None,
+            regions: None,
+        };
+        crate::victory::compile_victory(&mut cx, v, &names)
+    });
     cx.diags.into_result(())?;
     Ok(Rules {
+        victory,
         identity: RulesetIdentity {
             name: spec.ruleset.value.clone(),
             hash,

@@ -1,0 +1,246 @@
+//! Victory conditions and the result of a game.
+//!
+//! A ruleset or a scenario may declare [`VictoryRules`] (the scenario's replace the
+//! ruleset's): points for enemy pieces off the board at the end, by type; points for enemy
+//! pieces ending with a flag (routed, broken); points for regions a side alone holds at the
+//! end; and conditions under which a side loses at once (a flag or a counter on one of its
+//! pieces, or none of its pieces of some types left on the board — a broken army). When the
+//! last turn ends, or as soon as a side loses, the game ends with a [`GameResult`]: the
+//! winner (the side with the most points, by at least the margin; otherwise a draw), every
+//! side's points, and why.
+//!
+//! Everything here is a pure function of the rules, the board and the state.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, SideDef};
+use crate::ids::{CounterId, FlagId, PieceTypeId, SideId};
+use crate::piece::Piece;
+use crate::state::State;
+
+/// What decides a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VictoryRules {
+    /// Points for each enemy piece off the board at the end, by type; `None` is every type
+    /// not listed. Pieces of types with no entry score nothing.
+    pub removed: Vec<(Option<PieceTypeId>, i32)>,
+    /// Pieces off the board with any of these flags score nothing (a leader who escaped).
+    #[serde(default)]
+    pub removed_unless: Vec<FlagId>,
+    /// Points for each enemy piece on the board at the end with the flag.
+    pub flagged: Vec<(FlagId, i32)>,
+    /// Regions held at the end.
+    pub hold: Vec<HoldRule>,
+    /// Conditions under which a side loses at once.
+    pub lose: Vec<LoseRule>,
+    /// How many points a side must lead by to win; a smaller lead is a draw (at least 1).
+    pub margin: i32,
+    /// A side with this many points wins at once (the victory banners of a Commands &
+    /// Colors game).
+    #[serde(default)]
+    pub win_at: Option<i32>,
+}
+
+/// A region that scores for the side whose pieces alone stand in it at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HoldRule {
+    /// The region's name (a scenario `regions:` entry).
+    pub region: String,
+    /// Points for holding it.
+    pub points: i32,
+    /// Only this side scores it (`None`: whichever side holds it).
+    pub side: Option<SideId>,
+}
+
+/// When a side loses at once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoseWhen {
+    /// One of its pieces (of the rule's types) has the flag.
+    Flag(FlagId),
+    /// One of its pieces (of the rule's types) has the counter at least this high.
+    CounterAtLeast(CounterId, i32),
+    /// None of its pieces of the rule's types is left on the board.
+    NoPieces,
+}
+
+/// A condition under which a side loses at once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoseRule {
+    /// The condition.
+    pub when: LoseWhen,
+    /// The piece types it looks at (empty: every type).
+    pub types: Vec<PieceTypeId>,
+    /// Why, in words for the result (`the army is broken`).
+    pub why: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winner (`None`: a draw).
+    pub winner: Option<SideId>,
+    /// Each side's points, by side index.
+    pub points: Vec<i32>,
+    /// Why, in words.
+    pub why: String,
+}
+
+fn of_types(types: &[PieceTypeId], p: &Piece) -> bool {
+    types.is_empty() || types.contains(&p.kind)
+}
+
+/// The side that loses now and why, if a lose condition holds for one (sides in order).
+#[must_use]
+pub fn sudden_loss(v: &VictoryRules, sides: &[SideDef], state: &State) -> Option<(SideId, String)> {
+    (0..sides.len()).find_map(|i| {
+        let side = SideId(u8::try_from(i).ok()?);
+        let mine = || state.pieces.iter().filter(move |p| p.side == side);
+        v.lose.iter().find_map(|rule| {
+            let lost = match rule.when {
+                LoseWhen::Flag(f) => mine()
+                    .filter(|p| p.on_board() && of_types(&rule.types, p))
+                    .any(|p| p.flag(f)),
+                LoseWhen::CounterAtLeast(c, at) => mine()
+                    .filter(|p| p.on_board() && of_types(&rule.types, p))
+                    .any(|p| p.counters.get(c.index()).copied().unwrap_or(0) >= at),
+                LoseWhen::NoPieces => !mine().any(|p| p.on_board() && of_types(&rule.types, p)),
+            };
+            lost.then(|| (side, rule.why.clone()))
+        })
+    })
+}
+
+/// Every side's points at the end.
+#[must_use]
+pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State) -> Vec<i32> {
+    let mut points = vec![0i32; sides.len()];
+    for p in &state.pieces {
+        let for_others = |points: &mut Vec<i32>, n: i32| {
+            for (i, pts) in points.iter_mut().enumerate() {
+                if i != p.side.index() {
+                    *pts = pts.saturating_add(n);
+                }
+            }
+        };
+        if p.on_board() {
+            for (flag, n) in &v.flagged {
+                if p.flag(*flag) {
+                    for_others(&mut points, *n);
+                }
+            }
+        } else if !v.removed_unless.iter().any(|f| p.flag(*f)) {
+            let n = v
+                .removed
+                .iter()
+                .find(|(t, _)| *t == Some(p.kind))
+                .or_else(|| v.removed.iter().find(|(t, _)| t.is_none()))
+                .map_or(0, |(_, n)| *n);
+            for_others(&mut points, n);
+        }
+    }
+    for rule in &v.hold {
+        let Some(region) = board.regions.iter().find(|r| r.name == rule.region) else {
+            continue;
+        };
+        let holders: Vec<SideId> = state
+            .pieces
+            .iter()
+            .filter(|p| p.on_board() && region.cells.iter().any(|c| p.place.covers(*c)))
+            .map(|p| p.side)
+            .collect();
+        if let Some(&first) = holders.first()
+            && holders.iter().all(|s| *s == first)
+            && rule.side.is_none_or(|s| s == first)
+            && let Some(pts) = points.get_mut(first.index())
+        {
+            *pts = pts.saturating_add(rule.points);
+        }
+    }
+    points
+}
+
+/// The side that has reached the points that win at once, if one has (sides in order).
+#[must_use]
+pub fn sudden_win(
+    v: &VictoryRules,
+    board: &Board,
+    sides: &[SideDef],
+    state: &State,
+) -> Option<SideId> {
+    let at = v.win_at?;
+    let points = points(v, board, sides, state);
+    let i = points.iter().position(|p| *p >= at)?;
+    u8::try_from(i).ok().map(SideId)
+}
+
+/// The result when the last turn has ended, or when `loser` has lost at once.
+#[must_use]
+pub fn result(
+    v: Option<&VictoryRules>,
+    board: &Board,
+    sides: &[SideDef],
+    state: &State,
+    loser: Option<(SideId, String)>,
+) -> GameResult {
+    let name = |s: SideId| sides.get(s.index()).map_or("?", |d| d.name.as_str());
+    let Some(v) = v else {
+        return GameResult {
+            winner: None,
+            points: vec![0; sides.len()],
+            why: "a draw: the scenario declares no victory conditions".to_owned(),
+        };
+    };
+    let points = points(v, board, sides, state);
+    if loser.is_none()
+        && let (Some(at), Some(w)) = (v.win_at, sudden_win(v, board, sides, state))
+    {
+        return GameResult {
+            winner: Some(w),
+            why: format!(
+                "{} wins with {} points (the game is won at {at})",
+                name(w),
+                points[w.index()]
+            ),
+            points,
+        };
+    }
+    if let Some((lost, why)) = loser {
+        // The best of the others wins (with two sides, the other side).
+        let winner = (0..sides.len())
+            .filter(|i| *i != lost.index())
+            .max_by_key(|i| (points[*i], std::cmp::Reverse(*i)))
+            .and_then(|i| u8::try_from(i).ok().map(SideId));
+        return GameResult {
+            winner,
+            why: format!("{} loses: {why}", name(lost)),
+            points,
+        };
+    }
+    let mut order: Vec<usize> = (0..sides.len()).collect();
+    order.sort_by_key(|i| (std::cmp::Reverse(points[*i]), *i));
+    let lead = match order.as_slice() {
+        [a, b, ..] => points[*a].saturating_sub(points[*b]),
+        [_] => v.margin.max(1),
+        [] => 0,
+    };
+    let scores = order
+        .iter()
+        .map(|i| format!("{} {}", sides[*i].name, points[*i]))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if lead >= v.margin.max(1) {
+        let w = SideId(u8::try_from(order[0]).unwrap_or(0));
+        GameResult {
+            winner: Some(w),
+            why: format!("{} wins on points ({scores})", name(w)),
+            points,
+        }
+    } else {
+        GameResult {
+            winner: None,
+            why: format!("a draw on points ({scores})"),
+            points,
+        }
+    }
+}
