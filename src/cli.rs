@@ -63,6 +63,24 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play random legal games to their end, checking every order; on a failure, write a
+    /// shrunk reproduction and exit 1.
+    Fuzz {
+        /// Scenario file.
+        scenario: PathBuf,
+        /// Games to play (seeds S, S+1, ...).
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// Seed of the first game (the scenario's when absent).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write the reproduction of a failure (scenario and orders) into this folder.
+        #[arg(long)]
+        repro: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Every order a side may give now, as that side can judge it (one line per order, in
     /// the orders-file syntax).
     Legal {

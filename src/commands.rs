@@ -55,6 +55,13 @@ pub fn run(cli: Cli) -> ExitCode {
             referee,
             json,
         } => crate::views::view(&file, orders.as_deref(), side.as_deref(), referee, json),
+        Command::Fuzz {
+            scenario,
+            games,
+            seed,
+            repro,
+            json,
+        } => crate::fuzz::fuzz(&scenario, games, seed, repro.as_deref(), json),
         Command::Legal {
             scenario,
             orders,

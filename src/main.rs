@@ -15,6 +15,7 @@ macro_rules! out {
 mod cli;
 mod commands;
 mod common;
+mod fuzz;
 mod lab;
 mod output;
 mod policy;

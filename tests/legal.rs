@@ -630,3 +630,75 @@ fn a_game_without_victory_points_ends_level() {
     assert_eq!(result.points, vec![0, 0]);
     assert_eq!(result.why, "a draw on points (blue 0, red 0)");
 }
+
+#[test]
+fn fuzz_passes_on_a_drill_and_reports_a_broken_house_rule_with_a_reproduction() {
+    let run = grognard(&[
+        "fuzz",
+        "examples/drill-square.yaml",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["failures"], serde_json::json!([]));
+    assert!(v["orders"].as_u64().unwrap_or(0) > 50, "{v}");
+
+    // A house rule whose phase hook fails on turn 2: fuzzing finds it, names the hook's own
+    // message, and writes a reproduction that `play` reproduces.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(
+        d.join("broken.lua"),
+        "local M = {}\nfunction M.phase_begin(game, phase)\n  if game:turn() == 2 then\n    error(\"the bridge collapsed on turn 2\")\n  end\nend\nreturn M\n",
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("broken.yaml"),
+        format!(
+            "ruleset: broken\nextends: {}\nscripts:\n  broken: broken.lua\nhooks:\n  phase_begin: broken.phase_begin\n",
+            root().join("rulesets/drill-square.yaml").display()
+        ),
+    )
+    .expect("write");
+    let scenario = std::fs::read_to_string(root().join("examples/drill-square.yaml"))
+        .expect("example")
+        .replace(
+            "ruleset: drill-square\n",
+            &format!("ruleset: {}\n", d.join("broken.yaml").display()),
+        );
+    std::fs::write(d.join("s.yaml"), scenario).expect("write");
+    let repro = d.join("repro");
+    let run = grognard(&[
+        "fuzz",
+        d.join("s.yaml").to_str().unwrap(),
+        "--games",
+        "3",
+        "--repro",
+        repro.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("the bridge collapsed on turn 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("reproduction:"), "{}", run.stdout);
+    let play = grognard(&[
+        "play",
+        repro.join("s.yaml").to_str().unwrap(),
+        "--orders",
+        repro.join("s.orders.yaml").to_str().unwrap(),
+    ]);
+    assert_eq!(play.code, 1, "{}{}", play.stdout, play.stderr);
+    assert!(
+        play.stderr.contains("the bridge collapsed on turn 2"),
+        "{}",
+        play.stderr
+    );
+    // Shrunk: the orders that do not matter are gone (a few end-of-phase orders remain).
+    let orders = std::fs::read_to_string(repro.join("s.orders.yaml")).expect("orders");
+    let count = orders.lines().filter(|l| l.starts_with("  - ")).count();
+    assert!(count <= 8, "{orders}");
+}

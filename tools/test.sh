@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # The test run (what CI runs on a clean clone): installs what is missing, then formatting,
-# every test of the workspace, lints, the API docs, spelling, and licences and sources.
+# every test of the workspace, a short fuzz of every example, lints, the API docs,
+# spelling, and licences and sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh test
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo fmt --all -- --check
 cargo test --workspace
+# Fuzz every bundled example briefly with the binary the tests just built: random legal
+# games to their end, every order checked (see `grognard fuzz --help`).
+for scenario in examples/*.yaml; do
+  case $scenario in *.orders.yaml) continue ;; esac
+  target/debug/grognard fuzz "$scenario" --games 2
+done
 cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
 typos

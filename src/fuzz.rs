@@ -1,0 +1,423 @@
+//! `grognard fuzz`: plays random legal games to their end and checks, after every order,
+//! what must always hold of a ruleset and its scenario:
+//!
+//! - no panic, and no hook error (a listed order refused because a hook failed);
+//! - every order the generator lists and the random player picks is accepted;
+//! - a side asked to act always has a legal order;
+//! - the game ends within its turns (a bound on the orders given);
+//! - the save (seed and orders) replays byte-identically, events and state;
+//! - no side's view carries what its knowledge does not allow (a place it has not seen, an
+//!   identity it has not learnt).
+//!
+//! On a failure it names it (with the hook's own message), writes a reproduction — the
+//! scenario with the failing seed and an orders file, shrunk by dropping orders while the
+//! failure persists — that `grognard play` reproduces, and exits 1.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use grognard_kernel::action::{Action, Order, RefusalKind};
+use grognard_kernel::game::Game;
+use grognard_kernel::ids::SideId;
+use grognard_rules::load::{self, Scenario};
+use grognard_rules::model::OrderSpec;
+use grognard_rules::orders::{describe_order, resolve_order};
+use grognard_rules::save::first_divergence;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::common::{Failure, Outcome, hooks_for, print_json};
+use crate::policy::{Player, PolicyKind};
+
+/// Most orders one fuzzed game may take before it counts as a game that never ends.
+const MAX_ORDERS: usize = 20_000;
+
+/// A failed check.
+#[derive(Clone, Debug, Serialize)]
+struct Finding {
+    /// The game's seed.
+    seed: u64,
+    /// Which check failed (`refused`, `hook_error`, `no_legal_order`, `never_ends`,
+    /// `replay`, `view_leak`, `panic`).
+    kind: String,
+    /// What happened, in words.
+    message: String,
+    /// The orders up to and including the failing one (before shrinking).
+    #[serde(skip)]
+    orders: Vec<OrderSpec>,
+    /// The refusal of the failing (last) order, which a shrunk reproduction must keep.
+    #[serde(skip)]
+    cause: Option<String>,
+    /// Where the reproduction was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repro: Option<String>,
+}
+
+/// What the player of one game did.
+struct GameRun {
+    orders: Vec<OrderSpec>,
+    finding: Option<Finding>,
+}
+
+/// Plays one random legal game (seeded `seed`) and checks it.
+fn fuzz_game(s: &Scenario, seed: u64) -> Result<GameRun, Failure> {
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(Some(seed), &[], hooks.as_mut())?;
+    let mut players: Vec<Player> = (0..game.sides().len())
+        .map(|i| {
+            Player::new(
+                PolicyKind::Random,
+                seed,
+                SideId(u8::try_from(i).unwrap_or(0)),
+            )
+        })
+        .collect();
+    let mut orders: Vec<OrderSpec> = Vec::new();
+    let finding = |kind: &str, message: String, orders: &[OrderSpec]| Finding {
+        seed,
+        kind: kind.to_owned(),
+        message,
+        orders: orders.to_vec(),
+        cause: None,
+        repro: None,
+    };
+    loop {
+        if let Some(f) = view_leak(&game) {
+            return Ok(GameRun {
+                finding: Some(finding("view_leak", f, &orders)),
+                orders,
+            });
+        }
+        let Some(&side) = game.to_act().first() else {
+            break;
+        };
+        if orders.len() >= MAX_ORDERS {
+            let f = finding(
+                "never_ends",
+                format!(
+                    "the game did not end after {MAX_ORDERS} orders (turn {} of {})",
+                    game.state().turn,
+                    game.turns()
+                ),
+                &orders,
+            );
+            return Ok(GameRun {
+                finding: Some(f),
+                orders,
+            });
+        }
+        let legal = game.legal_orders(side, hooks.as_mut());
+        let side_name = game.sides()[side.index()].name.clone();
+        if legal.is_empty() {
+            let phase = game
+                .phase()
+                .map_or_else(String::new, |(p, _)| p.name.clone());
+            let why = game
+                .clone()
+                .apply(
+                    &Order {
+                        side,
+                        action: Action::EndPhase,
+                    },
+                    hooks.as_mut(),
+                )
+                .err()
+                .map(|r| r.message);
+            let cause = why.clone();
+            let why = why.map_or_else(String::new, |r| {
+                format!(": ending the phase is refused: {r}")
+            });
+            // The reproduction ends with the order that cannot be given.
+            orders.push(describe_order(
+                &game,
+                &Order {
+                    side,
+                    action: Action::EndPhase,
+                },
+            ));
+            let mut f = finding(
+                "no_legal_order",
+                format!(
+                    "{side_name} must act in the {phase} phase of turn {} but has no legal order{why}",
+                    game.state().turn
+                ),
+                &orders,
+            );
+            f.cause = cause;
+            return Ok(GameRun {
+                finding: Some(f),
+                orders,
+            });
+        }
+        let phase = (game.state().turn, game.state().step);
+        let view = game.view(side);
+        let action = players[side.index()].choose(phase, &view, game.board(), &legal);
+        let order = Order { side, action };
+        let spec = describe_order(&game, &order);
+        orders.push(spec);
+        if let Err(r) = game.apply(&order, hooks.as_mut()) {
+            let kind = if r.kind == RefusalKind::HookFailed {
+                "hook_error"
+            } else {
+                "refused"
+            };
+            let mut f = finding(
+                kind,
+                format!("{side_name}'s listed order was refused: {r}"),
+                &orders,
+            );
+            f.cause = Some(r.message.clone());
+            return Ok(GameRun {
+                finding: Some(f),
+                orders,
+            });
+        }
+    }
+    if let Some(message) = replay_differs(s, seed, &orders, &game)? {
+        return Ok(GameRun {
+            finding: Some(finding("replay", message, &orders)),
+            orders,
+        });
+    }
+    Ok(GameRun {
+        orders,
+        finding: None,
+    })
+}
+
+/// Replays `orders` (through their saved form) on a fresh game and compares every event and
+/// the final state.
+fn replay_differs(
+    s: &Scenario,
+    seed: u64,
+    orders: &[OrderSpec],
+    played: &Game,
+) -> Result<Option<String>, Failure> {
+    let text = serde_json::to_string(orders).map_err(|e| Failure::Rules(e.to_string()))?;
+    let orders: Vec<OrderSpec> =
+        serde_json::from_str(&text).map_err(|e| Failure::Rules(e.to_string()))?;
+    let mut hooks = hooks_for(&s.ruleset)?;
+    let mut game = s.start(Some(seed), &[], hooks.as_mut())?;
+    for (i, spec) in orders.iter().enumerate() {
+        let order = match resolve_order(&game, spec) {
+            Ok(o) => o,
+            Err(m) => return Ok(Some(format!("order {} does not read back: {m}", i + 1))),
+        };
+        if let Err(r) = game.apply(&order, hooks.as_mut()) {
+            return Ok(Some(format!("order {} is refused on replay: {r}", i + 1)));
+        }
+    }
+    if let Some(d) = first_divergence(played.log(), game.log()) {
+        return Ok(Some(format!(
+            "the replay differs at event {}: {:?} then, {:?} now",
+            d.index, d.saved, d.replayed
+        )));
+    }
+    if game.state_bytes() != played.state_bytes() {
+        return Ok(Some("the replay ends in another state".to_owned()));
+    }
+    Ok(None)
+}
+
+/// A side's view showing what its knowledge does not allow, if any.
+fn view_leak(game: &Game) -> Option<String> {
+    game.sighting()?;
+    for (i, side) in game.sides().iter().enumerate() {
+        let id = SideId(u8::try_from(i).ok()?);
+        let knowledge = game.state().knowledge.get(i)?;
+        for e in game.view(id).enemy {
+            if e.place.is_some() && !knowledge.knows_position(e.handle) {
+                return Some(format!(
+                    "{}'s view places enemy #{} without knowing where it is",
+                    side.name, e.handle.0
+                ));
+            }
+            if e.identity.is_some() && !knowledge.knows_identity(e.handle) {
+                return Some(format!(
+                    "{}'s view identifies enemy #{} without knowing it",
+                    side.name, e.handle.0
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// True when replaying `orders` from the start still fails as `f` did: every order but the
+/// last is accepted and the last is refused for the same reason (or, for a view leak, the
+/// leak is there at the end).
+fn still_fails(s: &Scenario, f: &Finding, orders: &[OrderSpec]) -> bool {
+    let Ok(mut hooks) = hooks_for(&s.ruleset) else {
+        return false;
+    };
+    let Ok(mut game) = s.start(Some(f.seed), &[], hooks.as_mut()) else {
+        return false;
+    };
+    for (i, spec) in orders.iter().enumerate() {
+        let Ok(order) = resolve_order(&game, spec) else {
+            return false;
+        };
+        if let Err(r) = game.apply(&order, hooks.as_mut()) {
+            return i + 1 == orders.len() && f.cause.as_deref() == Some(r.message.as_str());
+        }
+    }
+    f.kind == "view_leak" && view_leak(&game).is_some()
+}
+
+/// Drops orders (one at a time, from the last) while the failure persists.
+fn shrink(s: &Scenario, f: &Finding) -> Vec<OrderSpec> {
+    let mut orders = f.orders.clone();
+    if !still_fails(s, f, &orders) {
+        return orders;
+    }
+    let mut i = orders.len();
+    while i > 0 {
+        i -= 1;
+        // The failing order itself stays.
+        if f.kind != "view_leak" && i + 1 == orders.len() {
+            continue;
+        }
+        let mut fewer = orders.clone();
+        fewer.remove(i);
+        if still_fails(s, f, &fewer) {
+            orders = fewer;
+        }
+    }
+    orders
+}
+
+/// Writes the scenario (with the failing seed) and the shrunk orders into `dir`.
+fn write_repro(
+    s: &Scenario,
+    dir: &Path,
+    f: &Finding,
+    orders: &[OrderSpec],
+) -> Result<String, Failure> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(dir))))?;
+    let stem = s.path.file_stem().map_or_else(
+        || "scenario".to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let text = std::fs::read_to_string(&s.path)
+        .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&s.path))))?;
+    // The scenario as it is, with the seed of the failing game and its ruleset found from
+    // the new folder.
+    let ruleset = std::fs::canonicalize(&s.ruleset.path).unwrap_or_else(|_| s.ruleset.path.clone());
+    let mut lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with("seed:") && !l.starts_with("ruleset:"))
+        .map(str::to_owned)
+        .collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("scenario:"))
+        .map_or(0, |i| i + 1);
+    lines.insert(at, format!("seed: {}", f.seed));
+    lines.insert(at, format!("ruleset: {}", ruleset.display()));
+    let scenario = dir.join(format!("{stem}.yaml"));
+    std::fs::write(&scenario, lines.join("\n") + "\n")
+        .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&scenario))))?;
+    let mut o = format!(
+        "# grognard fuzz: {} ({}) with seed {}; `grognard play {} --orders` this file reproduces it.\norders:\n",
+        f.kind,
+        f.message.replace('\n', " "),
+        f.seed,
+        load::display(&scenario)
+    );
+    for spec in orders {
+        let line = serde_json::to_string(spec).map_err(|e| Failure::Rules(e.to_string()))?;
+        o.push_str(&format!("  - {line}\n"));
+    }
+    let path = dir.join(format!("{stem}.orders.yaml"));
+    std::fs::write(&path, o)
+        .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&path))))?;
+    Ok(load::display(&path))
+}
+
+/// `grognard fuzz`.
+pub(crate) fn fuzz(
+    scenario: &Path,
+    games: u32,
+    seed: Option<u64>,
+    repro: Option<&Path>,
+    json: bool,
+) -> Outcome {
+    if games == 0 {
+        return Err(Failure::Usage("--games must be at least 1".to_owned()));
+    }
+    let s = load::load_scenario(scenario, None)?;
+    let first = seed.unwrap_or(s.compiled.setup.seed);
+    let mut played = 0u64;
+    let mut findings: Vec<Finding> = Vec::new();
+    for g in 0..games {
+        let seed = first.wrapping_add(u64::from(g));
+        let run = catch_unwind(AssertUnwindSafe(|| fuzz_game(&s, seed)));
+        let run = match run {
+            Ok(r) => r?,
+            Err(p) => {
+                let message = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|m| (*m).to_owned()))
+                    .unwrap_or_else(|| "a panic".to_owned());
+                GameRun {
+                    orders: Vec::new(),
+                    finding: Some(Finding {
+                        seed,
+                        kind: "panic".to_owned(),
+                        message,
+                        orders: Vec::new(),
+                        cause: None,
+                        repro: None,
+                    }),
+                }
+            }
+        };
+        played += run.orders.len() as u64;
+        if let Some(mut f) = run.finding {
+            if let Some(dir) = repro {
+                let orders = shrink(&s, &f);
+                f.repro = Some(write_repro(&s, dir, &f, &orders)?);
+            }
+            findings.push(f);
+            // One reproduction is what a designer needs; stop at the first failure.
+            break;
+        }
+    }
+    if json {
+        print_json(&json!({
+            "scenario": load::display(&s.path),
+            "games": games,
+            "seed": first,
+            "orders": played,
+            "failures": findings,
+        }));
+    } else if findings.is_empty() {
+        out!(
+            "fuzz: {games} random legal games of {} (seeds {first}..{}), {played} orders: every check passed",
+            load::display(&s.path),
+            first.wrapping_add(u64::from(games) - 1)
+        );
+    } else {
+        for f in &findings {
+            out!(
+                "fuzz: game with seed {} failed ({}): {}",
+                f.seed,
+                f.kind,
+                f.message
+            );
+            if let Some(r) = &f.repro {
+                out!("  reproduction: {r}");
+            }
+        }
+    }
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Rules(format!(
+            "{} fuzzed game failed a check",
+            findings.len()
+        )))
+    }
+}
