@@ -368,7 +368,7 @@ fn policies_play_every_grid_example_to_its_end_with_no_refused_order() {
 }
 
 #[test]
-fn policy_games_are_reproducible_and_the_dice_ignore_the_policys_choices() {
+fn policy_games_are_reproducible_and_the_dice_ignore_the_policy_choices() {
     let path = "examples/drill-square.yaml";
     let a = sim_json(&[path, "--policy", "random", "--runs", "30", "--seed", "9"]);
     let b = sim_json(&[
