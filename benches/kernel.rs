@@ -13,7 +13,10 @@
 //! - `grognard sim` of every bundled example with orders, one thread against two (runs the
 //!   release binary);
 //! - a full sighting update with 200 pieces a side: square-blocks' chart #5 on a 100 × 100
-//!   square board, and range-and-roll spotting on a 60 × 40 hex board.
+//!   square board, and range-and-roll spotting on a 60 × 40 hex board;
+//! - `Game::legal_orders` for the side to act at the start of every bundled example, against
+//!   the sum of the reach queries (`Game::reach_as`) of that side's pieces on the board;
+//! - `grognard sim --policy random` of every bundled example, one thread against two.
 //!
 //! Run: `cargo bench --bench kernel`. Results and ratios: `docs/benchmarks.md`.
 
@@ -409,18 +412,25 @@ fn load_benches(c: &mut Criterion) {
 }
 
 fn sim(binary: &Path, example: &str, runs: u32, threads: u32) {
+    sim_with(binary, example, runs, threads, false);
+}
+
+/// `grognard sim` of an example with its orders file, or (`policy`) whole games played by
+/// the random policy.
+fn sim_with(binary: &Path, example: &str, runs: u32, threads: u32, policy: bool) {
+    let scenario = format!("examples/{example}.yaml");
+    let orders = format!("examples/{example}.orders.yaml");
+    let (runs, threads) = (runs.to_string(), threads.to_string());
+    let mut args = vec!["sim", scenario.as_str()];
+    if policy {
+        args.extend(["--policy", "random"]);
+    } else {
+        args.extend(["--orders", orders.as_str()]);
+    }
+    args.extend(["--runs", runs.as_str(), "--threads", threads.as_str()]);
     let out = Command::new(binary)
         .current_dir(root())
-        .args([
-            "sim",
-            &format!("examples/{example}.yaml"),
-            "--orders",
-            &format!("examples/{example}.orders.yaml"),
-            "--runs",
-            &runs.to_string(),
-            "--threads",
-            &threads.to_string(),
-        ])
+        .args(&args)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -452,10 +462,10 @@ fn sim_examples() -> Vec<String> {
 /// length between the drills and the full variants, and the serial start-up (loading the
 /// ruleset, scenario and scripts) must stay small beside the games for the scaling to mean
 /// anything. The time of one game is what 21 runs take beyond one run.
-fn sim_runs(binary: &Path, example: &str) -> u32 {
+fn sim_runs(binary: &Path, example: &str, policy: bool) -> u32 {
     let timed = |runs: u32| {
         let started = std::time::Instant::now();
-        sim(binary, example, runs, 1);
+        sim_with(binary, example, runs, 1, policy);
         started.elapsed().as_secs_f64()
     };
     let one = (0..3).map(|_| timed(1)).fold(f64::MAX, f64::min);
@@ -475,7 +485,7 @@ fn sim_benches(c: &mut Criterion) {
         return;
     }
     for example in sim_examples() {
-        let runs = sim_runs(&binary, &example);
+        let runs = sim_runs(&binary, &example, false);
         println!("grognard sim {example}: {runs} runs a sample");
         let mut g = c.benchmark_group(format!("grognard sim {example}"));
         g.sample_size(10);
@@ -484,6 +494,82 @@ fn sim_benches(c: &mut Criterion) {
         });
         g.bench_function("--threads 2", |b| {
             b.iter(|| sim(&binary, &example, runs, 2))
+        });
+        g.finish();
+    }
+}
+
+/// Whole games played by the random policy (`sim --policy random`), one thread against two.
+fn policy_sim_benches(c: &mut Criterion) {
+    let binary = root().join("target/release/grognard");
+    if !binary.exists() {
+        println!(
+            "note: {} is missing; run `cargo build --release` first — skipping the policy sim benchmark",
+            binary.display()
+        );
+        return;
+    }
+    for example in sim_examples() {
+        let runs = sim_runs(&binary, &example, true);
+        println!("grognard sim {example} --policy random: {runs} runs a sample");
+        let mut g = c.benchmark_group(format!("grognard sim {example} --policy random"));
+        g.sample_size(10);
+        g.bench_function("--threads 1", |b| {
+            b.iter(|| sim_with(&binary, &example, runs, 1, true))
+        });
+        g.bench_function("--threads 2", |b| {
+            b.iter(|| sim_with(&binary, &example, runs, 2, true))
+        });
+        g.finish();
+    }
+}
+
+/// The legal orders of the side to act at the start of each example, against the reach
+/// queries of its pieces (what a move generator must do at least).
+fn legal_benches(c: &mut Criterion) {
+    for example in sim_examples() {
+        let s = grognard_rules::load::load_scenario(
+            &root().join(format!("examples/{example}.yaml")),
+            None,
+        )
+        .unwrap_or_else(|d| panic!("{d}"));
+        let mut hooks: Box<dyn grognard_kernel::hooks::Hooks> =
+            if grognard_lua::LuaHooks::wanted(&s.ruleset) {
+                Box::new(
+                    grognard_lua::LuaHooks::new(&s.ruleset, Limits::default())
+                        .unwrap_or_else(|d| panic!("{d}")),
+                )
+            } else {
+                Box::new(NoHooks)
+            };
+        let game = s
+            .start(None, &[], hooks.as_mut())
+            .unwrap_or_else(|d| panic!("{d}"));
+        let Some(&side) = game.to_act().first() else {
+            continue;
+        };
+        let mine: Vec<PieceId> = game
+            .state()
+            .pieces
+            .iter()
+            .filter(|p| p.side == side && p.on_board())
+            .map(|p| p.id)
+            .collect();
+        let orders = game.legal_orders(side, hooks.as_mut()).len();
+        println!(
+            "{example}: {orders} legal orders for the side to act, {} pieces",
+            mine.len()
+        );
+        let mut g = c.benchmark_group(format!("legal orders, {example} (start)"));
+        g.bench_function("Game::legal_orders", |b| {
+            b.iter(|| black_box(game.legal_orders(side, hooks.as_mut()).len()))
+        });
+        g.bench_function("sum of Game::reach_as of its pieces", |b| {
+            b.iter(|| {
+                for id in &mine {
+                    black_box(game.reach_as(side, *id, hooks.as_mut()).is_ok());
+                }
+            })
         });
         g.finish();
     }
@@ -585,6 +671,7 @@ fn config() -> Criterion {
 criterion_group! {
     name = kernel;
     config = config();
-    targets = reach_benches, chart_benches, load_benches, sim_benches, sighting_benches
+    targets = reach_benches, chart_benches, load_benches, sim_benches, sighting_benches,
+        legal_benches, policy_sim_benches
 }
 criterion_main!(kernel);
