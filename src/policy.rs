@@ -245,6 +245,19 @@ fn closing(view: &View, grid: Option<&Grid>, from: &Place, to: &Place) -> Option
     Some(nearest_enemy(view, grid, from)? - nearest_enemy(view, grid, to)?)
 }
 
+/// The chart outcome of each action among `events`: (acting piece index, action, outcome).
+pub(crate) fn chart_outcomes(events: Vec<Event>) -> impl Iterator<Item = (usize, String, String)> {
+    events.into_iter().filter_map(|e| match e {
+        Event::Acted {
+            piece,
+            action,
+            roll: Some(roll),
+            ..
+        } => Some((piece.0 as usize, action, roll.outcome)),
+        _ => None,
+    })
+}
+
 /// What playing a game with policies gave.
 #[derive(Debug, Default)]
 pub(crate) struct Played {
@@ -282,21 +295,7 @@ pub(crate) fn play_out(
         played.orders += 1;
         let order = Order { side, action };
         match game.apply(&order, hooks) {
-            Ok(events) => {
-                for e in events {
-                    if let Event::Acted {
-                        piece,
-                        action,
-                        roll: Some(roll),
-                        ..
-                    } = e
-                    {
-                        played
-                            .outcomes
-                            .push((piece.0 as usize, action, roll.outcome));
-                    }
-                }
-            }
+            Ok(events) => played.outcomes.extend(chart_outcomes(events)),
             Err(r) => {
                 played.refused.push(r.message);
                 let end = Order {

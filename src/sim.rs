@@ -8,7 +8,6 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use grognard_kernel::action::Event;
 use grognard_kernel::game::Game;
 use grognard_kernel::ids::SideId;
 use grognard_kernel::piece::Place;
@@ -20,7 +19,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, hooks_for, print_json};
-use crate::policy::{self, Player, Seats, play_out};
+use crate::policy::{self, Player, Seats, chart_outcomes, play_out};
 
 /// What `grognard sim` was asked.
 pub(crate) struct SimArgs<'a> {
@@ -127,21 +126,7 @@ fn play_one(
             }
         };
         match game.apply(&order, hooks) {
-            Ok(events) => {
-                for e in events {
-                    if let Event::Acted {
-                        piece,
-                        action,
-                        roll: Some(roll),
-                        ..
-                    } = e
-                    {
-                        result
-                            .outcomes
-                            .push((piece.0 as usize, action, roll.outcome));
-                    }
-                }
-            }
+            Ok(events) => result.outcomes.extend(chart_outcomes(events)),
             Err(refusal) => result.refused.push((i, refusal.message)),
         }
     }
