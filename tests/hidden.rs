@@ -673,6 +673,47 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    // No leaks through the legal list (issue 18): what a side is offered depends only on
+    // what it knows, as OpenSpiel's legal actions depend only on the information state. Two
+    // games that differ only in what the French have not sighted give the French the same
+    // legal orders, order after order, until they sight what differs.
+    #[test]
+    fn a_side_is_offered_the_same_orders_in_games_it_cannot_tell_apart(
+        variant in 0u32..3,
+        spots in proptest::collection::vec(0u32..1000, 8),
+        choices in proptest::collection::vec(0u32..10_000, 120),
+    ) {
+        let rules = blocks();
+        let (mut g1, mut g2, h) = pair(&rules, variant, &spots);
+        let mut k = 0usize;
+        let mut pick = |n: u32| {
+            let v = choices[k % choices.len()] % n.max(1);
+            k += 1;
+            v
+        };
+        for _ in 0..40 {
+            if distinguishing(&g1, FRENCH, h) || distinguishing(&g2, FRENCH, h) {
+                break;
+            }
+            prop_assert_eq!(
+                g1.legal_orders(FRENCH, &mut NoHooks),
+                g2.legal_orders(FRENCH, &mut NoHooks),
+                "the French are offered different orders"
+            );
+            let order = random_order(&g1, &mut pick);
+            let r1 = g1.apply(&order, &mut NoHooks).is_ok();
+            let r2 = g2.apply(&order, &mut NoHooks).is_ok();
+            if r1 != r2 {
+                // Told apart by the Austrians' own doing (see the test above).
+                break;
+            }
+        }
+    }
+}
+
 #[test]
 fn the_side_view_command_prints_only_what_the_side_knows() {
     let run = grognard(&["view", "examples/square-blocks.yaml", "--side", "french"]);

@@ -4,12 +4,22 @@
 #   tools/install-deps.sh        what building and running grognard needs
 #   tools/install-deps.sh test   that, plus the checkers the test run uses (typos, cargo-deny)
 #
-# Needs a Rust toolchain from rustup (1.95 or newer).
+# Installs Rust with rustup when cargo is missing (1.95 or newer is needed).
 set -euo pipefail
 
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "cargo not found: install Rust 1.95+ with rustup first (https://rustup.rs)" >&2
-  exit 1
+  # No Rust yet: install the stable toolchain with rustup (https://rustup.rs).
+  if command -v curl >/dev/null 2>&1; then
+    echo "installing Rust with rustup (once)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    export PATH="$HOME/.cargo/bin:$PATH"
+  else
+    echo "cargo not found and no curl to fetch it: install Rust 1.95+ with rustup (https://rustup.rs)" >&2
+    exit 1
+  fi
 fi
 
 # Formatting and lints are part of the test run.

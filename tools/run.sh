@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh >/dev/null
+export PATH="$HOME/.cargo/bin:$PATH"
 if [ $# -gt 0 ]; then
   exec cargo run --quiet --release -- "$@"
 elif [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
