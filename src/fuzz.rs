@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, hooks_for, print_json};
-use crate::policy::{Player, PolicyKind};
+use grognard_play::policy::{Player, PolicyKind};
 
 /// Most orders one fuzzed game may take before it counts as a game that never ends.
 const MAX_ORDERS: usize = 20_000;
@@ -66,12 +66,13 @@ fn fuzz_game(s: &Scenario, seed: u64) -> Result<GameRun, Failure> {
     let mut players: Vec<Player> = (0..game.sides().len())
         .map(|i| {
             Player::new(
-                PolicyKind::Random,
+                &PolicyKind::Random,
                 seed,
                 SideId(u8::try_from(i).unwrap_or(0)),
             )
         })
-        .collect();
+        .collect::<Result<_, _>>()
+        .map_err(Failure::Rules)?;
     let mut orders: Vec<OrderSpec> = Vec::new();
     let finding = |kind: &str, message: String, orders: &[OrderSpec]| Finding {
         seed,
@@ -149,9 +150,9 @@ fn fuzz_game(s: &Scenario, seed: u64) -> Result<GameRun, Failure> {
                 orders,
             });
         }
-        let phase = (game.state().turn, game.state().step);
-        let view = game.view(side);
-        let action = players[side.index()].choose(phase, &view, game.board(), &legal);
+        let action = players[side.index()]
+            .choose(&game, side, &legal)
+            .map_err(Failure::Rules)?;
         let order = Order { side, action };
         let spec = describe_order(&game, &order);
         orders.push(spec);

@@ -18,7 +18,6 @@ mod common;
 mod fuzz;
 mod lab;
 mod output;
-mod policy;
 mod sim;
 mod tools;
 mod views;

@@ -19,7 +19,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, hooks_for, print_json};
-use crate::policy::{self, Player, Seats, chart_outcomes, play_out};
+use grognard_play::policy::{
+    self, MAX_POLICY_ORDERS, Player, PolicyError, Seats, chart_outcomes, play_out,
+};
 
 /// What `grognard sim` was asked.
 pub(crate) struct SimArgs<'a> {
@@ -40,9 +42,6 @@ pub(crate) struct SimArgs<'a> {
     /// Print JSON.
     pub json: bool,
 }
-
-/// Most orders the policies give in one game: a bound on a game whose phases never end.
-const MAX_POLICY_ORDERS: u64 = 200_000;
 
 /// Most games one `sim` plays (each thread tallies its games as they end, so memory does
 /// not grow with the count; this bounds the time a mistyped `--runs` can take).
@@ -135,10 +134,25 @@ fn play_one(
             .iter()
             .enumerate()
             .map(|(i, k)| {
-                k.map(|k| Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))))
+                k.as_ref().and_then(|k| {
+                    match Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))) {
+                        Ok(p) => Some(p),
+                        Err(e) => {
+                            result.failed = Some(e);
+                            None
+                        }
+                    }
+                })
             })
             .collect();
+        if result.failed.is_some() {
+            return result;
+        }
         let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
+        if let Some(e) = played.error {
+            result.failed = Some(e);
+            return result;
+        }
         result.policy_orders = played.orders;
         result.policy_refused = played.refused.len() as u64;
         result.outcomes.extend(played.outcomes);
@@ -725,7 +739,10 @@ fn simulate(
         .iter()
         .map(|d| d.name.clone())
         .collect();
-    let seats = policy::seats(args.policies, &sides)?;
+    let seats = policy::seats(args.policies, &sides).map_err(|e| match e {
+        PolicyError::Unknown(m) => Failure::Usage(m),
+        PolicyError::Script(m) => Failure::Rules(m),
+    })?;
     let tally = play_many(&s, orders, &seats, seed, args.runs, threads, &label)?;
     summarise(&s, orders, seed, tally)
 }
@@ -743,7 +760,7 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
     }
     if args.orders.is_none() && args.policies.is_empty() {
         return Err(Failure::Usage(
-            "give an orders file (--orders FILE), a policy (--policy random|greedy), or both"
+            "give an orders file (--orders FILE), a policy (--policy random|greedy|lua:FILE), or both"
                 .to_owned(),
         ));
     }

@@ -10,6 +10,7 @@ mod hostile;
 mod lab;
 mod legal;
 mod overlays;
+mod policies;
 mod square_blocks;
 mod tools;
 mod util;

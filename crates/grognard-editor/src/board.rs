@@ -89,6 +89,10 @@ pub struct Overlay {
     pub path: Vec<Cell>,
     /// The selected piece.
     pub selected: Option<PieceId>,
+    /// Cells of the pieces the selected piece's legal actions may target.
+    pub targets: Vec<Cell>,
+    /// On an open table: the legal destinations offered for the selected piece.
+    pub destinations: Vec<Point>,
 }
 
 /// What a click on the board asked for.
@@ -438,6 +442,14 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                     )),
                 }
             }
+            for c in &scene.overlay.targets {
+                let (cx, cy) = cell_center(grid, *c);
+                shapes.push(Shape::circle_stroke(
+                    t.to_screen(cx, cy),
+                    t.scale * 0.48,
+                    Stroke::new(3.0, Color32::from_rgb(220, 30, 30)),
+                ));
+            }
             if scene.overlay.path.len() > 1 {
                 let pts: Vec<Pos2> = scene
                     .overlay
@@ -502,6 +514,13 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                     t.to_screen(inches(p.x), inches(p.y)),
                     r * t.scale,
                     Color32::from_rgba_unmultiplied(255, 230, 0, 60),
+                ));
+            }
+            for p in &scene.overlay.destinations {
+                shapes.push(Shape::circle_filled(
+                    t.to_screen(inches(p.x), inches(p.y)),
+                    3.0,
+                    Color32::from_rgb(200, 150, 0),
                 ));
             }
         }

@@ -8,6 +8,7 @@
 //! - [`app`]: the application — saved settings, runtime state, panels and commands.
 //! - [`house`]: the house-rule workbench (live-checked edits, overlay files).
 //! - [`session`]: a game in progress (orders, undo, saves, the dice log).
+//! - [`simulate`]: the Simulate panel's background policy games and their tallies.
 //! - [`board`]: drawing the board and pieces for every geometry.
 //! - [`view`]: "View as" — which pieces a viewer sees.
 
@@ -17,6 +18,7 @@ pub mod app;
 pub mod board;
 pub mod house;
 pub mod session;
+pub mod simulate;
 pub mod view;
 
 pub use app::{Command, EditorApp, Options, Saved, Tab, run};

@@ -42,6 +42,15 @@ pub struct Session {
     orders: Vec<Order>,
     /// How many of the last orders may still be undone (none rolled a die).
     undoable: usize,
+    /// Changes whenever the game does (unique across sessions), for caches of what was
+    /// computed from it.
+    generation: u64,
+}
+
+/// A number no session state had before.
+fn next_generation() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl core::fmt::Debug for Session {
@@ -82,6 +91,7 @@ impl Session {
             options: options.to_vec(),
             orders: Vec::new(),
             undoable: 0,
+            generation: next_generation(),
         })
     }
 
@@ -105,7 +115,22 @@ impl Session {
             self.undoable + 1
         };
         self.orders.push(order);
+        self.generation = next_generation();
         Ok(events)
+    }
+
+    /// Identifies the game as it stands: it changes with every order, undo and load.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Every order `side` may give now (the kernel's legal-order generator).
+    pub fn legal(
+        &mut self,
+        side: grognard_kernel::ids::SideId,
+    ) -> Vec<grognard_kernel::action::Action> {
+        self.game.legal_orders(side, self.hooks.as_mut())
     }
 
     /// True when the last order can be taken back: no die has been rolled since it.
@@ -138,6 +163,7 @@ impl Session {
         self.hooks = hooks;
         self.orders = orders;
         self.undoable -= 1;
+        self.generation = next_generation();
         Ok(())
     }
 
@@ -257,6 +283,7 @@ impl Session {
             options,
             orders,
             undoable: 0,
+            generation: next_generation(),
         })
     }
 }

@@ -89,6 +89,25 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The piece the action is given to (`None` for `end_phase`).
+    #[must_use]
+    pub fn piece(&self) -> Option<PieceId> {
+        match self {
+            Self::Move { piece, .. }
+            | Self::MoveTo { piece, .. }
+            | Self::Face { piece, .. }
+            | Self::Mode { piece, .. }
+            | Self::Act { piece, .. }
+            | Self::Redeploy { piece, .. }
+            | Self::Save { piece, .. }
+            | Self::Extend { piece, .. }
+            | Self::Gather { piece } => Some(*piece),
+            Self::EndPhase => None,
+        }
+    }
+}
+
 /// An action with the side that gives it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Order {

@@ -22,6 +22,16 @@ pub struct HookFailure {
     pub message: String,
 }
 
+/// What a `result` hook decided: the game ends now with this winner (`None`: a draw) and
+/// this explanation; the points stay those the victory conditions count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookVerdict {
+    /// The side that won, or `None` for a draw.
+    pub winner: Option<crate::ids::SideId>,
+    /// Why, in words (shown with the result).
+    pub why: String,
+}
+
 impl core::fmt::Display for HookFailure {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.message)
@@ -373,6 +383,24 @@ pub trait Hooks {
     ) -> Result<Vec<HookCommand>, HookFailure> {
         let _ = (world, piece, before, dice);
         Ok(Vec::new())
+    }
+
+    /// Asked after every order while a game goes on (`ended` false) and once as it ends
+    /// (`ended` true: its last turn is over, or a victory condition of the data ended it),
+    /// with the points its victory conditions count per side. `Some` ends the game now with
+    /// that verdict (it overrides the data's result); `None` lets the game go on, or keeps
+    /// the data's result. It reads the game and changes nothing.
+    ///
+    /// # Errors
+    /// A failure refuses the order that led to the question.
+    fn result(
+        &mut self,
+        world: &World<'_>,
+        ended: bool,
+        points: &[i32],
+    ) -> Result<Option<HookVerdict>, HookFailure> {
+        let _ = (world, ended, points);
+        Ok(None)
     }
 
     /// Resolves a scripted ruleset action after its checks (and its chart, if it has one:

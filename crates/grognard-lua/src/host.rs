@@ -16,9 +16,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use grognard_kernel::Cost;
+use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::{Cell, Grid};
-use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, Hooks};
+use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, HookVerdict, Hooks};
 use grognard_kernel::ids::{ActionId, ModeId, PieceId};
 use grognard_rules::compile::split_binding;
 use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
@@ -31,7 +32,7 @@ pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::sandbox::{Limits, Sandbox};
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 7] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 8] = [
     (
         "move_cost",
         &["kind", "mode", "terrain", "cost", "diagonal"],
@@ -42,6 +43,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 7] = [
     ("faced", &["game", "unit", "before"]),
     ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
+    ("result", &["game", "ended", "points"]),
 ];
 
 struct Bound {
@@ -113,6 +115,7 @@ pub struct LuaHooks {
     moved: Option<Bound>,
     faced: Option<Bound>,
     mode_changed: Option<Bound>,
+    result: Option<Bound>,
     actions: Vec<Option<Bound>>,
     constants: Option<Constants>,
     /// `move_cost` answers per slot: the data's cost (in hundredths) asked with and the
@@ -231,6 +234,7 @@ impl LuaHooks {
         };
         let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
         let (mut moved, mut faced, mut mode_changed) = (None, None, None);
+        let mut result = None;
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
             match h.name.value.as_str() {
@@ -240,6 +244,7 @@ impl LuaHooks {
                 "moved" => moved = bound,
                 "faced" => faced = bound,
                 "mode_changed" => mode_changed = bound,
+                "result" => result = bound,
                 _ => {}
             }
         }
@@ -262,6 +267,7 @@ impl LuaHooks {
             moved,
             faced,
             mode_changed,
+            result,
             actions,
             constants: None,
             move_cache: PureTable::default(),
@@ -696,8 +702,118 @@ impl Hooks for LuaHooks {
             (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
         })
     }
+
+    fn result(
+        &mut self,
+        world: &World<'_>,
+        ended: bool,
+        points: &[i32],
+    ) -> Result<Option<HookVerdict>, HookFailure> {
+        if self.result.is_none() {
+            return Ok(None);
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.result else {
+            return Ok(None);
+        };
+        let what = format!("hook result ({})", bound.label);
+        let lua = self.sandbox.lua();
+        // The hook only reads: its `game` rolls no dice and queues no changes, and any it
+        // asks for refuse the order.
+        let mut rng = GameRng::new(0);
+        let mut hook_dice = HookDice::new(&mut rng, world.rules);
+        let dice = RefCell::new(&mut hook_dice);
+        let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
+        let value: Value = self
+            .sandbox
+            .call_with(&what, &bound.function, || {
+                lua.scope(|scope| {
+                    let game = crate::api::game_table(lua, scope, world, &dice, &commands)?;
+                    let by_side = lua.create_table()?;
+                    for (side, p) in world.sides.iter().zip(points) {
+                        by_side.raw_set(side.name.as_str(), *p)?;
+                    }
+                    bound.function.call::<Value>((game, ended, by_side))
+                })
+            })
+            .map_err(failure)?;
+        let _ = dice.into_inner();
+        if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
+            return Err(HookFailure {
+                message: format!(
+                    "{}: the result hook may only read the game (it asked for a change or rolled dice); \
+                     change the game in phase_begin or an action script",
+                    bound.label
+                ),
+            });
+        }
+        verdict_from_lua(&value, &bound.label, world)
+    }
 }
 
+/// A `result` hook's answer: `nil` (no verdict), or `{winner = "side"}` / `{draw = true}`
+/// with an optional `why`.
+fn verdict_from_lua(
+    value: &Value,
+    label: &str,
+    world: &World<'_>,
+) -> Result<Option<HookVerdict>, HookFailure> {
+    let fail = |message: String| HookFailure {
+        message: format!("{label} returned {message}"),
+    };
+    let table = match value {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => {
+            return Err(fail(format!(
+                "{}; expected nil (no verdict) or a table {{winner = SIDE}} or {{draw = true}}",
+                other.type_name()
+            )));
+        }
+    };
+    let winner: Value = table.raw_get("winner").unwrap_or(Value::Nil);
+    let draw = matches!(table.raw_get::<Value>("draw"), Ok(Value::Boolean(true)));
+    let names: Vec<&str> = world.sides.iter().map(|s| s.name.as_str()).collect();
+    let winner = match (&winner, draw) {
+        (Value::Nil, true) => None,
+        (Value::String(s), false) => {
+            let name = s.to_string_lossy();
+            let i = names.iter().position(|n| *n == name).ok_or_else(|| {
+                fail(format!(
+                    "winner `{name}`, which is not a side; the sides are {}",
+                    names.join(", ")
+                ))
+            })?;
+            Some(grognard_kernel::ids::SideId(
+                u8::try_from(i).unwrap_or(u8::MAX),
+            ))
+        }
+        (Value::Nil, false) => {
+            return Err(fail(
+                "a table with neither `winner` nor `draw = true`; say who won, or that it is a \
+                 draw, or return nil"
+                    .to_owned(),
+            ));
+        }
+        _ => {
+            return Err(fail(format!(
+                "winner = {} with draw = {draw}; give a side's name as `winner`, or \
+                 `draw = true`, not both",
+                winner.type_name()
+            )));
+        }
+    };
+    let why = match table.raw_get::<Value>("why") {
+        Ok(Value::String(s)) => s.to_string_lossy(),
+        _ => match winner {
+            Some(w) => format!("{} wins ({label})", names[w.index()]),
+            None => format!("a draw ({label})"),
+        },
+    };
+    Ok(Some(HookVerdict { winner, why }))
+}
+
+/// A Lua list of two-field tables
 /// A Lua list of two-field tables (`{col=, row=}` cells of a path, `{x=, y=}` points). A
 /// few hundred entries at most: building it cannot fail short of running out of memory,
 /// which the sandbox reports on the next allocation, so a failure leaves the list short.

@@ -76,6 +76,7 @@ impl EditorApp {
                 (Tab::Charts, "Charts"),
                 (Tab::Diff, "Diff"),
                 (Tab::Play, "Play"),
+                (Tab::Simulate, "Simulate"),
             ] {
                 if ui.selectable_label(self.saved.tab == tab, name).clicked() {
                     out.push(Command::Tab(tab));

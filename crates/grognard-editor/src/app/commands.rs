@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use grognard_kernel::action::Action;
 use grognard_kernel::geometry::open::Point;
 use grognard_kernel::geometry::{Cell, Facing};
-use grognard_kernel::ids::{ActionId, ModeId, PieceId};
+use grognard_kernel::ids::{ActionId, ModeId, PieceId, SideId};
 use grognard_kernel::piece::Place;
+use grognard_play::PolicyKind;
 
 use crate::house::FieldPath;
 use crate::session::{Session, hooks_for};
@@ -30,6 +31,8 @@ pub enum FilePurpose {
     SaveGame,
     /// Load a saved game.
     LoadGame,
+    /// A Lua policy for the computer to play a side with.
+    PolicyFile,
 }
 
 impl FilePurpose {
@@ -40,6 +43,7 @@ impl FilePurpose {
             Self::SaveHouseRule => "Save house rule",
             Self::SaveGame => "Save game",
             Self::LoadGame => "Load game",
+            Self::PolicyFile => "Lua policy",
         }
     }
 
@@ -101,6 +105,22 @@ pub enum Command {
     Reveal,
     /// Turn hot-seat play on or off.
     HotSeat(bool),
+    /// Give this order for the acting side (from the list of legal orders).
+    Give(Action),
+    /// Who plays a side: a policy for the computer, or a person (`None`).
+    Seat(SideId, Option<PolicyKind>),
+    /// Ask for a Lua policy file to play a side with.
+    AskPolicy(SideId),
+    /// Play `runs` games of the open scenario with `policy` on every side, under the
+    /// ruleset in force and under its base, in the background.
+    Simulate {
+        /// The policy.
+        policy: PolicyKind,
+        /// Games per ruleset.
+        runs: u32,
+    },
+    /// Stop the simulation.
+    StopSimulation,
 }
 
 /// Orders that name a cell, given by clicking the cell after choosing the order.
@@ -120,15 +140,15 @@ impl EditorApp {
             let mut dialog = rfd::FileDialog::new()
                 .set_title(purpose.title())
                 .add_filter(
-                    if matches!(purpose, FilePurpose::SaveGame | FilePurpose::LoadGame) {
-                        "grognard save"
-                    } else {
-                        "YAML"
+                    match purpose {
+                        FilePurpose::SaveGame | FilePurpose::LoadGame => "grognard save",
+                        FilePurpose::PolicyFile => "Lua",
+                        _ => "YAML",
                     },
-                    if matches!(purpose, FilePurpose::SaveGame | FilePurpose::LoadGame) {
-                        &["json"]
-                    } else {
-                        &["yaml", "yml"]
+                    match purpose {
+                        FilePurpose::SaveGame | FilePurpose::LoadGame => &["json"],
+                        FilePurpose::PolicyFile => &["lua"],
+                        _ => &["yaml", "yml"],
                     },
                 );
             if let Ok(cwd) = std::env::current_dir() {
@@ -319,6 +339,21 @@ impl EditorApp {
                     self.rt.screen_hidden = true;
                 }
             }
+            Command::Give(action) => {
+                let side = self.legal_side();
+                self.order(action, side);
+            }
+            Command::Seat(side, kind) => self.seat(side, kind),
+            Command::AskPolicy(side) => {
+                self.rt.policy_for = Some(side);
+                self.ask(FilePurpose::PolicyFile);
+            }
+            Command::Simulate { policy, runs } => self.start_simulation(&policy, runs),
+            Command::StopSimulation => {
+                if let Some(job) = &self.rt.sim {
+                    job.cancel();
+                }
+            }
         }
     }
 
@@ -355,8 +390,18 @@ impl EditorApp {
                     }
                 }
             }
+            FilePurpose::PolicyFile => {
+                let Some(side) = self.rt.policy_for.take() else {
+                    return;
+                };
+                match PolicyKind::lua_file(path, grognard_play::lua_policy::DEFAULT_FUNCTION) {
+                    Ok(kind) => self.seat(side, Some(kind)),
+                    Err(e) => self.fail(e.to_string()),
+                }
+            }
             FilePurpose::LoadGame => match Session::load(path) {
                 Ok(s) => {
+                    self.rt.players.clear();
                     let r = s.scenario.ruleset.clone();
                     let scenario = s.scenario.path.clone();
                     let text = std::fs::read_to_string(&scenario).unwrap_or_default();

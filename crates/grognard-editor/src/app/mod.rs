@@ -4,14 +4,17 @@
 //! This file keeps [`EditorApp`]'s state, its start-up, file loading and watching, and
 //! `show`, which lays out the frame and dispatches to one module per part: `bars.rs` (top
 //! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
-//! `play_tab.rs`, and `commands.rs` (what the panels ask for, applied once per frame).
+//! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent),
+//! `simulate_tab.rs`, and `commands.rs` (what the panels ask for, applied once per frame).
 
 mod bars;
 mod charts_tab;
 mod commands;
+mod computer;
 mod diff_tab;
 mod play_tab;
 mod rules_tab;
+mod simulate_tab;
 
 pub use commands::{CellOrder, Command, FilePurpose};
 
@@ -61,6 +64,8 @@ pub enum Tab {
     Diff,
     /// The board.
     Play,
+    /// Whole games played by a policy: win rates and game lengths, beside the base rules.
+    Simulate,
 }
 
 /// What is kept between runs.
@@ -133,6 +138,20 @@ struct Runtime {
     commands: Vec<Command>,
     fonts_installed: bool,
     pending: Option<CellOrder>,
+    /// The legal orders (with their text) of the side and game generation in `legal_key`.
+    legal: Vec<(grognard_kernel::action::Action, String)>,
+    legal_key: Option<(u64, grognard_kernel::ids::SideId)>,
+    /// Who plays each side for the computer (`None`: a person).
+    players: Vec<Option<grognard_play::Player>>,
+    /// When the computer last gave an order (it gives one at a time, so a person can follow).
+    last_computer: Option<Instant>,
+    /// The side a Lua policy file is being chosen for.
+    policy_for: Option<grognard_kernel::ids::SideId>,
+    /// The Simulate tab's run and its last results.
+    sim: Option<crate::simulate::SimJob>,
+    sim_results: Option<Result<Vec<crate::simulate::SimResult>, String>>,
+    sim_policy: grognard_play::PolicyKind,
+    sim_runs: u32,
 }
 
 /// The editor.
@@ -243,6 +262,15 @@ impl EditorApp {
                 commands: Vec::new(),
                 fonts_installed: false,
                 pending: None,
+                legal: Vec::new(),
+                legal_key: None,
+                players: Vec::new(),
+                last_computer: None,
+                policy_for: None,
+                sim: None,
+                sim_results: None,
+                sim_policy: grognard_play::PolicyKind::Random,
+                sim_runs: 100,
             },
         };
         match (options.ruleset, options.scenario) {
@@ -408,6 +436,7 @@ impl EditorApp {
             Ok(session) => {
                 self.rt.scenario_problems.clear();
                 self.rt.session = Some(session);
+                self.rt.players.clear();
                 self.rt.selected = None;
                 self.rt.reach = None;
                 self.rt.path.clear();
@@ -521,6 +550,14 @@ impl EditorApp {
                 egui::CentralPanel::default_margins().show(ui, |ui| self.diff_tab(ui, &mut out));
             }
             Tab::Play => self.play_tab(ui, &mut out),
+            Tab::Simulate => {
+                egui::CentralPanel::default_margins()
+                    .show(ui, |ui| self.simulate_tab(ui, &mut out));
+            }
+        }
+        self.computer_turn(ui.ctx());
+        if self.rt.sim.is_some() {
+            self.poll_simulation(ui.ctx());
         }
         out.append(&mut self.rt.commands);
         if !out.is_empty() {

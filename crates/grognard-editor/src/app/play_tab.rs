@@ -1,5 +1,6 @@
 //! The Play tab: the board with reach, paths and actions for the selected piece, the phase
-//! bar, the piece panel, "View as" a side, and what a click on a cell orders.
+//! bar, the piece panel, "View as" a side, and what a click on a cell orders (the legal
+//! orders panel and the computer opponent are in `computer.rs`).
 
 use egui::{Color32, RichText};
 use grognard_kernel::action::{Action, Order};
@@ -37,6 +38,7 @@ impl EditorApp {
     }
 
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        self.refresh_legal();
         if !self.rt.scenario_problems.is_empty() {
             egui::Panel::top("scenario problems").show(ui, |ui| {
                 ui.colored_label(
@@ -116,6 +118,9 @@ impl EditorApp {
                             }
                         }
                     });
+                ui.separator();
+                self.seats_ui(ui, out);
+                ui.separator();
                 let mut hot = self.saved.hot_seat;
                 if ui.checkbox(&mut hot, "Hot-seat").changed() {
                     out.push(Command::HotSeat(hot));
@@ -178,6 +183,8 @@ impl EditorApp {
             .default_size(300.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.legal_panel(ui, out);
+                    ui.separator();
                     self.piece_panel(ui, &pieces, out);
                     ui.separator();
                     ui.label(RichText::new("Dice log").strong());
@@ -263,6 +270,7 @@ impl EditorApp {
             o.path.push(start);
             o.path.extend(self.rt.path.iter().copied());
         }
+        self.legal_overlay(&mut o);
         o
     }
 

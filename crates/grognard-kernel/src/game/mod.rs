@@ -174,7 +174,7 @@ impl Game {
     /// A [`Refusal`] saying what was wrong.
     pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
         let (mut next, mut events) = self.resolve(order, hooks)?;
-        self.decide(&mut next, &mut events);
+        self.decide(&mut next, &mut events, hooks)?;
         self.update_knowledge(&mut next, &mut events);
         let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
         self.append_side_logs(seen);
@@ -185,11 +185,20 @@ impl Game {
         Ok(events)
     }
 
-    /// Ends the game when a side has lost at once, and records the result of a game that
-    /// has ended (with its `game_result` event, which every side sees).
-    fn decide(&self, next: &mut State, events: &mut Vec<Event>) {
+    /// Ends the game when a side has lost or won at once (by the data's victory conditions
+    /// or the `result` hook), and records the result of a game that has ended (with its
+    /// `game_result` event, which every side sees).
+    ///
+    /// # Errors
+    /// The `result` hook failed, or tried to change the game.
+    fn decide(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
         if next.result.is_some() {
-            return;
+            return Ok(());
         }
         let loser = if next.over {
             None
@@ -208,11 +217,36 @@ impl Game {
             }
             loss
         };
-        if !next.over {
-            return;
-        }
-        let result =
-            crate::victory::result(self.victory.as_ref(), &self.board, &self.sides, next, loser);
+        let points = self.victory.as_ref().map_or_else(
+            || vec![0; self.sides.len()],
+            |v| crate::victory::points(v, &self.board, &self.sides, next),
+        );
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: next,
+        };
+        let verdict = hooks
+            .result(&world, next.over, &points)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let result = match verdict {
+            Some(v) => {
+                if !next.over {
+                    next.over = true;
+                    events.push(Event::GameOver { turns: next.turn });
+                }
+                crate::victory::GameResult {
+                    winner: v.winner,
+                    points,
+                    why: v.why,
+                }
+            }
+            None if next.over => {
+                crate::victory::result(self.victory.as_ref(), &self.board, &self.sides, next, loser)
+            }
+            None => return Ok(()),
+        };
         let name = |s: SideId| {
             self.sides
                 .get(s.index())
@@ -229,6 +263,7 @@ impl Game {
             why: result.why.clone(),
         });
         next.result = Some(result);
+        Ok(())
     }
 
     /// How the game ended (`None` while it goes on).

@@ -6,13 +6,14 @@ use crate::de::Located;
 use super::Cx;
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 6] = [
+pub const HOOK_POINTS: [&str; 7] = [
     "move_cost",
     "stops",
     "phase_begin",
     "moved",
     "faced",
     "mode_changed",
+    "result",
 ];
 
 /// Splits `module.function`.

@@ -1,0 +1,380 @@
+//! Legal orders and the computer opponent on the Play tab: the side panel's list of the
+//! orders the acting side may give (from the kernel's generator, the same list `grognard
+//! legal` prints), the board highlights of the selected piece's legal destinations and
+//! targets, and "Computer plays SIDE": a policy (random, greedy or a Lua file) that gives
+//! that side's orders, one at a time, seeing only that side's view.
+
+use std::time::{Duration, Instant};
+
+use egui::RichText;
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::ids::SideId;
+use grognard_play::{Player, PolicyKind};
+use grognard_rules::orders::describe_order_as;
+
+use crate::board::Overlay;
+use crate::view::ViewAs;
+
+use super::{Command, EditorApp};
+
+/// The pause between two computer orders, so a person can follow the game.
+const COMPUTER_PACE: Duration = Duration::from_millis(150);
+
+/// Most orders listed in the side panel (an open table offers hundreds).
+const MAX_LISTED: usize = 200;
+
+/// An order in the orders-file form as one short line: `move b1 path [[4, 5]]`.
+#[must_use]
+pub fn order_text(spec: &serde_json::Value) -> String {
+    fn plain(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(a) => {
+                format!("[{}]", a.iter().map(plain).collect::<Vec<_>>().join(", "))
+            }
+            other => other.to_string(),
+        }
+    }
+    let Some(map) = spec.as_object() else {
+        return plain(spec);
+    };
+    let mut parts = Vec::new();
+    for (k, v) in map {
+        if k == "side" {
+            continue;
+        }
+        match v {
+            serde_json::Value::Object(inner) => {
+                parts.push(k.replace('_', " "));
+                if let Some(p) = inner.get("piece") {
+                    parts.push(plain(p));
+                }
+                for (ik, iv) in inner {
+                    if ik != "piece" {
+                        parts.push(format!("{ik} {}", plain(iv)));
+                    }
+                }
+            }
+            serde_json::Value::Bool(true) | serde_json::Value::Null => {
+                parts.push(k.replace('_', " "));
+            }
+            other => parts.push(format!("{} {}", k.replace('_', " "), plain(other))),
+        }
+    }
+    parts.join(" ")
+}
+
+impl EditorApp {
+    /// The side whose legal orders the panel lists: the side viewed, or the side to act.
+    pub(super) fn legal_side(&self) -> Option<SideId> {
+        match self.rt.view {
+            ViewAs::Side(side) => Some(side),
+            ViewAs::Referee => self.acting_side(),
+        }
+    }
+
+    /// Recomputes the legal orders when the game or the side has changed.
+    pub(super) fn refresh_legal(&mut self) {
+        let side = self.legal_side();
+        let Some(session) = &mut self.rt.session else {
+            self.rt.legal.clear();
+            self.rt.legal_key = None;
+            return;
+        };
+        let Some(side) = side else {
+            self.rt.legal.clear();
+            self.rt.legal_key = None;
+            return;
+        };
+        let key = (session.generation(), side);
+        if self.rt.legal_key == Some(key) {
+            return;
+        }
+        let list = session.legal(side);
+        self.rt.legal = list
+            .into_iter()
+            .map(|action| {
+                let order = Order {
+                    side,
+                    action: action.clone(),
+                };
+                let spec = describe_order_as(&session.game, &order, Some(side));
+                let text = order_text(&serde_json::to_value(spec).unwrap_or_default());
+                (action, text)
+            })
+            .collect();
+        self.rt.legal_key = Some(key);
+    }
+
+    /// The legal orders of the selected piece (all of them when none is selected), and
+    /// `end_phase`.
+    pub(super) fn legal_for_selected(&self) -> Vec<&(Action, String)> {
+        self.rt
+            .legal
+            .iter()
+            .filter(|(a, _)| match (self.rt.selected, a.piece()) {
+                (Some(sel), Some(p)) => p == sel,
+                (_, None) | (None, _) => true,
+            })
+            .collect()
+    }
+
+    /// Adds the selected piece's legal destinations and targets to `o`; the reach drawn
+    /// is cut to the cells a legal move ends in.
+    pub(super) fn legal_overlay(&self, o: &mut Overlay) {
+        let Some(sel) = self.rt.selected else {
+            return;
+        };
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let mine: Vec<&Action> = self
+            .rt
+            .legal
+            .iter()
+            .map(|(a, _)| a)
+            .filter(|a| a.piece() == Some(sel))
+            .collect();
+        if mine.is_empty() {
+            return;
+        }
+        let ends: Vec<_> = mine
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move { path, .. } => path.last().copied(),
+                _ => None,
+            })
+            .collect();
+        o.reach_cells.retain(|(c, _)| ends.contains(c));
+        for a in &mine {
+            match a {
+                Action::Act {
+                    target: Some(t), ..
+                } => {
+                    if let Some(c) = game.piece(*t).and_then(|p| p.place.cell())
+                        && !o.targets.contains(&c)
+                    {
+                        o.targets.push(c);
+                    }
+                }
+                Action::MoveTo { to, .. } => o.destinations.push(*to),
+                _ => {}
+            }
+        }
+    }
+
+    /// The side panel's list of legal orders.
+    pub(super) fn legal_panel(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let Some(side) = self.legal_side() else {
+            ui.label("Nobody acts: the game is over.");
+            return;
+        };
+        let name = game
+            .sides()
+            .get(side.index())
+            .map_or("?", |s| s.name.as_str());
+        let listed = self.legal_for_selected();
+        let whose = match self.rt.selected.and_then(|id| game.piece(id)) {
+            Some(p) => format!(" for {}", p.name),
+            None => String::new(),
+        };
+        egui::CollapsingHeader::new(
+            RichText::new(format!("Legal orders{whose} ({})", listed.len())).strong(),
+        )
+        .id_salt("legal orders")
+        .default_open(true)
+        .show(ui, |ui| {
+            if self.rt.legal.is_empty() {
+                let who: Vec<&str> = game
+                    .to_act()
+                    .iter()
+                    .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
+                    .collect();
+                ui.label(format!(
+                    "{name} may give no order now; {} acts",
+                    if who.is_empty() {
+                        "nobody".to_owned()
+                    } else {
+                        who.join(" and ")
+                    }
+                ));
+                return;
+            }
+            for (action, text) in listed.iter().take(MAX_LISTED) {
+                if ui.button(text).clicked() {
+                    out.push(Command::Give(action.clone()));
+                }
+            }
+            if listed.len() > MAX_LISTED {
+                ui.label(format!(
+                    "… and {} more (select a piece to see its orders)",
+                    listed.len() - MAX_LISTED
+                ));
+            }
+        });
+    }
+
+    /// The phase bar's "Computer plays" choices, one per side.
+    pub(super) fn seats_ui(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        ui.label("Computer plays:");
+        for (i, def) in session.game.sides().iter().enumerate() {
+            let side = SideId(u8::try_from(i).unwrap_or(u8::MAX));
+            let current = self
+                .rt
+                .players
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|p| p.kind().name());
+            egui::ComboBox::from_id_salt(("seat", i))
+                .selected_text(format!(
+                    "{}: {}",
+                    def.name,
+                    current.clone().unwrap_or_else(|| "person".to_owned())
+                ))
+                .show_ui(ui, |ui| {
+                    if ui.selectable_label(current.is_none(), "person").clicked() {
+                        out.push(Command::Seat(side, None));
+                    }
+                    for (kind, label) in [
+                        (PolicyKind::Random, "random"),
+                        (PolicyKind::Greedy, "greedy"),
+                    ] {
+                        if ui
+                            .selectable_label(current.as_deref() == Some(label), label)
+                            .clicked()
+                        {
+                            out.push(Command::Seat(side, Some(kind)));
+                        }
+                    }
+                    if ui.selectable_label(false, "Lua policy…").clicked() {
+                        out.push(Command::AskPolicy(side));
+                    }
+                });
+        }
+    }
+
+    /// Sets who plays `side`. With the computer on a side and the board seen by the
+    /// referee, the view turns to a side a person plays, so hidden information stays
+    /// hidden from that person.
+    pub(super) fn seat(&mut self, side: SideId, kind: Option<PolicyKind>) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let sides = session.game.sides().len();
+        let seed = session.game.state().rng.seed();
+        self.rt.players.resize_with(sides, || None);
+        let Some(slot) = self.rt.players.get_mut(side.index()) else {
+            return;
+        };
+        let name = session
+            .game
+            .sides()
+            .get(side.index())
+            .map_or_else(String::new, |s| s.name.clone());
+        match kind {
+            None => {
+                *slot = None;
+                self.say(format!("{name} is played by a person"));
+            }
+            Some(kind) => match Player::new(&kind, seed, side) {
+                Ok(p) => {
+                    let label = kind.name();
+                    *slot = Some(p);
+                    let person = (0..sides).find(|i| self.rt.players[*i].is_none());
+                    if self.rt.view == ViewAs::Referee
+                        && let Some(i) = person
+                    {
+                        self.rt.view = ViewAs::Side(SideId(u8::try_from(i).unwrap_or(0)));
+                        self.rt.selected = None;
+                        self.rt.reach = None;
+                    }
+                    self.say(format!("the computer plays {name} ({label})"));
+                }
+                Err(e) => self.fail(e),
+            },
+        }
+    }
+
+    /// Gives one order for a side the computer plays, when it is that side's turn to act.
+    pub(super) fn computer_turn(&mut self, ctx: &egui::Context) {
+        let viewer = self.legal_side();
+        let Some(session) = &mut self.rt.session else {
+            return;
+        };
+        let Some(&side) = session.game.to_act().first() else {
+            return;
+        };
+        let Some(Some(player)) = self.rt.players.get_mut(side.index()) else {
+            return;
+        };
+        if let Some(t) = self.rt.last_computer
+            && t.elapsed() < COMPUTER_PACE
+        {
+            ctx.request_repaint_after(COMPUTER_PACE.saturating_sub(t.elapsed()));
+            return;
+        }
+        self.rt.last_computer = Some(Instant::now());
+        let name = session
+            .game
+            .sides()
+            .get(side.index())
+            .map_or_else(String::new, |s| s.name.clone());
+        let legal = session.legal(side);
+        let action = match player.choose(&session.game, side, &legal) {
+            Ok(a) => a,
+            Err(e) => {
+                self.rt.players[side.index()] = None;
+                return self.fail(format!(
+                    "the computer stopped playing {name}: {e}; a person plays {name} now"
+                ));
+            }
+        };
+        let text = order_text(
+            &serde_json::to_value(describe_order_as(
+                &session.game,
+                &Order {
+                    side,
+                    action: action.clone(),
+                },
+                viewer,
+            ))
+            .unwrap_or_default(),
+        );
+        let Some(session) = &mut self.rt.session else {
+            return;
+        };
+        let outcome = session.apply(Order { side, action });
+        if outcome.is_err() {
+            // Refused where the side could not see what was there: it ends its phase.
+            let _ = session.apply(Order {
+                side,
+                action: Action::EndPhase,
+            });
+        }
+        self.rt.path.clear();
+        self.refresh_reach();
+        self.say(format!("the computer ({name}): {text}"));
+        ctx.request_repaint();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::order_text;
+
+    #[test]
+    fn orders_read_as_one_line() {
+        let v = serde_json::json!({"side": "blue", "move": {"piece": "b1", "path": [[4, 5]]}});
+        assert_eq!(order_text(&v), "move b1 path [[4, 5]]");
+        let v = serde_json::json!({"side": "blue", "end_phase": true});
+        assert_eq!(order_text(&v), "end phase");
+    }
+}

@@ -1,0 +1,17 @@
+//! Who plays a side when no orders file does.
+//!
+//! A [`policy::Player`] gives one side's orders from what that side may know: its
+//! [`View`](grognard_kernel::view::View) and its legal orders
+//! ([`Game::legal_orders`](grognard_kernel::game::Game::legal_orders)), never the referee's
+//! state. The built-in policies are `random` and `greedy`; a [`lua_policy::LuaPolicy`] runs a
+//! designer's own Lua function in a sandbox of its own, under the same limits as a
+//! ruleset's hooks. [`policy::play_out`] plays a game to its end with them; the CLI's `sim`
+//! and `fuzz` and the editor's "Computer plays" and Simulate panel all use it.
+
+#![warn(missing_docs)]
+
+pub mod lua_policy;
+pub mod policy;
+
+pub use lua_policy::LuaPolicy;
+pub use policy::{GameEnd, Played, Player, PolicyKind, play_game, play_out};
