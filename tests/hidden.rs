@@ -714,6 +714,66 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    // A Lua policy sees only its side's view and legal orders (issue 18). The policy below
+    // prints everything it can reach — its arguments and every global of its sandbox — at
+    // each choice; in two games that differ only in what the French have not sighted, it
+    // prints the same text and chooses the same order.
+    #[test]
+    fn a_lua_policy_cannot_reach_what_its_side_has_not_sighted(
+        variant in 0u32..3,
+        spots in proptest::collection::vec(0u32..1000, 8),
+        choices in proptest::collection::vec(0u32..10_000, 80),
+    ) {
+        let rules = blocks();
+        let (mut g1, mut g2, h) = pair(&rules, variant, &spots);
+        let kind = grognard_play::PolicyKind::parse(
+            "lua:tests/fixtures/policies/dump.lua",
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let p1 = grognard_play::Player::new(&kind, 7, FRENCH);
+        let p2 = grognard_play::Player::new(&kind, 7, FRENCH);
+        let (mut p1, mut p2) = (
+            p1.map_err(TestCaseError::fail)?,
+            p2.map_err(TestCaseError::fail)?,
+        );
+        let mut k = 0usize;
+        let mut pick = |n: u32| {
+            let v = choices[k % choices.len()] % n.max(1);
+            k += 1;
+            v
+        };
+        let mut asked = 0;
+        let told_at_once = distinguishing(&g1, FRENCH, h) || distinguishing(&g2, FRENCH, h);
+        for _ in 0..30 {
+            if distinguishing(&g1, FRENCH, h) || distinguishing(&g2, FRENCH, h) {
+                break;
+            }
+            if g1.to_act().contains(&FRENCH) {
+                let l1 = g1.legal_orders(FRENCH, &mut NoHooks);
+                let l2 = g2.legal_orders(FRENCH, &mut NoHooks);
+                let c1 = p1.choose(&g1, FRENCH, &l1).map_err(TestCaseError::fail)?;
+                let c2 = p2.choose(&g2, FRENCH, &l2).map_err(TestCaseError::fail)?;
+                let (d1, d2) = (p1.take_printed(), p2.take_printed());
+                prop_assert_eq!(d1.len(), 3, "the policy printed its view, orders and globals");
+                prop_assert!(d1[0].contains("enemy=") && d1[1].contains("end_phase"));
+                prop_assert_eq!(d1, d2, "the policy saw something different");
+                prop_assert_eq!(c1, c2);
+                asked += 1;
+            }
+            let order = random_order(&g1, &mut pick);
+            let r1 = g1.apply(&order, &mut NoHooks).is_ok();
+            let r2 = g2.apply(&order, &mut NoHooks).is_ok();
+            if r1 != r2 {
+                break;
+            }
+        }
+        prop_assert!(asked > 0 || told_at_once, "the policy was never asked");
+    }
+}
+
 #[test]
 fn the_side_view_command_prints_only_what_the_side_knows() {
     let run = grognard(&["view", "examples/square-blocks.yaml", "--side", "french"]);

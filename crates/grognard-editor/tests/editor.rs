@@ -778,3 +778,127 @@ fn every_example_plays_its_orders_in_a_session_and_its_save_loads() {
         "only {played} examples with orders were played"
     );
 }
+
+#[test]
+fn the_legal_orders_panel_lists_what_the_kernel_offers_and_gives_it() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/drill-square.yaml");
+    tab(&mut h, "Play");
+    let s = load_scenario(Path::new("examples/drill-square.yaml"), None).expect("scenario");
+    let game = s.start(None, &[], &mut NoHooks).expect("starts");
+    let blue = game.side_by_name("blue").expect("blue");
+    let b1 = game.piece_by_name("b1").expect("b1").id;
+    let legal = game.legal_orders(blue, &mut NoHooks);
+    // Every order of b1, and ending the phase.
+    let of_b1 = legal
+        .iter()
+        .filter(|a| a.piece().is_none_or(|p| p == b1))
+        .count();
+    h.get_by_label_contains("b1 (blue").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains(&format!("Legal orders for b1 ({of_b1})"))
+            .is_some(),
+        "{} orders of b1 expected",
+        of_b1
+    );
+    h.get_by_label("move b1 path [[4, 5]]").click();
+    h.run();
+    let moved = &h.state().session().expect("game").game;
+    assert_eq!(
+        moved.piece(b1).map(|p| p.place.clone()),
+        Some(Place::Cell(Cell::new(4, 5)))
+    );
+}
+
+#[test]
+fn the_computer_plays_a_side_and_the_person_sees_only_their_own_view() {
+    let _root = at_root();
+    let mut h = with_scenario("examples/square-blocks.yaml");
+    h.state_mut().set_computer_pace(std::time::Duration::ZERO);
+    tab(&mut h, "Play");
+    h.get_by_label("austrians").click();
+    h.run();
+    h.get_by_label("greedy").click();
+    // The computer keeps the frames coming while it plays: step, do not wait to settle.
+    h.run_steps(2);
+    assert!(
+        status(&h).contains("the computer plays austrians (greedy)"),
+        "{}",
+        status(&h)
+    );
+    // The board turned to the side the person plays.
+    assert!(h.query_by_label_contains("View as").is_some());
+    let game = &h.state().session().expect("game").game;
+    let french = game.side_by_name("french").expect("french");
+    let austrians = game.side_by_name("austrians").expect("austrians");
+    // The person ends each phase; the computer answers for the Austrians.
+    for _ in 0..40 {
+        let game = &h.state().session().expect("game").game;
+        if game.state().turn > 1 || game.state().over {
+            break;
+        }
+        if game.to_act().first() == Some(&french) {
+            h.get_by_label("End phase").click();
+        }
+        h.run_steps(5);
+    }
+    let session = h.state().session().expect("game");
+    assert!(
+        session.game.state().turn > 1,
+        "the first turn was played out"
+    );
+    assert!(
+        session.orders().iter().any(|o| o.side == austrians),
+        "the computer gave the Austrians' orders"
+    );
+    // The person sees the French view.
+    assert_eq!(
+        h.state().view_as(),
+        grognard_editor::view::ViewAs::Side(french)
+    );
+}
+
+#[test]
+fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
+    let _root = at_root();
+    let mut h = harness(Options {
+        ruleset: Some(PathBuf::from("rulesets/drill-square-mud.yaml")),
+        scenario: Some(PathBuf::from("examples/drill-square-mud.yaml")),
+        ..Options::default()
+    });
+    tab(&mut h, "Rules");
+    h.get_by_label_contains("roads_stay_firm").click();
+    h.run();
+    tab(&mut h, "Simulate");
+    h.get_by_label("Run").click();
+    h.run_steps(2);
+    for _ in 0..600 {
+        if !h.state().simulating() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.step();
+    }
+    h.run_steps(2);
+    let results = h
+        .state()
+        .simulation_results()
+        .expect("results")
+        .clone()
+        .expect("the games were played");
+    assert_eq!(results.len(), 2, "the ruleset in force and its base");
+    for r in &results {
+        assert_eq!(r.games, 100);
+        assert_eq!(r.refused, 0);
+        assert_eq!(r.wins.iter().sum::<u32>() + r.draws + r.unfinished, 100);
+        assert_eq!(r.lengths.len(), 100);
+    }
+    assert_eq!(results[1].label, "drill-square-mud");
+    assert!(
+        status(&h).contains("simulation done: 200 games"),
+        "{}",
+        status(&h)
+    );
+    assert!(h.query_by_label_contains("draws").is_some());
+}

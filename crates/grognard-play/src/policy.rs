@@ -226,6 +226,14 @@ impl Player {
         })
     }
 
+    /// Lines a Lua policy printed since the last read (empty for the built-in policies).
+    pub fn take_printed(&self) -> Vec<String> {
+        self.lua
+            .as_ref()
+            .map(LuaPolicy::take_printed)
+            .unwrap_or_default()
+    }
+
     /// The policy this player follows.
     #[must_use]
     pub fn kind(&self) -> &PolicyKind {

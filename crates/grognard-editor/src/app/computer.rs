@@ -18,7 +18,7 @@ use crate::view::ViewAs;
 use super::{Command, EditorApp};
 
 /// The pause between two computer orders, so a person can follow the game.
-const COMPUTER_PACE: Duration = Duration::from_millis(150);
+pub(super) const COMPUTER_PACE: Duration = Duration::from_millis(150);
 
 /// Most orders listed in the side panel (an open table offers hundreds).
 const MAX_LISTED: usize = 200;
@@ -65,6 +65,17 @@ pub fn order_text(spec: &serde_json::Value) -> String {
 }
 
 impl EditorApp {
+    /// Sets the pause between two computer orders (tests play at full speed).
+    pub fn set_computer_pace(&mut self, pace: Duration) {
+        self.rt.computer_pace = pace;
+    }
+
+    /// Whose eyes the board is drawn through.
+    #[must_use]
+    pub fn view_as(&self) -> ViewAs {
+        self.rt.view
+    }
+
     /// The side whose legal orders the panel lists: the side viewed, or the side to act.
     pub(super) fn legal_side(&self) -> Option<SideId> {
         match self.rt.view {
@@ -233,12 +244,8 @@ impl EditorApp {
                 .get(i)
                 .and_then(Option::as_ref)
                 .map(|p| p.kind().name());
-            egui::ComboBox::from_id_salt(("seat", i))
-                .selected_text(format!(
-                    "{}: {}",
-                    def.name,
-                    current.clone().unwrap_or_else(|| "person".to_owned())
-                ))
+            egui::ComboBox::new(("seat", i), def.name.as_str())
+                .selected_text(current.clone().unwrap_or_else(|| "person".to_owned()))
                 .show_ui(ui, |ui| {
                     if ui.selectable_label(current.is_none(), "person").clicked() {
                         out.push(Command::Seat(side, None));
@@ -316,9 +323,9 @@ impl EditorApp {
             return;
         };
         if let Some(t) = self.rt.last_computer
-            && t.elapsed() < COMPUTER_PACE
+            && t.elapsed() < self.rt.computer_pace
         {
-            ctx.request_repaint_after(COMPUTER_PACE.saturating_sub(t.elapsed()));
+            ctx.request_repaint_after(self.rt.computer_pace.saturating_sub(t.elapsed()));
             return;
         }
         self.rt.last_computer = Some(Instant::now());

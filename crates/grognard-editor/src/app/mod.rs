@@ -145,6 +145,7 @@ struct Runtime {
     players: Vec<Option<grognard_play::Player>>,
     /// When the computer last gave an order (it gives one at a time, so a person can follow).
     last_computer: Option<Instant>,
+    computer_pace: Duration,
     /// The side a Lua policy file is being chosen for.
     policy_for: Option<grognard_kernel::ids::SideId>,
     /// The Simulate tab's run and its last results.
@@ -266,6 +267,7 @@ impl EditorApp {
                 legal_key: None,
                 players: Vec::new(),
                 last_computer: None,
+                computer_pace: computer::COMPUTER_PACE,
                 policy_for: None,
                 sim: None,
                 sim_results: None,

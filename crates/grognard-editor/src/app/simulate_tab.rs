@@ -39,8 +39,9 @@ impl EditorApp {
                     self.rt.sim_policy = kind;
                 }
             }
-            ui.label("games:");
-            ui.add(egui::DragValue::new(&mut self.rt.sim_runs).range(1..=10_000));
+            let games = ui.label("games:");
+            ui.add(egui::DragValue::new(&mut self.rt.sim_runs).range(1..=10_000))
+                .labelled_by(games.id);
             if running {
                 if ui.button("Stop").clicked() {
                     out.push(Command::StopSimulation);
