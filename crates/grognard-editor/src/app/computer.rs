@@ -216,17 +216,23 @@ impl EditorApp {
                 ));
                 return;
             }
-            for (action, text) in listed.iter().take(MAX_LISTED) {
-                if ui.button(text).clicked() {
-                    out.push(Command::Give(action.clone()));
-                }
-            }
-            if listed.len() > MAX_LISTED {
-                ui.label(format!(
-                    "… and {} more (select a piece to see its orders)",
-                    listed.len() - MAX_LISTED
-                ));
-            }
+            // A list of its own, so the piece's panel below stays in sight.
+            egui::ScrollArea::vertical()
+                .id_salt("legal list")
+                .max_height(180.0)
+                .show(ui, |ui| {
+                    for (action, text) in listed.iter().take(MAX_LISTED) {
+                        if ui.button(text).clicked() {
+                            out.push(Command::Give(action.clone()));
+                        }
+                    }
+                    if listed.len() > MAX_LISTED {
+                        ui.label(format!(
+                            "… and {} more (select a piece to see its orders)",
+                            listed.len() - MAX_LISTED
+                        ));
+                    }
+                });
         });
     }
 
