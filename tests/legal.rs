@@ -333,7 +333,7 @@ fn a_refusal_says_who_acts_and_what_the_phase_allows() {
 }
 
 /// `grognard sim ... --json` as JSON.
-fn sim_json(args: &[&str]) -> serde_json::Value {
+pub(crate) fn sim_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["sim"];
     all.extend_from_slice(args);
     all.push("--json");

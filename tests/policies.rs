@@ -10,16 +10,8 @@ use grognard_lua::{Limits, LuaHooks};
 use grognard_play::policy::{Player, PolicyKind, play_out};
 use grognard_rules::load;
 
+use crate::legal::sim_json;
 use crate::util::grognard;
-
-fn sim_json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["sim"];
-    all.extend_from_slice(args);
-    all.push("--json");
-    let run = grognard(&all);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).expect("json")
-}
 
 #[test]
 fn a_lua_policy_plays_whole_games_from_its_legal_orders() {

@@ -198,22 +198,9 @@ impl EditorApp {
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
         let outcomes = def.outcomes.clone();
-        egui_plot::Plot::new(format!("odds {chart}"))
-            .height(180.0)
-            .legend(egui_plot::Legend::default())
-            .allow_drag(false)
-            .allow_zoom(false)
-            .allow_scroll(false)
-            .include_y(0.0)
+        super::fixed_plot(format!("odds {chart}"), 180.0)
             .include_y(100.0)
-            .x_axis_formatter(move |mark, _| {
-                let i = mark.value.round();
-                if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
-                    outcomes.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_axis_formatter(super::index_axis(outcomes))
             .show(ui, |plot| {
                 plot.bar_chart(
                     egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY),

@@ -572,6 +572,32 @@ impl EditorApp {
     }
 }
 
+/// A plot that stays put (no drag, zoom or scroll), `height` points tall, with a legend
+/// and 0 on the y axis.
+fn fixed_plot(id: impl egui::AsIdSalt, height: f32) -> egui_plot::Plot<'static> {
+    egui_plot::Plot::new(id)
+        .height(height)
+        .legend(egui_plot::Legend::default())
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+}
+
+/// Labels for an axis of whole-number marks: `names[i]` under mark `i`, nothing between.
+fn index_axis(
+    names: Vec<String>,
+) -> impl Fn(egui_plot::GridMark, &std::ops::RangeInclusive<f64>) -> String + 'static {
+    move |mark, _| {
+        let i = mark.value.round();
+        if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+            names.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// Terrain colours by terrain id (the ruleset's `color`, grey when it has none).
 fn terrain_colors(r: &Ruleset) -> Vec<Color32> {
     r.rules

@@ -174,23 +174,9 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     let mut labels: Vec<String> = first.sides.iter().map(|s| format!("{s} wins")).collect();
     labels.push("draw".to_owned());
     ui.label(RichText::new("Win rates (95% intervals)").strong());
-    let names = labels.clone();
-    egui_plot::Plot::new("sim win rates")
-        .height(200.0)
-        .legend(egui_plot::Legend::default())
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .include_y(0.0)
+    super::fixed_plot("sim win rates", 200.0)
         .include_y(100.0)
-        .x_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_axis_formatter(super::index_axis(labels))
         .show(ui, |plot| {
             for (k, r) in results.iter().enumerate() {
                 let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
@@ -220,27 +206,18 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
             }
         });
     ui.label(RichText::new("Game length (turns)").strong());
-    egui_plot::Plot::new("sim lengths")
-        .height(180.0)
-        .legend(egui_plot::Legend::default())
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .include_y(0.0)
-        .show(ui, |plot| {
-            for (k, r) in results.iter().enumerate() {
-                let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
-                let bars = r
-                    .length_histogram()
-                    .into_iter()
-                    .map(|(turns, games)| {
-                        egui_plot::Bar::new(f64::from(turns) + offset, f64::from(games))
-                            .width(width * 0.9)
-                    })
-                    .collect();
-                plot.bar_chart(
-                    egui_plot::BarChart::new(r.label.clone(), bars).color(colors[k.min(1)]),
-                );
-            }
-        });
+    super::fixed_plot("sim lengths", 180.0).show(ui, |plot| {
+        for (k, r) in results.iter().enumerate() {
+            let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
+            let bars = r
+                .length_histogram()
+                .into_iter()
+                .map(|(turns, games)| {
+                    egui_plot::Bar::new(f64::from(turns) + offset, f64::from(games))
+                        .width(width * 0.9)
+                })
+                .collect();
+            plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(colors[k.min(1)]));
+        }
+    });
 }
