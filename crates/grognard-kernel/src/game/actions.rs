@@ -15,18 +15,35 @@ use crate::rules::{Effect, TargetRule, Who};
 use super::{Game, MAX_TRIGGER_DEPTH};
 use crate::state::{State, World, roll_record};
 
+/// What [`Game::check_act`] found: the action, its actor and target, and how they stand.
+pub(super) struct ActCheck<'r, 's> {
+    def: &'r crate::rules::ActionDef,
+    actor: &'s crate::piece::Piece,
+    target: Option<&'s crate::piece::Piece>,
+    /// Distance in the ruleset's measure (cells, or inches on a table).
+    distance: u32,
+    /// Distance in table inches.
+    table_distance: u32,
+    /// The actor stands in the target's flank or rear.
+    flank_or_rear: bool,
+}
+
 impl Game {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn do_act(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+    /// The checks an `act` order must pass before anything is rolled or changed (intents,
+    /// type, flags, once per phase, target, range, arcs, sight), on `state` as it stands.
+    /// [`Game::do_act`] runs them first; the legal-order generator runs them alone to skip
+    /// candidates they refuse without trying them on a copy of the state.
+    ///
+    /// # Errors
+    /// The refusal `do_act` would give.
+    pub(super) fn check_act<'r, 's>(
+        &'r self,
+        state: &'s State,
         side: SideId,
         id: PieceId,
         (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
+    ) -> Result<ActCheck<'r, 's>, Refusal> {
         let rules = &*self.rules;
         let def = rules
             .actions
@@ -43,7 +60,7 @@ impl Game {
                 format!("{} cannot be given for `{bad}`: {known}", def.name),
             ));
         }
-        let actor = self.own_piece(next, side, id)?.clone();
+        let actor = self.own_piece(state, side, id)?;
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
@@ -82,7 +99,7 @@ impl Game {
                 ));
             }
             (rule, Some(t)) => {
-                let tp = next
+                let tp = state
                     .pieces
                     .get(t.index())
                     .filter(|p| p.on_board())
@@ -91,8 +108,7 @@ impl Game {
                             RefusalKind::BadTarget,
                             format!("there is no piece #{} on the board", t.0),
                         )
-                    })?
-                    .clone();
+                    })?;
                 if tp.id == actor.id {
                     return Err(Refusal::new(
                         RefusalKind::BadTarget,
@@ -120,10 +136,10 @@ impl Game {
         let mut distance = 0u32;
         let mut table_distance = 0u32;
         let mut flank_or_rear = false;
-        if let Some(tp) = &target_piece {
-            let tp_label = self.label(next, side, tp);
-            table_distance = self.distance(&actor, tp).unwrap_or(u32::MAX);
-            distance = self.rule_distance(&actor, tp).unwrap_or(u32::MAX);
+        if let Some(tp) = target_piece {
+            let tp_label = self.label(state, side, tp);
+            table_distance = self.distance(actor, tp).unwrap_or(u32::MAX);
+            distance = self.rule_distance(actor, tp).unwrap_or(u32::MAX);
             let in_range = |lo: u32, hi: u32| match (&actor.place, &tp.place) {
                 (Place::Point { at: a, .. }, Place::Point { at: b, .. }) => {
                     let inch = |v: u32| {
@@ -146,7 +162,7 @@ impl Game {
                 ));
             }
             if !def.arcs.is_empty() {
-                let arc = self.bearing(&actor, tp).unwrap_or(Bearing::Same);
+                let arc = self.bearing(actor, tp).unwrap_or(Bearing::Same);
                 if !def.arcs.contains(&arc) {
                     let name = |a: &Bearing| match a {
                         Bearing::Front => "front",
@@ -167,17 +183,48 @@ impl Game {
                     ));
                 }
             }
-            if def.needs_sight && !self.sight_line_clear(next, &actor, tp, Some(side)) {
+            if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
                     format!("{} cannot see {tp_label}", actor.name),
                 ));
             }
             flank_or_rear = matches!(
-                self.bearing(tp, &actor),
+                self.bearing(tp, actor),
                 Some(Bearing::Flank | Bearing::Rear)
             );
         }
+        Ok(ActCheck {
+            def,
+            actor,
+            target: target_piece,
+            distance,
+            table_distance,
+            flank_or_rear,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn do_act(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
+        let checked = self.check_act(next, side, id, (action, intent), target)?;
+        let def = checked.def;
+        let (distance, table_distance, flank_or_rear) = (
+            checked.distance,
+            checked.table_distance,
+            checked.flank_or_rear,
+        );
+        let actor = checked.actor.clone();
+        let target_piece = checked.target.cloned();
         let mut outcome = 0usize;
         let mut roll = None;
         if let Some(chart_id) = def.chart {

@@ -169,8 +169,13 @@ impl Game {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return;
         };
-        let (kind, place, facing, mode) =
-            (piece.kind, piece.place.clone(), piece.facing, piece.mode);
+        let (kind, place, facing, mode, moved) = (
+            piece.kind,
+            piece.place.clone(),
+            piece.facing,
+            piece.mode,
+            piece.moved,
+        );
         let tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| {
             if self.accepts(side, &action, hooks) {
                 out.push(action);
@@ -213,26 +218,34 @@ impl Game {
                     .map(|(_, c)| c)
                     .filter(|c| self.board.contains(*c))
                     .collect();
-                for to in &near {
-                    tried(
-                        Action::Save {
-                            piece: id,
-                            toward: *to,
-                        },
-                        out,
-                        hooks,
-                    );
+                // Saving needs the ruleset's saving rule and a piece that has not moved;
+                // spreading needs the spread rule (the first checks `apply` makes).
+                if self.rules.saving.is_some() && !moved {
+                    for to in &near {
+                        tried(
+                            Action::Save {
+                                piece: id,
+                                toward: *to,
+                            },
+                            out,
+                            hooks,
+                        );
+                    }
                 }
-                for to in &near {
-                    tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                if self.rules.spread.is_some() {
+                    for to in &near {
+                        tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                    }
                 }
                 if matches!(place, Place::Spread(_)) {
                     tried(Action::Gather { piece: id }, out, hooks);
                 }
                 if self.rules.piece_type(kind).is_some_and(|t| t.dummy) {
+                    // A redeployment that passes its checks always happens (see
+                    // `check_redeploy`), so the cells are listed without a trial.
                     for to in self.board_cells() {
-                        if to != at {
-                            tried(Action::Redeploy { piece: id, to }, out, hooks);
+                        if to != at && self.check_redeploy(&self.state, side, id, to).is_ok() {
+                            out.push(Action::Redeploy { piece: id, to });
                         }
                     }
                 }
@@ -296,6 +309,14 @@ impl Game {
                 .collect();
             for target in targets {
                 for intent in &intents {
+                    // The action's own checks (range, arcs, sight, once per phase...) on
+                    // the state as it stands: what they refuse is not tried on a copy.
+                    if self
+                        .check_act(&self.state, side, id, (a, intent), target)
+                        .is_err()
+                    {
+                        continue;
+                    }
                     let action = Action::Act {
                         piece: id,
                         action: a,

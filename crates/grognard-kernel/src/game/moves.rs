@@ -259,16 +259,22 @@ impl Game {
         })
     }
 
-    /// Lifts a dummy and puts it down elsewhere (once per turn).
-    pub(super) fn do_redeploy(
+    /// The checks a redeployment must pass, on `state` as it stands: a dummy of the side,
+    /// not yet redeployed this turn, put down on the board where its kind may stand, not on
+    /// a known enemy, within the stacking limits. Past them a redeployment always happens
+    /// (or meets unseen enemies: contact), so the legal-order generator lists exactly the
+    /// cells they pass.
+    ///
+    /// # Errors
+    /// The refusal `do_redeploy` would give.
+    pub(super) fn check_redeploy(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         to: Cell,
     ) -> Result<(), Refusal> {
-        let piece = self.own_piece(next, side, id)?.clone();
+        let piece = self.own_piece(state, side, id)?;
         let ty = self
             .rules
             .piece_type(piece.kind)
@@ -282,7 +288,7 @@ impl Game {
                 ),
             ));
         }
-        if next.redeployed.contains(&id) {
+        if state.redeployed.contains(&id) {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
                 format!("{} has already been redeployed this turn", piece.name),
@@ -311,12 +317,12 @@ impl Game {
                 format!("{} pieces may not stand in {name} at {to}", ty.name),
             ));
         }
-        let known_enemy = next.pieces.iter().any(|p| {
+        let known_enemy = state.pieces.iter().any(|p| {
             p.side != side
                 && p.on_board()
                 && p.place.covers(to)
                 && (self.sighting().is_none()
-                    || next
+                    || state
                         .knowledge
                         .get(side.index())
                         .is_some_and(|k| k.knows_position(p.id)))
@@ -327,12 +333,26 @@ impl Game {
                 format!("{to} is held by the enemy"),
             ));
         }
-        if let Some(problem) = self.stacking_problem(next, to, id, side, true) {
+        if let Some(problem) = self.stacking_problem(state, to, id, side, true) {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
                 format!("{} cannot be put down at {to}: {problem}", piece.name),
             ));
         }
+        Ok(())
+    }
+
+    /// Lifts a dummy and puts it down elsewhere (once per turn).
+    pub(super) fn do_redeploy(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        self.check_redeploy(next, side, id, to)?;
+        let piece = self.own_piece(next, side, id)?.clone();
         next.redeployed.push(id);
         let unseen = self.unseen_enemies_at(next, side, to);
         if !unseen.is_empty() {
