@@ -48,7 +48,7 @@ impl Place {
 }
 
 /// A piece in play.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     /// Its id (index in the game's piece table).
     pub id: PieceId,
@@ -76,6 +76,60 @@ pub struct Piece {
     pub moved: bool,
     /// True once it has used each ruleset action this phase (bit per action id, first 64).
     pub acted: u64,
+}
+
+// Written out so that `clone_from` reuses the name, counters and attributes buffers (see
+// `State`'s `Clone`).
+impl Clone for Piece {
+    fn clone(&self) -> Self {
+        Self {
+            id: self.id,
+            name: self.name.clone(),
+            side: self.side,
+            kind: self.kind,
+            place: self.place.clone(),
+            facing: self.facing,
+            mode: self.mode,
+            counters: self.counters.clone(),
+            flags: self.flags,
+            attributes: self.attributes.clone(),
+            attached_to: self.attached_to,
+            moved: self.moved,
+            acted: self.acted,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let Self {
+            id,
+            name,
+            side,
+            kind,
+            place,
+            facing,
+            mode,
+            counters,
+            flags,
+            attributes,
+            attached_to,
+            moved,
+            acted,
+        } = source;
+        self.id = *id;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.kind = *kind;
+        self.place.clone_from(place);
+        self.facing = *facing;
+        self.mode = *mode;
+        self.counters.clone_from(counters);
+        self.flags = *flags;
+        self.attributes.clone_from(attributes);
+        self.attached_to = *attached_to;
+        self.moved = *moved;
+        self.acted = *acted;
+    }
 }
 
 impl Piece {

@@ -22,7 +22,11 @@ use crate::reach::ReachMap;
 use crate::rules::Rules;
 
 /// The changing part of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// `Clone` is written out so that `clone_from` reuses the target's buffers field by field
+/// (piece names, counters, knowledge tables): the legal-order generator tries each candidate
+/// on one scratch copy refreshed with `clone_from`, which then allocates nothing.
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// Turn number, from 1.
     pub turn: u32,
@@ -71,6 +75,89 @@ pub struct State {
     /// How the game ended, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<crate::victory::GameResult>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let Self {
+            turn,
+            step,
+            order,
+            done,
+            pieces,
+            rng,
+            options,
+            settings,
+            over,
+            side_rngs,
+            knowledge,
+            face_up,
+            redeployed,
+            crossed,
+            phase_start,
+            built,
+            result,
+        } = self;
+        Self {
+            turn: *turn,
+            step: *step,
+            order: order.clone(),
+            done: done.clone(),
+            pieces: pieces.clone(),
+            rng: rng.clone(),
+            options: options.clone(),
+            settings: settings.clone(),
+            over: *over,
+            side_rngs: side_rngs.clone(),
+            knowledge: knowledge.clone(),
+            face_up: face_up.clone(),
+            redeployed: redeployed.clone(),
+            crossed: crossed.clone(),
+            phase_start: phase_start.clone(),
+            built: built.clone(),
+            result: result.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let Self {
+            turn,
+            step,
+            order,
+            done,
+            pieces,
+            rng,
+            options,
+            settings,
+            over,
+            side_rngs,
+            knowledge,
+            face_up,
+            redeployed,
+            crossed,
+            phase_start,
+            built,
+            result,
+        } = source;
+        self.turn = *turn;
+        self.step = *step;
+        self.order.clone_from(order);
+        self.done.clone_from(done);
+        self.pieces.clone_from(pieces);
+        self.rng.clone_from(rng);
+        self.options.clone_from(options);
+        self.settings.clone_from(settings);
+        self.over = *over;
+        self.side_rngs.clone_from(side_rngs);
+        self.knowledge.clone_from(knowledge);
+        self.face_up.clone_from(face_up);
+        self.redeployed.clone_from(redeployed);
+        self.crossed.clone_from(crossed);
+        self.phase_start.clone_from(phase_start);
+        self.built.clone_from(built);
+        self.result.clone_from(result);
+    }
 }
 
 impl State {

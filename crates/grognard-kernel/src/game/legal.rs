@@ -123,12 +123,14 @@ impl Game {
             .filter(|p| p.side == side && p.on_board())
             .map(|p| p.id)
             .collect();
+        // One scratch state for every trial: `resolve_into` refreshes it with `clone_from`.
+        let mut scratch = probe.state.clone();
         for id in mine {
-            probe.piece_orders(side, id, &phase, hooks, &mut out);
+            probe.piece_orders(side, id, &phase, hooks, &mut scratch, &mut out);
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
         // `grognard fuzz` reports); it is listed only when it would be accepted.
-        if probe.accepts(side, &Action::EndPhase, hooks) {
+        if probe.accepts(side, &Action::EndPhase, hooks, &mut scratch) {
             out.push(Action::EndPhase);
         }
         out
@@ -148,13 +150,20 @@ impl Game {
         }
     }
 
-    /// True when `apply` would accept `action` from `side` now (on this game, unchanged).
-    fn accepts(&self, side: SideId, action: &Action, hooks: &mut dyn Hooks) -> bool {
+    /// True when `apply` would accept `action` from `side` now (on this game, unchanged),
+    /// tried on `scratch`.
+    fn accepts(
+        &self,
+        side: SideId,
+        action: &Action,
+        hooks: &mut dyn Hooks,
+        scratch: &mut crate::state::State,
+    ) -> bool {
         let order = Order {
             side,
             action: action.clone(),
         };
-        self.resolve(&order, hooks).is_ok()
+        self.resolve_into(&order, hooks, scratch).is_ok()
     }
 
     /// Every order of one piece, appended to `out` (called on the probe).
@@ -164,6 +173,7 @@ impl Game {
         id: PieceId,
         phase: &PhaseDef,
         hooks: &mut dyn Hooks,
+        scratch: &mut crate::state::State,
         out: &mut Vec<Action>,
     ) {
         let Some(piece) = self.state.pieces.get(id.index()) else {
@@ -176,8 +186,8 @@ impl Game {
             piece.mode,
             piece.moved,
         );
-        let tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| {
-            if self.accepts(side, &action, hooks) {
+        let mut tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| {
+            if self.accepts(side, &action, hooks, scratch) {
                 out.push(action);
             }
         };

@@ -280,6 +280,23 @@ impl Game {
         order: &Order,
         hooks: &mut dyn Hooks,
     ) -> Result<(State, Vec<Event>), Refusal> {
+        let mut next = self.state.clone();
+        let events = self.resolve_into(order, hooks, &mut next)?;
+        Ok((next, events))
+    }
+
+    /// [`Game::resolve`] into `next`, which is first made a copy of the state with
+    /// `clone_from` (so a scratch state reused for many trials allocates nothing); on a
+    /// refusal `next` holds a partial resolution, to be ignored.
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what was wrong.
+    pub(crate) fn resolve_into(
+        &self,
+        order: &Order,
+        hooks: &mut dyn Hooks,
+        next: &mut State,
+    ) -> Result<Vec<Event>, Refusal> {
         if self.state.over {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         }
@@ -377,29 +394,29 @@ impl Game {
                 ),
             ));
         }
-        let mut next = self.state.clone();
+        next.clone_from(&self.state);
         let mut events = Vec::new();
         match &order.action {
             Action::Move { piece, path } => {
-                self.do_move(&mut next, &mut events, order.side, *piece, path, hooks)?;
+                self.do_move(next, &mut events, order.side, *piece, path, hooks)?;
             }
             Action::MoveTo { piece, to, facing } => {
-                self.do_move_to(&mut next, &mut events, order.side, *piece, *to, *facing)?;
-                self.after_move_to(&mut next, &mut events, order.side, *piece, hooks)?;
+                self.do_move_to(next, &mut events, order.side, *piece, *to, *facing)?;
+                self.after_move_to(next, &mut events, order.side, *piece, hooks)?;
             }
             Action::Face { piece, facing } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.facing);
-                self.do_face(&mut next, &mut events, order.side, *piece, *facing)?;
+                self.do_face(next, &mut events, order.side, *piece, *facing)?;
                 if let Some(before) = before {
-                    self.after_face(&mut next, &mut events, (order.side, *piece, before), hooks)?;
+                    self.after_face(next, &mut events, (order.side, *piece, before), hooks)?;
                 }
             }
             Action::Mode { piece, mode } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.mode);
-                self.do_mode(&mut next, &mut events, order.side, *piece, *mode)?;
+                self.do_mode(next, &mut events, order.side, *piece, *mode)?;
                 if let Some(before) = before {
                     let (side, id) = (order.side, *piece);
-                    self.run_game_hook(&mut next, &mut events, side, |world, dice| {
+                    self.run_game_hook(next, &mut events, side, |world, dice| {
                         hooks.mode_changed(world, id, before, dice)
                     })?;
                 }
@@ -411,7 +428,7 @@ impl Game {
                 intent,
             } => {
                 self.do_act(
-                    &mut next,
+                    next,
                     &mut events,
                     order.side,
                     *piece,
@@ -421,16 +438,16 @@ impl Game {
                 )?;
             }
             Action::Redeploy { piece, to } => {
-                self.do_redeploy(&mut next, &mut events, order.side, *piece, *to)?;
+                self.do_redeploy(next, &mut events, order.side, *piece, *to)?;
             }
             Action::Save { piece, toward } => {
-                self.do_save(&mut next, &mut events, order.side, *piece, *toward)?;
+                self.do_save(next, &mut events, order.side, *piece, *toward)?;
             }
             Action::Extend { piece, to } => {
-                self.do_extend(&mut next, &mut events, order.side, *piece, *to)?;
+                self.do_extend(next, &mut events, order.side, *piece, *to)?;
             }
             Action::Gather { piece } => {
-                self.do_gather(&mut next, &mut events, order.side, *piece)?;
+                self.do_gather(next, &mut events, order.side, *piece)?;
             }
             Action::EndPhase => {
                 if let Some(d) = next.done.get_mut(order.side.index()) {
@@ -446,11 +463,11 @@ impl Game {
                         .all(|(i, d)| *d || i == phasing.index()),
                 };
                 if all_done {
-                    self.advance(&mut next, &mut events, hooks)?;
+                    self.advance(next, &mut events, hooks)?;
                 }
             }
         }
-        Ok((next, events))
+        Ok(events)
     }
 
     pub(crate) fn own_piece<'s>(
