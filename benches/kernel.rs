@@ -472,7 +472,13 @@ fn sim_runs(binary: &Path, example: &str, policy: bool) -> u32 {
     let many = (0..3).map(|_| timed(21)).fold(f64::MAX, f64::min);
     let per_run = ((many - one) / 20.0).max(1e-6);
     let runs = (0.5 / per_run) as u32;
-    (runs / 20 * 20).clamp(20, 20_000)
+    if policy {
+        // Policy games of the full variants take seconds each: a few games a sample (an
+        // even number, so two threads get the same share).
+        (runs / 4 * 4).clamp(4, 20_000)
+    } else {
+        (runs / 20 * 20).clamp(20, 20_000)
+    }
 }
 
 fn sim_benches(c: &mut Criterion) {

@@ -71,10 +71,24 @@ local function check_scouts(game)
   end
 end
 
+-- True when a piece in road mode holds (col, row), spread commands included: pieces in
+-- road mode share no square.
+local function road_column_at(game, col, row)
+  for _, u in ipairs(game:units_at(col, row)) do
+    if game:mode(u) == "road" then
+      return true
+    end
+  end
+  return false
+end
+
 local function scout_fate(game)
   local side = game:phasing()
   local night = 0
   if game:setting("night") > 0 then night = 1 end
+  -- Squares a scout in road mode joins during this call: the game read here is the game
+  -- as the phase began, and the changes asked for are made after the hook returns.
+  local joined_in_road = {}
   for _, s in ipairs(game:units(side)) do
     if SCOUT_KINDS[game:kind(s)] and not game:flag(s, "lost") then
       local nearest = nil
@@ -95,13 +109,20 @@ local function scout_fate(game)
         "scout fate of " .. game:name(s))
       if outcome == "removed" then
         if hq ~= nil and game:on_board(hq) then
-          if game:mode(hq) == "road" or game:mode(s) == "road" then
+          local col, row = game:cell(hq)
+          local square = col .. "," .. row
+          if game:mode(hq) == "road" or game:mode(s) == "road"
+              or road_column_at(game, col, row) or joined_in_road[square] then
             -- Pieces in road mode share no square, so the scout rejoins its headquarters
-            -- as an attached piece (found by policy play: placing it there was refused and
-            -- the side could not end its phase).
+            -- as an attached piece (found by policy play and `grognard fuzz`: placing it
+            -- there was refused — beside the headquarters, beside a command in road mode
+            -- spread onto its square, or beside a scout in road mode that joined it in the
+            -- same phase — and the side could not end its phase).
             game:attach(s, hq)
+            if game:mode(s) == "road" then
+              joined_in_road[square] = true
+            end
           else
-            local col, row = game:cell(hq)
             game:place(s, col, row, "back to its headquarters")
           end
         end

@@ -899,3 +899,40 @@ fn small_commands_hold_ten_figures_or_less() {
     );
     assert_eq!(big.counter("b", "figures"), 150);
 }
+
+#[test]
+fn lost_scouts_rejoin_a_headquarters_beside_a_road_column_without_a_refusal() {
+    // 000 scouting, with the road rule of 001 (commands in road mode share no square): two
+    // scouts of one headquarters are lost in the same command phase, the first in road
+    // mode. It rejoins the headquarters as an attached piece; the second, placed after it
+    // on the same square, must not be refused (found by `grognard fuzz`: the hook read the
+    // game as the phase began and did not see the first scout's road column arrive).
+    let mut both_lost = 0;
+    for seed in 0..400u64 {
+        let text = scenario(
+            &[
+                "{ id: hq, side: french, type: corps_hq, at: [7, 13], facing: N, mode: battle }".into(),
+                "{ id: s1, side: french, type: scout, at: [7, 5], facing: N, mode: road, attributes: { hq: 0 } }".into(),
+                "{ id: s2, side: french, type: scout, at: [9, 5], facing: N, attributes: { hq: 0 } }".into(),
+                "{ id: a, side: austrians, type: infantry, at: [8, 4], facing: S }".into(),
+            ],
+            "",
+        )
+        .replace("seed: 7", &format!("seed: {seed}"));
+        let rules = blocks();
+        let s = scenario_from_text("t.yaml", &text, &rules).unwrap_or_else(|d| panic!("{d}"));
+        let mut hooks = LuaHooks::new(&rules, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+        // The scouts' fate is rolled as the first command phase begins: starting the game
+        // must not fail, whatever the dice.
+        let game = s
+            .start(None, &[], &mut hooks)
+            .unwrap_or_else(|d| panic!("seed {seed}: {d}"));
+        let at = |name: &str| game.piece_by_name(name).and_then(|p| p.place.cell());
+        if at("s1") == Some(Cell::new(7, 13)) && at("s2") == Some(Cell::new(7, 13)) {
+            both_lost += 1;
+            let host = game.piece_by_name("s1").and_then(|p| p.attached_to);
+            assert_eq!(host, game.piece_by_name("hq").map(|p| p.id), "seed {seed}");
+        }
+    }
+    assert!(both_lost > 0, "no seed lost both scouts");
+}

@@ -447,6 +447,22 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         })?,
     )?;
     game.set(
+        "units_at",
+        scope.create_function(move |lua, (_, col, row): (Table, i32, i32)| {
+            let c = Cell::new(col, row);
+            let list = lua.create_table()?;
+            for p in world
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.on_board() && p.place.covers(c))
+            {
+                list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+            }
+            Ok(list)
+        })?,
+    )?;
+    game.set(
         "zoc",
         scope.create_function(move |lua, (_, col, row, side): (Table, i32, i32, String)| {
             let c = Cell::new(col, row);
