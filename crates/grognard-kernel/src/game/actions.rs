@@ -351,14 +351,16 @@ impl Game {
                 .chart
                 .and_then(|c| rules.chart(c))
                 .and_then(|c| c.outcomes.get(outcome).cloned());
-            let view = next.clone();
+            // The script reads the state as it is and rolls on a copy of the side's
+            // generator, put back afterwards (no copy of the whole state per call).
+            let mut rng = next.dice_of(Some(side)).clone();
             let world = World {
                 rules: &self.rules,
                 board: &self.board,
                 sides: &self.sides,
-                state: &view,
+                state: next,
             };
-            let mut dice = HookDice::new(next.dice_of(Some(side)), rules);
+            let mut dice = HookDice::new(&mut rng, rules);
             dice.set_action_faces(rolled_faces);
             dice.set_action_intent(intent.to_vec());
             dice.set_action_inputs(rolled_inputs);
@@ -372,7 +374,9 @@ impl Game {
                     &mut dice,
                 )
                 .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-            for roll in dice.into_rolls() {
+            let rolls = dice.into_rolls();
+            *next.dice_of(Some(side)) = rng;
+            for roll in rolls {
                 events.push(Event::Rolled { roll });
             }
             self.apply_commands(next, events, commands)?;

@@ -27,17 +27,21 @@ impl Game {
             &mut HookDice<'_>,
         ) -> Result<Vec<HookCommand>, crate::hooks::HookFailure>,
     ) -> Result<(), Refusal> {
-        let view = next.clone();
+        // The hook reads the state as it is and rolls on a copy of the side's generator,
+        // put back afterwards: no copy of the whole state per hook call.
+        let mut rng = next.dice_of(Some(side)).clone();
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
-            state: &view,
+            state: next,
         };
-        let mut dice = HookDice::new(next.dice_of(Some(side)), &self.rules);
+        let mut dice = HookDice::new(&mut rng, &self.rules);
         let commands = call(&world, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        for roll in dice.into_rolls() {
+        let rolls = dice.into_rolls();
+        *next.dice_of(Some(side)) = rng;
+        for roll in rolls {
             events.push(Event::Rolled { roll });
         }
         self.apply_commands(next, events, commands)

@@ -178,20 +178,24 @@ impl Game {
         });
         next.phase_start = next.pieces.iter().map(|p| p.place.clone()).collect();
         // The hook sees the state as the phase begins; its dice use the game's RNG.
-        let view = next.clone();
+        // Phases of a side's turn roll that side's dice; the others the game's own. The
+        // hook reads the state as it is and rolls on a copy of that generator, put back
+        // afterwards.
+        let owner = self.phase_owner(next);
+        let mut rng = next.dice_of(owner).clone();
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
-            state: &view,
+            state: next,
         };
-        // Phases of a side's turn roll that side's dice; the others the game's own.
-        let owner = self.phase_owner(next);
-        let mut dice = HookDice::new(next.dice_of(owner), &self.rules);
+        let mut dice = HookDice::new(&mut rng, &self.rules);
         let commands = hooks
             .phase_begin(&world, &phase.name, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        for roll in dice.into_rolls() {
+        let rolls = dice.into_rolls();
+        *next.dice_of(owner) = rng;
+        for roll in rolls {
             events.push(Event::Rolled { roll });
         }
         self.apply_commands(next, events, commands)?;
