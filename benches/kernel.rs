@@ -491,15 +491,24 @@ fn sim_benches(c: &mut Criterion) {
         return;
     }
     for example in sim_examples() {
-        let runs = sim_runs(&binary, &example, false);
-        println!("grognard sim {example}: {runs} runs a sample");
+        // Calibrated on first use, so that a filtered-out group costs nothing.
+        let runs = std::cell::OnceCell::new();
+        let runs = || {
+            *runs.get_or_init(|| {
+                let n = sim_runs(&binary, &example, false);
+                println!("grognard sim {example}: {n} runs a sample");
+                n
+            })
+        };
         let mut g = c.benchmark_group(format!("grognard sim {example}"));
         g.sample_size(10);
         g.bench_function("--threads 1", |b| {
-            b.iter(|| sim(&binary, &example, runs, 1))
+            let n = runs();
+            b.iter(|| sim(&binary, &example, n, 1));
         });
         g.bench_function("--threads 2", |b| {
-            b.iter(|| sim(&binary, &example, runs, 2))
+            let n = runs();
+            b.iter(|| sim(&binary, &example, n, 2));
         });
         g.finish();
     }
@@ -516,15 +525,24 @@ fn policy_sim_benches(c: &mut Criterion) {
         return;
     }
     for example in sim_examples() {
-        let runs = sim_runs(&binary, &example, true);
-        println!("grognard sim {example} --policy random: {runs} runs a sample");
+        // Calibrated on first use, so that a filtered-out group costs nothing.
+        let runs = std::cell::OnceCell::new();
+        let runs = || {
+            *runs.get_or_init(|| {
+                let n = sim_runs(&binary, &example, true);
+                println!("grognard sim {example} --policy random: {n} runs a sample");
+                n
+            })
+        };
         let mut g = c.benchmark_group(format!("grognard sim {example} --policy random"));
         g.sample_size(10);
         g.bench_function("--threads 1", |b| {
-            b.iter(|| sim_with(&binary, &example, runs, 1, true))
+            let n = runs();
+            b.iter(|| sim_with(&binary, &example, n, 1, true));
         });
         g.bench_function("--threads 2", |b| {
-            b.iter(|| sim_with(&binary, &example, runs, 2, true))
+            let n = runs();
+            b.iter(|| sim_with(&binary, &example, n, 2, true));
         });
         g.finish();
     }
