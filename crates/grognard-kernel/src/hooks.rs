@@ -385,6 +385,14 @@ pub trait Hooks {
         Ok(Vec::new())
     }
 
+    /// False when the `faced` hook is certain to answer with no change and no failure
+    /// (the ruleset binds none), so that whether a facing change is accepted does not
+    /// depend on the facing chosen: the legal-order generator then tries one facing of a
+    /// piece for all of them. The default, `true`, is always safe.
+    fn faced_is_bound(&self) -> bool {
+        true
+    }
+
     /// Asked after every order while a game goes on (`ended` false) and once as it ends
     /// (`ended` true: its last turn is over, or a victory condition of the data ended it),
     /// with the points its victory conditions count per side. `Some` ends the game now with
@@ -430,5 +438,10 @@ impl Hooks for NoHooks {
     /// The data cost unchanged: pure.
     fn move_cost_is_pure(&self) -> bool {
         true
+    }
+
+    /// No `faced` hook.
+    fn faced_is_bound(&self) -> bool {
+        false
     }
 }

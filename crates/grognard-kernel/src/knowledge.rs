@@ -239,7 +239,7 @@ pub struct Seen {
 }
 
 /// What one side knows of one enemy piece.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Known {
     /// The level held now (`None`: not sighted now).
     pub level: Option<u8>,
@@ -260,10 +260,63 @@ pub struct Known {
 }
 
 /// What one side knows of every other side's pieces, by piece id (own pieces: empty).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Knowledge {
     /// By piece id.
     pub of: Vec<Known>,
+}
+
+// `Known` and `Knowledge` write out `Clone` so that `clone_from` reuses the buffers of the
+// identity a side has learnt (see `State`'s `Clone`): the legal-order generator refreshes
+// one scratch state per trial.
+impl Clone for Known {
+    fn clone(&self) -> Self {
+        Self {
+            level: self.level,
+            rolled: self.rolled,
+            now: self.now.clone(),
+            seen: self.seen.clone(),
+            real: self.real,
+            kind: self.kind,
+            strength: self.strength,
+            identity: self.identity.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let Self {
+            level,
+            rolled,
+            now,
+            seen,
+            real,
+            kind,
+            strength,
+            identity,
+        } = source;
+        self.level = *level;
+        self.rolled = *rolled;
+        self.now.clone_from(now);
+        self.seen.clone_from(seen);
+        self.real = *real;
+        self.kind = *kind;
+        self.strength = *strength;
+        self.identity.clone_from(identity);
+    }
+}
+
+impl Clone for Knowledge {
+    fn clone(&self) -> Self {
+        Self {
+            of: self.of.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Self { of } = source;
+        self.of.clone_from(of);
+    }
 }
 
 impl Knowledge {

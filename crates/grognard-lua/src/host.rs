@@ -424,6 +424,10 @@ impl Hooks for LuaHooks {
         true
     }
 
+    fn faced_is_bound(&self) -> bool {
+        self.faced.is_some()
+    }
+
     fn move_cost(
         &mut self,
         world: &World<'_>,

@@ -186,10 +186,12 @@ impl Game {
             piece.mode,
             piece.moved,
         );
-        let mut tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| {
-            if self.accepts(side, &action, hooks, scratch) {
+        let mut tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| -> bool {
+            let ok = self.accepts(side, &action, hooks, scratch);
+            if ok {
                 out.push(action);
             }
+            ok
         };
         if phase.allows.contains(&Allowed::Move) {
             if phase.movers.is_empty() || phase.movers.contains(&kind) {
@@ -228,23 +230,24 @@ impl Game {
                     .map(|(_, c)| c)
                     .filter(|c| self.board.contains(*c))
                     .collect();
-                // Saving needs the ruleset's saving rule and a piece that has not moved;
-                // spreading needs the spread rule (the first checks `apply` makes).
+                // A save that passes its checks always happens (see `check_save`): listed
+                // without a trial. A spread is tried only past its own checks
+                // (`check_extend`; the stacking limits are checked with the piece spread).
                 if self.rules.saving.is_some() && !moved {
                     for to in &near {
-                        tried(
-                            Action::Save {
+                        if self.check_save(&self.state, side, id, *to).is_ok() {
+                            out.push(Action::Save {
                                 piece: id,
                                 toward: *to,
-                            },
-                            out,
-                            hooks,
-                        );
+                            });
+                        }
                     }
                 }
                 if self.rules.spread.is_some() {
                     for to in &near {
-                        tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                        if self.check_extend(&self.state, side, id, *to).is_ok() {
+                            tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                        }
                     }
                 }
                 if matches!(place, Place::Spread(_)) {
@@ -265,16 +268,37 @@ impl Game {
             && let Some(grid) = self.board.grid()
             && place.cell().is_some()
         {
-            for f in 0..grid.facings() {
-                if Facing(f) != facing {
+            let others = (0..grid.facings()).map(Facing).filter(|f| *f != facing);
+            if hooks.faced_is_bound() {
+                for f in others {
                     tried(
                         Action::Face {
                             piece: id,
-                            facing: Facing(f),
+                            facing: f,
                         },
                         out,
                         hooks,
                     );
+                }
+            } else {
+                // With no `faced` hook, a facing change is accepted or refused whatever the
+                // facing chosen (the checks are the piece's: whether it faces, how often it
+                // has turned, what turning costs it), so one trial decides them all.
+                let all: Vec<Facing> = others.collect();
+                if let Some((first, rest)) = all.split_first()
+                    && tried(
+                        Action::Face {
+                            piece: id,
+                            facing: *first,
+                        },
+                        out,
+                        hooks,
+                    )
+                {
+                    out.extend(rest.iter().map(|f| Action::Face {
+                        piece: id,
+                        facing: *f,
+                    }));
                 }
             }
         }

@@ -24,16 +24,20 @@ impl Game {
         })
     }
 
-    /// Saves `id`'s allowance toward the neighbouring cell `toward`: it stands still this
-    /// phase and its next move may spend the points.
-    pub(crate) fn do_save(
+    /// The checks a save must pass, on `state` as it stands (the ruleset saves points, the
+    /// piece has not moved, `toward` is a neighbour whose step costs more than it has, its
+    /// mode or the terrain allows saving); the points it would add. Past them a save always
+    /// happens, so the legal-order generator lists exactly the saves they pass.
+    ///
+    /// # Errors
+    /// The refusal `do_save` would give.
+    pub(crate) fn check_save(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         toward: Cell,
-    ) -> Result<(), Refusal> {
+    ) -> Result<i32, Refusal> {
         let refuse = |kind, m: String| Err(Refusal::new(kind, m));
         let Some(rules) = self.rules().saving.clone() else {
             return refuse(
@@ -41,7 +45,7 @@ impl Game {
                 "this ruleset has no saved movement points".into(),
             );
         };
-        let piece = self.own_piece(next, side, id)?.clone();
+        let piece = self.own_piece(state, side, id)?;
         if piece.moved {
             return refuse(
                 RefusalKind::AlreadyUsed,
@@ -62,7 +66,7 @@ impl Game {
             return refuse(
                 RefusalKind::BadPath,
                 format!(
-                    "points are saved toward a neighbouring cell; {toward} is not next to {from}"
+                    "points are saved toward a neighbouring cell; {toward} is not state to {from}"
                 ),
             );
         };
@@ -96,11 +100,28 @@ impl Game {
                 ),
             );
         }
-        let units = if rules.unit.hundredths() > 0 {
+        Ok(if rules.unit.hundredths() > 0 {
             allowance.hundredths() / rules.unit.hundredths()
         } else {
             0
+        })
+    }
+
+    /// Saves `id`'s allowance toward the neighbouring cell `toward`: it stands still this
+    /// phase and its next move may spend the points.
+    pub(crate) fn do_save(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        toward: Cell,
+    ) -> Result<(), Refusal> {
+        let units = self.check_save(next, side, id, toward)?;
+        let Some(rules) = self.rules().saving.clone() else {
+            return Ok(());
         };
+        let piece = self.own_piece(next, side, id)?.clone();
         let before = piece.counter(rules.counter);
         let after = before.saturating_add(units);
         if let Some(p) = next.pieces.get_mut(id.index()) {
@@ -145,22 +166,28 @@ impl Game {
         }
     }
 
-    /// Spreads `id` into `to`, a cell next to one it holds (an extension arrow).
-    pub(crate) fn do_extend(
+    /// The checks a spread must pass before the piece is spread, on `state` as it stands
+    /// (the ruleset spreads commands, `to` is on the board next to a cell the piece holds,
+    /// its figures divide, the step is possible, no enemy holds `to`); the cells it holds.
+    /// `do_extend` then checks the stacking limits with the piece spread. The legal-order
+    /// generator tries only the spreads these checks pass.
+    ///
+    /// # Errors
+    /// The refusal `do_extend` would give.
+    pub(crate) fn check_extend(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         to: Cell,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Vec<Cell>, Refusal> {
         let Some(rules) = self.rules().spread.clone() else {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
                 "this ruleset does not spread commands over several cells",
             ));
         };
-        let piece = self.own_piece(next, side, id)?.clone();
+        let piece = self.own_piece(state, side, id)?;
         let cells: Vec<Cell> = match &piece.place {
             Place::Cell(c) => vec![*c],
             Place::Spread(cs) => cs.clone(),
@@ -179,7 +206,7 @@ impl Game {
             return Err(Refusal::new(
                 RefusalKind::BadPath,
                 format!(
-                    "{} can spread only into a cell next to one it holds",
+                    "{} can spread only into a cell state to one it holds",
                     piece.name
                 ),
             ));
@@ -216,7 +243,7 @@ impl Game {
             self.data_step_cost(&piece, from, dir, to)
                 .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
         }
-        if next
+        if state
             .pieces
             .iter()
             .any(|p| p.side != side && p.on_board() && p.place.covers(to))
@@ -226,6 +253,20 @@ impl Game {
                 format!("{to} is held by the enemy"),
             ));
         }
+        Ok(cells)
+    }
+
+    /// Spreads `id` into `to`, a cell next to one it holds (an extension arrow).
+    pub(crate) fn do_extend(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        let cells = self.check_extend(next, side, id, to)?;
+        let piece = self.own_piece(next, side, id)?.clone();
         let mut spread = cells;
         spread.push(to);
         if let Some(p) = next.pieces.get_mut(id.index()) {
