@@ -114,7 +114,14 @@ impl Game {
             return Vec::new();
         };
         let phase = phase.clone();
-        let probe = self.probe(side);
+        // Without sighting rules a side knows everything, and the game itself is the probe.
+        let owned;
+        let probe = if self.sighting().is_some() {
+            owned = self.probe(side);
+            &owned
+        } else {
+            self
+        };
         let mut out = Vec::new();
         let mine: Vec<PieceId> = probe
             .state
