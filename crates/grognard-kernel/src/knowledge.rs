@@ -274,7 +274,7 @@ impl Clone for Known {
         Self {
             level: self.level,
             rolled: self.rolled,
-            now: self.now.clone(),
+            now: self.now,
             seen: self.seen.clone(),
             real: self.real,
             kind: self.kind,
@@ -297,7 +297,7 @@ impl Clone for Known {
         } = source;
         self.level = *level;
         self.rolled = *rolled;
-        self.now.clone_from(now);
+        self.now = *now;
         self.seen.clone_from(seen);
         self.real = *real;
         self.kind = *kind;

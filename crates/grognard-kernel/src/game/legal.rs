@@ -8,8 +8,12 @@
 //! reachable cell, along its cheapest path — which the reach property tests keep equal to
 //! the moves `apply` accepts. Every other candidate (facings, modes, saves, spreads,
 //! redeployments, every declared action with each target and intent, open-table moves) is
-//! tried on the probe with the same checks and resolution [`Game::apply`] uses, Lua hooks
-//! included, and listed only when accepted there.
+//! first put to the order's own checks — the functions `apply` runs first (`check_act`,
+//! `check_save`, `check_extend`, `check_redeploy`) — on the probe's state as it stands;
+//! saves and redeployments that pass are listed (past their checks they always happen),
+//! the rest are tried on one scratch copy of the probe's state with the same resolution
+//! [`Game::apply`] uses, Lua hooks included, and listed only when accepted there. With no
+//! `faced` hook bound, one facing trial decides all of a piece's facings.
 //!
 //! Invariants: without hidden information every listed order is accepted by `apply`; with
 //! it, an order can meet what the side could not see (a contact, a stop, or a refusal that

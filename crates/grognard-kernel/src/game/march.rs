@@ -71,10 +71,10 @@ impl Game {
             );
         };
         let step = self
-            .data_step_cost(&piece, from, dir, toward)
+            .data_step_cost(piece, from, dir, toward)
             .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
-        let allowance = self.allowance(&piece)?;
-        let have = allowance.saturating_add(self.saved_points(&piece));
+        let allowance = self.allowance(piece)?;
+        let have = allowance.saturating_add(self.saved_points(piece));
         if have >= step {
             return refuse(
                 RefusalKind::TooFar,
@@ -240,7 +240,7 @@ impl Game {
             .direction_to(from, to)
             .or_else(|| cells.iter().find_map(|c| grid.direction_to(*c, to)));
         if let Some(dir) = dir {
-            self.data_step_cost(&piece, from, dir, to)
+            self.data_step_cost(piece, from, dir, to)
                 .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
         }
         if state
