@@ -270,8 +270,15 @@ fn legal_prints_orders_that_play_accepts() {
         orders.last(),
         Some(&serde_json::json!({"side": "blue", "end_phase": true}))
     );
-    // Each line of the text form is an orders-file entry that `play` accepts.
+    // Each line of the text form is an orders-file entry that `play` accepts; facings are
+    // named as scenarios name them.
     let text = grognard(&["legal", "examples/drill-square.yaml", "--side", "blue"]);
+    assert!(
+        text.stdout
+            .contains("- { side: blue, face: { piece: b1, facing: NE } }"),
+        "{}",
+        text.stdout
+    );
     let dir = tempfile::tempdir().expect("temp dir");
     for line in text.stdout.lines().filter(|l| l.starts_with("- ")).take(25) {
         let file = dir.path().join("one.orders.yaml");

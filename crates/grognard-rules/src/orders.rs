@@ -167,9 +167,13 @@ pub fn describe_order_as(game: &Game, order: &Order, viewer: Option<SideId>) -> 
             });
         }
         Action::Face { piece, facing } => {
+            // By name (`NE`), as scenarios and orders files write it.
             spec.face = Some(crate::model::FaceOrderSpec {
                 piece: name(*piece),
-                facing: facing.0.to_string(),
+                facing: game.board().grid().map_or_else(
+                    || facing.0.to_string(),
+                    |g| g.facing_name(*facing).to_owned(),
+                ),
             });
         }
         Action::Mode { piece, mode } => {
