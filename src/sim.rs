@@ -9,7 +9,6 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grognard_kernel::game::Game;
-use grognard_kernel::ids::SideId;
 use grognard_kernel::piece::Place;
 use grognard_rules::de::Located;
 use grognard_rules::load::{self, Scenario};
@@ -20,7 +19,7 @@ use serde_json::json;
 
 use crate::common::{Failure, Outcome, hooks_for, print_json};
 use grognard_play::policy::{
-    self, MAX_POLICY_ORDERS, Player, PolicyError, Seats, chart_outcomes, play_out,
+    self, MAX_POLICY_ORDERS, PolicyError, Seats, chart_outcomes, play_out,
 };
 
 /// What `grognard sim` was asked.
@@ -130,24 +129,13 @@ fn play_one(
         }
     }
     if seats.iter().any(Option::is_some) {
-        let mut players: Vec<Option<Player>> = seats
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                k.as_ref().and_then(|k| {
-                    match Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))) {
-                        Ok(p) => Some(p),
-                        Err(e) => {
-                            result.failed = Some(e);
-                            None
-                        }
-                    }
-                })
-            })
-            .collect();
-        if result.failed.is_some() {
-            return result;
-        }
+        let mut players = match policy::players_for(seats, seed) {
+            Ok(p) => p,
+            Err(e) => {
+                result.failed = Some(e);
+                return result;
+            }
+        };
         let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
         if let Some(e) = played.error {
             result.failed = Some(e);

@@ -397,7 +397,8 @@ pub trait Hooks {
     /// (`ended` true: its last turn is over, or a victory condition of the data ended it),
     /// with the points its victory conditions count per side. `Some` ends the game now with
     /// that verdict (it overrides the data's result); `None` lets the game go on, or keeps
-    /// the data's result. It reads the game and changes nothing.
+    /// the data's result. It reads the game and changes nothing. `points` counts the points
+    /// only when asked, so that a game without the hook does not pay for them every order.
     ///
     /// # Errors
     /// A failure refuses the order that led to the question.
@@ -405,7 +406,7 @@ pub trait Hooks {
         &mut self,
         world: &World<'_>,
         ended: bool,
-        points: &[i32],
+        points: &dyn Fn() -> Vec<i32>,
     ) -> Result<Option<HookVerdict>, HookFailure> {
         let _ = (world, ended, points);
         Ok(None)

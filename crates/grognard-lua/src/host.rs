@@ -711,7 +711,7 @@ impl Hooks for LuaHooks {
         &mut self,
         world: &World<'_>,
         ended: bool,
-        points: &[i32],
+        points: &dyn Fn() -> Vec<i32>,
     ) -> Result<Option<HookVerdict>, HookFailure> {
         if self.result.is_none() {
             return Ok(None);
@@ -734,8 +734,8 @@ impl Hooks for LuaHooks {
                 lua.scope(|scope| {
                     let game = crate::api::game_table(lua, scope, world, &dice, &commands)?;
                     let by_side = lua.create_table()?;
-                    for (side, p) in world.sides.iter().zip(points) {
-                        by_side.raw_set(side.name.as_str(), *p)?;
+                    for (side, p) in world.sides.iter().zip(points()) {
+                        by_side.raw_set(side.name.as_str(), p)?;
                     }
                     bound.function.call::<Value>((game, ended, by_side))
                 })

@@ -262,7 +262,6 @@ impl Player {
         if self.given > MAX_ORDERS_PER_PHASE || others.is_empty() {
             return Ok(Action::EndPhase);
         }
-        let view = game.view(side);
         match &self.kind {
             PolicyKind::Random => Ok(if self.below(8) == 0 {
                 Action::EndPhase
@@ -270,6 +269,7 @@ impl Player {
                 others[self.below(others.len())].clone()
             }),
             PolicyKind::Greedy => {
+                let view = game.view(side);
                 let board = game.board();
                 let scores: Vec<i64> = others
                     .iter()
@@ -286,7 +286,7 @@ impl Player {
                 let Some(lua) = &self.lua else {
                     return Ok(Action::EndPhase);
                 };
-                let view = serde_json::to_value(&view).unwrap_or_default();
+                let view = serde_json::to_value(game.view(side)).unwrap_or_default();
                 let orders: Vec<serde_json::Value> = legal
                     .iter()
                     .map(|a| {
@@ -492,6 +492,23 @@ pub fn step(
 /// Most orders the policies give in one game: a bound on a game whose phases never end.
 pub const MAX_POLICY_ORDERS: u64 = 200_000;
 
+/// A player for each side a policy plays (`None` where none does), for the game seeded
+/// `seed`.
+///
+/// # Errors
+/// A Lua policy that no longer loads.
+pub fn players_for(seats: &[Option<PolicyKind>], seed: u64) -> Result<Vec<Option<Player>>, String> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            k.as_ref()
+                .map(|k| Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))))
+                .transpose()
+        })
+        .collect()
+}
+
 /// How one policy game ended.
 #[derive(Debug)]
 pub struct GameEnd {
@@ -515,15 +532,7 @@ pub fn play_game(
     let mut game = scenario
         .start(Some(seed), &[], hooks)
         .map_err(|d| d.to_string())?;
-    let mut players = seats
-        .iter()
-        .enumerate()
-        .map(|(i, k)| {
-            k.as_ref()
-                .map(|k| Player::new(k, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))))
-                .transpose()
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut players = players_for(seats, seed)?;
     let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
     Ok(GameEnd { game, played })
 }

@@ -217,10 +217,12 @@ impl Game {
             }
             loss
         };
-        let points = self.victory.as_ref().map_or_else(
-            || vec![0; self.sides.len()],
-            |v| crate::victory::points(v, &self.board, &self.sides, next),
-        );
+        let points = |state: &State| {
+            self.victory.as_ref().map_or_else(
+                || vec![0; self.sides.len()],
+                |v| crate::victory::points(v, &self.board, &self.sides, state),
+            )
+        };
         let world = World {
             rules: &self.rules,
             board: &self.board,
@@ -228,7 +230,7 @@ impl Game {
             state: next,
         };
         let verdict = hooks
-            .result(&world, next.over, &points)
+            .result(&world, next.over, &|| points(world.state))
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let result = match verdict {
             Some(v) => {
@@ -238,7 +240,7 @@ impl Game {
                 }
                 crate::victory::GameResult {
                     winner: v.winner,
-                    points,
+                    points: points(next),
                     why: v.why,
                 }
             }
