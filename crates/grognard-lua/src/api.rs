@@ -1,16 +1,17 @@
 //! The `game` object a game hook receives: reads of the game as it stands, and requests
-//! for changes that the kernel validates after the hook returns. Its functions are
-//! created for one call and borrow the game only for that call, so a script that keeps
-//! `game` in a global finds it dead afterwards.
+//! for changes that the kernel validates after the hook returns. The object and its
+//! functions are made once per sandbox and read the hook call in progress, so a script
+//! that keeps `game` in a global finds it refusing every question afterwards.
 
-use std::cell::RefCell;
+use std::cell::{Cell as StdCell, RefCell};
+use std::rc::Rc;
 
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::{HookCommand, HookDice};
 use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::{Piece, Place};
-use mlua::{Lua, Scope, Table, Value};
+use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, Table, Value};
 
 use crate::names::{
     MAX_COMMANDS_PER_CALL, UnitRef, counter_id, find_named, flag_id, mode_id, parse_dice,
@@ -77,18 +78,18 @@ fn table_point(x: f64, y: f64) -> mlua::Result<grognard_kernel::geometry::open::
     ))
 }
 
-/// Builds the `game` table for one hook call.
-pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
-    lua: &Lua,
-    scope: &'scope Scope<'scope, 'env>,
-    world: &'env World<'w>,
-    dice: &'env RefCell<&'m mut HookDice<'d>>,
-    commands: &'env RefCell<Vec<HookCommand>>,
-) -> mlua::Result<Table> {
-    let game = lua.create_table()?;
-    let rules = world.rules;
-    let queue = move |command: HookCommand| -> mlua::Result<()> {
-        let mut c = commands.borrow_mut();
+/// What the `game` object's functions read during one hook call: the world as it stands,
+/// the dice the hook rolls with, and the changes it asks for.
+pub(crate) struct Call<'c, 'w, 'm, 'd> {
+    pub world: &'c World<'w>,
+    pub dice: &'c RefCell<&'m mut HookDice<'d>>,
+    pub commands: &'c RefCell<Vec<HookCommand>>,
+}
+
+impl Call<'_, '_, '_, '_> {
+    /// Queues a change for the kernel to validate after the hook returns.
+    fn queue(&self, command: HookCommand) -> mlua::Result<()> {
+        let mut c = self.commands.borrow_mut();
         if c.len() >= MAX_COMMANDS_PER_CALL {
             return Err(mlua::Error::runtime(format!(
                 "a hook may ask for at most {MAX_COMMANDS_PER_CALL} changes per call"
@@ -96,15 +97,116 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
         }
         c.push(command);
         Ok(())
-    };
+    }
+}
+
+/// The call in progress, if any: where the `game` object's functions find the world.
+///
+/// The functions are created once per sandbox; each hook call points the slot at its
+/// [`Call`] for exactly as long as [`GameObject::during`] runs, and the slot is emptied
+/// (restored) when that returns or unwinds. Creating some sixty scoped functions for
+/// every call instead cost more than half of a scripted game's time.
+struct Slot(StdCell<*const ()>);
+
+impl Slot {
+    /// Runs `f` on the call in progress, or fails when there is none (a script that kept
+    /// `game` in a global and uses it after its hook returned).
+    fn with<R>(&self, f: impl FnOnce(&Call<'_, '_, '_, '_>) -> mlua::Result<R>) -> mlua::Result<R> {
+        let pointer = self.0.get();
+        if pointer.is_null() {
+            return Err(mlua::Error::runtime(
+                "the game object may only be used during the hook call it was given to",
+            ));
+        }
+        // SAFETY: the slot is non-null only while `GameObject::during` runs, whose `Call`
+        // outlives that run (it is borrowed for it) and is only read through shared
+        // references. `f` is generic over the call's lifetimes, so nothing it returns
+        // can keep a borrow of the call beyond this function; the lifetimes named here
+        // are never observed.
+        let call = unsafe { &*pointer.cast::<Call<'static, 'static, 'static, 'static>>() };
+        f(call)
+    }
+}
+
+/// Puts the slot back as it was when a call ends, also when it unwinds.
+struct Restore<'s> {
+    slot: &'s Slot,
+    previous: *const (),
+}
+
+impl Drop for Restore<'_> {
+    fn drop(&mut self) {
+        self.slot.0.set(self.previous);
+    }
+}
+
+/// The `game` object a sandbox's hooks receive: a read-only table whose functions read
+/// the call in progress.
+pub(crate) struct GameObject {
+    table: Table,
+    slot: Rc<Slot>,
+}
+
+impl GameObject {
+    /// Builds the object's functions, once for a sandbox.
+    pub(crate) fn new(lua: &Lua) -> mlua::Result<Self> {
+        let slot = Rc::new(Slot(StdCell::new(std::ptr::null())));
+        let methods = game_methods(lua, &slot)?;
+        // Scripts read `game` but cannot change it: what one hook wrote into it would
+        // otherwise be seen by the next.
+        let table = lua.create_table()?;
+        let meta = lua.create_table()?;
+        meta.raw_set("__index", methods)?;
+        meta.raw_set(
+            "__newindex",
+            lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> {
+                Err(mlua::Error::runtime("the game object is read-only"))
+            })?,
+        )?;
+        meta.raw_set("__metatable", false)?;
+        table.set_metatable(Some(meta))?;
+        Ok(Self { table, slot })
+    }
+
+    /// Runs `f` (which calls a hook with the table it is given) with the object reading
+    /// `call`.
+    pub(crate) fn during<R>(&self, call: &Call<'_, '_, '_, '_>, f: impl FnOnce(&Table) -> R) -> R {
+        let previous = self.slot.0.replace(std::ptr::from_ref(call).cast::<()>());
+        let _restore = Restore {
+            slot: &self.slot,
+            previous,
+        };
+        f(&self.table)
+    }
+}
+
+/// One of the object's functions: `f` runs on the call in progress.
+fn method<A, R, F>(lua: &Lua, slot: &Rc<Slot>, f: F) -> mlua::Result<Function>
+where
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+    F: Fn(&Lua, &Call<'_, '_, '_, '_>, A) -> mlua::Result<R> + 'static,
+{
+    let slot = Rc::clone(slot);
+    lua.create_function(move |lua, args: A| slot.with(|call| f(lua, call, args)))
+}
+
+/// The object's functions, by name.
+fn game_methods(lua: &Lua, slot: &Rc<Slot>) -> mlua::Result<Table> {
+    let game = lua.create_table()?;
 
     game.set(
         "turn",
-        scope.create_function(move |_, _: Table| Ok(world.state.turn))?,
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            Ok(world.state.turn)
+        })?,
     )?;
     game.set(
         "phase",
-        scope.create_function(move |_, _: Table| {
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            let rules = world.rules;
             let plan = rules.turn_plan(&world.state.order, &world.state.options);
             Ok(plan
                 .get(world.state.step as usize)
@@ -113,7 +215,9 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "phasing",
-        scope.create_function(move |_, _: Table| {
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            let rules = world.rules;
             let plan = rules.turn_plan(&world.state.order, &world.state.options);
             Ok(plan
                 .get(world.state.step as usize)
@@ -123,198 +227,308 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "units",
-        scope.create_function(move |lua, (_, side): (Table, Option<String>)| {
-            unit_list(lua, world, side.as_deref(), true)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
+                let world = cx.world;
+                unit_list(lua, world, side.as_deref(), true)
+            },
+        )?,
     )?;
     game.set(
         "off_board_units",
-        scope.create_function(move |lua, (_, side): (Table, Option<String>)| {
-            unit_list(lua, world, side.as_deref(), false)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
+                let world = cx.world;
+                unit_list(lua, world, side.as_deref(), false)
+            },
+        )?,
     )?;
     game.set(
         "region",
-        scope.create_function(move |lua, (_, name): (Table, String)| {
-            let regions = &world.board.regions;
-            let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
-                let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
-                mlua::Error::runtime(if known.is_empty() {
-                    format!("unknown region `{name}`: the scenario's board has none")
-                } else {
-                    format!(
-                        "unknown region `{name}`; the board's regions are {}",
-                        known.join(", ")
-                    )
-                })
-            })?;
-            let list = lua.create_table()?;
-            for c in regions
-                .get(i)
-                .map(|r| r.cells.as_slice())
-                .unwrap_or_default()
-            {
-                let cell = lua.create_table()?;
-                cell.set("col", c.col)?;
-                cell.set("row", c.row)?;
-                list.raw_push(cell)?;
-            }
-            Ok(list)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let regions = &world.board.regions;
+                let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
+                    let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+                    mlua::Error::runtime(if known.is_empty() {
+                        format!("unknown region `{name}`: the scenario's board has none")
+                    } else {
+                        format!(
+                            "unknown region `{name}`; the board's regions are {}",
+                            known.join(", ")
+                        )
+                    })
+                })?;
+                let list = lua.create_table()?;
+                for c in regions
+                    .get(i)
+                    .map(|r| r.cells.as_slice())
+                    .unwrap_or_default()
+                {
+                    let cell = lua.create_table()?;
+                    cell.set("col", c.col)?;
+                    cell.set("row", c.row)?;
+                    list.raw_push(cell)?;
+                }
+                Ok(list)
+            },
+        )?,
     )?;
     game.set(
         "unit",
-        scope.create_function(move |lua, (_, name): (Table, String)| {
-            world
-                .state
-                .pieces
-                .iter()
-                .find(|p| p.name == name)
-                .map(|p| lua.create_userdata(UnitRef(p.id)))
-                .transpose()
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
     )?;
     game.set(
         "name",
-        scope
-            .create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.name.clone()))?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                Ok(piece(cx.world, &u)?.name.clone())
+            },
+        )?,
     )?;
     game.set(
         "side",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
+            },
+        )?,
     )?;
     game.set(
         "kind",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
+            },
+        )?,
     )?;
     game.set(
         "mode",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
+            },
+        )?,
     )?;
     game.set(
         "on_board",
-        scope.create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.on_board()))?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(piece(world, &u)?.on_board())
+            },
+        )?,
     )?;
     game.set(
         "cell",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            Ok(match piece(world, &u)?.place.cell() {
-                Some(c) => (Some(c.col), Some(c.row)),
-                None => (None, None),
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(match piece(world, &u)?.place.cell() {
+                    Some(c) => (Some(c.col), Some(c.row)),
+                    None => (None, None),
+                })
+            },
+        )?,
     )?;
     game.set(
         "counter",
-        scope.create_function(move |_, (_, u, name): (Table, Value, String)| {
-            Ok(piece(world, &u)?.counter(counter_id(rules, &name)?))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(piece(world, &u)?.counter(counter_id(rules, &name)?))
+            },
+        )?,
     )?;
     game.set(
         "flag",
-        scope.create_function(move |_, (_, u, name): (Table, Value, String)| {
-            Ok(piece(world, &u)?.flag(flag_id(rules, &name)?))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(piece(world, &u)?.flag(flag_id(rules, &name)?))
+            },
+        )?,
     )?;
     game.set(
         "attribute",
-        scope.create_function(move |_, (_, u, name): (Table, Value, String)| {
-            let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
-            Ok(piece(world, &u)?.attribute(i))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
+                Ok(piece(world, &u)?.attribute(i))
+            },
+        )?,
     )?;
     game.set(
         "terrain",
-        scope.create_function(move |_, (_, col, row): (Table, i32, i32)| {
-            let c = Cell::new(col, row);
-            Ok(world
-                .board
-                .contains(c)
-                .then(|| {
-                    rules
-                        .terrain
-                        .get(world.board.terrain(c).index())
-                        .map(|t| t.name.clone())
-                })
-                .flatten())
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                Ok(world
+                    .board
+                    .contains(c)
+                    .then(|| {
+                        rules
+                            .terrain
+                            .get(world.board.terrain(c).index())
+                            .map(|t| t.name.clone())
+                    })
+                    .flatten())
+            },
+        )?,
     )?;
     game.set(
         "terrain_of",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            let terrain = match &p.place {
-                Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
-                other => other.cell().map(|c| world.board.terrain(c)),
-            };
-            Ok(terrain
-                .filter(|_| p.on_board())
-                .and_then(|t| rules.terrain.get(t.index()))
-                .map(|t| t.name.clone()))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                let terrain = match &p.place {
+                    Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
+                    other => other.cell().map(|c| world.board.terrain(c)),
+                };
+                Ok(terrain
+                    .filter(|_| p.on_board())
+                    .and_then(|t| rules.terrain.get(t.index()))
+                    .map(|t| t.name.clone()))
+            },
+        )?,
     )?;
     game.set(
         "distance",
-        scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
-            let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-            Ok(match (&a.place, &b.place) {
-                (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => Some(
-                    f64::from(grognard_kernel::geometry::open::distance(*pa, *pb).0 as i32)
-                        / 1000.0,
-                ),
-                _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
-                    (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
-                    _ => None,
-                },
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                Ok(match (&a.place, &b.place) {
+                    (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => Some(
+                        f64::from(grognard_kernel::geometry::open::distance(*pa, *pb).0 as i32)
+                            / 1000.0,
+                    ),
+                    _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+                        (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
+                        _ => None,
+                    },
+                })
+            },
+        )?,
     )?;
     game.set(
         "position",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            Ok(match &piece(world, &u)?.place {
-                Place::Point { at, facing } => (
-                    Some(at.x.0 as f64 / 1000.0),
-                    Some(at.y.0 as f64 / 1000.0),
-                    Some(f64::from(facing.tenths()) / 10.0),
-                ),
-                _ => (None, None, None),
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(match &piece(world, &u)?.place {
+                    Place::Point { at, facing } => (
+                        Some(at.x.0 as f64 / 1000.0),
+                        Some(at.y.0 as f64 / 1000.0),
+                        Some(f64::from(facing.tenths()) / 10.0),
+                    ),
+                    _ => (None, None, None),
+                })
+            },
+        )?,
     )?;
     game.set(
         "phase_start",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            Ok(match world.state.phase_start(p.id) {
-                Some(Place::Point { at, facing }) => (
-                    Some(at.x.0 as f64 / 1000.0),
-                    Some(at.y.0 as f64 / 1000.0),
-                    Some(f64::from(facing.tenths()) / 10.0),
-                ),
-                _ => (None, None, None),
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(match world.state.phase_start(p.id) {
+                    Some(Place::Point { at, facing }) => (
+                        Some(at.x.0 as f64 / 1000.0),
+                        Some(at.y.0 as f64 / 1000.0),
+                        Some(f64::from(facing.tenths()) / 10.0),
+                    ),
+                    _ => (None, None, None),
+                })
+            },
+        )?,
     )?;
     game.set(
         "sight",
-        scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
-            let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-            Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+            },
+        )?,
     )?;
     game.set(
         "arc_at",
-        scope.create_function(
-            move |_, (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
+                let world = cx.world;
+                let rules = world.rules;
                 if !facing.is_finite() {
                     return Err(mlua::Error::runtime("a facing must be a number of degrees"));
                 }
@@ -339,183 +553,251 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "can_stand",
-        scope.create_function(move |_, (_, u, x, y): (Table, Value, f64, f64)| {
-            let p = piece(world, &u)?;
-            Ok(world.standing_problem(p.id, table_point(x, y)?))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, x, y): (Table, Value, f64, f64)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world.standing_problem(p.id, table_point(x, y)?))
+            },
+        )?,
     )?;
     game.set(
         "setting",
-        scope.create_function(move |_, (_, name): (Table, String)| {
-            let i = find_named(
-                "setting",
-                &name,
-                rules.settings.iter().map(|s| s.name.as_str()),
-            )?;
-            Ok(world.state.settings.get(i).copied().unwrap_or(0))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named(
+                    "setting",
+                    &name,
+                    rules.settings.iter().map(|s| s.name.as_str()),
+                )?;
+                Ok(world.state.settings.get(i).copied().unwrap_or(0))
+            },
+        )?,
     )?;
     game.set(
         "option",
-        scope.create_function(move |_, (_, name): (Table, String)| {
-            let i = find_named(
-                "optional rule",
-                &name,
-                rules.options.iter().map(|s| s.name.as_str()),
-            )?;
-            Ok(world.state.options.get(i).copied().unwrap_or(false))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named(
+                    "optional rule",
+                    &name,
+                    rules.options.iter().map(|s| s.name.as_str()),
+                )?;
+                Ok(world.state.options.get(i).copied().unwrap_or(false))
+            },
+        )?,
     )?;
 
     // Grid reads: facing, arcs, neighbours, who stands where, zones, attachments.
     game.set(
         "facing",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            Ok(world
-                .board
-                .grid()
-                .filter(|_| p.place.cell().is_some())
-                .map(|g| g.facing_name(p.facing).to_owned()))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world
+                    .board
+                    .grid()
+                    .filter(|_| p.place.cell().is_some())
+                    .map(|g| g.facing_name(p.facing).to_owned()))
+            },
+        )?,
     )?;
     game.set(
         "arc",
-        scope.create_function(move |_, (_, a, b): (Table, Value, Value)| {
-            let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-            let arc = match (&a.place, &b.place) {
-                (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => Some(
-                    grognard_kernel::geometry::open::arc(*pa, *facing, *pb, rules.arcs),
-                ),
-                _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
-                    (Some(x), Some(y), Some(g)) if x != y => {
-                        Some(g.arc(x, a.facing, y, rules.arcs))
-                    }
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                let arc = match (&a.place, &b.place) {
+                    (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => Some(
+                        grognard_kernel::geometry::open::arc(*pa, *facing, *pb, rules.arcs),
+                    ),
+                    _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+                        (Some(x), Some(y), Some(g)) if x != y => {
+                            Some(g.arc(x, a.facing, y, rules.arcs))
+                        }
+                        _ => None,
+                    },
+                };
+                Ok(arc.and_then(|arc| match arc {
+                    grognard_kernel::geometry::Arc::Front => Some("front"),
+                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                    #[allow(unreachable_patterns)]
                     _ => None,
-                },
-            };
-            Ok(arc.and_then(|arc| match arc {
-                grognard_kernel::geometry::Arc::Front => Some("front"),
-                grognard_kernel::geometry::Arc::Flank => Some("flank"),
-                grognard_kernel::geometry::Arc::Rear => Some("rear"),
-                #[allow(unreachable_patterns)]
-                _ => None,
-            }))
-        })?,
+                }))
+            },
+        )?,
     )?;
     game.set(
         "neighbour",
-        scope.create_function(move |_, (_, col, row, dir): (Table, i32, i32, String)| {
-            let Some(grid) = world.board.grid() else {
-                return Ok((None, None));
-            };
-            let facing = facing_arg(grid, &dir)?;
-            let c = grid.neighbour(Cell::new(col, row), facing);
-            Ok(if world.board.contains(c) {
-                (Some(c.col), Some(c.row))
-            } else {
-                (None, None)
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row, dir): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let Some(grid) = world.board.grid() else {
+                    return Ok((None, None));
+                };
+                let facing = facing_arg(grid, &dir)?;
+                let c = grid.neighbour(Cell::new(col, row), facing);
+                Ok(if world.board.contains(c) {
+                    (Some(c.col), Some(c.row))
+                } else {
+                    (None, None)
+                })
+            },
+        )?,
     )?;
     game.set(
         "turned",
-        scope.create_function(move |_, (_, dir, steps): (Table, String, i32)| {
-            let grid = world
-                .board
-                .grid()
-                .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
-            let facing = facing_arg(grid, &dir)?;
-            let n = i32::from(grid.facings());
-            let turned = (i32::from(facing.0) + steps).rem_euclid(n);
-            Ok(grid
-                .facing_name(grognard_kernel::geometry::Facing(turned as u8))
-                .to_owned())
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, dir, steps): (Table, String, i32)| {
+                let world = cx.world;
+                let grid = world
+                    .board
+                    .grid()
+                    .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
+                let facing = facing_arg(grid, &dir)?;
+                let n = i32::from(grid.facings());
+                let turned = (i32::from(facing.0) + steps).rem_euclid(n);
+                Ok(grid
+                    .facing_name(grognard_kernel::geometry::Facing(turned as u8))
+                    .to_owned())
+            },
+        )?,
     )?;
     game.set(
         "unit_at",
-        scope.create_function(move |lua, (_, col, row): (Table, i32, i32)| {
-            let c = Cell::new(col, row);
-            world
-                .state
-                .pieces
-                .iter()
-                .find(|p| p.on_board() && p.attached_to.is_none() && p.place.covers(c))
-                .map(|p| lua.create_userdata(UnitRef(p.id)))
-                .transpose()
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let c = Cell::new(col, row);
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| p.on_board() && p.attached_to.is_none() && p.place.covers(c))
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
     )?;
     game.set(
         "units_at",
-        scope.create_function(move |lua, (_, col, row): (Table, i32, i32)| {
-            let c = Cell::new(col, row);
-            let list = lua.create_table()?;
-            for p in world
-                .state
-                .pieces
-                .iter()
-                .filter(|p| p.on_board() && p.place.covers(c))
-            {
-                list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
-            }
-            Ok(list)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let c = Cell::new(col, row);
+                let list = lua.create_table()?;
+                for p in world
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.on_board() && p.place.covers(c))
+                {
+                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                }
+                Ok(list)
+            },
+        )?,
     )?;
     game.set(
         "zoc",
-        scope.create_function(move |lua, (_, col, row, side): (Table, i32, i32, String)| {
-            let c = Cell::new(col, row);
-            let Some(grid) = world.board.grid() else {
-                return Ok(None);
-            };
-            world
-                .state
-                .pieces
-                .iter()
-                .find(|p| {
-                    p.on_board()
-                        && world
-                            .sides
-                            .get(p.side.index())
-                            .is_some_and(|s| s.name == side)
-                        && rules.piece_type(p.kind).is_some_and(|t| t.exerts_zoc)
-                        && !rules
-                            .zoc
-                            .lost_with_counters
-                            .iter()
-                            .any(|k| p.counter(*k) > 0)
-                        && !rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
-                        && p.place
-                            .cell()
-                            .is_some_and(|at| grid.front_cells(at, p.facing).contains(&c))
-                })
-                .map(|p| lua.create_userdata(UnitRef(p.id)))
-                .transpose()
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, col, row, side): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                let Some(grid) = world.board.grid() else {
+                    return Ok(None);
+                };
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| {
+                        p.on_board()
+                            && world
+                                .sides
+                                .get(p.side.index())
+                                .is_some_and(|s| s.name == side)
+                            && rules.piece_type(p.kind).is_some_and(|t| t.exerts_zoc)
+                            && !rules
+                                .zoc
+                                .lost_with_counters
+                                .iter()
+                                .any(|k| p.counter(*k) > 0)
+                            && !rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+                            && p.place
+                                .cell()
+                                .is_some_and(|at| grid.front_cells(at, p.facing).contains(&c))
+                    })
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
     )?;
     game.set(
         "terrain_attribute",
-        scope.create_function(move |_, (_, col, row, name): (Table, i32, i32, String)| {
-            let i = find_named("terrain attribute", &name, rules.terrain_attributes.iter())?;
-            let c = Cell::new(col, row);
-            Ok(world
-                .board
-                .contains(c)
-                .then(|| {
-                    rules
-                        .terrain
-                        .get(world.board.terrain(c).index())
-                        .and_then(|t| t.attributes.get(i).copied())
-                })
-                .flatten()
-                .unwrap_or(0))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row, name): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named("terrain attribute", &name, rules.terrain_attributes.iter())?;
+                let c = Cell::new(col, row);
+                Ok(world
+                    .board
+                    .contains(c)
+                    .then(|| {
+                        rules
+                            .terrain
+                            .get(world.board.terrain(c).index())
+                            .and_then(|t| t.attributes.get(i).copied())
+                    })
+                    .flatten()
+                    .unwrap_or(0))
+            },
+        )?,
     )?;
     game.set(
         "features",
-        scope.create_function(
-            move |lua, (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
                 let list = lua.create_table()?;
                 for f in world
                     .board
@@ -533,8 +815,13 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     // it: what a ruleset needs to judge its own obstacles (dead ground, firing over).
     game.set(
         "line",
-        scope.create_function(
-            move |lua, (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let world = cx.world;
                 let grid = world
                     .board
                     .grid()
@@ -568,60 +855,96 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "blocks_sight",
-        scope.create_function(move |_, (_, col, row): (Table, i32, i32)| {
-            let c = Cell::new(col, row);
-            Ok(world.board.contains(c)
-                && rules
-                    .terrain
-                    .get(world.board.terrain(c).index())
-                    .is_some_and(|t| t.blocks_sight))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                Ok(world.board.contains(c)
+                    && rules
+                        .terrain
+                        .get(world.board.terrain(c).index())
+                        .is_some_and(|t| t.blocks_sight))
+            },
+        )?,
     )?;
     game.set(
         "moved",
-        scope.create_function(move |_, (_, u): (Table, Value)| Ok(piece(world, &u)?.moved))?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(piece(world, &u)?.moved)
+            },
+        )?,
     )?;
     game.set(
         "allowance",
-        scope.create_function(move |_, (_, u): (Table, Value)| {
-            let p = piece(world, &u)?;
-            Ok(rules
-                .piece_type(p.kind)
-                .and_then(|t| t.allowance.get(p.mode.index()).copied().flatten())
-                .map(|c| f64::from(c.hundredths()) / 100.0))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                Ok(rules
+                    .piece_type(p.kind)
+                    .and_then(|t| t.allowance.get(p.mode.index()).copied().flatten())
+                    .map(|c| f64::from(c.hundredths()) / 100.0))
+            },
+        )?,
     )?;
     game.set(
         "host",
-        scope.create_function(move |lua, (_, u): (Table, Value)| {
-            piece(world, &u)?
-                .attached_to
-                .map(|h| lua.create_userdata(UnitRef(h)))
-                .transpose()
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                piece(world, &u)?
+                    .attached_to
+                    .map(|h| lua.create_userdata(UnitRef(h)))
+                    .transpose()
+            },
+        )?,
     )?;
     game.set(
         "attached",
-        scope.create_function(move |lua, (_, u): (Table, Value)| {
-            let id = piece(world, &u)?.id;
-            let list = lua.create_table()?;
-            for p in world
-                .state
-                .pieces
-                .iter()
-                .filter(|p| p.on_board() && p.attached_to == Some(id))
-            {
-                list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
-            }
-            Ok(list)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let id = piece(world, &u)?.id;
+                let list = lua.create_table()?;
+                for p in world
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.on_board() && p.attached_to == Some(id))
+                {
+                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                }
+                Ok(list)
+            },
+        )?,
     )?;
 
     // Dice, through the game's RNG; every roll is logged by the kernel.
     game.set(
         "roll",
-        scope.create_function(
-            move |lua, (_, text, purpose): (Table, String, Option<String>)| {
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, text, purpose): (Table, String, Option<String>)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let dice = cx.dice;
                 let expr = parse_dice(rules, &text).map_err(mlua::Error::runtime)?;
                 let purpose = purpose.unwrap_or_else(|| format!("{text} rolled by a hook"));
                 let (rolled, total) = dice.borrow_mut().roll(&expr, &purpose);
@@ -640,8 +963,14 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "band",
-        scope.create_function(
-            move |_, (_, chart, input, distance): (Table, String, String, u32)| {
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, chart, input, distance): (Table, String, String, u32)| {
+                let world = cx.world;
+                let rules = world.rules;
                 let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
                 let id = rules
                     .chart_by_name(&chart)
@@ -672,29 +1001,44 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "intent",
-        scope.create_function(move |lua, _: Table| {
-            lua.create_sequence_from(dice.borrow().action_intent().iter().cloned())
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                lua.create_sequence_from(dice.borrow().action_intent().iter().cloned())
+            },
+        )?,
     )?;
     game.set(
         "action_inputs",
-        scope.create_function(move |lua, _: Table| {
-            let inputs = lua.create_table()?;
-            for (name, value) in dice.borrow().action_inputs() {
-                inputs.raw_set(name.clone(), *value)?;
-            }
-            Ok(inputs)
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                let inputs = lua.create_table()?;
+                for (name, value) in dice.borrow().action_inputs() {
+                    inputs.raw_set(name.clone(), *value)?;
+                }
+                Ok(inputs)
+            },
+        )?,
     )?;
     game.set(
         "action_faces",
-        scope.create_function(move |lua, _: Table| {
-            lua.create_sequence_from(dice.borrow().action_faces().iter().cloned())
-        })?,
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                lua.create_sequence_from(dice.borrow().action_faces().iter().cloned())
+            },
+        )?,
     )?;
     game.set(
         "resolve",
-        scope.create_function(move |lua, (_, chart, inputs, purpose): (Table, String, Option<Table>, Option<String>)| {
+        method(lua, slot, move |lua, cx: &Call<'_, '_, '_, '_>, (_, chart, inputs, purpose): (Table, String, Option<Table>, Option<String>)| { let world = cx.world; let rules = world.rules; let dice = cx.dice;
             let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
             let id = rules.chart_by_name(&chart).ok_or_else(|| unknown_name("chart", &chart, &names))?;
             let def = rules.chart(id).ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
@@ -733,10 +1077,16 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     // Changes, queued for the kernel.
     game.set(
         "add_counter",
-        scope.create_function(
-            move |_, (_, u, name, amount): (Table, Value, String, Option<i32>)| {
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, u, name, amount): (Table, Value, String, Option<i32>)| {
+                let world = cx.world;
+                let rules = world.rules;
                 let p = piece(world, &u)?;
-                queue(HookCommand::AddCounter {
+                cx.queue(HookCommand::AddCounter {
                     piece: p.id,
                     counter: counter_id(rules, &name)?,
                     amount: amount.unwrap_or(1),
@@ -746,10 +1096,16 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "set_flag",
-        scope.create_function(
-            move |_, (_, u, name, on): (Table, Value, String, Option<bool>)| {
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, u, name, on): (Table, Value, String, Option<bool>)| {
+                let world = cx.world;
+                let rules = world.rules;
                 let p = piece(world, &u)?;
-                queue(HookCommand::SetFlag {
+                cx.queue(HookCommand::SetFlag {
                     piece: p.id,
                     flag: flag_id(rules, &name)?,
                     on: on.unwrap_or(true),
@@ -759,30 +1115,46 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "set_mode",
-        scope.create_function(move |_, (_, u, name): (Table, Value, String)| {
-            let p = piece(world, &u)?;
-            queue(HookCommand::SetMode {
-                piece: p.id,
-                mode: mode_id(rules, &name)?,
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                cx.queue(HookCommand::SetMode {
+                    piece: p.id,
+                    mode: mode_id(rules, &name)?,
+                })
+            },
+        )?,
     )?;
     game.set(
         "remove",
-        scope.create_function(move |_, (_, u, reason): (Table, Value, Option<String>)| {
-            let p = piece(world, &u)?;
-            queue(HookCommand::Remove {
-                piece: p.id,
-                reason: reason.unwrap_or_else(|| "removed by a hook".into()),
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, reason): (Table, Value, Option<String>)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                cx.queue(HookCommand::Remove {
+                    piece: p.id,
+                    reason: reason.unwrap_or_else(|| "removed by a hook".into()),
+                })
+            },
+        )?,
     )?;
     game.set(
         "place",
-        scope.create_function(
-            move |_, (_, u, col, row, reason): (Table, Value, i32, i32, Option<String>)| {
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, u, col, row, reason): (Table, Value, i32, i32, Option<String>)| {
+                let world = cx.world;
                 let p = piece(world, &u)?;
-                queue(HookCommand::Place {
+                cx.queue(HookCommand::Place {
                     piece: p.id,
                     cell: Cell::new(col, row),
                     reason: reason.unwrap_or_else(|| "placed by a hook".into()),
@@ -792,8 +1164,11 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "place_at",
-        scope.create_function(
+        method(
+            lua,
+            slot,
             move |_,
+                  cx: &Call<'_, '_, '_, '_>,
                   (_, u, x, y, facing, reason): (
                 Table,
                 Value,
@@ -802,6 +1177,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 Option<f64>,
                 Option<String>,
             )| {
+                let world = cx.world;
                 let p = piece(world, &u)?;
                 let facing = match facing {
                     Some(f) if f.is_finite() => Some(grognard_kernel::geometry::open::Angle::new(
@@ -812,7 +1188,7 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                     }
                     None => None,
                 };
-                queue(HookCommand::PlaceAt {
+                cx.queue(HookCommand::PlaceAt {
                     piece: p.id,
                     at: table_point(x, y)?,
                     facing,
@@ -823,33 +1199,46 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "face",
-        scope.create_function(move |_, (_, u, dir): (Table, Value, String)| {
-            let p = piece(world, &u)?;
-            let grid = world
-                .board
-                .grid()
-                .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
-            queue(HookCommand::Face {
-                piece: p.id,
-                facing: facing_arg(grid, &dir)?,
-            })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, dir): (Table, Value, String)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                let grid = world
+                    .board
+                    .grid()
+                    .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
+                cx.queue(HookCommand::Face {
+                    piece: p.id,
+                    facing: facing_arg(grid, &dir)?,
+                })
+            },
+        )?,
     )?;
     game.set(
         "attach",
-        scope.create_function(move |_, (_, u, host): (Table, Value, Value)| {
-            let p = piece(world, &u)?;
-            let to = match host {
-                Value::Nil => None,
-                other => Some(piece(world, &other)?.id),
-            };
-            queue(HookCommand::Attach { piece: p.id, to })
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, host): (Table, Value, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                let to = match host {
+                    Value::Nil => None,
+                    other => Some(piece(world, &other)?.id),
+                };
+                cx.queue(HookCommand::Attach { piece: p.id, to })
+            },
+        )?,
     )?;
     game.set(
         "add_feature",
-        scope.create_function(
+        method(
+            lua,
+            slot,
             move |_,
+                  cx: &Call<'_, '_, '_, '_>,
                   (_, name, c1, r1, c2, r2, reason): (
                 Table,
                 String,
@@ -859,12 +1248,14 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
                 i32,
                 Option<String>,
             )| {
+                let world = cx.world;
+                let rules = world.rules;
                 let feature = rules
                     .features
                     .iter()
                     .position(|f| f.name == name)
                     .ok_or_else(|| mlua::Error::runtime(format!("unknown feature `{name}`")))?;
-                queue(HookCommand::AddFeature {
+                cx.queue(HookCommand::AddFeature {
                     feature: grognard_kernel::ids::FeatureId(feature as u16),
                     a: Cell::new(c1, r1),
                     b: Cell::new(c2, r2),
@@ -875,17 +1266,25 @@ pub(crate) fn game_table<'scope, 'env: 'scope, 'w: 'env, 'm: 'env, 'd: 'm>(
     )?;
     game.set(
         "note",
-        scope.create_function(move |_, (_, text): (Table, String)| {
-            let text: String = text.chars().take(500).collect();
-            queue(HookCommand::Note(text))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)| {
+                let text: String = text.chars().take(500).collect();
+                cx.queue(HookCommand::Note(text))
+            },
+        )?,
     )?;
     game.set(
         "announce",
-        scope.create_function(move |_, (_, text): (Table, String)| {
-            let text: String = text.chars().take(500).collect();
-            queue(HookCommand::Announce(text))
-        })?,
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)| {
+                let text: String = text.chars().take(500).collect();
+                cx.queue(HookCommand::Announce(text))
+            },
+        )?,
     )?;
     Ok(game)
 }

@@ -26,6 +26,7 @@ use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
 use grognard_rules::load::Ruleset;
 use mlua::{Function, Lua, Table, Value};
 
+use crate::api::{Call, GameObject};
 use crate::error::HookError;
 use crate::names::unknown_name;
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
@@ -109,6 +110,8 @@ impl<V: Default + Clone> PureTable<V> {
 /// A ruleset's hooks, run in one sandbox per game.
 pub struct LuaHooks {
     sandbox: Sandbox,
+    /// The `game` object every game hook of this sandbox receives.
+    game: GameObject,
     move_cost: Option<Bound>,
     stops: Option<Bound>,
     phase_begin: Option<Bound>,
@@ -161,6 +164,11 @@ impl LuaHooks {
         let sandbox = Sandbox::new(limits)
             .map_err(|e| Diagnostics::from(Diagnostic::without_location(e.to_string())))?;
         install_rules_table(sandbox.lua(), ruleset).map_err(|e| {
+            Diagnostics::from(Diagnostic::without_location(format!(
+                "cannot prepare the Lua API: {e}"
+            )))
+        })?;
+        let game = GameObject::new(sandbox.lua()).map_err(|e| {
             Diagnostics::from(Diagnostic::without_location(format!(
                 "cannot prepare the Lua API: {e}"
             )))
@@ -261,6 +269,7 @@ impl LuaHooks {
             .collect();
         let hooks = Self {
             sandbox,
+            game,
             move_cost,
             stops,
             phase_begin,
@@ -563,9 +572,15 @@ impl Hooks for LuaHooks {
             "hook phase_begin ({}) as the {phase} phase begins",
             bound.label
         );
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
-            (game, phase.to_owned())
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, _| (game, phase.to_owned()),
+        )
     }
 
     fn moved(
@@ -590,10 +605,18 @@ impl Hooks for LuaHooks {
         );
         let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
         let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
-            let list = pair_list(lua, ("col", "row"), &cells);
-            (game, UnitRef(piece), list, facing)
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, lua| {
+                let list = pair_list(lua, ("col", "row"), &cells);
+                (game, UnitRef(piece), list, facing)
+            },
+        )
     }
 
     fn moved_on_table(
@@ -624,10 +647,18 @@ impl Hooks for LuaHooks {
             points.push((inches(at.x), inches(at.y)));
         }
         let degrees = f64::from(facing.tenths()) / 10.0;
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, lua| {
-            let list = pair_list(lua, ("x", "y"), &points);
-            (game, UnitRef(piece), list, degrees)
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, lua| {
+                let list = pair_list(lua, ("x", "y"), &points);
+                (game, UnitRef(piece), list, degrees)
+            },
+        )
     }
 
     fn faced(
@@ -650,9 +681,15 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
-            (game, UnitRef(piece), before)
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, _| (game, UnitRef(piece), before),
+        )
     }
 
     fn mode_changed(
@@ -675,9 +712,15 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.rules.mode_name(before).to_owned();
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
-            (game, UnitRef(piece), before)
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, _| (game, UnitRef(piece), before),
+        )
     }
 
     fn action(
@@ -702,9 +745,15 @@ impl Hooks for LuaHooks {
             piece_label(world, actor)
         );
         let outcome = outcome.map(str::to_owned);
-        run_game_hook(&self.sandbox, bound, &what, world, dice, |game, _| {
-            (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
-        })
+        run_game_hook(
+            &self.sandbox,
+            &self.game,
+            bound,
+            &what,
+            world,
+            dice,
+            |game, _| (game, UnitRef(actor), target.map(UnitRef), outcome.clone()),
+        )
     }
 
     fn result(
@@ -731,13 +780,17 @@ impl Hooks for LuaHooks {
         let value: Value = self
             .sandbox
             .call_with(&what, &bound.function, || {
-                lua.scope(|scope| {
-                    let game = crate::api::game_table(lua, scope, world, &dice, &commands)?;
-                    let by_side = lua.create_table()?;
-                    for (side, p) in world.sides.iter().zip(points()) {
-                        by_side.raw_set(side.name.as_str(), p)?;
-                    }
-                    bound.function.call::<Value>((game, ended, by_side))
+                let by_side = lua.create_table()?;
+                for (side, p) in world.sides.iter().zip(points()) {
+                    by_side.raw_set(side.name.as_str(), p)?;
+                }
+                let call = Call {
+                    world,
+                    dice: &dice,
+                    commands: &commands,
+                };
+                self.game.during(&call, |game| {
+                    bound.function.call::<Value>((game.clone(), ended, by_side))
                 })
             })
             .map_err(failure)?;
@@ -837,11 +890,12 @@ fn pair_list<T: mlua::IntoLua + Copy>(
     Some(list)
 }
 
-/// Runs a game hook: builds the `game` object for this call (its functions borrow the
-/// world and the dice only for the call), calls the hook under the sandbox's budget, and
-/// returns the changes it asked for.
+/// Runs a game hook: points the sandbox's `game` object at this call (its functions read
+/// the world and the dice only during the call), calls the hook under the sandbox's
+/// budget, and returns the changes it asked for.
 fn run_game_hook<A: mlua::IntoLuaMulti>(
     sandbox: &Sandbox,
+    game: &GameObject,
     bound: &Bound,
     what: &str,
     world: &World<'_>,
@@ -853,9 +907,13 @@ fn run_game_hook<A: mlua::IntoLuaMulti>(
     let lua = sandbox.lua();
     sandbox
         .call_with(what, &bound.function, || {
-            lua.scope(|scope| {
-                let game = crate::api::game_table(lua, scope, world, &dice, &commands)?;
-                bound.function.call::<()>(args(game, lua))
+            let call = Call {
+                world,
+                dice: &dice,
+                commands: &commands,
+            };
+            game.during(&call, |game| {
+                bound.function.call::<()>(args(game.clone(), lua))
             })
         })
         .map_err(failure)?;

@@ -325,3 +325,21 @@ fn a_scripted_action_acts_through_the_kernel() {
         "{events:?}"
     );
 }
+
+#[test]
+fn a_hook_cannot_change_the_game_object_the_next_call_receives() {
+    // Every hook of a sandbox receives the same `game` object; one that writes into it is
+    // refused, so no call can leave it changed for the next.
+    let r = ruleset("tests/fixtures/hooks/keeps-game.yaml");
+    let (mut game, mut hooks) = start(&r, "{}");
+    let before = game.state_bytes();
+    let refused = step(&mut game, &mut hooks, "inf", (2, 3)).expect_err("read-only");
+    assert_eq!(refused.kind, RefusalKind::HookFailed);
+    assert!(
+        refused.message.contains("keeps-game.lua:6")
+            && refused.message.contains("the game object is read-only"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(game.state_bytes(), before);
+}
