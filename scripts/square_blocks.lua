@@ -3,8 +3,8 @@
 -- * Scouts (seed 000, "Tabletop Strategic Scouting"): a corps or wing headquarters has 2
 --   scouts, an army headquarters 3, a nation 5, and each headquarters one more for every
 --   dummy of its side in the battle zone (001, notes on dummy markers). Each scout names its
---   headquarters with the piece attribute `hq` (the headquarters' piece number, 0-based, in
---   scenario order). At the start of its side's command phase every deployed scout rolls on
+--   headquarters with the piece attribute `hq` (the headquarters' number among its side's
+--   pieces, 0-based, in scenario order: `game:number`). At the start of its side's command phase every deployed scout rolls on
 --   the Scout Fate table before it reports; a removed scout goes back to its headquarters
 --   and sits out the rest of the turn (flag `lost`, cleared at turn end).
 -- * Small tables (000 #20, optional): every block starts with a free ½ mp credit.
@@ -33,7 +33,7 @@ end
 local function headquarters_of(game, scout)
   local want = game:attribute(scout, "hq")
   for _, u in ipairs(game:units(game:side(scout))) do
-    if u:id() == want and SCOUTS[game:kind(u)] ~= nil then
+    if game:number(u) == want and SCOUTS[game:kind(u)] ~= nil then
       return u
     end
   end
@@ -57,7 +57,7 @@ local function check_scouts(game)
       if base ~= nil then
         local count = 0
         for _, s in ipairs(game:units(side)) do
-          if SCOUT_KINDS[game:kind(s)] and game:attribute(s, "hq") == hq:id() then
+          if SCOUT_KINDS[game:kind(s)] and game:attribute(s, "hq") == game:number(hq) then
             count = count + 1
           end
         end

@@ -362,7 +362,7 @@ fn play(
     if json {
         print_json(&json!({
             "ruleset": game.rules().identity,
-            "events": viewer.map_or(game.log(), |v| game.events_for(v)),
+            "events": viewer.map_or_else(|| game.log().to_vec(), |v| game.side_events(v)),
             "refused": failure.as_ref().map(|f| match f { Failure::Rules(m) | Failure::Usage(m) => m.clone() }),
         }));
     }

@@ -227,13 +227,19 @@ fn view_leak(game: &Game) -> Option<String> {
         let id = SideId(u8::try_from(i).ok()?);
         let knowledge = game.state().knowledge.get(i)?;
         for e in game.view(id).enemy {
-            if e.place.is_some() && !knowledge.knows_position(e.handle) {
+            let Some(piece) = game.piece_by_handle(id, e.handle.0) else {
+                return Some(format!(
+                    "{}'s view shows enemy #{}, a handle it was never given",
+                    side.name, e.handle.0
+                ));
+            };
+            if e.place.is_some() && !knowledge.knows_position(piece) {
                 return Some(format!(
                     "{}'s view places enemy #{} without knowing where it is",
                     side.name, e.handle.0
                 ));
             }
-            if e.identity.is_some() && !knowledge.knows_identity(e.handle) {
+            if e.identity.is_some() && !knowledge.knows_identity(piece) {
                 return Some(format!(
                     "{}'s view identifies enemy #{} without knowing it",
                     side.name, e.handle.0

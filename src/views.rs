@@ -169,7 +169,7 @@ pub(crate) fn view(
             let side = side_named(&game, name)?;
             let view = game.view(side);
             if json {
-                print_json(&json!({"view": view, "events": game.events_for(side)}));
+                print_json(&json!({"view": view, "events": game.side_events(side)}));
             } else {
                 print_view(&game, &view);
                 out!("log:");

@@ -56,7 +56,7 @@ pub(crate) fn level(game: &Game, side: SideId, name: &str) -> Option<String> {
     game.view(side)
         .enemy
         .iter()
-        .find(|e| e.handle == id)
+        .find(|e| Some(e.handle.0) == game.handle_of(side, id))
         .and_then(|e| e.level.clone())
 }
 
@@ -154,7 +154,13 @@ fn starred_letters_alone_disclose_hidden_commands() {
     let view = hidden.view(FRENCH);
     for name in ["b2", "c3"] {
         let id = piece(&hidden, name);
-        assert!(view.enemy.iter().all(|e| e.handle != id), "{name} leaked");
+        assert_eq!(hidden.handle_of(FRENCH, id), None, "{name} leaked");
+        assert!(
+            view.enemy
+                .iter()
+                .all(|e| hidden.piece_by_handle(FRENCH, e.handle.0) != Some(id)),
+            "{name} leaked"
+        );
     }
 }
 
@@ -226,7 +232,7 @@ fn b_reports_the_number_of_units_and_places_miniatures_only_when_adjacent() {
     let far = view
         .enemy
         .iter()
-        .find(|e| e.handle == piece(&game, "far"))
+        .find(|e| Some(e.handle.0) == game.handle_of(FRENCH, piece(&game, "far")))
         .expect("far");
     assert_eq!(
         (far.strength, far.real, far.identity.is_some()),
@@ -235,7 +241,7 @@ fn b_reports_the_number_of_units_and_places_miniatures_only_when_adjacent() {
     let near = view
         .enemy
         .iter()
-        .find(|e| e.handle == piece(&game, "near"))
+        .find(|e| Some(e.handle.0) == game.handle_of(FRENCH, piece(&game, "near")))
         .expect("near");
     assert!(near.identity.as_ref().is_some_and(|p| p.name == "near"));
 }
@@ -259,7 +265,7 @@ fn markers_flip_face_up_on_a_or_b_and_back_down_on_c_or_d() {
         g.view(side)
             .enemy
             .iter()
-            .any(|e| e.face_up && e.handle == piece(g, "a"))
+            .any(|e| e.face_up && Some(e.handle.0) == g.handle_of(side, piece(g, "a")))
     };
     assert_eq!(level(&game, FRENCH, "a").as_deref(), Some("B"));
     assert!(face_up(&game, FRENCH));
@@ -975,7 +981,7 @@ fn hidden_movement_shows_each_unseen_unit_as_two_fake_counters() {
         shown
             .enemy
             .iter()
-            .all(|e| e.handle != r && e.real.is_none())
+            .all(|e| Some(e.handle.0) != hidden.handle_of(blue, r) && e.real.is_none())
     );
     assert_eq!(
         markers(&hidden),

@@ -43,7 +43,7 @@ fn known(g: &Game, side: SideId, name: &str) -> (bool, bool) {
     g.view(side)
         .enemy
         .iter()
-        .find(|e| e.handle == id)
+        .find(|e| Some(e.handle.0) == g.handle_of(side, id))
         .map_or((false, false), |e| {
             (e.place.is_some(), e.identity.is_some())
         })

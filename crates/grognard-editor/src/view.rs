@@ -2,7 +2,7 @@
 //! side sees what the kernel's view for that side holds ([`Game::view`]), nothing more.
 
 use grognard_kernel::game::Game;
-use grognard_kernel::ids::SideId;
+use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::{Piece, Place};
 use serde::{Deserialize, Serialize};
 
@@ -83,11 +83,16 @@ pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
             .collect();
     };
     let seen = game.view(side);
+    // The view names pieces by the side's handles; the board selects and targets by id.
+    let real = |h: PieceId| game.piece_by_handle(side, h.0).unwrap_or(h);
     let mut out: Vec<DrawPiece> = seen
         .own
         .iter()
         .filter(|p| p.on_board())
-        .map(|p| open_piece(game, p))
+        .map(|p| DrawPiece {
+            id: real(p.id),
+            ..open_piece(game, p)
+        })
         .collect();
     for e in &seen.enemy {
         let grid_facing = |f| game.board().grid().map(|_| FacingMark::Grid(f));
@@ -96,7 +101,7 @@ pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
             let mut d = match (&e.identity, known) {
                 (Some(identity), true) => open_piece(game, identity),
                 _ => DrawPiece {
-                    id: e.handle,
+                    id: real(e.handle),
                     side: e.side,
                     name: String::new(),
                     kind: String::new(),
@@ -117,7 +122,7 @@ pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
             if e.real == Some(false) && known {
                 d.markers.push("dummy".into());
             }
-            d.id = e.handle;
+            d.id = real(e.handle);
             d.place = place;
             d.facing = match (&d.place, e.facing) {
                 (Place::Point { facing, .. }, _) => Some(FacingMark::Angle(*facing)),
@@ -127,7 +132,7 @@ pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
             out.push(d);
         } else if let Some(last) = &e.last_seen {
             out.push(DrawPiece {
-                id: e.handle,
+                id: real(e.handle),
                 side: e.side,
                 name: String::new(),
                 kind: String::new(),

@@ -575,7 +575,11 @@ fn every_example_opens_and_each_side_sees_only_its_view() {
                 if real.side == side {
                     continue;
                 }
-                let known = view.enemy.iter().find(|e| e.handle == d.id);
+                // The board draws real ids; the view names pieces by the side's handles.
+                let known = view
+                    .enemy
+                    .iter()
+                    .find(|e| Some(e.handle.0) == game.handle_of(side, d.id));
                 assert!(
                     known.is_some(),
                     "{shown}: an enemy the side does not know of is drawn"

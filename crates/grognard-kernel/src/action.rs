@@ -390,6 +390,88 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The piece the event is about, if any (the actor of an action).
+    #[must_use]
+    pub fn piece(&self) -> Option<PieceId> {
+        match self {
+            Self::Moved { piece, .. }
+            | Self::MovedOnTable { piece, .. }
+            | Self::Faced { piece, .. }
+            | Self::ModeChanged { piece, .. }
+            | Self::CounterChanged { piece, .. }
+            | Self::FlagChanged { piece, .. }
+            | Self::Placed { piece, .. }
+            | Self::PlacedOnTable { piece, .. }
+            | Self::Arrived { piece, .. }
+            | Self::Removed { piece, .. }
+            | Self::Sighted { piece, .. }
+            | Self::EnemyMoved { piece, .. }
+            | Self::Saved { piece, .. }
+            | Self::Spread { piece, .. }
+            | Self::Redeployed { piece, .. }
+            | Self::Acted { piece, .. }
+            | Self::Attached { piece, .. }
+            | Self::Contact { piece, .. } => Some(*piece),
+            Self::PhaseBegan { .. }
+            | Self::Initiative { .. }
+            | Self::Rolled { .. }
+            | Self::Note { .. }
+            | Self::GameOver { .. }
+            | Self::GameResult { .. }
+            | Self::SpotRolled { .. }
+            | Self::Announced { .. } => None,
+        }
+    }
+
+    /// Renames every piece the event names through `f` (a side's handles for its log).
+    pub fn relabel(&mut self, f: &mut dyn FnMut(PieceId) -> PieceId) {
+        match self {
+            Self::Moved { piece, .. }
+            | Self::MovedOnTable { piece, .. }
+            | Self::Faced { piece, .. }
+            | Self::ModeChanged { piece, .. }
+            | Self::CounterChanged { piece, .. }
+            | Self::FlagChanged { piece, .. }
+            | Self::Placed { piece, .. }
+            | Self::PlacedOnTable { piece, .. }
+            | Self::Arrived { piece, .. }
+            | Self::Removed { piece, .. }
+            | Self::Sighted { piece, .. }
+            | Self::EnemyMoved { piece, .. }
+            | Self::Saved { piece, .. }
+            | Self::Spread { piece, .. }
+            | Self::Redeployed { piece, .. } => *piece = f(*piece),
+            Self::Acted { piece, target, .. } => {
+                *piece = f(*piece);
+                if let Some(t) = target {
+                    *t = f(*t);
+                }
+            }
+            Self::Attached { piece, to } => {
+                *piece = f(*piece);
+                if let Some(t) = to {
+                    *t = f(*t);
+                }
+            }
+            Self::Contact { piece, deploy, .. } => {
+                *piece = f(*piece);
+                for d in deploy {
+                    *d = f(*d);
+                }
+            }
+            Self::PhaseBegan { .. }
+            | Self::Initiative { .. }
+            | Self::Rolled { .. }
+            | Self::Note { .. }
+            | Self::GameOver { .. }
+            | Self::GameResult { .. }
+            | Self::SpotRolled { .. }
+            | Self::Announced { .. } => {}
+        }
+    }
+}
+
 /// Why an action was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

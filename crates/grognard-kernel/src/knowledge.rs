@@ -257,6 +257,23 @@ pub struct Known {
     pub strength: Option<i32>,
     /// The whole piece when last identified.
     pub identity: Option<Piece>,
+    /// The number the side knows it by, from when it first learnt anything of it (see
+    /// [`Knowledge::learnt`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle: Option<u32>,
+}
+
+impl Known {
+    /// True once the side knows anything of the piece (and so has a handle for it).
+    #[must_use]
+    pub fn anything(&self) -> bool {
+        self.level.is_some()
+            || self.seen.is_some()
+            || self.real.is_some()
+            || self.kind.is_some()
+            || self.strength.is_some()
+            || self.identity.is_some()
+    }
 }
 
 /// What one side knows of every other side's pieces, by piece id (own pieces: empty).
@@ -264,6 +281,11 @@ pub struct Known {
 pub struct Knowledge {
     /// By piece id.
     pub of: Vec<Known>,
+    /// The enemy pieces the side has learnt of, in the order it learnt of them: the
+    /// `k`-th has handle `own + k`, where `own` is the number of the side's own pieces
+    /// (which are numbered `0..own` in their own order). Handles are never reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub learnt: Vec<PieceId>,
 }
 
 // `Known` and `Knowledge` write out `Clone` so that `clone_from` reuses the buffers of the
@@ -280,6 +302,7 @@ impl Clone for Known {
             kind: self.kind,
             strength: self.strength,
             identity: self.identity.clone(),
+            handle: self.handle,
         }
     }
 
@@ -294,6 +317,7 @@ impl Clone for Known {
             kind,
             strength,
             identity,
+            handle,
         } = source;
         self.level = *level;
         self.rolled = *rolled;
@@ -303,6 +327,7 @@ impl Clone for Known {
         self.kind = *kind;
         self.strength = *strength;
         self.identity.clone_from(identity);
+        self.handle = *handle;
     }
 }
 
@@ -310,12 +335,14 @@ impl Clone for Knowledge {
     fn clone(&self) -> Self {
         Self {
             of: self.of.clone(),
+            learnt: self.learnt.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let Self { of } = source;
+        let Self { of, learnt } = source;
         self.of.clone_from(of);
+        self.learnt.clone_from(learnt);
     }
 }
 

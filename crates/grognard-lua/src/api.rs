@@ -321,6 +321,25 @@ fn game_methods(lua: &Lua, slot: &Rc<Slot>) -> mlua::Result<Table> {
         )?,
     )?;
     game.set(
+        "number",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world
+                    .state
+                    .pieces
+                    .get(..p.id.index())
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|q| q.side == p.side)
+                    .count())
+            },
+        )?,
+    )?;
+    game.set(
         "kind",
         method(
             lua,

@@ -25,7 +25,7 @@ use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Grid;
 use grognard_kernel::geometry::open;
 use grognard_kernel::hooks::Hooks;
-use grognard_kernel::ids::SideId;
+use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::view::View;
 use grognard_lua::sandbox::Limits;
@@ -271,9 +271,11 @@ impl Player {
             PolicyKind::Greedy => {
                 let view = game.view(side);
                 let board = game.board();
+                // The view names pieces by the side's handles; the orders by id.
+                let handle = |id: PieceId| PieceId(game.handle_of(side, id).unwrap_or(u32::MAX));
                 let scores: Vec<i64> = others
                     .iter()
-                    .map(|a| greedy_score(&view, board, a))
+                    .map(|a| greedy_score(&view, board, a, &handle))
                     .collect();
                 let best = scores.iter().copied().max().unwrap_or(0);
                 if best <= 0 {
@@ -328,7 +330,7 @@ fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 }
 
 /// Where an own piece stands, from the view.
-fn own_place(view: &View, piece: grognard_kernel::ids::PieceId) -> Option<&Place> {
+fn own_place(view: &View, piece: PieceId) -> Option<&Place> {
     view.own.iter().find(|p| p.id == piece).map(|p| &p.place)
 }
 
@@ -356,8 +358,14 @@ fn nearest_enemy(view: &View, grid: Option<&Grid>, place: &Place) -> Option<i64>
 }
 
 /// The greedy policy's score of one order (see the module doc).
-fn greedy_score(view: &View, board: &Board, action: &Action) -> i64 {
+fn greedy_score(
+    view: &View,
+    board: &Board,
+    action: &Action,
+    handle: &dyn Fn(PieceId) -> PieceId,
+) -> i64 {
     let grid = board.grid();
+    let own_place = |view, piece| own_place(view, handle(piece));
     match action {
         Action::Act {
             target: Some(t),
@@ -367,7 +375,7 @@ fn greedy_score(view: &View, board: &Board, action: &Action) -> i64 {
             let near = view
                 .enemy
                 .iter()
-                .find(|e| e.handle == *t)
+                .find(|e| e.handle == handle(*t))
                 .and_then(|e| e.place.as_ref())
                 .zip(own_place(view, *piece))
                 .and_then(|(tp, pp)| distance(grid, pp, tp))

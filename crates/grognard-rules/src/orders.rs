@@ -21,14 +21,17 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             side_list(game)
         )
     })?;
-    // `#N` names a piece by its handle (what a side's view shows for pieces it has not
-    // identified); a handle is not checked here, so naming one says nothing of what is there.
+    // `#N` names a piece by the ordering side's handle for it (what its view shows for
+    // pieces it has not identified). A handle the side was never given is refused with one
+    // wording, so naming one says nothing of what is there.
     let piece = |name: &str| -> Result<PieceId, String> {
         if let Some(n) = name.strip_prefix('#') {
-            return n
+            let handle: u32 = n
                 .parse()
-                .map(PieceId)
-                .map_err(|_| format!("`{name}` is not a piece handle (`#` and a number)"));
+                .map_err(|_| format!("`{name}` is not a piece handle (`#` and a number)"))?;
+            return game
+                .piece_by_handle(side, handle)
+                .ok_or_else(|| format!("no such enemy piece known to {}", order.side));
         }
         game.piece_by_name(name)
             .map(|p| p.id)

@@ -115,7 +115,7 @@ pub fn side_save(
             name.to_owned()
         } else {
             game.piece_by_name(name)
-                .map_or_else(|| name.to_owned(), |p| format!("#{}", p.id.0))
+                .map_or_else(|| name.to_owned(), |p| game.order_name_as(Some(side), p.id))
         }
     };
     let orders = orders
@@ -141,7 +141,7 @@ pub fn side_save(
         scenario: scenario.to_owned(),
         side: side_name,
         view,
-        events: game.events_for(side).to_vec(),
+        events: game.side_events(side),
         orders,
     }
 }

@@ -442,6 +442,7 @@ impl Game {
             .collect();
         // Pass 3: what each side knows now.
         let turn = next.turn;
+        let mut sighted = Vec::new();
         for side in 0..sides {
             let side_id = SideId(side as u8);
             for ti in 0..n {
@@ -501,7 +502,7 @@ impl Game {
                     known.identity = snapshot;
                 }
                 if before != level {
-                    events.push(Event::Sighted {
+                    sighted.push(Event::Sighted {
                         side: side_id,
                         piece: PieceId(ti as u32),
                         level: level
@@ -512,5 +513,89 @@ impl Game {
             }
         }
         next.face_up = face_up;
+        self.assign_handles(next);
+        // Each side's sightings in the order of its handles, never in scenario order.
+        sighted.sort_by_key(|e| match e {
+            Event::Sighted { side, piece, .. } => (
+                side.0,
+                next.knowledge
+                    .get(side.index())
+                    .and_then(|k| k.get(*piece))
+                    .and_then(|k| k.handle)
+                    .unwrap_or(u32::MAX),
+            ),
+            _ => (u8::MAX, u32::MAX),
+        });
+        events.extend(sighted);
     }
+
+    /// Gives each enemy piece a side has just learnt of its handle for that side: the next
+    /// numbers after those already given, in order of where the side saw them (row, then
+    /// column, or y then x on a table), pieces seen in one place ordered by a hash of their
+    /// names keyed by the game's seed. Never by their order in the scenario, so a handle
+    /// says nothing the side has not seen (as long as the seed is kept from the players,
+    /// as it must be for the dice anyway).
+    fn assign_handles(&self, next: &mut State) {
+        let sides = next.knowledge.len();
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            let knowledge = &next.knowledge[side];
+            let mut fresh: Vec<usize> = knowledge
+                .of
+                .iter()
+                .enumerate()
+                .filter(|(ti, k)| {
+                    k.handle.is_none()
+                        && k.anything()
+                        && next.pieces.get(*ti).is_some_and(|p| p.side != side_id)
+                })
+                .map(|(ti, _)| ti)
+                .collect();
+            if fresh.is_empty() {
+                continue;
+            }
+            let own = next.pieces.iter().filter(|p| p.side == side_id).count() as u32;
+            fresh.sort_by_cached_key(|&ti| {
+                let place = knowledge.of[ti].seen.as_ref().map(|s| &s.place);
+                (
+                    place_key(place),
+                    keyed_hash(self.handle_key, side, &next.pieces[ti].name),
+                )
+            });
+            let knowledge = &mut next.knowledge[side];
+            for ti in fresh {
+                let handle = own + knowledge.learnt.len() as u32;
+                knowledge.of[ti].handle = Some(handle);
+                knowledge.learnt.push(PieceId(ti as u32));
+            }
+        }
+    }
+}
+
+/// Where a side saw a piece, as a sort key: cells by row then column, then points on a
+/// table by y then x, then pieces seen nowhere.
+fn place_key(place: Option<&Place>) -> (u8, i64, i64) {
+    match place {
+        Some(Place::Cell(c)) => (0, i64::from(c.row), i64::from(c.col)),
+        Some(Place::Spread(cs)) => cs
+            .iter()
+            .map(|c| (0, i64::from(c.row), i64::from(c.col)))
+            .min()
+            .unwrap_or((2, 0, 0)),
+        Some(Place::Point { at, .. }) => (1, at.y.0, at.x.0),
+        Some(Place::Off) | None => (2, 0, 0),
+    }
+}
+
+/// A hash of a piece's name for one side, keyed by the game (FNV-1a, then a SplitMix64
+/// finish): stable across platforms and Rust versions, so replays give the same handles.
+fn keyed_hash(key: u64, side: usize, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ key;
+    for b in (side as u64).to_le_bytes().iter().chain(name.as_bytes()) {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
 }

@@ -158,6 +158,7 @@ impl Game {
             state: self.perceived(side),
             log: Vec::new(),
             side_logs: Vec::new(),
+            handle_key: self.handle_key,
         }
     }
 

@@ -73,6 +73,9 @@ pub struct Game {
     /// Each side's log: what it saw of the events in `log` (kept only with sighting
     /// rules; otherwise every side sees the whole log).
     pub(crate) side_logs: Vec<Vec<Event>>,
+    /// Orders the handles of enemy pieces a side learns of in one place (derived from
+    /// the seed; see `assign_handles`).
+    pub(crate) handle_key: u64,
 }
 
 impl Game {

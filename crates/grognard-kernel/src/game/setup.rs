@@ -197,6 +197,7 @@ impl Game {
             state,
             log: Vec::new(),
             side_logs: Vec::new(),
+            handle_key: setup.seed.rotate_left(17) ^ 0x6a09_e667_f3bc_c908,
         };
         for i in 0..game.state.pieces.len() {
             game.check_placement(i).map_err(|m| err(Some(i), m))?;

@@ -512,9 +512,20 @@ impl Game {
         if let Some(holder) = holder {
             can_continue = false;
             stop_reason = Some(say(&|| {
+                // Of several holders, the one first in the mover's handles (never the
+                // first in the scenario, which would tell the file's order).
+                let named = state
+                    .pieces
+                    .iter()
+                    .filter(|p| {
+                        self.zone_cells(p, piece.side)
+                            .is_some_and(|cells| cells.contains(&to))
+                    })
+                    .min_by_key(|p| self.side_handle(state, piece.side, p.id))
+                    .unwrap_or(holder);
                 format!(
                     "entered the zone of control of {}",
-                    self.label(state, piece.side, holder)
+                    self.label(state, piece.side, named)
                 )
             }));
         }

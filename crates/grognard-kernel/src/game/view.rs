@@ -17,38 +17,42 @@ use crate::view::{EnemyPiece, View, redact};
 impl Game {
     /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
     /// function of the side's pieces, its knowledge and the public phase cursor alone.
-    /// Without sighting rules every piece is in plain view.
+    /// Every piece is named by the side's handle for it ([`Game::handle_of`]), enemy
+    /// pieces listed in handle order. Without sighting rules every piece is in plain view
+    /// (and its handle is its place in the scenario).
     #[must_use]
     pub fn view(&self, side: SideId) -> View {
         let state = &self.state;
+        let hidden = self.sighting().is_some();
+        let relabel = |p: &Piece| {
+            let mut p = p.clone();
+            if hidden {
+                p.id = self.handle_of(side, p.id).map_or(p.id, PieceId);
+                p.attached_to = p
+                    .attached_to
+                    .and_then(|a| self.handle_of(side, a))
+                    .map(PieceId);
+            }
+            p
+        };
         let own: Vec<Piece> = state
             .pieces
             .iter()
             .filter(|p| p.side == side)
-            .cloned()
+            .map(relabel)
             .collect();
         let type_name = |k| self.rules().piece_type(k).map(|t| t.name.clone());
         let enemy = match (self.sighting(), state.knowledge.get(side.index())) {
             (Some(s), Some(knowledge)) => knowledge
-                .of
+                .learnt
                 .iter()
-                .enumerate()
-                .filter_map(|(i, k)| {
+                .filter_map(|id| {
+                    let i = id.index();
+                    let k = knowledge.of.get(i)?;
                     let owner = state.pieces.get(i).map(|p| p.side)?;
-                    if owner == side {
-                        return None;
-                    }
                     let here = k.now.has(Disclosure::POSITION);
-                    let anything = here
-                        || k.seen.is_some()
-                        || k.real.is_some()
-                        || k.kind.is_some()
-                        || k.strength.is_some();
-                    if !anything {
-                        return None;
-                    }
                     Some(EnemyPiece {
-                        handle: PieceId(i as u32),
+                        handle: PieceId(k.handle?),
                         side: owner,
                         place: here.then(|| k.seen.as_ref().map(|x| x.place.clone()))?,
                         facing: here.then(|| k.seen.as_ref().map(|x| x.facing))?,
@@ -61,7 +65,7 @@ impl Game {
                         real: k.real,
                         kind: k.kind.and_then(type_name),
                         strength: k.strength,
-                        identity: k.identity.clone(),
+                        identity: k.identity.as_ref().map(relabel),
                     })
                 })
                 .collect(),
@@ -99,6 +103,72 @@ impl Game {
             own,
             enemy,
         }
+    }
+
+    /// The number `side` knows piece `id` by: its own pieces are `0..own` in their own
+    /// order, enemy pieces `own..` in the order the side learnt of them; `None` for an
+    /// enemy piece the side knows nothing of. Without sighting rules every piece is in
+    /// plain view and its handle is its place in the scenario (its id).
+    #[must_use]
+    pub fn handle_of(&self, side: SideId, id: PieceId) -> Option<u32> {
+        let h = self.side_handle(&self.state, side, id);
+        (h != u32::MAX).then_some(h)
+    }
+
+    /// `side`'s handle for `id` in `state` (as [`Game::handle_of`]), `u32::MAX` for a piece
+    /// it knows nothing of: the order in which the side is told of several pieces.
+    pub(crate) fn side_handle(&self, state: &State, side: SideId, id: PieceId) -> u32 {
+        let Some(piece) = state.pieces.get(id.index()) else {
+            return u32::MAX;
+        };
+        if self.sighting().is_none() {
+            return id.0;
+        }
+        if piece.side == side {
+            let before = state.pieces.get(..id.index()).unwrap_or_default();
+            return before.iter().filter(|p| p.side == side).count() as u32;
+        }
+        state
+            .knowledge
+            .get(side.index())
+            .and_then(|k| k.get(id))
+            .and_then(|k| k.handle)
+            .unwrap_or(u32::MAX)
+    }
+
+    /// The piece `side` knows by `handle`, if any ([`Game::handle_of`] reversed).
+    #[must_use]
+    pub fn piece_by_handle(&self, side: SideId, handle: u32) -> Option<PieceId> {
+        let handle = handle as usize;
+        if self.sighting().is_none() {
+            return (handle < self.state.pieces.len()).then_some(PieceId(handle as u32));
+        }
+        let mut own = self.state.pieces.iter().filter(|p| p.side == side);
+        let count = own.clone().count();
+        if handle < count {
+            return own.nth(handle).map(|p| p.id);
+        }
+        self.state
+            .knowledge
+            .get(side.index())?
+            .learnt
+            .get(handle - count)
+            .copied()
+    }
+
+    /// `side`'s log as it receives it: [`Game::events_for`] with every piece named by the
+    /// side's handle for it.
+    #[must_use]
+    pub fn side_events(&self, side: SideId) -> Vec<Event> {
+        let mut events = self.events_for(side).to_vec();
+        if self.sighting().is_some() {
+            for e in &mut events {
+                // A side's log names only pieces it knows of; `u32::MAX` would show a
+                // redaction bug rather than a real id.
+                e.relabel(&mut |id| PieceId(self.handle_of(side, id).unwrap_or(u32::MAX)));
+            }
+        }
+        events
     }
 
     /// The log as `side` saw it (the whole log without sighting rules).
@@ -155,13 +225,13 @@ impl Game {
     }
 
     /// How `viewer` names a piece in an order: its name when the viewer may read it, or
-    /// `#N`, the handle orders accept for a piece the viewer has not identified.
+    /// `#N`, the viewer's handle for a piece it has not identified.
     #[must_use]
     pub fn order_name_as(&self, viewer: Option<SideId>, id: PieceId) -> String {
         match (self.state.pieces.get(id.index()), viewer) {
-            (Some(p), Some(side)) if self.label(&self.state, side, p) != p.name => {
-                format!("#{}", id.0)
-            }
+            (Some(p), Some(side)) if self.label(&self.state, side, p) != p.name => self
+                .handle_of(side, id)
+                .map_or_else(|| "#?".to_owned(), |h| format!("#{h}")),
             (Some(p), _) => p.name.clone(),
             (None, _) => format!("#{}", id.0),
         }
@@ -179,7 +249,7 @@ impl Game {
     }
 
     /// A piece's name as `side` may read it: the name of its own pieces and of enemies it
-    /// has identified, a handle otherwise.
+    /// has identified, its handle otherwise (`enemy #N`), or `an unseen enemy`.
     pub(crate) fn label(&self, state: &State, side: SideId, piece: &Piece) -> String {
         let known = piece.side == side
             || self.sighting().is_none()
@@ -190,7 +260,15 @@ impl Game {
         if known {
             piece.name.clone()
         } else {
-            format!("enemy #{}", piece.id.0)
+            match state
+                .knowledge
+                .get(side.index())
+                .and_then(|k| k.get(piece.id))
+                .and_then(|k| k.handle)
+            {
+                Some(h) => format!("enemy #{h}"),
+                None => "an unseen enemy".to_owned(),
+            }
         }
     }
 
@@ -214,6 +292,11 @@ impl Game {
             Action::EndPhase => (None, None),
         };
         let side = order.side;
+        // A piece the side has no handle for (hidden, or no piece at all) reads the same.
+        let named = |id: PieceId| match self.handle_of(side, id) {
+            Some(_) => self.order_name_as(Some(side), id),
+            None => "that piece".to_owned(),
+        };
         if let Some(a) = actor
             && self
                 .state
@@ -223,7 +306,7 @@ impl Game {
         {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("piece #{} is not one of your pieces", a.0),
+                format!("{} is not one of your pieces", named(a)),
             ));
         }
         if let Some(t) = target {
@@ -238,7 +321,10 @@ impl Game {
             if !visible {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
-                    format!("there is no piece #{} in sight", t.0),
+                    match self.handle_of(side, t) {
+                        Some(_) => format!("there is no piece {} in sight", named(t)),
+                        None => "there is no such piece in sight".to_owned(),
+                    },
                 ));
             }
         }
@@ -400,10 +486,48 @@ impl Game {
                 let kb = before.knowledge.get(side).unwrap_or(&empty);
                 let ka = after.knowledge.get(side).unwrap_or(&empty);
                 let mut owner = actor;
-                events
+                let seen: Vec<Event> = events
                     .iter()
                     .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
-                    .collect()
+                    .collect();
+                // The kernel and the scripts go through pieces in scenario order, so the
+                // order of events about several pieces would tell where they stand in the
+                // file. A run of events about single pieces (none aimed at another piece)
+                // and notes is therefore given in the order of the side's handles, each
+                // piece's own events in the order they happened, then the run's notes in
+                // the order of their text. Phase starts, initiative, rolls, results and
+                // aimed actions (fire, melee, contact) end a run and keep their place.
+                let key = |e: &Event| -> Option<(u32, String)> {
+                    match e {
+                        Event::Acted {
+                            target: Some(_), ..
+                        }
+                        | Event::Attached { to: Some(_), .. }
+                        | Event::Contact { .. }
+                        | Event::Rolled { .. } => None,
+                        Event::Note { text } => Some((u32::MAX, text.clone())),
+                        _ => Some((
+                            self.side_handle(after, side_id, e.piece()?)
+                                .min(u32::MAX - 1),
+                            String::new(),
+                        )),
+                    }
+                };
+                let mut ordered = Vec::with_capacity(seen.len());
+                let mut run: Vec<((u32, String), Event)> = Vec::new();
+                for e in seen {
+                    match key(&e) {
+                        Some(k) => run.push((k, e)),
+                        None => {
+                            run.sort_by(|a, b| a.0.cmp(&b.0));
+                            ordered.extend(run.drain(..).map(|(_, e)| e));
+                            ordered.push(e);
+                        }
+                    }
+                }
+                run.sort_by(|a, b| a.0.cmp(&b.0));
+                ordered.extend(run.into_iter().map(|(_, e)| e));
+                ordered
             })
             .collect()
     }
