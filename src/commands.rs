@@ -199,6 +199,7 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
                 ))
             }),
             FileKind::Orders => load::load_orders(path).map(|o| format!("{} orders", o.len())),
+            FileKind::OrderOfBattle => load::check_order_of_battle(path),
         });
         match result {
             Ok(what) => {

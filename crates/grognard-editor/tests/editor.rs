@@ -906,3 +906,30 @@ fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
     );
     assert!(h.query_by_label_contains("draws").is_some());
 }
+
+#[test]
+fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
+    // The set-up example: the French place their blocks from the legal orders panel, which
+    // lists each piece's places in the French deployment area.
+    let _root = at_root();
+    let mut h = with_scenario("examples/square-blocks-setup.yaml");
+    tab(&mut h, "Play");
+    assert!(
+        h.query_by_label_contains("set-up").is_some(),
+        "the phase bar names the set-up"
+    );
+    // Selecting the piece (in the pieces list: it is not on the board yet) narrows the list
+    // to its places.
+    h.get_by_label_contains("army (french").click();
+    h.run();
+    assert!(h.query_by_label_contains("Legal orders for army").is_some());
+    h.get_by_label("deploy army at [0, 6]").click();
+    h.run();
+    let game = &h.state().session().expect("game").game;
+    let army = game.piece_by_name("army").expect("army").id;
+    assert_eq!(
+        game.piece(army).map(|p| p.place.clone()),
+        Some(Place::Cell(Cell::new(0, 6)))
+    );
+    assert!(game.setting_up());
+}

@@ -87,6 +87,17 @@ pub enum Action {
         /// The command.
         piece: PieceId,
     },
+    /// Places one of the side's pieces in its deployment areas during the set-up (or
+    /// moves it there again before the side ends its set-up).
+    Deploy {
+        /// The piece.
+        piece: PieceId,
+        /// The cell it goes to.
+        to: Cell,
+        /// Its facing there (the one the scenario gave it when `None`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing: Option<crate::geometry::Facing>,
+    },
 }
 
 impl Action {
@@ -102,7 +113,8 @@ impl Action {
             | Self::Redeploy { piece, .. }
             | Self::Save { piece, .. }
             | Self::Extend { piece, .. }
-            | Self::Gather { piece } => Some(*piece),
+            | Self::Gather { piece }
+            | Self::Deploy { piece, .. } => Some(*piece),
             Self::EndPhase => None,
         }
     }

@@ -75,6 +75,9 @@ pub struct State {
     /// How the game ended, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<crate::victory::GameResult>,
+    /// True during the set-up before the first turn, while sides deploy their pieces.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub setting_up: bool,
 }
 
 impl Clone for State {
@@ -97,6 +100,7 @@ impl Clone for State {
             phase_start,
             built,
             result,
+            setting_up,
         } = self;
         Self {
             turn: *turn,
@@ -116,6 +120,7 @@ impl Clone for State {
             phase_start: phase_start.clone(),
             built: built.clone(),
             result: result.clone(),
+            setting_up: *setting_up,
         }
     }
 
@@ -139,6 +144,7 @@ impl Clone for State {
             phase_start,
             built,
             result,
+            setting_up,
         } = source;
         self.turn = *turn;
         self.step = *step;
@@ -157,6 +163,7 @@ impl Clone for State {
         self.phase_start.clone_from(phase_start);
         self.built.clone_from(built);
         self.result.clone_from(result);
+        self.setting_up = *setting_up;
     }
 }
 

@@ -13,6 +13,10 @@
 //!   ends the phase when nothing scores.
 //! - `lua:FILE[:FUNCTION]`: a designer's function (see [`crate::lua_policy`]).
 //!
+//! In a set-up (a scenario whose sides deploy their own pieces), `random` and `greedy`
+//! place each of their pieces still off the table at a legal place drawn from their
+//! stream, then end the set-up; a Lua policy chooses among the `deploy` orders itself.
+//!
 //! Each ends the phase after [`MAX_ORDERS_PER_PHASE`] orders in one phase, so a phase
 //! cannot go on forever (turning back and forth, say).
 
@@ -261,6 +265,23 @@ impl Player {
         let others: Vec<&Action> = legal.iter().filter(|a| **a != Action::EndPhase).collect();
         if self.given > MAX_ORDERS_PER_PHASE || others.is_empty() {
             return Ok(Action::EndPhase);
+        }
+        if game.setting_up() && !matches!(self.kind, PolicyKind::Lua(_)) {
+            // The built-in policies deploy every piece before ending the set-up (each to a
+            // place drawn at random), then end it.
+            let to_place: Vec<&Action> = others
+                .iter()
+                .copied()
+                .filter(|a| {
+                    matches!(a, Action::Deploy { piece, .. }
+                        if game.piece(*piece).is_some_and(|p| !p.on_board()))
+                })
+                .collect();
+            return Ok(if to_place.is_empty() {
+                Action::EndPhase
+            } else {
+                to_place[self.below(to_place.len())].clone()
+            });
         }
         match &self.kind {
             PolicyKind::Random => Ok(if self.below(8) == 0 {

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::compile::compile;
 use crate::de::{Located, decode, decode_recovering};
 use crate::diag::{Diagnostic, Diagnostics, Location};
-use crate::model::{OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
+use crate::model::{OrderOfBattleSpec, OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
 use crate::node::Node;
 use crate::overlay;
 use crate::scenario::{CompiledScenario, compile_scenario};
@@ -338,6 +338,164 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
     })
 }
 
+/// `path` with `dir/..` pairs taken out, as messages should show it.
+fn tidy(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match (c, out.last()) {
+            (Component::CurDir, Some(_)) => {}
+            (Component::ParentDir, Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+/// Adds the pieces of each side's order of battle (`deployment: SIDE: order_of_battle:`,
+/// relative to `base`) to `spec`, after the scenario's own; `only` keeps just that side's
+/// (validating one side's file, the other sides' being elsewhere). Returns the files'
+/// bytes, for the scenario's identity hash.
+fn merge_orders_of_battle(
+    spec: &mut ScenarioSpec,
+    base: &Path,
+    only: Option<&str>,
+    problems: &mut Diagnostics,
+) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let entries: Vec<(Located<String>, Located<String>)> = spec
+        .deployment
+        .iter()
+        .filter_map(|d| d.value.order_of_battle.clone().map(|f| (d.name.clone(), f)))
+        .collect();
+    for (side, file) in entries {
+        if only.is_some_and(|o| o != side.value) {
+            continue;
+        }
+        let path = tidy(&base.join(&file.value));
+        let (node, raw) = match parse_file(&path) {
+            Ok(x) => x,
+            Err(d) => {
+                problems.push(Diagnostic {
+                    location: Some(file.location.clone()),
+                    message: format!(
+                        "cannot read {}'s order of battle `{}`",
+                        side.value, file.value
+                    ),
+                    help: None,
+                });
+                problems.extend(d);
+                continue;
+            }
+        };
+        bytes.extend_from_slice(&raw);
+        let (oob, found) = decode_recovering::<OrderOfBattleSpec>(&node);
+        problems.extend(found);
+        let Some(oob) = oob else { continue };
+        if oob.order_of_battle.value != side.value {
+            problems.push(Diagnostic {
+                location: Some(oob.order_of_battle.location.clone()),
+                message: format!(
+                    "this is {}'s order of battle, but the scenario reads it for {}",
+                    oob.order_of_battle.value, side.value
+                ),
+                help: None,
+            });
+            continue;
+        }
+        for mut piece in oob.pieces {
+            if piece.side.value.is_empty() {
+                piece.side = Located::new(side.value.clone(), piece.id.location.clone());
+            } else if piece.side.value != side.value {
+                problems.push(Diagnostic {
+                    location: Some(piece.side.location.clone()),
+                    message: format!(
+                        "piece `{}` is of {}, but this is {}'s order of battle",
+                        piece.id.value, piece.side.value, side.value
+                    ),
+                    help: None,
+                });
+                continue;
+            }
+            spec.pieces.push(piece);
+        }
+    }
+    bytes
+}
+
+/// Checks one side's order of battle on its own: against the scenario it names (its
+/// `scenario:`), with only this side's pieces added. A player holding only their own file
+/// and the public scenario can check their deployment this way.
+///
+/// # Errors
+/// Every problem in either file, each with `file:line:col`.
+pub fn check_order_of_battle(path: &Path) -> Result<String, Diagnostics> {
+    let (node, _) = parse_file(path)?;
+    let (oob, problems) = decode_recovering::<OrderOfBattleSpec>(&node);
+    let Some(oob) = oob else {
+        return Err(problems);
+    };
+    problems.into_result(())?;
+    let Some(scenario) = &oob.scenario else {
+        return Err(Diagnostics::from(Diagnostic {
+            location: Some(oob.order_of_battle.location.clone()),
+            message: "an order of battle names its scenario (`scenario: FILE`, relative to this                       file) so that it can be checked against it"
+                .into(),
+            help: None,
+        }));
+    };
+    let base = path.parent().unwrap_or_else(|| Path::new("."));
+    let scenario_path = tidy(&base.join(&scenario.value));
+    let (snode, _) = parse_file(&scenario_path)?;
+    let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&snode);
+    let Some(mut spec) = spec else {
+        return Err(problems);
+    };
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    let declared = spec.deployment.iter().find(|d| {
+        d.value
+            .order_of_battle
+            .as_ref()
+            .is_some_and(|f| same(&scenario_path.parent().unwrap_or(base).join(&f.value), path))
+    });
+    if declared.is_none_or(|d| d.name.value != oob.order_of_battle.value) {
+        problems.push(Diagnostic {
+            location: Some(oob.order_of_battle.location.clone()),
+            message: format!(
+                "{} does not read this file as {}'s order of battle",
+                display(&scenario_path),
+                oob.order_of_battle.value
+            ),
+            help: None,
+        });
+        return Err(problems);
+    }
+    let side = oob.order_of_battle.value.clone();
+    let scenario_base = scenario_path.parent().unwrap_or(base).to_path_buf();
+    merge_orders_of_battle(&mut spec, &scenario_base, Some(&side), &mut problems);
+    let ruleset = match resolve_ruleset(&scenario_path, &spec.ruleset) {
+        Ok(p) => load_ruleset(&p)?,
+        Err(d) => {
+            problems.push(d);
+            return Err(problems);
+        }
+    };
+    after(
+        problems,
+        compile_scenario(&spec, &ruleset.rules).map(|_| ()),
+    )?;
+    Ok(format!(
+        "{side}'s order of battle for scenario {} ({} pieces)",
+        spec.scenario.value,
+        oob.pieces.len()
+    ))
+}
+
 /// Builds a scenario from text already in memory (`name` is how messages name it), against
 /// a ruleset already loaded. The editor and tests use this.
 ///
@@ -350,10 +508,13 @@ pub fn scenario_from_text(
 ) -> Result<Scenario, Diagnostics> {
     let limits = Limits::default();
     let node = yaml::parse(name, text.as_bytes(), &limits).map_err(Diagnostics::from)?;
-    let (spec, problems) = decode_recovering::<ScenarioSpec>(&node);
-    let Some(spec) = spec else {
+    let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&node);
+    let Some(mut spec) = spec else {
         return Err(problems);
     };
+    let base = Path::new(name).parent().unwrap_or_else(|| Path::new("."));
+    let mut bytes = text.as_bytes().to_vec();
+    bytes.extend(merge_orders_of_battle(&mut spec, base, None, &mut problems));
     let mut compiled = None;
     after(
         problems,
@@ -362,7 +523,7 @@ pub fn scenario_from_text(
     let compiled = compiled.ok_or_else(Diagnostics::default)?;
     Ok(Scenario {
         path: PathBuf::from(name),
-        hash: content_hash(text.as_bytes()),
+        hash: content_hash(&bytes),
         spec,
         ruleset: ruleset.clone(),
         compiled,
@@ -374,11 +535,14 @@ pub fn scenario_from_text(
 /// # Errors
 /// Every problem in either file, each with `file:line:col`.
 pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Diagnostics> {
-    let (node, bytes) = parse_file(path)?;
+    let (node, mut bytes) = parse_file(path)?;
     let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&node);
-    let Some(spec) = spec else {
+    let Some(mut spec) = spec else {
         return Err(problems);
     };
+    // The orders of battle are part of the scenario: their bytes go into its hash.
+    let base = path.parent().unwrap_or_else(|| Path::new("."));
+    bytes.extend(merge_orders_of_battle(&mut spec, base, None, &mut problems));
     let ruleset_path = match ruleset {
         Some(p) => p.to_path_buf(),
         None => match resolve_ruleset(path, &spec.ruleset) {
@@ -483,6 +647,8 @@ pub enum FileKind {
     Scenario,
     /// Has `orders:`.
     Orders,
+    /// Has `order_of_battle:` (one side's pieces, kept apart from the scenario).
+    OrderOfBattle,
 }
 
 /// Reads just enough of a file to tell what it is.
@@ -491,7 +657,9 @@ pub enum FileKind {
 /// Parse problems, or a file that is none of the three.
 pub fn sniff(path: &Path) -> Result<FileKind, Diagnostics> {
     let (node, _) = parse_file(path)?;
-    if node.get("scenario").is_some() {
+    if node.get("order_of_battle").is_some() {
+        Ok(FileKind::OrderOfBattle)
+    } else if node.get("scenario").is_some() {
         Ok(FileKind::Scenario)
     } else if node.get("orders").is_some() {
         Ok(FileKind::Orders)
@@ -501,7 +669,7 @@ pub fn sniff(path: &Path) -> Result<FileKind, Diagnostics> {
         Err(Diagnostics::from(Diagnostic {
             location: Some(node.location.clone()),
             message:
-                "not a grognard file: expected a top-level `ruleset:`, `scenario:` or `orders:` key"
+                "not a grognard file: expected a top-level `ruleset:`, `scenario:`, `orders:` or `order_of_battle:` key"
                     .into(),
             help: None,
         }))

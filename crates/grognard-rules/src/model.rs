@@ -724,6 +724,34 @@ pub struct ScenarioSpec {
     pub pieces: Vec<PieceSpec>,
     /// What decides this game (replaces the ruleset's `victory:`).
     pub victory: Option<VictorySpec>,
+    /// Sides that deploy their own pieces in a set-up before the first turn, by side
+    /// name.
+    pub deployment: NamedMap<DeploymentSpec>,
+}
+
+/// One side's set-up: where it may deploy, and where its order of battle is.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct DeploymentSpec {
+    /// Board regions (of `board: regions:`) it deploys in.
+    pub areas: Vec<Located<String>>,
+    /// A file (relative to the scenario) listing the side's pieces, which only that side
+    /// and the referee hold; its pieces are added after the scenario's own.
+    pub order_of_battle: Option<Located<String>>,
+}
+
+/// A side's order of battle, kept in its own file: `order_of_battle: SIDE`, the scenario it
+/// belongs to, and the side's pieces (`at` optional: pieces without one are deployed in
+/// the set-up).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct OrderOfBattleSpec {
+    /// The side.
+    pub order_of_battle: Located<String>,
+    /// The scenario file it belongs to, relative to this file.
+    pub scenario: Option<Located<String>>,
+    /// The side's pieces (`side:` may be left out).
+    pub pieces: Vec<PieceSpec>,
 }
 
 /// What decides a game: points at the end, and conditions that lose it at once.
@@ -925,6 +953,23 @@ pub struct OrderSpec {
     /// Gather a spread command (its name).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gather: Option<String>,
+    /// Place a piece during the set-up (`{piece, at, facing}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<DeploySpec>,
+}
+
+/// `deploy: {piece, at, facing}`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct DeploySpec {
+    /// The piece.
+    pub piece: String,
+    /// The cell it is placed in, `[column, row]`.
+    pub at: [i32; 2],
+    /// Its facing there (direction name or number); the one its order of battle gives
+    /// when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<String>,
 }
 
 /// `redeploy: {piece, to}`.

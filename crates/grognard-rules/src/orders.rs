@@ -48,12 +48,13 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         order.save.is_some(),
         order.extend.is_some(),
         order.gather.is_some(),
+        order.deploy.is_some(),
     ]
     .iter()
     .filter(|x| **x)
     .count();
     if count != 1 {
-        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `save`, `extend`, `gather`, `end_phase: true`".into());
+        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `save`, `extend`, `gather`, `deploy`, `end_phase: true`".into());
     }
     let action = if let Some(m) = &order.r#move {
         Action::Move {
@@ -117,6 +118,17 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         }
     } else if let Some(g) = &order.gather {
         Action::Gather { piece: piece(g)? }
+    } else if let Some(d) = &order.deploy {
+        let facing = match (&d.facing, game.board().grid()) {
+            (Some(f), Some(grid)) => Some(parse_facing(grid, f)?),
+            (Some(_), None) => return Err("a set-up needs a grid board".into()),
+            (None, _) => None,
+        };
+        Action::Deploy {
+            piece: piece(&d.piece)?,
+            to: Cell::new(d.at[0], d.at[1]),
+            facing,
+        }
     } else if let Some(r) = &order.redeploy {
         Action::Redeploy {
             piece: piece(&r.piece)?,
@@ -222,6 +234,14 @@ pub fn describe_order_as(game: &Game, order: &Order, viewer: Option<SideId>) -> 
             });
         }
         Action::Gather { piece } => spec.gather = Some(name(*piece)),
+        Action::Deploy { piece, to, facing } => {
+            spec.deploy = Some(crate::model::DeploySpec {
+                piece: name(*piece),
+                at: [to.col, to.row],
+                facing: facing
+                    .and_then(|f| game.board().grid().map(|g| g.facing_name(f).to_owned())),
+            });
+        }
     }
     spec
 }

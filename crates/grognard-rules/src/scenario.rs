@@ -101,7 +101,13 @@ pub fn compile_scenario(
     let root = spec.scenario.location.clone();
     let board = compile_board(&mut cx, spec, rules, &root);
     let sides = compile_sides(&mut cx, spec, &root);
-    let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules);
+    let deploying: Vec<bool> = spec
+        .sides
+        .names()
+        .map(|n| spec.deployment.get(n).is_some())
+        .collect();
+    let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules, &deploying);
+    let deployment = compile_deployment(&mut cx, spec, &board, &pieces, &piece_locations);
     let (options, settings) = compile_choices(&mut cx, spec, rules);
     let victory = spec.victory.as_ref().map(|v| {
         let names = crate::victory::VictoryNames {
@@ -127,6 +133,7 @@ pub fn compile_scenario(
             options,
             settings,
             victory,
+            deployment,
         },
         piece_locations,
     })
@@ -402,6 +409,7 @@ fn compile_pieces(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     rules: &Rules,
+    deploying: &[bool],
 ) -> (Vec<PieceSetup>, Vec<Location>) {
     let grid = grid_of(rules);
     let side_names: Vec<&str> = spec.sides.names().collect();
@@ -428,7 +436,13 @@ fn compile_pieces(
         let kind = cx
             .lookup("piece type", &p.kind, type_names.iter().copied())
             .unwrap_or(0);
+        // A piece of a side that deploys, given no place, is placed in the set-up.
+        let deploy = deploying.get(side).copied().unwrap_or(false)
+            && p.at.is_none()
+            && p.spread.is_empty()
+            && !p.off_board;
         let place = match (&grid, &p.at, p.spread.is_empty()) {
+            _ if deploy => Place::Off,
             (Some(_), None, true) if p.off_board => Place::Off,
             (_, _, _) if p.off_board => {
                 cx.error(
@@ -542,10 +556,110 @@ fn compile_pieces(
             flags,
             attached_to,
             attributes,
+            deploy,
         });
         piece_locations.push(p.id.location.clone());
     }
     (pieces, piece_locations)
+}
+
+/// Each side's deployment cells (empty for a side without a set-up), from the regions its
+/// `deployment:` names. The sides' areas may not overlap, no piece placed by the files may
+/// stand in another side's area, and a piece a side's own order of battle places must
+/// stand in that side's areas.
+fn compile_deployment(
+    cx: &mut Cx,
+    spec: &ScenarioSpec,
+    board: &Board,
+    pieces: &[PieceSetup],
+    locations: &[Location],
+) -> Vec<Vec<Cell>> {
+    if spec.deployment.is_empty() {
+        return Vec::new();
+    }
+    let side_names: Vec<&str> = spec.sides.names().collect();
+    let region_names: Vec<&str> = board.regions.iter().map(|r| r.name.as_str()).collect();
+    let mut cells: Vec<Vec<Cell>> = vec![Vec::new(); side_names.len()];
+    let mut owner: std::collections::HashMap<Cell, usize> = std::collections::HashMap::new();
+    for d in spec.deployment.iter() {
+        let Some(side) = cx.lookup("side", &d.name, side_names.iter().copied()) else {
+            continue;
+        };
+        if board.grid().is_none() {
+            cx.error(
+                &d.name.location,
+                "a set-up needs a grid board: deployment areas are regions of cells",
+            );
+            continue;
+        }
+        if d.value.areas.is_empty() {
+            cx.error(
+                &d.name.location,
+                format!(
+                    "side `{}` deploys in the set-up but names no `areas` (regions of the board)",
+                    d.name.value
+                ),
+            );
+        }
+        for area in &d.value.areas {
+            let Some(r) = cx.lookup("region", area, region_names.iter().copied()) else {
+                continue;
+            };
+            let mut clash: Vec<(Cell, usize)> = Vec::new();
+            for &c in board.regions.get(r).map_or(&[][..], |r| r.cells.as_slice()) {
+                match owner.get(&c) {
+                    Some(&other) if other != side => clash.push((c, other)),
+                    _ => {
+                        owner.insert(c, side);
+                        cells[side].push(c);
+                    }
+                }
+            }
+            if let Some(&(first, other)) = clash.first() {
+                let more = match clash.len() {
+                    1 => String::new(),
+                    n => format!(" and {} more cells", n - 1),
+                };
+                cx.error(
+                    &area.location,
+                    format!(
+                        "`{}` overlaps {}'s deployment areas at {first}{more}; the sides' areas \
+                         may not overlap",
+                        area.value, side_names[other]
+                    ),
+                );
+            }
+        }
+    }
+    for (p, at) in pieces.iter().zip(locations) {
+        let Place::Cell(c) = p.place else { continue };
+        let side = p.side.index();
+        match owner.get(&c) {
+            Some(&area_side) if area_side != side => cx.error(
+                at,
+                format!(
+                    "piece `{}` ({}) stands at {c}, in {}'s deployment areas",
+                    p.name,
+                    side_names.get(side).copied().unwrap_or("?"),
+                    side_names[area_side]
+                ),
+            ),
+            None if at.file.as_ref() != spec.scenario.location.file.as_ref()
+                && !cells[side].is_empty() =>
+            {
+                cx.error(
+                    at,
+                    format!(
+                        "piece `{}` stands at {c}, outside {}'s deployment areas",
+                        p.name,
+                        side_names.get(side).copied().unwrap_or("?")
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    cells
 }
 
 /// The optional rules and settings the scenario chooses, over the ruleset's defaults.

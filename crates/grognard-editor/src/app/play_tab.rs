@@ -178,6 +178,35 @@ impl EditorApp {
                         }
                     }
                 });
+                if game.setting_up() {
+                    // Pieces still to be placed in the set-up: select one to see where
+                    // it may go (the legal orders panel places it).
+                    ui.separator();
+                    ui.label(RichText::new("To deploy").strong());
+                    for p in game.state().pieces.iter().filter(|p| {
+                        !p.on_board()
+                            && game.deployable(p.id)
+                            && match self.rt.view {
+                                crate::view::ViewAs::Side(s) => p.side == s,
+                                _ => true,
+                            }
+                    }) {
+                        let side = game
+                            .sides()
+                            .get(p.side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        let kind = game
+                            .rules()
+                            .piece_type(p.kind)
+                            .map_or("?", |t| t.name.as_str());
+                        let selected = self.rt.selected == Some(p.id);
+                        let text = RichText::new(format!("{} ({side} {kind})", p.name))
+                            .color(board::side_color(p.side));
+                        if ui.selectable_label(selected, text).clicked() {
+                            out.push(Command::Select(Some(p.id)));
+                        }
+                    }
+                }
             });
         egui::Panel::right("piece panel")
             .default_size(300.0)

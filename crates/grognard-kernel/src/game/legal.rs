@@ -136,6 +136,34 @@ impl Game {
             .collect();
         // One scratch state for every trial: `resolve_into` refreshes it with `clone_from`.
         let mut scratch = probe.state.clone();
+        if probe.state.setting_up {
+            // The set-up: each of the side's pieces to deploy (with those attached to it)
+            // at each cell of its areas where it may stand, keeping its facing.
+            let cells = probe.deployment_cells(side).to_vec();
+            let deployable: Vec<PieceId> = probe
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.side == side && p.attached_to.is_none() && probe.deployable(p.id))
+                .map(|p| p.id)
+                .collect();
+            for id in deployable {
+                for &to in &cells {
+                    let action = Action::Deploy {
+                        piece: id,
+                        to,
+                        facing: None,
+                    };
+                    if probe.accepts(side, &action, hooks, &mut scratch) {
+                        out.push(action);
+                    }
+                }
+            }
+            if probe.accepts(side, &Action::EndPhase, hooks, &mut scratch) {
+                out.push(Action::EndPhase);
+            }
+            return out;
+        }
         for id in mine {
             probe.piece_orders(side, id, &phase, hooks, &mut scratch, &mut out);
         }
@@ -159,6 +187,7 @@ impl Game {
             log: Vec::new(),
             side_logs: Vec::new(),
             handle_key: self.handle_key,
+            deployment: self.deployment.clone(),
         }
     }
 

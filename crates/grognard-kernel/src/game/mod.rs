@@ -29,6 +29,7 @@
 
 mod actions;
 mod commands;
+mod deploy;
 mod knowledge;
 mod legal;
 mod march;
@@ -76,6 +77,8 @@ pub struct Game {
     /// Orders the handles of enemy pieces a side learns of in one place (derived from
     /// the seed; see `assign_handles`).
     pub(crate) handle_key: u64,
+    /// The set-up, when the scenario leaves deployments to the sides.
+    pub(crate) deployment: Option<Arc<deploy::Deployment>>,
 }
 
 impl Game {
@@ -159,6 +162,10 @@ impl Game {
         if self.state.over {
             return None;
         }
+        if self.state.setting_up {
+            let first = self.state.done.iter().position(|d| !*d).unwrap_or(0);
+            return Some((&deploy::SETUP_PHASE, SideId(first as u8)));
+        }
         let plan = self.rules.turn_plan(&self.state.order, &self.state.options);
         plan.get(self.state.step as usize)
             .map(|(p, s)| (*p, SideId(*s as u8)))
@@ -200,6 +207,10 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
+        // Nothing is decided while the sides are still deploying.
+        if next.setting_up {
+            return Ok(());
+        }
         if next.result.is_some() {
             return Ok(());
         }
@@ -346,12 +357,15 @@ impl Game {
             ));
         }
         self.hidden_guard(order)?;
+        if self.state.setting_up || matches!(order.action, Action::Deploy { .. }) {
+            return self.resolve_setup(order, hooks, next);
+        }
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
             Action::Face { .. } => Some(Allowed::Face),
             Action::Mode { .. } => Some(Allowed::Mode),
             Action::Act { action, .. } => Some(Allowed::Action(*action)),
-            Action::EndPhase => None,
+            Action::EndPhase | Action::Deploy { .. } => None,
             Action::Redeploy { .. }
             | Action::Save { .. }
             | Action::Extend { .. }
@@ -454,6 +468,7 @@ impl Game {
             Action::Gather { piece } => {
                 self.do_gather(next, &mut events, order.side, *piece)?;
             }
+            Action::Deploy { .. } => {}
             Action::EndPhase => {
                 if let Some(d) = next.done.get_mut(order.side.index()) {
                     *d = true;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::action::Event;
 use crate::board::{Board, SideDef, Surface};
 use crate::dice::GameRng;
 use crate::geometry::{Cell, Facing};
@@ -40,6 +41,9 @@ pub struct PieceSetup {
     pub attached_to: Option<usize>,
     /// Attribute values that differ from the type's, by attribute index.
     pub attributes: Vec<(usize, i32)>,
+    /// True for a piece its side places during the set-up (it starts off the board).
+    #[serde(default)]
+    pub deploy: bool,
 }
 
 /// Everything a scenario says, in kernel terms.
@@ -62,6 +66,11 @@ pub struct Setup {
     /// What decides this game (replacing the ruleset's victory conditions).
     #[serde(default)]
     pub victory: Option<crate::victory::VictoryRules>,
+    /// By side: the cells it deploys its pieces in during a set-up before the first turn
+    /// (empty: the side has no set-up). With any side's cells given, the game begins with
+    /// the set-up.
+    #[serde(default)]
+    pub deployment: Vec<Vec<Cell>>,
 }
 
 /// A scenario that cannot start.
@@ -165,6 +174,8 @@ impl Game {
             pieces.push(piece);
         }
         let turns = setup.turns.unwrap_or(rules.sequence.turns).max(1);
+        let deployment = Self::deployment_of(&setup.deployment, &setup.pieces, setup.sides.len())
+            .map_err(|(piece, m)| err(piece, m))?;
         let sides = setup.sides;
         let state = State {
             turn: 1,
@@ -186,6 +197,7 @@ impl Game {
             built: Vec::new(),
             phase_start: Vec::new(),
             result: None,
+            setting_up: false,
         };
         let victory = setup.victory.or_else(|| rules.victory.clone());
         let mut game = Self {
@@ -198,16 +210,36 @@ impl Game {
             log: Vec::new(),
             side_logs: Vec::new(),
             handle_key: setup.seed.rotate_left(17) ^ 0x6a09_e667_f3bc_c908,
+            deployment: deployment.map(Arc::new),
         };
         for i in 0..game.state.pieces.len() {
             game.check_placement(i).map_err(|m| err(Some(i), m))?;
         }
-        game.add_decoys();
         let mut next = game.state.clone();
         let mut events = Vec::new();
-        game.roll_initiative(&mut next, &mut events);
-        game.begin_phase(&mut next, &mut events, hooks)
-            .map_err(|r| err(None, r.message))?;
+        if let Some(d) = &game.deployment {
+            // The set-up comes first: the sides that deploy act, the others wait.
+            next.setting_up = true;
+            next.done = d.cells.iter().map(Vec::is_empty).collect();
+            let deploying: Vec<&str> = game
+                .sides
+                .iter()
+                .zip(&d.cells)
+                .filter(|(_, c)| !c.is_empty())
+                .map(|(s, _)| s.name.as_str())
+                .collect();
+            events.push(Event::PhaseBegan {
+                turn: 1,
+                phase: super::deploy::SETUP_PHASE_NAME.to_owned(),
+                phasing: deploying.join(" and "),
+                owner: None,
+            });
+        } else {
+            game.add_decoys_to(&mut next);
+            game.roll_initiative(&mut next, &mut events);
+            game.begin_phase(&mut next, &mut events, hooks)
+                .map_err(|r| err(None, r.message))?;
+        }
         game.update_knowledge(&mut next, &mut events);
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
         game.append_side_logs(seen);
@@ -217,8 +249,56 @@ impl Game {
         Ok(game)
     }
 
+    /// The set-up the scenario asks for, if any: each side's cells (sorted), and which
+    /// pieces are deployed in it (they start off the board; a side with such pieces needs
+    /// cells).
+    #[allow(clippy::type_complexity)]
+    fn deployment_of(
+        cells: &[Vec<Cell>],
+        pieces: &[PieceSetup],
+        sides: usize,
+    ) -> Result<Option<super::deploy::Deployment>, (Option<usize>, String)> {
+        let deployable: Vec<bool> = pieces.iter().map(|p| p.deploy).collect();
+        if cells.iter().all(Vec::is_empty) && !deployable.contains(&true) {
+            return Ok(None);
+        }
+        let mut cells: Vec<Vec<Cell>> = cells.to_vec();
+        cells.resize(sides, Vec::new());
+        for c in &mut cells {
+            c.sort_unstable();
+            c.dedup();
+        }
+        for (i, p) in pieces.iter().enumerate() {
+            if p.deploy && cells.get(p.side.index()).is_none_or(Vec::is_empty) {
+                return Err((
+                    Some(i),
+                    format!(
+                        "piece {} is to be deployed in the set-up, but its side has no                          deployment areas",
+                        p.name
+                    ),
+                ));
+            }
+            if p.deploy && p.place != Place::Off {
+                return Err((
+                    Some(i),
+                    format!(
+                        "piece {} is deployed in the set-up: give it no place",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        Ok(Some(super::deploy::Deployment { cells, deployable }))
+    }
+
     pub(super) fn check_placement(&self, i: usize) -> Result<(), String> {
-        let Some(p) = self.state.pieces.get(i) else {
+        self.check_placement_in(&self.state, i)
+    }
+
+    /// Whether piece `i` may stand where it stands in `state` (board, terrain, facing,
+    /// stacking, attachment).
+    pub(super) fn check_placement_in(&self, state: &State, i: usize) -> Result<(), String> {
+        let Some(p) = state.pieces.get(i) else {
             return Ok(());
         };
         let Some(ty) = self.rules.piece_type(p.kind) else {
@@ -303,11 +383,10 @@ impl Game {
             _ => Vec::new(),
         };
         for c in covered {
-            if let Some(msg) = self.stacking_problem(&self.state, c, p.id, p.side, false) {
+            if let Some(msg) = self.stacking_problem(state, c, p.id, p.side, false) {
                 return Err(format!("piece {} at {c}: {msg}", p.name));
             }
-            if let Some(enemy) = self
-                .state
+            if let Some(enemy) = state
                 .pieces
                 .iter()
                 .find(|q| q.id < p.id && q.side != p.side && q.place.covers(c))
@@ -318,7 +397,7 @@ impl Game {
                 ));
             }
         }
-        if let Some(host) = p.attached_to.and_then(|h| self.state.pieces.get(h.index())) {
+        if let Some(host) = p.attached_to.and_then(|h| state.pieces.get(h.index())) {
             if host.side != p.side {
                 return Err(format!(
                     "piece {} is attached to {}, an enemy piece",

@@ -287,7 +287,8 @@ impl Game {
             | Action::Redeploy { piece, .. }
             | Action::Save { piece, .. }
             | Action::Extend { piece, .. }
-            | Action::Gather { piece } => (Some(*piece), None),
+            | Action::Gather { piece }
+            | Action::Deploy { piece, .. } => (Some(*piece), None),
             Action::Act { piece, target, .. } => (Some(*piece), *target),
             Action::EndPhase => (None, None),
         };
@@ -421,14 +422,15 @@ impl Game {
         state.order.get(at).copied()
     }
 
-    /// Creates the decoys the ruleset's decoy rule asks for (at setup).
-    pub(crate) fn add_decoys(&mut self) {
+    /// Creates the decoys the ruleset's decoy rule asks for (at setup, or when the set-up
+    /// ends), for the pieces then on the board.
+    pub(crate) fn add_decoys_to(&self, state: &mut State) {
         let Some(rule) = self.sighting().and_then(|s| s.decoys.clone()) else {
             return;
         };
         let on = rule
             .option
-            .is_none_or(|o| self.state.options.get(o).copied().unwrap_or(false));
+            .is_none_or(|o| state.options.get(o).copied().unwrap_or(false));
         if !on {
             return;
         }
@@ -436,8 +438,7 @@ impl Game {
             return;
         };
         let counters: Vec<i32> = self.rules().counters.iter().map(|c| c.initial).collect();
-        let hosts: Vec<Piece> = self
-            .state
+        let hosts: Vec<Piece> = state
             .pieces
             .iter()
             .filter(|p| p.on_board() && rule.types.contains(&p.kind))
@@ -447,8 +448,8 @@ impl Game {
         for host in hosts {
             for _ in 0..rule.per_piece {
                 n += 1;
-                let id = PieceId(self.state.pieces.len() as u32);
-                self.state.pieces.push(Piece {
+                let id = PieceId(state.pieces.len() as u32);
+                state.pieces.push(Piece {
                     id,
                     name: format!("decoy-{n}"),
                     side: host.side,

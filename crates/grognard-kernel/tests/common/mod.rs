@@ -528,6 +528,7 @@ fn piece_setup(i: usize, p: &PieceSpec, cols: i32, cells: usize, facings: u8) ->
         flags: vec![],
         attached_to: None,
         attributes: vec![],
+        deploy: false,
     }
 }
 
@@ -559,6 +560,7 @@ pub fn scenario(spec: &BoardSpec, pieces: &[PieceSpec], seed: u64) -> (Arc<Rules
         options: vec![],
         settings: vec![],
         victory: None,
+        deployment: vec![],
     };
     for (i, p) in pieces.iter().enumerate() {
         let candidate = piece_setup(i, p, spec.cols, cells, facings);

@@ -1,0 +1,200 @@
+//! The set-up: a stage before the first turn in which each side places the pieces its
+//! order of battle leaves unplaced, within its deployment areas, seeing of the other's
+//! placement only what its knowledge allows. Every side with deployment areas acts; the
+//! first turn begins (initiative, the first phase and its hooks) once all have ended
+//! their set-up. A piece its side has not deployed by then stays off the table.
+
+use std::sync::LazyLock;
+
+use super::Game;
+use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::geometry::Cell;
+use crate::hooks::Hooks;
+use crate::ids::{PieceId, SideId};
+use crate::piece::Place;
+use crate::rules::{Actor, PhaseDef};
+use crate::state::State;
+
+/// The name of the set-up stage, as the phase cursor shows it.
+pub const SETUP_PHASE_NAME: &str = "set-up";
+
+/// The set-up stage as a phase: every side that deploys acts; nothing but deploying and
+/// ending the set-up is allowed.
+pub(crate) static SETUP_PHASE: LazyLock<PhaseDef> = LazyLock::new(|| PhaseDef {
+    name: SETUP_PHASE_NAME.to_owned(),
+    actor: Actor::Both,
+    allows: Vec::new(),
+    movers: Vec::new(),
+});
+
+/// What the scenario leaves to the sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Deployment {
+    /// By side: the cells it may deploy in, sorted (empty: the side has no set-up).
+    pub(crate) cells: Vec<Vec<Cell>>,
+    /// By piece: true for a piece its side places during the set-up.
+    pub(crate) deployable: Vec<bool>,
+}
+
+impl Game {
+    /// True during the set-up before the first turn.
+    #[must_use]
+    pub fn setting_up(&self) -> bool {
+        self.state.setting_up
+    }
+
+    /// The cells `side` deploys in during the set-up (empty: it has no set-up).
+    #[must_use]
+    pub fn deployment_cells(&self, side: SideId) -> &[Cell] {
+        self.deployment
+            .as_ref()
+            .and_then(|d| d.cells.get(side.index()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// True for a piece its side places during the set-up.
+    #[must_use]
+    pub fn deployable(&self, id: PieceId) -> bool {
+        self.deployment
+            .as_ref()
+            .is_some_and(|d| d.deployable.get(id.index()).copied().unwrap_or(false))
+    }
+
+    /// Orders during the set-up (and `deploy` orders after it, which are refused).
+    pub(super) fn resolve_setup(
+        &self,
+        order: &Order,
+        hooks: &mut dyn Hooks,
+        next: &mut State,
+    ) -> Result<Vec<Event>, Refusal> {
+        if !self.state.setting_up {
+            return Err(Refusal::new(
+                RefusalKind::OutOfPhase,
+                "the set-up is over: pieces are deployed only before the first turn",
+            ));
+        }
+        next.clone_from(&self.state);
+        let mut events = Vec::new();
+        match &order.action {
+            Action::Deploy { piece, to, facing } => {
+                self.do_deploy(next, &mut events, order.side, *piece, *to, *facing)?;
+            }
+            Action::EndPhase => {
+                if let Some(d) = next.done.get_mut(order.side.index()) {
+                    *d = true;
+                }
+                if next.done.iter().all(|d| *d) {
+                    self.end_setup(next, &mut events, hooks)?;
+                }
+            }
+            _ => {
+                return Err(Refusal::new(
+                    RefusalKind::OutOfPhase,
+                    "in the set-up the sides only deploy their pieces (`deploy`) and end their \
+                     set-up (`end_phase`)",
+                ));
+            }
+        }
+        Ok(events)
+    }
+
+    /// Places `id` at `to` (with the pieces attached to it), if its side may put it there.
+    fn do_deploy(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+        facing: Option<crate::geometry::Facing>,
+    ) -> Result<(), Refusal> {
+        let piece = next.pieces.get(id.index()).ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPiece,
+                "that piece is not one of your pieces",
+            )
+        })?;
+        let name = piece.name.clone();
+        if piece.side != side {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{name} is not one of your pieces"),
+            ));
+        }
+        if !self.deployable(id) {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!(
+                    "{name} stands where the scenario puts it; only the pieces the order of \
+                     battle leaves unplaced are deployed"
+                ),
+            ));
+        }
+        if let Some(host) = piece.attached_to.and_then(|h| next.pieces.get(h.index())) {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!("{name} is attached to {} and deploys with it", host.name),
+            ));
+        }
+        let cells = self.deployment_cells(side);
+        if cells.binary_search(&to).is_err() {
+            let side_name = self
+                .sides
+                .get(side.index())
+                .map_or("?", |s| s.name.as_str());
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{to} is outside {side_name}'s deployment areas"),
+            ));
+        }
+        if let (Some(f), Some(grid)) = (facing, self.board.grid())
+            && f.0 >= grid.facings()
+        {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("facing {} does not exist on this grid", f.0),
+            ));
+        }
+        let riders: Vec<usize> = next
+            .pieces
+            .iter()
+            .filter(|p| p.attached_to == Some(id))
+            .map(|p| p.id.index())
+            .collect();
+        for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
+            if let Some(p) = next.pieces.get_mut(i) {
+                p.place = Place::Cell(to);
+                if let Some(f) = facing {
+                    p.facing = f;
+                }
+            }
+        }
+        for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
+            self.check_placement_in(next, i)
+                .map_err(|m| Refusal::new(RefusalKind::Occupied, m))?;
+            events.push(Event::Arrived {
+                piece: PieceId(i as u32),
+                at: to,
+                reason: "deployed".to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Ends the set-up: the decoys its rule asks for are made, then the first turn begins
+    /// as a game without a set-up begins (initiative, the first phase and its hooks).
+    fn end_setup(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        next.setting_up = false;
+        for d in &mut next.done {
+            *d = false;
+        }
+        self.add_decoys_to(next);
+        self.roll_initiative(next, events);
+        self.begin_phase(next, events, hooks)
+    }
+}
