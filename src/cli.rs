@@ -155,6 +155,25 @@ pub enum Command {
         /// Worker threads (all cores when absent).
         #[arg(long)]
         threads: Option<usize>,
+        /// Play only shard I of N (I from 1): games I-1, I-1+N, I-1+2N, ... with the seeds
+        /// the whole run gives them. Needs --out.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Write the exact tally of the games played to this file (for `sim-merge`)
+        /// instead of printing the summary.
+        #[arg(long, value_name = "PART.json")]
+        out: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Merge the parts written by `sim --shard I/N --out PART.json` and print the summary
+    /// the whole run prints.
+    #[command(name = "sim-merge")]
+    SimMerge {
+        /// The part files, one per shard, in any order.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -94,6 +94,8 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             ruleset,
             threads,
+            shard,
+            out,
             json,
         } => crate::sim::sim(&crate::sim::SimArgs {
             scenario: &scenario,
@@ -103,8 +105,11 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             other: ruleset.as_deref(),
             threads,
+            shard: shard.as_deref(),
+            out: out.as_deref(),
             json,
         }),
+        Command::SimMerge { parts, json } => crate::sim::merge(&parts, json),
         Command::Sheet { ruleset, out } => crate::tools::sheet(&ruleset, &out),
         Command::Edit { ruleset, scenario } => edit(ruleset, scenario),
     };

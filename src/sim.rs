@@ -1,11 +1,12 @@
 //! `grognard sim`: Monte Carlo over seeds. Each game replays an orders file, is played
 //! to its end by policies, or both (the file gives the opening, the policies go on); each
 //! thread folds its games into an exact tally, and the tallies add up to the same summary
-//! whatever the thread count.
+//! whatever the thread count. `--shard I/N --out PART.json` plays one shard of the runs
+//! and writes its tally; `sim-merge` adds the parts up into the summary of the whole run.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use grognard_kernel::game::Game;
@@ -14,7 +15,7 @@ use grognard_rules::de::Located;
 use grognard_rules::load::{self, Scenario};
 use grognard_rules::model::OrderSpec;
 use grognard_rules::orders::resolve_order;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, hooks_for, print_json};
@@ -38,13 +39,59 @@ pub(crate) struct SimArgs<'a> {
     pub other: Option<&'a Path>,
     /// Worker threads (all cores when absent).
     pub threads: Option<usize>,
+    /// `I/N`: play only shard I of N.
+    pub shard: Option<&'a str>,
+    /// Write the tally here instead of printing the summary.
+    pub out: Option<&'a Path>,
     /// Print JSON.
     pub json: bool,
 }
 
-/// Most games one `sim` plays (each thread tallies its games as they end, so memory does
-/// not grow with the count; this bounds the time a mistyped `--runs` can take).
-const MAX_RUNS: u32 = 100_000;
+/// Which of the runs one `sim` plays: shard `index` (from 0) of `count` takes runs
+/// `index`, `index + count`, `index + 2·count`, ... so every shard gets a fair share of
+/// long and short games, and each run keeps the seed the whole run gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Shard {
+    index: u32,
+    count: u32,
+}
+
+impl Shard {
+    const WHOLE: Self = Self { index: 0, count: 1 };
+
+    /// `I/N` with 1 ≤ I ≤ N.
+    fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("--shard {text}: expected I/N with 1 ≤ I ≤ N (`--shard 2/8`)");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (i, n): (u32, u32) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if i == 0 || n == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Self {
+            index: i - 1,
+            count: n,
+        })
+    }
+
+    /// The `k`-th run of this shard, if it is one of the `runs`.
+    fn run(self, k: u32, runs: u32) -> Option<u32> {
+        let run = u64::from(k) * u64::from(self.count) + u64::from(self.index);
+        u32::try_from(run).ok().filter(|r| *r < runs)
+    }
+
+    /// How many of the `runs` this shard plays.
+    fn len(self, runs: u32) -> u32 {
+        let (runs, index, count) = (
+            u64::from(runs),
+            u64::from(self.index),
+            u64::from(self.count),
+        );
+        u32::try_from(runs.saturating_sub(index).div_ceil(count)).unwrap_or(u32::MAX)
+    }
+}
 
 /// The seed of game `run` of a simulation started from `seed`.
 const fn run_seed(seed: u64, run: u32) -> u64 {
@@ -165,7 +212,7 @@ fn play_one(
 
 /// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
 /// threads add up to the same totals however the games were split between them.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 struct Moments {
     n: u64,
     sum: i128,
@@ -211,7 +258,7 @@ impl Moments {
 }
 
 /// One piece over many games.
-#[derive(Default)]
+#[derive(Default, Serialize, Deserialize)]
 struct PieceTally {
     counters: Vec<Moments>,
     /// Games ending with each flag set, by flag id (first 64).
@@ -223,28 +270,54 @@ struct PieceTally {
 }
 
 /// The chart outcomes of one piece's action over many games.
+#[derive(Serialize, Deserialize)]
 struct ActionTally {
     /// The first game and event index where it was rolled: actions are listed in that order.
     first: (u32, usize),
-    rolls: u32,
-    outcomes: BTreeMap<String, u32>,
+    rolls: u64,
+    outcomes: BTreeMap<String, u64>,
+}
+
+/// A map written as a list of pairs (JSON map keys must be strings).
+mod pairs {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &BTreeMap<K, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub(super) fn deserialize<'de, K, V, D>(d: D) -> Result<BTreeMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Ord,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        Ok(Vec::<(K, V)>::deserialize(d)?.into_iter().collect())
+    }
 }
 
 /// Everything the summary needs from a set of games. Each thread folds its games into its
 /// own tally as they end (so no game's record outlives it or crosses threads), and the
 /// tallies merge into the same totals whatever the thread count: sums are exact integers,
 /// and where order matters (which refusal reason, which action first) the earliest game
-/// wins.
-#[derive(Default)]
+/// wins. The same holds across shards, whose tallies `sim-merge` adds up.
+#[derive(Default, Serialize, Deserialize)]
 struct Tally {
     games: u64,
     pieces: Vec<PieceTally>,
     /// Pieces each side lost, per game.
     lost: Vec<Moments>,
     /// By (acting piece index, action).
+    #[serde(with = "pairs")]
     actions: BTreeMap<(usize, String), ActionTally>,
     /// By order index: games refused, and the first game's reason.
-    refused: BTreeMap<usize, (u32, u32, String)>,
+    #[serde(with = "pairs")]
+    refused: BTreeMap<usize, (u64, u32, String)>,
     /// The first game that could not start, with the reason.
     failed: Option<(u32, String)>,
     /// Orders refused in all (from the file and from policies).
@@ -408,14 +481,15 @@ impl Tally {
 
 /// Plays `runs` games on all cores and tallies them; the tally is the same whatever the
 /// thread count.
+#[allow(clippy::too_many_arguments)]
 fn play_many(
     s: &Scenario,
     orders: &[Located<OrderSpec>],
     seats: &Seats,
-    seed: u64,
-    runs: u32,
+    (seed, runs, shard): (u64, u32, Shard),
     threads: usize,
     label: &str,
+    quiet: bool,
 ) -> Result<Tally, Failure> {
     // Check the hooks load once here, so a bad script is one clear error, not one per thread.
     drop(hooks_for(&s.ruleset)?);
@@ -427,12 +501,13 @@ fn play_many(
         .map(|p| p.side.index())
         .collect();
     let sides = s.compiled.setup.sides.len();
-    let threads = threads.clamp(1, runs.max(1) as usize);
+    let mine = shard.len(runs);
+    let threads = threads.clamp(1, mine.max(1) as usize);
     // Threads take the next run as they finish one, so one thread's long games do not
     // leave the others idle.
     let next = AtomicU32::new(0);
     let done = AtomicU32::new(0);
-    let show = std::io::stderr().is_terminal();
+    let show = !quiet && std::io::stderr().is_terminal();
     let tally = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
@@ -442,10 +517,10 @@ fn play_many(
                     let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
                     let mut tally = Tally::default();
                     loop {
-                        let run = next.fetch_add(1, Ordering::Relaxed);
-                        if run >= runs {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(run) = shard.run(k, runs) else {
                             break;
-                        }
+                        };
                         let result =
                             play_one(s, orders, seats, run_seed(seed, run), hooks.as_mut());
                         tally.add(run, result, side_of, sides);
@@ -456,16 +531,24 @@ fn play_many(
             })
             .collect();
         if show {
+            // On a terminal only (and never with --json): games, games per second, time left.
+            let bar = indicatif::ProgressBar::new(u64::from(mine));
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.set_message(label.to_owned());
             while !handles
                 .iter()
                 .all(std::thread::ScopedJoinHandle::is_finished)
             {
-                let n = done.load(Ordering::Relaxed);
-                eprint!("\r{label}: {n}/{runs} games");
-                let _ = std::io::stderr().flush();
+                bar.set_position(u64::from(done.load(Ordering::Relaxed)));
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
-            eprint!("\r{label}: {runs}/{runs} games\n");
+            bar.finish_and_clear();
         }
         let mut all = Tally::default();
         for h in handles {
@@ -519,9 +602,9 @@ struct ActionSummary {
     piece: String,
     action: String,
     /// Times the action's chart was rolled, over all games.
-    rolls: u32,
+    rolls: u64,
     /// Outcome → (count, share of rolls).
-    outcomes: BTreeMap<String, (u32, f64)>,
+    outcomes: BTreeMap<String, (u64, f64)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -530,7 +613,7 @@ struct RefusedSummary {
     order: usize,
     line: u32,
     /// Games in which it was refused.
-    games: u32,
+    games: u64,
     /// The first reason given.
     reason: String,
 }
@@ -654,7 +737,7 @@ fn summarise(
                 .pieces
                 .get(piece)
                 .map_or_else(|| format!("#{piece}"), |p| p.name.clone());
-            let rolls = f64::from(a.rolls.max(1));
+            let rolls = a.rolls.max(1) as f64;
             let summary = ActionSummary {
                 piece: name,
                 action,
@@ -662,7 +745,7 @@ fn summarise(
                 outcomes: a
                     .outcomes
                     .into_iter()
-                    .map(|(o, k)| (o, (k, round4(f64::from(k) / rolls))))
+                    .map(|(o, k)| (o, (k, round4(k as f64 / rolls))))
                     .collect(),
             };
             (a.first, summary)
@@ -711,15 +794,37 @@ fn summarise(
     })
 }
 
+/// One ruleset's games: the scenario as loaded with it and their tally.
+struct Played {
+    scenario: Scenario,
+    tally: Tally,
+}
+
 fn simulate(
     args: &SimArgs<'_>,
     ruleset: Option<&Path>,
     orders: &[Located<OrderSpec>],
     threads: usize,
-) -> Result<SimSummary, Failure> {
+    shard: Shard,
+) -> Result<Played, Failure> {
     let s = load::load_scenario(args.scenario, ruleset)?;
     let seed = args.seed.unwrap_or(s.compiled.setup.seed);
     let label = s.ruleset.rules.identity.name.clone();
+    let seats = seats_for(&s, args.policies)?;
+    let quiet = args.json;
+    let tally = play_many(
+        &s,
+        orders,
+        &seats,
+        (seed, args.runs, shard),
+        threads,
+        &label,
+        quiet,
+    )?;
+    Ok(Played { scenario: s, tally })
+}
+
+fn seats_for(s: &Scenario, policies: &[String]) -> Result<Seats, Failure> {
     let sides: Vec<String> = s
         .compiled
         .setup
@@ -727,21 +832,69 @@ fn simulate(
         .iter()
         .map(|d| d.name.clone())
         .collect();
-    let seats = policy::seats(args.policies, &sides).map_err(|e| match e {
+    policy::seats(policies, &sides).map_err(|e| match e {
         PolicyError::Unknown(m) => Failure::Usage(m),
         PolicyError::Script(m) => Failure::Rules(m),
-    })?;
-    let tally = play_many(&s, orders, &seats, seed, args.runs, threads, &label)?;
-    summarise(&s, orders, seed, tally)
+    })
 }
 
-/// `grognard sim`: the same orders over `runs` seeds, summarised.
+/// The format tag of a part file.
+const PART_FORMAT: &str = "grognard-sim-part-1";
+
+/// What one shard of a `sim` wrote: the run it belongs to (files by path and content hash,
+/// policies, seed, runs) and the exact tally of its games, for `sim-merge`.
+#[derive(Serialize, Deserialize)]
+struct Part {
+    format: String,
+    scenario: String,
+    scenario_hash: String,
+    orders: Option<String>,
+    orders_hash: Option<String>,
+    policies: Vec<String>,
+    seed: u64,
+    runs: u32,
+    shard: Shard,
+    ruleset_hash: String,
+    tally: Tally,
+    /// The compared ruleset (`--ruleset`): its path, identity and tally.
+    other: Option<OtherPart>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct OtherPart {
+    ruleset: String,
+    ruleset_hash: String,
+    tally: Tally,
+}
+
+/// Everything of a part but the tallies: what must be equal across the parts of one run.
+fn run_key(p: &Part) -> serde_json::Value {
+    json!({
+        "scenario": p.scenario, "scenario_hash": p.scenario_hash, "orders": p.orders,
+        "orders_hash": p.orders_hash, "policies": p.policies, "seed": p.seed, "runs": p.runs,
+        "shards": p.shard.count, "ruleset_hash": p.ruleset_hash,
+        "other": p.other.as_ref().map(|o| (&o.ruleset, &o.ruleset_hash)),
+    })
+}
+
+fn file_hash(path: &Path) -> Result<String, Failure> {
+    std::fs::read(path)
+        .map(|b| load::content_hash(&b))
+        .map_err(|e| {
+            Failure::Rules(format!(
+                "{}: cannot read the file: {e}",
+                load::display(path)
+            ))
+        })
+}
+
+/// `grognard sim`: the same orders over `runs` seeds, summarised (or one shard of them,
+/// tallied to a part file).
 pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
-    if args.runs == 0 || args.runs > MAX_RUNS {
-        return Err(Failure::Usage(format!(
-            "--runs {}: expected 1 to {MAX_RUNS}",
-            args.runs
-        )));
+    if args.runs == 0 {
+        return Err(Failure::Usage(
+            "--runs 0: expected at least 1 game".to_owned(),
+        ));
     }
     if args.threads == Some(0) {
         return Err(Failure::Usage("--threads must be at least 1".to_owned()));
@@ -752,6 +905,16 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
                 .to_owned(),
         ));
     }
+    let shard = match args.shard {
+        Some(text) => Shard::parse(text).map_err(Failure::Usage)?,
+        None => Shard::WHOLE,
+    };
+    if args.shard.is_some() && args.out.is_none() {
+        return Err(Failure::Usage(
+            "--shard needs --out PART.json: a shard's games are summed up by `grognard sim-merge`"
+                .to_owned(),
+        ));
+    }
     let orders = match args.orders {
         Some(path) => load::load_orders(path)?,
         None => Vec::new(),
@@ -759,22 +922,196 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    let a = simulate(args, None, &orders, threads)?;
+    let a = simulate(args, None, &orders, threads, shard)?;
     let b = match args.other {
-        Some(path) => Some(simulate(args, Some(path), &orders, threads)?),
+        Some(path) => Some(simulate(args, Some(path), &orders, threads, shard)?),
         None => None,
     };
-    if args.json {
-        match &b {
-            Some(b) => print_json(&json!({ "a": a, "b": b })),
-            None => print_json(&json!(a)),
+    if let Some(out) = args.out {
+        let seed = args.seed.unwrap_or(a.scenario.compiled.setup.seed);
+        let part = Part {
+            format: PART_FORMAT.to_owned(),
+            scenario: load::display(args.scenario),
+            scenario_hash: a.scenario.hash.clone(),
+            orders: args.orders.map(load::display),
+            orders_hash: args.orders.map(file_hash).transpose()?,
+            policies: args.policies.to_vec(),
+            seed,
+            runs: args.runs,
+            shard,
+            ruleset_hash: a.scenario.ruleset.rules.identity.hash.clone(),
+            tally: a.tally,
+            other: match (b, args.other) {
+                (Some(b), Some(path)) => Some(OtherPart {
+                    ruleset: load::display(path),
+                    ruleset_hash: b.scenario.ruleset.rules.identity.hash.clone(),
+                    tally: b.tally,
+                }),
+                _ => None,
+            },
+        };
+        let text = serde_json::to_string(&part)
+            .map_err(|e| Failure::Rules(format!("cannot write the part: {e}")))?;
+        std::fs::write(out, text).map_err(|e| {
+            Failure::Rules(format!(
+                "{}: cannot write the part: {e}",
+                load::display(out)
+            ))
+        })?;
+        if !args.json {
+            out!(
+                "shard {}/{}: {} of {} games tallied in {}",
+                shard.index + 1,
+                shard.count,
+                shard.len(args.runs),
+                args.runs,
+                load::display(out)
+            );
         }
         return Ok(());
     }
-    match &b {
-        None => print_summary(&a),
-        Some(b) => print_comparison(&a, b),
+    let seed = args.seed.unwrap_or(a.scenario.compiled.setup.seed);
+    let sa = summarise(&a.scenario, &orders, seed, a.tally)?;
+    let sb = match b {
+        Some(b) => Some(summarise(&b.scenario, &orders, seed, b.tally)?),
+        None => None,
+    };
+    report(&sa, sb.as_ref(), args.json);
+    Ok(())
+}
+
+fn report(a: &SimSummary, b: Option<&SimSummary>, json: bool) {
+    if json {
+        match b {
+            Some(b) => print_json(&json!({ "a": a, "b": b })),
+            None => print_json(&json!(a)),
+        }
+        return;
     }
+    match b {
+        None => print_summary(a),
+        Some(b) => print_comparison(a, b),
+    }
+}
+
+/// `grognard sim-merge`: the parts of one sharded run added up into the summary the whole
+/// run prints. The parts must be of one run (same files, policies, seed, runs and number
+/// of shards) and hold every shard once; the files they name must still be the same.
+pub(crate) fn merge(paths: &[PathBuf], json: bool) -> Outcome {
+    let mut parts: Vec<(PathBuf, Part)> = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Failure::Rules(format!(
+                "{}: cannot read the part: {e}",
+                load::display(path)
+            ))
+        })?;
+        let part: Part = serde_json::from_str(&text).map_err(|e| {
+            Failure::Rules(format!(
+                "{}: not a part written by `grognard sim --shard I/N --out` ({e})",
+                load::display(path)
+            ))
+        })?;
+        if part.format != PART_FORMAT {
+            return Err(Failure::Rules(format!(
+                "{}: a part of format `{}`; this grognard reads `{PART_FORMAT}`",
+                load::display(path),
+                part.format
+            )));
+        }
+        parts.push((path.clone(), part));
+    }
+    parts.sort_by_key(|(_, p)| p.shard.index);
+    let (first_path, first) = &parts[0];
+    let key = run_key(first);
+    for (path, p) in &parts[1..] {
+        if run_key(p) != key {
+            return Err(Failure::Rules(format!(
+                "{} and {} are parts of different runs (scenario, orders, policies, seed, runs, \
+                 rulesets or number of shards differ)",
+                load::display(first_path),
+                load::display(path)
+            )));
+        }
+    }
+    let count = first.shard.count;
+    let have: Vec<u32> = parts.iter().map(|(_, p)| p.shard.index).collect();
+    for (path, p) in &parts {
+        if have.iter().filter(|i| **i == p.shard.index).count() > 1 {
+            return Err(Failure::Rules(format!(
+                "shard {}/{count} is given twice ({})",
+                p.shard.index + 1,
+                load::display(path)
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !have.contains(i))
+        .map(|i| format!("{}/{count}", i + 1))
+        .collect();
+    if !missing.is_empty() {
+        let (what, verb) = if missing.len() == 1 {
+            ("shard", "is")
+        } else {
+            ("shards", "are")
+        };
+        return Err(Failure::Rules(format!(
+            "{what} {} {verb} missing: the run has {count} shards",
+            missing.join(", ")
+        )));
+    }
+    let scenario_path = PathBuf::from(&first.scenario);
+    let orders = match &first.orders {
+        Some(o) => {
+            let path = PathBuf::from(o);
+            if first.orders_hash.as_deref() != Some(file_hash(&path)?.as_str()) {
+                return Err(Failure::Rules(format!(
+                    "{o}: the orders file changed since the parts were played"
+                )));
+            }
+            load::load_orders(&path)?
+        }
+        None => Vec::new(),
+    };
+    let load = |ruleset: Option<&Path>, hash: &str| -> Result<Scenario, Failure> {
+        let s = load::load_scenario(&scenario_path, ruleset)?;
+        if s.hash != first.scenario_hash {
+            return Err(Failure::Rules(format!(
+                "{}: the scenario changed since the parts were played",
+                first.scenario
+            )));
+        }
+        if s.ruleset.rules.identity.hash != hash {
+            return Err(Failure::Rules(format!(
+                "{}: the ruleset changed since the parts were played",
+                s.ruleset.rules.identity.name
+            )));
+        }
+        Ok(s)
+    };
+    let sa = load(None, &first.ruleset_hash)?;
+    let sb = match &first.other {
+        Some(o) => Some(load(Some(Path::new(&o.ruleset)), &o.ruleset_hash)?),
+        None => None,
+    };
+    let seed = first.seed;
+    let mut ta = Tally::default();
+    let mut tb = Tally::default();
+    for (_, p) in parts {
+        ta.merge(p.tally);
+        if let Some(o) = p.other {
+            tb.merge(o.tally);
+        }
+    }
+    if let Some((_, m)) = ta.failed.take() {
+        return Err(Failure::Rules(m));
+    }
+    let a = summarise(&sa, &orders, seed, ta)?;
+    let b = match sb {
+        Some(s) => Some(summarise(&s, &orders, seed, tb)?),
+        None => None,
+    };
+    report(&a, b.as_ref(), json);
     Ok(())
 }
 
@@ -984,9 +1321,10 @@ fn print_comparison(a: &SimSummary, b: &SimSummary) {
         };
         for (outcome, (_, p)) in &x.outcomes {
             let q = y.outcomes.get(outcome).map_or(0.0, |o| o.1);
-            let rate = |p: f64, n: u32| Estimate {
+            #[allow(clippy::cast_precision_loss)] // roll counts stay far below 2^53
+            let rate = |p: f64, n: u64| Estimate {
                 mean: p,
-                ci95: round4(1.96 * (p * (1.0 - p) / f64::from(n.max(1))).sqrt()),
+                ci95: round4(1.96 * (p * (1.0 - p) / n.max(1) as f64).sqrt()),
             };
             row(
                 format!("{} {} {outcome}", x.piece, x.action),

@@ -48,6 +48,16 @@ if [ "${1:-}" = test ]; then
       exit 1
     fi
   fi
+  # GNU parallel: the test run plays a sharded simulation with it (docs/scale-out.md).
+  if ! command -v parallel >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      apt-get install -y -qq --no-install-recommends parallel >/dev/null \
+        || { apt-get update -qq && apt-get install -y -qq --no-install-recommends parallel >/dev/null; }
+    else
+      echo "GNU parallel is needed for the sharded simulation check: install it (apt install parallel)" >&2
+      exit 1
+    fi
+  fi
   # Licences, banned crates and sources. Built once (a few minutes), then skipped.
   if ! command -v cargo-deny >/dev/null 2>&1; then
     echo "installing cargo-deny (once; a few minutes)"

@@ -14,6 +14,8 @@ for scenario in examples/*.yaml; do
   case $scenario in *.orders.yaml) continue ;; esac
   target/debug/grognard fuzz "$scenario" --games 2
 done
+# A sharded simulation with GNU parallel, merged and compared with the whole run.
+bash tools/sim-shards.sh target/debug/grognard examples/hex-command.yaml 12 4
 cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
 typos
