@@ -150,3 +150,19 @@ fn more_than_the_old_cap_of_runs_is_accepted() {
     ]);
     assert!(out.contains("shard 1/50001: 2 of 100001 games"), "{out}");
 }
+
+#[test]
+fn numbers_echoed_from_a_file_read_as_people_write_them() {
+    // A value of 1e308 is echoed as `1e308`, never as its 309 digits.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("huge.yaml");
+    std::fs::write(
+        &file,
+        "scenario: huge\nruleset: drill-open\nboard: { width: 1e308, height: 48 }\nsides: { blue: {}, red: {} }\npieces: []\n",
+    )
+    .expect("write");
+    let r = grognard(&["validate", &file.to_string_lossy()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("found `1e308`"), "{}", r.stderr);
+    assert!(!r.stderr.contains("0000000000"), "{}", r.stderr);
+}

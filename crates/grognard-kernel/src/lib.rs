@@ -25,6 +25,7 @@ pub mod reach;
 pub mod rules;
 mod sight;
 pub mod state;
+pub mod text;
 mod threat;
 pub mod turning;
 pub mod victory;

@@ -68,7 +68,8 @@ fn table_point(x: f64, y: f64) -> mlua::Result<grognard_kernel::geometry::open::
             ))
         } else {
             Err(mlua::Error::runtime(format!(
-                "expected a distance in inches, got {v}"
+                "expected a distance in inches, got {}",
+                grognard_kernel::text::number(v)
             )))
         }
     };

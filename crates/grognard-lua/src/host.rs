@@ -390,7 +390,8 @@ fn cost_from_lua(value: &Value, label: &str) -> Result<Option<Cost>, HookFailure
     if !points.is_finite() || !(0.0..=1_000_000.0).contains(&points) {
         return Err(HookFailure {
             message: format!(
-                "{label} returned {points}; a cost must be from 0 to 1,000,000 points"
+                "{label} returned {}; a cost must be from 0 to 1,000,000 points",
+                grognard_kernel::text::number(points)
             ),
         });
     }

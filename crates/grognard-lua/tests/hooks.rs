@@ -204,6 +204,22 @@ fn a_runaway_hook_is_stopped_and_changes_nothing() {
 }
 
 #[test]
+fn a_hook_returning_a_huge_number_is_refused_with_the_number_as_people_write_it() {
+    let r = ruleset("tests/fixtures/hooks/huge.yaml");
+    let (mut game, mut hooks) = start(&r, "{}");
+    let refused = step(&mut game, &mut hooks, "inf", (2, 3)).expect_err("too large");
+    assert_eq!(refused.kind, RefusalKind::HookFailed);
+    assert!(
+        refused
+            .message
+            .contains("returned 1e308; a cost must be from 0 to 1,000,000 points"),
+        "{}",
+        refused.message
+    );
+    assert!(refused.message.len() < 300, "{}", refused.message);
+}
+
+#[test]
 fn a_hook_returning_the_wrong_type_is_refused_clearly() {
     let r = ruleset("tests/fixtures/hooks/wrong-type.yaml");
     let (mut game, mut hooks) = start(&r, "{}");

@@ -56,7 +56,8 @@ impl<'de> Deserialize<'de> for Text {
                 Ok(Text(v.to_string()))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Text, E> {
-                Ok(Text(v.to_string()))
+                // As written (`1e308`), not expanded to hundreds of digits.
+                Ok(Text(grognard_kernel::text::number(v)))
             }
         }
         d.deserialize_any(V)

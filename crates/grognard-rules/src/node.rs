@@ -87,7 +87,7 @@ impl Value {
             Self::Null => "nothing (an empty value)".to_string(),
             Self::Bool(b) => format!("`{b}`"),
             Self::Int(i) => format!("the whole number {i}"),
-            Self::Float(x) => format!("the decimal number {x}"),
+            Self::Float(x) => format!("the decimal number {}", grognard_kernel::text::number(*x)),
             Self::Str(s) if s.is_empty() => "empty text".to_string(),
             Self::Str(s) => format!("the text {}", quote(s)),
             Self::Seq(items) if items.is_empty() => "an empty list".to_string(),

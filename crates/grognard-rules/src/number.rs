@@ -378,7 +378,10 @@ impl Visitor<'_> for CostVisitor {
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<CostValue, E> {
         if !v.is_finite() {
-            return Err(E::custom(format!("expected {COST_FORMS}, found {v}")));
+            return Err(E::custom(format!(
+                "expected {COST_FORMS}, found {}",
+                shown(v)
+            )));
         }
         let scaled = v * 100.0;
         let rounded = scaled.round();
@@ -386,11 +389,12 @@ impl Visitor<'_> for CostVisitor {
         // hundredths was written as one.
         if (scaled - rounded).abs() > 1e-6 {
             return Err(E::custom(format!(
-                "{v} is not a whole number of hundredths"
+                "{} is not a whole number of hundredths",
+                shown(v)
             )));
         }
         if rounded < f64::from(i32::MIN) || rounded > f64::from(i32::MAX) {
-            return Err(E::custom(cost_out_of_range(&v.to_string())));
+            return Err(E::custom(cost_out_of_range(&shown(v))));
         }
         // In range and whole, checked just above.
         #[allow(clippy::cast_possible_truncation)]
@@ -491,18 +495,22 @@ impl Visitor<'_> for LenVisitor {
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<LenValue, E> {
         if !v.is_finite() {
-            return Err(E::custom(format!("expected {LEN_FORMS}, found {v}")));
+            return Err(E::custom(format!(
+                "expected {LEN_FORMS}, found {}",
+                shown(v)
+            )));
         }
         let scaled = v * 1_000.0;
         let rounded = scaled.round();
         if (scaled - rounded).abs() > 1e-6 {
             return Err(E::custom(format!(
-                "{v} is not a whole number of thousandths of an inch"
+                "{} is not a whole number of thousandths of an inch",
+                shown(v)
             )));
         }
         // 2^53 thou is about 142,000 miles: far beyond any table, and exact in an f64.
         if rounded.abs() > 9_007_199_254_740_992.0 {
-            return Err(E::custom(format!("{v} is too large for a length")));
+            return Err(E::custom(format!("{} is too large for a length", shown(v))));
         }
         #[allow(clippy::cast_possible_truncation)]
         let thou = rounded as i64;
@@ -613,4 +621,9 @@ mod tests {
         assert!(serde_json::from_str::<CostValue>("true").is_err());
         assert!(serde_json::from_str::<CostValue>("99999999999").is_err());
     }
+}
+
+/// A decimal from a file as a person writes it (`1e308`, not 309 digits).
+fn shown(v: f64) -> String {
+    grognard_kernel::text::number(v)
 }

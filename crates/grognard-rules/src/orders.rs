@@ -66,7 +66,10 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
             if v.is_finite() && v.abs() <= 100_000.0 {
                 Ok(Len((v * 1000.0).round() as i64))
             } else {
-                Err(format!("{v} is not a distance in inches"))
+                Err(format!(
+                    "{} is not a distance in inches",
+                    grognard_kernel::text::number(v)
+                ))
             }
         };
         Action::MoveTo {

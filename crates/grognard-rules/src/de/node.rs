@@ -161,7 +161,13 @@ impl<'a, 'p> NodeDe<'a, 'p> {
             Value::Int(i) => Some(Cow::Owned(i.to_string())),
             Value::Bool(b) => Some(Cow::Owned(b.to_string())),
             Value::Float(x) => {
-                self.mismatch("text", Some(format!("put the number in quotes: \"{x}\"")));
+                self.mismatch(
+                    "text",
+                    Some(format!(
+                        "put the number in quotes: \"{}\"",
+                        grognard_kernel::text::number(*x)
+                    )),
+                );
                 None
             }
             _ => {
