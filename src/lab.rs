@@ -65,22 +65,118 @@ fn cases(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, F
 fn cases_unchecked(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, Failure> {
     let mut fixed = Vec::new();
     for (name, v) in &sets.fixed {
-        fixed.push((input_index(chart, name)?, *v));
+        fixed.extend(resolve_set(r, chart, name, *v)?);
     }
     match &sets.vary {
         None => Ok(vec![chart_case(chart, &r.rules.dice, &fixed)]),
-        Some((name, values)) => {
-            let i = input_index(chart, name)?;
-            Ok(values
-                .iter()
-                .map(|v| {
-                    let mut set = fixed.clone();
-                    set.push((i, *v));
-                    chart_case(chart, &r.rules.dice, &set)
-                })
-                .collect())
-        }
+        Some((name, values)) => values
+            .iter()
+            .map(|v| {
+                let mut set = fixed.clone();
+                set.extend(resolve_set(r, chart, name, *v)?);
+                Ok(chart_case(chart, &r.rules.dice, &set))
+            })
+            .collect(),
     }
+}
+
+/// The designer's units `--set` accepts besides a chart's own inputs: `distance` (what the
+/// rules measure: steps on a grid, rule inches on a table) for inputs read `from:
+/// distance_band`, and `inches` (table inches, what the tape reads) for inputs read from
+/// `table_distance_band` — and, on a table, from `distance_band`, through the scale.
+const UNITS: [&str; 2] = ["distance", "inches"];
+
+/// The inputs of `chart` that `unit` (`distance`, `inches`) reaches, each with the band it
+/// reads for `v` of that unit.
+fn unit_bands(r: &Ruleset, chart: &ChartDef, unit: &str, v: i32) -> Vec<(usize, i32)> {
+    use grognard_kernel::chart::InputSource;
+    use grognard_kernel::rules::GeometryRules;
+    let band = |bands: &[u32], d: u32| bands.iter().position(|b| d <= *b).unwrap_or(bands.len());
+    let d = u32::try_from(v).unwrap_or(0);
+    let open_scale = match &r.rules.geometry {
+        GeometryRules::Open { scale } if scale.num > 0 => Some(*scale),
+        _ => None,
+    };
+    chart
+        .inputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, input)| {
+            let b = match (&input.source, unit, open_scale) {
+                (Some(InputSource::DistanceBand(bands)), "distance", _) => band(bands, d),
+                (Some(InputSource::TableDistanceBand(bands)), "inches", _) => band(bands, d),
+                (Some(InputSource::DistanceBand(bands)), "inches", Some(scale)) => {
+                    // Table inches to whole rule inches, as the kernel measures them.
+                    let rule = i128::from(d) * i128::from(scale.den) / i128::from(scale.num);
+                    band(bands, u32::try_from(rule).unwrap_or(u32::MAX))
+                }
+                _ => return None,
+            };
+            Some((i, i32::try_from(b).unwrap_or(i32::MAX)))
+        })
+        .collect()
+}
+
+/// What `unit` counts on this ruleset's board: `hexes`, `squares`, `rule inches`, `inches`.
+fn unit_word(r: &Ruleset, unit: &str) -> &'static str {
+    use grognard_kernel::rules::GeometryRules;
+    match (&r.rules.geometry, unit) {
+        (GeometryRules::Open { .. }, "distance") => "rule inches",
+        (_, "inches") => "inches",
+        (GeometryRules::Hex { .. }, _) => "hexes",
+        _ => "squares",
+    }
+}
+
+/// How one `--set NAME=VALUE` reaches the chart: the input `NAME`, or a designer unit
+/// (`distance=3`) as the band each distance input reads for it.
+fn resolve_set(
+    r: &Ruleset,
+    chart: &ChartDef,
+    name: &str,
+    v: i32,
+) -> Result<Vec<(usize, i32)>, Failure> {
+    if chart.inputs.iter().any(|x| x.name == name) || !UNITS.contains(&name) {
+        return Ok(vec![(input_index(chart, name)?, v)]);
+    }
+    if v < 0 {
+        return Err(Failure::Usage(format!(
+            "--set {name}={v}: a distance is 0 or more"
+        )));
+    }
+    let bands = unit_bands(r, chart, name, v);
+    if bands.is_empty() {
+        let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
+        return Err(Failure::Usage(format!(
+            "--set {name}: chart `{}` reads no input from {} ({} in {}); its inputs are {}",
+            chart.name,
+            if name == "distance" {
+                "distance_band"
+            } else {
+                "table_distance_band"
+            },
+            unit_word(r, name),
+            r.rules.identity.name,
+            names.join(", ")
+        )));
+    }
+    Ok(bands)
+}
+
+/// `3 hexes → band 2` for a designer unit's value (`band 2` per input when several).
+fn unit_text(r: &Ruleset, chart: &ChartDef, name: &str, v: i32) -> Option<String> {
+    if chart.inputs.iter().any(|x| x.name == name) || !UNITS.contains(&name) {
+        return None;
+    }
+    let bands = unit_bands(r, chart, name, v);
+    let parts: Vec<String> = bands
+        .iter()
+        .map(|(i, b)| match bands.len() {
+            1 => format!("band {b}"),
+            _ => format!("{} band {b}", chart.inputs[*i].name),
+        })
+        .collect();
+    Some(format!("{v} {} → {}", unit_word(r, name), parts.join(", ")))
 }
 
 fn ratio_json(outcome: &str, p: Ratio) -> Value {
@@ -261,10 +357,19 @@ pub fn chart(
         None => vec![None],
     };
     let vary_index = |c: &ChartDef| {
-        sets.vary
-            .as_ref()
-            .and_then(|(n, _)| c.inputs.iter().position(|d| &d.name == n))
+        sets.vary.as_ref().and_then(|(n, _)| {
+            c.inputs
+                .iter()
+                .position(|d| &d.name == n)
+                .or_else(|| unit_bands(&a, c, n, 0).first().map(|(i, _)| *i))
+        })
     };
+    // Designer units given one value: `distance: 3 hexes → band 2`.
+    let converted: Vec<String> = sets
+        .fixed
+        .iter()
+        .filter_map(|(n, v)| unit_text(&a, chart_a, n, *v).map(|t| format!("{n}: {t}")))
+        .collect();
     if json {
         let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
             cs.iter()
@@ -302,8 +407,19 @@ pub fn chart(
                 .collect::<Vec<_>>()
         });
         let mut report = describe(&a, chart_a, &cases_a);
+        if let (Some((n, asked)), Some(rows)) = (
+            &sets.vary,
+            report.get_mut("rows").and_then(Value::as_array_mut),
+        ) {
+            for (row, v) in rows.iter_mut().zip(asked) {
+                if let (Some(t), Some(map)) = (unit_text(&a, chart_a, n, *v), row.as_object_mut()) {
+                    map.insert("value_text".into(), json!(t));
+                }
+            }
+        }
         if let Some(map) = report.as_object_mut() {
             map.insert("chart".into(), json!(chart_a.name));
+            map.insert("converted".into(), json!(converted));
             map.insert("outcomes".into(), json!(outcomes));
             map.insert(
                 "vary".into(),
@@ -344,6 +460,9 @@ pub fn chart(
             "inputs"
         };
         out!("{label}: {}", inputs_text(chart_a, case, skip));
+    }
+    for line in &converted {
+        out!("{line}");
     }
     let band_chart = matches!(chart_a.lookup, Lookup::Band { .. });
     match (&sets.vary, &other) {
@@ -389,7 +508,13 @@ pub fn chart(
             }
         }
         (Some((name, asked)), None) => {
-            let mut header = vec![name.clone()];
+            let unit =
+                UNITS.contains(&name.as_str()) && !chart_a.inputs.iter().any(|x| &x.name == name);
+            let mut header = vec![if unit {
+                format!("{name} ({})", unit_word(&a, name))
+            } else {
+                name.clone()
+            }];
             if band_chart {
                 header.push("→ band".to_owned());
             }
@@ -397,10 +522,15 @@ pub fn chart(
             header.extend(outcomes.iter().cloned());
             let mut rows = vec![header];
             for (case, v) in cases_a.iter().zip(asked) {
-                let mut row = vec![value_label(
-                    *v,
-                    skip.and_then(|i| case.inputs.get(i).copied()),
-                )];
+                let mut row = vec![if unit {
+                    let bands: Vec<String> = unit_bands(&a, chart_a, name, *v)
+                        .iter()
+                        .map(|(_, b)| format!("band {b}"))
+                        .collect();
+                    format!("{v} → {}", bands.join(", "))
+                } else {
+                    value_label(*v, skip.and_then(|i| case.inputs.get(i).copied()))
+                }];
                 if band_chart {
                     row.push(
                         case.band

@@ -553,3 +553,111 @@ fn bundled_files_conform_to_the_schemas() {
         assert!(all.contains(want), "{want}: {all}");
     }
 }
+
+// ---- designer units ----------------------------------------------------------------------
+
+#[test]
+fn the_chart_lab_takes_distances_in_the_designers_units() {
+    // Hex Command's fire chart reads its range band `from: distance_band` (bands 1, 2, 3, 5
+    // hexes): 3 hexes is band 2, the Code band.
+    let one = grognard(&[
+        "chart",
+        "rulesets/hex-command.yaml",
+        "fire_small_b",
+        "--set",
+        "distance=3",
+    ]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(
+        one.stdout.contains("distance: 3 hexes → band 2"),
+        "{}",
+        one.stdout
+    );
+    assert!(one.stdout.contains("band: 2 (Code)"), "{}", one.stdout);
+    // The same as asking for the band itself.
+    let band = grognard(&[
+        "chart",
+        "rulesets/hex-command.yaml",
+        "fire_small_b",
+        "--set",
+        "band=2",
+    ]);
+    let odds = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains('%'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(odds(&one.stdout), odds(&band.stdout));
+    // A range prints the table by distance.
+    let range = grognard(&[
+        "chart",
+        "rulesets/hex-command.yaml",
+        "fire_small_b",
+        "--set",
+        "distance=1..6",
+    ]);
+    assert_eq!(range.code, 0, "{}", range.stderr);
+    assert!(
+        range.stdout.contains("distance (hexes)"),
+        "{}",
+        range.stdout
+    );
+    assert!(range.stdout.contains("4 → band 3"), "{}", range.stdout);
+    assert!(range.stdout.contains("6 → band 4"), "{}", range.stdout);
+    let json = grognard(&[
+        "chart",
+        "rulesets/hex-command.yaml",
+        "fire_small_b",
+        "--set",
+        "distance=1..6",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(v["rows"][2]["value"], 3);
+    assert_eq!(v["rows"][2]["value_text"], "3 hexes → band 2");
+    assert_eq!(v["rows"][2]["inputs"]["band"], 2);
+    // Table inches on the open table: Black Powder's command distance is read in table
+    // inches (`table_distance_band`, bands 11, 23, ...): 14 inches is band 1.
+    let bp = grognard(&[
+        "chart",
+        "rulesets/black-powder.yaml",
+        "command",
+        "--set",
+        "inches=14",
+    ]);
+    assert_eq!(bp.code, 0, "{}", bp.stderr);
+    assert!(
+        bp.stdout.contains("inches: 14 inches → band 1"),
+        "{}",
+        bp.stdout
+    );
+    // A chart with no distance input says so, and a negative distance is refused.
+    let none = grognard(&[
+        "chart",
+        "rulesets/drill-square.yaml",
+        "volley",
+        "--set",
+        "distance=3",
+    ]);
+    assert_eq!(none.code, 2);
+    assert!(
+        none.stderr
+            .contains("chart `volley` reads no input from distance_band"),
+        "{}",
+        none.stderr
+    );
+    let negative = grognard(&[
+        "chart",
+        "rulesets/hex-command.yaml",
+        "fire_small_b",
+        "--set",
+        "distance=-1",
+    ]);
+    assert_eq!(negative.code, 2);
+    assert!(
+        negative.stderr.contains("a distance is 0 or more"),
+        "{}",
+        negative.stderr
+    );
+}

@@ -933,3 +933,19 @@ fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
     );
     assert!(game.setting_up());
 }
+
+#[test]
+fn a_distance_band_can_be_set_by_its_distance_in_hexes() {
+    // The drill's fire chart reads its band from the distance (bands 1, 2, 3, 4 hexes): the
+    // chart panel offers the distance beside the band, as `grognard chart --set distance=3`.
+    let _root = at_root();
+    let mut h = with_ruleset("rulesets/drill-hex.yaml");
+    tab(&mut h, "Charts");
+    h.get_by_label("= hexes").set_value_accesskit(3.0);
+    h.run();
+    let band = h
+        .state()
+        .chart_input("fire", "band")
+        .expect("the band was set");
+    assert_eq!(band, 2, "3 hexes is band 2");
+}

@@ -138,6 +138,33 @@ impl EditorApp {
                 if r.changed() {
                     out.push(Command::ChartInput(input.name.clone(), v));
                 }
+                // A band read from a distance can be set by the distance itself, in the
+                // designer's units (`3 hexes` → band 2), as `grognard chart --set` does.
+                if let Some((bands, unit)) = distance_bands(now, input) {
+                    let key = (chart.to_owned(), format!("{} ({unit})", input.name));
+                    let mut d = self.rt.chart_inputs.get(&key).copied().unwrap_or_else(|| {
+                        // The nearest distance the band covers.
+                        usize::try_from(v)
+                            .ok()
+                            .and_then(|b| b.checked_sub(1))
+                            .and_then(|b| bands.get(b))
+                            .map_or(0, |top| i32::try_from(*top).unwrap_or(0) + 1)
+                    });
+                    let shown = ui.label(format!("= {unit}"));
+                    if ui
+                        .add(egui::DragValue::new(&mut d).range(0..=9_999))
+                        .labelled_by(shown.id)
+                        .changed()
+                    {
+                        let d32 = u32::try_from(d).unwrap_or(0);
+                        let band = bands.iter().position(|b| d32 <= *b).unwrap_or(bands.len());
+                        out.push(Command::ChartInput(key.1.clone(), d));
+                        out.push(Command::ChartInput(
+                            input.name.clone(),
+                            i32::try_from(band).unwrap_or(i32::MAX),
+                        ));
+                    }
+                }
                 set.push((i, v));
             }
         });
@@ -210,5 +237,24 @@ impl EditorApp {
                         .color(Color32::from_rgb(220, 140, 0)),
                 );
             });
+    }
+}
+
+/// The bands of an input read from a distance, with the unit its distance is counted in
+/// (`hexes`, `squares`, `rule inches`, `inches`).
+fn distance_bands<'a>(
+    rules: &grognard_kernel::rules::Rules,
+    input: &'a grognard_kernel::chart::InputDef,
+) -> Option<(&'a [u32], &'static str)> {
+    use grognard_kernel::chart::InputSource;
+    use grognard_kernel::rules::GeometryRules;
+    match (&input.source, &rules.geometry) {
+        (Some(InputSource::TableDistanceBand(b)), _) => Some((b, "inches")),
+        (Some(InputSource::DistanceBand(b)), GeometryRules::Open { .. }) => {
+            Some((b, "rule inches"))
+        }
+        (Some(InputSource::DistanceBand(b)), GeometryRules::Hex { .. }) => Some((b, "hexes")),
+        (Some(InputSource::DistanceBand(b)), _) => Some((b, "squares")),
+        _ => None,
     }
 }

@@ -302,7 +302,16 @@ impl EditorApp {
         self.rt.bench.as_ref()
     }
 
-    /// The game being played.
+    /// The value the chart panel holds for one input of a chart (tests read it).
+    #[must_use]
+    pub fn chart_input(&self, chart: &str, input: &str) -> Option<i32> {
+        self.rt
+            .chart_inputs
+            .get(&(chart.to_owned(), input.to_owned()))
+            .copied()
+    }
+
+    /// The game on the Play tab, if one is open.
     #[must_use]
     pub fn session(&self) -> Option<&Session> {
         self.rt.session.as_ref()
