@@ -524,6 +524,11 @@ impl Visitor<'_> for LenVisitor {
     }
 }
 
+/// A decimal from a file as a person writes it (`1e308`, not 309 digits).
+fn shown(v: f64) -> String {
+    grognard_kernel::text::number(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -621,9 +626,4 @@ mod tests {
         assert!(serde_json::from_str::<CostValue>("true").is_err());
         assert!(serde_json::from_str::<CostValue>("99999999999").is_err());
     }
-}
-
-/// A decimal from a file as a person writes it (`1e308`, not 309 digits).
-fn shown(v: f64) -> String {
-    grognard_kernel::text::number(v)
 }
