@@ -393,6 +393,12 @@ pub trait Hooks {
         true
     }
 
+    /// False when no `stops` hook is bound, so [`Hooks::stops`] always answers `false` and
+    /// a reach query need not ask it for every step. The default is the safe answer.
+    fn stops_is_bound(&self) -> bool {
+        true
+    }
+
     /// Asked after every order while a game goes on (`ended` false) and once as it ends
     /// (`ended` true: its last turn is over, or a victory condition of the data ended it),
     /// with the points its victory conditions count per side. `Some` ends the game now with
@@ -443,6 +449,11 @@ impl Hooks for NoHooks {
 
     /// No `faced` hook.
     fn faced_is_bound(&self) -> bool {
+        false
+    }
+
+    /// No `stops` hook.
+    fn stops_is_bound(&self) -> bool {
         false
     }
 }

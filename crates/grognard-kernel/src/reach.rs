@@ -186,6 +186,101 @@ pub fn reach(
     )
 }
 
+/// Budgets up to this many hundredths are searched with a bucket per cost.
+const BUCKET_LIMIT: i32 = 1 << 16;
+
+/// The search's open labels, handed out cheapest first, ties by fewer steps, then by lower
+/// state. With a budget of at most [`BUCKET_LIMIT`] hundredths, one bucket per cost: labels
+/// only ever arrive at the cost being expanded or dearer (a step never costs less than
+/// nothing), so the buckets are visited once each, in order, and each is sorted once when
+/// its turn comes. That replaces a binary heap's logarithmic pops (a quarter of a query's
+/// time) with a sort of a few dozen labels per cost; the order, and so every path chosen,
+/// is the heap's. Larger budgets use the heap.
+enum Open {
+    Heap(BinaryHeap<Reverse<(Cost, u32, usize)>>),
+    Buckets {
+        /// By cost in hundredths: (steps, state), sorted dearest first once current.
+        buckets: Vec<Vec<(u32, usize)>>,
+        /// The bucket being handed out.
+        at: usize,
+        /// True once the current bucket is sorted.
+        sorted: bool,
+    },
+}
+
+impl Open {
+    fn new(budget: Cost) -> Self {
+        let top = budget.hundredths();
+        if (0..=BUCKET_LIMIT).contains(&top) {
+            Self::Buckets {
+                buckets: scratch::take_buckets(top as usize + 1),
+                at: 0,
+                sorted: false,
+            }
+        } else {
+            Self::Heap(BinaryHeap::from(scratch::take(
+                |b| &mut b.heap,
+                0,
+                Reverse((Cost::ZERO, 0, 0)),
+            )))
+        }
+    }
+
+    fn push(&mut self, cost: Cost, steps: u32, state: usize) {
+        match self {
+            Self::Heap(h) => h.push(Reverse((cost, steps, state))),
+            Self::Buckets {
+                buckets,
+                at,
+                sorted,
+            } => {
+                let i = cost.hundredths().max(0) as usize;
+                let Some(bucket) = buckets.get_mut(i) else {
+                    return;
+                };
+                if i == *at && *sorted {
+                    // A free step into the bucket being handed out keeps it sorted.
+                    let item = (steps, state);
+                    let k = bucket.partition_point(|x| *x > item);
+                    bucket.insert(k, item);
+                } else {
+                    bucket.push((steps, state));
+                }
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<(Cost, u32, usize)> {
+        match self {
+            Self::Heap(h) => h.pop().map(|Reverse(x)| x),
+            Self::Buckets {
+                buckets,
+                at,
+                sorted,
+            } => loop {
+                let bucket = buckets.get_mut(*at)?;
+                if !*sorted {
+                    bucket.sort_unstable_by(|a, b| b.cmp(a));
+                    *sorted = true;
+                }
+                if let Some((steps, state)) = bucket.pop() {
+                    return Some((Cost::from_hundredths(*at as i32), steps, state));
+                }
+                *at += 1;
+                *sorted = false;
+            },
+        }
+    }
+
+    /// Keeps the buffers for the next query on this thread.
+    fn give_back(self) {
+        match self {
+            Self::Heap(h) => scratch::give(|b| &mut b.heap, h.into_vec()),
+            Self::Buckets { buckets, .. } => scratch::give(|b| &mut b.buckets, buckets),
+        }
+    }
+}
+
 /// Most (cell, steps) states kept in dense arrays; beyond, only reached states are stored.
 const DENSE_LIMIT: usize = 1 << 20;
 
@@ -227,20 +322,16 @@ fn reach_with(
     // dense arrays huge and mostly empty.
     let mut table = States::new(cells.saturating_mul(layers), dense_limit);
     let mut cell_at: Vec<Cell> = scratch::take(|b| &mut b.cells, cells, Cell::default());
-    let mut heap = BinaryHeap::from(scratch::take(
-        |b| &mut b.heap,
-        0,
-        Reverse((Cost::ZERO, 0, 0)),
-    ));
+    let mut heap = Open::new(budget);
     let s0 = state_of(start_index, 0);
     table.set_go(s0, Cost::ZERO, NONE);
     cell_at[start_index] = start;
-    heap.push(Reverse((Cost::ZERO, 0u32, s0)));
+    heap.push(Cost::ZERO, 0u32, s0);
     // Fewest steps with which each cell has been expanded. Labels leave the heap cheapest
     // first, so a later label for the same cell with as many steps or more costs at least
     // as much and has no more steps left: it is dominated and need not be expanded.
     let mut expanded_with: Vec<u32> = scratch::take(|b| &mut b.counts, cells, u32::MAX);
-    while let Some(Reverse((spent, steps, state))) = heap.pop() {
+    while let Some((spent, steps, state)) = heap.pop() {
         if spent > table.go(state).0 {
             continue;
         }
@@ -274,11 +365,11 @@ fn reach_with(
                 && total < table.go(next_state).0
             {
                 table.set_go(next_state, total, state);
-                heap.push(Reverse((total, steps + 1, next_state)));
+                heap.push(total, steps + 1, next_state);
             }
         }
     }
-    scratch::give(|b| &mut b.heap, heap.into_vec());
+    heap.give_back();
     scratch::give(|b| &mut b.counts, expanded_with);
     // For each cell, the cheapest state where the piece may stop (fewest steps on a tie).
     let mut chosen: Vec<usize> = scratch::take(|b| &mut b.states, cells, NONE);
@@ -513,6 +604,7 @@ mod scratch {
         pub(super) counts: Vec<Vec<u32>>,
         pub(super) states: Vec<Vec<usize>>,
         pub(super) heap: Vec<Vec<Reverse<(Cost, u32, usize)>>>,
+        pub(super) buckets: Vec<Vec<Vec<(u32, usize)>>>,
         pub(super) spots: Vec<Vec<Spot>>,
     }
 
@@ -536,6 +628,20 @@ mod scratch {
             .unwrap_or_default();
         v.clear();
         v.resize(len, fill);
+        v
+    }
+
+    /// `len` empty buckets, keeping the room a spare set's buckets grew in earlier queries.
+    pub(super) fn take_buckets(len: usize) -> Vec<Vec<(u32, usize)>> {
+        let mut v = SPARE
+            .try_with(|s| s.borrow_mut().buckets.pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        for bucket in &mut v {
+            bucket.clear();
+        }
+        v.resize(len, Vec::new());
         v
     }
 
@@ -587,6 +693,9 @@ pub(crate) struct PlainSteps<'a> {
     pub(crate) stops_on_costly: bool,
     /// The board has half-hexes at its edges (each step then looks at both cells).
     halves: bool,
+    /// A `stops` hook is bound and must be asked at every step (see
+    /// [`crate::hooks::Hooks::stops_is_bound`]); true unless the caller knows better.
+    pub(crate) ask_stops: bool,
 }
 
 impl<'a> PlainSteps<'a> {
@@ -606,6 +715,7 @@ impl<'a> PlainSteps<'a> {
             roads_only: mode.roads_only,
             stops_on_costly: class.stops_on_costly,
             halves: board.has_half_hexes(),
+            ask_stops: true,
         })
     }
 
@@ -614,6 +724,7 @@ impl<'a> PlainSteps<'a> {
     /// else on `to` (no enemy, no sharing or stacking with friends), the mover alone breaks
     /// no stacking limit, and neither cell is a half-hex. Only such steps skip the general
     /// check; they get the same entry from it.
+    #[inline]
     pub(crate) fn plain(
         &self,
         board: &crate::board::Board,
@@ -736,6 +847,49 @@ impl Crowd {
 mod tests {
     use super::*;
     use crate::geometry::SquareGrid;
+
+    /// The bucket queue hands labels out in exactly the heap's order (cost, then steps,
+    /// then state), free steps into the bucket being handed out included, so a query
+    /// chooses the same paths whichever it uses.
+    #[test]
+    fn buckets_hand_out_labels_in_the_heaps_order() {
+        for seed in 0..50u64 {
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut next = |m: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % m
+            };
+            let budget = Cost::from_hundredths(2_000);
+            let mut buckets = Open::new(budget);
+            let mut heap = Open::Heap(BinaryHeap::new());
+            assert!(matches!(buckets, Open::Buckets { .. }));
+            for (q, cost) in [(&mut buckets, Cost::ZERO), (&mut heap, Cost::ZERO)] {
+                q.push(cost, 0, 0);
+            }
+            let mut out = (Vec::new(), Vec::new());
+            loop {
+                let (a, b) = (buckets.pop(), heap.pop());
+                assert_eq!(a, b, "seed {seed}");
+                let Some((spent, steps, _)) = a else { break };
+                out.0.push(a);
+                out.1.push(b);
+                // Each label opens a few more, never cheaper (a free step now and then).
+                for _ in 0..1 + next(3) {
+                    let step = [0, 50, 100, 150][next(4) as usize];
+                    let total = spent.saturating_add(Cost::from_hundredths(step));
+                    if total > budget || out.0.len() > 2_000 {
+                        continue;
+                    }
+                    let state = next(500) as usize;
+                    buckets.push(total, steps + 1, state);
+                    heap.push(total, steps + 1, state);
+                }
+            }
+            assert!(out.0.len() > 1, "seed {seed}: nothing was searched");
+        }
+    }
 
     /// Dense and sparse storage must give the same cells, costs and paths.
     #[test]

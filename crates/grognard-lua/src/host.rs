@@ -438,6 +438,10 @@ impl Hooks for LuaHooks {
         self.faced.is_some()
     }
 
+    fn stops_is_bound(&self) -> bool {
+        self.stops.is_some()
+    }
+
     fn move_cost(
         &mut self,
         world: &World<'_>,

@@ -578,6 +578,7 @@ impl Game {
     /// back in a register: a reach query takes tens of thousands of steps.) With `priced`
     /// (the hook is pure), the hook's answers are kept by terrain and kind of step.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn plain_entry(
         &self,
         state: &State,
@@ -636,10 +637,12 @@ impl Game {
             Err(e) => return fail(e.message),
         };
         let mut can_continue = crowd.zone_at(at).is_none();
-        match hooks.stops(&world, piece.id, from, to) {
-            Ok(true) => can_continue = false,
-            Ok(false) => {}
-            Err(e) => return fail(e.message),
+        if plain.ask_stops {
+            match hooks.stops(&world, piece.id, from, to) {
+                Ok(true) => can_continue = false,
+                Ok(false) => {}
+                Err(e) => return fail(e.message),
+            }
         }
         if plain.stops_on_costly && cost > step {
             can_continue = false;
@@ -712,7 +715,10 @@ impl Game {
             &crate::company::exit_edges(&self.rules, &self.sides, &self.state, piece),
         );
         let crowd = self.crowd(state, piece);
-        let fast = PlainSteps::of(&self.rules, board, piece);
+        let fast = PlainSteps::of(&self.rules, board, piece).map(|mut f| {
+            f.ask_stops = hooks.stops_is_bound();
+            f
+        });
         // A pure move_cost hook answers a plain step by its terrain and kind of step alone
         // (the mover, options and settings being fixed for the query): asked once each.
         let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks
