@@ -189,14 +189,7 @@ pub(crate) fn view(
             } else {
                 out!("referee view · turn {}", game.state().turn);
                 for p in &game.state().pieces {
-                    let side = game
-                        .sides()
-                        .get(p.side.index())
-                        .map_or("?", |s| s.name.as_str());
-                    let kind = game
-                        .rules()
-                        .piece_type(p.kind)
-                        .map_or("?", |t| t.name.as_str());
+                    let (side, kind) = game.side_and_type_names(p);
                     out!("  {:<10} {side}, {kind}, {}", p.name, place_text(&p.place));
                 }
                 out!("log:");

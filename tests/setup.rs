@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use grognard_kernel::action::{Action, Order, RefusalKind};
+use grognard_kernel::action::{Action, Order, Refusal, RefusalKind};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::Hooks;
@@ -32,7 +32,14 @@ fn start() -> (Game, LuaHooks) {
     (game, hooks)
 }
 
-fn deploy(game: &mut Game, hooks: &mut dyn Hooks, side: SideId, name: &str, to: (i32, i32)) {
+/// `side` deploys `name` at `to`.
+fn try_deploy(
+    game: &mut Game,
+    hooks: &mut dyn Hooks,
+    side: SideId,
+    name: &str,
+    to: (i32, i32),
+) -> Result<(), Refusal> {
     let piece = game.piece_by_name(name).expect("piece").id;
     game.apply(
         &Order {
@@ -45,7 +52,11 @@ fn deploy(game: &mut Game, hooks: &mut dyn Hooks, side: SideId, name: &str, to: 
         },
         hooks,
     )
-    .unwrap_or_else(|r| panic!("deploy {name}: {r}"));
+    .map(|_| ())
+}
+
+fn deploy(game: &mut Game, hooks: &mut dyn Hooks, side: SideId, name: &str, to: (i32, i32)) {
+    try_deploy(game, hooks, side, name, to).unwrap_or_else(|r| panic!("deploy {name}: {r}"));
 }
 
 /// A copy of the examples and rulesets in a temporary folder.
@@ -123,19 +134,7 @@ fn the_game_begins_with_the_set_up_and_its_first_turn_once_both_sides_end_it() {
     // Blocks left undeployed stay off the table; a deploy order is refused from now on.
     let div1 = game.piece_by_name("div1").expect("div1").id;
     assert!(!game.piece(div1).expect("div1").on_board());
-    let late = game
-        .apply(
-            &Order {
-                side: FRENCH,
-                action: Action::Deploy {
-                    piece: div1,
-                    to: Cell::new(4, 7),
-                    facing: None,
-                },
-            },
-            &mut hooks,
-        )
-        .expect_err("too late");
+    let late = try_deploy(&mut game, &mut hooks, FRENCH, "div1", (4, 7)).expect_err("too late");
     assert_eq!(late.kind, RefusalKind::OutOfPhase);
     assert!(
         late.message.contains("the set-up is over"),
@@ -148,20 +147,7 @@ fn the_game_begins_with_the_set_up_and_its_first_turn_once_both_sides_end_it() {
 fn a_deployment_outside_the_areas_or_against_stacking_is_refused_and_changes_nothing() {
     let (mut game, mut hooks) = start();
     let before = game.state_bytes();
-    let army = game.piece_by_name("army").expect("army").id;
-    let outside = game
-        .apply(
-            &Order {
-                side: FRENCH,
-                action: Action::Deploy {
-                    piece: army,
-                    to: Cell::new(6, 2),
-                    facing: None,
-                },
-            },
-            &mut hooks,
-        )
-        .expect_err("outside");
+    let outside = try_deploy(&mut game, &mut hooks, FRENCH, "army", (6, 2)).expect_err("outside");
     assert!(
         outside
             .message
@@ -171,20 +157,7 @@ fn a_deployment_outside_the_areas_or_against_stacking_is_refused_and_changes_not
     );
     assert_eq!(game.state_bytes(), before);
     // Another side's piece, and orders other than deploying, are refused too.
-    let corps = game.piece_by_name("corps").expect("corps").id;
-    let theirs = game
-        .apply(
-            &Order {
-                side: FRENCH,
-                action: Action::Deploy {
-                    piece: corps,
-                    to: Cell::new(6, 8),
-                    facing: None,
-                },
-            },
-            &mut hooks,
-        )
-        .expect_err("not ours");
+    let theirs = try_deploy(&mut game, &mut hooks, FRENCH, "corps", (6, 8)).expect_err("not ours");
     assert_eq!(theirs.kind, RefusalKind::BadPiece);
     assert_eq!(game.state_bytes(), before);
     // Stacking: two columns of route cannot share a square (001 [6.98]).
@@ -199,20 +172,7 @@ fn a_deployment_outside_the_areas_or_against_stacking_is_refused_and_changes_not
         .unwrap_or_else(|d| panic!("{d}"));
     deploy(&mut game, &mut hooks, FRENCH, "c1", (2, 4));
     let placed = game.state_bytes();
-    let c2 = game.piece_by_name("c2").expect("c2").id;
-    let refused = game
-        .apply(
-            &Order {
-                side: FRENCH,
-                action: Action::Deploy {
-                    piece: c2,
-                    to: Cell::new(2, 4),
-                    facing: None,
-                },
-            },
-            &mut hooks,
-        )
-        .expect_err("stacking");
+    let refused = try_deploy(&mut game, &mut hooks, FRENCH, "c2", (2, 4)).expect_err("stacking");
     assert_eq!(refused.kind, RefusalKind::Occupied, "{}", refused.message);
     assert_eq!(game.state_bytes(), placed);
     deploy(&mut game, &mut hooks, FRENCH, "c2", (3, 4));

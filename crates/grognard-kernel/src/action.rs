@@ -402,84 +402,64 @@ pub enum Event {
     },
 }
 
+/// The piece an event is about (the actor of an action), as `&PieceId` or `&mut PieceId`
+/// after the event's own reference: one list of the variants for reading and renaming.
+macro_rules! event_piece {
+    ($event:expr) => {
+        match $event {
+            Event::Moved { piece, .. }
+            | Event::MovedOnTable { piece, .. }
+            | Event::Faced { piece, .. }
+            | Event::ModeChanged { piece, .. }
+            | Event::CounterChanged { piece, .. }
+            | Event::FlagChanged { piece, .. }
+            | Event::Placed { piece, .. }
+            | Event::PlacedOnTable { piece, .. }
+            | Event::Arrived { piece, .. }
+            | Event::Removed { piece, .. }
+            | Event::Sighted { piece, .. }
+            | Event::EnemyMoved { piece, .. }
+            | Event::Saved { piece, .. }
+            | Event::Spread { piece, .. }
+            | Event::Redeployed { piece, .. }
+            | Event::Acted { piece, .. }
+            | Event::Attached { piece, .. }
+            | Event::Contact { piece, .. } => Some(piece),
+            Event::PhaseBegan { .. }
+            | Event::Initiative { .. }
+            | Event::Rolled { .. }
+            | Event::Note { .. }
+            | Event::GameOver { .. }
+            | Event::GameResult { .. }
+            | Event::SpotRolled { .. }
+            | Event::Announced { .. } => None,
+        }
+    };
+}
+
 impl Event {
     /// The piece the event is about, if any (the actor of an action).
     #[must_use]
     pub fn piece(&self) -> Option<PieceId> {
-        match self {
-            Self::Moved { piece, .. }
-            | Self::MovedOnTable { piece, .. }
-            | Self::Faced { piece, .. }
-            | Self::ModeChanged { piece, .. }
-            | Self::CounterChanged { piece, .. }
-            | Self::FlagChanged { piece, .. }
-            | Self::Placed { piece, .. }
-            | Self::PlacedOnTable { piece, .. }
-            | Self::Arrived { piece, .. }
-            | Self::Removed { piece, .. }
-            | Self::Sighted { piece, .. }
-            | Self::EnemyMoved { piece, .. }
-            | Self::Saved { piece, .. }
-            | Self::Spread { piece, .. }
-            | Self::Redeployed { piece, .. }
-            | Self::Acted { piece, .. }
-            | Self::Attached { piece, .. }
-            | Self::Contact { piece, .. } => Some(*piece),
-            Self::PhaseBegan { .. }
-            | Self::Initiative { .. }
-            | Self::Rolled { .. }
-            | Self::Note { .. }
-            | Self::GameOver { .. }
-            | Self::GameResult { .. }
-            | Self::SpotRolled { .. }
-            | Self::Announced { .. } => None,
-        }
+        event_piece!(self).copied()
     }
 
     /// Renames every piece the event names through `f` (a side's handles for its log).
     pub fn relabel(&mut self, f: &mut dyn FnMut(PieceId) -> PieceId) {
+        if let Some(piece) = event_piece!(self) {
+            *piece = f(*piece);
+        }
         match self {
-            Self::Moved { piece, .. }
-            | Self::MovedOnTable { piece, .. }
-            | Self::Faced { piece, .. }
-            | Self::ModeChanged { piece, .. }
-            | Self::CounterChanged { piece, .. }
-            | Self::FlagChanged { piece, .. }
-            | Self::Placed { piece, .. }
-            | Self::PlacedOnTable { piece, .. }
-            | Self::Arrived { piece, .. }
-            | Self::Removed { piece, .. }
-            | Self::Sighted { piece, .. }
-            | Self::EnemyMoved { piece, .. }
-            | Self::Saved { piece, .. }
-            | Self::Spread { piece, .. }
-            | Self::Redeployed { piece, .. } => *piece = f(*piece),
-            Self::Acted { piece, target, .. } => {
-                *piece = f(*piece);
-                if let Some(t) = target {
-                    *t = f(*t);
-                }
+            Self::Acted {
+                target: Some(t), ..
             }
-            Self::Attached { piece, to } => {
-                *piece = f(*piece);
-                if let Some(t) = to {
-                    *t = f(*t);
-                }
-            }
-            Self::Contact { piece, deploy, .. } => {
-                *piece = f(*piece);
+            | Self::Attached { to: Some(t), .. } => *t = f(*t),
+            Self::Contact { deploy, .. } => {
                 for d in deploy {
                     *d = f(*d);
                 }
             }
-            Self::PhaseBegan { .. }
-            | Self::Initiative { .. }
-            | Self::Rolled { .. }
-            | Self::Note { .. }
-            | Self::GameOver { .. }
-            | Self::GameResult { .. }
-            | Self::SpotRolled { .. }
-            | Self::Announced { .. } => {}
+            _ => {}
         }
     }
 }

@@ -285,6 +285,18 @@ impl LuaHooks {
         problems.into_result(hooks)
     }
 
+    /// Runs a game hook of this sandbox (see [`run_game_hook`]).
+    fn run_hook<A: mlua::IntoLuaMulti>(
+        &self,
+        bound: &Bound,
+        what: &str,
+        world: &World<'_>,
+        dice: &mut HookDice<'_>,
+        args: impl FnOnce(Table, &Lua) -> A,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        run_game_hook(&self.sandbox, &self.game, bound, what, world, dice, args)
+    }
+
     /// The sandbox (for tests and the editor's script console).
     #[must_use]
     pub fn sandbox(&self) -> &Sandbox {
@@ -577,15 +589,9 @@ impl Hooks for LuaHooks {
             "hook phase_begin ({}) as the {phase} phase begins",
             bound.label
         );
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, _| (game, phase.to_owned()),
-        )
+        self.run_hook(bound, &what, world, dice, |game, _| {
+            (game, phase.to_owned())
+        })
     }
 
     fn moved(
@@ -610,18 +616,10 @@ impl Hooks for LuaHooks {
         );
         let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
         let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, lua| {
-                let list = pair_list(lua, ("col", "row"), &cells);
-                (game, UnitRef(piece), list, facing)
-            },
-        )
+        self.run_hook(bound, &what, world, dice, |game, lua| {
+            let list = pair_list(lua, ("col", "row"), &cells);
+            (game, UnitRef(piece), list, facing)
+        })
     }
 
     fn moved_on_table(
@@ -652,18 +650,10 @@ impl Hooks for LuaHooks {
             points.push((inches(at.x), inches(at.y)));
         }
         let degrees = f64::from(facing.tenths()) / 10.0;
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, lua| {
-                let list = pair_list(lua, ("x", "y"), &points);
-                (game, UnitRef(piece), list, degrees)
-            },
-        )
+        self.run_hook(bound, &what, world, dice, |game, lua| {
+            let list = pair_list(lua, ("x", "y"), &points);
+            (game, UnitRef(piece), list, degrees)
+        })
     }
 
     fn faced(
@@ -686,15 +676,9 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, _| (game, UnitRef(piece), before),
-        )
+        self.run_hook(bound, &what, world, dice, |game, _| {
+            (game, UnitRef(piece), before)
+        })
     }
 
     fn mode_changed(
@@ -717,15 +701,9 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.rules.mode_name(before).to_owned();
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, _| (game, UnitRef(piece), before),
-        )
+        self.run_hook(bound, &what, world, dice, |game, _| {
+            (game, UnitRef(piece), before)
+        })
     }
 
     fn action(
@@ -750,15 +728,9 @@ impl Hooks for LuaHooks {
             piece_label(world, actor)
         );
         let outcome = outcome.map(str::to_owned);
-        run_game_hook(
-            &self.sandbox,
-            &self.game,
-            bound,
-            &what,
-            world,
-            dice,
-            |game, _| (game, UnitRef(actor), target.map(UnitRef), outcome.clone()),
-        )
+        self.run_hook(bound, &what, world, dice, |game, _| {
+            (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
+        })
     }
 
     fn result(

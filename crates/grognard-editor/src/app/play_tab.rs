@@ -191,14 +191,7 @@ impl EditorApp {
                                 _ => true,
                             }
                     }) {
-                        let side = game
-                            .sides()
-                            .get(p.side.index())
-                            .map_or("?", |s| s.name.as_str());
-                        let kind = game
-                            .rules()
-                            .piece_type(p.kind)
-                            .map_or("?", |t| t.name.as_str());
+                        let (side, kind) = game.side_and_type_names(p);
                         let selected = self.rt.selected == Some(p.id);
                         let text = RichText::new(format!("{} ({side} {kind})", p.name))
                             .color(board::side_color(p.side));

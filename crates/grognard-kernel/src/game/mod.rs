@@ -106,6 +106,19 @@ impl Game {
         &self.sides
     }
 
+    /// The names of a piece's side and type, for listings (`?` for unknown ones).
+    #[must_use]
+    pub fn side_and_type_names(&self, piece: &Piece) -> (&str, &str) {
+        (
+            self.sides
+                .get(piece.side.index())
+                .map_or("?", |s| s.name.as_str()),
+            self.rules
+                .piece_type(piece.kind)
+                .map_or("?", |t| t.name.as_str()),
+        )
+    }
+
     /// The state.
     #[must_use]
     pub fn state(&self) -> &State {
