@@ -114,6 +114,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A tape measure between two pieces: the distance (table and rule inches, or grid
+    /// steps), which arc of each the other stands in, and whether each can see the other.
+    Measure {
+        /// A scenario, or a save (`.json`) to replay first.
+        file: PathBuf,
+        /// One piece, by id.
+        a: String,
+        /// The other piece, by id.
+        b: String,
+        /// Play these orders on the scenario first.
+        #[arg(long)]
+        orders: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Re-run a saved game and check it reproduces every event.
     Replay {
         /// Save file.

@@ -69,6 +69,13 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         } => crate::views::legal(&scenario, orders.as_deref(), &side, json),
         Command::Replay { game, json } => replay(&game, json),
+        Command::Measure {
+            file,
+            a,
+            b,
+            orders,
+            json,
+        } => crate::views::measure(&file, orders.as_deref(), (&a, &b), json),
         Command::Roll {
             ruleset,
             chart,

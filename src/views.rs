@@ -296,3 +296,88 @@ fn flow_yaml(v: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// `grognard measure FILE A B`: what a player reads off the table between two pieces, as
+/// the referee measures it (every piece where it really is). With points for units, the
+/// distance runs centre to centre; sight is the referee's line (terrain and every piece
+/// block it).
+pub(crate) fn measure(
+    file: &Path,
+    orders: Option<&Path>,
+    (a, b): (&str, &str),
+    json: bool,
+) -> Outcome {
+    use grognard_kernel::geometry::Arc;
+    let game = open_game(file, orders)?;
+    let piece = |name: &str| {
+        let p = game.piece_by_name(name).ok_or_else(|| {
+            let names = game.state().pieces.iter().map(|p| p.name.as_str());
+            let hint = grognard_rules::suggest::did_you_mean(name, names)
+                .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+            Failure::Usage(format!("no piece `{name}`{hint}"))
+        })?;
+        if p.on_board() {
+            Ok(p)
+        } else {
+            Err(Failure::Rules(format!("{name} is not on the board")))
+        }
+    };
+    let (pa, pb) = (piece(a)?, piece(b)?);
+    let arc = |x: Option<Arc>| match x {
+        Some(Arc::Front) => "front",
+        Some(Arc::Flank) => "flank",
+        Some(Arc::Rear) => "rear",
+        Some(Arc::Same) | None => "same place",
+    };
+    let (arc_ab, arc_ba) = (arc(game.bearing(pa, pb)), arc(game.bearing(pb, pa)));
+    let sees_ab = game.clear_sight(game.state(), pa, pb);
+    let sees_ba = game.clear_sight(game.state(), pb, pa);
+    let (distance, rule_distance, unit) = match (&pa.place, &pb.place, game.board().grid()) {
+        (Place::Point { at: x, .. }, Place::Point { at: y, .. }, _) => {
+            #[allow(clippy::cast_precision_loss)] // thousandths of an inch on a table
+            let table = grognard_kernel::geometry::open::distance(*x, *y).0 as f64 / 1000.0;
+            let rule = match &game.rules().geometry {
+                grognard_kernel::rules::GeometryRules::Open { scale } if scale.num > 0 => {
+                    table * f64::from(scale.den) / f64::from(scale.num)
+                }
+                _ => table,
+            };
+            (table, rule, "inches")
+        }
+        _ => {
+            let steps = f64::from(game.distance(pa, pb).unwrap_or(0));
+            let unit = match game.board().grid() {
+                Some(grognard_kernel::geometry::Grid::Hex(_)) => "hexes",
+                _ => "squares",
+            };
+            (steps, steps, unit)
+        }
+    };
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    if json {
+        print_json(&json!({
+            "a": a, "b": b, "unit": unit,
+            "distance": round(distance), "rule_distance": round(rule_distance),
+            "a_sees_b": sees_ab, "b_sees_a": sees_ba,
+            "arc_of_b_from_a": arc_ab, "arc_of_a_from_b": arc_ba,
+        }));
+        return Ok(());
+    }
+    let yes = |x: bool| if x { "yes" } else { "no" };
+    if unit == "inches" {
+        out!(
+            "{a} to {b}: {:.2}\" on the table, {:.2}\" in rule inches (centre to centre)",
+            distance,
+            rule_distance
+        );
+    } else {
+        out!("{a} to {b}: {distance} {unit}");
+    }
+    out!("{b} is in {a}'s {arc_ab} arc; {a} is in {b}'s {arc_ba} arc");
+    out!(
+        "{a} sees {b}: {}; {b} sees {a}: {}",
+        yes(sees_ab),
+        yes(sees_ba)
+    );
+    Ok(())
+}

@@ -484,3 +484,50 @@ fn sheet_to_an_unwritable_place_is_an_error() {
         run.stderr
     );
 }
+
+#[test]
+fn the_tape_measure_reads_distance_arcs_and_sight_between_two_pieces() {
+    // On the hex grid: steps, and each piece's arc of the other.
+    let run = grognard(&["measure", "examples/hex-command.yaml", "b1", "r1", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["distance"], 3.0);
+    assert_eq!(v["rule_distance"], 3.0);
+    assert_eq!(v["unit"], "hexes");
+    assert_eq!(v["arc_of_b_from_a"], "front");
+    assert_eq!(v["a_sees_b"], true);
+    // On the open table at 66% scale: 36 table inches are 36 / 0.66 rule inches.
+    let run = grognard(&[
+        "measure",
+        "examples/black-powder.yaml",
+        "fr_bde1",
+        "br_bde1",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["distance"], 36.0);
+    assert_eq!(v["rule_distance"], 54.545);
+    for key in ["a_sees_b", "b_sees_a", "arc_of_b_from_a", "arc_of_a_from_b"] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    let text = grognard(&[
+        "measure",
+        "examples/black-powder.yaml",
+        "fr_bde1",
+        "br_bde1",
+    ]);
+    assert!(
+        text.stdout
+            .contains("fr_bde1 to br_bde1: 36.00\" on the table, 54.55\" in rule inches"),
+        "{}",
+        text.stdout
+    );
+    let unknown = grognard(&["measure", "examples/hex-command.yaml", "b1", "r9"]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("did you mean `r1`?"),
+        "{}",
+        unknown.stderr
+    );
+}
