@@ -347,7 +347,9 @@ impl Game {
             for m in 0..self.rules.modes.len() {
                 let Ok(m) = u16::try_from(m) else { break };
                 let m = ModeId(m as _);
-                if m != mode {
+                // Past its own checks, only stacking or a hook refuses a change: only
+                // changes that pass them are tried.
+                if m != mode && self.check_mode(&self.state, side, id, m).is_ok() {
                     tried(Action::Mode { piece: id, mode: m }, out, hooks);
                 }
             }

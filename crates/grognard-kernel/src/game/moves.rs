@@ -531,15 +531,19 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn do_mode(
+    /// The checks of a mode change that come before any change: the piece is the side's,
+    /// its type has the mode, it is not in it already, a change that takes a phase
+    /// standing still finds it unmoved, and one that costs a move finds a move left. Past
+    /// them only stacking (and a `mode_changed` hook) can refuse the change. The legal-
+    /// order generator runs them before trying a change on a copy.
+    pub(super) fn check_mode(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         mode: ModeId,
     ) -> Result<(), Refusal> {
-        let piece = self.own_piece(next, side, id)?;
+        let piece = self.own_piece(state, side, id)?;
         let Some(mode_def) = self.rules.modes.get(mode.index()) else {
             return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
         };
@@ -590,6 +594,28 @@ impl Game {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    pub(super) fn do_mode(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        mode: ModeId,
+    ) -> Result<(), Refusal> {
+        self.check_mode(next, side, id, mode)?;
+        let piece = self.own_piece(next, side, id)?;
+        let Some(mode_def) = self.rules.modes.get(mode.index()) else {
+            return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
+        };
+        let stationary = mode_def.stationary_from.contains(&piece.mode);
+        let spends = self
+            .rules
+            .open_table
+            .move_counter
+            .filter(|_| self.rules.open_table.mode_costs_a_move.contains(&mode));
         let from = self.rules.mode_name(piece.mode).to_owned();
         let name = piece.name.clone();
         if let Some(p) = next.pieces.get_mut(id.index()) {
