@@ -285,7 +285,9 @@ impl LuaHooks {
         problems.into_result(hooks)
     }
 
-    /// Runs a game hook of this sandbox (see [`run_game_hook`]).
+    /// Runs a game hook: points the sandbox's `game` object at this call (its functions read
+    /// the world and the dice only during the call), calls the hook under the sandbox's
+    /// budget, and returns the changes it asked for.
     fn run_hook<A: mlua::IntoLuaMulti>(
         &self,
         bound: &Bound,
@@ -294,7 +296,23 @@ impl LuaHooks {
         dice: &mut HookDice<'_>,
         args: impl FnOnce(Table, &Lua) -> A,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        run_game_hook(&self.sandbox, &self.game, bound, what, world, dice, args)
+        let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
+        let dice = RefCell::new(dice);
+        let (sandbox, game) = (&self.sandbox, &self.game);
+        let lua = sandbox.lua();
+        sandbox
+            .call_with(what, &bound.function, || {
+                let call = Call {
+                    world,
+                    dice: &dice,
+                    commands: &commands,
+                };
+                game.during(&call, |game| {
+                    bound.function.call::<()>(args(game.clone(), lua))
+                })
+            })
+            .map_err(failure)?;
+        Ok(commands.into_inner())
     }
 
     /// The sandbox (for tests and the editor's script console).
@@ -865,34 +883,4 @@ fn pair_list<T: mlua::IntoLua + Copy>(
         }
     }
     Some(list)
-}
-
-/// Runs a game hook: points the sandbox's `game` object at this call (its functions read
-/// the world and the dice only during the call), calls the hook under the sandbox's
-/// budget, and returns the changes it asked for.
-fn run_game_hook<A: mlua::IntoLuaMulti>(
-    sandbox: &Sandbox,
-    game: &GameObject,
-    bound: &Bound,
-    what: &str,
-    world: &World<'_>,
-    dice: &mut HookDice<'_>,
-    args: impl FnOnce(Table, &Lua) -> A,
-) -> Result<Vec<HookCommand>, HookFailure> {
-    let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
-    let dice = RefCell::new(dice);
-    let lua = sandbox.lua();
-    sandbox
-        .call_with(what, &bound.function, || {
-            let call = Call {
-                world,
-                dice: &dice,
-                commands: &commands,
-            };
-            game.during(&call, |game| {
-                bound.function.call::<()>(args(game.clone(), lua))
-            })
-        })
-        .map_err(failure)?;
-    Ok(commands.into_inner())
 }
