@@ -1,0 +1,155 @@
+//! The `game` object's dice and charts, through the game's generator (every roll is logged
+//! by the kernel), and what the action being resolved was given.
+
+use std::rc::Rc;
+
+use mlua::{Lua, Table};
+
+use crate::names::{parse_dice, unknown_name};
+
+use super::{Call, Slot, method};
+
+/// Adds these functions to the object's table.
+pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
+    // Dice, through the game's RNG; every roll is logged by the kernel.
+    game.set(
+        "roll",
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, text, purpose): (Table, String, Option<String>)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let dice = cx.dice;
+                let expr = parse_dice(rules, &text).map_err(mlua::Error::runtime)?;
+                let purpose = purpose.unwrap_or_else(|| format!("{text} rolled by a hook"));
+                let (rolled, total) = dice.borrow_mut().roll(&expr, &purpose);
+                let faces = lua.create_table()?;
+                for d in &rolled {
+                    let label = rules
+                        .dice
+                        .get(d.die.index())
+                        .and_then(|def| def.faces.get(usize::from(d.face)))
+                        .map_or_else(|| d.value.to_string(), |f| f.label.clone());
+                    faces.raw_push(label)?;
+                }
+                Ok((total, faces))
+            },
+        )?,
+    )?;
+    game.set(
+        "band",
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, chart, input, distance): (Table, String, String, u32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
+                let id = rules
+                    .chart_by_name(&chart)
+                    .ok_or_else(|| unknown_name("chart", &chart, &names))?;
+                let def = rules
+                    .chart(id)
+                    .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+                let input_names: Vec<String> = def.inputs.iter().map(|i| i.name.clone()).collect();
+                let found = def
+                    .inputs
+                    .iter()
+                    .find(|x| x.name == input)
+                    .ok_or_else(|| unknown_name("chart input", &input, &input_names))?;
+                match &found.source {
+                    Some(
+                        grognard_kernel::chart::InputSource::DistanceBand(bands)
+                        | grognard_kernel::chart::InputSource::TableDistanceBand(bands),
+                    ) => Ok(bands
+                        .iter()
+                        .position(|b| distance <= *b)
+                        .unwrap_or(bands.len()) as i32),
+                    _ => Err(mlua::Error::runtime(format!(
+                        "input `{input}` of chart `{chart}` is not read from distance_band"
+                    ))),
+                }
+            },
+        )?,
+    )?;
+    game.set(
+        "intent",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                lua.create_sequence_from(dice.borrow().action_intent().iter().cloned())
+            },
+        )?,
+    )?;
+    game.set(
+        "action_inputs",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                let inputs = lua.create_table()?;
+                for (name, value) in dice.borrow().action_inputs() {
+                    inputs.raw_set(name.clone(), *value)?;
+                }
+                Ok(inputs)
+            },
+        )?,
+    )?;
+    game.set(
+        "action_faces",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, _: Table| {
+                let dice = cx.dice;
+                lua.create_sequence_from(dice.borrow().action_faces().iter().cloned())
+            },
+        )?,
+    )?;
+    game.set(
+        "resolve",
+        method(lua, slot, move |lua, cx: &Call<'_, '_, '_, '_>, (_, chart, inputs, purpose): (Table, String, Option<Table>, Option<String>)| { let world = cx.world; let rules = world.rules; let dice = cx.dice;
+            let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
+            let id = rules.chart_by_name(&chart).ok_or_else(|| unknown_name("chart", &chart, &names))?;
+            let def = rules.chart(id).ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+            let mut set = Vec::new();
+            if let Some(inputs) = inputs {
+                for pair in inputs.pairs::<String, i32>() {
+                    let (name, v) = pair?;
+                    let input_names: Vec<String> = def.inputs.iter().map(|i| i.name.clone()).collect();
+                    let i = def
+                        .inputs
+                        .iter()
+                        .position(|x| x.name == name)
+                        .ok_or_else(|| unknown_name("chart input", &name, &input_names))?;
+                    set.push((i, v));
+                }
+            }
+            set.sort_unstable();
+            let purpose = purpose.unwrap_or_else(|| format!("{chart} resolved by a hook"));
+            let resolution = dice
+                .borrow_mut()
+                .resolve(id, &set, &purpose)
+                .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+            let faces = lua.create_table()?;
+            for d in &resolution.dice {
+                let label = rules
+                    .dice
+                    .get(d.die.index())
+                    .and_then(|x| x.faces.get(usize::from(d.face)))
+                    .map_or_else(|| d.value.to_string(), |f| f.label.clone());
+                faces.raw_push(label)?;
+            }
+            Ok((def.outcomes.get(resolution.outcome).cloned(), faces))
+        })?,
+    )?;
+    Ok(())
+}

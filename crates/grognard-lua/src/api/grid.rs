@@ -1,0 +1,351 @@
+//! The `game` object's grid reads: facings, arcs, neighbours, who stands where, zones of
+//! control, attachments, and the line of sight between two cells.
+
+use std::rc::Rc;
+
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::piece::Place;
+use mlua::{Lua, Table, Value};
+
+use crate::names::{UnitRef, find_named};
+
+use super::{Call, Slot, facing_arg, method, piece};
+
+/// Adds these functions to the object's table.
+pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
+    // Grid reads: facing, arcs, neighbours, who stands where, zones, attachments.
+    game.set(
+        "facing",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world
+                    .board
+                    .grid()
+                    .filter(|_| p.place.cell().is_some())
+                    .map(|g| g.facing_name(p.facing).to_owned()))
+            },
+        )?,
+    )?;
+    game.set(
+        "arc",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                let arc = match (&a.place, &b.place) {
+                    (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => Some(
+                        grognard_kernel::geometry::open::arc(*pa, *facing, *pb, rules.arcs),
+                    ),
+                    _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+                        (Some(x), Some(y), Some(g)) if x != y => {
+                            Some(g.arc(x, a.facing, y, rules.arcs))
+                        }
+                        _ => None,
+                    },
+                };
+                Ok(arc.and_then(|arc| match arc {
+                    grognard_kernel::geometry::Arc::Front => Some("front"),
+                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }))
+            },
+        )?,
+    )?;
+    game.set(
+        "neighbour",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row, dir): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let Some(grid) = world.board.grid() else {
+                    return Ok((None, None));
+                };
+                let facing = facing_arg(grid, &dir)?;
+                let c = grid.neighbour(Cell::new(col, row), facing);
+                Ok(if world.board.contains(c) {
+                    (Some(c.col), Some(c.row))
+                } else {
+                    (None, None)
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "turned",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, dir, steps): (Table, String, i32)| {
+                let world = cx.world;
+                let grid = world
+                    .board
+                    .grid()
+                    .ok_or_else(|| mlua::Error::runtime("an open table has no grid facings"))?;
+                let facing = facing_arg(grid, &dir)?;
+                let n = i32::from(grid.facings());
+                let turned = (i32::from(facing.0) + steps).rem_euclid(n);
+                Ok(grid
+                    .facing_name(grognard_kernel::geometry::Facing(turned as u8))
+                    .to_owned())
+            },
+        )?,
+    )?;
+    game.set(
+        "unit_at",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let c = Cell::new(col, row);
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| p.on_board() && p.attached_to.is_none() && p.place.covers(c))
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
+    )?;
+    game.set(
+        "units_at",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let c = Cell::new(col, row);
+                let list = lua.create_table()?;
+                for p in world
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.on_board() && p.place.covers(c))
+                {
+                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    game.set(
+        "zoc",
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, col, row, side): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                let Some(grid) = world.board.grid() else {
+                    return Ok(None);
+                };
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| {
+                        p.on_board()
+                            && world
+                                .sides
+                                .get(p.side.index())
+                                .is_some_and(|s| s.name == side)
+                            && rules.piece_type(p.kind).is_some_and(|t| t.exerts_zoc)
+                            && !rules
+                                .zoc
+                                .lost_with_counters
+                                .iter()
+                                .any(|k| p.counter(*k) > 0)
+                            && !rules.zoc.lost_with_flags.iter().any(|f| p.flag(*f))
+                            && p.place
+                                .cell()
+                                .is_some_and(|at| grid.front_cells(at, p.facing).contains(&c))
+                    })
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
+    )?;
+    game.set(
+        "terrain_attribute",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row, name): (Table, i32, i32, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named("terrain attribute", &name, rules.terrain_attributes.iter())?;
+                let c = Cell::new(col, row);
+                Ok(world
+                    .board
+                    .contains(c)
+                    .then(|| {
+                        rules
+                            .terrain
+                            .get(world.board.terrain(c).index())
+                            .and_then(|t| t.attributes.get(i).copied())
+                    })
+                    .flatten()
+                    .unwrap_or(0))
+            },
+        )?,
+    )?;
+    game.set(
+        "features",
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let list = lua.create_table()?;
+                for f in world
+                    .board
+                    .features_between(Cell::new(c1, r1), Cell::new(c2, r2))
+                {
+                    if let Some(def) = rules.features.get(f.index()) {
+                        list.raw_push(def.name.clone())?;
+                    }
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    // The centre-to-centre line between two cells, as the engine's line of sight traces
+    // it: what a ruleset needs to judge its own obstacles (dead ground, firing over).
+    game.set(
+        "line",
+        method(
+            lua,
+            slot,
+            move |lua,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, c1, r1, c2, r2): (Table, i32, i32, i32, i32)| {
+                let world = cx.world;
+                let grid = world
+                    .board
+                    .grid()
+                    .ok_or_else(|| mlua::Error::runtime("an open table has no cells to trace"))?;
+                let (from, to) = (Cell::new(c1, r1), Cell::new(c2, r2));
+                for (c, end) in [(from, "first"), (to, "second")] {
+                    if !world.board.contains(c) {
+                        return Err(mlua::Error::runtime(format!(
+                            "game:line: the {end} cell ({},{}) is off the board",
+                            c.col, c.row
+                        )));
+                    }
+                }
+                let list = lua.create_table()?;
+                for entry in grid.line(from, to) {
+                    let t = lua.create_table()?;
+                    let mut cells = entry.cells();
+                    if let Some(a) = cells.next() {
+                        t.set("col", a.col)?;
+                        t.set("row", a.row)?;
+                    }
+                    if let Some(b) = cells.next() {
+                        t.set("col2", b.col)?;
+                        t.set("row2", b.row)?;
+                    }
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    game.set(
+        "blocks_sight",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                Ok(world.board.contains(c)
+                    && rules
+                        .terrain
+                        .get(world.board.terrain(c).index())
+                        .is_some_and(|t| t.blocks_sight))
+            },
+        )?,
+    )?;
+    game.set(
+        "moved",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(piece(world, &u)?.moved)
+            },
+        )?,
+    )?;
+    game.set(
+        "allowance",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                Ok(rules
+                    .piece_type(p.kind)
+                    .and_then(|t| t.allowance.get(p.mode.index()).copied().flatten())
+                    .map(|c| f64::from(c.hundredths()) / 100.0))
+            },
+        )?,
+    )?;
+    game.set(
+        "host",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                piece(world, &u)?
+                    .attached_to
+                    .map(|h| lua.create_userdata(UnitRef(h)))
+                    .transpose()
+            },
+        )?,
+    )?;
+    game.set(
+        "attached",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let id = piece(world, &u)?.id;
+                let list = lua.create_table()?;
+                for p in world
+                    .state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.on_board() && p.attached_to == Some(id))
+                {
+                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,438 @@
+//! The `game` object's reads of pieces, the board and the table: turn and phase, units and
+//! their state, terrain, distances and positions, sight between pieces, arcs on a table.
+
+use std::rc::Rc;
+
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::piece::Place;
+use mlua::{Lua, Table, Value};
+
+use crate::names::{UnitRef, counter_id, find_named, flag_id};
+
+use super::{Call, Slot, method, piece, table_point, unit_list};
+
+/// Adds these functions to the object's table.
+pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
+    game.set(
+        "turn",
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            Ok(world.state.turn)
+        })?,
+    )?;
+    game.set(
+        "phase",
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            let rules = world.rules;
+            let plan = rules.turn_plan(&world.state.order, &world.state.options);
+            Ok(plan
+                .get(world.state.step as usize)
+                .map(|(p, _)| p.name.clone()))
+        })?,
+    )?;
+    game.set(
+        "phasing",
+        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
+            let world = cx.world;
+            let rules = world.rules;
+            let plan = rules.turn_plan(&world.state.order, &world.state.options);
+            Ok(plan
+                .get(world.state.step as usize)
+                .and_then(|(_, s)| world.sides.get(*s))
+                .map(|s| s.name.clone()))
+        })?,
+    )?;
+    game.set(
+        "units",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
+                let world = cx.world;
+                unit_list(lua, world, side.as_deref(), true)
+            },
+        )?,
+    )?;
+    game.set(
+        "off_board_units",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
+                let world = cx.world;
+                unit_list(lua, world, side.as_deref(), false)
+            },
+        )?,
+    )?;
+    game.set(
+        "region",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let regions = &world.board.regions;
+                let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
+                    let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+                    mlua::Error::runtime(if known.is_empty() {
+                        format!("unknown region `{name}`: the scenario's board has none")
+                    } else {
+                        format!(
+                            "unknown region `{name}`; the board's regions are {}",
+                            known.join(", ")
+                        )
+                    })
+                })?;
+                let list = lua.create_table()?;
+                for c in regions
+                    .get(i)
+                    .map(|r| r.cells.as_slice())
+                    .unwrap_or_default()
+                {
+                    let cell = lua.create_table()?;
+                    cell.set("col", c.col)?;
+                    cell.set("row", c.row)?;
+                    list.raw_push(cell)?;
+                }
+                Ok(list)
+            },
+        )?,
+    )?;
+    game.set(
+        "unit",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                world
+                    .state
+                    .pieces
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .transpose()
+            },
+        )?,
+    )?;
+    game.set(
+        "name",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                Ok(piece(cx.world, &u)?.name.clone())
+            },
+        )?,
+    )?;
+    game.set(
+        "side",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
+            },
+        )?,
+    )?;
+    game.set(
+        "number",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world
+                    .state
+                    .pieces
+                    .get(..p.id.index())
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|q| q.side == p.side)
+                    .count())
+            },
+        )?,
+    )?;
+    game.set(
+        "kind",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
+            },
+        )?,
+    )?;
+    game.set(
+        "mode",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
+            },
+        )?,
+    )?;
+    game.set(
+        "on_board",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(piece(world, &u)?.on_board())
+            },
+        )?,
+    )?;
+    game.set(
+        "cell",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(match piece(world, &u)?.place.cell() {
+                    Some(c) => (Some(c.col), Some(c.row)),
+                    None => (None, None),
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "counter",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(piece(world, &u)?.counter(counter_id(rules, &name)?))
+            },
+        )?,
+    )?;
+    game.set(
+        "flag",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                Ok(piece(world, &u)?.flag(flag_id(rules, &name)?))
+            },
+        )?,
+    )?;
+    game.set(
+        "attribute",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
+                Ok(piece(world, &u)?.attribute(i))
+            },
+        )?,
+    )?;
+    game.set(
+        "terrain",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let c = Cell::new(col, row);
+                Ok(world
+                    .board
+                    .contains(c)
+                    .then(|| {
+                        rules
+                            .terrain
+                            .get(world.board.terrain(c).index())
+                            .map(|t| t.name.clone())
+                    })
+                    .flatten())
+            },
+        )?,
+    )?;
+    game.set(
+        "terrain_of",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let p = piece(world, &u)?;
+                let terrain = match &p.place {
+                    Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
+                    other => other.cell().map(|c| world.board.terrain(c)),
+                };
+                Ok(terrain
+                    .filter(|_| p.on_board())
+                    .and_then(|t| rules.terrain.get(t.index()))
+                    .map(|t| t.name.clone()))
+            },
+        )?,
+    )?;
+    game.set(
+        "distance",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                Ok(match (&a.place, &b.place) {
+                    (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => Some(
+                        f64::from(grognard_kernel::geometry::open::distance(*pa, *pb).0 as i32)
+                            / 1000.0,
+                    ),
+                    _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+                        (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
+                        _ => None,
+                    },
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "position",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                Ok(match &piece(world, &u)?.place {
+                    Place::Point { at, facing } => (
+                        Some(at.x.0 as f64 / 1000.0),
+                        Some(at.y.0 as f64 / 1000.0),
+                        Some(f64::from(facing.tenths()) / 10.0),
+                    ),
+                    _ => (None, None, None),
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "phase_start",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(match world.state.phase_start(p.id) {
+                    Some(Place::Point { at, facing }) => (
+                        Some(at.x.0 as f64 / 1000.0),
+                        Some(at.y.0 as f64 / 1000.0),
+                        Some(f64::from(facing.tenths()) / 10.0),
+                    ),
+                    _ => (None, None, None),
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "sight",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
+                let world = cx.world;
+                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+            },
+        )?,
+    )?;
+    game.set(
+        "arc_at",
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
+                let world = cx.world;
+                let rules = world.rules;
+                if !facing.is_finite() {
+                    return Err(mlua::Error::runtime("a facing must be a number of degrees"));
+                }
+                let facing = grognard_kernel::geometry::open::Angle::new(
+                    (facing * 10.0).round().rem_euclid(3600.0) as i32,
+                );
+                let arc = grognard_kernel::geometry::open::arc(
+                    table_point(x, y)?,
+                    facing,
+                    table_point(tx, ty)?,
+                    rules.arcs,
+                );
+                Ok(match arc {
+                    grognard_kernel::geometry::Arc::Front => Some("front"),
+                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                })
+            },
+        )?,
+    )?;
+    game.set(
+        "can_stand",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, x, y): (Table, Value, f64, f64)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                Ok(world.standing_problem(p.id, table_point(x, y)?))
+            },
+        )?,
+    )?;
+    game.set(
+        "setting",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named(
+                    "setting",
+                    &name,
+                    rules.settings.iter().map(|s| s.name.as_str()),
+                )?;
+                Ok(world.state.settings.get(i).copied().unwrap_or(0))
+            },
+        )?,
+    )?;
+    game.set(
+        "option",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+                let world = cx.world;
+                let rules = world.rules;
+                let i = find_named(
+                    "optional rule",
+                    &name,
+                    rules.options.iter().map(|s| s.name.as_str()),
+                )?;
+                Ok(world.state.options.get(i).copied().unwrap_or(false))
+            },
+        )?,
+    )?;
+    Ok(())
+}
