@@ -1,5 +1,5 @@
 //! Designer tools: `diff` (what a house rule changes) and `sheet` (a printable quick
-//! reference); `sim` is in `sim.rs`. Exit codes as everywhere: 0 ok, 1 a rule or
+//! reference); `sim` and `sim-merge` are in `sim/`. Exit codes as everywhere: 0 ok, 1 a rule or
 //! file error, 2 a usage error.
 
 use std::path::Path;

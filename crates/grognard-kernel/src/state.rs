@@ -168,6 +168,17 @@ impl Clone for State {
 }
 
 impl State {
+    /// `id`'s number among its side's pieces, from 0 in scenario order: the handle its own
+    /// side knows it by (`Game::handle_of`), and `game:number` in Lua.
+    #[must_use]
+    pub fn number_in_side(&self, id: PieceId) -> u32 {
+        let Some(piece) = self.pieces.get(id.index()) else {
+            return u32::MAX;
+        };
+        let before = self.pieces.get(..id.index()).unwrap_or_default();
+        before.iter().filter(|p| p.side == piece.side).count() as u32
+    }
+
     /// Where `id` stood as the current phase began (`None`: unknown, or off the board).
     #[must_use]
     pub fn phase_start(&self, id: PieceId) -> Option<&Place> {

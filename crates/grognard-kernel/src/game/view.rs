@@ -125,8 +125,7 @@ impl Game {
             return id.0;
         }
         if piece.side == side {
-            let before = state.pieces.get(..id.index()).unwrap_or_default();
-            return before.iter().filter(|p| p.side == side).count() as u32;
+            return state.number_in_side(id);
         }
         state
             .knowledge

@@ -146,14 +146,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
             move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
                 let world = cx.world;
                 let p = piece(world, &u)?;
-                Ok(world
-                    .state
-                    .pieces
-                    .get(..p.id.index())
-                    .unwrap_or_default()
-                    .iter()
-                    .filter(|q| q.side == p.side)
-                    .count())
+                Ok(world.state.number_in_side(p.id))
             },
         )?,
     )?;
