@@ -257,4 +257,176 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run an authoritative referee server for remote play: seats with secret tokens, games
+    /// kept as order logs in one SQLite file, live updates over WebSockets
+    /// (docs/server.md). Runs until interrupted.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        listen: String,
+        /// The database file (created on first start).
+        #[arg(long, default_value = "games.sqlite")]
+        db: PathBuf,
+        /// Also create a game from this scenario at start and print its seats' tokens.
+        #[arg(long, value_name = "SCENARIO")]
+        create: Option<PathBuf>,
+        /// With --create: optional rule choice, `name=on|off` (repeatable).
+        #[arg(long = "option", value_name = "NAME=on|off")]
+        options: Vec<String>,
+        /// With --create: a side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]`.
+        #[arg(long = "policy", value_name = "SIDE=POLICY")]
+        policies: Vec<String>,
+        /// With --create: another seed than the scenario's.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// A client of `grognard serve`: create games, send orders, see a seat's view.
+    Remote {
+        /// What to ask.
+        #[command(subcommand)]
+        command: RemoteCommand,
+    },
+    /// Open the editor as a seat of a game on a server.
+    Join {
+        /// The server (`http://HOST:PORT`).
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+    },
+}
+
+/// `grognard remote` commands.
+#[derive(Debug, Subcommand)]
+pub enum RemoteCommand {
+    /// Create a game on the server from a scenario (its ruleset and files go with it);
+    /// prints the game's id and one token per seat.
+    Create {
+        /// The server (`http://HOST:PORT`).
+        url: String,
+        /// Scenario file.
+        scenario: PathBuf,
+        /// Optional rule choice, `name=on|off` (repeatable).
+        #[arg(long = "option", value_name = "NAME=on|off")]
+        options: Vec<String>,
+        /// A side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]` (repeatable).
+        #[arg(long = "policy", value_name = "SIDE=POLICY")]
+        policies: Vec<String>,
+        /// Another seed than the scenario's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print JSON: `{"game": ID, "tokens": {SEAT: TOKEN, ...}}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send an orders file for the token's seat; stops at the first refusal (exit 1).
+    Orders {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// Orders file (as `play --orders` reads).
+        orders: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print what the token's seat sees, exactly as `grognard view --side` prints it.
+    View {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the server's games: whose turn it is and when the last order came.
+    Games {
+        /// The server.
+        url: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the orders the token's side may give now.
+    Legal {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take back the seat's last order (the referee: any last order, with --reason).
+    Undo {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// Why (the referee must say).
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Read the game's chat, or say something with --say.
+    Chat {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// A line to say.
+        #[arg(long)]
+        say: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Call this `http://` URL when it becomes the seat's turn (`--clear` removes it).
+    Webhook {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        #[arg(long)]
+        token: String,
+        /// The URL to call.
+        #[arg(long, conflicts_with = "clear")]
+        call: Option<String>,
+        /// Remove the webhook.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Write the referee's save of the game (the referee's token), replayable with
+    /// `grognard replay` beside the game's files.
+    Save {
+        /// The server.
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The referee's token.
+        #[arg(long)]
+        token: String,
+        /// Where to write it.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }

@@ -119,6 +119,16 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::SimMerge { parts, json } => crate::sim::merge(&parts, json),
         Command::Sheet { ruleset, out } => crate::tools::sheet(&ruleset, &out),
         Command::Edit { ruleset, scenario } => edit(ruleset, scenario),
+        Command::Serve {
+            listen,
+            db,
+            create,
+            options,
+            policies,
+            seed,
+        } => crate::remote::serve(&listen, &db, create.as_deref(), (&options, &policies, seed)),
+        Command::Remote { command } => crate::remote::remote(command),
+        Command::Join { url, game, token } => join(&url, &game, &token),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -173,6 +183,15 @@ fn edit(ruleset: Option<PathBuf>, scenario: Option<PathBuf>) -> Outcome {
     .map_err(|e| {
         Failure::Rules(format!(
             "cannot open the editor window: {e}\n(is a display available? `grognard --help` lists the other commands)"
+        ))
+    })
+}
+
+fn join(url: &str, game: &str, token: &str) -> Outcome {
+    let _ = (url, game, token); // TEMP-JOIN
+    Err::<(), String>("TEMP-JOIN".into()).map_err(|e| {
+        Failure::Rules(format!(
+            "cannot open the editor window: {e}\n(is a display available? `grognard remote view` shows a seat without one)"
         ))
     })
 }
@@ -238,7 +257,7 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
     }
 }
 
-fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
+pub(crate) fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
     options
         .iter()
         .map(|o| {

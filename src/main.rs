@@ -18,6 +18,7 @@ mod common;
 mod fuzz;
 mod lab;
 mod output;
+mod remote;
 mod sim;
 mod tools;
 mod views;

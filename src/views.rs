@@ -8,14 +8,12 @@ use grognard_kernel::game::Game;
 use grognard_kernel::hooks::Hooks;
 use grognard_kernel::ids::SideId;
 use grognard_kernel::piece::Place;
-use grognard_kernel::view::View;
 use grognard_rules::load;
 use grognard_rules::model::OrderSpec;
 use grognard_rules::orders::describe_order_as;
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
-use crate::output;
 
 /// The side named `name`, or a usage error listing the sides.
 pub(crate) fn side_named(game: &Game, name: &str) -> Result<SideId, Failure> {
@@ -55,103 +53,6 @@ fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
     scenario_game(file, orders).map(|(game, _)| game)
 }
 
-fn place_text(p: &Place) -> String {
-    match p {
-        Place::Cell(c) => c.to_string(),
-        Place::Spread(cs) => cs
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("+"),
-        Place::Point { at, .. } => at.to_string(),
-        Place::Off => "off the board".to_owned(),
-    }
-}
-
-fn print_view(game: &Game, view: &View) {
-    let rules = game.rules();
-    out!(
-        "view of {} · turn {} · {}",
-        view.side_name,
-        view.turn,
-        match (&view.phase, &view.phasing) {
-            (Some(p), Some(s)) => format!("{p} phase ({s})"),
-            _ => "game over".to_owned(),
-        }
-    );
-    if let Some(r) = &view.result {
-        out!("result: {}", r.why);
-    }
-    out!("own pieces:");
-    for p in &view.own {
-        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
-        let mut extra: Vec<String> = rules
-            .counters
-            .iter()
-            .zip(&p.counters)
-            .filter(|(c, v)| **v != c.initial)
-            .map(|(c, v)| format!("{} {v}", c.name))
-            .collect();
-        extra.extend(
-            rules
-                .flags
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
-                .map(|(_, f)| f.name.clone()),
-        );
-        let extra = if extra.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", extra.join(", "))
-        };
-        out!(
-            "  {:<10} {kind}, {} mode, {}{extra}",
-            p.name,
-            rules.mode_name(p.mode),
-            place_text(&p.place)
-        );
-    }
-    out!("enemy pieces known:");
-    if view.enemy.is_empty() {
-        out!("  none");
-    }
-    for e in &view.enemy {
-        let mut facts = Vec::new();
-        match (&e.place, &e.last_seen) {
-            (Some(p), _) => facts.push(format!("at {}", place_text(p))),
-            (None, Some(s)) => facts.push(format!(
-                "last seen at {} on turn {}",
-                place_text(&s.place),
-                s.turn
-            )),
-            (None, None) => facts.push("whereabouts unknown".to_owned()),
-        }
-        if let Some(l) = &e.level {
-            facts.push(format!("sighting {l}"));
-        }
-        if e.face_up {
-            facts.push("face up".to_owned());
-        }
-        match e.real {
-            Some(true) => facts.push("real".to_owned()),
-            Some(false) => facts.push("a dummy".to_owned()),
-            None => {}
-        }
-        if let Some(k) = &e.kind {
-            facts.push(k.clone());
-        }
-        if let Some(n) = e.strength {
-            facts.push(format!("strength {n}"));
-        }
-        let label = e
-            .identity
-            .as_ref()
-            .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
-        out!("  {label:<10} {}", facts.join(", "));
-    }
-}
-
 /// `grognard view`.
 pub(crate) fn view(
     file: &Path,
@@ -171,11 +72,8 @@ pub(crate) fn view(
             if json {
                 print_json(&json!({"view": view, "events": game.side_events(side)}));
             } else {
-                print_view(&game, &view);
-                out!("log:");
-                for e in game.events_for(side) {
-                    out!("{}", output::event_as(&game, Some(side), e));
-                }
+                let text = grognard_play::text::side_view(&game, side);
+                out!("{}", text.strip_suffix('\n').unwrap_or(&text));
             }
             Ok(())
         }
@@ -187,15 +85,8 @@ pub(crate) fn view(
                     "views": (0..game.sides().len()).map(|i| game.view(SideId(i as u8))).collect::<Vec<_>>(),
                 }));
             } else {
-                out!("referee view · turn {}", game.state().turn);
-                for p in &game.state().pieces {
-                    let (side, kind) = game.side_and_type_names(p);
-                    out!("  {:<10} {side}, {kind}, {}", p.name, place_text(&p.place));
-                }
-                out!("log:");
-                for e in game.log() {
-                    out!("{}", output::event(&game, e));
-                }
+                let text = grognard_play::text::referee_view(&game);
+                out!("{}", text.strip_suffix('\n').unwrap_or(&text));
             }
             Ok(())
         }

@@ -12,6 +12,7 @@ mod lab;
 mod legal;
 mod overlays;
 mod policies;
+mod remote;
 mod scale;
 mod setup;
 mod square_blocks;

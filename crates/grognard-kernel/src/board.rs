@@ -94,10 +94,34 @@ pub enum Surface {
 pub struct Board {
     /// The surface.
     pub surface: Surface,
-    /// Features on boundaries, keyed by the two cells in canonical (sorted) order.
+    /// Features on boundaries, keyed by the two cells in canonical (sorted) order (in
+    /// JSON, a list of `[[a, b], features]` pairs: JSON keys are strings).
+    #[serde(with = "links_as_pairs")]
     pub links: BTreeMap<(Cell, Cell), Vec<FeatureId>>,
     /// Named regions.
     pub regions: Vec<Region>,
+}
+
+/// The boundary features as a list of pairs, so a board serialises to JSON.
+mod links_as_pairs {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::geometry::Cell;
+    use crate::ids::FeatureId;
+
+    type Links = BTreeMap<(Cell, Cell), Vec<FeatureId>>;
+
+    pub fn serialize<S: Serializer>(links: &Links, s: S) -> Result<S::Ok, S::Error> {
+        links.iter().collect::<Vec<_>>().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Links, D::Error> {
+        Ok(Vec::<((Cell, Cell), Vec<FeatureId>)>::deserialize(d)?
+            .into_iter()
+            .collect())
+    }
 }
 
 /// The canonical key of the boundary between two cells.

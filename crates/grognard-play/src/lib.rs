@@ -12,6 +12,7 @@
 
 pub mod lua_policy;
 pub mod policy;
+pub mod text;
 
 pub use lua_policy::LuaPolicy;
 pub use policy::{GameEnd, Played, Player, PolicyKind, play_game, play_out};

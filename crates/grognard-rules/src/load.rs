@@ -570,6 +570,26 @@ pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Di
 }
 
 impl Scenario {
+    /// Every file this scenario was built from, as loaded: the scenario, its orders of
+    /// battle, each layer of its ruleset (base first) and the ruleset's Lua modules. A copy
+    /// of these files, kept in the same places relative to one another, loads the same
+    /// game (the server's create request carries them).
+    #[must_use]
+    pub fn source_files(&self) -> Vec<PathBuf> {
+        let base = self.path.parent().unwrap_or_else(|| Path::new("."));
+        let mut files = vec![self.path.clone()];
+        files.extend(
+            self.spec
+                .deployment
+                .iter()
+                .filter_map(|d| d.value.order_of_battle.as_ref())
+                .map(|f| tidy(&base.join(&f.value))),
+        );
+        files.extend(self.ruleset.layers.iter().cloned());
+        files.extend(self.ruleset.scripts.iter().map(|s| s.path.clone()));
+        files
+    }
+
     /// Starts a game, optionally with another seed and option choices.
     ///
     /// # Errors
@@ -634,6 +654,17 @@ impl Scenario {
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_orders(path: &Path) -> Result<Vec<Located<OrderSpec>>, Diagnostics> {
     let (node, _) = parse_file(path)?;
+    let spec: OrdersSpec = decode(&node)?;
+    Ok(spec.orders)
+}
+
+/// Reads an orders file's text already in memory (`name` is how messages name it).
+///
+/// # Errors
+/// Every problem in the text, each with `name:line:col`.
+pub fn orders_from_text(name: &str, text: &str) -> Result<Vec<Located<OrderSpec>>, Diagnostics> {
+    let limits = Limits::default();
+    let node = yaml::parse(name, text.as_bytes(), &limits).map_err(Diagnostics::from)?;
     let spec: OrdersSpec = decode(&node)?;
     Ok(spec.orders)
 }

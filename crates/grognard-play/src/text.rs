@@ -1,0 +1,455 @@
+//! Human-readable text: events, rolls and a side's view as `grognard play` and `view`
+//! print them — shared by the command line, the editor and the server (whose seats get
+//! exactly the text the command line prints).
+
+use grognard_kernel::action::{Event, RollRecord};
+use grognard_kernel::game::Game;
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::view::View;
+
+/// Appends one formatted line to a `String`.
+macro_rules! push_line {
+    ($text:ident, $($arg:tt)*) => {{
+        $text.push_str(&format!($($arg)*));
+        $text.push('\n');
+    }};
+}
+
+fn path(cells: &[Cell]) -> String {
+    cells
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+/// One roll, explained: dice, faces, each modifier, score and outcome.
+#[must_use]
+pub fn roll(r: &RollRecord) -> String {
+    let dice: Vec<String> = r
+        .dice
+        .iter()
+        .map(|d| match &d.rerolled_from {
+            Some(first) => format!("{} {} (re-rolled {first})", d.die, d.face),
+            None => format!("{} {}", d.die, d.face),
+        })
+        .collect();
+    let mods: Vec<String> = r
+        .modifiers
+        .iter()
+        .map(|m| format!("{:+} {}", m.value, m.name))
+        .collect();
+    let mut out = format!("{}: ", r.chart);
+    if dice.is_empty() {
+        out.push_str("no roll needed");
+    } else {
+        out.push_str(&dice.join(", "));
+    }
+    if !mods.is_empty() {
+        out.push_str(&format!("; {}", mods.join(", ")));
+    }
+    match &r.band {
+        Some(band) => out.push_str(&format!("; band {} ({band})", r.score)),
+        None => out.push_str(&format!("; score {}", r.score)),
+    }
+    out.push_str(&format!(" → {}", r.outcome));
+    out
+}
+
+/// One event as a line of text, as the referee reads it.
+#[must_use]
+pub fn event(game: &Game, e: &Event) -> String {
+    event_as(game, None, e)
+}
+
+fn place(p: &Place) -> String {
+    match p {
+        Place::Cell(c) => c.to_string(),
+        Place::Spread(cs) => path(cs),
+        Place::Point { at, .. } => at.to_string(),
+        Place::Off => "off the board".to_owned(),
+    }
+}
+
+/// One event as a line of text, as `viewer` reads it: enemy pieces it has not identified
+/// appear by handle (`enemy #7`).
+#[must_use]
+pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
+    let names = Names { game, viewer };
+    match e {
+        Event::Sighted { .. }
+        | Event::Contact { .. }
+        | Event::EnemyMoved { .. }
+        | Event::Redeployed { .. }
+        | Event::Announced { .. }
+        | Event::SpotRolled { .. } => sighting_line(&names, e),
+        Event::PhaseBegan { .. }
+        | Event::Initiative { .. }
+        | Event::GameOver { .. }
+        | Event::GameResult { .. } => sequence_line(e),
+        Event::Moved { .. }
+        | Event::MovedOnTable { .. }
+        | Event::Faced { .. }
+        | Event::ModeChanged { .. }
+        | Event::Saved { .. }
+        | Event::Spread { .. } => movement_line(&names, e),
+        Event::Acted { .. } | Event::Rolled { .. } => action_line(&names, e),
+        Event::CounterChanged { .. }
+        | Event::FlagChanged { .. }
+        | Event::Placed { .. }
+        | Event::PlacedOnTable { .. }
+        | Event::Arrived { .. }
+        | Event::Attached { .. }
+        | Event::Removed { .. }
+        | Event::Note { .. } => change_line(&names, e),
+    }
+}
+
+/// Names of pieces and sides as one viewer may read them.
+struct Names<'g> {
+    game: &'g Game,
+    viewer: Option<SideId>,
+}
+
+impl Names<'_> {
+    /// A piece's name, or its handle when the viewer has not identified it.
+    fn piece(&self, id: PieceId) -> String {
+        self.game.name_as(self.viewer, id)
+    }
+
+    /// A side's name.
+    fn side(&self, s: SideId) -> String {
+        self.game
+            .sides()
+            .get(s.index())
+            .map_or_else(|| "?".to_owned(), |d| d.name.clone())
+    }
+}
+
+/// What hidden information adds to the log: sightings, contact, enemy moves as seen, dummies
+/// lifted, announcements and spotting rolls.
+fn sighting_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
+        Event::Sighted { side, piece, level } => match level {
+            Some(l) => format!(
+                "  {} sights {} at level {l}",
+                names.side(*side),
+                names.piece(*piece)
+            ),
+            None => format!(
+                "  {} loses sight of {}",
+                names.side(*side),
+                names.piece(*piece)
+            ),
+        },
+        Event::Contact { piece, at, deploy } => {
+            let who: Vec<String> = deploy.iter().map(|p| names.piece(*p)).collect();
+            format!(
+                "  {} comes into contact at {at}; deploying in order: {}",
+                names.piece(*piece),
+                who.join(", ")
+            )
+        }
+        Event::EnemyMoved { piece, from, to } => format!(
+            "  {} moved from {} to {}",
+            names.piece(*piece),
+            from.as_ref()
+                .map_or_else(|| "out of sight".to_owned(), place),
+            to.as_ref().map_or_else(|| "out of sight".to_owned(), place)
+        ),
+        Event::Redeployed { piece, to } => {
+            format!("  {} lifted and put down at {to}", names.piece(*piece))
+        }
+        Event::Announced { text } => format!("  announced: {text}"),
+        Event::SpotRolled { roll: r, .. } => format!("  {} ({})", roll(r), r.purpose),
+        _ => String::new(),
+    }
+}
+
+/// The sequence of play: phases, initiative and the end of the game.
+fn sequence_line(e: &Event) -> String {
+    match e {
+        Event::PhaseBegan {
+            turn,
+            phase,
+            phasing,
+            ..
+        } => {
+            format!("turn {turn} · {phase} phase ({phasing})")
+        }
+        Event::Initiative { turn, rolls, order } => {
+            let rolls: Vec<String> = rolls
+                .iter()
+                .map(|(side, dice, total)| {
+                    let faces: Vec<&str> = dice.iter().map(|d| d.face.as_str()).collect();
+                    format!("{side} {} = {total}", faces.join("+"))
+                })
+                .collect();
+            format!(
+                "turn {turn} initiative: {}; order {}",
+                rolls.join(", "),
+                order.join(", ")
+            )
+        }
+        Event::GameOver { turns } => format!("game over after {turns} turns"),
+        Event::GameResult { why, .. } => format!("result: {why}"),
+        _ => String::new(),
+    }
+}
+
+/// Moves, facing and mode changes, saved points and spread commands.
+fn movement_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
+        Event::Moved {
+            piece,
+            path: p,
+            cost,
+            stopped,
+        } => {
+            let mut s = format!("  {} moved {}, cost {cost}", names.piece(*piece), path(p));
+            if let Some(why) = stopped {
+                s.push_str(&format!(" (stopped: {why})"));
+            }
+            s
+        }
+        Event::MovedOnTable {
+            piece,
+            from,
+            to,
+            cost,
+        } => {
+            format!("  {} moved {from} → {to}, {cost}\"", names.piece(*piece))
+        }
+        Event::Faced { piece, facing } => format!("  {} now faces {facing}", names.piece(*piece)),
+        Event::ModeChanged { piece, from, to } => {
+            format!("  {} changed mode {from} → {to}", names.piece(*piece))
+        }
+        Event::Saved {
+            piece,
+            toward,
+            points,
+        } => format!(
+            "  {} stands and saves its points toward {toward} ({points} saved)",
+            names.piece(*piece)
+        ),
+        Event::Spread { piece, cells } => match cells.as_slice() {
+            [one] => format!("  {} gathers into {one}", names.piece(*piece)),
+            _ => format!("  {} now spreads over {}", names.piece(*piece), path(cells)),
+        },
+        _ => String::new(),
+    }
+}
+
+/// Actions and the rolls hooks make.
+fn action_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
+        Event::Acted {
+            piece,
+            action,
+            target,
+            roll: r,
+            intent,
+        } => {
+            let mut s = format!("  {} {action}", names.piece(*piece));
+            if let Some(t) = target {
+                s.push_str(&format!(" at {}", names.piece(*t)));
+            }
+            if !intent.is_empty() {
+                s.push_str(&format!(" (for {})", intent.join(", ")));
+            }
+            if let Some(r) = r {
+                s.push_str(&format!(" — {}", roll(r)));
+            }
+            s
+        }
+        Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
+        _ => String::new(),
+    }
+}
+
+/// What effects and hooks change: counters, flags, places, arrivals, attachments, removals
+/// and notes.
+fn change_line(names: &Names<'_>, e: &Event) -> String {
+    match e {
+        Event::CounterChanged {
+            piece,
+            counter,
+            from,
+            to,
+        } => {
+            format!("  {} {counter} {from} → {to}", names.piece(*piece))
+        }
+        Event::FlagChanged { piece, flag, on } => format!(
+            "  {} is {}{flag}",
+            names.piece(*piece),
+            if *on { "" } else { "no longer " }
+        ),
+        Event::Placed {
+            piece,
+            from,
+            to,
+            reason,
+        } => format!("  {} placed {from} → {to} ({reason})", names.piece(*piece)),
+        Event::PlacedOnTable {
+            piece,
+            from,
+            to,
+            reason,
+        } => format!("  {} placed {from} → {to} ({reason})", names.piece(*piece)),
+        Event::Arrived { piece, at, reason } => {
+            format!("  {} arrived at {at} ({reason})", names.piece(*piece))
+        }
+        Event::Attached { piece, to } => match to {
+            Some(host) => format!(
+                "  {} attached to {}",
+                names.piece(*piece),
+                names.piece(*host)
+            ),
+            None => format!("  {} detached", names.piece(*piece)),
+        },
+        Event::Removed { piece, reason } => format!("  {} removed ({reason})", names.piece(*piece)),
+        Event::Note { text } => format!("  note: {text}"),
+        _ => String::new(),
+    }
+}
+
+/// Where a piece is, in a few characters: `c4`, `c4+d4` for a spread, a table point, or
+/// `off the board`.
+#[must_use]
+pub fn place_text(p: &Place) -> String {
+    match p {
+        Place::Cell(c) => c.to_string(),
+        Place::Spread(cs) => cs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("+"),
+        Place::Point { at, .. } => at.to_string(),
+        Place::Off => "off the board".to_owned(),
+    }
+}
+
+/// A side's view as `grognard view --side` prints it, without the log.
+#[must_use]
+pub fn view(game: &Game, view: &View) -> String {
+    let mut text = String::new();
+    let rules = game.rules();
+    push_line!(
+        text,
+        "view of {} · turn {} · {}",
+        view.side_name,
+        view.turn,
+        match (&view.phase, &view.phasing) {
+            (Some(p), Some(s)) => format!("{p} phase ({s})"),
+            _ => "game over".to_owned(),
+        }
+    );
+    if let Some(r) = &view.result {
+        push_line!(text, "result: {}", r.why);
+    }
+    push_line!(text, "own pieces:");
+    for p in &view.own {
+        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        let mut extra: Vec<String> = rules
+            .counters
+            .iter()
+            .zip(&p.counters)
+            .filter(|(c, v)| **v != c.initial)
+            .map(|(c, v)| format!("{} {v}", c.name))
+            .collect();
+        extra.extend(
+            rules
+                .flags
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
+                .map(|(_, f)| f.name.clone()),
+        );
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", extra.join(", "))
+        };
+        push_line!(
+            text,
+            "  {:<10} {kind}, {} mode, {}{extra}",
+            p.name,
+            rules.mode_name(p.mode),
+            place_text(&p.place)
+        );
+    }
+    push_line!(text, "enemy pieces known:");
+    if view.enemy.is_empty() {
+        push_line!(text, "  none");
+    }
+    for e in &view.enemy {
+        let mut facts = Vec::new();
+        match (&e.place, &e.last_seen) {
+            (Some(p), _) => facts.push(format!("at {}", place_text(p))),
+            (None, Some(s)) => facts.push(format!(
+                "last seen at {} on turn {}",
+                place_text(&s.place),
+                s.turn
+            )),
+            (None, None) => facts.push("whereabouts unknown".to_owned()),
+        }
+        if let Some(l) = &e.level {
+            facts.push(format!("sighting {l}"));
+        }
+        if e.face_up {
+            facts.push("face up".to_owned());
+        }
+        match e.real {
+            Some(true) => facts.push("real".to_owned()),
+            Some(false) => facts.push("a dummy".to_owned()),
+            None => {}
+        }
+        if let Some(k) = &e.kind {
+            facts.push(k.clone());
+        }
+        if let Some(n) = e.strength {
+            facts.push(format!("strength {n}"));
+        }
+        let label = e
+            .identity
+            .as_ref()
+            .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
+        push_line!(text, "  {label:<10} {}", facts.join(", "));
+    }
+    text
+}
+
+/// A side's view and its log, exactly as `grognard view FILE --side SIDE` prints them.
+#[must_use]
+pub fn side_view(game: &Game, side: SideId) -> String {
+    let mut text = view(game, &game.view(side));
+    text.push_str("log:\n");
+    for e in game.events_for(side) {
+        push_line!(text, "{}", event_as(game, Some(side), e));
+    }
+    text
+}
+
+/// The referee's view (every piece where it is) and the whole log, exactly as
+/// `grognard view FILE --referee` prints them.
+#[must_use]
+pub fn referee_view(game: &Game) -> String {
+    let mut text = String::new();
+    push_line!(text, "referee view · turn {}", game.state().turn);
+    for p in &game.state().pieces {
+        let (side, kind) = game.side_and_type_names(p);
+        push_line!(
+            text,
+            "  {:<10} {side}, {kind}, {}",
+            p.name,
+            place_text(&p.place)
+        );
+    }
+    text.push_str("log:\n");
+    for e in game.log() {
+        push_line!(text, "{}", event(game, e));
+    }
+    text
+}

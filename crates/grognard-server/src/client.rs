@@ -1,0 +1,207 @@
+//! A blocking client of the server's HTTP API: what `grognard remote` and the editor use.
+//! Every call returns the server's own error text when it refuses.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::protocol::{
+    Chat, ChatLine, CreateGame, Created, ErrorBody, GameList, OrdersReply, Say, SeatState,
+    SendOrders, Table, Undo, Webhook,
+};
+
+/// A server, by its base URL.
+#[derive(Clone, Debug)]
+pub struct Client {
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Client {
+    /// A client of the server at `url` (`http://HOST:PORT`).
+    ///
+    /// # Errors
+    /// Not an `http://` URL.
+    pub fn new(url: &str) -> Result<Self, String> {
+        let base = url.trim_end_matches('/').to_owned();
+        if !base.starts_with("http://") {
+            return Err(format!(
+                "`{url}` is not a server address: give http://HOST:PORT"
+            ));
+        }
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        Ok(Self { base, agent })
+    }
+
+    /// The base URL.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.base
+    }
+
+    fn answer<T: DeserializeOwned>(
+        &self,
+        what: &str,
+        response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> Result<T, String> {
+        let mut response =
+            response.map_err(|e| format!("cannot reach {} ({what}): {e}", self.base))?;
+        let status = response.status();
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .map_err(|e| format!("{}: {what}: {e}", self.base))?;
+        if status.is_success() {
+            let text = if body.is_empty() { "null" } else { &body };
+            serde_json::from_str(text).map_err(|e| {
+                format!(
+                    "{}: {what}: not an answer of a grognard server: {e}",
+                    self.base
+                )
+            })
+        } else {
+            let message = serde_json::from_str::<ErrorBody>(&body)
+                .map_or_else(|_| format!("{status}"), |b| b.error);
+            Err(message)
+        }
+    }
+
+    fn get<T: DeserializeOwned>(&self, path: &str, token: Option<&str>) -> Result<T, String> {
+        let mut request = self.agent.get(format!("{}{path}", self.base));
+        if let Some(t) = token {
+            request = request.header("Authorization", format!("Bearer {t}"));
+        }
+        self.answer(path, request.call())
+    }
+
+    fn send<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &B,
+    ) -> Result<T, String> {
+        let url = format!("{}{path}", self.base);
+        let mut request = if method == "PUT" {
+            self.agent.put(url)
+        } else {
+            self.agent.post(url)
+        };
+        if let Some(t) = token {
+            request = request.header("Authorization", format!("Bearer {t}"));
+        }
+        self.answer(path, request.send_json(body))
+    }
+
+    /// Creates a game.
+    ///
+    /// # Errors
+    /// The server's refusal (a scenario that does not load there, a flood) or no server.
+    pub fn create(&self, request: &CreateGame) -> Result<Created, String> {
+        self.send("POST", "/games", None, request)
+    }
+
+    /// Every game on the server.
+    ///
+    /// # Errors
+    /// No server.
+    pub fn games(&self) -> Result<GameList, String> {
+        self.get("/games", None)
+    }
+
+    /// What the token's seat sees now.
+    ///
+    /// # Errors
+    /// No such game, a bad token.
+    pub fn view(&self, game: &str, token: &str) -> Result<SeatState, String> {
+        self.get(&format!("/games/{game}/view"), Some(token))
+    }
+
+    /// The public table.
+    ///
+    /// # Errors
+    /// No such game, a bad token.
+    pub fn table(&self, game: &str, token: &str) -> Result<Table, String> {
+        self.get(&format!("/games/{game}/table"), Some(token))
+    }
+
+    /// Sends an orders file.
+    ///
+    /// # Errors
+    /// No such game, a bad token, a text that is not an orders file.
+    pub fn orders(
+        &self,
+        game: &str,
+        token: &str,
+        file: &str,
+        text: &str,
+    ) -> Result<OrdersReply, String> {
+        let body = SendOrders {
+            file: file.to_owned(),
+            text: text.to_owned(),
+        };
+        self.send("POST", &format!("/games/{game}/orders"), Some(token), &body)
+    }
+
+    /// Takes back the last order.
+    ///
+    /// # Errors
+    /// The seat may not.
+    pub fn undo(&self, game: &str, token: &str, reason: Option<&str>) -> Result<SeatState, String> {
+        let body = Undo {
+            reason: reason.map(str::to_owned),
+        };
+        self.send("POST", &format!("/games/{game}/undo"), Some(token), &body)
+    }
+
+    /// The chat after line `after`.
+    ///
+    /// # Errors
+    /// No such game, a bad token.
+    pub fn chat(&self, game: &str, token: &str, after: u64) -> Result<Chat, String> {
+        self.get(&format!("/games/{game}/chat?after={after}"), Some(token))
+    }
+
+    /// Says something in the game's chat.
+    ///
+    /// # Errors
+    /// An empty or over-long line.
+    pub fn say(&self, game: &str, token: &str, text: &str) -> Result<ChatLine, String> {
+        let body = Say {
+            text: text.to_owned(),
+        };
+        self.send("POST", &format!("/games/{game}/chat"), Some(token), &body)
+    }
+
+    /// Sets or clears the seat's webhook.
+    ///
+    /// # Errors
+    /// A URL the server does not call.
+    pub fn webhook(&self, game: &str, token: &str, url: Option<&str>) -> Result<(), String> {
+        let body = Webhook {
+            url: url.map(str::to_owned),
+        };
+        self.send::<_, serde_json::Value>(
+            "PUT",
+            &format!("/games/{game}/webhook"),
+            Some(token),
+            &body,
+        )
+        .map(|_| ())
+    }
+
+    /// The referee's save.
+    ///
+    /// # Errors
+    /// Not the referee's token.
+    pub fn save(&self, game: &str, token: &str) -> Result<serde_json::Value, String> {
+        self.get(&format!("/games/{game}/save"), Some(token))
+    }
+}

@@ -1,0 +1,611 @@
+//! One live game on the server: built from its stored files and replayed from its log,
+//! then changed only by orders that are stored first-thing after the kernel accepts them.
+//! Everything a seat receives is computed here, from `Game::view` for a side.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_kernel::ids::SideId;
+use grognard_lua::{Limits as LuaLimits, LuaHooks};
+use grognard_play::policy::{Player, PolicyKind};
+use grognard_play::text;
+use grognard_rules::load::{self, Scenario};
+use grognard_rules::model::OrderSpec;
+use grognard_rules::orders::{describe_order, describe_order_as, resolve_order};
+use grognard_rules::save::SaveFile;
+use serde_json::json;
+
+use crate::bundle;
+use crate::protocol::{
+    MAX_ORDERS_PER_GAME, OrdersReply, REFEREE, SPECTATOR, SeatState, Status, Table,
+};
+use crate::store::{Entry, GameRecord, Store};
+
+/// Most orders the server's policies give in a row before a human must act again (a bound
+/// on a game whose phases never end).
+const MAX_POLICY_RUN: u32 = 20_000;
+
+/// Seconds since 1970.
+#[must_use]
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The hooks a ruleset binds: its Lua scripts in a sandbox of this game's own.
+pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, String> {
+    if LuaHooks::wanted(ruleset) {
+        Ok(Box::new(
+            LuaHooks::new(ruleset, LuaLimits::default()).map_err(|d| d.to_string())?,
+        ))
+    } else {
+        Ok(Box::new(NoHooks))
+    }
+}
+
+/// A live order: who gave it, the order as the referee names it, and whether it is locked.
+#[derive(Clone, Debug)]
+struct LiveOrder {
+    seat: String,
+    order: OrderSpec,
+    locked: bool,
+}
+
+/// A game being played.
+pub struct Live {
+    /// Its id.
+    pub id: String,
+    record: GameRecord,
+    dir: PathBuf,
+    scenario: Scenario,
+    hooks: Box<dyn Hooks>,
+    game: Game,
+    orders: Vec<LiveOrder>,
+    players: Vec<Option<Player>>,
+    last_order_at: Option<u64>,
+    webhooks: BTreeMap<String, String>,
+    store: Arc<dyn Store>,
+}
+
+/// Why a request to a game failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The seat may not do that (HTTP 403).
+    Forbidden(String),
+    /// The request does not fit the game now (HTTP 409).
+    Conflict(String),
+    /// The request itself is malformed (HTTP 400).
+    Bad(String),
+    /// The server could not store it; nothing changed (HTTP 503).
+    Unavailable(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Forbidden(m) | Self::Conflict(m) | Self::Bad(m) | Self::Unavailable(m) => {
+                f.write_str(m)
+            }
+        }
+    }
+}
+
+/// Loads the scenario of a stored (or about to be stored) game from its files, written
+/// under `dir`; messages name the files as the bundle does.
+///
+/// # Errors
+/// A file that cannot be written, a scenario or ruleset that does not load, or one that
+/// loads differently from the creator's copy.
+pub fn load_files(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    scenario: &str,
+    ruleset: &str,
+) -> Result<Scenario, String> {
+    bundle::materialise(dir, files)?;
+    let prefix = format!("{}/", dir.display());
+    load::load_scenario(&dir.join(scenario), Some(&dir.join(ruleset)))
+        .map_err(|d| d.to_string().replace(&prefix, ""))
+}
+
+impl Live {
+    /// Rebuilds game `record` from its files and replays its log.
+    ///
+    /// # Errors
+    /// The files no longer load the same game, or the log does not replay.
+    pub fn open(record: GameRecord, dir: PathBuf, store: Arc<dyn Store>) -> Result<Self, String> {
+        let scenario = load_files(
+            &dir,
+            &record.files,
+            &record.scenario_path,
+            &record.ruleset_path,
+        )?;
+        if scenario.ruleset.rules.identity.hash != record.ruleset_hash
+            || scenario.hash != record.scenario_hash
+        {
+            return Err(format!(
+                "game {}: its files no longer load the game it was created with",
+                record.id
+            ));
+        }
+        let mut hooks = hooks_for(&scenario.ruleset)?;
+        let options: Vec<(String, bool)> = record.options.clone().into_iter().collect();
+        let game = scenario
+            .start(Some(record.seed), &options, hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        let webhooks = record
+            .seats
+            .iter()
+            .filter_map(|s| s.webhook.clone().map(|w| (s.seat.clone(), w)))
+            .collect();
+        let mut live = Self {
+            id: record.id.clone(),
+            webhooks,
+            players: Vec::new(),
+            record,
+            dir,
+            scenario,
+            hooks,
+            game,
+            orders: Vec::new(),
+            last_order_at: None,
+            store,
+        };
+        live.replay()?;
+        Ok(live)
+    }
+
+    /// Plays the stored log from the start.
+    fn replay(&mut self) -> Result<(), String> {
+        let log = self.store.log(&self.id).map_err(|e| e.to_string())?;
+        let mut orders: Vec<LiveOrder> = Vec::new();
+        for row in &log {
+            match &row.entry {
+                Entry::Order {
+                    seat,
+                    order,
+                    locked,
+                } => orders.push(LiveOrder {
+                    seat: seat.clone(),
+                    order: order.clone(),
+                    locked: *locked,
+                }),
+                Entry::Undo { .. } => {
+                    orders.pop();
+                }
+            }
+        }
+        self.last_order_at = log.last().map(|r| r.at);
+        let options: Vec<(String, bool)> = self.record.options.clone().into_iter().collect();
+        self.hooks = hooks_for(&self.scenario.ruleset)?;
+        self.game = self
+            .scenario
+            .start(Some(self.record.seed), &options, self.hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        for (i, o) in orders.iter().enumerate() {
+            let order = resolve_order(&self.game, &o.order)
+                .map_err(|m| format!("game {}: order {} does not replay: {m}", self.id, i + 1))?;
+            self.game.apply(&order, self.hooks.as_mut()).map_err(|r| {
+                format!(
+                    "game {}: order {} is refused on replay: {}",
+                    self.id,
+                    i + 1,
+                    r.message
+                )
+            })?;
+        }
+        self.orders = orders;
+        self.players = self.new_players()?;
+        Ok(())
+    }
+
+    /// The server's players, each seeded from the game's seed and the orders so far, so a
+    /// restart gives the same choices from the same position.
+    fn new_players(&self) -> Result<Vec<Option<Player>>, String> {
+        let seed = self.record.seed ^ (self.orders.len() as u64).rotate_left(32);
+        self.record
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(i, side)| {
+                let Some(policy) = self
+                    .record
+                    .seats
+                    .iter()
+                    .find(|s| &s.seat == side)
+                    .and_then(|s| s.policy.as_ref())
+                else {
+                    return Ok(None);
+                };
+                let kind = policy_kind(&self.dir, policy)?;
+                Player::new(&kind, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))).map(Some)
+            })
+            .collect()
+    }
+
+    /// The webhook of each seat that has one.
+    #[must_use]
+    pub fn webhooks(&self) -> &BTreeMap<String, String> {
+        &self.webhooks
+    }
+
+    /// Sets or clears a seat's webhook (stored first).
+    ///
+    /// # Errors
+    /// A URL that is not `http://`, or the store failing.
+    pub fn set_webhook(&mut self, seat: &str, url: Option<String>) -> Result<(), Problem> {
+        if let Some(u) = &url {
+            crate::webhook::check_url(u).map_err(Problem::Bad)?;
+        }
+        self.store
+            .set_webhook(&self.id, seat, url.as_deref())
+            .map_err(|e| Problem::Unavailable(e.to_string()))?;
+        match url {
+            Some(u) => self.webhooks.insert(seat.to_owned(), u),
+            None => self.webhooks.remove(seat),
+        };
+        Ok(())
+    }
+
+    /// The game as it stands.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The side a seat plays, if it is a side's seat.
+    fn side_of(&self, seat: &str) -> Option<SideId> {
+        self.game.side_by_name(seat)
+    }
+
+    /// Where the game stands.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        let name = |s: SideId| {
+            self.game
+                .sides()
+                .get(s.index())
+                .map_or_else(String::new, |d| d.name.clone())
+        };
+        Status {
+            turn: self.game.state().turn,
+            phase: self.game.phase().map(|(p, _)| p.name.clone()),
+            to_act: self.game.to_act().into_iter().map(name).collect(),
+            orders: self.orders.len() as u64,
+            last_order_at: self.last_order_at,
+            over: self.game.phase().is_none(),
+            result: self.game.result().cloned(),
+        }
+    }
+
+    /// The sides whose turn it is.
+    #[must_use]
+    pub fn to_act(&self) -> Vec<String> {
+        self.status().to_act
+    }
+
+    /// The public table.
+    #[must_use]
+    pub fn table(&self) -> Table {
+        Table {
+            rules: self.game.rules().clone(),
+            board: self.game.board().clone(),
+            sides: self.record.sides.clone(),
+        }
+    }
+
+    /// Everything `seat` may know now.
+    #[must_use]
+    pub fn seat_state(&mut self, seat: &str) -> SeatState {
+        let status = self.status();
+        let referee = |game: &Game| {
+            let views: Vec<_> = (0..game.sides().len())
+                .map(|i| game.view(SideId(u8::try_from(i).unwrap_or(u8::MAX))))
+                .collect();
+            (
+                json!({"state": game.state(), "events": game.log(), "views": views}),
+                text::referee_view(game),
+            )
+        };
+        let (view, text, legal) = if let Some(side) = self.side_of(seat) {
+            let view = json!({"view": self.game.view(side), "events": self.game.side_events(side)});
+            let legal = if self.game.to_act().contains(&side) {
+                self.game
+                    .legal_orders(side, self.hooks.as_mut())
+                    .into_iter()
+                    .map(|action| {
+                        describe_order_as(&self.game, &Order { side, action }, Some(side))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (view, text::side_view(&self.game, side), legal)
+        } else if seat == REFEREE || (seat == SPECTATOR && status.over) {
+            let (v, t) = referee(&self.game);
+            (v, t, Vec::new())
+        } else {
+            (serde_json::Value::Null, String::new(), Vec::new())
+        };
+        SeatState {
+            game: self.id.clone(),
+            seat: seat.to_owned(),
+            can_undo: self.may_undo(seat).is_ok(),
+            status,
+            view,
+            text,
+            legal,
+        }
+    }
+
+    /// Whether `seat` may take back the last live order now, and if not, why.
+    fn may_undo(&self, seat: &str) -> Result<(), Problem> {
+        let Some(last) = self.orders.last() else {
+            return Err(Problem::Conflict("there is no order to take back".into()));
+        };
+        if seat == REFEREE {
+            return Ok(());
+        }
+        if last.seat != seat {
+            return Err(Problem::Forbidden(format!(
+                "the last order is {}'s; a side may take back only its own",
+                last.seat
+            )));
+        }
+        if last.locked {
+            return Err(Problem::Forbidden(
+                "that order rolled dice or revealed something; only the referee may take it back"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Takes back the last live order (stored as an undo entry, then the game replayed).
+    ///
+    /// # Errors
+    /// The seat may not, or the store failed (nothing changed).
+    pub fn undo(&mut self, seat: &str, reason: Option<String>) -> Result<(), Problem> {
+        if seat == SPECTATOR {
+            return Err(Problem::Forbidden("a spectator gives no orders".into()));
+        }
+        self.may_undo(seat)?;
+        let reason = reason.filter(|r| !r.trim().is_empty());
+        if seat == REFEREE && reason.is_none() {
+            return Err(Problem::Bad(
+                "the referee must give a reason to take an order back".into(),
+            ));
+        }
+        let popped = self.orders.pop();
+        let status = {
+            self.replay_live().map_err(Problem::Unavailable)?;
+            self.status()
+        };
+        let entry = Entry::Undo {
+            seat: seat.to_owned(),
+            reason: reason.clone(),
+        };
+        let at = now();
+        if let Err(e) = self.store.append(&self.id, at, &entry, &status) {
+            // Not stored: put the game back as the store has it.
+            if let Some(p) = popped {
+                self.orders.push(p);
+            }
+            self.replay().map_err(Problem::Unavailable)?;
+            return Err(Problem::Unavailable(e.to_string()));
+        }
+        self.last_order_at = Some(at);
+        if seat == REFEREE {
+            let line = format!(
+                "the referee took back the last order: {}",
+                reason.unwrap_or_default()
+            );
+            let _ = self.store.say(&self.id, "server", at, &line);
+        }
+        Ok(())
+    }
+
+    /// Replays the live orders held in memory (after an undo).
+    fn replay_live(&mut self) -> Result<(), String> {
+        let options: Vec<(String, bool)> = self.record.options.clone().into_iter().collect();
+        self.hooks = hooks_for(&self.scenario.ruleset)?;
+        self.game = self
+            .scenario
+            .start(Some(self.record.seed), &options, self.hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        for o in &self.orders {
+            let order = resolve_order(&self.game, &o.order)?;
+            self.game
+                .apply(&order, self.hooks.as_mut())
+                .map_err(|r| r.message)?;
+        }
+        self.players = self.new_players()?;
+        Ok(())
+    }
+
+    /// Plays an orders file's text for `seat`, stopping at the first refusal; each accepted
+    /// order is stored before the next is tried. Then the server's policies act.
+    ///
+    /// # Errors
+    /// The text is not an orders file, or the seat may give no orders.
+    pub fn orders(&mut self, seat: &str, file: &str, text: &str) -> Result<OrdersReply, Problem> {
+        let orders = load::orders_from_text(file, text).map_err(|d| Problem::Bad(d.to_string()))?;
+        let viewer = self.side_of(seat);
+        let log_len = |g: &Game| viewer.map_or_else(|| g.log().len(), |v| g.events_for(v).len());
+        let mut reply = OrdersReply::default();
+        for located in &orders {
+            let before = log_len(&self.game);
+            match self.give(seat, &located.value) {
+                Ok(()) => {
+                    reply.accepted += 1;
+                    let log = viewer.map_or_else(|| self.game.log(), |v| self.game.events_for(v));
+                    reply.text.extend(
+                        log.get(before..)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|e| text::event_as(&self.game, viewer, e)),
+                    );
+                }
+                Err(Problem::Conflict(m)) => {
+                    let d = grognard_rules::diag::Diagnostic::new(
+                        located.location.clone(),
+                        format!("refused: {m}"),
+                    );
+                    reply.refused = Some(d.to_string());
+                    break;
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        self.run_policies();
+        Ok(reply)
+    }
+
+    /// Plays one order for `seat` (a WebSocket's order), then the server's policies.
+    ///
+    /// # Errors
+    /// The order is refused (`Conflict`, with the reason), or the seat may not give it.
+    pub fn order(&mut self, seat: &str, spec: &OrderSpec) -> Result<(), Problem> {
+        self.give(seat, spec)?;
+        self.run_policies();
+        Ok(())
+    }
+
+    /// One order: checked against the seat, tried, stored.
+    fn give(&mut self, seat: &str, spec: &OrderSpec) -> Result<(), Problem> {
+        match self.side_of(seat) {
+            Some(_) if spec.side != seat => {
+                return Err(Problem::Forbidden(format!(
+                    "this seat plays {seat}; the order is for `{}`",
+                    spec.side
+                )));
+            }
+            None if seat == SPECTATOR => {
+                return Err(Problem::Forbidden("a spectator gives no orders".into()));
+            }
+            _ => {}
+        }
+        if self.orders.len() as u64 >= MAX_ORDERS_PER_GAME {
+            return Err(Problem::Conflict(format!(
+                "the game holds {MAX_ORDERS_PER_GAME} orders, the most a game may"
+            )));
+        }
+        let order = resolve_order(&self.game, spec).map_err(Problem::Conflict)?;
+        self.commit(seat, &order)
+    }
+
+    /// Applies an order, works out whether it is locked, and stores it; if the store fails
+    /// the game is rebuilt from the store, so nothing changes.
+    fn commit(&mut self, seat: &str, order: &Order) -> Result<(), Problem> {
+        let dice = |g: &Game| {
+            let s = g.state();
+            (
+                s.rng.position(),
+                s.side_rngs.iter().map(|r| r.position()).collect::<Vec<_>>(),
+            )
+        };
+        // Locked: the order rolled dice, taught the ordering side something of the enemy,
+        // or ended the game.
+        let dice_before = dice(&self.game);
+        let known_before = self.game.view(order.side).enemy;
+        self.game
+            .apply(order, self.hooks.as_mut())
+            .map_err(|r| Problem::Conflict(r.message))?;
+        let locked = dice(&self.game) != dice_before
+            || self.game.view(order.side).enemy != known_before
+            || self.game.result().is_some();
+        let live = LiveOrder {
+            seat: seat.to_owned(),
+            order: describe_order(&self.game, order),
+            locked,
+        };
+        let entry = Entry::Order {
+            seat: live.seat.clone(),
+            order: live.order.clone(),
+            locked,
+        };
+        self.orders.push(live);
+        let at = now();
+        if let Err(e) = self.store.append(&self.id, at, &entry, &self.status()) {
+            self.orders.pop();
+            self.replay_live().map_err(Problem::Unavailable)?;
+            return Err(Problem::Unavailable(format!(
+                "{e}; the order was not stored and the game is as it was"
+            )));
+        }
+        self.last_order_at = Some(at);
+        Ok(())
+    }
+
+    /// Lets the server's players act while it is one of their sides' turn.
+    pub fn run_policies(&mut self) {
+        for _ in 0..MAX_POLICY_RUN {
+            let to_act = self.game.to_act();
+            let Some(side) = to_act
+                .iter()
+                .copied()
+                .find(|s| self.players.get(s.index()).is_some_and(Option::is_some))
+            else {
+                return;
+            };
+            let legal = self.game.legal_orders(side, self.hooks.as_mut());
+            let Some(player) = self.players.get_mut(side.index()).and_then(Option::as_mut) else {
+                return;
+            };
+            let action = player
+                .choose(&self.game, side, &legal)
+                .unwrap_or(Action::EndPhase);
+            let seat = self.record.sides[side.index()].clone();
+            let order = Order { side, action };
+            if self.commit(&seat, &order).is_err() {
+                let end = Order {
+                    side,
+                    action: Action::EndPhase,
+                };
+                if self.commit(&seat, &end).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The referee's save, as `grognard play --save` writes it (file paths as the bundle
+    /// names them).
+    #[must_use]
+    pub fn save(&self) -> SaveFile {
+        let orders = self.orders.iter().map(|o| o.order.clone()).collect();
+        let mut save = SaveFile::of(
+            &self.game,
+            &self.scenario,
+            &self.dir.join("game.json"),
+            orders,
+        );
+        save.ruleset.path.clone_from(&self.record.ruleset_path);
+        save.scenario.path.clone_from(&self.record.scenario_path);
+        save
+    }
+}
+
+/// The policy a seat names, with a `lua:` file found among the game's files.
+///
+/// # Errors
+/// An unknown policy, or a Lua file that does not load.
+pub fn policy_kind(dir: &Path, policy: &str) -> Result<PolicyKind, String> {
+    match policy.strip_prefix("lua:") {
+        Some(rest) => {
+            let (file, function) = match rest.rsplit_once(':') {
+                Some((f, func)) if dir.join(f).is_file() => (f, func),
+                _ => (rest, grognard_play::lua_policy::DEFAULT_FUNCTION),
+            };
+            let prefix = format!("{}/", dir.display());
+            PolicyKind::lua_file(&dir.join(file), function)
+                .map_err(|e| e.to_string().replace(&prefix, ""))
+        }
+        None => PolicyKind::parse(policy).map_err(|e| e.to_string()),
+    }
+}

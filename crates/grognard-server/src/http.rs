@@ -1,0 +1,484 @@
+//! The HTTP API and the WebSocket of `grognard serve` (axum on tokio). Every per-game
+//! request carries a seat's token (`Authorization: Bearer TOKEN`; on the WebSocket, the
+//! first message); every answer is JSON, an error as `{"error": "..."}` with a status
+//! that says what kind (see `docs/server.md`).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use serde::Deserialize;
+use tokio::sync::Mutex as AsyncMutex;
+
+use crate::game::Problem;
+use crate::hub::{Hub, HubError};
+use crate::protocol::{
+    CREATES_PER_MINUTE, Chat, ClientMessage, CreateGame, ErrorBody, GameList, MAX_BODY_BYTES,
+    MAX_ORDERS_BYTES, MAX_WS_MESSAGE_BYTES, Say, SendOrders, ServerMessage, Undo, WS_BURST,
+    WS_PER_SECOND, Webhook,
+};
+
+/// Most WebSocket connections a server holds at once.
+pub const MAX_CONNECTIONS: usize = 4_096;
+
+/// How long a new WebSocket has to say `hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What every handler shares.
+#[derive(Clone)]
+struct App {
+    hub: Arc<Hub>,
+    creates: Arc<AsyncMutex<Bucket>>,
+    connections: Arc<tokio::sync::Semaphore>,
+}
+
+/// A token bucket: `burst` at once, refilled at `rate` a second.
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    burst: f64,
+    rate: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(burst: u32, rate: f64) -> Self {
+        Self {
+            tokens: f64::from(burst),
+            burst: f64::from(burst),
+            rate,
+            at: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// An error answer.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, axum::Json(ErrorBody { error: self.1 })).into_response()
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> Self {
+        let status = match &e {
+            HubError::NoGame(_) => StatusCode::NOT_FOUND,
+            HubError::BadToken(_) => StatusCode::UNAUTHORIZED,
+            HubError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            HubError::Problem(Problem::Forbidden(_)) => StatusCode::FORBIDDEN,
+            HubError::Problem(Problem::Conflict(_)) => StatusCode::CONFLICT,
+            HubError::Problem(Problem::Bad(_)) => StatusCode::BAD_REQUEST,
+            HubError::Problem(Problem::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        Self(status, e.to_string())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> Self {
+        Self(e.status(), format!("bad request body: {}", e.body_text()))
+    }
+}
+
+type Answer<T> = Result<axum::Json<T>, ApiError>;
+
+/// The router of the whole API.
+pub fn router(hub: Arc<Hub>) -> Router {
+    let app = App {
+        hub,
+        creates: Arc::new(AsyncMutex::new(Bucket::new(
+            CREATES_PER_MINUTE,
+            f64::from(CREATES_PER_MINUTE) / 60.0,
+        ))),
+        connections: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
+    };
+    Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .route("/games", post(create).get(list))
+        .route("/games/{id}/view", get(view))
+        .route("/games/{id}/table", get(table))
+        .route("/games/{id}/orders", post(orders))
+        .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/chat", get(chat).post(say))
+        .route("/games/{id}/webhook", put(webhook))
+        .route("/games/{id}/save", get(save))
+        .route("/games/{id}/live", get(live))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(app)
+}
+
+/// The seat a request's bearer token opens.
+fn seat(app: &App, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+    let token = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::UNAUTHORIZED,
+                "give a seat's token: `Authorization: Bearer TOKEN`".into(),
+            )
+        })?;
+    Ok(app.hub.seat(id, token.trim())?)
+}
+
+/// Runs blocking work (the store, loading a game) off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+async fn create(
+    State(app): State<App>,
+    body: Result<axum::Json<CreateGame>, JsonRejection>,
+) -> Result<(StatusCode, axum::Json<crate::protocol::Created>), ApiError> {
+    let axum::Json(request) = body?;
+    if !app.creates.lock().await.take() {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many new games: at most {CREATES_PER_MINUTE} a minute"),
+        ));
+    }
+    let hub = Arc::clone(&app.hub);
+    let created = blocking(move || hub.create(request).map_err(ApiError::from)).await?;
+    Ok((StatusCode::CREATED, axum::Json(created)))
+}
+
+async fn list(State(app): State<App>) -> Answer<GameList> {
+    let hub = Arc::clone(&app.hub);
+    let games = blocking(move || {
+        hub.store()
+            .list()
+            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+    })
+    .await?;
+    Ok(axum::Json(GameList { games }))
+}
+
+/// The seat of a request, found off the async threads (it may read the store).
+async fn seat_of(app: &App, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+    let (a, i, h) = (app.clone(), id.to_owned(), headers.clone());
+    blocking(move || seat(&a, &i, &h)).await
+}
+
+async fn view(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<crate::protocol::SeatState> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    Ok(axum::Json(app.hub.state(&id, &seat).await?))
+}
+
+async fn table(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<crate::protocol::Table> {
+    seat_of(&app, &id, &headers).await?;
+    Ok(axum::Json(app.hub.table(&id).await?))
+}
+
+async fn orders(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<axum::Json<SendOrders>, JsonRejection>,
+) -> Answer<crate::protocol::OrdersReply> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    let axum::Json(request) = body?;
+    if request.text.len() > MAX_ORDERS_BYTES {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("an orders file has at most {MAX_ORDERS_BYTES} bytes"),
+        ));
+    }
+    Ok(axum::Json(
+        app.hub
+            .orders(&id, &seat, &request.file, &request.text)
+            .await?,
+    ))
+}
+
+async fn undo(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<axum::Json<Undo>, JsonRejection>,
+) -> Answer<crate::protocol::SeatState> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    let axum::Json(request) = body?;
+    app.hub.undo(&id, &seat, request.reason).await?;
+    Ok(axum::Json(app.hub.state(&id, &seat).await?))
+}
+
+#[derive(Deserialize)]
+struct After {
+    #[serde(default)]
+    after: u64,
+}
+
+async fn chat(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(after): Query<After>,
+) -> Answer<Chat> {
+    seat_of(&app, &id, &headers).await?;
+    let hub = Arc::clone(&app.hub);
+    let lines = blocking(move || {
+        hub.store()
+            .chat(&id, after.after)
+            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+    })
+    .await?;
+    Ok(axum::Json(Chat { lines }))
+}
+
+async fn say(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<axum::Json<Say>, JsonRejection>,
+) -> Answer<crate::protocol::ChatLine> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    let axum::Json(request) = body?;
+    Ok(axum::Json(app.hub.say(&id, &seat, &request.text).await?))
+}
+
+async fn webhook(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<axum::Json<Webhook>, JsonRejection>,
+) -> Result<StatusCode, ApiError> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    let axum::Json(request) = body?;
+    app.hub.set_webhook(&id, &seat, request.url).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn save(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer<serde_json::Value> {
+    let seat = seat_of(&app, &id, &headers).await?;
+    if seat != crate::protocol::REFEREE {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "only the referee's token gives the whole save".into(),
+        ));
+    }
+    Ok(axum::Json(app.hub.save(&id).await?))
+}
+
+async fn live(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let Ok(permit) = Arc::clone(&app.connections).try_acquire_owned() else {
+        return ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server holds {MAX_CONNECTIONS} connections, its most"),
+        )
+        .into_response();
+    };
+    upgrade
+        .max_message_size(MAX_WS_MESSAGE_BYTES)
+        .max_frame_size(MAX_WS_MESSAGE_BYTES)
+        .on_upgrade(move |socket| async move {
+            connection(app, id, socket).await;
+            drop(permit);
+        })
+}
+
+async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
+    let text = serde_json::to_string(message).unwrap_or_else(|e| {
+        serde_json::json!({"type": "error", "message": format!("the server could not write its answer: {e}")})
+            .to_string()
+    });
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+async fn refuse(socket: &mut WebSocket, message: String) {
+    let _ = send(socket, &ServerMessage::Error { message }).await;
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// One seat's live connection: `hello` with its token, then a welcome (the table), its
+/// state now and after every change, chat lines; orders, chat and undo from the client.
+async fn connection(app: App, id: String, mut socket: WebSocket) {
+    let hello = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await;
+    let token = match hello {
+        Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<ClientMessage>(&text) {
+            Ok(ClientMessage::Hello { token }) => token,
+            _ => {
+                return refuse(
+                    &mut socket,
+                    "the first message is `hello` with a seat's token".into(),
+                )
+                .await;
+            }
+        },
+        _ => return refuse(&mut socket, "no `hello` with a seat's token in time".into()).await,
+    };
+    let found = {
+        let (hub, i) = (Arc::clone(&app.hub), id.clone());
+        tokio::task::spawn_blocking(move || hub.seat(&i, &token)).await
+    };
+    let seat = match found {
+        Ok(Ok(seat)) => seat,
+        Ok(Err(e)) => return refuse(&mut socket, e.to_string()).await,
+        Err(e) => return refuse(&mut socket, e.to_string()).await,
+    };
+    let watched = {
+        let (hub, i, s) = (Arc::clone(&app.hub), id.clone(), seat.clone());
+        tokio::task::spawn_blocking(move || hub.watch(&i, &s)).await
+    };
+    let mut updates = match watched {
+        Ok(Ok(rx)) => rx,
+        Ok(Err(e)) => return refuse(&mut socket, e.to_string()).await,
+        Err(e) => return refuse(&mut socket, e.to_string()).await,
+    };
+    serve_seat(&app, &id, &seat, &mut socket, &mut updates).await;
+    let (hub, i, s) = (Arc::clone(&app.hub), id, seat);
+    let _ = tokio::task::spawn_blocking(move || hub.unwatch(&i, &s)).await;
+}
+
+async fn serve_seat(
+    app: &App,
+    id: &str,
+    seat: &str,
+    socket: &mut WebSocket,
+    updates: &mut tokio::sync::broadcast::Receiver<Arc<crate::hub::Update>>,
+) {
+    let welcome = match app.hub.table(id).await {
+        Ok(table) => ServerMessage::Welcome {
+            seat: seat.to_owned(),
+            table: Box::new(table),
+        },
+        Err(e) => return refuse(socket, e.to_string()).await,
+    };
+    if !send(socket, &welcome).await {
+        return;
+    }
+    match app.hub.state(id, seat).await {
+        Ok(s) => {
+            if !send(socket, &ServerMessage::State(Box::new(s))).await {
+                return;
+            }
+        }
+        Err(e) => return refuse(socket, e.to_string()).await,
+    }
+    let mut bucket = Bucket::new(WS_BURST, f64::from(WS_PER_SECOND));
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    _ => return,
+                };
+                if !bucket.take() {
+                    return refuse(socket, format!("too many messages: at most {WS_PER_SECOND} a second")).await;
+                }
+                let reply = handle(app, id, seat, &text).await;
+                if let Some(message) = reply
+                    && !send(socket, &message).await
+                {
+                    return;
+                }
+            }
+            update = updates.recv() => {
+                match update {
+                    Ok(update) => {
+                        for text in update.states.get(seat).into_iter().chain(&update.chat) {
+                            if socket.send(Message::Text(text.to_string().into())).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        // Fell behind: send the state as it is now.
+                        match app.hub.state(id, seat).await {
+                            Ok(s) => if !send(socket, &ServerMessage::State(Box::new(s))).await { return; },
+                            Err(e) => return refuse(socket, e.to_string()).await,
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        }
+    }
+}
+
+/// One client message; the answer to send back, if any (state updates come through the
+/// broadcast).
+async fn handle(app: &App, id: &str, seat: &str, text: &str) -> Option<ServerMessage> {
+    let message = match serde_json::from_str::<ClientMessage>(text) {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(ServerMessage::Error {
+                message: format!("not a message: {e}"),
+            });
+        }
+    };
+    let result = match message {
+        ClientMessage::Hello { .. } => {
+            Err(HubError::Problem(Problem::Bad("already said hello".into())))
+        }
+        ClientMessage::Order { order } => match app.hub.order(id, seat, &order).await {
+            Err(HubError::Problem(Problem::Conflict(message))) => {
+                return Some(ServerMessage::Refused {
+                    message: format!("refused: {message}"),
+                });
+            }
+            other => other,
+        },
+        ClientMessage::Chat { text } => app.hub.say(id, seat, &text).await.map(|_| ()),
+        ClientMessage::Undo { reason } => app.hub.undo(id, seat, reason).await,
+    };
+    result.err().map(|e| ServerMessage::Error {
+        message: e.to_string(),
+    })
+}
+
+/// Runs a server on `listener` until `shutdown` resolves.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    hub: Arc<Hub>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(hub))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,590 @@
+//! The games a server holds: each live game runs on a thread of its own (its Lua hooks and
+//! policies with it, so one game's slow script never holds up another), takes requests
+//! from a channel one at a time (one writer per game), and after every change tells its
+//! watchers what each of their seats now sees. A game with no watchers and no requests for
+//! a while is put away; the next request rebuilds it from the store.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use grognard_rules::model::OrderSpec;
+use tokio::sync::{broadcast, oneshot};
+
+use crate::game::{Live, Problem, now};
+use crate::protocol::{
+    ChatLine, CreateGame, Created, MAX_CHAT_CHARS, REFEREE, SPECTATOR, SeatState, ServerMessage,
+    Table,
+};
+use crate::store::{GameRecord, SeatRecord, Store};
+use crate::tokens;
+
+/// How long a game with no watchers stays loaded after its last request.
+const IDLE: Duration = Duration::from_secs(300);
+
+/// What a game's thread is asked to do.
+enum Command {
+    State(String, oneshot::Sender<SeatState>),
+    Table(oneshot::Sender<Table>),
+    Orders(String, String, String, Reply<crate::protocol::OrdersReply>),
+    Order(String, OrderSpec, Reply<()>),
+    Undo(String, Option<String>, Reply<()>),
+    Chat(String, String, Reply<ChatLine>),
+    Save(oneshot::Sender<serde_json::Value>),
+    Webhook(String, Option<String>, Reply<()>),
+    Watch(String, bool),
+}
+
+type Reply<T> = oneshot::Sender<Result<T, Problem>>;
+
+/// What a game's watchers receive after a change: for each watched seat, the
+/// [`ServerMessage`] it is sent, already serialised.
+#[derive(Debug, Default)]
+pub struct Update {
+    /// Seat → message text.
+    pub states: HashMap<String, Arc<str>>,
+    /// A chat line, to every seat.
+    pub chat: Option<Arc<str>>,
+}
+
+struct Handle {
+    commands: mpsc::Sender<Command>,
+    updates: broadcast::Sender<Arc<Update>>,
+}
+
+/// Why a request could not be served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubError {
+    /// No game with that id (HTTP 404).
+    NoGame(String),
+    /// The token opens no seat (HTTP 401).
+    BadToken(String),
+    /// The game refused it (see [`Problem`]).
+    Problem(Problem),
+    /// A bad create request (HTTP 422).
+    Invalid(String),
+}
+
+impl std::fmt::Display for HubError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoGame(m) | Self::BadToken(m) | Self::Invalid(m) => f.write_str(m),
+            Self::Problem(p) => p.fmt(f),
+        }
+    }
+}
+
+impl From<Problem> for HubError {
+    fn from(p: Problem) -> Self {
+        Self::Problem(p)
+    }
+}
+
+/// Every game of one server.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    files: tempfile::TempDir,
+    live: Mutex<HashMap<String, Handle>>,
+    seats: Mutex<HashMap<String, Vec<(String, Vec<u8>)>>>,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub").finish_non_exhaustive()
+    }
+}
+
+impl Hub {
+    /// A hub over `store`; games' files are written under a private temporary folder.
+    ///
+    /// # Errors
+    /// The temporary folder cannot be made.
+    pub fn new(store: Arc<dyn Store>) -> Result<Arc<Self>, String> {
+        let files = tempfile::Builder::new()
+            .prefix("grognard-serve-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a folder for games' files: {e}"))?;
+        Ok(Arc::new(Self {
+            store,
+            files,
+            live: Mutex::new(HashMap::new()),
+            seats: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    fn dir_for(&self, id: &str, fresh: bool) -> PathBuf {
+        // A fresh folder for each load: a game's files are written once per folder.
+        let n = if fresh { "new" } else { "live" };
+        self.files.path().join(format!("{id}-{n}"))
+    }
+
+    /// Creates a game: checks the request, loads and starts it (so a scenario that fails
+    /// validation is refused and nothing is stored), then stores it with fresh tokens.
+    ///
+    /// # Errors
+    /// A bad request, a scenario that does not load or start, or the store failing.
+    pub fn create(&self, request: CreateGame) -> Result<Created, HubError> {
+        crate::bundle::check(&request).map_err(HubError::Invalid)?;
+        let id = tokens::new_game_id().map_err(HubError::Invalid)?;
+        let dir = self.dir_for(&id, true);
+        let result = self.create_in(&id, &dir, request);
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+
+    fn create_in(
+        &self,
+        id: &str,
+        dir: &std::path::Path,
+        request: CreateGame,
+    ) -> Result<Created, HubError> {
+        let scenario =
+            crate::game::load_files(dir, &request.files, &request.scenario, &request.ruleset)
+                .map_err(HubError::Invalid)?;
+        let identity = &scenario.ruleset.rules.identity;
+        if request
+            .ruleset_hash
+            .as_ref()
+            .is_some_and(|h| h != &identity.hash)
+            || request
+                .scenario_hash
+                .as_ref()
+                .is_some_and(|h| h != &scenario.hash)
+        {
+            return Err(HubError::Invalid(
+                "the files load differently here than on the sending machine (a ruleset found outside the files sent?)".into(),
+            ));
+        }
+        let sides: Vec<String> = scenario
+            .compiled
+            .setup
+            .sides
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        if let Some(s) = sides.iter().find(|s| *s == REFEREE || *s == SPECTATOR) {
+            return Err(HubError::Invalid(format!(
+                "a side is named `{s}`, which is a seat of its own on the server"
+            )));
+        }
+        for (side, policy) in &request.policies {
+            if !sides.contains(side) {
+                return Err(HubError::Invalid(format!(
+                    "policy for `{side}`: no such side; the sides are {}",
+                    sides.join(", ")
+                )));
+            }
+            crate::game::policy_kind(dir, policy).map_err(HubError::Invalid)?;
+        }
+        // Start it once here, so options and placement problems show now.
+        let mut hooks = crate::game::hooks_for(&scenario.ruleset).map_err(HubError::Invalid)?;
+        let options: Vec<(String, bool)> = request.options.clone().into_iter().collect();
+        let game = scenario
+            .start(request.seed, &options, hooks.as_mut())
+            .map_err(|d| HubError::Invalid(d.to_string()))?;
+        let mut tokens_out = BTreeMap::new();
+        let mut seats = Vec::new();
+        for seat in sides.iter().map(String::as_str).chain([REFEREE, SPECTATOR]) {
+            let token = tokens::new_token().map_err(HubError::Invalid)?;
+            seats.push(SeatRecord {
+                seat: seat.to_owned(),
+                token_hash: tokens::hash(&token),
+                policy: request.policies.get(seat).cloned(),
+                webhook: None,
+            });
+            tokens_out.insert(seat.to_owned(), token);
+        }
+        let record = GameRecord {
+            id: id.to_owned(),
+            created_at: now(),
+            scenario_path: request.scenario,
+            ruleset_path: request.ruleset,
+            scenario_name: scenario.spec.scenario.value.clone(),
+            ruleset_name: identity.name.clone(),
+            scenario_hash: scenario.hash.clone(),
+            ruleset_hash: identity.hash.clone(),
+            seed: game.state().rng.seed(),
+            options: game
+                .rules()
+                .options
+                .iter()
+                .zip(&game.state().options)
+                .map(|(o, on)| (o.name.clone(), *on))
+                .collect(),
+            sides,
+            files: request.files,
+            seats,
+        };
+        let status = crate::protocol::Status {
+            turn: game.state().turn,
+            phase: game.phase().map(|(p, _)| p.name.clone()),
+            to_act: game
+                .to_act()
+                .into_iter()
+                .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.clone()))
+                .collect(),
+            ..crate::protocol::Status::default()
+        };
+        self.store
+            .create(&record, &status)
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
+        // A game the server plays first starts its policies now.
+        if !request.policies.is_empty() {
+            self.with(id, |tx| Command::Watch(String::new(), false).pipe(tx))?;
+        }
+        Ok(Created {
+            game: id.to_owned(),
+            tokens: tokens_out,
+        })
+    }
+
+    /// The seat `token` opens in game `id`.
+    ///
+    /// # Errors
+    /// No such game, or a token that opens no seat.
+    pub fn seat(&self, id: &str, token: &str) -> Result<String, HubError> {
+        let cached = self.seats.lock().ok().and_then(|m| m.get(id).cloned());
+        let seats = match cached {
+            Some(s) => s,
+            None => {
+                let record = self
+                    .store
+                    .game(id)
+                    .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
+                    .ok_or_else(|| HubError::NoGame(format!("no game `{id}`")))?;
+                let seats: Vec<(String, Vec<u8>)> = record
+                    .seats
+                    .into_iter()
+                    .map(|s| (s.seat, s.token_hash))
+                    .collect();
+                if let Ok(mut m) = self.seats.lock() {
+                    m.insert(id.to_owned(), seats.clone());
+                }
+                seats
+            }
+        };
+        tokens::seat_for(token, &seats)
+            .map(str::to_owned)
+            .ok_or_else(|| HubError::BadToken(format!("that token opens no seat of game {id}")))
+    }
+
+    /// Sends a command to game `id`'s thread, starting it if it is not running.
+    fn with(
+        &self,
+        id: &str,
+        make: impl Fn(&mpsc::Sender<Command>) -> Result<(), Command>,
+    ) -> Result<broadcast::Sender<Arc<Update>>, HubError> {
+        for _ in 0..2 {
+            let (tx, updates) = self.handle(id)?;
+            if make(&tx).is_ok() {
+                return Ok(updates);
+            }
+            // The thread had put the game away: forget it and start again.
+            if let Ok(mut m) = self.live.lock() {
+                m.remove(id);
+            }
+        }
+        Err(HubError::Problem(Problem::Unavailable(format!(
+            "game {id} could not be started"
+        ))))
+    }
+
+    fn handle(
+        &self,
+        id: &str,
+    ) -> Result<(mpsc::Sender<Command>, broadcast::Sender<Arc<Update>>), HubError> {
+        let mut live = self
+            .live
+            .lock()
+            .map_err(|_| HubError::Problem(Problem::Unavailable("server state lost".into())))?;
+        if let Some(h) = live.get(id) {
+            return Ok((h.commands.clone(), h.updates.clone()));
+        }
+        let record = self
+            .store
+            .game(id)
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
+            .ok_or_else(|| HubError::NoGame(format!("no game `{id}`")))?;
+        let dir = self.dir_for(id, false);
+        let _ = std::fs::remove_dir_all(&dir);
+        let (tx, rx) = mpsc::channel();
+        let (updates, _) = broadcast::channel(64);
+        let thread_updates = updates.clone();
+        let store = Arc::clone(&self.store);
+        // The game (with its Lua state, which stays on one thread) is built on its thread.
+        let (opened_tx, opened) = mpsc::channel();
+        std::thread::Builder::new()
+            .name(format!("game-{id}"))
+            .spawn(move || match Live::open(record, dir, Arc::clone(&store)) {
+                Ok(game) => {
+                    let _ = opened_tx.send(Ok(()));
+                    run(game, &rx, &thread_updates, store.as_ref());
+                }
+                Err(e) => {
+                    let _ = opened_tx.send(Err(e));
+                }
+            })
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
+        opened
+            .recv()
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e)))?;
+        live.insert(
+            id.to_owned(),
+            Handle {
+                commands: tx.clone(),
+                updates: updates.clone(),
+            },
+        );
+        Ok((tx, updates))
+    }
+
+    async fn ask<T: Send + 'static>(
+        &self,
+        id: &str,
+        make: impl Fn(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, HubError> {
+        let slot: Mutex<Option<oneshot::Receiver<T>>> = Mutex::new(None);
+        self.with(id, |tx| {
+            let (reply, rx) = oneshot::channel();
+            tx.send(make(reply)).map_err(|e| e.0)?;
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(rx);
+            }
+            Ok(())
+        })?;
+        let rx = slot.lock().ok().and_then(|mut s| s.take());
+        match rx {
+            Some(rx) => rx
+                .await
+                .map_err(|_| HubError::Problem(Problem::Unavailable(format!("game {id} stopped")))),
+            None => Err(HubError::Problem(Problem::Unavailable(format!(
+                "game {id} could not be reached"
+            )))),
+        }
+    }
+
+    /// What `seat` sees of game `id` now.
+    ///
+    /// # Errors
+    /// The game cannot be loaded.
+    pub async fn state(&self, id: &str, seat: &str) -> Result<SeatState, HubError> {
+        let seat = seat.to_owned();
+        self.ask(id, |r| Command::State(seat.clone(), r)).await
+    }
+
+    /// The public table of game `id`.
+    ///
+    /// # Errors
+    /// The game cannot be loaded.
+    pub async fn table(&self, id: &str) -> Result<Table, HubError> {
+        self.ask(id, Command::Table).await
+    }
+
+    /// Plays an orders file for `seat`.
+    ///
+    /// # Errors
+    /// The game refused the request (not a refused order: that is in the reply).
+    pub async fn orders(
+        &self,
+        id: &str,
+        seat: &str,
+        file: &str,
+        text: &str,
+    ) -> Result<crate::protocol::OrdersReply, HubError> {
+        let (seat, file, text) = (seat.to_owned(), file.to_owned(), text.to_owned());
+        Ok(self
+            .ask(id, |r| {
+                Command::Orders(seat.clone(), file.clone(), text.clone(), r)
+            })
+            .await??)
+    }
+
+    /// Plays one order for `seat`.
+    ///
+    /// # Errors
+    /// A refusal (`Problem::Conflict`) or a seat that may not give it.
+    pub async fn order(&self, id: &str, seat: &str, order: &OrderSpec) -> Result<(), HubError> {
+        let seat = seat.to_owned();
+        Ok(self
+            .ask(id, |r| Command::Order(seat.clone(), order.clone(), r))
+            .await??)
+    }
+
+    /// Takes back the last order.
+    ///
+    /// # Errors
+    /// The seat may not.
+    pub async fn undo(&self, id: &str, seat: &str, reason: Option<String>) -> Result<(), HubError> {
+        let seat = seat.to_owned();
+        Ok(self
+            .ask(id, |r| Command::Undo(seat.clone(), reason.clone(), r))
+            .await??)
+    }
+
+    /// Adds a chat line from `seat`.
+    ///
+    /// # Errors
+    /// An empty or over-long line, or a full chat.
+    pub async fn say(&self, id: &str, seat: &str, text: &str) -> Result<ChatLine, HubError> {
+        let text = text.trim();
+        if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
+            return Err(HubError::Problem(Problem::Bad(format!(
+                "a chat line has 1 to {MAX_CHAT_CHARS} characters"
+            ))));
+        }
+        let (seat, text) = (seat.to_owned(), text.to_owned());
+        Ok(self
+            .ask(id, |r| Command::Chat(seat.clone(), text.clone(), r))
+            .await??)
+    }
+
+    /// The referee's save of game `id`.
+    ///
+    /// # Errors
+    /// The game cannot be loaded.
+    pub async fn save(&self, id: &str) -> Result<serde_json::Value, HubError> {
+        self.ask(id, Command::Save).await
+    }
+
+    /// Sets or clears the webhook of `seat`.
+    ///
+    /// # Errors
+    /// A URL that is not `http://`, or the store failing.
+    pub async fn set_webhook(
+        &self,
+        id: &str,
+        seat: &str,
+        url: Option<String>,
+    ) -> Result<(), HubError> {
+        let seat = seat.to_owned();
+        Ok(self
+            .ask(id, |r| Command::Webhook(seat.clone(), url.clone(), r))
+            .await??)
+    }
+
+    /// Starts watching game `id` as `seat`: the receiver gets every later update.
+    ///
+    /// # Errors
+    /// The game cannot be loaded.
+    pub fn watch(
+        &self,
+        id: &str,
+        seat: &str,
+    ) -> Result<broadcast::Receiver<Arc<Update>>, HubError> {
+        let updates = self.with(id, |tx| Command::Watch(seat.to_owned(), true).pipe(tx))?;
+        Ok(updates.subscribe())
+    }
+
+    /// Stops watching.
+    pub fn unwatch(&self, id: &str, seat: &str) {
+        let _ = self.with(id, |tx| Command::Watch(seat.to_owned(), false).pipe(tx));
+    }
+}
+
+impl Command {
+    fn pipe(self, tx: &mpsc::Sender<Self>) -> Result<(), Self> {
+        tx.send(self).map_err(|e| e.0)
+    }
+}
+
+/// A game's thread: serves requests one at a time; after each change sends every watched
+/// seat its new state and calls the webhooks of sides whose turn it has become.
+fn run(
+    mut game: Live,
+    rx: &mpsc::Receiver<Command>,
+    updates: &broadcast::Sender<Arc<Update>>,
+    store: &dyn Store,
+) {
+    let mut watchers: HashMap<String, usize> = HashMap::new();
+    let mut to_act = game.to_act();
+    // A game whose first move is the server's.
+    game.run_policies();
+    loop {
+        let command = match rx.recv_timeout(IDLE) {
+            Ok(c) => c,
+            Err(mpsc::RecvTimeoutError::Timeout) if watchers.values().all(|n| *n == 0) => return,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        let mut changed = false;
+        let mut chat = None;
+        match command {
+            Command::State(seat, reply) => {
+                let _ = reply.send(game.seat_state(&seat));
+            }
+            Command::Table(reply) => {
+                let _ = reply.send(game.table());
+            }
+            Command::Save(reply) => {
+                let _ = reply.send(serde_json::to_value(game.save()).unwrap_or_default());
+            }
+            Command::Orders(seat, file, text, reply) => {
+                let r = game.orders(&seat, &file, &text);
+                changed = r.as_ref().is_ok_and(|r| r.accepted > 0);
+                let _ = reply.send(r);
+            }
+            Command::Order(seat, order, reply) => {
+                let r = game.order(&seat, &order);
+                changed = r.is_ok();
+                let _ = reply.send(r);
+            }
+            Command::Undo(seat, reason, reply) => {
+                let r = game.undo(&seat, reason);
+                changed = r.is_ok();
+                if changed && seat == REFEREE {
+                    chat = store.chat(&game.id, 0).ok().and_then(|c| c.last().cloned());
+                }
+                let _ = reply.send(r);
+            }
+            Command::Chat(seat, text, reply) => {
+                let r = store
+                    .say(&game.id, &seat, now(), &text)
+                    .map_err(|e| Problem::Unavailable(e.to_string()));
+                chat = r.as_ref().ok().cloned();
+                let _ = reply.send(r);
+            }
+            Command::Webhook(seat, url, reply) => {
+                let _ = reply.send(game.set_webhook(&seat, url));
+            }
+            Command::Watch(seat, on) => {
+                if !seat.is_empty() {
+                    let n = watchers.entry(seat).or_default();
+                    *n = if on { *n + 1 } else { n.saturating_sub(1) };
+                }
+            }
+        }
+        if changed || chat.is_some() {
+            let mut update = Update::default();
+            if changed {
+                for (seat, _) in watchers.iter().filter(|(_, n)| **n > 0) {
+                    let message = ServerMessage::State(Box::new(game.seat_state(seat)));
+                    update
+                        .states
+                        .insert(seat.clone(), Arc::from(wire(&message)));
+                }
+                let now_to_act = game.to_act();
+                crate::webhook::notify(&game, &to_act, &now_to_act);
+                to_act = now_to_act;
+            }
+            update.chat = chat.map(|c| Arc::from(wire(&ServerMessage::Chat(c))));
+            let _ = updates.send(Arc::new(update));
+        }
+    }
+}
+
+/// A message as sent; one that cannot be written becomes an error message saying so.
+fn wire(message: &ServerMessage) -> String {
+    serde_json::to_string(message).unwrap_or_else(|e| {
+        serde_json::json!({"type": "error", "message": format!("the server could not write its answer: {e}")})
+            .to_string()
+    })
+}

@@ -1,0 +1,286 @@
+//! What goes over the wire: the JSON bodies of the HTTP API and the WebSocket messages,
+//! with the limits the server enforces. `docs/server.md` documents each one.
+
+use std::collections::BTreeMap;
+
+use grognard_kernel::board::Board;
+use grognard_kernel::rules::Rules;
+use grognard_kernel::victory::GameResult;
+use grognard_rules::model::OrderSpec;
+use serde::{Deserialize, Serialize};
+
+/// Largest HTTP request body: a create request carries a scenario with its ruleset.
+pub const MAX_BODY_BYTES: usize = 8 << 20;
+/// Most files in a create request.
+pub const MAX_FILES: usize = 256;
+/// Largest orders file sent in one request.
+pub const MAX_ORDERS_BYTES: usize = 256 << 10;
+/// Largest WebSocket message a client may send.
+pub const MAX_WS_MESSAGE_BYTES: usize = 64 << 10;
+/// Longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 2_000;
+/// Most chat lines a game keeps; later lines are refused.
+pub const MAX_CHAT_LINES: u64 = 10_000;
+/// Most live orders a game holds (a bound on replay time and storage).
+pub const MAX_ORDERS_PER_GAME: u64 = 200_000;
+/// A WebSocket client may send this many messages in a burst...
+pub const WS_BURST: u32 = 40;
+/// ...and this many a second after it; beyond that the server says so and closes.
+pub const WS_PER_SECOND: u32 = 20;
+/// Most games a server creates per minute (a flood of create requests is refused).
+pub const CREATES_PER_MINUTE: u32 = 120;
+/// The seat names that are not sides.
+pub const REFEREE: &str = "referee";
+/// The seat that sees what every side may know.
+pub const SPECTATOR: &str = "spectator";
+
+/// `POST /games`: a new game from a scenario and every file it needs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// The scenario file, a path among `files`.
+    pub scenario: String,
+    /// Its ruleset file (the top layer), a path among `files`.
+    pub ruleset: String,
+    /// Every file the scenario loads (see `Scenario::source_files`), by a relative path
+    /// (`/`-separated, no `..`), with its text.
+    pub files: BTreeMap<String, String>,
+    /// The identity hash the client's copy of the ruleset has; the server refuses a game
+    /// whose copy loads differently.
+    #[serde(default)]
+    pub ruleset_hash: Option<String>,
+    /// The content hash of the client's scenario.
+    #[serde(default)]
+    pub scenario_hash: Option<String>,
+    /// Optional rules switched on or off (`--option NAME=on`).
+    #[serde(default)]
+    pub options: BTreeMap<String, bool>,
+    /// Another seed than the scenario's.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Sides the server plays: `random`, `greedy` or `lua:FILE[:FUNCTION]` (FILE among
+    /// `files`).
+    #[serde(default)]
+    pub policies: BTreeMap<String, String>,
+}
+
+/// The answer to a create request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Created {
+    /// The game's id.
+    pub game: String,
+    /// One secret token per seat: each side, `referee` and `spectator`.
+    pub tokens: BTreeMap<String, String>,
+}
+
+/// One game in the list `GET /games` gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// Its id.
+    pub game: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The sides, in scenario order.
+    pub sides: Vec<String>,
+    /// Sides the server plays, with their policy.
+    #[serde(default)]
+    pub policies: BTreeMap<String, String>,
+    /// When it was created (seconds since 1970, UTC).
+    pub created_at: u64,
+    /// Its status as of the last order.
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// Where a game stands: public to every seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    /// The turn.
+    pub turn: u32,
+    /// The phase (none once the game is over).
+    pub phase: Option<String>,
+    /// The sides that may act now: whose turn it is.
+    pub to_act: Vec<String>,
+    /// Live orders given so far.
+    pub orders: u64,
+    /// When the last order came (seconds since 1970, UTC).
+    pub last_order_at: Option<u64>,
+    /// True once the game has ended.
+    pub over: bool,
+    /// How it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+}
+
+/// `GET /games`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct GameList {
+    /// Every game, newest first.
+    pub games: Vec<GameSummary>,
+}
+
+/// `POST /games/{id}/orders`: an orders file, as `play --orders` reads it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendOrders {
+    /// How messages name the file (`orders.yaml`).
+    pub file: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// What became of an orders file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OrdersReply {
+    /// How many orders were accepted (each stored at once).
+    pub accepted: usize,
+    /// The first refusal, as `play` reports it (`file:line:col: refused: ...`); the orders
+    /// after it were not tried.
+    pub refused: Option<String>,
+    /// What this seat saw happen, as `play --side` prints it.
+    pub text: Vec<String>,
+}
+
+/// `POST /games/{id}/undo`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Undo {
+    /// Why (the referee must say; every seat sees it in the chat).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// `POST /games/{id}/chat`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Say {
+    /// The line.
+    pub text: String,
+}
+
+/// `PUT /games/{id}/webhook`: called with a POST when it becomes the seat's side's turn.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Webhook {
+    /// An `http://` URL, or none to remove it.
+    pub url: Option<String>,
+}
+
+/// One chat line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// Its number in the game's chat, from 1.
+    pub seq: u64,
+    /// Who said it (a seat, or `server` for the server's own notices).
+    pub seat: String,
+    /// When (seconds since 1970, UTC).
+    pub at: u64,
+    /// What.
+    pub text: String,
+}
+
+/// `GET /games/{id}/chat`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Chat {
+    /// The lines, oldest first.
+    pub lines: Vec<ChatLine>,
+}
+
+/// Everything one seat may know now: pushed over the WebSocket after every change and
+/// given by `GET /games/{id}/view`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatState {
+    /// The game.
+    pub game: String,
+    /// The seat (a side's name, `referee` or `spectator`).
+    pub seat: String,
+    /// Where the game stands.
+    pub status: Status,
+    /// Exactly what `grognard view --json` prints for this seat: for a side
+    /// `{"view", "events"}`, for the referee `{"state", "events", "views"}`; for a spectator
+    /// nothing while the game runs (the status is what every side may know) and the
+    /// referee's once it is over.
+    pub view: serde_json::Value,
+    /// Exactly what `grognard view` prints for this seat (empty for a spectator while the
+    /// game runs).
+    pub text: String,
+    /// The orders this seat's side may give now (side seats), in the orders-file syntax.
+    pub legal: Vec<OrderSpec>,
+    /// True when this seat may take back the last order now.
+    pub can_undo: bool,
+}
+
+/// The public table a client draws on: the rules and the board (the pieces come with each
+/// [`SeatState`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Table {
+    /// The merged, compiled ruleset.
+    pub rules: Rules,
+    /// The board (terrain and features).
+    pub board: Board,
+    /// The sides, in order.
+    pub sides: Vec<String>,
+}
+
+/// A message the server sends on a WebSocket.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// First, after a good `hello`: who you are and the table.
+    Welcome {
+        /// The seat the token opened.
+        seat: String,
+        /// The rules and the board.
+        table: Box<Table>,
+    },
+    /// The seat's state, after every change.
+    State(Box<SeatState>),
+    /// A chat line.
+    Chat(ChatLine),
+    /// One of this client's orders was refused (nothing changed).
+    Refused {
+        /// Why, as `play` reports it.
+        message: String,
+    },
+    /// A request of this client was wrong (a bad message, a rate limit); nothing changed.
+    Error {
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// A message a client sends on a WebSocket.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message: the seat's token.
+    Hello {
+        /// The token.
+        token: String,
+    },
+    /// One order, as in an orders file.
+    Order {
+        /// The order.
+        order: OrderSpec,
+    },
+    /// A chat line.
+    Chat {
+        /// The line.
+        text: String,
+    },
+    /// Take back the last order.
+    Undo {
+        /// Why (the referee must say).
+        #[serde(default)]
+        reason: Option<String>,
+    },
+}
+
+/// An error body: `{"error": "..."}`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: String,
+}

@@ -1,0 +1,270 @@
+//! The WebSocket seats of a real server on loopback: two clients play the hidden-information
+//! examples and every message each receives is checked against that side's own view,
+//! computed by a game played beside them; and abuse (bad tokens, junk, floods, oversized
+//! messages) gets a clear error and changes nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use grognard_kernel::action::Order;
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_lua::LuaHooks;
+use grognard_play::text;
+use grognard_rules::load;
+use grognard_rules::orders::{describe_order_as, resolve_order};
+use grognard_server::bundle;
+use grognard_server::client::Client;
+use grognard_server::protocol::{ServerMessage, Status};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// How long any one message may take to arrive.
+const WAIT: Duration = Duration::from_secs(20);
+
+async fn connect(url: &str, game: &str, token: &str) -> Socket {
+    let ws = format!("{}/games/{game}/live", url.replace("http://", "ws://"));
+    let (mut socket, _) = tokio_tungstenite::connect_async(ws).await.expect("connect");
+    let hello = json!({"type": "hello", "token": token}).to_string();
+    socket.send(Message::text(hello)).await.expect("hello");
+    socket
+}
+
+async fn next(socket: &mut Socket) -> Option<ServerMessage> {
+    loop {
+        let m = tokio::time::timeout(WAIT, socket.next()).await.ok()??;
+        match m.ok()? {
+            Message::Text(t) => return Some(serde_json::from_str(&t).expect("a server message")),
+            Message::Close(_) => return None,
+            _ => {}
+        }
+    }
+}
+
+fn hooks(s: &load::Scenario) -> Box<dyn Hooks> {
+    if LuaHooks::wanted(&s.ruleset) {
+        Box::new(LuaHooks::new(&s.ruleset, grognard_lua::Limits::default()).unwrap())
+    } else {
+        Box::new(NoHooks)
+    }
+}
+
+/// What `side`'s seat must have been sent for `game` as it stands.
+fn expected(game: &Game, hooks: &mut dyn Hooks, side: &str) -> (Value, String, Vec<Value>) {
+    let id = game.side_by_name(side).unwrap();
+    let legal = if game.to_act().contains(&id) {
+        game.legal_orders(id, hooks)
+            .into_iter()
+            .map(|action| {
+                serde_json::to_value(describe_order_as(
+                    game,
+                    &Order { side: id, action },
+                    Some(id),
+                ))
+                .unwrap()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (
+        json!({"view": game.view(id), "events": game.side_events(id)}),
+        text::side_view(game, id),
+        legal,
+    )
+}
+
+fn check(state: &ServerMessage, game: &Game, hooks: &mut dyn Hooks, side: &str, at: &str) {
+    let ServerMessage::State(s) = state else {
+        panic!("{side} {at}: expected a state, got {state:?}");
+    };
+    let (view, text_now, legal) = expected(game, hooks, side);
+    assert_eq!(s.seat, side);
+    // Compared as JSON text, so nothing extra can hide in a field the view does not have.
+    assert_eq!(
+        serde_json::to_string(&s.view).unwrap(),
+        serde_json::to_string(&view).unwrap(),
+        "{side} {at}: view"
+    );
+    assert_eq!(s.text, text_now, "{side} {at}: text");
+    let sent: Vec<Value> = s
+        .legal
+        .iter()
+        .map(|o| serde_json::to_value(o).unwrap())
+        .collect();
+    assert_eq!(sent, legal, "{side} {at}: legal orders");
+}
+
+/// Two seats play `example` with its orders file over WebSockets; after every order both
+/// receive exactly their side's state and nothing else.
+async fn play_over_websockets(example: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let url = server.url();
+    let scenario_path = root().join(format!("examples/{example}.yaml"));
+    let request =
+        bundle::gather(&scenario_path, Default::default(), None, Default::default()).unwrap();
+    let client = Client::new(&url).unwrap();
+    let created = tokio::task::spawn_blocking({
+        let c = client.clone();
+        move || c.create(&request)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let scenario = load::load_scenario(&scenario_path, None).unwrap();
+    let mut local_hooks = hooks(&scenario);
+    let mut local = scenario.start(None, &[], local_hooks.as_mut()).unwrap();
+    let sides: Vec<String> = local.sides().iter().map(|s| s.name.clone()).collect();
+    let mut sockets = Vec::new();
+    for side in &sides {
+        let mut s = connect(&url, &created.game, &created.tokens[side]).await;
+        match next(&mut s).await {
+            Some(ServerMessage::Welcome { seat, table }) => {
+                assert_eq!(&seat, side);
+                assert_eq!(&table.board, local.board());
+            }
+            other => panic!("expected a welcome, got {other:?}"),
+        }
+        let first = next(&mut s).await.expect("a first state");
+        check(&first, &local, local_hooks.as_mut(), side, "at the start");
+        sockets.push(s);
+    }
+    let orders =
+        load::load_orders(&root().join(format!("examples/{example}.orders.yaml"))).unwrap();
+    for (i, located) in orders.iter().enumerate() {
+        let spec = &located.value;
+        let actor = sides.iter().position(|s| *s == spec.side).unwrap();
+        let order = json!({"type": "order", "order": spec}).to_string();
+        sockets[actor].send(Message::text(order)).await.unwrap();
+        let resolved = resolve_order(&local, spec).unwrap();
+        local.apply(&resolved, local_hooks.as_mut()).unwrap();
+        for (s, side) in sockets.iter_mut().zip(&sides) {
+            let got = next(s)
+                .await
+                .unwrap_or_else(|| panic!("{side}: no update after order {}", i + 1));
+            check(
+                &got,
+                &local,
+                local_hooks.as_mut(),
+                side,
+                &format!("after order {}", i + 1),
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn square_blocks_seats_receive_only_their_sides_view() {
+    play_over_websockets("square-blocks").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hex_command_seats_receive_only_their_sides_view() {
+    play_over_websockets("hex-command").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abuse_gets_a_clear_error_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let url = server.url();
+    let request = bundle::gather(
+        &root().join("examples/drill-square.yaml"),
+        Default::default(),
+        None,
+        Default::default(),
+    )
+    .unwrap();
+    let client = Client::new(&url).unwrap();
+    let created = tokio::task::spawn_blocking({
+        let c = client.clone();
+        move || c.create(&request)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let game = created.game.clone();
+    let status = || {
+        let (c, g, t) = (
+            client.clone(),
+            game.clone(),
+            created.tokens["referee"].clone(),
+        );
+        async move {
+            tokio::task::spawn_blocking(move || c.view(&g, &t).unwrap().status)
+                .await
+                .unwrap()
+        }
+    };
+    let before: Status = status().await;
+    // A wrong token: an error, then the server closes.
+    let mut s = connect(&url, &game, "not-a-token").await;
+    match next(&mut s).await {
+        Some(ServerMessage::Error { message }) => assert!(message.contains("opens no seat")),
+        other => panic!("{other:?}"),
+    }
+    assert!(next(&mut s).await.is_none(), "closed");
+    // Junk, an order for the other side, and a message over the size limit.
+    let mut s = connect(&url, &game, &created.tokens["blue"]).await;
+    assert!(matches!(
+        next(&mut s).await,
+        Some(ServerMessage::Welcome { .. })
+    ));
+    assert!(matches!(next(&mut s).await, Some(ServerMessage::State(_))));
+    s.send(Message::text("{\"type\": \"dance\"}"))
+        .await
+        .unwrap();
+    match next(&mut s).await {
+        Some(ServerMessage::Error { message }) => assert!(message.contains("not a message")),
+        other => panic!("{other:?}"),
+    }
+    let red = json!({"type": "order", "order": {"side": "red", "end_phase": true}}).to_string();
+    s.send(Message::text(red)).await.unwrap();
+    match next(&mut s).await {
+        Some(ServerMessage::Error { message }) => {
+            assert!(message.contains("this seat plays blue"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let huge = format!(
+        "{{\"type\": \"chat\", \"text\": \"{}\"}}",
+        "x".repeat(grognard_server::protocol::MAX_WS_MESSAGE_BYTES + 1)
+    );
+    let _ = s.send(Message::text(huge)).await;
+    assert!(
+        next(&mut s).await.is_none(),
+        "an oversized message closes the connection"
+    );
+    // A flood: told so, then closed.
+    let mut s = connect(&url, &game, &created.tokens["red"]).await;
+    assert!(matches!(
+        next(&mut s).await,
+        Some(ServerMessage::Welcome { .. })
+    ));
+    assert!(matches!(next(&mut s).await, Some(ServerMessage::State(_))));
+    for _ in 0..200 {
+        if s.send(Message::text("{\"type\": \"dance\"}"))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut told = false;
+    while let Some(m) = next(&mut s).await {
+        if let ServerMessage::Error { message } = m {
+            told |= message.contains("too many messages");
+        }
+    }
+    assert!(told, "the flood is named before the close");
+    assert_eq!(status().await, before, "nothing changed");
+}

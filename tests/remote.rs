@@ -1,0 +1,464 @@
+//! Issue 20: remote play through `grognard serve`, driven by the `grognard remote` CLI
+//! clients as two players on two machines would (loopback only, every wait bounded).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use grognard_rules::load;
+use serde_json::Value;
+
+use crate::util::{grognard, root};
+
+/// A `grognard serve` process on a free loopback port.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(db: &Path) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start grognard serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut first);
+            let _ = tx.send(first);
+        });
+        let first = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server says where it listens");
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .map(|w| w.trim_end_matches(',').to_owned())
+            .unwrap_or_else(|| panic!("no address in {first:?}"));
+        Self { child, url }
+    }
+
+    /// SIGKILL: no chance to tidy up.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ok(args: &[&str]) -> String {
+    let run = grognard(args);
+    assert_eq!(
+        run.code, 0,
+        "grognard {args:?}\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    run.stdout
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The example's orders, in runs of one side's consecutive orders, each run an orders
+/// file (JSON is YAML) in `dir`.
+fn runs_of(orders: &str, dir: &Path) -> Vec<(String, String)> {
+    let specs = load::load_orders(&root().join(orders)).expect("orders load");
+    let mut runs: Vec<(String, Vec<Value>)> = Vec::new();
+    for s in specs {
+        let v = serde_json::to_value(&s.value).expect("order as JSON");
+        match runs.last_mut() {
+            Some((side, list)) if *side == s.value.side => list.push(v),
+            _ => runs.push((s.value.side.clone(), vec![v])),
+        }
+    }
+    runs.into_iter()
+        .enumerate()
+        .map(|(i, (side, list))| {
+            let path = dir.join(format!("run-{i:03}.yaml"));
+            std::fs::write(&path, serde_json::json!({ "orders": list }).to_string()).unwrap();
+            (side, path.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// A save without the paths of its files (the server names them as the bundle does).
+fn without_paths(mut save: Value) -> Value {
+    for key in ["ruleset", "scenario"] {
+        if let Some(o) = save.get_mut(key).and_then(Value::as_object_mut) {
+            o.remove("path");
+        }
+    }
+    save
+}
+
+#[test]
+fn two_cli_clients_play_hex_command_to_the_end_through_a_server_killed_mid_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let scenario = "examples/hex-command.yaml";
+    let orders = "examples/hex-command.orders.yaml";
+    let mut server = Server::start(&db);
+    let created = json(&ok(&["remote", "create", &server.url, scenario, "--json"]));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let tokens = created["tokens"].as_object().unwrap().clone();
+    for seat in ["blue", "red", "referee", "spectator"] {
+        let t = tokens[seat].as_str().unwrap();
+        assert_eq!(t.len(), 64, "a 256-bit token for {seat}");
+    }
+    let token = |seat: &str| tokens[seat].as_str().unwrap().to_owned();
+    let runs = runs_of(orders, dir.path());
+    assert!(runs.len() > 10, "both sides act many times");
+    let kill_at = runs.len() / 2;
+    for (i, (side, file)) in runs.iter().enumerate() {
+        if i == kill_at {
+            // Mid-game: SIGKILL, then a new process on the same database.
+            server.kill();
+            server = Server::start(&db);
+        }
+        ok(&[
+            "remote",
+            "orders",
+            &server.url,
+            &game,
+            "--token",
+            &token(side),
+            file,
+        ]);
+    }
+    // The final save equals `grognard play` of the same orders.
+    let remote_save = dir.path().join("remote.json");
+    let local_save = dir.path().join("local.json");
+    ok(&[
+        "remote",
+        "save",
+        &server.url,
+        &game,
+        "--token",
+        &token("referee"),
+        "--out",
+        remote_save.to_str().unwrap(),
+    ]);
+    ok(&[
+        "play",
+        scenario,
+        "--orders",
+        orders,
+        "--save",
+        local_save.to_str().unwrap(),
+    ]);
+    let read = |p: &Path| json(&std::fs::read_to_string(p).unwrap());
+    assert_eq!(
+        without_paths(read(&remote_save)),
+        without_paths(read(&local_save))
+    );
+    // Each seat's view is exactly what `grognard view` prints for that side.
+    for side in ["blue", "red"] {
+        for format in [&[][..], &["--json"][..]] {
+            let mut remote = vec!["remote", "view", &server.url, &game, "--token"];
+            let t = token(side);
+            remote.push(&t);
+            remote.extend(format);
+            let mut local = vec!["view", scenario, "--orders", orders, "--side", side];
+            local.extend(format);
+            assert_eq!(ok(&remote), ok(&local), "{side} {format:?}");
+        }
+    }
+    let listed = json(&ok(&["remote", "games", &server.url, "--json"]));
+    let entry = &listed["games"][0];
+    assert_eq!(entry["game"], game.as_str());
+    assert_eq!(entry["over"], true);
+    assert!(entry["last_order_at"].as_u64().is_some());
+}
+
+#[test]
+fn refusals_and_bad_tokens_are_clear_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("g.sqlite"));
+    let created = json(&ok(&[
+        "remote",
+        "create",
+        &server.url,
+        "examples/drill-square.yaml",
+        "--json",
+    ]));
+    let game = created["game"].as_str().unwrap();
+    let blue = created["tokens"]["blue"].as_str().unwrap();
+    let before = ok(&[
+        "remote",
+        "view",
+        &server.url,
+        game,
+        "--token",
+        blue,
+        "--json",
+    ]);
+    // A wrong token.
+    let run = grognard(&["remote", "view", &server.url, game, "--token", "nope"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("opens no seat"), "{}", run.stderr);
+    // An unknown game.
+    let run = grognard(&["remote", "view", &server.url, "0000", "--token", blue]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("no game `0000`"), "{}", run.stderr);
+    // Red's orders sent with blue's token.
+    let red_orders = dir.path().join("red.yaml");
+    std::fs::write(&red_orders, "orders:\n  - { side: red, end_phase: true }\n").unwrap();
+    let run = grognard(&[
+        "remote",
+        "orders",
+        &server.url,
+        game,
+        "--token",
+        blue,
+        red_orders.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("this seat plays blue"),
+        "{}",
+        run.stderr
+    );
+    // An order the rules refuse: the reason, at the file's line.
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "orders:\n  - { side: blue, move: { piece: b1, path: [[0, 0]] } }\n",
+    )
+    .unwrap();
+    let run = grognard(&[
+        "remote",
+        "orders",
+        &server.url,
+        game,
+        "--token",
+        blue,
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("bad.yaml:2:") && run.stderr.contains("refused"),
+        "{}",
+        run.stderr
+    );
+    // Not an orders file at all.
+    let junk = dir.path().join("junk.yaml");
+    std::fs::write(&junk, "orders: [ {side: blue, fly: 3} ]\n").unwrap();
+    let run = grognard(&[
+        "remote",
+        "orders",
+        &server.url,
+        game,
+        "--token",
+        blue,
+        junk.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("junk.yaml:1:"), "{}", run.stderr);
+    let after = ok(&[
+        "remote",
+        "view",
+        &server.url,
+        game,
+        "--token",
+        blue,
+        "--json",
+    ]);
+    assert_eq!(before, after, "nothing changed");
+}
+
+#[test]
+fn a_scenario_that_fails_validation_is_refused_at_creation_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("g.sqlite"));
+    let run = grognard(&[
+        "remote",
+        "create",
+        &server.url,
+        "tests/fixtures/bad/off-board.yaml",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stderr.contains("off-board.yaml:"), "{}", run.stderr);
+    let listed = json(&ok(&["remote", "games", &server.url, "--json"]));
+    assert_eq!(listed["games"], serde_json::json!([]));
+}
+
+#[test]
+fn a_database_that_cannot_be_used_stops_the_server_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.sqlite");
+    std::fs::write(&junk, vec![b'x'; 8192]).unwrap();
+    let start = Instant::now();
+    let run = grognard(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        junk.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("junk.sqlite"), "{}", run.stderr);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    let missing = dir.path().join("no/such/folder/g.sqlite");
+    let run = grognard(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("cannot open"), "{}", run.stderr);
+}
+
+#[test]
+fn undo_chat_and_the_games_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("g.sqlite"));
+    let created = json(&ok(&[
+        "remote",
+        "create",
+        &server.url,
+        "examples/drill-square.yaml",
+        "--json",
+    ]));
+    let game = created["game"].as_str().unwrap();
+    let token = |s: &str| created["tokens"][s].as_str().unwrap().to_owned();
+    let first = load::load_orders(&root().join("examples/drill-square.orders.yaml")).unwrap();
+    let spec = serde_json::to_value(&first[0].value).unwrap();
+    let side = first[0].value.side.clone();
+    let one = dir.path().join("one.yaml");
+    std::fs::write(&one, serde_json::json!({ "orders": [spec] }).to_string()).unwrap();
+    let before = ok(&[
+        "remote",
+        "view",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+        "--json",
+    ]);
+    ok(&[
+        "remote",
+        "orders",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+        one.to_str().unwrap(),
+    ]);
+    // The other side may not take it back; its giver may (a move rolls no dice here).
+    let other = if side == "blue" { "red" } else { "blue" };
+    let run = grognard(&[
+        "remote",
+        "undo",
+        &server.url,
+        game,
+        "--token",
+        &token(other),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("only its own"), "{}", run.stderr);
+    ok(&[
+        "remote",
+        "undo",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+    ]);
+    let after = ok(&[
+        "remote",
+        "view",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+        "--json",
+    ]);
+    assert_eq!(before, after, "taken back");
+    // The referee must give a reason.
+    ok(&[
+        "remote",
+        "orders",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+        one.to_str().unwrap(),
+    ]);
+    let run = grognard(&[
+        "remote",
+        "undo",
+        &server.url,
+        game,
+        "--token",
+        &token("referee"),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("reason"), "{}", run.stderr);
+    ok(&[
+        "remote",
+        "undo",
+        &server.url,
+        game,
+        "--token",
+        &token("referee"),
+        "--reason",
+        "misclick",
+    ]);
+    // The chat keeps what each seat said, and the referee's notice.
+    ok(&[
+        "remote",
+        "chat",
+        &server.url,
+        game,
+        "--token",
+        &token(other),
+        "--say",
+        "your move",
+    ]);
+    let chat = json(&ok(&[
+        "remote",
+        "chat",
+        &server.url,
+        game,
+        "--token",
+        &token(&side),
+        "--json",
+    ]));
+    let lines: Vec<String> = chat["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            format!(
+                "{}: {}",
+                l["seat"].as_str().unwrap(),
+                l["text"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "server: the referee took back the last order: misclick".to_owned(),
+            format!("{other}: your move")
+        ]
+    );
+    let text = ok(&["remote", "games", &server.url]);
+    assert!(text.contains(game) && text.contains("to act"), "{text}");
+}
