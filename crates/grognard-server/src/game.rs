@@ -172,7 +172,7 @@ impl Live {
                     locked,
                 } => orders.push(LiveOrder {
                     seat: seat.clone(),
-                    order: order.clone(),
+                    order: order.as_ref().clone(),
                     locked: *locked,
                 }),
                 Entry::Undo { .. } => {
@@ -526,7 +526,7 @@ impl Live {
         };
         let entry = Entry::Order {
             seat: live.seat.clone(),
-            order: live.order.clone(),
+            order: Box::new(live.order.clone()),
             locked,
         };
         self.orders.push(live);

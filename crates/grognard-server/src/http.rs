@@ -27,6 +27,9 @@ use crate::protocol::{
 /// Most WebSocket connections a server holds at once.
 pub const MAX_CONNECTIONS: usize = 4_096;
 
+/// The WebSocket read buffer.
+const READ_BUFFER_BYTES: usize = 8 << 10;
+
 /// How long a new WebSocket has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -310,6 +313,10 @@ async fn live(
         .into_response();
     };
     upgrade
+        // tungstenite zeroes a whole read buffer per read: 128 KiB by default, which
+        // was the top cost of a busy server (memset and mmap churn). Client messages are
+        // small; a large state goes out, not in.
+        .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| async move {

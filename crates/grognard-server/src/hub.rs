@@ -29,7 +29,7 @@ enum Command {
     State(String, oneshot::Sender<SeatState>),
     Table(oneshot::Sender<Table>),
     Orders(String, String, String, Reply<crate::protocol::OrdersReply>),
-    Order(String, OrderSpec, Reply<()>),
+    Order(String, Box<OrderSpec>, Reply<()>),
     Undo(String, Option<String>, Reply<()>),
     Chat(String, String, Reply<ChatLine>),
     Save(oneshot::Sender<serde_json::Value>),
@@ -48,6 +48,9 @@ pub struct Update {
     /// A chat line, to every seat.
     pub chat: Option<Arc<str>>,
 }
+
+/// A game's seats and the hashes of their tokens.
+type SeatHashes = Vec<(String, Vec<u8>)>;
 
 struct Handle {
     commands: mpsc::Sender<Command>,
@@ -87,7 +90,7 @@ pub struct Hub {
     store: Arc<dyn Store>,
     files: tempfile::TempDir,
     live: Mutex<HashMap<String, Handle>>,
-    seats: Mutex<HashMap<String, Vec<(String, Vec<u8>)>>>,
+    seats: Mutex<HashMap<String, SeatHashes>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -415,7 +418,9 @@ impl Hub {
     pub async fn order(&self, id: &str, seat: &str, order: &OrderSpec) -> Result<(), HubError> {
         let seat = seat.to_owned();
         Ok(self
-            .ask(id, |r| Command::Order(seat.clone(), order.clone(), r))
+            .ask(id, |r| {
+                Command::Order(seat.clone(), Box::new(order.clone()), r)
+            })
             .await??)
     }
 
@@ -533,7 +538,7 @@ fn run(
                 let _ = reply.send(r);
             }
             Command::Order(seat, order, reply) => {
-                let r = game.order(&seat, &order);
+                let r = game.order(&seat, order.as_ref());
                 changed = r.is_ok();
                 let _ = reply.send(r);
             }

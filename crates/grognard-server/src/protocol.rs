@@ -263,7 +263,7 @@ pub enum ClientMessage {
     /// One order, as in an orders file.
     Order {
         /// The order.
-        order: OrderSpec,
+        order: Box<OrderSpec>,
     },
     /// A chat line.
     Chat {

@@ -81,7 +81,7 @@ pub enum Entry {
         /// The seat that gave it (a side, the referee, or `server` for a policy).
         seat: String,
         /// The order, with pieces named as the referee names them.
-        order: OrderSpec,
+        order: Box<OrderSpec>,
         /// True when it rolled dice or revealed something: no side may take it back.
         locked: bool,
     },

@@ -1,0 +1,141 @@
+//! Seats the server serves itself: a side played by a policy on the server, and the
+//! webhook called when it becomes a side's turn (loopback only, waits bounded).
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use grognard_server::bundle;
+use grognard_server::client::Client;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn one_person_plays_remotely_against_a_policy_on_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let client = Client::new(&server.url()).unwrap();
+    let policies = BTreeMap::from([("red".to_owned(), "random".to_owned())]);
+    let request = bundle::gather(
+        &root().join("examples/drill-square.yaml"),
+        BTreeMap::new(),
+        None,
+        policies,
+    )
+    .unwrap();
+    let created = client.create(&request).unwrap();
+    let blue = &created.tokens["blue"];
+    // Blue ends every phase it is asked to act in; red is played by the server.
+    for _ in 0..200 {
+        let state = client.view(&created.game, blue).unwrap();
+        if state.status.over {
+            assert!(
+                state.status.result.is_some(),
+                "a game that ends has a result"
+            );
+            let listed = client.games().unwrap();
+            assert_eq!(listed.games[0].policies["red"], "random");
+            return;
+        }
+        assert_eq!(
+            state.status.to_act,
+            ["blue"],
+            "the server plays red's turns at once"
+        );
+        let reply = client
+            .orders(
+                &created.game,
+                blue,
+                "end.yaml",
+                "orders:\n  - { side: blue, end_phase: true }\n",
+            )
+            .unwrap();
+        assert_eq!(reply.refused, None);
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let client = Client::new(&server.url()).unwrap();
+    let request = bundle::gather(
+        &root().join("examples/drill-square.yaml"),
+        BTreeMap::new(),
+        None,
+        BTreeMap::new(),
+    )
+    .unwrap();
+    let created = client.create(&request).unwrap();
+    let state = client.view(&created.game, &created.tokens["blue"]).unwrap();
+    let (first, second) = (
+        state.status.to_act[0].clone(),
+        if state.status.to_act[0] == "blue" {
+            "red"
+        } else {
+            "blue"
+        },
+    );
+    let hook = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/turn", hook.local_addr().unwrap());
+    assert!(
+        client
+            .webhook(
+                &created.game,
+                &created.tokens[second],
+                Some("https://x.invalid")
+            )
+            .unwrap_err()
+            .contains("http://")
+    );
+    client
+        .webhook(&created.game, &created.tokens[second], Some(&url))
+        .unwrap();
+    // The first side ends its phases until it is the second's turn.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        if let Ok((mut s, _)) = hook.accept() {
+            s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+            let mut buf = vec![0u8; 8192];
+            let mut got = Vec::new();
+            while let Ok(n) = s.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&got);
+                if let Some((_, body)) = text.split_once("\r\n\r\n")
+                    && body.ends_with('}')
+                {
+                    break;
+                }
+            }
+            let _ = s.write_all(b"HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n");
+            let _ = tx.send(String::from_utf8_lossy(&got).into_owned());
+        }
+    });
+    for _ in 0..20 {
+        let state = client.view(&created.game, &created.tokens[&first]).unwrap();
+        if !state.status.to_act.contains(&first) {
+            break;
+        }
+        let text = format!("orders:\n  - {{ side: {first}, end_phase: true }}\n");
+        client
+            .orders(&created.game, &created.tokens[&first], "end.yaml", &text)
+            .unwrap();
+    }
+    let request = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the webhook was called");
+    assert!(request.starts_with("POST /turn"), "{request}");
+    let body: serde_json::Value =
+        serde_json::from_str(request.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(body["seat"], second, "{request}");
+    assert_eq!(body["game"], created.game.as_str());
+    assert_eq!(body["to_act"], serde_json::json!([second]));
+}
