@@ -188,8 +188,7 @@ fn edit(ruleset: Option<PathBuf>, scenario: Option<PathBuf>) -> Outcome {
 }
 
 fn join(url: &str, game: &str, token: &str) -> Outcome {
-    let _ = (url, game, token); // TEMP-JOIN
-    Err::<(), String>("TEMP-JOIN".into()).map_err(|e| {
+    grognard_editor::run_joined(url, game, token).map_err(|e| {
         Failure::Rules(format!(
             "cannot open the editor window: {e}\n(is a display available? `grognard remote view` shows a seat without one)"
         ))

@@ -11,14 +11,17 @@
 //! - [`simulate`]: the Simulate panel's background policy games and their tallies.
 //! - [`board`]: drawing the board and pieces for every geometry.
 //! - [`view`]: "View as" — which pieces a viewer sees.
+//! - [`remote`]: remote play — a seat's live connection to a `grognard serve` server, and
+//!   hosting a game there ([`run_joined`] opens the editor joined to a seat).
 
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod board;
 pub mod house;
+pub mod remote;
 pub mod session;
 pub mod simulate;
 pub mod view;
 
-pub use app::{Command, EditorApp, Options, Saved, Tab, run};
+pub use app::{Command, EditorApp, Options, Saved, Tab, run, run_joined};

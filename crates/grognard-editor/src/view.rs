@@ -1,9 +1,14 @@
 //! "View as": which pieces a viewer sees and how. The referee sees the whole state; a
 //! side sees what the kernel's view for that side holds ([`Game::view`]), nothing more.
+//! A remote seat, which holds only its side's view, draws it the same way
+//! ([`pieces_from_view`]).
 
+use grognard_kernel::board::Board;
 use grognard_kernel::game::Game;
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::{Piece, Place};
+use grognard_kernel::rules::Rules;
+use grognard_kernel::view::View;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{DrawPiece, FacingMark, Look};
@@ -31,8 +36,7 @@ pub fn view_label(game: &Game, view: ViewAs) -> String {
 }
 
 /// A piece drawn face up.
-fn open_piece(game: &Game, p: &Piece) -> DrawPiece {
-    let rules = game.rules();
+fn open_piece(rules: &Rules, p: &Piece) -> DrawPiece {
     let mut markers = Vec::new();
     for (i, c) in rules.counters.iter().enumerate() {
         let v = p.counters.get(i).copied().unwrap_or(0);
@@ -46,7 +50,7 @@ fn open_piece(game: &Game, p: &Piece) -> DrawPiece {
         }
     }
     let facing = match &p.place {
-        grognard_kernel::piece::Place::Point { facing, .. } => Some(FacingMark::Angle(*facing)),
+        Place::Point { facing, .. } => Some(FacingMark::Angle(*facing)),
         _ if rules.piece_type(p.kind).is_some_and(|t| t.faces) => Some(FacingMark::Grid(p.facing)),
         _ => None,
     };
@@ -65,6 +69,16 @@ fn open_piece(game: &Game, p: &Piece) -> DrawPiece {
     }
 }
 
+/// Every piece on the board, face up: what the referee sees.
+#[must_use]
+pub fn open_pieces(rules: &Rules, pieces: &[Piece]) -> Vec<DrawPiece> {
+    pieces
+        .iter()
+        .filter(|p| p.on_board())
+        .map(|p| open_piece(rules, p))
+        .collect()
+}
+
 /// The pieces a viewer sees, in drawing order (pieces off the board are left out).
 ///
 /// The referee sees every piece face up. A side sees exactly what [`Game::view`] gives it:
@@ -74,32 +88,44 @@ fn open_piece(game: &Game, p: &Piece) -> DrawPiece {
 #[must_use]
 pub fn pieces_for(game: &Game, view: ViewAs) -> Vec<DrawPiece> {
     let ViewAs::Side(side) = view else {
-        return game
-            .state()
-            .pieces
-            .iter()
-            .filter(|p| p.on_board())
-            .map(|p| open_piece(game, p))
-            .collect();
+        return open_pieces(game.rules(), &game.state().pieces);
     };
-    let seen = game.view(side);
     // The view names pieces by the side's handles; the board selects and targets by id.
-    let real = |h: PieceId| game.piece_by_handle(side, h.0).unwrap_or(h);
+    seen_pieces(game.rules(), game.board(), &game.view(side), |h| {
+        game.piece_by_handle(side, h.0).unwrap_or(h)
+    })
+}
+
+/// The pieces one side's [`View`] shows, as [`pieces_for`] draws them for that side, for a
+/// seat that holds only the view (a remote seat: the server keeps the game). Pieces are
+/// named by the side's handles, the names the seat's orders use.
+#[must_use]
+pub fn pieces_from_view(rules: &Rules, board: &Board, seen: &View) -> Vec<DrawPiece> {
+    seen_pieces(rules, board, seen, |h| h)
+}
+
+/// A side's view drawn, with `real` turning a handle into the id the board selects by.
+fn seen_pieces(
+    rules: &Rules,
+    board: &Board,
+    seen: &View,
+    real: impl Fn(PieceId) -> PieceId,
+) -> Vec<DrawPiece> {
     let mut out: Vec<DrawPiece> = seen
         .own
         .iter()
         .filter(|p| p.on_board())
         .map(|p| DrawPiece {
             id: real(p.id),
-            ..open_piece(game, p)
+            ..open_piece(rules, p)
         })
         .collect();
     for e in &seen.enemy {
-        let grid_facing = |f| game.board().grid().map(|_| FacingMark::Grid(f));
+        let grid_facing = |f| board.grid().map(|_| FacingMark::Grid(f));
         if let Some(place) = e.place.clone().filter(|p| !matches!(p, Place::Off)) {
             let known = e.face_up && (e.kind.is_some() || e.identity.is_some());
             let mut d = match (&e.identity, known) {
-                (Some(identity), true) => open_piece(game, identity),
+                (Some(identity), true) => open_piece(rules, identity),
                 _ => DrawPiece {
                     id: real(e.handle),
                     side: e.side,

@@ -9,7 +9,9 @@ use grognard_rules::load::{self};
 
 use crate::house::shown;
 
-use super::{Command, EditorApp, FilePurpose, Tab, bundled_rulesets, example_scenarios};
+use super::{
+    Command, EditorApp, FilePurpose, RemoteForm, Tab, bundled_rulesets, example_scenarios,
+};
 
 impl EditorApp {
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
@@ -77,10 +79,18 @@ impl EditorApp {
                 (Tab::Diff, "Diff"),
                 (Tab::Play, "Play"),
                 (Tab::Simulate, "Simulate"),
+                (Tab::Remote, "Remote"),
             ] {
                 if ui.selectable_label(self.saved.tab == tab, name).clicked() {
                     out.push(Command::Tab(tab));
                 }
+            }
+            ui.separator();
+            if ui.button("Host game…").clicked() {
+                out.push(Command::RemoteForm(RemoteForm::Host));
+            }
+            if ui.button("Join game…").clicked() {
+                out.push(Command::RemoteForm(RemoteForm::Join));
             }
         });
     }

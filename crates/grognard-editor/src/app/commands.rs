@@ -11,12 +11,14 @@ use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::ids::{ActionId, ModeId, PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_play::PolicyKind;
+use grognard_rules::model::OrderSpec;
 
 use crate::house::FieldPath;
+use crate::remote::HostRequest;
 use crate::session::{Session, hooks_for};
 use crate::view::ViewAs;
 
-use super::{EditorApp, PathPrompt, Tab, terrain_colors};
+use super::{EditorApp, PathPrompt, RemoteForm, Tab, terrain_colors};
 
 /// What a file dialog is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +123,34 @@ pub enum Command {
     },
     /// Stop the simulation.
     StopSimulation,
+    /// Show the Remote tab with the "Host game…" or "Join game…" form.
+    RemoteForm(RemoteForm),
+    /// Join a game on a server as the seat the token opens.
+    Join {
+        /// The server (`http://HOST:PORT`).
+        url: String,
+        /// The game's id.
+        game: String,
+        /// The seat's token.
+        token: String,
+    },
+    /// Create a game of a scenario on a server (starting one here first when asked), then
+    /// join one of its seats.
+    Host(HostRequest),
+    /// Send an order to the server for the joined seat.
+    RemoteOrder(Box<OrderSpec>),
+    /// Say something in the joined game's chat.
+    RemoteChat(String),
+    /// Ask the server to take back the last order (the referee says why).
+    RemoteUndo(Option<String>),
+    /// Connect to the server again now.
+    Reconnect,
+    /// Leave the joined game.
+    Leave,
+    /// Select one of the seat's pieces on the remote board (or none).
+    RemoteSelect(Option<PieceId>),
+    /// A click on a cell of the remote board.
+    RemoteClickCell(Cell),
 }
 
 /// Orders that name a cell, given by clicking the cell after choosing the order.
@@ -354,6 +384,16 @@ impl EditorApp {
                     job.cancel();
                 }
             }
+            c @ (Command::RemoteForm(_)
+            | Command::Join { .. }
+            | Command::Host(_)
+            | Command::RemoteOrder(_)
+            | Command::RemoteChat(_)
+            | Command::RemoteUndo(_)
+            | Command::Reconnect
+            | Command::Leave
+            | Command::RemoteSelect(_)
+            | Command::RemoteClickCell(_)) => self.remote_command(c),
         }
     }
 

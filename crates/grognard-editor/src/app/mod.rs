@@ -5,7 +5,8 @@
 //! `show`, which lays out the frame and dispatches to one module per part: `bars.rs` (top
 //! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
 //! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent),
-//! `simulate_tab.rs`, and `commands.rs` (what the panels ask for, applied once per frame).
+//! `simulate_tab.rs`, `remote_tab.rs` (hosting and joining a game on a server, and playing a
+//! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
 
 mod bars;
 mod charts_tab;
@@ -13,10 +14,13 @@ mod commands;
 mod computer;
 mod diff_tab;
 mod play_tab;
+mod remote_tab;
 mod rules_tab;
 mod simulate_tab;
 
 pub use commands::{CellOrder, Command, FilePurpose};
+pub use computer::order_text;
+pub use remote_tab::{DEFAULT_SERVER, RemoteForm, phase_line};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -66,6 +70,8 @@ pub enum Tab {
     Play,
     /// Whole games played by a policy: win rates and game lengths, beside the base rules.
     Simulate,
+    /// A game on a server: host one, join a seat, play it.
+    Remote,
 }
 
 /// What is kept between runs.
@@ -153,6 +159,8 @@ struct Runtime {
     sim_results: Option<Result<Vec<crate::simulate::SimResult>, String>>,
     sim_policy: grognard_play::PolicyKind,
     sim_runs: u32,
+    /// The Remote tab: its forms, the game joined, the server started here.
+    remote: remote_tab::RemoteUi,
 }
 
 /// The editor.
@@ -273,6 +281,7 @@ impl EditorApp {
                 sim_results: None,
                 sim_policy: grognard_play::PolicyKind::Random,
                 sim_runs: 100,
+                remote: remote_tab::RemoteUi::default(),
             },
         };
         match (options.ruleset, options.scenario) {
@@ -535,6 +544,7 @@ impl EditorApp {
             self.rt.fonts_installed = true;
             install_fonts(ui.ctx());
         }
+        self.poll_remote(ui.ctx());
         if self
             .rt
             .watch
@@ -565,6 +575,7 @@ impl EditorApp {
                 egui::CentralPanel::default_margins()
                     .show(ui, |ui| self.simulate_tab(ui, &mut out));
             }
+            Tab::Remote => self.remote_tab(ui, &mut out),
         }
         self.computer_turn(ui.ctx());
         if self.rt.sim.is_some() {
@@ -698,6 +709,26 @@ pub fn install_fonts(ctx: &egui::Context) {
 /// # Errors
 /// No window can be opened (no display, no graphics).
 pub fn run(options: Options) -> Result<(), String> {
+    run_with(options, |_| {})
+}
+
+/// Opens the editor already joined to a seat of a game on a server (`grognard join URL
+/// GAME --token T`): the Remote tab shows the seat's board, orders and chat, and the
+/// connection keeps itself up.
+///
+/// # Errors
+/// A malformed server address or game id, or no window can be opened.
+pub fn run_joined(url: &str, game: &str, token: &str) -> Result<(), String> {
+    crate::remote::live_url(url, game)?;
+    let join = Command::Join {
+        url: url.to_owned(),
+        game: game.to_owned(),
+        token: token.to_owned(),
+    };
+    run_with(Options::default(), move |app| app.apply(join))
+}
+
+fn run_with(options: Options, start: impl FnOnce(&mut EditorApp) + 'static) -> Result<(), String> {
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1440.0, 900.0])
@@ -713,7 +744,9 @@ pub fn run(options: Options) -> Result<(), String> {
                 .storage
                 .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
                 .unwrap_or_default();
-            Ok(Box::new(EditorApp::new(saved, options)))
+            let mut app = EditorApp::new(saved, options);
+            start(&mut app);
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| e.to_string())

@@ -1,0 +1,939 @@
+//! The Remote tab: the editor as a client of a `grognard serve` server. "Host game…"
+//! creates a game of the open scenario (starting a server here when asked) and lists each
+//! seat's token; "Join game…" connects to a seat. Joined, the tab shows the board as the
+//! seat sees it, the phase bar, the legal orders (a click sends one), Undo, the chat, and
+//! the seat's view and log as `grognard view` prints them. The connection itself is in
+//! [`crate::remote`].
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use egui::{Color32, RichText};
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_rules::model::OrderSpec;
+use grognard_server::protocol::{Created, REFEREE, SPECTATOR, SeatState, Table};
+
+use crate::board::{self, BoardScene, DrawPiece, Look, Overlay, Transform};
+use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
+
+use super::{Command, EditorApp, Tab, order_text, terrain_colors};
+
+/// Most orders listed at once (an open table offers hundreds).
+const MAX_LISTED: usize = 200;
+/// How often the tab redraws while a game is joined (the reconnection countdown).
+const TICK: Duration = Duration::from_millis(500);
+/// The server address "Host game…" offers.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:7878";
+
+/// Which form the Remote tab shows while no game is joined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RemoteForm {
+    /// Create a game on a server.
+    Host,
+    /// Join a seat of a game.
+    #[default]
+    Join,
+}
+
+/// A game this editor created, with every seat's token.
+#[derive(Clone, Debug)]
+pub(super) struct HostedGame {
+    url: String,
+    created: Created,
+}
+
+/// The Remote tab's state.
+pub(super) struct RemoteUi {
+    form: RemoteForm,
+    join_url: String,
+    join_game: String,
+    join_token: String,
+    host_url: String,
+    host_start: bool,
+    host_db: String,
+    host_play_as: String,
+    host_policies: BTreeMap<String, String>,
+    session: Option<RemoteSession>,
+    job: Option<HostJob>,
+    hosted: Option<HostedGame>,
+    /// A server this editor started (dropping it stops the server).
+    server: Option<grognard_server::Running>,
+    selected: Option<PieceId>,
+    chat_input: String,
+    /// Why the referee takes an order back (the server asks the referee to say).
+    undo_reason: String,
+    /// The context to wake when the network brings something (set by the first frame).
+    wake: Arc<OnceLock<egui::Context>>,
+    transform: Option<Transform>,
+    /// Terrain colours for the joined table, with the ruleset hash they are for.
+    colors: Option<(String, Vec<Color32>)>,
+}
+
+impl Default for RemoteUi {
+    fn default() -> Self {
+        Self {
+            form: RemoteForm::Join,
+            join_url: String::new(),
+            join_game: String::new(),
+            join_token: String::new(),
+            host_url: DEFAULT_SERVER.into(),
+            host_start: true,
+            host_db: default_db().display().to_string(),
+            host_play_as: String::new(),
+            host_policies: BTreeMap::new(),
+            session: None,
+            job: None,
+            hosted: None,
+            server: None,
+            selected: None,
+            chat_input: String::new(),
+            undo_reason: String::new(),
+            wake: Arc::new(OnceLock::new()),
+            transform: None,
+            colors: None,
+        }
+    }
+}
+
+impl RemoteUi {
+    /// A callback that asks the editor for a frame.
+    fn waker(&self) -> impl Fn() + Send + Sync + 'static {
+        let slot = Arc::clone(&self.wake);
+        move || {
+            if let Some(ctx) = slot.get() {
+                ctx.request_repaint();
+            }
+        }
+    }
+}
+
+/// Where "start a server here" keeps its games: the editor's data folder.
+fn default_db() -> PathBuf {
+    eframe::storage_dir("grognard editor").map_or_else(
+        || PathBuf::from("grognard-games.sqlite"),
+        |d| d.join("games.sqlite"),
+    )
+}
+
+/// The piece an order names (its `piece`, or the command gathered).
+fn order_piece(spec: &OrderSpec) -> Option<String> {
+    let value = serde_json::to_value(spec).ok()?;
+    value.as_object()?.iter().find_map(|(k, v)| match v {
+        serde_json::Value::Object(inner) => inner.get("piece")?.as_str().map(str::to_owned),
+        serde_json::Value::String(s) if k != "side" => Some(s.clone()),
+        _ => None,
+    })
+}
+
+/// The cell a legal order of a piece ends in, when it names one.
+fn order_cell(spec: &OrderSpec) -> Option<Cell> {
+    let at = spec
+        .r#move
+        .as_ref()
+        .and_then(|m| m.path.last().copied())
+        .or_else(|| spec.deploy.as_ref().map(|d| d.at))?;
+    Some(Cell::new(at[0], at[1]))
+}
+
+/// Terrain colours for a table: the open ruleset's when it is the same ruleset, otherwise
+/// by the terrain's name.
+fn table_colors(table: &Table, open: Option<&grognard_rules::load::Ruleset>) -> Vec<Color32> {
+    if let Some(r) = open.filter(|r| r.rules.identity.hash == table.rules.identity.hash) {
+        return terrain_colors(r);
+    }
+    table
+        .rules
+        .terrain
+        .iter()
+        .map(|t| {
+            let n = t.name.to_lowercase();
+            let rgb = if n.contains("heavy") || n.contains("forest") {
+                (47, 93, 42)
+            } else if n.contains("wood") {
+                (109, 154, 74)
+            } else if n.contains("hill") || n.contains("rough") {
+                (201, 178, 124)
+            } else if n.contains("town") || n.contains("build") || n.contains("village") {
+                (176, 138, 106)
+            } else if n.contains("swamp") || n.contains("marsh") {
+                (143, 160, 138)
+            } else if n.contains("lake") || n.contains("water") || n.contains("river") {
+                (111, 168, 220)
+            } else if n.contains("fort") {
+                (138, 138, 138)
+            } else if n.contains("clear") || n.contains("open") {
+                (216, 228, 176)
+            } else {
+                (205, 205, 205)
+            };
+            Color32::from_rgb(rgb.0, rgb.1, rgb.2)
+        })
+        .collect()
+}
+
+/// The phase bar's words for a state: "Turn 1 · movement phase · to act: french".
+#[must_use]
+pub fn phase_line(state: &SeatState, sides: &[String]) -> String {
+    let s = &state.status;
+    if s.over {
+        let result = s.result.as_ref().map_or_else(String::new, |r| {
+            let winner = r
+                .winner
+                .and_then(|w| sides.get(w.index()))
+                .map_or_else(|| "a draw".to_owned(), |w| format!("{w} wins"));
+            format!(": {winner} ({})", r.why)
+        });
+        return format!("Game over after turn {}{result}", s.turn);
+    }
+    format!(
+        "Turn {} · {} phase · to act: {}",
+        s.turn,
+        s.phase.as_deref().unwrap_or("?"),
+        if s.to_act.is_empty() {
+            "nobody".to_owned()
+        } else {
+            s.to_act.join(", ")
+        }
+    )
+}
+
+impl EditorApp {
+    /// The remote game joined, if any.
+    #[must_use]
+    pub fn remote(&self) -> Option<&RemoteSession> {
+        self.rt.remote.session.as_ref()
+    }
+
+    /// The game "Host game…" created last, with each seat's token, and its server.
+    #[must_use]
+    pub fn hosted(&self) -> Option<(&str, &Created)> {
+        self.rt
+            .remote
+            .hosted
+            .as_ref()
+            .map(|h| (h.url.as_str(), &h.created))
+    }
+
+    /// True while "Host game…" is at work.
+    #[must_use]
+    pub fn hosting(&self) -> bool {
+        self.rt.remote.job.is_some()
+    }
+
+    /// Where a cell's centre was on the remote board in the last frame.
+    #[must_use]
+    pub fn remote_cell_on_screen(&self, c: Cell) -> Option<egui::Pos2> {
+        let t = self.rt.remote.transform?;
+        let grid = *self.remote()?.table()?.board.grid()?;
+        let (x, y) = board::cell_center(&grid, c);
+        Some(t.to_screen(x, y))
+    }
+
+    /// Takes in what the network brought; called at the start of each frame.
+    pub(super) fn poll_remote(&mut self, ctx: &egui::Context) {
+        let _ = self.rt.remote.wake.set(ctx.clone());
+        if let Some(s) = &mut self.rt.remote.session {
+            s.poll();
+            // The reconnection countdown moves on its own.
+            ctx.request_repaint_after(TICK);
+        }
+        let Some(done) = self.rt.remote.job.as_ref().and_then(HostJob::poll) else {
+            return;
+        };
+        self.rt.remote.job = None;
+        match done {
+            Ok(hosted) => {
+                if let Some(server) = hosted.server {
+                    self.rt.remote.server = Some(server);
+                }
+                self.rt.remote.host_url.clone_from(&hosted.url);
+                let token = hosted.created.tokens.get(&hosted.play_as).cloned();
+                let game = hosted.created.game.clone();
+                self.say(format!(
+                    "created game {game} on {}: give each player their seat's token",
+                    hosted.url
+                ));
+                self.rt.remote.hosted = Some(HostedGame {
+                    url: hosted.url.clone(),
+                    created: hosted.created,
+                });
+                if let Some(token) = token {
+                    self.apply(Command::Join {
+                        url: hosted.url,
+                        game,
+                        token,
+                    });
+                }
+            }
+            Err(e) => self.fail(format!("cannot host the game: {e}")),
+        }
+    }
+
+    /// Applies the Remote tab's commands.
+    pub(super) fn remote_command(&mut self, c: Command) {
+        let r = &mut self.rt.remote;
+        match c {
+            Command::RemoteForm(form) => {
+                r.form = form;
+                self.saved.tab = Tab::Remote;
+            }
+            Command::Join { url, game, token } => {
+                match RemoteSession::join(&url, &game, &token, r.waker()) {
+                    Ok(s) => {
+                        r.join_url = s.url().to_owned();
+                        r.join_game = s.game().to_owned();
+                        r.join_token = s.token().to_owned();
+                        r.session = Some(s);
+                        r.selected = None;
+                        r.colors = None;
+                        self.saved.tab = Tab::Remote;
+                        self.say(format!("joining game {game} on {url}"));
+                    }
+                    Err(e) => self.fail(e),
+                }
+            }
+            Command::Host(mut request) => {
+                if r.job.is_some() {
+                    return;
+                }
+                if let Some(server) = &r.server
+                    && request.start_server
+                {
+                    // This editor's server is already running: host the game there.
+                    request.start_server = false;
+                    request.url = server.url();
+                }
+                r.job = Some(HostJob::start(request, r.waker()));
+                self.say("hosting the game…");
+            }
+            Command::RemoteOrder(order) => {
+                if let Some(s) = &mut r.session {
+                    s.order(*order);
+                }
+            }
+            Command::RemoteChat(text) => {
+                if let Some(s) = &mut r.session
+                    && !text.trim().is_empty()
+                {
+                    s.say(&text);
+                    r.chat_input.clear();
+                }
+            }
+            Command::RemoteUndo(reason) => {
+                if let Some(s) = &mut r.session {
+                    s.undo(reason.filter(|r| !r.trim().is_empty()));
+                    r.undo_reason.clear();
+                }
+            }
+            Command::Reconnect => {
+                if let Some(s) = &mut r.session {
+                    s.reconnect_now();
+                }
+            }
+            Command::Leave => {
+                let left = r.session.take().is_some();
+                r.selected = None;
+                if left {
+                    self.say("left the remote game");
+                }
+            }
+            Command::RemoteSelect(id) => {
+                // Only the seat's own pieces are picked up: their orders are listed.
+                let own = id.is_none_or(|id| self.remote_own(id));
+                if own {
+                    self.rt.remote.selected = id;
+                }
+            }
+            Command::RemoteClickCell(cell) => self.remote_click(cell),
+            _ => {}
+        }
+    }
+
+    /// The seat's side, when it is a side's seat.
+    fn remote_side(&self) -> Option<SideId> {
+        let s = self.remote()?;
+        let seat = s.seat()?;
+        let i = s.table()?.sides.iter().position(|x| x == seat)?;
+        Some(SideId(u8::try_from(i).ok()?))
+    }
+
+    fn remote_own(&self, id: PieceId) -> bool {
+        let side = self.remote_side();
+        self.remote()
+            .and_then(|s| s.pieces().iter().find(|p| p.id == id))
+            .is_some_and(|p| Some(p.side) == side && p.look == Look::Open)
+    }
+
+    fn remote_selected_name(&self) -> Option<String> {
+        let id = self.rt.remote.selected?;
+        self.remote()?
+            .pieces()
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.name.clone())
+    }
+
+    /// The legal orders shown: the selected piece's, or all of them.
+    fn remote_legal(&self) -> Vec<&OrderSpec> {
+        let Some(state) = self.remote().and_then(RemoteSession::state) else {
+            return Vec::new();
+        };
+        let name = self.remote_selected_name();
+        state
+            .legal
+            .iter()
+            .filter(|o| match (&name, order_piece(o)) {
+                (Some(n), Some(p)) => *n == p,
+                _ => true,
+            })
+            .collect()
+    }
+
+    /// A click on a cell: a legal move (or deployment) of the selected piece ending there,
+    /// or else picking up (or putting down) one of the seat's pieces there.
+    fn remote_click(&mut self, cell: Cell) {
+        let order = self.rt.remote.selected.and_then(|_| {
+            self.remote_legal()
+                .into_iter()
+                .filter(|o| order_cell(o) == Some(cell))
+                .min_by_key(|o| o.r#move.as_ref().map_or(0, |m| m.path.len()))
+                .cloned()
+        });
+        if let Some(order) = order {
+            return self.remote_command(Command::RemoteOrder(Box::new(order)));
+        }
+        let own = self.remote().and_then(|s| {
+            s.pieces()
+                .iter()
+                .rev()
+                .find(|p| p.look == Look::Open && p.place.covers(cell) && self.remote_own(p.id))
+                .map(|p| p.id)
+        });
+        match own {
+            // A second click on the piece puts it down.
+            Some(id) if self.rt.remote.selected == Some(id) => self.rt.remote.selected = None,
+            Some(id) => self.remote_command(Command::RemoteSelect(Some(id))),
+            // An enemy or an empty cell: the selection stays.
+            None => {}
+        }
+    }
+
+    /// The Remote tab.
+    pub(super) fn remote_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if self.rt.remote.session.is_none() {
+            egui::CentralPanel::default_margins().show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.remote_forms(ui, out));
+            });
+            return;
+        }
+        egui::Panel::top("remote bar").show(ui, |ui| self.remote_bar(ui, out));
+        egui::Panel::top("remote phase bar").show(ui, |ui| self.remote_phase_bar(ui, out));
+        egui::Panel::right("remote side panel")
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("remote side")
+                    .show(ui, |ui| self.remote_side_panel(ui, out));
+            });
+        let hash = self
+            .remote()
+            .and_then(RemoteSession::table)
+            .map(|t| t.rules.identity.hash.clone());
+        let Some(hash) = hash else {
+            egui::CentralPanel::default_margins().show(ui, |ui| {
+                ui.label("Waiting for the server to send the table…");
+            });
+            return;
+        };
+        if self
+            .rt
+            .remote
+            .colors
+            .as_ref()
+            .is_none_or(|(h, _)| *h != hash)
+            && let Some(table) = self.remote().and_then(RemoteSession::table)
+        {
+            let open = self.rt.bench.as_ref().map(|b| &b.current);
+            self.rt.remote.colors = Some((hash, table_colors(table, open)));
+        }
+        let overlay = self.remote_overlay();
+        let colors = self.rt.remote.colors.as_ref().map_or(&[][..], |(_, c)| c);
+        let Some(session) = &self.rt.remote.session else {
+            return;
+        };
+        let Some(table) = session.table() else {
+            return;
+        };
+        let mut camera = self.saved.camera;
+        let mut result = None;
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            let scene = BoardScene {
+                rules: &table.rules,
+                board: &table.board,
+                terrain_colors: colors,
+                pieces: session.pieces(),
+                overlay: &overlay,
+            };
+            result = Some(board::show(ui, &scene, &mut camera));
+        });
+        self.saved.camera = camera;
+        if let Some((click, t)) = result {
+            self.rt.remote.transform = Some(t);
+            if let Some(c) = click.cell {
+                out.push(Command::RemoteClickCell(c));
+            } else if click.piece.is_some() {
+                out.push(Command::RemoteSelect(click.piece));
+            }
+        }
+    }
+
+    fn remote_overlay(&self) -> Overlay {
+        let mut o = Overlay {
+            selected: self.rt.remote.selected,
+            ..Overlay::default()
+        };
+        if self.rt.remote.selected.is_none() {
+            return o;
+        }
+        let pieces = self.remote().map_or(&[][..], RemoteSession::pieces);
+        for order in self.remote_legal() {
+            if let Some(c) = order_cell(order)
+                && !o.reach_cells.iter().any(|(x, _)| *x == c)
+            {
+                o.reach_cells.push((c, String::new()));
+            }
+            if let Some(target) = order.act.as_ref().and_then(|a| a.target.as_deref())
+                && let Some(c) = pieces
+                    .iter()
+                    .find(|p| p.name == target || format!("#{}", p.id.0) == target)
+                    .and_then(|p| p.place.cell())
+                && !o.targets.contains(&c)
+            {
+                o.targets.push(c);
+            }
+        }
+        o
+    }
+
+    /// The forms shown before a game is joined, and the seats of a hosted game.
+    fn remote_forms(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            for (form, name) in [
+                (RemoteForm::Join, "Join a game"),
+                (RemoteForm::Host, "Host a game"),
+            ] {
+                if ui
+                    .selectable_label(self.rt.remote.form == form, name)
+                    .clicked()
+                {
+                    out.push(Command::RemoteForm(form));
+                }
+            }
+        });
+        ui.separator();
+        match self.rt.remote.form {
+            RemoteForm::Join => self.join_form(ui, out),
+            RemoteForm::Host => self.host_form(ui, out),
+        }
+        if self.rt.remote.hosted.is_some() {
+            ui.separator();
+            self.hosted_seats(ui, out);
+        }
+    }
+
+    fn join_form(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        ui.label("Join a seat of a game on a grognard server with the token its host gave you.");
+        let r = &mut self.rt.remote;
+        egui::Grid::new("join form").num_columns(2).show(ui, |ui| {
+            for (name, hint, text) in [
+                ("Server", "http://HOST:PORT", &mut r.join_url),
+                ("Game", "the game's id", &mut r.join_game),
+                ("Token", "your seat's token", &mut r.join_token),
+            ] {
+                let label = ui.label(name);
+                ui.add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text(hint)
+                        .desired_width(360.0),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+        if ui.button("Join").clicked() {
+            out.push(Command::Join {
+                url: r.join_url.clone(),
+                game: r.join_game.clone(),
+                token: r.join_token.clone(),
+            });
+        }
+    }
+
+    fn host_form(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let sides: Vec<String> = self
+            .rt
+            .session
+            .as_ref()
+            .map(|s| s.game.sides().iter().map(|d| d.name.clone()).collect())
+            .unwrap_or_default();
+        let Some(scenario) = self.rt.scenario_path.clone() else {
+            ui.label(
+                "Open a scenario first (the Scenario menu lists examples/): it is the game hosted.",
+            );
+            return;
+        };
+        ui.label(format!(
+            "Host {} on a server: the scenario and every file it loads are sent as saved on disk (unsaved edits to the rules are not).",
+            scenario.display()
+        ));
+        let running = self
+            .rt
+            .remote
+            .server
+            .as_ref()
+            .map(grognard_server::Running::url);
+        let r = &mut self.rt.remote;
+        if !sides.contains(&r.host_play_as) {
+            r.host_play_as = sides.first().cloned().unwrap_or_else(|| REFEREE.to_owned());
+        }
+        egui::Grid::new("host form").num_columns(2).show(ui, |ui| {
+            let label = ui.label("Server");
+            match &running {
+                Some(url) => {
+                    ui.label(format!("this editor's server, at {url}"));
+                }
+                None => {
+                    ui.add(egui::TextEdit::singleline(&mut r.host_url).desired_width(360.0))
+                        .labelled_by(label.id);
+                }
+            }
+            ui.end_row();
+            if running.is_none() {
+                ui.label("");
+                ui.checkbox(&mut r.host_start, "start a server here");
+                ui.end_row();
+                if r.host_start {
+                    let label = ui.label("Database");
+                    ui.add(egui::TextEdit::singleline(&mut r.host_db).desired_width(360.0))
+                        .labelled_by(label.id);
+                    ui.end_row();
+                }
+            }
+            let label = ui.label("Play as");
+            egui::ComboBox::from_id_salt("host play as")
+                .selected_text(r.host_play_as.clone())
+                .show_ui(ui, |ui| {
+                    for seat in sides.iter().map(String::as_str).chain([REFEREE]) {
+                        ui.selectable_value(&mut r.host_play_as, seat.to_owned(), seat);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.end_row();
+            for (i, side) in sides.iter().enumerate() {
+                if *side == r.host_play_as {
+                    continue;
+                }
+                let label = ui.label(format!("{side} played by"));
+                let current = r.host_policies.get(side).cloned();
+                egui::ComboBox::from_id_salt(("host policy", i))
+                    .selected_text(
+                        current
+                            .as_deref()
+                            .map_or("a person".to_owned(), |p| format!("the server ({p})")),
+                    )
+                    .show_ui(ui, |ui| {
+                        if ui.selectable_label(current.is_none(), "a person").clicked() {
+                            r.host_policies.remove(side);
+                        }
+                        for p in ["random", "greedy"] {
+                            if ui
+                                .selectable_label(
+                                    current.as_deref() == Some(p),
+                                    format!("the server ({p})"),
+                                )
+                                .clicked()
+                            {
+                                r.host_policies.insert(side.clone(), p.to_owned());
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.end_row();
+            }
+        });
+        let busy = r.job.is_some();
+        if ui.add_enabled(!busy, egui::Button::new("Host")).clicked() {
+            let mut policies = r.host_policies.clone();
+            policies.retain(|side, _| sides.contains(side) && *side != r.host_play_as);
+            out.push(Command::Host(HostRequest {
+                url: running.clone().unwrap_or_else(|| r.host_url.clone()),
+                start_server: running.is_none() && r.host_start,
+                db: PathBuf::from(r.host_db.trim()),
+                scenario,
+                policies,
+                play_as: r.host_play_as.clone(),
+            }));
+        }
+        if busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Creating the game…");
+            });
+        }
+    }
+
+    /// Each seat of the hosted game with its token: copy it, or join as that seat.
+    fn hosted_seats(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(h) = &self.rt.remote.hosted else {
+            return;
+        };
+        let joined = self.remote().and_then(RemoteSession::seat);
+        ui.label(RichText::new(format!("Game {} on {}", h.created.game, h.url)).strong());
+        ui.label("Give each player the server, the game and their seat's token (a token is the seat's only key).");
+        egui::Grid::new("hosted seats")
+            .num_columns(4)
+            .show(ui, |ui| {
+                for (seat, token) in &h.created.tokens {
+                    ui.label(seat);
+                    ui.label(RichText::new(token).monospace());
+                    if ui.button(format!("Copy {seat}'s token")).clicked() {
+                        ui.ctx().copy_text(token.clone());
+                    }
+                    if joined == Some(seat.as_str()) {
+                        ui.label("(joined)");
+                    } else if ui.button(format!("Join as {seat}")).clicked() {
+                        out.push(Command::Join {
+                            url: h.url.clone(),
+                            game: h.created.game.clone(),
+                            token: token.clone(),
+                        });
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    fn remote_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(s) = self.remote() else {
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            let color = match s.link() {
+                Link::Connected => Color32::from_rgb(40, 140, 60),
+                Link::Connecting => Color32::GRAY,
+                Link::Retrying { .. } => Color32::from_rgb(200, 120, 0),
+                Link::Refused(_) => Color32::RED,
+            };
+            ui.colored_label(color, "●");
+            ui.label(s.status());
+            ui.separator();
+            ui.label(format!("game {}", s.game()));
+            if !s.connected() && ui.button("Reconnect now").clicked() {
+                out.push(Command::Reconnect);
+            }
+            if ui.button("Leave").clicked() {
+                out.push(Command::Leave);
+            }
+        });
+        if self.rt.remote.hosted.is_some() {
+            egui::CollapsingHeader::new("Seats and tokens")
+                .id_salt("hosted seats")
+                .show(ui, |ui| self.hosted_seats(ui, out));
+        }
+    }
+
+    fn remote_phase_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let reason = &mut self.rt.remote.undo_reason;
+        let Some(s) = self.rt.remote.session.as_ref() else {
+            return;
+        };
+        let (Some(state), Some(table)) = (s.state(), s.table()) else {
+            ui.label("Waiting for the game's state…");
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(phase_line(state, &table.sides)).strong());
+            let seat = s.seat().unwrap_or_default();
+            if let Some(phasing) = state
+                .view
+                .pointer("/view/phasing")
+                .and_then(serde_json::Value::as_str)
+            {
+                ui.label(format!("({phasing} phasing)"));
+            }
+            if !state.status.over && table.sides.iter().any(|x| x == seat) {
+                if state.status.to_act.iter().any(|x| x == seat) {
+                    ui.label(RichText::new("your turn").color(Color32::from_rgb(40, 140, 60)));
+                } else {
+                    ui.label("waiting for the other side");
+                }
+            }
+            ui.separator();
+            let end = state.legal.iter().find(|o| o.end_phase).cloned();
+            if ui
+                .add_enabled(
+                    s.connected() && end.is_some(),
+                    egui::Button::new("End phase"),
+                )
+                .clicked()
+                && let Some(end) = end
+            {
+                out.push(Command::RemoteOrder(Box::new(end)));
+            }
+            if seat == REFEREE {
+                let label = ui.label("Why");
+                ui.add(
+                    egui::TextEdit::singleline(reason)
+                        .hint_text("the referee says why")
+                        .desired_width(160.0),
+                )
+                .labelled_by(label.id);
+            }
+            if ui
+                .add_enabled(s.connected() && state.can_undo, egui::Button::new("Undo"))
+                .clicked()
+            {
+                out.push(Command::RemoteUndo(
+                    (seat == REFEREE).then(|| reason.clone()),
+                ));
+            }
+        });
+    }
+
+    fn remote_side_panel(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(s) = self.remote() else {
+            return;
+        };
+        if let Some(p) = s.problem() {
+            let text = match p {
+                Problem::Refused(m) => m.clone(),
+                Problem::Error(m) => format!("error: {m}"),
+            };
+            ui.colored_label(Color32::RED, text);
+            ui.separator();
+        }
+        self.remote_legal_ui(ui, out);
+        ui.separator();
+        self.remote_chat_ui(ui, out);
+        ui.separator();
+        let Some(s) = self.remote() else {
+            return;
+        };
+        let text = s.state().map_or("", |st| st.text.as_str());
+        egui::CollapsingHeader::new(RichText::new("View and log").strong())
+            .id_salt("remote log")
+            .default_open(true)
+            .show(ui, |ui| {
+                if text.is_empty() {
+                    ui.label(match s.seat() {
+                        Some(SPECTATOR) => "A spectator sees the log once the game is over.",
+                        _ => "Nothing yet.",
+                    });
+                }
+                egui::ScrollArea::vertical()
+                    .id_salt("remote log text")
+                    .max_height(320.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(text).monospace());
+                    });
+            });
+    }
+
+    fn remote_legal_ui(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(s) = self.remote() else {
+            return;
+        };
+        let listed = self.remote_legal();
+        let whose = self
+            .remote_selected_name()
+            .map_or_else(String::new, |n| format!(" for {n}"));
+        egui::CollapsingHeader::new(
+            RichText::new(format!("Legal orders{whose} ({})", listed.len())).strong(),
+        )
+        .id_salt("remote legal orders")
+        .default_open(true)
+        .show(ui, |ui| {
+            if listed.is_empty() {
+                let waiting = s
+                    .state()
+                    .map(|st| st.status.to_act.join(" and "))
+                    .filter(|w| !w.is_empty())
+                    .unwrap_or_else(|| "nobody".into());
+                ui.label(format!("No order to give now; {waiting} acts."));
+                return;
+            }
+            if self.rt.remote.selected.is_none() {
+                ui.label("Click one of your pieces to see only its orders; then a marked cell moves it there.");
+            }
+            egui::ScrollArea::vertical()
+                .id_salt("remote legal list")
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for order in listed.iter().take(MAX_LISTED) {
+                        let text = order_text(&serde_json::to_value(order).unwrap_or_default());
+                        if ui
+                            .add_enabled(s.connected(), egui::Button::new(text))
+                            .clicked()
+                        {
+                            out.push(Command::RemoteOrder(Box::new((*order).clone())));
+                        }
+                    }
+                    if listed.len() > MAX_LISTED {
+                        ui.label(format!(
+                            "… and {} more (select a piece to see its orders)",
+                            listed.len() - MAX_LISTED
+                        ));
+                    }
+                });
+        });
+    }
+
+    fn remote_chat_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(s) = self.rt.remote.session.as_ref() else {
+            return;
+        };
+        ui.label(RichText::new("Chat").strong());
+        egui::ScrollArea::vertical()
+            .id_salt("remote chat")
+            .max_height(160.0)
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                if s.chat().is_empty() {
+                    ui.label("No one has said anything yet.");
+                }
+                for line in s.chat() {
+                    ui.label(format!("{}: {}", line.seat, line.text));
+                }
+            });
+        let connected = s.connected();
+        let input = &mut self.rt.remote.chat_input;
+        ui.horizontal(|ui| {
+            let label = ui.label("Say");
+            let edit = ui
+                .add(egui::TextEdit::singleline(input).desired_width(220.0))
+                .labelled_by(label.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui
+                .add_enabled(connected, egui::Button::new("Send"))
+                .clicked()
+                || enter)
+                && connected
+                && !input.trim().is_empty()
+            {
+                out.push(Command::RemoteChat(input.clone()));
+            }
+        });
+    }
+
+    /// The pieces drawn on the remote board (tests read them).
+    #[must_use]
+    pub fn remote_pieces(&self) -> &[DrawPiece] {
+        self.remote().map_or(&[], RemoteSession::pieces)
+    }
+}

@@ -1,0 +1,550 @@
+//! The editor as a remote-play client, driven by its labels (egui_kittest) against a real
+//! server on the loopback address, started by each test on a free port. Every wait is
+//! bounded; the server holds the truth, and what the editor shows is checked against what
+//! the server's HTTP API gives the same seat.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use grognard_editor::app::{order_text, phase_line};
+use grognard_editor::remote::{Link, Problem, seat_pieces};
+use grognard_editor::{Command, EditorApp, Options, Saved};
+use grognard_kernel::geometry::Cell;
+use grognard_server::bundle;
+use grognard_server::client::Client;
+use grognard_server::protocol::{Created, SeatState};
+
+const SCENARIO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../examples/square-blocks.yaml"
+);
+
+/// The longest any one wait lasts.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A server on a free loopback port with one game of the blocks scenario.
+struct Served {
+    running: Option<grognard_server::Running>,
+    dir: tempfile::TempDir,
+    client: Client,
+    created: Created,
+}
+
+impl Served {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let running =
+            grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).expect("serves");
+        let client = Client::new(&running.url()).expect("a client");
+        let request = bundle::gather(Path::new(SCENARIO), BTreeMap::new(), None, BTreeMap::new())
+            .expect("the scenario gathers");
+        let created = client.create(&request).expect("the game is created");
+        Self {
+            running: Some(running),
+            dir,
+            client,
+            created,
+        }
+    }
+
+    fn url(&self) -> String {
+        self.client.url().to_owned()
+    }
+
+    fn token(&self, seat: &str) -> String {
+        self.created.tokens[seat].clone()
+    }
+
+    fn view(&self, seat: &str) -> SeatState {
+        self.client
+            .view(&self.created.game, &self.token(seat))
+            .expect("the seat's view")
+    }
+}
+
+fn harness(options: Options) -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(Saved::default(), options);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run_steps(2);
+    h
+}
+
+/// A few frames, letting the connection's thread have its turn between them.
+fn frames(h: &mut Harness<'_, EditorApp>) {
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(15));
+        h.step();
+    }
+}
+
+/// Steps frames until `done` holds, for at most [`PATIENCE`].
+fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
+    let start = Instant::now();
+    loop {
+        frames(h);
+        if done(h.state()) {
+            return;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "gave up waiting for {what}; the connection says: {:?}; the status line: {:?}",
+            h.state()
+                .remote()
+                .map(grognard_editor::remote::RemoteSession::status),
+            h.state().status()
+        );
+    }
+}
+
+fn orders_seen(app: &EditorApp) -> Option<u64> {
+    Some(app.remote()?.state()?.status.orders)
+}
+
+/// Replaces the text of the field labelled `name`.
+fn type_into(h: &mut Harness<'_, EditorApp>, name: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, name).focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, name)
+        .type_text(text);
+    h.run_steps(2);
+}
+
+/// Joins a seat through the "Join game…" form, as a person would.
+fn join(h: &mut Harness<'_, EditorApp>, url: &str, game: &str, token: &str) {
+    h.get_by_label("Join game…").click();
+    h.run_steps(2);
+    type_into(h, "Server", url);
+    type_into(h, "Game", game);
+    type_into(h, "Token", token);
+    h.get_by_role_and_label(Role::Button, "Join").click();
+    h.run_steps(2);
+}
+
+fn joined(h: &mut Harness<'_, EditorApp>, served: &Served, seat: &str) {
+    join(h, &served.url(), &served.created.game, &served.token(seat));
+    wait_for(h, "the seat's state", |app| {
+        app.remote()
+            .is_some_and(|s| s.connected() && s.table().is_some() && s.state().is_some())
+    });
+}
+
+#[test]
+fn a_joined_seat_shows_the_servers_view_and_an_order_given_comes_back() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    let truth = served.view("french");
+    let table = served
+        .client
+        .table(&served.created.game, &served.token("french"))
+        .expect("the table");
+    // The phase bar says what the server says.
+    let line = phase_line(&truth, &table.sides);
+    assert!(line.contains("to act: french"), "{line}");
+    assert!(
+        h.query_by_label(&line).is_some(),
+        "the phase bar shows {line}"
+    );
+    assert!(h.query_by_label("your turn").is_some());
+    // The board holds the seat's view and nothing else: the Austrians' blocks face down.
+    let app = h.state();
+    let session = app.remote().expect("joined");
+    assert_eq!(session.seat(), Some("french"));
+    assert_eq!(app.remote_pieces(), seat_pieces(&table, &truth).as_slice());
+    assert!(app.remote_pieces().iter().any(|p| p.name == "div1"));
+    assert!(
+        app.remote_pieces()
+            .iter()
+            .filter(|p| p.side.0 == 1)
+            .all(|p| p.look != grognard_editor::board::Look::Open || p.name.starts_with('#')),
+        "no Austrian piece is shown by its name"
+    );
+    // The legal orders are the server's, each a button.
+    assert!(
+        h.query_by_label_contains(&format!("Legal orders ({})", truth.legal.len()))
+            .is_some()
+    );
+    for order in truth.legal.iter().take(5) {
+        let text = order_text(&serde_json::to_value(order).expect("json"));
+        assert!(h.query_by_label(&text).is_some(), "{text} is listed");
+    }
+    assert!(h.query_by_label("View and log").is_some());
+    // A click on a legal order sends it; the new state comes back.
+    let order = truth
+        .legal
+        .iter()
+        .find(|o| o.r#move.as_ref().is_some_and(|m| m.piece == "scout1"))
+        .expect("scout1 may move");
+    let text = order_text(&serde_json::to_value(order).expect("json"));
+    h.get_by_label(&text).click();
+    wait_for(&mut h, "the order's answer", |app| {
+        orders_seen(app) == Some(truth.status.orders + 1)
+    });
+    let after = served.view("french");
+    assert_eq!(after.status.orders, truth.status.orders + 1);
+    let state = h.state().remote().and_then(|s| s.state()).expect("state");
+    assert_eq!(state.view, after.view);
+    assert_eq!(state.legal, after.legal);
+    assert!(state.can_undo);
+    // Undo takes it back, on the server too.
+    h.get_by_role_and_label(Role::Button, "Undo").click();
+    wait_for(&mut h, "the undo", |app| {
+        orders_seen(app) == Some(truth.status.orders)
+    });
+    assert_eq!(served.view("french").view, truth.view);
+}
+
+/// Clicks the remote board at a cell's centre.
+fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
+    let pos = h
+        .state()
+        .remote_cell_on_screen(c)
+        .expect("the board is drawn");
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(pos));
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run_steps(2);
+}
+
+#[test]
+fn on_the_remote_board_a_click_picks_a_piece_and_a_click_on_a_cell_moves_it() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    let truth = served.view("french");
+    let of_scout = truth
+        .legal
+        .iter()
+        .filter(|o| {
+            o.end_phase
+                || o.r#move.as_ref().is_some_and(|m| m.piece == "scout1")
+                || o.face.as_ref().is_some_and(|m| m.piece == "scout1")
+                || o.act.as_ref().is_some_and(|m| m.piece == "scout1")
+                || o.save.as_ref().is_some_and(|m| m.piece == "scout1")
+        })
+        .count();
+    click_cell(&mut h, Cell::new(5, 6));
+    assert!(
+        h.query_by_label_contains(&format!("Legal orders for scout1 ({of_scout})"))
+            .is_some(),
+        "the list holds scout1's {of_scout} orders"
+    );
+    // An enemy block is not picked up.
+    let enemy = h
+        .state()
+        .remote_pieces()
+        .iter()
+        .find(|p| p.side.0 == 1)
+        .and_then(|p| p.place.cell())
+        .expect("an Austrian block in sight");
+    click_cell(&mut h, enemy);
+    assert!(
+        h.query_by_label_contains("Legal orders for scout1")
+            .is_some()
+    );
+    // A click on a cell a legal move of scout1 ends in gives that move.
+    click_cell(&mut h, Cell::new(5, 5));
+    wait_for(&mut h, "the move's answer", |app| {
+        orders_seen(app) == Some(truth.status.orders + 1)
+    });
+    let after = served.view("french");
+    let scout = after.view["view"]["own"]
+        .as_array()
+        .expect("own pieces")
+        .iter()
+        .find(|p| p["name"] == "scout1")
+        .expect("scout1")
+        .clone();
+    let moved: grognard_kernel::piece::Piece = serde_json::from_value(scout).expect("a piece");
+    assert_eq!(moved.place.cell(), Some(Cell::new(5, 5)));
+}
+
+#[test]
+fn the_other_side_acts_and_the_joined_seat_sees_it_at_once() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    let before = orders_seen(h.state()).expect("a state");
+    // The Austrians, on another client, end their share of the command phase.
+    let reply = served
+        .client
+        .orders(
+            &served.created.game,
+            &served.token("austrians"),
+            "orders.yaml",
+            "orders:\n  - { side: austrians, end_phase: true }\n",
+        )
+        .expect("the Austrians' orders");
+    assert_eq!(reply.accepted, 1, "{reply:?}");
+    wait_for(&mut h, "the Austrians' order", |app| {
+        orders_seen(app) == Some(before + 1)
+    });
+    let truth = served.view("french");
+    let table = h.state().remote().and_then(|s| s.table()).expect("table");
+    let line = phase_line(&truth, &table.sides);
+    assert!(line.contains("to act: french"), "{line}");
+    assert!(!line.contains("austrians"), "{line}");
+    assert!(
+        h.query_by_label(&line).is_some(),
+        "the phase bar shows {line}"
+    );
+    // Ending the phase from the phase bar.
+    h.get_by_role_and_label(Role::Button, "End phase").click();
+    wait_for(&mut h, "the end of the phase", |app| {
+        orders_seen(app) == Some(before + 2)
+    });
+    assert_ne!(served.view("french").status.phase, truth.status.phase);
+}
+
+#[test]
+fn chat_goes_both_ways() {
+    let served = Served::new();
+    served
+        .client
+        .say(
+            &served.created.game,
+            &served.token("austrians"),
+            "before you came",
+        )
+        .expect("said");
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    // What was said before joining is there.
+    wait_for(&mut h, "the chat so far", |app| {
+        app.remote()
+            .is_some_and(|s| s.chat().iter().any(|l| l.text == "before you came"))
+    });
+    assert!(h.query_by_label("austrians: before you came").is_some());
+    type_into(&mut h, "Say", "bonjour");
+    h.get_by_role_and_label(Role::Button, "Send").click();
+    wait_for(&mut h, "our line back", |app| {
+        app.remote().is_some_and(|s| {
+            s.chat()
+                .iter()
+                .any(|l| l.seat == "french" && l.text == "bonjour")
+        })
+    });
+    let lines = served
+        .client
+        .chat(&served.created.game, &served.token("austrians"), 0)
+        .expect("chat");
+    assert!(
+        lines
+            .lines
+            .iter()
+            .any(|l| l.seat == "french" && l.text == "bonjour")
+    );
+    served
+        .client
+        .say(
+            &served.created.game,
+            &served.token("austrians"),
+            "guten Tag",
+        )
+        .expect("said");
+    wait_for(&mut h, "their line", |app| {
+        app.remote()
+            .is_some_and(|s| s.chat().iter().any(|l| l.text == "guten Tag"))
+    });
+    frames(&mut h);
+    assert!(h.query_by_label("austrians: guten Tag").is_some());
+    assert!(h.query_by_label("french: bonjour").is_some());
+}
+
+#[test]
+fn a_wrong_token_shows_the_servers_refusal() {
+    let served = Served::new();
+    let expected = served
+        .client
+        .view(&served.created.game, "not-a-token")
+        .expect_err("a bad token is refused");
+    let mut h = harness(Options::default());
+    join(&mut h, &served.url(), &served.created.game, "not-a-token");
+    wait_for(&mut h, "the refusal", |app| {
+        app.remote()
+            .is_some_and(|s| matches!(s.link(), Link::Refused(_)))
+    });
+    let status = h.state().remote().expect("session").status();
+    assert!(status.contains(&expected), "{status} says {expected}");
+    assert!(h.query_by_label_contains(&expected).is_some());
+    assert!(h.query_by_label("Reconnect now").is_some());
+}
+
+#[test]
+fn an_unreachable_server_shows_a_status_and_a_server_back_up_is_rejoined() {
+    let mut served = Served::new();
+    let port = served.running.as_ref().expect("running").addr.port();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    let before = orders_seen(h.state()).expect("a state");
+    // The server goes away: the seat says so and keeps trying.
+    drop(served.running.take());
+    wait_for(&mut h, "the lost connection", |app| {
+        app.remote()
+            .is_some_and(|s| matches!(s.link(), Link::Retrying { .. }))
+    });
+    let status = h.state().remote().expect("session").status();
+    assert!(status.contains("reconnecting in"), "{status}");
+    assert!(h.query_by_label_contains("reconnecting in").is_some());
+    // An order given meanwhile is not sent, and the seat says so.
+    h.state_mut().apply(Command::RemoteChat("anyone?".into()));
+    wait_for(&mut h, "the note that nothing was sent", |app| {
+        app.remote()
+            .and_then(|s| s.problem())
+            .is_some_and(|p| matches!(p, Problem::Error(m) if m.contains("not connected")))
+    });
+    // The server comes back on the same port with the same games: the seat rejoins.
+    let db = served.dir.path().join("g.sqlite");
+    served.running =
+        Some(grognard_server::spawn(&format!("127.0.0.1:{port}"), &db).expect("serves again"));
+    wait_for(&mut h, "the rejoined seat", |app| {
+        app.remote()
+            .is_some_and(grognard_editor::remote::RemoteSession::connected)
+    });
+    served
+        .client
+        .orders(
+            &served.created.game,
+            &served.token("austrians"),
+            "orders.yaml",
+            "orders:\n  - { side: austrians, end_phase: true }\n",
+        )
+        .expect("the Austrians' orders");
+    wait_for(&mut h, "the order after rejoining", |app| {
+        orders_seen(app) == Some(before + 1)
+    });
+}
+
+#[test]
+fn a_server_that_was_never_there_is_reported_without_fuss() {
+    // A port that nothing listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut h = harness(Options::default());
+    join(&mut h, &format!("http://127.0.0.1:{port}"), "g1", "t");
+    wait_for(&mut h, "the status", |app| {
+        app.remote()
+            .is_some_and(|s| matches!(s.link(), Link::Retrying { .. }))
+    });
+    let status = h.state().remote().expect("session").status();
+    assert!(
+        status.contains(&format!("cannot reach 127.0.0.1:{port}"))
+            && status.contains("reconnecting in"),
+        "{status}"
+    );
+    // A malformed address is refused at once, and says why.
+    h.get_by_role_and_label(Role::Button, "Leave").click();
+    h.run_steps(2);
+    join(&mut h, "https://127.0.0.1:1", "g1", "t");
+    assert!(h.state().remote().is_none());
+    let said = h.state().status().expect("a status").text.clone();
+    assert!(said.contains("not a server address"), "{said}");
+}
+
+#[test]
+fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = harness(Options {
+        scenario: Some(PathBuf::from(SCENARIO)),
+        ..Options::default()
+    });
+    h.get_by_label("Host game…").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("start a server here").is_some());
+    assert!(
+        h.query_by_label_contains("square-blocks.yaml on a server")
+            .is_some()
+    );
+    // A free port and a test database; the server plays the Austrians.
+    type_into(&mut h, "Server", "http://127.0.0.1:0");
+    let db = dir.path().join("hosted.sqlite");
+    type_into(&mut h, "Database", &db.display().to_string());
+    h.get_by_role_and_label(Role::ComboBox, "austrians played by")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("the server (greedy)").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Host").click();
+    wait_for(&mut h, "the hosted game", |app| {
+        app.remote()
+            .is_some_and(|s| s.connected() && s.state().is_some())
+    });
+    let (url, created) = h.state().hosted().expect("hosted");
+    let (url, created) = (url.to_owned(), created.clone());
+    assert!(
+        url.starts_with("http://127.0.0.1:") && !url.ends_with(":0"),
+        "{url}"
+    );
+    let seats: Vec<&str> = created.tokens.keys().map(String::as_str).collect();
+    assert_eq!(seats, ["austrians", "french", "referee", "spectator"]);
+    assert_eq!(h.state().remote().and_then(|s| s.seat()), Some("french"));
+    // Every seat's token is listed, to copy or to join with.
+    h.get_by_label("Seats and tokens").click();
+    frames(&mut h);
+    for (seat, token) in &created.tokens {
+        assert!(h.query_by_label(token).is_some(), "{seat}'s token is shown");
+        assert!(h.query_by_label(&format!("Copy {seat}'s token")).is_some());
+    }
+    // The server plays the Austrians; the game is on the server the editor started.
+    let client = Client::new(&url).expect("client");
+    let list = client.games().expect("games");
+    assert_eq!(list.games.len(), 1);
+    assert_eq!(
+        list.games[0].policies.get("austrians").map(String::as_str),
+        Some("greedy")
+    );
+    // Join as the referee instead: the whole board, face up.
+    h.get_by_label("Join as referee").click();
+    wait_for(&mut h, "the referee's seat", |app| {
+        app.remote()
+            .is_some_and(|s| s.seat() == Some("referee") && s.connected() && s.state().is_some())
+    });
+    assert!(
+        h.state()
+            .remote_pieces()
+            .iter()
+            .all(|p| p.look == grognard_editor::board::Look::Open)
+    );
+    assert!(h.state().remote_pieces().iter().any(|p| p.name == "corps"));
+    // The referee takes back an order, saying why; every seat reads it in the chat.
+    let reply = client
+        .orders(
+            &created.game,
+            &created.tokens["french"],
+            "orders.yaml",
+            "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
+        )
+        .expect("the French order");
+    assert_eq!(reply.accepted, 1, "{reply:?}");
+    wait_for(&mut h, "an order to take back", |app| {
+        app.remote()
+            .and_then(|s| s.state())
+            .is_some_and(|s| s.can_undo)
+    });
+    type_into(&mut h, "Why", "a slip of the hand");
+    h.get_by_role_and_label(Role::Button, "Undo").click();
+    wait_for(&mut h, "the referee's reason in the chat", |app| {
+        app.remote().is_some_and(|s| {
+            s.chat()
+                .iter()
+                .any(|l| l.text.contains("a slip of the hand"))
+        })
+    });
+}
