@@ -55,6 +55,7 @@ type SeatHashes = Vec<(String, Vec<u8>)>;
 struct Handle {
     commands: mpsc::Sender<Command>,
     updates: broadcast::Sender<Arc<Update>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// Why a request could not be served.
@@ -324,7 +325,7 @@ impl Hub {
         let store = Arc::clone(&self.store);
         // The game (with its Lua state, which stays on one thread) is built on its thread.
         let (opened_tx, opened) = mpsc::channel();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name(format!("game-{id}"))
             .spawn(move || match Live::open(record, dir, Arc::clone(&store)) {
                 Ok(game) => {
@@ -345,6 +346,7 @@ impl Hub {
             Handle {
                 commands: tx.clone(),
                 updates: updates.clone(),
+                thread: Some(thread),
             },
         );
         Ok((tx, updates))
@@ -492,6 +494,25 @@ impl Hub {
     /// Stops watching.
     pub fn unwatch(&self, id: &str, seat: &str) {
         let _ = self.with(id, |tx| Command::Watch(seat.to_owned(), false).pipe(tx));
+    }
+}
+
+impl Drop for Hub {
+    /// Stops every game's thread and waits for it, so the store (and its lock on the
+    /// database file) is released when the server stops.
+    fn drop(&mut self) {
+        let handles: Vec<Handle> = self
+            .live
+            .get_mut()
+            .map(|m| m.drain().map(|(_, h)| h).collect())
+            .unwrap_or_default();
+        let threads: Vec<_> = handles
+            .into_iter()
+            .filter_map(|mut h| h.thread.take())
+            .collect();
+        for t in threads {
+            let _ = t.join();
+        }
     }
 }
 

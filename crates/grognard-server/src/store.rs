@@ -230,6 +230,11 @@ impl SqliteStore {
         let conn = Connection::open(path).map_err(|e| fail("cannot open it", &e))?;
         conn.busy_timeout(std::time::Duration::from_secs(2))
             .map_err(|e| fail("cannot set it up", &e))?;
+        // One server per file: the lock taken by the first write below is held until the
+        // server stops, so a second server on the same file is refused at its start (one
+        // writer per game).
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+            .map_err(|e| fail("cannot set it up", &e))?;
         if conn.is_readonly("main").unwrap_or(false) {
             return Err(StoreError(format!(
                 "database {name}: the file is read-only; the server must write it"
@@ -237,7 +242,13 @@ impl SqliteStore {
         }
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| fail("not a grognard database", &e))?;
+            .map_err(|e| match locked(&e) {
+                true => fail(
+                    "it is in use by another process (another grognard serve?)",
+                    &e,
+                ),
+                false => fail("not a grognard database", &e),
+            })?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| fail("cannot write it (read-only or locked?)", &e))?;
         conn.pragma_update(None, "synchronous", "NORMAL")
@@ -285,6 +296,14 @@ impl SqliteStore {
             .map_err(|_| StoreError(format!("database {}: unusable after a panic", self.name)))?;
         f(&mut conn).map_err(|e| StoreError(format!("database {}: {e}", self.name)))
     }
+}
+
+/// True for SQLite's "busy" and "locked" errors.
+fn locked(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 fn json<T: Serialize>(v: &T) -> String {
@@ -583,6 +602,20 @@ mod tests {
         std::fs::write(&path, vec![7u8; 4096]).unwrap();
         let e = SqliteStore::open(&path).unwrap_err();
         assert!(e.0.contains("junk.sqlite"), "{e}");
+    }
+
+    #[test]
+    fn a_second_server_on_the_same_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.sqlite");
+        let first = SqliteStore::open(&path).unwrap();
+        let e = SqliteStore::open(&path).unwrap_err();
+        assert!(e.0.contains("in use by another process"), "{e}");
+        drop(first);
+        assert!(
+            SqliteStore::open(&path).is_ok(),
+            "free again once the first has stopped"
+        );
     }
 
     #[test]
