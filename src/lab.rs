@@ -730,11 +730,16 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
                 .iter()
                 .map(|a| format!("{} {}", a.name.value, a.value))
                 .collect();
-            vec![
+            let mut row = vec![
                 p.name.value.clone(),
                 format!("moves as {}", p.value.movement.value),
                 format!("allowance {}", allowance.join(", ")),
-            ]
+            ];
+            let feet = footprint_text(rules, &p.name.value);
+            if !feet.is_empty() {
+                row.push(feet);
+            }
+            row
         })
         .collect();
     print_table(&rows);
@@ -789,4 +794,33 @@ pub fn schema(kind: &str) -> Outcome {
     })?;
     print_json(&schema_of(kind));
     Ok(())
+}
+
+/// A piece type's footprints as `show` prints them: `bases line 6.30" × 0.79", column
+/// 3.15" × 1.57"` (table inches), or nothing for a point.
+fn footprint_text(rules: &grognard_kernel::rules::Rules, type_name: &str) -> String {
+    let Some(t) = rules.piece_types.iter().find(|t| t.name == type_name) else {
+        return String::new();
+    };
+    let parts: Vec<String> = t
+        .footprint
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let f = (*f)?;
+            #[allow(clippy::cast_precision_loss)] // thou on a table
+            let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+            Some(format!(
+                "{} {:.2}\" × {:.2}\"",
+                rules.mode_name(grognard_kernel::ids::ModeId(u16::try_from(i).unwrap_or(0))),
+                inches(f.width),
+                inches(f.depth)
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("bases {}", parts.join(", "))
+    }
 }

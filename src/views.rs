@@ -189,9 +189,9 @@ fn flow_yaml(v: &serde_json::Value) -> String {
 }
 
 /// `grognard measure FILE A B`: what a player reads off the table between two pieces, as
-/// the referee measures it (every piece where it really is). With points for units, the
-/// distance runs centre to centre; sight is the referee's line (terrain and every piece
-/// block it).
+/// the referee measures it (every piece where it really is). Between footprints the
+/// distance runs edge to edge (centre to centre for units without one), arcs are judged
+/// from the edges, and sight is the referee's (terrain and every piece block it).
 pub(crate) fn measure(
     file: &Path,
     orders: Option<&Path>,
@@ -224,9 +224,12 @@ pub(crate) fn measure(
     let sees_ab = game.clear_sight(game.state(), pa, pb);
     let sees_ba = game.clear_sight(game.state(), pb, pa);
     let (distance, rule_distance, unit) = match (&pa.place, &pb.place, game.board().grid()) {
-        (Place::Point { at: x, .. }, Place::Point { at: y, .. }, _) => {
+        (Place::Point { .. }, Place::Point { .. }, _) => {
+            let gap = game
+                .table_gap(pa, pb)
+                .unwrap_or(grognard_kernel::geometry::open::Len(0));
             #[allow(clippy::cast_precision_loss)] // thousandths of an inch on a table
-            let table = grognard_kernel::geometry::open::distance(*x, *y).0 as f64 / 1000.0;
+            let table = gap.0 as f64 / 1000.0;
             let rule = match &game.rules().geometry {
                 grognard_kernel::rules::GeometryRules::Open { scale } if scale.num > 0 => {
                     table * f64::from(scale.den) / f64::from(scale.num)
@@ -256,10 +259,18 @@ pub(crate) fn measure(
     }
     let yes = |x: bool| if x { "yes" } else { "no" };
     if unit == "inches" {
+        let points = [pa, pb]
+            .iter()
+            .all(|p| game.placed(p).is_some_and(|f| f.is_point()));
         out!(
-            "{a} to {b}: {:.2}\" on the table, {:.2}\" in rule inches (centre to centre)",
+            "{a} to {b}: {:.2}\" on the table, {:.2}\" in rule inches ({})",
             distance,
-            rule_distance
+            rule_distance,
+            if points {
+                "centre to centre"
+            } else {
+                "edge to edge"
+            }
         );
     } else {
         out!("{a} to {b}: {distance} {unit}");

@@ -3,6 +3,7 @@
 mod black_powder;
 mod cli;
 mod editor_cli;
+mod footprints;
 mod handles;
 mod hex_command;
 mod hex_leaders;

@@ -184,6 +184,10 @@ pub enum MoveLimit {
 pub struct PieceTypeDef {
     /// Name.
     pub name: String,
+    /// Its footprint on the open table in each mode (by mode index; empty or `None`: a
+    /// point, measured from its centre).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub footprint: Vec<Option<crate::geometry::footprint::Footprint>>,
     /// Its terrain cost table.
     pub move_class: MoveClassId,
     /// Allowance per mode (by mode index); `None` = cannot move in that mode.

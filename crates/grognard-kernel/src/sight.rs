@@ -36,6 +36,25 @@ impl From<bool> for Blockers {
 /// True when the line from `a` to `b` is not blocked by terrain, walls or (where
 /// `piece_blocks` says so; `None`: no piece blocks) pieces: the test behind
 /// [`Game::clear_sight`].
+/// True when no area whose terrain blocks sight lies across the line from `pa` to `pb`.
+/// An area the observer or the target stands in does not hide them from each other (on a
+/// grid, likewise, the two end cells do not count).
+fn open_line_clear(
+    rules: &Rules,
+    board: &Board,
+    pa: crate::geometry::open::Point,
+    pb: crate::geometry::open::Point,
+) -> bool {
+    !board.areas_crossed(pa, pb).any(|area| {
+        rules
+            .terrain
+            .get(area.terrain.index())
+            .is_some_and(|t| t.blocks_sight)
+            && !crate::board::point_in_polygon(pa, &area.corners)
+            && !crate::board::point_in_polygon(pb, &area.corners)
+    })
+}
+
 pub(crate) fn line_clear(
     rules: &Rules,
     board: &Board,
@@ -45,17 +64,19 @@ pub(crate) fn line_clear(
     piece_blocks: Option<impl Fn(&Piece) -> bool>,
 ) -> bool {
     match (&a.place, &b.place) {
-        (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
-            // An area the observer or the target stands in does not hide them from each
-            // other (on a grid, likewise, the two end cells do not count).
-            !board.areas_crossed(*pa, *pb).any(|area| {
-                rules
-                    .terrain
-                    .get(area.terrain.index())
-                    .is_some_and(|t| t.blocks_sight)
-                    && !crate::board::point_in_polygon(*pa, &area.corners)
-                    && !crate::board::point_in_polygon(*pb, &area.corners)
-            })
+        (Place::Point { .. }, Place::Point { .. }) => {
+            // Between footprints: from the front edge's ends and centre to the target's
+            // corners and centre, seen when any line is clear (one line between points).
+            let (Some(fa), Some(fb)) = (
+                crate::game::placed_on(rules, a),
+                crate::game::placed_on(rules, b),
+            ) else {
+                return false;
+            };
+            let ends = fb.sight_to();
+            fa.sight_from()
+                .into_iter()
+                .any(|pa| ends.iter().any(|pb| open_line_clear(rules, board, pa, *pb)))
         }
         _ => {
             let (Some(ca), Some(cb), Some(grid)) = (a.place.cell(), b.place.cell(), board.grid())

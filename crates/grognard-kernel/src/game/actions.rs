@@ -140,13 +140,13 @@ impl Game {
             let tp_label = self.label(state, side, tp);
             table_distance = self.distance(actor, tp).unwrap_or(u32::MAX);
             distance = self.rule_distance(actor, tp).unwrap_or(u32::MAX);
-            let in_range = |lo: u32, hi: u32| match (&actor.place, &tp.place) {
-                (Place::Point { at: a, .. }, Place::Point { at: b, .. }) => {
+            let in_range = |lo: u32, hi: u32| match (self.placed(actor), self.placed(tp)) {
+                (Some(a), Some(b)) => {
+                    // Edge to edge where the pieces have footprints.
                     let inch = |v: u32| {
                         open::Len(i64::from(self.scaled(Cost::whole(v as i32)).hundredths()) * 10)
                     };
-                    open::within(*a, *b, inch(hi))
-                        && (lo == 0 || !open::within(*a, *b, open::Len(inch(lo).0 - 1)))
+                    a.within(&b, inch(hi)) && (lo == 0 || !a.within(&b, open::Len(inch(lo).0 - 1)))
                 }
                 _ => distance >= lo && distance <= hi,
             };

@@ -3,20 +3,48 @@
 //! between two pieces with the blockers the caller chooses.
 
 use crate::geometry::Arc as Bearing;
+use crate::geometry::footprint::Placed;
 use crate::geometry::open;
 use crate::piece::{Piece, Place};
+use crate::rules::Rules;
 
 use super::Game;
 use crate::sight::{Blockers, line_clear};
 use crate::state::State;
 
+/// Where a piece on the open table stands: its footprint in its present mode, placed at
+/// its point and facing (a point for a piece without one). `None` off the open table.
+#[must_use]
+pub fn placed_on(rules: &Rules, p: &Piece) -> Option<Placed> {
+    let Place::Point { at, facing } = &p.place else {
+        return None;
+    };
+    let footprint = rules
+        .piece_type(p.kind)
+        .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten());
+    Some(footprint.map_or_else(|| Placed::point(*at), |f| f.place(*at, *facing)))
+}
+
 impl Game {
-    /// Distance between two pieces: grid steps, or whole inches (rounded down) on a table.
+    /// Where a piece on the open table stands (see [`placed_on`]).
+    #[must_use]
+    pub fn placed(&self, p: &Piece) -> Option<Placed> {
+        placed_on(&self.rules, p)
+    }
+
+    /// The edge-to-edge distance between two pieces on the open table, in thou.
+    #[must_use]
+    pub fn table_gap(&self, a: &Piece, b: &Piece) -> Option<open::Len> {
+        Some(self.placed(a)?.distance(&self.placed(b)?))
+    }
+
+    /// Distance between two pieces: grid steps, or whole inches (rounded down) on a table,
+    /// edge to edge where they have footprints.
     #[must_use]
     pub fn distance(&self, a: &Piece, b: &Piece) -> Option<u32> {
         match (&a.place, &b.place) {
-            (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => {
-                let d = open::distance(*pa, *pb);
+            (Place::Point { .. }, Place::Point { .. }) => {
+                let d = self.table_gap(a, b)?;
                 u32::try_from(d.0 / 1000).ok()
             }
             _ => {
@@ -34,11 +62,11 @@ impl Game {
     pub fn rule_distance(&self, a: &Piece, b: &Piece) -> Option<u32> {
         match (&a.place, &b.place, &self.rules.geometry) {
             (
-                Place::Point { at: pa, .. },
-                Place::Point { at: pb, .. },
+                Place::Point { .. },
+                Place::Point { .. },
                 crate::rules::GeometryRules::Open { scale },
             ) if scale.num > 0 => {
-                let d = i128::from(open::distance(*pa, *pb).0) * i128::from(scale.den)
+                let d = i128::from(self.table_gap(a, b)?.0) * i128::from(scale.den)
                     / i128::from(scale.num);
                 u32::try_from(d / 1000).ok()
             }
@@ -50,9 +78,11 @@ impl Game {
     #[must_use]
     pub fn bearing(&self, a: &Piece, b: &Piece) -> Option<Bearing> {
         match (&a.place, &b.place) {
-            (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => {
-                Some(open::arc(*pa, *facing, *pb, self.rules.arcs))
-            }
+            (Place::Point { facing, .. }, Place::Point { .. }) => Some(self.placed(a)?.arc(
+                *facing,
+                &self.placed(b)?,
+                self.rules.arcs,
+            )),
             _ => {
                 let (ca, cb) = (a.place.cell()?, b.place.cell()?);
                 Some(self.board.grid()?.arc(ca, a.facing, cb, self.rules.arcs))

@@ -26,6 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod footprint;
 pub mod grid;
 pub mod hex;
 pub mod line;

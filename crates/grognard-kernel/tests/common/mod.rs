@@ -187,6 +187,7 @@ pub fn rules(geo: Geo) -> Rules {
         ],
         piece_types: vec![
             PieceTypeDef {
+                footprint: Vec::new(),
                 name: "infantry".into(),
                 move_class: FOOT,
                 allowance: vec![hundredths(350), hundredths(500), hundredths(800)],
@@ -203,6 +204,7 @@ pub fn rules(geo: Geo) -> Rules {
                 turning: Default::default(),
             },
             PieceTypeDef {
+                footprint: Vec::new(),
                 name: "cavalry".into(),
                 move_class: HORSE,
                 allowance: vec![hundredths(400), hundredths(650), hundredths(900)],

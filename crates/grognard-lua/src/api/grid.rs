@@ -39,10 +39,12 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                 let world = cx.world;
                 let rules = world.rules;
                 let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+                let placed = |p| grognard_kernel::game::placed_on(rules, p);
                 let arc = match (&a.place, &b.place) {
-                    (Place::Point { at: pa, facing }, Place::Point { at: pb, .. }) => Some(
-                        grognard_kernel::geometry::open::arc(*pa, *facing, *pb, rules.arcs),
-                    ),
+                    // Judged from the edges between footprints.
+                    (Place::Point { facing, .. }, Place::Point { .. }) => placed(a)
+                        .zip(placed(b))
+                        .map(|(fa, fb)| fa.arc(*facing, &fb, rules.arcs)),
                     _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
                         (Some(x), Some(y), Some(g)) if x != y => {
                             Some(g.arc(x, a.facing, y, rules.arcs))

@@ -287,16 +287,47 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
             move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
                 let world = cx.world;
                 let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-                Ok(match (&a.place, &b.place) {
-                    (Place::Point { at: pa, .. }, Place::Point { at: pb, .. }) => Some(
-                        f64::from(grognard_kernel::geometry::open::distance(*pa, *pb).0 as i32)
-                            / 1000.0,
-                    ),
+                let placed = |p| grognard_kernel::game::placed_on(world.rules, p);
+                Ok(match (placed(a), placed(b)) {
+                    // Edge to edge between footprints.
+                    (Some(fa), Some(fb)) => Some(fa.distance(&fb).0 as f64 / 1000.0),
                     _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
                         (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
                         _ => None,
                     },
                 })
+            },
+        )?,
+    )?;
+    game.set(
+        "footprint",
+        method(
+            lua,
+            slot,
+            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
+                    return Ok(None);
+                };
+                let footprint = world
+                    .rules
+                    .piece_type(p.kind)
+                    .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten())
+                    .unwrap_or_default();
+                let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+                let t = lua.create_table()?;
+                t.set("width", inches(footprint.width))?;
+                t.set("depth", inches(footprint.depth))?;
+                let corners = lua.create_table()?;
+                for (i, c) in placed.corners.iter().enumerate() {
+                    let xy = lua.create_table()?;
+                    xy.set("x", inches(c.x))?;
+                    xy.set("y", inches(c.y))?;
+                    corners.set(i + 1, xy)?;
+                }
+                t.set("corners", corners)?;
+                Ok(Some(t))
             },
         )?,
     )?;

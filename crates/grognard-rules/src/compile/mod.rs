@@ -24,6 +24,7 @@ use crate::suggest::did_you_mean;
 
 mod bindings;
 mod charts;
+mod footprint;
 mod parse;
 
 use bindings::check_binding;
@@ -354,7 +355,19 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     MoveLimit::PerPhase
                 }
             };
+            let footprint = footprint::footprints(
+                &mut cx,
+                v.footprint.as_ref(),
+                &p.name.value,
+                &mode_names,
+                spec.geometry.kind.value == "open",
+                Scale {
+                    num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
+                    den: 100,
+                },
+            );
             PieceTypeDef {
+                footprint,
                 name: p.name.value.clone(),
                 move_class: MoveClassId(move_class as u16),
                 allowance,

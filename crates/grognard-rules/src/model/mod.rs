@@ -327,6 +327,65 @@ pub struct PieceTypeSpec {
     pub turning: Option<TurningSpec>,
     /// What it is.
     pub description: Option<String>,
+    /// Its bases on the open table (in every mode; `modes:` for formations that change
+    /// shape). Without one it is a point.
+    pub footprint: Option<Located<FootprintSpec>>,
+}
+
+/// A unit's bases on the open table: `bases` bases of `width` × `depth`, arranged in a
+/// `line` (side by side), a `column` (one behind another), a `block` (`files` bases
+/// across) or `loose` (side by side, `spacing` apart). Lengths are `40mm`, `4cm` (the
+/// table's own, as the bases are cut) or inches (`1.5`, `1.5in`: rule inches, scaled with
+/// the table like every rule distance).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct FootprintSpec {
+    /// One base's width (across the unit's front).
+    pub width: Option<Located<LengthValue>>,
+    /// One base's depth.
+    pub depth: Option<Located<LengthValue>>,
+    /// How many bases (default 1).
+    pub bases: Option<Located<u32>>,
+    /// `line` (default), `column`, `block` or `loose`.
+    pub arrangement: Option<Located<String>>,
+    /// A block's bases across.
+    pub files: Option<Located<u32>>,
+    /// The gap between bases (`loose`; default 0 otherwise).
+    pub spacing: Option<Located<LengthValue>>,
+    /// Other footprints by mode (`column: { bases: 4, arrangement: column }`): unset fields
+    /// come from this one.
+    pub modes: NamedMap<FootprintSpec>,
+}
+
+/// A length as written: a number of inches, or a number with a unit (`40mm`, `4cm`,
+/// `1.5in`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct LengthValue(pub String);
+
+impl<'de> Deserialize<'de> for LengthValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = LengthValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a length: inches (`1.5`) or with a unit (`40mm`, `4cm`, `1.5in`)")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<LengthValue, E> {
+                Ok(LengthValue(v.to_owned()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<LengthValue, E> {
+                Ok(LengthValue(v.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<LengthValue, E> {
+                Ok(LengthValue(v.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<LengthValue, E> {
+                Ok(LengthValue(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// How a piece type's facing shapes its moves.

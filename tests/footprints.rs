@@ -1,0 +1,90 @@
+//! Issue 21: units as bases on the open table, measured edge to edge — the issue's
+//! hand-worked cases through the binary, and footprints written wrong.
+
+use crate::util::grognard;
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+const FACING: &str = "tests/fixtures/footprints/facing.yaml";
+
+#[test]
+fn bases_facing_each_other_ten_inches_apart_and_four_deep_are_six_inches_apart() {
+    let run = grognard(&["measure", FACING, "a", "b", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let m = json(&run.stdout);
+    assert_eq!(m["distance"], 6.0);
+    assert_eq!(m["rule_distance"], 6.0);
+    assert_eq!(m["arc_of_b_from_a"], "front");
+    assert_eq!(m["arc_of_a_from_b"], "front");
+    let text = grognard(&["measure", FACING, "a", "b"]);
+    assert!(text.stdout.contains("(edge to edge)"), "{}", text.stdout);
+    // c stands 21" east of a's centre, facing it; a faces north, so its 6" front runs
+    // east–west and its east edge is 3" from its centre: 21 − 3 − 2 = 16".
+    let m = json(&grognard(&["measure", FACING, "a", "c", "--json"]).stdout);
+    assert_eq!(m["distance"], 16.0);
+    assert_eq!(m["arc_of_b_from_a"], "flank");
+    assert_eq!(m["arc_of_a_from_b"], "front");
+}
+
+#[test]
+fn a_shot_is_measured_edge_to_edge() {
+    // 21" centre to centre, 17" edge to edge once a faces c: inside the 18" range.
+    let run = grognard(&[
+        "play",
+        FACING,
+        "--orders",
+        "tests/fixtures/footprints/shoot.orders.yaml",
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("a shoot at c"), "{}", run.stdout);
+}
+
+#[test]
+fn show_lists_each_modes_bases() {
+    let run = grognard(&["show", "tests/fixtures/footprints/bases.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // One 6" × 4" base in line; three 2" × 4" bases one behind another in column.
+    assert!(
+        run.stdout
+            .contains("bases line 6.00\" × 4.00\", column 2.00\" × 12.00\""),
+        "{}",
+        run.stdout
+    );
+    let run = grognard(&["show", "rulesets/drill-open.yaml"]);
+    // Four 40 × 20 mm bases: 160 mm = 6.30" by 20 mm = 0.79"; two by two in column.
+    assert!(
+        run.stdout
+            .contains("bases line 6.30\" × 0.79\", column 3.15\" × 1.57\""),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn footprints_written_wrong_are_named_at_their_line() {
+    let run = grognard(&["validate", "tests/fixtures/footprints/bad.yaml"]);
+    assert_eq!(run.code, 1);
+    let lines: Vec<&str> = run.stderr.lines().chain(run.stdout.lines()).collect();
+    let expect = [
+        "bad.yaml:6:25: footprint width `0mm`: a base's size must be more than 0",
+        "bad.yaml:8:57: unknown footprint arrangement `wedge`",
+        "bad.yaml:12:67: a `block` footprint needs `files:`",
+    ];
+    for e in expect {
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(e)).count(),
+            1,
+            "once: {e}\n{}",
+            lines.join("\n")
+        );
+    }
+    let run = grognard(&["validate", "tests/fixtures/footprints/grid.yaml"]);
+    assert_eq!(run.code, 1);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("grid.yaml:6:16: piece type `infantry`: footprints are for the open table"),
+        "{out}"
+    );
+}
