@@ -88,3 +88,105 @@ fn footprints_written_wrong_are_named_at_their_line() {
         "{out}"
     );
 }
+
+fn play(orders: &str) -> crate::util::Run {
+    grognard(&[
+        "play",
+        FACING,
+        "--orders",
+        &format!("tests/fixtures/footprints/{orders}.orders.yaml"),
+    ])
+}
+
+#[test]
+fn a_wheel_costs_the_arc_its_outer_corner_travels() {
+    // A 45° wheel about the left front corner of a 6"-wide, 4"-deep base: the outer rear
+    // corner, √(6² + 4²) = 7.211" from the pivot, travels the farthest: 7.211 × π/4 =
+    // 5.664", 5.67" rounded up. (Its centre moves only 3.54" in a straight line.)
+    let run = play("wheel");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("a moved (10\", 20\") → (7.707\", 21.536\"), 5.67\""),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn bases_stay_on_the_table_and_off_each_other() {
+    let run = play("overlap");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("overlap.orders.yaml:3:5: refused: a's bases would overlap b's"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("a moved"), "{}", run.stdout);
+    let run = play("edge");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("refused: a's bases would leave the table (a corner at (-1\", 18\"))"),
+        "{}",
+        run.stderr
+    );
+    let run = grognard(&["validate", "tests/fixtures/footprints/overlapping.yaml"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        format!("{}{}", run.stdout, run.stderr)
+            .contains("overlapping.yaml:11:11: piece a: a's bases would overlap b's"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+#[test]
+fn a_formation_change_reshapes_about_the_front_edge_and_must_fit() {
+    // Line 6" × 4" → column 2" × 12": the front edge stays at y 18, so the centre goes
+    // from y 20 to y 24, and the gap to b in front is still 6".
+    let view = grognard(&[
+        "view",
+        FACING,
+        "--orders",
+        "tests/fixtures/footprints/column.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        view.stdout
+            .contains("a          infantry, column mode, (10\", 24\")"),
+        "{}",
+        view.stdout
+    );
+    let m = json(
+        &grognard(&[
+            "measure",
+            FACING,
+            "a",
+            "b",
+            "--orders",
+            "tests/fixtures/footprints/column.orders.yaml",
+            "--json",
+        ])
+        .stdout,
+    );
+    assert_eq!(m["distance"], 6.0);
+    // With d in column behind it there is no room: refused, and a stays in line.
+    let run = play("crowded");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("refused: a cannot take column mode here: a's bases would overlap d's"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("d changed mode line → column"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("a changed mode"), "{}", run.stdout);
+}

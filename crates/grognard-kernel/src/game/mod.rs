@@ -28,6 +28,7 @@
 //! anything from here.
 
 mod actions;
+mod bases;
 mod commands;
 mod deploy;
 mod knowledge;

@@ -421,7 +421,13 @@ impl Game {
                 format!("{to} is off the table"),
             ));
         }
-        let mut cost = open::move_cost(from, to);
+        let new_facing = facing.unwrap_or(old);
+        // Bases: the move costs the longest path a corner travels (a wheel, its outer
+        // corner's arc), and ends with the whole footprint on the table, clear of others.
+        let mut cost = self
+            .footprint_move_cost(&piece, (from, old), (to, new_facing))
+            .unwrap_or_else(|| open::move_cost(from, to));
+        self.check_footprint_fits(next, &piece, (to, new_facing), piece.mode)?;
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         for area in self.board.areas_crossed(from, to) {
@@ -446,7 +452,6 @@ impl Game {
                 ),
             ));
         }
-        let new_facing = facing.unwrap_or(old);
         let approach = self.check_open_approach(next, &piece, (from, new_facing), to)?;
         for p in &mut next.pieces {
             if p.id == id {
@@ -594,6 +599,21 @@ impl Game {
                 ),
             ));
         }
+        // Bases reshape about the centre of the front edge: the new shape must fit there.
+        if let (Place::Point { facing, .. }, Some(at)) =
+            (&piece.place, self.reshaped_centre(piece, mode))
+        {
+            self.check_footprint_fits(state, piece, (at, *facing), mode)
+                .map_err(|r| {
+                    Refusal::new(
+                        r.kind,
+                        format!(
+                            "{} cannot take {} mode here: {}",
+                            piece.name, mode_def.name, r.message
+                        ),
+                    )
+                })?;
+        }
         Ok(())
     }
 
@@ -618,10 +638,21 @@ impl Game {
             .filter(|_| self.rules.open_table.mode_costs_a_move.contains(&mode));
         let from = self.rules.mode_name(piece.mode).to_owned();
         let name = piece.name.clone();
+        // Bases reshape about the centre of the front edge (`check_mode` saw that they fit).
+        let reshaped = match (&piece.place, self.reshaped_centre(piece, mode)) {
+            (Place::Point { facing, .. }, Some(at)) => Some(Place::Point {
+                at,
+                facing: *facing,
+            }),
+            _ => None,
+        };
         if let Some(p) = next.pieces.get_mut(id.index()) {
             p.mode = mode;
             if stationary {
                 p.moved = true;
+            }
+            if let Some(place) = reshaped {
+                p.place = place;
             }
         }
         if let Some(c) = next.pieces.get(id.index()).and_then(|p| p.place.cell())

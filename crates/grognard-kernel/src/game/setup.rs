@@ -355,10 +355,13 @@ impl Game {
                     ));
                 }
             }
-            (Place::Point { at, .. }, Surface::Open { .. }) => {
+            (Place::Point { at, facing }, Surface::Open { .. }) => {
                 if !self.board.contains_point(*at) {
                     return Err(format!("piece {} is off the table at {at}", p.name));
                 }
+                // Bases: the whole footprint on the table, clear of every other unit's.
+                self.check_footprint_fits(state, p, (*at, *facing), p.mode)
+                    .map_err(|r| format!("piece {}: {}", p.name, r.message))?;
                 let t = self.board.terrain_at(*at);
                 if !terrain_ok(t) {
                     return Err(format!(

@@ -1,0 +1,168 @@
+//! Moving bases on the open table (issue 21): a footprinted unit's move costs the longest
+//! path any point of its footprint travels, ends with the whole footprint on the table and
+//! clear of every other unit's footprint, and a change of formation reshapes it about the
+//! centre of its front edge.
+//!
+//! A move from one place and facing to another is taken as one rigid motion: a straight
+//! move when the facing does not change, otherwise the rotation about the one point the
+//! motion leaves where it was (a wheel about a flank is the rotation about that flank's
+//! front corner). Each point of the footprint travels the arc about that point; the
+//! farthest-moving point is a corner, and its arc is `chord × (θ/2) / sin(θ/2)` for a
+//! turn of θ — computed from the exact corner positions and the kernel's integer sine
+//! table, so the cost is the same on every platform.
+
+use crate::Cost;
+use crate::action::{Refusal, RefusalKind};
+use crate::geometry::footprint::{Footprint, Placed};
+use crate::geometry::open::{self, Angle, Len, Point};
+use crate::ids::ModeId;
+use crate::piece::{Piece, Place};
+use crate::state::State;
+
+use super::Game;
+
+impl Game {
+    /// A piece type's footprint in `mode` (`None`: a point).
+    pub(crate) fn footprint_in(&self, piece: &Piece, mode: ModeId) -> Option<Footprint> {
+        self.rules
+            .piece_type(piece.kind)
+            .and_then(|t| t.footprint.get(mode.index()).copied().flatten())
+    }
+
+    /// What moving `piece`'s footprint from `(from, old)` to `(to, new)` costs: the longest
+    /// path a corner travels (see the module docs), rounded up to the hundredth. `None` for
+    /// a piece without a footprint (its centre's straight move is the cost).
+    pub(crate) fn footprint_move_cost(
+        &self,
+        piece: &Piece,
+        (from, old): (Point, Angle),
+        (to, new): (Point, Angle),
+    ) -> Option<Cost> {
+        let f = self.footprint_in(piece, piece.mode)?;
+        let (a, b) = (f.place(from, old), f.place(to, new));
+        let turn = (new.tenths() - old.tenths()).rem_euclid(3600);
+        let turn = turn.min(3600 - turn); // the smaller way round, in tenths
+        let longest = a
+            .corners
+            .iter()
+            .zip(&b.corners)
+            .map(|(p, q)| arc_length(*p, *q, turn))
+            .fold(0.0_f64, f64::max);
+        // Hundredths of an inch, rounded up, as a straight move's cost is.
+        let hundredths = (longest / 10.0).ceil();
+        #[allow(clippy::cast_possible_truncation)] // bounded just below
+        Some(if hundredths >= f64::from(Cost::MAX.hundredths()) {
+            Cost::MAX
+        } else {
+            Cost::from_hundredths(hundredths as i32)
+        })
+    }
+
+    /// Checks that `piece` standing at `at` facing `facing` in `mode` has its whole
+    /// footprint on the table and overlaps no other unit's footprint (in `state`; the
+    /// units it carries or is carried by do not count).
+    ///
+    /// # Errors
+    /// The footprint leaves the table, or overlaps another unit.
+    pub(crate) fn check_footprint_fits(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (at, facing): (Point, Angle),
+        mode: ModeId,
+    ) -> Result<(), Refusal> {
+        let Some(f) = self.footprint_in(piece, mode) else {
+            return Ok(());
+        };
+        let placed = f.place(at, facing);
+        if let Some(c) = placed
+            .corners
+            .iter()
+            .find(|c| !self.board.contains_point(**c))
+        {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!(
+                    "{}'s bases would leave the table (a corner at {c})",
+                    piece.name
+                ),
+            ));
+        }
+        for other in state.pieces.iter().filter(|o| {
+            o.id != piece.id
+                && o.on_board()
+                && o.attached_to != Some(piece.id)
+                && piece.attached_to != Some(o.id)
+        }) {
+            let Some(theirs) = self.placed_footprint(other) else {
+                continue;
+            };
+            if placed.overlaps(&theirs) {
+                return Err(Refusal::new(
+                    RefusalKind::Occupied,
+                    format!("{}'s bases would overlap {}'s", piece.name, other.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The footprint of a piece that has one, where it stands.
+    fn placed_footprint(&self, p: &Piece) -> Option<Placed> {
+        let Place::Point { at, facing } = &p.place else {
+            return None;
+        };
+        Some(self.footprint_in(p, p.mode)?.place(*at, *facing))
+    }
+
+    /// Where `piece`'s centre stands after it takes `mode`: the new footprint keeps the
+    /// centre of the front edge where it was (a unit forms column behind its front). The
+    /// same point when either shape is a point.
+    pub(crate) fn reshaped_centre(&self, piece: &Piece, mode: ModeId) -> Option<Point> {
+        let Place::Point { at, facing } = &piece.place else {
+            return None;
+        };
+        let before = self
+            .footprint_in(piece, piece.mode)
+            .unwrap_or(Footprint::POINT);
+        let after = self.footprint_in(piece, mode).unwrap_or(Footprint::POINT);
+        // Front edge centre = centre + depth/2 ahead; the new centre is new depth/2 behind.
+        let front = open::advance(*at, *facing, Len(before.depth.0 / 2));
+        Some(open::advance(front, *facing, Len(-(after.depth.0 / 2))))
+    }
+}
+
+/// The length of the arc a point travels from `p` to `q` while the unit turns `turn`
+/// tenths of a degree (the straight line when it does not turn), in thou.
+fn arc_length(p: Point, q: Point, turn: i32) -> f64 {
+    #[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+    let chord = ((q.x.0 - p.x.0) as f64).hypot((q.y.0 - p.y.0) as f64);
+    if turn == 0 || chord == 0.0 {
+        return chord;
+    }
+    // sin(θ/2) from the integer table: `cos_sin` takes half-tenths, so θ/2 in half-tenths
+    // is `turn` itself.
+    let (_, s) = crate::geometry::sector::cos_sin(i64::from(turn));
+    #[allow(clippy::cast_precision_loss)]
+    let sin_half = (s as f64) / (1_u64 << 60) as f64;
+    let half = f64::from(turn) * std::f64::consts::PI / 3600.0;
+    chord * half / sin_half
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_straight_move_costs_its_length_and_a_wheel_its_arc() {
+        let p = Point::inches(0, 0);
+        assert!((arc_length(p, Point::inches(3, 4), 0) - 5_000.0).abs() < 1e-9);
+        // A quarter turn about a point 6" away: chord 6√2, arc 6·π/2.
+        let q = Point::inches(0, 6);
+        let arc = arc_length(Point::inches(6, 0), q, 900);
+        assert!(
+            (arc - 6_000.0 * std::f64::consts::FRAC_PI_2).abs() < 0.01,
+            "{arc}"
+        );
+    }
+}
