@@ -190,3 +190,15 @@ fn a_formation_change_reshapes_about_the_front_edge_and_must_fit() {
     );
     assert!(!run.stdout.contains("a changed mode"), "{}", run.stdout);
 }
+
+#[test]
+fn a_unit_just_inside_the_edge_of_woods_sees_out_and_one_deeper_does_not() {
+    // Woods with `see_out_within: 1`: a's front edge is 0.9" inside, b's 1.1".
+    let scenario = "tests/fixtures/footprints/woods-edge.yaml";
+    let a = json(&grognard(&["measure", scenario, "a", "t", "--json"]).stdout);
+    assert_eq!(a["a_sees_b"], true);
+    assert_eq!(a["b_sees_a"], true);
+    let b = json(&grognard(&["measure", scenario, "b", "t", "--json"]).stdout);
+    assert_eq!(b["a_sees_b"], false);
+    assert_eq!(b["b_sees_a"], false);
+}

@@ -116,6 +116,10 @@ pub struct TerrainDef {
     pub name: String,
     /// True when nothing sees through it.
     pub blocks_sight: bool,
+    /// Open tables: troops inside an area of it see out and are seen only within this
+    /// distance of its edge, in table thou (`None`: from anywhere inside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub see_out_within: Option<crate::geometry::open::Len>,
     /// Values of the ruleset's terrain attributes (cover, elevation...), by attribute index.
     pub attributes: Vec<i32>,
 }

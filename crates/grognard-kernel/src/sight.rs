@@ -46,12 +46,16 @@ fn open_line_clear(
     pb: crate::geometry::open::Point,
 ) -> bool {
     !board.areas_crossed(pa, pb).any(|area| {
-        rules
-            .terrain
-            .get(area.terrain.index())
-            .is_some_and(|t| t.blocks_sight)
-            && !crate::board::point_in_polygon(pa, &area.corners)
-            && !crate::board::point_in_polygon(pb, &area.corners)
+        let Some(t) = rules.terrain.get(area.terrain.index()) else {
+            return false;
+        };
+        // Standing inside excuses the area — from anywhere in it, or only near its edge.
+        let excused = |p| {
+            crate::board::point_in_polygon(p, &area.corners)
+                && t.see_out_within
+                    .is_none_or(|d| crate::geometry::footprint::near_boundary(p, &area.corners, d))
+        };
+        t.blocks_sight && !excused(pa) && !excused(pb)
     })
 }
 

@@ -293,6 +293,19 @@ impl Placed {
     }
 }
 
+/// Whether `p` is within `r` of the boundary of the polygon `corners` (exactly).
+#[must_use]
+pub fn near_boundary(p: Point, corners: &[Point], r: Len) -> bool {
+    if r.0 < 0 || corners.is_empty() {
+        return false;
+    }
+    let r2 = u128::from(r.0.unsigned_abs()).pow(2);
+    (0..corners.len()).any(|i| {
+        let (num, den) = point_segment_d2(v(p), v(corners[i]), v(corners[(i + 1) % corners.len()]));
+        num <= r2.saturating_mul(den)
+    })
+}
+
 fn midpoint(a: Point, b: Point) -> Point {
     let m = |x: i64, y: i64| Len(unscale(i128::from(x) + i128::from(y), 1));
     Point::new(m(a.x.0, b.x.0), m(a.y.0, b.y.0))

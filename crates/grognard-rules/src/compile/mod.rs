@@ -144,6 +144,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 }
             }
             TerrainDef {
+                see_out_within: t.value.see_out_within.as_ref().map(|d| {
+                    let scale = Scale {
+                        num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
+                        den: 100,
+                    };
+                    scale.apply(grognard_kernel::geometry::open::Len(
+                        i64::from(d.value.0.hundredths()) * 10,
+                    ))
+                }),
                 name: t.name.value.clone(),
                 blocks_sight: t.value.blocks_sight,
                 attributes,

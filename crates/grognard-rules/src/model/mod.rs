@@ -246,6 +246,10 @@ pub struct FlagSpec {
 pub struct TerrainSpec {
     /// True when it blocks line of sight.
     pub blocks_sight: bool,
+    /// Open tables, with `blocks_sight`: troops inside an area of it see out (and are seen)
+    /// only within this many rule inches of its edge; deeper in, it hides them like any
+    /// other area (none: from anywhere inside).
+    pub see_out_within: Option<Located<CostValue>>,
     /// Integer attributes by name (`cover: 1`).
     pub attributes: NamedMap<i32>,
     /// How it is drawn (`#2e7d32`).
