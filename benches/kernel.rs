@@ -686,6 +686,77 @@ fn sighting_benches(c: &mut Criterion) {
     g.finish();
 }
 
+/// Issue 21: footprints on the open table. One pair's edge-to-edge distance and arc
+/// against the same for two points (the native baseline), and the all-pairs update a
+/// sighting or threat pass makes — distance, arc and sight for every unit against every
+/// enemy — with 100 footprinted units a side.
+fn footprint_benches(c: &mut Criterion) {
+    use grognard_kernel::geometry::footprint::Footprint;
+    use grognard_kernel::geometry::open::{self, Angle, Len, Point};
+    use grognard_kernel::geometry::ArcSpec;
+    let f = Footprint {
+        width: Len(6_299),
+        depth: Len(787),
+    };
+    let (pa, pb) = (Point::new(Len(12_000), Len(30_000)), Point::new(Len(31_500), Len(9_250)));
+    let (ta, tb) = (Angle(2_655), Angle(1_137));
+    let (a, b) = (f.place(pa, ta), f.place(pb, tb));
+    let spec = ArcSpec::new(45, 45);
+    assert!(a.distance(&b) > Len::ZERO);
+    let mut g = c.benchmark_group("footprints: one pair");
+    g.bench_function("native: distance between two points", |x| {
+        x.iter(|| black_box(open::distance(black_box(pa), black_box(pb))));
+    });
+    g.bench_function("edge-to-edge distance between two footprints", |x| {
+        x.iter(|| black_box(black_box(&a).distance(black_box(&b))));
+    });
+    g.bench_function("native: arc of a point from a point", |x| {
+        x.iter(|| black_box(open::arc(black_box(pa), ta, black_box(pb), spec)));
+    });
+    g.bench_function("front arc judged from the edges", |x| {
+        x.iter(|| black_box(black_box(&a).arc(ta, black_box(&b), spec)));
+    });
+    g.finish();
+
+    // 100 infantry a side (four 40 × 20 mm bases each) on a 120" × 60" table with woods.
+    let drill = ruleset("rulesets/drill-open.yaml");
+    let mut text = String::from(
+        "scenario: bench\nruleset: drill-open\nseed: 3\nboard:\n  width: 120\"\n  height: 60\"\n  areas:\n    - { name: W1, terrain: wood, corners: [[30, 25], [40, 25], [40, 35], [30, 35]] }\n    - { name: W2, terrain: wood, corners: [[80, 22], [92, 22], [92, 34], [80, 34]] }\nsides:\n  a: {}\n  b: {}\npieces:\n",
+    );
+    for side in 0..2 {
+        for k in 0..100 {
+            let (name, y0, facing) = if side == 0 { ("a", 44, 270) } else { ("b", 4, 90) };
+            let x = 5 + (k % 14) * 8;
+            let y = y0 + (k / 14) * 2;
+            text.push_str(&format!(
+                "  - {{ id: {name}{k}, side: {name}, type: infantry, at: [{x}, {y}], facing: {facing} }}\n"
+            ));
+        }
+    }
+    let g0 = game(&drill, &text);
+    let pieces: Vec<_> = g0.state().pieces.clone();
+    let (ours, theirs): (Vec<_>, Vec<_>) = pieces.iter().partition(|p| p.side.0 == 0);
+    let mut g = c.benchmark_group("footprints: 100 units a side, every unit against every enemy");
+    g.throughput(Throughput::Elements((ours.len() * theirs.len()) as u64));
+    g.bench_function("distance + arc + sight, both ways", |x| {
+        x.iter(|| {
+            let mut seen = 0u32;
+            for p in &ours {
+                for q in &theirs {
+                    let near = g0.table_gap(p, q).is_some_and(|d| d.0 <= 36_000);
+                    let front = g0.bearing(p, q);
+                    if near && g0.clear_sight(g0.state(), p, q) {
+                        seen += 1;
+                    }
+                    black_box((front, g0.bearing(q, p)));
+                }
+            }
+            black_box(seen)
+        });
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -696,6 +767,6 @@ criterion_group! {
     name = kernel;
     config = config();
     targets = reach_benches, chart_benches, load_benches, sim_benches, sighting_benches,
-        legal_benches, policy_sim_benches
+        legal_benches, policy_sim_benches, footprint_benches
 }
 criterion_main!(kernel);

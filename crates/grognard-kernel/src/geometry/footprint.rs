@@ -68,11 +68,10 @@ fn unscale(value: i128, shift: u32) -> i64 {
     i64::try_from(q).unwrap_or(if q < 0 { i64::MIN } else { i64::MAX })
 }
 
-/// The point `forward` ahead and `right` to the right of `at` for a unit facing `facing`,
-/// both given doubled (so half-widths stay whole), rounded once to the thou.
-fn offset(at: Point, facing: Angle, forward2: i128, right2: i128) -> Point {
-    let f = sector::unit_tenths(facing.tenths());
-    let r = sector::unit_tenths(facing.turned(Angle(900)).tenths());
+/// The point `forward` ahead and `right` to the right of `at`, given the unit vectors
+/// `f` (ahead) and `r` (to the right) and both lengths doubled (so half-widths stay
+/// whole), rounded once to the thou.
+fn offset(at: Point, (f, r): (V, V), forward2: i128, right2: i128) -> Point {
     let dx = f.0 * forward2 + r.0 * right2;
     let dy = f.1 * forward2 + r.1 * right2;
     Point::new(
@@ -103,12 +102,19 @@ impl Footprint {
     #[must_use]
     pub fn place(self, at: Point, facing: Angle) -> Placed {
         let (d, w) = (i128::from(self.depth.0), i128::from(self.width.0));
+        if d == 0 && w == 0 {
+            return Placed::point(at);
+        }
+        let axes = (
+            sector::unit_tenths(facing.tenths()),
+            sector::unit_tenths(facing.turned(Angle(900)).tenths()),
+        );
         Placed {
             corners: [
-                offset(at, facing, d, -w),
-                offset(at, facing, d, w),
-                offset(at, facing, -d, w),
-                offset(at, facing, -d, -w),
+                offset(at, axes, d, -w),
+                offset(at, axes, d, w),
+                offset(at, axes, -d, w),
+                offset(at, axes, -d, -w),
             ],
         }
     }
@@ -133,20 +139,31 @@ impl Placed {
         midpoint(self.corners[0], self.corners[2])
     }
 
-    fn edges(&self) -> impl Iterator<Item = (V, V)> + '_ {
-        (0..4).map(|i| (v(self.corners[i]), v(self.corners[(i + 1) % 4])))
-    }
-
     /// True when the two footprints touch or overlap.
     #[must_use]
     pub fn touches(&self, other: &Self) -> bool {
+        if self.is_rectangle() && other.is_rectangle() {
+            return !quads_separated(&self.wide(), &other.wide(), false);
+        }
         !separated(&self.vertices(), &other.vertices())
+    }
+
+    /// True for a footprint with both a width and a depth.
+    fn is_rectangle(&self) -> bool {
+        self.corners[0] != self.corners[1] && self.corners[1] != self.corners[2]
+    }
+
+    fn wide(&self) -> [W; 4] {
+        self.corners.map(|p| (p.x.0, p.y.0))
     }
 
     /// True when they overlap by more than touching: some area (or, for footprints of no
     /// size, some stretch) in common beyond a shared edge or corner.
     #[must_use]
     pub fn overlaps(&self, other: &Self) -> bool {
+        if self.is_rectangle() && other.is_rectangle() {
+            return !quads_separated(&self.wide(), &other.wide(), true);
+        }
         !separated_or_touching(&self.vertices(), &other.vertices())
     }
 
@@ -160,20 +177,59 @@ impl Placed {
         !separated(&self.vertices(), &[v(p)])
     }
 
-    /// Every corner-to-edge squared distance between the two footprints, both ways, as
-    /// fractions `(num, den)`; the least is the squared gap (when they do not touch).
-    fn gap2_candidates(&self, other: &Self) -> [(u128, u128); 32] {
-        let mut out = [(0, 1); 32];
-        let mut i = 0;
-        for (from, to) in [(self, other), (other, self)] {
-            for p in from.corners {
-                for (s, e) in to.edges() {
-                    out[i] = point_segment_d2(v(p), s, e);
-                    i += 1;
+    /// The corner-to-edge pairs (both ways) whose squared distance is least, found in
+    /// floating point, each given exactly as a fraction `(num, den)`: the pairs within a
+    /// hair of the least, so rounding in the search cannot pick a wrong one.
+    fn nearest_pairs(&self, other: &Self, mut each: impl FnMut(u128, u128, f64)) {
+        let (mine, theirs) = (self.wide(), other.wide());
+        let mut d2 = [f64::INFINITY; 32];
+        let mut which = [(0_u8, 0_u8, 0_u8); 32];
+        let mut n = 0;
+        for (w, (from, to)) in [(&mine, &theirs), (&theirs, &mine)].into_iter().enumerate() {
+            // Which way round the corners go, so an edge's outward side is known: the
+            // nearest point of a convex shape to a point outside it lies on an edge that
+            // faces the point, so the other edges are not tried.
+            let turn = (to[1].0 - to[0].0) * (to[2].1 - to[1].1)
+                - (to[1].1 - to[0].1) * (to[2].0 - to[1].0);
+            for (c, p) in from.iter().enumerate() {
+                for k in 0..4 {
+                    let (s, e) = (to[k], to[(k + 1) % 4]);
+                    let side = (e.0 - s.0) * (p.1 - s.1) - (e.1 - s.1) * (p.0 - s.0);
+                    if turn != 0 && side.signum() == turn.signum() {
+                        continue;
+                    }
+                    d2[n] = point_segment_d2_float(*p, s, e);
+                    #[allow(clippy::cast_possible_truncation)] // indices below 4
+                    {
+                        which[n] = (w as u8, c as u8, k as u8);
+                    }
+                    n += 1;
                 }
             }
         }
-        out
+        let least = d2[..n].iter().copied().fold(f64::INFINITY, f64::min);
+        let slack = least * 1e-9 + 4.0;
+        for (d, (w, c, k)) in d2[..n].iter().zip(&which[..n]) {
+            if *d <= least + slack {
+                let (from, to) = if *w == 0 {
+                    (&mine, &theirs)
+                } else {
+                    (&theirs, &mine)
+                };
+                let (c, k) = (usize::from(*c), usize::from(*k));
+                let (num, den) = point_segment_d2(wv(from[c]), wv(to[k]), wv(to[(k + 1) % 4]));
+                each(num, den, least);
+            }
+        }
+    }
+
+    /// Half the diagonal, rounded up to the thou: every point of the footprint is within
+    /// it of the centre.
+    fn radius(&self) -> i64 {
+        let (c, d) = (self.corners[0], self.corners[2]);
+        let (dx, dy) = (i128::from(d.x.0 - c.x.0), i128::from(d.y.0 - c.y.0));
+        let diagonal = (dx * dx + dy * dy).unsigned_abs();
+        narrow(i128::try_from(diagonal.isqrt() / 2 + 2).unwrap_or(i128::MAX))
     }
 
     /// The shortest distance between the two footprints (0 when they touch), rounded down
@@ -197,12 +253,13 @@ impl Placed {
         if self.touches(other) {
             return Len::ZERO;
         }
-        let best = self
-            .gap2_candidates(other)
-            .into_iter()
-            .map(|(num, den)| (num / den).isqrt())
-            .min()
-            .unwrap_or(0);
+        let mut best = u128::MAX;
+        self.nearest_pairs(other, |num, den, least| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a table's size
+            let guess = least.sqrt() as u128;
+            best = best.min(floor_sqrt_ratio(num, den, guess));
+        });
+        let best = if best == u128::MAX { 0 } else { best };
         Len(i64::try_from(best).unwrap_or(i64::MAX))
     }
 
@@ -215,13 +272,31 @@ impl Placed {
         if self.is_point() && other.is_point() {
             return super::open::within(self.corners[0], other.corners[0], r);
         }
+        // Edge to edge is never more than centre to centre, and never less than that less
+        // both half-diagonals: only the ring between needs the exact work.
+        let (ca, cb) = (self.centre(), other.centre());
+        if super::open::within(ca, cb, r) {
+            return true;
+        }
+        if !super::open::within(
+            ca,
+            cb,
+            Len(r
+                .0
+                .saturating_add(self.radius())
+                .saturating_add(other.radius())),
+        ) {
+            return false;
+        }
         if self.touches(other) {
             return true;
         }
         let r2 = u128::from(r.0.unsigned_abs()).pow(2);
-        self.gap2_candidates(other)
-            .into_iter()
-            .any(|(num, den)| num <= r2.saturating_mul(den))
+        let mut inside = false;
+        self.nearest_pairs(other, |num, den, _| {
+            inside |= num <= r2.saturating_mul(den);
+        });
+        inside
     }
 
     /// Which arc of this footprint (facing `facing`) `other` stands in, judged from the
@@ -231,35 +306,49 @@ impl Placed {
         if self.is_point() && other.is_point() {
             return super::open::arc(self.corners[0], facing, other.corners[0], spec);
         }
-        let target = other.vertices();
-        let region = |a: Point, b: Point, heading: Angle, half: i32| -> [V; 4] {
+        let [fl, fr, rr, rl] = self.corners;
+        let region = |a: Point, b: Point, heading: Angle, half: i32| -> [W; 4] {
             // The edge a→b (left to right as seen looking along `heading`), and lines
             // from its ends at `half` either side of `heading`, drawn far.
             let half = half.clamp(0, 899);
             let far = |from: Point, towards: Angle| {
                 let u = sector::unit_tenths(towards.tenths());
-                let p = v(from);
-                (p.0 + ((u.0 * FAR) >> 60), p.1 + ((u.1 * FAR) >> 60))
+                (
+                    from.x.0 + narrow((u.0 * FAR) >> 60),
+                    from.y.0 + narrow((u.1 * FAR) >> 60),
+                )
             };
             [
-                v(a),
-                v(b),
+                (a.x.0, a.y.0),
+                (b.x.0, b.y.0),
                 far(b, heading.turned(Angle(half))),
                 far(a, heading.turned(Angle(-half))),
             ]
         };
-        let [fl, fr, rr, rl] = self.corners;
-        let front = region(fl, fr, facing, i32::from(spec.front_half_angle) * 10);
-        if !separated(&front, &target) {
+        let hits = |zone: &[W; 4]| {
+            if other.is_rectangle() && zone[0] != zone[1] {
+                !quads_separated(zone, &other.wide(), false)
+            } else {
+                !separated(
+                    &zone.map(|q| (i128::from(q.0), i128::from(q.1))),
+                    &other.vertices(),
+                )
+            }
+        };
+        if hits(&region(
+            fl,
+            fr,
+            facing,
+            i32::from(spec.front_half_angle) * 10,
+        )) {
             return Arc::Front;
         }
-        let rear = region(
+        if hits(&region(
             rr,
             rl,
             facing.opposite(),
             i32::from(spec.rear_half_angle) * 10,
-        );
-        if !separated(&rear, &target) {
+        )) {
             return Arc::Rear;
         }
         Arc::Flank
@@ -304,6 +393,83 @@ pub fn near_boundary(p: Point, corners: &[Point], r: Len) -> bool {
         let (num, den) = point_segment_d2(v(p), v(corners[i]), v(corners[(i + 1) % corners.len()]));
         num <= r2.saturating_mul(den)
     })
+}
+
+/// `⌊√(num / den)⌋`, exactly: from a close `guess`, corrected in integers.
+fn floor_sqrt_ratio(num: u128, den: u128, guess: u128) -> u128 {
+    if den == 0 {
+        return 0;
+    }
+    let mut x = guess;
+    while x > 0 && x.saturating_mul(x).saturating_mul(den) > num {
+        x -= 1;
+    }
+    while (x + 1).saturating_mul(x + 1).saturating_mul(den) <= num {
+        x += 1;
+    }
+    x
+}
+
+/// A point in thou, in the narrower arithmetic the hot paths use (tables are far smaller
+/// than the ±9·10¹⁸ thou an `i64` holds, and products of two coordinates stay below
+/// 10¹⁵).
+type W = (i64, i64);
+
+fn wv(p: W) -> V {
+    (i128::from(p.0), i128::from(p.1))
+}
+
+fn narrow(x: i128) -> i64 {
+    i64::try_from(x).unwrap_or(if x < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// The squared distance from `p` to the segment `s`–`e`, in floating point (only to find
+/// the nearest pairs; the answer is then worked out exactly).
+#[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+fn point_segment_d2_float(p: W, s: W, e: W) -> f64 {
+    let (dx, dy) = ((e.0 - s.0) as f64, (e.1 - s.1) as f64);
+    let (px, py) = ((p.0 - s.0) as f64, (p.1 - s.1) as f64);
+    let along = px * dx + py * dy;
+    if along <= 0.0 {
+        return px * px + py * py;
+    }
+    let len2 = dx * dx + dy * dy;
+    if along >= len2 {
+        let (qx, qy) = (px - dx, py - dy);
+        return qx * qx + qy * qy;
+    }
+    let cross = dx * py - dy * px;
+    cross * cross / len2
+}
+
+/// The separating-axis test for two convex quadrilaterals by their edges' normals: true
+/// when one separates them (`strict`: or they only touch along it).
+fn quads_separated(a: &[W; 4], b: &[W; 4], strict: bool) -> bool {
+    let span = |poly: &[W; 4], n: W| {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        for p in poly {
+            let x = p.0 * n.0 + p.1 * n.1;
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+        (lo, hi)
+    };
+    for poly in [a, b] {
+        for i in 0..4 {
+            let (s, e) = (poly[i], poly[(i + 1) % 4]);
+            let n = (s.1 - e.1, e.0 - s.0);
+            if n == (0, 0) {
+                continue;
+            }
+            let (a0, a1) = span(a, n);
+            let (b0, b1) = span(b, n);
+            if a1 < b0 || b1 < a0 || (strict && (a1 == b0 || b1 == a0)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn midpoint(a: Point, b: Point) -> Point {
