@@ -3,16 +3,20 @@
 //! turning a click back into a cell, a point or a piece.
 //!
 //! The board never reads the game's pieces itself: it draws the [`DrawPiece`]s it is
-//! given, so "View as" decides what a player sees in one place ([`crate::view`]).
+//! given, so "View as" decides what a player sees in one place ([`crate::view`]). Units
+//! with bases on the open table, their reach, and dragging them are in [`crate::bases`].
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use grognard_kernel::board::{Board, Surface};
+use grognard_kernel::geometry::footprint::{Footprint, Placed};
 use grognard_kernel::geometry::open::{Angle, Len, Point};
 use grognard_kernel::geometry::{Cell, Facing, Grid};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{FeatureKind, Rules};
 use serde::{Deserialize, Serialize};
+
+use crate::bases;
 
 /// Hex circumradius when hex centres are one unit apart across the flats.
 const HEX_RADIUS: f32 = 0.577_350_3;
@@ -58,6 +62,9 @@ pub struct DrawPiece {
     pub markers: Vec<String>,
     /// How it is drawn.
     pub look: Look,
+    /// On the open table: its bases (the footprint of its type in its mode), when the
+    /// viewer is shown them (`None`: drawn as a counter at its point).
+    pub footprint: Option<Footprint>,
 }
 
 /// Pan and zoom (saved with the editor's settings).
@@ -85,6 +92,9 @@ pub struct Overlay {
     pub reach_cells: Vec<(Cell, String)>,
     /// On an open table: the piece's position and how far it may go, in inches.
     pub reach_radius: Option<(Point, f32)>,
+    /// On an open table, for a piece with bases: its footprint where it stands and its
+    /// facing; the reach is then drawn as the area the bases can cover.
+    pub reach_base: Option<(Placed, Angle)>,
     /// Cells of the path being planned.
     pub path: Vec<Cell>,
     /// The selected piece.
@@ -93,6 +103,20 @@ pub struct Overlay {
     pub targets: Vec<Cell>,
     /// On an open table: the legal destinations offered for the selected piece.
     pub destinations: Vec<Point>,
+    /// On an open table: the piece that may be dragged to a new place (or turned by its
+    /// handle); a drop is returned as a [`BaseDrop`].
+    pub draggable: Option<PieceId>,
+}
+
+/// A piece dropped on the open table after a drag: the move it proposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseDrop {
+    /// The piece.
+    pub piece: PieceId,
+    /// Where its centre would stand.
+    pub to: Point,
+    /// Which way it would face (`None`: as it does).
+    pub facing: Option<Angle>,
 }
 
 /// What a click on the board asked for.
@@ -104,6 +128,10 @@ pub struct BoardClick {
     pub point: Option<Point>,
     /// A piece under the pointer.
     pub piece: Option<PieceId>,
+    /// The piece the pointer hovers over (clicked or not).
+    pub hover: Option<PieceId>,
+    /// A dragged piece dropped: the move it proposes.
+    pub drop: Option<BaseDrop>,
 }
 
 /// The mapping between board units (cells one unit apart, or inches) and the screen.
@@ -149,7 +177,7 @@ pub fn extent(board: &Board) -> (f32, f32, f32, f32) {
     }
 }
 
-fn inches(l: Len) -> f32 {
+pub(crate) fn inches(l: Len) -> f32 {
     l.0 as f32 / 1000.0
 }
 
@@ -264,34 +292,78 @@ pub struct BoardScene<'a> {
 
 /// Draws the board into the space left in `ui`; handles pan (drag) and zoom (scroll or
 /// pinch); returns what was clicked and the transform used.
+///
+/// On an open table, a drag that starts on the overlay's [`Overlay::draggable`] piece
+/// moves that piece instead of the board (the scroll wheel turns it meanwhile), and one
+/// that starts on its turning handle turns it in place; the drop is returned as
+/// [`BoardClick::drop`], for the caller to give as an order.
 pub fn show(
     ui: &mut egui::Ui,
     scene: &BoardScene<'_>,
     camera: &mut Camera,
 ) -> (BoardClick, Transform) {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-    if response.dragged() {
-        let d = response.drag_delta();
-        camera.pan[0] += d.x;
-        camera.pan[1] += d.y;
+    let drag_id = response.id.with("base drag");
+    let mut drag: Option<bases::BaseDrag> = ui.data(|d| d.get_temp(drag_id));
+    let mut click = BoardClick::default();
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+    {
+        drag = bases::grab(scene, &fit(scene.board, rect, camera), origin);
     }
-    if response.hovered() {
-        let zoom = ui.input(|i| i.zoom_delta());
-        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-        let factor = zoom * (1.0 + scroll * 0.002);
-        if (factor - 1.0).abs() > f32::EPSILON {
-            camera.zoom = (camera.zoom * factor).clamp(0.2, 20.0);
+    if let Some(d) = &mut drag {
+        let t = fit(scene.board, rect, camera);
+        if let Some(pos) = ui.input(|i| i.pointer.latest_pos()) {
+            d.point_at(&t, pos);
+        }
+        d.turn_by(ui.input(|i| i.smooth_scroll_delta.y));
+        if response.drag_stopped() {
+            click.drop = d.drop();
+            drag = None;
+        } else if !ui.input(|i| i.pointer.primary_down()) {
+            // The drag ended elsewhere (the board was not shown): nothing is proposed.
+            drag = None;
+        }
+    } else {
+        if response.dragged() {
+            let d = response.drag_delta();
+            camera.pan[0] += d.x;
+            camera.pan[1] += d.y;
+        }
+        if response.hovered() {
+            let zoom = ui.input(|i| i.zoom_delta());
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            let factor = zoom * (1.0 + scroll * 0.002);
+            if (factor - 1.0).abs() > f32::EPSILON {
+                camera.zoom = (camera.zoom * factor).clamp(0.2, 20.0);
+            }
         }
     }
+    ui.data_mut(|m| match drag {
+        Some(d) => {
+            m.insert_temp(drag_id, d);
+        }
+        None => m.remove::<bases::BaseDrag>(drag_id),
+    });
     let t = fit(scene.board, rect, camera);
     let painter = ui.painter_at(rect);
-    let shapes = paint(ui.ctx(), scene, &t, rect);
+    let mut shapes = paint(ui.ctx(), scene, &t, rect);
+    if let Some(d) = &drag {
+        shapes.extend(bases::drag_preview(ui.ctx(), scene, &t, d));
+    }
     painter.extend(shapes);
-    let mut click = BoardClick::default();
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        click = hit(scene, &t, pos);
+        click = BoardClick {
+            drop: click.drop,
+            ..hit(scene, &t, pos)
+        };
+    }
+    if drag.is_none()
+        && let Some(pos) = response.hover_pos()
+    {
+        click.hover = hit(scene, &t, pos).piece;
     }
     (click, t)
 }
@@ -326,12 +398,7 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
                 .iter()
                 .rev()
                 .filter(|d| d.look != Look::Ghost)
-                .find(|d| match d.place {
-                    Place::Point { at, .. } => {
-                        (inches(at.x) - x).powi(2) + (inches(at.y) - y).powi(2) < 1.0
-                    }
-                    _ => false,
-                })
+                .find(|d| bases::hit_piece(d, t, pos))
                 .map(|d| d.id);
         }
     }
@@ -510,11 +577,25 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                 y += 6.0;
             }
             if let Some((p, r)) = scene.overlay.reach_radius {
-                shapes.push(Shape::circle_filled(
-                    t.to_screen(inches(p.x), inches(p.y)),
-                    r * t.scale,
-                    Color32::from_rgba_unmultiplied(255, 230, 0, 60),
-                ));
+                let centre = t.to_screen(inches(p.x), inches(p.y));
+                let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 60);
+                match scene.overlay.reach_base {
+                    // A base: the area it can cover (its rectangle grown by the reach), and
+                    // where its centre can go, outlined.
+                    Some((base, facing)) => {
+                        shapes.push(Shape::convex_polygon(
+                            bases::reach_area(&base, facing, r, t),
+                            fill,
+                            Stroke::NONE,
+                        ));
+                        shapes.push(Shape::circle_stroke(
+                            centre,
+                            r * t.scale,
+                            Stroke::new(1.0, Color32::from_rgb(200, 150, 0)),
+                        ));
+                    }
+                    None => shapes.push(Shape::circle_filled(centre, r * t.scale, fill)),
+                }
             }
             for p in &scene.overlay.destinations {
                 shapes.push(Shape::circle_filled(
@@ -526,6 +607,9 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
         }
     }
     paint_pieces(ctx, scene, t, clip, &mut shapes);
+    if matches!(scene.board.surface, Surface::Open { .. }) {
+        bases::paint_handle(scene, t, &mut shapes);
+    }
     shapes
 }
 
@@ -597,6 +681,11 @@ fn paint_pieces(
         }
     }
     for p in scene.pieces {
+        if p.footprint.is_some() && matches!(p.place, Place::Point { .. }) {
+            let selected = scene.overlay.selected == Some(p.id);
+            bases::paint_base(ctx, p, t, clip, selected, shapes);
+            continue;
+        }
         let centers: Vec<Pos2> = match (&p.place, grid) {
             (Place::Cell(c), Some(g)) => {
                 let (n, count) = stack.get_mut(c).map_or((0, 1), |e| {
@@ -682,7 +771,11 @@ fn paint_pieces(
     }
 }
 
-fn piece_galley(ctx: &egui::Context, p: &DrawPiece, size: f32) -> std::sync::Arc<egui::Galley> {
+pub(crate) fn piece_galley(
+    ctx: &egui::Context,
+    p: &DrawPiece,
+    size: f32,
+) -> std::sync::Arc<egui::Galley> {
     let mut text = p.name.clone();
     if let Some(m) = p.mode.chars().next() {
         text.push(' ');

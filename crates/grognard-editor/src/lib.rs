@@ -10,6 +10,8 @@
 //! - [`session`]: a game in progress (orders, undo, saves, the dice log).
 //! - [`simulate`]: the Simulate panel's background policy games and their tallies.
 //! - [`board`]: drawing the board and pieces for every geometry.
+//! - [`bases`]: bases on the open table — drawn to scale, their reach, the tape measure,
+//!   dragging and turning them.
 //! - [`view`]: "View as" — which pieces a viewer sees.
 //! - [`remote`]: remote play — a seat's live connection to a `grognard serve` server, and
 //!   hosting a game there ([`run_joined`] opens the editor joined to a seat).
@@ -17,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod bases;
 pub mod board;
 pub mod house;
 pub mod remote;

@@ -2,6 +2,11 @@
 //! side sees what the kernel's view for that side holds ([`Game::view`]), nothing more.
 //! A remote seat, which holds only its side's view, draws it the same way
 //! ([`pieces_from_view`]).
+//!
+//! On the open table a piece is drawn as its bases ([`DrawPiece::footprint`], from its type
+//! and mode) only where the viewer is shown both: its own pieces and identified enemies. An
+//! enemy known only by its position, or by its type alone, is drawn as a counter at its
+//! point, so its shape gives nothing away.
 
 use grognard_kernel::board::Board;
 use grognard_kernel::game::Game;
@@ -66,6 +71,9 @@ fn open_piece(rules: &Rules, p: &Piece) -> DrawPiece {
         mode: rules.mode_name(p.mode).to_owned(),
         markers,
         look: Look::Open,
+        footprint: rules
+            .piece_type(p.kind)
+            .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten()),
     }
 }
 
@@ -136,6 +144,7 @@ fn seen_pieces(
                     mode: String::new(),
                     markers: Vec::new(),
                     look: if known { Look::Open } else { Look::FaceDown },
+                    footprint: None,
                 },
             };
             if known && e.identity.is_none() {
@@ -167,6 +176,7 @@ fn seen_pieces(
                 mode: String::new(),
                 markers: vec![format!("last seen turn {}", last.turn)],
                 look: Look::Ghost,
+                footprint: None,
             });
         }
     }

@@ -39,7 +39,7 @@ impl From<bool> for Blockers {
 /// True when no area whose terrain blocks sight lies across the line from `pa` to `pb`.
 /// An area the observer or the target stands in does not hide them from each other (on a
 /// grid, likewise, the two end cells do not count).
-fn open_line_clear(
+pub(crate) fn open_line_clear(
     rules: &Rules,
     board: &Board,
     pa: crate::geometry::open::Point,
@@ -57,6 +57,21 @@ fn open_line_clear(
         };
         t.blocks_sight && !excused(pa) && !excused(pb)
     })
+}
+
+/// Whether footprint `a` sees footprint `b` on the open table (terrain only: pieces do not
+/// block there): from `a`'s front edge's ends and centre to `b`'s corners and centre, any
+/// line clear.
+pub(crate) fn footprints_see(
+    rules: &Rules,
+    board: &Board,
+    a: &crate::geometry::footprint::Placed,
+    b: &crate::geometry::footprint::Placed,
+) -> bool {
+    let ends = b.sight_to();
+    a.sight_from()
+        .into_iter()
+        .any(|pa| ends.iter().any(|pb| open_line_clear(rules, board, pa, *pb)))
 }
 
 pub(crate) fn line_clear(
@@ -77,10 +92,7 @@ pub(crate) fn line_clear(
             ) else {
                 return false;
             };
-            let ends = fb.sight_to();
-            fa.sight_from()
-                .into_iter()
-                .any(|pa| ends.iter().any(|pb| open_line_clear(rules, board, pa, *pb)))
+            footprints_see(rules, board, &fa, &fb)
         }
         _ => {
             let (Some(ca), Some(cb), Some(grid)) = (a.place.cell(), b.place.cell(), board.grid())

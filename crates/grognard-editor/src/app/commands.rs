@@ -13,6 +13,7 @@ use grognard_kernel::piece::Place;
 use grognard_play::PolicyKind;
 use grognard_rules::model::OrderSpec;
 
+use crate::board::BaseDrop;
 use crate::house::FieldPath;
 use crate::remote::HostRequest;
 use crate::session::{Session, hooks_for};
@@ -83,6 +84,9 @@ pub enum Command {
     ClickCell(Cell),
     /// A click on a point of an open table.
     ClickPoint(Point),
+    /// A piece dragged to a new place (or turned by its handle) on an open table: move it
+    /// there.
+    MoveBase(BaseDrop),
     /// Move the selected piece along the planned path.
     MoveAlongPath,
     /// Forget the planned path.
@@ -296,6 +300,22 @@ impl EditorApp {
                         Some(side),
                     );
                 }
+            }
+            Command::MoveBase(drop) => {
+                let side = self
+                    .rt
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.game.piece(drop.piece))
+                    .map(|p| p.side);
+                self.order(
+                    Action::MoveTo {
+                        piece: drop.piece,
+                        to: drop.to,
+                        facing: drop.facing,
+                    },
+                    side,
+                );
             }
             Command::MoveAlongPath => {
                 if let Some((id, side, _)) = self.selected_piece()

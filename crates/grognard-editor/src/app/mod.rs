@@ -140,6 +140,8 @@ struct Runtime {
     prompt: Option<PathPrompt>,
     transform: Option<Transform>,
     drawn: Vec<DrawPiece>,
+    /// The tape-measure reading shown in the last frame.
+    measure: Option<crate::bases::Measurement>,
     terrain_colors: Vec<Color32>,
     commands: Vec<Command>,
     fonts_installed: bool,
@@ -267,6 +269,7 @@ impl EditorApp {
                 prompt: None,
                 transform: None,
                 drawn: Vec::new(),
+                measure: None,
                 terrain_colors: Vec::new(),
                 commands: Vec::new(),
                 fonts_installed: false,
@@ -330,6 +333,38 @@ impl EditorApp {
     #[must_use]
     pub fn drawn_pieces(&self) -> &[DrawPiece] {
         &self.rt.drawn
+    }
+
+    /// The bases drawn on the open table in the last frame: each piece drawn with a
+    /// footprint, with its corners on screen (front-left, front-right, rear-right,
+    /// rear-left).
+    #[must_use]
+    pub fn drawn_bases(&self) -> Vec<(PieceId, [egui::Pos2; 4])> {
+        let Some(t) = self.rt.transform else {
+            return Vec::new();
+        };
+        self.rt
+            .drawn
+            .iter()
+            .filter_map(|d| Some((d.id, crate::bases::screen_corners(d, &t)?)))
+            .collect()
+    }
+
+    /// The tape-measure reading shown in the last frame (a piece selected on the open
+    /// table, another under the pointer).
+    #[must_use]
+    pub fn measurement(&self) -> Option<&crate::bases::Measurement> {
+        self.rt.measure.as_ref()
+    }
+
+    /// Where the selected piece's turning handle was on screen in the last frame (open
+    /// tables).
+    #[must_use]
+    pub fn turn_handle_on_screen(&self) -> Option<egui::Pos2> {
+        let t = self.rt.transform?;
+        let id = self.rt.selected?;
+        let d = self.rt.drawn.iter().find(|d| d.id == id)?;
+        crate::bases::turn_handle(d, &t).map(|(_, h)| h)
     }
 
     /// Where a cell's centre was on screen in the last frame.

@@ -10,6 +10,7 @@ use grognard_kernel::ids::{ModeId, PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{Actor, Allowed, TargetRule};
 
+use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
 use crate::session::dice_log;
 use crate::view::{ViewAs, pieces_for, view_label};
@@ -39,6 +40,7 @@ impl EditorApp {
 
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         self.refresh_legal();
+        self.rt.measure = None;
         if !self.rt.scenario_problems.is_empty() {
             egui::Panel::top("scenario problems").show(ui, |ui| {
                 ui.colored_label(
@@ -234,6 +236,8 @@ impl EditorApp {
         let colors = self.rt.terrain_colors.clone();
         let mut camera = self.saved.camera;
         let mut result = None;
+        let mut measured = None;
+        let selected = self.rt.selected;
         egui::CentralPanel::default_margins().show(ui, |ui| {
             let scene = BoardScene {
                 rules: game.rules(),
@@ -242,17 +246,33 @@ impl EditorApp {
                 pieces: &pieces,
                 overlay: &overlay,
             };
-            result = Some(board::show(ui, &scene, &mut camera));
+            let (click, t) = board::show(ui, &scene, &mut camera);
+            // The tape measure: from the selected piece to the one under the pointer.
+            let drawn = |id| pieces.iter().find(|p| p.id == id);
+            if let (Some(a), Some(b)) = (selected.and_then(drawn), click.hover.and_then(drawn))
+                && a.id != b.id
+            {
+                measured = bases::measure(game, a, b);
+                if let (Some(m), Some(pos)) = (&measured, ui.input(|i| i.pointer.hover_pos())) {
+                    bases::paint_measure(ui.painter(), &t, m, pos, ui.clip_rect());
+                }
+            }
+            result = Some((click, t));
         });
         self.saved.camera = camera;
+        self.rt.measure = measured;
         if let Some((click, t)) = result {
             self.rt.transform = Some(t);
+            if let Some(drop) = click.drop {
+                out.push(Command::MoveBase(drop));
+            }
             if let Some(c) = click.cell {
                 out.push(Command::ClickCell(c));
             } else if let Some(p) = click.point {
                 if click.piece.is_some() && self.rt.selected != click.piece {
                     out.push(Command::Select(click.piece));
-                } else {
+                } else if click.piece.is_none() {
+                    // A click on the selected piece itself orders nothing: drag it to move.
                     out.push(Command::ClickPoint(p));
                 }
             } else if click.piece.is_some() {
@@ -272,13 +292,16 @@ impl EditorApp {
                 o.reach_cells = cells.iter().map(|r| (r.cell, r.cost.to_string())).collect();
             }
             Some(Reach::Radius(r)) => {
-                if let Some(Place::Point { at, .. }) = self
-                    .rt
-                    .selected
-                    .and_then(|id| self.rt.session.as_ref()?.game.piece(id))
-                    .map(|p| p.place.clone())
+                if let Some((game, p)) = self.rt.selected.and_then(|id| {
+                    let game = &self.rt.session.as_ref()?.game;
+                    Some((game, game.piece(id)?))
+                }) && let Place::Point { at, facing } = p.place
                 {
                     o.reach_radius = Some((at, r.hundredths() as f32 / 100.0));
+                    o.reach_base = game
+                        .placed(p)
+                        .filter(|f| !f.is_point())
+                        .map(|f| (f, facing));
                 }
             }
             None => {}
@@ -292,6 +315,11 @@ impl EditorApp {
             o.path.push(start);
             o.path.extend(self.rt.path.iter().copied());
         }
+        // A selected piece on the open table can be dragged (or turned by its handle): the
+        // kernel judges the move when it is dropped.
+        o.draggable = self
+            .selected_piece()
+            .and_then(|(id, _, place)| matches!(place, Place::Point { .. }).then_some(id));
         self.legal_overlay(&mut o);
         o
     }
@@ -346,6 +374,11 @@ impl EditorApp {
                     "{} can move up to {r}\" in a straight line",
                     p.name
                 ));
+                ui.label(
+                    "Drag it to move it (the wheel turns it as it goes), or pull the handle \
+                     ahead of it to turn it where it stands. Point at another piece to \
+                     measure to it.",
+                );
             }
             None => {
                 ui.label(format!("{} cannot move now", p.name));

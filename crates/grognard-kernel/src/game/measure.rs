@@ -32,6 +32,15 @@ impl Game {
         placed_on(&self.rules, p)
     }
 
+    /// Whether footprint `a` sees footprint `b` on the open table, as [`Self::clear_sight`]
+    /// judges two pieces standing there (terrain blocks; pieces do not on an open table).
+    /// For tools that place footprints themselves — the editor's tape measure, for a
+    /// piece as a side is shown it.
+    #[must_use]
+    pub fn footprints_see(&self, a: &Placed, b: &Placed) -> bool {
+        crate::sight::footprints_see(&self.rules, &self.board, a, b)
+    }
+
     /// The edge-to-edge distance between two pieces on the open table, in thou.
     #[must_use]
     pub fn table_gap(&self, a: &Piece, b: &Piece) -> Option<open::Len> {
