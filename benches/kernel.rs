@@ -691,14 +691,17 @@ fn sighting_benches(c: &mut Criterion) {
 /// sighting or threat pass makes — distance, arc and sight for every unit against every
 /// enemy — with 100 footprinted units a side.
 fn footprint_benches(c: &mut Criterion) {
+    use grognard_kernel::geometry::ArcSpec;
     use grognard_kernel::geometry::footprint::Footprint;
     use grognard_kernel::geometry::open::{self, Angle, Len, Point};
-    use grognard_kernel::geometry::ArcSpec;
     let f = Footprint {
         width: Len(6_299),
         depth: Len(787),
     };
-    let (pa, pb) = (Point::new(Len(12_000), Len(30_000)), Point::new(Len(31_500), Len(9_250)));
+    let (pa, pb) = (
+        Point::new(Len(12_000), Len(30_000)),
+        Point::new(Len(31_500), Len(9_250)),
+    );
     let (ta, tb) = (Angle(2_655), Angle(1_137));
     let (a, b) = (f.place(pa, ta), f.place(pb, tb));
     let spec = ArcSpec::new(45, 45);
@@ -725,7 +728,11 @@ fn footprint_benches(c: &mut Criterion) {
     );
     for side in 0..2 {
         for k in 0..100 {
-            let (name, y0, facing) = if side == 0 { ("a", 44, 270) } else { ("b", 4, 90) };
+            let (name, y0, facing) = if side == 0 {
+                ("a", 44, 270)
+            } else {
+                ("b", 4, 90)
+            };
             let x = 5 + (k % 14) * 8;
             let y = y0 + (k / 14) * 2;
             text.push_str(&format!(

@@ -282,14 +282,15 @@ fn hand_hauled_guns_move_once_not_into_a_flank_zone_turning_at_most_45_degrees()
     // Sideways (east, 90° off its northward facing) is its flank zone.
     let flank = refused(move_to(&mut t, "blue", "ba", 33.5, 40.0));
     assert!(flank.message.contains("flank zone"), "{}", flank.message);
-    // Turning 60° is too much; 45° is allowed.
-    let turn = refused(move_facing(&mut t, "ba", 30.0, 37.0, 330));
+    // Turning 50° is too much; 45° is allowed. Turned where they stand: the battery's
+    // 180 mm of bases sweep their corners' arcs (3.05" for 45°), within its 3.96".
+    let turn = refused(move_facing(&mut t, "ba", 30.0, 40.0, 320));
     assert!(
         turn.message.contains("at most 45 degrees"),
         "{}",
         turn.message
     );
-    move_facing(&mut t, "ba", 30.0, 37.0, 315).expect("45°");
+    move_facing(&mut t, "ba", 30.0, 40.0, 315).expect("45°");
     assert_eq!(counter(&t, "ba", "moves"), 0);
 }
 

@@ -99,8 +99,9 @@ fn example_plays_its_orders_from_the_command_line() {
         "-3 brigade command while unengaged",
         // Moves by margin: each move spends one.
         "fr_ligne moves 3 → 2",
-        // 003 Artillery: a French 6 lb at 39" (rule inches) is at long range.
-        "+39 distance; score 39 → long",
+        // 003 Artillery: a French 6 lb at 37" (rule inches, edge to edge from the battery's
+        // bases; 39" centre to centre) is at long range.
+        "+37 distance; score 37 → long",
         // 003 Support charge: doubled command distance, opportunist +2.
         "+2 command distance (doubled), -2 opportunist chargers",
         // 003 Support charge: opportunists ordered to charge in their own turn take -1
@@ -126,9 +127,17 @@ fn example_plays_its_orders_from_the_command_line() {
             run.stdout
         );
     }
-    // The hussars' order to charge failed: its intent is not marked on them.
+    // The hussars' order to charge (one move with this seed, since the batteries stand on
+    // their bases): an order that succeeds marks its intent on them; one that failed
+    // (`no_moves`) would not.
+    let order = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("fr_bde2 order at fr_hussars (for charge) — command"))
+        .unwrap_or_else(|| panic!("no order to the hussars in:\n{}", run.stdout));
+    assert!(order.ends_with("→ one_move"), "{order}");
     assert!(
-        run.stdout.contains("→ no_moves") && !run.stdout.contains("fr_hussars is ordered_charge"),
+        run.stdout.contains("fr_hussars is ordered_charge"),
         "{}",
         run.stdout
     );

@@ -363,9 +363,24 @@ pub struct FootprintSpec {
 
 /// A length as written: a number of inches, or a number with a unit (`40mm`, `4cm`,
 /// `1.5in`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct LengthValue(pub String);
+
+impl schemars::JsonSchema for LengthValue {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Length".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["string", "number"],
+            "description": "A length: inches (1.5, \"1.5in\") or with a unit (\"40mm\", \"4cm\")",
+        })
+    }
+}
 
 impl<'de> Deserialize<'de> for LengthValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
