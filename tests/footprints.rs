@@ -202,3 +202,38 @@ fn a_unit_just_inside_the_edge_of_woods_sees_out_and_one_deeper_does_not() {
     assert_eq!(b["a_sees_b"], false);
     assert_eq!(b["b_sees_a"], false);
 }
+
+#[test]
+fn threatened_zones_and_the_closest_approach_are_measured_between_bases() {
+    // b threatens 4" ahead of its front edge (y 12); no move comes within 2" of it. a's
+    // front edge starts 6" away (y 18), its centre 10".
+    let scenario = "tests/fixtures/footprints/threats-facing.yaml";
+    let run = grognard(&[
+        "play",
+        scenario,
+        "--orders",
+        "tests/fixtures/footprints/approach.orders.yaml",
+    ]);
+    assert_eq!(run.code, 1);
+    // Centre to centre the path would pass 5.5" from b: edge to edge it passes 1.5".
+    assert!(
+        run.stderr
+            .contains("refused: a may not come within 2\" of b (the path passes 1½\" from it)"),
+        "{}",
+        run.stderr
+    );
+    let run = grognard(&[
+        "play",
+        scenario,
+        "--orders",
+        "tests/fixtures/footprints/zone.orders.yaml",
+    ]);
+    assert_eq!(run.code, 1);
+    // The front edge reaches the zone (4" from b's bases) when the centre is at y 18.
+    assert!(
+        run.stderr
+            .contains("refused: a must stop at (10\", 18\"), where it enters the zone b threatens"),
+        "{}",
+        run.stderr
+    );
+}

@@ -3,9 +3,9 @@
 
 use super::Game;
 use crate::action::{Refusal, RefusalKind};
-use crate::board::point_in_polygon;
 use crate::cost::Cost;
 use crate::geometry::Arc;
+use crate::geometry::footprint::Placed;
 use crate::geometry::open::{self, Len, Point};
 use crate::piece::{Piece, Place};
 use crate::state::State;
@@ -14,16 +14,10 @@ use crate::threat::{Approach, SEARCH_STEP, closest_approach, inches, lerp};
 
 impl Game {
     /// Whether `watcher` (standing at `at`, facing `facing`) sees the point `p`: no area of
-    /// terrain that blocks sight lies between them, except one either stands in.
+    /// terrain that blocks sight lies between them, except one either stands in (near its
+    /// edge, where the terrain says so) — the open table's sight line.
     pub(super) fn sees_point(&self, at: Point, p: Point) -> bool {
-        !self.board().areas_crossed(at, p).any(|area| {
-            self.rules()
-                .terrain
-                .get(area.terrain.index())
-                .is_some_and(|t| t.blocks_sight)
-                && !point_in_polygon(at, &area.corners)
-                && !point_in_polygon(p, &area.corners)
-        })
+        crate::sight::open_line_clear(self.rules(), self.board(), at, p)
     }
 
     /// How far `enemy` threatens `piece` (a table distance), or `None`.
@@ -100,6 +94,19 @@ impl Game {
             };
             // Named as the mover's side may name it (a handle when it is not identified).
             let enemy_name = self.label(state, piece.side, enemy);
+            if self.footprint_in(piece, piece.mode).is_some()
+                || self.footprint_in(enemy, enemy.mode).is_some()
+            {
+                let seen = (enemy, enemy_name.as_str());
+                entered_zone |= self.check_bases_approach(
+                    piece,
+                    seen,
+                    (from, facing_after),
+                    to,
+                    ignores_threats,
+                )?;
+                continue;
+            }
             if keep_apart.0 > 0 {
                 let start = open::distance(from, at);
                 let closest = closest_approach(from, to, at);
@@ -177,5 +184,124 @@ impl Game {
             entered_zone = true;
         }
         Ok(Approach { entered_zone })
+    }
+
+    /// [`Self::check_open_approach`] against one enemy where either has bases: the same
+    /// rules, measured between footprints — the enemy's where it stands, the mover's at
+    /// each point of its path with the facing it ends with (its starting footprint for
+    /// where it starts). Returns whether the move ends by entering the enemy's zone.
+    fn check_bases_approach(
+        &self,
+        piece: &Piece,
+        (enemy, enemy_name): (&Piece, &str),
+        (from, facing_after): (Point, open::Angle),
+        to: Point,
+        ignores_threats: bool,
+    ) -> Result<bool, Refusal> {
+        let rules = self.rules();
+        let Some(theirs) = self.placed(enemy) else {
+            return Ok(false);
+        };
+        let Place::Point {
+            facing: enemy_facing,
+            ..
+        } = enemy.place
+        else {
+            return Ok(false);
+        };
+        let mine = self.placed(piece).unwrap_or_else(|| Placed::point(from));
+        let shape = self.footprint_in(piece, piece.mode);
+        let at = |q: Point| shape.map_or_else(|| Placed::point(q), |f| f.place(q, facing_after));
+        let length = open::distance(from, to).0.max(1);
+        let along = |k: i64| at(lerp(from, to, k, length));
+        let keep_apart = inches(self.scaled(rules.open_table.keep_apart));
+        if keep_apart.0 > 0 {
+            let start = theirs.distance(&mine);
+            // The gap between two convex shapes, one moving in a straight line, is convex
+            // along the way: a ternary search finds the closest approach.
+            let (mut lo, mut hi) = (0, length);
+            while hi - lo > 2 {
+                let (a, b) = (lo + (hi - lo) / 3, hi - (hi - lo) / 3);
+                if theirs.distance(&along(a)) <= theirs.distance(&along(b)) {
+                    hi = b;
+                } else {
+                    lo = a;
+                }
+            }
+            let closest = (lo..=hi)
+                .map(|k| theirs.distance(&along(k)))
+                .min()
+                .unwrap_or(start);
+            if closest < keep_apart && closest < start {
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} may not come within {}\" of {} (the path passes {}\" from it)",
+                        piece.name,
+                        Cost::from_hundredths((keep_apart.0 / 10) as i32),
+                        enemy_name,
+                        Cost::from_hundredths((closest.0 / 10) as i32),
+                    ),
+                ));
+            }
+        }
+        if ignores_threats {
+            return Ok(false);
+        }
+        let Some(reach) = self.threat_reach(enemy, piece) else {
+            return Ok(false);
+        };
+        let in_zone = |m: &Placed| {
+            theirs.within(m, reach)
+                && theirs.arc(enemy_facing, m, rules.arcs) == Arc::Front
+                && (!rules.open_table.threat_needs_sight || self.footprints_see(&theirs, m))
+        };
+        if in_zone(&mine) {
+            if theirs.distance(&along(length)) < theirs.distance(&mine) {
+                return Err(Refusal::new(
+                    RefusalKind::MustStop,
+                    format!(
+                        "{} is threatened by {enemy_name} and may not move closer to it",
+                        piece.name
+                    ),
+                ));
+            }
+            return Ok(false);
+        }
+        let samples = (length / SEARCH_STEP).max(1);
+        let Some(k) = (1..=samples).find(|k| in_zone(&at(lerp(from, to, *k, samples)))) else {
+            return Ok(false);
+        };
+        let (mut lo, mut hi) = ((k - 1) * length / samples, k * length / samples);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if in_zone(&along(mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        if rules.open_table.enter_only_faced_threats
+            && at(from).arc(facing_after, &theirs, rules.arcs) != Arc::Front
+        {
+            return Err(Refusal::new(
+                RefusalKind::MustStop,
+                format!(
+                    "{} may not move into the zone {enemy_name} threatens: it does not face it",
+                    piece.name
+                ),
+            ));
+        }
+        if length - hi > 2 {
+            let stop = lerp(from, to, hi, length);
+            return Err(Refusal::new(
+                RefusalKind::MustStop,
+                format!(
+                    "{} must stop at {stop}, where it enters the zone {enemy_name} threatens",
+                    piece.name
+                ),
+            ));
+        }
+        Ok(true)
     }
 }
