@@ -237,3 +237,30 @@ fn threatened_zones_and_the_closest_approach_are_measured_between_bases() {
         run.stderr
     );
 }
+
+#[test]
+fn a_scenario_may_give_one_piece_bases_of_its_own() {
+    // a stands on 3" × 2" bases instead of its type's 6" × 4": its front edge is 1" from
+    // its centre, so 10 − 1 − 2 = 7" to b.
+    let m = json(
+        &grognard(&[
+            "measure",
+            "tests/fixtures/footprints/own-bases.yaml",
+            "a",
+            "b",
+            "--json",
+        ])
+        .stdout,
+    );
+    assert_eq!(m["distance"], 7.0);
+    let run = grognard(&["validate", "tests/fixtures/footprints/own-bases-bad.yaml"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        format!("{}{}", run.stdout, run.stderr).contains(
+            "own-bases-bad.yaml:11:89: footprint width `0mm`: a base's size must be more than 0"
+        ),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}

@@ -71,9 +71,7 @@ fn open_piece(rules: &Rules, p: &Piece) -> DrawPiece {
         mode: rules.mode_name(p.mode).to_owned(),
         markers,
         look: Look::Open,
-        footprint: rules
-            .piece_type(p.kind)
-            .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten()),
+        footprint: grognard_kernel::game::footprint_of(rules, p, p.mode),
     }
 }
 

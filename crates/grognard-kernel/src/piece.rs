@@ -76,6 +76,10 @@ pub struct Piece {
     pub moved: bool,
     /// True once it has used each ruleset action this phase (bit per action id, first 64).
     pub acted: u64,
+    /// Its own footprint in each mode (by mode index), where the scenario gives this piece
+    /// bases other than its type's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Box<[Option<crate::geometry::footprint::Footprint>]>>,
 }
 
 // Written out so that `clone_from` reuses the name, counters and attributes buffers (see
@@ -96,6 +100,7 @@ impl Clone for Piece {
             attached_to: self.attached_to,
             moved: self.moved,
             acted: self.acted,
+            footprint: self.footprint.clone(),
         }
     }
 
@@ -115,6 +120,7 @@ impl Clone for Piece {
             attached_to,
             moved,
             acted,
+            footprint,
         } = source;
         self.id = *id;
         self.name.clone_from(name);
@@ -129,6 +135,9 @@ impl Clone for Piece {
         self.attached_to = *attached_to;
         self.moved = *moved;
         self.acted = *acted;
+        if self.footprint != *footprint {
+            self.footprint.clone_from(footprint);
+        }
     }
 }
 

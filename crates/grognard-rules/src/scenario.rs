@@ -545,7 +545,18 @@ fn compile_pieces(
             .attached_to
             .as_ref()
             .and_then(|a| cx.lookup("piece id", a, ids.iter().copied()));
+        // A footprint of its own, overriding its type's (open tables).
+        let footprint = p.footprint.as_ref().map(|f| {
+            let mode_names: Vec<&str> = rules.modes.iter().map(|m| m.name.as_str()).collect();
+            let (open, scale) = match &rules.geometry {
+                grognard_kernel::rules::GeometryRules::Open { scale } => (true, *scale),
+                _ => (false, grognard_kernel::geometry::open::Scale::IDENTITY),
+            };
+            let owner = format!("piece `{}`", p.id.value);
+            crate::compile::footprints(cx, Some(f), &owner, &mode_names, open, scale)
+        });
         pieces.push(PieceSetup {
+            footprint,
             name: p.id.value.clone(),
             side: SideId(side as u8),
             kind: PieceTypeId(kind as u16),

@@ -383,7 +383,7 @@ sides: { blue: {}, red: {} }
 pieces:
   - { id: foot, side: blue, type: infantry, at: [5, 20], facing: 0 }
   - { id: horse, side: blue, type: cavalry, at: [25, 20], facing: 0 }
-  - { id: far, side: red, type: infantry, at: [45, 2] }
+  - { id: far, side: red, type: infantry, at: [40, 5] }
 "#;
     let mut g = game("drill-open", text);
     let to = |x: i64, y: i64| Point {

@@ -24,9 +24,7 @@ use super::Game;
 impl Game {
     /// A piece type's footprint in `mode` (`None`: a point).
     pub(crate) fn footprint_in(&self, piece: &Piece, mode: ModeId) -> Option<Footprint> {
-        self.rules
-            .piece_type(piece.kind)
-            .and_then(|t| t.footprint.get(mode.index()).copied().flatten())
+        super::footprint_of(&self.rules, piece, mode)
     }
 
     /// What moving `piece`'s footprint from `(from, old)` to `(to, new)` costs: the longest

@@ -19,10 +19,24 @@ pub fn placed_on(rules: &Rules, p: &Piece) -> Option<Placed> {
     let Place::Point { at, facing } = &p.place else {
         return None;
     };
-    let footprint = rules
-        .piece_type(p.kind)
-        .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten());
+    let footprint = footprint_of(rules, p, p.mode);
     Some(footprint.map_or_else(|| Placed::point(*at), |f| f.place(*at, *facing)))
+}
+
+/// A piece's footprint in `mode`: its own where the scenario gave it one, else its
+/// type's (`None`: a point).
+#[must_use]
+pub fn footprint_of(
+    rules: &Rules,
+    p: &Piece,
+    mode: crate::ids::ModeId,
+) -> Option<crate::geometry::footprint::Footprint> {
+    match &p.footprint {
+        Some(own) => own.get(mode.index()).copied().flatten(),
+        None => rules
+            .piece_type(p.kind)
+            .and_then(|t| t.footprint.get(mode.index()).copied().flatten()),
+    }
 }
 
 impl Game {

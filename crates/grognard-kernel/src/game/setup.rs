@@ -44,6 +44,9 @@ pub struct PieceSetup {
     /// True for a piece its side places during the set-up (it starts off the board).
     #[serde(default)]
     pub deploy: bool,
+    /// Its own footprint in each mode (by mode index), overriding its type's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Vec<Option<crate::geometry::footprint::Footprint>>>,
 }
 
 /// Everything a scenario says, in kernel terms.
@@ -167,6 +170,7 @@ impl Game {
                 attached_to: p.attached_to.map(|a| PieceId(a as u32)),
                 moved: false,
                 acted: 0,
+                footprint: p.footprint.clone().map(Vec::into_boxed_slice),
             };
             for f in &p.flags {
                 piece.set_flag(*f, true);

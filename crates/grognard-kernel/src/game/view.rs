@@ -462,6 +462,7 @@ impl Game {
                     attached_to: None,
                     moved: false,
                     acted: 0,
+                    footprint: None,
                 });
             }
         }

@@ -532,6 +532,7 @@ fn piece_setup(i: usize, p: &PieceSpec, cols: i32, cells: usize, facings: u8) ->
         attached_to: None,
         attributes: vec![],
         deploy: false,
+        footprint: None,
     }
 }
 

@@ -310,11 +310,8 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                 let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
                     return Ok(None);
                 };
-                let footprint = world
-                    .rules
-                    .piece_type(p.kind)
-                    .and_then(|t| t.footprint.get(p.mode.index()).copied().flatten())
-                    .unwrap_or_default();
+                let footprint =
+                    grognard_kernel::game::footprint_of(world.rules, p, p.mode).unwrap_or_default();
                 let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
                 let t = lua.create_table()?;
                 t.set("width", inches(footprint.width))?;

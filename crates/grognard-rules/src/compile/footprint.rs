@@ -152,10 +152,10 @@ fn rectangle(
 
 /// A piece type's footprint in each mode (by mode index), or an empty list when it has
 /// none.
-pub(super) fn footprints(
+pub(crate) fn footprints(
     cx: &mut Cx,
     spec: Option<&Located<FootprintSpec>>,
-    type_name: &str,
+    owner: &str,
     mode_names: &[&str],
     open: bool,
     scale: Scale,
@@ -166,7 +166,7 @@ pub(super) fn footprints(
     if !open {
         cx.error(
             &spec.location,
-            format!("piece type `{type_name}`: footprints are for the open table (`geometry: {{ kind: open }}`)"),
+            format!("{owner}: footprints are for the open table (`geometry: {{ kind: open }}`)"),
         );
         return Vec::new();
     }

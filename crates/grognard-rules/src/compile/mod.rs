@@ -25,6 +25,8 @@ use crate::suggest::did_you_mean;
 mod bindings;
 mod charts;
 mod footprint;
+
+pub(crate) use footprint::footprints;
 mod parse;
 
 use bindings::check_binding;
@@ -367,7 +369,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             let footprint = footprint::footprints(
                 &mut cx,
                 v.footprint.as_ref(),
-                &p.name.value,
+                &format!("piece type `{}`", p.name.value),
                 &mode_names,
                 spec.geometry.kind.value == "open",
                 Scale {

@@ -219,4 +219,7 @@ pub struct PieceSpec {
     pub flags: Vec<Located<String>>,
     /// Id of the piece it is attached to.
     pub attached_to: Option<Located<String>>,
+    /// Its own bases on the open table, overriding its type's footprint (the same keys as
+    /// a piece type's `footprint:`).
+    pub footprint: Option<Located<crate::model::FootprintSpec>>,
 }
