@@ -686,41 +686,12 @@ fn sighting_benches(c: &mut Criterion) {
     g.finish();
 }
 
-/// Issue 21: footprints on the open table. One pair's edge-to-edge distance and arc
-/// against the same for two points (the native baseline), and the all-pairs update a
-/// sighting or threat pass makes — distance, arc and sight for every unit against every
-/// enemy — with 100 footprinted units a side.
+/// Issue 21: the pass a sighting or threat update makes on the open table through the
+/// `Game` API — distance, arcs both ways and sight through terrain for every unit against
+/// every enemy — with 100 footprinted units a side. One pair's distance and arc, against
+/// points, are in the kernel's own bench (`cargo bench -p grognard-kernel --bench
+/// footprint`).
 fn footprint_benches(c: &mut Criterion) {
-    use grognard_kernel::geometry::ArcSpec;
-    use grognard_kernel::geometry::footprint::Footprint;
-    use grognard_kernel::geometry::open::{self, Angle, Len, Point};
-    let f = Footprint {
-        width: Len(6_299),
-        depth: Len(787),
-    };
-    let (pa, pb) = (
-        Point::new(Len(12_000), Len(30_000)),
-        Point::new(Len(31_500), Len(9_250)),
-    );
-    let (ta, tb) = (Angle(2_655), Angle(1_137));
-    let (a, b) = (f.place(pa, ta), f.place(pb, tb));
-    let spec = ArcSpec::new(45, 45);
-    assert!(a.distance(&b) > Len::ZERO);
-    let mut g = c.benchmark_group("footprints: one pair");
-    g.bench_function("native: distance between two points", |x| {
-        x.iter(|| black_box(open::distance(black_box(pa), black_box(pb))));
-    });
-    g.bench_function("edge-to-edge distance between two footprints", |x| {
-        x.iter(|| black_box(black_box(&a).distance(black_box(&b))));
-    });
-    g.bench_function("native: arc of a point from a point", |x| {
-        x.iter(|| black_box(open::arc(black_box(pa), ta, black_box(pb), spec)));
-    });
-    g.bench_function("front arc judged from the edges", |x| {
-        x.iter(|| black_box(black_box(&a).arc(ta, black_box(&b), spec)));
-    });
-    g.finish();
-
     // 100 infantry a side (four 40 × 20 mm bases each) on a 120" × 60" table with woods.
     let drill = ruleset("rulesets/drill-open.yaml");
     let mut text = String::from(

@@ -111,16 +111,7 @@ impl Game {
                 let start = open::distance(from, at);
                 let closest = closest_approach(from, to, at);
                 if closest < keep_apart && closest < start {
-                    return Err(Refusal::new(
-                        RefusalKind::MustStop,
-                        format!(
-                            "{} may not come within {}\" of {} (the path passes {}\" from it)",
-                            piece.name,
-                            Cost::from_hundredths((keep_apart.0 / 10) as i32),
-                            enemy_name,
-                            Cost::from_hundredths((closest.0 / 10) as i32),
-                        ),
-                    ));
+                    return Err(too_close(&piece.name, keep_apart, &enemy_name, closest));
                 }
             }
             if ignores_threats {
@@ -131,13 +122,7 @@ impl Game {
             };
             if self.in_zone(at, facing, reach, from) {
                 if open::distance(to, at) < open::distance(from, at) {
-                    return Err(Refusal::new(
-                        RefusalKind::MustStop,
-                        format!(
-                            "{} is threatened by {} and may not move closer to it",
-                            piece.name, enemy_name
-                        ),
-                    ));
+                    return Err(no_closer(&piece.name, &enemy_name));
                 }
                 continue;
             }
@@ -163,23 +148,11 @@ impl Game {
             {
                 // Only the enemy it faces makes a unit stop in its zone; the zone of any
                 // other enemy may not be entered at all.
-                return Err(Refusal::new(
-                    RefusalKind::MustStop,
-                    format!(
-                        "{} may not move into the zone {} threatens: it does not face it",
-                        piece.name, enemy_name
-                    ),
-                ));
+                return Err(not_faced(&piece.name, &enemy_name));
             }
             if length - hi > 2 {
                 let stop = lerp(from, to, hi, length);
-                return Err(Refusal::new(
-                    RefusalKind::MustStop,
-                    format!(
-                        "{} must stop at {stop}, where it enters the zone {} threatens",
-                        piece.name, enemy_name
-                    ),
-                ));
+                return Err(must_stop(&piece.name, stop, &enemy_name));
             }
             entered_zone = true;
         }
@@ -233,16 +206,7 @@ impl Game {
                 .min()
                 .unwrap_or(start);
             if closest < keep_apart && closest < start {
-                return Err(Refusal::new(
-                    RefusalKind::MustStop,
-                    format!(
-                        "{} may not come within {}\" of {} (the path passes {}\" from it)",
-                        piece.name,
-                        Cost::from_hundredths((keep_apart.0 / 10) as i32),
-                        enemy_name,
-                        Cost::from_hundredths((closest.0 / 10) as i32),
-                    ),
-                ));
+                return Err(too_close(&piece.name, keep_apart, enemy_name, closest));
             }
         }
         if ignores_threats {
@@ -258,13 +222,7 @@ impl Game {
         };
         if in_zone(&mine) {
             if theirs.distance(&along(length)) < theirs.distance(&mine) {
-                return Err(Refusal::new(
-                    RefusalKind::MustStop,
-                    format!(
-                        "{} is threatened by {enemy_name} and may not move closer to it",
-                        piece.name
-                    ),
-                ));
+                return Err(no_closer(&piece.name, enemy_name));
             }
             return Ok(false);
         }
@@ -284,24 +242,48 @@ impl Game {
         if rules.open_table.enter_only_faced_threats
             && at(from).arc(facing_after, &theirs, rules.arcs) != Arc::Front
         {
-            return Err(Refusal::new(
-                RefusalKind::MustStop,
-                format!(
-                    "{} may not move into the zone {enemy_name} threatens: it does not face it",
-                    piece.name
-                ),
-            ));
+            return Err(not_faced(&piece.name, enemy_name));
         }
         if length - hi > 2 {
             let stop = lerp(from, to, hi, length);
-            return Err(Refusal::new(
-                RefusalKind::MustStop,
-                format!(
-                    "{} must stop at {stop}, where it enters the zone {enemy_name} threatens",
-                    piece.name
-                ),
-            ));
+            return Err(must_stop(&piece.name, stop, enemy_name));
         }
         Ok(true)
     }
+}
+
+/// A move that would come within `keep_apart` of an enemy.
+fn too_close(name: &str, keep_apart: Len, enemy: &str, closest: Len) -> Refusal {
+    Refusal::new(
+        RefusalKind::MustStop,
+        format!(
+            "{name} may not come within {}\" of {enemy} (the path passes {}\" from it)",
+            Cost::from_hundredths((keep_apart.0 / 10) as i32),
+            Cost::from_hundredths((closest.0 / 10) as i32),
+        ),
+    )
+}
+
+/// A threatened piece moving closer to the enemy that threatens it.
+fn no_closer(name: &str, enemy: &str) -> Refusal {
+    Refusal::new(
+        RefusalKind::MustStop,
+        format!("{name} is threatened by {enemy} and may not move closer to it"),
+    )
+}
+
+/// A move into the zone of an enemy the piece does not face.
+fn not_faced(name: &str, enemy: &str) -> Refusal {
+    Refusal::new(
+        RefusalKind::MustStop,
+        format!("{name} may not move into the zone {enemy} threatens: it does not face it"),
+    )
+}
+
+/// A move that runs on into a zone: it must stop where it enters.
+fn must_stop(name: &str, stop: Point, enemy: &str) -> Refusal {
+    Refusal::new(
+        RefusalKind::MustStop,
+        format!("{name} must stop at {stop}, where it enters the zone {enemy} threatens"),
+    )
 }
