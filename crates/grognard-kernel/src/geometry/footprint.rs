@@ -182,54 +182,68 @@ impl Placed {
     /// hair of the least, so rounding in the search cannot pick a wrong one.
     fn nearest_pairs(&self, other: &Self, mut each: impl FnMut(u128, u128, f64)) {
         let (mine, theirs) = (self.wide(), other.wide());
-        let mut d2 = [f64::INFINITY; 32];
-        let mut which = [(0_u8, 0_u8, 0_u8); 32];
-        let mut n = 0;
-        for (w, (from, to)) in [(&mine, &theirs), (&theirs, &mine)].into_iter().enumerate() {
-            // Which way round the corners go, so an edge's outward side is known: the
-            // nearest point of a convex shape to a point outside it lies on an edge that
-            // faces the point, so the other edges are not tried.
-            let turn = (to[1].0 - to[0].0) * (to[2].1 - to[1].1)
-                - (to[1].1 - to[0].1) * (to[2].0 - to[1].0);
+        // Every corner against every edge of the other, both ways, in floating point with
+        // no branch and no division in the loop (each edge's 1/length² once): fast enough
+        // to try all 32 rather than prune.
+        #[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+        let float = |p: W| (p.0 as f64, p.1 as f64);
+        let edges = |poly: &[W; 4]| {
+            let mut out = [((0.0, 0.0), (0.0, 0.0), 0.0); 4];
+            for (k, e) in out.iter_mut().enumerate() {
+                let (s, t) = (float(poly[k]), float(poly[(k + 1) % 4]));
+                let d = (t.0 - s.0, t.1 - s.1);
+                let len2 = d.0 * d.0 + d.1 * d.1;
+                *e = (s, d, if len2 > 0.0 { 1.0 / len2 } else { 0.0 });
+            }
+            out
+        };
+        let (mine_edges, their_edges) = (edges(&mine), edges(&theirs));
+        let mut d2 = [0.0_f64; 32];
+        for (w, (from, to)) in [(&mine, &their_edges), (&theirs, &mine_edges)]
+            .into_iter()
+            .enumerate()
+        {
             for (c, p) in from.iter().enumerate() {
-                for k in 0..4 {
-                    let (s, e) = (to[k], to[(k + 1) % 4]);
-                    let side = (e.0 - s.0) * (p.1 - s.1) - (e.1 - s.1) * (p.0 - s.0);
-                    if turn != 0 && side.signum() == turn.signum() {
-                        continue;
-                    }
-                    d2[n] = point_segment_d2_float(*p, s, e);
-                    #[allow(clippy::cast_possible_truncation)] // indices below 4
-                    {
-                        which[n] = (w as u8, c as u8, k as u8);
-                    }
-                    n += 1;
+                let p = float(*p);
+                for (k, (s, d, inv)) in to.iter().enumerate() {
+                    let q = (p.0 - s.0, p.1 - s.1);
+                    let t = ((q.0 * d.0 + q.1 * d.1) * inv).clamp(0.0, 1.0);
+                    let r = (q.0 - t * d.0, q.1 - t * d.1);
+                    d2[w * 16 + c * 4 + k] = r.0 * r.0 + r.1 * r.1;
                 }
             }
         }
-        let least = d2[..n].iter().copied().fold(f64::INFINITY, f64::min);
+        let mut least = d2[0];
+        for d in &d2[1..] {
+            if *d < least {
+                least = *d;
+            }
+        }
         let slack = least * 1e-9 + 4.0;
-        for (d, (w, c, k)) in d2[..n].iter().zip(&which[..n]) {
+        for (i, d) in d2.iter().enumerate() {
             if *d <= least + slack {
-                let (from, to) = if *w == 0 {
+                let (from, to) = if i < 16 {
                     (&mine, &theirs)
                 } else {
                     (&theirs, &mine)
                 };
-                let (c, k) = (usize::from(*c), usize::from(*k));
+                let (c, k) = ((i % 16) / 4, i % 4);
                 let (num, den) = point_segment_d2(wv(from[c]), wv(to[k]), wv(to[(k + 1) % 4]));
                 each(num, den, least);
             }
         }
     }
 
-    /// Half the diagonal, rounded up to the thou: every point of the footprint is within
-    /// it of the centre.
+    /// Half the diagonal, rounded up to the thou (with a margin): every point of the
+    /// footprint is within it of the centre.
     fn radius(&self) -> i64 {
         let (c, d) = (self.corners[0], self.corners[2]);
-        let (dx, dy) = (i128::from(d.x.0 - c.x.0), i128::from(d.y.0 - c.y.0));
-        let diagonal = (dx * dx + dy * dy).unsigned_abs();
-        narrow(i128::try_from(diagonal.isqrt() / 2 + 2).unwrap_or(i128::MAX))
+        #[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+        let (dx, dy) = ((d.x.0 - c.x.0) as f64, (d.y.0 - c.y.0) as f64);
+        let diagonal = (dx * dx + dy * dy).sqrt();
+        #[allow(clippy::cast_possible_truncation)] // a table's size
+        let half = (diagonal / 2.0).ceil() as i64;
+        half.saturating_add(2)
     }
 
     /// The shortest distance between the two footprints (0 when they touch), rounded down
@@ -256,7 +270,7 @@ impl Placed {
         let mut best = u128::MAX;
         self.nearest_pairs(other, |num, den, least| {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a table's size
-            let guess = least.sqrt() as u128;
+            let guess = u128::from(least.sqrt() as u64);
             best = best.min(floor_sqrt_ratio(num, den, guess));
         });
         let best = if best == u128::MAX { 0 } else { best };
@@ -400,11 +414,21 @@ fn floor_sqrt_ratio(num: u128, den: u128, guess: u128) -> u128 {
     if den == 0 {
         return 0;
     }
+    // Below 2⁴⁰ thou (far beyond any table) x² · den stays below 2¹²⁸ for any `den` a
+    // footprint's edge can have; beyond that, the careful path.
+    let fits = |x: u128| x < (1 << 40) && den < (1 << 46);
+    let over = |x: u128| {
+        if fits(x) {
+            x * x * den > num
+        } else {
+            x.saturating_mul(x).saturating_mul(den) > num
+        }
+    };
     let mut x = guess;
-    while x > 0 && x.saturating_mul(x).saturating_mul(den) > num {
+    while x > 0 && over(x) {
         x -= 1;
     }
-    while (x + 1).saturating_mul(x + 1).saturating_mul(den) <= num {
+    while !over(x + 1) {
         x += 1;
     }
     x
@@ -421,25 +445,6 @@ fn wv(p: W) -> V {
 
 fn narrow(x: i128) -> i64 {
     i64::try_from(x).unwrap_or(if x < 0 { i64::MIN } else { i64::MAX })
-}
-
-/// The squared distance from `p` to the segment `s`–`e`, in floating point (only to find
-/// the nearest pairs; the answer is then worked out exactly).
-#[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
-fn point_segment_d2_float(p: W, s: W, e: W) -> f64 {
-    let (dx, dy) = ((e.0 - s.0) as f64, (e.1 - s.1) as f64);
-    let (px, py) = ((p.0 - s.0) as f64, (p.1 - s.1) as f64);
-    let along = px * dx + py * dy;
-    if along <= 0.0 {
-        return px * px + py * py;
-    }
-    let len2 = dx * dx + dy * dy;
-    if along >= len2 {
-        let (qx, qy) = (px - dx, py - dy);
-        return qx * qx + qy * qy;
-    }
-    let cross = dx * py - dy * px;
-    cross * cross / len2
 }
 
 /// The separating-axis test for two convex quadrilaterals by their edges' normals: true
