@@ -7,13 +7,13 @@
 //! [`Game::clear_sight`]); this module only draws and asks.
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2};
-use grognard_kernel::game::Game;
+use grognard_kernel::board::Board;
 use grognard_kernel::geometry::Arc;
 use grognard_kernel::geometry::footprint::Placed;
 use grognard_kernel::geometry::open::{Angle, Len, Point};
 use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::Place;
-use grognard_kernel::rules::GeometryRules;
+use grognard_kernel::rules::{GeometryRules, Rules};
 
 use crate::board::{
     BaseDrop, BoardScene, DrawPiece, Look, Transform, inches, piece_galley, side_color,
@@ -455,22 +455,26 @@ fn nearest(a: &Placed, b: &Placed) -> [(f32, f32); 2] {
 /// The tape measure from `from` to `to` (both on the open table), or `None` when either is
 /// elsewhere.
 #[must_use]
-pub fn measure(game: &Game, from: &DrawPiece, to: &DrawPiece) -> Option<Measurement> {
+pub fn measure(
+    (rules, board): (&Rules, &Board),
+    from: &DrawPiece,
+    to: &DrawPiece,
+) -> Option<Measurement> {
     let ((fa, facing_a), (fb, facing_b)) = (as_shown(from)?, as_shown(to)?);
     let gap = fa.distance(&fb);
     let table = gap.0 as f64 / 1000.0;
-    let rule_inches = match &game.rules().geometry {
+    let rule_inches = match &rules.geometry {
         GeometryRules::Open { scale } if scale.num > 0 => {
             table * f64::from(scale.den) / f64::from(scale.num)
         }
         _ => table,
     };
     let edge_to_edge = !(fa.is_point() && fb.is_point());
-    let arcs = game.rules().arcs;
+    let arcs = rules.arcs;
     let arc_of_to = fa.arc(facing_a, &fb, arcs);
     let arc_of_from = fb.arc(facing_b, &fa, arcs);
-    let from_sees = game.footprints_see(&fa, &fb);
-    let to_sees = game.footprints_see(&fb, &fa);
+    let from_sees = grognard_kernel::game::footprints_see(rules, board, &fa, &fb);
+    let to_sees = grognard_kernel::game::footprints_see(rules, board, &fb, &fa);
     let (na, nb) = (shown_name(from), shown_name(to));
     let yes = |x: bool| if x { "yes" } else { "no" };
     let text = vec![

@@ -36,11 +36,15 @@ struct Served {
 
 impl Served {
     fn new() -> Self {
+        Self::of(SCENARIO)
+    }
+
+    fn of(scenario: &str) -> Self {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let running =
             grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).expect("serves");
         let client = Client::new(&running.url()).expect("a client");
-        let request = bundle::gather(Path::new(SCENARIO), BTreeMap::new(), None, BTreeMap::new())
+        let request = bundle::gather(Path::new(scenario), BTreeMap::new(), None, BTreeMap::new())
             .expect("the scenario gathers");
         let created = client.create(&request).expect("the game is created");
         Self {
@@ -547,4 +551,57 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
                 .any(|l| l.text.contains("a slip of the hand"))
         })
     });
+}
+
+#[test]
+fn on_the_remote_open_table_the_tape_measure_reads_from_the_seats_view() {
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/drill-open.yaml"
+    );
+    let served = Served::of(scenario);
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "blue");
+    // Select b1 (at 12", 30"), then hover r1 (at 14", 8").
+    let at = |h: &Harness<'_, EditorApp>, x, y| {
+        h.state()
+            .remote_table_on_screen(x, y)
+            .expect("the table is drawn")
+    };
+    let pos = at(&h, 12.0, 30.0);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(pos));
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run_steps(2);
+    assert!(h.state().remote_measurement().is_none());
+    let pos = at(&h, 14.0, 8.0);
+    h.event(egui::Event::PointerMoved(pos));
+    h.run_steps(3);
+    let m = h
+        .state()
+        .remote_measurement()
+        .expect("a reading on the remote board")
+        .clone();
+    // The same reading the kernel gives in the game itself (no hidden facts in this
+    // drill: blue sees r1 as it is).
+    let s = grognard_rules::load::load_scenario(Path::new(scenario), None).expect("loads");
+    let g = s
+        .start(None, &[], &mut grognard_kernel::hooks::NoHooks)
+        .expect("starts");
+    let (b1, r1) = (
+        g.piece_by_name("b1").expect("b1"),
+        g.piece_by_name("r1").expect("r1"),
+    );
+    assert_eq!(Some(m.gap), g.table_gap(b1, r1));
+    assert_eq!(Some(m.arc_of_to), g.bearing(b1, r1));
+    assert_eq!(m.from_sees, g.clear_sight(g.state(), b1, r1));
+    assert!(m.edge_to_edge);
+    assert!(m.text[0].starts_with("b1 → r1: "), "{:?}", m.text);
 }

@@ -252,7 +252,7 @@ impl EditorApp {
             if let (Some(a), Some(b)) = (selected.and_then(drawn), click.hover.and_then(drawn))
                 && a.id != b.id
             {
-                measured = bases::measure(game, a, b);
+                measured = bases::measure((game.rules(), game.board()), a, b);
                 if let (Some(m), Some(pos)) = (&measured, ui.input(|i| i.pointer.hover_pos())) {
                     bases::paint_measure(ui.painter(), &t, m, pos, ui.clip_rect());
                 }

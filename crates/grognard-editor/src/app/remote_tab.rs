@@ -62,6 +62,8 @@ pub(super) struct RemoteUi {
     /// A server this editor started (dropping it stops the server).
     server: Option<grognard_server::Running>,
     selected: Option<PieceId>,
+    /// The tape measure's last reading on the remote board.
+    pub(crate) measure: Option<crate::bases::Measurement>,
     chat_input: String,
     /// Why the referee takes an order back (the server asks the referee to say).
     undo_reason: String,
@@ -89,6 +91,7 @@ impl Default for RemoteUi {
             hosted: None,
             server: None,
             selected: None,
+            measure: None,
             chat_input: String::new(),
             undo_reason: String::new(),
             wake: Arc::new(OnceLock::new()),
@@ -230,6 +233,19 @@ impl EditorApp {
         let grid = *self.remote()?.table()?.board.grid()?;
         let (x, y) = board::cell_center(&grid, c);
         Some(t.to_screen(x, y))
+    }
+
+    /// Where a point of the remote open table (in inches) was on screen in the last frame.
+    #[must_use]
+    pub fn remote_table_on_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
+        Some(self.rt.remote.transform?.to_screen(x, y))
+    }
+
+    /// The remote board's last tape-measure reading (from the selected piece to the one
+    /// under the pointer), measured from the seat's own view.
+    #[must_use]
+    pub fn remote_measurement(&self) -> Option<&crate::bases::Measurement> {
+        self.rt.remote.measure.as_ref()
     }
 
     /// Takes in what the network brought; called at the start of each frame.
@@ -469,16 +485,32 @@ impl EditorApp {
         };
         let mut camera = self.saved.camera;
         let mut result = None;
+        let mut measured = None;
+        let selected = self.rt.remote.selected;
         egui::CentralPanel::default_margins().show(ui, |ui| {
+            let pieces = session.pieces();
             let scene = BoardScene {
                 rules: &table.rules,
                 board: &table.board,
                 terrain_colors: colors,
-                pieces: session.pieces(),
+                pieces,
                 overlay: &overlay,
             };
-            result = Some(board::show(ui, &scene, &mut camera));
+            let (click, t) = board::show(ui, &scene, &mut camera);
+            // The tape measure, from the seat's own view: from the selected piece to the
+            // one under the pointer (an enemy it has not identified is a point).
+            let drawn = |id| pieces.iter().find(|p| p.id == id);
+            if let (Some(a), Some(b)) = (selected.and_then(drawn), click.hover.and_then(drawn))
+                && a.id != b.id
+            {
+                measured = crate::bases::measure((&table.rules, &table.board), a, b);
+                if let (Some(m), Some(pos)) = (&measured, ui.input(|i| i.pointer.hover_pos())) {
+                    crate::bases::paint_measure(ui.painter(), &t, m, pos, ui.clip_rect());
+                }
+            }
+            result = Some((click, t));
         });
+        self.rt.remote.measure = measured;
         self.saved.camera = camera;
         if let Some((click, t)) = result {
             self.rt.remote.transform = Some(t);

@@ -23,6 +23,15 @@ pub fn placed_on(rules: &Rules, p: &Piece) -> Option<Placed> {
     Some(footprint.map_or_else(|| Placed::point(*at), |f| f.place(*at, *facing)))
 }
 
+/// Whether footprint `a` sees footprint `b` on an open table of `board` under `rules`
+/// (terrain blocks; pieces do not there): the same test as [`Game::clear_sight`] between
+/// two pieces standing there. For a client that has the rules and the board but no game
+/// (the editor's remote seat).
+#[must_use]
+pub fn footprints_see(rules: &Rules, board: &crate::board::Board, a: &Placed, b: &Placed) -> bool {
+    crate::sight::footprints_see(rules, board, a, b)
+}
+
 /// A piece's footprint in `mode`: its own where the scenario gave it one, else its
 /// type's (`None`: a point).
 #[must_use]
@@ -52,7 +61,7 @@ impl Game {
     /// piece as a side is shown it.
     #[must_use]
     pub fn footprints_see(&self, a: &Placed, b: &Placed) -> bool {
-        crate::sight::footprints_see(&self.rules, &self.board, a, b)
+        footprints_see(&self.rules, &self.board, a, b)
     }
 
     /// The edge-to-edge distance between two pieces on the open table, in thou.
