@@ -264,3 +264,22 @@ fn a_scenario_may_give_one_piece_bases_of_its_own() {
         run.stderr
     );
 }
+
+#[test]
+fn terrain_is_paid_for_where_any_part_of_the_bases_passes() {
+    // The copse lies 2" east of a's line of advance: its centre misses it, its right-hand
+    // bases go through it, so the 12" advance costs 12 + 3 = 15" (a point would pay 12).
+    let run = grognard(&[
+        "play",
+        "tests/fixtures/footprints/wood-side.yaml",
+        "--orders",
+        "tests/fixtures/footprints/wood-side.orders.yaml",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("refused: the move costs 15\" but a has 12\" in line mode"),
+        "{}",
+        run.stderr
+    );
+}
