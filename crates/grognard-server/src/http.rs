@@ -30,6 +30,9 @@ pub const MAX_CONNECTIONS: usize = 4_096;
 /// The WebSocket read buffer.
 const READ_BUFFER_BYTES: usize = 8 << 10;
 
+/// How long a closing connection waits for the client's side of the close.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
 /// How long a new WebSocket has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -333,9 +336,16 @@ async fn send(socket: &mut WebSocket, message: &ServerMessage) -> bool {
     socket.send(Message::Text(text.into())).await.is_ok()
 }
 
+/// Says what was wrong, then closes — gracefully: what the client already sent is read
+/// and dropped until it answers the close (at most a couple of seconds), so that the
+/// connection is not reset with its data unread and the error lost on the way.
 async fn refuse(socket: &mut WebSocket, message: String) {
     let _ = send(socket, &ServerMessage::Error { message }).await;
     let _ = socket.send(Message::Close(None)).await;
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        while let Some(Ok(_)) = socket.recv().await {}
+    })
+    .await;
 }
 
 /// One seat's live connection: `hello` with its token, then a welcome (the table), its
