@@ -3,8 +3,10 @@
 //! can reach; the tape measure between two pieces as the viewer knows them; and dragging a
 //! base (or turning it by its handle) to propose a move, which the kernel judges.
 //!
-//! Every measurement is the kernel's ([`Game::table_gap`], [`Game::bearing`],
-//! [`Game::clear_sight`]); this module only draws and asks.
+//! Every measurement is the kernel's, on footprints placed as the viewer is shown them
+//! ([`Placed::distance`], [`Placed::arc`], [`grognard_kernel::game::footprints_see`] — what
+//! `Game::table_gap`, `Game::bearing` and `Game::clear_sight` use); this module only draws
+//! and asks.
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2};
 use grognard_kernel::board::Board;
@@ -383,17 +385,17 @@ pub struct Measurement {
     pub from: PieceId,
     /// The piece measured to (the one under the pointer).
     pub to: PieceId,
-    /// The distance on the table, edge to edge ([`Game::table_gap`]).
+    /// The distance on the table, edge to edge ([`Placed::distance`]).
     pub gap: Len,
     /// The same in the rules' inches (through the table's scale), as `grognard measure`.
     pub rule_inches: f64,
     /// True when either piece has bases (else the distance runs centre to centre).
     pub edge_to_edge: bool,
-    /// Which of `from`'s arcs `to` stands in ([`Game::bearing`]).
+    /// Which of `from`'s arcs `to` stands in ([`Placed::arc`]).
     pub arc_of_to: Arc,
     /// Which of `to`'s arcs `from` stands in.
     pub arc_of_from: Arc,
-    /// Whether `from` sees `to` ([`Game::clear_sight`]).
+    /// Whether `from` sees `to` ([`grognard_kernel::game::footprints_see`]).
     pub from_sees: bool,
     /// Whether `to` sees `from`.
     pub to_sees: bool,
