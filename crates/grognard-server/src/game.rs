@@ -37,6 +37,25 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// Where `game` stands after `orders` live orders, the last at `last_order_at`.
+#[must_use]
+pub fn status_of(game: &Game, orders: u64, last_order_at: Option<u64>) -> Status {
+    let name = |s: SideId| {
+        game.sides()
+            .get(s.index())
+            .map_or_else(String::new, |d| d.name.clone())
+    };
+    Status {
+        turn: game.state().turn,
+        phase: game.phase().map(|(p, _)| p.name.clone()),
+        to_act: game.to_act().into_iter().map(name).collect(),
+        orders,
+        last_order_at,
+        over: game.phase().is_none(),
+        result: game.result().cloned(),
+    }
+}
+
 /// The hooks a ruleset binds: its Lua scripts in a sandbox of this game's own.
 pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, String> {
     if LuaHooks::wanted(ruleset) {
@@ -181,27 +200,8 @@ impl Live {
             }
         }
         self.last_order_at = log.last().map(|r| r.at);
-        let options: Vec<(String, bool)> = self.record.options.clone().into_iter().collect();
-        self.hooks = hooks_for(&self.scenario.ruleset)?;
-        self.game = self
-            .scenario
-            .start(Some(self.record.seed), &options, self.hooks.as_mut())
-            .map_err(|d| d.to_string())?;
-        for (i, o) in orders.iter().enumerate() {
-            let order = resolve_order(&self.game, &o.order)
-                .map_err(|m| format!("game {}: order {} does not replay: {m}", self.id, i + 1))?;
-            self.game.apply(&order, self.hooks.as_mut()).map_err(|r| {
-                format!(
-                    "game {}: order {} is refused on replay: {}",
-                    self.id,
-                    i + 1,
-                    r.message
-                )
-            })?;
-        }
         self.orders = orders;
-        self.players = self.new_players()?;
-        Ok(())
+        self.replay_live()
     }
 
     /// The server's players, each seeded from the game's seed and the orders so far, so a
@@ -266,21 +266,7 @@ impl Live {
     /// Where the game stands.
     #[must_use]
     pub fn status(&self) -> Status {
-        let name = |s: SideId| {
-            self.game
-                .sides()
-                .get(s.index())
-                .map_or_else(String::new, |d| d.name.clone())
-        };
-        Status {
-            turn: self.game.state().turn,
-            phase: self.game.phase().map(|(p, _)| p.name.clone()),
-            to_act: self.game.to_act().into_iter().map(name).collect(),
-            orders: self.orders.len() as u64,
-            last_order_at: self.last_order_at,
-            over: self.game.phase().is_none(),
-            result: self.game.result().cloned(),
-        }
+        status_of(&self.game, self.orders.len() as u64, self.last_order_at)
     }
 
     /// The sides whose turn it is.
@@ -410,7 +396,8 @@ impl Live {
         Ok(())
     }
 
-    /// Replays the live orders held in memory (after an undo).
+    /// Starts the game again and plays the live orders held in memory (after loading the
+    /// log, and after an undo).
     fn replay_live(&mut self) -> Result<(), String> {
         let options: Vec<(String, bool)> = self.record.options.clone().into_iter().collect();
         self.hooks = hooks_for(&self.scenario.ruleset)?;
@@ -418,11 +405,17 @@ impl Live {
             .scenario
             .start(Some(self.record.seed), &options, self.hooks.as_mut())
             .map_err(|d| d.to_string())?;
-        for o in &self.orders {
-            let order = resolve_order(&self.game, &o.order)?;
-            self.game
-                .apply(&order, self.hooks.as_mut())
-                .map_err(|r| r.message)?;
+        for (i, o) in self.orders.iter().enumerate() {
+            let order = resolve_order(&self.game, &o.order)
+                .map_err(|m| format!("game {}: order {} does not replay: {m}", self.id, i + 1))?;
+            self.game.apply(&order, self.hooks.as_mut()).map_err(|r| {
+                format!(
+                    "game {}: order {} is refused on replay: {}",
+                    self.id,
+                    i + 1,
+                    r.message
+                )
+            })?;
         }
         self.players = self.new_players()?;
         Ok(())

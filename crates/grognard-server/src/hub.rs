@@ -227,16 +227,7 @@ impl Hub {
             files: request.files,
             seats,
         };
-        let status = crate::protocol::Status {
-            turn: game.state().turn,
-            phase: game.phase().map(|(p, _)| p.name.clone()),
-            to_act: game
-                .to_act()
-                .into_iter()
-                .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.clone()))
-                .collect(),
-            ..crate::protocol::Status::default()
-        };
+        let status = crate::game::status_of(&game, 0, None);
         self.store
             .create(&record, &status)
             .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
