@@ -22,6 +22,8 @@ use super::open::{Angle, Len, Point};
 use super::sector;
 use super::{Arc, ArcSpec};
 
+mod gap;
+
 /// A unit's footprint: the rectangle its bases cover.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Footprint {
@@ -264,6 +266,16 @@ impl Placed {
         if self.is_point() && other.is_point() {
             return super::open::distance(self.corners[0], other.corners[0]);
         }
+        match gap::floor_distance(self, other) {
+            Some(d) => Len(d),
+            None => self.distance_by_search(other),
+        }
+    }
+
+    /// The distance as [`Self::distance`] defines it, by the corner-to-edge search: for
+    /// what the closed form in `gap` does not take (segments, corners that are not a
+    /// parallelogram, footprints far apart), and the reference it is tested against.
+    fn distance_by_search(&self, other: &Self) -> Len {
         if self.touches(other) {
             return Len::ZERO;
         }
