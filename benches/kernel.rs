@@ -14,8 +14,10 @@
 //!   release binary);
 //! - a full sighting update with 200 pieces a side: square-blocks' chart #5 on a 100 × 100
 //!   square board, and range-and-roll spotting on a 60 × 40 hex board;
-//! - `Game::legal_orders` for the side to act at the start of every bundled example, against
-//!   the sum of the reach queries (`Game::reach_as`) of that side's pieces on the board;
+//! - `Game::legal_orders` for the side to act at the start of every bundled example (and,
+//!   where no piece of that side can move at the start, at the first position of the
+//!   example's own game where one can), against the sum of its pieces' moves: the reach
+//!   queries (`Game::reach_as`) on a grid, `Game::open_moves_as` on an open table;
 //! - `grognard sim --policy random` of every bundled example, one thread against two.
 //!
 //! Run: `cargo bench --bench kernel`. Results and ratios: `docs/benchmarks.md`.
@@ -31,8 +33,8 @@ use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::{Game, Reach};
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::geometry::hex::Axial;
-use grognard_kernel::hooks::NoHooks;
-use grognard_kernel::ids::PieceId;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_kernel::ids::{PieceId, SideId};
 use grognard_lua::Limits;
 use grognard_lua::sandbox::Sandbox;
 use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
@@ -548,8 +550,61 @@ fn policy_sim_benches(c: &mut Criterion) {
     }
 }
 
-/// The legal orders of the side to act at the start of each example, against the reach
-/// queries of its pieces (what a move generator must do at least).
+/// What any move generator must do for one piece, the baseline of the legal-order
+/// benches: its reach query on a grid (`Game::reach_as`), and on an open table its moves
+/// (`Game::open_moves_as`: the candidate places judged by the move's rules and hooks, which
+/// is what "where can this piece go" means on a continuous table, where `reach_as` gives
+/// only the allowance as a radius). Returns how many places it found.
+fn moves_of(game: &Game, side: SideId, id: PieceId, hooks: &mut dyn Hooks) -> usize {
+    if game.board().grid().is_some() {
+        match game.reach_as(side, id, hooks) {
+            Ok(Reach::Cells(cells)) => cells.len(),
+            _ => 0,
+        }
+    } else {
+        game.open_moves_as(side, id, hooks).map_or(0, |m| m.len())
+    }
+}
+
+/// The example's own game (its orders file) up to the first position where the side to act
+/// has a piece that can move; `None` when its orders never reach one.
+fn first_position_with_moves(example: &str, hooks: &mut dyn Hooks) -> Option<(Game, SideId)> {
+    let s =
+        grognard_rules::load::load_scenario(&root().join(format!("examples/{example}.yaml")), None)
+            .unwrap_or_else(|d| panic!("{d}"));
+    let orders =
+        grognard_rules::load::load_orders(&root().join(format!("examples/{example}.orders.yaml")))
+            .unwrap_or_else(|d| panic!("{d}"));
+    let mut game = s.start(None, &[], hooks).unwrap_or_else(|d| panic!("{d}"));
+    for spec in orders {
+        if let Some(&side) = game.to_act().first() {
+            let movable = mine(&game, side)
+                .into_iter()
+                .any(|id| moves_of(&game, side, id, hooks) > 0);
+            if movable {
+                return Some((game, side));
+            }
+        }
+        let order = grognard_rules::orders::resolve_order(&game, &spec.value).ok()?;
+        game.apply(&order, hooks).ok()?;
+    }
+    None
+}
+
+/// The side's pieces on the board.
+fn mine(game: &Game, side: SideId) -> Vec<PieceId> {
+    game.state()
+        .pieces
+        .iter()
+        .filter(|p| p.side == side && p.on_board())
+        .map(|p| p.id)
+        .collect()
+}
+
+/// The legal orders of the side to act at the start of each example, against the moves of
+/// its pieces (`moves_of`: what a move generator must do at least); and, for an example
+/// whose side to act has no piece that can move at the start (black-powder: every move
+/// waits for an order), again at the first position of its own game where one can.
 fn legal_benches(c: &mut Criterion) {
     for example in sim_examples() {
         let s = grognard_rules::load::load_scenario(
@@ -557,46 +612,63 @@ fn legal_benches(c: &mut Criterion) {
             None,
         )
         .unwrap_or_else(|d| panic!("{d}"));
-        let mut hooks: Box<dyn grognard_kernel::hooks::Hooks> =
-            if grognard_lua::LuaHooks::wanted(&s.ruleset) {
-                Box::new(
-                    grognard_lua::LuaHooks::new(&s.ruleset, Limits::default())
-                        .unwrap_or_else(|d| panic!("{d}")),
-                )
-            } else {
-                Box::new(NoHooks)
-            };
+        let mut hooks: Box<dyn Hooks> = if grognard_lua::LuaHooks::wanted(&s.ruleset) {
+            Box::new(
+                grognard_lua::LuaHooks::new(&s.ruleset, Limits::default())
+                    .unwrap_or_else(|d| panic!("{d}")),
+            )
+        } else {
+            Box::new(NoHooks)
+        };
         let game = s
             .start(None, &[], hooks.as_mut())
             .unwrap_or_else(|d| panic!("{d}"));
         let Some(&side) = game.to_act().first() else {
             continue;
         };
-        let mine: Vec<PieceId> = game
-            .state()
-            .pieces
-            .iter()
-            .filter(|p| p.side == side && p.on_board())
-            .map(|p| p.id)
-            .collect();
-        let orders = game.legal_orders(side, hooks.as_mut()).len();
-        println!(
-            "{example}: {orders} legal orders for the side to act, {} pieces",
-            mine.len()
+        let movable = mine(&game, side)
+            .into_iter()
+            .any(|id| moves_of(&game, side, id, hooks.as_mut()) > 0);
+        legal_group(
+            c,
+            &format!("{example} (start)"),
+            &game,
+            side,
+            hooks.as_mut(),
         );
-        let mut g = c.benchmark_group(format!("legal orders, {example} (start)"));
-        g.bench_function("Game::legal_orders", |b| {
-            b.iter(|| black_box(game.legal_orders(side, hooks.as_mut()).len()))
-        });
-        g.bench_function("sum of Game::reach_as of its pieces", |b| {
+        if !movable && let Some((later, side)) = first_position_with_moves(&example, hooks.as_mut())
+        {
+            let name = format!("{example} (first position with a move)");
+            legal_group(c, &name, &later, side, hooks.as_mut());
+        }
+    }
+}
+
+/// One legal-orders group: `Game::legal_orders` against the sum of `moves_of` the side's
+/// pieces.
+fn legal_group(c: &mut Criterion, name: &str, game: &Game, side: SideId, hooks: &mut dyn Hooks) {
+    let mine = mine(game, side);
+    let orders = game.legal_orders(side, hooks).len();
+    let places: usize = mine.iter().map(|id| moves_of(game, side, *id, hooks)).sum();
+    println!(
+        "{name}: {orders} legal orders for the side to act, {} pieces, {places} places to move to",
+        mine.len()
+    );
+    let mut g = c.benchmark_group(format!("legal orders, {name}"));
+    g.bench_function("Game::legal_orders", |b| {
+        b.iter(|| black_box(game.legal_orders(side, hooks).len()))
+    });
+    g.bench_function(
+        "sum of the moves of its pieces (reach_as / open_moves_as)",
+        |b| {
             b.iter(|| {
                 for id in &mine {
-                    black_box(game.reach_as(side, *id, hooks.as_mut()).is_ok());
+                    black_box(moves_of(game, side, *id, hooks));
                 }
             })
-        });
-        g.finish();
-    }
+        },
+    );
+    g.finish();
 }
 
 /// 200 pieces a side spread over the board: every tenth a scout (full chart), the rest

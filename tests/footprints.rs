@@ -283,3 +283,108 @@ fn terrain_is_paid_for_where_any_part_of_the_bases_passes() {
         run.stderr
     );
 }
+
+const CHARGES: &str = "tests/fixtures/footprints/charges.yaml";
+
+/// Plays `orders` (a `charge-*` file) on the charges scenario.
+fn charge(orders: &str) -> crate::util::Run {
+    grognard(&[
+        "play",
+        CHARGES,
+        "--orders",
+        &format!("tests/fixtures/footprints/charge-{orders}.orders.yaml"),
+    ])
+}
+
+/// The tape measure between `a` and `b` after `orders`.
+fn measured_after(orders: &str, a: &str, b: &str) -> serde_json::Value {
+    let run = grognard(&[
+        "measure",
+        CHARGES,
+        a,
+        b,
+        "--orders",
+        &format!("tests/fixtures/footprints/charge-{orders}.orders.yaml"),
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    json(&run.stdout)
+}
+
+#[test]
+fn a_charge_ends_front_edge_to_the_edge_it_faces() {
+    // t: 6" × 4", facing south at (24", 24"): its front edge runs along y = 26 from x 21
+    // to 27. f (facing north, its front edge 6" south and its centre 2" east of t's) ends
+    // with its front edge's centre on t's: centre (24", 26" + 2"), turned to face north.
+    let run = charge("front");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("f moved (26\", 34\") → (24\", 28\")"),
+        "{}",
+        run.stdout
+    );
+    let m = measured_after("front", "f", "t");
+    assert_eq!(m["distance"], 0.0);
+    assert_eq!(m["arc_of_b_from_a"], "front");
+    assert_eq!(m["arc_of_a_from_b"], "front");
+}
+
+#[test]
+fn a_charge_on_a_flank_or_the_rear_meets_that_edge() {
+    // t faces south, so its right flank is the western edge (x = 21) and its left the
+    // eastern (x = 27). l ends 2" west of it facing east, r 2" east facing west.
+    let run = charge("flanks");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("l moved (13\", 23\") → (19\", 24\")"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("r moved (35\", 25\") → (29\", 24\")"),
+        "{}",
+        run.stdout
+    );
+    // Each now has t dead ahead, touching. (Its 6" front overhangs t's 4" flank by an inch
+    // either way, into t's front and rear regions: judged from the edges, t has it in
+    // front, as any unit reaching past its front edge.)
+    for unit in ["l", "r"] {
+        let m = measured_after("flanks", unit, "t");
+        assert_eq!(m["distance"], 0.0, "{unit}");
+        assert_eq!(m["arc_of_b_from_a"], "front", "{unit}");
+        assert_eq!(m["arc_of_a_from_b"], "front", "{unit}");
+    }
+    // b, behind t, meets its rear edge (y = 22), facing south.
+    let run = charge("rear");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("b moved (24\", 14\") → (24\", 20\")"),
+        "{}",
+        run.stdout
+    );
+    let m = measured_after("rear", "b", "t");
+    assert_eq!(m["distance"], 0.0);
+    assert_eq!(m["arc_of_a_from_b"], "rear");
+}
+
+#[test]
+fn a_charge_with_no_room_to_make_contact_is_refused_and_changes_nothing() {
+    let run = charge("blocked");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            "charge-blocked.orders.yaml:4:5: refused: k cannot reach contact with u: k's bases would overlap z's"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("k moved"), "{}", run.stdout);
+    // A ruleset may ask for contact only where there is something to contact, on a table.
+    let bad = grognard(&["validate", "tests/fixtures/footprints/charge-bad.yaml"]);
+    assert_eq!(bad.code, 1, "{}", bad.stdout);
+    let out = format!("{}{}", bad.stdout, bad.stderr);
+    assert!(
+        out.contains("charge-bad.yaml:9:14: `contact: true` needs a target to contact"),
+        "{out}"
+    );
+}

@@ -173,7 +173,7 @@ function bp.moved(game, u, path, facing)
   local objective = objective_of(game, c)
   if objective then
     local ox, oy = game:position(objective)
-    local before = math.sqrt((from.x - ox) ^ 2 + (from.y - oy) ^ 2)
+    local before = game:distance_from(u, from.x, from.y, facing, objective)
     local closer = game:distance(u, objective) < before - 0.001
     if game:flag(c, "assault_new") and not is_skirmisher(game, u)
       and game:arc_at(to.x, to.y, now_facing, ox, oy) ~= "front" then
@@ -197,8 +197,7 @@ function bp.moved(game, u, path, facing)
     and game:distance(c, u) > game:setting("command_range") + 0.001 then
     -- Hold: infantry close with the enemy only within command range of their brigadier.
     for _, e in ipairs(enemies(game, u)) do
-      local ex, ey = game:position(e)
-      local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+      local before = game:distance_from(u, from.x, from.y, facing, e)
       if game:distance(u, e) < before - 0.001 and threatens(game, e, u) then
         error(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
           .. game:setting("command_range") .. " inches) of " .. game:name(c)
@@ -248,7 +247,7 @@ function bp.moved(game, u, path, facing)
   local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
   for _, e in ipairs(enemies(game, u)) do
     local ex, ey = game:position(e)
-    local before = math.sqrt((from.x - ex) ^ 2 + (from.y - ey) ^ 2)
+    local before = game:distance_from(u, from.x, from.y, facing, e)
     local after = game:distance(u, e)
     if ex and after < before - 0.001 then
       -- Units must face an enemy to move toward it (Reading: a move heading toward the

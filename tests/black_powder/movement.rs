@@ -263,6 +263,24 @@ fn shaken_units_of_a_broken_brigade_keep_8_inches_from_the_enemy() {
 }
 
 #[test]
+fn a_step_back_from_bases_is_not_a_move_closer() {
+    // 003 Brigade morale, Broken, measured from the edges of bases: bs (shaken, its brigade
+    // broken) stands 5.46" from the southern flank of red's battery (three 60 mm bases,
+    // 7.09" of them running north–south as it faces east; its centre is 9" away), inside
+    // the 7.92" limit and out of the battery's front zone. Stepping 0.3" straight back
+    // leaves it 5.76" from the bases: farther than it was, so not a move closer, though
+    // nearer than the battery's centre was at the start. A step toward it is refused.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: bs, side: blue, type: line_infantry, at: [30, 19], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: rb, side: red, type: foot_battery, at: [30, 10], facing: 0, mode: unlimbered, attributes: { brigade: 1, gun: 5, nation: 2 } }\n";
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    assert!(flag(&t, "bs", "brigade_broken"));
+    let no = refused(move_to(&mut t, "blue", "bs", 30.0, 18.8));
+    assert!(no.message.contains("broken brigade"), "{}", no.message);
+    move_to(&mut t, "blue", "bs", 30.0, 19.3).expect("straight back, away from the bases");
+    assert_eq!(at(&t, "bs"), (30.0, 19.3));
+}
+
+#[test]
 fn hand_hauled_guns_move_once_not_into_a_flank_zone_turning_at_most_45_degrees() {
     // 003 Moving Unlimbered Guns, Hand Haul: one move (6", 3.96" on the table), not in a
     // flank zone, the facing turning at most 45°; the battery still fires (no prolong -1).

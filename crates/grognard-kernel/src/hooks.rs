@@ -399,6 +399,14 @@ pub trait Hooks {
         true
     }
 
+    /// False when no `moved` hook is bound, so [`Hooks::moved_on_table`] never refuses a
+    /// move nor changes anything: an open-table move that passes its own checks is then
+    /// accepted, and the legal-order generator lists it without trying it on a copy. The
+    /// default is the safe answer.
+    fn moved_is_bound(&self) -> bool {
+        true
+    }
+
     /// Asked after every order while a game goes on (`ended` false) and once as it ends
     /// (`ended` true: its last turn is over, or a victory condition of the data ended it),
     /// with the points its victory conditions count per side. `Some` ends the game now with
@@ -454,6 +462,11 @@ impl Hooks for NoHooks {
 
     /// No `stops` hook.
     fn stops_is_bound(&self) -> bool {
+        false
+    }
+
+    /// No `moved` hook.
+    fn moved_is_bound(&self) -> bool {
         false
     }
 }

@@ -484,6 +484,10 @@ pub struct ActionDef {
     /// [`crate::action::Action::Act`] naming anything else is refused.
     #[serde(default)]
     pub intents: Vec<String>,
+    /// True when the actor moves into contact with its target as the action resolves (open
+    /// tables; see [`crate::game::Game::contact_place`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contact: bool,
 }
 
 /// An integer setting a scenario may choose (night, weather...).

@@ -472,6 +472,10 @@ impl Hooks for LuaHooks {
         self.stops.is_some()
     }
 
+    fn moved_is_bound(&self) -> bool {
+        self.moved.is_some()
+    }
+
     fn move_cost(
         &mut self,
         world: &World<'_>,

@@ -342,6 +342,13 @@ impl Game {
                 0,
             );
         }
+        // A charge: the actor is put in contact with its target before the outcome's
+        // effects and the script, which then see the two in contact.
+        if def.contact
+            && let Some(t) = target
+        {
+            self.make_contact(next, events, id, t)?;
+        }
         let effects = def.effects.get(outcome).cloned().unwrap_or_default();
         for effect in &effects {
             self.apply_effect(next, events, effect, id, target, 0);

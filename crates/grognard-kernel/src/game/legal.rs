@@ -227,7 +227,11 @@ impl Game {
             piece.mode,
             piece.moved,
         );
-        let mut tried = |action: Action, out: &mut Vec<Action>, hooks: &mut dyn Hooks| -> bool {
+        let tried = |action: Action,
+                     out: &mut Vec<Action>,
+                     hooks: &mut dyn Hooks,
+                     scratch: &mut crate::state::State|
+         -> bool {
             let ok = self.accepts(side, &action, hooks, scratch);
             if ok {
                 out.push(action);
@@ -250,17 +254,12 @@ impl Game {
                         }
                     }
                     Ok(Reach::Radius(radius)) => {
-                        for (to, facing) in self.open_candidates(side, id, radius) {
-                            tried(
-                                Action::MoveTo {
-                                    piece: id,
-                                    to,
-                                    facing,
-                                },
-                                out,
-                                hooks,
-                            );
-                        }
+                        let moves = self.table_moves(side, id, radius, hooks, Some(scratch));
+                        out.extend(moves.into_iter().map(|(to, facing)| Action::MoveTo {
+                            piece: id,
+                            to,
+                            facing,
+                        }));
                     }
                     Err(_) => {}
                 }
@@ -287,12 +286,12 @@ impl Game {
                 if self.rules.spread.is_some() {
                     for to in &near {
                         if self.check_extend(&self.state, side, id, *to).is_ok() {
-                            tried(Action::Extend { piece: id, to: *to }, out, hooks);
+                            tried(Action::Extend { piece: id, to: *to }, out, hooks, scratch);
                         }
                     }
                 }
                 if matches!(place, Place::Spread(_)) {
-                    tried(Action::Gather { piece: id }, out, hooks);
+                    tried(Action::Gather { piece: id }, out, hooks, scratch);
                 }
                 if self.rules.piece_type(kind).is_some_and(|t| t.dummy) {
                     // A redeployment that passes its checks always happens (see
@@ -319,6 +318,7 @@ impl Game {
                         },
                         out,
                         hooks,
+                        scratch,
                     );
                 }
             } else {
@@ -334,6 +334,7 @@ impl Game {
                         },
                         out,
                         hooks,
+                        scratch,
                     )
                 {
                     out.extend(rest.iter().map(|f| Action::Face {
@@ -350,7 +351,7 @@ impl Game {
                 // Past its own checks, only stacking or a hook refuses a change: only
                 // changes that pass them are tried.
                 if m != mode && self.check_mode(&self.state, side, id, m).is_ok() {
-                    tried(Action::Mode { piece: id, mode: m }, out, hooks);
+                    tried(Action::Mode { piece: id, mode: m }, out, hooks, scratch);
                 }
             }
         }
@@ -400,7 +401,7 @@ impl Game {
                         target,
                         intent: intent.clone(),
                     };
-                    tried(action, out, hooks);
+                    tried(action, out, hooks, scratch);
                 }
             }
         }
@@ -414,6 +415,88 @@ impl Game {
         (0..rows)
             .flat_map(|r| (0..cols).map(move |c| Cell::new(c, r)))
             .collect()
+    }
+
+    /// The open-table moves `id` can make now, on this game (a probe): the candidates of
+    /// [`Self::open_candidates`] within `radius` that pass the move's own checks
+    /// ([`Self::check_move_to`]: terrain crossed, footprint clear and on the table, the
+    /// allowance, the enemy's zones). Past them a move always happens unless the ruleset's
+    /// `moved` hook refuses it, so each is tried on `scratch` (a copy of this state made
+    /// when none is given) only when that hook is bound. A piece that may not move at all
+    /// is ruled out once, before any candidate.
+    pub(super) fn table_moves(
+        &self,
+        side: SideId,
+        id: PieceId,
+        radius: Cost,
+        hooks: &mut dyn Hooks,
+        scratch: Option<&mut crate::state::State>,
+    ) -> Vec<(Point, Option<Angle>)> {
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return Vec::new();
+        };
+        if self.check_may_move_on_table(piece).is_err() {
+            return Vec::new();
+        }
+        let mut owned = None;
+        let mut scratch = match (hooks.moved_is_bound(), scratch) {
+            (false, _) => None,
+            (true, Some(s)) => Some(s),
+            (true, None) => Some(owned.insert(self.state.clone())),
+        };
+        let mut out = self.open_candidates(side, id, radius);
+        out.retain(|&(to, facing)| {
+            self.check_move_to(&self.state, side, id, to, facing)
+                .is_ok()
+                && scratch.as_deref_mut().is_none_or(|scratch| {
+                    let action = Action::MoveTo {
+                        piece: id,
+                        to,
+                        facing,
+                    };
+                    self.accepts(side, &action, hooks, scratch)
+                })
+        });
+        out
+    }
+
+    /// Where `id` can move on an open table now, as its own side can judge it: the
+    /// open-table counterpart of [`Self::reach_as`], and the moves
+    /// [`Self::legal_orders`] lists for it (each a place and the facing the move gives,
+    /// `None` keeping the piece's own). On a continuous table the places are a bounded
+    /// candidate set ([`OPEN_HEADINGS`]), each judged by every rule a move is held to,
+    /// hooks included. Empty on a grid.
+    ///
+    /// # Errors
+    /// As [`Self::reach_as`].
+    pub fn open_moves_as(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Vec<(Point, Option<Angle>)>, crate::action::Refusal> {
+        if self
+            .state
+            .pieces
+            .get(id.index())
+            .is_none_or(|p| p.side != side)
+        {
+            return Err(crate::action::Refusal::new(
+                crate::action::RefusalKind::BadPiece,
+                format!("piece #{} is not one of your pieces", id.0),
+            ));
+        }
+        let owned;
+        let probe = if self.sighting().is_some() {
+            owned = self.probe(side);
+            &owned
+        } else {
+            self
+        };
+        match probe.reach_in(&probe.state, id, hooks)? {
+            Reach::Radius(radius) => Ok(probe.table_moves(side, id, radius, hooks, None)),
+            Reach::Cells(_) => Ok(Vec::new()),
+        }
     }
 
     /// The open-table moves tried for one piece (see [`OPEN_HEADINGS`]).

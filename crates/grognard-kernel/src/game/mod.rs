@@ -30,6 +30,7 @@
 mod actions;
 mod bases;
 mod commands;
+mod contact;
 mod deploy;
 mod knowledge;
 mod legal;

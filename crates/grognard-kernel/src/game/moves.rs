@@ -12,7 +12,21 @@ use crate::piece::Place;
 use crate::rules::{Effect, Who};
 
 use super::Game;
+use crate::piece::Piece;
 use crate::state::State;
+
+/// An open-table move that has passed its checks ([`Game::check_move_to`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TableMove {
+    /// Where the piece starts.
+    from: Point,
+    /// Its facing at the end.
+    facing: Angle,
+    /// What the move costs (rule inches as measured on this table).
+    cost: Cost,
+    /// The move enters an enemy's threatened zone, where it stops.
+    stops: bool,
+}
 
 impl Game {
     pub(super) fn do_move(
@@ -374,16 +388,24 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn do_move_to(
+    /// The checks an open-table move must pass, on `state` as it stands: the piece's own,
+    /// not yet moved (or with a move left on the move counter), the end on the table with
+    /// its whole footprint clear of others, the terrain crossed (under any part of the
+    /// bases), the allowance, and the enemy's zones and closest approach. Past them a move
+    /// always happens; only the ruleset's `moved` hook may still refuse it, so the
+    /// legal-order generator tries on a copy only when that hook is bound.
+    ///
+    /// # Errors
+    /// The refusal `do_move_to` would give.
+    pub(super) fn check_move_to(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         to: Point,
         facing: Option<Angle>,
-    ) -> Result<(), Refusal> {
-        let piece = self.own_piece(next, side, id)?.clone();
+    ) -> Result<TableMove, Refusal> {
+        let piece = self.own_piece(state, side, id)?;
         let Place::Point {
             at: from,
             facing: old,
@@ -394,27 +416,8 @@ impl Game {
                 "this piece is on a grid: give a path of cells",
             ));
         };
-        let allowance = self.allowance(&piece)?;
-        let move_counter = self.rules.open_table.move_counter;
-        if piece.moved {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!("{} has already moved", piece.name),
-            ));
-        }
-        if let Some(c) = move_counter
-            && piece.counter(c) < 1
-        {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "{} has no moves left ({} is {})",
-                    piece.name,
-                    self.rules.counter_name(c),
-                    piece.counter(c)
-                ),
-            ));
-        }
+        let allowance = self.allowance(piece)?;
+        self.check_may_move_on_table(piece)?;
         if !self.board.contains_point(to) {
             return Err(Refusal::new(
                 RefusalKind::BadPath,
@@ -425,15 +428,15 @@ impl Game {
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
         let mut cost = self
-            .footprint_move_cost(&piece, (from, old), (to, new_facing))
+            .footprint_move_cost(piece, (from, old), (to, new_facing))
             .unwrap_or_else(|| open::move_cost(from, to));
-        self.check_footprint_fits(next, &piece, (to, new_facing), piece.mode)?;
+        self.check_footprint_fits(state, piece, (to, new_facing), piece.mode)?;
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         // The areas the move passes through: along the centre's line, and for bases along
         // each corner's line too (from where it starts to where it ends), each area once.
         let mut lines = vec![(from, to)];
-        if let Some(f) = self.footprint_in(&piece, piece.mode) {
+        if let Some(f) = self.footprint_in(piece, piece.mode) {
             let (a, b) = (f.place(from, old), f.place(to, new_facing));
             lines.extend(a.corners.into_iter().zip(b.corners));
         }
@@ -467,7 +470,64 @@ impl Game {
                 ),
             ));
         }
-        let approach = self.check_open_approach(next, &piece, (from, new_facing), to)?;
+        let approach = self.check_open_approach(state, piece, (from, new_facing), to)?;
+        Ok(TableMove {
+            from,
+            facing: new_facing,
+            cost,
+            stops: approach.entered_zone,
+        })
+    }
+
+    /// Whether `piece` may make an open-table move at all now: it has not moved, or (with
+    /// a move counter) it has a move left. The first of [`Self::check_move_to`]'s checks
+    /// that depends on the piece alone, so the generator asks it once per piece.
+    ///
+    /// # Errors
+    /// The refusal `do_move_to` would give.
+    pub(super) fn check_may_move_on_table(&self, piece: &Piece) -> Result<(), Refusal> {
+        if piece.moved {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} has already moved", piece.name),
+            ));
+        }
+        if let Some(c) = self.rules.open_table.move_counter
+            && piece.counter(c) < 1
+        {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "{} has no moves left ({} is {})",
+                    piece.name,
+                    self.rules.counter_name(c),
+                    piece.counter(c)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn do_move_to(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+    ) -> Result<(), Refusal> {
+        let TableMove {
+            from,
+            facing: new_facing,
+            cost,
+            stops,
+        } = self.check_move_to(next, side, id, to, facing)?;
+        let old = match next.pieces.get(id.index()).map(|p| &p.place) {
+            Some(Place::Point { facing, .. }) => *facing,
+            _ => new_facing,
+        };
+        let move_counter = self.rules.open_table.move_counter;
         for p in &mut next.pieces {
             if p.id == id {
                 p.place = Place::Point {
@@ -476,7 +536,7 @@ impl Game {
                 };
                 // With a move counter, a piece moves again until the counter runs out or
                 // it stops in an enemy's threatened zone.
-                p.moved = move_counter.is_none() || approach.entered_zone;
+                p.moved = move_counter.is_none() || stops;
                 p.attached_to = None;
             } else if p.attached_to == Some(id) {
                 p.place = Place::Point {

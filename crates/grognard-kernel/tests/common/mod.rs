@@ -298,6 +298,7 @@ pub fn rules(geo: Geo) -> Rules {
             scripted: false,
             repeats: false,
             intents: Vec::new(),
+            contact: false,
         }],
         settings: vec![],
         options: vec![],

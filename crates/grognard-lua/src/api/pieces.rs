@@ -300,6 +300,33 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     game.set(
+        "distance_from",
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, u, x, y, facing, e): (Table, Value, f64, f64, f64, Value)| {
+                let world = cx.world;
+                let (u, e) = (piece(world, &u)?, piece(world, &e)?);
+                if !facing.is_finite() {
+                    return Err(mlua::Error::runtime("a facing must be a number of degrees"));
+                }
+                let facing = grognard_kernel::geometry::open::Angle::new(
+                    (facing * 10.0).round().rem_euclid(3600.0) as i32,
+                );
+                let at = table_point(x, y)?;
+                let theirs = grognard_kernel::game::placed_on(world.rules, e);
+                // `u` as it would stand at (x, y) facing `facing`, in its mode now.
+                let mine = match grognard_kernel::game::footprint_of(world.rules, u, u.mode) {
+                    Some(f) => f.place(at, facing),
+                    None => grognard_kernel::geometry::footprint::Placed::point(at),
+                };
+                Ok(theirs.map(|t| mine.distance(&t).0 as f64 / 1000.0))
+            },
+        )?,
+    )?;
+    game.set(
         "footprint",
         method(
             lua,

@@ -676,7 +676,23 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             if let Some(script) = &v.script {
                 check_binding(&mut cx, script, &script_names);
             }
+            let contact = v.contact.as_ref().is_some_and(|c| c.value);
+            if let Some(c) = v.contact.as_ref().filter(|c| c.value) {
+                if target == TargetRule::None {
+                    cx.error(
+                        &c.location,
+                        "`contact: true` needs a target to contact (`target: enemy` or `friend`)",
+                    );
+                } else if spec.geometry.kind.value != "open" {
+                    cx.error(
+                        &c.location,
+                        "`contact: true` is for open tables (`geometry: { kind: open }`), where \
+                         units stand on bases; on a grid, units in adjacent cells are in contact",
+                    );
+                }
+            }
             ActionDef {
+                contact,
                 scripted: v.script.is_some(),
                 repeats: v.repeats,
                 intents: v.intents.iter().map(|i| i.value.clone()).collect(),

@@ -749,6 +749,9 @@ pub struct ActionSpec {
     /// What an order of it may say it is for (`intent:` in orders files): `[charge,
     /// unlimber]`. Chart inputs read them with `from: intent NAME`.
     pub intents: Vec<Located<String>>,
+    /// True when the actor moves into contact with its target as the action resolves (open
+    /// tables): the engine puts its front edge against the target's edge facing it.
+    pub contact: Option<Located<bool>>,
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.

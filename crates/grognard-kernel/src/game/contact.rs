@@ -1,0 +1,197 @@
+//! Contact on the open table (issue 21): an action declared with `contact: true` (a charge)
+//! ends with the actor's front edge against the edge of its target that faces it, and the
+//! engine puts it there.
+//!
+//! The construction, documented in docs/ruleset-format.md ("Contact"):
+//! - the target's edge facing the actor is the edge of the arc the actor stands in, judged
+//!   from the target's edges as every arc is
+//!   ([`Placed::arc`](crate::geometry::footprint::Placed::arc)): the front edge, the rear
+//!   edge, or the left or right flank edge (left or right by the side of the target's
+//!   centre line the actor's centre is on);
+//! - the actor turns to face straight into that edge (the edge's outward direction,
+//!   reversed) and stands with the centre of its front edge on the centre of that edge;
+//! - a piece without a footprint is a point: its point is its front edge's centre, and as
+//!   a target its one point is every edge's centre.
+//!
+//! The placement must leave the actor's whole footprint on the table and clear of every
+//! unit but the target; otherwise the action is refused and nothing changes. It is not a
+//! move: the action's own range says how far a charge reaches, and no allowance, terrain
+//! cost or zone applies to it.
+
+use crate::action::{Event, Refusal, RefusalKind};
+use crate::geometry::Arc;
+use crate::geometry::footprint::Footprint;
+use crate::geometry::open::{self, Angle, Len, Point};
+use crate::ids::PieceId;
+use crate::piece::{Piece, Place};
+use crate::state::State;
+
+use super::Game;
+
+/// The midpoint of `a` and `b`, rounded toward negative infinity to the thou.
+fn midpoint(a: Point, b: Point) -> Point {
+    Point::new(
+        Len((a.x.0 + b.x.0).div_euclid(2)),
+        Len((a.y.0 + b.y.0).div_euclid(2)),
+    )
+}
+
+impl Game {
+    /// Where `actor` stands in contact with `target`, in `state`: its centre and facing
+    /// (see the module docs). `None` when either is not on the open table.
+    #[must_use]
+    pub fn contact_place(
+        &self,
+        state: &State,
+        actor: PieceId,
+        target: PieceId,
+    ) -> Option<(Point, Angle)> {
+        let a = state.pieces.get(actor.index())?;
+        let t = state.pieces.get(target.index())?;
+        let (
+            Place::Point { at: a_at, .. },
+            Place::Point {
+                at: t_at,
+                facing: t_facing,
+            },
+        ) = (&a.place, &t.place)
+        else {
+            return None;
+        };
+        let (a_at, t_at, t_facing) = (*a_at, *t_at, *t_facing);
+        let theirs = super::placed_on(&self.rules, t)?;
+        let mine = super::placed_on(&self.rules, a)?;
+        let [fl, fr, rr, rl] = theirs.corners;
+        // The edge facing the actor: its centre and the direction pointing out of it.
+        let (edge, out) = match theirs.arc(t_facing, &mine, self.rules.arcs) {
+            Arc::Front | Arc::Same => (midpoint(fl, fr), t_facing),
+            Arc::Rear => (midpoint(rr, rl), t_facing.opposite()),
+            Arc::Flank => {
+                // Right of the centre line: a bearing from the target less than half a
+                // turn clockwise of its facing (the kernel's angles turn clockwise).
+                let relative =
+                    (open::bearing(t_at, a_at).tenths() - t_facing.tenths()).rem_euclid(3600);
+                if relative < 1800 {
+                    (midpoint(fr, rr), t_facing.turned(Angle(900)))
+                } else {
+                    (midpoint(rl, fl), t_facing.turned(Angle(-900)))
+                }
+            }
+        };
+        let depth = self
+            .footprint_in(a, a.mode)
+            .unwrap_or(Footprint::POINT)
+            .depth;
+        let facing = out.opposite();
+        let mut at = open::advance(edge, out, Len(depth.0 / 2));
+        // Rounding to the thou can leave the two a thou inside each other: step out along
+        // the edge's direction until they only touch.
+        if let Some(f) = self.footprint_in(a, a.mode) {
+            for _ in 0..4 {
+                if !f.place(at, facing).overlaps(&theirs) {
+                    break;
+                }
+                at = open::advance(at, out, Len(1));
+            }
+        }
+        Some((at, facing))
+    }
+
+    /// Puts `actor` in contact with `target` (see the module docs), with the events a move
+    /// and a turn give; the pieces it carries go with it.
+    ///
+    /// # Errors
+    /// The place is off the table or overlaps a unit other than the target (the caller's
+    /// state is then left as it was).
+    pub(super) fn make_contact(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        actor: PieceId,
+        target: PieceId,
+    ) -> Result<(), Refusal> {
+        let names = |s: &State| {
+            let name = |id: PieceId| {
+                s.pieces
+                    .get(id.index())
+                    .map_or_else(String::new, |p| p.name.clone())
+            };
+            (name(actor), name(target))
+        };
+        let Some((to, facing)) = self.contact_place(next, actor, target) else {
+            let (a, t) = names(next);
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{a} cannot contact {t}: both must stand on the open table"),
+            ));
+        };
+        let piece: Piece = next
+            .pieces
+            .get(actor.index())
+            .cloned()
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "no such piece"))?;
+        let Place::Point {
+            at: from,
+            facing: old,
+        } = piece.place
+        else {
+            return Err(Refusal::new(RefusalKind::BadPath, "the piece is on a grid"));
+        };
+        // Clear of every unit but the target: the check a move's end makes, with the
+        // target set aside.
+        let mut without_target = next.clone();
+        if let Some(t) = without_target.pieces.get_mut(target.index()) {
+            t.place = Place::Off;
+        }
+        if self.footprint_in(&piece, piece.mode).is_some() {
+            let fits = self.check_footprint_fits(&without_target, &piece, (to, facing), piece.mode);
+            if let Err(r) = fits {
+                let (a, t) = names(next);
+                return Err(Refusal::new(
+                    r.kind,
+                    format!("{a} cannot reach contact with {t}: {}", r.message),
+                ));
+            }
+        } else if !self.board.contains_point(to) {
+            let (a, t) = names(next);
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{a} cannot reach contact with {t}: {to} is off the table"),
+            ));
+        }
+        for p in &mut next.pieces {
+            if p.id == actor || p.attached_to == Some(actor) {
+                p.place = Place::Point { at: to, facing };
+            }
+        }
+        if to != from {
+            events.push(Event::MovedOnTable {
+                piece: actor,
+                from,
+                to,
+                cost: open::move_cost(from, to),
+            });
+        }
+        if facing != old {
+            events.push(Event::Faced {
+                piece: actor,
+                facing: facing.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::midpoint;
+    use crate::geometry::open::{Len, Point};
+
+    #[test]
+    fn midpoints_round_down() {
+        assert_eq!(
+            midpoint(Point::new(Len(0), Len(-1)), Point::new(Len(3), Len(0))),
+            Point::new(Len(1), Len(-1))
+        );
+    }
+}
