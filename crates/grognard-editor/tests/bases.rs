@@ -2,6 +2,8 @@
 //! (egui_kittest, no display): units drawn as their footprints to scale, the tape measure on
 //! hover, and dragging or turning a base, with the kernel judging every move.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
@@ -88,25 +90,9 @@ fn footprint(h: &Harness<'_, EditorApp>, name: &str) -> Footprint {
         .expect("the type has bases in this mode")
 }
 
-/// Presses at `from`, moves the pointer to `to` in a few steps and lets go.
+/// Drags from `from` to `to` ([`common::drag`]) and lets the editor settle.
 fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    h.event(egui::Event::PointerMoved(from));
-    h.event(button(from, true));
-    h.step();
-    for i in 1..=6 {
-        h.event(egui::Event::PointerMoved(
-            from + (to - from) * (i as f32 / 6.0),
-        ));
-        h.step();
-    }
-    h.event(button(to, false));
-    h.step();
+    common::drag(h, from, to);
     h.run();
 }
 

@@ -3,6 +3,8 @@
 //! bounded; the server holds the truth, and what the editor shows is checked against what
 //! the server's HTTP API gives the same seat.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -10,10 +12,14 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use grognard_editor::app::{order_text, phase_line};
+use grognard_editor::app::{move_to_order, order_text, phase_line};
 use grognard_editor::remote::{Link, Problem, seat_pieces};
 use grognard_editor::{Command, EditorApp, Options, Saved};
 use grognard_kernel::geometry::Cell;
+use grognard_kernel::geometry::open::{Angle, Point};
+use grognard_kernel::ids::PieceId;
+use grognard_kernel::piece::{Piece, Place};
+use grognard_rules::model::OrderSpec;
 use grognard_server::bundle;
 use grognard_server::client::Client;
 use grognard_server::protocol::{Created, SeatState};
@@ -21,6 +27,12 @@ use grognard_server::protocol::{Created, SeatState};
 const SCENARIO: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../examples/square-blocks.yaml"
+);
+
+/// The open-table drill: every unit has bases.
+const DRILL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../examples/drill-open.yaml"
 );
 
 /// The longest any one wait lasts.
@@ -206,12 +218,8 @@ fn a_joined_seat_shows_the_servers_view_and_an_order_given_comes_back() {
     assert_eq!(served.view("french").view, truth.view);
 }
 
-/// Clicks the remote board at a cell's centre.
-fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
-    let pos = h
-        .state()
-        .remote_cell_on_screen(c)
-        .expect("the board is drawn");
+/// Clicks the remote board at a screen position.
+fn click_at(h: &mut Harness<'_, EditorApp>, pos: egui::Pos2) {
     for pressed in [true, false] {
         h.event(egui::Event::PointerMoved(pos));
         h.event(egui::Event::PointerButton {
@@ -223,6 +231,34 @@ fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
         h.step();
     }
     h.run_steps(2);
+}
+
+/// Clicks the remote board at a cell's centre.
+fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
+    let pos = h
+        .state()
+        .remote_cell_on_screen(c)
+        .expect("the board is drawn");
+    click_at(h, pos);
+}
+
+/// Where a point of the remote open table (inches) was on screen in the last frame.
+fn table_at(h: &Harness<'_, EditorApp>, x: f32, y: f32) -> egui::Pos2 {
+    h.state()
+        .remote_table_on_screen(x, y)
+        .expect("the table is drawn")
+}
+
+/// One of the seat's own pieces as a state from the server shows it.
+fn own_piece(state: &SeatState, name: &str) -> Piece {
+    let piece = state.view["view"]["own"]
+        .as_array()
+        .expect("own pieces")
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is one of the seat's pieces"))
+        .clone();
+    serde_json::from_value(piece).expect("a piece")
 }
 
 #[test]
@@ -266,15 +302,7 @@ fn on_the_remote_board_a_click_picks_a_piece_and_a_click_on_a_cell_moves_it() {
     wait_for(&mut h, "the move's answer", |app| {
         orders_seen(app) == Some(truth.status.orders + 1)
     });
-    let after = served.view("french");
-    let scout = after.view["view"]["own"]
-        .as_array()
-        .expect("own pieces")
-        .iter()
-        .find(|p| p["name"] == "scout1")
-        .expect("scout1")
-        .clone();
-    let moved: grognard_kernel::piece::Piece = serde_json::from_value(scout).expect("a piece");
+    let moved = own_piece(&served.view("french"), "scout1");
     assert_eq!(moved.place.cell(), Some(Cell::new(5, 5)));
 }
 
@@ -555,33 +583,14 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
 
 #[test]
 fn on_the_remote_open_table_the_tape_measure_reads_from_the_seats_view() {
-    let scenario = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/drill-open.yaml"
-    );
-    let served = Served::of(scenario);
+    let served = Served::of(DRILL);
     let mut h = harness(Options::default());
     joined(&mut h, &served, "blue");
     // Select b1 (at 12", 30"), then hover r1 (at 14", 8").
-    let at = |h: &Harness<'_, EditorApp>, x, y| {
-        h.state()
-            .remote_table_on_screen(x, y)
-            .expect("the table is drawn")
-    };
-    let pos = at(&h, 12.0, 30.0);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerMoved(pos));
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.step();
-    }
-    h.run_steps(2);
+    let pos = table_at(&h, 12.0, 30.0);
+    click_at(&mut h, pos);
     assert!(h.state().remote_measurement().is_none());
-    let pos = at(&h, 14.0, 8.0);
+    let pos = table_at(&h, 14.0, 8.0);
     h.event(egui::Event::PointerMoved(pos));
     h.run_steps(3);
     let m = h
@@ -591,7 +600,7 @@ fn on_the_remote_open_table_the_tape_measure_reads_from_the_seats_view() {
         .clone();
     // The same reading the kernel gives in the game itself (no hidden facts in this
     // drill: blue sees r1 as it is).
-    let s = grognard_rules::load::load_scenario(Path::new(scenario), None).expect("loads");
+    let s = grognard_rules::load::load_scenario(Path::new(DRILL), None).expect("loads");
     let g = s
         .start(None, &[], &mut grognard_kernel::hooks::NoHooks)
         .expect("starts");
@@ -604,4 +613,184 @@ fn on_the_remote_open_table_the_tape_measure_reads_from_the_seats_view() {
     assert_eq!(m.from_sees, g.clear_sight(g.state(), b1, r1));
     assert!(m.edge_to_edge);
     assert!(m.text[0].starts_with("b1 → r1: "), "{:?}", m.text);
+}
+
+/// Where a piece stands on the open table, and which way it faces.
+fn on_table(p: &Piece) -> (Point, Angle) {
+    match p.place {
+        Place::Point { at, facing } => (at, facing),
+        _ => panic!("{} is on the table", p.name),
+    }
+}
+
+/// The id the remote board draws one of the seat's pieces by.
+fn drawn_id(h: &Harness<'_, EditorApp>, name: &str) -> PieceId {
+    h.state()
+        .remote_pieces()
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} is drawn"))
+        .id
+}
+
+/// The orders the server's game has applied, from the referee's save.
+fn logged_orders(served: &Served) -> Vec<OrderSpec> {
+    let save = served
+        .client
+        .save(&served.created.game, &served.token("referee"))
+        .expect("the referee's save");
+    serde_json::from_value(save["orders"].clone()).expect("the save's orders")
+}
+
+#[test]
+fn on_the_remote_open_table_a_base_dragged_to_a_legal_place_is_moved_by_the_server() {
+    let served = Served::of(DRILL);
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "blue");
+    let before = served.view("blue");
+    assert_eq!(before.status.to_act, ["blue"]);
+    // Select b1 (at 12", 30", facing north): it may be dragged, and the panel says how.
+    let pos = table_at(&h, 12.0, 30.0);
+    click_at(&mut h, pos);
+    let b1 = drawn_id(&h, "b1");
+    assert_eq!(h.state().remote_draggable(), Some(b1));
+    assert!(
+        h.query_by_label_contains("Drag the selected piece's base")
+            .is_some()
+    );
+    // Drag it by its base 3" ahead; the drop is sent and the server's answer comes back.
+    let (from, to) = (table_at(&h, 12.0, 30.0), table_at(&h, 12.0, 27.0));
+    common::drag(&mut h, from, to);
+    wait_for(&mut h, "the moved base", |app| {
+        orders_seen(app) == Some(before.status.orders + 1)
+    });
+    // The server's game has b1 there, facing as before.
+    let after = served.view("blue");
+    let (at, facing) = on_table(&own_piece(&after, "b1"));
+    assert!(
+        (at.x.0 - 12_000).abs() <= 20 && (at.y.0 - 27_000).abs() <= 20,
+        "{at:?}"
+    );
+    assert_eq!(facing, Angle::NORTH, "a plain drag keeps the facing");
+    // The seat draws the state it was sent: b1 where the server put it.
+    let drawn = h
+        .state()
+        .remote_pieces()
+        .iter()
+        .find(|p| p.id == b1)
+        .expect("b1 is drawn")
+        .place
+        .clone();
+    assert_eq!(drawn, Place::Point { at, facing });
+    assert!(h.state().remote().and_then(|s| s.problem()).is_none());
+    // The order is in the game's log, in the words the seat sent it.
+    let drop = grognard_editor::board::BaseDrop {
+        piece: b1,
+        to: at,
+        facing: None,
+    };
+    let logged = logged_orders(&served);
+    assert_eq!(logged.last(), Some(&move_to_order("blue", "b1", &drop)));
+    assert_eq!(logged.len() as u64, before.status.orders + 1);
+}
+
+#[test]
+fn on_the_remote_open_table_a_drop_the_rules_refuse_shows_the_servers_words() {
+    let served = Served::of(DRILL);
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "blue");
+    let before = served.view("blue");
+    let pos = table_at(&h, 12.0, 30.0);
+    click_at(&mut h, pos);
+    let refusal = |app: &EditorApp| match app.remote().and_then(|s| s.problem()) {
+        Some(Problem::Refused(m)) => Some(m.clone()),
+        _ => None,
+    };
+    // Onto b2's bases (cavalry at 30", 30").
+    let (from, to) = (table_at(&h, 12.0, 30.0), table_at(&h, 25.0, 30.0));
+    common::drag(&mut h, from, to);
+    wait_for(&mut h, "the refusal", |app| refusal(app).is_some());
+    let overlap = refusal(h.state()).expect("refused");
+    assert!(
+        overlap.contains("b1's bases would overlap b2's"),
+        "{overlap}"
+    );
+    frames(&mut h);
+    assert!(
+        h.query_by_label(&overlap).is_some(),
+        "the tab shows {overlap}"
+    );
+    // Too far: 13" ahead, with 12" to move.
+    let (from, to) = (table_at(&h, 12.0, 30.0), table_at(&h, 12.0, 17.0));
+    common::drag(&mut h, from, to);
+    wait_for(&mut h, "the second refusal", |app| {
+        refusal(app).is_some_and(|m| m != overlap)
+    });
+    let far = refusal(h.state()).expect("refused");
+    assert!(
+        far.starts_with("refused: ") && far.contains("but b1 has 12\" in line mode"),
+        "{far}"
+    );
+    frames(&mut h);
+    assert!(h.query_by_label(&far).is_some(), "the tab shows {far}");
+    // Nothing moved, on the server or on the seat's board.
+    let after = served.view("blue");
+    assert_eq!(after.status.orders, before.status.orders);
+    assert_eq!(after.view, before.view);
+    assert_eq!(
+        on_table(&own_piece(&after, "b1")),
+        (Point::inches(12, 30), Angle::NORTH)
+    );
+    let b1 = drawn_id(&h, "b1");
+    let drawn = h.state().remote_pieces().iter().find(|p| p.id == b1);
+    assert_eq!(
+        drawn.map(|p| p.place.clone()),
+        Some(Place::Point {
+            at: Point::inches(12, 30),
+            facing: Angle::NORTH
+        })
+    );
+    assert!(logged_orders(&served).is_empty());
+}
+
+#[test]
+fn on_the_remote_open_table_a_seat_not_to_act_drags_nothing() {
+    let served = Served::of(DRILL);
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "red");
+    let before = served.view("red");
+    assert_eq!(before.status.to_act, ["blue"]);
+    // r1 (at 14", 8") is red's own piece, but it is blue's turn: a drag on it pans.
+    let pos = table_at(&h, 14.0, 8.0);
+    click_at(&mut h, pos);
+    assert_eq!(h.state().remote_draggable(), None);
+    assert!(
+        h.query_by_label_contains("Drag the selected piece's base")
+            .is_none()
+    );
+    let pan = h.state().saved.camera.pan;
+    let (from, to) = (table_at(&h, 14.0, 8.0), table_at(&h, 14.0, 11.0));
+    common::drag(&mut h, from, to);
+    frames(&mut h);
+    assert_ne!(h.state().saved.camera.pan, pan, "the board panned");
+    // Nothing was sent: no refusal, no order on the server.
+    frames(&mut h);
+    assert!(h.state().remote().and_then(|s| s.problem()).is_none());
+    let after = served.view("red");
+    assert_eq!(after.status.orders, before.status.orders);
+    assert_eq!(after.view, before.view);
+    // The referee's seat drags nothing either: it picks up no piece, and a drag pans.
+    h.get_by_role_and_label(Role::Button, "Leave").click();
+    h.run_steps(2);
+    joined(&mut h, &served, "referee");
+    let pos = table_at(&h, 12.0, 30.0);
+    click_at(&mut h, pos);
+    assert_eq!(h.state().remote_draggable(), None);
+    let pan = h.state().saved.camera.pan;
+    let (from, to) = (table_at(&h, 12.0, 30.0), table_at(&h, 12.0, 27.0));
+    common::drag(&mut h, from, to);
+    frames(&mut h);
+    assert_ne!(h.state().saved.camera.pan, pan, "the board panned");
+    assert!(h.state().remote().and_then(|s| s.problem()).is_none());
+    assert_eq!(served.view("red").status.orders, before.status.orders);
 }

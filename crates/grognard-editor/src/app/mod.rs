@@ -20,7 +20,7 @@ mod simulate_tab;
 
 pub use commands::{CellOrder, Command, FilePurpose};
 pub use computer::order_text;
-pub use remote_tab::{DEFAULT_SERVER, RemoteForm, phase_line};
+pub use remote_tab::{DEFAULT_SERVER, RemoteForm, move_to_order, phase_line};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -2,8 +2,9 @@
 //! creates a game of the open scenario (starting a server here when asked) and lists each
 //! seat's token; "Join game…" connects to a seat. Joined, the tab shows the board as the
 //! seat sees it, the phase bar, the legal orders (a click sends one), Undo, the chat, and
-//! the seat's view and log as `grognard view` prints them. The connection itself is in
-//! [`crate::remote`].
+//! the seat's view and log as `grognard view` prints them. On an open table, while it is the
+//! seat's turn, its selected piece is dragged (or turned) as on the Play tab and the drop is
+//! sent as a `move_to` order. The connection itself is in [`crate::remote`].
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,12 +12,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use egui::{Color32, RichText};
+use grognard_kernel::board::Surface;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
-use grognard_rules::model::OrderSpec;
+use grognard_kernel::piece::Place;
+use grognard_rules::model::{MoveToSpec, OrderSpec};
 use grognard_server::protocol::{Created, REFEREE, SPECTATOR, SeatState, Table};
 
-use crate::board::{self, BoardScene, DrawPiece, Look, Overlay, Transform};
+use crate::board::{self, BaseDrop, BoardScene, DrawPiece, Look, Overlay, Transform};
 use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
 
 use super::{Command, EditorApp, Tab, order_text, terrain_colors};
@@ -141,6 +144,23 @@ fn order_cell(spec: &OrderSpec) -> Option<Cell> {
     Some(Cell::new(at[0], at[1]))
 }
 
+/// The order a base dropped on the remote table gives: `move_to` its centre's new point
+/// (in inches), with the new facing when it turned. `side` is the seat's side and `piece`
+/// the name its orders use for the piece (an own piece goes by its name).
+#[must_use]
+pub fn move_to_order(side: &str, piece: &str, drop: &BaseDrop) -> OrderSpec {
+    let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+    OrderSpec {
+        side: side.to_owned(),
+        move_to: Some(MoveToSpec {
+            piece: piece.to_owned(),
+            to: [inches(drop.to.x), inches(drop.to.y)],
+            facing: drop.facing.map(|a| f64::from(a.tenths()) / 10.0),
+        }),
+        ..OrderSpec::default()
+    }
+}
+
 /// Terrain colours for a table: the open ruleset's when it is the same ruleset, otherwise
 /// by the terrain's name.
 fn table_colors(table: &Table, open: Option<&grognard_rules::load::Ruleset>) -> Vec<Color32> {
@@ -246,6 +266,35 @@ impl EditorApp {
     #[must_use]
     pub fn remote_measurement(&self) -> Option<&crate::bases::Measurement> {
         self.rt.remote.measure.as_ref()
+    }
+
+    /// The piece the seat may drag on the remote board now: its selected own piece on an
+    /// open table, while the seat is connected and it is its turn. The referee and a
+    /// spectator drag nothing; neither does a side waiting for the other.
+    #[must_use]
+    pub fn remote_draggable(&self) -> Option<PieceId> {
+        let s = self.remote()?;
+        let (table, state, seat) = (s.table()?, s.state()?, s.seat()?);
+        let turn = !state.status.over && state.status.to_act.iter().any(|x| x == seat);
+        let open = matches!(table.board.surface, Surface::Open { .. });
+        if !(s.connected() && turn && open) {
+            return None;
+        }
+        self.remote_side()?;
+        let id = self.rt.remote.selected?;
+        let piece = s.pieces().iter().find(|p| p.id == id)?;
+        (self.remote_own(id) && matches!(piece.place, Place::Point { .. })).then_some(id)
+    }
+
+    /// The order a drop on the remote board sends (`None`: the piece may not be dragged
+    /// now, so nothing is sent).
+    fn remote_drop_order(&self, drop: &BaseDrop) -> Option<OrderSpec> {
+        if self.remote_draggable() != Some(drop.piece) {
+            return None;
+        }
+        let s = self.remote()?;
+        let piece = s.pieces().iter().find(|p| p.id == drop.piece)?;
+        Some(move_to_order(s.seat()?, &piece.name, drop))
     }
 
     /// Takes in what the network brought; called at the start of each frame.
@@ -514,6 +563,11 @@ impl EditorApp {
         self.saved.camera = camera;
         if let Some((click, t)) = result {
             self.rt.remote.transform = Some(t);
+            // A base dropped: the move goes to the server like any listed order, which
+            // answers with the new state or its refusal.
+            if let Some(order) = click.drop.and_then(|d| self.remote_drop_order(&d)) {
+                out.push(Command::RemoteOrder(Box::new(order)));
+            }
             if let Some(c) = click.cell {
                 out.push(Command::RemoteClickCell(c));
             } else if click.piece.is_some() {
@@ -525,6 +579,8 @@ impl EditorApp {
     fn remote_overlay(&self) -> Overlay {
         let mut o = Overlay {
             selected: self.rt.remote.selected,
+            // The same drag as on the Play tab; the server judges the drop.
+            draggable: self.remote_draggable(),
             ..Overlay::default()
         };
         if self.rt.remote.selected.is_none() {
@@ -881,6 +937,13 @@ impl EditorApp {
         let Some(s) = self.remote() else {
             return;
         };
+        if self.remote_draggable().is_some() {
+            ui.label(
+                "Drag the selected piece's base to move it (the wheel turns it as it goes), \
+                 or pull the handle ahead of it to turn it where it stands: the server \
+                 judges the move.",
+            );
+        }
         let listed = self.remote_legal();
         let whose = self
             .remote_selected_name()
