@@ -322,22 +322,15 @@ impl Game {
                     );
                 }
             } else {
-                // With no `faced` hook, a facing change is accepted or refused whatever the
-                // facing chosen (the checks are the piece's: whether it faces, how often it
-                // has turned, what turning costs it), so one trial decides them all.
+                // With no `faced` hook, a facing change that passes its checks always
+                // happens (see `check_face`), and the checks are the piece's (whether it
+                // faces, how often it has turned, what turning costs it), the same whatever
+                // the facing chosen: checked once, listed with no trial.
                 let all: Vec<Facing> = others.collect();
-                if let Some((first, rest)) = all.split_first()
-                    && tried(
-                        Action::Face {
-                            piece: id,
-                            facing: *first,
-                        },
-                        out,
-                        hooks,
-                        scratch,
-                    )
+                if let Some(first) = all.first()
+                    && self.check_face(&self.state, side, id, *first).is_ok()
                 {
-                    out.extend(rest.iter().map(|f| Action::Face {
+                    out.extend(all.iter().map(|f| Action::Face {
                         piece: id,
                         facing: *f,
                     }));

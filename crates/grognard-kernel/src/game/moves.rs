@@ -568,15 +568,22 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn do_face(
+    /// The checks a facing change must pass, on `state` as it stands: the piece is the
+    /// side's, on a grid, of a type that faces, the facing exists, and it has a turn left
+    /// that it can pay for ([`Self::check_turn`]). Past them a facing change always happens
+    /// unless the ruleset's `faced` hook refuses it, so without that hook the legal-order
+    /// generator lists every other facing of a piece that passes them, with no trial.
+    ///
+    /// # Errors
+    /// The refusal `do_face` would give.
+    pub(super) fn check_face(
         &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        state: &State,
         side: SideId,
         id: PieceId,
         facing: Facing,
     ) -> Result<(), Refusal> {
-        let piece = self.own_piece(next, side, id)?;
+        let piece = self.own_piece(state, side, id)?;
         let grid: &Grid = self.board.grid().ok_or_else(|| {
             Refusal::new(
                 RefusalKind::BadMode,
@@ -599,15 +606,28 @@ impl Game {
                 ),
             ));
         }
-        let _ = piece;
+        self.check_turn(piece)
+    }
+
+    pub(super) fn do_face(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        id: PieceId,
+        facing: Facing,
+    ) -> Result<(), Refusal> {
+        self.check_face(next, side, id, facing)?;
         self.count_turn(next, events, id)?;
         if let Some(p) = next.pieces.get_mut(id.index()) {
             p.facing = facing;
         }
-        events.push(Event::Faced {
-            piece: id,
-            facing: grid.facing_name(facing).to_owned(),
-        });
+        if let Some(grid) = self.board.grid() {
+            events.push(Event::Faced {
+                piece: id,
+                facing: grid.facing_name(facing).to_owned(),
+            });
+        }
         Ok(())
     }
 

@@ -21,10 +21,29 @@ impl Game {
         events: &mut Vec<Event>,
         id: PieceId,
     ) -> Result<(), Refusal> {
-        let rules = self.rules();
         let Some(piece) = next.pieces.get(id.index()) else {
             return Ok(());
         };
+        self.check_turn(piece)?;
+        let Some(counter) = turning(self.rules(), piece).and_then(|t| t.counter) else {
+            return Ok(());
+        };
+        let effect = Effect::AddCounter {
+            who: Who::Actor,
+            counter,
+            amount: 1,
+        };
+        self.apply_effect(next, events, &effect, id, None, 0);
+        Ok(())
+    }
+
+    /// The checks of [`Self::count_turn`], on the piece as it stands: it has turns left
+    /// this phase or turn, and what one more costs it does not pass its allowance.
+    ///
+    /// # Errors
+    /// The refusal `count_turn` would give.
+    pub(crate) fn check_turn(&self, piece: &Piece) -> Result<(), Refusal> {
+        let rules = self.rules();
         let Some(t) = turning(rules, piece) else {
             return Ok(());
         };
@@ -63,12 +82,6 @@ impl Game {
                 ),
             ));
         }
-        let effect = Effect::AddCounter {
-            who: Who::Actor,
-            counter,
-            amount: 1,
-        };
-        self.apply_effect(next, events, &effect, id, None, 0);
         Ok(())
     }
 
