@@ -533,7 +533,7 @@ mod tests {
             // One question fails (and is asked again next time); a third of the answers close
             // the step.
             match at % 3 {
-                _ if self.roll(to) % 7 == 0 && !self.failed_once => {
+                _ if self.roll(to).is_multiple_of(7) && !self.failed_once => {
                     self.failed_once = true;
                     None
                 }
@@ -545,11 +545,11 @@ mod tests {
         fn enter(&mut self, from: Cell, dir: Facing, to: Cell, _: Cost) -> Option<Entry> {
             self.asked.push((from, dir, to, false));
             let r = self.roll(to);
-            (r % 9 != 0).then(|| Entry {
+            (!r.is_multiple_of(9)).then(|| Entry {
                 // Free steps now and then, to test labels added to the bucket being handed out.
                 cost: Cost::from_hundredths([0, 50, 100, 150, 250][(r % 5) as usize]),
-                can_stop: r % 11 != 0,
-                can_continue: r % 13 != 0,
+                can_stop: !r.is_multiple_of(11),
+                can_continue: !r.is_multiple_of(13),
             })
         }
     }
