@@ -206,6 +206,15 @@ impl Board {
         }
     }
 
+    /// The terrain of every cell by board index (as [`Self::index`] gives it), on a grid.
+    #[must_use]
+    pub(crate) fn terrain_cells(&self) -> Option<&[TerrainId]> {
+        match &self.surface {
+            Surface::Grid { terrain, .. } => Some(terrain),
+            Surface::Open { .. } => None,
+        }
+    }
+
     /// The terrain at a point of an open table.
     #[must_use]
     pub fn terrain_at(&self, p: Point) -> TerrainId {

@@ -1002,6 +1002,58 @@ proptest! {
     }
 }
 
+/// Hooks that give the data's answer like [`NoHooks`] but promise nothing about it (the
+/// trait's defaults: `move_cost` not pure, a `stops` hook possibly bound), so a reach query
+/// takes its general search, step by step through the general rules.
+struct Unpromised;
+
+impl Hooks for Unpromised {}
+
+/// The reach of every piece on the board by the search specialised for data-only rules
+/// against the general search: the same cells, costs and paths.
+fn check_same_reach(game: &Game) -> Result<(), TestCaseError> {
+    for piece in &game.world().state.pieces {
+        let fast = game.reach(piece.id, &mut NoHooks);
+        let general = game.reach(piece.id, &mut Unpromised);
+        prop_assert_eq!(
+            fast.is_ok(),
+            general.is_ok(),
+            "reach of {} ({:?})",
+            piece.name,
+            piece.place
+        );
+        if let (Ok(Reach::Cells(a)), Ok(Reach::Cells(b))) = (&fast, &general) {
+            prop_assert_eq!(a, b, "reach of {} ({:?})", piece.name, piece.place);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// 1d. The search specialised for data-only rules (`NoHooks`) chooses exactly the paths
+    /// the general search chooses, tie-breaks included, on every kind of board and crowd.
+    #[test]
+    fn the_specialised_reach_is_the_general_one(
+        (spec, pieces, seed) in game_inputs(Roads::Anywhere),
+        prefix in order_seeds(0..40),
+    ) {
+        let game = after_prefix(&spec, &pieces, seed, &prefix)?;
+        check_same_reach(&game)?;
+    }
+
+    /// 1e. The same with roads kept to safe places.
+    #[test]
+    fn the_specialised_reach_is_the_general_one_with_safe_roads(
+        (spec, pieces, seed) in game_inputs(SAFE_ROADS),
+        prefix in order_seeds(0..40),
+    ) {
+        let game = after_prefix(&spec, &pieces, seed, &prefix)?;
+        check_same_reach(&game)?;
+    }
+}
+
 proptest! {
     #![proptest_config(config(64))]
 

@@ -10,7 +10,7 @@ use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::Hooks;
 use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Crowd, Entry, PlainSteps, ReachMap, StepBan};
+use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules};
 use crate::rules::{FeatureKind, StackMeasure};
 
 use super::Game;
@@ -340,6 +340,14 @@ impl Game {
                 crowd.zone(i, p.id);
             }
         }
+        if let (true, Some((cols, rows))) = (board.has_half_hexes(), board.dimensions()) {
+            let cells = (0..rows).flat_map(|row| (0..cols).map(move |col| Cell::new(col, row)));
+            for c in cells.filter(|c| board.half_hex(*c).is_some()) {
+                if let Some(i) = board.index(c) {
+                    crowd.half_hex(i);
+                }
+            }
+        }
         // With no one else there, the cell does not matter.
         let alone = mover
             .place
@@ -599,18 +607,7 @@ impl Game {
             failure.get_or_insert(Refusal::new(RefusalKind::HookFailed, message));
             None
         };
-        let step = plain.grid.step_cost(dir);
-        let terrain = self.board.terrain_of_index(at).index();
-        let data = if plain.roads_only {
-            None
-        } else {
-            plain
-                .enter
-                .get(terrain)
-                .copied()
-                .flatten()
-                .map(|extra| step.saturating_add(extra))
-        };
+        let (step, terrain, data) = plain.data_price(&self.board, dir, at);
         let diagonal =
             matches!(plain.grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir);
         let slot = priced.and_then(|p| p.get_mut(terrain * 2 + usize::from(diagonal)));
@@ -724,6 +721,49 @@ impl Game {
         let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks
             .move_cost_is_pure()
             .then(|| vec![None; self.rules.terrain.len() * 2]);
+        let cells = board.cell_count() + exits.len();
+        let forward_only =
+            crate::turning::turning(&self.rules, piece).is_some_and(|t| t.forward_only);
+        let searched = match (&fast, board.dimensions(), board.terrain_cells()) {
+            (Some(f), Some((cols, rows)), Some(terrain))
+                if priced.is_some()
+                    && !f.ask_stops
+                    && crowd.alone().is_none()
+                    && !forward_only
+                    && max_steps.is_none_or(|m| m as usize >= cells)
+                    && crate::reach::fits(cells) =>
+            {
+                let on = PlainBoard {
+                    grid: *grid,
+                    cols,
+                    rows,
+                    terrain,
+                    terrains: self.rules.terrain.len(),
+                    stops_on_costly: f.stops_on_costly,
+                    exits: &exits,
+                };
+                let mut rules = QueryRules {
+                    game: self,
+                    state,
+                    piece,
+                    plain: f,
+                    crowd: &crowd,
+                    hooks: &mut *hooks,
+                    failure: None,
+                };
+                let map = (on.cells() == cells)
+                    .then(|| crate::reach::reach_plain(&on, &crowd, start, allowance, &mut rules));
+                failure = rules.failure;
+                map
+            }
+            _ => None,
+        };
+        if let Some(cells) = searched {
+            return match failure {
+                Some(r) => Err(r),
+                None => Ok(Reach::Cells(cells)),
+            };
+        }
         let cells = crate::turning::reach(
             &self.rules,
             &state.options,
@@ -732,7 +772,7 @@ impl Game {
             start,
             allowance,
             max_steps,
-            board.cell_count() + exits.len(),
+            cells,
             |c| {
                 board.index(c).or_else(|| {
                     exits
@@ -769,6 +809,76 @@ impl Game {
         match failure {
             Some(r) => Err(r),
             None => Ok(Reach::Cells(cells)),
+        }
+    }
+}
+
+/// The step rules of one reach query as [`crate::reach::reach_plain`] asks them: plain steps
+/// priced by the hook as [`Game::plain_entry`] prices them, every other step by
+/// [`Game::enter`]. A failing hook's refusal is kept (the first one) in `failure`.
+struct QueryRules<'q> {
+    game: &'q Game,
+    state: &'q State,
+    piece: &'q Piece,
+    plain: &'q PlainSteps<'q>,
+    crowd: &'q Crowd,
+    hooks: &'q mut dyn Hooks,
+    failure: Option<Refusal>,
+}
+
+impl StepRules for QueryRules<'_> {
+    fn plain_price(
+        &mut self,
+        from: Cell,
+        dir: Facing,
+        to: Cell,
+        at: usize,
+    ) -> Option<Option<Cost>> {
+        let game = self.game;
+        let world = World {
+            rules: &game.rules,
+            board: &game.board,
+            sides: &game.sides,
+            state: self.state,
+        };
+        let (_, _, data) = self.plain.data_price(&game.board, dir, at);
+        match self.hooks.move_cost(&world, self.piece.id, from, to, data) {
+            Ok(Some(c)) if c.is_negative() => {
+                self.failure.get_or_insert(Refusal::new(
+                    RefusalKind::HookFailed,
+                    format!(
+                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+                        self.piece.name
+                    ),
+                ));
+                Some(None)
+            }
+            Ok(answer) => Some(answer),
+            Err(e) => {
+                self.failure
+                    .get_or_insert(Refusal::new(RefusalKind::HookFailed, e.message));
+                None
+            }
+        }
+    }
+
+    fn enter(&mut self, from: Cell, dir: Facing, to: Cell, _spent: Cost) -> Option<Entry> {
+        let entered = self.game.enter(
+            self.state,
+            self.piece,
+            from,
+            dir,
+            to,
+            &mut *self.hooks,
+            Some(self.crowd),
+        );
+        match entered {
+            Ok((entry, _)) => Some(entry),
+            Err(r) if r.kind == RefusalKind::HookFailed => {
+                self.failure.get_or_insert(r);
+                None
+            }
+            Err(_) => None,
         }
     }
 }

@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
-use crate::ids::{FeatureId, PieceId, TerrainId};
+
+mod plain;
+
+pub(crate) use plain::{Crowd, PlainBoard, PlainSteps, StepBan, StepRules, fits, reach_plain};
 
 /// What entering a cell allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -592,7 +595,8 @@ mod scratch {
     use std::cell::RefCell;
     use std::cmp::Reverse;
 
-    use super::{Slots, Spot};
+    use super::Slots;
+    use super::plain::Spot;
     use crate::cost::Cost;
     use crate::geometry::Cell;
 
@@ -606,6 +610,7 @@ mod scratch {
         pub(super) heap: Vec<Vec<Reverse<(Cost, u32, usize)>>>,
         pub(super) buckets: Vec<Vec<Vec<(u32, usize)>>>,
         pub(super) spots: Vec<Vec<Spot>>,
+        pub(super) bytes: Vec<Vec<u8>>,
     }
 
     /// Spare buffers kept per kind.
@@ -655,191 +660,6 @@ mod scratch {
                 spare.push(v);
             }
         });
-    }
-}
-
-/// Why the ruleset's data forbids a step, kept as data: a reach query tries every step from
-/// every cell it reaches and needs no words for the ones it cannot take; a move turns the
-/// reason into its message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum StepBan {
-    /// The board has no grid.
-    NoGrid,
-    /// The piece's type is not in the rules.
-    UnknownType,
-    /// The piece's mode is not in the rules.
-    UnknownMode,
-    /// The type's movement class is not in the rules.
-    UnknownClass,
-    /// The mode follows roads only, and the step is not along one.
-    RoadsOnly,
-    /// A barrier that cannot be crossed.
-    Barrier(FeatureId),
-    /// Terrain the piece's class may not enter.
-    Terrain(TerrainId),
-}
-
-/// What a reach query looks up once for its mover to price plain steps (see
-/// [`PlainSteps::plain`]) without the general step check: the grid, the movement class's
-/// terrain costs, and the two mode and class rules that apply to every step.
-pub(crate) struct PlainSteps<'a> {
-    /// The board's grid.
-    pub(crate) grid: Grid,
-    /// Extra cost of entering each terrain, by terrain index (`None`: not allowed).
-    pub(crate) enter: &'a [Option<Cost>],
-    /// The mode follows roads only (and a plain step has none).
-    pub(crate) roads_only: bool,
-    /// A step dearer than the grid's own ends the move.
-    pub(crate) stops_on_costly: bool,
-    /// The board has half-hexes at its edges (each step then looks at both cells).
-    halves: bool,
-    /// A `stops` hook is bound and must be asked at every step (see
-    /// [`crate::hooks::Hooks::stops_is_bound`]); true unless the caller knows better.
-    pub(crate) ask_stops: bool,
-}
-
-impl<'a> PlainSteps<'a> {
-    /// The mover's lookups, or `None` when its type, mode or class is unknown or the board
-    /// has no grid (every step then takes the general check, which says why).
-    pub(crate) fn of(
-        rules: &'a crate::rules::Rules,
-        board: &crate::board::Board,
-        piece: &crate::piece::Piece,
-    ) -> Option<Self> {
-        let ty = rules.piece_type(piece.kind)?;
-        let mode = rules.modes.get(piece.mode.index())?;
-        let class = rules.move_classes.get(ty.move_class.index())?;
-        Some(Self {
-            grid: *board.grid()?,
-            enter: &class.enter,
-            roads_only: mode.roads_only,
-            stops_on_costly: class.stops_on_costly,
-            halves: board.has_half_hexes(),
-            ask_stops: true,
-        })
-    }
-
-    /// The board index of `to` when the step from `from` is plain: no boundary feature on
-    /// a side of either cell (no road, barrier or crossing, so no crossing capacity), no one
-    /// else on `to` (no enemy, no sharing or stacking with friends), the mover alone breaks
-    /// no stacking limit, and neither cell is a half-hex. Only such steps skip the general
-    /// check; they get the same entry from it.
-    #[inline]
-    pub(crate) fn plain(
-        &self,
-        board: &crate::board::Board,
-        crowd: &Crowd,
-        from: Cell,
-        to: Cell,
-    ) -> Option<usize> {
-        let here = board.index(from)?;
-        let at = board.index(to)?;
-        let plain = crowd.unlinked(here, at)
-            && !crowd.enemy_at(at)
-            && !crowd.friend_at(at)
-            && crowd.alone().is_none()
-            && (!self.halves || (board.half_hex(from).is_none() && board.half_hex(to).is_none()));
-        plain.then_some(at)
-    }
-}
-
-/// Who stands where, by cell, for one reach query of one mover: the checks a step makes
-/// against other pieces (an enemy there, own pieces there for stacking and sharing, an
-/// enemy zone of control) become array lookups instead of walks over every piece, so a
-/// query costs the same with 400 pieces on the board as with one.
-#[derive(Clone, Debug)]
-pub(crate) struct Crowd {
-    /// Per board cell, by the board's dense index.
-    spots: Vec<Spot>,
-    /// The stacking limit the mover breaks on a cell with no other own piece (the same on
-    /// every such cell).
-    alone: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Spot {
-    /// An enemy of the mover is on it.
-    enemy: bool,
-    /// Another piece of the mover's side is on it.
-    friend: bool,
-    /// The first enemy, in piece order, whose zone of control covers it.
-    zone: Option<PieceId>,
-    /// A boundary feature (road, barrier, crossing) lies on one of its sides.
-    linked: bool,
-}
-
-impl Drop for Crowd {
-    fn drop(&mut self) {
-        scratch::give(|b| &mut b.spots, std::mem::take(&mut self.spots));
-    }
-}
-
-impl Crowd {
-    /// An empty index over `cells` board cells.
-    pub(crate) fn new(cells: usize) -> Self {
-        Self {
-            spots: scratch::take(|b| &mut b.spots, cells, Spot::default()),
-            alone: None,
-        }
-    }
-
-    /// Sets the stacking limit the mover breaks alone.
-    pub(crate) fn set_alone(&mut self, problem: Option<String>) {
-        self.alone = problem;
-    }
-
-    /// The stacking limit the mover breaks on a cell with no other own piece.
-    pub(crate) fn alone(&self) -> Option<&str> {
-        self.alone.as_deref()
-    }
-
-    /// Marks the cell at `index` as covered by an enemy (`enemy`) or by another own piece.
-    pub(crate) fn occupy(&mut self, index: usize, enemy: bool) {
-        if let Some(s) = self.spots.get_mut(index) {
-            if enemy {
-                s.enemy = true;
-            } else {
-                s.friend = true;
-            }
-        }
-    }
-
-    /// Records that `holder`'s zone of control covers the cell at `index`, unless an earlier
-    /// piece's already does.
-    pub(crate) fn zone(&mut self, index: usize, holder: PieceId) {
-        if let Some(s) = self.spots.get_mut(index) {
-            s.zone.get_or_insert(holder);
-        }
-    }
-
-    /// Records that a boundary feature lies on a side of the cell at `index`.
-    pub(crate) fn link(&mut self, index: usize) {
-        if let Some(s) = self.spots.get_mut(index) {
-            s.linked = true;
-        }
-    }
-
-    /// No boundary feature lies on any side of either cell: a step between them (straight
-    /// or round a corner) crosses no road, barrier or crossing.
-    pub(crate) fn unlinked(&self, a: usize, b: usize) -> bool {
-        [a, b]
-            .iter()
-            .all(|i| self.spots.get(*i).is_some_and(|s| !s.linked))
-    }
-
-    /// An enemy is on the cell.
-    pub(crate) fn enemy_at(&self, index: usize) -> bool {
-        self.spots.get(index).is_some_and(|s| s.enemy)
-    }
-
-    /// Another own piece is on the cell.
-    pub(crate) fn friend_at(&self, index: usize) -> bool {
-        self.spots.get(index).is_some_and(|s| s.friend)
-    }
-
-    /// The enemy whose zone of control holds the cell.
-    pub(crate) fn zone_at(&self, index: usize) -> Option<PieceId> {
-        self.spots.get(index).and_then(|s| s.zone)
     }
 }
 
