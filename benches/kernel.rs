@@ -567,7 +567,8 @@ fn moves_of(game: &Game, side: SideId, id: PieceId, hooks: &mut dyn Hooks) -> us
 }
 
 /// The example's own game (its orders file) up to the first position where the side to act
-/// has a piece that can move; `None` when its orders never reach one.
+/// may move a piece (a move is among its legal orders); `None` when its orders never reach
+/// one.
 fn first_position_with_moves(example: &str, hooks: &mut dyn Hooks) -> Option<(Game, SideId)> {
     let s =
         grognard_rules::load::load_scenario(&root().join(format!("examples/{example}.yaml")), None)
@@ -577,18 +578,23 @@ fn first_position_with_moves(example: &str, hooks: &mut dyn Hooks) -> Option<(Ga
             .unwrap_or_else(|d| panic!("{d}"));
     let mut game = s.start(None, &[], hooks).unwrap_or_else(|d| panic!("{d}"));
     for spec in orders {
-        if let Some(&side) = game.to_act().first() {
-            let movable = mine(&game, side)
-                .into_iter()
-                .any(|id| moves_of(&game, side, id, hooks) > 0);
-            if movable {
-                return Some((game, side));
-            }
+        if let Some(&side) = game.to_act().first()
+            && may_move(&game, side, hooks)
+        {
+            return Some((game, side));
         }
         let order = grognard_rules::orders::resolve_order(&game, &spec.value).ok()?;
         game.apply(&order, hooks).ok()?;
     }
     None
+}
+
+/// Whether a move is among `side`'s legal orders now.
+fn may_move(game: &Game, side: SideId, hooks: &mut dyn Hooks) -> bool {
+    use grognard_kernel::action::Action;
+    game.legal_orders(side, hooks)
+        .iter()
+        .any(|a| matches!(a, Action::Move { .. } | Action::MoveTo { .. }))
 }
 
 /// The side's pieces on the board.
@@ -603,8 +609,9 @@ fn mine(game: &Game, side: SideId) -> Vec<PieceId> {
 
 /// The legal orders of the side to act at the start of each example, against the moves of
 /// its pieces (`moves_of`: what a move generator must do at least); and, for an example
-/// whose side to act has no piece that can move at the start (black-powder: every move
-/// waits for an order), again at the first position of its own game where one can.
+/// whose side to act may move no piece at the start (black-powder: every move waits for an
+/// order; the set-up example: the sides deploy first), again at the first position of its
+/// own game where it may.
 fn legal_benches(c: &mut Criterion) {
     for example in sim_examples() {
         let s = grognard_rules::load::load_scenario(
@@ -626,9 +633,7 @@ fn legal_benches(c: &mut Criterion) {
         let Some(&side) = game.to_act().first() else {
             continue;
         };
-        let movable = mine(&game, side)
-            .into_iter()
-            .any(|id| moves_of(&game, side, id, hooks.as_mut()) > 0);
+        let movable = may_move(&game, side, hooks.as_mut());
         legal_group(
             c,
             &format!("{example} (start)"),
