@@ -318,12 +318,7 @@ fn the_wheel_turns_a_base_while_it_is_dragged() {
     let mut h = drill();
     select(&mut h, "b1");
     let (from, to) = (screen(&h, 12.0, 30.0), screen(&h, 12.0, 26.0));
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
+    let button = common::button;
     h.event(egui::Event::PointerMoved(from));
     h.event(button(from, true));
     h.step();

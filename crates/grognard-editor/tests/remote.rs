@@ -222,12 +222,7 @@ fn a_joined_seat_shows_the_servers_view_and_an_order_given_comes_back() {
 fn click_at(h: &mut Harness<'_, EditorApp>, pos: egui::Pos2) {
     for pressed in [true, false] {
         h.event(egui::Event::PointerMoved(pos));
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
+        h.event(common::button(pos, pressed));
         h.step();
     }
     h.run_steps(2);

@@ -118,14 +118,27 @@ impl Game {
             return Vec::new();
         };
         let phase = phase.clone();
-        // Without sighting rules a side knows everything, and the game itself is the probe.
-        let owned;
-        let probe = if self.sighting().is_some() {
-            owned = self.probe(side);
-            &owned
+        self.as_known_by(side, |probe| probe.orders_on_probe(side, &phase, hooks))
+    }
+
+    /// Runs `f` on the game as `side` knows it: without sighting rules a side knows
+    /// everything, and the game itself is the probe; otherwise a [`Self::probe`].
+    fn as_known_by<R>(&self, side: SideId, f: impl FnOnce(&Self) -> R) -> R {
+        if self.sighting().is_some() {
+            f(&self.probe(side))
         } else {
-            self
-        };
+            f(self)
+        }
+    }
+
+    /// [`Self::legal_orders`] of a side that may act in `phase`, on its probe (`self`).
+    fn orders_on_probe(
+        &self,
+        side: SideId,
+        phase: &PhaseDef,
+        hooks: &mut dyn Hooks,
+    ) -> Vec<Action> {
+        let probe = self;
         let mut out = Vec::new();
         let mine: Vec<PieceId> = probe
             .state
@@ -165,7 +178,7 @@ impl Game {
             return out;
         }
         for id in mine {
-            probe.piece_orders(side, id, &phase, hooks, &mut scratch, &mut out);
+            probe.piece_orders(side, id, phase, hooks, &mut scratch, &mut out);
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
         // `grognard fuzz` reports); it is listed only when it would be accepted.
@@ -479,17 +492,12 @@ impl Game {
                 format!("piece #{} is not one of your pieces", id.0),
             ));
         }
-        let owned;
-        let probe = if self.sighting().is_some() {
-            owned = self.probe(side);
-            &owned
-        } else {
-            self
-        };
-        match probe.reach_in(&probe.state, id, hooks)? {
-            Reach::Radius(radius) => Ok(probe.table_moves(side, id, radius, hooks, None)),
-            Reach::Cells(_) => Ok(Vec::new()),
-        }
+        self.as_known_by(side, |probe| {
+            Ok(match probe.reach_in(&probe.state, id, hooks)? {
+                Reach::Radius(radius) => probe.table_moves(side, id, radius, hooks, None),
+                Reach::Cells(_) => Vec::new(),
+            })
+        })
     }
 
     /// The open-table moves tried for one piece (see [`OPEN_HEADINGS`]).

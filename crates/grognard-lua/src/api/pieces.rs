@@ -309,12 +309,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                   (_, u, x, y, facing, e): (Table, Value, f64, f64, f64, Value)| {
                 let world = cx.world;
                 let (u, e) = (piece(world, &u)?, piece(world, &e)?);
-                if !facing.is_finite() {
-                    return Err(mlua::Error::runtime("a facing must be a number of degrees"));
-                }
-                let facing = grognard_kernel::geometry::open::Angle::new(
-                    (facing * 10.0).round().rem_euclid(3600.0) as i32,
-                );
+                let facing = facing_degrees(facing)?;
                 let at = table_point(x, y)?;
                 let theirs = grognard_kernel::game::placed_on(world.rules, e);
                 // `u` as it would stand at (x, y) facing `facing`, in its mode now.
@@ -414,12 +409,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                   (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
                 let world = cx.world;
                 let rules = world.rules;
-                if !facing.is_finite() {
-                    return Err(mlua::Error::runtime("a facing must be a number of degrees"));
-                }
-                let facing = grognard_kernel::geometry::open::Angle::new(
-                    (facing * 10.0).round().rem_euclid(3600.0) as i32,
-                );
+                let facing = facing_degrees(facing)?;
                 let arc = grognard_kernel::geometry::open::arc(
                     table_point(x, y)?,
                     facing,
@@ -483,4 +473,15 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     Ok(())
+}
+
+/// A facing given in degrees by a script, as the table's angle (tenths of a degree,
+/// turned into 0..360).
+fn facing_degrees(facing: f64) -> mlua::Result<grognard_kernel::geometry::open::Angle> {
+    if !facing.is_finite() {
+        return Err(mlua::Error::runtime("a facing must be a number of degrees"));
+    }
+    Ok(grognard_kernel::geometry::open::Angle::new(
+        (facing * 10.0).round().rem_euclid(3600.0) as i32,
+    ))
 }
