@@ -66,8 +66,21 @@ impl Game {
         &self,
         state: &State,
         piece: &Piece,
+        place: (Point, Angle),
+        mode: ModeId,
+    ) -> Result<(), Refusal> {
+        self.check_footprint_clear_of(state, piece, place, mode, None)
+    }
+
+    /// [`Self::check_footprint_fits`] with one more unit, `beside`, that it may touch and
+    /// is not checked against (the target a charge ends against).
+    pub(crate) fn check_footprint_clear_of(
+        &self,
+        state: &State,
+        piece: &Piece,
         (at, facing): (Point, Angle),
         mode: ModeId,
+        beside: Option<crate::ids::PieceId>,
     ) -> Result<(), Refusal> {
         let Some(f) = self.footprint_in(piece, mode) else {
             return Ok(());
@@ -88,6 +101,7 @@ impl Game {
         }
         for other in state.pieces.iter().filter(|o| {
             o.id != piece.id
+                && Some(o.id) != beside
                 && o.on_board()
                 && o.attached_to != Some(piece.id)
                 && piece.attached_to != Some(o.id)

@@ -137,14 +137,10 @@ impl Game {
         else {
             return Err(Refusal::new(RefusalKind::BadPath, "the piece is on a grid"));
         };
-        // Clear of every unit but the target: the check a move's end makes, with the
-        // target set aside.
-        let mut without_target = next.clone();
-        if let Some(t) = without_target.pieces.get_mut(target.index()) {
-            t.place = Place::Off;
-        }
         if self.footprint_in(&piece, piece.mode).is_some() {
-            let fits = self.check_footprint_fits(&without_target, &piece, (to, facing), piece.mode);
+            // Clear of every unit but the target, which it touches.
+            let fits =
+                self.check_footprint_clear_of(next, &piece, (to, facing), piece.mode, Some(target));
             if let Err(r) = fits {
                 let (a, t) = names(next);
                 return Err(Refusal::new(

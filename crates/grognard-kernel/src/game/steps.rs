@@ -437,13 +437,7 @@ impl Game {
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let cost = match (cost, data) {
             (Some(c), _) if c.is_negative() => {
-                return Err(Refusal::new(
-                    RefusalKind::HookFailed,
-                    format!(
-                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
-                        piece.name
-                    ),
-                ));
+                return Err(negative_cost(piece, c, to));
             }
             (Some(c), _) => c,
             (None, Err(ban)) => {
@@ -623,12 +617,7 @@ impl Game {
             None => hooks.move_cost(&world, piece.id, from, to, data),
         };
         let cost = match asked {
-            Ok(Some(c)) if c.is_negative() => {
-                return fail(format!(
-                    "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
-                    piece.name
-                ));
-            }
+            Ok(Some(c)) if c.is_negative() => return fail(negative_cost(piece, c, to).message),
             Ok(Some(c)) => c,
             Ok(None) => return None,
             Err(e) => return fail(e.message),
@@ -796,14 +785,8 @@ impl Game {
                         &mut failure,
                     );
                 }
-                match self.enter(state, piece, from, dir, to, hooks, Some(&crowd)) {
-                    Ok((entry, _)) => Some(entry),
-                    Err(r) if r.kind == RefusalKind::HookFailed => {
-                        failure.get_or_insert(r);
-                        None
-                    }
-                    Err(_) => None,
-                }
+                let entered = self.enter(state, piece, from, dir, to, hooks, Some(&crowd));
+                entry_or_failure(entered, &mut failure)
             },
         );
         match failure {
@@ -844,13 +827,7 @@ impl StepRules for QueryRules<'_> {
         let (_, _, data) = self.plain.data_price(&game.board, dir, at);
         match self.hooks.move_cost(&world, self.piece.id, from, to, data) {
             Ok(Some(c)) if c.is_negative() => {
-                self.failure.get_or_insert(Refusal::new(
-                    RefusalKind::HookFailed,
-                    format!(
-                        "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
-                        self.piece.name
-                    ),
-                ));
+                self.failure.get_or_insert(negative_cost(self.piece, c, to));
                 Some(None)
             }
             Ok(answer) => Some(answer),
@@ -872,13 +849,33 @@ impl StepRules for QueryRules<'_> {
             &mut *self.hooks,
             Some(self.crowd),
         );
-        match entered {
-            Ok((entry, _)) => Some(entry),
-            Err(r) if r.kind == RefusalKind::HookFailed => {
-                self.failure.get_or_insert(r);
-                None
-            }
-            Err(_) => None,
+        entry_or_failure(entered, &mut self.failure)
+    }
+}
+
+/// The refusal for a `move_cost` hook that priced `piece`'s step into `to` below nothing.
+fn negative_cost(piece: &Piece, c: Cost, to: Cell) -> Refusal {
+    Refusal::new(
+        RefusalKind::HookFailed,
+        format!(
+            "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
+            piece.name
+        ),
+    )
+}
+
+/// What a reach query makes of the general step check: the entry, or no step, keeping the
+/// first failing hook's refusal in `failure` (the rules' own bans need no words there).
+fn entry_or_failure(
+    entered: Result<(Entry, Option<String>), Refusal>,
+    failure: &mut Option<Refusal>,
+) -> Option<Entry> {
+    match entered {
+        Ok((entry, _)) => Some(entry),
+        Err(r) if r.kind == RefusalKind::HookFailed => {
+            failure.get_or_insert(r);
+            None
         }
+        Err(_) => None,
     }
 }
