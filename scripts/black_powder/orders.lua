@@ -102,14 +102,15 @@ local INTENT_WORDS = {
   form_attack_column = "form attack column",
 }
 
--- Checks the order's intent against the unit it reaches (an error refuses the order).
-local function check_intent(game, u, intent)
+-- Why the order's intent does not fit the unit it reaches (nil when it does).
+local function intent_problem(game, u, intent)
   for _, i in ipairs(intent) do
     if not intent_fits(game, i, u) then
-      error(game:name(u) .. " cannot be ordered to " .. INTENT_WORDS[i], 0)
+      return game:name(u) .. " cannot be ordered to " .. INTENT_WORDS[i]
     end
   end
 end
+
 
 -- Marks what the order was for on `u`, only when the order succeeded (`passed`): a failed
 -- order did not happen. 003 Moving Artillery: limbered guns still get their free move on a
@@ -125,12 +126,13 @@ local function mark_intent(game, u, intent, outcome, moves)
   end
 end
 
-local function check_own_brigade(game, commander, u)
+-- Why `commander` may not order `u` now (nil when he may).
+local function own_brigade_problem(game, commander, u)
   if game:attribute(u, "brigade") ~= game:attribute(commander, "brigade") or kind(game, u) == "brigadier" then
-    error(game:name(u) .. " is not in " .. game:name(commander) .. "'s brigade", 0)
+    return game:name(u) .. " is not in " .. game:name(commander) .. "'s brigade"
   end
   if game:side(commander) ~= game:phasing() then
-    error("orders are given in your own command phase", 0)
+    return "orders are given in your own command phase"
   end
 end
 
@@ -162,15 +164,23 @@ reroll_order = function(game, u, outcome)
   return second
 end
 
+-- The actions' checks (`check:`) below are asked by the engine before the action (its
+-- chart and script) and by the legal orders instead of trying the action: each says why
+-- the action cannot be taken (nil when it can), and its script refuses nothing more.
+
+function bp.order_check(game, actor, target)
+  local problem = own_brigade_problem(game, actor, target)
+  if problem then return problem end
+  if game:flag(actor, "command_failed") then
+    return game:name(actor) .. " has failed an order this phase and gives no more"
+  end
+  if amended(game) then return intent_problem(game, target, game:intent()) end
+end
+
 function bp.order(game, actor, target, outcome)
   call.pending = {}
-  check_own_brigade(game, actor, target)
-  if game:flag(actor, "command_failed") then
-    error(game:name(actor) .. " has failed an order this phase and gives no more", 0)
-  end
   local intent = {}
   if amended(game) then intent = game:intent() end
-  check_intent(game, target, intent)
   local given = MOVES[outcome] or 0
   outcome = reroll_order(game, target, outcome)
   if not MOVES[outcome] then game:set_flag(actor, "command_failed") end
@@ -209,14 +219,44 @@ local function command_band(game, commander, units)
   return math.floor(far / 12)
 end
 
-function bp.brigade_order(game, actor, target)
-  call.pending = {}
-  check_own_brigade(game, actor, target)
+-- The units a brigade order reaches (those not disordered), and the whole brigade.
+local function brigade_command(game, actor)
   local units = {}
   local all = brigade_units(game, actor)
   for _, u in ipairs(all) do
     if not game:flag(u, "disordered") then units[#units + 1] = u end
   end
+  return units, all
+end
+
+function bp.brigade_order_check(game, actor, target)
+  local problem = own_brigade_problem(game, actor, target)
+  if problem then return problem end
+  if not amended(game) then return nil end
+  local units, all = brigade_command(game, actor)
+  for _, i in ipairs(game:intent()) do
+    local fits = false
+    for _, u in ipairs(units) do
+      if intent_fits(game, i, u) then fits = true end
+    end
+    if not fits then
+      return "no unit of the brigade command can " .. (INTENT_WORDS[i] or i)
+    end
+  end
+  if game:flag(actor, "order_hold") then
+    return "a brigade under a Hold order gets no brigade commands"
+  end
+  if #units * 2 <= #all then
+    return "a brigade command must include more than half of the brigade's units"
+  end
+  if not woods_columns_only(game, units) then
+    return "in woods, orders go to one unit at a time (only columns within 6 inches may share one)"
+  end
+end
+
+function bp.brigade_order(game, actor, target)
+  call.pending = {}
+  local units = brigade_command(game, actor)
   local inputs = {
     staff = game:attribute(actor, "staff"),
     command_distance = command_band(game, actor, units),
@@ -230,15 +270,6 @@ function bp.brigade_order(game, actor, target)
     -- own re-roll ratings do not change a brigade's single roll.
     local wants = {}
     for _, i in ipairs(intent) do wants[i] = true end
-    local fits = {}
-    for _, i in ipairs(intent) do
-      for _, u in ipairs(units) do
-        if intent_fits(game, i, u) then fits[i] = true end
-      end
-      if not fits[i] then
-        error("no unit of the brigade command can " .. (INTENT_WORDS[i] or i), 0)
-      end
-    end
     for _, u in ipairs(units) do
       if wants.into_flank and game:mode(u) == "grande_bande" then
         inputs.grande_bande = 1
@@ -248,15 +279,6 @@ function bp.brigade_order(game, actor, target)
         inputs.opportunist = 1
         inputs.opportunist_charge = 1
       end
-    end
-    if game:flag(actor, "order_hold") then
-      error("a brigade under a Hold order gets no brigade commands", 0)
-    end
-    if #units * 2 <= #all then
-      error("a brigade command must include more than half of the brigade's units", 0)
-    end
-    if not woods_columns_only(game, units) then
-      error("in woods, orders go to one unit at a time (only columns within 6 inches may share one)", 0)
     end
     local bonus_order = game:flag(actor, "order_assault") or game:flag(actor, "order_maneuver")
       or game:flag(actor, "order_withdrawal") or game:flag(actor, "order_rest")
@@ -306,12 +328,16 @@ function bp.brigade_order_given(game, actor)
   set_close_permissions(game, actor)
 end
 
+function bp.brigade_rally_check(game, actor, target)
+  local problem = own_brigade_problem(game, actor, target)
+  if problem then return problem end
+  if not game:flag(actor, "order_rest") then
+    return game:name(actor) .. "'s brigade is not resting (Reserve, Rest sub-order)"
+  end
+end
+
 function bp.brigade_rally(game, actor, target)
   call.pending = {}
-  check_own_brigade(game, actor, target)
-  if not game:flag(actor, "order_rest") then
-    error(game:name(actor) .. "'s brigade is not resting (Reserve, Rest sub-order)", 0)
-  end
   local units = brigade_units(game, actor)
   local inputs = {
     staff = game:attribute(actor, "staff"),
@@ -329,15 +355,18 @@ function bp.brigade_rally(game, actor, target)
   game:note(game:name(actor) .. " brigade rally: " .. result)
 end
 
-function bp.support_charge(game, actor, target)
-  call.pending = {}
+function bp.support_charge_check(game, actor, target)
   if game:side(actor) == game:phasing() then
-    error("a support charge is made in the opponent's command phase", 0)
+    return "a support charge is made in the opponent's command phase"
   end
   if not game:flag(target, "ordered") then
     -- The target must not be moving by initiative: it is advancing on an order.
-    error(game:name(target) .. " is not moving on an order (no support charge against initiative moves)", 0)
+    return game:name(target) .. " is not moving on an order (no support charge against initiative moves)"
   end
+end
+
+function bp.support_charge(game, actor, target)
+  call.pending = {}
   local commander = brigadier_of(game, actor)
   -- -2 when the target did not start the phase in the cavalry's front arc: both as they
   -- stood when this command phase began (the action itself needs the target in the front
@@ -366,18 +395,21 @@ function bp.support_charge(game, actor, target)
 end
 
 -- Hand haul: an ordered unlimbered battery's one move, made without the prolong penalty.
-function bp.hand_haul(game, actor)
-  call.pending = {}
+function bp.hand_haul_check(game, actor)
   if game:mode(actor) ~= "unlimbered" then
-    error(game:name(actor) .. " is not unlimbered: only deployed guns are hand-hauled", 0)
+    return game:name(actor) .. " is not unlimbered: only deployed guns are hand-hauled"
   end
   if game:counter(actor, "moves") < 1 then
-    error(game:name(actor) .. " has no move to hand-haul with", 0)
+    return game:name(actor) .. " has no move to hand-haul with"
   end
   if game:flag(actor, "ordered") and not game:flag(actor, "ordered_hand_haul") then
     -- Heavy guns are Unreliable when hand-hauled: the order must say it is a hand haul.
-    error(game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)", 0)
+    return game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)"
   end
+end
+
+function bp.hand_haul(game, actor)
+  call.pending = {}
   game:set_flag(actor, "hand_haul")
   game:set_flag(actor, "prolonged", false)
   set_counter(game, actor, "moves", 1)
@@ -385,20 +417,27 @@ end
 
 -- Woods: the opponent of a unit that failed its order in woods moves it up to 6 inches;
 -- here a full 6 (scaled) straight toward or away from one of the opponent's own units.
-local function woods_drift(game, actor, target, sign)
-  call.pending = {}
+-- Where a drift takes `target` (nil and why not when it cannot drift).
+local function drift_to(game, actor, target, sign)
   if not game:flag(target, "woods_drift") then
-    error(game:name(target) .. " has not failed an order in woods this turn", 0)
+    return nil, game:name(target) .. " has not failed an order in woods this turn"
   end
   if game:side(actor) == game:phasing() then
-    error("the opponent moves a unit that failed its order in woods", 0)
+    return nil, "the opponent moves a unit that failed its order in woods"
   end
   local x, y = game:position(target)
   local dx, dy = away_from(game, target, actor)
   local step = game:setting("woods_drift") * scale(game)
   local tx, ty = x - sign * dx * step, y - sign * dy * step
   local problem = game:can_stand(target, tx, ty)
-  if problem then error(game:name(target) .. " cannot drift: " .. problem, 0) end
+  if problem then return nil, game:name(target) .. " cannot drift: " .. problem end
+  return tx, ty
+end
+
+local function woods_drift(game, actor, target, sign)
+  call.pending = {}
+  local tx, ty = drift_to(game, actor, target, sign)
+  if tx == nil then error(ty, 0) end
   game:place_at(target, tx, ty, nil, "drifts in the woods")
   game:set_flag(target, "woods_drift", false)
 end
@@ -406,16 +445,29 @@ end
 function bp.woods_drift_toward(game, actor, target) woods_drift(game, actor, target, 1) end
 function bp.woods_drift_away(game, actor, target) woods_drift(game, actor, target, -1) end
 
+function bp.woods_drift_toward_check(game, actor, target)
+  local tx, why = drift_to(game, actor, target, 1)
+  if tx == nil then return why end
+end
+
+function bp.woods_drift_away_check(game, actor, target)
+  local tx, why = drift_to(game, actor, target, -1)
+  if tx == nil then return why end
+end
+
+function bp.passage_of_lines_check(game, actor, target)
+  if game:mode(actor) == "square" then
+    return "a unit in square may not pass through any unit"
+  end
+  if game:mode(target) == "square" and kind(game, actor) ~= "skirmish_company" then
+    return "only skirmish companies may pass through a square"
+  end
+end
+
 function bp.passage_of_lines(game, actor, target)
   call.pending = {}
   -- No charge during the passage: a later charge needs another move (check_may_charge).
   game:set_flag(actor, "passed_lines")
-  if game:mode(actor) == "square" then
-    error("a unit in square may not pass through any unit", 0)
-  end
-  if game:mode(target) == "square" and kind(game, actor) ~= "skirmish_company" then
-    error("only skirmish companies may pass through a square", 0)
-  end
   if is_skirmisher(game, target) or (is_artillery(game, target) and game:mode(target) == "unlimbered")
     or game:mode(target) == "square" then
     game:note(game:name(actor) .. " passes through " .. game:name(target) .. " freely")
@@ -430,11 +482,14 @@ function bp.passage_of_lines(game, actor, target)
   end
 end
 
+function bp.light_infantry_reform_check(game, actor)
+  if game:mode(actor) ~= "grande_bande" then
+    return game:name(actor) .. " is not in grande bande"
+  end
+end
+
 function bp.light_infantry_reform(game, actor)
   call.pending = {}
-  if game:mode(actor) ~= "grande_bande" then
-    error(game:name(actor) .. " is not in grande bande", 0)
-  end
   local hits = 0
   local r = game:resolve("morale_save", { save = game:attribute(actor, "save") }, "reforming " .. game:name(actor))
   if r ~= "saved" then hits = 1 end
@@ -461,8 +516,8 @@ return {
   UNRELIABLE_INPUTS = UNRELIABLE_INPUTS,
   all_unengaged = all_unengaged,
   blunder = blunder,
-  check_intent = check_intent,
-  check_own_brigade = check_own_brigade,
+  intent_problem = intent_problem,
+  own_brigade_problem = own_brigade_problem,
   command_band = command_band,
   intent_fits = intent_fits,
   mark_intent = mark_intent,

@@ -199,18 +199,42 @@ end
 
 -- Artillery and horse modes ------------------------------------------------------------
 
-function M.limber(game, actor)
+-- The checks (`check:`) of the mode actions: the engine asks them before the action, and
+-- the legal orders on them.
+function M.limber_check(game, actor)
   if game:mode(actor) == "limbered" then
-    error(game:name(actor) .. " is already limbered")
+    return game:name(actor) .. " is already limbered"
   end
+end
+
+function M.unlimber_check(game, actor)
+  if game:mode(actor) == "unlimbered" then
+    return game:name(actor) .. " is already unlimbered"
+  end
+end
+
+function M.dismount_check(game, actor)
+  if game:mode(actor) == "dismounted" then
+    return game:name(actor) .. " is already dismounted"
+  end
+end
+
+function M.mount_check(game, actor)
+  if game:mode(actor) == "formed" then
+    return game:name(actor) .. " is already mounted"
+  end
+  local col, row = game:cell(actor)
+  if game:terrain(col, row) == "forest" then
+    return game:name(actor) .. " cannot mount in a forest"
+  end
+end
+
+function M.limber(game, actor)
   game:set_mode(actor, "limbered")
   te_hit(ledger(game), actor, 1, false)
 end
 
 function M.unlimber(game, actor)
-  if game:mode(actor) == "unlimbered" then
-    error(game:name(actor) .. " is already unlimbered")
-  end
   game:set_mode(actor, "unlimbered")
   te_hit(ledger(game), actor, 1, false)
   if game:moved(actor) then
@@ -219,20 +243,10 @@ function M.unlimber(game, actor)
 end
 
 function M.dismount(game, actor)
-  if game:mode(actor) == "dismounted" then
-    error(game:name(actor) .. " is already dismounted")
-  end
   game:set_mode(actor, "dismounted")
 end
 
 function M.mount(game, actor)
-  if game:mode(actor) == "formed" then
-    error(game:name(actor) .. " is already mounted")
-  end
-  local col, row = game:cell(actor)
-  if game:terrain(col, row) == "forest" then
-    error(game:name(actor) .. " cannot mount in a forest")
-  end
   game:set_mode(actor, "formed")
 end
 

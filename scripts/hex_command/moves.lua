@@ -127,64 +127,68 @@ end
 -- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is
 -- no longer counted flanked.
 function M.deploy(game, actor)
-  if not game:flag(actor, "on_road") then
-    error(game:name(actor) .. " is not in column on a road")
-  end
   local L = ledger(game)
   L:set(actor, "on_road", false)
   te_hit(L, actor, 1, false)
 end
 
--- A facing change: not in melee, routed, halted or (optional disorder rule) fatigued.
--- The ruleset's `turning` data counts it (once a turn, cavalry twice) and charges its
--- point before a move; after a move it needs a point left over.
-function M.faced(game, u, before)
+-- A facing change (`may_face`, asked before the turn is made, whichever way it turns):
+-- not in melee, routed, halted or (optional disorder rule) fatigued. The ruleset's
+-- `turning` data counts it (once a turn, cavalry twice) and charges its point before a
+-- move; after a move it needs a point left over.
+function M.may_face(game, u)
   if not is_unit(game, u) then
-    return
+    return nil
   end
-  local name = game:name(u)
   if game:flag(u, "in_melee") then
-    error(name .. " is in melee and cannot change facing")
+    return game:name(u) .. " is in melee and cannot change facing"
   end
   if game:flag(u, "routed") then
-    error(name .. " is routed: it faces the rear until rallied")
+    return game:name(u) .. " is routed: it faces the rear until rallied"
   end
   if game:flag(u, "halted") then
-    error(name .. " is halted by a failed order change and cannot change facing")
+    return game:name(u) .. " is halted by a failed order change and cannot change facing"
   end
   if game:flag(u, "inactive") then
-    error(name .. " is not in the group being activated (group " .. game:counter(u, "group") .. ")")
-  end
-  if game:counter(u, "bridging") > 0 then
-    game:add_counter(u, "bridging", -game:counter(u, "bridging"))
-    game:note(name .. " turns from its bridge and leaves it unfinished")
+    return game:name(u) .. " is not in the group being activated (group " .. game:counter(u, "group") .. ")"
   end
   if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
-    error(name .. " is fatigued and cannot change facing")
+    return game:name(u) .. " is fatigued and cannot change facing"
   end
   -- 5.1b/7.4: in the melee phase only a unit that has just won a melee (and advanced, or
   -- chose a facing change instead) may turn, without a movement point (issue 7).
   if game:phase() == "melee" then
     if not game:flag(u, "victor") then
-      error(name .. " may change facing in the melee phase only after winning a melee")
+      return game:name(u) .. " may change facing in the melee phase only after winning a melee"
     end
-    return
+    return nil
   end
-  -- The count already includes this change.
+  -- The change about to be made counts too.
   local allowance = game:allowance(u)
   if allowance ~= nil and game:moved(u)
-      and game:counter(u, "steps_moved") + game:counter(u, "face_changes") > allowance then
-    error(name .. " has no movement point left to change facing")
+      and game:counter(u, "steps_moved") + game:counter(u, "face_changes") + 1 > allowance then
+    return game:name(u) .. " has no movement point left to change facing"
+  end
+end
+
+-- After a facing change `may_face` allowed: a bridge under work is left unfinished.
+function M.faced(game, u, before)
+  if is_unit(game, u) and game:counter(u, "bridging") > 0 then
+    game:add_counter(u, "bridging", -game:counter(u, "bridging"))
+    game:note(game:name(u) .. " turns from its bridge and leaves it unfinished")
   end
 end
 
 -- Constructions: a turn's digging instead of moving; 4 turns make quick works, 6 a redoubt.
 local QUICK_WORKS, REDOUBT = 4, 6
 
-function M.dig(game, actor)
+function M.dig_check(game, actor)
   if game:moved(actor) then
-    error(game:name(actor) .. " has moved this turn and cannot dig in")
+    return game:name(actor) .. " has moved this turn and cannot dig in"
   end
+end
+
+function M.dig(game, actor)
   local works = game:counter(actor, "works") + 1
   game:add_counter(actor, "works", 1)
   game:set_flag(actor, "dug", true)

@@ -86,13 +86,15 @@ end
 -- 4b: a unit blocking an arrival may make two full moves away from the entry place, in a
 -- straight line toward the cells farthest from it; it stops before the board edge, water,
 -- any piece or an enemy zone of control, and does not move again this turn.
-function M.withdraw(game, actor)
+-- Where a withdrawal takes `actor`: the direction and the cell it ends in, or nil and why
+-- it cannot withdraw.
+local function withdrawal(game, actor)
   local name = game:name(actor)
   if not game:flag(actor, "blocking") then
-    error(name .. " is not blocking an arrival")
+    return nil, name .. " is not blocking an arrival"
   end
   if game:moved(actor) then
-    error(name .. " has moved this turn")
+    return nil, name .. " has moved this turn"
   end
   local col, row = game:cell(actor)
   local place = {}
@@ -121,7 +123,7 @@ function M.withdraw(game, actor)
     end
   end
   if dir == nil then
-    error(name .. " has nowhere to withdraw to")
+    return nil, name .. " has nowhere to withdraw to"
   end
   local foe = enemy_side(game, game:side(actor))
   local steps = 2 * math.floor(game:allowance(actor) or 0)
@@ -135,8 +137,20 @@ function M.withdraw(game, actor)
     c, r = nc, nr
   end
   if c == col and r == row then
-    error(name .. " has nowhere to withdraw to")
+    return nil, name .. " has nowhere to withdraw to"
   end
+  return dir, c, r
+end
+
+-- Its check (`check:`): the engine asks it before the action, and the legal orders on it.
+function M.withdraw_check(game, actor)
+  local dir, why = withdrawal(game, actor)
+  if dir == nil then return why end
+end
+
+function M.withdraw(game, actor)
+  local dir, c, r = withdrawal(game, actor)
+  if dir == nil then error(c, 0) end
   game:face(actor, dir)
   game:place(actor, c, r, "withdrew two moves from the arriving force")
   game:set_flag(actor, "disturbed", true)
@@ -320,23 +334,30 @@ end
 -- rest of the game. Moving or changing facing leaves the work unfinished (back to 0).
 local PONTOON_TURNS = 3
 
-function M.bridge(game, actor)
+-- Its check (`check:`): the engine asks it before the action, and the legal orders on it.
+function M.bridge_check(game, actor)
   local name = game:name(actor)
   if game:moved(actor) then
-    error(name .. " has moved this turn and cannot work on a bridge")
+    return name .. " has moved this turn and cannot work on a bridge"
   end
   local col, row = game:cell(actor)
   local nc, nr = game:neighbour(col, row, game:facing(actor))
   if nc == nil then
-    error(name .. " faces the edge of the field: there is nothing to bridge")
+    return name .. " faces the edge of the field: there is nothing to bridge"
   end
   local feats = game:features(col, row, nc, nr)
   if not has(feats, "stream") then
-    error(name .. " must face a stream to bridge it")
+    return name .. " must face a stream to bridge it"
   end
   if has(feats, "bridge") then
-    error("there is already a bridge across the stream in front of " .. name)
+    return "there is already a bridge across the stream in front of " .. name
   end
+end
+
+function M.bridge(game, actor)
+  local name = game:name(actor)
+  local col, row = game:cell(actor)
+  local nc, nr = game:neighbour(col, row, game:facing(actor))
   local done = game:counter(actor, "bridging") + 1
   game:set_flag(actor, "dug", true)
   if done >= PONTOON_TURNS then

@@ -509,6 +509,6 @@ fn road_column_counts_flanked_until_deployed() {
             to_blue_movement(),
             &[order("blue", "act: { piece: b, action: deploy }")],
         ),
-        "b is not in column on a road",
+        "b cannot deploy unless on_road",
     );
 }

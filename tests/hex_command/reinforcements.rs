@@ -69,7 +69,7 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
             to_red_movement_turn_2(),
             &[order("red", "act: { piece: r, action: withdraw }")],
         ),
-        "r is not blocking an arrival",
+        "r cannot withdraw unless blocking",
     );
     let mut o = with(to_red_movement_turn_2(), &[withdraw]);
     o.extend(ends("red", 1));

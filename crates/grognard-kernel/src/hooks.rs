@@ -385,6 +385,62 @@ pub trait Hooks {
         Ok(Vec::new())
     }
 
+    /// Whether `piece` may turn to `facing` now, asked by a ruleset that binds `may_face`
+    /// beside its `faced` hook: it reads the game as it stands before the turn (the
+    /// kernel's own checks of the turn have passed), changes nothing and rolls no dice. A
+    /// failure refuses the turn, which `apply` asks before the `faced` hook, and the
+    /// legal-order generator asks instead of trying each facing on a copy: the `faced`
+    /// hook must then refuse nothing that `may_face` allows (the soundness property tests
+    /// and `grognard fuzz` check it).
+    ///
+    /// # Errors
+    /// The reason the turn is refused.
+    fn may_face(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        facing: crate::geometry::Facing,
+    ) -> Result<(), HookFailure> {
+        let _ = (world, piece, facing);
+        Ok(())
+    }
+
+    /// True when the ruleset binds `may_face` (see [`Hooks::may_face`]).
+    fn may_face_is_bound(&self) -> bool {
+        false
+    }
+
+    /// False when [`Hooks::may_face`] cannot see the facing asked about (a Lua
+    /// `may_face(game, unit)` that declares no `facing` parameter), so its answer holds for
+    /// every facing of the piece and the legal-order generator asks it once per piece. The
+    /// default is the safe answer.
+    fn may_face_reads_facing(&self) -> bool {
+        true
+    }
+
+    /// Whether `actor` may take the ruleset action `action` (at `target`, for `intent`)
+    /// now, asked for an action that declares a `check:` beside its `script:`. It reads
+    /// the game as it stands before anything of the action happens (the action's data
+    /// checks have passed: type, flags, range, arcs, sight), changes nothing and rolls no
+    /// dice. A failure refuses the action: `apply` asks it before the action's chart and
+    /// script, and the legal-order generator lists the action on its word alone, so the
+    /// script must refuse nothing its check allows (the soundness property tests and
+    /// `grognard fuzz` check it).
+    ///
+    /// # Errors
+    /// The reason the action is refused.
+    fn action_check(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        target: Option<PieceId>,
+        intent: &[String],
+    ) -> Result<(), HookFailure> {
+        let _ = (world, action, actor, target, intent);
+        Ok(())
+    }
+
     /// False when the `faced` hook is certain to answer with no change and no failure
     /// (the ruleset binds none), so that whether a facing change is accepted does not
     /// depend on the facing chosen: the legal-order generator then tries one facing of a

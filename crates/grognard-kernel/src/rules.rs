@@ -400,20 +400,44 @@ impl Sequence {
     /// rules in force.
     #[must_use]
     pub fn plan(&self, order: &[SideId], options: &[bool]) -> Vec<(&PhaseDef, usize)> {
+        let mut plan = Vec::new();
+        let mut step = 0;
+        while let Some(entry) = self.plan_step(order, options, step) {
+            plan.push(entry);
+            step += 1;
+        }
+        plan
+    }
+
+    /// Entry `step` of [`Self::plan`] (`None` past its end), worked out without building
+    /// the plan: asked for every order and by the scripts' `game:phase()`.
+    #[must_use]
+    pub fn plan_step(
+        &self,
+        order: &[SideId],
+        options: &[bool],
+        step: usize,
+    ) -> Option<(&PhaseDef, usize)> {
         let seq = self.active(options);
         let first = order.first().map_or(0, |s| s.index());
-        let mut plan: Vec<(&PhaseDef, usize)> = seq.turn_start.iter().map(|p| (p, first)).collect();
-        if seq.interleaved {
-            for p in seq.side_turn {
-                plan.extend(order.iter().map(|side| (p, side.index())));
-            }
-        } else {
-            for side in order {
-                plan.extend(seq.side_turn.iter().map(|p| (p, side.index())));
-            }
+        let (start, per_side) = (seq.turn_start.len(), seq.side_turn.len());
+        if step < start {
+            return seq.turn_start.get(step).map(|p| (p, first));
         }
-        plan.extend(seq.turn_end.iter().map(|p| (p, first)));
-        plan
+        let middle = step - start;
+        let sides = order.len();
+        if middle < per_side * sides {
+            let (phase, side) = if seq.interleaved {
+                (middle / sides.max(1), middle % sides.max(1))
+            } else {
+                (middle % per_side.max(1), middle / per_side.max(1))
+            };
+            let side = order.get(side)?.index();
+            return seq.side_turn.get(phase).map(|p| (p, side));
+        }
+        seq.turn_end
+            .get(middle - per_side * sides)
+            .map(|p| (p, first))
     }
 
     /// The phases in force with these optional rules (`options[i]`: option `i` is on).
@@ -469,6 +493,9 @@ pub struct ActionDef {
     pub needs_sight: bool,
     /// The actor may not have any of these flags.
     pub barred_by: Vec<FlagId>,
+    /// The actor must have every one of these flags.
+    #[serde(default)]
+    pub needs: Vec<FlagId>,
     /// Flag set on the actor once it has acted (e.g. `fired`).
     pub marks: Option<FlagId>,
     /// Effects for each outcome of the chart (by outcome index); without a chart, one list.
@@ -477,6 +504,11 @@ pub struct ActionDef {
     pub types: Vec<PieceTypeId>,
     /// True when the ruleset's `action` hook resolves it (after its chart, if any).
     pub scripted: bool,
+    /// True when the ruleset gives it a check beside its script (`check:`): the hooks'
+    /// [`crate::hooks::Hooks::action_check`] decides, before its chart and script, whether
+    /// it may be taken, and the legal-order generator lists it on the check's word alone.
+    #[serde(default)]
+    pub checked: bool,
     /// True when a piece may take it more than once in a phase (a commander giving orders).
     #[serde(default)]
     pub repeats: bool,
@@ -686,6 +718,17 @@ impl Rules {
     pub fn turn_plan(&self, order: &[SideId], options: &[bool]) -> Vec<(&PhaseDef, usize)> {
         self.sequence.plan(order, options)
     }
+
+    /// Entry `step` of [`Self::turn_plan`], without building the plan.
+    #[must_use]
+    pub fn turn_plan_step(
+        &self,
+        order: &[SideId],
+        options: &[bool],
+        step: usize,
+    ) -> Option<(&PhaseDef, usize)> {
+        self.sequence.plan_step(order, options, step)
+    }
 }
 
 #[cfg(test)]
@@ -743,5 +786,22 @@ mod tests {
             names(&seq.plan(&order, &[])),
             ["start 1", "move 1", "move 0", "fire 1", "fire 0", "end 1"]
         );
+        // Three sides, interleaved and not: every step of the plan, and nothing past it.
+        let three = [SideId(2), SideId(0), SideId(1)];
+        assert_eq!(
+            names(&seq.plan(&three, &[])),
+            [
+                "start 2", "move 2", "move 0", "move 1", "fire 2", "fire 0", "fire 1", "end 2"
+            ]
+        );
+        seq.interleaved = false;
+        assert_eq!(
+            names(&seq.plan(&three, &[])),
+            [
+                "start 2", "move 2", "fire 2", "move 0", "fire 0", "move 1", "fire 1", "end 2"
+            ]
+        );
+        assert!(seq.plan_step(&three, &[], 8).is_none());
+        assert_eq!(names(&seq.plan(&[], &[])), ["start 0", "end 0"]);
     }
 }

@@ -28,12 +28,13 @@ use mlua::{Function, Lua, Table, Value};
 
 use crate::api::{Call, GameObject};
 use crate::error::HookError;
+use crate::names::unit_handle;
 use crate::names::unknown_name;
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::sandbox::{Limits, Sandbox};
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 8] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 10] = [
     (
         "move_cost",
         &["kind", "mode", "terrain", "cost", "diagonal"],
@@ -42,14 +43,19 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 8] = [
     ("phase_begin", &["game", "phase"]),
     ("moved", &["game", "unit", "path", "facing"]),
     ("faced", &["game", "unit", "before"]),
+    ("may_face", &["game", "unit", "facing"]),
     ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
+    ("check", &["game", "actor", "target"]),
     ("result", &["game", "ended", "points"]),
 ];
 
 struct Bound {
     function: Function,
     label: String,
+    /// The function's parameters, counted once at binding (a variadic one counts as
+    /// taking them all).
+    params: usize,
 }
 
 /// Settings and optional rules of the game being played, as the pure hooks see them.
@@ -117,9 +123,12 @@ pub struct LuaHooks {
     phase_begin: Option<Bound>,
     moved: Option<Bound>,
     faced: Option<Bound>,
+    may_face: Option<Bound>,
     mode_changed: Option<Bound>,
     result: Option<Bound>,
     actions: Vec<Option<Bound>>,
+    /// The actions' checks (`check:`), by action.
+    checks: Vec<Option<Bound>>,
     constants: Option<Constants>,
     /// `move_cost` answers per slot: the data's cost (in hundredths) asked with and the
     /// answer; a slot rarely sees more than one data cost (roads, barriers).
@@ -152,7 +161,7 @@ impl LuaHooks {
                 .spec
                 .actions
                 .iter()
-                .any(|a| a.value.script.is_some())
+                .any(|a| a.value.script.is_some() || a.value.check.is_some())
     }
 
     /// Loads a ruleset's scripts into a fresh sandbox and binds its hooks.
@@ -238,10 +247,16 @@ impl LuaHooks {
             Some(Bound {
                 function,
                 label: binding.value.clone(),
+                params: if info.is_vararg {
+                    usize::MAX
+                } else {
+                    usize::from(info.num_params)
+                },
             })
         };
         let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
         let (mut moved, mut faced, mut mode_changed) = (None, None, None);
+        let mut may_face = None;
         let mut result = None;
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
@@ -251,6 +266,7 @@ impl LuaHooks {
                 "phase_begin" => phase_begin = bound,
                 "moved" => moved = bound,
                 "faced" => faced = bound,
+                "may_face" => may_face = bound,
                 "mode_changed" => mode_changed = bound,
                 "result" => result = bound,
                 _ => {}
@@ -267,6 +283,17 @@ impl LuaHooks {
                     .and_then(|s| bind("action", s, &mut problems))
             })
             .collect();
+        let checks = ruleset
+            .spec
+            .actions
+            .iter()
+            .map(|a| {
+                a.value
+                    .check
+                    .as_ref()
+                    .and_then(|s| bind("check", s, &mut problems))
+            })
+            .collect();
         let hooks = Self {
             sandbox,
             game,
@@ -275,9 +302,11 @@ impl LuaHooks {
             phase_begin,
             moved,
             faced,
+            may_face,
             mode_changed,
             result,
             actions,
+            checks,
             constants: None,
             move_cache: PureTable::default(),
             stop_cache: PureTable::default(),
@@ -294,7 +323,7 @@ impl LuaHooks {
         what: &str,
         world: &World<'_>,
         dice: &mut HookDice<'_>,
-        args: impl FnOnce(Table, &Lua) -> A,
+        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
         let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
         let dice = RefCell::new(dice);
@@ -308,11 +337,67 @@ impl LuaHooks {
                     commands: &commands,
                 };
                 game.during(&call, |game| {
-                    bound.function.call::<()>(args(game.clone(), lua))
+                    bound.function.call::<()>(args(game.clone(), lua)?)
                 })
             })
             .map_err(failure)?;
         Ok(commands.into_inner())
+    }
+
+    /// Runs a check (`may_face`, an action's `check:`): the `game` object reads the world
+    /// as it stands, with no dice to roll and no changes to queue. `nil` allows, a string
+    /// is the reason it refuses; anything else, a change asked for, or a roll is an error
+    /// of the script (which refuses too).
+    fn run_check<A: mlua::IntoLuaMulti>(
+        &self,
+        bound: &Bound,
+        what: &str,
+        world: &World<'_>,
+        intent: &[String],
+        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
+    ) -> Result<(), HookFailure> {
+        let mut rng = GameRng::new(0);
+        let mut hook_dice = HookDice::new(&mut rng, world.rules);
+        hook_dice.set_action_intent(intent.to_vec());
+        let dice = RefCell::new(&mut hook_dice);
+        let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
+        let (sandbox, game) = (&self.sandbox, &self.game);
+        let lua = sandbox.lua();
+        let value: Value = sandbox
+            .call_with(what, &bound.function, || {
+                let call = Call {
+                    world,
+                    dice: &dice,
+                    commands: &commands,
+                };
+                game.during(&call, |game| {
+                    bound.function.call::<Value>(args(game.clone(), lua)?)
+                })
+            })
+            .map_err(failure)?;
+        let _ = dice.into_inner();
+        if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
+            return Err(HookFailure {
+                message: format!(
+                    "{}: a check may only read the game (it asked for a change or rolled \
+                     dice); make changes in the action's script or the `faced` hook",
+                    bound.label
+                ),
+            });
+        }
+        match value {
+            Value::Nil => Ok(()),
+            Value::String(reason) => Err(HookFailure {
+                message: reason.to_string_lossy(),
+            }),
+            other => Err(HookFailure {
+                message: format!(
+                    "{} returned {}; a check returns nil to allow, or a string saying why not",
+                    bound.label,
+                    other.type_name()
+                ),
+            }),
+        }
     }
 
     /// The sandbox (for tests and the editor's script console).
@@ -476,6 +561,58 @@ impl Hooks for LuaHooks {
         self.moved.is_some()
     }
 
+    fn may_face_is_bound(&self) -> bool {
+        self.may_face.is_some()
+    }
+
+    /// A `may_face` function that declares no third parameter (and is not variadic)
+    /// cannot see the facing it is asked about.
+    fn may_face_reads_facing(&self) -> bool {
+        self.may_face.as_ref().is_some_and(|b| b.params >= 3)
+    }
+
+    fn may_face(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        facing: grognard_kernel::geometry::Facing,
+    ) -> Result<(), HookFailure> {
+        if self.may_face.is_none() {
+            return Ok(());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = &self.may_face else {
+            return Ok(());
+        };
+        let what = format!("hook may_face ({})", bound.label);
+        let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
+        self.run_check(bound, &what, world, &[], |game, lua| {
+            Ok((game, unit_handle(lua, piece)?, facing))
+        })
+    }
+
+    fn action_check(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        target: Option<PieceId>,
+        intent: &[String],
+    ) -> Result<(), HookFailure> {
+        if !matches!(self.checks.get(action.index()), Some(Some(_))) {
+            return Ok(());
+        }
+        self.constants_for(world)?;
+        let Some(Some(bound)) = self.checks.get(action.index()) else {
+            return Ok(());
+        };
+        let what = format!("action check {}", bound.label);
+        self.run_check(bound, &what, world, intent, |game, lua| {
+            let target = target.map(|t| unit_handle(lua, t)).transpose()?;
+            Ok((game, unit_handle(lua, actor)?, target))
+        })
+    }
+
     fn move_cost(
         &mut self,
         world: &World<'_>,
@@ -612,7 +749,7 @@ impl Hooks for LuaHooks {
             bound.label
         );
         self.run_hook(bound, &what, world, dice, |game, _| {
-            (game, phase.to_owned())
+            Ok((game, phase.to_owned()))
         })
     }
 
@@ -640,7 +777,7 @@ impl Hooks for LuaHooks {
         let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
         self.run_hook(bound, &what, world, dice, |game, lua| {
             let list = pair_list(lua, ("col", "row"), &cells);
-            (game, UnitRef(piece), list, facing)
+            Ok((game, unit_handle(lua, piece)?, list, facing))
         })
     }
 
@@ -674,7 +811,7 @@ impl Hooks for LuaHooks {
         let degrees = f64::from(facing.tenths()) / 10.0;
         self.run_hook(bound, &what, world, dice, |game, lua| {
             let list = pair_list(lua, ("x", "y"), &points);
-            (game, UnitRef(piece), list, degrees)
+            Ok((game, unit_handle(lua, piece)?, list, degrees))
         })
     }
 
@@ -698,8 +835,8 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
-        self.run_hook(bound, &what, world, dice, |game, _| {
-            (game, UnitRef(piece), before)
+        self.run_hook(bound, &what, world, dice, |game, lua| {
+            Ok((game, unit_handle(lua, piece)?, before))
         })
     }
 
@@ -723,8 +860,8 @@ impl Hooks for LuaHooks {
             piece_label(world, piece)
         );
         let before = world.rules.mode_name(before).to_owned();
-        self.run_hook(bound, &what, world, dice, |game, _| {
-            (game, UnitRef(piece), before)
+        self.run_hook(bound, &what, world, dice, |game, lua| {
+            Ok((game, unit_handle(lua, piece)?, before))
         })
     }
 
@@ -750,8 +887,9 @@ impl Hooks for LuaHooks {
             piece_label(world, actor)
         );
         let outcome = outcome.map(str::to_owned);
-        self.run_hook(bound, &what, world, dice, |game, _| {
-            (game, UnitRef(actor), target.map(UnitRef), outcome.clone())
+        self.run_hook(bound, &what, world, dice, |game, lua| {
+            let target = target.map(|t| unit_handle(lua, t)).transpose()?;
+            Ok((game, unit_handle(lua, actor)?, target, outcome.clone()))
         })
     }
 

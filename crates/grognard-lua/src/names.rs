@@ -7,7 +7,7 @@
 use grognard_kernel::dice::{DiceExpr, DiceTerm};
 use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, PieceId};
 use grognard_rules::suggest::did_you_mean;
-use mlua::{MetaMethod, UserData, UserDataMethods};
+use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 
 /// Most changes one hook call may queue: a guard against a script that loops asking.
 pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
@@ -26,6 +26,30 @@ impl UserData for UnitRef {
             Ok(other.borrow::<UnitRef>().is_ok_and(|o| *o == *this))
         });
     }
+}
+
+/// The handles already made, by piece: one userdata per piece for the sandbox's life, so
+/// that handing a unit to a script costs a table read, not a new userdata, and a unit is
+/// the same Lua value every time (usable as a table key across calls).
+struct UnitHandles(Table);
+
+/// The handle of piece `id` as a Lua value (see [`UnitRef`]).
+pub(crate) fn unit_handle(lua: &Lua, id: PieceId) -> mlua::Result<AnyUserData> {
+    let cache = match lua.app_data_ref::<UnitHandles>() {
+        Some(handles) => handles.0.clone(),
+        None => {
+            let table = lua.create_table()?;
+            lua.set_app_data(UnitHandles(table.clone()));
+            table
+        }
+    };
+    let key = i64::from(id.0) + 1;
+    if let Value::UserData(handle) = cache.raw_get::<Value>(key)? {
+        return Ok(handle);
+    }
+    let handle = lua.create_userdata(UnitRef(id))?;
+    cache.raw_set(key, &handle)?;
+    Ok(handle)
 }
 
 pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {

@@ -78,6 +78,17 @@ impl Game {
                 ),
             ));
         }
+        if let Some(f) = def.needs.iter().find(|f| !actor.flag(**f)) {
+            return Err(Refusal::new(
+                RefusalKind::BadPiece,
+                format!(
+                    "{} cannot {} unless {}",
+                    actor.name,
+                    def.name,
+                    rules.flag_name(*f)
+                ),
+            ));
+        }
         if !def.repeats && action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
@@ -218,6 +229,9 @@ impl Game {
         let rules = &*self.rules;
         let checked = self.check_act(next, side, id, (action, intent), target)?;
         let def = checked.def;
+        if def.checked {
+            self.ask_action_check(next, id, (action, intent), target, hooks)?;
+        }
         let (distance, table_distance, flank_or_rear) = (
             checked.distance,
             checked.table_distance,
@@ -389,6 +403,27 @@ impl Game {
             self.apply_commands(next, events, commands)?;
         }
         Ok(())
+    }
+
+    /// The action's check (`check:` beside its script), asked on `state` as it stands
+    /// before anything of the action happens; its reason refuses the action.
+    pub(super) fn ask_action_check(
+        &self,
+        state: &State,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        hooks
+            .action_check(&world, action, id, target, intent)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
     }
 
     pub(crate) fn apply_effect(

@@ -11,16 +11,19 @@
 //! first put to the order's own checks — the functions `apply` runs first (`check_act`,
 //! `check_save`, `check_extend`, `check_redeploy`) — on the probe's state as it stands;
 //! saves and redeployments that pass are listed (past their checks they always happen),
-//! the rest are tried on one scratch copy of the probe's state with the same resolution
-//! [`Game::apply`] uses, Lua hooks included, and listed only when accepted there. With no
-//! `faced` hook bound, one facing trial decides all of a piece's facings.
+//! and so are actions with no script and no contact, actions whose script has a check
+//! beside it ([`Hooks::action_check`], which `apply` asks too), and facing changes with no
+//! `faced` hook or with `may_face` bound ([`Hooks::may_face`]). The rest are tried on one
+//! scratch copy of the probe's state with the same resolution [`Game::apply`] uses, Lua
+//! hooks included, and listed only when accepted there. A check promises that the script
+//! or hook beside it refuses nothing it allows; the soundness property holds it to that.
 //!
 //! Invariants: without hidden information every listed order is accepted by `apply`; with
 //! it, an order can meet what the side could not see (a contact, a stop, or a refusal that
 //! says no more than the rules reveal). On grids the list is complete: every move, facing,
 //! mode and action `apply` would accept is in it, except orders that change nothing (a
-//! move back to where the piece began, facing the way it faces, the mode it is in). The list is deterministic: pieces in id
-//! order, then moves, saves, spreads, redeployments, facings, modes and actions, and
+//! move back to where the piece began, facing the way it faces, the mode it is in). The
+//! list is deterministic: pieces in id order, then moves, saves, spreads, redeployments, facings, modes and actions, and
 //! `end_phase` last. On the open table the moves are a bounded candidate set, documented on
 //! [`OPEN_HEADINGS`] and [`OPEN_FRACTIONS`].
 
@@ -147,8 +150,9 @@ impl Game {
             .filter(|p| p.side == side && p.on_board())
             .map(|p| p.id)
             .collect();
-        // One scratch state for every trial: `resolve_into` refreshes it with `clone_from`.
-        let mut scratch = probe.state.clone();
+        // One scratch state for every trial, copied on the first (many lists need none):
+        // `resolve_into` refreshes it with `clone_from`.
+        let mut scratch = None;
         if probe.state.setting_up {
             // The set-up: each of the side's pieces to deploy (with those attached to it)
             // at each cell of its areas where it may stand, keeping its facing.
@@ -205,18 +209,19 @@ impl Game {
     }
 
     /// True when `apply` would accept `action` from `side` now (on this game, unchanged),
-    /// tried on `scratch`.
+    /// tried on `scratch` (a copy of this game's state made on the first trial).
     fn accepts(
         &self,
         side: SideId,
         action: &Action,
         hooks: &mut dyn Hooks,
-        scratch: &mut crate::state::State,
+        scratch: &mut Option<crate::state::State>,
     ) -> bool {
         let order = Order {
             side,
             action: action.clone(),
         };
+        let scratch = scratch.get_or_insert_with(|| self.state.clone());
         self.resolve_into(&order, hooks, scratch).is_ok()
     }
 
@@ -227,7 +232,7 @@ impl Game {
         id: PieceId,
         phase: &PhaseDef,
         hooks: &mut dyn Hooks,
-        scratch: &mut crate::state::State,
+        scratch: &mut Option<crate::state::State>,
         out: &mut Vec<Action>,
     ) {
         let Some(piece) = self.state.pieces.get(id.index()) else {
@@ -243,7 +248,7 @@ impl Game {
         let tried = |action: Action,
                      out: &mut Vec<Action>,
                      hooks: &mut dyn Hooks,
-                     scratch: &mut crate::state::State|
+                     scratch: &mut Option<crate::state::State>|
          -> bool {
             let ok = self.accepts(side, &action, hooks, scratch);
             if ok {
@@ -322,7 +327,32 @@ impl Game {
             && place.cell().is_some()
         {
             let others = (0..grid.facings()).map(Facing).filter(|f| *f != facing);
-            if hooks.faced_is_bound() {
+            if hooks.faced_is_bound() && hooks.may_face_is_bound() {
+                // The ruleset's `may_face` decides what its `faced` hook would refuse:
+                // past the piece's own checks (the same for every facing), each facing
+                // is asked of it on the state as it stands, with no trial; once for all
+                // of them when it cannot see the facing.
+                let all: Vec<Facing> = others.collect();
+                if let Some(first) = all.first()
+                    && self.check_face(&self.state, side, id, *first).is_ok()
+                {
+                    if hooks.may_face_reads_facing() {
+                        for f in all {
+                            if self.ask_may_face(&self.state, id, f, hooks).is_ok() {
+                                out.push(Action::Face {
+                                    piece: id,
+                                    facing: f,
+                                });
+                            }
+                        }
+                    } else if self.ask_may_face(&self.state, id, *first, hooks).is_ok() {
+                        out.extend(all.iter().map(|f| Action::Face {
+                            piece: id,
+                            facing: *f,
+                        }));
+                    }
+                }
+            } else if hooks.faced_is_bound() {
                 for f in others {
                     tried(
                         Action::Face {
@@ -388,6 +418,9 @@ impl Game {
                     .map(|p| Some(p.id))
                     .collect(),
             };
+            // Whether the action's own checks decide it with no trial on a copy: it has
+            // no contact to make, and either no script or a check beside its script.
+            let decided = !def.contact && (def.checked || !def.scripted);
             let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
                 .chain(def.intents.iter().map(|i| vec![i.clone()]))
                 .collect();
@@ -407,7 +440,19 @@ impl Game {
                         target,
                         intent: intent.clone(),
                     };
-                    tried(action, out, hooks, scratch);
+                    if decided {
+                        // Past its data checks, an action with no script and no contact
+                        // always happens; a checked one happens when its check allows it.
+                        if !def.checked
+                            || self
+                                .ask_action_check(&self.state, id, (a, intent), target, hooks)
+                                .is_ok()
+                        {
+                            out.push(action);
+                        }
+                    } else {
+                        tried(action, out, hooks, scratch);
+                    }
                 }
             }
         }
@@ -436,7 +481,7 @@ impl Game {
         id: PieceId,
         radius: Cost,
         hooks: &mut dyn Hooks,
-        scratch: Option<&mut crate::state::State>,
+        scratch: Option<&mut Option<crate::state::State>>,
     ) -> Vec<(Point, Option<Angle>)> {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return Vec::new();
@@ -448,7 +493,7 @@ impl Game {
         let mut scratch = match (hooks.moved_is_bound(), scratch) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
-            (true, None) => Some(owned.insert(self.state.clone())),
+            (true, None) => Some(&mut owned),
         };
         let mut out = self.open_candidates(side, id, radius);
         out.retain(|&(to, facing)| {

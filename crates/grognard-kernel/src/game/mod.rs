@@ -182,9 +182,13 @@ impl Game {
             let first = self.state.done.iter().position(|d| !*d).unwrap_or(0);
             return Some((&deploy::SETUP_PHASE, SideId(first as u8)));
         }
-        let plan = self.rules.turn_plan(&self.state.order, &self.state.options);
-        plan.get(self.state.step as usize)
-            .map(|(p, s)| (*p, SideId(*s as u8)))
+        self.rules
+            .turn_plan_step(
+                &self.state.order,
+                &self.state.options,
+                self.state.step as usize,
+            )
+            .map(|(p, s)| (p, SideId(s as u8)))
     }
 
     /// The whole state as canonical bytes (JSON), for "nothing changed" checks.
@@ -442,6 +446,9 @@ impl Game {
             Action::Face { piece, facing } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.facing);
                 self.do_face(next, &mut events, order.side, *piece, *facing)?;
+                if hooks.may_face_is_bound() {
+                    self.ask_may_face(&self.state, *piece, *facing, hooks)?;
+                }
                 if let Some(before) = before {
                     self.after_face(next, &mut events, (order.side, *piece, before), hooks)?;
                 }

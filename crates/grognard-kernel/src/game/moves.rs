@@ -13,7 +13,7 @@ use crate::rules::{Effect, Who};
 
 use super::Game;
 use crate::piece::Piece;
-use crate::state::State;
+use crate::state::{State, World};
 
 /// An open-table move that has passed its checks ([`Game::check_move_to`]).
 #[derive(Clone, Copy, Debug)]
@@ -227,6 +227,26 @@ impl Game {
         self.run_game_hook(next, events, side, |world, dice| {
             hooks.faced(world, id, before, dice)
         })
+    }
+
+    /// Asks the ruleset's `may_face` whether `id` may turn to `facing`, on `state` as it
+    /// stands before the turn; its reason refuses the turn.
+    pub(super) fn ask_may_face(
+        &self,
+        state: &State,
+        id: PieceId,
+        facing: Facing,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        hooks
+            .may_face(&world, id, facing)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
     }
 
     /// Asks the `moved` hook what a finished grid move brings with it, and applies it.

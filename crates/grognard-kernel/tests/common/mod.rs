@@ -296,6 +296,8 @@ pub fn rules(geo: Geo) -> Rules {
             effects: vec![vec![], vec![hits_to_target(1)], vec![hits_to_target(2)]],
             types: vec![INFANTRY],
             scripted: false,
+            checked: false,
+            needs: vec![],
             repeats: false,
             intents: Vec::new(),
             contact: false,

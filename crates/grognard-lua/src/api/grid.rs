@@ -7,7 +7,7 @@ use grognard_kernel::geometry::Cell;
 use grognard_kernel::piece::Place;
 use mlua::{Lua, Table, Value};
 
-use crate::names::{UnitRef, find_named};
+use crate::names::{find_named, unit_handle};
 
 use super::{Call, Slot, facing_arg, method, piece};
 
@@ -115,7 +115,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                     .pieces
                     .iter()
                     .find(|p| p.on_board() && p.attached_to.is_none() && p.place.covers(c))
-                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .map(|p| unit_handle(lua, p.id))
                     .transpose()
             },
         )?,
@@ -135,7 +135,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                     .iter()
                     .filter(|p| p.on_board() && p.place.covers(c))
                 {
-                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                    list.raw_push(unit_handle(lua, p.id)?)?;
                 }
                 Ok(list)
             },
@@ -176,7 +176,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                                 .cell()
                                 .is_some_and(|at| grid.front_cells(at, p.facing).contains(&c))
                     })
-                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .map(|p| unit_handle(lua, p.id))
                     .transpose()
             },
         )?,
@@ -323,7 +323,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                 let world = cx.world;
                 piece(world, &u)?
                     .attached_to
-                    .map(|h| lua.create_userdata(UnitRef(h)))
+                    .map(|h| unit_handle(lua, h))
                     .transpose()
             },
         )?,
@@ -343,7 +343,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                     .iter()
                     .filter(|p| p.on_board() && p.attached_to == Some(id))
                 {
-                    list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+                    list.raw_push(unit_handle(lua, p.id)?)?;
                 }
                 Ok(list)
             },

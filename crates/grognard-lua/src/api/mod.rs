@@ -17,7 +17,7 @@ mod dice;
 mod grid;
 mod pieces;
 
-use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
+use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef, unit_handle};
 
 /// The piece a Lua argument refers to.
 fn unit_arg(value: &Value) -> mlua::Result<PieceId> {
@@ -221,7 +221,7 @@ fn unit_list(
         let of_side =
             side.is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
         if of_side {
-            list.raw_push(lua.create_userdata(UnitRef(p.id))?)?;
+            list.raw_push(unit_handle(lua, p.id)?)?;
         }
     }
     Ok(list)

@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::piece::Place;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, LuaString, Table, Value};
 
-use crate::names::{UnitRef, counter_id, find_named, flag_id};
+use crate::names::{counter_id, find_named, flag_id, unit_handle};
 
 use super::{Call, Slot, method, piece, table_point, unit_list};
 
@@ -25,9 +25,9 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
             let world = cx.world;
             let rules = world.rules;
-            let plan = rules.turn_plan(&world.state.order, &world.state.options);
-            Ok(plan
-                .get(world.state.step as usize)
+            let step = world.state.step as usize;
+            Ok(rules
+                .turn_plan_step(&world.state.order, &world.state.options, step)
                 .map(|(p, _)| p.name.clone()))
         })?,
     )?;
@@ -36,10 +36,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
             let world = cx.world;
             let rules = world.rules;
-            let plan = rules.turn_plan(&world.state.order, &world.state.options);
-            Ok(plan
-                .get(world.state.step as usize)
-                .and_then(|(_, s)| world.sides.get(*s))
+            let step = world.state.step as usize;
+            Ok(rules
+                .turn_plan_step(&world.state.order, &world.state.options, step)
+                .and_then(|(_, s)| world.sides.get(s))
                 .map(|s| s.name.clone()))
         })?,
     )?;
@@ -111,7 +111,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                     .pieces
                     .iter()
                     .find(|p| p.name == name)
-                    .map(|p| lua.create_userdata(UnitRef(p.id)))
+                    .map(|p| unit_handle(lua, p.id))
                     .transpose()
             },
         )?,
@@ -205,10 +205,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
                 let world = cx.world;
                 let rules = world.rules;
-                Ok(piece(world, &u)?.counter(counter_id(rules, &name)?))
+                Ok(piece(world, &u)?.counter(counter_id(rules, &name.to_str()?)?))
             },
         )?,
     )?;
@@ -217,10 +217,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
                 let world = cx.world;
                 let rules = world.rules;
-                Ok(piece(world, &u)?.flag(flag_id(rules, &name)?))
+                Ok(piece(world, &u)?.flag(flag_id(rules, &name.to_str()?)?))
             },
         )?,
     )?;
@@ -229,9 +229,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
                 let world = cx.world;
                 let rules = world.rules;
+                let name = name.to_str()?;
                 let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
                 Ok(piece(world, &u)?.attribute(i))
             },
@@ -443,9 +444,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)| {
                 let world = cx.world;
                 let rules = world.rules;
+                let name = name.to_str()?;
                 let i = find_named(
                     "setting",
                     &name,
@@ -460,9 +462,10 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)| {
                 let world = cx.world;
                 let rules = world.rules;
+                let name = name.to_str()?;
                 let i = find_named(
                     "optional rule",
                     &name,

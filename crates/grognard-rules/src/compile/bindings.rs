@@ -6,12 +6,13 @@ use crate::de::Located;
 use super::Cx;
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 7] = [
+pub const HOOK_POINTS: [&str; 8] = [
     "move_cost",
     "stops",
     "phase_begin",
     "moved",
     "faced",
+    "may_face",
     "mode_changed",
     "result",
 ];

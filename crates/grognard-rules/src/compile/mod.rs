@@ -676,6 +676,9 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             if let Some(script) = &v.script {
                 check_binding(&mut cx, script, &script_names);
             }
+            if let Some(check) = &v.check {
+                check_binding(&mut cx, check, &script_names);
+            }
             let contact = v.contact.as_ref().is_some_and(|c| c.value);
             if let Some(c) = v.contact.as_ref().filter(|c| c.value) {
                 if target == TargetRule::None {
@@ -694,6 +697,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             ActionDef {
                 contact,
                 scripted: v.script.is_some(),
+                checked: v.check.is_some(),
                 repeats: v.repeats,
                 intents: v.intents.iter().map(|i| i.value.clone()).collect(),
                 name: a.name.value.clone(),
@@ -704,6 +708,12 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 needs_sight: v.sight,
                 barred_by: v
                     .barred_by
+                    .iter()
+                    .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
+                    .map(|i| FlagId(i as u16))
+                    .collect(),
+                needs: v
+                    .needs
                     .iter()
                     .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
                     .map(|i| FlagId(i as u16))

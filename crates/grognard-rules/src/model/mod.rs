@@ -735,6 +735,8 @@ pub struct ActionSpec {
     pub sight: bool,
     /// Flags that forbid it.
     pub barred_by: Vec<Located<String>>,
+    /// Flags the actor must have (all of them) to take it.
+    pub needs: Vec<Located<String>>,
     /// Flag set on the actor after acting.
     pub marks: Option<Located<String>>,
     /// Piece types that may take it (all when empty).
@@ -744,6 +746,12 @@ pub struct ActionSpec {
     /// A Lua function (`module.function`) that resolves the action after its checks and
     /// its chart; it may roll dice and return changes.
     pub script: Option<Located<String>>,
+    /// A Lua function (`module.function`) that says whether the action may be taken now,
+    /// before its chart and script: it reads the game (actor, target, `game:intent()`),
+    /// changes nothing, and returns `nil` to allow it or a string saying why not. The
+    /// legal-order generator lists the action on its word, so the script must refuse
+    /// nothing the check allows.
+    pub check: Option<Located<String>>,
     /// True when a piece may take it more than once in a phase (default: once).
     pub repeats: bool,
     /// What an order of it may say it is for (`intent:` in orders files): `[charge,
