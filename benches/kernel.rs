@@ -17,7 +17,8 @@
 //! - `Game::legal_orders` for the side to act at the start of every bundled example (and,
 //!   where no piece of that side can move at the start, at the first position of the
 //!   example's own game where one can), against the sum of its pieces' moves: the reach
-//!   queries (`Game::reach_as`) on a grid, `Game::open_moves_as` on an open table;
+//!   queries (`Game::reach_as`) on a grid, `Game::open_moves_as` on an open table (each
+//!   group also prints the ratio of the two timed turn about, `interleaved_ratio`);
 //! - `grognard sim --policy random` of every bundled example, one thread against two.
 //!
 //! Run: `cargo bench --bench kernel`. Results and ratios: `docs/benchmarks.md`.
@@ -659,6 +660,16 @@ fn legal_group(c: &mut Criterion, name: &str, game: &Game, side: SideId, hooks: 
         "{name}: {orders} legal orders for the side to act, {} pieces, {places} places to move to",
         mine.len()
     );
+    let ratio = interleaved_ratio(|legal| {
+        if legal {
+            black_box(game.legal_orders(side, hooks).len());
+        } else {
+            for id in &mine {
+                black_box(moves_of(game, side, *id, hooks));
+            }
+        }
+    });
+    println!("{name}: legal_orders ÷ the moves of its pieces, interleaved: {ratio:.2}×");
     let mut g = c.benchmark_group(format!("legal orders, {name}"));
     g.bench_function("Game::legal_orders", |b| {
         b.iter(|| black_box(game.legal_orders(side, hooks).len()))
@@ -674,6 +685,38 @@ fn legal_group(c: &mut Criterion, name: &str, game: &Game, side: SideId, hooks: 
         },
     );
     g.finish();
+}
+
+/// The ratio of two timings taken turn about, `run(true)` over `run(false)`, so that a
+/// machine that slows down or speeds up during the run (a shared virtual machine) weighs on
+/// both alike: the median over 101 rounds, each side run enough times in a round to take
+/// about a millisecond. Criterion's groups time the two far apart, and their ratio carries
+/// that drift; the docs report both.
+fn interleaved_ratio(mut run: impl FnMut(bool)) -> f64 {
+    use std::time::{Duration, Instant};
+    let mut time = |which: bool, n: u32| {
+        let t = Instant::now();
+        for _ in 0..n {
+            run(which);
+        }
+        t.elapsed()
+    };
+    // Repetitions per round from one warm-up call of each.
+    let one = time(true, 1)
+        .max(time(false, 1))
+        .max(Duration::from_nanos(100));
+    let n = u32::try_from(1_000_000 / one.as_nanos().max(1))
+        .unwrap_or(1)
+        .clamp(1, 10_000);
+    let mut ratios: Vec<f64> = (0..101)
+        .map(|_| {
+            let a = time(true, n);
+            let b = time(false, n);
+            a.as_secs_f64() / b.as_secs_f64().max(1e-12)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
 }
 
 /// 200 pieces a side spread over the board: every tenth a scout (full chart), the rest

@@ -322,7 +322,10 @@ function bp.assault(game, actor, target)
   game:note(game:name(actor) .. "'s brigade assaults " .. game:name(target))
 end
 
--- Every other brigade order: the close-range permissions follow the new order.
+-- Every other brigade order: the close-range permissions follow the new order. It refuses
+-- nothing, which its check (`bp.no_refusal`) says.
+function bp.no_refusal() end
+
 function bp.brigade_order_given(game, actor)
   call.pending = {}
   set_close_permissions(game, actor)

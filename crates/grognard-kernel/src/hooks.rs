@@ -449,6 +449,14 @@ pub trait Hooks {
         true
     }
 
+    /// False when no `phase_begin` hook is bound, so [`Hooks::phase_begin`] never refuses
+    /// nor changes anything: ending a phase is then always accepted from a side that may
+    /// act, and the legal-order generator lists `end_phase` without trying it. The default
+    /// is the safe answer.
+    fn phase_begin_is_bound(&self) -> bool {
+        true
+    }
+
     /// False when no `stops` hook is bound, so [`Hooks::stops`] always answers `false` and
     /// a reach query need not ask it for every step. The default is the safe answer.
     fn stops_is_bound(&self) -> bool {
@@ -518,6 +526,11 @@ impl Hooks for NoHooks {
 
     /// No `stops` hook.
     fn stops_is_bound(&self) -> bool {
+        false
+    }
+
+    /// No `phase_begin` hook.
+    fn phase_begin_is_bound(&self) -> bool {
         false
     }
 

@@ -565,6 +565,10 @@ impl Hooks for LuaHooks {
         self.may_face.is_some()
     }
 
+    fn phase_begin_is_bound(&self) -> bool {
+        self.phase_begin.is_some()
+    }
+
     /// A `may_face` function that declares no third parameter (and is not variadic)
     /// cannot see the facing it is asked about.
     fn may_face_reads_facing(&self) -> bool {

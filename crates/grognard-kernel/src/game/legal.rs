@@ -185,8 +185,11 @@ impl Game {
             probe.piece_orders(side, id, phase, hooks, &mut scratch, &mut out);
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
-        // `grognard fuzz` reports); it is listed only when it would be accepted.
-        if probe.accepts(side, &Action::EndPhase, hooks, &mut scratch) {
+        // `grognard fuzz` reports); it is listed only when it would be accepted, which
+        // without a `phase_begin` hook it always is.
+        if !hooks.phase_begin_is_bound()
+            || probe.accepts(side, &Action::EndPhase, hooks, &mut scratch)
+        {
             out.push(Action::EndPhase);
         }
         out
@@ -260,6 +263,7 @@ impl Game {
             if phase.movers.is_empty() || phase.movers.contains(&kind) {
                 match self.reach_in(&self.state, id, hooks) {
                     Ok(Reach::Cells(map)) => {
+                        out.reserve(map.len());
                         let start = place.cell();
                         for r in map.iter() {
                             if Some(r.cell) == start {
@@ -313,9 +317,34 @@ impl Game {
                 }
                 if self.rules.piece_type(kind).is_some_and(|t| t.dummy) {
                     // A redeployment that passes its checks always happens (see
-                    // `check_redeploy`), so the cells are listed without a trial.
-                    for to in self.board_cells() {
-                        if to != at && self.check_redeploy(&self.state, side, id, to).is_ok() {
+                    // `check_redeploy`), so the cells are listed without a trial. Into a
+                    // cell no piece covers, the checks depend on its terrain alone: asked
+                    // once per terrain.
+                    let cells = self.board_cells();
+                    let mut covered = vec![false; cells.len()];
+                    for p in self.state.pieces.iter().filter(|p| p.on_board()) {
+                        for (i, c) in cells.iter().enumerate() {
+                            covered[i] |= p.place.covers(*c);
+                        }
+                    }
+                    let mut by_terrain: Vec<(crate::ids::TerrainId, bool)> = Vec::new();
+                    for (to, covered) in cells.into_iter().zip(covered) {
+                        if to == at {
+                            continue;
+                        }
+                        let terrain = self.board.terrain(to);
+                        let known = by_terrain.iter().find(|(t, _)| *t == terrain);
+                        let ok = match (covered, known) {
+                            (false, Some(&(_, ok))) => ok,
+                            _ => {
+                                let ok = self.check_redeploy(&self.state, side, id, to).is_ok();
+                                if !covered {
+                                    by_terrain.push((terrain, ok));
+                                }
+                                ok
+                            }
+                        };
+                        if ok {
                             out.push(Action::Redeploy { piece: id, to });
                         }
                     }

@@ -39,7 +39,7 @@ impl Game {
         toward: Cell,
     ) -> Result<i32, Refusal> {
         let refuse = |kind, m: String| Err(Refusal::new(kind, m));
-        let Some(rules) = self.rules().saving.clone() else {
+        let Some(rules) = self.rules().saving.as_ref() else {
             return refuse(
                 RefusalKind::OutOfPhase,
                 "this ruleset has no saved movement points".into(),

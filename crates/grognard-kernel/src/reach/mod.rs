@@ -55,16 +55,19 @@ impl ReachMap {
     /// `r.cell`).
     #[must_use]
     pub fn path(&self, r: &Reachable) -> Vec<Cell> {
-        let mut path = Vec::new();
-        let mut at = r.node;
-        // A path never enters a cell twice, so it has at most one node per tree entry.
-        while at != NO_NODE && path.len() < self.tree.len() {
-            let Some(&(cell, parent)) = self.tree.get(at as usize) else {
-                break;
-            };
-            path.push(cell);
-            at = parent;
-        }
+        // Walked twice, to size the path exactly (one allocation per move listed): a path
+        // never enters a cell twice, so it has at most one node per tree entry.
+        let walk = || {
+            let mut at = r.node;
+            core::iter::from_fn(move || {
+                let &(cell, parent) = self.tree.get(at as usize)?;
+                at = parent;
+                Some(cell)
+            })
+            .take(self.tree.len())
+        };
+        let mut path = Vec::with_capacity(walk().count());
+        path.extend(walk());
         path.reverse();
         path
     }
