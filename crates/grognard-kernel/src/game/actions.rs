@@ -415,15 +415,9 @@ impl Game {
         target: Option<PieceId>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state,
-        };
-        hooks
-            .action_check(&world, action, id, target, intent)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
+        self.ask_check(state, |world| {
+            hooks.action_check(world, action, id, target, intent)
+        })
     }
 
     pub(crate) fn apply_effect(

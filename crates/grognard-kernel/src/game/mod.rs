@@ -172,6 +172,22 @@ impl Game {
         }
     }
 
+    /// Asks a ruleset's check (`check:` beside an action script, `may_face` beside the
+    /// `faced` hook) on `state` as it stands; the reason it gives refuses the order.
+    pub(super) fn ask_check(
+        &self,
+        state: &State,
+        check: impl FnOnce(&World<'_>) -> Result<(), crate::hooks::HookFailure>,
+    ) -> Result<(), Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
+        check(&world).map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
+    }
+
     /// The current phase and its phasing side, or `None` when the game is over.
     #[must_use]
     pub fn phase(&self) -> Option<(&PhaseDef, SideId)> {

@@ -13,7 +13,7 @@ use crate::rules::{Effect, Who};
 
 use super::Game;
 use crate::piece::Piece;
-use crate::state::{State, World};
+use crate::state::State;
 
 /// An open-table move that has passed its checks ([`Game::check_move_to`]).
 #[derive(Clone, Copy, Debug)]
@@ -238,15 +238,7 @@ impl Game {
         facing: Facing,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state,
-        };
-        hooks
-            .may_face(&world, id, facing)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
+        self.ask_check(state, |world| hooks.may_face(world, id, facing))
     }
 
     /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
