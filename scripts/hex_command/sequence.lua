@@ -86,13 +86,10 @@ end
 -- 4b: a unit blocking an arrival may make two full moves away from the entry place, in a
 -- straight line toward the cells farthest from it; it stops before the board edge, water,
 -- any piece or an enemy zone of control, and does not move again this turn.
--- Where a withdrawal takes `actor`: the direction and the cell it ends in, or nil and why
--- it cannot withdraw.
+-- Where a withdrawal takes `actor` (the action `needs: [blocking]`): the direction and the
+-- cell it ends in, or nil and why it cannot withdraw.
 local function withdrawal(game, actor)
   local name = game:name(actor)
-  if not game:flag(actor, "blocking") then
-    return nil, name .. " is not blocking an arrival"
-  end
   if game:moved(actor) then
     return nil, name .. " has moved this turn"
   end
@@ -149,8 +146,8 @@ function M.withdraw_check(game, actor)
 end
 
 function M.withdraw(game, actor)
+  -- Its check has passed: `withdrawal` finds a direction.
   local dir, c, r = withdrawal(game, actor)
-  if dir == nil then error(c, 0) end
   game:face(actor, dir)
   game:place(actor, c, r, "withdrew two moves from the arriving force")
   game:set_flag(actor, "disturbed", true)
