@@ -172,11 +172,10 @@ function bp.moved(game, u, path, facing)
   local _, _, now_facing = game:position(u)
   local objective = objective_of(game, c)
   if objective then
-    local ox, oy = game:position(objective)
     local before = game:distance_from(u, from.x, from.y, facing, objective)
     local closer = game:distance(u, objective) < before - 0.001
     if game:flag(c, "assault_new") and not is_skirmisher(game, u)
-      and game:arc_at(to.x, to.y, now_facing, ox, oy) ~= "front" then
+      and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
       -- Assault, on the turn of the order: the objective stays in every unit's front arc
       -- (skirmishers, having no flank or rear zones, have it there wherever they face).
       error(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
@@ -246,7 +245,7 @@ function bp.moved(game, u, path, facing)
   local skirmish = is_skirmisher(game, u)
   local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
   for _, e in ipairs(enemies(game, u)) do
-    local ex, ey = game:position(e)
+    local ex = game:position(e)
     local before = game:distance_from(u, from.x, from.y, facing, e)
     local after = game:distance(u, e)
     if ex and after < before - 0.001 then
@@ -255,8 +254,8 @@ function bp.moved(game, u, path, facing)
       -- front arc of the facing the move gives, seen from where it started; sideways moves
       -- are free; skirmishers have no flank or rear zones).
       local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
-      if not skirmish and game:arc_at(from.x, from.y, heading, ex, ey) == "front"
-        and game:arc_at(from.x, from.y, now_facing, ex, ey) ~= "front" then
+      if not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
+        and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front" then
         error(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it", 0)
       end
       -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.

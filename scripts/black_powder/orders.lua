@@ -375,13 +375,13 @@ function bp.support_charge(game, actor, target)
   -- stood when this command phase began (the action itself needs the target in the front
   -- arc now).
   local cx, cy, cf = game:phase_start(actor)
-  local tx, ty = game:phase_start(target)
+  local tx, ty, tf = game:phase_start(target)
   if not cx then cx, cy, cf = game:position(actor) end
-  if not tx then tx, ty = game:position(target) end
+  if not tx then tx, ty, tf = game:position(target) end
   local inputs = {
     staff = commander and game:attribute(commander, "staff") or 0,
     command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
-    not_front_arc = b2i(game:arc_at(cx, cy, cf, tx, ty) ~= "front"),
+    not_front_arc = b2i(game:arc_from(actor, cx, cy, cf, target, tx, ty, tf) ~= "front"),
     opportunist = game:attribute(actor, "opportunist"),
   }
   local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))

@@ -7,7 +7,7 @@ use super::*;
 fn limbering_costs_a_move_and_unlimbered_guns_move_on_prolong() {
     // 003 Moving artillery: limbering always costs one move; unlimbered foot guns move 6"
     // (3.96" on the table) on prolong, light guns 12".
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: ba, side: blue, type: foot_battery, at: [30, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: ba, side: blue, type: foot_battery, at: [30, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let limber = t
@@ -109,7 +109,7 @@ fn guns_unlimber_only_on_an_order_to_unlimber() {
 fn guns_in_initiative_range_unlimber_on_their_initiative_move() {
     // 003 Moving Artillery with the turn sequence: an initiative move is not an order;
     // Reading: a battery with an initiative move (an enemy within 8") may unlimber then.
-    let near = HORSE_GUNS.replace("at: [70, 2], facing: 90", "at: [40, 33], facing: 90");
+    let near = HORSE_GUNS.replace("at: [64, 3], facing: 90", "at: [40, 33], facing: 90");
     let mut t = table(&near);
     until_phase(&mut t, "blue", "initiative");
     set_mode(&mut t, "blue", "horse", "unlimbered").expect("initiative unlimber");

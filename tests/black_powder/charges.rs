@@ -86,7 +86,7 @@ fn grande_bande_may_charge_only_skirmishers() {
 fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
     // 003 Charge contact: only one infantry unit may contact each facing, unless massed
     // attack columns; a massed column suffers the closing fire on every unit.
-    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [28, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [32, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: c1, side: blue, type: line_infantry, at: [58, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: c2, side: blue, type: line_infantry, at: [62, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [60, 20], facing: 90, attributes: { brigade: 1, shooting: 6 } }\n";
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [26.5, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [33.5, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: c1, side: blue, type: line_infantry, at: [58, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: c2, side: blue, type: line_infantry, at: [62, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [60, 20], facing: 90, attributes: { brigade: 1, shooting: 6 } }\n";
     let mut t = table(pieces);
     // Every charger is within the initiative range of its target: initiative charges.
     until_phase(&mut t, "blue", "initiative");
@@ -267,10 +267,11 @@ fn cavalry_charged_in_the_flank_turn_to_face_the_charger() {
     // 003 Flank Attacks: cavalry may be able to turn and face the charging unit. Reading:
     // unless disordered, shaken or already in combat it does, and so is not attacked in the
     // flank; the optional rule `cavalry_flank_charges_stand` is the other reading.
-    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 20], facing: 0, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 27.5], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 20], facing: 0, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "initiative");
-    // rc faces east; b1, due south of it, is in its flank zone.
+    // rc faces east; b1, south of it, stands wholly in its flank zone (clear of the lines
+    // drawn at 45 degrees from the corners of its 50 mm-deep, 7.87"-wide front and rear edges).
     act(&mut t, "blue", "b1", "charge", Some("rc")).expect("charge");
     assert_eq!(
         facing_of(&t, "rc"),

@@ -6,7 +6,7 @@ use super::*;
 #[test]
 fn brigade_commands_need_more_than_half_and_not_hold() {
     // 003 Brigade commands: more than half the brigade's units must be included.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, flags: [disordered], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, flags: [disordered], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let half = refused(act(&mut t, "blue", "bde", "brigade_order", Some("b1")));
@@ -46,7 +46,7 @@ fn woods_orders_go_to_one_unit_at_a_time_and_limit_visibility() {
 
 #[test]
 fn passage_of_lines_rolls_for_both_and_squares_cannot_pass() {
-    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: bs, side: blue, type: line_infantry, at: [40, 30], facing: 270, mode: square, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [40, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: bs, side: blue, type: line_infantry, at: [40, 30], facing: 270, mode: square, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [40, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     // 003 Passage of lines: both roll 4+ or are disordered.
@@ -66,7 +66,7 @@ fn passage_of_lines_rolls_for_both_and_squares_cannot_pass() {
 #[test]
 fn brigade_morale_has_two_versions_and_army_morale_follows() {
     // One brigade of 3 with one unit routed (gone) and one shaken; a second brigade intact.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bde2, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 2, brigade_size: 1 } }\n  - { id: b3, side: blue, type: line_infantry, at: [50, 40], facing: 270, attributes: { brigade: 2 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [26, 40], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bde2, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 2, brigade_size: 1 } }\n  - { id: b3, side: blue, type: line_infantry, at: [50, 40], facing: 270, attributes: { brigade: 2 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     // 003 Brigade morale (first version): more than half shaken or routed, one routed.
     let t = table(pieces);
     assert!(flag(&t, "b2", "brigade_broken"));

@@ -324,7 +324,7 @@ pub(super) fn roll_input(events: &[Event], chart: &str, input: &str) -> Option<i
 }
 
 /// A blue brigade of four batteries (staff 12) and a distant red battalion.
-pub(super) const GUNS: &str = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: heavy, side: blue, type: heavy_battery, at: [10, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 10, nation: 3 } }\n  - { id: light, side: blue, type: light_battery, at: [20, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 7, nation: 3 } }\n  - { id: horse, side: blue, type: horse_battery, at: [40, 40], facing: 270, mode: limbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: foot, side: blue, type: foot_battery, at: [50, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+pub(super) const GUNS: &str = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: heavy, side: blue, type: heavy_battery, at: [10, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 10, nation: 3 } }\n  - { id: light, side: blue, type: light_battery, at: [20, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 7, nation: 3 } }\n  - { id: horse, side: blue, type: horse_battery, at: [40, 40], facing: 270, mode: limbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: foot, side: blue, type: foot_battery, at: [50, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
 
 /// The mode id named `name`.
 pub(super) fn mode_id(t: &Table, name: &str) -> grognard_kernel::ids::ModeId {
@@ -371,4 +371,4 @@ pub(super) fn acted_intent(events: &[Event], action: &str) -> Vec<String> {
         .expect("an Acted event")
 }
 
-pub(super) const HORSE_GUNS: &str = "  - { id: bde, side: blue, type: brigadier, at: [40, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: horse, side: blue, type: horse_battery, at: [40, 40], facing: 270, mode: limbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+pub(super) const HORSE_GUNS: &str = "  - { id: bde, side: blue, type: brigadier, at: [40, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: horse, side: blue, type: horse_battery, at: [40, 40], facing: 270, mode: limbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";

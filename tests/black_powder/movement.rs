@@ -13,18 +13,20 @@ fn threatened_zone_stops_a_move_at_its_edge() {
     ));
     let moves = ordered(&mut t, "bde", "b1");
     assert!(moves >= 1, "staff 12 fails only on a blunder");
-    // A path running into r1's zone is refused at the point where it enters it.
-    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 17.0));
+    // A path running into r1's zone is refused at the point where it enters it: b1's
+    // front edge 3.96" from r1's, so its centre at 14 + 0.7875 + 3.96 + 0.7875 (half of
+    // each line's 1.575" depth).
+    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 19.0));
     assert_eq!(refusal.kind, RefusalKind::MustStop);
     assert!(
-        refusal.message.contains("must stop at (30") && refusal.message.contains("17.96"),
+        refusal.message.contains("must stop at (30") && refusal.message.contains("19.536"),
         "{}",
         refusal.message
     );
     // Ending at the zone's edge is allowed; the unit is then stopped for the phase.
-    move_to(&mut t, "blue", "b1", 30.0, 17.96).expect("stop at the edge");
-    assert_eq!(at(&t, "b1"), (30.0, 17.96));
-    let again = refused(move_to(&mut t, "blue", "b1", 30.0, 17.5));
+    move_to(&mut t, "blue", "b1", 30.0, 19.536).expect("stop at the edge");
+    assert_eq!(at(&t, "b1"), (30.0, 19.536));
+    let again = refused(move_to(&mut t, "blue", "b1", 30.0, 19.3));
     assert_eq!(again.kind, RefusalKind::AlreadyUsed);
 }
 
@@ -34,25 +36,28 @@ fn threatened_units_may_not_close_and_point_blank_holds_outside_the_front_arc() 
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 36], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 20], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 270, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(ordered(&mut t, "bde", "b1") >= 1);
-    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 16.5));
+    // Edge to edge, between the two lines (each 1.575" deep): 2.425" is too close, 2.725"
+    // is not.
+    let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 18.0));
     assert!(
         refusal.message.contains("may not come within 2.64\""),
         "{}",
         refusal.message
     );
-    move_to(&mut t, "blue", "b1", 30.0, 16.7).expect("outside point blank");
-    // 003: cavalry threaten infantry out to 12" (7.92" on the table).
+    move_to(&mut t, "blue", "b1", 30.0, 18.3).expect("outside point blank");
+    // 003: cavalry threaten infantry out to 12" (7.92" on the table), edge to edge: b1
+    // stops with its centre at 14 + 0.984 (half the regiment's 50 mm depth) + 7.92 + 0.7875.
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 36], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(ordered(&mut t, "bde", "b1") >= 1);
     let refusal = refused(move_to(&mut t, "blue", "b1", 30.0, 20.0));
-    assert!(refusal.message.contains("21.92"), "{}", refusal.message);
+    assert!(refusal.message.contains("23.693"), "{}", refusal.message);
 }
 
 #[test]
 fn measuring_scale_applies_to_moves_and_woods_but_not_command_distance() {
     // 003 Measuring: a 12" move is 7.92" on the table.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [48, 31], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [48, 31], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let events = act(&mut t, "blue", "bde", "order", Some("b1")).expect("order");
@@ -97,7 +102,7 @@ fn measuring_scale_applies_to_moves_and_woods_but_not_command_distance() {
 #[test]
 fn moves_by_margin_are_counted_and_woods_allow_one() {
     // Base reading: each move spends one; the unit stops when none are left.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bw, side: blue, type: line_infantry, at: [50, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: bw, side: blue, type: line_infantry, at: [50, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     let moves = ordered(&mut t, "bde", "b1");
     for i in 0..moves {
@@ -136,7 +141,7 @@ fn maneuver_halts_in_engagement_range_then_becomes_hold() {
 fn threatened_zones_need_line_of_sight() {
     // 003 Command friction: the threatened zone extends only with line of sight. Cavalry
     // threaten infantry 12" (7.92" on the table); the orchard (x 12-22, y 20-27) hides b1.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [22, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [17, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [27, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [17, 19.5], facing: 90, attributes: { brigade: 1 } }\n  - { id: rd, side: red, type: cavalry, at: [27, 19.5], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [22, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [17, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [17, 19], facing: 90, attributes: { brigade: 1 } }\n  - { id: rd, side: red, type: cavalry, at: [34, 19], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     act(&mut t, "blue", "bde", "brigade_order", Some("b1")).expect("brigade command");
@@ -144,11 +149,13 @@ fn threatened_zones_need_line_of_sight() {
         counter(&t, "b1", "moves") > 0,
         "staff 12 succeeds with this seed"
     );
-    // Behind the orchard: no zone, b1 closes to 7.7" of rc.
-    move_to(&mut t, "blue", "b1", 17.0, 27.2).expect("hidden by the orchard");
-    // In the open the same move must stop where the zone begins.
-    let refusal = refused(move_to(&mut t, "blue", "b2", 27.0, 27.2));
-    assert!(refusal.message.contains("27.42"), "{}", refusal.message);
+    // Behind the orchard: no zone, b1 closes to 7.13" of rc, edge to edge (its front edge
+    // at y 27.11, just south of the orchard; rc's at 19.98, just north of it).
+    move_to(&mut t, "blue", "b1", 17.0, 27.9).expect("hidden by the orchard");
+    // In the open the same move must stop where the zone begins: b2's front edge 7.92"
+    // from rd's, its centre at 19.98 + 7.92 + 0.79.
+    let refusal = refused(move_to(&mut t, "blue", "b2", 34.0, 27.9));
+    assert!(refusal.message.contains("28.693"), "{}", refusal.message);
 }
 
 #[test]
@@ -171,9 +178,10 @@ fn retire_blocked_by_the_table_edge_stays_marked() {
 #[test]
 fn engaged_range_is_12_inches_without_line_of_sight() {
     // 003 Engaged: within 18" of an enemy, 12" when there is no line of sight. Both pairs
-    // stand 11" apart on the table (16.7" at 66%): one pair sees across open ground, the
-    // other has the wood (y 18-28) between.
-    let pieces = "  - { id: seen, side: blue, type: line_infantry, at: [30, 29], facing: 270, attributes: { brigade: 1 } }\n  - { id: hidden, side: blue, type: line_infantry, at: [50, 28.5], facing: 270, attributes: { brigade: 1 } }\n  - { id: r_open, side: red, type: line_infantry, at: [30, 18], facing: 90, attributes: { brigade: 1 } }\n  - { id: r_wood, side: red, type: line_infantry, at: [50, 17.5], facing: 90, attributes: { brigade: 1 } }\n";
+    // of battalions stand 10.93" apart edge to edge on the table (12.5" between centres,
+    // each line 1.57" deep; 16.6" at 66%): one pair sees across open ground, the other has
+    // the wood (y 18-28) between, and neither stands in it.
+    let pieces = "  - { id: seen, side: blue, type: line_infantry, at: [30, 29.5], facing: 270, attributes: { brigade: 1 } }\n  - { id: hidden, side: blue, type: line_infantry, at: [50, 29.5], facing: 270, attributes: { brigade: 1 } }\n  - { id: r_open, side: red, type: line_infantry, at: [30, 17], facing: 90, attributes: { brigade: 1 } }\n  - { id: r_wood, side: red, type: line_infantry, at: [50, 17], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "musketry_artillery");
     assert!(flag(&t, "seen", "engaged"));
@@ -218,8 +226,10 @@ fn the_opponent_drifts_a_unit_that_failed_its_order_in_woods() {
 #[test]
 fn units_must_face_an_enemy_to_move_toward_it() {
     // 003 Command friction: units must face an enemy unit before moving closer to it. b1
-    // faces south, away from r1; heading north toward r1 it must turn to face it.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 90, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
+    // faces east, r1 outside its front arc; heading north toward r1 it must turn to face
+    // it. (Turning about in place would cost a line more than its move: a wheel costs the
+    // farthest corner's path.)
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 0, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 14], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(
         ordered(&mut t, "bde", "b1") > 0,
@@ -229,14 +239,14 @@ fn units_must_face_an_enemy_to_move_toward_it() {
     assert!(no.message.contains("b1 must face r1"), "{}", no.message);
     assert_eq!(at(&t, "b1"), (30.0, 30.0));
     // Turned to face r1 (the move's own facing), it may close.
-    move_facing(&mut t, "b1", 30.0, 26.0, 270).expect("facing r1");
-    assert_eq!(at(&t, "b1"), (30.0, 26.0));
+    move_facing(&mut t, "b1", 30.0, 29.0, 270).expect("facing r1");
+    assert_eq!(at(&t, "b1"), (30.0, 29.0));
 }
 
 #[test]
 fn assault_forbids_moves_into_the_rear_zone() {
     // 003 Brigade orders, Assault: no unit may voluntarily move in its rear zone.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, flags: [order_assault], attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, flags: [order_assault], attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(
         ordered(&mut t, "bde", "b1") > 0,
@@ -259,7 +269,8 @@ fn shaken_units_of_a_broken_brigade_keep_8_inches_from_the_enemy() {
     assert_eq!(counter(&t, "bs", "moves"), 1);
     let no = refused(move_to(&mut t, "blue", "bs", 30.0, 17.5));
     assert!(no.message.contains("broken brigade"), "{}", no.message);
-    move_to(&mut t, "blue", "bs", 30.0, 19.0).expect("9\" away");
+    // Edge to edge: 30 - 20 less half of each line's 1.57" depth, 8.43".
+    move_to(&mut t, "blue", "bs", 30.0, 20.0).expect("8.43\" away");
 }
 
 #[test]
@@ -366,7 +377,7 @@ fn follow_through_is_one_move_into_the_front_arc() {
         assert_eq!(counter(&t, "bi", "moves"), 1);
         let back = refused(move_to(&mut t, "blue", "bi", 30.0, 33.0));
         assert!(back.message.contains("front arc only"), "{}", back.message);
-        move_to(&mut t, "blue", "bi", 30.0, 27.0).expect("one move on");
+        move_to(&mut t, "blue", "bi", 30.0, 28.0).expect("one move on");
         assert_eq!(counter(&t, "bi", "moves"), 0);
         assert!(!flag(&t, "bi", "follow_through"));
         checked = true;
@@ -401,28 +412,47 @@ fn light_woods_are_rough_ground_for_movement() {
     // base reading of rough ground: half pace for infantry (+6"), cavalry (+9") and guns,
     // skirmish companies as normal (at 66%: +3.96" and +5.94" on the table). The orchard
     // lies at x 12-22, y 20-27.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [10, 40], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bi, side: blue, type: line_infantry, at: [10, 22], facing: 0, attributes: { brigade: 1 } }\n  - { id: bk, side: blue, type: skirmish_company, at: [8, 25], facing: 0, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [6, 23.5], facing: 0, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
-    let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
-    for who in ["bi", "bk", "bc"] {
+    // Each unit on a table of its own, facing east toward the orchard across y 23.5; a move
+    // enters the orchard when any part of its bases does.
+    let ordered_alone = |who: &str, unit: &str| {
+        let pieces = format!(
+            "  - {{ id: bde, side: blue, type: brigadier, at: [10, 40], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n{unit}  - {{ id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: {{ brigade: 1 }} }}\n"
+        );
+        let mut t = table(&pieces);
+        until_phase(&mut t, "blue", "command");
         act(&mut t, "blue", "bde", "order", Some(who)).expect("order");
         assert!(
             counter(&t, who, "moves") >= 1,
             "staff 12 succeeds with this seed"
         );
-    }
-    // Infantry: 5" into the orchard costs 5 + 3.96 > 7.92; 3" costs 6.96.
-    let no = refused(move_to(&mut t, "blue", "bi", 15.0, 22.0));
+        t
+    };
+    // Infantry (front edge at x 10.79): 5" on, into the orchard, costs 5 + 3.96 > 7.92; 3"
+    // costs 6.96.
+    let mut t = ordered_alone(
+        "bi",
+        "  - { id: bi, side: blue, type: line_infantry, at: [10, 23.5], facing: 0, attributes: { brigade: 1 } }\n",
+    );
+    let no = refused(move_to(&mut t, "blue", "bi", 15.0, 23.5));
     assert!(no.message.contains("7.92\""), "{}", no.message);
-    move_to(&mut t, "blue", "bi", 13.0, 22.0).expect("3\" in rough ground");
+    move_to(&mut t, "blue", "bi", 13.0, 23.5).expect("3\" in rough ground");
     // A skirmish company moves through at its full 7.92".
-    move_to(&mut t, "blue", "bk", 15.5, 25.0).expect("skirmishers as normal");
-    // Cavalry: 11.88" a move; 6.5" that ends in the orchard costs 6.5 + 5.94.
-    let no = refused(move_to(&mut t, "blue", "bc", 12.5, 23.5));
+    let mut t = ordered_alone(
+        "bk",
+        "  - { id: bk, side: blue, type: skirmish_company, at: [8, 23.5], facing: 0, attributes: { brigade: 1 } }\n",
+    );
+    move_to(&mut t, "blue", "bk", 15.5, 23.5).expect("skirmishers as normal");
+    // Cavalry (front edge at x 5.98): 11.88" a move; 6.5" that takes the front edge into
+    // the orchard costs 6.5 + 5.94; 5.5" stops it 0.52" short.
+    let mut t = ordered_alone(
+        "bc",
+        "  - { id: bc, side: blue, type: cavalry, at: [5, 23.5], facing: 0, attributes: { brigade: 1 } }\n",
+    );
+    let no = refused(move_to(&mut t, "blue", "bc", 11.5, 23.5));
     assert!(no.message.contains("11.88\""), "{}", no.message);
-    move_to(&mut t, "blue", "bc", 11.5, 23.5).expect("5.5\" short of the orchard");
+    move_to(&mut t, "blue", "bc", 10.5, 23.5).expect("5.5\" short of the orchard");
     // The core's own rough ground (terrain `rough`) costs the same.
-    let core = table_of(CORE, "", pieces);
+    let core = table_of(CORE, "", FACE_OFF);
     let rules = core.game.rules();
     let rough = rules
         .terrain

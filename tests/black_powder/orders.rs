@@ -119,7 +119,7 @@ fn gun_orders_say_what_they_are_for_and_take_the_guns_reliability() {
 fn grande_bande_ordered_into_a_flank_zone_takes_minus_one_staff() {
     // 003 Grande Bande, Orders: -1 staff for any order that includes movement into either
     // flank zone. The order says so (intent `into_flank`); without it, no flank move.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: gb, side: blue, type: light_infantry, at: [30, 36], facing: 270, mode: grande_bande, attributes: { brigade: 1 } }\n  - { id: b1, side: blue, type: line_infantry, at: [40, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: gb, side: blue, type: light_infantry, at: [30, 36], facing: 270, mode: grande_bande, attributes: { brigade: 1 } }\n  - { id: b1, side: blue, type: line_infantry, at: [40, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let plain = act(&mut t, "blue", "bde", "order", Some("gb")).expect("order");
@@ -213,7 +213,7 @@ fn opportunists_ordered_to_charge_in_their_own_turn_take_minus_one() {
 fn reliable_formations_optional_rule_adds_one_when_the_first_order_is_to_form() {
     // 003 Reliable Formations (optional, off by default): a unit Reliable in line or attack
     // column gets +1 staff when its first order is to change into that formation.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 36], facing: 270, mode: attack_column, attributes: { brigade: 1, reliable_line: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 36], facing: 270, mode: attack_column, attributes: { brigade: 1, reliable_line: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut off = table(pieces);
     until_phase(&mut off, "blue", "command");
     let events = act_for(
@@ -288,9 +288,10 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
     // 003 Support Charge: -2 to the command check if the enemy unit did not start (the
     // phase) in the cavalry's front arc. The kernel keeps where every unit stood as the
     // phase began (`game:phase_start`).
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 40], facing: 270, attributes: { brigade: 1, staff: 8 } }\n  - { id: hus, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rbde, side: red, type: brigadier, at: [44, 10], facing: 90, attributes: { brigade: 1, staff: 12 } }\n  - { id: r1, side: red, type: line_infantry, at: [42, 24], facing: 180, attributes: { brigade: 1 } }\n";
-    // r1 starts 63 degrees off the hussars' facing (their flank), then moves into their
-    // front arc, 10.3" away (beyond the 7.92" they threaten infantry).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 40], facing: 270, attributes: { brigade: 1, staff: 8 } }\n  - { id: hus, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: rbde, side: red, type: brigadier, at: [44, 10], facing: 90, attributes: { brigade: 1, staff: 12 } }\n  - { id: r1, side: red, type: line_infantry, at: [46, 27], facing: 180, attributes: { brigade: 1 } }\n";
+    // r1 starts on the hussars' flank (wholly east of the 45-degree line from their front
+    // right corner at (33.94, 29.02)), then moves into their front arc, 8.75" away edge to
+    // edge (beyond the 7.92" they threaten infantry).
     let mut t = table(pieces);
     until_phase(&mut t, "red", "command");
     act(&mut t, "red", "rbde", "order", Some("r1")).expect("order");
@@ -298,7 +299,7 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
         counter(&t, "r1", "moves") > 0,
         "staff 12 succeeds with this seed"
     );
-    let to = Point::new(Len(35_000), Len(21_000));
+    let to = Point::new(Len(42_000), Len(21_000));
     let r1 = id(&t, "r1");
     apply(
         &mut t,
@@ -306,7 +307,7 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
         Action::MoveTo {
             piece: r1,
             to,
-            facing: Some(grognard_kernel::geometry::open::Angle::degrees(120)),
+            facing: None,
         },
     )
     .expect("r1 moves into the hussars' front arc");
@@ -316,7 +317,7 @@ fn support_charge_is_minus_two_when_the_target_did_not_start_in_the_front_arc() 
         Some(1)
     );
     // A target that stood in the front arc as the phase began: no -2.
-    let mut t = table(&pieces.replace("at: [42, 24], facing: 180", "at: [35, 21], facing: 120"));
+    let mut t = table(&pieces.replace("at: [46, 27]", "at: [42, 21]"));
     until_phase(&mut t, "red", "command");
     // 003 Support Charge: not against a unit moving by initiative — only one on an order.
     let no = refused(act(&mut t, "blue", "hus", "support_charge", Some("r1")));
@@ -339,29 +340,44 @@ fn a_unit_stops_in_the_zone_of_the_enemy_it_faces_and_may_not_enter_others() {
     // charging; moving toward the enemy, a unit must stop when threatened by the enemy it
     // is facing. Reading: the zone of the enemy faced may be entered (the move stops
     // there); the zone of an enemy not faced is closed.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: b1, side: blue, type: line_infantry, at: [33, 28], facing: 270, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [40, 24], facing: 180, attributes: { brigade: 1 } }\n";
-    let mut t = table(pieces);
+    // r2 faces west; its front edge runs along x 45.21, y 26.85-33.15.
+    let pieces = |b1: &str| {
+        format!(
+            "  - {{ id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n  - {{ id: b1, side: blue, type: line_infantry, {b1}, attributes: {{ brigade: 1 }} }}\n  - {{ id: r2, side: red, type: line_infantry, at: [46, 30], facing: 180, attributes: {{ brigade: 1 }} }}\n"
+        )
+    };
+    let north = pieces("at: [33, 28], facing: 270");
+    let mut t = table(&north);
     assert!(
         ordered(&mut t, "bde", "b1") >= 1,
         "staff 12 fails only on a blunder"
     );
-    // Facing north, b1 does not face r2 (60 degrees off): r2's 3.96" zone is closed to it.
-    let no = refused(move_facing(&mut t, "b1", 37.0, 24.5, 270));
+    // Facing north, b1 does not face r2 (r2's bases lie east of the 45-degree line from
+    // b1's front right corner): r2's 3.96" zone is closed to it. The move would end with
+    // b1's right end 3.06" in front of r2's front edge.
+    let no = refused(move_facing(&mut t, "b1", 39.0, 28.5, 270));
     assert_eq!(no.kind, RefusalKind::MustStop);
     assert!(no.message.contains("does not face it"), "{}", no.message);
-    // Facing r2, the same move is an approach: it stops where it enters r2's zone.
-    let stop = refused(move_facing(&mut t, "b1", 37.0, 24.5, 330));
-    assert!(stop.message.contains("must stop at"), "{}", stop.message);
+    // Facing r2 (east), a move toward it is an approach: it stops where its front edge
+    // enters r2's zone, 3.96" short of r2's front edge.
+    let mut t = table(&pieces("at: [36, 29], facing: 0"));
+    assert!(ordered(&mut t, "bde", "b1") >= 1);
+    let stop = refused(move_facing(&mut t, "b1", 41.5, 29.0, 0));
+    assert!(
+        stop.message.contains("must stop at (40.464\""),
+        "{}",
+        stop.message
+    );
     // The core reading has no threatened zones at all.
-    let mut core = table_of(CORE, "", pieces);
+    let mut core = table_of(CORE, "", &north);
     assert!(ordered(&mut core, "bde", "b1") >= 1);
-    move_facing(&mut core, "b1", 37.0, 24.5, 270).expect("no zones in the base reading");
+    move_facing(&mut core, "b1", 39.0, 28.5, 270).expect("no zones in the base reading");
 }
 
 #[test]
 fn under_a_hold_order_the_staff_stand_does_not_move() {
     // 003 Brigade Orders, Hold: the staff stand may not move until its order is changed.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 8 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 8 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     assert_eq!(counter(&t, "bde", "moves"), 1);
@@ -418,7 +434,7 @@ fn optional_rule_re_rolls_a_reliable_units_failed_order_and_an_unreliable_units_
     );
     assert_eq!(p(&off, "no_moves"), r(1, 4));
     // Staff 2 all but always fails: the Reliable light battalion's order is rolled again.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 2 } }\n  - { id: lt, side: blue, type: light_infantry, at: [30, 36], facing: 270, attributes: { brigade: 1, reliable: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 2 } }\n  - { id: lt, side: blue, type: light_infantry, at: [30, 36], facing: 270, attributes: { brigade: 1, reliable: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table_of(CLUB, "reliability_rerolls_orders: true", pieces);
     until_phase(&mut t, "blue", "command");
     let events = act(&mut t, "blue", "bde", "order", Some("lt")).expect("order");
@@ -457,7 +473,7 @@ fn optional_rule_re_rolls_a_reliable_units_failed_order_and_an_unreliable_units_
 fn a_brigade_command_says_what_it_is_for_and_marks_the_units_it_fits() {
     // 003 Brigade Commands with the Support Charge's opportunist -1: one roll for the
     // command; the -1 applies when an opportunist of the command is ordered to charge.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: hus, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1, opportunist: 1 } }\n  - { id: b1, side: blue, type: line_infantry, at: [40, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [70, 2], facing: 90, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: hus, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1, opportunist: 1 } }\n  - { id: b1, side: blue, type: line_infantry, at: [40, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     let no = refused(act_for(
@@ -521,10 +537,11 @@ fn the_acted_event_records_the_intent_and_old_logs_still_read() {
 fn under_assault_infantry_and_artillery_may_move_into_threatened_range() {
     // 003 Brigade Orders, Assault: infantry and artillery may move to close range; Maneuver:
     // units may not voluntarily advance to close range. Reading: close range is the
-    // threatened range. b1 faces north, 60 degrees off r2: under Maneuver (the general rule)
-    // r2's 3.96" zone is closed to it; under Assault on r2 it turns to face r2 and runs into
-    // the zone without stopping — but not within the 4" limit (2.64" on the table).
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [33, 28], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: ba, side: blue, type: foot_battery, at: [60, 44], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r2, side: red, type: line_infantry, at: [40, 24], facing: 180, attributes: { brigade: 1 } }\n";
+    // threatened range. b1 faces north, r2 off its front arc: under Maneuver (the general
+    // rule) r2's 3.96" zone is closed to it; under Assault on r2 it turns to face r2 and
+    // runs into the zone without stopping — but not within the 4" limit (2.64" on the
+    // table). r2 faces west; its front edge runs along x 45.21, y 26.85-33.15.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [36, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: ba, side: blue, type: foot_battery, at: [60, 44], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r2, side: red, type: line_infantry, at: [46, 30], facing: 180, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(
         ordered(&mut t, "bde", "b1") >= 1,
@@ -532,22 +549,23 @@ fn under_assault_infantry_and_artillery_may_move_into_threatened_range() {
     );
     act(&mut t, "blue", "bde", "maneuver", None).expect("maneuver");
     assert!(!flag(&t, "b1", "may_close"));
-    let no = refused(move_facing(&mut t, "b1", 37.0, 24.5, 345));
-    assert!(no.message.contains("must stop at"), "{}", no.message);
+    let no = refused(move_facing(&mut t, "b1", 38.5, 30.0, 270));
+    assert!(no.message.contains("does not face it"), "{}", no.message);
     act(&mut t, "blue", "bde", "assault", Some("r2")).expect("assault");
     // Infantry and artillery may close; cavalry may not.
     assert!(flag(&t, "b1", "may_close") && flag(&t, "ba", "may_close"));
     assert!(!flag(&t, "bc", "may_close"));
-    // The order turned b1 to face its objective (r2 lies at 330 degrees from it).
-    assert_eq!(facing_of(&t, "b1"), 330);
-    let near = refused(move_facing(&mut t, "b1", 38.0, 24.2, 345));
+    // The order turned b1 to face its objective (r2 lies due east of it).
+    assert_eq!(facing_of(&t, "b1"), 0);
+    // Front edge 2.42" from r2's: too close. 2.72": in the zone, outside the limit.
+    let near = refused(move_facing(&mut t, "b1", 42.0, 30.0, 0));
     assert!(
         near.message.contains("may not come within"),
         "{}",
         near.message
     );
-    move_facing(&mut t, "b1", 37.0, 24.5, 345).expect("into r2's zone under Assault");
-    assert_eq!(at(&t, "b1"), (37.0, 24.5));
+    move_facing(&mut t, "b1", 41.7, 30.0, 0).expect("into r2's zone under Assault");
+    assert_eq!(at(&t, "b1"), (41.7, 30.0));
     // A new order takes the permission away again.
     act(&mut t, "blue", "bde", "reserve", None).expect("reserve");
     assert!(!flag(&t, "b1", "may_close") && !flag(&t, "ba", "may_close"));
@@ -557,14 +575,15 @@ fn under_assault_infantry_and_artillery_may_move_into_threatened_range() {
 fn under_hold_infantry_close_with_the_enemy_only_within_command_range() {
     // 003 Brigade Orders, Hold: infantry may voluntarily advance to close range if they stay
     // in command range. Reading: close range is the threatened range, command range 12
-    // table inches from the brigadier (setting `command_range`).
+    // table inches from the brigadier (setting `command_range`). b1 faces r2 across 10".
     let pieces = |bde: &str| {
         format!(
-            "  - {{ id: bde, side: blue, type: brigadier, at: [{bde}], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n  - {{ id: b1, side: blue, type: line_infantry, at: [33, 28], facing: 330, attributes: {{ brigade: 1 }} }}\n  - {{ id: r2, side: red, type: line_infantry, at: [40, 24], facing: 180, attributes: {{ brigade: 1 }} }}\n"
+            "  - {{ id: bde, side: blue, type: brigadier, at: [{bde}], facing: 270, attributes: {{ brigade: 1, staff: 12 }} }}\n  - {{ id: b1, side: blue, type: line_infantry, at: [36, 30], facing: 0, attributes: {{ brigade: 1 }} }}\n  - {{ id: r2, side: red, type: line_infantry, at: [46, 30], facing: 180, attributes: {{ brigade: 1 }} }}\n"
         )
     };
-    // The brigadier 9.55" from where b1 ends: b1 runs into r2's zone.
-    let mut t = table(&pieces("36, 34"));
+    // The brigadier 8.43" from b1's bases where b1 ends (their corner at (40.91, 33.15)):
+    // b1 runs into r2's zone.
+    let mut t = table(&pieces("36, 40"));
     until_phase(&mut t, "blue", "command");
     act(&mut t, "blue", "bde", "hold", None).expect("hold");
     assert!(flag(&t, "b1", "may_close"));
@@ -572,9 +591,9 @@ fn under_hold_infantry_close_with_the_enemy_only_within_command_range() {
         ordered(&mut t, "bde", "b1") >= 1,
         "Hold: a free move even on a failure"
     );
-    move_facing(&mut t, "b1", 37.0, 24.5, 345).expect("within command range");
-    assert_eq!(at(&t, "b1"), (37.0, 24.5));
-    // The brigadier 19.7" away: the same move is refused.
+    move_facing(&mut t, "b1", 41.7, 30.0, 0).expect("within command range");
+    assert_eq!(at(&t, "b1"), (41.7, 30.0));
+    // The brigadier 12.86" away: the same move is refused.
     let mut t = table(&pieces("34, 44"));
     until_phase(&mut t, "blue", "command");
     act(&mut t, "blue", "bde", "hold", None).expect("hold");
@@ -582,7 +601,7 @@ fn under_hold_infantry_close_with_the_enemy_only_within_command_range() {
         ordered(&mut t, "bde", "b1") >= 1,
         "Hold: a free move even on a failure"
     );
-    let no = refused(move_facing(&mut t, "b1", 37.0, 24.5, 345));
+    let no = refused(move_facing(&mut t, "b1", 41.7, 30.0, 0));
     assert!(
         no.message
             .contains("beyond command range (12 inches) of bde")
@@ -590,7 +609,7 @@ fn under_hold_infantry_close_with_the_enemy_only_within_command_range() {
         "{}",
         no.message
     );
-    assert_eq!(at(&t, "b1"), (33.0, 28.0));
+    assert_eq!(at(&t, "b1"), (36.0, 30.0));
 }
 
 #[test]

@@ -239,6 +239,24 @@ impl Board {
             .filter(move |area| segment_touches_polygon(a, b, &area.corners))
     }
 
+    /// Terrain areas that share any point with the convex polygon `hull` (its corners in
+    /// order, either way round): an edge of the hull touches the area, or the area lies
+    /// wholly inside the hull.
+    pub fn areas_touching(&self, hull: &[Point]) -> impl Iterator<Item = &Area> {
+        let areas: &[Area] = match &self.surface {
+            Surface::Open { areas, .. } => areas,
+            Surface::Grid { .. } => &[],
+        };
+        let n = hull.len();
+        areas.iter().filter(move |area| {
+            (0..n).any(|i| segment_touches_polygon(hull[i], hull[(i + 1) % n], &area.corners))
+                || area
+                    .corners
+                    .first()
+                    .is_some_and(|c| point_in_polygon(*c, hull))
+        })
+    }
+
     /// True when some cells of this board are half-hexes cut by the table edge.
     #[must_use]
     pub fn has_half_hexes(&self) -> bool {
@@ -386,6 +404,36 @@ fn segments_intersect(p1: Point, p2: Point, q1: Point, q2: Point) -> bool {
         || (d4 == 0 && on_segment(q2, p1, p2))
 }
 
+/// The convex hull of `points`, counter-clockwise (y up) without collinear points; a
+/// point or a segment when they all lie on one.
+#[must_use]
+pub fn convex_hull(points: &[Point]) -> Vec<Point> {
+    let mut ps = points.to_vec();
+    ps.sort_by_key(|p| (p.x.0, p.y.0));
+    ps.dedup();
+    if ps.len() < 3 {
+        return ps;
+    }
+    // Andrew's monotone chain: the lower hull, then the upper.
+    let mut hull: Vec<Point> = Vec::with_capacity(ps.len() + 1);
+    for pass in 0..2 {
+        let start = hull.len();
+        for &p in &ps {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+        if pass == 0 {
+            ps.reverse();
+        }
+    }
+    hull
+}
+
 /// True when the segment `a`–`b` touches the polygon (crosses an edge or lies inside).
 #[must_use]
 pub fn segment_touches_polygon(a: Point, b: Point, poly: &[Point]) -> bool {
@@ -416,5 +464,27 @@ mod tests {
         assert!(!point_in_polygon(pt(11, 5), &square));
         assert!(segment_touches_polygon(pt(-5, 5), pt(20, 5), &square));
         assert!(!segment_touches_polygon(pt(-5, -5), pt(-1, 20), &square));
+    }
+
+    #[test]
+    fn convex_hull_keeps_the_outer_corners() {
+        // Two unit squares' corners, one 3 to the right of the other: a 4 x 1 rectangle.
+        let pts = [
+            pt(0, 0),
+            pt(1, 0),
+            pt(1, 1),
+            pt(0, 1),
+            pt(3, 0),
+            pt(4, 0),
+            pt(4, 1),
+            pt(3, 1),
+        ];
+        let hull = convex_hull(&pts);
+        assert_eq!(hull.len(), 4, "{hull:?}");
+        for corner in [pt(0, 0), pt(4, 0), pt(4, 1), pt(0, 1)] {
+            assert!(hull.contains(&corner), "{hull:?}");
+        }
+        assert!(point_in_polygon(pt(2, 0), &hull));
+        assert_eq!(convex_hull(&[pt(1, 1), pt(1, 1)]), vec![pt(1, 1)]);
     }
 }

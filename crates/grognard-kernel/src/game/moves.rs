@@ -445,21 +445,19 @@ impl Game {
         self.check_footprint_fits(state, piece, (to, new_facing), piece.mode)?;
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
-        // The areas the move passes through: along the centre's line, and for bases along
-        // each corner's line too (from where it starts to where it ends), each area once.
-        let mut lines = vec![(from, to)];
-        if let Some(f) = self.footprint_in(piece, piece.mode) {
-            let (a, b) = (f.place(from, old), f.place(to, new_facing));
-            lines.extend(a.corners.into_iter().zip(b.corners));
-        }
-        let mut crossed: Vec<&crate::board::Area> = Vec::new();
-        for (p, q) in lines {
-            for area in self.board.areas_crossed(p, q) {
-                if !crossed.iter().any(|a| std::ptr::eq(*a, area)) {
-                    crossed.push(area);
-                }
+        // The areas the move passes through: a point's along its line; bases' wherever
+        // they sweep, read as the convex hull of where they start and where they end (the
+        // bulge of a wheel's outer arc beyond it is not counted).
+        let crossed: Vec<&crate::board::Area> = match self.footprint_in(piece, piece.mode) {
+            Some(f) => {
+                let (a, b) = (f.place(from, old), f.place(to, new_facing));
+                let mut corners = a.corners.to_vec();
+                corners.extend(b.corners);
+                let hull = crate::board::convex_hull(&corners);
+                self.board.areas_touching(&hull).collect()
             }
-        }
+            None => self.board.areas_crossed(from, to).collect(),
+        };
         for area in crossed {
             match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
                 // An area's extra cost is a rule distance, so it shrinks with the scale.

@@ -323,6 +323,53 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     game.set(
+        "arc_from",
+        method(
+            lua,
+            slot,
+            move |_,
+                  cx: &Call<'_, '_, '_, '_>,
+                  (_, u, x, y, facing, e, ex, ey, ef): (
+                Table,
+                Value,
+                f64,
+                f64,
+                f64,
+                Value,
+                Option<f64>,
+                Option<f64>,
+                Option<f64>,
+            )| {
+                let world = cx.world;
+                let rules = world.rules;
+                let (u, e) = (piece(world, &u)?, piece(world, &e)?);
+                let facing = facing_degrees(facing)?;
+                // Each as it would stand (in its mode now): `u` at (x, y); `e` where it
+                // stands, or at the place given after it.
+                let stand = |p: &grognard_kernel::piece::Piece, at, facing| {
+                    match grognard_kernel::game::footprint_of(rules, p, p.mode) {
+                        Some(f) => f.place(at, facing),
+                        None => grognard_kernel::geometry::footprint::Placed::point(at),
+                    }
+                };
+                let mine = stand(u, table_point(x, y)?, facing);
+                let theirs = match (ex, ey) {
+                    (Some(ex), Some(ey)) => {
+                        let ef = facing_degrees(ef.unwrap_or(0.0))?;
+                        Some(stand(e, table_point(ex, ey)?, ef))
+                    }
+                    _ => grognard_kernel::game::placed_on(rules, e),
+                };
+                Ok(theirs.and_then(|t| match mine.arc(facing, &t, rules.arcs) {
+                    grognard_kernel::geometry::Arc::Front => Some("front"),
+                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
+                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
+                    grognard_kernel::geometry::Arc::Same => None,
+                }))
+            },
+        )?,
+    )?;
+    game.set(
         "footprint",
         method(
             lua,
