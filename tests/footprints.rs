@@ -284,6 +284,48 @@ fn terrain_is_paid_for_where_any_part_of_the_bases_passes() {
     );
 }
 
+#[test]
+fn terrain_between_the_corners_is_paid_for_where_the_front_edge_crosses_it() {
+    // The copse is narrower than a's line and lies between its centre and its right-hand
+    // corner: no corner and not the centre passes through it, the front edge does.
+    let run = grognard(&[
+        "play",
+        "tests/fixtures/footprints/wood-between.yaml",
+        "--orders",
+        "tests/fixtures/footprints/wood-side.orders.yaml",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("refused: the move costs 15\" but a has 12\" in line mode"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_screen_out_in_front_is_measured_with_its_bases() {
+    // Column mode: the 6" x 4" base, 2" of open ground, then four 2" x 1" stands 1" apart
+    // (11" across): one rectangle 11" wide and 4 + 2 + 1 = 7" deep.
+    let run = grognard(&["show", "tests/fixtures/footprints/screen.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("bases line 6.00\" × 4.00\", column 11.00\" × 7.00\""),
+        "{}",
+        run.stdout
+    );
+    let run = grognard(&["validate", "tests/fixtures/footprints/screen-bad.yaml"]);
+    assert_eq!(run.code, 1);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    for e in [
+        "screen-bad.yaml:6:45: `ahead` belongs in a footprint's `screen:`",
+        "screen-bad.yaml:8:46: a footprint's `screen:` needs `ahead:`",
+    ] {
+        assert!(out.contains(e), "{e}\n{out}");
+    }
+}
+
 const CHARGES: &str = "tests/fixtures/footprints/charges.yaml";
 
 /// Plays `orders` (a `charge-*` file) on the charges scenario.
@@ -315,11 +357,12 @@ fn measured_after(orders: &str, a: &str, b: &str) -> serde_json::Value {
 fn a_charge_ends_front_edge_to_the_edge_it_faces() {
     // t: 6" × 4", facing south at (24", 24"): its front edge runs along y = 26 from x 21
     // to 27. f (facing north, its front edge 6" south and its centre 2" east of t's) ends
-    // with its front edge's centre on t's: centre (24", 26" + 2"), turned to face north.
+    // lined up where it came from, its front edge's centre on the nearest point of t's
+    // front edge, (26", 26"): centre (26", 26" + 2"), facing north.
     let run = charge("front");
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.contains("f moved (26\", 34\") → (24\", 28\")"),
+        run.stdout.contains("f moved (26\", 34\") → (26\", 28\")"),
         "{}",
         run.stdout
     );
@@ -331,23 +374,24 @@ fn a_charge_ends_front_edge_to_the_edge_it_faces() {
 
 #[test]
 fn a_charge_on_a_flank_or_the_rear_meets_that_edge() {
-    // t faces south, so its right flank is the western edge (x = 21) and its left the
-    // eastern (x = 27). l ends 2" west of it facing east, r 2" east facing west.
+    // t faces south, so its right flank is the western edge (x = 21, y 22-26) and its left
+    // the eastern (x = 27). l ends 2" west of it facing east, r 2" east facing west, each
+    // lined up where it came from (y 23 and 25, both within the 4" edge).
     let run = charge("flanks");
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.contains("l moved (13\", 23\") → (19\", 24\")"),
+        run.stdout.contains("l moved (13\", 23\") → (19\", 23\")"),
         "{}",
         run.stdout
     );
     assert!(
-        run.stdout.contains("r moved (35\", 25\") → (29\", 24\")"),
+        run.stdout.contains("r moved (35\", 25\") → (29\", 25\")"),
         "{}",
         run.stdout
     );
-    // Each now has t dead ahead, touching. (Its 6" front overhangs t's 4" flank by an inch
-    // either way, into t's front and rear regions: judged from the edges, t has it in
-    // front, as any unit reaching past its front edge.)
+    // Each now has t dead ahead, touching. (Its 6" front overhangs t's 4" flank and
+    // reaches the line of t's front edge, y = 26 — r past it: judged from the edges, t has
+    // it in front, as any unit reaching its front region.)
     for unit in ["l", "r"] {
         let m = measured_after("flanks", unit, "t");
         assert_eq!(m["distance"], 0.0, "{unit}");

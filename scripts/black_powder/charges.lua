@@ -4,6 +4,7 @@
 
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
+local contact_arc = scripts.bp_core.contact_arc
 local b2i = scripts.bp_core.b2i
 local brigadier_of = scripts.bp_core.brigadier_of
 local in_woods = scripts.bp_core.in_woods
@@ -181,14 +182,14 @@ local function grande_bande_response(game, actor, target)
   return r
 end
 
--- Whether `actor` stood within the initiative range (rule inches) of `target` as the phase
--- began (where they stand now if either was off the table then).
+-- Whether `actor` stood within the initiative range (rule inches, edge to edge) of
+-- `target` as the phase began (where they stand now if either was off the table then).
 local function started_within_initiative_range(game, actor, target)
-  local ax, ay = game:phase_start(actor)
-  local tx, ty = game:phase_start(target)
-  if not ax then ax, ay = game:position(actor) end
-  if not tx then tx, ty = game:position(target) end
-  local d = math.sqrt((ax - tx) ^ 2 + (ay - ty) ^ 2) / scale(game)
+  local ax, ay, af = game:phase_start(actor)
+  local tx, ty, tf = game:phase_start(target)
+  if not ax then ax, ay, af = game:position(actor) end
+  if not tx then tx, ty, tf = game:position(target) end
+  local d = game:distance_from(actor, ax, ay, af, target, tx, ty, tf) / scale(game)
   return d <= game:setting("initiative_range") + 0.0001
 end
 
@@ -196,7 +197,7 @@ end
 -- initiative range (where the charger stood as the phase began), or during a sweeping
 -- advance. Returns whether it is one and why.
 local function sudden_charge(game, actor, target, sweeping)
-  if arc(game, target, actor) ~= "front" then return true, "from the flank or rear" end
+  if contact_arc(game, target, actor) ~= "front" then return true, "from the flank or rear" end
   if sweeping then return true, "during a sweeping advance" end
   if game:option("sudden_charge_on_initiative_only") then
     -- Other reading: only a charge made on an initiative move comes from initiative range.
@@ -234,11 +235,11 @@ local function check_may_charge(game, actor, target)
   if not amended(game) then return end
   -- Charge contact: one infantry unit per facing of the enemy, unless massed columns.
   if is_infantry(game, actor) then
-    local facing = arc(game, target, actor)
+    local facing = contact_arc(game, target, actor)
     for _, f in ipairs(game:units(game:side(actor))) do
       if f ~= actor and is_infantry(game, f) and game:flag(f, "charged") and game:flag(f, "locked")
         and rule_distance(game, f, target) <= game:setting("charge_reach")
-        and arc(game, target, f) == facing
+        and contact_arc(game, target, f) == facing
         and not (game:mode(f) == "attack_column" and game:mode(actor) == "attack_column") then
         error(game:name(f) .. " already contacts that facing of " .. game:name(target), 0)
       end
@@ -270,14 +271,14 @@ local function cavalry_turns_to_face(game, actor, target)
   if not (amended(game) and is_cavalry(game, target)) or game:option("cavalry_flank_charges_stand") then
     return
   end
-  if arc(game, target, actor) == "front" or game:flag(target, "disordered")
+  if contact_arc(game, target, actor) == "front" or game:flag(target, "disordered")
     or game:flag(target, "shaken") or game:flag(target, "locked") then
     return
   end
-  local tx, ty = game:position(target)
-  local ax, ay = game:position(actor)
-  local facing = math.deg(math.atan(ay - ty, ax - tx)) % 360
-  game:place_at(target, tx, ty, facing, "turns to face the charge")
+  -- It turns to face the charger, its front edge against the charger's (lined up where it
+  -- stood): the engine places it as it places a charger.
+  game:contact(target, actor)
+  game:note(game:name(target) .. " turns to face the charge")
 end
 
 -- Resolves a charge of `actor` on `target`: the target's response, then both are locked.
@@ -302,7 +303,7 @@ local function resolve_charge(game, actor, target, left, sweeping)
     return "square"
   end
   if amended(game) and is_artillery(game, target) and game:option("sheltering_artillery")
-    and arc(game, target, actor) == "front" and has_support(game, target) then
+    and contact_arc(game, target, actor) == "front" and has_support(game, target) then
     -- Not adopted by the club: the gunners fire (medium range dice) and shelter.
     closing_fire(game, target, actor, game:setting("artillery_dice_effective"))
     game:set_flag(target, "disordered")

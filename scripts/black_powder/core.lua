@@ -31,6 +31,25 @@ local function in_woods(game, u) return game:terrain_of(u) == "woods" end
 local function b2i(b) if b then return 1 else return 0 end end
 local function arc(game, a, b) return game:arc(a, b) or "front" end
 
+-- Which face of `target` the unit `u` attacks. Bases in contact (a charge puts the charger
+-- square against the edge it came at): the facings say which — facing the target's own
+-- facing reversed, its front; the same way, its rear; across it, a flank. Judged from the
+-- edges, a charger's bases overhanging a flank would reach the front region too. Units not
+-- touching: the arcs.
+local function contact_arc(game, target, u)
+  if game:distance(u, target) == 0 then
+    local _, _, tf = game:position(target)
+    local _, _, uf = game:position(u)
+    if tf and uf then
+      local d = (uf - tf) % 360
+      if d > 135 and d < 225 then return "front" end
+      if d < 45 or d > 315 then return "rear" end
+      return "flank"
+    end
+  end
+  return arc(game, target, u)
+end
+
 local function set_counter(game, u, name, value)
   game:add_counter(u, name, value - game:counter(u, name))
 end
@@ -185,13 +204,23 @@ local function retire(game, u, cause)
   local x, y
   if amended(game) then
     local to = game:setting("retire_tenths_table") / 10
-    if d >= to then
+    local gap = game:distance(u, cause)
+    if gap >= to then
       game:note(game:name(u) .. " is already " .. to .. " inches (table) or more from "
         .. game:name(cause) .. ": its retire move ends where it stands")
       return
     end
-    local cx, cy = game:position(cause)
-    x, y = cx + dx * to, cy + dy * to
+    -- Straight away from the cause (along the line between their centres), keeping its
+    -- facing, until its bases are that far from the cause's, edge to edge. The gap grows
+    -- by at most the distance stepped, so each step closes on it from below.
+    local _, _, facing = game:position(u)
+    local s = to - gap
+    for _ = 1, 40 do
+      x, y = ux + dx * s, uy + dy * s
+      local now = game:distance_from(u, x, y, facing, cause)
+      if now >= to then break end
+      s = s + math.max(to - now, 0.001)
+    end
   else
     local step = one_move(game, u)
     x, y = ux + dx * step, uy + dy * step
@@ -211,6 +240,7 @@ return {
   SKIRMISH_MODES = SKIRMISH_MODES,
   amended = amended,
   arc = arc,
+  contact_arc = contact_arc,
   away_from = away_from,
   b2i = b2i,
   brigade_units = brigade_units,

@@ -3,6 +3,7 @@
 
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
+local contact_arc = scripts.bp_core.contact_arc
 local b2i = scripts.bp_core.b2i
 local brigadier_of = scripts.bp_core.brigadier_of
 local enemies = scripts.bp_core.enemies
@@ -113,7 +114,7 @@ function bp.melee(game, actor, target)
   if taken > dealt then winner, loser = target, actor end
   local extra = {}
   if amended(game) then
-    local attacked_from = arc(game, loser, winner)
+    local attacked_from = contact_arc(game, loser, winner)
     local formed = is_formed_infantry(game, loser) or is_cavalry(game, loser)
     local flank_zone = attacked_from == "flank" and game:mode(loser) ~= "grande_bande"
     extra.flank_or_rear = b2i(formed and kind(game, loser) ~= "skirmish_company"

@@ -7,9 +7,9 @@ use super::*;
 #[test]
 fn cavalry_charging_formed_infantry_rolls_to_form_square() {
     // 003 Must form square: only formed infantry in the open; the result sets the formation.
-    // The charge is made on a successful order from 8" (12.1 rule inches): beyond the
-    // initiative range, to the front, so not a sudden charge.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bc, side: blue, type: cavalry, at: [30, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
+    // The charge is made on a successful order from 8.23" edge to edge (12.5 rule inches):
+    // beyond the initiative range, to the front, so not a sudden charge.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: bc, side: blue, type: cavalry, at: [30, 32], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 22], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(
         ordered(&mut t, "bde", "bc") >= 1,
@@ -39,10 +39,12 @@ fn skirmish_company_charged_in_the_open_resolves_its_table() {
     let result = rolls(&events, "skirmish_company_charged");
     assert_eq!(result.len(), 1, "{events:?}");
     // Against infantry every result retires the company: 003 Retire moves, to 8.1" on the
-    // table straight away from the charger (6" off at the start), still facing it.
+    // table straight away from the charger, still facing it. The charge put bi's front
+    // edge against the company's (y 24.39); the company's bases (20 mm deep) end 8.1" from
+    // it, their centre at 24.39 - 8.1 - 0.39.
     let (x, y) = at(&t, "rs");
     assert!(
-        (x - 30.0).abs() < 0.002 && (y - 21.9).abs() < 0.002,
+        (x - 30.0).abs() < 0.002 && (y - 15.9).abs() < 0.002,
         "{result:?} {x},{y}"
     );
     assert!(!flag(&t, "rs", "must_retire"), "{result:?}");
@@ -271,14 +273,16 @@ fn cavalry_charged_in_the_flank_turn_to_face_the_charger() {
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "initiative");
     // rc faces east; b1, south of it, stands wholly in its flank zone (clear of the lines
-    // drawn at 45 degrees from the corners of its 50 mm-deep, 7.87"-wide front and rear edges).
+    // drawn at 45 degrees from the corners of its 50 mm-deep, 7.88"-wide front and rear edges).
     act(&mut t, "blue", "b1", "charge", Some("rc")).expect("charge");
     assert_eq!(
         facing_of(&t, "rc"),
         90,
         "rc turned to face b1, to its south"
     );
-    assert_eq!(at(&t, "rc"), (30.0, 20.0));
+    // It turned in contact: its front edge now against b1's (y 23.94, where b1's charge
+    // met its flank), its centre half its 50 mm depth behind that.
+    assert_eq!(at(&t, "rc"), (30.0, 22.953));
     // The other reading: it stays attacked in the flank.
     let mut t = table_of(CLUB, "cavalry_flank_charges_stand: true", pieces);
     until_phase(&mut t, "blue", "initiative");

@@ -25,10 +25,12 @@ fn hand_to_hand_losers_retire_from_the_winner_and_winners_make_victory_moves() {
             continue;
         }
         if retired {
-            // The loser (red) retired straight back from bc, 8.1" from it.
+            // The loser (red) retired straight back from bc, 8.1" from it edge to edge: the
+            // charge put the two front to front at y 24.98, so rc's bases end with their
+            // front at 16.88 and their centre half their 50 mm depth behind it.
             let (x, y) = at(&t, "rc");
             assert!(
-                (x - 30.0).abs() < 0.002 && (y - 21.9).abs() < 0.002,
+                (x - 30.0).abs() < 0.002 && (y - 15.9).abs() < 0.002,
                 "{tests:?} {x},{y}"
             );
             checked_retire = true;
@@ -36,9 +38,10 @@ fn hand_to_hand_losers_retire_from_the_winner_and_winners_make_victory_moves() {
         let no = refused(act(&mut t, "blue", "bi", "victory_fall_back", None));
         assert!(no.message.contains("has not won"), "{}", no.message);
         act(&mut t, "blue", "bc", "victory_fall_back", None).expect("fall back");
+        // From where its charge left it (centre y 25.97), one move straight back.
         let (x, y) = at(&t, "bc");
         assert!(
-            (x - 30.0).abs() < 0.002 && (y - 41.88).abs() < 0.002,
+            (x - 30.0).abs() < 0.002 && (y - 37.85).abs() < 0.002,
             "{x},{y}"
         );
         assert!(!flag(&t, "bc", "victory_move"));

@@ -541,7 +541,7 @@ fn under_assault_infantry_and_artillery_may_move_into_threatened_range() {
     // rule) r2's 3.96" zone is closed to it; under Assault on r2 it turns to face r2 and
     // runs into the zone without stopping — but not within the 4" limit (2.64" on the
     // table). r2 faces west; its front edge runs along x 45.21, y 26.85-33.15.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [36, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [10, 44], facing: 270, attributes: { brigade: 1 } }\n  - { id: ba, side: blue, type: foot_battery, at: [60, 44], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r2, side: red, type: line_infantry, at: [46, 30], facing: 180, attributes: { brigade: 1 } }\n";
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [34, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 3 } }\n  - { id: b1, side: blue, type: line_infantry, at: [36, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: bc, side: blue, type: cavalry, at: [10, 40], facing: 270, attributes: { brigade: 1 } }\n  - { id: ba, side: blue, type: foot_battery, at: [60, 44], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r2, side: red, type: line_infantry, at: [46, 30], facing: 180, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     assert!(
         ordered(&mut t, "bde", "b1") >= 1,

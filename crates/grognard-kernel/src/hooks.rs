@@ -104,6 +104,15 @@ pub enum HookCommand {
         /// Why, for the log.
         reason: String,
     },
+    /// Put a piece in contact with another on the open table, as an action with
+    /// `contact: true` puts its actor against its target (docs: "Contact"): a unit turning
+    /// to face a charge. Refused where it could not stand.
+    Contact {
+        /// Which.
+        piece: PieceId,
+        /// The piece it ends against.
+        with: PieceId,
+    },
     /// Turn a piece to face another grid direction.
     Face {
         /// Which.

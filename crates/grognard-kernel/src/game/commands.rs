@@ -124,6 +124,7 @@ impl Game {
                 | HookCommand::Place { piece, .. }
                 | HookCommand::PlaceAt { piece, .. }
                 | HookCommand::Face { piece, .. }
+                | HookCommand::Contact { piece, .. }
                 | HookCommand::Attach { piece, .. } => Some(*piece),
                 HookCommand::Note(_)
                 | HookCommand::Announce(_)
@@ -227,6 +228,17 @@ impl Game {
                     reason,
                 } => {
                     super::placement::place_at(self, next, events, piece, at, facing, reason)?;
+                    None
+                }
+                HookCommand::Contact { piece, with } => {
+                    if next.pieces.get(with.index()).is_none() {
+                        return Err(Refusal::new(
+                            RefusalKind::HookFailed,
+                            format!("a hook named piece #{}, which does not exist", with.0),
+                        ));
+                    }
+                    self.make_contact(next, events, piece, with)
+                        .map_err(|r| Refusal::new(RefusalKind::HookFailed, r.message))?;
                     None
                 }
                 HookCommand::Face { piece, facing } => {

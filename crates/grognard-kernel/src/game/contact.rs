@@ -9,7 +9,10 @@
 //!   edge, or the left or right flank edge (left or right by the side of the target's
 //!   centre line the actor's centre is on);
 //! - the actor turns to face straight into that edge (the edge's outward direction,
-//!   reversed) and stands with the centre of its front edge on the centre of that edge;
+//!   reversed) and stands with the centre of its front edge on the point of that edge
+//!   nearest its own centre — lined up with the target where it came from, its front
+//!   edge's centre kept within the edge (a charger square in front of a line's end meets
+//!   that end; two columns charging one line side by side meet it side by side);
 //! - a piece without a footprint is a point: its point is its front edge's centre, and as
 //!   a target its one point is every edge's centre.
 //!
@@ -29,11 +32,33 @@ use crate::state::State;
 use super::Game;
 
 /// The midpoint of `a` and `b`, rounded toward negative infinity to the thou.
+#[cfg(test)]
 fn midpoint(a: Point, b: Point) -> Point {
     Point::new(
         Len((a.x.0 + b.x.0).div_euclid(2)),
         Len((a.y.0 + b.y.0).div_euclid(2)),
     )
+}
+
+/// The point of the segment `a`–`b` nearest `p` (its projection, kept within the
+/// segment), rounded to the nearest thou.
+fn nearest_on(a: Point, b: Point, p: Point) -> Point {
+    let (dx, dy) = (i128::from(b.x.0 - a.x.0), i128::from(b.y.0 - a.y.0));
+    let len2 = dx * dx + dy * dy;
+    if len2 == 0 {
+        return a;
+    }
+    let dot = i128::from(p.x.0 - a.x.0) * dx + i128::from(p.y.0 - a.y.0) * dy;
+    let dot = dot.clamp(0, len2);
+    // a + (b - a) · dot / len2, each coordinate rounded half away from zero.
+    let along = |d: i128| {
+        let n = d * dot;
+        let q = (2 * n.abs() + len2) / (2 * len2);
+        #[allow(clippy::cast_possible_truncation)] // within the segment's own coordinates
+        let q = q as i64;
+        if n < 0 { -q } else { q }
+    };
+    Point::new(Len(a.x.0 + along(dx)), Len(a.y.0 + along(dy)))
 }
 
 impl Game {
@@ -62,22 +87,24 @@ impl Game {
         let theirs = super::placed_on(&self.rules, t)?;
         let mine = super::placed_on(&self.rules, a)?;
         let [fl, fr, rr, rl] = theirs.corners;
-        // The edge facing the actor: its centre and the direction pointing out of it.
-        let (edge, out) = match theirs.arc(t_facing, &mine, self.rules.arcs) {
-            Arc::Front | Arc::Same => (midpoint(fl, fr), t_facing),
-            Arc::Rear => (midpoint(rr, rl), t_facing.opposite()),
+        // The edge facing the actor: its two ends and the direction pointing out of it.
+        let ((p, q), out) = match theirs.arc(t_facing, &mine, self.rules.arcs) {
+            Arc::Front | Arc::Same => ((fl, fr), t_facing),
+            Arc::Rear => ((rr, rl), t_facing.opposite()),
             Arc::Flank => {
                 // Right of the centre line: a bearing from the target less than half a
                 // turn clockwise of its facing (the kernel's angles turn clockwise).
                 let relative =
                     (open::bearing(t_at, a_at).tenths() - t_facing.tenths()).rem_euclid(3600);
                 if relative < 1800 {
-                    (midpoint(fr, rr), t_facing.turned(Angle(900)))
+                    ((fr, rr), t_facing.turned(Angle(900)))
                 } else {
-                    (midpoint(rl, fl), t_facing.turned(Angle(-900)))
+                    ((rl, fl), t_facing.turned(Angle(-900)))
                 }
             }
         };
+        // Where on it: lined up with the actor's centre.
+        let edge = nearest_on(p, q, a_at);
         let depth = self
             .footprint_in(a, a.mode)
             .unwrap_or(Footprint::POINT)
@@ -180,8 +207,20 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::midpoint;
+    use super::{midpoint, nearest_on};
     use crate::geometry::open::{Len, Point};
+
+    #[test]
+    fn the_nearest_point_of_an_edge_is_kept_within_it() {
+        let pt = |x, y| Point::new(Len(x), Len(y));
+        let (a, b) = (pt(0, 0), pt(6000, 0));
+        assert_eq!(nearest_on(a, b, pt(2000, 5000)), pt(2000, 0));
+        assert_eq!(nearest_on(a, b, pt(-3000, 5000)), a);
+        assert_eq!(nearest_on(a, b, pt(9000, -1000)), b);
+        // A slanting edge: (0,0)-(3,3); the point (3,0) projects to its middle.
+        assert_eq!(nearest_on(a, pt(3000, 3000), pt(3000, 0)), pt(1500, 1500));
+        assert_eq!(nearest_on(a, a, pt(5, 5)), a);
+    }
 
     #[test]
     fn midpoints_round_down() {

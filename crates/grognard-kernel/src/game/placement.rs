@@ -6,7 +6,8 @@
 use super::Game;
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
-use crate::geometry::open::{self, Angle, Len, Point};
+use crate::geometry::footprint::Placed;
+use crate::geometry::open::{Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
 use crate::ids::PieceId;
 use crate::piece::Place;
@@ -206,17 +207,36 @@ pub(crate) fn attach(
 }
 
 impl World<'_> {
-    /// Why `id` could not stand at the point `at` of an open table, or `None` if it could:
-    /// the checks an open-table move makes of its end point. The point must be on the
-    /// table, in terrain the piece's movement class may enter, and no nearer than the
-    /// `open_table` keep-apart distance to an enemy piece it was not already that near.
+    /// Why `id` could not stand at the point `at` of an open table, facing as it does now,
+    /// or `None` if it could (see [`Self::standing_problem_facing`]).
     #[must_use]
     pub fn standing_problem(&self, id: PieceId, at: Point) -> Option<String> {
+        self.standing_problem_facing(id, at, None)
+    }
+
+    /// Why `id` could not stand at the point `at` of an open table, turned to `facing` (or
+    /// as it faces now), or `None` if it could: the checks an open-table move makes of its
+    /// end point. The point must be on the table, in terrain the piece's movement class
+    /// may enter, and no nearer than the `open_table` keep-apart distance to an enemy piece
+    /// it was not already that near (edge to edge where either has a footprint); a piece
+    /// with a footprint must have its whole footprint on the table, overlapping no other
+    /// unit's.
+    #[must_use]
+    pub fn standing_problem_facing(
+        &self,
+        id: PieceId,
+        at: Point,
+        facing: Option<Angle>,
+    ) -> Option<String> {
         let rules = &**self.rules;
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return Some(format!("piece #{} does not exist", id.0));
         };
-        let Place::Point { at: from, .. } = piece.place else {
+        let Place::Point {
+            at: from,
+            facing: now,
+        } = piece.place
+        else {
             return Some(format!("{} is not on an open table", piece.name));
         };
         if !self.board.contains_point(at) {
@@ -234,6 +254,33 @@ impl World<'_> {
                 .map_or("that terrain", |t| t.name.as_str());
             return Some(format!("{} may not stand in {name} at {at}", piece.name));
         }
+        let footprint = super::footprint_of(rules, piece, piece.mode);
+        let mine =
+            footprint.map_or_else(|| Placed::point(at), |f| f.place(at, facing.unwrap_or(now)));
+        let before = super::placed_on(rules, piece).unwrap_or_else(|| Placed::point(from));
+        if footprint.is_some() {
+            if let Some(c) = mine
+                .corners
+                .iter()
+                .find(|c| !self.board.contains_point(**c))
+            {
+                return Some(format!(
+                    "{}'s bases would leave the table (a corner at {c})",
+                    piece.name
+                ));
+            }
+            let clash = self.state.pieces.iter().find(|o| {
+                o.id != piece.id
+                    && o.on_board()
+                    && o.attached_to != Some(piece.id)
+                    && piece.attached_to != Some(o.id)
+                    && super::footprint_of(rules, o, o.mode).is_some()
+                    && super::placed_on(rules, o).is_some_and(|t| mine.overlaps(&t))
+            });
+            if let Some(o) = clash {
+                return Some(format!("{}'s bases would overlap {}'s", piece.name, o.name));
+            }
+        }
         let keep_apart = scaled(rules, rules.open_table.keep_apart);
         let keep = Len(i64::from(keep_apart.hundredths()) * 10);
         if keep.0 > 0 {
@@ -243,11 +290,11 @@ impl World<'_> {
                 .iter()
                 .filter(|p| p.side != piece.side && p.on_board())
             {
-                let Place::Point { at: e, .. } = enemy.place else {
+                let Some(theirs) = super::placed_on(rules, enemy) else {
                     continue;
                 };
-                let end = open::distance(at, e);
-                if end < keep && end < open::distance(from, e) {
+                let end = mine.distance(&theirs);
+                if end < keep && end < before.distance(&theirs) {
                     return Some(format!(
                         "{} may not come within {keep_apart}\" of {} ({} from it at {at})",
                         piece.name,
@@ -280,7 +327,7 @@ pub(crate) fn place_at(
         state: next,
         ..game.world()
     };
-    if let Some(problem) = world.standing_problem(id, to) {
+    if let Some(problem) = world.standing_problem_facing(id, to, facing) {
         return Err(refuse(format!("a hook asked to place a piece: {problem}")));
     }
     let Some(Place::Point {

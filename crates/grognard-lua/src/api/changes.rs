@@ -137,6 +137,24 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     game.set(
+        "contact",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, e): (Table, Value, Value)| {
+                let world = cx.world;
+                let (p, e) = (piece(world, &u)?, piece(world, &e)?);
+                if world.board.grid().is_some() {
+                    return Err(mlua::Error::runtime("contact is for the open table"));
+                }
+                cx.queue(HookCommand::Contact {
+                    piece: p.id,
+                    with: e.id,
+                })
+            },
+        )?,
+    )?;
+    game.set(
         "face",
         method(
             lua,

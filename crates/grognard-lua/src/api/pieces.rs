@@ -307,17 +307,37 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
             slot,
             move |_,
                   cx: &Call<'_, '_, '_, '_>,
-                  (_, u, x, y, facing, e): (Table, Value, f64, f64, f64, Value)| {
+                  (_, u, x, y, facing, e, ex, ey, ef): (
+                Table,
+                Value,
+                f64,
+                f64,
+                f64,
+                Value,
+                Option<f64>,
+                Option<f64>,
+                Option<f64>,
+            )| {
                 let world = cx.world;
                 let (u, e) = (piece(world, &u)?, piece(world, &e)?);
                 let facing = facing_degrees(facing)?;
                 let at = table_point(x, y)?;
-                let theirs = grognard_kernel::game::placed_on(world.rules, e);
-                // `u` as it would stand at (x, y) facing `facing`, in its mode now.
-                let mine = match grognard_kernel::game::footprint_of(world.rules, u, u.mode) {
-                    Some(f) => f.place(at, facing),
-                    None => grognard_kernel::geometry::footprint::Placed::point(at),
+                // Each as it would stand, in its mode now: `u` at (x, y) facing `facing`;
+                // `e` where it stands, or at the place given after it.
+                let stand = |p: &grognard_kernel::piece::Piece, at, facing| {
+                    match grognard_kernel::game::footprint_of(world.rules, p, p.mode) {
+                        Some(f) => f.place(at, facing),
+                        None => grognard_kernel::geometry::footprint::Placed::point(at),
+                    }
                 };
+                let theirs = match (ex, ey) {
+                    (Some(ex), Some(ey)) => {
+                        let ef = facing_degrees(ef.unwrap_or(0.0))?;
+                        Some(stand(e, table_point(ex, ey)?, ef))
+                    }
+                    _ => grognard_kernel::game::placed_on(world.rules, e),
+                };
+                let mine = stand(u, at, facing);
                 Ok(theirs.map(|t| mine.distance(&t).0 as f64 / 1000.0))
             },
         )?,

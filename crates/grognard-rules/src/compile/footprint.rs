@@ -72,6 +72,8 @@ fn merged(base: &FootprintSpec, over: &FootprintSpec) -> FootprintSpec {
         files: over.files.clone().or_else(|| base.files.clone()),
         spacing: over.spacing.clone().or_else(|| base.spacing.clone()),
         modes: crate::named::NamedMap::default(),
+        screen: over.screen.clone().or_else(|| base.screen.clone()),
+        ahead: over.ahead.clone().or_else(|| base.ahead.clone()),
     }
 }
 
@@ -144,9 +146,45 @@ fn rectangle(
             return None;
         }
     };
+    if let Some(v) = &f.ahead {
+        cx.error(
+            &v.location,
+            "`ahead` belongs in a footprint's `screen:` (how far in front of the bases it stands)",
+        );
+        return None;
+    }
+    let Some(screen) = &f.screen else {
+        return Some(Footprint {
+            width: Len(width),
+            depth: Len(depth),
+        });
+    };
+    // The screen: its own bases in front, `ahead` of the main body's front edge; the unit
+    // is the rectangle enclosing both.
+    let s = &screen.value;
+    if s.screen.is_some() || !s.modes.is_empty() {
+        cx.error(
+            &screen.location,
+            "a footprint's `screen:` has bases and `ahead`, not a screen or modes of its own",
+        );
+        return None;
+    }
+    let Some(ahead) = &s.ahead else {
+        cx.error(
+            &screen.location,
+            "a footprint's `screen:` needs `ahead:` (how far in front of the bases it stands)",
+        );
+        return None;
+    };
+    let out_front = length(cx, ahead, scale, "ahead")?.0;
+    let bases = FootprintSpec {
+        ahead: None,
+        ..s.clone()
+    };
+    let front = rectangle(cx, &**screen, &bases, scale)?;
     Some(Footprint {
-        width: Len(width),
-        depth: Len(depth),
+        width: Len(width.max(front.width.0)),
+        depth: Len(depth + out_front + front.depth.0),
     })
 }
 

@@ -359,6 +359,13 @@ pub struct FootprintSpec {
     /// Other footprints by mode (`column: { bases: 4, arrangement: column }`): unset fields
     /// come from this one.
     pub modes: NamedMap<FootprintSpec>,
+    /// Skirmishers out in front of these bases (a mixed formation's light company, a
+    /// grande bande's screen): their own bases, with `ahead`. The unit is then measured as
+    /// the one rectangle enclosing its bases and the screen.
+    pub screen: Option<Box<Located<FootprintSpec>>>,
+    /// In a `screen` only: the gap between the main body's front edge and the screen's
+    /// rear edge.
+    pub ahead: Option<Located<LengthValue>>,
 }
 
 /// A length as written: a number of inches, or a number with a unit (`40mm`, `4cm`,
