@@ -101,6 +101,10 @@ fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
     );
     act(&mut t, "blue", "c1", "charge", Some("r2")).expect("first column");
     let events = act(&mut t, "blue", "c2", "charge", Some("r2")).expect("second column");
+    // Bases: each column ends against r2's front edge (y 20.79) lined up with where it
+    // came from, side by side (3.15" wide, 4" apart): centres 1.575" behind that edge.
+    assert_eq!(at(&t, "c1"), (58.0, 22.363));
+    assert_eq!(at(&t, "c2"), (62.0, 22.363));
     // Six closing-fire dice; the hits (if any) are saved by each column, without the +1.
     let hits = rolls(&events, "to_hit")
         .iter()

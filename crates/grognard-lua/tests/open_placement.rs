@@ -95,7 +95,12 @@ fn notes(events: &[Event]) -> Vec<String> {
 }
 
 fn refused_unchanged(x: i32, y: i32, why: &str) {
-    let (mut game, mut hooks) = start(x, y, -1);
+    refused_unchanged_facing(x, y, -1, why);
+}
+
+/// [`refused_unchanged`] with the target turned to `facing` degrees (-1: as it faces).
+fn refused_unchanged_facing(x: i32, y: i32, facing: i32, why: &str) {
+    let (mut game, mut hooks) = start(x, y, facing);
     let o = order(&game, "push", "foe");
     let before = game.state_bytes();
     let r = game.apply(&o, &mut hooks).expect_err("refused");
@@ -178,6 +183,57 @@ fn place_at_is_refused_in_terrain_the_piece_may_not_enter() {
 fn place_at_keeps_the_keep_apart_distance_from_the_enemy() {
     // 1" from `a`, inside the 2" keep-apart.
     refused_unchanged(11, 10, "may not come within 2\" of a");
+}
+
+#[test]
+fn place_at_keeps_bases_on_the_table_and_off_others_as_they_will_face() {
+    // foe: four 40 x 20 mm bases, 6.30" x 0.79". Facing west, at (20, 2), they run north
+    // and south of it 3.15": off the table; turned to face south there they fit.
+    refused_unchanged(20, 2, "foe's bases would leave the table (a corner at");
+    let (mut game, mut hooks) = start(20, 2, 90);
+    act(&mut game, &mut hooks, "push", "foe").expect("turned, it fits");
+    // At (12, 10) facing south its line crosses a's (x 9.61-10.39, y 6.85-13.15).
+    refused_unchanged_facing(12, 10, 90, "foe's bases would overlap a's");
+}
+
+#[test]
+fn arc_from_and_distance_from_measure_footprints_as_they_would_stand() {
+    let (mut game, mut hooks) = start(30, 12, -1);
+    let events = act(&mut game, &mut hooks, "measure", "foe").expect("measure");
+    let n = notes(&events);
+    for expect in [
+        // a at (10, 10): foe, 10" east, lies ahead facing east, behind facing west.
+        "arc east front",
+        "arc west rear",
+        // foe standing at (10, 20) facing east: its bases (y 16.85-23.15) lie beside a's
+        // (y 6.85-13.15), off both the front and the rear region: a flank.
+        "arc of (10, 20) flank",
+        // Front edge to front edge: 10" less half of each line's 0.787" depth (0.394",
+        // the half rounded to the thou).
+        "distance 9.212",
+        "distance to (14, 10) 3.212",
+    ] {
+        assert!(n.contains(&expect.to_owned()), "{expect}: {n:?}");
+    }
+}
+
+#[test]
+fn contact_puts_a_piece_front_to_front_with_another() {
+    // a faces east at (10, 10); foe, 10" east, is put against a's front edge (x 10.39),
+    // facing west into it, lined up with where it stood (y 10).
+    let (mut game, mut hooks) = start(30, 12, -1);
+    act(&mut game, &mut hooks, "meet", "foe").expect("meet");
+    let Place::Point { at, facing } = place_of(&game, "foe") else {
+        panic!("foe is on the table");
+    };
+    assert_eq!(facing, Angle::degrees(180));
+    assert_eq!(at.y.0, 10_000);
+    let a = game.placed(game.piece_by_name("a").expect("a")).expect("a");
+    let foe = game
+        .placed(game.piece_by_name("foe").expect("foe"))
+        .expect("foe");
+    assert_eq!(a.distance(&foe).0, 0, "touching");
+    assert!(!a.overlaps(&foe), "not overlapping");
 }
 
 #[test]
