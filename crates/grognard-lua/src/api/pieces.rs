@@ -3,7 +3,11 @@
 
 use std::rc::Rc;
 
-use grognard_kernel::geometry::Cell;
+use grognard_kernel::game::{footprint_of, placed_on};
+use grognard_kernel::geometry::footprint::Placed;
+use grognard_kernel::geometry::open::Angle;
+use grognard_kernel::geometry::{Arc, Cell};
+use grognard_kernel::piece::Piece;
 use grognard_kernel::piece::Place;
 use mlua::{Lua, LuaString, Table, Value};
 
@@ -305,39 +309,8 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_,
-                  cx: &Call<'_, '_, '_, '_>,
-                  (_, u, x, y, facing, e, ex, ey, ef): (
-                Table,
-                Value,
-                f64,
-                f64,
-                f64,
-                Value,
-                Option<f64>,
-                Option<f64>,
-                Option<f64>,
-            )| {
-                let world = cx.world;
-                let (u, e) = (piece(world, &u)?, piece(world, &e)?);
-                let facing = facing_degrees(facing)?;
-                let at = table_point(x, y)?;
-                // Each as it would stand, in its mode now: `u` at (x, y) facing `facing`;
-                // `e` where it stands, or at the place given after it.
-                let stand = |p: &grognard_kernel::piece::Piece, at, facing| {
-                    match grognard_kernel::game::footprint_of(world.rules, p, p.mode) {
-                        Some(f) => f.place(at, facing),
-                        None => grognard_kernel::geometry::footprint::Placed::point(at),
-                    }
-                };
-                let theirs = match (ex, ey) {
-                    (Some(ex), Some(ey)) => {
-                        let ef = facing_degrees(ef.unwrap_or(0.0))?;
-                        Some(stand(e, table_point(ex, ey)?, ef))
-                    }
-                    _ => grognard_kernel::game::placed_on(world.rules, e),
-                };
-                let mine = stand(u, at, facing);
+            move |_, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs| {
+                let (mine, theirs, _) = as_they_would_stand(cx.world, args)?;
                 Ok(theirs.map(|t| mine.distance(&t).0 as f64 / 1000.0))
             },
         )?,
@@ -347,44 +320,14 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         method(
             lua,
             slot,
-            move |_,
-                  cx: &Call<'_, '_, '_, '_>,
-                  (_, u, x, y, facing, e, ex, ey, ef): (
-                Table,
-                Value,
-                f64,
-                f64,
-                f64,
-                Value,
-                Option<f64>,
-                Option<f64>,
-                Option<f64>,
-            )| {
-                let world = cx.world;
-                let rules = world.rules;
-                let (u, e) = (piece(world, &u)?, piece(world, &e)?);
-                let facing = facing_degrees(facing)?;
-                // Each as it would stand (in its mode now): `u` at (x, y); `e` where it
-                // stands, or at the place given after it.
-                let stand = |p: &grognard_kernel::piece::Piece, at, facing| {
-                    match grognard_kernel::game::footprint_of(rules, p, p.mode) {
-                        Some(f) => f.place(at, facing),
-                        None => grognard_kernel::geometry::footprint::Placed::point(at),
-                    }
-                };
-                let mine = stand(u, table_point(x, y)?, facing);
-                let theirs = match (ex, ey) {
-                    (Some(ex), Some(ey)) => {
-                        let ef = facing_degrees(ef.unwrap_or(0.0))?;
-                        Some(stand(e, table_point(ex, ey)?, ef))
-                    }
-                    _ => grognard_kernel::game::placed_on(rules, e),
-                };
-                Ok(theirs.and_then(|t| match mine.arc(facing, &t, rules.arcs) {
-                    grognard_kernel::geometry::Arc::Front => Some("front"),
-                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
-                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
-                    grognard_kernel::geometry::Arc::Same => None,
+            move |_, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs| {
+                let (mine, theirs, facing) = as_they_would_stand(cx.world, args)?;
+                let arc = theirs.map(|t| mine.arc(facing, &t, cx.world.rules.arcs));
+                Ok(arc.and_then(|arc| match arc {
+                    Arc::Front => Some("front"),
+                    Arc::Flank => Some("flank"),
+                    Arc::Rear => Some("rear"),
+                    Arc::Same => None,
                 }))
             },
         )?,
@@ -554,4 +497,42 @@ fn facing_degrees(facing: f64) -> mlua::Result<grognard_kernel::geometry::open::
     Ok(grognard_kernel::geometry::open::Angle::new(
         (facing * 10.0).round().rem_euclid(3600.0) as i32,
     ))
+}
+
+/// The arguments of `game:distance_from` and `game:arc_from`: the game, `u`, the point and
+/// facing it would stand at, `e`, and optionally where `e` would stand.
+type FromPlaceArgs = (
+    Table,
+    Value,
+    f64,
+    f64,
+    f64,
+    Value,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+);
+
+/// `u` and `e` placed as `game:distance_from` and `game:arc_from` read them, each in its
+/// mode now: `u` at (x, y) turned to the facing given; `e` where it stands, or at the place
+/// given after it (`None` when it is off the table). With `u`'s facing.
+fn as_they_would_stand(
+    world: &grognard_kernel::game::World<'_>,
+    (_, u, x, y, facing, e, ex, ey, ef): FromPlaceArgs,
+) -> mlua::Result<(Placed, Option<Placed>, Angle)> {
+    let (u, e) = (piece(world, &u)?, piece(world, &e)?);
+    let facing = facing_degrees(facing)?;
+    let stand = |p: &Piece, at, facing| {
+        footprint_of(world.rules, p, p.mode)
+            .map_or_else(|| Placed::point(at), |f| f.place(at, facing))
+    };
+    let mine = stand(u, table_point(x, y)?, facing);
+    let theirs = match (ex, ey) {
+        (Some(ex), Some(ey)) => {
+            let ef = facing_degrees(ef.unwrap_or(0.0))?;
+            Some(stand(e, table_point(ex, ey)?, ef))
+        }
+        _ => placed_on(world.rules, e),
+    };
+    Ok((mine, theirs, facing))
 }

@@ -181,7 +181,7 @@ fn rectangle(
         ahead: None,
         ..s.clone()
     };
-    let front = rectangle(cx, &**screen, &bases, scale)?;
+    let front = rectangle(cx, screen, &bases, scale)?;
     Some(Footprint {
         width: Len(width.max(front.width.0)),
         depth: Len(depth + out_front + front.depth.0),
