@@ -267,40 +267,26 @@ fn a_scenario_may_give_one_piece_bases_of_its_own() {
 
 #[test]
 fn terrain_is_paid_for_where_any_part_of_the_bases_passes() {
-    // The copse lies 2" east of a's line of advance: its centre misses it, its right-hand
-    // bases go through it, so the 12" advance costs 12 + 3 = 15" (a point would pay 12).
-    let run = grognard(&[
-        "play",
-        "tests/fixtures/footprints/wood-side.yaml",
-        "--orders",
-        "tests/fixtures/footprints/wood-side.orders.yaml",
-    ]);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr
-            .contains("refused: the move costs 15\" but a has 12\" in line mode"),
-        "{}",
-        run.stderr
-    );
-}
-
-#[test]
-fn terrain_between_the_corners_is_paid_for_where_the_front_edge_crosses_it() {
-    // The copse is narrower than a's line and lies between its centre and its right-hand
-    // corner: no corner and not the centre passes through it, the front edge does.
-    let run = grognard(&[
-        "play",
-        "tests/fixtures/footprints/wood-between.yaml",
-        "--orders",
-        "tests/fixtures/footprints/wood-side.orders.yaml",
-    ]);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr
-            .contains("refused: the move costs 15\" but a has 12\" in line mode"),
-        "{}",
-        run.stderr
-    );
+    // wood-side: the copse lies 2" east of a's line of advance: its centre misses it, its
+    // right-hand bases go through it. wood-between: the copse is narrower than a's line and
+    // lies between its centre and its right-hand corner: no corner and not the centre
+    // passes through it, the front edge does. Either way the 12" advance costs
+    // 12 + 3 = 15" (a point would pay 12).
+    for scenario in ["wood-side", "wood-between"] {
+        let run = grognard(&[
+            "play",
+            &format!("tests/fixtures/footprints/{scenario}.yaml"),
+            "--orders",
+            "tests/fixtures/footprints/wood-side.orders.yaml",
+        ]);
+        assert_eq!(run.code, 1, "{scenario}");
+        assert!(
+            run.stderr
+                .contains("refused: the move costs 15\" but a has 12\" in line mode"),
+            "{scenario}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

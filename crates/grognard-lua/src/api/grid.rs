@@ -52,13 +52,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                         _ => None,
                     },
                 };
-                Ok(arc.and_then(|arc| match arc {
-                    grognard_kernel::geometry::Arc::Front => Some("front"),
-                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
-                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }))
+                Ok(arc.and_then(super::arc_name))
             },
         )?,
     )?;

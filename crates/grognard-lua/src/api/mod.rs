@@ -32,6 +32,17 @@ fn unit_arg(value: &Value) -> mlua::Result<PieceId> {
     }
 }
 
+/// An arc as the scripts name it (`nil` for the same place).
+fn arc_name(arc: grognard_kernel::geometry::Arc) -> Option<&'static str> {
+    use grognard_kernel::geometry::Arc;
+    match arc {
+        Arc::Front => Some("front"),
+        Arc::Flank => Some("flank"),
+        Arc::Rear => Some("rear"),
+        Arc::Same => None,
+    }
+}
+
 fn piece<'w>(world: &'w World<'_>, value: &Value) -> mlua::Result<&'w Piece> {
     let id = unit_arg(value)?;
     world

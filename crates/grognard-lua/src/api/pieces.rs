@@ -4,16 +4,16 @@
 use std::rc::Rc;
 
 use grognard_kernel::game::{footprint_of, placed_on};
+use grognard_kernel::geometry::Cell;
 use grognard_kernel::geometry::footprint::Placed;
 use grognard_kernel::geometry::open::Angle;
-use grognard_kernel::geometry::{Arc, Cell};
 use grognard_kernel::piece::Piece;
 use grognard_kernel::piece::Place;
 use mlua::{Lua, LuaString, Table, Value};
 
 use crate::names::{counter_id, find_named, flag_id, unit_handle};
 
-use super::{Call, Slot, method, piece, table_point, unit_list};
+use super::{Call, Slot, arc_name, method, piece, table_point, unit_list};
 
 /// Adds these functions to the object's table.
 pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
@@ -323,12 +323,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
             move |_, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs| {
                 let (mine, theirs, facing) = as_they_would_stand(cx.world, args)?;
                 let arc = theirs.map(|t| mine.arc(facing, &t, cx.world.rules.arcs));
-                Ok(arc.and_then(|arc| match arc {
-                    Arc::Front => Some("front"),
-                    Arc::Flank => Some("flank"),
-                    Arc::Rear => Some("rear"),
-                    Arc::Same => None,
-                }))
+                Ok(arc.and_then(arc_name))
             },
         )?,
     )?;
@@ -427,13 +422,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                     table_point(tx, ty)?,
                     rules.arcs,
                 );
-                Ok(match arc {
-                    grognard_kernel::geometry::Arc::Front => Some("front"),
-                    grognard_kernel::geometry::Arc::Flank => Some("flank"),
-                    grognard_kernel::geometry::Arc::Rear => Some("rear"),
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                })
+                Ok(arc_name(arc))
             },
         )?,
     )?;
