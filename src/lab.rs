@@ -797,15 +797,19 @@ pub fn schema(kind: &str) -> Outcome {
 }
 
 /// A piece type's footprints as `show` prints them: `bases line 6.30" × 0.79", column
-/// 3.15" × 1.57"` (table inches), or nothing for a point.
+/// 3.15" × 1.57"` (table inches), in the modes it has an allowance for (every mode when it
+/// has none), or nothing for a point.
 fn footprint_text(rules: &grognard_kernel::rules::Rules, type_name: &str) -> String {
     let Some(t) = rules.piece_types.iter().find(|t| t.name == type_name) else {
         return String::new();
     };
+    let takes = |i: usize| t.allowance.get(i).copied().flatten().is_some();
+    let any_mode = !(0..t.footprint.len()).any(takes);
     let parts: Vec<String> = t
         .footprint
         .iter()
         .enumerate()
+        .filter(|(i, _)| any_mode || takes(*i))
         .filter_map(|(i, f)| {
             let f = (*f)?;
             #[allow(clippy::cast_precision_loss)] // thou on a table

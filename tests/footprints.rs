@@ -60,6 +60,34 @@ fn show_lists_each_modes_bases() {
         "{}",
         run.stdout
     );
+    // Black Powder: only the modes each type may take. A skirmish company has one; a
+    // battery's two 60 × 80 mm bases and spacer are 7.09" across unlimbered, 9.45" long
+    // limbered; a battalion in mixed formation is 40 mm deep, 2.5" (1.65" at 66%) of open
+    // ground and its light company's 20 mm stands: 4.01" deep.
+    let run = grognard(&["show", "rulesets/black-powder.yaml"]);
+    let line = |name: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in:\n{}", run.stdout))
+            .to_owned()
+    };
+    assert!(
+        line("skirmish_company").ends_with("bases skirmish 5.38\" × 0.79\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        line("foot_battery")
+            .ends_with("bases limbered 2.36\" × 9.45\", unlimbered 7.09\" × 3.15\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        line("line_infantry").contains("mixed_formation 6.30\" × 4.01\""),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
