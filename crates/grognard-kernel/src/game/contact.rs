@@ -31,15 +31,6 @@ use crate::state::State;
 
 use super::Game;
 
-/// The midpoint of `a` and `b`, rounded toward negative infinity to the thou.
-#[cfg(test)]
-fn midpoint(a: Point, b: Point) -> Point {
-    Point::new(
-        Len((a.x.0 + b.x.0).div_euclid(2)),
-        Len((a.y.0 + b.y.0).div_euclid(2)),
-    )
-}
-
 /// The point of the segment `a`–`b` nearest `p` (its projection, kept within the
 /// segment), rounded to the nearest thou.
 fn nearest_on(a: Point, b: Point, p: Point) -> Point {
@@ -207,7 +198,7 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::{midpoint, nearest_on};
+    use super::nearest_on;
     use crate::geometry::open::{Len, Point};
 
     #[test]
@@ -220,13 +211,5 @@ mod tests {
         // A slanting edge: (0,0)-(3,3); the point (3,0) projects to its middle.
         assert_eq!(nearest_on(a, pt(3000, 3000), pt(3000, 0)), pt(1500, 1500));
         assert_eq!(nearest_on(a, a, pt(5, 5)), a);
-    }
-
-    #[test]
-    fn midpoints_round_down() {
-        assert_eq!(
-            midpoint(Point::new(Len(0), Len(-1)), Point::new(Len(3), Len(0))),
-            Point::new(Len(1), Len(-1))
-        );
     }
 }
