@@ -4,53 +4,28 @@
 //! list on their word alone, and a check that changes the game, rolls or answers something
 //! other than nil or a string is the script's error.
 
-use std::path::PathBuf;
+mod common;
 
-use grognard_kernel::action::{Action, Order, RefusalKind};
+use common::refused_unchanged;
+use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Facing;
 use grognard_kernel::hooks::Hooks;
 use grognard_kernel::ids::{PieceId, SideId};
-use grognard_lua::{Limits, LuaHooks};
-use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
+use grognard_lua::LuaHooks;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-const BOARD: &str = r#"
-scenario: checks
-ruleset: drill-square
-seed: 7
-board:
-  cols: 6
-  rows: 6
-  legend: { ".": clear }
-  map: |
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-sides: { blue: {}, red: {} }
-pieces:
-  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
+const PIECES: &str = "  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
   - { id: b, side: blue, type: infantry, at: [4, 1], facing: E }
   - { id: c, side: blue, type: infantry, at: [2, 4], facing: E, counters: { hits: 1 } }
   - { id: foe, side: red, type: infantry, at: [5, 5], facing: W }
-"#;
+";
 
 fn start(fixture: &str) -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
-    let r: Ruleset = load_ruleset(&root().join("tests/fixtures/hooks").join(fixture))
-        .unwrap_or_else(|d| panic!("{d}"));
-    let s = scenario_from_text("checks.yaml", BOARD, &r).unwrap_or_else(|d| panic!("{d}"));
-    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
-    let game = s
-        .start(None, &[], &mut hooks)
-        .unwrap_or_else(|d| panic!("{d}"));
-    (game, hooks)
+    common::start(
+        &format!("tests/fixtures/hooks/{fixture}"),
+        "checks.yaml",
+        &common::empty_6x6("checks", "", PIECES),
+    )
 }
 
 fn id(game: &Game, name: &str) -> PieceId {
@@ -86,19 +61,6 @@ fn face(game: &Game, who: &str, facing: &str) -> Order {
             facing,
         },
     }
-}
-
-/// The order is refused with `why` in its message, and the game is as it was.
-fn refused_unchanged(game: &mut Game, hooks: &mut LuaHooks, order: &Order, why: &str) {
-    let before = game.state_bytes();
-    let r = game.apply(order, hooks).expect_err("refused");
-    assert_eq!(r.kind, RefusalKind::HookFailed, "{r:?}");
-    assert!(r.message.contains(why), "{}", r.message);
-    assert_eq!(
-        game.state_bytes(),
-        before,
-        "a refused order changed the game"
-    );
 }
 
 /// The listed `act` orders of one action, as (actor, target) names.

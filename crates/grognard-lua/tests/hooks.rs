@@ -2,18 +2,17 @@
 //! movement, game hooks rolling the game's dice, scripted actions, and hostile hooks that
 //! leave the game unchanged.
 
-use std::path::PathBuf;
+mod common;
+
 use std::time::{Duration, Instant};
+
+use common::root;
 
 use grognard_kernel::action::{Action, Event, Order, RefusalKind};
 use grognard_kernel::game::{Game, Reach};
 use grognard_kernel::geometry::Cell;
 use grognard_lua::{Limits, LuaHooks};
 use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// Loads with the working folder at the workspace root, as the binary runs.
 fn ruleset(path: &str) -> Ruleset {

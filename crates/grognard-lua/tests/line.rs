@@ -2,16 +2,12 @@
 //! two cells, as the engine's line of sight traces it, driven through the kernel with the
 //! fixture `tests/fixtures/hooks/line.yaml`.
 
-use std::path::PathBuf;
+mod common;
 
-use grognard_kernel::action::{Action, Event, Order, RefusalKind};
+use common::notes;
+use grognard_kernel::action::{Action, Order, RefusalKind};
 use grognard_kernel::game::Game;
-use grognard_lua::{Limits, LuaHooks};
-use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use grognard_lua::LuaHooks;
 
 const BOARD: &str = r#"
 scenario: line
@@ -36,15 +32,7 @@ pieces:
 "#;
 
 fn start() -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
-    let r: Ruleset = load_ruleset(&root().join("tests/fixtures/hooks/line.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
-    let s = scenario_from_text("line.yaml", BOARD, &r).unwrap_or_else(|d| panic!("{d}"));
-    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
-    let game = s
-        .start(None, &[], &mut hooks)
-        .unwrap_or_else(|d| panic!("{d}"));
-    (game, hooks)
+    common::start("tests/fixtures/hooks/line.yaml", "line.yaml", BOARD)
 }
 
 fn order(game: &Game, action: &str, target: Option<&str>) -> Order {
@@ -58,16 +46,6 @@ fn order(game: &Game, action: &str, target: Option<&str>) -> Order {
             intent: Vec::new(),
         },
     }
-}
-
-fn notes(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Note { text } => Some(text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

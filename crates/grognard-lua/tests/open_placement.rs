@@ -3,18 +3,14 @@
 //! kernel with the fixture `tests/fixtures/hooks/place-open.yaml`. Every refusal leaves the
 //! game unchanged.
 
-use std::path::PathBuf;
+mod common;
 
+use common::notes;
 use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::open::{Angle, Point};
 use grognard_kernel::piece::Place;
-use grognard_lua::{Limits, LuaHooks};
-use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use grognard_lua::LuaHooks;
 
 // A wood (blocks sight) lies between `a` and `f2`; a marsh (impassable to foot) in the
 // south-west corner.
@@ -37,19 +33,15 @@ pieces:
 "#;
 
 fn start(x: i32, y: i32, facing: i32) -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
-    let r: Ruleset = load_ruleset(&root().join("tests/fixtures/hooks/place-open.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
     let text = TABLE
         .replace('X', &x.to_string())
         .replace('Y', &y.to_string())
         .replace('F', &facing.to_string());
-    let s = scenario_from_text("place-open.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}"));
-    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
-    let game = s
-        .start(None, &[], &mut hooks)
-        .unwrap_or_else(|d| panic!("{d}"));
-    (game, hooks)
+    common::start(
+        "tests/fixtures/hooks/place-open.yaml",
+        "place-open.yaml",
+        &text,
+    )
 }
 
 fn order(game: &Game, action: &str, target: &str) -> Order {
@@ -84,16 +76,6 @@ fn place_of(game: &Game, name: &str) -> Place {
     game.piece_by_name(name).expect("piece").place.clone()
 }
 
-fn notes(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Note { text } => Some(text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn refused_unchanged(x: i32, y: i32, why: &str) {
     refused_unchanged_facing(x, y, -1, why);
 }
@@ -102,15 +84,7 @@ fn refused_unchanged(x: i32, y: i32, why: &str) {
 fn refused_unchanged_facing(x: i32, y: i32, facing: i32, why: &str) {
     let (mut game, mut hooks) = start(x, y, facing);
     let o = order(&game, "push", "foe");
-    let before = game.state_bytes();
-    let r = game.apply(&o, &mut hooks).expect_err("refused");
-    assert_eq!(r.kind, RefusalKind::HookFailed, "{r:?}");
-    assert!(r.message.contains(why), "{}", r.message);
-    assert_eq!(
-        game.state_bytes(),
-        before,
-        "a refused order changed the game"
-    );
+    common::refused_unchanged(&mut game, &mut hooks, &o, why);
 }
 
 #[test]

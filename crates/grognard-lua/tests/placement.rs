@@ -2,57 +2,28 @@
 //! `game:attach`) and the `moved` and `faced` hooks, driven through the kernel with the
 //! fixture `tests/fixtures/hooks/place.yaml`. Every refusal leaves the game unchanged.
 
-use std::path::PathBuf;
+mod common;
 
-use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
+use grognard_kernel::action::{Action, Event, Order, Refusal};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::piece::Place;
-use grognard_lua::{Limits, LuaHooks};
-use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
+use grognard_lua::LuaHooks;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-const BOARD: &str = r#"
-scenario: place
-ruleset: drill-square
-seed: 7
-settings: { to_col: COL, to_row: ROW }
-board:
-  cols: 6
-  rows: 6
-  legend: { ".": clear }
-  map: |
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-    . . . . . .
-sides: { blue: {}, red: {} }
-pieces:
-  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
+const PIECES: &str = "  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
   - { id: b, side: blue, type: infantry, at: [4, 4] }
   - { id: foe, side: red, type: infantry, at: [0, 5] }
   - { id: f2, side: red, type: infantry, at: [5, 0] }
   - { id: f3, side: red, type: infantry, at: [5, 0] }
-"#;
+";
 
 fn start(to: (i32, i32)) -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
-    let r: Ruleset = load_ruleset(&root().join("tests/fixtures/hooks/place.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
-    let text = BOARD
-        .replace("COL", &to.0.to_string())
-        .replace("ROW", &to.1.to_string());
-    let s = scenario_from_text("place.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}"));
-    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
-    let game = s
-        .start(None, &[], &mut hooks)
-        .unwrap_or_else(|d| panic!("{d}"));
-    (game, hooks)
+    let settings = format!("{{ to_col: {}, to_row: {} }}", to.0, to.1);
+    common::start(
+        "tests/fixtures/hooks/place.yaml",
+        "place.yaml",
+        &common::empty_6x6("place", &settings, PIECES),
+    )
 }
 
 fn id(game: &Game, name: &str) -> grognard_kernel::ids::PieceId {
@@ -85,15 +56,7 @@ fn act(
 }
 
 fn refused_unchanged(game: &mut Game, hooks: &mut LuaHooks, order: Order, why: &str) {
-    let before = game.state_bytes();
-    let r = game.apply(&order, hooks).expect_err("refused");
-    assert_eq!(r.kind, RefusalKind::HookFailed, "{r:?}");
-    assert!(r.message.contains(why), "{}", r.message);
-    assert_eq!(
-        game.state_bytes(),
-        before,
-        "a refused order changed the game"
-    );
+    common::refused_unchanged(game, hooks, &order, why);
 }
 
 fn shove_order(game: &Game) -> Order {
