@@ -201,28 +201,22 @@ end
 
 -- The checks (`check:`) of the mode actions: the engine asks them before the action, and
 -- the legal orders on them.
-function M.limber_check(game, actor)
-  if game:mode(actor) == "limbered" then
-    return game:name(actor) .. " is already limbered"
+-- Why `actor` cannot change to `mode` (`word` in the refusal): it is in it already.
+local function already_in(game, actor, mode, word)
+  if game:mode(actor) == mode then
+    return game:name(actor) .. " is already " .. word
   end
 end
 
-function M.unlimber_check(game, actor)
-  if game:mode(actor) == "unlimbered" then
-    return game:name(actor) .. " is already unlimbered"
-  end
-end
+function M.limber_check(game, actor) return already_in(game, actor, "limbered", "limbered") end
 
-function M.dismount_check(game, actor)
-  if game:mode(actor) == "dismounted" then
-    return game:name(actor) .. " is already dismounted"
-  end
-end
+function M.unlimber_check(game, actor) return already_in(game, actor, "unlimbered", "unlimbered") end
+
+function M.dismount_check(game, actor) return already_in(game, actor, "dismounted", "dismounted") end
 
 function M.mount_check(game, actor)
-  if game:mode(actor) == "formed" then
-    return game:name(actor) .. " is already mounted"
-  end
+  local problem = already_in(game, actor, "formed", "mounted")
+  if problem then return problem end
   local col, row = game:cell(actor)
   if game:terrain(col, row) == "forest" then
     return game:name(actor) .. " cannot mount in a forest"
