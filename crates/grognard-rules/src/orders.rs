@@ -9,11 +9,30 @@ use grognard_kernel::ids::{PieceId, SideId};
 use crate::model::{OrderSpec, ScenarioSpec};
 use crate::scenario::{parse_angle, parse_facing};
 
-/// Turns one order into a kernel order, resolving names against the game.
+/// Turns one order into a kernel order, resolving names against the game as the referee
+/// may: every piece by its name.
 ///
 /// # Errors
 /// What name or value is wrong, in words.
 pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
+    resolve_order_as(game, order, None)
+}
+
+/// Turns one order into a kernel order, resolving names as `viewer` may use them
+/// (`None`: the referee, who names every piece). A side names its own pieces and the
+/// enemies it has identified by name, other enemies by its handle for them (`#N`).
+///
+/// A side that names a piece it could not know by that name — a hidden enemy, a dummy's
+/// true name — is told the same words as for a name no piece has, so its refusals never
+/// say which names exist.
+///
+/// # Errors
+/// What name or value is wrong, in words.
+pub fn resolve_order_as(
+    game: &Game,
+    order: &OrderSpec,
+    viewer: Option<SideId>,
+) -> Result<Order, String> {
     let side = game.side_by_name(&order.side).ok_or_else(|| {
         format!(
             "unknown side `{}`; the sides are {}",
@@ -35,6 +54,7 @@ pub fn resolve_order(game: &Game, order: &OrderSpec) -> Result<Order, String> {
         }
         game.piece_by_name(name)
             .map(|p| p.id)
+            .filter(|id| viewer.is_none_or(|v| game.order_name_as(Some(v), *id) == name))
             .ok_or_else(|| format!("unknown piece `{name}`"))
     };
     let count = [
