@@ -276,9 +276,21 @@ pub enum Command {
         /// With --create: a side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]`.
         #[arg(long = "policy", value_name = "SIDE=POLICY")]
         policies: Vec<String>,
-        /// With --create: another seed than the scenario's.
+        /// With --create: fix the game's seed (otherwise the server draws a secret one).
         #[arg(long)]
         seed: Option<u64>,
+        /// Keep the host token in this file across restarts: read it if the file exists,
+        /// else write a new one there (readable by its owner only). Without it a new host
+        /// token is printed at each start.
+        #[arg(long, value_name = "FILE")]
+        host_token_file: Option<PathBuf>,
+        /// A public server: anyone may create games, within the per-address and total
+        /// limits (docs/server.md); no host token.
+        #[arg(long)]
+        open: bool,
+        /// Let webhooks call loopback, private and link-local addresses (a club's own LAN).
+        #[arg(long)]
+        allow_local_webhooks: bool,
     },
     /// A client of `grognard serve`: create games, send orders, see a seat's view.
     Remote {
@@ -314,9 +326,14 @@ pub enum RemoteCommand {
         /// A side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]` (repeatable).
         #[arg(long = "policy", value_name = "SIDE=POLICY")]
         policies: Vec<String>,
-        /// Another seed than the scenario's.
+        /// Fix the game's seed (the server says so in its status); otherwise the server
+        /// draws one no seat can know.
         #[arg(long)]
         seed: Option<u64>,
+        /// The server's host token (printed by `grognard serve` at its start); not needed
+        /// on an `--open` server.
+        #[arg(long, env = "GROGNARD_HOST_TOKEN", hide_env_values = true)]
+        host_token: Option<String>,
         /// Print JSON: `{"game": ID, "tokens": {SEAT: TOKEN, ...}}`.
         #[arg(long)]
         json: bool,

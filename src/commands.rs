@@ -14,7 +14,8 @@ use serde_json::json;
 
 use crate::cli::{Cli, Command};
 use crate::common::{
-    Failure, Outcome, apply_orders, find_chart, hooks_for, input_index, print_json, replay_save,
+    Failure, Outcome, apply_orders, find_chart, hooks_for, input_index, parse_options, print_json,
+    replay_save,
 };
 use crate::output;
 
@@ -126,7 +127,20 @@ pub fn run(cli: Cli) -> ExitCode {
             options,
             policies,
             seed,
-        } => crate::remote::serve(&listen, &db, create.as_deref(), (&options, &policies, seed)),
+            host_token_file,
+            open,
+            allow_local_webhooks,
+        } => crate::remote::serve(
+            &crate::remote::ServeFlags {
+                listen,
+                db,
+                host_token_file,
+                open,
+                allow_local_webhooks,
+            },
+            create.as_deref(),
+            (&options, &policies, seed),
+        ),
         Command::Remote { command } => crate::remote::remote(command),
         Command::Join { url, game, token } => join(&url, &game, &token),
     };
@@ -254,27 +268,6 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
     } else {
         Err(all.into())
     }
-}
-
-pub(crate) fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
-    options
-        .iter()
-        .map(|o| {
-            let (name, value) = o.split_once('=').ok_or_else(|| {
-                Failure::Usage(format!("--option {o}: expected NAME=on or NAME=off"))
-            })?;
-            let on = match value {
-                "on" | "true" | "yes" | "1" => true,
-                "off" | "false" | "no" | "0" => false,
-                _ => {
-                    return Err(Failure::Usage(format!(
-                        "--option {o}: expected on or off after ="
-                    )));
-                }
-            };
-            Ok((name.to_owned(), on))
-        })
-        .collect()
 }
 
 fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outcome {

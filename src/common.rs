@@ -1,7 +1,8 @@
 //! What every command shares: how a command fails ([`Failure`], [`Outcome`]), JSON output,
 //! the Lua hooks for a ruleset, playing an orders file on a game, replaying a save, and
-//! finding a chart and its inputs by name. The command modules (`commands`, `views`,
-//! `tools`, `lab`) all build on this; it imports none of them.
+//! finding a chart and its inputs by name, and `--option` values. The command modules
+//! (`commands`, `views`, `tools`, `lab`, `remote`) all build on this; it imports none of
+//! them.
 
 use std::path::Path;
 
@@ -194,4 +195,27 @@ pub(crate) fn find_chart<'r>(
             rules.identity.name
         ))
     })
+}
+
+/// `--option NAME=on|off` values, in the order given (shared by `play`-like commands and
+/// the remote client's `create`).
+pub(crate) fn parse_options(options: &[String]) -> Result<Vec<(String, bool)>, Failure> {
+    options
+        .iter()
+        .map(|o| {
+            let (name, value) = o.split_once('=').ok_or_else(|| {
+                Failure::Usage(format!("--option {o}: expected NAME=on or NAME=off"))
+            })?;
+            let on = match value {
+                "on" | "true" | "yes" | "1" => true,
+                "off" | "false" | "no" | "0" => false,
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "--option {o}: expected on or off after ="
+                    )));
+                }
+            };
+            Ok((name.to_owned(), on))
+        })
+        .collect()
 }

@@ -107,8 +107,24 @@ fn fuzz_game(s: &Scenario, seed: u64) -> Result<GameRun, Failure> {
                 orders,
             });
         }
-        let legal = game.legal_orders(side, hooks.as_mut());
         let side_name = game.sides()[side.index()].name.clone();
+        let legal = match game.legal_orders_checked(side, hooks.as_mut()) {
+            Ok(legal) => legal,
+            Err(fault) => {
+                let f = finding(
+                    "hook_error",
+                    format!(
+                        "{side_name}'s legal orders cannot be listed: {} failed: {fault}",
+                        fault.hook
+                    ),
+                    &orders,
+                );
+                return Ok(GameRun {
+                    finding: Some(f),
+                    orders,
+                });
+            }
+        };
         if legal.is_empty() {
             let phase = game
                 .phase()

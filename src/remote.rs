@@ -2,14 +2,16 @@
 //! authoritative server (`grognard_server`; protocol in docs/server.md).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use grognard_server::bundle;
 use grognard_server::client::Client;
+use grognard_server::config::{Access, Config};
+use grognard_server::display::escape_controls;
 use grognard_server::protocol::{Created, SeatState, Status};
 
 use crate::cli::RemoteCommand;
-use crate::common::{Failure, Outcome, print_json};
+use crate::common::{Failure, Outcome, parse_options, print_json};
 
 fn rules(e: String) -> Failure {
     Failure::Rules(e)
@@ -17,9 +19,7 @@ fn rules(e: String) -> Failure {
 
 /// `NAME=on|off` values as a map.
 fn options_map(options: &[String]) -> Result<BTreeMap<String, bool>, Failure> {
-    Ok(crate::commands::parse_options(options)?
-        .into_iter()
-        .collect())
+    Ok(parse_options(options)?.into_iter().collect())
 }
 
 /// `SIDE=POLICY` values as a map.
@@ -51,10 +51,56 @@ fn print_created(created: &Created, json: bool) {
     }
 }
 
+/// How `grognard serve` was asked to run.
+pub(crate) struct ServeFlags {
+    pub listen: String,
+    pub db: PathBuf,
+    pub host_token_file: Option<PathBuf>,
+    pub open: bool,
+    pub allow_local_webhooks: bool,
+}
+
+/// The host token: read from `file` if it exists, else a new one (written to `file` if
+/// given, readable by its owner only).
+fn host_token(file: Option<&Path>) -> Result<String, Failure> {
+    if let Some(f) = file
+        && f.exists()
+    {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Failure::Rules(format!("cannot read {}: {e}", f.display())))?;
+        let token = text.trim().to_owned();
+        if token.len() < 32 || token.chars().any(char::is_whitespace) {
+            return Err(Failure::Rules(format!(
+                "{}: expected one host token of at least 32 characters on one line",
+                f.display()
+            )));
+        }
+        return Ok(token);
+    }
+    let token = grognard_server::tokens::new_token().map_err(rules)?;
+    if let Some(f) = file {
+        write_private(f, &format!("{token}\n"))
+            .map_err(|e| Failure::Rules(format!("cannot write {}: {e}", f.display())))?;
+    }
+    Ok(token)
+}
+
+/// Writes a file only its owner may read.
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(text.as_bytes())
+}
+
 /// `grognard serve`.
 pub(crate) fn serve(
-    listen: &str,
-    db: &Path,
+    flags: &ServeFlags,
     create: Option<&Path>,
     (options, policies, seed): (&[String], &[String], Option<u64>),
 ) -> Outcome {
@@ -70,12 +116,40 @@ pub(crate) fn serve(
         ),
         None => None,
     };
+    let token = if flags.open {
+        None
+    } else {
+        Some(host_token(flags.host_token_file.as_deref())?)
+    };
+    let mut config = Config::new(
+        &flags.listen,
+        &flags.db,
+        token.as_deref().unwrap_or_default(),
+    );
+    if flags.open {
+        config.access = Access::Open;
+    }
+    config.allow_local_webhooks = flags.allow_local_webhooks;
+    let db = flags.db.clone();
     let mut failed = None;
-    grognard_server::run(listen, db, |addr, hub| {
-        out!(
+    grognard_server::run(config, |addr, hub| {
+        // A server outlives whoever reads its start-up lines: a closed stdout must not
+        // stop it (the CLI's `out!` exits on a broken pipe, as `grognard ... | head` wants).
+        let say = |line: String| {
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{line}");
+        };
+        say(format!(
             "grognard serve: listening on http://{addr}, games in {} (Ctrl-C stops)",
             db.display()
-        );
+        ));
+        say(match (&token, &flags.host_token_file) {
+            (Some(t), None) => format!(
+                "host token (creates games: `remote create URL SCENARIO --host-token TOKEN`): {t}"
+            ),
+            (Some(_), Some(f)) => format!("host token: in {}", f.display()),
+            (None, _) => "open server: anyone may create games, within the limits".to_owned(),
+        });
         if let Some(request) = request {
             match hub.create(request) {
                 Ok(created) => print_created(&created, false),
@@ -143,6 +217,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             options,
             policies,
             seed,
+            host_token,
             json,
         } => {
             let client = Client::new(&url).map_err(Failure::Usage)?;
@@ -153,7 +228,9 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
                 policies_map(&policies)?,
             )
             .map_err(rules)?;
-            let created = client.create(&request).map_err(rules)?;
+            let created = client
+                .create(&request, host_token.as_deref())
+                .map_err(rules)?;
             print_created(&created, json);
             Ok(())
         }
@@ -261,8 +338,15 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             if json {
                 print_json(&serde_json::to_value(&chat).unwrap_or_default());
             } else {
+                // What other seats wrote is shown with its control and bidi characters
+                // escaped, so it cannot drive the terminal; `--json` gives it as sent.
                 for l in &chat.lines {
-                    out!("[{}] {}: {}", date(l.at), l.seat, l.text);
+                    out!(
+                        "[{}] {}: {}",
+                        date(l.at),
+                        escape_controls(&l.seat),
+                        escape_controls(&l.text)
+                    );
                 }
             }
             Ok(())

@@ -97,7 +97,20 @@ pub(crate) fn view(
 pub(crate) fn legal(scenario: &Path, orders: Option<&Path>, side: &str, json: bool) -> Outcome {
     let (game, mut hooks) = scenario_game(scenario, orders)?;
     let side = side_named(&game, side)?;
-    let list = game.legal_orders(side, hooks.as_mut());
+    // A hook that cannot answer (its budget used up, a wrong type) is a broken ruleset:
+    // said so, with the hook and the script's line, rather than listing fewer orders.
+    let list = game
+        .legal_orders_checked(side, hooks.as_mut())
+        .map_err(|fault| {
+            let name = game
+                .sides()
+                .get(side.index())
+                .map_or_else(String::new, |d| d.name.clone());
+            Failure::Rules(format!(
+                "{name}'s legal orders cannot be listed: {} failed: {fault}",
+                fault.hook
+            ))
+        })?;
     let specs: Vec<OrderSpec> = list
         .iter()
         .map(|action| {

@@ -11,17 +11,22 @@ use serde_json::Value;
 
 use crate::util::{grognard, root};
 
-/// A `grognard serve` process on a free loopback port.
+/// A `grognard serve` process on a free loopback port, its host token kept beside its
+/// database (so a restarted server takes the same one).
 struct Server {
     child: Child,
     url: String,
+    host_token: String,
 }
 
 impl Server {
     fn start(db: &Path) -> Self {
+        let token_file = db.with_extension("host-token");
         let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
             .args(["serve", "--listen", "127.0.0.1:0", "--db"])
             .arg(db)
+            .arg("--host-token-file")
+            .arg(&token_file)
             .current_dir(root())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -42,7 +47,15 @@ impl Server {
             .find(|w| w.starts_with("http://"))
             .map(|w| w.trim_end_matches(',').to_owned())
             .unwrap_or_else(|| panic!("no address in {first:?}"));
-        Self { child, url }
+        let host_token = std::fs::read_to_string(&token_file)
+            .expect("the server writes its host token file")
+            .trim()
+            .to_owned();
+        Self {
+            child,
+            url,
+            host_token,
+        }
     }
 
     /// SIGKILL: no chance to tidy up.
@@ -112,7 +125,25 @@ fn two_cli_clients_play_hex_command_to_the_end_through_a_server_killed_mid_game(
     let scenario = "examples/hex-command.yaml";
     let orders = "examples/hex-command.orders.yaml";
     let mut server = Server::start(&db);
-    let created = json(&ok(&["remote", "create", &server.url, scenario, "--json"]));
+    // The host fixes the scenario's own seed, so `grognard play` of the same orders rolls
+    // the same dice (without `--seed` the server draws a secret one).
+    let seed = load::load_scenario(&root().join(scenario), None)
+        .unwrap()
+        .compiled
+        .setup
+        .seed
+        .to_string();
+    let created = json(&ok(&[
+        "remote",
+        "create",
+        &server.url,
+        scenario,
+        "--seed",
+        &seed,
+        "--host-token",
+        &server.host_token,
+        "--json",
+    ]));
     let game = created["game"].as_str().unwrap().to_owned();
     let tokens = created["tokens"].as_object().unwrap().clone();
     for seat in ["blue", "red", "referee", "spectator"] {
@@ -193,6 +224,8 @@ fn refusals_and_bad_tokens_are_clear_and_change_nothing() {
         "create",
         &server.url,
         "examples/drill-square.yaml",
+        "--host-token",
+        &server.host_token,
         "--json",
     ]));
     let game = created["game"].as_str().unwrap();
@@ -289,6 +322,8 @@ fn a_scenario_that_fails_validation_is_refused_at_creation_and_nothing_is_stored
         "create",
         &server.url,
         "tests/fixtures/bad/off-board.yaml",
+        "--host-token",
+        &server.host_token,
     ]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stderr.contains("off-board.yaml:"), "{}", run.stderr);
@@ -333,6 +368,8 @@ fn undo_chat_and_the_games_list() {
         "create",
         &server.url,
         "examples/drill-square.yaml",
+        "--host-token",
+        &server.host_token,
         "--json",
     ]));
     let game = created["game"].as_str().unwrap();
@@ -461,4 +498,63 @@ fn undo_chat_and_the_games_list() {
     );
     let text = ok(&["remote", "games", &server.url]);
     assert!(text.contains(game) && text.contains("to act"), "{text}");
+}
+
+#[test]
+fn chat_from_other_seats_is_stored_as_sent_and_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("g.sqlite"));
+    let created = json(&ok(&[
+        "remote",
+        "create",
+        &server.url,
+        "examples/drill-square.yaml",
+        "--host-token",
+        &server.host_token,
+        "--json",
+    ]));
+    let game = created["game"].as_str().unwrap();
+    let token = |s: &str| created["tokens"][s].as_str().unwrap().to_owned();
+    // An escape that would clear the screen and recolour it, a carriage return that would
+    // hide what came before, and a right-to-left override that would reorder the rest.
+    let said = "gg\u{1b}[2J\u{1b}[31m wp\rreferee: you lose \u{202E}txet\u{9b}";
+    ok(&[
+        "remote",
+        "chat",
+        &server.url,
+        game,
+        "--token",
+        &token("red"),
+        "--say",
+        said,
+    ]);
+    let chat = json(&ok(&[
+        "remote",
+        "chat",
+        &server.url,
+        game,
+        "--token",
+        &token("blue"),
+        "--json",
+    ]));
+    assert_eq!(chat["lines"][0]["text"], said, "stored and sent unchanged");
+    let shown = ok(&[
+        "remote",
+        "chat",
+        &server.url,
+        game,
+        "--token",
+        &token("blue"),
+    ]);
+    assert!(
+        !shown.contains(['\u{1b}', '\r', '\u{202E}', '\u{9b}']),
+        "raw controls reach the terminal: {shown:?}"
+    );
+    assert!(
+        shown.contains(
+            "red: gg\\u{1b}[2J\\u{1b}[31m wp\\u{d}referee: you lose \\u{202e}txet\\u{9b}\n"
+        ),
+        "{shown:?}"
+    );
+    assert_eq!(shown.lines().count(), 1, "one line said is one line shown");
 }

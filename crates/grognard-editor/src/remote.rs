@@ -721,6 +721,8 @@ pub struct HostRequest {
     pub url: String,
     /// Start a server on this machine first.
     pub start_server: bool,
+    /// The host token of the server at `url` (a server started here brings its own).
+    pub host_token: Option<String>,
     /// The new server's database file.
     pub db: PathBuf,
     /// The scenario file.
@@ -784,6 +786,7 @@ impl HostJob {
 
 fn host(request: HostRequest) -> Result<Hosted, String> {
     let mut url = server_url(&request.url)?;
+    let mut host_token = request.host_token.clone();
     let server = if request.start_server {
         let listen = url.trim_start_matches("http://").to_owned();
         if let Some(dir) = request.db.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -792,6 +795,7 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         }
         let running = grognard_server::spawn(&listen, &request.db)?;
         url = running.url();
+        host_token = Some(running.host_token.clone());
         Some(running)
     } else {
         None
@@ -802,7 +806,7 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         None,
         request.policies.clone(),
     )?;
-    let created = Client::new(&url)?.create(&create)?;
+    let created = Client::new(&url)?.create(&create, host_token.as_deref())?;
     Ok(Hosted {
         url,
         created,

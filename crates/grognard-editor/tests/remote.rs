@@ -58,7 +58,9 @@ impl Served {
         let client = Client::new(&running.url()).expect("a client");
         let request = bundle::gather(Path::new(scenario), BTreeMap::new(), None, BTreeMap::new())
             .expect("the scenario gathers");
-        let created = client.create(&request).expect("the game is created");
+        let created = client
+            .create(&request, Some(&running.host_token))
+            .expect("the game is created");
         Self {
             running: Some(running),
             dir,
@@ -163,7 +165,7 @@ fn a_joined_seat_shows_the_servers_view_and_an_order_given_comes_back() {
         .table(&served.created.game, &served.token("french"))
         .expect("the table");
     // The phase bar says what the server says.
-    let line = phase_line(&truth, &table.sides);
+    let line = phase_line(&truth);
     assert!(line.contains("to act: french"), "{line}");
     assert!(
         h.query_by_label(&line).is_some(),
@@ -322,8 +324,7 @@ fn the_other_side_acts_and_the_joined_seat_sees_it_at_once() {
         orders_seen(app) == Some(before + 1)
     });
     let truth = served.view("french");
-    let table = h.state().remote().and_then(|s| s.table()).expect("table");
-    let line = phase_line(&truth, &table.sides);
+    let line = phase_line(&truth);
     assert!(line.contains("to act: french"), "{line}");
     assert!(!line.contains("austrians"), "{line}");
     assert!(
@@ -788,4 +789,27 @@ fn on_the_remote_open_table_a_seat_not_to_act_drags_nothing() {
     assert_ne!(h.state().saved.camera.pan, pan, "the board panned");
     assert!(h.state().remote().and_then(|s| s.problem()).is_none());
     assert_eq!(served.view("red").status.orders, before.status.orders);
+}
+
+#[test]
+fn the_chat_panel_shows_control_and_bidi_characters_escaped() {
+    let served = Served::new();
+    let said = "hi\u{1b}[31m\rthere \u{202E}olleh";
+    served
+        .client
+        .say(&served.created.game, &served.token("austrians"), said)
+        .expect("said");
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    wait_for(&mut h, "the line", |app| {
+        app.remote()
+            .is_some_and(|s| s.chat().iter().any(|l| l.text == said))
+    });
+    frames(&mut h);
+    assert!(
+        h.query_by_label("austrians: hi\\u{1b}[31m\\u{d}there \\u{202e}olleh")
+            .is_some(),
+        "the line is shown escaped"
+    );
+    assert!(h.query_by_label(&format!("austrians: {said}")).is_none());
 }

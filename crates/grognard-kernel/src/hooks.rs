@@ -22,6 +22,28 @@ pub struct HookFailure {
     pub message: String,
 }
 
+/// A hook that could not answer at all, as opposed to one that answered "no": it used up
+/// its instruction budget, time or memory, or returned what no hook may return. A refusal
+/// (a check's reason, a script's `error(...)`) is the ruleset's answer and no fault. The
+/// kernel asks for faults with [`Hooks::take_fault`], so that a caller listing orders can
+/// tell a side "a hook is broken" instead of silently listing fewer orders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookFault {
+    /// Which hook, naming no piece (`hook moved (rules.moved)`), so it may be shown to
+    /// every seat.
+    pub hook: String,
+    /// What went wrong, in general words (`instruction budget exhausted`).
+    pub what: String,
+    /// The whole message: the script's `file:line`, what the hook was asked about.
+    pub message: String,
+}
+
+impl core::fmt::Display for HookFault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// What a `result` hook decided: the game ends now with this winner (`None`: a draw) and
 /// this explanation; the points stay those the victory conditions count.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -497,6 +519,19 @@ pub trait Hooks {
     ) -> Result<Option<HookVerdict>, HookFailure> {
         let _ = (world, ended, points);
         Ok(None)
+    }
+
+    /// The first fault (see [`HookFault`]) since the last time it was taken, which clears
+    /// it. A fault also fails the call that met it (refusing what asked), like any failure;
+    /// this tells the caller that the failure was no answer. The default records none.
+    fn take_fault(&mut self) -> Option<HookFault> {
+        None
+    }
+
+    /// True while a fault is recorded and not yet taken: the legal-order generator stops
+    /// trying orders then, since every later trial would likely meet it again.
+    fn has_fault(&self) -> bool {
+        false
     }
 
     /// Resolves a scripted ruleset action after its checks (and its chart, if it has one:

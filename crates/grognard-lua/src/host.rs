@@ -19,7 +19,7 @@ use grognard_kernel::Cost;
 use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::{Cell, Grid};
-use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, HookVerdict, Hooks};
+use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, HookFault, HookVerdict, Hooks};
 use grognard_kernel::ids::{ActionId, ModeId, PieceId};
 use grognard_rules::compile::split_binding;
 use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
@@ -27,7 +27,7 @@ use grognard_rules::load::Ruleset;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::api::{Call, GameObject};
-use crate::error::HookError;
+use crate::error::{HookError, HookErrorKind};
 use crate::names::unit_handle;
 use crate::names::unknown_name;
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
@@ -53,6 +53,9 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 10] = [
 struct Bound {
     function: Function,
     label: String,
+    /// The hook point and binding, naming no piece (`hook moved (rules.moved)`), for the
+    /// faults it reports.
+    name: String,
     /// The function's parameters, counted once at binding (a variadic one counts as
     /// taking them all).
     params: usize,
@@ -134,6 +137,8 @@ pub struct LuaHooks {
     /// answer; a slot rarely sees more than one data cost (roads, barriers).
     move_cache: PureTable<Vec<(Option<i32>, Option<Cost>)>>,
     stop_cache: PureTable<Option<bool>>,
+    /// The first fault since the kernel last took it ([`Hooks::take_fault`]).
+    fault: RefCell<Option<HookFault>>,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -244,9 +249,15 @@ impl LuaHooks {
                 ));
                 return None;
             }
+            let name = match hook {
+                "action" => format!("action script {}", binding.value),
+                "check" => format!("action check {}", binding.value),
+                point => format!("hook {point} ({})", binding.value),
+            };
             Some(Bound {
                 function,
                 label: binding.value.clone(),
+                name,
                 params: if info.is_vararg {
                     usize::MAX
                 } else {
@@ -310,6 +321,7 @@ impl LuaHooks {
             constants: None,
             move_cache: PureTable::default(),
             stop_cache: PureTable::default(),
+            fault: RefCell::new(None),
         };
         problems.into_result(hooks)
     }
@@ -340,7 +352,7 @@ impl LuaHooks {
                     bound.function.call::<()>(args(game.clone(), lua)?)
                 })
             })
-            .map_err(failure)?;
+            .map_err(|e| self.failed(bound, e))?;
         Ok(commands.into_inner())
     }
 
@@ -374,29 +386,66 @@ impl LuaHooks {
                     bound.function.call::<Value>(args(game.clone(), lua)?)
                 })
             })
-            .map_err(failure)?;
+            .map_err(|e| self.failed(bound, e))?;
         let _ = dice.into_inner();
         if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
-            return Err(HookFailure {
+            let failure = HookFailure {
                 message: format!(
                     "{}: a check may only read the game (it asked for a change or rolled \
                      dice); make changes in the action's script or the `faced` hook",
                     bound.label
                 ),
-            });
+            };
+            return Err(self.wrong(bound, failure));
         }
         match value {
             Value::Nil => Ok(()),
             Value::String(reason) => Err(HookFailure {
                 message: reason.to_string_lossy(),
             }),
-            other => Err(HookFailure {
-                message: format!(
-                    "{} returned {}; a check returns nil to allow, or a string saying why not",
-                    bound.label,
-                    other.type_name()
-                ),
-            }),
+            other => Err(self.wrong(
+                bound,
+                HookFailure {
+                    message: format!(
+                        "{} returned {}; a check returns nil to allow, or a string saying why not",
+                        bound.label,
+                        other.type_name()
+                    ),
+                },
+            )),
+        }
+    }
+
+    /// A failure of a call to `bound`: the script's own error (`error(...)`, or Lua's at a
+    /// line of the script) is its answer, and refuses what asked; anything else (budget,
+    /// time, memory, a wrong type) is also recorded as the hook's fault.
+    fn failed(&self, bound: &Bound, e: HookError) -> HookFailure {
+        if e.kind != HookErrorKind::Runtime {
+            self.record(&bound.name, &e.kind.to_string(), &e.to_string());
+        }
+        failure(e)
+    }
+
+    /// A hook's answer that no hook may give (a wrong type, a change asked of a check):
+    /// recorded as its fault, and refusing what asked.
+    fn wrong(&self, bound: &Bound, failure: HookFailure) -> HookFailure {
+        self.record(
+            &bound.name,
+            &HookErrorKind::WrongType.to_string(),
+            &failure.message,
+        );
+        failure
+    }
+
+    /// Keeps the first fault until the kernel takes it.
+    fn record(&self, hook: &str, what: &str, message: &str) {
+        let mut slot = self.fault.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(HookFault {
+                hook: hook.to_owned(),
+                what: what.to_owned(),
+                message: message.to_owned(),
+            });
         }
     }
 
@@ -435,8 +484,10 @@ impl LuaHooks {
             rules.set("_settings", settings)?;
             rules.set("_options", options)
         };
-        set().map_err(|e| HookFailure {
-            message: format!("cannot update the Lua API: {e}"),
+        set().map_err(|e| {
+            let message = format!("cannot update the Lua API: {e}");
+            self.record("the Lua API", "engine error", &message);
+            HookFailure { message }
         })?;
         self.move_cache.clear();
         self.stop_cache.clear();
@@ -575,6 +626,14 @@ impl Hooks for LuaHooks {
         self.may_face.as_ref().is_some_and(|b| b.params >= 3)
     }
 
+    fn take_fault(&mut self) -> Option<HookFault> {
+        self.fault.get_mut().take()
+    }
+
+    fn has_fault(&self) -> bool {
+        self.fault.borrow().is_some()
+    }
+
     fn may_face(
         &mut self,
         world: &World<'_>,
@@ -663,11 +722,12 @@ impl Hooks for LuaHooks {
                 &what,
                 (kind, mode, terrain_name, cost_arg, diagonal),
             )
-            .map_err(failure)?;
+            .map_err(|e| self.failed(bound, e))?;
         let cost = cost_from_lua(
             &value,
             &format!("{} (for {} entering {to})", bound.label, p.name),
-        )?;
+        )
+        .map_err(|f| self.wrong(bound, f))?;
         if let Some(seen) = self
             .move_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
@@ -710,19 +770,20 @@ impl Hooks for LuaHooks {
         let value: Value = self
             .sandbox
             .call(&bound.function, &what, (kind, mode, terrain_name))
-            .map_err(failure)?;
+            .map_err(|e| self.failed(bound, e))?;
         let stop = match value {
             Value::Boolean(b) => b,
             Value::Nil => false,
             other => {
-                return Err(HookFailure {
+                let failure = HookFailure {
                     message: format!(
                         "{} returned {} (for {} entering {to}); expected true or false",
                         bound.label,
                         other.type_name(),
                         p.name
                     ),
-                });
+                };
+                return Err(self.wrong(bound, failure));
             }
         };
         if let Some(slot) = self
@@ -934,18 +995,19 @@ impl Hooks for LuaHooks {
                     bound.function.call::<Value>((game.clone(), ended, by_side))
                 })
             })
-            .map_err(failure)?;
+            .map_err(|e| self.failed(bound, e))?;
         let _ = dice.into_inner();
         if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
-            return Err(HookFailure {
+            let failure = HookFailure {
                 message: format!(
                     "{}: the result hook may only read the game (it asked for a change or rolled dice); \
                      change the game in phase_begin or an action script",
                     bound.label
                 ),
-            });
+            };
+            return Err(self.wrong(bound, failure));
         }
-        verdict_from_lua(&value, &bound.label, world)
+        verdict_from_lua(&value, &bound.label, world).map_err(|f| self.wrong(bound, f))
     }
 }
 

@@ -129,8 +129,17 @@ impl PolicyKind {
         let text = std::fs::read_to_string(file).map_err(|e| {
             PolicyError::Script(format!("cannot read policy file {}: {e}", file.display()))
         })?;
+        Self::lua_text(&file.to_string_lossy().replace('\\', "/"), text, function)
+    }
+
+    /// The Lua policy `function` of a script already in memory, named `chunk` in messages
+    /// (the server's policies come from a game's bundle, never from its disk).
+    ///
+    /// # Errors
+    /// A script that does not load or lacks the function (`chunk:line: ...`).
+    pub fn lua_text(chunk: &str, text: String, function: &str) -> Result<Self, PolicyError> {
         let source = LuaSource {
-            chunk: file.to_string_lossy().replace('\\', "/"),
+            chunk: chunk.to_owned(),
             text,
             function: function.to_owned(),
         };

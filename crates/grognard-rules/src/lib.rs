@@ -27,6 +27,7 @@ pub mod scenario;
 pub mod schema;
 pub mod sheet;
 mod sighting;
+pub mod source;
 pub mod suggest;
 mod turning;
 mod victory;

@@ -1,4 +1,7 @@
-//! Reading ruleset, scenario and orders files from disk.
+//! Reading ruleset, scenario and orders files: from the disk for the command line and the
+//! editor, or from an in-memory bundle for the server — always through one
+//! [`Source`], so every file a file names is found the same way, and a bundle's files
+//! never reach outside it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,6 +18,7 @@ use crate::model::{OrderOfBattleSpec, OrderSpec, OrdersSpec, RulesetSpec, Scenar
 use crate::node::Node;
 use crate::overlay;
 use crate::scenario::{CompiledScenario, compile_scenario};
+use crate::source::{Disk, ReadError, Source, tidy};
 use crate::yaml::{self, Limits};
 
 /// A loaded ruleset (with every layer it extends already merged in).
@@ -70,34 +74,34 @@ pub fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// Reads a file, refusing ones over the size limit before reading them.
+/// Reads a file from the disk, refusing ones over the size limit before reading them.
 ///
 /// # Errors
 /// A diagnostic naming the file when it cannot be read or is too large.
 pub fn read_limited(path: &Path, limits: &Limits) -> Result<Vec<u8>, Diagnostic> {
-    let name = display(path);
-    let fail = |message: String| Diagnostic {
-        location: Some(Location::unknown(name.as_str())),
-        message,
-        help: None,
-    };
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
-    if meta.is_dir() {
-        return Err(fail("this is a folder; expected a YAML file".into()));
-    }
-    if meta.len() > limits.max_bytes as u64 {
-        return Err(fail(format!(
-            "the file is {} bytes; files over {} bytes are refused",
-            meta.len(),
-            limits.max_bytes
-        )));
-    }
-    std::fs::read(path).map_err(|e| fail(format!("cannot read the file: {e}")))
+    read_from(&Disk, path, limits)
 }
 
-fn parse_file(path: &Path) -> Result<(Node, Vec<u8>), Diagnostics> {
+/// Reads a file from `source`, refusing ones over the size limit before reading them.
+fn read_from(source: &dyn Source, path: &Path, limits: &Limits) -> Result<Vec<u8>, Diagnostic> {
+    let name = display(path);
+    source
+        .read(path, limits.max_bytes as u64)
+        .map_err(|e| Diagnostic {
+            location: Some(Location::unknown(name.as_str())),
+            message: match e {
+                ReadError::NotAFile(m) if m.starts_with("this is a folder") => {
+                    "this is a folder; expected a YAML file".into()
+                }
+                other => other.to_string(),
+            },
+            help: None,
+        })
+}
+
+fn parse_file(source: &dyn Source, path: &Path) -> Result<(Node, Vec<u8>), Diagnostics> {
     let limits = Limits::default();
-    let bytes = read_limited(path, &limits).map_err(Diagnostics::from)?;
+    let bytes = read_from(source, path, &limits).map_err(Diagnostics::from)?;
     let node = yaml::parse(&display(path), &bytes, &limits).map_err(Diagnostics::from)?;
     Ok((node, bytes))
 }
@@ -118,14 +122,22 @@ pub fn content_hash(bytes: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Loads, validates and compiles a ruleset file.
+/// Loads, validates and compiles a ruleset file from the disk.
 ///
 /// # Errors
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
+    load_ruleset_from(&Disk, path)
+}
+
+/// Loads, validates and compiles the ruleset at `path` in `source`.
+///
+/// # Errors
+/// Every problem in the file, each with `file:line:col`.
+pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Diagnostics> {
     let mut layers = Vec::new();
     let mut removals = Diagnostics::default();
-    let node = parse_layers(path, &mut Vec::new(), &mut layers, &mut removals)?;
+    let node = parse_layers(source, path, &mut Vec::new(), &mut layers, &mut removals)?;
     let (spec, decoded) = decode_recovering::<RulesetSpec>(&node);
     // A bad `remove:` does not stop the rest of the file from being checked.
     let mut problems = removals;
@@ -133,7 +145,7 @@ pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
     let Some(spec) = spec else {
         return Err(problems);
     };
-    let scripts = read_scripts(&spec, &mut problems);
+    let scripts = read_scripts(source, &spec, &mut problems);
     // The identity hashes the decoded, merged content (not the bytes: comments and layout
     // do not change it, every rule does) and each script's text — not where the files
     // are, so a game replays from any folder.
@@ -163,16 +175,17 @@ pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
 
 /// Reads a file and every file it `extends`, merged base first.
 fn parse_layers(
+    source: &dyn Source,
     path: &Path,
     chain: &mut Vec<PathBuf>,
     layers: &mut Vec<PathBuf>,
     problems: &mut Diagnostics,
 ) -> Result<Node, Diagnostics> {
-    let (mut node, _) = parse_file(path)?;
+    let (mut node, _) = parse_file(source, path)?;
     overlay::rebase_scripts(&mut node, path);
     let extends = overlay::take_key(&mut node, "extends");
     let remove = overlay::take_key(&mut node, "remove");
-    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let canonical = source.identity(path);
     let Some(extends) = extends else {
         layers.push(path.to_path_buf());
         if let Some(r) = remove {
@@ -193,8 +206,8 @@ fn parse_layers(
         value: name,
         location: extends.location.clone(),
     };
-    let base_path = resolve_ruleset(path, &located).map_err(Diagnostics::from)?;
-    let base_canonical = std::fs::canonicalize(&base_path).unwrap_or_else(|_| base_path.clone());
+    let base_path = resolve_ruleset_in(source, path, &located).map_err(Diagnostics::from)?;
+    let base_canonical = source.identity(&base_path);
     chain.push(canonical.clone());
     if chain.contains(&base_canonical) || base_canonical == canonical {
         return Err(Diagnostics::from(overlay::cycle_error(
@@ -212,7 +225,7 @@ fn parse_layers(
             ),
         )));
     }
-    let base = parse_layers(&base_path, chain, layers, problems)?;
+    let base = parse_layers(source, &base_path, chain, layers, problems)?;
     chain.pop();
     layers.push(path.to_path_buf());
     let mut merged = overlay::merge(base, node);
@@ -220,8 +233,12 @@ fn parse_layers(
     Ok(merged)
 }
 
-/// Reads the Lua modules a ruleset names (paths already rebased to the current folder).
-fn read_scripts(spec: &RulesetSpec, problems: &mut Diagnostics) -> Vec<ScriptSource> {
+/// Reads the Lua modules a ruleset names (paths already rebased to the source's root).
+fn read_scripts(
+    source: &dyn Source,
+    spec: &RulesetSpec,
+    problems: &mut Diagnostics,
+) -> Vec<ScriptSource> {
     let mut out = Vec::new();
     for entry in spec.scripts.iter() {
         let path = PathBuf::from(&entry.value.value);
@@ -232,31 +249,34 @@ fn read_scripts(spec: &RulesetSpec, problems: &mut Diagnostics) -> Vec<ScriptSou
                 format!("script `{}` ({}): {m}", entry.name.value, display(&path)),
             )
         };
-        let meta = match std::fs::metadata(&path) {
-            Ok(m) => m,
+        let bytes = match source.read(&path, MAX_SCRIPT_BYTES) {
+            Ok(b) => b,
+            Err(ReadError::NotAFile(m)) if m.starts_with("the file is") => {
+                problems.push(fail(m.replace("files over", "scripts over")));
+                continue;
+            }
+            Err(e @ (ReadError::Missing(_) | ReadError::Io(_))) => {
+                problems.push(fail(format!(
+                    "cannot read it: {}",
+                    e.to_string().trim_start_matches("cannot read the file: ")
+                )));
+                continue;
+            }
             Err(e) => {
-                problems.push(fail(format!("cannot read it: {e}")));
+                problems.push(fail(e.to_string()));
                 continue;
             }
         };
-        if meta.len() > MAX_SCRIPT_BYTES {
-            problems.push(fail(format!(
-                "{} bytes; scripts over {MAX_SCRIPT_BYTES} bytes are refused",
-                meta.len()
-            )));
-            continue;
-        }
-        match std::fs::read(&path).map(String::from_utf8) {
-            Ok(Ok(text)) if !text.contains('\0') => out.push(ScriptSource {
+        match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => out.push(ScriptSource {
                 module: entry.name.value.clone(),
                 path,
                 text,
                 location: at,
             }),
-            Ok(_) => problems.push(fail(
+            _ => problems.push(fail(
                 "not a UTF-8 text file (precompiled Lua is refused)".into(),
             )),
-            Err(e) => problems.push(fail(format!("cannot read it: {e}"))),
         }
     }
     out
@@ -266,55 +286,49 @@ fn read_scripts(spec: &RulesetSpec, problems: &mut Diagnostics) -> Vec<ScriptSou
 /// `:`-separated list), `rulesets/` beside the scenario's folder, and `./rulesets`.
 #[must_use]
 pub fn ruleset_dirs(near: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("GROGNARD_RULESETS")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default();
-    if let Some(parent) = near.parent() {
-        dirs.push(parent.join("rulesets"));
-        if let Some(grand) = parent.parent() {
-            dirs.push(grand.join("rulesets"));
-        }
-    }
-    dirs.push(PathBuf::from("rulesets"));
-    dirs
+    Disk.ruleset_dirs(near)
 }
 
-/// Finds the ruleset a scenario names: a path relative to the scenario, or a bundled name.
+/// Finds the ruleset a scenario names on the disk: a path relative to the scenario, or a
+/// bundled name.
 ///
 /// # Errors
 /// A diagnostic at the `ruleset:` line listing where it looked.
 pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBuf, Diagnostic> {
+    resolve_ruleset_in(&Disk, scenario, name)
+}
+
+/// Finds the ruleset a file at `scenario` names in `source`: a path relative to that
+/// file, or a bundled ruleset's name.
+///
+/// # Errors
+/// A diagnostic at the naming line: a path that leaves the source, or where it looked.
+pub fn resolve_ruleset_in(
+    source: &dyn Source,
+    scenario: &Path,
+    name: &Located<String>,
+) -> Result<PathBuf, Diagnostic> {
     let value = name.value.trim();
-    // Work from the scenario's real folder, so `grognard validate x.yaml` run inside the
-    // scenarios folder still finds `../rulesets`.
-    let scenario = std::fs::canonicalize(scenario).unwrap_or_else(|_| scenario.to_path_buf());
-    let scenario = scenario.as_path();
-    let base = scenario.parent().unwrap_or_else(|| Path::new("."));
     let is_path = value.contains('/')
         || value.contains('\\')
         || value.ends_with(".yaml")
         || value.ends_with(".yml");
     let mut tried = Vec::new();
-    // Found files are named from the current folder where possible, as the user would
-    // write them (and as script chunk names then read).
-    let shown = |p: PathBuf| -> PathBuf {
-        std::env::current_dir()
-            .ok()
-            .and_then(|cwd| p.strip_prefix(&cwd).ok().map(overlay::normalize))
-            .unwrap_or(p)
-    };
     if is_path {
-        let p = base.join(value);
-        if p.is_file() {
-            return Ok(shown(overlay::normalize(&p)));
+        let base = scenario.parent().unwrap_or_else(|| Path::new(""));
+        let p = source
+            .join(base, value)
+            .map_err(|m| Diagnostic::new(name.location.clone(), m))?;
+        if source.is_file(&p) {
+            return Ok(source.shown(overlay::normalize(&p)));
         }
         tried.push(p);
     } else {
-        for dir in ruleset_dirs(scenario) {
+        for dir in source.ruleset_dirs(scenario) {
             for ext in ["yaml", "yml"] {
                 let p = dir.join(format!("{value}.{ext}"));
-                if p.is_file() {
-                    return Ok(shown(overlay::normalize(&p)));
+                if source.is_file(&p) {
+                    return Ok(source.shown(overlay::normalize(&p)));
                 }
                 tried.push(p);
             }
@@ -338,27 +352,12 @@ pub fn resolve_ruleset(scenario: &Path, name: &Located<String>) -> Result<PathBu
     })
 }
 
-/// `path` with `dir/..` pairs taken out, as messages should show it.
-fn tidy(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match (c, out.last()) {
-            (Component::CurDir, Some(_)) => {}
-            (Component::ParentDir, Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            _ => out.push(c),
-        }
-    }
-    out.iter().collect()
-}
-
 /// Adds the pieces of each side's order of battle (`deployment: SIDE: order_of_battle:`,
 /// relative to `base`) to `spec`, after the scenario's own; `only` keeps just that side's
 /// (validating one side's file, the other sides' being elsewhere). Returns the files'
 /// bytes, for the scenario's identity hash.
 fn merge_orders_of_battle(
+    source: &dyn Source,
     spec: &mut ScenarioSpec,
     base: &Path,
     only: Option<&str>,
@@ -374,8 +373,17 @@ fn merge_orders_of_battle(
         if only.is_some_and(|o| o != side.value) {
             continue;
         }
-        let path = tidy(&base.join(&file.value));
-        let (node, raw) = match parse_file(&path) {
+        let path = match source.join(base, &file.value) {
+            Ok(p) => p,
+            Err(m) => {
+                problems.push(Diagnostic::new(
+                    file.location.clone(),
+                    format!("{}'s order of battle: {m}", side.value),
+                ));
+                continue;
+            }
+        };
+        let (node, raw) = match parse_file(source, &path) {
             Ok(x) => x,
             Err(d) => {
                 problems.push(Diagnostic {
@@ -432,7 +440,7 @@ fn merge_orders_of_battle(
 /// # Errors
 /// Every problem in either file, each with `file:line:col`.
 pub fn check_order_of_battle(path: &Path) -> Result<String, Diagnostics> {
-    let (node, _) = parse_file(path)?;
+    let (node, _) = parse_file(&Disk, path)?;
     let (oob, problems) = decode_recovering::<OrderOfBattleSpec>(&node);
     let Some(oob) = oob else {
         return Err(problems);
@@ -448,7 +456,7 @@ pub fn check_order_of_battle(path: &Path) -> Result<String, Diagnostics> {
     };
     let base = path.parent().unwrap_or_else(|| Path::new("."));
     let scenario_path = tidy(&base.join(&scenario.value));
-    let (snode, _) = parse_file(&scenario_path)?;
+    let (snode, _) = parse_file(&Disk, &scenario_path)?;
     let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&snode);
     let Some(mut spec) = spec else {
         return Err(problems);
@@ -477,7 +485,7 @@ pub fn check_order_of_battle(path: &Path) -> Result<String, Diagnostics> {
     }
     let side = oob.order_of_battle.value.clone();
     let scenario_base = scenario_path.parent().unwrap_or(base).to_path_buf();
-    merge_orders_of_battle(&mut spec, &scenario_base, Some(&side), &mut problems);
+    merge_orders_of_battle(&Disk, &mut spec, &scenario_base, Some(&side), &mut problems);
     let ruleset = match resolve_ruleset(&scenario_path, &spec.ruleset) {
         Ok(p) => load_ruleset(&p)?,
         Err(d) => {
@@ -514,7 +522,13 @@ pub fn scenario_from_text(
     };
     let base = Path::new(name).parent().unwrap_or_else(|| Path::new("."));
     let mut bytes = text.as_bytes().to_vec();
-    bytes.extend(merge_orders_of_battle(&mut spec, base, None, &mut problems));
+    bytes.extend(merge_orders_of_battle(
+        &Disk,
+        &mut spec,
+        base,
+        None,
+        &mut problems,
+    ));
     let mut compiled = None;
     after(
         problems,
@@ -530,22 +544,42 @@ pub fn scenario_from_text(
     })
 }
 
-/// Loads a scenario and its ruleset (`ruleset` overrides the one the file names).
+/// Loads a scenario and its ruleset from the disk (`ruleset` overrides the one the file
+/// names).
 ///
 /// # Errors
 /// Every problem in either file, each with `file:line:col`.
 pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Diagnostics> {
-    let (node, mut bytes) = parse_file(path)?;
+    load_scenario_from(&Disk, path, ruleset)
+}
+
+/// Loads the scenario at `path` in `source`, and its ruleset (`ruleset` overrides the one
+/// the file names). Every file either names is read from `source` alone.
+///
+/// # Errors
+/// Every problem in either file, each with `file:line:col`.
+pub fn load_scenario_from(
+    source: &dyn Source,
+    path: &Path,
+    ruleset: Option<&Path>,
+) -> Result<Scenario, Diagnostics> {
+    let (node, mut bytes) = parse_file(source, path)?;
     let (spec, mut problems) = decode_recovering::<ScenarioSpec>(&node);
     let Some(mut spec) = spec else {
         return Err(problems);
     };
     // The orders of battle are part of the scenario: their bytes go into its hash.
-    let base = path.parent().unwrap_or_else(|| Path::new("."));
-    bytes.extend(merge_orders_of_battle(&mut spec, base, None, &mut problems));
+    let base = path.parent().unwrap_or_else(|| Path::new(""));
+    bytes.extend(merge_orders_of_battle(
+        source,
+        &mut spec,
+        base,
+        None,
+        &mut problems,
+    ));
     let ruleset_path = match ruleset {
         Some(p) => p.to_path_buf(),
-        None => match resolve_ruleset(path, &spec.ruleset) {
+        None => match resolve_ruleset_in(source, path, &spec.ruleset) {
             Ok(p) => p,
             Err(d) => {
                 problems.push(d);
@@ -553,7 +587,7 @@ pub fn load_scenario(path: &Path, ruleset: Option<&Path>) -> Result<Scenario, Di
             }
         },
     };
-    let ruleset = load_ruleset(&ruleset_path)?;
+    let ruleset = load_ruleset_from(source, &ruleset_path)?;
     let mut compiled = None;
     after(
         problems,
@@ -653,7 +687,7 @@ impl Scenario {
 /// # Errors
 /// Every problem in the file, each with `file:line:col`.
 pub fn load_orders(path: &Path) -> Result<Vec<Located<OrderSpec>>, Diagnostics> {
-    let (node, _) = parse_file(path)?;
+    let (node, _) = parse_file(&Disk, path)?;
     let spec: OrdersSpec = decode(&node)?;
     Ok(spec.orders)
 }
@@ -687,7 +721,7 @@ pub enum FileKind {
 /// # Errors
 /// Parse problems, or a file that is none of the three.
 pub fn sniff(path: &Path) -> Result<FileKind, Diagnostics> {
-    let (node, _) = parse_file(path)?;
+    let (node, _) = parse_file(&Disk, path)?;
     if node.get("order_of_battle").is_some() {
         Ok(FileKind::OrderOfBattle)
     } else if node.get("scenario").is_some() {

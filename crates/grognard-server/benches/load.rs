@@ -228,7 +228,8 @@ fn main() {
     // starts (the HTTP API would rate-limit 200 creates a minute).
     let mut made: Vec<Game> = Vec::new();
     {
-        let hub = Hub::new(Arc::new(SqliteStore::open(&db).expect("db"))).expect("hub");
+        let config = grognard_server::config::Config::new("127.0.0.1:0", &db, "bench");
+        let hub = Hub::new(Arc::new(SqliteStore::open(&db).expect("db")), config).expect("hub");
         let request = bundle::gather(&scenario, Default::default(), None, Default::default())
             .expect("bundle");
         for _ in 0..games {

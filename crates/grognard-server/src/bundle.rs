@@ -1,17 +1,16 @@
 //! A game's files travel as a bundle: every file its scenario loads, by a path relative to
-//! the folder they all share, so the server lays them out as they were and loads the same
-//! game. The client gathers a bundle ([`gather`]); the server checks its paths
-//! ([`check`]) and writes it into a folder of its own ([`materialise`]).
+//! the folder they all share. The client gathers a bundle ([`gather`]) and loads it back
+//! from memory before sending, so a file that names something outside the bundle is
+//! reported on the sender's machine; the server checks its paths ([`check`]) and loads
+//! the game from the bytes alone (`grognard_rules::source::Bundle`), never from its disk.
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use grognard_rules::load;
+use grognard_rules::source::Bundle;
 
 use crate::protocol::{CreateGame, MAX_FILES};
-
-/// Longest path in a bundle.
-const MAX_PATH_CHARS: usize = 400;
 
 /// The create request for `scenario`: the scenario loaded here first (so its mistakes show
 /// before anything is sent), then every file it loads, and the Lua files of any `lua:`
@@ -69,9 +68,25 @@ pub fn gather(
         };
         policies.insert(side, named);
     }
+    let (scenario_key, ruleset_key) = (relative(&absolute[0]), relative(&ruleset_abs));
+    // Load it here as the server will, from these bytes alone: a path that leaves the
+    // bundle (absolute, or up past the folder the files share) shows now, at its line.
+    let bundle = Bundle::new(texts.clone())?;
+    load::load_scenario_from(
+        &bundle,
+        Path::new(&scenario_key),
+        Some(Path::new(&ruleset_key)),
+    )
+    .map_err(|d| {
+        format!(
+            "{}\n(as the server would load these files, from {})",
+            d.to_string().trim_end(),
+            root.display()
+        )
+    })?;
     Ok(CreateGame {
-        scenario: relative(&absolute[0]),
-        ruleset: relative(&ruleset_abs),
+        scenario: scenario_key,
+        ruleset: ruleset_key,
         files: texts,
         ruleset_hash: Some(loaded.ruleset.rules.identity.hash.clone()),
         scenario_hash: Some(loaded.hash.clone()),
@@ -100,7 +115,7 @@ fn common_folder(files: &[PathBuf]) -> PathBuf {
 }
 
 /// Checks a create request's paths: at most [`MAX_FILES`] files, each a plain relative path
-/// (no `..`, no root, no `\`), and the scenario and ruleset among them.
+/// inside the bundle ([`Bundle::check_path`]), and the scenario and ruleset among them.
 ///
 /// # Errors
 /// The first bad path, named.
@@ -112,7 +127,7 @@ pub fn check(request: &CreateGame) -> Result<(), String> {
         ));
     }
     for path in request.files.keys() {
-        check_path(path)?;
+        Bundle::check_path(path)?;
     }
     for (what, path) in [
         ("scenario", &request.scenario),
@@ -125,59 +140,9 @@ pub fn check(request: &CreateGame) -> Result<(), String> {
     Ok(())
 }
 
-fn check_path(path: &str) -> Result<(), String> {
-    let bad = |why: &str| Err(format!("file path `{path}`: {why}"));
-    if path.is_empty() || path.chars().count() > MAX_PATH_CHARS {
-        return bad("empty or too long");
-    }
-    if path.contains('\\') || path.contains('\0') || path.contains(':') {
-        return bad("use `/` between folders, and no `\\`, `:` or NUL");
-    }
-    let p = Path::new(path);
-    if !p.components().all(|c| matches!(c, Component::Normal(_))) {
-        return bad("must be relative, with no `.`, `..` or root");
-    }
-    Ok(())
-}
-
-/// Writes the files of a checked request under `dir`.
-///
-/// # Errors
-/// A file that cannot be written.
-pub fn materialise(dir: &Path, files: &BTreeMap<String, String>) -> Result<(), String> {
-    for (path, text) in files {
-        check_path(path)?;
-        let target = dir.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot write {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&target, text).map_err(|e| format!("cannot write {path}: {e}"))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_that_leave_the_folder_are_refused() {
-        for bad in [
-            "",
-            "/etc/passwd",
-            "../x.yaml",
-            "a/../../x",
-            "a\\b",
-            "./a",
-            "c:x",
-        ] {
-            assert!(check_path(bad).is_err(), "{bad}");
-        }
-        for good in ["a.yaml", "rulesets/x.yaml", "examples/setup/french.yaml"] {
-            assert!(check_path(good).is_ok(), "{good}");
-        }
-    }
 
     #[test]
     fn the_common_folder_is_the_deepest_shared_one() {

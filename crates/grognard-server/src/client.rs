@@ -100,12 +100,17 @@ impl Client {
         self.answer(path, request.send_json(body))
     }
 
-    /// Creates a game.
+    /// Creates a game, as the host (`host_token`; none on an open server).
     ///
     /// # Errors
-    /// The server's refusal (a scenario that does not load there, a flood) or no server.
-    pub fn create(&self, request: &CreateGame) -> Result<Created, String> {
-        self.send("POST", "/games", None, request)
+    /// The server's refusal (not the host, a scenario that does not load there, a flood)
+    /// or no server.
+    pub fn create(
+        &self,
+        request: &CreateGame,
+        host_token: Option<&str>,
+    ) -> Result<Created, String> {
+        self.send("POST", "/games", host_token, request)
     }
 
     /// Every game on the server.

@@ -3,25 +3,29 @@
 //! Everything a seat receives is computed here, from `Game::view` for a side.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
-use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_kernel::hooks::{HookFault, Hooks, NoHooks};
 use grognard_kernel::ids::SideId;
 use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_play::policy::{Player, PolicyKind};
 use grognard_play::text;
 use grognard_rules::load::{self, Scenario};
 use grognard_rules::model::OrderSpec;
-use grognard_rules::orders::{describe_order, describe_order_as, resolve_order};
+use grognard_rules::orders::{describe_order, describe_order_as, resolve_order, resolve_order_as};
 use grognard_rules::save::SaveFile;
+use grognard_rules::source::Bundle;
 use serde_json::json;
 
-use crate::bundle;
+use crate::budget::{Spent, Stopwatch};
+use crate::config::Usage;
+use crate::protocol::ChatLine;
 use crate::protocol::{
-    MAX_ORDERS_PER_GAME, OrdersReply, REFEREE, SPECTATOR, SeatState, Status, Table,
+    HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, REFEREE, SPECTATOR, SeatState, Status,
+    Table,
 };
 use crate::store::{Entry, GameRecord, Store};
 
@@ -52,7 +56,8 @@ pub fn status_of(game: &Game, orders: u64, last_order_at: Option<u64>) -> Status
         orders,
         last_order_at,
         over: game.phase().is_none(),
-        result: game.result().cloned(),
+        result: crate::protocol::Verdict::of(game),
+        paused: None,
     }
 }
 
@@ -80,7 +85,6 @@ pub struct Live {
     /// Its id.
     pub id: String,
     record: GameRecord,
-    dir: PathBuf,
     scenario: Scenario,
     hooks: Box<dyn Hooks>,
     game: Game,
@@ -89,6 +93,34 @@ pub struct Live {
     last_order_at: Option<u64>,
     webhooks: BTreeMap<String, String>,
     store: Arc<dyn Store>,
+    /// The server's limits and shared counters.
+    usage: Usage,
+    /// Bytes this game holds in the store.
+    bytes: u64,
+    /// Why the game is paused, if it is (`Status::paused`).
+    paused: Option<Pause>,
+    /// Hook faults met since the last order accepted ([`HOOK_FAULTS_TO_PAUSE`]).
+    hook_faults: u32,
+    /// The last hook fault's whole message, for the referee.
+    last_fault: Option<String>,
+}
+
+/// Why a game is paused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pause {
+    /// A ruleset hook kept failing (the reason, as the status gives it). An undo ends it.
+    Hooks(String),
+    /// The server's players used up a CPU budget.
+    Players(Spent),
+}
+
+impl Pause {
+    fn reason(&self) -> String {
+        match self {
+            Self::Hooks(reason) => reason.clone(),
+            Self::Players(spent) => spent.reason(),
+        }
+    }
 }
 
 /// Why a request to a game failed.
@@ -114,22 +146,21 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// Loads the scenario of a stored (or about to be stored) game from its files, written
-/// under `dir`; messages name the files as the bundle does.
+/// Loads the scenario of a stored (or about to be stored) game from its files, held in
+/// memory: nothing is read from the server's disk, and every path a file names must lie
+/// among the files sent.
 ///
 /// # Errors
-/// A file that cannot be written, a scenario or ruleset that does not load, or one that
-/// loads differently from the creator's copy.
+/// A bad path, or a scenario or ruleset that does not load (every problem at its
+/// `file:line:col`, as the bundle names the files).
 pub fn load_files(
-    dir: &Path,
     files: &BTreeMap<String, String>,
     scenario: &str,
     ruleset: &str,
 ) -> Result<Scenario, String> {
-    bundle::materialise(dir, files)?;
-    let prefix = format!("{}/", dir.display());
-    load::load_scenario(&dir.join(scenario), Some(&dir.join(ruleset)))
-        .map_err(|d| d.to_string().replace(&prefix, ""))
+    let bundle = Bundle::new(files.clone())?;
+    load::load_scenario_from(&bundle, Path::new(scenario), Some(Path::new(ruleset)))
+        .map_err(|d| d.to_string())
 }
 
 impl Live {
@@ -137,13 +168,8 @@ impl Live {
     ///
     /// # Errors
     /// The files no longer load the same game, or the log does not replay.
-    pub fn open(record: GameRecord, dir: PathBuf, store: Arc<dyn Store>) -> Result<Self, String> {
-        let scenario = load_files(
-            &dir,
-            &record.files,
-            &record.scenario_path,
-            &record.ruleset_path,
-        )?;
+    pub fn open(record: GameRecord, store: Arc<dyn Store>, usage: Usage) -> Result<Self, String> {
+        let scenario = load_files(&record.files, &record.scenario_path, &record.ruleset_path)?;
         if scenario.ruleset.rules.identity.hash != record.ruleset_hash
             || scenario.hash != record.scenario_hash
         {
@@ -167,14 +193,19 @@ impl Live {
             webhooks,
             players: Vec::new(),
             record,
-            dir,
             scenario,
             hooks,
             game,
             orders: Vec::new(),
             last_order_at: None,
             store,
+            usage,
+            bytes: 0,
+            paused: None,
+            hook_faults: 0,
+            last_fault: None,
         };
+        live.bytes = live.record.bytes;
         live.replay()?;
         Ok(live)
     }
@@ -222,7 +253,7 @@ impl Live {
                 else {
                     return Ok(None);
                 };
-                let kind = policy_kind(&self.dir, policy)?;
+                let kind = policy_kind(&self.record.files, policy)?;
                 Player::new(&kind, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))).map(Some)
             })
             .collect()
@@ -234,13 +265,25 @@ impl Live {
         &self.webhooks
     }
 
-    /// Sets or clears a seat's webhook (stored first).
+    /// Sets or clears a side's seat's webhook (stored first). `allow_local`: the server lets
+    /// webhooks call local addresses (`--allow-local-webhooks`).
     ///
     /// # Errors
-    /// A URL that is not `http://`, or the store failing.
-    pub fn set_webhook(&mut self, seat: &str, url: Option<String>) -> Result<(), Problem> {
+    /// A seat that plays no side (the referee, a spectator), a URL a webhook may not call,
+    /// or the store failing.
+    pub fn set_webhook(
+        &mut self,
+        seat: &str,
+        url: Option<String>,
+        allow_local: bool,
+    ) -> Result<(), Problem> {
+        if self.side_of(seat).is_none() {
+            return Err(Problem::Forbidden(format!(
+                "the {seat}'s seat plays no side, so no turn of its own comes: only a side's seat has a webhook"
+            )));
+        }
         if let Some(u) = &url {
-            crate::webhook::check_url(u).map_err(Problem::Bad)?;
+            crate::webhook::check_url(u, allow_local).map_err(Problem::Bad)?;
         }
         self.store
             .set_webhook(&self.id, seat, url.as_deref())
@@ -266,7 +309,38 @@ impl Live {
     /// Where the game stands.
     #[must_use]
     pub fn status(&self) -> Status {
-        status_of(&self.game, self.orders.len() as u64, self.last_order_at)
+        let mut status = status_of(&self.game, self.orders.len() as u64, self.last_order_at);
+        status.paused = self.paused.as_ref().map(Pause::reason);
+        status
+    }
+
+    /// Counts a hook fault, and pauses the game once they keep coming (see
+    /// [`HOOK_FAULTS_TO_PAUSE`]). The reason names the hook but no piece: every seat sees it.
+    fn hook_fault(&mut self, fault: &HookFault) {
+        self.hook_faults += 1;
+        self.last_fault = Some(fault.message.clone());
+        if self.hook_faults >= HOOK_FAULTS_TO_PAUSE && self.paused.is_none() {
+            self.paused = Some(Pause::Hooks(format!(
+                "paused: the ruleset's {} failed {} times with no order given between ({}), \
+                 so a side's orders cannot be listed; orders are refused until an undo takes \
+                 the game back (the referee's view shows the failure)",
+                fault.hook, self.hook_faults, fault.what
+            )));
+        }
+    }
+
+    /// Lets the server's players go on when the pause was the server's hourly budget and
+    /// it has refilled; true when the game changed.
+    pub fn resume_players(&mut self) -> bool {
+        if !matches!(self.paused, Some(Pause::Players(Spent::Hour(_))))
+            || self.usage.policy_cpu.spent(&self.id).is_some()
+        {
+            return false;
+        }
+        self.paused = None;
+        let before = self.orders.len();
+        self.run_policies();
+        self.orders.len() != before || self.paused.is_some()
     }
 
     /// The sides whose turn it is.
@@ -288,7 +362,6 @@ impl Live {
     /// Everything `seat` may know now.
     #[must_use]
     pub fn seat_state(&mut self, seat: &str) -> SeatState {
-        let status = self.status();
         let referee = |game: &Game| {
             let views: Vec<_> = (0..game.sides().len())
                 .map(|i| game.view(SideId(u8::try_from(i).unwrap_or(u8::MAX))))
@@ -298,34 +371,50 @@ impl Live {
                 text::referee_view(game),
             )
         };
+        let mut hook_error = None;
         let (view, text, legal) = if let Some(side) = self.side_of(seat) {
             let view = json!({"view": self.game.view(side), "events": self.game.side_events(side)});
-            let legal = if self.game.to_act().contains(&side) {
-                self.game
-                    .legal_orders(side, self.hooks.as_mut())
-                    .into_iter()
-                    .map(|action| {
-                        describe_order_as(&self.game, &Order { side, action }, Some(side))
-                    })
-                    .collect()
+            // A paused game lists nothing: a hook that keeps failing is not run again on
+            // every view.
+            let legal = if self.paused.is_none() && self.game.to_act().contains(&side) {
+                match self.game.legal_orders_checked(side, self.hooks.as_mut()) {
+                    Ok(list) => list
+                        .into_iter()
+                        .map(|action| {
+                            describe_order_as(&self.game, &Order { side, action }, Some(side))
+                        })
+                        .collect(),
+                    Err(fault) => {
+                        self.hook_fault(&fault);
+                        hook_error = Some(format!(
+                            "your orders cannot be listed: the ruleset's {} failed: {}",
+                            fault.hook, fault.message
+                        ));
+                        Vec::new()
+                    }
+                }
             } else {
                 Vec::new()
             };
             (view, text::side_view(&self.game, side), legal)
-        } else if seat == REFEREE || (seat == SPECTATOR && status.over) {
+        } else if seat == REFEREE || (seat == SPECTATOR && self.game.phase().is_none()) {
             let (v, t) = referee(&self.game);
             (v, t, Vec::new())
         } else {
             (serde_json::Value::Null, String::new(), Vec::new())
         };
+        if seat == REFEREE {
+            hook_error.clone_from(&self.last_fault);
+        }
         SeatState {
             game: self.id.clone(),
             seat: seat.to_owned(),
             can_undo: self.may_undo(seat).is_ok(),
-            status,
+            status: self.status(),
             view,
             text,
             legal,
+            hook_error,
         }
     }
 
@@ -386,6 +475,11 @@ impl Live {
             return Err(Problem::Unavailable(e.to_string()));
         }
         self.last_order_at = Some(at);
+        // The game is back where the failing hook was not asked yet.
+        if matches!(self.paused, Some(Pause::Hooks(_))) {
+            self.paused = None;
+        }
+        self.hook_faults = 0;
         if seat == REFEREE {
             let line = format!(
                 "the referee took back the last order: {}",
@@ -428,6 +522,10 @@ impl Live {
     /// The text is not an orders file, or the seat may give no orders.
     pub fn orders(&mut self, seat: &str, file: &str, text: &str) -> Result<OrdersReply, Problem> {
         let orders = load::orders_from_text(file, text).map_err(|d| Problem::Bad(d.to_string()))?;
+        // A paused game refuses the request as a whole (409), not order by order.
+        if let Some(pause) = self.paused.as_ref().filter(|_| seat != SPECTATOR) {
+            return Err(Problem::Conflict(pause.reason()));
+        }
         let viewer = self.side_of(seat);
         let log_len = |g: &Game| viewer.map_or_else(|| g.log().len(), |v| g.events_for(v).len());
         let mut reply = OrdersReply::default();
@@ -483,12 +581,18 @@ impl Live {
             }
             _ => {}
         }
+        if let Some(pause) = &self.paused {
+            return Err(Problem::Conflict(pause.reason()));
+        }
         if self.orders.len() as u64 >= MAX_ORDERS_PER_GAME {
             return Err(Problem::Conflict(format!(
                 "the game holds {MAX_ORDERS_PER_GAME} orders, the most a game may"
             )));
         }
-        let order = resolve_order(&self.game, spec).map_err(Problem::Conflict)?;
+        // A side's names are resolved as that side may use them (its refusals then never
+        // tell a hidden piece's name from a name no piece has); the referee names all.
+        let order =
+            resolve_order_as(&self.game, spec, self.side_of(seat)).map_err(Problem::Conflict)?;
         self.commit(seat, &order)
     }
 
@@ -506,9 +610,15 @@ impl Live {
         // or ended the game.
         let dice_before = dice(&self.game);
         let known_before = self.game.view(order.side).enemy;
-        self.game
-            .apply(order, self.hooks.as_mut())
-            .map_err(|r| Problem::Conflict(r.message))?;
+        if let Err(r) = self.game.apply(order, self.hooks.as_mut()) {
+            if let Some(fault) = self.hooks.take_fault() {
+                self.hook_fault(&fault);
+            }
+            return Err(Problem::Conflict(r.message));
+        }
+        // Accepted: the game has moved on from where a hook failed.
+        let _ = self.hooks.take_fault();
+        self.hook_faults = 0;
         let locked = dice(&self.game) != dice_before
             || self.game.view(order.side).enemy != known_before
             || self.game.result().is_some();
@@ -522,9 +632,17 @@ impl Live {
             order: Box::new(live.order.clone()),
             locked,
         };
+        let size = serde_json::to_string(&entry).map_or(0, |t| t.len() as u64);
+        if let Err(full) = self.usage.store(self.bytes, size) {
+            self.replay_live().map_err(Problem::Unavailable)?;
+            return Err(Problem::Conflict(format!(
+                "{full}; the order was not stored and the game is as it was"
+            )));
+        }
         self.orders.push(live);
         let at = now();
         if let Err(e) = self.store.append(&self.id, at, &entry, &self.status()) {
+            self.usage.unstore(size);
             self.orders.pop();
             self.replay_live().map_err(Problem::Unavailable)?;
             return Err(Problem::Unavailable(format!(
@@ -532,12 +650,39 @@ impl Live {
             )));
         }
         self.last_order_at = Some(at);
+        self.bytes += size;
         Ok(())
     }
 
-    /// Lets the server's players act while it is one of their sides' turn.
+    /// Adds a chat line from `seat`, within the store's quotas.
+    ///
+    /// # Errors
+    /// A quota would be passed, or the store failed (nothing stored either way).
+    pub fn say(&mut self, seat: &str, text: &str) -> Result<ChatLine, Problem> {
+        let size = text.len() as u64;
+        self.usage
+            .store(self.bytes, size)
+            .map_err(Problem::Conflict)?;
+        match self.store.say(&self.id, seat, now(), text) {
+            Ok(line) => {
+                self.bytes += size;
+                Ok(line)
+            }
+            Err(e) => {
+                self.usage.unstore(size);
+                Err(Problem::Unavailable(e.to_string()))
+            }
+        }
+    }
+
+    /// Lets the server's players act while it is one of their sides' turn, within their
+    /// CPU budgets (`crate::budget`): each order they give is timed and counted, and once
+    /// a budget is spent they stop and the game is paused with the reason.
     pub fn run_policies(&mut self) {
         for _ in 0..MAX_POLICY_RUN {
+            if self.paused.is_some() {
+                return;
+            }
             let to_act = self.game.to_act();
             let Some(side) = to_act
                 .iter()
@@ -546,25 +691,47 @@ impl Live {
             else {
                 return;
             };
-            let legal = self.game.legal_orders(side, self.hooks.as_mut());
-            let Some(player) = self.players.get_mut(side.index()).and_then(Option::as_mut) else {
+            if let Some(spent) = self.usage.policy_cpu.spent(&self.id) {
+                self.paused = Some(Pause::Players(spent));
                 return;
-            };
-            let action = player
-                .choose(&self.game, side, &legal)
-                .unwrap_or(Action::EndPhase);
-            let seat = self.record.sides[side.index()].clone();
-            let order = Order { side, action };
-            if self.commit(&seat, &order).is_err() {
-                let end = Order {
-                    side,
-                    action: Action::EndPhase,
-                };
-                if self.commit(&seat, &end).is_err() {
-                    return;
-                }
+            }
+            let watch = Stopwatch::start();
+            let went_on = self.policy_order(side);
+            self.usage.policy_cpu.charge(&self.id, watch.elapsed());
+            if !went_on {
+                return;
             }
         }
+    }
+
+    /// One order of the server's player of `side`; false when the players must stop.
+    fn policy_order(&mut self, side: SideId) -> bool {
+        let legal = match self.game.legal_orders_checked(side, self.hooks.as_mut()) {
+            Ok(legal) => legal,
+            Err(fault) => {
+                // Asked again until the faults pause the game (a deadline may pass).
+                self.hook_fault(&fault);
+                return self.paused.is_none();
+            }
+        };
+        let Some(player) = self.players.get_mut(side.index()).and_then(Option::as_mut) else {
+            return false;
+        };
+        let action = player
+            .choose(&self.game, side, &legal)
+            .unwrap_or(Action::EndPhase);
+        let seat = self.record.sides[side.index()].clone();
+        let order = Order { side, action };
+        if self.commit(&seat, &order).is_err() {
+            let end = Order {
+                side,
+                action: Action::EndPhase,
+            };
+            if self.commit(&seat, &end).is_err() {
+                return false;
+            }
+        }
+        true
     }
 
     /// The referee's save, as `grognard play --save` writes it (file paths as the bundle
@@ -572,12 +739,7 @@ impl Live {
     #[must_use]
     pub fn save(&self) -> SaveFile {
         let orders = self.orders.iter().map(|o| o.order.clone()).collect();
-        let mut save = SaveFile::of(
-            &self.game,
-            &self.scenario,
-            &self.dir.join("game.json"),
-            orders,
-        );
+        let mut save = SaveFile::of(&self.game, &self.scenario, Path::new("game.json"), orders);
         save.ruleset.path.clone_from(&self.record.ruleset_path);
         save.scenario.path.clone_from(&self.record.scenario_path);
         save
@@ -588,16 +750,17 @@ impl Live {
 ///
 /// # Errors
 /// An unknown policy, or a Lua file that does not load.
-pub fn policy_kind(dir: &Path, policy: &str) -> Result<PolicyKind, String> {
+pub fn policy_kind(files: &BTreeMap<String, String>, policy: &str) -> Result<PolicyKind, String> {
     match policy.strip_prefix("lua:") {
         Some(rest) => {
             let (file, function) = match rest.rsplit_once(':') {
-                Some((f, func)) if dir.join(f).is_file() => (f, func),
+                Some((f, func)) if files.contains_key(f) => (f, func),
                 _ => (rest, grognard_play::lua_policy::DEFAULT_FUNCTION),
             };
-            let prefix = format!("{}/", dir.display());
-            PolicyKind::lua_file(&dir.join(file), function)
-                .map_err(|e| e.to_string().replace(&prefix, ""))
+            let text = files.get(file).ok_or_else(|| {
+                format!("policy `{policy}`: `{file}` is not among the game's files")
+            })?;
+            PolicyKind::lua_text(file, text.clone(), function).map_err(|e| e.to_string())
         }
         None => PolicyKind::parse(policy).map_err(|e| e.to_string()),
     }

@@ -16,12 +16,12 @@ use axum::routing::{get, post, put};
 use serde::Deserialize;
 use tokio::sync::Mutex as AsyncMutex;
 
+use crate::admission::{Admission, Refusal};
 use crate::game::Problem;
 use crate::hub::{Hub, HubError};
 use crate::protocol::{
-    CREATES_PER_MINUTE, Chat, ClientMessage, CreateGame, ErrorBody, GameList, MAX_BODY_BYTES,
-    MAX_ORDERS_BYTES, MAX_WS_MESSAGE_BYTES, Say, SendOrders, ServerMessage, Undo, WS_BURST,
-    WS_PER_SECOND, Webhook,
+    Chat, ClientMessage, CreateGame, ErrorBody, GameList, MAX_BODY_BYTES, MAX_ORDERS_BYTES,
+    MAX_WS_MESSAGE_BYTES, Say, SendOrders, ServerMessage, Undo, WS_BURST, WS_PER_SECOND, Webhook,
 };
 
 /// Most WebSocket connections a server holds at once.
@@ -40,7 +40,7 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 struct App {
     hub: Arc<Hub>,
-    creates: Arc<AsyncMutex<Bucket>>,
+    creates: Arc<AsyncMutex<Admission>>,
     connections: Arc<tokio::sync::Semaphore>,
 }
 
@@ -92,6 +92,9 @@ impl From<HubError> for ApiError {
             HubError::NoGame(_) => StatusCode::NOT_FOUND,
             HubError::BadToken(_) => StatusCode::UNAUTHORIZED,
             HubError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            HubError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            HubError::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
+            HubError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             HubError::Problem(Problem::Forbidden(_)) => StatusCode::FORBIDDEN,
             HubError::Problem(Problem::Conflict(_)) => StatusCode::CONFLICT,
             HubError::Problem(Problem::Bad(_)) => StatusCode::BAD_REQUEST,
@@ -103,8 +106,53 @@ impl From<HubError> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> Self {
-        Self(e.status(), format!("bad request body: {}", e.body_text()))
+        // axum answers JSON of the wrong shape with 422; here 422 means a scenario that
+        // does not load, so any body that is not the request's JSON is a 400. A missing
+        // `Content-Type: application/json` stays 415 (a browser's form post cannot send
+        // JSON without it), a body over the limit 413.
+        let status = match &e {
+            JsonRejection::JsonDataError(_) | JsonRejection::JsonSyntaxError(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            other => other.status(),
+        };
+        Self(status, format!("bad request body: {}", e.body_text()))
     }
+}
+
+/// Every error is answered `{"error": "..."}`, including axum's own rejections, which
+/// come as plain text or with no body at all: a bad query string (`?after=x`), an unknown
+/// route or method, a `live` request that is no WebSocket upgrade.
+async fn json_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let route = format!("{} {}", request.method(), request.uri().path());
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 << 10)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
+        .unwrap_or_default();
+    let message = match status {
+        _ if !text.is_empty() => text,
+        StatusCode::NOT_FOUND => format!("no such request: {route}"),
+        StatusCode::METHOD_NOT_ALLOWED => format!("{route}: not allowed on this path"),
+        _ => status.canonical_reason().unwrap_or("error").to_owned(),
+    };
+    let mut answer = ApiError(status, message).into_response();
+    if let Some(allow) = parts.headers.get(axum::http::header::ALLOW) {
+        answer
+            .headers_mut()
+            .insert(axum::http::header::ALLOW, allow.clone());
+    }
+    answer
 }
 
 type Answer<T> = Result<axum::Json<T>, ApiError>;
@@ -112,11 +160,8 @@ type Answer<T> = Result<axum::Json<T>, ApiError>;
 /// The router of the whole API.
 pub fn router(hub: Arc<Hub>) -> Router {
     let app = App {
-        hub,
-        creates: Arc::new(AsyncMutex::new(Bucket::new(
-            CREATES_PER_MINUTE,
-            f64::from(CREATES_PER_MINUTE) / 60.0,
-        ))),
+        hub: Arc::clone(&hub),
+        creates: Arc::new(AsyncMutex::new(Admission::new(hub.config()))),
         connections: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
     };
     Router::new()
@@ -131,22 +176,54 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/games/{id}/save", get(save))
         .route("/games/{id}/live", get(live))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(json_errors))
         .with_state(app)
 }
 
-/// The seat a request's bearer token opens.
+/// The client's address, when the server was started with it (not in a test that drives
+/// the router in process).
+struct ClientAddr(Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Self(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header. The scheme's name is
+/// case-insensitive (RFC 7235: `bearer`, `BEARER`), and any run of spaces may follow it.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The seat a request's bearer token opens. The game is looked for first, so an unknown
+/// game is a 404 with or without a token (game ids are public, so this tells an outsider
+/// nothing), and a missing token a 401 only for a game that exists.
 fn seat(app: &App, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
-    let token = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| {
-            ApiError(
-                StatusCode::UNAUTHORIZED,
-                "give a seat's token: `Authorization: Bearer TOKEN`".into(),
-            )
-        })?;
-    Ok(app.hub.seat(id, token.trim())?)
+    let token = bearer(headers);
+    match app.hub.seat(id, token.unwrap_or_default()) {
+        Err(HubError::BadToken(_)) if token.is_none() => Err(ApiError(
+            StatusCode::UNAUTHORIZED,
+            "give a seat's token: `Authorization: Bearer TOKEN`".into(),
+        )),
+        other => Ok(other?),
+    }
 }
 
 /// Runs blocking work (the store, loading a game) off the async threads.
@@ -160,15 +237,22 @@ async fn blocking<T: Send + 'static>(
 
 async fn create(
     State(app): State<App>,
+    ClientAddr(from): ClientAddr,
+    headers: HeaderMap,
     body: Result<axum::Json<CreateGame>, JsonRejection>,
 ) -> Result<(StatusCode, axum::Json<crate::protocol::Created>), ApiError> {
-    let axum::Json(request) = body?;
-    if !app.creates.lock().await.take() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("too many new games: at most {CREATES_PER_MINUTE} a minute"),
-        ));
+    // Admitted (the host, within the limits) before the body is even looked at.
+    let admitted = app
+        .creates
+        .lock()
+        .await
+        .admit(bearer(&headers), from, Instant::now());
+    match admitted {
+        Err(Refusal::NotHost(m)) => return Err(ApiError(StatusCode::UNAUTHORIZED, m)),
+        Err(Refusal::TooMany(m)) => return Err(ApiError(StatusCode::TOO_MANY_REQUESTS, m)),
+        Ok(()) => {}
     }
+    let axum::Json(request) = body?;
     let hub = Arc::clone(&app.hub);
     let created = blocking(move || hub.create(request).map_err(ApiError::from)).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
@@ -418,12 +502,13 @@ async fn serve_seat(
         tokio::select! {
             incoming = socket.recv() => {
                 let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Text(t))) => t.to_string(),
+                    Some(Ok(Message::Binary(b))) => String::from_utf8_lossy(&b).into_owned(),
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     _ => return,
                 };
                 if !bucket.take() {
-                    return refuse(socket, format!("too many messages: at most {WS_PER_SECOND} a second")).await;
+                    return flooded(app, id, seat, socket, updates).await;
                 }
                 let reply = handle(app, id, seat, &text).await;
                 if let Some(message) = reply
@@ -433,25 +518,79 @@ async fn serve_seat(
                 }
             }
             update = updates.recv() => {
-                match update {
-                    Ok(update) => {
-                        for text in update.states.get(seat).into_iter().chain(&update.chat) {
-                            if socket.send(Message::Text(text.to_string().into())).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        // Fell behind: send the state as it is now.
-                        match app.hub.state(id, seat).await {
-                            Ok(s) => if !send(socket, &ServerMessage::State(Box::new(s))).await { return; },
-                            Err(e) => return refuse(socket, e.to_string()).await,
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                if !deliver(app, id, seat, socket, update).await {
+                    return;
                 }
             }
         }
+    }
+}
+
+/// How long the updates must stay quiet before a flooding client is cut off.
+const QUIET: Duration = Duration::from_millis(200);
+
+/// A client past its message budget: what it was accepted before the cut-off reaches it
+/// first (its chat lines and the states after its orders), then the error and the close.
+/// A game's thread answers a message before it broadcasts the change, so closing at once
+/// lost the last few updates: a client counting its echoes saw the cut-off at ~27 messages
+/// when the server had taken all 40.
+async fn flooded(
+    app: &App,
+    id: &str,
+    seat: &str,
+    socket: &mut WebSocket,
+    updates: &mut tokio::sync::broadcast::Receiver<Arc<crate::hub::Update>>,
+) {
+    let drained = tokio::time::timeout(CLOSE_GRACE, async {
+        while let Ok(update) = tokio::time::timeout(QUIET, updates.recv()).await {
+            if !deliver(app, id, seat, socket, update).await {
+                return false;
+            }
+        }
+        true
+    })
+    .await;
+    if drained != Ok(false) {
+        refuse(
+            socket,
+            format!("too many messages: at most {WS_BURST} at once, then {WS_PER_SECOND} a second"),
+        )
+        .await;
+    }
+}
+
+/// Passes one broadcast update on (this seat's state, a chat line); a seat that fell
+/// behind is sent its state as it is now. False once the connection is done.
+async fn deliver(
+    app: &App,
+    id: &str,
+    seat: &str,
+    socket: &mut WebSocket,
+    update: Result<Arc<crate::hub::Update>, tokio::sync::broadcast::error::RecvError>,
+) -> bool {
+    match update {
+        Ok(update) => {
+            for text in update.states.get(seat).into_iter().chain(&update.chat) {
+                if socket
+                    .send(Message::Text(text.to_string().into()))
+                    .await
+                    .is_err()
+                {
+                    return false;
+                }
+            }
+            true
+        }
+        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+            match app.hub.state(id, seat).await {
+                Ok(s) => send(socket, &ServerMessage::State(Box::new(s))).await,
+                Err(e) => {
+                    refuse(socket, e.to_string()).await;
+                    false
+                }
+            }
+        }
+        Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
     }
 }
 
@@ -495,7 +634,10 @@ pub async fn serve(
     hub: Arc<Hub>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(hub))
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(
+        listener,
+        router(hub).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }

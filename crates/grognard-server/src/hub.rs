@@ -5,7 +5,7 @@
 //! a while is put away; the next request rebuilds it from the store.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,6 +13,7 @@ use std::time::Duration;
 use grognard_rules::model::OrderSpec;
 use tokio::sync::{broadcast, oneshot};
 
+use crate::config::{Config, Usage};
 use crate::game::{Live, Problem, now};
 use crate::protocol::{
     ChatLine, CreateGame, Created, MAX_CHAT_CHARS, REFEREE, SPECTATOR, SeatState, ServerMessage,
@@ -69,12 +70,23 @@ pub enum HubError {
     Problem(Problem),
     /// A bad create request (HTTP 422).
     Invalid(String),
+    /// A create request larger than a game may be (HTTP 413).
+    TooLarge(String),
+    /// The server's store holds all it may (HTTP 507).
+    Full(String),
+    /// The operating system failed the server (no random numbers; HTTP 503).
+    Unavailable(String),
 }
 
 impl std::fmt::Display for HubError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NoGame(m) | Self::BadToken(m) | Self::Invalid(m) => f.write_str(m),
+            Self::NoGame(m)
+            | Self::BadToken(m)
+            | Self::Invalid(m)
+            | Self::TooLarge(m)
+            | Self::Full(m)
+            | Self::Unavailable(m) => f.write_str(m),
             Self::Problem(p) => p.fmt(f),
         }
     }
@@ -89,9 +101,13 @@ impl From<Problem> for HubError {
 /// Every game of one server.
 pub struct Hub {
     store: Arc<dyn Store>,
-    files: tempfile::TempDir,
+    config: Config,
+    /// The limits and what the games have used of them.
+    usage: Usage,
     live: Mutex<HashMap<String, Handle>>,
     seats: Mutex<HashMap<String, SeatHashes>>,
+    /// Webhooks may call local addresses (`--allow-local-webhooks`).
+    allow_local_webhooks: bool,
 }
 
 impl std::fmt::Debug for Hub {
@@ -101,33 +117,43 @@ impl std::fmt::Debug for Hub {
 }
 
 impl Hub {
-    /// A hub over `store`; games' files are written under a private temporary folder.
+    /// A hub over `store`, set up as `config` says. Games' files stay in memory and in
+    /// the store: nothing is written anywhere else.
     ///
     /// # Errors
-    /// The temporary folder cannot be made.
-    pub fn new(store: Arc<dyn Store>) -> Result<Arc<Self>, String> {
-        let files = tempfile::Builder::new()
-            .prefix("grognard-serve-")
-            .tempdir()
-            .map_err(|e| format!("cannot make a folder for games' files: {e}"))?;
+    /// The store cannot say how much it holds.
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Result<Arc<Self>, String> {
+        let stored = store.total_bytes().map_err(|e| e.to_string())?;
         Ok(Arc::new(Self {
             store,
-            files,
+            allow_local_webhooks: config.allow_local_webhooks,
+            usage: Usage {
+                limits: config.limits.clone(),
+                stored_bytes: Arc::new(AtomicU64::new(stored)),
+                policy_cpu: Arc::new(crate::budget::PolicyBudget::new(&config.limits)),
+            },
+            config,
             live: Mutex::new(HashMap::new()),
             seats: Mutex::new(HashMap::new()),
         }))
+    }
+
+    /// How the server is set up.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Whether webhooks may call loopback, private and link-local addresses.
+    #[must_use]
+    pub fn allow_local_webhooks(&self) -> bool {
+        self.allow_local_webhooks
     }
 
     /// The store.
     #[must_use]
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
-    }
-
-    fn dir_for(&self, id: &str, fresh: bool) -> PathBuf {
-        // A fresh folder for each load: a game's files are written once per folder.
-        let n = if fresh { "new" } else { "live" };
-        self.files.path().join(format!("{id}-{n}"))
     }
 
     /// Creates a game: checks the request, loads and starts it (so a scenario that fails
@@ -137,22 +163,21 @@ impl Hub {
     /// A bad request, a scenario that does not load or start, or the store failing.
     pub fn create(&self, request: CreateGame) -> Result<Created, HubError> {
         crate::bundle::check(&request).map_err(HubError::Invalid)?;
-        let id = tokens::new_game_id().map_err(HubError::Invalid)?;
-        let dir = self.dir_for(&id, true);
-        let result = self.create_in(&id, &dir, request);
-        let _ = std::fs::remove_dir_all(&dir);
-        result
-    }
-
-    fn create_in(
-        &self,
-        id: &str,
-        dir: &std::path::Path,
-        request: CreateGame,
-    ) -> Result<Created, HubError> {
-        let scenario =
-            crate::game::load_files(dir, &request.files, &request.scenario, &request.ruleset)
-                .map_err(HubError::Invalid)?;
+        let bytes: u64 = request
+            .files
+            .iter()
+            .map(|(path, text)| (path.len() + text.len()) as u64)
+            .sum();
+        let limits = &self.config.limits;
+        if bytes > limits.store_bytes_per_game {
+            return Err(HubError::TooLarge(format!(
+                "the game's files are {bytes} bytes; a game holds at most {} in all",
+                limits.store_bytes_per_game
+            )));
+        }
+        let id = tokens::new_game_id().map_err(HubError::Unavailable)?;
+        let scenario = crate::game::load_files(&request.files, &request.scenario, &request.ruleset)
+            .map_err(HubError::Invalid)?;
         let identity = &scenario.ruleset.rules.identity;
         if request
             .ruleset_hash
@@ -186,18 +211,24 @@ impl Hub {
                     sides.join(", ")
                 )));
             }
-            crate::game::policy_kind(dir, policy).map_err(HubError::Invalid)?;
+            crate::game::policy_kind(&request.files, policy).map_err(HubError::Invalid)?;
         }
         // Start it once here, so options and placement problems show now.
         let mut hooks = crate::game::hooks_for(&scenario.ruleset).map_err(HubError::Invalid)?;
         let options: Vec<(String, bool)> = request.options.clone().into_iter().collect();
+        // The dice: the host's seed if it fixed one, otherwise one from the operating
+        // system that no seat can know (it is not the scenario's public seed).
+        let seed = match request.seed {
+            Some(s) => s,
+            None => tokens::new_seed().map_err(HubError::Unavailable)?,
+        };
         let game = scenario
-            .start(request.seed, &options, hooks.as_mut())
+            .start(Some(seed), &options, hooks.as_mut())
             .map_err(|d| HubError::Invalid(d.to_string()))?;
         let mut tokens_out = BTreeMap::new();
         let mut seats = Vec::new();
         for seat in sides.iter().map(String::as_str).chain([REFEREE, SPECTATOR]) {
-            let token = tokens::new_token().map_err(HubError::Invalid)?;
+            let token = tokens::new_token().map_err(HubError::Unavailable)?;
             seats.push(SeatRecord {
                 seat: seat.to_owned(),
                 token_hash: tokens::hash(&token),
@@ -216,6 +247,7 @@ impl Hub {
             scenario_hash: scenario.hash.clone(),
             ruleset_hash: identity.hash.clone(),
             seed: game.state().rng.seed(),
+            seed_fixed: request.seed.is_some(),
             options: game
                 .rules()
                 .options
@@ -226,17 +258,20 @@ impl Hub {
             sides,
             files: request.files,
             seats,
+            bytes,
         };
         let status = crate::game::status_of(&game, 0, None);
-        self.store
-            .create(&record, &status)
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
+        self.usage.store(0, bytes).map_err(HubError::Full)?;
+        if let Err(e) = self.store.create(&record, &status) {
+            self.usage.unstore(bytes);
+            return Err(HubError::Problem(Problem::Unavailable(e.to_string())));
+        }
         // A game the server plays first starts its policies now.
         if !request.policies.is_empty() {
-            self.with(id, |tx| Command::Watch(String::new(), false).pipe(tx))?;
+            self.with(&id, |tx| Command::Watch(String::new(), false).pipe(tx))?;
         }
         Ok(Created {
-            game: id.to_owned(),
+            game: id,
             tokens: tokens_out,
         })
     }
@@ -308,25 +343,27 @@ impl Hub {
             .game(id)
             .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
             .ok_or_else(|| HubError::NoGame(format!("no game `{id}`")))?;
-        let dir = self.dir_for(id, false);
-        let _ = std::fs::remove_dir_all(&dir);
         let (tx, rx) = mpsc::channel();
         let (updates, _) = broadcast::channel(64);
         let thread_updates = updates.clone();
         let store = Arc::clone(&self.store);
+        let usage = self.usage.clone();
+        let allow_local = self.allow_local_webhooks();
         // The game (with its Lua state, which stays on one thread) is built on its thread.
         let (opened_tx, opened) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name(format!("game-{id}"))
-            .spawn(move || match Live::open(record, dir, Arc::clone(&store)) {
-                Ok(game) => {
-                    let _ = opened_tx.send(Ok(()));
-                    run(game, &rx, &thread_updates, store.as_ref());
-                }
-                Err(e) => {
-                    let _ = opened_tx.send(Err(e));
-                }
-            })
+            .spawn(
+                move || match Live::open(record, Arc::clone(&store), usage) {
+                    Ok(game) => {
+                        let _ = opened_tx.send(Ok(()));
+                        run(game, &rx, &thread_updates, store.as_ref(), allow_local);
+                    }
+                    Err(e) => {
+                        let _ = opened_tx.send(Err(e));
+                    }
+                },
+            )
             .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
         opened
             .recv()
@@ -456,7 +493,7 @@ impl Hub {
     /// Sets or clears the webhook of `seat`.
     ///
     /// # Errors
-    /// A URL that is not `http://`, or the store failing.
+    /// A seat that plays no side, a URL a webhook may not call, or the store failing.
     pub async fn set_webhook(
         &self,
         id: &str,
@@ -520,6 +557,7 @@ fn run(
     rx: &mpsc::Receiver<Command>,
     updates: &broadcast::Sender<Arc<Update>>,
     store: &dyn Store,
+    allow_local_webhooks: bool,
 ) {
     let mut watchers: HashMap<String, usize> = HashMap::new();
     let mut to_act = game.to_act();
@@ -532,7 +570,8 @@ fn run(
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
         };
-        let mut changed = false;
+        // A game paused for the server's hourly CPU budget goes on once it refills.
+        let mut changed = game.resume_players();
         let mut chat = None;
         match command {
             Command::State(seat, reply) => {
@@ -563,14 +602,12 @@ fn run(
                 let _ = reply.send(r);
             }
             Command::Chat(seat, text, reply) => {
-                let r = store
-                    .say(&game.id, &seat, now(), &text)
-                    .map_err(|e| Problem::Unavailable(e.to_string()));
+                let r = game.say(&seat, &text);
                 chat = r.as_ref().ok().cloned();
                 let _ = reply.send(r);
             }
             Command::Webhook(seat, url, reply) => {
-                let _ = reply.send(game.set_webhook(&seat, url));
+                let _ = reply.send(game.set_webhook(&seat, url, allow_local_webhooks));
             }
             Command::Watch(seat, on) => {
                 if !seat.is_empty() {
@@ -589,7 +626,13 @@ fn run(
                         .insert(seat.clone(), Arc::from(wire(&message)));
                 }
                 let now_to_act = game.to_act();
-                crate::webhook::notify(&game, &to_act, &now_to_act);
+                crate::webhook::notify(
+                    &game.id,
+                    &game.status(),
+                    game.webhooks(),
+                    (&to_act, &now_to_act),
+                    allow_local_webhooks,
+                );
                 to_act = now_to_act;
             }
             update.chat = chat.map(|c| Arc::from(wire(&ServerMessage::Chat(c))));

@@ -12,8 +12,12 @@
 
 #![warn(missing_docs)]
 
+pub mod admission;
+pub mod budget;
 pub mod bundle;
 pub mod client;
+pub mod config;
+pub mod display;
 pub mod game;
 pub mod http;
 pub mod hub;
@@ -26,6 +30,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::config::Config;
 use crate::hub::Hub;
 use crate::store::SqliteStore;
 
@@ -35,6 +40,9 @@ use crate::store::SqliteStore;
 pub struct Running {
     /// Where it listens.
     pub addr: SocketAddr,
+    /// The host token: creating a game needs it (`Authorization: Bearer TOKEN` on
+    /// `POST /games`). Empty for an open server.
+    pub host_token: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -62,10 +70,11 @@ impl Drop for Running {
 ///
 /// # Errors
 /// The database cannot be opened or written, or the address cannot be bound.
-fn prepare(listen: &str, db: &Path) -> Result<(std::net::TcpListener, Arc<Hub>), String> {
-    let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
-    let hub = Hub::new(Arc::new(store))?;
-    let listener = std::net::TcpListener::bind(listen)
+fn prepare(config: Config) -> Result<(std::net::TcpListener, Arc<Hub>), String> {
+    let listen = config.listen.clone();
+    let store = SqliteStore::open(&config.db).map_err(|e| e.to_string())?;
+    let hub = Hub::new(Arc::new(store), config)?;
+    let listener = std::net::TcpListener::bind(&listen)
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     listener
         .set_nonblocking(true)
@@ -80,12 +89,23 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the server's runtime: {e}"))
 }
 
-/// Starts a server on a thread of its own.
+/// Starts a server on a thread of its own, with a fresh host token (in
+/// [`Running::host_token`]) and the default limits.
 ///
 /// # Errors
 /// As `grognard serve` at start-up.
 pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
-    let (listener, hub) = prepare(listen, db)?;
+    let host_token = tokens::new_token()?;
+    spawn_with(Config::new(listen, db, &host_token), host_token)
+}
+
+/// Starts a server set up as `config` says, on a thread of its own; `host_token` is what
+/// [`Running::host_token`] then tells (the config keeps only its hash).
+///
+/// # Errors
+/// As `grognard serve` at start-up.
+pub fn spawn_with(config: Config, host_token: String) -> Result<Running, String> {
+    let (listener, hub) = prepare(config)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let rt = runtime()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -104,6 +124,7 @@ pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
         .map_err(|e| e.to_string())?;
     Ok(Running {
         addr,
+        host_token,
         stop: Some(stop),
         thread: Some(thread),
     })
@@ -114,8 +135,8 @@ pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
 ///
 /// # Errors
 /// A start-up error (database, address).
-pub fn run(listen: &str, db: &Path, ready: impl FnOnce(SocketAddr, &Hub)) -> Result<(), String> {
-    let (listener, hub) = prepare(listen, db)?;
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr, &Hub)) -> Result<(), String> {
+    let (listener, hub) = prepare(config)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     ready(addr, &hub);
     runtime()?.block_on(async move {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use grognard_kernel::board::Board;
+use grognard_kernel::game::Game;
 use grognard_kernel::rules::Rules;
 use grognard_kernel::victory::GameResult;
 use grognard_rules::model::OrderSpec;
@@ -27,8 +28,6 @@ pub const MAX_ORDERS_PER_GAME: u64 = 200_000;
 pub const WS_BURST: u32 = 40;
 /// ...and this many a second after it; beyond that the server says so and closes.
 pub const WS_PER_SECOND: u32 = 20;
-/// Most games a server creates per minute (a flood of create requests is refused).
-pub const CREATES_PER_MINUTE: u32 = 120;
 /// The seat names that are not sides.
 pub const REFEREE: &str = "referee";
 /// The seat that sees what every side may know.
@@ -109,9 +108,67 @@ pub struct Status {
     pub last_order_at: Option<u64>,
     /// True once the game has ended.
     pub over: bool,
-    /// How it ended.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<GameResult>,
+    /// How it ended: `null` while the game runs.
+    #[serde(default, deserialize_with = "stored_verdict")]
+    pub result: Option<Verdict>,
+    /// Why the game is paused, or `null` while it goes on. A paused game refuses orders
+    /// (409, with this reason) and lists none; its views still answer. The reason says what
+    /// ends the pause: a ruleset hook that keeps failing ([`HOOK_FAULTS_TO_PAUSE`] times
+    /// with no order accepted between; an undo ends it), or the server's own players out
+    /// of CPU time (`policy_cpu_per_game`, `policy_cpu_per_hour`).
+    #[serde(default)]
+    pub paused: Option<String>,
+}
+
+/// A game pauses after this many hook faults (a hook out of its instruction budget, time
+/// or memory, or answering with a wrong type) with no order accepted between them. The
+/// instruction budget trips at the same point every time, so one fault would do; the
+/// wall-clock deadline does not, and one slow moment on a busy host should not stop a
+/// game.
+pub const HOOK_FAULTS_TO_PAUSE: u32 = 3;
+
+/// A status's result as read back: a database written before results named their sides
+/// stored the kernel's form (`winner` an index, `points` a list). That is read as no result
+/// rather than making the whole game list unreadable; the game's own `view` still gives
+/// its result, replayed, and its next stored status is in the named form.
+fn stored_verdict<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Verdict>, D::Error> {
+    let value = Option::<serde_json::Value>::deserialize(d)?;
+    Ok(value.and_then(|v| serde_json::from_value(v).ok()))
+}
+
+/// How a game ended, as the wire gives it: sides by name. (The kernel's [`GameResult`],
+/// which saves keep, names sides by index; a client should not need the side order.)
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The side that won, or `null` for a draw.
+    pub winner: Option<String>,
+    /// Each side's points, by side name.
+    pub points: BTreeMap<String, i32>,
+    /// Why, in words.
+    pub why: String,
+}
+
+impl Verdict {
+    /// How `game` ended, with its sides named; `None` while it runs.
+    #[must_use]
+    pub fn of(game: &Game) -> Option<Self> {
+        let sides: Vec<String> = game.sides().iter().map(|d| d.name.clone()).collect();
+        game.result().map(|r| Self::new(r, &sides))
+    }
+
+    /// The kernel's result with its sides named (`sides` in scenario order).
+    #[must_use]
+    pub fn new(result: &GameResult, sides: &[String]) -> Self {
+        Self {
+            winner: result.winner.and_then(|w| sides.get(w.index())).cloned(),
+            points: sides
+                .iter()
+                .zip(&result.points)
+                .map(|(side, points)| (side.clone(), *points))
+                .collect(),
+            why: result.why.clone(),
+        }
+    }
 }
 
 /// `GET /games`.
@@ -210,6 +267,12 @@ pub struct SeatState {
     pub legal: Vec<OrderSpec>,
     /// True when this seat may take back the last order now.
     pub can_undo: bool,
+    /// Why `legal` is empty although the side may act: a hook of the ruleset failed while
+    /// listing its orders (out of its instruction budget, say); the message names the hook
+    /// and the script's `file:line`. The referee's seat shows the last such failure of any
+    /// side. `null` otherwise.
+    #[serde(default)]
+    pub hook_error: Option<String>,
 }
 
 /// The public table a client draws on: the rules and the board (the pieces come with each
@@ -283,4 +346,54 @@ pub enum ClientMessage {
 pub struct ErrorBody {
     /// What went wrong.
     pub error: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use grognard_kernel::ids::SideId;
+
+    use super::*;
+
+    #[test]
+    fn a_result_names_its_sides_and_a_running_game_says_null() {
+        let sides = ["blue".to_owned(), "red".to_owned()];
+        let won = GameResult {
+            winner: Some(SideId(1)),
+            points: vec![3, 5],
+            why: "red wins on points (blue 3, red 5)".into(),
+        };
+        let verdict = Verdict::new(&won, &sides);
+        let running = Status::default();
+        assert_eq!(
+            serde_json::to_value(&running).unwrap()["result"],
+            serde_json::Value::Null,
+            "the key is there while the game runs"
+        );
+        let over = Status {
+            over: true,
+            result: Some(verdict),
+            ..Status::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&over).unwrap()["result"],
+            serde_json::json!({
+                "winner": "red",
+                "points": {"blue": 3, "red": 5},
+                "why": "red wins on points (blue 3, red 5)",
+            })
+        );
+        let draw = GameResult {
+            winner: None,
+            points: vec![0, 0],
+            why: "a draw".into(),
+        };
+        assert_eq!(Verdict::new(&draw, &sides).winner, None);
+        // A status stored in the kernel's form still reads.
+        let old: Status = serde_json::from_str(
+            r#"{"turn": 3, "phase": null, "to_act": [], "orders": 9, "last_order_at": 5,
+                "over": true, "result": {"winner": 1, "points": [3, 5], "why": "w"}}"#,
+        )
+        .unwrap();
+        assert!(old.over && old.result.is_none());
+    }
 }

@@ -60,8 +60,13 @@ pub struct GameRecord {
     pub scenario_hash: String,
     /// The ruleset's identity hash.
     pub ruleset_hash: String,
-    /// The seed.
+    /// The seed: secret from every seat until the game is over.
     pub seed: u64,
+    /// True when the host chose the seed (the game's status says so); otherwise it came
+    /// from the operating system's generator.
+    pub seed_fixed: bool,
+    /// Bytes the game holds in the store: its files, log and chat.
+    pub bytes: u64,
     /// Optional rules as chosen.
     pub options: BTreeMap<String, bool>,
     /// The sides, in order.
@@ -148,6 +153,12 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// The database cannot be written.
     fn set_webhook(&self, id: &str, seat: &str, url: Option<&str>) -> Result<(), StoreError>;
+
+    /// Bytes every game together holds: files, logs and chat.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn total_bytes(&self) -> Result<u64, StoreError>;
 }
 
 /// Each migration brings the schema from its index to the next version.
@@ -196,6 +207,16 @@ const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game, seq)
     );",
+    // 2: whether the host fixed a game's seed (games before this used the seed they were
+    // given or the scenario's, so count as fixed), and the bytes each game holds (for the
+    // store's quotas).
+    "ALTER TABLE games ADD COLUMN seed_fixed INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET bytes =
+        (SELECT COALESCE(SUM(length(CAST(path AS BLOB)) + length(CAST(text AS BLOB))), 0)
+            FROM files WHERE game = games.id)
+      + (SELECT COALESCE(SUM(length(CAST(body AS BLOB))), 0) FROM log WHERE game = games.id)
+      + (SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM chat WHERE game = games.id);",
 ];
 
 /// The schema version this build writes.
@@ -293,8 +314,10 @@ impl SqliteStore {
         let mut conn = self
             .conn
             .lock()
-            .map_err(|_| StoreError(format!("database {}: unusable after a panic", self.name)))?;
-        f(&mut conn).map_err(|e| StoreError(format!("database {}: {e}", self.name)))
+            .map_err(|_| StoreError("the server's game store is unusable after a panic".into()))?;
+        // The file's name is for the operator's start-up messages only: these errors reach
+        // clients, and no path of the server's disk is ever sent to one.
+        f(&mut conn).map_err(|e| StoreError(format!("the server's game store failed: {e}")))
     }
 }
 
@@ -323,8 +346,9 @@ impl Store for SqliteStore {
             let tx = conn.transaction()?;
             tx.execute(
                 "INSERT INTO games (id, created_at, scenario_path, ruleset_path, scenario_name,
-                    ruleset_name, scenario_hash, ruleset_hash, seed, options, sides, status)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    ruleset_name, scenario_hash, ruleset_hash, seed, options, sides, status,
+                    seed_fixed, bytes)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     g.id,
                     g.created_at as i64,
@@ -338,6 +362,8 @@ impl Store for SqliteStore {
                     json(&g.options),
                     json(&g.sides),
                     json(status),
+                    g.seed_fixed,
+                    g.bytes as i64,
                 ],
             )?;
             for (path, text) in &g.files {
@@ -363,7 +389,8 @@ impl Store for SqliteStore {
             let Some(mut g) = tx
                 .query_row(
                     "SELECT created_at, scenario_path, ruleset_path, scenario_name, ruleset_name,
-                        scenario_hash, ruleset_hash, seed, options, sides FROM games WHERE id = ?1",
+                        scenario_hash, ruleset_hash, seed, options, sides, seed_fixed, bytes
+                        FROM games WHERE id = ?1",
                     [id],
                     |r| {
                         Ok(GameRecord {
@@ -378,6 +405,8 @@ impl Store for SqliteStore {
                             seed: r.get::<_, i64>(7)? as u64,
                             options: parse(&r.get::<_, String>(8)?)?,
                             sides: parse(&r.get::<_, String>(9)?)?,
+                            seed_fixed: r.get(10)?,
+                            bytes: r.get::<_, i64>(11)? as u64,
                             files: BTreeMap::new(),
                             seats: Vec::new(),
                         })
@@ -451,13 +480,14 @@ impl Store for SqliteStore {
                 [id],
                 |r| r.get(0),
             )?;
+            let body = json(entry);
             tx.execute(
                 "INSERT INTO log (game, seq, at, body) VALUES (?1, ?2, ?3, ?4)",
-                params![id, seq, at as i64, json(entry)],
+                params![id, seq, at as i64, body],
             )?;
             tx.execute(
-                "UPDATE games SET status = ?2 WHERE id = ?1",
-                params![id, json(status)],
+                "UPDATE games SET status = ?2, bytes = bytes + ?3 WHERE id = ?1",
+                params![id, json(status), body.len() as i64],
             )?;
             tx.commit()?;
             Ok(seq as u64)
@@ -494,6 +524,10 @@ impl Store for SqliteStore {
                 "INSERT INTO chat (game, seq, at, seat, text) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![id, seq, at as i64, seat, text],
             )?;
+            tx.execute(
+                "UPDATE games SET bytes = bytes + ?2 WHERE id = ?1",
+                params![id, text.len() as i64],
+            )?;
             tx.commit()?;
             Ok(Some(seq as u64))
         })?;
@@ -527,6 +561,15 @@ impl Store for SqliteStore {
         })
     }
 
+    fn total_bytes(&self) -> Result<u64, StoreError> {
+        self.with(|conn| {
+            conn.query_row("SELECT COALESCE(SUM(bytes), 0) FROM games", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|b| b as u64)
+        })
+    }
+
     fn set_webhook(&self, id: &str, seat: &str, url: Option<&str>) -> Result<(), StoreError> {
         self.with(|conn| {
             conn.execute(
@@ -553,6 +596,8 @@ mod tests {
             scenario_hash: "h".into(),
             ruleset_hash: "k".into(),
             seed: u64::MAX,
+            seed_fixed: false,
+            bytes: 0,
             options: BTreeMap::from([("fog".to_owned(), true)]),
             sides: vec!["red".into(), "blue".into()],
             files: BTreeMap::from([("s.yaml".to_owned(), "x".to_owned())]),
@@ -585,7 +630,17 @@ mod tests {
             s.say("a", "red", 9, "hello").unwrap();
         }
         let s = SqliteStore::open(&path).unwrap();
-        assert_eq!(s.game("a").unwrap(), Some(record("a")));
+        // Each log entry and chat line is counted against the store's quotas.
+        let entry_bytes = serde_json::to_string(&Entry::Undo {
+            seat: "referee".into(),
+            reason: Some("misclick".into()),
+        })
+        .unwrap()
+        .len() as u64;
+        let mut expected = record("a");
+        expected.bytes = 2 * entry_bytes + "hello".len() as u64;
+        assert_eq!(s.game("a").unwrap(), Some(expected.clone()));
+        assert_eq!(s.total_bytes().unwrap(), expected.bytes);
         assert_eq!(s.game("b").unwrap(), None);
         assert_eq!(s.log("a").unwrap().len(), 2);
         let list = s.list().unwrap();

@@ -20,6 +20,16 @@ pub fn new_game_id() -> Result<String, String> {
     random_hex(8)
 }
 
+/// A game's secret seed: 64 bits from the operating system's generator.
+///
+/// # Errors
+/// As [`new_token`].
+pub fn new_seed() -> Result<u64, String> {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).map_err(|e| format!("no random numbers from the system: {e}"))?;
+    Ok(u64::from_le_bytes(buf))
+}
+
 fn random_hex(bytes: usize) -> Result<String, String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| format!("no random numbers from the system: {e}"))?;

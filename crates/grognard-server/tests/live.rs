@@ -110,19 +110,34 @@ async fn play_over_websockets(example: &str) {
     let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
     let url = server.url();
     let scenario_path = root().join(format!("examples/{example}.yaml"));
-    let request =
-        bundle::gather(&scenario_path, Default::default(), None, Default::default()).unwrap();
+    // The host fixes the seed (the scenario's, which the example's orders were written
+    // for), so a game played beside it rolls the same dice; without one the server draws
+    // a secret seed.
+    let seed = load::load_scenario(&scenario_path, None)
+        .unwrap()
+        .compiled
+        .setup
+        .seed;
+    let request = bundle::gather(
+        &scenario_path,
+        Default::default(),
+        Some(seed),
+        Default::default(),
+    )
+    .unwrap();
     let client = Client::new(&url).unwrap();
     let created = tokio::task::spawn_blocking({
-        let c = client.clone();
-        move || c.create(&request)
+        let (c, host) = (client.clone(), server.host_token.clone());
+        move || c.create(&request, Some(&host))
     })
     .await
     .unwrap()
     .unwrap();
     let scenario = load::load_scenario(&scenario_path, None).unwrap();
     let mut local_hooks = hooks(&scenario);
-    let mut local = scenario.start(None, &[], local_hooks.as_mut()).unwrap();
+    let mut local = scenario
+        .start(Some(seed), &[], local_hooks.as_mut())
+        .unwrap();
     let sides: Vec<String> = local.sides().iter().map(|s| s.name.clone()).collect();
     let mut sockets = Vec::new();
     for side in &sides {
@@ -186,8 +201,8 @@ async fn abuse_gets_a_clear_error_and_changes_nothing() {
     .unwrap();
     let client = Client::new(&url).unwrap();
     let created = tokio::task::spawn_blocking({
-        let c = client.clone();
-        move || c.create(&request)
+        let (c, host) = (client.clone(), server.host_token.clone());
+        move || c.create(&request, Some(&host))
     })
     .await
     .unwrap()

@@ -27,7 +27,7 @@ fn one_person_plays_remotely_against_a_policy_on_the_server() {
         policies,
     )
     .unwrap();
-    let created = client.create(&request).unwrap();
+    let created = client.create(&request, Some(&server.host_token)).unwrap();
     let blue = &created.tokens["blue"];
     // Blue ends every phase it is asked to act in; red is played by the server.
     for _ in 0..200 {
@@ -62,7 +62,15 @@ fn one_person_plays_remotely_against_a_policy_on_the_server() {
 #[test]
 fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
     let dir = tempfile::tempdir().unwrap();
-    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    // The hook listens on loopback, so the server allows local webhooks (a club's LAN).
+    let host_token = "host-token-of-this-test".to_owned();
+    let mut config = grognard_server::config::Config::new(
+        "127.0.0.1:0",
+        dir.path().join("g.sqlite"),
+        &host_token,
+    );
+    config.allow_local_webhooks = true;
+    let server = grognard_server::spawn_with(config, host_token).unwrap();
     let client = Client::new(&server.url()).unwrap();
     let request = bundle::gather(
         &root().join("examples/drill-square.yaml"),
@@ -71,7 +79,7 @@ fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
         BTreeMap::new(),
     )
     .unwrap();
-    let created = client.create(&request).unwrap();
+    let created = client.create(&request, Some(&server.host_token)).unwrap();
     let state = client.view(&created.game, &created.tokens["blue"]).unwrap();
     let (first, second) = (
         state.status.to_act[0].clone(),

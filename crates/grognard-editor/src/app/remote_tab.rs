@@ -17,7 +17,8 @@ use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_rules::model::{MoveToSpec, OrderSpec};
-use grognard_server::protocol::{Created, REFEREE, SPECTATOR, SeatState, Table};
+use grognard_server::display::escape_controls;
+use grognard_server::protocol::{ChatLine, Created, REFEREE, SPECTATOR, SeatState, Table};
 
 use crate::board::{self, BaseDrop, BoardScene, DrawPiece, Look, Overlay, Transform};
 use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
@@ -55,6 +56,8 @@ pub(super) struct RemoteUi {
     join_game: String,
     join_token: String,
     host_url: String,
+    /// The host token of a server elsewhere (this editor's own server knows its own).
+    host_token: String,
     host_start: bool,
     host_db: String,
     host_play_as: String,
@@ -85,6 +88,7 @@ impl Default for RemoteUi {
             join_game: String::new(),
             join_token: String::new(),
             host_url: DEFAULT_SERVER.into(),
+            host_token: String::new(),
             host_start: true,
             host_db: default_db().display().to_string(),
             host_play_as: String::new(),
@@ -197,15 +201,26 @@ fn table_colors(table: &Table, open: Option<&grognard_rules::load::Ruleset>) -> 
         .collect()
 }
 
+/// A chat line as the chat panel shows it: control and bidi characters another seat sent
+/// are written out as escapes (`\u{1b}`), never acted on.
+#[must_use]
+pub fn chat_label(line: &ChatLine) -> String {
+    format!(
+        "{}: {}",
+        escape_controls(&line.seat),
+        escape_controls(&line.text)
+    )
+}
+
 /// The phase bar's words for a state: "Turn 1 · movement phase · to act: french".
 #[must_use]
-pub fn phase_line(state: &SeatState, sides: &[String]) -> String {
+pub fn phase_line(state: &SeatState) -> String {
     let s = &state.status;
     if s.over {
         let result = s.result.as_ref().map_or_else(String::new, |r| {
             let winner = r
                 .winner
-                .and_then(|w| sides.get(w.index()))
+                .as_ref()
                 .map_or_else(|| "a draw".to_owned(), |w| format!("{w} wins"));
             format!(": {winner} ({})", r.why)
         });
@@ -370,6 +385,7 @@ impl EditorApp {
                     // This editor's server is already running: host the game there.
                     request.start_server = false;
                     request.url = server.url();
+                    request.host_token = Some(server.host_token.clone());
                 }
                 r.job = Some(HostJob::start(request, r.waker()));
                 self.say("hosting the game…");
@@ -708,6 +724,16 @@ impl EditorApp {
                     ui.add(egui::TextEdit::singleline(&mut r.host_db).desired_width(360.0))
                         .labelled_by(label.id);
                     ui.end_row();
+                } else {
+                    let label = ui.label("Host token");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut r.host_token)
+                            .password(true)
+                            .hint_text("printed by `grognard serve` at its start")
+                            .desired_width(360.0),
+                    )
+                    .labelled_by(label.id);
+                    ui.end_row();
                 }
             }
             let label = ui.label("Play as");
@@ -761,6 +787,7 @@ impl EditorApp {
             out.push(Command::Host(HostRequest {
                 url: running.clone().unwrap_or_else(|| r.host_url.clone()),
                 start_server: running.is_none() && r.host_start,
+                host_token: Some(r.host_token.trim().to_owned()).filter(|t| !t.is_empty()),
                 db: PathBuf::from(r.host_db.trim()),
                 scenario,
                 policies,
@@ -845,7 +872,7 @@ impl EditorApp {
             return;
         };
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(phase_line(state, &table.sides)).strong());
+            ui.label(RichText::new(phase_line(state)).strong());
             let seat = s.seat().unwrap_or_default();
             if let Some(phasing) = state
                 .view
@@ -1003,7 +1030,7 @@ impl EditorApp {
                     ui.label("No one has said anything yet.");
                 }
                 for line in s.chat() {
-                    ui.label(format!("{}: {}", line.seat, line.text));
+                    ui.label(chat_label(line));
                 }
             });
         let connected = s.connected();

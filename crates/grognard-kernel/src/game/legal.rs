@@ -31,7 +31,7 @@ use crate::action::{Action, Order};
 use crate::cost::Cost;
 use crate::geometry::open::{self, Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
-use crate::hooks::Hooks;
+use crate::hooks::{HookFault, Hooks};
 use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Actor, Allowed, PhaseDef, TargetRule};
@@ -112,8 +112,14 @@ impl Game {
     /// Every order `side` may give now, as that side can judge it (see the module doc).
     /// Empty when the side may not act; otherwise the last order is `end_phase` unless the
     /// ruleset's hooks refuse it (a bug of the ruleset, which `grognard fuzz` finds).
+    ///
+    /// A hook that faults (see [`HookFault`]) stops the listing where it happens, so the
+    /// list is then short; the fault stays recorded in `hooks` for the caller.
+    /// [`Self::legal_orders_checked`] reports it instead.
     #[must_use]
     pub fn legal_orders(&self, side: SideId, hooks: &mut dyn Hooks) -> Vec<Action> {
+        // A fault left from an earlier call (an order applied) is not this listing's.
+        let _ = hooks.take_fault();
         if !self.to_act().contains(&side) {
             return Vec::new();
         }
@@ -122,6 +128,24 @@ impl Game {
         };
         let phase = phase.clone();
         self.as_known_by(side, |probe| probe.orders_on_probe(side, &phase, hooks))
+    }
+
+    /// [`Self::legal_orders`], or the fault of the hook that kept it from being listed:
+    /// a hook that used up its budget or answered nonsense is a broken ruleset, which the
+    /// side must be told of rather than shown fewer orders.
+    ///
+    /// # Errors
+    /// The first hook fault met while listing.
+    pub fn legal_orders_checked(
+        &self,
+        side: SideId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Vec<Action>, HookFault> {
+        let list = self.legal_orders(side, hooks);
+        match hooks.take_fault() {
+            Some(fault) => Err(fault),
+            None => Ok(list),
+        }
     }
 
     /// Runs `f` on the game as `side` knows it: without sighting rules a side knows
@@ -182,6 +206,9 @@ impl Game {
             return out;
         }
         for id in mine {
+            if hooks.has_fault() {
+                break;
+            }
             probe.piece_orders(side, id, phase, hooks, &mut scratch, &mut out);
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
@@ -220,6 +247,10 @@ impl Game {
         hooks: &mut dyn Hooks,
         scratch: &mut Option<crate::state::State>,
     ) -> bool {
+        if hooks.has_fault() {
+            // A broken hook: no later trial is worth its budget (see `legal_orders`).
+            return false;
+        }
         let order = Order {
             side,
             action: action.clone(),
