@@ -58,6 +58,7 @@ pub fn status_of(game: &Game, orders: u64, last_order_at: Option<u64>) -> Status
         over: game.phase().is_none(),
         result: crate::protocol::Verdict::of(game),
         paused: None,
+        seed_fixed: false,
     }
 }
 
@@ -311,6 +312,7 @@ impl Live {
     pub fn status(&self) -> Status {
         let mut status = status_of(&self.game, self.orders.len() as u64, self.last_order_at);
         status.paused = self.paused.as_ref().map(Pause::reason);
+        status.seed_fixed = self.record.seed_fixed;
         status
     }
 

@@ -260,7 +260,8 @@ impl Hub {
             seats,
             bytes,
         };
-        let status = crate::game::status_of(&game, 0, None);
+        let mut status = crate::game::status_of(&game, 0, None);
+        status.seed_fixed = record.seed_fixed;
         self.usage.store(0, bytes).map_err(HubError::Full)?;
         if let Err(e) = self.store.create(&record, &status) {
             self.usage.unstore(bytes);

@@ -118,6 +118,11 @@ pub struct Status {
     /// of CPU time (`policy_cpu_per_game`, `policy_cpu_per_hour`).
     #[serde(default)]
     pub paused: Option<String>,
+    /// True when the host fixed the game's seed at creation (then the host could know the
+    /// dice to come); false when the server drew it from the operating system, secret
+    /// from every seat until the game is over.
+    #[serde(default)]
+    pub seed_fixed: bool,
 }
 
 /// A game pauses after this many hook faults (a hook out of its instruction budget, time
