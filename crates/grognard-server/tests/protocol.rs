@@ -453,6 +453,54 @@ async fn every_example_of_the_doc_is_what_the_server_does() {
     }
 }
 
+/// The checker itself: what it lets through and what it does not, so that a passing run
+/// means the doc and the server agree.
+#[test]
+fn the_checker_tells_a_different_shape() {
+    let doc = json!({"seat": "french", "n": 1, "over": false, "result": null,
+                     "legal": [{"side": "…", "end_phase": true}, {"side": "…", "move": "…"}],
+                     "view": "…"});
+    let good = json!({"seat": "french", "n": 7, "over": false, "result": null,
+                      "legal": [{"side": "french", "move": {"piece": "a", "path": []}},
+                                {"side": "french", "end_phase": true}],
+                      "view": {"anything": [1, 2]}});
+    assert_eq!(conforms(&doc, &good, "answer"), Ok(()));
+    let mut changes = vec![
+        ("seat", json!("austrians")),
+        ("n", json!("7")),
+        ("n", json!(1.5)),
+        ("over", json!(true)),
+        ("result", json!({"winner": "french"})),
+        ("legal", json!([])),
+        ("legal", json!([{"side": "french", "end_phase": true}])),
+        (
+            "legal",
+            json!([{"side": "french", "end_phase": true}, {"side": "french", "face": {}}]),
+        ),
+    ];
+    for (key, value) in changes.drain(..) {
+        let mut bad = good.clone();
+        bad[key] = value.clone();
+        assert!(conforms(&doc, &bad, "answer").is_err(), "{key}: {value}");
+    }
+    let mut extra = good.clone();
+    extra["more"] = json!(1);
+    assert!(
+        conforms(&doc, &extra, "answer").is_err(),
+        "a key the doc does not show"
+    );
+    assert_eq!(
+        fill(
+            "Bearer FRENCH_TOKEN for GAME, not GAMES",
+            &BTreeMap::from([
+                ("GAME".to_owned(), "g1".to_owned()),
+                ("FRENCH_TOKEN".to_owned(), "t1".to_owned()),
+            ])
+        ),
+        "Bearer t1 for g1, not GAMES"
+    );
+}
+
 /// The doc's recipe for `scenario_hash` is what a client's loader sends: the scenario's
 /// bytes, then each order of battle's, in the order the deployment names them.
 #[test]
