@@ -387,6 +387,15 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn the_client_commands_build_on_common_never_on_the_dispatch() {
+        // `commands` dispatches to this module; a use of it from here would make the two a
+        // circle again (the shared `--option` parsing lives in `common`).
+        let source = include_str!("remote.rs");
+        assert!(!source.contains(concat!("crate::", "commands")));
+        assert!(!include_str!("common.rs").contains(concat!("crate::", "remote")));
+    }
+
+    #[test]
     fn dates_read_as_people_write_them() {
         assert_eq!(super::date(0), "1970-01-01 00:00 UTC");
         assert_eq!(super::date(1_795_642_800), "2026-11-25 21:40 UTC");
