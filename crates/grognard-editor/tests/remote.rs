@@ -56,8 +56,20 @@ impl Served {
         let running =
             grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).expect("serves");
         let client = Client::new(&running.url()).expect("a client");
-        let request = bundle::gather(Path::new(scenario), BTreeMap::new(), None, BTreeMap::new())
-            .expect("the scenario gathers");
+        // The host fixes the scenario's own seed, so the tests meet the same dice each run
+        // (without one the server draws a secret seed).
+        let seed = grognard_rules::load::load_scenario(Path::new(scenario), None)
+            .expect("the scenario loads")
+            .compiled
+            .setup
+            .seed;
+        let request = bundle::gather(
+            Path::new(scenario),
+            BTreeMap::new(),
+            Some(seed),
+            BTreeMap::new(),
+        )
+        .expect("the scenario gathers");
         let created = client
             .create(&request, Some(&running.host_token))
             .expect("the game is created");
@@ -552,12 +564,22 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
     );
     assert!(h.state().remote_pieces().iter().any(|p| p.name == "corps"));
     // The referee takes back an order, saying why; every seat reads it in the chat.
+    // Whatever the secret seed's dice did at the start, some French move is legal.
+    let french = client
+        .view(&created.game, &created.tokens["french"])
+        .expect("the French view");
+    let a_move = french
+        .legal
+        .iter()
+        .find(|o| o.r#move.is_some())
+        .expect("a French move");
+    let text = serde_json::json!({ "orders": [a_move] }).to_string();
     let reply = client
         .orders(
             &created.game,
             &created.tokens["french"],
             "orders.yaml",
-            "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
+            &text,
         )
         .expect("the French order");
     assert_eq!(reply.accepted, 1, "{reply:?}");
