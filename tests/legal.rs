@@ -709,3 +709,46 @@ fn fuzz_passes_on_a_drill_and_reports_a_broken_house_rule_with_a_reproduction() 
     let count = orders.lines().filter(|l| l.starts_with("  - ")).count();
     assert!(count <= 8, "{orders}");
 }
+
+#[test]
+fn legal_says_which_hook_could_not_answer_rather_than_listing_fewer_orders() {
+    // `dig_in`'s check never returns: every listing of blue's orders meets it. Before,
+    // `legal` printed the orders the check did not stand in the way of and exited 0.
+    let run = grognard(&[
+        "legal",
+        "tests/fixtures/stuck/scenario.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("- { side: blue"), "{}", run.stdout);
+    for part in [
+        "blue's legal orders cannot be listed",
+        "action check stuck.may_dig_in",
+        "tests/fixtures/stuck/stuck.lua:5",
+        "budget of 2000000 instructions",
+    ] {
+        assert!(run.stderr.contains(part), "{part}: {}", run.stderr);
+    }
+    // Red may not act now: nothing is asked of its hooks, and it is told so as before.
+    let red = grognard(&[
+        "legal",
+        "tests/fixtures/stuck/scenario.yaml",
+        "--side",
+        "red",
+    ]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    // The same scenario's ruleset without the broken action lists as always.
+    let plain = grognard(&["legal", "tests/fixtures/stuck/long.yaml", "--side", "blue"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(plain.stdout.contains("- { side: blue"), "{}", plain.stdout);
+}
+
+#[test]
+fn fuzz_reports_a_hook_that_cannot_answer_while_listing() {
+    let run = grognard(&["fuzz", "tests/fixtures/stuck/scenario.yaml", "--games", "1"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("(hook_error)"), "{all}");
+    assert!(all.contains("action check stuck.may_dig_in"), "{all}");
+}

@@ -39,6 +39,15 @@ use crate::state::Reach;
 
 use super::Game;
 
+/// The copy of the probe's state that orders are tried on, one for every trial of a list:
+/// made on the first (many lists need none), then refreshed by `resolve_into` with
+/// `clone_from`. And whether a hook fault ends the trials ([`Game::legal_orders_checked`]).
+#[derive(Default)]
+pub(super) struct Trials {
+    state: Option<crate::state::State>,
+    stop_on_fault: bool,
+}
+
 /// Open-table moves go along this many headings, evenly spaced from east (every 30°).
 pub const OPEN_HEADINGS: i32 = 12;
 /// Along each heading, moves end at these fractions of the straight-line allowance
@@ -113,11 +122,17 @@ impl Game {
     /// Empty when the side may not act; otherwise the last order is `end_phase` unless the
     /// ruleset's hooks refuse it (a bug of the ruleset, which `grognard fuzz` finds).
     ///
-    /// A hook that faults (see [`HookFault`]) stops the listing where it happens, so the
-    /// list is then short; the fault stays recorded in `hooks` for the caller.
+    /// A hook that faults (see [`HookFault`]) leaves out the orders it was asked about,
+    /// and the fault stays recorded in `hooks` for the caller;
     /// [`Self::legal_orders_checked`] reports it instead.
     #[must_use]
     pub fn legal_orders(&self, side: SideId, hooks: &mut dyn Hooks) -> Vec<Action> {
+        self.list_orders(side, hooks, false)
+    }
+
+    /// [`Self::legal_orders`]; with `stop_on_fault`, no order is tried once a hook has
+    /// faulted.
+    fn list_orders(&self, side: SideId, hooks: &mut dyn Hooks, stop_on_fault: bool) -> Vec<Action> {
         // A fault left from an earlier call (an order applied) is not this listing's.
         let _ = hooks.take_fault();
         if !self.to_act().contains(&side) {
@@ -127,7 +142,13 @@ impl Game {
             return Vec::new();
         };
         let phase = phase.clone();
-        self.as_known_by(side, |probe| probe.orders_on_probe(side, &phase, hooks))
+        let mut trials = Trials {
+            state: None,
+            stop_on_fault,
+        };
+        self.as_known_by(side, |probe| {
+            probe.orders_on_probe(side, &phase, hooks, &mut trials)
+        })
     }
 
     /// [`Self::legal_orders`], or the fault of the hook that kept it from being listed:
@@ -141,7 +162,9 @@ impl Game {
         side: SideId,
         hooks: &mut dyn Hooks,
     ) -> Result<Vec<Action>, HookFault> {
-        let list = self.legal_orders(side, hooks);
+        // Once a hook has faulted the list is an error, and every later trial would
+        // likely spend its budget again: none is made.
+        let list = self.list_orders(side, hooks, true);
         match hooks.take_fault() {
             Some(fault) => Err(fault),
             None => Ok(list),
@@ -164,6 +187,7 @@ impl Game {
         side: SideId,
         phase: &PhaseDef,
         hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
     ) -> Vec<Action> {
         let probe = self;
         let mut out = Vec::new();
@@ -174,9 +198,6 @@ impl Game {
             .filter(|p| p.side == side && p.on_board())
             .map(|p| p.id)
             .collect();
-        // One scratch state for every trial, copied on the first (many lists need none):
-        // `resolve_into` refreshes it with `clone_from`.
-        let mut scratch = None;
         if probe.state.setting_up {
             // The set-up: each of the side's pieces to deploy (with those attached to it)
             // at each cell of its areas where it may stand, keeping its facing.
@@ -195,28 +216,26 @@ impl Game {
                         to,
                         facing: None,
                     };
-                    if probe.accepts(side, &action, hooks, &mut scratch) {
+                    if probe.accepts(side, &action, hooks, scratch) {
                         out.push(action);
                     }
                 }
             }
-            if probe.accepts(side, &Action::EndPhase, hooks, &mut scratch) {
+            if probe.accepts(side, &Action::EndPhase, hooks, scratch) {
                 out.push(Action::EndPhase);
             }
             return out;
         }
         for id in mine {
-            if hooks.has_fault() {
+            if scratch.stop_on_fault && hooks.has_fault() {
                 break;
             }
-            probe.piece_orders(side, id, phase, hooks, &mut scratch, &mut out);
+            probe.piece_orders(side, id, phase, hooks, scratch, &mut out);
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
         // `grognard fuzz` reports); it is listed only when it would be accepted, which
         // without a `phase_begin` hook it always is.
-        if !hooks.phase_begin_is_bound()
-            || probe.accepts(side, &Action::EndPhase, hooks, &mut scratch)
-        {
+        if !hooks.phase_begin_is_bound() || probe.accepts(side, &Action::EndPhase, hooks, scratch) {
             out.push(Action::EndPhase);
         }
         out
@@ -245,17 +264,16 @@ impl Game {
         side: SideId,
         action: &Action,
         hooks: &mut dyn Hooks,
-        scratch: &mut Option<crate::state::State>,
+        scratch: &mut Trials,
     ) -> bool {
-        if hooks.has_fault() {
-            // A broken hook: no later trial is worth its budget (see `legal_orders`).
+        if scratch.stop_on_fault && hooks.has_fault() {
             return false;
         }
         let order = Order {
             side,
             action: action.clone(),
         };
-        let scratch = scratch.get_or_insert_with(|| self.state.clone());
+        let scratch = scratch.state.get_or_insert_with(|| self.state.clone());
         self.resolve_into(&order, hooks, scratch).is_ok()
     }
 
@@ -266,7 +284,7 @@ impl Game {
         id: PieceId,
         phase: &PhaseDef,
         hooks: &mut dyn Hooks,
-        scratch: &mut Option<crate::state::State>,
+        scratch: &mut Trials,
         out: &mut Vec<Action>,
     ) {
         let Some(piece) = self.state.pieces.get(id.index()) else {
@@ -282,7 +300,7 @@ impl Game {
         let tried = |action: Action,
                      out: &mut Vec<Action>,
                      hooks: &mut dyn Hooks,
-                     scratch: &mut Option<crate::state::State>|
+                     scratch: &mut Trials|
          -> bool {
             let ok = self.accepts(side, &action, hooks, scratch);
             if ok {
@@ -541,7 +559,7 @@ impl Game {
         id: PieceId,
         radius: Cost,
         hooks: &mut dyn Hooks,
-        scratch: Option<&mut Option<crate::state::State>>,
+        scratch: Option<&mut Trials>,
     ) -> Vec<(Point, Option<Angle>)> {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return Vec::new();
@@ -549,7 +567,7 @@ impl Game {
         if self.check_may_move_on_table(piece).is_err() {
             return Vec::new();
         }
-        let mut owned = None;
+        let mut owned = Trials::default();
         let mut scratch = match (hooks.moved_is_bound(), scratch) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
