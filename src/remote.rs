@@ -13,8 +13,25 @@ use grognard_server::protocol::{Created, SeatState, Status};
 use crate::cli::RemoteCommand;
 use crate::common::{Failure, Outcome, parse_options, print_json};
 
+/// A server's refusal, as the terminal shows it (its text may quote what another seat or
+/// the game's creator wrote).
 fn rules(e: String) -> Failure {
-    Failure::Rules(e)
+    Failure::Rules(escaped_lines(&e))
+}
+
+/// Text from the server, each line with its control and bidi characters escaped: names,
+/// views and events come from whoever created the game, so they must not drive the
+/// reader's terminal either (`--json` gives them as sent).
+fn escaped_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| escape_controls(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Prints text from the server, escaped line by line.
+fn show(text: &str) {
+    out!("{}", escaped_lines(text));
 }
 
 /// `NAME=on|off` values as a map.
@@ -201,10 +218,10 @@ fn print_state(state: &SeatState, json: bool) {
     if json {
         print_json(&state.view);
     } else if state.text.is_empty() {
-        out!("{} · {}", state.seat, status_line(&state.status));
+        show(&format!("{} · {}", state.seat, status_line(&state.status)));
     } else {
         let text = &state.text;
-        out!("{}", text.strip_suffix('\n').unwrap_or(text));
+        show(text.strip_suffix('\n').unwrap_or(text));
     }
 }
 
@@ -228,6 +245,18 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
                 policies_map(&policies)?,
             )
             .map_err(rules)?;
+            // Every file the scenario loads goes to the server, wherever it lies: say which,
+            // so a host sending someone else's scenario sees what leaves the machine.
+            eprintln!(
+                "sending {} files: {}",
+                request.files.len(),
+                request
+                    .files
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             let created = client
                 .create(&request, host_token.as_deref())
                 .map_err(rules)?;
@@ -250,10 +279,10 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
                 print_json(&serde_json::to_value(&reply).unwrap_or_default());
             } else {
                 for line in &reply.text {
-                    out!("{line}");
+                    show(line);
                 }
             }
-            reply.refused.map_or(Ok(()), |r| Err(Failure::Rules(r)))
+            reply.refused.map_or(Ok(()), |r| Err(rules(r)))
         }
         RemoteCommand::View {
             url,
@@ -278,9 +307,12 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
                     "seat": state.seat, "status": state.status, "orders": state.legal,
                 }));
             } else {
-                out!("{}", status_line(&state.status));
+                show(&status_line(&state.status));
                 for spec in &state.legal {
-                    out!("- {}", serde_json::to_string(spec).unwrap_or_default());
+                    show(&format!(
+                        "- {}",
+                        serde_json::to_string(spec).unwrap_or_default()
+                    ));
                 }
             }
             Ok(())
@@ -300,13 +332,13 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
                     || "no orders yet".to_owned(),
                     |t| format!("last order {}", date(t)),
                 );
-                out!(
+                show(&format!(
                     "{}  {} ({}) · {} · {last}",
                     g.game,
                     g.scenario,
                     g.ruleset,
                     status_line(&g.status)
-                );
+                ));
             }
             Ok(())
         }
@@ -320,7 +352,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             let state = client
                 .undo(&game, &token, reason.as_deref())
                 .map_err(rules)?;
-            out!("taken back; {}", status_line(&state.status));
+            show(&format!("taken back; {}", status_line(&state.status)));
             Ok(())
         }
         RemoteCommand::Chat {

@@ -558,3 +558,42 @@ fn chat_from_other_seats_is_stored_as_sent_and_printed_escaped() {
     );
     assert_eq!(shown.lines().count(), 1, "one line said is one line shown");
 }
+
+#[test]
+fn names_a_game_creator_chose_reach_other_terminals_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("g.sqlite"));
+    // Whoever creates a game names it: a name that clears the screen, sets the terminal's
+    // title and reverses what follows.
+    let hostile = "evil\u{1b}[2J\u{1b}]0;TITLE\u{7}\u{202e}oops";
+    let scenario = dir.path().join("hostile.yaml");
+    std::fs::write(
+        &scenario,
+        std::fs::read_to_string(root().join("examples/drill-square.yaml"))
+            .unwrap()
+            .replace(
+                "scenario: drill-square",
+                &format!("scenario: {}", serde_json::to_string(hostile).unwrap()),
+            ),
+    )
+    .unwrap();
+    ok(&[
+        "remote",
+        "create",
+        &server.url,
+        scenario.to_str().unwrap(),
+        "--host-token",
+        &server.host_token,
+    ]);
+    let listed = json(&ok(&["remote", "games", &server.url, "--json"]));
+    assert_eq!(listed["games"][0]["scenario"], hostile, "stored as sent");
+    let shown = ok(&["remote", "games", &server.url]);
+    assert!(
+        !shown.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+        "raw controls reach the terminal: {shown:?}"
+    );
+    assert!(
+        shown.contains("evil\\u{1b}[2J\\u{1b}]0;TITLE\\u{7}\\u{202e}oops"),
+        "{shown:?}"
+    );
+}

@@ -28,6 +28,10 @@ pub fn gather(
     let mut files: Vec<PathBuf> = loaded.source_files();
     let mut lua_policies = Vec::new();
     for (side, policy) in policies.clone() {
+        // Any policy is checked here first — a `lua:` file loaded as Lua — so a file that is
+        // not a policy (a path someone else's scenario suggested) is never sent.
+        grognard_play::policy::PolicyKind::parse(&policy)
+            .map_err(|e| format!("--policy {side}={policy}: {e}"))?;
         if let Some(rest) = policy.strip_prefix("lua:") {
             let (file, function) = match rest.rsplit_once(':') {
                 Some((f, func)) if Path::new(f).exists() => (f, Some(func)),

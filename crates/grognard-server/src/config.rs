@@ -33,6 +33,9 @@ pub struct Limits {
     pub policy_cpu_per_game: Duration,
     /// CPU time the server's own players may spend over every game, per hour.
     pub policy_cpu_per_hour: Duration,
+    /// Orders the server's players may give in a row before a person must act (a bound
+    /// on a game whose phases never end); then the game is paused with the reason.
+    pub policy_orders_in_a_row: u32,
 }
 
 impl Default for Limits {
@@ -44,6 +47,7 @@ impl Default for Limits {
             store_bytes_total: 2 << 30,
             policy_cpu_per_game: Duration::from_secs(600),
             policy_cpu_per_hour: Duration::from_secs(1_800),
+            policy_orders_in_a_row: 20_000,
         }
     }
 }

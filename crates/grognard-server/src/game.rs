@@ -29,10 +29,6 @@ use crate::protocol::{
 };
 use crate::store::{Entry, GameRecord, Store};
 
-/// Most orders the server's policies give in a row before a human must act again (a bound
-/// on a game whose phases never end).
-const MAX_POLICY_RUN: u32 = 20_000;
-
 /// Seconds since 1970.
 #[must_use]
 pub fn now() -> u64 {
@@ -113,6 +109,9 @@ enum Pause {
     Hooks(String),
     /// The server's players used up a CPU budget.
     Players(Spent),
+    /// The server's players gave `Limits::policy_orders_in_a_row` orders in a row with no
+    /// person acting (a game whose phases never end). An undo ends it.
+    Run(u32),
 }
 
 impl Pause {
@@ -120,6 +119,9 @@ impl Pause {
         match self {
             Self::Hooks(reason) => reason.clone(),
             Self::Players(spent) => spent.reason(),
+            Self::Run(most) => format!(
+                "paused: the server's players gave {most} orders in a row with no person acting, the most they may; the referee may take an order back to go on"
+            ),
         }
     }
 }
@@ -478,7 +480,7 @@ impl Live {
         }
         self.last_order_at = Some(at);
         // The game is back where the failing hook was not asked yet.
-        if matches!(self.paused, Some(Pause::Hooks(_))) {
+        if matches!(self.paused, Some(Pause::Hooks(_) | Pause::Run(_))) {
             self.paused = None;
         }
         self.hook_faults = 0;
@@ -489,6 +491,8 @@ impl Live {
             );
             let _ = self.store.say(&self.id, "server", at, &line);
         }
+        // If the order taken back was the server's players', it is their turn again.
+        self.run_policies();
         Ok(())
     }
 
@@ -681,7 +685,8 @@ impl Live {
     /// CPU budgets (`crate::budget`): each order they give is timed and counted, and once
     /// a budget is spent they stop and the game is paused with the reason.
     pub fn run_policies(&mut self) {
-        for _ in 0..MAX_POLICY_RUN {
+        let most = self.usage.limits.policy_orders_in_a_row;
+        for _ in 0..most {
             if self.paused.is_some() {
                 return;
             }
@@ -703,6 +708,17 @@ impl Live {
             if !went_on {
                 return;
             }
+        }
+        // Still the players' turn after the longest run they may make: say so, rather than
+        // leave the game stalled with no reason.
+        if self.paused.is_none()
+            && self
+                .game
+                .to_act()
+                .iter()
+                .any(|s| self.players.get(s.index()).is_some_and(Option::is_some))
+        {
+            self.paused = Some(Pause::Run(most));
         }
     }
 

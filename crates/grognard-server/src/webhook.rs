@@ -192,7 +192,7 @@ pub fn refused_range(ip: IpAddr) -> Option<&'static str> {
 }
 
 fn refused_v4(ip: Ipv4Addr) -> Option<&'static str> {
-    let [a, b, ..] = ip.octets();
+    let [a, b, c, _] = ip.octets();
     if ip.is_loopback() {
         Some("a loopback address")
     } else if ip.is_unspecified() || a == 0 {
@@ -209,6 +209,12 @@ fn refused_v4(ip: Ipv4Addr) -> Option<&'static str> {
         Some("a multicast address")
     } else if a >= 240 {
         Some("a reserved address")
+    } else if a == 198 && (b & 0xfe) == 18 {
+        Some("a benchmarking address (198.18/15)")
+    } else if (a, b, c) == (192, 0, 0) {
+        Some("an IETF protocol address (192.0.0/24)")
+    } else if matches!((a, b, c), (192, 0, 2) | (198, 51, 100) | (203, 0, 113)) {
+        Some("a documentation address (TEST-NET)")
     } else {
         None
     }
@@ -233,6 +239,22 @@ fn refused_v6(ip: Ipv6Addr) -> Option<&'static str> {
     }
     if s[0] == 0x2002 {
         return refused_v4(embedded(s[1], s[2]));
+    }
+    // IPv4-translated (::ffff:0:a.b.c.d) and local-use NAT64 (64:ff9b:1::/48) carry one too.
+    if s[..4] == [0; 4] && s[4] == 0xffff && s[5] == 0 {
+        return refused_v4(embedded(s[6], s[7]));
+    }
+    if s[..3] == [0x64, 0xff9b, 1] {
+        return Some("a local-use NAT64 address");
+    }
+    if s[0] == 0x2001 && s[1] == 0 {
+        return Some("a Teredo tunnel address (2001::/32)");
+    }
+    if s[0] == 0x2001 && s[1] == 0x0db8 {
+        return Some("a documentation address (2001:db8::/32)");
+    }
+    if s[..4] == [0x100, 0, 0, 0] {
+        return Some("a discard-only address (100::/64)");
     }
     if s[0] & 0xfe00 == 0xfc00 {
         Some("a unique local (private) address")
@@ -525,6 +547,18 @@ mod tests {
             "febf::1",
             "fec0::1",
             "ff02::1",
+            // Special-purpose ranges an outside audit found accepted.
+            "198.18.0.1",
+            "198.19.255.255",
+            "192.0.0.1",
+            "192.0.2.1",
+            "198.51.100.1",
+            "203.0.113.1",
+            "2001:db8::1",
+            "2001::1",
+            "100::1",
+            "::ffff:0:7f00:1",
+            "64:ff9b:1::7f00:1",
         ];
         for s in refused {
             let ip: IpAddr = s.parse().unwrap();
@@ -538,6 +572,9 @@ mod tests {
             "192.169.0.1",
             "2606:4700::1111",
             "::ffff:8.8.8.8",
+            "198.20.0.1",
+            "192.0.3.1",
+            "2001:4860::8888",
         ] {
             let ip: IpAddr = s.parse().unwrap();
             assert_eq!(refused_range(ip), None, "{s} is public");

@@ -205,3 +205,33 @@ fn the_servers_hourly_budget_pauses_every_game_it_runs_out_in() {
     assert_eq!(state.status.paused.as_deref(), Some(reason.as_str()));
     assert_eq!(state.status.orders, 0);
 }
+
+#[test]
+fn a_game_the_servers_players_never_let_go_of_is_paused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_running, client, host) = server(dir.path(), |c| {
+        c.limits.policy_orders_in_a_row = 30;
+    });
+    let policies = BTreeMap::from([
+        ("blue".to_owned(), "random".to_owned()),
+        ("red".to_owned(), "random".to_owned()),
+    ]);
+    let request = bundle::gather(&fixture("long.yaml"), BTreeMap::new(), None, policies).unwrap();
+    let created = client.create(&request, Some(&host)).unwrap();
+    let referee = &created.tokens["referee"];
+    let state = client.view(&created.game, referee).unwrap();
+    assert_eq!(state.status.orders, 30, "the players stop at the run's end");
+    let reason = state
+        .status
+        .paused
+        .clone()
+        .unwrap_or_else(|| panic!("stalled with no reason: {:?}", state.status));
+    assert!(reason.contains("30 orders in a row"), "{reason}");
+    // The referee's undo lets them go on, for another run.
+    client
+        .undo(&created.game, referee, Some("let them play on"))
+        .unwrap();
+    let after = client.view(&created.game, referee).unwrap();
+    assert_eq!(after.status.orders, 59, "{:?}", after.status);
+    assert!(after.status.paused.is_some());
+}

@@ -397,3 +397,20 @@ fn without_a_fixed_seed_no_seat_can_know_the_dice() {
     );
     assert_eq!(save["seed"], 42);
 }
+
+#[test]
+fn the_client_sends_no_policy_file_that_is_not_a_policy() {
+    let policies = BTreeMap::from([("blue".to_owned(), "lua:/etc/passwd".to_owned())]);
+    let refused = bundle::gather(
+        &root().join("examples/drill-square.yaml"),
+        BTreeMap::new(),
+        None,
+        policies,
+    )
+    .unwrap_err();
+    assert!(
+        refused.contains("--policy blue=lua:/etc/passwd"),
+        "{refused}"
+    );
+    assert!(!refused.contains("root:x:0"), "{refused}");
+}
