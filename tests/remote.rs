@@ -58,6 +58,21 @@ impl Server {
         }
     }
 
+    /// `grognard remote create URL SCENARIO ... --json` as the host: the game and its tokens.
+    fn create(&self, scenario: &str, extra: &[&str]) -> Value {
+        let mut args = vec![
+            "remote",
+            "create",
+            &self.url,
+            scenario,
+            "--host-token",
+            &self.host_token,
+            "--json",
+        ];
+        args.extend(extra);
+        json(&ok(&args))
+    }
+
     /// SIGKILL: no chance to tidy up.
     fn kill(mut self) {
         self.child.kill().expect("kill");
@@ -133,17 +148,7 @@ fn two_cli_clients_play_hex_command_to_the_end_through_a_server_killed_mid_game(
         .setup
         .seed
         .to_string();
-    let created = json(&ok(&[
-        "remote",
-        "create",
-        &server.url,
-        scenario,
-        "--seed",
-        &seed,
-        "--host-token",
-        &server.host_token,
-        "--json",
-    ]));
+    let created = server.create(scenario, &["--seed", &seed]);
     let game = created["game"].as_str().unwrap().to_owned();
     let tokens = created["tokens"].as_object().unwrap().clone();
     for seat in ["blue", "red", "referee", "spectator"] {
@@ -219,15 +224,7 @@ fn two_cli_clients_play_hex_command_to_the_end_through_a_server_killed_mid_game(
 fn refusals_and_bad_tokens_are_clear_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("g.sqlite"));
-    let created = json(&ok(&[
-        "remote",
-        "create",
-        &server.url,
-        "examples/drill-square.yaml",
-        "--host-token",
-        &server.host_token,
-        "--json",
-    ]));
+    let created = server.create("examples/drill-square.yaml", &[]);
     let game = created["game"].as_str().unwrap();
     let blue = created["tokens"]["blue"].as_str().unwrap();
     let before = ok(&[
@@ -363,15 +360,7 @@ fn a_database_that_cannot_be_used_stops_the_server_at_start() {
 fn undo_chat_and_the_games_list() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("g.sqlite"));
-    let created = json(&ok(&[
-        "remote",
-        "create",
-        &server.url,
-        "examples/drill-square.yaml",
-        "--host-token",
-        &server.host_token,
-        "--json",
-    ]));
+    let created = server.create("examples/drill-square.yaml", &[]);
     let game = created["game"].as_str().unwrap();
     let token = |s: &str| created["tokens"][s].as_str().unwrap().to_owned();
     let first = load::load_orders(&root().join("examples/drill-square.orders.yaml")).unwrap();
@@ -504,15 +493,7 @@ fn undo_chat_and_the_games_list() {
 fn chat_from_other_seats_is_stored_as_sent_and_printed_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("g.sqlite"));
-    let created = json(&ok(&[
-        "remote",
-        "create",
-        &server.url,
-        "examples/drill-square.yaml",
-        "--host-token",
-        &server.host_token,
-        "--json",
-    ]));
+    let created = server.create("examples/drill-square.yaml", &[]);
     let game = created["game"].as_str().unwrap();
     let token = |s: &str| created["tokens"][s].as_str().unwrap().to_owned();
     // An escape that would clear the screen and recolour it, a carriage return that would
@@ -577,14 +558,7 @@ fn names_a_game_creator_chose_reach_other_terminals_escaped() {
             ),
     )
     .unwrap();
-    ok(&[
-        "remote",
-        "create",
-        &server.url,
-        scenario.to_str().unwrap(),
-        "--host-token",
-        &server.host_token,
-    ]);
+    server.create(scenario.to_str().unwrap(), &[]);
     let listed = json(&ok(&["remote", "games", &server.url, "--json"]));
     assert_eq!(listed["games"][0]["scenario"], hostile, "stored as sent");
     let shown = ok(&["remote", "games", &server.url]);

@@ -2,18 +2,17 @@
 //! name paths outside the bundle, special files, creating without the host token, floods,
 //! store quotas, and dice a seat could predict. Loopback only, every wait bounded.
 
+mod common;
+
+use common::root;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use grognard_server::bundle;
 use grognard_server::config::{Access, Config, Limits};
 use grognard_server::protocol::CreateGame;
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A raw HTTP request; the status and the JSON body (or the text, as a JSON string).
 fn call(method: &str, url: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
@@ -53,16 +52,6 @@ fn call(method: &str, url: &str, token: Option<&str>, body: Option<&Value>) -> (
         .unwrap_or_default();
     let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
     (status, value)
-}
-
-fn gather(example: &str) -> CreateGame {
-    bundle::gather(
-        &root().join(example),
-        BTreeMap::new(),
-        None,
-        BTreeMap::new(),
-    )
-    .expect("the example gathers")
 }
 
 /// The bundle's path of the file whose path ends with `tail`.
@@ -105,7 +94,7 @@ fn files_that_name_paths_outside_the_bundle_are_refused_at_their_line() {
             .replace("adum1", "victim_dummy_one"),
     )
     .unwrap();
-    let request = gather("examples/square-blocks-setup.yaml");
+    let request = common::example("examples/square-blocks-setup.yaml");
     let scenario = key(&request, "square-blocks-setup.yaml");
     let original = request.files[&scenario].clone();
     let climb = "../".repeat(20) + secret.to_str().unwrap().trim_start_matches('/');
@@ -142,7 +131,7 @@ fn extends_scripts_and_policies_stay_inside_the_bundle_and_special_files_are_nev
     let fifo = dir.path().join("fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-    let request = gather("examples/square-blocks.yaml");
+    let request = common::example("examples/square-blocks.yaml");
     let ruleset = request.ruleset.clone();
     let text = request.files[&ruleset].clone();
     assert!(text.contains("scripts:"), "square-blocks binds scripts");
@@ -211,7 +200,7 @@ fn extends_scripts_and_policies_stay_inside_the_bundle_and_special_files_are_nev
 fn only_the_host_creates_games() {
     let dir = tempfile::tempdir().unwrap();
     let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
-    let request = serde_json::to_value(gather("examples/drill-square.yaml")).unwrap();
+    let request = serde_json::to_value(common::example("examples/drill-square.yaml")).unwrap();
     let url = format!("{}/games", server.url());
     for token in [None, Some("not-the-host"), Some("")] {
         let (status, answer) = call("POST", &url, token, Some(&request));
@@ -245,7 +234,7 @@ fn creation_is_limited_per_minute_and_per_address_on_an_open_server() {
         ..Limits::default()
     };
     let server = limited(dir.path(), Access::Open, limits.clone());
-    let request = serde_json::to_value(gather("examples/drill-square.yaml")).unwrap();
+    let request = serde_json::to_value(common::example("examples/drill-square.yaml")).unwrap();
     let url = format!("{}/games", server.url());
     // Open: no token needed, but two a minute from one address.
     assert_eq!(call("POST", &url, None, Some(&request)).0, 201);
@@ -273,7 +262,7 @@ fn creation_is_limited_per_minute_and_per_address_on_an_open_server() {
 
 #[test]
 fn the_store_holds_each_game_and_all_games_to_their_quota() {
-    let request = gather("examples/drill-square.yaml");
+    let request = common::example("examples/drill-square.yaml");
     let size: u64 = request
         .files
         .iter()
@@ -344,7 +333,7 @@ fn without_a_fixed_seed_no_seat_can_know_the_dice() {
         .compiled
         .setup
         .seed;
-    let request = gather(example);
+    let request = common::example(example);
     let mut seeds = Vec::new();
     for _ in 0..2 {
         let (status, created) = create(&server.url(), &server.host_token, &request);

@@ -3,7 +3,9 @@
 //! computed by a game played beside them; and abuse (bad tokens, junk, floods, oversized
 //! messages) gets a clear error and changes nothing.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::root;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -22,10 +24,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// How long any one message may take to arrive.
 const WAIT: Duration = Duration::from_secs(20);

@@ -13,10 +13,12 @@
 //! it stands for the file's text, read from the repository. `PROTOCOL_PRINT=1` prints each
 //! answer as the server gave it.
 
+mod common;
+
+use common::root;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -38,10 +40,6 @@ const WAIT: Duration = Duration::from_secs(20);
 
 /// Stands for a value the doc leaves out.
 const ELIDED: &str = "…";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// One example: an HTTP request with the answer the doc shows, or a WebSocket exchange.
 #[derive(Debug)]
@@ -534,13 +532,7 @@ fn the_doc_states_the_flood_limit_the_server_enforces() {
 async fn seated() -> (tempfile::TempDir, grognard_server::Running, Socket) {
     let dir = tempfile::tempdir().unwrap();
     let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
-    let request = grognard_server::bundle::gather(
-        &root().join("examples/drill-square.yaml"),
-        BTreeMap::new(),
-        None,
-        BTreeMap::new(),
-    )
-    .unwrap();
+    let request = common::example("examples/drill-square.yaml");
     let addr = server.addr.to_string();
     let raw = format!(
         "POST /games\nAuthorization: Bearer {}\nContent-Type: application/json\n\n{}",

@@ -1,18 +1,16 @@
 //! Seats the server serves itself: a side played by a policy on the server, and the
 //! webhook called when it becomes a side's turn (loopback only, waits bounded).
 
+mod common;
+
+use common::root;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use grognard_server::bundle;
 use grognard_server::client::Client;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 #[test]
 fn one_person_plays_remotely_against_a_policy_on_the_server() {
@@ -72,13 +70,7 @@ fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
     config.allow_local_webhooks = true;
     let server = grognard_server::spawn_with(config, host_token).unwrap();
     let client = Client::new(&server.url()).unwrap();
-    let request = bundle::gather(
-        &root().join("examples/drill-square.yaml"),
-        BTreeMap::new(),
-        None,
-        BTreeMap::new(),
-    )
-    .unwrap();
+    let request = common::example("examples/drill-square.yaml");
     let created = client.create(&request, Some(&server.host_token)).unwrap();
     let state = client.view(&created.game, &created.tokens["blue"]).unwrap();
     let (first, second) = (

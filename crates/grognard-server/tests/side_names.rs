@@ -2,16 +2,10 @@
 //! enemy block it has not identified or a dummy by its true name reads exactly as naming a
 //! piece no scenario has. The referee, who knows every name, keeps the precise words.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+mod common;
 
-use grognard_server::bundle;
 use grognard_server::client::Client;
 use grognard_server::config::{Access, Config};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// The refusal `token`'s seat gets for `order` (one orders-file entry, `{X}` the name).
 fn refusal(client: &Client, game: &str, token: &str, order: &str, name: &str) -> String {
@@ -32,13 +26,7 @@ fn a_side_cannot_tell_a_hidden_enemy_from_a_name_no_piece_has() {
     config.access = Access::Open;
     let server = grognard_server::spawn_with(config, String::new()).unwrap();
     let client = Client::new(&server.url()).unwrap();
-    let request = bundle::gather(
-        &root().join("examples/square-blocks.yaml"),
-        BTreeMap::new(),
-        None,
-        BTreeMap::new(),
-    )
-    .unwrap();
+    let request = common::example("examples/square-blocks.yaml");
     let created = client.create(&request, None).unwrap();
     let (game, french, referee) = (
         created.game.as_str(),

@@ -2,23 +2,20 @@
 //! refused when set and again when called (after resolving), redirects are not followed,
 //! and only a side's seat may have one. Loopback only; every wait is bounded.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use grognard_server::bundle;
 use grognard_server::client::Client;
 use grognard_server::config::{Access, Config};
 use grognard_server::store::{SqliteStore, Store};
 use grognard_server::webhook;
 use serde_json::json;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A server on loopback over `db` that anyone may create games on (the host token is not
 /// what these tests are about); `allow_local`: `--allow-local-webhooks`.
@@ -167,13 +164,7 @@ fn loopback_is_refused_at_call_time_in_every_spelling() {
 
 /// A game of the drill, its tokens, and the side that acts first and the other.
 fn new_game(client: &Client) -> (String, BTreeMap<String, String>, String, String) {
-    let request = bundle::gather(
-        &root().join("examples/drill-square.yaml"),
-        BTreeMap::new(),
-        None,
-        BTreeMap::new(),
-    )
-    .unwrap();
+    let request = common::example("examples/drill-square.yaml");
     let created = client.create(&request, None).unwrap();
     let state = client.view(&created.game, &created.tokens["blue"]).unwrap();
     let first = state.status.to_act[0].clone();
