@@ -72,84 +72,107 @@ local function struck_works(L, actor, target, captured)
   return true
 end
 
--- `captured`: the actor fires guns it has captured (issue 7: crews), not its own weapons.
-local function shoot(game, actor, target, captured)
-  local L = ledger(game)
+-- Why `actor` may not fire at `target` (nil: it may), the chart and arm it fires with, its
+-- band and the partial obstruction. `captured`: the actor fires guns it has captured (issue
+-- 7: crews), not its own weapons. The action checks (`hc.fire_check`, `hc.fire_guns_check`)
+-- ask it, so the legal orders list only fire the shot may take; the scripts rely on it.
+local function fire_problem(game, actor, target, captured)
   local name, tname = game:name(actor), game:name(target)
   local kind = game:kind(actor)
   if not is_unit(game, target) then
-    error("commanders cannot be singled out as targets")
+    return "commanders cannot be singled out as targets"
   end
   if game:flag(target, "abandoned") then
-    error(tname .. "'s guns are abandoned: there is no one at them to hit")
+    return tname .. "'s guns are abandoned: there is no one at them to hit"
   end
   if captured and game:counter(actor, "captured_shots") <= 0 then
-    error(name .. " has no shots left with captured guns")
+    return name .. " has no shots left with captured guns"
   end
   if not captured and kind == "mounted_infantry" and game:mode(actor) == "formed" and game:option("mounted_infantry_rules") then
-    error(name .. " cannot fire while mounted")
+    return name .. " cannot fire while mounted"
   end
-  if kind == "artillery" and game:mode(actor) ~= "unlimbered" then
-    error(name .. " must unlimber to fire")
+  if not captured and kind == "artillery" and game:mode(actor) ~= "unlimbered" then
+    return name .. " must unlimber to fire"
   end
   if game:option("unlimber_fires_next_turn") and game:flag(actor, "unlimbered_after_move") then
-    error(name .. " moved and unlimbered this turn and fires next turn")
+    return name .. " moved and unlimbered this turn and fires next turn"
   end
   if (game:option("rate_of_fire") or game:option("pike_and_shot") or game:option("activation_sequence"))
       and game:flag(actor, "fired") then
-    error(name .. " has already fired this turn")
+    return name .. " has already fired this turn"
   end
   if game:option("supply") and game:counter(actor, "supply") <= 0 then
-    error(name .. " is out of supply")
+    return name .. " is out of supply"
   end
   local distance = math.floor(game:distance(actor, target))
   -- 7.2 (charts page): skirmishers alone may fire into a melee, at point blank and only
   -- before its second round; their hits are TE hits.
-  local into_melee = false
   if game:flag(target, "in_melee") then
     if kind == "skirmishers" and distance == 1 and game:counter(target, "melee_rounds") <= 1 then
-      into_melee = true
+      -- allowed
     elseif kind == "skirmishers" then
-      error(name .. " may fire into a melee only at point blank and before its second round")
+      return name .. " may fire into a melee only at point blank and before its second round"
     else
-      error("no firing into a melee (" .. tname .. " is in melee)")
+      return "no firing into a melee (" .. tname .. " is in melee)"
     end
   end
   -- 3 (artillery): heavy guns cannot move and fire in the same turn.
   if game:attribute(actor, "heavy") > 0 and game:moved(actor) then
-    error(name .. " is heavy artillery and has moved this turn: it cannot fire")
+    return name .. " is heavy artillery and has moved this turn: it cannot fire"
   end
   local arc = game:arc(actor, target)
-  local out_of_arc = 0
-  if arc ~= "front" then
-    if distance == 1 and arc == "flank" then
-      out_of_arc = 1
-    else
-      error(tname .. " is not in " .. name .. "'s front arc")
-    end
+  if arc ~= "front" and not (distance == 1 and arc == "flank") then
+    return tname .. " is not in " .. name .. "'s front arc"
   end
   local chart, arm = fire_chart(game, actor, captured)
   local band = game:band(chart, "band", distance)
+  -- Only fire that can reach (issue 33): the distance must fall in one of the chart's bands.
+  local beyond = game:band(chart, "band", 1000)
+  if band >= beyond then
+    local reach = 0
+    while game:band(chart, "band", reach + 1) < beyond do
+      reach = reach + 1
+    end
+    return tname .. " is out of reach: " .. distance .. " hexes from " .. name .. ", whose fire reaches " .. reach
+  end
   local obstructed, blocked = fire_line(game, actor, target, arm == "art")
   if obstructed == nil then
-    error(blocked)
+    return blocked
   end
   -- The closest target first (7f): no enemy unit the firer can see in its front arc in a
-  -- nearer band.
+  -- nearer band. Ganging up (7.1a): a second unit of the arm joins the fire on a target only
+  -- when no other enemy it could fire at is in the target's band.
+  local joining = game:flag(target, "shot_" .. arm .. "_1")
   for _, e in ipairs(game:units(game:side(target))) do
     if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and not game:flag(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
-      local d = math.floor(game:distance(actor, e))
-      if game:band(chart, "band", d) < band then
-        error(game:name(e) .. " is nearer and must be the target")
+      local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
+      if b < band then
+        return game:name(e) .. " is nearer and must be the target"
+      elseif b == band and joining and not game:flag(e, "in_melee") then
+        return "no ganging up on " .. tname .. ": " .. game:name(e) .. " is in the same range band of "
+          .. name .. ", so a second " .. (arm == "art" and "battery" or "unit") .. " cannot join the fire on it (7.1a)"
       end
     end
   end
   -- At most two units of one arm fire at one target in a phase.
+  if game:flag(target, "shot_" .. arm .. "_2") then
+    return "two " .. (arm == "art" and "batteries" or "units") .. " have already fired at " .. tname .. " this phase"
+  end
+  return nil, chart, arm, band, obstructed
+end
+
+local function shoot(game, actor, target, captured)
+  local L = ledger(game)
+  local name, tname = game:name(actor), game:name(target)
+  local problem, chart, arm, band, obstructed = fire_problem(game, actor, target, captured)
+  if problem ~= nil then
+    error(problem, 0)
+  end
+  local into_melee = game:flag(target, "in_melee")
+  local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0
   local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
-  if game:flag(target, second) then
-    error("two " .. (arm == "art" and "batteries" or "units") .. " have already fired at " .. tname .. " this phase")
-  elseif game:flag(target, first) then
+  if game:flag(target, first) then
     L:set(target, second, true)
   else
     L:set(target, first, true)
@@ -169,15 +192,16 @@ local function shoot(game, actor, target, captured)
     out_of_arc = out_of_arc,
     unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
   }
+  -- Supply (optional): one point for each turn the unit fires, however often it fires.
+  if game:option("supply") and not game:flag(actor, "fired") then
+    L:add(actor, "supply", -1)
+  end
   L:set(actor, "fired", true)
   if captured then
     L:add(actor, "captured_shots", -1)
   end
   if game:attribute(actor, "heavy") > 0 then
     L:set(actor, "emplaced", true)
-  end
-  if game:option("supply") then
-    L:add(actor, "supply", -1)
   end
   if arm == "art" and struck_works(L, actor, target, captured) then
     return
@@ -214,9 +238,18 @@ function M.fire_guns(game, actor, target)
   shoot(game, actor, target, true)
 end
 
+function M.fire_check(game, actor, target)
+  return (fire_problem(game, actor, target, false))
+end
+
+function M.fire_guns_check(game, actor, target)
+  return (fire_problem(game, actor, target, true))
+end
+
 return {
   hooks = M,
   fire_chart = fire_chart,
+  fire_problem = fire_problem,
   shoot = shoot,
   struck_works = struck_works,
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::util::{Run, grognard, grognard_in, root};
 use field::{Field, ends, has, lacks, order, with};
 
+mod audit;
 mod charts;
 mod combat;
 mod commanders;
