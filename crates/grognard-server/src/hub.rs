@@ -27,15 +27,46 @@ const IDLE: Duration = Duration::from_secs(300);
 
 /// What a game's thread is asked to do.
 enum Command {
-    State(String, oneshot::Sender<SeatState>),
-    Table(oneshot::Sender<Table>),
-    Orders(String, String, String, Reply<crate::protocol::OrdersReply>),
-    Order(String, Box<OrderSpec>, Reply<()>),
-    Undo(String, Option<String>, Reply<()>),
-    Chat(String, String, Reply<ChatLine>),
-    Save(oneshot::Sender<serde_json::Value>),
-    Webhook(String, Option<String>, Reply<()>),
-    Watch(String, bool),
+    State {
+        seat: String,
+        reply: oneshot::Sender<SeatState>,
+    },
+    Table {
+        reply: oneshot::Sender<Table>,
+    },
+    Orders {
+        seat: String,
+        file: String,
+        text: String,
+        reply: Reply<crate::protocol::OrdersReply>,
+    },
+    Order {
+        seat: String,
+        order: Box<OrderSpec>,
+        reply: Reply<()>,
+    },
+    Undo {
+        seat: String,
+        reason: Option<String>,
+        reply: Reply<()>,
+    },
+    Chat {
+        seat: String,
+        text: String,
+        reply: Reply<ChatLine>,
+    },
+    Save {
+        reply: oneshot::Sender<serde_json::Value>,
+    },
+    Webhook {
+        seat: String,
+        url: Option<String>,
+        reply: Reply<()>,
+    },
+    Watch {
+        seat: String,
+        on: bool,
+    },
 }
 
 type Reply<T> = oneshot::Sender<Result<T, Problem>>;
@@ -58,6 +89,11 @@ struct Handle {
     updates: broadcast::Sender<Arc<Update>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
+
+/// One game's place in the hub: empty until the game is loaded. Its own lock is held while
+/// the game loads, so a request for that game waits for it while every other game goes on
+/// (the hub's map is locked only to find or add the slot).
+type Slot = Arc<Mutex<Option<Handle>>>;
 
 /// Why a request could not be served.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +140,7 @@ pub struct Hub {
     config: Config,
     /// The limits and what the games have used of them.
     usage: Usage,
-    live: Mutex<HashMap<String, Handle>>,
+    live: Mutex<HashMap<String, Slot>>,
     seats: Mutex<HashMap<String, SeatHashes>>,
     /// Webhooks may call local addresses (`--allow-local-webhooks`).
     allow_local_webhooks: bool,
@@ -269,7 +305,13 @@ impl Hub {
         }
         // A game the server plays first starts its policies now.
         if !request.policies.is_empty() {
-            self.with(&id, |tx| Command::Watch(String::new(), false).pipe(tx))?;
+            self.send(
+                &id,
+                Command::Watch {
+                    seat: String::new(),
+                    on: false,
+                },
+            )?;
         }
         Ok(Created {
             game: id,
@@ -307,20 +349,54 @@ impl Hub {
             .ok_or_else(|| HubError::BadToken(format!("that token opens no seat of game {id}")))
     }
 
-    /// Sends a command to game `id`'s thread, starting it if it is not running.
-    fn with(
+    /// The slot of game `id`, added if the game exists in the store. The hub's map is
+    /// locked only to look the slot up or add it, never while a game loads.
+    fn slot(&self, id: &str) -> Result<Slot, HubError> {
+        let lost = || HubError::Problem(Problem::Unavailable("server state lost".into()));
+        if let Some(slot) = self.live.lock().map_err(|_| lost())?.get(id) {
+            return Ok(Arc::clone(slot));
+        }
+        // Only games that exist get a slot, so unknown ids cannot grow the map.
+        if self
+            .store
+            .game_exists(id)
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
+        {
+            let mut live = self.live.lock().map_err(|_| lost())?;
+            Ok(Arc::clone(live.entry(id.to_owned()).or_default()))
+        } else {
+            Err(HubError::NoGame(format!("no game `{id}`")))
+        }
+    }
+
+    /// Sends `command` to game `id`'s thread, loading the game first if it is not running.
+    /// Blocking: call it off the async workers.
+    fn send(
         &self,
         id: &str,
-        make: impl Fn(&mpsc::Sender<Command>) -> Result<(), Command>,
+        mut command: Command,
     ) -> Result<broadcast::Sender<Arc<Update>>, HubError> {
+        let lost = || HubError::Problem(Problem::Unavailable("server state lost".into()));
         for _ in 0..2 {
-            let (tx, updates) = self.handle(id)?;
-            if make(&tx).is_ok() {
-                return Ok(updates);
+            let slot = self.slot(id)?;
+            let mut loaded = slot.lock().map_err(|_| lost())?;
+            if loaded.is_none() {
+                *loaded = Some(self.load(id)?);
             }
-            // The thread had put the game away: forget it and start again.
-            if let Ok(mut m) = self.live.lock() {
-                m.remove(id);
+            let Some(handle) = loaded.as_ref() else {
+                return Err(lost());
+            };
+            match handle.commands.send(command) {
+                Ok(()) => return Ok(handle.updates.clone()),
+                // The thread had put the game away: load it again.
+                Err(mpsc::SendError(back)) => {
+                    command = back;
+                    if let Some(mut old) = loaded.take()
+                        && let Some(t) = old.thread.take()
+                    {
+                        let _ = t.join();
+                    }
+                }
             }
         }
         Err(HubError::Problem(Problem::Unavailable(format!(
@@ -328,17 +404,9 @@ impl Hub {
         ))))
     }
 
-    fn handle(
-        &self,
-        id: &str,
-    ) -> Result<(mpsc::Sender<Command>, broadcast::Sender<Arc<Update>>), HubError> {
-        let mut live = self
-            .live
-            .lock()
-            .map_err(|_| HubError::Problem(Problem::Unavailable("server state lost".into())))?;
-        if let Some(h) = live.get(id) {
-            return Ok((h.commands.clone(), h.updates.clone()));
-        }
+    /// Loads game `id` from the store onto a thread of its own (the game, with its Lua
+    /// state, is built there and stays there) and waits until its log is replayed.
+    fn load(&self, id: &str) -> Result<Handle, HubError> {
         let record = self
             .store
             .game(id)
@@ -350,7 +418,6 @@ impl Hub {
         let store = Arc::clone(&self.store);
         let usage = self.usage.clone();
         let allow_local = self.allow_local_webhooks();
-        // The game (with its Lua state, which stays on one thread) is built on its thread.
         let (opened_tx, opened) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name(format!("game-{id}"))
@@ -370,57 +437,46 @@ impl Hub {
             .recv()
             .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
             .map_err(|e| HubError::Problem(Problem::Unavailable(e)))?;
-        live.insert(
-            id.to_owned(),
-            Handle {
-                commands: tx.clone(),
-                updates: updates.clone(),
-                thread: Some(thread),
-            },
-        );
-        Ok((tx, updates))
+        Ok(Handle {
+            commands: tx,
+            updates,
+            thread: Some(thread),
+        })
     }
 
+    /// Asks game `id`'s thread something and waits for the answer. Finding (or loading)
+    /// the game runs on tokio's blocking threads, never on an async worker.
     async fn ask<T: Send + 'static>(
-        &self,
+        self: &Arc<Self>,
         id: &str,
-        make: impl Fn(oneshot::Sender<T>) -> Command,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
     ) -> Result<T, HubError> {
-        let slot: Mutex<Option<oneshot::Receiver<T>>> = Mutex::new(None);
-        self.with(id, |tx| {
-            let (reply, rx) = oneshot::channel();
-            tx.send(make(reply)).map_err(|e| e.0)?;
-            if let Ok(mut s) = slot.lock() {
-                *s = Some(rx);
-            }
-            Ok(())
-        })?;
-        let rx = slot.lock().ok().and_then(|mut s| s.take());
-        match rx {
-            Some(rx) => rx
-                .await
-                .map_err(|_| HubError::Problem(Problem::Unavailable(format!("game {id} stopped")))),
-            None => Err(HubError::Problem(Problem::Unavailable(format!(
-                "game {id} could not be reached"
-            )))),
-        }
+        let (reply, answer) = oneshot::channel();
+        let command = make(reply);
+        let (hub, game) = (Arc::clone(self), id.to_owned());
+        tokio::task::spawn_blocking(move || hub.send(&game, command).map(|_| ()))
+            .await
+            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))??;
+        answer
+            .await
+            .map_err(|_| HubError::Problem(Problem::Unavailable(format!("game {id} stopped"))))
     }
 
     /// What `seat` sees of game `id` now.
     ///
     /// # Errors
     /// The game cannot be loaded.
-    pub async fn state(&self, id: &str, seat: &str) -> Result<SeatState, HubError> {
+    pub async fn state(self: &Arc<Self>, id: &str, seat: &str) -> Result<SeatState, HubError> {
         let seat = seat.to_owned();
-        self.ask(id, |r| Command::State(seat.clone(), r)).await
+        self.ask(id, |reply| Command::State { seat, reply }).await
     }
 
     /// The public table of game `id`.
     ///
     /// # Errors
     /// The game cannot be loaded.
-    pub async fn table(&self, id: &str) -> Result<Table, HubError> {
-        self.ask(id, Command::Table).await
+    pub async fn table(self: &Arc<Self>, id: &str) -> Result<Table, HubError> {
+        self.ask(id, |reply| Command::Table { reply }).await
     }
 
     /// Plays an orders file for `seat`.
@@ -428,7 +484,7 @@ impl Hub {
     /// # Errors
     /// The game refused the request (not a refused order: that is in the reply).
     pub async fn orders(
-        &self,
+        self: &Arc<Self>,
         id: &str,
         seat: &str,
         file: &str,
@@ -436,8 +492,11 @@ impl Hub {
     ) -> Result<crate::protocol::OrdersReply, HubError> {
         let (seat, file, text) = (seat.to_owned(), file.to_owned(), text.to_owned());
         Ok(self
-            .ask(id, |r| {
-                Command::Orders(seat.clone(), file.clone(), text.clone(), r)
+            .ask(id, |reply| Command::Orders {
+                seat,
+                file,
+                text,
+                reply,
             })
             .await??)
     }
@@ -446,12 +505,15 @@ impl Hub {
     ///
     /// # Errors
     /// A refusal (`Problem::Conflict`) or a seat that may not give it.
-    pub async fn order(&self, id: &str, seat: &str, order: &OrderSpec) -> Result<(), HubError> {
-        let seat = seat.to_owned();
+    pub async fn order(
+        self: &Arc<Self>,
+        id: &str,
+        seat: &str,
+        order: &OrderSpec,
+    ) -> Result<(), HubError> {
+        let (seat, order) = (seat.to_owned(), Box::new(order.clone()));
         Ok(self
-            .ask(id, |r| {
-                Command::Order(seat.clone(), Box::new(order.clone()), r)
-            })
+            .ask(id, |reply| Command::Order { seat, order, reply })
             .await??)
     }
 
@@ -459,10 +521,19 @@ impl Hub {
     ///
     /// # Errors
     /// The seat may not.
-    pub async fn undo(&self, id: &str, seat: &str, reason: Option<String>) -> Result<(), HubError> {
+    pub async fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        seat: &str,
+        reason: Option<String>,
+    ) -> Result<(), HubError> {
         let seat = seat.to_owned();
         Ok(self
-            .ask(id, |r| Command::Undo(seat.clone(), reason.clone(), r))
+            .ask(id, |reply| Command::Undo {
+                seat,
+                reason,
+                reply,
+            })
             .await??)
     }
 
@@ -470,7 +541,12 @@ impl Hub {
     ///
     /// # Errors
     /// An empty or over-long line, or a full chat.
-    pub async fn say(&self, id: &str, seat: &str, text: &str) -> Result<ChatLine, HubError> {
+    pub async fn say(
+        self: &Arc<Self>,
+        id: &str,
+        seat: &str,
+        text: &str,
+    ) -> Result<ChatLine, HubError> {
         let text = text.trim();
         if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
             return Err(HubError::Problem(Problem::Bad(format!(
@@ -479,7 +555,7 @@ impl Hub {
         }
         let (seat, text) = (seat.to_owned(), text.to_owned());
         Ok(self
-            .ask(id, |r| Command::Chat(seat.clone(), text.clone(), r))
+            .ask(id, |reply| Command::Chat { seat, text, reply })
             .await??)
     }
 
@@ -487,8 +563,8 @@ impl Hub {
     ///
     /// # Errors
     /// The game cannot be loaded.
-    pub async fn save(&self, id: &str) -> Result<serde_json::Value, HubError> {
-        self.ask(id, Command::Save).await
+    pub async fn save(self: &Arc<Self>, id: &str) -> Result<serde_json::Value, HubError> {
+        self.ask(id, |reply| Command::Save { reply }).await
     }
 
     /// Sets or clears the webhook of `seat`.
@@ -496,18 +572,19 @@ impl Hub {
     /// # Errors
     /// A seat that plays no side, a URL a webhook may not call, or the store failing.
     pub async fn set_webhook(
-        &self,
+        self: &Arc<Self>,
         id: &str,
         seat: &str,
         url: Option<String>,
     ) -> Result<(), HubError> {
         let seat = seat.to_owned();
         Ok(self
-            .ask(id, |r| Command::Webhook(seat.clone(), url.clone(), r))
+            .ask(id, |reply| Command::Webhook { seat, url, reply })
             .await??)
     }
 
     /// Starts watching game `id` as `seat`: the receiver gets every later update.
+    /// Blocking (it may load the game): call it off the async workers.
     ///
     /// # Errors
     /// The game cannot be loaded.
@@ -516,13 +593,15 @@ impl Hub {
         id: &str,
         seat: &str,
     ) -> Result<broadcast::Receiver<Arc<Update>>, HubError> {
-        let updates = self.with(id, |tx| Command::Watch(seat.to_owned(), true).pipe(tx))?;
+        let seat = seat.to_owned();
+        let updates = self.send(id, Command::Watch { seat, on: true })?;
         Ok(updates.subscribe())
     }
 
-    /// Stops watching.
+    /// Stops watching. Blocking, as [`Hub::watch`].
     pub fn unwatch(&self, id: &str, seat: &str) {
-        let _ = self.with(id, |tx| Command::Watch(seat.to_owned(), false).pipe(tx));
+        let seat = seat.to_owned();
+        let _ = self.send(id, Command::Watch { seat, on: false });
     }
 }
 
@@ -533,7 +612,11 @@ impl Drop for Hub {
         let handles: Vec<Handle> = self
             .live
             .get_mut()
-            .map(|m| m.drain().map(|(_, h)| h).collect())
+            .map(|m| {
+                m.drain()
+                    .filter_map(|(_, slot)| slot.lock().ok().and_then(|mut h| h.take()))
+                    .collect()
+            })
             .unwrap_or_default();
         let threads: Vec<_> = handles
             .into_iter()
@@ -542,12 +625,6 @@ impl Drop for Hub {
         for t in threads {
             let _ = t.join();
         }
-    }
-}
-
-impl Command {
-    fn pipe(self, tx: &mpsc::Sender<Self>) -> Result<(), Self> {
-        tx.send(self).map_err(|e| e.0)
     }
 }
 
@@ -575,26 +652,35 @@ fn run(
         let mut changed = game.resume_players();
         let mut chat = None;
         match command {
-            Command::State(seat, reply) => {
+            Command::State { seat, reply } => {
                 let _ = reply.send(game.seat_state(&seat));
             }
-            Command::Table(reply) => {
+            Command::Table { reply } => {
                 let _ = reply.send(game.table());
             }
-            Command::Save(reply) => {
+            Command::Save { reply } => {
                 let _ = reply.send(serde_json::to_value(game.save()).unwrap_or_default());
             }
-            Command::Orders(seat, file, text, reply) => {
+            Command::Orders {
+                seat,
+                file,
+                text,
+                reply,
+            } => {
                 let r = game.orders(&seat, &file, &text);
                 changed = r.as_ref().is_ok_and(|r| r.accepted > 0);
                 let _ = reply.send(r);
             }
-            Command::Order(seat, order, reply) => {
+            Command::Order { seat, order, reply } => {
                 let r = game.order(&seat, order.as_ref());
                 changed = r.is_ok();
                 let _ = reply.send(r);
             }
-            Command::Undo(seat, reason, reply) => {
+            Command::Undo {
+                seat,
+                reason,
+                reply,
+            } => {
                 let r = game.undo(&seat, reason);
                 changed = r.is_ok();
                 if changed && seat == REFEREE {
@@ -602,15 +688,15 @@ fn run(
                 }
                 let _ = reply.send(r);
             }
-            Command::Chat(seat, text, reply) => {
+            Command::Chat { seat, text, reply } => {
                 let r = game.say(&seat, &text);
                 chat = r.as_ref().ok().cloned();
                 let _ = reply.send(r);
             }
-            Command::Webhook(seat, url, reply) => {
+            Command::Webhook { seat, url, reply } => {
                 let _ = reply.send(game.set_webhook(&seat, url, allow_local_webhooks));
             }
-            Command::Watch(seat, on) => {
+            Command::Watch { seat, on } => {
                 if !seat.is_empty() {
                     let n = watchers.entry(seat).or_default();
                     *n = if on { *n + 1 } else { n.saturating_sub(1) };

@@ -123,6 +123,12 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// The database cannot be read.
     fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+
+    /// True when a game with that id exists (without reading it).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    fn game_exists(&self, id: &str) -> Result<bool, StoreError>;
     /// Every game, newest first.
     ///
     /// # Errors
@@ -558,6 +564,14 @@ impl Store for SqliteStore {
                 })
             })?
             .collect()
+        })
+    }
+
+    fn game_exists(&self, id: &str) -> Result<bool, StoreError> {
+        self.with(|conn| {
+            conn.query_row("SELECT 1 FROM games WHERE id = ?1", [id], |_| Ok(()))
+                .optional()
+                .map(|found| found.is_some())
         })
     }
 
