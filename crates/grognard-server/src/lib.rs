@@ -21,6 +21,7 @@ pub mod display;
 pub mod game;
 pub mod http;
 pub mod hub;
+pub mod memory;
 pub mod protocol;
 pub mod store;
 pub mod tokens;
