@@ -159,7 +159,7 @@ local function rout_distance(game, u)
 end
 
 -- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
--- beyond (the friend takes a TE hit), destroyed by enemies, enemy zones and a crowded
+-- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by enemies, enemy zones and a crowded
 -- passage; off the board it is lost; at impassable ground it stops.
 local function fall_back(L, u, dir, steps, why)
   local game = L.game
@@ -190,6 +190,11 @@ local function fall_back(L, u, dir, steps, why)
     if there ~= nil then
       -- Through one friend only, never cavalry through artillery, to an empty hex beyond.
       local bc, br = game:neighbour(nc, nr, dir)
+      -- 7.5.1: through a friend only if one of the two is not cavalry (issue 33).
+      if kind == "cavalry" and game:kind(there) == "cavalry" then
+        L:remove(u, why .. ": cavalry cannot rout through cavalry (" .. game:name(there) .. "); destroyed")
+        return
+      end
       local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
         or (kind == "cavalry" and game:kind(there) == "artillery")
         or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
@@ -249,6 +254,38 @@ local function hit(L, u, n)
   end
 end
 
+-- Melee contact (7.3d, 7.2.2; issue 33) --------------------------------------------------
+
+local DIRS = { "E", "SE", "SW", "W", "NW", "NE" }
+
+-- An enemy unit next to `u` that is in melee, as this call has left things (`except`: one
+-- to leave out, the opponent just beaten): `u` is still in melee with it.
+local function in_contact(L, u, except)
+  local game = L.game
+  local col, row = L:cell(u)
+  for _, d in ipairs(DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    local e = nc and L:occupant(nc, nr)
+    if e ~= nil and e ~= except and game:side(e) ~= game:side(u) and L:flag(e, "in_melee")
+        and not L:flag(e, "routed") then
+      return e
+    end
+  end
+  return nil
+end
+
+-- A melee ends for a unit only when no enemy in melee touches it any more (its opponents
+-- routed, destroyed or gone): then it is out of melee at once (issue 33: not at the turn's end).
+local function release(L)
+  local game = L.game
+  for _, u in ipairs(game:units()) do
+    if not L.gone[u:id()] and is_unit(game, u) and L:flag(u, "in_melee") and in_contact(L, u) == nil then
+      L:set(u, "in_melee", false)
+      L:add(u, "melee_rounds", -L:counter(u, "melee_rounds"))
+    end
+  end
+end
+
 -- `n` TE (disorder/fatigue) hits; a fatigued unit in melee takes a casualty hit for each.
 local function te_hit(L, u, n, in_melee)
   for _ = 1, n do
@@ -265,6 +302,9 @@ end
 return {
   hooks = M,
   COVER_FORT = COVER_FORT,
+  DIRS = DIRS,
+  in_contact = in_contact,
+  release = release,
   Ledger = Ledger,
   UNIT_KINDS = UNIT_KINDS,
   commander_of = commander_of,

@@ -3,6 +3,7 @@
 -- after melee, the 4c overlap, and guns captured, dropped and manned again.
 
 local commander_of = scripts.hc_core.commander_of
+local in_contact = scripts.hc_core.in_contact
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
 local has = scripts.hc_moves.has
@@ -208,8 +209,24 @@ end
 -- optional rule `pursuit_facing` (charts page: a facing change INSTEAD of pursuing) it
 -- stays, remembering the hex (`vacated_col`/`vacated_row`), and either advances there
 -- (action `advance`) or changes facing.
+-- 7.2.2 (issue 33): a winner still touched by an enemy in melee with it (one that joined the
+-- melee) is locked: it neither advances nor turns, and fights on.
+local function held(L, u)
+  local e = in_contact(L, u)
+  if e ~= nil then
+    L.game:note(L.game:name(u) .. " is held in melee by " .. L.game:name(e) .. " and cannot advance")
+    return true
+  end
+  L:set(u, "in_melee", false)
+  L:add(u, "melee_rounds", -L:counter(u, "melee_rounds"))
+  return false
+end
+
 local function win_melee(L, u, col, row)
   local game = L.game
+  if held(L, u) then
+    return
+  end
   L:set(u, "victor", true)
   if L:counter(u, "face_changes") > 0 then
     L:add(u, "face_changes", -1)
@@ -239,9 +256,18 @@ local function defender_wins(L, u, col, row)
   if not DEFENDER_ADVANCES[game:kind(u)] then
     return
   end
-  L:set(u, "victor", true)
+  -- 5.1b (issue 33): only into a vacated hex in its front arc; a defender meleed in the flank
+  -- or rear neither advances nor turns.
   local uc, ur = L:cell(u)
   local dir = direction_to(game, uc, ur, col, row)
+  local f = game:facing(u)
+  if dir ~= f and dir ~= game:turned(f, 1) and dir ~= game:turned(f, -1) then
+    return
+  end
+  if held(L, u) then
+    return
+  end
+  L:set(u, "victor", true)
   if dir ~= nil and dir ~= game:facing(u) then
     game:face(u, dir)
   end

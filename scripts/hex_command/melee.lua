@@ -2,6 +2,8 @@
 -- dismount, mount).
 
 local commander_of = scripts.hc_core.commander_of
+local DIRS = scripts.hc_core.DIRS
+local release = scripts.hc_core.release
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
@@ -33,28 +35,30 @@ local RESULTS = {
   ["attacker TE"] = { a_te = 1 },
 }
 
-local function melee_value(game, u, cover)
-  local v = game:attribute(u, "melee") - game:counter(u, "hits") + cover
+local function melee_value(L, u, cover)
+  local game = L.game
+  local v = game:attribute(u, "melee") - L:counter(u, "hits") + cover
   local cmd = commander_of(game, u)
-  if cmd ~= nil then
+  if cmd ~= nil and not L.gone[cmd:id()] then
     v = v + game:counter(cmd, "cvs_c")
   end
-  if game:flag(u, "fatigued") then
+  if L:flag(u, "fatigued") then
     v = v - 1
   end
   return v
 end
 
-local function friends_touching(game, target, side, except)
-  local col, row = game:cell(target)
+local function friends_touching(L, target, side, except)
+  local game = L.game
+  local col, row = L:cell(target)
   local n = 0
-  for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
+  for _, d in ipairs(DIRS) do
     local nc, nr = game:neighbour(col, row, d)
     if nc ~= nil then
-      local u = game:unit_at(nc, nr)
+      local u = L:occupant(nc, nr)
       -- Crews do not melee, so they do not support one (issue 7).
       if u ~= nil and u ~= except and game:side(u) == side and is_unit(game, u)
-          and game:kind(u) ~= "crew" and not game:flag(u, "routed") then
+          and game:kind(u) ~= "crew" and not L:flag(u, "routed") then
         n = n + 1
       end
     end
@@ -62,28 +66,89 @@ local function friends_touching(game, target, side, except)
   return n
 end
 
-function M.melee(game, actor, target)
-  local L = ledger(game)
+-- The flag `fought_D` marks that a unit has fought a melee round this phase with its
+-- neighbour in direction D; the marks are cleared as the phase's owed melees are fought.
+local function dir_to(game, ac, ar, bc, br)
+  for _, d in ipairs(DIRS) do
+    local nc, nr = game:neighbour(ac, ar, d)
+    if nc == bc and nr == br then
+      return d
+    end
+  end
+  return nil
+end
+
+local function fought_with(L, a, b)
+  local ac, ar = L:cell(a)
+  local bc, br = L:cell(b)
+  local d = dir_to(L.game, ac, ar, bc, br)
+  return d ~= nil and L:flag(a, "fought_" .. d), d
+end
+
+local function mark_fought(L, a, b)
+  local done, d = fought_with(L, a, b)
+  if not done and d ~= nil then
+    L:set(a, "fought_" .. d, true)
+  end
+end
+
+local function has_fought(L, u)
+  for _, d in ipairs(DIRS) do
+    if L:flag(u, "fought_" .. d) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Why `actor` may not melee `target` (nil: it may). The action's check asks it, so the legal
+-- orders list only melees that are fought; the script relies on it.
+local function melee_problem(game, actor, target)
   local name, tname = game:name(actor), game:name(target)
-  local tkind = game:kind(target)
   if not is_unit(game, target) then
-    error("commanders are not meleed")
+    return "commanders are not meleed"
   end
   if game:kind(actor) == "cavalry" and game:mode(actor) == "formed" then
     local tc, tr = game:cell(target)
     if game:terrain(tc, tr) == "forest" then
-      error("mounted cavalry cannot melee a unit in forest")
+      return "mounted cavalry cannot melee a unit in forest"
     end
   end
   if game:kind(actor) == "mounted_infantry" and game:mode(actor) == "formed" then
-    error(name .. " cannot melee on horseback")
+    return name .. " cannot melee on horseback"
   end
   local overlap = overlap_refused(game, actor, target)
   if overlap ~= nil then
-    error(overlap)
+    return overlap
   end
+  -- 5c: a unit that reached the foot of a hill with no movement left cannot melee an
+  -- enemy on the hill above it.
+  local ac, ar = game:cell(actor)
+  local tc, tr = game:cell(target)
+  if game:kind(target) ~= "crew" and not game:flag(target, "abandoned")
+      and game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation")
+      and game:moved(actor)
+      and game:counter(actor, "steps_moved") + game:counter(actor, "face_changes") >= (game:allowance(actor) or 0) then
+    return name .. " has no movement left at the foot of the hill and cannot melee " .. tname .. " above it"
+  end
+  local d = dir_to(game, ac, ar, tc, tr)
+  if d ~= nil and game:flag(actor, "fought_" .. d) then
+    return name .. " has already fought " .. tname .. " in this melee phase"
+  end
+  return nil
+end
+
+function M.melee_check(game, actor, target)
+  return melee_problem(game, actor, target)
+end
+
+-- One round of melee between `actor` and `target` (its check has passed), on the ledger `L`.
+local function fight(L, actor, target)
+  local game = L.game
+  local name, tname = game:name(actor), game:name(target)
+  local tkind = game:kind(target)
   -- Abandoned guns are captured; a crew does not melee but steps back (issue 7: crews).
-  if game:flag(target, "abandoned") then
+  if L:flag(target, "abandoned") then
     capture_guns(L, actor, target)
     return
   end
@@ -92,8 +157,8 @@ function M.melee(game, actor, target)
     step_back(L, target, actor, nil)
     return
   end
-  if game:option("tribes") and game:attribute(actor, "class") >= 3 and game:counter(target, "hits") == 0
-      and not game:flag(target, "fatigued") then
+  if game:option("tribes") and game:attribute(actor, "class") >= 3 and L:counter(target, "hits") == 0
+      and not L:flag(target, "fatigued") then
     local cmd = commander_of(game, actor)
     local t = cmd and game:counter(cmd, "cvs_t") or 10
     if game:resolve("cvs_test", { trait = t }, "tribal resolve of " .. name) ~= "pass" then
@@ -101,6 +166,12 @@ function M.melee(game, actor, target)
       return
     end
   end
+  -- 7.2.1: a unit fighting a second opponent this phase hurts it only with TE hits, and so
+  -- does a defender fighting a second attacker (the primary target rule).
+  local actor_secondary = has_fought(L, actor)
+  local target_secondary = has_fought(L, target)
+  mark_fought(L, actor, target)
+  mark_fought(L, target, actor)
   L:set(actor, "in_melee", true)
   L:set(actor, "disturbed", true)
   L:set(target, "disturbed", true)
@@ -117,7 +188,7 @@ function M.melee(game, actor, target)
   -- Crews do not melee: a gun meleed in its front arc fires grapeshot once, then its crew
   -- abandons it.
   if tkind == "artillery" then
-    if game:arc(target, actor) == "front" and game:counter(target, "melee_rounds") == 0 then
+    if game:arc(target, actor) == "front" and L:counter(target, "melee_rounds") == 0 then
       local shot = game:resolve("grapeshot", { rifled = game:attribute(target, "class") == 1 and 1 or 0 },
         "grapeshot by " .. tname)
       if shot == "hit" then
@@ -134,50 +205,43 @@ function M.melee(game, actor, target)
     L:set(actor, "in_melee", false)
     return
   end
-  local tc, tr = game:cell(target)
-  -- 5c: a unit that reached the foot of a hill with no movement left cannot melee an
-  -- enemy on the hill above it.
-  local ac, ar = game:cell(actor)
-  if game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation")
-      and game:moved(actor)
-      and game:counter(actor, "steps_moved") + game:counter(actor, "face_changes") >= (game:allowance(actor) or 0) then
-    error(name .. " has no movement left at the foot of the hill and cannot melee " .. tname .. " above it")
-  end
+  local tc, tr = L:cell(target)
+  local ac, ar = L:cell(actor)
   local cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target)
-  cover = math.max(0, cover - game:counter(target, "melee_rounds"))
+  cover = math.max(0, cover - L:counter(target, "melee_rounds"))
   -- 5.5.1: a unit in column on a road counts as meleed in the flank.
-  local flanked = game:arc(target, actor) ~= "front" or game:flag(target, "on_road")
-  local a = melee_value(game, actor, 0) + (flanked and 1 or 0)
-  if friends_touching(game, target, game:side(actor), actor) > 0 then
+  local flanked = game:arc(target, actor) ~= "front" or L:flag(target, "on_road")
+  local a = melee_value(L, actor, 0) + (flanked and 1 or 0)
+  if friends_touching(L, target, game:side(actor), actor) > 0 then
     a = a + 1
   end
-  local d = melee_value(game, target, cover)
+  local d = melee_value(L, target, cover)
   local result = game:resolve("melee", { attacker = a, defender = d },
     "melee of " .. name .. " (" .. a .. ") against " .. tname .. " (" .. d .. ")")
   local r = RESULTS[result] or {}
   local times = flanked and 2 or 1
-  -- A defender already meleed this phase by another unit hurts this one only with TE hits.
-  local secondary = game:flag(target, "meleed")
-  L:set(target, "meleed", true)
   local a_hit, a_te = r.a_hit or 0, r.a_te or 0
-  if secondary then
+  if target_secondary then
     a_te, a_hit = a_te + a_hit, 0
   end
-  if game:option("melee_points") and a > d then
-    r.d_te = (r.d_te or 0) + 1
+  local d_hit, d_te = r.d_hit or 0, r.d_te or 0
+  if actor_secondary then
+    d_te, d_hit = d_te + d_hit, 0
   end
-  te_hit(L, target, (r.d_te or 0) * times, true)
-  hit(L, target, (r.d_hit or 0) * times)
+  if game:option("melee_points") and a > d then
+    d_te = d_te + 1
+  end
+  te_hit(L, target, d_te * times, true)
+  hit(L, target, d_hit * times)
   te_hit(L, actor, a_te, true)
   hit(L, actor, a_hit)
   L:add(target, "melee_rounds", 1)
   L:add(actor, "melee_rounds", 1)
-  -- The winner advances into the hex its routed opponent left.
+  local horse = { cavalry = true, mounted_infantry = true }
+  -- The winner advances into the hex its routed opponent left (7.4), unless a unit that
+  -- joined the melee holds it (7.2.2).
   if L:flag(target, "routed") or L.gone[target:id()] then
-    L:set(actor, "in_melee", false)
-    L:add(actor, "melee_rounds", -L:counter(actor, "melee_rounds"))
     -- Cavalry are not pursued after melee by infantry (charts page).
-    local horse = { cavalry = true, mounted_infantry = true }
     local pursues = horse[game:kind(actor)] or not horse[tkind]
     if pursues and not L:flag(actor, "routed") and not L.gone[actor:id()] and L:occupant(tc, tr) == nil then
       -- 7.4: a unit that advances may change facing; with `pursuit_facing` (charts page,
@@ -186,15 +250,87 @@ function M.melee(game, actor, target)
     end
   end
   if L:flag(actor, "routed") or L.gone[actor:id()] then
-    L:set(target, "in_melee", false)
-    L:add(target, "melee_rounds", -L:counter(target, "melee_rounds"))
-    -- 7.4: the defender that wins advances too (issue 7), infantry not after cavalry.
-    local horse = { cavalry = true, mounted_infantry = true }
+    -- 7.4: the defender that wins advances too (issue 7), infantry not after cavalry, and
+    -- only into its front arc (5.1b).
     local pursues = horse[tkind] or not horse[game:kind(actor)]
     if pursues and not L:flag(target, "routed") and not L.gone[target:id()] then
       defender_wins(L, target, ac, ar)
     end
   end
+end
+
+function M.melee(game, actor, target)
+  local L = ledger(game)
+  local problem = melee_problem(game, actor, target)
+  if problem ~= nil then
+    error(problem, 0)
+  end
+  fight(L, actor, target)
+  release(L)
+end
+
+-- 7.2.1 and 7.3d (issue 33), as a side's melee phase ends: each of its units fights every
+-- enemy it still owes a round this phase — every enemy whose front hexes it moved into this
+-- turn (unless that enemy had lost its zone: a hit, fatigue, in melee) and every enemy it is
+-- locked in melee with. The player's own melee orders come first (the primary target);
+-- what is left is fought here. A locked pair whose enemy cannot face the side's unit is
+-- fought the other way round (the round goes on whoever's phase it is). Then the `fought`
+-- marks are cleared.
+local MELEE_KINDS = { infantry = true, light_infantry = true, cavalry = true, mounted_infantry = true }
+
+local function zone_on(game, e, u)
+  return game:arc(e, u) == "front" and game:counter(e, "hits") == 0 and not game:flag(e, "fatigued")
+    and not game:flag(e, "in_melee") and not game:flag(e, "routed") and not game:flag(e, "abandoned")
+    and (MELEE_KINDS[game:kind(e)] or game:kind(e) == "artillery")
+end
+
+local function forced_melees(game, sides)
+  local L = ledger(game)
+  local owed = {}
+  for _, side in ipairs(sides) do
+    for _, u in ipairs(game:units(side)) do
+      if MELEE_KINDS[game:kind(u)] and not game:flag(u, "routed") then
+        local col, row = game:cell(u)
+        for _, d in ipairs(DIRS) do
+          local nc, nr = game:neighbour(col, row, d)
+          local e = nc and game:unit_at(nc, nr)
+          if e ~= nil and game:side(e) ~= side and is_unit(game, e) and game:kind(e) ~= "crew"
+              and not game:flag(e, "routed") and not game:flag(e, "abandoned")
+              and not game:flag(u, "fought_" .. d) then
+            local locked = game:flag(u, "in_melee") and game:flag(e, "in_melee")
+            local entered = game:moved(u) and zone_on(game, e, u)
+            if (locked or entered) and game:arc(u, e) == "front" and melee_problem(game, u, e) == nil then
+              table.insert(owed, { u, e, locked })
+            elseif locked and MELEE_KINDS[game:kind(e)] and game:arc(e, u) == "front"
+                and melee_problem(game, e, u) == nil then
+              table.insert(owed, { e, u, locked })
+            end
+          end
+        end
+      end
+    end
+  end
+  for _, pair in ipairs(owed) do
+    local a, t = pair[1], pair[2]
+    local still = not L.gone[a:id()] and not L.gone[t:id()] and not L:flag(a, "routed")
+      and not L:flag(t, "routed") and L.at[a:id()] == nil and L.at[t:id()] == nil
+    if still and not fought_with(L, a, t) then
+      game:note(pair[3] and "the melee of " .. game:name(a) .. " and " .. game:name(t) .. " goes on"
+        or game:name(a) .. " entered the front of " .. game:name(t) .. " and must melee it too")
+      fight(L, a, t)
+    end
+  end
+  release(L)
+  for _, u in ipairs(game:units()) do
+    if not L.gone[u:id()] then
+      for _, d in ipairs(DIRS) do
+        if L:flag(u, "fought_" .. d) then
+          L:set(u, "fought_" .. d, false)
+        end
+      end
+    end
+  end
+  return L
 end
 
 -- Artillery and horse modes ------------------------------------------------------------
@@ -247,6 +383,8 @@ end
 return {
   hooks = M,
   RESULTS = RESULTS,
+  forced_melees = forced_melees,
   friends_touching = friends_touching,
+  melee_problem = melee_problem,
   melee_value = melee_value,
 }

@@ -9,6 +9,7 @@ local ledger = scripts.hc_core.ledger
 local rout_distance = scripts.hc_core.rout_distance
 local has = scripts.hc_moves.has
 local roll_cvs = scripts.hc_command.roll_cvs
+local forced_melees = scripts.hc_melee.forced_melees
 
 local M = {}
 
@@ -210,19 +211,46 @@ local function integrity(game, side)
   end
 end
 
-local function rally(game, side)
-  local L = ledger(game)
+-- One unit with a commander rallies (8, sequence of play 8): out of rout, its TE hits gone,
+-- one hit (all with `rally_all_hits`); a routed unit that rallies may turn to face.
+local function rally_unit(L, u)
+  local game = L.game
+  local was_routed = L:flag(u, "routed")
+  if was_routed then
+    L:set(u, "routed", false)
+    L:set(u, "rallied", true)
+  end
+  if L:counter(u, "te") > 0 then
+    L:add(u, "te", -L:counter(u, "te"))
+  end
+  if was_routed and game:option("rally_costs_te") then
+    L:add(u, "te", 1)
+  end
+  L:set(u, "fatigued", false)
+  local hits = L:counter(u, "hits")
+  if hits > 0 then
+    L:add(u, "hits", game:option("rally_all_hits") and -hits or -1)
+  end
+  if was_routed or hits > 0 then
+    game:note(game:name(u) .. " rallies")
+  end
+end
+
+-- Rally (8) on the ledger `L` of the hook call, so that it sees the melees fought as the
+-- melee phase ended. A unit rallied here may turn to face as its player wishes (flag
+-- `rallied`: a facing change in the rally phase).
+local function rally(game, side, L)
   local sphere = game:option("command_sphere")
   local rallied = {}
   for _, c in ipairs(game:units(side)) do
-    local host = game:kind(c) == "commander" and game:host(c) or nil
-    if host ~= nil then
+    local host = game:kind(c) == "commander" and not L.gone[c:id()] and game:host(c) or nil
+    if host ~= nil and not L.gone[host:id()] then
       rallied[host:id()] = host
       if sphere then
-        local col, row = game:cell(host)
+        local col, row = L:cell(host)
         for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
           local nc, nr = game:neighbour(col, row, d)
-          local u = nc and game:unit_at(nc, nr)
+          local u = nc and L:occupant(nc, nr)
           if u ~= nil and game:side(u) == side and is_unit(game, u) then
             rallied[u:id()] = u
           end
@@ -231,42 +259,25 @@ local function rally(game, side)
     end
   end
   for _, u in pairs(rallied) do
-    if not game:flag(u, "in_melee") then
-      local was_routed = game:flag(u, "routed")
-      if was_routed then
-        L:set(u, "routed", false)
-      end
-      if game:counter(u, "te") > 0 then
-        L:add(u, "te", -game:counter(u, "te"))
-      end
-      if was_routed and game:option("rally_costs_te") then
-        L:add(u, "te", 1)
-      end
-      L:set(u, "fatigued", false)
-      local hits = game:counter(u, "hits")
-      if hits > 0 then
-        L:add(u, "hits", game:option("rally_all_hits") and -hits or -1)
-      end
-      if was_routed or hits > 0 then
-        game:note(game:name(u) .. " rallies")
-      end
+    if not L:flag(u, "in_melee") then
+      rally_unit(L, u)
     end
   end
   -- 8 (rally c): the most valuable units (attribute `self_rally`) remove one hit without a
   -- commander.
   for _, u in ipairs(game:units(side)) do
-    if is_unit(game, u) and rallied[u:id()] == nil and game:attribute(u, "self_rally") > 0
-        and not game:flag(u, "in_melee") and game:counter(u, "hits") > 0 then
+    if is_unit(game, u) and not L.gone[u:id()] and rallied[u:id()] == nil and game:attribute(u, "self_rally") > 0
+        and not L:flag(u, "in_melee") and L:counter(u, "hits") > 0 then
       L:add(u, "hits", -1)
       game:note(game:name(u) .. " rallies on its own")
     end
   end
   if game:option("supply") then
     for _, u in ipairs(game:units(side)) do
-      if is_unit(game, u) and game:kind(u) ~= "wagon" then
+      if is_unit(game, u) and not L.gone[u:id()] and game:kind(u) ~= "wagon" then
         for _, w in ipairs(game:units(side)) do
           if game:kind(w) == "wagon" and game:distance(u, w) <= 2 then
-            L:add(u, "supply", 12 - game:counter(u, "supply"))
+            L:add(u, "supply", 12 - L:counter(u, "supply"))
             break
           end
         end
@@ -274,6 +285,7 @@ local function rally(game, side)
     end
   end
 end
+
 
 local function turn_end(game)
   local L = ledger(game)
@@ -418,8 +430,9 @@ local function sequence_phase(game, phase, side)
     end
     return true
   elseif phase == "rally" then
+    local L = forced_melees(game, all_sides(game))
     for _, s in ipairs(all_sides(game)) do
-      rally(game, s)
+      rally(game, s, L)
     end
     return true
   end
@@ -485,7 +498,7 @@ function M.phase_begin(game, phase)
       end
     end
   elseif phase == "rally" then
-    rally(game, side)
+    rally(game, side, forced_melees(game, { side }))
   elseif phase == "turn end" then
     turn_end(game)
   end
@@ -502,6 +515,7 @@ return {
   hex_distance = hex_distance,
   integrity = integrity,
   rally = rally,
+  rally_unit = rally_unit,
   remove_commanders = remove_commanders,
   roster_of = roster_of,
   sequence_phase = sequence_phase,

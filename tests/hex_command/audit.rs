@@ -10,7 +10,14 @@ fn legal(f: &Field, orders: &[String], side: &str) -> String {
     f.write_orders("legal-orders.yaml", orders);
     let r = grognard_in(
         f.dir.path(),
-        &["legal", "field.yaml", "--side", side, "--orders", "legal-orders.yaml"],
+        &[
+            "legal",
+            "field.yaml",
+            "--side",
+            side,
+            "--orders",
+            "legal-orders.yaml",
+        ],
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     r.stdout
@@ -28,7 +35,10 @@ fn mv(side: &str, unit: &str, path: &str) -> String {
 }
 
 fn face(side: &str, unit: &str, facing: &str) -> String {
-    order(side, &format!("face: {{ piece: {unit}, facing: {facing} }}"))
+    order(
+        side,
+        &format!("face: {{ piece: {unit}, facing: {facing} }}"),
+    )
 }
 
 // --- Fire ---------------------------------------------------------------------------------
@@ -51,8 +61,14 @@ fn fire_out_of_reach_is_neither_listed_nor_accepted() {
     // Four hexes is in reach (Code'n Color): listed and accepted.
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
     let f = field(None, "", pieces, "");
-    has(&legal(&f, &to_blue_fire(), "blue"), "action: fire, target: r");
-    has(&ok(&f, &with(to_blue_fire(), &[fire("b", "r")])), "band 3 (Code'n Color)");
+    has(
+        &legal(&f, &to_blue_fire(), "blue"),
+        "action: fire, target: r",
+    );
+    has(
+        &ok(&f, &with(to_blue_fire(), &[fire("b", "r")])),
+        "band 3 (Code'n Color)",
+    );
 }
 
 /// A refusal reaches the player as the rule's words, never as a script's path and line.
@@ -87,7 +103,10 @@ fn ganging_up_only_on_the_only_target_in_the_band() {
         &with(first.clone(), &[fire("b2", "r1")]),
         "no ganging up on r1: r2 is in the same range band of b2",
     );
-    lacks(&legal(&f, &first, "blue"), "piece: b2, action: fire, target: r1");
+    lacks(
+        &legal(&f, &first, "blue"),
+        "piece: b2, action: fire, target: r1",
+    );
     ok(&f, &with(first.clone(), &[fire("b2", "r2")]));
     let alone = field(None, "", two, "");
     has(
@@ -120,4 +139,138 @@ fn supply_is_spent_once_a_turn_the_unit_fires() {
     o.extend(ends("blue", 3));
     red(&mut o);
     has(&ok(&f, &o), "r supply 11 → 10");
+}
+
+// --- Melee ------------------------------------------------------------------------------
+
+/// The part of a log from the line that starts `from` to the next phase's heading.
+fn section<'a>(out: &'a str, from: &str) -> &'a str {
+    let start = out.find(from).unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    let rest = &out[start + from.len()..];
+    let end = rest.find("\nturn ").map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// 004 l.480 (7.2.1): a unit that moves into the front hexes of more than one enemy must
+/// melee all of them. Hand-worked: r1 at (4,3) faces SW, so its front hexes are (4,4),
+/// (5,4) and (3,3); r2 at (4,5) faces NW: (4,4), (5,4), (3,5). The cavalry c rides from
+/// (2,4) by (3,4) — in neither front — to (4,4), in both, and faces E: both are in its
+/// front arc. It melees r1 and its player ends the phase; the melee with r2 is fought as
+/// the phase ends, c hurting r2 only with TE hits (r2 is its second opponent). Before, the
+/// phase ended with r2 untouched.
+#[test]
+fn a_unit_melees_every_enemy_whose_front_it_entered() {
+    let pieces = "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E }\n  - { id: r1, side: red, type: infantry, at: [4, 3], facing: SW }\n  - { id: r2, side: red, type: infantry, at: [4, 5], facing: NW }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = to_blue_movement();
+    o.push(mv("blue", "c", "[[3, 4], [4, 4]]"));
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.push(melee("c", "r1"));
+    o.extend(ends("blue", 1)); // the melee phase ends
+    let out = ok(&f, &o);
+    let rally = section(&out, "rally phase (blue)");
+    has(rally, "against r2");
+    has(rally, "c entered the front of r2 and must melee it too");
+    has(rally, "r2 is in_melee");
+    lacks(rally, "r2 hits");
+    // An enemy with a hit has lost its zone (5.2b, 7.2.1): no melee is owed to it.
+    let hit = pieces.replace("facing: NW }", "facing: NW, counters: { hits: 1 } }");
+    let out = ok(&field(None, "", &hit, ""), &o);
+    lacks(&out, "must melee it too");
+}
+
+/// 004 l.413 (7.3d), l.496 (7.2.3) and l.181 (sequence of play 4): a melee in which no unit
+/// routs goes on in the following phase, and its units cannot leave it. b (3,4) faces E and
+/// r (4,4) faces W, neither with hits: one round cannot rout either. In Red's turn r cannot
+/// move (not listed by `legal`, refused by play) and, its player ending the melee phase, the
+/// second round is fought as the phase ends.
+#[test]
+fn a_melee_goes_on_and_its_units_cannot_leave() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = with(to_blue_melee(), &[melee("b", "r")]);
+    o.extend(ends("blue", 2)); // melee, rally
+    o.extend(ends("red", 1)); // Red's command
+    lacks(&legal(&f, &o, "red"), "piece: r");
+    refused(
+        &f,
+        &with(o.clone(), &[mv("red", "r", "[[3, 3]]")]),
+        "r cannot move: it is in_melee",
+    );
+    o.extend(ends("red", 1)); // movement
+    o.extend(ends("blue", 1)); // Blue's defensive fire
+    o.extend(ends("red", 2)); // fire, melee: no melee ordered
+    let out = ok(&f, &o);
+    let rally = section(&out, "rally phase (red)");
+    has(rally, "the melee of r and b goes on");
+    has(rally, "melee of r (");
+}
+
+/// 004 l.413: when a melee ends its units are out of it at once. b2 and r are locked in
+/// melee (set up so); b1 (3,4) melees r (4,4, two hits) and routs it. b1 advances, and b2,
+/// with no enemy in melee touching it, is out of melee in the same phase — before, it kept
+/// `in_melee` (no zone, no facing change, not to be fired at) until the turn ended.
+#[test]
+fn in_melee_is_cleared_when_the_melee_ends() {
+    let pieces = "  - { id: b1, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: b2, side: blue, type: infantry, at: [3, 3], facing: SE, flags: [in_melee] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { hits: 2 }, flags: [in_melee] }\n";
+    let f = field(None, "", pieces, "");
+    let o = with(to_blue_melee(), &[melee("b1", "r")]);
+    let seed = seed_showing(&f, &o, &[], "r is routed");
+    let out = f.ok(&o, &["--seed", &seed]);
+    let phase = section(&out, "melee phase (blue)");
+    has(phase, "b2 is no longer in_melee");
+    has(phase, "b1 placed (3,4) → (4,4) (advanced after melee)");
+}
+
+/// 004 l.530 (5.1b): only a unit with a vacated hex in its front arc may advance into it
+/// after melee. r (4,4) faces W: its front hexes are (3,3), (3,4), (3,5); b at (4,3) is on
+/// its north-east flank. When b routs, r neither advances into (4,3) nor turns to it
+/// (before: "r now faces NE", "r placed (4,4) → (4,3)").
+#[test]
+fn advance_after_melee_only_into_the_front_arc() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 3], facing: SW, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let o = with(to_blue_melee(), &[melee("b", "r")]);
+    let seed = seed_showing(&f, &o, &[], "b is routed");
+    let out = f.ok(&o, &["--seed", &seed]);
+    lacks(&out, "r placed");
+    lacks(&out, "r now faces");
+    has(&out, "r is no longer in_melee");
+}
+
+/// 004 l.489 (7.2.2): a unit that joined a melee locks the enemy from advancing should it
+/// win. b2 (3,3) is locked in melee with r (4,4, facing W: b2 is in its north-west front
+/// hex); b1 (3,4, two hits) melees r and is routed. r, the winner, stays: b2 holds it
+/// (before: "r placed (4,4) → (3,4)").
+#[test]
+fn a_joiner_locks_the_winner() {
+    let pieces = "  - { id: b1, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: b2, side: blue, type: infantry, at: [3, 3], facing: SE, flags: [in_melee] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [in_melee] }\n";
+    let f = field(None, "", pieces, "");
+    let o = with(to_blue_melee(), &[melee("b1", "r")]);
+    let seed = seed_showing(&f, &o, &[], "b1 is routed");
+    let out = f.ok(&o, &["--seed", &seed]);
+    has(&out, "r is held in melee by b2 and cannot advance");
+    lacks(&out, "r placed");
+    lacks(&out, "r is no longer in_melee");
+}
+
+/// 004 l.405 (7.5.1): a routed unit may pass through a friend only if one of the two is not
+/// cavalry. c1 (4,4, facing E, two hits) is routed by r's automatic point-blank fire from
+/// (5,4) and turns about to the west: c2, cavalry, stands at (3,4), so c1 is destroyed (before:
+/// it passed through, c2 taking a TE hit). With infantry at (3,4) it passes through as before.
+#[test]
+fn cavalry_may_not_rout_through_cavalry() {
+    let pieces = "  - { id: c1, side: blue, type: cavalry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: c2, side: blue, type: cavalry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let mut o = ends("blue", 3);
+    o.push(act("red", "r", "fire", "c1"));
+    let out = ok(&field(None, "", pieces, ""), &o);
+    has(&out, "c1 is routed");
+    has(&out, "c1 removed (routed: cavalry cannot rout through cavalry (c2); destroyed)");
+    lacks(&out, "c2 te");
+    let foot = pieces.replace("id: c2, side: blue, type: cavalry", "id: c2, side: blue, type: infantry");
+    let out = ok(&field(None, "", &foot, ""), &o);
+    has(&out, "c2 te 0 → 1");
+    has(&out, "c1 placed (4,4) → (0,4) (routed)");
 }

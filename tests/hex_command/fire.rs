@@ -4,6 +4,7 @@
 //! binary and checks the log.
 
 use super::field::{Field, ends, has, lacks, order};
+use super::seed_showing;
 
 const RULESET: &str = "rulesets/hex-command.yaml";
 
@@ -433,48 +434,34 @@ fn overlapping_a_blocking_force_needs_more_units() {
     has(&out, "melee of b");
 }
 
-/// Plays `orders` with seeds until the log shows `needle`; returns that seed.
-fn seed_showing(f: &Field, orders: &[String], args: &[&str], needle: &str) -> String {
-    for seed in 0..300 {
-        let seed = seed.to_string();
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--seed", seed.as_str()]);
-        let r = f.play(orders, &all);
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        if r.stdout.contains(needle) {
-            return seed;
-        }
-    }
-    panic!("300 seeds and never `{needle}`");
-}
-
 /// 004 7.4 ("units that win melees must advance"; issue 7): the defender that wins
 /// advances into the attacker's hex too, turning to face the way it goes; with the
 /// optional rule `pursuit_facing` it turns to face that hex instead (charts page, Pursuit);
 /// infantry do not pursue cavalry.
 #[test]
 fn a_defender_that_wins_advances_or_turns() {
-    // r faces W; b charges it from its flank, (4,3) to the north-east.
-    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 3], facing: SW, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    // r faces W; b charges it from (3,3), the north-west hex of its front arc (a vacated
+    // hex in the front arc: 5.1b; a flank attacker's hex is not, issue 33's audit test).
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 3], facing: SE, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
     let f = field(None, "", pieces);
     let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
     let seed = seed_showing(&f, &melee, &[], "b is routed");
     let args = ["--seed", seed.as_str()];
     let out = f.ok(&melee, &args);
-    has(&out, "r now faces NE");
+    has(&out, "r now faces NW");
     has(
         &out,
-        "r placed (4,4) → (4,3) (advanced after winning the melee it defended)",
+        "r placed (4,4) → (3,3) (advanced after winning the melee it defended)",
     );
     lacks(&out, "r is routed");
     // Pursuit choice: the defender turns to the hex instead of advancing.
     let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
     let out = f.ok(&melee, &choice);
-    has(&out, "r now faces NE");
-    has(&out, "r turns to face (4,3) instead of advancing");
+    has(&out, "r now faces NW");
+    has(&out, "r turns to face (3,3) instead of advancing");
     lacks(&out, "r placed");
     // Cavalry beaten off by infantry are not pursued.
-    let horse = pieces.replace("type: infantry, at: [4, 3]", "type: cavalry, at: [4, 3]");
+    let horse = pieces.replace("type: infantry, at: [3, 3]", "type: cavalry, at: [3, 3]");
     let f = field(None, "", &horse);
     let seed = seed_showing(&f, &melee, &[], "b is routed");
     let out = f.ok(&melee, &["--seed", seed.as_str()]);

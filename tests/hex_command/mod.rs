@@ -313,3 +313,18 @@ pub(super) fn over_seeds(f: &Field, orders: &[String], want: &[&str], check: imp
     }
     panic!("outcomes seen: {seen:?}, wanted {want:?}");
 }
+
+/// Plays `orders` with seeds until the log shows `needle`; returns that seed.
+pub(super) fn seed_showing(f: &Field, orders: &[String], args: &[&str], needle: &str) -> String {
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--seed", seed.as_str()]);
+        let r = f.play(orders, &all);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        if r.stdout.contains(needle) {
+            return seed;
+        }
+    }
+    panic!("300 seeds and never `{needle}`");
+}
