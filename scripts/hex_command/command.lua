@@ -25,18 +25,45 @@ local function roll_cvs(game, c)
   game:note(game:name(c) .. " is " .. grade .. ": " .. traits)
 end
 
-function M.attach(game, actor, target)
+-- Why `actor` may not be attached to `target` now (nil: he may). 6 and the sequence of
+-- play (issue 33): commanders are attached in the command phase, but not to routed units;
+-- a routed unit gets one only at the end of a turn — in its side's rally phase, and not in
+-- the turn it routed — and is rallied by it at once.
+local function attach_problem(game, actor, target)
   if not is_unit(game, target) then
-    error("a commander attaches to a unit, not to " .. game:name(target))
+    return "a commander attaches to a unit, not to " .. game:name(target)
   end
-  if game:flag(target, "routed") then
-    error("a commander cannot be attached to a routed unit until the end of the turn")
+  local name = game:name(target)
+  if game:phase() == "rally" then
+    if not game:flag(target, "routed") then
+      return "in the rally phase a commander joins only a routed unit, to rally it; " .. name .. " is not routed"
+    end
+    if game:flag(target, "routed_now") then
+      return name .. " routed this turn: a commander may join it in a later turn's rally phase"
+    end
+  elseif game:flag(target, "routed") then
+    return "a commander joins a routed unit only in the rally phase, at the end of a turn"
   end
   local other = commander_of(game, target)
   if other ~= nil and other ~= actor then
-    error(game:name(target) .. " already has a commander (" .. game:name(other) .. ")")
+    return name .. " already has a commander (" .. game:name(other) .. ")"
+  end
+  return nil
+end
+
+function M.attach_check(game, actor, target)
+  return attach_problem(game, actor, target)
+end
+
+function M.attach(game, actor, target)
+  local problem = attach_problem(game, actor, target)
+  if problem ~= nil then
+    error(problem, 0)
   end
   game:attach(actor, target)
+  if game:phase() == "rally" then
+    scripts.hc_sequence.rally_unit(ledger(game), target)
+  end
 end
 
 local FAILURE = {
@@ -50,12 +77,14 @@ local FAILURE = {
 
 -- Change orders: at most as many changes as the commander's Initiative; pass by rolling
 -- higher than Tactical on a d10, or suffer the decision-failure table for his units.
+function M.change_orders_check(game, actor)
+  if game:counter(actor, "order_changes") >= game:counter(actor, "cvs_i") then
+    return game:name(actor) .. " has used all " .. game:counter(actor, "cvs_i") .. " order changes"
+  end
+end
+
 function M.change_orders(game, actor)
   local L = ledger(game)
-  local used = game:counter(actor, "order_changes")
-  if used >= game:counter(actor, "cvs_i") then
-    error(game:name(actor) .. " has used all " .. game:counter(actor, "cvs_i") .. " order changes")
-  end
   L:add(actor, "order_changes", 1)
   local result = game:resolve("cvs_test", { trait = game:counter(actor, "cvs_t") },
     "order change by " .. game:name(actor))

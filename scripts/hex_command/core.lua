@@ -218,6 +218,7 @@ end
 local function rout(L, u)
   local game = L.game
   L:set(u, "routed", true)
+  L:set(u, "routed_now", true)
   L:set(u, "in_melee", false)
   -- A battery routed by fire limbers up and goes with its guns (crews, issue 7).
   if game:kind(u) == "artillery" and game:mode(u) ~= "limbered" then

@@ -284,18 +284,27 @@ local function defender_wins(L, u, col, row)
   L:place(u, col, row, "advanced after winning the melee it defended")
 end
 
-function M.advance(game, actor)
+-- Why `actor` may not advance now (the optional rule `pursuit_facing`), nil if it may.
+function M.advance_check(game, actor)
   local name = game:name(actor)
   local col, row = game:counter(actor, "vacated_col") - 1, game:counter(actor, "vacated_row") - 1
   if not game:flag(actor, "victor") or col < 0 or row < 0 then
-    error(name .. " has no hex to advance into")
+    return name .. " has no hex to advance into"
   end
+  if game:unit_at(col, row) ~= nil then
+    return name .. " cannot advance: (" .. col .. "," .. row .. ") is taken"
+  end
+end
+
+function M.advance(game, actor)
+  local problem = M.advance_check(game, actor)
+  if problem ~= nil then
+    error(problem, 0)
+  end
+  local col, row = game:counter(actor, "vacated_col") - 1, game:counter(actor, "vacated_row") - 1
   local L = ledger(game)
   L:add(actor, "vacated_col", -col - 1)
   L:add(actor, "vacated_row", -row - 1)
-  if game:unit_at(col, row) ~= nil then
-    error(name .. " cannot advance: (" .. col .. "," .. row .. ") is taken")
-  end
   local ac, ar = game:cell(actor)
   local dir = direction_to(game, ac, ar, col, row)
   if dir ~= nil then
@@ -392,22 +401,29 @@ drop_guns = function(L, u, col, row)
 end
 
 -- A crew returns to abandoned guns of its side next to it, when no enemy is next to them.
-function M.man_guns(game, actor, target)
+function M.man_guns_check(game, actor, target)
   local name, tname = game:name(actor), game:name(target)
   if game:kind(target) ~= "artillery" or not game:flag(target, "abandoned") then
-    error(tname .. " is not an abandoned battery")
+    return tname .. " is not an abandoned battery"
   end
   local col, row = game:cell(target)
   for _, d in ipairs(HEX_DIRS) do
     local nc, nr = game:neighbour(col, row, d)
     local e = nc and game:unit_at(nc, nr)
     if e ~= nil and game:side(e) ~= game:side(actor) and is_unit(game, e) and not game:flag(e, "routed") then
-      error(name .. " cannot return to " .. tname .. ": " .. game:name(e) .. " is next to the guns")
+      return name .. " cannot return to " .. tname .. ": " .. game:name(e) .. " is next to the guns"
     end
+  end
+end
+
+function M.man_guns(game, actor, target)
+  local problem = M.man_guns_check(game, actor, target)
+  if problem ~= nil then
+    error(problem, 0)
   end
   game:set_flag(target, "abandoned", false)
   game:attach(actor, target)
-  game:note(name .. " returns to the guns of " .. tname)
+  game:note(game:name(actor) .. " returns to the guns of " .. game:name(target))
 end
 
 return {

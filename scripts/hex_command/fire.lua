@@ -191,6 +191,8 @@ local function shoot(game, actor, target, captured)
     fatigued = game:flag(actor, "fatigued") and 1 or 0,
     out_of_arc = out_of_arc,
     unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
+    -- Pike and shot (l.272): guns that turned this turn fire at 1 CP.
+    turned = (game:flag(actor, "planted") and game:counter(actor, "face_changes") > 0) and 1 or 0,
   }
   -- Supply (optional): one point for each turn the unit fires, however often it fires.
   if game:option("supply") and not game:flag(actor, "fired") then

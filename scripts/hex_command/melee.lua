@@ -344,7 +344,13 @@ local function already_in(game, actor, mode, word)
   end
 end
 
-function M.limber_check(game, actor) return already_in(game, actor, "limbered", "limbered") end
+function M.limber_check(game, actor)
+  -- Pike and shot (l.272; issue 33): guns once unlimbered cannot move again.
+  if game:flag(actor, "planted") then
+    return game:name(actor) .. " is planted: pike-and-shot guns cannot move once unlimbered (they may turn, at 1 CP)"
+  end
+  return already_in(game, actor, "limbered", "limbered")
+end
 
 function M.unlimber_check(game, actor) return already_in(game, actor, "unlimbered", "unlimbered") end
 
@@ -369,6 +375,9 @@ function M.unlimber(game, actor)
   te_hit(ledger(game), actor, 1, false)
   if game:moved(actor) then
     game:set_flag(actor, "unlimbered_after_move", true)
+  end
+  if game:option("pike_and_shot") then
+    game:set_flag(actor, "planted", true)
   end
 end
 

@@ -16,6 +16,16 @@ function M.move_cost(kind, mode, terrain, cost, diagonal)
   if cost == nil then
     return nil
   end
+  -- 5b (issue 33): horse that dismounted before moving goes into forest on foot, at a foot
+  -- soldier's cost (the horse class's +4 is for mounted troops, who may not go in).
+  if (kind == "cavalry" or kind == "mounted_infantry") and mode == "dismounted" and terrain == "forest" and cost > 1 then
+    return cost - 4
+  end
+  -- Pike and shot (optional): guns once unlimbered cannot move again (the flag `planted`
+  -- pins them; this keeps `reach` from listing pushes).
+  if kind == "artillery" and mode == "unlimbered" and rules.option("pike_and_shot") then
+    return nil
+  end
   if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
     return nil
   end
@@ -154,6 +164,13 @@ function M.may_face(game, u)
   end
   if game:flag(u, "fatigued") and game:option("disorder_fatigue") then
     return game:name(u) .. " is fatigued and cannot change facing"
+  end
+  -- 8 (issue 33): in the rally phase only a unit just rallied from rout turns to face.
+  if game:phase() == "rally" then
+    if not game:flag(u, "rallied") then
+      return game:name(u) .. " may change facing in the rally phase only when it has just rallied from rout"
+    end
+    return nil
   end
   -- 5.1b/7.4: in the melee phase only a unit that has just won a melee (and advanced, or
   -- chose a facing change instead) may turn, without a movement point (issue 7).

@@ -49,7 +49,15 @@ local function arrivals(game)
       end
       local cells = game:region("entry_" .. k)
       local placed = false
+      -- 4b (our reading, issue 33): an enemy unit on any hex of the place blocks it.
+      local held = false
       for _, c in ipairs(cells) do
+        local e = game:unit_at(c.col, c.row)
+        if e ~= nil and game:side(e) ~= side and is_unit(game, e) then
+          held = true
+        end
+      end
+      for _, c in ipairs(held and {} or cells) do
         local key = c.col .. "," .. c.row
         if not taken[key] and game:unit_at(c.col, c.row) == nil then
           taken[key] = true
@@ -84,11 +92,12 @@ local function arrivals(game)
   end
 end
 
--- 4b: a unit blocking an arrival may make two full moves away from the entry place, in a
--- straight line toward the cells farthest from it; it stops before the board edge, water,
--- any piece or an enemy zone of control, and does not move again this turn.
--- Where a withdrawal takes `actor` (the action `needs: [blocking]`): the direction and the
--- cell it ends in, or nil and why it cannot withdraw.
+-- 4b: a unit blocking an arrival may make two full moves away from the entry place (issue
+-- 33: a path of up to twice its allowance in hexes, not a straight line into the edge),
+-- ending in the hex farthest from the place (then the fewest steps, then the lowest row and
+-- column). It goes round pieces, lakes and ground its arm may not enter (forest for mounted
+-- horse and guns, forts for guns), stops on entering an enemy zone of control, and does not
+-- move again this turn. Returns the path's last direction and end cell, or nil and why not.
 local function withdrawal(game, actor)
   local name = game:name(actor)
   if game:moved(actor) then
@@ -113,31 +122,47 @@ local function withdrawal(game, actor)
     end
     return best
   end
-  local dir, score = nil, away(col, row)
-  for _, d in ipairs(DIRS) do
-    local nc, nr = game:neighbour(col, row, d)
-    if nc ~= nil and away(nc, nr) > score then
-      dir, score = d, away(nc, nr)
+  local kind, mode = game:kind(actor), game:mode(actor)
+  local function may_enter(c, r)
+    local t = game:terrain(c, r)
+    if t == nil or t == "lake" or game:unit_at(c, r) ~= nil then
+      return false
     end
-  end
-  if dir == nil then
-    return nil, name .. " has nowhere to withdraw to"
+    if t == "forest" and (kind == "artillery" or ((kind == "cavalry" or kind == "mounted_infantry") and mode == "formed")) then
+      return false
+    end
+    return not (t == "fort" and kind == "artillery")
   end
   local foe = enemy_side(game, game:side(actor))
   local steps = 2 * math.floor(game:allowance(actor) or 0)
-  local c, r = col, row
-  for _ = 1, steps do
-    local nc, nr = game:neighbour(c, r, dir)
-    if nc == nil or game:terrain(nc, nr) == "lake" or game:unit_at(nc, nr) ~= nil
-        or (foe ~= nil and game:zoc(nc, nr, foe) ~= nil) then
-      break
+  local key = function(c, r) return c .. "," .. r end
+  local seen = { [key(col, row)] = { col, row, 0, nil } }
+  local frontier = { { col, row } }
+  local best = { col, row, 0, away(col, row) }
+  for n = 1, steps do
+    local next_frontier = {}
+    for _, at in ipairs(frontier) do
+      for _, d in ipairs(DIRS) do
+        local nc, nr = game:neighbour(at[1], at[2], d)
+        if nc ~= nil and seen[key(nc, nr)] == nil and may_enter(nc, nr) then
+          seen[key(nc, nr)] = { at[1], at[2], n, d }
+          local score = away(nc, nr)
+          if score > best[4] or (score == best[4] and n == best[3] and (nr < best[2] or (nr == best[2] and nc < best[1]))) then
+            best = { nc, nr, n, score }
+          end
+          -- Entering an enemy zone of control ends the move there.
+          if foe == nil or game:zoc(nc, nr, foe) == nil then
+            table.insert(next_frontier, { nc, nr })
+          end
+        end
+      end
     end
-    c, r = nc, nr
+    frontier = next_frontier
   end
-  if c == col and r == row then
+  if best[3] == 0 then
     return nil, name .. " has nowhere to withdraw to"
   end
-  return dir, c, r
+  return seen[key(best[1], best[2])][4], best[1], best[2]
 end
 
 -- Its check (`check:`): the engine asks it before the action, and the legal orders on it.
@@ -194,12 +219,25 @@ function M.losses(game, side)
   return (r.lost_units * 100) // #r.units + 10 * r.lost_commanders
 end
 
+-- Army integrity (sequence of play 2; Rules by Sequence 2): a side checks when its losses
+-- reach the break point, and (issue 33, 004 l.170) when all its commanders are lost.
 local function integrity(game, side)
   local losses = M.losses(game, side)
-  if losses < game:setting("break_point") then
+  local r = roster_of(game, side)
+  local leaderless = r.lost_commanders > 0
+  for _, c in ipairs(game:units(side)) do
+    if game:kind(c) == "commander" then
+      leaderless = false
+    end
+  end
+  if losses < game:setting("break_point") and not leaderless then
     return
   end
-  game:note(side .. " has lost " .. losses .. "%: integrity check")
+  if leaderless then
+    game:note(side .. " has lost all its commanders: integrity check")
+  else
+    game:note(side .. " has lost " .. losses .. "%: integrity check")
+  end
   local L = ledger(game)
   for _, u in ipairs(game:units(side)) do
     if is_unit(game, u) and not game:flag(u, "routed") then
@@ -479,6 +517,14 @@ function M.phase_begin(game, phase)
     for _, c in ipairs(game:units()) do
       if game:kind(c) == "commander" then
         roll_cvs(game, c)
+      end
+    end
+  end
+  -- Pike and shot (optional, issue 33): guns set up unlimbered are planted where they stand.
+  if game:turn() == 1 and phase == "arrivals" and game:option("pike_and_shot") then
+    for _, g in ipairs(game:units()) do
+      if game:kind(g) == "artillery" and game:mode(g) == "unlimbered" and not game:flag(g, "planted") then
+        game:set_flag(g, "planted", true)
       end
     end
   end

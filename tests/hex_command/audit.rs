@@ -145,7 +145,9 @@ fn supply_is_spent_once_a_turn_the_unit_fires() {
 
 /// The part of a log from the line that starts `from` to the next phase's heading.
 fn section<'a>(out: &'a str, from: &str) -> &'a str {
-    let start = out.find(from).unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    let start = out
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
     let rest = &out[start + from.len()..];
     let end = rest.find("\nturn ").map_or(rest.len(), |i| i + 1);
     &rest[..end]
@@ -267,10 +269,172 @@ fn cavalry_may_not_rout_through_cavalry() {
     o.push(act("red", "r", "fire", "c1"));
     let out = ok(&field(None, "", pieces, ""), &o);
     has(&out, "c1 is routed");
-    has(&out, "c1 removed (routed: cavalry cannot rout through cavalry (c2); destroyed)");
+    has(
+        &out,
+        "c1 removed (routed: cavalry cannot rout through cavalry (c2); destroyed)",
+    );
     lacks(&out, "c2 te");
-    let foot = pieces.replace("id: c2, side: blue, type: cavalry", "id: c2, side: blue, type: infantry");
+    let foot = pieces.replace(
+        "id: c2, side: blue, type: cavalry",
+        "id: c2, side: blue, type: infantry",
+    );
     let out = ok(&field(None, "", &foot, ""), &o);
     has(&out, "c2 te 0 → 1");
     has(&out, "c1 placed (4,4) → (0,4) (routed)");
+}
+
+// --- Movement, command, reinforcements, guns -------------------------------------------------
+
+/// 004 l.521 (5b): cavalry cannot enter a forest mounted, but may when it dismounted before
+/// moving in. c, dismounted at (2,4) facing E (3 points on foot), walks into the forest at
+/// (3,4) and (4,4) for 1 point a hex: 2 of its 3 (before: "path costs 5 by (3,4)").
+/// Mounted, the same move is refused.
+#[test]
+fn dismounted_cavalry_may_enter_a_forest() {
+    let map = ". . . . . . . . . .\n".repeat(4)
+        + ". . . F F . . . . .\n"
+        + &". . . . . . . . . .\n".repeat(3);
+    let pieces =
+        "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E, mode: dismounted }\n";
+    let f = field(Some(&map), "", pieces, "");
+    let o = with(to_blue_movement(), &[mv("blue", "c", "[[3, 4], [4, 4]]")]);
+    has(&ok(&f, &o), "c moved (2,4) → (3,4) → (4,4), cost 2");
+    let mounted = field(
+        Some(&map),
+        "",
+        &pieces.replace(", mode: dismounted", ""),
+        "",
+    );
+    refused(&mounted, &o, "refused");
+}
+
+/// 004 l.205 (sequence of play 8) and l.575 (6): a commander may be attached to a routed
+/// unit to rally it — at the end of a turn (its side's rally phase), not in the turn it
+/// routed, and upon attachment it is rallied and may turn to face. b, routed with three hits
+/// since an earlier turn, faces W at (6,3) and routs 3 hexes to (3,3) in Blue's movement
+/// phase; in Blue's rally phase General g leaves x and joins it: b is no longer routed, one
+/// hit comes off (3 → 2), and it turns to face NE. In the command phase the refusal says
+/// when a commander may join a routed unit (a phase that exists).
+#[test]
+fn a_commander_rallies_a_routed_unit_in_the_rally_phase() {
+    let pieces = "  - { id: x, side: blue, type: infantry, at: [7, 6], facing: NE }\n  - { id: b, side: blue, type: infantry, at: [6, 3], facing: W, flags: [routed], counters: { hits: 3 } }\n  - { id: g, side: blue, type: commander, at: [7, 6], attached_to: x }\n  - { id: r, side: red, type: infantry, at: [5, 0], facing: SW }\n";
+    let f = field(None, "", pieces, "settings: { break_point: 100 }");
+    let attach = act("blue", "g", "attach", "b");
+    refused(
+        &f,
+        &with(ends("blue", 1), std::slice::from_ref(&attach)),
+        "a commander joins a routed unit only in the rally phase, at the end of a turn",
+    );
+    let mut o = ends("blue", 3);
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 2)); // fire, melee: now the rally phase
+    has(&legal(&f, &o, "blue"), "action: attach, target: b");
+    o.push(attach);
+    o.push(face("blue", "b", "NE"));
+    let out = ok(&f, &o);
+    has(&out, "b placed (6,3) → (3,3) (routed)");
+    has(&out, "b is no longer routed");
+    has(&out, "b hits 3 → 2");
+    has(&out, "b now faces NE");
+    // Not in the turn the unit routed (flag routed_now).
+    let fresh = pieces.replace("flags: [routed]", "flags: [routed, routed_now]");
+    refused(
+        &field(None, "", &fresh, "settings: { break_point: 100 }"),
+        &with(o[..o.len() - 1].to_vec(), &[]),
+        "b routed this turn: a commander may join it in a later turn's rally phase",
+    );
+}
+
+/// 004 l.170 (sequence of play 2): a side checks its integrity when all its commanders are
+/// killed. g, Blue's only commander, is killed by r's red-star hit on b (two hexes: band
+/// Color, rolled) in turn 1; losses are then 10% (one commander), under the break point of
+/// 30, yet in Blue's turn-2 command phase every unit rolls (before: no check).
+#[test]
+fn integrity_is_checked_when_all_commanders_are_killed() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: b2, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = whole_turn();
+    o.insert(3, act("red", "r", "fire", "b"));
+    o.extend(ends("blue", 2)); // turn 2: arrivals, Blue's command phase
+    let seed = seed_showing(&f, &o, &[], "commander killed");
+    let out = f.ok(&o, &["--seed", &seed]);
+    has(
+        &out,
+        "g removed (commander killed by a red-star hit; the unit takes no hit)",
+    );
+    let check = section(&out, "turn 2 · command phase (blue)");
+    has(check, "blue has lost all its commanders: integrity check");
+    has(check, "(integrity of b)");
+    has(check, "(integrity of b2)");
+}
+
+/// 004 l.514 (4b): a blocking force may make two full moves away from the arriving zone.
+/// x, infantry (3 hexes a move), holds the entry place (9,3) on the east edge; Blue's
+/// reinforcement cannot come on, x is marked blocking and withdraws 6 hexes. Hand-worked:
+/// no hex can be more than 6 from (9,3) after 6 steps; of those that are 6 away the lowest
+/// row is (5,0) (cube distance: q 8 → 5, r 3 → 0). Before, x went one hex into the edge
+/// and was pinned.
+#[test]
+fn a_blocking_force_makes_two_full_moves_away() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: rc, side: blue, type: infantry, off_board: true, facing: W, counters: { arrives: 2, entry: 2 } }\n  - { id: x, side: red, type: infantry, at: [9, 3], facing: W }\n";
+    let f = field_with_entries(pieces);
+    let o = with(
+        to_red_movement_turn_2(),
+        &[order("red", "act: { piece: x, action: withdraw }")],
+    );
+    let out = ok(&f, &o);
+    has(&out, "x is blocking");
+    has(
+        &out,
+        "x placed (9,3) → (5,0) (withdrew two moves from the arriving force)",
+    );
+}
+
+/// 004 l.514 (4b), our reading: an enemy unit on any hex of the entry place blocks the
+/// arrival — the arriving side waits, the enemy is told and may withdraw. Entry place 1 is
+/// (0,3) and (0,4); with a Red unit at (0,4), Blue's reinforcement does not come on at (0,3)
+/// beside it (before: it did, with no notice).
+#[test]
+fn an_enemy_on_any_entry_hex_blocks_the_arrival() {
+    let pieces = "  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1, entry: 1 } }\n  - { id: b, side: blue, type: infantry, at: [5, 6], facing: E }\n  - { id: x, side: red, type: infantry, at: [0, 4], facing: E }\n";
+    let out = ok(&field_with_entries(pieces), &ends("blue", 1));
+    lacks(&out, "ra arrived");
+    has(
+        &out,
+        "announced: blue: 1 unit is arriving at entry place 1, which the enemy holds; they wait a turn",
+    );
+    has(&out, "x is blocking");
+}
+
+/// 004 l.272 (pike and shot): guns once unlimbered cannot move again, but may be turned, at
+/// one penalty. g, unlimbered at (2,4) facing SE under the optional rule, is neither pushed
+/// nor limbered (before: both were allowed); it turns to E (one facing change) and fires at
+/// r two hexes ahead at 1 CP: band 0 (automatic) pushed to band 1 (Color).
+#[test]
+fn pike_and_shot_guns_cannot_move_once_unlimbered() {
+    let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: SE, mode: unlimbered }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "options: { pike_and_shot: true }");
+    refused(
+        &f,
+        &with(to_blue_movement(), &[mv("blue", "g", "[[2, 5]]")]),
+        "g cannot move: it is planted",
+    );
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[act("blue", "g", "limber", "g").replace(", target: g", "")],
+        ),
+        "g is planted: pike-and-shot guns cannot move once unlimbered",
+    );
+    let list = legal(&f, &to_blue_movement(), "blue");
+    lacks(&list, "move:");
+    lacks(&list, "action: limber");
+    let mut o = with(to_blue_movement(), &[face("blue", "g", "E")]);
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.push(fire("g", "r"));
+    let out = ok(&f, &o);
+    has(&out, "+1 planted guns turned");
+    has(&out, "band 1 (Color)");
 }

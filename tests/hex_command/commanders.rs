@@ -114,7 +114,7 @@ fn attaching_commanders() {
     refused(
         &f,
         &with(ends("blue", 1), &[attach("g", "u")]),
-        "cannot be attached to a routed unit",
+        "a commander joins a routed unit only in the rally phase, at the end of a turn",
     );
     let free = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", free, "");

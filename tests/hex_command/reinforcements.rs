@@ -42,7 +42,8 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
     let mut o = with(whole_turn(), &ends("blue", 2));
     o.push(order("blue", "move: { piece: ra, path: [[1, 3], [2, 3]] }"));
     ok(&f, &o);
-    // x withdraws two moves (6 hexes) straight away from the place, stopping before r.
+    // x withdraws two moves (6 hexes) away from the place, round r and its zone, to the
+    // farthest hex it can reach (issue 33: no longer a straight line into the edge).
     let withdraw = order("red", "act: { piece: x, action: withdraw }");
     let out = ok(
         &f,
@@ -50,7 +51,7 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
     );
     has(
         &out,
-        "x placed (9,3) → (8,6) (withdrew two moves from the arriving force)",
+        "x placed (9,3) → (5,0) (withdrew two moves from the arriving force)",
     );
     refused(
         &f,
