@@ -1,33 +1,28 @@
 //! `grognard sim`: Monte Carlo over seeds. Each game replays an orders file, is played
 //! to its end by policies, or both (the file gives the opening, the policies go on); each
 //! thread folds its games into an exact tally, and the tallies add up to the same summary
-//! whatever the thread count. `--shard I/N --out PART.json` plays one shard of the runs
+//! whatever the thread count (the tally is `grognard_play::tally`, which the editor's
+//! Simulate tab also reports). `--shard I/N --out PART.json` plays one shard of the runs
 //! and writes its tally; `sim-merge` adds the parts up into the summary of the whole run.
 
 mod shard;
 mod summary;
-mod tally;
 
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use grognard_kernel::game::Game;
-use grognard_kernel::piece::Place;
 use grognard_rules::de::Located;
 use grognard_rules::load::{self, Scenario};
 use grognard_rules::model::OrderSpec;
-use grognard_rules::orders::resolve_order;
 
 use crate::common::{Failure, Outcome, hooks_for};
-use grognard_play::policy::{
-    self, MAX_POLICY_ORDERS, PolicyError, Seats, chart_outcomes, play_out,
-};
+use grognard_play::policy::{self, PolicyError, Seats};
+use grognard_play::tally::{Tally, play_one, run_seed};
 
 pub(crate) use shard::merge;
 use shard::{OtherPart, PART_FORMAT, Part, Shard, file_hash};
 use summary::{report, summarise};
-use tally::Tally;
 
 /// What `grognard sim` was asked.
 pub(crate) struct SimArgs<'a> {
@@ -51,123 +46,6 @@ pub(crate) struct SimArgs<'a> {
     pub out: Option<&'a Path>,
     /// Print JSON.
     pub json: bool,
-}
-
-/// The seed of game `run` of a simulation started from `seed`.
-const fn run_seed(seed: u64, run: u32) -> u64 {
-    seed.wrapping_add(run as u64)
-}
-
-/// How one game ended.
-struct RunResult {
-    /// Per piece, by id: counters, flags, on the board, where.
-    pieces: Vec<PieceEnd>,
-    /// Orders refused (index in the orders file) with the reason.
-    refused: Vec<(usize, String)>,
-    /// Each chart outcome of an action: (acting piece index, action, outcome).
-    outcomes: Vec<(usize, String, String)>,
-    /// A setup failure (the game could not start).
-    failed: Option<String>,
-    /// Orders the policies gave, and how many of those `apply` refused.
-    policy_orders: u64,
-    policy_refused: u64,
-    /// True when the game reached its end.
-    finished: bool,
-    /// The turn the game ended on (or stopped at).
-    turns: u32,
-    /// The winner's side index (`Some(None)`: a draw; `None`: no result).
-    winner: Option<Option<usize>>,
-}
-
-struct PieceEnd {
-    counters: Vec<i32>,
-    flags: u64,
-    on_board: bool,
-    place: Option<String>,
-}
-
-fn place_text(place: &Place) -> Option<String> {
-    match place {
-        Place::Cell(c) => Some(c.to_string()),
-        Place::Spread(cells) => cells.first().map(ToString::to_string),
-        Place::Point { at, .. } => Some(at.to_string()),
-        Place::Off => None,
-    }
-}
-
-/// Plays one game: the orders file first (a refused order is recorded and the next one
-/// tried), then the policies of `seats`, if any, to the end of the game.
-fn play_one(
-    s: &Scenario,
-    orders: &[Located<OrderSpec>],
-    seats: &Seats,
-    seed: u64,
-    hooks: &mut dyn grognard_kernel::hooks::Hooks,
-) -> RunResult {
-    let mut result = RunResult {
-        pieces: Vec::new(),
-        refused: Vec::new(),
-        outcomes: Vec::new(),
-        failed: None,
-        policy_orders: 0,
-        policy_refused: 0,
-        finished: false,
-        turns: 0,
-        winner: None,
-    };
-    let mut game: Game = match s.start(Some(seed), &[], hooks) {
-        Ok(g) => g,
-        Err(d) => {
-            result.failed = Some(d.to_string());
-            return result;
-        }
-    };
-    for (i, o) in orders.iter().enumerate() {
-        let order = match resolve_order(&game, &o.value) {
-            Ok(order) => order,
-            Err(message) => {
-                result.refused.push((i, message));
-                continue;
-            }
-        };
-        match game.apply(&order, hooks) {
-            Ok(events) => result.outcomes.extend(chart_outcomes(events)),
-            Err(refusal) => result.refused.push((i, refusal.message)),
-        }
-    }
-    if seats.iter().any(Option::is_some) {
-        let mut players = match policy::players_for(seats, seed) {
-            Ok(p) => p,
-            Err(e) => {
-                result.failed = Some(e);
-                return result;
-            }
-        };
-        let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
-        if let Some(e) = played.error {
-            result.failed = Some(e);
-            return result;
-        }
-        result.policy_orders = played.orders;
-        result.policy_refused = played.refused.len() as u64;
-        result.outcomes.extend(played.outcomes);
-    }
-    result.finished = game.state().over;
-    result.winner = game.result().map(|r| r.winner.map(|s| s.index()));
-    // After the last turn the cursor stands on the turn after it.
-    result.turns = game.state().turn.min(game.turns());
-    result.pieces = game
-        .state()
-        .pieces
-        .iter()
-        .map(|p| PieceEnd {
-            counters: p.counters.clone(),
-            flags: p.flags,
-            on_board: p.on_board(),
-            place: place_text(&p.place),
-        })
-        .collect();
-    result
 }
 
 /// Plays `runs` games on all cores and tallies them; the tally is the same whatever the

@@ -18,7 +18,7 @@ pub(super) struct Shard {
     pub(super) count: u32,
 }
 use super::summary::{report, summarise};
-use super::tally::Tally;
+use grognard_play::tally::Tally;
 
 impl Shard {
     pub(super) const WHOLE: Self = Self { index: 0, count: 1 };

@@ -29,8 +29,7 @@ pub(super) struct SideSummary {
     pub(super) pieces: usize,
     pub(super) lost: Estimate,
 }
-use super::run_seed;
-use super::tally::{Estimate, PieceTally, Tally, round4};
+use grognard_play::tally::{Estimate, PieceTally, Tally, round4, run_seed};
 
 #[derive(Debug, Serialize)]
 pub(super) struct ActionSummary {
@@ -95,7 +94,7 @@ pub(super) fn summarise(
     s: &Scenario,
     orders: &[Located<OrderSpec>],
     seed: u64,
-    tally: Tally,
+    mut tally: Tally,
 ) -> Result<SimSummary, Failure> {
     // A game in its starting position names pieces, sides, counters and flags.
     let mut hooks = hooks_for(&s.ruleset)?;
@@ -163,8 +162,7 @@ pub(super) fn summarise(
             lost: tally.lost.get(si).copied().unwrap_or_default().estimate(),
         })
         .collect();
-    let mut actions: Vec<((u32, usize), ActionSummary)> = tally
-        .actions
+    let mut actions: Vec<((u32, usize), ActionSummary)> = std::mem::take(&mut tally.actions)
         .into_iter()
         .map(|((piece, action), a)| {
             let name = game
@@ -188,8 +186,7 @@ pub(super) fn summarise(
         .collect();
     // In the order the actions were first rolled, game by game.
     actions.sort_by_key(|(first, _)| *first);
-    let refused = tally
-        .refused
+    let refused = std::mem::take(&mut tally.refused)
         .into_iter()
         .map(|(i, (games, _, reason))| RefusedSummary {
             order: i + 1,
@@ -210,17 +207,14 @@ pub(super) fn summarise(
         length: tally.length.estimate(),
         policy_orders: tally.policy_orders.estimate(),
         results: ResultsSummary {
-            games: tally.draws.n,
+            games: tally.decided(),
             wins: game
                 .sides()
                 .iter()
                 .enumerate()
-                .map(|(i, d)| {
-                    let m = tally.wins.get(i).copied().unwrap_or_default();
-                    (d.name.clone(), m.estimate())
-                })
+                .map(|(i, d)| (d.name.clone(), tally.win_rate(i)))
                 .collect(),
-            draws: tally.draws.estimate(),
+            draws: tally.draw_rate(),
         },
         refused_orders: refused,
         pieces,
@@ -248,11 +242,11 @@ pub(super) fn pct(x: f64) -> String {
 }
 
 pub(super) fn rate(e: Estimate) -> String {
-    format!("{:.1}% ± {:.1}", e.mean * 100.0, e.ci95 * 100.0)
+    e.percent()
 }
 
 pub(super) fn est(e: Estimate) -> String {
-    format!("{:.2} ± {:.2}", e.mean, e.ci95)
+    e.plain()
 }
 
 pub(super) fn print_summary(s: &SimSummary) {

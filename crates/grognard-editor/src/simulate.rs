@@ -1,16 +1,21 @@
 //! The Simulate panel's engine: whole games played by a policy in the background, for the
-//! ruleset in force and for its base, tallied into win rates and game lengths.
+//! ruleset in force and for its base, tallied exactly as `grognard sim` tallies them.
 //!
-//! A [`SimJob`] runs on threads of its own (one per ruleset; Lua states are built on the
-//! thread that uses them), so the editor keeps drawing; it reports progress as games end
-//! and can be cancelled. Game `i` of every ruleset uses seed `seed + i`, so the two
-//! rulesets are compared on the same dice streams.
+//! A [`SimJob`] runs on threads of its own (Lua states are built on the thread that uses
+//! them), so the editor keeps drawing; it reports progress as games end and can be
+//! cancelled. Game `i` of every ruleset uses seed `seed + i` (`sim`'s seeds), so the two
+//! rulesets are compared on the same dice streams. Each game is played by
+//! `grognard_play::tally::play_one` and folded into a `grognard_play::tally::Tally`, the
+//! same code `sim` runs: for the same scenario, policy, seed and runs the tab shows the
+//! numbers `sim` prints, whatever the number of threads.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use grognard_play::policy::{PolicyKind, play_game};
+use grognard_play::policy::PolicyKind;
+use grognard_play::tally::{Estimate, Tally, play_one, run_seed};
 use grognard_rules::load::Scenario;
 
 use crate::session::hooks_for;
@@ -22,68 +27,64 @@ pub struct SimResult {
     pub label: String,
     /// Side names.
     pub sides: Vec<String>,
-    /// Games played.
-    pub games: u32,
-    /// Wins per side.
-    pub wins: Vec<u32>,
-    /// Drawn games.
-    pub draws: u32,
-    /// Games that ended with no result (stopped by the order bound).
-    pub unfinished: u32,
-    /// Orders the policies gave that were refused.
-    pub refused: u64,
-    /// Turns each game lasted.
-    pub lengths: Vec<u32>,
+    /// The games' exact tally (`sim`'s).
+    pub tally: Tally,
 }
 
 impl SimResult {
-    /// A side's win rate and the half-width of its 95% interval (Wilson score).
+    /// Games played.
     #[must_use]
-    pub fn win_rate(&self, side: usize) -> (f64, f64) {
-        let wins = self.wins.get(side).copied().unwrap_or(0);
-        wilson(wins, self.games)
+    pub const fn games(&self) -> u64 {
+        self.tally.games
     }
 
-    /// The draw rate and its 95% half-width.
+    /// Side `side`'s observed share of the games with a result, with its 95% half-width:
+    /// `sim`'s numbers.
     #[must_use]
-    pub fn draw_rate(&self) -> (f64, f64) {
-        wilson(self.draws, self.games)
+    pub fn win_rate(&self, side: usize) -> Estimate {
+        self.tally.win_rate(side)
     }
 
-    /// How many games lasted each number of turns: (turns, games), shortest first.
+    /// The observed share of draws, with its 95% half-width.
     #[must_use]
-    pub fn length_histogram(&self) -> Vec<(u32, u32)> {
-        let mut counts = std::collections::BTreeMap::new();
-        for l in &self.lengths {
-            *counts.entry(*l).or_insert(0u32) += 1;
-        }
-        counts.into_iter().collect()
+    pub fn draw_rate(&self) -> Estimate {
+        self.tally.draw_rate()
+    }
+
+    /// Games per number of turns, shortest first.
+    #[must_use]
+    pub fn length_histogram(&self) -> Vec<(u32, u64)> {
+        self.tally.lengths.iter().map(|(t, k)| (*t, *k)).collect()
     }
 }
 
-/// The centre and half-width of the 95% Wilson interval for `k` successes in `n` trials
-/// (centre 0, width 0 when `n` is 0).
+/// The progress bar's words: games done of all, and the time left at the pace so far.
 #[must_use]
-pub fn wilson(k: u32, n: u32) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
+pub fn progress_text(done: u32, total: u32, elapsed: Duration) -> String {
+    let left = total.saturating_sub(done);
+    if done == 0 || left == 0 {
+        return format!("{done} of {total} games");
     }
-    let z = 1.96_f64;
-    let (k, n) = (f64::from(k), f64::from(n));
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    (centre, half)
+    let per_game = elapsed.as_secs_f64() / f64::from(done);
+    let secs = (per_game * f64::from(left)).ceil();
+    let time = if secs < 60.0 {
+        format!("{secs:.0} s")
+    } else {
+        format!("{:.0} min {:.0} s", (secs / 60.0).floor(), secs % 60.0)
+    };
+    format!("{done} of {total} games · about {time} left")
 }
 
-type Shared = Arc<Mutex<Vec<Option<Result<SimResult, String>>>>>;
+/// One ruleset's tally as its threads hand it in (or the first error).
+type Shared = Arc<Mutex<Vec<Result<Tally, String>>>>;
 
 /// A simulation running in the background.
 pub struct SimJob {
     done: Arc<AtomicU32>,
     total: u32,
+    started: Instant,
     cancel: Arc<AtomicBool>,
+    labels: Vec<(String, Vec<String>)>,
     results: Shared,
     handles: Vec<JoinHandle<()>>,
 }
@@ -99,30 +100,66 @@ impl std::fmt::Debug for SimJob {
 
 impl SimJob {
     /// Starts `runs` games of each scenario (the same scenario under different rulesets),
-    /// every side played by `policy`, game `i` seeded `seed + i`.
+    /// every side played by `policy`, game `i` seeded `seed + i`, on `threads` threads per
+    /// ruleset (at least one).
     #[must_use]
-    pub fn start(scenarios: Vec<Scenario>, policy: &PolicyKind, runs: u32, seed: u64) -> Self {
+    pub fn start(
+        scenarios: Vec<Scenario>,
+        policy: &PolicyKind,
+        runs: u32,
+        seed: u64,
+        threads: usize,
+    ) -> Self {
         let done = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
-        let results: Shared = Arc::new(Mutex::new(vec![None; scenarios.len()]));
+        let results: Shared = Arc::new(Mutex::new(vec![Ok(Tally::default()); scenarios.len()]));
         let total = runs.saturating_mul(u32::try_from(scenarios.len()).unwrap_or(u32::MAX));
-        let handles = scenarios
-            .into_iter()
-            .enumerate()
-            .map(|(i, scenario)| {
-                let (done, cancel, results) =
-                    (Arc::clone(&done), Arc::clone(&cancel), Arc::clone(&results));
-                let policy = policy.clone();
-                std::thread::spawn(move || {
-                    let r = run(&scenario, &policy, runs, seed, &done, &cancel);
-                    results.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(r);
-                })
+        let labels = scenarios
+            .iter()
+            .map(|s| {
+                let sides = s.compiled.setup.sides.iter().map(|d| d.name.clone());
+                (s.ruleset.rules.identity.name.clone(), sides.collect())
             })
             .collect();
+        let threads = threads.clamp(1, runs.max(1) as usize);
+        let mut handles = Vec::new();
+        for (i, scenario) in scenarios.into_iter().enumerate() {
+            let scenario = Arc::new(scenario);
+            // Threads take the next game as they finish one, as `sim`'s do.
+            let next = Arc::new(AtomicU32::new(0));
+            for _ in 0..threads {
+                let (done, cancel, results, next, scenario) = (
+                    Arc::clone(&done),
+                    Arc::clone(&cancel),
+                    Arc::clone(&results),
+                    Arc::clone(&next),
+                    Arc::clone(&scenario),
+                );
+                let policy = policy.clone();
+                handles.push(std::thread::spawn(move || {
+                    let games = Games {
+                        scenario: &scenario,
+                        policy: &policy,
+                        runs,
+                        seed,
+                    };
+                    let r = games.play(&next, &done, &cancel);
+                    let mut all = results.lock().unwrap_or_else(PoisonError::into_inner);
+                    let slot = &mut all[i];
+                    match (slot, r) {
+                        (Ok(sum), Ok(t)) => sum.merge(t),
+                        (slot @ Ok(_), Err(e)) => *slot = Err(e),
+                        (Err(_), _) => {}
+                    }
+                }));
+            }
+        }
         Self {
             done,
             total,
+            started: Instant::now(),
             cancel,
+            labels,
             results,
             handles,
         }
@@ -135,6 +172,13 @@ impl SimJob {
             self.done.load(Ordering::Relaxed).min(self.total),
             self.total,
         )
+    }
+
+    /// The progress bar's words (games done, time left).
+    #[must_use]
+    pub fn progress_text(&self) -> String {
+        let (done, total) = self.progress();
+        progress_text(done, total, self.started.elapsed())
     }
 
     /// True when every ruleset's games are over.
@@ -158,11 +202,19 @@ impl SimJob {
         }
         let all = self.results.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = Vec::new();
-        for r in all.iter() {
+        for (r, (label, sides)) in all.iter().zip(&self.labels) {
             match r {
-                Some(Ok(r)) => out.push(r.clone()),
-                Some(Err(e)) => return Some(Err(e.clone())),
-                None => return Some(Err("a simulation thread stopped".to_owned())),
+                Ok(tally) => {
+                    if let Some((_, why)) = &tally.failed {
+                        return Some(Err(why.clone()));
+                    }
+                    out.push(SimResult {
+                        label: label.clone(),
+                        sides: sides.clone(),
+                        tally: tally.clone(),
+                    });
+                }
+                Err(e) => return Some(Err(e.clone())),
             }
         }
         Some(Ok(out))
@@ -187,59 +239,51 @@ impl Drop for SimJob {
     }
 }
 
-fn run(
-    scenario: &Scenario,
-    policy: &PolicyKind,
+/// One ruleset's games, as one thread plays its share of them.
+struct Games<'a> {
+    scenario: &'a Scenario,
+    policy: &'a PolicyKind,
     runs: u32,
     seed: u64,
-    done: &AtomicU32,
-    cancel: &AtomicBool,
-) -> Result<SimResult, String> {
-    let mut hooks = hooks_for(&scenario.ruleset).map_err(|d| d.to_string())?;
-    let sides: Vec<String> = scenario
-        .compiled
-        .setup
-        .sides
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
-    let seats = vec![Some(policy.clone()); sides.len()];
-    let mut r = SimResult {
-        label: scenario.ruleset.rules.identity.name.clone(),
-        wins: vec![0; sides.len()],
-        sides,
-        ..SimResult::default()
-    };
-    for i in 0..runs {
-        if cancel.load(Ordering::Relaxed) {
-            break;
+}
+
+impl Games<'_> {
+    fn play(
+        &self,
+        next: &AtomicU32,
+        done: &AtomicU32,
+        cancel: &AtomicBool,
+    ) -> Result<Tally, String> {
+        let s = self.scenario;
+        let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
+        let side_of: Vec<usize> = s
+            .compiled
+            .setup
+            .pieces
+            .iter()
+            .map(|p| p.side.index())
+            .collect();
+        let sides = s.compiled.setup.sides.len();
+        let seats = vec![Some(self.policy.clone()); sides];
+        let mut tally = Tally::default();
+        loop {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let run = next.fetch_add(1, Ordering::Relaxed);
+            if run >= self.runs {
+                break;
+            }
+            let result = play_one(s, &[], &seats, run_seed(self.seed, run), hooks.as_mut());
+            let failed = result.failed.is_some();
+            tally.add(run, result, &side_of, sides);
+            done.fetch_add(1, Ordering::Relaxed);
+            if failed {
+                break;
+            }
         }
-        let end = play_game(
-            scenario,
-            &seats,
-            seed.wrapping_add(u64::from(i)),
-            hooks.as_mut(),
-        )?;
-        if let Some(e) = end.played.error {
-            return Err(e);
-        }
-        r.games += 1;
-        r.refused += end.played.refused.len() as u64;
-        match end.game.result() {
-            Some(res) => match res.winner {
-                Some(w) => {
-                    if let Some(x) = r.wins.get_mut(w.index()) {
-                        *x += 1;
-                    }
-                }
-                None => r.draws += 1,
-            },
-            None => r.unfinished += 1,
-        }
-        r.lengths.push(end.game.state().turn.min(end.game.turns()));
-        done.fetch_add(1, Ordering::Relaxed);
+        Ok(tally)
     }
-    Ok(r)
 }
 
 #[cfg(test)]
@@ -247,26 +291,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wilson_intervals_match_the_textbook_values() {
-        // 50 of 100: centre 0.5, half-width ≈ 0.0962.
-        let (c, h) = wilson(50, 100);
-        assert!((c - 0.5).abs() < 1e-9);
-        assert!((h - 0.0962).abs() < 1e-3, "{h}");
-        // 0 of 10: the interval still has width (0 to ≈ 0.278).
-        let (c, h) = wilson(0, 10);
-        assert!(
-            (c - h).abs() < 1e-9 && (c + h - 0.2775).abs() < 1e-3,
-            "{c} {h}"
+    fn the_progress_text_says_games_done_and_time_left() {
+        assert_eq!(
+            progress_text(0, 100, Duration::from_secs(1)),
+            "0 of 100 games"
         );
-        assert_eq!(wilson(0, 0), (0.0, 0.0));
-    }
-
-    #[test]
-    fn the_length_histogram_counts_games_by_turns() {
-        let r = SimResult {
-            lengths: vec![3, 5, 3, 4, 5, 5],
-            ..SimResult::default()
-        };
-        assert_eq!(r.length_histogram(), vec![(3, 2), (4, 1), (5, 3)]);
+        assert_eq!(
+            progress_text(25, 100, Duration::from_secs(5)),
+            "25 of 100 games · about 15 s left"
+        );
+        assert_eq!(
+            progress_text(10, 100, Duration::from_secs(10)),
+            "10 of 100 games · about 1 min 30 s left"
+        );
+        assert_eq!(
+            progress_text(100, 100, Duration::from_secs(9)),
+            "100 of 100 games"
+        );
     }
 }

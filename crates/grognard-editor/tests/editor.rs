@@ -893,11 +893,24 @@ fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
         .expect("the games were played");
     assert_eq!(results.len(), 2, "the ruleset in force and its base");
     for r in &results {
-        assert_eq!(r.games, 100);
-        assert_eq!(r.refused, 0);
-        assert_eq!(r.wins.iter().sum::<u32>() + r.draws + r.unfinished, 100);
-        assert_eq!(r.lengths.len(), 100);
+        let t = &r.tally;
+        assert_eq!(r.games(), 100);
+        assert_eq!(t.refused_total, 0);
+        assert_eq!(t.unfinished, 0);
+        assert_eq!(
+            t.lengths.values().sum::<u64>(),
+            100,
+            "every game in the histogram"
+        );
+        // Every game of this drill is drawn: the rates shown are the observed ones
+        // (no side won: 0.0%, not the centre of an interval around it).
+        assert_eq!(t.decided(), 100);
+        assert_eq!(r.draw_rate().mean, 1.0);
+        assert!((0..r.sides.len()).all(|i| r.win_rate(i).mean == 0.0));
     }
+    // Two rulesets × two sides that never won, and two columns of draws.
+    assert_eq!(h.query_all_by_label("0.0% ± 0.0").count(), 4);
+    assert_eq!(h.query_all_by_label("100.0% ± 0.0").count(), 2);
     assert_eq!(results[1].label, "drill-square-mud");
     assert!(
         status(&h).contains("simulation done: 200 games"),

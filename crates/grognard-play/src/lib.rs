@@ -7,11 +7,14 @@
 //! designer's own Lua function in a sandbox of its own, under the same limits as a
 //! ruleset's hooks. [`policy::play_out`] plays a game to its end with them; the CLI's `sim`
 //! and `fuzz` and the editor's "Computer plays" and Simulate panel all use it.
+//! [`tally::Tally`] is the exact tally of many games that `sim` and the Simulate panel
+//! both report, so the two show the same numbers.
 
 #![warn(missing_docs)]
 
 pub mod lua_policy;
 pub mod policy;
+pub mod tally;
 pub mod text;
 
 pub use lua_policy::LuaPolicy;

@@ -1,10 +1,14 @@
 //! The Simulate tab: whole games of the open scenario played by a policy on every side, in
-//! the background, for the ruleset in force beside its base — a progress bar, then each
-//! side's win rate with its 95% interval and the distribution of game length, plotted.
+//! the background, for the ruleset in force beside its base — a progress bar (games done,
+//! time left), then each side's observed win rate and the draw rate with their 95%
+//! intervals (the numbers `grognard sim` prints, from the same tally) and a histogram of
+//! game length.
 
 use egui::{Color32, RichText};
 use grognard_play::PolicyKind;
 use grognard_rules::load;
+
+use grognard_play::tally::Estimate;
 
 use crate::simulate::{SimJob, SimResult};
 
@@ -60,11 +64,7 @@ impl EditorApp {
             } else {
                 done as f32 / total as f32
             };
-            ui.add(
-                egui::ProgressBar::new(fraction)
-                    .text(format!("{done} of {total} games"))
-                    .show_percentage(),
-            );
+            ui.add(egui::ProgressBar::new(fraction).text(job.progress_text()));
         }
         match &self.rt.sim_results {
             None => {}
@@ -99,7 +99,10 @@ impl EditorApp {
         }
         let seed = scenarios.first().map_or(0, |s| s.compiled.setup.seed);
         self.rt.sim_results = None;
-        self.rt.sim = Some(SimJob::start(scenarios, policy, runs, seed));
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        // The cores are shared between the rulesets; one thread each at least.
+        let threads = (cores / scenarios.len().max(1)).max(1);
+        self.rt.sim = Some(SimJob::start(scenarios, policy, runs, seed, threads));
         self.say(format!(
             "simulating {runs} games of {name} ({})",
             policy.name()
@@ -138,86 +141,165 @@ impl EditorApp {
     }
 }
 
+/// Colour of the interval whiskers: dark, drawn over both bar colours.
+const WHISKER: Color32 = Color32::from_rgb(25, 25, 25);
+
 fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     let Some(first) = results.first() else {
         return;
     };
+    ui.label(
+        "Win and draw rates are the observed shares of the games with a result, ± the \
+         half-width of their 95% interval (as `grognard sim` prints them).",
+    );
     egui::Grid::new("sim results").striped(true).show(ui, |ui| {
         ui.label(RichText::new("ruleset").strong());
+        ui.label(RichText::new("games").strong());
         for s in &first.sides {
             ui.label(RichText::new(format!("{s} wins")).strong());
         }
         ui.label(RichText::new("draws").strong());
         ui.label(RichText::new("no result").strong());
-        ui.label(RichText::new("mean turns").strong());
+        ui.label(RichText::new("ended on turn").strong());
         ui.end_row();
         for r in results {
             ui.label(&r.label);
+            ui.label(r.games().to_string());
             for i in 0..r.sides.len() {
-                let (c, h) = r.win_rate(i);
-                ui.label(format!("{:.1}% ± {:.1}", c * 100.0, h * 100.0));
+                ui.label(r.win_rate(i).percent());
             }
-            let (c, h) = r.draw_rate();
-            ui.label(format!("{:.1}% ± {:.1}", c * 100.0, h * 100.0));
-            ui.label(r.unfinished.to_string());
-            let mean = if r.lengths.is_empty() {
-                0.0
-            } else {
-                r.lengths.iter().map(|l| f64::from(*l)).sum::<f64>() / r.lengths.len() as f64
-            };
-            ui.label(format!("{mean:.2}"));
+            ui.label(r.draw_rate().percent());
+            ui.label(r.tally.unfinished.to_string());
+            ui.label(r.tally.length.estimate().plain());
             ui.end_row();
         }
     });
     let colors = [IN_FORCE, BASE];
     let width = 0.8 / results.len() as f64;
     let mut labels: Vec<String> = first.sides.iter().map(|s| format!("{s} wins")).collect();
-    labels.push("draw".to_owned());
-    ui.label(RichText::new("Win rates (95% intervals)").strong());
+    labels.push("draws".to_owned());
+    let groups = labels.len();
+    ui.label(RichText::new("Win rates, % (whiskers: 95% intervals)").strong());
     super::fixed_plot("sim win rates", 200.0)
         .include_y(100.0)
+        .include_x(-0.5)
+        .include_x(groups as f64 - 0.5)
         .x_axis_formatter(super::index_axis(labels))
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .show(ui, |plot| {
             for (k, r) in results.iter().enumerate() {
                 let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
-                let rates: Vec<(f64, f64)> = (0..r.sides.len())
+                let rates: Vec<Estimate> = (0..r.sides.len())
                     .map(|i| r.win_rate(i))
                     .chain(std::iter::once(r.draw_rate()))
                     .collect();
                 let bars = rates
                     .iter()
                     .enumerate()
-                    .map(|(i, (c, _))| {
-                        egui_plot::Bar::new(i as f64 + offset, c * 100.0).width(width * 0.9)
+                    .map(|(i, e)| {
+                        egui_plot::Bar::new(i as f64 + offset, e.mean * 100.0).width(width * 0.9)
                     })
                     .collect();
                 let color = colors[k.min(1)];
                 plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(color));
-                for (i, (c, h)) in rates.iter().enumerate() {
-                    let x = i as f64 + offset;
-                    plot.line(
-                        egui_plot::Line::new(
-                            format!("{} interval", r.label),
-                            vec![[x, (c - h) * 100.0], [x, (c + h) * 100.0]],
-                        )
-                        .color(Color32::BLACK),
-                    );
+                for (i, e) in rates.iter().enumerate() {
+                    for (j, points) in whisker(i as f64 + offset, width * 0.25, *e)
+                        .into_iter()
+                        .enumerate()
+                    {
+                        plot.line(
+                            egui_plot::Line::new(format!("{} interval {i} {j}", r.label), points)
+                                .color(WHISKER)
+                                .width(2.0)
+                                .allow_hover(false),
+                        );
+                    }
                 }
             }
         });
-    ui.label(RichText::new("Game length (turns)").strong());
-    super::fixed_plot("sim lengths", 180.0).show(ui, |plot| {
+    ui.label(RichText::new("Game length: games by the turn they ended on").strong());
+    let (lo, hi) = results
+        .iter()
+        .flat_map(SimResult::length_histogram)
+        .fold((u32::MAX, 0), |(lo, hi), (t, _)| (lo.min(t), hi.max(t)));
+    let mut plot = super::fixed_plot("sim lengths", 180.0)
+        .x_axis_label("turn")
+        .y_axis_label("games")
+        // Whole turns and whole games only: a mark between two is left blank.
+        .x_axis_formatter(whole_numbers)
+        .y_axis_formatter(whole_numbers)
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]));
+    if lo <= hi {
+        plot = plot
+            .include_x(f64::from(lo) - 0.5)
+            .include_x(f64::from(hi) + 0.5);
+    }
+    plot.show(ui, |plot| {
         for (k, r) in results.iter().enumerate() {
             let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
             let bars = r
                 .length_histogram()
                 .into_iter()
                 .map(|(turns, games)| {
-                    egui_plot::Bar::new(f64::from(turns) + offset, f64::from(games))
-                        .width(width * 0.9)
+                    egui_plot::Bar::new(f64::from(turns) + offset, games as f64)
+                        .width(width)
+                        .name(format!("turn {turns}: {games} games"))
                 })
                 .collect();
             plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(colors[k.min(1)]));
         }
     });
+}
+
+/// A vertical whisker from the interval's low end to its high end (in %, clipped to
+/// 0–100), with a cap at each end; nothing when the interval has no width.
+fn whisker(x: f64, cap: f64, e: Estimate) -> Vec<Vec<[f64; 2]>> {
+    if e.ci95 <= 0.0 {
+        return Vec::new();
+    }
+    let lo = ((e.mean - e.ci95) * 100.0).max(0.0);
+    let hi = ((e.mean + e.ci95) * 100.0).min(100.0);
+    vec![
+        vec![[x, lo], [x, hi]],
+        vec![[x - cap, lo], [x + cap, lo]],
+        vec![[x - cap, hi], [x + cap, hi]],
+    ]
+}
+
+/// An axis mark as a whole number; blank between whole numbers.
+fn whole_numbers(mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>) -> String {
+    let v = mark.value.round();
+    if (mark.value - v).abs() < 1e-6 && v >= 0.0 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whiskers_span_the_interval_with_caps_and_vanish_when_it_has_no_width() {
+        let e = Estimate {
+            mean: 0.375,
+            ci95: 0.152,
+        };
+        let w = whisker(2.0, 0.1, e);
+        assert_eq!(w.len(), 3, "a stem and two caps");
+        assert!((w[0][0][1] - 22.3).abs() < 1e-9 && (w[0][1][1] - 52.7).abs() < 1e-9);
+        assert_eq!(w[1], vec![[1.9, w[0][0][1]], [2.1, w[0][0][1]]]);
+        let none = Estimate {
+            mean: 0.0,
+            ci95: 0.0,
+        };
+        assert!(whisker(0.0, 0.1, none).is_empty());
+        // Clipped to 0–100%.
+        let wide = Estimate {
+            mean: 0.9,
+            ci95: 0.3,
+        };
+        assert_eq!(whisker(0.0, 0.1, wide)[0][1][1], 100.0);
+    }
 }

@@ -1,28 +1,45 @@
-//! The exact tally of a set of games: counts, integer sums and sums of squares, which add
-//! up to the same totals however the games are split between threads or shards.
+//! The exact tally of a set of games, shared by `grognard sim` and the editor's Simulate
+//! tab so both show the same numbers: [`play_one`] plays one game (an orders file, then the
+//! policies), [`Tally::add`] folds its [`RunResult`] in, and tallies kept by different
+//! threads or shards [`Tally::merge`] into the same totals however the games were split —
+//! counts, integer sums and sums of squares are exact. [`Estimate`] is a mean (a rate, for
+//! wins and draws: the observed share) with its 95% half-width, rounded as `sim` prints it.
 
 use std::collections::BTreeMap;
 
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::Hooks;
+use grognard_kernel::piece::Place;
+use grognard_rules::de::Located;
+use grognard_rules::load::Scenario;
+use grognard_rules::model::OrderSpec;
+use grognard_rules::orders::resolve_order;
 use serde::{Deserialize, Serialize};
+
+use crate::policy::{MAX_POLICY_ORDERS, Seats, chart_outcomes, play_out, players_for};
 
 /// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
 /// threads add up to the same totals however the games were split between them.
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-pub(super) struct Moments {
-    pub(super) n: u64,
-    pub(super) sum: i128,
-    pub(super) squares: i128,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moments {
+    /// How many numbers.
+    pub n: u64,
+    /// Their sum.
+    pub sum: i128,
+    /// The sum of their squares.
+    pub squares: i128,
 }
-use super::RunResult;
 
 impl Moments {
-    pub(super) fn add(&mut self, x: i64) {
+    /// Counts `x`.
+    pub fn add(&mut self, x: i64) {
         self.n += 1;
         self.sum += i128::from(x);
         self.squares += i128::from(x) * i128::from(x);
     }
 
-    pub(super) fn merge(&mut self, o: &Self) {
+    /// Adds another tally's numbers.
+    pub fn merge(&mut self, o: &Self) {
         self.n += o.n;
         self.sum += o.sum;
         self.squares += o.squares;
@@ -31,7 +48,8 @@ impl Moments {
     /// The mean with its 95% confidence half-width (1.96·sd/√n); the sample variance is
     /// (n·Σx² − (Σx)²) / (n·(n − 1)), its numerator computed exactly.
     #[allow(clippy::cast_precision_loss)] // counts and sums of game counters stay far below 2^53
-    pub(super) fn estimate(&self) -> Estimate {
+    #[must_use]
+    pub fn estimate(&self) -> Estimate {
         if self.n == 0 {
             return Estimate {
                 mean: 0.0,
@@ -54,40 +72,45 @@ impl Moments {
 }
 
 /// One piece over many games.
-#[derive(Default, Serialize, Deserialize)]
-pub(super) struct PieceTally {
-    pub(super) counters: Vec<Moments>,
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PieceTally {
+    /// Each counter's value at the end, by counter id.
+    pub counters: Vec<Moments>,
     /// Games ending with each flag set, by flag id (first 64).
-    pub(super) flags: Vec<u64>,
+    pub flags: Vec<u64>,
     /// Games ending off the board.
-    pub(super) removed: u64,
+    pub removed: u64,
     /// Games ending at each place.
-    pub(super) places: BTreeMap<String, u64>,
+    pub places: BTreeMap<String, u64>,
 }
 
 /// The chart outcomes of one piece's action over many games.
-#[derive(Serialize, Deserialize)]
-pub(super) struct ActionTally {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionTally {
     /// The first game and event index where it was rolled: actions are listed in that order.
-    pub(super) first: (u32, usize),
-    pub(super) rolls: u64,
-    pub(super) outcomes: BTreeMap<String, u64>,
+    pub first: (u32, usize),
+    /// Times its chart was rolled.
+    pub rolls: u64,
+    /// Times each outcome came up.
+    pub outcomes: BTreeMap<String, u64>,
 }
 
 /// A map written as a list of pairs (JSON map keys must be strings).
-pub(super) mod pairs {
+pub mod pairs {
     use std::collections::BTreeMap;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub(super) fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+    /// Writes the map as a list of `[key, value]` pairs.
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
         map: &BTreeMap<K, V>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         s.collect_seq(map.iter())
     }
 
-    pub(super) fn deserialize<'de, K, V, D>(d: D) -> Result<BTreeMap<K, V>, D::Error>
+    /// Reads a list of `[key, value]` pairs.
+    pub fn deserialize<'de, K, V, D>(d: D) -> Result<BTreeMap<K, V>, D::Error>
     where
         K: Deserialize<'de> + Ord,
         V: Deserialize<'de>,
@@ -102,37 +125,43 @@ pub(super) mod pairs {
 /// tallies merge into the same totals whatever the thread count: sums are exact integers,
 /// and where order matters (which refusal reason, which action first) the earliest game
 /// wins. The same holds across shards, whose tallies `sim-merge` adds up.
-#[derive(Default, Serialize, Deserialize)]
-pub(super) struct Tally {
-    pub(super) games: u64,
-    pub(super) pieces: Vec<PieceTally>,
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games played (that could start).
+    pub games: u64,
+    /// Per piece, by id.
+    pub pieces: Vec<PieceTally>,
     /// Pieces each side lost, per game.
-    pub(super) lost: Vec<Moments>,
+    pub lost: Vec<Moments>,
     /// By (acting piece index, action).
     #[serde(with = "pairs")]
-    pub(super) actions: BTreeMap<(usize, String), ActionTally>,
+    pub actions: BTreeMap<(usize, String), ActionTally>,
     /// By order index: games refused, and the first game's reason.
     #[serde(with = "pairs")]
-    pub(super) refused: BTreeMap<usize, (u64, u32, String)>,
+    pub refused: BTreeMap<usize, (u64, u32, String)>,
     /// The first game that could not start, with the reason.
-    pub(super) failed: Option<(u32, String)>,
+    pub failed: Option<(u32, String)>,
     /// Orders refused in all (from the file and from policies).
-    pub(super) refused_total: u64,
+    pub refused_total: u64,
     /// Games that did not reach their end.
-    pub(super) unfinished: u64,
+    pub unfinished: u64,
     /// The turn each game ended on.
-    pub(super) length: Moments,
+    pub length: Moments,
     /// Orders the policies gave per game.
-    pub(super) policy_orders: Moments,
+    pub policy_orders: Moments,
     /// Per side, 1 for each game it won (0 otherwise), over games with a result.
-    pub(super) wins: Vec<Moments>,
+    pub wins: Vec<Moments>,
     /// 1 for each drawn game, over games with a result.
-    pub(super) draws: Moments,
+    pub draws: Moments,
+    /// Games by the turn they ended on (parts written before it was kept read as empty).
+    #[serde(default, with = "pairs")]
+    pub lengths: BTreeMap<u32, u64>,
 }
 
 impl Tally {
     /// Adds game `run`; `side_of` gives each piece's side index.
-    pub(super) fn add(&mut self, run: u32, r: RunResult, side_of: &[usize], sides: usize) {
+    #[allow(clippy::needless_pass_by_value)] // the game's record is folded in and dropped
+    pub fn add(&mut self, run: u32, r: RunResult, side_of: &[usize], sides: usize) {
         if let Some(why) = r.failed {
             if self.failed.as_ref().is_none_or(|(first, _)| run < *first) {
                 self.failed = Some((run, why));
@@ -143,6 +172,7 @@ impl Tally {
         self.refused_total += r.refused.len() as u64 + r.policy_refused;
         self.unfinished += u64::from(!r.finished);
         self.length.add(i64::from(r.turns));
+        *self.lengths.entry(r.turns).or_default() += 1;
         self.policy_orders
             .add(i64::try_from(r.policy_orders).unwrap_or(i64::MAX));
         if let Some(winner) = r.winner {
@@ -206,11 +236,15 @@ impl Tally {
         }
     }
 
-    pub(super) fn merge(&mut self, o: Self) {
+    /// Adds another tally (another thread's or shard's games).
+    pub fn merge(&mut self, o: Self) {
         self.games += o.games;
         self.refused_total += o.refused_total;
         self.unfinished += o.unfinished;
         self.length.merge(&o.length);
+        for (turns, k) in &o.lengths {
+            *self.lengths.entry(*turns).or_default() += k;
+        }
         self.policy_orders.merge(&o.policy_orders);
         if self.wins.len() < o.wins.len() {
             self.wins.resize_with(o.wins.len(), Moments::default);
@@ -275,15 +309,168 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Side `side`'s share of the games with a result, as `sim` reports it.
+    #[must_use]
+    pub fn win_rate(&self, side: usize) -> Estimate {
+        self.wins.get(side).copied().unwrap_or_default().estimate()
+    }
+
+    /// The share of draws among the games with a result.
+    #[must_use]
+    pub fn draw_rate(&self) -> Estimate {
+        self.draws.estimate()
+    }
+
+    /// Games that ended with a result (a win or a draw).
+    #[must_use]
+    pub const fn decided(&self) -> u64 {
+        self.draws.n
+    }
+}
+
+/// The seed of game `run` of a simulation started from `seed`.
+#[must_use]
+pub const fn run_seed(seed: u64, run: u32) -> u64 {
+    seed.wrapping_add(run as u64)
+}
+
+/// How one game ended.
+#[derive(Debug, Default)]
+pub struct RunResult {
+    /// Per piece, by id: counters, flags, on the board, where.
+    pub pieces: Vec<PieceEnd>,
+    /// Orders refused (index in the orders file) with the reason.
+    pub refused: Vec<(usize, String)>,
+    /// Each chart outcome of an action: (acting piece index, action, outcome).
+    pub outcomes: Vec<(usize, String, String)>,
+    /// A setup failure (the game could not start).
+    pub failed: Option<String>,
+    /// Orders the policies gave.
+    pub policy_orders: u64,
+    /// Of those, how many `apply` refused.
+    pub policy_refused: u64,
+    /// True when the game reached its end.
+    pub finished: bool,
+    /// The turn the game ended on (or stopped at).
+    pub turns: u32,
+    /// The winner's side index (`Some(None)`: a draw; `None`: no result).
+    pub winner: Option<Option<usize>>,
+}
+
+/// One piece at the end of a game.
+#[derive(Debug)]
+pub struct PieceEnd {
+    /// Its counters, by id.
+    pub counters: Vec<i32>,
+    /// Its flags, one bit each.
+    pub flags: u64,
+    /// False when it ended off the board.
+    pub on_board: bool,
+    /// Where it ended (the first cell of a spread piece).
+    pub place: Option<String>,
+}
+
+fn place_text(place: &Place) -> Option<String> {
+    match place {
+        Place::Cell(c) => Some(c.to_string()),
+        Place::Spread(cells) => cells.first().map(ToString::to_string),
+        Place::Point { at, .. } => Some(at.to_string()),
+        Place::Off => None,
+    }
+}
+
+/// Plays one game: the orders file first (a refused order is recorded and the next one
+/// tried), then the policies of `seats`, if any, to the end of the game.
+pub fn play_one(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    hooks: &mut dyn Hooks,
+) -> RunResult {
+    let mut result = RunResult::default();
+    let mut game: Game = match s.start(Some(seed), &[], hooks) {
+        Ok(g) => g,
+        Err(d) => {
+            result.failed = Some(d.to_string());
+            return result;
+        }
+    };
+    for (i, o) in orders.iter().enumerate() {
+        let order = match resolve_order(&game, &o.value) {
+            Ok(order) => order,
+            Err(message) => {
+                result.refused.push((i, message));
+                continue;
+            }
+        };
+        match game.apply(&order, hooks) {
+            Ok(events) => result.outcomes.extend(chart_outcomes(events)),
+            Err(refusal) => result.refused.push((i, refusal.message)),
+        }
+    }
+    if seats.iter().any(Option::is_some) {
+        let mut players = match players_for(seats, seed) {
+            Ok(p) => p,
+            Err(e) => {
+                result.failed = Some(e);
+                return result;
+            }
+        };
+        let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
+        if let Some(e) = played.error {
+            result.failed = Some(e);
+            return result;
+        }
+        result.policy_orders = played.orders;
+        result.policy_refused = played.refused.len() as u64;
+        result.outcomes.extend(played.outcomes);
+    }
+    result.finished = game.state().over;
+    result.winner = game.result().map(|r| r.winner.map(|s| s.index()));
+    // After the last turn the cursor stands on the turn after it.
+    result.turns = game.state().turn.min(game.turns());
+    result.pieces = game
+        .state()
+        .pieces
+        .iter()
+        .map(|p| PieceEnd {
+            counters: p.counters.clone(),
+            flags: p.flags,
+            on_board: p.on_board(),
+            place: place_text(&p.place),
+        })
+        .collect();
+    result
+}
+
 /// A mean with its 95% confidence half-width (1.96·sd/√n).
-#[derive(Clone, Copy, Debug, Serialize)]
-pub(super) struct Estimate {
-    pub(super) mean: f64,
-    pub(super) ci95: f64,
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The mean (for a rate, the observed share).
+    pub mean: f64,
+    /// The half-width of its 95% interval.
+    pub ci95: f64,
+}
+
+impl Estimate {
+    /// A rate as `sim` prints it: `42.5% ± 15.5`.
+    #[must_use]
+    pub fn percent(self) -> String {
+        format!("{:.1}% ± {:.1}", self.mean * 100.0, self.ci95 * 100.0)
+    }
+
+    /// A mean as `sim` prints it: `3.25 ± 0.41`.
+    #[must_use]
+    pub fn plain(self) -> String {
+        format!("{:.2} ± {:.2}", self.mean, self.ci95)
+    }
 }
 
 /// Rounded to 4 decimals so the JSON is short and stable.
-pub(super) fn round4(x: f64) -> f64 {
+#[must_use]
+pub fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
 
