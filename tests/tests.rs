@@ -16,6 +16,7 @@ mod policies;
 mod remote;
 mod scale;
 mod setup;
+mod sim_editor;
 mod square_blocks;
 mod tools;
 mod util;
