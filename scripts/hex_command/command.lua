@@ -6,6 +6,7 @@ local fall_back = scripts.hc_core.fall_back
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
 
 local M = {}
@@ -58,7 +59,7 @@ end
 function M.attach(game, actor, target)
   local problem = attach_problem(game, actor, target)
   if problem ~= nil then
-    error(problem, 0)
+    refuse(game, problem)
   end
   game:attach(actor, target)
   if game:phase() == "rally" then

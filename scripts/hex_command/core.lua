@@ -255,6 +255,15 @@ local function hit(L, u, n)
   end
 end
 
+-- A refusal in the rule's words (issue 33): `game:refuse` where the engine has it (no script
+-- path or line reaches the player), else a plain error.
+local function refuse(game, text)
+  if game.refuse ~= nil then
+    game:refuse(text)
+  end
+  error(text, 0)
+end
+
 -- Melee contact (7.3d, 7.2.2; issue 33) --------------------------------------------------
 
 local DIRS = { "E", "SE", "SW", "W", "NW", "NE" }
@@ -305,6 +314,7 @@ return {
   COVER_FORT = COVER_FORT,
   DIRS = DIRS,
   in_contact = in_contact,
+  refuse = refuse,
   release = release,
   Ledger = Ledger,
   UNIT_KINDS = UNIT_KINDS,

@@ -6,6 +6,7 @@ local commander_of = scripts.hc_core.commander_of
 local in_contact = scripts.hc_core.in_contact
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local refuse = scripts.hc_core.refuse
 local has = scripts.hc_moves.has
 
 local M = {}
@@ -299,7 +300,7 @@ end
 function M.advance(game, actor)
   local problem = M.advance_check(game, actor)
   if problem ~= nil then
-    error(problem, 0)
+    refuse(game, problem)
   end
   local col, row = game:counter(actor, "vacated_col") - 1, game:counter(actor, "vacated_row") - 1
   local L = ledger(game)
@@ -419,7 +420,7 @@ end
 function M.man_guns(game, actor, target)
   local problem = M.man_guns_check(game, actor, target)
   if problem ~= nil then
-    error(problem, 0)
+    refuse(game, problem)
   end
   game:set_flag(target, "abandoned", false)
   game:attach(actor, target)

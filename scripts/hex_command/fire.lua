@@ -5,6 +5,7 @@ local commander_of = scripts.hc_core.commander_of
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
 local QUICK_WORKS = scripts.hc_moves.QUICK_WORKS
 local works_cover = scripts.hc_moves.works_cover
@@ -167,7 +168,7 @@ local function shoot(game, actor, target, captured)
   local name, tname = game:name(actor), game:name(target)
   local problem, chart, arm, band, obstructed = fire_problem(game, actor, target, captured)
   if problem ~= nil then
-    error(problem, 0)
+    refuse(game, problem)
   end
   local into_melee = game:flag(target, "in_melee")
   local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0

@@ -7,6 +7,7 @@ local release = scripts.hc_core.release
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local refuse = scripts.hc_core.refuse
 local rout = scripts.hc_core.rout
 local te_hit = scripts.hc_core.te_hit
 local works_cover = scripts.hc_moves.works_cover
@@ -263,7 +264,7 @@ function M.melee(game, actor, target)
   local L = ledger(game)
   local problem = melee_problem(game, actor, target)
   if problem ~= nil then
-    error(problem, 0)
+    refuse(game, problem)
   end
   fight(L, actor, target)
   release(L)

@@ -4,6 +4,7 @@
 local commander_of = scripts.hc_core.commander_of
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
 
 local M = {}
@@ -29,7 +30,12 @@ function M.move_cost(kind, mode, terrain, cost, diagonal)
   if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
     return nil
   end
+  -- Artillery section, woods (issue 33): limbered guns enter woods off the road from a
+  -- clear hex side, at the ordinary cost; woods to woods is refused by `moved` below.
   if kind == "artillery" and terrain == "forest" and cost > 1 then
+    if mode == "limbered" then
+      return cost - 4
+    end
     return nil
   end
   if kind == "artillery" and mode == "unlimbered" and (terrain ~= "clear" or cost > 1) then
@@ -98,6 +104,11 @@ function M.moved(game, u, path, facing)
     local a, b = path[i - 1], path[i]
     local feats = game:features(a.col, a.row, b.col, b.row)
     road = has(feats, "road")
+    if kind == "artillery" and not road and game:terrain(b.col, b.row) == "forest"
+        and game:terrain(a.col, a.row) == "forest" then
+      refuse(game, name .. " cannot go from woods into woods at (" .. b.col .. "," .. b.row
+        .. "): guns enter woods only from a clear hex side or by road")
+    end
     local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
     if obstacle and not road and i > 2 and not exempt then
       te = te + 1

@@ -438,3 +438,26 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
     has(&out, "+1 planted guns turned");
     has(&out, "band 1 (Color)");
 }
+
+/// 004 l.434 (artillery section, woods): guns may be placed in woods by road, or entering
+/// from a clear hex side; not from woods into woods. g, limbered (2 hexes) at (2,4) facing E,
+/// enters the wood at (3,4) from the clear hex (2,4): `reach` lists it and play accepts it
+/// (before, reach listed no woods hex). Going on to (4,4), woods to woods, is refused in the
+/// rule's words.
+#[test]
+fn guns_enter_woods_from_a_clear_hex_side() {
+    let map = ". . . . . . . . . .\n".repeat(4) + ". . . F F . . . . .\n" + &". . . . . . . . . .\n".repeat(3);
+    let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: limbered }\n";
+    let f = field(Some(&map), "", pieces, "");
+    let cells = f.reach(&to_blue_movement(), "g").expect("reach");
+    assert!(cells.iter().any(|(c, _, _)| c == "[3, 4]"), "{cells:?}");
+    has(
+        &ok(&f, &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4]]")])),
+        "g moved (2,4) → (3,4), cost 1",
+    );
+    refused(
+        &f,
+        &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4], [4, 4]]")]),
+        "g cannot go from woods into woods at (4,4): guns enter woods only from a clear hex side or by road",
+    );
+}
