@@ -4,12 +4,15 @@
 --   scouts, an army headquarters 3, a nation 5, and each headquarters one more for every
 --   dummy of its side in the battle zone (001, notes on dummy markers). Each scout names its
 --   headquarters with the piece attribute `hq` (the headquarters' number among its side's
---   pieces, 0-based, in scenario order: `game:number`). At the start of its side's command phase every deployed scout rolls on
---   the Scout Fate table before it reports; a removed scout goes back to its headquarters
---   and sits out the rest of the turn (flag `lost`, cleared at turn end).
+--   pieces, 0-based, in scenario order: `game:number`). At the start of its side's command
+--   phase every deployed scout rolls on the Scout Fate table (the referee's secret roll)
+--   before it reports; a removed scout goes back to its headquarters and sits out the rest
+--   of the turn (flag `lost`, cleared at turn end).
 -- * Small tables (000 #20, optional): every block starts with a free ½ mp credit.
 -- * Forward deployment (000 #18): an action for a block in battle mode whose square holds
---   a terrain feature; it spends ½ mp of saved points and is announced to the opponent.
+--   a terrain feature; it spends ½ mp of saved points and is announced to the opponent
+--   (by the square, never the block's id); it ends when the block leaves the square or
+--   battle mode.
 
 local M = {}
 
@@ -40,57 +43,83 @@ local function headquarters_of(game, scout)
   return nil
 end
 
-local function check_scouts(game)
-  for _, u in ipairs(game:units(game:phasing())) do
+-- A problem with the scenario's own pieces, said as the rule says it: `error` at level 0,
+-- so the message carries no script location.
+local function refuse(text)
+  error(text, 0)
+end
+
+-- 000 scouting and 001 notes on dummy markers: each headquarters sends out 2 (corps or
+-- wing), 3 (army) or 5 (nation) scouts or ADCs, and each dummy of the side on the table
+-- gives one more to one headquarters (pooled: the side's scouts beyond the headquarters'
+-- own numbers may not outnumber its dummies). Small commands hold 10 figures or less.
+-- Checked for every side as the game starts, so a scenario that breaks it fails
+-- `grognard validate` and never stops a game later.
+local function check_side(game, side)
+  for _, u in ipairs(game:units(side)) do
     if SMALL[game:kind(u)] and game:counter(u, "figures") > 10 then
-      error(game:name(u) .. " is a small command (" .. game:kind(u) .. ") but has "
+      refuse(game:name(u) .. " is a small command (" .. game:kind(u) .. ") but has "
         .. game:counter(u, "figures") .. " figures; small commands hold 10 or less")
     end
   end
-  for _, side in ipairs({ game:phasing() }) do
-    local dummies = 0
-    for _, u in ipairs(game:units(side)) do
-      if game:kind(u) == "dummy" then dummies = dummies + 1 end
-    end
-    for _, hq in ipairs(game:units(side)) do
-      local base = SCOUTS[game:kind(hq)]
-      if base ~= nil then
-        local count = 0
-        for _, s in ipairs(game:units(side)) do
-          if SCOUT_KINDS[game:kind(s)] and game:attribute(s, "hq") == game:number(hq) then
-            count = count + 1
-          end
-        end
-        if count > base + dummies then
-          error(game:name(hq) .. " (" .. game:kind(hq) .. ") may send out " .. base
-            .. " scouts plus one per dummy of its side (" .. dummies .. "), but "
-            .. count .. " name it as their headquarters")
+  local dummies = 0
+  for _, u in ipairs(game:units(side)) do
+    if game:kind(u) == "dummy" then dummies = dummies + 1 end
+  end
+  local base_total, extra, counted = 0, 0, 0
+  for _, hq in ipairs(game:units(side)) do
+    local base = SCOUTS[game:kind(hq)]
+    if base ~= nil then
+      local count = 0
+      for _, s in ipairs(game:units(side)) do
+        if SCOUT_KINDS[game:kind(s)] and game:attribute(s, "hq") == game:number(hq) then
+          count = count + 1
         end
       end
+      base_total = base_total + base
+      counted = counted + count
+      if count > base then extra = extra + (count - base) end
+    end
+  end
+  if extra > dummies then
+    refuse(side .. "'s headquarters may send out " .. base_total
+      .. " scouts (2 a corps, 3 an army, 5 a nation) plus one per dummy on the table ("
+      .. dummies .. "), but " .. counted .. " scouts name them, " .. extra
+      .. " over their own numbers")
+  end
+end
+
+local function check_scouts(game)
+  local sides = {}
+  for _, u in ipairs(game:units()) do
+    local side = game:side(u)
+    if not sides[side] then
+      sides[side] = true
+      check_side(game, side)
+    end
+  end
+  for _, u in ipairs(game:off_board_units()) do
+    local side = game:side(u)
+    if not sides[side] then
+      sides[side] = true
+      check_side(game, side)
     end
   end
 end
 
--- True when a piece in road mode holds (col, row), spread commands included: pieces in
--- road mode share no square.
-local function road_column_at(game, col, row)
-  for _, u in ipairs(game:units_at(col, row)) do
-    if game:mode(u) == "road" then
-      return true
-    end
-  end
-  return false
-end
-
+-- The Scout Fate roll (000 scouting), for the phasing side's scouts as its command phase
+-- begins, before they report. It is the referee's secret roll (the chart is `secret`): its
+-- inputs depend on where enemy blocks are, which the side may not know. The side learns
+-- only what comes of it: a removed scout is back at its headquarters, lost for the turn.
 local function scout_fate(game)
   local side = game:phasing()
   local night = 0
   if game:setting("night") > 0 then night = 1 end
-  -- Squares a scout in road mode joins during this call: the game read here is the game
-  -- as the phase began, and the changes asked for are made after the hook returns.
-  local joined_in_road = {}
   for _, s in ipairs(game:units(side)) do
-    if SCOUT_KINDS[game:kind(s)] and not game:flag(s, "lost") then
+    -- A scout back at its base (attached to its headquarters) is not deployed: no roll.
+    local hq = headquarters_of(game, s)
+    local deployed = hq == nil or game:host(s) ~= hq
+    if SCOUT_KINDS[game:kind(s)] and not game:flag(s, "lost") and deployed then
       local nearest = nil
       for _, e in ipairs(game:units()) do
         if game:side(e) ~= side and not NOT_BLOCKS[game:kind(e)] then
@@ -98,7 +127,6 @@ local function scout_fate(game)
           if d ~= nil and (nearest == nil or d < nearest) then nearest = d end
         end
       end
-      local hq = headquarters_of(game, s)
       local transit = 0
       -- A headquarters that is not set up (battle mode) is in transit.
       if hq ~= nil and game:mode(hq) ~= "battle" then transit = 1 end
@@ -108,24 +136,15 @@ local function scout_fate(game)
         { range = range, transit = transit, night = night },
         "scout fate of " .. game:name(s))
       if outcome == "removed" then
-        if hq ~= nil and game:on_board(hq) then
-          local col, row = game:cell(hq)
-          local square = col .. "," .. row
-          if game:mode(hq) == "road" or game:mode(s) == "road"
-              or road_column_at(game, col, row) or joined_in_road[square] then
-            -- Pieces in road mode share no square, so the scout rejoins its headquarters
-            -- as an attached piece (found by policy play and `grognard fuzz`: placing it
-            -- there was refused — beside the headquarters, beside a command in road mode
-            -- spread onto its square, or beside a scout in road mode that joined it in the
-            -- same phase — and the side could not end its phase).
-            game:attach(s, hq)
-            if game:mode(s) == "road" then
-              joined_in_road[square] = true
-            end
-          else
-            game:place(s, col, row, "back to its headquarters")
-          end
+        -- Back to its headquarters base, whatever stands there: it joins the base as an
+        -- attached figure (it adds nothing to the square's stacking, and pieces in road
+        -- mode take it along), so the return is never refused. A scout whose
+        -- headquarters is gone, or cannot take it, stays where it is, lost all the same.
+        if hq ~= nil and game:on_board(hq) and game:host(hq) == nil
+            and #game:attached(s) == 0 then
+          game:attach(s, hq)
         end
+        game:note(game:name(s) .. " is caught, lost or late: no report this turn")
         game:set_flag(s, "lost", true)
       end
     end
@@ -149,23 +168,71 @@ function M.phase_begin(game, phase)
   scout_fate(game)
 end
 
--- Terrain in which a block can take the forward half of its square.
-local FEATURES = { town = true, medium_woods = true }
+-- 000 #18, 001 [6.96]: the terrain feature a block may hold in the forward half of its
+-- square: buildings (a town, a fortress), walls or hedges drawn on the square's edges, or a
+-- wood (our reading of "walls, hedges, buildings etc.": cover the units occupy).
+local FEATURES = { town = true, fortress = true, medium_woods = true }
+local EDGE_FEATURES = { wall = true, hedge = true, fortress_wall = true }
+local SIDES = { "N", "E", "S", "W" }
 
-function M.forward_deploy(game, actor)
-  if game:mode(actor) ~= "battle" then
-    error(game:name(actor) .. " must be in battle mode to deploy forward")
+local function holds_feature(game, u)
+  local col, row = game:cell(u)
+  if col == nil then return false end
+  if FEATURES[game:terrain(col, row)] then return true end
+  for _, dir in ipairs(SIDES) do
+    local c, r = game:neighbour(col, row, dir)
+    if c ~= nil then
+      for _, f in ipairs(game:features(col, row, c, r)) do
+        if EDGE_FEATURES[f] then return true end
+      end
+    end
   end
-  local col, row = game:cell(actor)
-  if not FEATURES[game:terrain(col, row)] then
-    error(game:name(actor) .. " has no terrain feature to hold in the forward half of its square")
+  return false
+end
+
+-- Why the block may not deploy forward now, or nil (the action's check: the refusal a
+-- player reads, and what the legal orders list).
+function M.forward_deploy_check(game, actor)
+  if game:mode(actor) ~= "battle" then
+    return game:name(actor) .. " must be in battle mode to deploy forward"
+  end
+  if not holds_feature(game, actor) then
+    return game:name(actor) .. " has no terrain feature (buildings, walls, hedges or a wood) to hold in the forward half of its square"
   end
   if game:counter(actor, "saved_mp") < 1 then
-    error(game:name(actor) .. " needs ½ mp saved to deploy forward")
+    return game:name(actor) .. " needs ½ mp saved to deploy forward"
   end
+  if game:flag(actor, "forward_deployed") then
+    return game:name(actor) .. " is already deployed forward"
+  end
+  return nil
+end
+
+-- The announcement names the square, which every player sees a block on; a command
+-- concealed there (hidden, or in a town) is announced without it. Never the block's id.
+function M.forward_deploy(game, actor)
   game:add_counter(actor, "saved_mp", -1)
   game:set_flag(actor, "forward_deployed", true)
-  game:announce(game:name(actor) .. " is deployed forward")
+  local col, row = game:cell(actor)
+  if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
+    game:announce("a command out of sight is deployed forward")
+  else
+    game:announce("the command at (" .. col .. "," .. row .. ") is deployed forward")
+  end
+end
+
+-- Forward deployment holds the feature of the square where it was made, in battle mode:
+-- it ends when the block leaves the square or battle mode.
+function M.moved(game, unit)
+  if game:flag(unit, "forward_deployed") then
+    game:set_flag(unit, "forward_deployed", false)
+  end
+end
+
+function M.mode_changed(game, unit)
+  if game:flag(unit, "forward_deployed") and game:mode(unit) ~= "battle" then
+    game:set_flag(unit, "forward_deployed", false)
+  end
 end
 
 return M

@@ -77,6 +77,10 @@ pub enum Command {
         /// Write the reproduction of a failure (scenario and orders) into this folder.
         #[arg(long)]
         repro: Option<PathBuf>,
+        /// Play every game but the first on a scenario around the given one: pieces moved
+        /// onto or next to others of their side, counters halved or doubled.
+        #[arg(long)]
+        vary: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -61,8 +61,9 @@ pub fn run(cli: Cli) -> ExitCode {
             games,
             seed,
             repro,
+            vary,
             json,
-        } => crate::fuzz::fuzz(&scenario, games, seed, repro.as_deref(), json),
+        } => crate::fuzz::fuzz(&scenario, games, seed, repro.as_deref(), json, vary),
         Command::Legal {
             scenario,
             orders,

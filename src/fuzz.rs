@@ -12,6 +12,12 @@
 //! On a failure it names it (with the hook's own message), writes a reproduction — the
 //! scenario with the failing seed and an orders file, shrunk by dropping orders while the
 //! failure persists — that `grognard play` reproduces, and exits 1.
+//!
+//! With `--vary`, every game but the first starts from a scenario *around* the one given
+//! (see [`variant`]): some pieces moved onto or next to others of their side, some counters
+//! halved or doubled, within what the scenario's checks accept. Dead ends that only a
+//! crowded square or a full stack reaches are found that way; the reproduction is the
+//! variant itself.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -51,6 +57,9 @@ struct Finding {
     /// Where the reproduction was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     repro: Option<String>,
+    /// True when the game started from a scenario around the one given (`--vary`).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    varied: bool,
 }
 
 /// What the player of one game did.
@@ -81,6 +90,7 @@ fn fuzz_game(s: &Scenario, seed: u64) -> Result<GameRun, Failure> {
         orders: orders.to_vec(),
         cause: None,
         repro: None,
+        varied: false,
     };
     loop {
         if let Some(f) = view_leak(&game) {
@@ -322,22 +332,36 @@ fn write_repro(
         || "scenario".to_owned(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = std::fs::read_to_string(&s.path)
-        .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&s.path))))?;
+    let ruleset = std::fs::canonicalize(&s.ruleset.path).unwrap_or_else(|_| s.ruleset.path.clone());
+    let text = if f.varied {
+        // The variant exists only in memory: its spec, written out (JSON is YAML), with
+        // the failing seed and the ruleset found from the new folder.
+        let mut spec = s.spec.clone();
+        spec.seed = f.seed;
+        spec.ruleset.value = ruleset.display().to_string();
+        serde_json::to_string_pretty(&spec).map_err(|e| Failure::Rules(e.to_string()))?
+    } else {
+        std::fs::read_to_string(&s.path)
+            .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&s.path))))?
+    };
     // The scenario as it is, with the seed of the failing game and its ruleset found from
     // the new folder.
-    let ruleset = std::fs::canonicalize(&s.ruleset.path).unwrap_or_else(|_| s.ruleset.path.clone());
-    let mut lines: Vec<String> = text
-        .lines()
-        .filter(|l| !l.starts_with("seed:") && !l.starts_with("ruleset:"))
-        .map(str::to_owned)
-        .collect();
-    let at = lines
-        .iter()
-        .position(|l| l.starts_with("scenario:"))
-        .map_or(0, |i| i + 1);
-    lines.insert(at, format!("seed: {}", f.seed));
-    lines.insert(at, format!("ruleset: {}", ruleset.display()));
+    let lines: Vec<String> = if f.varied {
+        text.lines().map(str::to_owned).collect()
+    } else {
+        let mut lines: Vec<String> = text
+            .lines()
+            .filter(|l| !l.starts_with("seed:") && !l.starts_with("ruleset:"))
+            .map(str::to_owned)
+            .collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("scenario:"))
+            .map_or(0, |i| i + 1);
+        lines.insert(at, format!("seed: {}", f.seed));
+        lines.insert(at, format!("ruleset: {}", ruleset.display()));
+        lines
+    };
     let scenario = dir.join(format!("{stem}.yaml"));
     std::fs::write(&scenario, lines.join("\n") + "\n")
         .map_err(|e| Failure::Rules(format!("{}: {e}", load::display(&scenario))))?;
@@ -358,6 +382,166 @@ fn write_repro(
     Ok(load::display(&path))
 }
 
+/// A small deterministic stream (SplitMix64) for drawing variants from a game's seed.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n.max(1)
+    }
+}
+
+/// A scenario around `s` for the game seeded `seed`, on a grid board without a set-up:
+/// each piece standing on a cell may be moved (one in two) onto the cell of another piece
+/// of its side or next to where it stands, and may have its counters halved or doubled
+/// (one in four; the counters' own ranges still hold). A draw that the scenario's checks
+/// refuse (stacking, terrain, the enemy in the cell, the ruleset's hooks as the game
+/// starts) is drawn again, up to 20 times; `None` when none starts.
+fn variant(s: &Scenario, seed: u64) -> Option<Scenario> {
+    let (cols, rows) = s.compiled.setup.board.dimensions()?;
+    if s.compiled.setup.board.grid().is_none() || !s.spec.deployment.is_empty() {
+        return None;
+    }
+    let mut draw = Draw(seed ^ 0x5EED_0F_F022);
+    for _ in 0..20 {
+        let mut spec = s.spec.clone();
+        let cells: Vec<(String, [f64; 2])> = spec
+            .pieces
+            .iter()
+            .filter_map(|p| p.at.as_ref().map(|a| (p.side.value.clone(), a.value)))
+            .collect();
+        for p in &mut spec.pieces {
+            let Some(at) = p.at.as_mut() else { continue };
+            if p.attached_to.is_some() || draw.below(2) == 0 {
+                continue;
+            }
+            let friends: Vec<[f64; 2]> = cells
+                .iter()
+                .filter(|(side, c)| *side == p.side.value && *c != at.value)
+                .map(|(_, c)| *c)
+                .collect();
+            let to = if !friends.is_empty() && draw.below(2) == 0 {
+                friends[draw.below(friends.len() as u64) as usize]
+            } else {
+                let d = |v: f64, n: i32, step: u64| {
+                    (v + step as f64 - 1.0).clamp(0.0, f64::from(n - 1))
+                };
+                [
+                    d(at.value[0], cols, draw.below(3)),
+                    d(at.value[1], rows, draw.below(3)),
+                ]
+            };
+            at.value = to;
+            if draw.below(2) == 0 {
+                for c in &mut p.counters.0 {
+                    c.value = if draw.below(2) == 0 {
+                        c.value / 2
+                    } else {
+                        c.value.saturating_mul(2)
+                    };
+                }
+            }
+        }
+        if draw.below(2) == 0 {
+            fill_a_stack(&mut spec, &s.ruleset.rules);
+        }
+        let Ok(compiled) = grognard_rules::scenario::compile_scenario(&spec, &s.ruleset.rules)
+        else {
+            continue;
+        };
+        let v = Scenario {
+            path: s.path.clone(),
+            spec,
+            hash: s.hash.clone(),
+            ruleset: s.ruleset.clone(),
+            compiled,
+        };
+        let Ok(mut hooks) = hooks_for(&v.ruleset) else {
+            return None;
+        };
+        if v.start(Some(seed), &[], hooks.as_mut()).is_ok() {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Fills the most crowded cell of the variant exactly to the first stacking limit that
+/// counts a counter (150 figures): one piece there takes what the others leave. A full
+/// stack is where a piece sent back to it, or one more step in, is refused.
+fn fill_a_stack(
+    spec: &mut grognard_rules::model::ScenarioSpec,
+    rules: &grognard_kernel::rules::Rules,
+) {
+    use grognard_kernel::rules::StackMeasure;
+    let Some((si, counter, capacity)) =
+        rules
+            .stacking
+            .iter()
+            .enumerate()
+            .find_map(|(i, d)| match d.measure {
+                StackMeasure::Counter(c) => Some((i, c, d.capacity)),
+                StackMeasure::Weight => None,
+            })
+    else {
+        return;
+    };
+    let Some(def) = rules.counters.get(counter.index()) else {
+        return;
+    };
+    // Pieces that count toward the limit, by side and cell.
+    let counts = |p: &grognard_rules::model::PieceSpec| {
+        rules
+            .piece_types
+            .iter()
+            .find(|t| t.name == p.kind.value)
+            .is_some_and(|t| t.stack.get(si).is_none_or(|w| w.hundredths() > 0))
+    };
+    let value = |p: &grognard_rules::model::PieceSpec| {
+        p.counters.get(&def.name).copied().unwrap_or(def.initial)
+    };
+    let key = |p: &grognard_rules::model::PieceSpec| {
+        p.at.as_ref()
+            .map(|a| (p.side.value.clone(), a.value[0] as i32, a.value[1] as i32))
+    };
+    let mut best: Option<(usize, (String, i32, i32))> = None;
+    for p in spec.pieces.iter().filter(|p| counts(p)) {
+        let Some(k) = key(p) else { continue };
+        let n = spec
+            .pieces
+            .iter()
+            .filter(|q| counts(q) && key(q).as_ref() == Some(&k))
+            .count();
+        if best.as_ref().is_none_or(|(m, _)| n > *m) {
+            best = Some((n, k));
+        }
+    }
+    let Some((_, cell)) = best else { return };
+    let group: Vec<usize> = (0..spec.pieces.len())
+        .filter(|i| counts(&spec.pieces[*i]) && key(&spec.pieces[*i]).as_ref() == Some(&cell))
+        .collect();
+    let total: i32 = group.iter().map(|i| value(&spec.pieces[*i])).sum();
+    let Some(&biggest) = group.iter().max_by_key(|i| value(&spec.pieces[**i])) else {
+        return;
+    };
+    let p = &mut spec.pieces[biggest];
+    let want = value(p) + (capacity - total);
+    if want < def.min.max(0) || want > def.max {
+        return;
+    }
+    match p.counters.0.iter_mut().find(|c| c.name.value == def.name) {
+        Some(c) => c.value = want,
+        None => p.counters.0.push(grognard_rules::named::Named {
+            name: grognard_rules::de::Located::new(def.name.clone(), p.id.location.clone()),
+            value: want,
+        }),
+    }
+}
+
 /// `grognard fuzz`.
 pub(crate) fn fuzz(
     scenario: &Path,
@@ -365,6 +549,7 @@ pub(crate) fn fuzz(
     seed: Option<u64>,
     repro: Option<&Path>,
     json: bool,
+    vary: bool,
 ) -> Outcome {
     if games == 0 {
         return Err(Failure::Usage("--games must be at least 1".to_owned()));
@@ -372,10 +557,19 @@ pub(crate) fn fuzz(
     let s = load::load_scenario(scenario, None)?;
     let first = seed.unwrap_or(s.compiled.setup.seed);
     let mut played = 0u64;
+    let mut varied = 0u32;
     let mut findings: Vec<Finding> = Vec::new();
     for g in 0..games {
         let seed = first.wrapping_add(u64::from(g));
-        let run = catch_unwind(AssertUnwindSafe(|| fuzz_game(&s, seed)));
+        // With --vary, every game but the first starts from a scenario around the given one.
+        let around = if vary && g > 0 {
+            variant(&s, seed)
+        } else {
+            None
+        };
+        varied += u32::from(around.is_some());
+        let s = around.as_ref().unwrap_or(&s);
+        let run = catch_unwind(AssertUnwindSafe(|| fuzz_game(s, seed)));
         let run = match run {
             Ok(r) => r?,
             Err(p) => {
@@ -393,15 +587,17 @@ pub(crate) fn fuzz(
                         orders: Vec::new(),
                         cause: None,
                         repro: None,
+                        varied: false,
                     }),
                 }
             }
         };
         played += run.orders.len() as u64;
         if let Some(mut f) = run.finding {
+            f.varied = around.is_some();
             if let Some(dir) = repro {
-                let orders = shrink(&s, &f);
-                f.repro = Some(write_repro(&s, dir, &f, &orders)?);
+                let orders = shrink(s, &f);
+                f.repro = Some(write_repro(s, dir, &f, &orders)?);
             }
             findings.push(f);
             // One reproduction is what a designer needs; stop at the first failure.
@@ -412,21 +608,32 @@ pub(crate) fn fuzz(
         print_json(&json!({
             "scenario": load::display(&s.path),
             "games": games,
+            "varied": varied,
             "seed": first,
             "orders": played,
             "failures": findings,
         }));
     } else if findings.is_empty() {
+        let around = if vary {
+            format!(", {varied} of them on scenarios around it")
+        } else {
+            String::new()
+        };
         out!(
-            "fuzz: {games} random legal games of {} (seeds {first}..{}), {played} orders: every check passed",
+            "fuzz: {games} random legal games of {} (seeds {first}..{}{around}), {played} orders: every check passed",
             load::display(&s.path),
             first.wrapping_add(u64::from(games) - 1)
         );
     } else {
         for f in &findings {
             out!(
-                "fuzz: game with seed {} failed ({}): {}",
+                "fuzz: game with seed {}{} failed ({}): {}",
                 f.seed,
+                if f.varied {
+                    " on a scenario around the given one"
+                } else {
+                    ""
+                },
                 f.kind,
                 f.message
             );

@@ -18,5 +18,6 @@ mod scale;
 mod setup;
 mod sim_editor;
 mod square_blocks;
+mod square_blocks_rulings;
 mod tools;
 mod util;

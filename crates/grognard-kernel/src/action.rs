@@ -161,6 +161,9 @@ pub struct RollRecord {
     pub band: Option<String>,
     /// Outcome name.
     pub outcome: String,
+    /// Rolled by the referee in secret (a `secret` chart): in no side's log.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub secret: bool,
 }
 
 /// Something that happened. The log of events is the game's history.

@@ -223,6 +223,11 @@ pub struct ChartDef {
     pub lookup: Lookup,
     /// Outcome names, in the order rows refer to them.
     pub outcomes: Vec<String>,
+    /// A referee's secret roll: its rolls reach no side's log, only the referee's (what
+    /// comes of it reaches them as any change does). For a roll whose inputs depend on
+    /// what a side may not know.
+    #[serde(default)]
+    pub secret: bool,
 }
 
 /// A modifier as it applied to one resolution.
@@ -472,6 +477,7 @@ impl ChartDef {
     ///         default: 0,
     ///     },
     ///     outcomes: vec!["returns".into(), "removed".into()],
+    ///     secret: false,
     /// };
     /// let odds = chart.odds(&[DieDef::numeric("d10", 10)], &[]);
     /// assert_eq!(odds, vec![Ratio::new(4, 5), Ratio::new(1, 5)]);

@@ -80,6 +80,11 @@ pub struct Piece {
     /// bases other than its type's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub footprint: Option<Box<[Option<crate::geometry::footprint::Footprint>]>>,
+    /// The neighbouring cell its saved movement points were saved toward (`save` orders):
+    /// they pay only for the step into that cell. `None` for points given without a
+    /// cell (a credit at the start), which any move may spend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_toward: Option<crate::geometry::Cell>,
 }
 
 // Written out so that `clone_from` reuses the name, counters and attributes buffers (see
@@ -101,6 +106,7 @@ impl Clone for Piece {
             moved: self.moved,
             acted: self.acted,
             footprint: self.footprint.clone(),
+            saved_toward: self.saved_toward,
         }
     }
 
@@ -121,6 +127,7 @@ impl Clone for Piece {
             moved,
             acted,
             footprint,
+            saved_toward,
         } = source;
         self.id = *id;
         self.name.clone_from(name);
@@ -138,6 +145,7 @@ impl Clone for Piece {
         if self.footprint != *footprint {
             self.footprint.clone_from(footprint);
         }
+        self.saved_toward = *saved_toward;
     }
 }
 

@@ -210,6 +210,10 @@ pub struct PieceTypeDef {
     pub moves: MoveLimit,
     /// True for dummies (decoys).
     pub dummy: bool,
+    /// True when it may share a cell with enemy pieces (a single figure): it may enter
+    /// cells they hold, and does not keep them out of its own.
+    #[serde(default)]
+    pub shares_with_enemy: bool,
     /// True when it has a facing that matters.
     pub faces: bool,
     /// Values of the ruleset's piece attributes (class, morale...), by attribute index.
@@ -661,6 +665,14 @@ impl Rules {
     #[must_use]
     pub fn mode_name(&self, id: ModeId) -> &str {
         self.modes.get(id.index()).map_or("?", |m| m.name.as_str())
+    /// True when a piece of type `a` and an enemy piece of type `b` may not stand in one
+    /// cell: neither is a type that shares cells with the enemy.
+    #[must_use]
+    pub fn keeps_apart(&self, a: PieceTypeId, b: PieceTypeId) -> bool {
+        let shares = |k: PieceTypeId| self.piece_type(k).is_some_and(|t| t.shares_with_enemy);
+        !shares(a) && !shares(b)
+    }
+
     }
 
     /// The name of a counter (or `"?"`).

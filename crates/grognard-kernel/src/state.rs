@@ -267,5 +267,6 @@ pub fn roll_record(
         outcome: def
             .and_then(|c| c.outcomes.get(resolution.outcome))
             .map_or_else(String::new, Clone::clone),
+        secret: def.is_some_and(|c| c.secret),
     }
 }

@@ -163,6 +163,8 @@ pub(crate) fn redact(
                 enemy_moved(*piece)
             }
         }
+        // The referee's secret rolls reach no side.
+        Event::Rolled { roll } if roll.secret => None,
         Event::Rolled { .. } | Event::Note { .. } => {
             owner.is_none_or(|o| o == side).then(|| e.clone())
         }

@@ -115,6 +115,7 @@ fn totals_chart(count: u8, die: DieId, low: i32, high: i32, rerolls: Vec<RerollD
             default: 0,
         },
         outcomes: (low..=high).map(|t| t.to_string()).collect(),
+        secret: false,
     }
 }
 
@@ -164,6 +165,7 @@ fn band_chart(die: DieId) -> ChartDef {
             ],
         },
         outcomes: vec!["fail".into(), "pass".into()],
+        secret: false,
     }
 }
 

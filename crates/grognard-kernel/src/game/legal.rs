@@ -308,8 +308,10 @@ impl Game {
             }
             ok
         };
-        if phase.allows.contains(&Allowed::Move) {
-            if phase.movers.is_empty() || phase.movers.contains(&kind) {
+        // Only the phase's movers move, save, spread, gather, are lifted or turn in it.
+        let a_mover = phase.movers.is_empty() || phase.movers.contains(&kind);
+        if phase.allows.contains(&Allowed::Move) && a_mover {
+            {
                 match self.reach_in(&self.state, id, hooks) {
                     Ok(Reach::Cells(map)) => {
                         out.reserve(map.len());
@@ -401,6 +403,7 @@ impl Game {
             }
         }
         if phase.allows.contains(&Allowed::Face)
+            && a_mover
             && let Some(grid) = self.board.grid()
             && place.cell().is_some()
         {

@@ -24,6 +24,18 @@ impl Game {
         })
     }
 
+    /// The saved points a move along `path` may spend: all of them when they were given
+    /// without a cell (a credit at the start), otherwise only for a move of one step into
+    /// the cell they were saved toward (the block rules: saved points pay for entering that
+    /// square, and a block in battle mode saves to enter an adjacent square only).
+    pub fn saved_points_for(&self, piece: &Piece, path: &[Cell]) -> Cost {
+        match piece.saved_toward {
+            None => self.saved_points(piece),
+            Some(toward) if path == [toward] => self.saved_points(piece),
+            Some(_) => Cost::ZERO,
+        }
+    }
+
     /// The checks a save must pass, on `state` as it stands (the ruleset saves points, the
     /// piece has not moved, `toward` is a neighbour whose step costs more than it has, its
     /// mode or the terrain allows saving); the points it would add. Past them a save always
@@ -66,7 +78,7 @@ impl Game {
             return refuse(
                 RefusalKind::BadPath,
                 format!(
-                    "points are saved toward a neighbouring cell; {toward} is not state to {from}"
+                    "points are saved toward a neighbouring cell; {toward} is not next to {from}"
                 ),
             );
         };
@@ -74,7 +86,7 @@ impl Game {
             .data_step_cost(piece, from, dir, toward)
             .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
         let allowance = self.allowance(piece)?;
-        let have = allowance.saturating_add(self.saved_points(piece));
+        let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
         if have >= step {
             return refuse(
                 RefusalKind::TooFar,
@@ -122,13 +134,19 @@ impl Game {
             return Ok(());
         };
         let piece = self.own_piece(next, side, id)?.clone();
-        let before = piece.counter(rules.counter);
+        // Points saved toward another cell were for entering that cell: they do not carry
+        // over to a new one.
+        let before = match piece.saved_toward {
+            Some(other) if other != toward => 0,
+            _ => piece.counter(rules.counter),
+        };
         let after = before.saturating_add(units);
         if let Some(p) = next.pieces.get_mut(id.index()) {
             if let Some(c) = p.counters.get_mut(rules.counter.index()) {
                 *c = after;
             }
             p.moved = true;
+            p.saved_toward = Some(toward);
         }
         events.push(Event::Saved {
             piece: id,
@@ -141,12 +159,12 @@ impl Game {
     /// Spends saved points after a move.
     pub(crate) fn spend_saved(&self, next: &mut State, id: PieceId) {
         if let Some(s) = &self.rules().saving
-            && let Some(c) = next
-                .pieces
-                .get_mut(id.index())
-                .and_then(|p| p.counters.get_mut(s.counter.index()))
+            && let Some(p) = next.pieces.get_mut(id.index())
         {
-            *c = 0;
+            if let Some(c) = p.counters.get_mut(s.counter.index()) {
+                *c = 0;
+            }
+            p.saved_toward = None;
         }
     }
 
@@ -162,6 +180,7 @@ impl Game {
                 && let Some(c) = p.counters.get_mut(s.counter.index())
             {
                 *c = 0;
+                p.saved_toward = None;
             }
         }
     }
@@ -206,7 +225,7 @@ impl Game {
             return Err(Refusal::new(
                 RefusalKind::BadPath,
                 format!(
-                    "{} can spread only into a cell state to one it holds",
+                    "{} can spread only into a cell next to one it holds",
                     piece.name
                 ),
             ));
@@ -235,19 +254,63 @@ impl Game {
                 ));
             }
         }
-        let from = *cells.first().unwrap_or(&to);
-        let dir = grid
-            .direction_to(from, to)
-            .or_else(|| cells.iter().find_map(|c| grid.direction_to(*c, to)));
-        if let Some(dir) = dir {
-            self.data_step_cost(piece, from, dir, to)
-                .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        // The spread goes from a held cell next to `to`, by a step the piece could take
+        // (judged from that cell, so the boundary named is the one crossed), and never
+        // across an impassable barrier (a river), even at a crossing: a command's cells
+        // are one piece of ground.
+        let mut why_not = None;
+        let mut spreads = false;
+        for from in cells.iter().copied() {
+            let Some(dir) = grid.direction_to(from, to) else {
+                continue;
+            };
+            let features = &self.rules().features;
+            let barrier = self
+                .board()
+                .barriers_crossed(from, dir, to, |f| {
+                    features.get(f.index()).is_some_and(|d| {
+                        matches!(d.kind, crate::rules::FeatureKind::Barrier { .. })
+                    })
+                })
+                .into_iter()
+                .next();
+            match (self.data_step_cost(piece, from, dir, to), barrier) {
+                (Err(why), _) => why_not = why_not.or(Some(why)),
+                (Ok(_), Some(f)) => {
+                    let name = self
+                        .rules()
+                        .features
+                        .get(f.index())
+                        .map_or("?", |d| d.name.as_str());
+                    why_not = why_not.or_else(|| {
+                        Some(format!(
+                            "{} cannot spread across the {name} between {from} and {to}",
+                            piece.name
+                        ))
+                    });
+                }
+                (Ok(_), None) => {
+                    spreads = true;
+                    break;
+                }
+            }
         }
-        if state
-            .pieces
-            .iter()
-            .any(|p| p.side != side && p.on_board() && p.place.covers(to))
-        {
+        if !spreads && let Some(why) = why_not {
+            return Err(Refusal::new(RefusalKind::Impassable, why));
+        }
+        // Only enemies the side knows are there refuse it; spreading into unseen ones is
+        // contact (`do_extend`), as a move into them would be.
+        if state.pieces.iter().any(|p| {
+            p.side != side
+                && p.on_board()
+                && p.place.covers(to)
+                && self.rules().keeps_apart(piece.kind, p.kind)
+                && (self.sighting().is_none()
+                    || state
+                        .knowledge
+                        .get(side.index())
+                        .is_some_and(|k| k.knows_position(p.id)))
+        }) {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
                 format!("{to} is held by the enemy"),
@@ -267,6 +330,14 @@ impl Game {
     ) -> Result<(), Refusal> {
         let cells = self.check_extend(next, side, id, to)?;
         let piece = self.own_piece(next, side, id)?.clone();
+        let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
+        if !unseen.is_empty() {
+            // Enemies the side did not know of hold the cell: the command stays as it was
+            // and the two sides are in contact, as a move into them would be.
+            let at = cells.first().copied().unwrap_or(to);
+            events.push(self.contact_event(next, id, at, unseen));
+            return Ok(());
+        }
         let mut spread = cells;
         spread.push(to);
         if let Some(p) = next.pieces.get_mut(id.index()) {

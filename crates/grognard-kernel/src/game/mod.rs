@@ -429,8 +429,17 @@ impl Game {
                 ),
             ));
         }
-        if let (Action::Move { piece, .. } | Action::MoveTo { piece, .. }, false) =
-            (&order.action, phase.movers.is_empty())
+        // Only the phase's movers move, save, spread, gather, are lifted or turn in it.
+        if let (
+            Action::Move { piece, .. }
+            | Action::MoveTo { piece, .. }
+            | Action::Save { piece, .. }
+            | Action::Extend { piece, .. }
+            | Action::Gather { piece }
+            | Action::Redeploy { piece, .. }
+            | Action::Face { piece, .. },
+            false,
+        ) = (&order.action, phase.movers.is_empty())
             && let Some(p) = self.state.pieces.get(piece.index())
             && p.side == order.side
             && !phase.movers.contains(&p.kind)

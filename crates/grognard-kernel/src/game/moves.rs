@@ -29,6 +29,39 @@ pub(super) struct TableMove {
 }
 
 impl Game {
+    /// Why `piece` may not move again in this window, in words: a move, or a save or a
+    /// change of mode that took its phase standing still (found in this phase's log).
+    pub(super) fn why_moved(&self, piece: &Piece) -> String {
+        let this_phase = self
+            .log()
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }));
+        for e in this_phase {
+            match e {
+                Event::Moved { piece: p, .. } | Event::Redeployed { piece: p, .. }
+                    if *p == piece.id =>
+                {
+                    break;
+                }
+                Event::ModeChanged { piece: p, from, to } if *p == piece.id => {
+                    return format!(
+                        "{} changed from {from} to {to} mode this phase, which takes the whole phase standing still",
+                        piece.name
+                    );
+                }
+                Event::Saved { piece: p, .. } if *p == piece.id => {
+                    return format!(
+                        "{} stood still this phase to save its movement points",
+                        piece.name
+                    );
+                }
+                _ => {}
+            }
+        }
+        format!("{} has already moved", piece.name)
+    }
+
     pub(super) fn do_move(
         &self,
         next: &mut State,
@@ -48,11 +81,11 @@ impl Game {
         self.pinned(&piece)?;
         let allowance = self
             .allowance(&piece)?
-            .saturating_add(self.saved_points(&piece));
+            .saturating_add(self.saved_points_for(&piece, path));
         if piece.moved {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
-                format!("{} has already moved", piece.name),
+                self.why_moved(&piece),
             ));
         }
         if let Some(why) = crate::company::held(&self.rules, next, &piece) {
@@ -119,7 +152,7 @@ impl Game {
             crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?;
             // Walking into enemies the side did not know were there is contact, not a
             // refusal: a refusal's wording would tell what is there.
-            let unseen = self.unseen_enemies_at(next, side, to);
+            let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
             if !unseen.is_empty() {
                 contact = Some(unseen);
                 break;
@@ -347,6 +380,7 @@ impl Game {
             p.side != side
                 && p.on_board()
                 && p.place.covers(to)
+                && self.rules.keeps_apart(piece.kind, p.kind)
                 && (self.sighting().is_none()
                     || state
                         .knowledge
@@ -380,7 +414,7 @@ impl Game {
         self.check_redeploy(next, side, id, to)?;
         let piece = self.own_piece(next, side, id)?.clone();
         next.redeployed.push(id);
-        let unseen = self.unseen_enemies_at(next, side, to);
+        let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
         if !unseen.is_empty() {
             // Enemies the side did not know of hold the cell: the dummy stays where it
             // was and the two sides are in contact, as a move into them would be.

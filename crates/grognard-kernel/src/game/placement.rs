@@ -69,11 +69,12 @@ pub(crate) fn place(
     }
     let side = piece.side;
     let name = piece.name.clone();
-    if next
-        .pieces
-        .iter()
-        .any(|p| p.side != side && p.on_board() && p.place.covers(cell))
-    {
+    if next.pieces.iter().any(|p| {
+        p.side != side
+            && p.on_board()
+            && p.place.covers(cell)
+            && game.rules().keeps_apart(piece.kind, p.kind)
+    }) {
         return Err(refuse(format!(
             "a hook asked to place {name} at {cell}, which is held by the enemy"
         )));

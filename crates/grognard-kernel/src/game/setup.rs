@@ -171,6 +171,7 @@ impl Game {
                 moved: false,
                 acted: 0,
                 footprint: p.footprint.clone().map(Vec::into_boxed_slice),
+                saved_toward: None,
             };
             for f in &p.flags {
                 piece.set_flag(*f, true);
@@ -393,11 +394,12 @@ impl Game {
             if let Some(msg) = self.stacking_problem(state, c, p.id, p.side, false) {
                 return Err(format!("piece {} at {c}: {msg}", p.name));
             }
-            if let Some(enemy) = state
-                .pieces
-                .iter()
-                .find(|q| q.id < p.id && q.side != p.side && q.place.covers(c))
-            {
+            if let Some(enemy) = state.pieces.iter().find(|q| {
+                q.id < p.id
+                    && q.side != p.side
+                    && q.place.covers(c)
+                    && self.rules.keeps_apart(p.kind, q.kind)
+            }) {
                 return Err(format!(
                     "piece {} at {c} shares the cell with the enemy {}",
                     p.name, enemy.name

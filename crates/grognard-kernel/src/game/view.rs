@@ -337,6 +337,7 @@ impl Game {
         state: &State,
         side: SideId,
         cell: Cell,
+        mover: crate::ids::PieceTypeId,
     ) -> Vec<PieceId> {
         if self.sighting().is_none() {
             return Vec::new();
@@ -349,6 +350,7 @@ impl Game {
                 p.side != side
                     && p.on_board()
                     && p.place.covers(cell)
+                    && self.rules.keeps_apart(mover, p.kind)
                     && !knowledge.is_some_and(|k| k.knows_position(p.id))
             })
             .map(|p| p.id)
@@ -463,6 +465,7 @@ impl Game {
                     moved: false,
                     acted: 0,
                     footprint: None,
+                    saved_toward: None,
                 });
             }
         }

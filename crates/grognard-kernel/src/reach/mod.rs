@@ -106,6 +106,22 @@ impl ReachMap {
         map
     }
 
+    /// Adds `cell` as reached by a first step costing `cost`, unless the map already
+    /// reaches it as cheaply.
+    pub(crate) fn add_first_step(&mut self, cell: Cell, cost: Cost) {
+        if self.get(cell).is_some_and(|r| r.cost <= cost) {
+            return;
+        }
+        self.cells.retain(|r| r.cell != cell);
+        self.tree.push((cell, NO_NODE));
+        self.cells.push(Reachable {
+            cell,
+            cost,
+            node: u32::try_from(self.tree.len() - 1).unwrap_or(NO_NODE),
+        });
+        self.sort();
+    }
+
     fn sort(&mut self) {
         self.cells.sort_by_key(|r| (r.cell.row, r.cell.col));
     }

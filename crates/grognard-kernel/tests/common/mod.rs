@@ -198,6 +198,7 @@ pub fn rules(geo: Geo) -> Rules {
                 exerts_zoc: true,
                 passes_friends: false,
                 moves: MoveLimit::PerPhase,
+                shares_with_enemy: false,
                 dummy: false,
                 faces: true,
                 attributes: vec![],
@@ -216,6 +217,7 @@ pub fn rules(geo: Geo) -> Rules {
                 exerts_zoc: true,
                 passes_friends: true,
                 moves: MoveLimit::PerTurn,
+                shares_with_enemy: false,
                 dummy: false,
                 faces: false,
                 attributes: vec![],
@@ -366,6 +368,7 @@ fn volley_chart() -> ChartDef {
         },
         outcomes: vec!["miss".into(), "hit".into(), "two hits".into()],
     }
+        secret: false,
 }
 
 /// Where roads may run.

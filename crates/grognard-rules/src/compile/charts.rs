@@ -378,5 +378,6 @@ pub(super) fn compile_chart(
         rerolls,
         lookup,
         outcomes,
+        secret: spec.secret,
     }
 }

@@ -322,7 +322,16 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     max_steps[i] = Some(a.value);
                 }
             }
-            let mut stack = vec![Cost::ZERO; stacking.len()];
+            // A weight limit counts a type only where it gives a weight; a counter limit
+            // counts every type's counter, times its weight (1 unless given: `0` leaves
+            // the type out, a single officer figure among the commands' figures).
+            let mut stack: Vec<Cost> = stacking
+                .iter()
+                .map(|d| match d.measure {
+                    StackMeasure::Weight => Cost::ZERO,
+                    StackMeasure::Counter(_) => Cost::ONE,
+                })
+                .collect();
             for s in v.stack.iter() {
                 if let Some(i) = cx.lookup("stacking limit", &s.name, stack_names.iter().copied()) {
                     stack[i] = s.value.0;
@@ -398,6 +407,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .collect();
     let type_names = named_ids(&spec.piece_types);
 
+                shares_with_enemy: v.shares_with_enemy,
     // Zones of control.
     let zoc = spec
         .zoc
