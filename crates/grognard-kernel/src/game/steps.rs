@@ -248,7 +248,13 @@ impl Game {
                         .piece_type(p.kind)
                         .and_then(|t| t.stack.get(si))
                         .map_or(0, |c| i64::from(c.hundredths())),
-                    StackMeasure::Counter(c) => i64::from(p.counter(c)),
+                    // A counter, times the type's weight (1 unless the ruleset says).
+                    StackMeasure::Counter(c) => rules
+                        .piece_type(p.kind)
+                        .and_then(|t| t.stack.get(si))
+                        .map_or(i64::from(p.counter(c)), |w| {
+                            i64::from(p.counter(c)) * i64::from(w.hundredths()) / 100
+                        }),
                 }
             };
             let mine = measure(me);
@@ -326,7 +332,9 @@ impl Game {
                 Place::Spread(cells) => cells,
                 Place::Point { .. } | Place::Off => &[],
             };
-            if p.id != mover.id {
+            // An enemy the mover may share a cell with is not in its way.
+            let apart = p.side == mover.side || self.rules.keeps_apart(mover.kind, p.kind);
+            if p.id != mover.id && apart {
                 for i in covered.iter().filter_map(|c| board.index(*c)) {
                     crowd.occupy(i, p.side != mover.side);
                 }
@@ -455,10 +463,12 @@ impl Game {
         };
         let enemy_there = match crowd {
             Some(c) => c.enemy_at(at),
-            None => state
-                .pieces
-                .iter()
-                .any(|p| p.side != piece.side && p.on_board() && p.place.covers(to)),
+            None => state.pieces.iter().any(|p| {
+                p.side != piece.side
+                    && p.on_board()
+                    && p.place.covers(to)
+                    && self.rules.keeps_apart(piece.kind, p.kind)
+            }),
         };
         if enemy_there {
             return Err(Refusal::new(
@@ -668,7 +678,7 @@ impl Game {
         self.pinned(piece)?;
         let allowance = self
             .allowance(piece)?
-            .saturating_add(self.saved_points(piece));
+            .saturating_add(self.saved_points_for(piece, &[]));
         let Some(grid) = self.board.grid() else {
             return Ok(Reach::Radius(if piece.moved {
                 Cost::ZERO
@@ -683,6 +693,7 @@ impl Game {
         {
             return Ok(Reach::Cells(ReachMap::default()));
         }
+        // Points saved toward a cell pay only for the one step into it (added below).
         let start = piece
             .place
             .cell()
@@ -747,7 +758,8 @@ impl Game {
             }
             _ => None,
         };
-        if let Some(cells) = searched {
+        if let Some(mut cells) = searched {
+            self.reach_saved_toward(state, piece, start, &mut cells, hooks);
             return match failure {
                 Some(r) => Err(r),
                 None => Ok(Reach::Cells(cells)),
@@ -806,11 +818,45 @@ struct QueryRules<'q> {
     plain: &'q PlainSteps<'q>,
     crowd: &'q Crowd,
     hooks: &'q mut dyn Hooks,
+        let mut cells = cells;
+        self.reach_saved_toward(state, piece, start, &mut cells, hooks);
     failure: Option<Refusal>,
 }
 
 impl StepRules for QueryRules<'_> {
     fn plain_price(
+
+    /// Adds to a reach the cell `piece`'s points were saved toward, when its allowance and
+    /// those points pay the one step into it (see [`Game::saved_points_for`]).
+    fn reach_saved_toward(
+        &self,
+        state: &State,
+        piece: &Piece,
+        start: Cell,
+        cells: &mut ReachMap,
+        hooks: &mut dyn Hooks,
+    ) {
+        let Some(toward) = piece.saved_toward else {
+            return;
+        };
+        let Some(dir) = self
+            .board
+            .grid()
+            .and_then(|g| g.direction_to(start, toward))
+        else {
+            return;
+        };
+        let Ok(allowance) = self.allowance(piece) else {
+            return;
+        };
+        let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
+        if let Ok((entry, _)) = self.enter(state, piece, start, dir, toward, hooks, None)
+            && entry.can_stop
+            && entry.cost <= have
+        {
+            cells.add_first_step(toward, entry.cost);
+        }
+    }
         &mut self,
         from: Cell,
         dir: Facing,
