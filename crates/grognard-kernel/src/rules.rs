@@ -206,14 +206,14 @@ pub struct PieceTypeDef {
     pub exerts_zoc: bool,
     /// True when it may move through cells holding other own pieces.
     pub passes_friends: bool,
-    /// How often it may move.
-    pub moves: MoveLimit,
-    /// True for dummies (decoys).
-    pub dummy: bool,
     /// True when it may share a cell with enemy pieces (a single figure): it may enter
     /// cells they hold, and does not keep them out of its own.
     #[serde(default)]
     pub shares_with_enemy: bool,
+    /// How often it may move.
+    pub moves: MoveLimit,
+    /// True for dummies (decoys).
+    pub dummy: bool,
     /// True when it has a facing that matters.
     pub faces: bool,
     /// Values of the ruleset's piece attributes (class, morale...), by attribute index.
@@ -661,10 +661,6 @@ impl Rules {
         self.piece_types.get(id.index())
     }
 
-    /// The name of a mode (or `"?"`).
-    #[must_use]
-    pub fn mode_name(&self, id: ModeId) -> &str {
-        self.modes.get(id.index()).map_or("?", |m| m.name.as_str())
     /// True when a piece of type `a` and an enemy piece of type `b` may not stand in one
     /// cell: neither is a type that shares cells with the enemy.
     #[must_use]
@@ -673,6 +669,10 @@ impl Rules {
         !shares(a) && !shares(b)
     }
 
+    /// The name of a mode (or `"?"`).
+    #[must_use]
+    pub fn mode_name(&self, id: ModeId) -> &str {
+        self.modes.get(id.index()).map_or("?", |m| m.name.as_str())
     }
 
     /// The name of a counter (or `"?"`).

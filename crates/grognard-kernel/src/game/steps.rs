@@ -676,6 +676,7 @@ impl Game {
                 )
             })?;
         self.pinned(piece)?;
+        // Points saved toward a cell pay only for the one step into it (added below).
         let allowance = self
             .allowance(piece)?
             .saturating_add(self.saved_points_for(piece, &[]));
@@ -693,7 +694,6 @@ impl Game {
         {
             return Ok(Reach::Cells(ReachMap::default()));
         }
-        // Points saved toward a cell pay only for the one step into it (added below).
         let start = piece
             .place
             .cell()
@@ -801,30 +801,13 @@ impl Game {
                 entry_or_failure(entered, &mut failure)
             },
         );
+        let mut cells = cells;
+        self.reach_saved_toward(state, piece, start, &mut cells, hooks);
         match failure {
             Some(r) => Err(r),
             None => Ok(Reach::Cells(cells)),
         }
     }
-}
-
-/// The step rules of one reach query as [`crate::reach::reach_plain`] asks them: plain steps
-/// priced by the hook as [`Game::plain_entry`] prices them, every other step by
-/// [`Game::enter`]. A failing hook's refusal is kept (the first one) in `failure`.
-struct QueryRules<'q> {
-    game: &'q Game,
-    state: &'q State,
-    piece: &'q Piece,
-    plain: &'q PlainSteps<'q>,
-    crowd: &'q Crowd,
-    hooks: &'q mut dyn Hooks,
-        let mut cells = cells;
-        self.reach_saved_toward(state, piece, start, &mut cells, hooks);
-    failure: Option<Refusal>,
-}
-
-impl StepRules for QueryRules<'_> {
-    fn plain_price(
 
     /// Adds to a reach the cell `piece`'s points were saved toward, when its allowance and
     /// those points pay the one step into it (see [`Game::saved_points_for`]).
@@ -857,6 +840,23 @@ impl StepRules for QueryRules<'_> {
             cells.add_first_step(toward, entry.cost);
         }
     }
+}
+
+/// The step rules of one reach query as [`crate::reach::reach_plain`] asks them: plain steps
+/// priced by the hook as [`Game::plain_entry`] prices them, every other step by
+/// [`Game::enter`]. A failing hook's refusal is kept (the first one) in `failure`.
+struct QueryRules<'q> {
+    game: &'q Game,
+    state: &'q State,
+    piece: &'q Piece,
+    plain: &'q PlainSteps<'q>,
+    crowd: &'q Crowd,
+    hooks: &'q mut dyn Hooks,
+    failure: Option<Refusal>,
+}
+
+impl StepRules for QueryRules<'_> {
+    fn plain_price(
         &mut self,
         from: Cell,
         dir: Facing,

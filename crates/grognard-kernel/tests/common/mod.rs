@@ -197,8 +197,8 @@ pub fn rules(geo: Geo) -> Rules {
                 default_mode: BATTLE,
                 exerts_zoc: true,
                 passes_friends: false,
-                moves: MoveLimit::PerPhase,
                 shares_with_enemy: false,
+                moves: MoveLimit::PerPhase,
                 dummy: false,
                 faces: true,
                 attributes: vec![],
@@ -216,8 +216,8 @@ pub fn rules(geo: Geo) -> Rules {
                 default_mode: BATTLE,
                 exerts_zoc: true,
                 passes_friends: true,
-                moves: MoveLimit::PerTurn,
                 shares_with_enemy: false,
+                moves: MoveLimit::PerTurn,
                 dummy: false,
                 faces: false,
                 attributes: vec![],
@@ -367,8 +367,8 @@ fn volley_chart() -> ChartDef {
             default: 0,
         },
         outcomes: vec!["miss".into(), "hit".into(), "two hits".into()],
-    }
         secret: false,
+    }
 }
 
 /// Where roads may run.

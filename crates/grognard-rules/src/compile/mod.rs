@@ -396,6 +396,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                 default_mode: ModeId(default_mode as u16),
                 exerts_zoc: v.zoc,
                 passes_friends: v.passes_friends,
+                shares_with_enemy: v.shares_with_enemy,
                 moves,
                 dummy: v.dummy,
                 faces: v.faces.unwrap_or(true),
@@ -407,7 +408,6 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .collect();
     let type_names = named_ids(&spec.piece_types);
 
-                shares_with_enemy: v.shares_with_enemy,
     // Zones of control.
     let zoc = spec
         .zoc

@@ -303,13 +303,13 @@ pub struct PieceTypeSpec {
     /// True when it may move through cells holding other own pieces (but not stop there
     /// over a stacking limit).
     pub passes_friends: bool,
+    /// True for a single figure (a scout, an officer) that may share a cell with enemy
+    /// pieces: it may enter cells they hold, and does not keep them out of its own.
+    pub shares_with_enemy: bool,
     /// `per_phase` (default) or `per_turn`.
     pub moves: Option<Located<String>>,
     /// True for dummies.
     pub dummy: bool,
-    /// True for a single figure (a scout, an officer) that may share a cell with enemy
-    /// pieces: it may enter cells they hold, and does not keep them out of its own.
-    pub shares_with_enemy: bool,
     /// True when facing matters (default true).
     pub faces: Option<bool>,
     /// Piece attribute values (`class: 2`); unlisted attributes are 0.
@@ -615,6 +615,8 @@ pub struct ChartSpec {
     pub otherwise: Option<Located<String>>,
     /// Band chart: which input gives the band, and the bands.
     pub bands: Option<BandsSpec>,
+    /// A referee's secret roll: its rolls are logged for the referee only.
+    pub secret: bool,
 }
 
 /// A chart input.
@@ -622,8 +624,6 @@ pub struct ChartSpec {
 #[serde(default)]
 pub struct InputSpec {
     /// Default value (0).
-    /// A referee's secret roll: its rolls are logged for the referee only.
-    pub secret: bool,
     pub default: i32,
     /// Lowest value (0).
     pub min: Option<i32>,
