@@ -292,19 +292,39 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
             load::display(scenario)
         ))
     })?;
-    let result = game
-        .reach(piece.id, hooks.as_mut())
-        .map_err(|r| Failure::Rules(r.message))?;
     let rules = game.rules();
     let kind = rules
         .piece_type(piece.kind)
         .map_or("?", |t| t.name.as_str());
     let mode = rules.mode_name(piece.mode);
+    if let Some(result) = game.result() {
+        let note = format!(
+            "the game is over ({}): {} moves no more",
+            result.why, piece.name
+        );
+        if json {
+            print_json(&json!({
+                "piece": piece.name, "type": kind, "mode": mode,
+                "over": true, "note": note, "reach": [],
+            }));
+        } else {
+            out!("{note}");
+        }
+        return Ok(());
+    }
+    let note = not_moving_note(&game, &piece);
+    let result = game
+        .reach(piece.id, hooks.as_mut())
+        .map_err(|r| Failure::Rules(r.message))?;
+    if let (Some(n), false) = (&note, json) {
+        out!("note: {n}");
+    }
     match result {
         Reach::Cells(cells) => {
             if json {
                 print_json(&json!({
                     "piece": piece.name, "type": kind, "mode": mode,
+                    "over": false, "moving_now": note.is_none(), "note": note,
                     "from": piece.place.cell(),
                     "reach": cells.iter().map(|r| json!({"cell": [r.cell.col, r.cell.row], "cost": r.cost.to_string(), "cost_hundredths": r.cost.hundredths(), "path": cells.path(r).iter().map(|c| [c.col, c.row]).collect::<Vec<_>>()})).collect::<Vec<_>>(),
                 }));
@@ -345,6 +365,54 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
         }
     }
     Ok(())
+}
+
+/// Why `piece` is not moving at this point of the game, when it is not: its side does not
+/// act in the current phase, or the phase allows no moves. `reach` still shows where it
+/// could go as things stand.
+fn not_moving_note(game: &Game, piece: &grognard_kernel::piece::Piece) -> Option<String> {
+    let (phase, phasing) = game.phase()?;
+    let name = |s: grognard_kernel::ids::SideId| {
+        game.sides().get(s.index()).map_or("?", |d| d.name.as_str())
+    };
+    let turn = game.state().turn;
+    let phase_name = format!("turn {turn}, {}'s {} phase", name(phasing), phase.name);
+    let side = name(piece.side);
+    if !game.to_act().contains(&piece.side) {
+        let acting: Vec<&str> = game.to_act().into_iter().map(name).collect();
+        let who = match acting.as_slice() {
+            [] => "nobody acts".to_owned(),
+            [one] => format!("{one} acts"),
+            many => format!("{} act", many.join(" and ")),
+        };
+        return Some(format!(
+            "{side} is not moving now ({phase_name}: {who}); the places below are where {} could go once {side} moves, as the board stands",
+            piece.name
+        ));
+    }
+    let moves = phase
+        .allows
+        .contains(&grognard_kernel::rules::Allowed::Move);
+    if !moves {
+        return Some(format!(
+            "the {} phase does not allow moving ({phase_name}); the places below are where {} could go in a phase that does",
+            phase.name, piece.name
+        ));
+    }
+    // A phase with movers moves only those types (the block rules' command phases).
+    (!phase.movers.is_empty() && !phase.movers.contains(&piece.kind)).then(|| {
+        let kinds: Vec<&str> = phase
+            .movers
+            .iter()
+            .filter_map(|k| game.rules().piece_type(*k).map(|t| t.name.as_str()))
+            .collect();
+        format!(
+            "{} does not move in the {} phase ({phase_name}: only {} pieces move); the places below are where it could go in a phase it moves in",
+            piece.name,
+            phase.name,
+            kinds.join(", ")
+        )
+    })
 }
 
 fn play(

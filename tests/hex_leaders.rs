@@ -12,6 +12,8 @@ use grognard_rules::load::{Ruleset, load_ruleset, load_scenario, scenario_from_t
 
 use crate::util::{grognard, root};
 
+mod rulings;
+
 const RULESET: &str = "rulesets/hex-leaders.yaml";
 const EXAMPLE: &str = "examples/hex-leaders.yaml";
 const ORDERS: &str = "examples/hex-leaders.orders.yaml";
@@ -578,7 +580,7 @@ fn a_cavalry_leader_reaches_three_hexes_through_friends() {
     // leaders, and lone friendly leaders.
     // A corridor along row 3 walled by Red: the only way east is through Blue's pieces.
     let mut pieces = String::from(
-        "  - { id: cl, side: blue, type: cavalry_leader, at: [1, 3] }\n  - { id: k, side: blue, type: cavalry_square, at: [2, 3] }\n  - { id: kl, side: blue, type: infantry_leader, at: [2, 3], attached_to: k }\n  - { id: il, side: blue, type: infantry_leader, at: [3, 3] }\n",
+        "  - { id: cl, side: blue, type: cavalry_leader, at: [1, 3] }\n  - { id: k, side: blue, type: cavalry_square, at: [2, 3] }\n  - { id: kl, side: blue, type: cavalry_leader, at: [2, 3], attached_to: k }\n  - { id: il, side: blue, type: infantry_leader, at: [3, 3] }\n",
     );
     for (i, c) in [
         (1, 2),

@@ -75,6 +75,11 @@ pub struct Company {
     /// moved and then joined a host keeps the host from moving, instead of being left behind.
     #[serde(default)]
     pub holds_host_option: Option<usize>,
+    /// A piece of this (`attaches`) type that the scenario sets up in the cell of one own
+    /// piece it could join, or that could join it, without saying `attached_to`, is attached
+    /// to that piece as the game starts (a leader in a unit's hex is with the unit).
+    #[serde(default)]
+    pub joins_at_set_up: bool,
 }
 
 impl Company {
@@ -129,6 +134,103 @@ pub(crate) fn held(rules: &Rules, state: &State, piece: &Piece) -> Option<String
                 piece.name, rider.name
             )
         })
+}
+
+/// Why `rider` may not be attached to `host`, when one of them is of an `attaches` type: the
+/// carried piece is the one of an `attaches` type, no such piece carries another, and where
+/// the two types declare `joins` one of them must be able to join the other.
+pub(crate) fn pairing_problem(rules: &Rules, rider: &Piece, host: &Piece) -> Option<String> {
+    let (rt, ht) = (rules.piece_type(rider.kind)?, rules.piece_type(host.kind)?);
+    let (ra, ha) = (rt.company.attaches, ht.company.attaches);
+    if !ra && !ha {
+        return None;
+    }
+    let names = format!(
+        "{} ({}) may not be with {} ({})",
+        rider.name, rt.name, host.name, ht.name
+    );
+    if ha {
+        let why = if ra {
+            format!(
+                "{} pieces are carried, and never carry another of their kind",
+                ht.name
+            )
+        } else {
+            format!(
+                "{} is the one carried (give it `attached_to: {}`)",
+                host.name, rider.name
+            )
+        };
+        return Some(format!("{names}: {why}"));
+    }
+    let declared = !rt.company.joins.is_empty() || !ht.company.joins.is_empty();
+    let pairs = rt.company.joins.contains(&host.kind) || ht.company.joins.contains(&rider.kind);
+    (declared && !pairs).then(|| format!("{names}: neither may join the other"))
+}
+
+/// The attachments the set-up makes (`joins_at_set_up`): `(rider, host)` by piece index for
+/// each piece of such a type the scenario placed, with no `attached_to`, in a cell with own
+/// pieces that carry no one of its kind; or the piece at fault and why.
+pub(crate) fn hosts_at_set_up(
+    rules: &Rules,
+    pieces: &[Piece],
+) -> Result<Vec<(usize, usize)>, (usize, String)> {
+    let attaches = |p: &Piece| rules.piece_type(p.kind).is_some_and(|t| t.company.attaches);
+    let mut made: Vec<(usize, usize)> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let Place::Cell(at) = p.place else { continue };
+        let wanted = rules
+            .piece_type(p.kind)
+            .is_some_and(|t| t.company.attaches && t.company.joins_at_set_up);
+        // Told whom it is with, or carrying someone itself: the placement checks judge it.
+        if !wanted || p.attached_to.is_some() || pieces.iter().any(|q| q.attached_to == Some(p.id))
+        {
+            continue;
+        }
+        let hosts: Vec<&Piece> = pieces
+            .iter()
+            .filter(|q| q.id != p.id && q.side == p.side && q.place.covers(at) && !attaches(q))
+            .collect();
+        let host = match hosts.as_slice() {
+            [] => continue,
+            [only] => *only,
+            many => {
+                let names: Vec<&str> = many.iter().map(|q| q.name.as_str()).collect();
+                return Err((
+                    i,
+                    format!(
+                        "piece {} stands at {at} with {}: say which it is with (`attached_to`)",
+                        p.name,
+                        names.join(" and ")
+                    ),
+                ));
+            }
+        };
+        if let Some(why) = pairing_problem(rules, p, host) {
+            return Err((i, format!("piece {why}")));
+        }
+        let taken = pieces
+            .iter()
+            .find(|q| q.attached_to == Some(host.id) && attaches(q))
+            .map(|q| q.name.as_str())
+            .or_else(|| {
+                made.iter()
+                    .find(|(_, h)| *h == host.id.index())
+                    .and_then(|(r, _)| pieces.get(*r))
+                    .map(|q| q.name.as_str())
+            });
+        if let Some(other) = taken {
+            return Err((
+                i,
+                format!(
+                    "piece {} stands at {at} with {}, which already has {other} with it",
+                    p.name, host.name
+                ),
+            ));
+        }
+        made.push((i, host.id.index()));
+    }
+    Ok(made)
 }
 
 /// What the own pieces in a cell mean for a piece entering it.
@@ -405,7 +507,14 @@ pub(crate) fn settle(
         }
     }
     if !board.contains(end) {
-        let marks = ty.company.exits.as_ref().and_then(|e| e.marks);
+        // Each piece that leaves is given its own type's mark (a leader carried off by his
+        // unit has left the board as much as one who walked off).
+        let marks = |p: &Piece| {
+            rules
+                .piece_type(p.kind)
+                .and_then(|t| t.company.exits.as_ref())
+                .and_then(|e| e.marks)
+        };
         for p in &mut next.pieces {
             if p.id == id || p.attached_to == Some(id) {
                 p.place = Place::Off;
@@ -413,8 +522,7 @@ pub(crate) fn settle(
                     piece: p.id,
                     reason: format!("left the board at {end}"),
                 });
-                if let Some(f) = marks
-                    && p.id == id
+                if let Some(f) = marks(p)
                     && !p.flag(f)
                 {
                     p.set_flag(f, true);

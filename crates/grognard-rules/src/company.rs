@@ -90,8 +90,15 @@ pub(crate) fn compile_company(
         .holds_host_option
         .as_ref()
         .and_then(|o| cx.lookup("option", o, names.options.iter().copied()));
+    if spec.joins_at_set_up && !spec.attaches {
+        cx.error(
+            &spec.movement.location,
+            "`joins_at_set_up` needs `attaches: true` (it attaches the piece that is carried)",
+        );
+    }
     Company {
         holds_host_option,
+        joins_at_set_up: spec.joins_at_set_up,
         passes: types(cx, names, &spec.passes),
         joins: types(cx, names, &spec.joins),
         attaches: spec.attaches,

@@ -396,6 +396,21 @@ impl Game {
         if self.state.setting_up || matches!(order.action, Action::Deploy { .. }) {
             return self.resolve_setup(order, hooks, next);
         }
+        // A piece without facing has none to change, whatever the phase allows.
+        if let Action::Face { piece, .. } = &order.action
+            && let Some(p) = self.state.pieces.get(piece.index())
+            && p.side == order.side
+            && let Some(t) = self.rules.piece_type(p.kind)
+            && !t.faces
+        {
+            return Err(Refusal::new(
+                RefusalKind::BadMode,
+                format!(
+                    "{} has no facing to change: {} pieces have no facing",
+                    p.name, t.name
+                ),
+            ));
+        }
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
             Action::Face { .. } => Some(Allowed::Face),

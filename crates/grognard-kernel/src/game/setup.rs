@@ -178,6 +178,20 @@ impl Game {
             }
             pieces.push(piece);
         }
+        // A leader set up in his unit's cell is with it (types with `joins_at_set_up`).
+        let mut joined = Vec::new();
+        for (rider, host) in
+            crate::company::hosts_at_set_up(&rules, &pieces).map_err(|(i, m)| err(Some(i), m))?
+        {
+            let host = PieceId(host as u32);
+            if let Some(p) = pieces.get_mut(rider) {
+                p.attached_to = Some(host);
+                joined.push(Event::Attached {
+                    piece: p.id,
+                    to: Some(host),
+                });
+            }
+        }
         let turns = setup.turns.unwrap_or(rules.sequence.turns).max(1);
         let deployment = Self::deployment_of(&setup.deployment, &setup.pieces, setup.sides.len())
             .map_err(|(piece, m)| err(piece, m))?;
@@ -221,7 +235,7 @@ impl Game {
             game.check_placement(i).map_err(|m| err(Some(i), m))?;
         }
         let mut next = game.state.clone();
-        let mut events = Vec::new();
+        let mut events = joined;
         if let Some(d) = &game.deployment {
             // The set-up comes first: the sides that deploy act, the others wait.
             next.setting_up = true;
@@ -391,6 +405,9 @@ impl Game {
             _ => Vec::new(),
         };
         for c in covered {
+            if let Some(msg) = self.half_hex_problem(state, c) {
+                return Err(format!("piece {} stands at {c}, {msg}", p.name));
+            }
             if let Some(msg) = self.stacking_problem(state, c, p.id, p.side, false) {
                 return Err(format!("piece {} at {c}: {msg}", p.name));
             }
@@ -419,7 +436,33 @@ impl Game {
                     p.name, host.name
                 ));
             }
+            if let Some(why) = crate::company::pairing_problem(&self.rules, p, host) {
+                return Err(format!("piece {why}"));
+            }
         }
         Ok(())
+    }
+
+    /// Why no piece may stand at `c`, when it is a half-hex the ruleset's `half_hexes` close
+    /// (a side one, or a baseline one while its option is off).
+    fn half_hex_problem(&self, state: &State, c: Cell) -> Option<String> {
+        let rules = &self.rules.half_hexes;
+        match self.board.half_hex(c)? {
+            crate::geometry::hex::HalfHex::Side if !rules.sides => {
+                Some("a half-hex on the side edge of the board, where no piece may stand".into())
+            }
+            crate::geometry::hex::HalfHex::Baseline
+                if !rules.baselines
+                    && !rules
+                        .baselines_option
+                        .is_some_and(|o| state.options.get(o).copied().unwrap_or(false)) =>
+            {
+                Some(
+                    "a half-hex on a baseline, where pieces may stand only where the scenario allows"
+                        .into(),
+                )
+            }
+            _ => None,
+        }
     }
 }

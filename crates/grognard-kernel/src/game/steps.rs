@@ -650,6 +650,28 @@ impl Game {
         })
     }
 
+    /// Why piece `id` has no place on the board, in words: it left the board (its type's
+    /// exit flag is set on it) and is out of the game, or it is simply not there.
+    fn not_on_board(&self, state: &State, id: PieceId) -> String {
+        let Some(p) = state.pieces.get(id.index()) else {
+            return format!("there is no piece #{}", id.0);
+        };
+        let left = self
+            .rules
+            .piece_type(p.kind)
+            .and_then(|t| t.company.exits.as_ref())
+            .and_then(|e| e.marks)
+            .filter(|f| p.flag(*f));
+        match left {
+            Some(f) => format!(
+                "{} left the board ({}) and is out of the game",
+                p.name,
+                self.rules.flag_name(f)
+            ),
+            None => format!("{} is not on the board", p.name),
+        }
+    }
+
     /// Every place `piece` can reach with a move now.
     ///
     /// # Errors
@@ -669,12 +691,7 @@ impl Game {
             .pieces
             .get(id.index())
             .filter(|p| p.on_board())
-            .ok_or_else(|| {
-                Refusal::new(
-                    RefusalKind::BadPiece,
-                    format!("there is no piece #{} on the board", id.0),
-                )
-            })?;
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, self.not_on_board(state, id)))?;
         self.pinned(piece)?;
         // Points saved toward a cell pay only for the one step into it (added below).
         let allowance = self

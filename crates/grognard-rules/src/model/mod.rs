@@ -329,6 +329,9 @@ pub struct PieceTypeSpec {
     /// While this optional rule is in force, a piece of this type that moved and then
     /// joined a host keeps the host from moving (instead of being left behind).
     pub holds_host_option: Option<Located<String>>,
+    /// True when a piece of this (`attaches`) type set up in the cell of one own piece it
+    /// could join, or that could join it, is attached to it as the game starts.
+    pub joins_at_set_up: bool,
     /// How its facing shapes its moves (forward-only steps, the price and number of facing
     /// changes).
     pub turning: Option<TurningSpec>,
