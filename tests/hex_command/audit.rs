@@ -446,13 +446,19 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
 /// rule's words.
 #[test]
 fn guns_enter_woods_from_a_clear_hex_side() {
-    let map = ". . . . . . . . . .\n".repeat(4) + ". . . F F . . . . .\n" + &". . . . . . . . . .\n".repeat(3);
-    let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: limbered }\n";
+    let map = ". . . . . . . . . .\n".repeat(4)
+        + ". . . F F . . . . .\n"
+        + &". . . . . . . . . .\n".repeat(3);
+    let pieces =
+        "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: limbered }\n";
     let f = field(Some(&map), "", pieces, "");
     let cells = f.reach(&to_blue_movement(), "g").expect("reach");
     assert!(cells.iter().any(|(c, _, _)| c == "[3, 4]"), "{cells:?}");
     has(
-        &ok(&f, &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4]]")])),
+        &ok(
+            &f,
+            &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4]]")]),
+        ),
         "g moved (2,4) → (3,4), cost 1",
     );
     refused(
