@@ -20,13 +20,58 @@ struct Sets {
     vary: Option<(String, Vec<i32>)>,
 }
 
+/// A designer unit's value (`distance=48.5`), in thou: whole or decimal inches (at most
+/// three decimals), or a range of whole ones (`1..6`).
+fn parse_unit_values(text: &str) -> Result<Vec<i32>, String> {
+    if text.contains("..") || !text.contains('.') {
+        return parse_values(text)?
+            .into_iter()
+            .map(|v| {
+                v.checked_mul(1000)
+                    .ok_or_else(|| format!("`{v}` is too large"))
+            })
+            .collect();
+    }
+    let t = text.trim();
+    let bad = || format!("`{t}` is not a distance (inches, at most three decimals: 48.5)");
+    let (whole, frac) = t.split_once('.').ok_or_else(bad)?;
+    if frac.len() > 3 || !frac.chars().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let negative = whole.starts_with('-') || whole.starts_with('\u{2212}');
+    let whole = whole.trim_start_matches(['-', '\u{2212}', '+']);
+    let w: i32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| bad())?
+    };
+    let f: i32 = format!("{frac:0<3}").parse().map_err(|_| bad())?;
+    let thou = w
+        .checked_mul(1000)
+        .and_then(|v| v.checked_add(f))
+        .ok_or_else(bad)?;
+    Ok(vec![if negative { -thou } else { thou }])
+}
+
+/// A designer unit's value in thou as inches: `48.5`, `3`.
+fn unit_value(thou: i32) -> String {
+    let text = format!("{}.{:03}", thou / 1000, (thou % 1000).abs());
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
 fn parse_sets(set: &[String]) -> Result<Sets, Failure> {
     let mut grouped: Vec<(String, Vec<i32>)> = Vec::new();
     for s in set {
         let (name, value) = s
             .split_once('=')
             .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
-        let values = parse_values(value).map_err(|m| Failure::Usage(format!("--set {s}: {m}")))?;
+        // Designer units are kept in thou, so that a distance may be exact (48.5).
+        let values = if UNITS.contains(&name) {
+            parse_unit_values(value)
+        } else {
+            parse_values(value)
+        }
+        .map_err(|m| Failure::Usage(format!("--set {s}: {m}")))?;
         match grouped.iter_mut().find(|(n, _)| n == name) {
             Some((_, v)) => v.extend(values),
             None => grouped.push((name.to_owned(), values)),
@@ -86,16 +131,23 @@ fn cases_unchecked(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<Cha
 /// `table_distance_band` — and, on a table, from `distance_band`, through the scale.
 const UNITS: [&str; 2] = ["distance", "inches"];
 
-/// The inputs of `chart` that `unit` (`distance`, `inches`) reaches, each with the band it
-/// reads for `v` of that unit.
-fn unit_bands(r: &Ruleset, chart: &ChartDef, unit: &str, v: i32) -> Vec<(usize, i32)> {
+/// The inputs of `chart` that `unit` (`distance`, `inches`) reaches, each with the value it
+/// reads for `thou` thousandths of that unit: the band of a `distance_band` input, the
+/// distance of a `distance` input — as the kernel measures it, the exact distance rounded
+/// up to whole inches on a table (a bound of 15 holds 15 and not 15.001).
+fn unit_bands(r: &Ruleset, chart: &ChartDef, unit: &str, thou: i32) -> Vec<(usize, i32)> {
     use grognard_kernel::chart::InputSource;
     use grognard_kernel::rules::GeometryRules;
     let band = |bands: &[u32], d: u32| bands.iter().position(|b| d <= *b).unwrap_or(bands.len());
-    let d = u32::try_from(v).unwrap_or(0);
+    let up = |t: i128| u32::try_from((t.max(0) + 999) / 1000).unwrap_or(u32::MAX);
+    let d = up(i128::from(thou));
     let open_scale = match &r.rules.geometry {
         GeometryRules::Open { scale } if scale.num > 0 => Some(*scale),
         _ => None,
+    };
+    // Table inches to rule inches, as the kernel measures them.
+    let rule = |scale: grognard_kernel::geometry::open::Scale| {
+        up(i128::from(thou) * i128::from(scale.den) / i128::from(scale.num))
     };
     chart
         .inputs
@@ -103,13 +155,14 @@ fn unit_bands(r: &Ruleset, chart: &ChartDef, unit: &str, v: i32) -> Vec<(usize, 
         .enumerate()
         .filter_map(|(i, input)| {
             let b = match (&input.source, unit, open_scale) {
-                (Some(InputSource::DistanceBand(bands)), "distance", _) => band(bands, d),
-                (Some(InputSource::TableDistanceBand(bands)), "inches", _) => band(bands, d),
+                (Some(InputSource::DistanceBand(bands)), "distance", _)
+                | (Some(InputSource::TableDistanceBand(bands)), "inches", _) => band(bands, d),
+                (Some(InputSource::Distance), "distance", _)
+                | (Some(InputSource::TableDistance), "inches", _) => d as usize,
                 (Some(InputSource::DistanceBand(bands)), "inches", Some(scale)) => {
-                    // Table inches to whole rule inches, as the kernel measures them.
-                    let rule = i128::from(d) * i128::from(scale.den) / i128::from(scale.num);
-                    band(bands, u32::try_from(rule).unwrap_or(u32::MAX))
+                    band(bands, rule(scale))
                 }
+                (Some(InputSource::Distance), "inches", Some(scale)) => rule(scale) as usize,
                 _ => return None,
             };
             Some((i, i32::try_from(b).unwrap_or(i32::MAX)))
@@ -136,12 +189,23 @@ fn resolve_set(
     name: &str,
     v: i32,
 ) -> Result<Vec<(usize, i32)>, Failure> {
-    if chart.inputs.iter().any(|x| x.name == name) || !UNITS.contains(&name) {
+    if !UNITS.contains(&name) {
         return Ok(vec![(input_index(chart, name)?, v)]);
+    }
+    if chart.inputs.iter().any(|x| x.name == name) {
+        // An input of the chart named like a unit: it takes whole numbers.
+        if v % 1000 != 0 {
+            return Err(Failure::Usage(format!(
+                "--set {name}={}: input `{name}` takes a whole number",
+                unit_value(v)
+            )));
+        }
+        return Ok(vec![(input_index(chart, name)?, v / 1000)]);
     }
     if v < 0 {
         return Err(Failure::Usage(format!(
-            "--set {name}={v}: a distance is 0 or more"
+            "--set {name}={}: a distance is 0 or more",
+            unit_value(v)
         )));
     }
     let bands = unit_bands(r, chart, name, v);
@@ -151,9 +215,9 @@ fn resolve_set(
             "--set {name}: chart `{}` reads no input from {} ({} in {}); its inputs are {}",
             chart.name,
             if name == "distance" {
-                "distance_band"
+                "distance or distance_band"
             } else {
-                "table_distance_band"
+                "table_distance or table_distance_band"
             },
             unit_word(r, name),
             r.rules.identity.name,
@@ -171,12 +235,29 @@ fn unit_text(r: &Ruleset, chart: &ChartDef, name: &str, v: i32) -> Option<String
     let bands = unit_bands(r, chart, name, v);
     let parts: Vec<String> = bands
         .iter()
-        .map(|(i, b)| match bands.len() {
-            1 => format!("band {b}"),
-            _ => format!("{} band {b}", chart.inputs[*i].name),
-        })
+        .map(|(i, b)| unit_reads(chart, *i, *b, bands.len()))
         .collect();
-    Some(format!("{v} {} → {}", unit_word(r, name), parts.join(", ")))
+    Some(format!(
+        "{} {} → {}",
+        unit_value(v),
+        unit_word(r, name),
+        parts.join(", ")
+    ))
+}
+
+/// What input `i` reads for a designer unit: `band 2`, or the whole inches `16` of a
+/// `distance` input (`range 16` when the unit reaches several inputs).
+fn unit_reads(chart: &ChartDef, i: usize, b: i32, reached: usize) -> String {
+    use grognard_kernel::chart::InputSource;
+    let input = &chart.inputs[i];
+    let what = match input.source {
+        Some(InputSource::Distance | InputSource::TableDistance) => format!("{b}"),
+        _ => format!("band {b}"),
+    };
+    match reached {
+        1 => what,
+        _ => format!("{} {what}", input.name),
+    }
 }
 
 fn ratio_json(outcome: &str, p: Ratio) -> Value {
@@ -199,7 +280,7 @@ fn odds_by_name(chart: &ChartDef, case: &ChartCase, name: &str) -> Ratio {
         .unwrap_or(Ratio::ZERO)
 }
 
-fn case_json(chart: &ChartDef, case: &ChartCase, value: Option<i32>, outcomes: &[String]) -> Value {
+fn case_json(chart: &ChartDef, case: &ChartCase, value: Value, outcomes: &[String]) -> Value {
     let inputs: serde_json::Map<String, Value> = chart
         .inputs
         .iter()
@@ -374,7 +455,24 @@ pub fn chart(
         let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
             cs.iter()
                 .zip(&values)
-                .map(|(case, v)| case_json(c, case, *v, &outcomes))
+                .map(|(case, v)| {
+                    // A designer unit's value is kept in thou: shown in inches.
+                    let value = match (v, &sets.vary) {
+                        (Some(v), Some((n, _)))
+                            if UNITS.contains(&n.as_str())
+                                && !c.inputs.iter().any(|x| &x.name == n) =>
+                        {
+                            if v % 1000 == 0 {
+                                json!(v / 1000)
+                            } else {
+                                json!(f64::from(*v) / 1000.0)
+                            }
+                        }
+                        (Some(v), Some((n, _))) if UNITS.contains(&n.as_str()) => json!(v / 1000),
+                        _ => json!(v),
+                    };
+                    case_json(c, case, value, &outcomes)
+                })
                 .collect()
         };
         let describe = |r: &Ruleset, c: &ChartDef, cs: &[ChartCase]| {
@@ -523,11 +621,12 @@ pub fn chart(
             let mut rows = vec![header];
             for (case, v) in cases_a.iter().zip(asked) {
                 let mut row = vec![if unit {
-                    let bands: Vec<String> = unit_bands(&a, chart_a, name, *v)
+                    let reached = unit_bands(&a, chart_a, name, *v);
+                    let bands: Vec<String> = reached
                         .iter()
-                        .map(|(_, b)| format!("band {b}"))
+                        .map(|(i, b)| unit_reads(chart_a, *i, *b, reached.len()))
                         .collect();
-                    format!("{v} → {}", bands.join(", "))
+                    format!("{} → {}", unit_value(*v), bands.join(", "))
                 } else {
                     value_label(*v, skip.and_then(|i| case.inputs.get(i).copied()))
                 }];

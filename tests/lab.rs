@@ -632,6 +632,36 @@ fn the_chart_lab_takes_distances_in_the_designers_units() {
         "{}",
         bp.stdout
     );
+    // Issue 32: on a table `distance` reaches inputs read `from: distance` too, and takes
+    // decimals, compared exactly with the chart's bounds (003 l.488: a French 6 lb's
+    // canister ends at 15", its long range at 48"): 15 is canister, 15.5 effective, 48.5
+    // out of range.
+    for (d, want) in [
+        ("15", "canister"),
+        ("15.5", "effective"),
+        ("48.5", "out_of_range"),
+    ] {
+        let run = grognard(&[
+            "chart",
+            "rulesets/black-powder.yaml",
+            "artillery_range",
+            "--set",
+            "gun=8",
+            "--set",
+            &format!("distance={d}"),
+            "--json",
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).expect("json");
+        let sure: Vec<&str> = v["rows"][0]["odds"]
+            .as_array()
+            .expect("odds")
+            .iter()
+            .filter(|o| o["fraction"] == "1")
+            .filter_map(|o| o["outcome"].as_str())
+            .collect();
+        assert_eq!(sure, [want], "distance {d}");
+    }
     // A chart with no distance input says so, and a negative distance is refused.
     let none = grognard(&[
         "chart",
@@ -643,7 +673,7 @@ fn the_chart_lab_takes_distances_in_the_designers_units() {
     assert_eq!(none.code, 2);
     assert!(
         none.stderr
-            .contains("chart `volley` reads no input from distance_band"),
+            .contains("chart `volley` reads no input from distance or distance_band"),
         "{}",
         none.stderr
     );

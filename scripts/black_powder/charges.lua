@@ -5,9 +5,12 @@
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
 local contact_arc = scripts.bp_core.contact_arc
+local face_attacked = scripts.bp_core.face_attacked
 local b2i = scripts.bp_core.b2i
+local MIXED_MODES = scripts.bp_core.MIXED_MODES
 local brigadier_of = scripts.bp_core.brigadier_of
 local in_woods = scripts.bp_core.in_woods
+local initiative_range = scripts.bp_core.initiative_range
 local is_artillery = scripts.bp_core.is_artillery
 local is_cavalry = scripts.bp_core.is_cavalry
 local is_formed_infantry = scripts.bp_core.is_formed_infantry
@@ -28,7 +31,9 @@ local bp = {}
 
 -- Charges --------------------------------------------------------------------------------
 
-local function has_support(game, u)
+-- A friendly formed unit within support distance of `u` (with `woods`, or woods: 003
+-- l.149, a skirmish company may evade to either; light woods are not woods for it).
+local function has_support(game, u, woods)
   local reach = game:setting("support_distance")
   for _, f in ipairs(game:units(game:side(u))) do
     if f ~= u and kind(game, f) ~= "brigadier" and not is_skirmisher(game, f)
@@ -36,39 +41,48 @@ local function has_support(game, u)
       return true
     end
   end
+  if woods then
+    local d = game:terrain_distance(u, "woods")
+    if d and d / scale(game) <= reach + 0.0001 then return true end
+  end
   return false
 end
 
--- Other attack columns of the striker's side that charged `target` this turn (a massed
--- column). Charges resolve where the units stand, so "charged the same unit" reads as:
--- charged this turn, locked in combat, and within a charge move of it.
+-- The other units of the striker's massed column against `target` (003 Massed Columns):
+-- those that charged with it as one (flag `massed_column`, action `massed_charge`), still
+-- locked in contact with the target.
 local function massed_with(game, striker, target)
   local out = {}
-  if not amended(game) or game:mode(striker) ~= "attack_column" then return out end
+  if not amended(game) or not game:flag(striker, "massed_column") then return out end
   for _, f in ipairs(game:units(game:side(striker))) do
-    if f ~= striker and game:mode(f) == "attack_column" and game:flag(f, "charged")
-      and game:flag(f, "locked") and rule_distance(game, f, target) <= game:setting("charge_reach") then
+    if f ~= striker and game:flag(f, "massed_column") and game:flag(f, "locked")
+      and game:distance(f, target) < 0.01 then
       out[#out + 1] = f
     end
   end
   return out
 end
 
+-- The units of a massed column charging in this call (set by `massed_charge`: reads do not
+-- see the flags it asks for), or nil.
+local charging_together = nil
+
+-- 003 Massed Target (l.341-344): the target's closing fire is rolled once; with a massed
+-- column every charging unit suffers the hits, each saving for itself without the attack
+-- column's +1, and a 6 disorders them all.
 local function closing_fire(game, target, charger, dice)
   local inputs = firer_inputs(game, target, charger)
   inputs.closing_fire = 1
   local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
-  local massed = massed_with(game, charger, target)
+  local massed = charging_together or { charger }
   local save = {
     attack_column_vs_closing_fire = b2i(game:mode(charger) == "attack_column"),
   }
   if amended(game) then
     save.echelon_vs_closing_fire = b2i(game:mode(charger) == "echelon" and not is_artillery(game, target))
-    -- Massed target: every charging unit suffers the hits, without the column's +1.
-    save.massed_column = b2i(#massed > 0)
+    save.massed_column = b2i(#massed > 1)
   end
   game:note(game:name(target) .. " closing fire: " .. hits .. " hits")
-  massed[#massed + 1] = charger
   for _, u in ipairs(massed) do
     if disorders then game:set_flag(u, "disordered") end
     take_hits(game, u, hits, save, true)
@@ -76,7 +90,7 @@ local function closing_fire(game, target, charger, dice)
 end
 
 local function closing_fire_dice(game, target)
-  if amended(game) and (game:mode(target) == "mixed_formation" or game:mode(target) == "grande_bande") then
+  if amended(game) and (MIXED_MODES[game:mode(target)] or game:mode(target) == "grande_bande") then
     return 1
   end
   return game:attribute(target, "shooting")
@@ -90,7 +104,7 @@ end
 local function skirmish_company_response(game, actor, target, left)
   local inputs = {
     by_cavalry = b2i(is_cavalry(game, actor)),
-    support = b2i(has_support(game, target)),
+    support = b2i(has_support(game, target, true)),
     reliable = game:attribute(target, "reliable"),
     unreliable = game:attribute(target, "unreliable"),
   }
@@ -190,7 +204,7 @@ local function started_within_initiative_range(game, actor, target)
   if not ax then ax, ay, af = game:position(actor) end
   if not tx then tx, ty, tf = game:position(target) end
   local d = game:distance_from(actor, ax, ay, af, target, tx, ty, tf) / scale(game)
-  return d <= game:setting("initiative_range") + 0.0001
+  return d <= initiative_range(game) + 0.0001
 end
 
 -- 003 Sudden charge: a charge from the target's flank or rear zone, from within the
@@ -231,36 +245,46 @@ local function form_square(game, actor, target, sweeping)
   return r
 end
 
-local function check_may_charge(game, actor, target)
-  if not amended(game) then return end
-  -- Charge contact: one infantry unit per facing of the enemy, unless massed columns.
-  if is_infantry(game, actor) then
-    local facing = contact_arc(game, target, actor)
-    for _, f in ipairs(game:units(game:side(actor))) do
-      if f ~= actor and is_infantry(game, f) and game:flag(f, "charged") and game:flag(f, "locked")
-        and rule_distance(game, f, target) <= game:setting("charge_reach")
-        and contact_arc(game, target, f) == facing
-        and not (game:mode(f) == "attack_column" and game:mode(actor) == "attack_column") then
-        error(game:name(f) .. " already contacts that facing of " .. game:name(target), 0)
-      end
+-- 003 Charge contact (l.323-325): one infantry unit per facing of the enemy, unless they
+-- charge as a massed column. Returns why `actor` may not charge `target`, or nil.
+local function facing_taken(game, actor, target)
+  if not (amended(game) and is_infantry(game, actor)) then return nil end
+  local facing = contact_arc(game, target, actor)
+  for _, f in ipairs(game:units(game:side(actor))) do
+    if f ~= actor and is_infantry(game, f) and game:flag(f, "charged") and game:flag(f, "locked")
+      and game:distance(f, target) < 0.01 and contact_arc(game, target, f) == facing then
+      return game:name(f) .. " already contacts that facing of " .. game:name(target)
+        .. " (only one infantry unit per facing, unless they charge together as a massed column: action massed_charge)"
     end
   end
+  return nil
+end
+
+-- Asked before the engine puts the charger in contact.
+function bp.charge_check(game, actor, target)
+  return facing_taken(game, actor, target)
+end
+
+local function check_may_charge(game, actor, target)
+  if not amended(game) then return end
+  local taken = facing_taken(game, actor, target)
+  if taken then game:refuse(taken) end
   if amended(game) and game:flag(actor, "passed_lines") and game:counter(actor, "moves") < 1 then
-    error(game:name(actor) .. " made a passage of lines: its charge needs another move left", 0)
+    game:refuse(game:name(actor) .. " made a passage of lines: its charge needs another move left")
   end
   if game:attribute(actor, "opportunist") == 1 and game:side(actor) == game:phasing()
     and game:flag(actor, "ordered") and not game:flag(actor, "ordered_charge") then
     -- Opportunist chargers ordered to charge in their own turn take -1 on the order: the
     -- order must say so (intent `charge`), or the unit may not charge on it.
-    error(game:name(actor) .. " was not ordered to charge (an opportunist's order to charge says so: intent charge)", 0)
+    game:refuse(game:name(actor) .. " was not ordered to charge (an opportunist's order to charge says so: intent charge)")
   end
   local c = brigadier_of(game, actor)
   if c and (game:flag(c, "order_maneuver") or game:flag(c, "order_hold")) then
-    error(game:name(actor) .. "'s brigade is under a Maneuver or Hold order: no voluntary charges", 0)
+    game:refuse(game:name(actor) .. "'s brigade is under a Maneuver or Hold order: no voluntary charges")
   end
   if game:mode(actor) == "grande_bande" and not (game:mode(target) == "grande_bande"
       or kind(game, target) == "skirmish_company") then
-    error("a grande bande may charge only grandes bandes and skirmish companies", 0)
+    game:refuse("a grande bande may charge only grandes bandes and skirmish companies")
   end
 end
 
@@ -318,15 +342,102 @@ local function resolve_charge(game, actor, target, left, sweeping)
   return "stand"
 end
 
+-- The edge of `target` that `u` attacks: the one its front touches, else the one of the
+-- arc it stands in (of the two flanks, the nearer): its middle, its direction along (unit
+-- vector, from its first corner) and the outward normal.
+local function facing_edge(game, target, u)
+  local k = game:footprint(target).corners
+  local tx, ty = game:position(target)
+  local ux, uy = game:position(u)
+  local face = face_attacked(game, target, u) or arc(game, target, u)
+  local candidates = { { 1, 2 } }
+  if face == "rear" then candidates = { { 3, 4 } }
+  elseif face == "flank" then candidates = { { 2, 3 }, { 4, 1 } } end
+  local best, edge
+  for _, c in ipairs(candidates) do
+    local a, b = k[c[1]], k[c[2]]
+    local mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+    local d = (mx - ux) ^ 2 + (my - uy) ^ 2
+    if not best or d < best then best, edge = d, { a = a, b = b, mx = mx, my = my } end
+  end
+  local ex, ey = edge.b.x - edge.a.x, edge.b.y - edge.a.y
+  local len = math.sqrt(ex * ex + ey * ey)
+  if len > 0 then ex, ey = ex / len, ey / len end
+  local ox, oy = -ey, ex
+  if (edge.mx - tx) * ox + (edge.my - ty) * oy < 0 then ox, oy = -ox, -oy end
+  edge.ex, edge.ey, edge.ox, edge.oy = ex, ey, ox, oy
+  return edge
+end
+
+-- Where each of `units` (already in contact with `target`'s edge facing them) stands side
+-- by side, centred as a group on that edge (003 Charge Contact, l.319-322: centre point to
+-- centre point; Massed Columns, l.333-339: each complying with the contact rule): a list
+-- of { u, x, y, facing }, in the order the units stood along the edge.
+local function centred_places(game, units, target)
+  local edge = facing_edge(game, target, units[1])
+  local along = {}
+  local total = 0
+  for _, u in ipairs(units) do
+    local x, y = game:position(u)
+    local f = game:footprint(u)
+    along[#along + 1] = { u = u, at = (x - edge.mx) * edge.ex + (y - edge.my) * edge.ey, w = f.width, d = f.depth }
+    total = total + f.width
+  end
+  table.sort(along, function(p, q) return p.at < q.at end)
+  local facing = math.deg(math.atan(-edge.oy, -edge.ox)) % 360
+  local s = -total / 2
+  local out = {}
+  for _, p in ipairs(along) do
+    local c = s + p.w / 2
+    -- A thou beyond touching, as the engine's own contact stands.
+    local back = p.d / 2 + 0.001
+    out[#out + 1] = { u = p.u, x = edge.mx + edge.ex * c + edge.ox * back,
+      y = edge.my + edge.ey * c + edge.oy * back, facing = facing, from = p.at, to = c }
+    s = s + p.w
+  end
+  return out
+end
+
+-- Moves `places` (from `centred_places`) in an order that never puts one unit over
+-- another: those sliding one way along the edge from that end first.
+local function place_side_by_side(game, places, reason)
+  local left, right = {}, {}
+  for _, p in ipairs(places) do
+    if p.to <= p.from then left[#left + 1] = p else table.insert(right, 1, p) end
+  end
+  for _, group in ipairs({ left, right }) do
+    for _, p in ipairs(group) do game:place_at(p.u, p.x, p.y, p.facing, reason) end
+  end
+end
+
+-- 003 Charge Contact: formed infantry meets the centre of the side it charges, centre to
+-- centre (the engine's contact lines it up with where it came from).
+local function centre_charger(game, actor, target)
+  if not (amended(game) and is_formed_infantry(game, actor)) or game:distance(actor, target) > 0.01 then
+    return
+  end
+  local p = centred_places(game, { actor }, target)[1]
+  local x, y = game:position(actor)
+  if math.abs(p.x - x) < 0.002 and math.abs(p.y - y) < 0.002 then return end
+  local problem = game:can_stand(actor, p.x, p.y)
+  if problem then
+    game:refuse(game:name(actor) .. " cannot stand centred on the side of " .. game:name(target)
+      .. " it charges: " .. problem)
+  end
+  game:place_at(actor, p.x, p.y, p.facing, "centred on the side it charges")
+end
+
 -- Base assumption: a charge is a move. It is made with a move the unit has — from a
 -- successful order, or its initiative move — and spends it.
 function bp.charge(game, actor, target)
   call.pending = {}
+  charging_together = nil
   check_may_charge(game, actor, target)
   local moves = game:counter(actor, "moves")
   if moves < 1 then
-    error(game:name(actor) .. " has no move to charge with (a charge is made on a successful order or an initiative move)", 0)
+    game:refuse(game:name(actor) .. " has no move to charge with (a charge is made on a successful order or an initiative move)")
   end
+  centre_charger(game, actor, target)
   local r, final = resolve_charge(game, actor, target, moves - 1, false)
   set_counter(game, actor, "moves", final or (moves - 1))
   local c = brigadier_of(game, actor)
@@ -337,13 +448,70 @@ function bp.charge(game, actor, target)
   game:note(game:name(actor) .. " charges " .. game:name(target) .. ": " .. r)
 end
 
+-- 003 Massed Columns (l.333-351): the attack columns of a brigade command that can charge
+-- `target` (each in attack column, on that command with a move left, free to charge, the
+-- target within charge reach, in its front arc and in sight), the actor first.
+local function massed_columns(game, actor, target)
+  local out = { actor }
+  for _, f in ipairs(game:units(game:side(actor))) do
+    if f ~= actor and game:mode(f) == "attack_column" and game:flag(f, "brigade_ordered")
+      and game:attribute(f, "brigade") == game:attribute(actor, "brigade")
+      and game:counter(f, "moves") >= 1 and not (game:flag(f, "charged") or game:flag(f, "shaken")
+        or game:flag(f, "disordered") or game:flag(f, "locked"))
+      and rule_distance(game, f, target) <= game:setting("charge_reach") + 0.0001
+      and arc(game, f, target) == "front" and game:sight(f, target) then
+      out[#out + 1] = f
+    end
+  end
+  return out
+end
+
+function bp.massed_charge_check(game, actor, target)
+  if not amended(game) then return "massed columns are a club amendment" end
+  if game:mode(actor) ~= "attack_column" then return game:name(actor) .. " is not in attack column" end
+  if not game:flag(actor, "brigade_ordered") then
+    return game:name(actor) .. " did not move on a brigade command this phase (a massed column is ordered as one)"
+  end
+  if game:counter(actor, "moves") < 1 then return game:name(actor) .. " has no move to charge with" end
+  if #massed_columns(game, actor, target) < 2 then
+    return "no other attack column of " .. game:name(actor) .. "'s brigade command can charge " .. game:name(target) .. " with it"
+  end
+end
+
+-- A massed column charges: every column of `massed_columns` moves at once into contact
+-- with the one facing of the target the actor attacks, side by side and centred on it; the
+-- target answers once (one closing fire, every column taking its hits); all are locked.
+function bp.massed_charge(game, actor, target)
+  call.pending = {}
+  local cols = massed_columns(game, actor, target)
+  for _, u in ipairs(cols) do check_may_charge(game, u, target) end
+  -- Into contact (the engine's contact), then side by side and centred on the facing.
+  for _, u in ipairs(cols) do game:contact(u, target) end
+  local places = centred_places(game, cols, target)
+  place_side_by_side(game, places, "massed column, centred on the side it charges")
+  charging_together = cols
+  local ok, r = pcall(resolve_charge, game, actor, target, nil, false)
+  charging_together = nil
+  if not ok then error(r, 0) end
+  local names = {}
+  for _, u in ipairs(cols) do
+    game:set_flag(u, "massed_column")
+    game:set_flag(u, "charged")
+    lock(game, u, target)
+    set_counter(game, u, "moves", game:counter(u, "moves") - 1)
+    names[#names + 1] = game:name(u)
+  end
+  game:note("massed column " .. table.concat(names, ", ") .. " charges " .. game:name(target) .. ": " .. r)
+end
+
 -- Base assumption: a sweeping advance. Cavalry that won a hand-to-hand (flag
 -- `victory_move`) may, instead of a victory move, charge a fresh enemy within one move in
 -- its front arc (the action's range and arcs); with the amendments it is a sudden charge.
 function bp.sweeping_advance(game, actor, target)
   call.pending = {}
+  charging_together = nil
   if not game:flag(actor, "victory_move") then
-    error(game:name(actor) .. " has not won a combat this turn (no sweeping advance)", 0)
+    game:refuse(game:name(actor) .. " has not won a combat this turn (no sweeping advance)")
   end
   check_may_charge(game, actor, target)
   game:set_flag(actor, "victory_move", false)
@@ -354,6 +522,7 @@ end
 
 return {
   hooks = bp,
+  centred_places = centred_places,
   cavalry_turns_to_face = cavalry_turns_to_face,
   check_may_charge = check_may_charge,
   closing_fire = closing_fire,

@@ -7,7 +7,9 @@ local bp = {}
 local ARTILLERY = { foot_battery = true, light_battery = true, heavy_battery = true, horse_battery = true }
 local CAVALRY = { cavalry = true, small_cavalry = true }
 local INFANTRY = { line_infantry = true, light_infantry = true, skirmish_company = true }
-local SKIRMISH_MODES = { skirmish = true, mixed_formation = true, grande_bande = true }
+local SKIRMISH_MODES = { skirmish = true, mixed_formation = true, mixed_column = true, grande_bande = true }
+-- 003 Mixed Formation: in line or in attack column, one formation type for every rule.
+local MIXED_MODES = { mixed_formation = true, mixed_column = true }
 local FORMED_MODES = { line = true, attack_column = true, march_column = true }
 local HEAVY_GUNS = { [3] = true, [6] = true, [10] = true, [13] = true, [15] = true }
 local LIGHT_GUNS = { [1] = true, [4] = true, [7] = true, [11] = true }
@@ -17,6 +19,14 @@ local function amended(game) return game:setting("club_amendments") == 1 end
 local function scale(game) return game:setting("measure_percent") / 100 end
 -- Distance in rule inches (the table distance divided by the measuring scale).
 local function rule_distance(game, a, b) return game:distance(a, b) / scale(game) end
+-- The initiative range in rule inches. The club gives it in table inches (003 l.755: 8",
+-- the base game's 12" at its 66% scale; setting `initiative_range_table`), the base game
+-- in rule inches (`initiative_range`).
+local function initiative_range(game)
+  local table_inches = game:setting("initiative_range_table")
+  if table_inches > 0 then return table_inches / scale(game) end
+  return game:setting("initiative_range")
+end
 local function kind(game, u) return game:kind(u) end
 local function is_artillery(game, u) return ARTILLERY[kind(game, u)] == true end
 local function is_cavalry(game, u) return CAVALRY[kind(game, u)] == true end
@@ -48,6 +58,31 @@ local function contact_arc(game, target, u)
     end
   end
   return arc(game, target, u)
+end
+
+-- Distance from (px, py) to the segment a-b (points with x, y), in table inches.
+local function to_segment(px, py, a, b)
+  local dx, dy = b.x - a.x, b.y - a.y
+  local len2 = dx * dx + dy * dy
+  local t = 0
+  if len2 > 0 then t = math.max(0, math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / len2)) end
+  local x, y = a.x + t * dx - px, a.y + t * dy - py
+  return math.sqrt(x * x + y * y)
+end
+
+-- The edge of `u` ("front", "flank" or "rear") that the centre of `by`'s front edge
+-- touches — the face `by` attacks with its front — or nil when its front touches none.
+local function face_attacked(game, u, by)
+  local fu, fb = game:footprint(u), game:footprint(by)
+  if not fu or not fb then return nil end
+  local c, k = fb.corners, fu.corners
+  local px, py = (c[1].x + c[2].x) / 2, (c[1].y + c[2].y) / 2
+  local best, face = 0.01, nil
+  for _, e in ipairs({ { k[1], k[2], "front" }, { k[2], k[3], "flank" }, { k[3], k[4], "rear" }, { k[4], k[1], "flank" } }) do
+    local d = to_segment(px, py, e[1], e[2])
+    if d < best then best, face = d, e[3] end
+  end
+  return face
 end
 
 local function set_counter(game, u, name, value)
@@ -237,6 +272,7 @@ return {
   HEAVY_GUNS = HEAVY_GUNS,
   INFANTRY = INFANTRY,
   LIGHT_GUNS = LIGHT_GUNS,
+  MIXED_MODES = MIXED_MODES,
   SKIRMISH_MODES = SKIRMISH_MODES,
   amended = amended,
   arc = arc,
@@ -246,7 +282,10 @@ return {
   brigade_units = brigade_units,
   brigadier_of = brigadier_of,
   enemies = enemies,
+  face_attacked = face_attacked,
+  to_segment = to_segment,
   in_woods = in_woods,
+  initiative_range = initiative_range,
   is_artillery = is_artillery,
   is_cavalry = is_cavalry,
   is_engaged = is_engaged,

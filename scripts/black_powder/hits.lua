@@ -1,10 +1,12 @@
 -- Black Powder hits, saves and break tests: hits pending within one call, the break test
 -- and its results, taking hits with saves, rolling to hit, and the inputs firing reads
--- (cover, visibility).
+-- (cover). What woods hide is the engine's sight test (terrain `see_through`,
+-- `see_out_within` in the ruleset).
 
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
 local b2i = scripts.bp_core.b2i
+local MIXED_MODES = scripts.bp_core.MIXED_MODES
 local is_skirmisher = scripts.bp_core.is_skirmisher
 local retire = scripts.bp_core.retire
 local rule_distance = scripts.bp_core.rule_distance
@@ -96,9 +98,13 @@ local function firer_inputs(game, firer, target)
   }
   local terrain = game:terrain_of(target)
   if amended(game) then
-    -- Targets in woods are not clear; a grande bande screens its front and flanks.
+    -- Targets in woods are not clear. 003 Grande Bandes, Screening: a grande bande's
+    -- skirmishers screen its front and flanks; a mixed formation's (the base rule it
+    -- widens) only its front. Skirmish companies have no flank or rear zones.
     inputs.target_not_clear = b2i(terrain == "woods")
-    if game:mode(target) == "grande_bande" and arc(game, target, firer) == "rear" then
+    local from = arc(game, target, firer)
+    if (game:mode(target) == "grande_bande" and from == "rear")
+      or (MIXED_MODES[game:mode(target)] and from ~= "front") then
       inputs.target_skirmishers = 0
     end
   else
@@ -113,24 +119,11 @@ local function cover_of(game, u)
   return 0
 end
 
--- Woods limit what can be seen: 6 inches into and through woods, 18 through light woods.
-local function check_visibility(game, firer, target)
-  if not amended(game) then return end
-  local d = rule_distance(game, firer, target)
-  local t = game:terrain_of(target)
-  if t == "woods" and d > 6 then
-    error(game:name(target) .. " is in woods: visibility there is 6 inches", 0)
-  elseif t == "light_woods" and d > 18 then
-    error(game:name(target) .. " is in light woods: visibility there is 18 inches", 0)
-  end
-end
-
 return {
   hooks = bp,
   apply_break_result = apply_break_result,
   break_test = break_test,
   call = call,
-  check_visibility = check_visibility,
   cover_of = cover_of,
   firer_inputs = firer_inputs,
   hits_of = hits_of,

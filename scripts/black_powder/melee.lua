@@ -3,11 +3,12 @@
 
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
-local contact_arc = scripts.bp_core.contact_arc
 local b2i = scripts.bp_core.b2i
 local brigadier_of = scripts.bp_core.brigadier_of
 local enemies = scripts.bp_core.enemies
+local face_attacked = scripts.bp_core.face_attacked
 local in_woods = scripts.bp_core.in_woods
+local initiative_range = scripts.bp_core.initiative_range
 local is_artillery = scripts.bp_core.is_artillery
 local is_cavalry = scripts.bp_core.is_cavalry
 local is_formed_infantry = scripts.bp_core.is_formed_infantry
@@ -34,6 +35,20 @@ local bp = {}
 -- Close-combat support: +1 for a flank supporter and +1 for a rear supporter. With the
 -- amendments the rear (second line) must be infantry or cavalry within 3 inches behind, and
 -- skirmishers support only artillery and other skirmishers.
+-- 003 l.1067-1069: a second line has its centre point directly to the rear of the unit it
+-- supports — behind it, and within its width (between the lines of its flank edges).
+local function centred_behind(game, u, f)
+  local ux, uy, facing = game:position(u)
+  local fx, fy = game:position(f)
+  local fp = game:footprint(u)
+  if not (ux and fx and fp) then return false end
+  local a = math.rad(facing)
+  local dx, dy = fx - ux, fy - uy
+  local ahead = dx * math.cos(a) + dy * math.sin(a)
+  local across = math.abs(-dx * math.sin(a) + dy * math.cos(a))
+  return ahead < 0 and across <= fp.width / 2 + 0.001
+end
+
 local function support_count(game, u)
   local flank, rear = 0, 0
   local reach = game:setting("support_distance")
@@ -47,7 +62,8 @@ local function support_count(game, u)
       local where = arc(game, u, f)
       if gives and where == "rear" then
         local second_line = not amended(game) or ((is_infantry(game, f) or is_cavalry(game, f))
-          and rule_distance(game, u, f) <= game:setting("second_line_distance"))
+          and rule_distance(game, u, f) <= game:setting("second_line_distance")
+          and centred_behind(game, u, f))
         if second_line then rear = 1 end
       elseif gives then
         flank = 1
@@ -94,7 +110,7 @@ end
 function bp.melee(game, actor, target)
   call.pending = {}
   if not (game:flag(actor, "locked") and game:flag(target, "locked")) then
-    error(game:name(actor) .. " and " .. game:name(target) .. " are not locked in combat", 0)
+    game:refuse(game:name(actor) .. " and " .. game:name(target) .. " are not locked in combat")
   end
   -- The side that charged this turn strikes with its charge bonuses.
   local dealt = melee_hits(game, actor, target, game:flag(actor, "charged")) + support_count(game, actor)
@@ -114,9 +130,14 @@ function bp.melee(game, actor, target)
   if taken > dealt then winner, loser = target, actor end
   local extra = {}
   if amended(game) then
-    local attacked_from = contact_arc(game, loser, winner)
-    local formed = is_formed_infantry(game, loser) or is_cavalry(game, loser)
-    local flank_zone = attacked_from == "flank" and game:mode(loser) ~= "grande_bande"
+    -- 003 Flank Attacks: -1 for the unit attacked in its flank or rear — the face the
+    -- winner's front is against (a charger that hit a flank and lost is not attacked in its
+    -- own flank). Skirmish companies have no flank or rear zones; a grande bande has no
+    -- flank zones, but a rear (003 l.18: -1 when attacked there).
+    local attacked_from = face_attacked(game, loser, winner)
+    local gb = game:mode(loser) == "grande_bande"
+    local formed = is_formed_infantry(game, loser) or is_cavalry(game, loser) or gb
+    local flank_zone = attacked_from == "flank" and not gb
     extra.flank_or_rear = b2i(formed and kind(game, loser) ~= "skirmish_company"
       and (flank_zone or attacked_from == "rear"))
     extra.stand_off = b2i(is_cavalry(game, loser) and game:mode(winner) == "square")
@@ -155,12 +176,28 @@ function bp.melee(game, actor, target)
   end
 end
 
+-- Whether the segment from `a` to `b` (points with x, y) crosses the footprint `fp`'s edges.
+local function segment_crosses(fp, a, b)
+  if not fp then return false end
+  local function side(p, q, r) return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x) end
+  local k = fp.corners
+  for i = 1, 4 do
+    local c, d = k[i], k[i % 4 + 1]
+    local d1, d2 = side(a, b, c), side(a, b, d)
+    local d3, d4 = side(c, d, a), side(c, d, b)
+    if ((d1 > 0 and d2 < 0) or (d1 < 0 and d2 > 0)) and ((d3 > 0 and d4 < 0) or (d3 < 0 and d4 > 0)) then
+      return true
+    end
+  end
+  return false
+end
+
 -- Checks after every open-table move (the `moved` hook); an error refuses the move.
 -- `path` holds the start and end points, `facing` the facing before the move (degrees).
 function bp.moved(game, u, path, facing)
   if amended(game) and kind(game, u) == "brigadier" and game:flag(u, "order_hold") then
     -- Hold: the staff stand may not move until its order is changed.
-    error(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes", 0)
+    game:refuse(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes")
   end
   if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
   local from, to = path[1], path[2]
@@ -168,7 +205,7 @@ function bp.moved(game, u, path, facing)
   local assault = c ~= nil and game:flag(c, "order_assault")
   if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
     -- Assault: no unit may voluntarily move in its rear zone.
-    error(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone", 0)
+    game:refuse(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone")
   end
   local _, _, now_facing = game:position(u)
   local objective = objective_of(game, c)
@@ -179,16 +216,16 @@ function bp.moved(game, u, path, facing)
       and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
       -- Assault, on the turn of the order: the objective stays in every unit's front arc
       -- (skirmishers, having no flank or rear zones, have it there wherever they face).
-      error(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
-        .. game:name(objective) .. " in its front arc", 0)
+      game:refuse(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
+        .. game:name(objective) .. " in its front arc")
     end
     if game:flag(c, "assault_command") and game:flag(u, "in_brigade_command")
       and not game:flag(c, "assault_advanced") then
       -- The brigade command must include a move toward the objective: Reading, its first
       -- move (or a charge on the objective) is that move.
       if not closer then
-        error(game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
-          .. game:name(objective) .. ": its first move must end closer to it", 0)
+        game:refuse(game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
+          .. game:name(objective) .. ": its first move must end closer to it")
       end
       game:set_flag(c, "assault_advanced")
     end
@@ -199,15 +236,33 @@ function bp.moved(game, u, path, facing)
     for _, e in ipairs(enemies(game, u)) do
       local before = game:distance_from(u, from.x, from.y, facing, e)
       if game:distance(u, e) < before - 0.001 and threatens(game, e, u) then
-        error(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
+        game:refuse(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
           .. game:setting("command_range") .. " inches) of " .. game:name(c)
-          .. " it may not move into threatened range of " .. game:name(e), 0)
+          .. " it may not move into threatened range of " .. game:name(e))
+      end
+    end
+  end
+  -- 003 Passage of lines (l.723-737): a move whose centre passes through a friend is a
+  -- passage of lines, declared with the action `passage_of_lines` (both units roll, 4+ or
+  -- 3+ on a brigade order, or are disordered); through skirmishers and deployed guns it is
+  -- free, and only skirmish companies pass through a square.
+  if not game:flag(u, "passed_lines") or game:mode(u) == "square" then
+    for _, f in ipairs(game:units(game:side(u))) do
+      local free = is_skirmisher(game, f) or (is_artillery(game, f) and game:mode(f) == "unlimbered")
+        or (game:mode(f) == "square" and kind(game, u) == "skirmish_company")
+      if f ~= u and kind(game, f) ~= "brigadier" and not free
+        and segment_crosses(game:footprint(f), from, to) then
+        if game:mode(f) == "square" then
+          game:refuse("only skirmish companies may pass through a square (" .. game:name(f) .. ")")
+        end
+        game:refuse(game:name(u) .. " would pass through " .. game:name(f)
+          .. ": that is a passage of lines, declared first (action passage_of_lines: both roll 4+, 3+ on a brigade order, or are disordered)")
       end
     end
   end
   if game:flag(u, "follow_through") then
     if game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
-      error(game:name(u) .. " follows through into its front arc only", 0)
+      game:refuse(game:name(u) .. " follows through into its front arc only")
     end
     game:set_flag(u, "follow_through", false)
   end
@@ -218,28 +273,28 @@ function bp.moved(game, u, path, facing)
     -- order that said so (heavy guns Unreliable, light guns Reliable).
     for _, m in ipairs({ "line", "attack_column" }) do
       if game:flag(u, "ordered_form_" .. m) and game:mode(u) ~= m then
-        error(game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves", 0)
+        game:refuse(game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves")
       end
     end
     if game:mode(u) == "grande_bande" and not game:flag(u, "ordered_into_flank")
       and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
-      error(game:name(u) .. " was not ordered into a flank zone (intent into_flank)", 0)
+      game:refuse(game:name(u) .. " was not ordered into a flank zone (intent into_flank)")
     end
     if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
       and not game:flag(u, "ordered_prolong") then
-      error(game:name(u) .. " was not ordered to move on prolong (intent prolong)", 0)
+      game:refuse(game:name(u) .. " was not ordered to move on prolong (intent prolong)")
     end
   end
   if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
     if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
-      error(game:name(u) .. " may not hand-haul into a flank zone", 0)
+      game:refuse(game:name(u) .. " may not hand-haul into a flank zone")
     end
     local turn = math.abs(now_facing - facing) % 360
     if turn > 180 then turn = 360 - turn end
     if turn > game:setting("hand_haul_turn") + 0.05 then
-      error(game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
-        .. " degrees when hand-hauled (" .. turn .. " asked)", 0)
+      game:refuse(game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
+        .. " degrees when hand-hauled (" .. turn .. " asked)")
     end
   end
   local s = scale(game)
@@ -257,12 +312,12 @@ function bp.moved(game, u, path, facing)
       local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
       if not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
         and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front" then
-        error(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it", 0)
+        game:refuse(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it")
       end
       -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
-      if shaken_broken and after / s <= game:setting("initiative_range") then
-        error(game:name(u) .. " is shaken in a broken brigade and may not move within "
-          .. game:setting("initiative_range") * s .. " inches of " .. game:name(e), 0)
+      if shaken_broken and after / s <= initiative_range(game) + 0.0001 then
+        game:refuse(game:name(u) .. " is shaken in a broken brigade and may not move within "
+          .. string.format("%.4g", initiative_range(game) * s) .. " inches of " .. game:name(e))
       end
     end
   end
@@ -272,13 +327,13 @@ end
 local function victory_move(game, actor, sign, what)
   call.pending = {}
   if not game:flag(actor, "victory_move") then
-    error(game:name(actor) .. " has not won a combat this turn (no victory move)", 0)
+    game:refuse(game:name(actor) .. " has not won a combat this turn (no victory move)")
   end
   local x, y, facing = game:position(actor)
   local a, step = math.rad(facing), one_move(game, actor)
   local tx, ty = x + sign * math.cos(a) * step, y + sign * math.sin(a) * step
   local problem = game:can_stand(actor, tx, ty)
-  if problem then error(game:name(actor) .. " cannot " .. what .. ": " .. problem, 0) end
+  if problem then game:refuse(game:name(actor) .. " cannot " .. what .. ": " .. problem) end
   game:place_at(actor, tx, ty, nil, what)
   game:set_flag(actor, "victory_move", false)
 end

@@ -216,7 +216,9 @@ local function command_band(game, commander, units)
     if not amended(game) then d = d / scale(game) end
     far = math.max(far, d)
   end
-  return math.floor(far / 12)
+  -- Each 12 inches begun beyond the first 12 (the chart's bands 12, 24...: exact
+  -- distances, so 12.000 is within the first and 12.001 beyond it).
+  return math.max(0, math.ceil(far / 12 - 1e-9) - 1)
 end
 
 -- The units a brigade order reaches (those not disordered), and the whole brigade.
@@ -291,6 +293,7 @@ function bp.brigade_order(game, actor, target)
   for _, u in ipairs(units) do
     local moves = settle(game, actor, u, result, 0)
     game:set_flag(u, "ordered")
+    if amended(game) then game:set_flag(u, "brigade_ordered") end
     mark_intent(game, u, intent, result, moves)
     if result == "blunder" then break end
     if moves == 0 then game:note(game:name(u) .. " does not move") end
@@ -440,7 +443,7 @@ end
 local function woods_drift(game, actor, target, sign)
   call.pending = {}
   local tx, ty = drift_to(game, actor, target, sign)
-  if tx == nil then error(ty, 0) end
+  if tx == nil then game:refuse(ty) end
   game:place_at(target, tx, ty, nil, "drifts in the woods")
   game:set_flag(target, "woods_drift", false)
 end
@@ -476,9 +479,9 @@ function bp.passage_of_lines(game, actor, target)
     game:note(game:name(actor) .. " passes through " .. game:name(target) .. " freely")
     return
   end
-  local c = brigadier_of(game, actor)
-  local brigade = b2i(c ~= nil and game:flag(actor, "ordered") and game:attribute(actor, "brigade")
-    == game:attribute(target, "brigade"))
+  -- 003 l.731: 3+ when the passage is done as a brigade order — the passing unit moves on
+  -- a brigade command this phase (not on a single unit's order).
+  local brigade = b2i(game:flag(actor, "brigade_ordered"))
   for _, u in ipairs({ actor, target }) do
     local r = game:resolve("passage_of_lines", { brigade_command = brigade }, "passage of lines: " .. game:name(u))
     if r == "disordered" then game:set_flag(u, "disordered") end

@@ -5,6 +5,7 @@ local amended = scripts.bp_core.amended
 local brigade_units = scripts.bp_core.brigade_units
 local enemies = scripts.bp_core.enemies
 local is_artillery = scripts.bp_core.is_artillery
+local initiative_range = scripts.bp_core.initiative_range
 local is_engaged = scripts.bp_core.is_engaged
 local kind = scripts.bp_core.kind
 local rule_distance = scripts.bp_core.rule_distance
@@ -115,7 +116,7 @@ function bp.phase_begin(game, phase)
     -- units too, to retire); shaken units of a shaken brigade must retire.
     for _, u in ipairs(game:units(side)) do
       if kind(game, u) ~= "brigadier" and not game:flag(u, "locked")
-        and near_enemy(game, u, game:setting("initiative_range")) then
+        and near_enemy(game, u, initiative_range(game)) then
         grant(u, 1)
         if game:flag(u, "shaken") and game:flag(u, "brigade_shaken") then
           game:set_flag(u, "must_retire")
@@ -175,11 +176,11 @@ function bp.mode_changed(game, u, before)
   if not amended(game) then return end
   if is_artillery(game, u) and before == "limbered" and game:mode(u) == "unlimbered" then
     if game:phase() == "initiative" then
-      if not near_enemy(game, u, game:setting("initiative_range")) then
-        error(game:name(u) .. " has no initiative move to unlimber with (no enemy within the initiative range)", 0)
+      if not near_enemy(game, u, initiative_range(game)) then
+        game:refuse(game:name(u) .. " has no initiative move to unlimber with (no enemy within the initiative range)")
       end
     elseif not game:flag(u, "ordered_unlimber") then
-      error(game:name(u) .. " was not ordered to unlimber (intent unlimber)", 0)
+      game:refuse(game:name(u) .. " was not ordered to unlimber (intent unlimber)")
     end
   end
 end

@@ -7,7 +7,6 @@ local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
 local b2i = scripts.bp_core.b2i
 local call = scripts.bp_hits.call
-local check_visibility = scripts.bp_hits.check_visibility
 local cover_of = scripts.bp_hits.cover_of
 local firer_inputs = scripts.bp_hits.firer_inputs
 local roll_to_hit = scripts.bp_hits.roll_to_hit
@@ -22,16 +21,15 @@ local function shooting_dice(game, firer, target)
   if amended(game) and game:mode(firer) == "grande_bande" then
     local a = arc(game, firer, target)
     if a == "flank" then return math.min(1, dice) end
-    if a == "rear" then error(game:name(firer) .. " cannot shoot into its rear", 0) end
+    if a == "rear" then game:refuse(game:name(firer) .. " cannot shoot into its rear") end
   elseif arc(game, firer, target) ~= "front" then
-    error(game:name(target) .. " is not in " .. game:name(firer) .. "'s front arc", 0)
+    game:refuse(game:name(target) .. " is not in " .. game:name(firer) .. "'s front arc")
   end
   return dice
 end
 
 function bp.shoot(game, actor, target)
   call.pending = {}
-  check_visibility(game, actor, target)
   local dice = shooting_dice(game, actor, target)
   local hits = roll_to_hit(game, dice, firer_inputs(game, actor, target), "musketry by " .. game:name(actor))
   game:note(game:name(actor) .. " shoots " .. dice .. " dice at " .. game:name(target) .. ": " .. hits .. " hits")
@@ -53,12 +51,11 @@ end
 function bp.artillery_fire(game, actor, target, band)
   call.pending = {}
   if band == "out_of_range" then
-    error(game:name(target) .. " is out of range of " .. game:name(actor), 0)
+    game:refuse(game:name(target) .. " is out of range of " .. game:name(actor))
   end
   if game:mode(actor) ~= "unlimbered" then
-    error(game:name(actor) .. " must be unlimbered to fire", 0)
+    game:refuse(game:name(actor) .. " must be unlimbered to fire")
   end
-  check_visibility(game, actor, target)
   local dice = game:setting("artillery_dice_" .. band)
   local hit, save = artillery_inputs(game, actor, band)
   for k, v in pairs(firer_inputs(game, actor, target)) do hit[k] = v end

@@ -85,9 +85,9 @@ fn grande_bande_may_charge_only_skirmishers() {
 }
 
 #[test]
-fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
+fn charge_contact_one_unit_per_facing() {
     // 003 Charge contact: only one infantry unit may contact each facing, unless massed
-    // attack columns; a massed column suffers the closing fire on every unit.
+    // attack columns.
     let pieces = "  - { id: b1, side: blue, type: line_infantry, at: [26.5, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [33.5, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: c1, side: blue, type: line_infantry, at: [58, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: c2, side: blue, type: line_infantry, at: [62, 26], facing: 270, mode: attack_column, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [60, 20], facing: 90, attributes: { brigade: 1, shooting: 6 } }\n";
     let mut t = table(pieces);
     // Every charger is within the initiative range of its target: initiative charges.
@@ -99,32 +99,16 @@ fn charge_contact_one_unit_per_facing_and_massed_columns_share_closing_fire() {
         "{}",
         second.message
     );
+    // 003 l.323-335: two attack columns charging one after the other are not a massed
+    // column — that is one charge on a brigade command (`massed_charge`, tested in
+    // `rulings`): the second is refused like any second unit on a facing.
     act(&mut t, "blue", "c1", "charge", Some("r2")).expect("first column");
-    let events = act(&mut t, "blue", "c2", "charge", Some("r2")).expect("second column");
-    // Bases: each column ends against r2's front edge (y 20.79) lined up with where it
-    // came from, side by side (3.15" wide, 4" apart): centres 1.575" behind that edge.
-    assert_eq!(at(&t, "c1"), (58.0, 22.363));
-    assert_eq!(at(&t, "c2"), (62.0, 22.363));
-    // Six closing-fire dice; the hits (if any) are saved by each column, without the +1.
-    let hits = rolls(&events, "to_hit")
-        .iter()
-        .filter(|o| o.contains("hit"))
-        .count();
-    let saves: Vec<_> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rolled { roll } if roll.chart == "morale_save" => Some(roll.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(saves.len(), 2 * hits, "{events:?}");
-    for s in &saves {
-        assert!(
-            s.inputs.contains(&("massed_column".to_owned(), 1)),
-            "{:?}",
-            s.inputs
-        );
-    }
+    let second = refused(act(&mut t, "blue", "c2", "charge", Some("r2")));
+    assert!(
+        second.message.contains("already contacts that facing"),
+        "{}",
+        second.message
+    );
 }
 
 #[test]

@@ -28,10 +28,11 @@ fn woods_orders_go_to_one_unit_at_a_time_and_limit_visibility() {
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 34], facing: 270, attributes: { brigade: 1, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [48, 26], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [52, 32], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [50, 20], facing: 90, attributes: { brigade: 1 } }\n  - { id: r2, side: red, type: line_infantry, at: [20, 10], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "red", "musketry_artillery");
-    // Visibility into woods is 6" (3.96" on the table); r1 is 6" (9.1" rule) from b1.
+    // 003 l.59: visibility into woods is 6" (3.96" on the table); r1's front edge is 4.4"
+    // (6.67" rule) from b1's, both deeper than 1" in the wood (terrain `see_through`).
     let refusal = refused(act(&mut t, "red", "r1", "shoot", Some("b1")));
     assert!(
-        refusal.message.contains("visibility there is 6 inches"),
+        refusal.message.contains("r1 cannot see b1"),
         "{}",
         refusal.message
     );

@@ -25,6 +25,7 @@ mod command;
 mod melee;
 mod movement;
 mod orders;
+mod rulings;
 mod tables;
 
 pub(super) const CORE: &str = "rulesets/black-powder-core.yaml";
@@ -95,6 +96,32 @@ pub(super) fn table_seeded(path: &str, options: &str, seed: u64, pieces: &str) -
     let text = format!(
         "scenario: t\n{seed}ruleset: {}\noptions: {{ {options} }}\nboard:\n  width: 72\n  height: 48\n  areas:\n    - {{ name: wood, terrain: woods, corners: [[44, 18], [56, 18], [56, 28], [44, 28]] }}\n    - {{ name: orchard, terrain: light_woods, corners: [[12, 20], [22, 20], [22, 27], [12, 27]] }}\nsides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:\n{pieces}",
         r.spec.ruleset.value
+    );
+    let s = scenario_from_text("t.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}\n{text}"));
+    let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+    let game = s
+        .start(None, &[], &mut hooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    Table { game, hooks }
+}
+
+/// A game of the club's ruleset on a 72" × 48" table with the `areas` given (YAML flow
+/// entries) and the dice seed `seed` (0: the default).
+pub(super) fn table_with(areas: &[&str], seed: u64, pieces: &str) -> Table {
+    let r = ruleset(CLUB);
+    let areas: String = if areas.is_empty() {
+        "  areas: []\n".to_owned()
+    } else {
+        let list: String = areas.iter().map(|a| format!("    - {a}\n")).collect();
+        format!("  areas:\n{list}")
+    };
+    let seed = if seed == 0 {
+        String::new()
+    } else {
+        format!("seed: {seed}\n")
+    };
+    let text = format!(
+        "scenario: t\n{seed}ruleset: black-powder\nboard:\n  width: 72\n  height: 48\n{areas}sides:\n  blue: {{ baseline: south }}\n  red: {{ baseline: north }}\npieces:\n{pieces}"
     );
     let s = scenario_from_text("t.yaml", &text, &r).unwrap_or_else(|d| panic!("{d}\n{text}"));
     let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));

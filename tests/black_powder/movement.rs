@@ -140,18 +140,22 @@ fn maneuver_halts_in_engagement_range_then_becomes_hold() {
 #[test]
 fn threatened_zones_need_line_of_sight() {
     // 003 Command friction: the threatened zone extends only with line of sight. Cavalry
-    // threaten infantry 12" (7.92" on the table); the orchard (x 12-22, y 20-27) hides b1.
+    // threaten infantry 12" (7.92" on the table); a copse of woods (x 12-22, y 21-26) hides
+    // b1: one sees only 6" (3.96") through woods (issue 32: light woods, seen through to
+    // 18", can never hide a 12" zone).
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [22, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [17, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 34], facing: 270, attributes: { brigade: 1 } }\n  - { id: rc, side: red, type: cavalry, at: [17, 19], facing: 90, attributes: { brigade: 1 } }\n  - { id: rd, side: red, type: cavalry, at: [34, 19], facing: 90, attributes: { brigade: 1 } }\n";
-    let mut t = table(pieces);
+    let copse =
+        "{ name: copse, terrain: woods, corners: [[12, 21], [22, 21], [22, 26], [12, 26]] }";
+    let mut t = table_with(&[copse], 0, pieces);
     until_phase(&mut t, "blue", "command");
     act(&mut t, "blue", "bde", "brigade_order", Some("b1")).expect("brigade command");
     assert!(
         counter(&t, "b1", "moves") > 0,
         "staff 12 succeeds with this seed"
     );
-    // Behind the orchard: no zone, b1 closes to 7.13" of rc, edge to edge (its front edge
-    // at y 27.11, just south of the orchard; rc's at 19.98, just north of it).
-    move_to(&mut t, "blue", "b1", 17.0, 27.9).expect("hidden by the orchard");
+    // Behind the copse: no zone, b1 closes to 7.13" of rc, edge to edge (its front edge
+    // at y 27.11, south of the copse; rc's at 19.98, north of it).
+    move_to(&mut t, "blue", "b1", 17.0, 27.9).expect("hidden by the copse");
     // In the open the same move must stop where the zone begins: b2's front edge 7.92"
     // from rd's, its centre at 19.98 + 7.92 + 0.79.
     let refusal = refused(move_to(&mut t, "blue", "b2", 34.0, 27.9));

@@ -99,9 +99,10 @@ fn example_plays_its_orders_from_the_command_line() {
         "-3 brigade command while unengaged",
         // Moves by margin: each move spends one.
         "fr_ligne moves 3 → 2",
-        // 003 Artillery: a French 6 lb at 35" (rule inches, edge to edge from the battery's
-        // bases to the battalion's; 39" centre to centre) is at long range.
-        "+35 distance; score 35 → long",
+        // 003 Artillery: a French 6 lb at 35.x" (rule inches, edge to edge from the
+        // battery's bases to the battalion's; 39" centre to centre) is at long range; the
+        // chart reads the exact distance rounded up (issue 32: bands hold their bound).
+        "+36 distance; score 36 → long",
         // 003 Support charge: doubled command distance, opportunist +2.
         "+2 command distance (doubled), -2 opportunist chargers",
         // 003 Support charge: opportunists ordered to charge in their own turn take -1

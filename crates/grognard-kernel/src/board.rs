@@ -257,6 +257,22 @@ impl Board {
         })
     }
 
+    /// The distance from the polygon `hull` (a footprint's corners, or one point) to the
+    /// nearest open-table area of `terrain`: 0 when they touch or overlap, `None` when the
+    /// board has no such area.
+    #[must_use]
+    pub fn distance_to_terrain(&self, hull: &[Point], terrain: TerrainId) -> Option<Len> {
+        let areas: &[Area] = match &self.surface {
+            Surface::Open { areas, .. } => areas,
+            Surface::Grid { .. } => &[],
+        };
+        areas
+            .iter()
+            .filter(|a| a.terrain == terrain)
+            .map(|a| polygon_gap(hull, &a.corners))
+            .min()
+    }
+
     /// True when some cells of this board are half-hexes cut by the table edge.
     #[must_use]
     pub fn has_half_hexes(&self) -> bool {
@@ -444,10 +460,75 @@ pub fn segment_touches_polygon(a: Point, b: Point, poly: &[Point]) -> bool {
     (0..n).any(|i| segments_intersect(a, b, poly[i], poly[(i + 1) % n]))
 }
 
+/// The distance between two polygons (either may be one point): 0 when they touch, else
+/// the shortest distance between their edges, rounded to the thou.
+#[must_use]
+pub fn polygon_gap(a: &[Point], b: &[Point]) -> Len {
+    let edges = |p: &[Point]| -> Vec<(Point, Point)> {
+        let n = p.len();
+        (0..n).map(|i| (p[i], p[(i + 1) % n])).collect()
+    };
+    let inside =
+        |p: &[Point], q: &[Point]| q.len() > 2 && p.iter().any(|c| point_in_polygon(*c, q));
+    if a.is_empty() || b.is_empty() {
+        return Len(i64::MAX);
+    }
+    if inside(a, b)
+        || inside(b, a)
+        || edges(a).iter().any(|(p, q)| {
+            edges(b)
+                .iter()
+                .any(|(r, s)| segments_intersect(*p, *q, *r, *s))
+        })
+    {
+        return Len(0);
+    }
+    // Shortest distance between two segments that do not cross: from an end of one to
+    // the other.
+    let to_segment = |p: Point, (a, b): (Point, Point)| -> f64 {
+        let (px, py) = (p.x.0 as f64, p.y.0 as f64);
+        let (ax, ay, bx, by) = (a.x.0 as f64, a.y.0 as f64, b.x.0 as f64, b.y.0 as f64);
+        let (dx, dy) = (bx - ax, by - ay);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 > 0.0 {
+            (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (ax + t * dx - px).hypot(ay + t * dy - py)
+    };
+    let mut best = f64::MAX;
+    for ea in edges(a) {
+        for eb in edges(b) {
+            best = best
+                .min(to_segment(ea.0, eb))
+                .min(to_segment(ea.1, eb))
+                .min(to_segment(eb.0, ea))
+                .min(to_segment(eb.1, ea));
+        }
+    }
+    #[allow(clippy::cast_possible_truncation)] // table distances in thou
+    Len(best.round() as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::open::Len;
+
+    #[test]
+    fn polygon_gaps_are_zero_touching_and_edge_to_edge_apart() {
+        let square = [pt(0, 0), pt(10, 0), pt(10, 10), pt(0, 10)];
+        // A point 3" east of the square's east edge; a box overlapping it; one inside it.
+        assert_eq!(polygon_gap(&[pt(13, 5)], &square), Len(3000));
+        let over = [pt(8, 8), pt(12, 8), pt(12, 12), pt(8, 12)];
+        assert_eq!(polygon_gap(&over, &square), Len(0));
+        let within = [pt(4, 4), pt(6, 4), pt(6, 6), pt(4, 6)];
+        assert_eq!(polygon_gap(&within, &square), Len(0));
+        // Corner to corner: 3-4-5.
+        let off = [pt(13, 14), pt(15, 14), pt(15, 16), pt(13, 16)];
+        assert_eq!(polygon_gap(&off, &square), Len(5000));
+    }
 
     fn pt(x: i64, y: i64) -> Point {
         Point {

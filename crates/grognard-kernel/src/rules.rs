@@ -120,6 +120,10 @@ pub struct TerrainDef {
     /// distance of its edge, in table thou (`None`: from anywhere inside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub see_out_within: Option<crate::geometry::open::Len>,
+    /// Open tables, with `blocks_sight`: a line of sight across an area of it is clear
+    /// when the line is at most this long, in table thou (`None`: it never is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub see_through: Option<crate::geometry::open::Len>,
     /// Values of the ruleset's terrain attributes (cover, elevation...), by attribute index.
     pub attributes: Vec<i32>,
 }

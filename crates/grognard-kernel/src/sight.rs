@@ -55,7 +55,11 @@ pub(crate) fn open_line_clear(
                 && t.see_out_within
                     .is_none_or(|d| crate::geometry::footprint::near_boundary(p, &area.corners, d))
         };
-        t.blocks_sight && !excused(pa) && !excused(pb)
+        // A terrain seen through up to a distance hides only what lies farther off.
+        let short = t
+            .see_through
+            .is_some_and(|d| crate::geometry::open::distance(pa, pb) <= d);
+        t.blocks_sight && !excused(pa) && !excused(pb) && !short
     })
 }
 

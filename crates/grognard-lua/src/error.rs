@@ -54,6 +54,10 @@ pub enum HookErrorKind {
     /// The script does not parse. The message names the file and line (`scripts/x.lua:12:`);
     /// fix the syntax there.
     Syntax,
+    /// The script refused the order with `game:refuse(text)`: the text, in the rule's words,
+    /// is the whole refusal a player sees (no script location, no context); the location
+    /// of the call is kept in the error's traceback. Not a fault of the script.
+    Refused,
 }
 
 impl HookErrorKind {
@@ -77,6 +81,7 @@ impl HookErrorKind {
             Self::WrongType => "return a value of the type the engine expects",
             Self::MissingFunction => "check the function name in the ruleset and the script",
             Self::Syntax => "fix the syntax at the line named in the message",
+            Self::Refused => "the rules refuse the order; the message says why",
         }
     }
 }
@@ -93,6 +98,7 @@ impl fmt::Display for HookErrorKind {
             Self::WrongType => "wrong type",
             Self::MissingFunction => "missing function",
             Self::Syntax => "syntax error",
+            Self::Refused => "refused",
         };
         f.write_str(name)
     }

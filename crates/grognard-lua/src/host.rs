@@ -153,7 +153,12 @@ fn diag(at: &Location, e: &HookError) -> Diagnostic {
 
 fn failure(e: HookError) -> HookFailure {
     HookFailure {
-        message: e.to_string(),
+        // A script's refusal (`game:refuse`) is the rule's words alone.
+        message: if e.kind == HookErrorKind::Refused {
+            e.message
+        } else {
+            e.to_string()
+        },
     }
 }
 
@@ -420,7 +425,7 @@ impl LuaHooks {
     /// line of the script) is its answer, and refuses what asked; anything else (budget,
     /// time, memory, a wrong type) is also recorded as the hook's fault.
     fn failed(&self, bound: &Bound, e: HookError) -> HookFailure {
-        if e.kind != HookErrorKind::Runtime {
+        if e.kind != HookErrorKind::Runtime && e.kind != HookErrorKind::Refused {
             self.record(&bound.name, &e.kind.to_string(), &e.to_string());
         }
         failure(e)

@@ -149,8 +149,9 @@ impl Game {
         let mut flank_or_rear = false;
         if let Some(tp) = target_piece {
             let tp_label = self.label(state, side, tp);
-            table_distance = self.distance(actor, tp).unwrap_or(u32::MAX);
-            distance = self.rule_distance(actor, tp).unwrap_or(u32::MAX);
+            // Charts compare exact distances with their bounds (rounded up on a table).
+            table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
+            distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
             let in_range = |lo: u32, hi: u32| match (self.placed(actor), self.placed(tp)) {
                 (Some(a), Some(b)) => {
                     // Edge to edge where the pieces have footprints.
@@ -164,10 +165,26 @@ impl Game {
             if let Some((lo, hi)) = def.range
                 && !in_range(lo, hi)
             {
+                // On a table, the exact distance in the unit the range is given in.
+                let away = match (self.rule_gap(actor, tp), &actor.place) {
+                    (Some(d), Place::Point { .. }) => {
+                        let unit = if self.scaled(Cost::whole(1)) == Cost::whole(1) {
+                            "inches"
+                        } else {
+                            "rule inches"
+                        };
+                        // Hundredths, rounded, without trailing zeros: `14`, `14.5`, `12.03`.
+                        let h = (d.0 + 5) / 10;
+                        let text = format!("{}.{:02}", h / 100, h % 100);
+                        let text = text.trim_end_matches('0').trim_end_matches('.');
+                        format!("{text} {unit}")
+                    }
+                    _ => distance.to_string(),
+                };
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
                     format!(
-                        "{tp_label} is {distance} away; {} reaches {lo} to {hi}",
+                        "{tp_label} is {away} away; {} reaches {lo} to {hi}",
                         def.name
                     ),
                 ));

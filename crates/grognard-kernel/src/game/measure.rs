@@ -106,6 +106,40 @@ impl Game {
         }
     }
 
+    /// The exact distance between two pieces on the open table in the rules' own inches
+    /// (the table gap converted back through the scale), in thou; `None` off the table.
+    #[must_use]
+    pub fn rule_gap(&self, a: &Piece, b: &Piece) -> Option<open::Len> {
+        let gap = self.table_gap(a, b)?;
+        match &self.rules.geometry {
+            crate::rules::GeometryRules::Open { scale } if scale.num > 0 => {
+                let d = i128::from(gap.0) * i128::from(scale.den) / i128::from(scale.num);
+                Some(open::Len(i64::try_from(d).unwrap_or(i64::MAX)))
+            }
+            _ => Some(gap),
+        }
+    }
+
+    /// The distance a chart reads between two pieces (`from: distance`, `distance_band`;
+    /// with `table: true`, `table_distance`, `table_distance_band`): grid steps, or on an
+    /// open table the exact distance rounded *up* to whole inches — so a row or band "up
+    /// to 15" (`max: 15`, a band bound 15) holds 15.000 inches and not 15.001, as the
+    /// exact distance compared with the bound would.
+    #[must_use]
+    pub fn chart_distance(&self, a: &Piece, b: &Piece, table: bool) -> Option<u32> {
+        match (&a.place, &b.place) {
+            (Place::Point { .. }, Place::Point { .. }) => {
+                let thou = if table {
+                    self.table_gap(a, b)?
+                } else {
+                    self.rule_gap(a, b)?
+                };
+                u32::try_from((thou.0.max(0) + 999) / 1000).ok()
+            }
+            _ => self.distance(a, b),
+        }
+    }
+
     /// Where `b` lies in `a`'s arcs.
     #[must_use]
     pub fn bearing(&self, a: &Piece, b: &Piece) -> Option<Bearing> {

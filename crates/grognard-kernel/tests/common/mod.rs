@@ -90,6 +90,7 @@ fn mode(name: &str, stacks: bool, uses_roads: bool, roads_only: bool) -> ModeDef
 fn terrain(name: &str, blocks_sight: bool, cover: i32) -> TerrainDef {
     TerrainDef {
         see_out_within: None,
+        see_through: None,
         name: name.into(),
         blocks_sight,
         attributes: vec![cover],

@@ -233,6 +233,35 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     game.set(
+        "refuse",
+        method(
+            lua,
+            slot,
+            move |lua,
+                  _cx: &Call<'_, '_, '_, '_>,
+                  (_, text): (Table, String)|
+                  -> mlua::Result<()> {
+                // The rule's words reach the player as they are; where the script refused
+                // is kept for its author (the error's traceback).
+                let text: String = text.chars().take(500).collect();
+                let at = lua
+                    .inspect_stack(1, |d| {
+                        let s = d.source();
+                        format!(
+                            "{}:{}",
+                            s.short_src.as_deref().unwrap_or("?"),
+                            d.current_line().unwrap_or(0)
+                        )
+                    })
+                    .unwrap_or_default();
+                Err(mlua::Error::external(
+                    crate::error::HookError::new(crate::error::HookErrorKind::Refused, text)
+                        .with_traceback(at),
+                ))
+            },
+        )?,
+    )?;
+    game.set(
         "announce",
         method(
             lua,

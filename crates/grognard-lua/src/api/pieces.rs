@@ -285,6 +285,30 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
         )?,
     )?;
     game.set(
+        "terrain_distance",
+        method(
+            lua,
+            slot,
+            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
+                let world = cx.world;
+                let p = piece(world, &u)?;
+                let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
+                    return Ok(None);
+                };
+                let Some(terrain) = world.rules.terrain.iter().position(|t| t.name == name) else {
+                    return Err(mlua::Error::runtime(format!(
+                        "game:terrain_distance: the ruleset has no terrain `{name}`"
+                    )));
+                };
+                let id = grognard_kernel::ids::TerrainId(terrain as u16);
+                Ok(world
+                    .board
+                    .distance_to_terrain(&placed.corners, id)
+                    .map(|d| d.0 as f64 / 1000.0))
+            },
+        )?,
+    )?;
+    game.set(
         "distance",
         method(
             lua,

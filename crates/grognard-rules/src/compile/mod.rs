@@ -145,16 +145,27 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
                     attributes[i] = a.value;
                 }
             }
+            // Rule inches to table thou, through the table's scale.
+            let scaled = |hundredths: i32| {
+                let scale = Scale {
+                    num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
+                    den: 100,
+                };
+                scale.apply(grognard_kernel::geometry::open::Len(
+                    i64::from(hundredths) * 10,
+                ))
+            };
             TerrainDef {
-                see_out_within: t.value.see_out_within.as_ref().map(|d| {
-                    let scale = Scale {
-                        num: spec.geometry.scale_percent.unwrap_or(100).clamp(1, 1000),
-                        den: 100,
-                    };
-                    scale.apply(grognard_kernel::geometry::open::Len(
-                        i64::from(d.value.0.hundredths()) * 10,
-                    ))
-                }),
+                see_out_within: t
+                    .value
+                    .see_out_within
+                    .as_ref()
+                    .map(|d| scaled(d.value.0.hundredths())),
+                see_through: t
+                    .value
+                    .see_through
+                    .as_ref()
+                    .map(|d| scaled(d.value.0.hundredths())),
                 name: t.name.value.clone(),
                 blocks_sight: t.value.blocks_sight,
                 attributes,

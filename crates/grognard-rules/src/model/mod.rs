@@ -250,6 +250,10 @@ pub struct TerrainSpec {
     /// only within this many rule inches of its edge; deeper in, it hides them like any
     /// other area (none: from anywhere inside).
     pub see_out_within: Option<Located<CostValue>>,
+    /// Open tables, with `blocks_sight`: a line of sight across an area of it is clear
+    /// when it is at most this many rule inches long ("visibility into and through woods
+    /// is 6 inches"); longer lines are blocked (none: every line across it is).
+    pub see_through: Option<Located<CostValue>>,
     /// Integer attributes by name (`cover: 1`).
     pub attributes: NamedMap<i32>,
     /// How it is drawn (`#2e7d32`).
