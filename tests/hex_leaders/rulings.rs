@@ -399,3 +399,102 @@ fn an_attached_leader_may_split_off_and_escape_in_one_move() {
     assert!(flag(&t, "l", "escaped"));
     assert_eq!(cell_of(&t, "u"), Some((3, 5)), "the unit stays");
 }
+
+// ---- The audit page ----
+
+#[test]
+fn the_audit_positions_answer_as_the_page_says() {
+    // docs/audits/hex-leaders.md: each row's command, from the repository root, and a piece
+    // of the answer the page gives (worked by hand there).
+    let d = "tests/fixtures/audits/hex-leaders";
+    let field = format!("{d}/field.yaml");
+    let orders = |name: &str| format!("{d}/{name}.orders.yaml");
+    let play = |o: &str| grognard(&["play", &field, "--orders", &orders(o)]);
+    let reach_of = |unit: &str| grognard(&["reach", &field, "--unit", unit]);
+    let out = |r: crate::util::Run| format!("{}{}", r.stdout, r.stderr);
+    for (got, want) in [
+        (
+            out(reach_of("c")),
+            "c (infantry_circle, formed mode) at (2,5) can reach 16 places",
+        ),
+        (out(reach_of("k")), "can reach 15 places"),
+        (out(reach_of("il")), "(3,9)      cost 1"),
+        (out(reach_of("e")), "can reach 5 places"),
+        (out(play("triangle")), "t is no_battle"),
+        (
+            out(play("join")),
+            "c moved (2,5) → (3,6) → (3,7), cost 2 (stopped: joined il)",
+        ),
+        (out(play("unit-carries")), "lg attached to u"),
+        (out(play("escape")), "il is escaped"),
+        (out(play("chain")), "il detached"),
+        (
+            out(play("split-escape")),
+            "lg moved (7,7) → (7,8) → (7,9), cost 1",
+        ),
+        (out(play("face")), "c has no facing to change"),
+        (out(play("woods")), "t is no_battle"),
+        (
+            out(grognard(&[
+                "validate",
+                &format!("{d}/leader-on-leader.yaml"),
+            ])),
+            "leader-on-leader.yaml:13:11: piece l2 (cavalry_leader) may not be with l1",
+        ),
+        (
+            out(grognard(&[
+                "validate",
+                &format!("{d}/infantry-leader-cavalry.yaml"),
+            ])),
+            "infantry-leader-cavalry.yaml:13:11: piece il (infantry_leader) may not be with k",
+        ),
+        (
+            out(grognard(&[
+                "validate",
+                &format!("{d}/side-half-setup.yaml"),
+            ])),
+            "side-half-setup.yaml:12:11: piece s stands at (0,2), a half-hex on the side edge",
+        ),
+        (
+            out(grognard(&[
+                "validate",
+                &format!("{d}/baseline-half-setup.yaml"),
+            ])),
+            "baseline-half-setup.yaml:12:11: piece b stands at (3,6), a half-hex on a baseline",
+        ),
+        (
+            out(grognard(&[
+                "play",
+                &format!("{d}/breakthrough.yaml"),
+                "--orders",
+                &orders("breakthrough"),
+            ])),
+            "result: a draw on points (blue 0, red 0)",
+        ),
+        (
+            out(grognard(&[
+                "reach",
+                &field,
+                "--orders",
+                &orders("escape"),
+                "--unit",
+                "il",
+            ])),
+            "il left the board (escaped) and is out of the game",
+        ),
+        (out(reach_of("rl")), "note: red is not moving now"),
+        (
+            out(grognard(&[
+                "reach",
+                &field,
+                "--orders",
+                &orders("over"),
+                "--unit",
+                "c",
+            ])),
+            "the game is over",
+        ),
+    ] {
+        assert!(got.contains(want), "missing `{want}` in\n{got}");
+    }
+}
