@@ -13,7 +13,8 @@ local M = {}
 
 -- Horse and guns may enter forest only along a road (the data's +4 is what a step off the
 -- road costs); pushed guns (unlimbered) move only onto clear ground and over no stream.
-function M.move_cost(kind, mode, terrain, cost, diagonal)
+-- `from_terrain` is the terrain left (limbered guns never go from woods to woods).
+function M.move_cost(kind, mode, terrain, cost, diagonal, from_terrain)
   if cost == nil then
     return nil
   end
@@ -30,10 +31,11 @@ function M.move_cost(kind, mode, terrain, cost, diagonal)
   if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
     return nil
   end
-  -- Artillery section, woods (issue 33): limbered guns enter woods off the road from a
-  -- clear hex side, at the ordinary cost; woods to woods is refused by `moved` below.
+  -- Artillery section, woods (issue 33; 004 l.434): limbered guns enter woods off the road
+  -- from a clear hex side, at the ordinary cost, but never go from woods to woods (so
+  -- `reach` lists one woods hex deep, and a move on is refused at its step).
   if kind == "artillery" and terrain == "forest" and cost > 1 then
-    if mode == "limbered" then
+    if mode == "limbered" and from_terrain ~= "forest" then
       return cost - 4
     end
     return nil
@@ -104,11 +106,6 @@ function M.moved(game, u, path, facing)
     local a, b = path[i - 1], path[i]
     local feats = game:features(a.col, a.row, b.col, b.row)
     road = has(feats, "road")
-    if kind == "artillery" and not road and game:terrain(b.col, b.row) == "forest"
-        and game:terrain(a.col, a.row) == "forest" then
-      refuse(game, name .. " cannot go from woods into woods at (" .. b.col .. "," .. b.row
-        .. "): guns enter woods only from a clear hex side or by road")
-    end
     local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
     if obstacle and not road and i > 2 and not exempt then
       te = te + 1

@@ -443,7 +443,9 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
 /// from a clear hex side; not from woods into woods. g, limbered (2 hexes) at (2,4) facing E,
 /// enters the wood at (3,4) from the clear hex (2,4): `reach` lists it and play accepts it
 /// (before, reach listed no woods hex). Going on to (4,4), woods to woods, is refused in the
-/// rule's words.
+/// rule's terms, and `reach` does not list it either: the `move_cost` hook sees the terrain
+/// left (before, reach listed (4,4) and only play refused it). From (3,4) the guns have one
+/// point left, so the only woods-to-woods step they could pay for is that one.
 #[test]
 fn guns_enter_woods_from_a_clear_hex_side() {
     let map = ". . . . . . . . . .\n".repeat(4)
@@ -454,6 +456,8 @@ fn guns_enter_woods_from_a_clear_hex_side() {
     let f = field(Some(&map), "", pieces, "");
     let cells = f.reach(&to_blue_movement(), "g").expect("reach");
     assert!(cells.iter().any(|(c, _, _)| c == "[3, 4]"), "{cells:?}");
+    // 004 l.434: one woods hex deep and no further.
+    assert!(!cells.iter().any(|(c, _, _)| c == "[4, 4]"), "{cells:?}");
     has(
         &ok(
             &f,
@@ -464,6 +468,8 @@ fn guns_enter_woods_from_a_clear_hex_side() {
     refused(
         &f,
         &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4], [4, 4]]")]),
-        "g cannot go from woods into woods at (4,4): guns enter woods only from a clear hex side or by road",
+        "the ruleset forbids g to go from forest into forest at (4,4)",
     );
+    // Every cell reach lists is a move play accepts.
+    reach_agrees_with_play(&f, &to_blue_movement(), "g", (2, 4));
 }

@@ -310,7 +310,16 @@ pub trait Hooks {
     /// game's options and settings — nothing else in the game. A reach query may then ask
     /// it once per terrain and kind of step for its mover instead of on every step. The
     /// default is `false`: an implementation that overrides `move_cost` must say so itself.
+    /// With [`Self::move_cost_reads_from`] the terrain left counts among those values too.
     fn move_cost_is_pure(&self) -> bool {
+        false
+    }
+
+    /// True when [`Self::move_cost`]'s answer may depend on the terrain of the cell left
+    /// as well as the one entered (a class that may enter woods from open ground but not
+    /// go from woods to woods). A reach query then keeps a pure hook's answers per pair of
+    /// terrains and takes the general search. The default is `false`.
+    fn move_cost_reads_from(&self) -> bool {
         false
     }
 

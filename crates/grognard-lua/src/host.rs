@@ -2,10 +2,11 @@
 //!
 //! **Pure hooks** (`move_cost`, `stops`) are asked on hot paths — every step of a reach
 //! query — so they receive only plain values (piece type, mode, terrain names, the data's
-//! cost, whether the step is diagonal) and may read only what is fixed for a game (its
-//! settings and optional rules, through the `rules` table). Their answers are therefore a
-//! function of their arguments, and are cached per game: a reach query over a big board
-//! calls Lua once per distinct (type, mode, terrain, cost, diagonal), not once per step.
+//! cost, whether the step is diagonal, and for a `move_cost` that declares it the terrain
+//! left) and may read only what is fixed for a game (its settings and optional rules,
+//! through the `rules` table). Their answers are therefore a function of their arguments,
+//! and are cached per game: a reach query over a big board calls Lua once per distinct
+//! (type, mode, terrain, cost, diagonal[, terrain left]), not once per step.
 //!
 //! **Game hooks** (`phase_begin`, scripted actions) receive a `game` object that reads the
 //! game as it stands and acts only by asking: `game:add_counter(...)` and friends queue
@@ -37,7 +38,14 @@ use crate::sandbox::{Limits, Sandbox};
 pub const HOOK_PARAMETERS: [(&str, &[&str]); 10] = [
     (
         "move_cost",
-        &["kind", "mode", "terrain", "cost", "diagonal"],
+        &[
+            "kind",
+            "mode",
+            "terrain",
+            "cost",
+            "diagonal",
+            "from_terrain",
+        ],
     ),
     ("stops", &["kind", "mode", "terrain"]),
     ("phase_begin", &["game", "phase"]),
@@ -133,9 +141,10 @@ pub struct LuaHooks {
     /// The actions' checks (`check:`), by action.
     checks: Vec<Option<Bound>>,
     constants: Option<Constants>,
-    /// `move_cost` answers per slot: the data's cost (in hundredths) asked with and the
-    /// answer; a slot rarely sees more than one data cost (roads, barriers).
-    move_cache: PureTable<Vec<(Option<i32>, Option<Cost>)>>,
+    /// `move_cost` answers per slot: the data's cost (in hundredths) and the terrain left
+    /// (`u16::MAX` when the function does not read it) asked with, and the answer; a slot
+    /// rarely sees more than one data cost (roads, barriers).
+    move_cache: PureTable<Vec<(Option<i32>, u16, Option<Cost>)>>,
     stop_cache: PureTable<Option<bool>>,
     /// The first fault since the kernel last took it ([`Hooks::take_fault`]).
     fault: RefCell<Option<HookFault>>,
@@ -605,6 +614,12 @@ impl Hooks for LuaHooks {
         true
     }
 
+    /// A `move_cost` function that declares a sixth parameter (or is variadic) sees the
+    /// terrain the step leaves.
+    fn move_cost_reads_from(&self) -> bool {
+        self.move_cost.as_ref().is_some_and(|b| b.params >= 6)
+    }
+
     fn faced_is_bound(&self) -> bool {
         self.faced.is_some()
     }
@@ -704,17 +719,25 @@ impl Hooks for LuaHooks {
                 .and_then(|g| g.direction_to(from, to))
                 .is_some_and(grognard_kernel::geometry::square::is_diagonal);
         let data_key = data.map(Cost::hundredths);
+        let left = self
+            .move_cost_reads_from()
+            .then(|| world.board.terrain(from));
+        let left_key = left.map_or(u16::MAX, |t| t.0);
         if let Some(hit) = self
             .move_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
-            .and_then(|seen| seen.iter().find(|(d, _)| *d == data_key))
+            .and_then(|seen| {
+                seen.iter()
+                    .find(|(d, l, _)| *d == data_key && *l == left_key)
+            })
         {
-            return Ok(hit.1);
+            return Ok(hit.2);
         }
         let Some(bound) = &self.move_cost else {
             return Ok(data);
         };
         let (kind, mode, terrain_name) = pure_names(world, p, terrain);
+        let left_name = left.map(|t| pure_names(world, p, t).2);
         let cost_arg = data.map(|c| f64::from(c.hundredths()) / 100.0);
         let what = format!(
             "hook move_cost ({}) for piece {} entering {to}",
@@ -725,7 +748,7 @@ impl Hooks for LuaHooks {
             .call(
                 &bound.function,
                 &what,
-                (kind, mode, terrain_name, cost_arg, diagonal),
+                (kind, mode, terrain_name, cost_arg, diagonal, left_name),
             )
             .map_err(|e| self.failed(bound, e))?;
         let cost = cost_from_lua(
@@ -737,7 +760,7 @@ impl Hooks for LuaHooks {
             .move_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
         {
-            seen.push((data_key, cost));
+            seen.push((data_key, left_key, cost));
         }
         Ok(cost)
     }

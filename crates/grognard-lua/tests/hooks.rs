@@ -126,7 +126,7 @@ fn bindings_are_checked_at_load_with_their_lines() {
         .to_string();
     assert!(problems.contains("broken.yaml:6:14"), "{problems}");
     assert!(
-        problems.contains("takes 7 parameters, but the move_cost hook passes 5"),
+        problems.contains("takes 7 parameters, but the move_cost hook passes 6"),
         "{problems}"
     );
     assert!(problems.contains("broken.yaml:7:10"), "{problems}");

@@ -454,6 +454,27 @@ impl Game {
                     say(&|| self.step_ban_text(piece, from, to, ban)),
                 ));
             }
+            // A hook that reads the terrain left says which two terrains it forbids.
+            (None, Ok(_)) if hooks.move_cost_reads_from() => {
+                let name = |c: Cell| {
+                    let t = self.board.terrain(c);
+                    self.rules
+                        .terrain
+                        .get(t.index())
+                        .map_or("?", |d| d.name.as_str())
+                };
+                return Err(Refusal::new(
+                    RefusalKind::Impassable,
+                    say(&|| {
+                        format!(
+                            "the ruleset forbids {} to go from {} into {} at {to}",
+                            piece.name,
+                            name(from),
+                            name(to)
+                        )
+                    }),
+                ));
+            }
             (None, Ok(_)) => {
                 return Err(Refusal::new(
                     RefusalKind::Impassable,
@@ -614,7 +635,17 @@ impl Game {
         let (step, terrain, data) = plain.data_price(&self.board, dir, at);
         let diagonal =
             matches!(plain.grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir);
-        let slot = priced.and_then(|p| p.get_mut(terrain * 2 + usize::from(diagonal)));
+        // A hook that reads the terrain left is kept per (terrain left, terrain entered):
+        // its table is wider than one slot pair per terrain.
+        let slot = priced.and_then(|p| {
+            let terrains = self.rules.terrain.len();
+            let pair = if p.len() > terrains * 2 {
+                self.board.terrain(from).index() * terrains + terrain
+            } else {
+                terrain
+            };
+            p.get_mut(pair * 2 + usize::from(diagonal))
+        });
         let asked = match slot {
             Some(Some(known)) => Ok(*known),
             Some(slot) => {
@@ -735,15 +766,26 @@ impl Game {
         });
         // A pure move_cost hook answers a plain step by its terrain and kind of step alone
         // (the mover, options and settings being fixed for the query): asked once each.
-        let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks
-            .move_cost_is_pure()
-            .then(|| vec![None; self.rules.terrain.len() * 2]);
+        // One that also reads the terrain left is asked once per pair of terrains.
+        let reads_from = hooks.move_cost_reads_from();
+        let terrains = self.rules.terrain.len();
+        let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks.move_cost_is_pure().then(|| {
+            vec![
+                None;
+                if reads_from {
+                    terrains * terrains
+                } else {
+                    terrains
+                } * 2
+            ]
+        });
         let cells = board.cell_count() + exits.len();
         let forward_only =
             crate::turning::turning(&self.rules, piece).is_some_and(|t| t.forward_only);
         let searched = match (&fast, board.dimensions(), board.terrain_cells()) {
             (Some(f), Some((cols, rows)), Some(terrain))
                 if priced.is_some()
+                    && !reads_from
                     && !f.ask_stops
                     && crowd.alone().is_none()
                     && !forward_only
