@@ -192,6 +192,35 @@ local function segment_crosses(fp, a, b)
   return false
 end
 
+-- Moves held to one direction: a blunder's (retire, left, right, forward) and the retire
+-- move a shaken brigade's shaken or disordered units may make without an order (flag
+-- `retire_only`). Each is judged from where the move starts: the end point in the rear arc
+-- with the facing kept (a retire), in the front arc, or in the flank arc on that side.
+local ONLY = {
+  { "retire_only", "rear", "may only retire (back into its rear arc, keeping its facing)" },
+  { "move_forward_only", "front", "blundered forward: it may only move into its front arc" },
+  { "move_left_only", "flank", "blundered left: it may only move into its left flank arc" },
+  { "move_right_only", "flank", "blundered right: it may only move into its right flank arc" },
+}
+local function direction_only(game, u, from, to, facing)
+  local arc_to = game:arc_at(from.x, from.y, facing, to.x, to.y)
+  local a = math.rad(facing)
+  -- y grows down the table, so a point on the left has a negative cross product.
+  local cross = math.cos(a) * (to.y - from.y) - math.sin(a) * (to.x - from.x)
+  local _, _, now_facing = game:position(u)
+  for _, o in ipairs(ONLY) do
+    if game:flag(u, o[1]) then
+      local ok = arc_to == o[2]
+      if o[1] == "retire_only" then
+        local turn = math.abs(now_facing - facing) % 360
+        ok = ok and math.min(turn, 360 - turn) < 0.05
+      elseif o[1] == "move_left_only" then ok = ok and cross < 0
+      elseif o[1] == "move_right_only" then ok = ok and cross > 0 end
+      if not ok then game:refuse(game:name(u) .. " " .. o[3]) end
+    end
+  end
+end
+
 -- Checks after every open-table move (the `moved` hook); an error refuses the move.
 -- `path` holds the start and end points, `facing` the facing before the move (degrees).
 function bp.moved(game, u, path, facing)
@@ -199,6 +228,7 @@ function bp.moved(game, u, path, facing)
     -- Hold: the staff stand may not move until its order is changed.
     game:refuse(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes")
   end
+  if #path >= 2 then direction_only(game, u, path[1], path[2], facing) end
   if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
   local from, to = path[1], path[2]
   local c = brigadier_of(game, u)

@@ -36,6 +36,10 @@ local bp = {}
 local MOVES = { one_move = 1, two_moves = 2, three_moves = 3 }
 local reroll_order
 local BLUNDER_MOVES = { retire = 1, move_left = 1, move_right = 1, hold = 0, one_move_forward = 1, three_moves_forward = 3 }
+local BLUNDER_ONLY = {
+  retire = "retire_only", move_left = "move_left_only", move_right = "move_right_only",
+  one_move_forward = "move_forward_only", three_moves_forward = "move_forward_only",
+}
 
 local function moves_cap(game, u)
   if amended(game) and in_woods(game, u) and not SKIRMISH_MODES[game:mode(u)]
@@ -48,6 +52,11 @@ end
 local function blunder(game, u)
   local r = game:resolve("blunder", {}, "blunder of " .. game:name(u))
   game:set_flag(u, "blundered")
+  -- The blunder says where the unit goes; the `moved` hook holds its moves to that (a
+  -- retire back into its rear arc keeping its facing, forward into its front arc, left or
+  -- right into that flank arc, each judged from where the move starts).
+  local only = BLUNDER_ONLY[r]
+  if only then game:set_flag(u, only) end
   if r == "retire" then game:set_flag(u, "must_retire") end
   return r, BLUNDER_MOVES[r] or 0
 end
@@ -67,6 +76,10 @@ local function settle(game, commander, u, result, given)
     moves = 1
   elseif moves == 0 and amended(game) and game:flag(commander, "order_hold") then
     moves = 1
+  end
+  if MOVES[result] and game:flag(u, "retire_only") then
+    -- An order passed: its moves are free, not the shaken brigade's retire move.
+    game:set_flag(u, "retire_only", false)
   end
   moves = math.min(moves, moves_cap(game, u))
   if moves ~= given then game:add_counter(u, "moves", moves - given) end
@@ -173,6 +186,9 @@ function bp.order_check(game, actor, target)
   if problem then return problem end
   if game:flag(actor, "command_failed") then
     return game:name(actor) .. " has failed an order this phase and gives no more"
+  end
+  if game:flag(target, "shaken_retired") then
+    return game:name(target) .. " is shaken in a shaken brigade and has retired: that was its move this command phase"
   end
   if amended(game) then return intent_problem(game, target, game:intent()) end
 end

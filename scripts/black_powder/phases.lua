@@ -10,6 +10,8 @@ local is_engaged = scripts.bp_core.is_engaged
 local kind = scripts.bp_core.kind
 local rule_distance = scripts.bp_core.rule_distance
 local set_close_permissions = scripts.bp_core.set_close_permissions
+local nearest_enemy = scripts.bp_core.nearest_enemy
+local retire = scripts.bp_core.retire
 local set_counter = scripts.bp_core.set_counter
 local threatens = scripts.bp_core.threatens
 local call = scripts.bp_hits.call
@@ -113,14 +115,11 @@ function bp.phase_begin(game, phase)
       end
     end
     -- Initiative moves: units near the enemy may move once without orders (disordered
-    -- units too, to retire); shaken units of a shaken brigade must retire.
+    -- units too, to retire). (A shaken brigade's shaken units retire in the command phase.)
     for _, u in ipairs(game:units(side)) do
       if kind(game, u) ~= "brigadier" and not game:flag(u, "locked")
         and near_enemy(game, u, initiative_range(game)) then
         grant(u, 1)
-        if game:flag(u, "shaken") and game:flag(u, "brigade_shaken") then
-          game:set_flag(u, "must_retire")
-        end
       end
     end
   end
@@ -153,10 +152,24 @@ function bp.phase_begin(game, phase)
     for _, u in ipairs(game:units(side)) do
       if kind(game, u) == "brigadier" then
         grant(u, 1)
-      elseif amended(game) and game:flag(u, "brigade_shaken")
+      elseif amended(game) and game:flag(u, "brigade_shaken") and not game:flag(u, "locked")
         and (game:flag(u, "shaken") or game:flag(u, "disordered")) then
-        -- A shaken brigade's shaken or disordered units may retire without an order.
-        grant(u, 1)
+        -- 003 l.755-758: a shaken brigade's shaken units within the initiative range of an
+        -- enemy must retire one move, without an order: the script retires them at once,
+        -- away from the nearest enemy (8.1 table inches), and that is their command move
+        -- (flag `shaken_retired`: no order this phase). Its other shaken or disordered units
+        -- may make one retire move without an order (flag `retire_only`: the `moved` hook
+        -- holds it to a move back into the rear arc, keeping the facing).
+        local e = nearest_enemy(game, u)
+        if game:flag(u, "shaken") and e and rule_distance(game, u, e) <= initiative_range(game) + 0.0001 then
+          game:note(game:name(u) .. " is shaken in a shaken brigade within the initiative range of "
+            .. game:name(e) .. ": it must retire")
+          retire(game, u, e)
+          game:set_flag(u, "shaken_retired")
+        else
+          grant(u, 1)
+          game:set_flag(u, "retire_only")
+        end
       end
     end
   end

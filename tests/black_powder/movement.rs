@@ -265,12 +265,15 @@ fn assault_forbids_moves_into_the_rear_zone() {
 fn shaken_units_of_a_broken_brigade_keep_8_inches_from_the_enemy() {
     // 003 Brigade morale, Broken: a shaken unit may not voluntarily move within 8" (the
     // initiative range, 12" at 66% = 7.92" on the table) of an enemy. Two of the brigade's
-    // three units are gone, so it is broken; bs is shaken and gets its free move.
-    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: bs, side: blue, type: line_infantry, at: [30, 24], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 10], facing: 90, attributes: { brigade: 1 } }\n";
+    // three units are gone, so it is broken; bs is shaken. Its free move is a retire only
+    // (003 l.757; the next test's); ordered (staff 12), its moves are held to the 8".
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3, staff: 12 } }\n  - { id: bs, side: blue, type: line_infantry, at: [30, 24], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 10], facing: 90, attributes: { brigade: 1 } }\n";
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
     assert!(flag(&t, "bs", "brigade_broken"));
-    assert_eq!(counter(&t, "bs", "moves"), 1);
+    assert!(flag(&t, "bs", "retire_only"));
+    assert!(ordered(&mut t, "bde", "bs") >= 1, "staff 12 fails only on a blunder");
+    assert!(!flag(&t, "bs", "retire_only"));
     let no = refused(move_to(&mut t, "blue", "bs", 30.0, 17.5));
     assert!(no.message.contains("broken brigade"), "{}", no.message);
     // Edge to edge: 30 - 20 less half of each line's 1.57" depth, 8.43".
@@ -284,10 +287,11 @@ fn a_step_back_from_bases_is_not_a_move_closer() {
     // 7.09" of them running north–south as it faces east; its centre is 9" away), inside
     // the 7.92" limit and out of the battery's front zone. Stepping 0.3" straight back
     // leaves it 5.76" from the bases: farther than it was, so not a move closer, though
-    // nearer than the battery's centre was at the start. A step toward it is refused.
+    // nearer than the battery's centre was at the start. A step toward it is refused. (On
+    // its initiative move: in the command phase it would retire at once, 003 l.755.)
     let pieces = "  - { id: bde, side: blue, type: brigadier, at: [50, 44], facing: 270, attributes: { brigade: 1, brigade_size: 3 } }\n  - { id: bs, side: blue, type: line_infantry, at: [30, 19], facing: 270, flags: [shaken], attributes: { brigade: 1 } }\n  - { id: rb, side: red, type: foot_battery, at: [30, 10], facing: 0, mode: unlimbered, attributes: { brigade: 1, gun: 5, nation: 2 } }\n";
     let mut t = table(pieces);
-    until_phase(&mut t, "blue", "command");
+    until_phase(&mut t, "blue", "initiative");
     assert!(flag(&t, "bs", "brigade_broken"));
     let no = refused(move_to(&mut t, "blue", "bs", 30.0, 18.8));
     assert!(no.message.contains("broken brigade"), "{}", no.message);

@@ -497,3 +497,38 @@ fn cavalry_columns_are_one_file_and_mixed_formations_have_a_column_shape() {
     // It is a mixed formation for every rule: one closing-fire die, skirmish screen.
     assert_eq!(mode(&t, "mf"), "mixed_column");
 }
+
+// The outside audit after issue 32 --------------------------------------------------------
+
+/// Three shaken battalions of one brigade (so the brigade is broken under the first version
+/// of brigade morale, which counts as shaken too) and a red line at (20, 22) facing south:
+/// its front edge at y 22.787, x 16.85-23.15.
+const SHAKEN_BRIGADE: &str = "  - { id: bde, side: blue, type: brigadier, at: [30, 45], facing: 270, attributes: { staff: 8, brigade: 1, brigade_size: 3 } }\n  - { id: u0, side: blue, type: line_infantry, at: [20, 30], facing: 270, attributes: { brigade: 1 }, flags: [shaken], counters: { hits: 2 } }\n  - { id: u1, side: blue, type: line_infantry, at: [30, 30], facing: 270, attributes: { brigade: 1 }, flags: [shaken], counters: { hits: 2 } }\n  - { id: u2, side: blue, type: line_infantry, at: [40, 30], facing: 270, attributes: { brigade: 1 }, flags: [shaken], counters: { hits: 2 } }\n  - { id: e, side: red, type: line_infantry, at: [20, 22], facing: 90, attributes: { brigade: 1 } }\n";
+
+#[test]
+fn shaken_units_of_a_shaken_brigade_within_8_inches_retire_and_the_rest_may_only_retire() {
+    // 003 l.755-756: shaken units within 8" (initiative range) must retire one move in the
+    // command phase without an order. u0's front edge is at 29.213, 6.426 from e's front
+    // edge (≤ 8 table): it retires straight back until the gap is 8.1 (l.780), its centre at
+    // 22.787 + 8.1 + 0.787 = 31.674; that was its move (no order). 003 l.757: the others may
+    // make one retire move: u2 (x 36.85-43.15, 13.7 clear of e) may not step forward to 26,
+    // but may step back to 32 keeping its facing.
+    for options in ["", "brigade_morale_second_version: true"] {
+        let mut t = table_of(CLUB, options, SHAKEN_BRIGADE);
+        until_phase(&mut t, "blue", "command");
+        let (x, y) = at(&t, "u0");
+        assert!(
+            (x - 20.0).abs() < 0.001 && (y - 31.674).abs() < 0.01,
+            "{options}: {x} {y}"
+        );
+        assert_eq!(counter(&t, "u0", "moves"), 0);
+        let no = refused(act(&mut t, "blue", "bde", "order", Some("u0")));
+        assert!(no.message.contains("has retired"), "{}", no.message);
+        let no = refused(move_to(&mut t, "blue", "u2", 40.0, 26.0));
+        assert_eq!(
+            no.message,
+            "u2 may only retire (back into its rear arc, keeping its facing)"
+        );
+        move_to(&mut t, "blue", "u2", 40.0, 32.0).expect("a retire");
+    }
+}
