@@ -101,6 +101,9 @@ pub struct Overlay {
     pub selected: Option<PieceId>,
     /// Cells of the pieces the selected piece's legal actions may target.
     pub targets: Vec<Cell>,
+    /// On an open table: the pieces the selected piece's legal actions may target (ringed
+    /// where they stand, as `targets` are on a grid).
+    pub target_pieces: Vec<PieceId>,
     /// On an open table: the legal destinations offered for the selected piece.
     pub destinations: Vec<Point>,
     /// On an open table: the piece that may be dragged to a new place (or turned by its
@@ -608,9 +611,36 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
     }
     paint_pieces(ctx, scene, t, clip, &mut shapes);
     if matches!(scene.board.surface, Surface::Open { .. }) {
+        paint_target_rings(scene, t, &mut shapes);
         bases::paint_handle(scene, t, &mut shapes);
     }
     shapes
+}
+
+/// A red ring round each legal target on an open table: round its bases when it is drawn
+/// with them, round its counter otherwise.
+fn paint_target_rings(scene: &BoardScene<'_>, t: &Transform, shapes: &mut Vec<Shape>) {
+    for id in &scene.overlay.target_pieces {
+        let Some(p) = scene.pieces.iter().find(|p| p.id == *id) else {
+            continue;
+        };
+        let Place::Point { at, .. } = p.place else {
+            continue;
+        };
+        let half = match p.footprint {
+            Some(f) => {
+                let (w, d) = (inches(f.width), inches(f.depth));
+                (w * w + d * d).sqrt() / 2.0 * t.scale
+            }
+            // A counter is a square `1.6 × scale` across (see `paint_pieces`).
+            None => t.scale * 1.6 * std::f32::consts::FRAC_1_SQRT_2,
+        };
+        shapes.push(Shape::circle_stroke(
+            t.to_screen(inches(at.x), inches(at.y)),
+            half + 4.0,
+            Stroke::new(3.0, Color32::from_rgb(220, 30, 30)),
+        ));
+    }
 }
 
 fn paint_features(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &mut Vec<Shape>) {

@@ -927,8 +927,10 @@ fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
     let _root = at_root();
     let mut h = with_scenario("examples/square-blocks-setup.yaml");
     tab(&mut h, "Play");
+    // (The event log below names it too.)
     assert!(
-        h.query_by_label_contains("set-up").is_some(),
+        h.query_all_by_label_contains("set-up")
+            .any(|n| format!("{n:?}").contains("Turn ")),
         "the phase bar names the set-up"
     );
     // Selecting the piece (in the pieces list: it is not on the board yet) narrows the list

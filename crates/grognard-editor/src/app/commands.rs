@@ -357,6 +357,10 @@ impl EditorApp {
             }
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {
+                if !self.may_undo() {
+                    return self
+                        .fail("nothing to take back: no order of this side since the last roll");
+                }
                 if let Some(s) = &mut self.rt.session {
                     match s.undo() {
                         Ok(()) => {

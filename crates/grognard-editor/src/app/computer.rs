@@ -1,14 +1,20 @@
 //! Legal orders and the computer opponent on the Play tab: the side panel's list of the
-//! orders the acting side may give (from the kernel's generator, the same list `grognard
+//! orders the side in view may give (from the kernel's generator, the same list `grognard
 //! legal` prints), the board highlights of the selected piece's legal destinations and
 //! targets, and "Computer plays SIDE": a policy (random, greedy or a Lua file) that gives
 //! that side's orders, one at a time, seeing only that side's view.
+//!
+//! That one list is the Play tab's only signal of what is legal: the piece panel's buttons,
+//! the reach shown (and "can reach N places"), the rings on targets, *End phase* and *Undo*
+//! are all judged from it ([`EditorApp::legal_of`], [`EditorApp::may_move`],
+//! [`EditorApp::why_not`]), so nothing is offered that the list does not hold.
 
 use std::time::{Duration, Instant};
 
 use egui::RichText;
 use grognard_kernel::action::{Action, Order};
-use grognard_kernel::ids::SideId;
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
 use grognard_play::{Player, PolicyKind};
 use grognard_rules::orders::describe_order_as;
 
@@ -117,6 +123,77 @@ impl EditorApp {
         self.rt.legal_key = Some(key);
     }
 
+    /// The legal orders of `piece` for the side in view.
+    pub(super) fn legal_of(&self, piece: PieceId) -> impl Iterator<Item = &Action> + '_ {
+        self.rt
+            .legal
+            .iter()
+            .map(|(a, _)| a)
+            .filter(move |a| a.piece() == Some(piece))
+    }
+
+    /// True when the side in view may move `piece` now (a legal move lists it).
+    pub(super) fn may_move(&self, piece: PieceId) -> bool {
+        self.legal_of(piece)
+            .any(|a| matches!(a, Action::Move { .. } | Action::MoveTo { .. }))
+    }
+
+    /// True when the side in view may end the phase now.
+    pub(super) fn may_end_phase(&self) -> bool {
+        self.rt.legal.iter().any(|(a, _)| *a == Action::EndPhase)
+    }
+
+    /// True when the side in view may take back the last order: no die has been rolled
+    /// since it, and it is that side's own (the referee may take back any), as the server
+    /// judges a seat's undo.
+    pub(super) fn may_undo(&self) -> bool {
+        let Some(session) = &self.rt.session else {
+            return false;
+        };
+        let Some(last) = session.orders().last() else {
+            return false;
+        };
+        session.can_undo()
+            && match self.rt.view {
+                ViewAs::Referee => true,
+                ViewAs::Side(side) => last.side == side,
+            }
+    }
+
+    /// Why an order the phase knows is not offered: the side in view does not act now,
+    /// or it does but the kernel lists no such order.
+    pub(super) fn why_not(&self) -> String {
+        let Some(session) = &self.rt.session else {
+            return "no game".to_owned();
+        };
+        let game = &session.game;
+        let name = |s: SideId| {
+            game.sides()
+                .get(s.index())
+                .map_or_else(|| "?".to_owned(), |d| d.name.clone())
+        };
+        let Some(side) = self.legal_side() else {
+            return "the game is over".to_owned();
+        };
+        let to_act = game.to_act();
+        if !to_act.contains(&side) {
+            let who: Vec<String> = to_act.iter().map(|s| name(*s)).collect();
+            return if who.is_empty() {
+                format!("{} does not act now", name(side))
+            } else {
+                format!(
+                    "{} does not act now: {} acts",
+                    name(side),
+                    who.join(" and ")
+                )
+            };
+        }
+        format!(
+            "not among {}'s legal orders now (see Legal orders)",
+            name(side)
+        )
+    }
+
     /// The legal orders of the selected piece (all of them when none is selected), and
     /// `end_phase`.
     pub(super) fn legal_for_selected(&self) -> Vec<&(Action, String)> {
@@ -131,7 +208,7 @@ impl EditorApp {
     }
 
     /// Adds the selected piece's legal destinations and targets to `o`; the reach drawn
-    /// is cut to the cells a legal move ends in.
+    /// is cut to the cells a legal move ends in (none when it may not move now).
     pub(super) fn legal_overlay(&self, o: &mut Overlay) {
         let Some(sel) = self.rt.selected else {
             return;
@@ -140,15 +217,11 @@ impl EditorApp {
             return;
         };
         let game = &session.game;
-        let mine: Vec<&Action> = self
-            .rt
-            .legal
-            .iter()
-            .map(|(a, _)| a)
-            .filter(|a| a.piece() == Some(sel))
-            .collect();
-        if mine.is_empty() {
-            return;
+        let mine: Vec<&Action> = self.legal_of(sel).collect();
+        if !self.may_move(sel) {
+            o.reach_cells.clear();
+            o.reach_radius = None;
+            o.reach_base = None;
         }
         let ends: Vec<_> = mine
             .iter()
@@ -162,13 +235,20 @@ impl EditorApp {
             match a {
                 Action::Act {
                     target: Some(t), ..
-                } => {
-                    if let Some(c) = game.piece(*t).and_then(|p| p.place.cell())
-                        && !o.targets.contains(&c)
-                    {
-                        o.targets.push(c);
+                } => match game.piece(*t).map(|p| &p.place) {
+                    // On a grid the target's cell is ringed; on an open table the piece.
+                    Some(Place::Point { .. }) if !o.target_pieces.contains(t) => {
+                        o.target_pieces.push(*t);
                     }
-                }
+                    Some(Place::Point { .. }) | None => {}
+                    Some(place) => {
+                        if let Some(c) = place.cell()
+                            && !o.targets.contains(&c)
+                        {
+                            o.targets.push(c);
+                        }
+                    }
+                },
                 Action::MoveTo { to, .. } => o.destinations.push(*to),
                 _ => {}
             }

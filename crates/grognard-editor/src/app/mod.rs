@@ -149,6 +149,10 @@ struct Runtime {
     /// The legal orders (with their text) of the side and game generation in `legal_key`.
     legal: Vec<(grognard_kernel::action::Action, String)>,
     legal_key: Option<(u64, grognard_kernel::ids::SideId)>,
+    /// The Play tab's event log, as `grognard view` prints it, for the game generation and
+    /// view in its key (the log only grows when the game changes).
+    log: Vec<String>,
+    log_key: Option<(u64, ViewAs)>,
     /// Who plays each side for the computer (`None`: a person).
     players: Vec<Option<grognard_play::Player>>,
     /// When the computer last gave an order (it gives one at a time, so a person can follow).
@@ -276,6 +280,8 @@ impl EditorApp {
                 pending: None,
                 legal: Vec::new(),
                 legal_key: None,
+                log: Vec::new(),
+                log_key: None,
                 players: Vec::new(),
                 last_computer: None,
                 computer_pace: computer::COMPUTER_PACE,

@@ -8,12 +8,13 @@ use grognard_kernel::game::Reach;
 use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::ids::{ModeId, PieceId, SideId};
 use grognard_kernel::piece::Place;
-use grognard_kernel::rules::{Actor, Allowed, TargetRule};
+use grognard_kernel::rules::{Actor, Allowed};
 
 use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
 use crate::session::dice_log;
 use crate::view::{ViewAs, pieces_for, view_label};
+use grognard_play::text;
 
 use super::{CellOrder, Command, EditorApp, FilePurpose};
 
@@ -38,8 +39,54 @@ impl EditorApp {
         }
     }
 
+    /// Recomputes the event log's lines when the game or the view has changed: the
+    /// referee's whole log, or a side's log as that side saw it, in the words of `grognard
+    /// view` (`grognard_play::text`).
+    fn refresh_log(&mut self) {
+        let Some(session) = &self.rt.session else {
+            self.rt.log.clear();
+            self.rt.log_key = None;
+            return;
+        };
+        let key = (session.generation(), self.rt.view);
+        if self.rt.log_key == Some(key) {
+            return;
+        }
+        let game = &session.game;
+        self.rt.log = match self.rt.view {
+            ViewAs::Referee => game.log().iter().map(|e| text::event(game, e)).collect(),
+            ViewAs::Side(side) => game
+                .events_for(side)
+                .iter()
+                .map(|e| text::event_as(game, Some(side), e))
+                .collect(),
+        };
+        self.rt.log_key = Some(key);
+    }
+
+    /// True when the board shades the selected piece's reach (tests: only what a legal
+    /// move may reach is shaded).
+    #[must_use]
+    pub fn reach_shaded(&self) -> bool {
+        let o = self.overlay();
+        !o.reach_cells.is_empty() || o.reach_radius.is_some()
+    }
+
+    /// The pieces ringed as the selected piece's legal targets on an open table.
+    #[must_use]
+    pub fn ringed_targets(&self) -> Vec<PieceId> {
+        self.overlay().target_pieces
+    }
+
+    /// The Play tab's event log lines (as `grognard view` prints the log).
+    #[must_use]
+    pub fn event_log(&self) -> &[String] {
+        &self.rt.log
+    }
+
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         self.refresh_legal();
+        self.refresh_log();
         self.rt.measure = None;
         if !self.rt.scenario_problems.is_empty() {
             egui::Panel::top("scenario problems").show(ui, |ui| {
@@ -86,20 +133,28 @@ impl EditorApp {
                         ui.label(RichText::new("Game over").strong());
                     }
                 }
-                if let Some(a) = self.acting_side() {
-                    ui.label(format!(
-                        "acting: {}",
-                        game.sides().get(a.index()).map_or("?", |s| s.name.as_str())
-                    ));
+                // Who acts is the kernel's word, whoever the board is seen as.
+                let to_act: Vec<&str> = game
+                    .to_act()
+                    .iter()
+                    .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
+                    .collect();
+                if !to_act.is_empty() {
+                    ui.label(format!("to act: {}", to_act.join(" and ")));
                 }
+                let why = self.why_not();
                 if ui
-                    .add_enabled(game.phase().is_some(), egui::Button::new("End phase"))
+                    .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
+                    .on_disabled_hover_text(&why)
                     .clicked()
                 {
                     out.push(Command::EndPhase);
                 }
                 if ui
-                    .add_enabled(session.can_undo(), egui::Button::new("Undo"))
+                    .add_enabled(self.may_undo(), egui::Button::new("Undo"))
+                    .on_disabled_hover_text(
+                        "nothing to take back: no order of this side since the last roll",
+                    )
                     .clicked()
                 {
                     out.push(Command::Undo);
@@ -211,6 +266,27 @@ impl EditorApp {
                     ui.separator();
                     self.piece_panel(ui, &pieces, out);
                     ui.separator();
+                    egui::CollapsingHeader::new(
+                        RichText::new(format!("Event log ({})", self.rt.log.len())).strong(),
+                    )
+                    .id_salt("event log")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        if self.rt.log.is_empty() {
+                            ui.label("Nothing has happened yet.");
+                        }
+                        // Its own scroll area, kept at the newest line.
+                        egui::ScrollArea::vertical()
+                            .id_salt("event log lines")
+                            .max_height(200.0)
+                            .stick_to_bottom(true)
+                            .show(ui, |ui| {
+                                for line in &self.rt.log {
+                                    ui.label(line);
+                                }
+                            });
+                    });
+                    ui.separator();
                     ui.label(RichText::new("Dice log").strong());
                     let ruleset = &session.scenario.ruleset;
                     let events = match self.rt.view {
@@ -287,7 +363,12 @@ impl EditorApp {
             selected: self.rt.selected,
             ..Overlay::default()
         };
-        match &self.rt.reach {
+        match self
+            .rt
+            .reach
+            .as_ref()
+            .filter(|_| self.rt.selected.is_some_and(|id| self.may_move(id)))
+        {
             Some(Reach::Cells(cells)) => {
                 o.reach_cells = cells.iter().map(|r| (r.cell, r.cost.to_string())).collect();
             }
@@ -356,13 +437,23 @@ impl EditorApp {
                 ui.label(format!("marker: {m}"));
             }
         }
-        match &self.rt.reach {
+        let legal: Vec<&Action> = self.legal_of(id).collect();
+        let why = self.why_not();
+        match self.rt.reach.as_ref().filter(|_| self.may_move(id)) {
             Some(Reach::Cells(cells)) => {
-                ui.label(format!("{} can reach {} places", p.name, cells.len()));
+                // Only where a legal move ends (the list the kernel gives the side in view).
+                let ends: Vec<Cell> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Move { path, .. } => path.last().copied(),
+                        _ => None,
+                    })
+                    .collect();
+                let mut sorted: Vec<_> = cells.iter().filter(|r| ends.contains(&r.cell)).collect();
+                ui.label(format!("{} can reach {} places", p.name, sorted.len()));
                 egui::CollapsingHeader::new("Reach (cell, cost)")
                     .id_salt("reach list")
                     .show(ui, |ui| {
-                        let mut sorted: Vec<_> = cells.iter().collect();
                         sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
                         for r in sorted {
                             ui.label(format!("{} costs {}", r.cell, r.cost));
@@ -381,7 +472,13 @@ impl EditorApp {
                 );
             }
             None => {
-                ui.label(format!("{} cannot move now", p.name));
+                let reason = if game.to_act().contains(&p.side) && self.legal_side() == Some(p.side)
+                {
+                    "no legal move".to_owned()
+                } else {
+                    why.clone()
+                };
+                ui.label(format!("{} cannot move now ({reason})", p.name));
             }
         }
         if !self.rt.path.is_empty() {
@@ -396,6 +493,20 @@ impl EditorApp {
                 }
             });
         }
+        // Every order below is offered only when the legal list holds it; the phase's other
+        // orders are shown greyed, with the reason on hover.
+        let offer =
+            |ui: &mut egui::Ui, out: &mut Vec<Command>, text: String, a: Option<&Action>| match a {
+                Some(a) => {
+                    if ui.button(text).clicked() {
+                        out.push(Command::Give(a.clone()));
+                    }
+                }
+                None => {
+                    ui.add_enabled(false, egui::Button::new(text))
+                        .on_disabled_hover_text(&why);
+                }
+            };
         egui::CollapsingHeader::new("More orders")
             .id_salt("more orders")
             .show(ui, |ui| {
@@ -405,8 +516,20 @@ impl EditorApp {
                         (CellOrder::Extend, "Extend to…"),
                         (CellOrder::Save, "Save toward…"),
                     ] {
+                        let listed = legal.iter().any(|a| {
+                            matches!(
+                                (kind, a),
+                                (CellOrder::Redeploy, Action::Redeploy { .. })
+                                    | (CellOrder::Extend, Action::Extend { .. })
+                                    | (CellOrder::Save, Action::Save { .. })
+                            )
+                        });
                         if ui
-                            .selectable_label(self.rt.pending == Some(kind), name)
+                            .add_enabled(
+                                listed,
+                                egui::Button::selectable(self.rt.pending == Some(kind), name),
+                            )
+                            .on_disabled_hover_text(&why)
                             .clicked()
                         {
                             out.push(Command::CellOrder(
@@ -414,9 +537,11 @@ impl EditorApp {
                             ));
                         }
                     }
-                    if ui.button("Gather").clicked() {
-                        out.push(Command::Gather);
-                    }
+                    let gather = legal
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, Action::Gather { .. }));
+                    offer(ui, out, "Gather".to_owned(), gather);
                 });
                 if self.rt.pending.is_some() {
                     ui.label("Click the cell on the board.");
@@ -431,9 +556,14 @@ impl EditorApp {
                 ui.label("mode:");
                 for (i, m) in rules.modes.iter().enumerate() {
                     let mode = ModeId(i as u16);
-                    if mode != p.mode && ui.button(format!("Mode {}", m.name)).clicked() {
-                        out.push(Command::Mode(mode));
+                    if mode == p.mode {
+                        continue;
                     }
+                    let a = legal
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, Action::Mode { mode: x, .. } if *x == mode));
+                    offer(ui, out, format!("Mode {}", m.name), a);
                 }
             });
         }
@@ -444,13 +574,14 @@ impl EditorApp {
                 ui.label("face:");
                 for f in 0..grid.facings() {
                     let facing = Facing(f);
-                    if facing != p.facing
-                        && ui
-                            .button(format!("Face {}", grid.facing_name(facing)))
-                            .clicked()
-                    {
-                        out.push(Command::Face(facing));
+                    if facing == p.facing {
+                        continue;
                     }
+                    let a = legal
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, Action::Face { facing: x, .. } if *x == facing));
+                    offer(ui, out, format!("Face {}", grid.facing_name(facing)), a);
                 }
             });
         }
@@ -459,27 +590,37 @@ impl EditorApp {
             let Some(def) = rules.actions.get(aid.index()) else {
                 continue;
             };
-            match def.target {
-                TargetRule::None => {
-                    if ui.button(def.name.to_string()).clicked() {
-                        out.push(Command::Act(*aid, None));
+            let listed: Vec<&Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Action::Act { action, .. } if action == aid))
+                .collect();
+            ui.horizontal_wrapped(|ui| {
+                if listed.is_empty() {
+                    offer(ui, out, def.name.to_string(), None);
+                    return;
+                }
+                for a in listed {
+                    let Action::Act { target, intent, .. } = a else {
+                        continue;
+                    };
+                    let mut text = def.name.to_string();
+                    if let Some(t) = target {
+                        // The target as the side in view knows it.
+                        let name = pieces
+                            .iter()
+                            .find(|d| d.id == *t)
+                            .map(|d| d.name.clone())
+                            .filter(|n| !n.is_empty())
+                            .unwrap_or_else(|| format!("#{}", t.0));
+                        text = format!("{text} {name}");
                     }
+                    if !intent.is_empty() {
+                        text = format!("{text} (to {})", intent.join(", "));
+                    }
+                    offer(ui, out, text, Some(a));
                 }
-                TargetRule::Enemy | TargetRule::Friend => {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(format!("{}:", def.name));
-                        for t in pieces.iter().filter(|t| {
-                            t.look == board::Look::Open
-                                && t.id != id
-                                && (t.side == p.side) == (def.target == TargetRule::Friend)
-                        }) {
-                            if ui.button(format!("{} {}", def.name, t.name)).clicked() {
-                                out.push(Command::Act(*aid, Some(t.id)));
-                            }
-                        }
-                    });
-                }
-            }
+            });
         }
     }
 
@@ -590,6 +731,18 @@ impl EditorApp {
         let Some(start) = place.cell() else {
             return;
         };
+        if !self.may_move(id) {
+            // No path is planned for a piece that may not move: a click picks what is there.
+            match visible.last().map(|p| p.id) {
+                Some(other) if other != id => self.apply(Command::Select(Some(other))),
+                _ => {
+                    let name = game.piece(id).map_or_else(String::new, |p| p.name.clone());
+                    let why = self.why_not();
+                    self.fail(format!("{name} cannot move now ({why})"));
+                }
+            }
+            return;
+        }
         if self.rt.path.last() == Some(&cell) {
             return self.apply(Command::MoveAlongPath);
         }

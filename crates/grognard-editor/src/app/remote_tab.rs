@@ -317,8 +317,14 @@ impl EditorApp {
         let _ = self.rt.remote.wake.set(ctx.clone());
         if let Some(s) = &mut self.rt.remote.session {
             s.poll();
-            // The reconnection countdown moves on its own.
-            ctx.request_repaint_after(TICK);
+            // The reconnection countdown moves on its own (and the retry is made from
+            // here); a live connection wakes the editor itself when a message comes.
+            if !matches!(
+                s.link(),
+                crate::remote::Link::Connected | crate::remote::Link::Refused(_)
+            ) {
+                ctx.request_repaint_after(TICK);
+            }
         }
         let Some(done) = self.rt.remote.job.as_ref().and_then(HostJob::poll) else {
             return;
@@ -609,14 +615,23 @@ impl EditorApp {
             {
                 o.reach_cells.push((c, String::new()));
             }
-            if let Some(target) = order.act.as_ref().and_then(|a| a.target.as_deref())
-                && let Some(c) = pieces
+            let target = order.act.as_ref().and_then(|a| a.target.as_deref());
+            let Some(p) = target.and_then(|target| {
+                pieces
                     .iter()
                     .find(|p| p.name == target || format!("#{}", p.id.0) == target)
-                    .and_then(|p| p.place.cell())
-                && !o.targets.contains(&c)
-            {
-                o.targets.push(c);
+            }) else {
+                continue;
+            };
+            // On a grid its cell is ringed; on an open table the piece itself.
+            match p.place.cell() {
+                Some(c) if !o.targets.contains(&c) => o.targets.push(c),
+                Some(_) => {}
+                None => {
+                    if matches!(p.place, Place::Point { .. }) && !o.target_pieces.contains(&p.id) {
+                        o.target_pieces.push(p.id);
+                    }
+                }
             }
         }
         o

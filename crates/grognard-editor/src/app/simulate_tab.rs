@@ -109,23 +109,24 @@ impl EditorApp {
         ));
     }
 
-    /// Takes the results of a finished simulation; keeps the frames coming while it runs.
+    /// Takes the results of a finished simulation (and drops the job, so an idle editor
+    /// asks for no more frames); keeps the frames coming while it runs.
     pub(super) fn poll_simulation(&mut self, ctx: &egui::Context) {
         let Some(job) = &self.rt.sim else {
             return;
         };
-        match job.results() {
-            None => ctx.request_repaint_after(std::time::Duration::from_millis(100)),
-            Some(r) => {
-                let (done, _) = job.progress();
-                match &r {
-                    Ok(_) => self.say(format!("simulation done: {done} games")),
-                    Err(e) => self.fail(format!("simulation failed: {e}")),
-                }
-                self.rt.sim_results = Some(r);
-                ctx.request_repaint();
-            }
+        let Some(r) = job.results() else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            return;
+        };
+        let (done, _) = job.progress();
+        self.rt.sim = None;
+        match &r {
+            Ok(_) => self.say(format!("simulation done: {done} games")),
+            Err(e) => self.fail(format!("simulation failed: {e}")),
         }
+        self.rt.sim_results = Some(r);
+        ctx.request_repaint();
     }
 
     /// The last simulation's results (tests).
