@@ -532,3 +532,25 @@ fn shaken_units_of_a_shaken_brigade_within_8_inches_retire_and_the_rest_may_only
         move_to(&mut t, "blue", "u2", 40.0, 32.0).expect("a retire");
     }
 }
+
+#[test]
+fn a_horse_battery_moves_6_inches_in_woods() {
+    // 003 l.54: in woods artillery movement is 6" (all other movement 12"). A limbered horse
+    // battery's 18 rule inches are 11.88 on the table; moving in woods costs it 12 rule
+    // (7.92), so 3.96 table (6 rule) are left: 7 table (10.6 rule, what a flat 6" deduction
+    // left it) is refused, 3.96 allowed.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [27, 33], facing: 270, attributes: { staff: 12, brigade: 1, brigade_size: 1 } }\n  - { id: u, side: blue, type: horse_battery, at: [30, 30], facing: 270, mode: limbered, attributes: { brigade: 1, nation: 3 } }\n  - { id: e, side: red, type: line_infantry, at: [68, 4], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table_with(
+        &["{ name: W, terrain: woods, corners: [[10, 10], [60, 10], [60, 40], [10, 40]] }"],
+        1,
+        pieces,
+    );
+    assert!(ordered(&mut t, "bde", "u") >= 1, "staff 12 passes");
+    let no = refused(move_to(&mut t, "blue", "u", 30.0, 23.0));
+    assert!(
+        no.message.contains("costs 14.92\" but u has 11.88\""),
+        "{}",
+        no.message
+    );
+    move_to(&mut t, "blue", "u", 30.0, 26.04).expect("6 rule inches");
+}
