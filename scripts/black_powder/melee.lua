@@ -80,11 +80,24 @@ local function melee_hits(game, striker, struck, charging)
   inputs.charging = b2i(charging)
   local square = game:mode(struck) == "square"
   if amended(game) and charging then
-    -- Massed attack: no +1 for charging.
-    inputs.massed_column = b2i(#massed_with(game, striker, struck) > 0)
-    inputs.echelon_charging = b2i(game:mode(striker) == "echelon")
-    inputs.broken_momentum = b2i(is_cavalry(game, striker) and square)
-    inputs.woods_cavalry = b2i(is_cavalry(game, striker) and in_woods(game, striker))
+    -- The rules that take away the +1 for charging (a massed column, l.343; cavalry in
+    -- echelon, l.628; broken momentum against a square, l.387; cavalry in a combat in
+    -- woods, l.68) each take the same +1: it is lost once, under the first that applies,
+    -- however many do. Reading (l.64-68): a combat is in woods when the cavalry or the
+    -- unit it fights stands in woods (its centre), so cavalry charging from the open into
+    -- woods lose their charge benefits too.
+    local cavalry = is_cavalry(game, striker)
+    for _, why in ipairs({
+      { "broken_momentum", cavalry and square },
+      { "woods_cavalry", cavalry and (in_woods(game, striker) or in_woods(game, struck)) },
+      { "echelon_charging", game:mode(striker) == "echelon" },
+      { "massed_column", #massed_with(game, striker, struck) > 0 },
+    }) do
+      if why[2] then
+        inputs[why[1]] = 1
+        break
+      end
+    end
   end
   if amended(game) and is_cavalry(game, striker) and kind(game, struck) == "cavalry"
     and game:mode(struck) == "line" then

@@ -554,3 +554,59 @@ fn a_horse_battery_moves_6_inches_in_woods() {
     );
     move_to(&mut t, "blue", "u", 30.0, 26.04).expect("6 rule inches");
 }
+
+/// Cavalry `u` (its mode and place given) charges the red line battalion `e` at (36, 10)
+/// (facing south, in `e_mode`) in blue's initiative phase and fights it in close combat with
+/// dice `seed`: the names of the modifiers on u's first hand-to-hand die, or `None` when
+/// the charge did not lock them in combat.
+fn charge_modifiers(areas: &[&str], seed: u64, u: &str, e_mode: &str) -> Option<Vec<String>> {
+    let pieces = format!(
+        "  - {{ id: u, side: blue, type: cavalry, {u}, attributes: {{ brigade: 1 }} }}\n  - {{ id: e, side: red, type: line_infantry, at: [36, 10], facing: 90, mode: {e_mode}, attributes: {{ brigade: 1, shooting: 0 }} }}\n"
+    );
+    let mut t = table_with(areas, seed, &pieces);
+    until_phase(&mut t, "blue", "initiative");
+    act(&mut t, "blue", "u", "cavalry_charge", Some("e")).ok()?;
+    if !flag(&t, "u", "locked") {
+        return None;
+    }
+    until_phase(&mut t, "blue", "close_combat");
+    let events = act(&mut t, "blue", "u", "melee", Some("e")).expect("melee");
+    events.iter().find_map(|e| match e {
+        Event::Rolled { roll } if roll.chart == "to_hit" && roll.purpose == "hand-to-hand by u" => {
+            Some(roll.modifiers.iter().map(|m| m.name.clone()).collect())
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn echelon_charging_a_square_loses_the_charge_bonus_once() {
+    // 003 l.628: cavalry in echelon do not gain the +1 for charging; l.387: against a square
+    // no charging rule applies, the +1 to hit among them. Both take away the same +1, so
+    // the charge's die reads +1 charging -1 (net 0), not +1 -1 -1. The regiment (7.88" ×
+    // 1.97" in line; in echelon two by two) stands 4" south of the square's front edge.
+    let mods = (1..20)
+        .find_map(|seed| charge_modifiers(&[], seed, "at: [36, 16], facing: 270, mode: echelon", "square"))
+        .expect("a seed that locks them");
+    assert_eq!(
+        mods,
+        ["charging", "broken momentum against a square"],
+        "{mods:?}"
+    );
+}
+
+#[test]
+fn cavalry_charging_into_woods_from_the_open_lose_the_charge_bonus() {
+    // 003 l.64-68, Combat in Woods: cavalry lose the benefits of charging. Reading: a combat
+    // is in woods when either unit stands in woods, so cavalry charging from the open a line
+    // whose centre is in the wood (edge at y 11.2; the line's centre at 10) lose the +1.
+    let wood = "{ name: W, terrain: woods, corners: [[20, 2], [52, 2], [52, 11.2], [20, 11.2]] }";
+    let mods = (1..20)
+        .find_map(|seed| charge_modifiers(&[wood], seed, "at: [36, 16], facing: 270", "line"))
+        .expect("a seed that locks them");
+    assert_eq!(
+        mods,
+        ["charging", "cavalry fighting in woods lose charge benefits"],
+        "{mods:?}"
+    );
+}
