@@ -443,7 +443,7 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
 /// from a clear hex side; not from woods into woods. g, limbered (2 hexes) at (2,4) facing E,
 /// enters the wood at (3,4) from the clear hex (2,4): `reach` lists it and play accepts it
 /// (before, reach listed no woods hex). Going on to (4,4), woods to woods, is refused in the
-/// rule's terms, and `reach` does not list it either: the `move_cost` hook sees the terrain
+/// ruleset's terms (the hook refuses the step), and `reach` does not list it either: the `move_cost` hook sees the terrain
 /// left (before, reach listed (4,4) and only play refused it). From (3,4) the guns have one
 /// point left, so the only woods-to-woods step they could pay for is that one.
 #[test]
@@ -468,8 +468,67 @@ fn guns_enter_woods_from_a_clear_hex_side() {
     refused(
         &f,
         &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4], [4, 4]]")]),
-        "the ruleset forbids g to go from forest into forest at (4,4)",
+        "the ruleset forbids g to enter (4,4)",
     );
     // Every cell reach lists is a move play accepts.
     reach_agrees_with_play(&f, &to_blue_movement(), "g", (2, 4));
+}
+
+/// 004 l.123 (hand-out, Movement): cavalry may change facing twice, at the beginning,
+/// middle or end of its move; other units once, at the beginning or end. c (cavalry, 5
+/// points, facing E) at (2,4) rides E to (3,4) and (4,4), turns and goes on SW to (3,5)
+/// and (3,6): four steps and one facing change, 5 points, the change counted
+/// (`face_changes 0 → 1`). Before, the SW step was refused ("change facing first"), and a
+/// face order after the first move left it unable to move on ("c has already moved").
+/// Twice in the middle: (3,4), then SW to (2,5) (a turn), then NW to (2,4) (another): 3
+/// steps and 2 changes, 5 points. After a face order first, the second change in the middle
+/// is one too many. Infantry (i, 3 points, at (2,1) facing E) may not turn in the middle: E
+/// to (3,1), (4,1), then SW to (4,2) is refused. `reach` lists the cells such moves reach, and play accepts them.
+#[test]
+fn cavalry_changes_facing_in_the_middle_of_its_move() {
+    let pieces = "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E }\n  - { id: i, side: blue, type: infantry, at: [2, 1], facing: E }\n";
+    let f = field(None, "", pieces, "");
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[mv("blue", "c", "[[3, 4], [4, 4], [3, 5], [3, 6]]")],
+        ),
+    );
+    has(
+        &out,
+        "c moved (2,4) → (3,4) → (4,4) → (3,5) → (3,6), cost 5",
+    );
+    has(&out, "c face_changes 0 → 1");
+    let out = ok(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[mv("blue", "c", "[[3, 4], [2, 5], [2, 4]]")],
+        ),
+    );
+    has(&out, "c moved (2,4) → (3,4) → (2,5) → (2,4), cost 5");
+    has(&out, "c face_changes 1 → 2");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[
+                face("blue", "c", "NE"),
+                mv("blue", "c", "[[3, 4], [2, 5], [2, 4]]"),
+            ],
+        ),
+        "c steps only into the cells ahead of it (facing SW); (2,4) is to its side, and it has no facing change left this turn (at most 2)",
+    );
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[mv("blue", "i", "[[3, 1], [4, 1], [4, 2]]")],
+        ),
+        "i steps only into the cells ahead of it (facing E); (4,2) is to its side: change facing first",
+    );
+    // Every cell reach lists for the cavalry is a move play accepts along its path.
+    let cells = reach_agrees_with_play(&f, &to_blue_movement(), "c", (2, 4));
+    assert!(cells > 0);
 }

@@ -38,6 +38,11 @@ pub struct Turning {
     /// instead of turning the piece to face the step.
     #[serde(default)]
     pub oblique_option: Option<usize>,
+    /// With `forward_only`: a move may change facing in its middle. A step that the
+    /// heading does not allow is then a facing change followed by the step, paid `cost` and
+    /// counted against `most`, as long as one is left this window.
+    #[serde(default)]
+    pub mid_move: bool,
 }
 
 /// A flag that slows a piece: while it is set (and the optional rule, if any, is in force)
@@ -187,6 +192,134 @@ fn oblique(rules: &Rules, options: &[bool], piece: &Piece) -> bool {
         .is_some_and(|o| options.get(o) == Some(&true))
 }
 
+/// The facing changes a piece whose type turns in the middle of its moves (`mid_move`)
+/// may still make in one: their price, and how many are left this window (`None`: no
+/// limit). `None` when its type has no such rule.
+pub(crate) fn mid_turns(rules: &Rules, piece: &Piece) -> Option<(Cost, Option<u32>)> {
+    let t = turning(rules, piece).filter(|t| t.forward_only && t.mid_move)?;
+    let used = t
+        .counter
+        .map_or(0, |c| piece.counter(c).max(0).unsigned_abs());
+    Some((t.cost, t.most.map(|m| m.saturating_sub(used))))
+}
+
+/// How a piece whose type turns in the middle of its moves walks `path` from `start`
+/// with the fewest facing changes: for each step, whether a facing change comes just
+/// before it, and the heading after it (with the oblique rule in force, side steps keep the
+/// heading where they can, as [`oblique_headings`] keeps it). `None` when the rule does not
+/// apply or a step is not to a neighbour.
+pub(crate) fn mid_move_walk(
+    rules: &Rules,
+    grid: &Grid,
+    options: &[bool],
+    piece: &Piece,
+    start: Cell,
+    path: &[Cell],
+) -> Option<Vec<(bool, Facing)>> {
+    mid_turns(rules, piece)?;
+    let oblique = oblique(rules, options, piece);
+    let mut dirs = Vec::with_capacity(path.len());
+    let mut at = start;
+    for &to in path {
+        dirs.push(grid.direction_to(at, to)?);
+        at = to;
+    }
+    turning_walk(grid, piece.facing, &dirs, oblique)
+}
+
+/// The headings a step in direction `dir` may leave a piece heading `heading` with: without
+/// a facing change (`turned` false) only a step ahead, facing it or, obliquely, keeping the
+/// heading; after one, facing the step or (obliquely) either side of it. Preferred first.
+fn headings_after(
+    grid: &Grid,
+    heading: Facing,
+    dir: Facing,
+    oblique: bool,
+    turned: bool,
+) -> Vec<Facing> {
+    let n = i32::from(grid.facings());
+    let side = |k: i32| Facing((i32::from(dir.0) + k).rem_euclid(n) as u8);
+    match (turned, oblique) {
+        (false, _) if !ahead(grid, heading).contains(&dir) => Vec::new(),
+        (false, true) if dir != heading => vec![heading, dir],
+        (false, _) => vec![dir],
+        (true, true) => vec![dir, side(-1), side(1)],
+        (true, false) => vec![dir],
+    }
+}
+
+/// [`mid_move_walk`] over the step directions `dirs`, from heading `facing`.
+fn turning_walk(
+    grid: &Grid,
+    facing: Facing,
+    dirs: &[Facing],
+    oblique: bool,
+) -> Option<Vec<(bool, Facing)>> {
+    const NEVER: u32 = u32::MAX;
+    let n = usize::from(grid.facings());
+    // fewest[i][h]: the fewest facing changes that walk steps i.. heading h before step i.
+    let mut fewest = vec![vec![NEVER; n]; dirs.len() + 1];
+    fewest[dirs.len()].fill(0);
+    for i in (0..dirs.len()).rev() {
+        for h in 0..n {
+            let heading = Facing(h as u8);
+            let mut best = NEVER;
+            for turned in [false, true] {
+                for after in headings_after(grid, heading, dirs[i], oblique, turned) {
+                    let rest = fewest[i + 1][usize::from(after.0)];
+                    best = best.min(rest.saturating_add(u32::from(turned)));
+                }
+            }
+            fewest[i][h] = best;
+        }
+    }
+    let mut heading = facing;
+    let mut out = Vec::with_capacity(dirs.len());
+    for (i, &d) in dirs.iter().enumerate() {
+        let want = *fewest[i].get(usize::from(heading.0))?;
+        if want == NEVER {
+            return None;
+        }
+        let (turned, after) = [false, true].into_iter().find_map(|turned| {
+            headings_after(grid, heading, d, oblique, turned)
+                .into_iter()
+                .find(|a| fewest[i + 1][usize::from(a.0)].saturating_add(u32::from(turned)) == want)
+                .map(|a| (turned, a))
+        })?;
+        heading = after;
+        out.push((turned, after));
+    }
+    Some(out)
+}
+
+/// A refusal when `piece`, heading `heading`, would need a facing change in the middle of
+/// its move to step in direction `dir` to `to`, and has none left (`most` in the window).
+pub(crate) fn no_turn_left(
+    rules: &Rules,
+    grid: &Grid,
+    piece: &Piece,
+    (heading, dir, to): (Facing, Facing, Cell),
+) -> Refusal {
+    let most = turning(rules, piece).and_then(|t| t.most).unwrap_or(0);
+    let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
+        Some(crate::rules::MoveLimit::PerPhase) => "phase",
+        _ => "turn",
+    };
+    Refusal::new(
+        RefusalKind::BadPath,
+        format!(
+            "{} steps only into the cells ahead of it (facing {}); {to} is {}, and it has no facing change left this {window} (at most {most})",
+            piece.name,
+            grid.facing_name(heading),
+            if dir.0 == (heading.0 + grid.facings() / 2) % grid.facings() {
+                "behind it"
+            } else {
+                "to its side"
+            }
+        ),
+    )
+}
+
 /// The directions a piece heading `heading` may step in when it steps only forward.
 fn ahead(grid: &Grid, heading: Facing) -> [Facing; 3] {
     let n = i32::from(grid.facings());
@@ -222,7 +355,9 @@ pub(crate) fn check_step(
     ))
 }
 
-type Key = (usize, u8, u32);
+/// A search state: the cell (by index), the heading, the steps taken (when a step limit
+/// applies) and the facing changes made in the middle of the move.
+type Key = (usize, u8, u32, u8);
 
 /// Every cell `piece` can end a move in: [`crate::reach::reach`], or for a piece that steps
 /// only forward a search over (cell, heading) that follows only the steps ahead.
@@ -246,7 +381,7 @@ pub(crate) fn reach(
     forward_reach(
         grid,
         (start, piece.facing),
-        oblique,
+        (oblique, mid_turns(rules, piece)),
         budget,
         max_steps,
         index,
@@ -256,11 +391,13 @@ pub(crate) fn reach(
 
 /// [`reach`] for a piece heading `facing` that steps only into the cells ahead: Dijkstra
 /// over (cell, heading), and steps when a step limit applies. With `oblique`, a step to
-/// either side of the heading may also keep the heading.
+/// either side of the heading may also keep the heading. With `turns` (the price of a
+/// facing change in the middle of the move, and how many are left), any step may also be
+/// a facing change and then the step ([`headings_after`]), counted in the state.
 fn forward_reach(
     grid: &Grid,
     (start, facing): (Cell, Facing),
-    oblique: bool,
+    (oblique, turns): (bool, Option<(Cost, Option<u32>)>),
     budget: Cost,
     max_steps: Option<u32>,
     index: impl Fn(Cell) -> Option<usize>,
@@ -270,7 +407,8 @@ fn forward_reach(
         return ReachMap::default();
     };
     let layer = |steps: u32| if max_steps.is_some() { steps } else { 0 };
-    let s0: Key = (start_index, facing.0, 0);
+    let s0: Key = (start_index, facing.0, 0, 0);
+    let all: Vec<Facing> = (0..grid.facings()).map(Facing).collect();
     let mut go: HashMap<Key, (Cost, Option<Key>)> = HashMap::new();
     let mut stop: HashMap<Key, (Cost, u32, Key)> = HashMap::new();
     let mut cell_at: HashMap<usize, Cell> = HashMap::new();
@@ -287,7 +425,13 @@ fn forward_reach(
             continue;
         }
         let here = cell_at.get(&key.0).copied().unwrap_or(start);
-        for dir in ahead(grid, Facing(key.1)) {
+        let front = ahead(grid, Facing(key.1));
+        // A facing change left for the middle of the move, and its price.
+        let turn = turns
+            .filter(|(_, left)| left.is_none_or(|l| u32::from(key.3) < l))
+            .map(|(cost, left)| (cost, u8::from(left.is_some())));
+        let dirs: &[Facing] = if turn.is_some() { &all } else { &front };
+        for &dir in dirs {
             let next = grid.neighbour(here, dir);
             let Some(next_index) = index(next) else {
                 continue;
@@ -300,10 +444,22 @@ fn forward_reach(
                 continue;
             }
             cell_at.insert(next_index, next);
-            // A side step turns the piece, or with the oblique rule may keep its heading.
-            let kept = (oblique && dir.0 != key.1).then_some(key.1);
-            for heading in std::iter::once(dir.0).chain(kept) {
-                let next_key: Key = (next_index, heading, layer(steps + 1));
+            // A side step turns the piece, or with the oblique rule may keep its heading;
+            // a facing change first leaves it facing the step (or either side, obliquely).
+            let free = front.contains(&dir);
+            let kept = (free && oblique && dir.0 != key.1).then_some((key.1, Cost::ZERO, 0));
+            let plain = free.then_some((dir.0, Cost::ZERO, 0));
+            let turned = turn.into_iter().flat_map(|(cost, count)| {
+                headings_after(grid, Facing(key.1), dir, oblique, true)
+                    .into_iter()
+                    .map(move |h| (h.0, cost, count))
+            });
+            for (heading, extra, count) in plain.into_iter().chain(kept).chain(turned) {
+                let total = total.saturating_add(extra);
+                if total > budget {
+                    continue;
+                }
+                let next_key: Key = (next_index, heading, layer(steps + 1), key.3 + count);
                 if entry.can_stop
                     && stop
                         .get(&next_key)
@@ -478,7 +634,7 @@ mod tests {
                 let got = forward_reach(
                     &grid,
                     (start, facing),
-                    oblique,
+                    (oblique, None),
                     budget,
                     max,
                     index,

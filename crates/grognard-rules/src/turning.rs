@@ -57,12 +57,26 @@ pub(crate) fn compile_turning(
             ),
         );
     }
+    let mid_move = spec.mid_move.as_ref().is_some_and(|m| m.value);
+    if let Some(m) = &spec.mid_move
+        && m.value
+        && (!spec.forward_only || spec.counter.is_none())
+    {
+        cx.error(
+            &m.location,
+            format!(
+                "piece type `{name}`: `turning.mid_move` needs `forward_only: true` and \
+                 `turning.counter` (a facing change inside a move is one of the counted ones)"
+            ),
+        );
+    }
     Turning {
         forward_only: spec.forward_only,
         cost,
         most: spec.most,
         counter,
         oblique_option,
+        mid_move,
     }
 }
 

@@ -131,8 +131,15 @@ impl Game {
         // With an oblique rule in force, which side steps keep the heading.
         let headings =
             crate::turning::oblique_headings(&self.rules, grid, &next.options, &piece, start, path);
+        // With facing changes in the middle of a move, where the path needs them.
+        let walk =
+            crate::turning::mid_move_walk(&self.rules, grid, &next.options, &piece, start, path);
+        let mid = crate::turning::mid_turns(&self.rules, &piece);
+        let mut turns_made = 0u32;
         let mut stopped = None;
         let mut contact: Option<Vec<PieceId>> = None;
+        // An unseen enemy's cell the piece may not enter and is not in contact with.
+        let mut blocked: Option<Cell> = None;
         let mut taken = 0;
         let may_exit =
             !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
@@ -149,16 +156,38 @@ impl Game {
                     format!("{to} is not next to {at}"),
                 ));
             };
-            crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?;
+            let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
+            match mid {
+                Some((_, Some(left))) if turned && turns_made >= left => {
+                    return Err(crate::turning::no_turn_left(
+                        &self.rules,
+                        grid,
+                        &piece,
+                        (last_dir, dir, to),
+                    ));
+                }
+                _ if turned => {}
+                _ => crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?,
+            }
             // Walking into enemies the side did not know were there is contact, not a
             // refusal: a refusal's wording would tell what is there.
             let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
             if !unseen.is_empty() {
-                contact = Some(unseen);
+                let met = self.meets_there(&piece, to, unseen, next);
+                if met.is_empty() {
+                    blocked = Some(to);
+                } else {
+                    contact = Some(met);
+                }
                 break;
             }
             let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks, None)?;
             spent = spent.saturating_add(entry.cost);
+            if turned {
+                // The facing change before this step, paid like one before the move.
+                turns_made += 1;
+                spent = spent.saturating_add(mid.map_or(Cost::ZERO, |m| m.0));
+            }
             if spent > allowance {
                 return Err(Refusal::new(
                     RefusalKind::TooFar,
@@ -191,11 +220,14 @@ impl Game {
             }
             let from = at;
             at = to;
-            last_dir = headings
-                .as_ref()
-                .and_then(|h| h.get(i))
-                .copied()
-                .unwrap_or(dir);
+            last_dir = match &walk {
+                Some(w) => w.get(i).map_or(dir, |s| s.1),
+                None => headings
+                    .as_ref()
+                    .and_then(|h| h.get(i))
+                    .copied()
+                    .unwrap_or(dir),
+            };
             taken = i + 1;
             self.count_crossing(next, from, to);
             let met = self.new_contacts(next, &piece, from, to);
@@ -233,10 +265,28 @@ impl Game {
                 cost: spent,
                 stopped: if contact.is_some() {
                     Some("came into contact with the enemy".to_owned())
+                } else if let Some(cell) = blocked {
+                    Some(format!("could not enter {cell}"))
                 } else {
                     stopped
                 },
             });
+        } else if let Some(cell) = blocked {
+            events.push(Event::Note {
+                text: format!("{} could not enter {cell}", piece.name),
+            });
+        }
+        // Each facing change made in the middle of the move counts as one.
+        if let Some(counter) = crate::turning::turning(&self.rules, &piece).and_then(|t| t.counter)
+        {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: 1,
+            };
+            for _ in 0..turns_made {
+                self.apply_effect(next, events, &effect, id, None, 0);
+            }
         }
         crate::company::settle(&self.rules, &self.board, next, events, id, steps, at);
         if let Some(met) = contact {
@@ -417,9 +467,16 @@ impl Game {
         let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
         if !unseen.is_empty() {
             // Enemies the side did not know of hold the cell: the dummy stays where it
-            // was and the two sides are in contact, as a move into them would be.
-            let at = piece.place.cell().unwrap_or(to);
-            events.push(self.contact_event(next, id, at, unseen));
+            // was, in contact only with those the contact rule deploys it against there.
+            let met = self.meets_there(&piece, to, unseen, next);
+            if met.is_empty() {
+                events.push(Event::Note {
+                    text: format!("{} could not be put down at {to}", piece.name),
+                });
+            } else {
+                let at = piece.place.cell().unwrap_or(to);
+                events.push(self.contact_event(next, id, at, met));
+            }
             return Ok(());
         }
         for p in &mut next.pieces {

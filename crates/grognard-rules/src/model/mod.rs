@@ -440,6 +440,9 @@ pub struct TurningSpec {
     /// With `forward_only`: while this optional rule is in force, a step to either side of
     /// the heading may keep the heading (an oblique move) instead of turning the piece.
     pub oblique_option: Option<Located<String>>,
+    /// With `forward_only` and `counter`: a move may change facing in its middle, where its
+    /// path needs it, paid and counted as a facing change.
+    pub mid_move: Option<Located<bool>>,
 }
 
 /// A flag that slows a piece to a few cells a move.
