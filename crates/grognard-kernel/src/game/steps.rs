@@ -454,27 +454,6 @@ impl Game {
                     say(&|| self.step_ban_text(piece, from, to, ban)),
                 ));
             }
-            // A hook that reads the terrain left says which two terrains it forbids.
-            (None, Ok(_)) if hooks.move_cost_reads_from() => {
-                let name = |c: Cell| {
-                    let t = self.board.terrain(c);
-                    self.rules
-                        .terrain
-                        .get(t.index())
-                        .map_or("?", |d| d.name.as_str())
-                };
-                return Err(Refusal::new(
-                    RefusalKind::Impassable,
-                    say(&|| {
-                        format!(
-                            "the ruleset forbids {} to go from {} into {} at {to}",
-                            piece.name,
-                            name(from),
-                            name(to)
-                        )
-                    }),
-                ));
-            }
             (None, Ok(_)) => {
                 return Err(Refusal::new(
                     RefusalKind::Impassable,
