@@ -183,8 +183,10 @@ function bp.melee(game, actor, target)
       for _, f in ipairs(massed) do game:set_flag(f, "victory_move") end
     end
     if amended(game) and is_cavalry(game, winner) and game:mode(loser) == "square" then
-      -- Ride around: past the square, then disordered.
-      game:set_flag(winner, "disordered")
+      -- 003 l.396-400, Ride around: cavalry that beat a square may choose to ride past it,
+      -- a victory move ahead ignoring the square (`victory_advance`); it is disordered
+      -- after that move, not before, and not if it holds or falls back.
+      game:set_flag(winner, "ride_around")
     end
   end
 end
@@ -379,6 +381,11 @@ local function victory_move(game, actor, sign, what)
   if problem then game:refuse(game:name(actor) .. " cannot " .. what .. ": " .. problem) end
   game:place_at(actor, tx, ty, nil, what)
   game:set_flag(actor, "victory_move", false)
+  if amended(game) and sign > 0 and game:flag(actor, "ride_around") then
+    game:note(game:name(actor) .. " rode past the square: it is disordered after the move")
+    game:set_flag(actor, "disordered")
+    game:set_flag(actor, "ride_around", false)
+  end
 end
 
 function bp.victory_advance(game, actor) victory_move(game, actor, 1, "advance (victory move)") end

@@ -586,7 +586,14 @@ fn echelon_charging_a_square_loses_the_charge_bonus_once() {
     // the charge's die reads +1 charging -1 (net 0), not +1 -1 -1. The regiment (7.88" ×
     // 1.97" in line; in echelon two by two) stands 4" south of the square's front edge.
     let mods = (1..20)
-        .find_map(|seed| charge_modifiers(&[], seed, "at: [36, 16], facing: 270, mode: echelon", "square"))
+        .find_map(|seed| {
+            charge_modifiers(
+                &[],
+                seed,
+                "at: [36, 16], facing: 270, mode: echelon",
+                "square",
+            )
+        })
         .expect("a seed that locks them");
     assert_eq!(
         mods,
@@ -609,4 +616,44 @@ fn cavalry_charging_into_woods_from_the_open_lose_the_charge_bonus() {
         ["charging", "cavalry fighting in woods lose charge benefits"],
         "{mods:?}"
     );
+}
+
+#[test]
+fn cavalry_that_beat_a_square_is_disordered_only_after_it_rides_past() {
+    // 003 l.396-400, Ride around: cavalry in contact with only a square that wins may choose
+    // to ride past it, a victory move ignoring the square, and is disordered AFTER it moves.
+    // The square (3.15" on a side) at (36, 20); the regiment 4.5" south of its front edge.
+    // Having won, u is not disordered; its victory advance (18 rule, 11.88 table) carries it
+    // past the square, and then it is disordered.
+    let pieces = "  - { id: u, side: blue, type: cavalry, at: [36, 27], facing: 270, attributes: { brigade: 1, hth: 12 } }\n  - { id: e, side: red, type: line_infantry, at: [36, 20], facing: 90, mode: square, attributes: { brigade: 1, hth: 0, shooting: 0, stamina: 10 } }\n  - { id: b2, side: blue, type: line_infantry, at: [43, 15], facing: 270, attributes: { brigade: 1 } }\n";
+    for seed in 1..30 {
+        let mut t = table_with(&[], seed, pieces);
+        until_phase(&mut t, "blue", "initiative");
+        if act(&mut t, "blue", "u", "cavalry_charge", Some("e")).is_err()
+            || !flag(&t, "u", "locked")
+        {
+            continue;
+        }
+        until_phase(&mut t, "blue", "close_combat");
+        act(&mut t, "blue", "u", "melee", Some("e")).expect("melee");
+        // b2 (x 39.85-46.15, y 14.2-15.8) stands within 4 rule inches (2.64) of where e would
+        // retire to (x 34.4-37.6, y 10.3-13.5), so e stays: u rides past it to y 10.68.
+        if !flag(&t, "u", "victory_move") || at(&t, "e") != (36.0, 20.0) {
+            continue;
+        }
+        assert!(
+            !flag(&t, "u", "disordered"),
+            "seed {seed}: disordered before it moves"
+        );
+        let (_, y) = at(&t, "u");
+        act(&mut t, "blue", "u", "victory_advance", None).expect("ride past");
+        assert!(
+            (at(&t, "u").1 - (y - 11.88)).abs() < 0.01,
+            "{:?}",
+            at(&t, "u")
+        );
+        assert!(flag(&t, "u", "disordered"), "disordered after it rode past");
+        return;
+    }
+    panic!("no seed gave the cavalry the win");
 }
