@@ -657,3 +657,23 @@ fn cavalry_that_beat_a_square_is_disordered_only_after_it_rides_past() {
     }
     panic!("no seed gave the cavalry the win");
 }
+
+#[test]
+fn a_blunder_that_says_forward_moves_the_unit_forward() {
+    // 003 l.710: blunders are "treated as normal" — the base blunder table (our reading,
+    // black-powder-core: 1 retire, 2 left, 3 right, 4 hold, 5 one move forward, 6 three moves
+    // forward). With seed 59 the order at u (staff 8) rolls 12 and the blunder a 6: three
+    // moves forward. Each move must end in u's front arc from where it starts: back to
+    // (33, 35) is refused, straight ahead to (36, 26) allowed.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 40], facing: 270, attributes: { staff: 8, brigade: 1, brigade_size: 2 } }\n  - { id: u, side: blue, type: line_infantry, at: [36, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: u2, side: blue, type: line_infantry, at: [46, 30], facing: 270, attributes: { brigade: 1 } }\n  - { id: e, side: red, type: line_infantry, at: [36, 4], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut t = table_with(&[], 59, pieces);
+    until_phase(&mut t, "blue", "command");
+    let order = act(&mut t, "blue", "bde", "order", Some("u")).expect("order");
+    assert_eq!(rolls(&order, "blunder"), ["three_moves_forward"]);
+    let no = refused(move_to(&mut t, "blue", "u", 33.0, 35.0));
+    assert_eq!(
+        no.message,
+        "u blundered forward: it may only move into its front arc"
+    );
+    move_to(&mut t, "blue", "u", 36.0, 26.0).expect("forward");
+}
