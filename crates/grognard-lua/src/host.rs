@@ -124,6 +124,10 @@ impl<V: Default + Clone> PureTable<V> {
     }
 }
 
+/// One `move_cost` answer: the data cost asked with (hundredths), the terrain left (or
+/// `u16::MAX`), and the answer.
+type MoveAnswer = (Option<i32>, u16, Option<Cost>);
+
 /// A ruleset's hooks, run in one sandbox per game.
 pub struct LuaHooks {
     sandbox: Sandbox,
@@ -144,8 +148,10 @@ pub struct LuaHooks {
     /// `move_cost` answers per slot: the data's cost (in hundredths) and the terrain left
     /// (`u16::MAX` when the function does not read it) asked with, and the answer; a slot
     /// rarely sees more than one data cost (roads, barriers).
-    move_cache: PureTable<Vec<(Option<i32>, u16, Option<Cost>)>>,
+    move_cache: PureTable<Vec<MoveAnswer>>,
     stop_cache: PureTable<Option<bool>>,
+    /// The reason a `stops` hook gave (a string in place of `true`), per slot.
+    stop_reasons: PureTable<Option<String>>,
     /// The first fault since the kernel last took it ([`Hooks::take_fault`]).
     fault: RefCell<Option<HookFault>>,
 }
@@ -335,6 +341,7 @@ impl LuaHooks {
             constants: None,
             move_cache: PureTable::default(),
             stop_cache: PureTable::default(),
+            stop_reasons: PureTable::default(),
             fault: RefCell::new(None),
         };
         problems.into_result(hooks)
@@ -505,6 +512,7 @@ impl LuaHooks {
         })?;
         self.move_cache.clear();
         self.stop_cache.clear();
+        self.stop_reasons.clear();
         self.constants = Some(now);
         Ok(())
     }
@@ -799,13 +807,18 @@ impl Hooks for LuaHooks {
             .sandbox
             .call(&bound.function, &what, (kind, mode, terrain_name))
             .map_err(|e| self.failed(bound, e))?;
+        let mut reason = None;
         let stop = match value {
             Value::Boolean(b) => b,
             Value::Nil => false,
+            Value::String(s) => {
+                reason = Some(s.to_string_lossy());
+                true
+            }
             other => {
                 let failure = HookFailure {
                     message: format!(
-                        "{} returned {} (for {} entering {to}); expected true or false",
+                        "{} returned {} (for {} entering {to}); expected true, false or a reason",
                         bound.label,
                         other.type_name(),
                         p.name
@@ -820,7 +833,31 @@ impl Hooks for LuaHooks {
         {
             *slot = Some(stop);
         }
+        if let Some(slot) = self
+            .stop_reasons
+            .slot(world, p.kind.0, p.mode.0, terrain.0, false)
+        {
+            *slot = reason;
+        }
         Ok(stop)
+    }
+
+    fn stop_reason(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<String> {
+        // Asking again fills the slot when the answer came from before a reset.
+        if !self.stops(world, piece, from, to).ok()? {
+            return None;
+        }
+        let p = world.state.pieces.get(piece.index())?;
+        let terrain = world.board.terrain(to);
+        self.stop_reasons
+            .slot(world, p.kind.0, p.mode.0, terrain.0, false)?
+            .clone()
     }
 
     fn phase_begin(
