@@ -272,7 +272,10 @@ fn shaken_units_of_a_broken_brigade_keep_8_inches_from_the_enemy() {
     until_phase(&mut t, "blue", "command");
     assert!(flag(&t, "bs", "brigade_broken"));
     assert!(flag(&t, "bs", "retire_only"));
-    assert!(ordered(&mut t, "bde", "bs") >= 1, "staff 12 fails only on a blunder");
+    assert!(
+        ordered(&mut t, "bde", "bs") >= 1,
+        "staff 12 fails only on a blunder"
+    );
     assert!(!flag(&t, "bs", "retire_only"));
     let no = refused(move_to(&mut t, "blue", "bs", 30.0, 17.5));
     assert!(no.message.contains("broken brigade"), "{}", no.message);
