@@ -447,6 +447,14 @@ async fn connection(app: App, id: String, mut socket: WebSocket) {
                 .await;
             }
         },
+        Ok(Some(Err(e))) => {
+            // Too large, or not a WebSocket frame: say what was wrong, not "too late".
+            return refuse(
+                &mut socket,
+                format!("the first message could not be read ({e}); it is `hello` with a seat's token, at most {MAX_WS_MESSAGE_BYTES} bytes"),
+            )
+            .await;
+        }
         _ => return refuse(&mut socket, "no `hello` with a seat's token in time".into()).await,
     };
     let found = {
