@@ -276,7 +276,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
     let mut hooks = hooks_for(&s.ruleset)?;
     let mut game = s.start(None, &[], hooks.as_mut())?;
     if let Some(o) = orders {
-        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
+        apply_orders(&mut game, hooks.as_mut(), o, None, |_, _| {}).map_err(|(_, f)| f)?;
     }
     let piece = game.piece_by_name(unit).cloned().ok_or_else(|| {
         let names: Vec<&str> = game
@@ -312,10 +312,14 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
         }
         return Ok(());
     }
-    let note = not_moving_note(&game, &piece);
+    let mut note = not_moving_note(&game, &piece);
     let result = game
         .reach(piece.id, hooks.as_mut())
         .map_err(|r| Failure::Rules(r.message))?;
+    // An empty reach says why, when the piece itself may not move (moved, carried, held).
+    if note.is_none() && matches!(&result, Reach::Cells(c) if c.is_empty()) {
+        note = game.why_not_moving(piece.id);
+    }
     if let (Some(n), false) = (&note, json) {
         out!("note: {n}");
     }
@@ -447,7 +451,7 @@ fn play(
         printed = log.len();
     };
     show(&game);
-    let result = apply_orders(&mut game, hooks.as_mut(), orders, |g, _| show(g));
+    let result = apply_orders(&mut game, hooks.as_mut(), orders, viewer, |g, _| show(g));
     let (applied, failure) = match result {
         Ok(applied) => (applied, None),
         Err((applied, f)) => (applied, Some(f)),

@@ -12,7 +12,7 @@ use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_rules::diag::{Diagnostic, Diagnostics};
 use grognard_rules::load;
-use grognard_rules::orders::{describe_order, resolve_order};
+use grognard_rules::orders::{describe_order, resolve_order, resolve_order_as};
 use grognard_rules::save::{SAVE_FORMAT, SaveFile, first_divergence};
 use grognard_rules::suggest::did_you_mean;
 use grognard_rules::yaml::Limits;
@@ -49,11 +49,14 @@ pub(crate) fn print_json(value: &serde_json::Value) {
     );
 }
 
-/// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal.
+/// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal. With
+/// a `viewer` (`--side`), that side's orders are read as its seat reads them
+/// (`resolve_order_as`): a name it has not been shown is as unknown as no name at all.
 pub(crate) fn apply_orders(
     game: &mut Game,
     hooks: &mut dyn Hooks,
     orders_path: &Path,
+    viewer: Option<grognard_kernel::ids::SideId>,
     mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
 ) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)>
 {
@@ -61,7 +64,12 @@ pub(crate) fn apply_orders(
     let mut applied = Vec::new();
     for located in &orders {
         let at = &located.location;
-        let order = match resolve_order(game, &located.value) {
+        let as_side = viewer.filter(|v| game.side_by_name(&located.value.side) == Some(*v));
+        let resolved = match as_side {
+            Some(v) => resolve_order_as(game, &located.value, Some(v)),
+            None => resolve_order(game, &located.value),
+        };
+        let order = match resolved {
             Ok(o) => o,
             Err(message) => {
                 return Err((

@@ -27,18 +27,24 @@ pub(crate) fn side_named(game: &Game, name: &str) -> Result<SideId, Failure> {
 }
 
 /// A game from a scenario, with its hooks, after playing `orders` if given.
-fn scenario_game(file: &Path, orders: Option<&Path>) -> Result<(Game, Box<dyn Hooks>), Failure> {
+/// With `side`, that side's orders are read as its seat reads them.
+fn scenario_game(
+    file: &Path,
+    orders: Option<&Path>,
+    side: Option<&str>,
+) -> Result<(Game, Box<dyn Hooks>), Failure> {
     let s = load::load_scenario(file, None)?;
     let mut hooks = hooks_for(&s.ruleset)?;
     let mut game = s.start(None, &[], hooks.as_mut())?;
     if let Some(o) = orders {
-        apply_orders(&mut game, hooks.as_mut(), o, |_, _| {}).map_err(|(_, f)| f)?;
+        let viewer = side.map(|n| side_named(&game, n)).transpose()?;
+        apply_orders(&mut game, hooks.as_mut(), o, viewer, |_, _| {}).map_err(|(_, f)| f)?;
     }
     Ok((game, hooks))
 }
 
 /// A game from a scenario (plus orders) or from a save.
-fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
+fn open_game(file: &Path, orders: Option<&Path>, side: Option<&str>) -> Result<Game, Failure> {
     let is_save = file
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -50,7 +56,7 @@ fn open_game(file: &Path, orders: Option<&Path>) -> Result<Game, Failure> {
         }
         return replay_save(file).map(|(game, _)| game);
     }
-    scenario_game(file, orders).map(|(game, _)| game)
+    scenario_game(file, orders, side).map(|(game, _)| game)
 }
 
 /// `grognard view`.
@@ -61,7 +67,7 @@ pub(crate) fn view(
     referee: bool,
     json: bool,
 ) -> Outcome {
-    let game = open_game(file, orders)?;
+    let game = open_game(file, orders, side)?;
     match (side, referee) {
         (Some(_), true) | (None, false) => Err(Failure::Usage(
             "give one of --side SIDE or --referee".into(),
@@ -95,7 +101,7 @@ pub(crate) fn view(
 
 /// `grognard legal`: every order `side` may give now, in the orders-file syntax.
 pub(crate) fn legal(scenario: &Path, orders: Option<&Path>, side: &str, json: bool) -> Outcome {
-    let (game, mut hooks) = scenario_game(scenario, orders)?;
+    let (game, mut hooks) = scenario_game(scenario, orders, Some(side))?;
     let side = side_named(&game, side)?;
     // A hook that cannot answer (its budget used up, a wrong type) is a broken ruleset:
     // said so, with the hook and the script's line, rather than listing fewer orders.
@@ -212,7 +218,7 @@ pub(crate) fn measure(
     json: bool,
 ) -> Outcome {
     use grognard_kernel::geometry::Arc;
-    let game = open_game(file, orders)?;
+    let game = open_game(file, orders, None)?;
     let piece = |name: &str| {
         let p = game.piece_by_name(name).ok_or_else(|| {
             let names = game.state().pieces.iter().map(|p| p.name.as_str());

@@ -384,9 +384,10 @@ fn moving_next_to_a_real_enemy_block_ends_the_move_and_both_deploy() {
 }
 
 #[test]
-fn walking_into_an_unseen_command_is_contact_not_a_refusal() {
+fn walking_into_an_unseen_command_stops_the_move_not_a_refusal() {
     // A hidden command in the path: the move ends before it, and nothing in the wording of
-    // a refusal could have told where it was.
+    // a refusal could have told where it was. Two dummies are never in contact (000 l.49-50:
+    // only a non-dummy command causes deployment), so the dummy is only stopped.
     let rules = blocks();
     let mut game = start(
         &rules,
@@ -414,7 +415,12 @@ fn walking_into_an_unseen_command_is_contact_not_a_refusal() {
             &mut NoHooks,
         )
         .unwrap_or_else(|r| panic!("{r}"));
-    assert!(events.iter().any(|e| matches!(e, Event::Contact { .. })));
+    assert!(!events.iter().any(|e| matches!(e, Event::Contact { .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Note { text } if text == "d could not enter (7,8)"))
+    );
     assert_eq!(
         game.piece(d).and_then(|p| p.place.cell()),
         Some(Cell::new(7, 9))

@@ -18,6 +18,7 @@ mod scale;
 mod setup;
 mod sim_editor;
 mod square_blocks;
+mod square_blocks_audit;
 mod square_blocks_rulings;
 mod tools;
 mod util;

@@ -80,7 +80,7 @@ fn offsets(
             cells
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| **c == "X")
+                .filter(|(_, c)| **c == "X" || c.starts_with("X="))
                 .map(move |(c, _)| (r, c))
         })
         .collect();
@@ -99,12 +99,14 @@ fn offsets(
     let mut out = Vec::new();
     for (r, (row, cells)) in rows.iter().zip(&grid).enumerate() {
         for (c, cell) in cells.iter().enumerate() {
-            if *cell == "X" || *cell == "." {
+            // `X=A*`: the observer's own cell reads that level (an enemy sharing it).
+            let cell = cell.strip_prefix("X=").unwrap_or(cell);
+            if cell == "X" || cell == "." {
                 continue;
             }
             let (letter, starred) = match cell.strip_suffix('*') {
                 Some(l) => (l, true),
-                None => (*cell, false),
+                None => (cell, false),
             };
             let located = Located::new(letter.to_owned(), row.location.clone());
             let Some(level) = cx.lookup("sighting level", &located, levels.iter().copied()) else {

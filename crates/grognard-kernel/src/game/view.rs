@@ -357,6 +357,33 @@ impl Game {
             .collect()
     }
 
+    /// Of the unseen enemies `unseen` holding `at`, those `piece` would be in contact with
+    /// there under the ruleset's contact rule (its types, dummies): they deploy. When none
+    /// is, the piece is only stopped short of `at` and learns nothing of what is there.
+    pub(crate) fn meets_there(
+        &self,
+        piece: &Piece,
+        at: Cell,
+        unseen: Vec<PieceId>,
+        state: &State,
+    ) -> Vec<PieceId> {
+        // Without a contact rule, walking into any unseen enemy is contact.
+        if self.sighting().and_then(|s| s.contact.as_ref()).is_none() {
+            return unseen;
+        }
+        let mut there = piece.clone();
+        there.place = Place::Cell(at);
+        unseen
+            .into_iter()
+            .filter(|q| {
+                state
+                    .pieces
+                    .get(q.index())
+                    .is_some_and(|q| self.in_contact(&there, q).is_some())
+            })
+            .collect()
+    }
+
     /// Enemies a step from `from` to `to` brings `piece` into contact with, when the
     /// ruleset's contact ends moves.
     pub(crate) fn new_contacts(

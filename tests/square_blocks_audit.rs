@@ -1,0 +1,115 @@
+//! The outside audit after issue 31 (`docs/audits/square-blocks.md`, questions 34 on):
+//! hidden information the engine gave away, run end to end on the audit's positions in
+//! `tests/fixtures/audits/square-blocks/` (files `a2-*`). Each test cites the seed line.
+
+use crate::util::{Run, grognard};
+
+const F: &str = "tests/fixtures/audits/square-blocks";
+
+fn play(scenario: &str, orders: &str, side: Option<&str>) -> Run {
+    let s = format!("{F}/{scenario}");
+    let o = format!("{F}/{orders}");
+    let mut args = vec!["play", s.as_str(), "--orders", o.as_str()];
+    if let Some(side) = side {
+        args.extend(["--side", side]);
+    }
+    grognard(&args)
+}
+
+#[test]
+fn audit_1_a_dummy_put_down_on_an_unseen_hidden_command_causes_no_contact() {
+    // 000 l.79-80: dummies collect no scouting information; 000 l.49-50: only an enemy
+    // real command (not a dummy) causes deployment. fd is lifted onto (5,7), where the
+    // hidden command ah stands unseen: the dummy stays at (10,9), nobody deploys, the
+    // Austrians are told nothing, and the French learn only that it could not go there.
+    let all = play("a2-ct.yaml", "a2-q_redeployhid.yaml", None);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(!all.stdout.contains("contact"), "{}", all.stdout);
+    assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
+    let fr = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("french"));
+    assert!(
+        fr.stdout.contains("fd could not be put down at (5,7)"),
+        "{}",
+        fr.stdout
+    );
+    assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);
+    let au = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("austrians"));
+    assert!(!au.stdout.contains("ah"), "{}", au.stdout);
+    assert!(!au.stdout.contains("fd"), "{}", au.stdout);
+}
+
+#[test]
+fn audit_2_a_dummys_move_into_an_unseen_hidden_command_stops_without_deploying() {
+    // 000 l.49-50 and l.79-80: fd (a dummy) walks (10,9) → (10,8) → (10,7), where the hidden
+    // ah2 stands unseen. It stops at (10,8); no contact, no deployment on either side.
+    let all = play("a2-ct.yaml", "a2-q_dummyhid.yaml", None);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(
+        all.stdout
+            .contains("fd moved (10,9) → (10,8), cost 1 (stopped: could not enter (10,7))"),
+        "{}",
+        all.stdout
+    );
+    assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
+    let fr = play("a2-ct.yaml", "a2-q_dummyhid.yaml", Some("french"));
+    assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);
+    assert!(!fr.stdout.contains("contact"), "{}", fr.stdout);
+}
+
+#[test]
+fn audit_3_a_scout_sees_the_enemy_in_its_own_square() {
+    // 000 l.208 (Scout Fate: "in same square as enemy blocks"): a scout may stand in an
+    // enemy block's square, and sees it there as it does next door (A*, our reading of the
+    // chart's X). sc at (3,8) sees the hidden ah at (3,7) at A; stepping onto it keeps it.
+    let view = grognard(&[
+        "view",
+        &format!("{F}/a2-sc3.yaml"),
+        "--orders",
+        &format!("{F}/a2-q_samesq.yaml"),
+        "--side",
+        "french",
+    ]);
+    assert_eq!(view.code, 0, "{}", view.stderr);
+    assert!(
+        view.stdout
+            .contains("ah         at (3,7), sighting A, face up, real, infantry, strength 5"),
+        "{}",
+        view.stdout
+    );
+}
+
+#[test]
+fn audit_4_naming_a_secret_enemy_id_reads_like_naming_no_piece() {
+    // 000 l.215-245 (what a side may know of the enemy): with `--side french`, an order
+    // naming the Austrian abr1 (never identified) is refused as "unknown piece", as is
+    // `zzz`, which names nothing: the refusal tells no secret order of battle.
+    let secret = play("a2-su.yaml", "a2-q_probe.yaml", Some("french"));
+    let none = play("a2-su.yaml", "a2-q_probe2.yaml", Some("french"));
+    assert_ne!(secret.code, 0);
+    assert!(
+        secret.stderr.contains("unknown piece `abr1`"),
+        "{}",
+        secret.stderr
+    );
+    assert!(
+        none.stderr.contains("unknown piece `zzz`"),
+        "{}",
+        none.stderr
+    );
+    assert!(!secret.stderr.contains("not one of your pieces"));
+}
+
+#[test]
+fn audit_5_a_lifted_dummy_is_seen_lifted_as_on_the_table() {
+    // 001 l.151 (dummies may be lifted and put down anywhere once a turn): the markers'
+    // squares are public and the lift happens in view of the table, so the French see the
+    // marker they call enemy #9 go from (1,3) to (11,0). A stated reading (the notes).
+    let fr = play("a2-ex.yaml", "a2-q_redeployjump.yaml", Some("french"));
+    assert_eq!(fr.code, 0, "{}", fr.stderr);
+    assert!(
+        fr.stdout.contains("enemy #9 moved from (1,3) to (11,0)"),
+        "{}",
+        fr.stdout
+    );
+    assert!(!fr.stdout.contains("adum2"), "{}", fr.stdout);
+}
