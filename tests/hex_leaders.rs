@@ -12,6 +12,7 @@ use grognard_rules::load::{Ruleset, load_ruleset, load_scenario, scenario_from_t
 
 use crate::util::{grognard, root};
 
+mod messages;
 mod rulings;
 
 const RULESET: &str = "rulesets/hex-leaders.yaml";
@@ -819,7 +820,7 @@ fn the_ruleset_validates_and_the_example_plays() {
     for line in [
         "bt1 moved (5,6) → (5,5) → (5,4), cost 2",
         "bk1 moved (9,6) → (8,7), cost 1 (stopped: joined bl2)",
-        "bc2 moved (4,6) → (4,5), cost 1 (stopped: the ruleset's stop hook ends the move here)",
+        "bc2 moved (4,6) → (4,5), cost 1 (stopped: woods end a move)",
         "rl2 moved (4,1) → (4,0) → (4,-1), cost 1 (stopped: left the board)",
         "rl1 moved (9,2) → (8,2) → (7,2) → (7,3), cost 3",
         "bl3 moved (4,6) → (4,7) → (4,8) → (4,9), cost 2 (stopped: left the board)",
@@ -884,7 +885,11 @@ fn hooks_read_battle_eligibility_from_the_piece() {
         orders.to_str().expect("utf-8"),
     ]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let notes: Vec<&str> = run.stdout.lines().filter(|l| l.contains("note:")).collect();
+    let notes: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("note:") && l.contains("may not battle"))
+        .collect();
     // Blue's turn 1: the unit that ended in woods and the triangle that moved 2 (in
     // scenario order); by Red's battle phase nothing of Red's moved far.
     assert_eq!(

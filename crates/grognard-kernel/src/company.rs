@@ -371,6 +371,34 @@ pub(crate) fn exit_edges(
     edges
 }
 
+/// The exit rule's words when `piece` would leave across `edge`, a side's baseline its
+/// type's exit rule (in force) does not allow: "IL may leave the board only across his own
+/// side's baseline, not red's". `None` when no such rule speaks to that edge.
+fn wrong_baseline(
+    rules: &Rules,
+    sides: &[SideDef],
+    state: &State,
+    piece: &Piece,
+    edge: Edge,
+) -> Option<String> {
+    let rule = rules
+        .piece_type(piece.kind)
+        .and_then(|t| t.company.exits.as_ref())?;
+    if !option_on(state, rule.option) {
+        return None;
+    }
+    let owner = sides.iter().find(|s| s.baseline == Some(edge))?;
+    let whose = match rule.edge {
+        ExitEdge::Own => "its own side's baseline",
+        ExitEdge::Enemy => "the enemy's baseline",
+        ExitEdge::Any => return None,
+    };
+    Some(format!(
+        "{} may leave the board only across {whose}, not {}'s",
+        piece.name, owner.name
+    ))
+}
+
 /// The edge beyond which `c` lies, when it is just off a grid board of `cols` × `rows`
 /// across one edge (corners beyond two edges count for neither).
 ///
@@ -464,9 +492,16 @@ pub(crate) fn half_hex_entry(
             {
                 Ok(false)
             } else {
-                Err(format!(
-                    "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
-                ))
+                let wrong = [Edge::North, Edge::South, Edge::West, Edge::East]
+                    .into_iter()
+                    .filter(|e| board.on_edge(to, *e))
+                    .find_map(|e| wrong_baseline(rules, sides, state, piece, e));
+                Err(match wrong {
+                    Some(w) => format!("{to} is a half-hex on a baseline; {w}"),
+                    None => format!(
+                        "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
+                    ),
+                })
             }
         }
     }
@@ -613,9 +648,12 @@ pub(crate) fn exit_entry(
             },
             Some("left the board".to_owned()),
         )),
-        _ => Err(Refusal::new(
+        other => Err(Refusal::new(
             RefusalKind::BadPath,
-            format!("{to} is off the board"),
+            match other.and_then(|e| wrong_baseline(rules, sides, state, piece, e)) {
+                Some(w) => format!("{to} is off the board: {w}"),
+                None => format!("{to} is off the board"),
+            },
         )),
     }
 }

@@ -339,6 +339,21 @@ pub trait Hooks {
         Ok(false)
     }
 
+    /// Why `piece` must end its move on entering `to`, in the rule's words, when
+    /// [`Hooks::stops`] said it must and the hook gave a reason (a Lua `stops` hook may return
+    /// a string instead of `true`); `None` for the kernel's general wording. Asked only for
+    /// messages, never by reach queries.
+    fn stop_reason(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+    ) -> Option<String> {
+        let _ = (world, piece, from, to);
+        None
+    }
+
     /// Called as each phase begins; returns changes to make. May roll dice.
     ///
     /// # Errors

@@ -44,6 +44,18 @@ impl Game {
                 {
                     break;
                 }
+                // Ordered with the piece that carries it (a leader with his unit).
+                Event::Moved { piece: p, .. } if Some(*p) == piece.attached_to => {
+                    let host = self
+                        .state
+                        .pieces
+                        .get(p.index())
+                        .map_or("?", |h| h.name.as_str());
+                    return format!(
+                        "{} has already moved: it was carried with {host}, which moved",
+                        piece.name
+                    );
+                }
                 Event::ModeChanged { piece: p, from, to } if *p == piece.id => {
                     return format!(
                         "{} changed from {from} to {to} mode this phase, which takes the whole phase standing still",
@@ -60,6 +72,21 @@ impl Game {
             }
         }
         format!("{} has already moved", piece.name)
+    }
+
+    /// Why `id` may make no move now, in words, when a move's checks on the piece alone
+    /// refuse it (it is pinned, has moved or was carried, or is held): what a reach that
+    /// finds no place can say. `None` when nothing about the piece itself bars a move.
+    #[must_use]
+    pub fn why_not_moving(&self, id: PieceId) -> Option<String> {
+        let piece = self.state.pieces.get(id.index())?;
+        if let Err(r) = self.pinned(piece) {
+            return Some(r.message);
+        }
+        if piece.moved {
+            return Some(self.why_moved(piece));
+        }
+        crate::company::held(&self.rules, &self.state, piece)
     }
 
     pub(super) fn do_move(
@@ -241,17 +268,25 @@ impl Game {
         full_path.push(start);
         full_path.extend_from_slice(&path[..taken]);
         crate::company::leave_behind(&self.rules, next, events, id);
+        let mut split = false;
         for p in &mut next.pieces {
             if p.id == id {
                 p.place = Place::Cell(at);
                 p.moved = true;
-                p.attached_to = None;
+                // A carried piece moving on its own leaves its host (a leader splitting off).
+                split = p.attached_to.take().is_some();
                 if faces {
                     p.facing = last_dir;
                 }
             } else if p.attached_to == Some(id) {
                 p.place = Place::Cell(at);
             }
+        }
+        if split {
+            events.push(Event::Attached {
+                piece: id,
+                to: None,
+            });
         }
         let steps = full_path.len() - 1;
         if steps > 0 {
@@ -271,6 +306,20 @@ impl Game {
                     stopped
                 },
             });
+            // Who rode along (a leader ordered with his unit), which the move line omits.
+            let riders = next.pieces.iter().filter(|p| {
+                p.attached_to == Some(id)
+                    && self
+                        .rules
+                        .piece_type(p.kind)
+                        .is_some_and(|t| t.company.attaches)
+            });
+            let notes: Vec<Event> = riders
+                .map(|p| Event::Note {
+                    text: format!("{} went with {}", p.name, piece.name),
+                })
+                .collect();
+            events.extend(notes);
         } else if let Some(cell) = blocked {
             events.push(Event::Note {
                 text: format!("{} could not enter {cell}", piece.name),

@@ -546,9 +546,17 @@ impl Game {
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
         {
             can_continue = false;
-            stop_reason.get_or_insert_with(|| {
-                say(&|| "the ruleset's stop hook ends the move here".to_owned())
-            });
+            if stop_reason.is_none() {
+                let why = if crowd.is_none() {
+                    hooks.stop_reason(&world, piece.id, from, to)
+                } else {
+                    None
+                };
+                stop_reason = Some(say(&|| {
+                    why.clone()
+                        .unwrap_or_else(|| "the ruleset's stop hook ends the move here".to_owned())
+                }));
+            }
         }
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         if class.is_some_and(|c| c.stops_on_costly) {

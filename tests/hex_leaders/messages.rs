@@ -1,0 +1,209 @@
+//! The `hex-leaders` messages of the outside audit after issue 34 (docs/audits/hex-leaders.md,
+//! #34-#40): a refusal, an empty reach and the log say the rule in its own words. Each test
+//! cites the line of `../shared/seeds/002_*.txt` it speaks for and was worked by hand.
+
+use grognard_kernel::action::Event;
+
+use super::{Table, attached, end_phase, flag, mv, reach, refused, table, table_with};
+use crate::util::grognard;
+
+/// The 9 × 7 board with half-hexes on all four edges, the baseline half-hexes open, and
+/// `options` besides.
+fn open_baselines(options: &str, pieces: &str) -> Table {
+    table_with(
+        "  half_hexes: { sides: true, baselines: true }\n",
+        &format!("baseline_half_hexes: true, {options}"),
+        pieces,
+    )
+}
+
+fn notes(t: &Table) -> Vec<String> {
+    t.game
+        .log()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Note { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- M1: a terrain stop names the terrain ----
+
+#[test]
+fn a_path_on_through_woods_or_a_town_is_refused_naming_the_terrain() {
+    // 002 l.14: some terrain may keep a unit from moving its full distance; the ruleset's
+    // reading (notes) is that woods and towns end a move. By hand: (4,4) → woods (4,3) →
+    // (4,2) is refused at the woods; (6,4) → town (6,3) → (6,2) at the town; the cavalry
+    // leader (5,4) → woods (4,3) → (4,2) too. Before: "(the ruleset's stop hook ends the
+    // move here)" for all three.
+    let mut t = table(
+        "  - { id: u, side: blue, type: infantry_circle, at: [4, 4] }\n  - { id: v, side: blue, type: infantry_circle, at: [6, 4] }\n  - { id: cl, side: blue, type: cavalry_leader, at: [5, 4] }\n",
+    );
+    for (who, path, words) in [
+        (
+            "u",
+            [(4, 3), (4, 2)],
+            "u must stop at (4,3) (woods end a move)",
+        ),
+        (
+            "v",
+            [(6, 3), (6, 2)],
+            "v must stop at (6,3) (a town ends a move)",
+        ),
+        (
+            "cl",
+            [(4, 3), (4, 2)],
+            "cl must stop at (4,3) (woods end a move)",
+        ),
+    ] {
+        let r = refused(mv(&mut t, "blue", who, &path));
+        assert!(r.message.contains(words), "{}", r.message);
+    }
+    // The move that ends there says so in the log.
+    let events = mv(&mut t, "blue", "u", &[(4, 3)]).expect("into the woods");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Moved { stopped: Some(s), .. } if s == "woods end a move")),
+        "{events:?}"
+    );
+}
+
+// ---- M3: leaving by the wrong baseline names the baseline rule ----
+
+#[test]
+fn a_leader_at_the_enemy_baseline_is_told_he_escapes_only_off_his_own() {
+    // 002 l.48: a leader may move off *his army's* baseline. Blue's is south; (3,0) is a
+    // half-hex of red's (north) baseline. Before: "(3,0) is a half-hex on a baseline; pieces
+    // may enter it only where the scenario allows", and with the half-hexes open just
+    // "(3,-1) is off the board".
+    let pieces = "  - { id: il, side: blue, type: infantry_leader, at: [3, 1] }\n";
+    let mut closed = table(pieces);
+    let r = refused(mv(&mut closed, "blue", "il", &[(3, 0), (3, -1)]));
+    assert!(
+        r.message
+            .contains("(3,0) is a half-hex on a baseline; il may leave the board only across its own side's baseline, not red's"),
+        "{}",
+        r.message
+    );
+    let mut open = open_baselines("", pieces);
+    let r = refused(mv(&mut open, "blue", "il", &[(3, 0), (3, -1)]));
+    assert!(
+        r.message.contains(
+            "(3,-1) is off the board: il may leave the board only across its own side's baseline, not red's"
+        ),
+        "{}",
+        r.message
+    );
+}
+
+#[test]
+fn a_unit_at_its_own_baseline_is_told_units_exit_only_off_the_enemys() {
+    // 002 l.9, the reading `units_exit_enemy_baseline` (notes): units leave only across the
+    // enemy's baseline. Blue's own is south (row 6 half-hexes). Before: the half-hex
+    // refusal of a closed baseline, and "(3,7) is off the board" with the half-hexes open.
+    let pieces = "  - { id: u, side: blue, type: infantry_circle, at: [3, 5] }\n";
+    let mut closed = table_with(
+        "  half_hexes: { sides: true, baselines: true }\n",
+        "units_exit_enemy_baseline: true",
+        pieces,
+    );
+    let r = refused(mv(&mut closed, "blue", "u", &[(3, 6), (3, 7)]));
+    assert!(
+        r.message.contains(
+            "(3,6) is a half-hex on a baseline; u may leave the board only across the enemy's baseline, not blue's"
+        ),
+        "{}",
+        r.message
+    );
+    let mut open = open_baselines("units_exit_enemy_baseline: true", pieces);
+    let r = refused(mv(&mut open, "blue", "u", &[(3, 6), (3, 7)]));
+    assert!(
+        r.message.contains(
+            "(3,7) is off the board: u may leave the board only across the enemy's baseline, not blue's"
+        ),
+        "{}",
+        r.message
+    );
+    // Without the option the unit leaves by no baseline and the old words stand.
+    let mut none = table(pieces);
+    let r = refused(mv(&mut none, "blue", "u", &[(3, 6), (3, 7)]));
+    assert!(
+        r.message
+            .contains("pieces may enter it only where the scenario allows"),
+        "{}",
+        r.message
+    );
+}
+
+// ---- M2: an empty reach says why ----
+
+#[test]
+fn an_empty_reach_says_the_piece_moved_or_was_carried() {
+    // 002 l.5 (a unit moves once a turn) and l.36-37 (a leader with a unit is ordered with
+    // it, one order). By hand: u (3,4) → (3,3) carries l; neither has a place left. Before:
+    // "can reach 0 places" with no note (JSON note null).
+    let mut t = table(
+        "  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n  - { id: l, side: blue, type: infantry_leader, at: [3, 4], attached_to: u }\n",
+    );
+    mv(&mut t, "blue", "u", &[(3, 3)]).expect("u moves with l");
+    assert!(reach(&mut t, "u").is_empty());
+    assert!(reach(&mut t, "l").is_empty());
+    let u = t.game.piece_by_name("u").expect("u").id;
+    let l = t.game.piece_by_name("l").expect("l").id;
+    assert_eq!(
+        t.game.why_not_moving(u).as_deref(),
+        Some("u has already moved")
+    );
+    assert_eq!(
+        t.game.why_not_moving(l).as_deref(),
+        Some("l has already moved: it was carried with u, which moved")
+    );
+    end_phase(&mut t, "blue");
+    // The binary prints it, in text and JSON.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (s, o) = super::rulings::files(
+        dir.path(),
+        "",
+        "  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n  - { id: l, side: blue, type: infantry_leader, at: [3, 4], attached_to: u }\n",
+        "  - { side: blue, move: { piece: u, path: [[3, 3]] } }\n",
+    );
+    let run = grognard(&["reach", &s, "--orders", &o, "--unit", "l"]);
+    assert!(
+        run.stdout
+            .contains("note: l has already moved: it was carried with u, which moved"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    let run = grognard(&["reach", &s, "--orders", &o, "--unit", "u", "--json"]);
+    assert!(
+        run.stdout.contains("\"note\": \"u has already moved\""),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+// ---- M4: the log shows leader attachment ----
+
+#[test]
+fn the_log_says_who_rode_along_and_who_split_off() {
+    // 002 l.36: a leader with a unit moves with it, unless ordered to split (l.36, l.41).
+    // By hand: u (3,4) → (3,3) carries l: the log says l went with u. m (5,4) carries k;
+    // k ordered alone (5,4) → (5,3) splits: "k detached" before his move, m stays.
+    let mut t = table(
+        "  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n  - { id: l, side: blue, type: infantry_leader, at: [3, 4], attached_to: u }\n  - { id: m, side: blue, type: infantry_circle, at: [5, 4] }\n  - { id: k, side: blue, type: infantry_leader, at: [5, 4], attached_to: m }\n",
+    );
+    mv(&mut t, "blue", "u", &[(3, 3)]).expect("u carries l");
+    assert_eq!(notes(&t), ["l went with u"]);
+    let events = mv(&mut t, "blue", "k", &[(5, 3)]).expect("k splits");
+    let k = t.game.piece_by_name("k").expect("k").id;
+    assert!(
+        matches!(events.first(), Some(Event::Attached { piece, to: None }) if *piece == k),
+        "{events:?}"
+    );
+    assert_eq!(attached(&t, "k"), None);
+    assert!(!flag(&t, "k", "escaped"));
+}
