@@ -207,3 +207,44 @@ fn the_log_says_who_rode_along_and_who_split_off() {
     assert_eq!(attached(&t, "k"), None);
     assert!(!flag(&t, "k", "escaped"));
 }
+
+// ---- Readings the audit asked to state (in the ruleset's notes) ----
+
+#[test]
+fn a_cavalry_unit_neither_enters_nor_passes_a_lone_infantry_leader() {
+    // 002 l.11 (no unit onto or through a friendly piece's hex) with l.16 (cavalry joins
+    // only a lone cavalry leader): our reading, stated in the notes. By hand: k (3,4) and
+    // the lone infantry leader il at (3,3): k may not stop there nor go on through it;
+    // (3,2) is still reached round it, via (2,3).
+    let mut t = table(
+        "  - { id: k, side: blue, type: cavalry_square, at: [3, 4] }\n  - { id: il, side: blue, type: infantry_leader, at: [3, 3] }\n",
+    );
+    let places: Vec<(i32, i32)> = reach(&mut t, "k").into_iter().map(|(c, _)| c).collect();
+    assert!(!places.contains(&(3, 3)), "{places:?}");
+    assert!(places.contains(&(3, 2)), "{places:?}");
+    refused(mv(&mut t, "blue", "k", &[(3, 3)]));
+    refused(mv(&mut t, "blue", "k", &[(3, 3), (3, 2)]));
+}
+
+#[test]
+fn an_open_baseline_half_hex_costs_a_full_hex_and_the_step_off_nothing_more() {
+    // 002 l.52 (the baseline half-hexes are not counted as a full hex), our reading under
+    // `baseline_half_hexes` (notes): entering a half-hex ((2,6) or (3,6), below il's (2,5)
+    // on an odd row) costs a hex, and going along the row from il2's (5,6) to (4,6) or (6,6)
+    // a hex each; the step off from a half-hex costs 0, so il escapes at cost 1, and il2,
+    // already on one, escapes for 0.
+    let mut t = open_baselines(
+        "",
+        "  - { id: il, side: blue, type: infantry_leader, at: [2, 5] }\n  - { id: il2, side: blue, type: infantry_leader, at: [5, 6] }\n",
+    );
+    let r = reach(&mut t, "il");
+    for (cell, cost) in [((2, 6), "1"), ((3, 6), "1"), ((2, 7), "1")] {
+        assert!(r.contains(&(cell, cost.to_owned())), "{cell:?} {r:?}");
+    }
+    let r = reach(&mut t, "il2");
+    for (cell, cost) in [((4, 6), "1"), ((6, 6), "1"), ((5, 7), "0")] {
+        assert!(r.contains(&(cell, cost.to_owned())), "{cell:?} {r:?}");
+    }
+    mv(&mut t, "blue", "il2", &[(5, 7)]).expect("off for nothing");
+    assert!(flag(&t, "il2", "escaped"));
+}
