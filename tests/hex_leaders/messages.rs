@@ -248,3 +248,71 @@ fn an_open_baseline_half_hex_costs_a_full_hex_and_the_step_off_nothing_more() {
     mv(&mut t, "blue", "il2", &[(5, 7)]).expect("off for nothing");
     assert!(flag(&t, "il2", "escaped"));
 }
+
+#[test]
+fn the_second_audits_positions_answer_as_the_page_says() {
+    // docs/audits/hex-leaders.md #34-#42: each row's command from the repository root and a
+    // piece of the answer the page gives (worked by hand there).
+    let d = "tests/fixtures/audits/hex-leaders";
+    let f = |name: &str| format!("{d}/{name}");
+    let out = |args: &[&str]| {
+        let r = grognard(args);
+        format!("{}{}", r.stdout, r.stderr)
+    };
+    let play = |s: &str, o: &str, opts: &[&str]| {
+        let (s, o) = (f(s), f(o));
+        let mut args = vec!["play", s.as_str(), "--orders", o.as_str()];
+        for opt in opts {
+            args.extend(["--option", opt]);
+        }
+        out(&args)
+    };
+    for (got, want) in [
+        (
+            play("y1.yaml", "y1b.orders.yaml", &[]),
+            "(8,3) is a half-hex on the side edge",
+        ),
+        (
+            play("f8.yaml", "f8.orders.yaml", &[]),
+            "IL2 moved (2,8) → (2,9), cost 0 (stopped: left the board)",
+        ),
+        (
+            play("g1.yaml", "g1_tthru.orders.yaml", &[]),
+            "C2 must stop at (6,4) (a town ends a move)",
+        ),
+        (
+            play(
+                "f1.yaml",
+                "f1_enemybl.orders.yaml",
+                &["baseline_half_hexes=on"],
+            ),
+            "(3,-1) is off the board: IL5 may leave the board only across its own side's baseline, not red's",
+        ),
+        (
+            play(
+                "b3.yaml",
+                "b3_own.orders.yaml",
+                &["units_exit_enemy_baseline=on"],
+            ),
+            "C3 may leave the board only across the enemy's baseline, not blue's",
+        ),
+        (
+            out(&[
+                "reach",
+                &f("e1.yaml"),
+                "--unit",
+                "IL",
+                "--orders",
+                &f("e1_c1.orders.yaml"),
+            ]),
+            "note: IL has already moved: it was carried with C, which moved",
+        ),
+        (
+            play("e1.yaml", "e1_c1.orders.yaml", &[]),
+            "note: IL went with C",
+        ),
+        (play("e1.yaml", "e1_split.orders.yaml", &[]), "IL detached"),
+    ] {
+        assert!(got.contains(want), "missing `{want}` in\n{got}");
+    }
+}
