@@ -159,8 +159,8 @@ local function rout_distance(game, u)
 end
 
 -- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
--- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by enemies, enemy zones and a crowded
--- passage; off the board it is lost; at impassable ground it stops.
+-- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by
+-- enemies, enemy zones and a crowded passage; off the board it is lost; at impassable ground it stops.
 local function fall_back(L, u, dir, steps, why)
   local game = L.game
   local side = game:side(u)
@@ -195,8 +195,12 @@ local function fall_back(L, u, dir, steps, why)
         L:remove(u, why .. ": cavalry cannot rout through cavalry (" .. game:name(there) .. "); destroyed")
         return
       end
+      -- 7.5.1 (l.406): routing cavalry may not pass through artillery, whatever lies behind.
+      if kind == "cavalry" and game:kind(there) == "artillery" then
+        L:remove(u, why .. ": cavalry may not rout through artillery (" .. game:name(there) .. "); destroyed")
+        return
+      end
       local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
-        or (kind == "cavalry" and game:kind(there) == "artillery")
         or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
       if blocked then
         L:remove(u, why .. ": no room behind " .. game:name(there) .. "; destroyed")

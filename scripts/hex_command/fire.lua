@@ -183,7 +183,9 @@ local function shoot(game, actor, target, captured)
   local flank = game:arc(target, actor)
   local inputs = {
     band = band,
-    firer_hits = game:counter(actor, "hits"),
+    -- 004 l.120: casualties are simultaneous; hits the firer took from fire in this side
+    -- turn's fire phases (counter `fire_hits`) do not count against it in them.
+    firer_hits = math.max(0, game:counter(actor, "hits") - game:counter(actor, "fire_hits")),
     cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target),
     flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
@@ -228,7 +230,9 @@ local function shoot(game, actor, target, captured)
     return
   end
   -- Heavy artillery does double damage to units in the field.
+  local before = L:counter(target, "hits")
   hit(L, target, game:attribute(actor, "heavy") > 0 and 2 or 1)
+  L:add(target, "fire_hits", L:counter(target, "hits") - before)
 end
 
 function M.fire(game, actor, target)

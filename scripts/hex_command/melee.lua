@@ -36,9 +36,17 @@ local RESULTS = {
   ["attacker TE"] = { a_te = 1 },
 }
 
+-- 004 l.473 (and l.120, casualties are simultaneous): hits are applied at the end of a melee
+-- round of all combatants, so within a round a unit fights with the hits it had as the round
+-- began (counter `round_hits`: the hits it took in this round's pairings). Our reading: a
+-- unit that a pairing breaks still routs at once (7.5: "immediately").
+local function standing_hits(L, u)
+  return math.max(0, L:counter(u, "hits") - L:counter(u, "round_hits"))
+end
+
 local function melee_value(L, u, cover)
   local game = L.game
-  local v = game:attribute(u, "melee") - L:counter(u, "hits") + cover
+  local v = game:attribute(u, "melee") - standing_hits(L, u) + cover
   local cmd = commander_of(game, u)
   if cmd ~= nil and not L.gone[cmd:id()] then
     v = v + game:counter(cmd, "cvs_c")
@@ -158,7 +166,7 @@ local function fight(L, actor, target)
     step_back(L, target, actor, nil)
     return
   end
-  if game:option("tribes") and game:attribute(actor, "class") >= 3 and L:counter(target, "hits") == 0
+  if game:option("tribes") and game:attribute(actor, "class") >= 3 and standing_hits(L, target) == 0
       and not L:flag(target, "fatigued") then
     local cmd = commander_of(game, actor)
     local t = cmd and game:counter(cmd, "cvs_t") or 10
@@ -260,13 +268,22 @@ local function fight(L, actor, target)
   end
 end
 
+-- One round of a pairing, the hits it gave each side counted in their `round_hits`.
+local function fight_round(L, actor, target)
+  local before = { L:counter(actor, "hits"), L:counter(target, "hits") }
+  fight(L, actor, target)
+  for i, u in ipairs({ actor, target }) do
+    L:add(u, "round_hits", L:counter(u, "hits") - before[i])
+  end
+end
+
 function M.melee(game, actor, target)
   local L = ledger(game)
   local problem = melee_problem(game, actor, target)
   if problem ~= nil then
     refuse(game, problem)
   end
-  fight(L, actor, target)
+  fight_round(L, actor, target)
   release(L)
 end
 
@@ -280,7 +297,8 @@ end
 local MELEE_KINDS = { infantry = true, light_infantry = true, cavalry = true, mounted_infantry = true }
 
 local function zone_on(game, e, u)
-  return game:arc(e, u) == "front" and game:counter(e, "hits") == 0 and not game:flag(e, "fatigued")
+  -- A hit taken in this round counts only when the round ends (l.473): the zone stays.
+  return game:arc(e, u) == "front" and game:counter(e, "hits") <= game:counter(e, "round_hits") and not game:flag(e, "fatigued")
     and not game:flag(e, "in_melee") and not game:flag(e, "routed") and not game:flag(e, "abandoned")
     and (MELEE_KINDS[game:kind(e)] or game:kind(e) == "artillery")
 end
@@ -318,10 +336,11 @@ local function forced_melees(game, sides)
     if still and not fought_with(L, a, t) then
       game:note(pair[3] and "the melee of " .. game:name(a) .. " and " .. game:name(t) .. " goes on"
         or game:name(a) .. " entered the front of " .. game:name(t) .. " and must melee it too")
-      fight(L, a, t)
+      fight_round(L, a, t)
     end
   end
   release(L)
+  -- The round is over: its hits count from now on.
   for _, u in ipairs(game:units()) do
     if not L.gone[u:id()] then
       for _, d in ipairs(DIRS) do
@@ -329,6 +348,7 @@ local function forced_melees(game, sides)
           L:set(u, "fought_" .. d, false)
         end
       end
+      L:add(u, "round_hits", -L:counter(u, "round_hits"))
     end
   end
   return L

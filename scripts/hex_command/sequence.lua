@@ -528,6 +528,15 @@ function M.phase_begin(game, phase)
       end
     end
   end
+  -- 004 l.120: a side turn's fire phases (under the activation sequence, the turn's) are one
+  -- simultaneous exchange; the hits taken from fire count against fire from the next one on.
+  if phase == "command" then
+    for _, u in ipairs(game:units()) do
+      if game:counter(u, "fire_hits") > 0 then
+        game:add_counter(u, "fire_hits", -game:counter(u, "fire_hits"))
+      end
+    end
+  end
   local side = game:phasing()
   if sequence_phase(game, phase, side) or fire_order(game, phase, side) then
     return

@@ -23,6 +23,7 @@ mod melee;
 mod movement;
 mod moves;
 mod options;
+mod reaudit;
 mod reinforcements;
 mod spotting;
 

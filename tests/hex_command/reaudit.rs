@@ -1,0 +1,163 @@
+//! The outside audit of Hex Command after issue 33's rulings: its four findings, each
+//! worked by hand here against seed 004 (line numbers are of `004_*.txt`).
+//! docs/audits/hex-command.md lists them (33-36) with the commands that ask again.
+
+use super::*;
+
+fn act(side: &str, by: &str, action: &str, at: &str) -> String {
+    order(
+        side,
+        &format!("act: {{ piece: {by}, action: {action}, target: {at} }}"),
+    )
+}
+
+/// The part of a log from the line that starts `from` to the next phase's heading.
+fn section<'a>(out: &'a str, from: &str) -> &'a str {
+    let start = out
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    let rest = &out[start + from.len()..];
+    let end = rest.find("\nturn ").map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// 004 l.473 ("apply casualty hits at the end of a melee round of all combatants") with
+/// l.472 and l.480: a unit that melees several opponents in one round fights each with the
+/// hits it had as the round began. Hand-worked: the cavalry c rides from (2,4) by (3,4) to
+/// (4,4), into the fronts of r1 (4,3, facing SW) and r2 (4,5, facing NW); it melees r1, and
+/// the melee it owes r2 is fought as the phase ends. c's value is its base 3 (no hits, no
+/// commander, not fatigued, r2 meleed in front, no other friend touching r2); r2's is 2.
+/// In a seed where r1's roll gives c a hit, c still fights r2 at 3: "melee of c (3)
+/// against r2 (2)" (before: "c (2)", the hit applied after the first pairing). In the next
+/// round (Red's melee phase) the hit counts: r1 meets c at 2.
+#[test]
+fn hits_of_a_melee_round_count_when_the_round_ends() {
+    let pieces = "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E }\n  - { id: r1, side: red, type: infantry, at: [4, 3], facing: SW }\n  - { id: r2, side: red, type: infantry, at: [4, 5], facing: NW }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = to_blue_movement();
+    o.push(order("blue", "move: { piece: c, path: [[3, 4], [4, 4]] }"));
+    o.extend(ends("blue", 1));
+    o.extend(ends("red", 1));
+    o.extend(ends("blue", 1));
+    o.push(melee("c", "r1"));
+    o.extend(ends("blue", 2)); // melee (the owed melee with r2 is fought), rally
+    o.extend(ends("red", 2)); // Red's command, movement
+    o.extend(ends("blue", 1)); // Blue's defensive fire
+    o.extend(ends("red", 2)); // Red's fire, melee (the melee of r1 and c goes on)
+    let mut found = false;
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let out = f.ok(&o, &["--seed", &seed]);
+        let first = section(&out, "melee phase (blue)");
+        let owed = section(&out, "rally phase (blue)");
+        // One hit from the main pairing, none from the owed one, nobody routed.
+        if !first.contains("c hits 0 → 1") || out.contains("c hits 1 → 2") || out.contains("routed")
+        {
+            continue;
+        }
+        has(owed, "c entered the front of r2 and must melee it too");
+        has(owed, "melee of c (3) against r2 (2)");
+        has(owed, "c round_hits 1 → 0");
+        let next = section(&out, "rally phase (red)");
+        has(next, "the melee of r1 and c goes on");
+        has(next, "against c (2)");
+        found = true;
+        break;
+    }
+    assert!(found, "no seed where r1 gives c one hit and r2 none");
+}
+
+/// 004 l.120: in the A/B system "casualties are simultaneous; they do not affect combat
+/// values". Our reading (ruleset notes): a side turn's defensive fire and fire phases are one
+/// exchange, and hits taken from fire in it do not count against the firer in it. b (3,4,
+/// facing E) and r (4,4, facing W) stand one hex apart: band 0, an automatic hit. r's
+/// defensive fire hits b; b answers in Blue's fire phase still at band 0, automatic ("+1 hits
+/// on the firer" before, band 1, a Color roll). In Red's side turn the hit counts: b's
+/// defensive fire is one band worse, band 1 (Color).
+#[test]
+fn hits_from_fire_do_not_count_in_the_same_exchange() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let f = field(None, "", pieces, "");
+    let mut o = to_blue_movement();
+    o.extend(ends("blue", 1)); // movement
+    o.push(act("red", "r", "fire", "b"));
+    o.extend(ends("red", 1)); // Red's defensive fire
+    o.push(fire("b", "r"));
+    o.extend(ends("blue", 3)); // fire, melee, rally
+    o.extend(ends("red", 2)); // Red's command, movement
+    o.push(fire("b", "r")); // Blue's defensive fire
+    let out = ok(&f, &o);
+    // The phase headings name the phasing side: Red's defensive fire is in Blue's turn.
+    has(section(&out, "defensive fire phase (blue)"), "b hits 0 → 1");
+    let answer = section(&out, "turn 1 · fire phase (blue)");
+    has(
+        answer,
+        "no roll needed; band 0 (automatic) → hit (fire_small_b by b at r)",
+    );
+    lacks(answer, "hits on the firer");
+    let next = section(&out, "defensive fire phase (red)");
+    has(next, "band 1 (Color)");
+    has(next, "fire_small_b by b at r");
+}
+
+/// 004 l.406 (7.5.1): "move/rout through artillery is allowed except for routing cavalry".
+/// c (4,4, facing E, two hits) is routed by r's automatic point-blank fire from (5,4) and
+/// turns about to the west: the battery g stands at (3,4), and (2,4) behind it is empty. c is
+/// destroyed, and the reason is the rule's: "cavalry may not rout through artillery (g)"
+/// (before: "no room behind g", false). Infantry in c's place passes through g (g takes a TE
+/// hit) and ends 3 hexes back, at (1,4).
+#[test]
+fn routing_cavalry_may_not_pass_through_artillery() {
+    let pieces = "  - { id: c, side: blue, type: cavalry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: g, side: blue, type: artillery, at: [3, 4], facing: E, mode: unlimbered }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
+    let mut o = ends("blue", 3);
+    o.push(act("red", "r", "fire", "c"));
+    let out = ok(&field(None, "", pieces, ""), &o);
+    has(&out, "c is routed");
+    has(
+        &out,
+        "c removed (routed: cavalry may not rout through artillery (g); destroyed)",
+    );
+    lacks(&out, "no room behind");
+    lacks(&out, "g te");
+    let foot = pieces.replace(
+        "id: c, side: blue, type: cavalry",
+        "id: c, side: blue, type: infantry",
+    );
+    let out = ok(&field(None, "", &foot, ""), &o);
+    has(&out, "g te 0 → 1");
+    has(&out, "c placed (4,4) → (1,4) (routed)");
+}
+
+/// 004 l.557 (5.5.1a) against l.252 (optional Disorder/Fatigued): our reading (ruleset
+/// notes) is that 5.5.1a's "do not auto-disorder and do not stop moving" points at the
+/// optional rule, so in the basic game foot enter forest off the road and go on moving.
+/// b (2,4, facing E) walks through the forest at (3,4) and (4,4) to (5,4): three hexes for
+/// 3 points, no TE hit. Under `disorder_fatigue` the same move costs one TE hit (once, not
+/// per forest hex) and still is not stopped.
+#[test]
+fn foot_entering_forest_off_the_road_are_not_stopped() {
+    let map = ". . . . . . . . . .\n".repeat(4)
+        + ". . . F F . . . . .\n"
+        + &". . . . . . . . . .\n".repeat(3);
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
+    let mut o = to_blue_movement();
+    o.push(order(
+        "blue",
+        "move: { piece: b, path: [[3, 4], [4, 4], [5, 4]] }",
+    ));
+    let out = ok(&field(Some(&map), "", pieces, ""), &o);
+    has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
+    lacks(&out, "b te");
+    let out = ok(
+        &field(
+            Some(&map),
+            "",
+            pieces,
+            "options: { disorder_fatigue: true }",
+        ),
+        &o,
+    );
+    has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
+    has(&out, "b te 0 → 1");
+    lacks(&out, "b te 1 → 2");
+}
