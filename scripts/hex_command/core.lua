@@ -179,6 +179,12 @@ local function fall_back(L, u, dir, steps, why)
       break
     end
     local there = L:occupant(nc, nr)
+    -- A lone enemy commander (a piece, not a unit: 7.5.1 speaks of units) halts the rout
+    -- before its hex, as impassable ground does (our reading; the hex is the enemy's).
+    local piece = game:unit_at(nc, nr)
+    if there == nil and piece ~= nil and not L.gone[piece:id()] and game:side(piece) ~= side then
+      break
+    end
     if there ~= nil and game:side(there) ~= side then
       L:remove(u, why .. ": ran into the enemy and was destroyed")
       return

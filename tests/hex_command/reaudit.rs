@@ -161,3 +161,19 @@ fn foot_entering_forest_off_the_road_are_not_stopped() {
     has(&out, "b te 0 → 1");
     lacks(&out, "b te 1 → 2");
 }
+
+/// Found by the fuzzer while fixing the above: a routed unit met a hex held by a lone enemy
+/// commander and the game stalled ("a hook asked to place r1 at (3,8), which is held by the
+/// enemy"). 004 l.404-405 speak of units; our reading (ruleset notes): the commander's hex
+/// halts the rout as impassable ground does. b (4,4, facing E, two hits) is routed by r's
+/// automatic fire from (5,4) and turns west; the red commander rk stands alone at (2,4), so b
+/// stops at (3,4), one hex back (before: it passed over him to (1,4)).
+#[test]
+fn a_lone_enemy_commander_halts_a_rout() {
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n  - { id: rk, side: red, type: commander, at: [2, 4] }\n";
+    let mut o = ends("blue", 3);
+    o.push(act("red", "r", "fire", "b"));
+    let out = ok(&field(None, "", pieces, ""), &o);
+    has(&out, "b is routed");
+    has(&out, "b placed (4,4) → (3,4) (routed)");
+}
