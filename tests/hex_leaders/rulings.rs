@@ -42,7 +42,12 @@ fn set_up_error(options: &str, pieces: &str) -> String {
 }
 
 /// Writes a scenario file (and an orders file) into `dir`, for the binary.
-pub(super) fn files(dir: &std::path::Path, options: &str, pieces: &str, orders: &str) -> (String, String) {
+pub(super) fn files(
+    dir: &std::path::Path,
+    options: &str,
+    pieces: &str,
+    orders: &str,
+) -> (String, String) {
     let text = scenario(options, pieces).replace(
         "ruleset: hex-leaders\n",
         &format!(
