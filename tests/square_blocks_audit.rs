@@ -113,3 +113,48 @@ fn audit_5_a_lifted_dummy_is_seen_lifted_as_on_the_table() {
     );
     assert!(!fr.stdout.contains("adum2"), "{}", fr.stdout);
 }
+
+#[test]
+fn audit_6_legal_lists_every_extension_play_accepts() {
+    // 000 l.86-87 (extension arrows divide a block over two or more squares): e4 at (9,8)
+    // spreads to (9,7); it may then spread on from either square it holds. Every square
+    // next to (9,8) or (9,7) that `play` accepts must be listed by `legal`, and nothing
+    // else: (9,6), (8,6) and (10,6), next to (9,7) only, were left out before.
+    let s = format!("{F}/a2-ext.yaml");
+    let o = format!("{F}/a2-q_legalchain.yaml");
+    let legal = grognard(&["legal", &s, "--orders", &o, "--side", "french"]);
+    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    let base = std::fs::read_to_string(&o).unwrap();
+    let mut accepted = 0;
+    for x in 8..=10 {
+        for y in 6..=9 {
+            if (x, y) == (9, 8) || (x, y) == (9, 7) {
+                continue;
+            }
+            let line = format!("- {{ side: french, extend: {{ piece: e4, to: [{x}, {y}] }} }}");
+            let listed = legal.stdout.lines().any(|l| l.trim() == line);
+            let orders =
+                format!("{base}  - {{ side: french, extend: {{ piece: e4, to: [{x}, {y}] }} }}\n");
+            let path =
+                std::env::temp_dir().join(format!("sb-audit6-{}-{x}-{y}.yaml", std::process::id()));
+            std::fs::write(&path, orders).unwrap();
+            let run = grognard(&["play", &s, "--orders", path.to_str().unwrap()]);
+            let _ = std::fs::remove_file(&path);
+            let played = run.code == 0;
+            accepted += usize::from(played);
+            assert_eq!(
+                listed, played,
+                "({x},{y}): listed {listed}, play accepted {played}: {}{}",
+                run.stdout, run.stderr
+            );
+        }
+    }
+    assert!(
+        legal
+            .stdout
+            .contains("- { side: french, extend: { piece: e4, to: [9, 6] } }"),
+        "{}",
+        legal.stdout
+    );
+    assert!(accepted >= 8, "only {accepted} extensions accepted");
+}

@@ -357,7 +357,24 @@ impl Game {
                     }
                 }
                 if self.rules.spread.is_some() {
-                    for to in &near {
+                    // A spread piece may spread on from any cell it holds, not only its
+                    // first: every free cell next to a held one is a candidate.
+                    let held: &[Cell] = match &place {
+                        Place::Spread(cs) => cs,
+                        _ => core::slice::from_ref(&at),
+                    };
+                    let mut candidates: Vec<Cell> = Vec::new();
+                    for h in held {
+                        for (_, c) in grid.neighbours(*h) {
+                            if self.board.contains(c)
+                                && !held.contains(&c)
+                                && !candidates.contains(&c)
+                            {
+                                candidates.push(c);
+                            }
+                        }
+                    }
+                    for to in &candidates {
                         if self.check_extend(&self.state, side, id, *to).is_ok() {
                             tried(Action::Extend { piece: id, to: *to }, out, hooks, scratch);
                         }
