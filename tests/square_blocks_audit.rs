@@ -158,3 +158,18 @@ fn audit_6_legal_lists_every_extension_play_accepts() {
     );
     assert!(accepted >= 8, "only {accepted} extensions accepted");
 }
+
+#[test]
+fn audit_13_the_refusal_names_the_mode_change_that_took_the_phase() {
+    // 000 l.74-76 (#14: strategic or road to battle takes the whole phase standing still;
+    // battle to strategic is immediate): c_r goes road → battle (which takes the phase),
+    // then battle → road (immediate), then tries to move. The refusal blames road → battle.
+    let run = play("a2-mv.yaml", "a2-q_mode4.yaml", None);
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr
+            .contains("c_r changed from road to battle mode this phase, which takes the whole phase standing still"),
+        "{}",
+        run.stderr
+    );
+}

@@ -37,12 +37,13 @@ impl Game {
             .iter()
             .rev()
             .take_while(|e| !matches!(e, Event::PhaseBegan { .. }));
+        let mut latest_change = None;
         for e in this_phase {
             match e {
                 Event::Moved { piece: p, .. } | Event::Redeployed { piece: p, .. }
                     if *p == piece.id =>
                 {
-                    break;
+                    return format!("{} has already moved", piece.name);
                 }
                 // Ordered with the piece that carries it (a leader with his unit).
                 Event::Moved { piece: p, .. } if Some(*p) == piece.attached_to => {
@@ -56,11 +57,23 @@ impl Game {
                         piece.name
                     );
                 }
+                // Name the change that took the phase (one made standing still), not a
+                // later immediate one (road → battle → road blames road → battle).
                 Event::ModeChanged { piece: p, from, to } if *p == piece.id => {
-                    return format!(
+                    let takes_phase = self
+                        .rules
+                        .mode_by_name(to)
+                        .and_then(|m| self.rules.modes.get(m.index()))
+                        .zip(self.rules.mode_by_name(from))
+                        .is_some_and(|(m, f)| m.stationary_from.contains(&f));
+                    let why = format!(
                         "{} changed from {from} to {to} mode this phase, which takes the whole phase standing still",
                         piece.name
                     );
+                    if takes_phase {
+                        return why;
+                    }
+                    latest_change = latest_change.or(Some(why));
                 }
                 Event::Saved { piece: p, .. } if *p == piece.id => {
                     return format!(
@@ -71,7 +84,7 @@ impl Game {
                 _ => {}
             }
         }
-        format!("{} has already moved", piece.name)
+        latest_change.unwrap_or_else(|| format!("{} has already moved", piece.name))
     }
 
     /// Why `id` may make no move now, in words, when a move's checks on the piece alone
