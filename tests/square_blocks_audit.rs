@@ -173,3 +173,84 @@ fn audit_13_the_refusal_names_the_mode_change_that_took_the_phase() {
         run.stderr
     );
 }
+
+#[test]
+fn audit_11_the_owner_reads_which_of_its_markers_are_face_up() {
+    // 001 l.83-87 ([6.92]: a marker sighted at A or B is flipped over for all players to
+    // see, and back at C or D): the Austrians' own view names the markers the French see
+    // face up (abat and adum1, both at A in the French view), and no other.
+    let args = |side: &'static str, json: bool| {
+        let mut a = vec![
+            "view",
+            "examples/square-blocks.yaml",
+            "--orders",
+            "examples/square-blocks.orders.yaml",
+            "--side",
+            side,
+        ];
+        if json {
+            a.push("--json");
+        }
+        a
+    };
+    let fr = grognard(&args("french", false));
+    assert!(
+        fr.stdout
+            .contains("abat       at (5,3), sighting A, face up"),
+        "{}",
+        fr.stdout
+    );
+    assert!(
+        fr.stdout
+            .contains("adum1      at (3,6), sighting A, face up"),
+        "{}",
+        fr.stdout
+    );
+    let au = grognard(&args("austrians", false));
+    assert_eq!(au.code, 0, "{}", au.stderr);
+    let face_up: Vec<&str> = au
+        .stdout
+        .lines()
+        .take_while(|l| !l.starts_with("enemy pieces"))
+        .filter(|l| l.contains("face up: the enemy sees it"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(face_up, ["abat", "adum1"], "{}", au.stdout);
+    let json = grognard(&args("austrians", true));
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let own = v["view"]["own"].as_array().unwrap();
+    let ids: Vec<&str> = v["view"]["own_face_up"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|id| own.iter().find(|p| p["id"] == *id))
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(ids, ["abat", "adum1"], "{}", json.stdout);
+}
+
+#[test]
+fn audit_10_a_hedge_behind_the_block_gives_no_forward_deployment() {
+    // 000 l.112 (#18a: the feature must be in the forward deployment half of the
+    // square): f4 at (7,7) has a hedge on its north edge. Facing S, that edge is behind it
+    // and forward deployment is refused; facing E, the hedge runs along its flank, half of
+    // it in the forward half, and it may deploy forward.
+    let rear = play("a2-fw2.yaml", "a2-q_fw4.yaml", None);
+    assert_ne!(rear.code, 0, "{}", rear.stdout);
+    assert!(
+        rear.stderr.contains(
+            "f4 has no terrain feature (buildings, walls, hedges or a wood) to hold in the forward half of its square"
+        ),
+        "{}",
+        rear.stderr
+    );
+    let flank = play("a2-fw2.yaml", "a2-q_fw4e.yaml", None);
+    assert_eq!(flank.code, 0, "{}", flank.stderr);
+    assert!(
+        flank
+            .stdout
+            .contains("announced: the command at (7,7) is deployed forward"),
+        "{}",
+        flank.stdout
+    );
+}

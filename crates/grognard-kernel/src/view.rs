@@ -66,6 +66,10 @@ pub struct View {
     pub result: Option<crate::victory::GameResult>,
     /// The side's own pieces, in full.
     pub own: Vec<Piece>,
+    /// Those of its own pieces whose markers are face up, which the enemy sees for what
+    /// they are (a flip is made in view of every player), by their ids in `own`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub own_face_up: Vec<PieceId>,
     /// Enemy pieces the side knows anything of.
     pub enemy: Vec<EnemyPiece>,
 }

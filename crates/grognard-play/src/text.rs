@@ -367,6 +367,9 @@ pub fn view(game: &Game, view: &View) -> String {
                 .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
                 .map(|(_, f)| f.name.clone()),
         );
+        if view.own_face_up.contains(&p.id) {
+            extra.push("face up: the enemy sees it".to_owned());
+        }
         let extra = if extra.is_empty() {
             String::new()
         } else {

@@ -41,6 +41,18 @@ impl Game {
             .filter(|p| p.side == side)
             .map(relabel)
             .collect();
+        let own_face_up: Vec<PieceId> = state
+            .pieces
+            .iter()
+            .filter(|p| p.side == side)
+            .zip(&own)
+            .filter(|(p, _)| {
+                self.sighting().is_some()
+                    && p.on_board()
+                    && state.face_up.get(p.id.index()).copied().unwrap_or(false)
+            })
+            .map(|(_, o)| o.id)
+            .collect();
         let type_name = |k| self.rules().piece_type(k).map(|t| t.name.clone());
         let enemy = match (self.sighting(), state.knowledge.get(side.index())) {
             (Some(s), Some(knowledge)) => knowledge
@@ -101,6 +113,7 @@ impl Game {
             over: state.over,
             result: state.result.clone(),
             own,
+            own_face_up,
             enemy,
         }
     }
