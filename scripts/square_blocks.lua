@@ -175,13 +175,17 @@ local FEATURES = { town = true, fortress = true, medium_woods = true }
 local EDGE_FEATURES = { wall = true, hedge = true, fortress_wall = true }
 local SIDES = { "N", "E", "S", "W" }
 
+-- An edge feature must be in the forward half (000 #18a): the front edge, or a flank edge
+-- (half of it forward); never the edge behind the block (for a diagonal facing, the two).
 local function holds_feature(game, u)
   local col, row = game:cell(u)
   if col == nil then return false end
   if FEATURES[game:terrain(col, row)] then return true end
+  local f = game:facing(u)
+  local behind = { [game:turned(f, 3)] = true, [game:turned(f, 4)] = true, [game:turned(f, 5)] = true }
   for _, dir in ipairs(SIDES) do
     local c, r = game:neighbour(col, row, dir)
-    if c ~= nil then
+    if c ~= nil and not behind[dir] then
       for _, f in ipairs(game:features(col, row, c, r)) do
         if EDGE_FEATURES[f] then return true end
       end
