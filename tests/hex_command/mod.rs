@@ -24,6 +24,7 @@ mod movement;
 mod moves;
 mod options;
 mod reaudit;
+mod reaudit2;
 mod reinforcements;
 mod spotting;
 

@@ -1,0 +1,36 @@
+//! The second fresh outside audit of Hex Command (docs/audits/hex-command.md, "Second fresh
+//! audit"): each finding worked by hand against seed 004 (line numbers of `004_*.txt`), on
+//! the audit's own positions in tests/fixtures/audits/hex-command/second/.
+
+use super::*;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/second";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+/// 004 l.514 (4b) with l.516 (4d: three places, of which a scenario may use only some):
+/// t13.yaml defines only `entry_1` ((0,8), (1,8)); Red's r1 stands on (1,8), so Blue's two
+/// arrivals wait and r1 is marked blocking. In Red's movement phase r1 may withdraw, and
+/// `legal` lists it. Before: the withdrawal check asked for `entry_2`, the hook errored
+/// ("sequence.lua:109: unknown region entry_2"), play refused and `legal` dropped the order.
+#[test]
+fn a_scenario_may_define_only_some_entry_places() {
+    let out = at(&["play", "t13.yaml", "--orders", "o13e.yaml"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    has(&out.stdout, "r1 is withdrawn");
+    let legal = at(&[
+        "legal",
+        "t13.yaml",
+        "--side",
+        "red",
+        "--orders",
+        "o13e_before.yaml",
+    ]);
+    assert_eq!(legal.code, 0, "{}{}", legal.stdout, legal.stderr);
+    has(
+        &legal.stdout,
+        "{ side: red, act: { piece: r1, action: withdraw } }",
+    );
+}
