@@ -102,7 +102,9 @@ local function fire_problem(game, actor, target, captured)
       and game:flag(actor, "fired") then
     return name .. " has already fired this turn"
   end
-  if game:option("supply") and game:counter(actor, "supply") <= 0 then
+  -- Supply (l.256): the point is spent for the turn the unit fires; a unit that has paid it
+  -- this turn fires again that turn with none left (second audit #16).
+  if game:option("supply") and game:counter(actor, "supply") <= 0 and not game:flag(actor, "fired") then
     return name .. " is out of supply"
   end
   local distance = math.floor(game:distance(actor, target))

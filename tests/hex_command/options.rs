@@ -20,7 +20,21 @@ fn optional_fire_rules() {
     twice.extend(ends("red", 2));
     twice.push(order("blue", "act: { piece: b, action: fire, target: r }"));
     let refs: Vec<&str> = twice.iter().map(String::as_str).collect();
+    // 004 l.256: one point for each turn a unit fires. b paid this turn's point, so it fires
+    // again in Red's side turn with none left (second audit #16); next turn it is out.
     let r = f.play(&refs, &["--option", "supply=on"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    lacks(&r.stdout, "b supply 0 →");
+    let mut next = with(to_blue_fire(), std::slice::from_ref(&shot));
+    next.extend(ends("blue", 3));
+    next.extend(ends("red", 2));
+    next.extend(ends("blue", 1));
+    next.extend(ends("red", 3));
+    next.extend(ends("blue", 1));
+    next.extend(to_blue_fire());
+    next.push(shot.clone());
+    let next: Vec<&str> = next.iter().map(String::as_str).collect();
+    let r = f.play(&next, &["--option", "supply=on"]);
     assert!(
         r.stderr.contains("b is out of supply"),
         "{}{}",

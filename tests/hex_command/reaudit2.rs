@@ -34,3 +34,26 @@ fn a_scenario_may_define_only_some_entry_places() {
         "{ side: red, act: { piece: r1, action: withdraw } }",
     );
 }
+
+/// 004 l.256 (optional supply): "each turn a unit fires, it spends one point of supply".
+/// t06.yaml: b1 (2,4, facing E, one point) fires at r1 (5,4) in Blue's fire phase and pays
+/// its point (1 → 0); in Blue's defensive fire of the same turn it fires at r1 again, free
+/// (the turn is paid for). Before: "b1 is out of supply", while a unit with points left fired
+/// the second time free.
+#[test]
+fn a_unit_that_paid_this_turns_supply_fires_again_that_turn() {
+    let out = at(&["play", "t06.yaml", "--orders", "o06b_second.yaml"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    has(&out.stdout, "b1 supply 1 → 0");
+    let second = section(&out.stdout, "defensive fire phase (red)");
+    has(second, "b1 fire at r1");
+    lacks(&out.stdout, "b1 supply 0 →");
+}
+
+/// The part of a log from the line that starts `from` on.
+fn section<'a>(out: &'a str, from: &str) -> &'a str {
+    let start = out
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    &out[start..]
+}
