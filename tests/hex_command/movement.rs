@@ -39,13 +39,26 @@ fn movement_allowances_by_arm() {
 fn no_backward_moves_and_facing_follows_the_move() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 7], facing: W }\n";
     let f = field(None, "", pieces, "");
-    refused(
+    // 004 l.524 (about face, then move): a move may begin with the turn's facing change
+    // (1 point) and step back; once the change is spent it may not.
+    let out = ok(
         &f,
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
         ),
-        "b steps only into the cells ahead of it (facing E); (3,4) is behind it: change facing first",
+    );
+    has(&out, "b moved (4,4) → (3,4), cost 2");
+    refused(
+        &f,
+        &with(
+            to_blue_movement(),
+            &[
+                order("blue", "face: { piece: b, facing: NE }"),
+                order("blue", "move: { piece: b, path: [[3, 4]] }"),
+            ],
+        ),
+        "b steps only into the cells ahead of it (facing NE); (3,4) is to its side, and it has no facing change left this turn (at most 1)",
     );
     // Front hexes only, and each step turns the unit: E then NE then NE is fine.
     let out = ok(
@@ -196,9 +209,11 @@ fn reach_agrees_with_play_on_facing_and_turning() {
     let s = f.reach(&start, "s").expect("reach");
     assert_eq!(find(&s, "[0, 6]").map(|x| x.1), Some(1));
     reach_agrees_with_play(&f, &start, "s", (1, 6));
-    // Fatigued: one hex, and only ahead.
+    // Fatigued: one hex; ahead for 1 point, or any other after the turn's facing change
+    // (004 l.524), for 2.
     let t = f.reach(&start, "t").expect("reach");
-    assert_eq!(t.len(), 3, "{t:?}");
+    assert_eq!(t.len(), 6, "{t:?}");
+    assert_eq!(t.iter().filter(|x| x.1 == 1).count(), 3, "{t:?}");
     reach_agrees_with_play(&f, &start, "t", (7, 6));
     // Halted: no move at all.
     let err = f.reach(&start, "h").expect_err("halted");

@@ -148,15 +148,19 @@ fn oblique_moves_keep_the_facing_when_allowed() {
         &[order("blue", "move: { piece: b, path: [[4, 3], [4, 2]] }")],
     );
     assert_eq!(g.facing(&wheel, "b"), NE);
-    // Oblique moves are not backward moves.
+    // Oblique moves are not backward moves: with the turn's facing change spent (about
+    // face to W), the hex it faced from is behind it.
     refused(
         &g,
         &with(
             to_move,
-            &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
+            &[
+                order("blue", "face: { piece: b, facing: W }"),
+                order("blue", "move: { piece: b, path: [[5, 4]] }"),
+            ],
         ),
         &[],
-        "b steps only into the cells ahead of it (facing E); (3,4) is behind it",
+        "b steps only into the cells ahead of it (facing W); (5,4) is behind it",
     );
 }
 

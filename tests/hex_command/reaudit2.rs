@@ -57,3 +57,20 @@ fn section<'a>(out: &'a str, from: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
     &out[start..]
 }
+
+/// 004 l.524 ("they must change facing (About Face) and then move") and l.529 (one facing
+/// change a turn, one point): t01.yaml, bi (infantry, 3 points) at (2,4) facing E. Turning
+/// W first (1 point) it reaches (1,4) for 2 and (0,4) for 3, as the face and move orders
+/// play; `reach` lists them (before: it left them out, while it listed the cavalry's), and
+/// the move order alone walks them, putting the facing change first and counting it.
+#[test]
+fn reach_lists_the_hexes_infantry_reaches_by_turning_first() {
+    let out = at(&["reach", "t01.yaml", "--unit", "bi"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    has(&out.stdout, "(1,4)      cost 2     via (1,4)\n");
+    has(&out.stdout, "(0,4)      cost 3     via (1,4) → (0,4)\n");
+    let out = at(&["play", "t01.yaml", "--orders", "o_turn_first.yaml"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    has(&out.stdout, "bi moved (2,4) → (1,4) → (0,4), cost 3");
+    has(&out.stdout, "bi face_changes 0 → 1");
+}

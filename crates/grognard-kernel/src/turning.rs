@@ -40,7 +40,9 @@ pub struct Turning {
     pub oblique_option: Option<usize>,
     /// With `forward_only`: a move may change facing in its middle. A step that the
     /// heading does not allow is then a facing change followed by the step, paid `cost` and
-    /// counted against `most`, as long as one is left this window.
+    /// counted against `most`, as long as one is left this window. Without it a move may
+    /// still begin with such a facing change (as a facing order just before it would), so
+    /// reach and moves list and accept the cells a unit reaches by turning first.
     #[serde(default)]
     pub mid_move: bool,
 }
@@ -185,6 +187,12 @@ fn oblique_walk(grid: &Grid, start: Cell, facing: Facing, path: &[Cell]) -> Opti
     Some(out)
 }
 
+/// Whether `piece`'s type may change facing anywhere in a move (`mid_move`), not only
+/// before its first step.
+fn anywhere(rules: &Rules, piece: &Piece) -> bool {
+    turning(rules, piece).is_some_and(|t| t.mid_move)
+}
+
 /// Whether `piece`'s type has an oblique rule and it is in force.
 fn oblique(rules: &Rules, options: &[bool], piece: &Piece) -> bool {
     turning(rules, piece)
@@ -192,19 +200,19 @@ fn oblique(rules: &Rules, options: &[bool], piece: &Piece) -> bool {
         .is_some_and(|o| options.get(o) == Some(&true))
 }
 
-/// The facing changes a piece whose type turns in the middle of its moves (`mid_move`)
-/// may still make in one: their price, and how many are left this window (`None`: no
-/// limit). `None` when its type has no such rule.
+/// The facing changes a piece that steps only forward may still make in a move (at its
+/// start, or anywhere with `mid_move`): their price, and how many are left this window
+/// (`None`: no limit). `None` when its type does not step only forward.
 pub(crate) fn mid_turns(rules: &Rules, piece: &Piece) -> Option<(Cost, Option<u32>)> {
-    let t = turning(rules, piece).filter(|t| t.forward_only && t.mid_move)?;
+    let t = turning(rules, piece).filter(|t| t.forward_only)?;
     let used = t
         .counter
         .map_or(0, |c| piece.counter(c).max(0).unsigned_abs());
     Some((t.cost, t.most.map(|m| m.saturating_sub(used))))
 }
 
-/// How a piece whose type turns in the middle of its moves walks `path` from `start`
-/// with the fewest facing changes: for each step, whether a facing change comes just
+/// How a piece that steps only forward walks `path` from `start` with the fewest facing
+/// changes (before the first step only, unless its type turns mid-move): for each step, whether a facing change comes just
 /// before it, and the heading after it (with the oblique rule in force, side steps keep the
 /// heading where they can, as [`oblique_headings`] keeps it). `None` when the rule does not
 /// apply or a step is not to a neighbour.
@@ -224,7 +232,7 @@ pub(crate) fn mid_move_walk(
         dirs.push(grid.direction_to(at, to)?);
         at = to;
     }
-    turning_walk(grid, piece.facing, &dirs, oblique)
+    turning_walk(grid, piece.facing, &dirs, (oblique, anywhere(rules, piece)))
 }
 
 /// The headings a step in direction `dir` may leave a piece heading `heading` with: without
@@ -248,12 +256,13 @@ fn headings_after(
     }
 }
 
-/// [`mid_move_walk`] over the step directions `dirs`, from heading `facing`.
+/// [`mid_move_walk`] over the step directions `dirs`, from heading `facing`; facing changes
+/// before any step with `anywhere`, else only before the first.
 fn turning_walk(
     grid: &Grid,
     facing: Facing,
     dirs: &[Facing],
-    oblique: bool,
+    (oblique, anywhere): (bool, bool),
 ) -> Option<Vec<(bool, Facing)>> {
     const NEVER: u32 = u32::MAX;
     let n = usize::from(grid.facings());
@@ -265,6 +274,9 @@ fn turning_walk(
             let heading = Facing(h as u8);
             let mut best = NEVER;
             for turned in [false, true] {
+                if turned && !anywhere && i > 0 {
+                    continue;
+                }
                 for after in headings_after(grid, heading, dirs[i], oblique, turned) {
                     let rest = fewest[i + 1][usize::from(after.0)];
                     best = best.min(rest.saturating_add(u32::from(turned)));
@@ -281,6 +293,9 @@ fn turning_walk(
             return None;
         }
         let (turned, after) = [false, true].into_iter().find_map(|turned| {
+            if turned && !anywhere && i > 0 {
+                return None;
+            }
             headings_after(grid, heading, d, oblique, turned)
                 .into_iter()
                 .find(|a| fewest[i + 1][usize::from(a.0)].saturating_add(u32::from(turned)) == want)
@@ -381,7 +396,7 @@ pub(crate) fn reach(
     forward_reach(
         grid,
         (start, piece.facing),
-        (oblique, mid_turns(rules, piece)),
+        (oblique, mid_turns(rules, piece), anywhere(rules, piece)),
         budget,
         max_steps,
         index,
@@ -392,12 +407,13 @@ pub(crate) fn reach(
 /// [`reach`] for a piece heading `facing` that steps only into the cells ahead: Dijkstra
 /// over (cell, heading), and steps when a step limit applies. With `oblique`, a step to
 /// either side of the heading may also keep the heading. With `turns` (the price of a
-/// facing change in the middle of the move, and how many are left), any step may also be
-/// a facing change and then the step ([`headings_after`]), counted in the state.
+/// facing change in a move, and how many are left), the first step (any step with
+/// `anywhere`) may also be a facing change and then the step ([`headings_after`]),
+/// counted in the state.
 fn forward_reach(
     grid: &Grid,
     (start, facing): (Cell, Facing),
-    (oblique, turns): (bool, Option<(Cost, Option<u32>)>),
+    (oblique, turns, anywhere): (bool, Option<(Cost, Option<u32>)>, bool),
     budget: Cost,
     max_steps: Option<u32>,
     index: impl Fn(Cell) -> Option<usize>,
@@ -428,6 +444,7 @@ fn forward_reach(
         let front = ahead(grid, Facing(key.1));
         // A facing change left for the middle of the move, and its price.
         let turn = turns
+            .filter(|_| anywhere || key == s0)
             .filter(|(_, left)| left.is_none_or(|l| u32::from(key.3) < l))
             .map(|(cost, left)| (cost, u8::from(left.is_some())));
         let dirs: &[Facing] = if turn.is_some() { &all } else { &front };
@@ -634,7 +651,7 @@ mod tests {
                 let got = forward_reach(
                     &grid,
                     (start, facing),
-                    (oblique, None),
+                    (oblique, None, false),
                     budget,
                     max,
                     index,
