@@ -62,13 +62,7 @@ fn play_many(
 ) -> Result<Tally, Failure> {
     // Check the hooks load once here, so a bad script is one clear error, not one per thread.
     drop(hooks_for(&s.ruleset)?);
-    let side_of: Vec<usize> = s
-        .compiled
-        .setup
-        .pieces
-        .iter()
-        .map(|p| p.side.index())
-        .collect();
+    let side_of = grognard_play::tally::piece_sides(s);
     let sides = s.compiled.setup.sides.len();
     let mine = shard.len(runs);
     let threads = threads.clamp(1, mine.max(1) as usize);

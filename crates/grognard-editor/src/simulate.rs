@@ -256,13 +256,7 @@ impl Games<'_> {
     ) -> Result<Tally, String> {
         let s = self.scenario;
         let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
-        let side_of: Vec<usize> = s
-            .compiled
-            .setup
-            .pieces
-            .iter()
-            .map(|p| p.side.index())
-            .collect();
+        let side_of = grognard_play::tally::piece_sides(s);
         let sides = s.compiled.setup.sides.len();
         let seats = vec![Some(self.policy.clone()); sides];
         let mut tally = Tally::default();

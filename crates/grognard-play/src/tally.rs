@@ -380,6 +380,18 @@ fn place_text(place: &Place) -> Option<String> {
     }
 }
 
+/// Each piece's side index, in the scenario's piece order: what [`Tally::add`] reads
+/// removals by.
+#[must_use]
+pub fn piece_sides(s: &Scenario) -> Vec<usize> {
+    s.compiled
+        .setup
+        .pieces
+        .iter()
+        .map(|p| p.side.index())
+        .collect()
+}
+
 /// Plays one game: the orders file first (a refused order is recorded and the next one
 /// tried), then the policies of `seats`, if any, to the end of the game.
 pub fn play_one(

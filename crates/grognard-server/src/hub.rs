@@ -142,8 +142,6 @@ pub struct Hub {
     usage: Usage,
     live: Mutex<HashMap<String, Slot>>,
     seats: Mutex<HashMap<String, SeatHashes>>,
-    /// Webhooks may call local addresses (`--allow-local-webhooks`).
-    allow_local_webhooks: bool,
 }
 
 impl std::fmt::Debug for Hub {
@@ -162,7 +160,6 @@ impl Hub {
         let stored = store.total_bytes().map_err(|e| e.to_string())?;
         Ok(Arc::new(Self {
             store,
-            allow_local_webhooks: config.allow_local_webhooks,
             usage: Usage {
                 limits: config.limits.clone(),
                 stored_bytes: Arc::new(AtomicU64::new(stored)),
@@ -183,7 +180,7 @@ impl Hub {
     /// Whether webhooks may call loopback, private and link-local addresses.
     #[must_use]
     pub fn allow_local_webhooks(&self) -> bool {
-        self.allow_local_webhooks
+        self.config.allow_local_webhooks
     }
 
     /// The store.
