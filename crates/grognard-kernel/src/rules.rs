@@ -3,6 +3,10 @@
 //! The rules crate builds this from YAML (after overlays and validation); tests build it by
 //! hand. Nothing here knows about files.
 
+pub mod company;
+pub mod turning;
+pub mod victory;
+
 use serde::{Deserialize, Serialize};
 
 use crate::chart::ChartDef;
@@ -225,11 +229,11 @@ pub struct PieceTypeDef {
     /// Which own pieces it may pass through or join, leaving the board, and the flags its
     /// moves set.
     #[serde(default)]
-    pub company: crate::company::Company,
+    pub company: company::Company,
     /// How its facing shapes its moves: forward-only steps, the price and number of facing
     /// changes.
     #[serde(default)]
-    pub turning: crate::turning::Turning,
+    pub turning: turning::Turning,
 }
 
 /// What a stacking limit counts.
@@ -636,14 +640,14 @@ pub struct Rules {
     pub open_table: OpenTableRules,
     /// Which half-hexes cut by the table edge pieces may enter.
     #[serde(default)]
-    pub half_hexes: crate::company::HalfHexRules,
+    pub half_hexes: company::HalfHexRules,
     /// Hidden information: sighting levels, charts and observers (`None`: every piece is
     /// in plain view).
     #[serde(default)]
     pub sighting: Option<crate::knowledge::SightingRules>,
     /// What decides a game, unless the scenario says (`None`: a draw at the end).
     #[serde(default)]
-    pub victory: Option<crate::victory::VictoryRules>,
+    pub victory: Option<victory::VictoryRules>,
     /// Saved movement points (`None`: points not spent are lost).
     #[serde(default)]
     pub saving: Option<crate::march::SavingRules>,
@@ -655,7 +659,7 @@ pub struct Rules {
     pub pinned_by: Vec<FlagId>,
     /// Flags that slow a piece to a few cells a move (a fatigued unit).
     #[serde(default)]
-    pub slowed_by: Vec<crate::turning::SlowedBy>,
+    pub slowed_by: Vec<turning::SlowedBy>,
 }
 
 impl Rules {

@@ -4,6 +4,7 @@
 //! pieces a side knows of, so a side's sight is judged with what it can know.
 
 use crate::board::Board;
+use crate::geometry::footprint::Placed;
 use crate::geometry::{Cell, LineCell};
 use crate::ids::SideId;
 use crate::piece::{Piece, Place};
@@ -78,6 +79,33 @@ pub(crate) fn footprints_see(
         .any(|pa| ends.iter().any(|pb| open_line_clear(rules, board, pa, *pb)))
 }
 
+/// Where a piece on the open table stands: its footprint in its present mode, placed at
+/// its point and facing (a point for a piece without one). `None` off the open table.
+#[must_use]
+pub fn placed_on(rules: &Rules, p: &Piece) -> Option<Placed> {
+    let Place::Point { at, facing } = &p.place else {
+        return None;
+    };
+    let footprint = footprint_of(rules, p, p.mode);
+    Some(footprint.map_or_else(|| Placed::point(*at), |f| f.place(*at, *facing)))
+}
+
+/// A piece's footprint in `mode`: its own where the scenario gave it one, else its
+/// type's (`None`: a point).
+#[must_use]
+pub fn footprint_of(
+    rules: &Rules,
+    p: &Piece,
+    mode: crate::ids::ModeId,
+) -> Option<crate::geometry::footprint::Footprint> {
+    match &p.footprint {
+        Some(own) => own.get(mode.index()).copied().flatten(),
+        None => rules
+            .piece_type(p.kind)
+            .and_then(|t| t.footprint.get(mode.index()).copied().flatten()),
+    }
+}
+
 pub(crate) fn line_clear(
     rules: &Rules,
     board: &Board,
@@ -91,8 +119,8 @@ pub(crate) fn line_clear(
             // Between footprints: from the front edge's ends and centre to the target's
             // corners and centre, seen when any line is clear (one line between points).
             let (Some(fa), Some(fb)) = (
-                crate::game::placed_on(rules, a),
-                crate::game::placed_on(rules, b),
+                placed_on(rules, a),
+                placed_on(rules, b),
             ) else {
                 return false;
             };

@@ -74,7 +74,7 @@ pub struct State {
     pub built: Vec<(Cell, Cell, FeatureId)>,
     /// How the game ended, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<crate::victory::GameResult>,
+    pub result: Option<crate::rules::victory::GameResult>,
     /// True during the set-up before the first turn, while sides deploy their pieces.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub setting_up: bool,

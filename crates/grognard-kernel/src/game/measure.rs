@@ -12,17 +12,6 @@ use super::Game;
 use crate::sight::{Blockers, line_clear};
 use crate::state::State;
 
-/// Where a piece on the open table stands: its footprint in its present mode, placed at
-/// its point and facing (a point for a piece without one). `None` off the open table.
-#[must_use]
-pub fn placed_on(rules: &Rules, p: &Piece) -> Option<Placed> {
-    let Place::Point { at, facing } = &p.place else {
-        return None;
-    };
-    let footprint = footprint_of(rules, p, p.mode);
-    Some(footprint.map_or_else(|| Placed::point(*at), |f| f.place(*at, *facing)))
-}
-
 /// Whether footprint `a` sees footprint `b` on an open table of `board` under `rules`
 /// (terrain blocks; pieces do not there): the same test as [`Game::clear_sight`] between
 /// two pieces standing there. For a client that has the rules and the board but no game
@@ -32,21 +21,7 @@ pub fn footprints_see(rules: &Rules, board: &crate::board::Board, a: &Placed, b:
     crate::sight::footprints_see(rules, board, a, b)
 }
 
-/// A piece's footprint in `mode`: its own where the scenario gave it one, else its
-/// type's (`None`: a point).
-#[must_use]
-pub fn footprint_of(
-    rules: &Rules,
-    p: &Piece,
-    mode: crate::ids::ModeId,
-) -> Option<crate::geometry::footprint::Footprint> {
-    match &p.footprint {
-        Some(own) => own.get(mode.index()).copied().flatten(),
-        None => rules
-            .piece_type(p.kind)
-            .and_then(|t| t.footprint.get(mode.index()).copied().flatten()),
-    }
-}
+pub use crate::sight::{footprint_of, placed_on};
 
 impl Game {
     /// Where a piece on the open table stands (see [`placed_on`]).
