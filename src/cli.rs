@@ -233,8 +233,8 @@ pub enum Command {
     },
     /// Print the JSON Schema of a file kind, for editors.
     Schema {
-        /// `ruleset`, `scenario` or `orders`.
-        #[arg(value_parser = ["ruleset", "scenario", "orders"])]
+        /// `ruleset`, `scenario` or `orders`; `view`: a side's view (`view --json`).
+        #[arg(value_parser = ["ruleset", "scenario", "orders", "view"])]
         kind: String,
     },
     /// Open the editor: switch rulesets, tweak charts and costs with live odds, save house

@@ -882,12 +882,17 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
     Ok(())
 }
 
-/// `grognard schema ruleset|scenario|orders`: the JSON Schema of a file kind.
+/// `grognard schema ruleset|scenario|orders|view`: the JSON Schema of a file kind, or of
+/// a side's view (`view --json`, what a seat of `grognard serve` receives).
 pub fn schema(kind: &str) -> Outcome {
+    if kind == "view" {
+        print_json(&grognard_server::schema::view_schema());
+        return Ok(());
+    }
     let kind = SchemaKind::from_word(kind).ok_or_else(|| {
         let words: Vec<&str> = SchemaKind::ALL.iter().map(|(w, _)| *w).collect();
         Failure::Usage(format!(
-            "no schema for `{kind}`; choose one of {}",
+            "no schema for `{kind}`; choose one of {}, view",
             words.join(", ")
         ))
     })?;

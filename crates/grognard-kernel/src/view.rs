@@ -10,6 +10,8 @@
 //!
 //! [`Knowledge`]: crate::knowledge::Knowledge
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::action::Event;
@@ -44,6 +46,35 @@ pub struct EnemyPiece {
     pub strength: Option<i32>,
     /// The whole piece as last identified.
     pub identity: Option<Piece>,
+    /// `facing` by name (`N`, `SE`; on an open table the angle, `90°`), when known.
+    #[serde(default)]
+    pub facing_name: Option<String>,
+    /// `identity`'s numbers by the ruleset's names, when identified.
+    #[serde(default)]
+    pub names: Option<PieceNames>,
+}
+
+/// A piece's type, mode, facing, counters, flags and attributes by the ruleset's names,
+/// so that a client can read a view without the compiled ruleset's tables. It says
+/// nothing the piece beside it does not: each field is one of its numbers, named.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceNames {
+    /// The piece type's name (`kind`).
+    pub kind: String,
+    /// The mode's name (`mode`).
+    pub mode: String,
+    /// Its facing's name: a grid direction (`N`, `SE`) or, on an open table, the angle
+    /// of its place (`90°`, clockwise from east).
+    pub facing: String,
+    /// Every counter's value by name (`counters`).
+    pub counters: BTreeMap<String, i32>,
+    /// The names of the flags that are set (`flags`), in the ruleset's order.
+    pub flags: Vec<String>,
+    /// Every attribute's value by name (`attributes`).
+    pub attributes: BTreeMap<String, i32>,
+    /// Its base on an open table in its mode, width by depth in thousandths of an inch
+    /// (`None`: a point, or a grid piece).
+    pub base: Option<crate::geometry::footprint::Footprint>,
 }
 
 /// One side's view of a game: everything a player or client of that side receives.
@@ -66,6 +97,9 @@ pub struct View {
     pub result: Option<crate::victory::GameResult>,
     /// The side's own pieces, in full.
     pub own: Vec<Piece>,
+    /// The numbers of each piece of `own`, by name, in the same order.
+    #[serde(default)]
+    pub own_names: Vec<PieceNames>,
     /// Those of its own pieces whose markers are face up, which the enemy sees for what
     /// they are (a flip is made in view of every player), by their ids in `own`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -23,6 +23,7 @@ pub mod http;
 pub mod hub;
 pub mod memory;
 pub mod protocol;
+pub mod schema;
 pub mod store;
 pub mod tokens;
 pub mod webhook;

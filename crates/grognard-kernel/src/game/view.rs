@@ -12,7 +12,7 @@ use crate::knowledge::{Disclosure, Knowledge};
 use crate::piece::{Piece, Place};
 use crate::state::{Reach, State};
 
-use crate::view::{EnemyPiece, View, redact};
+use crate::view::{EnemyPiece, PieceNames, View, redact};
 
 impl Game {
     /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
@@ -78,6 +78,10 @@ impl Game {
                         kind: k.kind.and_then(type_name),
                         strength: k.strength,
                         identity: k.identity.as_ref().map(relabel),
+                        facing_name: here
+                            .then(|| k.seen.as_ref().map(|x| self.facing_name(&x.place, x.facing)))
+                            .flatten(),
+                        names: k.identity.as_ref().map(|p| self.names_of(p)),
                     })
                 })
                 .collect(),
@@ -97,6 +101,10 @@ impl Game {
                     kind: type_name(p.kind),
                     strength: None,
                     identity: Some(p.clone()),
+                    facing_name: p
+                        .on_board()
+                        .then(|| self.facing_name(&p.place, p.facing)),
+                    names: Some(self.names_of(p)),
                 })
                 .collect(),
         };
@@ -112,9 +120,59 @@ impl Game {
             phasing: phase.and_then(|(_, s)| self.sides().get(s.index()).map(|d| d.name.clone())),
             over: state.over,
             result: state.result.clone(),
+            own_names: own.iter().map(|p| self.names_of(p)).collect(),
             own,
             own_face_up,
             enemy,
+        }
+    }
+
+    /// `p`'s numbers by the ruleset's names ([`PieceNames`]): what a view gives beside each
+    /// piece so that a client needs no compiled tables to read it.
+    #[must_use]
+    pub fn names_of(&self, p: &Piece) -> PieceNames {
+        let rules = self.rules();
+        let counters = p
+            .counters
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((rules.counters.get(i)?.name.clone(), *v)))
+            .collect();
+        let flags = rules
+            .flags
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < 64 && p.flags & (1u64 << i) != 0)
+            .map(|(_, f)| f.name.clone())
+            .collect();
+        let attributes = p
+            .attributes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < rules.piece_attributes.len())
+            .map(|(i, v)| (rules.piece_attributes.name(i).to_owned(), *v))
+            .collect();
+        PieceNames {
+            kind: rules
+                .piece_type(p.kind)
+                .map_or_else(|| "?".into(), |t| t.name.clone()),
+            mode: rules.mode_name(p.mode).to_owned(),
+            facing: self.facing_name(&p.place, p.facing),
+            counters,
+            flags,
+            attributes,
+            base: matches!(p.place, Place::Point { .. })
+                .then(|| super::footprint_of(rules, p, p.mode))
+                .flatten(),
+        }
+    }
+
+    /// A facing by name: the grid's direction, or the angle of a place on the open table.
+    fn facing_name(&self, place: &Place, facing: crate::geometry::Facing) -> String {
+        match (place, &self.board().surface) {
+            (Place::Point { facing, .. }, _) => facing.to_string(),
+            (_, crate::board::Surface::Grid { grid, .. }) => grid.facing_name(facing).to_owned(),
+            _ => "?".to_owned(),
         }
     }
 
