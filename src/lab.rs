@@ -695,7 +695,7 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
         if let Some(p) = g.scale_percent {
             parts.push(format!("scale {p}%"));
         }
-        (g.kind.value.clone(), parts)
+        (g.kind.as_ref().map_or("", |k| k.value.word()), parts)
     };
     let options: Vec<Value> = spec
         .options

@@ -97,7 +97,8 @@ fn footprints_written_wrong_are_named_at_their_line() {
     let lines: Vec<&str> = run.stderr.lines().chain(run.stdout.lines()).collect();
     let expect = [
         "bad.yaml:6:25: footprint width `0mm`: a base's size must be more than 0",
-        "bad.yaml:8:57: unknown footprint arrangement `wedge`",
+        "bad.yaml:8:57: in piece_types.cavalry.footprint.arrangement: unknown value `wedge`; \
+         expected one of: line, column, block, loose",
         "bad.yaml:12:67: a `block` footprint needs `files:`",
     ];
     for e in expect {

@@ -852,7 +852,8 @@ fn mistakes_in_the_company_keys_are_reported_at_their_lines() {
     for expected in [
         "broken.yaml:5:14: unknown piece type `infantry_cirle`",
         "did you mean `infantry_circle`?",
-        "broken.yaml:6:24: unknown `baseline: sideways`; expected own, enemy or any",
+        "broken.yaml:6:24: in piece_types.infantry_leader.exits.baseline: unknown value \
+         `sideways`; expected one of: own, enemy, any",
         "broken.yaml:6:41: unknown flag `escapd`",
         "broken.yaml:7:40: unknown flag `no_batle`",
         "broken.yaml:8:33: unknown option `baseline_halfhexes`",

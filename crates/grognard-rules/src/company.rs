@@ -6,7 +6,7 @@ use grognard_kernel::ids::{FlagId, PieceTypeId, TerrainId};
 
 use crate::cx::Cx;
 use crate::de::Located;
-use crate::model::{HalfHexRulesSpec, PieceTypeSpec};
+use crate::model::{ExitBaseline, HalfHexRulesSpec, PieceTypeSpec};
 
 /// The names company rules may refer to.
 pub(crate) struct CompanyNames<'a> {
@@ -39,19 +39,10 @@ pub(crate) fn compile_company(
     spec: &PieceTypeSpec,
 ) -> Company {
     let exits = spec.exits.as_ref().map(|e| {
-        let edge = match e.baseline.as_ref().map(|b| b.value.as_str()) {
-            None | Some("own") => ExitEdge::Own,
-            Some("enemy") => ExitEdge::Enemy,
-            Some("any") => ExitEdge::Any,
-            Some(other) => {
-                if let Some(b) = &e.baseline {
-                    cx.error(
-                        &b.location,
-                        format!("unknown `baseline: {other}`; expected own, enemy or any"),
-                    );
-                }
-                ExitEdge::Own
-            }
+        let edge = match e.baseline.as_ref().map_or(ExitBaseline::Own, |b| b.value) {
+            ExitBaseline::Own => ExitEdge::Own,
+            ExitBaseline::Enemy => ExitEdge::Enemy,
+            ExitBaseline::Any => ExitEdge::Any,
         };
         ExitRule {
             edge,

@@ -3,6 +3,11 @@
 //! (the ruleset sections, scenarios, sighting, company, turning) takes one; it imports
 //! nothing from them.
 
+use grognard_kernel::ids::{
+    ActionId, ChartId, CounterId, DieId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId,
+    StackId, TagId, TerrainId,
+};
+
 use crate::de::Located;
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::suggest::did_you_mean;
@@ -35,6 +40,31 @@ impl Cx {
         });
     }
 
+    /// Resolves `name` among `candidates` as a typed id: `cx.lookup_id::<ModeId>("mode",
+    /// name, modes)`. Reports an unknown name as [`Cx::lookup`] does.
+    pub(crate) fn lookup_id<I: FromIndex>(
+        &mut self,
+        what: &str,
+        name: &Located<String>,
+        candidates: &[&str],
+    ) -> Option<I> {
+        self.lookup(what, name, candidates.iter().copied())
+            .map(I::from_index)
+    }
+
+    /// Resolves every name of a list as typed ids, leaving out (and reporting) the unknown.
+    pub(crate) fn lookup_ids<I: FromIndex>(
+        &mut self,
+        what: &str,
+        names: &[Located<String>],
+        candidates: &[&str],
+    ) -> Vec<I> {
+        names
+            .iter()
+            .filter_map(|n| self.lookup_id(what, n, candidates))
+            .collect()
+    }
+
     /// Resolves `name` among `candidates` (`what` names the kind: "terrain").
     pub(crate) fn lookup<'a>(
         &mut self,
@@ -60,3 +90,34 @@ impl Cx {
         None
     }
 }
+
+/// A kernel id made from its index in the ruleset's table of such names. The tables are
+/// built from the files' maps, which the input limits keep far below `u16::MAX` entries.
+pub(crate) trait FromIndex {
+    fn from_index(index: usize) -> Self;
+}
+
+macro_rules! from_index {
+    ($($id:ident),+) => {
+        $(impl FromIndex for $id {
+            fn from_index(index: usize) -> Self {
+                $id(index as u16)
+            }
+        })+
+    };
+}
+
+from_index!(
+    ActionId,
+    ChartId,
+    CounterId,
+    DieId,
+    FeatureId,
+    FlagId,
+    ModeId,
+    MoveClassId,
+    PieceTypeId,
+    StackId,
+    TagId,
+    TerrainId
+);

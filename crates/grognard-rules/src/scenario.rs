@@ -10,10 +10,10 @@ use grognard_kernel::ids::{CounterId, FeatureId, FlagId, ModeId, PieceTypeId, Si
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
-use crate::cx::Cx;
+use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
-use crate::model::{ScenarioSpec, Text};
+use crate::model::{Baseline, BoardSpec, PieceSpec, ScenarioSpec, Text};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -143,165 +143,230 @@ pub fn compile_scenario(
 /// areas), the features on cell boundaries, and the named regions.
 fn compile_board(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules, root: &Location) -> Board {
     let terrain_names: Vec<&str> = rules.terrain.iter().map(|t| t.name.as_str()).collect();
-    let feature_names: Vec<&str> = rules.features.iter().map(|f| f.name.as_str()).collect();
     let b = &spec.board;
     let grid = grid_of(rules);
     let surface = match &grid {
-        Some(grid) => {
-            let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
-            if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
-                cx.error(root, format!("the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"));
-            }
-            let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
-            let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
-            if let Some(map) = &b.map {
-                let lines: Vec<&str> = map
-                    .value
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                if lines.len() != rows as usize {
-                    cx.error(
-                        &map.location,
-                        format!("the map has {} rows; the board has {rows}", lines.len()),
-                    );
-                }
-                for (r, line) in lines.iter().enumerate().take(rows as usize) {
-                    let symbols: Vec<String> = if line.contains(char::is_whitespace) {
-                        line.split_whitespace().map(str::to_owned).collect()
-                    } else {
-                        line.chars().map(String::from).collect()
-                    };
-                    if symbols.len() != cols as usize {
-                        cx.error(
-                            &map.location,
-                            format!(
-                                "map row {r} has {} symbols; the board has {cols} columns",
-                                symbols.len()
-                            ),
-                        );
-                    }
-                    for (c, sym) in symbols.iter().enumerate().take(cols as usize) {
-                        match b.legend.get(sym) {
-                            Some(name) => {
-                                if let Some(t) =
-                                    cx.lookup("terrain", name, terrain_names.iter().copied())
-                                {
-                                    terrain[r * cols as usize + c] = TerrainId(t as u16);
-                                }
-                            }
-                            None => cx.error(
-                                &map.location,
-                                format!(
-                                    "map row {r}, column {c}: symbol `{sym}` is not in the `legend`"
-                                ),
-                            ),
-                        }
-                    }
-                }
-            }
-            for paint in b.terrain.iter() {
-                let Some(t) = cx.lookup("terrain", &paint.name, terrain_names.iter().copied())
-                else {
-                    continue;
-                };
-                for at in &paint.value {
-                    let c = Cell::new(at.value[0], at.value[1]);
-                    if c.col < 0 || c.row < 0 || c.col >= cols || c.row >= rows {
-                        cx.error(&at.location, format!("{c} is off the board ({cols} columns × {rows} rows, counted from 0)"));
-                    } else {
-                        terrain[(c.row * cols + c.col) as usize] = TerrainId(t as u16);
-                    }
-                }
-            }
-            if (b.half_hexes.sides || b.half_hexes.baselines) && !matches!(grid, Grid::Hex(_)) {
-                cx.error(root, "`half_hexes` only apply to hex boards");
-            }
-            Surface::Grid {
-                grid: *grid,
-                cols,
-                rows,
-                terrain,
-                halves: HalfHexes {
-                    sides: b.half_hexes.sides,
-                    baselines: b.half_hexes.baselines,
-                },
-            }
-        }
-        None => {
-            let mut len = |v: &Option<Located<Text>>, what: &str| -> Len {
-                match v {
-                    Some(l) => match parse_len(&l.value) {
-                        Ok(x) if x > 0 => Len(x),
-                        Ok(_) => {
-                            cx.error(&l.location, format!("the table {what} must be more than 0"));
-                            Len(1000)
-                        }
-                        Err(e) => {
-                            cx.error(&l.location, e);
-                            Len(1000)
-                        }
-                    },
-                    None => {
-                        cx.error(
-                            root,
-                            format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"),
-                        );
-                        Len(1000)
-                    }
-                }
-            };
-            let width = len(&b.width, "width");
-            let height = len(&b.height, "height");
-            let areas = b
-                .areas
-                .iter()
-                .filter_map(|a| {
-                    let t = cx.lookup("terrain", &a.terrain, terrain_names.iter().copied())?;
-                    let corners: Option<Vec<Point>> = a
-                        .corners
-                        .iter()
-                        .map(|c| {
-                            Some(Point {
-                                x: inches(c[0])?,
-                                y: inches(c[1])?,
-                            })
-                        })
-                        .collect();
-                    match corners {
-                        Some(c) if c.len() >= 3 => Some(Area {
-                            name: a.name.clone(),
-                            terrain: TerrainId(t as u16),
-                            corners: c,
-                        }),
-                        _ => {
-                            cx.error(
-                                &a.terrain.location,
-                                format!("area `{}` needs at least 3 corners in inches", a.name),
-                            );
-                            None
-                        }
-                    }
-                })
-                .collect();
-            Surface::Open {
-                width,
-                height,
-                areas,
-            }
-        }
+        Some(grid) => grid_surface(cx, b, *grid, &terrain_names, root),
+        None => open_surface(cx, b, &terrain_names, root),
     };
     let mut board = Board {
         surface,
         links: BTreeMap::new(),
         regions: Vec::new(),
     };
-    for line in &b.features {
-        let Some(f) = cx.lookup("feature", &line.feature, feature_names.iter().copied()) else {
+    add_features(cx, b, rules, grid.as_ref(), &mut board);
+    for r in b.regions.iter() {
+        for c in &r.value {
+            if !board.contains(Cell::new(c[0], c[1])) {
+                cx.error(
+                    &r.name.location,
+                    format!(
+                        "region `{}`: ({},{}) is off the board",
+                        r.name.value, c[0], c[1]
+                    ),
+                );
+            }
+        }
+    }
+    board.regions = b
+        .regions
+        .iter()
+        .map(|r| Region {
+            name: r.name.value.clone(),
+            cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect(),
+        })
+        .collect();
+    board
+}
+
+/// A grid board: its size, the terrain of each cell from the `map` and the painted
+/// `terrain:` lists (the first terrain elsewhere), and its half-hexes.
+fn grid_surface(
+    cx: &mut Cx,
+    b: &BoardSpec,
+    grid: Grid,
+    terrain_names: &[&str],
+    root: &Location,
+) -> Surface {
+    let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
+    if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
+        cx.error(
+            root,
+            format!(
+                "the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"
+            ),
+        );
+    }
+    let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
+    let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
+    if let Some(map) = &b.map {
+        paint_map(cx, b, map, cols, terrain_names, &mut terrain);
+    }
+    for paint in b.terrain.iter() {
+        let Some(t) = cx.lookup_id::<TerrainId>("terrain", &paint.name, terrain_names) else {
             continue;
         };
-        let Some(grid) = &grid else {
+        for at in &paint.value {
+            let c = Cell::new(at.value[0], at.value[1]);
+            if c.col < 0 || c.row < 0 || c.col >= cols || c.row >= rows {
+                cx.error(
+                    &at.location,
+                    format!("{c} is off the board ({cols} columns × {rows} rows, counted from 0)"),
+                );
+            } else {
+                terrain[(c.row * cols + c.col) as usize] = t;
+            }
+        }
+    }
+    if (b.half_hexes.sides || b.half_hexes.baselines) && !matches!(grid, Grid::Hex(_)) {
+        cx.error(root, "`half_hexes` only apply to hex boards");
+    }
+    Surface::Grid {
+        grid,
+        cols,
+        rows,
+        terrain,
+        halves: HalfHexes {
+            sides: b.half_hexes.sides,
+            baselines: b.half_hexes.baselines,
+        },
+    }
+}
+
+/// The `map`'s rows of symbols into `terrain` (`cols` cells a row). Each legend entry's
+/// terrain is looked up once, the first time a cell uses it, so a bad name in the legend
+/// is one problem however many cells show its symbol.
+fn paint_map(
+    cx: &mut Cx,
+    b: &BoardSpec,
+    map: &Located<String>,
+    cols: i32,
+    terrain_names: &[&str],
+    terrain: &mut [TerrainId],
+) {
+    let rows = terrain.len() / cols as usize;
+    let lines: Vec<&str> = map
+        .value
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.len() != rows {
+        cx.error(
+            &map.location,
+            format!("the map has {} rows; the board has {rows}", lines.len()),
+        );
+    }
+    // Legend symbol → its terrain (`None` once reported unknown).
+    let mut legend: BTreeMap<&str, Option<TerrainId>> = BTreeMap::new();
+    for (r, line) in lines.iter().enumerate().take(rows) {
+        let symbols: Vec<&str> = if line.contains(char::is_whitespace) {
+            line.split_whitespace().collect()
+        } else {
+            line.char_indices()
+                .map(|(i, ch)| &line[i..i + ch.len_utf8()])
+                .collect()
+        };
+        if symbols.len() != cols as usize {
+            cx.error(
+                &map.location,
+                format!(
+                    "map row {r} has {} symbols; the board has {cols} columns",
+                    symbols.len()
+                ),
+            );
+        }
+        for (c, sym) in symbols.iter().enumerate().take(cols as usize) {
+            let Some((key, name)) = b.legend.get_key_value(*sym) else {
+                cx.error(
+                    &map.location,
+                    format!("map row {r}, column {c}: symbol `{sym}` is not in the `legend`"),
+                );
+                continue;
+            };
+            let id = *legend
+                .entry(key.as_str())
+                .or_insert_with(|| cx.lookup_id::<TerrainId>("terrain", name, terrain_names));
+            if let Some(t) = id {
+                terrain[r * cols as usize + c] = t;
+            }
+        }
+    }
+}
+
+/// An open table: its size in inches and its terrain areas.
+fn open_surface(cx: &mut Cx, b: &BoardSpec, terrain_names: &[&str], root: &Location) -> Surface {
+    let mut len = |v: &Option<Located<Text>>, what: &str| -> Len {
+        match v {
+            Some(l) => match parse_len(&l.value) {
+                Ok(x) if x > 0 => Len(x),
+                Ok(_) => {
+                    cx.error(&l.location, format!("the table {what} must be more than 0"));
+                    Len(1000)
+                }
+                Err(e) => {
+                    cx.error(&l.location, e);
+                    Len(1000)
+                }
+            },
+            None => {
+                cx.error(
+                    root,
+                    format!("an open table needs `board.{what}` in inches (e.g. `72\"`)"),
+                );
+                Len(1000)
+            }
+        }
+    };
+    let width = len(&b.width, "width");
+    let height = len(&b.height, "height");
+    let areas = b
+        .areas
+        .iter()
+        .filter_map(|a| {
+            let terrain = cx.lookup_id::<TerrainId>("terrain", &a.terrain, terrain_names)?;
+            let corners: Option<Vec<Point>> = a
+                .corners
+                .iter()
+                .map(|c| {
+                    Some(Point {
+                        x: inches(c[0])?,
+                        y: inches(c[1])?,
+                    })
+                })
+                .collect();
+            match corners {
+                Some(c) if c.len() >= 3 => Some(Area {
+                    name: a.name.clone(),
+                    terrain,
+                    corners: c,
+                }),
+                _ => {
+                    cx.error(
+                        &a.terrain.location,
+                        format!("area `{}` needs at least 3 corners in inches", a.name),
+                    );
+                    None
+                }
+            }
+        })
+        .collect();
+    Surface::Open {
+        width,
+        height,
+        areas,
+    }
+}
+
+/// The boundary features (`features:` lines, by `path` or `between` pairs of neighbouring
+/// cells) into the board's links.
+fn add_features(cx: &mut Cx, b: &BoardSpec, rules: &Rules, grid: Option<&Grid>, board: &mut Board) {
+    let feature_names: Vec<&str> = rules.features.iter().map(|f| f.name.as_str()).collect();
+    for line in &b.features {
+        let Some(f) = cx.lookup_id::<FeatureId>("feature", &line.feature, &feature_names) else {
+            continue;
+        };
+        let Some(grid) = grid else {
             cx.error(
                 &line.feature.location,
                 "boundary features need a grid board",
@@ -339,34 +404,12 @@ fn compile_board(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules, root: &Locatio
                 cx.error(at, format!("{a} and {c} are not neighbours"));
             } else {
                 let e = board.links.entry(link_key(a, c)).or_default();
-                if !e.contains(&FeatureId(f as u16)) {
-                    e.push(FeatureId(f as u16));
+                if !e.contains(&f) {
+                    e.push(f);
                 }
             }
         }
     }
-    for r in b.regions.iter() {
-        for c in &r.value {
-            if !board.contains(Cell::new(c[0], c[1])) {
-                cx.error(
-                    &r.name.location,
-                    format!(
-                        "region `{}`: ({},{}) is off the board",
-                        r.name.value, c[0], c[1]
-                    ),
-                );
-            }
-        }
-    }
-    board.regions = b
-        .regions
-        .iter()
-        .map(|r| Region {
-            name: r.name.value.clone(),
-            cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect(),
-        })
-        .collect();
-    board
 }
 
 /// The sides, in turn order, with their baselines.
@@ -379,25 +422,12 @@ fn compile_sides(cx: &mut Cx, spec: &ScenarioSpec, root: &Location) -> Vec<SideD
         .iter()
         .map(|s| SideDef {
             name: s.name.value.clone(),
-            baseline: s
-                .value
-                .baseline
-                .as_ref()
-                .and_then(|bl| match bl.value.as_str() {
-                    "north" => Some(Edge::North),
-                    "south" => Some(Edge::South),
-                    "east" => Some(Edge::East),
-                    "west" => Some(Edge::West),
-                    other => {
-                        cx.error(
-                            &bl.location,
-                            format!(
-                                "unknown baseline `{other}`; expected north, south, east or west"
-                            ),
-                        );
-                        None
-                    }
-                }),
+            baseline: s.value.baseline.as_ref().map(|bl| match bl.value {
+                Baseline::North => Edge::North,
+                Baseline::South => Edge::South,
+                Baseline::East => Edge::East,
+                Baseline::West => Edge::West,
+            }),
         })
         .collect();
     sides
@@ -441,89 +471,17 @@ fn compile_pieces(
             && p.at.is_none()
             && p.spread.is_empty()
             && !p.off_board;
-        let place = match (&grid, &p.at, p.spread.is_empty()) {
-            _ if deploy => Place::Off,
-            (Some(_), None, true) if p.off_board => Place::Off,
-            (_, _, _) if p.off_board => {
-                cx.error(
-                    &p.id.location,
-                    format!(
-                        "piece `{}` starts off the board: give it no `at` or `spread` (and only on a grid)",
-                        p.id.value
-                    ),
-                );
-                Place::Off
-            }
-            (Some(_), Some(at), true) => match cell_of(at.value) {
-                Some(c) => Place::Cell(c),
-                None => {
-                    cx.error(
-                        &at.location,
-                        "a grid place is `[column, row]` in whole numbers",
-                    );
-                    Place::Off
-                }
-            },
-            (Some(_), None, false) => Place::Spread(
-                p.spread
-                    .iter()
-                    .map(|c| Cell::new(c.value[0], c.value[1]))
-                    .collect(),
-            ),
-            (None, Some(at), true) => match (inches(at.value[0]), inches(at.value[1])) {
-                (Some(x), Some(y)) => Place::Point {
-                    at: Point { x, y },
-                    facing: Angle(0),
-                },
-                _ => {
-                    cx.error(&at.location, "an open-table place is `[x, y]` in inches");
-                    Place::Off
-                }
-            },
-            (None, None, true) => {
-                cx.error(
-                    &p.id.location,
-                    format!("piece `{}` needs `at: [x, y]` in inches", p.id.value),
-                );
-                Place::Off
-            }
-            _ => {
-                cx.error(
-                    &p.id.location,
-                    format!(
-                        "piece `{}` needs exactly one of `at` or `spread` (spread only on grids)",
-                        p.id.value
-                    ),
-                );
-                Place::Off
-            }
-        };
-        let mut facing = Facing(0);
-        let mut place = place;
-        if let Some(f) = &p.facing {
-            match (&grid, &mut place) {
-                (Some(g), _) => match parse_facing(g, &f.value) {
-                    Ok(x) => facing = x,
-                    Err(e) => cx.error(&f.location, e),
-                },
-                (None, Place::Point { facing: angle, .. }) => match parse_angle(&f.value) {
-                    Ok(a) => *angle = a,
-                    Err(e) => cx.error(&f.location, e),
-                },
-                _ => {}
-            }
-        }
+        let (place, facing) = piece_place(cx, p, grid.as_ref(), deploy);
         let mode = p
             .mode
             .as_ref()
-            .and_then(|m| cx.lookup("mode", m, mode_names.iter().copied()))
-            .map(|m| ModeId(m as u16));
+            .and_then(|m| cx.lookup_id::<ModeId>("mode", m, &mode_names));
         let counters = p
             .counters
             .iter()
             .filter_map(|c| {
-                cx.lookup("counter", &c.name, counter_names.iter().copied())
-                    .map(|i| (CounterId(i as u16), c.value))
+                cx.lookup_id::<CounterId>("counter", &c.name, &counter_names)
+                    .map(|i| (i, c.value))
             })
             .collect();
         let attr_names: Vec<&str> = rules.piece_attributes.iter().collect();
@@ -535,12 +493,7 @@ fn compile_pieces(
                     .map(|i| (i, a.value))
             })
             .collect();
-        let flags = p
-            .flags
-            .iter()
-            .filter_map(|f| cx.lookup("flag", f, flag_names.iter().copied()))
-            .map(|i| FlagId(i as u16))
-            .collect();
+        let flags = cx.lookup_ids::<FlagId>("flag", &p.flags, &flag_names);
         let attached_to = p
             .attached_to
             .as_ref()
@@ -559,7 +512,7 @@ fn compile_pieces(
             footprint,
             name: p.id.value.clone(),
             side: SideId(side as u8),
-            kind: PieceTypeId(kind as u16),
+            kind: PieceTypeId::from_index(kind),
             place,
             facing,
             mode,
@@ -572,6 +525,83 @@ fn compile_pieces(
         piece_locations.push(p.id.location.clone());
     }
     (pieces, piece_locations)
+}
+
+/// Where a piece starts, and its grid facing (an open-table piece's angle is in its place).
+fn piece_place(cx: &mut Cx, p: &PieceSpec, grid: Option<&Grid>, deploy: bool) -> (Place, Facing) {
+    let place = match (grid, &p.at, p.spread.is_empty()) {
+        _ if deploy => Place::Off,
+        (Some(_), None, true) if p.off_board => Place::Off,
+        (_, _, _) if p.off_board => {
+            cx.error(
+                &p.id.location,
+                format!(
+                    "piece `{}` starts off the board: give it no `at` or `spread` (and only on a grid)",
+                    p.id.value
+                ),
+            );
+            Place::Off
+        }
+        (Some(_), Some(at), true) => match cell_of(at.value) {
+            Some(c) => Place::Cell(c),
+            None => {
+                cx.error(
+                    &at.location,
+                    "a grid place is `[column, row]` in whole numbers",
+                );
+                Place::Off
+            }
+        },
+        (Some(_), None, false) => Place::Spread(
+            p.spread
+                .iter()
+                .map(|c| Cell::new(c.value[0], c.value[1]))
+                .collect(),
+        ),
+        (None, Some(at), true) => match (inches(at.value[0]), inches(at.value[1])) {
+            (Some(x), Some(y)) => Place::Point {
+                at: Point { x, y },
+                facing: Angle(0),
+            },
+            _ => {
+                cx.error(&at.location, "an open-table place is `[x, y]` in inches");
+                Place::Off
+            }
+        },
+        (None, None, true) => {
+            cx.error(
+                &p.id.location,
+                format!("piece `{}` needs `at: [x, y]` in inches", p.id.value),
+            );
+            Place::Off
+        }
+        _ => {
+            cx.error(
+                &p.id.location,
+                format!(
+                    "piece `{}` needs exactly one of `at` or `spread` (spread only on grids)",
+                    p.id.value
+                ),
+            );
+            Place::Off
+        }
+    };
+    let mut facing = Facing(0);
+    let mut place = place;
+    if let Some(f) = &p.facing {
+        match (grid, &mut place) {
+            (Some(g), _) => match parse_facing(g, &f.value) {
+                Ok(x) => facing = x,
+                Err(e) => cx.error(&f.location, e),
+            },
+            (None, Place::Point { facing: angle, .. }) => match parse_angle(&f.value) {
+                Ok(a) => *angle = a,
+                Err(e) => cx.error(&f.location, e),
+            },
+            _ => {}
+        }
+    }
+    (place, facing)
 }
 
 /// Each side's deployment cells (empty for a side without a set-up), from the regions its

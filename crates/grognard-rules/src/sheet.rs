@@ -13,7 +13,7 @@ use core::fmt::Write as _;
 
 use crate::diff::{self, Change, ChangeKind};
 use crate::load::Ruleset;
-use crate::model::PhaseSpec;
+use crate::model::{Clears, FeatureKind, GeometryKind, PhaseSpec};
 
 const CSS: &str = r#"
 body { font: 11pt/1.35 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #222; margin: 1.5em; }
@@ -146,7 +146,7 @@ pub fn render(r: &Ruleset, base: Option<&Ruleset>) -> String {
             .hash
             .get(..12)
             .unwrap_or(&r.rules.identity.hash)),
-        e(&spec.geometry.kind.value),
+        e(spec.geometry.kind.as_ref().map_or("", |k| k.value.word())),
         layers.join(" → ")
     );
     for n in &spec.notes {
@@ -239,7 +239,7 @@ fn phase_row(h: &mut String, marks: &Marks, part: &str, label: &str, p: &PhaseSp
         marks.class(&path),
         escape(&p.phase.value),
         marks.badge(&path),
-        escape(p.actor.as_ref().map_or("phasing", |a| a.value.as_str())),
+        p.actor.as_ref().map_or("phasing", |a| a.value.word()),
         if allows.is_empty() {
             "—".to_owned()
         } else {
@@ -251,7 +251,8 @@ fn phase_row(h: &mut String, marks: &Marks, part: &str, label: &str, p: &PhaseSp
 fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
     let spec = &r.spec;
     let _ = writeln!(h, "<h2>Movement allowances by mode</h2>");
-    if spec.geometry.kind.value == "square" {
+    let kind = spec.geometry.kind.as_ref().map(|k| k.value);
+    if kind == Some(GeometryKind::Square) {
         let _ = writeln!(
             h,
             "<p>Orthogonal step {}, diagonal step {}.</p>",
@@ -262,7 +263,7 @@ fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
                 .diagonal
                 .map_or_else(|| "1½".to_owned(), |c| c.to_string())
         );
-    } else if spec.geometry.kind.value == "hex" {
+    } else if kind == Some(GeometryKind::Hex) {
         let _ = writeln!(
             h,
             "<p>Each hex step {}.</p>",
@@ -438,9 +439,10 @@ fn terrain(h: &mut String, r: &Ruleset, marks: &Marks) {
         h.push_str("<table>\n<tr><th>feature</th><th>kind</th><th>extra cost</th></tr>\n");
         for f in spec.features.iter() {
             let path = format!("feature `{}`", f.name.value);
-            let cost = match (f.value.kind.value.as_str(), &f.value.cost) {
-                ("road", _) => "uses_roads modes ignore terrain".to_owned(),
-                ("barrier", None) => "impassable".to_owned(),
+            let kind = f.value.kind.as_ref().map(|k| k.value);
+            let cost = match (kind, &f.value.cost) {
+                (Some(FeatureKind::Road), _) => "uses_roads modes ignore terrain".to_owned(),
+                (Some(FeatureKind::Barrier), None) => "impassable".to_owned(),
                 (_, None) => "0".to_owned(),
                 (_, Some(c)) => pretty_cost(&c.value),
             };
@@ -450,7 +452,7 @@ fn terrain(h: &mut String, r: &Ruleset, marks: &Marks) {
                 marks.class(&path),
                 escape(&f.name.value),
                 marks.badge(&path),
-                escape(&f.value.kind.value),
+                kind.map_or("", FeatureKind::word),
                 escape(&cost)
             );
         }
@@ -507,10 +509,10 @@ fn markers(h: &mut String, r: &Ruleset, marks: &Marks) {
     }
     for f in spec.flags.iter() {
         let path = format!("flag `{}`", f.name.value);
-        let clears = match f.value.clears.as_ref().map(|c| c.value.as_str()) {
-            Some("phase_end") => "clears at the end of each phase",
-            Some("turn_end") => "clears at the end of each turn",
-            _ => "stays until cleared",
+        let clears = match f.value.clears.as_ref().map(|c| c.value) {
+            Some(Clears::PhaseEnd) => "clears at the end of each phase",
+            Some(Clears::TurnEnd) => "clears at the end of each turn",
+            Some(Clears::Never) | None => "stays until cleared",
         };
         let _ = writeln!(
             h,
@@ -540,7 +542,7 @@ fn effect_text(e: &crate::model::EffectSpec, default_to: &str) -> String {
     };
     format!(
         "{what} ({})",
-        e.to.as_ref().map_or(default_to, |t| t.value.as_str())
+        e.to.as_ref().map_or(default_to, |t| t.value.word())
     )
 }
 
@@ -631,7 +633,7 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
             );
             for b in &bands.rows {
                 let test = if let Some(t) = &b.test {
-                    t.value.clone()
+                    t.value.word().to_owned()
                 } else if !b.all.is_empty() {
                     format!("all of {}", join(&b.all))
                 } else if !b.any.is_empty() {
@@ -763,10 +765,14 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
             escape(&a.name.value),
             marks.badge(&path),
             escape(v.chart.as_ref().map_or("—", |c| c.value.as_str())),
-            escape(v.target.as_ref().map_or("none", |t| t.value.as_str())),
+            v.target.as_ref().map_or("none", |t| t.value.word()),
             v.range
                 .map_or_else(|| "any".to_owned(), |[a, b]| format!("{a}–{b}")),
-            escape(&join(&v.arcs)),
+            v.arcs
+                .iter()
+                .map(|a| a.value.word())
+                .collect::<Vec<_>>()
+                .join(", "),
             if v.sight { "yes" } else { "no" },
             escape(&join(&v.barred_by)),
             escape(&results.join("; "))

@@ -6,7 +6,7 @@ use grognard_kernel::geometry::open::{Len, Scale};
 
 use crate::cx::Cx;
 use crate::de::Located;
-use crate::model::{FootprintSpec, LengthValue};
+use crate::model::{Arrangement, FootprintSpec, LengthValue};
 
 /// Millimetres to thou, exactly: 1 mm = 1000 / 25.4 thou.
 fn mm_to_thou(mm: f64) -> f64 {
@@ -107,11 +107,14 @@ fn rectangle(
         return None;
     }
     let row = |k: i64, size: i64| k * size + (k - 1) * gap;
-    let arrangement = f.arrangement.as_ref().map_or("line", |a| a.value.as_str());
+    let arrangement = f
+        .arrangement
+        .as_ref()
+        .map_or(Arrangement::Line, |a| a.value);
     let (width, depth) = match arrangement {
-        "line" | "loose" => (row(n, w), d),
-        "column" => (w, row(n, d)),
-        "block" => {
+        Arrangement::Line | Arrangement::Loose => (row(n, w), d),
+        Arrangement::Column => (w, row(n, d)),
+        Arrangement::Block => {
             let Some(files) = f
                 .files
                 .as_ref()
@@ -131,19 +134,6 @@ fn rectangle(
             let across = files.min(n);
             let ranks = (n + files - 1) / files;
             (row(across, w), row(ranks, d))
-        }
-        other => {
-            let at = f
-                .arrangement
-                .as_ref()
-                .map_or(&spec.location, |a| &a.location);
-            cx.error(
-                at,
-                format!(
-                    "unknown footprint arrangement `{other}`; expected line, column, block or loose"
-                ),
-            );
-            return None;
         }
     };
     if let Some(v) = &f.ahead {

@@ -1,21 +1,17 @@
 //! Small parsers the compiler shares: dice expressions (`2d6`, `cube`, `d6 + d6`), costs
-//! that may be `impassable`, score ranges (`3-5`, `7+`), and the names of a map's entries.
+//! that may be `impassable` and score ranges (`3-5`, `7+`).
 
 use grognard_kernel::Cost;
 use grognard_kernel::dice::{DiceExpr, DiceTerm, DieDef};
 use grognard_kernel::ids::DieId;
 
+use crate::cx::FromIndex;
 use crate::de::Located;
 use crate::model::Text;
-use crate::named::NamedMap;
 use crate::number::parse_cost;
 use crate::suggest::did_you_mean;
 
 use super::Cx;
-
-pub(super) fn named_ids<T>(map: &NamedMap<T>) -> Vec<&str> {
-    map.names().collect()
-}
 
 /// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`.
 pub(super) fn parse_dice(
@@ -72,7 +68,7 @@ pub(super) fn parse_dice(
         };
         terms.push(DiceTerm {
             count,
-            die: DieId(id as u16),
+            die: DieId::from_index(id),
         });
     }
     if terms.is_empty() && text.value.trim().is_empty() {

@@ -6,6 +6,7 @@
 
 mod orders;
 mod scenario;
+mod words;
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,7 @@ use crate::number::CostValue;
 
 pub use orders::*;
 pub use scenario::*;
+pub use words::*;
 
 /// A scalar read as text whether it was written as a number or a word: cost fields take
 /// `0.5`, `½`, `+½` and `impassable` alike.
@@ -150,7 +152,7 @@ pub struct RulesetSpec {
 #[serde(default)]
 pub struct GeometrySpec {
     /// `square`, `hex` or `open`.
-    pub kind: Located<String>,
+    pub kind: Option<Located<GeometryKind>>,
     /// Square grids: cost of an orthogonal step (default 1).
     pub orthogonal: Option<CostValue>,
     /// Square grids: cost of a diagonal step (default 1½).
@@ -237,7 +239,7 @@ pub struct TriggerSpec {
 #[serde(default)]
 pub struct FlagSpec {
     /// `never` (default), `phase_end` or `turn_end`.
-    pub clears: Option<Located<String>>,
+    pub clears: Option<Located<Clears>>,
 }
 
 /// A terrain type.
@@ -265,7 +267,7 @@ pub struct TerrainSpec {
 #[serde(default)]
 pub struct FeatureSpec {
     /// `road`, `barrier` or `crossing`.
-    pub kind: Located<String>,
+    pub kind: Option<Located<FeatureKind>>,
     /// Barrier: extra cost, or `impassable`. Crossing: extra cost of using it.
     pub cost: Option<Located<Text>>,
     /// True when sight across it is blocked.
@@ -311,7 +313,7 @@ pub struct PieceTypeSpec {
     /// pieces: it may enter cells they hold, and does not keep them out of its own.
     pub shares_with_enemy: bool,
     /// `per_phase` (default) or `per_turn`.
-    pub moves: Option<Located<String>>,
+    pub moves: Option<Located<MoveLimit>>,
     /// True for dummies.
     pub dummy: bool,
     /// True when facing matters (default true).
@@ -361,7 +363,7 @@ pub struct FootprintSpec {
     /// How many bases (default 1).
     pub bases: Option<Located<u32>>,
     /// `line` (default), `column`, `block` or `loose`.
-    pub arrangement: Option<Located<String>>,
+    pub arrangement: Option<Located<Arrangement>>,
     /// A block's bases across.
     pub files: Option<Located<u32>>,
     /// The gap between bases (`loose`; default 0 otherwise).
@@ -462,7 +464,7 @@ pub struct SlowedBySpec {
 #[serde(default)]
 pub struct ExitSpec {
     /// `own` (default), `enemy` or `any` side's baseline.
-    pub baseline: Option<Located<String>>,
+    pub baseline: Option<Located<ExitBaseline>>,
     /// Only while this optional rule is in force.
     pub option: Option<Located<String>>,
     /// Flag set on the piece as it leaves.
@@ -596,7 +598,7 @@ pub struct PhaseSpec {
     /// Name.
     pub phase: Located<String>,
     /// `phasing` (default), `non_phasing` or `both`.
-    pub actor: Option<Located<String>>,
+    pub actor: Option<Located<PhaseActor>>,
     /// `move`, `face`, `mode` and ruleset action names.
     pub allows: Vec<Located<String>>,
     /// Piece types that may move in this phase (default: every type).
@@ -725,8 +727,8 @@ pub struct BandsSpec {
 pub struct BandSpec {
     /// Band name.
     pub band: String,
-    /// `always`, `never`, or a face test.
-    pub test: Option<Located<String>>,
+    /// `always` or `never`; or a face test: `all`, `any` or `at_least`.
+    pub test: Option<Located<BandTest>>,
     /// Tags that must all be on the face.
     pub all: Vec<Located<String>>,
     /// Tags of which one must be on the face.
@@ -748,11 +750,11 @@ pub struct ActionSpec {
     /// Chart rolled.
     pub chart: Option<Located<String>>,
     /// `none` (default), `enemy` or `friend`.
-    pub target: Option<Located<String>>,
+    pub target: Option<Located<Target>>,
     /// `[min, max]` distance.
     pub range: Option<[u32; 2]>,
     /// Arcs the target must be in: `front`, `flank`, `rear`.
-    pub arcs: Vec<Located<String>>,
+    pub arcs: Vec<Located<ArcName>>,
     /// True when the line to the target must be clear.
     pub sight: bool,
     /// Flags that forbid it.
@@ -801,7 +803,7 @@ pub struct EffectSpec {
     /// Remove the piece (`remove: true`).
     pub remove: Option<bool>,
     /// `actor` or `target` (default `target` in actions, `actor` in triggers).
-    pub to: Option<Located<String>>,
+    pub to: Option<Located<EffectTo>>,
 }
 
 /// An optional rule.

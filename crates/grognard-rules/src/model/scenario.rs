@@ -186,7 +186,7 @@ pub struct AreaSpec {
 #[serde(default)]
 pub struct SideSpec {
     /// Its baseline: `north`, `south`, `east` or `west`.
-    pub baseline: Option<Located<String>>,
+    pub baseline: Option<Located<crate::model::Baseline>>,
 }
 
 /// A piece.

@@ -1,0 +1,196 @@
+//! What pieces do and what happens to them: hook bindings, counters with their triggers,
+//! and the ruleset's actions (checks, chart, effects by outcome, scripts).
+
+use grognard_kernel::chart::ChartDef;
+use grognard_kernel::geometry::Arc;
+use grognard_kernel::ids::{ChartId, FlagId, PieceTypeId};
+use grognard_kernel::rules::{ActionDef, CounterDef, TargetRule, Trigger, Who};
+
+use crate::de::Located;
+use crate::model::{self, ActionSpec, ArcName, EffectTo, RulesetSpec};
+use crate::suggest::did_you_mean;
+
+use super::bindings::check_binding;
+use super::charts::compile_effect;
+use super::names::Names;
+use super::{Cx, HOOK_POINTS, MAX_ACTIONS};
+
+/// Each `hooks:` entry names a hook point the kernel asks and binds a listed module.
+pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
+    for h in spec.hooks.iter() {
+        if !HOOK_POINTS.contains(&h.name.value.as_str()) {
+            let help = did_you_mean(&h.name.value, HOOK_POINTS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"));
+            cx.error_help(
+                &h.name.location,
+                format!(
+                    "unknown hook `{}`; the kernel asks {}",
+                    h.name.value,
+                    HOOK_POINTS.join(", ")
+                ),
+                help,
+            );
+        }
+        check_binding(cx, &h.value, &names.scripts);
+    }
+}
+
+/// The counters, each with its bounds and the effects of its thresholds on the piece
+/// carrying it.
+pub(super) fn compile_counters(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<CounterDef> {
+    spec.counters
+        .iter()
+        .map(|c| {
+            let v = &c.value;
+            let max = v.max.unwrap_or(i32::MAX);
+            if max < v.min {
+                cx.error(
+                    &c.name.location,
+                    format!(
+                        "counter `{}`: max {max} is below min {}",
+                        c.name.value, v.min
+                    ),
+                );
+            }
+            CounterDef {
+                name: c.name.value.clone(),
+                initial: v.initial.clamp(v.min, max.max(v.min)),
+                min: v.min,
+                max,
+                triggers: v
+                    .triggers
+                    .iter()
+                    .map(|t| Trigger {
+                        at_least: t.at,
+                        effects: t
+                            .effects
+                            .iter()
+                            .filter_map(|e| {
+                                if let Some(to) =
+                                    e.to.as_ref().filter(|t| t.value == EffectTo::Target)
+                                {
+                                    cx.error(
+                                        &to.location,
+                                        "a counter trigger acts on the piece carrying the \
+                                         counter; `to: target` has no meaning here",
+                                    );
+                                    return None;
+                                }
+                                compile_effect(cx, e, Who::Actor, names, &c.name.location)
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The actions (at most [`MAX_ACTIONS`]).
+pub(super) fn compile_actions(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &Names,
+    charts: &[ChartDef],
+) -> Vec<ActionDef> {
+    spec.actions
+        .iter()
+        .map(|a| compile_action(cx, names, charts, &a.name, &a.value))
+        .collect()
+}
+
+/// Reports a ruleset with more actions than "used this phase" can hold.
+pub(super) fn check_action_count(cx: &mut Cx, spec: &RulesetSpec) {
+    if spec.actions.len() > MAX_ACTIONS {
+        cx.error(
+            &spec.ruleset.location,
+            format!(
+                "the ruleset declares {} actions; at most {MAX_ACTIONS}",
+                spec.actions.len()
+            ),
+        );
+    }
+}
+
+fn compile_action(
+    cx: &mut Cx,
+    names: &Names,
+    charts: &[ChartDef],
+    name: &Located<String>,
+    v: &ActionSpec,
+) -> ActionDef {
+    let chart = v
+        .chart
+        .as_ref()
+        .and_then(|c| cx.lookup_id::<ChartId>("chart", c, &names.charts));
+    let target = match v.target.as_ref().map(|t| t.value) {
+        None | Some(model::Target::None) => TargetRule::None,
+        Some(model::Target::Enemy) => TargetRule::Enemy,
+        Some(model::Target::Friend) => TargetRule::Friend,
+    };
+    let arcs = v
+        .arcs
+        .iter()
+        .map(|arc| match arc.value {
+            ArcName::Front => Arc::Front,
+            ArcName::Flank => Arc::Flank,
+            ArcName::Rear => Arc::Rear,
+        })
+        .collect();
+    let outcomes: Vec<String> = chart
+        .and_then(|c| charts.get(c.index()))
+        .map_or_else(|| vec!["always".to_owned()], |c| c.outcomes.clone());
+    let mut effects = vec![Vec::new(); outcomes.len()];
+    for on in v.on.iter() {
+        let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str)) else {
+            continue;
+        };
+        effects[i] = on
+            .value
+            .iter()
+            .filter_map(|e| compile_effect(cx, e, Who::Target, names, &on.name.location))
+            .collect();
+    }
+    if let Some(script) = &v.script {
+        check_binding(cx, script, &names.scripts);
+    }
+    if let Some(check) = &v.check {
+        check_binding(cx, check, &names.scripts);
+    }
+    let contact = v.contact.as_ref().is_some_and(|c| c.value);
+    if let Some(c) = v.contact.as_ref().filter(|c| c.value) {
+        if target == TargetRule::None {
+            cx.error(
+                &c.location,
+                "`contact: true` needs a target to contact (`target: enemy` or `friend`)",
+            );
+        } else if !names.open {
+            cx.error(
+                &c.location,
+                "`contact: true` is for open tables (`geometry: { kind: open }`), where \
+                 units stand on bases; on a grid, units in adjacent cells are in contact",
+            );
+        }
+    }
+    ActionDef {
+        contact,
+        scripted: v.script.is_some(),
+        checked: v.check.is_some(),
+        repeats: v.repeats,
+        intents: v.intents.iter().map(|i| i.value.clone()).collect(),
+        name: name.value.clone(),
+        chart,
+        target,
+        range: v.range.map(|[lo, hi]| (lo, hi)),
+        arcs,
+        needs_sight: v.sight,
+        barred_by: cx.lookup_ids::<FlagId>("flag", &v.barred_by, &names.flags),
+        needs: cx.lookup_ids::<FlagId>("flag", &v.needs, &names.flags),
+        marks: v
+            .marks
+            .as_ref()
+            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, &names.flags)),
+        effects,
+        types: cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types),
+    }
+}

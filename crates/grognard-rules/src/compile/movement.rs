@@ -1,0 +1,114 @@
+//! Rules of moving beyond the board's costs: zones of control, the open table's threats
+//! and counted moves, saved movement points, spread commands and the flags that pin a
+//! piece.
+
+use grognard_kernel::Cost;
+use grognard_kernel::ids::{CounterId, FlagId, ModeId, PieceTypeId};
+use grognard_kernel::march::{SavingRules, SpreadRules};
+use grognard_kernel::rules::{OpenTableRules, Threat, ZocRules};
+
+use crate::model::RulesetSpec;
+
+use super::Cx;
+use super::names::Names;
+
+/// Zones of control: whether they stop movement, and the counters and flags that lose
+/// them.
+pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> ZocRules {
+    spec.zoc
+        .as_ref()
+        .map_or_else(ZocRules::default, |z| ZocRules {
+            stops_movement: z.stops_movement,
+            lost_with_counters: cx.lookup_ids::<CounterId>(
+                "counter",
+                &z.lost_with_counters,
+                &names.counters,
+            ),
+            lost_with_flags: cx.lookup_ids::<FlagId>("flag", &z.lost_with_flags, &names.flags),
+        })
+}
+
+/// Open tables: threatened zones, closest approach, counted moves.
+pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> OpenTableRules {
+    let Some(o) = spec.open_table.as_ref() else {
+        return OpenTableRules::default();
+    };
+    let mut threats = vec![None; names.types.len()];
+    for t in o.threats.iter() {
+        let Some(i) = cx.lookup("piece type", &t.name, names.types.iter().copied()) else {
+            continue;
+        };
+        threats[i] = Some(Threat {
+            range: t.value.range.0,
+            against_types: t
+                .value
+                .types
+                .iter()
+                .filter_map(|a| {
+                    cx.lookup_id::<PieceTypeId>("piece type", &a.name, &names.types)
+                        .map(|j| (j, a.value.0))
+                })
+                .collect(),
+            against_modes: t
+                .value
+                .modes
+                .iter()
+                .filter_map(|a| {
+                    cx.lookup_id::<ModeId>("mode", &a.name, &names.modes)
+                        .map(|j| (j, a.value.0))
+                })
+                .collect(),
+        });
+    }
+    OpenTableRules {
+        keep_apart: o.keep_apart.as_ref().map_or(Cost::ZERO, |c| c.0),
+        threats,
+        threat_needs_sight: o.threat_needs_sight,
+        enter_only_faced_threats: o.enter_only_faced_threats,
+        threats_ignored_with_flags: cx.lookup_ids::<FlagId>(
+            "flag",
+            &o.threats_ignored_with_flags,
+            &names.flags,
+        ),
+        move_counter: o
+            .move_counter
+            .as_ref()
+            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
+        mode_costs_a_move: cx.lookup_ids::<ModeId>("mode", &o.mode_costs_a_move, &names.modes),
+    }
+}
+
+/// Saved movement points: the counter holding them, what one is worth, and who may save.
+pub(super) fn compile_saving(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &Names,
+) -> Option<SavingRules> {
+    let sv = spec.saving.as_ref()?;
+    let counter = cx.lookup_id::<CounterId>("counter", &sv.counter, &names.counters)?;
+    let unit = sv.unit.as_ref().map_or(Cost::ONE, |u| u.0);
+    if unit <= Cost::ZERO {
+        cx.error(&sv.counter.location, "`saving.unit` must be more than 0");
+    }
+    Some(SavingRules {
+        counter,
+        unit,
+        modes: cx.lookup_ids::<ModeId>("mode", &sv.modes, &names.modes),
+        costly_terrain: sv.costly_terrain,
+    })
+}
+
+/// Commands spread over several cells: the counter shared among them and its least share.
+pub(super) fn compile_spread(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &Names,
+) -> Option<SpreadRules> {
+    spec.spread.as_ref().map(|sp| SpreadRules {
+        counter: sp
+            .counter
+            .as_ref()
+            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
+        min_per_cell: sp.min_per_cell,
+    })
+}

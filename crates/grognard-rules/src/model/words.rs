@@ -1,0 +1,169 @@
+//! The words a file chooses from a fixed list (`clears: turn_end`, `kind: barrier`). Each
+//! is a serde enum, so the decoder reports a word outside its list at its `file:line:col`
+//! with the allowed words and a "did you mean", and the JSON Schema lists them for editors.
+//! A word serializes as written, so the ruleset's identity hash does not depend on this.
+
+use serde::{Deserialize, Serialize};
+
+/// Declares a word enum: each variant with the word that spells it in a file.
+macro_rules! words {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $word:literal,)+ }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
+        pub enum $name {
+            $($(#[$vdoc])* #[serde(rename = $word)] $variant,)+
+        }
+
+        impl $name {
+            /// The word as a file writes it.
+            #[must_use]
+            pub const fn word(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $word,)+
+                }
+            }
+        }
+    };
+}
+
+words!(
+    /// The board's geometry.
+    GeometryKind {
+        /// A square grid (eight directions).
+        Square = "square",
+        /// A hex grid (six directions).
+        Hex = "hex",
+        /// An open table measured in inches.
+        Open = "open",
+    }
+);
+
+words!(
+    /// When a flag clears itself.
+    Clears {
+        /// Only when an effect or a hook clears it (the default).
+        Never = "never",
+        /// At the end of every phase.
+        PhaseEnd = "phase_end",
+        /// At the end of every turn.
+        TurnEnd = "turn_end",
+    }
+);
+
+words!(
+    /// What a boundary feature is.
+    FeatureKind {
+        /// Road modes ignore terrain along it.
+        Road = "road",
+        /// Costs extra to cross, or cannot be crossed.
+        Barrier = "barrier",
+        /// A way over barriers (a bridge, a ford).
+        Crossing = "crossing",
+    }
+);
+
+words!(
+    /// How often a piece may move.
+    MoveLimit {
+        /// Once in every phase that allows moves (the default).
+        PerPhase = "per_phase",
+        /// Once a turn.
+        PerTurn = "per_turn",
+    }
+);
+
+words!(
+    /// Which side's baseline a piece may leave the board across.
+    ExitBaseline {
+        /// Its own side's (the default).
+        Own = "own",
+        /// The enemy's.
+        Enemy = "enemy",
+        /// Any side's.
+        Any = "any",
+    }
+);
+
+words!(
+    /// A side's baseline: an edge of the board.
+    Baseline {
+        /// The top edge (row 0).
+        North = "north",
+        /// The bottom edge.
+        South = "south",
+        /// The right edge.
+        East = "east",
+        /// The left edge (column 0).
+        West = "west",
+    }
+);
+
+words!(
+    /// What an action is taken against.
+    Target {
+        /// Nothing: the actor alone (the default).
+        None = "none",
+        /// An enemy piece.
+        Enemy = "enemy",
+        /// Another own piece.
+        Friend = "friend",
+    }
+);
+
+words!(
+    /// An arc around a piece's facing.
+    ArcName {
+        /// Ahead.
+        Front = "front",
+        /// To the sides.
+        Flank = "flank",
+        /// Behind.
+        Rear = "rear",
+    }
+);
+
+words!(
+    /// Who acts in a phase.
+    PhaseActor {
+        /// The phasing side (the default).
+        Phasing = "phasing",
+        /// The other side.
+        NonPhasing = "non_phasing",
+        /// Both sides.
+        Both = "both",
+    }
+);
+
+words!(
+    /// Which piece an effect acts on.
+    EffectTo {
+        /// The piece that acted (or carries the counter).
+        Actor = "actor",
+        /// The action's target.
+        Target = "target",
+    }
+);
+
+words!(
+    /// A band's test that needs no face: it always passes or never does.
+    BandTest {
+        /// Every roll passes.
+        Always = "always",
+        /// No roll passes.
+        Never = "never",
+    }
+);
+
+words!(
+    /// How a unit's bases stand on the open table.
+    Arrangement {
+        /// Side by side (the default).
+        Line = "line",
+        /// One behind another.
+        Column = "column",
+        /// `files` bases across, in ranks.
+        Block = "block",
+        /// Side by side, `spacing` apart.
+        Loose = "loose",
+    }
+);
