@@ -14,6 +14,7 @@ mod legal;
 mod overlays;
 mod policies;
 mod remote;
+mod rolls_seen;
 mod scale;
 mod setup;
 mod sim_editor;

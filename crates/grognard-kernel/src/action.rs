@@ -164,6 +164,22 @@ pub struct RollRecord {
     /// Rolled by the referee in secret (a `secret` chart): in no side's log.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub secret: bool,
+    /// The piece whose action rolled it (the firer), when an action rolled it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<PieceId>,
+    /// The piece it was rolled against (the action's target), if any: its side sees the
+    /// roll (see `crate::rolls`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<PieceId>,
+}
+
+impl RollRecord {
+    /// Renames the pieces the roll names through `f`.
+    pub fn relabel(&mut self, f: &mut dyn FnMut(PieceId) -> PieceId) {
+        for p in [&mut self.by, &mut self.against].into_iter().flatten() {
+            *p = f(*p);
+        }
+    }
 }
 
 /// Something that happened. The log of events is the game's history.
@@ -462,6 +478,10 @@ impl Event {
                     *d = f(*d);
                 }
             }
+            _ => {}
+        }
+        match self {
+            Self::Acted { roll: Some(r), .. } | Self::Rolled { roll: r } => r.relabel(f),
             _ => {}
         }
     }

@@ -172,6 +172,8 @@ pub struct HookDice<'a> {
     action_faces: Vec<String>,
     action_intent: Vec<String>,
     action_inputs: Vec<(String, i32)>,
+    /// The acting piece and its target, while an action's script rolls.
+    action_pieces: Option<(PieceId, Option<PieceId>)>,
 }
 
 impl<'a> HookDice<'a> {
@@ -184,6 +186,7 @@ impl<'a> HookDice<'a> {
             action_faces: Vec::new(),
             action_intent: Vec::new(),
             action_inputs: Vec::new(),
+            action_pieces: None,
         }
     }
 
@@ -218,6 +221,21 @@ impl<'a> HookDice<'a> {
         self.action_inputs = inputs;
     }
 
+    /// Records the piece whose action a script resolves and its target: every roll the
+    /// script makes is the actor's, made against the target (whose side sees it).
+    pub fn set_action_pieces(&mut self, by: PieceId, against: Option<PieceId>) {
+        self.action_pieces = Some((by, against));
+    }
+
+    /// Marks a roll with the action's pieces, if a script of an action made it.
+    fn mark(&self, mut record: RollRecord) -> RollRecord {
+        if let Some((by, against)) = self.action_pieces {
+            record.by = Some(by);
+            record.against = against;
+        }
+        record
+    }
+
     /// The inputs of the action's own chart roll, by name (empty outside action scripts
     /// and for actions without a chart).
     #[must_use]
@@ -248,6 +266,7 @@ impl<'a> HookDice<'a> {
         let mut record = roll_record(self.rules, ChartId(u16::MAX), purpose, &[], &resolution);
         record.chart = "dice".to_owned();
         record.outcome = total.to_string();
+        let record = self.mark(record);
         self.rolls.push(record);
         (rolled, total)
     }
@@ -262,13 +281,14 @@ impl<'a> HookDice<'a> {
         let def = self.rules.chart(chart)?;
         let inputs = def.input_values(set);
         let resolution = def.resolve(&self.rules.dice, &inputs, self.rng);
-        self.rolls.push(roll_record(
+        let record = self.mark(roll_record(
             self.rules,
             chart,
             purpose,
             &inputs,
             &resolution,
         ));
+        self.rolls.push(record);
         Some(resolution)
     }
 

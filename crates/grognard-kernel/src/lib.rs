@@ -23,6 +23,7 @@ pub mod piece;
 pub mod ratio;
 pub mod reach;
 pub mod rules;
+mod rolls;
 mod sight;
 pub mod state;
 pub mod text;

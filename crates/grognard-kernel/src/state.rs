@@ -268,5 +268,7 @@ pub fn roll_record(
             .and_then(|c| c.outcomes.get(resolution.outcome))
             .map_or_else(String::new, Clone::clone),
         secret: def.is_some_and(|c| c.secret),
+        by: None,
+        against: None,
     }
 }

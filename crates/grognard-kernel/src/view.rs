@@ -182,9 +182,7 @@ pub(crate) fn redact(
         Event::Faced { piece, .. } | Event::ModeChanged { piece, .. } => {
             (mine(*piece) || now.knows_position(*piece)).then(|| e.clone())
         }
-        Event::Acted { piece, target, .. } => {
-            (seen(*piece) || target.is_some_and(mine)).then(|| e.clone())
-        }
+        Event::Acted { piece, .. } => crate::rolls::acted_for(after, side, now, seen(*piece), e),
         Event::CounterChanged { piece, .. } | Event::FlagChanged { piece, .. } => {
             (mine(*piece) || now.knows_identity(*piece)).then(|| e.clone())
         }
@@ -201,10 +199,10 @@ pub(crate) fn redact(
                 enemy_moved(*piece)
             }
         }
-        // The referee's secret rolls reach no side.
-        Event::Rolled { roll } if roll.secret => None,
-        Event::Rolled { .. } | Event::Note { .. } => {
-            owner.is_none_or(|o| o == side).then(|| e.clone())
-        }
+        // Whose rolls a side sees (its own, those against its pieces, its phases'; never
+        // the referee's secret ones): `crate::rolls`.
+        Event::Rolled { roll } => crate::rolls::roll_for(after, side, now, *owner, roll)
+            .map(|roll| Event::Rolled { roll }),
+        Event::Note { .. } => owner.is_none_or(|o| o == side).then(|| e.clone()),
     }
 }

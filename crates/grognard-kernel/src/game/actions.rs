@@ -340,7 +340,10 @@ impl Game {
                 Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
                 None => format!("{} by {}", def.name, actor.name),
             };
-            roll = Some(roll_record(rules, chart_id, &purpose, &inputs, &resolution));
+            let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
+            record.by = Some(id);
+            record.against = target;
+            roll = Some(record);
         }
         let rolled_faces: Vec<String> = roll
             .as_ref()
@@ -402,6 +405,7 @@ impl Game {
             dice.set_action_faces(rolled_faces);
             dice.set_action_intent(intent.to_vec());
             dice.set_action_inputs(rolled_inputs);
+            dice.set_action_pieces(id, target);
             let commands = hooks
                 .action(
                     &world,

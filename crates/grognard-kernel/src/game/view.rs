@@ -244,7 +244,7 @@ impl Game {
     /// The log as `side` saw it (the whole log without sighting rules).
     #[must_use]
     pub fn events_for(&self, side: SideId) -> &[Event] {
-        if self.sighting().is_none() {
+        if self.sighting().is_none() && !crate::rolls::has_secret_charts(self.rules()) {
             return self.log();
         }
         self.side_logs.get(side.index()).map_or(&[], Vec::as_slice)
@@ -579,7 +579,7 @@ impl Game {
         actor: Option<SideId>,
     ) -> Vec<Vec<Event>> {
         if self.sighting().is_none() {
-            return Vec::new();
+            return crate::rolls::public_logs(self.rules(), self.sides().len(), events);
         }
         let empty = Knowledge::default();
         (0..self.sides().len())

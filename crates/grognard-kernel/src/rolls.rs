@@ -1,0 +1,141 @@
+//! Who sees a chart roll. A side sees the dice, modifiers and result of every roll made
+//! by its own pieces, of every roll made against its own pieces (the action's target is
+//! its piece), and of the rolls of its own phases — unless the chart is a referee's
+//! secret one (`secret: true`), whose rolls reach no side.
+//!
+//! A roll against a side's piece may be made by a piece the side has not sighted. What it
+//! receives then names the firer only as it knows it — by name once identified, as
+//! `enemy #N` (its handle) when it knows only a marker, as `an unseen enemy` otherwise —
+//! and the record's `by` is kept only when the side has a handle for the firer. The
+//! purpose a script wrote (which may name anything) is replaced by the kernel's words
+//! whenever the roll names a piece the side has not identified, so two games that differ
+//! only in who fired from out of sight give the side the same record, byte for byte.
+
+use crate::action::{Event, RollRecord};
+use crate::ids::{PieceId, SideId};
+use crate::knowledge::Knowledge;
+use crate::state::State;
+
+/// What `side` receives of `roll` (`None`: nothing), given what it knows after the order
+/// (`now`) and whose phase it is (`owner`).
+pub(crate) fn roll_for(
+    after: &State,
+    side: SideId,
+    now: &Knowledge,
+    owner: Option<SideId>,
+    roll: &RollRecord,
+) -> Option<RollRecord> {
+    if roll.secret {
+        return None;
+    }
+    let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
+    let visible = roll.by.is_some_and(mine)
+        || roll.against.is_some_and(mine)
+        || owner.is_none_or(|o| o == side);
+    visible.then(|| as_seen(after, side, now, roll))
+}
+
+/// What `side` receives of an action event it sees (`seen_actor`: it knows or knew where
+/// the actor is). An action aimed at one of its pieces by a piece it has no handle for
+/// reaches it as the roll alone, the firer unnamed; a secret chart's roll is taken out.
+pub(crate) fn acted_for(
+    after: &State,
+    side: SideId,
+    now: &Knowledge,
+    seen_actor: bool,
+    event: &Event,
+) -> Option<Event> {
+    let Event::Acted {
+        piece,
+        target,
+        roll,
+        ..
+    } = event
+    else {
+        return None;
+    };
+    let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
+    if !seen_actor && !target.is_some_and(mine) {
+        return None;
+    }
+    let roll = roll
+        .as_ref()
+        .filter(|r| !r.secret)
+        .map(|r| as_seen(after, side, now, r));
+    if !mine(*piece) && handle(now, *piece).is_none() {
+        // Naming the actor would give away a piece the side has no handle for.
+        if let Some(roll) = roll {
+            return Some(Event::Rolled { roll });
+        }
+    }
+    let mut seen = event.clone();
+    if let Event::Acted { roll: r, .. } = &mut seen {
+        *r = roll;
+    }
+    Some(seen)
+}
+
+/// The roll as `side` may read it (see the module doc).
+fn as_seen(after: &State, side: SideId, now: &Knowledge, roll: &RollRecord) -> RollRecord {
+    let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
+    let known = |id: PieceId| mine(id) || now.knows_identity(id);
+    if [roll.by, roll.against].into_iter().flatten().all(known) {
+        return roll.clone();
+    }
+    let label = |id: PieceId| -> String {
+        let name = after.pieces.get(id.index()).map(|p| p.name.clone());
+        match name {
+            Some(n) if known(id) => n,
+            _ => handle(now, id)
+                .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}")),
+        }
+    };
+    let mut seen = roll.clone();
+    let by = roll.by.map_or_else(|| "a hook".to_owned(), label);
+    seen.purpose = match roll.against {
+        Some(t) => format!("{} by {by} at {}", roll.chart, label(t)),
+        None => format!("{} by {by}", roll.chart),
+    };
+    let keep = |id: &PieceId| mine(*id) || handle(now, *id).is_some();
+    seen.by = roll.by.filter(keep);
+    seen.against = roll.against.filter(keep);
+    seen
+}
+
+/// The side's handle for an enemy piece, if it has one.
+fn handle(now: &Knowledge, id: PieceId) -> Option<u32> {
+    now.get(id).and_then(|k| k.handle)
+}
+
+/// Each side's log of `events` in a game without sighting rules, where every side sees
+/// everything but the referee's secret rolls; empty (every side reads the whole log) when
+/// the ruleset has no secret chart.
+pub(crate) fn public_logs(
+    rules: &crate::rules::Rules,
+    sides: usize,
+    events: &[Event],
+) -> Vec<Vec<Event>> {
+    if !has_secret_charts(rules) {
+        return Vec::new();
+    }
+    let open = |e: &Event| -> Option<Event> {
+        match e {
+            Event::Rolled { roll } if roll.secret => None,
+            Event::Acted { roll: Some(r), .. } if r.secret => {
+                let mut e = e.clone();
+                if let Event::Acted { roll, .. } = &mut e {
+                    *roll = None;
+                }
+                Some(e)
+            }
+            _ => Some(e.clone()),
+        }
+    };
+    vec![events.iter().filter_map(open).collect(); sides]
+}
+
+/// True when some chart's rolls are the referee's alone: then every side keeps a log of
+/// its own even without sighting rules.
+pub(crate) fn has_secret_charts(rules: &crate::rules::Rules) -> bool {
+    rules.charts.iter().any(|c| c.secret)
+}
