@@ -40,13 +40,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Apply a file of orders and print the events.
+    /// Apply a file of orders and print the events; with --policy, play the game on to its
+    /// end with policies.
     Play {
         /// Scenario file.
         scenario: PathBuf,
-        /// Orders file.
+        /// Orders file (with --policy: the opening the policies go on from).
         #[arg(long)]
-        orders: PathBuf,
+        orders: Option<PathBuf>,
+        /// Who plays on after the orders: `random` or `greedy` for every side, or
+        /// `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`). A side with no
+        /// policy ends each phase it is asked to act in, as in `sim`.
+        #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
+        policy: Vec<String>,
         /// Seed for the dice (the scenario's when absent).
         #[arg(long)]
         seed: Option<u64>,
@@ -183,6 +189,15 @@ pub enum Command {
         /// instead of printing the summary.
         #[arg(long, value_name = "PART.json")]
         out: Option<PathBuf>,
+        /// Save games into this folder as saves (`game-NNNN.json`; with --ruleset,
+        /// `a-game-…` and `b-game-…`) that `replay` verifies, `view` reads and the editor
+        /// opens.
+        #[arg(long = "save-games", value_name = "DIR")]
+        save_games: Option<PathBuf>,
+        /// Which games --save-games keeps: all (the default), wins:SIDE, draws, longest,
+        /// shortest, or a game number N (seed + N).
+        #[arg(long, value_name = "all|wins:SIDE|draws|longest|shortest|N")]
+        which: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

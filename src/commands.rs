@@ -3,9 +3,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use grognard_kernel::action::RollRecord;
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::{Game, Reach, roll_record};
+use grognard_kernel::rules::Effect;
+use grognard_kernel::state::work_out_amounts;
 use grognard_rules::diag::Diagnostics;
 use grognard_rules::load::{self, FileKind};
 use grognard_rules::save::SaveFile;
@@ -35,6 +38,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Play {
             scenario,
             orders,
+            policy,
             seed,
             options,
             save,
@@ -42,7 +46,8 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         } => play(
             &scenario,
-            &orders,
+            orders.as_deref(),
+            &policy,
             seed,
             &options,
             save.as_deref(),
@@ -105,6 +110,8 @@ pub fn run(cli: Cli) -> ExitCode {
             threads,
             shard,
             out,
+            save_games,
+            which,
             json,
         } => crate::sim::sim(&crate::sim::SimArgs {
             scenario: &scenario,
@@ -116,6 +123,8 @@ pub fn run(cli: Cli) -> ExitCode {
             threads,
             shard: shard.as_deref(),
             out: out.as_deref(),
+            save_games: save_games.as_deref(),
+            which: which.as_deref(),
             json,
         }),
         Command::SimMerge { parts, json } => crate::sim::merge(&parts, json),
@@ -419,17 +428,36 @@ fn not_moving_note(game: &Game, piece: &grognard_kernel::piece::Piece) -> Option
     })
 }
 
+#[allow(clippy::too_many_arguments)] // the command line's flags, one each
 fn play(
     scenario: &Path,
-    orders: &Path,
+    orders: Option<&Path>,
+    policies: &[String],
     seed: Option<u64>,
     options: &[String],
     save: Option<&Path>,
     side: Option<&str>,
     json: bool,
 ) -> Outcome {
+    if orders.is_none() && policies.is_empty() {
+        return Err(Failure::Usage(
+            "give an orders file (--orders FILE), a policy (--policy random|greedy|lua:FILE), or both"
+                .to_owned(),
+        ));
+    }
     let options = parse_options(options)?;
     let s = load::load_scenario(scenario, None)?;
+    let seats = if policies.is_empty() {
+        None
+    } else {
+        let sides = grognard_play::tally::side_names(&s);
+        Some(
+            grognard_play::policy::seats(policies, &sides).map_err(|e| match e {
+                grognard_play::policy::PolicyError::Unknown(m) => Failure::Usage(m),
+                grognard_play::policy::PolicyError::Script(m) => Failure::Rules(m),
+            })?,
+        )
+    };
     let mut hooks = hooks_for(&s.ruleset)?;
     let mut game = s.start(seed, &options, hooks.as_mut())?;
     let viewer = side
@@ -451,11 +479,32 @@ fn play(
         printed = log.len();
     };
     show(&game);
-    let result = apply_orders(&mut game, hooks.as_mut(), orders, viewer, |g, _| show(g));
-    let (applied, failure) = match result {
+    let result = match orders {
+        Some(orders) => apply_orders(&mut game, hooks.as_mut(), orders, viewer, |g, _| show(g)),
+        None => Ok(Vec::new()),
+    };
+    let (mut applied, mut failure) = match result {
         Ok(applied) => (applied, None),
         Err((applied, f)) => (applied, Some(f)),
     };
+    if let (Some(seats), None) = (&seats, &failure) {
+        let seed = game.state().rng.seed();
+        let mut players =
+            grognard_play::policy::players_for(seats, seed).map_err(Failure::Rules)?;
+        let mut played = grognard_play::policy::Played {
+            record: Some(Vec::new()),
+            ..Default::default()
+        };
+        while played.orders < grognard_play::policy::MAX_POLICY_ORDERS
+            && grognard_play::policy::step(&mut game, hooks.as_mut(), &mut players, &mut played)
+        {
+            show(&game);
+        }
+        applied.extend(played.record.take().unwrap_or_default());
+        if let Some(e) = played.error {
+            failure = Some(Failure::Rules(e));
+        }
+    }
     if json {
         print_json(&json!({
             "ruleset": game.rules().identity,
@@ -565,8 +614,32 @@ fn roll(
         &inputs,
         &resolution,
     );
+    // Each action that works amounts out of this chart shows them, as its roll in a game
+    // would (`... → 3 hits`).
+    let mut by_action: Vec<(String, RollRecord)> = Vec::new();
+    for action in rules.actions.iter().filter(|a| a.chart == Some(id)) {
+        let computes = action
+            .effects
+            .iter()
+            .flatten()
+            .any(|e| matches!(e, Effect::AddComputed { .. }));
+        if !computes {
+            continue;
+        }
+        let effects = action
+            .effects
+            .get(resolution.outcome)
+            .map_or(&[][..], Vec::as_slice);
+        let mut explained = record.clone();
+        let _ = work_out_amounts(rules, chart, &inputs, &resolution, effects, &mut explained);
+        by_action.push((action.name.clone(), explained));
+    }
     if json {
-        print_json(&json!({"seed": seed, "roll": record}));
+        let amounts: Vec<serde_json::Value> = by_action
+            .iter()
+            .map(|(a, r)| json!({"action": a, "amounts": r.amounts}))
+            .collect();
+        print_json(&json!({"seed": seed, "roll": record, "amounts": amounts}));
     } else {
         let inputs: Vec<String> = record
             .inputs
@@ -576,7 +649,24 @@ fn roll(
         if !inputs.is_empty() {
             out!("inputs: {}", inputs.join(", "));
         }
-        out!("{}", output::roll(&record));
+        let mut lines: Vec<String> = by_action
+            .iter()
+            .map(|(a, r)| {
+                let line = output::roll(r);
+                if by_action.len() > 1 {
+                    format!("{line} (action {a})")
+                } else {
+                    line
+                }
+            })
+            .collect();
+        if lines.is_empty() {
+            lines.push(output::roll(&record));
+        }
+        lines.dedup();
+        for line in lines {
+            out!("{line}");
+        }
         out!("(seed {seed})");
     }
     Ok(())

@@ -1,7 +1,9 @@
 //! End-to-end tests of the `grognard` binary, compiled as one test binary.
 
+mod amounts;
 mod black_powder;
 mod cli;
+mod designer_loop;
 mod editor_cli;
 mod footprints;
 mod handles;
@@ -11,6 +13,8 @@ mod hidden;
 mod hostile;
 mod lab;
 mod legal;
+mod listed_orders;
+mod open_table;
 mod overlays;
 mod policies;
 mod remote;

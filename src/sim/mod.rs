@@ -5,6 +5,7 @@
 //! Simulate tab also reports). `--shard I/N --out PART.json` plays one shard of the runs
 //! and writes its tally; `sim-merge` adds the parts up into the summary of the whole run.
 
+mod save;
 mod shard;
 mod summary;
 
@@ -21,6 +22,7 @@ use grognard_play::policy::{self, PolicyError, Seats};
 use grognard_play::tally::{Tally, play_one, run_seed};
 
 pub(crate) use shard::merge;
+use save::{Brief, Which, save_games};
 use shard::{OtherPart, PART_FORMAT, Part, Shard, file_hash};
 use summary::{report, summarise};
 
@@ -44,6 +46,10 @@ pub(crate) struct SimArgs<'a> {
     pub shard: Option<&'a str>,
     /// Write the tally here instead of printing the summary.
     pub out: Option<&'a Path>,
+    /// Save games into this folder (`--save-games DIR`).
+    pub save_games: Option<&'a Path>,
+    /// Which games to save (`--which`; all when absent).
+    pub which: Option<&'a str>,
     /// Print JSON.
     pub json: bool,
 }
@@ -59,7 +65,7 @@ fn play_many(
     threads: usize,
     label: &str,
     quiet: bool,
-) -> Result<Tally, Failure> {
+) -> Result<(Tally, Vec<Brief>), Failure> {
     // Check the hooks load once here, so a bad script is one clear error, not one per thread.
     drop(hooks_for(&s.ruleset)?);
     let side_of = grognard_play::tally::piece_sides(s);
@@ -75,10 +81,11 @@ fn play_many(
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let (next, done, side_of) = (&next, &done, &side_of);
-                scope.spawn(move || -> Result<Tally, String> {
+                scope.spawn(move || -> Result<(Tally, Vec<Brief>), String> {
                     // Lua hooks are not Send: every thread builds its own.
                     let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
                     let mut tally = Tally::default();
+                    let mut briefs = Vec::new();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(run) = shard.run(k, runs) else {
@@ -86,10 +93,11 @@ fn play_many(
                         };
                         let result =
                             play_one(s, orders, seats, run_seed(seed, run), hooks.as_mut());
+                        briefs.push(Brief::of(run, &result));
                         tally.add(run, result, side_of, sides);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
-                    Ok(tally)
+                    Ok((tally, briefs))
                 })
             })
             .collect();
@@ -114,25 +122,31 @@ fn play_many(
             bar.finish_and_clear();
         }
         let mut all = Tally::default();
+        let mut briefs = Vec::new();
         for h in handles {
             match h.join() {
-                Ok(Ok(t)) => all.merge(t),
+                Ok(Ok((t, b))) => {
+                    all.merge(t);
+                    briefs.extend(b);
+                }
                 Ok(Err(m)) => return Err(Failure::Rules(m)),
                 Err(_) => return Err(Failure::Rules("a simulation thread failed".to_owned())),
             }
         }
-        Ok(all)
+        briefs.sort_by_key(|b| b.run);
+        Ok((all, briefs))
     })?;
-    if let Some((_, m)) = tally.failed {
+    if let Some((_, m)) = tally.0.failed {
         return Err(Failure::Rules(m));
     }
     Ok(tally)
 }
 
-/// One ruleset's games: the scenario as loaded with it and their tally.
+/// One ruleset's games: the scenario as loaded with it, their tally, and how each ended.
 struct Played {
     scenario: Scenario,
     tally: Tally,
+    briefs: Vec<Brief>,
 }
 
 fn simulate(
@@ -147,7 +161,7 @@ fn simulate(
     let label = s.ruleset.rules.identity.name.clone();
     let seats = seats_for(&s, args.policies)?;
     let quiet = args.json;
-    let tally = play_many(
+    let (tally, briefs) = play_many(
         &s,
         orders,
         &seats,
@@ -156,17 +170,15 @@ fn simulate(
         &label,
         quiet,
     )?;
-    Ok(Played { scenario: s, tally })
+    Ok(Played {
+        scenario: s,
+        tally,
+        briefs,
+    })
 }
 
 fn seats_for(s: &Scenario, policies: &[String]) -> Result<Seats, Failure> {
-    let sides: Vec<String> = s
-        .compiled
-        .setup
-        .sides
-        .iter()
-        .map(|d| d.name.clone())
-        .collect();
+    let sides = grognard_play::tally::side_names(s);
     policy::seats(policies, &sides).map_err(|e| match e {
         PolicyError::Unknown(m) => Failure::Usage(m),
         PolicyError::Script(m) => Failure::Rules(m),
@@ -200,6 +212,12 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
                 .to_owned(),
         ));
     }
+    if args.which.is_some() && args.save_games.is_none() {
+        return Err(Failure::Usage(
+            "--which chooses the games --save-games DIR saves: give --save-games too".to_owned(),
+        ));
+    }
+    let which = args.which.map(Which::parse).transpose()?;
     let orders = match args.orders {
         Some(path) => load::load_orders(path)?,
         None => Vec::new(),
@@ -212,8 +230,28 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         Some(path) => Some(simulate(args, Some(path), &orders, threads, shard)?),
         None => None,
     };
+    let seed = args.seed.unwrap_or(a.scenario.compiled.setup.seed);
+    let mut saved = Vec::new();
+    if let Some(dir) = args.save_games {
+        let which = which.unwrap_or(Which::All);
+        let seats = seats_for(&a.scenario, args.policies)?;
+        let prefix = if b.is_some() { "a-" } else { "" };
+        saved = save_games(dir, prefix, &a.scenario, &orders, &seats, seed, &a.briefs, &which)?;
+        if let Some(b) = &b {
+            let seats = seats_for(&b.scenario, args.policies)?;
+            saved.extend(save_games(
+                dir,
+                "b-",
+                &b.scenario,
+                &orders,
+                &seats,
+                seed,
+                &b.briefs,
+                &which,
+            )?);
+        }
+    }
     if let Some(out) = args.out {
-        let seed = args.seed.unwrap_or(a.scenario.compiled.setup.seed);
         let part = Part {
             format: PART_FORMAT.to_owned(),
             scenario: load::display(args.scenario),
@@ -253,14 +291,16 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
                 load::display(out)
             );
         }
+        for g in &saved {
+            out!("saved game {} (seed {}) to {}", g.game, g.seed, g.file);
+        }
         return Ok(());
     }
-    let seed = args.seed.unwrap_or(a.scenario.compiled.setup.seed);
     let sa = summarise(&a.scenario, &orders, seed, a.tally)?;
     let sb = match b {
         Some(b) => Some(summarise(&b.scenario, &orders, seed, b.tally)?),
         None => None,
     };
-    report(&sa, sb.as_ref(), args.json);
+    report(&sa, sb.as_ref(), &saved, args.json);
     Ok(())
 }

@@ -223,17 +223,46 @@ pub(super) fn summarise(
     })
 }
 
-pub(super) fn report(a: &SimSummary, b: Option<&SimSummary>, json: bool) {
+pub(super) fn report(
+    a: &SimSummary,
+    b: Option<&SimSummary>,
+    saved: &[super::save::SavedGame],
+    json: bool,
+) {
     if json {
-        match b {
-            Some(b) => print_json(&json!({ "a": a, "b": b })),
-            None => print_json(&json!(a)),
+        let mut value = match b {
+            Some(b) => json!({ "a": a, "b": b }),
+            None => json!(a),
+        };
+        if !saved.is_empty()
+            && let Some(map) = value.as_object_mut()
+        {
+            map.insert("saved".to_owned(), json!(saved));
         }
+        print_json(&value);
         return;
     }
     match b {
         None => print_summary(a),
         Some(b) => print_comparison(a, b),
+    }
+    if !saved.is_empty() {
+        out!(
+            "saved {} game{} (`grognard replay FILE` checks one, `grognard view FILE` reads it):",
+            saved.len(),
+            if saved.len() == 1 { "" } else { "s" }
+        );
+        for g in saved {
+            out!(
+                "  {} — game {} (seed {}): {}, turn {}, {} orders",
+                g.file,
+                g.game,
+                g.seed,
+                g.result,
+                g.turns,
+                g.orders
+            );
+        }
     }
 }
 
@@ -348,6 +377,66 @@ pub(super) fn print_games(s: &SimSummary) {
     }
 }
 
+/// Whether `y - x` is outside the noise: the difference of two means is significant at
+/// about 95% when it exceeds 1.96 times the standard error of the difference, here from
+/// the two half-widths as if the games were independent (they share seeds, which only
+/// makes the real noise smaller, so the test errs on the side of "within the noise").
+pub(super) fn outside_noise(x: Estimate, y: Estimate) -> bool {
+    (y.mean - x.mean).abs() > x.ci95.hypot(y.ci95)
+}
+
+/// The rows about whole games in a comparison: who wins, draws, when games end, how many
+/// did not finish, and the policies' orders.
+fn print_compared_games(a: &SimSummary, b: &SimSummary) {
+    let mark = |x: Estimate, y: Estimate| if outside_noise(x, y) { " *" } else { "" };
+    let rate_row = |what: String, x: Estimate, y: Estimate| {
+        out!(
+            "  {:<24} {:>16} {:>16} {:>+7.1}%{}",
+            what,
+            rate(x),
+            rate(y),
+            (y.mean - x.mean) * 100.0,
+            mark(x, y)
+        );
+    };
+    if a.results.games > 0 || b.results.games > 0 {
+        for (side, x) in &a.results.wins {
+            let y = b.results.wins.get(side).copied().unwrap_or_default();
+            rate_row(format!("{side} wins"), *x, y);
+        }
+        rate_row("draws".to_owned(), a.results.draws, b.results.draws);
+    }
+    let (x, y) = (a.length, b.length);
+    out!(
+        "  {:<24} {:>16} {:>16} {:>+8.2}{}",
+        "ended on turn",
+        est(x),
+        est(y),
+        y.mean - x.mean,
+        mark(x, y)
+    );
+    if a.unfinished > 0 || b.unfinished > 0 {
+        out!(
+            "  {:<24} {:>16} {:>16} {:>+8}",
+            "games unfinished",
+            a.unfinished,
+            b.unfinished,
+            i128::from(b.unfinished) - i128::from(a.unfinished)
+        );
+    }
+    if a.policy_orders.mean > 0.0 || b.policy_orders.mean > 0.0 {
+        let (x, y) = (a.policy_orders, b.policy_orders);
+        out!(
+            "  {:<24} {:>16} {:>16} {:>+8.2}{}",
+            "policy orders a game",
+            est(x),
+            est(y),
+            y.mean - x.mean,
+            mark(x, y)
+        );
+    }
+}
+
 pub(super) fn print_refused(s: &SimSummary) {
     for r in &s.refused_orders {
         out!(
@@ -388,12 +477,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         if x.mean == 0.0 && y.mean == 0.0 && x.ci95 == 0.0 && y.ci95 == 0.0 {
             return;
         }
-        // Significant when the intervals do not overlap.
-        let mark = if (x.mean - y.mean).abs() > x.ci95 + y.ci95 {
-            " *"
-        } else {
-            ""
-        };
+        let mark = if outside_noise(x, y) { " *" } else { "" };
         out!(
             "  {:<24} {:>16} {:>16} {:>+8.2}{mark}",
             what,
@@ -402,6 +486,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
             y.mean - x.mean
         );
     };
+    print_compared_games(a, b);
     for p in &a.pieces {
         let Some(q) = b.pieces.iter().find(|q| q.piece == p.piece) else {
             continue;
@@ -460,5 +545,5 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
             row(format!("{} pieces lost", d.side), d.lost, e.lost);
         }
     }
-    out!("(* the 95% intervals do not overlap)");
+    out!("(* outside the noise: the difference is more than 1.96 standard errors)");
 }

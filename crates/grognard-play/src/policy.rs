@@ -465,6 +465,9 @@ pub struct Played {
     pub outcomes: Vec<(usize, String, String)>,
     /// A policy's error, which stopped the game where it stood.
     pub error: Option<String>,
+    /// When `Some`, every order applied, as a save writes it (a refused order is left out
+    /// and the end of phase given instead is kept): what `sim --save-games` saves.
+    pub record: Option<Vec<grognard_rules::model::OrderSpec>>,
 }
 
 /// Plays `game` to its end with the players of `players` (sides without one end each phase
@@ -477,12 +480,23 @@ pub fn play_out(
     max_orders: u64,
 ) -> Played {
     let mut played = Played::default();
+    play_on(game, hooks, players, max_orders, &mut played);
+    played
+}
+
+/// [`play_out`] into `played` (which may ask for the orders to be recorded).
+pub fn play_on(
+    game: &mut Game,
+    hooks: &mut dyn Hooks,
+    players: &mut [Option<Player>],
+    max_orders: u64,
+    played: &mut Played,
+) {
     while played.orders < max_orders {
-        if !step(game, hooks, players, &mut played) {
+        if !step(game, hooks, players, played) {
             break;
         }
     }
-    played
 }
 
 /// Gives one order in `game` from whoever is to act (ending the phase for a side with no
@@ -512,7 +526,12 @@ pub fn step(
     played.orders += 1;
     let order = Order { side, action };
     match game.apply(&order, hooks) {
-        Ok(events) => played.outcomes.extend(chart_outcomes(events)),
+        Ok(events) => {
+            if let Some(record) = &mut played.record {
+                record.push(grognard_rules::orders::describe_order(game, &order));
+            }
+            played.outcomes.extend(chart_outcomes(events));
+        }
         Err(r) => {
             played.refused.push(r.message);
             let end = Order {
@@ -521,6 +540,9 @@ pub fn step(
             };
             if game.apply(&end, hooks).is_err() {
                 return false;
+            }
+            if let Some(record) = &mut played.record {
+                record.push(grognard_rules::orders::describe_order(game, &end));
             }
         }
     }

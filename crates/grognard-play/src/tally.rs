@@ -16,7 +16,7 @@ use grognard_rules::model::OrderSpec;
 use grognard_rules::orders::resolve_order;
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{MAX_POLICY_ORDERS, Seats, chart_outcomes, play_out, players_for};
+use crate::policy::{MAX_POLICY_ORDERS, Played, Seats, chart_outcomes, play_on, players_for};
 
 /// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
 /// threads add up to the same totals however the games were split between them.
@@ -380,6 +380,17 @@ fn place_text(place: &Place) -> Option<String> {
     }
 }
 
+/// The scenario's side names, in order: what policy seats are named by.
+#[must_use]
+pub fn side_names(s: &Scenario) -> Vec<String> {
+    s.compiled
+        .setup
+        .sides
+        .iter()
+        .map(|d| d.name.clone())
+        .collect()
+}
+
 /// Each piece's side index, in the scenario's piece order: what [`Tally::add`] reads
 /// removals by.
 #[must_use]
@@ -401,12 +412,50 @@ pub fn play_one(
     seed: u64,
     hooks: &mut dyn Hooks,
 ) -> RunResult {
+    play(s, orders, seats, seed, hooks, false).result
+}
+
+/// One game played as [`play_one`] plays it, kept whole: what `sim --save-games` saves.
+#[derive(Debug)]
+pub struct Recorded {
+    /// How it ended.
+    pub result: RunResult,
+    /// The game as it ended (`None` when it could not start).
+    pub game: Option<Game>,
+    /// Every order applied, in the order applied: replaying them gives the same game.
+    pub orders: Vec<OrderSpec>,
+}
+
+/// Plays one game as [`play_one`] does and keeps the game and the orders applied.
+pub fn play_recorded(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    hooks: &mut dyn Hooks,
+) -> Recorded {
+    play(s, orders, seats, seed, hooks, true)
+}
+
+fn play(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    hooks: &mut dyn Hooks,
+    record: bool,
+) -> Recorded {
     let mut result = RunResult::default();
+    let mut applied = Vec::new();
     let mut game: Game = match s.start(Some(seed), &[], hooks) {
         Ok(g) => g,
         Err(d) => {
             result.failed = Some(d.to_string());
-            return result;
+            return Recorded {
+                result,
+                game: None,
+                orders: applied,
+            };
         }
     };
     for (i, o) in orders.iter().enumerate() {
@@ -418,7 +467,12 @@ pub fn play_one(
             }
         };
         match game.apply(&order, hooks) {
-            Ok(events) => result.outcomes.extend(chart_outcomes(events)),
+            Ok(events) => {
+                if record {
+                    applied.push(o.value.clone());
+                }
+                result.outcomes.extend(chart_outcomes(events));
+            }
             Err(refusal) => result.refused.push((i, refusal.message)),
         }
     }
@@ -427,13 +481,26 @@ pub fn play_one(
             Ok(p) => p,
             Err(e) => {
                 result.failed = Some(e);
-                return result;
+                return Recorded {
+                    result,
+                    game: Some(game),
+                    orders: applied,
+                };
             }
         };
-        let played = play_out(&mut game, hooks, &mut players, MAX_POLICY_ORDERS);
+        let mut played = Played {
+            record: record.then(Vec::new),
+            ..Played::default()
+        };
+        play_on(&mut game, hooks, &mut players, MAX_POLICY_ORDERS, &mut played);
+        applied.extend(played.record.take().unwrap_or_default());
         if let Some(e) = played.error {
             result.failed = Some(e);
-            return result;
+            return Recorded {
+                result,
+                game: Some(game),
+                orders: applied,
+            };
         }
         result.policy_orders = played.orders;
         result.policy_refused = played.refused.len() as u64;
@@ -454,11 +521,15 @@ pub fn play_one(
             place: place_text(&p.place),
         })
         .collect();
-    result
+    Recorded {
+        result,
+        game: Some(game),
+        orders: applied,
+    }
 }
 
 /// A mean with its 95% confidence half-width (1.96·sd/√n).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Estimate {
     /// The mean (for a rate, the observed share).
     pub mean: f64,

@@ -1,0 +1,282 @@
+//! The designer's loop (issue 39): games a simulation played, saved so they can be opened
+//! and replayed; one game played out by policies; two rulesets compared in words.
+
+use serde_json::Value;
+
+use crate::util::grognard;
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grognard-loop-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// `sim --save-games DIR --json` on hex-command with random players.
+fn sim_saving(dir: &std::path::Path, which: Option<&str>, runs: &str) -> Value {
+    let d = dir.to_string_lossy().into_owned();
+    let mut args = vec![
+        "sim",
+        "examples/hex-command.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        runs,
+        "--seed",
+        "11",
+        "--threads",
+        "2",
+        "--save-games",
+        &d,
+        "--json",
+    ];
+    if let Some(w) = which {
+        args.extend(["--which", w]);
+    }
+    let run = grognard(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    json(&run.stdout)
+}
+
+/// hex-command's sides, in order: a result names its winner by index.
+const SIDES: [&str; 2] = ["blue", "red"];
+
+fn replay(file: &str) -> Value {
+    let run = grognard(&["replay", file, "--json"]);
+    assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+    json(&run.stdout)
+}
+
+#[test]
+fn every_saved_game_replays_and_matches_what_the_sim_counted() {
+    let dir = temp("all");
+    let v = sim_saving(&dir, None, "6");
+    let saved = v["saved"].as_array().expect("saved list");
+    assert_eq!(saved.len(), 6, "{v}");
+    let mut wins = std::collections::BTreeMap::<String, u64>::new();
+    let mut draws = 0u64;
+    for (i, g) in saved.iter().enumerate() {
+        assert_eq!(g["game"], i as u64);
+        assert_eq!(g["seed"], 11 + i as u64);
+        let file = g["file"].as_str().expect("file");
+        assert!(file.ends_with(&format!("game-{i:04}.json")), "{file}");
+        let r = replay(file);
+        assert_eq!(r["verified"], true);
+        assert_eq!(r["orders"], g["orders"], "{file}");
+        match r["result"]["winner"].as_u64() {
+            Some(side) => *wins.entry(SIDES[side as usize].to_owned()).or_default() += 1,
+            None if !r["result"].is_null() => draws += 1,
+            None => {}
+        }
+        // The save opens as a view too.
+        let view = grognard(&["view", file, "--side", "blue", "--json"]);
+        assert_eq!(view.code, 0, "{}", view.stderr);
+    }
+    // The saves' results are the sim's counts, game for game.
+    let decided = v["results"]["games"].as_u64().expect("decided");
+    for (side, rate) in v["results"]["wins"].as_object().expect("wins") {
+        let mean = rate["mean"].as_f64().expect("mean");
+        let counted = wins.get(side).copied().unwrap_or(0);
+        #[allow(clippy::cast_precision_loss)]
+        let expected = mean * decided as f64;
+        assert!(
+            (expected - counted as f64).abs() < 1e-3,
+            "{side}: sim {expected}, saves {counted}"
+        );
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let draw_mean = v["results"]["draws"]["mean"].as_f64().unwrap_or(0.0) * decided as f64;
+    assert!((draw_mean - draws as f64).abs() < 1e-3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn which_picks_the_games_asked_for() {
+    let all_dir = temp("which-all");
+    let all = sim_saving(&all_dir, None, "6");
+    let turns: Vec<u64> = all["saved"]
+        .as_array()
+        .expect("saved")
+        .iter()
+        .map(|g| g["turns"].as_u64().expect("turns"))
+        .collect();
+    let max = turns.iter().max().copied().expect("a game");
+    let min = turns.iter().min().copied().expect("a game");
+
+    let d = temp("which-longest");
+    let v = sim_saving(&d, Some("longest"), "6");
+    let saved = v["saved"].as_array().expect("saved");
+    assert_eq!(saved.len(), 1, "{v}");
+    assert_eq!(saved[0]["turns"], max);
+    // The same game as the one `all` saved under its number: same orders.
+    let n = saved[0]["game"].as_u64().expect("game") as usize;
+    assert_eq!(saved[0]["orders"], all["saved"][n]["orders"]);
+    let _ = std::fs::remove_dir_all(&d);
+
+    let d = temp("which-shortest");
+    let v = sim_saving(&d, Some("shortest"), "6");
+    assert_eq!(v["saved"][0]["turns"], min);
+    let _ = std::fs::remove_dir_all(&d);
+
+    let d = temp("which-n");
+    let v = sim_saving(&d, Some("4"), "6");
+    assert_eq!(v["saved"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["saved"][0]["game"], 4);
+    assert_eq!(v["saved"][0]["seed"], 15);
+    assert_eq!(v["saved"][0]["orders"], all["saved"][4]["orders"]);
+    let _ = std::fs::remove_dir_all(&d);
+
+    for (index, side) in SIDES.iter().enumerate() {
+        let d = temp(&format!("which-{side}"));
+        let v = sim_saving(&d, Some(&format!("wins:{side}")), "6");
+        let expected = all["saved"]
+            .as_array()
+            .expect("saved")
+            .iter()
+            .filter(|g| replay(g["file"].as_str().expect("file"))["result"]["winner"] == index)
+            .count();
+        let got = v["saved"].as_array().map_or(0, Vec::len);
+        assert_eq!(got, expected, "{side}: {v}");
+        for g in v["saved"].as_array().into_iter().flatten() {
+            assert_eq!(
+                replay(g["file"].as_str().expect("file"))["result"]["winner"],
+                index
+            );
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+    let _ = std::fs::remove_dir_all(&all_dir);
+}
+
+#[test]
+fn which_refuses_what_it_cannot_choose() {
+    let d = temp("which-bad");
+    let ds = d.to_string_lossy().into_owned();
+    let base = [
+        "sim",
+        "examples/hex-command.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        "2",
+    ];
+    let cases: [(&[&str], &str); 4] = [
+        (&["--save-games", &ds, "--which", "best"], "expected all, wins:SIDE"),
+        (&["--save-games", &ds, "--which", "9"], "games 0 to 1"),
+        (&["--save-games", &ds, "--which", "wins:green"], "its sides: blue, red"),
+        (&["--which", "draws"], "give --save-games too"),
+    ];
+    for (extra, words) in cases {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let run = grognard(&args);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn play_with_policies_plays_game_zero_of_the_same_sim() {
+    let d = temp("play-policy");
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let save = d.join("one.json");
+    let s = save.to_string_lossy().into_owned();
+    let run = grognard(&[
+        "play",
+        "examples/hex-command.yaml",
+        "--policy",
+        "random",
+        "--seed",
+        "11",
+        "--save",
+        &s,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("saved to"), "{}", run.stdout);
+    let r = replay(&s);
+    assert_eq!(r["verified"], true);
+    assert!(!r["result"].is_null(), "a random game of hex-command ends: {r}");
+    let sims = temp("play-policy-sim");
+    let v = sim_saving(&sims, Some("0"), "1");
+    let text = |p: &str| std::fs::read_to_string(p).expect("save");
+    let mine: Value = json(&text(&s));
+    let theirs: Value = json(&text(v["saved"][0]["file"].as_str().expect("file")));
+    assert_eq!(mine["orders"], theirs["orders"]);
+    assert_eq!(mine["events"], theirs["events"]);
+    // One side only: the other ends its phases, and an unknown policy is refused.
+    let run = grognard(&[
+        "play",
+        "examples/hex-command.yaml",
+        "--policy",
+        "red=greedy",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = grognard(&["play", "examples/hex-command.yaml", "--policy", "clever"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let run = grognard(&["play", "examples/hex-command.yaml"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--orders FILE"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&sims);
+}
+
+#[test]
+fn sim_against_another_ruleset_prints_wins_draws_and_length_side_by_side() {
+    let run = grognard(&[
+        "sim",
+        "examples/hex-command.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        "12",
+        "--seed",
+        "3",
+        "--ruleset",
+        "rulesets/hex-command-d6.yaml",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = |start: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no `{start}` row in\n{}", run.stdout))
+            .to_owned()
+    };
+    // Each row: the first ruleset, the second, and the change.
+    for row in ["blue wins", "red wins", "draws"] {
+        let l = line(row);
+        assert_eq!(l.matches('%').count(), 3, "{l}");
+    }
+    assert!(line("ended on turn").contains('±'));
+    assert!(run.stdout.contains("outside the noise"), "{}", run.stdout);
+    // The JSON has the same numbers the text shows.
+    let run_json = grognard(&[
+        "sim",
+        "examples/hex-command.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        "12",
+        "--seed",
+        "3",
+        "--ruleset",
+        "rulesets/hex-command-d6.yaml",
+        "--json",
+    ]);
+    let v = json(&run_json.stdout);
+    let blue = v["a"]["results"]["wins"]["blue"]["mean"]
+        .as_f64()
+        .expect("blue");
+    assert!(
+        line("blue wins").contains(&format!("{:.1}%", blue * 100.0)),
+        "{}",
+        line("blue wins")
+    );
+}
