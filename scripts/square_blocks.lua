@@ -43,10 +43,25 @@ local function headquarters_of(game, scout)
   return nil
 end
 
--- A problem with the scenario's own pieces, said as the rule says it: `error` at level 0,
--- so the message carries no script location.
-local function refuse(text)
-  error(text, 0)
+-- A problem with the scenario's own pieces, said as the rule says it (`game:refuse`: no
+-- script location). Naming the piece at fault (`piece NAME: ...`) puts the error at that
+-- piece's line of the scenario.
+local function refuse(game, u, text)
+  game:refuse("piece " .. game:name(u) .. ": " .. text)
+end
+
+local LEVELS = "a corps, army or nation headquarters"
+
+-- What a scout's `hq` names, in words, when it is not a headquarters of its side.
+local function not_a_headquarters(game, s)
+  local want = game:attribute(s, "hq")
+  for _, u in ipairs(game:units(game:side(s))) do
+    if game:number(u) == want then
+      if u == s then return "itself" end
+      return game:name(u) .. " (" .. game:kind(u) .. ")"
+    end
+  end
+  return "no piece of its side"
 end
 
 -- 000 scouting and 001 notes on dummy markers: each headquarters sends out 2 (corps or
@@ -58,8 +73,16 @@ end
 local function check_side(game, side)
   for _, u in ipairs(game:units(side)) do
     if SMALL[game:kind(u)] and game:counter(u, "figures") > 10 then
-      refuse(game:name(u) .. " is a small command (" .. game:kind(u) .. ") but has "
+      refuse(game, u, game:name(u) .. " is a small command (" .. game:kind(u) .. ") but has "
         .. game:counter(u, "figures") .. " figures; small commands hold 10 or less")
+    end
+  end
+  -- 000 l.183-185: scouts are sent out by a headquarters; `hq` must name one of its side.
+  for _, s in ipairs(game:units(side)) do
+    if SCOUT_KINDS[game:kind(s)] and headquarters_of(game, s) == nil then
+      refuse(game, s, "a " .. game:kind(s) .. " is sent out by " .. LEVELS
+        .. " of its side, named by `hq`, but its hq " .. game:attribute(s, "hq")
+        .. " is " .. not_a_headquarters(game, s))
     end
   end
   local dummies = 0
@@ -67,6 +90,8 @@ local function check_side(game, side)
     if game:kind(u) == "dummy" then dummies = dummies + 1 end
   end
   local base_total, extra, counted = 0, 0, 0
+  -- The scouts beyond their headquarters' own numbers, in scenario order.
+  local over = {}
   for _, hq in ipairs(game:units(side)) do
     local base = SCOUTS[game:kind(hq)]
     if base ~= nil then
@@ -74,6 +99,7 @@ local function check_side(game, side)
       for _, s in ipairs(game:units(side)) do
         if SCOUT_KINDS[game:kind(s)] and game:attribute(s, "hq") == game:number(hq) then
           count = count + 1
+          if count > base then over[#over + 1] = s end
         end
       end
       base_total = base_total + base
@@ -82,7 +108,8 @@ local function check_side(game, side)
     end
   end
   if extra > dummies then
-    refuse(side .. "'s headquarters may send out " .. base_total
+    -- Located at the first scout the dummies cannot pay for.
+    refuse(game, over[dummies + 1], side .. "'s headquarters may send out " .. base_total
       .. " scouts (2 a corps, 3 an army, 5 a nation) plus one per dummy on the table ("
       .. dummies .. "), but " .. counted .. " scouts name them, " .. extra
       .. " over their own numbers")
@@ -132,8 +159,12 @@ local function scout_fate(game)
       if hq ~= nil and game:mode(hq) ~= "battle" then transit = 1 end
       local range = 0
       if nearest ~= nil then range = range_row(nearest) end
+      -- Beyond 5 squares the table's row has no asterisk: the +2s do not apply, so the
+      -- roll is made without them (the referee's log then reads the plain d10 against 10+).
+      local near_transit, near_night = transit, night
+      if range == 0 then near_transit, near_night = 0, 0 end
       local outcome = game:resolve("scout_fate",
-        { range = range, transit = transit, night = night },
+        { range = range, transit = near_transit, night = near_night },
         "scout fate of " .. game:name(s))
       if outcome == "removed" then
         -- Back to its headquarters base, whatever stands there: it joins the base as an

@@ -654,6 +654,8 @@ fn officers_and_scouts_move_in_both_command_phases_and_blocks_in_the_movement_ph
         &[
             "{ id: s, side: french, type: officer, at: [7, 12], facing: N }",
             "{ id: i, side: french, type: infantry, at: [3, 12], facing: N }",
+            // 000 l.183-185: an ADC is sent out by a headquarters of its side (hq 0).
+            "{ id: ahq, side: austrians, type: corps_hq, at: [0, 0], facing: S, mode: battle }",
             "{ id: a, side: austrians, type: adc, at: [7, 1], facing: S }",
         ],
         "",

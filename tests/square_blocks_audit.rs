@@ -254,3 +254,157 @@ fn audit_10_a_hedge_behind_the_block_gives_no_forward_deployment() {
         flank.stdout
     );
 }
+
+// The third outside audit (`docs/audits/square-blocks.md`, "Third outside audit"): its
+// positions are in `tests/fixtures/audits/square-blocks/third/`.
+const T3: &str = "tests/fixtures/audits/square-blocks/third";
+
+fn run3(args: &[&str]) -> Run {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.ends_with(".yaml") {
+                format!("{T3}/{a}")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    grognard(&args)
+}
+
+#[test]
+fn audit3_42_a_path_the_block_cannot_afford_is_refused_whatever_hides_on_it() {
+    // 000 l.32-35 and l.151-152: strategic infantry has 1½ mp, a straight step costs 1, so
+    // fi5's path (2,10) → (2,9) → (2,8) costs 2 and is refused. In ct.yaml the Austrian ah
+    // stands hidden at (3,8), next to (2,9): before the fix the path was accepted and cut
+    // short by contact there, and refused only in ct_noah.yaml (no ah): a free probe. Now
+    // both games read the same to the French, word for word; likewise for the dummy fdm
+    // ((4,9) → (3,9) → (3,8), into ah's square).
+    for orders in ["q_probe.yaml", "q_probe_d.yaml"] {
+        let with = run3(&["play", "ct.yaml", "--orders", orders, "--side", "french"]);
+        let without = run3(&["play", "ct_noah.yaml", "--orders", orders, "--side", "french"]);
+        assert_eq!(
+            (with.code, &with.stdout, &with.stderr),
+            (without.code, &without.stdout, &without.stderr),
+            "{orders}"
+        );
+        assert_ne!(with.code, 0, "{}", with.stdout);
+    }
+    let fi5 = run3(&["play", "ct.yaml", "--orders", "q_probe.yaml", "--side", "french"]);
+    assert!(
+        fi5.stderr
+            .contains("refused: the path costs 2 by (2,8), but fi5 has 1½ in strategic mode"),
+        "{}",
+        fi5.stderr
+    );
+}
+
+#[test]
+fn audit3_43_a_crossing_counts_only_its_own_sides_crossings() {
+    // 000 l.179 (fords: "see crossing rules", not in the sources); our reading: a ford
+    // carries 1 command of each side a turn. In f1.yaml the hidden French fh crosses the ford
+    // (4,5)-(4,4); in f2.yaml it goes elsewhere. The Austrian dummy ad then crosses the same
+    // ford: before the fix f1 refused it ("has carried all the pieces it can this turn"),
+    // telling the Austrians a hidden command had crossed. Now both read the same.
+    let f1 = run3(&["play", "ford.yaml", "--orders", "f1.yaml", "--side", "austrians"]);
+    let f2 = run3(&["play", "ford.yaml", "--orders", "f2.yaml", "--side", "austrians"]);
+    assert_eq!((f1.code, &f1.stdout, &f1.stderr), (f2.code, &f2.stdout, &f2.stderr));
+    assert!(
+        f1.stdout.contains("ad moved (4,6) → (4,5) → (4,4), cost 2"),
+        "{}\n{}",
+        f1.stdout,
+        f1.stderr
+    );
+}
+
+#[test]
+fn audit3_32_a_scouts_hq_must_name_a_headquarters_of_its_side() {
+    // 000 l.183-185: scouts are sent out by a corps, army or nation headquarters. v17.yaml's
+    // s3 names hq 1, the French infantry i1, so its 5 scouts got past the corps HQ's 2.
+    // `validate` now refuses it at s3's line (31), in the rule's words.
+    let v = run3(&["validate", "v17.yaml"]);
+    assert_ne!(v.code, 0, "{}", v.stdout);
+    assert!(
+        v.stderr.contains(
+            "v17.yaml:31:11: piece s3: a scout is sent out by a corps, army or nation \
+             headquarters of its side, named by `hq`, but its hq 1 is i1 (infantry)"
+        ),
+        "{}",
+        v.stderr
+    );
+}
+
+#[test]
+fn audit3_31_too_many_scouts_read_as_the_rule_at_the_scouts_line() {
+    // 000 l.183-185: a corps HQ sends out 2 scouts. v16.yaml gives the corps HQ 5, no dummy:
+    // the error names the rule, sits at the line of s3 (the first scout over the count),
+    // and shows no script path or hook context, in every command that starts the game.
+    let want = "v16.yaml:30:11: piece s3: french's headquarters may send out 2 scouts \
+                (2 a corps, 3 an army, 5 a nation) plus one per dummy on the table (0), but 5 \
+                scouts name them, 3 over their own numbers";
+    for args in [
+        vec!["validate", "v16.yaml"],
+        vec!["legal", "v16.yaml", "--side", "french"],
+        vec!["view", "v16.yaml", "--side", "french"],
+        vec!["play", "v16.yaml", "--orders", "empty.yaml"],
+    ] {
+        let r = run3(&args);
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains(".lua"), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("while evaluating"), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn audit3_23_an_extension_counts_its_share_of_the_figures_in_each_square() {
+    // 000 l.86-91 (#16): a command extending "must evenly divide" its units over its
+    // squares. e8 (100 figures) extends into (8,10), where x3 holds 90: the new square holds
+    // 90 + 100 / 2 = 140 ≤ 150 (001 l.137), so it is allowed (before: 190, refused).
+    let r = run3(&["play", "ext.yaml", "--orders", "q_ext_fig.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("e8 now spreads over (7,10) → (8,10)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn audit3_a_save_after_a_mode_change_names_the_change() {
+    // 000 l.74-76: strategic to battle takes the whole phase standing still; a save after it
+    // is refused, naming the change (before: "has already moved or saved this phase").
+    let r = run3(&["play", "m1.yaml", "--orders", "q_mode_e.yaml"]);
+    assert!(
+        r.stderr.contains(
+            "refused: inf_s changed from strategic to battle mode this phase, which takes \
+             the whole phase standing still"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn audit3_the_scout_fate_beyond_5_squares_rolls_without_the_plus_twos() {
+    // 000 l.198-212: beyond 5 squares the row has no asterisk, so night's +2 does not apply
+    // and a scout is removed on a 10. sB, more than 5 squares from any Austrian block on a
+    // night turn, rolls 8: the referee's log reads the plain roll (before: "+2 night turn;
+    // score 10 → reports", beside a table that removes on 10). sA, within 5, keeps its +2.
+    let r = run3(&["play", "sfn.yaml", "--orders", "empty.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("scout_fate: d10 8; score 8 → reports (scout fate of sB)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("scout_fate: d10 10; +2 night turn; score 12 → removed (scout fate of sA)"),
+        "{}",
+        r.stdout
+    );
+}

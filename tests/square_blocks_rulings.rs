@@ -486,6 +486,8 @@ fn ruling_12_scouts_share_squares_with_enemy_blocks() {
     // of a lone French scout.
     let mut t = scout_rides(
         &[
+            // 000 l.183-185: scouts are sent out by a headquarters of their side (hq 0).
+            "{ id: fhq, side: french, type: corps_hq, at: [0, 0], facing: N, mode: battle }",
             "{ id: s, side: french, type: scout, at: [7, 8], facing: N }",
             "{ id: t, side: french, type: scout, at: [3, 8], facing: N }",
             "{ id: a, side: austrians, type: infantry, at: [7, 7], facing: S }",

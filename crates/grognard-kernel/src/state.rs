@@ -60,9 +60,11 @@ pub struct State {
     /// Dummies redeployed this turn.
     #[serde(default)]
     pub redeployed: Vec<PieceId>,
-    /// Pieces carried this turn by crossings with a capacity, by the pair of cells.
+    /// Pieces carried this turn by crossings with a capacity, by the side whose pieces
+    /// crossed and the pair of cells: each side counts only its own crossings, so no
+    /// refusal tells it that an unseen enemy crossed.
     #[serde(default)]
-    pub crossed: Vec<((Cell, Cell), u32)>,
+    pub crossed: Vec<((SideId, Cell, Cell), u32)>,
     /// Where each piece stood (and faced) as the current phase began, by piece id: for
     /// rules about where a unit or its target "started the phase".
     #[serde(default)]

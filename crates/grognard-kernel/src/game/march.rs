@@ -59,10 +59,8 @@ impl Game {
         };
         let piece = self.own_piece(state, side, id)?;
         if piece.moved {
-            return refuse(
-                RefusalKind::AlreadyUsed,
-                format!("{} has already moved or saved this phase", piece.name),
-            );
+            // Name what took the phase: a move, a save or a change of mode.
+            return refuse(RefusalKind::AlreadyUsed, self.why_moved(piece));
         }
         let Some(from) = piece.place.cell() else {
             return refuse(
@@ -387,9 +385,36 @@ impl Game {
         Ok(())
     }
 
-    /// How many more pieces the crossing between `a` and `b` may carry this turn (`None`:
-    /// no crossing with a capacity there).
-    pub(crate) fn crossing_room(&self, state: &State, a: Cell, b: Cell) -> Option<u32> {
+    /// `state` as `side` may know it: the enemies whose place it does not know taken off
+    /// the board. `None` when it knows every enemy's place (or nothing is hidden).
+    pub(crate) fn as_known_to(&self, state: &State, side: SideId) -> Option<State> {
+        self.sighting()?;
+        let knowledge = state.knowledge.get(side.index());
+        let unseen = |p: &Piece| {
+            p.side != side && p.on_board() && !knowledge.is_some_and(|k| k.knows_position(p.id))
+        };
+        if !state.pieces.iter().any(unseen) {
+            return None;
+        }
+        let mut known = state.clone();
+        for p in &mut known.pieces {
+            if unseen(p) {
+                p.place = Place::Off;
+            }
+        }
+        Some(known)
+    }
+
+    /// How many more of `side`'s pieces the crossing between `a` and `b` may carry this
+    /// turn (`None`: no crossing with a capacity there). The capacity is each side's: the
+    /// other side's crossings, which it may not have seen, never use it up.
+    pub(crate) fn crossing_room(
+        &self,
+        state: &State,
+        side: SideId,
+        a: Cell,
+        b: Cell,
+    ) -> Option<u32> {
         let rules = self.rules();
         let capacity = self
             .board()
@@ -398,9 +423,9 @@ impl Game {
             .filter_map(|f| rules.features.get(f.index()).and_then(|d| d.capacity))
             .min()?;
         let key = if (a.row, a.col) <= (b.row, b.col) {
-            (a, b)
+            (side, a, b)
         } else {
-            (b, a)
+            (side, b, a)
         };
         let used = state
             .crossed
@@ -410,15 +435,15 @@ impl Game {
         Some(capacity.saturating_sub(used))
     }
 
-    /// Counts a piece crossing between `a` and `b` (when a capacity applies there).
-    pub(crate) fn count_crossing(&self, next: &mut State, a: Cell, b: Cell) {
-        if self.crossing_room(next, a, b).is_none() {
+    /// Counts a piece of `side` crossing between `a` and `b` (when a capacity applies).
+    pub(crate) fn count_crossing(&self, next: &mut State, side: SideId, a: Cell, b: Cell) {
+        if self.crossing_room(next, side, a, b).is_none() {
             return;
         }
         let key = if (a.row, a.col) <= (b.row, b.col) {
-            (a, b)
+            (side, a, b)
         } else {
-            (b, a)
+            (side, b, a)
         };
         match next.crossed.iter_mut().find(|(k, _)| *k == key) {
             Some((_, n)) => *n += 1,

@@ -165,6 +165,13 @@ impl Game {
             ));
         }
         crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
+        // The whole path is judged first on the board as the side may know it (without the
+        // enemies it has not sighted): a path it cannot afford or may not take is refused
+        // whether or not an unseen enemy would cut it short, or the refusal would tell
+        // where hidden enemies stand (a free probe).
+        if let Some(mut known) = self.as_known_to(next, side) {
+            self.do_move(&mut known, &mut Vec::new(), side, id, path, hooks)?;
+        }
         let mut spent = Cost::ZERO;
         let mut at = start;
         let mut last_dir = piece.facing;
@@ -269,7 +276,7 @@ impl Game {
                     .unwrap_or(dir),
             };
             taken = i + 1;
-            self.count_crossing(next, from, to);
+            self.count_crossing(next, piece.side, from, to);
             let met = self.new_contacts(next, &piece, from, to);
             if !met.is_empty() {
                 contact = Some(met);

@@ -256,8 +256,17 @@ impl Game {
         } else {
             game.add_decoys_to(&mut next);
             game.roll_initiative(&mut next, &mut events);
+            // A start-up hook that refuses in words about one piece, said as the set-up's
+            // own checks say it (`piece NAME: ...`), is located at that piece's line.
             game.begin_phase(&mut next, &mut events, hooks)
-                .map_err(|r| err(None, r.message))?;
+                .map_err(|r| {
+                    let named = r
+                        .message
+                        .strip_prefix("piece ")
+                        .and_then(|rest| rest.split_once(": "))
+                        .and_then(|(name, _)| next.pieces.iter().position(|p| p.name == name));
+                    err(named, r.message)
+                })?;
         }
         game.update_knowledge(&mut next, &mut events);
         let seen = game.seen_by_sides(&game.state, &next, &events, None);

@@ -248,13 +248,22 @@ impl Game {
                         .piece_type(p.kind)
                         .and_then(|t| t.stack.get(si))
                         .map_or(0, |c| i64::from(c.hundredths())),
-                    // A counter, times the type's weight (1 unless the ruleset says).
-                    StackMeasure::Counter(c) => rules
-                        .piece_type(p.kind)
-                        .and_then(|t| t.stack.get(si))
-                        .map_or(i64::from(p.counter(c)), |w| {
-                            i64::from(p.counter(c)) * i64::from(w.hundredths()) / 100
-                        }),
+                    // A counter, times the type's weight (1 unless the ruleset says). A
+                    // command spread over several cells divides the counter it spreads
+                    // evenly: each cell holds its share (rounded up), not the whole.
+                    StackMeasure::Counter(c) => {
+                        let mut value = i64::from(p.counter(c));
+                        if let Place::Spread(cells) = &p.place
+                            && cells.len() > 1
+                            && rules.spread.as_ref().is_some_and(|s| s.counter == Some(c))
+                        {
+                            value = (value + cells.len() as i64 - 1) / cells.len() as i64;
+                        }
+                        rules
+                            .piece_type(p.kind)
+                            .and_then(|t| t.stack.get(si))
+                            .map_or(value, |w| value * i64::from(w.hundredths()) / 100)
+                    }
                 }
             };
             let mine = measure(me);
@@ -429,7 +438,7 @@ impl Game {
                 .index(from)
                 .is_some_and(|here| c.unlinked(here, at))
         });
-        if !unlinked && self.crossing_room(state, from, to) == Some(0) {
+        if !unlinked && self.crossing_room(state, piece.side, from, to) == Some(0) {
             return Err(Refusal::new(
                 RefusalKind::Impassable,
                 say(&|| {
