@@ -284,7 +284,14 @@ fn audit3_42_a_path_the_block_cannot_afford_is_refused_whatever_hides_on_it() {
     // ((4,9) → (3,9) → (3,8), into ah's square).
     for orders in ["q_probe.yaml", "q_probe_d.yaml"] {
         let with = run3(&["play", "ct.yaml", "--orders", orders, "--side", "french"]);
-        let without = run3(&["play", "ct_noah.yaml", "--orders", orders, "--side", "french"]);
+        let without = run3(&[
+            "play",
+            "ct_noah.yaml",
+            "--orders",
+            orders,
+            "--side",
+            "french",
+        ]);
         assert_eq!(
             (with.code, &with.stdout, &with.stderr),
             (without.code, &without.stdout, &without.stderr),
@@ -292,7 +299,14 @@ fn audit3_42_a_path_the_block_cannot_afford_is_refused_whatever_hides_on_it() {
         );
         assert_ne!(with.code, 0, "{}", with.stdout);
     }
-    let fi5 = run3(&["play", "ct.yaml", "--orders", "q_probe.yaml", "--side", "french"]);
+    let fi5 = run3(&[
+        "play",
+        "ct.yaml",
+        "--orders",
+        "q_probe.yaml",
+        "--side",
+        "french",
+    ]);
     assert!(
         fi5.stderr
             .contains("refused: the path costs 2 by (2,8), but fi5 has 1½ in strategic mode"),
@@ -308,9 +322,26 @@ fn audit3_43_a_crossing_counts_only_its_own_sides_crossings() {
     // (4,5)-(4,4); in f2.yaml it goes elsewhere. The Austrian dummy ad then crosses the same
     // ford: before the fix f1 refused it ("has carried all the pieces it can this turn"),
     // telling the Austrians a hidden command had crossed. Now both read the same.
-    let f1 = run3(&["play", "ford.yaml", "--orders", "f1.yaml", "--side", "austrians"]);
-    let f2 = run3(&["play", "ford.yaml", "--orders", "f2.yaml", "--side", "austrians"]);
-    assert_eq!((f1.code, &f1.stdout, &f1.stderr), (f2.code, &f2.stdout, &f2.stderr));
+    let f1 = run3(&[
+        "play",
+        "ford.yaml",
+        "--orders",
+        "f1.yaml",
+        "--side",
+        "austrians",
+    ]);
+    let f2 = run3(&[
+        "play",
+        "ford.yaml",
+        "--orders",
+        "f2.yaml",
+        "--side",
+        "austrians",
+    ]);
+    assert_eq!(
+        (f1.code, &f1.stdout, &f1.stderr),
+        (f2.code, &f2.stdout, &f2.stderr)
+    );
     assert!(
         f1.stdout.contains("ad moved (4,6) → (4,5) → (4,4), cost 2"),
         "{}\n{}",
@@ -354,7 +385,11 @@ fn audit3_31_too_many_scouts_read_as_the_rule_at_the_scouts_line() {
         assert_ne!(r.code, 0, "{args:?}");
         assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
         assert!(!r.stderr.contains(".lua"), "{args:?}: {}", r.stderr);
-        assert!(!r.stderr.contains("while evaluating"), "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("while evaluating"),
+            "{args:?}: {}",
+            r.stderr
+        );
     }
 }
 
