@@ -160,7 +160,9 @@ local function fire_problem(game, actor, target, captured)
   end
   -- At most two units of one arm fire at one target in a phase.
   if game:flag(target, "shot_" .. arm .. "_2") then
-    return "two " .. (arm == "art" and "batteries" or "units") .. " have already fired at " .. tname .. " this phase"
+    -- 7.1a (l.507): the limit is per arm, so a battery's fire does not count toward it.
+    return "two " .. (arm == "art" and "batteries" or "small-arms units") .. " have already fired at " .. tname
+      .. " this phase: no more than two units of the same arm fire at one target (7.1a)"
   end
   return nil, chart, arm, band, obstructed
 end

@@ -337,6 +337,11 @@ local function forced_melees(game, sides)
       game:note(pair[3] and "the melee of " .. game:name(a) .. " and " .. game:name(t) .. " goes on"
         or game:name(a) .. " entered the front of " .. game:name(t) .. " and must melee it too")
       fight_round(L, a, t)
+      -- 7.4: a winner that advanced here may still change facing; its player gives no
+      -- order in the melee phase any more, so it does in the rally phase that follows.
+      if L:flag(a, "victor") and not L:flag(a, "won_at_phase_end") then
+        L:set(a, "won_at_phase_end", true)
+      end
     end
   end
   release(L)

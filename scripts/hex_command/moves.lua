@@ -143,7 +143,14 @@ function M.moved(game, u, path, facing)
 end
 
 -- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is
--- no longer counted flanked.
+-- no longer counted flanked. Its check (`check:`) says why another unit may not, in the
+-- rule's words.
+function M.deploy_check(game, actor)
+  if not game:flag(actor, "on_road") then
+    return game:name(actor) .. " is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)"
+  end
+end
+
 function M.deploy(game, actor)
   local L = ledger(game)
   L:set(actor, "on_road", false)
@@ -174,9 +181,11 @@ function M.may_face(game, u)
     return game:name(u) .. " is fatigued and cannot change facing"
   end
   -- 8 (issue 33): in the rally phase only a unit just rallied from rout turns to face.
+  -- 7.4 (third fresh audit): so does a unit that won a melee fought as the melee phase
+  -- ended, once.
   if game:phase() == "rally" then
-    if not game:flag(u, "rallied") then
-      return game:name(u) .. " may change facing in the rally phase only when it has just rallied from rout"
+    if not game:flag(u, "rallied") and not game:flag(u, "won_at_phase_end") then
+      return game:name(u) .. " may change facing in the rally phase only when it has just rallied from rout or won a melee as the melee phase ended"
     end
     return nil
   end
@@ -198,6 +207,10 @@ end
 
 -- After a facing change `may_face` allowed: a bridge under work is left unfinished.
 function M.faced(game, u, before)
+  -- The rally phase's facing change after a melee won as the melee phase ended is made once.
+  if game:flag(u, "won_at_phase_end") then
+    game:set_flag(u, "won_at_phase_end", false)
+  end
   if is_unit(game, u) and game:counter(u, "bridging") > 0 then
     game:add_counter(u, "bridging", -game:counter(u, "bridging"))
     game:note(game:name(u) .. " turns from its bridge and leaves it unfinished")

@@ -174,6 +174,9 @@ end
 
 -- Its check (`check:`): the engine asks it before the action, and the legal orders on it.
 function M.withdraw_check(game, actor)
+  if not game:flag(actor, "blocking") then
+    return game:name(actor) .. " blocks no arriving force: only a unit on their entry place may withdraw from them (4b)"
+  end
   local dir, why = withdrawal(game, actor)
   if dir == nil then return why end
 end

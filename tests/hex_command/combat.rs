@@ -240,7 +240,7 @@ fn target_rules() {
             to_blue_fire(),
             &[fire("b1", "r"), fire("b2", "r"), fire("b3", "r")],
         ),
-        "two units have already fired at r this phase",
+        "two small-arms units have already fired at r this phase",
     );
 }
 

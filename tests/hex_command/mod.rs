@@ -25,6 +25,7 @@ mod moves;
 mod options;
 mod reaudit;
 mod reaudit2;
+mod reaudit3;
 mod reinforcements;
 mod spotting;
 

@@ -524,6 +524,6 @@ fn road_column_counts_flanked_until_deployed() {
             to_blue_movement(),
             &[order("blue", "act: { piece: b, action: deploy }")],
         ),
-        "b cannot deploy unless on_road",
+        "b is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)",
     );
 }

@@ -70,7 +70,7 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
             to_red_movement_turn_2(),
             &[order("red", "act: { piece: r, action: withdraw }")],
         ),
-        "r cannot withdraw unless blocking",
+        "r blocks no arriving force: only a unit on their entry place may withdraw from them (4b)",
     );
     let mut o = with(to_red_movement_turn_2(), &[withdraw]);
     o.extend(ends("red", 1));

@@ -1,0 +1,155 @@
+//! The third fresh outside audit of Hex Command (docs/audits/hex-command.md, "Third outside
+//! audit"): each finding worked by hand against seed 004 (line numbers of `004_*.txt`), on
+//! the audit's own positions in tests/fixtures/audits/hex-command/third/ (the initiative
+//! roll and the auditor's seeds kept; with seed 1 Blue plays first).
+
+use super::*;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/third";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn played(args: &[&str]) -> String {
+    let out = at(args);
+    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+/// The part of a log from the line containing `from` up to the next phase heading.
+fn phase<'a>(out: &'a str, from: &str) -> &'a str {
+    let start = out
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    let rest = &out[start..];
+    let end = rest[1..].find("\nturn ").map_or(rest.len(), |e| e + 2);
+    &rest[..end]
+}
+
+/// 004 l.390 (7.4: "units that advance are allowed to change their facing") and l.530 (5.1b).
+/// p07: Blue's b moves to (6,5), into the fronts of A (6,4) and B (7,4), melees A and owes B
+/// a round (l.480), so both melees go on into Red's melee phase (l.413). p08b gives Red no
+/// melee order: both rounds are fought as Red's melee phase ends; b (2 hits) takes a third
+/// from B and routs, and B advances to (6,5). Its player gives no order in that phase any
+/// more, so B's facing change is offered in Red's rally phase (`legal` lists B's other
+/// facings), made once (a second is refused by the turn's limit). Before: the rally phase
+/// offered Red only `end_phase`, while the same melee ordered (p08c) offered the face.
+#[test]
+fn a_winner_of_an_owed_melee_may_still_change_facing() {
+    let out = played(&["play", "p07.yaml", "--orders", "p08b.orders.yaml"]);
+    has(&out, "B placed (7,4) → (6,5) (advanced after melee)");
+    let legal = played(&[
+        "legal",
+        "--side",
+        "red",
+        "p07.yaml",
+        "--orders",
+        "p08b.orders.yaml",
+    ]);
+    has(&legal, "- { side: red, face: { piece: B, facing: SE } }");
+    let out = played(&["play", "p07.yaml", "--orders", "p08b-face.orders.yaml"]);
+    has(&out, "B now faces SE");
+    let twice = at(&["play", "p07.yaml", "--orders", "p08b-face-twice.orders.yaml"]);
+    assert_eq!(twice.code, 1, "{}", twice.stdout);
+    has(&twice.stderr, "B has already changed facing 1 time this turn");
+}
+
+/// 004 l.489 (7.2.2: a joiner locks the enemy from advancing) with l.474 (the phasing player
+/// declares the primary melee): a stated reading (notes, "Third fresh audit"). Melees are
+/// fought in the order they are ordered, so a unit locks a winner only when already in melee
+/// with it. p09 (seed 1): X (2 hits) melees R first and routs; R, with no enemy yet in melee
+/// with it, advances to (5,5); Y's melee then takes it in the flank (Y stands E of R,
+/// which faces SW): two TE hits. With Y's melee ordered first (p09b) Y is R's primary
+/// opponent and X the second, which R may hurt only with TE hits (l.471), so X cannot rout.
+#[test]
+fn melees_are_fought_in_the_order_they_are_declared() {
+    let out = played(&[
+        "play",
+        "p09.yaml",
+        "--orders",
+        "p09.orders.yaml",
+        "--seed",
+        "1",
+    ]);
+    let melee = phase(&out, "melee phase (blue)");
+    has(
+        melee,
+        "R placed (6,4) → (5,5) (advanced after winning the melee it defended)",
+    );
+    has(melee, "R te 0 → 1\n  R te 1 → 2");
+    let out = played(&[
+        "play",
+        "p09.yaml",
+        "--orders",
+        "p09b.orders.yaml",
+        "--seed",
+        "1",
+    ]);
+    let melee = phase(&out, "melee phase (blue)");
+    lacks(melee, "X is routed");
+    lacks(melee, "advanced");
+    // The rule's reading is in the notes.
+    let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
+    assert!(rules.contains("a unit locks a winner only if it is already in melee with it"));
+}
+
+/// Stated reading (notes): the document gives horse fighting on foot no melee value, so
+/// dismounted cavalry keep the cavalry value 3 (infantry 2). dc (dismounted) melees t.
+#[test]
+fn dismounted_cavalry_melee_at_the_cavalry_value() {
+    let out = played(&[
+        "play",
+        "dismounted-melee.yaml",
+        "--orders",
+        "dismounted-melee.orders.yaml",
+    ]);
+    has(&out, "(melee of dc (3) against t (2))");
+}
+
+/// 5.2 (l.535: the zone is the three front hexes; the "center rear" hex straight behind is
+/// the rear): the ruleset sets the arcs (`arcs: { front: 60, rear: 30 }`). c at (5,5) facing
+/// E; of its six neighbours E, NE and SE are front, NW and SW flank, W rear.
+#[test]
+fn the_arcs_are_the_three_front_hexes_two_flanks_and_one_rear() {
+    let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
+    assert!(rules.contains("\narcs: { front: 60, rear: 30 }\n"));
+    for (piece, arc) in [
+        ("e", "front"),
+        ("ne", "front"),
+        ("se", "front"),
+        ("nw", "flank"),
+        ("sw", "flank"),
+        ("w", "rear"),
+    ] {
+        let out = played(&["measure", "arcs.yaml", "c", piece]);
+        has(&out, &format!("{piece} is in c's {arc} arc"));
+    }
+}
+
+/// 004 l.507 (7.1a: no more than two units of the same arm fire at one target): p15a, f1 and
+/// f2 (small arms) and the battery g1 fire at t; f3, the third small-arms unit, is refused
+/// in the rule's words. Before: "two units have already fired at t this phase", while three
+/// units had.
+#[test]
+fn the_ganging_limit_names_the_arm() {
+    let out = at(&["play", "p15a.yaml", "--orders", "p15a.orders.yaml"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(&out.stdout, "g1 fire at t");
+    has(
+        &out.stderr,
+        "refused: two small-arms units have already fired at t this phase: no more than two units of the same arm fire at one target (7.1a)",
+    );
+}
+
+/// 5.5.1c (l.555-556): only a unit in column on a road deploys astride it. p28: a, off any
+/// road, is refused in those words. Before: "a cannot deploy unless on_road" (a flag name).
+#[test]
+fn deploying_off_a_road_is_refused_in_the_rules_words() {
+    let out = at(&["play", "p28.yaml", "--orders", "p28-deploy.orders.yaml"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(
+        &out.stderr,
+        "refused: a is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)",
+    );
+}
