@@ -65,6 +65,8 @@ pub struct Config {
     pub allow_local_webhooks: bool,
     /// The limits.
     pub limits: Limits,
+    /// The scenarios the host page offers, gathered at start (`GET /scenarios`).
+    pub offered: Vec<crate::web::Offered>,
 }
 
 impl Config {
@@ -80,6 +82,7 @@ impl Config {
             },
             allow_local_webhooks: false,
             limits: Limits::default(),
+            offered: Vec::new(),
         }
     }
 }

@@ -175,6 +175,11 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/games/{id}/webhook", put(webhook))
         .route("/games/{id}/save", get(save))
         .route("/games/{id}/live", get(live))
+        .route("/play/{id}", get(crate::web::play_page))
+        .route("/host", get(crate::web::host_page))
+        .route("/web/{*path}", get(crate::web::asset))
+        .route("/scenarios", get(scenarios))
+        .route("/scenarios/{name}", get(scenario))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(json_errors))
         .with_state(app)
@@ -256,6 +261,45 @@ async fn create(
     let hub = Arc::clone(&app.hub);
     let created = blocking(move || hub.create(request).map_err(ApiError::from)).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
+}
+
+/// Only the host (anyone, on an open server) sees the scenarios the server offers.
+fn host_only(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+    if let crate::config::Access::Host { token_hash } = &app.hub.config().access {
+        let given = bearer(headers).map(crate::tokens::hash).unwrap_or_default();
+        if !bool::from(subtle::ConstantTimeEq::ct_eq(given.as_slice(), token_hash.as_slice())) {
+            return Err(ApiError(
+                StatusCode::UNAUTHORIZED,
+                "the scenarios the server offers are for the host: `Authorization: Bearer HOST_TOKEN`".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+async fn scenarios(State(app): State<App>, headers: HeaderMap) -> Response {
+    if let Err(e) = host_only(&app, &headers) {
+        return e.into_response();
+    }
+    axum::Json(crate::web::OfferedList {
+        scenarios: &app.hub.config().offered,
+    })
+    .into_response()
+}
+
+async fn scenario(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Answer<crate::protocol::CreateGame> {
+    host_only(&app, &headers)?;
+    app.hub
+        .config()
+        .offered
+        .iter()
+        .find(|o| o.name == name)
+        .map(|o| axum::Json(o.request.clone()))
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no scenario `{name}` on offer")))
 }
 
 async fn list(State(app): State<App>) -> Answer<GameList> {

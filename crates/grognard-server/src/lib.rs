@@ -6,7 +6,8 @@
 //! spectator — has a secret token ([`tokens`]); a side's seat receives only what
 //! `Game::view` gives that side. Live games run one thread each ([`hub`]); the HTTP API and
 //! the WebSocket are in [`http`], their messages and limits in [`protocol`]. [`client`] is
-//! the blocking client the `grognard remote` commands and the editor use.
+//! the blocking client the `grognard remote` commands and the editor use. [`web`] is the
+//! browser client the server serves itself (`/play/{game}`, `/host`).
 //!
 //! The protocol, limits and security model are documented in `docs/server.md`.
 
@@ -26,6 +27,7 @@ pub mod protocol;
 pub mod schema;
 pub mod store;
 pub mod tokens;
+pub mod web;
 pub mod webhook;
 
 use std::net::SocketAddr;
