@@ -11,7 +11,7 @@ use crate::board::{Board, Edge, SideDef};
 use crate::cost::Cost;
 use crate::geometry::hex::HalfHex;
 use crate::geometry::{Cell, Facing};
-use crate::ids::{PieceId, PieceTypeId};
+use crate::ids::{PieceId, PieceTypeId, TerrainId};
 use crate::piece::{Piece, Place};
 use crate::reach::Entry;
 use crate::rules::Rules;
@@ -497,19 +497,36 @@ pub(crate) fn settle(
             });
         }
     }
-    let terrain = board.terrain(end);
-    if let Some(p) = next.pieces.get_mut(id.index()) {
-        for rule in &ty.company.after_move {
-            let far = steps >= rule.min_steps as usize;
-            let there = rule.into.is_empty() || rule.into.contains(&terrain);
-            if far && there && !p.flag(rule.set) {
-                p.set_flag(rule.set, true);
-                events.push(Event::FlagChanged {
-                    piece: id,
-                    flag: rules.flag_name(rule.set).to_owned(),
-                    on: true,
-                });
-            }
+    after_move_flags(rules, next, events, id, steps, board.terrain(end));
+}
+
+/// Sets the flags the mover's type's `after_move` entries give for a move of `steps` cells
+/// that ended in `terrain`, logging each newly set. An open-table move counts as one step
+/// and ends in the terrain at the piece's point.
+pub(crate) fn after_move_flags(
+    rules: &Rules,
+    next: &mut State,
+    events: &mut Vec<Event>,
+    id: PieceId,
+    steps: usize,
+    terrain: TerrainId,
+) {
+    let Some(p) = next.pieces.get_mut(id.index()) else {
+        return;
+    };
+    let Some(ty) = rules.piece_type(p.kind) else {
+        return;
+    };
+    for rule in &ty.company.after_move {
+        let far = steps >= rule.min_steps as usize;
+        let there = rule.into.is_empty() || rule.into.contains(&terrain);
+        if far && there && !p.flag(rule.set) {
+            p.set_flag(rule.set, true);
+            events.push(Event::FlagChanged {
+                piece: id,
+                flag: rules.flag_name(rule.set).to_owned(),
+                on: true,
+            });
         }
     }
 }

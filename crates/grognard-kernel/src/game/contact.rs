@@ -16,8 +16,9 @@
 //! - a piece without a footprint is a point: its point is its front edge's centre, and as
 //!   a target its one point is every edge's centre.
 //!
-//! The placement must leave the actor's whole footprint on the table and clear of every
-//! unit but the target; otherwise the action is refused and nothing changes. It is not a
+//! The placement must leave the actor's whole footprint on the table, clear of every unit
+//! but the target, and out of every terrain area its movement class cannot enter (cavalry
+//! is not put in a wood); otherwise the action is refused and nothing changes. It is not a
 //! move: the action's own range says how far a charge reaches, and no allowance, terrain
 //! cost or zone applies to it.
 
@@ -115,6 +116,35 @@ impl Game {
         Some((at, facing))
     }
 
+    /// The first terrain area that `piece`, standing at `place`, would stand in (any part
+    /// of its footprint touching it; its point, without one) and that its movement class
+    /// cannot enter, with the class's name. A charge may not end there, though the
+    /// placement is not a move.
+    fn impassable_under(
+        &self,
+        piece: &Piece,
+        (at, facing): (Point, Angle),
+    ) -> Option<(String, String)> {
+        let class = self
+            .rules
+            .piece_type(piece.kind)
+            .and_then(|t| self.rules.move_classes.get(t.move_class.index()))?;
+        let closed = |area: &&crate::board::Area| {
+            class
+                .enter
+                .get(area.terrain.index())
+                .is_some_and(Option::is_none)
+        };
+        let area = match self.footprint_in(piece, piece.mode) {
+            Some(f) => self
+                .board
+                .areas_touching(&f.place(at, facing).corners)
+                .find(closed),
+            None => self.board.areas_crossed(at, at).find(closed),
+        }?;
+        Some((area.name.clone(), class.name.clone()))
+    }
+
     /// Puts `actor` in contact with `target` (see the module docs), with the events a move
     /// and a turn give; the pieces it carries go with it.
     ///
@@ -171,6 +201,15 @@ impl Game {
             return Err(Refusal::new(
                 RefusalKind::BadPath,
                 format!("{a} cannot reach contact with {t}: {to} is off the table"),
+            ));
+        }
+        if let Some((area, class)) = self.impassable_under(&piece, (to, facing)) {
+            let (a, t) = names(next);
+            return Err(Refusal::new(
+                RefusalKind::Impassable,
+                format!(
+                    "{a} cannot reach contact with {t}: {a} would end in {area}, which {class} cannot enter"
+                ),
             ));
         }
         for p in &mut next.pieces {

@@ -155,6 +155,13 @@ impl Game {
                 format!("facing {} does not exist on this grid", f.0),
             ));
         }
+        // Deploying a piece to where it stands, facing as it faces, changes nothing.
+        if piece.place == Place::Cell(to) && facing.is_none_or(|f| f == piece.facing) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{name} already stands at {to}: the deployment changes nothing"),
+            ));
+        }
         let riders: Vec<usize> = next
             .pieces
             .iter()

@@ -210,7 +210,9 @@ impl Game {
                 .map(|p| p.id)
                 .collect();
             for id in deployable {
-                for &to in &cells {
+                let here = probe.state.pieces.get(id.index()).and_then(|p| p.place.cell());
+                // Where it stands already is no deployment (it would change nothing).
+                for &to in cells.iter().filter(|&&c| Some(c) != here) {
                     let action = Action::Deploy {
                         piece: id,
                         to,
@@ -650,11 +652,14 @@ impl Game {
         id: PieceId,
         radius: Cost,
     ) -> Vec<(Point, Option<Angle>)> {
-        let Some(Place::Point { at, .. }) = self.state.pieces.get(id.index()).map(|p| &p.place)
+        let Some(Place::Point {
+            at,
+            facing: facing_now,
+        }) = self.state.pieces.get(id.index()).map(|p| &p.place)
         else {
             return Vec::new();
         };
-        let at = *at;
+        let (at, facing_now) = (*at, *facing_now);
         let reach = Len(i64::from(radius.hundredths()) * 10);
         let mut out = Vec::new();
         if reach.0 > 0 {
@@ -690,6 +695,15 @@ impl Game {
         for q in 0..8 {
             out.push((at, Some(Angle::new(q * 450))));
         }
-        out
+        // Each listed move must change the game and be listed once: a facing the piece
+        // already has is no turn (the move keeps it: `None`), a turn in place to it is no
+        // move at all, and a heading toward an enemy may repeat a compass point or another
+        // enemy's bearing.
+        let mut seen = std::collections::BTreeSet::new();
+        out.into_iter()
+            .map(|(to, facing)| (to, facing.filter(|f| f.tenths() != facing_now.tenths())))
+            .filter(|&(to, facing)| to != at || facing.is_some())
+            .filter(|&(to, facing)| seen.insert((to.x.0, to.y.0, facing.map(Angle::tenths))))
+            .collect()
     }
 }

@@ -597,6 +597,17 @@ impl Game {
             ));
         }
         let new_facing = facing.unwrap_or(old);
+        // A move that ends where the piece stands, facing as it faces, changes nothing: it
+        // would only spend the piece's move and run the `moved` hook for nothing.
+        if to == from && new_facing.tenths().rem_euclid(3600) == old.tenths().rem_euclid(3600) {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!(
+                    "{} already stands at {to} facing {old}: the move changes nothing",
+                    piece.name
+                ),
+            ));
+        }
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
         let mut cost = self
@@ -735,6 +746,16 @@ impl Game {
             };
             self.apply_effect(next, events, &effect, id, None, 0);
         }
+        // The type's `after_move` flags, as on a grid: an open-table move is one step, and
+        // it ends in the terrain under the piece's point.
+        crate::company::after_move_flags(
+            &self.rules,
+            next,
+            events,
+            id,
+            1,
+            self.board.terrain_at(to),
+        );
         Ok(())
     }
 
