@@ -11,6 +11,7 @@ use grognard_rules::schema::{SchemaKind, schema as schema_of};
 use serde_json::{Value, json};
 
 use crate::common::{Failure, Outcome, find_chart, input_index, print_json};
+use crate::lab_amounts;
 
 /// `--set` arguments grouped by input: each input with every value asked for, in order.
 struct Sets {
@@ -310,7 +311,7 @@ fn signed(v: i32) -> String {
 }
 
 /// Prints rows of cells as aligned columns, two spaces apart.
-fn print_table(rows: &[Vec<String>]) {
+pub(crate) fn print_table(rows: &[Vec<String>]) {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
@@ -411,22 +412,31 @@ pub fn chart(
 ) -> Outcome {
     let sets = parse_sets(set)?;
     let a = load::load_ruleset(ruleset)?;
-    let (_, chart_a) = find_chart(&a.rules, chart_name)?;
+    let (id_a, chart_a) = find_chart(&a.rules, chart_name)?;
     let cases_a = cases(&a, chart_a, &sets)?;
+    let amounts_a = cases_a
+        .iter()
+        .map(|c| lab_amounts::amounts(&a, id_a, &c.inputs))
+        .collect::<Result<Vec<_>, _>>()?;
     let b = match against {
         Some(path) => Some(load::load_ruleset(path)?),
         None => None,
     };
     let other = match &b {
         Some(b) => {
-            let (_, chart_b) = find_chart(&b.rules, chart_name)?;
-            Some((b, chart_b, cases(b, chart_b, &sets)?))
+            let (id_b, chart_b) = find_chart(&b.rules, chart_name)?;
+            let cases_b = cases(b, chart_b, &sets)?;
+            let amounts_b = cases_b
+                .iter()
+                .map(|c| lab_amounts::amounts(b, id_b, &c.inputs))
+                .collect::<Result<Vec<_>, _>>()?;
+            Some((b, chart_b, cases_b, amounts_b))
         }
         None => None,
     };
     // Outcomes: the first chart's, then any only the second has.
     let mut outcomes = chart_a.outcomes.clone();
-    if let Some((_, chart_b, _)) = &other {
+    if let Some((_, chart_b, _, _)) = &other {
         for o in &chart_b.outcomes {
             if !outcomes.contains(o) {
                 outcomes.push(o.clone());
@@ -486,7 +496,7 @@ pub fn chart(
                 "rows": rows(c, cs),
             })
         };
-        let changes = other.as_ref().map(|(_, chart_b, cases_b)| {
+        let changes = other.as_ref().map(|(_, chart_b, cases_b, _)| {
             cases_a
                 .iter()
                 .zip(cases_b)
@@ -527,8 +537,29 @@ pub fn chart(
                 "against".into(),
                 other
                     .as_ref()
-                    .map_or(Value::Null, |(b, cb, cs)| describe(b, cb, cs)),
+                    .map_or(Value::Null, |(b, cb, cs, _)| describe(b, cb, cs)),
             );
+            // Computed amounts, per row: each amount's distribution and exact mean.
+            map.insert(
+                "amounts".into(),
+                json!(
+                    amounts_a
+                        .iter()
+                        .map(|x| lab_amounts::json(x))
+                        .collect::<Vec<_>>()
+                ),
+            );
+            if let Some((_, _, _, amounts_b)) = &other {
+                map.insert(
+                    "amounts_against".into(),
+                    json!(
+                        amounts_b
+                            .iter()
+                            .map(|x| lab_amounts::json(x))
+                            .collect::<Vec<_>>()
+                    ),
+                );
+            }
             map.insert("changes".into(), json!(changes));
         }
         print_json(&report);
@@ -544,7 +575,7 @@ pub fn chart(
         a.rules.identity.name,
         describe_chart(&a, chart_a)
     );
-    if let Some((b, chart_b, _)) = &other {
+    if let Some((b, chart_b, _, _)) = &other {
         out!(
             "against {}: {}",
             b.rules.identity.name,
@@ -567,6 +598,9 @@ pub fn chart(
         (None, None) => {
             if let Some(case) = first {
                 out!("modifiers: {}", modifiers_text(case));
+                if let Some(text) = lab_amounts::scaling_text(chart_a, &case.inputs) {
+                    out!("multiplying modifiers: {text}");
+                }
                 if let Some((i, name)) = &case.band {
                     out!("band: {i} ({name})");
                 }
@@ -579,10 +613,25 @@ pub fn chart(
                     .collect();
                 print_table(&rows);
             }
+            if let Some(amounts) = amounts_a.first() {
+                lab_amounts::print((&a.rules.identity.name, None), amounts, None);
+            }
         }
-        (None, Some((b, chart_b, cases_b))) => {
+        (None, Some((b, chart_b, cases_b, amounts_b))) => {
             if let (Some(ca), Some(cb)) = (first, cases_b.first()) {
                 out!("modifiers: {}", modifiers_text(ca));
+                let (sa, sb) = (
+                    lab_amounts::scaling_text(chart_a, &ca.inputs),
+                    lab_amounts::scaling_text(chart_b, &cb.inputs),
+                );
+                if let Some(text) = &sa {
+                    out!("multiplying modifiers: {text}");
+                }
+                if sb != sa
+                    && let Some(text) = sb
+                {
+                    out!("multiplying modifiers against: {text}");
+                }
                 if modifiers_text(cb) != modifiers_text(ca) {
                     out!("modifiers against: {}", modifiers_text(cb));
                 }
@@ -603,6 +652,13 @@ pub fn chart(
                     ]);
                 }
                 print_table(&rows);
+            }
+            if let (Some(xa), Some(xb)) = (amounts_a.first(), amounts_b.first()) {
+                lab_amounts::print(
+                    (&a.rules.identity.name, Some(&b.rules.identity.name)),
+                    xa,
+                    Some(xb),
+                );
             }
         }
         (Some((name, asked)), None) => {
@@ -646,8 +702,15 @@ pub fn chart(
                 rows.push(row);
             }
             print_table(&rows);
+            let means: Vec<(String, Vec<_>)> = rows
+                .iter()
+                .skip(1)
+                .filter_map(|r| r.first().cloned())
+                .zip(amounts_a.iter().cloned())
+                .collect();
+            lab_amounts::print_means(&means, &rows[0][0], None);
         }
-        (Some((name, asked)), Some((b, chart_b, cases_b))) => {
+        (Some((name, asked)), Some((b, chart_b, cases_b, amounts_b))) => {
             out!(
                 "each cell: {} → {} (change)",
                 a.rules.identity.name,
@@ -669,6 +732,13 @@ pub fn chart(
                 rows.push(row);
             }
             print_table(&rows);
+            let means: Vec<(String, Vec<_>)> = rows
+                .iter()
+                .skip(1)
+                .filter_map(|r| r.first().cloned())
+                .zip(amounts_a.iter().cloned())
+                .collect();
+            lab_amounts::print_means(&means, name, Some(amounts_b));
         }
     }
     Ok(())

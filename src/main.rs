@@ -17,6 +17,7 @@ mod commands;
 mod common;
 mod fuzz;
 mod lab;
+mod lab_amounts;
 mod output;
 mod remote;
 mod sim;

@@ -142,6 +142,18 @@ pub struct LoggedDie {
     pub rerolled_from: Option<String>,
 }
 
+/// An amount an effect worked out from a roll, for the log: `halved, rounded up → 3 hits`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmountRecord {
+    /// The counter it adds to.
+    pub counter: String,
+    /// The amount.
+    pub value: i32,
+    /// How it was worked out, step by step (empty when it is the score itself).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
+}
+
 /// A chart roll, with everything needed to explain it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollRecord {
@@ -164,6 +176,12 @@ pub struct RollRecord {
     /// Rolled by the referee in secret (a `secret` chart): in no side's log.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub secret: bool,
+    /// How the chart's multiplying modifiers scaled the score, in the order applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scaled: Vec<crate::chart::ScaleStep>,
+    /// The amounts the outcome's effects worked out from this roll (`amount: score`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amounts: Vec<AmountRecord>,
     /// The piece whose action rolled it (the firer), when an action rolled it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<PieceId>,

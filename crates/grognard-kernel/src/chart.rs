@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::amount::{Factor, Rounding};
 use crate::dice::{DiceExpr, DieDef, DieRoll, GameRng, sum_odds};
 use crate::ids::{CounterId, DieId, FlagId, ModeId, TagId};
 use crate::ratio::Ratio;
@@ -93,6 +94,69 @@ pub struct ModifierDef {
     pub per: i32,
     /// Index of the cap group it belongs to.
     pub group: Option<usize>,
+}
+
+/// A multiplying modifier: while its input is non-zero, the score is scaled by `factor`
+/// ("halved in cover", "doubled from the flank"). Applied after the adding modifiers, in
+/// the order written, each rounded at once as the chart's `round` says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleDef {
+    /// What players call it ("cover").
+    pub name: String,
+    /// Index of the input that switches it on.
+    pub input: usize,
+    /// The factor.
+    pub factor: Factor,
+}
+
+/// One multiplying modifier as it applied to a roll, for the log: `halved (cover), rounded
+/// up`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleStep {
+    /// The modifier's name.
+    pub name: String,
+    /// Its factor.
+    pub factor: Factor,
+    /// The rounding, when the result was not whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounded: Option<Rounding>,
+    /// The score after this step.
+    pub value: i32,
+}
+
+/// Scales `score` by every multiplying modifier whose input is non-zero, in order, rounding
+/// each step; gives the result and the steps that applied.
+///
+/// ```
+/// use grognard_kernel::amount::{Factor, Rounding};
+/// use grognard_kernel::chart::{ScaleDef, scale_score};
+/// let cover = ScaleDef { name: "cover".into(), input: 0, factor: Factor::HALF };
+/// let (score, steps) = scale_score(&[cover], Rounding::Up, &[1], 5);
+/// assert_eq!((score, steps[0].rounded), (3, Some(Rounding::Up)));
+/// ```
+#[must_use]
+pub fn scale_score(
+    scales: &[ScaleDef],
+    round: Rounding,
+    inputs: &[i32],
+    score: i32,
+) -> (i32, Vec<ScaleStep>) {
+    let mut value = score;
+    let mut steps = Vec::new();
+    for s in scales {
+        if inputs.get(s.input).copied().unwrap_or(0) == 0 {
+            continue;
+        }
+        let (next, rounded) = s.factor.apply(value, round);
+        value = next;
+        steps.push(ScaleStep {
+            name: s.name.clone(),
+            factor: s.factor,
+            rounded: rounded.then_some(round),
+            value,
+        });
+    }
+    (value, steps)
 }
 
 /// A cap on the sum of a group of modifiers ("at most 2 combat bonuses").
@@ -228,7 +292,36 @@ pub struct ChartDef {
     /// what a side may not know.
     #[serde(default)]
     pub secret: bool,
+    /// Multiplying modifiers (×½ in cover, ×2 from the flank): applied to a score chart's
+    /// score after the adding modifiers, in the order written, each rounded at once.
+    #[serde(default)]
+    pub scales: Vec<ScaleDef>,
+    /// How a result that is not whole rounds (`round:`), if the chart says: its scaled
+    /// score, and the halvings of its actions' amounts that name no rounding of their own.
+    /// Required when a factor is not whole.
+    #[serde(default)]
+    pub round: Option<Rounding>,
 }
+
+/// One way a roll can come out, with its probability: what the lab's distributions of
+/// computed amounts are summed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollPoint {
+    /// Each die's value (empty when only the total was enumerated).
+    pub dice: Vec<i32>,
+    /// The dice total before modifiers.
+    pub natural: i32,
+    /// The score (after scaling), or the band index.
+    pub score: i32,
+    /// Index of the outcome.
+    pub outcome: usize,
+    /// Its probability.
+    pub p: Ratio,
+}
+
+/// Most rolls [`ChartDef::roll_points`] enumerates die by die (some 1.7 million: eight
+/// d6s) before it gives up.
+pub const MAX_POINTS: usize = 1 << 21;
 
 /// A modifier as it applied to one resolution.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -385,6 +478,131 @@ impl ChartDef {
             .map_or(default, |row| row.outcome)
     }
 
+    /// A score (dice plus modifiers) after the chart's multiplying modifiers, with the
+    /// steps that applied (see [`scale_score`]). Band charts have none.
+    #[must_use]
+    pub fn scaled(&self, inputs: &[i32], score: i32) -> (i32, Vec<ScaleStep>) {
+        scale_score(&self.scales, self.round.unwrap_or_default(), inputs, score)
+    }
+
+    /// Every way the chart's roll can come out for `inputs`, with its exact probability:
+    /// by dice totals, or die by die when `by_die` (an amount reads `die N`). `None` when
+    /// die by die would pass [`MAX_POINTS`]. The probabilities sum to one, as
+    /// [`Self::odds`] does, and are enumerated the same way.
+    #[must_use]
+    pub fn roll_points(
+        &self,
+        dice: &[DieDef],
+        inputs: &[i32],
+        by_die: bool,
+    ) -> Option<Vec<RollPoint>> {
+        let (_, modifier_total) = self.modifiers_for(inputs);
+        let faces_of = |id: DieId| -> Option<(&DieDef, Vec<Ratio>)> {
+            let def = dice.get(id.index())?;
+            Some((def, def.face_odds(&self.reroll_faces(id, inputs))))
+        };
+        match &self.lookup {
+            Lookup::Score { rows, default } => {
+                let point = |values: Vec<i32>, natural: i32, p: Ratio| {
+                    let (score, _) = self.scaled(inputs, natural.saturating_add(modifier_total));
+                    RollPoint {
+                        outcome: self.score_row(rows, *default, (natural, score), inputs),
+                        dice: values,
+                        natural,
+                        score,
+                        p,
+                    }
+                };
+                if !by_die {
+                    let reroll: Vec<(DieId, Vec<u8>)> = self
+                        .dice
+                        .terms
+                        .iter()
+                        .map(|t| (t.die, self.reroll_faces(t.die, inputs)))
+                        .collect();
+                    let reroll_of = |die: DieId| -> &[u8] {
+                        reroll
+                            .iter()
+                            .find(|(d, _)| *d == die)
+                            .map_or(&[][..], |(_, f)| f.as_slice())
+                    };
+                    return Some(
+                        sum_odds(&self.dice, dice, &reroll_of)
+                            .into_iter()
+                            .map(|(total, p)| point(Vec::new(), total, p))
+                            .collect(),
+                    );
+                }
+                let mut partial: Vec<(Vec<i32>, Ratio)> = vec![(Vec::new(), Ratio::ONE)];
+                for term in &self.dice.terms {
+                    let Some((def, odds)) = faces_of(term.die) else {
+                        continue;
+                    };
+                    for _ in 0..term.count {
+                        if partial.len().saturating_mul(def.faces.len()) > MAX_POINTS {
+                            return None;
+                        }
+                        partial = partial
+                            .iter()
+                            .flat_map(|(values, p)| {
+                                def.faces.iter().zip(&odds).map(move |(face, q)| {
+                                    let mut next = values.clone();
+                                    next.push(face.value);
+                                    (next, *p * *q)
+                                })
+                            })
+                            .collect();
+                    }
+                }
+                Some(
+                    partial
+                        .into_iter()
+                        .map(|(values, p)| {
+                            let natural = values.iter().fold(0i32, |a, v| a.saturating_add(*v));
+                            point(values, natural, p)
+                        })
+                        .collect(),
+                )
+            }
+            Lookup::Band { base, rows } => {
+                let base_value = inputs.get(*base).copied().unwrap_or(0);
+                let index = Self::band_index(rows, base_value, modifier_total);
+                let row = rows.get(index)?;
+                let decided = |outcome| RollPoint {
+                    dice: Vec::new(),
+                    natural: 0,
+                    score: index as i32,
+                    outcome,
+                    p: Ratio::ONE,
+                };
+                match &row.test {
+                    FaceTest::Always => Some(vec![decided(row.pass)]),
+                    FaceTest::Never => Some(vec![decided(row.fail)]),
+                    test => {
+                        let (def, odds) = faces_of(self.dice.terms.first()?.die)?;
+                        Some(
+                            def.faces
+                                .iter()
+                                .zip(odds)
+                                .map(|(face, p)| RollPoint {
+                                    dice: vec![face.value],
+                                    natural: face.value,
+                                    score: index as i32,
+                                    outcome: if test.passes(face) {
+                                        row.pass
+                                    } else {
+                                        row.fail
+                                    },
+                                    p,
+                                })
+                                .collect(),
+                        )
+                    }
+                }
+            }
+        }
+    }
+
     /// The band a band chart uses: `base` plus the modifier total, clamped to the bands.
     #[must_use]
     pub fn band_index(rows: &[BandRow], base: i32, modifiers: i32) -> usize {
@@ -412,7 +630,7 @@ impl ChartDef {
             Lookup::Score { rows, default } => {
                 let rolled = roll_all(rng);
                 let total: i32 = rolled.iter().map(|d| d.value).sum();
-                let score = total.saturating_add(modifier_total);
+                let (score, _) = self.scaled(inputs, total.saturating_add(modifier_total));
                 Resolution {
                     outcome: self.score_row(rows, *default, (total, score), inputs),
                     dice: rolled,
@@ -477,7 +695,7 @@ impl ChartDef {
     ///         default: 0,
     ///     },
     ///     outcomes: vec!["returns".into(), "removed".into()],
-    ///     secret: false,
+    ///     secret: false, scales: vec![], round: None,
     /// };
     /// let odds = chart.odds(&[DieDef::numeric("d10", 10)], &[]);
     /// assert_eq!(odds, vec![Ratio::new(4, 5), Ratio::new(1, 5)]);
@@ -506,7 +724,7 @@ impl ChartDef {
         match &self.lookup {
             Lookup::Score { rows, default } => {
                 for (total, p) in sum_odds(&self.dice, dice, &reroll_of) {
-                    let score = total.saturating_add(modifier_total);
+                    let (score, _) = self.scaled(inputs, total.saturating_add(modifier_total));
                     add(self.score_row(rows, *default, (total, score), inputs), p);
                 }
             }

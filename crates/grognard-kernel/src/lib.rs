@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod amount;
 pub mod board;
 pub mod chart;
 pub mod company;
@@ -22,8 +23,8 @@ pub mod march;
 pub mod piece;
 pub mod ratio;
 pub mod reach;
-pub mod rules;
 mod rolls;
+pub mod rules;
 mod sight;
 pub mod state;
 pub mod text;

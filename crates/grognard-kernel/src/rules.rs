@@ -291,6 +291,17 @@ pub enum Effect {
         /// How much (may be negative).
         amount: i32,
     },
+    /// Adds an amount worked out from the action's roll (`amount: score`), then clamps
+    /// like `AddCounter`. Only an action's outcome has a roll: the action turns it into an
+    /// `AddCounter` of the number before applying it, and logs how it was worked out.
+    AddComputed {
+        /// Whose counter.
+        who: Who,
+        /// Which counter.
+        counter: CounterId,
+        /// How it is worked out.
+        amount: crate::amount::Amount,
+    },
     /// Sets or clears a flag.
     SetFlag {
         /// Whose flag.

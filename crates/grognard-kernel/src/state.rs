@@ -270,7 +270,60 @@ pub fn roll_record(
             .and_then(|c| c.outcomes.get(resolution.outcome))
             .map_or_else(String::new, Clone::clone),
         secret: def.is_some_and(|c| c.secret),
+        // The steps are worked out again from the dice, exactly as `resolve` scaled them.
+        scaled: def
+            .filter(|_| resolution.band.is_none())
+            .map(|c| {
+                let natural = resolution
+                    .dice
+                    .iter()
+                    .fold(0i32, |a, d| a.saturating_add(d.value));
+                c.scaled(inputs, natural.saturating_add(resolution.modifier_total))
+                    .1
+            })
+            .unwrap_or_default(),
+        amounts: Vec::new(),
         by: None,
         against: None,
     }
+}
+
+/// Works out the computed amounts of an outcome's `effects` from a chart's roll, in order,
+/// and logs each on `record` (`halved, rounded up → 3 hits`): one entry per effect, `Some`
+/// for the computed ones. An action applies them; `grognard roll` only shows them.
+#[must_use]
+pub fn work_out_amounts(
+    rules: &Rules,
+    chart: &crate::chart::ChartDef,
+    inputs: &[i32],
+    resolution: &crate::chart::Resolution,
+    effects: &[crate::rules::Effect],
+    record: &mut RollRecord,
+) -> Vec<Option<i32>> {
+    let dice: Vec<i32> = resolution.dice.iter().map(|d| d.value).collect();
+    let values = crate::amount::RollValues {
+        natural: dice.iter().fold(0i32, |a, v| a.saturating_add(*v)),
+        score: resolution.score,
+        dice: &dice,
+        inputs,
+    };
+    let names: Vec<String> = chart.inputs.iter().map(|i| i.name.clone()).collect();
+    effects
+        .iter()
+        .map(|e| {
+            let crate::rules::Effect::AddComputed {
+                counter, amount, ..
+            } = e
+            else {
+                return None;
+            };
+            let explained = amount.explain(&values, &names);
+            record.amounts.push(crate::action::AmountRecord {
+                counter: rules.counter_name(*counter).to_owned(),
+                value: explained.value,
+                steps: explained.steps,
+            });
+            Some(explained.value)
+        })
+        .collect()
 }

@@ -116,6 +116,8 @@ fn totals_chart(count: u8, die: DieId, low: i32, high: i32, rerolls: Vec<RerollD
         },
         outcomes: (low..=high).map(|t| t.to_string()).collect(),
         secret: false,
+        scales: Vec::new(),
+        round: None,
     }
 }
 
@@ -166,6 +168,8 @@ fn band_chart(die: DieId) -> ChartDef {
         },
         outcomes: vec!["fail".into(), "pass".into()],
         secret: false,
+        scales: Vec::new(),
+        round: None,
     }
 }
 

@@ -50,12 +50,56 @@ pub fn roll(r: &RollRecord) -> String {
     if !mods.is_empty() {
         out.push_str(&format!("; {}", mods.join(", ")));
     }
+    // An amount that is the score itself shows the score as its number.
+    let score_shown = r.amounts.iter().any(|a| a.steps.is_empty());
     match &r.band {
         Some(band) => out.push_str(&format!("; band {} ({band})", r.score)),
-        None => out.push_str(&format!("; score {}", r.score)),
+        None if r.scaled.is_empty() => out.push_str(&format!("; score {}", r.score)),
+        None => {
+            if !mods.is_empty() {
+                let before: i32 = r.dice.iter().map(|d| d.value).sum::<i32>()
+                    + r.modifiers.iter().map(|m| m.value).sum::<i32>();
+                out.push_str(&format!("; score {before}"));
+            }
+            for (i, step) in r.scaled.iter().enumerate() {
+                out.push_str(&format!(", {} ({})", step.factor.verb(), step.name));
+                if let Some(round) = step.rounded {
+                    out.push_str(&format!(", {}", round.words()));
+                }
+                if i + 1 < r.scaled.len() {
+                    out.push_str(&format!(" to {}", step.value));
+                }
+            }
+            if !score_shown {
+                out.push_str(&format!("; score {}", r.score));
+            }
+        }
     }
-    out.push_str(&format!(" → {}", r.outcome));
+    out.push_str(&format!(" → {}", result(r)));
     out
+}
+
+/// What came of a roll: its outcome, and each amount worked out from it
+/// (`halved, rounded up → 3 hits`). An outcome named like the one counter it adds to is
+/// said once (`3 hits`, not `hits: 3 hits`).
+fn result(r: &RollRecord) -> String {
+    let amounts: Vec<String> = r
+        .amounts
+        .iter()
+        .map(|a| {
+            let number = format!("{} {}", a.value, a.counter);
+            if a.steps.is_empty() {
+                number
+            } else {
+                format!("{} → {number}", a.steps.join(", "))
+            }
+        })
+        .collect();
+    match r.amounts.as_slice() {
+        [] => r.outcome.clone(),
+        [one] if one.counter == r.outcome => amounts.join(""),
+        _ => format!("{}: {}", r.outcome, amounts.join("; ")),
+    }
 }
 
 /// One event as a line of text, as the referee reads it.

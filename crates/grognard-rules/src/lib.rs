@@ -8,6 +8,8 @@
 
 #![warn(missing_docs)]
 
+mod amount;
+pub mod amount_odds;
 mod company;
 pub mod compile;
 mod cx;

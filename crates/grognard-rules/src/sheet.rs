@@ -528,7 +528,13 @@ fn markers(h: &mut String, r: &Ruleset, marks: &Marks) {
 /// An effect in words: `add 1 hits (target)`.
 fn effect_text(e: &crate::model::EffectSpec, default_to: &str) -> String {
     let what = if let Some(c) = &e.add {
-        format!("add {} {}", e.amount.unwrap_or(1), c.value)
+        format!(
+            "add {} {}",
+            e.amount
+                .as_ref()
+                .map_or_else(|| "1".to_owned(), |a| a.value.to_string()),
+            c.value
+        )
     } else if let Some(f) = &e.set {
         format!("set {}", f.value)
     } else if let Some(f) = &e.clear {

@@ -258,6 +258,8 @@ impl Game {
         let target_piece = checked.target.cloned();
         let mut outcome = 0usize;
         let mut roll = None;
+        let mut effects = def.effects.first().cloned().unwrap_or_default();
+        let mut computed = Vec::new();
         if let Some(chart_id) = def.chart {
             let chart = rules.chart(chart_id).ok_or_else(|| {
                 Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
@@ -336,11 +338,20 @@ impl Game {
             let inputs = chart.input_values(&set);
             let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
             outcome = resolution.outcome;
+            effects = def.effects.get(outcome).cloned().unwrap_or_default();
             let purpose = match &target_piece {
                 Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
                 None => format!("{} by {}", def.name, actor.name),
             };
             let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
+            computed = crate::state::work_out_amounts(
+                rules,
+                chart,
+                &inputs,
+                &resolution,
+                &effects,
+                &mut record,
+            );
             record.by = Some(id);
             record.against = target;
             roll = Some(record);
@@ -383,8 +394,20 @@ impl Game {
         {
             self.make_contact(next, events, id, t)?;
         }
-        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
-        for effect in &effects {
+        for (i, effect) in effects.iter().enumerate() {
+            // A computed amount is applied as the number worked out (and logged) above.
+            let fixed;
+            let effect = match (effect, computed.get(i).copied().flatten()) {
+                (Effect::AddComputed { who, counter, .. }, Some(amount)) => {
+                    fixed = Effect::AddCounter {
+                        who: *who,
+                        counter: *counter,
+                        amount,
+                    };
+                    &fixed
+                }
+                _ => effect,
+            };
             self.apply_effect(next, events, effect, id, target, 0);
         }
         if def.scripted {
@@ -504,6 +527,9 @@ impl Game {
                     }
                 }
             }
+            // Worked out from the roll and applied as `AddCounter` by `do_act`, the only
+            // place with a roll; the ruleset compiler refuses it anywhere else (triggers).
+            Effect::AddComputed { .. } => {}
             Effect::SetFlag { who: w, flag, on } => {
                 let Some(pid) = who(*w) else { return };
                 let Some(p) = next.pieces.get_mut(pid.index()) else {

@@ -369,6 +369,8 @@ fn volley_chart() -> ChartDef {
         },
         outcomes: vec!["miss".into(), "hit".into(), "two hits".into()],
         secret: false,
+        scales: Vec::new(),
+        round: None,
     }
 }
 

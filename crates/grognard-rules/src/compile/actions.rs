@@ -14,6 +14,7 @@ use super::bindings::check_binding;
 use super::charts::compile_effect;
 use super::names::Names;
 use super::{Cx, HOOK_POINTS, MAX_ACTIONS};
+use crate::amount::AmountScope;
 
 /// Each `hooks:` entry names a hook point the kernel asks and binds a listed module.
 pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
@@ -76,7 +77,14 @@ pub(super) fn compile_counters(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
                                     );
                                     return None;
                                 }
-                                compile_effect(cx, e, Who::Actor, names, &c.name.location)
+                                compile_effect(
+                                    cx,
+                                    e,
+                                    Who::Actor,
+                                    names,
+                                    &c.name.location,
+                                    &AmountScope::none("a counter trigger"),
+                                )
                             })
                             .collect(),
                     })
@@ -140,6 +148,15 @@ fn compile_action(
     let outcomes: Vec<String> = chart
         .and_then(|c| charts.get(c.index()))
         .map_or_else(|| vec!["always".to_owned()], |c| c.outcomes.clone());
+    let chart_def = chart.and_then(|c| charts.get(c.index()));
+    let place = format!("action `{}`", name.value);
+    let inputs: Vec<&str> = chart_def
+        .map(|c| c.inputs.iter().map(|i| i.name.as_str()).collect())
+        .unwrap_or_default();
+    let scope = chart_def.map_or_else(
+        || AmountScope::none(&place),
+        |c| AmountScope::of_chart(c, &inputs, &place),
+    );
     let mut effects = vec![Vec::new(); outcomes.len()];
     for on in v.on.iter() {
         let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str)) else {
@@ -148,7 +165,7 @@ fn compile_action(
         effects[i] = on
             .value
             .iter()
-            .filter_map(|e| compile_effect(cx, e, Who::Target, names, &on.name.location))
+            .filter_map(|e| compile_effect(cx, e, Who::Target, names, &on.name.location, &scope))
             .collect();
     }
     if let Some(script) = &v.script {

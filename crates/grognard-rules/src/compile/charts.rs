@@ -4,7 +4,7 @@
 
 use grognard_kernel::chart::{
     BandRow, ChartDef, FaceTest, GroupDef, InputDef, InputSource, Lookup, ModifierDef, RerollDef,
-    ScoreRow,
+    ScaleDef, ScoreRow,
 };
 use grognard_kernel::dice::{DiceExpr, DieDef};
 use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, TagId};
@@ -19,6 +19,7 @@ use crate::model::{
 
 use super::names::Names;
 use super::{Cx, parse_dice, parse_range};
+use crate::amount::{AmountScope, compile_amount, factor, rounding};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
 pub(super) fn compile_effect(
@@ -27,6 +28,7 @@ pub(super) fn compile_effect(
     default_who: Who,
     names: &Names,
     at: &Location,
+    scope: &AmountScope<'_>,
 ) -> Option<Effect> {
     let who = match e.to.as_ref().map(|t| t.value) {
         None => default_who,
@@ -48,10 +50,26 @@ pub(super) fn compile_effect(
         return None;
     }
     if let Some(c) = &e.add {
+        let counter = cx.lookup_id::<CounterId>("counter", c, &names.counters)?;
+        // A number stays a plain `AddCounter`; anything else is worked out from the roll.
+        let amount = match &e.amount {
+            None => 1,
+            Some(a) => match a.value.number() {
+                Some(n) => n,
+                None => {
+                    let amount = compile_amount(cx, a, scope)?;
+                    return Some(Effect::AddComputed {
+                        who,
+                        counter,
+                        amount,
+                    });
+                }
+            },
+        };
         return Some(Effect::AddCounter {
             who,
-            counter: cx.lookup_id::<CounterId>("counter", c, &names.counters)?,
-            amount: e.amount.unwrap_or(1),
+            counter,
+            amount,
         });
     }
     if let Some(f) = e.set.as_ref().or(e.clear.as_ref()) {
@@ -97,27 +115,55 @@ pub(super) fn compile_chart(
             max: g.value.max,
         })
         .collect();
+    let mut scales: Vec<ScaleDef> = Vec::new();
     let modifiers: Vec<ModifierDef> = spec
         .modifiers
         .iter()
         .filter_map(|m| {
             let input = cx.lookup("chart input", &m.input, input_names.iter().copied())?;
+            let label = if m.name.is_empty() {
+                m.input.value.clone()
+            } else {
+                m.name.clone()
+            };
+            if let Some(times) = &m.times {
+                scale_modifier(cx, name, spec, m, times, (label, input), &mut scales);
+                return None;
+            }
+            if !scales.is_empty() {
+                cx.error(
+                    &m.input.location,
+                    format!(
+                        "modifier `{label}`: adding modifiers come before multiplying ones (they are summed, with their caps, and the sum is then scaled in order); move it above the `times:` modifiers"
+                    ),
+                );
+            }
             let group = match &m.group {
                 Some(g) => Some(cx.lookup("modifier group", g, group_names.iter().copied())?),
                 None => None,
             };
             Some(ModifierDef {
-                name: if m.name.is_empty() {
-                    m.input.value.clone()
-                } else {
-                    m.name.clone()
-                },
+                name: label,
                 input,
                 per: m.per,
                 group,
             })
         })
         .collect();
+    let round = spec.round.as_ref().and_then(|r| rounding(cx, r));
+    if spec.round.is_none()
+        && let Some(s) = scales.iter().find(|s| !s.factor.is_whole())
+    {
+        cx.error(
+            &name.location,
+            format!(
+                "chart `{}`: modifier `{}` multiplies by {}, which is not whole; say how it rounds: `round: down`, `round: up` or `round: nearest`",
+                name.value,
+                s.name,
+                s.factor.to_string().trim_start_matches('×')
+            ),
+        );
+    }
     let rerolls = compile_rerolls(cx, spec, &expr, dice, die_names, &input_names);
     let mut outcomes = Outcomes::default();
     let lookup = match (&spec.bands, spec.rows.is_empty()) {
@@ -147,6 +193,43 @@ pub(super) fn compile_chart(
         lookup,
         outcomes: outcomes.0,
         secret: spec.secret,
+        scales,
+        round,
+    }
+}
+
+/// A multiplying modifier (`times:`): a factor for score charts, taking no `per` or
+/// `group`.
+fn scale_modifier(
+    cx: &mut Cx,
+    chart: &Located<String>,
+    spec: &ChartSpec,
+    m: &crate::model::ModifierSpec,
+    times: &Located<crate::model::Text>,
+    (label, input): (String, usize),
+    scales: &mut Vec<ScaleDef>,
+) {
+    if m.per != 0 || m.group.is_some() {
+        cx.error(
+            &times.location,
+            format!("modifier `{label}` multiplies (`times:`), so it takes no `per` or `group`"),
+        );
+    }
+    if spec.bands.is_some() {
+        cx.error(
+            &times.location,
+            format!(
+                "modifier `{label}`: `times:` scales a score, and chart `{}` is a band chart, whose modifiers shift the band",
+                chart.value
+            ),
+        );
+    }
+    if let Some(factor) = factor(cx, times) {
+        scales.push(ScaleDef {
+            name: label,
+            input,
+            factor,
+        });
     }
 }
 

@@ -4,6 +4,7 @@
 //! Names are written once (as mapping keys) and referred to by name elsewhere; the
 //! [`crate::compile`] pass resolves every reference and reports the ones that dangle.
 
+pub mod amount;
 mod orders;
 mod scenario;
 mod words;
@@ -629,6 +630,10 @@ pub struct ChartSpec {
     pub bands: Option<BandsSpec>,
     /// A referee's secret roll: its rolls are logged for the referee only.
     pub secret: bool,
+    /// How a result that is not whole rounds, for the chart's multiplying modifiers and
+    /// the halvings of its actions' amounts: `down`, `up` or `nearest` (a half rounds up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<Located<String>>,
 }
 
 /// A chart input.
@@ -667,6 +672,11 @@ pub struct ModifierSpec {
     pub input: Located<String>,
     /// Value per unit of the input.
     pub per: i32,
+    /// A multiplying modifier instead: while the input is non-zero the score is scaled by
+    /// this factor (`1/2`, `½`, `2`, `3/2`), after the adding modifiers, in the order
+    /// written, rounded as the chart's `round:` says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub times: Option<Located<Text>>,
     /// Cap group.
     pub group: Option<Located<String>>,
 }
@@ -792,8 +802,9 @@ pub struct ActionSpec {
 pub struct EffectSpec {
     /// Counter to add to.
     pub add: Option<Located<String>>,
-    /// Amount for `add` (1).
-    pub amount: Option<i32>,
+    /// Amount for `add` (1): a whole number, or worked out from the action's roll
+    /// (`score`, `natural`, `die N`, a chart input, `{ half: score }`, `{ sum: [...] }`...).
+    pub amount: Option<Located<amount::AmountSpec>>,
     /// Flag to set.
     pub set: Option<Located<String>>,
     /// Flag to clear.
