@@ -56,16 +56,94 @@ fn policies_map(policies: &[String]) -> Result<BTreeMap<String, String>, Failure
         .collect()
 }
 
-fn print_created(created: &Created, json: bool) {
+/// The play page's link for one seat: the token rides in the fragment, which a browser
+/// never sends to the server, so it stays out of every log on the way.
+fn seat_link(base: &str, game: &str, token: &str) -> String {
+    format!("{}/play/{game}#token={token}", base.trim_end_matches('/'))
+}
+
+/// The game and, for each seat, its link (sides first, then referee and spectator).
+fn created_lines(created: &Created, base: &str) -> Vec<String> {
+    let mut lines = vec![
+        format!("game {}", created.game),
+        "links (give each player only their own; they are not shown again):".to_owned(),
+    ];
+    let spare = ["referee", "spectator"];
+    let seats = created
+        .tokens
+        .iter()
+        .filter(|(s, _)| !spare.contains(&s.as_str()))
+        .chain(
+            created
+                .tokens
+                .iter()
+                .filter(|(s, _)| spare.contains(&s.as_str())),
+        );
+    for (seat, token) in seats {
+        lines.push(format!(
+            "  {seat:<10} {}",
+            seat_link(base, &created.game, token)
+        ));
+    }
+    lines.push(
+        "(the token is what follows #token=, for `grognard join` and `grognard remote`)".to_owned(),
+    );
+    lines
+}
+
+fn print_created(created: &Created, json: bool, base: &str) {
     if json {
         print_json(&serde_json::to_value(created).unwrap_or_default());
         return;
     }
-    out!("game {}", created.game);
-    out!("tokens (give each player only their own; they are not shown again):");
-    for (seat, token) in &created.tokens {
-        out!("  {seat:<10} {token}");
+    for line in created_lines(created, base) {
+        out!("{line}");
     }
+}
+
+/// The base URL players reach a server listening on `addr` at: an unspecified address
+/// (`0.0.0.0`) is this machine's host name.
+fn public_base(addr: std::net::SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .or_else(|| std::env::var("HOSTNAME").ok())
+            .or_else(|| std::env::var("COMPUTERNAME").ok())
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "HOST".to_owned());
+        format!("http://{name}:{}", addr.port())
+    } else {
+        format!("http://{addr}")
+    }
+}
+
+/// The scenarios the host page offers: every scenario in `examples/` under the folder the
+/// server starts in (a checkout), and the one given to `--create`. One that does not load
+/// is left out, with a line on stderr.
+fn offered(create: Option<&Path>) -> Vec<grognard_server::web::Offered> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir("examples")
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                    name.ends_with(".yaml") && !name.ends_with(".orders.yaml")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    paths.extend(create.map(Path::to_path_buf));
+    let mut list: Vec<grognard_server::web::Offered> = Vec::new();
+    for path in paths {
+        match grognard_server::web::offer(&path) {
+            Ok(o) if !list.iter().any(|x| x.name == o.name) => list.push(o),
+            Ok(_) => {}
+            Err(e) => eprintln!("not offered on the host page: {}: {e}", path.display()),
+        }
+    }
+    list
 }
 
 /// How `grognard serve` was asked to run.
@@ -147,6 +225,7 @@ pub(crate) fn serve(
         config.access = Access::Open;
     }
     config.allow_local_webhooks = flags.allow_local_webhooks;
+    config.offered = offered(create);
     let db = flags.db.clone();
     let mut failed = None;
     grognard_server::run(config, |addr, hub| {
@@ -167,9 +246,21 @@ pub(crate) fn serve(
             (Some(_), Some(f)) => format!("host token: in {}", f.display()),
             (None, _) => "open server: anyone may create games, within the limits".to_owned(),
         });
+        let base = public_base(addr);
+        say(match (&token, &flags.host_token_file) {
+            (Some(t), None) => {
+                format!("host page (creates games in a browser): {base}/host#token={t}")
+            }
+            (Some(_), Some(_)) => format!("host page (give it the host token): {base}/host"),
+            (None, _) => format!("host page: {base}/host"),
+        });
         if let Some(request) = request {
             match hub.create(request) {
-                Ok(created) => print_created(&created, false),
+                Ok(created) => {
+                    for line in created_lines(&created, &base) {
+                        say(line);
+                    }
+                }
                 Err(e) => failed = Some(e.to_string()),
             }
         }
@@ -260,7 +351,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             let created = client
                 .create(&request, host_token.as_deref())
                 .map_err(rules)?;
-            print_created(&created, json);
+            print_created(&created, json, &url);
             Ok(())
         }
         RemoteCommand::Orders {

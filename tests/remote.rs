@@ -571,3 +571,86 @@ fn names_a_game_creator_chose_reach_other_terminals_escaped() {
         "{shown:?}"
     );
 }
+
+/// The seat whose token opens `link`'s game on its server, by `remote view --json`'s
+/// answer (its `seat`) — read with the token cut from the link's fragment.
+fn seat_of_link(link: &str) -> String {
+    let (page, token) = link.split_once("#token=").expect("a token in the fragment");
+    let (base, game) = page.split_once("/play/").expect("a play link");
+    let out = ok(&["remote", "games", base, "--json"]);
+    assert!(out.contains(game), "{game} listed on {base}");
+    let client = grognard_server::client::Client::new(base).unwrap();
+    client.view(game, token).expect("the link's token opens a seat").seat
+}
+
+/// `serve --create` and `remote create` print one play link per seat, the token in the
+/// fragment; each link opens its own seat.
+#[test]
+fn serve_and_remote_create_print_a_link_per_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("g.sqlite"))
+        .args(["--create", "examples/drill-square.yaml"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start grognard serve");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut lines = Vec::new();
+    let start = Instant::now();
+    while !lines.iter().any(|l: &String| l.starts_with("(the token is")) {
+        let left = Duration::from_secs(30).saturating_sub(start.elapsed());
+        lines.push(rx.recv_timeout(left).expect("serve prints the links"));
+    }
+    let links: Vec<(&str, &str)> = lines
+        .iter()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let seat = words.next()?;
+            words.next().filter(|w| w.contains("/play/")).map(|w| (seat, w))
+        })
+        .collect();
+    let seats: Vec<&str> = links.iter().map(|(s, _)| *s).collect();
+    assert_eq!(seats, ["blue", "red", "referee", "spectator"], "{lines:#?}");
+    for (seat, link) in &links {
+        assert_eq!(seat_of_link(link), *seat);
+    }
+    let host_line = lines.iter().find(|l| l.starts_with("host page")).expect("the host page");
+    let host = host_line.split_whitespace().last().unwrap();
+    let (base, token) = host.split_once("/host#token=").expect("the host page's link");
+    // The host page's token is the host token: it creates a game.
+    let run = grognard(&[
+        "remote",
+        "create",
+        base,
+        "examples/drill-hex.yaml",
+        "--host-token",
+        token,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let links: Vec<&str> = run
+        .stdout
+        .split_whitespace()
+        .filter(|w| w.contains("/play/"))
+        .collect();
+    assert_eq!(links.len(), 4, "{}", run.stdout);
+    assert_eq!(seat_of_link(links[0]), "blue");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// `grognard schema view`: the JSON Schema of a side's view.
+#[test]
+fn schema_view_prints_the_views_schema() {
+    let schema = json(&ok(&["schema", "view"]));
+    assert_eq!(schema["title"], "grognard side view");
+    assert!(schema["$defs"]["Names"]["properties"]["counters"].is_object());
+}

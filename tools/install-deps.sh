@@ -2,7 +2,8 @@
 # Installs what a fresh machine needs, and skips what is already there. Safe to run again.
 #
 #   tools/install-deps.sh        what building and running grognard needs
-#   tools/install-deps.sh test   that, plus the checkers the test run uses (typos, cargo-deny)
+#   tools/install-deps.sh test   that, plus the checkers the test run uses (typos, cargo-deny,
+#                                chromium and chromedriver for the browser tests, node)
 #
 # Installs Rust with rustup when cargo is missing (1.95 or newer is needed).
 set -euo pipefail
@@ -55,6 +56,20 @@ if [ "${1:-}" = test ]; then
         || { apt-get update -qq && apt-get install -y -qq --no-install-recommends parallel >/dev/null; }
     else
       echo "GNU parallel is needed for the sharded simulation check: install it (apt install parallel)" >&2
+      exit 1
+    fi
+  fi
+  # The browser client's tests: headless Chromium driven by chromedriver
+  # (crates/grognard-server/tests/browser.rs), and Node to check the client's modules.
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+      echo "the browser tests need ${missing[*]}: install them (apt install chromium chromium-driver nodejs)" >&2
       exit 1
     fi
   fi

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The test run (what CI runs on a clean clone): installs what is missing, then formatting,
-# every test of the workspace, a short fuzz of every example, lints, the API docs,
-# spelling, and licences and sources.
+# the browser client's modules, every test of the workspace (the browser tests included),
+# a short fuzz of every example, lints, the API docs, spelling, and licences and sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh test
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo fmt --all -- --check
+# The browser client's modules parse (Node checks each as an ES module: web/package.json).
+for module in crates/grognard-server/web/js/*.js; do node --check "$module"; done
+# The browser tests run here, in headless Chromium: a missing browser fails them.
+export GROGNARD_BROWSER_TESTS=1
 cargo test --workspace
 # Fuzz every bundled example briefly with the binary the tests just built: random legal
 # games to their end, every order checked (see `grognard fuzz --help`).

@@ -27,11 +27,15 @@ const WAIT: Duration = Duration::from_secs(20);
 
 // ---- WebDriver ----
 
+/// One browser test at a time: each starts a browser or two, and CI has two cores.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A chromedriver process on a free loopback port.
 struct Driver {
     child: Child,
     url: String,
     agent: ureq::Agent,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Drop for Driver {
@@ -53,7 +57,8 @@ fn on_path(program: &str) -> Option<std::path::PathBuf> {
 /// tests were not asked for.
 fn driver() -> Option<Driver> {
     let required = std::env::var_os("GROGNARD_BROWSER_TESTS").is_some();
-    let found = on_path("chromedriver").zip(on_path("chromium").or_else(|| on_path("chromium-browser")));
+    let found =
+        on_path("chromedriver").zip(on_path("chromium").or_else(|| on_path("chromium-browser")));
     let Some((chromedriver, _)) = found else {
         assert!(
             !required,
@@ -64,6 +69,9 @@ fn driver() -> Option<Driver> {
         );
         return None;
     };
+    let turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -103,7 +111,12 @@ fn driver() -> Option<Driver> {
         assert!(start.elapsed() < WAIT, "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    Some(Driver { child, url, agent })
+    Some(Driver {
+        child,
+        url,
+        agent,
+        _turn: turn,
+    })
 }
 
 /// One browser window.
@@ -369,7 +382,11 @@ fn holds_only_its_view(page: &Page<'_>, game: &Game, seat: &str, table: &str) {
             .unwrap()
             .iter()
             .filter(|p| {
-                let at = if p[place].is_null() { &p["last_seen"]["place"] } else { &p[place] };
+                let at = if p[place].is_null() {
+                    &p["last_seen"]["place"]
+                } else {
+                    &p[place]
+                };
                 !at.is_null() && at != "off"
             })
             .count()
@@ -381,7 +398,11 @@ fn holds_only_its_view(page: &Page<'_>, game: &Game, seat: &str, table: &str) {
     );
     assert_eq!(
         drawn,
-        json!([own, enemy, v["own"].as_array().unwrap().len() + v["enemy"].as_array().unwrap().len()]),
+        json!([
+            own,
+            enemy,
+            v["own"].as_array().unwrap().len() + v["enemy"].as_array().unwrap().len()
+        ]),
         "{}: pieces drawn and listed against the view",
         page.name
     );
@@ -390,10 +411,17 @@ fn holds_only_its_view(page: &Page<'_>, game: &Game, seat: &str, table: &str) {
 fn table_text(game: &Game) -> String {
     let url = format!("{}/games/{}/table", game.client.url(), game.id);
     let mut r = ureq::get(&url)
-        .header("Authorization", &format!("Bearer {}", game.tokens["referee"]))
+        .header(
+            "Authorization",
+            &format!("Bearer {}", game.tokens["referee"]),
+        )
         .call()
         .unwrap();
-    r.body_mut().with_config().limit(64 << 20).read_to_string().unwrap()
+    r.body_mut()
+        .with_config()
+        .limit(64 << 20)
+        .read_to_string()
+        .unwrap()
 }
 
 /// Two pages play `example` for `orders` orders: whoever is to act moves one piece by
@@ -409,7 +437,11 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
         .map(|side| {
             let page = Page::open(driver, side, 1280, 860);
             page.goto(&game.link(side));
-            page.until("the first state", "return document.body.dataset.orders", json!([]));
+            page.until(
+                "the first state",
+                "return document.body.dataset.orders",
+                json!([]),
+            );
             page
         })
         .collect();
@@ -427,7 +459,11 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
         let side = status.to_act[0].clone();
         let i = game.sides.iter().position(|s| *s == side).unwrap();
         let page = &pages[i];
-        page.until("its move", "return document.body.dataset.turn === 'yours'", json!([]));
+        page.until(
+            "its move",
+            "return document.body.dataset.turn === 'yours'",
+            json!([]),
+        );
         let phase_key = (status.turn, status.phase.clone(), side.clone());
         // A piece with a move among the page's own order buttons.
         let mover = page.js(
@@ -436,7 +472,11 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
         );
         if let (Some(piece), false) = (mover.as_str(), moved_this_phase.contains_key(&phase_key)) {
             page.click(&format!("#board g.piece[data-key=\"{piece}\"]"));
-            page.until("its destinations", "return document.querySelectorAll('#board .dest').length", json!([]));
+            page.until(
+                "its destinations",
+                "return document.querySelectorAll('#board .dest').length",
+                json!([]),
+            );
             page.click("#board .dest");
             moved_this_phase.insert(phase_key, ());
             board_moves += 1;
@@ -453,7 +493,10 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
             pages[0].screenshot("web-square-blocks.png");
         }
     }
-    assert!(board_moves >= 2, "{example}: moves given on the board: {board_moves}");
+    assert!(
+        board_moves >= 2,
+        "{example}: moves given on the board: {board_moves}"
+    );
     assert!(game.state("referee").status.orders >= orders.min(given));
 }
 
@@ -473,7 +516,11 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
     let table = table_text(&game);
     let page = Page::open(&driver, "blue", 1280, 860);
     page.goto(&game.link("blue"));
-    page.until("the first state", "return document.body.dataset.orders", json!([]));
+    page.until(
+        "the first state",
+        "return document.body.dataset.orders",
+        json!([]),
+    );
     // As the example's orders: two phases ended, then the brigade's orders.
     let mut n = 0;
     for order in [
@@ -489,11 +536,15 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
                 "const canon = (v) => Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v; const want = JSON.stringify(canon(JSON.parse(arguments[0]))); for (const b of document.querySelectorAll('#orders button.order')) { if (JSON.stringify(canon(JSON.parse(b.dataset.order))) === want) { const d = b.closest('details'); return [b.dataset.index, d ? d.dataset.piece : null, d ? d.open : true]; } } return null",
                 json!([order.to_string()]),
             );
-            let index = found[0].as_str().unwrap_or_else(|| panic!("no button for {order}"));
+            let index = found[0]
+                .as_str()
+                .unwrap_or_else(|| panic!("no button for {order}"));
             // Its piece's group is opened first, as a player would.
             if found[2] == json!(false) {
                 let piece = found[1].as_str().unwrap();
-                page.click(&format!("#orders details[data-piece=\"{piece}\"] > summary"));
+                page.click(&format!(
+                    "#orders details[data-piece=\"{piece}\"] > summary"
+                ));
             }
             format!("#orders button.order[data-index=\"{index}\"]")
         };
@@ -510,7 +561,11 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
         .unwrap()["place"]
         .clone();
     page.click("#board g.piece[data-key=\"fr_ligne\"]");
-    page.until("its destinations", "return document.querySelectorAll('#board .dest').length", json!([]));
+    page.until(
+        "its destinations",
+        "return document.querySelectorAll('#board .dest').length",
+        json!([]),
+    );
     // Pressed on the base and dragged north: the page shows the distance before the drop.
     let centre = page.js(
         "const r = document.querySelector('#board g.piece[data-key=\"fr_ligne\"] .body').getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]",
@@ -564,7 +619,11 @@ fn a_page_reconnects_after_the_server_restarts() {
     let side = game.sides[0].clone();
     let page = Page::open(&driver, &side, 900, 700);
     page.goto(&game.link(&side));
-    page.until("live", "return document.body.dataset.conn === 'live'", json!([]));
+    page.until(
+        "live",
+        "return document.body.dataset.conn === 'live'",
+        json!([]),
+    );
     let painted = page.js(
         "const p = performance.getEntriesByName('first-contentful-paint')[0]; const n = performance.getEntriesByType('navigation')[0]; return [p ? p.startTime : null, n ? n.transferSize : null]",
         json!([]),
@@ -578,7 +637,11 @@ fn a_page_reconnects_after_the_server_restarts() {
     );
     let _server =
         grognard_server::spawn_with(Config::new(&listen, &db, &host), host.clone()).unwrap();
-    page.until("live again", "return document.body.dataset.conn === 'live'", json!([]));
+    page.until(
+        "live again",
+        "return document.body.dataset.conn === 'live'",
+        json!([]),
+    );
     // It plays on: the game is where it was.
     page.click("#end-phase");
     page.at_order(1);
@@ -590,9 +653,8 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
     let dir = tempfile::tempdir().unwrap();
     let host = "k".repeat(40);
     let mut config = Config::new("127.0.0.1:0", dir.path().join("g.sqlite"), &host);
-    config.offered = vec![
-        grognard_server::web::offer(&root().join("examples/drill-square.yaml")).unwrap(),
-    ];
+    config.offered =
+        vec![grognard_server::web::offer(&root().join("examples/drill-square.yaml")).unwrap()];
     let server = grognard_server::spawn_with(config, host.clone()).unwrap();
     let page = Page::open(&driver, "host", 1000, 900);
     page.goto(&format!("{}/host#token={host}", server.url()));
@@ -605,7 +667,11 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
         "const s = document.getElementById('bundled'); s.value = s.options[1].value; s.dispatchEvent(new Event('change'));",
         json!([]),
     );
-    page.until("the sides", "return document.querySelectorAll('#players select').length", json!([]));
+    page.until(
+        "the sides",
+        "return document.querySelectorAll('#players select').length",
+        json!([]),
+    );
     page.click("#create");
     let links = page.until(
         "the links",
@@ -614,12 +680,23 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
     );
     let links = links.as_array().unwrap();
     let seats: Vec<&str> = links.iter().map(|l| l[0].as_str().unwrap()).collect();
-    assert_eq!(seats.len(), 4, "two sides, referee and spectator: {seats:?}");
+    assert_eq!(
+        seats.len(),
+        4,
+        "two sides, referee and spectator: {seats:?}"
+    );
     page.screenshot("web-host.png");
     let first = links[0][1].as_str().unwrap();
-    assert!(first.contains("/play/") && first.contains("#token="), "{first}");
+    assert!(
+        first.contains("/play/") && first.contains("#token="),
+        "{first}"
+    );
     page.goto(first);
-    page.until("the seat's page", "return document.body.dataset.conn === 'live' && document.body.dataset.orders === '0'", json!([]));
+    page.until(
+        "the seat's page",
+        "return document.body.dataset.conn === 'live' && document.body.dataset.orders === '0'",
+        json!([]),
+    );
     let seat = page.js("return document.body.dataset.seat", json!([]));
     assert_eq!(seat, links[0][0]);
 }
@@ -633,7 +710,11 @@ fn the_page_is_usable_at_phone_width() {
     let side = game.sides[0].clone();
     let page = Page::open(&driver, &side, 390, 844);
     page.goto(&game.link(&side));
-    page.until("the first state", "return document.body.dataset.orders", json!([]));
+    page.until(
+        "the first state",
+        "return document.body.dataset.orders",
+        json!([]),
+    );
     // Nothing wider than the screen, and the orders reachable by keyboard.
     let wide = page.js(
         "return document.documentElement.scrollWidth <= window.innerWidth + 1",

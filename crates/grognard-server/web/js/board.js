@@ -79,6 +79,9 @@ export class Board {
       this.unit = CELL;
     }
     this.pad = this.unit * 0.3;
+    // The board's own shape, for a phone's screen (style.css); set through the CSSOM,
+    // which the page's Content-Security-Policy allows (a style attribute it would not).
+    svg.style.setProperty('--aspect', String((this.width + 2 * this.pad) / (this.height + 2 * this.pad)));
     this.view = null;
     this.drag = null;
     this.pointers = new Map();
