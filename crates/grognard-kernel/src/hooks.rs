@@ -305,6 +305,69 @@ impl<'a> HookDice<'a> {
     }
 }
 
+/// A point of the game at which a ruleset may bind a hook (`hooks:` in the ruleset),
+/// for [`Hooks::is_bound`] and for an implementation's table of bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookPoint {
+    /// [`Hooks::move_cost`].
+    MoveCost,
+    /// [`Hooks::stops`] (and [`Hooks::stop_reason`]).
+    Stops,
+    /// [`Hooks::phase_begin`].
+    PhaseBegin,
+    /// [`Hooks::moved`] and [`Hooks::moved_on_table`]: one binding for both boards.
+    Moved,
+    /// [`Hooks::faced`].
+    Faced,
+    /// [`Hooks::may_face`].
+    MayFace,
+    /// [`Hooks::mode_changed`].
+    ModeChanged,
+    /// [`Hooks::result`].
+    Result,
+}
+
+impl HookPoint {
+    /// Every point, in the order of [`HookPoint::index`].
+    pub const ALL: [Self; 8] = [
+        Self::MoveCost,
+        Self::Stops,
+        Self::PhaseBegin,
+        Self::Moved,
+        Self::Faced,
+        Self::MayFace,
+        Self::ModeChanged,
+        Self::Result,
+    ];
+
+    /// The name a ruleset binds it by (`phase_begin`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::MoveCost => "move_cost",
+            Self::Stops => "stops",
+            Self::PhaseBegin => "phase_begin",
+            Self::Moved => "moved",
+            Self::Faced => "faced",
+            Self::MayFace => "may_face",
+            Self::ModeChanged => "mode_changed",
+            Self::Result => "result",
+        }
+    }
+
+    /// The point a ruleset's name stands for.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Its position in [`HookPoint::ALL`], to index a table of bindings.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// The questions the kernel asks a ruleset's hooks. Every method has the data-only answer
 /// as its default, so an implementation overrides only what its ruleset binds.
 pub trait Hooks {
@@ -480,11 +543,6 @@ pub trait Hooks {
         Ok(())
     }
 
-    /// True when the ruleset binds `may_face` (see [`Hooks::may_face`]).
-    fn may_face_is_bound(&self) -> bool {
-        false
-    }
-
     /// False when [`Hooks::may_face`] cannot see the facing asked about (a Lua
     /// `may_face(game, unit)` that declares no `facing` parameter), so its answer holds for
     /// every facing of the piece and the legal-order generator asks it once per piece. The
@@ -516,34 +574,23 @@ pub trait Hooks {
         Ok(())
     }
 
-    /// False when the `faced` hook is certain to answer with no change and no failure
-    /// (the ruleset binds none), so that whether a facing change is accepted does not
-    /// depend on the facing chosen: the legal-order generator then tries one facing of a
-    /// piece for all of them. The default, `true`, is always safe.
-    fn faced_is_bound(&self) -> bool {
-        true
-    }
-
-    /// False when no `phase_begin` hook is bound, so [`Hooks::phase_begin`] never refuses
-    /// nor changes anything: ending a phase is then always accepted from a side that may
-    /// act, and the legal-order generator lists `end_phase` without trying it. The default
-    /// is the safe answer.
-    fn phase_begin_is_bound(&self) -> bool {
-        true
-    }
-
-    /// False when no `stops` hook is bound, so [`Hooks::stops`] always answers `false` and
-    /// a reach query need not ask it for every step. The default is the safe answer.
-    fn stops_is_bound(&self) -> bool {
-        true
-    }
-
-    /// False when no `moved` hook is bound, so [`Hooks::moved_on_table`] never refuses a
-    /// move nor changes anything: an open-table move that passes its own checks is then
-    /// accepted, and the legal-order generator lists it without trying it on a copy. The
-    /// default is the safe answer.
-    fn moved_is_bound(&self) -> bool {
-        true
+    /// Whether the ruleset binds a hook at `point`. `false` is a promise that the point
+    /// gives the data's answer, which lets the kernel skip work:
+    ///
+    /// - `faced`: a facing change is then accepted or refused alike whatever the facing,
+    ///   so the legal-order generator tries one facing of a piece for all of them;
+    /// - `phase_begin`: ending a phase is then always accepted from a side that may act,
+    ///   and the generator lists `end_phase` without trying it;
+    /// - `stops`: a reach query need not ask [`Hooks::stops`] at every step;
+    /// - `moved`: [`Hooks::moved_on_table`] then never refuses nor changes anything, so an
+    ///   open-table move that passes its own checks is listed without a trial.
+    ///
+    /// `may_face` reads the other way: `true` is a promise that [`Hooks::may_face`] decides
+    /// what the `faced` hook would refuse, so the kernel asks it (see there).
+    ///
+    /// The default is the safe answer: `true` at every point but `may_face`.
+    fn is_bound(&self, point: HookPoint) -> bool {
+        point != HookPoint::MayFace
     }
 
     /// Asked after every order while a game goes on (`ended` false) and once as it ends
@@ -607,23 +654,8 @@ impl Hooks for NoHooks {
         true
     }
 
-    /// No `faced` hook.
-    fn faced_is_bound(&self) -> bool {
-        false
-    }
-
-    /// No `stops` hook.
-    fn stops_is_bound(&self) -> bool {
-        false
-    }
-
-    /// No `phase_begin` hook.
-    fn phase_begin_is_bound(&self) -> bool {
-        false
-    }
-
-    /// No `moved` hook.
-    fn moved_is_bound(&self) -> bool {
+    /// No hook anywhere.
+    fn is_bound(&self, _: HookPoint) -> bool {
         false
     }
 }

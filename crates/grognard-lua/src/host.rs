@@ -20,7 +20,9 @@ use grognard_kernel::Cost;
 use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::{Cell, Grid};
-use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, HookFault, HookVerdict, Hooks};
+use grognard_kernel::hooks::{
+    HookCommand, HookDice, HookFailure, HookFault, HookPoint, HookVerdict, Hooks,
+};
 use grognard_kernel::ids::{ActionId, ModeId, PieceId};
 use grognard_rules::compile::split_binding;
 use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
@@ -128,19 +130,21 @@ impl<V: Default + Clone> PureTable<V> {
 /// `u16::MAX`), and the answer.
 type MoveAnswer = (Option<i32>, u16, Option<Cost>);
 
+/// A game hook: one bound at a hook point, or an action's script.
+#[derive(Clone, Copy)]
+enum GameHook {
+    Point(HookPoint),
+    Action(ActionId),
+}
+
 /// A ruleset's hooks, run in one sandbox per game.
 pub struct LuaHooks {
     sandbox: Sandbox,
     /// The `game` object every game hook of this sandbox receives.
     game: GameObject,
-    move_cost: Option<Bound>,
-    stops: Option<Bound>,
-    phase_begin: Option<Bound>,
-    moved: Option<Bound>,
-    faced: Option<Bound>,
-    may_face: Option<Bound>,
-    mode_changed: Option<Bound>,
-    result: Option<Bound>,
+    /// The `hooks:` bindings, by [`HookPoint::index`].
+    points: [Option<Bound>; HookPoint::ALL.len()],
+    /// The actions' scripts (`script:`), by action.
     actions: Vec<Option<Bound>>,
     /// The actions' checks (`check:`), by action.
     checks: Vec<Option<Bound>>,
@@ -285,22 +289,12 @@ impl LuaHooks {
                 },
             })
         };
-        let (mut move_cost, mut stops, mut phase_begin) = (None, None, None);
-        let (mut moved, mut faced, mut mode_changed) = (None, None, None);
-        let mut may_face = None;
-        let mut result = None;
+        let mut points: [Option<Bound>; HookPoint::ALL.len()] = Default::default();
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
-            match h.name.value.as_str() {
-                "move_cost" => move_cost = bound,
-                "stops" => stops = bound,
-                "phase_begin" => phase_begin = bound,
-                "moved" => moved = bound,
-                "faced" => faced = bound,
-                "may_face" => may_face = bound,
-                "mode_changed" => mode_changed = bound,
-                "result" => result = bound,
-                _ => {}
+            // The rules crate has reported a name that is no hook point.
+            if let Some(point) = HookPoint::from_name(&h.name.value) {
+                points[point.index()] = bound;
             }
         }
         let actions = ruleset
@@ -328,14 +322,7 @@ impl LuaHooks {
         let hooks = Self {
             sandbox,
             game,
-            move_cost,
-            stops,
-            phase_begin,
-            moved,
-            faced,
-            may_face,
-            mode_changed,
-            result,
+            points,
             actions,
             checks,
             constants: None,
@@ -375,6 +362,41 @@ impl LuaHooks {
             })
             .map_err(|e| self.failed(bound, e))?;
         Ok(commands.into_inner())
+    }
+
+    /// The binding at a hook point, if the ruleset binds one.
+    fn bound(&self, point: HookPoint) -> Option<&Bound> {
+        self.points[point.index()].as_ref()
+    }
+
+    fn game_hook(&self, which: GameHook) -> Option<&Bound> {
+        match which {
+            GameHook::Point(point) => self.bound(point),
+            GameHook::Action(action) => self.actions.get(action.index())?.as_ref(),
+        }
+    }
+
+    /// Runs the game hook `which` names, when it is bound (otherwise it changes nothing):
+    /// reads the game's constants, words the call for messages (`what`, from the
+    /// binding's label) and calls it with `args` through [`Self::run_hook`].
+    fn run_game_hook<A: mlua::IntoLuaMulti>(
+        &mut self,
+        which: GameHook,
+        world: &World<'_>,
+        dice: &mut HookDice<'_>,
+        what: impl FnOnce(&str) -> String,
+        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        if self.game_hook(which).is_none() {
+            return Ok(Vec::new());
+        }
+        // `rules.setting` / `rules.option` read the same table in every hook.
+        self.constants_for(world)?;
+        let Some(bound) = self.game_hook(which) else {
+            return Ok(Vec::new());
+        };
+        let what = what(&bound.label);
+        self.run_hook(bound, &what, world, dice, args)
     }
 
     /// Runs a check (`may_face`, an action's `check:`): the `game` object reads the world
@@ -625,33 +647,19 @@ impl Hooks for LuaHooks {
     /// A `move_cost` function that declares a sixth parameter (or is variadic) sees the
     /// terrain the step leaves.
     fn move_cost_reads_from(&self) -> bool {
-        self.move_cost.as_ref().is_some_and(|b| b.params >= 6)
+        self.bound(HookPoint::MoveCost)
+            .is_some_and(|b| b.params >= 6)
     }
 
-    fn faced_is_bound(&self) -> bool {
-        self.faced.is_some()
-    }
-
-    fn stops_is_bound(&self) -> bool {
-        self.stops.is_some()
-    }
-
-    fn moved_is_bound(&self) -> bool {
-        self.moved.is_some()
-    }
-
-    fn may_face_is_bound(&self) -> bool {
-        self.may_face.is_some()
-    }
-
-    fn phase_begin_is_bound(&self) -> bool {
-        self.phase_begin.is_some()
+    fn is_bound(&self, point: HookPoint) -> bool {
+        self.bound(point).is_some()
     }
 
     /// A `may_face` function that declares no third parameter (and is not variadic)
     /// cannot see the facing it is asked about.
     fn may_face_reads_facing(&self) -> bool {
-        self.may_face.as_ref().is_some_and(|b| b.params >= 3)
+        self.bound(HookPoint::MayFace)
+            .is_some_and(|b| b.params >= 3)
     }
 
     fn take_fault(&mut self) -> Option<HookFault> {
@@ -668,11 +676,11 @@ impl Hooks for LuaHooks {
         piece: PieceId,
         facing: grognard_kernel::geometry::Facing,
     ) -> Result<(), HookFailure> {
-        if self.may_face.is_none() {
+        if !self.is_bound(HookPoint::MayFace) {
             return Ok(());
         }
         self.constants_for(world)?;
-        let Some(bound) = &self.may_face else {
+        let Some(bound) = self.bound(HookPoint::MayFace) else {
             return Ok(());
         };
         let what = format!("hook may_face ({})", bound.label);
@@ -712,7 +720,7 @@ impl Hooks for LuaHooks {
         to: Cell,
         data: Option<Cost>,
     ) -> Result<Option<Cost>, HookFailure> {
-        if self.move_cost.is_none() {
+        if !self.is_bound(HookPoint::MoveCost) {
             return Ok(data);
         }
         self.constants_for(world)?;
@@ -741,7 +749,7 @@ impl Hooks for LuaHooks {
         {
             return Ok(hit.2);
         }
-        let Some(bound) = &self.move_cost else {
+        let Some(bound) = self.bound(HookPoint::MoveCost) else {
             return Ok(data);
         };
         let (kind, mode, terrain_name) = pure_names(world, p, terrain);
@@ -780,7 +788,7 @@ impl Hooks for LuaHooks {
         _from: Cell,
         to: Cell,
     ) -> Result<bool, HookFailure> {
-        if self.stops.is_none() {
+        if !self.is_bound(HookPoint::Stops) {
             return Ok(false);
         }
         self.constants_for(world)?;
@@ -795,7 +803,7 @@ impl Hooks for LuaHooks {
         {
             return Ok(hit);
         }
-        let Some(bound) = &self.stops else {
+        let Some(bound) = self.bound(HookPoint::Stops) else {
             return Ok(false);
         };
         let (kind, mode, terrain_name) = pure_names(world, p, terrain);
@@ -866,21 +874,13 @@ impl Hooks for LuaHooks {
         phase: &str,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.phase_begin.is_none() {
-            return Ok(Vec::new());
-        }
-        // `rules.setting` / `rules.option` read the same table in every hook.
-        self.constants_for(world)?;
-        let Some(bound) = &self.phase_begin else {
-            return Ok(Vec::new());
-        };
-        let what = format!(
-            "hook phase_begin ({}) as the {phase} phase begins",
-            bound.label
-        );
-        self.run_hook(bound, &what, world, dice, |game, _| {
-            Ok((game, phase.to_owned()))
-        })
+        self.run_game_hook(
+            GameHook::Point(HookPoint::PhaseBegin),
+            world,
+            dice,
+            |label| format!("hook phase_begin ({label}) as the {phase} phase begins"),
+            |game, _| Ok((game, phase.to_owned())),
+        )
     }
 
     fn moved(
@@ -891,24 +891,22 @@ impl Hooks for LuaHooks {
         facing: grognard_kernel::geometry::Facing,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.moved.is_none() {
-            return Ok(Vec::new());
-        }
-        self.constants_for(world)?;
-        let Some(bound) = &self.moved else {
-            return Ok(Vec::new());
+        let what = |label: &str| {
+            let piece = piece_label(world, piece);
+            format!("hook moved ({label}) for piece {piece}")
         };
-        let what = format!(
-            "hook moved ({}) for piece {}",
-            bound.label,
-            piece_label(world, piece)
-        );
-        let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
-        let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
-        self.run_hook(bound, &what, world, dice, |game, lua| {
-            let list = pair_list(lua, ("col", "row"), &cells);
-            Ok((game, unit_handle(lua, piece)?, list, facing))
-        })
+        self.run_game_hook(
+            GameHook::Point(HookPoint::Moved),
+            world,
+            dice,
+            what,
+            |game, lua| {
+                let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
+                let list = pair_list(lua, ("col", "row"), &cells);
+                let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
+                Ok((game, unit_handle(lua, piece)?, list, facing))
+            },
+        )
     }
 
     fn moved_on_table(
@@ -919,30 +917,28 @@ impl Hooks for LuaHooks {
         facing: grognard_kernel::geometry::open::Angle,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.moved.is_none() {
-            return Ok(Vec::new());
-        }
-        self.constants_for(world)?;
-        let Some(bound) = &self.moved else {
-            return Ok(Vec::new());
+        let what = |label: &str| {
+            let piece = piece_label(world, piece);
+            format!("hook moved ({label}) for piece {piece}")
         };
-        let what = format!(
-            "hook moved ({}) for piece {}",
-            bound.label,
-            piece_label(world, piece)
-        );
-        let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
-        let mut points = vec![(inches(from.x), inches(from.y))];
-        if let Some(grognard_kernel::piece::Place::Point { at, .. }) =
-            world.state.pieces.get(piece.index()).map(|p| &p.place)
-        {
-            points.push((inches(at.x), inches(at.y)));
-        }
-        let degrees = f64::from(facing.tenths()) / 10.0;
-        self.run_hook(bound, &what, world, dice, |game, lua| {
-            let list = pair_list(lua, ("x", "y"), &points);
-            Ok((game, unit_handle(lua, piece)?, list, degrees))
-        })
+        self.run_game_hook(
+            GameHook::Point(HookPoint::Moved),
+            world,
+            dice,
+            what,
+            |game, lua| {
+                let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+                let mut points = vec![(inches(from.x), inches(from.y))];
+                if let Some(grognard_kernel::piece::Place::Point { at, .. }) =
+                    world.state.pieces.get(piece.index()).map(|p| &p.place)
+                {
+                    points.push((inches(at.x), inches(at.y)));
+                }
+                let degrees = f64::from(facing.tenths()) / 10.0;
+                let list = pair_list(lua, ("x", "y"), &points);
+                Ok((game, unit_handle(lua, piece)?, list, degrees))
+            },
+        )
     }
 
     fn faced(
@@ -952,22 +948,20 @@ impl Hooks for LuaHooks {
         before: grognard_kernel::geometry::Facing,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.faced.is_none() {
-            return Ok(Vec::new());
-        }
-        self.constants_for(world)?;
-        let Some(bound) = &self.faced else {
-            return Ok(Vec::new());
+        let what = |label: &str| {
+            let piece = piece_label(world, piece);
+            format!("hook faced ({label}) for piece {piece}")
         };
-        let what = format!(
-            "hook faced ({}) for piece {}",
-            bound.label,
-            piece_label(world, piece)
-        );
-        let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
-        self.run_hook(bound, &what, world, dice, |game, lua| {
-            Ok((game, unit_handle(lua, piece)?, before))
-        })
+        self.run_game_hook(
+            GameHook::Point(HookPoint::Faced),
+            world,
+            dice,
+            what,
+            |game, lua| {
+                let before = world.board.grid().map(|g| g.facing_name(before).to_owned());
+                Ok((game, unit_handle(lua, piece)?, before))
+            },
+        )
     }
 
     fn mode_changed(
@@ -977,20 +971,13 @@ impl Hooks for LuaHooks {
         before: ModeId,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.mode_changed.is_none() {
-            return Ok(Vec::new());
-        }
-        self.constants_for(world)?;
-        let Some(bound) = &self.mode_changed else {
-            return Ok(Vec::new());
+        let what = |label: &str| {
+            let piece = piece_label(world, piece);
+            format!("hook mode_changed ({label}) for piece {piece}")
         };
-        let what = format!(
-            "hook mode_changed ({}) for piece {}",
-            bound.label,
-            piece_label(world, piece)
-        );
-        let before = world.rules.mode_name(before).to_owned();
-        self.run_hook(bound, &what, world, dice, |game, lua| {
+        let point = GameHook::Point(HookPoint::ModeChanged);
+        self.run_game_hook(point, world, dice, what, |game, lua| {
+            let before = world.rules.mode_name(before).to_owned();
             Ok((game, unit_handle(lua, piece)?, before))
         })
     }
@@ -1004,22 +991,19 @@ impl Hooks for LuaHooks {
         outcome: Option<&str>,
         dice: &mut HookDice<'_>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if !matches!(self.actions.get(action.index()), Some(Some(_))) {
-            return Ok(Vec::new());
-        }
-        self.constants_for(world)?;
-        let Some(Some(bound)) = self.actions.get(action.index()) else {
-            return Ok(Vec::new());
+        let what = |label: &str| {
+            let actor = piece_label(world, actor);
+            format!("action script {label} for piece {actor}")
         };
-        let what = format!(
-            "action script {} for piece {}",
-            bound.label,
-            piece_label(world, actor)
-        );
-        let outcome = outcome.map(str::to_owned);
-        self.run_hook(bound, &what, world, dice, |game, lua| {
+        let script = GameHook::Action(action);
+        self.run_game_hook(script, world, dice, what, |game, lua| {
             let target = target.map(|t| unit_handle(lua, t)).transpose()?;
-            Ok((game, unit_handle(lua, actor)?, target, outcome.clone()))
+            Ok((
+                game,
+                unit_handle(lua, actor)?,
+                target,
+                outcome.map(str::to_owned),
+            ))
         })
     }
 
@@ -1029,11 +1013,11 @@ impl Hooks for LuaHooks {
         ended: bool,
         points: &dyn Fn() -> Vec<i32>,
     ) -> Result<Option<HookVerdict>, HookFailure> {
-        if self.result.is_none() {
+        if !self.is_bound(HookPoint::Result) {
             return Ok(None);
         }
         self.constants_for(world)?;
-        let Some(bound) = &self.result else {
+        let Some(bound) = self.bound(HookPoint::Result) else {
             return Ok(None);
         };
         let what = format!("hook result ({})", bound.label);

@@ -10,7 +10,7 @@ use common::refused_unchanged;
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Facing;
-use grognard_kernel::hooks::Hooks;
+use grognard_kernel::hooks::{HookPoint, Hooks};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_lua::LuaHooks;
 
@@ -140,7 +140,7 @@ fn a_check_that_changes_rolls_or_answers_a_number_is_the_scripts_error() {
 #[test]
 fn may_face_without_the_facing_answers_once_for_every_facing() {
     let (mut game, mut hooks) = start("checks.yaml");
-    assert!(hooks.may_face_is_bound());
+    assert!(hooks.is_bound(HookPoint::MayFace));
     assert!(!hooks.may_face_reads_facing());
     // a may turn every way but the one it faces; c, hit, no way at all.
     assert_eq!(
@@ -171,4 +171,20 @@ fn may_face_with_the_facing_is_asked_for_each() {
     let order = face(&game, "c", "S");
     game.apply(&order, &mut hooks)
         .expect("c may turn: this may_face reads no hits");
+}
+
+/// Bindings are indexed by hook point: exactly the points the ruleset binds are bound,
+/// and every name the rules crate accepts under `hooks:` is a point the host can hold.
+#[test]
+fn exactly_the_bound_points_are_bound() {
+    let (_, hooks) = start("checks.yaml");
+    for point in HookPoint::ALL {
+        let bound = matches!(point, HookPoint::Faced | HookPoint::MayFace);
+        assert_eq!(hooks.is_bound(point), bound, "{}", point.name());
+    }
+    let names: Vec<&str> = HookPoint::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(names, grognard_rules::compile::HOOK_POINTS);
+    for name in grognard_rules::compile::HOOK_POINTS {
+        assert_eq!(HookPoint::from_name(name).map(HookPoint::name), Some(name));
+    }
 }

@@ -31,7 +31,7 @@ use crate::action::{Action, Order};
 use crate::cost::Cost;
 use crate::geometry::open::{self, Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
-use crate::hooks::{HookFault, Hooks};
+use crate::hooks::{HookFault, HookPoint, Hooks};
 use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Actor, Allowed, PhaseDef, TargetRule};
@@ -237,7 +237,9 @@ impl Game {
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
         // `grognard fuzz` reports); it is listed only when it would be accepted, which
         // without a `phase_begin` hook it always is.
-        if !hooks.phase_begin_is_bound() || probe.accepts(side, &Action::EndPhase, hooks, scratch) {
+        if !hooks.is_bound(HookPoint::PhaseBegin)
+            || probe.accepts(side, &Action::EndPhase, hooks, scratch)
+        {
             out.push(Action::EndPhase);
         }
         out
@@ -427,7 +429,7 @@ impl Game {
             && place.cell().is_some()
         {
             let others = (0..grid.facings()).map(Facing).filter(|f| *f != facing);
-            if hooks.faced_is_bound() && hooks.may_face_is_bound() {
+            if hooks.is_bound(HookPoint::Faced) && hooks.is_bound(HookPoint::MayFace) {
                 // The ruleset's `may_face` decides what its `faced` hook would refuse:
                 // past the piece's own checks (the same for every facing), each facing
                 // is asked of it on the state as it stands, with no trial; once for all
@@ -452,7 +454,7 @@ impl Game {
                         }));
                     }
                 }
-            } else if hooks.faced_is_bound() {
+            } else if hooks.is_bound(HookPoint::Faced) {
                 for f in others {
                     tried(
                         Action::Face {
@@ -590,7 +592,7 @@ impl Game {
             return Vec::new();
         }
         let mut owned = Trials::default();
-        let mut scratch = match (hooks.moved_is_bound(), scratch) {
+        let mut scratch = match (hooks.is_bound(HookPoint::Moved), scratch) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
             (true, None) => Some(&mut owned),

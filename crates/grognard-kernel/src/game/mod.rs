@@ -54,7 +54,7 @@ use std::sync::Arc;
 
 use crate::action::{Action, Event, Order, Refusal, RefusalKind};
 use crate::board::{Board, SideDef};
-use crate::hooks::Hooks;
+use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{PieceId, SideId};
 use crate::piece::Piece;
 use crate::rules::{Actor, Allowed, PhaseDef, Rules};
@@ -486,7 +486,7 @@ impl Game {
             Action::Face { piece, facing } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.facing);
                 self.do_face(next, &mut events, order.side, *piece, *facing)?;
-                if hooks.may_face_is_bound() {
+                if hooks.is_bound(HookPoint::MayFace) {
                     self.ask_may_face(&self.state, *piece, *facing, hooks)?;
                 }
                 if let Some(before) = before {

@@ -7,7 +7,7 @@
 use crate::action::{Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
-use crate::hooks::Hooks;
+use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules};
@@ -757,7 +757,7 @@ impl Game {
         );
         let crowd = self.crowd(state, piece);
         let fast = PlainSteps::of(&self.rules, board, piece).map(|mut f| {
-            f.ask_stops = hooks.stops_is_bound();
+            f.ask_stops = hooks.is_bound(HookPoint::Stops);
             f
         });
         // A pure move_cost hook answers a plain step by its terrain and kind of step alone

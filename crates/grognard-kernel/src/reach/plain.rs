@@ -45,7 +45,7 @@ pub(crate) struct PlainSteps<'a> {
     /// The board has half-hexes at its edges (each step then looks at both cells).
     halves: bool,
     /// A `stops` hook is bound and must be asked at every step (see
-    /// [`crate::hooks::Hooks::stops_is_bound`]); true unless the caller knows better.
+    /// [`crate::hooks::Hooks::is_bound`]); true unless the caller knows better.
     pub(crate) ask_stops: bool,
 }
 

@@ -204,7 +204,26 @@ where
     lua.create_function(move |lua, args: A| slot.with(|call| f(lua, call, args)))
 }
 
-/// The object's functions, by name.
+/// The call signature of a `game` method: the Lua state, the call in progress (the world
+/// it reads, the dice it may roll, the changes it may queue) and the arguments Lua passed,
+/// the object itself first (`game:unit_at(3, 4)` passes `(game, 3, 4)`).
+type Method<A, R> = fn(&Lua, &Call<'_, '_, '_, '_>, A) -> mlua::Result<R>;
+
+/// Adds `f` to the object's table as the method `name`.
+fn add_method<A, R>(
+    lua: &Lua,
+    slot: &Rc<Slot>,
+    game: &Table,
+    name: &str,
+    f: Method<A, R>,
+) -> mlua::Result<()>
+where
+    A: FromLuaMulti + 'static,
+    R: IntoLuaMulti + 'static,
+{
+    game.set(name, method(lua, slot, f)?)
+}
+
 /// The object's functions, by name.
 fn game_methods(lua: &Lua, slot: &Rc<Slot>) -> mlua::Result<Table> {
     let game = lua.create_table()?;

@@ -13,492 +13,430 @@ use mlua::{Lua, LuaString, Table, Value};
 
 use crate::names::{counter_id, find_named, flag_id, unit_handle};
 
-use super::{Call, Slot, arc_name, method, piece, table_point, unit_list};
+use super::{Call, Slot, add_method, arc_name, piece, table_point, unit_list};
 
 /// Adds these functions to the object's table.
 pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
-    game.set(
-        "turn",
-        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
-            let world = cx.world;
-            Ok(world.state.turn)
-        })?,
-    )?;
-    game.set(
-        "phase",
-        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
-            let world = cx.world;
-            let rules = world.rules;
-            let step = world.state.step as usize;
-            Ok(rules
-                .turn_plan_step(&world.state.order, &world.state.options, step)
-                .map(|(p, _)| p.name.clone()))
-        })?,
-    )?;
-    game.set(
-        "phasing",
-        method(lua, slot, move |_, cx: &Call<'_, '_, '_, '_>, _: Table| {
-            let world = cx.world;
-            let rules = world.rules;
-            let step = world.state.step as usize;
-            Ok(rules
-                .turn_plan_step(&world.state.order, &world.state.options, step)
-                .and_then(|(_, s)| world.sides.get(s))
-                .map(|s| s.name.clone()))
-        })?,
-    )?;
-    game.set(
-        "units",
-        method(
-            lua,
-            slot,
-            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
-                let world = cx.world;
-                unit_list(lua, world, side.as_deref(), true)
-            },
-        )?,
-    )?;
-    game.set(
-        "off_board_units",
-        method(
-            lua,
-            slot,
-            move |lua, cx: &Call<'_, '_, '_, '_>, (_, side): (Table, Option<String>)| {
-                let world = cx.world;
-                unit_list(lua, world, side.as_deref(), false)
-            },
-        )?,
-    )?;
-    game.set(
-        "region",
-        method(
-            lua,
-            slot,
-            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
-                let world = cx.world;
-                let regions = &world.board.regions;
-                let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
-                    let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
-                    mlua::Error::runtime(if known.is_empty() {
-                        format!("unknown region `{name}`: the scenario's board has none")
-                    } else {
-                        format!(
-                            "unknown region `{name}`; the board's regions are {}",
-                            known.join(", ")
-                        )
-                    })
-                })?;
-                let list = lua.create_table()?;
-                for c in regions
-                    .get(i)
-                    .map(|r| r.cells.as_slice())
-                    .unwrap_or_default()
-                {
-                    let cell = lua.create_table()?;
-                    cell.set("col", c.col)?;
-                    cell.set("row", c.row)?;
-                    list.raw_push(cell)?;
-                }
-                Ok(list)
-            },
-        )?,
-    )?;
-    game.set(
-        "unit",
-        method(
-            lua,
-            slot,
-            move |lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)| {
-                let world = cx.world;
-                world
-                    .state
-                    .pieces
-                    .iter()
-                    .find(|p| p.name == name)
-                    .map(|p| unit_handle(lua, p.id))
-                    .transpose()
-            },
-        )?,
-    )?;
-    game.set(
-        "name",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                Ok(piece(cx.world, &u)?.name.clone())
-            },
-        )?,
-    )?;
-    game.set(
-        "side",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
-            },
-        )?,
-    )?;
-    game.set(
-        "number",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                Ok(world.state.number_in_side(p.id))
-            },
-        )?,
-    )?;
-    game.set(
-        "kind",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let p = piece(world, &u)?;
-                Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
-            },
-        )?,
-    )?;
-    game.set(
-        "mode",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let rules = world.rules;
-                Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
-            },
-        )?,
-    )?;
-    game.set(
-        "on_board",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                Ok(piece(world, &u)?.on_board())
-            },
-        )?,
-    )?;
-    game.set(
-        "cell",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                Ok(match piece(world, &u)?.place.cell() {
-                    Some(c) => (Some(c.col), Some(c.row)),
-                    None => (None, None),
-                })
-            },
-        )?,
-    )?;
-    game.set(
-        "counter",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
-                let world = cx.world;
-                let rules = world.rules;
-                Ok(piece(world, &u)?.counter(counter_id(rules, &name.to_str()?)?))
-            },
-        )?,
-    )?;
-    game.set(
-        "flag",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
-                let world = cx.world;
-                let rules = world.rules;
-                Ok(piece(world, &u)?.flag(flag_id(rules, &name.to_str()?)?))
-            },
-        )?,
-    )?;
-    game.set(
-        "attribute",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, LuaString)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let name = name.to_str()?;
-                let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
-                Ok(piece(world, &u)?.attribute(i))
-            },
-        )?,
-    )?;
-    game.set(
-        "terrain",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, col, row): (Table, i32, i32)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let c = Cell::new(col, row);
-                Ok(world
-                    .board
-                    .contains(c)
-                    .then(|| {
-                        rules
-                            .terrain
-                            .get(world.board.terrain(c).index())
-                            .map(|t| t.name.clone())
-                    })
-                    .flatten())
-            },
-        )?,
-    )?;
-    game.set(
-        "terrain_of",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let p = piece(world, &u)?;
-                let terrain = match &p.place {
-                    Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
-                    other => other.cell().map(|c| world.board.terrain(c)),
-                };
-                Ok(terrain
-                    .filter(|_| p.on_board())
-                    .and_then(|t| rules.terrain.get(t.index()))
-                    .map(|t| t.name.clone()))
-            },
-        )?,
-    )?;
-    game.set(
-        "terrain_distance",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, name): (Table, Value, String)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
-                    return Ok(None);
-                };
-                let Some(terrain) = world.rules.terrain.iter().position(|t| t.name == name) else {
-                    return Err(mlua::Error::runtime(format!(
-                        "game:terrain_distance: the ruleset has no terrain `{name}`"
-                    )));
-                };
-                let id = grognard_kernel::ids::TerrainId(terrain as u16);
-                Ok(world
-                    .board
-                    .distance_to_terrain(&placed.corners, id)
-                    .map(|d| d.0 as f64 / 1000.0))
-            },
-        )?,
-    )?;
-    game.set(
-        "distance",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
-                let world = cx.world;
-                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-                let placed = |p| grognard_kernel::game::placed_on(world.rules, p);
-                Ok(match (placed(a), placed(b)) {
-                    // Edge to edge between footprints.
-                    (Some(fa), Some(fb)) => Some(fa.distance(&fb).0 as f64 / 1000.0),
-                    _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
-                        (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
-                        _ => None,
-                    },
-                })
-            },
-        )?,
-    )?;
-    game.set(
-        "distance_from",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs| {
-                let (mine, theirs, _) = as_they_would_stand(cx.world, args)?;
-                Ok(theirs.map(|t| mine.distance(&t).0 as f64 / 1000.0))
-            },
-        )?,
-    )?;
-    game.set(
-        "arc_from",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs| {
-                let (mine, theirs, facing) = as_they_would_stand(cx.world, args)?;
-                let arc = theirs.map(|t| mine.arc(facing, &t, cx.world.rules.arcs));
-                Ok(arc.and_then(arc_name))
-            },
-        )?,
-    )?;
-    game.set(
-        "footprint",
-        method(
-            lua,
-            slot,
-            move |lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
-                    return Ok(None);
-                };
-                let footprint =
-                    grognard_kernel::game::footprint_of(world.rules, p, p.mode).unwrap_or_default();
-                let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
-                let t = lua.create_table()?;
-                t.set("width", inches(footprint.width))?;
-                t.set("depth", inches(footprint.depth))?;
-                let corners = lua.create_table()?;
-                for (i, c) in placed.corners.iter().enumerate() {
-                    let xy = lua.create_table()?;
-                    xy.set("x", inches(c.x))?;
-                    xy.set("y", inches(c.y))?;
-                    corners.set(i + 1, xy)?;
-                }
-                t.set("corners", corners)?;
-                Ok(Some(t))
-            },
-        )?,
-    )?;
-    game.set(
-        "position",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                Ok(match &piece(world, &u)?.place {
-                    Place::Point { at, facing } => (
-                        Some(at.x.0 as f64 / 1000.0),
-                        Some(at.y.0 as f64 / 1000.0),
-                        Some(f64::from(facing.tenths()) / 10.0),
-                    ),
-                    _ => (None, None, None),
-                })
-            },
-        )?,
-    )?;
-    game.set(
-        "phase_start",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                Ok(match world.state.phase_start(p.id) {
-                    Some(Place::Point { at, facing }) => (
-                        Some(at.x.0 as f64 / 1000.0),
-                        Some(at.y.0 as f64 / 1000.0),
-                        Some(f64::from(facing.tenths()) / 10.0),
-                    ),
-                    _ => (None, None, None),
-                })
-            },
-        )?,
-    )?;
-    game.set(
-        "sight",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, a, b): (Table, Value, Value)| {
-                let world = cx.world;
-                let (a, b) = (piece(world, &a)?, piece(world, &b)?);
-                Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
-            },
-        )?,
-    )?;
-    game.set(
-        "arc_at",
-        method(
-            lua,
-            slot,
-            move |_,
-                  cx: &Call<'_, '_, '_, '_>,
-                  (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let facing = facing_degrees(facing)?;
-                let arc = grognard_kernel::geometry::open::arc(
-                    table_point(x, y)?,
-                    facing,
-                    table_point(tx, ty)?,
-                    rules.arcs,
-                );
-                Ok(arc_name(arc))
-            },
-        )?,
-    )?;
-    game.set(
-        "can_stand",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, u, x, y): (Table, Value, f64, f64)| {
-                let world = cx.world;
-                let p = piece(world, &u)?;
-                Ok(world.standing_problem(p.id, table_point(x, y)?))
-            },
-        )?,
-    )?;
-    game.set(
-        "setting",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let name = name.to_str()?;
-                let i = find_named(
-                    "setting",
-                    &name,
-                    rules.settings.iter().map(|s| s.name.as_str()),
-                )?;
-                Ok(world.state.settings.get(i).copied().unwrap_or(0))
-            },
-        )?,
-    )?;
-    game.set(
-        "option",
-        method(
-            lua,
-            slot,
-            move |_, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)| {
-                let world = cx.world;
-                let rules = world.rules;
-                let name = name.to_str()?;
-                let i = find_named(
-                    "optional rule",
-                    &name,
-                    rules.options.iter().map(|s| s.name.as_str()),
-                )?;
-                Ok(world.state.options.get(i).copied().unwrap_or(false))
-            },
-        )?,
-    )?;
+    add_method(lua, slot, game, "turn", turn)?;
+    add_method(lua, slot, game, "phase", phase)?;
+    add_method(lua, slot, game, "phasing", phasing)?;
+    add_method(lua, slot, game, "units", units)?;
+    add_method(lua, slot, game, "off_board_units", off_board_units)?;
+    add_method(lua, slot, game, "region", region)?;
+    add_method(lua, slot, game, "unit", unit)?;
+    add_method(lua, slot, game, "name", name)?;
+    add_method(lua, slot, game, "side", side)?;
+    add_method(lua, slot, game, "number", number)?;
+    add_method(lua, slot, game, "kind", kind)?;
+    add_method(lua, slot, game, "mode", mode)?;
+    add_method(lua, slot, game, "on_board", on_board)?;
+    add_method(lua, slot, game, "cell", cell)?;
+    add_method(lua, slot, game, "counter", counter)?;
+    add_method(lua, slot, game, "flag", flag)?;
+    add_method(lua, slot, game, "attribute", attribute)?;
+    add_method(lua, slot, game, "terrain", terrain)?;
+    add_method(lua, slot, game, "terrain_of", terrain_of)?;
+    add_method(lua, slot, game, "terrain_distance", terrain_distance)?;
+    add_method(lua, slot, game, "distance", distance)?;
+    add_method(lua, slot, game, "distance_from", distance_from)?;
+    add_method(lua, slot, game, "arc_from", arc_from)?;
+    add_method(lua, slot, game, "footprint", footprint)?;
+    add_method(lua, slot, game, "position", position)?;
+    add_method(lua, slot, game, "phase_start", phase_start)?;
+    add_method(lua, slot, game, "sight", sight)?;
+    add_method(lua, slot, game, "arc_at", arc_at)?;
+    add_method(lua, slot, game, "can_stand", can_stand)?;
+    add_method(lua, slot, game, "setting", setting)?;
+    add_method(lua, slot, game, "option", option)?;
     Ok(())
+}
+
+fn turn(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<u32> {
+    let world = cx.world;
+    Ok(world.state.turn)
+}
+
+fn phase(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let step = world.state.step as usize;
+    Ok(rules
+        .turn_plan_step(&world.state.order, &world.state.options, step)
+        .map(|(p, _)| p.name.clone()))
+}
+
+fn phasing(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let step = world.state.step as usize;
+    Ok(rules
+        .turn_plan_step(&world.state.order, &world.state.options, step)
+        .and_then(|(_, s)| world.sides.get(s))
+        .map(|s| s.name.clone()))
+}
+
+fn units(
+    lua: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, side): (Table, Option<String>),
+) -> mlua::Result<Table> {
+    let world = cx.world;
+    unit_list(lua, world, side.as_deref(), true)
+}
+
+fn off_board_units(
+    lua: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, side): (Table, Option<String>),
+) -> mlua::Result<Table> {
+    let world = cx.world;
+    unit_list(lua, world, side.as_deref(), false)
+}
+
+fn region(lua: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)) -> mlua::Result<Table> {
+    let world = cx.world;
+    let regions = &world.board.regions;
+    let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
+        let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
+        mlua::Error::runtime(if known.is_empty() {
+            format!("unknown region `{name}`: the scenario's board has none")
+        } else {
+            format!(
+                "unknown region `{name}`; the board's regions are {}",
+                known.join(", ")
+            )
+        })
+    })?;
+    let list = lua.create_table()?;
+    for c in regions
+        .get(i)
+        .map(|r| r.cells.as_slice())
+        .unwrap_or_default()
+    {
+        let cell = lua.create_table()?;
+        cell.set("col", c.col)?;
+        cell.set("row", c.row)?;
+        list.raw_push(cell)?;
+    }
+    Ok(list)
+}
+
+fn unit(
+    lua: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, name): (Table, String),
+) -> mlua::Result<Option<mlua::AnyUserData>> {
+    let world = cx.world;
+    world
+        .state
+        .pieces
+        .iter()
+        .find(|p| p.name == name)
+        .map(|p| unit_handle(lua, p.id))
+        .transpose()
+}
+
+fn name(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<String> {
+    Ok(piece(cx.world, &u)?.name.clone())
+}
+
+fn side(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
+}
+
+fn number(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<u32> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    Ok(world.state.number_in_side(p.id))
+}
+
+fn kind(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let p = piece(world, &u)?;
+    Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
+}
+
+fn mode(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<String> {
+    let world = cx.world;
+    let rules = world.rules;
+    Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
+}
+
+fn on_board(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<bool> {
+    let world = cx.world;
+    Ok(piece(world, &u)?.on_board())
+}
+
+fn cell(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<(Option<i32>, Option<i32>)> {
+    let world = cx.world;
+    Ok(match piece(world, &u)?.place.cell() {
+        Some(c) => (Some(c.col), Some(c.row)),
+        None => (None, None),
+    })
+}
+
+fn counter(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, name): (Table, Value, LuaString),
+) -> mlua::Result<i32> {
+    let world = cx.world;
+    let rules = world.rules;
+    Ok(piece(world, &u)?.counter(counter_id(rules, &name.to_str()?)?))
+}
+
+fn flag(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, name): (Table, Value, LuaString),
+) -> mlua::Result<bool> {
+    let world = cx.world;
+    let rules = world.rules;
+    Ok(piece(world, &u)?.flag(flag_id(rules, &name.to_str()?)?))
+}
+
+fn attribute(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, name): (Table, Value, LuaString),
+) -> mlua::Result<i32> {
+    let world = cx.world;
+    let rules = world.rules;
+    let name = name.to_str()?;
+    let i = find_named("piece attribute", &name, rules.piece_attributes.iter())?;
+    Ok(piece(world, &u)?.attribute(i))
+}
+
+fn terrain(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, col, row): (Table, i32, i32),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let c = Cell::new(col, row);
+    Ok(world
+        .board
+        .contains(c)
+        .then(|| {
+            rules
+                .terrain
+                .get(world.board.terrain(c).index())
+                .map(|t| t.name.clone())
+        })
+        .flatten())
+}
+
+fn terrain_of(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let p = piece(world, &u)?;
+    let terrain = match &p.place {
+        Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
+        other => other.cell().map(|c| world.board.terrain(c)),
+    };
+    Ok(terrain
+        .filter(|_| p.on_board())
+        .and_then(|t| rules.terrain.get(t.index()))
+        .map(|t| t.name.clone()))
+}
+
+fn terrain_distance(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, name): (Table, Value, String),
+) -> mlua::Result<Option<f64>> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
+        return Ok(None);
+    };
+    let Some(terrain) = world.rules.terrain.iter().position(|t| t.name == name) else {
+        return Err(mlua::Error::runtime(format!(
+            "game:terrain_distance: the ruleset has no terrain `{name}`"
+        )));
+    };
+    let id = grognard_kernel::ids::TerrainId(terrain as u16);
+    Ok(world
+        .board
+        .distance_to_terrain(&placed.corners, id)
+        .map(|d| d.0 as f64 / 1000.0))
+}
+
+fn distance(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, a, b): (Table, Value, Value),
+) -> mlua::Result<Option<f64>> {
+    let world = cx.world;
+    let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+    let placed = |p| grognard_kernel::game::placed_on(world.rules, p);
+    Ok(match (placed(a), placed(b)) {
+        // Edge to edge between footprints.
+        (Some(fa), Some(fb)) => Some(fa.distance(&fb).0 as f64 / 1000.0),
+        _ => match (a.place.cell(), b.place.cell(), world.board.grid()) {
+            (Some(x), Some(y), Some(g)) => Some(f64::from(g.distance(x, y))),
+            _ => None,
+        },
+    })
+}
+
+fn distance_from(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    args: FromPlaceArgs,
+) -> mlua::Result<Option<f64>> {
+    let (mine, theirs, _) = as_they_would_stand(cx.world, args)?;
+    Ok(theirs.map(|t| mine.distance(&t).0 as f64 / 1000.0))
+}
+
+fn arc_from(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    args: FromPlaceArgs,
+) -> mlua::Result<Option<&'static str>> {
+    let (mine, theirs, facing) = as_they_would_stand(cx.world, args)?;
+    let arc = theirs.map(|t| mine.arc(facing, &t, cx.world.rules.arcs));
+    Ok(arc.and_then(arc_name))
+}
+
+fn footprint(
+    lua: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<Option<Table>> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    let Some(placed) = grognard_kernel::game::placed_on(world.rules, p) else {
+        return Ok(None);
+    };
+    let footprint = grognard_kernel::game::footprint_of(world.rules, p, p.mode).unwrap_or_default();
+    let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
+    let t = lua.create_table()?;
+    t.set("width", inches(footprint.width))?;
+    t.set("depth", inches(footprint.depth))?;
+    let corners = lua.create_table()?;
+    for (i, c) in placed.corners.iter().enumerate() {
+        let xy = lua.create_table()?;
+        xy.set("x", inches(c.x))?;
+        xy.set("y", inches(c.y))?;
+        corners.set(i + 1, xy)?;
+    }
+    t.set("corners", corners)?;
+    Ok(Some(t))
+}
+
+fn position(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<(Option<f64>, Option<f64>, Option<f64>)> {
+    let world = cx.world;
+    Ok(match &piece(world, &u)?.place {
+        Place::Point { at, facing } => (
+            Some(at.x.0 as f64 / 1000.0),
+            Some(at.y.0 as f64 / 1000.0),
+            Some(f64::from(facing.tenths()) / 10.0),
+        ),
+        _ => (None, None, None),
+    })
+}
+
+fn phase_start(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u): (Table, Value),
+) -> mlua::Result<(Option<f64>, Option<f64>, Option<f64>)> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    Ok(match world.state.phase_start(p.id) {
+        Some(Place::Point { at, facing }) => (
+            Some(at.x.0 as f64 / 1000.0),
+            Some(at.y.0 as f64 / 1000.0),
+            Some(f64::from(facing.tenths()) / 10.0),
+        ),
+        _ => (None, None, None),
+    })
+}
+
+fn sight(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, a, b): (Table, Value, Value),
+) -> mlua::Result<bool> {
+    let world = cx.world;
+    let (a, b) = (piece(world, &a)?, piece(world, &b)?);
+    Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+}
+
+fn arc_at(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64),
+) -> mlua::Result<Option<&'static str>> {
+    let world = cx.world;
+    let rules = world.rules;
+    let facing = facing_degrees(facing)?;
+    let arc = grognard_kernel::geometry::open::arc(
+        table_point(x, y)?,
+        facing,
+        table_point(tx, ty)?,
+        rules.arcs,
+    );
+    Ok(arc_name(arc))
+}
+
+fn can_stand(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, x, y): (Table, Value, f64, f64),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    Ok(world.standing_problem(p.id, table_point(x, y)?))
+}
+
+fn setting(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)) -> mlua::Result<i32> {
+    let world = cx.world;
+    let rules = world.rules;
+    let name = name.to_str()?;
+    let i = find_named(
+        "setting",
+        &name,
+        rules.settings.iter().map(|s| s.name.as_str()),
+    )?;
+    Ok(world.state.settings.get(i).copied().unwrap_or(0))
+}
+
+fn option(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)) -> mlua::Result<bool> {
+    let world = cx.world;
+    let rules = world.rules;
+    let name = name.to_str()?;
+    let i = find_named(
+        "optional rule",
+        &name,
+        rules.options.iter().map(|s| s.name.as_str()),
+    )?;
+    Ok(world.state.options.get(i).copied().unwrap_or(false))
 }
 
 /// A facing given in degrees by a script, as the table's angle (tenths of a degree,
