@@ -17,7 +17,7 @@ use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
-use crate::board::{
+use crate::scene::{
     BaseDrop, BoardScene, DrawPiece, Look, Transform, inches, piece_galley, side_color,
 };
 
@@ -153,7 +153,13 @@ pub(crate) fn paint_base(
     ));
     let size = t.scale * 1.6;
     if size >= 14.0 {
-        let galley = piece_galley(ctx, p, size);
+        let galley = piece_galley(
+            ctx,
+            p,
+            size,
+            (bounds.width().max(size), bounds.height().max(size)),
+            Color32::WHITE,
+        );
         let r = Rect::from_center_size(bounds.center(), galley.size());
         shapes.push(Shape::rect_filled(
             r.expand(1.0),

@@ -8,64 +8,22 @@
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use grognard_kernel::board::{Board, Surface};
-use grognard_kernel::geometry::footprint::{Footprint, Placed};
-use grognard_kernel::geometry::open::{Angle, Len, Point};
-use grognard_kernel::geometry::{Cell, Facing, Grid};
-use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::geometry::open::{Len, Point};
+use grognard_kernel::geometry::{Cell, Grid};
+use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::Place;
-use grognard_kernel::rules::{FeatureKind, Rules};
+use grognard_kernel::rules::FeatureKind;
 use serde::{Deserialize, Serialize};
 
 use crate::bases;
+pub(crate) use crate::scene::inches;
+use crate::scene::text_on;
+pub use crate::scene::{
+    BaseDrop, BoardScene, DrawPiece, FacingMark, Look, Overlay, Transform, piece_galley, side_color,
+};
 
 /// Hex circumradius when hex centres are one unit apart across the flats.
 const HEX_RADIUS: f32 = 0.577_350_3;
-
-/// How a piece is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Look {
-    /// Face up: type, name, mode and markers.
-    Open,
-    /// Face down (a hidden block): only the owner's colour.
-    FaceDown,
-    /// Where the enemy was last seen, no longer in sight.
-    Ghost,
-}
-
-/// Which way a piece faces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FacingMark {
-    /// A grid direction.
-    Grid(Facing),
-    /// An angle on an open table.
-    Angle(Angle),
-}
-
-/// A piece as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DrawPiece {
-    /// The piece.
-    pub id: PieceId,
-    /// Owner.
-    pub side: SideId,
-    /// Its name as shown ("b1"), empty when face down.
-    pub name: String,
-    /// Its type as shown ("infantry"), empty when face down.
-    pub kind: String,
-    /// Where.
-    pub place: Place,
-    /// Which way it faces, when that is shown.
-    pub facing: Option<FacingMark>,
-    /// Its mode, when shown.
-    pub mode: String,
-    /// Hits and status markers ("hits 1", "shaken").
-    pub markers: Vec<String>,
-    /// How it is drawn.
-    pub look: Look,
-    /// On the open table: its bases (the footprint of its type in its mode), when the
-    /// viewer is shown them (`None`: drawn as a counter at its point).
-    pub footprint: Option<Footprint>,
-}
 
 /// Pan and zoom (saved with the editor's settings).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,43 +43,6 @@ impl Default for Camera {
     }
 }
 
-/// What to draw besides the board and pieces.
-#[derive(Clone, Debug, Default)]
-pub struct Overlay {
-    /// Reachable cells and their cost text.
-    pub reach_cells: Vec<(Cell, String)>,
-    /// On an open table: the piece's position and how far it may go, in inches.
-    pub reach_radius: Option<(Point, f32)>,
-    /// On an open table, for a piece with bases: its footprint where it stands and its
-    /// facing; the reach is then drawn as the area the bases can cover.
-    pub reach_base: Option<(Placed, Angle)>,
-    /// Cells of the path being planned.
-    pub path: Vec<Cell>,
-    /// The selected piece.
-    pub selected: Option<PieceId>,
-    /// Cells of the pieces the selected piece's legal actions may target.
-    pub targets: Vec<Cell>,
-    /// On an open table: the pieces the selected piece's legal actions may target (ringed
-    /// where they stand, as `targets` are on a grid).
-    pub target_pieces: Vec<PieceId>,
-    /// On an open table: the legal destinations offered for the selected piece.
-    pub destinations: Vec<Point>,
-    /// On an open table: the piece that may be dragged to a new place (or turned by its
-    /// handle); a drop is returned as a [`BaseDrop`].
-    pub draggable: Option<PieceId>,
-}
-
-/// A piece dropped on the open table after a drag: the move it proposes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BaseDrop {
-    /// The piece.
-    pub piece: PieceId,
-    /// Where its centre would stand.
-    pub to: Point,
-    /// Which way it would face (`None`: as it does).
-    pub facing: Option<Angle>,
-}
-
 /// What a click on the board asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardClick {
@@ -135,30 +56,10 @@ pub struct BoardClick {
     pub hover: Option<PieceId>,
     /// A dragged piece dropped: the move it proposes.
     pub drop: Option<BaseDrop>,
-}
-
-/// The mapping between board units (cells one unit apart, or inches) and the screen.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transform {
-    /// Screen position of board (0, 0).
-    pub origin: Pos2,
-    /// Screen points per board unit.
-    pub scale: f32,
-}
-
-impl Transform {
-    /// A board position on screen.
-    #[must_use]
-    pub fn to_screen(&self, x: f32, y: f32) -> Pos2 {
-        self.origin + Vec2::new(x, y) * self.scale
-    }
-
-    /// A screen position on the board.
-    #[must_use]
-    pub fn to_board(&self, p: Pos2) -> (f32, f32) {
-        let v = (p - self.origin) / self.scale;
-        (v.x, v.y)
-    }
+    /// The cell under the pointer (grids), for the hover card.
+    pub hover_cell: Option<Cell>,
+    /// The point under the pointer (open tables).
+    pub hover_point: Option<Point>,
 }
 
 /// The board's extent in board units: (min x, min y, max x, max y).
@@ -180,15 +81,25 @@ pub fn extent(board: &Board) -> (f32, f32, f32, f32) {
     }
 }
 
-pub(crate) fn inches(l: Len) -> f32 {
-    l.0 as f32 / 1000.0
-}
-
 /// The centre of a cell in board units.
 #[must_use]
 pub fn cell_center(grid: &Grid, c: Cell) -> (f32, f32) {
     let (x, y) = grid.center(c);
     (x as f32, y as f32)
+}
+
+/// Zooms `camera` by `factor` keeping the board point under `at` where it is on screen
+/// (zoom centres on the cursor). The board is drawn at `rect.center() + pan + q·scale` for
+/// a point `q` from the board's centre, and the scale follows the zoom, so the pan that
+/// keeps `at` still is `at - centre - (at - centre - pan)·factor`.
+pub fn zoom_at(camera: &mut Camera, rect: Rect, at: Pos2, factor: f32) {
+    let zoom = (camera.zoom * factor).clamp(0.2, 20.0);
+    let factor = zoom / camera.zoom;
+    let from_centre = at - rect.center();
+    let pan = Vec2::from(camera.pan);
+    let pan = from_centre - (from_centre - pan) * factor;
+    camera.zoom = zoom;
+    camera.pan = [pan.x, pan.y];
 }
 
 /// The transform that fits the board into `rect` at the camera's zoom and pan.
@@ -255,20 +166,6 @@ pub fn parse_color(text: &str) -> Option<Color32> {
     Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
 }
 
-/// A side's colour.
-#[must_use]
-pub fn side_color(side: SideId) -> Color32 {
-    const COLORS: [Color32; 6] = [
-        Color32::from_rgb(52, 92, 168),
-        Color32::from_rgb(178, 48, 48),
-        Color32::from_rgb(60, 130, 70),
-        Color32::from_rgb(190, 140, 30),
-        Color32::from_rgb(110, 70, 150),
-        Color32::from_rgb(40, 40, 40),
-    ];
-    COLORS[side.index() % COLORS.len()]
-}
-
 fn hex_corners(t: &Transform, cx: f32, cy: f32) -> Vec<Pos2> {
     (0..6)
         .map(|i| {
@@ -279,22 +176,9 @@ fn hex_corners(t: &Transform, cx: f32, cy: f32) -> Vec<Pos2> {
         .collect()
 }
 
-/// Everything the board needs to draw one frame.
-pub struct BoardScene<'a> {
-    /// The rules (terrain and feature kinds).
-    pub rules: &'a Rules,
-    /// The board.
-    pub board: &'a Board,
-    /// Terrain colours, by terrain id.
-    pub terrain_colors: &'a [Color32],
-    /// The pieces to draw.
-    pub pieces: &'a [DrawPiece],
-    /// Reach, path, selection.
-    pub overlay: &'a Overlay,
-}
-
 /// Draws the board into the space left in `ui`; handles pan (drag) and zoom (scroll or
-/// pinch); returns what was clicked and the transform used.
+/// pinch, centred on the pointer); returns what was clicked, the transform used and the
+/// board's response (for a hover card).
 ///
 /// On an open table, a drag that starts on the overlay's [`Overlay::draggable`] piece
 /// moves that piece instead of the board (the scroll wheel turns it meanwhile), and one
@@ -304,7 +188,7 @@ pub fn show(
     ui: &mut egui::Ui,
     scene: &BoardScene<'_>,
     camera: &mut Camera,
-) -> (BoardClick, Transform) {
+) -> (BoardClick, Transform, egui::Response) {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     let drag_id = response.id.with("base drag");
     let mut drag: Option<bases::BaseDrag> = ui.data(|d| d.get_temp(drag_id));
@@ -338,7 +222,8 @@ pub fn show(
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
             let factor = zoom * (1.0 + scroll * 0.002);
             if (factor - 1.0).abs() > f32::EPSILON {
-                camera.zoom = (camera.zoom * factor).clamp(0.2, 20.0);
+                let at = ui.input(|i| i.pointer.hover_pos()).unwrap_or(rect.center());
+                zoom_at(camera, rect, at, factor);
             }
         }
     }
@@ -366,9 +251,12 @@ pub fn show(
     if drag.is_none()
         && let Some(pos) = response.hover_pos()
     {
-        click.hover = hit(scene, &t, pos).piece;
+        let under = hit(scene, &t, pos);
+        click.hover = under.piece;
+        click.hover_cell = under.cell;
+        click.hover_point = under.point;
     }
-    (click, t)
+    (click, t, response)
 }
 
 /// What lies under a screen position.
@@ -380,11 +268,28 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
         Surface::Grid { .. } => {
             click.cell = cell_at(scene.board, x, y);
             if let Some(c) = click.cell {
+                // In a fanned stack, the counter nearest the pointer.
+                let fan = fan_out(scene, t);
+                let centre = scene
+                    .board
+                    .grid()
+                    .map(|g| {
+                        let (x, y) = cell_center(g, c);
+                        t.to_screen(x, y)
+                    })
+                    .unwrap_or(pos);
                 click.piece = scene
                     .pieces
                     .iter()
                     .rev()
-                    .find(|p| p.place.covers(c) && p.look != Look::Ghost)
+                    .filter(|p| p.place.covers(c) && p.look != Look::Ghost)
+                    .min_by(|a, b| {
+                        let d = |p: &DrawPiece| {
+                            let shift = fan.get(&p.id).map_or(Vec2::ZERO, |f| f.0);
+                            (centre + shift).distance(pos)
+                        };
+                        d(a).total_cmp(&d(b))
+                    })
                     .map(|p| p.id);
             }
         }
@@ -670,11 +575,9 @@ fn paint_features(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &m
                     Stroke::new((t.scale * 0.1).max(2.0), Color32::from_rgb(60, 120, 210)),
                 )),
                 FeatureKind::Crossing { .. } => {
-                    let (qx, qy) = (dx / len * 0.2, dy / len * 0.2);
-                    shapes.push(Shape::line_segment(
-                        [t.to_screen(mx - qx, my - qy), t.to_screen(mx + qx, my + qy)],
-                        Stroke::new((t.scale * 0.25).max(3.0), Color32::from_rgb(110, 90, 70)),
-                    ));
+                    let (qx, qy) = (dx / len * 0.22, dy / len * 0.22);
+                    let (a, b) = (t.to_screen(mx - qx, my - qy), t.to_screen(mx + qx, my + qy));
+                    shapes.extend(crossing_shapes(crossing_look(&def.name), a, b, t.scale));
                 }
             }
         }
@@ -703,29 +606,18 @@ fn paint_pieces(
         Some(_) => t.scale * 0.62,
         None => t.scale * 1.6,
     };
-    // A stack is fanned out diagonally around the cell's centre so every label shows.
-    let mut stack: std::collections::HashMap<Cell, (u32, u32)> = std::collections::HashMap::new();
-    for p in scene.pieces {
-        if let Place::Cell(c) = p.place {
-            stack.entry(c).or_insert((0, 0)).1 += 1;
-        }
-    }
+    let fan = fan_out(scene, t);
     for p in scene.pieces {
         if p.footprint.is_some() && matches!(p.place, Place::Point { .. }) {
             let selected = scene.overlay.selected == Some(p.id);
             bases::paint_base(ctx, p, t, clip, selected, shapes);
             continue;
         }
+        let (shift, size) = fan.get(&p.id).copied().unwrap_or((Vec2::ZERO, size));
         let centers: Vec<Pos2> = match (&p.place, grid) {
             (Place::Cell(c), Some(g)) => {
-                let (n, count) = stack.get_mut(c).map_or((0, 1), |e| {
-                    e.0 += 1;
-                    (e.0 - 1, e.1)
-                });
-                let step = size * 0.32;
-                let offset = (n as f32 - (count - 1) as f32 / 2.0) * step;
                 let (x, y) = cell_center(g, *c);
-                vec![t.to_screen(x, y) + Vec2::new(offset, offset)]
+                vec![t.to_screen(x, y) + shift]
             }
             (Place::Spread(cells), Some(g)) => cells
                 .iter()
@@ -791,30 +683,104 @@ fn paint_pieces(
                 ));
             }
             if i == 0 && size >= 14.0 {
+                // Fitted inside the counter, in the colour that reads on it.
+                let ink = text_on(color);
                 shapes.push(Shape::Text(egui::epaint::TextShape::new(
                     rect.left_top() + Vec2::new(2.0, 1.0),
-                    piece_galley(ctx, p, size),
-                    Color32::WHITE,
+                    piece_galley(ctx, p, size, (size, size), ink),
+                    ink,
                 )));
             }
         }
     }
 }
 
-pub(crate) fn piece_galley(
-    ctx: &egui::Context,
-    p: &DrawPiece,
-    size: f32,
-) -> std::sync::Arc<egui::Galley> {
-    let mut text = p.name.clone();
-    if let Some(m) = p.mode.chars().next() {
-        text.push(' ');
-        text.push(m.to_ascii_uppercase());
+/// Where each counter of a stack (several pieces in one cell) is drawn: its shift from the
+/// cell's centre and its size. A stack's counters shrink and fan out across the cell, so
+/// none hides another (a lost scout no longer covers its HQ); a lone piece is absent
+/// (centred, full size).
+#[must_use]
+pub fn fan_out(
+    scene: &BoardScene<'_>,
+    t: &Transform,
+) -> std::collections::HashMap<PieceId, (Vec2, f32)> {
+    let mut out = std::collections::HashMap::new();
+    if scene.board.grid().is_none() {
+        return out;
     }
-    for m in &p.markers {
-        text.push('\n');
-        text.push_str(m);
+    let mut stacks: std::collections::BTreeMap<(i32, i32), Vec<PieceId>> =
+        std::collections::BTreeMap::new();
+    for p in scene.pieces {
+        if let Place::Cell(c) = p.place {
+            stacks.entry((c.row, c.col)).or_default().push(p.id);
+        }
     }
-    let font = egui::FontId::proportional((size * 0.26).clamp(7.0, 14.0));
-    ctx.fonts_mut(|fonts| fonts.layout_no_wrap(text, font, Color32::WHITE))
+    let full = t.scale * 0.62;
+    for ids in stacks.values().filter(|s| s.len() > 1) {
+        let n = ids.len() as f32;
+        // Side by side across 90% of the cell, in two rows beyond three.
+        let per_row = if ids.len() > 3 { n / 2.0 } else { n }.ceil();
+        let size = (t.scale * 0.9 / per_row).min(full * 0.8);
+        for (k, id) in ids.iter().enumerate() {
+            let (row, col) = ((k as f32 / per_row).floor(), k as f32 % per_row);
+            let rows = (n / per_row).ceil();
+            let x = (col - (per_row - 1.0) / 2.0) * size * 1.05;
+            let y = (row - (rows - 1.0) / 2.0) * size * 1.05;
+            out.insert(*id, (Vec2::new(x, y), size));
+        }
+    }
+    out
+}
+
+/// How a crossing is drawn: a bridge as a deck with rails, a ford as stepping stones, so
+/// the two read apart on the board and in the legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossingLook {
+    /// A bridge (and any crossing not named a ford).
+    Bridge,
+    /// A ford: water crossed on foot.
+    Ford,
+}
+
+/// The look of the crossing feature `name` (a ford when its name says so).
+#[must_use]
+pub fn crossing_look(name: &str) -> CrossingLook {
+    if name.to_ascii_lowercase().contains("ford") {
+        CrossingLook::Ford
+    } else {
+        CrossingLook::Bridge
+    }
+}
+
+/// A crossing from `a` to `b` on screen (`scale`: points per cell).
+#[must_use]
+pub fn crossing_shapes(look: CrossingLook, a: Pos2, b: Pos2, scale: f32) -> Vec<Shape> {
+    let along = b - a;
+    let n = Vec2::new(-along.y, along.x).normalized();
+    match look {
+        CrossingLook::Bridge => {
+            let half = (scale * 0.1).max(3.0);
+            let deck = Color32::from_rgb(120, 85, 50);
+            let rail = Stroke::new(1.5, Color32::from_rgb(40, 25, 10));
+            vec![
+                Shape::line_segment([a, b], Stroke::new(half * 2.0, deck)),
+                Shape::line_segment([a + n * half, b + n * half], rail),
+                Shape::line_segment([a - n * half, b - n * half], rail),
+            ]
+        }
+        CrossingLook::Ford => {
+            let r = (scale * 0.05).max(2.0);
+            (0..4)
+                .map(|i| {
+                    let p = a + along * ((i as f32 + 0.5) / 4.0);
+                    Shape::Circle(egui::epaint::CircleShape {
+                        center: p,
+                        radius: r,
+                        fill: Color32::from_rgb(215, 200, 160),
+                        stroke: Stroke::new(1.0, Color32::from_rgb(70, 110, 160)),
+                    })
+                })
+                .collect()
+        }
+    }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use grognard_rules::diff::{Change, diff};
-use grognard_rules::load::{Ruleset, load_ruleset};
+use grognard_rules::load::{self, Ruleset, load_ruleset};
 use serde_json::{Map, Value};
 
 /// The overlay file the live checks write into the scratch folder.
@@ -161,6 +161,8 @@ impl Workbench {
                 true
             }
             Err(message) => {
+                let live = self.scratch.join(LIVE_FILE);
+                let message = self.in_users_words(&message, &live, edited);
                 self.problems = message.lines().map(str::to_owned).collect();
                 let shown = self
                     .problems
@@ -173,6 +175,35 @@ impl Workbench {
                 false
             }
         }
+    }
+
+    /// A loader message about the overlay the live check wrote (a file in the scratch
+    /// folder, which the user never sees) put in the user's terms: the value they edited,
+    /// and the base ruleset's file and line where that value stands.
+    fn in_users_words(&self, message: &str, live: &Path, edited: Option<&[String]>) -> String {
+        let shown_live = live.display().to_string();
+        let base = load::display(&self.base.path);
+        let place = match edited {
+            Some(path) => {
+                let line = line_of(&self.base.path, path);
+                let at = line.map_or_else(|| base.clone(), |l| format!("{base}:{l}"));
+                format!("your edit of {} (over {at})", path.join(" › "))
+            }
+            None => format!("your edits (over {base})"),
+        };
+        message
+            .lines()
+            .map(|l| match l.find(&shown_live) {
+                Some(i) => {
+                    // Drop the scratch file and its `:line:col`.
+                    let rest = &l[i + shown_live.len()..];
+                    let rest = rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+                    format!("{}{place}:{rest}", &l[..i])
+                }
+                None => l.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The overlay that makes the base into the working copy, as a YAML file to be
@@ -399,9 +430,54 @@ fn yaml_key(k: &str) -> String {
     }
 }
 
-/// A value in YAML flow style (JSON is valid YAML flow).
+/// A value in YAML flow style as a person writes it: `{ score: 8+, result: hit }`,
+/// `[a, b]`, words bare, quoted only when YAML would read them as something else.
 fn yaml_scalar(v: &Value) -> String {
-    serde_json::to_string(&pruned(v)).unwrap_or_default()
+    match pruned(v) {
+        Value::String(s) => yaml_text(&s),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(yaml_scalar).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(m) if m.is_empty() => "{}".to_owned(),
+        Value::Object(m) => format!(
+            "{{ {} }}",
+            m.iter()
+                .map(|(k, x)| format!("{}: {}", yaml_key(k), yaml_scalar(x)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A string bare when YAML reads it back as that same string in a flow, quoted otherwise
+/// (numbers, booleans, `+1`, text with `: `, `#`, brackets or commas).
+fn yaml_text(s: &str) -> String {
+    let lower = s.to_ascii_lowercase();
+    let number_like = s.parse::<f64>().is_ok()
+        || s.strip_prefix(['+', '-', '.'])
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+        || s.starts_with(|c: char| c.is_ascii_digit()) && s.parse::<f64>().is_ok();
+    let special = s.is_empty()
+        || s.trim() != s
+        || number_like
+        || matches!(
+            lower.as_str(),
+            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off" | "y" | "n"
+        )
+        || s.starts_with([
+            '-', '?', ':', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', '#',
+        ])
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.ends_with(':')
+        || s.contains([',', '[', ']', '{', '}', '\n']);
+    if special {
+        serde_json::to_string(s).unwrap_or_default()
+    } else {
+        s.to_owned()
+    }
 }
 
 fn write_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
@@ -413,6 +489,16 @@ fn write_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
                 out.push_str(":\n");
                 write_map(inner, indent + 2, out);
             }
+            // A list of maps (a chart's rows) is a block list, one flow map a line.
+            Value::Array(items) if items.iter().any(Value::is_object) => {
+                out.push_str(":\n");
+                for item in items {
+                    out.push_str(&" ".repeat(indent + 2));
+                    out.push_str("- ");
+                    out.push_str(&yaml_scalar(item));
+                    out.push('\n');
+                }
+            }
             _ => {
                 out.push_str(": ");
                 out.push_str(&yaml_scalar(v));
@@ -420,6 +506,29 @@ fn write_map(m: &Map<String, Value>, indent: usize, out: &mut String) {
             }
         }
     }
+}
+
+/// The line of `file` where the value at `path` stands: each key of the path looked for
+/// in turn below the one before (list positions skipped), so `charts › fire › rows`
+/// finds the `rows:` of the `fire:` chart. `None` when a key is not in the file (the value
+/// comes from a lower layer).
+fn line_of(file: &Path, path: &[String]) -> Option<usize> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut at = 0;
+    let mut found = None;
+    for key in path.iter().filter(|k| k.parse::<usize>().is_err()) {
+        let i = lines.iter().enumerate().skip(at).find_map(|(i, l)| {
+            let t = l
+                .trim_start()
+                .trim_start_matches("- ")
+                .trim_start_matches("{ ");
+            (t.starts_with(&format!("{key}:")) || l.contains(&format!(" {key}:"))).then_some(i)
+        })?;
+        at = i + 1;
+        found = Some(i + 1);
+    }
+    found
 }
 
 /// How an overlay at `at` names its base: a path relative to the overlay's folder when
@@ -470,6 +579,20 @@ mod tests {
         assert_eq!(typed("1½"), Value::from("1½"));
         assert_eq!(typed(""), Value::Null);
         assert_eq!(typed("true"), Value::Bool(true));
+    }
+
+    #[test]
+    fn values_are_written_as_a_person_writes_yaml() {
+        let row = serde_json::json!({"result": "hit", "score": "8+"});
+        assert_eq!(yaml_scalar(&row), "{ result: hit, score: 8+ }");
+        assert_eq!(yaml_scalar(&Value::from("+1")), "\"+1\"");
+        assert_eq!(yaml_scalar(&Value::from("yes")), "\"yes\"");
+        assert_eq!(yaml_scalar(&Value::from("1½")), "1½");
+        assert_eq!(yaml_scalar(&Value::from("a: b")), "\"a: b\"");
+        let mut out = String::new();
+        let m = serde_json::json!({"rows": [row]});
+        write_map(m.as_object().expect("map"), 0, &mut out);
+        assert_eq!(out, "rows:\n  - { result: hit, score: 8+ }\n");
     }
 
     #[test]

@@ -656,7 +656,7 @@ fn describe(m: &ClientMessage) -> String {
         ClientMessage::Hello { .. } => "the hello".into(),
         ClientMessage::Order { order } => format!(
             "the order `{}`",
-            crate::app::order_text(&serde_json::to_value(order).unwrap_or_default())
+            crate::words::order_text(&serde_json::to_value(order).unwrap_or_default())
         ),
         ClientMessage::Chat { .. } => "the chat line".into(),
         ClientMessage::Undo { .. } => "the undo".into(),

@@ -316,7 +316,10 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
             let from = chart
                 .and_then(|c| c.inputs.get(name))
                 .and_then(|i| i.from.as_ref())
-                .map_or_else(|| "set by hand or a hook".to_owned(), |f| f.value.clone());
+                .map_or_else(
+                    || "the ruleset's scripts (or its default)".to_owned(),
+                    |f| f.value.clone(),
+                );
             value.map(|v| format!("input `{name}` = {v}, from {from}"))
         });
         match source {

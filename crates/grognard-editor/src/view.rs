@@ -150,7 +150,12 @@ fn seen_pieces(
                 d.name = format!("#{}", e.handle.0);
             }
             if let Some(level) = &e.level {
-                d.markers.push(format!("seen {level}"));
+                // A level named for sight already ("seen") is not said twice.
+                d.markers.push(if level.contains("seen") {
+                    level.clone()
+                } else {
+                    format!("seen {level}")
+                });
             }
             if e.real == Some(false) && known {
                 d.markers.push("dummy".into());

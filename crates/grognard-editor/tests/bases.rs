@@ -217,10 +217,10 @@ fn a_drag_off_the_table_or_onto_another_base_is_refused_and_changes_nothing() {
     );
     assert_eq!(game(&h).state_bytes(), before);
     // A drag that starts off the selected piece pans the board instead.
-    let pan = h.state().saved.camera.pan;
+    let pan = h.state().camera().pan;
     let (from, to) = (screen(&h, 40.0, 4.0), screen(&h, 44.0, 4.0));
     drag(&mut h, from, to);
-    assert_ne!(h.state().saved.camera.pan, pan);
+    assert_ne!(h.state().camera().pan, pan);
     assert_eq!(game(&h).state_bytes(), before);
 }
 

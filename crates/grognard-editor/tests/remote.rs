@@ -407,6 +407,35 @@ fn chat_goes_both_ways() {
 }
 
 #[test]
+fn the_status_line_leaves_joining_once_the_seat_is_connected() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    join(
+        &mut h,
+        &served.url(),
+        &served.created.game,
+        &served.token("french"),
+    );
+    let said = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .status()
+            .map(|s| s.text.clone())
+            .unwrap_or_default()
+    };
+    assert!(said(&h).starts_with("joining game "), "{}", said(&h));
+    wait_for(&mut h, "the connection", |app| {
+        app.remote().is_some_and(|s| s.connected())
+    });
+    h.run_steps(2);
+    let line = said(&h);
+    assert!(!line.starts_with("joining game"), "{line}");
+    assert!(
+        line.contains("connected to") && line.contains("as french"),
+        "{line}"
+    );
+}
+
+#[test]
 fn a_wrong_token_shows_the_servers_refusal() {
     let served = Served::new();
     let expected = served
@@ -421,7 +450,14 @@ fn a_wrong_token_shows_the_servers_refusal() {
     });
     let status = h.state().remote().expect("session").status();
     assert!(status.contains(&expected), "{status} says {expected}");
-    assert!(h.query_by_label_contains(&expected).is_some());
+    // In the tab's connection bar and, in place of "joining game…", the status line.
+    assert_eq!(h.query_all_by_label_contains(&expected).count(), 2);
+    let line = h.state().status().map(|s| (s.text.clone(), s.error));
+    assert!(
+        line.as_ref()
+            .is_some_and(|(t, e)| t.contains(&expected) && *e),
+        "{line:?}"
+    );
     assert!(h.query_by_label("Reconnect now").is_some());
 }
 
@@ -789,11 +825,11 @@ fn on_the_remote_open_table_a_seat_not_to_act_drags_nothing() {
         h.query_by_label_contains("Drag the selected piece's base")
             .is_none()
     );
-    let pan = h.state().saved.camera.pan;
+    let pan = h.state().remote_camera().pan;
     let (from, to) = (table_at(&h, 14.0, 8.0), table_at(&h, 14.0, 11.0));
     common::drag(&mut h, from, to);
     frames(&mut h);
-    assert_ne!(h.state().saved.camera.pan, pan, "the board panned");
+    assert_ne!(h.state().remote_camera().pan, pan, "the board panned");
     // Nothing was sent: no refusal, no order on the server.
     frames(&mut h);
     assert!(h.state().remote().and_then(|s| s.problem()).is_none());
@@ -807,11 +843,11 @@ fn on_the_remote_open_table_a_seat_not_to_act_drags_nothing() {
     let pos = table_at(&h, 12.0, 30.0);
     click_at(&mut h, pos);
     assert_eq!(h.state().remote_draggable(), None);
-    let pan = h.state().saved.camera.pan;
+    let pan = h.state().remote_camera().pan;
     let (from, to) = (table_at(&h, 12.0, 30.0), table_at(&h, 12.0, 27.0));
     common::drag(&mut h, from, to);
     frames(&mut h);
-    assert_ne!(h.state().saved.camera.pan, pan, "the board panned");
+    assert_ne!(h.state().remote_camera().pan, pan, "the board panned");
     assert!(h.state().remote().and_then(|s| s.problem()).is_none());
     assert_eq!(served.view("red").status.orders, before.status.orders);
 }

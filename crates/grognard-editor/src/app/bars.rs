@@ -13,15 +13,44 @@ use super::{
     Command, EditorApp, FilePurpose, RemoteForm, Tab, bundled_rulesets, example_scenarios,
 };
 
+/// The tabs, in the order the top bar shows them.
+pub(super) const TABS: [(Tab, &str); 6] = [
+    (Tab::Rules, "Rules"),
+    (Tab::Charts, "Charts"),
+    (Tab::Diff, "Diff"),
+    (Tab::Play, "Play"),
+    (Tab::Simulate, "Simulate"),
+    (Tab::Remote, "Remote"),
+];
+
 impl EditorApp {
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         ui.horizontal_wrapped(|ui| {
+            // The tabs come first, so their places never move when a name beside them
+            // (the ruleset's, the scenario's) changes length.
+            for (tab, name) in TABS {
+                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
+                    out.push(Command::Tab(tab));
+                }
+            }
+            ui.separator();
             let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
                 b.current.rules.identity.name.clone()
             });
             egui::ComboBox::from_label("Ruleset")
                 .selected_text(current)
+                .width(180.0)
+                .truncate()
                 .show_ui(ui, |ui| {
+                    let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
+                    if ui
+                        .add_enabled(modified, egui::Button::new("Save as house rule…"))
+                        .on_disabled_hover_text("Nothing changed from the base yet")
+                        .clicked()
+                    {
+                        out.push(Command::Ask(FilePurpose::SaveHouseRule));
+                    }
+                    ui.separator();
                     ui.label(RichText::new("Bundled").strong());
                     for p in bundled_rulesets() {
                         if ui
@@ -59,6 +88,8 @@ impl EditorApp {
                         .as_ref()
                         .map_or("none".to_owned(), |p| p.display().to_string()),
                 )
+                .width(220.0)
+                .truncate()
                 .show_ui(ui, |ui| {
                     for p in example_scenarios() {
                         if ui
@@ -71,19 +102,6 @@ impl EditorApp {
                 });
             if ui.button("Open scenario…").clicked() {
                 out.push(Command::Ask(FilePurpose::OpenScenario));
-            }
-            ui.separator();
-            for (tab, name) in [
-                (Tab::Rules, "Rules"),
-                (Tab::Charts, "Charts"),
-                (Tab::Diff, "Diff"),
-                (Tab::Play, "Play"),
-                (Tab::Simulate, "Simulate"),
-                (Tab::Remote, "Remote"),
-            ] {
-                if ui.selectable_label(self.saved.tab == tab, name).clicked() {
-                    out.push(Command::Tab(tab));
-                }
             }
             ui.separator();
             if ui.button("Host game…").clicked() {
@@ -150,7 +168,20 @@ impl EditorApp {
             .unwrap_or_else(|| shown(bench.value(path)));
         let changed_from_base = bench.value(path) != bench.base_value(path);
         ui.horizontal(|ui| {
-            let mut edit = egui::TextEdit::singleline(&mut text).desired_width(64.0);
+            // Wide enough for the whole value ("impassable"), never cut off.
+            let width = ui
+                .ctx()
+                .fonts_mut(|f| {
+                    f.layout_no_wrap(
+                        text.clone(),
+                        egui::TextStyle::Body.resolve(ui.style()),
+                        Color32::WHITE,
+                    )
+                })
+                .size()
+                .x;
+            let mut edit =
+                egui::TextEdit::singleline(&mut text).desired_width(width.max(56.0) + 12.0);
             if changed_from_base {
                 edit = edit.text_color(Color32::from_rgb(200, 120, 0));
             }

@@ -34,6 +34,19 @@ impl EditorApp {
                     }
                 }
             });
+        ui.horizontal(|ui| {
+            ui.label(dice_line(bench, &chart));
+            if ui
+                .add_enabled(
+                    bench.is_modified(),
+                    egui::Button::new("Save as house rule…"),
+                )
+                .on_disabled_hover_text("Nothing changed from the base yet")
+                .clicked()
+            {
+                out.push(Command::Ask(super::FilePurpose::SaveHouseRule));
+            }
+        });
         egui::ScrollArea::vertical().show(ui, |ui| {
             let rows_path = field(&["charts", &chart, "rows"]);
             let band_rows = field(&["charts", &chart, "bands", "rows"]);
@@ -257,4 +270,33 @@ fn distance_bands<'a>(
         (Some(InputSource::DistanceBand(b)), _) => Some((b, "squares")),
         _ => None,
     }
+}
+
+/// Which dice a chart rolls and how they are read, in words: `Dice: 2d6 (score: the first
+/// row the total reaches)`.
+#[must_use]
+pub fn dice_line(bench: &Workbench, chart: &str) -> String {
+    let dice = bench
+        .value(&field(&["charts", chart, "dice"]))
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "none".to_owned());
+    let how = if bench
+        .value(&field(&["charts", chart, "bands"]))
+        .is_some_and(|v| !v.is_null())
+    {
+        "band: modifiers shift the band, the band's test reads the dice"
+    } else {
+        "score: dice + modifiers, the first row the score meets"
+    };
+    let secret = bench
+        .value(&field(&["charts", chart, "secret"]))
+        .is_some_and(|v| v.as_bool() == Some(true));
+    format!(
+        "Dice: {dice} ({how}){}",
+        if secret {
+            "; rolled in secret by the referee"
+        } else {
+            ""
+        }
+    )
 }

@@ -111,6 +111,10 @@ pub enum Command {
     Reveal,
     /// Turn hot-seat play on or off.
     HotSeat(bool),
+    /// Show the whole board again (the open scenario's pan and zoom reset).
+    FitBoard,
+    /// Fold the Play tab's right panel away (`true`) or bring it back.
+    FoldPanel(bool),
     /// Give this order for the acting side (from the list of legal orders).
     Give(Action),
     /// Who plays a side: a policy for the computer, or a person (`None`).
@@ -384,6 +388,8 @@ impl EditorApp {
                 }
             }
             Command::Reveal => self.rt.screen_hidden = false,
+            Command::FitBoard => self.set_camera(crate::board::Camera::default()),
+            Command::FoldPanel(hidden) => self.saved.panel_hidden = hidden,
             Command::HotSeat(on) => {
                 self.saved.hot_seat = on;
                 if on && self.rt.view == ViewAs::Referee {

@@ -20,6 +20,7 @@ use grognard_rules::orders::describe_order_as;
 
 use crate::board::Overlay;
 use crate::view::ViewAs;
+use crate::words::order_text;
 
 use super::{Command, EditorApp};
 
@@ -28,47 +29,6 @@ pub(super) const COMPUTER_PACE: Duration = Duration::from_millis(150);
 
 /// Most orders listed in the side panel (an open table offers hundreds).
 const MAX_LISTED: usize = 200;
-
-/// An order in the orders-file form as one short line: `move b1 path [[4, 5]]`.
-#[must_use]
-pub fn order_text(spec: &serde_json::Value) -> String {
-    fn plain(v: &serde_json::Value) -> String {
-        match v {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Array(a) => {
-                format!("[{}]", a.iter().map(plain).collect::<Vec<_>>().join(", "))
-            }
-            other => other.to_string(),
-        }
-    }
-    let Some(map) = spec.as_object() else {
-        return plain(spec);
-    };
-    let mut parts = Vec::new();
-    for (k, v) in map {
-        if k == "side" {
-            continue;
-        }
-        match v {
-            serde_json::Value::Object(inner) => {
-                parts.push(k.replace('_', " "));
-                if let Some(p) = inner.get("piece") {
-                    parts.push(plain(p));
-                }
-                for (ik, iv) in inner {
-                    if ik != "piece" {
-                        parts.push(format!("{ik} {}", plain(iv)));
-                    }
-                }
-            }
-            serde_json::Value::Bool(true) | serde_json::Value::Null => {
-                parts.push(k.replace('_', " "));
-            }
-            other => parts.push(format!("{} {}", k.replace('_', " "), plain(other))),
-        }
-    }
-    parts.join(" ")
-}
 
 impl EditorApp {
     /// Sets the pause between two computer orders (tests play at full speed).
@@ -456,18 +416,5 @@ impl EditorApp {
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
         ctx.request_repaint();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::order_text;
-
-    #[test]
-    fn orders_read_as_one_line() {
-        let v = serde_json::json!({"side": "blue", "move": {"piece": "b1", "path": [[4, 5]]}});
-        assert_eq!(order_text(&v), "move b1 path [[4, 5]]");
-        let v = serde_json::json!({"side": "blue", "end_phase": true});
-        assert_eq!(order_text(&v), "end phase");
     }
 }

@@ -18,8 +18,9 @@ mod remote_tab;
 mod rules_tab;
 mod simulate_tab;
 
+pub use crate::words::order_text;
 pub use commands::{CellOrder, Command, FilePurpose};
-pub use computer::order_text;
+pub use play_tab::group_problems;
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, move_to_order, phase_line};
 
 use std::collections::HashMap;
@@ -35,6 +36,9 @@ use grognard_rules::load::{self, Ruleset};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{self, Camera, DrawPiece, Transform};
+
+/// Most scenarios whose pan and zoom are remembered.
+const MAX_CAMERAS: usize = 32;
 use crate::house::{FieldPath, Workbench};
 use crate::session::{Session, hooks_for};
 use crate::view::ViewAs;
@@ -82,8 +86,11 @@ pub struct Saved {
     pub recent: Vec<PathBuf>,
     /// The open tab.
     pub tab: Tab,
-    /// Board pan and zoom.
-    pub camera: Camera,
+    /// Board pan and zoom, per scenario (by its path): a scenario opens as it was left,
+    /// a new one fits the board.
+    pub cameras: std::collections::BTreeMap<String, Camera>,
+    /// The Play tab's right panel is folded away (the board takes the window).
+    pub panel_hidden: bool,
     /// Hide the board between sides (hot-seat play).
     pub hot_seat: bool,
 }
@@ -387,6 +394,39 @@ impl EditorApp {
     #[must_use]
     pub fn board_on_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
         Some(self.rt.transform?.to_screen(x, y))
+    }
+
+    /// The Play tab's pan and zoom for the open scenario (fit to the board when new).
+    #[must_use]
+    pub fn camera(&self) -> Camera {
+        self.rt
+            .scenario_path
+            .as_ref()
+            .and_then(|p| self.saved.cameras.get(&p.display().to_string()))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn set_camera(&mut self, camera: Camera) {
+        let Some(key) = self
+            .rt
+            .scenario_path
+            .as_ref()
+            .map(|p| p.display().to_string())
+        else {
+            return;
+        };
+        if camera == Camera::default() {
+            self.saved.cameras.remove(&key);
+        } else {
+            self.saved.cameras.insert(key, camera);
+            while self.saved.cameras.len() > MAX_CAMERAS {
+                let Some(first) = self.saved.cameras.keys().next().cloned() else {
+                    break;
+                };
+                self.saved.cameras.remove(&first);
+            }
+        }
     }
 
     /// The last status message.

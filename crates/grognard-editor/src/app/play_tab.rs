@@ -89,14 +89,30 @@ impl EditorApp {
         self.refresh_log();
         self.rt.measure = None;
         if !self.rt.scenario_problems.is_empty() {
+            // Grouped, repeats counted, in a short scrolling box: the board keeps its room.
+            let grouped = group_problems(&self.rt.scenario_problems);
             egui::Panel::top("scenario problems").show(ui, |ui| {
                 ui.colored_label(
                     Color32::RED,
-                    "The scenario does not fit the ruleset in force. What no longer fits:",
+                    format!(
+                        "The scenario does not fit the ruleset in force ({} problems{}); the game \
+                         goes on under the ruleset it started with. What no longer fits:",
+                        self.rt.scenario_problems.len(),
+                        if grouped.len() < self.rt.scenario_problems.len() {
+                            format!(", {} different", grouped.len())
+                        } else {
+                            String::new()
+                        }
+                    ),
                 );
-                for p in &self.rt.scenario_problems {
-                    ui.colored_label(Color32::RED, p);
-                }
+                egui::ScrollArea::vertical()
+                    .id_salt("scenario problems list")
+                    .max_height(110.0)
+                    .show(ui, |ui| {
+                        for line in &grouped {
+                            ui.colored_label(Color32::RED, line);
+                        }
+                    });
             });
         }
         let Some(session) = &self.rt.session else {
@@ -191,6 +207,26 @@ impl EditorApp {
                 if stale && ui.button("Restart with edited rules").clicked() {
                     out.push(Command::Restart);
                 }
+                ui.separator();
+                if ui
+                    .button("Fit board")
+                    .on_hover_text("Show the whole board (zoom and pan reset)")
+                    .clicked()
+                {
+                    out.push(Command::FitBoard);
+                }
+                let fold = if self.saved.panel_hidden {
+                    "Show panel ◀"
+                } else {
+                    "Hide panel ▶"
+                };
+                if ui
+                    .button(fold)
+                    .on_hover_text("The orders, piece, legend and log panel on the right")
+                    .clicked()
+                {
+                    out.push(Command::FoldPanel(!self.saved.panel_hidden));
+                }
             });
         });
         if self.rt.screen_hidden {
@@ -258,13 +294,19 @@ impl EditorApp {
                     }
                 }
             });
+        // At most 40% of the window, resizable by its edge, and folded away on request.
+        let widest = (ui.available_width() * 0.4).max(200.0);
         egui::Panel::right("piece panel")
-            .default_size(300.0)
-            .show(ui, |ui| {
+            .resizable(true)
+            .default_size(300.0_f32.min(widest))
+            .max_size(widest)
+            .show_collapsible(ui, &mut !self.saved.panel_hidden, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.legal_panel(ui, out);
                     ui.separator();
                     self.piece_panel(ui, &pieces, out);
+                    ui.separator();
+                    self.legend(ui, game);
                     ui.separator();
                     egui::CollapsingHeader::new(
                         RichText::new(format!("Event log ({})", self.rt.log.len())).strong(),
@@ -310,7 +352,7 @@ impl EditorApp {
             });
         let overlay = self.overlay();
         let colors = self.rt.terrain_colors.clone();
-        let mut camera = self.saved.camera;
+        let mut camera = self.camera();
         let mut result = None;
         let mut measured = None;
         let selected = self.rt.selected;
@@ -322,7 +364,20 @@ impl EditorApp {
                 pieces: &pieces,
                 overlay: &overlay,
             };
-            let (click, t) = board::show(ui, &scene, &mut camera);
+            let (click, t, response) = board::show(ui, &scene, &mut camera);
+            // The hover card: the piece (as the viewer knows it) or else the cell.
+            let card = hover_card(game, &pieces, &click);
+            if !card.is_empty() {
+                response.on_hover_ui_at_pointer(|ui| {
+                    for (i, line) in card.iter().enumerate() {
+                        if i == 0 {
+                            ui.label(RichText::new(line).strong());
+                        } else {
+                            ui.label(line);
+                        }
+                    }
+                });
+            }
             // The tape measure: from the selected piece to the one under the pointer.
             let drawn = |id| pieces.iter().find(|p| p.id == id);
             if let (Some(a), Some(b)) = (selected.and_then(drawn), click.hover.and_then(drawn))
@@ -335,7 +390,7 @@ impl EditorApp {
             }
             result = Some((click, t));
         });
-        self.saved.camera = camera;
+        self.set_camera(camera);
         self.rt.measure = measured;
         if let Some((click, t)) = result {
             self.rt.transform = Some(t);
@@ -356,6 +411,83 @@ impl EditorApp {
             }
         }
         self.rt.drawn = pieces;
+    }
+
+    /// The legend: terrain colours, what each edge feature looks like (a bridge and a ford
+    /// drawn apart), the marks on counters and the mode letters.
+    fn legend(&self, ui: &mut egui::Ui, game: &grognard_kernel::game::Game) {
+        egui::CollapsingHeader::new(RichText::new("Legend").strong())
+            .id_salt("legend")
+            .default_open(false)
+            .show(ui, |ui| {
+                let rules = game.rules();
+                for (i, t) in rules.terrain.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let (r, _) =
+                            ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
+                        let fill = self
+                            .rt
+                            .terrain_colors
+                            .get(i)
+                            .copied()
+                            .unwrap_or(Color32::GRAY);
+                        ui.painter().rect_filled(r, 2.0, fill);
+                        ui.label(&t.name);
+                    });
+                }
+                for f in &rules.features {
+                    ui.horizontal(|ui| {
+                        let (r, _) =
+                            ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
+                        let (a, b) = (r.left_center(), r.right_center());
+                        let shapes = match f.kind {
+                            grognard_kernel::rules::FeatureKind::Road => {
+                                vec![egui::Shape::line_segment(
+                                    [a, b],
+                                    egui::Stroke::new(3.0, Color32::from_rgb(150, 110, 60)),
+                                )]
+                            }
+                            grognard_kernel::rules::FeatureKind::Barrier { .. } => {
+                                vec![egui::Shape::line_segment(
+                                    [a, b],
+                                    egui::Stroke::new(3.0, Color32::from_rgb(60, 120, 210)),
+                                )]
+                            }
+                            grognard_kernel::rules::FeatureKind::Crossing { .. } => {
+                                board::crossing_shapes(board::crossing_look(&f.name), a, b, 30.0)
+                            }
+                        };
+                        ui.painter().extend(shapes);
+                        let what = match f.kind {
+                            grognard_kernel::rules::FeatureKind::Road => {
+                                "road, along a row of cells"
+                            }
+                            grognard_kernel::rules::FeatureKind::Barrier { .. } => "on a cell edge",
+                            grognard_kernel::rules::FeatureKind::Crossing { .. } => {
+                                match board::crossing_look(&f.name) {
+                                    board::CrossingLook::Ford => {
+                                        "a ford: stepping stones on the edge"
+                                    }
+                                    board::CrossingLook::Bridge => {
+                                        "a bridge: a deck with rails on the edge"
+                                    }
+                                }
+                            }
+                        };
+                        ui.label(format!("{} — {what}", f.name));
+                    });
+                }
+                ui.label(format!(
+                    "Letters after a counter's name are its mode: {}.",
+                    crate::words::mode_letters(rules)
+                ));
+                ui.label(
+                    "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
+                     legal target, yellow shading where the selected piece can reach; a dim \
+                     counter is face down (only where it is is known), an outline where an enemy \
+                     was last seen. Hover over a piece or a cell for everything shown of it.",
+                );
+            });
     }
 
     pub(super) fn overlay(&self) -> Overlay {
@@ -772,4 +904,52 @@ impl EditorApp {
             self.fail(format!("{cell} is out of reach"));
         }
     }
+}
+
+/// Problems listed once each, in the order first met, a repeat counted: `… (×3)`.
+#[must_use]
+pub fn group_problems(problems: &[String]) -> Vec<String> {
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for p in problems {
+        match seen.iter_mut().find(|(x, _)| x == p) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((p.clone(), 1)),
+        }
+    }
+    seen.into_iter()
+        .map(|(p, n)| if n > 1 { format!("{p} (×{n})") } else { p })
+        .collect()
+}
+
+/// The hover card's lines: the piece under the pointer as the viewer knows it, or else
+/// the cell (terrain, features, costs); empty off the board.
+fn hover_card(
+    game: &grognard_kernel::game::Game,
+    pieces: &[DrawPiece],
+    click: &board::BoardClick,
+) -> Vec<String> {
+    let side_name = |p: &DrawPiece| {
+        game.sides()
+            .get(p.side.index())
+            .map_or_else(|| "?".to_owned(), |s| s.name.clone())
+    };
+    let mut lines = Vec::new();
+    if let Some(p) = click
+        .hover
+        .and_then(|id| pieces.iter().find(|p| p.id == id))
+    {
+        lines = crate::words::piece_card(p, &side_name(p));
+    }
+    if let Some(c) = click.hover_cell {
+        if lines.is_empty() {
+            // Every piece in the cell as drawn, then the cell itself.
+            for p in pieces.iter().filter(|p| p.place.covers(c)) {
+                lines.extend(crate::words::piece_card(p, &side_name(p)));
+            }
+        } else {
+            lines.push(String::new());
+        }
+        lines.extend(crate::words::cell_card(game.rules(), game.board(), c));
+    }
+    lines
 }

@@ -76,6 +76,8 @@ pub(super) struct RemoteUi {
     /// The context to wake when the network brings something (set by the first frame).
     wake: Arc<OnceLock<egui::Context>>,
     transform: Option<Transform>,
+    /// The remote board's own pan and zoom: a joined game never takes the Play tab's.
+    camera: crate::board::Camera,
     /// Terrain colours for the joined table, with the ruleset hash they are for.
     colors: Option<(String, Vec<Color32>)>,
 }
@@ -103,6 +105,7 @@ impl Default for RemoteUi {
             undo_reason: String::new(),
             wake: Arc::new(OnceLock::new()),
             transform: None,
+            camera: crate::board::Camera::default(),
             colors: None,
         }
     }
@@ -285,6 +288,12 @@ impl EditorApp {
 
     /// The piece the seat may drag on the remote board now: its selected own piece on an
     /// open table, while the seat is connected and it is its turn. The referee and a
+    /// The *Remote* board's pan and zoom (its own: never the Play tab's).
+    #[must_use]
+    pub fn remote_camera(&self) -> crate::board::Camera {
+        self.rt.remote.camera
+    }
+
     /// spectator drag nothing; neither does a side waiting for the other.
     #[must_use]
     pub fn remote_draggable(&self) -> Option<PieceId> {
@@ -324,6 +333,21 @@ impl EditorApp {
                 crate::remote::Link::Connected | crate::remote::Link::Refused(_)
             ) {
                 ctx.request_repaint_after(TICK);
+            }
+            // "joining game…" is said until the connection answers; then the status line
+            // says how it went instead of staying on the attempt.
+            let joining = self
+                .rt
+                .status
+                .as_ref()
+                .is_some_and(|st| st.text.starts_with("joining game "));
+            if joining && (s.connected() || matches!(s.link(), crate::remote::Link::Refused(_))) {
+                let line = format!("game {}: {}", s.game(), s.status());
+                let refused = !s.connected();
+                self.rt.status = Some(super::Status {
+                    text: line,
+                    error: refused,
+                });
             }
         }
         let Some(done) = self.rt.remote.job.as_ref().and_then(HostJob::poll) else {
@@ -375,6 +399,7 @@ impl EditorApp {
                         r.session = Some(s);
                         r.selected = None;
                         r.colors = None;
+                        r.camera = crate::board::Camera::default();
                         self.saved.tab = Tab::Remote;
                         self.say(format!("joining game {game} on {url}"));
                     }
@@ -554,7 +579,7 @@ impl EditorApp {
         let Some(table) = session.table() else {
             return;
         };
-        let mut camera = self.saved.camera;
+        let mut camera = self.rt.remote.camera;
         let mut result = None;
         let mut measured = None;
         let selected = self.rt.remote.selected;
@@ -567,7 +592,7 @@ impl EditorApp {
                 pieces,
                 overlay: &overlay,
             };
-            let (click, t) = board::show(ui, &scene, &mut camera);
+            let (click, t, _) = board::show(ui, &scene, &mut camera);
             // The tape measure, from the seat's own view: from the selected piece to the
             // one under the pointer (an enemy it has not identified is a point).
             let drawn = |id| pieces.iter().find(|p| p.id == id);
@@ -582,7 +607,7 @@ impl EditorApp {
             result = Some((click, t));
         });
         self.rt.remote.measure = measured;
-        self.saved.camera = camera;
+        self.rt.remote.camera = camera;
         if let Some((click, t)) = result {
             self.rt.remote.transform = Some(t);
             // A base dropped: the move goes to the server like any listed order, which

@@ -1,0 +1,237 @@
+//! What a board frame is made of, shared by the board ([`crate::board`]) and the open
+//! table's bases ([`crate::bases`]) and kept below both: a piece as one viewer sees it
+//! ([`DrawPiece`]), the overlay, the scene, the board-to-screen [`Transform`], side
+//! colours and the label drawn on a counter or base ([`piece_galley`]: fitted to the
+//! space it has, the full text kept for hover).
+
+use egui::{Color32, Pos2, Vec2};
+use grognard_kernel::board::Board;
+use grognard_kernel::geometry::footprint::{Footprint, Placed};
+use grognard_kernel::geometry::open::{Angle, Len, Point};
+use grognard_kernel::geometry::{Cell, Facing};
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::rules::Rules;
+
+/// How a piece is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Face up: type, name, mode and markers.
+    Open,
+    /// Face down (a hidden block): only the owner's colour.
+    FaceDown,
+    /// Where the enemy was last seen, no longer in sight.
+    Ghost,
+}
+
+/// Which way a piece faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacingMark {
+    /// A grid direction.
+    Grid(Facing),
+    /// An angle on an open table.
+    Angle(Angle),
+}
+
+/// A piece as one viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawPiece {
+    /// The piece.
+    pub id: PieceId,
+    /// Owner.
+    pub side: SideId,
+    /// Its name as shown ("b1"), empty when face down.
+    pub name: String,
+    /// Its type as shown ("infantry"), empty when face down.
+    pub kind: String,
+    /// Where.
+    pub place: Place,
+    /// Which way it faces, when that is shown.
+    pub facing: Option<FacingMark>,
+    /// Its mode, when shown.
+    pub mode: String,
+    /// Hits and status markers ("hits 1", "shaken").
+    pub markers: Vec<String>,
+    /// How it is drawn.
+    pub look: Look,
+    /// On the open table: its bases (the footprint of its type in its mode), when the
+    /// viewer is shown them (`None`: drawn as a counter at its point).
+    pub footprint: Option<Footprint>,
+}
+
+/// What to draw besides the board and pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Overlay {
+    /// Reachable cells and their cost text.
+    pub reach_cells: Vec<(Cell, String)>,
+    /// On an open table: the piece's position and how far it may go, in inches.
+    pub reach_radius: Option<(Point, f32)>,
+    /// On an open table, for a piece with bases: its footprint where it stands and its
+    /// facing; the reach is then drawn as the area the bases can cover.
+    pub reach_base: Option<(Placed, Angle)>,
+    /// Cells of the path being planned.
+    pub path: Vec<Cell>,
+    /// The selected piece.
+    pub selected: Option<PieceId>,
+    /// Cells of the pieces the selected piece's legal actions may target.
+    pub targets: Vec<Cell>,
+    /// On an open table: the pieces the selected piece's legal actions may target (ringed
+    /// where they stand, as `targets` are on a grid).
+    pub target_pieces: Vec<PieceId>,
+    /// On an open table: the legal destinations offered for the selected piece.
+    pub destinations: Vec<Point>,
+    /// On an open table: the piece that may be dragged to a new place (or turned by its
+    /// handle); a drop is returned as a [`BaseDrop`].
+    pub draggable: Option<PieceId>,
+}
+
+/// A piece dropped on the open table after a drag: the move it proposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseDrop {
+    /// The piece.
+    pub piece: PieceId,
+    /// Where its centre would stand.
+    pub to: Point,
+    /// Which way it would face (`None`: as it does).
+    pub facing: Option<Angle>,
+}
+
+/// The mapping between board units (cells one unit apart, or inches) and the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// Screen position of board (0, 0).
+    pub origin: Pos2,
+    /// Screen points per board unit.
+    pub scale: f32,
+}
+
+impl Transform {
+    /// A board position on screen.
+    #[must_use]
+    pub fn to_screen(&self, x: f32, y: f32) -> Pos2 {
+        self.origin + Vec2::new(x, y) * self.scale
+    }
+
+    /// A screen position on the board.
+    #[must_use]
+    pub fn to_board(&self, p: Pos2) -> (f32, f32) {
+        let v = (p - self.origin) / self.scale;
+        (v.x, v.y)
+    }
+}
+
+pub(crate) fn inches(l: Len) -> f32 {
+    l.0 as f32 / 1000.0
+}
+
+/// A side's colour.
+#[must_use]
+pub fn side_color(side: SideId) -> Color32 {
+    const COLORS: [Color32; 6] = [
+        Color32::from_rgb(52, 92, 168),
+        Color32::from_rgb(178, 48, 48),
+        Color32::from_rgb(60, 130, 70),
+        Color32::from_rgb(190, 140, 30),
+        Color32::from_rgb(110, 70, 150),
+        Color32::from_rgb(40, 40, 40),
+    ];
+    COLORS[side.index() % COLORS.len()]
+}
+
+/// Everything the board needs to draw one frame.
+pub struct BoardScene<'a> {
+    /// The rules (terrain and feature kinds).
+    pub rules: &'a Rules,
+    /// The board.
+    pub board: &'a Board,
+    /// Terrain colours, by terrain id.
+    pub terrain_colors: &'a [Color32],
+    /// The pieces to draw.
+    pub pieces: &'a [DrawPiece],
+    /// Reach, path, selection.
+    pub overlay: &'a Overlay,
+}
+
+/// A piece's whole label, one item a line: its name and mode, then its markers — what a
+/// counter shows when there is room, and what hovering over it always shows.
+#[must_use]
+pub fn label_lines(p: &DrawPiece) -> Vec<String> {
+    let mut first = p.name.clone();
+    if let Some(m) = p.mode.chars().next() {
+        first.push(' ');
+        first.push(m.to_ascii_uppercase());
+    }
+    let mut lines = vec![first];
+    lines.extend(p.markers.iter().cloned());
+    lines.retain(|l| !l.trim().is_empty());
+    lines
+}
+
+/// The colour text must have to be read on `fill`: black on light fills, white on dark.
+#[must_use]
+pub fn text_on(fill: Color32) -> Color32 {
+    let [r, g, b, _] = fill.to_array();
+    let luma = 0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b);
+    if luma > 150.0 {
+        Color32::BLACK
+    } else {
+        Color32::WHITE
+    }
+}
+
+/// `lines` fitted to a box `width` × `height` points in `font`: each line cut with `…` to
+/// the width, and lines that do not fit replaced by one `…`.
+#[must_use]
+pub fn fit_lines(
+    ctx: &egui::Context,
+    lines: &[String],
+    font: &egui::FontId,
+    width: f32,
+    height: f32,
+) -> Vec<String> {
+    let measure = |t: &str| {
+        ctx.fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), Color32::WHITE))
+            .size()
+            .x
+    };
+    let row = ctx.fonts_mut(|f| f.row_height(font)).max(1.0);
+    let rows = ((height / row).floor() as usize).max(1);
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if out.len() + 1 == rows && i + 1 < lines.len() {
+            out.push("…".to_owned());
+            break;
+        }
+        let mut text = line.clone();
+        if measure(&text) > width {
+            let mut chars: Vec<char> = line.chars().collect();
+            while !chars.is_empty() {
+                chars.pop();
+                text = chars.iter().collect::<String>() + "…";
+                if measure(&text) <= width {
+                    break;
+                }
+            }
+            if chars.is_empty() {
+                text = "…".to_owned();
+            }
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// A piece's label in a font for a counter `size` points across, laid out to fit a box
+/// `room` (width, height) — elided; the whole label is [`label_lines`], shown on hover —
+/// in `color`.
+pub fn piece_galley(
+    ctx: &egui::Context,
+    p: &DrawPiece,
+    size: f32,
+    room: (f32, f32),
+    color: Color32,
+) -> std::sync::Arc<egui::Galley> {
+    let font = egui::FontId::proportional((size * 0.26).clamp(7.0, 14.0));
+    let lines = fit_lines(ctx, &label_lines(p), &font, room.0 - 4.0, room.1 - 2.0);
+    ctx.fonts_mut(|fonts| fonts.layout_no_wrap(lines.join("\n"), font, color))
+}
