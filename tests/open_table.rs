@@ -73,3 +73,53 @@ fn a_move_to_where_the_piece_stands_facing_as_it_faces_is_refused() {
         run.stderr
     );
 }
+
+#[test]
+fn an_after_move_entry_that_cannot_apply_on_an_open_table_is_named_at_its_line() {
+    let run = grognard(&["validate", &format!("{DIR}/bad-steps.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains(
+            "bad-steps.yaml:7:30: an `after_move` entry with `min_steps: 2` never applies on an open table, where a move counts as one step"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn regions_on_an_open_table_are_circles_and_polygons_that_hold_counts() {
+    // town: a circle of 4" about (20, 20); a's point (22, 23) is √13 = 3.61" from it.
+    // ridge: the triangle (26, 24), (34, 24), (30, 12); r's point (30, 20) lies between
+    // its edges at y = 20 (x 27.33 to 32.67). Blue holds the town, red the ridge.
+    let run = play("town", "end");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("result: blue wins on points (blue 3, red 2)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_region_of_the_wrong_kind_for_its_board_says_which_kind_the_board_takes() {
+    let run = grognard(&["validate", &format!("{DIR}/bad-regions.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    for e in [
+        "bad-regions.yaml:8:5: region `town`: this board is an open table, whose regions are areas, not cells",
+        "bad-regions.yaml:9:5: region `ring`: give either `corners:` (at least 3) or `centre:` and `radius:`",
+        "bad-regions.yaml:10:5: region `shard` needs at least 3 corners in inches",
+        "bad-regions.yaml:11:5: region `away`: (60\", 20\") is off the table",
+    ] {
+        assert!(out.contains(e), "{e}\n{out}");
+    }
+    let run = grognard(&["validate", &format!("{DIR}/grid-region.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("grid-region.yaml:9:5: region `town`: this board is a grid, whose regions are lists of cells"),
+        "{out}"
+    );
+}

@@ -52,13 +52,62 @@ pub struct Area {
     pub corners: Vec<Point>,
 }
 
-/// A named set of cells (battlefield sections, deployment zones).
+/// A named part of the board (battlefield sections, deployment zones, objectives): a set
+/// of cells on a grid, an area on an open table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Region {
     /// Name.
     pub name: String,
-    /// Cells.
+    /// Cells (grids; empty on an open table).
     pub cells: Vec<Cell>,
+    /// The area (open tables; `None` on a grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<RegionArea>,
+}
+
+/// The shape of a region on an open table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RegionArea {
+    /// A simple polygon, corners in order.
+    Polygon(Vec<Point>),
+    /// A circle: its centre and radius.
+    Circle {
+        /// Centre.
+        centre: Point,
+        /// Radius.
+        radius: Len,
+    },
+}
+
+impl RegionArea {
+    /// True when the point lies in the area, its edge included (exact integer arithmetic).
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        match self {
+            Self::Polygon(corners) => point_in_polygon(p, corners),
+            Self::Circle { centre, radius } => {
+                let (dx, dy) = (
+                    i128::from(p.x.0 - centre.x.0),
+                    i128::from(p.y.0 - centre.y.0),
+                );
+                let r = i128::from(radius.0);
+                dx * dx + dy * dy <= r * r
+            }
+        }
+    }
+}
+
+impl Region {
+    /// True when a piece standing at `place` is in the region: on a grid, it covers one of
+    /// the region's cells; on an open table, its point (a unit's centre) is in the area.
+    #[must_use]
+    pub fn holds(&self, place: &crate::piece::Place) -> bool {
+        match (place, &self.area) {
+            (crate::piece::Place::Point { at, .. }, Some(area)) => area.contains(*at),
+            _ => self.cells.iter().any(|c| place.covers(*c)),
+        }
+    }
 }
 
 /// The playing surface.

@@ -78,7 +78,7 @@ pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State)
         let holders: Vec<SideId> = state
             .pieces
             .iter()
-            .filter(|p| p.on_board() && region.cells.iter().any(|c| p.place.covers(*c)))
+            .filter(|p| p.on_board() && region.holds(&p.place))
             .map(|p| p.side)
             .collect();
         if let Some(&first) = holders.first()

@@ -68,7 +68,12 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
 /// The modules `from` reaches through imports, itself not included unless by a circle.
 fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
-    let mut todo: Vec<&str> = graph.get(from).into_iter().flatten().map(String::as_str).collect();
+    let mut todo: Vec<&str> = graph
+        .get(from)
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
     while let Some(m) = todo.pop() {
         if seen.insert(m.to_owned()) {
             todo.extend(graph.get(m).into_iter().flatten().map(String::as_str));
@@ -80,7 +85,10 @@ fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet
 #[test]
 fn no_module_of_the_kernel_imports_itself_through_others() {
     let graph = graph();
-    assert!(graph.contains_key("rules") && graph.contains_key("company"), "{graph:?}");
+    assert!(
+        graph.contains_key("rules") && graph.contains_key("company"),
+        "{graph:?}"
+    );
     let circles: Vec<String> = graph
         .keys()
         .filter(|m| reachable(&graph, m).contains(*m))
@@ -99,7 +107,9 @@ fn no_module_of_the_kernel_imports_itself_through_others() {
 fn the_compiled_rules_import_only_data_below_them() {
     let graph = graph();
     let below: BTreeSet<String> = reachable(&graph, "rules");
-    for above in ["company", "turning", "victory", "state", "reach", "game", "hooks", "sight"] {
+    for above in [
+        "company", "turning", "victory", "state", "reach", "game", "hooks", "sight",
+    ] {
         assert!(
             !below.contains(above),
             "`rules` reaches `{above}`, which reads the rules: {below:?}"

@@ -18,6 +18,8 @@ pub(crate) struct CompanyNames<'a> {
     pub terrain: &'a [&'a str],
     /// Optional rules.
     pub options: &'a [&'a str],
+    /// True on an open table, where a move is one step.
+    pub open: bool,
 }
 
 fn types(cx: &mut Cx, names: &CompanyNames<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
@@ -67,6 +69,17 @@ pub(crate) fn compile_company(
                 cx.error(
                     &a.set.location,
                     "an `after_move` entry needs `set:` (the flag the move sets)",
+                );
+                return None;
+            }
+            if names.open && a.min_steps > 1 {
+                // A move on an open table counts as one step, so the flag would never be set.
+                cx.error(
+                    &a.set.location,
+                    format!(
+                        "an `after_move` entry with `min_steps: {}` never applies on an open table, where a move counts as one step",
+                        a.min_steps
+                    ),
                 );
                 return None;
             }

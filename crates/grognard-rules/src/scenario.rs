@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use grognard_kernel::board::{Area, Board, Edge, HalfHexes, Region, SideDef, Surface, link_key};
+use grognard_kernel::board::{
+    Area, Board, Edge, HalfHexes, Region, RegionArea, SideDef, Surface, link_key,
+};
 use grognard_kernel::game::{PieceSetup, Setup};
 use grognard_kernel::geometry::open::{Angle, Len, Point};
 use grognard_kernel::geometry::{Cell, Facing, Grid, HexGrid, SquareGrid};
@@ -13,7 +15,7 @@ use grognard_kernel::rules::{GeometryRules, Rules};
 use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
-use crate::model::{Baseline, BoardSpec, PieceSpec, ScenarioSpec, Text};
+use crate::model::{Baseline, BoardSpec, PieceSpec, RegionSpec, ScenarioSpec, Text};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -155,28 +157,132 @@ fn compile_board(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules, root: &Locatio
         regions: Vec::new(),
     };
     add_features(cx, b, rules, grid.as_ref(), &mut board);
-    for r in b.regions.iter() {
-        for c in &r.value {
-            if !board.contains(Cell::new(c[0], c[1])) {
-                cx.error(
-                    &r.name.location,
-                    format!(
-                        "region `{}`: ({},{}) is off the board",
-                        r.name.value, c[0], c[1]
-                    ),
-                );
-            }
-        }
-    }
+    let open = board.grid().is_none();
     board.regions = b
         .regions
         .iter()
-        .map(|r| Region {
-            name: r.name.value.clone(),
-            cells: r.value.iter().map(|c| Cell::new(c[0], c[1])).collect(),
-        })
+        .filter_map(|r| compile_region(cx, &board, open, &r.name, &r.value))
         .collect();
     board
+}
+
+/// One region: cells on a grid, each on the board; an area on an open table, a polygon of
+/// at least 3 corners or a circle of a positive radius. A region of the other kind is
+/// refused with the kind this board takes.
+fn compile_region(
+    cx: &mut Cx,
+    board: &Board,
+    open: bool,
+    name: &Located<String>,
+    spec: &RegionSpec,
+) -> Option<Region> {
+    let at = &name.location;
+    let n = &name.value;
+    match (spec, open) {
+        (RegionSpec::Cells(cells), false) => {
+            let mut ok = true;
+            for c in cells {
+                if !board.contains(Cell::new(c[0], c[1])) {
+                    cx.error(
+                        at,
+                        format!("region `{n}`: ({},{}) is off the board", c[0], c[1]),
+                    );
+                    ok = false;
+                }
+            }
+            ok.then(|| Region {
+                name: n.clone(),
+                cells: cells.iter().map(|c| Cell::new(c[0], c[1])).collect(),
+                area: None,
+            })
+        }
+        (RegionSpec::Cells(cells), true) if cells.is_empty() => {
+            cx.error(
+                at,
+                format!("region `{n}`: an open table's regions are areas: give `corners:` (in inches) or `centre:` and `radius:`"),
+            );
+            None
+        }
+        (RegionSpec::Cells(_), true) => {
+            cx.error(
+                at,
+                format!("region `{n}`: this board is an open table, whose regions are areas, not cells: give `corners: [[x, y], ...]` or `centre: [x, y]` and `radius:` in inches"),
+            );
+            None
+        }
+        (RegionSpec::Area(_), false) => {
+            cx.error(
+                at,
+                format!("region `{n}`: this board is a grid, whose regions are lists of cells (`[[col, row], ...]`), not areas"),
+            );
+            None
+        }
+        (RegionSpec::Area(a), true) => {
+            let point = |c: &[f64; 2]| {
+                Some(Point {
+                    x: inches(c[0])?,
+                    y: inches(c[1])?,
+                })
+            };
+            let off = |cx: &mut Cx, p: Point| {
+                if board.contains_point(p) {
+                    false
+                } else {
+                    cx.error(at, format!("region `{n}`: {p} is off the table"));
+                    true
+                }
+            };
+            let area = match (a.corners.is_empty(), a.centre, a.radius) {
+                (false, None, None) => {
+                    let corners: Option<Vec<Point>> = a.corners.iter().map(point).collect();
+                    match corners {
+                        Some(c) if c.len() >= 3 => {
+                            if c.iter().fold(false, |bad, p| off(cx, *p) || bad) {
+                                return None;
+                            }
+                            RegionArea::Polygon(c)
+                        }
+                        _ => {
+                            cx.error(
+                                at,
+                                format!("region `{n}` needs at least 3 corners in inches"),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                (true, Some(c), Some(r)) => {
+                    let (Some(centre), Some(radius)) = (point(&c), inches(r)) else {
+                        cx.error(
+                            at,
+                            format!("region `{n}`: its centre and radius must be inches"),
+                        );
+                        return None;
+                    };
+                    if radius.0 <= 0 {
+                        cx.error(at, format!("region `{n}`: the radius must be more than 0"));
+                        return None;
+                    }
+                    if off(cx, centre) {
+                        return None;
+                    }
+                    RegionArea::Circle { centre, radius }
+                }
+                _ => {
+                    cx.error(
+                        at,
+                        format!("region `{n}`: give either `corners:` (at least 3) or `centre:` and `radius:`"),
+                    );
+                    return None;
+                }
+            };
+            Some(Region {
+                name: n.clone(),
+                cells: Vec::new(),
+                area: Some(area),
+            })
+        }
+    }
 }
 
 /// A grid board: its size, the terrain of each cell from the `map` and the painted

@@ -79,6 +79,7 @@ impl Names<'_> {
             flags: &self.flags,
             terrain: &self.terrain,
             options: &self.options,
+            open: self.open,
         }
     }
 }

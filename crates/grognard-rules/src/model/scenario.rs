@@ -137,8 +137,8 @@ pub struct BoardSpec {
     pub features: Vec<FeatureLineSpec>,
     /// Half-hexes cut by the table edges (hex boards).
     pub half_hexes: HalfHexSpec,
-    /// Named regions.
-    pub regions: NamedMap<Vec<[i32; 2]>>,
+    /// Named regions: cells on a grid, areas on an open table.
+    pub regions: NamedMap<RegionSpec>,
     /// Open table width in inches.
     pub width: Option<Located<Text>>,
     /// Open table depth in inches.
@@ -167,6 +167,29 @@ pub struct HalfHexSpec {
     pub sides: bool,
     /// On the north and south edges.
     pub baselines: bool,
+}
+
+/// A region: a list of `[col, row]` cells on a grid; on an open table an area, a polygon
+/// (`corners:`) or a circle (`centre:` and `radius:`), in inches.
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum RegionSpec {
+    /// Cells of a grid.
+    Cells(Vec<[i32; 2]>),
+    /// An area of an open table.
+    Area(RegionAreaSpec),
+}
+
+/// An open-table region's area: `corners:` (at least 3), or `centre:` and `radius:`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct RegionAreaSpec {
+    /// Polygon corners in inches, in order.
+    pub corners: Vec<[f64; 2]>,
+    /// A circle's centre in inches.
+    pub centre: Option<[f64; 2]>,
+    /// A circle's radius in inches.
+    pub radius: Option<f64>,
 }
 
 /// An open-table terrain area.
