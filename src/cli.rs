@@ -202,6 +202,64 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Find the smallest change to the ruleset that brings a side's win rate to a target:
+    /// every candidate is a house-rule overlay played over the same seeds.
+    Tune {
+        /// Scenario file.
+        scenario: PathBuf,
+        /// The side and the win rate to reach: `SIDE=0.5` or `SIDE=50%`.
+        #[arg(long, value_name = "SIDE=RATE")]
+        target: String,
+        /// A number in the ruleset that may move, by its dotted path, with the values it
+        /// may take: `charts.volley.rows.0.score=6..10`, `piece_types.infantry.allowance.battle=1..2`
+        /// (repeatable; without a range, ±3 steps).
+        #[arg(long, value_name = "PATH[=LO..HI]", required = true)]
+        vary: Vec<String>,
+        /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
+        /// (repeatable), as in `sim`.
+        #[arg(
+            long = "policy",
+            value_name = "[SIDE=]POLICY",
+            default_value = "greedy"
+        )]
+        policy: Vec<String>,
+        /// Games a candidate (the same seeds for every candidate).
+        #[arg(long, default_value_t = 400)]
+        runs: u32,
+        /// Seed of the first game (the scenario's when absent).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (all cores when absent).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Try every combination of the items' values instead of searching.
+        #[arg(long)]
+        grid: bool,
+        /// Play only shard I of N of the grid's games (needs --out PART.json; add the
+        /// parts up with `tune-merge`).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Write the tuned ruleset here as a house-rule overlay (with --shard: the part).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add up the parts written by `tune --shard I/N --out PART.json` and print the
+    /// answer the whole grid gives.
+    #[command(name = "tune-merge")]
+    TuneMerge {
+        /// The part files, one per shard, in any order.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Write the tuned ruleset here as a house-rule overlay.
+        #[arg(long, value_name = "OVERLAY.yaml")]
+        out: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Merge the parts written by `sim --shard I/N --out PART.json` and print the summary
     /// the whole run prints.
     #[command(name = "sim-merge")]

@@ -22,6 +22,7 @@ mod output;
 mod remote;
 mod sim;
 mod tools;
+mod tune;
 mod views;
 
 fn main() -> ExitCode {

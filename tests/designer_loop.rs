@@ -164,9 +164,15 @@ fn which_refuses_what_it_cannot_choose() {
         "2",
     ];
     let cases: [(&[&str], &str); 4] = [
-        (&["--save-games", &ds, "--which", "best"], "expected all, wins:SIDE"),
+        (
+            &["--save-games", &ds, "--which", "best"],
+            "expected all, wins:SIDE",
+        ),
         (&["--save-games", &ds, "--which", "9"], "games 0 to 1"),
-        (&["--save-games", &ds, "--which", "wins:green"], "its sides: blue, red"),
+        (
+            &["--save-games", &ds, "--which", "wins:green"],
+            "its sides: blue, red",
+        ),
         (&["--which", "draws"], "give --save-games too"),
     ];
     for (extra, words) in cases {
@@ -199,7 +205,10 @@ fn play_with_policies_plays_game_zero_of_the_same_sim() {
     assert!(run.stdout.contains("saved to"), "{}", run.stdout);
     let r = replay(&s);
     assert_eq!(r["verified"], true);
-    assert!(!r["result"].is_null(), "a random game of hex-command ends: {r}");
+    assert!(
+        !r["result"].is_null(),
+        "a random game of hex-command ends: {r}"
+    );
     let sims = temp("play-policy-sim");
     let v = sim_saving(&sims, Some("0"), "1");
     let text = |p: &str| std::fs::read_to_string(p).expect("save");
@@ -279,4 +288,172 @@ fn sim_against_another_ruleset_prints_wins_draws_and_length_side_by_side() {
         "{}",
         line("blue wins")
     );
+}
+
+/// `grognard tune` on the duel, whose balance is known by construction (see
+/// tests/fixtures/tune/duel.yaml): Blue wins with probability (11 − N)/10 for a row "N+",
+/// so 50% is "6+" exactly, and "5+" (60%) and "7+" (40%) lie outside a 400-game interval
+/// (about ±4.9 points).
+fn tune(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "tune",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--target",
+        "blue=0.5",
+        "--vary",
+        "charts.shot.rows.0.score=2..10",
+        "--runs",
+        "400",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let run = grognard(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    json(&run.stdout)
+}
+
+#[test]
+fn tune_finds_the_known_balance_and_writes_an_overlay_sim_confirms() {
+    let d = temp("tune");
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let out = d.join("tuned.yaml");
+    let o = out.to_string_lossy().into_owned();
+    let v = tune(&["--out", &o]);
+    assert_eq!(v["reached"], true, "{v}");
+    assert_eq!(v["best"]["values"]["charts.shot.rows.0.score"], "6+", "{v}");
+    assert_eq!(v["best"]["steps"], 3);
+    let rate = &v["best"]["rate"];
+    let (mean, ci) = (
+        rate["mean"].as_f64().expect("mean"),
+        rate["ci95"].as_f64().expect("ci"),
+    );
+    assert!((mean - 0.5).abs() <= ci, "{rate}");
+    // The ruleset as it is: "9+", 20%.
+    assert_eq!(v["baseline"]["values"]["charts.shot.rows.0.score"], "9+");
+    // Bisection measures a handful of the nine values, the grid all nine.
+    let tried = v["tried"].as_array().map_or(0, Vec::len);
+    assert!(tried <= 6, "{tried} candidates: {v}");
+    let g = tune(&["--grid"]);
+    assert_eq!(g["tried"].as_array().map(Vec::len), Some(9));
+    assert_eq!(g["best"]["values"], v["best"]["values"]);
+    assert!(g["games"].as_u64() > v["games"].as_u64());
+
+    // The overlay: an overlay of the duel that changes the one row.
+    let text = std::fs::read_to_string(&out).expect("overlay");
+    assert!(text.contains("extends:"), "{text}");
+    assert!(text.contains("- { score: \"6+\", result: hit }"), "{text}");
+    let diff = grognard(&["diff", "tests/fixtures/tune/duel.yaml", &o]);
+    assert!(
+        diff.stdout.contains("6+"),
+        "{}\n{}",
+        diff.stdout,
+        diff.stderr
+    );
+    // `sim --ruleset` plays the same seeds and gives the same rate.
+    let run = grognard(&[
+        "sim",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--policy",
+        "greedy",
+        "--runs",
+        "400",
+        "--ruleset",
+        &o,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let s = json(&run.stdout);
+    assert_eq!(s["b"]["results"]["wins"]["blue"]["mean"], rate["mean"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn tune_shards_add_up_to_the_whole_grid() {
+    let d = temp("tune-shards");
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let p1 = d.join("p1.json").to_string_lossy().into_owned();
+    let p2 = d.join("p2.json").to_string_lossy().into_owned();
+    for (shard, out) in [("1/2", &p1), ("2/2", &p2)] {
+        let run = grognard(&[
+            "tune",
+            "tests/fixtures/tune/duel-scenario.yaml",
+            "--target",
+            "blue=50%",
+            "--vary",
+            "charts.shot.rows.0.score=4..9",
+            "--runs",
+            "300",
+            "--grid",
+            "--shard",
+            shard,
+            "--out",
+            out,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let merged = grognard(&["tune-merge", &p2, &p1, "--json"]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let whole = grognard(&[
+        "tune",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--target",
+        "blue=50%",
+        "--vary",
+        "charts.shot.rows.0.score=4..9",
+        "--runs",
+        "300",
+        "--grid",
+        "--json",
+    ]);
+    let (m, w) = (json(&merged.stdout), json(&whole.stdout));
+    assert_eq!(m["tried"], w["tried"]);
+    assert_eq!(m["best"], w["best"]);
+    // A part alone is not the whole.
+    let one = grognard(&["tune-merge", &p1]);
+    assert_eq!(one.code, 1);
+    assert!(
+        one.stderr.contains("shard 2/2 is missing"),
+        "{}",
+        one.stderr
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn tune_refuses_what_it_cannot_do_with_the_reason() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--target", "green=0.5"], "its sides: blue, red"),
+        (&["--target", "blue=1.5"], "between 0 and 1"),
+        (&["--target", "blue"], "expected SIDE=RATE"),
+        (
+            &[
+                "--target",
+                "blue=0.5",
+                "--vary",
+                "charts.shoot.rows.0.score",
+            ],
+            "did you mean `shot`",
+        ),
+        (
+            &[
+                "--target",
+                "blue=0.5",
+                "--vary",
+                "charts.shot.rows.0.result",
+            ],
+            "not a number",
+        ),
+    ];
+    for (extra, words) in cases {
+        let mut args = vec!["tune", "tests/fixtures/tune/duel-scenario.yaml"];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--vary") {
+            args.extend(["--vary", "charts.shot.rows.0.score"]);
+        }
+        let run = grognard(&args);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
+    }
 }

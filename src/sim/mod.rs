@@ -21,9 +21,9 @@ use crate::common::{Failure, Outcome, hooks_for};
 use grognard_play::policy::{self, PolicyError, Seats};
 use grognard_play::tally::{Tally, play_one, run_seed};
 
-pub(crate) use shard::merge;
 use save::{Brief, Which, save_games};
-use shard::{OtherPart, PART_FORMAT, Part, Shard, file_hash};
+use shard::{OtherPart, PART_FORMAT, Part, file_hash};
+pub(crate) use shard::{Shard, merge};
 use summary::{report, summarise};
 
 /// What `grognard sim` was asked.
@@ -57,7 +57,7 @@ pub(crate) struct SimArgs<'a> {
 /// Plays `runs` games on all cores and tallies them; the tally is the same whatever the
 /// thread count.
 #[allow(clippy::too_many_arguments)]
-fn play_many(
+pub(crate) fn play_many(
     s: &Scenario,
     orders: &[Located<OrderSpec>],
     seats: &Seats,
@@ -177,7 +177,7 @@ fn simulate(
     })
 }
 
-fn seats_for(s: &Scenario, policies: &[String]) -> Result<Seats, Failure> {
+pub(crate) fn seats_for(s: &Scenario, policies: &[String]) -> Result<Seats, Failure> {
     let sides = grognard_play::tally::side_names(s);
     policy::seats(policies, &sides).map_err(|e| match e {
         PolicyError::Unknown(m) => Failure::Usage(m),
@@ -236,7 +236,16 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         let which = which.unwrap_or(Which::All);
         let seats = seats_for(&a.scenario, args.policies)?;
         let prefix = if b.is_some() { "a-" } else { "" };
-        saved = save_games(dir, prefix, &a.scenario, &orders, &seats, seed, &a.briefs, &which)?;
+        saved = save_games(
+            dir,
+            prefix,
+            &a.scenario,
+            &orders,
+            &seats,
+            seed,
+            &a.briefs,
+            &which,
+        )?;
         if let Some(b) = &b {
             let seats = seats_for(&b.scenario, args.policies)?;
             saved.extend(save_games(

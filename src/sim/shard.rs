@@ -13,18 +13,18 @@ use crate::common::{Failure, Outcome};
 /// `index`, `index + count`, `index + 2·count`, ... so every shard gets a fair share of
 /// long and short games, and each run keeps the seed the whole run gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct Shard {
-    pub(super) index: u32,
-    pub(super) count: u32,
+pub(crate) struct Shard {
+    pub(crate) index: u32,
+    pub(crate) count: u32,
 }
 use super::summary::{report, summarise};
 use grognard_play::tally::Tally;
 
 impl Shard {
-    pub(super) const WHOLE: Self = Self { index: 0, count: 1 };
+    pub(crate) const WHOLE: Self = Self { index: 0, count: 1 };
 
     /// `I/N` with 1 ≤ I ≤ N.
-    pub(super) fn parse(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
         let bad = || format!("--shard {text}: expected I/N with 1 ≤ I ≤ N (`--shard 2/8`)");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (u32, u32) = (
@@ -47,7 +47,7 @@ impl Shard {
     }
 
     /// How many of the `runs` this shard plays.
-    pub(super) fn len(self, runs: u32) -> u32 {
+    pub(crate) fn len(self, runs: u32) -> u32 {
         let (runs, index, count) = (
             u64::from(runs),
             u64::from(self.index),

@@ -130,6 +130,22 @@ pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
     load_ruleset_from(&Disk, path)
 }
 
+/// The ruleset at `path` as one merged tree of located values, every layer it extends
+/// merged in and `remove:` applied, before decoding: what `grognard tune` reads a number
+/// from and writes an overlay against.
+///
+/// # Errors
+/// A file that does not parse, a bad `extends:` chain or a bad `remove:`.
+pub fn ruleset_tree(path: &Path) -> Result<crate::node::Node, Diagnostics> {
+    let mut problems = Diagnostics::default();
+    let node = parse_layers(&Disk, path, &mut Vec::new(), &mut Vec::new(), &mut problems)?;
+    if problems.is_empty() {
+        Ok(node)
+    } else {
+        Err(problems)
+    }
+}
+
 /// Loads, validates and compiles the ruleset at `path` in `source`.
 ///
 /// # Errors

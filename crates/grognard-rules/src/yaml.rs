@@ -131,7 +131,7 @@ const STACK_PER_LEVEL: usize = 128 * 1024;
 /// Parses checked text into a tree and checks it for duplicate keys.
 fn parse_text(file: &Arc<str>, text: &str, limits: &Limits) -> Result<Node, Diagnostic> {
     let raw: Spanned<Raw> = serde_saphyr::from_str_with_options(text, options(limits))
-        .map_err(|err| diagnose(file, &err, limits))?;
+        .map_err(|err| diagnose(file, &err, limits, text))?;
     let root = into_node(raw, file);
     match root.find_duplicate_key() {
         Some(duplicate) => Err(duplicate),
@@ -267,17 +267,80 @@ fn options(limits: &Limits) -> serde_saphyr::Options {
 }
 
 /// One [`Diagnostic`] for a parser error, in plain words.
-fn diagnose(file: &Arc<str>, err: &serde_saphyr::Error, limits: &Limits) -> Diagnostic {
+fn diagnose(file: &Arc<str>, err: &serde_saphyr::Error, limits: &Limits, text: &str) -> Diagnostic {
     let location = err.location().map_or_else(
         || Location::unknown(Arc::clone(file)),
         |l| to_location(file, l),
     );
     let (message, help) = explain(err, limits, false);
+    let line = usize::try_from(location.line)
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| text.lines().nth(i));
+    let help = line
+        .and_then(|l| common_slip(&message, l, location.line))
+        .or(help);
     let diagnostic = Diagnostic::new(location, message);
     match help {
         Some(help) => diagnostic.with_help(help),
         None => diagnostic,
     }
+}
+
+/// Help for the YAML mistakes people make most, read from the line the parser stopped at
+/// (`line`, number `line_no`): an unquoted `: ` inside a value, a tab, a stray or unclosed
+/// quote, an apostrophe inside single quotes.
+fn common_slip(message: &str, line: &str, line_no: u32) -> Option<String> {
+    let body = line.trim_start();
+    let key_of = |l: &str| {
+        l.trim_start()
+            .trim_start_matches("- ")
+            .split_once(':')
+            .map(|(k, _)| k.trim().to_owned())
+    };
+    if message.contains("tab") || line.starts_with('\t') || body.starts_with('\t') {
+        return Some(
+            "this line is indented with a tab: YAML indents with spaces only; replace the tab with spaces (two per level)"
+                .to_owned(),
+        );
+    }
+    if message.contains("mapping values are not allowed") {
+        // `title: Drill: square` — the value holds `: `.
+        if let Some((key, value)) = body.trim_start_matches("- ").split_once(": ")
+            && value.contains(": ")
+            && !value.trim_start().starts_with(['"', '\'', '{', '['])
+        {
+            return Some(format!(
+                "the value of `{}` holds `: `, which YAML reads as another key: put the whole value in quotes, `{}: \"{}\"`",
+                key.trim(),
+                key.trim(),
+                value.trim().replace('"', "\\\"")
+            ));
+        }
+        // A key at a deeper indent than its neighbours, or a key after a value.
+        return Some(
+            "a `key: value` stands where YAML expects a value: check this line's indentation against the line above, or quote a value that holds `: `"
+                .to_owned(),
+        );
+    }
+    if message.contains("trailing content after single-quoted") {
+        return Some(
+            "an apostrophe ends text written in single quotes: write it twice (`'it''s here'`) or use double quotes (`\"it's here\"`)"
+                .to_owned(),
+        );
+    }
+    if message.contains("unclosed quote")
+        || message.contains("trailing content after double-quoted")
+    {
+        let opened = body.matches('"').count() % 2 == 1 || body.matches('\'').count() % 2 == 1;
+        let what = key_of(body).map_or_else(String::new, |k| format!(" (the value of `{k}`)"));
+        if opened {
+            return Some(format!(
+                "line {line_no} opens a quote{what} that does not close on that line: add the closing quote, or remove the stray one"
+            ));
+        }
+    }
+    None
 }
 
 fn alias_bomb(limit: usize, what: &str) -> (String, Option<String>) {
@@ -608,6 +671,31 @@ mod tests {
             Some((2, 4))
         );
         assert!(syntax.message.starts_with("invalid YAML: "), "{syntax}");
+    }
+
+    /// The mistakes people make most get help that says what to change (issue 39).
+    #[test]
+    fn common_slips_say_how_to_fix_them() {
+        let help = |text: &str| parse_str(text).unwrap_err().help.unwrap_or_default();
+        assert_eq!(
+            help("ruleset: x\ntitle: Drill: square\n"),
+            "the value of `title` holds `: `, which YAML reads as another key: put the whole value in quotes, `title: \"Drill: square\"`"
+        );
+        assert!(
+            help("ruleset: x\nnotes:\n\t- a\n").contains("indented with a tab"),
+            "tab"
+        );
+        assert!(
+            help("ruleset: x\ntitle: \"Drill\nnotes: []\n")
+                .contains("line 2 opens a quote (the value of `title`)"),
+            "stray quote"
+        );
+        assert!(
+            help("title: 'it's here'\n").contains("write it twice (`'it''s here'`)"),
+            "apostrophe"
+        );
+        // Other syntax errors keep the general help.
+        assert!(help("a: [1, 2\n").contains("brackets and quotes are closed"));
     }
 
     #[test]

@@ -187,11 +187,17 @@ impl<'a, 'p> NodeDe<'a, 'p> {
             Value::Seq(items) => items,
             Value::Null => &[],
             _ => {
-                let help = matches!(
-                    self.value(),
-                    Value::Str(_) | Value::Int(_) | Value::Float(_)
-                )
-                .then(|| "write a list as `[a, b]`, or one `- item` per line".to_string());
+                let help = match self.value() {
+                    // `-a` with no space after the dash is text, not a list item.
+                    Value::Str(s) if s.starts_with('-') && !s.starts_with("- ") => Some(
+                        "put a space after each `-` that starts a list item (`- a`, not `-a`)"
+                            .to_string(),
+                    ),
+                    Value::Str(_) | Value::Int(_) | Value::Float(_) => {
+                        Some("write a list as `[a, b]`, or one `- item` per line".to_string())
+                    }
+                    _ => None,
+                };
                 self.mismatch(expected, help);
                 let mut empty = SeqDe::new(&[], self.path, self.sink);
                 let result = visitor.visit_seq(&mut empty);
