@@ -47,3 +47,41 @@ fn an_overlays_mistakes_are_reported_at_the_overlays_lines() {
     assert!(run.stderr.contains("no such item"), "{}", run.stderr);
     assert!(!run.stderr.contains("drill-square.yaml:"), "{}", run.stderr);
 }
+
+/// An overlay that replaced a list the inherited text depends on: the problem is at the
+/// base file's line, and the help names the overlay's line that caused it; validating the
+/// ruleset and a scenario using it reports it once (issue 39 item 4).
+#[test]
+fn a_problem_an_overlay_caused_in_inherited_text_names_the_overlay_once() {
+    let run = grognard(&[
+        "validate",
+        "tests/fixtures/overlays/rows-replaced.yaml",
+        "tests/fixtures/overlays/rows-replaced-scenario.yaml",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("unknown outcome `hit`"))
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("rulesets/drill-square.yaml:86:7: unknown outcome `hit`"),
+        "{}",
+        run.stderr
+    );
+    // The suggestions are the merged ruleset's outcomes, and the overlay is named.
+    assert!(run.stderr.contains("h2, h1, miss"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "the overlay replaced `charts.volley.rows` at tests/fixtures/overlays/rows-replaced.yaml:9:7"
+        ),
+        "{}",
+        run.stderr
+    );
+}

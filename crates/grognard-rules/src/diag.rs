@@ -213,12 +213,21 @@ impl Diagnostics {
         self.0.iter()
     }
 
-    /// The diagnostics sorted stably by file, line and column (located ones first).
+    /// The diagnostics sorted stably by file, line and column (located ones first), each
+    /// once: the same problem found twice (a ruleset checked on its own and again under a
+    /// scenario) is reported once.
     #[must_use]
     pub fn sorted(&self) -> Vec<&Diagnostic> {
-        let mut sorted: Vec<&Diagnostic> = self.0.iter().collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut sorted: Vec<&Diagnostic> = self.0.iter().filter(|d| seen.insert(*d)).collect();
         sorted.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         sorted
+    }
+
+    /// Each diagnostic changed by `f` (to add help, for instance).
+    #[must_use]
+    pub fn map(self, f: impl FnMut(Diagnostic) -> Diagnostic) -> Self {
+        Self(self.0.into_iter().map(f).collect())
     }
 
     /// `Ok(value)` when there are no diagnostics, otherwise `Err(self)`.

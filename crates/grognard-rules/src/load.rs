@@ -15,7 +15,7 @@ use crate::compile::compile;
 use crate::de::{Located, decode, decode_recovering};
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::model::{OrderOfBattleSpec, OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
-use crate::node::Node;
+use crate::node::{Node, Value};
 use crate::overlay;
 use crate::scenario::{CompiledScenario, compile_scenario};
 use crate::source::{Disk, ReadError, Source, tidy};
@@ -138,7 +138,15 @@ pub fn load_ruleset(path: &Path) -> Result<Ruleset, Diagnostics> {
 /// A file that does not parse, a bad `extends:` chain or a bad `remove:`.
 pub fn ruleset_tree(path: &Path) -> Result<crate::node::Node, Diagnostics> {
     let mut problems = Diagnostics::default();
-    let node = parse_layers(&Disk, path, &mut Vec::new(), &mut Vec::new(), &mut problems)?;
+    let mut changes = Vec::new();
+    let node = parse_layers(
+        &Disk,
+        path,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut problems,
+        &mut changes,
+    )?;
     if problems.is_empty() {
         Ok(node)
     } else {
@@ -153,13 +161,36 @@ pub fn ruleset_tree(path: &Path) -> Result<crate::node::Node, Diagnostics> {
 pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Diagnostics> {
     let mut layers = Vec::new();
     let mut removals = Diagnostics::default();
-    let node = parse_layers(source, path, &mut Vec::new(), &mut layers, &mut removals)?;
+    let mut changes = Vec::new();
+    let node = parse_layers(
+        source,
+        path,
+        &mut Vec::new(),
+        &mut layers,
+        &mut removals,
+        &mut changes,
+    )?;
+    // A problem in an inherited file names what the overlays replaced or removed.
+    let top = display(path);
+    let blame = |d: Diagnostic| {
+        let inherited = d.location.as_ref().is_some_and(|l| *l.file != *top);
+        match overlay::blame(&d, &changes) {
+            Some(note) if inherited => {
+                let help = match &d.help {
+                    Some(h) => format!("{h}\n  help: {note}"),
+                    None => note,
+                };
+                d.with_help(help)
+            }
+            _ => d,
+        }
+    };
     let (spec, decoded) = decode_recovering::<RulesetSpec>(&node);
     // A bad `remove:` does not stop the rest of the file from being checked.
     let mut problems = removals;
     problems.extend(decoded);
     let Some(spec) = spec else {
-        return Err(problems);
+        return Err(problems.map(blame));
     };
     let scripts = read_scripts(source, &spec, &mut problems);
     // The identity hashes the decoded, merged content (not the bytes: comments and layout
@@ -178,7 +209,7 @@ pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Di
     }
     let compiled = compile(&spec, content_hash(&canonical));
     let mut rules = None;
-    after(problems, compiled.map(|r| rules = Some(r)))?;
+    after(problems, compiled.map(|r| rules = Some(r))).map_err(|d| d.map(blame))?;
     let rules = rules.ok_or_else(Diagnostics::default)?;
     Ok(Ruleset {
         path: path.to_path_buf(),
@@ -196,6 +227,7 @@ fn parse_layers(
     chain: &mut Vec<PathBuf>,
     layers: &mut Vec<PathBuf>,
     problems: &mut Diagnostics,
+    changes: &mut Vec<overlay::Change>,
 ) -> Result<Node, Diagnostics> {
     let (mut node, _) = parse_file(source, path)?;
     overlay::rebase_scripts(&mut node, path);
@@ -241,9 +273,19 @@ fn parse_layers(
             ),
         )));
     }
-    let base = parse_layers(source, &base_path, chain, layers, problems)?;
+    let base = parse_layers(source, &base_path, chain, layers, problems, changes)?;
     chain.pop();
     layers.push(path.to_path_buf());
+    changes.extend(overlay::replacements(&base, &node));
+    if let Some(Value::Seq(items)) = remove.as_ref().map(|r| &r.value) {
+        changes.extend(items.iter().filter_map(|i| {
+            i.as_str().map(|p| overlay::Change {
+                path: p.to_owned(),
+                at: i.location.clone(),
+                removed: true,
+            })
+        }));
+    }
     let mut merged = overlay::merge(base, node);
     overlay::apply_removals(&mut merged, remove, problems);
     Ok(merged)

@@ -65,6 +65,103 @@ pub fn merge(base: Node, overlay: Node) -> Node {
     }
 }
 
+/// What an overlay replaced or removed of the layers below it: a dotted path and the place
+/// in the overlay that did it. These are the only ways an overlay can break the text it
+/// inherits (a list replaced whole, an item removed), so a problem reported in an inherited
+/// file names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The dotted path (`charts.volley.rows`).
+    pub path: String,
+    /// Where the overlay wrote it.
+    pub at: Location,
+    /// True for a `remove:`; false for a replacement.
+    pub removed: bool,
+}
+
+/// The values `overlay` replaces in `base` (not the maps it merges into, nor what it adds).
+#[must_use]
+pub fn replacements(base: &Node, overlay: &Node) -> Vec<Change> {
+    let mut out = Vec::new();
+    collect_replacements(base, overlay, String::new(), &mut out);
+    out
+}
+
+fn collect_replacements(base: &Node, overlay: &Node, path: String, out: &mut Vec<Change>) {
+    match (&base.value, &overlay.value) {
+        (Value::Map(entries), Value::Map(changes)) => {
+            for (key, value) in changes {
+                let name = key.key_text();
+                if let Some((_, old)) = entries.iter().find(|(k, _)| k.key_text() == name) {
+                    let here = if path.is_empty() {
+                        name
+                    } else {
+                        format!("{path}.{name}")
+                    };
+                    collect_replacements(old, value, here, out);
+                }
+            }
+        }
+        // A layer's own name, title and notes break nothing it inherits.
+        _ if matches!(
+            path.as_str(),
+            "" | "ruleset" | "title" | "notes" | "description"
+        ) => {}
+        _ if base.value != overlay.value => out.push(Change {
+            path,
+            at: overlay.location.clone(),
+            removed: false,
+        }),
+        _ => {}
+    }
+}
+
+/// Help for a problem found in an inherited file: the overlays' replacements and removals
+/// that may have caused it, most likely first (those sharing the most of the problem's
+/// words), at most three.
+#[must_use]
+pub fn blame(d: &Diagnostic, changes: &[Change]) -> Option<String> {
+    if changes.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = d
+        .message
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 1)
+        .map(str::to_owned)
+        .collect();
+    let score = |c: &Change| {
+        c.path
+            .split('.')
+            .filter(|part| words.iter().any(|w| w == part))
+            .count()
+    };
+    let mut ranked: Vec<&Change> = changes.iter().collect();
+    ranked.sort_by_key(|c| std::cmp::Reverse(score(c)));
+    let named: Vec<String> = ranked
+        .iter()
+        .take(3)
+        .map(|c| {
+            format!(
+                "{} `{}` at {}",
+                if c.removed { "removed" } else { "replaced" },
+                c.path,
+                c.at
+            )
+        })
+        .collect();
+    let more = changes.len().saturating_sub(3);
+    Some(format!(
+        "this text is inherited; the overlay {}{}: change the overlay to match, or keep what this line needs",
+        named.join(", "),
+        if more > 0 {
+            format!(" (and {more} more)")
+        } else {
+            String::new()
+        }
+    ))
+}
+
 /// Deletes the item at a dotted path (`terrain.swamp`). Returns false when nothing is there.
 pub fn remove_path(root: &mut Node, path: &str) -> bool {
     let parts: Vec<&str> = path.split('.').filter(|p| !p.is_empty()).collect();
@@ -164,6 +261,36 @@ pub fn apply_removals(merged: &mut Node, remove: Option<Node>, problems: &mut Di
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tree(file: &str, text: &str) -> Node {
+        crate::yaml::parse(file, text.as_bytes(), &crate::yaml::Limits::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Replacements are the values an overlay writes over inherited ones: not what it adds,
+    /// not the maps it merges into, not its own name; a problem's words rank them.
+    #[test]
+    fn replacements_and_blame_name_what_an_overlay_overwrote() {
+        let base = tree(
+            "base.yaml",
+            "ruleset: b\ncharts:\n  volley:\n    rows: [1]\n    dice: 2d6\nterrain:\n  clear: {}\n",
+        );
+        let over = tree(
+            "over.yaml",
+            "ruleset: o\ncharts:\n  volley:\n    rows: [2]\n    dice: 2d6\n  melee: {}\nterrain:\n  clear: { cost: 1 }\n",
+        );
+        let changes = replacements(&base, &over);
+        let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["charts.volley.rows"]);
+        assert_eq!(changes[0].at.to_string(), "over.yaml:4:11");
+        let d = Diagnostic::new(Location::new("base.yaml", 9, 1), "unknown outcome `hit`");
+        let note = blame(&d, &changes).unwrap_or_default();
+        assert!(
+            note.contains("replaced `charts.volley.rows` at over.yaml:4:11"),
+            "{note}"
+        );
+        assert_eq!(blame(&d, &[]), None);
+    }
 
     #[test]
     fn normalize_drops_parent_pairs() {
