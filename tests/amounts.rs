@@ -377,3 +377,17 @@ fn the_schema_lists_the_new_forms() {
         assert!(run.stdout.contains(word), "{word} missing from the schema");
     }
 }
+
+/// The printable sheet shows a multiplying modifier's factor where an adding one shows
+/// `per`, and how the chart rounds.
+#[test]
+fn the_sheet_shows_factors_and_rounding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("sheet.html");
+    let run = grognard(&["sheet", RULES, "--out", out.to_str().expect("path")]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let html = std::fs::read_to_string(&out).expect("sheet");
+    assert!(html.contains("<td class=\"num\">×1/2</td>"), "{html}");
+    assert!(html.contains("<td class=\"num\">×2</td>"), "{html}");
+    assert!(html.contains("Multiplied results round up."), "{html}");
+}

@@ -327,9 +327,30 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
             None => lines.push(format!("  {:+} {}", m.value, m.name)),
         }
     }
+    // Multiplying modifiers, in the order applied, each with the score it left.
+    for step in &r.scaled {
+        let rounded = step
+            .rounded
+            .map_or_else(String::new, |x| format!(", {}", x.words()));
+        lines.push(format!(
+            "  {} ({}){rounded}: {}",
+            step.factor.verb(),
+            step.name,
+            step.value
+        ));
+    }
     match &r.band {
         Some(band) => lines.push(format!("  band {} ({band}) → {}", r.score, r.outcome)),
         None => lines.push(format!("  score {} → {}", r.score, r.outcome)),
+    }
+    // Amounts the outcome worked out from the roll (`amount: score`).
+    for a in &r.amounts {
+        let how = if a.steps.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", a.steps.join(", "))
+        };
+        lines.push(format!("  {} {}{how}", a.value, a.counter));
     }
     lines
 }

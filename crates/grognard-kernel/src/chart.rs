@@ -763,3 +763,125 @@ impl ChartDef {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::DiceTerm;
+
+    /// A d6 score chart, 1+ hits, with cover ×½ then flank ×2 (inputs 0 and 1).
+    fn musketry(round: Rounding, flank_first: bool) -> ChartDef {
+        let input = |name: &str| InputDef {
+            name: name.into(),
+            default: 0,
+            min: 0,
+            max: 1,
+            source: None,
+            with: vec![],
+            without: vec![],
+        };
+        let cover = ScaleDef {
+            name: "cover".into(),
+            input: 0,
+            factor: Factor::HALF,
+        };
+        let flank = ScaleDef {
+            name: "flank".into(),
+            input: 1,
+            factor: Factor::DOUBLE,
+        };
+        ChartDef {
+            name: "musketry".into(),
+            dice: DiceExpr {
+                terms: vec![DiceTerm {
+                    count: 1,
+                    die: DieId(0),
+                }],
+            },
+            inputs: vec![input("cover"), input("flank")],
+            modifiers: vec![],
+            groups: vec![],
+            rerolls: vec![],
+            lookup: Lookup::Score {
+                rows: vec![ScoreRow {
+                    min: Some(1),
+                    max: None,
+                    when: vec![],
+                    natural: None,
+                    outcome: 1,
+                }],
+                default: 0,
+            },
+            outcomes: vec!["no effect".into(), "hits".into()],
+            secret: false,
+            scales: if flank_first {
+                vec![flank, cover]
+            } else {
+                vec![cover, flank]
+            },
+            round: Some(round),
+        }
+    }
+
+    /// Worked by hand through the chart: a d6 of 5 in cover is 2½, which is 3 rounded up,
+    /// 2 down and 3 to the nearest (a half rounds up). Halved then doubled (up) it is 6;
+    /// doubled then halved, 5.
+    #[test]
+    fn five_in_cover_scales_in_the_order_written() {
+        let cases = [
+            (Rounding::Up, 3),
+            (Rounding::Down, 2),
+            (Rounding::Nearest, 3),
+        ];
+        for (round, expected) in cases {
+            let (score, steps) = musketry(round, false).scaled(&[1, 0], 5);
+            assert_eq!(score, expected, "{round:?}");
+            assert_eq!(steps.len(), 1);
+            assert_eq!(steps[0].rounded, Some(round), "2½ is not whole");
+        }
+        assert_eq!(musketry(Rounding::Up, false).scaled(&[1, 1], 5).0, 6);
+        assert_eq!(musketry(Rounding::Up, true).scaled(&[1, 1], 5).0, 5);
+        assert_eq!(musketry(Rounding::Down, false).scaled(&[1, 1], 5).0, 4);
+        // Nothing applies without its input.
+        assert_eq!(
+            musketry(Rounding::Up, false).scaled(&[0, 0], 5),
+            (5, vec![])
+        );
+    }
+
+    /// Property: for each input combination the roll points sum to one, agree with the
+    /// outcome odds, and every seeded roll lands on a point of positive probability.
+    #[test]
+    fn roll_points_sum_to_one_and_hold_every_roll() {
+        let dice = [DieDef::numeric("d6", 6)];
+        for flank_first in [false, true] {
+            let chart = musketry(Rounding::Up, flank_first);
+            for inputs in [[0, 0], [1, 0], [0, 1], [1, 1]] {
+                for by_die in [false, true] {
+                    let points = chart.roll_points(&dice, &inputs, by_die).expect("small");
+                    let total = points.iter().fold(Ratio::ZERO, |a, p| a + p.p);
+                    assert_eq!(total, Ratio::ONE);
+                    let mut by_outcome = vec![Ratio::ZERO; chart.outcomes.len()];
+                    for p in &points {
+                        by_outcome[p.outcome] = by_outcome[p.outcome] + p.p;
+                    }
+                    assert_eq!(by_outcome, chart.odds(&dice, &inputs));
+                }
+                let points = chart.roll_points(&dice, &inputs, true).expect("small");
+                let mut rng = GameRng::new(7);
+                for _ in 0..200 {
+                    let r = chart.resolve(&dice, &inputs, &mut rng);
+                    let values: Vec<i32> = r.dice.iter().map(|d| d.value).collect();
+                    assert!(
+                        points.iter().any(|p| p.dice == values
+                            && p.score == r.score
+                            && p.outcome == r.outcome
+                            && !p.p.is_zero()),
+                        "{values:?} → {} not among the points",
+                        r.score
+                    );
+                }
+            }
+        }
+    }
+}

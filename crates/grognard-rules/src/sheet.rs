@@ -576,17 +576,25 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
             );
             for m in &c.value.modifiers {
                 let mpath = format!("{path}, modifier `{}`", m.name);
+                // A multiplying modifier shows its factor where an adding one shows `per`.
+                let per = m
+                    .times
+                    .as_ref()
+                    .map_or_else(|| format!("{:+}", m.per), |t| format!("×{}", t.value.0));
                 let _ = writeln!(
                     h,
-                    "<tr{}><td>{}</td><td class=\"num\">{:+}</td><td>{}</td><td>{}</td></tr>",
+                    "<tr{}><td>{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
                     marks.class(&mpath),
                     escape(&m.name),
-                    m.per,
+                    escape(&per),
                     escape(&m.input.value),
                     escape(m.group.as_ref().map_or("", |g| g.value.as_str()))
                 );
             }
             h.push_str("</table>\n");
+            if let Some(r) = &c.value.round {
+                let _ = writeln!(h, "<p>Multiplied results round {}.</p>", escape(&r.value));
+            }
         }
         if !c.value.rows.is_empty() {
             h.push_str("<table>\n<tr><th>score</th><th>when</th><th>result</th></tr>\n");
