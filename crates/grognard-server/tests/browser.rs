@@ -424,9 +424,10 @@ fn table_text(game: &Game) -> String {
         .unwrap()
 }
 
-/// Two pages play `example` for `orders` orders: whoever is to act moves one piece by
-/// clicking it and a highlighted destination, then ends the phase.
-fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
+/// Two pages play `example` for `orders` orders, or to its end: whoever is to act moves
+/// one piece by clicking it and a highlighted destination, then ends the phase. True when
+/// the game ended (and both pages showed the result).
+fn play_through_pages(driver: &Driver, example: &str, orders: u64) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
     let game = Game::create(&server, example, 1809);
@@ -471,7 +472,14 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
             json!([]),
         );
         if let (Some(piece), false) = (mover.as_str(), moved_this_phase.contains_key(&phase_key)) {
-            page.click(&format!("#board g.piece[data-key=\"{piece}\"]"));
+            // Selected already (it moved last time, and the page keeps the selection)?
+            let selected = page.js(
+                "return Boolean(document.querySelector(`#board g.piece.selected[data-key=\"${arguments[0]}\"]`))",
+                json!([piece]),
+            );
+            if selected != json!(true) {
+                page.click(&format!("#board g.piece[data-key=\"{piece}\"]"));
+            }
             page.until(
                 "its destinations",
                 "return document.querySelectorAll('#board .dest').length",
@@ -497,7 +505,20 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) {
         board_moves >= 2,
         "{example}: moves given on the board: {board_moves}"
     );
-    assert!(game.state("referee").status.orders >= orders.min(given));
+    let status = game.state("referee").status;
+    if status.over {
+        // Both pages show the result, as the status words it.
+        let why = status.result.map(|r| r.why).unwrap_or_default();
+        for p in &pages {
+            let shown = p.until(
+                "the result",
+                "const r = document.getElementById('result'); return !r.hidden && r.textContent",
+                json!([]),
+            );
+            assert!(shown.as_str().unwrap().contains(&why), "{}: {shown}", p.name);
+        }
+    }
+    status.over
 }
 
 #[test]
@@ -505,6 +526,12 @@ fn two_pages_play_square_blocks_and_hex_command() {
     let Some(driver) = driver() else { return };
     play_through_pages(&driver, "square-blocks", 12);
     play_through_pages(&driver, "hex-command", 10);
+}
+
+#[test]
+fn two_pages_play_a_drill_to_its_result() {
+    let Some(driver) = driver() else { return };
+    assert!(play_through_pages(&driver, "drill-hex", 500), "the game ended");
 }
 
 #[test]
