@@ -580,7 +580,10 @@ fn seat_of_link(link: &str) -> String {
     let out = ok(&["remote", "games", base, "--json"]);
     assert!(out.contains(game), "{game} listed on {base}");
     let client = grognard_server::client::Client::new(base).unwrap();
-    client.view(game, token).expect("the link's token opens a seat").seat
+    client
+        .view(game, token)
+        .expect("the link's token opens a seat")
+        .seat
 }
 
 /// `serve --create` and `remote create` print one play link per seat, the token in the
@@ -606,7 +609,10 @@ fn serve_and_remote_create_print_a_link_per_seat() {
     });
     let mut lines = Vec::new();
     let start = Instant::now();
-    while !lines.iter().any(|l: &String| l.starts_with("(the token is")) {
+    while !lines
+        .iter()
+        .any(|l: &String| l.starts_with("(the token is"))
+    {
         let left = Duration::from_secs(30).saturating_sub(start.elapsed());
         lines.push(rx.recv_timeout(left).expect("serve prints the links"));
     }
@@ -615,7 +621,10 @@ fn serve_and_remote_create_print_a_link_per_seat() {
         .filter_map(|l| {
             let mut words = l.split_whitespace();
             let seat = words.next()?;
-            words.next().filter(|w| w.contains("/play/")).map(|w| (seat, w))
+            words
+                .next()
+                .filter(|w| w.contains("/play/"))
+                .map(|w| (seat, w))
         })
         .collect();
     let seats: Vec<&str> = links.iter().map(|(s, _)| *s).collect();
@@ -623,9 +632,14 @@ fn serve_and_remote_create_print_a_link_per_seat() {
     for (seat, link) in &links {
         assert_eq!(seat_of_link(link), *seat);
     }
-    let host_line = lines.iter().find(|l| l.starts_with("host page")).expect("the host page");
+    let host_line = lines
+        .iter()
+        .find(|l| l.starts_with("host page"))
+        .expect("the host page");
     let host = host_line.split_whitespace().last().unwrap();
-    let (base, token) = host.split_once("/host#token=").expect("the host page's link");
+    let (base, token) = host
+        .split_once("/host#token=")
+        .expect("the host page's link");
     // The host page's token is the host token: it creates a game.
     let run = grognard(&[
         "remote",

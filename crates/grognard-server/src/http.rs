@@ -267,7 +267,10 @@ async fn create(
 fn host_only(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     if let crate::config::Access::Host { token_hash } = &app.hub.config().access {
         let given = bearer(headers).map(crate::tokens::hash).unwrap_or_default();
-        if !bool::from(subtle::ConstantTimeEq::ct_eq(given.as_slice(), token_hash.as_slice())) {
+        if !bool::from(subtle::ConstantTimeEq::ct_eq(
+            given.as_slice(),
+            token_hash.as_slice(),
+        )) {
             return Err(ApiError(
                 StatusCode::UNAUTHORIZED,
                 "the scenarios the server offers are for the host: `Authorization: Bearer HOST_TOKEN`".into(),
@@ -299,7 +302,12 @@ async fn scenario(
         .iter()
         .find(|o| o.name == name)
         .map(|o| axum::Json(o.request.clone()))
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no scenario `{name}` on offer")))
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::NOT_FOUND,
+                format!("no scenario `{name}` on offer"),
+            )
+        })
 }
 
 async fn list(State(app): State<App>) -> Answer<GameList> {

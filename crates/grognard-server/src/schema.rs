@@ -13,7 +13,8 @@ pub fn view_schema() -> Value {
     let int = json!({"type": "integer"});
     let nullable = |t: &str| json!({"type": [t, "null"]});
     let reference = |name: &str| json!({"$ref": format!("#/$defs/{name}")});
-    let or_null = |name: &str| json!({"anyOf": [{"$ref": format!("#/$defs/{name}")}, {"type": "null"}]});
+    let or_null =
+        |name: &str| json!({"anyOf": [{"$ref": format!("#/$defs/{name}")}, {"type": "null"}]});
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "grognard side view",

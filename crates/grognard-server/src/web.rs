@@ -87,7 +87,10 @@ fn secured(mut response: Response, media: &'static str) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     // A new server build may change the client: pages and files are checked each time
     // (a 304 costs a round trip and no bytes).
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -170,8 +173,7 @@ pub struct Offered {
 /// # Errors
 /// It does not load, or a file it needs cannot be read.
 pub fn offer(scenario: &Path) -> Result<Offered, String> {
-    let loaded =
-        grognard_rules::load::load_scenario(scenario, None).map_err(|d| d.to_string())?;
+    let loaded = grognard_rules::load::load_scenario(scenario, None).map_err(|d| d.to_string())?;
     let request = crate::bundle::gather(scenario, BTreeMap::new(), None, BTreeMap::new())?;
     Ok(Offered {
         name: loaded.spec.scenario.value.clone(),

@@ -515,7 +515,11 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) -> bool {
                 "const r = document.getElementById('result'); return !r.hidden && r.textContent",
                 json!([]),
             );
-            assert!(shown.as_str().unwrap().contains(&why), "{}: {shown}", p.name);
+            assert!(
+                shown.as_str().unwrap().contains(&why),
+                "{}: {shown}",
+                p.name
+            );
         }
     }
     status.over
@@ -531,7 +535,10 @@ fn two_pages_play_square_blocks_and_hex_command() {
 #[test]
 fn two_pages_play_a_drill_to_its_result() {
     let Some(driver) = driver() else { return };
-    assert!(play_through_pages(&driver, "drill-hex", 500), "the game ended");
+    assert!(
+        play_through_pages(&driver, "drill-hex", 500),
+        "the game ended"
+    );
 }
 
 #[test]

@@ -77,7 +77,10 @@ fn check(schema: &Value, defs: &Value, v: &Value, at: &str, problems: &mut Vec<S
         }
         for (k, x) in object {
             let here = format!("{at}.{k}");
-            match (properties.and_then(|p| p.get(k)), schema.get("additionalProperties")) {
+            match (
+                properties.and_then(|p| p.get(k)),
+                schema.get("additionalProperties"),
+            ) {
                 (Some(s), _) => check(s, defs, x, &here, problems),
                 (None, Some(Value::Bool(false))) => {
                     problems.push(format!("{here}: not in the schema"));
@@ -107,7 +110,13 @@ fn problems_of(game: &Game, schema: &Value, at: &str) -> Vec<String> {
     for i in 0..game.sides().len() {
         let side = SideId(i as u8);
         let v = json!({"view": game.view(side), "events": game.side_events(side)});
-        check(schema, &schema["$defs"], &v, &format!("{at} side {i}"), &mut problems);
+        check(
+            schema,
+            &schema["$defs"],
+            &v,
+            &format!("{at} side {i}"),
+            &mut problems,
+        );
     }
     problems
 }
@@ -136,7 +145,11 @@ fn every_view_of_the_examples_fits_the_schema() {
             game.apply(&order, h.as_mut()).unwrap();
             problems.extend(problems_of(&game, &schema, &format!("{example} #{n}")));
         }
-        assert!(problems.is_empty(), "{}", problems[..problems.len().min(10)].join("\n"));
+        assert!(
+            problems.is_empty(),
+            "{}",
+            problems[..problems.len().min(10)].join("\n")
+        );
     }
 }
 
@@ -158,8 +171,7 @@ fn the_schema_refuses_an_unknown_field_and_a_wrong_type() {
 /// Each own piece's names are its numbers, named by the ruleset's tables.
 #[test]
 fn names_match_the_numbers() {
-    let scenario =
-        load::load_scenario(&root().join("examples/black-powder.yaml"), None).unwrap();
+    let scenario = load::load_scenario(&root().join("examples/black-powder.yaml"), None).unwrap();
     let mut h = hooks(&scenario);
     let game = scenario.start(None, &[], h.as_mut()).unwrap();
     let rules = game.rules();
@@ -178,7 +190,10 @@ fn names_match_the_numbers() {
         assert_eq!(n.flags, set);
         assert!(n.facing.ends_with('°'), "{}", n.facing);
     }
-    assert!(view.own_names.iter().any(|n| n.base.is_some()), "bases on the open table");
+    assert!(
+        view.own_names.iter().any(|n| n.base.is_some()),
+        "bases on the open table"
+    );
     let enemy = &view.enemy[0];
     assert!(enemy.names.is_some() && enemy.facing_name.is_some());
 }

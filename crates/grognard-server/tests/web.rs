@@ -45,7 +45,12 @@ fn get(url: &str, token: Option<&str>) -> Got {
         status: r.status().as_u16(),
         csp,
         media,
-        body: r.body_mut().with_config().limit(64 << 20).read_to_string().unwrap(),
+        body: r
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .unwrap(),
     }
 }
 
@@ -74,7 +79,10 @@ fn pages_and_files_carry_the_policy_and_weigh_under_300_kb() {
             "{page}: {csp}"
         );
         // No inline script or handler: every script is a file of the server's.
-        assert!(!got.body.contains("<script>") && !got.body.contains(" onclick="), "{page}");
+        assert!(
+            !got.body.contains("<script>") && !got.body.contains(" onclick="),
+            "{page}"
+        );
         for script in got.body.split("<script ").skip(1) {
             assert!(script.contains("src=\"/web/"), "{page}: {script}");
         }
@@ -108,8 +116,14 @@ fn only_the_host_sees_the_scenarios_on_offer() {
     let (_dir, server) = server(&host);
     let base = server.url();
     assert_eq!(get(&format!("{base}/scenarios"), None).status, 401);
-    assert_eq!(get(&format!("{base}/scenarios"), Some("not-the-host")).status, 401);
-    assert_eq!(get(&format!("{base}/scenarios/drill-hex"), None).status, 401);
+    assert_eq!(
+        get(&format!("{base}/scenarios"), Some("not-the-host")).status,
+        401
+    );
+    assert_eq!(
+        get(&format!("{base}/scenarios/drill-hex"), None).status,
+        401
+    );
     let list: serde_json::Value =
         serde_json::from_str(&get(&format!("{base}/scenarios"), Some(&host)).body).unwrap();
     assert_eq!(list["scenarios"][0]["name"], "drill-hex");
@@ -118,5 +132,8 @@ fn only_the_host_sees_the_scenarios_on_offer() {
     assert_eq!(request.status, 200);
     let request: serde_json::Value = serde_json::from_str(&request.body).unwrap();
     assert!(request["files"].as_object().unwrap().len() >= 2);
-    assert_eq!(get(&format!("{base}/scenarios/nope"), Some(&host)).status, 404);
+    assert_eq!(
+        get(&format!("{base}/scenarios/nope"), Some(&host)).status,
+        404
+    );
 }
