@@ -123,3 +123,99 @@ fn a_region_of_the_wrong_kind_for_its_board_says_which_kind_the_board_takes() {
         "{out}"
     );
 }
+
+#[test]
+fn a_free_pivot_turns_for_nothing_and_a_fixed_one_for_its_cost() {
+    // Wheeling, an about-face in place turns the 6" × 4" bases 180° about their centre:
+    // each corner, √(3² + 2²) = 3.606" out, travels a half circle, π × 3.606 = 11.33".
+    let run = play("pivot-wheel", "about-face");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("a moved (10\", 30\") → (10\", 30\"), 11.33\""),
+        "{}",
+        run.stdout
+    );
+    // Free in line: the same about-face costs 0". In column a turn costs 2": c's 4"
+    // straight move and about-face, 6". Cavalry 1½": k's 4" and quarter turn, 5½".
+    let run = play("pivot", "pivot");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for line in [
+        "a moved (10\", 30\") → (10\", 30\"), 0\"",
+        "a now faces 90°",
+        "c moved (30\", 30\") → (30\", 26\"), 6\"",
+        "k moved (50\", 30\") → (50\", 26\"), 5½\"",
+    ] {
+        assert!(run.stdout.contains(line), "{line}:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn the_contact_flag_is_kept_while_bases_touch_an_enemys() {
+    // p's bases (x 8–12) touch q's (x 12–16) as the game starts. i's charge puts its front
+    // edge on u's, along y = 22; u's step back to (40, 30) leaves a 6" gap.
+    let run = play("melee-scn", "melee");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    let at = |line: &str| {
+        out.find(line)
+            .unwrap_or_else(|| panic!("no `{line}` in:\n{out}"))
+    };
+    assert!(at("p is engaged") < at("i charge at u"), "{out}");
+    assert!(at("q is engaged") < at("i charge at u"), "{out}");
+    assert!(
+        at("i moved (40\", 12\") → (40\", 20\")") < at("i is engaged"),
+        "{out}"
+    );
+    assert!(at("i charge at u") < at("u is engaged"), "{out}");
+    assert!(
+        at("u moved (40\", 24\") → (40\", 30\")") < at("i is no longer engaged"),
+        "{out}"
+    );
+    assert!(
+        at("u moved (40\", 24\") → (40\", 30\")") < at("u is no longer engaged"),
+        "{out}"
+    );
+    assert!(!out.contains("p is no longer engaged"), "{out}");
+}
+
+#[test]
+fn with_pieces_blocking_sight_a_unit_between_two_hides_them_and_measure_says_so() {
+    // s's bases (x 7–13, y 18–22) lie across every line from a's front edge (x 7–13,
+    // y 28) to t's corners and centre (x 7–13, y 8–12).
+    let seen = |scenario: &str| {
+        let run = grognard(&[
+            "measure",
+            &format!("{DIR}/{scenario}.yaml"),
+            "a",
+            "t",
+            "--json",
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let m: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+        (m["a_sees_b"].clone(), m["b_sees_a"].clone())
+    };
+    assert_eq!(seen("sight"), (false.into(), false.into()));
+    assert_eq!(seen("sight-plain"), (true.into(), true.into()));
+}
+
+#[test]
+fn pivots_and_sight_written_wrong_are_named_at_their_line() {
+    let run = grognard(&["validate", &format!("{DIR}/bad-melee.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    for e in [
+        "bad-melee.yaml:7:5: pivot of `infantry`: `spin` is not `wheel`, `free` or a cost of 0 or more",
+        "bad-melee.yaml:8:5: pivot of `cavalry`: unknown mode `skirmish`; the modes are line, column",
+        "bad-melee.yaml:9:17: unknown flag `locked`",
+    ] {
+        assert!(out.contains(e), "{e}\n{out}");
+    }
+    let run = grognard(&["validate", &format!("{DIR}/grid-sight.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("`sight.pieces_block` is for open tables; on a grid every piece blocks sight"),
+        "{out}"
+    );
+}

@@ -599,6 +599,57 @@ pub struct OpenTableRules {
     /// Modes that cost one move of the `move_counter` to change into (limbering up).
     #[serde(default)]
     pub mode_costs_a_move: Vec<ModeId>,
+    /// A flag the engine keeps set on every piece whose footprint touches an enemy's
+    /// (locked in melee), and clears when it no longer does, after every order.
+    #[serde(default)]
+    pub contact_flag: Option<FlagId>,
+    /// Pieces' footprints block lines of sight between other pieces.
+    #[serde(default)]
+    pub pieces_block_sight: bool,
+    /// How piece types (or a type in one mode) turn as they move; a type with no entry
+    /// wheels.
+    #[serde(default)]
+    pub pivots: Vec<PivotRule>,
+}
+
+/// How a unit on the open table turns as it moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pivot {
+    /// The turn is a wheel about a front corner: the move costs the longest path a corner
+    /// travels.
+    #[default]
+    Wheel,
+    /// It turns about its centre for nothing: the move costs its centre's straight path.
+    Free,
+    /// A turn costs this much (rule inches) on top of the centre's straight path.
+    Cost(Cost),
+}
+
+/// The pivot of a piece type, in one mode or (`mode: None`) in every mode not given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PivotRule {
+    /// The piece type.
+    pub piece_type: PieceTypeId,
+    /// The mode (`None`: any mode without its own entry).
+    pub mode: Option<ModeId>,
+    /// How it turns.
+    pub pivot: Pivot,
+}
+
+impl OpenTableRules {
+    /// How a piece of type `kind` in `mode` turns: its mode's entry, else its type's, else
+    /// a wheel.
+    #[must_use]
+    pub fn pivot(&self, kind: PieceTypeId, mode: ModeId) -> Pivot {
+        let of = |m: Option<ModeId>| {
+            self.pivots
+                .iter()
+                .find(|r| r.piece_type == kind && r.mode == m)
+                .map(|r| r.pivot)
+        };
+        of(Some(mode)).or_else(|| of(None)).unwrap_or_default()
+    }
 }
 
 /// A whole ruleset, ready to play.

@@ -1,5 +1,7 @@
 //! Lines of sight: whether terrain, walls or pieces block the line between two pieces, on
-//! a grid (the cells the centre-to-centre line crosses) or on an open table (areas crossed).
+//! a grid (the cells the centre-to-centre line crosses) or on an open table (areas crossed,
+//! and other units' footprints where the ruleset says pieces block there); and where a
+//! piece on the open table stands (its footprint placed), which the lines run between.
 //! Which pieces block is the caller's choice ([`Blockers`]): every piece, none, or only the
 //! pieces a side knows of, so a side's sight is judged with what it can know.
 
@@ -118,13 +120,33 @@ pub(crate) fn line_clear(
         (Place::Point { .. }, Place::Point { .. }) => {
             // Between footprints: from the front edge's ends and centre to the target's
             // corners and centre, seen when any line is clear (one line between points).
-            let (Some(fa), Some(fb)) = (
-                placed_on(rules, a),
-                placed_on(rules, b),
-            ) else {
+            let (Some(fa), Some(fb)) = (placed_on(rules, a), placed_on(rules, b)) else {
                 return false;
             };
-            footprints_see(rules, board, &fa, &fb)
+            // With `sight.pieces_block`, the footprints of the other units that block (as
+            // the caller says) stand in the way; units without one do not.
+            let blockers: Vec<Placed> = match &piece_blocks {
+                Some(blocks) if rules.open_table.pieces_block_sight => state
+                    .pieces
+                    .iter()
+                    .filter(|p| p.id != a.id && p.id != b.id && p.on_board() && blocks(p))
+                    .filter(|p| footprint_of(rules, p, p.mode).is_some())
+                    .filter_map(|p| placed_on(rules, p))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if blockers.is_empty() {
+                return footprints_see(rules, board, &fa, &fb);
+            }
+            let ends = fb.sight_to();
+            fa.sight_from().into_iter().any(|pa| {
+                ends.iter().any(|pb| {
+                    open_line_clear(rules, board, pa, *pb)
+                        && !blockers
+                            .iter()
+                            .any(|x| crate::board::segment_touches_polygon(pa, *pb, &x.corners))
+                })
+            })
         }
         _ => {
             let (Some(ca), Some(cb), Some(grid)) = (a.place.cell(), b.place.cell(), board.grid())

@@ -56,6 +56,31 @@ impl Game {
         })
     }
 
+    /// What an open-table move of `piece` from `(from, old)` to `(to, new)` costs before
+    /// terrain, as its type's pivot in its mode says: a wheel costs the longest path a
+    /// corner of its footprint travels ([`Self::footprint_move_cost`]; a point's straight
+    /// path); a free pivot turns about the centre for nothing, so the centre's straight
+    /// path is the cost; a fixed cost is that path plus the (scaled) cost when the facing
+    /// changes.
+    pub(crate) fn table_move_cost(
+        &self,
+        piece: &Piece,
+        (from, old): (Point, Angle),
+        (to, new): (Point, Angle),
+    ) -> Cost {
+        let straight = open::move_cost(from, to);
+        match self.rules.open_table.pivot(piece.kind, piece.mode) {
+            crate::rules::Pivot::Wheel => self
+                .footprint_move_cost(piece, (from, old), (to, new))
+                .unwrap_or(straight),
+            crate::rules::Pivot::Free => straight,
+            crate::rules::Pivot::Cost(turn) if new != old => {
+                straight.saturating_add(self.scaled(turn))
+            }
+            crate::rules::Pivot::Cost(_) => straight,
+        }
+    }
+
     /// Checks that `piece` standing at `at` facing `facing` in `mode` has its whole
     /// footprint on the table and overlaps no other unit's footprint (in `state`; the
     /// units it carries or is carried by do not count).

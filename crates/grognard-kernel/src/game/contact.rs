@@ -1,6 +1,7 @@
 //! Contact on the open table (issue 21): an action declared with `contact: true` (a charge)
 //! ends with the actor's front edge against the edge of its target that faces it, and the
-//! engine puts it there.
+//! engine puts it there; and the ruleset's `contact_flag`, kept on the pieces whose
+//! footprints touch an enemy's.
 //!
 //! The construction, documented in docs/ruleset-format.md ("Contact"):
 //! - the target's edge facing the actor is the edge of the arc the actor stands in, judged
@@ -114,6 +115,44 @@ impl Game {
             }
         }
         Some((at, facing))
+    }
+
+    /// Keeps the ruleset's `contact_flag` (if any) set on exactly the pieces on the open
+    /// table whose footprints touch an enemy's (a point touches only what covers it),
+    /// logging each change: run after every order, so units in base contact stay locked
+    /// until one is gone or breaks off.
+    pub(super) fn keep_contact_flags(&self, next: &mut State, events: &mut Vec<Event>) {
+        let Some(flag) = self.rules.open_table.contact_flag else {
+            return;
+        };
+        let placed: Vec<Option<(crate::ids::SideId, crate::geometry::footprint::Placed)>> = next
+            .pieces
+            .iter()
+            .map(|p| {
+                p.on_board()
+                    .then(|| super::placed_on(&self.rules, p).map(|f| (p.side, f)))
+                    .flatten()
+            })
+            .collect();
+        for (i, mine) in placed.iter().enumerate() {
+            let touching = mine.as_ref().is_some_and(|(side, a)| {
+                placed
+                    .iter()
+                    .flatten()
+                    .any(|(other, b)| other != side && a.touches(b))
+            });
+            let Some(p) = next.pieces.get_mut(i) else {
+                continue;
+            };
+            if p.flag(flag) != touching {
+                p.set_flag(flag, touching);
+                events.push(Event::FlagChanged {
+                    piece: p.id,
+                    flag: self.rules.flag_name(flag).to_owned(),
+                    on: touching,
+                });
+            }
+        }
     }
 
     /// The first terrain area that `piece`, standing at `place`, would stand in (any part

@@ -550,6 +550,7 @@ impl Game {
                 }
             }
         }
+        self.keep_contact_flags(next, &mut events);
         Ok(events)
     }
 

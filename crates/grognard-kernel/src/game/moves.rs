@@ -4,7 +4,7 @@
 
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
-use crate::geometry::open::{self, Angle, Point};
+use crate::geometry::open::{Angle, Point};
 use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::Hooks;
 use crate::ids::{ModeId, PieceId, SideId};
@@ -610,9 +610,7 @@ impl Game {
         }
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
-        let mut cost = self
-            .footprint_move_cost(piece, (from, old), (to, new_facing))
-            .unwrap_or_else(|| open::move_cost(from, to));
+        let mut cost = self.table_move_cost(piece, (from, old), (to, new_facing));
         self.check_footprint_fits(state, piece, (to, new_facing), piece.mode)?;
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));

@@ -268,6 +268,8 @@ impl Game {
                     err(named, r.message)
                 })?;
         }
+        // Units set up in base contact start locked in it.
+        game.keep_contact_flags(&mut next, &mut events);
         game.update_knowledge(&mut next, &mut events);
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
         game.append_side_logs(seen);

@@ -5,9 +5,10 @@
 use grognard_kernel::Cost;
 use grognard_kernel::ids::{CounterId, FlagId, ModeId, PieceTypeId};
 use grognard_kernel::march::{SavingRules, SpreadRules};
-use grognard_kernel::rules::{OpenTableRules, Threat, ZocRules};
+use grognard_kernel::rules::{OpenTableRules, Pivot, PivotRule, Threat, ZocRules};
 
-use crate::model::RulesetSpec;
+use crate::model::{OpenTableSpec, PivotSpec, RulesetSpec};
+use crate::number::parse_cost;
 
 use super::Cx;
 use super::names::Names;
@@ -28,10 +29,25 @@ pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Zoc
         })
 }
 
-/// Open tables: threatened zones, closest approach, counted moves.
+/// Open tables: threatened zones, closest approach, counted moves, the contact flag,
+/// pivots, and (from `sight:`) whether pieces block sight.
 pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> OpenTableRules {
+    let pieces_block_sight = match spec.sight.as_ref().and_then(|s| s.pieces_block.as_ref()) {
+        Some(b) if !names.open => {
+            cx.error(
+                &b.location,
+                "`sight.pieces_block` is for open tables; on a grid every piece blocks sight",
+            );
+            false
+        }
+        Some(b) => b.value,
+        None => false,
+    };
     let Some(o) = spec.open_table.as_ref() else {
-        return OpenTableRules::default();
+        return OpenTableRules {
+            pieces_block_sight,
+            ..OpenTableRules::default()
+        };
     };
     let mut threats = vec![None; names.types.len()];
     for t in o.threats.iter() {
@@ -75,7 +91,78 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
             .as_ref()
             .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
         mode_costs_a_move: cx.lookup_ids::<ModeId>("mode", &o.mode_costs_a_move, &names.modes),
+        contact_flag: o
+            .contact_flag
+            .as_ref()
+            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, &names.flags)),
+        pieces_block_sight,
+        pivots: compile_pivots(cx, o, names),
     }
+}
+
+/// `open_table.pivots`: each piece type's pivot, for all its modes or per mode.
+fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &Names) -> Vec<PivotRule> {
+    let mut out = Vec::new();
+    for t in o.pivots.iter() {
+        let Some(piece_type) = cx.lookup_id::<PieceTypeId>("piece type", &t.name, &names.types)
+        else {
+            continue;
+        };
+        let at = &t.name.location;
+        let pivot = |cx: &mut Cx, text: &str| -> Option<Pivot> {
+            match text {
+                "wheel" => Some(Pivot::Wheel),
+                "free" => Some(Pivot::Free),
+                _ => match parse_cost(text) {
+                    Ok(c) if c >= Cost::ZERO => Some(Pivot::Cost(c)),
+                    _ => {
+                        cx.error(
+                            at,
+                            format!(
+                                "pivot of `{}`: `{text}` is not `wheel`, `free` or a cost of 0 or more",
+                                t.name.value
+                            ),
+                        );
+                        None
+                    }
+                },
+            }
+        };
+        match &t.value {
+            PivotSpec::All(text) => {
+                if let Some(p) = pivot(cx, text) {
+                    out.push(PivotRule {
+                        piece_type,
+                        mode: None,
+                        pivot: p,
+                    });
+                }
+            }
+            PivotSpec::Modes(modes) => {
+                for (m, text) in modes {
+                    let Some(i) = names.modes.iter().position(|n| n == m) else {
+                        cx.error(
+                            at,
+                            format!(
+                                "pivot of `{}`: unknown mode `{m}`; the modes are {}",
+                                t.name.value,
+                                names.modes.join(", ")
+                            ),
+                        );
+                        continue;
+                    };
+                    if let Some(p) = pivot(cx, text) {
+                        out.push(PivotRule {
+                            piece_type,
+                            mode: Some(ModeId(i as u16)),
+                            pivot: p,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Saved movement points: the counter holding them, what one is worth, and who may save.

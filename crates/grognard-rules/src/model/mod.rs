@@ -122,6 +122,8 @@ pub struct RulesetSpec {
     pub zoc: Option<ZocSpec>,
     /// Open tables: threatened zones, closest approach and moves counted by a counter.
     pub open_table: Option<OpenTableSpec>,
+    /// Lines of sight: whether pieces block them on an open table.
+    pub sight: Option<SightSpec>,
     /// Sequence of play.
     pub sequence: SequenceSpec,
     /// Charts.
@@ -539,6 +541,29 @@ pub struct OpenTableSpec {
     pub move_counter: Option<Located<String>>,
     /// Modes that cost one of those moves to change into (limbering up).
     pub mode_costs_a_move: Vec<Located<String>>,
+    /// A flag the engine keeps set on a piece while its footprint touches an enemy's.
+    pub contact_flag: Option<Located<String>>,
+    /// Piece type → how it turns as it moves: `wheel`, `free` or a cost, for every mode
+    /// or per mode (`{ line: wheel, column: free }`).
+    pub pivots: NamedMap<PivotSpec>,
+}
+
+/// A piece type's pivot: one for all its modes, or one per mode.
+#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum PivotSpec {
+    /// `wheel`, `free` or a cost in rule inches, in every mode.
+    All(Text),
+    /// Per mode.
+    Modes(std::collections::BTreeMap<String, Text>),
+}
+
+/// Lines of sight.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct SightSpec {
+    /// Open tables: other units' footprints block lines of sight.
+    pub pieces_block: Option<Located<bool>>,
 }
 
 /// How far a piece type threatens (rule inches), by what it threatens.
