@@ -733,6 +733,27 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
     );
     let seat = page.js("return document.body.dataset.seat", json!([]));
     assert_eq!(seat, links[0][0]);
+    // The spectator's page: the status and the chat while the game runs, and no piece.
+    let spectator = links
+        .iter()
+        .find(|l| l[0] == "spectator")
+        .and_then(|l| l[1].as_str())
+        .unwrap();
+    page.goto(spectator);
+    page.until(
+        "the spectator's page",
+        "return document.body.dataset.seat === 'spectator' && document.getElementById('status').textContent.includes('Turn 1')",
+        json!([]),
+    );
+    let pieces = page.js(
+        "return document.querySelectorAll('#board .piece, #pieces li, #orders button').length",
+        json!([]),
+    );
+    assert_eq!(
+        pieces,
+        json!(0),
+        "a spectator sees no piece while the game runs"
+    );
 }
 
 #[test]

@@ -105,6 +105,25 @@ fn pages_and_files_carry_the_policy_and_weigh_under_300_kb() {
     }
     eprintln!("the client: {total} bytes");
     assert!(total < 300 * 1024, "the client is {total} bytes");
+    // A file the browser holds already costs no bytes: its ETag answers 304.
+    let mut first = agent()
+        .get(format!("{base}/web/js/play.js"))
+        .call()
+        .unwrap();
+    let tag = first
+        .headers()
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let _ = first.body_mut().read_to_string();
+    let again = agent()
+        .get(format!("{base}/web/js/play.js"))
+        .header("If-None-Match", &tag)
+        .call()
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304);
     let missing = get(&format!("{base}/web/js/nothing.js"), None);
     assert_eq!(missing.status, 404);
     assert!(missing.body.contains("no such file"), "{}", missing.body);

@@ -473,6 +473,10 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && page.selected && e.target.tagName !== 'INPUT') select(page.selected);
 });
 
+// Another seat's link opened in this tab changes only the fragment, which loads no page:
+// start again as that seat.
+window.addEventListener('hashchange', () => location.reload());
+
 put(el.title, `game ${game}`);
 const live = new Live(game, token, { onMessage, onStatus });
 if (!token) {
