@@ -237,7 +237,12 @@ fn compile_region(
                     let corners: Option<Vec<Point>> = a.corners.iter().map(point).collect();
                     match corners {
                         Some(c) if c.len() >= 3 => {
-                            if c.iter().fold(false, |bad, p| off(cx, *p) || bad) {
+                            // Every corner off the table is named, not just the first.
+                            let mut off_table = false;
+                            for p in &c {
+                                off_table |= off(cx, *p);
+                            }
+                            if off_table {
                                 return None;
                             }
                             RegionArea::Polygon(c)
