@@ -784,3 +784,40 @@ fn the_page_is_usable_at_phone_width() {
     );
     assert!(focusable.as_u64().unwrap() > 2, "{focusable}");
 }
+
+#[test]
+fn the_referee_page_draws_every_piece() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "square-blocks", 1809);
+    let page = Page::open(&driver, "referee", 1100, 800);
+    page.goto(&game.link("referee"));
+    page.until(
+        "the first state",
+        "return document.body.dataset.orders",
+        json!([]),
+    );
+    let state = game.state("referee");
+    let on_board = state.view["state"]["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["place"] != "off")
+        .count();
+    let drawn = page.js(
+        "return document.querySelectorAll('#board .piece').length",
+        json!([]),
+    );
+    assert_eq!(
+        drawn,
+        json!(on_board),
+        "every piece on the board, hidden or not"
+    );
+    // The referee names every piece: the hidden ones the French never see among them.
+    let html = page.html();
+    assert!(
+        has_word(&html, "adum1") && has_word(&html, "abat"),
+        "the referee sees all"
+    );
+}
