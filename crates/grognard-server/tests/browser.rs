@@ -821,3 +821,26 @@ fn the_referee_page_draws_every_piece() {
         "the referee sees all"
     );
 }
+
+#[test]
+fn a_link_whose_token_opens_no_seat_says_so_and_stops() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "drill-square", 3);
+    let page = Page::open(&driver, "stranger", 900, 700);
+    page.goto(&format!("{}/play/{}#token=nope", server.url(), game.id));
+    let said = page.until(
+        "the refusal",
+        "return document.body.dataset.conn === 'refused' && document.getElementById('message').textContent",
+        json!([]),
+    );
+    assert!(said.as_str().unwrap().contains("token"), "{said}");
+    assert_eq!(
+        page.js(
+            "return document.querySelectorAll('#board .piece').length",
+            json!([])
+        ),
+        json!(0)
+    );
+}

@@ -76,6 +76,7 @@ export class Live {
       return;
     }
     this.socket = socket;
+    let welcomed = false;
     socket.addEventListener('open', () => {
       socket.send(JSON.stringify({ type: 'hello', token: this.token }));
     });
@@ -87,8 +88,14 @@ export class Live {
         return;
       }
       if (message.type === 'welcome') {
+        welcomed = true;
         this.delay = 1000;
         this.onStatus('live');
+      } else if (message.type === 'error' && !welcomed) {
+        // Refused at `hello` (no such game, a token that opens no seat): trying again
+        // would be refused again.
+        this.stopped = true;
+        this.onStatus('refused');
       }
       this.onMessage(message);
     });

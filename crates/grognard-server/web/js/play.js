@@ -424,6 +424,7 @@ function onStatus(what, wait) {
   document.body.dataset.conn = what;
   if (what === 'live') put(el.conn, 'live');
   else if (what === 'connecting') put(el.conn, 'connecting…');
+  else if (what === 'refused') put(el.conn, 'not connected');
   else put(el.conn, `connection lost: reconnecting in ${Math.round(wait / 1000)} s`);
   el.conn.className = what;
 }
