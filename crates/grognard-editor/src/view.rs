@@ -162,9 +162,16 @@ fn seen_pieces(
             }
             d.id = real(e.handle);
             d.place = place;
+            // The view gives where an enemy faces whenever it knows where it is, but a
+            // facing means something only for a type that faces: an arrow is drawn only
+            // when the viewer knows the type and the type has a front (as the referee sees).
+            let faces = rules
+                .piece_types
+                .iter()
+                .any(|t| t.name == d.kind && t.faces);
             d.facing = match (&d.place, e.facing) {
                 (Place::Point { facing, .. }, _) => Some(FacingMark::Angle(*facing)),
-                (_, Some(f)) if known => grid_facing(f),
+                (_, Some(f)) if known && faces => grid_facing(f),
                 _ => None,
             };
             out.push(d);
