@@ -219,3 +219,21 @@ fn pivots_and_sight_written_wrong_are_named_at_their_line() {
         "{out}"
     );
 }
+
+#[test]
+fn a_hook_asks_whether_a_unit_stands_in_an_open_table_region() {
+    // a ends at (22, 21), √(2² + 1²) = 2.24" from the town's centre (radius 4"): in it.
+    // r ends at (34, 20), 14" from it: outside.
+    let run = play("town-hook-scn", "town-hook");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("note: a is in the town"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("note: r is outside the town"),
+        "{}",
+        run.stdout
+    );
+}

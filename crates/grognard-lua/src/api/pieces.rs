@@ -23,6 +23,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "units", units)?;
     add_method(lua, slot, game, "off_board_units", off_board_units)?;
     add_method(lua, slot, game, "region", region)?;
+    add_method(lua, slot, game, "in_region", in_region)?;
     add_method(lua, slot, game, "unit", unit)?;
     add_method(lua, slot, game, "name", name)?;
     add_method(lua, slot, game, "side", side)?;
@@ -94,9 +95,24 @@ fn off_board_units(
 }
 
 fn region(lua: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)) -> mlua::Result<Table> {
-    let world = cx.world;
+    let region = find_region(cx.world, &name)?;
+    let list = lua.create_table()?;
+    for c in &region.cells {
+        let cell = lua.create_table()?;
+        cell.set("col", c.col)?;
+        cell.set("row", c.row)?;
+        list.raw_push(cell)?;
+    }
+    Ok(list)
+}
+
+/// The board's region `name`, or an error naming the known ones.
+fn find_region<'w>(
+    world: &'w grognard_kernel::state::World<'_>,
+    name: &str,
+) -> mlua::Result<&'w grognard_kernel::board::Region> {
     let regions = &world.board.regions;
-    let i = regions.iter().position(|r| r.name == name).ok_or_else(|| {
+    regions.iter().find(|r| r.name == name).ok_or_else(|| {
         let known: Vec<&str> = regions.iter().map(|r| r.name.as_str()).collect();
         mlua::Error::runtime(if known.is_empty() {
             format!("unknown region `{name}`: the scenario's board has none")
@@ -106,19 +122,20 @@ fn region(lua: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, String)) -> m
                 known.join(", ")
             )
         })
-    })?;
-    let list = lua.create_table()?;
-    for c in regions
-        .get(i)
-        .map(|r| r.cells.as_slice())
-        .unwrap_or_default()
-    {
-        let cell = lua.create_table()?;
-        cell.set("col", c.col)?;
-        cell.set("row", c.row)?;
-        list.raw_push(cell)?;
-    }
-    Ok(list)
+    })
+}
+
+/// Whether unit `u` stands in region `name`: on a grid it covers one of its cells, on an
+/// open table its point is in the area (as `hold` counts it); off the board, never.
+fn in_region(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, name): (Table, Value, String),
+) -> mlua::Result<bool> {
+    let world = cx.world;
+    let region = find_region(world, &name)?;
+    let p = piece(world, &u)?;
+    Ok(p.on_board() && region.holds(&p.place))
 }
 
 fn unit(
