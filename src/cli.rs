@@ -289,6 +289,14 @@ pub enum Command {
         /// take several values, which prints a table).
         #[arg(long = "set", value_name = "NAME=VALUE", allow_hyphen_values = true)]
         set: Vec<String>,
+        /// Set the inputs the acting piece gives (its attributes; 1 or 0 for a mode) from
+        /// this piece type of the ruleset, in its default mode or the one named. Under
+        /// --against, from that ruleset's type: an overlay's change to it shows.
+        #[arg(long, value_name = "TYPE[:MODE]")]
+        actor: Option<String>,
+        /// The same for the target.
+        #[arg(long, value_name = "TYPE[:MODE]")]
+        target: Option<String>,
         /// Compare with the same chart under this ruleset.
         #[arg(long)]
         against: Option<PathBuf>,

@@ -8,6 +8,7 @@ use grognard_kernel::chart::{ChartDef, Lookup};
 use grognard_rules::load::{self, Ruleset};
 use grognard_rules::odds::{ChartCase, Delta, chart_case, parse_values, percent};
 use grognard_rules::schema::{SchemaKind, schema as schema_of};
+use grognard_rules::suggest::did_you_mean;
 use serde_json::{Value, json};
 
 use crate::common::{Failure, Outcome, find_chart, input_index, print_json};
@@ -92,6 +93,116 @@ fn parse_sets(set: &[String]) -> Result<Sets, Failure> {
         }
     }
     Ok(Sets { fixed, vary })
+}
+
+/// `sets` with the inputs the actor's and the target's piece types give (`--actor
+/// TYPE[:MODE]`, `--target TYPE[:MODE]`): their attributes, and 1 or 0 for a mode input
+/// (the mode named, else the type's default). Inputs `--set` names keep the value given.
+/// Also the lines saying what was set, for the report.
+fn with_piece_types(
+    r: &Ruleset,
+    chart: &ChartDef,
+    given: &Sets,
+    (actor, target): (Option<&str>, Option<&str>),
+) -> Result<(Sets, Vec<String>), Failure> {
+    use grognard_kernel::chart::InputSource;
+    let rules = &r.rules;
+    let pick = |flag: &str, text: Option<&str>| -> Result<Option<(usize, usize)>, Failure> {
+        let Some(text) = text else { return Ok(None) };
+        let (type_name, mode_name) = match text.split_once(':') {
+            Some((t, m)) => (t, Some(m)),
+            None => (text, None),
+        };
+        let names: Vec<&str> = rules.piece_types.iter().map(|t| t.name.as_str()).collect();
+        let t = names.iter().position(|n| *n == type_name).ok_or_else(|| {
+            Failure::Usage(format!(
+                "--{flag} {text}: no piece type `{type_name}` in {}{}",
+                rules.identity.name,
+                did_you_mean(type_name, names.iter().copied()).map_or_else(
+                    || format!(" (its types: {})", names.join(", ")),
+                    |m| format!("; did you mean `{m}`?")
+                )
+            ))
+        })?;
+        let mode = match mode_name {
+            None => rules.piece_types[t].default_mode.0 as usize,
+            Some(m) => rules
+                .modes
+                .iter()
+                .position(|d| d.name == m)
+                .ok_or_else(|| {
+                    let modes: Vec<&str> = rules.modes.iter().map(|d| d.name.as_str()).collect();
+                    Failure::Usage(format!(
+                        "--{flag} {text}: no mode `{m}` (the modes: {})",
+                        modes.join(", ")
+                    ))
+                })?,
+        };
+        Ok(Some((t, mode)))
+    };
+    let actor = pick("actor", actor)?;
+    let target = pick("target", target)?;
+    let mut sets = Sets {
+        fixed: given.fixed.clone(),
+        vary: given.vary.clone(),
+    };
+    let mut lines = Vec::new();
+    let taken = |sets: &Sets, name: &str| {
+        sets.fixed.iter().any(|(n, _)| n == name)
+            || sets.vary.as_ref().is_some_and(|(n, _)| n == name)
+    };
+    for input in &chart.inputs {
+        let (who, piece, value) = match &input.source {
+            Some(InputSource::ActorAttribute(i)) => match actor {
+                Some((t, _)) => ("actor", t, rules.piece_types[t].attributes.get(*i).copied()),
+                None => continue,
+            },
+            Some(InputSource::TargetAttribute(i)) => match target {
+                Some((t, _)) => (
+                    "target",
+                    t,
+                    rules.piece_types[t].attributes.get(*i).copied(),
+                ),
+                None => continue,
+            },
+            Some(InputSource::ActorMode(m)) => match actor {
+                Some((t, mode)) => ("actor", t, Some(i32::from(mode == m.0 as usize))),
+                None => continue,
+            },
+            Some(InputSource::TargetMode(m)) => match target {
+                Some((t, mode)) => ("target", t, Some(i32::from(mode == m.0 as usize))),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let Some(value) = value else { continue };
+        if taken(&sets, &input.name) {
+            continue;
+        }
+        sets.fixed.push((input.name.clone(), value));
+        let head = format!(
+            "from the {who}, {} ({}):",
+            rules.piece_types[piece].name,
+            rules
+                .modes
+                .get(if who == "actor" { actor } else { target }.map_or(0, |(_, m)| m))
+                .map_or("", |m| m.name.as_str())
+        );
+        match lines
+            .iter_mut()
+            .find(|l: &&mut String| l.starts_with(&head))
+        {
+            Some(line) => line.push_str(&format!(", {} {value}", input.name)),
+            None => lines.push(format!("{head} {} {value}", input.name)),
+        }
+    }
+    if (actor.is_some() || target.is_some()) && lines.is_empty() {
+        lines.push(format!(
+            "(chart `{}` reads no attribute or mode of the piece types named)",
+            chart.name
+        ));
+    }
+    Ok((sets, lines))
 }
 
 /// The cases of one chart: one per value of the varying input (or one). Refuses odds that
@@ -407,12 +518,14 @@ pub fn chart(
     ruleset: &Path,
     chart_name: &str,
     set: &[String],
+    pieces: (Option<&str>, Option<&str>),
     against: Option<&Path>,
     json: bool,
 ) -> Outcome {
-    let sets = parse_sets(set)?;
+    let given = parse_sets(set)?;
     let a = load::load_ruleset(ruleset)?;
     let (id_a, chart_a) = find_chart(&a.rules, chart_name)?;
+    let (sets, mut from_types) = with_piece_types(&a, chart_a, &given, pieces)?;
     let cases_a = cases(&a, chart_a, &sets)?;
     let amounts_a = cases_a
         .iter()
@@ -425,7 +538,14 @@ pub fn chart(
     let other = match &b {
         Some(b) => {
             let (id_b, chart_b) = find_chart(&b.rules, chart_name)?;
-            let cases_b = cases(b, chart_b, &sets)?;
+            // The other ruleset's own types: an overlay that changes an attribute shows.
+            let (sets_b, from_b) = with_piece_types(b, chart_b, &given, pieces)?;
+            for line in from_b {
+                if !from_types.contains(&line) {
+                    from_types.push(format!("{line} (in {})", b.rules.identity.name));
+                }
+            }
+            let cases_b = cases(b, chart_b, &sets_b)?;
             let amounts_b = cases_b
                 .iter()
                 .map(|c| lab_amounts::amounts(b, id_b, &c.inputs))
@@ -455,12 +575,14 @@ pub fn chart(
                 .or_else(|| unit_bands(&a, c, n, 0).first().map(|(i, _)| *i))
         })
     };
-    // Designer units given one value: `distance: 3 hexes → band 2`.
-    let converted: Vec<String> = sets
+    // Designer units given one value: `distance: 3 hexes → band 2`; inputs read from the
+    // piece types named.
+    let mut converted: Vec<String> = sets
         .fixed
         .iter()
         .filter_map(|(n, v)| unit_text(&a, chart_a, n, *v).map(|t| format!("{n}: {t}")))
         .collect();
+    converted.extend(from_types);
     if json {
         let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
             cs.iter()

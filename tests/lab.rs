@@ -514,6 +514,7 @@ fn bundled_files_conform_to_the_schemas() {
     let mut files = yaml_files("rulesets");
     files.extend(yaml_files("examples"));
     files.extend(yaml_files("tests/fixtures/lab"));
+    files.extend(yaml_files("tests/fixtures/amounts"));
     for path in files {
         let json = file_json(&path);
         let schema = if json.get("ruleset").is_some() && json.get("scenario").is_none() {
@@ -689,5 +690,78 @@ fn the_chart_lab_takes_distances_in_the_designers_units() {
         negative.stderr.contains("a distance is 0 or more"),
         "{}",
         negative.stderr
+    );
+}
+
+/// `chart --actor TYPE --target TYPE` sets the inputs a piece type gives from the ruleset,
+/// and under `--against` from the other ruleset's types, so an overlay that changes a
+/// type's attribute shows (issue 39 item 3). Black Powder's order test: 2d6 − staff ≤ 0
+/// succeeds; a brigadier's staff is 8, and 9 under the house rule. Three moves need a
+/// score of −6 or less: 2d6 ≤ 2 (1/36) at staff 8, 2d6 ≤ 3 (3/36 = 1/12) at staff 9.
+#[test]
+fn chart_reads_a_piece_types_attributes_and_shows_an_overlays_change() {
+    let run = grognard(&[
+        "chart",
+        "rulesets/black-powder.yaml",
+        "command",
+        "--actor",
+        "brigadier",
+        "--target",
+        "line_infantry",
+        "--against",
+        "tests/fixtures/lab/staff-9.yaml",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let text = run.stdout.clone();
+    assert!(
+        v["converted"].as_array().is_some_and(|c| c.iter().any(|l| l
+            .as_str()
+            .is_some_and(|l| l.starts_with("from the actor, brigadier (mounted): staff 8")))),
+        "{text}"
+    );
+    let plain = grognard(&[
+        "chart",
+        "rulesets/black-powder.yaml",
+        "command",
+        "--actor",
+        "brigadier",
+        "--against",
+        "tests/fixtures/lab/staff-9.yaml",
+    ]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let three = plain
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("three_moves"))
+        .unwrap_or_default();
+    assert!(
+        three.contains("1/36") && three.contains("1/12"),
+        "{}",
+        plain.stdout
+    );
+    // Without --actor the staff input is the chart's default, the same in both.
+    let none = grognard(&[
+        "chart",
+        "rulesets/black-powder.yaml",
+        "command",
+        "--against",
+        "tests/fixtures/lab/staff-9.yaml",
+    ]);
+    assert!(!none.stdout.contains("1/12"), "{}", none.stdout);
+    // A type that is not in the ruleset is a usage error with a suggestion.
+    let bad = grognard(&[
+        "chart",
+        "rulesets/black-powder.yaml",
+        "command",
+        "--actor",
+        "brigadeer",
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("did you mean `brigadier`"),
+        "{}",
+        bad.stderr
     );
 }

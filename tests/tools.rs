@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::util::grognard;
+use crate::util::{grognard, root};
 
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
@@ -37,6 +37,33 @@ fn diff_of_the_mud_house_rule_lists_exactly_its_additions() {
             "hook move_cost: none → weather.move_cost",
         ]
     );
+}
+
+/// An overlay in another folder names the same script by another path: not a change
+/// (the editor's house rules are saved anywhere the user chooses).
+#[test]
+fn diff_ignores_a_script_named_by_another_path_with_the_same_text() {
+    let dir = std::env::temp_dir().join(format!("grognard-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let base = root().join("rulesets/drill-square-mud.yaml");
+    let overlay = dir.join("rain-2.yaml");
+    std::fs::write(
+        &overlay,
+        format!(
+            "ruleset: mud-rain-2\nextends: {}\nsettings:\n  rain: 2\n",
+            base.display()
+        ),
+    )
+    .expect("overlay");
+    let lines = diff_lines("rulesets/drill-square-mud.yaml", &overlay.to_string_lossy());
+    assert_eq!(
+        lines,
+        [
+            "ruleset: drill-square-mud → mud-rain-2",
+            "setting `rain`: 1 → 2"
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

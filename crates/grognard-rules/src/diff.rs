@@ -70,7 +70,16 @@ impl fmt::Display for Change {
 pub fn diff(a: &Ruleset, b: &Ruleset) -> Vec<Change> {
     let mut out = diff_specs(&a.spec, &b.spec);
     // Scripts: the same module name with different text is a change even when the paths
-    // are equal (and equal text under another path is none).
+    // are equal, and equal text under another path is none (an overlay in another folder
+    // names the same file by another path).
+    out.retain(|c| {
+        !a.scripts.iter().any(|s| {
+            c.path == format!("script `{}`", s.module)
+                && b.scripts
+                    .iter()
+                    .any(|t| t.module == s.module && t.text == s.text)
+        })
+    });
     for s in &a.scripts {
         match b.scripts.iter().find(|t| t.module == s.module) {
             Some(t) if t.text != s.text => out.push(Change {
