@@ -17,8 +17,11 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
 
-/// The first row's amounts of `chart --json`: `(counter, mean, [(amount, fraction)])`.
-fn amounts(chart: &str, sets: &[&str]) -> Vec<(String, String, Vec<(i64, String)>)> {
+/// One amount of `chart --json`: its counter, its mean and each `(amount, fraction)`.
+type AmountRow = (String, String, Vec<(i64, String)>);
+
+/// The first row's amounts of `chart --json`.
+fn amounts(chart: &str, sets: &[&str]) -> Vec<AmountRow> {
     let mut args = vec!["chart", RULES, chart];
     for s in sets {
         args.extend(["--set", s]);
