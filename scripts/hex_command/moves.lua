@@ -14,6 +14,8 @@ local M = {}
 -- Horse and guns may enter forest only along a road (the data's +4 is what a step off the
 -- road costs); pushed guns (unlimbered) move only onto clear ground and over no stream.
 -- `from_terrain` is the terrain left (limbered guns never go from woods to woods).
+-- A step it refuses returns the reason in the rule's words (a string), which the engine
+-- shows for a move order; `reach` just leaves the hex out.
 function M.move_cost(kind, mode, terrain, cost, diagonal, from_terrain)
   if cost == nil then
     return nil
@@ -26,10 +28,10 @@ function M.move_cost(kind, mode, terrain, cost, diagonal, from_terrain)
   -- Pike and shot (optional): guns once unlimbered cannot move again (the flag `planted`
   -- pins them; this keeps `reach` from listing pushes).
   if kind == "artillery" and mode == "unlimbered" and rules.option("pike_and_shot") then
-    return nil
+    return "pike-and-shot guns cannot move once unlimbered (3, Artillery)"
   end
   if (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed" and terrain == "forest" and cost > 1 then
-    return nil
+    return "mounted troops may not enter a forest off the road: they must dismount before moving in (5b, 5.5b)"
   end
   -- Artillery section, woods (issue 33; 004 l.434): limbered guns enter woods off the road
   -- from a clear hex side, at the ordinary cost, but never go from woods to woods (so
@@ -38,10 +40,17 @@ function M.move_cost(kind, mode, terrain, cost, diagonal, from_terrain)
     if mode == "limbered" and from_terrain ~= "forest" then
       return cost - 4
     end
-    return nil
+    if mode == "limbered" then
+      return "guns enter woods only from a clear hex side, and never move from woods to woods (Artillery, Woods)"
+    end
+    return "guns are pushed only over open, clear, flat ground (Artillery, Push Move)"
   end
+  -- Artillery section, Push Move (l.432): one hex over open, clear, flat ground.
   if kind == "artillery" and mode == "unlimbered" and (terrain ~= "clear" or cost > 1) then
-    return nil
+    if terrain == "hill" then
+      return "guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)"
+    end
+    return "guns are pushed only over open, clear, flat ground (Artillery, Push Move)"
   end
   return cost
 end
@@ -191,7 +200,7 @@ function M.may_face(game, u)
   end
   -- 5.1b/7.4: in the melee phase only a unit that has just won a melee (and advanced, or
   -- chose a facing change instead) may turn, without a movement point (issue 7).
-  if game:phase() == "melee" then
+  if game:phase() == "melee" or game:phase() == "second melee" then
     if not game:flag(u, "victor") then
       return game:name(u) .. " may change facing in the melee phase only after winning a melee"
     end

@@ -284,9 +284,9 @@ local function rally_unit(L, u)
   end
 end
 
--- Rally (8) on the ledger `L` of the hook call, so that it sees the melees fought as the
--- melee phase ended. A unit rallied here may turn to face as its player wishes (flag
--- `rallied`: a facing change in the rally phase).
+-- Rally (8) on the ledger `L` of the hook call (the melees owed were fought as the melee
+-- phase ended, in the `phase_end` hook). A unit rallied here may turn to face as its player
+-- wishes (flag `rallied`: a facing change in the rally phase).
 local function rally(game, side, L)
   local sphere = game:option("command_sphere")
   local rallied = {}
@@ -478,7 +478,7 @@ local function sequence_phase(game, phase, side)
     end
     return true
   elseif phase == "rally" then
-    local L = forced_melees(game, all_sides(game))
+    local L = ledger(game)
     for _, s in ipairs(all_sides(game)) do
       rally(game, s, L)
     end
@@ -563,9 +563,21 @@ function M.phase_begin(game, phase)
       end
     end
   elseif phase == "rally" then
-    rally(game, side, forced_melees(game, { side }))
+    rally(game, side, ledger(game))
   elseif phase == "turn end" then
     turn_end(game)
+  end
+end
+
+-- 7.2.1 and 7.3d (l.480, l.413): as a side's melee phase ends, its units fight the melees
+-- they still owe and those going on (`forced_melees`), logged in that phase. Under the
+-- activation sequence the two melee phases are one round: the owed melees of both sides are
+-- fought as the second ends.
+function M.phase_end(game, phase)
+  if phase == "melee" and not game:option("activation_sequence") then
+    forced_melees(game, { game:phasing() })
+  elseif phase == "second melee" then
+    forced_melees(game, all_sides(game))
   end
 end
 

@@ -172,11 +172,12 @@ fn a_unit_melees_every_enemy_whose_front_it_entered() {
     o.push(melee("c", "r1"));
     o.extend(ends("blue", 1)); // the melee phase ends
     let out = ok(&f, &o);
-    let rally = section(&out, "rally phase (blue)");
-    has(rally, "against r2");
-    has(rally, "c entered the front of r2 and must melee it too");
-    has(rally, "r2 is in_melee");
-    lacks(rally, "r2 hits");
+    // Fought as the melee phase ends, and logged in it (third fresh audit).
+    let owed = section(&out, "melee phase (blue)");
+    has(owed, "against r2");
+    has(owed, "c entered the front of r2 and must melee it too");
+    has(owed, "r2 is in_melee");
+    lacks(owed, "r2 hits");
     // An enemy with a hit has lost its zone (5.2b, 7.2.1): no melee is owed to it.
     let hit = pieces.replace("facing: NW }", "facing: NW, counters: { hits: 1 } }");
     let out = ok(&field(None, "", &hit, ""), &o);
@@ -205,9 +206,9 @@ fn a_melee_goes_on_and_its_units_cannot_leave() {
     o.extend(ends("blue", 1)); // Blue's defensive fire
     o.extend(ends("red", 2)); // fire, melee: no melee ordered
     let out = ok(&f, &o);
-    let rally = section(&out, "rally phase (red)");
-    has(rally, "the melee of r and b goes on");
-    has(rally, "melee of r (");
+    let owed = section(&out, "melee phase (red)");
+    has(owed, "the melee of r and b goes on");
+    has(owed, "melee of r (");
 }
 
 /// 004 l.413: when a melee ends its units are out of it at once. b2 and r are locked in
@@ -468,7 +469,7 @@ fn guns_enter_woods_from_a_clear_hex_side() {
     refused(
         &f,
         &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4], [4, 4]]")]),
-        "the ruleset forbids g to enter (4,4)",
+        "guns enter woods only from a clear hex side, and never move from woods to woods (Artillery, Woods)",
     );
     // Every cell reach lists is a move play accepts.
     reach_agrees_with_play(&f, &to_blue_movement(), "g", (2, 4));

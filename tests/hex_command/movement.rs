@@ -384,7 +384,7 @@ fn cavalry_enter_forest_only_by_road() {
             to_blue_movement(),
             &[order("blue", "move: { piece: c, path: [[3, 4]] }")],
         ),
-        "forbids c to enter (3,4)",
+        "mounted troops may not enter a forest off the road: they must dismount before moving in (5b, 5.5b)",
     );
     let road = "    - { feature: road, path: [[2, 4], [3, 4], [4, 4], [5, 4]] }\n";
     let f = field(Some(map), road, pieces, "");
@@ -413,7 +413,7 @@ fn artillery_push_and_limbering_cost_te() {
             to_blue_movement(),
             &[order("blue", "move: { piece: g, path: [[5, 4]] }")],
         ),
-        "forbids g to enter (5,4)",
+        "guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)",
     );
     let out = ok(
         &f,

@@ -267,7 +267,7 @@ fn activation_sequence_alternates_the_groups() {
             "fire (blue)",
             "second fire (blue)",
             "melee (blue)",
-            "melee (blue)",
+            "second melee (blue)",
             "rally (blue)",
             "turn end (blue)",
         ]

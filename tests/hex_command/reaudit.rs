@@ -49,7 +49,7 @@ fn hits_of_a_melee_round_count_when_the_round_ends() {
         let seed = seed.to_string();
         let out = f.ok(&o, &["--seed", &seed]);
         let first = section(&out, "melee phase (blue)");
-        let owed = section(&out, "rally phase (blue)");
+        let owed = section(&out, "melee phase (blue)");
         // One hit from the main pairing, none from the owed one, nobody routed.
         if !first.contains("c hits 0 → 1") || out.contains("c hits 1 → 2") || out.contains("routed")
         {
@@ -58,7 +58,7 @@ fn hits_of_a_melee_round_count_when_the_round_ends() {
         has(owed, "c entered the front of r2 and must melee it too");
         has(owed, "melee of c (3) against r2 (2)");
         has(owed, "c round_hits 1 → 0");
-        let next = section(&out, "rally phase (red)");
+        let next = section(&out, "melee phase (red)");
         has(next, "the melee of r1 and c goes on");
         has(next, "against c (2)");
         found = true;

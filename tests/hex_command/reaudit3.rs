@@ -50,9 +50,17 @@ fn a_winner_of_an_owed_melee_may_still_change_facing() {
     has(&legal, "- { side: red, face: { piece: B, facing: SE } }");
     let out = played(&["play", "p07.yaml", "--orders", "p08b-face.orders.yaml"]);
     has(&out, "B now faces SE");
-    let twice = at(&["play", "p07.yaml", "--orders", "p08b-face-twice.orders.yaml"]);
+    let twice = at(&[
+        "play",
+        "p07.yaml",
+        "--orders",
+        "p08b-face-twice.orders.yaml",
+    ]);
     assert_eq!(twice.code, 1, "{}", twice.stdout);
-    has(&twice.stderr, "B has already changed facing 1 time this turn");
+    has(
+        &twice.stderr,
+        "B has already changed facing 1 time this turn",
+    );
 }
 
 /// 004 l.489 (7.2.2: a joiner locks the enemy from advancing) with l.474 (the phasing player
@@ -151,5 +159,100 @@ fn deploying_off_a_road_is_refused_in_the_rules_words() {
     has(
         &out.stderr,
         "refused: a is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)",
+    );
+}
+
+/// 004 l.480 (7.2.1: a unit melees every enemy whose front it entered) and l.413 (7.3d: a
+/// melee goes on in the following phase): the melees fought unordered as a melee phase
+/// ends belong to that phase. p07: b moves into the fronts of A and B and melees A; it owes
+/// B a round, fought as Blue's melee phase ends (the ruleset's `phase_end` hook) and logged
+/// there, in `play`, `--json` and `view`. p08-goes-on: both melees go on in Red's melee
+/// phase and are logged in it. Before: both were printed under the next heading, `rally
+/// phase`.
+#[test]
+fn melees_fought_as_the_melee_phase_ends_are_logged_in_it() {
+    let out = played(&["play", "p07.yaml", "--orders", "p07.orders.yaml"]);
+    let melee = phase(&out, "turn 1 · melee phase (blue)");
+    has(
+        melee,
+        "note: b entered the front of B and must melee it too",
+    );
+    has(melee, "(melee of b (2) against B (2))");
+    lacks(
+        phase(&out, "turn 1 · rally phase (blue)"),
+        "must melee it too",
+    );
+    let view = played(&[
+        "view",
+        "p07.yaml",
+        "--side",
+        "blue",
+        "--orders",
+        "p07.orders.yaml",
+    ]);
+    has(
+        phase(&view, "turn 1 · melee phase (blue)"),
+        "b entered the front of B and must melee it too",
+    );
+    let json = played(&["play", "p07.yaml", "--orders", "p07.orders.yaml", "--json"]);
+    let v: Value = serde_json::from_str(&json).expect("json");
+    let events = v["events"].as_array().expect("events");
+    let began = |name: &str| {
+        events
+            .iter()
+            .rposition(|e| e["event"] == "phase_began" && e["phase"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {json}"))
+    };
+    let note = events
+        .iter()
+        .position(|e| e.to_string().contains("must melee it too"))
+        .expect("the owed melee's note");
+    assert!(began("melee") < note && note < began("rally"), "{json}");
+    let out = played(&["play", "p07.yaml", "--orders", "p08-goes-on.orders.yaml"]);
+    let red = phase(&out, "turn 1 · melee phase (red)");
+    has(red, "note: the melee of A and b goes on");
+    has(red, "note: the melee of B and b goes on");
+}
+
+/// 004 l.521 (5b) and l.553 (5.5b): mounted troops may not enter a forest off the road
+/// (dismounted, they may). p04: cav (formed) at (5,9) steps into the forest at (4,7) off
+/// the road: refused in the rule's words (the `move_cost` hook returns the reason). Before:
+/// "the ruleset forbids cav to enter (4,7)", the kernel's general words.
+#[test]
+fn mounted_cavalry_into_forest_is_refused_in_the_rules_words() {
+    let out = at(&["play", "p04.yaml", "--orders", "p04b.orders.yaml"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(
+        &out.stderr,
+        "refused: mounted troops may not enter a forest off the road: they must dismount before moving in (5b, 5.5b)",
+    );
+}
+
+/// 004 l.432 (Artillery, Push Move: one hex over open, clear, flat ground, never uphill):
+/// p28, g2 (unlimbered) at (6,8) facing E; the hill at (7,8) ahead. `reach` lists only
+/// (6,7) and (6,9); a push onto the hill is refused in the rule's words. Before: "the
+/// ruleset forbids g2 to enter (7,8)".
+#[test]
+fn guns_pushed_uphill_are_refused_in_the_rules_words() {
+    let out = played(&[
+        "reach",
+        "p28.yaml",
+        "--unit",
+        "g2",
+        "--orders",
+        "o_tomove.yaml",
+    ]);
+    has(&out, "can reach 2 places");
+    lacks(&out, "(7,8)");
+    let out = at(&[
+        "play",
+        "p28.yaml",
+        "--orders",
+        "p28-push-uphill.orders.yaml",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(
+        &out.stderr,
+        "refused: guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)",
     );
 }

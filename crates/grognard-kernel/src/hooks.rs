@@ -315,6 +315,8 @@ pub enum HookPoint {
     Stops,
     /// [`Hooks::phase_begin`].
     PhaseBegin,
+    /// [`Hooks::phase_end`].
+    PhaseEnd,
     /// [`Hooks::moved`] and [`Hooks::moved_on_table`]: one binding for both boards.
     Moved,
     /// [`Hooks::faced`].
@@ -329,10 +331,11 @@ pub enum HookPoint {
 
 impl HookPoint {
     /// Every point, in the order of [`HookPoint::index`].
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::MoveCost,
         Self::Stops,
         Self::PhaseBegin,
+        Self::PhaseEnd,
         Self::Moved,
         Self::Faced,
         Self::MayFace,
@@ -347,6 +350,7 @@ impl HookPoint {
             Self::MoveCost => "move_cost",
             Self::Stops => "stops",
             Self::PhaseBegin => "phase_begin",
+            Self::PhaseEnd => "phase_end",
             Self::Moved => "moved",
             Self::Faced => "faced",
             Self::MayFace => "may_face",
@@ -386,6 +390,22 @@ pub trait Hooks {
     ) -> Result<Option<Cost>, HookFailure> {
         let _ = (world, piece, from, to);
         Ok(data)
+    }
+
+    /// Why `piece` may not step from `from` into `to`, in the rule's words, when
+    /// [`Hooks::move_cost`] refused the step and gave a reason (a Lua `move_cost` hook may
+    /// return a string instead of `nil`); `None` for the kernel's general wording. Asked only
+    /// for the messages of moves, never by reach queries.
+    fn move_ban_reason(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+        data: Option<Cost>,
+    ) -> Option<String> {
+        let _ = (world, piece, from, to, data);
+        None
     }
 
     /// True when [`Self::move_cost`] is a function of the mover's type and mode, the
@@ -442,6 +462,21 @@ pub trait Hooks {
     /// # Errors
     /// A failure refuses the action that ended the previous phase.
     fn phase_begin(
+        &mut self,
+        world: &World<'_>,
+        phase: &str,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        let _ = (world, phase, dice);
+        Ok(Vec::new())
+    }
+
+    /// Called as a phase's end is ordered, before the next phase begins (its changes and
+    /// rolls are logged in the ending phase); returns changes to make. May roll dice.
+    ///
+    /// # Errors
+    /// A failure refuses the action that ended the phase.
+    fn phase_end(
         &mut self,
         world: &World<'_>,
         phase: &str,

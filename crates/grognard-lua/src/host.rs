@@ -37,7 +37,7 @@ pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::sandbox::{Limits, Sandbox};
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 10] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 11] = [
     (
         "move_cost",
         &[
@@ -51,6 +51,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 10] = [
     ),
     ("stops", &["kind", "mode", "terrain"]),
     ("phase_begin", &["game", "phase"]),
+    ("phase_end", &["game", "phase"]),
     ("moved", &["game", "unit", "path", "facing"]),
     ("faced", &["game", "unit", "before"]),
     ("may_face", &["game", "unit", "facing"]),
@@ -585,13 +586,14 @@ fn install_rules_table(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<()> {
 
 fn cost_from_lua(value: &Value, label: &str) -> Result<Option<Cost>, HookFailure> {
     let points = match value {
-        Value::Nil | Value::Boolean(false) => return Ok(None),
+        // A string is impassable too, in the rule's words ([`Hooks::move_ban_reason`]).
+        Value::Nil | Value::Boolean(false) | Value::String(_) => return Ok(None),
         Value::Integer(i) => *i as f64,
         Value::Number(n) => *n,
         other => {
             return Err(HookFailure {
                 message: format!(
-                    "{label} returned {}; expected a cost in points (a number) or nil for impassable",
+                    "{label} returned {}; expected a cost in points (a number), or nil or a reason (a string) for impassable",
                     other.type_name()
                 ),
             });
@@ -781,6 +783,33 @@ impl Hooks for LuaHooks {
         Ok(cost)
     }
 
+    fn move_ban_reason(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        from: Cell,
+        to: Cell,
+        data: Option<Cost>,
+    ) -> Option<String> {
+        // Asked only for a move's refusal: the hook is called again, uncached.
+        let p = world.state.pieces.get(piece.index())?;
+        let bound = self.bound(HookPoint::MoveCost)?;
+        let (kind, mode, terrain) = pure_names(world, p, world.board.terrain(to));
+        let left = self
+            .move_cost_reads_from()
+            .then(|| pure_names(world, p, world.board.terrain(from)).2);
+        let diagonal = matches!(world.board.grid(), Some(Grid::Square(_)))
+            && (world.board.grid()?.direction_to(from, to))
+                .is_some_and(grognard_kernel::geometry::square::is_diagonal);
+        let cost = data.map(|c| f64::from(c.hundredths()) / 100.0);
+        let what = format!("hook move_cost ({}) for piece {}", bound.label, p.name);
+        let args = (kind, mode, terrain, cost, diagonal, left);
+        match self.sandbox.call(&bound.function, &what, args).ok()? {
+            Value::String(s) => Some(s.to_string_lossy()),
+            _ => None,
+        }
+    }
+
     fn stops(
         &mut self,
         world: &World<'_>,
@@ -879,6 +908,21 @@ impl Hooks for LuaHooks {
             world,
             dice,
             |label| format!("hook phase_begin ({label}) as the {phase} phase begins"),
+            |game, _| Ok((game, phase.to_owned())),
+        )
+    }
+
+    fn phase_end(
+        &mut self,
+        world: &World<'_>,
+        phase: &str,
+        dice: &mut HookDice<'_>,
+    ) -> Result<Vec<HookCommand>, HookFailure> {
+        self.run_game_hook(
+            GameHook::Point(HookPoint::PhaseEnd),
+            world,
+            dice,
+            |label| format!("hook phase_end ({label}) as the {phase} phase ends"),
             |game, _| Ok((game, phase.to_owned())),
         )
     }

@@ -225,7 +225,7 @@ fn a_hook_returning_the_wrong_type_is_refused_clearly() {
     let refused = step(&mut game, &mut hooks, "inf", (2, 3)).expect_err("wrong type");
     assert_eq!(refused.kind, RefusalKind::HookFailed);
     assert!(
-        refused.message.contains("returned string"),
+        refused.message.contains("returned table"),
         "{}",
         refused.message
     );
@@ -357,4 +357,59 @@ fn a_hook_cannot_change_the_game_object_the_next_call_receives() {
         refused.message
     );
     assert_eq!(game.state_bytes(), before);
+}
+
+#[test]
+fn a_phase_end_hook_is_logged_in_the_ending_phase_and_may_refuse_the_end() {
+    let r = ruleset("tests/fixtures/hooks/phase-end.yaml");
+    let (mut game, mut hooks) = start(&r, "{}");
+    // The game starts in Blue's movement phase; ending it runs the hook before the fire
+    // phase begins, so its roll and note are logged in the movement phase.
+    let events = end_phase(&mut game, &mut hooks);
+    let at = |want: &dyn Fn(&Event) -> bool| {
+        events
+            .iter()
+            .position(want)
+            .unwrap_or_else(|| panic!("{events:?}"))
+    };
+    let roll = at(&|e| matches!(e, Event::Rolled { roll } if roll.purpose == "stragglers"));
+    let note =
+        at(&|e| matches!(e, Event::Note { text } if text.starts_with("blue counts stragglers: ")));
+    let began = at(&|e| matches!(e, Event::PhaseBegan { phase, .. } if phase == "fire"));
+    assert!(roll < note && note < began, "{events:?}");
+    // A refusal in the hook refuses the end_phase in its words, and changes nothing.
+    let (mut game, mut hooks) = start(&r, "{ stubborn: 1 }");
+    end_phase(&mut game, &mut hooks);
+    let before = game.state_bytes();
+    let (_, side) = game.phase().expect("phase");
+    let refused = game
+        .apply(
+            &Order {
+                side,
+                action: Action::EndPhase,
+            },
+            &mut hooks,
+        )
+        .expect_err("stubborn");
+    assert_eq!(
+        refused.message,
+        "the fire phase goes on until every musket has spoken"
+    );
+    assert_eq!(game.state_bytes(), before);
+}
+
+#[test]
+fn a_move_cost_hook_may_refuse_a_step_in_the_rules_words() {
+    let r = ruleset("tests/fixtures/hooks/ban-reason.yaml");
+    let (mut game, mut hooks) = start(&r, "{}");
+    // The woods at (2,1) are impassable: reach leaves them out, and a move there is
+    // refused with the hook's words rather than the kernel's general ones.
+    assert_eq!(reach_cost(&game, &mut hooks, "inf", (2, 1)), None);
+    assert!(reach_cost(&game, &mut hooks, "inf", (1, 1)).is_some());
+    let refused = step(&mut game, &mut hooks, "inf", (2, 1)).expect_err("flooded");
+    assert_eq!(refused.kind, RefusalKind::Impassable);
+    assert_eq!(
+        refused.message,
+        "the woods are flooded: no one may enter them this game"
+    );
 }

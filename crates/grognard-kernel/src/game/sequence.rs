@@ -3,7 +3,7 @@
 //! points lapse, knowledge updated, the phase hook run).
 
 use crate::action::{Event, LoggedDie, Refusal, RefusalKind};
-use crate::hooks::{HookDice, Hooks};
+use crate::hooks::{HookDice, HookPoint, Hooks};
 use crate::ids::{FlagId, SideId};
 use crate::rules::{Actor, Allowed, Clears, MoveLimit};
 
@@ -18,6 +18,7 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
+        self.end_phase_hook(next, events, hooks)?;
         let rules = &*self.rules;
         let plan_len = rules.turn_plan(&next.order, &next.options).len() as u32;
         let clear = |next: &mut State, when: Clears| {
@@ -154,6 +155,44 @@ impl Game {
                 })
                 .collect(),
         });
+    }
+
+    /// The `phase_end` hook, as the current phase's end is ordered and before anything of
+    /// the next phase: its changes and rolls are logged in the ending phase, with the
+    /// dice of that phase's owner; a failure refuses the order that ended the phase.
+    fn end_phase_hook(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        if !hooks.is_bound(HookPoint::PhaseEnd) {
+            return Ok(());
+        }
+        let plan = self.rules.turn_plan(&next.order, &next.options);
+        let Some((phase, _)) = plan.get(next.step as usize) else {
+            return Ok(());
+        };
+        let owner = self.phase_owner(next);
+        let mut rng = next.dice_of(owner).clone();
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: next,
+        };
+        let mut dice = HookDice::new(&mut rng, &self.rules);
+        let commands = hooks
+            .phase_end(&world, &phase.name, &mut dice)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let rolls = dice.into_rolls();
+        *next.dice_of(owner) = rng;
+        for roll in rolls {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)?;
+        self.update_knowledge(next, events);
+        Ok(())
     }
 
     pub(super) fn begin_phase(

@@ -452,24 +452,22 @@ impl Game {
         let cost = hooks
             .move_cost(&world, piece.id, from, to, data.ok())
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let cost = match (cost, data) {
-            (Some(c), _) if c.is_negative() => {
-                return Err(negative_cost(piece, c, to));
-            }
-            (Some(c), _) => c,
-            (None, Err(ban)) => {
-                return Err(Refusal::new(
-                    RefusalKind::Impassable,
-                    say(&|| self.step_ban_text(piece, from, to, ban)),
-                ));
-            }
-            (None, Ok(_)) => {
-                return Err(Refusal::new(
-                    RefusalKind::Impassable,
-                    say(&|| format!("the ruleset forbids {} to enter {to}", piece.name)),
-                ));
-            }
+        let Some(cost) = cost else {
+            // The hook's own words, if it gave them (a move only: reach needs none).
+            let why = if crowd.is_none() {
+                hooks.move_ban_reason(&world, piece.id, from, to, data.ok())
+            } else {
+                None
+            };
+            let text = match data {
+                Err(ban) => say(&|| self.step_ban_text(piece, from, to, ban)),
+                Ok(_) => say(&|| format!("the ruleset forbids {} to enter {to}", piece.name)),
+            };
+            return Err(Refusal::new(RefusalKind::Impassable, why.unwrap_or(text)));
         };
+        if cost.is_negative() {
+            return Err(negative_cost(piece, cost, to));
+        }
         let enemy_there = match crowd {
             Some(c) => c.enemy_at(at),
             None => state.pieces.iter().any(|p| {

@@ -6,10 +6,11 @@ use crate::de::Located;
 use super::Cx;
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 8] = [
+pub const HOOK_POINTS: [&str; 9] = [
     "move_cost",
     "stops",
     "phase_begin",
+    "phase_end",
     "moved",
     "faced",
     "may_face",
