@@ -542,13 +542,83 @@ pub fn paint_measure(
         egui::FontId::proportional(13.0),
         Color32::WHITE,
     );
-    let mut r = Rect::from_min_size(pointer + Vec2::new(16.0, 16.0), galley.size());
-    if r.right() > clip.right() {
-        r = r.translate(Vec2::new(clip.right() - r.right() - 4.0, 0.0));
-    }
-    if r.bottom() > clip.bottom() {
-        r = r.translate(Vec2::new(0.0, pointer.y - 16.0 - r.bottom()));
-    }
+    let r = reading_rect(galley.size(), pointer, clip, &tooltip_rects(painter.ctx()));
+    painter.ctx().data_mut(|d| d.insert_temp(reading_id(), r));
     painter.rect_filled(r.expand(4.0), 3.0, Color32::from_black_alpha(200));
     painter.galley(r.min, galley, Color32::WHITE);
+}
+
+fn reading_id() -> egui::Id {
+    egui::Id::unique("grognard tape reading")
+}
+
+/// Where the last tape reading was drawn on screen (its text), for tests and tools.
+#[must_use]
+pub fn last_reading_rect(ctx: &egui::Context) -> Option<Rect> {
+    ctx.data(|d| d.get_temp(reading_id()))
+}
+
+/// The hover cards (tooltips) on screen now or in the last frame.
+fn tooltip_rects(ctx: &egui::Context) -> Vec<Rect> {
+    ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| l.order == egui::Order::Tooltip)
+            .filter_map(|l| m.area_rect(l.id))
+            .collect()
+    })
+}
+
+/// Where a tape reading of `size` goes beside the `pointer`, inside `clip`, clear of every
+/// rectangle in `avoid` (the hover card egui puts under the pointer): above and to the
+/// right first, so it does not jump when the card appears below; then below, then to the
+/// left; if every place is covered, the one covered least.
+#[must_use]
+pub fn reading_rect(size: Vec2, pointer: Pos2, clip: Rect, avoid: &[Rect]) -> Rect {
+    const GAP: f32 = 16.0;
+    let candidates = [
+        pointer + Vec2::new(GAP, -GAP - size.y),
+        pointer + Vec2::new(GAP, GAP),
+        pointer + Vec2::new(-GAP - size.x, -GAP - size.y),
+        pointer + Vec2::new(-GAP - size.x, GAP),
+    ]
+    .map(|min| keep_inside(Rect::from_min_size(min, size), clip));
+    let covered = |r: &Rect| -> f32 {
+        avoid
+            .iter()
+            .map(|a| {
+                let i = a.intersect(r.expand(4.0));
+                if i.is_positive() { i.area() } else { 0.0 }
+            })
+            .sum()
+    };
+    candidates
+        .iter()
+        .find(|r| covered(r) <= 0.0)
+        .copied()
+        .unwrap_or_else(|| {
+            candidates
+                .into_iter()
+                .min_by(|a, b| covered(a).total_cmp(&covered(b)))
+                .unwrap_or(candidates[0])
+        })
+}
+
+/// `r` moved (not resized) to lie inside `clip` as far as it can, 4 points from its edges.
+fn keep_inside(mut r: Rect, clip: Rect) -> Rect {
+    let inner = clip.shrink(4.0);
+    if r.right() > inner.right() {
+        r = r.translate(Vec2::new(inner.right() - r.right(), 0.0));
+    }
+    if r.left() < inner.left() {
+        r = r.translate(Vec2::new(inner.left() - r.left(), 0.0));
+    }
+    if r.bottom() > inner.bottom() {
+        r = r.translate(Vec2::new(0.0, inner.bottom() - r.bottom()));
+    }
+    if r.top() < inner.top() {
+        r = r.translate(Vec2::new(0.0, inner.top() - r.top()));
+    }
+    r
 }

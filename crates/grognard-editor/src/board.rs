@@ -485,24 +485,29 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
                 y += 6.0;
             }
             if let Some((p, r)) = scene.overlay.reach_radius {
+                // The reach ends at the table's edge: nothing beyond it can be reached.
+                let table = Rect::from_min_max(t.to_screen(0.0, 0.0), t.to_screen(w, h));
                 let centre = t.to_screen(inches(p.x), inches(p.y));
                 let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 60);
-                match scene.overlay.reach_base {
-                    // A base: the area it can cover (its rectangle grown by the reach), and
-                    // where its centre can go, outlined.
-                    Some((base, facing)) => {
-                        shapes.push(Shape::convex_polygon(
-                            bases::reach_area(&base, facing, r, t),
-                            fill,
-                            Stroke::NONE,
-                        ));
-                        shapes.push(Shape::circle_stroke(
-                            centre,
-                            r * t.scale,
-                            Stroke::new(1.0, Color32::from_rgb(200, 150, 0)),
-                        ));
+                let area = match scene.overlay.reach_base {
+                    // A base: the area it can cover (its rectangle grown by the reach).
+                    Some((base, facing)) => bases::reach_area(&base, facing, r, t),
+                    None => circle_points(centre, r * t.scale),
+                };
+                let area = clip_convex(&area, table);
+                if area.len() >= 3 {
+                    shapes.push(Shape::convex_polygon(area, fill, Stroke::NONE));
+                }
+                if scene.overlay.reach_base.is_some() {
+                    // Where its centre can go, outlined (the part on the table).
+                    let ring = circle_points(centre, r * t.scale);
+                    let stroke = Stroke::new(1.0, Color32::from_rgb(200, 150, 0));
+                    for i in 0..ring.len() {
+                        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                        if let Some(seg) = clip_segment(a, b, table) {
+                            shapes.push(Shape::line_segment(seg, stroke));
+                        }
                     }
-                    None => shapes.push(Shape::circle_filled(centre, r * t.scale, fill)),
                 }
             }
             for p in &scene.overlay.destinations {
@@ -520,6 +525,70 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
         bases::paint_handle(scene, t, &mut shapes);
     }
     shapes
+}
+
+/// A circle as a polygon of 72 corners.
+fn circle_points(centre: Pos2, radius: f32) -> Vec<Pos2> {
+    (0..72)
+        .map(|i| {
+            let a = (i as f32 * 5.0).to_radians();
+            centre + Vec2::new(a.cos(), a.sin()) * radius
+        })
+        .collect()
+}
+
+/// The part of the convex polygon `poly` inside `rect` (Sutherland–Hodgman: cut by each
+/// side of the rectangle in turn; a convex polygon stays convex).
+#[must_use]
+pub fn clip_convex(poly: &[Pos2], rect: Rect) -> Vec<Pos2> {
+    // Each side as a signed distance, positive inside.
+    let sides: [fn(Pos2, Rect) -> f32; 4] = [
+        |p, r| p.x - r.min.x,
+        |p, r| r.max.x - p.x,
+        |p, r| p.y - r.min.y,
+        |p, r| r.max.y - p.y,
+    ];
+    let mut out = poly.to_vec();
+    for inside in sides {
+        let input = std::mem::take(&mut out);
+        for i in 0..input.len() {
+            let (a, b) = (input[i], input[(i + 1) % input.len()]);
+            let (da, db) = (inside(a, rect), inside(b, rect));
+            if da >= 0.0 {
+                out.push(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                out.push(a + (b - a) * (da / (da - db)));
+            }
+        }
+    }
+    out
+}
+
+/// The part of the segment `a`–`b` inside `rect`, if any (Liang–Barsky).
+fn clip_segment(a: Pos2, b: Pos2, rect: Rect) -> Option<[Pos2; 2]> {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0_f32, 1.0_f32);
+    for (p, q) in [
+        (-d.x, a.x - rect.min.x),
+        (d.x, rect.max.x - a.x),
+        (-d.y, a.y - rect.min.y),
+        (d.y, rect.max.y - a.y),
+    ] {
+        if p.abs() < f32::EPSILON {
+            if q < 0.0 {
+                return None;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    (t0 <= t1).then(|| [a + d * t0, a + d * t1])
 }
 
 /// A red ring round each legal target on an open table: round its bases when it is drawn
@@ -565,22 +634,142 @@ fn paint_features(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &m
             let Some(def) = scene.rules.features.get(f.index()) else {
                 continue;
             };
-            match def.kind {
-                FeatureKind::Road => shapes.push(Shape::line_segment(
-                    [t.to_screen(ax, ay), t.to_screen(bx, by)],
-                    Stroke::new((t.scale * 0.12).max(2.0), Color32::from_rgb(150, 110, 60)),
-                )),
-                FeatureKind::Barrier { .. } => shapes.push(Shape::line_segment(
-                    [t.to_screen(mx - px, my - py), t.to_screen(mx + px, my + py)],
-                    Stroke::new((t.scale * 0.1).max(2.0), Color32::from_rgb(60, 120, 210)),
-                )),
+            let look = feature_look(def);
+            let (a, b) = match def.kind {
+                // A road runs from centre to centre, a barrier along the shared edge, a
+                // crossing a short way across it.
+                FeatureKind::Road => (t.to_screen(ax, ay), t.to_screen(bx, by)),
+                FeatureKind::Barrier { .. } => {
+                    (t.to_screen(mx - px, my - py), t.to_screen(mx + px, my + py))
+                }
                 FeatureKind::Crossing { .. } => {
                     let (qx, qy) = (dx / len * 0.22, dy / len * 0.22);
-                    let (a, b) = (t.to_screen(mx - qx, my - qy), t.to_screen(mx + qx, my + qy));
-                    shapes.extend(crossing_shapes(crossing_look(&def.name), a, b, t.scale));
+                    (t.to_screen(mx - qx, my - qy), t.to_screen(mx + qx, my + qy))
                 }
+            };
+            shapes.extend(feature_shapes(look, a, b, t.scale));
+        }
+    }
+}
+
+/// How an edge feature is drawn. Each look is its own: a road a dashed brown track, water a
+/// thin blue wavy line, a wall a thick stone-grey line with ticks on one side, a hedge a
+/// dotted green line, a bridge a grey deck with dark rails and a ford stepping stones — so
+/// no two kinds share a swatch in the legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureLook {
+    /// A road or track along a row of cells.
+    Road,
+    /// A stream or river on a cell edge.
+    Water,
+    /// A wall (and any barrier not named as water or a hedge).
+    Wall,
+    /// A hedge.
+    Hedge,
+    /// A bridge (and any crossing not named a ford).
+    Bridge,
+    /// A ford.
+    Ford,
+}
+
+/// The look of a feature: its kind, and for barriers and crossings its name (water and
+/// hedges are barriers as walls are; they differ only by what they are called).
+#[must_use]
+pub fn feature_look(def: &grognard_kernel::rules::FeatureDef) -> FeatureLook {
+    let name = def.name.to_ascii_lowercase();
+    let named = |words: &[&str]| words.iter().any(|w| name.contains(w));
+    match def.kind {
+        FeatureKind::Road => FeatureLook::Road,
+        FeatureKind::Barrier { .. } => {
+            if named(&[
+                "river", "stream", "brook", "creek", "water", "canal", "beck",
+            ]) {
+                FeatureLook::Water
+            } else if named(&["hedge", "bocage"]) {
+                FeatureLook::Hedge
+            } else {
+                FeatureLook::Wall
             }
         }
+        FeatureKind::Crossing { .. } => match crossing_look(&def.name) {
+            CrossingLook::Ford => FeatureLook::Ford,
+            CrossingLook::Bridge => FeatureLook::Bridge,
+        },
+    }
+}
+
+/// What a look is, in the legend's words.
+#[must_use]
+pub fn feature_words(look: FeatureLook) -> &'static str {
+    match look {
+        FeatureLook::Road => "road: a dashed brown track from cell to cell",
+        FeatureLook::Water => "water: a thin blue wavy line on the cell edge",
+        FeatureLook::Wall => "wall: a thick grey line with ticks on the cell edge",
+        FeatureLook::Hedge => "hedge: a dotted green line on the cell edge",
+        FeatureLook::Bridge => "a bridge: a grey deck with rails across the edge",
+        FeatureLook::Ford => "a ford: stepping stones across the edge",
+    }
+}
+
+/// A feature from `a` to `b` on screen (`scale`: points per cell): along the step for a
+/// road, along the edge for a barrier, across the edge for a crossing.
+#[must_use]
+pub fn feature_shapes(look: FeatureLook, a: Pos2, b: Pos2, scale: f32) -> Vec<Shape> {
+    let along = b - a;
+    let length = along.length().max(1e-3);
+    let n = Vec2::new(-along.y, along.x) / length;
+    match look {
+        FeatureLook::Road => {
+            let width = (scale * 0.1).max(2.0);
+            Shape::dashed_line(
+                &[a, b],
+                Stroke::new(width, Color32::from_rgb(160, 115, 55)),
+                width * 2.5,
+                width * 1.2,
+            )
+        }
+        FeatureLook::Water => {
+            // Two waves an edge, whatever the zoom.
+            let amplitude = (scale * 0.03).max(1.5);
+            let points: Vec<Pos2> = (0..=24)
+                .map(|i| {
+                    let f = i as f32 / 24.0;
+                    a + along * f + n * amplitude * (f * std::f32::consts::TAU * 2.0).sin()
+                })
+                .collect();
+            vec![Shape::line(
+                points,
+                Stroke::new((scale * 0.05).max(1.5), Color32::from_rgb(40, 110, 220)),
+            )]
+        }
+        FeatureLook::Wall => {
+            let width = (scale * 0.1).max(3.0);
+            let stone = Color32::from_rgb(85, 80, 75);
+            let mut out = vec![Shape::line_segment([a, b], Stroke::new(width, stone))];
+            let ticks = 4;
+            for i in 0..ticks {
+                let p = a + along * ((i as f32 + 0.5) / ticks as f32);
+                out.push(Shape::line_segment(
+                    [p, p + n * width * 1.3],
+                    Stroke::new((width * 0.4).max(1.0), stone),
+                ));
+            }
+            out
+        }
+        FeatureLook::Hedge => {
+            let r = (scale * 0.035).max(1.5);
+            (0..6)
+                .map(|i| {
+                    Shape::circle_filled(
+                        a + along * ((i as f32 + 0.5) / 6.0),
+                        r,
+                        Color32::from_rgb(40, 110, 40),
+                    )
+                })
+                .collect()
+        }
+        FeatureLook::Bridge => crossing_shapes(CrossingLook::Bridge, a, b, scale),
+        FeatureLook::Ford => crossing_shapes(CrossingLook::Ford, a, b, scale),
     }
 }
 
@@ -671,28 +860,61 @@ fn paint_pieces(
                     ));
                 }
             }
+            let mut room = rect;
             if let Some(mark) = p.facing {
-                let v = facing_vector(mark, grid);
-                let tip = center + v * size * 0.62;
-                let side = Vec2::new(-v.y, v.x) * size * 0.18;
-                let base = center + v * size * 0.42;
+                let arrow = facing_arrow(center, facing_vector(mark, grid), size);
+                room = clear_of(rect, Rect::from_points(&arrow));
                 shapes.push(Shape::convex_polygon(
-                    vec![tip, base + side, base - side],
+                    arrow,
                     Color32::WHITE,
                     Stroke::new(1.0, Color32::BLACK),
                 ));
             }
-            if i == 0 && size >= 14.0 {
-                // Fitted inside the counter, in the colour that reads on it.
+            if i == 0 && size >= SMALLEST_LABELLED_COUNTER {
+                // Fitted inside the counter, clear of its facing arrow, in the colour
+                // that reads on it.
                 let ink = text_on(color);
                 shapes.push(Shape::Text(egui::epaint::TextShape::new(
-                    rect.left_top() + Vec2::new(2.0, 1.0),
-                    piece_galley(ctx, p, size, (size, size), ink),
+                    room.left_top() + Vec2::new(2.0, 1.0),
+                    piece_galley(ctx, p, size, (room.width(), room.height()), ink),
                     ink,
                 )));
             }
         }
     }
+}
+
+/// Counters smaller than this (screen points across) are drawn without a label.
+const SMALLEST_LABELLED_COUNTER: f32 = 9.0;
+
+/// A counter's facing arrow: a triangle from inside its edge pointing out along `v`.
+fn facing_arrow(center: Pos2, v: Vec2, size: f32) -> Vec<Pos2> {
+    let tip = center + v * size * 0.62;
+    let side = Vec2::new(-v.y, v.x) * size * 0.18;
+    let base = center + v * size * 0.42;
+    vec![tip, base + side, base - side]
+}
+
+/// The largest part of `counter` (a full-width band above or below, or a full-height band
+/// left or right) that `mark` does not reach into: where the label goes, so the facing
+/// arrow never covers the name.
+#[must_use]
+pub fn clear_of(counter: Rect, mark: Rect) -> Rect {
+    let inside = counter.intersect(mark);
+    if !inside.is_positive() {
+        return counter;
+    }
+    let bands = [
+        Rect::from_min_max(counter.min, Pos2::new(counter.max.x, inside.min.y)),
+        Rect::from_min_max(Pos2::new(counter.min.x, inside.max.y), counter.max),
+        Rect::from_min_max(counter.min, Pos2::new(inside.min.x, counter.max.y)),
+        Rect::from_min_max(Pos2::new(inside.max.x, counter.min.y), counter.max),
+    ];
+    bands
+        .into_iter()
+        .filter(|b| b.is_positive())
+        .max_by(|a, b| a.area().total_cmp(&b.area()))
+        .unwrap_or(counter)
 }
 
 /// Where each counter of a stack (several pieces in one cell) is drawn: its shift from the
@@ -760,7 +982,7 @@ pub fn crossing_shapes(look: CrossingLook, a: Pos2, b: Pos2, scale: f32) -> Vec<
     match look {
         CrossingLook::Bridge => {
             let half = (scale * 0.1).max(3.0);
-            let deck = Color32::from_rgb(120, 85, 50);
+            let deck = Color32::from_rgb(140, 140, 135);
             let rail = Stroke::new(1.5, Color32::from_rgb(40, 25, 10));
             vec![
                 Shape::line_segment([a, b], Stroke::new(half * 2.0, deck)),

@@ -181,6 +181,10 @@ pub fn text_on(fill: Color32) -> Color32 {
 
 /// `lines` fitted to a box `width` × `height` points in `font`: each line cut with `…` to
 /// the width, and lines that do not fit replaced by one `…`.
+///
+/// A line is cut in its middle, keeping more of its end than its start: names of one
+/// family differ at their end (`adum1`, `adum2`), so `ad…m1` and `ad…m2` still tell them
+/// apart where `adu…` would not.
 #[must_use]
 pub fn fit_lines(
     ctx: &egui::Context,
@@ -189,11 +193,7 @@ pub fn fit_lines(
     width: f32,
     height: f32,
 ) -> Vec<String> {
-    let measure = |t: &str| {
-        ctx.fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), Color32::WHITE))
-            .size()
-            .x
-    };
+    let measure = |t: &str| text_width(ctx, t, font);
     let row = ctx.fonts_mut(|f| f.row_height(font)).max(1.0);
     let rows = ((height / row).floor() as usize).max(1);
     let mut out: Vec<String> = Vec::new();
@@ -204,16 +204,21 @@ pub fn fit_lines(
         }
         let mut text = line.clone();
         if measure(&text) > width {
-            let mut chars: Vec<char> = line.chars().collect();
-            while !chars.is_empty() {
-                chars.pop();
-                text = chars.iter().collect::<String>() + "…";
-                if measure(&text) <= width {
+            // A mode letter after the name (`adum1 S`) is kept whole; the name is cut.
+            let (stem, suffix) = match line.rsplit_once(' ') {
+                Some((stem, letter)) if letter.chars().count() == 1 && !stem.is_empty() => {
+                    (stem, format!(" {letter}"))
+                }
+                _ => (line.as_str(), String::new()),
+            };
+            let chars: Vec<char> = stem.chars().collect();
+            text = "…".to_owned();
+            for keep in (1..chars.len()).rev() {
+                let candidate = elide_middle(&chars, keep) + &suffix;
+                if measure(&candidate) <= width {
+                    text = candidate;
                     break;
                 }
-            }
-            if chars.is_empty() {
-                text = "…".to_owned();
             }
         }
         out.push(text);
@@ -221,9 +226,32 @@ pub fn fit_lines(
     out
 }
 
+fn text_width(ctx: &egui::Context, text: &str, font: &egui::FontId) -> f32 {
+    ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font.clone(), Color32::WHITE))
+        .size()
+        .x
+}
+
+/// `chars` cut to `keep` characters and a `…`: three fifths of them from the end.
+fn elide_middle(chars: &[char], keep: usize) -> String {
+    let tail = (keep * 3).div_ceil(5).min(keep);
+    let head = keep - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
+/// The smallest font a counter's label shrinks to before it is cut.
+pub const SMALLEST_LABEL_FONT: f32 = 5.0;
+
 /// A piece's label in a font for a counter `size` points across, laid out to fit a box
 /// `room` (width, height) — elided; the whole label is [`label_lines`], shown on hover —
 /// in `color`.
+///
+/// The font shrinks first (down to [`SMALLEST_LABEL_FONT`]) until the name line fits
+/// whole; if it still does not, the mode letter goes before the name is cut, so a small
+/// counter still shows the end of its name (`…c1`).
 pub fn piece_galley(
     ctx: &egui::Context,
     p: &DrawPiece,
@@ -231,7 +259,22 @@ pub fn piece_galley(
     room: (f32, f32),
     color: Color32,
 ) -> std::sync::Arc<egui::Galley> {
-    let font = egui::FontId::proportional((size * 0.26).clamp(7.0, 14.0));
-    let lines = fit_lines(ctx, &label_lines(p), &font, room.0 - 4.0, room.1 - 2.0);
-    ctx.fonts_mut(|fonts| fonts.layout_no_wrap(lines.join("\n"), font, color))
+    let mut lines = label_lines(p);
+    let (width, height) = (room.0 - 4.0, room.1 - 2.0);
+    let mut points = (size * 0.26).clamp(7.0, 14.0);
+    loop {
+        let font = egui::FontId::proportional(points);
+        let fits = lines
+            .first()
+            .is_none_or(|first| text_width(ctx, first, &font) <= width);
+        let tall_enough = ctx.fonts_mut(|f| f.row_height(&font)) <= height;
+        if (fits && tall_enough) || points <= SMALLEST_LABEL_FONT {
+            if !fits && !p.name.is_empty() && lines.first().is_some_and(|l| *l != p.name) {
+                lines[0] = p.name.clone();
+            }
+            let fitted = fit_lines(ctx, &lines, &font, width, height);
+            return ctx.fonts_mut(|fonts| fonts.layout_no_wrap(fitted.join("\n"), font, color));
+        }
+        points = (points - 0.5).max(SMALLEST_LABEL_FONT);
+    }
 }

@@ -350,7 +350,10 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
         } else {
             format!(" ({})", a.steps.join(", "))
         };
-        lines.push(format!("  {} {}{how}", a.value, a.counter));
+        lines.push(format!(
+            "  {}{how}",
+            crate::words::amount(i64::from(a.value), &a.counter)
+        ));
     }
     lines
 }

@@ -42,6 +42,37 @@ pub fn order_text(spec: &serde_json::Value) -> String {
     parts.join(" ")
 }
 
+/// `n` of a thing in words, the noun (given in the singular) agreeing with the number:
+/// `1 event`, `2 events`, `0 events`.
+#[must_use]
+pub fn count(n: i64, noun: &str) -> String {
+    if n.abs() == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// An amount of a ruleset's counter in words: the counter's own name (`2 hits`, `3
+/// fatigue`), except that a name in the plural reads in the singular for one (`1 hit`, `1
+/// loss`, `1 casualty`).
+#[must_use]
+pub fn amount(n: i64, counter: &str) -> String {
+    if n.abs() != 1 {
+        return format!("{n} {counter}");
+    }
+    let one = if let Some(stem) = counter.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if let Some(stem) = counter.strip_suffix("sses") {
+        format!("{stem}ss")
+    } else if counter.ends_with('s') && !counter.ends_with("ss") {
+        counter[..counter.len() - 1].to_owned()
+    } else {
+        counter.to_owned()
+    };
+    format!("{n} {one}")
+}
+
 /// What a board cell is, in words, for the hover card: its terrain, the features on its
 /// edges and what entering it costs each movement class (`+1`, `impassable`).
 #[must_use]

@@ -83,7 +83,7 @@ fn counter_labels_are_cut_to_the_counter_and_whole_on_hover() {
     assert_eq!(fitted.len(), 2);
     for line in &fitted {
         assert!(width(line) <= 30.0, "{line} spills out");
-        assert!(line.ends_with('…'), "{line} is not cut");
+        assert!(line.contains('…'), "{line} is not cut");
     }
     // Too short for two lines: one line and a mark that more is hidden.
     let one = grognard_editor::scene::fit_lines(&h.ctx, &lines, &font, 30.0, 12.0);
