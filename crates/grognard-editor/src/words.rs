@@ -42,6 +42,123 @@ pub fn order_text(spec: &serde_json::Value) -> String {
     parts.join(" ")
 }
 
+/// An order in a player's words, the piece it moves apart: `(Some("hale"), "→ (1,1), 5
+/// steps")` — where it goes first, then how far; an action by what it does (`fire at r1`);
+/// an order that names no piece (`end phase`) with `None`.
+#[must_use]
+pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
+    let Some(map) = spec.as_object() else {
+        return (None, order_text(spec));
+    };
+    let Some((verb, serde_json::Value::Object(inner))) = map.iter().find(|(k, _)| *k != "side")
+    else {
+        return (None, order_text(spec));
+    };
+    let piece = inner
+        .get("piece")
+        .and_then(|p| p.as_str())
+        .map(str::to_owned);
+    let cell = |v: &serde_json::Value| match v.as_array().map(Vec::as_slice) {
+        Some([c, r]) => Some(format!("({c},{r})")),
+        _ => None,
+    };
+    let num = |v: &serde_json::Value| v.as_f64().map(|x| format!("{x}\""));
+    let rest = |skip: &[&str]| -> Vec<String> {
+        inner
+            .iter()
+            .filter(|(k, _)| k.as_str() != "piece" && !skip.contains(&k.as_str()))
+            .map(|(k, v)| {
+                let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                // `mode: {mode: line}` reads "mode line", not "mode mode line".
+                if k == verb {
+                    v
+                } else {
+                    format!("{} {v}", k.replace('_', " "))
+                }
+            })
+            .collect()
+    };
+    let words = match verb.as_str() {
+        "move" => {
+            let path = inner.get("path").and_then(|p| p.as_array());
+            match path.and_then(|p| p.last().and_then(cell).map(|to| (to, p.len()))) {
+                Some((to, steps)) => {
+                    let mut w = format!("→ {to}, {}", count(steps as i64, "step"));
+                    for extra in rest(&["path"]) {
+                        w.push_str(&format!(", {extra}"));
+                    }
+                    w
+                }
+                None => order_text(spec),
+            }
+        }
+        "move_to" => {
+            let to = inner
+                .get("to")
+                .and_then(|t| match t.as_array().map(Vec::as_slice) {
+                    Some([x, y]) => Some(format!("({}, {})", num(x)?, num(y)?)),
+                    _ => None,
+                });
+            let mut w = format!("→ {}", to.unwrap_or_else(|| "?".into()));
+            for extra in rest(&["to"]) {
+                w.push_str(&format!(", {extra}"));
+            }
+            w
+        }
+        "act" => {
+            let action = inner
+                .get("action")
+                .and_then(|a| a.as_str())
+                .unwrap_or("act");
+            let mut w = action.replace('_', " ");
+            if let Some(target) = inner.get("target") {
+                let t = target
+                    .as_str()
+                    .map(str::to_owned)
+                    .or_else(|| cell(target))
+                    .unwrap_or_else(|| target.to_string());
+                w.push_str(&format!(" at {t}"));
+            }
+            for extra in rest(&["action", "target"]) {
+                w.push_str(&format!(", {extra}"));
+            }
+            w
+        }
+        other => {
+            let mut w = other.replace('_', " ");
+            for extra in rest(&[]) {
+                w.push_str(&format!(" {extra}"));
+            }
+            w
+        }
+    };
+    (piece, words)
+}
+
+/// Orders grouped by the piece they move, in the order the pieces first appear; each
+/// order keeps its index in `specs` (for giving it) and its words ([`order_words`]).
+/// Orders naming no piece (`end phase`) come last, under `None`.
+#[must_use]
+pub fn group_orders(specs: &[serde_json::Value]) -> Vec<(Option<String>, Vec<(usize, String)>)> {
+    let mut groups: Vec<(Option<String>, Vec<(usize, String)>)> = Vec::new();
+    let mut loose = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        match order_words(spec) {
+            (Some(piece), words) => {
+                match groups.iter_mut().find(|(p, _)| p.as_ref() == Some(&piece)) {
+                    Some((_, list)) => list.push((i, words)),
+                    None => groups.push((Some(piece), vec![(i, words)])),
+                }
+            }
+            (None, words) => loose.push((i, words)),
+        }
+    }
+    if !loose.is_empty() {
+        groups.push((None, loose));
+    }
+    groups
+}
+
 /// `n` of a thing in words, the noun (given in the singular) agreeing with the number:
 /// `1 event`, `2 events`, `0 events`.
 #[must_use]
@@ -193,5 +310,32 @@ mod tests {
         assert_eq!(order_text(&v), "move b1 path [[4, 5]]");
         let v = serde_json::json!({"side": "blue", "end_phase": true});
         assert_eq!(order_text(&v), "end phase");
+    }
+
+    #[test]
+    fn orders_read_destination_first_grouped_by_piece() {
+        use super::{group_orders, order_words};
+        let mv = serde_json::json!({"side": "blue", "move": {"piece": "hale", "path": [[3, 5], [2, 4], [2, 3], [1, 2], [1, 1]]}});
+        assert_eq!(
+            order_words(&mv),
+            (Some("hale".into()), "→ (1,1), 5 steps".into())
+        );
+        let one = serde_json::json!({"move": {"piece": "b1", "path": [[4, 5]]}});
+        assert_eq!(order_words(&one).1, "→ (4,5), 1 step");
+        let to = serde_json::json!({"move_to": {"piece": "fr_bde1", "to": [29.96, 42.0]}});
+        assert_eq!(order_words(&to).1, "→ (29.96\", 42\")");
+        let fire = serde_json::json!({"act": {"piece": "b1", "action": "fire", "target": "r1"}});
+        assert_eq!(order_words(&fire).1, "fire at r1");
+        let mode = serde_json::json!({"mode": {"piece": "fr_ligne", "mode": "line"}});
+        assert_eq!(order_words(&mode).1, "mode line");
+        let end = serde_json::json!({"side": "blue", "end_phase": true});
+        assert_eq!(order_words(&end), (None, "end phase".into()));
+        let groups = group_orders(&[mv, fire, end, one]);
+        let names: Vec<_> = groups.iter().map(|(p, l)| (p.clone(), l.len())).collect();
+        assert_eq!(
+            names,
+            [(Some("hale".into()), 1), (Some("b1".into()), 2), (None, 1)]
+        );
+        assert_eq!(groups[1].1[1].0, 3, "each order keeps its index");
     }
 }
