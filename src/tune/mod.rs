@@ -1,37 +1,24 @@
 //! `grognard tune`: the smallest change to a ruleset that brings a side's win rate to a
-//! target. The designer names the numbers that may move (`--vary`: a chart row's score, a
-//! modifier, an attribute or allowance, a setting — see [`item`]); every candidate is
-//! written as a house-rule overlay of the scenario's ruleset and played over the same seeds
-//! (common random numbers, so candidates differ by their rules, not their dice) with
-//! `sim`'s own machinery.
-//!
-//! The search assumes the win rate moves one way as an item moves (a better score for a
-//! side, more wins for it). For each item it measures the two ends of the item's range,
-//! then halves the stretch where the target lies until it holds the step where the rate
-//! crosses it, then walks back towards the ruleset's value while the rate still meets the
-//! target (within the candidate's 95% interval). The item that meets the target in the
-//! fewest steps wins; when no item does alone, the one that came closest is set and the
-//! others are searched again from there. It only ever reports what it measured.
+//! target. The search, the items and the overlays are `grognard_play::tune`'s (the editor's
+//! Tune panel runs the same); this module loads the scenario, plays each candidate with
+//! `sim`'s own machinery (its overlay written to a scratch folder, its games over the same
+//! seeds on `sim`'s threads), shows a spinner, and prints and writes the answer.
 //!
 //! `--grid` tries every combination instead (what the search is measured against), and
 //! `--shard I/N --out PART.json` plays a shard of the grid's games; `tune-merge` adds the
 //! parts up, exactly, into the answer one machine's `--grid` gives.
 
-pub(crate) mod item;
-
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use grognard_play::tally::{Estimate, Moments};
+use grognard_play::tally::Moments;
+use grognard_play::tune::{Book, Candidates, Halves, Item, Measured, Tuner};
 use grognard_rules::load;
-use grognard_rules::node::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::common::{Failure, Outcome, print_json};
 use crate::sim::{Shard, play_many, seats_for};
-use item::{Halves, Item, overlay_text};
 
 /// What `grognard tune` was asked.
 pub(crate) struct TuneArgs<'a> {
@@ -50,45 +37,16 @@ pub(crate) struct TuneArgs<'a> {
     pub json: bool,
 }
 
-/// One candidate measured: its values (one per item, in halves) and the side's wins over
-/// the games that ended with a result.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Measured {
-    values: Vec<Halves>,
-    wins: Moments,
-}
-
-impl Measured {
-    fn rate(&self) -> Estimate {
-        self.wins.estimate()
-    }
-}
-
 /// Everything a run needs, loaded once.
 struct Setup {
     scenario: PathBuf,
     ruleset: PathBuf,
-    tree: Node,
-    name: String,
-    items: Vec<Item>,
-    side: usize,
-    side_name: String,
-    target: f64,
+    tuner: Tuner,
     seed: u64,
-    runs: u32,
     policies: Vec<String>,
     threads: usize,
     /// Where candidate overlays are written (removed at the end).
     scratch: PathBuf,
-}
-
-/// A run's candidates so far, by their values.
-#[derive(Default)]
-struct Book {
-    measured: BTreeMap<Vec<Halves>, Measured>,
-    /// Candidates in the order they were tried.
-    order: Vec<Vec<Halves>>,
-    games: u64,
 }
 
 impl Setup {
@@ -130,7 +88,9 @@ impl Setup {
         let items = args
             .vary
             .iter()
-            .map(|v| Item::parse(v, &tree))
+            .map(|v| {
+                Item::parse(v, &tree).map_err(|why| Failure::Usage(format!("--vary {v}: {why}")))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         // Seats are checked now, so a bad policy is one clear error before any game.
         seats_for(&s, args.policies)?;
@@ -146,14 +106,16 @@ impl Setup {
         Ok(Self {
             scenario: args.scenario.to_path_buf(),
             ruleset,
-            tree,
-            name: s.ruleset.rules.identity.name.clone(),
-            items,
-            side,
-            side_name: side_name.to_owned(),
-            target,
+            tuner: Tuner {
+                tree,
+                name: s.ruleset.rules.identity.name.clone(),
+                items,
+                side,
+                side_name: side_name.to_owned(),
+                target,
+                runs: args.runs,
+            },
             seed: args.seed.unwrap_or(s.compiled.setup.seed),
-            runs: args.runs,
             policies: args.policies.to_vec(),
             threads: args.threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -162,18 +124,11 @@ impl Setup {
         })
     }
 
-    fn current(&self) -> Vec<Halves> {
-        self.items.iter().map(|i| i.current).collect()
-    }
-
     /// Plays the candidate's games (its shard of them) and counts the side's wins.
     fn play(&self, values: &[Halves], shard: Shard) -> Result<Moments, Failure> {
         let abs = std::fs::canonicalize(&self.ruleset).unwrap_or_else(|_| self.ruleset.clone());
-        let text = overlay_text(
-            &self.tree,
-            &format!("{}-tuned", self.name),
+        let text = self.tuner.overlay(
             &abs.to_string_lossy(),
-            &self.items,
             values,
             "a candidate of grognard tune",
         );
@@ -183,7 +138,7 @@ impl Setup {
         let s = load::load_scenario(&self.scenario, Some(&path)).map_err(|d| {
             Failure::Rules(format!(
                 "the candidate {} does not load: {d}",
-                self.describe(values)
+                self.tuner.describe(values)
             ))
         })?;
         let seats = seats_for(&s, &self.policies)?;
@@ -191,45 +146,12 @@ impl Setup {
             &s,
             &[],
             &seats,
-            (self.seed, self.runs, shard),
+            (self.seed, self.tuner.runs, shard),
             self.threads,
             "",
             true,
         )?;
-        Ok(tally.wins.get(self.side).copied().unwrap_or_default())
-    }
-
-    fn describe(&self, values: &[Halves]) -> String {
-        let changed: Vec<String> = self
-            .items
-            .iter()
-            .zip(values)
-            .filter(|(i, v)| **v != i.current)
-            .map(|(i, v)| format!("{} {} → {}", i.path, i.text(i.current), i.text(*v)))
-            .collect();
-        if changed.is_empty() {
-            "the ruleset as it is".to_owned()
-        } else {
-            changed.join(", ")
-        }
-    }
-
-    /// Steps from the ruleset's values, over all items.
-    fn distance(&self, values: &[Halves]) -> usize {
-        self.items
-            .iter()
-            .zip(values)
-            .map(|(i, v)| i.steps(*v))
-            .sum()
-    }
-
-    fn meets(&self, m: &Measured) -> bool {
-        let r = m.rate();
-        m.wins.n > 0 && (r.mean - self.target).abs() <= r.ci95
-    }
-
-    fn miss(&self, m: &Measured) -> f64 {
-        (m.rate().mean - self.target).abs()
+        Ok(tally.wins.get(self.tuner.side).copied().unwrap_or_default())
     }
 }
 
@@ -267,182 +189,33 @@ impl Drop for Progress {
     }
 }
 
-impl Book {
-    fn measure(
-        &mut self,
-        setup: &Setup,
-        values: &[Halves],
-        progress: &Progress,
-    ) -> Result<Measured, Failure> {
-        if let Some(m) = self.measured.get(values) {
-            return Ok(m.clone());
-        }
-        let wins = setup.play(values, Shard::WHOLE)?;
-        self.games += u64::from(setup.runs);
-        let m = Measured {
-            values: values.to_vec(),
-            wins,
-        };
-        self.measured.insert(values.to_vec(), m.clone());
-        self.order.push(values.to_vec());
-        if let Some(best) = self.best(setup) {
-            progress.tell(format!(
-                "{} candidates, {} games; best so far: {} → {} wins {}",
-                self.order.len(),
-                self.games,
-                setup.describe(&best.values),
-                setup.side_name,
-                best.rate().percent()
-            ));
-        }
-        Ok(m)
-    }
-
-    /// The answer: among the candidates that meet the target, the fewest steps from the
-    /// ruleset (then the closest rate, then the first tried); `None` when none does.
-    fn best(&self, setup: &Setup) -> Option<&Measured> {
-        self.order
-            .iter()
-            .filter_map(|v| self.measured.get(v))
-            .filter(|m| setup.meets(m))
-            .min_by(|a, b| {
-                setup
-                    .distance(&a.values)
-                    .cmp(&setup.distance(&b.values))
-                    .then(setup.miss(a).total_cmp(&setup.miss(b)))
-            })
-    }
-
-    /// The candidate whose rate came closest to the target.
-    fn closest(&self, setup: &Setup) -> Option<&Measured> {
-        self.order
-            .iter()
-            .filter_map(|v| self.measured.get(v))
-            .min_by(|a, b| {
-                setup
-                    .miss(a)
-                    .total_cmp(&setup.miss(b))
-                    .then(setup.distance(&a.values).cmp(&setup.distance(&b.values)))
-            })
-    }
+/// A whole candidate's games, played on `sim`'s threads, the spinner told of each.
+struct Whole<'a> {
+    setup: &'a Setup,
+    progress: &'a Progress,
 }
 
-/// Searches item `k` from `from` (the other items held where they are); see the module
-/// documentation.
-fn line_search(
-    setup: &Setup,
-    book: &mut Book,
-    from: &[Halves],
-    k: usize,
-    progress: &Progress,
-) -> Result<(), Failure> {
-    let values = setup.items[k].values.clone();
-    let at = |i: usize| {
-        let mut v = from.to_vec();
-        v[k] = values[i];
-        v
-    };
-    let here = values.iter().position(|v| *v == from[k]).unwrap_or(0);
-    let rate_at = |book: &mut Book, i: usize| -> Result<f64, Failure> {
-        Ok(book.measure(setup, &at(i), progress)?.rate().mean)
-    };
-    let r_here = rate_at(book, here)?;
-    let target = setup.target;
-    // Each end of the range, and the stretch between here and the end the target lies
-    // towards.
-    let last = values.len() - 1;
-    let mut searched = false;
-    for end in [0, last] {
-        // The rate moves one way: once the target is found towards one end, the other
-        // end cannot hold it.
-        if end == here || searched {
-            continue;
-        }
-        let r_end = rate_at(book, end)?;
-        if (r_end - target) * (r_here - target) > 0.0 {
-            continue;
-        }
-        searched = true;
-        // The target lies between here and this end: halve the stretch.
-        let (mut near, mut far) = (here, end);
-        while near.abs_diff(far) > 1 {
-            let mid = usize::midpoint(near, far);
-            let r_mid = rate_at(book, mid)?;
-            if (r_mid - target) * (r_here - target) > 0.0 {
-                near = mid;
-            } else {
-                far = mid;
-            }
-        }
-        // Walk back towards here while a step closer still meets the target.
-        let step_back = |i: usize| if end > here { i - 1 } else { i + 1 };
-        let mut i = far;
-        while i != here {
-            let j = step_back(i);
-            let m = book.measure(setup, &at(j), progress)?;
-            if !setup.meets(&m) {
-                break;
-            }
-            i = j;
-        }
-    }
-    Ok(())
-}
+impl Candidates for Whole<'_> {
+    type Error = Failure;
 
-fn search(setup: &Setup, book: &mut Book, progress: &Progress) -> Result<(), Failure> {
-    let start = setup.current();
-    let base = book.measure(setup, &start, progress)?;
-    if setup.meets(&base) {
-        return Ok(());
+    fn measure(&mut self, values: &[Halves]) -> Result<Moments, Failure> {
+        self.setup.play(values, Shard::WHOLE)
     }
-    for k in 0..setup.items.len() {
-        line_search(setup, book, &start, k, progress)?;
-    }
-    // No single item reaches the target: set the one that came closest and search the
-    // others from there, a round at most per item.
-    for _ in 1..setup.items.len() {
-        if book.best(setup).is_some() {
-            break;
-        }
-        let Some(closest) = book.closest(setup).map(|m| m.values.clone()) else {
-            break;
-        };
-        for k in 0..setup.items.len() {
-            if closest[k] == start[k] {
-                line_search(setup, book, &closest, k, progress)?;
-            }
+
+    fn measured(&mut self, tuner: &Tuner, book: &Book) {
+        if book.best(tuner).is_some() {
+            self.progress.tell(book.progress(tuner));
         }
     }
-    Ok(())
 }
 
 /// Every combination of the items' values (at most 10,000).
 fn grid(setup: &Setup) -> Result<Vec<Vec<Halves>>, Failure> {
-    let count: usize = setup
-        .items
-        .iter()
-        .map(|i| i.values.len())
-        .try_fold(1usize, usize::checked_mul)
-        .unwrap_or(usize::MAX);
-    if count > 10_000 {
-        return Err(Failure::Usage(format!(
+    grognard_play::tune::grid(&setup.tuner.items).map_err(|count| {
+        Failure::Usage(format!(
             "--grid: {count} combinations is too many (at most 10,000): narrow the ranges"
-        )));
-    }
-    let mut all = vec![Vec::new()];
-    for item in &setup.items {
-        all = all
-            .into_iter()
-            .flat_map(|v: Vec<Halves>| {
-                item.values.iter().map(move |x| {
-                    let mut w = v.clone();
-                    w.push(*x);
-                    w
-                })
-            })
-            .collect();
-    }
-    Ok(all)
+        ))
+    })
 }
 
 /// The part file a shard of `tune --grid` writes.
@@ -482,6 +255,7 @@ pub(crate) fn tune(args: &TuneArgs<'_>) -> Outcome {
     let setup = Setup::load(args)?;
     let progress = Progress::new(args.json);
     let mut book = Book::default();
+    let t = &setup.tuner;
     if let Some(shard) = shard {
         let s = load::load_scenario(args.scenario, None)?;
         let mut candidates = Vec::new();
@@ -499,7 +273,7 @@ pub(crate) fn tune(args: &TuneArgs<'_>) -> Outcome {
             vary: args.vary.to_vec(),
             policies: args.policies.to_vec(),
             seed: setup.seed,
-            runs: setup.runs,
+            runs: t.runs,
             shard,
             candidates,
         };
@@ -518,19 +292,23 @@ pub(crate) fn tune(args: &TuneArgs<'_>) -> Outcome {
                 shard.index + 1,
                 shard.count,
                 part.candidates.len(),
-                shard.len(setup.runs),
-                setup.runs,
+                shard.len(t.runs),
+                t.runs,
                 load::display(out)
             );
         }
         return Ok(());
     }
+    let mut play = Whole {
+        setup: &setup,
+        progress: &progress,
+    };
     if args.grid {
         for values in grid(&setup)? {
-            book.measure(&setup, &values, &progress)?;
+            book.measure(t, &values, &mut play)?;
         }
     } else {
-        search(&setup, &mut book, &progress)?;
+        grognard_play::tune::search(t, &mut book, &mut play)?;
     }
     drop(progress);
     finish(&setup, &book, args.grid, args.out, args.json)
@@ -538,31 +316,25 @@ pub(crate) fn tune(args: &TuneArgs<'_>) -> Outcome {
 
 /// Reports the answer and writes the overlay.
 fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool) -> Outcome {
-    let best = book.best(setup);
-    let closest = book.closest(setup);
-    let base = book.measured.get(&setup.current());
+    let t = &setup.tuner;
+    let best = book.best(t);
+    let closest = book.closest(t);
+    let base = book.measured.get(&t.current());
     let mut wrote = None;
     if let (Some(out), Some(b)) = (out, best.or(closest)) {
         let extends = grognard_rules::save::relative_to(out, &setup.ruleset);
         let r = b.rate();
         let comment = format!(
             "Tuned by grognard tune: {} wins {} (target {}) over {} games of {} (seeds {}..{}).",
-            setup.side_name,
+            t.side_name,
             r.percent(),
-            pct(setup.target),
-            setup.runs,
+            pct(t.target),
+            t.runs,
             load::display(&setup.scenario),
             setup.seed,
-            grognard_play::tally::run_seed(setup.seed, setup.runs - 1)
+            grognard_play::tally::run_seed(setup.seed, t.runs - 1)
         );
-        let text = overlay_text(
-            &setup.tree,
-            &format!("{}-tuned", setup.name),
-            &extends,
-            &setup.items,
-            &b.values,
-            &comment,
-        );
+        let text = t.overlay(&extends, &b.values, &comment);
         std::fs::write(out, text).map_err(|e| {
             Failure::Rules(format!(
                 "{}: cannot write the overlay: {e}",
@@ -572,8 +344,7 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
         wrote = Some(load::display(out));
     }
     let values = |v: &[Halves]| -> serde_json::Value {
-        setup
-            .items
+        t.items
             .iter()
             .zip(v)
             .map(|(i, x)| (i.path.clone(), json!(i.text(*x))))
@@ -583,23 +354,23 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     let entry = |m: &Measured| {
         json!({
             "values": values(&m.values),
-            "change": setup.describe(&m.values),
-            "steps": setup.distance(&m.values),
+            "change": t.describe(&m.values),
+            "steps": t.distance(&m.values),
             "rate": m.rate(),
             "decided": m.wins.n,
-            "meets": setup.meets(m),
+            "meets": t.meets(m),
         })
     };
     if json {
         print_json(&json!({
             "scenario": load::display(&setup.scenario),
-            "side": setup.side_name,
-            "target": setup.target,
+            "side": t.side_name,
+            "target": t.target,
             "search": if grid { "grid" } else { "bisection" },
-            "runs": setup.runs,
+            "runs": t.runs,
             "seed": setup.seed,
             "baseline": base.map(entry),
-            "tried": book.order.iter().filter_map(|v| book.measured.get(v)).map(entry).collect::<Vec<_>>(),
+            "tried": book.tried().map(entry).collect::<Vec<_>>(),
             "games": book.games,
             "reached": best.is_some(),
             "best": best.map(entry),
@@ -610,26 +381,22 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     }
     out!(
         "tune {}'s win rate to {} on {}: {} games a candidate (seeds {}..{}), the same for every candidate",
-        setup.side_name,
-        pct(setup.target),
+        t.side_name,
+        pct(t.target),
         load::display(&setup.scenario),
-        setup.runs,
+        t.runs,
         setup.seed,
-        grognard_play::tally::run_seed(setup.seed, setup.runs - 1)
+        grognard_play::tally::run_seed(setup.seed, t.runs - 1)
     );
     if let Some(b) = base {
-        out!("  now: {} wins {}", setup.side_name, b.rate().percent());
+        out!("  now: {} wins {}", t.side_name, b.rate().percent());
     }
-    for m in book.order.iter().filter_map(|v| book.measured.get(v)) {
+    for m in book.tried() {
         out!(
             "  {:<44} {:>14}{}",
-            setup.describe(&m.values),
+            t.describe(&m.values),
             m.rate().percent(),
-            if setup.meets(m) {
-                "  meets the target"
-            } else {
-                ""
-            }
+            if t.meets(m) { "  meets the target" } else { "" }
         );
     }
     out!(
@@ -641,16 +408,16 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     match (best, closest) {
         (Some(b), _) => out!(
             "smallest change: {}, with which {} wins {}: {} is within its 95% interval",
-            setup.describe(&b.values),
-            setup.side_name,
+            t.describe(&b.values),
+            t.side_name,
             b.rate().percent(),
-            pct(setup.target)
+            pct(t.target)
         ),
         (None, Some(c)) => out!(
             "no candidate reaches {} within its interval; closest: {} → {} wins {}",
-            pct(setup.target),
-            setup.describe(&c.values),
-            setup.side_name,
+            pct(t.target),
+            t.describe(&c.values),
+            t.side_name,
             c.rate().percent()
         ),
         (None, None) => out!("no candidate was measured"),

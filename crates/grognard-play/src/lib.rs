@@ -8,7 +8,9 @@
 //! ruleset's hooks. [`policy::play_out`] plays a game to its end with them; the CLI's `sim`
 //! and `fuzz` and the editor's "Computer plays" and Simulate panel all use it.
 //! [`tally::Tally`] is the exact tally of many games that `sim` and the Simulate panel
-//! both report, so the two show the same numbers.
+//! both report, so the two show the same numbers. [`tune`] searches named numbers of a
+//! ruleset for the smallest change that brings a side's win rate to a target, for `grognard
+//! tune` and the editor's Tune panel alike.
 
 #![warn(missing_docs)]
 
@@ -16,6 +18,7 @@ pub mod lua_policy;
 pub mod policy;
 pub mod tally;
 pub mod text;
+pub mod tune;
 
 pub use lua_policy::LuaPolicy;
 pub use policy::{GameEnd, Played, Player, PolicyKind, play_game, play_out};

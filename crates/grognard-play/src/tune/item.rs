@@ -1,4 +1,5 @@
-//! What `grognard tune --vary` names: one number in the merged ruleset, found by its dotted
+//! What the tuner varies (`grognard tune --vary`, the editor's Tune panel): one number in
+//! the merged ruleset, found by its dotted
 //! path (`charts.volley.rows.0.score`, `piece_types.infantry.allowance.battle`,
 //! `settings.rain.default`), the values it may take, and the house-rule overlay that sets
 //! it. A number may stand alone (`per: -1`), be written with halves (`1½`, `+½`) or sit in
@@ -9,14 +10,12 @@ use std::fmt::Write as _;
 
 use grognard_rules::node::{Node, Value};
 
-use crate::common::Failure;
-
 /// A number in halves (`1½` is 3): every value a ruleset writes is whole or a half.
-pub(crate) type Halves = i64;
+pub type Halves = i64;
 
-/// One `--vary` item.
+/// One number the tuner may move.
 #[derive(Clone, Debug)]
-pub(crate) struct Item {
+pub struct Item {
     /// The path as given.
     pub path: String,
     segments: Vec<Segment>,
@@ -50,37 +49,38 @@ impl Item {
     /// Reads `PATH[=LO..HI]` against the merged ruleset `root`. Without a range the item
     /// takes its current value ± 3 steps (a step is 1, or ½ where the value or a bound is
     /// a half).
-    pub(crate) fn parse(spec: &str, root: &Node) -> Result<Self, Failure> {
+    ///
+    /// # Errors
+    /// Why `spec` names no number the tuner can move, in words (the caller says which
+    /// item: `grognard tune` prefixes `--vary SPEC: `).
+    pub fn parse(spec: &str, root: &Node) -> Result<Self, String> {
         let (path, range) = match spec.split_once('=') {
             Some((p, r)) => (p.trim(), Some(r.trim())),
             None => (spec.trim(), None),
         };
-        let usage = |why: String| Failure::Usage(format!("--vary {spec}: {why}"));
         if path.is_empty() {
-            return Err(usage(
+            return Err(
                 "expected a dotted path into the ruleset, e.g. charts.volley.rows.0.score=6..10"
                     .to_owned(),
-            ));
+            );
         }
-        let (segments, node) = walk(root, path).map_err(usage)?;
+        let (segments, node) = walk(root, path)?;
         let (current, written) = read_number(node).ok_or_else(|| {
-            usage(format!(
+            format!(
                 "`{path}` is {}, not a number the tuner can move",
                 describe(node)
-            ))
+            )
         })?;
         let (lo, hi) = match range {
             None => None,
             Some(r) => {
-                let (a, b) = r.split_once("..").ok_or_else(|| {
-                    usage("expected a range LO..HI after `=` (e.g. 6..10)".to_owned())
-                })?;
-                let lo = parse_halves(a.trim())
-                    .ok_or_else(|| usage(format!("`{a}` is not a number")))?;
-                let hi = parse_halves(b.trim())
-                    .ok_or_else(|| usage(format!("`{b}` is not a number")))?;
+                let (a, b) = r
+                    .split_once("..")
+                    .ok_or_else(|| "expected a range LO..HI after `=` (e.g. 6..10)".to_owned())?;
+                let lo = parse_halves(a.trim()).ok_or_else(|| format!("`{a}` is not a number"))?;
+                let hi = parse_halves(b.trim()).ok_or_else(|| format!("`{b}` is not a number"))?;
                 if lo > hi {
-                    return Err(usage(format!("the range {a}..{b} is empty")));
+                    return Err(format!("the range {a}..{b} is empty"));
                 }
                 Some((lo, hi))
             }
@@ -94,12 +94,12 @@ impl Item {
         let lo = lo.unwrap_or(current - 3 * step);
         let hi = hi.unwrap_or(current + 3 * step);
         if current < lo || current > hi {
-            return Err(usage(format!(
+            return Err(format!(
                 "the ruleset's value {} is outside {}..{}: the range must hold it, so the tuner can tell how far it moved",
                 show(current),
                 show(lo),
                 show(hi)
-            )));
+            ));
         }
         let mut values = Vec::new();
         let mut v = current;
@@ -111,10 +111,10 @@ impl Item {
             v += step;
         }
         if values.len() > 200 {
-            return Err(usage(format!(
+            return Err(format!(
                 "{} values is too many to try: narrow the range (at most 200)",
                 values.len()
-            )));
+            ));
         }
         Ok(Self {
             path: path.to_owned(),
@@ -126,7 +126,8 @@ impl Item {
     }
 
     /// The value as the ruleset would write it.
-    pub(crate) fn text(&self, v: Halves) -> String {
+    #[must_use]
+    pub fn text(&self, v: Halves) -> String {
         match &self.written {
             Written::Int => show(v),
             Written::Text {
@@ -141,7 +142,8 @@ impl Item {
     }
 
     /// How many steps `v` is from the ruleset's value.
-    pub(crate) fn steps(&self, v: Halves) -> usize {
+    #[must_use]
+    pub fn steps(&self, v: Halves) -> usize {
         let i = self.values.iter().position(|x| *x == v).unwrap_or(0);
         let c = self
             .values
@@ -200,7 +202,8 @@ impl Y {
 /// setting each item to its value in `values`: the maps on the way are written key by key
 /// (an overlay merges maps), and a list on the way is written whole, as merged, with the
 /// one value changed (an overlay replaces lists).
-pub(crate) fn overlay_text(
+#[must_use]
+pub fn overlay_text(
     root: &Node,
     name: &str,
     extends: &str,
@@ -490,8 +493,43 @@ fn number_span(s: &str) -> Option<(usize, usize)> {
     (spans.len() == 1).then(|| spans[0])
 }
 
+/// Every number the tuner can move in `root` (a merged ruleset), by dotted path, with its
+/// value as the ruleset writes it, in the ruleset's order: what the editor's Tune panel
+/// offers to vary.
+#[must_use]
+pub fn numeric_leaves(root: &Node) -> Vec<(String, String)> {
+    fn visit(node: &Node, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
+        match &node.value {
+            Value::Map(entries) => {
+                for (k, v) in entries {
+                    path.push(k.key_text());
+                    visit(v, path, out);
+                    path.pop();
+                }
+            }
+            Value::Seq(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    visit(v, path, out);
+                    path.pop();
+                }
+            }
+            Value::Str(s) if read_number(node).is_some() => out.push((path.join("."), s.clone())),
+            _ => {
+                if let Some((h, _)) = read_number(node) {
+                    out.push((path.join("."), show(h)));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    visit(root, &mut Vec::new(), &mut out);
+    out
+}
+
 /// `3`, `-2`, `+½`, `1½`, `1.5` in halves.
-pub(crate) fn parse_halves(text: &str) -> Option<Halves> {
+#[must_use]
+pub fn parse_halves(text: &str) -> Option<Halves> {
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
@@ -518,7 +556,8 @@ pub(crate) fn parse_halves(text: &str) -> Option<Halves> {
 }
 
 /// Halves as the rulesets write them: `3`, `-2`, `1½`, `½`, `-½`.
-pub(crate) fn show(h: Halves) -> String {
+#[must_use]
+pub fn show(h: Halves) -> String {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.abs();
     match (a / 2, a % 2) {
@@ -594,7 +633,7 @@ mod tests {
     fn bad_paths_and_ranges_say_what_is_there() {
         let r = root();
         let err = |spec: &str| match Item::parse(spec, &r) {
-            Err(Failure::Usage(m)) => m,
+            Err(m) => m,
             _ => panic!("{spec} accepted"),
         };
         assert!(err("charts.voley.rows.0.score").contains("did you mean `volley`"));
@@ -602,5 +641,27 @@ mod tests {
         assert!(err("charts.volley.rows.0.result").contains("not a number"));
         assert!(err("charts.volley.rows.0.score=10..12").contains("outside 10..12"));
         assert!(err("charts.volley.rows.0.score=9").contains("expected a range"));
+    }
+
+    #[test]
+    fn the_numbers_offered_are_the_ones_an_item_can_name() {
+        let r = root();
+        let leaves = numeric_leaves(&r);
+        let paths: Vec<&str> = leaves.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "charts.volley.rows.0.score",
+                "charts.volley.rows.1.score",
+                "charts.volley.modifiers.0.per",
+                "piece_types.infantry.allowance.battle",
+                "piece_types.infantry.allowance.strategic",
+            ]
+        );
+        assert_eq!(leaves[0].1, "9+");
+        assert_eq!(leaves[2].1, "-1");
+        for (p, _) in &leaves {
+            assert!(Item::parse(p, &r).is_ok(), "{p}");
+        }
     }
 }
