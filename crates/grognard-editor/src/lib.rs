@@ -9,6 +9,8 @@
 //! - [`house`]: the house-rule workbench (live-checked edits, overlay files).
 //! - [`session`]: a game in progress (orders, undo, saves, the dice log).
 //! - [`simulate`]: the Simulate panel's background policy games and their tallies.
+//! - [`tune`]: the Tune panel's background search (`grognard tune`'s, from
+//!   `grognard_play::tune`), each candidate's games played as Simulate plays them.
 //! - [`scene`]: what a board frame is made of (pieces as seen, overlay, transform,
 //!   labels), below both [`board`] and [`bases`].
 //! - [`board`]: drawing the board and pieces for every geometry.
@@ -30,6 +32,7 @@ pub mod remote;
 pub mod scene;
 pub mod session;
 pub mod simulate;
+pub mod tune;
 pub mod view;
 pub mod words;
 

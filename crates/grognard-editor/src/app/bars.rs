@@ -14,12 +14,13 @@ use super::{
 };
 
 /// The tabs, in the order the top bar shows them.
-pub(super) const TABS: [(Tab, &str); 6] = [
+pub(super) const TABS: [(Tab, &str); 7] = [
     (Tab::Rules, "Rules"),
     (Tab::Charts, "Charts"),
     (Tab::Diff, "Diff"),
     (Tab::Play, "Play"),
     (Tab::Simulate, "Simulate"),
+    (Tab::Tune, "Tune"),
     (Tab::Remote, "Remote"),
 ];
 
@@ -162,6 +163,7 @@ impl EditorApp {
         };
         let mut text = self
             .rt
+            .edit
             .texts
             .get(path)
             .cloned()

@@ -8,6 +8,16 @@ use crate::house::{Workbench, field};
 
 use super::{Command, EditorApp};
 
+/// The Rules and Charts tabs' state: what is typed in their fields, the chart shown and
+/// the inputs its odds are worked out for.
+#[derive(Debug, Default)]
+pub(super) struct EditUi {
+    /// A field's text as typed, while it differs from the value in force.
+    pub(super) texts: std::collections::HashMap<crate::house::FieldPath, String>,
+    pub(super) chart: Option<String>,
+    pub(super) chart_inputs: std::collections::HashMap<(String, String), i32>,
+}
+
 impl EditorApp {
     pub(super) fn charts_tab(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let Some(bench) = &self.rt.bench else {
@@ -21,7 +31,13 @@ impl EditorApp {
             .names()
             .map(str::to_owned)
             .collect();
-        let Some(chart) = self.rt.chart.clone().or_else(|| names.first().cloned()) else {
+        let Some(chart) = self
+            .rt
+            .edit
+            .chart
+            .clone()
+            .or_else(|| names.first().cloned())
+        else {
             ui.label("This ruleset has no charts.");
             return;
         };
@@ -140,6 +156,7 @@ impl EditorApp {
                 let key = (chart.to_owned(), input.name.clone());
                 let mut v = self
                     .rt
+                    .edit
                     .chart_inputs
                     .get(&key)
                     .copied()
@@ -155,14 +172,20 @@ impl EditorApp {
                 // designer's units (`3 hexes` → band 2), as `grognard chart --set` does.
                 if let Some((bands, unit)) = distance_bands(now, input) {
                     let key = (chart.to_owned(), format!("{} ({unit})", input.name));
-                    let mut d = self.rt.chart_inputs.get(&key).copied().unwrap_or_else(|| {
-                        // The nearest distance the band covers.
-                        usize::try_from(v)
-                            .ok()
-                            .and_then(|b| b.checked_sub(1))
-                            .and_then(|b| bands.get(b))
-                            .map_or(0, |top| i32::try_from(*top).unwrap_or(0) + 1)
-                    });
+                    let mut d = self
+                        .rt
+                        .edit
+                        .chart_inputs
+                        .get(&key)
+                        .copied()
+                        .unwrap_or_else(|| {
+                            // The nearest distance the band covers.
+                            usize::try_from(v)
+                                .ok()
+                                .and_then(|b| b.checked_sub(1))
+                                .and_then(|b| bands.get(b))
+                                .map_or(0, |top| i32::try_from(*top).unwrap_or(0) + 1)
+                        });
                     let shown = ui.label(format!("= {unit}"));
                     if ui
                         .add(egui::DragValue::new(&mut d).range(0..=9_999))

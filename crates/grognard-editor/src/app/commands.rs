@@ -131,6 +131,13 @@ pub enum Command {
     },
     /// Stop the simulation.
     StopSimulation,
+    /// Start the Tune tab's search with what its form holds.
+    Tune,
+    /// Stop the search.
+    StopTune,
+    /// Put the tuned values into the ruleset in force and ask where to save it as a house
+    /// rule.
+    SaveTuned,
     /// Show the Remote tab with the "Host game…" or "Join game…" form.
     RemoteForm(RemoteForm),
     /// Join a game on a server as the seat the token opens.
@@ -243,7 +250,7 @@ impl EditorApp {
                     return;
                 };
                 let ok = bench.set_text(&path, &text);
-                self.rt.texts.insert(path, text);
+                self.rt.edit.texts.insert(path, text);
                 if ok {
                     self.rt.terrain_colors = terrain_colors(&bench.current);
                 }
@@ -257,26 +264,26 @@ impl EditorApp {
                 if let Some(b) = &mut self.rt.bench {
                     b.revert();
                 }
-                self.rt.texts.clear();
+                self.rt.edit.texts.clear();
             }
-            Command::ShowChart(name) => self.rt.chart = Some(name),
+            Command::ShowChart(name) => self.rt.edit.chart = Some(name),
             Command::ChartInput(name, v) => {
-                let chart = self.rt.chart.clone().or_else(|| {
+                let chart = self.rt.edit.chart.clone().or_else(|| {
                     self.rt
                         .bench
                         .as_ref()
                         .and_then(|b| b.current.spec.charts.names().next().map(str::to_owned))
                 });
                 if let Some(chart) = chart {
-                    self.rt.chart_inputs.insert((chart, name), v);
+                    self.rt.edit.chart_inputs.insert((chart, name), v);
                 }
             }
             Command::Restart => self.recheck_scenario(),
             Command::Select(id) => {
-                self.rt.pending = None;
+                self.rt.play.pending = None;
                 // Seen as a side, only that side's own pieces can be picked up: what the
                 // panel would show of an enemy piece is the referee's knowledge.
-                let foreign = match (self.rt.view, id) {
+                let foreign = match (self.rt.play.view, id) {
                     (ViewAs::Side(side), Some(id)) => self
                         .rt
                         .session
@@ -288,8 +295,8 @@ impl EditorApp {
                 if foreign {
                     return;
                 }
-                self.rt.selected = id;
-                self.rt.path.clear();
+                self.rt.play.selected = id;
+                self.rt.play.path.clear();
                 self.refresh_reach();
             }
             Command::ClickCell(cell) => self.click_cell(cell),
@@ -323,13 +330,13 @@ impl EditorApp {
             }
             Command::MoveAlongPath => {
                 if let Some((id, side, _)) = self.selected_piece()
-                    && !self.rt.path.is_empty()
+                    && !self.rt.play.path.is_empty()
                 {
-                    let path = self.rt.path.clone();
+                    let path = self.rt.play.path.clone();
                     self.order(Action::Move { piece: id, path }, Some(side));
                 }
             }
-            Command::ClearPath => self.rt.path.clear(),
+            Command::ClearPath => self.rt.play.path.clear(),
             Command::Act(action, target) => {
                 if let Some((id, side, _)) = self.selected_piece() {
                     self.order(
@@ -353,7 +360,7 @@ impl EditorApp {
                     self.order(Action::Mode { piece: id, mode }, Some(side));
                 }
             }
-            Command::CellOrder(kind) => self.rt.pending = kind,
+            Command::CellOrder(kind) => self.rt.play.pending = kind,
             Command::Gather => {
                 if let Some((id, side, _)) = self.selected_piece() {
                     self.order(Action::Gather { piece: id }, Some(side));
@@ -368,7 +375,7 @@ impl EditorApp {
                 if let Some(s) = &mut self.rt.session {
                     match s.undo() {
                         Ok(()) => {
-                            self.rt.path.clear();
+                            self.rt.play.path.clear();
                             self.refresh_reach();
                             self.say("undone");
                         }
@@ -377,26 +384,26 @@ impl EditorApp {
                 }
             }
             Command::ViewAs(v) => {
-                self.rt.view = v;
-                self.rt.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
+                self.rt.play.view = v;
+                self.rt.play.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
                 if let (ViewAs::Side(side), Some((_, owner, _))) = (v, self.selected_piece())
                     && side != owner
                 {
-                    self.rt.selected = None;
-                    self.rt.reach = None;
-                    self.rt.path.clear();
+                    self.rt.play.selected = None;
+                    self.rt.play.reach = None;
+                    self.rt.play.path.clear();
                 }
             }
-            Command::Reveal => self.rt.screen_hidden = false,
+            Command::Reveal => self.rt.play.screen_hidden = false,
             Command::FitBoard => self.set_camera(crate::board::Camera::default()),
             Command::FoldPanel(hidden) => self.saved.panel_hidden = hidden,
             Command::HotSeat(on) => {
                 self.saved.hot_seat = on;
-                if on && self.rt.view == ViewAs::Referee {
-                    self.rt.view = self
+                if on && self.rt.play.view == ViewAs::Referee {
+                    self.rt.play.view = self
                         .acting_side_after_hidden()
                         .map_or(ViewAs::Referee, ViewAs::Side);
-                    self.rt.screen_hidden = true;
+                    self.rt.play.screen_hidden = true;
                 }
             }
             Command::Give(action) => {
@@ -405,12 +412,19 @@ impl EditorApp {
             }
             Command::Seat(side, kind) => self.seat(side, kind),
             Command::AskPolicy(side) => {
-                self.rt.policy_for = Some(side);
+                self.rt.play.policy_for = Some(side);
                 self.ask(FilePurpose::PolicyFile);
             }
             Command::Simulate { policy, runs } => self.start_simulation(&policy, runs),
+            Command::Tune => self.start_tuning(),
+            Command::StopTune => {
+                if let Some(job) = &self.rt.tune.job {
+                    job.cancel();
+                }
+            }
+            Command::SaveTuned => self.save_tuned(),
             Command::StopSimulation => {
-                if let Some(job) = &self.rt.sim {
+                if let Some(job) = &self.rt.simulate.job {
                     job.cancel();
                 }
             }
@@ -461,7 +475,7 @@ impl EditorApp {
                 }
             }
             FilePurpose::PolicyFile => {
-                let Some(side) = self.rt.policy_for.take() else {
+                let Some(side) = self.rt.play.policy_for.take() else {
                     return;
                 };
                 match PolicyKind::lua_file(path, grognard_play::lua_policy::DEFAULT_FUNCTION) {
@@ -471,7 +485,7 @@ impl EditorApp {
             }
             FilePurpose::LoadGame => match Session::load(path) {
                 Ok(s) => {
-                    self.rt.players.clear();
+                    self.rt.play.players.clear();
                     let r = s.scenario.ruleset.clone();
                     let scenario = s.scenario.path.clone();
                     let text = std::fs::read_to_string(&scenario).unwrap_or_default();
@@ -480,8 +494,8 @@ impl EditorApp {
                     self.rt.scenario_text = text;
                     self.rt.scenario_problems.clear();
                     self.rt.session = Some(s);
-                    self.rt.selected = None;
-                    self.rt.reach = None;
+                    self.rt.play.selected = None;
+                    self.rt.play.reach = None;
                     self.rewatch();
                     self.say(format!("loaded the game from {}", path.display()));
                 }

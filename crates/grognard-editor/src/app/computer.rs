@@ -33,18 +33,18 @@ const MAX_LISTED: usize = 200;
 impl EditorApp {
     /// Sets the pause between two computer orders (tests play at full speed).
     pub fn set_computer_pace(&mut self, pace: Duration) {
-        self.rt.computer_pace = pace;
+        self.rt.play.computer_pace = pace;
     }
 
     /// Whose eyes the board is drawn through.
     #[must_use]
     pub fn view_as(&self) -> ViewAs {
-        self.rt.view
+        self.rt.play.view
     }
 
     /// The side whose legal orders the panel lists: the side viewed, or the side to act.
     pub(super) fn legal_side(&self) -> Option<SideId> {
-        match self.rt.view {
+        match self.rt.play.view {
             ViewAs::Side(side) => Some(side),
             ViewAs::Referee => self.acting_side(),
         }
@@ -54,21 +54,21 @@ impl EditorApp {
     pub(super) fn refresh_legal(&mut self) {
         let side = self.legal_side();
         let Some(session) = &mut self.rt.session else {
-            self.rt.legal.clear();
-            self.rt.legal_key = None;
+            self.rt.play.legal.clear();
+            self.rt.play.legal_key = None;
             return;
         };
         let Some(side) = side else {
-            self.rt.legal.clear();
-            self.rt.legal_key = None;
+            self.rt.play.legal.clear();
+            self.rt.play.legal_key = None;
             return;
         };
         let key = (session.generation(), side);
-        if self.rt.legal_key == Some(key) {
+        if self.rt.play.legal_key == Some(key) {
             return;
         }
         let list = session.legal(side);
-        self.rt.legal = list
+        self.rt.play.legal = list
             .into_iter()
             .map(|action| {
                 let order = Order {
@@ -80,12 +80,13 @@ impl EditorApp {
                 (action, text)
             })
             .collect();
-        self.rt.legal_key = Some(key);
+        self.rt.play.legal_key = Some(key);
     }
 
     /// The legal orders of `piece` for the side in view.
     pub(super) fn legal_of(&self, piece: PieceId) -> impl Iterator<Item = &Action> + '_ {
         self.rt
+            .play
             .legal
             .iter()
             .map(|(a, _)| a)
@@ -100,7 +101,11 @@ impl EditorApp {
 
     /// True when the side in view may end the phase now.
     pub(super) fn may_end_phase(&self) -> bool {
-        self.rt.legal.iter().any(|(a, _)| *a == Action::EndPhase)
+        self.rt
+            .play
+            .legal
+            .iter()
+            .any(|(a, _)| *a == Action::EndPhase)
     }
 
     /// True when the side in view may take back the last order: no die has been rolled
@@ -114,7 +119,7 @@ impl EditorApp {
             return false;
         };
         session.can_undo()
-            && match self.rt.view {
+            && match self.rt.play.view {
                 ViewAs::Referee => true,
                 ViewAs::Side(side) => last.side == side,
             }
@@ -158,9 +163,10 @@ impl EditorApp {
     /// `end_phase`.
     pub(super) fn legal_for_selected(&self) -> Vec<&(Action, String)> {
         self.rt
+            .play
             .legal
             .iter()
-            .filter(|(a, _)| match (self.rt.selected, a.piece()) {
+            .filter(|(a, _)| match (self.rt.play.selected, a.piece()) {
                 (Some(sel), Some(p)) => p == sel,
                 (_, None) | (None, _) => true,
             })
@@ -170,7 +176,7 @@ impl EditorApp {
     /// Adds the selected piece's legal destinations and targets to `o`; the reach drawn
     /// is cut to the cells a legal move ends in (none when it may not move now).
     pub(super) fn legal_overlay(&self, o: &mut Overlay) {
-        let Some(sel) = self.rt.selected else {
+        let Some(sel) = self.rt.play.selected else {
             return;
         };
         let Some(session) = &self.rt.session else {
@@ -230,7 +236,7 @@ impl EditorApp {
             .get(side.index())
             .map_or("?", |s| s.name.as_str());
         let listed = self.legal_for_selected();
-        let whose = match self.rt.selected.and_then(|id| game.piece(id)) {
+        let whose = match self.rt.play.selected.and_then(|id| game.piece(id)) {
             Some(p) => format!(" for {}", p.name),
             None => String::new(),
         };
@@ -240,7 +246,7 @@ impl EditorApp {
         .id_salt("legal orders")
         .default_open(true)
         .show(ui, |ui| {
-            if self.rt.legal.is_empty() {
+            if self.rt.play.legal.is_empty() {
                 let who: Vec<&str> = game
                     .to_act()
                     .iter()
@@ -286,6 +292,7 @@ impl EditorApp {
             let side = SideId(u8::try_from(i).unwrap_or(u8::MAX));
             let current = self
                 .rt
+                .play
                 .players
                 .get(i)
                 .and_then(Option::as_ref)
@@ -323,8 +330,8 @@ impl EditorApp {
         };
         let sides = session.game.sides().len();
         let seed = session.game.state().rng.seed();
-        self.rt.players.resize_with(sides, || None);
-        let Some(slot) = self.rt.players.get_mut(side.index()) else {
+        self.rt.play.players.resize_with(sides, || None);
+        let Some(slot) = self.rt.play.players.get_mut(side.index()) else {
             return;
         };
         let name = session
@@ -341,13 +348,13 @@ impl EditorApp {
                 Ok(p) => {
                     let label = kind.name();
                     *slot = Some(p);
-                    let person = (0..sides).find(|i| self.rt.players[*i].is_none());
-                    if self.rt.view == ViewAs::Referee
+                    let person = (0..sides).find(|i| self.rt.play.players[*i].is_none());
+                    if self.rt.play.view == ViewAs::Referee
                         && let Some(i) = person
                     {
-                        self.rt.view = ViewAs::Side(SideId(u8::try_from(i).unwrap_or(0)));
-                        self.rt.selected = None;
-                        self.rt.reach = None;
+                        self.rt.play.view = ViewAs::Side(SideId(u8::try_from(i).unwrap_or(0)));
+                        self.rt.play.selected = None;
+                        self.rt.play.reach = None;
                     }
                     self.say(format!("the computer plays {name} ({label})"));
                 }
@@ -365,16 +372,16 @@ impl EditorApp {
         let Some(&side) = session.game.to_act().first() else {
             return;
         };
-        let Some(Some(player)) = self.rt.players.get_mut(side.index()) else {
+        let Some(Some(player)) = self.rt.play.players.get_mut(side.index()) else {
             return;
         };
-        if let Some(t) = self.rt.last_computer
-            && t.elapsed() < self.rt.computer_pace
+        if let Some(t) = self.rt.play.last_computer
+            && t.elapsed() < self.rt.play.computer_pace
         {
-            ctx.request_repaint_after(self.rt.computer_pace.saturating_sub(t.elapsed()));
+            ctx.request_repaint_after(self.rt.play.computer_pace.saturating_sub(t.elapsed()));
             return;
         }
-        self.rt.last_computer = Some(Instant::now());
+        self.rt.play.last_computer = Some(Instant::now());
         let name = session
             .game
             .sides()
@@ -384,7 +391,7 @@ impl EditorApp {
         let action = match player.choose(&session.game, side, &legal) {
             Ok(a) => a,
             Err(e) => {
-                self.rt.players[side.index()] = None;
+                self.rt.play.players[side.index()] = None;
                 return self.fail(format!(
                     "the computer stopped playing {name}: {e}; a person plays {name} now"
                 ));
@@ -412,7 +419,7 @@ impl EditorApp {
                 action: Action::EndPhase,
             });
         }
-        self.rt.path.clear();
+        self.rt.play.path.clear();
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
         ctx.request_repaint();

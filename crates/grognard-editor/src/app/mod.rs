@@ -17,29 +17,28 @@ mod play_tab;
 mod remote_tab;
 mod rules_tab;
 mod simulate_tab;
+mod tune_tab;
 
 pub use crate::words::order_text;
 pub use commands::{CellOrder, Command, FilePurpose};
 pub use play_tab::group_problems;
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, move_to_order, phase_line};
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use egui::Color32;
-use grognard_kernel::game::Reach;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::PieceId;
 use grognard_rules::diag::Diagnostics;
 use grognard_rules::load::{self, Ruleset};
 use serde::{Deserialize, Serialize};
 
-use crate::board::{self, Camera, DrawPiece, Transform};
+use crate::board::{self, Camera, DrawPiece};
 
 /// Most scenarios whose pan and zoom are remembered.
 const MAX_CAMERAS: usize = 32;
-use crate::house::{FieldPath, Workbench};
+use crate::house::Workbench;
 use crate::session::{Session, hooks_for};
 use crate::view::ViewAs;
 
@@ -74,6 +73,8 @@ pub enum Tab {
     Play,
     /// Whole games played by a policy: win rates and game lengths, beside the base rules.
     Simulate,
+    /// The smallest change to chosen numbers that brings a side's win rate to a target.
+    Tune,
     /// A game on a server: host one, join a seat, play it.
     Remote,
 }
@@ -123,7 +124,9 @@ fn modified(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-/// What lives only while the editor runs.
+/// What lives only while the editor runs: what every tab shares (the ruleset being
+/// edited, the open scenario and its game, the status line, the watched files), then one
+/// state struct per tab.
 struct Runtime {
     native_dialogs: bool,
     scratch: tempfile::TempDir,
@@ -136,42 +139,19 @@ struct Runtime {
     status: Option<Status>,
     reload_error: Option<String>,
     watch: Watch,
-    texts: HashMap<FieldPath, String>,
-    chart: Option<String>,
-    chart_inputs: HashMap<(String, String), i32>,
-    selected: Option<PieceId>,
-    reach: Option<Reach>,
-    path: Vec<Cell>,
-    view: ViewAs,
-    screen_hidden: bool,
     prompt: Option<PathPrompt>,
-    transform: Option<Transform>,
-    drawn: Vec<DrawPiece>,
-    /// The tape-measure reading shown in the last frame.
-    measure: Option<crate::bases::Measurement>,
     terrain_colors: Vec<Color32>,
     commands: Vec<Command>,
     fonts_installed: bool,
-    pending: Option<CellOrder>,
-    /// The legal orders (with their text) of the side and game generation in `legal_key`.
-    legal: Vec<(grognard_kernel::action::Action, String)>,
-    legal_key: Option<(u64, grognard_kernel::ids::SideId)>,
-    /// The Play tab's event log, as `grognard view` prints it, for the game generation and
-    /// view in its key (the log only grows when the game changes).
-    log: Vec<String>,
-    log_key: Option<(u64, ViewAs)>,
-    /// Who plays each side for the computer (`None`: a person).
-    players: Vec<Option<grognard_play::Player>>,
-    /// When the computer last gave an order (it gives one at a time, so a person can follow).
-    last_computer: Option<Instant>,
-    computer_pace: Duration,
-    /// The side a Lua policy file is being chosen for.
-    policy_for: Option<grognard_kernel::ids::SideId>,
-    /// The Simulate tab's run and its last results.
-    sim: Option<crate::simulate::SimJob>,
-    sim_results: Option<Result<Vec<crate::simulate::SimResult>, String>>,
-    sim_policy: grognard_play::PolicyKind,
-    sim_runs: u32,
+    /// The Rules and Charts tabs: fields as typed, the chart shown, its odds' inputs.
+    edit: charts_tab::EditUi,
+    /// The Play tab: selection, planned path, view, the board as last drawn, legal orders,
+    /// the event log and the computer players.
+    play: play_tab::PlayUi,
+    /// The Simulate tab: its run and its last results.
+    simulate: simulate_tab::SimulateUi,
+    /// The Tune tab: the side, target and items, its run and its answer.
+    tune: tune_tab::TuneUi,
     /// The Remote tab: its forms, the game joined, the server started here.
     remote: remote_tab::RemoteUi,
 }
@@ -269,34 +249,14 @@ impl EditorApp {
                 status: None,
                 reload_error: None,
                 watch: Watch::default(),
-                texts: HashMap::new(),
-                chart: None,
-                chart_inputs: HashMap::new(),
-                selected: None,
-                reach: None,
-                path: Vec::new(),
-                view: ViewAs::Referee,
-                screen_hidden: false,
                 prompt: None,
-                transform: None,
-                drawn: Vec::new(),
-                measure: None,
                 terrain_colors: Vec::new(),
                 commands: Vec::new(),
                 fonts_installed: false,
-                pending: None,
-                legal: Vec::new(),
-                legal_key: None,
-                log: Vec::new(),
-                log_key: None,
-                players: Vec::new(),
-                last_computer: None,
-                computer_pace: computer::COMPUTER_PACE,
-                policy_for: None,
-                sim: None,
-                sim_results: None,
-                sim_policy: grognard_play::PolicyKind::Random,
-                sim_runs: 100,
+                edit: charts_tab::EditUi::default(),
+                play: play_tab::PlayUi::default(),
+                simulate: simulate_tab::SimulateUi::default(),
+                tune: tune_tab::TuneUi::default(),
                 remote: remote_tab::RemoteUi::default(),
             },
         };
@@ -331,6 +291,7 @@ impl EditorApp {
     #[must_use]
     pub fn chart_input(&self, chart: &str, input: &str) -> Option<i32> {
         self.rt
+            .edit
             .chart_inputs
             .get(&(chart.to_owned(), input.to_owned()))
             .copied()
@@ -345,7 +306,7 @@ impl EditorApp {
     /// The pieces drawn on the board in the last frame.
     #[must_use]
     pub fn drawn_pieces(&self) -> &[DrawPiece] {
-        &self.rt.drawn
+        &self.rt.play.drawn
     }
 
     /// The bases drawn on the open table in the last frame: each piece drawn with a
@@ -353,10 +314,11 @@ impl EditorApp {
     /// rear-left).
     #[must_use]
     pub fn drawn_bases(&self) -> Vec<(PieceId, [egui::Pos2; 4])> {
-        let Some(t) = self.rt.transform else {
+        let Some(t) = self.rt.play.transform else {
             return Vec::new();
         };
         self.rt
+            .play
             .drawn
             .iter()
             .filter_map(|d| Some((d.id, crate::bases::screen_corners(d, &t)?)))
@@ -367,23 +329,23 @@ impl EditorApp {
     /// table, another under the pointer).
     #[must_use]
     pub fn measurement(&self) -> Option<&crate::bases::Measurement> {
-        self.rt.measure.as_ref()
+        self.rt.play.measure.as_ref()
     }
 
     /// Where the selected piece's turning handle was on screen in the last frame (open
     /// tables).
     #[must_use]
     pub fn turn_handle_on_screen(&self) -> Option<egui::Pos2> {
-        let t = self.rt.transform?;
-        let id = self.rt.selected?;
-        let d = self.rt.drawn.iter().find(|d| d.id == id)?;
+        let t = self.rt.play.transform?;
+        let id = self.rt.play.selected?;
+        let d = self.rt.play.drawn.iter().find(|d| d.id == id)?;
         crate::bases::turn_handle(d, &t).map(|(_, h)| h)
     }
 
     /// Where a cell's centre was on screen in the last frame.
     #[must_use]
     pub fn cell_on_screen(&self, c: Cell) -> Option<egui::Pos2> {
-        let t = self.rt.transform?;
+        let t = self.rt.play.transform?;
         let grid = *self.rt.session.as_ref()?.game.board().grid()?;
         let (x, y) = board::cell_center(&grid, c);
         Some(t.to_screen(x, y))
@@ -393,7 +355,7 @@ impl EditorApp {
     /// the last frame.
     #[must_use]
     pub fn board_on_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
-        Some(self.rt.transform?.to_screen(x, y))
+        Some(self.rt.play.transform?.to_screen(x, y))
     }
 
     /// The Play tab's pan and zoom for the open scenario (fit to the board when new).
@@ -471,8 +433,8 @@ impl EditorApp {
     fn set_ruleset(&mut self, r: Ruleset) {
         self.rt.terrain_colors = terrain_colors(&r);
         self.rt.bench = Some(Workbench::new(r, self.rt.scratch.path()));
-        self.rt.texts.clear();
-        self.rt.chart = None;
+        self.rt.edit.texts.clear();
+        self.rt.edit.chart = None;
         self.rt.reload_error = None;
         self.rewatch();
     }
@@ -537,11 +499,11 @@ impl EditorApp {
             Ok(session) => {
                 self.rt.scenario_problems.clear();
                 self.rt.session = Some(session);
-                self.rt.players.clear();
-                self.rt.selected = None;
-                self.rt.reach = None;
-                self.rt.path.clear();
-                self.rt.view = ViewAs::Referee;
+                self.rt.play.players.clear();
+                self.rt.play.selected = None;
+                self.rt.play.reach = None;
+                self.rt.play.path.clear();
+                self.rt.play.view = ViewAs::Referee;
                 self.say(format!("{name} started under {rname}"));
             }
             Err(problems) => {
@@ -656,11 +618,17 @@ impl EditorApp {
                 egui::CentralPanel::default_margins()
                     .show(ui, |ui| self.simulate_tab(ui, &mut out));
             }
+            Tab::Tune => {
+                egui::CentralPanel::default_margins().show(ui, |ui| self.tune_tab(ui, &mut out));
+            }
             Tab::Remote => self.remote_tab(ui, &mut out),
         }
         self.computer_turn(ui.ctx());
-        if self.rt.sim.is_some() {
+        if self.rt.simulate.job.is_some() {
             self.poll_simulation(ui.ctx());
+        }
+        if self.rt.tune.job.is_some() {
+            self.poll_tuning(ui.ctx());
         }
         out.append(&mut self.rt.commands);
         if !out.is_empty() {

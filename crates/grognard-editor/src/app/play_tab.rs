@@ -18,10 +18,67 @@ use grognard_play::text;
 
 use super::{CellOrder, Command, EditorApp, FilePurpose};
 
+/// The Play tab's state.
+pub(super) struct PlayUi {
+    pub(super) selected: Option<PieceId>,
+    pub(super) reach: Option<Reach>,
+    /// The cells of the path being planned.
+    pub(super) path: Vec<Cell>,
+    pub(super) view: ViewAs,
+    /// Hot-seat: the board is hidden until the next player asks for it.
+    pub(super) screen_hidden: bool,
+    /// The board's transform and pieces as last drawn (hit tests, tests' queries).
+    pub(super) transform: Option<board::Transform>,
+    pub(super) drawn: Vec<DrawPiece>,
+    /// The tape-measure reading shown in the last frame.
+    pub(super) measure: Option<bases::Measurement>,
+    /// An order waiting for the cell it names.
+    pub(super) pending: Option<CellOrder>,
+    /// The legal orders (with their text) of the side and game generation in `legal_key`.
+    pub(super) legal: Vec<(Action, String)>,
+    pub(super) legal_key: Option<(u64, SideId)>,
+    /// The event log, as `grognard view` prints it, for the game generation and view in
+    /// its key (the log only grows when the game changes).
+    pub(super) log: Vec<String>,
+    pub(super) log_key: Option<(u64, ViewAs)>,
+    /// Who plays each side for the computer (`None`: a person).
+    pub(super) players: Vec<Option<grognard_play::Player>>,
+    /// When the computer last gave an order (it gives one at a time, so a person can
+    /// follow).
+    pub(super) last_computer: Option<std::time::Instant>,
+    pub(super) computer_pace: std::time::Duration,
+    /// The side a Lua policy file is being chosen for.
+    pub(super) policy_for: Option<SideId>,
+}
+
+impl Default for PlayUi {
+    fn default() -> Self {
+        Self {
+            selected: None,
+            reach: None,
+            path: Vec::new(),
+            view: ViewAs::Referee,
+            screen_hidden: false,
+            transform: None,
+            drawn: Vec::new(),
+            measure: None,
+            pending: None,
+            legal: Vec::new(),
+            legal_key: None,
+            log: Vec::new(),
+            log_key: None,
+            players: Vec::new(),
+            last_computer: None,
+            computer_pace: super::computer::COMPUTER_PACE,
+            policy_for: None,
+        }
+    }
+}
+
 impl EditorApp {
     pub(super) fn acting_side(&self) -> Option<SideId> {
         let s = self.rt.session.as_ref()?;
-        if let ViewAs::Side(side) = self.rt.view {
+        if let ViewAs::Side(side) = self.rt.play.view {
             return Some(side);
         }
         let (phase, phasing) = s.game.phase()?;
@@ -44,16 +101,16 @@ impl EditorApp {
     /// view` (`grognard_play::text`).
     fn refresh_log(&mut self) {
         let Some(session) = &self.rt.session else {
-            self.rt.log.clear();
-            self.rt.log_key = None;
+            self.rt.play.log.clear();
+            self.rt.play.log_key = None;
             return;
         };
-        let key = (session.generation(), self.rt.view);
-        if self.rt.log_key == Some(key) {
+        let key = (session.generation(), self.rt.play.view);
+        if self.rt.play.log_key == Some(key) {
             return;
         }
         let game = &session.game;
-        self.rt.log = match self.rt.view {
+        self.rt.play.log = match self.rt.play.view {
             ViewAs::Referee => game.log().iter().map(|e| text::event(game, e)).collect(),
             ViewAs::Side(side) => game
                 .events_for(side)
@@ -61,7 +118,7 @@ impl EditorApp {
                 .map(|e| text::event_as(game, Some(side), e))
                 .collect(),
         };
-        self.rt.log_key = Some(key);
+        self.rt.play.log_key = Some(key);
     }
 
     /// True when the board shades the selected piece's reach (tests: only what a legal
@@ -81,13 +138,13 @@ impl EditorApp {
     /// The Play tab's event log lines (as `grognard view` prints the log).
     #[must_use]
     pub fn event_log(&self) -> &[String] {
-        &self.rt.log
+        &self.rt.play.log
     }
 
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         self.refresh_legal();
         self.refresh_log();
-        self.rt.measure = None;
+        self.rt.play.measure = None;
         if !self.rt.scenario_problems.is_empty() {
             // Grouped, repeats counted, in a short scrolling box: the board keeps its room.
             let grouped = group_problems(&self.rt.scenario_problems);
@@ -177,14 +234,14 @@ impl EditorApp {
                 }
                 ui.separator();
                 egui::ComboBox::from_label("View as")
-                    .selected_text(view_label(game, self.rt.view))
+                    .selected_text(view_label(game, self.rt.play.view))
                     .show_ui(ui, |ui| {
                         let mut views = vec![ViewAs::Referee];
                         views
                             .extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
                         for v in views {
                             if ui
-                                .selectable_label(self.rt.view == v, view_label(game, v))
+                                .selectable_label(self.rt.play.view == v, view_label(game, v))
                                 .clicked()
                             {
                                 out.push(Command::ViewAs(v));
@@ -229,13 +286,13 @@ impl EditorApp {
                 }
             });
         });
-        if self.rt.screen_hidden {
+        if self.rt.play.screen_hidden {
             egui::CentralPanel::default_margins().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(120.0);
                     ui.heading(format!(
                         "Pass the screen to {}",
-                        view_label(game, self.rt.view)
+                        view_label(game, self.rt.play.view)
                     ));
                     if ui.button("Show board").clicked() {
                         out.push(Command::Reveal);
@@ -244,7 +301,7 @@ impl EditorApp {
             });
             return;
         }
-        let pieces = pieces_for(game, self.rt.view);
+        let pieces = pieces_for(game, self.rt.play.view);
         egui::Panel::left("pieces")
             .default_size(150.0)
             .show(ui, |ui| {
@@ -263,7 +320,7 @@ impl EditorApp {
                             .sides()
                             .get(p.side.index())
                             .map_or("?", |s| s.name.as_str());
-                        let selected = self.rt.selected == Some(p.id);
+                        let selected = self.rt.play.selected == Some(p.id);
                         let text = RichText::new(format!("{} ({side} {})", p.name, p.kind))
                             .color(board::side_color(p.side));
                         if ui.selectable_label(selected, text).clicked() {
@@ -279,13 +336,13 @@ impl EditorApp {
                     for p in game.state().pieces.iter().filter(|p| {
                         !p.on_board()
                             && game.deployable(p.id)
-                            && match self.rt.view {
+                            && match self.rt.play.view {
                                 crate::view::ViewAs::Side(s) => p.side == s,
                                 _ => true,
                             }
                     }) {
                         let (side, kind) = game.side_and_type_names(p);
-                        let selected = self.rt.selected == Some(p.id);
+                        let selected = self.rt.play.selected == Some(p.id);
                         let text = RichText::new(format!("{} ({side} {kind})", p.name))
                             .color(board::side_color(p.side));
                         if ui.selectable_label(selected, text).clicked() {
@@ -309,12 +366,12 @@ impl EditorApp {
                     self.legend(ui, game);
                     ui.separator();
                     egui::CollapsingHeader::new(
-                        RichText::new(format!("Event log ({})", self.rt.log.len())).strong(),
+                        RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
                     )
                     .id_salt("event log")
                     .default_open(true)
                     .show(ui, |ui| {
-                        if self.rt.log.is_empty() {
+                        if self.rt.play.log.is_empty() {
                             ui.label("Nothing has happened yet.");
                         }
                         // Its own scroll area, kept at the newest line.
@@ -323,7 +380,7 @@ impl EditorApp {
                             .max_height(200.0)
                             .stick_to_bottom(true)
                             .show(ui, |ui| {
-                                for line in &self.rt.log {
+                                for line in &self.rt.play.log {
                                     ui.label(line);
                                 }
                             });
@@ -331,7 +388,7 @@ impl EditorApp {
                     ui.separator();
                     ui.label(RichText::new("Dice log").strong());
                     let ruleset = &session.scenario.ruleset;
-                    let events = match self.rt.view {
+                    let events = match self.rt.play.view {
                         ViewAs::Referee => game.log(),
                         ViewAs::Side(side) => game.events_for(side),
                     };
@@ -355,7 +412,7 @@ impl EditorApp {
         let mut camera = self.camera();
         let mut result = None;
         let mut measured = None;
-        let selected = self.rt.selected;
+        let selected = self.rt.play.selected;
         egui::CentralPanel::default_margins().show(ui, |ui| {
             let scene = BoardScene {
                 rules: game.rules(),
@@ -391,16 +448,16 @@ impl EditorApp {
             result = Some((click, t));
         });
         self.set_camera(camera);
-        self.rt.measure = measured;
+        self.rt.play.measure = measured;
         if let Some((click, t)) = result {
-            self.rt.transform = Some(t);
+            self.rt.play.transform = Some(t);
             if let Some(drop) = click.drop {
                 out.push(Command::MoveBase(drop));
             }
             if let Some(c) = click.cell {
                 out.push(Command::ClickCell(c));
             } else if let Some(p) = click.point {
-                if click.piece.is_some() && self.rt.selected != click.piece {
+                if click.piece.is_some() && self.rt.play.selected != click.piece {
                     out.push(Command::Select(click.piece));
                 } else if click.piece.is_none() {
                     // A click on the selected piece itself orders nothing: drag it to move.
@@ -410,7 +467,7 @@ impl EditorApp {
                 out.push(Command::Select(click.piece));
             }
         }
-        self.rt.drawn = pieces;
+        self.rt.play.drawn = pieces;
     }
 
     /// The legend: terrain colours, what each edge feature looks like (a bridge and a ford
@@ -492,20 +549,21 @@ impl EditorApp {
 
     pub(super) fn overlay(&self) -> Overlay {
         let mut o = Overlay {
-            selected: self.rt.selected,
+            selected: self.rt.play.selected,
             ..Overlay::default()
         };
         match self
             .rt
+            .play
             .reach
             .as_ref()
-            .filter(|_| self.rt.selected.is_some_and(|id| self.may_move(id)))
+            .filter(|_| self.rt.play.selected.is_some_and(|id| self.may_move(id)))
         {
             Some(Reach::Cells(cells)) => {
                 o.reach_cells = cells.iter().map(|r| (r.cell, r.cost.to_string())).collect();
             }
             Some(Reach::Radius(r)) => {
-                if let Some((game, p)) = self.rt.selected.and_then(|id| {
+                if let Some((game, p)) = self.rt.play.selected.and_then(|id| {
                     let game = &self.rt.session.as_ref()?.game;
                     Some((game, game.piece(id)?))
                 }) && let Place::Point { at, facing } = p.place
@@ -521,12 +579,13 @@ impl EditorApp {
         }
         if let Some(start) = self
             .rt
+            .play
             .selected
             .and_then(|id| self.rt.session.as_ref()?.game.piece(id)?.place.cell())
-            && !self.rt.path.is_empty()
+            && !self.rt.play.path.is_empty()
         {
             o.path.push(start);
-            o.path.extend(self.rt.path.iter().copied());
+            o.path.extend(self.rt.play.path.iter().copied());
         }
         // A selected piece on the open table can be dragged (or turned by its handle): the
         // kernel judges the move when it is dropped.
@@ -547,7 +606,7 @@ impl EditorApp {
             return;
         };
         let game = &session.game;
-        let Some(id) = self.rt.selected else {
+        let Some(id) = self.rt.play.selected else {
             ui.label("Select a piece on the board or in the list.");
             return;
         };
@@ -571,7 +630,7 @@ impl EditorApp {
         }
         let legal: Vec<&Action> = self.legal_of(id).collect();
         let why = self.why_not();
-        match self.rt.reach.as_ref().filter(|_| self.may_move(id)) {
+        match self.rt.play.reach.as_ref().filter(|_| self.may_move(id)) {
             Some(Reach::Cells(cells)) => {
                 // Only where a legal move ends (the list the kernel gives the side in view).
                 let ends: Vec<Cell> = legal
@@ -613,8 +672,8 @@ impl EditorApp {
                 ui.label(format!("{} cannot move now ({reason})", p.name));
             }
         }
-        if !self.rt.path.is_empty() {
-            let text: Vec<String> = self.rt.path.iter().map(ToString::to_string).collect();
+        if !self.rt.play.path.is_empty() {
+            let text: Vec<String> = self.rt.play.path.iter().map(ToString::to_string).collect();
             ui.label(format!("path: {}", text.join(" → ")));
             ui.horizontal(|ui| {
                 if ui.button("Move").clicked() {
@@ -659,13 +718,13 @@ impl EditorApp {
                         if ui
                             .add_enabled(
                                 listed,
-                                egui::Button::selectable(self.rt.pending == Some(kind), name),
+                                egui::Button::selectable(self.rt.play.pending == Some(kind), name),
                             )
                             .on_disabled_hover_text(&why)
                             .clicked()
                         {
                             out.push(Command::CellOrder(
-                                (self.rt.pending != Some(kind)).then_some(kind),
+                                (self.rt.play.pending != Some(kind)).then_some(kind),
                             ));
                         }
                     }
@@ -675,7 +734,7 @@ impl EditorApp {
                         .find(|a| matches!(a, Action::Gather { .. }));
                     offer(ui, out, "Gather".to_owned(), gather);
                 });
-                if self.rt.pending.is_some() {
+                if self.rt.play.pending.is_some() {
                     ui.label("Click the cell on the board.");
                 }
             });
@@ -757,15 +816,15 @@ impl EditorApp {
     }
 
     pub(super) fn refresh_reach(&mut self) {
-        self.rt.reach = None;
-        let Some(id) = self.rt.selected else {
+        self.rt.play.reach = None;
+        let Some(id) = self.rt.play.selected else {
             return;
         };
-        let view = self.rt.view;
+        let view = self.rt.play.view;
         if let Some(s) = &mut self.rt.session {
             // The game is cloned so the hooks can be borrowed alongside it.
             let game = s.game.clone();
-            self.rt.reach = match view {
+            self.rt.play.reach = match view {
                 ViewAs::Referee => game.reach(id, s.hooks()).ok(),
                 ViewAs::Side(side) => game.reach_as(side, id, s.hooks()).ok(),
             };
@@ -783,17 +842,17 @@ impl EditorApp {
         match session.apply(Order { side, action }) {
             Ok(events) => {
                 self.say(format!("done ({} events)", events.len()));
-                self.rt.path.clear();
+                self.rt.play.path.clear();
                 self.refresh_reach();
                 let after = self.acting_side_after_hidden();
                 if self.saved.hot_seat
                     && after != before
                     && let Some(next) = after
                 {
-                    self.rt.view = ViewAs::Side(next);
-                    self.rt.screen_hidden = true;
-                    self.rt.selected = None;
-                    self.rt.reach = None;
+                    self.rt.play.view = ViewAs::Side(next);
+                    self.rt.play.screen_hidden = true;
+                    self.rt.play.selected = None;
+                    self.rt.play.reach = None;
                 }
             }
             Err(e) => self.fail(format!("refused: {e}")),
@@ -819,7 +878,7 @@ impl EditorApp {
     }
 
     pub(super) fn selected_piece(&self) -> Option<(PieceId, SideId, Place)> {
-        let id = self.rt.selected?;
+        let id = self.rt.play.selected?;
         let p = self.rt.session.as_ref()?.game.piece(id)?;
         Some((id, p.side, p.place.clone()))
     }
@@ -831,6 +890,7 @@ impl EditorApp {
         let game = &session.game;
         let visible: Vec<&DrawPiece> = self
             .rt
+            .play
             .drawn
             .iter()
             .filter(|p| p.look == board::Look::Open && p.place.covers(cell))
@@ -842,7 +902,7 @@ impl EditorApp {
             }
             return;
         };
-        if let Some(kind) = self.rt.pending.take() {
+        if let Some(kind) = self.rt.play.pending.take() {
             let side = self.selected_piece().map(|(_, s, _)| s);
             let action = match kind {
                 CellOrder::Redeploy => Action::Redeploy {
@@ -875,26 +935,26 @@ impl EditorApp {
             }
             return;
         }
-        if self.rt.path.last() == Some(&cell) {
+        if self.rt.play.path.last() == Some(&cell) {
             return self.apply(Command::MoveAlongPath);
         }
-        let end = self.rt.path.last().copied().unwrap_or(start);
+        let end = self.rt.play.path.last().copied().unwrap_or(start);
         let adjacent = game
             .board()
             .grid()
             .is_some_and(|g| g.direction_to(end, cell).is_some());
-        let reachable = match &self.rt.reach {
+        let reachable = match &self.rt.play.reach {
             Some(Reach::Cells(cells)) => cells.path_to(cell),
             _ => None,
         };
         if cell == start {
-            self.rt.path.clear();
+            self.rt.play.path.clear();
         } else if adjacent
-            && !(self.rt.path.is_empty() && reachable.is_none() && !visible.is_empty())
+            && !(self.rt.play.path.is_empty() && reachable.is_none() && !visible.is_empty())
         {
-            self.rt.path.push(cell);
+            self.rt.play.path.push(cell);
         } else if let Some(path) = reachable {
-            self.rt.path = path;
+            self.rt.play.path = path;
         } else if let Some(p) = visible.last() {
             let other = p.id;
             if other != id {

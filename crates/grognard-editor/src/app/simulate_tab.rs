@@ -14,6 +14,28 @@ use crate::simulate::{SimJob, SimResult};
 
 use super::{Command, EditorApp};
 
+/// The Simulate tab's state.
+pub(super) struct SimulateUi {
+    /// The run, while it lasts.
+    pub(super) job: Option<SimJob>,
+    /// The last run's results.
+    pub(super) results: Option<Result<Vec<SimResult>, String>>,
+    pub(super) policy: PolicyKind,
+    /// Games per ruleset.
+    pub(super) runs: u32,
+}
+
+impl Default for SimulateUi {
+    fn default() -> Self {
+        Self {
+            job: None,
+            results: None,
+            policy: PolicyKind::Random,
+            runs: 100,
+        }
+    }
+}
+
 /// Colours of the ruleset in force and of its base in the plots.
 const IN_FORCE: Color32 = Color32::from_rgb(220, 140, 0);
 const BASE: Color32 = Color32::GRAY;
@@ -29,7 +51,7 @@ impl EditorApp {
             "Every side is played by the policy; game i uses seed i after the scenario's, \
              under the ruleset in force and under its base.",
         );
-        let running = self.rt.sim.as_ref().is_some_and(|j| !j.finished());
+        let running = self.rt.simulate.job.as_ref().is_some_and(|j| !j.finished());
         ui.horizontal(|ui| {
             ui.label("policy:");
             for (kind, label) in [
@@ -37,14 +59,14 @@ impl EditorApp {
                 (PolicyKind::Greedy, "greedy"),
             ] {
                 if ui
-                    .selectable_label(self.rt.sim_policy == kind, label)
+                    .selectable_label(self.rt.simulate.policy == kind, label)
                     .clicked()
                 {
-                    self.rt.sim_policy = kind;
+                    self.rt.simulate.policy = kind;
                 }
             }
             let games = ui.label("games:");
-            ui.add(egui::DragValue::new(&mut self.rt.sim_runs).range(1..=10_000))
+            ui.add(egui::DragValue::new(&mut self.rt.simulate.runs).range(1..=10_000))
                 .labelled_by(games.id);
             if running {
                 if ui.button("Stop").clicked() {
@@ -52,12 +74,12 @@ impl EditorApp {
                 }
             } else if ui.button("Run").clicked() {
                 out.push(Command::Simulate {
-                    policy: self.rt.sim_policy.clone(),
-                    runs: self.rt.sim_runs,
+                    policy: self.rt.simulate.policy.clone(),
+                    runs: self.rt.simulate.runs,
                 });
             }
         });
-        if let Some(job) = &self.rt.sim {
+        if let Some(job) = &self.rt.simulate.job {
             let (done, total) = job.progress();
             let fraction = if total == 0 {
                 0.0
@@ -66,7 +88,7 @@ impl EditorApp {
             };
             ui.add(egui::ProgressBar::new(fraction).text(job.progress_text()));
         }
-        match &self.rt.sim_results {
+        match &self.rt.simulate.results {
             None => {}
             Some(Err(e)) => {
                 ui.colored_label(Color32::RED, e);
@@ -98,11 +120,11 @@ impl EditorApp {
             }
         }
         let seed = scenarios.first().map_or(0, |s| s.compiled.setup.seed);
-        self.rt.sim_results = None;
+        self.rt.simulate.results = None;
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         // The cores are shared between the rulesets; one thread each at least.
         let threads = (cores / scenarios.len().max(1)).max(1);
-        self.rt.sim = Some(SimJob::start(scenarios, policy, runs, seed, threads));
+        self.rt.simulate.job = Some(SimJob::start(scenarios, policy, runs, seed, threads));
         self.say(format!(
             "simulating {runs} games of {name} ({})",
             policy.name()
@@ -112,7 +134,7 @@ impl EditorApp {
     /// Takes the results of a finished simulation (and drops the job, so an idle editor
     /// asks for no more frames); keeps the frames coming while it runs.
     pub(super) fn poll_simulation(&mut self, ctx: &egui::Context) {
-        let Some(job) = &self.rt.sim else {
+        let Some(job) = &self.rt.simulate.job else {
             return;
         };
         let Some(r) = job.results() else {
@@ -120,25 +142,25 @@ impl EditorApp {
             return;
         };
         let (done, _) = job.progress();
-        self.rt.sim = None;
+        self.rt.simulate.job = None;
         match &r {
             Ok(_) => self.say(format!("simulation done: {done} games")),
             Err(e) => self.fail(format!("simulation failed: {e}")),
         }
-        self.rt.sim_results = Some(r);
+        self.rt.simulate.results = Some(r);
         ctx.request_repaint();
     }
 
     /// The last simulation's results (tests).
     #[must_use]
     pub fn simulation_results(&self) -> Option<&Result<Vec<SimResult>, String>> {
-        self.rt.sim_results.as_ref()
+        self.rt.simulate.results.as_ref()
     }
 
     /// True while a simulation runs.
     #[must_use]
     pub fn simulating(&self) -> bool {
-        self.rt.sim.as_ref().is_some_and(|j| !j.finished())
+        self.rt.simulate.job.as_ref().is_some_and(|j| !j.finished())
     }
 }
 
@@ -254,7 +276,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
 
 /// A vertical whisker from the interval's low end to its high end (in %, clipped to
 /// 0–100), with a cap at each end; nothing when the interval has no width.
-fn whisker(x: f64, cap: f64, e: Estimate) -> Vec<Vec<[f64; 2]>> {
+pub(super) fn whisker(x: f64, cap: f64, e: Estimate) -> Vec<Vec<[f64; 2]>> {
     if e.ci95 <= 0.0 {
         return Vec::new();
     }

@@ -1,0 +1,527 @@
+//! The Tune tab, beside Simulate: the designer picks a side, a target win rate and the
+//! numbers of the ruleset in force that may move (any number of the merged ruleset, by
+//! dotted path, with a range), and the engine searches for the smallest change that brings
+//! the side's win rate to the target — `grognard tune`'s search, each candidate's games
+//! played as the Simulate tab plays them (`crate::tune`). A progress line shows the
+//! candidates tried and the best so far; a plot per number shows the win rate (with its 95%
+//! interval as whiskers) at every value tried, the target as a line and the answer ringed;
+//! *Save tuned as house rule…* puts the answer into the ruleset in force and saves it as
+//! *Save as house rule…* does.
+
+use egui::{Color32, RichText};
+use grognard_play::PolicyKind;
+use grognard_play::tune::{Item, Measured, Tuner, numeric_leaves};
+use grognard_rules::load;
+
+use crate::tune::{TuneJob, TuneRequest, TuneSnapshot};
+
+use super::{Command, EditorApp, FilePurpose};
+
+/// One number the designer lets move, with its range as typed.
+#[derive(Clone, Debug)]
+pub(super) struct VaryRow {
+    /// Its dotted path in the merged ruleset.
+    pub(super) path: String,
+    /// Its value as the ruleset writes it.
+    pub(super) value: String,
+    pub(super) from: String,
+    pub(super) to: String,
+}
+
+/// A finished run: what was tuned and what was measured.
+pub(super) struct Finished {
+    pub(super) tuner: Tuner,
+    pub(super) snapshot: TuneSnapshot,
+}
+
+/// The Tune tab's state.
+pub(super) struct TuneUi {
+    /// The side whose win rate is tuned (its index).
+    pub(super) side: usize,
+    /// The target win rate, in %.
+    pub(super) target: f64,
+    /// Games a candidate.
+    pub(super) runs: u32,
+    pub(super) policy: PolicyKind,
+    /// What the list of numbers is filtered by.
+    pub(super) find: String,
+    pub(super) rows: Vec<VaryRow>,
+    pub(super) job: Option<TuneJob>,
+    pub(super) done: Option<Finished>,
+    /// The numbers offered, for the ruleset (by hash) they were read from.
+    leaves: Option<(String, Vec<(String, String)>)>,
+}
+
+impl Default for TuneUi {
+    fn default() -> Self {
+        Self {
+            side: 0,
+            target: 50.0,
+            // `grognard tune`'s defaults.
+            runs: 400,
+            policy: PolicyKind::Greedy,
+            find: String::new(),
+            rows: Vec::new(),
+            job: None,
+            done: None,
+            leaves: None,
+        }
+    }
+}
+
+/// Most numbers listed at once under the search field.
+const MAX_LISTED: usize = 200;
+/// The colour of the answer's ring and of the target line.
+const ANSWER: Color32 = Color32::from_rgb(30, 110, 220);
+const TRIED: Color32 = Color32::from_rgb(220, 140, 0);
+
+impl EditorApp {
+    pub(super) fn tune_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        ui.heading("Tune a side's win rate");
+        let sides: Vec<String> = match &self.rt.session {
+            Some(s) if self.rt.bench.is_some() => grognard_play::tally::side_names(&s.scenario),
+            _ => {
+                ui.label("Open a scenario first (the Scenario menu lists examples/).");
+                return;
+            }
+        };
+        ui.label(
+            "Pick the side, the win rate it should have and the numbers that may move; every \
+             candidate is the ruleset in force with those numbers changed, played over the \
+             same seeds (the scenario's, as `grognard tune`), and the answer is the smallest \
+             change whose 95% interval holds the target.",
+        );
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            self.tune_form(ui, &sides, out);
+            self.tune_results(ui, out);
+        });
+    }
+
+    fn tune_form(&mut self, ui: &mut egui::Ui, sides: &[String], out: &mut Vec<Command>) {
+        let running = self.rt.tune.job.is_some();
+        let t = &mut self.rt.tune;
+        ui.horizontal(|ui| {
+            ui.label("side:");
+            for (i, name) in sides.iter().enumerate() {
+                if ui.selectable_label(t.side == i, name).clicked() {
+                    t.side = i;
+                }
+            }
+            let target = ui.label("target win rate, %:");
+            ui.add(egui::DragValue::new(&mut t.target).range(0.0..=100.0))
+                .labelled_by(target.id);
+            let games = ui.label("games a candidate:");
+            ui.add(egui::DragValue::new(&mut t.runs).range(2..=100_000))
+                .labelled_by(games.id);
+            ui.label("policy:");
+            for (kind, label) in [
+                (PolicyKind::Random, "random"),
+                (PolicyKind::Greedy, "greedy"),
+            ] {
+                if ui.selectable_label(t.policy == kind, label).clicked() {
+                    t.policy = kind;
+                }
+            }
+        });
+        ui.label(RichText::new("Numbers to vary").strong());
+        let mut remove = None;
+        egui::Grid::new("tune items").striped(true).show(ui, |ui| {
+            for (i, row) in t.rows.iter_mut().enumerate() {
+                ui.label(&row.path);
+                ui.label(format!("now {}", row.value));
+                let from = ui.label("from");
+                ui.add(egui::TextEdit::singleline(&mut row.from).desired_width(50.0))
+                    .labelled_by(from.id);
+                let to = ui.label("to");
+                ui.add(egui::TextEdit::singleline(&mut row.to).desired_width(50.0))
+                    .labelled_by(to.id);
+                if ui.button("remove").clicked() {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(i) = remove {
+            t.rows.remove(i);
+        }
+        if t.rows.is_empty() {
+            ui.label("None yet: add one from the list below.");
+        }
+        self.number_list(ui);
+        ui.horizontal(|ui| {
+            if running {
+                if ui.button("Stop").clicked() {
+                    out.push(Command::StopTune);
+                }
+            } else if ui
+                .add_enabled(!self.rt.tune.rows.is_empty(), egui::Button::new("Run"))
+                .on_disabled_hover_text("Add a number to vary first")
+                .clicked()
+            {
+                out.push(Command::Tune);
+            }
+        });
+        if let Some(job) = &self.rt.tune.job {
+            let snapshot = job.snapshot();
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(&snapshot.line);
+            });
+            plots(ui, &job.tuner, &snapshot, None);
+        }
+    }
+
+    /// The numbers of the ruleset in force that an item can name, filtered by the search
+    /// field; a click adds one with its default range (± 3 steps).
+    fn number_list(&mut self, ui: &mut egui::Ui) {
+        let Some(bench) = &self.rt.bench else {
+            return;
+        };
+        let hash = bench.current.rules.identity.hash.clone();
+        if self.rt.tune.leaves.as_ref().is_none_or(|(h, _)| *h != hash) {
+            let leaves = load::ruleset_tree(&bench.current.path)
+                .map(|tree| numeric_leaves(&tree))
+                .unwrap_or_default();
+            self.rt.tune.leaves = Some((hash, leaves));
+        }
+        let t = &mut self.rt.tune;
+        let find = ui.label("find a number:");
+        ui.add(egui::TextEdit::singleline(&mut t.find).hint_text("e.g. charts or allowance"))
+            .labelled_by(find.id);
+        let needle = t.find.to_lowercase();
+        let mut add = None;
+        egui::ScrollArea::vertical()
+            .id_salt("tune numbers")
+            .max_height(160.0)
+            .show(ui, |ui| {
+                let leaves = t.leaves.as_ref().map_or(&[][..], |(_, l)| l.as_slice());
+                for (path, value) in leaves
+                    .iter()
+                    .filter(|(p, _)| p.to_lowercase().contains(&needle))
+                    .filter(|(p, _)| !t.rows.iter().any(|r| r.path == *p))
+                    .take(MAX_LISTED)
+                {
+                    if ui.button(format!("{path} = {value}")).clicked() {
+                        add = Some((path.clone(), value.clone()));
+                    }
+                }
+            });
+        if let Some((path, value)) = add {
+            let tree = load::ruleset_tree(&bench.current.path).ok();
+            let (from, to) = tree
+                .and_then(|tree| Item::parse(&path, &tree).ok())
+                .and_then(|item| {
+                    Some((
+                        item.text(*item.values.first()?),
+                        item.text(*item.values.last()?),
+                    ))
+                })
+                .map(|(a, b)| (number_of(&a), number_of(&b)))
+                .unwrap_or_default();
+            t.rows.push(VaryRow {
+                path,
+                value,
+                from,
+                to,
+            });
+        }
+    }
+
+    fn tune_results(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(done) = &self.rt.tune.done else {
+            return;
+        };
+        let (t, snap) = (&done.tuner, &done.snapshot);
+        if let Some(e) = &snap.error {
+            ui.colored_label(Color32::RED, format!("the search stopped: {e}"));
+        }
+        let best = snap.book.best(t);
+        let answer = answer_text(t, snap);
+        ui.label(RichText::new(answer).strong());
+        ui.label(&snap.line);
+        let chosen = best.or_else(|| snap.book.closest(t));
+        let changes = chosen.is_some_and(|m| m.values != t.current());
+        if ui
+            .add_enabled(changes, egui::Button::new("Save tuned as house rule…"))
+            .on_disabled_hover_text("The answer is the ruleset as it is")
+            .on_hover_text("Puts the answer into the ruleset in force and saves it as a house rule")
+            .clicked()
+        {
+            out.push(Command::SaveTuned);
+        }
+        egui::Grid::new("tune tried").striped(true).show(ui, |ui| {
+            ui.label(RichText::new("candidate").strong());
+            ui.label(RichText::new(format!("{} wins", t.side_name)).strong());
+            ui.label("");
+            ui.end_row();
+            for m in snap.book.tried() {
+                ui.label(t.describe(&m.values));
+                ui.label(m.rate().percent());
+                ui.label(if t.meets(m) { "meets the target" } else { "" });
+                ui.end_row();
+            }
+        });
+        plots(ui, t, snap, best);
+    }
+
+    /// Starts the search with what the form holds.
+    pub(super) fn start_tuning(&mut self) {
+        match self.tune_request() {
+            Ok(request) => {
+                let what = request.tuner.items.len();
+                let side = request.tuner.side_name.clone();
+                self.rt.tune.done = None;
+                self.rt.tune.job = Some(TuneJob::start(request));
+                self.say(format!(
+                    "tuning {side}'s win rate with {what} number(s) to vary"
+                ));
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn tune_request(&self) -> Result<TuneRequest, String> {
+        let (Some(path), Some(bench)) = (&self.rt.scenario_path, &self.rt.bench) else {
+            return Err("open a scenario to tune".to_owned());
+        };
+        let t = &self.rt.tune;
+        if t.rows.is_empty() {
+            return Err("add a number to vary first".to_owned());
+        }
+        let scratch = self.rt.scratch.path().join("tune");
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| format!("cannot make a folder for the candidates: {e}"))?;
+        // Unsaved edits are written beside the candidates, which extend them.
+        let ruleset = if bench.is_modified() {
+            let at = scratch.join("in-force.yaml");
+            std::fs::write(&at, bench.overlay_text(&at))
+                .map_err(|e| format!("cannot write the ruleset in force: {e}"))?;
+            at
+        } else {
+            bench.current.path.clone()
+        };
+        let tree = load::ruleset_tree(&ruleset).map_err(|d| d.to_string())?;
+        let items = t
+            .rows
+            .iter()
+            .map(|r| {
+                let spec = format!("{}={}..{}", r.path, r.from.trim(), r.to.trim());
+                Item::parse(&spec, &tree).map_err(|why| format!("{}: {why}", r.path))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let name = load::display(path);
+        let scenario = load::scenario_from_text(&name, &self.rt.scenario_text, &bench.current)
+            .map_err(|d| format!("{name} does not start under the ruleset in force: {d}"))?;
+        let sides = grognard_play::tally::side_names(&scenario);
+        let side_name = sides
+            .get(t.side)
+            .cloned()
+            .ok_or_else(|| "pick a side".to_owned())?;
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Ok(TuneRequest {
+            scenario_name: name,
+            scenario_text: self.rt.scenario_text.clone(),
+            ruleset,
+            tuner: Tuner {
+                tree,
+                name: bench.current.rules.identity.name.clone(),
+                items,
+                side: t.side,
+                side_name,
+                target: (t.target / 100.0).clamp(0.0, 1.0),
+                runs: t.runs.max(2),
+            },
+            policy: t.policy.clone(),
+            seed: scenario.compiled.setup.seed,
+            threads: cores,
+            scratch,
+        })
+    }
+
+    /// Takes a finished search's answer (and drops the job, so an idle editor asks for no
+    /// more frames); keeps the frames coming while it runs.
+    pub(super) fn poll_tuning(&mut self, ctx: &egui::Context) {
+        let Some(job) = &self.rt.tune.job else {
+            return;
+        };
+        if !job.finished() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            return;
+        }
+        let Some(job) = self.rt.tune.job.take() else {
+            return;
+        };
+        let tuner = job.tuner.clone();
+        let snapshot = job.wait();
+        let message = answer_text(&tuner, &snapshot);
+        if snapshot.error.is_some() {
+            self.fail(format!("tuning stopped: {message}"));
+        } else {
+            self.say(format!("tuning done: {message}"));
+        }
+        self.rt.tune.done = Some(Finished { tuner, snapshot });
+        ctx.request_repaint();
+    }
+
+    /// Puts the answer (or, when nothing met the target, the closest) into the ruleset in
+    /// force, value by value as the Rules and Charts tabs do, then asks where to save it.
+    pub(super) fn save_tuned(&mut self) {
+        let Some(done) = &self.rt.tune.done else {
+            return;
+        };
+        let (t, book) = (&done.tuner, &done.snapshot.book);
+        let Some(chosen) = book.best(t).or_else(|| book.closest(t)) else {
+            return self.fail("nothing was measured to save");
+        };
+        let edits: Vec<(Vec<String>, String)> = t
+            .items
+            .iter()
+            .zip(&chosen.values)
+            .filter(|(i, v)| **v != i.current)
+            .map(|(i, v)| (i.path.split('.').map(str::to_owned).collect(), i.text(*v)))
+            .collect();
+        let Some(bench) = &mut self.rt.bench else {
+            return;
+        };
+        for (path, text) in &edits {
+            if !bench.set_text(path, text) {
+                let why = bench
+                    .field_errors
+                    .get(path)
+                    .cloned()
+                    .unwrap_or_else(|| bench.problems.join("; "));
+                return self.fail(format!("{} = {text}: {why}", path.join(".")));
+            }
+        }
+        self.ask(FilePurpose::SaveHouseRule);
+    }
+
+    /// What the last search found (tests).
+    #[must_use]
+    pub fn tune_answer(&self) -> Option<String> {
+        let done = self.rt.tune.done.as_ref()?;
+        Some(answer_text(&done.tuner, &done.snapshot))
+    }
+
+    /// True while a search runs.
+    #[must_use]
+    pub fn tuning(&self) -> bool {
+        self.rt.tune.job.is_some()
+    }
+}
+
+/// The answer in words: the smallest change that meets the target, or the closest.
+fn answer_text(t: &Tuner, s: &TuneSnapshot) -> String {
+    let target = format!("{:.1}%", t.target * 100.0);
+    match (s.book.best(t), s.book.closest(t)) {
+        (Some(b), _) => format!(
+            "Answer: {}, with which {} wins {} ({target} is within its 95% interval)",
+            t.describe(&b.values),
+            t.side_name,
+            b.rate().percent()
+        ),
+        (None, Some(c)) => format!(
+            "No candidate reaches {target} within its interval; closest: {} → {} wins {}",
+            t.describe(&c.values),
+            t.side_name,
+            c.rate().percent()
+        ),
+        (None, None) => "No candidate was measured.".to_owned(),
+    }
+}
+
+/// The number in a value as written (`6+` → `6`), for the range fields.
+fn number_of(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii_digit() || matches!(c, '-' | '½' | '.'))
+        .collect()
+}
+
+/// One plot per item: the side's win rate (%) at each value tried, with its 95% interval,
+/// the target as a line, the answer ringed.
+fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measured>) {
+    for (k, item) in t.items.iter().enumerate() {
+        ui.label(
+            RichText::new(format!(
+                "{} wins, % (whiskers: 95% intervals), against {}",
+                t.side_name, item.path
+            ))
+            .strong(),
+        );
+        let texts: Vec<(i64, String)> = item.values.iter().map(|v| (*v, item.text(*v))).collect();
+        let (lo, hi) = (
+            item.values.first().copied().unwrap_or(0),
+            item.values.last().copied().unwrap_or(0),
+        );
+        let step = if item.values.iter().any(|v| v % 2 != 0) {
+            0.5
+        } else {
+            1.0
+        };
+        super::fixed_plot(("tune plot", k), 220.0)
+            .include_y(100.0)
+            .include_x(lo as f64 / 2.0 - step)
+            .include_x(hi as f64 / 2.0 + step)
+            .x_axis_label(item.path.clone())
+            .x_grid_spacer(egui_plot::uniform_grid_spacer(move |_| {
+                [step, step * 5.0, step * 10.0]
+            }))
+            .x_axis_formatter(move |mark, _| {
+                let h = (mark.value * 2.0).round();
+                if (mark.value * 2.0 - h).abs() > 1e-6 {
+                    return String::new();
+                }
+                texts
+                    .iter()
+                    .find(|(v, _)| *v as f64 == h)
+                    .map(|(_, s)| s.clone())
+                    .unwrap_or_default()
+            })
+            .show(ui, |plot| {
+                plot.hline(
+                    egui_plot::HLine::new(
+                        format!("target {:.1}%", t.target * 100.0),
+                        t.target * 100.0,
+                    )
+                    .color(ANSWER)
+                    .style(egui_plot::LineStyle::dashed_loose()),
+                );
+                let mut points = Vec::new();
+                for m in s.book.tried() {
+                    let x = m.values[k] as f64 / 2.0;
+                    let e = m.rate();
+                    points.push([x, e.mean * 100.0]);
+                    for (j, w) in super::simulate_tab::whisker(x, step * 0.15, e)
+                        .into_iter()
+                        .enumerate()
+                    {
+                        plot.line(
+                            egui_plot::Line::new(format!("interval {x} {j}"), w)
+                                .color(TRIED)
+                                .width(1.5)
+                                .allow_hover(false),
+                        );
+                    }
+                }
+                plot.points(
+                    egui_plot::Points::new("candidates", points)
+                        .color(TRIED)
+                        .radius(4.0)
+                        .filled(true),
+                );
+                if let Some(a) = answer {
+                    let e = a.rate();
+                    plot.points(
+                        egui_plot::Points::new(
+                            "answer",
+                            vec![[a.values[k] as f64 / 2.0, e.mean * 100.0]],
+                        )
+                        .color(ANSWER)
+                        .radius(9.0)
+                        .filled(false)
+                        .shape(egui_plot::MarkerShape::Circle),
+                    );
+                }
+            });
+    }
+}

@@ -1,0 +1,211 @@
+//! The Tune panel's engine: `grognard_play::tune`'s search (the one `grognard tune` runs)
+//! on a thread of its own, each candidate's games played by the Simulate tab's
+//! [`SimJob`] — so a candidate's win rate is the number `sim` and `grognard tune` give for
+//! the same scenario, policy, seeds and games.
+//!
+//! A candidate is written as a house-rule overlay of the ruleset in force (when that holds
+//! unsaved edits, they are first written beside the candidate, so the run does not depend
+//! on the live-check file later edits rewrite), loaded by the real loader and played on the
+//! scenario's own seeds. The job hands the editor what it has measured so far after each
+//! candidate (the plot grows while it runs) and can be stopped between games.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use grognard_play::policy::PolicyKind;
+use grognard_play::tally::Moments;
+use grognard_play::tune::{Book, Candidates, Halves, Tuner};
+use grognard_rules::load;
+
+use crate::simulate::SimJob;
+
+/// What a tuning run needs from the editor: the scenario as it stands and where the
+/// ruleset in force is on disk.
+#[derive(Clone, Debug)]
+pub struct TuneRequest {
+    /// The scenario's name (its path, as shown).
+    pub scenario_name: String,
+    /// The scenario's text.
+    pub scenario_text: String,
+    /// A ruleset file that loads as the ruleset in force: candidates extend it.
+    pub ruleset: PathBuf,
+    /// What is tuned.
+    pub tuner: Tuner,
+    /// Who plays every side.
+    pub policy: PolicyKind,
+    /// The first game's seed (game `i` has `seed + i`, as `sim`).
+    pub seed: u64,
+    /// Threads for a candidate's games.
+    pub threads: usize,
+    /// A folder of the caller's where candidates are written.
+    pub scratch: PathBuf,
+}
+
+/// What the run has measured so far, and how it ended.
+#[derive(Clone, Debug, Default)]
+pub struct TuneSnapshot {
+    /// Every candidate measured, in the order tried.
+    pub book: Book,
+    /// The progress line: candidates tried, games, the best so far.
+    pub line: String,
+    /// Why the run stopped early (a candidate that does not load, or *Stop*).
+    pub error: Option<String>,
+}
+
+/// A tuning run in the background.
+pub struct TuneJob {
+    /// What is tuned (the items, side and target), for the panel's words and plot.
+    pub tuner: Tuner,
+    shared: Arc<Mutex<TuneSnapshot>>,
+    cancel: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for TuneJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TuneJob")
+            .field("side", &self.tuner.side_name)
+            .field("target", &self.tuner.target)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a run was stopped.
+const STOPPED: &str = "stopped";
+
+impl TuneJob {
+    /// Starts the search.
+    #[must_use]
+    pub fn start(request: TuneRequest) -> Self {
+        let shared = Arc::new(Mutex::new(TuneSnapshot {
+            line: "measuring the ruleset as it is…".to_owned(),
+            ..TuneSnapshot::default()
+        }));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let tuner = request.tuner.clone();
+        let handle = {
+            let (shared, cancel) = (Arc::clone(&shared), Arc::clone(&cancel));
+            std::thread::spawn(move || {
+                let mut play = Player {
+                    request: &request,
+                    shared: &shared,
+                    cancel: &cancel,
+                };
+                let mut book = Book::default();
+                let r = grognard_play::tune::search(&request.tuner, &mut book, &mut play);
+                let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                s.line = book.progress(&request.tuner);
+                s.book = book;
+                if let Err(e) = r {
+                    s.error = Some(e);
+                }
+            })
+        };
+        Self {
+            tuner,
+            shared,
+            cancel,
+            handle: Some(handle),
+        }
+    }
+
+    /// What has been measured so far.
+    #[must_use]
+    pub fn snapshot(&self) -> TuneSnapshot {
+        self.shared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// True when the search is over.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.handle.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    /// Asks the run to stop after the games being played.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Waits for the search to end (tests; the editor polls).
+    #[must_use]
+    pub fn wait(mut self) -> TuneSnapshot {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+        self.snapshot()
+    }
+}
+
+impl Drop for TuneJob {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// Plays the candidates of one run.
+struct Player<'a> {
+    request: &'a TuneRequest,
+    shared: &'a Mutex<TuneSnapshot>,
+    cancel: &'a AtomicBool,
+}
+
+impl Candidates for Player<'_> {
+    type Error = String;
+
+    fn measure(&mut self, values: &[Halves]) -> Result<Moments, String> {
+        let r = self.request;
+        let t = &r.tuner;
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(STOPPED.to_owned());
+        }
+        let path = r.scratch.join("candidate.yaml");
+        let text = t.overlay(
+            &absolute(&r.ruleset).to_string_lossy(),
+            values,
+            "a candidate of the editor's Tune panel",
+        );
+        let describe = || t.describe(values);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write a candidate: {e}"))?;
+        let ruleset = load::load_ruleset(&path)
+            .map_err(|d| format!("the candidate {} does not load: {d}", describe()))?;
+        let scenario = load::scenario_from_text(&r.scenario_name, &r.scenario_text, &ruleset)
+            .map_err(|d| {
+                format!(
+                    "{} does not start with {}: {d}",
+                    r.scenario_name,
+                    describe()
+                )
+            })?;
+        let job = SimJob::start(vec![scenario], &r.policy, t.runs, r.seed, r.threads);
+        while !job.finished() {
+            if self.cancel.load(Ordering::Relaxed) {
+                job.cancel();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(STOPPED.to_owned());
+        }
+        let results = job.wait()?;
+        Ok(results
+            .first()
+            .and_then(|s| s.tally.wins.get(t.side).copied())
+            .unwrap_or_default())
+    }
+
+    fn measured(&mut self, tuner: &Tuner, book: &Book) {
+        let mut s = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        s.book = book.clone();
+        s.line = book.progress(tuner);
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}

@@ -1,0 +1,138 @@
+//! The Tune tab driven as a designer drives it (egui_kittest, by the labels on screen), on
+//! the duel whose balance is known by construction (`tests/fixtures/tune/duel.yaml` at the
+//! workspace root): Blue wins (11 − N)/10 of the games for a row "N+", so 50% is "6+".
+//! The paths are absolute, so these tests need no particular working folder.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use grognard_editor::{EditorApp, Options, Saved};
+use grognard_play::tune::Item;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn duel() -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(
+        Saved::default(),
+        Options {
+            scenario: Some(root().join("tests/fixtures/tune/duel-scenario.yaml")),
+            ..Options::default()
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 1400.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h
+}
+
+fn run(h: &mut Harness<'_, EditorApp>) {
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h.run();
+}
+
+fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Adds the shot chart's row score with the range `from..to`.
+fn vary_the_row(h: &mut Harness<'_, EditorApp>, from: &str, to: &str) {
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("shot");
+    h.run();
+    h.get_by_label("charts.shot.rows.0.score = 9+").click();
+    h.run();
+    h.get_by_label("from").set_text_value_accesskit(from);
+    h.run();
+    h.get_by_label("to").set_text_value_accesskit(to);
+    h.run();
+}
+
+#[test]
+fn the_tune_tab_finds_six_plus_and_saves_it_as_a_house_rule_that_loads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = duel();
+    vary_the_row(&mut h, "2", "10");
+    // `grognard tune`'s defaults: blue (the first side), 50%, 400 games, greedy.
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    // A spinner turns while the search runs: step frame by frame.
+    h.step();
+    assert!(h.state().tuning(), "{}", status(&h));
+    let started = Instant::now();
+    while h.state().tuning() {
+        assert!(started.elapsed() < Duration::from_secs(240), "still tuning");
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    h.run();
+    let answer = h.state().tune_answer().expect("an answer");
+    // The same seeds and games as `grognard tune ... --runs 400`: the same numbers
+    // (docs/designer-tools.md shows 48.5% ± 4.9 for "6+").
+    assert_eq!(
+        answer,
+        "Answer: charts.shot.rows.0.score 9+ → 6+, with which blue wins 48.5% ± 4.9 \
+         (50.0% is within its 95% interval)"
+    );
+    assert!(h.query_by_label(&answer).is_some(), "the answer is shown");
+    assert!(
+        h.query_by_label("meets the target").is_some(),
+        "the candidates are listed"
+    );
+    assert!(status(&h).starts_with("tuning done"), "{}", status(&h));
+
+    h.get_by_label("Save tuned as house rule…").click();
+    h.run();
+    let target = dir.path().join("duel-balanced.yaml");
+    h.get_by_label("Save house rule — path:")
+        .set_text_value_accesskit(&target.to_string_lossy());
+    h.run();
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(
+        status(&h).contains("reloads to the same ruleset"),
+        "{}",
+        status(&h)
+    );
+    // The house rule loads, and its row is "6+".
+    let r = grognard_rules::load::load_ruleset(&target).expect("the house rule loads");
+    assert_ne!(
+        r.rules.identity,
+        grognard_rules::load::load_ruleset(&root().join("tests/fixtures/tune/duel.yaml"))
+            .expect("base")
+            .rules
+            .identity
+    );
+    let tree = grognard_rules::load::ruleset_tree(&target).expect("tree");
+    let row = Item::parse("charts.shot.rows.0.score", &tree).expect("the row");
+    assert_eq!(row.text(row.current), "6+");
+}
+
+#[test]
+fn a_range_that_cannot_be_tried_is_refused_with_the_reason() {
+    let mut h = duel();
+    vary_the_row(&mut h, "12", "10");
+    run(&mut h);
+    assert!(!h.state().tuning());
+    assert_eq!(
+        status(&h),
+        "charts.shot.rows.0.score: the range 12..10 is empty"
+    );
+    let mut h = duel();
+    vary_the_row(&mut h, "10", "12");
+    run(&mut h);
+    assert!(
+        status(&h).contains("the ruleset's value 9 is outside 10..12"),
+        "{}",
+        status(&h)
+    );
+}
