@@ -136,6 +136,20 @@ end
 -- A unit put elsewhere by force (a rout, a withdrawal, an advance) has been "forced to
 -- move": it recovers no TE hit this turn.
 function Ledger:place(u, col, row, reason)
+  -- Our reading (004 says nothing of it): an enemy commander standing alone in the hex a
+  -- unit is put into by force — the hex its routed opponent left, say — is captured, as a
+  -- commander whose unit routs is.
+  local game = self.game
+  for _, c in ipairs(game:units()) do
+    if not self.gone[c:id()] and game:kind(c) == "commander" and game:side(c) ~= game:side(u)
+        and game:host(c) == nil then
+      local cc, cr = self:cell(c)
+      if cc == col and cr == row then
+        self.gone[c:id()] = true
+        game:remove(c, "commander captured: " .. game:name(u) .. " entered his hex")
+      end
+    end
+  end
   self.at[u:id()] = { col, row }
   self.game:place(u, col, row, reason)
   self:set(u, "disturbed", true)

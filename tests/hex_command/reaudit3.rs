@@ -256,3 +256,32 @@ fn guns_pushed_uphill_are_refused_in_the_rules_words() {
         "refused: guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)",
     );
 }
+
+/// Found by `fuzz` (seed 131), not by the audit: b2 melees r2 with the commander ames
+/// standing unattached in its hex, loses and routs; r2, the defender, wins and advances
+/// into the hex b2 left (7.4, l.390) — where ames now stands alone. 004 says nothing of a
+/// commander figure caught so; our reading (notes): he is captured, as a commander whose
+/// unit routs is. Before, the kernel refused the hook's placement ("held by the enemy"),
+/// the melee order was refused, and so was `end_phase`: the game could not go on.
+#[test]
+fn an_enemy_commander_alone_in_the_hex_a_winner_advances_into_is_captured() {
+    let out = played(&["play", "seed-131.yaml", "--orders", "seed-131.orders.yaml"]);
+    assert!(
+        out.contains("ames removed (commander captured: r2 entered his hex)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("r2 placed (8,3) → (9,4) (advanced after winning the melee it defended)"),
+        "{out}"
+    );
+    // The game goes on: Blue may end its melee phase.
+    let legal = played(&[
+        "legal",
+        "seed-131.yaml",
+        "--orders",
+        "seed-131.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(legal.contains("end_phase"), "{legal}");
+}
