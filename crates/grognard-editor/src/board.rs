@@ -706,7 +706,7 @@ pub fn feature_words(look: FeatureLook) -> &'static str {
         FeatureLook::Water => "water: a thin blue wavy line on the cell edge",
         FeatureLook::Wall => "wall: a thick grey line with ticks on the cell edge",
         FeatureLook::Hedge => "hedge: a dotted green line on the cell edge",
-        FeatureLook::Bridge => "a bridge: a grey deck with rails across the edge",
+        FeatureLook::Bridge => "a bridge: a deck with rails across the edge",
         FeatureLook::Ford => "a ford: stepping stones across the edge",
     }
 }

@@ -808,7 +808,7 @@ fn the_legal_orders_panel_lists_what_the_kernel_offers_and_gives_it() {
         "{} orders of b1 expected",
         of_b1
     );
-    h.get_by_label("move b1 path [[4, 5]]").click();
+    h.get_by_label("→ (4,5), 1 step").click();
     h.run();
     let moved = &h.state().session().expect("game").game;
     assert_eq!(

@@ -129,7 +129,7 @@ fn reach_phase_bar_and_undo_follow_the_legal_orders_of_the_side_in_view() {
     assert!(h.query_by_label_contains("b1 can reach").is_some());
     assert!(h.state().reach_shaded());
     assert!(!enabled(&h, "Undo"), "nothing to undo yet");
-    h.get_by_label("move b1 path [[4, 5]]").click();
+    h.get_by_label("→ (4,5), 1 step").click();
     h.run();
     assert!(enabled(&h, "Undo"));
     view_as(&mut h, "Side red");
@@ -150,7 +150,7 @@ fn the_play_tab_shows_the_log_as_view_prints_it() {
     let mut h = with_scenario("examples/drill-square.yaml");
     assert!(h.query_by_label_contains("Event log (").is_some());
     select(&mut h, "b1 (blue");
-    h.get_by_label("move b1 path [[4, 5]]").click();
+    h.get_by_label("→ (4,5), 1 step").click();
     h.run();
     let game = h.state().session().expect("game").game.clone();
     let red = game.side_by_name("red").expect("red");

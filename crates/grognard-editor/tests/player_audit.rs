@@ -5,7 +5,6 @@
 //! hover card, counts in words, and orders in a player's words.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use egui::accesskit::Role;
 use egui::{Rect, Shape};
@@ -19,16 +18,10 @@ use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 
-/// The tests share the process's current folder (the workspace root), so they take turns.
-fn at_root() -> MutexGuard<'static, ()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    let guard = LOCK
-        .get_or_init(|| Mutex::new(()))
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::env::set_current_dir(&root).expect("workspace root");
-    guard
+/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
+/// its root (`Options::root`), so no test depends on the process's current folder.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn with_scenario_at(path: &str, size: egui::Vec2) -> Harness<'static, EditorApp> {
@@ -36,7 +29,13 @@ fn with_scenario_at(path: &str, size: egui::Vec2) -> Harness<'static, EditorApp>
         scenario: Some(PathBuf::from(path)),
         ..Options::default()
     };
-    let app = EditorApp::new(Saved::default(), options);
+    let app = EditorApp::new(
+        Saved::default(),
+        Options {
+            root: Some(root()),
+            ..options
+        },
+    );
     let mut h = Harness::builder()
         .with_size(size)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
@@ -99,7 +98,6 @@ fn texts(shapes: &[Shape]) -> Vec<(String, Rect)> {
 
 #[test]
 fn enemies_show_no_facing_the_viewer_cannot_know() {
-    let _root = at_root();
     let h = with_scenario("examples/hex-leaders.yaml");
     let g = game(&h);
     let blue = side(g, "blue");
@@ -189,7 +187,6 @@ fn counts_agree_with_their_number_in_the_dice_log() {
 #[test]
 fn walls_streams_roads_and_bridges_each_look_their_own() {
     use board::{FeatureLook, feature_look, feature_shapes, feature_words};
-    let _root = at_root();
     let h = with_scenario("examples/hex-command.yaml");
     let rules = game(&h).rules();
     let look = |name: &str| {
@@ -251,7 +248,6 @@ fn walls_streams_roads_and_bridges_each_look_their_own() {
 
 #[test]
 fn the_reach_of_a_base_is_cut_at_the_tables_edge() {
-    let _root = at_root();
     let h = with_scenario("examples/black-powder.yaml");
     let g = game(&h);
     let pieces = pieces_for(g, ViewAs::Referee);
@@ -320,7 +316,6 @@ fn the_reach_of_a_base_is_cut_at_the_tables_edge() {
 
 #[test]
 fn cut_names_keep_their_distinguishing_end() {
-    let _root = at_root();
     let h = with_scenario("examples/drill-square.yaml");
     let font = egui::FontId::proportional(9.0);
     let fit = |name: &str| {
@@ -344,7 +339,6 @@ fn cut_names_keep_their_distinguishing_end() {
 
 #[test]
 fn every_counter_keeps_a_label_on_a_small_window() {
-    let _root = at_root();
     let h = with_scenario_at("examples/hex-leaders.yaml", egui::vec2(800.0, 600.0));
     let t = board_transform(&h);
     let g = game(&h);
@@ -397,7 +391,6 @@ fn facing_piece(facing: u8) -> DrawPiece {
 
 #[test]
 fn the_facing_arrow_never_covers_the_name() {
-    let _root = at_root();
     let h = with_scenario("examples/hex-command.yaml");
     let g = game(&h);
     let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
@@ -440,9 +433,8 @@ fn the_facing_arrow_never_covers_the_name() {
 
 #[test]
 fn the_tape_reading_is_clear_of_the_hover_card() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-open.yaml");
-    h.get_by_label_contains("b1 (").click();
+    h.get_by_label_contains("b1 (blue").click();
     h.run();
     let pos = h.state().board_on_screen(14.0, 8.0).expect("drawn");
     h.event(egui::Event::PointerMoved(pos));
@@ -482,4 +474,57 @@ fn the_tape_reading_is_clear_of_the_hover_card() {
         !r.expand(4.0).intersects(above) && clip.contains_rect(r),
         "{r:?}"
     );
+}
+
+// Item 11 in the legend, item 12 and item 15 on the Play tab.
+
+#[test]
+fn the_legend_shows_each_feature_as_the_board_draws_it() {
+    let mut h = with_scenario("examples/hex-command.yaml");
+    h.get_by_label("Legend").click();
+    h.run();
+    for line in [
+        "stream — water: a thin blue wavy line",
+        "wall — wall: a thick grey line with ticks",
+        "road — road: a dashed brown track",
+        "bridge — a bridge: a deck with rails",
+    ] {
+        assert!(h.query_by_label_contains(line).is_some(), "{line}");
+    }
+}
+
+#[test]
+fn legal_orders_read_in_words_grouped_by_piece() {
+    let mut h = with_scenario("examples/drill-square.yaml");
+    // Nothing selected: one folded group per piece, no order in the orders file's form.
+    assert!(h.query_by_label_contains("path [[").is_none());
+    let s = grognard_rules::load::load_scenario(&root().join("examples/drill-square.yaml"), None)
+        .expect("scenario");
+    let g = s
+        .start(None, &[], &mut grognard_kernel::hooks::NoHooks)
+        .expect("starts");
+    let b1 = g.piece_by_name("b1").expect("b1").id;
+    let blue = side(&g, "blue");
+    let of_b1 = g
+        .legal_orders(blue, &mut grognard_kernel::hooks::NoHooks)
+        .iter()
+        .filter(|a| a.piece() == Some(b1))
+        .count();
+    let header = format!("b1: {of_b1} orders");
+    assert!(h.query_by_label(&header).is_some(), "{header}");
+    assert!(h.query_by_label("→ (4,5), 1 step").is_none(), "folded");
+    // Selected, its group opens: the destination first, then how far.
+    h.get_by_label_contains("b1 (blue").click();
+    h.run();
+    h.get_by_label("→ (4,5), 1 step").click();
+    h.run();
+    let status = h
+        .state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(status.starts_with("done ("), "{status}");
+    assert!(!status.contains("(1 events)"), "{status}");
+    let moved = game(&h).piece(b1).map(|p| p.place.clone());
+    assert_eq!(moved, Some(Place::Cell(Cell::new(4, 5))));
 }

@@ -20,7 +20,7 @@ use grognard_rules::orders::describe_order_as;
 
 use crate::board::Overlay;
 use crate::view::ViewAs;
-use crate::words::order_text;
+use crate::words::{order_text, order_words};
 
 use super::{Command, EditorApp};
 
@@ -76,7 +76,8 @@ impl EditorApp {
                     action: action.clone(),
                 };
                 let spec = describe_order_as(&session.game, &order, Some(side));
-                let text = order_text(&serde_json::to_value(spec).unwrap_or_default());
+                // In a player's words, the destination first; the piece heads its group.
+                let (_, text) = order_words(&serde_json::to_value(spec).unwrap_or_default());
                 (action, text)
             })
             .collect();
@@ -267,16 +268,41 @@ impl EditorApp {
                 .id_salt("legal list")
                 .max_height(180.0)
                 .show(ui, |ui| {
-                    for (action, text) in listed.iter().take(MAX_LISTED) {
-                        if ui.button(text).clicked() {
-                            out.push(Command::Give(action.clone()));
+                    // Grouped by piece, each group folded unless its piece is selected;
+                    // orders naming no piece (end phase) last.
+                    let mut groups: Vec<(Option<PieceId>, Vec<&(Action, String)>)> = Vec::new();
+                    for item in &listed {
+                        let piece = item.0.piece();
+                        match groups.iter_mut().find(|(p, _)| *p == piece) {
+                            Some((_, list)) => list.push(item),
+                            None => groups.push((piece, vec![item])),
                         }
                     }
-                    if listed.len() > MAX_LISTED {
-                        ui.label(format!(
-                            "… and {} more (select a piece to see its orders)",
-                            listed.len() - MAX_LISTED
-                        ));
+                    groups.sort_by_key(|(p, _)| p.is_none());
+                    for (piece, orders) in groups {
+                        let mut buttons = |ui: &mut egui::Ui| {
+                            for (action, text) in orders.iter().take(MAX_LISTED) {
+                                if ui.button(text.as_str()).clicked() {
+                                    out.push(Command::Give(action.clone()));
+                                }
+                            }
+                            if orders.len() > MAX_LISTED {
+                                ui.label(format!("… and {} more", orders.len() - MAX_LISTED));
+                            }
+                        };
+                        match piece.and_then(|id| game.piece(id)) {
+                            Some(p) => {
+                                egui::CollapsingHeader::new(format!(
+                                    "{}: {}",
+                                    p.name,
+                                    crate::words::count(orders.len() as i64, "order")
+                                ))
+                                .id_salt(("legal of", p.id))
+                                .open(self.rt.play.selected.map(|s| s == p.id))
+                                .show(ui, buttons);
+                            }
+                            None => buttons(ui),
+                        }
                     }
                 });
         });

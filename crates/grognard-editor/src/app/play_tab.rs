@@ -497,40 +497,10 @@ impl EditorApp {
                         let (r, _) =
                             ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
                         let (a, b) = (r.left_center(), r.right_center());
-                        let shapes = match f.kind {
-                            grognard_kernel::rules::FeatureKind::Road => {
-                                vec![egui::Shape::line_segment(
-                                    [a, b],
-                                    egui::Stroke::new(3.0, Color32::from_rgb(150, 110, 60)),
-                                )]
-                            }
-                            grognard_kernel::rules::FeatureKind::Barrier { .. } => {
-                                vec![egui::Shape::line_segment(
-                                    [a, b],
-                                    egui::Stroke::new(3.0, Color32::from_rgb(60, 120, 210)),
-                                )]
-                            }
-                            grognard_kernel::rules::FeatureKind::Crossing { .. } => {
-                                board::crossing_shapes(board::crossing_look(&f.name), a, b, 30.0)
-                            }
-                        };
-                        ui.painter().extend(shapes);
-                        let what = match f.kind {
-                            grognard_kernel::rules::FeatureKind::Road => {
-                                "road, along a row of cells"
-                            }
-                            grognard_kernel::rules::FeatureKind::Barrier { .. } => "on a cell edge",
-                            grognard_kernel::rules::FeatureKind::Crossing { .. } => {
-                                match board::crossing_look(&f.name) {
-                                    board::CrossingLook::Ford => {
-                                        "a ford: stepping stones on the edge"
-                                    }
-                                    board::CrossingLook::Bridge => {
-                                        "a bridge: a deck with rails on the edge"
-                                    }
-                                }
-                            }
-                        };
+                        // The swatch is drawn by the board's own code for the look.
+                        let look = board::feature_look(f);
+                        ui.painter().extend(board::feature_shapes(look, a, b, 30.0));
+                        let what = board::feature_words(look);
                         ui.label(format!("{} — {what}", f.name));
                     });
                 }
@@ -841,7 +811,10 @@ impl EditorApp {
         };
         match session.apply(Order { side, action }) {
             Ok(events) => {
-                self.say(format!("done ({} events)", events.len()));
+                self.say(format!(
+                    "done ({})",
+                    crate::words::count(events.len() as i64, "event")
+                ));
                 self.rt.play.path.clear();
                 self.refresh_reach();
                 let after = self.acting_side_after_hidden();
