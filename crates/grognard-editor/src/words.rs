@@ -135,12 +135,15 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
     (piece, words)
 }
 
+/// One piece's orders (`None`: orders naming no piece), each with its index and words.
+pub type OrderGroup = (Option<String>, Vec<(usize, String)>);
+
 /// Orders grouped by the piece they move, in the order the pieces first appear; each
 /// order keeps its index in `specs` (for giving it) and its words ([`order_words`]).
 /// Orders naming no piece (`end phase`) come last, under `None`.
 #[must_use]
-pub fn group_orders(specs: &[serde_json::Value]) -> Vec<(Option<String>, Vec<(usize, String)>)> {
-    let mut groups: Vec<(Option<String>, Vec<(usize, String)>)> = Vec::new();
+pub fn group_orders(specs: &[serde_json::Value]) -> Vec<OrderGroup> {
+    let mut groups: Vec<OrderGroup> = Vec::new();
     let mut loose = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         match order_words(spec) {

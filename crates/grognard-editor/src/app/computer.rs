@@ -270,7 +270,8 @@ impl EditorApp {
                 .show(ui, |ui| {
                     // Grouped by piece, each group folded unless its piece is selected;
                     // orders naming no piece (end phase) last.
-                    let mut groups: Vec<(Option<PieceId>, Vec<&(Action, String)>)> = Vec::new();
+                    type Group<'a> = (Option<PieceId>, Vec<&'a (Action, String)>);
+                    let mut groups: Vec<Group<'_>> = Vec::new();
                     for item in &listed {
                         let piece = item.0.piece();
                         match groups.iter_mut().find(|(p, _)| *p == piece) {
