@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use egui::accesskit::Role;
 use egui::{Pos2, Vec2};
@@ -23,20 +22,20 @@ use grognard_kernel::piece::{Piece, Place};
 const DRILL: &str = "examples/drill-open.yaml";
 const FIXTURES: &str = "crates/grognard-editor/tests/fixtures";
 
-/// The tests share the process's current folder (the workspace root), so they take turns.
-fn at_root() -> MutexGuard<'static, ()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    let guard = LOCK
-        .get_or_init(|| Mutex::new(()))
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::env::set_current_dir(&root).expect("workspace root");
-    guard
+/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
+/// its root (`Options::root`), so no test depends on the process's current folder.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn harness(options: Options) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Saved::default(), options);
+    let app = EditorApp::new(
+        Saved::default(),
+        Options {
+            root: Some(root()),
+            ..options
+        },
+    );
     let mut h = Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
@@ -110,7 +109,6 @@ fn at(p: &Piece) -> (Point, Angle) {
 
 #[test]
 fn bases_are_drawn_to_scale_with_the_front_edge_ahead() {
-    let _root = at_root();
     let h = drill();
     let s = scale(&h);
     let bases = h.state().drawn_bases();
@@ -146,7 +144,6 @@ fn bases_are_drawn_to_scale_with_the_front_edge_ahead() {
 
 #[test]
 fn hovering_a_piece_reads_the_tape_measure_from_the_selected_one() {
-    let _root = at_root();
     let mut h = drill();
     select(&mut h, "b1");
     assert!(h.state().measurement().is_none());
@@ -174,7 +171,6 @@ fn hovering_a_piece_reads_the_tape_measure_from_the_selected_one() {
 
 #[test]
 fn dragging_a_base_to_a_legal_place_moves_it() {
-    let _root = at_root();
     let mut h = drill();
     select(&mut h, "b1");
     let before = game(&h).state_bytes();
@@ -194,7 +190,6 @@ fn dragging_a_base_to_a_legal_place_moves_it() {
 
 #[test]
 fn a_drag_off_the_table_or_onto_another_base_is_refused_and_changes_nothing() {
-    let _root = at_root();
     let mut h = drill();
     select(&mut h, "b1");
     let before = game(&h).state_bytes();
@@ -226,7 +221,6 @@ fn a_drag_off_the_table_or_onto_another_base_is_refused_and_changes_nothing() {
 
 #[test]
 fn the_turning_handle_turns_a_base_in_place() {
-    let _root = at_root();
     let mut h = drill();
     select(&mut h, "b1");
     let handle = h.state().turn_handle_on_screen().expect("a handle");
@@ -272,7 +266,6 @@ fn the_reach_of_a_base_is_its_rectangle_grown_by_the_allowance() {
 
 #[test]
 fn an_unidentified_enemy_is_drawn_and_measured_as_a_point() {
-    let _root = at_root();
     let mut h = harness(Options {
         ruleset: Some(PathBuf::from(format!("{FIXTURES}/hidden-open.yaml"))),
         scenario: Some(PathBuf::from(format!(
@@ -314,7 +307,6 @@ fn an_unidentified_enemy_is_drawn_and_measured_as_a_point() {
 
 #[test]
 fn the_wheel_turns_a_base_while_it_is_dragged() {
-    let _root = at_root();
     let mut h = drill();
     select(&mut h, "b1");
     let (from, to) = (screen(&h, 12.0, 30.0), screen(&h, 12.0, 26.0));

@@ -4,7 +4,6 @@
 //! house rule saved as YAML in the user's terms, and the words of the panels.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -16,20 +15,20 @@ use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 
-/// The tests share the process's current folder (the workspace root), so they take turns.
-fn at_root() -> MutexGuard<'static, ()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    let guard = LOCK
-        .get_or_init(|| Mutex::new(()))
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::env::set_current_dir(&root).expect("workspace root");
-    guard
+/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
+/// its root (`Options::root`), so no test depends on the process's current folder.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn harness(saved: Saved, options: Options, size: egui::Vec2) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(saved, options);
+    let app = EditorApp::new(
+        saved,
+        Options {
+            root: Some(root()),
+            ..options
+        },
+    );
     let mut h = Harness::builder()
         .with_size(size)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
@@ -67,7 +66,6 @@ fn piece_at(id: u32, cell: Cell, name: &str) -> DrawPiece {
 
 #[test]
 fn counter_labels_are_cut_to_the_counter_and_whole_on_hover() {
-    let _root = at_root();
     let h = with_scenario("examples/drill-square.yaml");
     let p = piece_at(0, Cell::new(1, 1), "fr_brigadier_1");
     let lines = grognard_editor::scene::label_lines(&p);
@@ -102,7 +100,6 @@ fn counter_labels_are_cut_to_the_counter_and_whole_on_hover() {
 
 #[test]
 fn a_stack_fans_out_so_each_counter_shows_and_can_be_picked() {
-    let _root = at_root();
     let h = with_scenario("examples/drill-square.yaml");
     let game = &h.state().session().expect("a game").game;
     let cell = Cell::new(3, 3);
@@ -157,7 +154,6 @@ fn labels_take_the_colour_that_reads_on_their_counter() {
 
 #[test]
 fn a_level_named_seen_is_not_said_twice() {
-    let _root = at_root();
     let mut h = with_scenario("examples/hex-command.yaml");
     h.get_by_role_and_label(Role::ComboBox, "View as").click();
     h.run();
@@ -178,7 +174,6 @@ fn a_level_named_seen_is_not_said_twice() {
 
 #[test]
 fn fords_and_bridges_are_drawn_apart_and_the_legend_names_them() {
-    let _root = at_root();
     use board::{CrossingLook, crossing_look, crossing_shapes};
     assert_eq!(crossing_look("ford"), CrossingLook::Ford);
     assert_eq!(crossing_look("bridge"), CrossingLook::Bridge);
@@ -206,7 +201,6 @@ fn fords_and_bridges_are_drawn_apart_and_the_legend_names_them() {
 
 #[test]
 fn hovering_a_cell_shows_its_terrain_and_what_entering_costs() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     let cell = Cell::new(0, 0);
     let at = h.state().cell_on_screen(cell).expect("on screen");
@@ -244,7 +238,6 @@ fn zoom_keeps_the_point_under_the_pointer() {
 
 #[test]
 fn each_scenario_keeps_its_own_view_and_fit_board_resets_it() {
-    let _root = at_root();
     let zoomed = Camera {
         zoom: 3.0,
         pan: [40.0, -20.0],
@@ -279,7 +272,6 @@ fn each_scenario_keeps_its_own_view_and_fit_board_resets_it() {
 
 #[test]
 fn the_right_panel_is_narrow_on_a_small_window_and_folds_away() {
-    let _root = at_root();
     let options = Options {
         scenario: Some(PathBuf::from("examples/drill-square.yaml")),
         ..Options::default()
@@ -324,7 +316,6 @@ fn set_score(h: &mut Harness<'_, EditorApp>, value: &str) {
 
 #[test]
 fn save_as_house_rule_is_in_the_ruleset_menu_and_on_the_charts_tab() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-square.yaml");
     let chart = h
         .state()
@@ -365,7 +356,6 @@ fn save_as_house_rule_is_in_the_ruleset_menu_and_on_the_charts_tab() {
 
 #[test]
 fn tab_buttons_stay_put_whatever_the_rulesets_name() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-hex.yaml");
     let before = h.get_by_role_and_label(Role::Button, "Play").rect();
     h.state_mut().command(Command::Chosen(
@@ -379,12 +369,11 @@ fn tab_buttons_stay_put_whatever_the_rulesets_name() {
 
 #[test]
 fn a_house_rule_is_written_as_yaml_a_person_would_write() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/black-powder-core.yaml");
     set_score(&mut h, "5+");
     let bench = h.state().workbench().expect("bench");
     assert!(bench.problems.is_empty(), "{:?}", bench.problems);
-    let text = bench.overlay_text(Path::new("rulesets/house.yaml"));
+    let text = bench.overlay_text(&root().join("rulesets/house.yaml"));
     assert!(text.contains("  to_hit:\n    rows:\n      - { "), "{text}");
     assert!(text.contains("score: 5+"), "{text}");
     assert!(!text.contains("[{\""), "{text}");
@@ -392,7 +381,6 @@ fn a_house_rule_is_written_as_yaml_a_person_would_write() {
 
 #[test]
 fn a_bad_edit_names_the_field_and_the_base_file_not_a_temporary_one() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/black-powder-core.yaml");
     set_score(&mut h, "{oops");
     let bench = h.state().workbench().expect("bench");
@@ -400,17 +388,19 @@ fn a_bad_edit_names_the_field_and_the_base_file_not_a_temporary_one() {
     assert!(!bench.problems.is_empty());
     assert!(!all.contains("grognard-editor-"), "{all}");
     assert!(!all.contains("house-rule.yaml"), "{all}");
+    // The editor keeps paths absolute when given a root: the base file as it was opened.
+    let base = std::fs::canonicalize(root().join("rulesets/black-powder-core.yaml")).expect("base");
     assert!(
-        all.contains(
-            "your edit of charts › to_hit › rows › 0 › score (over rulesets/black-powder-core.yaml:"
-        ),
+        all.contains(&format!(
+            "your edit of charts › to_hit › rows › 0 › score (over {}:",
+            base.display()
+        )),
         "{all}"
     );
 }
 
 #[test]
 fn repeated_problems_are_listed_once_with_a_count_and_the_board_stays() {
-    let _root = at_root();
     let grouped = grognard_editor::app::group_problems(&[
         "piece a: unknown type".to_owned(),
         "piece b: unknown mode".to_owned(),
@@ -440,9 +430,9 @@ fn repeated_problems_are_listed_once_with_a_count_and_the_board_stays() {
 
 #[test]
 fn the_roll_explanation_says_where_an_input_comes_from_in_plain_words() {
-    let _root = at_root();
-    let ruleset = grognard_rules::load::load_ruleset(Path::new("rulesets/black-powder-core.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
+    let ruleset =
+        grognard_rules::load::load_ruleset(&root().join("rulesets/black-powder-core.yaml"))
+            .unwrap_or_else(|d| panic!("{d}"));
     let roll = grognard_kernel::action::RollRecord {
         chart: "morale_save".to_owned(),
         purpose: "save of b1".to_owned(),
@@ -468,9 +458,9 @@ fn the_roll_explanation_says_where_an_input_comes_from_in_plain_words() {
 
 #[test]
 fn the_mode_letters_are_explained() {
-    let _root = at_root();
-    let ruleset = grognard_rules::load::load_ruleset(Path::new("rulesets/black-powder-core.yaml"))
-        .unwrap_or_else(|d| panic!("{d}"));
+    let ruleset =
+        grognard_rules::load::load_ruleset(&root().join("rulesets/black-powder-core.yaml"))
+            .unwrap_or_else(|d| panic!("{d}"));
     let letters = grognard_editor::words::mode_letters(&ruleset.rules);
     assert!(letters.contains("L line"), "{letters}");
 }

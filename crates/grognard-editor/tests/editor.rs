@@ -2,7 +2,6 @@
 //! no display and no GPU).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -14,21 +13,20 @@ use grognard_kernel::hooks::NoHooks;
 use grognard_kernel::piece::Place;
 use grognard_rules::load::{load_ruleset, load_scenario};
 
-/// The tests share the process's current folder (the workspace root, where `rulesets/`
-/// and `examples/` are), so they take turns.
-fn at_root() -> MutexGuard<'static, ()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    let guard = LOCK
-        .get_or_init(|| Mutex::new(()))
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::env::set_current_dir(&root).expect("workspace root");
-    guard
+/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
+/// its root (`Options::root`), so no test depends on the process's current folder.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn harness(options: Options) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Saved::default(), options);
+    let app = EditorApp::new(
+        Saved::default(),
+        Options {
+            root: Some(root()),
+            ..options
+        },
+    );
     let mut h = Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
@@ -80,7 +78,6 @@ fn click_cell(h: &mut Harness<'_, EditorApp>, c: Cell) {
 
 #[test]
 fn open_a_bundled_ruleset_from_the_menu() {
-    let _root = at_root();
     let mut h = harness(Options::default());
     h.get_by_role_and_label(Role::ComboBox, "Ruleset").click();
     h.run();
@@ -99,7 +96,6 @@ fn open_a_bundled_ruleset_from_the_menu() {
 
 #[test]
 fn toggling_an_optional_rule_changes_the_ruleset_and_shows_in_the_diff() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-square-mud.yaml");
     h.get_by_label_contains("roads_stay_firm").click();
     h.run();
@@ -122,7 +118,6 @@ fn toggling_an_optional_rule_changes_the_ruleset_and_shows_in_the_diff() {
 
 #[test]
 fn editing_a_chart_cell_changes_the_plotted_odds() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-square.yaml");
     tab(&mut h, "Charts");
     // 2d6, hit on 9+: 10/36 before and after while nothing changed.
@@ -140,7 +135,6 @@ fn editing_a_chart_cell_changes_the_plotted_odds() {
 
 #[test]
 fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-square.yaml");
     let before = h
         .state()
@@ -163,8 +157,13 @@ fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
         .expect("an error next to the field");
     let text = format!("{error:?}");
     // It names the value edited and the base file's line, not the scratch file.
+    // The editor keeps paths absolute when given a root: the base file as it was opened.
+    let base = std::fs::canonicalize(root().join("rulesets/drill-square.yaml")).expect("base");
     assert!(
-        text.contains("your edit of piece_types › infantry › allowance › battle (over rulesets/drill-square.yaml:"),
+        text.contains(&format!(
+            "your edit of piece_types › infantry › allowance › battle (over {}:",
+            base.display()
+        )),
         "names file and line: {text}"
     );
     assert!(!text.contains("house-rule.yaml"), "{text}");
@@ -172,7 +171,6 @@ fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
 
 #[test]
 fn saving_a_house_rule_writes_an_overlay_that_reloads_to_the_same_ruleset() {
-    let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
     let mut h = with_ruleset("rulesets/drill-square.yaml");
     h.get_by_label("infantry allowance battle")
@@ -220,7 +218,6 @@ fn saving_a_house_rule_writes_an_overlay_that_reloads_to_the_same_ruleset() {
 
 #[test]
 fn opening_an_example_scenario_starts_the_game() {
-    let _root = at_root();
     let mut h = harness(Options::default());
     h.get_by_role_and_label(Role::ComboBox, "Scenario").click();
     h.run();
@@ -243,11 +240,10 @@ fn opening_an_example_scenario_starts_the_game() {
 
 #[test]
 fn select_a_piece_see_its_reach_move_it_and_end_the_phase() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     tab(&mut h, "Play");
     // What the kernel says b1 can reach, asked directly.
-    let s = load_scenario(Path::new("examples/drill-square.yaml"), None).expect("scenario");
+    let s = load_scenario(&root().join("examples/drill-square.yaml"), None).expect("scenario");
     let game = s.start(None, &[], &mut NoHooks).expect("starts");
     let b1 = game.piece_by_name("b1").expect("b1").id;
     let Ok(Reach::Cells(cells)) = game.reach(b1, &mut NoHooks) else {
@@ -292,7 +288,6 @@ fn select_a_piece_see_its_reach_move_it_and_end_the_phase() {
 
 #[test]
 fn switching_the_ruleset_explains_what_no_longer_fits() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_role_and_label(Role::ComboBox, "Ruleset").click();
     h.run();
@@ -311,10 +306,9 @@ fn switching_the_ruleset_explains_what_no_longer_fits() {
 
 #[test]
 fn a_changed_ruleset_file_is_reloaded_and_a_broken_one_keeps_the_last_good() {
-    let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("copy.yaml");
-    let text = std::fs::read_to_string("rulesets/drill-square.yaml").expect("read");
+    let text = std::fs::read_to_string(root().join("rulesets/drill-square.yaml")).expect("read");
     std::fs::write(&path, &text).expect("write");
     let mut h = with_ruleset(&path.to_string_lossy());
     let first = h
@@ -367,7 +361,6 @@ fn a_changed_ruleset_file_is_reloaded_and_a_broken_one_keeps_the_last_good() {
 
 #[test]
 fn view_as_a_side_draws_only_what_that_side_knows() {
-    let _root = at_root();
     let fixtures = "crates/grognard-editor/tests/fixtures";
     let mut h = harness(Options {
         ruleset: Some(PathBuf::from(format!("{fixtures}/hidden-square.yaml"))),
@@ -431,9 +424,8 @@ fn view_as_a_side_draws_only_what_that_side_knows() {
 
 #[test]
 fn clearing_a_terrain_cost_removes_it_in_the_overlay() {
-    let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
-    let base = load_ruleset(Path::new("rulesets/drill-square.yaml")).expect("base");
+    let base = load_ruleset(&root().join("rulesets/drill-square.yaml")).expect("base");
     let mut bench = grognard_editor::house::Workbench::new(base, dir.path());
     let town = grognard_editor::house::field(&["movement", "foot", "enter", "town"]);
     assert!(bench.set_text(&town, ""), "{:?}", bench.problems);
@@ -455,7 +447,6 @@ fn clearing_a_terrain_cost_removes_it_in_the_overlay() {
 
 #[test]
 fn a_saved_game_loads_back_to_the_same_position() {
-    let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
     let save = dir.path().join("game.json");
     let mut h = with_scenario("examples/drill-square.yaml");
@@ -492,7 +483,6 @@ fn a_saved_game_loads_back_to_the_same_position() {
 
 #[test]
 fn on_an_open_table_a_piece_moves_to_the_point_clicked() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-open.yaml");
     h.get_by_label_contains("b1 (blue").click();
     h.run();
@@ -527,7 +517,6 @@ fn on_an_open_table_a_piece_moves_to_the_point_clicked() {
 
 #[test]
 fn a_volley_is_rolled_explained_in_the_dice_log_and_cannot_be_undone() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_label_contains("b2 (blue").click();
     h.run();
@@ -555,8 +544,7 @@ fn a_volley_is_rolled_explained_in_the_dice_log_and_cannot_be_undone() {
 
 #[test]
 fn every_example_opens_and_each_side_sees_only_its_view() {
-    let _root = at_root();
-    for scenario in grognard_editor::app::example_scenarios() {
+    for scenario in grognard_editor::app::example_scenarios(Some(&root())) {
         let mut h = with_scenario(&scenario.to_string_lossy());
         let shown = scenario.display();
         let Some(session) = h.state().session() else {
@@ -601,7 +589,6 @@ fn every_example_opens_and_each_side_sees_only_its_view() {
 
 #[test]
 fn hot_seat_hides_the_board_between_sides() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_label("Hot-seat").click();
     h.run();
@@ -630,7 +617,6 @@ fn hot_seat_hides_the_board_between_sides() {
 
 #[test]
 fn a_broken_script_is_reported_with_its_file_and_line_and_the_last_good_rules_stay() {
-    let _root = at_root();
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir_all(dir.path().join("rulesets")).expect("dir");
     std::fs::create_dir_all(dir.path().join("scripts")).expect("dir");
@@ -639,7 +625,7 @@ fn a_broken_script_is_reported_with_its_file_and_line_and_the_last_good_rules_st
         "rulesets/drill-square-mud.yaml",
         "scripts/weather.lua",
     ] {
-        std::fs::copy(f, dir.path().join(f)).expect("copy");
+        std::fs::copy(root().join(f), dir.path().join(f)).expect("copy");
     }
     let ruleset = dir.path().join("rulesets/drill-square-mud.yaml");
     let mut h = with_ruleset(&ruleset.to_string_lossy());
@@ -683,7 +669,6 @@ fn a_broken_script_is_reported_with_its_file_and_line_and_the_last_good_rules_st
 fn block_orders_save_points_and_redeploy_a_dummy_from_the_board() {
     // The square-blocks orders that pick a cell: "Save toward…" (000 #8) and "Redeploy
     // to…" (000 #15), given by the labels a user sees.
-    let _root = at_root();
     let mut h = with_scenario("examples/square-blocks.yaml");
     tab(&mut h, "Play");
     // The command phase is both sides': each ends it.
@@ -734,9 +719,8 @@ fn block_orders_save_points_and_redeploy_a_dummy_from_the_board() {
 /// game saved from the editor loads back (*Load game…*) and replays to the same log.
 #[test]
 fn every_example_plays_its_orders_in_a_session_and_its_save_loads() {
-    let _root = at_root();
     let mut played = 0;
-    for scenario in grognard_editor::app::example_scenarios() {
+    for scenario in grognard_editor::app::example_scenarios(Some(&root())) {
         let shown = scenario.display().to_string();
         let stem = scenario
             .file_stem()
@@ -787,10 +771,9 @@ fn every_example_plays_its_orders_in_a_session_and_its_save_loads() {
 
 #[test]
 fn the_legal_orders_panel_lists_what_the_kernel_offers_and_gives_it() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     tab(&mut h, "Play");
-    let s = load_scenario(Path::new("examples/drill-square.yaml"), None).expect("scenario");
+    let s = load_scenario(&root().join("examples/drill-square.yaml"), None).expect("scenario");
     let game = s.start(None, &[], &mut NoHooks).expect("starts");
     let blue = game.side_by_name("blue").expect("blue");
     let b1 = game.piece_by_name("b1").expect("b1").id;
@@ -819,7 +802,6 @@ fn the_legal_orders_panel_lists_what_the_kernel_offers_and_gives_it() {
 
 #[test]
 fn the_computer_plays_a_side_and_the_person_sees_only_their_own_view() {
-    let _root = at_root();
     let mut h = with_scenario("examples/square-blocks.yaml");
     h.state_mut().set_computer_pace(std::time::Duration::ZERO);
     tab(&mut h, "Play");
@@ -867,7 +849,6 @@ fn the_computer_plays_a_side_and_the_person_sees_only_their_own_view() {
 
 #[test]
 fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
-    let _root = at_root();
     let mut h = harness(Options {
         ruleset: Some(PathBuf::from("rulesets/drill-square-mud.yaml")),
         scenario: Some(PathBuf::from("examples/drill-square-mud.yaml")),
@@ -926,7 +907,6 @@ fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
 fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
     // The set-up example: the French place their blocks from the legal orders panel, which
     // lists each piece's places in the French deployment area.
-    let _root = at_root();
     let mut h = with_scenario("examples/square-blocks-setup.yaml");
     tab(&mut h, "Play");
     // (The event log below names it too.)
@@ -940,7 +920,7 @@ fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
     h.get_by_label_contains("army (french").click();
     h.run();
     assert!(h.query_by_label_contains("Legal orders for army").is_some());
-    h.get_by_label("deploy army at [0, 6]").click();
+    h.get_by_label("deploy at [0,6]").click();
     h.run();
     let game = &h.state().session().expect("game").game;
     let army = game.piece_by_name("army").expect("army").id;
@@ -955,7 +935,6 @@ fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
 fn a_distance_band_can_be_set_by_its_distance_in_hexes() {
     // The drill's fire chart reads its band from the distance (bands 1, 2, 3, 4 hexes): the
     // chart panel offers the distance beside the band, as `grognard chart --set distance=3`.
-    let _root = at_root();
     let mut h = with_ruleset("rulesets/drill-hex.yaml");
     tab(&mut h, "Charts");
     h.get_by_label("= hexes").set_value_accesskit(3.0);

@@ -3,7 +3,6 @@
 //! user sees).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -12,16 +11,10 @@ use grognard_editor::{Command, EditorApp, Options, Saved};
 use grognard_kernel::action::Action;
 use grognard_kernel::geometry::open::{Len, Point};
 
-/// The tests share the process's current folder (the workspace root), so they take turns.
-fn at_root() -> MutexGuard<'static, ()> {
-    static LOCK: OnceLock<Mutex<()>> = OnceLock::new();
-    let guard = LOCK
-        .get_or_init(|| Mutex::new(()))
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::env::set_current_dir(&root).expect("workspace root");
-    guard
+/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
+/// its root (`Options::root`), so no test depends on the process's current folder.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn with_scenario(path: &str) -> Harness<'static, EditorApp> {
@@ -29,6 +22,7 @@ fn with_scenario(path: &str) -> Harness<'static, EditorApp> {
         Saved::default(),
         Options {
             scenario: Some(PathBuf::from(path)),
+            root: Some(root()),
             ..Options::default()
         },
     );
@@ -69,7 +63,6 @@ fn status(h: &Harness<'_, EditorApp>) -> String {
 
 #[test]
 fn the_piece_panel_offers_only_the_orders_the_legal_list_holds() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_label("End phase").click();
     h.run();
@@ -107,7 +100,6 @@ fn the_piece_panel_offers_only_the_orders_the_legal_list_holds() {
 
 #[test]
 fn reach_phase_bar_and_undo_follow_the_legal_orders_of_the_side_in_view() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     // Blue's movement phase, seen as red: the phase bar names the side that acts (blue),
     // red's pieces shade no reach and say why, and red may neither end the phase nor undo.
@@ -146,7 +138,6 @@ fn reach_phase_bar_and_undo_follow_the_legal_orders_of_the_side_in_view() {
 
 #[test]
 fn the_play_tab_shows_the_log_as_view_prints_it() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     assert!(h.query_by_label_contains("Event log (").is_some());
     select(&mut h, "b1 (blue");
@@ -173,7 +164,6 @@ fn the_play_tab_shows_the_log_as_view_prints_it() {
 
 #[test]
 fn legal_shooting_targets_on_the_open_table_are_ringed() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-open.yaml");
     let game = h.state().session().expect("game").game.clone();
     let b1 = game.piece_by_name("b1").expect("b1").id;
@@ -206,7 +196,6 @@ fn next_frame_in(h: &mut Harness<'_, EditorApp>) -> std::time::Duration {
 
 #[test]
 fn an_idle_editor_asks_for_no_frames() {
-    let _root = at_root();
     let mut h = with_scenario("examples/drill-square.yaml");
     let idle = |h: &mut Harness<'_, EditorApp>, what: &str| {
         // Whatever settles (a hover's animation) settles; then nothing asks for a frame.

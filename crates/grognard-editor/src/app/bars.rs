@@ -53,11 +53,8 @@ impl EditorApp {
                     }
                     ui.separator();
                     ui.label(RichText::new("Bundled").strong());
-                    for p in bundled_rulesets() {
-                        if ui
-                            .selectable_label(false, p.display().to_string())
-                            .clicked()
-                        {
+                    for p in bundled_rulesets(self.rt.root.as_deref()) {
+                        if ui.selectable_label(false, self.shown(&p)).clicked() {
                             out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
                         }
                     }
@@ -66,10 +63,12 @@ impl EditorApp {
                         ui.label(RichText::new("Recent").strong());
                         for p in &self.saved.recent {
                             if ui
-                                .selectable_label(false, format!("recent: {}", p.display()))
+                                .selectable_label(false, format!("recent: {}", self.shown(p)))
                                 .clicked()
                             {
-                                let purpose = if load::sniff(p) == Ok(load::FileKind::Scenario) {
+                                let purpose = if load::sniff(&self.resolve(p))
+                                    == Ok(load::FileKind::Scenario)
+                                {
                                     FilePurpose::OpenScenario
                                 } else {
                                     FilePurpose::OpenRuleset
@@ -87,16 +86,13 @@ impl EditorApp {
                     self.rt
                         .scenario_path
                         .as_ref()
-                        .map_or("none".to_owned(), |p| p.display().to_string()),
+                        .map_or("none".to_owned(), |p| self.shown(p)),
                 )
                 .width(220.0)
                 .truncate()
                 .show_ui(ui, |ui| {
-                    for p in example_scenarios() {
-                        if ui
-                            .selectable_label(false, p.display().to_string())
-                            .clicked()
-                        {
+                    for p in example_scenarios(self.rt.root.as_deref()) {
+                        if ui.selectable_label(false, self.shown(&p)).clicked() {
                             out.push(Command::Chosen(FilePurpose::OpenScenario, p));
                         }
                     }

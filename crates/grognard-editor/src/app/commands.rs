@@ -196,8 +196,13 @@ impl EditorApp {
                         _ => &["yaml", "yml"],
                     },
                 );
-            if let Ok(cwd) = std::env::current_dir() {
-                dialog = dialog.set_directory(cwd);
+            if let Some(dir) = self
+                .rt
+                .root
+                .clone()
+                .or_else(|| std::env::current_dir().ok())
+            {
+                dialog = dialog.set_directory(dir);
             }
             let started = Instant::now();
             let picked = if purpose.saves() {
@@ -442,6 +447,7 @@ impl EditorApp {
     }
 
     pub(super) fn chosen(&mut self, purpose: FilePurpose, path: &Path) {
+        let path = &self.resolve(path);
         match purpose {
             FilePurpose::OpenRuleset => self.open_ruleset(path),
             FilePurpose::OpenScenario => self.open_scenario(path, false),

@@ -57,6 +57,10 @@ pub struct Options {
     /// Use the desktop's file dialogs (rfd); when false, or when no dialog can be shown,
     /// the editor asks for a path in a text field.
     pub native_dialogs: bool,
+    /// The folder the editor works in: relative paths (here, typed, or recent) are read
+    /// from it, the bundled rulesets and examples are its `rulesets/` and `examples/`, and
+    /// the menus name files from it. `None`: the current folder.
+    pub root: Option<PathBuf>,
 }
 
 /// The editor's tabs.
@@ -129,6 +133,8 @@ fn modified(p: &Path) -> Option<SystemTime> {
 /// state struct per tab.
 struct Runtime {
     native_dialogs: bool,
+    /// [`Options::root`], made absolute.
+    root: Option<PathBuf>,
     scratch: tempfile::TempDir,
     bench: Option<Workbench>,
     session: Option<Session>,
@@ -171,10 +177,17 @@ impl core::fmt::Debug for EditorApp {
     }
 }
 
-/// How a path is shown and loaded: relative to the current folder when inside it (the
-/// form the loader itself uses for bases and scripts, so diffs compare like with like).
+/// How a path is kept and loaded. Without a root (the editor works in the current
+/// folder): relative to the current folder when inside it (the form the loader itself uses
+/// for bases and scripts, so diffs compare like with like). With a root: a relative path is
+/// read from the root, and every path is kept absolute, so none depends on the current
+/// folder.
 #[must_use]
-pub fn tidy_path(p: &Path) -> PathBuf {
+pub fn tidy_path(root: Option<&Path>, p: &Path) -> PathBuf {
+    if let Some(r) = root {
+        let p = r.join(p);
+        return std::fs::canonicalize(&p).unwrap_or(p);
+    }
     let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     std::env::current_dir()
         .ok()
@@ -185,11 +198,23 @@ pub fn tidy_path(p: &Path) -> PathBuf {
         .unwrap_or(abs)
 }
 
-/// The rulesets bundled in `./rulesets` (and `GROGNARD_RULESETS`), by file.
+/// A path as the menus show it and as a scenario's pan and zoom are kept: relative to
+/// `root` when inside it.
 #[must_use]
-pub fn bundled_rulesets() -> Vec<PathBuf> {
+pub fn shown_path(root: Option<&Path>, p: &Path) -> String {
+    root.and_then(|r| p.strip_prefix(r).ok())
+        .unwrap_or(p)
+        .display()
+        .to_string()
+}
+
+/// The rulesets bundled in `ROOT/rulesets` (and `GROGNARD_RULESETS`), by file; `None`, the
+/// current folder.
+#[must_use]
+pub fn bundled_rulesets(root: Option<&Path>) -> Vec<PathBuf> {
+    let near = root.map_or_else(|| PathBuf::from("./x"), |r| r.join("x"));
     let mut out = Vec::new();
-    for dir in load::ruleset_dirs(Path::new("./x")) {
+    for dir in load::ruleset_dirs(&near) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -197,7 +222,7 @@ pub fn bundled_rulesets() -> Vec<PathBuf> {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
-            .map(|p| tidy_path(&p))
+            .map(|p| tidy_path(root, &p))
             .collect();
         found.sort();
         for p in found {
@@ -209,10 +234,12 @@ pub fn bundled_rulesets() -> Vec<PathBuf> {
     out
 }
 
-/// The example scenarios in `./examples` (orders files left out).
+/// The example scenarios in `ROOT/examples` (orders files left out); `None`, the current
+/// folder.
 #[must_use]
-pub fn example_scenarios() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir("examples") else {
+pub fn example_scenarios(root: Option<&Path>) -> Vec<PathBuf> {
+    let dir = root.map_or_else(|| PathBuf::from("examples"), |r| r.join("examples"));
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut out: Vec<PathBuf> = entries
@@ -240,6 +267,10 @@ impl EditorApp {
             saved,
             rt: Runtime {
                 native_dialogs: options.native_dialogs,
+                root: options
+                    .root
+                    .as_ref()
+                    .map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.clone())),
                 scratch,
                 bench: None,
                 session: None,
@@ -364,18 +395,13 @@ impl EditorApp {
         self.rt
             .scenario_path
             .as_ref()
-            .and_then(|p| self.saved.cameras.get(&p.display().to_string()))
+            .and_then(|p| self.saved.cameras.get(&self.shown(p)))
             .copied()
             .unwrap_or_default()
     }
 
     fn set_camera(&mut self, camera: Camera) {
-        let Some(key) = self
-            .rt
-            .scenario_path
-            .as_ref()
-            .map(|p| p.display().to_string())
-        else {
+        let Some(key) = self.rt.scenario_path.as_ref().map(|p| self.shown(p)) else {
             return;
         };
         if camera == Camera::default() {
@@ -417,8 +443,26 @@ impl EditorApp {
         });
     }
 
+    /// A path as the editor keeps and loads it ([`tidy_path`] from the root).
+    fn tidy(&self, p: &Path) -> PathBuf {
+        tidy_path(self.rt.root.as_deref(), p)
+    }
+
+    /// A path as the menus show it ([`shown_path`]).
+    fn shown(&self, p: &Path) -> String {
+        shown_path(self.rt.root.as_deref(), p)
+    }
+
+    /// A chosen or typed path, read from the root when relative.
+    fn resolve(&self, p: &Path) -> PathBuf {
+        match &self.rt.root {
+            Some(r) if p.is_relative() => r.join(p),
+            _ => p.to_path_buf(),
+        }
+    }
+
     fn remember(&mut self, p: &Path) {
-        let p = tidy_path(p);
+        let p = self.tidy(p);
         self.saved.recent.retain(|x| x != &p);
         self.saved.recent.insert(0, p);
         self.saved.recent.truncate(MAX_RECENT);
@@ -440,7 +484,7 @@ impl EditorApp {
     }
 
     fn open_ruleset(&mut self, path: &Path) {
-        let path = tidy_path(path);
+        let path = self.tidy(path);
         match Self::load_checked(&path) {
             Ok(r) => {
                 let name = r.rules.identity.name.clone();
@@ -459,7 +503,7 @@ impl EditorApp {
     /// Opens a scenario: under the ruleset already open when `keep_ruleset`, otherwise
     /// under the ruleset the scenario names.
     fn open_scenario(&mut self, path: &Path, keep_ruleset: bool) {
-        let path = tidy_path(path);
+        let path = self.tidy(path);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) => return self.fail(format!("{}: cannot read: {e}", path.display())),
@@ -467,7 +511,8 @@ impl EditorApp {
         if !keep_ruleset || self.rt.bench.is_none() {
             match load::load_scenario(&path, None) {
                 Ok(s) => {
-                    let r = tidy_ruleset(s.ruleset);
+                    let mut r = s.ruleset;
+                    r.path = self.tidy(&r.path);
                     match hooks_for(&r) {
                         Ok(_) => self.set_ruleset(r),
                         Err(d) => return self.fail(d.to_string()),
@@ -681,13 +726,6 @@ fn terrain_colors(r: &Ruleset) -> Vec<Color32> {
                 .unwrap_or(Color32::from_gray(205))
         })
         .collect()
-}
-
-/// A ruleset loaded through a scenario names its file from the scenario; name it as the
-/// editor does.
-fn tidy_ruleset(mut r: Ruleset) -> Ruleset {
-    r.path = tidy_path(&r.path);
-    r
 }
 
 /// Diagnostics about a scenario, each prefixed with the piece it concerns (the `id:` on
