@@ -238,6 +238,7 @@ fn edit(ruleset: Option<PathBuf>, scenario: Option<PathBuf>) -> Outcome {
         ruleset,
         scenario,
         native_dialogs: true,
+        root: None,
     })
     .map_err(|e| {
         Failure::Rules(format!(
