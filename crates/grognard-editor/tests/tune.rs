@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use grognard_editor::{EditorApp, Options, Saved};
+use grognard_editor::house::field;
+use grognard_editor::{Command, EditorApp, Options, Saved};
 use grognard_play::tune::Item;
 
 fn root() -> PathBuf {
@@ -65,16 +66,10 @@ fn the_tune_tab_finds_six_plus_and_saves_it_as_a_house_rule_that_loads() {
     vary_the_row(&mut h, "2", "10");
     // `grognard tune`'s defaults: blue (the first side), 50%, 400 games, greedy.
     h.get_by_role_and_label(Role::Button, "Run").click();
-    // A spinner turns while the search runs: step frame by frame.
+    // A spinner turns while the search runs.
     h.step();
     assert!(h.state().tuning(), "{}", status(&h));
-    let started = Instant::now();
-    while h.state().tuning() {
-        assert!(started.elapsed() < Duration::from_secs(240), "still tuning");
-        std::thread::sleep(Duration::from_millis(50));
-        h.step();
-    }
-    h.run();
+    finish(&mut h);
     let answer = h.state().tune_answer().expect("an answer");
     // The same seeds and games as `grognard tune ... --runs 400`: the same numbers
     // (docs/designer-tools.md shows 48.5% ± 4.9 for "6+").
@@ -134,5 +129,48 @@ fn a_range_that_cannot_be_tried_is_refused_with_the_reason() {
         status(&h).contains("the ruleset's value 9 is outside 10..12"),
         "{}",
         status(&h)
+    );
+}
+
+/// Waits for the search to end, a frame at a time.
+fn finish(h: &mut Harness<'_, EditorApp>) {
+    let started = Instant::now();
+    h.step();
+    while h.state().tuning() {
+        assert!(started.elapsed() < Duration::from_secs(240), "still tuning");
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    h.run();
+}
+
+#[test]
+fn unsaved_edits_are_the_ruleset_tuned() {
+    let mut h = duel();
+    // The row edited to "8+" but not saved: the tuner starts from it.
+    h.state_mut().command(Command::SetField(
+        field(&["charts", "shot", "rows", "0", "score"]),
+        "8+".to_owned(),
+    ));
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("shot");
+    h.run();
+    assert!(h.query_by_label("charts.shot.rows.0.score = 9+").is_none());
+    h.get_by_label("charts.shot.rows.0.score = 8+").click();
+    h.run();
+    h.get_by_label("from").set_text_value_accesskit("2");
+    h.run();
+    h.get_by_label("to").set_text_value_accesskit("10");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    finish(&mut h);
+    // "6+" is the same rules on the same seeds as from "9+": the same rate.
+    assert_eq!(
+        h.state().tune_answer().as_deref(),
+        Some(
+            "Answer: charts.shot.rows.0.score 8+ → 6+, with which blue wins 48.5% ± 4.9 \
+             (50.0% is within its 95% interval)"
+        )
     );
 }
