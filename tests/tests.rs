@@ -27,3 +27,4 @@ mod square_blocks_audit;
 mod square_blocks_rulings;
 mod tools;
 mod util;
+mod village_skirmish;

@@ -87,7 +87,7 @@ fn result(r: &RollRecord) -> String {
         .amounts
         .iter()
         .map(|a| {
-            let number = format!("{} {}", a.value, a.counter);
+            let number = format!("{} {}", a.value, counted(&a.counter, a.value));
             if a.steps.is_empty() {
                 number
             } else {
@@ -99,6 +99,21 @@ fn result(r: &RollRecord) -> String {
         [] => r.outcome.clone(),
         [one] if one.counter == r.outcome => amounts.join(""),
         _ => format!("{}: {}", r.outcome, amounts.join("; ")),
+    }
+}
+
+/// A counter's name after a number: counters are named in the plural (`hits`,
+/// `casualties`), so one of them reads `1 hit`, `1 casualty`.
+fn counted(name: &str, value: i32) -> std::borrow::Cow<'_, str> {
+    if value.abs() != 1 {
+        return name.into();
+    }
+    if let Some(stem) = name.strip_suffix("ies") {
+        return format!("{stem}y").into();
+    }
+    match name.strip_suffix('s') {
+        Some(stem) if !stem.ends_with('s') && !stem.is_empty() => stem.into(),
+        _ => name.into(),
     }
 }
 
@@ -499,4 +514,19 @@ pub fn referee_view(game: &Game) -> String {
         push_line!(text, "{}", event(game, e));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn one_of_a_counter_reads_in_the_singular() {
+        assert_eq!(counted("hits", 1), "hit");
+        assert_eq!(counted("hits", -1), "hit");
+        assert_eq!(counted("hits", 3), "hits");
+        assert_eq!(counted("casualties", 1), "casualty");
+        assert_eq!(counted("stress", 1), "stress");
+        assert_eq!(counted("morale", 1), "morale");
+    }
 }
