@@ -514,7 +514,13 @@ pub fn numeric_leaves(root: &Node) -> Vec<(String, String)> {
                     path.pop();
                 }
             }
-            Value::Str(s) if read_number(node).is_some() => out.push((path.join("."), s.clone())),
+            // A number in words (a description's "a d10 roll") is not one to tune: only
+            // a value that is one token (`9+`, `1½`, `d10`) is offered.
+            Value::Str(s) => {
+                if !s.contains(char::is_whitespace) && read_number(node).is_some() {
+                    out.push((path.join("."), s.clone()));
+                }
+            }
             _ => {
                 if let Some((h, _)) = read_number(node) {
                     out.push((path.join("."), show(h)));
@@ -573,7 +579,7 @@ mod tests {
     use grognard_rules::yaml::{Limits, parse};
 
     fn root() -> Node {
-        let text = b"charts:\n  volley:\n    rows:\n      - { score: \"9+\", result: hit }\n      - { score: \"12\", result: rout }\n    modifiers:\n      - { name: cover, input: cover, per: -1 }\npiece_types:\n  infantry:\n    allowance: { battle: \"\xc2\xbd\", strategic: \"1\xc2\xbd\" }\n";
+        let text = b"charts:\n  volley:\n    description: A d10 roll, once\n    rows:\n      - { score: \"9+\", result: hit }\n      - { score: \"12\", result: rout }\n    modifiers:\n      - { name: cover, input: cover, per: -1 }\npiece_types:\n  infantry:\n    allowance: { battle: \"\xc2\xbd\", strategic: \"1\xc2\xbd\" }\n";
         parse("r.yaml", text, &Limits::default()).expect("yaml")
     }
 
