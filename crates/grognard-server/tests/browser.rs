@@ -3,300 +3,28 @@
 //! uses). Two pages play square-blocks and hex-command against each other by clicking
 //! pieces and highlighted destinations; a black-powder base is dragged and dropped; after
 //! every order each page's DOM holds nothing its seat's view does not; a page reconnects
-//! after the server restarts; the host page creates a game.
+//! after the server restarts, counting its wait down and dropping messages no longer true;
+//! the host page creates a game (and tells a wrong host token apart); a piece's facts and
+//! the log put the readable first, counters folded; an enemy out of sight is drawn faded;
+//! a lost game says why and which pieces were removed; Enter on a piece moves the focus to
+//! its first target. The WebDriver side lives in `browser_support/`.
 //!
 //! Without `chromium` and `chromedriver` on the PATH these tests say so and pass, unless
 //! `GROGNARD_BROWSER_TESTS` is set (as `tools/test.sh` sets it): then a missing browser
 //! fails them. `GROGNARD_SCREENSHOTS=DIR` also writes the screenshots of docs/.
 
 mod common;
+#[path = "browser_support/mod.rs"]
+mod support;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::root;
 use grognard_server::client::Client;
 use grognard_server::config::Config;
 use serde_json::{Value, json};
-
-/// The longest any page may take to show what the server sent.
-const WAIT: Duration = Duration::from_secs(20);
-
-// ---- WebDriver ----
-
-/// One browser test at a time: each starts a browser or two, and CI has two cores.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// A chromedriver process on a free loopback port.
-struct Driver {
-    child: Child,
-    url: String,
-    agent: ureq::Agent,
-    _turn: std::sync::MutexGuard<'static, ()>,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn on_path(program: &str) -> Option<std::path::PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join(program))
-            .find(|p| p.is_file())
-    })
-}
-
-/// The driver, or `None` (after saying why) when the browser is absent and the browser
-/// tests were not asked for.
-fn driver() -> Option<Driver> {
-    let required = std::env::var_os("GROGNARD_BROWSER_TESTS").is_some();
-    let found =
-        on_path("chromedriver").zip(on_path("chromium").or_else(|| on_path("chromium-browser")));
-    let Some((chromedriver, _)) = found else {
-        assert!(
-            !required,
-            "GROGNARD_BROWSER_TESTS is set but chromium or chromedriver is not on the PATH: run `bash tools/install-deps.sh test`"
-        );
-        eprintln!(
-            "SKIPPED: the browser tests need chromium and chromedriver (`bash tools/install-deps.sh test` installs them; GROGNARD_BROWSER_TESTS=1 makes their absence a failure)"
-        );
-        return None;
-    };
-    let turn = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let mut child = Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    // It says when it listens; read its first line, then let it write where it likes.
-    let stdout = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if line.is_err() {
-                break;
-            }
-        }
-    });
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into();
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    loop {
-        let ready = agent
-            .get(format!("{url}/status"))
-            .call()
-            .ok()
-            .and_then(|mut r| r.body_mut().read_json::<Value>().ok())
-            .is_some_and(|v| v["value"]["ready"] == json!(true));
-        if ready {
-            break;
-        }
-        assert!(start.elapsed() < WAIT, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(Driver {
-        child,
-        url,
-        agent,
-        _turn: turn,
-    })
-}
-
-/// One browser window.
-struct Page<'d> {
-    driver: &'d Driver,
-    session: String,
-    name: String,
-}
-
-impl Drop for Page<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .driver
-            .agent
-            .delete(format!("{}/session/{}", self.driver.url, self.session))
-            .call();
-    }
-}
-
-fn webdriver(driver: &Driver, method: &str, path: &str, body: Option<Value>) -> Value {
-    let url = format!("{}{path}", driver.url);
-    let response = match (method, body) {
-        ("GET", _) => driver.agent.get(&url).call(),
-        ("DELETE", _) => driver.agent.delete(&url).call(),
-        (_, Some(b)) => driver.agent.post(&url).send_json(b),
-        (_, None) => driver.agent.post(&url).send_json(json!({})),
-    };
-    let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
-    let status = response.status();
-    let v: Value = response
-        .body_mut()
-        .with_config()
-        .limit(64 << 20)
-        .read_json()
-        .unwrap_or(Value::Null);
-    assert!(status.is_success(), "{method} {path}: {status} {v}");
-    v["value"].clone()
-}
-
-impl<'d> Page<'d> {
-    fn open(driver: &'d Driver, name: &str, width: u32, height: u32) -> Self {
-        let mut options = json!({"args": [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-extensions", "--no-first-run", "--hide-scrollbars",
-            format!("--window-size={width},{height}")
-        ]});
-        // A desktop window is no narrower than 500 px: a phone's screen is emulated.
-        if width < 500 {
-            options["mobileEmulation"] = json!({"deviceMetrics": {
-                "width": width, "height": height, "pixelRatio": 2, "touch": true
-            }});
-        }
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": options
-        }}});
-        let v = webdriver(driver, "POST", "/session", Some(caps));
-        let session = v["sessionId"].as_str().expect("a session").to_owned();
-        Self {
-            driver,
-            session,
-            name: name.to_owned(),
-        }
-    }
-
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        webdriver(
-            self.driver,
-            method,
-            &format!("/session/{}{path}", self.session),
-            body,
-        )
-    }
-
-    fn goto(&self, url: &str) {
-        self.call("POST", "/url", Some(json!({"url": url})));
-    }
-
-    fn js(&self, script: &str, args: Value) -> Value {
-        self.call(
-            "POST",
-            "/execute/sync",
-            Some(json!({"script": script, "args": args})),
-        )
-    }
-
-    /// Waits until `script` returns something truthy, and returns it.
-    fn until(&self, what: &str, script: &str, args: Value) -> Value {
-        let start = Instant::now();
-        loop {
-            let v = self.js(script, args.clone());
-            if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
-                return v;
-            }
-            assert!(
-                start.elapsed() < WAIT,
-                "{}: waited {WAIT:?} for {what}; the page says: {}",
-                self.name,
-                self.js("return document.body.innerText.slice(0, 1500)", json!([]))
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn element(&self, css: &str) -> String {
-        let v = self.call(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        v.as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("{}: no element {css}", self.name))
-            .to_owned()
-    }
-
-    /// A real click (the browser's own hit test), on the element's centre.
-    fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.call("POST", &format!("/element/{id}/click"), None);
-    }
-
-    fn actions(&self, steps: Value) {
-        self.call(
-            "POST",
-            "/actions",
-            Some(json!({"actions": [{"type": "pointer", "id": "mouse",
-                "parameters": {"pointerType": "mouse"}, "actions": steps}]})),
-        );
-    }
-
-    fn html(&self) -> String {
-        self.js("return document.documentElement.outerHTML", json!([]))
-            .as_str()
-            .unwrap_or_default()
-            .to_owned()
-    }
-
-    fn screenshot(&self, file: &str) {
-        let Some(dir) = std::env::var_os("GROGNARD_SCREENSHOTS") else {
-            return;
-        };
-        let v = self.call("GET", "/screenshot", None);
-        let png = base64_decode(v.as_str().unwrap_or_default());
-        std::fs::write(std::path::Path::new(&dir).join(file), png).expect("write a screenshot");
-    }
-
-    /// Waits until the page shows `orders` orders given (its `data-orders`).
-    fn at_order(&self, orders: u64) {
-        self.until(
-            &format!("order {orders}"),
-            "return document.body.dataset.orders === String(arguments[0]) && !document.querySelector('button.order:disabled')",
-            json!([orders]),
-        );
-    }
-}
-
-/// Standard base64 (WebDriver's screenshots).
-fn base64_decode(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0);
-    for v in text.bytes().filter_map(value) {
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
-}
+use support::{Driver, Page, driver};
 
 // ---- the game ----
 
@@ -520,6 +248,12 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) -> bool {
                 "{}: {shown}",
                 p.name
             );
+            // Why it ended is the headline; the points come after it.
+            let headline = p.js(
+                "return document.querySelector('#result h2').textContent",
+                json!([]),
+            );
+            assert_eq!(headline, json!(why), "{}", p.name);
         }
     }
     status.over
@@ -669,16 +403,51 @@ fn a_page_reconnects_after_the_server_restarts() {
         "return document.body.dataset.conn === 'reconnecting' && document.getElementById('conn').textContent.includes('reconnecting')",
         json!([]),
     );
-    let _server =
-        grognard_server::spawn_with(Config::new(&listen, &db, &host), host.clone()).unwrap();
-    page.until(
-        "live again",
-        "return document.body.dataset.conn === 'live'",
+    // The wait it announces counts down: a wait of 2 s or more is seen a second less later.
+    let waits = page.until(
+        "a wait of 2 s or more",
+        "const m = /reconnecting in (\\d+) s/.exec(document.getElementById('conn').textContent); return m && Number(m[1]) >= 2 && Number(m[1])",
         json!([]),
     );
-    // It plays on: the game is where it was.
+    page.until(
+        "the countdown",
+        "return document.getElementById('conn').textContent.includes(`reconnecting in ${arguments[0] - 1} s`)",
+        json!([waits.as_u64().unwrap()]),
+    );
+    // An order tried while down is not sent, and the page says so...
+    page.click("#end-phase");
+    let said = page.js(
+        "return document.getElementById('message').textContent",
+        json!([]),
+    );
+    assert!(said.as_str().unwrap().contains("Not connected"), "{said}");
+    let _server =
+        grognard_server::spawn_with(Config::new(&listen, &db, &host), host.clone()).unwrap();
+    // ...until it is connected again: then that is no longer true, and no longer said.
+    page.until(
+        "live again, the message gone",
+        "return document.body.dataset.conn === 'live' && document.getElementById('message').textContent === ''",
+        json!([]),
+    );
+    // It plays on: the game is where it was; what was sent is not said once it is done.
     page.click("#end-phase");
     page.at_order(1);
+    page.until(
+        "the message cleared by the new state",
+        "return document.getElementById('message').textContent === ''",
+        json!([]),
+    );
+    // Undo shows exactly when the server allows it, and outside the seat's own move says
+    // what it takes back.
+    let state = game.state(&side);
+    let undo = page.js(
+        "const u = document.getElementById('undo'); return [u.hidden, u.textContent]",
+        json!([]),
+    );
+    assert_eq!(undo[0], json!(!state.can_undo), "{undo}");
+    if state.can_undo && !state.status.to_act.contains(&side) {
+        assert_eq!(undo[1], json!("Take back my last order"));
+    }
 }
 
 #[test]
@@ -691,6 +460,21 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
         vec![grognard_server::web::offer(&root().join("examples/drill-square.yaml")).unwrap()];
     let server = grognard_server::spawn_with(config, host.clone()).unwrap();
     let page = Page::open(&driver, "host", 1000, 900);
+    // A token from another start of the server is told apart from a missing one.
+    page.goto(&format!("{}/host#token={}", server.url(), "x".repeat(40)));
+    let said = page.until(
+        "the refusal",
+        "return document.getElementById('message').textContent",
+        json!([]),
+    );
+    assert!(
+        said.as_str()
+            .unwrap()
+            .contains("host token is not this server's")
+            && said.as_str().unwrap().contains("--host-token-file"),
+        "{said}"
+    );
+    page.goto("about:blank");
     page.goto(&format!("{}/host#token={host}", server.url()));
     page.until(
         "the scenarios",
@@ -713,6 +497,12 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
         json!([]),
     );
     let links = links.as_array().unwrap();
+    // The links are brought into sight, the first Copy button focused.
+    let focus = page.js(
+        "const a = document.activeElement; const r = document.getElementById('links').getBoundingClientRect(); return [a.tagName, a.textContent, a.closest('#link-list') !== null, r.top >= 0 && r.top < window.innerHeight]",
+        json!([]),
+    );
+    assert_eq!(focus, json!(["BUTTON", "Copy", true, true]));
     let seats: Vec<&str> = links.iter().map(|l| l[0].as_str().unwrap()).collect();
     assert_eq!(
         seats.len(),
@@ -753,6 +543,13 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
         pieces,
         json!(0),
         "a spectator sees no piece while the game runs"
+    );
+    // Nor is told to select one to see its orders: a spectator gives none.
+    let shown = page.js("return document.body.innerText", json!([]));
+    assert!(
+        !shown.as_str().unwrap().contains("Select a piece")
+            && !shown.as_str().unwrap().contains("Orders"),
+        "{shown}"
     );
 }
 
@@ -842,5 +639,285 @@ fn a_link_whose_token_opens_no_seat_says_so_and_stops() {
             json!([])
         ),
         json!(0)
+    );
+}
+
+/// Gives orders through the API until the game has `until` of them: whoever is to act gives
+/// its first listed order other than End phase, at most two a phase, then ends the phase.
+fn first_orders(game: &Game, until: u64) {
+    let mut given: BTreeMap<(u32, String, String), u32> = BTreeMap::new();
+    loop {
+        let status = game.state("referee").status;
+        if status.over || status.orders >= until {
+            return;
+        }
+        let side = status.to_act[0].clone();
+        let legal: Vec<Value> = game
+            .state(&side)
+            .legal
+            .iter()
+            .map(|o| serde_json::to_value(o).unwrap())
+            .collect();
+        let n = given
+            .entry((status.turn, status.phase.unwrap_or_default(), side.clone()))
+            .or_default();
+        let order = legal
+            .iter()
+            .find(|o| o["end_phase"] != json!(true) && *n < 2)
+            .or_else(|| legal.iter().find(|o| o["end_phase"] == json!(true)))
+            .expect("an order");
+        *n += 1;
+        let reply = game
+            .client
+            .orders(
+                &game.id,
+                &game.tokens[&side],
+                "t.yaml",
+                &format!("orders:\n  - {order}\n"),
+            )
+            .unwrap();
+        assert_eq!(reply.accepted, 1, "{order}: {:?}", reply.refused);
+    }
+}
+
+/// A piece's line in the Pieces list: its text outside any "details", and the text inside.
+const PIECE_LINE: &str = "const li = document.querySelector(`#pieces button[data-key=\"${arguments[0]}\"]`).closest('li'); const bare = li.cloneNode(true); bare.querySelectorAll('details').forEach((d) => d.remove()); const d = li.querySelector('details.more'); return [bare.textContent, d ? d.textContent : '', d ? d.open : false]";
+
+#[test]
+fn piece_facts_and_the_log_put_the_readable_first() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "hex-command", 1809);
+    let page = Page::open(&driver, "blue", 1280, 860);
+    page.goto(&game.link("blue"));
+    page.until(
+        "the first state",
+        "return document.body.dataset.orders",
+        json!([]),
+    );
+    // Counters at their starting value are folded behind "details"; changed ones show.
+    let b1 = page.js(PIECE_LINE, json!(["b1"]));
+    let (bare, folded) = (b1[0].as_str().unwrap(), b1[1].as_str().unwrap());
+    assert!(
+        !bare.contains("vacated_row") && !bare.contains("bridging") && bare.contains("infantry"),
+        "{bare}"
+    );
+    assert!(folded.contains("vacated_row 0"), "{folded}");
+    assert_eq!(b1[2], json!(false), "the details start folded");
+    // A piece not yet on the board says it has not arrived (nothing removed it).
+    let b4 = page.js(PIECE_LINE, json!(["b4"]));
+    assert!(
+        b4[0].as_str().unwrap().contains("(not yet arrived)"),
+        "{b4}"
+    );
+    page.click("#pieces button[data-key=\"b4\"]");
+    let said = page.until(
+        "b4 selected",
+        "return document.querySelector('#selected .off')?.textContent",
+        json!([]),
+    );
+    assert_eq!(said, json!("b4 is not yet arrived."));
+    // kern is known (its place and what it was) but out of sight: drawn faded, and says so.
+    let state = game.state("blue");
+    let enemies = state.view["view"]["enemy"].as_array().unwrap();
+    let kern = enemies
+        .iter()
+        .find(|e| e["identity"]["name"] == "kern")
+        .unwrap();
+    assert!(
+        kern["level"].is_null() && !kern["place"].is_null(),
+        "{kern}"
+    );
+    let drawn = page.js(
+        "return [...document.querySelectorAll('#board g.piece.enemy')].map((g) => [g.dataset.key, g.classList.contains('stale'), g.getAttribute('aria-label')])",
+        json!([]),
+    );
+    for d in drawn.as_array().unwrap() {
+        let seen = enemies
+            .iter()
+            .find(|e| e["identity"]["name"] == d[0])
+            .is_some_and(|e| !e["level"].is_null());
+        assert_eq!(d[1], json!(!seen), "stale exactly when not in sight: {d}");
+        assert_eq!(
+            d[2].as_str().unwrap().contains("not in sight now"),
+            !seen,
+            "{d}"
+        );
+    }
+    // Play into red's defensive fire (blue fires in red's turn), with counter changes.
+    first_orders(&game, 12);
+    page.at_order(12);
+    let log = page.js(
+        "return [...document.querySelectorAll('#log > li')].map((li) => { const bare = li.cloneNode(true); bare.querySelectorAll('details').forEach((d) => d.remove()); const d = li.querySelector('details.more'); return [li.className, bare.textContent, d ? d.textContent : '', d ? d.open : false]; })",
+        json!([]),
+    );
+    let log = log.as_array().unwrap();
+    let counter = regex_counter_line;
+    assert!(
+        log.iter()
+            .all(|l| !counter(l[1].as_str().unwrap())
+                && !l[1].as_str().unwrap().contains("shot_small")),
+        "no counter line stands alone: {log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l[2].as_str().unwrap().contains(" → ") && l[3] == json!(false)),
+        "counter lines are kept, folded under their event: {log:?}"
+    );
+    // Every line of the seat's log is still on the page.
+    let text = game.state("blue").text;
+    let all = page.js(
+        "return document.getElementById('log').textContent",
+        json!([]),
+    );
+    for line in text
+        .split("\nlog:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("  "))
+    {
+        assert!(all.as_str().unwrap().contains(line.trim()), "{line}");
+    }
+    let header = log
+        .iter()
+        .find(|l| l[1].as_str().unwrap().contains("defensive fire phase"))
+        .expect("a defensive fire phase");
+    assert!(
+        header[1]
+            .as_str()
+            .unwrap()
+            .ends_with("defensive fire phase · red's turn; blue acts"),
+        "{header:?}"
+    );
+    // The Orders panel is never blank.
+    let orders = page.js(
+        "return document.getElementById('orders').textContent.trim()",
+        json!([]),
+    );
+    assert_ne!(orders, json!(""));
+}
+
+/// True for `b2 steps_moved 0 → 3`: a piece, a counter, two numbers.
+fn regex_counter_line(line: &str) -> bool {
+    let words: Vec<&str> = line.split(' ').collect();
+    words.len() == 5
+        && words[3] == "→"
+        && words[2].parse::<i64>().is_ok()
+        && words[4].parse::<i64>().is_ok()
+}
+
+#[test]
+fn enter_on_a_piece_moves_the_focus_to_its_first_target() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "hex-command", 1809);
+    // Red's command phase: a commander's orders aim at the pieces it may attach to.
+    first_orders(&game, 1);
+    let page = Page::open(&driver, "red", 1280, 860);
+    page.goto(&game.link("red"));
+    page.at_order(1);
+    let piece = page.js(
+        "for (const b of document.querySelectorAll('#orders button.order')) { const o = JSON.parse(b.dataset.order); if (o.act && o.act.target) return o.act.piece; } return null",
+        json!([]),
+    );
+    let piece = piece.as_str().expect("an order with a target");
+    page.js(
+        "document.querySelector(`#board g.piece[data-key=\"${arguments[0]}\"]`).focus()",
+        json!([piece]),
+    );
+    page.call(
+        "POST",
+        "/actions",
+        Some(
+            json!({"actions": [{"type": "key", "id": "keys", "actions": [
+                {"type": "keyDown", "value": "\u{E007}"}, {"type": "keyUp", "value": "\u{E007}"}
+            ]}]}),
+        ),
+    );
+    let focused = page.until(
+        "the focus on a target or destination",
+        "const a = document.activeElement; return a && (a.classList.contains('dest') || a.classList.contains('target')) && [a.getAttribute('class'), a.getAttribute('aria-label')]",
+        json!([]),
+    );
+    // The piece is selected, and every target says what the selected piece may do to it.
+    let selected = page.js(
+        "return document.querySelector('#board g.piece.selected')?.dataset.key",
+        json!([]),
+    );
+    assert_eq!(selected, json!(piece), "{focused}");
+    let labels = page.js(
+        "return [...document.querySelectorAll('#board g.piece.target')].map((g) => g.getAttribute('aria-label'))",
+        json!([]),
+    );
+    let labels = labels.as_array().unwrap();
+    assert!(!labels.is_empty());
+    for l in labels {
+        assert!(
+            l.as_str()
+                .unwrap()
+                .contains(&format!("A target: {piece} may ")),
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn a_lost_game_says_why_and_which_pieces_were_removed() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "hex-command", 1809);
+    first_orders(&game, 1000);
+    let status = game.state("referee").status;
+    assert!(status.over, "the game ended");
+    let why = status.result.unwrap().why;
+    let page = Page::open(&driver, "blue", 1280, 860);
+    page.goto(&game.link("blue"));
+    // Why it ended is the headline; the points come after it.
+    let card = page.until(
+        "the result",
+        "const r = document.getElementById('result'); return !r.hidden && [r.querySelector('h2').textContent, r.querySelector('.points').textContent]",
+        json!([]),
+    );
+    assert_eq!(card[0], json!(why));
+    assert!(card[1].as_str().unwrap().starts_with("Points: "), "{card}");
+    // Every own piece off the board says removed — with the reason when the seat's log
+    // gives one — and none says it has not arrived: each was in play.
+    let state = game.state("blue");
+    let mut with_reason = 0;
+    for p in state.view["view"]["own"].as_array().unwrap() {
+        let name = p["name"].as_str().unwrap();
+        assert_eq!(p["place"], json!("off"), "{name}");
+        let line = page.js(PIECE_LINE, json!([name]));
+        let line = line[0].as_str().unwrap();
+        let reason = state.text.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix(&format!("{name} removed ("))
+                .and_then(|r| r.strip_suffix(')'))
+        });
+        match reason {
+            Some(r) => {
+                assert!(line.contains(&format!("(removed ({r}))")), "{line}");
+                with_reason += 1;
+            }
+            None => assert!(line.contains("(removed)"), "{line}"),
+        }
+    }
+    assert!(with_reason > 0, "some removal has its reason in blue's log");
+    // Selected, a removed piece is said to be removed, with nothing of it as if present.
+    page.click("#result button");
+    page.click("#pieces button[data-key=\"b2\"]");
+    let said = page.until(
+        "b2 selected",
+        "const s = document.getElementById('selected'); return s.querySelector('.off') && s.textContent",
+        json!([]),
+    );
+    assert!(
+        said.as_str().unwrap().contains("b2 is removed")
+            && !said.as_str().unwrap().contains("formed"),
+        "{said}"
     );
 }

@@ -85,7 +85,7 @@ export class Board {
     this.view = null;
     this.drag = null;
     this.pointers = new Map();
-    this.model = { tokens: [], dests: [], targets: new Set(), selected: null };
+    this.model = { tokens: [], dests: [], targets: new Map(), selected: null };
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
     this.base = s('g', { class: 'terrain' });
     this.marks = s('g', { class: 'marks' });
@@ -192,7 +192,13 @@ export class Board {
         act();
       } else if ((e.key === 'Enter' || e.key === ' ') && e.target !== svg) {
         e.preventDefault();
-        e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        // The page moves the focus on after a key (a mouse leaves it where it is).
+        this.keyed = true;
+        try {
+          e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        } finally {
+          this.keyed = false;
+        }
       }
     });
   }
@@ -419,8 +425,8 @@ export class Board {
   }
 
   /**
-   * Draws the pieces and highlights. model: {tokens, dests, targets (Set of keys),
-   * selected (key or null)}. A token: {key, label, title, side, own, blank, cell, cells,
+   * Draws the pieces and highlights. model: {tokens, dests, targets (Map of key → the
+   * selected piece's orders at it, in words), selected (key or null)}. A token: {key, label, title, side, own, blank, cell, cells,
    * at ([x, y]), degrees, base ({width, depth}) }.
    */
   draw(model) {
@@ -466,7 +472,7 @@ export class Board {
       el.append(s('title', {}, d.label));
       el.addEventListener('click', (e) => {
         e.stopPropagation();
-        this.on.dest(d);
+        this.on.dest(d, this.keyed === true);
       });
       marks.append(el);
     }
@@ -481,18 +487,22 @@ export class Board {
     const colour = sideColour(t.side);
     const classes = ['piece', t.own ? 'own' : 'enemy'];
     if (t.blank) classes.push('blank');
+    if (t.stale) classes.push('stale');
     if (ghost) classes.push('ghost');
     if (t.key === this.model.selected) classes.push('selected');
-    if (this.model.targets.has(t.key)) classes.push('target');
+    const target = !ghost && this.model.targets.has(t.key);
+    if (target) classes.push('target');
+    // A target says so to a screen reader: what the selected piece may do to it.
+    const label = target ? `${t.title}. A target: ${this.model.selected} may ${this.model.targets.get(t.key)} — Enter to choose` : t.title;
     const g = s('g', {
       class: classes.join(' '),
       transform: `translate(${at[0]} ${at[1]}) rotate(${t.degrees || 0})`,
       'data-key': ghost ? null : t.key,
       tabindex: ghost ? null : 0,
       role: ghost ? null : 'button',
-      'aria-label': ghost ? null : t.title,
+      'aria-label': ghost ? null : label,
     });
-    if (!ghost) g.append(s('title', {}, t.title));
+    if (!ghost) g.append(s('title', {}, label));
     let w;
     let d;
     if (this.kind === 'open') {
@@ -528,7 +538,7 @@ export class Board {
       g.addEventListener('click', (e) => {
         e.stopPropagation();
         if (this.drag || Date.now() - (this.justDragged || 0) < 400) return;
-        this.on.piece(t.key);
+        this.on.piece(t.key, this.keyed === true);
       });
     }
     return g;

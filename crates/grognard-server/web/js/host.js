@@ -34,6 +34,20 @@ function say(text, error = false) {
   el.message.className = error ? 'error' : '';
 }
 
+/** A failed request in the host's words: a refused host token says which one is wrong. */
+function failed(err) {
+  if (err.status === 401 || err.status === 403) {
+    say(
+      el.token.value.trim()
+        ? "That host token is not this server's (it may have restarted without --host-token-file, which keeps one token across restarts): use the one grognard serve printed last."
+        : 'This server asks for its host token: paste the one grognard serve printed.',
+      true,
+    );
+  } else {
+    say(err.message, true);
+  }
+}
+
 async function loadList() {
   try {
     const { scenarios } = await api('/scenarios', el.token.value.trim());
@@ -45,7 +59,7 @@ async function loadList() {
     );
     say(scenarios.length ? `${scenarios.length} scenarios.` : 'The server offers no scenarios: upload your own.');
   } catch (e) {
-    say(e.message, true);
+    failed(e);
   }
 }
 
@@ -151,7 +165,7 @@ el.form.addEventListener('submit', async (e) => {
       return;
     }
   } catch (err) {
-    say(err.message, true);
+    failed(err);
     return;
   }
   const options = {};
@@ -180,10 +194,10 @@ el.form.addEventListener('submit', async (e) => {
   say('Creating…');
   try {
     const created = await api('/games', token, { method: 'POST', body: request });
-    showLinks(created, policies);
     say(`Game ${created.game} created.`);
+    showLinks(created, policies);
   } catch (err) {
-    say(err.message, true);
+    failed(err);
   }
 });
 
@@ -220,6 +234,10 @@ function showLinks(created, policies) {
     }),
   );
   el.links.hidden = false;
+  // The links are what the host came for: bring them into sight, the first Copy at hand.
+  el.links.scrollIntoView({ block: 'start' });
+  const first = el.list.querySelector('button');
+  if (first) first.focus();
 }
 
 if (el.token.value || location.hash === '') loadList();

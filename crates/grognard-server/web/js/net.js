@@ -21,7 +21,10 @@ export async function api(path, token, { method = 'GET', body } = {}) {
   }
   if (!response.ok) {
     const message = (data && data.error) || `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    // The status travels with the words, so a page can say what a 401 means for its user.
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }

@@ -42,9 +42,20 @@ const el = {
   legend: byId('legend'),
 };
 
-function say(text, kind = 'info') {
+/**
+ * The message line. `about` says what it is about, so it clears once no longer true:
+ * 'conn' (not sent: no connection) when the connection is back, 'order' (sent, refused,
+ * an error) with the next state, 'drag' when the drag ends in an order.
+ */
+function say(text, kind = 'info', about = 'order') {
   el.message.textContent = text;
   el.message.className = kind;
+  el.message.dataset.about = about;
+}
+
+function unsay(...about) {
+  if (!el.message.textContent || !about.includes(el.message.dataset.about)) return;
+  say('', 'info', '');
 }
 
 // ---- what the seat's view holds, as the board's tokens ----
@@ -62,12 +73,59 @@ function placeParts(place) {
   return null;
 }
 
+/** Each counter's starting value, by name, from the table's rules. */
+function initials() {
+  const out = new Map();
+  for (const c of (page.table && page.table.rules && page.table.rules.counters) || []) out.set(c.name, c.initial ?? 0);
+  return out;
+}
+
+/** A flag a player reads at a glance: one plain word (`fired`, `routed`), not bookkeeping. */
+const plainFlag = (f) => /^[a-z]+$/i.test(f);
+
+/**
+ * A piece's facts as a player reads them: `shown` (counters away from their starting value,
+ * plain flags) and `more` (every other counter and flag, for a "details" disclosure).
+ */
+function factsOf(n) {
+  const start = initials();
+  const shown = [];
+  const more = [];
+  for (const [k, v] of Object.entries(n.counters || {})) (v !== (start.get(k) ?? 0) ? shown : more).push(`${k} ${v}`);
+  for (const f of n.flags || []) (plainFlag(f) ? shown : more).push(f);
+  return { shown, more };
+}
+
 function describeNames(name, n) {
   const parts = [`${name}: ${n.kind}`, `${n.mode}`, `facing ${n.facing}`];
-  const counters = Object.entries(n.counters).map(([k, v]) => `${k} ${v}`);
-  if (counters.length) parts.push(counters.join(', '));
-  if (n.flags.length) parts.push(n.flags.join(', '));
+  const { shown } = factsOf(n);
+  if (shown.length) parts.push(shown.join(', '));
   return parts.join(' · ');
+}
+
+/**
+ * What the seat's log says of pieces off the board: removals with their reason, and which
+ * pieces were ever in play (named by an event other than a counter's change).
+ */
+function offBoardOf(state) {
+  const removed = new Map();
+  const played = new Set();
+  for (const line of logLines(state)) {
+    if (!line.startsWith('  ')) continue;
+    const m = /^\s+(\S+) removed \((.*)\)$/.exec(line);
+    if (m) removed.set(m[1], m[2]);
+    if (!counterLine(line.trim())) played.add(line.trim().split(' ')[0]);
+  }
+  return { removed, played };
+}
+
+/**
+ * Why an own piece is off the board, in words: removed (with the log's reason when it has
+ * one), or — never in play yet — not yet arrived.
+ */
+function offWords(name, off) {
+  if (off.removed.has(name)) return `removed (${off.removed.get(name)})`;
+  return off.played.has(name) ? 'removed' : 'not yet arrived';
 }
 
 /** The pieces this seat may see, as tokens: own in full, enemies as known. */
@@ -77,14 +135,20 @@ function tokensOf(state) {
   if (!v) return tokens;
   const views = v.views ? v.views : v.view ? [v.view] : [];
   const referee = Boolean(v.views);
+  const off = offBoardOf(state);
+  // With sighting rules, an enemy with no sighting level now is known, not seen.
+  const sighting = Boolean(page.table && page.table.rules && page.table.rules.sighting);
   for (const view of views) {
     view.own.forEach((p, i) => {
       const n = view.own_names[i];
       const where = placeParts(p.place);
+      const facts = factsOf(n);
       tokens.push({
         key: p.name,
         label: p.name,
-        title: describeNames(p.name, n),
+        title: where ? describeNames(p.name, n) : `${p.name}: ${n.kind}`,
+        more: facts.more,
+        offWords: where ? null : offWords(p.name, off),
         names: n,
         side: p.side,
         own: !referee,
@@ -100,6 +164,8 @@ function tokensOf(state) {
       const known = e.kind || e.identity;
       const here = placeParts(e.place);
       const stale = !here && e.last_seen ? placeParts(e.last_seen.place) : null;
+      // Known (its place, what it was when seen) but out of sight now: drawn faded.
+      const unseen = Boolean(stale) || (sighting && here && e.level === null && Boolean(known));
       const bits = [name];
       if (e.kind) bits.push(e.kind);
       if (e.real === false) bits.push('a dummy');
@@ -107,16 +173,19 @@ function tokensOf(state) {
       if (e.strength !== null && e.strength !== undefined) bits.push(`strength ${e.strength}`);
       if (e.facing_name) bits.push(`facing ${e.facing_name}`);
       if (stale) bits.push(`last seen turn ${e.last_seen.turn}`);
+      else if (unseen) bits.push('not in sight now: last seen here, as it was then');
       if (!known) bits.push('unidentified');
+      const facts = e.names ? factsOf(e.names) : { more: [] };
       tokens.push({
         key: name,
         label: e.identity ? e.identity.name : e.kind || '',
         title: bits.join(' · '),
+        more: facts.more,
         names: e.names,
         side: e.side,
         own: false,
         blank: !known,
-        stale: Boolean(stale),
+        stale: unseen,
         onBoard: Boolean(here || stale),
         ...(here || stale || {}),
         degrees: degreesOf(e.place || (e.last_seen && e.last_seen.place), e.facing ?? (e.last_seen && e.last_seen.facing)),
@@ -133,6 +202,35 @@ function sideName(i) {
   return (page.table && page.table.sides[i]) || `side ${i}`;
 }
 
+/** The definition of a phase in the table's sequence of play (any variant), by name. */
+function phaseDef(name) {
+  const seq = page.table && page.table.rules && page.table.rules.sequence;
+  if (!seq) return null;
+  for (const part of [seq, ...(seq.variants || [])]) {
+    for (const list of [part.turn_start, part.side_turn, part.turn_end]) {
+      const hit = (list || []).find((d) => d.name === name);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}
+
+/** Whose turn it is and, when another side acts in it, who: "red's turn; blue acts". */
+function turnWords(phase, phasing) {
+  const def = phaseDef(phase);
+  const others = ((page.table && page.table.sides) || []).filter((x) => x !== phasing);
+  if (def && def.actor === 'non_phasing' && others.length) return `${phasing}'s turn; ${others.join(' and ')} ${others.length > 1 ? 'act' : 'acts'}`;
+  if (def && def.actor === 'both') return `${phasing}'s turn; every side acts`;
+  return `${phasing}'s turn`;
+}
+
+/** The side whose turn it is now, as the seat's view says (none for a spectator). */
+function phasingNow() {
+  const v = page.state.view;
+  const view = v && (v.view || (v.views && v.views[0]));
+  return view && typeof view.phasing === 'string' ? view.phasing : null;
+}
+
 function renderStatus() {
   const st = page.state.status;
   const mine = page.table && page.table.sides.includes(page.seat) && st.to_act.includes(page.seat);
@@ -142,7 +240,9 @@ function renderStatus() {
   if (st.over) line = `Game over: ${st.result ? st.result.why : 'no result'}`;
   else {
     const who = st.to_act.length ? st.to_act.join(' and ') : 'nobody';
-    line = `Turn ${st.turn} · ${st.phase} phase · ${mine ? 'your move' : `${who} to act`}`;
+    const phasing = phasingNow();
+    const turn = phasing ? ` · ${phasing}'s turn` : '';
+    line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? `your move (${page.seat})` : `${who} to act`}`;
   }
   if (st.paused) line += ` · paused: ${st.paused}`;
   put(el.status, line);
@@ -155,7 +255,7 @@ function renderBoard() {
   const tokens = tokensOf(page.state).filter((t) => t.onBoard);
   const legal = page.state.legal;
   const dests = [];
-  const targets = new Set();
+  const targets = new Map();
   if (page.selected) {
     legal.forEach((order, index) => {
       if (pieceOf(order) !== page.selected) return;
@@ -165,7 +265,7 @@ function renderBoard() {
       if (cell && kindOf(order) !== 'save') dests.push({ id: index, cell, label, order });
       else if (point) dests.push({ id: index, point, label, order });
       const t = targetOf(order);
-      if (t) targets.add(t);
+      if (t) targets.set(t, [targets.get(t), describe(order).replace(/ → .*$/, '')].filter(Boolean).join(' or '));
     });
   }
   page.board.draw({ tokens, dests, targets, selected: page.selected });
@@ -193,8 +293,12 @@ function renderOrders() {
   el.endPhase.hidden = end < 0;
   el.endPhase.disabled = page.pending;
   el.endPhase.onclick = end < 0 ? null : () => send(legal[end]);
+  // Undo only when the server says this seat may take back the last order; outside the
+  // seat's own move that order is the one that handed the move over, so the button says so.
+  const mine = page.state.status.to_act.includes(page.seat);
   el.undo.hidden = !page.state.can_undo;
   el.undo.disabled = page.pending;
+  el.undo.textContent = mine || page.seat === 'referee' ? 'Undo' : 'Take back my last order';
   const blocks = [];
   for (const [piece, items] of groups) {
     const rest = items.filter(({ order }) => !order.end_phase);
@@ -208,23 +312,47 @@ function renderOrders() {
       ),
     );
   }
-  if (!legal.length) {
+  if (!blocks.length) {
+    // Never a blank panel: one sentence for each reason there is nothing to list.
     const st = page.state.status;
-    blocks.push(h('p', { class: 'quiet' }, st.over ? 'The game is over.' : page.state.hook_error ? `No orders: ${page.state.hook_error}` : 'No orders for you now.'));
+    const why = st.over
+      ? 'The game is over.'
+      : page.state.hook_error
+        ? `No orders: ${page.state.hook_error}`
+        : end >= 0
+          ? 'No piece has an order now: End phase when you are done.'
+          : 'No orders for you now.';
+    blocks.push(h('p', { class: 'quiet', id: 'no-orders' }, why));
   }
   put(el.orders, blocks);
 }
 
+/** A "details" disclosure holding the facts a player seldom needs (zero counters, bookkeeping flags). */
+function moreFacts(more) {
+  return more && more.length ? h('details', { class: 'more' }, h('summary', {}, `details (${more.length})`), h('p', { class: 'quiet' }, more.join(', '))) : null;
+}
+
 function renderSelected() {
+  // A spectator gives no orders, and sees no piece until the game is over.
+  const spectator = page.seat === 'spectator';
+  el.selected.closest('section').hidden = spectator && !page.state.view;
+  el.orders.closest('section').hidden = spectator;
   if (!page.selected) {
-    put(el.selected, h('p', { class: 'quiet' }, 'Select a piece (on the board or in the list) to see its orders.'));
+    put(el.selected, h('p', { class: 'quiet' }, spectator ? 'Select a piece (on the board or in the list) to see what is known of it.' : 'Select a piece (on the board or in the list) to see its orders.'));
     return;
   }
   const token = tokensOf(page.state).find((t) => t.key === page.selected);
   const items = [];
   if (token) {
     items.push(h('h3', {}, h('span', { class: 'swatch', style: null, 'data-side': token.side }, sideMark(token.side)), ' ', token.label || token.key));
+    if (token.offWords) {
+      // Not on the board: say where it is, not what it was.
+      items.push(h('p', { class: 'off' }, `${token.key} is ${token.offWords}.`));
+      put(el.selected, items);
+      return;
+    }
     items.push(h('p', {}, token.title));
+    items.push(moreFacts(token.more));
   }
   const mine = [];
   page.state.legal.forEach((order, index) => {
@@ -254,9 +382,10 @@ function renderPieces() {
         { type: 'button', class: `piece-link${t.key === page.selected ? ' on' : ''}`, 'data-key': t.key, onclick: () => select(t.key) },
         h('span', { class: 'swatch', 'data-side': t.side }, sideMark(t.side)),
         ` ${t.key}`,
-        t.onBoard ? '' : ' (off the board)',
+        t.onBoard ? '' : ` (${t.offWords || 'off the board'})`,
       ),
       h('span', { class: 'quiet' }, ` ${t.title.slice(t.key.length + 2)}`),
+      t.onBoard ? moreFacts(t.more) : null,
     );
   const parts = [];
   if (own.length) parts.push(h('h3', {}, page.state.view && page.state.view.views ? 'Every piece' : 'Your pieces'), h('ul', {}, own.map(item)));
@@ -265,13 +394,60 @@ function renderPieces() {
   put(el.pieces, parts);
 }
 
-function renderLog() {
-  const text = page.state.text || '';
+/** The `log:` part of a seat's text, line by line, indents kept. */
+function logLines(state) {
+  const text = state.text || '';
   const at = text.indexOf('\nlog:\n');
-  const lines = at < 0 ? [] : text.slice(at + 6).split('\n').filter((l) => l.length);
+  return at < 0 ? [] : text.slice(at + 6).split('\n').filter((l) => l.length);
+}
+
+/**
+ * True for a line that only moves a counter (`b2 steps_moved 0 → 3`) or sets a bookkeeping
+ * flag (`r1 is shot_small_1`): kept, but folded under the event it belongs to.
+ */
+function counterLine(line) {
+  const counters = initials();
+  const c = /^(\S+) (\S+) -?\d+ → -?\d+$/.exec(line);
+  if (c && counters.has(c[2])) return true;
+  const f = /^(\S+) is (?:no longer )?(\S+)$/.exec(line);
+  return Boolean(f && !plainFlag(f[2]));
+}
+
+/** A phase's header with whose turn it is and who acts in it. */
+function headerWords(line) {
+  const m = /^(turn \d+ · (.+) phase) \((.+)\)$/.exec(line);
+  return m ? `${m[1]} · ${turnWords(m[2], m[3])}` : line;
+}
+
+function renderLog() {
+  const entries = [];
+  for (const raw of logLines(page.state)) {
+    const line = raw.trim();
+    if (!raw.startsWith('  ')) entries.push({ kind: 'phase', text: headerWords(line), more: [] });
+    else if (counterLine(line)) {
+      const last = entries[entries.length - 1];
+      if (last && last.kind === 'event') last.more.push(line);
+      else entries.push({ kind: 'event', text: null, more: [line] });
+    } else entries.push({ kind: 'event', text: line, more: [] });
+  }
+  const open = new Set([...el.log.querySelectorAll('details[open]')].map((d) => d.dataset.at));
   put(
     el.log,
-    lines.map((l) => h('li', { class: l.startsWith('  ') ? 'event' : 'phase' }, l.trim())),
+    entries.map((e, i) =>
+      h(
+        'li',
+        { class: e.kind },
+        e.text,
+        e.more.length
+          ? h(
+              'details',
+              { class: 'more', 'data-at': i, open: open.has(String(i)) || null },
+              h('summary', {}, e.text === null ? `${e.more.length} counter and flag changes` : `+${e.more.length}`),
+              h('ul', {}, e.more.map((l) => h('li', {}, l))),
+            )
+          : null,
+      ),
+    ),
   );
   el.log.scrollTop = el.log.scrollHeight;
 }
@@ -283,14 +459,15 @@ function renderResult() {
     return;
   }
   const r = st.result;
-  const points = r ? Object.entries(r.points).map(([side, p]) => h('li', {}, `${side}: ${p}`)) : [];
-  const headline = !r ? 'The game is over.' : r.winner === null ? 'A draw.' : r.winner === page.seat ? 'You win.' : `${r.winner} wins.`;
+  const points = r ? Object.entries(r.points).map(([side, p]) => `${side} ${p}`).join(', ') : '';
+  const who = !r ? '' : r.winner === null ? 'A draw.' : r.winner === page.seat ? 'You win.' : page.table && page.table.sides.includes(page.seat) ? 'You lose.' : '';
+  // Why it ended is the headline (the rules' own words); the points come second.
   put(
     el.result,
     h('div', { class: 'card', role: 'dialog', 'aria-label': 'result' },
-      h('h2', {}, headline),
-      h('p', {}, r ? r.why : ''),
-      h('ul', {}, points),
+      h('h2', { class: 'why' }, r ? r.why : 'The game is over.'),
+      who ? h('p', { class: 'who' }, who) : null,
+      points ? h('p', { class: 'points quiet' }, `Points: ${points}`) : null,
       h('button', { type: 'button', onclick: () => { el.result.hidden = true; } }, 'Look at the board')),
   );
   el.result.hidden = false;
@@ -322,7 +499,7 @@ function render() {
 function send(order) {
   if (page.pending) return;
   if (!live.send({ type: 'order', order })) {
-    say('Not connected: the order was not sent. Reconnecting…', 'error');
+    say('Not connected: the order was not sent. Reconnecting…', 'error', 'conn');
     return;
   }
   page.pending = true;
@@ -332,16 +509,24 @@ function send(order) {
   renderSelected();
 }
 
-function select(key) {
+function select(key, keyboard = false) {
   page.selected = page.selected === key ? null : key;
   page.choices = null;
   renderBoard();
   renderSelected();
   renderOrders();
   renderPieces();
+  // By keyboard the board is drawn anew under the focus: put it on the piece's first
+  // destination or target, so the next Tab goes on from there, not back to the first piece.
+  if (keyboard) {
+    const next =
+      (page.selected && el.svg.querySelector('.dest, g.piece.target')) ||
+      el.svg.querySelector(`g.piece[data-key="${CSS.escape(key)}"]`);
+    if (next) next.focus();
+  }
 }
 
-function clickPiece(key) {
+function clickPiece(key, keyboard = false) {
   // A piece the selected one may act on: the order (or the choice of orders) at it.
   if (page.selected && page.selected !== key) {
     const at = [];
@@ -355,7 +540,7 @@ function clickPiece(key) {
       return;
     }
   }
-  select(key);
+  select(key, keyboard);
 }
 
 function clickDest(dest) {
@@ -389,15 +574,19 @@ function onMessage(m) {
           piece: clickPiece,
           dest: clickDest,
           drop: (d) => send(d.order),
-          dragging: (label) => say(label),
+          dragging: (label) => say(label, 'info', 'drag'),
         });
         renderLegend();
       }
+      // Connected again: what was not sent for want of a connection is no longer the news.
+      unsay('conn');
       loadChat();
       break;
     case 'state':
       page.state = m;
       page.pending = false;
+      // A new state answers the order sent (or follows another seat's): the last message is old.
+      unsay('order', 'drag', 'conn');
       if (page.selected && !tokensOf(m).some((t) => t.key === page.selected)) page.selected = null;
       page.choices = null;
       render();
@@ -420,12 +609,24 @@ function onMessage(m) {
   }
 }
 
+let countdown = null;
+
 function onStatus(what, wait) {
   document.body.dataset.conn = what;
-  if (what === 'live') put(el.conn, 'live');
-  else if (what === 'connecting') put(el.conn, 'connecting…');
+  clearInterval(countdown);
+  countdown = null;
+  if (what === 'live') {
+    put(el.conn, 'live');
+    unsay('conn');
+  } else if (what === 'connecting') put(el.conn, 'connecting…');
   else if (what === 'refused') put(el.conn, 'not connected');
-  else put(el.conn, `connection lost: reconnecting in ${Math.round(wait / 1000)} s`);
+  else {
+    // The wait counts down each second, to the try it announces.
+    const until = Date.now() + wait;
+    const tick = () => put(el.conn, `connection lost: reconnecting in ${Math.max(0, Math.ceil((until - Date.now()) / 1000))} s`);
+    tick();
+    if (wait > 0) countdown = setInterval(tick, 250);
+  }
   el.conn.className = what;
 }
 
@@ -434,7 +635,7 @@ async function loadChat() {
     const { lines } = await api(`/games/${encodeURIComponent(game)}/chat`, token);
     for (const l of lines) addChat(l);
   } catch (e) {
-    say(`Chat: ${e.message}`, 'error');
+    say(`Chat: ${e.message}`, 'error', 'conn');
   }
 }
 
@@ -454,7 +655,7 @@ el.chatForm.addEventListener('submit', (e) => {
   const text = el.chatText.value.trim();
   if (!text) return;
   if (live.send({ type: 'chat', text })) el.chatText.value = '';
-  else say('Not connected: the line was not sent.', 'error');
+  else say('Not connected: the line was not sent.', 'error', 'conn');
 });
 
 el.undo.addEventListener('click', () => {
@@ -481,7 +682,7 @@ window.addEventListener('hashchange', () => location.reload());
 put(el.title, `game ${game}`);
 const live = new Live(game, token, { onMessage, onStatus });
 if (!token) {
-  say('This link has no seat token (#token=…): ask the host for your link.', 'error');
+  say('This link has no seat token (#token=…): ask the host for your link.', 'error', 'token');
   onStatus('reconnecting', 0);
 } else {
   live.start();
