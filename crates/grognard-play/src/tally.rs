@@ -492,7 +492,13 @@ fn play(
             record: record.then(Vec::new),
             ..Played::default()
         };
-        play_on(&mut game, hooks, &mut players, MAX_POLICY_ORDERS, &mut played);
+        play_on(
+            &mut game,
+            hooks,
+            &mut players,
+            MAX_POLICY_ORDERS,
+            &mut played,
+        );
         applied.extend(played.record.take().unwrap_or_default());
         if let Some(e) = played.error {
             result.failed = Some(e);

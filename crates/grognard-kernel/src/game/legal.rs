@@ -210,7 +210,11 @@ impl Game {
                 .map(|p| p.id)
                 .collect();
             for id in deployable {
-                let here = probe.state.pieces.get(id.index()).and_then(|p| p.place.cell());
+                let here = probe
+                    .state
+                    .pieces
+                    .get(id.index())
+                    .and_then(|p| p.place.cell());
                 // Where it stands already is no deployment (it would change nothing).
                 for &to in cells.iter().filter(|&&c| Some(c) != here) {
                     let action = Action::Deploy {

@@ -79,7 +79,11 @@ impl Game {
                         strength: k.strength,
                         identity: k.identity.as_ref().map(relabel),
                         facing_name: here
-                            .then(|| k.seen.as_ref().map(|x| self.facing_name(&x.place, x.facing)))
+                            .then(|| {
+                                k.seen
+                                    .as_ref()
+                                    .map(|x| self.facing_name(&x.place, x.facing))
+                            })
                             .flatten(),
                         names: k.identity.as_ref().map(|p| self.names_of(p)),
                     })
@@ -101,9 +105,7 @@ impl Game {
                     kind: type_name(p.kind),
                     strength: None,
                     identity: Some(p.clone()),
-                    facing_name: p
-                        .on_board()
-                        .then(|| self.facing_name(&p.place, p.facing)),
+                    facing_name: p.on_board().then(|| self.facing_name(&p.place, p.facing)),
                     names: Some(self.names_of(p)),
                 })
                 .collect(),
