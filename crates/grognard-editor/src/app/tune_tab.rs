@@ -491,12 +491,10 @@ fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measure
                     let x = m.values[k] as f64 / 2.0;
                     let e = m.rate();
                     points.push([x, e.mean * 100.0]);
-                    for (j, w) in super::simulate_tab::whisker(x, step * 0.15, e)
-                        .into_iter()
-                        .enumerate()
-                    {
+                    for w in super::simulate_tab::whisker(x, step * 0.15, e) {
                         plot.line(
-                            egui_plot::Line::new(format!("interval {x} {j}"), w)
+                            // One name for every whisker: one legend entry.
+                            egui_plot::Line::new("95% interval", w)
                                 .color(TRIED)
                                 .width(1.5)
                                 .allow_hover(false),
