@@ -174,3 +174,40 @@ fn unsaved_edits_are_the_ruleset_tuned() {
         )
     );
 }
+
+#[test]
+fn stop_ends_a_search_between_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ruleset = root().join("tests/fixtures/tune/duel.yaml");
+    let scenario = root().join("tests/fixtures/tune/duel-scenario.yaml");
+    let tree = grognard_rules::load::ruleset_tree(&ruleset).expect("tree");
+    let item = Item::parse("charts.shot.rows.0.score=2..10", &tree).expect("item");
+    let request = grognard_editor::tune::TuneRequest {
+        scenario_name: scenario.display().to_string(),
+        scenario_text: std::fs::read_to_string(&scenario).expect("scenario"),
+        ruleset,
+        tuner: grognard_play::tune::Tuner {
+            tree,
+            name: "duel".into(),
+            items: vec![item],
+            side: 0,
+            side_name: "blue".into(),
+            target: 0.5,
+            // Far more games than the test waits for.
+            runs: 2_000_000,
+        },
+        policy: grognard_play::PolicyKind::Greedy,
+        seed: 1,
+        threads: 2,
+        scratch: dir.path().to_path_buf(),
+    };
+    let job = grognard_editor::tune::TuneJob::start(request);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!job.finished());
+    let stopped = Instant::now();
+    job.cancel();
+    let snapshot = job.wait();
+    assert!(stopped.elapsed() < Duration::from_secs(20));
+    assert_eq!(snapshot.error.as_deref(), Some("stopped"));
+    assert!(snapshot.book.order.is_empty(), "{:?}", snapshot.book.order);
+}
