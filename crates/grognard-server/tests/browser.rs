@@ -717,7 +717,7 @@ fn piece_facts_and_the_log_put_the_readable_first() {
         "return document.querySelector('#selected .off')?.textContent",
         json!([]),
     );
-    assert_eq!(said, json!("b4 is not yet arrived."));
+    assert_eq!(said, json!("b4: not yet arrived."));
     // kern is known (its place and what it was) but out of sight: drawn faded, and says so.
     let state = game.state("blue");
     let enemies = state.view["view"]["enemy"].as_array().unwrap();
@@ -916,7 +916,7 @@ fn a_lost_game_says_why_and_which_pieces_were_removed() {
         json!([]),
     );
     assert!(
-        said.as_str().unwrap().contains("b2 is removed")
+        said.as_str().unwrap().contains("b2: removed")
             && !said.as_str().unwrap().contains("formed"),
         "{said}"
     );

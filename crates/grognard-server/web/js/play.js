@@ -338,7 +338,7 @@ function renderSelected() {
   el.selected.closest('section').hidden = spectator && !page.state.view;
   el.orders.closest('section').hidden = spectator;
   if (!page.selected) {
-    put(el.selected, h('p', { class: 'quiet' }, spectator ? 'Select a piece (on the board or in the list) to see what is known of it.' : 'Select a piece (on the board or in the list) to see its orders.'));
+    put(el.selected, h('p', { class: 'quiet' }, spectator || page.state.status.over ? 'Select a piece (on the board or in the list) to see what is known of it.' : 'Select a piece (on the board or in the list) to see its orders.'));
     return;
   }
   const token = tokensOf(page.state).find((t) => t.key === page.selected);
@@ -347,7 +347,7 @@ function renderSelected() {
     items.push(h('h3', {}, h('span', { class: 'swatch', style: null, 'data-side': token.side }, sideMark(token.side)), ' ', token.label || token.key));
     if (token.offWords) {
       // Not on the board: say where it is, not what it was.
-      items.push(h('p', { class: 'off' }, `${token.key} is ${token.offWords}.`));
+      items.push(h('p', { class: 'off' }, `${token.key}: ${token.offWords}.`));
       put(el.selected, items);
       return;
     }
@@ -442,7 +442,11 @@ function renderLog() {
           ? h(
               'details',
               { class: 'more', 'data-at': i, open: open.has(String(i)) || null },
-              h('summary', {}, e.text === null ? `${e.more.length} counter and flag changes` : `+${e.more.length}`),
+              h(
+                'summary',
+                { title: `${e.more.length} more: counters and flags this changed`, 'aria-label': `${e.more.length} more lines: counters and flags` },
+                e.text === null ? `${e.more.length} counter and flag changes` : `+${e.more.length}`,
+              ),
               h('ul', {}, e.more.map((l) => h('li', {}, l))),
             )
           : null,
