@@ -150,6 +150,12 @@ local function fire_problem(game, actor, target, captured)
     if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and not game:flag(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
+      -- 7e (l.583): point-blank fire out of the front arc only when no target is in the
+      -- front arc in the same range band.
+      if arc ~= "front" and b <= band and not game:flag(e, "in_melee") then
+        return name .. " has " .. game:name(e) .. " in its front arc in the same range band: it may fire out of arc at "
+          .. tname .. " only when no target is in its primary arc in that band (7e)"
+      end
       if b < band then
         return game:name(e) .. " is nearer and must be the target"
       elseif b == band and joining and not game:flag(e, "in_melee") then
@@ -165,6 +171,23 @@ local function fire_problem(game, actor, target, captured)
       .. " this phase: no more than two units of the same arm fire at one target (7.1a)"
   end
   return nil, chart, arm, band, obstructed
+end
+
+-- 004 l.242, l.309, chart l.20: a casualty hit rolled on the red star kills the commander
+-- attached to the unit hit instead, and the unit takes no hit. Returns whether one was killed.
+local function kill_commander(L, unit)
+  local game = L.game
+  local victim = commander_of(game, unit)
+  if victim == nil then
+    return false
+  end
+  L.gone[victim:id()] = true
+  game:remove(victim, "commander killed by a red-star hit; the unit takes no hit")
+  L:set(unit, "lost_commander", true)
+  if game:attribute(victim, "supreme") > 0 then
+    supreme_commander_lost(L, game:side(unit))
+  end
+  return true
 end
 
 local function shoot(game, actor, target, captured)
@@ -219,14 +242,7 @@ local function shoot(game, actor, target, captured)
   if outcome ~= "hit" then
     return
   end
-  local victim = commander_of(game, target)
-  if faces[1] == "red star" and victim ~= nil then
-    L.gone[victim:id()] = true
-    game:remove(victim, "commander killed by a red-star hit; the unit takes no hit")
-    L:set(target, "lost_commander", true)
-    if game:attribute(victim, "supreme") > 0 then
-      supreme_commander_lost(L, game:side(target))
-    end
+  if faces[1] == "red star" and kill_commander(L, target) then
     return
   end
   if into_melee then
@@ -261,6 +277,7 @@ return {
   hooks = M,
   fire_chart = fire_chart,
   fire_problem = fire_problem,
+  kill_commander = kill_commander,
   shoot = shoot,
   struck_works = struck_works,
 }

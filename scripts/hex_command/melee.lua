@@ -18,6 +18,7 @@ local defender_wins = scripts.hc_crews.defender_wins
 local overlap_refused = scripts.hc_crews.overlap_refused
 local step_back = scripts.hc_crews.step_back
 local win_melee = scripts.hc_crews.win_melee
+local kill_commander = scripts.hc_fire.kill_commander
 
 local M = {}
 
@@ -225,7 +226,7 @@ local function fight(L, actor, target)
     a = a + 1
   end
   local d = melee_value(L, target, cover)
-  local result = game:resolve("melee", { attacker = a, defender = d },
+  local result, faces = game:resolve("melee", { attacker = a, defender = d },
     "melee of " .. name .. " (" .. a .. ") against " .. tname .. " (" .. d .. ")")
   local r = RESULTS[result] or {}
   local times = flanked and 2 or 1
@@ -236,6 +237,14 @@ local function fight(L, actor, target)
   local d_hit, d_te = r.d_hit or 0, r.d_te or 0
   if actor_secondary then
     d_te, d_hit = d_te + d_hit, 0
+  end
+  -- 004 l.242, l.309, chart l.20: a red face on one side's cube is the other's casualty hit;
+  -- on the red star that hit kills the commander attached to the unit instead (no hit).
+  if d_hit > 0 and faces[1] == "red star" and kill_commander(L, target) then
+    d_hit = 0
+  end
+  if a_hit > 0 and faces[2] == "red star" and kill_commander(L, actor) then
+    a_hit = 0
   end
   if game:option("melee_points") and a > d then
     d_te = d_te + 1

@@ -26,6 +26,7 @@ mod options;
 mod reaudit;
 mod reaudit2;
 mod reaudit3;
+mod reaudit4;
 mod reinforcements;
 mod spotting;
 

@@ -1,0 +1,89 @@
+//! The fourth fresh outside audit of Hex Command (docs/audits/hex-command.md, "Fourth outside
+//! audit"): each finding worked by hand against seed 004 (line numbers of `004_*.txt`), on
+//! the audit's own positions in tests/fixtures/audits/hex-command/fourth/ (the initiative
+//! roll and the auditor's seeds kept).
+
+use super::*;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/fourth";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn played(args: &[&str]) -> String {
+    let out = at(args);
+    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+/// The part of a log from the line containing `from` up to the next phase heading.
+fn phase<'a>(out: &'a str, from: &str) -> &'a str {
+    let start = out
+        .find(from)
+        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
+    let rest = &out[start..];
+    let end = rest[1..].find("\nturn ").map_or(rest.len(), |e| e + 2);
+    &rest[..end]
+}
+
+/// 004 l.242 (2e: attached commanders "are killed when CnC is rolled (no hit is applied to
+/// the unit he is attached to)"), l.309 (9g: any casualty hit of red H) and the chart (l.20:
+/// "Cmd Kill: Red H. No other hit applied.") — in melee as in fire. p32: b (2) melees r (2,
+/// +1 for k attached: 3) in front; the chart's score is 4 × (2 − 3) plus the attacker's red
+/// face (1) and the defender's (2). Seed 12: the attacker's cube shows the red star, the
+/// defender's blue: score −3, defender hit; that hit is the red star's, so k dies and r
+/// takes no hit. Seed 20: both red (the defender's plain red): −1, both hit and attacker TE;
+/// k dies in place of r's hit, b's hit and TE stand. Before: `r hits 0 → 1`, k stayed.
+#[test]
+fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
+    for (seed, both) in [("12", false), ("20", true)] {
+        let out = played(&[
+            "play",
+            "p32.yaml",
+            "--orders",
+            "p32.orders.yaml",
+            "--seed",
+            seed,
+        ]);
+        let melee = phase(&out, "melee phase (blue)");
+        has(melee, "cube red star");
+        has(
+            melee,
+            "k removed (commander killed by a red-star hit; the unit takes no hit)",
+        );
+        lacks(melee, "r hits");
+        if both {
+            has(melee, "b hits 0 → 1");
+            has(melee, "b te 0 → 1");
+        }
+    }
+}
+
+/// 004 l.583 (7e: out-of-arc fire at point blank is allowed "unless a firer has a target in
+/// primary arc in the same range band") and l.584 (7f: the closest target in arc first).
+/// p09d: b at (5,5) faces E; r4 at (6,5) stands in its front arc at one hex (band 1), r1 at
+/// (5,6) on its flank at one hex (band 1 too). Fire at r1 is refused in the rule's words and
+/// not listed; r4 is. p09e (r5 two hexes off in front, band 2) still lets b fire at r1.
+/// Before: `legal` listed fire at r1 and `play` rolled it (`+1 out of arc at point blank`).
+#[test]
+fn no_out_of_arc_fire_while_a_target_is_in_arc_in_the_same_band() {
+    let legal = played(&[
+        "legal",
+        "p09d.yaml",
+        "--orders",
+        "fire4.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    has(&legal, "action: fire, target: r4");
+    lacks(&legal, "target: r1");
+    let out = at(&["play", "p09d.yaml", "--orders", "p09d.orders.yaml"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(
+        &out.stderr,
+        "b has r4 in its front arc in the same range band: it may fire out of arc at r1 only when no target is in its primary arc in that band (7e)",
+    );
+    let out = played(&["play", "p09e.yaml", "--orders", "p09e.orders.yaml"]);
+    has(&out, "+1 out of arc at point blank");
+}
