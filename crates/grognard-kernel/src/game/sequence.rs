@@ -173,6 +173,26 @@ impl Game {
         let Some((phase, _)) = plan.get(next.step as usize) else {
             return Ok(());
         };
+        let name = phase.name.clone();
+        self.run_phase_hook(next, events, |world, dice| {
+            hooks.phase_end(world, &name, dice)
+        })?;
+        self.update_knowledge(next, events);
+        Ok(())
+    }
+
+    /// Runs a phase hook (`phase_begin`, `phase_end`) with the dice of the phase's owner —
+    /// a copy of its generator, put back afterwards, so the hook reads the state as it is —
+    /// logs the rolls it made and applies the changes it asked for.
+    fn run_phase_hook(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        call: impl FnOnce(
+            &World<'_>,
+            &mut HookDice<'_>,
+        ) -> Result<Vec<crate::hooks::HookCommand>, crate::hooks::HookFailure>,
+    ) -> Result<(), Refusal> {
         let owner = self.phase_owner(next);
         let mut rng = next.dice_of(owner).clone();
         let world = World {
@@ -182,17 +202,14 @@ impl Game {
             state: next,
         };
         let mut dice = HookDice::new(&mut rng, &self.rules);
-        let commands = hooks
-            .phase_end(&world, &phase.name, &mut dice)
+        let commands = call(&world, &mut dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let rolls = dice.into_rolls();
         *next.dice_of(owner) = rng;
         for roll in rolls {
             events.push(Event::Rolled { roll });
         }
-        self.apply_commands(next, events, commands)?;
-        self.update_knowledge(next, events);
-        Ok(())
+        self.apply_commands(next, events, commands)
     }
 
     pub(super) fn begin_phase(
@@ -216,28 +233,12 @@ impl Game {
             owner: self.phase_owner(next),
         });
         next.phase_start = next.pieces.iter().map(|p| p.place.clone()).collect();
-        // The hook sees the state as the phase begins; its dice use the game's RNG.
-        // Phases of a side's turn roll that side's dice; the others the game's own. The
-        // hook reads the state as it is and rolls on a copy of that generator, put back
-        // afterwards.
-        let owner = self.phase_owner(next);
-        let mut rng = next.dice_of(owner).clone();
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: next,
-        };
-        let mut dice = HookDice::new(&mut rng, &self.rules);
-        let commands = hooks
-            .phase_begin(&world, &phase.name, &mut dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let rolls = dice.into_rolls();
-        *next.dice_of(owner) = rng;
-        for roll in rolls {
-            events.push(Event::Rolled { roll });
-        }
-        self.apply_commands(next, events, commands)?;
+        // The hook sees the state as the phase begins. Phases of a side's turn roll that
+        // side's dice; the others the game's own.
+        let name = phase.name.clone();
+        self.run_phase_hook(next, events, |world, dice| {
+            hooks.phase_begin(world, &name, dice)
+        })?;
         if self
             .sighting()
             .is_some_and(|s| s.spotting_phases.contains(&phase.name))
