@@ -3,7 +3,7 @@
 //! error so one run lists them all.
 //!
 //! [`compile`] runs one function per section of the file, in a fixed order (the order of
-//! the diagnostics), each resolving names against one [`names::Names`] table built first:
+//! the diagnostics), each resolving names against one `names::Names` table built first:
 //! `board` (geometry, terrain, features, movement classes), `dice`, `types` (modes, flags,
 //! stacking, piece types), `movement` (zones of control, open tables, saving, spread),
 //! `charts` (charts and effects), `actions` (hooks, counters, actions) and `sequence`.
