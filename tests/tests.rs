@@ -24,6 +24,7 @@ mod setup;
 mod sim_editor;
 mod square_blocks;
 mod square_blocks_audit;
+mod square_blocks_audit4;
 mod square_blocks_rulings;
 mod tools;
 mod util;

@@ -386,20 +386,46 @@ impl Game {
     }
 
     /// `state` as `side` may know it: the enemies whose place it does not know taken off
-    /// the board. `None` when it knows every enemy's place (or nothing is hidden).
+    /// the board, and the real enemies it sees but does not know to be real (face-down
+    /// markers) of a kind that causes contact put down as the ruleset's dummy, so that
+    /// whether a marker is real never decides whether a path is refused. `None` when it knows every enemy's place and
+    /// kind (or nothing is hidden).
     pub(crate) fn as_known_to(&self, state: &State, side: SideId) -> Option<State> {
         self.sighting()?;
         let knowledge = state.knowledge.get(side.index());
         let unseen = |p: &Piece| {
             p.side != side && p.on_board() && !knowledge.is_some_and(|k| k.knows_position(p.id))
         };
-        if !state.pieces.iter().any(unseen) {
+        let dummy = self
+            .rules()
+            .piece_types
+            .iter()
+            .position(|t| t.dummy)
+            .map(|i| crate::ids::PieceTypeId(i as u16));
+        // Only pieces that would cause contact: what the trial must not learn is whether
+        // the marker would have cut the path short.
+        let contact = self.sighting().and_then(|s| s.contact.as_ref());
+        let unknown_real = |p: &Piece| {
+            dummy.is_some()
+                && contact.is_some_and(|c| c.types.is_empty() || c.types.contains(&p.kind))
+                && p.side != side
+                && p.on_board()
+                && self.is_real(p)
+                && !knowledge
+                    .and_then(|k| k.get(p.id))
+                    .is_some_and(|k| k.real == Some(true) || k.kind.is_some())
+        };
+        if !state.pieces.iter().any(|p| unseen(p) || unknown_real(p)) {
             return None;
         }
         let mut known = state.clone();
         for p in &mut known.pieces {
             if unseen(p) {
                 p.place = Place::Off;
+            } else if unknown_real(p)
+                && let Some(d) = dummy
+            {
+                p.kind = d;
             }
         }
         Some(known)

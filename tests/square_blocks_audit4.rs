@@ -1,0 +1,53 @@
+//! The fourth outside audit of the square-block game (`docs/audits/square-blocks.md`,
+//! "Fourth outside audit"), run end to end on its positions in
+//! `tests/fixtures/audits/square-blocks/fourth/`. Each test cites the seed line.
+
+use crate::util::{Run, grognard};
+
+const T4: &str = "tests/fixtures/audits/square-blocks/fourth";
+
+fn run4(args: &[&str]) -> Run {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.ends_with(".yaml") {
+                format!("{T4}/{a}")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    grognard(&args)
+}
+
+#[test]
+fn audit4_53_a_face_down_marker_is_not_tested_by_an_impossible_path() {
+    // 000 l.49-50 (contact with a real block ends the move) and 001 [6.92] (a face-down
+    // marker hides whether it is a dummy). lk5 and lk6 differ only in aR at (5,5): a real
+    // infantry block in lk5, a dummy in lk6, face down to the French in both. fR (strategic
+    // infantry, 2 mp) orders (5,7) → (4,6) → (3,6): 1½ + 1 = 2½ > 2. Before the fix lk5
+    // accepted it (contact at (4,6) cut it short) and lk6 refused it: a free test of the
+    // marker. Now both refuse, word for word. lk7/lk8 likewise (aH real / dummy at (4,5)):
+    // m's rest of path goes into a full own square (q_lk_probe2) or into aH's (q_lk_probe3).
+    for (a, b, orders) in [
+        ("lk5.yaml", "lk6.yaml", "q_lk_probe.yaml"),
+        ("lk7.yaml", "lk8.yaml", "q_lk_probe2.yaml"),
+        ("lk7.yaml", "lk8.yaml", "q_lk_probe3.yaml"),
+    ] {
+        let real = run4(&["play", a, "--orders", orders, "--side", "french"]);
+        let dummy = run4(&["play", b, "--orders", orders, "--side", "french"]);
+        assert_eq!(
+            (real.code, &real.stdout, &real.stderr),
+            (dummy.code, &dummy.stdout, &dummy.stderr),
+            "{orders}"
+        );
+        assert_ne!(real.code, 0, "{orders}: {}", real.stdout);
+    }
+    let r = run4(&["play", "lk5.yaml", "--orders", "q_lk_probe.yaml", "--side", "french"]);
+    assert!(
+        r.stderr.contains("the path costs 2½ by (3,6), but fR has 2 in strategic mode"),
+        "{}",
+        r.stderr
+    );
+}
