@@ -87,3 +87,22 @@ fn no_out_of_arc_fire_while_a_target_is_in_arc_in_the_same_band() {
     let out = played(&["play", "p09e.yaml", "--orders", "p09e.orders.yaml"]);
     has(&out, "+1 out of arc at point blank");
 }
+
+/// Stated readings (notes, "Fourth fresh audit"): 7.3f (l.415) 'Fatigued/Disordered' is the
+/// fatigued marker only, so TE hits short of it cost no zone and no fire penalty; 6 (l.565)
+/// with the sequence's 'Place/Move Commanders' (l.183): attaching is the placing, a commander
+/// moved off gives up his influence; 7.5 (l.399) the enemy 'firing arc or movement arc' is
+/// its three front hexes; skirmishers swept and mounted infantry routed on contact are no
+/// melee won, so no advance (7.4).
+#[test]
+fn the_fourth_audits_readings_are_stated() {
+    let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
+    for reading in [
+        "a unit with one or two TE hits is not disordered",
+        "moving off only gives it up",
+        "the three front hexes of an enemy unit that has a zone",
+        "fight no melee round, so no melee is won",
+    ] {
+        assert!(rules.contains(reading), "{reading}");
+    }
+}
