@@ -44,10 +44,43 @@ fn audit4_53_a_face_down_marker_is_not_tested_by_an_impossible_path() {
         );
         assert_ne!(real.code, 0, "{orders}: {}", real.stdout);
     }
-    let r = run4(&["play", "lk5.yaml", "--orders", "q_lk_probe.yaml", "--side", "french"]);
+    let r = run4(&[
+        "play",
+        "lk5.yaml",
+        "--orders",
+        "q_lk_probe.yaml",
+        "--side",
+        "french",
+    ]);
     assert!(
-        r.stderr.contains("the path costs 2½ by (3,6), but fR has 2 in strategic mode"),
+        r.stderr
+            .contains("the path costs 2½ by (3,6), but fR has 2 in strategic mode"),
         "{}",
         r.stderr
+    );
+}
+
+#[test]
+fn audit4_32_a_block_next_to_an_enemy_block_stops_at_the_next_square_next_to_it() {
+    // 000 #9 (l.49-50): "a block movement enters an adjacent square" of an enemy real block
+    // is contact; notes 29 and 36 read it for every such square. In ct3 the French cavalry
+    // fP2 at (4,9) already stands next to the Austrian infantry aR4 at (5,8) (diagonal).
+    // Ordered (4,9) → (5,9) → (6,9), both next to aR4: before the fix it slid on to (6,9)
+    // at cost 2 with no contact; now it stops at (5,9) (cost 1) and both deploy,
+    // the non-phasing side's block first.
+    let r = run4(&["play", "ct3.yaml", "--orders", "q_ct_slide.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "fP2 moved (4,9) → (5,9), cost 1 (stopped: came into contact with the enemy)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("fP2 comes into contact at (5,9); deploying in order: aR4, fP2"),
+        "{}",
+        r.stdout
     );
 }

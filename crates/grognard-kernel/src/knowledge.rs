@@ -177,6 +177,10 @@ pub struct ContactRule {
     pub level: u8,
     /// A move that comes into contact ends there.
     pub stops: bool,
+    /// Every cell a move enters within reach of an enemy is contact, even for a piece
+    /// already in contact with that enemy (otherwise only new contact counts).
+    #[serde(default)]
+    pub each_step: bool,
     /// The piece types that come into contact (empty: every type). Both pieces must be
     /// of them.
     pub types: Vec<PieceTypeId>,

@@ -306,6 +306,7 @@ pub(crate) fn compile_sighting(
             .lookup("sighting level", &c.level, level_names.iter().copied())
             .unwrap_or(0) as u8,
         stops: c.stops.unwrap_or(true),
+        each_step: c.each_step,
         types: c
             .types
             .iter()

@@ -466,13 +466,14 @@ impl Game {
         from: Cell,
         to: Cell,
     ) -> Vec<PieceId> {
-        if !self
+        let Some(rule) = self
             .sighting()
             .and_then(|s| s.contact.as_ref())
-            .is_some_and(|c| c.stops)
-        {
+            .filter(|c| c.stops)
+        else {
             return Vec::new();
-        }
+        };
+        let again = rule.each_step;
         let mut before = piece.clone();
         before.place = Place::Cell(from);
         let mut after = piece.clone();
@@ -481,7 +482,8 @@ impl Game {
             .pieces
             .iter()
             .filter(|q| {
-                self.in_contact(&after, q).is_some() && self.in_contact(&before, q).is_none()
+                self.in_contact(&after, q).is_some()
+                    && (again || self.in_contact(&before, q).is_none())
             })
             .map(|q| q.id)
             .collect()

@@ -967,6 +967,9 @@ pub struct ContactSpec {
     pub level: Located<String>,
     /// True when a move that comes into contact ends there (default true).
     pub stops: Option<bool>,
+    /// True when every cell a move enters within reach of an enemy is contact again, even
+    /// for a piece already in contact with it (default false: only new contact counts).
+    pub each_step: bool,
     /// Piece types that come into contact (default: every type).
     pub types: Vec<Located<String>>,
 }
