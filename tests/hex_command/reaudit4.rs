@@ -60,6 +60,31 @@ fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
     }
 }
 
+/// The same rule the other way (004 l.242, l.309, chart l.20): the defender's red face is
+/// the attacker's casualty hit. p32-attacker is p32 with kb attached to b (3 against 3,
+/// score 4 × 0 plus the red faces). Seed 24: the attacker's cube blue, the defender's the
+/// red star: score 2, attacker hit and defender TE; kb dies in place of b's hit, r's TE
+/// hit stands. Before: `b hits 0 → 1`, kb stayed.
+#[test]
+fn a_defenders_red_star_kills_the_attackers_commander() {
+    let out = played(&[
+        "play",
+        "p32-attacker.yaml",
+        "--orders",
+        "p32.orders.yaml",
+        "--seed",
+        "24",
+    ]);
+    let melee = phase(&out, "melee phase (blue)");
+    has(melee, "cube blue, cube_defender red star");
+    has(
+        melee,
+        "kb removed (commander killed by a red-star hit; the unit takes no hit)",
+    );
+    lacks(melee, "b hits");
+    has(melee, "r te 0 → 1");
+}
+
 /// 004 l.583 (7e: out-of-arc fire at point blank is allowed "unless a firer has a target in
 /// primary arc in the same range band") and l.584 (7f: the closest target in arc first).
 /// p09d: b at (5,5) faces E; r4 at (6,5) stands in its front arc at one hex (band 1), r1 at
