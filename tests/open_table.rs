@@ -237,3 +237,30 @@ fn a_hook_asks_whether_a_unit_stands_in_an_open_table_region() {
         run.stdout
     );
 }
+
+/// `pinned_by` holds a piece on an open table as on a grid (found by the outside designer's
+/// check): p and q are set up touching, so both are `engaged`, and with `pinned_by:
+/// [engaged]` p may not step back — `play` refuses what `legal` and `reach` already left
+/// out, and nothing changes.
+#[test]
+fn a_pinned_piece_may_not_move_on_an_open_table() {
+    let out = play("pinned-scn", "pinned");
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("refused: p cannot move: it is engaged"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("p moved"), "{}", out.stdout);
+    let legal = grognard(&[
+        "legal",
+        "tests/fixtures/open36/pinned-scn.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        !legal.stdout.contains("move_to: { piece: p,"),
+        "{}",
+        legal.stdout
+    );
+}

@@ -276,7 +276,10 @@ impl Game {
                     .unwrap_or(dir),
             };
             taken = i + 1;
-            self.count_crossing(next, piece.side, from, to);
+            // A piece that takes no room uses up no crossing's capacity.
+            if !ty.takes_no_room {
+                self.count_crossing(next, piece.side, from, to);
+            }
             let met = self.new_contacts(next, &piece, from, to);
             if !met.is_empty() {
                 contact = Some(met);
@@ -665,6 +668,9 @@ impl Game {
     /// # Errors
     /// The refusal `do_move_to` would give.
     pub(super) fn check_may_move_on_table(&self, piece: &Piece) -> Result<(), Refusal> {
+        // A flag that pins a piece (`pinned_by`: locked in melee, shaken) holds it on a
+        // table as on a grid.
+        self.pinned(piece)?;
         if piece.moved {
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
