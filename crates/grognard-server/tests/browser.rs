@@ -220,6 +220,16 @@ fn play_through_pages(driver: &Driver, example: &str, orders: u64) -> bool {
             page.click("#end-phase");
         }
         given += 1;
+        // The page sends its order over its WebSocket, so a count read over HTTP as soon
+        // as the click returns can come before the game has the order: that stale count
+        // was then awaited on a page already past it. The acting page stays pending (End
+        // phase disabled) until the state after its order reaches it, and the game
+        // commits an order before it sends that state, so the count read after is current.
+        page.until(
+            "the answer to its order",
+            "return !document.querySelector('#end-phase:disabled')",
+            json!([]),
+        );
         let now = game.state("referee").status.orders;
         for (p, s) in pages.iter().zip(&game.sides) {
             p.at_order(now);
