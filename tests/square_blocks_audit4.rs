@@ -84,3 +84,67 @@ fn audit4_32_a_block_next_to_an_enemy_block_stops_at_the_next_square_next_to_it(
         r.stdout
     );
 }
+
+#[test]
+fn audit4_46_scouts_share_squares_with_road_columns() {
+    // 001 [6.98]: road columns may not stack with other commands; a scout is a single
+    // figure, not a command, and counts for nothing (note 17). Before the fix a scout was
+    // refused into a road column's square ("rb is in road mode and cannot share its
+    // place", ls2 --seed 1) and a road column into a scout's ("pieces in road mode cannot
+    // share a place", ls3); the HQ taking road mode beside its scout was already allowed.
+    let scout = run4(&[
+        "play",
+        "ls2.yaml",
+        "--orders",
+        "q_rs_scout.yaml",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(scout.code, 0, "{}", scout.stderr);
+    assert!(
+        scout.stdout.contains("s1 moved (5,9) → (5,10), cost 1"),
+        "{}",
+        scout.stdout
+    );
+    let block = run4(&["play", "ls3.yaml", "--orders", "q_rs_block.yaml"]);
+    assert_eq!(block.code, 0, "{}", block.stderr);
+    assert!(
+        block.stdout.contains("rb moved (5,10) → (6,10), cost 1"),
+        "{}",
+        block.stdout
+    );
+    let hq = run4(&["play", "ls3.yaml", "--orders", "q_rs_hq.yaml"]);
+    assert_eq!(hq.code, 0, "{}", hq.stderr);
+    assert!(
+        hq.stdout.contains("chq changed mode strategic → road"),
+        "{}",
+        hq.stdout
+    );
+}
+
+#[test]
+fn audit4_35_a_scout_uses_up_no_crossing_capacity() {
+    // 000 l.179: a bridge carries 2 commands a turn, a ford 1; a scout is no command (001
+    // [6.98], note 17). In cr3 the scout sc crosses the bridge (3,6) → (3,5) in the command
+    // phase, then blocks b1 and b2 cross it: before the fix b2 was refused ("the crossing
+    // between (3,6) and (3,5) has carried all the pieces it can this turn"); now both cross.
+    let r = run4(&[
+        "play",
+        "cr3.yaml",
+        "--orders",
+        "q_cr_scout.yaml",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("b1 moved (3,6) → (3,5), cost 1"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("b2 moved (3,6) → (3,5), cost 1"),
+        "{}",
+        r.stdout
+    );
+}

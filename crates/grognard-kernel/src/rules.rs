@@ -218,6 +218,11 @@ pub struct PieceTypeDef {
     /// cells they hold, and does not keep them out of its own.
     #[serde(default)]
     pub shares_with_enemy: bool,
+    /// True when it takes no room in a cell (a single figure): it may share a cell with
+    /// own pieces in a mode that cannot stack, and they with it; it uses up no crossing's
+    /// capacity.
+    #[serde(default)]
+    pub takes_no_room: bool,
     /// How often it may move.
     pub moves: MoveLimit,
     /// True for dummies (decoys).

@@ -223,10 +223,13 @@ impl Game {
                     && me.attached_to != Some(p.id)
             })
         };
+        let no_room = |p: &Piece| rules.piece_type(p.kind).is_some_and(|t| t.takes_no_room);
         let my_mode_stacks = rules.modes.get(me.mode.index()).is_none_or(|m| m.stacks);
-        if others().next().is_some() {
-            let blocker =
-                others().find(|p| rules.modes.get(p.mode.index()).is_some_and(|m| !m.stacks));
+        // A piece that takes no room neither keeps a column out nor is kept out by one.
+        if !no_room(me) && others().any(|p| !no_room(p)) {
+            let blocker = others().find(|p| {
+                !no_room(p) && rules.modes.get(p.mode.index()).is_some_and(|m| !m.stacks)
+            });
             if !my_mode_stacks {
                 return Some(format!(
                     "pieces in {} mode cannot share a place",
@@ -438,7 +441,11 @@ impl Game {
                 .index(from)
                 .is_some_and(|here| c.unlinked(here, at))
         });
-        if !unlinked && self.crossing_room(state, piece.side, from, to) == Some(0) {
+        let no_room = self
+            .rules
+            .piece_type(piece.kind)
+            .is_some_and(|t| t.takes_no_room);
+        if !unlinked && !no_room && self.crossing_room(state, piece.side, from, to) == Some(0) {
             return Err(Refusal::new(
                 RefusalKind::Impassable,
                 say(&|| {

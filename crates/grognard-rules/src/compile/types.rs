@@ -209,6 +209,7 @@ fn compile_piece_type(
         exerts_zoc: v.zoc,
         passes_friends: v.passes_friends,
         shares_with_enemy: v.shares_with_enemy,
+        takes_no_room: v.takes_no_room,
         moves,
         dummy: v.dummy,
         faces: v.faces.unwrap_or(true),

@@ -315,6 +315,9 @@ pub struct PieceTypeSpec {
     /// True for a single figure (a scout, an officer) that may share a cell with enemy
     /// pieces: it may enter cells they hold, and does not keep them out of its own.
     pub shares_with_enemy: bool,
+    /// True for a single figure that takes no room in a cell: it may share a cell with own
+    /// pieces in a mode that cannot stack (a road column), and they with it.
+    pub takes_no_room: bool,
     /// `per_phase` (default) or `per_turn`.
     pub moves: Option<Located<MoveLimit>>,
     /// True for dummies.
