@@ -148,3 +148,29 @@ fn audit4_35_a_scout_uses_up_no_crossing_capacity() {
         r.stdout
     );
 }
+
+#[test]
+fn audit4_58_an_enemy_pieces_hq_number_is_not_shown() {
+    // 000 scouting: a scout is sent out by its headquarters; the `hq` attribute numbers
+    // that HQ among its own side's pieces, which the other side does not know. In lk3 the
+    // Austrians identify the French fI at level A: before the fix `view --json` showed its
+    // `names.attributes.hq` and `identity.attributes` raw. Now `hq` is a private attribute:
+    // left out of an enemy's names and shown as 0 in its identity; the owner still sees it.
+    let r = run4(&["view", "lk3.yaml", "--side", "austrians", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let enemy = v["view"]["enemy"].as_array().expect("enemy list");
+    let mut named = 0;
+    for e in enemy {
+        if let Some(names) = e["names"].as_object() {
+            named += 1;
+            assert!(names["attributes"].get("hq").is_none(), "{e}");
+        }
+        if let Some(attrs) = e["identity"]["attributes"].as_array() {
+            assert!(attrs.iter().all(|a| a == 0), "{e}");
+        }
+    }
+    assert!(named > 0, "{}", r.stdout);
+    let own = v["view"]["own_names"].as_array().expect("own names");
+    assert!(own.iter().all(|n| n["attributes"].get("hq").is_some()));
+}

@@ -672,6 +672,9 @@ pub struct Rules {
     pub counters: Vec<CounterDef>,
     /// Names of integer piece attributes (class, morale rating...).
     pub piece_attributes: Names,
+    /// The piece attributes (by index) shown only to the piece's own side.
+    #[serde(default)]
+    pub private_attributes: Vec<usize>,
     /// Flags (at most 64).
     pub flags: Vec<FlagDef>,
     /// Face tags.

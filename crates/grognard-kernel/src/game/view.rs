@@ -77,7 +77,7 @@ impl Game {
                         real: k.real,
                         kind: k.kind.and_then(type_name),
                         strength: k.strength,
-                        identity: k.identity.as_ref().map(relabel),
+                        identity: k.identity.as_ref().map(|p| self.unowned(&relabel(p))),
                         facing_name: here
                             .then(|| {
                                 k.seen
@@ -85,7 +85,13 @@ impl Game {
                                     .map(|x| self.facing_name(&x.place, x.facing))
                             })
                             .flatten(),
-                        names: k.identity.as_ref().map(|p| self.names_of(p)),
+                        names: k.identity.as_ref().map(|p| {
+                            let mut names = self.names_of(p);
+                            for &a in &self.rules().private_attributes {
+                                names.attributes.remove(self.rules().piece_attributes.name(a));
+                            }
+                            names
+                        }),
                     })
                 })
                 .collect(),
@@ -127,6 +133,18 @@ impl Game {
             own_face_up,
             enemy,
         }
+    }
+
+    /// `p` as another side is shown it: the ruleset's private attributes set to 0 (and
+    /// left out of its names, above).
+    fn unowned(&self, p: &Piece) -> Piece {
+        let mut p = p.clone();
+        for &i in &self.rules().private_attributes {
+            if let Some(v) = p.attributes.get_mut(i) {
+                *v = 0;
+            }
+        }
+        p
     }
 
     /// `p`'s numbers by the ruleset's names ([`PieceNames`]): what a view gives beside each

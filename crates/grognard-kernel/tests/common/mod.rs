@@ -141,6 +141,7 @@ pub fn rules(geo: Geo) -> Rules {
             mode("column", false, true, true),
         ],
         piece_attributes: Names::default(),
+        private_attributes: Vec::new(),
         counters: vec![CounterDef {
             name: "hits".into(),
             initial: 0,

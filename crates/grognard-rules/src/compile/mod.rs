@@ -110,6 +110,11 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         };
         crate::victory::compile_victory(cx, v, &victory_names)
     });
+    let private_attributes: Vec<usize> = spec
+        .private_attributes
+        .iter()
+        .filter_map(|n| cx.lookup("piece attribute", n, names.piece_attrs.iter().copied()))
+        .collect();
     std::mem::take(&mut cx.diags).into_result(())?;
     let interned = |list: &[&str]| {
         grognard_kernel::ids::Names::new(list.iter().map(|s| (*s).to_owned()).collect())
@@ -126,6 +131,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         modes,
         counters,
         piece_attributes: interned(&names.piece_attrs),
+        private_attributes,
         flags,
         tags: grognard_kernel::ids::Names::new(names.tags.clone()),
         dice,

@@ -106,6 +106,9 @@ pub struct RulesetSpec {
     /// Names of integer piece attributes (`class`, `morale`); piece types give values,
     /// scenario pieces may override them, charts read them.
     pub piece_attributes: Vec<Located<String>>,
+    /// Piece attributes only the piece's own side is shown (one that numbers another piece,
+    /// such as a scout's headquarters).
+    pub private_attributes: Vec<Located<String>>,
     /// Names of integer terrain attributes (`cover`, `elevation`).
     pub terrain_attributes: Vec<Located<String>>,
     /// Terrain types. The first is what unpainted cells are.
