@@ -88,7 +88,9 @@ impl Game {
                         names: k.identity.as_ref().map(|p| {
                             let mut names = self.names_of(p);
                             for &a in &self.rules().private_attributes {
-                                names.attributes.remove(self.rules().piece_attributes.name(a));
+                                names
+                                    .attributes
+                                    .remove(self.rules().piece_attributes.name(a));
                             }
                             names
                         }),
