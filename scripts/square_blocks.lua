@@ -33,9 +33,18 @@ local function range_row(d)
   return 3
 end
 
+-- Every piece of `side`, on the board or not (a headquarters left off the table in a
+-- secret set-up is still the one its scouts name).
+local function all_of_side(game, side)
+  local all = {}
+  for _, u in ipairs(game:units(side)) do all[#all + 1] = u end
+  for _, u in ipairs(game:off_board_units(side)) do all[#all + 1] = u end
+  return all
+end
+
 local function headquarters_of(game, scout)
   local want = game:attribute(scout, "hq")
-  for _, u in ipairs(game:units(game:side(scout))) do
+  for _, u in ipairs(all_of_side(game, game:side(scout))) do
     if game:number(u) == want and SCOUTS[game:kind(u)] ~= nil then
       return u
     end
@@ -55,7 +64,7 @@ local LEVELS = "a corps, army or nation headquarters"
 -- What a scout's `hq` names, in words, when it is not a headquarters of its side.
 local function not_a_headquarters(game, s)
   local want = game:attribute(s, "hq")
-  for _, u in ipairs(game:units(game:side(s))) do
+  for _, u in ipairs(all_of_side(game, game:side(s))) do
     if game:number(u) == want then
       if u == s then return "itself" end
       return game:name(u) .. " (" .. game:kind(u) .. ")"
