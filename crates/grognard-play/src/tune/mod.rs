@@ -247,44 +247,51 @@ fn line_search<C: Candidates>(
         v
     };
     let here = values.iter().position(|v| *v == from[k]).unwrap_or(0);
-    let mut rate_at = |book: &mut Book, i: usize| -> Result<f64, C::Error> {
-        Ok(book.measure(tuner, &at(i), play)?.rate().mean)
-    };
-    let r_here = rate_at(book, here)?;
+    let r_here = book.measure(tuner, &at(here), play)?.rate().mean;
     let target = tuner.target;
     // Each end of the range, and the stretch between here and the end the target lies
-    // towards.
+    // towards. Where the walk back starts: the first value past the crossing, or an end
+    // that does not cross the target but meets it within its interval.
     let last = values.len() - 1;
-    let mut searched = None;
+    let mut walks: Vec<(usize, usize)> = Vec::new();
+    let mut crossed = false;
     for end in [0, last] {
         // The rate moves one way: once the target is found towards one end, the other
         // end cannot hold it.
-        if end == here || searched.is_some() {
+        if end == here || crossed {
             continue;
         }
-        let r_end = rate_at(book, end)?;
+        let m_end = book.measure(tuner, &at(end), play)?;
+        let r_end = m_end.rate().mean;
         if (r_end - target) * (r_here - target) > 0.0 {
+            if tuner.meets(&m_end) {
+                walks.push((end, end));
+            }
             continue;
         }
         // The target lies between here and this end: halve the stretch.
         let (mut near, mut far) = (here, end);
         while near.abs_diff(far) > 1 {
             let mid = usize::midpoint(near, far);
-            let r_mid = rate_at(book, mid)?;
+            let r_mid = book.measure(tuner, &at(mid), play)?.rate().mean;
             if (r_mid - target) * (r_here - target) > 0.0 {
                 near = mid;
             } else {
                 far = mid;
             }
         }
-        searched = Some((end, far));
+        crossed = true;
+        walks.push((end, far));
     }
     // Walk back towards here while a step closer still meets the target.
-    if let Some((end, far)) = searched {
+    for (end, from_index) in walks {
         let step_back = |i: usize| if end > here { i - 1 } else { i + 1 };
-        let mut i = far;
+        let mut i = from_index;
         while i != here {
             let j = step_back(i);
+            if j == here {
+                break;
+            }
             let m = book.measure(tuner, &at(j), play)?;
             if !tuner.meets(&m) {
                 break;
@@ -401,6 +408,48 @@ mod tests {
             target,
             runs: 400,
         }
+    }
+
+    /// Few games a candidate, so wide intervals: the rate falls from 70% at "9+" by 2
+    /// points a step towards "2+" and never crosses 50%, but "2+" (56%) and the steps
+    /// nearer meet the target within their intervals (±15 points at 40 games). The answer
+    /// is the nearest that meets it — found by walking back from the end that meets the
+    /// target though the rate does not cross it (an outside designer saw a step skipped).
+    struct Wide;
+
+    impl Candidates for Wide {
+        type Error = String;
+        fn measure(&mut self, values: &[Halves]) -> Result<Moments, String> {
+            let n = values[0] / 2;
+            let wins = 28 - (9 - n).clamp(0, 7) * 8 / 10;
+            let mut m = Moments::default();
+            for g in 0..40 {
+                m.add(i64::from(g < wins));
+            }
+            Ok(m)
+        }
+    }
+
+    #[test]
+    fn an_end_that_meets_the_target_without_crossing_it_is_walked_back_from() {
+        let mut t = tuner(0.5);
+        t.runs = 40;
+        let mut book = Book::default();
+        search(&t, &mut book, &mut Wide).expect("search");
+        let best = book.best(&t).expect("an answer");
+        // Every value from the answer to "2+" meets; the one before the answer does not.
+        let steps = t.items[0].steps(best.values[0]);
+        let before = best.values[0] + 2;
+        let m = book
+            .measured
+            .get(&vec![before])
+            .expect("the step nearer was measured");
+        assert!(!t.meets(m), "{:?}", m.rate());
+        assert!(
+            steps < 7,
+            "the answer {} is not the far end",
+            t.items[0].text(best.values[0])
+        );
     }
 
     #[test]
