@@ -260,18 +260,7 @@ fn audit_10_a_hedge_behind_the_block_gives_no_forward_deployment() {
 const T3: &str = "tests/fixtures/audits/square-blocks/third";
 
 fn run3(args: &[&str]) -> Run {
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if a.ends_with(".yaml") {
-                format!("{T3}/{a}")
-            } else {
-                (*a).to_owned()
-            }
-        })
-        .collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    grognard(&args)
+    crate::util::grognard_fixtures(T3, args)
 }
 
 #[test]

@@ -2,23 +2,12 @@
 //! "Fourth outside audit"), run end to end on its positions in
 //! `tests/fixtures/audits/square-blocks/fourth/`. Each test cites the seed line.
 
-use crate::util::{Run, grognard};
+use crate::util::Run;
 
 const T4: &str = "tests/fixtures/audits/square-blocks/fourth";
 
 fn run4(args: &[&str]) -> Run {
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if a.ends_with(".yaml") {
-                format!("{T4}/{a}")
-            } else {
-                (*a).to_owned()
-            }
-        })
-        .collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    grognard(&args)
+    crate::util::grognard_fixtures(T4, args)
 }
 
 #[test]

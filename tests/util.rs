@@ -39,6 +39,23 @@ pub fn grognard(args: &[&str]) -> Run {
     grognard_in(&root(), args)
 }
 
+/// Runs `grognard ARGS` from the workspace root with every `.yaml` argument taken from
+/// the fixture folder `dir` (an audit's positions).
+pub fn grognard_fixtures(dir: &str, args: &[&str]) -> Run {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.ends_with(".yaml") {
+                format!("{dir}/{a}")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    grognard(&args)
+}
+
 /// Every `.yaml` file directly in `dir` (relative to the root), sorted.
 pub fn yaml_files(dir: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(root().join(dir))
