@@ -4,7 +4,8 @@
 //! pieces and highlighted destinations; a black-powder base is dragged and dropped; after
 //! every order each page's DOM holds nothing its seat's view does not; a page reconnects
 //! after the server restarts, counting its wait down and dropping messages no longer true;
-//! the host page creates a game (and tells a wrong host token apart); a piece's facts and
+//! the host page creates a game (and tells a wrong host token apart), also from a folder
+//! of the host's own files chosen in its folder picker; a piece's facts and
 //! the log put the readable first, counters folded; an enemy out of sight is drawn faded;
 //! a lost game says why and which pieces were removed; Enter on a piece moves the focus to
 //! its first target. The WebDriver side lives in `browser_support/`.
@@ -559,6 +560,89 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
     assert!(
         !shown.as_str().unwrap().contains("Select a piece")
             && !shown.as_str().unwrap().contains("Orders"),
+        "{shown}"
+    );
+}
+
+/// The host's own folder, chosen in the page's folder picker (chromedriver uploads a
+/// directory to a `webkitdirectory` input given its path): the page keeps the files'
+/// paths inside the folder, finds the scenario and its ruleset, and the game it creates
+/// is that scenario's.
+#[test]
+fn the_host_page_creates_a_game_from_an_uploaded_folder() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("my-club");
+    for (from, to) in [
+        ("examples/drill-square.yaml", "examples/drill-square.yaml"),
+        ("rulesets/drill-square.yaml", "rulesets/drill-square.yaml"),
+    ] {
+        let to = folder.join(to);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root().join(from), to).unwrap();
+    }
+    // Left out: not YAML or Lua, and a hidden file.
+    std::fs::write(folder.join("notes.txt"), "not a rules file").unwrap();
+    std::fs::write(folder.join(".hidden.yaml"), "scenario: nope").unwrap();
+    let host = "u".repeat(40);
+    let config = Config::new("127.0.0.1:0", dir.path().join("g.sqlite"), &host);
+    let server = grognard_server::spawn_with(config, host.clone()).unwrap();
+    let page = Page::open(&driver, "upload", 1000, 900);
+    page.goto(&format!("{}/host#token={host}", server.url()));
+    page.until(
+        "the form",
+        "return document.getElementById('upload') !== null && document.getElementById('host-token').value.length > 0",
+        json!([]),
+    );
+    let input = page.element("#upload");
+    page.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({"text": folder.to_string_lossy()})),
+    );
+    let read = page.until(
+        "the folder read",
+        "const m = document.getElementById('message').textContent; return m.includes('files read') ? m : null",
+        json!([]),
+    );
+    assert!(read.as_str().unwrap().starts_with("2 files read"), "{read}");
+    let chosen = page.js(
+        "return [document.getElementById('up-scenario').value, document.getElementById('up-ruleset').value, [...document.querySelectorAll('#players select')].map(s => s.dataset.side)]",
+        json!([]),
+    );
+    assert_eq!(
+        chosen,
+        json!([
+            "examples/drill-square.yaml",
+            "rulesets/drill-square.yaml",
+            ["blue", "red"]
+        ])
+    );
+    page.click("#create");
+    let links = page.until(
+        "the links",
+        "const l = [...document.querySelectorAll('#link-list input')].map(i => [i.dataset.seat, i.value]); return l.length ? l : null",
+        json!([]),
+    );
+    let blue = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l[0] == "blue")
+        .and_then(|l| l[1].as_str())
+        .unwrap()
+        .to_owned();
+    page.goto(&blue);
+    page.until(
+        "blue's page",
+        "return document.body.dataset.conn === 'live' && document.body.dataset.seat === 'blue'",
+        json!([]),
+    );
+    // The uploaded scenario's own pieces: b4 starts on the road, r3 faces south-west.
+    let shown = page.js("return document.body.innerText", json!([]));
+    let shown = shown.as_str().unwrap();
+    assert!(
+        shown.contains("b4 infantry · road") && shown.contains("r3 cavalry · facing SW"),
         "{shown}"
     );
 }
