@@ -24,9 +24,16 @@ pub(super) const TABS: [(Tab, &str); 7] = [
     (Tab::Remote, "Remote"),
 ];
 
+/// The width of the Ruleset and Scenario menus in the top bar (a longer name is cut, whole
+/// on hover).
+const TOP_MENU_WIDTH: f32 = 160.0;
+
 impl EditorApp {
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
-        ui.horizontal_wrapped(|ui| {
+        // One row that fits 1280 points: the file choices live in the Ruleset and Scenario
+        // menus, and the names shown in them are cut to a fixed width (the whole name on
+        // hover), so nothing wraps onto a second line.
+        ui.horizontal(|ui| {
             // The tabs come first, so their places never move when a name beside them
             // (the ruleset's, the scenario's) changes length.
             for (tab, name) in TABS {
@@ -38,9 +45,11 @@ impl EditorApp {
             let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
                 b.current.rules.identity.name.clone()
             });
-            egui::ComboBox::from_label("Ruleset")
-                .selected_text(current)
-                .width(180.0)
+            // Labels before their boxes, as everywhere in the editor.
+            let label = ui.label("Ruleset");
+            egui::ComboBox::from_id_salt("ruleset menu")
+                .selected_text(current.clone())
+                .width(TOP_MENU_WIDTH)
                 .truncate()
                 .show_ui(ui, |ui| {
                     let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
@@ -50,6 +59,9 @@ impl EditorApp {
                         .clicked()
                     {
                         out.push(Command::Ask(FilePurpose::SaveHouseRule));
+                    }
+                    if ui.button("Open ruleset…").clicked() {
+                        out.push(Command::Ask(FilePurpose::OpenRuleset));
                     }
                     ui.separator();
                     ui.label(RichText::new("Bundled").strong());
@@ -77,29 +89,34 @@ impl EditorApp {
                             }
                         }
                     }
-                });
-            if ui.button("Open ruleset…").clicked() {
-                out.push(Command::Ask(FilePurpose::OpenRuleset));
-            }
-            egui::ComboBox::from_label("Scenario")
-                .selected_text(
-                    self.rt
-                        .scenario_path
-                        .as_ref()
-                        .map_or("none".to_owned(), |p| self.shown(p)),
-                )
-                .width(220.0)
+                })
+                .response
+                .labelled_by(label.id)
+                .on_hover_text(format!("ruleset in force: {current}"));
+            let scenario = self
+                .rt
+                .scenario_path
+                .as_ref()
+                .map_or("none".to_owned(), |p| self.shown(p));
+            let label = ui.label("Scenario");
+            egui::ComboBox::from_id_salt("scenario menu")
+                .selected_text(scenario.clone())
+                .width(TOP_MENU_WIDTH)
                 .truncate()
                 .show_ui(ui, |ui| {
+                    if ui.button("Open scenario…").clicked() {
+                        out.push(Command::Ask(FilePurpose::OpenScenario));
+                    }
+                    ui.separator();
                     for p in example_scenarios(self.rt.root.as_deref()) {
                         if ui.selectable_label(false, self.shown(&p)).clicked() {
                             out.push(Command::Chosen(FilePurpose::OpenScenario, p));
                         }
                     }
-                });
-            if ui.button("Open scenario…").clicked() {
-                out.push(Command::Ask(FilePurpose::OpenScenario));
-            }
+                })
+                .response
+                .labelled_by(label.id)
+                .on_hover_text(format!("scenario: {scenario}"));
             ui.separator();
             if ui.button("Host game…").clicked() {
                 out.push(Command::RemoteForm(RemoteForm::Host));
