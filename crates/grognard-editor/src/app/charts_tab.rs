@@ -41,15 +41,21 @@ impl EditorApp {
             ui.label("This ruleset has no charts.");
             return;
         };
-        egui::ComboBox::from_label("Chart")
-            .selected_text(&chart)
-            .show_ui(ui, |ui| {
-                for n in &names {
-                    if ui.selectable_label(*n == chart, n).clicked() {
-                        out.push(Command::ShowChart(n.clone()));
+        ui.horizontal(|ui| {
+            // The label before its box, as everywhere in the editor.
+            let label = ui.label("Chart");
+            egui::ComboBox::from_id_salt("chart choice")
+                .selected_text(&chart)
+                .show_ui(ui, |ui| {
+                    for n in &names {
+                        if ui.selectable_label(*n == chart, n).clicked() {
+                            out.push(Command::ShowChart(n.clone()));
+                        }
                     }
-                }
-            });
+                })
+                .response
+                .labelled_by(label.id);
+        });
         ui.horizontal(|ui| {
             ui.label(dice_line(bench, &chart));
             if ui

@@ -324,7 +324,9 @@ impl EditorApp {
                 .get(i)
                 .and_then(Option::as_ref)
                 .map(|p| p.kind().name());
-            egui::ComboBox::new(("seat", i), def.name.as_str())
+            // The side's name before its box, as every label in the editor.
+            let name = ui.label(def.name.as_str());
+            egui::ComboBox::from_id_salt(("seat", i))
                 .selected_text(current.clone().unwrap_or_else(|| "person".to_owned()))
                 .show_ui(ui, |ui| {
                     if ui.selectable_label(current.is_none(), "person").clicked() {
@@ -344,7 +346,9 @@ impl EditorApp {
                     if ui.selectable_label(false, "Lua policy…").clicked() {
                         out.push(Command::AskPolicy(side));
                     }
-                });
+                })
+                .response
+                .labelled_by(name.id);
         }
     }
 

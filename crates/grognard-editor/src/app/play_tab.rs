@@ -233,7 +233,8 @@ impl EditorApp {
                     out.push(Command::Undo);
                 }
                 ui.separator();
-                egui::ComboBox::from_label("View as")
+                let label = ui.label("View as");
+                egui::ComboBox::from_id_salt("view as")
                     .selected_text(view_label(game, self.rt.play.view))
                     .show_ui(ui, |ui| {
                         let mut views = vec![ViewAs::Referee];
@@ -247,7 +248,9 @@ impl EditorApp {
                                 out.push(Command::ViewAs(v));
                             }
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(label.id);
                 ui.separator();
                 self.seats_ui(ui, out);
                 ui.separator();
