@@ -980,7 +980,7 @@ proptest! {
     }
 
     /// 1b. The same for every piece, cavalry included (whose costly steps stop the move).
-    /// Fails today: see `reach_misses_cells_behind_a_costly_stop`; un-ignore with it.
+    /// It found the bug `reach_misses_cells_behind_a_costly_stop` pins down, now fixed.
     #[test]
     fn reach_is_the_cheapest_legal_path_for_cavalry_too(
         (spec, pieces, seed) in game_inputs(SAFE_ROADS),
@@ -990,8 +990,8 @@ proptest! {
         check_reach(&game, |_| true)?;
     }
 
-    /// 1c. The same (infantry) with roads anywhere, into lakes too. Fails today: see
-    /// `road_movement_enters_impassable_terrain`; un-ignore with it.
+    /// 1c. The same (infantry) with roads anywhere, into lakes too. It found the bug
+    /// `road_movement_enters_impassable_terrain` pins down, now fixed.
     #[test]
     fn reach_is_the_cheapest_legal_path_with_roads_anywhere(
         (spec, pieces, seed) in game_inputs(Roads::Anywhere),
@@ -1124,8 +1124,8 @@ proptest! {
     }
 
     /// 3b. Hooks that also force modes (a piece into a road column, say) keep the
-    /// invariants: a mode that cannot stack must not end up sharing a place. Fails today:
-    /// see `forced_mode_change_ignores_stacking`; un-ignore with it.
+    /// invariants: a mode that cannot stack must not end up sharing a place. It found the
+    /// bug `forced_mode_change_ignores_stacking` pins down, now fixed.
     #[test]
     fn hook_modes_keep_the_invariants(
         (spec, pieces, seed) in game_inputs(SAFE_ROADS),
@@ -1177,8 +1177,8 @@ proptest! {
         })?;
     }
 
-    /// 4b. The same with roads anywhere, into lakes too. Fails today: pieces on a road end
-    /// up in a lake (see `road_movement_enters_impassable_terrain`); un-ignore with it.
+    /// 4b. The same with roads anywhere, into lakes too. It found pieces on a road ending
+    /// up in a lake (`road_movement_enters_impassable_terrain` pins it down, now fixed).
     #[test]
     fn invariants_hold_with_roads_anywhere(
         (spec, pieces, seed) in game_inputs(Roads::Anywhere),
@@ -1538,9 +1538,9 @@ fn stacking_limits_and_columns() {
 // asserts the behaviour the rules call for.
 // ---------------------------------------------------------------------------------------
 
-/// `reach` keeps one best cost per (cell, steps) and does not expand an arrival that must
-/// stop, so a dearer arrival at the same cell that may go on is dropped (`total <
-/// best[next_state]` fails) and every cell only reachable through it is lost.
+/// Found by the properties (and fixed): `reach` kept one best cost per (cell, steps) and
+/// did not expand an arrival that must stop, so a dearer arrival at the same cell that may
+/// go on was dropped and every cell only reachable through it was lost.
 ///
 /// Board (squares, cavalry in strategic mode, 6½ mp, stops on costly steps):
 /// ```text
@@ -1549,7 +1549,7 @@ fn stacking_limits_and_columns() {
 /// ```
 /// with a road on the diagonal link (0,1)–(1,0). S→X directly costs 1 + 1 woods = 2 and
 /// must stop; S→(0,1)→X along the road costs 1 + 1½ = 2½ and may go on; T is then 3½.
-/// `do_move` accepts that path, but `reach` does not list T.
+/// `do_move` accepts that path, and `reach` must list T at that cost.
 #[test]
 fn reach_misses_cells_behind_a_costly_stop() {
     let spec = hand_board(
@@ -1579,9 +1579,9 @@ fn reach_misses_cells_behind_a_costly_stop() {
     );
 }
 
-/// `data_step_cost` skips the movement class entirely on a road in a road-using mode, so
-/// a road leads pieces into terrain they may never enter (here a lake), where `Game::new`
-/// would refuse to place them.
+/// Found by the properties (and fixed): `data_step_cost` skipped the movement class on a
+/// road in a road-using mode, so a road led pieces into terrain they may never enter (here
+/// a lake), where `Game::new` would refuse to place them. Neither reach nor a move may.
 #[test]
 fn road_movement_enters_impassable_terrain() {
     // (0,0) clear, (1,0) lake, a road between them; infantry in strategic mode.
@@ -1647,11 +1647,10 @@ fn setup_refuses_enemies_sharing_a_cell() {
     );
 }
 
-/// `Effect::SetMode` (a chart outcome, a trigger, or a hook's `SetMode`) changes the mode
-/// without the stacking check that `Action::Mode` makes, so a piece can be forced into a
-/// mode that cannot stack (a road column) while it shares its place. Either the effect
-/// should be refused (ignored with a note, as for a mode the type cannot take) or the
-/// ruleset must be able to say what happens to the stack.
+/// Found by the properties (and fixed): `Effect::SetMode` (a chart outcome, a trigger, or
+/// a hook's `SetMode`) changed the mode without the stacking check that `Action::Mode`
+/// makes, so a piece could be forced into a mode that cannot stack (a road column) while
+/// it shared its place. Such an effect must leave the stack legal.
 #[test]
 fn forced_mode_change_ignores_stacking() {
     struct ForceColumn;
