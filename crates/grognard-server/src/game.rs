@@ -376,18 +376,21 @@ impl Live {
             )
         };
         let mut hook_error = None;
+        let mut costs = Vec::new();
         let (view, text, legal) = if let Some(side) = self.side_of(seat) {
             let view = json!({"view": self.game.view(side), "events": self.game.side_events(side)});
             // A paused game lists nothing: a hook that keeps failing is not run again on
             // every view.
             let legal = if self.paused.is_none() && self.game.to_act().contains(&side) {
                 match self.game.legal_orders_checked(side, self.hooks.as_mut()) {
-                    Ok(list) => list
-                        .into_iter()
-                        .map(|action| {
-                            describe_order_as(&self.game, &Order { side, action }, Some(side))
-                        })
-                        .collect(),
+                    Ok(list) => {
+                        costs = list.iter().map(|a| move_cost(&self.game, side, a)).collect();
+                        list.into_iter()
+                            .map(|action| {
+                                describe_order_as(&self.game, &Order { side, action }, Some(side))
+                            })
+                            .collect()
+                    }
                     Err(fault) => {
                         self.hook_fault(&fault);
                         hook_error = Some(format!(
@@ -419,6 +422,7 @@ impl Live {
             text,
             legal,
             hook_error,
+            costs,
         }
     }
 
@@ -782,4 +786,21 @@ pub fn policy_kind(files: &BTreeMap<String, String>, policy: &str) -> Result<Pol
         }
         None => PolicyKind::parse(policy).map_err(|e| e.to_string()),
     }
+}
+
+/// What a listed open-table move costs `side` (see [`crate::protocol::MoveCost`]).
+fn move_cost(
+    game: &Game,
+    side: SideId,
+    action: &grognard_kernel::action::Action,
+) -> Option<crate::protocol::MoveCost> {
+    let grognard_kernel::action::Action::MoveTo { piece, to, facing } = action else {
+        return None;
+    };
+    let c = game.move_to_cost(side, *piece, *to, *facing)?;
+    let inches = |c: grognard_kernel::cost::Cost| f64::from(c.hundredths()) / 100.0;
+    Some(crate::protocol::MoveCost {
+        cost: inches(c.cost),
+        allowance: inches(c.allowance),
+    })
 }

@@ -278,6 +278,21 @@ pub struct SeatState {
     /// side. `null` otherwise.
     #[serde(default)]
     pub hook_error: Option<String>,
+    /// Beside each item of `legal`, in the same order: for a move on an open table what it
+    /// costs and what the piece has (what a player dragging the base sees before dropping
+    /// it), `null` for any other order.
+    #[serde(default)]
+    pub costs: Vec<Option<MoveCost>>,
+}
+
+/// What a listed open-table move costs: rule inches as measured on this table, with the
+/// terrain it crosses and its pivot, against the piece's allowance now.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveCost {
+    /// The move's cost, in inches.
+    pub cost: f64,
+    /// The piece's allowance, in inches.
+    pub allowance: f64,
 }
 
 /// The public table a client draws on: the rules and the board (the pieces come with each

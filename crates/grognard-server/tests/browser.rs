@@ -362,7 +362,9 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
         "const t = document.querySelector('#board .drag-label'); return t && t.textContent",
         json!([]),
     );
-    assert!(label.as_str().unwrap().contains('″'), "{label}");
+    let label = label.as_str().unwrap().to_owned();
+    assert!(label.contains('″'), "{label}");
+    let listed = game.state("blue");
     page.screenshot("web-black-powder-drag.png");
     page.actions(json!([{"type": "pointerUp", "button": 0}]));
     page.at_order(n + 1);
@@ -374,6 +376,32 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
         .unwrap()["place"]
         .clone();
     assert_ne!(before, after, "the dragged base moved");
+    // The label gave the dropped move's cost and the allowance, as the server listed them.
+    let index = listed
+        .legal
+        .iter()
+        .position(|o| {
+            o.move_to.as_ref().is_some_and(|m| {
+                m.piece == "fr_ligne"
+                    && json!([m.to[0], m.to[1]])
+                        == json!([
+                            after["point"]["at"]["x"].as_f64().unwrap() / 1000.0,
+                            after["point"]["at"]["y"].as_f64().unwrap() / 1000.0
+                        ])
+            })
+        })
+        .unwrap_or_else(|| panic!("the move made is listed: {after}"));
+    let cost = listed.costs[index].expect("a listed move on the table has a cost");
+    assert!(cost.cost > 0.0 && cost.cost <= cost.allowance, "{cost:?}");
+    let inches = |x: f64| format!("{}″", (x * 100.0).round() / 100.0);
+    assert!(
+        label.contains(&format!(
+            "costs {} of {}",
+            inches(cost.cost),
+            inches(cost.allowance)
+        )),
+        "{label} / {cost:?}"
+    );
     assert!(
         after["point"]["at"]["y"].as_i64() < before["point"]["at"]["y"].as_i64(),
         "north, as dragged: {before} → {after}"

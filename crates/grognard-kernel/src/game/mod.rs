@@ -48,6 +48,7 @@ mod view;
 pub use crate::state::{Reach, State, World, roll_record};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
+pub use moves::MoveToCost;
 pub use setup::{PieceSetup, Setup, SetupError};
 
 use std::sync::Arc;

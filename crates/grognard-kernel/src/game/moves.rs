@@ -969,3 +969,38 @@ impl Game {
         Ok(())
     }
 }
+
+/// What an open-table move costs, and what the piece has: what a player dragging a base
+/// sees before dropping it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveToCost {
+    /// The move's cost in rule inches as measured on this table: pivot, terrain crossed.
+    pub cost: Cost,
+    /// The piece's allowance in its mode now.
+    pub allowance: Cost,
+}
+
+impl Game {
+    /// What `side`'s move of `piece` to `to` (facing `facing`, or as it faces) would cost
+    /// now, with the piece's allowance; `None` when the move would be refused (only the
+    /// ruleset's `moved` hook, which may still refuse a move that passes, is not run).
+    /// Reads only what `side` may know: the piece is its own, and the checks are the ones
+    /// its orders meet.
+    #[must_use]
+    pub fn move_to_cost(
+        &self,
+        side: SideId,
+        piece: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+    ) -> Option<MoveToCost> {
+        let checked = self
+            .check_move_to(&self.state, side, piece, to, facing)
+            .ok()?;
+        let allowance = self.allowance(self.state.pieces.get(piece.index())?).ok()?;
+        Some(MoveToCost {
+            cost: checked.cost,
+            allowance,
+        })
+    }
+}

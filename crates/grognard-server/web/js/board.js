@@ -49,6 +49,11 @@ export function geometryOf(board) {
   return board.surface.grid.grid.hex ? 'hex' : 'square';
 }
 
+/** Inches as a player reads them: `4.25″`, `6″`. */
+function inches2(x) {
+  return `${Number(x.toFixed(2))}″`;
+}
+
 export class Board {
   /**
    * svg: the <svg> element. table: {rules, board, sides}. on: {piece(key), dest(item),
@@ -305,8 +310,10 @@ export class Board {
     });
     const to = best ? best.point : at;
     const inches = Math.hypot(to[0] - d.from[0], to[1] - d.from[1]) / 1000;
+    // The cost is the server's (pivot and terrain included), against the allowance left.
+    const cost = best && best.cost ? ` · costs ${inches2(best.cost.cost)} of ${inches2(best.cost.allowance)}` : '';
     const label = best
-      ? `${inches.toFixed(1)}″ → ${best.label}`
+      ? `${inches.toFixed(1)}″${cost} → ${best.label}`
       : `${inches.toFixed(1)}″ (no legal destination)`;
     const text = s(
       'text',

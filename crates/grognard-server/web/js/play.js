@@ -263,7 +263,7 @@ function renderBoard() {
       const point = pointOf(order);
       const label = `${page.selected}: ${describe(order)}`;
       if (cell && kindOf(order) !== 'save') dests.push({ id: index, cell, label, order });
-      else if (point) dests.push({ id: index, point, label, order });
+      else if (point) dests.push({ id: index, point, label, order, cost: (page.state.costs || [])[index] || null });
       const t = targetOf(order);
       if (t) targets.set(t, [targets.get(t), describe(order).replace(/ → .*$/, '')].filter(Boolean).join(' or '));
     });
