@@ -675,6 +675,9 @@ pub struct Rules {
     /// The piece attributes (by index) shown only to the piece's own side.
     #[serde(default)]
     pub private_attributes: Vec<usize>,
+    /// The counters (by index) shown only to the piece's own side.
+    #[serde(default)]
+    pub private_counters: Vec<usize>,
     /// Flags (at most 64).
     pub flags: Vec<FlagDef>,
     /// Face tags.

@@ -85,15 +85,7 @@ impl Game {
                                     .map(|x| self.facing_name(&x.place, x.facing))
                             })
                             .flatten(),
-                        names: k.identity.as_ref().map(|p| {
-                            let mut names = self.names_of(p);
-                            for &a in &self.rules().private_attributes {
-                                names
-                                    .attributes
-                                    .remove(self.rules().piece_attributes.name(a));
-                            }
-                            names
-                        }),
+                        names: k.identity.as_ref().map(|p| self.unowned_names(p)),
                     })
                 })
                 .collect(),
@@ -112,9 +104,9 @@ impl Game {
                     real: Some(self.rules().piece_type(p.kind).is_some_and(|t| !t.dummy)),
                     kind: type_name(p.kind),
                     strength: None,
-                    identity: Some(p.clone()),
+                    identity: Some(self.unowned(p)),
                     facing_name: p.on_board().then(|| self.facing_name(&p.place, p.facing)),
-                    names: Some(self.names_of(p)),
+                    names: Some(self.unowned_names(p)),
                 })
                 .collect(),
         };
@@ -137,8 +129,8 @@ impl Game {
         }
     }
 
-    /// `p` as another side is shown it: the ruleset's private attributes set to 0 (and
-    /// left out of its names, above).
+    /// `p` as another side is shown it: the ruleset's private attributes and counters set
+    /// to 0 (and left out of its names, [`Game::unowned_names`]).
     fn unowned(&self, p: &Piece) -> Piece {
         let mut p = p.clone();
         for &i in &self.rules().private_attributes {
@@ -146,7 +138,42 @@ impl Game {
                 *v = 0;
             }
         }
+        for &i in &self.rules().private_counters {
+            if let Some(v) = p.counters.get_mut(i) {
+                *v = 0;
+            }
+        }
         p
+    }
+
+    /// `p`'s names as another side is shown them: without the private attributes and
+    /// counters.
+    fn unowned_names(&self, p: &Piece) -> PieceNames {
+        let rules = self.rules();
+        let mut names = self.names_of(p);
+        for &a in &rules.private_attributes {
+            names.attributes.remove(rules.piece_attributes.name(a));
+        }
+        for &c in &rules.private_counters {
+            if let Some(def) = rules.counters.get(c) {
+                names.counters.remove(&def.name);
+            }
+        }
+        names
+    }
+
+    /// True when `e` changes a private counter (`Rules::private_counters`) of another
+    /// side's piece: `side` is not told.
+    fn private_counter_of_other(&self, after: &State, side: SideId, e: &Event) -> bool {
+        let Event::CounterChanged { piece, counter, .. } = e else {
+            return false;
+        };
+        let rules = self.rules();
+        after.pieces.get(piece.index()).is_some_and(|p| p.side != side)
+            && rules
+                .private_counters
+                .iter()
+                .any(|&c| rules.counters.get(c).is_some_and(|d| d.name == *counter))
     }
 
     /// `p`'s numbers by the ruleset's names ([`PieceNames`]): what a view gives beside each
@@ -614,6 +641,7 @@ impl Game {
                 let mut owner = actor;
                 let seen: Vec<Event> = events
                     .iter()
+                    .filter(|e| !self.private_counter_of_other(after, side_id, e))
                     .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
                     .collect();
                 // The kernel and the scripts go through pieces in scenario order, so the

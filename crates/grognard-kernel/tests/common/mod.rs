@@ -142,6 +142,7 @@ pub fn rules(geo: Geo) -> Rules {
         ],
         piece_attributes: Names::default(),
         private_attributes: Vec::new(),
+        private_counters: Vec::new(),
         counters: vec![CounterDef {
             name: "hits".into(),
             initial: 0,

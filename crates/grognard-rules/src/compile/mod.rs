@@ -115,6 +115,11 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .iter()
         .filter_map(|n| cx.lookup("piece attribute", n, names.piece_attrs.iter().copied()))
         .collect();
+    let private_counters: Vec<usize> = spec
+        .private_counters
+        .iter()
+        .filter_map(|n| cx.lookup("counter", n, names.counters.iter().copied()))
+        .collect();
     std::mem::take(&mut cx.diags).into_result(())?;
     let interned = |list: &[&str]| {
         grognard_kernel::ids::Names::new(list.iter().map(|s| (*s).to_owned()).collect())
@@ -132,6 +137,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         counters,
         piece_attributes: interned(&names.piece_attrs),
         private_attributes,
+        private_counters,
         flags,
         tags: grognard_kernel::ids::Names::new(names.tags.clone()),
         dice,

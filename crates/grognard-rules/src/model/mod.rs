@@ -109,6 +109,8 @@ pub struct RulesetSpec {
     /// Piece attributes only the piece's own side is shown (one that numbers another piece,
     /// such as a scout's headquarters).
     pub private_attributes: Vec<Located<String>>,
+    /// Counters only the piece's own side is shown (a commander's secret traits).
+    pub private_counters: Vec<Located<String>>,
     /// Names of integer terrain attributes (`cover`, `elevation`).
     pub terrain_attributes: Vec<Located<String>>,
     /// Terrain types. The first is what unpainted cells are.
