@@ -173,6 +173,12 @@ local function fire_problem(game, actor, target, captured)
   return nil, chart, arm, band, obstructed
 end
 
+-- The red star: the cube's face, or a d6 stand-in's face labelled "6 red star"
+-- (rulesets/hex-command-d6.yaml).
+local function red_star(face)
+  return face ~= nil and face:sub(-8) == "red star"
+end
+
 -- 004 l.242, l.309, chart l.20: a casualty hit rolled on the red star kills the commander
 -- attached to the unit hit instead, and the unit takes no hit. Returns whether one was killed.
 local function kill_commander(L, unit)
@@ -188,6 +194,24 @@ local function kill_commander(L, unit)
     supreme_commander_lost(L, game:side(unit))
   end
   return true
+end
+
+-- 004 l.216 ("behind a fence wall" is a one-point modifier) and l.37 (cover, 1 CP): a
+-- target next to the firer across a wall on their common hex side is behind it (fifth
+-- outside audit). Farther off, a wall the fire crosses is an obstruction with its dead zone
+-- (`fire_line`); howitzers fire over walls.
+local function wall_cover(game, actor, target)
+  local ac, ar = game:cell(actor)
+  local tc, tr = game:cell(target)
+  if game:attribute(actor, "howitzer") > 0 or math.floor(game:distance(actor, target)) ~= 1 then
+    return 0
+  end
+  for _, f in ipairs(game:features(ac, ar, tc, tr)) do
+    if f == "wall" then
+      return 1
+    end
+  end
+  return 0
 end
 
 local function shoot(game, actor, target, captured)
@@ -206,6 +230,7 @@ local function shoot(game, actor, target, captured)
     L:set(target, first, true)
   end
   local tc, tr = game:cell(target)
+  local ac, ar = game:cell(actor)
   local cmd = commander_of(game, actor)
   local flank = game:arc(target, actor)
   local inputs = {
@@ -213,7 +238,7 @@ local function shoot(game, actor, target, captured)
     -- 004 l.120: casualties are simultaneous; hits the firer took from fire in this side
     -- turn's fire phases (counter `fire_hits`) do not count against it in them.
     firer_hits = math.max(0, game:counter(actor, "hits") - game:counter(actor, "fire_hits")),
-    cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target),
+    cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target) + wall_cover(game, actor, target),
     flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
     trained = game:attribute(actor, "trained") > 0 and 1 or 0,
@@ -223,6 +248,8 @@ local function shoot(game, actor, target, captured)
     unlimbered_after_move = game:flag(actor, "unlimbered_after_move") and 1 or 0,
     -- Pike and shot (l.272): guns that turned this turn fire at 1 CP.
     turned = (game:flag(actor, "planted") and game:counter(actor, "face_changes") > 0) and 1 or 0,
+    -- 004 l.216 ("being higher", one point): a target on higher ground than the firer.
+    higher = game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation") and 1 or 0,
   }
   -- Supply (optional): one point for each turn the unit fires, however often it fires.
   if game:option("supply") and not game:flag(actor, "fired") then
@@ -242,7 +269,7 @@ local function shoot(game, actor, target, captured)
   if outcome ~= "hit" then
     return
   end
-  if faces[1] == "red star" and kill_commander(L, target) then
+  if red_star(faces[1]) and kill_commander(L, target) then
     return
   end
   if into_melee then
@@ -278,6 +305,7 @@ return {
   fire_chart = fire_chart,
   fire_problem = fire_problem,
   kill_commander = kill_commander,
+  red_star = red_star,
   shoot = shoot,
   struck_works = struck_works,
 }

@@ -11,6 +11,7 @@ local refuse = scripts.hc_core.refuse
 local rout = scripts.hc_core.rout
 local te_hit = scripts.hc_core.te_hit
 local works_cover = scripts.hc_moves.works_cover
+local has = scripts.hc_moves.has
 local abandon_guns = scripts.hc_crews.abandon_guns
 local capture_guns = scripts.hc_crews.capture_guns
 local crew_of = scripts.hc_crews.crew_of
@@ -19,6 +20,7 @@ local overlap_refused = scripts.hc_crews.overlap_refused
 local step_back = scripts.hc_crews.step_back
 local win_melee = scripts.hc_crews.win_melee
 local kill_commander = scripts.hc_fire.kill_commander
+local red_star = scripts.hc_fire.red_star
 
 local M = {}
 
@@ -68,6 +70,35 @@ local function friends_touching(L, target, side, except)
       local u = L:occupant(nc, nr)
       -- Crews do not melee, so they do not support one (issue 7).
       if u ~= nil and u ~= except and game:side(u) == side and is_unit(game, u)
+          and game:kind(u) ~= "crew" and not L:flag(u, "routed") then
+        n = n + 1
+      end
+    end
+  end
+  return n
+end
+
+-- Charts page, melee modifiers ("at least 1 friend past melee plane", 1 CB; fifth outside
+-- audit): friends of `actor` touching `target` beyond the line where the two meet — not the
+-- two hexes next to both, which stand level with it.
+local function friends_past_plane(L, target, actor)
+  local game = L.game
+  local col, row = L:cell(target)
+  local ac, ar = L:cell(actor)
+  local side = game:side(actor)
+  local n = 0
+  for _, d in ipairs(DIRS) do
+    local nc, nr = game:neighbour(col, row, d)
+    if nc ~= nil and not (nc == ac and nr == ar) then
+      local level = false
+      for _, e in ipairs(DIRS) do
+        local xc, xr = game:neighbour(ac, ar, e)
+        if xc == nc and xr == nr then
+          level = true
+        end
+      end
+      local u = L:occupant(nc, nr)
+      if not level and u ~= nil and game:side(u) == side and is_unit(game, u)
           and game:kind(u) ~= "crew" and not L:flag(u, "routed") then
         n = n + 1
       end
@@ -152,6 +183,20 @@ function M.melee_check(game, actor, target)
   return melee_problem(game, actor, target)
 end
 
+-- The cover `u` has in melee against `other` (004 l.37: 1 CB a level; l.418, l.424: it
+-- degrades one a round, forts +2, +1, 0): its hex's cover and works, and a wall on the hex
+-- side between them (l.216 "behind a fence wall": one level; fifth outside audit).
+local function melee_cover(L, u, other)
+  local game = L.game
+  local uc, ur = L:cell(u)
+  local oc, or_ = L:cell(other)
+  local cover = game:terrain_attribute(uc, ur, "cover") + works_cover(game, u)
+  if has(game:features(uc, ur, oc, or_), "wall") then
+    cover = cover + 1
+  end
+  return math.max(0, cover - L:counter(u, "melee_rounds"))
+end
+
 -- One round of melee between `actor` and `target` (its check has passed), on the ledger `L`.
 local function fight(L, actor, target)
   local game = L.game
@@ -179,6 +224,9 @@ local function fight(L, actor, target)
   -- 7.2.1: a unit fighting a second opponent this phase hurts it only with TE hits, and so
   -- does a defender fighting a second attacker (the primary target rule).
   local actor_secondary = has_fought(L, actor)
+  -- 004 l.424 (forts "benefit the owner" +2, then +1): a melee that goes on keeps the cover
+  -- of the unit holding it when that unit declares the next round (`in_melee` before it).
+  local continuing = L:flag(actor, "in_melee")
   local target_secondary = has_fought(L, target)
   mark_fought(L, actor, target)
   mark_fought(L, target, actor)
@@ -188,6 +236,14 @@ local function fight(L, actor, target)
   L:set(target, "in_melee", true)
   -- Skirmishers do not melee: they are swept away.
   if tkind == "skirmishers" then
+    -- 7.2 (l.475): contacted by cavalry they are destroyed; by anything else their owner
+    -- chooses to rout them (optional rule `skirmishers_rout`, chosen for the game) or to
+    -- remove them (the default).
+    local mounted = game:kind(actor) == "cavalry" and game:mode(actor) == "formed"
+    if game:option("skirmishers_rout") and not mounted then
+      rout(L, target)
+      return
+    end
     L:remove(target, "skirmishers contacted in melee")
     return
   end
@@ -217,12 +273,11 @@ local function fight(L, actor, target)
   end
   local tc, tr = L:cell(target)
   local ac, ar = L:cell(actor)
-  local cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target)
-  cover = math.max(0, cover - L:counter(target, "melee_rounds"))
+  local cover = melee_cover(L, target, actor)
   -- 5.5.1: a unit in column on a road counts as meleed in the flank.
   local flanked = game:arc(target, actor) ~= "front" or L:flag(target, "on_road")
-  local a = melee_value(L, actor, 0) + (flanked and 1 or 0)
-  if friends_touching(L, target, game:side(actor), actor) > 0 then
+  local a = melee_value(L, actor, continuing and melee_cover(L, actor, target) or 0) + (flanked and 1 or 0)
+  if friends_past_plane(L, target, actor) > 0 then
     a = a + 1
   end
   local d = melee_value(L, target, cover)
@@ -240,10 +295,10 @@ local function fight(L, actor, target)
   end
   -- 004 l.242, l.309, chart l.20: a red face on one side's cube is the other's casualty hit;
   -- on the red star that hit kills the commander attached to the unit instead (no hit).
-  if d_hit > 0 and faces[1] == "red star" and kill_commander(L, target) then
+  if d_hit > 0 and red_star(faces[1]) and kill_commander(L, target) then
     d_hit = 0
   end
-  if a_hit > 0 and faces[2] == "red star" and kill_commander(L, actor) then
+  if a_hit > 0 and red_star(faces[2]) and kill_commander(L, actor) then
     a_hit = 0
   end
   if game:option("melee_points") and a > d then

@@ -45,7 +45,11 @@ function M.move_cost(kind, mode, terrain, cost, diagonal, from_terrain)
     end
     return "guns are pushed only over open, clear, flat ground (Artillery, Push Move)"
   end
-  -- Artillery section, Push Move (l.432): one hex over open, clear, flat ground.
+  -- Artillery section, Push Move (l.432): one hex over open, clear, flat ground, "NO
+  -- slopes": not up a hill, and not down off one either (fifth outside audit).
+  if kind == "artillery" and mode == "unlimbered" and from_terrain == "hill" then
+    return "guns cannot be pushed down a slope: a push is over open, clear, flat ground with no slopes (Artillery, Push Move)"
+  end
   if kind == "artillery" and mode == "unlimbered" and (terrain ~= "clear" or cost > 1) then
     if terrain == "hill" then
       return "guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)"

@@ -27,6 +27,7 @@ mod reaudit;
 mod reaudit2;
 mod reaudit3;
 mod reaudit4;
+mod reaudit5;
 mod reinforcements;
 mod spotting;
 

@@ -162,7 +162,7 @@ fn digging_in_gives_cover() {
 /// with a fresh enemy; a halted force (decision failure 1-2) neither moves nor turns.
 #[test]
 fn optional_command_and_melee_rules() {
-    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1, cvs_t: 9 } }\n  - { id: n, side: blue, type: infantry, at: [3, 5], facing: E, counters: { hits: 1 } }\n  - { id: h, side: blue, type: infantry, at: [1, 1], facing: E, flags: [halted] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
+    let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1, cvs_t: 9 } }\n  - { id: n, side: blue, type: infantry, at: [3, 5], facing: E, counters: { hits: 1 } }\n  - { id: h, side: blue, type: infantry, at: [1, 1], facing: E, flags: [halted] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: p, side: blue, type: infantry, at: [4, 5], facing: NW }\n";
     let f = field(None, "", pieces, "");
     let mut to_rally = to_blue_fire();
     to_rally.extend(ends("blue", 2));
@@ -175,7 +175,8 @@ fn optional_command_and_melee_rules() {
     let fight = with(to_blue_melee(), &[melee("b", "r")]);
     let refs: Vec<&str> = fight.iter().map(String::as_str).collect();
     let r = f.play(&refs, &["--option", "melee_points=on"]);
-    // 2, +1 for the commander, +1 for n, a second friend touching r.
+    // 2, +1 for the commander, +1 for p, a friend touching r past the melee plane (n, next
+    // to both b and r, stands level with it).
     has(&r.stdout, "melee of b (4) against r (2)");
     // Same dice without the option: r ends with exactly one TE hit less.
     let plain = f.play(&refs, &[]);

@@ -1,0 +1,213 @@
+//! The fifth fresh outside audit of Hex Command (docs/audits/hex-command.md, "Fifth outside
+//! audit"): each finding worked by hand against seed 004 (line numbers of `004_*.txt`), on
+//! the audit's own positions in tests/fixtures/audits/hex-command/fifth/ (the initiative
+//! roll and the auditor's seeds kept: seed 7 gives Blue the first turn).
+
+use super::*;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/fifth";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn played(args: &[&str]) -> String {
+    let out = at(args);
+    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+/// 004 l.28-29 (the melee chart: "Red (or 4-6)", "Blue (or 1-3)"): with a d6 each side's
+/// die shows red 3 times in 6. Two units of value 2: the score is 4 × (2 − 2) plus the
+/// attacker's red (1) and the defender's (2). Both red (1/2 × 1/2): 3, both hit, 1/4; the
+/// defender's alone: 2, attacker hit and defender TE, 1/4; the attacker's alone: 1, defender
+/// hit and attacker TE, 1/4; neither: 0, both TE, 1/4. Before: the fire stand-in's faces
+/// (l.104: 1-3 red and 6 the red star, red 2/3) gave "both hit" 4/9.
+#[test]
+fn the_d6_melee_reads_four_to_six_as_red() {
+    let d6 = "rulesets/hex-command-d6.yaml";
+    let sets = ["attacker=2".to_owned(), "defender=2".to_owned()];
+    for outcome in [
+        "both hit",
+        "attacker hit and defender TE",
+        "defender hit and attacker TE",
+        "both TE",
+    ] {
+        assert_eq!(odds(d6, "melee", &sets, outcome), "1/4", "{outcome}");
+    }
+    // Fire keeps l.104's reading: 1-3 and the 6 are Color (2/3).
+    assert_eq!(odds(d6, "fire_small_b", &["band=1".to_owned()], "hit"), "2/3");
+}
+
+/// 004 l.424 (forts "benefit the owner" with +2 the first round, +1 the next) and l.418
+/// (cover degrades one a round). mdeg2: a (infantry, 2) melees t (infantry, 2) in a fort
+/// in Blue's melee phase: t is 2 + 2 = 4. The melee goes on in Red's melee phase, t
+/// declaring it: t is 2, less the hit it took (1), plus the fort's second-round +1 = 2;
+/// a is 2. Before: t had no cover as the side declaring the round, `melee of t (1)`.
+#[test]
+fn a_fort_helps_its_holder_when_the_melee_goes_on_in_its_own_phase() {
+    let out = played(&["play", "mdeg2.yaml", "--orders", "o_mel3r.yaml"]);
+    has(&out, "(melee of a (2) against t (4))");
+    has(&out, "(melee of t (2) against a (2))");
+}
+
+/// 004 l.216 ("behind a fence wall" is a one-point modifier) and l.37 (cover: 1 CB in
+/// melee). mw: a (2) melees t (2) across the wall on their common hex side: t is behind
+/// it, 2 + 1 = 3. Before: `melee of a (2) against t (2)`.
+#[test]
+fn a_wall_between_them_covers_the_defender_in_melee() {
+    let out = played(&["play", "mw.yaml", "--orders", "o_mel.yaml"]);
+    has(&out, "(melee of a (2) against t (3))");
+}
+
+/// 004 l.216 and l.37 (cover: 1 CP in fire). fw2: a fires at t next to it across the wall
+/// on their common hex side: point blank is band 0 (automatic), one CP for the target
+/// behind the wall makes it band 1 (Color). Before: the wall was read as the firer's own
+/// and t was hit automatically.
+#[test]
+fn a_target_behind_a_wall_at_point_blank_is_in_cover() {
+    let out = played(&["play", "fw2.yaml", "--orders", "o_fire1.yaml"]);
+    has(&out, "+1 target in cover; band 1 (Color)");
+}
+
+/// 004 l.313 (a commander's capabilities may be kept from the other players) and l.256
+/// (supply is on each unit's roster): the CVS traits and supply are `private_counters`.
+/// vis: red's commander g (C 2, T 4, I 4) is attached to t, which blue sees at 3 hexes.
+/// Blue's view, text and JSON alike, names no CVS trait or supply of a red piece, and the
+/// JSON identity shows them as 0; red's own view keeps them. With `random_cvs` the CVS
+/// table's rolls are secret and blue's log has no change of g's traits. Before: blue's
+/// JSON listed `cvs_c: 2`, `cvs_t: 4`, `cvs_i: 4` under g's names and identity.
+#[test]
+fn an_enemy_commanders_traits_are_not_shown() {
+    let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
+    let private = ["cvs_i", "cvs_c", "cvs_m", "cvs_t", "cvs_a", "supply"];
+    for scenario in ["vis.yaml", "vis-random.yaml"] {
+        let json = played(&["view", scenario, "--side", "blue", "--json"]);
+        let v: Value = serde_json::from_str(&json).expect("view json");
+        let enemy = v["view"]["enemy"].as_array().expect("enemy");
+        assert!(enemy.iter().any(|e| e["names"]["kind"] == "commander"), "{json}");
+        let indices: Vec<usize> = private
+            .iter()
+            .map(|c| {
+                let at = rules.find("\ncounters:\n").expect("counters");
+                rules[at..]
+                    .lines()
+                    .skip(2)
+                    .filter(|l| l.starts_with("  ") && !l.starts_with("  #") && l.contains(": {"))
+                    .position(|l| l.trim_start().starts_with(&format!("{c}:")))
+                    .unwrap_or_else(|| panic!("no counter {c}"))
+            })
+            .collect();
+        for e in enemy {
+            if let Some(names) = e["names"]["counters"].as_object() {
+                for c in private {
+                    assert!(!names.contains_key(c), "{c} shown: {e}");
+                }
+            }
+            if let Some(counters) = e["identity"]["counters"].as_array() {
+                for &i in &indices {
+                    assert_eq!(counters[i], 0, "counter {i} shown: {e}");
+                }
+            }
+        }
+        for event in v["events"].as_array().expect("events") {
+            assert!(!event.to_string().contains("cvs_"), "{event}");
+        }
+        let text = played(&["view", scenario, "--side", "blue"]);
+        lacks(&text, "cvs");
+        let own = played(&["view", scenario, "--side", "red", "--json"]);
+        has(&own, "\"cvs_c\"");
+    }
+    let red = played(&["view", "vis.yaml", "--side", "red"]);
+    has(&red, "[cvs_i 4, cvs_c 2, cvs_t 4");
+}
+
+/// Charts page, melee modifiers ("at least 1 friend past melee plane", 1 CB). a (3,4) melees
+/// t (4,4) in front. plane: blue's n at (3,5) touches t but also a: it stands level with
+/// the line where a and t meet, so a is 2 against t's 2. plane-past: n at (4,5) touches t
+/// and not a, beyond that line: a is 2 + 1 = 3. Before: plane gave a (3) too.
+#[test]
+fn only_a_friend_past_the_melee_plane_helps_the_attacker() {
+    let out = played(&["play", "plane.yaml", "--orders", "o_plane.yaml"]);
+    has(&out, "(melee of a (2) against t (2))");
+    let out = played(&["play", "plane-past.yaml", "--orders", "o_plane.yaml"]);
+    has(&out, "(melee of a (3) against t (2))");
+}
+
+/// 004 l.432 (guns are pushed over "open, clear, flat terrain and NO slopes"). push: g2
+/// stands unlimbered on the hill (3,8); its front hexes are the hill (4,8) and the clear
+/// (3,7) and (3,9) below it: no push is listed, and a push down to (3,7) is refused in the
+/// rule's words. g1 on flat ground still pushes to (4,4) and (4,6), not up the hill (4,5).
+/// Before: `reach` listed (3,7) and (3,9) for g2.
+#[test]
+fn guns_are_not_pushed_down_a_slope() {
+    let reach = played(&["reach", "--unit", "g2", "push.yaml"]);
+    has(&reach, "can reach 0 places");
+    let reach = played(&["reach", "--unit", "g1", "push.yaml"]);
+    has(&reach, "(4,4)");
+    has(&reach, "(4,6)");
+    lacks(&reach, "(4,5)");
+    let out = at(&["play", "push.yaml", "--orders", "o_push_down.yaml"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(
+        &out.stderr,
+        "refused: guns cannot be pushed down a slope: a push is over open, clear, flat ground with no slopes (Artillery, Push Move)",
+    );
+}
+
+/// 004 l.216 ("being higher" is one of the one-point modifiers), read as the target on
+/// higher ground. fhill: a (2,5) fires at t (4,5) on a hill, 2 hexes: band 1 (Color), 1 CP
+/// → band 2 (Code). fhill2: a on the hill fires down at t: band 1, no bonus for the firer.
+/// Before: fhill fired at band 1.
+#[test]
+fn a_target_on_higher_ground_is_one_penalty() {
+    let out = played(&["play", "fhill.yaml", "--orders", "o_fire1.yaml"]);
+    has(&out, "+1 target higher; band 2 (Code)");
+    let out = played(&["play", "fhill2.yaml", "--orders", "o_fire1.yaml"]);
+    has(&out, "cube red star; band 1 (Color)");
+}
+
+/// Readings the notes state, pinned. fkill1 (l.309: the commander is hit on "a casualty hit
+/// of RED H"): a fires at t at point blank, band 0, an automatic hit, no cube: t takes
+/// the hit and g, attached, is not at risk. sim1 seed 2 (l.120 and 7.5): t's defensive
+/// fire gives a its third hit, a routs at once and its answering fire is refused. hidfire
+/// (3.1): a fires at the unspotted marker #1 in buildings (cover 1 CP). msk2 (7.2, l.475):
+/// skirmishers contacted by infantry are removed; with `skirmishers_rout` they rout.
+#[test]
+fn the_fifth_audits_readings_are_stated_and_played() {
+    let out = played(&["play", "fkill1.yaml", "--orders", "o_fire1.yaml"]);
+    has(&out, "no roll needed; band 0 (automatic) → hit");
+    has(&out, "t hits 0 → 1");
+    lacks(&out, "g removed");
+    let out = at(&["play", "sim1.yaml", "--orders", "o_sim.yaml", "--seed", "2"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    has(&out.stdout, "a placed (4,5) → (1,5) (routed)");
+    has(&out.stderr, "refused: a cannot fire while routed");
+    let out = played(&["play", "hidfire.yaml", "--orders", "o_hf.yaml", "--side", "blue"]);
+    has(&out, "a fire at enemy #1");
+    has(&out, "+1 target in cover");
+    let out = played(&["play", "msk2.yaml", "--orders", "o_mel.yaml"]);
+    has(&out, "t removed (skirmishers contacted in melee)");
+    let out = played(&[
+        "play",
+        "msk2.yaml",
+        "--orders",
+        "o_mel.yaml",
+        "--option",
+        "skirmishers_rout=on",
+    ]);
+    has(&out, "t placed (5,5) → (8,5) (routed)");
+    let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
+    for reading in [
+        "an automatic hit rolls no cube, so there is no red star",
+        "routs at once (7.5 'immediately', as in melee)",
+        "fire at it is allowed under the ordinary line and cover rules",
+        "no rule of 004 reads Morale (M)",
+        "Initiative is the number of order changes a commander may try",
+        "the firer's height gives no bonus",
+    ] {
+        assert!(rules.contains(reading), "{reading}");
+    }
+    let d6 = std::fs::read_to_string(root().join("rulesets/hex-command-d6.yaml")).expect("d6");
+    assert!(d6.contains("the two d6 stand-ins of 004 disagree"));
+}
