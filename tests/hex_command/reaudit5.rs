@@ -211,3 +211,26 @@ fn the_fifth_audits_readings_are_stated_and_played() {
     let d6 = std::fs::read_to_string(root().join("rulesets/hex-command-d6.yaml")).expect("d6");
     assert!(d6.contains("the two d6 stand-ins of 004 disagree"));
 }
+
+/// 004 l.104 (the d6's 6 is Code'n Color) with chart l.20 ("Cmd Kill: Red H"): the d6
+/// overlay's 6 is the red star. fkill-d6: a fires at t, with g attached, 2 hexes off
+/// (band 1, Color). Seed 6 rolls the 6: a hit on the red star, so g dies and t takes no hit.
+/// Before: the overlay's faces were labelled "1".."6", none of them "red star", so no
+/// commander ever died to a d6.
+#[test]
+fn the_d6_six_kills_an_attached_commander() {
+    let out = played(&[
+        "play",
+        "fkill-d6.yaml",
+        "--orders",
+        "o_fire1.yaml",
+        "--seed",
+        "6",
+    ]);
+    has(&out, "cube 6 red star; band 1 (Color) → hit");
+    has(
+        &out,
+        "g removed (commander killed by a red-star hit; the unit takes no hit)",
+    );
+    lacks(&out, "t hits");
+}
