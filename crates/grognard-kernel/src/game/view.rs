@@ -169,7 +169,10 @@ impl Game {
             return false;
         };
         let rules = self.rules();
-        after.pieces.get(piece.index()).is_some_and(|p| p.side != side)
+        after
+            .pieces
+            .get(piece.index())
+            .is_some_and(|p| p.side != side)
             && rules
                 .private_counters
                 .iter()
