@@ -36,7 +36,10 @@ fn the_d6_melee_reads_four_to_six_as_red() {
         assert_eq!(odds(d6, "melee", &sets, outcome), "1/4", "{outcome}");
     }
     // Fire keeps l.104's reading: 1-3 and the 6 are Color (2/3).
-    assert_eq!(odds(d6, "fire_small_b", &["band=1".to_owned()], "hit"), "2/3");
+    assert_eq!(
+        odds(d6, "fire_small_b", &["band=1".to_owned()], "hit"),
+        "2/3"
+    );
 }
 
 /// 004 l.424 (forts "benefit the owner" with +2 the first round, +1 the next) and l.418
@@ -85,7 +88,10 @@ fn an_enemy_commanders_traits_are_not_shown() {
         let json = played(&["view", scenario, "--side", "blue", "--json"]);
         let v: Value = serde_json::from_str(&json).expect("view json");
         let enemy = v["view"]["enemy"].as_array().expect("enemy");
-        assert!(enemy.iter().any(|e| e["names"]["kind"] == "commander"), "{json}");
+        assert!(
+            enemy.iter().any(|e| e["names"]["kind"] == "commander"),
+            "{json}"
+        );
         let indices: Vec<usize> = private
             .iter()
             .map(|c| {
@@ -183,7 +189,14 @@ fn the_fifth_audits_readings_are_stated_and_played() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     has(&out.stdout, "a placed (4,5) → (1,5) (routed)");
     has(&out.stderr, "refused: a cannot fire while routed");
-    let out = played(&["play", "hidfire.yaml", "--orders", "o_hf.yaml", "--side", "blue"]);
+    let out = played(&[
+        "play",
+        "hidfire.yaml",
+        "--orders",
+        "o_hf.yaml",
+        "--side",
+        "blue",
+    ]);
     has(&out, "a fire at enemy #1");
     has(&out, "+1 target in cover");
     let out = played(&["play", "msk2.yaml", "--orders", "o_mel.yaml"]);
