@@ -602,17 +602,21 @@ impl Game {
             (true, None) => Some(&mut owned),
         };
         let mut out = self.open_candidates(side, id, radius);
-        out.retain(|&(to, facing)| {
-            self.check_move_to(&self.state, side, id, to, facing)
-                .is_ok()
-                && scratch.as_deref_mut().is_none_or(|scratch| {
-                    let action = Action::MoveTo {
-                        piece: id,
-                        to,
-                        facing,
-                    };
-                    self.accepts(side, &action, hooks, scratch)
-                })
+        out.retain(|&(to, facing)| match scratch.as_deref_mut() {
+            // The trial makes the move's own checks first (`do_move_to` runs
+            // `check_move_to` on its copy of this state): asking them here too would
+            // double the cost of every candidate.
+            Some(scratch) => {
+                let action = Action::MoveTo {
+                    piece: id,
+                    to,
+                    facing,
+                };
+                self.accepts(side, &action, hooks, scratch)
+            }
+            None => self
+                .check_move_to(&self.state, side, id, to, facing)
+                .is_ok(),
         });
         out
     }

@@ -92,12 +92,13 @@ impl Game {
             let Place::Point { at, facing } = enemy.place else {
                 continue;
             };
-            // Named as the mover's side may name it (a handle when it is not identified).
-            let enemy_name = self.label(state, piece.side, enemy);
+            // Named as the mover's side may name it (a handle when it is not identified);
+            // made only for a refusal, as most enemies are far from most moves.
+            let enemy_name = || self.label(state, piece.side, enemy);
             if self.footprint_in(piece, piece.mode).is_some()
                 || self.footprint_in(enemy, enemy.mode).is_some()
             {
-                let seen = (enemy, enemy_name.as_str());
+                let seen = (enemy, &enemy_name as &dyn Fn() -> String);
                 entered_zone |= self.check_bases_approach(
                     piece,
                     seen,
@@ -111,7 +112,7 @@ impl Game {
                 let start = open::distance(from, at);
                 let closest = closest_approach(from, to, at);
                 if closest < keep_apart && closest < start {
-                    return Err(too_close(&piece.name, keep_apart, &enemy_name, closest));
+                    return Err(too_close(&piece.name, keep_apart, &enemy_name(), closest));
                 }
             }
             if ignores_threats {
@@ -122,7 +123,7 @@ impl Game {
             };
             if self.in_zone(at, facing, reach, from) {
                 if open::distance(to, at) < open::distance(from, at) {
-                    return Err(no_closer(&piece.name, &enemy_name));
+                    return Err(no_closer(&piece.name, &enemy_name()));
                 }
                 continue;
             }
@@ -148,11 +149,11 @@ impl Game {
             {
                 // Only the enemy it faces makes a unit stop in its zone; the zone of any
                 // other enemy may not be entered at all.
-                return Err(not_faced(&piece.name, &enemy_name));
+                return Err(not_faced(&piece.name, &enemy_name()));
             }
             if length - hi > 2 {
                 let stop = lerp(from, to, hi, length);
-                return Err(must_stop(&piece.name, stop, &enemy_name));
+                return Err(must_stop(&piece.name, stop, &enemy_name()));
             }
             entered_zone = true;
         }
@@ -166,7 +167,7 @@ impl Game {
     fn check_bases_approach(
         &self,
         piece: &Piece,
-        (enemy, enemy_name): (&Piece, &str),
+        (enemy, enemy_name): (&Piece, &dyn Fn() -> String),
         (from, facing_after): (Point, open::Angle),
         to: Point,
         ignores_threats: bool,
@@ -188,6 +189,25 @@ impl Game {
         let length = open::distance(from, to).0.max(1);
         let along = |k: i64| at(lerp(from, to, k, length));
         let keep_apart = inches(self.scaled(rules.open_table.keep_apart));
+        let reach = if ignores_threats {
+            None
+        } else {
+            self.threat_reach(enemy, piece)
+        };
+        // A bound first: the gap between the two pieces' bases anywhere along the path is at
+        // least the distance from a circle holding the enemy's bases to the mover's start
+        // and to its path, less the mover's own radius. Beyond both the closest approach
+        // allowed and the enemy's threat, nothing below can refuse or stop the move (most
+        // enemies are far from most moves), so the exact measures are spared.
+        let (centre, radius) = theirs.bounds();
+        let (mine_centre, mine_radius) = mine.bounds();
+        let shape_radius = shape.map_or(0, |f| f.radius_bound());
+        let start_gap = open::distance(centre, mine_centre).0 - radius - mine_radius;
+        // `closest_approach` rounds to the thou and `lerp` truncates: 4 thou spare.
+        let path_gap = closest_approach(from, to, centre).0 - radius - shape_radius - 4;
+        if start_gap.min(path_gap) > keep_apart.0.max(reach.map_or(0, |r| r.0)) {
+            return Ok(false);
+        }
         if keep_apart.0 > 0 {
             let start = theirs.distance(&mine);
             // The gap between two convex shapes, one moving in a straight line, is convex
@@ -206,13 +226,10 @@ impl Game {
                 .min()
                 .unwrap_or(start);
             if closest < keep_apart && closest < start {
-                return Err(too_close(&piece.name, keep_apart, enemy_name, closest));
+                return Err(too_close(&piece.name, keep_apart, &enemy_name(), closest));
             }
         }
-        if ignores_threats {
-            return Ok(false);
-        }
-        let Some(reach) = self.threat_reach(enemy, piece) else {
+        let Some(reach) = reach else {
             return Ok(false);
         };
         let in_zone = |m: &Placed| {
@@ -222,12 +239,18 @@ impl Game {
         };
         if in_zone(&mine) {
             if theirs.distance(&along(length)) < theirs.distance(&mine) {
-                return Err(no_closer(&piece.name, enemy_name));
+                return Err(no_closer(&piece.name, &enemy_name()));
             }
             return Ok(false);
         }
+        // A sample whose circle lies beyond the reach is out of the zone without placing
+        // the bases there (`Placed::within` makes the same test after placing them).
+        let near = Len(reach.0.saturating_add(radius + shape_radius + 4));
         let samples = (length / SEARCH_STEP).max(1);
-        let Some(k) = (1..=samples).find(|k| in_zone(&at(lerp(from, to, *k, samples)))) else {
+        let Some(k) = (1..=samples).find(|k| {
+            let q = lerp(from, to, *k, samples);
+            open::within(centre, q, near) && in_zone(&at(q))
+        }) else {
             return Ok(false);
         };
         let (mut lo, mut hi) = ((k - 1) * length / samples, k * length / samples);
@@ -242,11 +265,11 @@ impl Game {
         if rules.open_table.enter_only_faced_threats
             && at(from).arc(facing_after, &theirs, rules.arcs) != Arc::Front
         {
-            return Err(not_faced(&piece.name, enemy_name));
+            return Err(not_faced(&piece.name, &enemy_name()));
         }
         if length - hi > 2 {
             let stop = lerp(from, to, hi, length);
-            return Err(must_stop(&piece.name, stop, enemy_name));
+            return Err(must_stop(&piece.name, stop, &enemy_name()));
         }
         Ok(true)
     }

@@ -122,6 +122,19 @@ impl Footprint {
     }
 }
 
+impl Footprint {
+    /// How far any point of this footprint, placed about a point with any facing
+    /// ([`Self::place`]), can lie from that point: half its diagonal, rounded up, with a
+    /// margin for the corners' rounding to the thou.
+    pub(crate) fn radius_bound(self) -> i64 {
+        #[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+        let (w, d) = (self.width.0 as f64, self.depth.0 as f64);
+        #[allow(clippy::cast_possible_truncation)] // a table's size
+        let half = ((w * w + d * d).sqrt() / 2.0).ceil() as i64;
+        half.saturating_add(4)
+    }
+}
+
 impl Placed {
     /// A point, as a footprint of no size.
     #[must_use]
@@ -234,6 +247,12 @@ impl Placed {
                 each(num, den, least);
             }
         }
+    }
+
+    /// A circle that holds the whole footprint: its centre and [`Self::radius`], for the
+    /// cheap "too far apart to matter" tests that spare the exact measures.
+    pub(crate) fn bounds(&self) -> (Point, i64) {
+        (self.centre(), self.radius())
     }
 
     /// Half the diagonal, rounded up to the thou (with a margin): every point of the
@@ -562,6 +581,39 @@ mod tests {
         Footprint {
             width: Len::inches(w),
             depth: Len::inches(d),
+        }
+    }
+
+    #[test]
+    fn the_bounding_circles_hold_every_corner() {
+        // The open table's approach check passes over an enemy on these circles alone: they
+        // must hold the whole footprint, whatever its size, place and facing.
+        let sizes = [
+            (0, 0),
+            (1, 3),
+            (6_000, 2_000),
+            (4_000, 4_000),
+            (7_777, 13),
+            (40, 80_001),
+        ];
+        for (w, d) in sizes {
+            let f = Footprint {
+                width: Len(w),
+                depth: Len(d),
+            };
+            for tenths in (0..3600).step_by(7) {
+                for at in [
+                    Point::new(Len(0), Len(0)),
+                    Point::new(Len(123_457), Len(-98_765)),
+                ] {
+                    let placed = f.place(at, Angle(tenths));
+                    let (centre, radius) = placed.bounds();
+                    for c in placed.corners {
+                        assert!(super::super::open::within(at, c, Len(f.radius_bound())));
+                        assert!(super::super::open::within(centre, c, Len(radius)));
+                    }
+                }
+            }
         }
     }
 
