@@ -49,17 +49,11 @@ fn policies_map(policies: &[String]) -> Result<BTreeMap<String, String>, Failure
                 .map(|(s, p)| (s.to_owned(), p.to_owned()))
                 .ok_or_else(|| {
                     Failure::Usage(format!(
-                        "--policy {p}: expected SIDE=random, SIDE=greedy or SIDE=lua:FILE"
+                        "--policy {p}: expected SIDE=random, SIDE=greedy, SIDE=search[:MILLISECONDS] or SIDE=lua:FILE"
                     ))
                 })
         })
         .collect()
-}
-
-/// The play page's link for one seat: the token rides in the fragment, which a browser
-/// never sends to the server, so it stays out of every log on the way.
-fn seat_link(base: &str, game: &str, token: &str) -> String {
-    format!("{}/play/{game}#token={token}", base.trim_end_matches('/'))
 }
 
 /// The game and, for each seat, its link (sides first, then referee and spectator).
@@ -68,22 +62,9 @@ fn created_lines(created: &Created, base: &str) -> Vec<String> {
         format!("game {}", created.game),
         "links (give each player only their own; they are not shown again):".to_owned(),
     ];
-    let spare = ["referee", "spectator"];
-    let seats = created
-        .tokens
-        .iter()
-        .filter(|(s, _)| !spare.contains(&s.as_str()))
-        .chain(
-            created
-                .tokens
-                .iter()
-                .filter(|(s, _)| spare.contains(&s.as_str())),
-        );
-    for (seat, token) in seats {
-        lines.push(format!(
-            "  {seat:<10} {}",
-            seat_link(base, &created.game, token)
-        ));
+    // The same links, in the same order, as the editor's *Host game…* lists.
+    for (seat, link) in grognard_server::client::seat_links(created, base) {
+        lines.push(format!("  {seat:<10} {link}"));
     }
     lines.push(
         "(the token is what follows #token=, for `grognard join` and `grognard remote`)".to_owned(),
@@ -172,7 +153,7 @@ fn host_token(file: Option<&Path>) -> Result<String, Failure> {
         }
         return Ok(token);
     }
-    let token = grognard_server::tokens::new_token().map_err(rules)?;
+    let token = grognard_server::tokens::new_token().map_err(|e| rules(e.to_string()))?;
     if let Some(f) = file {
         write_private(f, &format!("{token}\n"))
             .map_err(|e| Failure::Rules(format!("cannot write {}: {e}", f.display())))?;

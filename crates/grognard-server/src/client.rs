@@ -210,3 +210,55 @@ impl Client {
         self.get(&format!("/games/{game}/save"), Some(token))
     }
 }
+
+/// The play page's link for one seat (`http://HOST:PORT/play/GAME#token=TOKEN`): the token
+/// rides in the fragment, which a browser never sends to the server, so it stays out of
+/// every log on the way. `serve --create`, `remote create` and the editor's *Host game…*
+/// all print this link.
+#[must_use]
+pub fn seat_link(base: &str, game: &str, token: &str) -> String {
+    format!("{}/play/{game}#token={token}", base.trim_end_matches('/'))
+}
+
+/// Each seat of a created game with its link ([`seat_link`]): the sides first, then the
+/// referee and the spectator.
+#[must_use]
+pub fn seat_links(created: &Created, base: &str) -> Vec<(String, String)> {
+    let spare = ["referee", "spectator"];
+    let sides = created
+        .tokens
+        .iter()
+        .filter(|(s, _)| !spare.contains(&s.as_str()));
+    let others = spare
+        .iter()
+        .filter_map(|s| created.tokens.get_key_value(*s));
+    sides
+        .chain(others)
+        .map(|(seat, token)| (seat.clone(), seat_link(base, &created.game, token)))
+        .collect()
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn seat_links_put_the_sides_first_and_the_token_in_the_fragment() {
+        let created = Created {
+            game: "g1".to_owned(),
+            tokens: [
+                ("referee", "R"),
+                ("austrians", "A"),
+                ("spectator", "S"),
+                ("french", "F"),
+            ]
+            .into_iter()
+            .map(|(s, t)| (s.to_owned(), t.to_owned()))
+            .collect(),
+        };
+        let links = seat_links(&created, "http://h:1/");
+        let seats: Vec<&str> = links.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(seats, ["austrians", "french", "referee", "spectator"]);
+        assert_eq!(links[1].1, "http://h:1/play/g1#token=F");
+    }
+}

@@ -1,6 +1,6 @@
 //! The Remote tab: the editor as a client of a `grognard serve` server. "Host game…"
 //! creates a game of the open scenario (starting a server here when asked) and lists each
-//! seat's token; "Join game…" connects to a seat. Joined, the tab shows the board as the
+//! seat's link, as `serve --create` prints it; "Join game…" connects to a seat. Joined, the tab shows the board as the
 //! seat sees it, the phase bar, the legal orders (a click sends one), Undo, the chat, and
 //! the seat's view and log as `grognard view` prints them. On an open table, while it is the
 //! seat's turn, its selected piece is dragged (or turned) as on the Play tab and the drop is
@@ -23,7 +23,7 @@ use grognard_server::protocol::{ChatLine, Created, REFEREE, SPECTATOR, SeatState
 use crate::board::{self, BaseDrop, BoardScene, DrawPiece, Look, Overlay, Transform};
 use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
 
-use super::{Command, EditorApp, Tab, order_text, terrain_colors};
+use super::{Command, EditorApp, Tab, terrain_colors};
 
 /// Most orders listed at once (an open table offers hundreds).
 const MAX_LISTED: usize = 200;
@@ -363,7 +363,7 @@ impl EditorApp {
                 let token = hosted.created.tokens.get(&hosted.play_as).cloned();
                 let game = hosted.created.game.clone();
                 self.say(format!(
-                    "created game {game} on {}: give each player their seat's token",
+                    "created game {game} on {}: give each player their own seat's link (Seats and links)",
                     hosted.url
                 ));
                 self.rt.remote.hosted = Some(HostedGame {
@@ -842,30 +842,36 @@ impl EditorApp {
         }
     }
 
-    /// Each seat of the hosted game with its token: copy it, or join as that seat.
+    /// Each seat of the hosted game with its link (`…/play/GAME#token=TOKEN`, as `serve
+    /// --create` and `remote create` print it, sides first, then the referee and the
+    /// spectator): copy it, or join as that seat.
     fn hosted_seats(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let Some(h) = &self.rt.remote.hosted else {
             return;
         };
         let joined = self.remote().and_then(RemoteSession::seat);
         ui.label(RichText::new(format!("Game {} on {}", h.created.game, h.url)).strong());
-        ui.label("Give each player the server, the game and their seat's token (a token is the seat's only key).");
+        ui.label(
+            "Give each player only their own seat's link: it opens the game in a browser, \
+             and its token (after #token=) joins it from an editor. A link is the seat's only key.",
+        );
         egui::Grid::new("hosted seats")
             .num_columns(4)
             .show(ui, |ui| {
-                for (seat, token) in &h.created.tokens {
-                    ui.label(seat);
-                    ui.label(RichText::new(token).monospace());
-                    if ui.button(format!("Copy {seat}'s token")).clicked() {
-                        ui.ctx().copy_text(token.clone());
+                for (seat, link) in grognard_server::client::seat_links(&h.created, &h.url) {
+                    ui.label(&seat);
+                    ui.label(RichText::new(&link).monospace());
+                    if ui.button(format!("Copy {seat}'s link")).clicked() {
+                        ui.ctx().copy_text(link.clone());
                     }
+                    let token = h.created.tokens.get(&seat).cloned().unwrap_or_default();
                     if joined == Some(seat.as_str()) {
                         ui.label("(joined)");
                     } else if ui.button(format!("Join as {seat}")).clicked() {
                         out.push(Command::Join {
                             url: h.url.clone(),
                             game: h.created.game.clone(),
-                            token: token.clone(),
+                            token,
                         });
                     }
                     ui.end_row();
@@ -896,8 +902,9 @@ impl EditorApp {
             }
         });
         if self.rt.remote.hosted.is_some() {
-            egui::CollapsingHeader::new("Seats and tokens")
+            egui::CollapsingHeader::new("Seats and links")
                 .id_salt("hosted seats")
+                .default_open(true)
                 .show(ui, |ui| self.hosted_seats(ui, out));
         }
     }
@@ -1037,20 +1044,41 @@ impl EditorApp {
                 .id_salt("remote legal list")
                 .max_height(220.0)
                 .show(ui, |ui| {
-                    for order in listed.iter().take(MAX_LISTED) {
-                        let text = order_text(&serde_json::to_value(order).unwrap_or_default());
-                        if ui
-                            .add_enabled(s.connected(), egui::Button::new(text))
-                            .clicked()
-                        {
-                            out.push(Command::RemoteOrder(Box::new((*order).clone())));
+                    // In the Play tab's words and groups: one folding group per piece (the
+                    // selected piece's open), the orders naming no piece last.
+                    let specs: Vec<serde_json::Value> = listed
+                        .iter()
+                        .map(|o| serde_json::to_value(o).unwrap_or_default())
+                        .collect();
+                    let selected = self.remote_selected_name();
+                    for (piece, orders) in crate::words::group_orders(&specs) {
+                        let mut buttons = |ui: &mut egui::Ui| {
+                            for (i, words) in orders.iter().take(MAX_LISTED) {
+                                if ui
+                                    .add_enabled(s.connected(), egui::Button::new(words.as_str()))
+                                    .clicked()
+                                    && let Some(order) = listed.get(*i)
+                                {
+                                    out.push(Command::RemoteOrder(Box::new((*order).clone())));
+                                }
+                            }
+                            if orders.len() > MAX_LISTED {
+                                ui.label(format!("… and {} more", orders.len() - MAX_LISTED));
+                            }
+                        };
+                        match piece {
+                            Some(name) => {
+                                let open = selected.as_ref().map(|s| *s == name);
+                                egui::CollapsingHeader::new(format!(
+                                    "{name}: {}",
+                                    crate::words::count(orders.len() as i64, "order")
+                                ))
+                                .id_salt(("remote legal of", name.as_str()))
+                                .open(open)
+                                .show(ui, buttons);
+                            }
+                            None => buttons(ui),
                         }
-                    }
-                    if listed.len() > MAX_LISTED {
-                        ui.label(format!(
-                            "… and {} more (select a piece to see its orders)",
-                            listed.len() - MAX_LISTED
-                        ));
                     }
                 });
         });
