@@ -20,6 +20,7 @@ mod policies;
 mod remote;
 mod rolls_seen;
 mod scale;
+mod search;
 mod setup;
 mod sim_editor;
 mod square_blocks;

@@ -198,7 +198,7 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
     }
     if args.orders.is_none() && args.policies.is_empty() {
         return Err(Failure::Usage(
-            "give an orders file (--orders FILE), a policy (--policy random|greedy|lua:FILE), or both"
+            "give an orders file (--orders FILE), a policy (--policy random|greedy|search|lua:FILE), or both"
                 .to_owned(),
         ));
     }

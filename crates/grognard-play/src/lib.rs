@@ -3,9 +3,10 @@
 //! A [`policy::Player`] gives one side's orders from what that side may know: its
 //! [`View`](grognard_kernel::view::View) and its legal orders
 //! ([`Game::legal_orders`](grognard_kernel::game::Game::legal_orders)), never the referee's
-//! state. The built-in policies are `random` and `greedy`; a [`lua_policy::LuaPolicy`] runs a
-//! designer's own Lua function in a sandbox of its own, under the same limits as a
-//! ruleset's hooks. [`policy::play_out`] plays a game to its end with them; the CLI's `sim`
+//! state. The built-in policies are `random`, `greedy` and [`search`] (information-set
+//! Monte Carlo tree search over worlds drawn from what the side knows); a
+//! [`lua_policy::LuaPolicy`] runs a designer's own Lua function in a sandbox of its own,
+//! under the same limits as a ruleset's hooks. [`policy::play_out`] plays a game to its end with them; the CLI's `sim`
 //! and `fuzz` and the editor's "Computer plays" and Simulate panel all use it.
 //! [`tally::Tally`] is the exact tally of many games that `sim` and the Simulate panel
 //! both report, so the two show the same numbers. [`tune`] searches named numbers of a
@@ -16,6 +17,7 @@
 
 pub mod lua_policy;
 pub mod policy;
+pub mod search;
 pub mod tally;
 pub mod text;
 pub mod tune;

@@ -11,6 +11,9 @@
 //!   ends to the nearest enemy its side knows of (a move that does not close scores nothing),
 //!   anything else nothing; it gives the best order, ties broken by its random stream, and
 //!   ends the phase when nothing scores.
+//! - `search[:MILLISECONDS]` or `search:it=N`: information-set Monte Carlo tree search
+//!   over the legal orders, thinking for that long (1000 ms by default) or that many
+//!   iterations a decision (see [`crate::search`]).
 //! - `lua:FILE[:FUNCTION]`: a designer's function (see [`crate::lua_policy`]).
 //!
 //! In a set-up (a scenario whose sides deploy their own pieces), `random` and `greedy`
@@ -28,7 +31,7 @@ use grognard_kernel::board::Board;
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Grid;
 use grognard_kernel::geometry::open;
-use grognard_kernel::hooks::Hooks;
+use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::view::View;
@@ -38,12 +41,14 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use crate::lua_policy::{DEFAULT_FUNCTION, LuaPolicy};
+use crate::search::{Budget, Explanation};
 
 /// Most orders a policy gives in one phase before it ends the phase.
 pub const MAX_ORDERS_PER_PHASE: u32 = 64;
 
-/// The built-in policies `--policy` accepts (besides `lua:FILE[:FUNCTION]`).
-pub const POLICY_NAMES: [&str; 2] = ["random", "greedy"];
+/// The built-in policies `--policy` accepts (besides `lua:FILE[:FUNCTION]`; `search` also
+/// takes a budget: `search:MILLISECONDS` or `search:it=N`).
+pub const POLICY_NAMES: [&str; 3] = ["random", "greedy", "search"];
 
 /// A Lua policy's source, read once and loaded into a sandbox per player.
 #[derive(Debug, PartialEq, Eq)]
@@ -84,16 +89,30 @@ pub enum PolicyKind {
     Greedy,
     /// A designer's Lua function.
     Lua(Arc<LuaSource>),
+    /// Information-set Monte Carlo tree search within a budget a decision.
+    Search(Budget),
 }
 
 impl PolicyKind {
-    /// The policy `name` names: `random`, `greedy` or `lua:FILE[:FUNCTION]` (the file is
-    /// read and loaded here, so that its mistakes show before any game starts).
+    /// The policy `name` names: `random`, `greedy`, `search[:MILLISECONDS]`,
+    /// `search:it=N` or `lua:FILE[:FUNCTION]` (the file is read and loaded here, so that
+    /// its mistakes show before any game starts).
     ///
     /// # Errors
-    /// An unknown policy (with "did you mean"), a file that cannot be read, or a script that
-    /// does not load or lacks the function (`file:line: ...`).
+    /// An unknown policy (with "did you mean"), a search budget that is not one, a file
+    /// that cannot be read, or a script that does not load or lacks the function
+    /// (`file:line: ...`).
     pub fn parse(name: &str) -> Result<Self, PolicyError> {
+        if name == "search" {
+            return Ok(Self::Search(
+                Budget::parse("").map_err(PolicyError::Unknown)?,
+            ));
+        }
+        if let Some(spec) = name.strip_prefix("search:") {
+            return Budget::parse(spec)
+                .map(Self::Search)
+                .map_err(PolicyError::Unknown);
+        }
         if let Some(rest) = name.strip_prefix("lua:") {
             let (file, function) = match rest.rsplit_once(':') {
                 Some((file, f))
@@ -114,8 +133,8 @@ impl PolicyKind {
                 let hint = grognard_rules::suggest::did_you_mean(other, POLICY_NAMES)
                     .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
                 Err(PolicyError::Unknown(format!(
-                    "unknown policy `{other}`; the policies are {} and lua:FILE[:FUNCTION]{hint}",
-                    POLICY_NAMES.join(", ")
+                    "unknown policy `{other}`; the policies are random, greedy, \
+                     search[:MILLISECONDS|:it=ITERATIONS] and lua:FILE[:FUNCTION]{hint}"
                 )))
             }
         }
@@ -155,6 +174,7 @@ impl PolicyKind {
             Self::Random => "random".to_owned(),
             Self::Greedy => "greedy".to_owned(),
             Self::Lua(s) => format!("lua:{}:{}", s.chunk, s.function),
+            Self::Search(b) => b.policy_name(),
         }
     }
 }
@@ -171,7 +191,7 @@ pub fn seats(values: &[String], sides: &[String]) -> Result<Seats, PolicyError> 
     for v in values {
         let side_given = v
             .split_once('=')
-            .filter(|(side, _)| !side.starts_with("lua:"));
+            .filter(|(side, _)| !side.starts_with("lua:") && !side.starts_with("search:"));
         match side_given {
             None => {
                 let kind = PolicyKind::parse(v)?;
@@ -204,6 +224,8 @@ pub struct Player {
     /// (turn, phase step) of the phase the count below is for.
     phase: (u32, u32),
     given: u32,
+    /// The search's account of its last decision.
+    explained: Option<Explanation>,
 }
 
 impl std::fmt::Debug for Player {
@@ -236,6 +258,7 @@ impl Player {
             rng,
             phase: (0, 0),
             given: 0,
+            explained: None,
         })
     }
 
@@ -253,18 +276,43 @@ impl Player {
         &self.kind
     }
 
-    /// The order this player gives now for `side`, from `legal` (which ends with
-    /// `end_phase`). It reads the game only through `side`'s view, and names pieces in
-    /// orders as `side` knows them.
+    /// The search's account of its last decision (`None` for the other policies, and when
+    /// that decision had nothing to weigh: only the end of the phase was left, or set-up).
+    #[must_use]
+    pub fn explanation(&self) -> Option<&Explanation> {
+        self.explained.as_ref()
+    }
+
+    /// [`Player::choose_with`] without the ruleset's hooks: a `search` player then
+    /// imagines games by the data alone, so give it the hooks where the ruleset has scripts.
     ///
     /// # Errors
-    /// A Lua policy's error (`file:line: ...`): no order is given.
+    /// As [`Player::choose_with`].
     pub fn choose(
         &mut self,
         game: &Game,
         side: SideId,
         legal: &[Action],
     ) -> Result<Action, String> {
+        self.choose_with(game, side, legal, &mut NoHooks)
+    }
+
+    /// The order this player gives now for `side`, from `legal` (which ends with
+    /// `end_phase`). It reads the game only through what `side` may know (its view, or for
+    /// a search the worlds [`Game::sample_world`] draws from its knowledge), and names
+    /// pieces in orders as `side` knows them. `hooks` are the ruleset's, which a search's
+    /// imagined games run with.
+    ///
+    /// # Errors
+    /// A Lua policy's error (`file:line: ...`): no order is given.
+    pub fn choose_with(
+        &mut self,
+        game: &Game,
+        side: SideId,
+        legal: &[Action],
+        hooks: &mut dyn Hooks,
+    ) -> Result<Action, String> {
+        self.explained = None;
         let game_phase = (game.state().turn, game.state().step);
         if self.phase != game_phase {
             self.phase = game_phase;
@@ -314,6 +362,12 @@ impl Player {
                 let tied: Vec<usize> = (0..others.len()).filter(|i| scores[*i] == best).collect();
                 Ok(others[tied[self.below(tied.len())]].clone())
             }
+            PolicyKind::Search(budget) => {
+                let (action, explained) =
+                    crate::search::think(game, side, legal, hooks, *budget, &mut self.rng);
+                self.explained = Some(explained);
+                Ok(action)
+            }
             PolicyKind::Lua(_) => {
                 let Some(lua) = &self.lua else {
                     return Ok(Action::EndPhase);
@@ -347,7 +401,7 @@ impl Player {
 }
 
 /// A uniform draw from `0..n` (`n` > 0) from `rng`.
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub(crate) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     let n = n.max(1) as u64;
     // Rejection sampling keeps the draw exactly uniform.
     let zone = u64::MAX - u64::MAX % n;
@@ -388,7 +442,7 @@ fn nearest_enemy(view: &View, grid: Option<&Grid>, place: &Place) -> Option<i64>
 }
 
 /// The greedy policy's score of one order (see the module doc).
-fn greedy_score(
+pub(crate) fn greedy_score(
     view: &View,
     board: &Board,
     action: &Action,
@@ -513,7 +567,7 @@ pub fn step(
     let action = match players.get_mut(side.index()).and_then(Option::as_mut) {
         Some(player) => {
             let legal = game.legal_orders(side, hooks);
-            match player.choose(game, side, &legal) {
+            match player.choose_with(game, side, &legal, hooks) {
                 Ok(a) => a,
                 Err(e) => {
                     played.error = Some(e);

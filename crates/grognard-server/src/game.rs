@@ -739,8 +739,10 @@ impl Live {
         let Some(player) = self.players.get_mut(side.index()).and_then(Option::as_mut) else {
             return false;
         };
+        // A `search` player imagines games with the game's own hooks (it clears any fault
+        // they meet there: none of them is the real game's).
         let action = player
-            .choose(&self.game, side, &legal)
+            .choose_with(&self.game, side, &legal, self.hooks.as_mut())
             .unwrap_or(Action::EndPhase);
         let seat = self.record.sides[side.index()].clone();
         let order = Order { side, action };

@@ -1,8 +1,8 @@
 //! Legal orders and the computer opponent on the Play tab: the side panel's list of the
 //! orders the side in view may give (from the kernel's generator, the same list `grognard
 //! legal` prints), the board highlights of the selected piece's legal destinations and
-//! targets, and "Computer plays SIDE": a policy (random, greedy or a Lua file) that gives
-//! that side's orders, one at a time, seeing only that side's view.
+//! targets, and "Computer plays SIDE": a policy (random, greedy, search or a Lua file) that
+//! gives that side's orders, one at a time, seeing only what that side knows.
 //!
 //! That one list is the Play tab's only signal of what is legal: the piece panel's buttons,
 //! the reach shown (and "can reach N places"), the rings on targets, *End phase* and *Undo*
@@ -335,6 +335,12 @@ impl EditorApp {
                     for (kind, label) in [
                         (PolicyKind::Random, "random"),
                         (PolicyKind::Greedy, "greedy"),
+                        (
+                            PolicyKind::Search(grognard_play::search::Budget::Millis(
+                                grognard_play::search::DEFAULT_MILLIS,
+                            )),
+                            "search",
+                        ),
                     ] {
                         if ui
                             .selectable_label(current.as_deref() == Some(label), label)
@@ -419,7 +425,16 @@ impl EditorApp {
             .get(side.index())
             .map_or_else(String::new, |s| s.name.clone());
         let legal = session.legal(side);
-        let action = match player.choose(&session.game, side, &legal) {
+        let chosen = match player.kind() {
+            // A search imagines games with the ruleset's scripts (it thinks for a second,
+            // on this thread).
+            PolicyKind::Search(_) => {
+                let game = session.game.clone();
+                player.choose_with(&game, side, &legal, session.hooks())
+            }
+            _ => player.choose(&session.game, side, &legal),
+        };
+        let action = match chosen {
             Ok(a) => a,
             Err(e) => {
                 self.rt.play.players[side.index()] = None;

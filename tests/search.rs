@@ -1,0 +1,302 @@
+//! The `search` policy (issue 40): it sees only what its side knows (two games that differ
+//! only in what the side has not sighted give the same choices), a seed fixes its choices,
+//! it beats the random policy, and `--policy search...` is parsed and refused in words.
+
+use std::path::Path;
+
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Game;
+use grognard_kernel::hooks::{Hooks, NoHooks};
+use grognard_kernel::ids::SideId;
+use grognard_lua::{Limits, LuaHooks};
+use grognard_play::policy::{Player, PolicyError, PolicyKind, play_out, players_for, seats};
+use grognard_play::search::Budget;
+use grognard_rules::load;
+use proptest::prelude::*;
+
+use crate::hidden::{blocks, scenario, start};
+use crate::util::grognard;
+
+const FRENCH: SideId = SideId(0);
+
+/// Two games that differ only in what the French cannot have sighted: a hidden Austrian
+/// command in another place (`variant` 0), or which of two face-down Austrian markers is
+/// the dummy and which the real command (1).
+fn pair(variant: u32, spots: &[u32]) -> (Game, Game) {
+    let rules = blocks();
+    let french = [
+        format!(
+            "{{ id: s, side: french, type: scout, at: [{}, 12], facing: N }}",
+            3 + spots[0] % 9
+        ),
+        format!(
+            "{{ id: i, side: french, type: infantry, at: [{}, 13], facing: N, counters: {{ units: 4 }} }}",
+            2 + spots[1] % 10
+        ),
+        format!(
+            "{{ id: c, side: french, type: cavalry, at: [{}, 13], facing: N }}",
+            3 + spots[2] % 10
+        ),
+    ];
+    let x = 1 + spots[3] % 13;
+    let y = 1 + spots[4] % 13;
+    let austrian = |id: &str, kind: &str, at: (u32, u32), extra: &str| {
+        format!(
+            "{{ id: {id}, side: austrians, type: {kind}, at: [{}, {}], facing: S{extra} }}",
+            at.0, at.1
+        )
+    };
+    let units = ", counters: { units: 5 }";
+    let (one, two) = if variant % 2 == 0 {
+        let hidden = ", counters: { units: 4 }, flags: [hidden]";
+        (
+            vec![austrian("h", "infantry", (x, 0), hidden)],
+            vec![austrian("h", "infantry", ((x + 5) % 15, 0), hidden)],
+        )
+    } else {
+        (
+            vec![
+                austrian("h", "dummy", (x, 0), ""),
+                austrian("m", "infantry", (y, 2), units),
+            ],
+            vec![
+                austrian("h", "infantry", (x, 0), units),
+                austrian("m", "dummy", (y, 2), ""),
+            ],
+        )
+    };
+    let rest = [austrian("a1", "scout", (4 + spots[5] % 6, 3), "")];
+    let text = |aus: Vec<String>| {
+        let mut all: Vec<String> = french.to_vec();
+        all.extend(aus);
+        all.extend(rest.iter().cloned());
+        scenario(&all, "")
+    };
+    (start(&rules, &text(one)), start(&rules, &text(two)))
+}
+
+/// What `side` can tell of `game`: its view and its log.
+fn seen(game: &Game, side: SideId) -> (serde_json::Value, serde_json::Value) {
+    (
+        serde_json::to_value(game.view(side)).unwrap_or_default(),
+        serde_json::to_value(game.events_for(side)).unwrap_or_default(),
+    )
+}
+
+fn search(iterations: u32) -> PolicyKind {
+    PolicyKind::Search(Budget::Iterations(iterations))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    #[test]
+    fn the_search_cannot_reach_what_its_side_has_not_sighted(
+        variant in 0u32..2,
+        spots in proptest::collection::vec(0u32..1000, 6),
+        seed in 0u64..1000,
+    ) {
+        let (mut g1, mut g2) = pair(variant, &spots);
+        let mut p1 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
+        let mut p2 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
+        let mut asked = 0;
+        for _ in 0..16 {
+            // Once the French can tell the games apart, they may well choose apart.
+            if seen(&g1, FRENCH) != seen(&g2, FRENCH) || g1.to_act().is_empty() {
+                break;
+            }
+            let order = if g1.to_act().contains(&FRENCH) {
+                let l1 = g1.legal_orders(FRENCH, &mut NoHooks);
+                let l2 = g2.legal_orders(FRENCH, &mut NoHooks);
+                prop_assert_eq!(&l1, &l2);
+                let c1 = p1.choose(&g1, FRENCH, &l1).map_err(TestCaseError::fail)?;
+                let c2 = p2.choose(&g2, FRENCH, &l2).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(&c1, &c2, "the search chose apart");
+                let (e1, e2) = (p1.explanation(), p2.explanation());
+                prop_assert_eq!(e1.map(|e| &e.considered), e2.map(|e| &e.considered));
+                if e1.is_some() {
+                    asked += 1;
+                }
+                Order { side: FRENCH, action: c1 }
+            } else {
+                // The Austrians only end their phases: what they would do differs.
+                Order { side: g1.to_act()[0], action: Action::EndPhase }
+            };
+            let r1 = g1.apply(&order, &mut NoHooks).is_ok();
+            let r2 = g2.apply(&order, &mut NoHooks).is_ok();
+            if r1 != r2 {
+                break;
+            }
+            if !r1 {
+                let end = Order { side: order.side, action: Action::EndPhase };
+                prop_assert!(g1.apply(&end, &mut NoHooks).is_ok() == g2.apply(&end, &mut NoHooks).is_ok());
+            }
+        }
+        prop_assert!(asked > 0, "the search never weighed an order");
+    }
+}
+
+/// A small generator of draws from `s`, the same for any game.
+fn draws(s: u64) -> impl FnMut(usize) -> usize {
+    let mut x = s.wrapping_mul(0x9e37_79b9) + 1;
+    move |n: usize| {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) as usize) % n.max(1)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn the_same_draws_give_the_same_world_from_either_game_of_a_pair(
+        variant in 0u32..2,
+        spots in proptest::collection::vec(0u32..1000, 6),
+        seed in 0u64..1000,
+    ) {
+        let (g1, g2) = pair(variant, &spots);
+        prop_assume!(seen(&g1, FRENCH) == seen(&g2, FRENCH));
+        let w1 = g1.sample_world(FRENCH, &mut draws(seed));
+        let w2 = g2.sample_world(FRENCH, &mut draws(seed));
+        prop_assert_eq!(w1.state(), w2.state());
+    }
+}
+
+#[test]
+fn an_unseen_command_is_placed_by_the_draw_not_found() {
+    let (g1, _) = pair(0, &[1, 2, 3, 4, 5, 6]);
+    let h = g1.piece_by_name("h").map(|p| p.id).unwrap_or_default();
+    let real = &g1.state().pieces[h.index()].place;
+    let elsewhere = (0..12)
+        .filter(|s| {
+            g1.sample_world(FRENCH, &mut draws(*s)).state().pieces[h.index()].place != *real
+        })
+        .count();
+    assert!(
+        elsewhere > 6,
+        "the hidden command was put where it really is {} times in 12",
+        12 - elsewhere
+    );
+}
+
+fn duel() -> (load::Scenario, Box<dyn Hooks>) {
+    let s = load::load_scenario(Path::new("tests/fixtures/search/duel.yaml"), None)
+        .unwrap_or_else(|d| panic!("{d}"));
+    let hooks: Box<dyn Hooks> =
+        Box::new(LuaHooks::new(&s.ruleset, Limits::default()).unwrap_or_else(|d| panic!("{d}")));
+    (s, hooks)
+}
+
+#[test]
+fn a_seed_fixes_the_searchs_choices() {
+    let (s, mut hooks) = duel();
+    let run = |hooks: &mut dyn Hooks, seed: u64| {
+        let mut game = s
+            .start(Some(40), &[], hooks)
+            .unwrap_or_else(|d| panic!("{d}"));
+        let seats = vec![Some(search(10)), Some(PolicyKind::Random)];
+        let mut players = players_for(&seats, seed).unwrap_or_else(|e| panic!("{e}"));
+        let played = play_out(&mut game, hooks, &mut players, 40);
+        assert!(played.error.is_none(), "{:?}", played.error);
+        (game.state_bytes(), played.orders)
+    };
+    let a = run(hooks.as_mut(), 3);
+    let b = run(hooks.as_mut(), 3);
+    assert_eq!(a, b, "the same seed played the same game");
+    assert_eq!(a.1, 40);
+    let c = run(hooks.as_mut(), 4);
+    assert_ne!(a.0, c.0, "another seed draws other worlds");
+}
+
+#[test]
+fn the_search_beats_random_play() {
+    // Eight games with sides swapped and common seeds: the search (20 iterations a
+    // decision) against the random policy on a small hex-leaders duel. Random against
+    // random wins almost none of these; the search must win most of the decided ones.
+    let (s, mut hooks) = duel();
+    let (mut won, mut lost) = (0, 0);
+    for g in 0..8u64 {
+        let searcher = (g % 2) as usize;
+        let mut seats = vec![Some(PolicyKind::Random), Some(PolicyKind::Random)];
+        seats[searcher] = Some(search(20));
+        let mut game = s
+            .start(Some(100 + g / 2), &[], hooks.as_mut())
+            .unwrap_or_else(|d| panic!("{d}"));
+        let mut players = players_for(&seats, 100 + g / 2).unwrap_or_else(|e| panic!("{e}"));
+        let played = play_out(&mut game, hooks.as_mut(), &mut players, 2_000);
+        assert!(played.error.is_none(), "{:?}", played.error);
+        match game.result().and_then(|r| r.winner) {
+            Some(w) if w.index() == searcher => won += 1,
+            Some(_) => lost += 1,
+            None => {}
+        }
+    }
+    assert!(
+        won >= 4 && won > 3 * lost,
+        "search won {won}, lost {lost} of 8"
+    );
+}
+
+#[test]
+fn search_budgets_parse_and_bad_ones_are_refused_in_words() {
+    assert_eq!(
+        PolicyKind::parse("search"),
+        Ok(PolicyKind::Search(Budget::Millis(1000)))
+    );
+    assert_eq!(
+        PolicyKind::parse("search:250"),
+        Ok(PolicyKind::Search(Budget::Millis(250)))
+    );
+    assert_eq!(PolicyKind::parse("search:it=30"), Ok(search(30)));
+    assert_eq!(search(30).name(), "search:it=30");
+    let sides = vec!["blue".to_owned(), "red".to_owned()];
+    // `search:it=N` has an `=` of its own: it is not a side.
+    let all = seats(&["search:it=5".to_owned()], &sides).unwrap_or_default();
+    assert_eq!(all, vec![Some(search(5)), Some(search(5))]);
+    let one = seats(&["red=search:it=5".to_owned()], &sides).unwrap_or_default();
+    assert_eq!(one, vec![None, Some(search(5))]);
+    for bad in ["search:fast", "search:0", "search:it=0", "search:it=many"] {
+        match PolicyKind::parse(bad) {
+            Err(PolicyError::Unknown(m)) => {
+                assert!(m.contains("search:it=ITERATIONS"), "{bad}: {m}");
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    match PolicyKind::parse("serch") {
+        Err(PolicyError::Unknown(m)) => assert!(m.contains("did you mean `search`"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn play_explains_the_searchs_orders() {
+    let run = grognard(&[
+        "play",
+        "tests/fixtures/search/duel.yaml",
+        "--policy",
+        "blue=search:it=8",
+        "--policy",
+        "red=greedy",
+        "--explain",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("search: 8 iterations"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(" visits  mean "), "{}", run.stdout);
+    let bad = grognard(&[
+        "sim",
+        "tests/fixtures/search/duel.yaml",
+        "--policy",
+        "search:soon",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("search:MILLISECONDS"), "{}", bad.stderr);
+}
