@@ -686,12 +686,12 @@ impl EditorApp {
     }
 }
 
-/// A plot that stays put (no drag, zoom or scroll), `height` points tall, with a legend
-/// and 0 on the y axis.
+/// A plot that stays put (no drag, zoom or scroll), `height` points tall, with 0 on the y
+/// axis. It has no legend inside it (one there covers the bars): a caller that wants one
+/// adds it, or draws it beside the plot.
 fn fixed_plot(id: impl egui::AsIdSalt, height: f32) -> egui_plot::Plot<'static> {
     egui_plot::Plot::new(id)
         .height(height)
-        .legend(egui_plot::Legend::default())
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)

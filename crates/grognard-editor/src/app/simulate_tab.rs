@@ -157,6 +157,13 @@ impl EditorApp {
         self.rt.simulate.results.as_ref()
     }
 
+    /// Shows `results` as a finished run's (tests: a run stopped with unequal counts,
+    /// without racing the threads that play it).
+    pub fn set_simulation_results(&mut self, results: Vec<SimResult>) {
+        self.rt.simulate.job = None;
+        self.rt.simulate.results = Some(Ok(results));
+    }
+
     /// True while a simulation runs.
     #[must_use]
     pub fn simulating(&self) -> bool {
@@ -167,6 +174,66 @@ impl EditorApp {
 /// Colour of the interval whiskers: dark, drawn over both bar colours.
 const WHISKER: Color32 = Color32::from_rgb(25, 25, 25);
 
+/// What each series of the plots is, in words, with how many games it holds: `in force:
+/// black-powder-house (37 games)`, `base: black-powder (40 games)`.
+#[must_use]
+pub fn series_names(results: &[SimResult]) -> Vec<String> {
+    results
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let role = if k == 0 { "in force" } else { "base" };
+            format!(
+                "{role}: {} ({})",
+                r.label,
+                crate::words::count(r.games() as i64, "game")
+            )
+        })
+        .collect()
+}
+
+/// When the rulesets compared played different numbers of games (a run stopped early),
+/// says so plainly, with each count; `None` when the counts agree.
+#[must_use]
+pub fn unequal_note(results: &[SimResult]) -> Option<String> {
+    let first = results.first()?.games();
+    if results.iter().all(|r| r.games() == first) {
+        return None;
+    }
+    let counts: Vec<String> = results
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r.label,
+                crate::words::count(r.games() as i64, "game")
+            )
+        })
+        .collect();
+    Some(format!(
+        "Stopped early, the rulesets played different numbers of games: {}. Each rate is \
+         over its own games (seeds from the scenario's on), so the two are not compared on \
+         the same dice; run again to compare equal counts.",
+        counts.join(", ")
+    ))
+}
+
+/// The plots' legend, as a row above them (a legend inside a plot covers its bars): a
+/// swatch of each series' colour and what it is.
+fn legend_row(ui: &mut egui::Ui, results: &[SimResult]) {
+    ui.horizontal_wrapped(|ui| {
+        for (k, name) in series_names(results).into_iter().enumerate() {
+            let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(r, 2.0, COLORS[k.min(1)]);
+            ui.label(name);
+            ui.add_space(12.0);
+        }
+    });
+}
+
+/// The colours of the series: the ruleset in force, then its base.
+const COLORS: [Color32; 2] = [IN_FORCE, BASE];
+
 fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     let Some(first) = results.first() else {
         return;
@@ -175,6 +242,9 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
         "Win and draw rates are the observed shares of the games with a result, ± the \
          half-width of their 95% interval (as `grognard sim` prints them).",
     );
+    if let Some(note) = unequal_note(results) {
+        ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+    }
     egui::Grid::new("sim results").striped(true).show(ui, |ui| {
         ui.label(RichText::new("ruleset").strong());
         ui.label(RichText::new("games").strong());
@@ -197,17 +267,18 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
             ui.end_row();
         }
     });
-    let colors = [IN_FORCE, BASE];
     let width = 0.8 / results.len() as f64;
+    // Under each group, the side's name as the scenario gives it.
     let mut labels: Vec<String> = first.sides.iter().map(|s| format!("{s} wins")).collect();
     labels.push("draws".to_owned());
     let groups = labels.len();
     ui.label(RichText::new("Win rates, % (whiskers: 95% intervals)").strong());
+    legend_row(ui, results);
     super::fixed_plot("sim win rates", 200.0)
         .include_y(100.0)
         .include_x(-0.5)
         .include_x(groups as f64 - 0.5)
-        .x_axis_formatter(super::index_axis(labels))
+        .x_axis_formatter(super::index_axis(labels.clone()))
         .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .show(ui, |plot| {
             for (k, r) in results.iter().enumerate() {
@@ -220,18 +291,19 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                     .iter()
                     .enumerate()
                     .map(|(i, e)| {
-                        egui_plot::Bar::new(i as f64 + offset, e.mean * 100.0).width(width * 0.9)
+                        let what = labels.get(i).map_or("", String::as_str);
+                        egui_plot::Bar::new(i as f64 + offset, e.mean * 100.0)
+                            .width(width * 0.9)
+                            .name(format!("{what}: {}", e.percent()))
                     })
                     .collect();
-                let color = colors[k.min(1)];
+                let color = COLORS[k.min(1)];
                 plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(color));
                 for (i, e) in rates.iter().enumerate() {
-                    for (j, points) in whisker(i as f64 + offset, width * 0.25, *e)
-                        .into_iter()
-                        .enumerate()
-                    {
+                    for points in whisker(i as f64 + offset, width * 0.25, *e) {
+                        // Unnamed: a whisker is part of its bar, not a series of its own.
                         plot.line(
-                            egui_plot::Line::new(format!("{} interval {i} {j}", r.label), points)
+                            egui_plot::Line::new("", points)
                                 .color(WHISKER)
                                 .width(2.0)
                                 .allow_hover(false),
@@ -241,6 +313,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
             }
         });
     ui.label(RichText::new("Game length: games by the turn they ended on").strong());
+    legend_row(ui, results);
     let (lo, hi) = results
         .iter()
         .flat_map(SimResult::length_histogram)
@@ -269,7 +342,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                         .name(format!("turn {turns}: {games} games"))
                 })
                 .collect();
-            plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(colors[k.min(1)]));
+            plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(COLORS[k.min(1)]));
         }
     });
 }

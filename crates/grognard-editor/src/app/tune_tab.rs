@@ -459,6 +459,7 @@ fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measure
             1.0
         };
         super::fixed_plot(("tune plot", k), 220.0)
+            .legend(egui_plot::Legend::default())
             .include_y(100.0)
             .include_x(lo as f64 / 2.0 - step)
             .include_x(hi as f64 / 2.0 + step)
