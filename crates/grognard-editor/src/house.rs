@@ -187,7 +187,7 @@ impl Workbench {
             Some(path) => {
                 let line = line_of(&self.base.path, path);
                 let at = line.map_or_else(|| base.clone(), |l| format!("{base}:{l}"));
-                format!("your edit of {} (over {at})", path.join(" › "))
+                format!("your edit of {} (over {at})", path_words(path))
             }
             None => format!("your edits (over {base})"),
         };
@@ -517,7 +517,20 @@ fn line_of(file: &Path, path: &[String]) -> Option<usize> {
     let lines: Vec<&str> = text.lines().collect();
     let mut at = 0;
     let mut found = None;
-    for key in path.iter().filter(|k| k.parse::<usize>().is_err()) {
+    for key in path {
+        if let Ok(n) = key.parse::<usize>() {
+            // The list's item `n` (from 0): its `n + 1`th `- ` line after the list's key.
+            let i = lines
+                .iter()
+                .enumerate()
+                .skip(at)
+                .filter(|(_, l)| l.trim_start().starts_with("- "))
+                .nth(n)
+                .map(|(i, _)| i)?;
+            at = i;
+            found = Some(i + 1);
+            continue;
+        }
         let i = lines.iter().enumerate().skip(at).find_map(|(i, l)| {
             let t = l
                 .trim_start()
@@ -529,6 +542,89 @@ fn line_of(file: &Path, path: &[String]) -> Option<usize> {
         found = Some(i + 1);
     }
     found
+}
+
+/// When `path` is a chart cell that names an outcome (a row's `result`, `otherwise`, a
+/// band's `pass` or `fail`) and `typed` is none of the outcomes the chart knows, the
+/// refusal: the closest known outcome ("did you mean") and the whole list. The loader
+/// would take any word as a new outcome, so a slip of the keyboard would pass unseen.
+#[must_use]
+pub fn outcome_refusal(
+    rules: &grognard_kernel::rules::Rules,
+    path: &[String],
+    typed: &str,
+) -> Option<String> {
+    let chart = match path {
+        [c, chart, rest @ ..] if c == "charts" => {
+            let names_outcome = match rest {
+                [o] => o == "otherwise",
+                [rows, _, key] => rows == "rows" && key == "result",
+                [bands, rows, _, key] => {
+                    bands == "bands" && rows == "rows" && (key == "pass" || key == "fail")
+                }
+                _ => false,
+            };
+            names_outcome.then_some(chart)?
+        }
+        _ => return None,
+    };
+    let typed = typed.trim();
+    let def = rules.chart_by_name(chart).and_then(|id| rules.chart(id))?;
+    if typed.is_empty() || def.outcomes.iter().any(|o| o == typed) {
+        return None;
+    }
+    let closest = def
+        .outcomes
+        .iter()
+        .min_by_key(|o| edit_distance(o, typed))
+        .filter(|o| edit_distance(o, typed) <= o.chars().count().max(typed.chars().count()) / 2);
+    let guess = closest.map_or_else(String::new, |o| format!(" — did you mean `{o}`?"));
+    Some(format!(
+        "`{typed}` is not an outcome of chart {chart}{guess} Its outcomes: {}. (A new outcome \
+         is added in the ruleset file, where its effects are written.)",
+        def.outcomes.join(", ")
+    ))
+}
+
+/// The number of one-letter insertions, deletions and changes that turn `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// A field's path as a person reads it: keys joined by ` › `, and a list's items counted
+/// from 1 as the file shows them, by what the list holds (`charts › command › modifier 3 ›
+/// per`, `charts › to_hit › row 1 › score`), never the 0-based index the tree uses.
+#[must_use]
+pub fn path_words(path: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for key in path {
+        match key.parse::<usize>() {
+            Ok(i) => {
+                let list = out.pop().unwrap_or_default();
+                let one = list
+                    .strip_suffix("ies")
+                    .map(|s| format!("{s}y"))
+                    .or_else(|| list.strip_suffix('s').map(str::to_owned))
+                    .unwrap_or_else(|| format!("{list} item"));
+                out.push(format!("{one} {}", i + 1));
+            }
+            Err(_) => out.push(key.clone()),
+        }
+    }
+    out.join(" › ")
 }
 
 /// How an overlay at `at` names its base: a path relative to the overlay's folder when

@@ -152,9 +152,11 @@ fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
         bench.current.rules.identity, before,
         "the last good ruleset stays"
     );
+    // A mark beside the field, the whole message above the fields.
+    assert!(h.query_by_label("⚠").is_some(), "a mark beside the field");
     let error = h
-        .query_by_label_contains("⚠")
-        .expect("an error next to the field");
+        .query_by_label_contains("⚠ your edit of")
+        .expect("the error above the fields");
     let text = format!("{error:?}");
     // It names the value edited and the base file's line, not the scratch file.
     // The editor keeps paths absolute when given a root: the base file as it was opened.

@@ -195,8 +195,13 @@ impl EditorApp {
                 })
                 .size()
                 .x;
-            let mut edit =
-                egui::TextEdit::singleline(&mut text).desired_width(width.max(56.0) + 12.0);
+            // A grid caps a cell at its column's width of the last frame, so the width is
+            // a minimum (the column grows to it) and the text is never clipped.
+            let width = width.max(56.0) + 12.0;
+            let mut edit = egui::TextEdit::singleline(&mut text)
+                .desired_width(width)
+                .min_size(egui::vec2(width, 0.0))
+                .clip_text(false);
             if changed_from_base {
                 edit = edit.text_color(Color32::from_rgb(200, 120, 0));
             }
@@ -205,9 +210,37 @@ impl EditorApp {
                 out.push(Command::SetField(path.to_vec(), text.clone()));
             }
             if let Some(e) = bench.field_errors.get(path) {
-                ui.colored_label(Color32::RED, format!("⚠ {e}"))
-                    .on_hover_text(bench.problems.join("\n"));
+                // Only a mark beside the field (a long message here would widen the
+                // page); the message itself is shown whole, wrapped, above the tab's fields
+                // ([`Self::field_errors_ui`]) and on hover.
+                ui.colored_label(Color32::RED, "⚠")
+                    .on_hover_text(e.as_str());
             }
         });
+    }
+
+    /// The ruleset edits that do not load, each message whole and wrapped to the width
+    /// of the page.
+    pub(super) fn field_errors_ui(&self, ui: &mut egui::Ui) {
+        let Some(bench) = &self.rt.bench else {
+            return;
+        };
+        if bench.field_errors.is_empty() {
+            return;
+        }
+        for e in bench.field_errors.values() {
+            ui.add(egui::Label::new(RichText::new(format!("⚠ {e}")).color(Color32::RED)).wrap());
+        }
+        let more: Vec<&String> = bench
+            .problems
+            .iter()
+            .skip(1)
+            .filter(|p| !bench.field_errors.values().any(|e| e == *p))
+            .collect();
+        for p in more {
+            ui.add(egui::Label::new(RichText::new(p).color(Color32::RED)).wrap());
+        }
+        ui.label("The last good ruleset stays in force until the edit loads.");
+        ui.separator();
     }
 }

@@ -69,7 +69,9 @@ impl EditorApp {
                 out.push(Command::Ask(super::FilePurpose::SaveHouseRule));
             }
         });
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        self.field_errors_ui(ui);
+        // Both ways: a wide chart scrolls sideways rather than cutting its cells.
+        egui::ScrollArea::both().show(ui, |ui| {
             let rows_path = field(&["charts", &chart, "rows"]);
             let band_rows = field(&["charts", &chart, "bands", "rows"]);
             for (title, list) in [("Rows", rows_path), ("Bands", band_rows)] {
@@ -268,6 +270,7 @@ impl EditorApp {
         }
         let outcomes = def.outcomes.clone();
         super::fixed_plot(format!("odds {chart}"), 180.0)
+            .legend(egui_plot::Legend::default())
             .include_y(100.0)
             .x_axis_formatter(super::index_axis(outcomes))
             .show(ui, |plot| {

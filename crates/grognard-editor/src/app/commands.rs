@@ -254,6 +254,13 @@ impl EditorApp {
                 let Some(bench) = &mut self.rt.bench else {
                     return;
                 };
+                // An outcome the chart does not know is refused, not taken as a new one.
+                if let Some(why) = crate::house::outcome_refusal(&bench.current.rules, &path, &text)
+                {
+                    bench.field_errors.insert(path.clone(), why);
+                    self.rt.edit.texts.insert(path, text);
+                    return;
+                }
                 let ok = bench.set_text(&path, &text);
                 self.rt.edit.texts.insert(path, text);
                 if ok {

@@ -14,6 +14,7 @@ impl EditorApp {
             return;
         };
         let spec = &bench.current.spec;
+        self.field_errors_ui(ui);
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading(format!(
                 "{} — {}",
