@@ -361,13 +361,22 @@ impl EditorApp {
             .default_size(300.0_f32.min(widest))
             .max_size(widest)
             .show_collapsible(ui, &mut !self.saved.panel_hidden, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    self.legal_panel(ui, out);
-                    ui.separator();
-                    self.piece_panel(ui, &pieces, out);
-                    ui.separator();
-                    self.legend(ui, game);
-                    ui.separator();
+                // The orders, the piece and the legend scroll in the upper part, at most
+                // 55% of the panel; the logs keep the rest, so no number of order buttons
+                // pushes them out of sight.
+                let orders_height = (ui.available_height() * 0.55).max(160.0);
+                egui::ScrollArea::vertical()
+                    .id_salt("orders and piece")
+                    .max_height(orders_height)
+                    .show(ui, |ui| {
+                        self.legal_panel(ui, out);
+                        ui.separator();
+                        self.piece_panel(ui, &pieces, out);
+                        ui.separator();
+                        self.legend(ui, game);
+                    });
+                ui.separator();
+                egui::ScrollArea::vertical().id_salt("logs").show(ui, |ui| {
                     egui::CollapsingHeader::new(
                         RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
                     )
@@ -671,46 +680,62 @@ impl EditorApp {
                         .on_disabled_hover_text(&why);
                 }
             };
-        egui::CollapsingHeader::new("More orders")
-            .id_salt("more orders")
-            .show(ui, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    for (kind, name) in [
-                        (CellOrder::Redeploy, "Redeploy to…"),
-                        (CellOrder::Extend, "Extend to…"),
-                        (CellOrder::Save, "Save toward…"),
-                    ] {
-                        let listed = legal.iter().any(|a| {
-                            matches!(
-                                (kind, a),
-                                (CellOrder::Redeploy, Action::Redeploy { .. })
-                                    | (CellOrder::Extend, Action::Extend { .. })
-                                    | (CellOrder::Save, Action::Save { .. })
-                            )
-                        });
-                        if ui
-                            .add_enabled(
-                                listed,
-                                egui::Button::selectable(self.rt.play.pending == Some(kind), name),
-                            )
-                            .on_disabled_hover_text(&why)
-                            .clicked()
-                        {
-                            out.push(Command::CellOrder(
-                                (self.rt.play.pending != Some(kind)).then_some(kind),
-                            ));
+        // Orders that can never apply here (this ruleset has no spreading, saving, or this
+        // piece is no dummy) are not shown at all: greyed is kept for what applies to the
+        // ruleset but is not legal now.
+        let is_dummy = rules.piece_type(p.kind).is_some_and(|t| t.dummy);
+        let cell_orders: Vec<(CellOrder, &str)> = [
+            (CellOrder::Redeploy, "Redeploy to…", is_dummy),
+            (CellOrder::Extend, "Extend to…", rules.spread.is_some()),
+            (CellOrder::Save, "Save toward…", rules.saving.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(kind, name, applies)| applies.then_some((kind, name)))
+        .collect();
+        let may_gather = rules.spread.is_some();
+        if !cell_orders.is_empty() || may_gather {
+            egui::CollapsingHeader::new("More orders")
+                .id_salt("more orders")
+                .show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        for (kind, name) in cell_orders {
+                            let listed = legal.iter().any(|a| {
+                                matches!(
+                                    (kind, a),
+                                    (CellOrder::Redeploy, Action::Redeploy { .. })
+                                        | (CellOrder::Extend, Action::Extend { .. })
+                                        | (CellOrder::Save, Action::Save { .. })
+                                )
+                            });
+                            if ui
+                                .add_enabled(
+                                    listed,
+                                    egui::Button::selectable(
+                                        self.rt.play.pending == Some(kind),
+                                        name,
+                                    ),
+                                )
+                                .on_disabled_hover_text(&why)
+                                .clicked()
+                            {
+                                out.push(Command::CellOrder(
+                                    (self.rt.play.pending != Some(kind)).then_some(kind),
+                                ));
+                            }
                         }
+                        if may_gather {
+                            let gather = legal
+                                .iter()
+                                .copied()
+                                .find(|a| matches!(a, Action::Gather { .. }));
+                            offer(ui, out, "Gather".to_owned(), gather);
+                        }
+                    });
+                    if self.rt.play.pending.is_some() {
+                        ui.label("Click the cell on the board.");
                     }
-                    let gather = legal
-                        .iter()
-                        .copied()
-                        .find(|a| matches!(a, Action::Gather { .. }));
-                    offer(ui, out, "Gather".to_owned(), gather);
                 });
-                if self.rt.play.pending.is_some() {
-                    ui.label("Click the cell on the board.");
-                }
-            });
+        }
         let allowed: Vec<Allowed> = game
             .phase()
             .map(|(ph, _)| ph.allows.clone())
@@ -754,6 +779,10 @@ impl EditorApp {
             let Some(def) = rules.actions.get(aid.index()) else {
                 continue;
             };
+            if !def.types.is_empty() && !def.types.contains(&p.kind) {
+                // This piece's type can never take it.
+                continue;
+            }
             let listed: Vec<&Action> = legal
                 .iter()
                 .copied()
@@ -899,6 +928,18 @@ impl EditorApp {
         let Some(start) = place.cell() else {
             return;
         };
+        // A click on another piece of the same side picks it, as a player expects; a move
+        // onto its cell (where the rules let pieces stack) is given from the Legal orders
+        // list instead.
+        let own_side = game.piece(id).map(|p| p.side);
+        if let Some(other) = visible
+            .iter()
+            .rev()
+            .find(|p| p.id != id && Some(p.side) == own_side)
+        {
+            let other = other.id;
+            return self.apply(Command::Select(Some(other)));
+        }
         if !self.may_move(id) {
             // No path is planned for a piece that may not move: a click picks what is there.
             match visible.last().map(|p| p.id) {
