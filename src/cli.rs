@@ -48,10 +48,9 @@ pub enum Command {
         /// Orders file (with --policy: the opening the policies go on from).
         #[arg(long)]
         orders: Option<PathBuf>,
-        /// Who plays on after the orders: `random`, `greedy` or `search[:MILLISECONDS]`
-        /// (`search:it=N`: N iterations a decision) for every side, or `SIDE=NAME` for one
-        /// (repeatable; also `lua:FILE[:FUNCTION]`). A side with no policy ends each phase
-        /// it is asked to act in, as in `sim`.
+        /// Who plays on after the orders: `random` or `greedy` for every side, or
+        /// `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`). A side with no
+        /// policy ends each phase it is asked to act in, as in `sim`.
         #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
         policy: Vec<String>,
         /// Seed for the dice (the scenario's when absent).
@@ -66,10 +65,6 @@ pub enum Command {
         /// Print (and save) only what this side saw.
         #[arg(long)]
         side: Option<String>,
-        /// After each order of a `search` policy, print the orders it weighed most, with
-        /// their visits and mean scores.
-        #[arg(long)]
-        explain: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -170,9 +165,8 @@ pub enum Command {
         /// Orders file: every game replays it (and policies, if given, go on from there).
         #[arg(long)]
         orders: Option<PathBuf>,
-        /// Who plays: `random`, `greedy`, `search[:MILLISECONDS]` or `search:it=N` for
-        /// every side, or `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`).
-        /// Policies play whole games from their legal orders.
+        /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
+        /// (repeatable). Policies play whole games from their legal orders.
         #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
         policy: Vec<String>,
         /// Number of games.
@@ -341,6 +335,14 @@ pub enum Command {
         /// Input value, `name=value` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// Set the inputs the acting piece gives (its attributes; 1 or 0 for a mode) from
+        /// this piece type of the ruleset, in its default mode or the one named, as `chart
+        /// --actor` does. An input given with --set keeps that value.
+        #[arg(long, value_name = "TYPE[:MODE]")]
+        actor: Option<String>,
+        /// The same for the target.
+        #[arg(long, value_name = "TYPE[:MODE]")]
+        target: Option<String>,
         /// Seed for the dice (random when absent).
         #[arg(long)]
         seed: Option<u64>,

@@ -43,7 +43,6 @@ pub fn run(cli: Cli) -> ExitCode {
             options,
             save,
             side,
-            explain,
             json,
         } => play(
             &scenario,
@@ -53,7 +52,7 @@ pub fn run(cli: Cli) -> ExitCode {
             &options,
             save.as_deref(),
             side.as_deref(),
-            (explain, json),
+            json,
         ),
         Command::View {
             file,
@@ -88,9 +87,17 @@ pub fn run(cli: Cli) -> ExitCode {
             ruleset,
             chart,
             set,
+            actor,
+            target,
             seed,
             json,
-        } => roll(&ruleset, &chart, &set, seed, json),
+        } => roll(
+            &ruleset,
+            &chart,
+            (&set, (actor.as_deref(), target.as_deref())),
+            seed,
+            json,
+        ),
         Command::Chart {
             ruleset,
             chart,
@@ -474,11 +481,11 @@ fn play(
     options: &[String],
     save: Option<&Path>,
     side: Option<&str>,
-    (explain, json): (bool, bool),
+    json: bool,
 ) -> Outcome {
     if orders.is_none() && policies.is_empty() {
         return Err(Failure::Usage(
-            "give an orders file (--orders FILE), a policy (--policy random|greedy|search|lua:FILE), or both"
+            "give an orders file (--orders FILE), a policy (--policy random|greedy|lua:FILE), or both"
                 .to_owned(),
         ));
     }
@@ -532,21 +539,9 @@ fn play(
             record: Some(Vec::new()),
             ..Default::default()
         };
-        while played.orders < grognard_play::policy::MAX_POLICY_ORDERS {
-            let actor = game.to_act().first().map(|s| s.index());
-            if !grognard_play::policy::step(&mut game, hooks.as_mut(), &mut players, &mut played) {
-                break;
-            }
-            // The search's account comes before the events its order caused.
-            if explain && !json {
-                let why = actor
-                    .and_then(|i| players.get(i))
-                    .and_then(Option::as_ref)
-                    .and_then(grognard_play::Player::explanation);
-                if let Some(why) = why {
-                    out!("{}", why.to_string().trim_end());
-                }
-            }
+        while played.orders < grognard_play::policy::MAX_POLICY_ORDERS
+            && grognard_play::policy::step(&mut game, hooks.as_mut(), &mut players, &mut played)
+        {
             show(&game);
         }
         applied.extend(played.record.take().unwrap_or_default());
@@ -641,14 +636,22 @@ fn parse_sets(chart: &ChartDef, set: &[String]) -> Result<Vec<(usize, i32)>, Fai
 fn roll(
     ruleset: &Path,
     chart_name: &str,
-    set: &[String],
+    (set, pieces): (&[String], (Option<&str>, Option<&str>)),
     seed: Option<u64>,
     json: bool,
 ) -> Outcome {
     let r = load::load_ruleset(ruleset)?;
     let rules = &r.rules;
     let (id, chart) = find_chart(rules, chart_name)?;
-    let inputs = chart.input_values(&parse_sets(chart, set)?);
+    let mut given = parse_sets(chart, set)?;
+    // The piece types' attributes and modes fill the inputs --set leaves alone.
+    let (from_types, lines) = crate::lab::piece_type_inputs(&r, chart, pieces)?;
+    for (i, v) in from_types {
+        if !given.iter().any(|(g, _)| *g == i) {
+            given.push((i, v));
+        }
+    }
+    let inputs = chart.input_values(&given);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -688,7 +691,7 @@ fn roll(
             .iter()
             .map(|(a, r)| json!({"action": a, "amounts": r.amounts}))
             .collect();
-        print_json(&json!({"seed": seed, "roll": record, "amounts": amounts}));
+        print_json(&json!({"seed": seed, "roll": record, "amounts": amounts, "from_types": lines}));
     } else {
         let inputs: Vec<String> = record
             .inputs
@@ -697,6 +700,9 @@ fn roll(
             .collect();
         if !inputs.is_empty() {
             out!("inputs: {}", inputs.join(", "));
+        }
+        for line in &lines {
+            out!("{line}");
         }
         let mut lines: Vec<String> = by_action
             .iter()

@@ -14,8 +14,10 @@
 //! failure persists — that `grognard play` reproduces, and exits 1.
 //!
 //! With `--vary`, every game but the first starts from a scenario *around* the one given
-//! (see [`variant`]): some pieces moved onto or next to others of their side, some counters
-//! halved or doubled, within what the scenario's checks accept. Dead ends that only a
+//! (see [`variant`]): on a grid some pieces moved onto or next to others of their side, on
+//! an open table some bases moved a few inches and turned, some counters halved or
+//! doubled, within what the scenario's checks accept (a scenario with a secret set-up is
+//! not varied: its set-up is the players'). Dead ends that only a
 //! crowded square or a full stack reaches are found that way; the reproduction is the
 //! variant itself.
 
@@ -402,10 +404,16 @@ impl Draw {
 /// refuse (stacking, terrain, the enemy in the cell, the ruleset's hooks as the game
 /// starts) is drawn again, up to 20 times; `None` when none starts.
 fn variant(s: &Scenario, seed: u64) -> Option<Scenario> {
-    let (cols, rows) = s.compiled.setup.board.dimensions()?;
-    if s.compiled.setup.board.grid().is_none() || !s.spec.deployment.is_empty() {
+    if !s.spec.deployment.is_empty() {
         return None;
     }
+    if let grognard_kernel::board::Surface::Open { width, height, .. } =
+        &s.compiled.setup.board.surface
+    {
+        return open_variant(s, seed, (width.0, height.0));
+    }
+    // Only a grid has dimensions in cells.
+    let (cols, rows) = s.compiled.setup.board.dimensions()?;
     let mut draw = Draw(seed ^ 0x005E_ED0F_F022);
     for _ in 0..20 {
         let mut spec = s.spec.clone();
@@ -449,22 +457,89 @@ fn variant(s: &Scenario, seed: u64) -> Option<Scenario> {
         if draw.below(2) == 0 {
             fill_a_stack(&mut spec, &s.ruleset.rules);
         }
-        let Ok(compiled) = grognard_rules::scenario::compile_scenario(&spec, &s.ruleset.rules)
-        else {
-            continue;
-        };
-        let v = Scenario {
-            path: s.path.clone(),
-            spec,
-            hash: s.hash.clone(),
-            ruleset: s.ruleset.clone(),
-            compiled,
-        };
-        let Ok(mut hooks) = hooks_for(&v.ruleset) else {
-            return None;
-        };
-        if v.start(Some(seed), &[], hooks.as_mut()).is_ok() {
-            return Some(v);
+        match starts(s, spec, seed) {
+            Some(Ok(v)) => return Some(v),
+            Some(Err(())) => {}
+            None => return None,
+        }
+    }
+    None
+}
+
+/// The variant `spec` of `s` when it compiles and its game starts (`Some(Err)`: draw
+/// again); `None` when the ruleset's hooks cannot be loaded at all.
+fn starts(
+    s: &Scenario,
+    spec: grognard_rules::model::ScenarioSpec,
+    seed: u64,
+) -> Option<Result<Scenario, ()>> {
+    let Ok(compiled) = grognard_rules::scenario::compile_scenario(&spec, &s.ruleset.rules) else {
+        return Some(Err(()));
+    };
+    let v = Scenario {
+        path: s.path.clone(),
+        spec,
+        hash: s.hash.clone(),
+        ruleset: s.ruleset.clone(),
+        compiled,
+    };
+    let mut hooks = hooks_for(&v.ruleset).ok()?;
+    Some(if v.start(Some(seed), &[], hooks.as_mut()).is_ok() {
+        Ok(v)
+    } else {
+        Err(())
+    })
+}
+
+/// A scenario around `s` on an open table `size` thou across, for the game seeded `seed`:
+/// each piece (one in two) moved up to 3 inches each way, staying on the table, and turned
+/// (one in three) by 45°, 90° or 180° either way; counters halved or doubled as on a grid.
+/// Bases that would overlap, enter what their terrain forbids or stand too near the enemy
+/// are refused by the scenario's own checks and drawn again, up to 20 times.
+fn open_variant(s: &Scenario, seed: u64, (width, height): (i64, i64)) -> Option<Scenario> {
+    let mut draw = Draw(seed ^ 0x0FE4_7AB1_E000);
+    let (w, h) = (width as f64 / 1000.0, height as f64 / 1000.0);
+    for _ in 0..20 {
+        let mut spec = s.spec.clone();
+        for p in &mut spec.pieces {
+            let Some(at) = p.at.as_mut() else { continue };
+            if p.attached_to.is_some() || draw.below(2) == 0 {
+                continue;
+            }
+            let shift =
+                |v: f64, most: f64, d: &mut Draw| (v + d.below(7) as f64 - 3.0).clamp(0.0, most);
+            at.value = [
+                shift(at.value[0], w, &mut draw),
+                shift(at.value[1], h, &mut draw),
+            ];
+            if draw.below(3) == 0 {
+                let now = p
+                    .facing
+                    .as_ref()
+                    .and_then(|f| f.value.trim_end_matches('°').trim().parse::<f64>().ok())
+                    .unwrap_or(0.0);
+                let turn = [45.0, -45.0, 90.0, -90.0, 180.0][draw.below(5) as usize];
+                let to = (now + turn).rem_euclid(360.0);
+                let location = p.id.location.clone();
+                p.facing = Some(grognard_rules::de::Located::new(
+                    grognard_rules::model::Text(format!("{to}")),
+                    location,
+                ));
+            }
+            if draw.below(4) == 0 {
+                for c in &mut p.counters.0 {
+                    c.value = if draw.below(2) == 0 {
+                        c.value / 2
+                    } else {
+                        c.value.saturating_mul(2)
+                    };
+                }
+            }
+        }
+        match starts(s, spec, seed) {
+            Some(Ok(v)) => return Some(v),
+            Some(Err(())) => {}
+            None => return None,
         }
     }
     None
@@ -614,7 +689,14 @@ pub(crate) fn fuzz(
             "failures": findings,
         }));
     } else if findings.is_empty() {
-        let around = if vary {
+        let around = if vary && varied == 0 && games > 1 {
+            let why = if s.spec.deployment.is_empty() {
+                "no variant drawn passed the scenario's checks"
+            } else {
+                "a scenario with a secret set-up is not varied"
+            };
+            format!(", none on a scenario around it: {why}")
+        } else if vary {
             format!(", {varied} of them on scenarios around it")
         } else {
             String::new()

@@ -205,6 +205,35 @@ fn with_piece_types(
     Ok((sets, lines))
 }
 
+/// Inputs by index with their values, and the lines saying where they came from.
+pub(crate) type TypeInputs = (Vec<(usize, i32)>, Vec<String>);
+
+/// The inputs the piece types named by `--actor`/`--target` give chart `chart`, by input
+/// index, and the lines saying so (for `roll`, which takes single values only).
+pub(crate) fn piece_type_inputs(
+    r: &Ruleset,
+    chart: &ChartDef,
+    pieces: (Option<&str>, Option<&str>),
+) -> Result<TypeInputs, Failure> {
+    let none = Sets {
+        fixed: Vec::new(),
+        vary: None,
+    };
+    let (sets, lines) = with_piece_types(r, chart, &none, pieces)?;
+    let by_index = sets
+        .fixed
+        .iter()
+        .filter_map(|(n, v)| {
+            chart
+                .inputs
+                .iter()
+                .position(|i| &i.name == n)
+                .map(|i| (i, *v))
+        })
+        .collect();
+    Ok((by_index, lines))
+}
+
 /// The cases of one chart: one per value of the varying input (or one). Refuses odds that
 /// outgrew exact arithmetic rather than print wrong numbers.
 fn cases(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, Failure> {

@@ -58,6 +58,11 @@ pub enum InputSource {
     Option(usize),
     /// 1 when the action being resolved says it is for this (an `intent` of the order).
     Intent(String),
+    /// How many friendly pieces of the types stand within the distance of the acting piece
+    /// (a general's command radius; the piece itself never counts).
+    ActorFriendsWithin(crate::command::Near),
+    /// The same about the target.
+    TargetFriendsWithin(crate::command::Near),
 }
 
 /// A named integer the chart reads.

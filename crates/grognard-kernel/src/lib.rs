@@ -11,6 +11,7 @@ pub mod action;
 pub mod amount;
 pub mod board;
 pub mod chart;
+pub mod command;
 pub mod company;
 pub mod cost;
 pub mod dice;

@@ -4,6 +4,7 @@
 //! hand. Nothing here knows about files.
 
 pub mod company;
+pub mod states;
 pub mod turning;
 pub mod victory;
 
@@ -111,6 +112,20 @@ pub struct FlagDef {
     pub name: String,
     /// When it clears by itself.
     pub clears: Clears,
+    /// A flag the engine keeps by itself (`while:`): set exactly while this holds of the
+    /// piece (`clears` is then `Never`, and no effect sets or clears it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holds: Option<states::Holds>,
+}
+
+/// A piece type's own triggers for one counter, used instead of the counter's for pieces
+/// of the type (a general gone at 2 hits where a battalion lasts to 6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeTriggers {
+    /// The counter.
+    pub counter: CounterId,
+    /// Its triggers for pieces of this type.
+    pub triggers: Vec<Trigger>,
 }
 
 /// A terrain type.
@@ -239,6 +254,9 @@ pub struct PieceTypeDef {
     /// changes.
     #[serde(default)]
     pub turning: turning::Turning,
+    /// Its own counter triggers, each replacing the counter's triggers for this type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<TypeTriggers>,
 }
 
 /// What a stacking limit counts.
@@ -328,6 +346,34 @@ pub enum Effect {
         /// Which piece.
         who: Who,
     },
+    /// Moves the piece straight back, away from the other piece of the action (its rear on
+    /// an open table; on a grid each step to the neighbour farthest from it), keeping its
+    /// facing: a melee's loser falling back.
+    FallBack {
+        /// Which piece.
+        who: Who,
+        /// How far: rule inches on an open table, cells on a grid.
+        distance: Cost,
+        /// What happens when terrain, the table's edge or other pieces stop it short.
+        blocked: states::WhenBlocked,
+    },
+    /// The piece advances into contact with the other piece of the action again after
+    /// that one fell back (on a grid, into the cell it left): a winner following up.
+    FollowUp {
+        /// Which piece follows.
+        who: Who,
+    },
+}
+
+impl Who {
+    /// The other party of an action.
+    #[must_use]
+    pub const fn other(self) -> Self {
+        match self {
+            Self::Actor => Self::Target,
+            Self::Target => Self::Actor,
+        }
+    }
 }
 
 /// Who may act in a phase.

@@ -390,6 +390,33 @@ pub fn place_text(p: &Place) -> String {
     }
 }
 
+/// The turn a view names: the turn being played, or once the game ran past its last turn
+/// the last turn (the game ended on it; the state's count has already moved on).
+fn turn_shown(game: &Game, turn: u32, over: bool) -> u32 {
+    if over { turn.min(game.turns()) } else { turn }
+}
+
+/// True when a piece's facing means something on this board: always on an open table; on
+/// a grid when its type faces (or, for an enemy whose type the side does not know, when
+/// any type of the ruleset does).
+fn shows_facing(
+    game: &Game,
+    kind: Option<grognard_kernel::ids::PieceTypeId>,
+    place: &Place,
+) -> bool {
+    if matches!(place, Place::Point { .. }) {
+        return true;
+    }
+    if matches!(place, Place::Off) {
+        return false;
+    }
+    let rules = game.rules();
+    match kind.and_then(|k| rules.piece_type(k)) {
+        Some(t) => t.faces,
+        None => rules.piece_types.iter().any(|t| t.faces),
+    }
+}
+
 /// A side's view as `grognard view --side` prints it, without the log.
 #[must_use]
 pub fn view(game: &Game, view: &View) -> String {
@@ -399,7 +426,7 @@ pub fn view(game: &Game, view: &View) -> String {
         text,
         "view of {} · turn {} · {}",
         view.side_name,
-        view.turn,
+        turn_shown(game, view.turn, view.over),
         match (&view.phase, &view.phasing) {
             (Some(p), Some(s)) => format!("{p} phase ({s})"),
             _ => "game over".to_owned(),
@@ -409,7 +436,7 @@ pub fn view(game: &Game, view: &View) -> String {
         push_line!(text, "result: {}", r.why);
     }
     push_line!(text, "own pieces:");
-    for p in &view.own {
+    for (i, p) in view.own.iter().enumerate() {
         let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
         let mut extra: Vec<String> = rules
             .counters
@@ -434,9 +461,14 @@ pub fn view(game: &Game, view: &View) -> String {
         } else {
             format!(" [{}]", extra.join(", "))
         };
+        let facing = view
+            .own_names
+            .get(i)
+            .filter(|_| shows_facing(game, Some(p.kind), &p.place))
+            .map_or_else(String::new, |n| format!(", facing {}", n.facing));
         push_line!(
             text,
-            "  {:<10} {kind}, {} mode, {}{extra}",
+            "  {:<10} {kind}, {} mode, {}{facing}{extra}",
             p.name,
             rules.mode_name(p.mode),
             place_text(&p.place)
@@ -449,7 +481,17 @@ pub fn view(game: &Game, view: &View) -> String {
     for e in &view.enemy {
         let mut facts = Vec::new();
         match (&e.place, &e.last_seen) {
-            (Some(p), _) => facts.push(format!("at {}", place_text(p))),
+            (Some(p), _) => {
+                facts.push(format!("at {}", place_text(p)));
+                let kind = e.identity.as_ref().map(|i| i.kind);
+                if let Some(f) = e
+                    .facing_name
+                    .as_ref()
+                    .filter(|_| shows_facing(game, kind, p))
+                {
+                    facts.push(format!("facing {f}"));
+                }
+            }
             (None, Some(s)) => facts.push(format!(
                 "last seen at {} on turn {}",
                 place_text(&s.place),
@@ -499,12 +541,27 @@ pub fn side_view(game: &Game, side: SideId) -> String {
 #[must_use]
 pub fn referee_view(game: &Game) -> String {
     let mut text = String::new();
-    push_line!(text, "referee view · turn {}", game.state().turn);
-    for p in &game.state().pieces {
+    let state = game.state();
+    push_line!(
+        text,
+        "referee view · turn {}",
+        turn_shown(game, state.turn, state.over)
+    );
+    for p in &state.pieces {
         let (side, kind) = game.side_and_type_names(p);
+        let facing = if shows_facing(game, Some(p.kind), &p.place) {
+            match &p.place {
+                Place::Point { facing, .. } => format!(", facing {facing}"),
+                _ => game.board().grid().map_or_else(String::new, |g| {
+                    format!(", facing {}", g.facing_name(p.facing))
+                }),
+            }
+        } else {
+            String::new()
+        };
         push_line!(
             text,
-            "  {:<10} {side}, {kind}, {}",
+            "  {:<10} {side}, {kind}, {}{facing}",
             p.name,
             place_text(&p.place)
         );

@@ -129,9 +129,9 @@ impl fmt::Display for Signed {
     }
 }
 
-/// Every computed amount of the actions that roll chart `id`, with `inputs` (as
-/// `ChartDef::input_values` gives them): one entry per action and counter some outcome
-/// adds a computed amount to, in the ruleset's order. `None` when the chart's dice are too
+/// Every amount of the actions that roll chart `id` and compute one, with `inputs` (as
+/// `ChartDef::input_values` gives them): one entry per action and counter (the actor's or
+/// the target's) some outcome adds to, computed or fixed, in the ruleset's order. `None` when the chart's dice are too
 /// many to enumerate one by one and an amount reads a single die.
 #[must_use]
 pub fn amount_odds(rules: &Rules, id: ChartId, inputs: &[i32]) -> Option<Vec<AmountOdds>> {
@@ -140,20 +140,28 @@ pub fn amount_odds(rules: &Rules, id: ChartId, inputs: &[i32]) -> Option<Vec<Amo
     for action in rules.actions.iter().filter(|a| a.chart == Some(id)) {
         let mut keys: Vec<(Who, CounterId)> = Vec::new();
         let mut by_die = false;
+        let mut computes = false;
+        // Every counter some outcome adds to, fixed or computed: a melee whose rout hurts
+        // the target by the score and whose repulse costs the attacker 1 hit shows both.
         for e in action.effects.iter().flatten() {
-            if let Effect::AddComputed {
-                who,
-                counter,
-                amount,
-            } = e
-            {
-                by_die |= amount.reads_dice();
-                if !keys.contains(&(*who, *counter)) {
-                    keys.push((*who, *counter));
+            let key = match e {
+                Effect::AddComputed {
+                    who,
+                    counter,
+                    amount,
+                } => {
+                    by_die |= amount.reads_dice();
+                    computes = true;
+                    (*who, *counter)
                 }
+                Effect::AddCounter { who, counter, .. } => (*who, *counter),
+                _ => continue,
+            };
+            if !keys.contains(&key) {
+                keys.push(key);
             }
         }
-        if keys.is_empty() {
+        if !computes {
             continue;
         }
         let points = chart.roll_points(&rules.dice, inputs, by_die)?;

@@ -28,6 +28,7 @@ pub mod save;
 pub mod scenario;
 pub mod schema;
 pub mod sheet;
+mod sheet_pieces;
 mod sighting;
 pub mod source;
 pub mod suggest;

@@ -170,10 +170,12 @@ pub fn render(r: &Ruleset, base: Option<&Ruleset>) -> String {
 
     sequence(&mut h, r, &marks);
     movement(&mut h, r, &marks);
+    crate::sheet_pieces::piece_types(&mut h, r);
     terrain(&mut h, r, &marks);
     markers(&mut h, r, &marks);
     charts(&mut h, r, &marks);
     actions(&mut h, r, &marks);
+    crate::sheet_pieces::victory(&mut h, r);
     options(&mut h, r, &marks);
     h.push_str("</body>\n</html>\n");
     h
@@ -509,7 +511,9 @@ fn markers(h: &mut String, r: &Ruleset, marks: &Marks) {
     }
     for f in spec.flags.iter() {
         let path = format!("flag `{}`", f.name.value);
+        let held = crate::sheet_pieces::held_text(r, &f.name.value);
         let clears = match f.value.clears.as_ref().map(|c| c.value) {
+            _ if held.is_some() => held.as_deref().unwrap_or_default(),
             Some(Clears::PhaseEnd) => "clears at the end of each phase",
             Some(Clears::TurnEnd) => "clears at the end of each turn",
             Some(Clears::Never) | None => "stays until cleared",
@@ -543,6 +547,19 @@ fn effect_text(e: &crate::model::EffectSpec, default_to: &str) -> String {
         format!("mode {}", m.value)
     } else if e.remove == Some(true) {
         "remove".to_owned()
+    } else if let Some(d) = &e.fall_back {
+        let blocked = match e.blocked.as_ref().map(|b| b.value) {
+            Some(crate::model::Blocked::Stay) => ", stays if blocked",
+            Some(crate::model::Blocked::Remove) => ", removed if blocked",
+            _ => "",
+        };
+        format!("fall back {}{blocked}", d.value)
+    } else if e.follow_up == Some(true) {
+        // The winner follows up unless the effect names the target.
+        return format!(
+            "follow up ({})",
+            e.to.as_ref().map_or("actor", |t| t.value.word())
+        );
     } else {
         "nothing".to_owned()
     };
@@ -669,6 +686,7 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
             h.push_str("</table>\n");
         }
         odds(h, r, &c.name.value);
+        crate::sheet_pieces::amounts(h, r, &c.name.value);
         h.push_str("</div>\n");
     }
 }
@@ -760,7 +778,7 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
         return;
     }
     let _ = writeln!(h, "<h2>Actions</h2>");
-    h.push_str("<table>\n<tr><th>action</th><th>chart</th><th>target</th><th>range</th><th>arcs</th><th>sight</th><th>barred by</th><th>results</th></tr>\n");
+    h.push_str("<table>\n<tr><th>action</th><th>chart</th><th>target</th><th>range</th><th>arcs</th><th>sight</th><th>who may</th><th>needs</th><th>barred by</th><th>results</th></tr>\n");
     for a in r.spec.actions.iter() {
         let path = format!("action `{}`", a.name.value);
         let v = &a.value;
@@ -774,7 +792,7 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
                 .collect();
         let _ = writeln!(
             h,
-            "<tr{}><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{}><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             marks.class(&path),
             escape(&a.name.value),
             marks.badge(&path),
@@ -788,6 +806,12 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
                 .collect::<Vec<_>>()
                 .join(", "),
             if v.sight { "yes" } else { "no" },
+            if v.types.is_empty() {
+                "any piece".to_owned()
+            } else {
+                escape(&join(&v.types))
+            },
+            escape(&join(&v.needs)),
             escape(&join(&v.barred_by)),
             escape(&results.join("; "))
         );

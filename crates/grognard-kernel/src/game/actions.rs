@@ -331,6 +331,12 @@ impl Game {
                             i32::from(next.options.get(*o).copied().unwrap_or(false))
                         }
                         InputSource::Intent(name) => i32::from(intent.contains(name)),
+                        InputSource::ActorFriendsWithin(near) => {
+                            self.friends_within(next, &actor, near)
+                        }
+                        InputSource::TargetFriendsWithin(near) => target_piece
+                            .as_ref()
+                            .map_or(0, |t| self.friends_within(next, t, near)),
                     };
                     Some((i, v))
                 })
@@ -505,12 +511,16 @@ impl Game {
                     return;
                 }
                 *slot = to;
+                let kind = p.kind;
                 events.push(Event::CounterChanged {
                     piece: pid,
                     counter: def.name.clone(),
                     from,
                     to,
                 });
+                // Flags held at a level of this counter follow it both ways, before any
+                // trigger runs.
+                self.keep_levels_of(next, events, pid, *counter);
                 if depth >= MAX_TRIGGER_DEPTH {
                     events.push(Event::Note {
                         text: format!(
@@ -519,7 +529,12 @@ impl Game {
                     });
                     return;
                 }
-                for trigger in &def.triggers {
+                // A piece type's own triggers for the counter replace the counter's.
+                let triggers = rules
+                    .piece_type(kind)
+                    .and_then(|t| t.triggers.iter().find(|t| t.counter == *counter))
+                    .map_or(def.triggers.as_slice(), |t| t.triggers.as_slice());
+                for trigger in triggers {
                     if from < trigger.at_least && to >= trigger.at_least {
                         for e in &trigger.effects {
                             self.apply_effect(next, events, e, pid, target, depth + 1);
@@ -590,6 +605,22 @@ impl Game {
                         to: rules.mode_name(*mode).to_owned(),
                     });
                 }
+            }
+            Effect::FallBack {
+                who: w,
+                distance,
+                blocked,
+            } => {
+                let (Some(pid), Some(from)) = (who(*w), who(w.other())) else {
+                    return;
+                };
+                self.fall_back(next, events, pid, from, *distance, *blocked);
+            }
+            Effect::FollowUp { who: w } => {
+                let (Some(pid), Some(to)) = (who(*w), who(w.other())) else {
+                    return;
+                };
+                self.follow_up(next, events, pid, to);
             }
             Effect::Remove { who: w } => {
                 let Some(pid) = who(*w) else { return };

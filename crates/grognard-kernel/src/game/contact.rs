@@ -159,7 +159,7 @@ impl Game {
     /// of its footprint touching it; its point, without one) and that its movement class
     /// cannot enter, with the class's name. A charge may not end there, though the
     /// placement is not a move.
-    fn impassable_under(
+    pub(super) fn impassable_under(
         &self,
         piece: &Piece,
         (at, facing): (Point, Angle),

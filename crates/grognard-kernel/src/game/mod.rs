@@ -22,7 +22,6 @@
 //! | `sequence.rs` | phase ends, initiative, phase start |
 //! | `knowledge.rs` | the sighting update and per-side logs |
 //! | `view.rs` | what a side receives: view, log, perceived state |
-//! | `world.rs` | worlds a side cannot tell from the real game, for a searching player |
 //!
 //! The modules these call ([`crate::state`], [`crate::knowledge`], [`crate::turning`],
 //! [`crate::march`], [`crate::company`], [`crate::reach`], [`crate::hooks`]) never import
@@ -33,6 +32,7 @@ mod bases;
 mod commands;
 mod contact;
 mod deploy;
+mod fall_back;
 mod knowledge;
 mod legal;
 mod march;
@@ -41,11 +41,11 @@ mod moves;
 pub(crate) mod placement;
 mod sequence;
 mod setup;
+mod states;
 mod steps;
 mod threat;
 mod turning;
 mod view;
-mod world;
 
 pub use crate::state::{Reach, State, World, roll_record};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
@@ -554,6 +554,7 @@ impl Game {
             }
         }
         self.keep_contact_flags(next, &mut events);
+        self.keep_held_flags(next, &mut events);
         Ok(events)
     }
 

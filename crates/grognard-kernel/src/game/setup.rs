@@ -270,6 +270,9 @@ impl Game {
         }
         // Units set up in base contact start locked in it.
         game.keep_contact_flags(&mut next, &mut events);
+        // Flags held by a condition (shaken at a level of hits, out of command) start
+        // true where it holds of the set-up.
+        game.keep_held_flags(&mut next, &mut events);
         game.update_knowledge(&mut next, &mut events);
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
         game.append_side_logs(seen);

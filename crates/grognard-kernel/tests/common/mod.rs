@@ -156,6 +156,7 @@ pub fn rules(geo: Geo) -> Rules {
         flags: vec![FlagDef {
             name: "fired".into(),
             clears: Clears::TurnEnd,
+            holds: None,
         }],
         tags: Names::default(),
         dice: vec![DieDef::numeric("d6", 6)],
@@ -208,6 +209,7 @@ pub fn rules(geo: Geo) -> Rules {
                 attributes: vec![],
                 company: Default::default(),
                 turning: Default::default(),
+                triggers: Vec::new(),
             },
             PieceTypeDef {
                 footprint: Vec::new(),
@@ -228,6 +230,7 @@ pub fn rules(geo: Geo) -> Rules {
                 attributes: vec![],
                 company: Default::default(),
                 turning: Default::default(),
+                triggers: Vec::new(),
             },
         ],
         stacking: vec![StackDef {

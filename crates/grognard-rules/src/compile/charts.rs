@@ -41,13 +41,30 @@ pub(super) fn compile_effect(
         e.clear.is_some(),
         e.mode.is_some(),
         e.remove == Some(true),
+        e.fall_back.is_some(),
+        e.follow_up == Some(true),
     ];
     if verbs.iter().filter(|v| **v).count() != 1 {
         cx.error(
             at,
-            "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`",
+            "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`, \
+             `fall_back: DISTANCE`, `follow_up: true`",
         );
         return None;
+    }
+    if let Some(b) = e.blocked.as_ref().filter(|_| e.fall_back.is_none()) {
+        cx.error(&b.location, "`blocked:` goes with `fall_back:`");
+    }
+    if let Some(d) = &e.fall_back {
+        return super::states::fall_back(cx, e, d, who, names);
+    }
+    if e.follow_up == Some(true) {
+        // The winner follows: the actor, unless the effect says otherwise.
+        let who = match e.to.as_ref().map(|t| t.value) {
+            Some(EffectTo::Target) => Who::Target,
+            _ => Who::Actor,
+        };
+        return Some(Effect::FollowUp { who });
     }
     if let Some(c) = &e.add {
         let counter = cx.lookup_id::<CounterId>("counter", c, &names.counters)?;
@@ -388,6 +405,14 @@ fn input_source(
         "option" => need(cx, &names.options, "optional rule").map(InputSource::Option),
         "intent" => need(cx, &names.intents, "intent")
             .map(|i| InputSource::Intent(names.intents[i].to_owned())),
+        "actor.friends_within" => {
+            super::states::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
+                .map(InputSource::ActorFriendsWithin)
+        }
+        "target.friends_within" => {
+            super::states::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
+                .map(InputSource::TargetFriendsWithin)
+        }
         other => {
             cx.error(
                 &from.location,
@@ -396,7 +421,7 @@ fn input_source(
                      distance_band, table_distance_band, actor.counter, actor.mode, \
                      target.mode, target.counter, actor.flag, target.flag, actor.attribute, \
                      target.attribute, target.flank_or_rear, target.terrain, actor.terrain, \
-                     setting, option or intent"
+                     actor.friends_within, target.friends_within, setting, option or intent"
                 ),
             );
             None

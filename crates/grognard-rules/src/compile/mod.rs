@@ -29,6 +29,7 @@ mod movement;
 mod names;
 mod parse;
 mod sequence;
+mod states;
 mod types;
 
 pub(crate) use footprint::footprints;
@@ -59,7 +60,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let (tags, mut dice, mut die_names) = dice::compile_dice(cx, spec);
     let names = Names::new(spec, tags);
     let modes = types::compile_modes(cx, spec, &names);
-    let flags = types::compile_flags(cx, spec);
+    let mut flags = types::compile_flags(cx, spec);
     let terrain = board::compile_terrain(cx, spec, &names);
     let features = board::compile_features(cx, spec, &names);
     let move_classes = board::compile_movement(cx, spec, &names);
@@ -79,6 +80,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     actions::check_action_count(cx, spec);
     // Counters come after everything their trigger effects may name.
     let counters = actions::compile_counters(cx, spec, &names);
+    states::compile_states(cx, spec, &names, &mut flags, &mut piece_types, &counters);
     let actions = actions::compile_actions(cx, spec, &names, &charts);
     let sequence = sequence::compile_sequence(cx, spec, &names, &mut dice, &mut die_names);
     dice::add_common_dice(&mut dice, &mut die_names);

@@ -55,6 +55,8 @@ pub(super) fn compile_flags(cx: &mut Cx, spec: &RulesetSpec) -> Vec<FlagDef> {
                 Some(model::Clears::PhaseEnd) => Clears::PhaseEnd,
                 Some(model::Clears::TurnEnd) => Clears::TurnEnd,
             },
+            // Filled in by `states::compile_states` once the counters are known.
+            holds: None,
         })
         .collect()
 }
@@ -216,6 +218,8 @@ fn compile_piece_type(
         attributes,
         company: grognard_kernel::company::Company::default(),
         turning: grognard_kernel::turning::Turning::default(),
+        // Filled in by `states::compile_states` once the counters are known.
+        triggers: Vec::new(),
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod amount;
 mod orders;
 mod scenario;
+mod states;
 mod words;
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,7 @@ use crate::number::CostValue;
 
 pub use orders::*;
 pub use scenario::*;
+pub use states::*;
 pub use words::*;
 
 /// A scalar read as text whether it was written as a number or a word: cost fields take
@@ -248,6 +250,10 @@ pub struct TriggerSpec {
 pub struct FlagSpec {
     /// `never` (default), `phase_end` or `turn_end`.
     pub clears: Option<Located<Clears>>,
+    /// A flag the engine keeps by itself: set exactly while this holds of the piece (a
+    /// level of a counter, a friend near or none near), cleared when it stops holding.
+    #[serde(rename = "while", skip_serializing_if = "Option::is_none")]
+    pub holds: Option<Located<HoldsSpec>>,
 }
 
 /// A terrain type.
@@ -357,6 +363,11 @@ pub struct PieceTypeSpec {
     /// Its bases on the open table (in every mode; `modes:` for formations that change
     /// shape). Without one it is a point.
     pub footprint: Option<Located<FootprintSpec>>,
+    /// Its own counter triggers, by counter: each list replaces that counter's triggers
+    /// for pieces of this type (`triggers: { hits: [ { at: 2, effects: [ { remove: true }
+    /// ] } ] }`).
+    #[serde(skip_serializing_if = "NamedMap::is_empty")]
+    pub triggers: NamedMap<Vec<TriggerSpec>>,
 }
 
 /// A unit's bases on the open table: `bases` bases of `width` × `depth`, arranged in a
@@ -693,6 +704,14 @@ pub struct InputSpec {
     /// Other inputs of the chart that must all be 0 for this one to count (an optional rule
     /// that replaces it): `without: [by_outcome]`.
     pub without: Vec<Located<String>>,
+    /// For `actor.friends_within` and `target.friends_within`: the friends' piece types
+    /// (any type when empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<Located<String>>,
+    /// For `actor.friends_within` and `target.friends_within`: how near (rule inches on an
+    /// open table, cells on a grid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<Located<CostValue>>,
 }
 
 /// A modifier.
@@ -829,7 +848,8 @@ pub struct ActionSpec {
     pub contact: Option<Located<bool>>,
 }
 
-/// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`.
+/// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`, `fall_back`,
+/// `follow_up`.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct EffectSpec {
@@ -846,6 +866,18 @@ pub struct EffectSpec {
     pub mode: Option<Located<String>>,
     /// Remove the piece (`remove: true`).
     pub remove: Option<bool>,
+    /// Fall back this far (rule inches on an open table, cells on a grid), straight away
+    /// from the other piece of the action, keeping the facing. Actions only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fall_back: Option<Located<CostValue>>,
+    /// With `fall_back`: what a unit blocked short of the distance does, `stop` (the
+    /// default: where it got to), `stay` or `remove`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Located<Blocked>>,
+    /// Follow up: move back into contact with the other piece of the action (`to:`
+    /// defaults to the actor here). Actions only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follow_up: Option<bool>,
     /// `actor` or `target` (default `target` in actions, `actor` in triggers).
     pub to: Option<Located<EffectTo>>,
 }

@@ -39,6 +39,18 @@ words!(
 );
 
 words!(
+    /// What a unit does when a fall back is blocked short of its distance.
+    Blocked {
+        /// It stops where it got to (the default).
+        Stop = "stop",
+        /// It does not move at all.
+        Stay = "stay",
+        /// It is removed (a unit that cannot retreat is lost).
+        Remove = "remove",
+    }
+);
+
+words!(
     /// When a flag clears itself.
     Clears {
         /// Only when an effect or a hook clears it (the default).
