@@ -85,6 +85,12 @@ local function check_side(game, side)
       refuse(game, u, game:name(u) .. " is a small command (" .. game:kind(u) .. ") but has "
         .. game:counter(u, "figures") .. " figures; small commands hold 10 or less")
     end
+    -- 001 l.62, l.158: a dummy has an officer but no combat units (a B sighting would
+    -- otherwise report units it does not have).
+    if game:kind(u) == "dummy" and game:counter(u, "units") > 0 then
+      refuse(game, u, game:name(u) .. " is a dummy, which has an officer but no combat units, but has "
+        .. game:counter(u, "units") .. " units")
+    end
   end
   -- 000 l.183-185: scouts are sent out by a headquarters; `hq` must name one of its side.
   for _, s in ipairs(game:units(side)) do

@@ -173,6 +173,18 @@ fn referee(game: &Game, skip: &[String]) -> String {
     format!("{} {} {} {pieces:?}", s.turn, s.step, s.over)
 }
 
+/// The names of `side`'s pieces that are face up, sorted.
+fn own_face_up(game: &Game, side: SideId) -> Vec<String> {
+    let view = game.view(side);
+    let mut names: Vec<String> = view
+        .own_face_up
+        .iter()
+        .filter_map(|i| view.own.get(i.index()).map(|p| p.name.clone()))
+        .collect();
+    names.sort();
+    names
+}
+
 /// What `side` receives: its view and its log.
 fn received(game: &Game, side: SideId) -> String {
     format!(
@@ -234,6 +246,13 @@ fn compare(
             })
         });
         if !unseen || referee(&a, &[]) != referee(&b, extras) {
+            break;
+        }
+        // A marker an enemy sights at A or B turns face up for every player, its owner too,
+        // whoever sighted it (001 l.83-89; square-blocks note, fifth audit #3): once an
+        // extra piece has turned one of the viewer's markers face up, the viewer rightly
+        // knows something the other game does not.
+        if own_face_up(&a, viewer) != own_face_up(&b, viewer) {
             break;
         }
         prop_assert_eq!(

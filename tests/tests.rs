@@ -27,6 +27,7 @@ mod square_blocks;
 mod square_blocks_audit;
 mod square_blocks_audit4;
 mod square_blocks_rulings;
+mod square_blocks_audit5;
 mod tools;
 mod util;
 mod village_skirmish;

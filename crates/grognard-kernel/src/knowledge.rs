@@ -209,6 +209,10 @@ pub struct SightingRules {
     pub public: Disclosure,
     /// What a face-up marker tells every side.
     pub face_up: Disclosure,
+    /// Piece types that are never face down (single figures on the table, not markers):
+    /// face up for every side whenever they are on the board and not concealed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_view: Vec<crate::ids::PieceTypeId>,
     /// What every side knows of a concealed piece (a hidden marker on the table: its
     /// position; default nothing).
     #[serde(default)]

@@ -594,6 +594,10 @@ pub struct ActionDef {
     /// tables; see [`crate::game::Game::contact_place`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub contact: bool,
+    /// True when only the actor's side sees that it was taken (and by which piece): the
+    /// other sides learn only what its script announces.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 /// An integer setting a scenario may choose (night, weather...).

@@ -359,6 +359,12 @@ pub(crate) fn compile_sighting(
             .map_or(Disclosure::KIND.with(Disclosure::REAL), |f| {
                 disclosure(cx, f)
             }),
+        in_view: spec
+            .in_view
+            .iter()
+            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+            .map(|i| PieceTypeId(i as u16))
+            .collect(),
         concealing: spec
             .concealed_by
             .iter()

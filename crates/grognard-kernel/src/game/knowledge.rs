@@ -430,14 +430,20 @@ impl Game {
                 row[ti] = best;
             }
         }
-        // Pass 2: markers seen at a flipping level turn face up for everyone.
+        // Pass 2: markers seen at a flipping level turn face up for everyone; pieces of an
+        // `in_view` type are face up whenever they stand on the board unconcealed.
         let face_up: Vec<bool> = (0..n)
             .map(|ti| {
-                levels.iter().any(|row| {
-                    row[ti]
-                        .and_then(|l| s.levels.get(usize::from(l)))
-                        .is_some_and(|d| d.flips_up)
-                })
+                let target = &next.pieces[ti];
+                (s.in_view.contains(&target.kind)
+                    && target.on_board()
+                    && !self.behind_decoys(next, target)
+                    && !self.concealed(next, target))
+                    || levels.iter().any(|row| {
+                        row[ti]
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .is_some_and(|d| d.flips_up)
+                    })
             })
             .collect();
         // Pass 3: what each side knows now.

@@ -862,13 +862,15 @@ impl Game {
         // strategic → battle): the piece must not have moved, and may not move after.
         let stationary = mode_def.stationary_from.contains(&piece.mode);
         if stationary && piece.moved {
+            // Say what took the phase (a move, or a save of its points), never a move that
+            // was not made.
             return Err(Refusal::new(
                 RefusalKind::AlreadyUsed,
                 format!(
-                    "changing from {} to {} mode takes a whole phase standing still, and {} has moved",
+                    "changing from {} to {} mode takes a whole phase standing still, its movement points unused, and {}",
                     self.rules.mode_name(piece.mode),
                     mode_def.name,
-                    piece.name
+                    self.why_moved(piece)
                 ),
             ));
         }

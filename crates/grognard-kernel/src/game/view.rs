@@ -623,6 +623,24 @@ impl Game {
         }
     }
 
+    /// True when `e` is a private action (`ActionDef::private`) taken by another side's
+    /// piece: `side` learns only what its script announces, never the actor.
+    fn private_to_others(&self, after: &State, side: SideId, e: &Event) -> bool {
+        let Event::Acted { piece, action, .. } = e else {
+            return false;
+        };
+        let theirs = after
+            .pieces
+            .get(piece.index())
+            .is_some_and(|p| p.side != side);
+        theirs
+            && self
+                .rules()
+                .actions
+                .iter()
+                .any(|a| a.private && a.name == *action)
+    }
+
     /// What each side saw of `events`, given what it knew before (`before`) and after
     /// (`after`) them; empty without sighting rules, where every side's log is the log.
     pub(crate) fn seen_by_sides(
@@ -644,6 +662,7 @@ impl Game {
                 let mut owner = actor;
                 let seen: Vec<Event> = events
                     .iter()
+                    .filter(|e| !self.private_to_others(after, side_id, e))
                     .filter(|e| !self.private_counter_of_other(after, side_id, e))
                     .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
                     .collect();

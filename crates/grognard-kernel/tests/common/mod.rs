@@ -311,6 +311,7 @@ pub fn rules(geo: Geo) -> Rules {
             repeats: false,
             intents: Vec::new(),
             contact: false,
+            private: false,
         }],
         settings: vec![],
         options: vec![],

@@ -191,6 +191,7 @@ fn compile_action(
     }
     ActionDef {
         contact,
+        private: v.private,
         scripted: v.script.is_some(),
         checked: v.check.is_some(),
         repeats: v.repeats,

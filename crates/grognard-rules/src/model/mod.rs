@@ -846,6 +846,10 @@ pub struct ActionSpec {
     /// True when the actor moves into contact with its target as the action resolves (open
     /// tables): the engine puts its front edge against the target's edge facing it.
     pub contact: Option<Located<bool>>,
+    /// True when only the actor's side sees the action taken (its log line names the
+    /// actor); the other sides learn only what its script announces (a forward
+    /// deployment announced by its square, not by the marker).
+    pub private: bool,
 }
 
 /// One effect: exactly one of `add`, `set`, `clear`, `mode`, `remove`, `fall_back`,
@@ -903,6 +907,9 @@ pub struct SightingSpec {
     pub public: Vec<Located<String>>,
     /// What a face-up marker shows everyone (default `[kind, real]`).
     pub face_up: Option<Vec<Located<String>>>,
+    /// Piece types never face down (single figures on the table, not markers): what
+    /// `face_up` shows is known of them by every side whenever they are not concealed.
+    pub in_view: Vec<Located<String>>,
     /// What every side knows of a concealed piece (default nothing; `[position]` for a
     /// hidden marker on the table).
     pub concealed_public: Vec<Located<String>>,
