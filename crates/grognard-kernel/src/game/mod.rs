@@ -22,6 +22,7 @@
 //! | `sequence.rs` | phase ends, initiative, phase start |
 //! | `knowledge.rs` | the sighting update and per-side logs |
 //! | `view.rs` | what a side receives: view, log, perceived state |
+//! | `world.rs` | worlds a side cannot tell from the real game, for a searching player |
 //!
 //! The modules these call ([`crate::state`], [`crate::knowledge`], [`crate::turning`],
 //! [`crate::march`], [`crate::company`], [`crate::reach`], [`crate::hooks`]) never import
@@ -46,6 +47,7 @@ mod steps;
 mod threat;
 mod turning;
 mod view;
+mod world;
 
 pub use crate::state::{Reach, State, World, roll_record};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
