@@ -48,9 +48,10 @@ pub enum Command {
         /// Orders file (with --policy: the opening the policies go on from).
         #[arg(long)]
         orders: Option<PathBuf>,
-        /// Who plays on after the orders: `random` or `greedy` for every side, or
-        /// `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`). A side with no
-        /// policy ends each phase it is asked to act in, as in `sim`.
+        /// Who plays on after the orders: `random`, `greedy` or `search[:MILLISECONDS]`
+        /// (`search:it=N`: N iterations a decision) for every side, or `SIDE=NAME` for one
+        /// (repeatable; also `lua:FILE[:FUNCTION]`). A side with no policy ends each phase
+        /// it is asked to act in, as in `sim`.
         #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
         policy: Vec<String>,
         /// Seed for the dice (the scenario's when absent).
@@ -65,6 +66,10 @@ pub enum Command {
         /// Print (and save) only what this side saw.
         #[arg(long)]
         side: Option<String>,
+        /// After each order of a `search` policy, print the orders it weighed most, with
+        /// their visits and mean scores.
+        #[arg(long)]
+        explain: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -165,8 +170,9 @@ pub enum Command {
         /// Orders file: every game replays it (and policies, if given, go on from there).
         #[arg(long)]
         orders: Option<PathBuf>,
-        /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
-        /// (repeatable). Policies play whole games from their legal orders.
+        /// Who plays: `random`, `greedy`, `search[:MILLISECONDS]` or `search:it=N` for
+        /// every side, or `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`).
+        /// Policies play whole games from their legal orders.
         #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
         policy: Vec<String>,
         /// Number of games.

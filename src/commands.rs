@@ -43,6 +43,7 @@ pub fn run(cli: Cli) -> ExitCode {
             options,
             save,
             side,
+            explain,
             json,
         } => play(
             &scenario,
@@ -52,7 +53,7 @@ pub fn run(cli: Cli) -> ExitCode {
             &options,
             save.as_deref(),
             side.as_deref(),
-            json,
+            (explain, json),
         ),
         Command::View {
             file,
@@ -481,11 +482,11 @@ fn play(
     options: &[String],
     save: Option<&Path>,
     side: Option<&str>,
-    json: bool,
+    (explain, json): (bool, bool),
 ) -> Outcome {
     if orders.is_none() && policies.is_empty() {
         return Err(Failure::Usage(
-            "give an orders file (--orders FILE), a policy (--policy random|greedy|lua:FILE), or both"
+            "give an orders file (--orders FILE), a policy (--policy random|greedy|search|lua:FILE), or both"
                 .to_owned(),
         ));
     }
@@ -539,9 +540,21 @@ fn play(
             record: Some(Vec::new()),
             ..Default::default()
         };
-        while played.orders < grognard_play::policy::MAX_POLICY_ORDERS
-            && grognard_play::policy::step(&mut game, hooks.as_mut(), &mut players, &mut played)
-        {
+        while played.orders < grognard_play::policy::MAX_POLICY_ORDERS {
+            let actor = game.to_act().first().map(|s| s.index());
+            if !grognard_play::policy::step(&mut game, hooks.as_mut(), &mut players, &mut played) {
+                break;
+            }
+            // The search's account comes before the events its order caused.
+            if explain && !json {
+                let why = actor
+                    .and_then(|i| players.get(i))
+                    .and_then(Option::as_ref)
+                    .and_then(grognard_play::Player::explanation);
+                if let Some(why) = why {
+                    out!("{}", why.to_string().trim_end());
+                }
+            }
             show(&game);
         }
         applied.extend(played.record.take().unwrap_or_default());

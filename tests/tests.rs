@@ -21,6 +21,7 @@ mod remote;
 mod rolls_seen;
 mod round2;
 mod scale;
+mod search;
 mod setup;
 mod sim_editor;
 mod square_blocks;
