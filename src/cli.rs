@@ -397,15 +397,16 @@ pub enum Command {
         #[command(subcommand)]
         command: RemoteCommand,
     },
-    /// Open the editor as a seat of a game on a server.
+    /// Open the editor as a seat of a game on a server: `join URL GAME --token T`, or
+    /// `join LINK` with the seat's whole link (`http://HOST:PORT/play/GAME#token=T`).
     Join {
-        /// The server (`http://HOST:PORT`).
+        /// The server (`http://HOST:PORT`), or the seat's whole link.
         url: String,
-        /// The game's id.
-        game: String,
-        /// The seat's token.
+        /// The game's id (not needed with a link).
+        game: Option<String>,
+        /// The seat's token (not needed with a link).
         #[arg(long)]
-        token: String,
+        token: Option<String>,
     },
 }
 

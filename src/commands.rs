@@ -196,7 +196,11 @@ pub fn run(cli: Cli) -> ExitCode {
             (&options, &policies, seed),
         ),
         Command::Remote { command } => crate::remote::remote(command),
-        Command::Join { url, game, token } => join(&url, &game, &token),
+        Command::Join { url, game, token } => join(
+            &url,
+            game.as_deref().unwrap_or_default(),
+            token.as_deref().unwrap_or_default(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -257,6 +261,8 @@ fn edit(ruleset: Option<PathBuf>, scenario: Option<PathBuf>) -> Outcome {
 }
 
 fn join(url: &str, game: &str, token: &str) -> Outcome {
+    // A bad address or link is the user's to fix, not a window that failed to open.
+    grognard_editor::remote::join_parts(url, game, token).map_err(Failure::Usage)?;
     grognard_editor::run_joined(url, game, token).map_err(|e| {
         Failure::Rules(format!(
             "cannot open the editor window: {e}\n(is a display available? `grognard remote view` shows a seat without one)"

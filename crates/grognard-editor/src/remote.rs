@@ -56,10 +56,74 @@ pub fn live_url(url: &str, game: &str) -> Result<String, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return Err(format!("`{game}` is not a game id"));
+        return Err(format!("`{}` is not a game id", quoted(game)));
     }
     let rest = base.trim_start_matches("http://");
     Ok(format!("ws://{rest}/games/{game}/live"))
+}
+
+/// A seat's link split into what joining needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatLink {
+    /// The server, `http://HOST:PORT`.
+    pub url: String,
+    /// The game's id.
+    pub game: String,
+    /// The seat's token.
+    pub token: String,
+}
+
+/// The parts of a seat's link as Host hands it out (`http://HOST:PORT/play/GAME#token=T`,
+/// `http://` optional), or `None` when `text` is not one.
+#[must_use]
+pub fn seat_link(text: &str) -> Option<SeatLink> {
+    let text = text.trim();
+    let (before, fragment) = text.split_once('#')?;
+    let token = fragment
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="))?
+        .trim();
+    let (base, game) = before.split_once("/play/")?;
+    let game = game.split(['?', '/']).next().unwrap_or_default();
+    if token.is_empty() || game.is_empty() {
+        return None;
+    }
+    Some(SeatLink {
+        url: server_url(base).ok()?,
+        game: game.to_owned(),
+        token: token.to_owned(),
+    })
+}
+
+/// What joining uses: the server, game and token as given, unless `url` is a whole seat
+/// link, whose parts then win (a player pastes the link Host gave them into "Server").
+///
+/// # Errors
+/// A malformed address or game id, or no token.
+pub fn join_parts(url: &str, game: &str, token: &str) -> Result<SeatLink, String> {
+    if let Some(link) = [url, game, token].into_iter().find_map(seat_link) {
+        return Ok(link);
+    }
+    let url = server_url(url)?;
+    live_url(&url, game)?;
+    let token = token.trim();
+    if token.is_empty() {
+        return Err("give the seat's token (or paste the seat's whole link as the server)".into());
+    }
+    Ok(SeatLink {
+        url,
+        game: game.trim().to_owned(),
+        token: token.to_owned(),
+    })
+}
+
+/// `text` fit to quote in a message: anything from a `#` on (where a link keeps its
+/// token) is left out, so no secret ever reaches the status line.
+fn quoted(text: &str) -> String {
+    match text.split_once('#') {
+        Some((before, _)) => format!("{before}#…"),
+        None => text.to_owned(),
+    }
 }
 
 /// A server address as the client takes it: `http://HOST:PORT` with no trailing `/` (a
@@ -68,6 +132,7 @@ pub fn live_url(url: &str, game: &str) -> Result<String, String> {
 /// # Errors
 /// An `https://` or other address: the server speaks plain HTTP.
 pub fn server_url(url: &str) -> Result<String, String> {
+    let shown = quoted(url.trim());
     let url = url.trim().trim_end_matches('/');
     if url.is_empty() {
         return Err("give the server's address: http://HOST:PORT".into());
@@ -79,10 +144,11 @@ pub fn server_url(url: &str) -> Result<String, String> {
     };
     let rest = base
         .strip_prefix("http://")
-        .ok_or_else(|| format!("`{url}` is not a server address: give http://HOST:PORT"))?;
+        .ok_or_else(|| format!("`{shown}` is not a server address: give http://HOST:PORT"))?;
     if rest.is_empty() || rest.contains(['/', '?', '#', ' ']) {
         return Err(format!(
-            "`{url}` is not a server address: give http://HOST:PORT"
+            "`{shown}` is not a server address: give http://HOST:PORT \
+             (or a seat's whole link, …/play/GAME#token=…)"
         ));
     }
     Ok(base)
@@ -184,13 +250,12 @@ impl RemoteSession {
         token: &str,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> Result<Self, String> {
-        let base = server_url(url)?;
-        let ws = live_url(&base, game)?;
-        let token = token.trim().to_owned();
-        if token.is_empty() {
-            return Err("give the seat's token".into());
-        }
-        let game = game.trim().to_owned();
+        let SeatLink {
+            url: base,
+            game,
+            token,
+        } = join_parts(url, game, token)?;
+        let ws = live_url(&base, &game)?;
         let (outbox, outgoing) = mpsc::channel();
         let (incoming, inbox) = mpsc::channel();
         let link = Connection {

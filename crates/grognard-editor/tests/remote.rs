@@ -891,3 +891,61 @@ fn the_chat_panel_shows_control_and_bidi_characters_escaped() {
     );
     assert!(h.query_by_label(&format!("austrians: {said}")).is_none());
 }
+
+/// The text of the field labelled `name`.
+fn field(h: &Harness<'_, EditorApp>, name: &str) -> String {
+    h.get_by_role_and_label(Role::TextInput, name)
+        .value()
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_link_host_hands_out_joins_from_the_server_field_and_no_token_is_ever_shown() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    h.get_by_label("Join game…").click();
+    h.run_steps(2);
+    // Something that is no server, with a secret in it: refused, the secret left out.
+    type_into(&mut h, "Server", "https://example.org/play/g1#token=SECRET");
+    h.get_by_role_and_label(Role::Button, "Join").click();
+    h.run_steps(2);
+    let status = h.state().status().expect("a refusal").text.clone();
+    assert!(status.contains("not a server address"), "{status}");
+    assert!(
+        !status.contains("SECRET"),
+        "the token is never shown: {status}"
+    );
+    // The seat's link, as Host hands it out, pasted into Server: all three fields fill.
+    let token = served.token("french");
+    let link = grognard_server::client::seat_link(&served.url(), &served.created.game, &token);
+    type_into(&mut h, "Server", &link);
+    assert_eq!(field(&h, "Server"), served.url());
+    assert_eq!(field(&h, "Game"), served.created.game);
+    assert_eq!(field(&h, "Token"), token);
+    h.get_by_role_and_label(Role::Button, "Join").click();
+    wait_for(&mut h, "the seat's state", |app| {
+        app.remote()
+            .is_some_and(|s| s.connected() && s.state().is_some())
+    });
+    assert_eq!(h.state().remote().and_then(|s| s.seat()), Some("french"));
+    let status = h
+        .state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
+    assert!(!status.contains(&token), "{status}");
+    // And `grognard join LINK` takes the link on its own.
+    let parts = grognard_editor::remote::join_parts(&link, "", "").expect("a link joins");
+    assert_eq!(
+        (
+            parts.url.as_str(),
+            parts.game.as_str(),
+            parts.token.as_str()
+        ),
+        (
+            served.url().as_str(),
+            served.created.game.as_str(),
+            token.as_str()
+        )
+    );
+}

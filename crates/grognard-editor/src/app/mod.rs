@@ -800,17 +800,17 @@ pub fn run(options: Options) -> Result<(), String> {
 }
 
 /// Opens the editor already joined to a seat of a game on a server (`grognard join URL
-/// GAME --token T`): the Remote tab shows the seat's board, orders and chat, and the
+/// GAME --token T`, or `grognard join LINK` with the seat's link): the Remote tab shows the seat's board, orders and chat, and the
 /// connection keeps itself up.
 ///
 /// # Errors
 /// A malformed server address or game id, or no window can be opened.
 pub fn run_joined(url: &str, game: &str, token: &str) -> Result<(), String> {
-    crate::remote::live_url(url, game)?;
+    let link = crate::remote::join_parts(url, game, token)?;
     let join = Command::Join {
-        url: url.to_owned(),
-        game: game.to_owned(),
-        token: token.to_owned(),
+        url: link.url,
+        game: link.game,
+        token: link.token,
     };
     run_with(Options::default(), move |app| app.apply(join))
 }

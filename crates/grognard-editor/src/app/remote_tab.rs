@@ -396,6 +396,9 @@ impl EditorApp {
                         r.join_url = s.url().to_owned();
                         r.join_game = s.game().to_owned();
                         r.join_token = s.token().to_owned();
+                        // Named from the session, never from what was typed: that may be
+                        // a whole seat link, token and all.
+                        let (game, url) = (s.game().to_owned(), s.url().to_owned());
                         r.session = Some(s);
                         r.selected = None;
                         r.colors = None;
@@ -707,6 +710,15 @@ impl EditorApp {
                 ui.end_row();
             }
         });
+        // A seat's link pasted into any field fills all three from it.
+        let link = [&r.join_url, &r.join_game, &r.join_token]
+            .into_iter()
+            .find_map(|t| crate::remote::seat_link(t));
+        if let Some(link) = link {
+            r.join_url = link.url;
+            r.join_game = link.game;
+            r.join_token = link.token;
+        }
         if ui.button("Join").clicked() {
             out.push(Command::Join {
                 url: r.join_url.clone(),
