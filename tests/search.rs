@@ -47,7 +47,7 @@ fn pair(variant: u32, spots: &[u32]) -> (Game, Game) {
         )
     };
     let units = ", counters: { units: 5 }";
-    let (one, two) = if variant % 2 == 0 {
+    let (one, two) = if variant.is_multiple_of(2) {
         let hidden = ", counters: { units: 4 }, flags: [hidden]";
         (
             vec![austrian("h", "infantry", (x, 0), hidden)],
