@@ -7,9 +7,14 @@
 //! pattern, is a bare WebSocket relay (the server passes each message to the opponent and
 //! does no game work): the ratio is what refereeing costs over the network floor.
 //!
+//! A third run is the cold load (issue 35): while COLD_GAMES (default 100) more games play
+//! paced, a game whose log holds 200,000 orders (the most a game may) is opened cold, and
+//! the other games' latencies are measured while it loads. Its log is written into the
+//! database directly (playing 200,000 orders through the API would take minutes).
+//!
 //! Bounded: it plays a fixed number of orders and stops by itself.
 //! `cargo bench -p grognard-server --bench load` (GAMES=N creates N games, half for each
-//! run).
+//! of the first two runs; LONG=N gives the long game N orders instead).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -18,7 +23,8 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use grognard_server::bundle;
 use grognard_server::hub::Hub;
-use grognard_server::store::SqliteStore;
+use grognard_server::protocol::CreateGame;
+use grognard_server::store::{Entry, SqliteStore};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
@@ -61,7 +67,7 @@ async fn play(
     game: Game,
     orders: Arc<Vec<(String, Value)>>,
     pace: Option<(Duration, Duration)>,
-) -> Vec<Duration> {
+) -> Vec<(Instant, Duration)> {
     let ws = format!("{}/games/{}/live", url.replace("http://", "ws://"), game.id);
     let mut sockets = Vec::new();
     for token in [&game.blue, &game.red] {
@@ -90,7 +96,7 @@ async fn play(
             .expect("send");
         let n = i as u64 + 1;
         state_at(&mut sockets[them], n).await;
-        latencies.push(sent.elapsed());
+        latencies.push((sent, sent.elapsed()));
         state_at(&mut sockets[me], n).await;
     }
     latencies
@@ -166,6 +172,8 @@ struct Tally {
     elapsed: Duration,
     p50: Duration,
     p99: Duration,
+    /// Each order's latency by when it was sent.
+    sent: Vec<(Instant, Duration)>,
 }
 
 async fn run_all(
@@ -184,22 +192,156 @@ async fn run_all(
             tokio::spawn(play(url.to_owned(), g, Arc::clone(orders), p))
         })
         .collect();
-    let mut all = Vec::new();
+    let mut sent = Vec::new();
     for t in tasks {
-        all.extend(t.await.expect("a game"));
+        sent.extend(t.await.expect("a game"));
     }
     let elapsed = start.elapsed();
+    let mut all: Vec<Duration> = sent.iter().map(|(_, d)| *d).collect();
     all.sort();
     Tally {
         orders: all.len(),
         elapsed,
         p50: percentile(&all, 0.5),
         p99: percentile(&all, 0.99),
+        sent,
     }
 }
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// The long game's scenario: drill-square, lasting the most turns a scenario may.
+fn long_request(scenario: &Path) -> CreateGame {
+    let mut request =
+        bundle::gather(scenario, Default::default(), None, Default::default()).expect("bundle");
+    let text = request
+        .files
+        .get_mut(&request.scenario)
+        .expect("the scenario among the files");
+    assert!(text.contains("turns: 3"), "drill-square's length changed");
+    *text = text.replacen("turns: 3", "turns: 10000", 1);
+    // The sender's hash was of the file before the change.
+    request.scenario_hash = None;
+    request
+}
+
+/// Mode changes a side makes each turn before ending its phases: even, so each piece is
+/// back in its mode when its side's next turn starts.
+const MODE_CHANGES: usize = 18;
+
+/// `n` orders of the long game, as its log stores them: each turn blue's b1 changes mode
+/// MODE_CHANGES times and blue ends both its phases, then red does the same with r1. No
+/// dice are rolled, so nothing is locked.
+fn long_log(n: usize) -> Vec<Entry> {
+    let order = |v: Value| -> Entry {
+        let spec: grognard_rules::model::OrderSpec = serde_json::from_value(v).expect("order");
+        Entry::Order {
+            seat: spec.side.clone(),
+            order: Box::new(spec),
+            locked: false,
+        }
+    };
+    let mut turn = Vec::new();
+    // b1 starts in strategic mode, r1 in battle.
+    for (side, piece, modes) in [
+        ("blue", "b1", ["battle", "strategic"]),
+        ("red", "r1", ["strategic", "battle"]),
+    ] {
+        for i in 0..MODE_CHANGES {
+            turn.push(json!({"side": side, "mode": {"piece": piece, "mode": modes[i % 2]}}));
+        }
+        for _ in 0..2 {
+            turn.push(json!({"side": side, "end_phase": true}));
+        }
+    }
+    turn.iter().cycle().take(n).cloned().map(order).collect()
+}
+
+/// Writes `entries` as game `id`'s log in one transaction, straight into the database
+/// (no server has it open), and counts their bytes as the store would.
+fn write_log(db: &Path, id: &str, entries: &[Entry]) {
+    let mut conn = rusqlite::Connection::open(db).expect("db");
+    let tx = conn.transaction().expect("transaction");
+    let mut bytes = 0i64;
+    {
+        let mut insert = tx
+            .prepare("INSERT INTO log (game, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
+            .expect("insert");
+        for (i, entry) in entries.iter().enumerate() {
+            let body = serde_json::to_string(entry).expect("json");
+            bytes += i64::try_from(body.len()).expect("size");
+            let seq = i64::try_from(i + 1).expect("seq");
+            insert
+                .execute(rusqlite::params![id, seq, 0i64, body])
+                .expect("row");
+        }
+    }
+    tx.execute(
+        "UPDATE games SET bytes = bytes + ?2 WHERE id = ?1",
+        rusqlite::params![id, bytes],
+    )
+    .expect("bytes");
+    tx.commit().expect("commit");
+}
+
+/// The third run: `games` play paced while the long game is opened cold (its table asked
+/// for through the HTTP API, after the paced games have played for a second). Prints the
+/// load's time and the other games' latencies while it lasted, and over the whole run.
+fn cold_load(
+    rt: &tokio::runtime::Runtime,
+    url: &str,
+    games: Vec<Game>,
+    long: Game,
+    orders: &Arc<Vec<(String, Value)>>,
+    pace: Duration,
+    long_orders: usize,
+) {
+    let count = games.len();
+    let opener = {
+        let url = url.to_owned();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            let client = grognard_server::client::Client::new(&url).expect("client");
+            let start = Instant::now();
+            client
+                .table(&long.id, &long.blue)
+                .expect("the long game opens");
+            (start, start.elapsed())
+        })
+    };
+    let served = rt.block_on(run_all(url, games, orders, Some(pace)));
+    let (start, took) = opener.join().expect("the opener");
+    let mut during: Vec<Duration> = served
+        .sent
+        .iter()
+        .filter(|(sent, _)| *sent >= start && *sent <= start + took)
+        .map(|(_, d)| *d)
+        .collect();
+    during.sort();
+    println!(
+        "cold load: a game with {long_orders} orders in its log opened in {:.2} s, while {count} games played paced (an order per game every {} ms)",
+        took.as_secs_f64(),
+        pace.as_millis()
+    );
+    println!("| other games' orders | orders | p50 ms | p99 ms | max ms |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut all: Vec<Duration> = served.sent.iter().map(|(_, d)| *d).collect();
+    all.sort();
+    for (name, set) in [("sent while it loaded", &during), ("the whole run", &all)] {
+        if set.is_empty() {
+            println!("| {name} | 0 | | | |");
+            continue;
+        }
+        println!(
+            "| {name} | {} | {:.2} | {:.2} | {:.2} |",
+            set.len(),
+            ms(percentile(set, 0.5)),
+            ms(percentile(set, 0.99)),
+            ms(*set.last().unwrap_or(&Duration::ZERO))
+        );
+    }
 }
 
 fn main() {
@@ -226,21 +368,35 @@ fn main() {
     let db = dir.path().join("load.sqlite");
     // The games are created through a hub on the same database file, before the server
     // starts (the HTTP API would rate-limit 200 creates a minute).
+    let cold_games: usize = std::env::var("COLD_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let long_orders: usize = std::env::var("LONG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000);
     let mut made: Vec<Game> = Vec::new();
+    let mut cold: Vec<Game> = Vec::new();
+    let long: Game;
     {
         let config = grognard_server::config::Config::new("127.0.0.1:0", &db, "bench");
         let hub = Hub::new(Arc::new(SqliteStore::open(&db).expect("db")), config).expect("hub");
         let request = bundle::gather(&scenario, Default::default(), None, Default::default())
             .expect("bundle");
-        for _ in 0..games {
+        let create = |request: &CreateGame| {
             let c = hub.create(request.clone()).expect("create");
-            made.push(Game {
+            Game {
                 id: c.game.clone(),
                 blue: c.tokens["blue"].clone(),
                 red: c.tokens["red"].clone(),
-            });
-        }
+            }
+        };
+        made.extend((0..games).map(|_| create(&request)));
+        cold.extend((0..cold_games).map(|_| create(&request)));
+        long = create(&long_request(&scenario));
     }
+    write_log(&db, &long.id, &long_log(long_orders));
     let server = grognard_server::spawn("127.0.0.1:0", &db).expect("server");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -309,4 +465,6 @@ fn main() {
             ms(served.p99) / ms(baseline.p99),
         );
     }
+    let pace = Duration::from_millis(pace_ms);
+    cold_load(&rt, &server.url(), cold, long, &orders, pace, long_orders);
 }

@@ -87,6 +87,40 @@ impl Config {
     }
 }
 
+/// Which store quota a game would pass ([`Usage::store`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotaError {
+    /// The game's own: it holds `held` bytes, and may hold `most`.
+    Game {
+        /// Bytes the game holds now.
+        held: u64,
+        /// [`Limits::store_bytes_per_game`].
+        most: u64,
+    },
+    /// The server's, over every game.
+    Server {
+        /// [`Limits::store_bytes_total`].
+        most: u64,
+    },
+}
+
+impl std::fmt::Display for QuotaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Game { held, most } => write!(
+                f,
+                "the game holds {held} bytes in the server's store; a game may hold {most}"
+            ),
+            Self::Server { most } => write!(
+                f,
+                "the server's store is full ({most} bytes); it takes nothing more"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QuotaError {}
+
 /// The limits, and what every game of the server has used of them so far: each live game
 /// holds a clone and counts its own use here.
 #[derive(Clone, Debug)]
@@ -104,21 +138,20 @@ impl Usage {
     /// quota and the server's allow it.
     ///
     /// # Errors
-    /// Which quota it would pass, in words.
-    pub fn store(&self, game_bytes: u64, bytes: u64) -> Result<(), String> {
+    /// Which quota it would pass.
+    pub fn store(&self, game_bytes: u64, bytes: u64) -> Result<(), QuotaError> {
         use std::sync::atomic::Ordering;
         if game_bytes + bytes > self.limits.store_bytes_per_game {
-            return Err(format!(
-                "the game holds {game_bytes} bytes in the server's store; a game may hold {}",
-                self.limits.store_bytes_per_game
-            ));
+            return Err(QuotaError::Game {
+                held: game_bytes,
+                most: self.limits.store_bytes_per_game,
+            });
         }
         let total = self.stored_bytes.load(Ordering::Relaxed);
         if total + bytes > self.limits.store_bytes_total {
-            return Err(format!(
-                "the server's store is full ({} bytes); it takes nothing more",
-                self.limits.store_bytes_total
-            ));
+            return Err(QuotaError::Server {
+                most: self.limits.store_bytes_total,
+            });
         }
         self.stored_bytes.fetch_add(bytes, Ordering::Relaxed);
         Ok(())

@@ -24,10 +24,10 @@ use crate::budget::{Spent, Stopwatch};
 use crate::config::Usage;
 use crate::protocol::ChatLine;
 use crate::protocol::{
-    HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, REFEREE, SPECTATOR, SeatState, Status,
-    Table,
+    HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, SeatState, Status, Table,
 };
-use crate::store::{Entry, GameRecord, Store};
+use crate::seat::Seat;
+use crate::store::{Entry, GameRecord, Store, StoreError};
 
 /// Seconds since 1970.
 #[must_use]
@@ -59,10 +59,11 @@ pub fn status_of(game: &Game, orders: u64, last_order_at: Option<u64>) -> Status
 }
 
 /// The hooks a ruleset binds: its Lua scripts in a sandbox of this game's own.
-pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, String> {
+pub(crate) fn hooks_for(ruleset: &load::Ruleset) -> Result<Box<dyn Hooks>, LoadError> {
     if LuaHooks::wanted(ruleset) {
         Ok(Box::new(
-            LuaHooks::new(ruleset, LuaLimits::default()).map_err(|d| d.to_string())?,
+            LuaHooks::new(ruleset, LuaLimits::default())
+                .map_err(|d| LoadError::Scripts(d.to_string()))?,
         ))
     } else {
         Ok(Box::new(NoHooks))
@@ -149,6 +150,101 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// Why a game could not be built from its files, or rebuilt from its log. The texts name
+/// files only as the bundle names them, never a path of the server's disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A path outside the bundle, or a scenario or ruleset that does not load (every
+    /// problem at its `file:line:col`).
+    Files(String),
+    /// The ruleset's Lua scripts do not load.
+    Scripts(String),
+    /// The scenario does not start (its options, its pieces' placement).
+    Start(String),
+    /// The stored files load, but not the game they were stored with (game id).
+    Changed(String),
+    /// An order of the log no longer names what it named.
+    Unresolved {
+        /// The game's id.
+        game: String,
+        /// The order's number in the live orders, from 1.
+        order: usize,
+        /// Why.
+        why: String,
+    },
+    /// The rules refuse an order of the log.
+    Refused {
+        /// The game's id.
+        game: String,
+        /// The order's number in the live orders, from 1.
+        order: usize,
+        /// The refusal's reason.
+        why: String,
+    },
+    /// A server player's policy does not load.
+    Policy(PolicyError),
+    /// The store could not give the game's log.
+    Store(StoreError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Files(m) | Self::Scripts(m) | Self::Start(m) => f.write_str(m),
+            Self::Changed(game) => write!(
+                f,
+                "game {game}: its files no longer load the game it was created with"
+            ),
+            Self::Unresolved { game, order, why } => {
+                write!(f, "game {game}: order {order} does not replay: {why}")
+            }
+            Self::Refused { game, order, why } => {
+                write!(f, "game {game}: order {order} is refused on replay: {why}")
+            }
+            Self::Policy(e) => e.fmt(f),
+            Self::Store(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A game that cannot be rebuilt cannot serve the request: the server's failure (503),
+/// with nothing changed.
+impl From<LoadError> for Problem {
+    fn from(e: LoadError) -> Self {
+        Self::Unavailable(e.to_string())
+    }
+}
+
+/// Why a seat's policy (`greedy`, `lua:FILE[:FUNCTION]`, …) cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PolicyError {
+    /// A `lua:` policy names a file the game was not sent.
+    NotSent {
+        /// The policy as given.
+        policy: String,
+        /// The file it names.
+        file: String,
+    },
+    /// No such policy, or a Lua file that does not load as one (the reason).
+    Invalid(String),
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotSent { policy, file } => write!(
+                f,
+                "policy `{policy}`: `{file}` is not among the game's files"
+            ),
+            Self::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
 /// Loads the scenario of a stored (or about to be stored) game from its files, held in
 /// memory: nothing is read from the server's disk, and every path a file names must lie
 /// among the files sent.
@@ -160,10 +256,10 @@ pub fn load_files(
     files: &BTreeMap<String, String>,
     scenario: &str,
     ruleset: &str,
-) -> Result<Scenario, String> {
-    let bundle = Bundle::new(files.clone())?;
+) -> Result<Scenario, LoadError> {
+    let bundle = Bundle::new(files.clone()).map_err(LoadError::Files)?;
     load::load_scenario_from(&bundle, Path::new(scenario), Some(Path::new(ruleset)))
-        .map_err(|d| d.to_string())
+        .map_err(|d| LoadError::Files(d.to_string()))
 }
 
 impl Live {
@@ -171,21 +267,22 @@ impl Live {
     ///
     /// # Errors
     /// The files no longer load the same game, or the log does not replay.
-    pub fn open(record: GameRecord, store: Arc<dyn Store>, usage: Usage) -> Result<Self, String> {
+    pub fn open(
+        record: GameRecord,
+        store: Arc<dyn Store>,
+        usage: Usage,
+    ) -> Result<Self, LoadError> {
         let scenario = load_files(&record.files, &record.scenario_path, &record.ruleset_path)?;
         if scenario.ruleset.rules.identity.hash != record.ruleset_hash
             || scenario.hash != record.scenario_hash
         {
-            return Err(format!(
-                "game {}: its files no longer load the game it was created with",
-                record.id
-            ));
+            return Err(LoadError::Changed(record.id));
         }
         let mut hooks = hooks_for(&scenario.ruleset)?;
         let options: Vec<(String, bool)> = record.options.clone().into_iter().collect();
         let game = scenario
             .start(Some(record.seed), &options, hooks.as_mut())
-            .map_err(|d| d.to_string())?;
+            .map_err(|d| LoadError::Start(d.to_string()))?;
         let webhooks = record
             .seats
             .iter()
@@ -214,8 +311,8 @@ impl Live {
     }
 
     /// Plays the stored log from the start.
-    fn replay(&mut self) -> Result<(), String> {
-        let log = self.store.log(&self.id).map_err(|e| e.to_string())?;
+    fn replay(&mut self) -> Result<(), LoadError> {
+        let log = self.store.log(&self.id).map_err(LoadError::Store)?;
         let mut orders: Vec<LiveOrder> = Vec::new();
         for row in &log {
             match &row.entry {
@@ -240,7 +337,7 @@ impl Live {
 
     /// The server's players, each seeded from the game's seed and the orders so far, so a
     /// restart gives the same choices from the same position.
-    fn new_players(&self) -> Result<Vec<Option<Player>>, String> {
+    fn new_players(&self) -> Result<Vec<Option<Player>>, LoadError> {
         let seed = self.record.seed ^ (self.orders.len() as u64).rotate_left(32);
         self.record
             .sides
@@ -256,8 +353,10 @@ impl Live {
                 else {
                     return Ok(None);
                 };
-                let kind = policy_kind(&self.record.files, policy)?;
-                Player::new(&kind, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX))).map(Some)
+                let kind = policy_kind(&self.record.files, policy).map_err(LoadError::Policy)?;
+                Player::new(&kind, seed, SideId(u8::try_from(i).unwrap_or(u8::MAX)))
+                    .map(Some)
+                    .map_err(|e| LoadError::Policy(PolicyError::Invalid(e)))
             })
             .collect()
     }
@@ -276,7 +375,7 @@ impl Live {
     /// or the store failing.
     pub fn set_webhook(
         &mut self,
-        seat: &str,
+        seat: &Seat,
         url: Option<String>,
         allow_local: bool,
     ) -> Result<(), Problem> {
@@ -289,11 +388,11 @@ impl Live {
             crate::webhook::check_url(u, allow_local).map_err(Problem::Bad)?;
         }
         self.store
-            .set_webhook(&self.id, seat, url.as_deref())
+            .set_webhook(&self.id, seat.name(), url.as_deref())
             .map_err(|e| Problem::Unavailable(e.to_string()))?;
         match url {
-            Some(u) => self.webhooks.insert(seat.to_owned(), u),
-            None => self.webhooks.remove(seat),
+            Some(u) => self.webhooks.insert(seat.name().to_owned(), u),
+            None => self.webhooks.remove(seat.name()),
         };
         Ok(())
     }
@@ -305,8 +404,8 @@ impl Live {
     }
 
     /// The side a seat plays, if it is a side's seat.
-    fn side_of(&self, seat: &str) -> Option<SideId> {
-        self.game.side_by_name(seat)
+    fn side_of(&self, seat: &Seat) -> Option<SideId> {
+        seat.side().and_then(|side| self.game.side_by_name(side))
     }
 
     /// Where the game stands.
@@ -365,7 +464,7 @@ impl Live {
 
     /// Everything `seat` may know now.
     #[must_use]
-    pub fn seat_state(&mut self, seat: &str) -> SeatState {
+    pub fn seat_state(&mut self, seat: &Seat) -> SeatState {
         let referee = |game: &Game| {
             let views: Vec<_> = (0..game.sides().len())
                 .map(|i| game.view(SideId(u8::try_from(i).unwrap_or(u8::MAX))))
@@ -384,7 +483,10 @@ impl Live {
             let legal = if self.paused.is_none() && self.game.to_act().contains(&side) {
                 match self.game.legal_orders_checked(side, self.hooks.as_mut()) {
                     Ok(list) => {
-                        costs = list.iter().map(|a| move_cost(&self.game, side, a)).collect();
+                        costs = list
+                            .iter()
+                            .map(|a| move_cost(&self.game, side, a))
+                            .collect();
                         list.into_iter()
                             .map(|action| {
                                 describe_order_as(&self.game, &Order { side, action }, Some(side))
@@ -404,18 +506,18 @@ impl Live {
                 Vec::new()
             };
             (view, text::side_view(&self.game, side), legal)
-        } else if seat == REFEREE || (seat == SPECTATOR && self.game.phase().is_none()) {
+        } else if seat.is_referee() || (seat.is_spectator() && self.game.phase().is_none()) {
             let (v, t) = referee(&self.game);
             (v, t, Vec::new())
         } else {
             (serde_json::Value::Null, String::new(), Vec::new())
         };
-        if seat == REFEREE {
+        if seat.is_referee() {
             hook_error.clone_from(&self.last_fault);
         }
         SeatState {
             game: self.id.clone(),
-            seat: seat.to_owned(),
+            seat: seat.name().to_owned(),
             can_undo: self.may_undo(seat).is_ok(),
             status: self.status(),
             view,
@@ -427,14 +529,14 @@ impl Live {
     }
 
     /// Whether `seat` may take back the last live order now, and if not, why.
-    fn may_undo(&self, seat: &str) -> Result<(), Problem> {
+    fn may_undo(&self, seat: &Seat) -> Result<(), Problem> {
         let Some(last) = self.orders.last() else {
             return Err(Problem::Conflict("there is no order to take back".into()));
         };
-        if seat == REFEREE {
+        if seat.is_referee() {
             return Ok(());
         }
-        if last.seat != seat {
+        if last.seat != seat.name() {
             return Err(Problem::Forbidden(format!(
                 "the last order is {}'s; a side may take back only its own",
                 last.seat
@@ -453,24 +555,24 @@ impl Live {
     ///
     /// # Errors
     /// The seat may not, or the store failed (nothing changed).
-    pub fn undo(&mut self, seat: &str, reason: Option<String>) -> Result<(), Problem> {
-        if seat == SPECTATOR {
+    pub fn undo(&mut self, seat: &Seat, reason: Option<String>) -> Result<(), Problem> {
+        if seat.is_spectator() {
             return Err(Problem::Forbidden("a spectator gives no orders".into()));
         }
         self.may_undo(seat)?;
         let reason = reason.filter(|r| !r.trim().is_empty());
-        if seat == REFEREE && reason.is_none() {
+        if seat.is_referee() && reason.is_none() {
             return Err(Problem::Bad(
                 "the referee must give a reason to take an order back".into(),
             ));
         }
         let popped = self.orders.pop();
         let status = {
-            self.replay_live().map_err(Problem::Unavailable)?;
+            self.replay_live()?;
             self.status()
         };
         let entry = Entry::Undo {
-            seat: seat.to_owned(),
+            seat: seat.name().to_owned(),
             reason: reason.clone(),
         };
         let at = now();
@@ -479,7 +581,7 @@ impl Live {
             if let Some(p) = popped {
                 self.orders.push(p);
             }
-            self.replay().map_err(Problem::Unavailable)?;
+            self.replay()?;
             return Err(Problem::Unavailable(e.to_string()));
         }
         self.last_order_at = Some(at);
@@ -488,7 +590,7 @@ impl Live {
             self.paused = None;
         }
         self.hook_faults = 0;
-        if seat == REFEREE {
+        if seat.is_referee() {
             let line = format!(
                 "the referee took back the last order: {}",
                 reason.unwrap_or_default()
@@ -502,24 +604,27 @@ impl Live {
 
     /// Starts the game again and plays the live orders held in memory (after loading the
     /// log, and after an undo).
-    fn replay_live(&mut self) -> Result<(), String> {
+    fn replay_live(&mut self) -> Result<(), LoadError> {
         let options: Vec<(String, bool)> = self.record.options.clone().into_iter().collect();
         self.hooks = hooks_for(&self.scenario.ruleset)?;
         self.game = self
             .scenario
             .start(Some(self.record.seed), &options, self.hooks.as_mut())
-            .map_err(|d| d.to_string())?;
+            .map_err(|d| LoadError::Start(d.to_string()))?;
         for (i, o) in self.orders.iter().enumerate() {
-            let order = resolve_order(&self.game, &o.order)
-                .map_err(|m| format!("game {}: order {} does not replay: {m}", self.id, i + 1))?;
-            self.game.apply(&order, self.hooks.as_mut()).map_err(|r| {
-                format!(
-                    "game {}: order {} is refused on replay: {}",
-                    self.id,
-                    i + 1,
-                    r.message
-                )
-            })?;
+            let order =
+                resolve_order(&self.game, &o.order).map_err(|why| LoadError::Unresolved {
+                    game: self.id.clone(),
+                    order: i + 1,
+                    why,
+                })?;
+            self.game
+                .apply(&order, self.hooks.as_mut())
+                .map_err(|r| LoadError::Refused {
+                    game: self.id.clone(),
+                    order: i + 1,
+                    why: r.message,
+                })?;
         }
         self.players = self.new_players()?;
         Ok(())
@@ -530,10 +635,10 @@ impl Live {
     ///
     /// # Errors
     /// The text is not an orders file, or the seat may give no orders.
-    pub fn orders(&mut self, seat: &str, file: &str, text: &str) -> Result<OrdersReply, Problem> {
+    pub fn orders(&mut self, seat: &Seat, file: &str, text: &str) -> Result<OrdersReply, Problem> {
         let orders = load::orders_from_text(file, text).map_err(|d| Problem::Bad(d.to_string()))?;
         // A paused game refuses the request as a whole (409), not order by order.
-        if let Some(pause) = self.paused.as_ref().filter(|_| seat != SPECTATOR) {
+        if let Some(pause) = self.paused.as_ref().filter(|_| !seat.is_spectator()) {
             return Err(Problem::Conflict(pause.reason()));
         }
         let viewer = self.side_of(seat);
@@ -571,22 +676,22 @@ impl Live {
     ///
     /// # Errors
     /// The order is refused (`Conflict`, with the reason), or the seat may not give it.
-    pub fn order(&mut self, seat: &str, spec: &OrderSpec) -> Result<(), Problem> {
+    pub fn order(&mut self, seat: &Seat, spec: &OrderSpec) -> Result<(), Problem> {
         self.give(seat, spec)?;
         self.run_policies();
         Ok(())
     }
 
     /// One order: checked against the seat, tried, stored.
-    fn give(&mut self, seat: &str, spec: &OrderSpec) -> Result<(), Problem> {
+    fn give(&mut self, seat: &Seat, spec: &OrderSpec) -> Result<(), Problem> {
         match self.side_of(seat) {
-            Some(_) if spec.side != seat => {
+            Some(_) if spec.side != seat.name() => {
                 return Err(Problem::Forbidden(format!(
                     "this seat plays {seat}; the order is for `{}`",
                     spec.side
                 )));
             }
-            None if seat == SPECTATOR => {
+            None if seat.is_spectator() => {
                 return Err(Problem::Forbidden("a spectator gives no orders".into()));
             }
             _ => {}
@@ -603,7 +708,7 @@ impl Live {
         // tell a hidden piece's name from a name no piece has); the referee names all.
         let order =
             resolve_order_as(&self.game, spec, self.side_of(seat)).map_err(Problem::Conflict)?;
-        self.commit(seat, &order)
+        self.commit(seat.name(), &order)
     }
 
     /// Applies an order, works out whether it is locked, and stores it; if the store fails
@@ -644,7 +749,7 @@ impl Live {
         };
         let size = serde_json::to_string(&entry).map_or(0, |t| t.len() as u64);
         if let Err(full) = self.usage.store(self.bytes, size) {
-            self.replay_live().map_err(Problem::Unavailable)?;
+            self.replay_live()?;
             return Err(Problem::Conflict(format!(
                 "{full}; the order was not stored and the game is as it was"
             )));
@@ -654,7 +759,7 @@ impl Live {
         if let Err(e) = self.store.append(&self.id, at, &entry, &self.status()) {
             self.usage.unstore(size);
             self.orders.pop();
-            self.replay_live().map_err(Problem::Unavailable)?;
+            self.replay_live()?;
             return Err(Problem::Unavailable(format!(
                 "{e}; the order was not stored and the game is as it was"
             )));
@@ -668,12 +773,12 @@ impl Live {
     ///
     /// # Errors
     /// A quota would be passed, or the store failed (nothing stored either way).
-    pub fn say(&mut self, seat: &str, text: &str) -> Result<ChatLine, Problem> {
+    pub fn say(&mut self, seat: &Seat, text: &str) -> Result<ChatLine, Problem> {
         let size = text.len() as u64;
         self.usage
             .store(self.bytes, size)
-            .map_err(Problem::Conflict)?;
-        match self.store.say(&self.id, seat, now(), text) {
+            .map_err(|full| Problem::Conflict(full.to_string()))?;
+        match self.store.say(&self.id, seat.name(), now(), text) {
             Ok(line) => {
                 self.bytes += size;
                 Ok(line)
@@ -774,19 +879,24 @@ impl Live {
 ///
 /// # Errors
 /// An unknown policy, or a Lua file that does not load.
-pub fn policy_kind(files: &BTreeMap<String, String>, policy: &str) -> Result<PolicyKind, String> {
+pub fn policy_kind(
+    files: &BTreeMap<String, String>,
+    policy: &str,
+) -> Result<PolicyKind, PolicyError> {
     match policy.strip_prefix("lua:") {
         Some(rest) => {
             let (file, function) = match rest.rsplit_once(':') {
                 Some((f, func)) if files.contains_key(f) => (f, func),
                 _ => (rest, grognard_play::lua_policy::DEFAULT_FUNCTION),
             };
-            let text = files.get(file).ok_or_else(|| {
-                format!("policy `{policy}`: `{file}` is not among the game's files")
+            let text = files.get(file).ok_or_else(|| PolicyError::NotSent {
+                policy: policy.to_owned(),
+                file: file.to_owned(),
             })?;
-            PolicyKind::lua_text(file, text.clone(), function).map_err(|e| e.to_string())
+            PolicyKind::lua_text(file, text.clone(), function)
+                .map_err(|e| PolicyError::Invalid(e.to_string()))
         }
-        None => PolicyKind::parse(policy).map_err(|e| e.to_string()),
+        None => PolicyKind::parse(policy).map_err(|e| PolicyError::Invalid(e.to_string())),
     }
 }
 

@@ -23,6 +23,7 @@ use crate::protocol::{
     Chat, ClientMessage, CreateGame, ErrorBody, GameList, MAX_BODY_BYTES, MAX_ORDERS_BYTES,
     MAX_WS_MESSAGE_BYTES, Say, SendOrders, ServerMessage, Undo, WS_BURST, WS_PER_SECOND, Webhook,
 };
+use crate::seat::Seat;
 
 /// Most WebSocket connections a server holds at once.
 pub const MAX_CONNECTIONS: usize = 4_096;
@@ -92,9 +93,12 @@ impl From<HubError> for ApiError {
             HubError::NoGame(_) => StatusCode::NOT_FOUND,
             HubError::BadToken(_) => StatusCode::UNAUTHORIZED,
             HubError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            HubError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            HubError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             HubError::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
-            HubError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            HubError::Random(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            HubError::Store(_) | HubError::Load(_) | HubError::Thread(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             HubError::Problem(Problem::Forbidden(_)) => StatusCode::FORBIDDEN,
             HubError::Problem(Problem::Conflict(_)) => StatusCode::CONFLICT,
             HubError::Problem(Problem::Bad(_)) => StatusCode::BAD_REQUEST,
@@ -220,7 +224,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// The seat a request's bearer token opens. The game is looked for first, so an unknown
 /// game is a 404 with or without a token (game ids are public, so this tells an outsider
 /// nothing), and a missing token a 401 only for a game that exists.
-fn seat(app: &App, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+fn seat(app: &App, id: &str, headers: &HeaderMap) -> Result<Seat, ApiError> {
     let token = bearer(headers);
     match app.hub.seat(id, token.unwrap_or_default()) {
         Err(HubError::BadToken(_)) if token.is_none() => Err(ApiError(
@@ -322,7 +326,7 @@ async fn list(State(app): State<App>) -> Answer<GameList> {
 }
 
 /// The seat of a request, found off the async threads (it may read the store).
-async fn seat_of(app: &App, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+async fn seat_of(app: &App, id: &str, headers: &HeaderMap) -> Result<Seat, ApiError> {
     let (a, i, h) = (app.clone(), id.to_owned(), headers.clone());
     blocking(move || seat(&a, &i, &h)).await
 }
@@ -430,7 +434,7 @@ async fn save(
     headers: HeaderMap,
 ) -> Answer<serde_json::Value> {
     let seat = seat_of(&app, &id, &headers).await?;
-    if seat != crate::protocol::REFEREE {
+    if !seat.is_referee() {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
             "only the referee's token gives the whole save".into(),
@@ -535,13 +539,13 @@ async fn connection(app: App, id: String, mut socket: WebSocket) {
 async fn serve_seat(
     app: &App,
     id: &str,
-    seat: &str,
+    seat: &Seat,
     socket: &mut WebSocket,
     updates: &mut tokio::sync::broadcast::Receiver<Arc<crate::hub::Update>>,
 ) {
     let welcome = match app.hub.table(id).await {
         Ok(table) => ServerMessage::Welcome {
-            seat: seat.to_owned(),
+            seat: seat.name().to_owned(),
             table: Box::new(table),
         },
         Err(e) => return refuse(socket, e.to_string()).await,
@@ -597,7 +601,7 @@ const QUIET: Duration = Duration::from_millis(200);
 async fn flooded(
     app: &App,
     id: &str,
-    seat: &str,
+    seat: &Seat,
     socket: &mut WebSocket,
     updates: &mut tokio::sync::broadcast::Receiver<Arc<crate::hub::Update>>,
 ) {
@@ -624,7 +628,7 @@ async fn flooded(
 async fn deliver(
     app: &App,
     id: &str,
-    seat: &str,
+    seat: &Seat,
     socket: &mut WebSocket,
     update: Result<Arc<crate::hub::Update>, tokio::sync::broadcast::error::RecvError>,
 ) -> bool {
@@ -656,7 +660,7 @@ async fn deliver(
 
 /// One client message; the answer to send back, if any (state updates come through the
 /// broadcast).
-async fn handle(app: &App, id: &str, seat: &str, text: &str) -> Option<ServerMessage> {
+async fn handle(app: &App, id: &str, seat: &Seat, text: &str) -> Option<ServerMessage> {
     let message = match serde_json::from_str::<ClientMessage>(text) {
         Ok(m) => m,
         Err(e) => {
@@ -700,4 +704,41 @@ pub async fn serve(
     )
     .with_graceful_shutdown(shutdown)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokens::RandomError;
+
+    /// Each kind of hub error has its status; the operating system failing the server is
+    /// the server's error (500), not the request's.
+    #[test]
+    fn hub_errors_have_their_status() {
+        let status = |e: HubError| ApiError::from(e).0;
+        let random = HubError::Random(RandomError(getrandom::Error::UNSUPPORTED));
+        let said = random.to_string();
+        assert_eq!(status(random), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(
+            said.starts_with("no random numbers from the system: "),
+            "{said}"
+        );
+        assert_eq!(
+            status(HubError::Store(crate::store::StoreError::Poisoned)),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            status(HubError::TooLarge { bytes: 2, most: 1 }),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+        assert_eq!(status(HubError::NoGame("g".into())), StatusCode::NOT_FOUND);
+        assert_eq!(
+            status(HubError::BadToken("g".into())),
+            StatusCode::UNAUTHORIZED
+        );
+        assert_eq!(
+            status(HubError::Invalid("x".into())),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
 }

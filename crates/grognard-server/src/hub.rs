@@ -13,14 +13,15 @@ use std::time::Duration;
 use grognard_rules::model::OrderSpec;
 use tokio::sync::{broadcast, oneshot};
 
-use crate::config::{Config, Usage};
-use crate::game::{Live, Problem, now};
+use crate::config::{Config, QuotaError, Usage};
+use crate::game::{Live, LoadError, Problem, now};
 use crate::protocol::{
     ChatLine, CreateGame, Created, MAX_CHAT_CHARS, REFEREE, SPECTATOR, SeatState, ServerMessage,
     Table,
 };
-use crate::store::{GameRecord, SeatRecord, Store};
-use crate::tokens;
+use crate::seat::Seat;
+use crate::store::{GameRecord, SeatRecord, Store, StoreError};
+use crate::tokens::{self, RandomError};
 
 /// How long a game with no watchers stays loaded after its last request.
 const IDLE: Duration = Duration::from_secs(300);
@@ -28,30 +29,30 @@ const IDLE: Duration = Duration::from_secs(300);
 /// What a game's thread is asked to do.
 enum Command {
     State {
-        seat: String,
+        seat: Seat,
         reply: oneshot::Sender<SeatState>,
     },
     Table {
         reply: oneshot::Sender<Table>,
     },
     Orders {
-        seat: String,
+        seat: Seat,
         file: String,
         text: String,
         reply: Reply<crate::protocol::OrdersReply>,
     },
     Order {
-        seat: String,
+        seat: Seat,
         order: Box<OrderSpec>,
         reply: Reply<()>,
     },
     Undo {
-        seat: String,
+        seat: Seat,
         reason: Option<String>,
         reply: Reply<()>,
     },
     Chat {
-        seat: String,
+        seat: Seat,
         text: String,
         reply: Reply<ChatLine>,
     },
@@ -59,12 +60,14 @@ enum Command {
         reply: oneshot::Sender<serde_json::Value>,
     },
     Webhook {
-        seat: String,
+        seat: Seat,
         url: Option<String>,
         reply: Reply<()>,
     },
+    /// Counts a watcher of `seat` in or out; with no seat, only wakes the game (its
+    /// policies start).
     Watch {
-        seat: String,
+        seat: Option<Seat>,
         on: bool,
     },
 }
@@ -76,7 +79,7 @@ type Reply<T> = oneshot::Sender<Result<T, Problem>>;
 #[derive(Debug, Default)]
 pub struct Update {
     /// Seat → message text.
-    pub states: HashMap<String, Arc<str>>,
+    pub states: HashMap<Seat, Arc<str>>,
     /// A chat line, to every seat.
     pub chat: Option<Arc<str>>,
 }
@@ -95,43 +98,79 @@ struct Handle {
 /// (the hub's map is locked only to find or add the slot).
 type Slot = Arc<Mutex<Option<Handle>>>;
 
-/// Why a request could not be served.
+/// Why a request could not be served. Each kind has its HTTP status (`crate::http`); the
+/// text is what the client is told, and names no path of the server's disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HubError {
     /// No game with that id (HTTP 404).
     NoGame(String),
-    /// The token opens no seat (HTTP 401).
+    /// The token opens no seat of that game (HTTP 401).
     BadToken(String),
     /// The game refused it (see [`Problem`]).
     Problem(Problem),
     /// A bad create request (HTTP 422).
     Invalid(String),
-    /// A create request larger than a game may be (HTTP 413).
-    TooLarge(String),
+    /// A create request's files are larger than a game may hold (HTTP 413).
+    TooLarge {
+        /// The files' bytes.
+        bytes: u64,
+        /// [`crate::config::Limits::store_bytes_per_game`].
+        most: u64,
+    },
     /// The server's store holds all it may (HTTP 507).
-    Full(String),
-    /// The operating system failed the server (no random numbers; HTTP 503).
-    Unavailable(String),
+    Full(QuotaError),
+    /// The operating system gave no random numbers (HTTP 500: the server's failure).
+    Random(RandomError),
+    /// The store failed; nothing changed (HTTP 503).
+    Store(StoreError),
+    /// The game's files or log do not load (HTTP 503).
+    Load(LoadError),
+    /// The game's thread could not be started or stopped answering (HTTP 503).
+    Thread(String),
 }
 
 impl std::fmt::Display for HubError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NoGame(m)
-            | Self::BadToken(m)
-            | Self::Invalid(m)
-            | Self::TooLarge(m)
-            | Self::Full(m)
-            | Self::Unavailable(m) => f.write_str(m),
+            Self::NoGame(id) => write!(f, "no game `{id}`"),
+            Self::BadToken(id) => write!(f, "that token opens no seat of game {id}"),
+            Self::Invalid(m) | Self::Thread(m) => f.write_str(m),
+            Self::TooLarge { bytes, most } => write!(
+                f,
+                "the game's files are {bytes} bytes; a game holds at most {most} in all"
+            ),
+            Self::Full(e) => e.fmt(f),
+            Self::Random(e) => e.fmt(f),
+            Self::Store(e) => e.fmt(f),
+            Self::Load(e) => e.fmt(f),
             Self::Problem(p) => p.fmt(f),
         }
     }
 }
 
+impl std::error::Error for HubError {}
+
 impl From<Problem> for HubError {
     fn from(p: Problem) -> Self {
         Self::Problem(p)
     }
+}
+
+impl From<StoreError> for HubError {
+    fn from(e: StoreError) -> Self {
+        Self::Store(e)
+    }
+}
+
+impl From<RandomError> for HubError {
+    fn from(e: RandomError) -> Self {
+        Self::Random(e)
+    }
+}
+
+/// The hub's map of games is unusable after a thread panicked while holding it.
+fn lost() -> HubError {
+    HubError::Thread("server state lost".into())
 }
 
 /// Every game of one server.
@@ -156,8 +195,8 @@ impl Hub {
     ///
     /// # Errors
     /// The store cannot say how much it holds.
-    pub fn new(store: Arc<dyn Store>, config: Config) -> Result<Arc<Self>, String> {
-        let stored = store.total_bytes().map_err(|e| e.to_string())?;
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Result<Arc<Self>, StoreError> {
+        let stored = store.total_bytes()?;
         Ok(Arc::new(Self {
             store,
             usage: Usage {
@@ -203,14 +242,14 @@ impl Hub {
             .sum();
         let limits = &self.config.limits;
         if bytes > limits.store_bytes_per_game {
-            return Err(HubError::TooLarge(format!(
-                "the game's files are {bytes} bytes; a game holds at most {} in all",
-                limits.store_bytes_per_game
-            )));
+            return Err(HubError::TooLarge {
+                bytes,
+                most: limits.store_bytes_per_game,
+            });
         }
-        let id = tokens::new_game_id().map_err(HubError::Unavailable)?;
+        let id = tokens::new_game_id()?;
         let scenario = crate::game::load_files(&request.files, &request.scenario, &request.ruleset)
-            .map_err(HubError::Invalid)?;
+            .map_err(|e| HubError::Invalid(e.to_string()))?;
         let identity = &scenario.ruleset.rules.identity;
         if request
             .ruleset_hash
@@ -244,16 +283,18 @@ impl Hub {
                     sides.join(", ")
                 )));
             }
-            crate::game::policy_kind(&request.files, policy).map_err(HubError::Invalid)?;
+            crate::game::policy_kind(&request.files, policy)
+                .map_err(|e| HubError::Invalid(e.to_string()))?;
         }
         // Start it once here, so options and placement problems show now.
-        let mut hooks = crate::game::hooks_for(&scenario.ruleset).map_err(HubError::Invalid)?;
+        let mut hooks = crate::game::hooks_for(&scenario.ruleset)
+            .map_err(|e| HubError::Invalid(e.to_string()))?;
         let options: Vec<(String, bool)> = request.options.clone().into_iter().collect();
         // The dice: the host's seed if it fixed one, otherwise one from the operating
         // system that no seat can know (it is not the scenario's public seed).
         let seed = match request.seed {
             Some(s) => s,
-            None => tokens::new_seed().map_err(HubError::Unavailable)?,
+            None => tokens::new_seed()?,
         };
         let game = scenario
             .start(Some(seed), &options, hooks.as_mut())
@@ -261,7 +302,7 @@ impl Hub {
         let mut tokens_out = BTreeMap::new();
         let mut seats = Vec::new();
         for seat in sides.iter().map(String::as_str).chain([REFEREE, SPECTATOR]) {
-            let token = tokens::new_token().map_err(HubError::Unavailable)?;
+            let token = tokens::new_token()?;
             seats.push(SeatRecord {
                 seat: seat.to_owned(),
                 token_hash: tokens::hash(&token),
@@ -298,14 +339,14 @@ impl Hub {
         self.usage.store(0, bytes).map_err(HubError::Full)?;
         if let Err(e) = self.store.create(&record, &status) {
             self.usage.unstore(bytes);
-            return Err(HubError::Problem(Problem::Unavailable(e.to_string())));
+            return Err(HubError::Store(e));
         }
         // A game the server plays first starts its policies now.
         if !request.policies.is_empty() {
             self.send(
                 &id,
                 Command::Watch {
-                    seat: String::new(),
+                    seat: None,
                     on: false,
                 },
             )?;
@@ -320,16 +361,15 @@ impl Hub {
     ///
     /// # Errors
     /// No such game, or a token that opens no seat.
-    pub fn seat(&self, id: &str, token: &str) -> Result<String, HubError> {
+    pub fn seat(&self, id: &str, token: &str) -> Result<Seat, HubError> {
         let cached = self.seats.lock().ok().and_then(|m| m.get(id).cloned());
         let seats = match cached {
             Some(s) => s,
             None => {
                 let record = self
                     .store
-                    .game(id)
-                    .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
-                    .ok_or_else(|| HubError::NoGame(format!("no game `{id}`")))?;
+                    .game(id)?
+                    .ok_or_else(|| HubError::NoGame(id.to_owned()))?;
                 let seats: Vec<(String, Vec<u8>)> = record
                     .seats
                     .into_iter()
@@ -342,27 +382,22 @@ impl Hub {
             }
         };
         tokens::seat_for(token, &seats)
-            .map(str::to_owned)
-            .ok_or_else(|| HubError::BadToken(format!("that token opens no seat of game {id}")))
+            .map(Seat::parse)
+            .ok_or_else(|| HubError::BadToken(id.to_owned()))
     }
 
     /// The slot of game `id`, added if the game exists in the store. The hub's map is
     /// locked only to look the slot up or add it, never while a game loads.
     fn slot(&self, id: &str) -> Result<Slot, HubError> {
-        let lost = || HubError::Problem(Problem::Unavailable("server state lost".into()));
         if let Some(slot) = self.live.lock().map_err(|_| lost())?.get(id) {
             return Ok(Arc::clone(slot));
         }
         // Only games that exist get a slot, so unknown ids cannot grow the map.
-        if self
-            .store
-            .game_exists(id)
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
-        {
+        if self.store.game_exists(id)? {
             let mut live = self.live.lock().map_err(|_| lost())?;
             Ok(Arc::clone(live.entry(id.to_owned()).or_default()))
         } else {
-            Err(HubError::NoGame(format!("no game `{id}`")))
+            Err(HubError::NoGame(id.to_owned()))
         }
     }
 
@@ -373,7 +408,6 @@ impl Hub {
         id: &str,
         mut command: Command,
     ) -> Result<broadcast::Sender<Arc<Update>>, HubError> {
-        let lost = || HubError::Problem(Problem::Unavailable("server state lost".into()));
         for _ in 0..2 {
             let slot = self.slot(id)?;
             let mut loaded = slot.lock().map_err(|_| lost())?;
@@ -396,9 +430,7 @@ impl Hub {
                 }
             }
         }
-        Err(HubError::Problem(Problem::Unavailable(format!(
-            "game {id} could not be started"
-        ))))
+        Err(HubError::Thread(format!("game {id} could not be started")))
     }
 
     /// Loads game `id` from the store onto a thread of its own (the game, with its Lua
@@ -406,9 +438,8 @@ impl Hub {
     fn load(&self, id: &str) -> Result<Handle, HubError> {
         let record = self
             .store
-            .game(id)
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
-            .ok_or_else(|| HubError::NoGame(format!("no game `{id}`")))?;
+            .game(id)?
+            .ok_or_else(|| HubError::NoGame(id.to_owned()))?;
         let (tx, rx) = mpsc::channel();
         let (updates, _) = broadcast::channel(64);
         let thread_updates = updates.clone();
@@ -429,11 +460,11 @@ impl Hub {
                     }
                 },
             )
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?;
+            .map_err(|e| HubError::Thread(e.to_string()))?;
         opened
             .recv()
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))?
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e)))?;
+            .map_err(|e| HubError::Thread(e.to_string()))?
+            .map_err(HubError::Load)?;
         Ok(Handle {
             commands: tx,
             updates,
@@ -453,18 +484,18 @@ impl Hub {
         let (hub, game) = (Arc::clone(self), id.to_owned());
         tokio::task::spawn_blocking(move || hub.send(&game, command).map(|_| ()))
             .await
-            .map_err(|e| HubError::Problem(Problem::Unavailable(e.to_string())))??;
+            .map_err(|e| HubError::Thread(e.to_string()))??;
         answer
             .await
-            .map_err(|_| HubError::Problem(Problem::Unavailable(format!("game {id} stopped"))))
+            .map_err(|_| HubError::Thread(format!("game {id} stopped")))
     }
 
     /// What `seat` sees of game `id` now.
     ///
     /// # Errors
     /// The game cannot be loaded.
-    pub async fn state(self: &Arc<Self>, id: &str, seat: &str) -> Result<SeatState, HubError> {
-        let seat = seat.to_owned();
+    pub async fn state(self: &Arc<Self>, id: &str, seat: &Seat) -> Result<SeatState, HubError> {
+        let seat = seat.clone();
         self.ask(id, |reply| Command::State { seat, reply }).await
     }
 
@@ -483,11 +514,11 @@ impl Hub {
     pub async fn orders(
         self: &Arc<Self>,
         id: &str,
-        seat: &str,
+        seat: &Seat,
         file: &str,
         text: &str,
     ) -> Result<crate::protocol::OrdersReply, HubError> {
-        let (seat, file, text) = (seat.to_owned(), file.to_owned(), text.to_owned());
+        let (seat, file, text) = (seat.clone(), file.to_owned(), text.to_owned());
         Ok(self
             .ask(id, |reply| Command::Orders {
                 seat,
@@ -505,10 +536,10 @@ impl Hub {
     pub async fn order(
         self: &Arc<Self>,
         id: &str,
-        seat: &str,
+        seat: &Seat,
         order: &OrderSpec,
     ) -> Result<(), HubError> {
-        let (seat, order) = (seat.to_owned(), Box::new(order.clone()));
+        let (seat, order) = (seat.clone(), Box::new(order.clone()));
         Ok(self
             .ask(id, |reply| Command::Order { seat, order, reply })
             .await??)
@@ -521,10 +552,10 @@ impl Hub {
     pub async fn undo(
         self: &Arc<Self>,
         id: &str,
-        seat: &str,
+        seat: &Seat,
         reason: Option<String>,
     ) -> Result<(), HubError> {
-        let seat = seat.to_owned();
+        let seat = seat.clone();
         Ok(self
             .ask(id, |reply| Command::Undo {
                 seat,
@@ -541,7 +572,7 @@ impl Hub {
     pub async fn say(
         self: &Arc<Self>,
         id: &str,
-        seat: &str,
+        seat: &Seat,
         text: &str,
     ) -> Result<ChatLine, HubError> {
         let text = text.trim();
@@ -550,7 +581,7 @@ impl Hub {
                 "a chat line has 1 to {MAX_CHAT_CHARS} characters"
             ))));
         }
-        let (seat, text) = (seat.to_owned(), text.to_owned());
+        let (seat, text) = (seat.clone(), text.to_owned());
         Ok(self
             .ask(id, |reply| Command::Chat { seat, text, reply })
             .await??)
@@ -571,10 +602,10 @@ impl Hub {
     pub async fn set_webhook(
         self: &Arc<Self>,
         id: &str,
-        seat: &str,
+        seat: &Seat,
         url: Option<String>,
     ) -> Result<(), HubError> {
-        let seat = seat.to_owned();
+        let seat = seat.clone();
         Ok(self
             .ask(id, |reply| Command::Webhook { seat, url, reply })
             .await??)
@@ -588,16 +619,16 @@ impl Hub {
     pub fn watch(
         &self,
         id: &str,
-        seat: &str,
+        seat: &Seat,
     ) -> Result<broadcast::Receiver<Arc<Update>>, HubError> {
-        let seat = seat.to_owned();
+        let seat = Some(seat.clone());
         let updates = self.send(id, Command::Watch { seat, on: true })?;
         Ok(updates.subscribe())
     }
 
     /// Stops watching. Blocking, as [`Hub::watch`].
-    pub fn unwatch(&self, id: &str, seat: &str) {
-        let seat = seat.to_owned();
+    pub fn unwatch(&self, id: &str, seat: &Seat) {
+        let seat = Some(seat.clone());
         let _ = self.send(id, Command::Watch { seat, on: false });
     }
 }
@@ -634,7 +665,7 @@ fn run(
     store: &dyn Store,
     allow_local_webhooks: bool,
 ) {
-    let mut watchers: HashMap<String, usize> = HashMap::new();
+    let mut watchers: HashMap<Seat, usize> = HashMap::new();
     let mut to_act = game.to_act();
     // A game whose first move is the server's.
     game.run_policies();
@@ -680,7 +711,7 @@ fn run(
             } => {
                 let r = game.undo(&seat, reason);
                 changed = r.is_ok();
-                if changed && seat == REFEREE {
+                if changed && seat.is_referee() {
                     chat = store.chat(&game.id, 0).ok().and_then(|c| c.last().cloned());
                 }
                 let _ = reply.send(r);
@@ -694,7 +725,7 @@ fn run(
                 let _ = reply.send(game.set_webhook(&seat, url, allow_local_webhooks));
             }
             Command::Watch { seat, on } => {
-                if !seat.is_empty() {
+                if let Some(seat) = seat {
                     let n = watchers.entry(seat).or_default();
                     *n = if on { *n + 1 } else { n.saturating_sub(1) };
                 }

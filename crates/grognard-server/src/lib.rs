@@ -25,6 +25,7 @@ pub mod hub;
 pub mod memory;
 pub mod protocol;
 pub mod schema;
+pub mod seat;
 pub mod store;
 pub mod tokens;
 pub mod web;
@@ -77,7 +78,7 @@ impl Drop for Running {
 fn prepare(config: Config) -> Result<(std::net::TcpListener, Arc<Hub>), String> {
     let listen = config.listen.clone();
     let store = SqliteStore::open(&config.db).map_err(|e| e.to_string())?;
-    let hub = Hub::new(Arc::new(store), config)?;
+    let hub = Hub::new(Arc::new(store), config).map_err(|e| e.to_string())?;
     let listener = std::net::TcpListener::bind(&listen)
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     listener
@@ -99,7 +100,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 /// # Errors
 /// As `grognard serve` at start-up.
 pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
-    let host_token = tokens::new_token()?;
+    let host_token = tokens::new_token().map_err(|e| e.to_string())?;
     spawn_with(Config::new(listen, db, &host_token), host_token)
 }
 

@@ -35,23 +35,20 @@ impl MemoryStore {
         &self,
         f: impl FnOnce(&mut BTreeMap<String, Kept>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut games = self
-            .games
-            .lock()
-            .map_err(|_| StoreError("the server's game store is unusable after a panic".into()))?;
+        let mut games = self.games.lock().map_err(|_| StoreError::Poisoned)?;
         f(&mut games)
     }
 }
 
 fn missing(id: &str) -> StoreError {
-    StoreError(format!("no game `{id}` in the store"))
+    StoreError::NoGame(id.to_owned())
 }
 
 impl Store for MemoryStore {
     fn create(&self, game: &GameRecord, status: &Status) -> Result<(), StoreError> {
         self.with(|games| {
             if games.contains_key(&game.id) {
-                return Err(StoreError(format!("game `{}` exists already", game.id)));
+                return Err(StoreError::Exists(game.id.clone()));
             }
             games.insert(
                 game.id.clone(),
@@ -123,9 +120,7 @@ impl Store for MemoryStore {
             let kept = games.get_mut(id).ok_or_else(|| missing(id))?;
             let seq = kept.chat.len() as u64 + 1;
             if seq > MAX_CHAT_LINES {
-                return Err(StoreError(format!(
-                    "the chat of game {id} is full ({MAX_CHAT_LINES} lines)"
-                )));
+                return Err(StoreError::ChatFull(id.to_owned()));
             }
             let line = ChatLine {
                 seq,

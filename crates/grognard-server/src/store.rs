@@ -16,13 +16,65 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::{ChatLine, GameSummary, MAX_CHAT_LINES, Status};
 
-/// Why the store could not do something (the message names the database).
+/// Why the store could not do something. Only the start-up errors ([`SqliteStore::open`])
+/// name the database file: they reach the operator, never a client. Every other error may
+/// be sent to a client, and names no path of the server's disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// At start-up: the database file could not be opened or set up (`what` says which
+    /// step, `why` is SQLite's reason).
+    Open {
+        /// The file, as the operator gave it.
+        file: String,
+        /// The step that failed, in words.
+        what: String,
+        /// SQLite's reason.
+        why: String,
+    },
+    /// At start-up: the database file is read-only.
+    ReadOnly {
+        /// The file, as the operator gave it.
+        file: String,
+    },
+    /// At start-up: the database was written by a newer grognard.
+    Newer {
+        /// The file, as the operator gave it.
+        file: String,
+        /// Its schema version.
+        version: usize,
+    },
+    /// A read or write failed; nothing changed (SQLite's reason, which names no file).
+    Failed(String),
+    /// A thread panicked while it held the store.
+    Poisoned,
+    /// No game with that id.
+    NoGame(String),
+    /// A game with that id is stored already.
+    Exists(String),
+    /// The game's chat holds [`MAX_CHAT_LINES`] lines.
+    ChatFull(String),
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Self::Open { file, what, why } => write!(f, "database {file}: {what}: {why}"),
+            Self::ReadOnly { file } => write!(
+                f,
+                "database {file}: the file is read-only; the server must write it"
+            ),
+            Self::Newer { file, version } => write!(
+                f,
+                "database {file}: schema version {version} is newer than this grognard's ({SCHEMA_VERSION}); use a newer grognard"
+            ),
+            Self::Failed(why) => write!(f, "the server's game store failed: {why}"),
+            Self::Poisoned => f.write_str("the server's game store is unusable after a panic"),
+            Self::NoGame(id) => write!(f, "no game `{id}` in the store"),
+            Self::Exists(id) => write!(f, "game `{id}` exists already"),
+            Self::ChatFull(id) => {
+                write!(f, "the chat of game {id} is full ({MAX_CHAT_LINES} lines)")
+            }
+        }
     }
 }
 
@@ -228,6 +280,9 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 
+/// Log rows read under one hold of the connection ([`SqliteStore`]'s `log`).
+const LOG_PAGE: i64 = 2_000;
+
 /// Games in one SQLite file.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
@@ -251,8 +306,10 @@ impl SqliteStore {
     /// not a SQLite database, or has a newer schema than this build knows.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let name = path.display().to_string();
-        let fail = |what: &str, e: &dyn std::fmt::Display| {
-            StoreError(format!("database {name}: {what}: {e}"))
+        let fail = |what: &str, e: &dyn std::fmt::Display| StoreError::Open {
+            file: name.clone(),
+            what: what.to_owned(),
+            why: e.to_string(),
         };
         let conn = Connection::open(path).map_err(|e| fail("cannot open it", &e))?;
         conn.busy_timeout(std::time::Duration::from_secs(2))
@@ -263,9 +320,7 @@ impl SqliteStore {
         conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
             .map_err(|e| fail("cannot set it up", &e))?;
         if conn.is_readonly("main").unwrap_or(false) {
-            return Err(StoreError(format!(
-                "database {name}: the file is read-only; the server must write it"
-            )));
+            return Err(StoreError::ReadOnly { file: name.clone() });
         }
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -284,9 +339,10 @@ impl SqliteStore {
             .map_err(|e| fail("cannot set it up", &e))?;
         let version = usize::try_from(version).unwrap_or(usize::MAX);
         if version > SCHEMA_VERSION {
-            return Err(StoreError(format!(
-                "database {name}: schema version {version} is newer than this grognard's ({SCHEMA_VERSION}); use a newer grognard"
-            )));
+            return Err(StoreError::Newer {
+                file: name.clone(),
+                version,
+            });
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version) {
             let tx = conn
@@ -317,13 +373,10 @@ impl SqliteStore {
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
-        let mut conn = self
-            .conn
-            .lock()
-            .map_err(|_| StoreError("the server's game store is unusable after a panic".into()))?;
+        let mut conn = self.conn.lock().map_err(|_| StoreError::Poisoned)?;
         // The file's name is for the operator's start-up messages only: these errors reach
         // clients, and no path of the server's disk is ever sent to one.
-        f(&mut conn).map_err(|e| StoreError(format!("the server's game store failed: {e}")))
+        f(&mut conn).map_err(|e| StoreError::Failed(e.to_string()))
     }
 }
 
@@ -500,19 +553,35 @@ impl Store for SqliteStore {
         })
     }
 
+    /// Read a page at a time, each under the connection's lock only while SQLite reads it
+    /// and decoded after: a game with a long log (200,000 orders) would otherwise hold
+    /// every other game's writes for as long as the whole read takes. Pages cannot tear:
+    /// only the game's own thread appends to its log, and it is the one reading.
     fn log(&self, id: &str) -> Result<Vec<LogRow>, StoreError> {
-        self.with(|conn| {
-            let mut q =
-                conn.prepare("SELECT seq, at, body FROM log WHERE game = ?1 ORDER BY seq")?;
-            q.query_map([id], |r| {
-                Ok(LogRow {
-                    seq: r.get::<_, i64>(0)? as u64,
-                    at: r.get::<_, i64>(1)? as u64,
-                    entry: parse(&r.get::<_, String>(2)?)?,
-                })
-            })?
-            .collect()
-        })
+        let mut rows = Vec::new();
+        loop {
+            let after = rows.last().map_or(0, |r: &LogRow| r.seq as i64);
+            let page: Vec<(i64, i64, String)> = self.with(|conn| {
+                let mut q = conn.prepare_cached(
+                    "SELECT seq, at, body FROM log WHERE game = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                )?;
+                q.query_map(params![id, after, LOG_PAGE], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
+                .collect()
+            })?;
+            let full = page.len() as i64 == LOG_PAGE;
+            for (seq, at, body) in page {
+                rows.push(LogRow {
+                    seq: seq as u64,
+                    at: at as u64,
+                    entry: parse(&body).map_err(|e| StoreError::Failed(e.to_string()))?,
+                });
+            }
+            if !full {
+                return Ok(rows);
+            }
+        }
     }
 
     fn say(&self, id: &str, seat: &str, at: u64, text: &str) -> Result<ChatLine, StoreError> {
@@ -537,11 +606,7 @@ impl Store for SqliteStore {
             tx.commit()?;
             Ok(Some(seq as u64))
         })?;
-        let seq = seq.ok_or_else(|| {
-            StoreError(format!(
-                "the chat of game {id} is full ({MAX_CHAT_LINES} lines)"
-            ))
-        })?;
+        let seq = seq.ok_or_else(|| StoreError::ChatFull(id.to_owned()))?;
         Ok(ChatLine {
             seq,
             seat: seat.to_owned(),
@@ -664,13 +729,46 @@ mod tests {
         assert!(s.chat("a", 1).unwrap().is_empty());
     }
 
+    /// A log longer than a page comes back whole, in order, and only the game's own.
+    #[test]
+    fn a_log_longer_than_a_page_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(&dir.path().join("g.sqlite")).unwrap();
+        s.create(&record("a"), &Status::default()).unwrap();
+        s.create(&record("b"), &Status::default()).unwrap();
+        let n = 2 * LOG_PAGE as u64 + 1;
+        for at in 0..n {
+            let entry = Entry::Undo {
+                seat: "red".into(),
+                reason: Some(at.to_string()),
+            };
+            s.append("a", at, &entry, &Status::default()).unwrap();
+            if at % 1_000 == 0 {
+                s.append("b", at, &entry, &Status::default()).unwrap();
+            }
+        }
+        let log = s.log("a").unwrap();
+        assert_eq!(log.len() as u64, n);
+        for (i, row) in log.iter().enumerate() {
+            assert_eq!((row.seq, row.at), (i as u64 + 1, i as u64));
+            assert!(
+                matches!(&row.entry, Entry::Undo { reason: Some(r), .. } if *r == i.to_string())
+            );
+        }
+        assert_eq!(s.log("b").unwrap().len(), 5);
+    }
+
     #[test]
     fn a_file_that_is_not_a_database_is_refused_at_open() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("junk.sqlite");
         std::fs::write(&path, vec![7u8; 4096]).unwrap();
         let e = SqliteStore::open(&path).unwrap_err();
-        assert!(e.0.contains("junk.sqlite"), "{e}");
+        assert!(
+            matches!(&e, StoreError::Open { file, .. } if file.ends_with("junk.sqlite")),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("junk.sqlite"), "{e}");
     }
 
     #[test]
@@ -679,7 +777,10 @@ mod tests {
         let path = dir.path().join("g.sqlite");
         let first = SqliteStore::open(&path).unwrap();
         let e = SqliteStore::open(&path).unwrap_err();
-        assert!(e.0.contains("in use by another process"), "{e}");
+        assert!(
+            matches!(&e, StoreError::Open { what, .. } if what.contains("in use by another process")),
+            "{e:?}"
+        );
         drop(first);
         assert!(
             SqliteStore::open(&path).is_ok(),
@@ -695,6 +796,7 @@ mod tests {
         c.pragma_update(None, "user_version", 99).unwrap();
         drop(c);
         let e = SqliteStore::open(&path).unwrap_err();
-        assert!(e.0.contains("newer"), "{e}");
+        assert!(matches!(&e, StoreError::Newer { version: 99, .. }), "{e:?}");
+        assert!(e.to_string().contains("newer"), "{e}");
     }
 }

@@ -4,11 +4,24 @@
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+/// The operating system gave no random numbers: the server cannot make a token, a game id
+/// or a secret seed. The server's own failure, not the request's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomError(pub getrandom::Error);
+
+impl std::fmt::Display for RandomError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no random numbers from the system: {}", self.0)
+    }
+}
+
+impl std::error::Error for RandomError {}
+
 /// A new token: 64 hex digits (256 bits from the operating system's generator).
 ///
 /// # Errors
 /// The operating system has no random numbers to give.
-pub fn new_token() -> Result<String, String> {
+pub fn new_token() -> Result<String, RandomError> {
     random_hex(32)
 }
 
@@ -16,7 +29,7 @@ pub fn new_token() -> Result<String, String> {
 ///
 /// # Errors
 /// As [`new_token`].
-pub fn new_game_id() -> Result<String, String> {
+pub fn new_game_id() -> Result<String, RandomError> {
     random_hex(8)
 }
 
@@ -24,15 +37,15 @@ pub fn new_game_id() -> Result<String, String> {
 ///
 /// # Errors
 /// As [`new_token`].
-pub fn new_seed() -> Result<u64, String> {
+pub fn new_seed() -> Result<u64, RandomError> {
     let mut buf = [0u8; 8];
-    getrandom::fill(&mut buf).map_err(|e| format!("no random numbers from the system: {e}"))?;
+    getrandom::fill(&mut buf).map_err(RandomError)?;
     Ok(u64::from_le_bytes(buf))
 }
 
-fn random_hex(bytes: usize) -> Result<String, String> {
+fn random_hex(bytes: usize) -> Result<String, RandomError> {
     let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| format!("no random numbers from the system: {e}"))?;
+    getrandom::fill(&mut buf).map_err(RandomError)?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
