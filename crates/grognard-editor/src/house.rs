@@ -182,14 +182,9 @@ impl Workbench {
     /// and the base ruleset's file and line where that value stands.
     fn in_users_words(&self, message: &str, live: &Path, edited: Option<&[String]>) -> String {
         let shown_live = live.display().to_string();
-        let base = load::display(&self.base.path);
         let place = match edited {
-            Some(path) => {
-                let line = line_of(&self.base.path, path);
-                let at = line.map_or_else(|| base.clone(), |l| format!("{base}:{l}"));
-                format!("your edit of {} (over {at})", path_words(path))
-            }
-            None => format!("your edits (over {base})"),
+            Some(path) => self.edit_place(path),
+            None => format!("your edits (over {})", load::display(&self.base.path)),
         };
         message
             .lines()
@@ -204,6 +199,16 @@ impl Workbench {
             })
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// Where an edit stands, in the user's terms: `your edit of charts › to_hit › row 1 ›
+    /// score (over rulesets/x.yaml:231)` (the base file's line of the value, when found).
+    #[must_use]
+    pub fn edit_place(&self, path: &[String]) -> String {
+        let base = load::display(&self.base.path);
+        let at =
+            line_of(&self.base.path, path).map_or_else(|| base.clone(), |l| format!("{base}:{l}"));
+        format!("your edit of {} (over {at})", path_words(path))
     }
 
     /// The overlay that makes the base into the working copy, as a YAML file to be
@@ -578,7 +583,7 @@ pub fn outcome_refusal(
         .iter()
         .min_by_key(|o| edit_distance(o, typed))
         .filter(|o| edit_distance(o, typed) <= o.chars().count().max(typed.chars().count()) / 2);
-    let guess = closest.map_or_else(String::new, |o| format!(" — did you mean `{o}`?"));
+    let guess = closest.map_or_else(|| ".".to_owned(), |o| format!(" — did you mean `{o}`?"));
     Some(format!(
         "`{typed}` is not an outcome of chart {chart}{guess} Its outcomes: {}. (A new outcome \
          is added in the ruleset file, where its effects are written.)",
@@ -586,22 +591,32 @@ pub fn outcome_refusal(
     ))
 }
 
-/// The number of one-letter insertions, deletions and changes that turn `a` into `b`.
+/// The number of one-letter insertions, deletions, changes and swaps of two neighbours
+/// that turn `a` into `b` (a swap counts once: `hti` is one slip from `hit`).
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    // d[i][j]: the distance between a's first i letters and b's first j.
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// A field's path as a person reads it: keys joined by ` › `, and a list's items counted

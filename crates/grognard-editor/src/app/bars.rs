@@ -198,7 +198,10 @@ impl EditorApp {
             // A grid caps a cell at its column's width of the last frame, so the width is
             // a minimum (the column grows to it) and the text is never clipped.
             let width = width.max(56.0) + 12.0;
+            // An id of its own path: the field keeps the keyboard when a message or a
+            // mark appears elsewhere on the page (an automatic id would shift with them).
             let mut edit = egui::TextEdit::singleline(&mut text)
+                .id(egui::Id::unique(("ruleset field", path)))
                 .desired_width(width)
                 .min_size(egui::vec2(width, 0.0))
                 .clip_text(false);
@@ -213,34 +216,76 @@ impl EditorApp {
                 // Only a mark beside the field (a long message here would widen the
                 // page); the message itself is shown whole, wrapped, above the tab's fields
                 // ([`Self::field_errors_ui`]) and on hover.
-                ui.colored_label(Color32::RED, "⚠")
-                    .on_hover_text(e.as_str());
+                let size = egui::vec2(MARK_WIDTH, ui.spacing().interact_size.y);
+                ui.add_sized(
+                    size,
+                    egui::Label::new(RichText::new("⚠").color(Color32::RED)),
+                )
+                .on_hover_text(e.as_str());
+            } else {
+                // The mark's room is kept when there is none, so the fields to its right
+                // do not move while a value is typed.
+                ui.add_space(MARK_WIDTH);
             }
         });
     }
 
     /// The ruleset edits that do not load, each message whole and wrapped to the width
     /// of the page.
+    ///
+    /// The messages have a room of fixed height above the fields, there with or without
+    /// a message (a long one scrolls inside it): a message that comes and goes as a value
+    /// is typed never moves the fields under the pointer.
     pub(super) fn field_errors_ui(&self, ui: &mut egui::Ui) {
         let Some(bench) = &self.rt.bench else {
             return;
         };
-        if bench.field_errors.is_empty() {
-            return;
-        }
-        for e in bench.field_errors.values() {
-            ui.add(egui::Label::new(RichText::new(format!("⚠ {e}")).color(Color32::RED)).wrap());
-        }
-        let more: Vec<&String> = bench
-            .problems
-            .iter()
-            .skip(1)
-            .filter(|p| !bench.field_errors.values().any(|e| e == *p))
-            .collect();
-        for p in more {
-            ui.add(egui::Label::new(RichText::new(p).color(Color32::RED)).wrap());
-        }
-        ui.label("The last good ruleset stays in force until the edit loads.");
+        let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+        let height = line * ERROR_LINES;
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), height),
+            egui::Layout::top_down(egui::Align::Min),
+            |ui| {
+                ui.set_min_size(egui::vec2(ui.available_width(), height));
+                egui::ScrollArea::vertical()
+                    .id_salt("edit messages")
+                    .max_height(height)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        if bench.field_errors.is_empty() {
+                            ui.weak(
+                                "Every edit is checked as you type; a value that does not \
+                                 load is marked ⚠ and explained here.",
+                            );
+                            return;
+                        }
+                        for e in bench.field_errors.values() {
+                            ui.add(
+                                egui::Label::new(
+                                    RichText::new(format!("⚠ {e}")).color(Color32::RED),
+                                )
+                                .wrap(),
+                            );
+                        }
+                        let more: Vec<&String> = bench
+                            .problems
+                            .iter()
+                            .skip(1)
+                            .filter(|p| !bench.field_errors.values().any(|e| e == *p))
+                            .collect();
+                        for p in more {
+                            ui.add(egui::Label::new(RichText::new(p).color(Color32::RED)).wrap());
+                        }
+                        ui.label("The last good ruleset stays in force until the edit loads.");
+                    });
+            },
+        );
         ui.separator();
     }
 }
+
+/// The room kept beside a ruleset field for its ⚠ mark.
+const MARK_WIDTH: f32 = 16.0;
+
+/// How many lines of text the edit messages' room above the fields holds.
+const ERROR_LINES: f32 = 4.0;

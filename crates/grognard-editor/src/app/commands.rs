@@ -257,6 +257,7 @@ impl EditorApp {
                 // An outcome the chart does not know is refused, not taken as a new one.
                 if let Some(why) = crate::house::outcome_refusal(&bench.current.rules, &path, &text)
                 {
+                    let why = format!("{}: {why}", bench.edit_place(&path));
                     bench.field_errors.insert(path.clone(), why);
                     self.rt.edit.texts.insert(path, text);
                     return;
