@@ -22,6 +22,13 @@ local function is_unit(game, u)
   return UNIT_KINDS[kind] == true
 end
 
+-- A representative marker (3.1; sixth outside audit): a unit set up hidden or a fake
+-- counter. The enemy knows its place and facing and nothing else, so rules the enemy's
+-- orders meet (fire at it, its blocking the fire line) read no more of it than that.
+local function is_marker(game, u)
+  return game:kind(u) == "fake_counter" or game:flag(u, "hidden")
+end
+
 local function commander_of(game, u)
   for _, a in ipairs(game:attached(u)) do
     if game:kind(a) == "commander" then
@@ -347,6 +354,7 @@ return {
   fall_back = fall_back,
   hit = hit,
   is_unit = is_unit,
+  is_marker = is_marker,
   ledger = ledger,
   rout = rout,
   rout_distance = rout_distance,

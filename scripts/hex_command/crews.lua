@@ -5,6 +5,7 @@
 local commander_of = scripts.hc_core.commander_of
 local in_contact = scripts.hc_core.in_contact
 local is_unit = scripts.hc_core.is_unit
+local is_marker = scripts.hc_core.is_marker
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local has = scripts.hc_moves.has
@@ -43,8 +44,10 @@ local function line_blocker(game, side, col, row)
     return "terrain"
   end
   local u = game:unit_at(col, row)
-  if u == nil or game:kind(u) == "fake_counter" then
-    return nil -- fake counters (hidden movement) block nothing
+  -- Fake counters of hidden movement block nothing; a fake set up as a 3.1 marker (flag
+  -- `hidden`) blocks as any marker does: the firer cannot tell it from a unit.
+  if u == nil or (game:kind(u) == "fake_counter" and not game:flag(u, "hidden")) then
+    return nil
   elseif game:side(u) == side then
     return "friend", u
   end

@@ -4,6 +4,7 @@
 local commander_of = scripts.hc_core.commander_of
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
+local is_marker = scripts.hc_core.is_marker
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
@@ -54,7 +55,7 @@ local function struck_works(L, actor, target, captured)
     return false
   end
   local tc, tr = game:cell(target)
-  local dug = works_cover(game, target)
+  local dug = is_marker(game, target) and 0 or works_cover(game, target)
   if dug == 0 and game:terrain(tc, tr) ~= "fort" then
     return false
   end
@@ -80,10 +81,13 @@ end
 local function fire_problem(game, actor, target, captured)
   local name, tname = game:name(actor), game:name(target)
   local kind = game:kind(actor)
-  if not is_unit(game, target) then
+  -- A marker (3.1) may be fired at, real or fake; its own state (melee, abandoned guns) is
+  -- not on the table while it is a marker (sixth outside audit).
+  local marker = is_marker(game, target)
+  if not marker and not is_unit(game, target) then
     return "commanders cannot be singled out as targets"
   end
-  if game:flag(target, "abandoned") then
+  if not marker and game:flag(target, "abandoned") then
     return tname .. "'s guns are abandoned: there is no one at them to hit"
   end
   if captured and game:counter(actor, "captured_shots") <= 0 then
@@ -110,7 +114,7 @@ local function fire_problem(game, actor, target, captured)
   local distance = math.floor(game:distance(actor, target))
   -- 7.2 (charts page): skirmishers alone may fire into a melee, at point blank and only
   -- before its second round; their hits are TE hits.
-  if game:flag(target, "in_melee") then
+  if not marker and game:flag(target, "in_melee") then
     if kind == "skirmishers" and distance == 1 and game:counter(target, "melee_rounds") <= 1 then
       -- allowed
     elseif kind == "skirmishers" then
@@ -146,19 +150,24 @@ local function fire_problem(game, actor, target, captured)
   -- nearer band. Ganging up (7.1a): a second unit of the arm joins the fire on a target only
   -- when no other enemy it could fire at is in the target's band.
   local joining = game:flag(target, "shot_" .. arm .. "_1")
+  -- A marker counts as a unit the firer could fire at, whatever it is (sixth outside audit).
+  local function shown(e, flag)
+    return not is_marker(game, e) and game:flag(e, flag)
+  end
   for _, e in ipairs(game:units(game:side(target))) do
-    if e ~= target and is_unit(game, e) and game:arc(actor, e) == "front" and not game:flag(e, "abandoned")
+    local candidate = is_unit(game, e) or (is_marker(game, e) and game:flag(e, "hidden"))
+    if e ~= target and candidate and game:arc(actor, e) == "front" and not shown(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
       -- 7e (l.583): point-blank fire out of the front arc only when no target is in the
       -- front arc in the same range band.
-      if arc ~= "front" and b <= band and not game:flag(e, "in_melee") then
+      if arc ~= "front" and b <= band and not shown(e, "in_melee") then
         return name .. " has " .. game:name(e) .. " in its front arc in the same range band: it may fire out of arc at "
           .. tname .. " only when no target is in its primary arc in that band (7e)"
       end
       if b < band then
         return game:name(e) .. " is nearer and must be the target"
-      elseif b == band and joining and not game:flag(e, "in_melee") then
+      elseif b == band and joining and not shown(e, "in_melee") then
         return "no ganging up on " .. tname .. ": " .. game:name(e) .. " is in the same range band of "
           .. name .. ", so a second " .. (arm == "art" and "battery" or "unit") .. " cannot join the fire on it (7.1a)"
       end
@@ -221,7 +230,8 @@ local function shoot(game, actor, target, captured)
   if problem ~= nil then
     refuse(game, problem)
   end
-  local into_melee = game:flag(target, "in_melee")
+  local marker = is_marker(game, target)
+  local into_melee = not marker and game:flag(target, "in_melee")
   local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0
   local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
   if game:flag(target, first) then
@@ -238,8 +248,10 @@ local function shoot(game, actor, target, captured)
     -- 004 l.120: casualties are simultaneous; hits the firer took from fire in this side
     -- turn's fire phases (counter `fire_hits`) do not count against it in them.
     firer_hits = math.max(0, game:counter(actor, "hits") - game:counter(actor, "fire_hits")),
-    cover = game:terrain_attribute(tc, tr, "cover") + works_cover(game, target) + wall_cover(game, actor, target),
-    flank = (flank == "flank" or flank == "rear" or game:flag(target, "on_road")) and 1 or 0,
+    -- A marker's works and road column are not on the table: only its ground counts.
+    cover = game:terrain_attribute(tc, tr, "cover") + (marker and 0 or works_cover(game, target))
+      + wall_cover(game, actor, target),
+    flank = (flank == "flank" or flank == "rear" or (not marker and game:flag(target, "on_road"))) and 1 or 0,
     command = cmd and game:counter(cmd, "cvs_c") or 0,
     trained = game:attribute(actor, "trained") > 0 and 1 or 0,
     obstructed = obstructed,
@@ -266,7 +278,8 @@ local function shoot(game, actor, target, captured)
     return
   end
   local outcome, faces = game:resolve(chart, inputs, chart .. " by " .. name .. " at " .. tname)
-  if outcome ~= "hit" then
+  -- A fake marker takes the shot and nothing happens; nothing tells the firer so.
+  if outcome ~= "hit" or game:kind(target) == "fake_counter" then
     return
   end
   if red_star(faces[1]) and kill_commander(L, target) then

@@ -28,6 +28,7 @@ mod reaudit2;
 mod reaudit3;
 mod reaudit4;
 mod reaudit5;
+mod reaudit6;
 mod reinforcements;
 mod spotting;
 

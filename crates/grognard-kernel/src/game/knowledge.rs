@@ -341,6 +341,10 @@ impl Game {
         for k in &mut next.knowledge {
             k.of.resize(n, Known::default());
         }
+        // A blind set-up: nobody sights anything before the first phase begins.
+        if next.setting_up && s.blind_setup {
+            return;
+        }
         // Pass 1: levels. Nothing farther than the longest chart or contact reach can give
         // a level, so such pairs are passed over on a distance check alone; and once a
         // target is seen at the best level, only adjacency is still worth asking.
@@ -451,6 +455,8 @@ impl Game {
         let mut sighted = Vec::new();
         for side in 0..sides {
             let side_id = SideId(side as u8);
+            let mut nows = vec![Disclosure::NONE; n];
+            let mut hidden_rider = vec![false; n];
             for ti in 0..n {
                 let target = &next.pieces[ti];
                 if target.side == side_id {
@@ -479,6 +485,32 @@ impl Game {
                         }
                     }
                 }
+                nows[ti] = now;
+            }
+            // A piece attached to a concealed host (a commander with a hidden unit) is
+            // known no better than its host: nothing of it until the host is identified.
+            for ti in 0..n {
+                let target = &next.pieces[ti];
+                if let Some(host) = target.attached_to.and_then(|h| next.pieces.get(h.index()))
+                    && host.side == target.side
+                    && (self.concealed(next, host) || self.behind_decoys(next, host))
+                    && !nows[host.id.index()].has(Disclosure::IDENTITY)
+                {
+                    nows[ti] = Disclosure::NONE;
+                    hidden_rider[ti] = true;
+                }
+            }
+            for ti in 0..n {
+                let target = &next.pieces[ti];
+                if target.side == side_id {
+                    continue;
+                }
+                let level = if hidden_rider[ti] {
+                    None
+                } else {
+                    levels[side][ti]
+                };
+                let now = nows[ti];
                 let real = self.is_real(target);
                 let strength = s.strength.map(|c| target.counter(c));
                 let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);

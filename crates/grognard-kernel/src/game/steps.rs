@@ -302,17 +302,34 @@ impl Game {
         side: SideId,
     ) -> Option<&'s Piece> {
         state.pieces.iter().find(|p| {
-            self.zone_cells(p, side)
+            self.zone_cells(state, p, side)
                 .is_some_and(|cells| cells.contains(&cell))
         })
     }
 
     /// The cells where `p` holds pieces of `side` in its zone of control, if it has one.
-    pub(super) fn zone_cells(&self, p: &Piece, side: SideId) -> Option<[Cell; 3]> {
+    ///
+    /// Under sighting rules a concealed piece `side` has not identified (a hidden marker,
+    /// real or a decoy) is judged only by what is on the table: no zone where `side` does
+    /// not know its place, and where it does, the zone of a unit facing its way, whatever
+    /// its type, hits or flags, so a zone tells nothing the marker does not.
+    pub(super) fn zone_cells(&self, state: &State, p: &Piece, side: SideId) -> Option<[Cell; 3]> {
         let rules = &*self.rules;
         let grid = self.board.grid()?;
         if !rules.zoc.stops_movement || p.side == side || !p.on_board() {
             return None;
+        }
+        if rules.sighting.is_some()
+            && (self.concealed(state, p) || self.behind_decoys(state, p))
+            && let Some(k) = state.knowledge.get(side.index())
+            && !k
+                .get(p.id)
+                .is_some_and(|k| k.now.has(crate::knowledge::Disclosure::IDENTITY))
+        {
+            return k
+                .knows_position(p.id)
+                .then(|| p.place.cell().map(|at| grid.front_cells(at, p.facing)))
+                .flatten();
         }
         let ty = rules.piece_type(p.kind)?;
         if !ty.exerts_zoc
@@ -352,7 +369,7 @@ impl Game {
                 }
             }
             for i in self
-                .zone_cells(p, mover.side)
+                .zone_cells(state, p, mover.side)
                 .into_iter()
                 .flatten()
                 .filter_map(|c| board.index(c))
@@ -544,7 +561,7 @@ impl Game {
                     .pieces
                     .iter()
                     .filter(|p| {
-                        self.zone_cells(p, piece.side)
+                        self.zone_cells(state, p, piece.side)
                             .is_some_and(|cells| cells.contains(&to))
                     })
                     .min_by_key(|p| self.side_handle(state, piece.side, p.id))
