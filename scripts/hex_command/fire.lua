@@ -156,7 +156,10 @@ local function fire_problem(game, actor, target, captured)
   end
   for _, e in ipairs(game:units(game:side(target))) do
     local candidate = is_unit(game, e) or (is_marker(game, e) and game:flag(e, "hidden"))
-    if e ~= target and candidate and game:arc(actor, e) == "front" and not shown(e, "abandoned")
+    -- l.32: whole units of missile troops may ignore skirmishers for more threatening
+    -- targets, so a skirmisher never forces another arm's choice of target.
+    local ignorable = kind ~= "skirmishers" and not is_marker(game, e) and game:kind(e) == "skirmishers"
+    if e ~= target and candidate and not ignorable and game:arc(actor, e) == "front" and not shown(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
       -- 7e (l.583): point-blank fire out of the front arc only when no target is in the

@@ -277,3 +277,30 @@ fn a_marker_zone_of_control_tells_nothing_of_what_it_is() {
         "b1 must stop at (2,6) (entered the zone of control of enemy #",
     );
 }
+
+#[test]
+fn a_line_unit_may_fire_past_a_nearer_skirmisher() {
+    // 004 l.32: "When firing at SK, whole units of missile can ignore SK as more threatening
+    // than other targets." Blue's b1 at (0,6) facing E has Red's skirmishers at (0,5), one
+    // hex off (point blank, band 0), and Red's r1 at (2,6), two hexes off (a farther band):
+    // worked by hand, 7f's closest target would force the skirmishers; l.32 lets b1 pass them
+    // over. Before the fix fire at r1 was refused "sk is nearer and must be the target".
+    let g = game(
+        1,
+        "",
+        &[
+            "{ id: b1, side: blue, type: infantry, at: [0, 6], facing: E }",
+            "{ id: sk, side: red, type: skirmishers, at: [0, 5], facing: SE }",
+            "{ id: r1, side: red, type: infantry, at: [2, 6], facing: W }",
+        ],
+        &[
+            "{ side: blue, end_phase: true }",
+            "{ side: blue, end_phase: true }",
+            "{ side: blue, end_phase: true }",
+            "{ side: red, end_phase: true }",
+        ],
+    );
+    let [_, legal, _] = g.seen_by("blue");
+    has(&legal, "{ side: blue, act: { piece: b1, action: fire, target: r1 } }");
+    has(&legal, "{ side: blue, act: { piece: b1, action: fire, target: sk } }");
+}
