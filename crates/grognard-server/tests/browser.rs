@@ -308,6 +308,26 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
         json!({"side": "blue", "act": {"piece": "fr_bde1", "action": "assault", "target": "br_foot1"}}),
         json!({"side": "blue", "act": {"piece": "fr_bde1", "action": "brigade_order", "target": "fr_ligne"}}),
     ] {
+        if order["act"]["action"] == json!("brigade_order") {
+            // The brigadier selected, a click on one of its own battalions (which its
+            // brigade order could target) offers to select that battalion first, and gives
+            // no order by itself.
+            page.click("#board g.piece[data-key=\"fr_bde1\"]");
+            page.click("#board g.piece[data-key=\"fr_ligne\"]");
+            let offered = page.until(
+                "the choice",
+                "const b = [...document.querySelectorAll('#selected button.order')].map(b => b.textContent); return b.length ? b : null",
+                json!([]),
+            );
+            assert_eq!(offered[0], json!("Select fr_ligne"), "{offered}");
+            page.click("#selected button.order.select");
+            let selected = page.until(
+                "fr_ligne selected",
+                "const s = document.querySelector('#board g.piece.selected, #board g.piece[aria-pressed=\"true\"]'); return document.body.dataset.orders === String(arguments[0]) && document.getElementById('selected').textContent.includes('fr_ligne') ? true : null",
+                json!([n]),
+            );
+            assert_eq!(selected, json!(true));
+        }
         let css = if order["end_phase"] == json!(true) {
             "#end-phase".to_owned()
         } else {
@@ -351,6 +371,34 @@ fn a_black_powder_base_is_dragged_to_a_legal_place() {
         json!([]),
     );
     let (x, y) = (centre[0].as_i64().unwrap(), centre[1].as_i64().unwrap());
+    // Dragged away and brought back onto its place, the base is dropped where it stands:
+    // no order, and the message of the drag is gone.
+    page.actions(json!([
+        {"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
+        {"type": "pointerDown", "button": 0},
+        {"type": "pointerMove", "x": x, "y": y - 60, "origin": "viewport", "duration": 100},
+        {"type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": 100}
+    ]));
+    let home = page.js(
+        "const t = document.querySelector('#board .drag-label'); return t && t.textContent",
+        json!([]),
+    );
+    assert!(
+        home.as_str()
+            .is_some_and(|t| t.starts_with("back in place")),
+        "{home}"
+    );
+    page.actions(json!([{"type": "pointerUp", "button": 0}]));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let still = page.js(
+        "return [document.body.dataset.orders, document.body.innerText.includes('back in place')]",
+        json!([]),
+    );
+    assert_eq!(
+        still,
+        json!([n.to_string(), false]),
+        "no order, no stale message"
+    );
     page.actions(json!([
         {"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
         {"type": "pointerDown", "button": 0},
@@ -609,6 +657,12 @@ fn the_host_page_creates_a_game_from_an_uploaded_folder() {
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(root().join(from), to).unwrap();
     }
+    // A house rule over it with optional rules of its own (one on by default).
+    std::fs::write(
+        folder.join("rulesets/drill-house.yaml"),
+        "ruleset: drill-house\nextends: drill-square\noptions:\n  night_march: { description: \"March at night.\", default: true }\n  long_rifles: { description: \"Rifles reach one more.\" }\n",
+    )
+    .unwrap();
     // Left out: not YAML or Lua, and a hidden file.
     std::fs::write(folder.join("notes.txt"), "not a rules file").unwrap();
     std::fs::write(folder.join(".hidden.yaml"), "scenario: nope").unwrap();
@@ -633,7 +687,7 @@ fn the_host_page_creates_a_game_from_an_uploaded_folder() {
         "const m = document.getElementById('message').textContent; return m.includes('files read') ? m : null",
         json!([]),
     );
-    assert!(read.as_str().unwrap().starts_with("2 files read"), "{read}");
+    assert!(read.as_str().unwrap().starts_with("3 files read"), "{read}");
     let chosen = page.js(
         "return [document.getElementById('up-scenario').value, document.getElementById('up-ruleset').value, [...document.querySelectorAll('#players select')].map(s => s.dataset.side)]",
         json!([]),
@@ -645,6 +699,19 @@ fn the_host_page_creates_a_game_from_an_uploaded_folder() {
             "rulesets/drill-square.yaml",
             ["blue", "red"]
         ])
+    );
+    // The house rule's optional rules are offered once it is the chosen ruleset.
+    let offered = page.js(
+        "const s = document.getElementById('up-ruleset'); s.value = 'rulesets/drill-house.yaml'; s.dispatchEvent(new Event('change')); return [...document.querySelectorAll('#options input[data-option]')].map(i => [i.dataset.option, i.checked])",
+        json!([]),
+    );
+    assert_eq!(
+        offered,
+        json!([["night_march", true], ["long_rifles", false]])
+    );
+    page.js(
+        "const s = document.getElementById('up-ruleset'); s.value = 'rulesets/drill-square.yaml'; s.dispatchEvent(new Event('change'));",
+        json!([]),
     );
     page.click("#create");
     let links = page.until(

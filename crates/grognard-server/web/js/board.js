@@ -220,6 +220,8 @@ export class Board {
     ) {
       const t = this.model.tokens.find((x) => x.key === key);
       if (t && t.at) {
+        // No text selection follows the pointer while a base is dragged.
+        e.preventDefault();
         this.drag = { key, from: t.at, token: t, moved: false, id: e.pointerId };
         this.svg.setPointerCapture(e.pointerId);
         return;
@@ -282,8 +284,11 @@ export class Board {
   }
 
   cancelDrag() {
+    const was = this.drag;
     this.drag = null;
     put(this.top);
+    // The label said where the drop would go: no longer true.
+    if (was && was.moved) this.on.dragging?.(null);
   }
 
   /** The dragged base: where the pointer is, the legal destination it snaps to, the distance. */
@@ -299,6 +304,9 @@ export class Board {
         best = o;
       }
     }
+    // Brought back onto its own place, the base stays: dropping there gives no order.
+    const home = Math.hypot(at[0] - d.from[0], at[1] - d.from[1]) < this.unit * 0.6;
+    if (home) best = null;
     d.snap = best;
     const ghost = this.pieceShape(d.token, best ? best.point : at, true);
     const line = s('line', {
@@ -312,9 +320,13 @@ export class Board {
     const inches = Math.hypot(to[0] - d.from[0], to[1] - d.from[1]) / 1000;
     // The cost is the server's (pivot and terrain included), against the allowance left.
     const cost = best && best.cost ? ` · costs ${inches2(best.cost.cost)} of ${inches2(best.cost.allowance)}` : '';
-    const label = best
-      ? `${inches.toFixed(1)}″${cost} → ${best.label}`
-      : `${inches.toFixed(1)}″ (no legal destination)`;
+    // The pointer past every legal place: say the base stops short of it.
+    const short = best && bestDist > this.unit * 1.5 ? ' (as far as it may go)' : '';
+    const label = home
+      ? 'back in place: drop to leave it where it stands'
+      : best
+        ? `${inches2(inches)}${cost}${short} → ${best.label}`
+        : `${inches2(inches)} (no legal destination)`;
     const text = s(
       'text',
       { x: to[0], y: to[1] - this.unit * 1.2, class: 'drag-label', 'text-anchor': 'middle' },

@@ -85,6 +85,7 @@ function choose(sides, options) {
           h('option', { value: '' }, 'a player (a link)'),
           h('option', { value: 'greedy' }, 'the server (greedy)'),
           h('option', { value: 'random' }, 'the server (random)'),
+          h('option', { value: 'search' }, 'the server (search, 1 s an order)'),
         ),
       ),
     ),
@@ -122,7 +123,7 @@ el.upload.addEventListener('change', async () => {
   el.upChoice.hidden = false;
   guessRuleset();
   const sides = sidesOf(files[el.upScenario.value] || '');
-  choose(sides, {});
+  choose(sides, optionsOf(el.upRuleset.value));
   say(`${Object.keys(files).length} files read (YAML and Lua only).`);
 });
 
@@ -132,6 +133,32 @@ function guessRuleset() {
   if (!m) return;
   const hit = [...el.upRuleset.options].find((o) => o.value.endsWith(`/${m[1]}.yaml`) || o.value === `${m[1]}.yaml`);
   if (hit) el.upRuleset.value = hit.value;
+}
+
+/**
+ * The optional rules of an uploaded ruleset and the layers it `extends:` among the uploaded
+ * files, read roughly from their `options:` blocks (a hint for the form: the server checks
+ * the names), each with its `default:`.
+ */
+function optionsOf(path, seen = new Set()) {
+  const text = uploaded && uploaded.files[path];
+  if (!text || seen.has(path)) return {};
+  seen.add(path);
+  const found = {};
+  const base = /^extends\s*:\s*["']?([\w.\/-]+)/m.exec(text);
+  if (base) {
+    const name = base[1].replace(/\.ya?ml$/, '').split('/').pop();
+    const hit = Object.keys(uploaded.files).find((p) => p.endsWith(`/${name}.yaml`) || p === `${name}.yaml`);
+    if (hit) Object.assign(found, optionsOf(hit, seen));
+  }
+  const m = /^options\s*:\s*\n((?:(?:[ \t]+.*)?\n?)+)/m.exec(text);
+  if (m) {
+    for (const line of m[1].split('\n')) {
+      const x = /^ {2}(\w[\w-]*)\s*:(.*)$/.exec(line);
+      if (x) found[x[1]] = /default\s*:\s*(true|on)\b/.test(x[2]);
+    }
+  }
+  return found;
 }
 
 /** The side names of a scenario's `sides:` block, read roughly (a hint for the form). */
@@ -148,7 +175,10 @@ function sidesOf(text) {
 
 el.upScenario.addEventListener('change', () => {
   guessRuleset();
-  choose(sidesOf(uploaded.files[el.upScenario.value] || ''), {});
+  choose(sidesOf(uploaded.files[el.upScenario.value] || ''), optionsOf(el.upRuleset.value));
+});
+el.upRuleset.addEventListener('change', () => {
+  choose(sidesOf(uploaded.files[el.upScenario.value] || ''), optionsOf(el.upRuleset.value));
 });
 
 el.form.addEventListener('submit', async (e) => {

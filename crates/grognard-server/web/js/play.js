@@ -360,7 +360,17 @@ function renderSelected() {
   });
   if (page.choices) {
     items.push(h('p', {}, 'Which order?'));
-    items.push(h('div', { class: 'list' }, page.choices.map((x) => orderButton(x))));
+    items.push(
+      h(
+        'div',
+        { class: 'list' },
+        page.choices.map((x) =>
+          x.select
+            ? h('button', { type: 'button', class: 'order select', onclick: () => select(x.select) }, `Select ${x.select}`)
+            : orderButton(x),
+        ),
+      ),
+    );
   } else if (mine.length) {
     items.push(h('div', { class: 'list' }, mine.map((x) => orderButton(x))));
   } else if (token && token.own) {
@@ -531,15 +541,18 @@ function select(key, keyboard = false) {
 }
 
 function clickPiece(key, keyboard = false) {
-  // A piece the selected one may act on: the order (or the choice of orders) at it.
+  // A piece the selected one may act on: the order (or the choice of orders) at it. A click
+  // on one of the seat's own pieces may as well mean "select it": then the choice is offered
+  // with selecting it first, never an order given at once.
   if (page.selected && page.selected !== key) {
     const at = [];
     page.state.legal.forEach((order, index) => {
       if (pieceOf(order) === page.selected && targetOf(order) === key) at.push({ order, index });
     });
-    if (at.length === 1) return send(at[0].order);
-    if (at.length > 1) {
-      page.choices = at;
+    const own = tokensOf(page.state).some((t) => t.key === key && t.own);
+    if (at.length === 1 && !own) return send(at[0].order);
+    if (at.length) {
+      page.choices = own ? [{ select: key }, ...at] : at;
       renderSelected();
       return;
     }
@@ -578,7 +591,7 @@ function onMessage(m) {
           piece: clickPiece,
           dest: clickDest,
           drop: (d) => send(d.order),
-          dragging: (label) => say(label, 'info', 'drag'),
+          dragging: (label) => (label ? say(label, 'info', 'drag') : unsay('drag')),
         });
         renderLegend();
       }
@@ -592,6 +605,10 @@ function onMessage(m) {
       // A new state answers the order sent (or follows another seat's): the last message is old.
       unsay('order', 'drag', 'conn');
       if (page.selected && !tokensOf(m).some((t) => t.key === page.selected)) page.selected = null;
+      // A selection does not outlive its phase: a click in the next one means what it shows.
+      const phase = m.status && `${m.status.turn}/${m.status.phase}`;
+      if (page.phase && phase !== page.phase) page.selected = null;
+      page.phase = phase;
       page.choices = null;
       render();
       break;
