@@ -2,7 +2,7 @@
 //! where it would end in terrain the charger cannot enter, and a move that changes
 //! nothing refused.
 
-use crate::util::grognard;
+use crate::util::{grognard, on_table_to, play_json};
 
 const DIR: &str = "tests/fixtures/open36";
 
@@ -20,19 +20,33 @@ fn an_open_table_move_sets_the_after_move_flags_of_its_type() {
     // a goes 8" north from (10, 24) to (10, 16): its point ends inside the Copse (x 4–16,
     // y 10–18), and its 6" × 4" bases (y 14–18) pass over it: 8" + 3" = 11" of 12". Both
     // flags are set. c goes 6" in the open: only `marched`.
-    let run = play("flags", "flags");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let out = &run.stdout;
+    let played = play_json(
+        &format!("{DIR}/flags.yaml"),
+        &format!("{DIR}/flags.orders.yaml"),
+    );
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    let a = played.moved_on_table("a").expect("a moves");
+    assert!(on_table_to(a, 10.0, 16.0, 11.0), "{a}");
+    let c = played.moved_on_table("c").expect("c moves");
+    assert!(on_table_to(c, 30.0, 24.0, 6.0), "{c}");
+    assert!(played.flag("a", "marched", true).is_some());
+    assert!(played.flag("a", "in_cover", true).is_some());
+    assert!(played.flag("c", "marched", true).is_some());
+    assert_eq!(
+        played.flag("c", "in_cover", true),
+        None,
+        "{:?}",
+        played.events
+    );
+    // The lines `play` prints for them.
+    let out = play("flags", "flags").stdout;
     for line in [
         "a moved (10\", 24\") → (10\", 16\"), 11\"",
-        "a is marched",
         "a is in_cover",
-        "c moved (30\", 30\") → (30\", 24\"), 6\"",
         "c is marched",
     ] {
         assert!(out.contains(line), "{line}:\n{out}");
     }
-    assert!(!out.contains("c is in_cover"), "{out}");
 }
 
 #[test]
@@ -49,15 +63,24 @@ fn a_charge_that_would_end_in_terrain_the_charger_cannot_enter_is_refused() {
         "{}",
         run.stderr
     );
-    assert!(!run.stdout.contains("k moved"), "{}", run.stdout);
+    let horse = play_json(
+        &format!("{DIR}/thicket.yaml"),
+        &format!("{DIR}/thicket-horse.orders.yaml"),
+    );
+    assert!(horse.refused.is_some() && horse.code == 1);
+    assert!(horse.moved_on_table("k").is_none(), "{:?}", horse.events);
     // The same placement for infantry (foot pays 3" for a wood, so may stand in one): i's
     // front edge 8" from u's at y = 22; i is 4" deep, so it ends centred at (40, 20).
-    let run = play("thicket", "thicket-foot");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains("i moved (40\", 12\") → (40\", 20\")"),
-        "{}",
-        run.stdout
+    let foot = play_json(
+        &format!("{DIR}/thicket.yaml"),
+        &format!("{DIR}/thicket-foot.orders.yaml"),
+    );
+    assert_eq!(foot.code, 0, "{:?}", foot.refused);
+    let i = foot.moved_on_table("i").expect("i charges");
+    assert_eq!(
+        (&i["to"]["x"], &i["to"]["y"]),
+        (&40000.into(), &20000.into()),
+        "{i}"
     );
 }
 
@@ -154,29 +177,35 @@ fn a_free_pivot_turns_for_nothing_and_a_fixed_one_for_its_cost() {
 fn the_contact_flag_is_kept_while_bases_touch_an_enemys() {
     // p's bases (x 8–12) touch q's (x 12–16) as the game starts. i's charge puts its front
     // edge on u's, along y = 22; u's step back to (40, 30) leaves a 6" gap.
-    let run = play("melee-scn", "melee");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let out = &run.stdout;
-    let at = |line: &str| {
-        out.find(line)
-            .unwrap_or_else(|| panic!("no `{line}` in:\n{out}"))
+    let played = play_json(
+        &format!("{DIR}/melee-scn.yaml"),
+        &format!("{DIR}/melee.orders.yaml"),
+    );
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    let events = &played.events;
+    let at = |found: Option<usize>, what: &str| {
+        found.unwrap_or_else(|| panic!("no event: {what}, in {events:?}"))
     };
-    assert!(at("p is engaged") < at("i charge at u"), "{out}");
-    assert!(at("q is engaged") < at("i charge at u"), "{out}");
-    assert!(
-        at("i moved (40\", 12\") → (40\", 20\")") < at("i is engaged"),
-        "{out}"
+    let charge = at(played.find("acted", "i", |_| true), "i's charge");
+    let i_moved = at(
+        played.find("moved_on_table", "i", |e| e["to"]["y"] == 20000),
+        "i moves to (40, 20)",
     );
-    assert!(at("i charge at u") < at("u is engaged"), "{out}");
-    assert!(
-        at("u moved (40\", 24\") → (40\", 30\")") < at("i is no longer engaged"),
-        "{out}"
+    let u_moved = at(
+        played.find("moved_on_table", "u", |e| e["to"]["y"] == 30000),
+        "u steps back to (40, 30)",
     );
-    assert!(
-        at("u moved (40\", 24\") → (40\", 30\")") < at("u is no longer engaged"),
-        "{out}"
-    );
-    assert!(!out.contains("p is no longer engaged"), "{out}");
+    assert!(at(played.flag("p", "engaged", true), "p engaged") < charge);
+    assert!(at(played.flag("q", "engaged", true), "q engaged") < charge);
+    assert!(i_moved < at(played.flag("i", "engaged", true), "i engaged"));
+    assert!(charge < at(played.flag("u", "engaged", true), "u engaged"));
+    assert!(u_moved < at(played.flag("i", "engaged", false), "i disengaged"));
+    assert!(u_moved < at(played.flag("u", "engaged", false), "u disengaged"));
+    // p and q never part.
+    assert_eq!(played.flag("p", "engaged", false), None, "{events:?}");
+    // The line `play` prints for a charge.
+    let out = play("melee-scn", "melee").stdout;
+    assert!(out.contains("i charge at u"), "{out}");
 }
 
 #[test]
@@ -251,16 +280,29 @@ fn a_pinned_piece_may_not_move_on_an_open_table() {
         "{}",
         out.stderr
     );
-    assert!(!out.stdout.contains("p moved"), "{}", out.stdout);
+    let played = play_json(
+        &format!("{DIR}/pinned-scn.yaml"),
+        &format!("{DIR}/pinned.orders.yaml"),
+    );
+    assert!(played.refused.is_some() && played.code == 1);
+    assert!(played.moved_on_table("p").is_none(), "{:?}", played.events);
     let legal = grognard(&[
         "legal",
-        "tests/fixtures/open36/pinned-scn.yaml",
+        &format!("{DIR}/pinned-scn.yaml"),
         "--side",
         "blue",
+        "--json",
     ]);
-    assert!(
-        !legal.stdout.contains("move_to: { piece: p,"),
-        "{}",
-        legal.stdout
-    );
+    let legal: serde_json::Value = serde_json::from_str(&legal.stdout).expect("legal --json");
+    let moves_of = |piece: &str| {
+        legal["orders"]
+            .as_array()
+            .expect("orders")
+            .iter()
+            .filter(|o| o["move_to"]["piece"] == piece)
+            .count()
+    };
+    // Blue's other piece may move; p may not.
+    assert!(moves_of("i") > 0, "{legal}");
+    assert_eq!(moves_of("p"), 0, "{legal}");
 }

@@ -75,3 +75,79 @@ pub fn yaml_files(dir: &str) -> Vec<String> {
     out.sort();
     out
 }
+
+/// What `play --json` answered, with the pieces' names (the referee's `view --json` of
+/// the scenario), so a test asserts a rule's outcome on the events rather than on their
+/// wording: a reworded event line cannot make an absence check pass.
+pub struct Played {
+    pub code: i32,
+    pub events: Vec<serde_json::Value>,
+    pub refused: Option<String>,
+    names: Vec<String>,
+}
+
+/// Runs `play SCENARIO --orders ORDERS --json` from the workspace root.
+pub fn play_json(scenario: &str, orders: &str) -> Played {
+    let run = grognard(&["play", scenario, "--orders", orders, "--json"]);
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("play --json: {e}\n{}\n{}", run.stdout, run.stderr));
+    let view = grognard(&["view", scenario, "--referee", "--json"]);
+    let view: serde_json::Value = serde_json::from_str(&view.stdout)
+        .unwrap_or_else(|e| panic!("view --json: {e}\n{}\n{}", view.stdout, view.stderr));
+    let names = view["state"]["pieces"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no pieces in the referee's view: {view}"))
+        .iter()
+        .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    Played {
+        code: run.code,
+        events: answer["events"].as_array().cloned().unwrap_or_default(),
+        refused: answer["refused"].as_str().map(str::to_owned),
+        names,
+    }
+}
+
+impl Played {
+    /// The piece's number in the events.
+    pub fn piece(&self, name: &str) -> u64 {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("no piece `{name}` among {:?}", self.names)) as u64
+    }
+
+    /// Where the first event that is `kind`, about piece `name`, and matches `also` stands
+    /// in the events.
+    pub fn find(
+        &self,
+        kind: &str,
+        name: &str,
+        also: impl Fn(&serde_json::Value) -> bool,
+    ) -> Option<usize> {
+        let piece = self.piece(name);
+        self.events
+            .iter()
+            .position(|e| e["event"] == kind && e["piece"] == piece && also(e))
+    }
+
+    /// Where the events first turn `flag` on (`on`) or off for piece `name`.
+    pub fn flag(&self, name: &str, flag: &str, on: bool) -> Option<usize> {
+        self.find("flag_changed", name, |e| e["flag"] == flag && e["on"] == on)
+    }
+
+    /// Piece `name`'s first move on the open table, if it made one.
+    pub fn moved_on_table(&self, name: &str) -> Option<&serde_json::Value> {
+        self.find("moved_on_table", name, |_| true)
+            .map(|i| &self.events[i])
+    }
+}
+
+/// Whether a `moved_on_table` event ends at (`x`, `y`) inches having cost `inches` (the
+/// events count in thousandths of an inch, costs in hundredths).
+pub fn on_table_to(event: &serde_json::Value, x: f64, y: f64, inches: f64) -> bool {
+    let thousandths = |v: f64| (v * 1000.0).round() as i64;
+    event["to"]["x"].as_i64() == Some(thousandths(x))
+        && event["to"]["y"].as_i64() == Some(thousandths(y))
+        && event["cost"].as_i64() == Some((inches * 100.0).round() as i64)
+}
