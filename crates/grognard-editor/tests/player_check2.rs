@@ -105,3 +105,77 @@ fn a_typo_in_a_chart_cell_keeps_the_keyboard_the_text_and_the_fields_in_place() 
     );
     assert_eq!(h.get_by_label(other).rect(), before);
 }
+
+/// Where each of the phase bar's controls is.
+fn bar_places(h: &Harness<'_, EditorApp>, boxes: &[&str]) -> Vec<(String, egui::Rect)> {
+    let mut out = Vec::new();
+    for name in ["End phase", "Undo", "Fit board", "Save game…"] {
+        out.push((
+            name.to_owned(),
+            h.get_by_role_and_label(Role::Button, name).rect(),
+        ));
+    }
+    for name in boxes {
+        out.push((
+            (*name).to_owned(),
+            h.get_by_role_and_label(Role::ComboBox, name).rect(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_phase_bar_keeps_its_places_to_the_end_and_says_who_won() {
+    for (w, hgt) in [(1280.0, 800.0), (1024.0, 700.0), (800.0, 700.0)] {
+        let mut h = scenario("examples/drill-square-mud.yaml", w, hgt);
+        tab(&mut h, "Play");
+        let sides: Vec<String> = h
+            .state()
+            .session()
+            .expect("a game")
+            .game
+            .sides()
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let mut boxes: Vec<&str> = vec!["View as"];
+        boxes.extend(sides.iter().map(String::as_str));
+        let first = bar_places(&h, &boxes);
+        // Every control is inside the window, each side's box right after its name.
+        for (name, r) in &first {
+            assert!(r.max.x <= w, "{name} is inside a {w}-point window: {r:?}");
+        }
+        for side in &sides {
+            let label = h.get_by_role_and_label(Role::Label, side).rect();
+            let boxed = h.get_by_role_and_label(Role::ComboBox, side).rect();
+            assert!(
+                (label.center().y - boxed.center().y).abs() < 4.0
+                    && boxed.min.x - label.max.x < 20.0,
+                "{side}'s box {boxed:?} is beside its name {label:?}"
+            );
+        }
+        let mut phases = 0;
+        while h.state().session().expect("a game").game.phase().is_some() {
+            phases += 1;
+            assert!(phases < 60, "the game ends");
+            h.get_by_role_and_label(Role::Button, "End phase").click();
+            h.run();
+            assert_eq!(
+                bar_places(&h, &boxes),
+                first,
+                "no control moved after {phases} phases"
+            );
+        }
+        assert!(phases > 2, "several phases were played");
+        // Game over says how it ended, in the bar.
+        let result = grognard_editor::app::result_words(&h.state().session().expect("a game").game);
+        assert!(
+            result.contains("wins") || result.contains("a draw"),
+            "{result}"
+        );
+        assert!(
+            h.query_by_label(&format!("Game over: {result}")).is_some(),
+            "the bar says {result}"
+        );
+    }
+}

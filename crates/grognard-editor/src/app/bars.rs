@@ -289,3 +289,26 @@ const MARK_WIDTH: f32 = 16.0;
 
 /// How many lines of text the edit messages' room above the fields holds.
 const ERROR_LINES: f32 = 4.0;
+
+/// The width of a bar's choice box (a side's player, the view): fixed, so a longer choice
+/// does not push what follows it.
+pub(super) const COMBO_WIDTH: f32 = 100.0;
+
+/// A label in a slot of fixed width: the text elided to fit (whole on hover), so what
+/// follows it on its row stays in place whatever the text says.
+pub(super) fn slot_label(
+    ui: &mut egui::Ui,
+    text: impl Into<egui::WidgetText>,
+    width: f32,
+) -> egui::Response {
+    let height = ui.spacing().interact_size.y;
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, height),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_size(egui::vec2(width, height));
+            ui.add(egui::Label::new(text).truncate())
+        },
+    )
+    .inner
+}

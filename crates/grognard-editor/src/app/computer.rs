@@ -327,6 +327,7 @@ impl EditorApp {
             // The side's name before its box, as every label in the editor.
             let name = ui.label(def.name.as_str());
             egui::ComboBox::from_id_salt(("seat", i))
+                .width(super::COMBO_WIDTH)
                 .selected_text(current.clone().unwrap_or_else(|| "person".to_owned()))
                 .show_ui(ui, |ui| {
                     if ui.selectable_label(current.is_none(), "person").clicked() {

@@ -184,37 +184,43 @@ impl EditorApp {
             .bench
             .as_ref()
             .is_some_and(|b| b.current.rules.identity != game.rules().identity);
+        // Two rows of fixed places: the texts sit in slots of fixed width (elided, whole on
+        // hover) and both rows stay at game over, so no button moves under the pointer
+        // when a phase, a side or the result changes.
         egui::Panel::top("phase bar").show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                match game.phase() {
+            ui.horizontal(|ui| {
+                // The slots' widths follow the window's, never the words in them.
+                let spare = (ui.available_width() - FIXED_ROW_WIDTH).max(0.0);
+                let status_width = (spare * 0.68).clamp(160.0, STATUS_WIDTH);
+                let to_act_width = (spare * 0.32).clamp(90.0, TO_ACT_WIDTH);
+                let line = match game.phase() {
                     Some((phase, side)) => {
                         let side = game
                             .sides()
                             .get(side.index())
                             .map_or("?", |s| s.name.as_str());
-                        ui.label(
-                            RichText::new(format!(
-                                "Turn {} of {} · {} phase · {side} phasing",
-                                game.state().turn,
-                                game.turns(),
-                                phase.name
-                            ))
-                            .strong(),
-                        );
+                        format!(
+                            "Turn {} of {} · {} phase · {side} phasing",
+                            game.state().turn,
+                            game.turns(),
+                            phase.name
+                        )
                     }
-                    None => {
-                        ui.label(RichText::new("Game over").strong());
-                    }
-                }
+                    None => format!("Game over: {}", result_words(game)),
+                };
+                super::slot_label(ui, RichText::new(line).strong(), status_width);
                 // Who acts is the kernel's word, whoever the board is seen as.
                 let to_act: Vec<&str> = game
                     .to_act()
                     .iter()
                     .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
                     .collect();
-                if !to_act.is_empty() {
-                    ui.label(format!("to act: {}", to_act.join(" and ")));
-                }
+                let acting = if to_act.is_empty() {
+                    String::new()
+                } else {
+                    format!("to act: {}", to_act.join(" and "))
+                };
+                super::slot_label(ui, acting, to_act_width);
                 let why = self.why_not();
                 if ui
                     .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
@@ -235,6 +241,7 @@ impl EditorApp {
                 ui.separator();
                 let label = ui.label("View as");
                 egui::ComboBox::from_id_salt("view as")
+                    .width(super::COMBO_WIDTH)
                     .selected_text(view_label(game, self.rt.play.view))
                     .show_ui(ui, |ui| {
                         let mut views = vec![ViewAs::Referee];
@@ -251,7 +258,29 @@ impl EditorApp {
                     })
                     .response
                     .labelled_by(label.id);
-                ui.separator();
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let fold = if self.saved.panel_hidden {
+                        "Show panel ◀"
+                    } else {
+                        "Hide panel ▶"
+                    };
+                    if ui
+                        .button(fold)
+                        .on_hover_text("The orders, piece, legend and log panel on the right")
+                        .clicked()
+                    {
+                        out.push(Command::FoldPanel(!self.saved.panel_hidden));
+                    }
+                    if ui
+                        .button("Fit board")
+                        .on_hover_text("Show the whole board (zoom and pan reset)")
+                        .clicked()
+                    {
+                        out.push(Command::FitBoard);
+                    }
+                });
+            });
+            ui.horizontal(|ui| {
                 self.seats_ui(ui, out);
                 ui.separator();
                 let mut hot = self.saved.hot_seat;
@@ -264,28 +293,9 @@ impl EditorApp {
                 if ui.button("Load game…").clicked() {
                     out.push(Command::Ask(FilePurpose::LoadGame));
                 }
+                // Last on its row: when it comes and goes nothing else moves.
                 if stale && ui.button("Restart with edited rules").clicked() {
                     out.push(Command::Restart);
-                }
-                ui.separator();
-                if ui
-                    .button("Fit board")
-                    .on_hover_text("Show the whole board (zoom and pan reset)")
-                    .clicked()
-                {
-                    out.push(Command::FitBoard);
-                }
-                let fold = if self.saved.panel_hidden {
-                    "Show panel ◀"
-                } else {
-                    "Hide panel ▶"
-                };
-                if ui
-                    .button(fold)
-                    .on_hover_text("The orders, piece, legend and log panel on the right")
-                    .clicked()
-                {
-                    out.push(Command::FoldPanel(!self.saved.panel_hidden));
                 }
             });
         });
@@ -1029,4 +1039,41 @@ fn hover_card(
         lines.extend(crate::words::cell_card(game.rules(), game.board(), c));
     }
     lines
+}
+
+/// The phase bar's slot for the turn, phase and result, at its widest.
+const STATUS_WIDTH: f32 = 380.0;
+/// The phase bar's slot for who is to act, at its widest.
+const TO_ACT_WIDTH: f32 = 170.0;
+/// What the phase bar's first row holds besides its two slots: End phase, Undo, View as
+/// and its box, Fit board and the panel's fold, with their spacing.
+const FIXED_ROW_WIDTH: f32 = 520.0;
+
+/// How a finished game ended, in words: `blue wins: … (points 3–1)`, `a draw: …`.
+#[must_use]
+pub fn result_words(game: &grognard_kernel::game::Game) -> String {
+    let Some(r) = game.result() else {
+        return "no result".to_owned();
+    };
+    let name = |i: usize| game.sides().get(i).map_or("?", |d| d.name.as_str());
+    let who = r.winner.map_or_else(
+        || "a draw".to_owned(),
+        |w| format!("{} wins", name(w.index())),
+    );
+    let points = if r.points.iter().any(|p| *p != 0) {
+        let each: Vec<String> = r
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{} {p}", name(i)))
+            .collect();
+        format!(" (points: {})", each.join(", "))
+    } else {
+        String::new()
+    };
+    if r.why.is_empty() {
+        format!("{who}{points}")
+    } else {
+        format!("{who}: {}{points}", r.why)
+    }
 }

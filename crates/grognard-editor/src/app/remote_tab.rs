@@ -29,6 +29,9 @@ use super::{Command, EditorApp, Tab, terrain_colors};
 const MAX_LISTED: usize = 200;
 /// How often the tab redraws while a game is joined (the reconnection countdown).
 const TICK: Duration = Duration::from_millis(500);
+/// The height kept for the Remote tab's legal orders (its list scrolls within 220 points).
+const LEGAL_ROOM: f32 = 320.0;
+
 /// The server address "Host game…" offers.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:7878";
 
@@ -930,23 +933,30 @@ impl EditorApp {
             ui.label("Waiting for the game's state…");
             return;
         };
-        ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(phase_line(state)).strong());
+        // Slots of fixed width (elided, whole on hover): the buttons after them stay put
+        // whatever the phase, the side or the result says.
+        ui.horizontal(|ui| {
+            super::slot_label(ui, RichText::new(phase_line(state)).strong(), 380.0);
             let seat = s.seat().unwrap_or_default();
-            if let Some(phasing) = state
+            let phasing = state
                 .view
                 .pointer("/view/phasing")
                 .and_then(serde_json::Value::as_str)
-            {
-                ui.label(format!("({phasing} phasing)"));
-            }
-            if !state.status.over && table.sides.iter().any(|x| x == seat) {
-                if state.status.to_act.iter().any(|x| x == seat) {
-                    ui.label(RichText::new("your turn").color(Color32::from_rgb(40, 140, 60)));
+                .map_or_else(String::new, |p| format!("({p} phasing)"));
+            super::slot_label(ui, phasing, 130.0);
+            let turn: egui::WidgetText =
+                if !state.status.over && table.sides.iter().any(|x| x == seat) {
+                    if state.status.to_act.iter().any(|x| x == seat) {
+                        RichText::new("your turn")
+                            .color(Color32::from_rgb(40, 140, 60))
+                            .into()
+                    } else {
+                        "waiting for the other side".into()
+                    }
                 } else {
-                    ui.label("waiting for the other side");
-                }
-            }
+                    "".into()
+                };
+            super::slot_label(ui, turn, 180.0);
             ui.separator();
             let end = state.legal.iter().find(|o| o.end_phase).cloned();
             if ui
@@ -983,15 +993,23 @@ impl EditorApp {
         let Some(s) = self.remote() else {
             return;
         };
-        if let Some(p) = s.problem() {
-            let text = match p {
-                Problem::Refused(m) => m.clone(),
-                Problem::Error(m) => format!("error: {m}"),
-            };
-            ui.colored_label(Color32::RED, text);
-            ui.separator();
-        }
-        self.remote_legal_ui(ui, out);
+        // The refusal's line and the legal orders each keep a room of fixed height, so
+        // the chat's Say field below them stays where it is after an order.
+        let text = s.problem().map_or_else(String::new, |p| match p {
+            Problem::Refused(m) => m.clone(),
+            Problem::Error(m) => format!("error: {m}"),
+        });
+        let width = ui.available_width();
+        super::slot_label(ui, RichText::new(text).color(Color32::RED), width);
+        ui.separator();
+        ui.allocate_ui_with_layout(
+            egui::vec2(width, LEGAL_ROOM),
+            egui::Layout::top_down(egui::Align::Min),
+            |ui| {
+                ui.set_min_size(egui::vec2(width, LEGAL_ROOM));
+                self.remote_legal_ui(ui, out);
+            },
+        );
         ui.separator();
         self.remote_chat_ui(ui, out);
         ui.separator();
