@@ -38,9 +38,32 @@ pub fn normalize(path: &Path) -> PathBuf {
     }
 }
 
-/// Merges `overlay` onto `base`.
+/// Merges `overlay` onto `base`. A ruleset's own `notes` (the readings it chose) add to
+/// the notes it inherits rather than replacing them: a variant keeps its base's readings.
 #[must_use]
 pub fn merge(base: Node, overlay: Node) -> Node {
+    let mut overlay = overlay;
+    if let (Value::Map(below), Value::Map(above)) = (&base.value, &mut overlay.value) {
+        let inherited = below
+            .iter()
+            .find(|(k, _)| k.key_text() == "notes")
+            .and_then(|(_, v)| match &v.value {
+                Value::Seq(items) => Some(items.clone()),
+                _ => None,
+            });
+        if let Some(inherited) = inherited
+            && let Some((_, own)) = above.iter_mut().find(|(k, _)| k.key_text() == "notes")
+            && let Value::Seq(items) = &mut own.value
+        {
+            let mut all = inherited;
+            all.extend(std::mem::take(items));
+            *items = all;
+        }
+    }
+    merge_node(base, overlay)
+}
+
+fn merge_node(base: Node, overlay: Node) -> Node {
     match (base.value, overlay.value) {
         (Value::Map(mut entries), Value::Map(changes)) => {
             for (key, value) in changes {
@@ -48,7 +71,7 @@ pub fn merge(base: Node, overlay: Node) -> Node {
                 match entries.iter().position(|(k, _)| k.key_text() == name) {
                     Some(i) => {
                         let (_, old) = entries.remove(i);
-                        entries.insert(i, (key, merge(old, value)));
+                        entries.insert(i, (key, merge_node(old, value)));
                     }
                     None => entries.push((key, value)),
                 }
@@ -290,6 +313,49 @@ mod tests {
             "{note}"
         );
         assert_eq!(blame(&d, &[]), None);
+    }
+
+    /// A variant's notes add to its base's (the readings it inherits stay stated); any other
+    /// list is replaced whole, and a `notes` key below the top is an ordinary value.
+    #[test]
+    fn an_overlays_notes_add_to_the_bases() {
+        let base = tree(
+            "base.yaml",
+            "ruleset: b\nnotes: [one, two]\ncharts:\n  volley:\n    rows: [1]\n    notes: [x]\n",
+        );
+        let over = tree(
+            "over.yaml",
+            "ruleset: o\nnotes: [three]\ncharts:\n  volley:\n    rows: [2]\n    notes: [y]\n",
+        );
+        let merged = merge(base, over);
+        let Value::Map(top) = &merged.value else {
+            panic!("a map")
+        };
+        let texts = |n: &Node| match &n.value {
+            Value::Seq(items) => items
+                .iter()
+                .map(|i| match &i.value {
+                    Value::Str(s) => s.clone(),
+                    _ => String::new(),
+                })
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        let get = |m: &[(Node, Node)], k: &str| {
+            m.iter()
+                .find(|(key, _)| key.key_text() == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| panic!("no {k}"))
+        };
+        assert_eq!(texts(&get(top, "notes")), ["one", "two", "three"]);
+        let Value::Map(charts) = get(top, "charts").value else {
+            panic!("charts")
+        };
+        let Value::Map(volley) = get(&charts, "volley").value else {
+            panic!("volley")
+        };
+        assert_eq!(texts(&get(&volley, "rows")).len(), 1);
+        assert_eq!(texts(&get(&volley, "notes")), ["y"]);
     }
 
     #[test]
