@@ -301,6 +301,12 @@ fn a_line_unit_may_fire_past_a_nearer_skirmisher() {
         ],
     );
     let [_, legal, _] = g.seen_by("blue");
-    has(&legal, "{ side: blue, act: { piece: b1, action: fire, target: r1 } }");
-    has(&legal, "{ side: blue, act: { piece: b1, action: fire, target: sk } }");
+    has(
+        &legal,
+        "{ side: blue, act: { piece: b1, action: fire, target: r1 } }",
+    );
+    has(
+        &legal,
+        "{ side: blue, act: { piece: b1, action: fire, target: sk } }",
+    );
 }
