@@ -116,6 +116,8 @@ pub(super) fn compile_chart(
     names: &Names,
 ) -> ChartDef {
     let expr = parse_dice(cx, &spec.dice, dice, die_names);
+    super::gates::refuse_stray_bands(cx, name, spec);
+    super::gates::refuse_gate_cycles(cx, name, spec);
     let input_names: Vec<&str> = spec.inputs.names().collect();
     let inputs: Vec<InputDef> = spec
         .inputs

@@ -25,6 +25,7 @@ mod board;
 mod charts;
 mod dice;
 mod footprint;
+mod gates;
 mod movement;
 mod names;
 mod parse;
