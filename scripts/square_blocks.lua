@@ -260,14 +260,28 @@ end
 
 -- The announcement names the square, which every player sees a block on; a command
 -- concealed there (hidden, or in a town) is announced without it. Never the block's id.
+local function announce_forward(game, actor, what)
+  local col, row = game:cell(actor)
+  if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
+    game:announce("a command out of sight " .. what)
+  else
+    game:announce("the command at (" .. col .. "," .. row .. ") " .. what)
+  end
+end
+
 function M.forward_deploy(game, actor)
   game:add_counter(actor, "saved_mp", -1)
   game:set_flag(actor, "forward_deployed", true)
-  local col, row = game:cell(actor)
-  if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
-    game:announce("a command out of sight is deployed forward")
-  else
-    game:announce("the command at (" .. col .. "," .. row .. ") is deployed forward")
+  announce_forward(game, actor, "is deployed forward")
+end
+
+-- 000 #18a: the feature must be in the forward half of the square. A turn that puts it
+-- behind the block (a hedge on what is now the rear edge) ends the forward deployment,
+-- told to every player as the deployment was (facing is public; audit 6 #4).
+function M.faced(game, unit, before)
+  if game:flag(unit, "forward_deployed") and not holds_feature(game, unit) then
+    game:set_flag(unit, "forward_deployed", false)
+    announce_forward(game, unit, "is no longer deployed forward: its feature is now behind it")
   end
 end
 

@@ -231,6 +231,9 @@ pub struct SightingRules {
     pub contact: Option<ContactRule>,
     /// Phases (by name) at the start of which rolled spotting is made.
     pub spotting_phases: Vec<String>,
+    /// Nothing is sighted while the sides set up.
+    #[serde(default)]
+    pub blind_setup: bool,
     /// Decoys.
     pub decoys: Option<DecoyRule>,
 }

@@ -389,6 +389,7 @@ pub(crate) fn compile_sighting(
             .iter()
             .map(|p| p.value.clone())
             .collect(),
+        blind_setup: spec.blind_setup,
         decoys,
     }
 }

@@ -258,7 +258,9 @@ impl Game {
             sides: self.sides.clone(),
             turns: self.turns,
             state: self.perceived(side),
-            log: Vec::new(),
+            // This phase's contacts made by the side's own pieces (which it saw deploy):
+            // a command in contact lays no more arrows and gathers nothing this phase.
+            log: self.own_contacts_this_phase(side),
             side_logs: Vec::new(),
             handle_key: self.handle_key,
             deployment: self.deployment.clone(),

@@ -205,6 +205,9 @@ impl Game {
             ));
         };
         let piece = self.own_piece(state, side, id)?;
+        if let Some(why) = self.contact_ended(piece) {
+            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+        }
         let cells: Vec<Cell> = match &piece.place {
             Place::Cell(c) => vec![*c],
             Place::Spread(cs) => cs.clone(),
@@ -234,7 +237,10 @@ impl Game {
                 format!("{to} is off the board"),
             ));
         }
-        if let Some(counter) = rules.counter {
+        // The least each cell holds is a rule for deploying miniatures, which a dummy never
+        // does: a dummy lays arrows as a real command would, so laying one proves nothing.
+        let dummy = !self.is_real(piece);
+        if let Some(counter) = rules.counter.filter(|_| !dummy) {
             let total = piece.counter(counter);
             let n = cells.len() as i32 + 1;
             if total < rules.min_per_cell.saturating_mul(n) {
@@ -351,7 +357,64 @@ impl Game {
             piece: id,
             cells: spread,
         });
+        // An arrow laid next to an enemy the contact rule deploys against is contact, as a
+        // move there would be: both deploy and the command's movement ends for the phase
+        // (no more arrows, gathering or moving), so an arrow is never a free probe.
+        let mut there = piece.clone();
+        there.place = Place::Cell(to);
+        let met: Vec<PieceId> = match self.sighting().and_then(|s| s.contact.as_ref()) {
+            Some(rule) if rule.stops => next
+                .pieces
+                .iter()
+                .filter(|q| self.in_contact(&there, q).is_some())
+                .map(|q| q.id)
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !met.is_empty() {
+            if let Some(p) = next.pieces.get_mut(id.index()) {
+                p.moved = true;
+            }
+            events.push(self.contact_event(next, id, to, met));
+        }
         Ok(())
+    }
+
+    /// The contact events of this phase whose mover is one of `side`'s pieces, oldest
+    /// first (what a probe of the legal orders needs of the log; the side saw them all).
+    pub(crate) fn own_contacts_this_phase(&self, side: SideId) -> Vec<Event> {
+        let mut out: Vec<Event> = self
+            .log()
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+            .filter(|e| {
+                matches!(e, Event::Contact { piece, .. }
+                    if self.state.pieces.get(piece.index()).is_some_and(|p| p.side == side))
+            })
+            .cloned()
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// Why `piece` may lay no arrow and gather nothing more this phase: it came into
+    /// contact with the enemy in it (by a move or an arrow), which ends its movement.
+    pub(crate) fn contact_ended(&self, piece: &Piece) -> Option<String> {
+        if !piece.moved {
+            return None;
+        }
+        self.log()
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+            .any(|e| matches!(e, Event::Contact { piece: p, .. } if *p == piece.id))
+            .then(|| {
+                format!(
+                    "{} came into contact with the enemy this phase, which ends its movement",
+                    piece.name
+                )
+            })
     }
 
     /// Gathers a spread command back into its main cell.
@@ -363,6 +426,9 @@ impl Game {
         id: PieceId,
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(next, side, id)?.clone();
+        if let Some(why) = self.contact_ended(&piece) {
+            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+        }
         let Place::Spread(cells) = &piece.place else {
             return Err(Refusal::new(
                 RefusalKind::BadPath,

@@ -40,6 +40,13 @@ impl Game {
         let mut latest_change = None;
         for e in this_phase {
             match e {
+                // An arrow laid into contact ends the command's movement (no move line).
+                Event::Contact { piece: p, .. } if *p == piece.id => {
+                    latest_change = latest_change.or(Some(format!(
+                        "{} came into contact with the enemy this phase, which ends its movement",
+                        piece.name
+                    )));
+                }
                 Event::Moved { piece: p, .. } | Event::Redeployed { piece: p, .. }
                     if *p == piece.id =>
                 {

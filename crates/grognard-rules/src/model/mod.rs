@@ -928,6 +928,9 @@ pub struct SightingSpec {
     pub contact: Option<ContactSpec>,
     /// Phases at whose start spotting rolls are made.
     pub spotting_phases: Vec<Located<String>>,
+    /// True when nothing is sighted while the sides set up: no side learns anything of the
+    /// other's pieces until the first phase has begun (and its `phase_begin` hook run).
+    pub blind_setup: bool,
     /// Decoys shown for pieces no enemy can see.
     pub decoys: Option<DecoySpec>,
 }

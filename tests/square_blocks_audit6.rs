@@ -1,0 +1,233 @@
+//! The sixth outside audit of the square-block game (`docs/audits/square-blocks.md`,
+//! "Sixth outside audit"), run end to end on its positions in
+//! `tests/fixtures/audits/square-blocks/sixth/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T6: &str = "tests/fixtures/audits/square-blocks/sixth";
+
+fn run6(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T6, args)
+}
+
+#[test]
+fn audit6_1_an_arrow_laid_next_to_an_enemy_block_is_contact_and_ends_the_commands_movement() {
+    // 000 l.47-49: block movement deploys the enemy when "a block movement enters an
+    // adjacent square containing an enemy block (non-dummy command)"; 000 l.86-88: arrows
+    // divide the block into more squares, so the command enters them. Worked by hand (x1):
+    // inf at (4,7) lays an arrow into (5,6); ainf (hidden) at (4,5) and binf at (6,5) are
+    // both a king's step from (5,6): contact, both deploy (the non-phasing side's first,
+    // 000 l.127-129) and the movement of inf is over. Before the fix the arrow sighted
+    // both at A, nobody deployed, and inf gathered and marched off to (3,8).
+    let r = run6(&["play", "x1.yaml", "--orders", "x2.orders.yaml"]);
+    assert_ne!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("inf comes into contact at (5,6); deploying in order: ainf, binf, inf"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains(
+            "x2.orders.yaml:5:5: refused: inf came into contact with the enemy this phase, which ends its movement"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("inf gathers"), "{}", r.stdout);
+    // Nor may it move: the legal orders after the arrow list no move, arrow or gathering
+    // for inf (facings and a change of mode stay: they are not movement).
+    let l = run6(&[
+        "legal",
+        "x1.yaml",
+        "--orders",
+        "x2a.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(l.code, 0, "{}", l.stderr);
+    let inf: Vec<&str> = l.stdout.lines().filter(|l| l.contains("\"inf\"")).collect();
+    assert!(inf.iter().any(|l| l.contains("face:")), "{}", l.stdout);
+    for line in inf {
+        assert!(
+            !line.contains("move:") && !line.contains("gather") && !line.contains("extend"),
+            "{}",
+            l.stdout
+        );
+    }
+}
+
+#[test]
+fn audit6_2_a_dummy_and_a_real_block_may_do_the_same_in_public() {
+    // 000 l.79: dummy blocks "act and move just like normal blocks"; 000 l.89-91: the 5
+    // miniatures a square are for "deploying the miniatures", which a dummy never does.
+    // The no-leak property: fd at (6,7) is a 1-figure dummy (v0) or a 100-figure infantry
+    // block (v0real), the rest of the table alike. The Austrians' views are the same, and
+    // every order the French may give fd that the Austrians would see (moves, saves,
+    // arrows, facings, modes, forward deployment) is the same in both; only the dummy's
+    // lift (redeploy, 001 l.153-156, a dummy's own rule, told by note) differs. Worked by
+    // hand: the dummy has 1 figure, 1 < 5 × 2, so before the fix it could lay no arrow and
+    // `extend: { piece: fd, to: [6, 6] }` proved the block at (6,7) real.
+    let legal = |p: &str| {
+        let r = run6(&[
+            "legal",
+            p,
+            "--orders",
+            "dx0.orders.yaml",
+            "--side",
+            "french",
+        ]);
+        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
+        r.stdout
+            .lines()
+            .filter(|l| l.contains("piece: fd,") && !l.contains("redeploy"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let (dummy, real) = (legal("v0.yaml"), legal("v0real.yaml"));
+    assert!(
+        dummy
+            .iter()
+            .any(|l| l.contains("extend: { piece: fd, to: [6, 6] }")),
+        "{dummy:?}"
+    );
+    assert_eq!(dummy, real);
+    let view = |p: &str| {
+        let r = run6(&[
+            "view",
+            p,
+            "--orders",
+            "dx.orders.yaml",
+            "--side",
+            "austrians",
+        ]);
+        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
+        r.stdout
+    };
+    assert_eq!(view("v0.yaml"), view("v0real.yaml"));
+    // The auditor's orders: the dummy's arrow is accepted, with 1 figure (v0) or 20 (v0f).
+    for p in ["v0.yaml", "v0f.yaml", "v0real.yaml"] {
+        let r = run6(&["play", p, "--orders", "dx.orders.yaml"]);
+        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("fd now spreads over (6,7) → (6,6)"),
+            "{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn audit6_3_nothing_is_sighted_in_the_set_up() {
+    // 000 l.189-190: each deployed scout rolls on the Scout Fate table at the start of
+    // every command phase, "before any information is collected". Worked by hand (su):
+    // the French scout1 is put down at (5,6) while the Austrian abr2 stands at (5,3), three
+    // squares ahead in column: chart #5 reads C there (the C at the top of the printed
+    // chart), so before the fix the French learnt abr2 "real" in the set-up, before any
+    // roll, and kept it when abr2 was put down again at (10,1) under the same handle #8.
+    // Now the set-up sights nothing (`sighting.blind_setup`); what the French know of #8
+    // as turn 1 begins is its public square alone.
+    let r = run6(&[
+        "view",
+        "su.yaml",
+        "--orders",
+        "su2.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("sights"), "{}", r.stdout);
+    assert!(!r.stdout.contains("real"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("#8         at (10,1), facing S\n"),
+        "{}",
+        r.stdout
+    );
+    // The referee's log: the scouts' first fate rolls come before any sighting.
+    let p = run6(&["play", "su.yaml", "--orders", "su2.orders.yaml"]);
+    assert_eq!(p.code, 0, "{}", p.stderr);
+    let setup: String = p
+        .stdout
+        .split("turn 1 · command phase")
+        .next()
+        .unwrap_or("")
+        .into();
+    assert!(!setup.contains("sights"), "{}", p.stdout);
+}
+
+#[test]
+fn audit6_4_a_turn_that_puts_the_feature_behind_ends_forward_deployment() {
+    // 000 l.112-115 (#18a): the feature must be in the forward deployment half of the
+    // square. Worked by hand (fd): h at (8,5) faces N with a hedge on its north edge, saves
+    // ½ mp and deploys forward; facing E the hedge is on its left flank (half of it forward,
+    // note on #18a): still forward; facing S the hedge is on the edge behind it, nothing of
+    // it in the forward half: the forward deployment ends, told to every player as it was
+    // declared. Before the fix h stayed "deployed forward" facing S.
+    let r = run6(&["play", "fd.yaml", "--orders", "fd3.orders.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after_e = r.stdout.split("h now faces E").nth(1).unwrap_or("");
+    let (between, after_s) = after_e.split_once("h now faces S").unwrap_or(("", ""));
+    assert!(!between.contains("no longer"), "{}", r.stdout);
+    assert!(
+        after_s.contains(
+            "announced: the command at (8,5) is no longer deployed forward: its feature is now behind it"
+        ),
+        "{}",
+        r.stdout
+    );
+    let v = run6(&[
+        "view",
+        "fd.yaml",
+        "--orders",
+        "fd3.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
+    assert!(
+        v.stdout
+            .contains("the command at (8,5) is no longer deployed forward"),
+        "{}",
+        v.stdout
+    );
+}
+
+#[test]
+fn audit6_5_reading_a_known_dummy_still_keeps_enemy_blocks_out_of_its_square() {
+    // A stated reading (ruleset note, sixth audit #5): 000 l.66-69 (#13) counts blocks in
+    // a square and 000 l.79 (#15) says dummies act just like blocks; 001's "cannot block
+    // LOC" is read as the campaign's lines of communication. Worked by hand (d1): inf at
+    // (4,7) stands next to the Austrian dummy ad at (4,6) and sees it at A (adjacent,
+    // chart X=A*), so the French know it is a dummy; the move into (4,6) is still refused.
+    let r = run6(&["play", "d1.yaml", "--orders", "d1.orders.yaml"]);
+    assert!(
+        r.stdout.contains("french sights ad at level A"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr
+            .contains("d1.orders.yaml:4:5: refused: (4,6) is held by the enemy"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn audit6_6_reading_a_scout_may_look_all_round_in_one_command_phase() {
+    // A stated reading (ruleset note, sixth audit #6): 000 l.187 scouts are single officer
+    // figures; the chart footnote (000 l.167) lets them move in both command phases, and
+    // the sources set no limit on turning. Worked by hand (t1): sc at (4,8) turns E, S, W
+    // and N in the French command phase; all four turns are accepted and chart #5 is read
+    // from each facing (the blocks about it are sighted and lost as it turns).
+    let r = run6(&["play", "t1.yaml", "--orders", "t1.orders.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut rest = r.stdout.as_str();
+    for f in ["E", "S", "W", "N"] {
+        let at = rest
+            .find(&format!("sc now faces {f}"))
+            .unwrap_or_else(|| panic!("{}", r.stdout));
+        rest = &rest[at..];
+    }
+    let after_w = r.stdout.split("sc now faces W").nth(1).unwrap_or("");
+    assert!(after_w.contains("french sights"), "{}", r.stdout);
+}
