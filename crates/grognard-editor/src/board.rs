@@ -267,7 +267,16 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
     match &scene.board.surface {
         Surface::Grid { .. } => {
             click.cell = cell_at(scene.board, x, y);
-            if let Some(c) = click.cell {
+            // The counter drawn under the pointer, topmost first: a fanned counter may
+            // reach past its cell's edge, and a click on it is a click on its piece.
+            click.piece = counter_rects(scene, t)
+                .into_iter()
+                .rev()
+                .find(|(_, r)| r.contains(pos))
+                .map(|(id, _)| id);
+            if click.piece.is_none()
+                && let Some(c) = click.cell
+            {
                 // In a fanned stack, the counter nearest the pointer.
                 let fan = fan_out(scene, t);
                 let centre = scene
@@ -311,6 +320,35 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
         }
     }
     click
+}
+
+/// Where each counter on a grid board is drawn, in drawing order (the last on top): its
+/// piece and its square on screen, as [`paint`] draws it (fanned in a stack, one square
+/// per cell of a spread piece). Ghosts (plans) are left out: they are not picked.
+#[must_use]
+pub fn counter_rects(scene: &BoardScene<'_>, t: &Transform) -> Vec<(PieceId, Rect)> {
+    let Some(grid) = scene.board.grid() else {
+        return Vec::new();
+    };
+    let full = t.scale * 0.62;
+    let fan = fan_out(scene, t);
+    let mut out = Vec::new();
+    for p in scene.pieces.iter().filter(|p| p.look != Look::Ghost) {
+        let (shift, size) = fan.get(&p.id).copied().unwrap_or((Vec2::ZERO, full));
+        let cells: Vec<(Cell, Vec2)> = match &p.place {
+            Place::Cell(c) => vec![(*c, shift)],
+            Place::Spread(cells) => cells.iter().map(|c| (*c, Vec2::ZERO)).collect(),
+            _ => Vec::new(),
+        };
+        for (c, shift) in cells {
+            let (x, y) = cell_center(grid, c);
+            out.push((
+                p.id,
+                Rect::from_center_size(t.to_screen(x, y) + shift, Vec2::splat(size)),
+            ));
+        }
+    }
+    out
 }
 
 /// The shapes of one frame (terrain, features, overlay, pieces), culled to `clip`; piece

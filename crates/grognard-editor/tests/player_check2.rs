@@ -2,8 +2,6 @@
 //! drives the editor (egui_kittest, by the labels on screen): typing in the Charts tab,
 //! the phase bar's places, clicks in a shared hex, the Tune and Simulate tabs' words.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use egui::accesskit::Role;
@@ -39,6 +37,16 @@ fn scenario(path: &str, w: f32, h: f32) -> Harness<'static, EditorApp> {
         w,
         h,
     )
+}
+
+/// The primary button pressed (or let go) at `pos`.
+fn button(pos: egui::Pos2, pressed: bool) -> egui::Event {
+    egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    }
 }
 
 /// A node's label as a screen reader reads it.
@@ -176,6 +184,129 @@ fn the_phase_bar_keeps_its_places_to_the_end_and_says_who_won() {
         assert!(
             h.query_by_label(&format!("Game over: {result}")).is_some(),
             "the bar says {result}"
+        );
+    }
+}
+
+#[test]
+fn a_click_anywhere_on_a_counter_in_a_shared_hex_picks_that_counter() {
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_kernel::piece::Place;
+    let h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    let game = &h.state().session().expect("a game").game;
+    let mut pieces = h.state().drawn_pieces().to_vec();
+    let at = |name: &str, pieces: &[board::DrawPiece]| {
+        pieces
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.place.clone())
+            .expect(name)
+    };
+    // r2 steps into voss's hex, as in the player's game.
+    let voss = at("voss", &pieces);
+    assert!(matches!(voss, Place::Cell(_)));
+    for p in &mut pieces {
+        if p.name == "r2" {
+            p.place = voss.clone();
+        }
+    }
+    let overlay = Overlay::default();
+    let colors = vec![egui::Color32::from_gray(200); game.rules().terrain.len()];
+    let scene = BoardScene {
+        rules: game.rules(),
+        board: game.board(),
+        terrain_colors: &colors,
+        pieces: &pieces,
+        overlay: &overlay,
+    };
+    for scale in [40.0, 64.0, 90.0] {
+        let t = Transform {
+            origin: egui::pos2(30.0, 30.0),
+            scale,
+        };
+        let rects = board::counter_rects(&scene, &t);
+        for name in ["r2", "voss"] {
+            let id = pieces.iter().find(|p| p.name == name).expect(name).id;
+            let r = rects
+                .iter()
+                .find(|(p, _)| *p == id)
+                .map(|(_, r)| *r)
+                .expect("drawn");
+            // The counter's centre and each corner, just inside its edge.
+            let inner = r.shrink(1.5);
+            for spot in [
+                r.center(),
+                inner.left_top(),
+                inner.right_top(),
+                inner.left_bottom(),
+                inner.right_bottom(),
+            ] {
+                assert_eq!(
+                    board::hit(&scene, &t, spot).piece,
+                    Some(id),
+                    "{name} at {spot:?} (its counter {r:?}, scale {scale})"
+                );
+            }
+        }
+    }
+}
+
+/// The board's transform as drawn, from where two cells' centres are on screen.
+fn board_transform(h: &Harness<'_, EditorApp>) -> grognard_editor::board::Transform {
+    use grognard_kernel::geometry::Cell;
+    let g = &h.state().session().expect("a game").game;
+    let grid = g.board().grid().expect("a grid");
+    let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
+    let sa = h.state().cell_on_screen(a).expect("drawn");
+    let sb = h.state().cell_on_screen(b).expect("drawn");
+    let (ax, ay) = grognard_editor::board::cell_center(grid, a);
+    let (bx, _) = grognard_editor::board::cell_center(grid, b);
+    let scale = (sb.x - sa.x) / (bx - ax);
+    grognard_editor::board::Transform {
+        origin: sa - egui::vec2(ax, ay) * scale,
+        scale,
+    }
+}
+
+#[test]
+fn a_click_on_a_counter_in_a_shared_hex_selects_that_piece_not_its_neighbour() {
+    use grognard_editor::board::{self, BoardScene, Overlay};
+    let mut h = scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    let t = board_transform(&h);
+    let pieces = h.state().drawn_pieces().to_vec();
+    let rects = {
+        let game = &h.state().session().expect("a game").game;
+        let overlay = Overlay::default();
+        let colors = vec![egui::Color32::from_gray(200); game.rules().terrain.len()];
+        let scene = BoardScene {
+            rules: game.rules(),
+            board: game.board(),
+            terrain_colors: &colors,
+            pieces: &pieces,
+            overlay: &overlay,
+        };
+        board::counter_rects(&scene, &t)
+    };
+    // Two stacks at the start: bc1 with its leader bl1, rk1 with rl1. Each counter is
+    // clicked in turn, the lower one of the stack first.
+    for name in ["bc1", "bl1", "rk1", "rl1", "bc1"] {
+        let id = pieces.iter().find(|p| p.name == name).expect(name).id;
+        let r = rects
+            .iter()
+            .find(|(p, _)| *p == id)
+            .map(|(_, r)| *r)
+            .expect("drawn");
+        let spot = r.center();
+        h.event(egui::Event::PointerMoved(spot));
+        h.event(button(spot, true));
+        h.step();
+        h.event(button(spot, false));
+        h.run();
+        assert!(
+            h.query_by_label_contains(&format!("{name} — ")).is_some(),
+            "a click on {name}'s counter at {spot:?} selects {name}; the status: {:?}",
+            h.state().status()
         );
     }
 }

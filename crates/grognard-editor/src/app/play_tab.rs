@@ -21,6 +21,9 @@ use super::{CellOrder, Command, EditorApp, FilePurpose};
 /// The Play tab's state.
 pub(super) struct PlayUi {
     pub(super) selected: Option<PieceId>,
+    /// The counter under the pointer at the last click on a cell (the board hit-tests the
+    /// drawn counters, topmost first): in a shared cell, the piece clicked is the one meant.
+    pub(super) pointed: Option<PieceId>,
     pub(super) reach: Option<Reach>,
     /// The cells of the path being planned.
     pub(super) path: Vec<Cell>,
@@ -55,6 +58,7 @@ impl Default for PlayUi {
     fn default() -> Self {
         Self {
             selected: None,
+            pointed: None,
             reach: None,
             path: Vec::new(),
             view: ViewAs::Referee,
@@ -477,6 +481,7 @@ impl EditorApp {
                 out.push(Command::MoveBase(drop));
             }
             if let Some(c) = click.cell {
+                self.rt.play.pointed = click.piece;
                 out.push(Command::ClickCell(c));
             } else if let Some(p) = click.point {
                 if click.piece.is_some() && self.rt.play.selected != click.piece {
@@ -903,13 +908,21 @@ impl EditorApp {
             return;
         };
         let game = &session.game;
-        let visible: Vec<&DrawPiece> = self
+        let mut visible: Vec<&DrawPiece> = self
             .rt
             .play
             .drawn
             .iter()
             .filter(|p| p.look == board::Look::Open && p.place.covers(cell))
             .collect();
+        // The counter clicked goes on top, so every choice below that takes the cell's top
+        // piece takes the one under the pointer rather than its neighbour in the stack.
+        if let Some(pointed) = self.rt.play.pointed.take()
+            && let Some(i) = visible.iter().position(|p| p.id == pointed)
+        {
+            let p = visible.remove(i);
+            visible.push(p);
+        }
         let Some((id, _, place)) = self.selected_piece() else {
             if let Some(p) = visible.last() {
                 let id = p.id;

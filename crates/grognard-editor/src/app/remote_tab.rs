@@ -71,6 +71,9 @@ pub(super) struct RemoteUi {
     /// A server this editor started (dropping it stops the server).
     server: Option<grognard_server::Running>,
     selected: Option<PieceId>,
+    /// The counter under the pointer at the last click on a cell: in a shared cell, the
+    /// piece clicked rather than its neighbour.
+    pointed: Option<PieceId>,
     /// The tape measure's last reading on the remote board.
     pub(crate) measure: Option<crate::bases::Measurement>,
     chat_input: String,
@@ -103,6 +106,7 @@ impl Default for RemoteUi {
             hosted: None,
             server: None,
             selected: None,
+            pointed: None,
             measure: None,
             chat_input: String::new(),
             undo_reason: String::new(),
@@ -523,11 +527,18 @@ impl EditorApp {
         if let Some(order) = order {
             return self.remote_command(Command::RemoteOrder(Box::new(order)));
         }
+        let pointed = self.rt.remote.pointed.take();
         let own = self.remote().and_then(|s| {
-            s.pieces()
+            let mine = |p: &&DrawPiece| {
+                p.look == Look::Open && p.place.covers(cell) && self.remote_own(p.id)
+            };
+            // The counter clicked first, then the cell's top one.
+            let pieces = s.pieces();
+            pieces
                 .iter()
-                .rev()
-                .find(|p| p.look == Look::Open && p.place.covers(cell) && self.remote_own(p.id))
+                .filter(mine)
+                .find(|p| Some(p.id) == pointed)
+                .or_else(|| pieces.iter().rev().find(mine))
                 .map(|p| p.id)
         });
         match own {
@@ -622,6 +633,7 @@ impl EditorApp {
                 out.push(Command::RemoteOrder(Box::new(order)));
             }
             if let Some(c) = click.cell {
+                self.rt.remote.pointed = click.piece;
                 out.push(Command::RemoteClickCell(c));
             } else if click.piece.is_some() {
                 out.push(Command::RemoteSelect(click.piece));
