@@ -11,8 +11,12 @@ use grognard_rules::schema::{SchemaKind, schema as schema_of};
 use grognard_rules::suggest::did_you_mean;
 use serde_json::{Value, json};
 
-use crate::common::{Failure, Outcome, find_chart, input_index, print_json};
+use crate::common::{Failure, Outcome, find_chart, print_json};
 use crate::lab_amounts;
+use crate::lab_gates;
+use crate::lab_units::{
+    UNITS, parse_unit_values, resolve_set, unit_bands, unit_reads, unit_text, unit_value, unit_word,
+};
 
 /// `--set` arguments grouped by input: each input with every value asked for, in order.
 struct Sets {
@@ -20,45 +24,6 @@ struct Sets {
     fixed: Vec<(String, i32)>,
     /// The input with several values, if any.
     vary: Option<(String, Vec<i32>)>,
-}
-
-/// A designer unit's value (`distance=48.5`), in thou: whole or decimal inches (at most
-/// three decimals), or a range of whole ones (`1..6`).
-fn parse_unit_values(text: &str) -> Result<Vec<i32>, String> {
-    if text.contains("..") || !text.contains('.') {
-        return parse_values(text)?
-            .into_iter()
-            .map(|v| {
-                v.checked_mul(1000)
-                    .ok_or_else(|| format!("`{v}` is too large"))
-            })
-            .collect();
-    }
-    let t = text.trim();
-    let bad = || format!("`{t}` is not a distance (inches, at most three decimals: 48.5)");
-    let (whole, frac) = t.split_once('.').ok_or_else(bad)?;
-    if frac.len() > 3 || !frac.chars().all(|c| c.is_ascii_digit()) {
-        return Err(bad());
-    }
-    let negative = whole.starts_with('-') || whole.starts_with('\u{2212}');
-    let whole = whole.trim_start_matches(['-', '\u{2212}', '+']);
-    let w: i32 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().map_err(|_| bad())?
-    };
-    let f: i32 = format!("{frac:0<3}").parse().map_err(|_| bad())?;
-    let thou = w
-        .checked_mul(1000)
-        .and_then(|v| v.checked_add(f))
-        .ok_or_else(bad)?;
-    Ok(vec![if negative { -thou } else { thou }])
-}
-
-/// A designer unit's value in thou as inches: `48.5`, `3`.
-fn unit_value(thou: i32) -> String {
-    let text = format!("{}.{:03}", thou / 1000, (thou % 1000).abs());
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 fn parse_sets(set: &[String]) -> Result<Sets, Failure> {
@@ -249,155 +214,32 @@ fn cases(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, F
 }
 
 fn cases_unchecked(r: &Ruleset, chart: &ChartDef, sets: &Sets) -> Result<Vec<ChartCase>, Failure> {
+    Ok(case_sets(r, chart, sets)?
+        .iter()
+        .map(|set| chart_case(chart, &r.rules.dice, set))
+        .collect())
+}
+
+/// The inputs each case sets, by index: the fixed ones, and one value of the varying one.
+fn case_sets(
+    r: &Ruleset,
+    chart: &ChartDef,
+    sets: &Sets,
+) -> Result<Vec<Vec<(usize, i32)>>, Failure> {
     let mut fixed = Vec::new();
     for (name, v) in &sets.fixed {
         fixed.extend(resolve_set(r, chart, name, *v)?);
     }
     match &sets.vary {
-        None => Ok(vec![chart_case(chart, &r.rules.dice, &fixed)]),
+        None => Ok(vec![fixed]),
         Some((name, values)) => values
             .iter()
             .map(|v| {
                 let mut set = fixed.clone();
                 set.extend(resolve_set(r, chart, name, *v)?);
-                Ok(chart_case(chart, &r.rules.dice, &set))
+                Ok(set)
             })
             .collect(),
-    }
-}
-
-/// The designer's units `--set` accepts besides a chart's own inputs: `distance` (what the
-/// rules measure: steps on a grid, rule inches on a table) for inputs read `from:
-/// distance_band`, and `inches` (table inches, what the tape reads) for inputs read from
-/// `table_distance_band` — and, on a table, from `distance_band`, through the scale.
-const UNITS: [&str; 2] = ["distance", "inches"];
-
-/// The inputs of `chart` that `unit` (`distance`, `inches`) reaches, each with the value it
-/// reads for `thou` thousandths of that unit: the band of a `distance_band` input, the
-/// distance of a `distance` input — as the kernel measures it, the exact distance rounded
-/// up to whole inches on a table (a bound of 15 holds 15 and not 15.001).
-fn unit_bands(r: &Ruleset, chart: &ChartDef, unit: &str, thou: i32) -> Vec<(usize, i32)> {
-    use grognard_kernel::chart::InputSource;
-    use grognard_kernel::rules::GeometryRules;
-    let band = |bands: &[u32], d: u32| bands.iter().position(|b| d <= *b).unwrap_or(bands.len());
-    let up = |t: i128| u32::try_from((t.max(0) + 999) / 1000).unwrap_or(u32::MAX);
-    let d = up(i128::from(thou));
-    let open_scale = match &r.rules.geometry {
-        GeometryRules::Open { scale } if scale.num > 0 => Some(*scale),
-        _ => None,
-    };
-    // Table inches to rule inches, as the kernel measures them.
-    let rule = |scale: grognard_kernel::geometry::open::Scale| {
-        up(i128::from(thou) * i128::from(scale.den) / i128::from(scale.num))
-    };
-    chart
-        .inputs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, input)| {
-            let b = match (&input.source, unit, open_scale) {
-                (Some(InputSource::DistanceBand(bands)), "distance", _)
-                | (Some(InputSource::TableDistanceBand(bands)), "inches", _) => band(bands, d),
-                (Some(InputSource::Distance), "distance", _)
-                | (Some(InputSource::TableDistance), "inches", _) => d as usize,
-                (Some(InputSource::DistanceBand(bands)), "inches", Some(scale)) => {
-                    band(bands, rule(scale))
-                }
-                (Some(InputSource::Distance), "inches", Some(scale)) => rule(scale) as usize,
-                _ => return None,
-            };
-            Some((i, i32::try_from(b).unwrap_or(i32::MAX)))
-        })
-        .collect()
-}
-
-/// What `unit` counts on this ruleset's board: `hexes`, `squares`, `rule inches`, `inches`.
-fn unit_word(r: &Ruleset, unit: &str) -> &'static str {
-    use grognard_kernel::rules::GeometryRules;
-    match (&r.rules.geometry, unit) {
-        (GeometryRules::Open { .. }, "distance") => "rule inches",
-        (_, "inches") => "inches",
-        (GeometryRules::Hex { .. }, _) => "hexes",
-        _ => "squares",
-    }
-}
-
-/// How one `--set NAME=VALUE` reaches the chart: the input `NAME`, or a designer unit
-/// (`distance=3`) as the band each distance input reads for it.
-fn resolve_set(
-    r: &Ruleset,
-    chart: &ChartDef,
-    name: &str,
-    v: i32,
-) -> Result<Vec<(usize, i32)>, Failure> {
-    if !UNITS.contains(&name) {
-        return Ok(vec![(input_index(chart, name)?, v)]);
-    }
-    if chart.inputs.iter().any(|x| x.name == name) {
-        // An input of the chart named like a unit: it takes whole numbers.
-        if v % 1000 != 0 {
-            return Err(Failure::Usage(format!(
-                "--set {name}={}: input `{name}` takes a whole number",
-                unit_value(v)
-            )));
-        }
-        return Ok(vec![(input_index(chart, name)?, v / 1000)]);
-    }
-    if v < 0 {
-        return Err(Failure::Usage(format!(
-            "--set {name}={}: a distance is 0 or more",
-            unit_value(v)
-        )));
-    }
-    let bands = unit_bands(r, chart, name, v);
-    if bands.is_empty() {
-        let names: Vec<&str> = chart.inputs.iter().map(|x| x.name.as_str()).collect();
-        return Err(Failure::Usage(format!(
-            "--set {name}: chart `{}` reads no input from {} ({} in {}); its inputs are {}",
-            chart.name,
-            if name == "distance" {
-                "distance or distance_band"
-            } else {
-                "table_distance or table_distance_band"
-            },
-            unit_word(r, name),
-            r.rules.identity.name,
-            names.join(", ")
-        )));
-    }
-    Ok(bands)
-}
-
-/// `3 hexes → band 2` for a designer unit's value (`band 2` per input when several).
-fn unit_text(r: &Ruleset, chart: &ChartDef, name: &str, v: i32) -> Option<String> {
-    if chart.inputs.iter().any(|x| x.name == name) || !UNITS.contains(&name) {
-        return None;
-    }
-    let bands = unit_bands(r, chart, name, v);
-    let parts: Vec<String> = bands
-        .iter()
-        .map(|(i, b)| unit_reads(chart, *i, *b, bands.len()))
-        .collect();
-    Some(format!(
-        "{} {} → {}",
-        unit_value(v),
-        unit_word(r, name),
-        parts.join(", ")
-    ))
-}
-
-/// What input `i` reads for a designer unit: `band 2`, or the whole inches `16` of a
-/// `distance` input (`range 16` when the unit reaches several inputs).
-fn unit_reads(chart: &ChartDef, i: usize, b: i32, reached: usize) -> String {
-    use grognard_kernel::chart::InputSource;
-    let input = &chart.inputs[i];
-    let what = match input.source {
-        Some(InputSource::Distance | InputSource::TableDistance) => format!("{b}"),
-        _ => format!("band {b}"),
-    };
-    match reached {
-        1 => what,
-        _ => format!("{} {what}", input.name),
     }
 }
 
@@ -502,22 +344,6 @@ fn describe_chart(r: &Ruleset, chart: &ChartDef) -> String {
     text
 }
 
-fn inputs_text(chart: &ChartDef, case: &ChartCase, skip: Option<usize>) -> String {
-    let parts: Vec<String> = chart
-        .inputs
-        .iter()
-        .zip(&case.inputs)
-        .enumerate()
-        .filter(|(i, _)| Some(*i) != skip)
-        .map(|(_, (d, v))| format!("{}={v}", d.name))
-        .collect();
-    if parts.is_empty() {
-        "none".to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
 fn modifiers_text(case: &ChartCase) -> String {
     if case.modifiers.is_empty() {
         return "none".to_owned();
@@ -564,6 +390,8 @@ pub fn chart(
         Some(path) => Some(load::load_ruleset(path)?),
         None => None,
     };
+    // The other ruleset's inputs as they would read with no gates.
+    let mut open_b = Vec::new();
     let other = match &b {
         Some(b) => {
             let (id_b, chart_b) = find_chart(&b.rules, chart_name)?;
@@ -575,6 +403,7 @@ pub fn chart(
                 }
             }
             let cases_b = cases(b, chart_b, &sets_b)?;
+            open_b = lab_gates::ungated(chart_b, &case_sets(b, chart_b, &sets_b)?);
             let amounts_b = cases_b
                 .iter()
                 .map(|c| lab_amounts::amounts(b, id_b, &c.inputs))
@@ -612,6 +441,27 @@ pub fn chart(
         .filter_map(|(n, v)| unit_text(&a, chart_a, n, *v).map(|t| format!("{n}: {t}")))
         .collect();
     converted.extend(from_types);
+    // What the gates do to the inputs: their values as set, and each --set they override.
+    let open_a = lab_gates::ungated(chart_a, &case_sets(&a, chart_a, &sets)?);
+    let given_a: Vec<(usize, i32)> = given
+        .fixed
+        .iter()
+        .filter_map(|(n, v)| Some((chart_a.inputs.iter().position(|x| &x.name == n)?, *v)))
+        .collect();
+    let mut overridden = lab_gates::overridden(chart_a, &given_a, &cases_a, &open_a);
+    if let Some((b, chart_b, cases_b, _)) = &other {
+        let given_b: Vec<(usize, i32)> = given
+            .fixed
+            .iter()
+            .filter_map(|(n, v)| Some((chart_b.inputs.iter().position(|x| &x.name == n)?, *v)))
+            .collect();
+        for line in lab_gates::overridden(chart_b, &given_b, cases_b, &open_b) {
+            let line = format!("{line} (in {})", b.rules.identity.name);
+            if !overridden.iter().any(|l| line.starts_with(l.as_str())) {
+                overridden.push(line);
+            }
+        }
+    }
     if json {
         let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
             cs.iter()
@@ -679,6 +529,7 @@ pub fn chart(
         if let Some(map) = report.as_object_mut() {
             map.insert("chart".into(), json!(chart_a.name));
             map.insert("converted".into(), json!(converted));
+            map.insert("overridden".into(), json!(overridden));
             map.insert("outcomes".into(), json!(outcomes));
             map.insert(
                 "vary".into(),
@@ -733,15 +584,21 @@ pub fn chart(
             describe_chart(b, chart_b)
         );
     }
-    if let Some(case) = first {
+    if first.is_some() {
         let label = if skip.is_some() {
             "other inputs"
         } else {
             "inputs"
         };
-        out!("{label}: {}", inputs_text(chart_a, case, skip));
+        let against = other
+            .as_ref()
+            .map(|(b, cb, cs, _)| (b.rules.identity.name.as_str(), *cb, cs.as_slice()));
+        out!(
+            "{label}: {}",
+            lab_gates::inputs_text(chart_a, &cases_a, &open_a, skip, against)
+        );
     }
-    for line in &converted {
+    for line in converted.iter().chain(&overridden) {
         out!("{line}");
     }
     let band_chart = matches!(chart_a.lookup, Lookup::Band { .. });
@@ -867,14 +724,45 @@ pub fn chart(
                 a.rules.identity.name,
                 b.rules.identity.name
             );
-            let mut header = vec![name.clone()];
+            // A designer unit reads each ruleset's own bands (an overlay may band the
+            // distance differently): the value in its unit, then what each ruleset reads.
+            let unit =
+                UNITS.contains(&name.as_str()) && !chart_a.inputs.iter().any(|x| &x.name == name);
+            let mut header = vec![if unit {
+                format!("{name} ({})", unit_word(&a, name))
+            } else {
+                name.clone()
+            }];
+            if unit {
+                header.push(format!("→ {}", a.rules.identity.name));
+                header.push(format!("→ {}", b.rules.identity.name));
+            }
             header.extend(outcomes.iter().cloned());
             let mut rows = vec![header];
+            let skip_b = vary_index(chart_b);
             for ((ca, cb), v) in cases_a.iter().zip(cases_b).zip(asked) {
-                let mut row = vec![value_label(
-                    *v,
-                    skip.and_then(|i| ca.inputs.get(i).copied()),
-                )];
+                let mut row = if unit {
+                    let reads = |r: &Ruleset, c: &ChartDef| {
+                        let reached = unit_bands(r, c, name, *v);
+                        let parts: Vec<String> = reached
+                            .iter()
+                            .map(|(i, b)| unit_reads(c, *i, *b, reached.len()))
+                            .collect();
+                        parts.join(", ")
+                    };
+                    vec![unit_value(*v), reads(&a, chart_a), reads(b, chart_b)]
+                } else {
+                    let (ua, ub) = (
+                        skip.and_then(|i| ca.inputs.get(i).copied()),
+                        skip_b.and_then(|i| cb.inputs.get(i).copied()),
+                    );
+                    vec![match (ua, ub) {
+                        (Some(x), Some(y)) if x != y => {
+                            format!("{v} (→ {x} | → {y} in {})", b.rules.identity.name)
+                        }
+                        _ => value_label(*v, ua),
+                    }]
+                };
                 for o in &outcomes {
                     let (pa, pb) = (odds_by_name(chart_a, ca, o), odds_by_name(chart_b, cb, o));
                     let d = Delta::between(pa, pb);
@@ -889,7 +777,7 @@ pub fn chart(
                 .filter_map(|r| r.first().cloned())
                 .zip(amounts_a.iter().cloned())
                 .collect();
-            lab_amounts::print_means(&means, name, Some(amounts_b));
+            lab_amounts::print_means(&means, &rows[0][0], Some(amounts_b));
         }
     }
     Ok(())

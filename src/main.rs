@@ -18,6 +18,8 @@ mod common;
 mod fuzz;
 mod lab;
 mod lab_amounts;
+mod lab_gates;
+mod lab_units;
 mod output;
 mod remote;
 mod sim;

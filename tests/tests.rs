@@ -3,6 +3,7 @@
 mod amounts;
 mod black_powder;
 mod cli;
+mod designer_fixes;
 mod designer_loop;
 mod editor_cli;
 mod footprints;

@@ -1,0 +1,171 @@
+//! What the third outside designer found in the tools (issue 36): `chart --against` over a
+//! distance range, the lab's report of gated inputs, `roll` with a distance, the reason a
+//! unit of the wrong type cannot act, `fuzz --vary`'s count. The designer's own ruleset
+//! (Steel and Shot) and house-rule overlay are the fixtures.
+
+use crate::util::grognard;
+
+const DIR: &str = "tests/fixtures/audits/designer-3";
+
+fn path(file: &str) -> String {
+    format!("{DIR}/{file}")
+}
+
+/// `grognard ARGS`, which must succeed; its standard output.
+fn ok(args: &[&str]) -> String {
+    let run = grognard(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    run.stdout
+}
+
+#[test]
+fn chart_against_over_a_distance_range_labels_rows_in_inches_with_each_rulesets_band() {
+    let (base, club) = (
+        path("steel-and-shot.yaml"),
+        path("steel-and-shot-club.yaml"),
+    );
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=3..7",
+        "--against",
+        &club,
+    ]);
+    // The base bands close range at 4", the club at 6": rows 5 and 6 differ.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    let header = rows
+        .iter()
+        .find(|r| r.first() == Some(&"distance (rule inches)"))
+        .unwrap_or_else(|| panic!("no header in\n{out}"));
+    assert_eq!(
+        header[..3],
+        [
+            "distance (rule inches)",
+            "→ steel-and-shot",
+            "→ steel-and-shot-club"
+        ],
+        "{out}"
+    );
+    for (inches, base_band, club_band) in [
+        ("3", "band 0", "band 0"),
+        ("4", "band 0", "band 0"),
+        ("5", "band 1", "band 0"),
+        ("6", "band 1", "band 0"),
+        ("7", "band 1", "band 1"),
+    ] {
+        assert!(
+            rows.iter()
+                .any(|r| r.len() > 3 && r[..3] == [inches, base_band, club_band]),
+            "no row {inches} {base_band} {club_band} in\n{out}"
+        );
+    }
+    assert!(!out.contains("3000"), "thousandths shown:\n{out}");
+    assert!(!out.contains("(→ "), "{out}");
+    // The means are labelled the same way: at 5" the club still doubles (close range).
+    let means = out.split("computed amounts:").nth(1).expect("means");
+    assert!(
+        means
+            .lines()
+            .any(|l| l.trim_start().starts_with("5 ") && l.contains("1 → 2 (+1)")),
+        "{means}"
+    );
+}
+
+#[test]
+fn the_lab_marks_gated_inputs_and_says_when_a_gate_overrides_a_set_value() {
+    let base = path("steel-and-shot.yaml");
+    // `close` is `without: [long]`: over 3..7 it is 1 at 3-4 and 0 beyond.
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=3..7",
+        "--set",
+        "close=1",
+    ]);
+    assert!(
+        out.contains("close=varies by row (gate: without long)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "note: --set close=1 is overridden by its gate (without long) in 3 of 5 rows, where close reads 0"
+        ),
+        "{out}"
+    );
+    // One case: the gate holds `close` at 0 beyond 4", and says so.
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=6",
+        "--set",
+        "close=1",
+    ]);
+    assert!(
+        out.contains("close=0 (set by its gate: without long)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: --set close=1 is overridden by its gate (without long): close reads 0"),
+        "{out}"
+    );
+    // Against the club's overlay: at 5-6" the base is beyond close range and the club
+    // within it, so `close` reads 0 in one and 1 in the other, and the header says so.
+    let club = path("steel-and-shot-club.yaml");
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=5..6",
+        "--against",
+        &club,
+    ]);
+    assert!(
+        out.contains("close=0 → 1 in steel-and-shot-club (gate: without long)"),
+        "{out}"
+    );
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=4..7",
+        "--against",
+        &club,
+    ]);
+    assert!(
+        out.contains("close=varies by row (gate: without long)"),
+        "{out}"
+    );
+    // An input no gate touches reads plainly; an overridden one shows in --json too.
+    let out = ok(&[
+        "chart",
+        &base,
+        "musketry",
+        "--set",
+        "distance=6",
+        "--set",
+        "close=1",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        report["overridden"][0],
+        "note: --set close=1 is overridden by its gate (without long): close reads 0",
+        "{out}"
+    );
+}
