@@ -169,3 +169,22 @@ fn the_lab_marks_gated_inputs_and_says_when_a_gate_overrides_a_set_value() {
         "{out}"
     );
 }
+
+#[test]
+fn a_unit_of_a_type_the_action_leaves_out_is_told_which_types_may() {
+    let run = grognard(&[
+        "play",
+        &path("crossroads.yaml"),
+        "--orders",
+        &path("cavalry-fire.orders.yaml"),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "cavalry-fire.orders.yaml:4:5: refused: r_cav cannot fire: it is cavalry, and only \
+             line_infantry, light_infantry may fire"
+        ),
+        "{}",
+        run.stderr
+    );
+}

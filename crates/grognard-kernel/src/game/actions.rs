@@ -62,9 +62,20 @@ impl Game {
         }
         let actor = self.own_piece(state, side, id)?;
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
+            // Say why, as the flag refusals below do: the piece's type and the types the
+            // action is for (both public in the ruleset).
+            let type_name = |t| rules.piece_type(t).map_or("?", |d| d.name.as_str());
+            let allowed: Vec<&str> = def.types.iter().map(|t| type_name(*t)).collect();
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("{} cannot {}", actor.name, def.name),
+                format!(
+                    "{} cannot {}: it is {}, and only {} may {}",
+                    actor.name,
+                    def.name,
+                    type_name(actor.kind),
+                    allowed.join(", "),
+                    def.name
+                ),
             ));
         }
         if let Some(f) = def.barred_by.iter().find(|f| actor.flag(**f)) {
