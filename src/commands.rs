@@ -633,23 +633,44 @@ fn write_save(path: &Path, file: &impl serde::Serialize) -> Outcome {
     })
 }
 
-fn parse_sets(chart: &ChartDef, set: &[String]) -> Result<Vec<(usize, i32)>, Failure> {
-    set.iter()
-        .map(|s| {
-            let (name, value) = s
-                .split_once('=')
-                .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
-            let i = input_index(chart, name)?;
-            let v = match value {
-                "on" | "true" | "yes" => 1,
-                "off" | "false" | "no" => 0,
-                v => v.parse::<i32>().map_err(|_| {
-                    Failure::Usage(format!("--set {s}: `{v}` is not a whole number"))
-                })?,
+/// `roll`'s `--set NAME=VALUE`s, by input index, as `chart` takes them: an input's value
+/// (`on`/`off` for 1/0), or a designer unit (`distance=5`, `inches=48.5`) as the value each
+/// distance input reads for it. Also a line per unit saying what it reached.
+fn parse_sets(
+    r: &load::Ruleset,
+    chart: &ChartDef,
+    set: &[String],
+) -> Result<(Vec<(usize, i32)>, Vec<String>), Failure> {
+    use crate::lab_units::{UNITS, parse_unit_values, resolve_set, unit_text};
+    let mut given = Vec::new();
+    let mut lines = Vec::new();
+    for s in set {
+        let (name, value) = s
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage(format!("--set {s}: expected NAME=VALUE")))?;
+        if UNITS.contains(&name) && !chart.inputs.iter().any(|x| x.name == name) {
+            let values =
+                parse_unit_values(value).map_err(|m| Failure::Usage(format!("--set {s}: {m}")))?;
+            let [v] = values.as_slice() else {
+                return Err(Failure::Usage(format!(
+                    "--set {s}: a roll takes one value (`chart` shows the odds over a range)"
+                )));
             };
-            Ok((i, v))
-        })
-        .collect()
+            given.extend(resolve_set(r, chart, name, *v)?);
+            lines.extend(unit_text(r, chart, name, *v).map(|t| format!("{name}: {t}")));
+            continue;
+        }
+        let i = input_index(chart, name)?;
+        let v = match value {
+            "on" | "true" | "yes" => 1,
+            "off" | "false" | "no" => 0,
+            v => v
+                .parse::<i32>()
+                .map_err(|_| Failure::Usage(format!("--set {s}: `{v}` is not a whole number")))?,
+        };
+        given.push((i, v));
+    }
+    Ok((given, lines))
 }
 
 fn roll(
@@ -662,7 +683,7 @@ fn roll(
     let r = load::load_ruleset(ruleset)?;
     let rules = &r.rules;
     let (id, chart) = find_chart(rules, chart_name)?;
-    let mut given = parse_sets(chart, set)?;
+    let (mut given, converted) = parse_sets(&r, chart, set)?;
     // The piece types' attributes and modes fill the inputs --set leaves alone.
     let (from_types, lines) = crate::lab::piece_type_inputs(&r, chart, pieces)?;
     for (i, v) in from_types {
@@ -710,7 +731,9 @@ fn roll(
             .iter()
             .map(|(a, r)| json!({"action": a, "amounts": r.amounts}))
             .collect();
-        print_json(&json!({"seed": seed, "roll": record, "amounts": amounts, "from_types": lines}));
+        print_json(
+            &json!({"seed": seed, "roll": record, "amounts": amounts, "converted": converted, "from_types": lines}),
+        );
     } else {
         let inputs: Vec<String> = record
             .inputs
@@ -720,7 +743,7 @@ fn roll(
         if !inputs.is_empty() {
             out!("inputs: {}", inputs.join(", "));
         }
-        for line in &lines {
+        for line in converted.iter().chain(&lines) {
             out!("{line}");
         }
         let mut lines: Vec<String> = by_action

@@ -188,3 +188,57 @@ fn a_unit_of_a_type_the_action_leaves_out_is_told_which_types_may() {
         run.stderr
     );
 }
+
+#[test]
+fn roll_takes_a_distance_as_chart_does() {
+    let base = path("steel-and-shot.yaml");
+    // At 2" the band reads close range (long=0), so `close` doubles; at 5" it does not.
+    let close = ok(&[
+        "roll",
+        &base,
+        "musketry",
+        "--set",
+        "distance=2",
+        "--seed",
+        "3",
+    ]);
+    assert!(close.contains("long=0, close=1"), "{close}");
+    assert!(
+        close.contains("distance: 2 rule inches → band 0"),
+        "{close}"
+    );
+    let far = ok(&[
+        "roll",
+        &base,
+        "musketry",
+        "--set",
+        "distance=5",
+        "--seed",
+        "3",
+    ]);
+    assert!(far.contains("long=1, close=0"), "{far}");
+    assert!(far.contains("distance: 5 rule inches → band 1"), "{far}");
+    // The same seed rolls the same die: only the doubling differs.
+    assert!(close.contains("doubled (close range)"), "{close}");
+    assert!(!far.contains("doubled"), "{far}");
+    let json: serde_json::Value = serde_json::from_str(&ok(&[
+        "roll",
+        &base,
+        "musketry",
+        "--set",
+        "inches=2.5",
+        "--seed",
+        "3",
+        "--json",
+    ]))
+    .expect("json");
+    assert_eq!(json["converted"][0], "inches: 2.5 inches → band 0");
+    // A range is for `chart`.
+    let run = grognard(&["roll", &base, "musketry", "--set", "distance=3..5"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("a roll takes one value"),
+        "{}",
+        run.stderr
+    );
+}
