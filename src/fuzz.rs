@@ -14,7 +14,8 @@
 //! failure persists — that `grognard play` reproduces, and exits 1.
 //!
 //! With `--vary`, every game but the first starts from a scenario *around* the one given
-//! (see [`variant`]): on a grid some pieces moved onto or next to others of their side, on
+//! when a variant drawn for it passes the scenario's checks (see [`variant`]; the summary
+//! names the games that played the given one because none did): on a grid some pieces moved onto or next to others of their side, on
 //! an open table some bases moved a few inches and turned, some counters halved or
 //! doubled, within what the scenario's checks accept (a scenario with a secret set-up is
 //! not varied: its set-up is the players'). Dead ends that only a
@@ -397,6 +398,29 @@ impl Draw {
     }
 }
 
+/// How many of the games after the first were varied, and the seeds of those that were
+/// not (at most ten named), with why: no draw passed the scenario's checks.
+fn unvaried_text(games: u32, varied: u32, unvaried: &[u64]) -> String {
+    let mut text = format!(
+        ", {varied} of the {} games after the first on scenarios around it",
+        games - 1
+    );
+    if !unvaried.is_empty() {
+        let mut seeds: Vec<String> = unvaried.iter().take(10).map(u64::to_string).collect();
+        if unvaried.len() > 10 {
+            seeds.push(format!("and {} more", unvaried.len() - 10));
+        }
+        text.push_str(&format!(
+            "; seed{} {} played the given one, as no variant drawn for {} passed the \
+             scenario's checks in 20 tries",
+            if unvaried.len() == 1 { "" } else { "s" },
+            seeds.join(", "),
+            if unvaried.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    text
+}
+
 /// A scenario around `s` for the game seeded `seed`, on a grid board without a set-up:
 /// each piece standing on a cell may be moved (one in two) onto the cell of another piece
 /// of its side or next to where it stands, and may have its counters halved or doubled
@@ -633,6 +657,9 @@ pub(crate) fn fuzz(
     let first = seed.unwrap_or(s.compiled.setup.seed);
     let mut played = 0u64;
     let mut varied = 0u32;
+    // The games after the first that --vary could not vary (no draw passed the checks):
+    // they play the given scenario, and the summary names them.
+    let mut unvaried: Vec<u64> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
     for g in 0..games {
         let seed = first.wrapping_add(u64::from(g));
@@ -643,6 +670,9 @@ pub(crate) fn fuzz(
             None
         };
         varied += u32::from(around.is_some());
+        if vary && g > 0 && around.is_none() {
+            unvaried.push(seed);
+        }
         let s = around.as_ref().unwrap_or(&s);
         let run = catch_unwind(AssertUnwindSafe(|| fuzz_game(s, seed)));
         let run = match run {
@@ -684,6 +714,7 @@ pub(crate) fn fuzz(
             "scenario": load::display(&s.path),
             "games": games,
             "varied": varied,
+            "unvaried_seeds": unvaried,
             "seed": first,
             "orders": played,
             "failures": findings,
@@ -696,8 +727,11 @@ pub(crate) fn fuzz(
                 "a scenario with a secret set-up is not varied"
             };
             format!(", none on a scenario around it: {why}")
+        } else if vary && games > 1 {
+            unvaried_text(games, varied, &unvaried)
         } else if vary {
-            format!(", {varied} of them on scenarios around it")
+            ", the only game on the given scenario (--vary varies the games after the first)"
+                .to_owned()
         } else {
             String::new()
         };

@@ -242,3 +242,39 @@ fn roll_takes_a_distance_as_chart_does() {
         run.stderr
     );
 }
+
+#[test]
+fn fuzz_vary_counts_the_games_after_the_first_and_names_those_it_could_not_vary() {
+    let scenario = path("crossroads.yaml");
+    let run = grognard(&["fuzz", &scenario, "--games", "6", "--vary", "--json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let varied = report["varied"].as_u64().expect("varied");
+    let unvaried: Vec<u64> = report["unvaried_seeds"]
+        .as_array()
+        .expect("unvaried_seeds")
+        .iter()
+        .filter_map(serde_json::Value::as_u64)
+        .collect();
+    // Every game after the first is either varied or named as not.
+    assert_eq!(varied + unvaried.len() as u64, 5, "{}", run.stdout);
+    assert!(
+        !unvaried.is_empty(),
+        "this scenario has draws the checks refuse: {}",
+        run.stdout
+    );
+    assert!(
+        unvaried.iter().all(|s| (1814..=1818).contains(s)),
+        "{unvaried:?}"
+    );
+    let text = ok(&["fuzz", &scenario, "--games", "6", "--vary"]);
+    let seeds: Vec<String> = unvaried.iter().map(u64::to_string).collect();
+    assert!(
+        text.contains(&format!(
+            "{varied} of the 5 games after the first on scenarios around it; seeds {} played \
+             the given one, as no variant drawn for them passed the scenario's checks in 20 tries",
+            seeds.join(", ")
+        )),
+        "{text}"
+    );
+}

@@ -204,7 +204,7 @@ fn fuzz_varies_an_open_table() {
     ]);
     let varied: u32 = out
         .split(", ")
-        .find_map(|p| p.strip_suffix(" of them on scenarios around it)"))
+        .find_map(|p| p.strip_suffix(" of the 3 games after the first on scenarios around it)"))
         .and_then(|n| n.rsplit(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no count of varied games: {out}"));
