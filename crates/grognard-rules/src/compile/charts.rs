@@ -18,7 +18,7 @@ use crate::model::{
 };
 
 use super::names::Names;
-use super::{Cx, parse_dice, parse_range};
+use super::{Cx, DiceUse, parse_dice, parse_range};
 use crate::amount::{AmountScope, compile_amount, factor, rounding};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
@@ -115,7 +115,7 @@ pub(super) fn compile_chart(
     die_names: &mut Vec<String>,
     names: &Names,
 ) -> ChartDef {
-    let expr = parse_dice(cx, &spec.dice, dice, die_names);
+    let expr = parse_dice(cx, &spec.dice, dice, die_names, DiceUse::Chart);
     super::gates::refuse_stray_bands(cx, name, spec);
     super::gates::refuse_gate_cycles(cx, name, spec);
     let input_names: Vec<&str> = spec.inputs.names().collect();

@@ -37,7 +37,7 @@ pub(crate) use footprint::footprints;
 
 pub use bindings::{HOOK_POINTS, split_binding};
 use names::Names;
-use parse::{parse_dice, parse_range};
+use parse::{DiceUse, parse_dice, parse_range};
 
 /// Most flags a ruleset may declare (they are kept as bits).
 pub const MAX_FLAGS: usize = 64;

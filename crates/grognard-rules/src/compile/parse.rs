@@ -13,12 +13,38 @@ use crate::suggest::did_you_mean;
 
 use super::Cx;
 
+/// What a dice expression is rolled for: the help for a term it cannot hold differs.
+#[derive(Clone, Copy)]
+pub(super) enum DiceUse {
+    /// A chart's `dice:`.
+    Chart,
+    /// `sequence.initiative`.
+    Initiative,
+}
+
+impl DiceUse {
+    /// What to write instead of a constant (`+ 1`) or a subtraction (`- 1`).
+    fn instead(self) -> &'static str {
+        match self {
+            DiceUse::Chart => {
+                "to add or take away a fixed amount, give the chart an input with `default: 1` \
+                 and a modifier on it (`{ name: bonus, input: base, per: 1 }`)"
+            }
+            DiceUse::Initiative => {
+                "the sides' initiative rolls are compared with each other, so a fixed amount \
+                 every side adds changes nothing: write the dice alone (`initiative: d6`)"
+            }
+        }
+    }
+}
+
 /// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`.
 pub(super) fn parse_dice(
     cx: &mut Cx,
     text: &Located<String>,
     dice: &mut Vec<DieDef>,
     names: &mut Vec<String>,
+    used: DiceUse,
 ) -> DiceExpr {
     let mut terms = Vec::new();
     for part in text
@@ -27,6 +53,28 @@ pub(super) fn parse_dice(
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
+        // A dice expression only adds dice; say so rather than misreading `1` or `d6 - 1`.
+        let constant = part.chars().all(|c| c.is_ascii_digit());
+        // A declared die may have a hyphen in its name (`melee-d6`); anything else with
+        // one is a subtraction.
+        let named = names.iter().any(|n| part.ends_with(n.as_str()));
+        if constant || (!named && part.contains(['-', '\u{2212}'])) {
+            let what = if constant {
+                format!("a constant term (`{part}`) is")
+            } else {
+                "taking away is".to_owned()
+            };
+            cx.error_help(
+                &text.location,
+                format!(
+                    "`{}`: a dice expression adds dice only (`2d6`, `d6 + d6`, `2 cube`); {what} \
+                     not supported here",
+                    text.value.trim()
+                ),
+                Some(used.instead().to_owned()),
+            );
+            continue;
+        }
         let (count, die) = match part.find(|c: char| !c.is_ascii_digit()) {
             Some(0) => (1u8, part),
             Some(i) => {

@@ -10,7 +10,7 @@ use crate::model::{PhaseActor, PhaseSpec, RulesetSpec};
 
 use super::Cx;
 use super::names::Names;
-use super::parse::parse_dice;
+use super::parse::{DiceUse, parse_dice};
 
 /// The sequence of play, its variants and its initiative roll.
 pub(super) fn compile_sequence(
@@ -25,7 +25,7 @@ pub(super) fn compile_sequence(
     let initiative = s
         .initiative
         .as_ref()
-        .map(|d| parse_dice(cx, d, dice, die_names));
+        .map(|d| parse_dice(cx, d, dice, die_names, DiceUse::Initiative));
     let mut sequence = Sequence {
         initiative,
         turn_start: phases(cx, names, &s.turn_start, root),
