@@ -633,6 +633,9 @@ fn write_save(path: &Path, file: &impl serde::Serialize) -> Outcome {
     })
 }
 
+/// Chart inputs by index, each with its value.
+type InputValues = Vec<(usize, i32)>;
+
 /// `roll`'s `--set NAME=VALUE`s, by input index, as `chart` takes them: an input's value
 /// (`on`/`off` for 1/0), or a designer unit (`distance=5`, `inches=48.5`) as the value each
 /// distance input reads for it. Also a line per unit saying what it reached.
@@ -640,7 +643,7 @@ fn parse_sets(
     r: &load::Ruleset,
     chart: &ChartDef,
     set: &[String],
-) -> Result<(Vec<(usize, i32)>, Vec<String>), Failure> {
+) -> Result<(InputValues, Vec<String>), Failure> {
     use crate::lab_units::{UNITS, parse_unit_values, resolve_set, unit_text};
     let mut given = Vec::new();
     let mut lines = Vec::new();
