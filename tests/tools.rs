@@ -30,7 +30,7 @@ fn diff_of_the_mud_house_rule_lists_exactly_its_additions() {
         [
             "ruleset: drill-square → drill-square-mud",
             "title: Drill — square grid with diagonals → Drill — square grid, with mud after rain",
-            "notes: [Example ruleset for the engine's tests and README; the full variant is square-blocks.] → [House rule; the base ruleset is drill-square.]",
+            "note \"House rule; the base ruleset is drill-square.\" added",
             "setting `rain` added (default 1)",
             "option `roads_stay_firm` added (default on)",
             "script `weather` added (scripts/weather.lua)",

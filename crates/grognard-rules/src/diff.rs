@@ -100,7 +100,7 @@ pub fn diff_specs(a: &RulesetSpec, b: &RulesetSpec) -> Vec<Change> {
     let mut d = Differ::default();
     d.scalar("ruleset", &a.ruleset.value, &b.ruleset.value);
     d.value("title", &a.title, &b.title);
-    d.value("notes", &a.notes, &b.notes);
+    d.notes(&a.notes, &b.notes);
     d.value("geometry", &a.geometry, &b.geometry);
     d.value("arcs", &a.arcs, &b.arcs);
     d.named("die", &a.dice, &b.dice, no_summary);
@@ -313,6 +313,24 @@ impl Differ {
                 Some(a.to_owned()),
                 Some(b.to_owned()),
             );
+        }
+    }
+
+    /// The rulesets' notes: an overlay's own notes add to its base's (see
+    /// `overlay::merge`), so notes added at the end are listed one by one, each cut to a
+    /// readable length; any other change is the whole list's.
+    fn notes(&mut self, a: &[String], b: &[String]) {
+        if b.len() > a.len() && b.starts_with(a) {
+            for note in &b[a.len()..] {
+                let short: String = if note.chars().count() > 70 {
+                    note.chars().take(69).chain(['…']).collect()
+                } else {
+                    note.clone()
+                };
+                self.push(&format!("note \"{short}\""), ChangeKind::Added, None, None);
+            }
+        } else {
+            self.value("notes", &a.to_vec(), &b.to_vec());
         }
     }
 
