@@ -337,8 +337,12 @@ impl Game {
         let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
         if !unseen.is_empty() {
             // Enemies the side did not know of hold the cell: the command stays as it was
-            // and the two sides are in contact, as a move into them would be.
+            // and the two sides are in contact, as a move into them would be, which ends
+            // its movement for the phase (as an arrow laid next to them does, below).
             let at = cells.first().copied().unwrap_or(to);
+            if let Some(p) = next.pieces.get_mut(id.index()) {
+                p.moved = true;
+            }
             events.push(self.contact_event(next, id, at, unseen));
             return Ok(());
         }
