@@ -314,6 +314,46 @@ fn tune(extra: &[&str]) -> Value {
     json(&run.stdout)
 }
 
+/// An answer from a few games a candidate is said to be untrustworthy, with the games that
+/// would narrow it to ±5 points (an outside designer was told "meets the target" from 3
+/// games at 66.7% ± 65.3). At 400 games a candidate (±4.9 at 50%) nothing is said.
+#[test]
+fn tune_warns_when_its_answer_rests_on_too_few_games() {
+    let run = grognard(&[
+        "tune",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--target",
+        "blue=0.5",
+        "--vary",
+        "charts.shot.rows.0.score=2..10",
+        "--runs",
+        "10",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let warning = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("warning: "))
+        .unwrap_or_else(|| panic!("no warning: {}", run.stdout));
+    assert!(
+        warning.contains("at 10 games a candidate is too wide to trust this answer")
+            && warning.contains("give ± 5"),
+        "{warning}"
+    );
+    // ±31 at 10 games (a rate near a half) needs about (31/5)² × 10 ≈ 380 games.
+    let runs: u32 = warning
+        .split("(--runs ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("{warning}"));
+    assert!((300..=420).contains(&runs), "{warning}");
+    let v = tune(&[]);
+    assert_eq!(v["runs_for_5_points"], Value::Null, "{v}");
+}
+
 #[test]
 fn tune_finds_the_known_balance_and_writes_an_overlay_sim_confirms() {
     let d = temp("tune");

@@ -376,6 +376,7 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
             "best": best.map(entry),
             "closest": closest.map(entry),
             "out": wrote,
+            "runs_for_5_points": answer_too_wide(t.runs, best.or(closest)),
         }));
         return Ok(());
     }
@@ -400,8 +401,9 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
         );
     }
     out!(
-        "{} candidates, {} games{}",
+        "{} candidate{}, {} games{}",
         book.order.len(),
+        if book.order.len() == 1 { "" } else { "s" },
         book.games,
         if grid { " (the whole grid)" } else { "" }
     );
@@ -422,6 +424,13 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
         ),
         (None, None) => out!("no candidate was measured"),
     }
+    if let (Some(runs), Some(m)) = (answer_too_wide(t.runs, best.or(closest)), best.or(closest)) {
+        out!(
+            "warning: ± {:.1} points at {} games a candidate is too wide to trust this answer; about {runs} games a candidate (--runs {runs}) give ± 5",
+            m.rate().ci95 * 100.0,
+            t.runs
+        );
+    }
     if let Some(w) = wrote {
         out!(
             "wrote {w}: `grognard diff {} {w}` explains it, `grognard sim {} --ruleset {w} ...` confirms it",
@@ -430,6 +439,23 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
         );
     }
     Ok(())
+}
+
+/// Widest interval (either side of the rate) an answer is given without a warning.
+const TRUSTED_CI95: f64 = 0.10;
+
+/// When the answer's 95% interval is wider than [`TRUSTED_CI95`] (a few games a
+/// candidate), the games a candidate that would narrow it to ±5 points (the interval
+/// shrinks with the square root of the games), rounded up to tens.
+fn answer_too_wide(runs: u32, answer: Option<&Measured>) -> Option<u32> {
+    let ci = answer?.rate().ci95;
+    if ci <= TRUSTED_CI95 {
+        return None;
+    }
+    let needed = f64::from(runs) * (ci / 0.05).powi(2);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small and positive
+    let needed = ((needed / 10.0).ceil() * 10.0).min(f64::from(u32::MAX)) as u32;
+    Some(needed)
 }
 
 fn pct(x: f64) -> String {
