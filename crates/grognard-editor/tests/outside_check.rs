@@ -4,42 +4,13 @@
 //! piece, the orders list beside the logs, the top bar at 1280 points, labels before their
 //! boxes and buttons that can never apply.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{root, scenario};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use grognard_editor::{EditorApp, Options, Saved};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn sized(options: Options, w: f32, h: f32) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(
-        Saved::default(),
-        Options {
-            root: Some(root()),
-            ..options
-        },
-    );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(w, h))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run();
-    h
-}
-
-fn scenario(path: &str, w: f32, h: f32) -> Harness<'static, EditorApp> {
-    sized(
-        Options {
-            scenario: Some(PathBuf::from(path)),
-            ..Options::default()
-        },
-        w,
-        h,
-    )
-}
+use grognard_editor::EditorApp;
 
 fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.get_by_role_and_label(Role::Button, name).click();

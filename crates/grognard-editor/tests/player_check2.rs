@@ -2,52 +2,13 @@
 //! drives the editor (egui_kittest, by the labels on screen): typing in the Charts tab,
 //! the phase bar's places, clicks in a shared hex, the Tune and Simulate tabs' words.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{button, scenario};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use grognard_editor::{EditorApp, Options, Saved};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn sized(options: Options, w: f32, h: f32) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(
-        Saved::default(),
-        Options {
-            root: Some(root()),
-            ..options
-        },
-    );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(w, h))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run();
-    h
-}
-
-fn scenario(path: &str, w: f32, h: f32) -> Harness<'static, EditorApp> {
-    sized(
-        Options {
-            scenario: Some(PathBuf::from(path)),
-            ..Options::default()
-        },
-        w,
-        h,
-    )
-}
-
-/// The primary button pressed (or let go) at `pos`.
-fn button(pos: egui::Pos2, pressed: bool) -> egui::Event {
-    egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    }
-}
+use grognard_editor::EditorApp;
 
 /// A node's label as a screen reader reads it.
 fn label(node: &egui_kittest::Node<'_>) -> String {

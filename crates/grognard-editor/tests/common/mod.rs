@@ -1,8 +1,44 @@
-//! Helpers shared by the editor's test files.
+//! Helpers shared by the editor's test files (each test file uses some of them).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 
 use egui::Pos2;
 use egui_kittest::Harness;
-use grognard_editor::EditorApp;
+use grognard_editor::{EditorApp, Options, Saved};
+
+/// The repository's root (the examples and rulesets the tests open).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// An editor `w` × `h` points large, opened with `options` from the repository's root.
+pub fn sized(options: Options, w: f32, h: f32) -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(
+        Saved::default(),
+        Options {
+            root: Some(root()),
+            ..options
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(w, h))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+/// An editor `w` × `h` points large, opened on the scenario at `path`.
+pub fn scenario(path: &str, w: f32, h: f32) -> Harness<'static, EditorApp> {
+    sized(
+        Options {
+            scenario: Some(PathBuf::from(path)),
+            ..Options::default()
+        },
+        w,
+        h,
+    )
+}
 
 /// The primary button pressed (or let go) at `pos`.
 pub fn button(pos: Pos2, pressed: bool) -> egui::Event {
