@@ -15,7 +15,8 @@ use crate::common::{Failure, Outcome, find_chart, print_json};
 use crate::lab_amounts;
 use crate::lab_gates;
 use crate::lab_units::{
-    UNITS, parse_unit_values, resolve_set, unit_bands, unit_reads, unit_text, unit_value, unit_word,
+    UNITS, parse_unit_values, resolve_set, swept_column, unit_bands, unit_reads, unit_text,
+    unit_value,
 };
 
 /// `--set` arguments grouped by input: each input with every value asked for, in order.
@@ -670,13 +671,8 @@ pub fn chart(
             }
         }
         (Some((name, asked)), None) => {
-            let unit =
-                UNITS.contains(&name.as_str()) && !chart_a.inputs.iter().any(|x| &x.name == name);
-            let mut header = vec![if unit {
-                format!("{name} ({})", unit_word(&a, name))
-            } else {
-                name.clone()
-            }];
+            let (unit, first) = swept_column(&a, chart_a, name);
+            let mut header = vec![first];
             if band_chart {
                 header.push("→ band".to_owned());
             }
@@ -726,13 +722,8 @@ pub fn chart(
             );
             // A designer unit reads each ruleset's own bands (an overlay may band the
             // distance differently): the value in its unit, then what each ruleset reads.
-            let unit =
-                UNITS.contains(&name.as_str()) && !chart_a.inputs.iter().any(|x| &x.name == name);
-            let mut header = vec![if unit {
-                format!("{name} ({})", unit_word(&a, name))
-            } else {
-                name.clone()
-            }];
+            let (unit, first) = swept_column(&a, chart_a, name);
+            let mut header = vec![first];
             if unit {
                 header.push(format!("→ {}", a.rules.identity.name));
                 header.push(format!("→ {}", b.rules.identity.name));

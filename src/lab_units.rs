@@ -186,3 +186,16 @@ pub(crate) fn unit_reads(chart: &ChartDef, i: usize, b: i32, reached: usize) -> 
         _ => format!("{} {what}", input.name),
     }
 }
+
+/// The first column of a chart swept over the input `name`: whether it is a designer unit
+/// (`distance`, `inches`: the chart has no input of that name, so the value is converted),
+/// and its heading (with the unit's word when it is one).
+pub(crate) fn swept_column(r: &Ruleset, chart: &ChartDef, name: &str) -> (bool, String) {
+    let unit = UNITS.contains(&name) && !chart.inputs.iter().any(|x| x.name == name);
+    let heading = if unit {
+        format!("{name} ({})", unit_word(r, name))
+    } else {
+        name.to_owned()
+    };
+    (unit, heading)
+}
