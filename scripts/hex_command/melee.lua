@@ -60,6 +60,14 @@ local function melee_value(L, u, cover)
   return v
 end
 
+-- Whether the piece `u` (or nil) is a friend of `side` that supports a melee: a unit of
+-- that side, not routed. Crews do not melee, so they do not support one (issue 7).
+local function supports(L, u, side)
+  local game = L.game
+  return u ~= nil and game:side(u) == side and is_unit(game, u)
+    and game:kind(u) ~= "crew" and not L:flag(u, "routed")
+end
+
 local function friends_touching(L, target, side, except)
   local game = L.game
   local col, row = L:cell(target)
@@ -68,9 +76,7 @@ local function friends_touching(L, target, side, except)
     local nc, nr = game:neighbour(col, row, d)
     if nc ~= nil then
       local u = L:occupant(nc, nr)
-      -- Crews do not melee, so they do not support one (issue 7).
-      if u ~= nil and u ~= except and game:side(u) == side and is_unit(game, u)
-          and game:kind(u) ~= "crew" and not L:flag(u, "routed") then
+      if u ~= except and supports(L, u, side) then
         n = n + 1
       end
     end
@@ -97,9 +103,7 @@ local function friends_past_plane(L, target, actor)
           level = true
         end
       end
-      local u = L:occupant(nc, nr)
-      if not level and u ~= nil and game:side(u) == side and is_unit(game, u)
-          and game:kind(u) ~= "crew" and not L:flag(u, "routed") then
+      if not level and supports(L, L:occupant(nc, nr), side) then
         n = n + 1
       end
     end
