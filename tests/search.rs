@@ -190,7 +190,7 @@ fn duel() -> (load::Scenario, Box<dyn Hooks>) {
 }
 
 #[test]
-fn a_seed_fixes_the_searchs_choices() {
+fn a_seed_fixes_the_search_choices() {
     let (s, mut hooks) = duel();
     let run = |hooks: &mut dyn Hooks, seed: u64| {
         let mut game = s
@@ -272,7 +272,7 @@ fn search_budgets_parse_and_bad_ones_are_refused_in_words() {
 }
 
 #[test]
-fn play_explains_the_searchs_orders() {
+fn play_explains_the_search_orders() {
     let run = grognard(&[
         "play",
         "tests/fixtures/search/duel.yaml",
