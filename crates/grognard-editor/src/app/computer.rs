@@ -20,7 +20,7 @@ use grognard_rules::orders::describe_order_as;
 
 use crate::board::Overlay;
 use crate::view::ViewAs;
-use crate::words::{order_text, order_words};
+use crate::words::order_words;
 
 use super::{Command, EditorApp};
 
@@ -444,7 +444,8 @@ impl EditorApp {
                 ));
             }
         };
-        let text = order_text(
+        // In the Play tab's words: `scout1 → (3,6), 1 step`, `voss attach at r3`.
+        let text = said_as_listed(
             &serde_json::to_value(describe_order_as(
                 &session.game,
                 &Order {
@@ -470,5 +471,42 @@ impl EditorApp {
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
         ctx.request_repaint();
+    }
+}
+
+/// An order as the Play tab lists it, its piece first.
+fn said_as_listed(spec: &serde_json::Value) -> String {
+    match order_words(spec) {
+        (Some(piece), words) => format!("{piece} {words}"),
+        (None, words) => words,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::said_as_listed;
+    use serde_json::json;
+
+    /// The status line says the computer's order as the Play tab lists it (an outside
+    /// player read `move scout1 path [[3, 6]]` and `act voss action attach target r3`).
+    #[test]
+    fn the_computers_order_is_said_in_the_listed_words() {
+        let moved = said_as_listed(
+            &json!({"side": "french", "move": {"piece": "scout1", "path": [[3, 6]]}}),
+        );
+        assert!(moved.starts_with("scout1 "), "{moved}");
+        assert!(!moved.contains("path") && !moved.contains("[["), "{moved}");
+        let acted = said_as_listed(
+            &json!({"side": "blue", "act": {"piece": "voss", "action": "attach", "target": "r3"}}),
+        );
+        assert!(acted.starts_with("voss attach"), "{acted}");
+        assert!(
+            !acted.contains("action") && !acted.contains("target"),
+            "{acted}"
+        );
+        assert_eq!(
+            said_as_listed(&json!({"side": "blue", "end_phase": true})),
+            "end phase"
+        );
     }
 }
