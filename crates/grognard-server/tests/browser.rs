@@ -537,6 +537,17 @@ fn a_page_reconnects_after_the_server_restarts() {
     }
 }
 
+/// Presses the host page's Create and waits for its links: `[seat, link]` pairs.
+fn create_on_host_page(page: &Page<'_>) -> Vec<Value> {
+    page.click("#create");
+    let links = page.until(
+        "the links",
+        "const l = [...document.querySelectorAll('#link-list input')].map(i => [i.dataset.seat, i.value]); return l.length ? l : null",
+        json!([]),
+    );
+    links.as_array().cloned().unwrap_or_default()
+}
+
 #[test]
 fn the_host_page_creates_a_game_and_shows_its_links() {
     let Some(driver) = driver() else { return };
@@ -577,13 +588,7 @@ fn the_host_page_creates_a_game_and_shows_its_links() {
         "return document.querySelectorAll('#players select').length",
         json!([]),
     );
-    page.click("#create");
-    let links = page.until(
-        "the links",
-        "const l = [...document.querySelectorAll('#link-list input')].map(i => [i.dataset.seat, i.value]); return l.length ? l : null",
-        json!([]),
-    );
-    let links = links.as_array().unwrap();
+    let links = create_on_host_page(&page);
     // The links are brought into sight, the first Copy button focused.
     let focus = page.js(
         "const a = document.activeElement; const r = document.getElementById('links').getBoundingClientRect(); return [a.tagName, a.textContent, a.closest('#link-list') !== null, r.top >= 0 && r.top < window.innerHeight]",
@@ -713,15 +718,8 @@ fn the_host_page_creates_a_game_from_an_uploaded_folder() {
         "const s = document.getElementById('up-ruleset'); s.value = 'rulesets/drill-square.yaml'; s.dispatchEvent(new Event('change'));",
         json!([]),
     );
-    page.click("#create");
-    let links = page.until(
-        "the links",
-        "const l = [...document.querySelectorAll('#link-list input')].map(i => [i.dataset.seat, i.value]); return l.length ? l : null",
-        json!([]),
-    );
+    let links = create_on_host_page(&page);
     let blue = links
-        .as_array()
-        .unwrap()
         .iter()
         .find(|l| l[0] == "blue")
         .and_then(|l| l[1].as_str())
