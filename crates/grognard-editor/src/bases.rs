@@ -495,8 +495,10 @@ pub fn measure(
             }
         ),
         format!(
-            "{nb} in {na}'s {} arc · {na} in {nb}'s {} arc",
+            "{nb} in {} {} arc · {na} in {} {} arc",
+            crate::words::possessive(&na),
             arc_word(arc_of_to),
+            crate::words::possessive(&nb),
             arc_word(arc_of_from)
         ),
         format!(

@@ -68,9 +68,15 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
             .iter()
             .filter(|(k, _)| k.as_str() != "piece" && !skip.contains(&k.as_str()))
             .map(|(k, v)| {
-                let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
-                // `mode: {mode: line}` reads "mode line", not "mode mode line".
-                if k == verb {
+                // A cell reads as the board labels it, `(3,4)`, not as JSON.
+                let v = v
+                    .as_str()
+                    .map(str::to_owned)
+                    .or_else(|| cell(v))
+                    .unwrap_or_else(|| v.to_string());
+                // `mode: {mode: line}` reads "mode line", not "mode mode line"; a facing
+                // reads as the Play tab's button says it, "face E".
+                if k == verb || (verb == "face" && k == "facing") {
                     v
                 } else {
                     format!("{} {v}", k.replace('_', " "))
@@ -160,6 +166,16 @@ pub fn group_orders(specs: &[serde_json::Value]) -> Vec<OrderGroup> {
         groups.push((None, loose));
     }
     groups
+}
+
+/// The possessive of a name: `blue's`, and `austrians'` for a name ending in s.
+#[must_use]
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
 }
 
 /// `n` of a thing in words, the noun (given in the singular) agreeing with the number:
@@ -331,6 +347,11 @@ mod tests {
         assert_eq!(order_words(&fire).1, "fire at r1");
         let mode = serde_json::json!({"mode": {"piece": "fr_ligne", "mode": "line"}});
         assert_eq!(order_words(&mode).1, "mode line");
+        // As the piece panel's buttons say it (an outside player read "face facing E").
+        let face = serde_json::json!({"face": {"piece": "scout1", "facing": "E"}});
+        assert_eq!(order_words(&face).1, "face E");
+        let save = serde_json::json!({"save": {"piece": "b1", "toward": [3, 4]}});
+        assert_eq!(order_words(&save).1, "save toward (3,4)");
         let end = serde_json::json!({"side": "blue", "end_phase": true});
         assert_eq!(order_words(&end), (None, "end phase".into()));
         let groups = group_orders(&[mv, fire, end, one]);
@@ -340,5 +361,11 @@ mod tests {
             [(Some("hale".into()), 1), (Some("b1".into()), 2), (None, 1)]
         );
         assert_eq!(groups[1].1[1].0, 3, "each order keeps its index");
+    }
+
+    #[test]
+    fn a_name_ending_in_s_takes_an_apostrophe_alone() {
+        assert_eq!(super::possessive("austrians"), "austrians'");
+        assert_eq!(super::possessive("blue"), "blue's");
     }
 }

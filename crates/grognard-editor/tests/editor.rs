@@ -788,7 +788,7 @@ fn the_legal_orders_panel_lists_what_the_kernel_offers_and_gives_it() {
     h.get_by_label_contains("b1 (blue").click();
     h.run();
     assert!(
-        h.query_by_label_contains(&format!("Legal orders for b1 ({of_b1})"))
+        h.query_by_label_contains(&format!("Legal orders of blue: b1 ({of_b1})"))
             .is_some(),
         "{} orders of b1 expected",
         of_b1
@@ -825,7 +825,7 @@ fn the_computer_plays_a_side_and_the_person_sees_only_their_own_view() {
     // The person ends each phase; the computer answers for the Austrians.
     for _ in 0..40 {
         let game = &h.state().session().expect("game").game;
-        if game.state().turn > 1 || game.state().over {
+        if game.state().turn > 1 || game.state().over() {
             break;
         }
         if game.to_act().first() == Some(&french) {
@@ -921,8 +921,11 @@ fn in_a_secret_set_up_the_legal_orders_panel_deploys_a_piece() {
     // to its places.
     h.get_by_label_contains("army (french").click();
     h.run();
-    assert!(h.query_by_label_contains("Legal orders for army").is_some());
-    h.get_by_label("deploy at [0,6]").click();
+    assert!(
+        h.query_by_label_contains("Legal orders of french: army")
+            .is_some()
+    );
+    h.get_by_label("deploy at (0,6)").click();
     h.run();
     let game = &h.state().session().expect("game").game;
     let army = game.piece_by_name("army").expect("army").id;

@@ -15,17 +15,21 @@ use egui::RichText;
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
-use grognard_play::{Player, PolicyKind};
+use grognard_play::PolicyKind;
 use grognard_rules::orders::describe_order_as;
 
 use crate::board::Overlay;
 use crate::view::ViewAs;
 use crate::words::order_words;
 
+use super::thinker::Computer;
 use super::{Command, EditorApp};
 
 /// The pause between two computer orders, so a person can follow the game.
 pub(super) const COMPUTER_PACE: Duration = Duration::from_millis(150);
+
+/// How often the window looks for a thinking computer's answer.
+const THINKING_POLL: Duration = Duration::from_millis(40);
 
 /// Most orders listed in the side panel (an open table offers hundreds).
 const MAX_LISTED: usize = 200;
@@ -155,8 +159,8 @@ impl EditorApp {
             };
         }
         format!(
-            "not among {}'s legal orders now (see Legal orders)",
-            name(side)
+            "not among {} legal orders now; the Legal orders list has them",
+            crate::words::possessive(&name(side))
         )
     }
 
@@ -237,37 +241,54 @@ impl EditorApp {
             .get(side.index())
             .map_or("?", |s| s.name.as_str());
         let listed = self.legal_for_selected();
-        let whose = match self.rt.play.selected.and_then(|id| game.piece(id)) {
-            Some(p) => format!(" for {}", p.name),
-            None => String::new(),
+        // The heading names what the list holds: the side's orders, cut to the selected
+        // piece's when it has any (else the side's orders naming no piece, end phase).
+        let piece_listed = self
+            .rt
+            .play
+            .selected
+            .and_then(|id| game.piece(id))
+            .filter(|p| listed.iter().any(|(a, _)| a.piece() == Some(p.id)));
+        let heading = match piece_listed {
+            Some(p) => format!("Legal orders of {name}: {} ({})", p.name, listed.len()),
+            None => format!("Legal orders of {name} ({})", listed.len()),
         };
-        egui::CollapsingHeader::new(
-            RichText::new(format!("Legal orders{whose} ({})", listed.len())).strong(),
-        )
-        .id_salt("legal orders")
-        .default_open(true)
-        .show(ui, |ui| {
-            if self.rt.play.legal.is_empty() {
-                let who: Vec<&str> = game
-                    .to_act()
-                    .iter()
-                    .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
-                    .collect();
-                ui.label(format!(
-                    "{name} may give no order now; {} acts",
-                    if who.is_empty() {
-                        "nobody".to_owned()
-                    } else {
-                        who.join(" and ")
-                    }
-                ));
-                return;
-            }
-            // A list of its own, so the piece's panel below stays in sight.
-            egui::ScrollArea::vertical()
-                .id_salt("legal list")
-                .max_height(180.0)
-                .show(ui, |ui| {
+        let reset = self.rt.play.legal_scroll_reset;
+        egui::CollapsingHeader::new(RichText::new(heading).strong())
+            .id_salt("legal orders")
+            .default_open(true)
+            .show(ui, |ui| {
+                if let Some(p) = self.rt.play.selected.and_then(|id| game.piece(id))
+                    && piece_listed.is_none()
+                {
+                    ui.label(format!("{} has no legal order now.", p.name));
+                }
+                if self.rt.play.legal.is_empty() {
+                    let who: Vec<&str> = game
+                        .to_act()
+                        .iter()
+                        .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
+                        .collect();
+                    ui.label(format!(
+                        "{name} may give no order now; {} acts",
+                        if who.is_empty() {
+                            "nobody".to_owned()
+                        } else {
+                            who.join(" and ")
+                        }
+                    ));
+                    return;
+                }
+                // A list of its own, so the piece's panel below stays in sight.
+                let mut list = egui::ScrollArea::vertical()
+                    .id_salt("legal list")
+                    .max_height(180.0);
+                if reset {
+                    // A new list starts at its top: an offset kept from a longer list showed
+                    // an empty box.
+                    list = list.vertical_scroll_offset(0.0);
+                }
+                list.show(ui, |ui| {
                     // Grouped by piece, each group folded unless its piece is selected;
                     // orders naming no piece (end phase) last.
                     type Group<'a> = (Option<PieceId>, Vec<&'a (Action, String)>);
@@ -293,20 +314,27 @@ impl EditorApp {
                         };
                         match piece.and_then(|id| game.piece(id)) {
                             Some(p) => {
-                                egui::CollapsingHeader::new(format!(
+                                // Open exactly when its piece is selected, never from a
+                                // state kept under the same piece number in another game;
+                                // opening a group selects its piece, closing it lets go.
+                                let chosen = self.rt.play.selected == Some(p.id);
+                                let group = egui::CollapsingHeader::new(format!(
                                     "{}: {}",
                                     p.name,
                                     crate::words::count(orders.len() as i64, "order")
                                 ))
                                 .id_salt(("legal of", p.id))
-                                .open(self.rt.play.selected.map(|s| s == p.id))
+                                .open(Some(chosen))
                                 .show(ui, buttons);
+                                if group.header_response.clicked() {
+                                    out.push(Command::Select((!chosen).then_some(p.id)));
+                                }
                             }
                             None => buttons(ui),
                         }
                     }
                 });
-        });
+            });
     }
 
     /// The phase bar's "Computer plays" choices, one per side.
@@ -382,7 +410,7 @@ impl EditorApp {
                 *slot = None;
                 self.say(format!("{name} is played by a person"));
             }
-            Some(kind) => match Player::new(&kind, seed, side) {
+            Some(kind) => match Computer::new(&kind, seed, side, &session.scenario.ruleset) {
                 Ok(p) => {
                     let label = kind.name();
                     *slot = Some(p);
@@ -401,16 +429,51 @@ impl EditorApp {
         }
     }
 
+    /// The side the computer is thinking for (a search, on its worker thread), if any.
+    #[must_use]
+    pub fn computer_thinking(&self) -> Option<SideId> {
+        self.rt
+            .play
+            .players
+            .iter()
+            .position(|p| p.as_ref().is_some_and(Computer::thinking))
+            .map(|i| SideId(u8::try_from(i).unwrap_or(u8::MAX)))
+    }
+
     /// Gives one order for a side the computer plays, when it is that side's turn to act.
+    /// A quick policy chooses now; a search is asked on its worker thread, and its answer
+    /// is given in a later frame if the game has not changed meanwhile.
     pub(super) fn computer_turn(&mut self, ctx: &egui::Context) {
-        let viewer = self.legal_side();
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let generation = session.generation();
+        // Answers from the workers first: the current one is given, a stale one dropped.
+        for i in 0..self.rt.play.players.len() {
+            let Some(Some(Computer::Away { thinker, .. })) = self.rt.play.players.get_mut(i) else {
+                continue;
+            };
+            let Some((asked, answer)) = thinker.poll() else {
+                ctx.request_repaint_after(THINKING_POLL);
+                continue;
+            };
+            if asked == generation {
+                self.give_computer_order(SideId(u8::try_from(i).unwrap_or(u8::MAX)), answer);
+                ctx.request_repaint();
+                return;
+            }
+            ctx.request_repaint();
+        }
+        if self.computer_thinking().is_some() {
+            return;
+        }
         let Some(session) = &mut self.rt.session else {
             return;
         };
         let Some(&side) = session.game.to_act().first() else {
             return;
         };
-        let Some(Some(player)) = self.rt.play.players.get_mut(side.index()) else {
+        let Some(Some(computer)) = self.rt.play.players.get_mut(side.index()) else {
             return;
         };
         if let Some(t) = self.rt.play.last_computer
@@ -419,26 +482,38 @@ impl EditorApp {
             ctx.request_repaint_after(self.rt.play.computer_pace.saturating_sub(t.elapsed()));
             return;
         }
+        let legal = session.legal(side);
+        let chosen = match computer {
+            Computer::Here(player) => player.choose(&session.game, side, &legal),
+            Computer::Away { thinker, .. } => {
+                thinker.ask(generation, session.game.clone(), legal);
+                ctx.request_repaint_after(THINKING_POLL);
+                return;
+            }
+        };
+        self.give_computer_order(side, chosen);
+        ctx.request_repaint();
+    }
+
+    /// Gives the order the computer chose for `side` (or, when it could not choose, hands
+    /// the side to a person).
+    fn give_computer_order(&mut self, side: SideId, chosen: Result<Action, String>) {
+        let viewer = self.legal_side();
         self.rt.play.last_computer = Some(Instant::now());
+        let Some(session) = &mut self.rt.session else {
+            return;
+        };
         let name = session
             .game
             .sides()
             .get(side.index())
             .map_or_else(String::new, |s| s.name.clone());
-        let legal = session.legal(side);
-        let chosen = match player.kind() {
-            // A search imagines games with the ruleset's scripts (it thinks for a second,
-            // on this thread).
-            PolicyKind::Search(_) => {
-                let game = session.game.clone();
-                player.choose_with(&game, side, &legal, session.hooks())
-            }
-            _ => player.choose(&session.game, side, &legal),
-        };
         let action = match chosen {
             Ok(a) => a,
             Err(e) => {
-                self.rt.play.players[side.index()] = None;
+                if let Some(slot) = self.rt.play.players.get_mut(side.index()) {
+                    *slot = None;
+                }
                 return self.fail(format!(
                     "the computer stopped playing {name}: {e}; a person plays {name} now"
                 ));
@@ -456,9 +531,6 @@ impl EditorApp {
             ))
             .unwrap_or_default(),
         );
-        let Some(session) = &mut self.rt.session else {
-            return;
-        };
         let outcome = session.apply(Order { side, action });
         if outcome.is_err() {
             // Refused where the side could not see what was there: it ends its phase.
@@ -470,7 +542,6 @@ impl EditorApp {
         self.rt.play.path.clear();
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
-        ctx.request_repaint();
     }
 }
 

@@ -4,7 +4,8 @@
 //! This file keeps [`EditorApp`]'s state, its start-up, file loading and watching, and
 //! `show`, which lays out the frame and dispatches to one module per part: `bars.rs` (top
 //! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
-//! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent),
+//! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent, and `thinker.rs`:
+//! where a computer seat thinks),
 //! `simulate_tab.rs`, `remote_tab.rs` (hosting and joining a game on a server, and playing a
 //! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
 
@@ -17,6 +18,7 @@ mod play_tab;
 mod remote_tab;
 mod rules_tab;
 mod simulate_tab;
+mod thinker;
 mod tune_tab;
 
 pub use crate::words::order_text;

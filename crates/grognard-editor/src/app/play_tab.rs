@@ -40,12 +40,16 @@ pub(super) struct PlayUi {
     /// The legal orders (with their text) of the side and game generation in `legal_key`.
     pub(super) legal: Vec<(Action, String)>,
     pub(super) legal_key: Option<(u64, SideId)>,
+    /// What the legal orders list showed last frame (its key and the selection); when it
+    /// changes, the list and the panel around it scroll back to the top this frame.
+    pub(super) legal_shown: Option<(Option<(u64, SideId)>, Option<PieceId>)>,
+    pub(super) legal_scroll_reset: bool,
     /// The event log, as `grognard view` prints it, for the game generation and view in
     /// its key (the log only grows when the game changes).
     pub(super) log: Vec<String>,
     pub(super) log_key: Option<(u64, ViewAs)>,
     /// Who plays each side for the computer (`None`: a person).
-    pub(super) players: Vec<Option<grognard_play::Player>>,
+    pub(super) players: Vec<Option<super::thinker::Computer>>,
     /// When the computer last gave an order (it gives one at a time, so a person can
     /// follow).
     pub(super) last_computer: Option<std::time::Instant>,
@@ -69,6 +73,8 @@ impl Default for PlayUi {
             pending: None,
             legal: Vec::new(),
             legal_key: None,
+            legal_shown: None,
+            legal_scroll_reset: false,
             log: Vec::new(),
             log_key: None,
             players: Vec::new(),
@@ -148,6 +154,9 @@ impl EditorApp {
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         self.refresh_legal();
         self.refresh_log();
+        let shown = Some((self.rt.play.legal_key, self.rt.play.selected));
+        self.rt.play.legal_scroll_reset = self.rt.play.legal_shown != shown;
+        self.rt.play.legal_shown = shown;
         self.rt.play.measure = None;
         if !self.rt.scenario_problems.is_empty() {
             // Grouped, repeats counted, in a short scrolling box: the board keeps its room.
@@ -221,6 +230,9 @@ impl EditorApp {
                     .collect();
                 let acting = if to_act.is_empty() {
                     String::new()
+                } else if self.computer_thinking().is_some() {
+                    // A search works on its own thread; the window stays live meanwhile.
+                    format!("to act: {} · thinking…", to_act.join(" and "))
                 } else {
                     format!("to act: {}", to_act.join(" and "))
                 };
@@ -379,16 +391,19 @@ impl EditorApp {
                 // 55% of the panel; the logs keep the rest, so no number of order buttons
                 // pushes them out of sight.
                 let orders_height = (ui.available_height() * 0.55).max(160.0);
-                egui::ScrollArea::vertical()
+                let mut upper = egui::ScrollArea::vertical()
                     .id_salt("orders and piece")
-                    .max_height(orders_height)
-                    .show(ui, |ui| {
-                        self.legal_panel(ui, out);
-                        ui.separator();
-                        self.piece_panel(ui, &pieces, out);
-                        ui.separator();
-                        self.legend(ui, game);
-                    });
+                    .max_height(orders_height);
+                if self.rt.play.legal_scroll_reset {
+                    upper = upper.vertical_scroll_offset(0.0);
+                }
+                upper.show(ui, |ui| {
+                    self.legal_panel(ui, out);
+                    ui.separator();
+                    self.piece_panel(ui, &pieces, out);
+                    ui.separator();
+                    self.legend(ui, game);
+                });
                 ui.separator();
                 egui::ScrollArea::vertical().id_salt("logs").show(ui, |ui| {
                     egui::CollapsingHeader::new(

@@ -888,7 +888,10 @@ impl EditorApp {
                 for (seat, link) in grognard_server::client::seat_links(&h.created, &h.url) {
                     ui.label(&seat);
                     ui.label(RichText::new(&link).monospace());
-                    if ui.button(format!("Copy {seat}'s link")).clicked() {
+                    if ui
+                        .button(format!("Copy {} link", crate::words::possessive(&seat)))
+                        .clicked()
+                    {
                         ui.ctx().copy_text(link.clone());
                     }
                     let token = h.created.tokens.get(&seat).cloned().unwrap_or_default();

@@ -273,7 +273,9 @@ impl EditorApp {
                 self.rt.tune.done = None;
                 self.rt.tune.job = Some(TuneJob::start(request));
                 self.say(format!(
-                    "tuning {side}'s win rate with {what} number(s) to vary"
+                    "tuning {} win rate with {} to vary",
+                    crate::words::possessive(&side),
+                    crate::words::count(what as i64, "number")
                 ));
             }
             Err(e) => self.fail(e),

@@ -1,0 +1,206 @@
+//! What was left of the second outside new-player check of issue 37, each driven as a
+//! player drives the editor (egui_kittest, by the labels on screen): the legal orders
+//! list after a move, its words and heading, the groups' and the hover card's state
+//! between scenarios, and a `search` opponent that thinks while the window stays live.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::scenario;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use grognard_editor::EditorApp;
+use grognard_editor::app::Command;
+
+/// A node's label as a screen reader reads it.
+fn label(node: &egui_kittest::Node<'_>) -> String {
+    let n = node.accesskit_node();
+    n.label().or_else(|| n.value()).unwrap_or_default()
+}
+
+fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
+    h.get_by_role_and_label(Role::Button, name).click();
+    h.run();
+}
+
+fn piece(h: &Harness<'_, EditorApp>, name: &str) -> grognard_kernel::ids::PieceId {
+    let game = &h.state().session().expect("a game").game;
+    game.state()
+        .pieces
+        .iter()
+        .find(|p| p.name == name)
+        .map(|p| p.id)
+        .unwrap_or_else(|| panic!("no piece {name}"))
+}
+
+/// The legal orders list's heading.
+fn heading(h: &Harness<'_, EditorApp>) -> (String, egui::Rect) {
+    let node = h
+        .query_by_label_contains("Legal orders of")
+        .expect("the Legal orders heading");
+    (label(&node), node.rect())
+}
+
+#[test]
+fn after_a_move_the_shorter_legal_list_is_shown_from_its_top() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    let scout = piece(&h, "scout1");
+    h.state_mut().command(Command::Select(Some(scout)));
+    h.run();
+    // The player scrolled down the long list (moves, then facings) to its end.
+    let buttons = |h: &Harness<'_, EditorApp>| -> Vec<(String, egui::Rect)> {
+        h.query_all_by_role(Role::Button)
+            .map(|n| (label(&n), n.rect()))
+            .filter(|(l, _)| l.starts_with("→ ") || l.starts_with("face "))
+            .collect()
+    };
+    let before = buttons(&h);
+    assert!(before.len() > 8, "a long list: {before:?}");
+    let last = before.last().expect("a button").0.clone();
+    h.get_by_label(&last).scroll_to_me();
+    h.run();
+    // The move is given from the list; the list that follows is short.
+    let first_move = before
+        .iter()
+        .find(|(l, _)| l.starts_with("→ "))
+        .expect("a move")
+        .0
+        .clone();
+    h.get_by_label(&first_move).click_accesskit();
+    // The frame of the click gives the order; the next draws the new list, and the window
+    // then waits for input: that frame is what the player looks at.
+    h.step();
+    h.step();
+    let after = buttons(&h);
+    assert!(!after.is_empty() && after.len() < before.len(), "{after:?}");
+    let (text, head) = heading(&h);
+    let bar = h.get_by_role_and_label(Role::Button, "Save game…").rect();
+    assert!(
+        head.min.y >= bar.max.y,
+        "the heading {text} {head:?} is in sight, below the bar {bar:?}"
+    );
+    let (name, first) = &after[0];
+    assert!(
+        first.min.y >= head.max.y - 1.0 && first.max.y <= head.max.y + 200.0,
+        "the list's first order {name} {first:?} shows just under its heading {head:?}"
+    );
+}
+
+#[test]
+fn the_legal_list_says_orders_in_the_panels_words_and_names_what_it_holds() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    let scout = piece(&h, "scout1");
+    h.state_mut().command(Command::Select(Some(scout)));
+    h.run();
+    // A facing reads as the piece panel's button says it.
+    assert!(
+        h.query_by_label("face E").is_some() || h.query_by_label("face SE").is_some(),
+        "a facing order reads `face E`"
+    );
+    assert!(h.query_by_label_contains("face facing").is_none());
+    let (text, _) = heading(&h);
+    assert!(
+        text.starts_with("Legal orders of french: scout1 ("),
+        "{text}"
+    );
+    // The French end their phase: the list is the Austrians', whatever is selected.
+    h.state_mut()
+        .command(Command::Give(grognard_kernel::action::Action::EndPhase));
+    h.run();
+    h.state_mut().command(Command::Select(Some(scout)));
+    h.run();
+    let (text, _) = heading(&h);
+    assert!(text.starts_with("Legal orders of austrians ("), "{text}");
+    assert!(h.query_by_label("scout1 has no legal order now.").is_some());
+    // The piece panel's reason reads as English: no `austrians's`, no doubled bracket.
+    let reason = label(
+        &h.query_by_label_contains("scout1 cannot move now")
+            .expect("the piece panel says why"),
+    );
+    assert!(
+        reason.contains("austrians' legal orders") && !reason.contains("))"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn no_order_group_opens_by_itself_in_the_next_scenario() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    // The second piece picked, then let go: its group closes.
+    let second = h.state().session().expect("a game").game.state().pieces[1].id;
+    h.state_mut().command(Command::Select(Some(second)));
+    h.run();
+    h.state_mut().command(Command::Select(None));
+    h.run();
+    for path in ["examples/hex-command.yaml", "examples/drill-square.yaml"] {
+        h.state_mut().command(Command::Chosen(
+            grognard_editor::app::FilePurpose::OpenScenario,
+            path.into(),
+        ));
+        h.run();
+        tab(&mut h, "Play");
+        let open: Vec<String> = h
+            .query_all_by_role(Role::Button)
+            .map(|n| label(&n))
+            .filter(|l| l.starts_with("→ ") || l.starts_with("face "))
+            .collect();
+        assert!(open.is_empty(), "{path}: no group is open: {open:?}");
+    }
+}
+
+#[test]
+fn a_search_opponent_thinks_while_the_window_keeps_drawing() {
+    let mut h = scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    h.state_mut().set_computer_pace(Duration::ZERO);
+    tab(&mut h, "Play");
+    let (side, name) = {
+        let game = &h.state().session().expect("a game").game;
+        let side = *game.to_act().first().expect("a side acts");
+        (side, game.sides()[side.index()].name.clone())
+    };
+    h.get_by_role_and_label(Role::ComboBox, &name).click();
+    h.run();
+    h.get_by_label("search").click();
+    let mut thought = false;
+    let mut slowest = Duration::ZERO;
+    let started = Instant::now();
+    loop {
+        let was_thinking = h.state().computer_thinking() == Some(side);
+        let frame = Instant::now();
+        h.step();
+        slowest = slowest.max(frame.elapsed());
+        if was_thinking {
+            // The frame drawn while it thought says so.
+            thought = true;
+            assert!(
+                h.query_by_label_contains("thinking…").is_some(),
+                "the phase bar says the computer thinks"
+            );
+        }
+        let given = h
+            .state()
+            .session()
+            .expect("a game")
+            .orders()
+            .iter()
+            .any(|o| o.side == side);
+        if given {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the computer's order lands"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(thought, "the search was seen thinking");
+    assert!(
+        slowest < Duration::from_millis(500),
+        "no frame waits for the search (the slowest took {slowest:?})"
+    );
+}
