@@ -45,6 +45,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "position", position)?;
     add_method(lua, slot, game, "phase_start", phase_start)?;
     add_method(lua, slot, game, "sight", sight)?;
+    add_method(lua, slot, game, "known", known)?;
     add_method(lua, slot, game, "arc_at", arc_at)?;
     add_method(lua, slot, game, "can_stand", can_stand)?;
     add_method(lua, slot, game, "setting", setting)?;
@@ -403,6 +404,32 @@ fn sight(
     let world = cx.world;
     let (a, b) = (piece(world, &a)?, piece(world, &b)?);
     Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+}
+
+/// `game:known(u, side)`: whether `side` knows where `u` stands now — its own pieces, every
+/// piece on the board in a ruleset without sighting rules, else what the side's knowledge
+/// table holds (a marker's place is known; an enemy it has not sighted is not). Lets a hook
+/// judge an order as the side giving it can (a fire line an unseen unit does not block).
+fn known(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, side): (Table, Value, LuaString),
+) -> mlua::Result<bool> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    let name = side.to_str()?;
+    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    if !p.on_board() {
+        return Ok(false);
+    }
+    if p.side.index() == s || world.rules.sighting.is_none() {
+        return Ok(true);
+    }
+    Ok(world
+        .state
+        .knowledge
+        .get(s)
+        .is_some_and(|k| k.knows_position(p.id)))
 }
 
 fn arc_at(

@@ -1,0 +1,81 @@
+//! `game:known(u, side)`: whether a side knows where a piece stands — its own pieces, every
+//! piece without sighting rules, else what its sightings hold — driven through the kernel
+//! with the fixtures `tests/fixtures/hooks/known.yaml` (sighting within 2 hexes) and
+//! `known-open.yaml` (none).
+
+mod common;
+
+use common::notes;
+use grognard_kernel::action::{Action, Order};
+use grognard_kernel::game::Game;
+use grognard_lua::LuaHooks;
+
+const BOARD: &str = r#"
+scenario: known
+ruleset: drill-hex
+seed: 7
+board:
+  cols: 8
+  rows: 6
+  legend: { ".": clear }
+  map: |
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+sides: { blue: {}, red: {} }
+pieces:
+  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
+  - { id: near, side: red, type: infantry, at: [3, 1] }
+  - { id: far, side: red, type: infantry, at: [7, 5] }
+"#;
+
+fn act(game: &Game, action: &str) -> Order {
+    let a = game.piece_by_name("a").expect("a");
+    Order {
+        side: a.side,
+        action: Action::Act {
+            piece: a.id,
+            action: game.rules().action_by_name(action).expect("action"),
+            target: None,
+            intent: Vec::new(),
+        },
+    }
+}
+
+fn probe(fixture: &str) -> Vec<String> {
+    let (mut game, mut hooks): (Game, LuaHooks) = common::start(fixture, "known.yaml", BOARD);
+    let o = act(&game, "probe");
+    let events = game.apply(&o, &mut hooks).expect("probe");
+    notes(&events)
+}
+
+#[test]
+fn a_side_knows_its_own_pieces_and_the_enemies_it_sights() {
+    // `near` is 2 hexes from a (sighted), `far` 6 or more (not).
+    assert_eq!(
+        probe("tests/fixtures/hooks/known.yaml"),
+        ["a=true near=true far=false"]
+    );
+}
+
+#[test]
+fn without_sighting_rules_every_piece_on_the_board_is_known() {
+    assert_eq!(
+        probe("tests/fixtures/hooks/known-open.yaml"),
+        ["a=true near=true far=true"]
+    );
+}
+
+#[test]
+fn an_unknown_side_is_an_error_naming_the_sides() {
+    let (mut game, mut hooks): (Game, LuaHooks) =
+        common::start("tests/fixtures/hooks/known-open.yaml", "known.yaml", BOARD);
+    let o = act(&game, "probe_green");
+    let err = game.apply(&o, &mut hooks).expect_err("green");
+    let text = err.to_string();
+    assert!(text.contains("green"), "{text}");
+    assert!(text.contains("blue"), "{text}");
+}
