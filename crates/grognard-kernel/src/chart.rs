@@ -306,7 +306,20 @@ pub struct ChartDef {
     /// Required when a factor is not whole.
     #[serde(default)]
     pub round: Option<Rounding>,
+    /// A fixed amount the dice expression adds (`d6 + 1`: 1), counted with the modifiers
+    /// (in the score, not in the natural roll) and shown in the log as one of them. Score
+    /// charts only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub constant: i32,
 }
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+/// The log's name for a chart's constant term (`+1 fixed`).
+pub const CONSTANT_NAME: &str = "fixed";
 
 /// One way a roll can come out, with its probability: what the lab's distributions of
 /// computed amounts are summed over.
@@ -406,7 +419,13 @@ impl ChartDef {
     #[must_use]
     pub fn modifiers_for(&self, inputs: &[i32]) -> (Vec<AppliedModifier>, i32) {
         let mut applied = Vec::new();
-        let mut ungrouped = 0i32;
+        let mut ungrouped = self.constant;
+        if self.constant != 0 {
+            applied.push(AppliedModifier {
+                name: CONSTANT_NAME.to_owned(),
+                value: self.constant,
+            });
+        }
         let mut grouped = vec![0i32; self.groups.len()];
         for m in &self.modifiers {
             let value = inputs
@@ -700,7 +719,7 @@ impl ChartDef {
     ///         default: 0,
     ///     },
     ///     outcomes: vec!["returns".into(), "removed".into()],
-    ///     secret: false, scales: vec![], round: None,
+    ///     secret: false, scales: vec![], round: None, constant: 0,
     /// };
     /// let odds = chart.odds(&[DieDef::numeric("d10", 10)], &[]);
     /// assert_eq!(odds, vec![Ratio::new(4, 5), Ratio::new(1, 5)]);
@@ -825,6 +844,7 @@ mod tests {
                 vec![cover, flank]
             },
             round: Some(round),
+            constant: 0,
         }
     }
 

@@ -116,6 +116,11 @@ pub struct FlagDef {
     /// piece (`clears` is then `Never`, and no effect sets or clears it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holds: Option<states::Holds>,
+    /// With `holds`: the piece types the engine keeps it on (`while: { types: [...] }`;
+    /// empty: every type). A piece of another type never holds it (a general is never out
+    /// of his own command).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holds_types: Vec<PieceTypeId>,
 }
 
 /// A piece type's own triggers for one counter, used instead of the counter's for pieces
@@ -559,8 +564,10 @@ pub struct ActionDef {
     pub chart: Option<ChartId>,
     /// What it targets.
     pub target: TargetRule,
-    /// Allowed distance to the target, inclusive.
-    pub range: Option<(u32, u32)>,
+    /// Allowed distance to the target, inclusive: whole cells on a grid (the compiler
+    /// refuses a fraction there), rule inches to the hundredth on an open table (`4.5`),
+    /// compared with the exact distance.
+    pub range: Option<(Cost, Cost)>,
     /// Where the target must lie in the actor's arcs (empty = anywhere).
     pub arcs: Vec<Arc>,
     /// True when the line from actor to target must be clear.
@@ -576,6 +583,12 @@ pub struct ActionDef {
     pub effects: Vec<Vec<Effect>>,
     /// Piece types that may take it (empty = all).
     pub types: Vec<PieceTypeId>,
+    /// Piece types it may target (empty = all): `target_types:`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_types: Vec<PieceTypeId>,
+    /// Piece types it may not target (`target_not_types:`, "generals may not be fired on").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_not_types: Vec<PieceTypeId>,
     /// True when the ruleset's `action` hook resolves it (after its chart, if any).
     pub scripted: bool,
     /// True when the ruleset gives it a check beside its script (`check:`): the hooks'

@@ -118,6 +118,7 @@ fn totals_chart(count: u8, die: DieId, low: i32, high: i32, rerolls: Vec<RerollD
         secret: false,
         scales: Vec::new(),
         round: None,
+        constant: 0,
     }
 }
 
@@ -170,6 +171,7 @@ fn band_chart(die: DieId) -> ChartDef {
         secret: false,
         scales: Vec::new(),
         round: None,
+        constant: 0,
     }
 }
 

@@ -56,7 +56,7 @@ impl ChartCase {
 ///         default: 0,
 ///     },
 ///     outcomes: vec!["fail".into(), "pass".into()],
-///     secret: false, scales: vec![], round: None,
+///     secret: false, scales: vec![], round: None, constant: 0,
 /// };
 /// let case = chart_case(&chart, &[DieDef::numeric("d6", 6)], &[]);
 /// assert_eq!(case.odds, vec![Ratio::new(2, 3), Ratio::new(1, 3)]);

@@ -797,9 +797,11 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
             escape(&a.name.value),
             marks.badge(&path),
             escape(v.chart.as_ref().map_or("—", |c| c.value.as_str())),
-            v.target.as_ref().map_or("none", |t| t.value.word()),
-            v.range
-                .map_or_else(|| "any".to_owned(), |[a, b]| format!("{a}–{b}")),
+            escape(&target_text(v)),
+            v.range.as_ref().map_or_else(
+                || "any".to_owned(),
+                |r| format!("{}–{}", r.value[0], r.value[1])
+            ),
             v.arcs
                 .iter()
                 .map(|a| a.value.word())
@@ -817,6 +819,18 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
         );
     }
     h.push_str("</table>\n");
+}
+
+/// What an action targets, with the types it may (or may not) target.
+fn target_text(v: &crate::model::ActionSpec) -> String {
+    let word = v.target.as_ref().map_or("none", |t| t.value.word());
+    if !v.target_types.is_empty() {
+        format!("{word} (only {})", join(&v.target_types))
+    } else if !v.target_not_types.is_empty() {
+        format!("{word} (not {})", join(&v.target_not_types))
+    } else {
+        word.to_owned()
+    }
 }
 
 fn options(h: &mut String, r: &Ruleset, marks: &Marks) {

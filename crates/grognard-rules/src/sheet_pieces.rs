@@ -193,12 +193,18 @@ fn effect_word(r: &Ruleset, e: &grognard_kernel::rules::Effect) -> String {
 pub(crate) fn held_text(r: &Ruleset, flag: &str) -> Option<String> {
     use grognard_kernel::rules::states::Holds;
     let rules = &r.rules;
-    let holds = rules
-        .flags
+    let def = rules.flags.iter().find(|f| f.name == flag)?;
+    let holds = def.holds.as_ref()?;
+    let only: Vec<&str> = def
+        .holds_types
         .iter()
-        .find(|f| f.name == flag)?
-        .holds
-        .as_ref()?;
+        .filter_map(|t| rules.piece_type(*t).map(|d| d.name.as_str()))
+        .collect();
+    let only = if only.is_empty() {
+        String::new()
+    } else {
+        format!(" (only {})", only.join(", "))
+    };
     let near = |n: &grognard_kernel::rules::states::Near| {
         let types: Vec<&str> = n
             .types
@@ -212,7 +218,7 @@ pub(crate) fn held_text(r: &Ruleset, flag: &str) -> Option<String> {
         };
         (who, n.within)
     };
-    Some(match holds {
+    let text = match holds {
         Holds::Counter {
             counter,
             at_least,
@@ -234,7 +240,8 @@ pub(crate) fn held_text(r: &Ruleset, flag: &str) -> Option<String> {
             let (who, within) = near(n);
             format!("held while no {who} is within {within}")
         }
-    })
+    };
+    Some(text + &only)
 }
 
 fn def_id(i: usize) -> grognard_kernel::ids::PieceTypeId {

@@ -57,24 +57,56 @@ fn a_constant_in_the_initiative_roll_says_constants_are_not_supported_and_what_i
     assert!(!errors.contains("expected a die count"), "{errors}");
 }
 
+/// A chart's dice may add or take away a fixed amount (`d6 + 1`, `2d6 - 2`); dice cannot
+/// be taken away, a fixed amount needs dice, and a band chart (which tests the first die
+/// alone) takes none — each refused at the chart's `dice:`.
 #[test]
-fn a_constant_or_a_subtraction_in_a_charts_dice_points_to_a_modifier() {
+fn a_charts_dice_may_add_or_take_away_a_fixed_amount_but_not_dice() {
+    for dice in ["2d6 + 2", "d6 - 3", "1 + d6", "d6 + 1 + 1"] {
+        load("chart.yaml", &ruleset(dice, "d6")).unwrap_or_else(|e| panic!("{dice}: {e}"));
+    }
     for (dice, what) in [
-        ("2d6 + 2", "a constant term (`2`) is not supported here"),
-        ("d6 - 3", "taking away is not supported here"),
+        ("d6 - d6", "chart.yaml:10:11: `d6 - d6`: only a fixed amount may be taken away"),
+        ("3", "chart.yaml:10:11: `3`: a fixed amount needs dice to add to (`d6 + 1`)"),
     ] {
         let errors = load("chart.yaml", &ruleset(dice, "d6")).expect_err(dice);
-        assert!(
-            errors.contains(&format!(
-                "chart.yaml:10:11: `{dice}`: a dice expression adds dice only"
-            )) && errors.contains(what),
-            "{dice}: {errors}"
-        );
-        assert!(
-            errors.contains("give the chart an input with `default: 1` and a modifier on it"),
-            "{errors}"
-        );
+        assert!(errors.contains(what), "{dice}: {errors}");
     }
+    let band = ruleset("d6 + 1", "d6").replace(
+        "    rows:\n      - { score: \"4+\", result: hit }\n    otherwise: miss\n",
+        "    inputs: { b: { default: 0 } }\n    bands: { base: b, rows: [ { band: one, at_least: 4, pass: hit, fail: miss } ] }\n",
+    );
+    let errors = load("band.yaml", &band).expect_err("a band chart with a constant");
+    assert!(
+        errors.contains(
+            "band.yaml:10:11: chart `fire`: a fixed amount (`d6 + 1`) adds to a score; a band \
+             chart tests the first die alone"
+        ),
+        "{errors}"
+    );
     // Dice alone still load.
     load("fine.yaml", &ruleset("d6 + d6", "2d6")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `d6 + 1` against `4+`: the score is the die and one, so 3 to 6 hit, 4/6; `2d6 - 2`
+/// against `4+`: 2d6 of 6 or more, 26/36. The natural roll stays the dice alone.
+#[test]
+fn a_fixed_amount_moves_the_score_and_the_odds() {
+    for (dice, hit) in [("d6 + 1", (2, 3)), ("2d6 - 2", (13, 18))] {
+        let dir = std::env::temp_dir().join(format!("grognard-dice-odds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("odds.yaml");
+        std::fs::write(&path, ruleset(dice, "d6")).expect("write");
+        let loaded = load_ruleset(&path).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = &loaded.rules;
+        let chart = &rules.charts[0];
+        let odds = chart.odds(&rules.dice, &[]);
+        let at = chart.outcomes.iter().position(|o| o == "hit").expect("hit");
+        assert_eq!(
+            odds[at],
+            grognard_kernel::Ratio::new(hit.0, hit.1),
+            "{dice}: {odds:?}"
+        );
+    }
 }

@@ -163,15 +163,20 @@ impl Game {
             // Charts compare exact distances with their bounds (rounded up on a table).
             table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
             distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
-            let in_range = |lo: u32, hi: u32| match (self.placed(actor), self.placed(tp)) {
+            self.check_target_type(state, side, def, tp, &tp_label)?;
+            let in_range = |lo: Cost, hi: Cost| match (self.placed(actor), self.placed(tp)) {
                 (Some(a), Some(b)) => {
-                    // Edge to edge where the pieces have footprints.
-                    let inch = |v: u32| {
-                        open::Len(i64::from(self.scaled(Cost::whole(v as i32)).hundredths()) * 10)
-                    };
-                    a.within(&b, inch(hi)) && (lo == 0 || !a.within(&b, open::Len(inch(lo).0 - 1)))
+                    // Edge to edge where the pieces have footprints; a range in hundredths
+                    // of a rule inch, scaled, against the exact length in thousandths.
+                    let inch = |v: Cost| open::Len(i64::from(self.scaled(v).hundredths()) * 10);
+                    a.within(&b, inch(hi))
+                        && (lo <= Cost::ZERO || !a.within(&b, open::Len(inch(lo).0 - 1)))
                 }
-                _ => distance >= lo && distance <= hi,
+                // On a grid the compiler allows only whole cells.
+                _ => {
+                    let d = i64::from(distance) * 100;
+                    d >= i64::from(lo.hundredths()) && d <= i64::from(hi.hundredths())
+                }
             };
             if let Some((lo, hi)) = def.range
                 && !in_range(lo, hi)
@@ -195,8 +200,10 @@ impl Game {
                 return Err(Refusal::new(
                     RefusalKind::BadTarget,
                     format!(
-                        "{tp_label} is {away} away; {} reaches {lo} to {hi}",
-                        def.name
+                        "{tp_label} is {away} away; {} reaches {} to {}",
+                        def.name,
+                        decimal(lo),
+                        decimal(hi)
                     ),
                 ));
             }
@@ -241,6 +248,59 @@ impl Game {
             table_distance,
             flank_or_rear,
         })
+    }
+
+    /// An action's `target_types` and `target_not_types`, judged on the target's type as
+    /// the acting side knows it: under sighting rules a type not yet disclosed bars
+    /// nothing, so neither the refusal nor the legal list tells a side what it has not
+    /// seen (the probe the legal orders are tried on holds the same knowledge).
+    fn check_target_type(
+        &self,
+        state: &State,
+        side: SideId,
+        def: &crate::rules::ActionDef,
+        tp: &crate::piece::Piece,
+        tp_label: &str,
+    ) -> Result<(), Refusal> {
+        if def.target_types.is_empty() && def.target_not_types.is_empty() {
+            return Ok(());
+        }
+        let kind = if tp.side == side || self.sighting().is_none() {
+            Some(tp.kind)
+        } else {
+            state
+                .knowledge
+                .get(side.index())
+                .and_then(|k| k.get(tp.id))
+                .and_then(|k| k.kind.or_else(|| k.identity.as_ref().map(|p| p.kind)))
+        };
+        let Some(kind) = kind else {
+            return Ok(());
+        };
+        let only = !def.target_types.is_empty() && !def.target_types.contains(&kind);
+        if !only && !def.target_not_types.contains(&kind) {
+            return Ok(());
+        }
+        let rules = &*self.rules;
+        let type_name = |t: &crate::ids::PieceTypeId| {
+            rules.piece_type(*t).map_or("?", |d| d.name.as_str())
+        };
+        let list = |ts: &[crate::ids::PieceTypeId]| {
+            ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
+        };
+        let rule = if only {
+            format!("{} may target only {}", def.name, list(&def.target_types))
+        } else {
+            format!("{} may not target {}", def.name, list(&def.target_not_types))
+        };
+        Err(Refusal::new(
+            RefusalKind::BadTarget,
+            format!(
+                "{tp_label} cannot be targeted by {}: it is {}, and {rule}",
+                def.name,
+                type_name(&kind)
+            ),
+        ))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -654,4 +714,13 @@ impl Game {
             }
         }
     }
+}
+
+/// A rule distance as a decimal without trailing zeros (`3`, `4.5`, `12.25`), as range
+/// refusals print it beside the measured distance.
+fn decimal(c: Cost) -> String {
+    let h = c.hundredths();
+    let sign = if h < 0 { "-" } else { "" };
+    let text = format!("{}.{:02}", h.unsigned_abs() / 100, h.unsigned_abs() % 100);
+    format!("{sign}{}", text.trim_end_matches('0').trim_end_matches('.'))
 }

@@ -6,7 +6,7 @@
 
 use crate::action::Event;
 use crate::geometry::open;
-use crate::ids::FlagId;
+use crate::ids::{FlagId, PieceTypeId};
 use crate::piece::{Piece, Place};
 use crate::rules::states::{Holds, Near};
 use crate::state::State;
@@ -63,12 +63,12 @@ impl Game {
     /// change. Run after every order and as the game starts, and for one piece's counter
     /// levels at once as a counter changes ([`Self::keep_levels_of`]).
     pub(super) fn keep_held_flags(&self, next: &mut State, events: &mut Vec<Event>) {
-        let held: Vec<(FlagId, &Holds)> = self
+        let held: Vec<(FlagId, &Holds, &[PieceTypeId])> = self
             .rules
             .flags
             .iter()
             .enumerate()
-            .filter_map(|(i, f)| Some((FlagId(i as u16), f.holds.as_ref()?)))
+            .filter_map(|(i, f)| Some((FlagId(i as u16), f.holds.as_ref()?, &f.holds_types[..])))
             .collect();
         if held.is_empty() {
             return;
@@ -77,8 +77,8 @@ impl Game {
         // never depends on the order the pieces are visited in.
         let mut changes = Vec::new();
         for p in next.pieces.iter().filter(|p| p.on_board()) {
-            for (flag, holds) in &held {
-                let on = self.holds_for(next, p, holds);
+            for (flag, holds, types) in &held {
+                let on = applies(types, p) && self.holds_for(next, p, holds);
                 if p.flag(*flag) != on {
                     changes.push((p.id, *flag, on));
                 }
@@ -108,7 +108,8 @@ impl Game {
             .iter()
             .enumerate()
             .filter_map(|(i, f)| {
-                let on = f.holds.as_ref()?.counter_level(counter, value)?;
+                let on = f.holds.as_ref()?.counter_level(counter, value)?
+                    && applies(&f.holds_types, p);
                 let flag = FlagId(i as u16);
                 (p.flag(flag) != on).then_some((flag, on))
             })
@@ -135,4 +136,9 @@ impl Game {
             });
         }
     }
+}
+
+/// True when a held flag limited to `types` (none: every type) is kept on `piece`.
+fn applies(types: &[PieceTypeId], piece: &Piece) -> bool {
+    types.is_empty() || types.contains(&piece.kind)
 }

@@ -157,6 +157,7 @@ pub fn rules(geo: Geo) -> Rules {
             name: "fired".into(),
             clears: Clears::TurnEnd,
             holds: None,
+            holds_types: vec![],
         }],
         tags: Names::default(),
         dice: vec![DieDef::numeric("d6", 6)],
@@ -298,13 +299,15 @@ pub fn rules(geo: Geo) -> Rules {
             name: "volley".into(),
             chart: Some(ChartId(0)),
             target: TargetRule::Enemy,
-            range: Some((1, 3)),
+            range: Some((Cost::whole(1), Cost::whole(3))),
             arcs: vec![grognard_kernel::geometry::Arc::Front],
             needs_sight: true,
             barred_by: vec![FIRED],
             marks: Some(FIRED),
             effects: vec![vec![], vec![hits_to_target(1)], vec![hits_to_target(2)]],
             types: vec![INFANTRY],
+            target_types: vec![],
+            target_not_types: vec![],
             scripted: false,
             checked: false,
             needs: vec![],
@@ -379,6 +382,7 @@ fn volley_chart() -> ChartDef {
         secret: false,
         scales: Vec::new(),
         round: None,
+        constant: 0,
     }
 }
 

@@ -1,6 +1,7 @@
 //! What pieces do and what happens to them: hook bindings, counters with their triggers,
 //! and the ruleset's actions (checks, chart, effects by outcome, scripts).
 
+use grognard_kernel::Cost;
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::geometry::Arc;
 use grognard_kernel::ids::{ChartId, FlagId, PieceTypeId};
@@ -199,7 +200,7 @@ fn compile_action(
         name: name.value.clone(),
         chart,
         target,
-        range: v.range.map(|[lo, hi]| (lo, hi)),
+        range: compile_range(cx, names, v),
         arcs,
         needs_sight: v.sight,
         barred_by: cx.lookup_ids::<FlagId>("flag", &v.barred_by, &names.flags),
@@ -210,5 +211,63 @@ fn compile_action(
             .and_then(|f| cx.lookup_id::<FlagId>("flag", f, &names.flags)),
         effects,
         types: cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types),
+        target_types: target_filter(cx, names, v, &v.target_types, target),
+        target_not_types: target_filter(cx, names, v, &v.target_not_types, target),
     }
+}
+
+/// `range: [lo, hi]`: whole cells on a grid; on an open table rule inches to the hundredth,
+/// which the kernel compares with the exact distance.
+fn compile_range(cx: &mut Cx, names: &Names, v: &ActionSpec) -> Option<(Cost, Cost)> {
+    let range = v.range.as_ref()?;
+    let [lo, hi] = range.value;
+    let (lo, hi) = (lo.0, hi.0);
+    if lo < Cost::ZERO || hi < Cost::ZERO {
+        cx.error(
+            &range.location,
+            format!("`range: [{lo}, {hi}]`: a distance cannot be negative"),
+        );
+    } else if hi < lo {
+        cx.error(
+            &range.location,
+            format!("`range: [{lo}, {hi}]`: the nearest distance is beyond the farthest"),
+        );
+    } else if !names.open && (lo.hundredths() % 100 != 0 || hi.hundredths() % 100 != 0) {
+        cx.error_help(
+            &range.location,
+            format!("`range: [{lo}, {hi}]`: a grid counts whole cells"),
+            Some(
+                "fractions of an inch are for open tables (`geometry: { kind: open }`)"
+                    .to_owned(),
+            ),
+        );
+    }
+    Some((lo, hi))
+}
+
+/// `target_types:` or `target_not_types:`: type names, for an action that has a target;
+/// giving both is refused at the second (one of them says it all).
+fn target_filter(
+    cx: &mut Cx,
+    names: &Names,
+    v: &ActionSpec,
+    list: &[Located<String>],
+    target: TargetRule,
+) -> Vec<PieceTypeId> {
+    let Some(first) = list.first() else {
+        return Vec::new();
+    };
+    if target == TargetRule::None {
+        cx.error(
+            &first.location,
+            "a target type filter needs a target (`target: enemy` or `friend`)",
+        );
+    } else if std::ptr::eq(list, v.target_not_types.as_slice()) && !v.target_types.is_empty() {
+        cx.error(
+            &first.location,
+            "give `target_types` (the types it may target) or `target_not_types` (those it \
+             may not), not both",
+        );
+    }
+    cx.lookup_ids::<PieceTypeId>("piece type", list, &names.types)
 }

@@ -115,7 +115,18 @@ pub(super) fn compile_chart(
     die_names: &mut Vec<String>,
     names: &Names,
 ) -> ChartDef {
-    let expr = parse_dice(cx, &spec.dice, dice, die_names, DiceUse::Chart);
+    let (expr, constant) = parse_dice(cx, &spec.dice, dice, die_names, DiceUse::Chart);
+    if constant != 0 && spec.bands.is_some() {
+        cx.error(
+            &spec.dice.location,
+            format!(
+                "chart `{}`: a fixed amount (`{}`) adds to a score; a band chart tests the \
+                 first die alone",
+                name.value,
+                spec.dice.value.trim()
+            ),
+        );
+    }
     super::gates::refuse_stray_bands(cx, name, spec);
     super::gates::refuse_gate_cycles(cx, name, spec);
     let input_names: Vec<&str> = spec.inputs.names().collect();
@@ -214,6 +225,7 @@ pub(super) fn compile_chart(
         secret: spec.secret,
         scales,
         round,
+        constant,
     }
 }
 

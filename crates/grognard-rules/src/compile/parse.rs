@@ -13,8 +13,9 @@ use crate::suggest::did_you_mean;
 
 use super::Cx;
 
-/// What a dice expression is rolled for: the help for a term it cannot hold differs.
-#[derive(Clone, Copy)]
+/// What a dice expression is rolled for: a chart's score may add a fixed amount, an
+/// initiative roll may not.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum DiceUse {
     /// A chart's `dice:`.
     Chart,
@@ -22,44 +23,34 @@ pub(super) enum DiceUse {
     Initiative,
 }
 
-impl DiceUse {
-    /// What to write instead of a constant (`+ 1`) or a subtraction (`- 1`).
-    fn instead(self) -> &'static str {
-        match self {
-            DiceUse::Chart => {
-                "to add or take away a fixed amount, give the chart an input with `default: 1` \
-                 and a modifier on it (`{ name: bonus, input: base, per: 1 }`)"
-            }
-            DiceUse::Initiative => {
-                "the sides' initiative rolls are compared with each other, so a fixed amount \
-                 every side adds changes nothing: write the dice alone (`initiative: d6`)"
-            }
-        }
-    }
-}
-
-/// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`.
+/// Parses a dice expression: `2d6`, `d10`, `cube`, `2 cube`, `d6 + d6`, and for a chart a
+/// fixed amount added or taken away (`d6 + 1`, `2d6 - 2`), returned beside the dice.
 pub(super) fn parse_dice(
     cx: &mut Cx,
     text: &Located<String>,
     dice: &mut Vec<DieDef>,
     names: &mut Vec<String>,
     used: DiceUse,
-) -> DiceExpr {
+) -> (DiceExpr, i32) {
     let mut terms = Vec::new();
+    let mut constant = 0i32;
     for part in text
         .value
         .split('+')
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        // A dice expression only adds dice; say so rather than misreading `1` or `d6 - 1`.
-        let constant = part.chars().all(|c| c.is_ascii_digit());
         // A declared die may have a hyphen in its name (`melee-d6`); anything else with
-        // one is a subtraction.
+        // one takes something away, which may only be a fixed amount after the dice.
         let named = names.iter().any(|n| part.ends_with(n.as_str()));
-        if constant || (!named && part.contains(['-', '\u{2212}'])) {
-            let what = if constant {
+        let (part, taken) = match split_minus(part) {
+            Some((dice_part, n)) if !named => (dice_part, Some(n)),
+            _ => (part, None),
+        };
+        let fixed = part.chars().all(|c| c.is_ascii_digit());
+        let bad_minus = !named && part.contains(['-', '\u{2212}']);
+        if used == DiceUse::Initiative && (fixed || taken.is_some() || bad_minus) {
+            let what = if fixed {
                 format!("a constant term (`{part}`) is")
             } else {
                 "taking away is".to_owned()
@@ -67,13 +58,36 @@ pub(super) fn parse_dice(
             cx.error_help(
                 &text.location,
                 format!(
-                    "`{}`: a dice expression adds dice only (`2d6`, `d6 + d6`, `2 cube`); {what} \
-                     not supported here",
+                    "`{}`: a dice expression adds dice only (`2d6`, `d6 + d6`, `2 cube`); \
+                     {what} not supported here",
                     text.value.trim()
                 ),
-                Some(used.instead().to_owned()),
+                Some(
+                    "the sides' initiative rolls are compared with each other, so a fixed \
+                     amount every side adds changes nothing: write the dice alone \
+                     (`initiative: d6`)"
+                        .to_owned(),
+                ),
             );
             continue;
+        }
+        if bad_minus {
+            cx.error_help(
+                &text.location,
+                format!(
+                    "`{}`: only a fixed amount may be taken away (`2d6 - 2`), not dice",
+                    text.value.trim()
+                ),
+                Some("to take a die's roll away, use a computed amount or a modifier".to_owned()),
+            );
+            continue;
+        }
+        if fixed {
+            constant = constant.saturating_add(part.parse::<i32>().unwrap_or(i32::MAX));
+            continue;
+        }
+        if let Some(n) = taken {
+            constant = constant.saturating_sub(n);
         }
         let (count, die) = match part.find(|c: char| !c.is_ascii_digit()) {
             Some(0) => (1u8, part),
@@ -121,8 +135,30 @@ pub(super) fn parse_dice(
     }
     if terms.is_empty() && text.value.trim().is_empty() {
         cx.error(&text.location, "expected dice, e.g. `2d6`, `d10` or `cube`");
+    } else if terms.is_empty() && constant != 0 {
+        cx.error(
+            &text.location,
+            format!(
+                "`{}`: a fixed amount needs dice to add to (`d6 + 1`)",
+                text.value.trim()
+            ),
+        );
     }
-    DiceExpr { terms }
+    (DiceExpr { terms }, constant)
+}
+
+/// `d6 - 1` → (`d6`, 1): a term that ends by taking away a whole number.
+fn split_minus(part: &str) -> Option<(&str, i32)> {
+    let (i, c) = part
+        .char_indices()
+        .rev()
+        .find(|(_, c)| *c == '-' || *c == '\u{2212}')?;
+    let left = part[..i].trim();
+    let right = part[i + c.len_utf8()..].trim();
+    if left.is_empty() || right.is_empty() || !right.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((left, right.parse().ok()?))
 }
 
 pub(super) fn cost_or_impassable(cx: &mut Cx, text: &Located<Text>) -> Option<Option<Cost>> {

@@ -25,7 +25,7 @@ pub(super) fn compile_sequence(
     let initiative = s
         .initiative
         .as_ref()
-        .map(|d| parse_dice(cx, d, dice, die_names, DiceUse::Initiative));
+        .map(|d| parse_dice(cx, d, dice, die_names, DiceUse::Initiative).0);
     let mut sequence = Sequence {
         initiative,
         turn_start: phases(cx, names, &s.turn_start, root),

@@ -146,6 +146,7 @@ pub(super) fn compile_states(
             );
         }
         def.clears = Clears::Never;
+        def.holds_types = cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types);
         def.holds = if let Some(c) = &v.counter {
             let Some(counter) = cx.lookup_id::<CounterId>("counter", c, &names.counters) else {
                 continue;

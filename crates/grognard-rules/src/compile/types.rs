@@ -57,6 +57,7 @@ pub(super) fn compile_flags(cx: &mut Cx, spec: &RulesetSpec) -> Vec<FlagDef> {
             },
             // Filled in by `states::compile_states` once the counters are known.
             holds: None,
+            holds_types: Vec::new(),
         })
         .collect()
 }

@@ -813,8 +813,9 @@ pub struct ActionSpec {
     pub chart: Option<Located<String>>,
     /// `none` (default), `enemy` or `friend`.
     pub target: Option<Located<Target>>,
-    /// `[min, max]` distance.
-    pub range: Option<[u32; 2]>,
+    /// `[min, max]` distance: whole cells on a grid, rule inches on an open table
+    /// (`[0, 4.5]`, to the hundredth).
+    pub range: Option<Located<[CostValue; 2]>>,
     /// Arcs the target must be in: `front`, `flank`, `rear`.
     pub arcs: Vec<Located<ArcName>>,
     /// True when the line to the target must be clear.
@@ -827,6 +828,12 @@ pub struct ActionSpec {
     pub marks: Option<Located<String>>,
     /// Piece types that may take it (all when empty).
     pub types: Vec<Located<String>>,
+    /// Piece types it may target (all when empty).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_types: Vec<Located<String>>,
+    /// Piece types it may not target ("generals may not be fired on").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_not_types: Vec<Located<String>>,
     /// Effects by outcome name (`hit: [...]`); `always` for actions without a chart.
     pub on: NamedMap<Vec<EffectSpec>>,
     /// A Lua function (`module.function`) that resolves the action after its checks and

@@ -38,4 +38,8 @@ pub struct HoldsSpec {
     /// The flag holds while no friend of these types is this near (out of command).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_near: Option<Located<NearSpec>>,
+    /// The piece types the flag is kept on (every type when empty): a shaken level for
+    /// foot only, out of command for all but the generals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<Located<String>>,
 }
