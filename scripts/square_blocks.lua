@@ -174,12 +174,11 @@ local function scout_fate(game)
       if hq ~= nil and game:mode(hq) ~= "battle" then transit = 1 end
       local range = 0
       if nearest ~= nil then range = range_row(nearest) end
-      -- Beyond 5 squares the table's row has no asterisk: the +2s do not apply, so the
-      -- roll is made without them (the referee's log then reads the plain d10 against 10+).
-      local near_transit, near_night = transit, night
-      if range == 0 then near_transit, near_night = 0, 0 end
+      -- Beyond 5 squares (range 0) the table's row has no asterisk: the chart's gates
+      -- (`with: [range]`) hold transit and night at 0 there, so the roll is made without
+      -- the +2s and the referee's log reads the plain d10 against 10+.
       local outcome = game:resolve("scout_fate",
-        { range = range, transit = near_transit, night = near_night },
+        { range = range, transit = transit, night = night },
         "scout fate of " .. game:name(s))
       if outcome == "removed" then
         -- Back to its headquarters base, whatever stands there: it joins the base as an
@@ -197,12 +196,33 @@ local function scout_fate(game)
   end
 end
 
+-- Turn 1 (000 l.189-190: the fate roll comes "before any information is collected"): as
+-- each side's first command phase begins, its scouts make their first roll (below) and
+-- may report from then on (`fate_rolled`); the scouts of every side that has not yet
+-- rolled are held back (`awaiting_fate`, which bars them from reading chart #5) until
+-- their own side's command phase: a scout without `fate_rolled` is one whose side's
+-- first command phase is still to come.
+local function hold_back_unrolled(game)
+  local side = game:phasing()
+  for _, s in ipairs(game:units()) do
+    if SCOUT_KINDS[game:kind(s)] then
+      if game:side(s) == side then
+        game:set_flag(s, "fate_rolled", true)
+        game:set_flag(s, "awaiting_fate", false)
+      elseif not game:flag(s, "fate_rolled") then
+        game:set_flag(s, "awaiting_fate", true)
+      end
+    end
+  end
+end
+
 function M.phase_begin(game, phase)
   if phase ~= "command" then
     return
   end
   if game:turn() == 1 then
     check_scouts(game)
+    hold_back_unrolled(game)
     if game:option("small_tables") then
       for _, u in ipairs(game:units(game:phasing())) do
         if not NOT_BLOCKS[game:kind(u)] and game:counter(u, "saved_mp") == 0 then

@@ -676,6 +676,31 @@ fn parse_sets(
     Ok((given, lines))
 }
 
+/// A note for each `--set NAME=VALUE` that the input's `with:`/`without:` gate overrides:
+/// the value the roll reads (`inputs`) is not the one given (the last, where one is given
+/// twice), as `chart` says it.
+fn gate_notes(chart: &ChartDef, from_set: &[(usize, i32)], inputs: &[i32]) -> Vec<String> {
+    let open = crate::lab_gates::ungated(chart, &[from_set.to_vec()]);
+    let open = open.first().map_or(&[][..], Vec::as_slice);
+    let mut notes = Vec::new();
+    for (k, &(i, v)) in from_set.iter().enumerate() {
+        if from_set[k + 1..].iter().any(|(j, _)| *j == i) {
+            continue;
+        }
+        let (Some(input), Some(now), Some(was)) = (chart.inputs.get(i), inputs.get(i), open.get(i))
+        else {
+            continue;
+        };
+        if let Some(gate) = crate::lab_gates::gate_text(chart, i).filter(|_| now != was) {
+            let name = &input.name;
+            notes.push(format!(
+                "note: --set {name}={v} is overridden by its gate ({gate}): {name} reads {now}"
+            ));
+        }
+    }
+    notes
+}
+
 fn roll(
     ruleset: &Path,
     chart_name: &str,
@@ -687,6 +712,7 @@ fn roll(
     let rules = &r.rules;
     let (id, chart) = find_chart(rules, chart_name)?;
     let (mut given, converted) = parse_sets(&r, chart, set)?;
+    let from_set = given.clone();
     // The piece types' attributes and modes fill the inputs --set leaves alone.
     let (from_types, lines) = crate::lab::piece_type_inputs(&r, chart, pieces)?;
     for (i, v) in from_types {
@@ -695,6 +721,9 @@ fn roll(
         }
     }
     let inputs = chart.input_values(&given);
+    // A `--set` its gate overrides is said to be, as `chart` says it: the roll reads the
+    // gated value, and the printed inputs show that value.
+    let gated = gate_notes(chart, &from_set, &inputs);
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -735,7 +764,7 @@ fn roll(
             .map(|(a, r)| json!({"action": a, "amounts": r.amounts}))
             .collect();
         print_json(
-            &json!({"seed": seed, "roll": record, "amounts": amounts, "converted": converted, "from_types": lines}),
+            &json!({"seed": seed, "roll": record, "amounts": amounts, "converted": converted, "from_types": lines, "gated": gated}),
         );
     } else {
         let inputs: Vec<String> = record
@@ -746,7 +775,7 @@ fn roll(
         if !inputs.is_empty() {
             out!("inputs: {}", inputs.join(", "));
         }
-        for line in converted.iter().chain(&lines) {
+        for line in converted.iter().chain(&lines).chain(&gated) {
             out!("{line}");
         }
         let mut lines: Vec<String> = by_action

@@ -231,3 +231,137 @@ fn audit6_6_reading_a_scout_may_look_all_round_in_one_command_phase() {
     let after_w = r.stdout.split("sc now faces W").nth(1).unwrap_or("");
     assert!(after_w.contains("french sights"), "{}", r.stdout);
 }
+
+#[test]
+fn audit6_8_the_scout_fate_roll_beyond_5_squares_prints_no_plus_twos() {
+    // 000 l.201-212: the row "more than 5 squares away" has no asterisk, so neither +2 (a
+    // headquarters in transit, a night turn) applies there; a scout is removed on a 10.
+    // The chart gates `transit` and `night` on `range` (range 0 is beyond 5), so the hand
+    // roll prints what is applied. Worked by hand, seed 3: d10 5; beyond 5 squares the
+    // score is 5 (before the fix: "+2 headquarters in transit, +2 night turn; score 9");
+    // at 4-5 squares (range 1) both +2s stand, 5 + 4 = 9.
+    let sb = "../../../../../rulesets/square-blocks.yaml";
+    let roll = |range: &str| {
+        let r = run6(&[
+            "roll",
+            sb,
+            "scout_fate",
+            "--set",
+            range,
+            "--set",
+            "transit=1",
+            "--set",
+            "night=1",
+            "--seed",
+            "3",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let far = roll("range=0");
+    assert!(far.contains("inputs: range=0, transit=0, night=0"), "{far}");
+    assert!(
+        far.contains("scout_fate: d10 5; score 5 → reports"),
+        "{far}"
+    );
+    assert!(!far.contains("+2"), "{far}");
+    // The --set the gate overrides is said to be, as `chart` says it.
+    assert!(
+        far.contains(
+            "note: --set transit=1 is overridden by its gate (with range): transit reads 0"
+        ),
+        "{far}"
+    );
+    let near = roll("range=1");
+    assert!(
+        near.contains(
+            "scout_fate: d10 5; +2 headquarters in transit, +2 night turn; score 9 → reports"
+        ),
+        "{near}"
+    );
+    assert!(!near.contains("overridden"), "{near}");
+    // The same in a game (sf2, night, fhq in strategic mode: in transit). fa is 9 squares
+    // (king moves) from ai: d10 7, score 7, reports (with the +2s it would be 11, removed);
+    // fb, 2 squares from ai, rolls 7 + 4 = 11 against 9+: removed.
+    let p = run6(&["play", "sf2.yaml", "--orders", "empty.yaml"]);
+    assert_eq!(p.code, 0, "{}", p.stderr);
+    assert!(
+        p.stdout
+            .contains("scout_fate: d10 7; score 7 → reports (scout fate of fa)"),
+        "{}",
+        p.stdout
+    );
+    assert!(
+        p.stdout.contains(
+            "scout_fate: d10 7; +2 headquarters in transit, +2 night turn; score 11 → removed (scout fate of fb)"
+        ),
+        "{}",
+        p.stdout
+    );
+}
+
+#[test]
+fn audit6_9_a_sides_scouts_first_report_after_their_own_first_fate_roll() {
+    // 000 l.189-190: the Scout Fate roll is made at the start of the command phase and
+    // "before any information is collected". The French move first (sf1). Worked by hand:
+    // as (Austrian scout, (5,3) facing S) has fi (5,5) two squares ahead, B on chart #5;
+    // fs (French scout, (3,4) facing N) has ai (3,2) two squares ahead, B. The Austrian
+    // corps HQ at (7,0) facing S sees fs at D only (4 ahead), and fi (5 ahead) not at all.
+    // Before the fix as reported fi at B in the French command phase of turn 1, before its
+    // first roll (made as the Austrian command phase begins).
+    let view = |orders: &str, side: &str| {
+        let r = run6(&["view", "sf1.yaml", "--orders", orders, "--side", side]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    // Turn 1, French command phase: the French scout has rolled and reports ai at B; the
+    // Austrian scout has not rolled and reports nothing (fi is only a marker at (5,5)).
+    let a1 = view("empty.yaml", "austrians");
+    assert!(a1.contains("#4         at (5,5), facing N\n"), "{a1}");
+    assert!(!a1.contains("sights enemy #4"), "{a1}");
+    assert!(a1.contains("sighting D, face up, real, scout"), "{a1}");
+    let f1 = view("empty.yaml", "french");
+    assert!(
+        f1.contains("at (3,2), facing S, sighting B, face up, real, infantry, strength 5"),
+        "{f1}"
+    );
+    // Nothing of the Austrian scout's state reaches the French.
+    assert!(!f1.contains("awaiting_fate"), "{f1}");
+    // Turn 1, Austrian command phase: its roll made, as reports fi at B.
+    let a2 = view("sf1-a.orders.yaml", "austrians");
+    let austrian_phase = a2
+        .rsplit_once("turn 1 · command phase (austrians)")
+        .map_or("", |(_, after)| after);
+    assert!(
+        austrian_phase.contains("austrians sights enemy #4 at level B"),
+        "{a2}"
+    );
+    assert!(
+        a2.contains("at (5,5), facing N, sighting B, face up, real, infantry, strength 6"),
+        "{a2}"
+    );
+    // In the referee's log the roll comes first, then the report.
+    let p = run6(&["play", "sf1.yaml", "--orders", "sf1-b.orders.yaml"]);
+    assert_eq!(p.code, 0, "{}", p.stderr);
+    let roll = p.stdout.find("(scout fate of as)");
+    let report = p.stdout.find("austrians sights fi at level B");
+    assert!(
+        matches!((roll, report), (Some(a), Some(b)) if a < b),
+        "{}",
+        p.stdout
+    );
+    // Turn 2, French command phase: both sides' scouts have rolled; each still reports
+    // (as on the strength of its turn-1 roll, until its turn-2 roll).
+    let a3 = view("sf1-b.orders.yaml", "austrians");
+    assert!(a3.contains("turn 2 · command phase (french)"), "{a3}");
+    assert!(
+        a3.contains("sighting B, face up, real, infantry, strength 6"),
+        "{a3}"
+    );
+    let f3 = view("sf1-b.orders.yaml", "french");
+    assert!(
+        f3.contains("sighting B, face up, real, infantry, strength 5"),
+        "{f3}"
+    );
+    assert!(!f3.contains("awaiting_fate"), "{f3}");
+}
