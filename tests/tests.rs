@@ -21,6 +21,7 @@ mod policies;
 mod remote;
 mod rolls_seen;
 mod round2;
+mod round3;
 mod scale;
 mod search;
 mod setup;

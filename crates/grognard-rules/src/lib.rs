@@ -29,6 +29,7 @@ pub mod scenario;
 pub mod schema;
 pub mod sheet;
 mod sheet_pieces;
+mod sheet_rules;
 mod sighting;
 pub mod source;
 pub mod suggest;

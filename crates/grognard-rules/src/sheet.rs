@@ -175,6 +175,7 @@ pub fn render(r: &Ruleset, base: Option<&Ruleset>) -> String {
     markers(&mut h, r, &marks);
     charts(&mut h, r, &marks);
     actions(&mut h, r, &marks);
+    crate::sheet_rules::open_table(&mut h, r);
     crate::sheet_pieces::victory(&mut h, r);
     options(&mut h, r, &marks);
     h.push_str("</body>\n</html>\n");
@@ -252,7 +253,12 @@ fn phase_row(h: &mut String, marks: &Marks, part: &str, label: &str, p: &PhaseSp
 
 fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
     let spec = &r.spec;
-    let _ = writeln!(h, "<h2>Movement allowances by mode</h2>");
+    let open = crate::sheet_rules::is_open(r);
+    let _ = writeln!(
+        h,
+        "<h2>Movement allowances by mode{}</h2>",
+        if open { " (inches)" } else { "" }
+    );
     let kind = spec.geometry.kind.as_ref().map(|k| k.value);
     if kind == Some(GeometryKind::Square) {
         let _ = writeln!(
@@ -274,7 +280,11 @@ fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
                 .map_or_else(|| "1".to_owned(), |c| c.to_string())
         );
     } else {
-        h.push_str("<p>Allowances and costs in inches.</p>\n");
+        h.push_str(
+            "<p>Each move goes straight to where it ends and costs its length in inches (a \
+             turning unit pays the path its outer corner travels, unless its type pivots \
+             freely); the allowance is the most one move may cost.</p>\n",
+        );
     }
     h.push_str("<table>\n<tr><th>piece type</th><th>movement</th>");
     for m in spec.modes.iter() {
@@ -287,7 +297,10 @@ fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
             marks.badge(&path)
         );
     }
-    h.push_str("<th>zoc</th></tr>\n");
+    if !open {
+        h.push_str("<th>zoc</th>");
+    }
+    h.push_str("</tr>\n");
     for t in spec.piece_types.iter() {
         let tpath = format!("piece type `{}`", t.name.value);
         let _ = write!(
@@ -317,11 +330,15 @@ fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
             };
             let _ = write!(h, "<td{class}>{}</td>", escape(&cell));
         }
-        let _ = writeln!(
-            h,
-            "<td>{}</td></tr>",
-            if t.value.zoc { "yes" } else { "no" }
-        );
+        if open {
+            h.push_str("</tr>\n");
+        } else {
+            let _ = writeln!(
+                h,
+                "<td>{}</td></tr>",
+                if t.value.zoc { "yes" } else { "no" }
+            );
+        }
     }
     h.push_str("</table>\n");
     let described: Vec<_> = spec
@@ -379,9 +396,12 @@ fn movement(h: &mut String, r: &Ruleset, marks: &Marks) {
 fn terrain(h: &mut String, r: &Ruleset, marks: &Marks) {
     let spec = &r.spec;
     let _ = writeln!(h, "<h2>Terrain and movement costs</h2>");
-    h.push_str(
-        "<p>Extra cost to enter, added to the step cost.</p>\n<table>\n<tr><th>terrain</th>",
-    );
+    h.push_str(if crate::sheet_rules::is_open(r) {
+        "<p>Extra inches a move pays, once for each area of the terrain its bases pass over \
+         (impassable: no move through it).</p>\n<table>\n<tr><th>terrain</th>"
+    } else {
+        "<p>Extra cost to enter, added to the step cost.</p>\n<table>\n<tr><th>terrain</th>"
+    });
     for c in spec.movement.iter() {
         let _ = write!(h, "<th>{}</th>", escape(&c.name.value));
     }
@@ -587,6 +607,7 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
         if let Some(d) = &c.value.description {
             let _ = writeln!(h, "<p>{}</p>", escape(d));
         }
+        crate::sheet_rules::inputs(h, r, &c.name.value);
         if !c.value.modifiers.is_empty() {
             h.push_str(
                 "<table>\n<tr><th>modifier</th><th>per</th><th>input</th><th>group</th></tr>\n",
@@ -778,7 +799,7 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
         return;
     }
     let _ = writeln!(h, "<h2>Actions</h2>");
-    h.push_str("<table>\n<tr><th>action</th><th>chart</th><th>target</th><th>range</th><th>arcs</th><th>sight</th><th>who may</th><th>needs</th><th>barred by</th><th>results</th></tr>\n");
+    h.push_str("<table>\n<tr><th>action</th><th>chart</th><th>target</th><th>range</th><th>arcs</th><th>sight</th><th>who may</th><th>needs</th><th>barred by</th><th>afterwards</th><th>results</th></tr>\n");
     for a in r.spec.actions.iter() {
         let path = format!("action `{}`", a.name.value);
         let v = &a.value;
@@ -792,7 +813,7 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
                 .collect();
         let _ = writeln!(
             h,
-            "<tr{}><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{}><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             marks.class(&path),
             escape(&a.name.value),
             marks.badge(&path),
@@ -815,6 +836,7 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
             },
             escape(&join(&v.needs)),
             escape(&join(&v.barred_by)),
+            escape(&crate::sheet_rules::afterwards(v)),
             escape(&results.join("; "))
         );
     }

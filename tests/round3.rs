@@ -1,0 +1,236 @@
+//! Issue 36, round 3: what a third outside designer still could not say in data or see in
+//! the tools — actions that may (or may not) target some piece types, held flags limited to
+//! types, a fixed amount in a chart's dice, ranges in fractions of an inch — then the
+//! tools (`sheet`, `view --side`). Every number is worked by hand from the fixture
+//! `tests/fixtures/round3/field.yaml` (points, measured centre to centre).
+
+use crate::util::grognard;
+
+const FIELD: &str = "tests/fixtures/round3/field.yaml";
+
+fn ok(args: &[&str]) -> String {
+    let run = grognard(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    run.stdout
+}
+
+/// Plays `orders` (the lines after `orders:`) on the field; the run whatever its exit.
+fn play(name: &str, orders: &str) -> crate::util::Run {
+    let dir = std::env::temp_dir().join(format!("grognard-round3-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("orders.yaml");
+    std::fs::write(&path, format!("orders:\n{orders}")).expect("write");
+    let run = grognard(&["play", FIELD, "--orders", &path.to_string_lossy()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    run
+}
+
+fn refused(name: &str, order: &str) -> String {
+    let run = play(name, &format!("  - {{ side: blue, act: {order} }}\n"));
+    assert_eq!(run.code, 1, "{order}: {}{}", run.stdout, run.stderr);
+    run.stderr
+}
+
+/// `target_not_types: [general]`: r_gen, 3" from b1, is in range but a general; `legal`
+/// lists no fire at it, and the order is refused in words. `target_types: [foot]`: aim
+/// reaches r1 and r3 (foot), not the horse 5" behind b1.
+#[test]
+fn an_action_may_leave_out_or_name_the_types_it_targets() {
+    let err = refused("general", "{ piece: b1, action: fire, target: r_gen }");
+    assert!(
+        err.contains("refused: r_gen cannot be targeted by fire: it is general, and fire may not target general"),
+        "{err}"
+    );
+    let err = refused("horse", "{ piece: b1, action: aim, target: r_horse }");
+    assert!(
+        err.contains("refused: r_horse cannot be targeted by aim: it is horse, and aim may target only foot"),
+        "{err}"
+    );
+    let legal = ok(&["legal", FIELD, "--side", "blue"]);
+    let of = |piece: &str, action: &str| -> Vec<String> {
+        legal
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix(&format!(
+                    "- {{ side: blue, act: {{ piece: {piece}, action: {action}, target: "
+                ))
+                .map(|t| t.trim_end_matches(" } }").to_owned())
+            })
+            .collect()
+    };
+    assert_eq!(of("b1", "fire"), ["r1"], "{legal}");
+    assert_eq!(of("b1", "aim"), ["r1", "r3"], "{legal}");
+    assert_eq!(of("b_gen", "aim"), ["r1", "r3"], "{legal}");
+    // wound has no filter: every enemy.
+    assert_eq!(of("b1", "wound"), ["r1", "r3", "r_gen", "r_horse"], "{legal}");
+}
+
+/// `range: [0, 4.5]` on the open table, compared exactly: r1 stands 4.5" from b1 (in
+/// range), r3 4.51" (out, said in hundredths); the horse 3" from Blue's general is in range.
+#[test]
+fn a_range_in_fractions_of_an_inch_is_compared_exactly() {
+    let err = refused("far", "{ piece: b1, action: fire, target: r3 }");
+    assert!(
+        err.contains("refused: r3 is 4.51 inches away; fire reaches 0 to 4.5"),
+        "{err}"
+    );
+    let run = play(
+        "near",
+        "  - { side: blue, act: { piece: b1, action: fire, target: r1 } }\n  - { side: blue, act: { piece: b_gen, action: fire, target: r_horse } }\n",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+/// `dice: d6 + 1`: the log shows the fixed amount as a modifier and the score with it
+/// (seed 3: the die shows 3, score 4, a miss against 5+).
+#[test]
+fn a_fixed_amount_in_the_dice_is_shown_and_counted() {
+    let run = play(
+        "fixed",
+        "  - { side: blue, act: { piece: b1, action: fire, target: r1 } }\n",
+    );
+    assert!(
+        run.stdout
+            .contains("b1 fire at r1 — musket: d6 3; +1 fixed; score 4 → miss"),
+        "{}",
+        run.stdout
+    );
+    // The odds: d6 + 1 of 5 or more is a die of 4+, 1/2.
+    let odds = ok(&["chart", "tests/fixtures/round3/rules.yaml", "musket"]);
+    assert!(odds.contains("hit   1/2"), "{odds}");
+}
+
+/// Held flags limited to types. Foot is shaken from its 2nd hit and horse (its own flag)
+/// from its 3rd; a general takes neither however hit. `out_of_command` leaves the
+/// generals out, where `adrift` (the same condition, every type) holds of both generals
+/// — each more than 6" from any other general — from the start.
+#[test]
+fn held_flags_are_kept_only_on_the_types_they_name() {
+    let wound = |t: &str| format!("  - {{ side: blue, act: {{ piece: b_gen, action: wound, target: {t} }} }}\n");
+    let orders = [
+        wound("r1"),
+        wound("r1"),
+        wound("r_horse"),
+        wound("r_horse"),
+        wound("r_gen"),
+        wound("r_gen"),
+        wound("r_gen"),
+        wound("r_horse"),
+    ]
+    .concat();
+    let run = play("held", &orders);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let out = run.stdout;
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let at = |want: &str| {
+        lines
+            .iter()
+            .position(|l| *l == want)
+            .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
+    };
+    assert_eq!(at("r1 is shaken"), at("r1 hits 1 → 2") + 1);
+    assert_eq!(at("r_horse is horse_shaken"), at("r_horse hits 2 → 3") + 1);
+    assert!(!out.contains("r_horse is shaken"), "{out}");
+    assert!(!out.contains("r_gen is shaken"), "{out}");
+    assert!(!out.contains("r_gen is horse_shaken"), "{out}");
+    // As the game starts: r3 (7.51" from its general) is out of command; no general is.
+    for want in ["r3 is out_of_command", "b_gen is adrift", "r_gen is adrift"] {
+        assert!(lines.contains(&want), "no `{want}` in:\n{out}");
+    }
+    for not in ["b_gen is out_of_command", "r_gen is out_of_command", "r1 is out_of_command"] {
+        assert!(!out.contains(not), "`{not}` in:\n{out}");
+    }
+}
+
+/// "Doubled at 4" or less" as a band and a gate (the doc's example): Blue's general is 3"
+/// from the horse (doubled: d6 3 → 6 hits); b1 is 4.5" from r1, rounded up to 5, beyond 4
+/// (not doubled: d6 5 → 5); b1 is 3" from Red's general (doubled).
+#[test]
+fn a_rule_within_a_distance_is_a_band_and_a_gate() {
+    let run = play(
+        "within",
+        "  - { side: blue, act: { piece: b_gen, action: volley, target: r_horse } }\n  - { side: blue, act: { piece: b1, action: volley, target: r1 } }\n  - { side: blue, act: { piece: b1, action: volley, target: r_gen } }\n",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    for want in [
+        "b_gen volley at r_horse — volley: d6 3, doubled (close range) → 6 hits",
+        "b1 volley at r1 — volley: d6 5; score 5 → 5 hits",
+        "b1 volley at r_gen — volley: d6 3, doubled (close range) → 6 hits",
+    ] {
+        assert!(run.stdout.contains(want), "no `{want}` in:\n{}", run.stdout);
+    }
+}
+
+/// The sheet of `ruleset` as text, tags dropped.
+fn sheet_text(ruleset: &str, name: &str) -> String {
+    let out = std::env::temp_dir().join(format!(
+        "grognard-round3-{name}-{}.html",
+        std::process::id()
+    ));
+    let path = out.to_string_lossy().into_owned();
+    ok(&["sheet", ruleset, "--out", &path]);
+    let html = std::fs::read_to_string(&out).expect("sheet");
+    let _ = std::fs::remove_file(&out);
+    let mut text = String::new();
+    let mut inside = false;
+    for c in html.chars() {
+        match c {
+            '<' => {
+                inside = true;
+                text.push(' ');
+            }
+            '>' => inside = false,
+            c if !inside => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+}
+
+/// The sheet explains each chart input, what an action marks and a charge's contact, the
+/// open table's own rules (`keep_apart`, the contact flag, whether bases block sight), the
+/// types an action may target and a held flag's types, and words its movement tables for
+/// inches on an open table (no grid step, no zones of control).
+#[test]
+fn the_sheet_explains_inputs_marks_contact_and_the_open_tables_rules() {
+    let t = sheet_text("rulesets/village-skirmish.yaml", "village");
+    for want in [
+        "Movement allowances by mode (inches)",
+        "costs its length in inches",
+        "Extra inches a move pays, once for each area of the terrain its bases pass over",
+        "cover the cover of the terrain under the target, at most 1 0",
+        "skirmishers 1 when the target is in skirmish mode 0",
+        "general how many friendly general within 6\" of the actor, at most 1 0",
+        "the actor is charged; the actor moves into contact with the target",
+        "The open table",
+        "Units' bases block lines of sight",
+        "A unit whose bases touch an enemy's is engaged, until they no longer touch.",
+    ] {
+        assert!(t.contains(want), "the village sheet lacks `{want}`:\n{t}");
+    }
+    assert!(!t.contains("zoc"), "{t}");
+    assert!(!t.contains("added to the step cost"), "{t}");
+    let t = sheet_text("tests/fixtures/round3/rules.yaml", "round3");
+    for want in [
+        "fire musket enemy (not general) 0–4½",
+        "aim — enemy (only foot) 0–20",
+        "the actor is fired",
+        "No move may bring a unit closer than ½\" to an enemy",
+        "Units do not block lines of sight; only terrain does.",
+        "shaken (flag) held while hits is 2 or more (only foot)",
+        "out_of_command (flag) held while no general is within 6 (only foot, horse)",
+        "beyond_4 distance band: 0 up to 4\", 1 beyond 0",
+        "close nothing in play: its default (`roll --set` sets it); counts only without beyond_4 1",
+        "musket — d6 + 1",
+    ] {
+        assert!(t.contains(want), "the round3 sheet lacks `{want}`:\n{t}");
+    }
+    // On a grid the tables keep their grid words.
+    let grid = sheet_text("rulesets/drill-square.yaml", "grid");
+    assert!(grid.contains("added to the step cost"), "{grid}");
+    assert!(!grid.contains("The open table"), "{grid}");
+}
