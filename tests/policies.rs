@@ -185,7 +185,7 @@ fn the_result_hook_ends_the_game_when_it_gives_a_verdict() {
     let result = game.result().expect("the hook ended the game");
     assert_eq!(result.winner, Some(blue));
     assert_eq!(result.why, "blue holds the crossroads");
-    assert!(game.state().over);
+    assert!(game.state().over());
     assert!(
         events
             .iter()
@@ -197,7 +197,7 @@ fn the_result_hook_ends_the_game_when_it_gives_a_verdict() {
 fn at_the_end_the_result_hook_decides_or_the_data_does() {
     let (mut game, mut hooks) = result_drill(0);
     let mut guard = 0;
-    while !game.state().over {
+    while !game.state().over() {
         game.apply(&end_phase(&game), hooks.as_mut())
             .expect("end phase");
         guard += 1;

@@ -99,7 +99,7 @@ fn the_game_begins_with_the_set_up_and_its_first_turn_once_both_sides_end_it() {
     let corps = game.piece_by_name("corps").expect("corps");
     assert!(corps.on_board() && !game.deployable(corps.id));
     // Nothing is decided while the French have no headquarters on the table.
-    assert!(game.state().result.is_none());
+    assert!(game.state().result().is_none());
     // The legal orders: a place in the French area for each French block, and the end.
     let legal = game.legal_orders(FRENCH, &mut hooks);
     assert_eq!(legal.last(), Some(&Action::EndPhase));

@@ -1,6 +1,8 @@
 //! The changing part of a game and what hooks and queries read of it: [`State`] (turn,
-//! cursor, pieces, dice, knowledge), [`World`] (a read-only view of rules, board and state),
-//! [`Reach`], and [`roll_record`], which turns a chart resolution into a log record.
+//! cursor, pieces, dice, knowledge), [`Stage`] (setting up, playing, over with its result),
+//! [`World`] (a read-only view of rules, board and state), [`Reach`], and [`roll_record`],
+//! which turns a chart resolution into a log record. `form.rs` is the state's serialized
+//! form, the one views and the server's referee seat have always received.
 //!
 //! This module sits below everything that works on a game: it imports only the leaf modules
 //! (ids, pieces, rules, dice, board, actions), never [`crate::game`], so the helpers the game
@@ -20,13 +22,34 @@ use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::reach::ReachMap;
 use crate::rules::Rules;
+use crate::rules::victory::GameResult;
+
+mod form;
+
+/// Where a game stands in its life: one value, so that "over", "its result" and "setting
+/// up" cannot disagree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// The secret set-up before turn 1, while the sides deploy their pieces.
+    SettingUp,
+    /// The turns are being played.
+    #[default]
+    Playing,
+    /// The game has ended. The result is `None` only while the order that ended it is
+    /// still being resolved (`Game::apply` records it before committing), or in a state
+    /// read from a form that had none.
+    Over(Option<GameResult>),
+}
 
 /// The changing part of a game.
 ///
 /// `Clone` is written out so that `clone_from` reuses the target's buffers field by field
 /// (piece names, counters, knowledge tables): the legal-order generator tries each candidate
 /// on one scratch copy refreshed with `clone_from`, which then allocates nothing.
-#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its serialized form is written out in `form.rs`: [`Stage`] is kept there as the three
+/// keys it replaced (`over`, `result`, `setting_up`), in their old places.
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Turn number, from 1.
     pub turn: u32,
@@ -44,42 +67,29 @@ pub struct State {
     pub options: Vec<bool>,
     /// Settings.
     pub settings: Vec<i32>,
-    /// True after the last turn.
-    pub over: bool,
+    /// Setting up, playing, or over (with the result).
+    pub stage: Stage,
     /// Each side's own dice (stream `side + 1` of the seed): the rolls one side makes in
     /// secret cannot shift the dice another side sees. `rng` stays for rolls no side owns
     /// (initiative, phases before and after the sides' turns).
-    #[serde(default)]
     pub side_rngs: Vec<GameRng>,
     /// What each side knows of the others' pieces (empty without sighting rules).
-    #[serde(default)]
     pub knowledge: Vec<crate::knowledge::Knowledge>,
     /// Markers turned face up for everyone, by piece id.
-    #[serde(default)]
     pub face_up: Vec<bool>,
     /// Dummies redeployed this turn.
-    #[serde(default)]
     pub redeployed: Vec<PieceId>,
     /// Pieces carried this turn by crossings with a capacity, by the side whose pieces
     /// crossed and the pair of cells: each side counts only its own crossings, so no
     /// refusal tells it that an unseen enemy crossed.
-    #[serde(default)]
     pub crossed: Vec<((SideId, Cell, Cell), u32)>,
     /// Where each piece stood (and faced) as the current phase began, by piece id: for
     /// rules about where a unit or its target "started the phase".
-    #[serde(default)]
     pub phase_start: Vec<Place>,
     /// Features hooks added to the board during the game (a pontoon bridge built), in the
     /// order they were added, each on the boundary between two cells. The board has them
     /// from the end of the order that added them.
-    #[serde(default)]
     pub built: Vec<(Cell, Cell, FeatureId)>,
-    /// How the game ended, once it has.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<crate::rules::victory::GameResult>,
-    /// True during the set-up before the first turn, while sides deploy their pieces.
-    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
-    pub setting_up: bool,
 }
 
 impl Clone for State {
@@ -93,7 +103,7 @@ impl Clone for State {
             rng,
             options,
             settings,
-            over,
+            stage,
             side_rngs,
             knowledge,
             face_up,
@@ -101,8 +111,6 @@ impl Clone for State {
             crossed,
             phase_start,
             built,
-            result,
-            setting_up,
         } = self;
         Self {
             turn: *turn,
@@ -113,7 +121,7 @@ impl Clone for State {
             rng: rng.clone(),
             options: options.clone(),
             settings: settings.clone(),
-            over: *over,
+            stage: stage.clone(),
             side_rngs: side_rngs.clone(),
             knowledge: knowledge.clone(),
             face_up: face_up.clone(),
@@ -121,8 +129,6 @@ impl Clone for State {
             crossed: crossed.clone(),
             phase_start: phase_start.clone(),
             built: built.clone(),
-            result: result.clone(),
-            setting_up: *setting_up,
         }
     }
 
@@ -137,7 +143,7 @@ impl Clone for State {
             rng,
             options,
             settings,
-            over,
+            stage,
             side_rngs,
             knowledge,
             face_up,
@@ -145,8 +151,6 @@ impl Clone for State {
             crossed,
             phase_start,
             built,
-            result,
-            setting_up,
         } = source;
         self.turn = *turn;
         self.step = *step;
@@ -156,7 +160,7 @@ impl Clone for State {
         self.rng.clone_from(rng);
         self.options.clone_from(options);
         self.settings.clone_from(settings);
-        self.over = *over;
+        self.stage.clone_from(stage);
         self.side_rngs.clone_from(side_rngs);
         self.knowledge.clone_from(knowledge);
         self.face_up.clone_from(face_up);
@@ -164,12 +168,31 @@ impl Clone for State {
         self.crossed.clone_from(crossed);
         self.phase_start.clone_from(phase_start);
         self.built.clone_from(built);
-        self.result.clone_from(result);
-        self.setting_up = *setting_up;
     }
 }
 
 impl State {
+    /// True once the game has ended.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        matches!(self.stage, Stage::Over(_))
+    }
+
+    /// True during the set-up before the first turn.
+    #[must_use]
+    pub fn setting_up(&self) -> bool {
+        self.stage == Stage::SettingUp
+    }
+
+    /// How the game ended, once that is recorded.
+    #[must_use]
+    pub fn result(&self) -> Option<&GameResult> {
+        match &self.stage {
+            Stage::Over(result) => result.as_ref(),
+            Stage::SettingUp | Stage::Playing => None,
+        }
+    }
+
     /// `id`'s number among its side's pieces, from 0 in scenario order: the handle its own
     /// side knows it by (`Game::handle_of`), and `game:number` in Lua.
     #[must_use]

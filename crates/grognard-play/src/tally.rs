@@ -512,7 +512,7 @@ fn play(
         result.policy_refused = played.refused.len() as u64;
         result.outcomes.extend(played.outcomes);
     }
-    result.finished = game.state().over;
+    result.finished = game.state().over();
     result.winner = game.result().map(|r| r.winner.map(|s| s.index()));
     // After the last turn the cursor stands on the turn after it.
     result.turns = game.state().turn.min(game.turns());

@@ -545,7 +545,7 @@ pub fn referee_view(game: &Game) -> String {
     push_line!(
         text,
         "referee view · turn {}",
-        turn_shown(game, state.turn, state.over)
+        turn_shown(game, state.turn, state.over())
     );
     for p in &state.pieces {
         let (side, kind) = game.side_and_type_names(p);

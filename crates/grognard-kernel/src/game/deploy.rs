@@ -13,7 +13,7 @@ use crate::hooks::Hooks;
 use crate::ids::{PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Actor, PhaseDef};
-use crate::state::State;
+use crate::state::{Stage, State};
 
 /// The name of the set-up stage, as the phase cursor shows it.
 pub const SETUP_PHASE_NAME: &str = "set-up";
@@ -40,7 +40,7 @@ impl Game {
     /// True during the set-up before the first turn.
     #[must_use]
     pub fn setting_up(&self) -> bool {
-        self.state.setting_up
+        self.state.setting_up()
     }
 
     /// The cells `side` deploys in during the set-up (empty: it has no set-up).
@@ -67,7 +67,7 @@ impl Game {
         hooks: &mut dyn Hooks,
         next: &mut State,
     ) -> Result<Vec<Event>, Refusal> {
-        if !self.state.setting_up {
+        if !self.state.setting_up() {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
                 "the set-up is over: pieces are deployed only before the first turn",
@@ -196,7 +196,7 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        next.setting_up = false;
+        next.stage = Stage::Playing;
         for d in &mut next.done {
             *d = false;
         }

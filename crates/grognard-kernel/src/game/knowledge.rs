@@ -342,7 +342,7 @@ impl Game {
             k.of.resize(n, Known::default());
         }
         // A blind set-up: nobody sights anything before the first phase begins.
-        if next.setting_up && s.blind_setup {
+        if next.setting_up() && s.blind_setup {
             return;
         }
         // Pass 1: levels. Nothing farther than the longest chart or contact reach can give

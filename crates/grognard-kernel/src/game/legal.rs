@@ -61,7 +61,7 @@ impl Game {
     /// ended it. Empty when the game is over.
     #[must_use]
     pub fn to_act(&self) -> Vec<SideId> {
-        if self.state.over {
+        if self.state.over() {
             return Vec::new();
         }
         let Some((phase, phasing)) = self.phase() else {
@@ -198,7 +198,7 @@ impl Game {
             .filter(|p| p.side == side && p.on_board())
             .map(|p| p.id)
             .collect();
-        if probe.state.setting_up {
+        if probe.state.setting_up() {
             // The set-up: each of the side's pieces to deploy (with those attached to it)
             // at each cell of its areas where it may stand, keeping its facing.
             let cells = probe.deployment_cells(side).to_vec();

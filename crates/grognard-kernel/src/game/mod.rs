@@ -49,7 +49,7 @@ mod turning;
 mod view;
 mod world;
 
-pub use crate::state::{Reach, State, World, roll_record};
+pub use crate::state::{Reach, Stage, State, World, roll_record};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
@@ -196,20 +196,21 @@ impl Game {
     /// The current phase and its phasing side, or `None` when the game is over.
     #[must_use]
     pub fn phase(&self) -> Option<(&PhaseDef, SideId)> {
-        if self.state.over {
-            return None;
+        match self.state.stage {
+            Stage::Over(_) => None,
+            Stage::SettingUp => {
+                let first = self.state.done.iter().position(|d| !*d).unwrap_or(0);
+                Some((&deploy::SETUP_PHASE, SideId(first as u8)))
+            }
+            Stage::Playing => self
+                .rules
+                .turn_plan_step(
+                    &self.state.order,
+                    &self.state.options,
+                    self.state.step as usize,
+                )
+                .map(|(p, s)| (p, SideId(s as u8))),
         }
-        if self.state.setting_up {
-            let first = self.state.done.iter().position(|d| !*d).unwrap_or(0);
-            return Some((&deploy::SETUP_PHASE, SideId(first as u8)));
-        }
-        self.rules
-            .turn_plan_step(
-                &self.state.order,
-                &self.state.options,
-                self.state.step as usize,
-            )
-            .map(|(p, s)| (p, SideId(s as u8)))
     }
 
     /// The whole state as canonical bytes (JSON), for "nothing changed" checks.
@@ -248,14 +249,12 @@ impl Game {
         events: &mut Vec<Event>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        // Nothing is decided while the sides are still deploying.
-        if next.setting_up {
-            return Ok(());
+        // Nothing is decided while the sides are still deploying, nor twice.
+        match next.stage {
+            Stage::SettingUp | Stage::Over(Some(_)) => return Ok(()),
+            Stage::Playing | Stage::Over(None) => {}
         }
-        if next.result.is_some() {
-            return Ok(());
-        }
-        let loser = if next.over {
+        let loser = if next.over() {
             None
         } else {
             let loss = self
@@ -267,7 +266,7 @@ impl Game {
                 .as_ref()
                 .and_then(|v| crate::victory::sudden_win(v, &self.board, &self.sides, next));
             if loss.is_some() || won.is_some() {
-                next.over = true;
+                next.stage = Stage::Over(None);
                 events.push(Event::GameOver { turns: next.turn });
             }
             loss
@@ -285,12 +284,12 @@ impl Game {
             state: next,
         };
         let verdict = hooks
-            .result(&world, next.over, &|| points(world.state))
+            .result(&world, next.over(), &|| points(world.state))
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let result = match verdict {
             Some(v) => {
-                if !next.over {
-                    next.over = true;
+                if !next.over() {
+                    next.stage = Stage::Over(None);
                     events.push(Event::GameOver { turns: next.turn });
                 }
                 crate::victory::GameResult {
@@ -299,7 +298,7 @@ impl Game {
                     why: v.why,
                 }
             }
-            None if next.over => {
+            None if next.over() => {
                 crate::victory::result(self.victory.as_ref(), &self.board, &self.sides, next, loser)
             }
             None => return Ok(()),
@@ -319,14 +318,14 @@ impl Game {
                 .collect(),
             why: result.why.clone(),
         });
-        next.result = Some(result);
+        next.stage = Stage::Over(Some(result));
         Ok(())
     }
 
     /// How the game ended (`None` while it goes on).
     #[must_use]
     pub fn result(&self) -> Option<&crate::victory::GameResult> {
-        self.state.result.as_ref()
+        self.state.result()
     }
 
     /// Checks and resolves an order on a copy of the state: the new state and the events,
@@ -354,7 +353,7 @@ impl Game {
         hooks: &mut dyn Hooks,
         next: &mut State,
     ) -> Result<Vec<Event>, Refusal> {
-        if self.state.over {
+        if self.state.over() {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         }
         let Some((phase, phasing)) = self.phase() else {
@@ -398,7 +397,7 @@ impl Game {
             ));
         }
         self.hidden_guard(order)?;
-        if self.state.setting_up || matches!(order.action, Action::Deploy { .. }) {
+        if self.state.setting_up() || matches!(order.action, Action::Deploy { .. }) {
             return self.resolve_setup(order, hooks, next);
         }
         // A piece without facing has none to change, whatever the phase allows.

@@ -8,7 +8,7 @@ use crate::ids::{FlagId, SideId};
 use crate::rules::{Actor, Allowed, Clears, MoveLimit};
 
 use super::Game;
-use crate::state::{State, World};
+use crate::state::{Stage, State, World};
 
 impl Game {
     /// Ends the current phase and begins the next (or the next turn, or the end).
@@ -72,7 +72,7 @@ impl Game {
             next.step = 0;
             next.turn += 1;
             if next.turn > self.turns {
-                next.over = true;
+                next.stage = Stage::Over(None);
                 events.push(Event::GameOver { turns: self.turns });
                 return Ok(());
             }

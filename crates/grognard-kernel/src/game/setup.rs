@@ -16,7 +16,7 @@ use crate::piece::{Piece, Place};
 use crate::rules::Rules;
 
 use super::Game;
-use crate::state::State;
+use crate::state::{Stage, State};
 
 /// A piece as the scenario places it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,15 +208,13 @@ impl Game {
                 .collect(),
             options: setup.options,
             settings: setup.settings,
-            over: false,
+            stage: Stage::Playing,
             knowledge: Vec::new(),
             face_up: Vec::new(),
             redeployed: Vec::new(),
             crossed: Vec::new(),
             built: Vec::new(),
             phase_start: Vec::new(),
-            result: None,
-            setting_up: false,
         };
         let victory = setup.victory.or_else(|| rules.victory.clone());
         let mut game = Self {
@@ -238,7 +236,7 @@ impl Game {
         let mut events = joined;
         if let Some(d) = &game.deployment {
             // The set-up comes first: the sides that deploy act, the others wait.
-            next.setting_up = true;
+            next.stage = Stage::SettingUp;
             next.done = d.cells.iter().map(Vec::is_empty).collect();
             let deploying: Vec<&str> = game
                 .sides
