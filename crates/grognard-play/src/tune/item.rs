@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 
 use grognard_rules::node::{Node, Value};
 
+use super::rows::{RowLinks, Span};
+
 /// A number in halves (`1½` is 3): every value a ruleset writes is whole or a half.
 pub type Halves = i64;
 
@@ -24,6 +26,8 @@ pub struct Item {
     /// The values it may take, lowest first (the current one among them).
     pub values: Vec<Halves>,
     written: Written,
+    /// For a chart row's score: the rows next to it that move with it.
+    links: Option<RowLinks>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,13 +120,81 @@ impl Item {
                 values.len()
             ));
         }
-        Ok(Self {
+        let mut item = Self {
             path: path.to_owned(),
+            links: row_links(root, &segments, node),
             segments,
             current,
             values,
             written,
+        };
+        item.keep_rows_in_order(range.is_some())?;
+        Ok(item)
+    }
+
+    /// A chart row's score may not move past a neighbour row (leaving it no score): such
+    /// values are no candidates. An explicit range that holds one is refused in words;
+    /// the default range stops short of it.
+    fn keep_rows_in_order(&mut self, explicit: bool) -> Result<(), String> {
+        if self.links.is_none() {
+            return Ok(());
+        }
+        let mut refused = None;
+        let values = std::mem::take(&mut self.values);
+        for v in values {
+            match self.follow(v) {
+                Ok(_) => self.values.push(v),
+                Err(why) => {
+                    refused.get_or_insert((v, why));
+                }
+            }
+        }
+        match refused {
+            Some((v, why)) if explicit => Err(format!(
+                "at {} {why}; the rows must stay in order: narrow the range to {}..{}",
+                self.text(v),
+                show(self.values.first().copied().unwrap_or(self.current)),
+                show(self.values.last().copied().unwrap_or(self.current)),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The neighbour rows' new scores when this item takes `v`, so that a chart's rows
+    /// stay contiguous: each row's index, its score as written and its new score. Nothing
+    /// for an item that is not a row's score.
+    ///
+    /// # Errors
+    /// The neighbour `v` would leave without a score, in words.
+    pub fn follow(&self, v: Halves) -> Result<Vec<(usize, String, String)>, String> {
+        let Some(links) = &self.links else {
+            return Ok(Vec::new());
+        };
+        let moved =
+            Span::parse(&self.text(v)).ok_or_else(|| "the score is unreadable".to_owned())?;
+        links.follow(moved).map_err(|(k, text)| {
+            format!(
+                "the row would leave `{}` (`{text}`) no score",
+                self.row_path(k)
+            )
         })
+    }
+
+    /// `charts.NAME.rows.K`: row `k` of this item's chart.
+    #[must_use]
+    pub fn row_path(&self, k: usize) -> String {
+        let base = self.path.strip_suffix(".score").unwrap_or(&self.path);
+        let rows = base.rsplit_once('.').map_or(base, |(r, _)| r);
+        format!("{rows}.{k}")
+    }
+
+    /// The path of row `k`'s score beside this item's row.
+    fn neighbour_segments(&self, k: usize) -> Vec<Segment> {
+        let mut segments = self.segments.clone();
+        if let Some(Segment::Index(i)) = segments.iter_mut().rev().nth(1) {
+            *i = k;
+        }
+        segments
     }
 
     /// The value as the ruleset would write it.
@@ -222,6 +294,17 @@ pub fn overlay_text(
             &item.segments,
             Y::Scalar(item.yaml_value(*v)),
         );
+        // The rows beside a tuned score follow it (values that cannot are no candidates).
+        if let Ok(moves) = item.follow(*v) {
+            for (k, _, text) in moves {
+                set_in(
+                    &mut tree,
+                    root,
+                    &item.neighbour_segments(k),
+                    Y::Scalar(serde_json::Value::String(text)),
+                );
+            }
+        }
     }
     let mut out = String::new();
     for line in comment.lines() {
@@ -417,6 +500,27 @@ fn walk<'n>(root: &'n Node, path: &str) -> Result<(Vec<Segment>, &'n Node), Stri
         so_far.push_str(part);
     }
     Ok((segments, node))
+}
+
+/// The neighbours of a chart row's score (`charts.NAME.rows.N.score` written as text).
+fn row_links(root: &Node, segments: &[Segment], node: &Node) -> Option<RowLinks> {
+    let [Segment::Key(charts), Segment::Key(_), Segment::Key(rows), Segment::Index(n), Segment::Key(score)] =
+        segments
+    else {
+        return None;
+    };
+    if charts != "charts" || rows != "rows" || score != "score" {
+        return None;
+    }
+    let Value::Str(text) = &node.value else {
+        return None;
+    };
+    let own = Span::parse(text)?;
+    let list = segments[..3].iter().try_fold(root, |at, seg| match seg {
+        Segment::Key(k) => at.get(k),
+        Segment::Index(_) => None,
+    })?;
+    RowLinks::of(list, *n, own)
 }
 
 fn describe(node: &Node) -> String {

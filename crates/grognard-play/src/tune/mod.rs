@@ -18,6 +18,7 @@
 //! [`grid`] lists every combination instead (what the search is measured against).
 
 mod item;
+mod rows;
 
 pub use item::{Halves, Item, numeric_leaves, overlay_text, parse_halves, show};
 
@@ -81,7 +82,14 @@ impl Tuner {
             .iter()
             .zip(values)
             .filter(|(i, v)| **v != i.current)
-            .map(|(i, v)| format!("{} {} → {}", i.path, i.text(i.current), i.text(*v)))
+            .map(|(i, v)| {
+                let mut words = format!("{} {} → {}", i.path, i.text(i.current), i.text(*v));
+                // The rows that move with a row's score, so the rows stay contiguous.
+                for (k, was, now) in i.follow(*v).unwrap_or_default() {
+                    words.push_str(&format!(" ({} {was} → {now})", i.row_path(k)));
+                }
+                words
+            })
             .collect();
         if changed.is_empty() {
             "the ruleset as it is".to_owned()
