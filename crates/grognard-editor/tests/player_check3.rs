@@ -204,3 +204,42 @@ fn a_search_opponent_thinks_while_the_window_keeps_drawing() {
         "no frame waits for the search (the slowest took {slowest:?})"
     );
 }
+
+#[test]
+fn every_top_bar_control_is_inside_a_narrow_window_beside_its_label() {
+    for w in [1024.0, 800.0] {
+        let h = scenario("examples/black-powder.yaml", w, 700.0);
+        let mut controls: Vec<(String, egui::Rect)> = Vec::new();
+        for name in [
+            "Rules",
+            "Charts",
+            "Diff",
+            "Play",
+            "Simulate",
+            "Tune",
+            "Remote",
+            "Host game…",
+            "Join game…",
+        ] {
+            controls.push((name.to_owned(), h.get_by_label(name).rect()));
+        }
+        // The phase bar's "Computer plays" boxes too (red's wrapped away from its name).
+        for name in ["Ruleset", "Scenario", "View as", "blue", "red"] {
+            let boxed = h.get_by_role_and_label(Role::ComboBox, name).rect();
+            let named = h.get_by_role_and_label(Role::Label, name).rect();
+            assert!(
+                (named.center().y - boxed.center().y).abs() < 4.0
+                    && boxed.min.x >= named.max.x
+                    && boxed.min.x - named.max.x < 20.0,
+                "{w}: the {name} box {boxed:?} is beside its label {named:?}"
+            );
+            controls.push((name.to_owned(), boxed));
+        }
+        for (name, r) in &controls {
+            assert!(
+                r.min.x >= 0.0 && r.max.x <= w,
+                "{w}: {name} {r:?} is inside the window"
+            );
+        }
+    }
+}

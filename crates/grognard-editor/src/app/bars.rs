@@ -27,13 +27,17 @@ pub(super) const TABS: [(Tab, &str); 7] = [
 /// The width of the Ruleset and Scenario menus in the top bar (a longer name is cut, whole
 /// on hover).
 const TOP_MENU_WIDTH: f32 = 160.0;
+/// The narrowest the two menus get in a narrow window before the bar wraps.
+const TOP_MENU_NARROWEST: f32 = 100.0;
 
 impl EditorApp {
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
-        // One row that fits 1280 points: the file choices live in the Ruleset and Scenario
-        // menus, and the names shown in them are cut to a fixed width (the whole name on
-        // hover), so nothing wraps onto a second line.
-        ui.horizontal(|ui| {
+        // One row at 1280 points: the file choices live in the Ruleset and Scenario menus,
+        // and the names shown in them are cut to a width (the whole name on hover). In a
+        // narrower window the menus narrow first; below that the row wraps before a label
+        // and its box, or the two remote buttons, that no longer fit (they move together),
+        // so nothing is cut off at the window's edge.
+        ui.horizontal_wrapped(|ui| {
             // The tabs come first, so their places never move when a name beside them
             // (the ruleset's, the scenario's) changes length.
             for (tab, name) in TABS {
@@ -42,82 +46,120 @@ impl EditorApp {
                 }
             }
             ui.separator();
+            // What each group after the tabs takes, measured in the font in use.
+            let gap = ui.spacing().item_spacing.x;
+            let text = |ui: &egui::Ui, t: &str| {
+                ui.painter()
+                    .layout_no_wrap(
+                        t.to_owned(),
+                        egui::TextStyle::Button.resolve(ui.style()),
+                        Color32::WHITE,
+                    )
+                    .size()
+                    .x
+            };
+            let pad = 2.0 * ui.spacing().button_padding.x;
+            let labels = text(ui, "Ruleset") + text(ui, "Scenario") + 2.0 * gap;
+            let remote = text(ui, "Host game…") + text(ui, "Join game…") + 2.0 * pad + 2.0 * gap;
+            // Room left on the row (a wrapping row reports its whole width as available).
+            let left = |ui: &egui::Ui| ui.max_rect().right() - ui.cursor().min.x;
+            let menu_width = ((left(ui) - labels - remote - 6.0 * gap) / 2.0)
+                .clamp(TOP_MENU_NARROWEST, TOP_MENU_WIDTH);
+            // A group that no longer fits on the row starts the next one.
+            let room = |ui: &mut egui::Ui, width: f32| {
+                if left(ui) < width {
+                    ui.end_row();
+                }
+            };
+            room(ui, text(ui, "Ruleset") + 2.0 * gap + menu_width);
             let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
                 b.current.rules.identity.name.clone()
             });
             // Labels before their boxes, as everywhere in the editor.
-            let label = ui.label("Ruleset");
-            egui::ComboBox::from_id_salt("ruleset menu")
-                .selected_text(current.clone())
-                .width(TOP_MENU_WIDTH)
-                .truncate()
-                .show_ui(ui, |ui| {
-                    let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
-                    if ui
-                        .add_enabled(modified, egui::Button::new("Save as house rule…"))
-                        .on_disabled_hover_text("Nothing changed from the base yet")
-                        .clicked()
-                    {
-                        out.push(Command::Ask(FilePurpose::SaveHouseRule));
-                    }
-                    if ui.button("Open ruleset…").clicked() {
-                        out.push(Command::Ask(FilePurpose::OpenRuleset));
-                    }
-                    ui.separator();
-                    ui.label(RichText::new("Bundled").strong());
-                    for p in bundled_rulesets(self.rt.root.as_deref()) {
-                        if ui.selectable_label(false, self.shown(&p)).clicked() {
-                            out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
-                        }
-                    }
-                    if !self.saved.recent.is_empty() {
-                        ui.separator();
-                        ui.label(RichText::new("Recent").strong());
-                        for p in &self.saved.recent {
+            {
+                let label = ui.label("Ruleset");
+                ui.allocate_ui(egui::vec2(menu_width, ui.spacing().interact_size.y), |ui| {
+                    egui::ComboBox::from_id_salt("ruleset menu")
+                        .selected_text(current.clone())
+                        .width(menu_width)
+                        .truncate()
+                        .show_ui(ui, |ui| {
+                            let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
                             if ui
-                                .selectable_label(false, format!("recent: {}", self.shown(p)))
+                                .add_enabled(modified, egui::Button::new("Save as house rule…"))
+                                .on_disabled_hover_text("Nothing changed from the base yet")
                                 .clicked()
                             {
-                                let purpose = if load::sniff(&self.resolve(p))
-                                    == Ok(load::FileKind::Scenario)
-                                {
-                                    FilePurpose::OpenScenario
-                                } else {
-                                    FilePurpose::OpenRuleset
-                                };
-                                out.push(Command::Chosen(purpose, p.clone()));
+                                out.push(Command::Ask(FilePurpose::SaveHouseRule));
                             }
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label.id)
-                .on_hover_text(format!("ruleset in force: {current}"));
+                            if ui.button("Open ruleset…").clicked() {
+                                out.push(Command::Ask(FilePurpose::OpenRuleset));
+                            }
+                            ui.separator();
+                            ui.label(RichText::new("Bundled").strong());
+                            for p in bundled_rulesets(self.rt.root.as_deref()) {
+                                if ui.selectable_label(false, self.shown(&p)).clicked() {
+                                    out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
+                                }
+                            }
+                            if !self.saved.recent.is_empty() {
+                                ui.separator();
+                                ui.label(RichText::new("Recent").strong());
+                                for p in &self.saved.recent {
+                                    if ui
+                                        .selectable_label(
+                                            false,
+                                            format!("recent: {}", self.shown(p)),
+                                        )
+                                        .clicked()
+                                    {
+                                        let purpose = if load::sniff(&self.resolve(p))
+                                            == Ok(load::FileKind::Scenario)
+                                        {
+                                            FilePurpose::OpenScenario
+                                        } else {
+                                            FilePurpose::OpenRuleset
+                                        };
+                                        out.push(Command::Chosen(purpose, p.clone()));
+                                    }
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id)
+                        .on_hover_text(format!("ruleset in force: {current}"));
+                });
+            }
             let scenario = self
                 .rt
                 .scenario_path
                 .as_ref()
                 .map_or("none".to_owned(), |p| self.shown(p));
-            let label = ui.label("Scenario");
-            egui::ComboBox::from_id_salt("scenario menu")
-                .selected_text(scenario.clone())
-                .width(TOP_MENU_WIDTH)
-                .truncate()
-                .show_ui(ui, |ui| {
-                    if ui.button("Open scenario…").clicked() {
-                        out.push(Command::Ask(FilePurpose::OpenScenario));
-                    }
-                    ui.separator();
-                    for p in example_scenarios(self.rt.root.as_deref()) {
-                        if ui.selectable_label(false, self.shown(&p)).clicked() {
-                            out.push(Command::Chosen(FilePurpose::OpenScenario, p));
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label.id)
-                .on_hover_text(format!("scenario: {scenario}"));
-            ui.separator();
+            room(ui, text(ui, "Scenario") + 2.0 * gap + menu_width);
+            {
+                let label = ui.label("Scenario");
+                ui.allocate_ui(egui::vec2(menu_width, ui.spacing().interact_size.y), |ui| {
+                    egui::ComboBox::from_id_salt("scenario menu")
+                        .selected_text(scenario.clone())
+                        .width(menu_width)
+                        .truncate()
+                        .show_ui(ui, |ui| {
+                            if ui.button("Open scenario…").clicked() {
+                                out.push(Command::Ask(FilePurpose::OpenScenario));
+                            }
+                            ui.separator();
+                            for p in example_scenarios(self.rt.root.as_deref()) {
+                                if ui.selectable_label(false, self.shown(&p)).clicked() {
+                                    out.push(Command::Chosen(FilePurpose::OpenScenario, p));
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id)
+                        .on_hover_text(format!("scenario: {scenario}"));
+                });
+            }
+            room(ui, remote + gap);
             if ui.button("Host game…").clicked() {
                 out.push(Command::RemoteForm(RemoteForm::Host));
             }
