@@ -234,3 +234,104 @@ fn the_sheet_explains_inputs_marks_contact_and_the_open_tables_rules() {
     assert!(grid.contains("added to the step cost"), "{grid}");
     assert!(!grid.contains("The open table"), "{grid}");
 }
+
+/// The enemy lines of `view --side` as text, each with the enemy's JSON entry beside it.
+fn enemy_lines(args: &[&str]) -> Vec<(String, serde_json::Value)> {
+    let text = ok(args);
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let v: serde_json::Value = serde_json::from_str(&ok(&json_args)).expect("json");
+    let enemy = v["view"]["enemy"].as_array().expect("enemy").clone();
+    let lines: Vec<String> = text
+        .lines()
+        .skip_while(|l| *l != "enemy pieces known:")
+        .skip(1)
+        .take_while(|l| *l != "log:")
+        .filter(|l| l.trim() != "none")
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), enemy.len(), "{text}");
+    lines.into_iter().zip(enemy).collect()
+}
+
+/// `view --side` prints an identified enemy's mode, counters and flags as its JSON
+/// discloses them (`names`), and nothing more: a piece the side has not identified keeps
+/// its line (no mode, nothing in brackets), and a private counter (Hex Command's CVS
+/// traits) stays out of the text as it is out of the JSON.
+#[test]
+fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
+    let village = enemy_lines(&[
+        "view",
+        "examples/village-skirmish.yaml",
+        "--orders",
+        "examples/village-skirmish.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        village.iter().any(|(l, _)| l.contains(", formed mode") || l.contains(", skirmish mode")),
+        "{village:?}"
+    );
+    for args in [
+        ["examples/square-blocks.yaml", "examples/square-blocks.orders.yaml", "french"],
+        ["examples/square-blocks.yaml", "examples/square-blocks.orders.yaml", "austrians"],
+        ["examples/hex-command.yaml", "examples/hex-command.orders.yaml", "blue"],
+        ["examples/hex-command.yaml", "examples/hex-command.orders.yaml", "red"],
+    ]
+    .iter()
+    .map(|[s, o, side]| vec!["view", s, "--orders", o, "--side", side])
+    .chain([village_args()])
+    {
+        for (line, e) in enemy_lines(&args) {
+            let names = &e["names"];
+            if names.is_null() {
+                assert!(
+                    !line.contains(" mode") && !line.contains('['),
+                    "{args:?}: an unidentified enemy shows more than its JSON: {line}"
+                );
+                continue;
+            }
+            let mode = names["mode"].as_str().expect("mode");
+            assert!(line.contains(&format!(", {mode} mode")), "{args:?}: {line}");
+            let shown = line
+                .rsplit_once(" [")
+                .map_or("", |(_, marks)| marks.trim_end_matches(']'));
+            for mark in shown.split(", ").filter(|m| !m.is_empty()) {
+                let ok = match mark.rsplit_once(' ') {
+                    Some((counter, value)) if value.parse::<i64>().is_ok() => {
+                        names["counters"][counter].as_i64() == value.parse().ok()
+                    }
+                    _ => names["flags"]
+                        .as_array()
+                        .is_some_and(|f| f.iter().any(|f| f == mark)),
+                };
+                assert!(ok, "{args:?}: `{mark}` is not in the JSON: {line} / {names}");
+            }
+            assert!(!line.contains("cvs_"), "{args:?}: {line}");
+        }
+    }
+    // Square blocks: a block the French have not identified reads as it did.
+    let french = enemy_lines(&[
+        "view",
+        "examples/square-blocks.yaml",
+        "--orders",
+        "examples/square-blocks.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert!(
+        french.iter().any(|(l, _)| l.trim_end() == "  #7         at (6,0), facing S"),
+        "{french:?}"
+    );
+}
+
+fn village_args() -> Vec<&'static str> {
+    vec![
+        "view",
+        "examples/village-skirmish.yaml",
+        "--orders",
+        "examples/village-skirmish.orders.yaml",
+        "--side",
+        "red",
+    ]
+}

@@ -516,11 +516,32 @@ pub fn view(game: &Game, view: &View) -> String {
         if let Some(n) = e.strength {
             facts.push(format!("strength {n}"));
         }
+        // An identified piece: its mode, counters and flags as the view's `names` disclose
+        // them (private counters are not there), written as an own piece's are.
+        let mut extra = String::new();
+        if let Some(n) = &e.names {
+            if e.kind.is_none() {
+                facts.push(n.kind.clone());
+            }
+            facts.push(format!("{} mode", n.mode));
+            let marks: Vec<String> = rules
+                .counters
+                .iter()
+                .filter_map(|c| {
+                    let v = *n.counters.get(&c.name)?;
+                    (v != c.initial).then(|| format!("{} {v}", c.name))
+                })
+                .chain(n.flags.iter().cloned())
+                .collect();
+            if !marks.is_empty() {
+                extra = format!(" [{}]", marks.join(", "));
+            }
+        }
         let label = e
             .identity
             .as_ref()
             .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
-        push_line!(text, "  {label:<10} {}", facts.join(", "));
+        push_line!(text, "  {label:<10} {}{extra}", facts.join(", "));
     }
     text
 }
