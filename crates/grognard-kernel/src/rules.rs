@@ -393,6 +393,20 @@ pub enum Actor {
     Both,
 }
 
+impl Actor {
+    /// Whether `side` acts in a phase with these actors when `phasing` is the phasing side:
+    /// the one answer to "may this side act" that giving orders, listing them, ending the
+    /// phase and losing saved points all ask.
+    #[must_use]
+    pub fn includes(self, side: SideId, phasing: SideId) -> bool {
+        match self {
+            Self::Phasing => side == phasing,
+            Self::NonPhasing => side != phasing,
+            Self::Both => true,
+        }
+    }
+}
+
 /// An action kind a phase may allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -890,6 +904,19 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three sides with side 1 phasing: who acts under each kind of phase.
+    #[test]
+    fn a_phase_s_actors_are_its_phasing_side_the_others_or_all() {
+        let acts = |actor: Actor| -> Vec<bool> {
+            (0..3)
+                .map(|s| actor.includes(SideId(s), SideId(1)))
+                .collect()
+        };
+        assert_eq!(acts(Actor::Phasing), [false, true, false]);
+        assert_eq!(acts(Actor::NonPhasing), [true, false, true]);
+        assert_eq!(acts(Actor::Both), [true, true, true]);
+    }
 
     fn phase(name: &str) -> PhaseDef {
         PhaseDef {

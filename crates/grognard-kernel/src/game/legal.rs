@@ -34,7 +34,7 @@ use crate::geometry::{Cell, Facing};
 use crate::hooks::{HookFault, HookPoint, Hooks};
 use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
-use crate::rules::{Actor, Allowed, PhaseDef, TargetRule};
+use crate::rules::{Allowed, PhaseDef, TargetRule};
 use crate::state::Reach;
 
 use super::Game;
@@ -69,11 +69,7 @@ impl Game {
         };
         (0..self.sides.len())
             .filter_map(|i| u8::try_from(i).ok().map(SideId))
-            .filter(|s| match phase.actor {
-                Actor::Phasing => *s == phasing,
-                Actor::NonPhasing => *s != phasing,
-                Actor::Both => true,
-            })
+            .filter(|s| phase.actor.includes(*s, phasing))
             .filter(|s| !self.state.done.get(s.index()).copied().unwrap_or(false))
             .collect()
     }
@@ -98,16 +94,7 @@ impl Game {
         let mut words: Vec<String> = phase
             .allows
             .iter()
-            .map(|a| match a {
-                Allowed::Move => "moving".to_owned(),
-                Allowed::Face => "changing facing".to_owned(),
-                Allowed::Mode => "changing mode".to_owned(),
-                Allowed::Action(id) => self
-                    .rules
-                    .actions
-                    .get(id.index())
-                    .map_or_else(|| "an action".to_owned(), |d| d.name.clone()),
-            })
+            .map(|a| self.allowed_words(*a))
             .collect();
         words.push("ending the phase".to_owned());
         let last = words.pop().unwrap_or_default();

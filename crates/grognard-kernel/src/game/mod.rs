@@ -62,7 +62,7 @@ use crate::board::{Board, SideDef};
 use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{PieceId, SideId};
 use crate::piece::Piece;
-use crate::rules::{Actor, Allowed, PhaseDef, Rules};
+use crate::rules::{Allowed, PhaseDef, Rules};
 
 /// How deep counter triggers may chain before the kernel stops them (a ruleset whose
 /// triggers feed each other must not hang the game).
@@ -345,6 +345,10 @@ impl Game {
     /// `clone_from` (so a scratch state reused for many trials allocates nothing); on a
     /// refusal `next` holds a partial resolution, to be ignored.
     ///
+    /// Two halves: the phase's gate (may this side act now, and does the phase allow this
+    /// order), then the dispatch to the order's own resolution. Held and contact flags are
+    /// brought up to date after either.
+    ///
     /// # Errors
     /// A [`Refusal`] saying what was wrong.
     pub(crate) fn resolve_into(
@@ -353,24 +357,35 @@ impl Game {
         hooks: &mut dyn Hooks,
         next: &mut State,
     ) -> Result<Vec<Event>, Refusal> {
+        let (phase, phasing) = self.side_may_act(order)?;
+        if self.state.setting_up() || matches!(order.action, Action::Deploy { .. }) {
+            return self.resolve_setup(order, hooks, next);
+        }
+        self.phase_allows_order(order, phase)?;
+        next.clone_from(&self.state);
+        let mut events = Vec::new();
+        self.dispatch(order, (phase, phasing), hooks, next, &mut events)?;
+        self.keep_contact_flags(next, &mut events);
+        self.keep_held_flags(next, &mut events);
+        Ok(events)
+    }
+
+    /// The first half of the gate: the game goes on, the side exists, acts in this phase
+    /// and has not ended it, and the order names nothing the side cannot see. The current
+    /// phase and its phasing side.
+    fn side_may_act(&self, order: &Order) -> Result<(&PhaseDef, SideId), Refusal> {
         if self.state.over() {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         }
         let Some((phase, phasing)) = self.phase() else {
             return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
         };
-        let phase = phase.clone();
         let side_name = self
             .sides
             .get(order.side.index())
-            .map(|s| s.name.clone())
+            .map(|s| s.name.as_str())
             .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such side"))?;
-        let may_act = match phase.actor {
-            Actor::Phasing => order.side == phasing,
-            Actor::NonPhasing => order.side != phasing,
-            Actor::Both => true,
-        };
-        if !may_act {
+        if !phase.actor.includes(order.side, phasing) {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
                 format!(
@@ -397,9 +412,12 @@ impl Game {
             ));
         }
         self.hidden_guard(order)?;
-        if self.state.setting_up() || matches!(order.action, Action::Deploy { .. }) {
-            return self.resolve_setup(order, hooks, next);
-        }
+        Ok((phase, phasing))
+    }
+
+    /// The second half of the gate, once the turns are played: the phase allows this kind
+    /// of order, and its piece is one of the phase's movers.
+    fn phase_allows_order(&self, order: &Order, phase: &PhaseDef) -> Result<(), Refusal> {
         // A piece without facing has none to change, whatever the phase allows.
         if let Action::Face { piece, .. } = &order.action
             && let Some(p) = self.state.pieces.get(piece.index())
@@ -429,22 +447,13 @@ impl Game {
         if let Some(needs) = needs
             && !phase.allows.contains(&needs)
         {
-            let what = match needs {
-                Allowed::Move => "moving".to_owned(),
-                Allowed::Face => "changing facing".to_owned(),
-                Allowed::Mode => "changing mode".to_owned(),
-                Allowed::Action(a) => self
-                    .rules
-                    .actions
-                    .get(a.index())
-                    .map_or("that action".to_owned(), |d| d.name.clone()),
-            };
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
                 format!(
-                    "the {} phase does not allow {what}; it allows {}",
+                    "the {} phase does not allow {}; it allows {}",
                     phase.name,
-                    self.phase_allows(&phase)
+                    self.allowed_words(needs),
+                    self.phase_allows(phase)
                 ),
             ));
         }
@@ -477,86 +486,69 @@ impl Game {
                 ),
             ));
         }
-        next.clone_from(&self.state);
-        let mut events = Vec::new();
+        Ok(())
+    }
+
+    /// Resolves an order the gate let through, each kind by the file that owns it.
+    fn dispatch(
+        &self,
+        order: &Order,
+        (phase, phasing): (&PhaseDef, SideId),
+        hooks: &mut dyn Hooks,
+        next: &mut State,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Refusal> {
+        let side = order.side;
         match &order.action {
-            Action::Move { piece, path } => {
-                self.do_move(next, &mut events, order.side, *piece, path, hooks)?;
-            }
+            Action::Move { piece, path } => self.do_move(next, events, side, *piece, path, hooks),
             Action::MoveTo { piece, to, facing } => {
-                self.do_move_to(next, &mut events, order.side, *piece, *to, *facing)?;
-                self.after_move_to(next, &mut events, order.side, *piece, hooks)?;
+                self.do_move_to(next, events, side, *piece, *to, *facing)?;
+                self.after_move_to(next, events, side, *piece, hooks)
             }
             Action::Face { piece, facing } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.facing);
-                self.do_face(next, &mut events, order.side, *piece, *facing)?;
+                self.do_face(next, events, side, *piece, *facing)?;
                 if hooks.is_bound(HookPoint::MayFace) {
                     self.ask_may_face(&self.state, *piece, *facing, hooks)?;
                 }
-                if let Some(before) = before {
-                    self.after_face(next, &mut events, (order.side, *piece, before), hooks)?;
+                match before {
+                    Some(before) => self.after_face(next, events, (side, *piece, before), hooks),
+                    None => Ok(()),
                 }
             }
             Action::Mode { piece, mode } => {
                 let before = next.pieces.get(piece.index()).map(|p| p.mode);
-                self.do_mode(next, &mut events, order.side, *piece, *mode)?;
-                if let Some(before) = before {
-                    let (side, id) = (order.side, *piece);
-                    self.run_game_hook(next, &mut events, side, |world, dice| {
-                        hooks.mode_changed(world, id, before, dice)
-                    })?;
-                }
+                self.do_mode(next, events, side, *piece, *mode)?;
+                let Some(before) = before else {
+                    return Ok(());
+                };
+                let id = *piece;
+                self.run_game_hook(next, events, side, |world, dice| {
+                    hooks.mode_changed(world, id, before, dice)
+                })
             }
             Action::Act {
                 piece,
                 action,
                 target,
                 intent,
-            } => {
-                self.do_act(
-                    next,
-                    &mut events,
-                    order.side,
-                    *piece,
-                    (*action, intent),
-                    *target,
-                    hooks,
-                )?;
-            }
-            Action::Redeploy { piece, to } => {
-                self.do_redeploy(next, &mut events, order.side, *piece, *to)?;
-            }
-            Action::Save { piece, toward } => {
-                self.do_save(next, &mut events, order.side, *piece, *toward)?;
-            }
-            Action::Extend { piece, to } => {
-                self.do_extend(next, &mut events, order.side, *piece, *to)?;
-            }
-            Action::Gather { piece } => {
-                self.do_gather(next, &mut events, order.side, *piece)?;
-            }
-            Action::Deploy { .. } => {}
-            Action::EndPhase => {
-                if let Some(d) = next.done.get_mut(order.side.index()) {
-                    *d = true;
-                }
-                let all_done = match phase.actor {
-                    Actor::Phasing => true,
-                    Actor::Both => next.done.iter().all(|d| *d),
-                    Actor::NonPhasing => next
-                        .done
-                        .iter()
-                        .enumerate()
-                        .all(|(i, d)| *d || i == phasing.index()),
-                };
-                if all_done {
-                    self.advance(next, &mut events, hooks)?;
-                }
-            }
+            } => self.do_act(
+                next,
+                events,
+                side,
+                *piece,
+                (*action, intent),
+                *target,
+                hooks,
+            ),
+            Action::Redeploy { piece, to } => self.do_redeploy(next, events, side, *piece, *to),
+            Action::Save { piece, toward } => self.do_save(next, events, side, *piece, *toward),
+            Action::Extend { piece, to } => self.do_extend(next, events, side, *piece, *to),
+            Action::Gather { piece } => self.do_gather(next, events, side, *piece),
+            // Deploy orders never get here: the set-up resolves them (or refuses them late).
+            Action::Deploy { .. } => Ok(()),
+            Action::EndPhase => self.end_phase(next, events, side, (phase, phasing), hooks),
         }
-        self.keep_contact_flags(next, &mut events);
-        self.keep_held_flags(next, &mut events);
-        Ok(events)
     }
 
     pub(crate) fn own_piece<'s>(

@@ -5,12 +5,48 @@
 use crate::action::{Event, LoggedDie, Refusal, RefusalKind};
 use crate::hooks::{HookDice, HookPoint, Hooks};
 use crate::ids::{FlagId, SideId};
-use crate::rules::{Actor, Allowed, Clears, MoveLimit};
+use crate::rules::{Allowed, Clears, MoveLimit, PhaseDef};
 
 use super::Game;
 use crate::state::{Stage, State, World};
 
 impl Game {
+    /// An `end_phase` order: `side` has ended the phase; once every side that acts in it
+    /// has, the next phase begins.
+    pub(super) fn end_phase(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        side: SideId,
+        (phase, phasing): (&PhaseDef, SideId),
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        if let Some(d) = next.done.get_mut(side.index()) {
+            *d = true;
+        }
+        let all_done = (next.done.iter().enumerate())
+            .all(|(i, d)| *d || !phase.actor.includes(SideId(i as u8), phasing));
+        if all_done {
+            self.advance(next, events, hooks)?;
+        }
+        Ok(())
+    }
+
+    /// What a phase may allow, in the words refusals use: `moving`, `changing facing`,
+    /// `changing mode`, or the action's name.
+    pub(super) fn allowed_words(&self, allowed: Allowed) -> String {
+        match allowed {
+            Allowed::Move => "moving".to_owned(),
+            Allowed::Face => "changing facing".to_owned(),
+            Allowed::Mode => "changing mode".to_owned(),
+            Allowed::Action(id) => self
+                .rules
+                .actions
+                .get(id.index())
+                .map_or_else(|| "an action".to_owned(), |d| d.name.clone()),
+        }
+    }
+
     /// Ends the current phase and begins the next (or the next turn, or the end).
     pub(super) fn advance(
         &self,
@@ -39,12 +75,7 @@ impl Game {
             && phase.allows.contains(&Allowed::Move)
         {
             self.expire_saved(next, |p| {
-                let side_acts = match phase.actor {
-                    Actor::Phasing => p.side == phasing,
-                    Actor::NonPhasing => p.side != phasing,
-                    Actor::Both => true,
-                };
-                side_acts
+                phase.actor.includes(p.side, phasing)
                     && p.on_board()
                     && (phase.movers.is_empty() || phase.movers.contains(&p.kind))
             });

@@ -211,6 +211,8 @@ mod tests {
         assert_eq!(read(result).stage, Stage::Over(Some(won())));
         // Written back, the old form comes out as it went in (the defaulted lists added).
         let again = serde_json::to_string(&read(result)).expect("serialize");
-        assert!(again.ends_with(r#""built":[],"result":{"winner":1,"points":[0,4],"why":"the town is held"}}"#));
+        assert!(again.ends_with(
+            r#""built":[],"result":{"winner":1,"points":[0,4],"why":"the town is held"}}"#
+        ));
     }
 }
