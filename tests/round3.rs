@@ -43,7 +43,9 @@ fn an_action_may_leave_out_or_name_the_types_it_targets() {
     );
     let err = refused("horse", "{ piece: b1, action: aim, target: r_horse }");
     assert!(
-        err.contains("refused: r_horse cannot be targeted by aim: it is horse, and aim may target only foot"),
+        err.contains(
+            "refused: r_horse cannot be targeted by aim: it is horse, and aim may target only foot"
+        ),
         "{err}"
     );
     let legal = ok(&["legal", FIELD, "--side", "blue"]);
@@ -62,7 +64,11 @@ fn an_action_may_leave_out_or_name_the_types_it_targets() {
     assert_eq!(of("b1", "aim"), ["r1", "r3"], "{legal}");
     assert_eq!(of("b_gen", "aim"), ["r1", "r3"], "{legal}");
     // wound has no filter: every enemy.
-    assert_eq!(of("b1", "wound"), ["r1", "r3", "r_gen", "r_horse"], "{legal}");
+    assert_eq!(
+        of("b1", "wound"),
+        ["r1", "r3", "r_gen", "r_horse"],
+        "{legal}"
+    );
 }
 
 /// `range: [0, 4.5]` on the open table, compared exactly: r1 stands 4.5" from b1 (in
@@ -106,7 +112,9 @@ fn a_fixed_amount_in_the_dice_is_shown_and_counted() {
 /// — each more than 6" from any other general — from the start.
 #[test]
 fn held_flags_are_kept_only_on_the_types_they_name() {
-    let wound = |t: &str| format!("  - {{ side: blue, act: {{ piece: b_gen, action: wound, target: {t} }} }}\n");
+    let wound = |t: &str| {
+        format!("  - {{ side: blue, act: {{ piece: b_gen, action: wound, target: {t} }} }}\n")
+    };
     let orders = [
         wound("r1"),
         wound("r1"),
@@ -137,7 +145,11 @@ fn held_flags_are_kept_only_on_the_types_they_name() {
     for want in ["r3 is out_of_command", "b_gen is adrift", "r_gen is adrift"] {
         assert!(lines.contains(&want), "no `{want}` in:\n{out}");
     }
-    for not in ["b_gen is out_of_command", "r_gen is out_of_command", "r1 is out_of_command"] {
+    for not in [
+        "b_gen is out_of_command",
+        "r_gen is out_of_command",
+        "r1 is out_of_command",
+    ] {
         assert!(!out.contains(not), "`{not}` in:\n{out}");
     }
 }
@@ -269,14 +281,32 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
         "blue",
     ]);
     assert!(
-        village.iter().any(|(l, _)| l.contains(", formed mode") || l.contains(", skirmish mode")),
+        village
+            .iter()
+            .any(|(l, _)| l.contains(", formed mode") || l.contains(", skirmish mode")),
         "{village:?}"
     );
     for args in [
-        ["examples/square-blocks.yaml", "examples/square-blocks.orders.yaml", "french"],
-        ["examples/square-blocks.yaml", "examples/square-blocks.orders.yaml", "austrians"],
-        ["examples/hex-command.yaml", "examples/hex-command.orders.yaml", "blue"],
-        ["examples/hex-command.yaml", "examples/hex-command.orders.yaml", "red"],
+        [
+            "examples/square-blocks.yaml",
+            "examples/square-blocks.orders.yaml",
+            "french",
+        ],
+        [
+            "examples/square-blocks.yaml",
+            "examples/square-blocks.orders.yaml",
+            "austrians",
+        ],
+        [
+            "examples/hex-command.yaml",
+            "examples/hex-command.orders.yaml",
+            "blue",
+        ],
+        [
+            "examples/hex-command.yaml",
+            "examples/hex-command.orders.yaml",
+            "red",
+        ],
     ]
     .iter()
     .map(|[s, o, side]| vec!["view", s, "--orders", o, "--side", side])
@@ -305,7 +335,10 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
                         .as_array()
                         .is_some_and(|f| f.iter().any(|f| f == mark)),
                 };
-                assert!(ok, "{args:?}: `{mark}` is not in the JSON: {line} / {names}");
+                assert!(
+                    ok,
+                    "{args:?}: `{mark}` is not in the JSON: {line} / {names}"
+                );
             }
             assert!(!line.contains("cvs_"), "{args:?}: {line}");
         }
@@ -320,7 +353,9 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
         "french",
     ]);
     assert!(
-        french.iter().any(|(l, _)| l.trim_end() == "  #7         at (6,0), facing S"),
+        french
+            .iter()
+            .any(|(l, _)| l.trim_end() == "  #7         at (6,0), facing S"),
         "{french:?}"
     );
 }

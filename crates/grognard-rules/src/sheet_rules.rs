@@ -87,7 +87,9 @@ fn reads(i: &InputSpec, open: bool) -> String {
                 .map_or_else(String::new, |w| format!(" within {}{unit}", w.value));
             format!("how many {friends}{within} of {}", who(source))
         }
-        "target.flank_or_rear" => "1 when the actor stands in the target's flank or rear".to_owned(),
+        "target.flank_or_rear" => {
+            "1 when the actor stands in the target's flank or rear".to_owned()
+        }
         "setting" => format!("the scenario's setting {arg}"),
         "option" => format!("1 while the optional rule {arg} is in force"),
         "intent" => format!("1 when the order is given for {arg}"),

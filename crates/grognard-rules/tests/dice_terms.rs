@@ -66,8 +66,14 @@ fn a_charts_dice_may_add_or_take_away_a_fixed_amount_but_not_dice() {
         load("chart.yaml", &ruleset(dice, "d6")).unwrap_or_else(|e| panic!("{dice}: {e}"));
     }
     for (dice, what) in [
-        ("d6 - d6", "chart.yaml:10:11: `d6 - d6`: only a fixed amount may be taken away"),
-        ("3", "chart.yaml:10:11: `3`: a fixed amount needs dice to add to (`d6 + 1`)"),
+        (
+            "d6 - d6",
+            "chart.yaml:10:11: `d6 - d6`: only a fixed amount may be taken away",
+        ),
+        (
+            "3",
+            "chart.yaml:10:11: `3`: a fixed amount needs dice to add to (`d6 + 1`)",
+        ),
     ] {
         let errors = load("chart.yaml", &ruleset(dice, "d6")).expect_err(dice);
         assert!(errors.contains(what), "{dice}: {errors}");

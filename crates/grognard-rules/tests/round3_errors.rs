@@ -64,7 +64,11 @@ fn target_type_filters_are_checked_where_written() {
     }
     load(
         "r.yaml",
-        &ruleset("open", "{ target: enemy, target_not_types: [general] }", FLAG),
+        &ruleset(
+            "open",
+            "{ target: enemy, target_not_types: [general] }",
+            FLAG,
+        ),
     )
     .unwrap_or_else(|e| panic!("{e}"));
 }

@@ -282,16 +282,19 @@ impl Game {
             return Ok(());
         }
         let rules = &*self.rules;
-        let type_name = |t: &crate::ids::PieceTypeId| {
-            rules.piece_type(*t).map_or("?", |d| d.name.as_str())
-        };
+        let type_name =
+            |t: &crate::ids::PieceTypeId| rules.piece_type(*t).map_or("?", |d| d.name.as_str());
         let list = |ts: &[crate::ids::PieceTypeId]| {
             ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
         };
         let rule = if only {
             format!("{} may target only {}", def.name, list(&def.target_types))
         } else {
-            format!("{} may not target {}", def.name, list(&def.target_not_types))
+            format!(
+                "{} may not target {}",
+                def.name,
+                list(&def.target_not_types)
+            )
         };
         Err(Refusal::new(
             RefusalKind::BadTarget,

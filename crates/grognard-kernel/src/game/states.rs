@@ -108,8 +108,8 @@ impl Game {
             .iter()
             .enumerate()
             .filter_map(|(i, f)| {
-                let on = f.holds.as_ref()?.counter_level(counter, value)?
-                    && applies(&f.holds_types, p);
+                let on =
+                    f.holds.as_ref()?.counter_level(counter, value)? && applies(&f.holds_types, p);
                 let flag = FlagId(i as u16);
                 (p.flag(flag) != on).then_some((flag, on))
             })

@@ -504,8 +504,13 @@ fn walk<'n>(root: &'n Node, path: &str) -> Result<(Vec<Segment>, &'n Node), Stri
 
 /// The neighbours of a chart row's score (`charts.NAME.rows.N.score` written as text).
 fn row_links(root: &Node, segments: &[Segment], node: &Node) -> Option<RowLinks> {
-    let [Segment::Key(charts), Segment::Key(_), Segment::Key(rows), Segment::Index(n), Segment::Key(score)] =
-        segments
+    let [
+        Segment::Key(charts),
+        Segment::Key(_),
+        Segment::Key(rows),
+        Segment::Index(n),
+        Segment::Key(score),
+    ] = segments
     else {
         return None;
     };

@@ -174,7 +174,10 @@ mod tests {
         // From below: shaken 4- → 6- moves push's bottom to 7; 8- would leave it none.
         let shaken = Item::parse("charts.melee.rows.2.score", &r).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(shaken.values.last(), Some(&14));
-        assert_eq!(shaken.follow(12), Ok(vec![(1, "5-8".to_owned(), "7-8".to_owned())]));
+        assert_eq!(
+            shaken.follow(12),
+            Ok(vec![(1, "5-8".to_owned(), "7-8".to_owned())])
+        );
     }
 
     /// Rows that do not touch (a gap the designer left) and rows of another `when:` table

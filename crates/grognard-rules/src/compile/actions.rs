@@ -237,8 +237,7 @@ fn compile_range(cx: &mut Cx, names: &Names, v: &ActionSpec) -> Option<(Cost, Co
             &range.location,
             format!("`range: [{lo}, {hi}]`: a grid counts whole cells"),
             Some(
-                "fractions of an inch are for open tables (`geometry: { kind: open }`)"
-                    .to_owned(),
+                "fractions of an inch are for open tables (`geometry: { kind: open }`)".to_owned(),
             ),
         );
     }
