@@ -8,6 +8,9 @@ local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
+local enemy_side = scripts.hc_core.enemy_side
+local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
+local works_cover = scripts.hc_moves.works_cover
 
 local M = {}
 
@@ -76,6 +79,133 @@ local FAILURE = {
   ["a hit to every unit"] = { hit = true },
 }
 
+-- 2.2.2 results 6 and 7 (004 l.342-343): "about-faces and moves towards the rear until
+-- cover ... is reached, whereupon they defend until new orders are received". Our reading:
+-- the unit turns about and is moved at once straight on (its new front, away from where it
+-- faced), hex by hex, at most its allowance, until it stands in cover (a hex whose terrain
+-- gives cover: forest, buildings, a fort; or works it dug where it stands, which it then
+-- does not leave). It stops short of the board edge, a lake, an occupied hex, an enemy zone
+-- of control and ground its arm may not enter (mounted horse and guns: forest; guns: a fort,
+-- a stream); an obstacle crossed costs a TE hit as in any move. Then it defends: it is halted
+-- for the rest of the turn (no move, no facing change), so it neither advances nor turns to
+-- face the enemy again that turn; it may still fire and fight a melee it is in. Units in
+-- melee cannot leave it (7.2.3) and stay as they are; unlimbered or planted guns only turn.
+local function in_cover(game, col, row)
+  return game:terrain_attribute(col, row, "cover") > 0
+end
+
+local function closed_to(game, u, col, row, from_col, from_row)
+  local kind, mode = game:kind(u), game:mode(u)
+  local terrain = game:terrain(col, row)
+  if terrain == "lake" then
+    return true
+  end
+  local horse = (kind == "cavalry" or kind == "mounted_infantry") and mode == "formed"
+  if terrain == "forest" and (horse or kind == "artillery") then
+    return true
+  end
+  if kind == "artillery" then
+    if terrain == "fort" then
+      return true
+    end
+    for _, f in ipairs(game:features(from_col, from_row, col, row)) do
+      if f == "stream" then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+local function obstacle_crossed(game, from_col, from_row, col, row)
+  local stream, wall, bridge = false, false, false
+  for _, f in ipairs(game:features(from_col, from_row, col, row)) do
+    stream = stream or f == "stream"
+    wall = wall or f == "wall"
+    bridge = bridge or f == "bridge" or f == "road"
+  end
+  return (stream or wall) and not bridge
+end
+
+-- The falling back of `units` (each `{ u, dir }`): every unit steps in turn, a pass at a
+-- time, so one is held up by a friend only while that friend still stands in its way.
+local function fall_back_to_cover(L, units)
+  local game = L.game
+  local moves, by_id = {}, {}
+  for _, x in ipairs(units) do
+    local u = x[1]
+    local col, row = L:cell(u)
+    local m = { u = u, dir = x[2], col = col, row = row, steps = 0, te = 0, entered = {}, done = true }
+    if not (in_cover(game, col, row) or works_cover(game, u) > 0) then
+      m.steps = math.floor(game:allowance(u) or 0)
+      m.done = game:mode(u) == "unlimbered" or game:flag(u, "dug") or game:flag(u, "emplaced")
+        or game:flag(u, "planted") or game:flag(u, "abandoned") or game:flag(u, "withdrawn")
+    end
+    moves[#moves + 1] = m
+    by_id[u:id()] = m
+  end
+  -- Who stands in a hex now: a unit falling back where it has got to, anyone else where
+  -- the call began (a rider stands with its host).
+  local function taken(col, row)
+    for _, m in ipairs(moves) do
+      if m.col == col and m.row == row then
+        return true, m
+      end
+    end
+    local p = game:unit_at(col, row)
+    if p == nil or by_id[p:id()] ~= nil or (game:host(p) ~= nil and by_id[game:host(p):id()] ~= nil) then
+      return false
+    end
+    return true
+  end
+  local progress = true
+  while progress do
+    progress = false
+    for _, m in ipairs(moves) do
+      local u = m.u
+      local foe = enemy_side(game, game:side(u))
+      while not m.done and m.steps > 0 do
+        local nc, nr = game:neighbour(m.col, m.row, m.dir)
+        local held, friend = false, nil
+        if nc ~= nil then
+          held, friend = taken(nc, nr)
+        end
+        if nc == nil or held or closed_to(game, u, nc, nr, m.col, m.row)
+            or (foe ~= nil and game:zoc(nc, nr, foe) ~= nil) then
+          -- Held up by a friend still falling back: it may make room in a later pass.
+          m.done = friend == nil or friend.done
+          break
+        end
+        if obstacle_crossed(game, m.col, m.row, nc, nr) then
+          m.te = m.te + 1
+        end
+        m.col, m.row, m.steps = nc, nr, m.steps - 1
+        m.entered[#m.entered + 1] = { col = nc, row = nr }
+        progress = true
+        if in_cover(game, nc, nr) then
+          m.done = true
+        end
+      end
+      if m.steps <= 0 then
+        m.done = true
+      end
+    end
+  end
+  for _, m in ipairs(moves) do
+    local u = m.u
+    if #m.entered > 0 then
+      L:place(u, m.col, m.row, "fell back toward cover (decision failure)")
+      te_hit(L, u, m.te, false)
+      sweep_skirmishers(L, u, m.entered)
+    end
+    if not L.gone[u:id()] then
+      L:set(u, "halted", true)
+      game:note(game:name(u) .. (in_cover(game, m.col, m.row) and " defends in cover at (" or " defends at (")
+        .. m.col .. "," .. m.row .. "), halted until the turn ends")
+    end
+  end
+end
+
 -- Change orders: at most as many changes as the commander's Initiative; pass by rolling
 -- higher than Tactical on a d10, or suffer the decision-failure table for his units.
 function M.change_orders_check(game, actor)
@@ -96,6 +226,7 @@ function M.change_orders(game, actor)
   local failure = game:resolve("decision_failure", {}, "decision failure of " .. game:name(actor))
   game:note(game:name(actor) .. "'s order change fails: " .. failure)
   local what = FAILURE[failure] or {}
+  local falling = {}
   for _, u in ipairs(game:units(game:side(actor))) do
     if is_unit(game, u) then
       if what.halt then
@@ -107,11 +238,14 @@ function M.change_orders(game, actor)
       if what.hit then
         hit(L, u, 1)
       end
-      if what.about and not L:flag(u, "routed") then
-        game:face(u, game:turned(game:facing(u), 3))
+      if what.about and not L:flag(u, "routed") and not L:flag(u, "in_melee") then
+        local back = game:turned(game:facing(u), 3)
+        game:face(u, back)
+        falling[#falling + 1] = { u, back }
       end
     end
   end
+  fall_back_to_cover(L, falling)
 end
 
 -- Break point note: when the supreme commander (attribute `supreme`) is killed, every unit

@@ -327,6 +327,41 @@ local function release(L)
   end
 end
 
+-- 7.2 (004 l.475): skirmishers do not melee. An enemy force that touches a hex next to them
+-- (a move or an advance entering it) sweeps them off: mounted cavalry destroys them; any
+-- other force makes their owner remove them (the default) or rout them (the optional rule
+-- `skirmishers_rout`, the owner's other choice made for the game). The forces are those that
+-- melee: foot, light infantry, horse, mounted infantry; skirmishers, guns, crews and wagons
+-- do not melee (7.2; Artillery, Melee and Rout) and sweep no one. `cells` are the hexes `u`
+-- entered, as `{col =, row =}`.
+local SWEEPERS = { infantry = true, light_infantry = true, cavalry = true, mounted_infantry = true }
+local function sweep_skirmishers(L, u, cells)
+  local game = L.game
+  if not SWEEPERS[game:kind(u)] or L.gone[u:id()] or L:flag(u, "routed") then
+    return
+  end
+  local side = game:side(u)
+  local mounted = game:kind(u) == "cavalry" and game:mode(u) == "formed"
+  for _, c in ipairs(cells) do
+    for _, d in ipairs(DIRS) do
+      local nc, nr = game:neighbour(c.col, c.row, d)
+      local s = nc and L:occupant(nc, nr)
+      if s ~= nil and game:side(s) ~= side and game:kind(s) == "skirmishers" and not L.gone[s:id()] then
+        if mounted then
+          L:remove(s, "skirmishers contacted by cavalry (" .. game:name(u) .. "): destroyed")
+        elseif not L:flag(s, "routed") then
+          if game:option("skirmishers_rout") then
+            game:note(game:name(u) .. " touched a hex next to " .. game:name(s) .. ": the skirmishers rout")
+            rout(L, s)
+          else
+            L:remove(s, "skirmishers touched by " .. game:name(u) .. " next to them: removed")
+          end
+        end
+      end
+    end
+  end
+end
+
 -- `n` TE (disorder/fatigue) hits; a fatigued unit in melee takes a casualty hit for each.
 local function te_hit(L, u, n, in_melee)
   for _ = 1, n do
@@ -359,5 +394,6 @@ return {
   rout = rout,
   rout_distance = rout_distance,
   rout_limit = rout_limit,
+  sweep_skirmishers = sweep_skirmishers,
   te_hit = te_hit,
 }

@@ -8,6 +8,7 @@ local is_unit = scripts.hc_core.is_unit
 local is_marker = scripts.hc_core.is_marker
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
+local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
 local has = scripts.hc_moves.has
 
 local M = {}
@@ -45,8 +46,11 @@ local function line_blocker(game, side, col, row)
   end
   local u = game:unit_at(col, row)
   -- Fake counters of hidden movement block nothing; a fake set up as a 3.1 marker (flag
-  -- `hidden`) blocks as any marker does: the firer cannot tell it from a unit.
-  if u == nil or (game:kind(u) == "fake_counter" and not game:flag(u, "hidden")) then
+  -- `hidden`) blocks as any marker does: the firer cannot tell it from a unit. A unit the
+  -- firer's side has not sighted is off the table under hidden movement (l.264) and blocks
+  -- nothing either: the line is judged on what the firing side knows (seventh round).
+  if u == nil or (game:kind(u) == "fake_counter" and not game:flag(u, "hidden"))
+      or not game:known(u, side) then
     return nil
   elseif game:side(u) == side then
     return "friend", u
@@ -247,6 +251,7 @@ local function win_melee(L, u, col, row)
     return
   end
   L:place(u, col, row, "advanced after melee")
+  sweep_skirmishers(L, u, { { col = col, row = row } })
 end
 
 -- 7.4 for a defender that wins (its attacker routed or destroyed; issue 7): it cannot give
@@ -286,6 +291,7 @@ local function defender_wins(L, u, col, row)
     return
   end
   L:place(u, col, row, "advanced after winning the melee it defended")
+  sweep_skirmishers(L, u, { { col = col, row = row } })
 end
 
 -- Why `actor` may not advance now (the optional rule `pursuit_facing`), nil if it may.
@@ -315,6 +321,7 @@ function M.advance(game, actor)
     game:face(actor, dir)
   end
   L:place(actor, col, row, "advanced after melee")
+  sweep_skirmishers(L, actor, { { col = col, row = row } })
 end
 
 -- 4c: reinforcements fighting the force that blocks their entry may melee a blocking unit
@@ -362,6 +369,7 @@ local function capture_guns(L, by, gun)
   L:add(by, "captured_gun", gun:id() + 1 - L:counter(by, "captured_gun"))
   L:remove(gun, "guns captured by " .. game:name(by))
   L:place(by, gc, gr, "advanced onto the captured guns")
+  sweep_skirmishers(L, by, { { col = gc, row = gr } })
   -- It has won the melee: it may change facing (7.4), as any winner may.
   L:set(by, "victor", true)
   if L:counter(by, "face_changes") > 0 then

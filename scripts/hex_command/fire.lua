@@ -159,7 +159,10 @@ local function fire_problem(game, actor, target, captured)
     -- l.32: whole units of missile troops may ignore skirmishers for more threatening
     -- targets, so a skirmisher never forces another arm's choice of target.
     local ignorable = kind ~= "skirmishers" and not is_marker(game, e) and game:kind(e) == "skirmishers"
-    if e ~= target and candidate and not ignorable and game:arc(actor, e) == "front" and not shown(e, "abandoned")
+    -- An enemy the firer's side has not sighted (hidden movement, l.264) is off the table
+    -- for it: it neither is the nearer target nor stops a second unit joining the fire.
+    local seen = game:known(e, game:side(actor))
+    if e ~= target and seen and candidate and not ignorable and game:arc(actor, e) == "front" and not shown(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
       -- 7e (l.583): point-blank fire out of the front arc only when no target is in the

@@ -381,7 +381,10 @@ local function forced_melees(game, sides)
         for _, d in ipairs(DIRS) do
           local nc, nr = game:neighbour(col, row, d)
           local e = nc and game:unit_at(nc, nr)
-          if e ~= nil and game:side(e) ~= side and is_unit(game, e) and game:kind(e) ~= "crew"
+          -- Only an enemy the side has sighted is owed a melee (hidden movement, l.264: an
+          -- unseen unit is off the table; one next to a unit is always sighted, so this
+          -- only keeps the rule to what the side knows).
+          if e ~= nil and game:side(e) ~= side and game:known(e, side) and is_unit(game, e) and game:kind(e) ~= "crew"
               and not game:flag(e, "routed") and not game:flag(e, "abandoned")
               and not game:flag(u, "fought_" .. d) then
             local locked = game:flag(u, "in_melee") and game:flag(e, "in_melee")

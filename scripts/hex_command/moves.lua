@@ -6,6 +6,7 @@ local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
+local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
 
 local M = {}
 
@@ -153,6 +154,12 @@ function M.moved(game, u, path, facing)
   if road ~= game:flag(u, "on_road") then
     L:set(u, "on_road", road)
   end
+  -- 7.2 (l.475): enemy skirmishers next to a hex the move entered are swept off.
+  local entered = {}
+  for i = 2, #path do
+    entered[#entered + 1] = path[i]
+  end
+  sweep_skirmishers(L, u, entered)
 end
 
 -- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is

@@ -29,6 +29,7 @@ mod reaudit3;
 mod reaudit4;
 mod reaudit5;
 mod reaudit6;
+mod reaudit7;
 mod reinforcements;
 mod spotting;
 

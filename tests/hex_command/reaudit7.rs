@@ -1,0 +1,247 @@
+//! Hex Command (seed 004), the three gaps left after the sixth outside audit: skirmishers
+//! swept off when an enemy touches a hex next to them (7.2, l.475), two leaks under hidden
+//! movement (l.264), and decision failures 6 and 7 falling back to cover (l.342-343). The
+//! positions are in tests/fixtures/audits/hex-command/seventh/ (Blue first: no initiative
+//! roll), each worked by hand below; the audit page reruns them.
+
+use crate::util::{Run, grognard_in, root};
+
+use super::field::{has, lacks};
+
+const DIR: &str = "tests/fixtures/audits/hex-command/seventh";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn played(args: &[&str]) -> String {
+    let out = at(args);
+    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+fn play(orders: &str, more: &[&str]) -> String {
+    let mut args = vec!["play", "skirmishers.yaml", "--orders", orders];
+    args.extend_from_slice(more);
+    played(&args)
+}
+
+/// 004 l.475 (7.2): "Skirmisher units do not melee; if contacted by cavalry they are
+/// destroyed; if contacted by any other force players can choose to a. voluntarily rout them
+/// or b. remove them once the enemy unit touches a neighboring hex of the skirmish unit."
+/// Red's skirmishers s stand at (5,3), whose neighbours are (4,3), (6,3), (5,2), (6,2), (5,4)
+/// and (6,4). Blue's b (infantry) moves (1,3) → (4,3): it touches a neighbour, so s are
+/// removed (the owner's choice b, the default) as the move ends — no melee needed; with the
+/// optional rule `skirmishers_rout` (choice a) they rout 3 hexes to their rear instead, from
+/// (5,3) facing E to (8,3). Blue's cavalry c moves (1,5) → (5,4): s are destroyed, with the
+/// option too. Blue's p passes by, (4,4) → (5,4) → (6,4) → (7,4), ending out of touch: it
+/// touched two neighbours on the way, so s are removed. Guns (a, limbered, to (6,3)) and
+/// skirmishers (k, to (6,4)) do not melee, so they sweep no one. Before: s stayed in every
+/// game (only a melee against them removed them).
+#[test]
+fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
+    let out = play("sk-infantry.orders.yaml", &[]);
+    has(&out, "b moved (1,3) → (2,3) → (3,3) → (4,3)");
+    has(
+        &out,
+        "s removed (skirmishers touched by b next to them: removed)",
+    );
+    let out = play(
+        "sk-infantry.orders.yaml",
+        &["--option", "skirmishers_rout=on"],
+    );
+    has(
+        &out,
+        "note: b touched a hex next to s: the skirmishers rout",
+    );
+    has(&out, "s placed (5,3) → (8,3) (routed)");
+    lacks(&out, "s removed");
+    for option in ["skirmishers_rout=off", "skirmishers_rout=on"] {
+        let out = play("sk-cavalry.orders.yaml", &["--option", option]);
+        has(
+            &out,
+            "s removed (skirmishers contacted by cavalry (c): destroyed)",
+        );
+    }
+    let out = play("sk-passing.orders.yaml", &[]);
+    has(&out, "p moved (4,4) → (5,4) → (6,4) → (7,4)");
+    has(
+        &out,
+        "s removed (skirmishers touched by p next to them: removed)",
+    );
+    for (orders, mover) in [
+        ("sk-guns.orders.yaml", "a moved (7,1) → (7,2) → (6,3)"),
+        (
+            "sk-skirmishers.orders.yaml",
+            "k moved (8,5) → (7,5) → (7,4) → (6,4)",
+        ),
+    ] {
+        let out = play(orders, &[]);
+        has(&out, mover);
+        lacks(&out, "s removed");
+        lacks(&out, "s placed");
+    }
+    let rules = std::fs::read_to_string(root().join(super::RULESET)).expect("ruleset");
+    assert!(rules.contains("once an enemy force touches a hex next to them"));
+}
+
+/// What Blue receives in `hidden.yaml` after `orders`: its view and legal orders at the
+/// point the `.at.yaml` file reaches, and its log of the whole file (with exit codes).
+fn blue_gets(variant: &str) -> [String; 3] {
+    let out = |r: Run| format!("exit {}\n{}{}", r.code, r.stdout, r.stderr);
+    let upto = format!("hidden-{variant}.at.yaml");
+    let all = format!("hidden-{variant}.orders.yaml");
+    [
+        out(at(&[
+            "view",
+            "--side",
+            "blue",
+            "hidden.yaml",
+            "--orders",
+            &upto,
+        ])),
+        out(at(&[
+            "legal",
+            "--side",
+            "blue",
+            "hidden.yaml",
+            "--orders",
+            &upto,
+        ])),
+        out(at(&[
+            "play",
+            "--side",
+            "blue",
+            "hidden.yaml",
+            "--orders",
+            &all,
+        ])),
+    ]
+}
+
+/// 004 l.264 (hidden movement: units no enemy can see are replaced by two fake counters;
+/// sight 6 hexes on a dull day). hidden.yaml: Blue's guns g (0,3) and h (1,5) fire at t
+/// (8,3), 8 hexes off (band 4 of [2, 4, 6, 8]), which s spots from (14,3), 6 hexes off.
+/// Red's k starts at (7,1) and, in Red's movement phase, either steps onto g's fire line
+/// ((7,2) → (7,3): 7 hexes from g, 7 from s, 8 from h), or to (7,2) (7 hexes from g and h,
+/// in h's band 4 with t, 8 from s), or stays (8 from all three): in every game Blue never
+/// sights it. A line of fire is judged on what the firing side knows: a unit it has not
+/// sighted is off the table for it, so it neither blocks the line nor counts as another
+/// target for ganging up (7.1a) or closest target first (7f); the shot goes on to its
+/// target. So Blue's view, its legal orders in its defensive fire phase and its log of both
+/// shots are byte-identical in the three games. Before: g's shot was refused "g cannot see
+/// t: k stands in the way" and h's "no ganging up on t: k is in the same range band" —
+/// naming a unit Blue had not sighted.
+#[test]
+fn an_unseen_unit_neither_blocks_a_fire_line_nor_stops_ganging_up() {
+    let line = blue_gets("line");
+    for other in ["band", "stays"] {
+        let got = blue_gets(other);
+        for (what, (a, b)) in ["view", "legal", "play"]
+            .iter()
+            .zip(line.iter().zip(got.iter()))
+        {
+            assert_eq!(
+                a, b,
+                "Blue's {what} differs between k on the line and k {other}"
+            );
+        }
+    }
+    let [view, legal, log] = &line;
+    lacks(view, "(7,2)");
+    lacks(view, "(7,3)");
+    has(
+        legal,
+        "{ side: blue, act: { piece: g, action: fire, target: t } }",
+    );
+    has(
+        legal,
+        "{ side: blue, act: { piece: h, action: fire, target: t } }",
+    );
+    assert!(log.starts_with("exit 0"), "{log}");
+    has(log, "(fire_artillery_b by g at t)");
+    has(log, "(fire_artillery_b by h at t)");
+    lacks(log, "stands in the way");
+    lacks(log, "ganging");
+    // The referee sees k on the line; the shots still go to t.
+    let referee = played(&["play", "hidden.yaml", "--orders", "hidden-line.orders.yaml"]);
+    has(&referee, "k moved (7,1) → (7,2) → (7,3)");
+    has(&referee, "t is shot_art_2");
+    lacks(&referee, "k hits");
+}
+
+/// 004 l.264 with 7.2.1 (l.480, the owed melee): contact.yaml, a dull day, Red's r in forest
+/// at (4,3), two hexes from Blue's b. The option's sight (6 hexes) finds a unit whatever its
+/// terrain, and nothing stands between neighbours, so an enemy next to a unit — the only
+/// enemy the owed-melee rule and melee contact read — is always one its side has sighted
+/// (the rule now also reads only enemies the side knows, `game:known`). Blue sees r as real
+/// infantry before moving; b steps to (3,3), into r's front, and the melee it owes is fought
+/// as Blue's melee phase ends (b 2 against r 3 in forest).
+#[test]
+fn an_enemy_next_to_a_unit_is_always_sighted_under_hidden_movement() {
+    let view = played(&["view", "--side", "blue", "contact.yaml"]);
+    has(
+        &view,
+        "r          at (4,3), facing W, sighting seen, face up, real, infantry",
+    );
+    let out = played(&["play", "contact.yaml", "--orders", "contact.orders.yaml"]);
+    has(&out, "melee of b (2) against r (3)");
+    has(&out, "note: b entered the front of r and must melee it too");
+}
+
+/// 004 l.342-343 (2.2.2, results 6 and 7): "Each unit about-faces and moves towards the rear
+/// until cover of some kind is been reached whereupon they defend until new orders are
+/// received"; 7 adds a TE hit. fallback.yaml, seed 3: g (Tactical 9) rolls 7 to change
+/// orders (fail: not above 9) and 7 on the failure table. Every unit takes a TE hit and
+/// turns about (E → W), then is moved straight on at most its allowance (infantry 3) until
+/// it stands in cover: b (5,4) → (4,4) → (3,4) → (2,4), forest, in cover; e, in front of b
+/// at (6,4), is held up by b only until b has gone: (5,4) → (4,4) → (3,4), allowance spent;
+/// c (5,6) → (2,6), no cover within reach. Then each defends: halted for the turn, so in
+/// Blue's movement phase none may move or change facing (no advance and no turning back to
+/// face the enemy); the commander g, attached, went with b. Before: the units were only
+/// turned about and could face the enemy again and advance in the same turn.
+#[test]
+fn decision_failure_six_and_seven_fall_back_to_cover_and_defend() {
+    let out = played(&["play", "fallback.yaml", "--orders", "fallback.orders.yaml"]);
+    has(
+        &out,
+        "decision_failure: d10 7; score 7 → fall back to cover and TE",
+    );
+    for line in [
+        "b te 0 → 1",
+        "b now faces W",
+        "b placed (5,4) → (2,4) (fell back toward cover (decision failure))",
+        "note: b defends in cover at (2,4), halted until the turn ends",
+        "e placed (6,4) → (3,4) (fell back toward cover (decision failure))",
+        "note: e defends at (3,4), halted until the turn ends",
+        "c placed (5,6) → (2,6) (fell back toward cover (decision failure))",
+        "c is halted",
+    ] {
+        has(&out, line);
+    }
+    let legal = played(&[
+        "legal",
+        "--side",
+        "blue",
+        "fallback.yaml",
+        "--orders",
+        "fallback.orders.yaml",
+    ]);
+    for unit in ["b", "c", "e"] {
+        lacks(&legal, &format!("move: {{ piece: {unit},"));
+        lacks(&legal, &format!("face: {{ piece: {unit},"));
+    }
+    let refused = at(&[
+        "play",
+        "fallback.yaml",
+        "--orders",
+        "fallback-face.orders.yaml",
+    ]);
+    assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    has(
+        &refused.stderr,
+        "refused: b is halted by a failed order change and cannot change facing",
+    );
+    let rules = std::fs::read_to_string(root().join(super::RULESET)).expect("ruleset");
+    assert!(rules.contains("falls back at once straight to its new front"));
+}
