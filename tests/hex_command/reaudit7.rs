@@ -36,7 +36,8 @@ fn play(orders: &str, more: &[&str]) -> String {
 /// (5,3) facing E to (8,3). Blue's cavalry c moves (1,5) → (5,4): s are destroyed, with the
 /// option too. Blue's p passes by, (4,4) → (5,4) → (6,4) → (7,4), ending out of touch: it
 /// touched two neighbours on the way, so s are removed. Guns (a, limbered, to (6,3)) and
-/// skirmishers (k, to (6,4)) do not melee, so they sweep no one. Before: s stayed in every
+/// skirmishers (k, to (6,4)) do not melee, so they sweep no one; an advance after melee
+/// into a neighbouring hex sweeps them as a move does. Before: s stayed in every
 /// game (only a melee against them removed them).
 #[test]
 fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
@@ -81,6 +82,20 @@ fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
         lacks(&out, "s removed");
         lacks(&out, "s placed");
     }
+    // An advance after melee touches too (sk-advance.yaml, seed 1): b (2) melees r (2 hits),
+    // both cubes red, score 7: r takes its third hit and routs to (7,4); b advances into
+    // (4,4), next to s at (4,5).
+    let out = played(&[
+        "play",
+        "sk-advance.yaml",
+        "--orders",
+        "sk-advance.orders.yaml",
+    ]);
+    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
+    has(
+        &out,
+        "s removed (skirmishers touched by b next to them: removed)",
+    );
     let rules = std::fs::read_to_string(root().join(super::RULESET)).expect("ruleset");
     assert!(rules.contains("once an enemy force touches a hex next to them"));
 }
