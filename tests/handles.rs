@@ -170,7 +170,7 @@ fn referee(game: &Game, skip: &[String]) -> String {
         .collect();
     pieces.sort();
     let s = game.state();
-    format!("{} {} {} {pieces:?}", s.turn, s.step, s.over)
+    format!("{} {} {} {pieces:?}", s.turn, s.step, s.over())
 }
 
 /// The names of `side`'s pieces that are face up, sorted.
