@@ -179,8 +179,9 @@ pub fn text_on(fill: Color32) -> Color32 {
     }
 }
 
-/// `lines` fitted to a box `width` × `height` points in `font`: each line cut with `…` to
-/// the width, and lines that do not fit replaced by one `…`.
+/// `lines` fitted to a box `width` × `height` points in `font`: a counter's amount too
+/// long for the width shortened (`figures 6` to `fig 6` or `f6`), any other line cut with
+/// `…` to the width, and lines that do not fit replaced by one `…`.
 ///
 /// A line is cut in its middle, keeping more of its end than its start: names of one
 /// family differ at their end (`adum1`, `adum2`), so `ad…m1` and `ad…m2` still tell them
@@ -203,7 +204,14 @@ pub fn fit_lines(
             break;
         }
         let mut text = line.clone();
-        if measure(&text) > width {
+        if measure(&text) > width
+            && let Some(short) = abbreviations(line)
+                .into_iter()
+                .find(|c| measure(c) <= width)
+        {
+            // A counter's amount (`figures 6`) reads better as `fig 6` than as `f…res 6`.
+            text = short;
+        } else if measure(&text) > width {
             // A mode letter after the name (`adum1 S`) is kept whole; the name is cut.
             let (stem, suffix) = match line.rsplit_once(' ') {
                 Some((stem, letter)) if letter.chars().count() == 1 && !stem.is_empty() => {
@@ -223,6 +231,27 @@ pub fn fit_lines(
         }
         out.push(text);
     }
+    out
+}
+
+/// Shorter forms of a counter's amount, `figures 6`: `fig 6`, then `f6`; none for a line
+/// that does not end in a number.
+fn abbreviations(line: &str) -> Vec<String> {
+    let Some((word, number)) = line.rsplit_once(' ') else {
+        return Vec::new();
+    };
+    if number.parse::<i64>().is_err() || word.is_empty() {
+        return Vec::new();
+    }
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = Vec::new();
+    if chars.len() > 3 {
+        out.push(format!(
+            "{} {number}",
+            chars[..3].iter().collect::<String>()
+        ));
+    }
+    out.push(format!("{}{number}", chars[0]));
     out
 }
 

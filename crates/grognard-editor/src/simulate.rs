@@ -59,11 +59,21 @@ impl SimResult {
 }
 
 /// The progress bar's words: games done of all, and the time left at the pace so far.
+/// With two rulesets compared, how the total is made up: "12 of 80 games (40 games × 2
+/// rulesets)", so a player who asked for 40 games is not left wondering about 80.
 #[must_use]
-pub fn progress_text(done: u32, total: u32, elapsed: Duration) -> String {
+pub fn progress_text(done: u32, total: u32, rulesets: u32, elapsed: Duration) -> String {
     let left = total.saturating_sub(done);
+    let of = if rulesets > 1 {
+        format!(
+            "{done} of {total} games ({} × {rulesets} rulesets)",
+            crate::words::count(i64::from(total / rulesets), "game")
+        )
+    } else {
+        format!("{done} of {total} games")
+    };
     if done == 0 || left == 0 {
-        return format!("{done} of {total} games");
+        return of;
     }
     let per_game = elapsed.as_secs_f64() / f64::from(done);
     let secs = (per_game * f64::from(left)).ceil();
@@ -72,7 +82,7 @@ pub fn progress_text(done: u32, total: u32, elapsed: Duration) -> String {
     } else {
         format!("{:.0} min {:.0} s", (secs / 60.0).floor(), secs % 60.0)
     };
-    format!("{done} of {total} games · about {time} left")
+    format!("{of} · about {time} left")
 }
 
 /// One ruleset's tally as its threads hand it in (or the first error).
@@ -178,7 +188,8 @@ impl SimJob {
     #[must_use]
     pub fn progress_text(&self) -> String {
         let (done, total) = self.progress();
-        progress_text(done, total, self.started.elapsed())
+        let rulesets = u32::try_from(self.labels.len()).unwrap_or(1);
+        progress_text(done, total, rulesets, self.started.elapsed())
     }
 
     /// True when every ruleset's games are over.
@@ -287,20 +298,25 @@ mod tests {
     #[test]
     fn the_progress_text_says_games_done_and_time_left() {
         assert_eq!(
-            progress_text(0, 100, Duration::from_secs(1)),
+            progress_text(0, 100, 1, Duration::from_secs(1)),
             "0 of 100 games"
         );
         assert_eq!(
-            progress_text(25, 100, Duration::from_secs(5)),
+            progress_text(25, 100, 1, Duration::from_secs(5)),
             "25 of 100 games · about 15 s left"
         );
         assert_eq!(
-            progress_text(10, 100, Duration::from_secs(10)),
+            progress_text(10, 100, 1, Duration::from_secs(10)),
             "10 of 100 games · about 1 min 30 s left"
         );
         assert_eq!(
-            progress_text(100, 100, Duration::from_secs(9)),
+            progress_text(100, 100, 1, Duration::from_secs(9)),
             "100 of 100 games"
+        );
+        // Two rulesets compared: the games asked for, times two, said as such.
+        assert_eq!(
+            progress_text(20, 80, 2, Duration::from_secs(10)),
+            "20 of 80 games (40 games × 2 rulesets) · about 30 s left"
         );
     }
 }

@@ -243,3 +243,119 @@ fn every_top_bar_control_is_inside_a_narrow_window_beside_its_label() {
         }
     }
 }
+
+#[test]
+fn the_hover_card_waits_for_the_pointer_after_another_scenario_opens() {
+    use grognard_kernel::geometry::Cell;
+    let mut h = scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    let card = |h: &Harness<'_, EditorApp>| h.query_by_label_contains("cell (").is_some();
+    let spot = h.state().cell_on_screen(Cell::new(4, 2)).expect("drawn");
+    h.event(egui::Event::PointerMoved(spot));
+    h.run();
+    assert!(card(&h), "the card shows for the cell under the pointer");
+    // Another scenario opens (from the menu, whose list lay over the board); the pointer
+    // has not moved.
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::OpenScenario,
+        "examples/hex-command.yaml".into(),
+    ));
+    h.run();
+    assert!(
+        !card(&h),
+        "no card for a cell of the new board until the pointer moves"
+    );
+    h.event(egui::Event::PointerMoved(spot + egui::vec2(3.0, 2.0)));
+    h.run();
+    assert!(card(&h), "the card is back once the pointer moves");
+}
+
+#[test]
+fn a_counters_amount_is_shortened_to_fit_not_cut_in_its_middle() {
+    use grognard_editor::scene::{self, DrawPiece, Look};
+    use grognard_kernel::geometry::Cell;
+    use grognard_kernel::piece::Place;
+    let h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    let corps = DrawPiece {
+        id: grognard_kernel::ids::PieceId(0),
+        side: grognard_kernel::ids::SideId(1),
+        name: "corps".to_owned(),
+        kind: "corps_hq".to_owned(),
+        place: Place::Cell(Cell::new(6, 0)),
+        facing: None,
+        mode: "strategic".to_owned(),
+        markers: vec!["figures 6".to_owned()],
+        look: Look::Open,
+        footprint: None,
+    };
+    let lines = scene::label_lines(&corps);
+    let width = |t: &str, font: &egui::FontId| {
+        h.ctx
+            .fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE))
+            .size()
+            .x
+    };
+    // A counter as the player saw it at 1280 points: "f…res 6" under "corps S".
+    for points in [9.0, 10.0, 11.0] {
+        let font = egui::FontId::proportional(points);
+        let room = width("corps S", &font) + 1.0;
+        let fitted = scene::fit_lines(&h.ctx, &lines, &font, room, 60.0);
+        assert_eq!(fitted[0], "corps S");
+        assert!(
+            fitted[1] == "fig 6" || fitted[1] == "f6",
+            "{points} pt: {fitted:?}"
+        );
+        assert!(width(&fitted[1], &font) <= room);
+    }
+    // Hovering shows it whole.
+    let card = grognard_editor::words::piece_card(&corps, "austrians");
+    assert!(card.contains(&"figures 6".to_owned()), "{card:?}");
+}
+
+#[test]
+fn simulate_says_games_times_rulesets_and_offers_the_search() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/drill-square-mud.yaml".into()),
+            scenario: Some("examples/drill-square-mud.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1280.0,
+        800.0,
+    );
+    tab(&mut h, "Rules");
+    h.get_by_label_contains("roads_stay_firm").click();
+    h.run();
+    tab(&mut h, "Simulate");
+    h.get_by_role_and_label(Role::SpinButton, "games:")
+        .set_value_accesskit(40.0);
+    h.run();
+    // The search, as the Play tab offers it, with its budget (iterations per order).
+    h.get_by_label("search").click();
+    h.run();
+    let budget = h.get_by_role_and_label(Role::SpinButton, "search iterations per order:");
+    assert_eq!(budget.value().as_deref(), Some("200"));
+    budget.set_value_accesskit(2.0);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    h.step();
+    let status = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
+    assert!(
+        status.contains("simulating 40 games × 2 rulesets") && status.contains("search:it=2"),
+        "{status}"
+    );
+    let bar = h
+        .query_by_label_contains(" of 80 games")
+        .map(|n| label(&n))
+        .expect("the progress bar");
+    assert!(bar.contains("(40 games × 2 rulesets)"), "{bar}");
+    h.get_by_label("Stop").click();
+    for _ in 0..600 {
+        if !h.state().simulating() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+}

@@ -552,6 +552,7 @@ impl EditorApp {
                 self.rt.play.reach = None;
                 self.rt.play.path.clear();
                 self.rt.play.view = ViewAs::Referee;
+                self.rt.play.card_armed = false;
                 self.say(format!("{name} started under {rname}"));
             }
             Err(problems) => {

@@ -44,6 +44,10 @@ pub(super) struct PlayUi {
     /// changes, the list and the panel around it scroll back to the top this frame.
     pub(super) legal_shown: Option<(Option<(u64, SideId)>, Option<PieceId>)>,
     pub(super) legal_scroll_reset: bool,
+    /// The hover card shows only once the pointer has moved over the board as it is now:
+    /// when another game opens under a resting pointer, the card waits (it would pop up
+    /// for a cell the player never pointed at).
+    pub(super) card_armed: bool,
     /// The event log, as `grognard view` prints it, for the game generation and view in
     /// its key (the log only grows when the game changes).
     pub(super) log: Vec<String>,
@@ -75,6 +79,7 @@ impl Default for PlayUi {
             legal_key: None,
             legal_shown: None,
             legal_scroll_reset: false,
+            card_armed: false,
             log: Vec::new(),
             log_key: None,
             players: Vec::new(),
@@ -454,6 +459,7 @@ impl EditorApp {
         let mut result = None;
         let mut measured = None;
         let selected = self.rt.play.selected;
+        let mut armed = self.rt.play.card_armed;
         egui::CentralPanel::default_margins().show(ui, |ui| {
             let scene = BoardScene {
                 rules: game.rules(),
@@ -464,8 +470,11 @@ impl EditorApp {
             };
             let (click, t, response) = board::show(ui, &scene, &mut camera);
             // The hover card: the piece (as the viewer knows it) or else the cell.
+            if ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
+                armed = true;
+            }
             let card = hover_card(game, &pieces, &click);
-            if !card.is_empty() {
+            if armed && !card.is_empty() {
                 response.on_hover_ui_at_pointer(|ui| {
                     for (i, line) in card.iter().enumerate() {
                         if i == 0 {
@@ -489,6 +498,7 @@ impl EditorApp {
             result = Some((click, t));
         });
         self.set_camera(camera);
+        self.rt.play.card_armed = armed;
         self.rt.play.measure = measured;
         if let Some((click, t)) = result {
             self.rt.play.transform = Some(t);

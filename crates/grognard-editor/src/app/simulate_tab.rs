@@ -6,6 +6,7 @@
 
 use egui::{Color32, RichText};
 use grognard_play::PolicyKind;
+use grognard_play::search::Budget;
 use grognard_rules::load;
 
 use grognard_play::tally::Estimate;
@@ -23,7 +24,13 @@ pub(super) struct SimulateUi {
     pub(super) policy: PolicyKind,
     /// Games per ruleset.
     pub(super) runs: u32,
+    /// Iterations per order when the policy is `search` (a fixed count, so a run plays
+    /// the same games again; a time budget would depend on the machine's load).
+    pub(super) search_iterations: u32,
 }
+
+/// The search's iterations per order in a simulation unless the player sets another.
+pub const SIM_SEARCH_ITERATIONS: u32 = 200;
 
 impl Default for SimulateUi {
     fn default() -> Self {
@@ -32,6 +39,7 @@ impl Default for SimulateUi {
             results: None,
             policy: PolicyKind::Random,
             runs: 100,
+            search_iterations: SIM_SEARCH_ITERATIONS,
         }
     }
 }
@@ -54,15 +62,38 @@ impl EditorApp {
         let running = self.rt.simulate.job.as_ref().is_some_and(|j| !j.finished());
         ui.horizontal(|ui| {
             ui.label("policy:");
+            let search = |n: u32| PolicyKind::Search(Budget::Iterations(n.max(1)));
+            let searching = matches!(self.rt.simulate.policy, PolicyKind::Search(_));
             for (kind, label) in [
                 (PolicyKind::Random, "random"),
                 (PolicyKind::Greedy, "greedy"),
+                (search(self.rt.simulate.search_iterations), "search"),
             ] {
-                if ui
-                    .selectable_label(self.rt.simulate.policy == kind, label)
-                    .clicked()
-                {
+                let chosen = match kind {
+                    PolicyKind::Search(_) => searching,
+                    _ => self.rt.simulate.policy == kind,
+                };
+                let mut r = ui.selectable_label(chosen, label);
+                if label == "search" {
+                    r = r.on_hover_text(
+                        "Imagines games ahead before each order, as the Play tab's search                          opponent does: far stronger, and slow (a whole game can take                          seconds to minutes).",
+                    );
+                }
+                if r.clicked() {
                     self.rt.simulate.policy = kind;
+                }
+            }
+            if searching {
+                let it = ui.label("search iterations per order:");
+                if ui
+                    .add(
+                        egui::DragValue::new(&mut self.rt.simulate.search_iterations)
+                            .range(1..=100_000),
+                    )
+                    .labelled_by(it.id)
+                    .changed()
+                {
+                    self.rt.simulate.policy = search(self.rt.simulate.search_iterations);
                 }
             }
             let games = ui.label("games:");
@@ -124,11 +155,15 @@ impl EditorApp {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         // The cores are shared between the rulesets; one thread each at least.
         let threads = (cores / scenarios.len().max(1)).max(1);
+        let count = scenarios.len();
         self.rt.simulate.job = Some(SimJob::start(scenarios, policy, runs, seed, threads));
-        self.say(format!(
-            "simulating {runs} games of {name} ({})",
-            policy.name()
-        ));
+        let games = crate::words::count(i64::from(runs), "game");
+        let games = if count > 1 {
+            format!("{games} × {count} rulesets (in force and base)")
+        } else {
+            games
+        };
+        self.say(format!("simulating {games} of {name} ({})", policy.name()));
     }
 
     /// Takes the results of a finished simulation (and drops the job, so an idle editor
@@ -171,8 +206,18 @@ impl EditorApp {
     }
 }
 
-/// Colour of the interval whiskers: dark, drawn over both bar colours.
-const WHISKER: Color32 = Color32::from_rgb(25, 25, 25);
+/// The interval whiskers' colours in a theme: a core line over a wider halo of the
+/// opposite lightness, so a whisker shows on the orange and the grey bars and on the
+/// plot's background alike, in the dark theme and the light (a dark whisker alone was
+/// lost on the grey bars and on a dark background).
+#[must_use]
+pub fn whisker_colors(dark_mode: bool) -> (Color32, Color32) {
+    if dark_mode {
+        (Color32::WHITE, Color32::from_gray(10))
+    } else {
+        (Color32::from_gray(10), Color32::WHITE)
+    }
+}
 
 /// What each series of the plots is, in words, with how many games it holds: `in force:
 /// black-powder-house (37 games)`, `base: black-powder (40 games)`.
@@ -272,6 +317,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     let mut labels: Vec<String> = first.sides.iter().map(|s| format!("{s} wins")).collect();
     labels.push("draws".to_owned());
     let groups = labels.len();
+    let (core, halo) = whisker_colors(ui.visuals().dark_mode);
     ui.label(RichText::new("Win rates, % (whiskers: 95% intervals)").strong());
     legend_row(ui, results);
     super::fixed_plot("sim win rates", 200.0)
@@ -302,12 +348,14 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                 for (i, e) in rates.iter().enumerate() {
                     for points in whisker(i as f64 + offset, width * 0.25, *e) {
                         // Unnamed: a whisker is part of its bar, not a series of its own.
-                        plot.line(
-                            egui_plot::Line::new("", points)
-                                .color(WHISKER)
-                                .width(2.0)
-                                .allow_hover(false),
-                        );
+                        for (color, w) in [(halo, 4.5), (core, 2.0)] {
+                            plot.line(
+                                egui_plot::Line::new("", points.clone())
+                                    .color(color)
+                                    .width(w)
+                                    .allow_hover(false),
+                            );
+                        }
                     }
                 }
             }
@@ -397,5 +445,39 @@ mod tests {
             ci95: 0.3,
         };
         assert_eq!(whisker(0.0, 0.1, wide)[0][1][1], 100.0);
+    }
+
+    /// The WCAG contrast ratio of two colours (1 to 21).
+    fn contrast(a: Color32, b: Color32) -> f64 {
+        let lum = |c: Color32| {
+            let ch = |v: u8| {
+                let v = f64::from(v) / 255.0;
+                if v <= 0.039_28 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * ch(c.r()) + 0.7152 * ch(c.g()) + 0.0722 * ch(c.b())
+        };
+        let (x, y) = (lum(a), lum(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    #[test]
+    fn whiskers_stand_out_on_both_bars_and_backgrounds_in_both_themes() {
+        for visuals in [egui::Visuals::dark(), egui::Visuals::light()] {
+            let (core, halo) = whisker_colors(visuals.dark_mode);
+            for under in [IN_FORCE, BASE, visuals.extreme_bg_color, visuals.panel_fill] {
+                // Where the core meets what is under it, or else the halo around it does.
+                let best = contrast(core, under).max(contrast(halo, under));
+                assert!(
+                    best >= 3.0,
+                    "dark {}: a whisker on {under:?} has contrast {best:.2}",
+                    visuals.dark_mode
+                );
+                assert!(contrast(core, halo) >= 7.0, "the core shows on its halo");
+            }
+        }
     }
 }
