@@ -171,6 +171,8 @@ pub struct HookDice<'a> {
     rolls: Vec<RollRecord>,
     action_faces: Vec<String>,
     action_intent: Vec<String>,
+    /// Whether a script has read [`Self::action_intent`] (see [`Hooks::check_read_intent`]).
+    intent_read: core::cell::Cell<bool>,
     action_inputs: Vec<(String, i32)>,
     /// The acting piece and its target, while an action's script rolls.
     action_pieces: Option<(PieceId, Option<PieceId>)>,
@@ -185,6 +187,7 @@ impl<'a> HookDice<'a> {
             rolls: Vec::new(),
             action_faces: Vec::new(),
             action_intent: Vec::new(),
+            intent_read: core::cell::Cell::new(false),
             action_inputs: Vec::new(),
             action_pieces: None,
         }
@@ -212,7 +215,15 @@ impl<'a> HookDice<'a> {
     /// for actions given without an intent).
     #[must_use]
     pub fn action_intent(&self) -> &[String] {
+        self.intent_read.set(true);
         &self.action_intent
+    }
+
+    /// True once [`Self::action_intent`] has been read: a check that never read it gave
+    /// an answer that holds for every intent ([`Hooks::check_read_intent`]).
+    #[must_use]
+    pub fn intent_read(&self) -> bool {
+        self.intent_read.get()
     }
 
     /// Records the inputs the action's own chart roll used, so a script can roll the same
@@ -607,6 +618,15 @@ pub trait Hooks {
     ) -> Result<(), HookFailure> {
         let _ = (world, action, actor, target, intent);
         Ok(())
+    }
+
+    /// False when the last [`Hooks::action_check`] call did not read the intent it was
+    /// asked with (a Lua check that never called `game:intent()`): its answer, for that
+    /// actor and target on the same game, is then the same whatever the intent, and the
+    /// legal-order generator asks the other intents nothing. The default is the safe
+    /// answer.
+    fn check_read_intent(&self) -> bool {
+        true
     }
 
     /// Whether the ruleset binds a hook at `point`. `false` is a promise that the point

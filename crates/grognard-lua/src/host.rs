@@ -159,6 +159,8 @@ pub struct LuaHooks {
     stop_reasons: PureTable<Option<String>>,
     /// The first fault since the kernel last took it ([`Hooks::take_fault`]).
     fault: RefCell<Option<HookFault>>,
+    /// Whether the last check read `game:intent()` ([`Hooks::check_read_intent`]).
+    intent_read: std::cell::Cell<bool>,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -331,6 +333,7 @@ impl LuaHooks {
             stop_cache: PureTable::default(),
             stop_reasons: PureTable::default(),
             fault: RefCell::new(None),
+            intent_read: std::cell::Cell::new(true),
         };
         problems.into_result(hooks)
     }
@@ -419,19 +422,20 @@ impl LuaHooks {
         let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
         let (sandbox, game) = (&self.sandbox, &self.game);
         let lua = sandbox.lua();
-        let value: Value = sandbox
-            .call_with(what, &bound.function, || {
-                let call = Call {
-                    world,
-                    dice: &dice,
-                    commands: &commands,
-                };
-                game.during(&call, |game| {
-                    bound.function.call::<Value>(args(game.clone(), lua)?)
-                })
+        let value = sandbox.call_with(what, &bound.function, || {
+            let call = Call {
+                world,
+                dice: &dice,
+                commands: &commands,
+            };
+            game.during(&call, |game| {
+                bound.function.call::<Value>(args(game.clone(), lua)?)
             })
-            .map_err(|e| self.failed(bound, e))?;
+        });
         let _ = dice.into_inner();
+        // Kept for a refusal by error too: it holds for every intent only if unread.
+        self.intent_read.set(hook_dice.intent_read());
+        let value: Value = value.map_err(|e| self.failed(bound, e))?;
         if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
             let failure = HookFailure {
                 message: format!(
@@ -662,6 +666,10 @@ impl Hooks for LuaHooks {
     fn may_face_reads_facing(&self) -> bool {
         self.bound(HookPoint::MayFace)
             .is_some_and(|b| b.params >= 3)
+    }
+
+    fn check_read_intent(&self) -> bool {
+        self.intent_read.get()
     }
 
     fn take_fault(&mut self) -> Option<HookFault> {

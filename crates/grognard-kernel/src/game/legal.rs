@@ -520,15 +520,20 @@ impl Game {
                 .chain(def.intents.iter().map(|i| vec![i.clone()]))
                 .collect();
             for target in targets {
+                // The action's own checks (range, arcs, sight, once per phase...) on the
+                // state as it stands: what they refuse is not tried on a copy. They read
+                // the intent only to refuse one the action does not declare, and every
+                // intent here is declared: asked once for all of them.
+                if self
+                    .check_act(&self.state, side, id, (a, &[]), target)
+                    .is_err()
+                {
+                    continue;
+                }
+                // A check that did not read the intent it was asked with answers the
+                // same for this target whatever the intent: asked once, not per intent.
+                let mut any_intent: Option<bool> = None;
                 for intent in &intents {
-                    // The action's own checks (range, arcs, sight, once per phase...) on
-                    // the state as it stands: what they refuse is not tried on a copy.
-                    if self
-                        .check_act(&self.state, side, id, (a, intent), target)
-                        .is_err()
-                    {
-                        continue;
-                    }
                     let action = Action::Act {
                         piece: id,
                         action: a,
@@ -538,11 +543,26 @@ impl Game {
                     if decided {
                         // Past its data checks, an action with no script and no contact
                         // always happens; a checked one happens when its check allows it.
-                        if !def.checked
-                            || self
-                                .ask_action_check(&self.state, id, (a, intent), target, hooks)
-                                .is_ok()
-                        {
+                        let allowed = !def.checked
+                            || match any_intent {
+                                Some(ok) => ok,
+                                None => {
+                                    let ok = self
+                                        .ask_action_check(
+                                            &self.state,
+                                            id,
+                                            (a, intent),
+                                            target,
+                                            hooks,
+                                        )
+                                        .is_ok();
+                                    if !hooks.check_read_intent() {
+                                        any_intent = Some(ok);
+                                    }
+                                    ok
+                                }
+                            };
+                        if allowed {
                             out.push(action);
                         }
                     } else {
