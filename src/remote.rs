@@ -15,8 +15,8 @@ use crate::common::{Failure, Outcome, parse_options, print_json};
 
 /// A server's refusal, as the terminal shows it (its text may quote what another seat or
 /// the game's creator wrote).
-fn rules(e: String) -> Failure {
-    Failure::Rules(escaped_lines(&e))
+fn rules(e: impl std::fmt::Display) -> Failure {
+    Failure::Rules(escaped_lines(&e.to_string()))
 }
 
 /// Text from the server, each line with its control and bidi characters escaped: names,
@@ -309,7 +309,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             host_token,
             json,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let request = bundle::gather(
                 &scenario,
                 options_map(&options)?,
@@ -342,7 +342,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             orders,
             json,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let text = std::fs::read_to_string(&orders)
                 .map_err(|e| Failure::Rules(format!("cannot read {}: {e}", orders.display())))?;
             let file = grognard_rules::load::display(&orders);
@@ -362,7 +362,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             token,
             json,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             print_state(&client.view(&game, &token).map_err(rules)?, json);
             Ok(())
         }
@@ -372,7 +372,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             token,
             json,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let state = client.view(&game, &token).map_err(rules)?;
             if json {
                 print_json(&serde_json::json!({
@@ -390,7 +390,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             Ok(())
         }
         RemoteCommand::Games { url, json } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let list = client.games().map_err(rules)?;
             if json {
                 print_json(&serde_json::to_value(&list).unwrap_or_default());
@@ -420,7 +420,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             token,
             reason,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let state = client
                 .undo(&game, &token, reason.as_deref())
                 .map_err(rules)?;
@@ -434,7 +434,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             say,
             json,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             if let Some(text) = say {
                 client.say(&game, &token, &text).map_err(rules)?;
             }
@@ -462,7 +462,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             call,
             clear,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             if call.is_none() && !clear {
                 return Err(Failure::Usage("give --call URL or --clear".into()));
             }
@@ -477,7 +477,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             token,
             out,
         } => {
-            let client = Client::new(&url).map_err(Failure::Usage)?;
+            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
             let save = client.save(&game, &token).map_err(rules)?;
             let text = serde_json::to_string_pretty(&save).unwrap_or_default();
             std::fs::write(&out, text + "\n")

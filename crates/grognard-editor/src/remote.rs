@@ -870,8 +870,11 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         BTreeMap::new(),
         None,
         request.policies.clone(),
-    )?;
-    let created = Client::new(&url)?.create(&create, host_token.as_deref())?;
+    )
+    .map_err(|e| e.to_string())?;
+    let created = Client::new(&url)
+        .and_then(|c| c.create(&create, host_token.as_deref()))
+        .map_err(|e| e.to_string())?;
     Ok(Hosted {
         url,
         created,

@@ -1,5 +1,6 @@
 //! A blocking client of the server's HTTP API: what `grognard remote` and the editor use.
-//! Every call returns the server's own error text when it refuses.
+//! Every call returns the server's own error text when it refuses ([`ClientError::Refused`],
+//! with the HTTP status), and says so when no grognard server answered.
 
 use std::time::Duration;
 
@@ -10,6 +11,71 @@ use crate::protocol::{
     Chat, ChatLine, CreateGame, Created, ErrorBody, GameList, OrdersReply, Say, SeatState,
     SendOrders, Table, Undo, Webhook,
 };
+
+/// Why a call to the server gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The address given is not `http://HOST:PORT` (a mistake in the command line).
+    NotAServer(String),
+    /// Nothing answered at the address.
+    Unreachable {
+        /// The server's base URL.
+        base: String,
+        /// The request's path.
+        what: String,
+        /// Why, as the HTTP library says.
+        why: String,
+    },
+    /// The answer could not be read (too long, cut short).
+    Unreadable {
+        /// The server's base URL.
+        base: String,
+        /// The request's path.
+        what: String,
+        /// Why.
+        why: String,
+    },
+    /// A successful answer that is not what a grognard server sends.
+    NotGrognard {
+        /// The server's base URL.
+        base: String,
+        /// The request's path.
+        what: String,
+        /// Why it does not decode.
+        why: String,
+    },
+    /// The server refused the request: its HTTP status and its own text (the status line
+    /// when its answer carried none).
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// What the server said.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotAServer(url) => {
+                write!(f, "`{url}` is not a server address: give http://HOST:PORT")
+            }
+            Self::Unreachable { base, what, why } => {
+                write!(f, "cannot reach {base} ({what}): {why}")
+            }
+            Self::Unreadable { base, what, why } => write!(f, "{base}: {what}: {why}"),
+            Self::NotGrognard { base, what, why } => {
+                write!(
+                    f,
+                    "{base}: {what}: not an answer of a grognard server: {why}"
+                )
+            }
+            Self::Refused { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
 
 /// A server, by its base URL.
 #[derive(Clone, Debug)]
@@ -23,12 +89,10 @@ impl Client {
     ///
     /// # Errors
     /// Not an `http://` URL.
-    pub fn new(url: &str) -> Result<Self, String> {
+    pub fn new(url: &str) -> Result<Self, ClientError> {
         let base = url.trim_end_matches('/').to_owned();
         if !base.starts_with("http://") {
-            return Err(format!(
-                "`{url}` is not a server address: give http://HOST:PORT"
-            ));
+            return Err(ClientError::NotAServer(url.to_owned()));
         }
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -48,32 +112,46 @@ impl Client {
         &self,
         what: &str,
         response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
-    ) -> Result<T, String> {
-        let mut response =
-            response.map_err(|e| format!("cannot reach {} ({what}): {e}", self.base))?;
+    ) -> Result<T, ClientError> {
+        let (base, what) = (self.base.clone(), what.to_owned());
+        let mut response = match response {
+            Ok(r) => r,
+            Err(e) => {
+                let why = e.to_string();
+                return Err(ClientError::Unreachable { base, what, why });
+            }
+        };
         let status = response.status();
-        let body = response
+        let body = match response
             .body_mut()
             .with_config()
             .limit(64 << 20)
             .read_to_string()
-            .map_err(|e| format!("{}: {what}: {e}", self.base))?;
+        {
+            Ok(b) => b,
+            Err(e) => {
+                let why = e.to_string();
+                return Err(ClientError::Unreadable { base, what, why });
+            }
+        };
         if status.is_success() {
             let text = if body.is_empty() { "null" } else { &body };
-            serde_json::from_str(text).map_err(|e| {
-                format!(
-                    "{}: {what}: not an answer of a grognard server: {e}",
-                    self.base
-                )
+            serde_json::from_str(text).map_err(|e| ClientError::NotGrognard {
+                base,
+                what,
+                why: e.to_string(),
             })
         } else {
             let message = serde_json::from_str::<ErrorBody>(&body)
                 .map_or_else(|_| format!("{status}"), |b| b.error);
-            Err(message)
+            Err(ClientError::Refused {
+                status: status.as_u16(),
+                message,
+            })
         }
     }
 
-    fn get<T: DeserializeOwned>(&self, path: &str, token: Option<&str>) -> Result<T, String> {
+    fn get<T: DeserializeOwned>(&self, path: &str, token: Option<&str>) -> Result<T, ClientError> {
         let mut request = self.agent.get(format!("{}{path}", self.base));
         if let Some(t) = token {
             request = request.header("Authorization", format!("Bearer {t}"));
@@ -87,7 +165,7 @@ impl Client {
         path: &str,
         token: Option<&str>,
         body: &B,
-    ) -> Result<T, String> {
+    ) -> Result<T, ClientError> {
         let url = format!("{}{path}", self.base);
         let mut request = if method == "PUT" {
             self.agent.put(url)
@@ -109,7 +187,7 @@ impl Client {
         &self,
         request: &CreateGame,
         host_token: Option<&str>,
-    ) -> Result<Created, String> {
+    ) -> Result<Created, ClientError> {
         self.send("POST", "/games", host_token, request)
     }
 
@@ -117,7 +195,7 @@ impl Client {
     ///
     /// # Errors
     /// No server.
-    pub fn games(&self) -> Result<GameList, String> {
+    pub fn games(&self) -> Result<GameList, ClientError> {
         self.get("/games", None)
     }
 
@@ -125,7 +203,7 @@ impl Client {
     ///
     /// # Errors
     /// No such game, a bad token.
-    pub fn view(&self, game: &str, token: &str) -> Result<SeatState, String> {
+    pub fn view(&self, game: &str, token: &str) -> Result<SeatState, ClientError> {
         self.get(&format!("/games/{game}/view"), Some(token))
     }
 
@@ -133,7 +211,7 @@ impl Client {
     ///
     /// # Errors
     /// No such game, a bad token.
-    pub fn table(&self, game: &str, token: &str) -> Result<Table, String> {
+    pub fn table(&self, game: &str, token: &str) -> Result<Table, ClientError> {
         self.get(&format!("/games/{game}/table"), Some(token))
     }
 
@@ -147,7 +225,7 @@ impl Client {
         token: &str,
         file: &str,
         text: &str,
-    ) -> Result<OrdersReply, String> {
+    ) -> Result<OrdersReply, ClientError> {
         let body = SendOrders {
             file: file.to_owned(),
             text: text.to_owned(),
@@ -159,7 +237,12 @@ impl Client {
     ///
     /// # Errors
     /// The seat may not.
-    pub fn undo(&self, game: &str, token: &str, reason: Option<&str>) -> Result<SeatState, String> {
+    pub fn undo(
+        &self,
+        game: &str,
+        token: &str,
+        reason: Option<&str>,
+    ) -> Result<SeatState, ClientError> {
         let body = Undo {
             reason: reason.map(str::to_owned),
         };
@@ -170,7 +253,7 @@ impl Client {
     ///
     /// # Errors
     /// No such game, a bad token.
-    pub fn chat(&self, game: &str, token: &str, after: u64) -> Result<Chat, String> {
+    pub fn chat(&self, game: &str, token: &str, after: u64) -> Result<Chat, ClientError> {
         self.get(&format!("/games/{game}/chat?after={after}"), Some(token))
     }
 
@@ -178,7 +261,7 @@ impl Client {
     ///
     /// # Errors
     /// An empty or over-long line.
-    pub fn say(&self, game: &str, token: &str, text: &str) -> Result<ChatLine, String> {
+    pub fn say(&self, game: &str, token: &str, text: &str) -> Result<ChatLine, ClientError> {
         let body = Say {
             text: text.to_owned(),
         };
@@ -189,7 +272,7 @@ impl Client {
     ///
     /// # Errors
     /// A URL the server does not call.
-    pub fn webhook(&self, game: &str, token: &str, url: Option<&str>) -> Result<(), String> {
+    pub fn webhook(&self, game: &str, token: &str, url: Option<&str>) -> Result<(), ClientError> {
         let body = Webhook {
             url: url.map(str::to_owned),
         };
@@ -206,7 +289,7 @@ impl Client {
     ///
     /// # Errors
     /// Not the referee's token.
-    pub fn save(&self, game: &str, token: &str) -> Result<serde_json::Value, String> {
+    pub fn save(&self, game: &str, token: &str) -> Result<serde_json::Value, ClientError> {
         self.get(&format!("/games/{game}/save"), Some(token))
     }
 }

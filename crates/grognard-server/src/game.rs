@@ -385,7 +385,7 @@ impl Live {
             )));
         }
         if let Some(u) = &url {
-            crate::webhook::check_url(u, allow_local).map_err(Problem::Bad)?;
+            crate::webhook::check_url(u, allow_local).map_err(|e| Problem::Bad(e.to_string()))?;
         }
         self.store
             .set_webhook(&self.id, seat.name(), url.as_deref())

@@ -234,7 +234,7 @@ impl Hub {
     /// # Errors
     /// A bad request, a scenario that does not load or start, or the store failing.
     pub fn create(&self, request: CreateGame) -> Result<Created, HubError> {
-        crate::bundle::check(&request).map_err(HubError::Invalid)?;
+        crate::bundle::check(&request).map_err(|e| HubError::Invalid(e.to_string()))?;
         let bytes: u64 = request
             .files
             .iter()

@@ -172,8 +172,9 @@ pub struct Offered {
 ///
 /// # Errors
 /// It does not load, or a file it needs cannot be read.
-pub fn offer(scenario: &Path) -> Result<Offered, String> {
-    let loaded = grognard_rules::load::load_scenario(scenario, None).map_err(|d| d.to_string())?;
+pub fn offer(scenario: &Path) -> Result<Offered, crate::bundle::GatherError> {
+    let loaded = grognard_rules::load::load_scenario(scenario, None)
+        .map_err(|d| crate::bundle::GatherError::Scenario(d.to_string()))?;
     let request = crate::bundle::gather(scenario, BTreeMap::new(), None, BTreeMap::new())?;
     Ok(Offered {
         name: loaded.spec.scenario.value.clone(),

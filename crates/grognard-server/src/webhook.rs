@@ -32,6 +32,113 @@ pub const TIMEOUT: Duration = Duration::from_secs(5);
 /// Longest status line read from the answer.
 const MAX_STATUS_LINE: usize = 1_024;
 
+/// Why a webhook URL is refused, or a call failed. A seat that sets a refused URL is
+/// answered 400 with this text (`Live::set_webhook`); a failed call is only logged on the
+/// server's stderr. The texts name the URL and the host as the seat gave them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WebhookError {
+    /// Longer than [`MAX_URL_CHARS`].
+    TooLong,
+    /// Spaces, control characters or backslashes.
+    Unsafe,
+    /// Not ASCII.
+    NotAscii,
+    /// Not an `http://` URL.
+    NotHttp(String),
+    /// A user name or password in the URL.
+    UserInfo(String),
+    /// No host, or one a resolver would read differently.
+    NoHost(String),
+    /// A port that is not one.
+    BadPort {
+        /// The URL.
+        url: String,
+        /// The port as written.
+        port: String,
+    },
+    /// A literal address (or `localhost`) in a range webhooks may not call.
+    Local {
+        /// The URL.
+        url: String,
+        /// The range, in words (`a loopback address`).
+        why: &'static str,
+    },
+    /// The host's name does not resolve.
+    Unresolved {
+        /// The host.
+        host: String,
+        /// The resolver's reason.
+        why: String,
+    },
+    /// The host's name resolves to no address.
+    NoAddress(String),
+    /// The host's name resolves to an address webhooks may not call.
+    LocalAddress {
+        /// The host.
+        host: String,
+        /// The range, in words.
+        why: &'static str,
+        /// The address.
+        ip: IpAddr,
+    },
+    /// No answer within [`TIMEOUT`].
+    Timeout,
+    /// No address of the host took the connection.
+    Connect {
+        /// The last address tried.
+        addr: SocketAddr,
+        /// The system's reason.
+        why: String,
+    },
+    /// Sending or reading failed.
+    Io(String),
+    /// The answer is not an HTTP status line.
+    NotHttpAnswer,
+    /// A 3xx answer: a redirect, which is not followed.
+    Redirect(u16),
+    /// Any other answer that is not 2xx.
+    Answered(u16),
+}
+
+impl std::fmt::Display for WebhookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::TooLong => write!(f, "a webhook URL has at most {MAX_URL_CHARS} characters"),
+            Self::Unsafe => {
+                f.write_str("a webhook URL has no spaces, control characters or backslashes")
+            }
+            Self::NotAscii => f.write_str("a webhook URL is ASCII (percent-encode anything else)"),
+            Self::NotHttp(url) => write!(
+                f,
+                "webhook `{url}`: only http:// URLs are called (put a relay in front for https)"
+            ),
+            Self::UserInfo(url) => write!(
+                f,
+                "webhook `{url}`: a user name or password in the URL is not sent; put a secret in the path instead"
+            ),
+            Self::NoHost(url) => write!(f, "webhook `{url}` names no host"),
+            Self::BadPort { url, port } => write!(f, "webhook `{url}`: `{port}` is not a port"),
+            Self::Local { url, why } => write!(
+                f,
+                "webhook `{url}`: {why}; webhooks call only public addresses unless the server runs with --allow-local-webhooks"
+            ),
+            Self::Unresolved { host, why } => write!(f, "`{host}` does not resolve: {why}"),
+            Self::NoAddress(host) => write!(f, "`{host}` has no address"),
+            Self::LocalAddress { host, why, ip } => {
+                write!(f, "`{host}` is {why} ({ip}), which webhooks may not call")
+            }
+            Self::Timeout => write!(f, "no answer within {} s", TIMEOUT.as_secs()),
+            Self::Connect { addr, why } => write!(f, "cannot connect to {addr}: {why}"),
+            Self::Io(why) => write!(f, "the call failed: {why}"),
+            Self::NotHttpAnswer => f.write_str("the answer is not HTTP"),
+            Self::Redirect(code) => write!(f, "answered {code}: a redirect, which is not followed"),
+            Self::Answered(code) => write!(f, "answered {code}"),
+        }
+    }
+}
+
+impl std::error::Error for WebhookError {}
+
 /// A webhook URL taken apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
@@ -50,46 +157,41 @@ pub struct Target {
 /// # Errors
 /// Not a plain `http://` URL: too long, another scheme, a user name or password, no host,
 /// a bad port, or characters a request line cannot carry.
-pub fn parse(url: &str) -> Result<Target, String> {
+pub fn parse(url: &str) -> Result<Target, WebhookError> {
     if url.chars().count() > MAX_URL_CHARS {
-        return Err(format!(
-            "a webhook URL has at most {MAX_URL_CHARS} characters"
-        ));
+        return Err(WebhookError::TooLong);
     }
     if url
         .chars()
         .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
     {
-        return Err("a webhook URL has no spaces, control characters or backslashes".into());
+        return Err(WebhookError::Unsafe);
     }
     if !url.is_ascii() {
-        return Err("a webhook URL is ASCII (percent-encode anything else)".into());
+        return Err(WebhookError::NotAscii);
     }
     let rest = url
         .get(..7)
         .filter(|s| s.eq_ignore_ascii_case("http://"))
         .map(|_| &url[7..])
-        .ok_or_else(|| {
-            format!(
-                "webhook `{url}`: only http:// URLs are called (put a relay in front for https)"
-            )
-        })?;
+        .ok_or_else(|| WebhookError::NotHttp(url.to_owned()))?;
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(end);
     if authority.contains('@') {
-        return Err(format!(
-            "webhook `{url}`: a user name or password in the URL is not sent; put a secret in the path instead"
-        ));
+        return Err(WebhookError::UserInfo(url.to_owned()));
     }
-    let (host, port) =
-        split_port(authority).ok_or_else(|| format!("webhook `{url}` names no host"))?;
+    let (host, port) = split_port(authority).ok_or_else(|| WebhookError::NoHost(url.to_owned()))?;
     let port = match port {
         None => 80,
-        Some(p) => p
-            .parse::<u16>()
-            .ok()
-            .filter(|p| *p != 0)
-            .ok_or_else(|| format!("webhook `{url}`: `{p}` is not a port"))?,
+        Some(p) => {
+            p.parse::<u16>()
+                .ok()
+                .filter(|p| *p != 0)
+                .ok_or_else(|| WebhookError::BadPort {
+                    url: url.to_owned(),
+                    port: p.to_owned(),
+                })?
+        }
     };
     let tail = tail.split('#').next().unwrap_or_default();
     let path = if tail.starts_with('/') {
@@ -274,7 +376,7 @@ fn refused_v6(ip: Ipv6Addr) -> Option<&'static str> {
 ///
 /// # Errors
 /// As [`parse`], or a literal address a webhook may not call.
-pub fn check_url(url: &str, allow_local: bool) -> Result<(), String> {
+pub fn check_url(url: &str, allow_local: bool) -> Result<(), WebhookError> {
     let target = parse(url)?;
     if allow_local {
         return Ok(());
@@ -284,20 +386,17 @@ pub fn check_url(url: &str, allow_local: bool) -> Result<(), String> {
         .parse::<IpAddr>()
         .ok()
         .or_else(|| ipv4_spelling(&target.host).map(IpAddr::V4));
-    if let Some(why) = literal.and_then(refused_range) {
-        return Err(refusal(url, why));
-    }
     let name = target.host.trim_end_matches('.').to_ascii_lowercase();
-    if name == "localhost" || name.ends_with(".localhost") {
-        return Err(refusal(url, "a loopback address"));
+    let why = literal.and_then(refused_range).or_else(|| {
+        (name == "localhost" || name.ends_with(".localhost")).then_some("a loopback address")
+    });
+    match why {
+        Some(why) => Err(WebhookError::Local {
+            url: url.to_owned(),
+            why,
+        }),
+        None => Ok(()),
     }
-    Ok(())
-}
-
-fn refusal(url: &str, why: &str) -> String {
-    format!(
-        "webhook `{url}`: {why}; webhooks call only public addresses unless the server runs with --allow-local-webhooks"
-    )
 }
 
 /// Resolves a target's host and checks every address it has: all of them must be public
@@ -305,23 +404,25 @@ fn refusal(url: &str, why: &str) -> String {
 ///
 /// # Errors
 /// The name does not resolve, or one of its addresses may not be called.
-pub fn resolve(target: &Target, allow_local: bool) -> Result<Vec<SocketAddr>, String> {
+pub fn resolve(target: &Target, allow_local: bool) -> Result<Vec<SocketAddr>, WebhookError> {
     let addrs: Vec<SocketAddr> = (target.host.as_str(), target.port)
         .to_socket_addrs()
-        .map_err(|e| format!("`{}` does not resolve: {e}", target.host))?
+        .map_err(|e| WebhookError::Unresolved {
+            host: target.host.clone(),
+            why: e.to_string(),
+        })?
         .collect();
     if addrs.is_empty() {
-        return Err(format!("`{}` has no address", target.host));
+        return Err(WebhookError::NoAddress(target.host.clone()));
     }
     if !allow_local {
         for a in &addrs {
             if let Some(why) = refused_range(a.ip()) {
-                return Err(format!(
-                    "`{}` is {} ({}), which webhooks may not call",
-                    target.host,
+                return Err(WebhookError::LocalAddress {
+                    host: target.host.clone(),
                     why,
-                    a.ip()
-                ));
+                    ip: a.ip(),
+                });
             }
         }
     }
@@ -334,7 +435,7 @@ pub fn resolve(target: &Target, allow_local: bool) -> Result<Vec<SocketAddr>, St
 /// # Errors
 /// A refused URL or address, a connection that fails or times out, or an answer that is not
 /// 2xx (a redirect included: it is not followed).
-pub fn call(url: &str, body: &serde_json::Value, allow_local: bool) -> Result<u16, String> {
+pub fn call(url: &str, body: &serde_json::Value, allow_local: bool) -> Result<u16, WebhookError> {
     let deadline = Instant::now() + TIMEOUT;
     let target = parse(url)?;
     let addrs = resolve(&target, allow_local)?;
@@ -342,17 +443,23 @@ pub fn call(url: &str, body: &serde_json::Value, allow_local: bool) -> Result<u1
         deadline
             .checked_duration_since(Instant::now())
             .filter(|d| !d.is_zero())
-            .ok_or_else(|| format!("no answer within {} s", TIMEOUT.as_secs()))
+            .ok_or(WebhookError::Timeout)
     };
     let mut stream = None;
-    let mut last_error = String::new();
+    // `resolve` gave at least one address, so a failed loop has an error to report.
+    let mut last_error = WebhookError::NoAddress(target.host.clone());
     for addr in &addrs {
         match TcpStream::connect_timeout(addr, left()?) {
             Ok(s) => {
                 stream = Some(s);
                 break;
             }
-            Err(e) => last_error = format!("cannot connect to {addr}: {e}"),
+            Err(e) => {
+                last_error = WebhookError::Connect {
+                    addr: *addr,
+                    why: e.to_string(),
+                };
+            }
         }
     }
     let mut stream = stream.ok_or(last_error)?;
@@ -364,10 +471,8 @@ pub fn call(url: &str, body: &serde_json::Value, allow_local: bool) -> Result<u1
         body.len()
     );
     let io = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-            format!("no answer within {} s", TIMEOUT.as_secs())
-        }
-        _ => format!("the call failed: {e}"),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => WebhookError::Timeout,
+        _ => WebhookError::Io(e.to_string()),
     };
     stream.set_write_timeout(Some(left()?)).map_err(io)?;
     stream.write_all(request.as_bytes()).map_err(io)?;
@@ -388,13 +493,11 @@ pub fn call(url: &str, body: &serde_json::Value, allow_local: bool) -> Result<u1
         .filter(|l| l.starts_with("HTTP/1."))
         .and_then(|l| l.split(' ').nth(1))
         .and_then(|c| c.parse::<u16>().ok())
-        .ok_or("the answer is not HTTP")?;
+        .ok_or(WebhookError::NotHttpAnswer)?;
     match code {
         200..=299 => Ok(code),
-        300..=399 => Err(format!(
-            "answered {code}: a redirect, which is not followed"
-        )),
-        _ => Err(format!("answered {code}")),
+        300..=399 => Err(WebhookError::Redirect(code)),
+        _ => Err(WebhookError::Answered(code)),
     }
 }
 
@@ -481,7 +584,11 @@ mod tests {
             "http://example.com@127.0.0.1/",
         ] {
             let e = check_url(bad, true).unwrap_err();
-            assert!(e.contains("user name or password"), "{bad}: {e}");
+            assert!(matches!(e, WebhookError::UserInfo(_)), "{bad}: {e}");
+            assert!(
+                e.to_string().contains("user name or password"),
+                "{bad}: {e}"
+            );
         }
         // An `@` after the host is part of the path, not userinfo.
         assert!(check_url("http://example.com/a@b", false).is_ok());
@@ -601,7 +708,11 @@ mod tests {
         ] {
             let url = format!("http://{host}:22/");
             let e = check_url(&url, false).unwrap_err();
-            assert!(e.contains("--allow-local-webhooks"), "{url}: {e}");
+            assert!(matches!(e, WebhookError::Local { .. }), "{url}: {e}");
+            assert!(
+                e.to_string().contains("--allow-local-webhooks"),
+                "{url}: {e}"
+            );
             assert!(check_url(&url, true).is_ok(), "{url} on a club's LAN");
         }
     }
@@ -632,7 +743,11 @@ mod tests {
                 "{host} resolved to {addrs:?}"
             );
             let e = resolve(&target, false).unwrap_err();
-            assert!(e.contains("may not call"), "{host}: {e}");
+            assert!(
+                matches!(e, WebhookError::LocalAddress { .. }),
+                "{host}: {e}"
+            );
+            assert!(e.to_string().contains("may not call"), "{host}: {e}");
         }
         let lo = Target {
             authority: "0x7f000001".into(),

@@ -179,7 +179,14 @@ fn the_servers_players_stop_at_their_cpu_budget_and_the_game_says_why() {
             "orders:\n  - { side: blue, end_phase: true }\n",
         )
         .unwrap_err();
-    assert_eq!(refused, reason);
+    // Refused as a conflict with the game as it stands, in the server's own words.
+    assert_eq!(
+        refused,
+        grognard_server::client::ClientError::Refused {
+            status: 409,
+            message: reason
+        }
+    );
 }
 
 #[test]

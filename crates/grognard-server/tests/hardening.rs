@@ -398,6 +398,11 @@ fn the_client_sends_no_policy_file_that_is_not_a_policy() {
     )
     .unwrap_err();
     assert!(
+        matches!(&refused, bundle::GatherError::Policy { side, .. } if side == "blue"),
+        "{refused:?}"
+    );
+    let refused = refused.to_string();
+    assert!(
         refused.contains("--policy blue=lua:/etc/passwd"),
         "{refused}"
     );

@@ -10,7 +10,7 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use grognard_server::bundle;
-use grognard_server::client::Client;
+use grognard_server::client::{Client, ClientError};
 
 #[test]
 fn one_person_plays_remotely_against_a_policy_on_the_server() {
@@ -83,16 +83,18 @@ fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
     );
     let hook = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/turn", hook.local_addr().unwrap());
-    assert!(
-        client
-            .webhook(
-                &created.game,
-                &created.tokens[second],
-                Some("https://x.invalid")
-            )
-            .unwrap_err()
-            .contains("http://")
-    );
+    // A URL the server will not call is a bad request (400), and says why.
+    match client.webhook(
+        &created.game,
+        &created.tokens[second],
+        Some("https://x.invalid"),
+    ) {
+        Err(ClientError::Refused { status, message }) => {
+            assert_eq!(status, 400, "{message}");
+            assert!(message.contains("http://"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
     client
         .webhook(&created.game, &created.tokens[second], Some(&url))
         .unwrap();

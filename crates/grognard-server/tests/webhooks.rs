@@ -85,6 +85,8 @@ fn a_redirect_is_not_followed() {
     let seen = answer_once(first, answer);
     // Local calls allowed, so the first call is made.
     let e = webhook::call(&url, &json!({"seat": "blue"}), true).unwrap_err();
+    assert_eq!(e, webhook::WebhookError::Redirect(302));
+    let e = e.to_string();
     assert!(e.contains("302") && e.contains("not followed"), "{e}");
     let request = seen.recv_timeout(Duration::from_secs(5)).unwrap();
     assert!(request.starts_with("POST /turn HTTP/1.1\r\n"), "{request}");
@@ -116,6 +118,8 @@ fn a_hook_that_never_answers_is_given_up_after_the_timeout() {
     let url = format!("http://{}/", silent.local_addr().unwrap());
     let started = Instant::now();
     let e = webhook::call(&url, &json!({}), true).unwrap_err();
+    assert_eq!(e, webhook::WebhookError::Timeout);
+    let e = e.to_string();
     let took = started.elapsed();
     assert!(e.contains("no answer within 5 s"), "{e}");
     assert!(
@@ -141,6 +145,11 @@ fn loopback_is_refused_at_call_time_in_every_spelling() {
         let url = format!("http://{host}:{port}/");
         let started = Instant::now();
         let e = webhook::call(&url, &json!({}), false).unwrap_err();
+        assert!(
+            matches!(e, webhook::WebhookError::LocalAddress { .. }),
+            "{url}: {e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("may not call"), "{url}: {e}");
         assert!(started.elapsed() < webhook::TIMEOUT);
     }
