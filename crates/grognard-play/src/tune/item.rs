@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use grognard_rules::node::{Node, Value};
 
-use super::rows::{RowLinks, Span};
+use super::rows::{Moved, RowLinks, Span};
 
 /// A number in halves (`1½` is 3): every value a ruleset writes is whole or a half.
 pub type Halves = i64;
@@ -166,7 +166,7 @@ impl Item {
     ///
     /// # Errors
     /// The neighbour `v` would leave without a score, in words.
-    pub fn follow(&self, v: Halves) -> Result<Vec<(usize, String, String)>, String> {
+    pub fn follow(&self, v: Halves) -> Result<Vec<Moved>, String> {
         let Some(links) = &self.links else {
             return Ok(Vec::new());
         };

@@ -61,6 +61,10 @@ impl Span {
     }
 }
 
+/// A neighbour row moved with a tuned score: its index in the list, its score as the
+/// ruleset writes it and its new score.
+pub type Moved = (usize, String, String);
+
 /// The rows next to a tuned row that touch it: each neighbour's index in the list, its
 /// scores, and whether it lies below the tuned row (its top meets the row's bottom) or
 /// above it.
@@ -103,10 +107,7 @@ impl RowLinks {
     /// The neighbours' new scores when the tuned row reads `moved`: `Ok` with each
     /// neighbour's index, its score as written and its new score, or `Err` with the
     /// neighbour (index and score as written) that `moved` would leave without a score.
-    pub(super) fn follow(
-        &self,
-        moved: Span,
-    ) -> Result<Vec<(usize, String, String)>, (usize, String)> {
+    pub(super) fn follow(&self, moved: Span) -> Result<Vec<Moved>, (usize, String)> {
         self.neighbours
             .iter()
             .map(|&(k, span, below)| {
