@@ -441,21 +441,11 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     Ok(())
 }
 
-/// Widest interval (either side of the rate) an answer is given without a warning.
-const TRUSTED_CI95: f64 = 0.10;
-
-/// When the answer's 95% interval is wider than [`TRUSTED_CI95`] (a few games a
-/// candidate), the games a candidate that would narrow it to ±5 points (the interval
-/// shrinks with the square root of the games), rounded up to tens.
+/// When the answer's 95% interval is too wide to trust, the games a candidate that would
+/// narrow it to ±5 points ([`grognard_play::tune::runs_for_5_points`], which the editor's
+/// Tune tab shares).
 fn answer_too_wide(runs: u32, answer: Option<&Measured>) -> Option<u32> {
-    let ci = answer?.rate().ci95;
-    if ci <= TRUSTED_CI95 {
-        return None;
-    }
-    let needed = f64::from(runs) * (ci / 0.05).powi(2);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small and positive
-    let needed = ((needed / 10.0).ceil() * 10.0).min(f64::from(u32::MAX)) as u32;
-    Some(needed)
+    grognard_play::tune::runs_for_5_points(runs, answer?.rate().ci95)
 }
 
 fn pct(x: f64) -> String {

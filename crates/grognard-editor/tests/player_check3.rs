@@ -340,7 +340,11 @@ fn simulate_says_games_times_rulesets_and_offers_the_search() {
     h.get_by_label("Run").click();
     h.step();
     h.step();
-    let status = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
+    let status = h
+        .state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
     assert!(
         status.contains("simulating 40 games × 2 rulesets") && status.contains("search:it=2"),
         "{status}"
@@ -358,4 +362,31 @@ fn simulate_says_games_times_rulesets_and_offers_the_search() {
         std::thread::sleep(Duration::from_millis(20));
         h.step();
     }
+}
+
+#[test]
+fn the_tune_finder_names_a_modifier_as_the_charts_tab_does() {
+    let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    tab(&mut h, "Tune");
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("fire_small_b.modifiers");
+    h.run();
+    let names: Vec<String> = h
+        .query_all_by_role(Role::Button)
+        .map(|n| label(&n))
+        .filter(|l| l.starts_with("charts.fire_small_b.modifiers."))
+        .collect();
+    assert!(!names.is_empty());
+    for n in &names {
+        assert!(n.contains(" (fire_small_b modifier "), "{n}");
+    }
+    // The Charts tab's words find it too.
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("fire_small_b modifier");
+    h.run();
+    assert!(
+        h.query_by_label_contains("charts.fire_small_b.modifiers.0.per")
+            .is_some(),
+        "found by the Charts tab's name"
+    );
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::house::field;
 use grognard_editor::{Command, EditorApp, Options, Saved};
 use grognard_play::tune::Item;
@@ -210,4 +210,61 @@ fn stop_ends_a_search_between_games() {
     assert!(stopped.elapsed() < Duration::from_secs(20));
     assert_eq!(snapshot.error.as_deref(), Some("stopped"));
     assert!(snapshot.book.order.is_empty(), "{:?}", snapshot.book.order);
+}
+
+/// The second outside check (issue 37): a few games a candidate give an answer too wide to
+/// trust; the tab says so with the games that would give ± 5 (`grognard tune`'s rule), and
+/// counts one candidate in the singular.
+#[test]
+fn a_wide_answer_is_flagged_with_the_games_that_would_narrow_it() {
+    let mut h = duel();
+    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
+        .set_value_accesskit(10.0);
+    h.run();
+    vary_the_row(&mut h, "9", "9");
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    finish(&mut h);
+    let warning = h
+        .query_by_label_contains("too wide to trust")
+        .and_then(|n| n.accesskit_node().value())
+        .expect("a warning under the answer");
+    // At 10 games the interval is about ± 26 points: (26 / 5)² × 10, some 280, for ± 5.
+    let needed: u32 = warning
+        .split("about ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{warning}"));
+    assert!((100..=400).contains(&needed), "{warning}");
+    assert!(warning.contains("at 10 games a candidate"), "{warning}");
+    assert!(
+        h.query_by_label_contains("1 candidate, 10 games").is_some(),
+        "one candidate, in the singular"
+    );
+}
+
+#[test]
+fn the_number_finder_says_more_match_than_it_shows() {
+    let mut h = duel();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("");
+    h.run();
+    let more = h.query_by_label_contains("more… ");
+    let listed = h
+        .query_all_by_role(Role::Button)
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains(" = "))
+        })
+        .count();
+    assert!(listed > 7, "the duel has more than seven numbers: {listed}");
+    assert!(more.is_some(), "a hint that the list scrolls");
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("charts.shot.rows.0.score");
+    h.run();
+    assert!(
+        h.query_by_label_contains("more… ").is_none(),
+        "one match, no hint"
+    );
 }

@@ -48,8 +48,9 @@ pub(super) struct TuneUi {
     pub(super) rows: Vec<VaryRow>,
     pub(super) job: Option<TuneJob>,
     pub(super) done: Option<Finished>,
-    /// The numbers offered, for the ruleset (by hash) they were read from.
-    leaves: Option<(String, Vec<(String, String)>)>,
+    /// The numbers offered (path, value, and the Charts tab's name for it when it has
+    /// one), for the ruleset (by hash) they were read from.
+    leaves: Option<(String, Vec<Leaf>)>,
 }
 
 impl Default for TuneUi {
@@ -68,6 +69,40 @@ impl Default for TuneUi {
         }
     }
 }
+
+/// A number an item can name: its dotted path, its value, and the Charts tab's words for
+/// it (`fire_small_b modifier cover per`) when it is a chart's modifier.
+type Leaf = (String, String, Option<String>);
+
+/// The Charts tab's name for a chart modifier's number, from its dotted path
+/// (`charts.fire.modifiers.3.per` → `fire modifier cover per`); `None` for any other path.
+#[must_use]
+pub fn chart_words(tree: &serde_json::Value, path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let ["charts", chart, "modifiers", i, key] = parts.as_slice() else {
+        return None;
+    };
+    let name = tree
+        .get("charts")?
+        .get(*chart)?
+        .get("modifiers")?
+        .get(i.parse::<usize>().ok()?)?
+        .get("name")?
+        .as_str()?;
+    Some(format!("{chart} modifier {name} {key}"))
+}
+
+/// A number as the list and the items show it: its path, and the Charts tab's name
+/// beside it when it has one.
+fn leaf_text(path: &str, words: Option<&String>) -> String {
+    match words {
+        Some(w) => format!("{path} ({w})"),
+        None => path.to_owned(),
+    }
+}
+
+/// Rows of the number list in sight at once; past them, a line says how many more match.
+const ROWS_IN_SIGHT: usize = 7;
 
 /// Most numbers listed at once under the search field.
 const MAX_LISTED: usize = 200;
@@ -126,8 +161,14 @@ impl EditorApp {
         ui.label(RichText::new("Numbers to vary").strong());
         let mut remove = None;
         egui::Grid::new("tune items").striped(true).show(ui, |ui| {
+            let words = |p: &str| {
+                t.leaves
+                    .as_ref()
+                    .and_then(|(_, l)| l.iter().find(|(x, _, _)| x == p))
+                    .and_then(|(_, _, w)| w.clone())
+            };
             for (i, row) in t.rows.iter_mut().enumerate() {
-                ui.label(&row.path);
+                ui.label(leaf_text(&row.path, words(&row.path).as_ref()));
                 ui.label(format!("now {}", row.value));
                 let from = ui.label("from");
                 ui.add(egui::TextEdit::singleline(&mut row.from).desired_width(50.0))
@@ -179,9 +220,16 @@ impl EditorApp {
         };
         let hash = bench.current.rules.identity.hash.clone();
         if self.rt.tune.leaves.as_ref().is_none_or(|(h, _)| *h != hash) {
+            let merged = bench.value(&[]).cloned().unwrap_or_default();
             let leaves = load::ruleset_tree(&bench.current.path)
                 .map(|tree| numeric_leaves(&tree))
-                .unwrap_or_default();
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(path, value)| {
+                    let words = chart_words(&merged, &path);
+                    (path, value, words)
+                })
+                .collect();
             self.rt.tune.leaves = Some((hash, leaves));
         }
         let t = &mut self.rt.tune;
@@ -190,22 +238,40 @@ impl EditorApp {
             .labelled_by(find.id);
         let needle = t.find.to_lowercase();
         let mut add = None;
+        let leaves = t.leaves.as_ref().map_or(&[][..], |(_, l)| l.as_slice());
+        // Found by the path or by the Charts tab's words for it.
+        let matching: Vec<&Leaf> = leaves
+            .iter()
+            .filter(|(p, _, w)| {
+                p.to_lowercase().contains(&needle)
+                    || w.as_ref()
+                        .is_some_and(|w| w.to_lowercase().contains(&needle))
+            })
+            .filter(|(p, _, _)| !t.rows.iter().any(|r| r.path == *p))
+            .collect();
         egui::ScrollArea::vertical()
             .id_salt("tune numbers")
             .max_height(160.0)
             .show(ui, |ui| {
-                let leaves = t.leaves.as_ref().map_or(&[][..], |(_, l)| l.as_slice());
-                for (path, value) in leaves
-                    .iter()
-                    .filter(|(p, _)| p.to_lowercase().contains(&needle))
-                    .filter(|(p, _)| !t.rows.iter().any(|r| r.path == *p))
-                    .take(MAX_LISTED)
-                {
-                    if ui.button(format!("{path} = {value}")).clicked() {
+                for (path, value, words) in matching.iter().take(MAX_LISTED) {
+                    let text = format!("{} = {value}", leaf_text(path, words.as_ref()));
+                    if ui.button(text).clicked() {
                         add = Some((path.clone(), value.clone()));
                     }
                 }
             });
+        // The box shows about seven rows: say that more match, and how to reach them.
+        if matching.len() > ROWS_IN_SIGHT {
+            let shown = matching.len().min(MAX_LISTED);
+            let mut more = format!(
+                "more… {} numbers match: scroll the list, or type more of a name to narrow it",
+                matching.len()
+            );
+            if shown < matching.len() {
+                more.push_str(&format!(" (the first {shown} are listed)"));
+            }
+            ui.label(RichText::new(more).weak());
+        }
         if let Some((path, value)) = add {
             let tree = load::ruleset_tree(&bench.current.path).ok();
             let (from, to) = tree
@@ -238,6 +304,9 @@ impl EditorApp {
         let best = snap.book.best(t);
         let answer = answer_text(t, snap);
         ui.label(RichText::new(answer).strong());
+        if let Some(warning) = too_wide_warning(t, snap) {
+            ui.colored_label(Color32::from_rgb(200, 120, 0), warning);
+        }
         ui.label(&snap.line);
         let chosen = best.or_else(|| snap.book.closest(t));
         let changes = chosen.is_some_and(|m| m.values != t.current());
@@ -430,6 +499,22 @@ fn answer_text(t: &Tuner, s: &TuneSnapshot) -> String {
         ),
         (None, None) => "No candidate was measured.".to_owned(),
     }
+}
+
+/// When the answer's interval is too wide to trust (wider than ±10 points), a warning
+/// with the games a candidate that would give ±5 — `grognard tune`'s own rule
+/// ([`grognard_play::tune::runs_for_5_points`]).
+#[must_use]
+pub fn too_wide_warning(t: &Tuner, s: &TuneSnapshot) -> Option<String> {
+    let m = s.book.best(t).or_else(|| s.book.closest(t))?;
+    let ci = m.rate().ci95;
+    let needed = grognard_play::tune::runs_for_5_points(t.runs, ci)?;
+    Some(format!(
+        "⚠ ± {:.1} points at {} a candidate is too wide to trust this answer: about {needed} \
+         games a candidate would give ± 5 (set \"games a candidate\" and run again).",
+        ci * 100.0,
+        crate::words::count(i64::from(t.runs), "game")
+    ))
 }
 
 /// The number in a value as written (`6+` → `6`), for the range fields.

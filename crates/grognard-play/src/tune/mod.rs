@@ -220,7 +220,12 @@ impl Book {
     /// while none meets the target).
     #[must_use]
     pub fn progress(&self, tuner: &Tuner) -> String {
-        let head = format!("{} candidates, {} games", self.order.len(), self.games);
+        let head = format!(
+            "{} candidate{}, {} games",
+            self.order.len(),
+            if self.order.len() == 1 { "" } else { "s" },
+            self.games
+        );
         match (self.best(tuner), self.closest(tuner)) {
             (Some(b), _) => format!(
                 "{head}; best so far: {} → {} wins {}",
@@ -340,6 +345,25 @@ pub fn search<C: Candidates>(tuner: &Tuner, book: &mut Book, play: &mut C) -> Re
         }
     }
     Ok(())
+}
+
+/// Widest interval (either side of the rate) an answer is given without a warning.
+pub const TRUSTED_CI95: f64 = 0.10;
+
+/// When an answer's 95% interval (`ci95`, either side of its rate, measured over `runs`
+/// games a candidate) is wider than [`TRUSTED_CI95`], the games a candidate that would
+/// narrow it to ±5 points (an interval shrinks with the square root of the games),
+/// rounded up to tens; `None` when it is narrow enough. `grognard tune` and the editor's
+/// Tune tab both warn with it.
+#[must_use]
+pub fn runs_for_5_points(runs: u32, ci95: f64) -> Option<u32> {
+    if ci95 <= TRUSTED_CI95 {
+        return None;
+    }
+    let needed = f64::from(runs) * (ci95 / 0.05).powi(2);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small and positive
+    let needed = ((needed / 10.0).ceil() * 10.0).min(f64::from(u32::MAX)) as u32;
+    Some(needed)
 }
 
 /// Most combinations [`grid`] lists.
