@@ -48,9 +48,11 @@ local function line_blocker(game, side, col, row)
   -- Fake counters of hidden movement block nothing; a fake set up as a 3.1 marker (flag
   -- `hidden`) blocks as any marker does: the firer cannot tell it from a unit. A unit the
   -- firer's side has not sighted is off the table under hidden movement (l.264) and blocks
-  -- nothing either: the line is judged on what the firing side knows (seventh round).
+  -- nothing either: the line is judged on what the firing side knows (seventh round). A
+  -- fake the firer's side knows to be one (its own, or one a sighting unmasked) is an empty
+  -- plate to it and blocks nothing (eighth round).
   if u == nil or (game:kind(u) == "fake_counter" and not game:flag(u, "hidden"))
-      or not game:known(u, side) then
+      or not game:known(u, side) or game:known_dummy(u, side) then
     return nil
   elseif game:side(u) == side then
     return "friend", u

@@ -84,6 +84,10 @@ local function fire_problem(game, actor, target, captured)
   -- A marker (3.1) may be fired at, real or fake; its own state (melee, abandoned guns) is
   -- not on the table while it is a marker (sixth outside audit).
   local marker = is_marker(game, target)
+  -- A fake the firer's side has unmasked (3.1, l.467; l.264) is no unit: nothing to fire at.
+  if game:known_dummy(target, game:side(actor)) then
+    return tname .. " is known to be a fake counter: there is no unit there to fire at"
+  end
   if not marker and not is_unit(game, target) then
     return "commanders cannot be singled out as targets"
   end
@@ -161,7 +165,8 @@ local function fire_problem(game, actor, target, captured)
     local ignorable = kind ~= "skirmishers" and not is_marker(game, e) and game:kind(e) == "skirmishers"
     -- An enemy the firer's side has not sighted (hidden movement, l.264) is off the table
     -- for it: it neither is the nearer target nor stops a second unit joining the fire.
-    local seen = game:known(e, game:side(actor))
+    -- Nor is a fake it has unmasked (eighth round): an empty plate is no target (7f, 7.1a, 7e).
+    local seen = game:known(e, game:side(actor)) and not game:known_dummy(e, game:side(actor))
     if e ~= target and seen and candidate and not ignorable and game:arc(actor, e) == "front" and not shown(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))

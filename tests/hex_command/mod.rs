@@ -30,6 +30,7 @@ mod reaudit4;
 mod reaudit5;
 mod reaudit6;
 mod reaudit7;
+mod reaudit8;
 mod reinforcements;
 mod spotting;
 

@@ -79,3 +79,49 @@ fn an_unknown_side_is_an_error_naming_the_sides() {
     assert!(text.contains("green"), "{text}");
     assert!(text.contains("blue"), "{text}");
 }
+
+const DUMMIES: &str = r#"
+scenario: known-dummies
+ruleset: drill-hex
+seed: 7
+board:
+  cols: 8
+  rows: 6
+  legend: { ".": clear }
+  map: |
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+sides: { blue: {}, red: {} }
+pieces:
+  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
+  - { id: own, side: blue, type: decoy, at: [1, 3], facing: E }
+  - { id: near, side: red, type: infantry, at: [2, 2] }
+  - { id: nearfake, side: red, type: decoy, at: [3, 1] }
+  - { id: farfake, side: red, type: decoy, at: [7, 5] }
+"#;
+
+fn probe_dummies(fixture: &str) -> Vec<String> {
+    let (mut game, mut hooks): (Game, LuaHooks) =
+        common::start(fixture, "known-dummies.yaml", DUMMIES);
+    let o = act(&game, "probe_dummy");
+    let events = game.apply(&o, &mut hooks).expect("probe_dummy");
+    notes(&events)
+}
+
+#[test]
+fn a_side_knows_its_own_dummies_and_the_enemy_dummies_its_sightings_disclosed() {
+    // `nearfake` is 2 hexes from a (sighted: identity, so real-or-dummy, disclosed);
+    // `farfake` is out of sight; `near` is real; `own` is Blue's own dummy.
+    assert_eq!(
+        probe_dummies("tests/fixtures/hooks/known.yaml"),
+        ["a=false own=true near=false nearfake=true farfake=false"]
+    );
+    assert_eq!(
+        probe_dummies("tests/fixtures/hooks/known-open.yaml"),
+        ["a=false own=true near=false nearfake=true farfake=true"]
+    );
+}

@@ -46,6 +46,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "phase_start", phase_start)?;
     add_method(lua, slot, game, "sight", sight)?;
     add_method(lua, slot, game, "known", known)?;
+    add_method(lua, slot, game, "known_dummy", known_dummy)?;
     add_method(lua, slot, game, "arc_at", arc_at)?;
     add_method(lua, slot, game, "can_stand", can_stand)?;
     add_method(lua, slot, game, "setting", setting)?;
@@ -430,6 +431,32 @@ fn known(
         .knowledge
         .get(s)
         .is_some_and(|k| k.knows_position(p.id)))
+}
+
+/// Whether `side` knows that `u` is a dummy (a piece of a `dummy` type): its own dummies,
+/// every dummy on the board without sighting rules, else a dummy whose real-or-dummy fact a
+/// sighting disclosed to it, now or earlier (a dummy stays one).
+fn known_dummy(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, side): (Table, Value, LuaString),
+) -> mlua::Result<bool> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    let name = side.to_str()?;
+    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    if !p.on_board() || !world.rules.piece_type(p.kind).is_some_and(|t| t.dummy) {
+        return Ok(false);
+    }
+    if p.side.index() == s || world.rules.sighting.is_none() {
+        return Ok(true);
+    }
+    Ok(world
+        .state
+        .knowledge
+        .get(s)
+        .and_then(|k| k.get(p.id))
+        .is_some_and(|k| k.real == Some(false)))
 }
 
 fn arc_at(
