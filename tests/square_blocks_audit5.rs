@@ -86,19 +86,25 @@ fn audit5_1_the_owner_sees_its_scout_as_the_enemy_does() {
     // what it is, as for a marker turned face up (note on audit #48), and a scout's turn in
     // the command phase reaches the enemy under its kind (000 l.167: only officers, scouts
     // and ADCs act then, which the view already shows).
-    let own = run5(&["view", "p4b.yaml", "--side", "french"]);
-    assert!(
-        own.stdout.contains("face up: the enemy sees it"),
-        "{}",
-        own.stdout
-    );
+    // p4b (seed 7): fs is removed by its first roll and rides its headquarters' face-down
+    // block (seventh audit #1), so the French view no longer calls it face up and the
+    // Austrians see no scout; the Austrian scout `as`, in the open at (1,1), is the one
+    // its owner is told the enemy sees, and its turn in the French command phase reaches
+    // the French under its handle.
+    let own = run5(&["view", "p4b.yaml", "--side", "austrians"]);
+    let line = own.stdout.lines().find(|l| l.contains("  as ")).unwrap_or("");
+    assert!(line.contains("face up: the enemy sees it"), "{}", own.stdout);
+    let french = run5(&["view", "p4b.yaml", "--side", "french"]);
+    let fs = french.stdout.lines().find(|l| l.contains("  fs ")).unwrap_or("");
+    assert!(!fs.contains("face up"), "{}", french.stdout);
+    assert!(french.stdout.contains("face up, real, scout"), "{}", french.stdout);
     let enemy = run5(&[
         "play",
         "p4b.yaml",
         "--orders",
-        "f_face.yaml",
+        "a_face.yaml",
         "--side",
-        "austrians",
+        "french",
     ]);
     assert_eq!(enemy.code, 0, "{}", enemy.stderr);
     assert!(enemy.stdout.contains("now faces E"), "{}", enemy.stdout);

@@ -435,19 +435,38 @@ impl Game {
             }
         }
         // Pass 2: markers seen at a flipping level turn face up for everyone; pieces of an
-        // `in_view` type are face up whenever they stand on the board unconcealed.
+        // `in_view` type are face up whenever they stand on the board unconcealed, unless
+        // they ride a host of their side that is face down (a scout back on its
+        // headquarters' block is part of the block until it leaves it).
+        let flipped: Vec<bool> = (0..n)
+            .map(|ti| {
+                levels.iter().any(|row| {
+                    row[ti]
+                        .and_then(|l| s.levels.get(usize::from(l)))
+                        .is_some_and(|d| d.flips_up)
+                })
+            })
+            .collect();
+        let in_view: Vec<bool> = next
+            .pieces
+            .iter()
+            .map(|target| {
+                s.in_view.contains(&target.kind)
+                    && target.on_board()
+                    && !self.behind_decoys(next, target)
+                    && !self.concealed(next, target)
+            })
+            .collect();
         let face_up: Vec<bool> = (0..n)
             .map(|ti| {
                 let target = &next.pieces[ti];
-                (s.in_view.contains(&target.kind)
-                    && target.on_board()
-                    && !self.behind_decoys(next, target)
-                    && !self.concealed(next, target))
-                    || levels.iter().any(|row| {
-                        row[ti]
-                            .and_then(|l| s.levels.get(usize::from(l)))
-                            .is_some_and(|d| d.flips_up)
-                    })
+                let host_down = target
+                    .attached_to
+                    .and_then(|h| next.pieces.get(h.index()))
+                    .is_some_and(|h| {
+                        h.side == target.side && !flipped[h.id.index()] && !in_view[h.id.index()]
+                    });
+                flipped[ti] || (in_view[ti] && !host_down)
             })
             .collect();
         // Pass 3: what each side knows now.
@@ -487,14 +506,18 @@ impl Game {
                 }
                 nows[ti] = now;
             }
-            // A piece attached to a concealed host (a commander with a hidden unit) is
-            // known no better than its host: nothing of it until the host is identified.
+            // A piece attached to a host of its side is known no better than its host:
+            // nothing of it while the side knows neither who nor what the host is (a
+            // commander with a hidden unit, a scout back on its headquarters' face-down
+            // block), since a rider seen would say what its host is.
             for ti in 0..n {
                 let target = &next.pieces[ti];
                 if let Some(host) = target.attached_to.and_then(|h| next.pieces.get(h.index()))
                     && host.side == target.side
-                    && (self.concealed(next, host) || self.behind_decoys(next, host))
                     && !nows[host.id.index()].has(Disclosure::IDENTITY)
+                    && (self.concealed(next, host)
+                        || self.behind_decoys(next, host)
+                        || !nows[host.id.index()].has(Disclosure::KIND))
                 {
                     nows[ti] = Disclosure::NONE;
                     hidden_rider[ti] = true;

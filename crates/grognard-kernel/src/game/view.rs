@@ -703,6 +703,10 @@ impl Game {
                 }
                 run.sort_by(|a, b| a.0.cmp(&b.0));
                 ordered.extend(run.into_iter().map(|(_, e)| e));
+                // One order's events about a piece the side does not own may redact to the
+                // same sighted move (a scout leaving its headquarters: detached, then
+                // moved): the side saw it move once.
+                ordered.dedup_by(|a, b| matches!(a, Event::EnemyMoved { .. }) && a == b);
                 ordered
             })
             .collect()

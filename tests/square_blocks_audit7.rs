@@ -1,0 +1,79 @@
+//! The seventh outside audit of the square-block game (`docs/audits/square-blocks.md`,
+//! "Seventh outside audit"), run end to end on its positions in
+//! `tests/fixtures/audits/square-blocks/seventh/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T7: &str = "tests/fixtures/audits/square-blocks/seventh";
+
+fn run7(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T7, args)
+}
+
+fn view7(scenario: &str, orders: Option<&str>, side: &str) -> String {
+    let mut args = vec!["view", scenario, "--side", side];
+    if let Some(o) = orders {
+        args.extend(["--orders", o]);
+    }
+    let r = run7(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+}
+
+/// The lines of a view's "enemy pieces known" list.
+fn enemy_lines(view: &str) -> Vec<&str> {
+    view.lines()
+        .skip_while(|l| !l.starts_with("enemy pieces known"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect()
+}
+
+#[test]
+fn audit7_1_a_scout_at_its_headquarters_is_part_of_the_face_down_block() {
+    // 000 l.183: scouts come from a headquarters "(base)"; l.194-195: removed scouts go
+    // "back to their headquarter base". A scout attached to its headquarters is on the
+    // block: while the enemy does not know what the block is (face down), it sees no scout
+    // there, else the scout would name the headquarters.
+    //
+    // at.yaml, worked by hand: fs is attached to fhq at (5,7). The French command phase
+    // of turn 1 begins; the Austrians' observers are ahq at (0,0) (chart #5, facing S: 7
+    // squares down, nothing) and ab at (5,4) (adjacent squares only): they see fhq, fx and
+    // fy as the face-down markers every side sees, and nothing of fs. Before the fix fs
+    // was listed "face up, real, scout" at (5,7), naming fhq's marker a headquarters.
+    let v = view7("at.yaml", None, "austrians");
+    let enemy = enemy_lines(&v);
+    assert_eq!(enemy.len(), 3, "{v}");
+    assert!(!v.contains("scout"), "{v}");
+    // Nor does the French view call fs face up while it rides the face-down block.
+    let f = view7("at.yaml", None, "french");
+    let fs = f.lines().find(|l| l.contains("  fs ")).unwrap_or("");
+    assert!(!fs.contains("face up"), "{f}");
+    // It appears when it leaves (at1: fs moves to (5,6)): placed anew, once in the log.
+    let r = run7(&["play", "at.yaml", "--orders", "at1.orders.yaml", "--side", "austrians"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("moved from out of sight to (5,6)").count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    let v = view7("at.yaml", Some("at1.orders.yaml"), "austrians");
+    assert!(v.contains("at (5,6), facing N, face up, real, scout"), "{v}");
+    // fate.yaml (night, seed 11), worked from the referee's log: as the French command
+    // phase of turn 1 begins, sdiag (12,2) and s_same (10,0), 2 and 0 squares from adum,
+    // are removed to fhq at (5,11) before anything is sighted; fm then moves fhq to
+    // (6,10). The Austrians see the marker move and no scout ride with it (before the fix
+    // two scouts appeared at (5,11) and followed the block to (6,10)).
+    let p = run7(&["play", "fate.yaml", "--orders", "fm.orders.yaml"]);
+    assert!(p.stdout.contains("sdiag attached to fhq"), "{}", p.stdout);
+    assert!(p.stdout.contains("s_same attached to fhq"), "{}", p.stdout);
+    let v = view7("fate.yaml", Some("fm.orders.yaml"), "austrians");
+    let at_hq: Vec<&str> = enemy_lines(&v)
+        .into_iter()
+        .filter(|l| l.contains("(6,10)") || l.contains("(5,11)"))
+        .collect();
+    assert_eq!(at_hq.len(), 1, "{v}");
+    assert!(!at_hq[0].contains("scout"), "{v}");
+    assert!(!v.contains("out of sight to (5,11)"), "{v}");
+}
