@@ -127,3 +127,52 @@ fn nothing_below_game_imports_game() {
         .collect();
     assert!(users.is_empty(), "modules below game/ import it: {users:?}");
 }
+
+/// The kernel does no I/O and reads no clock (docs/architecture.md): none of the standard
+/// library's ways out of the process appears in its source, tests included.
+#[test]
+fn the_kernel_does_no_io() {
+    let ways_out = [
+        "std::fs",
+        "std::net",
+        "std::io",
+        "std::env",
+        "std::process",
+        "std::thread",
+        "std::time",
+        "SystemTime",
+        "Instant::now",
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+        "dbg!(",
+        "File::",
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read the kernel's src") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read a source file");
+            for (n, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for way in ways_out.iter().filter(|w| line.contains(*w)) {
+                    let rel = path.strip_prefix(&src).expect("under src").display();
+                    found.push(format!("{rel}:{}: {way}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "the kernel reaches outside: {found:#?}");
+}

@@ -111,73 +111,9 @@ impl Game {
                 "the ruleset's sequence of play has no phases".into(),
             ));
         }
-        let mut pieces = Vec::with_capacity(setup.pieces.len());
-        for (i, p) in setup.pieces.iter().enumerate() {
-            let Some(ty) = rules.piece_type(p.kind) else {
-                return Err(err(
-                    Some(i),
-                    format!("piece {}: unknown piece type", p.name),
-                ));
-            };
-            if p.side.index() >= setup.sides.len() {
-                return Err(err(Some(i), format!("piece {}: unknown side", p.name)));
-            }
-            let mode = p.mode.unwrap_or(ty.default_mode);
-            if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
-                return Err(err(
-                    Some(i),
-                    format!(
-                        "piece {}: {} pieces cannot be in {} mode",
-                        p.name,
-                        ty.name,
-                        rules.mode_name(mode)
-                    ),
-                ));
-            }
-            if let Some(a) = p.attached_to
-                && (a >= setup.pieces.len() || a == i)
-            {
-                return Err(err(
-                    Some(i),
-                    format!("piece {}: attached to no piece", p.name),
-                ));
-            }
-            let mut counters: Vec<i32> = rules.counters.iter().map(|c| c.initial).collect();
-            for (c, v) in &p.counters {
-                if let (Some(slot), Some(def)) =
-                    (counters.get_mut(c.index()), rules.counters.get(c.index()))
-                {
-                    *slot = (*v).clamp(def.min, def.max.max(def.min));
-                }
-            }
-            let mut attributes = ty.attributes.clone();
-            for (a, v) in &p.attributes {
-                if let Some(slot) = attributes.get_mut(*a) {
-                    *slot = *v;
-                }
-            }
-            let mut piece = Piece {
-                id: PieceId(i as u32),
-                name: p.name.clone(),
-                side: p.side,
-                kind: p.kind,
-                place: p.place.clone(),
-                facing: p.facing,
-                mode,
-                counters,
-                flags: 0,
-                attributes,
-                attached_to: p.attached_to.map(|a| PieceId(a as u32)),
-                moved: false,
-                acted: 0,
-                footprint: p.footprint.clone().map(Vec::into_boxed_slice),
-                saved_toward: None,
-            };
-            for f in &p.flags {
-                piece.set_flag(*f, true);
-            }
-            pieces.push(piece);
-        }
+        let mut pieces = (setup.pieces.iter().enumerate())
+            .map(|(i, p)| Self::piece_of(&rules, (i, p), &setup))
+            .collect::<Result<Vec<Piece>, SetupError>>()?;
         // A leader set up in his unit's cell is with it (types with `joins_at_set_up`).
         let mut joined = Vec::new();
         for (rider, host) in
@@ -278,6 +214,80 @@ impl Game {
         game.draw_built(0);
         game.log = events;
         Ok(game)
+    }
+
+    /// The piece scenario entry `i` sets up: its type, side, mode and attachment checked,
+    /// its counters, attributes and flags as the entry gives them over the type's.
+    fn piece_of(
+        rules: &Rules,
+        (i, p): (usize, &PieceSetup),
+        setup: &Setup,
+    ) -> Result<Piece, SetupError> {
+        let err = |piece: Option<usize>, message: String| SetupError { piece, message };
+        let Some(ty) = rules.piece_type(p.kind) else {
+            return Err(err(
+                Some(i),
+                format!("piece {}: unknown piece type", p.name),
+            ));
+        };
+        if p.side.index() >= setup.sides.len() {
+            return Err(err(Some(i), format!("piece {}: unknown side", p.name)));
+        }
+        let mode = p.mode.unwrap_or(ty.default_mode);
+        if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+            return Err(err(
+                Some(i),
+                format!(
+                    "piece {}: {} pieces cannot be in {} mode",
+                    p.name,
+                    ty.name,
+                    rules.mode_name(mode)
+                ),
+            ));
+        }
+        if let Some(a) = p.attached_to
+            && (a >= setup.pieces.len() || a == i)
+        {
+            return Err(err(
+                Some(i),
+                format!("piece {}: attached to no piece", p.name),
+            ));
+        }
+        let mut counters: Vec<i32> = rules.counters.iter().map(|c| c.initial).collect();
+        for (c, v) in &p.counters {
+            if let (Some(slot), Some(def)) =
+                (counters.get_mut(c.index()), rules.counters.get(c.index()))
+            {
+                *slot = (*v).clamp(def.min, def.max.max(def.min));
+            }
+        }
+        let mut attributes = ty.attributes.clone();
+        for (a, v) in &p.attributes {
+            if let Some(slot) = attributes.get_mut(*a) {
+                *slot = *v;
+            }
+        }
+        let mut piece = Piece {
+            id: PieceId(i as u32),
+            name: p.name.clone(),
+            side: p.side,
+            kind: p.kind,
+            place: p.place.clone(),
+            facing: p.facing,
+            mode,
+            counters,
+            flags: 0,
+            attributes,
+            attached_to: p.attached_to.map(|a| PieceId(a as u32)),
+            moved: false,
+            acted: 0,
+            footprint: p.footprint.clone().map(Vec::into_boxed_slice),
+            saved_toward: None,
+        };
+        for f in &p.flags {
+            piece.set_flag(*f, true);
+        }
+        Ok(piece)
     }
 
     /// The set-up the scenario asks for, if any: each side's cells (sorted), and which
