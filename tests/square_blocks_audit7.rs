@@ -77,3 +77,58 @@ fn audit7_1_a_scout_at_its_headquarters_is_part_of_the_face_down_block() {
     assert!(!at_hq[0].contains("scout"), "{v}");
     assert!(!v.contains("out of sight to (5,11)"), "{v}");
 }
+
+#[test]
+fn audit7_2_no_arrow_in_the_phase_a_block_changes_into_battle_mode() {
+    // 000 l.74-75 (#14), 001 [6.99] (l.146-147): changing from strategic (or road) to
+    // battle mode takes "a full stationary Movement Phase"; an extension arrow moves the
+    // command into another square (000 l.86-88, the ruleset's note on arrows and contact),
+    // so the two are not made in one phase, in either order. Worked by hand (ex.yaml):
+    // e100, 100 figures in strategic mode at (2,6), alone on its side of the table.
+    // x1: battle mode, then an arrow into (3,6): the arrow is refused. x2: the arrow, then
+    // battle mode: the change is refused. Before the fix both were accepted.
+    let x1 = run7(&["play", "ex.yaml", "--orders", "x1.orders.yaml"]);
+    assert_ne!(x1.code, 0, "{}", x1.stdout);
+    assert!(
+        x1.stderr.contains(
+            "x1.orders.yaml:5:5: refused: e100 changed from strategic to battle mode this phase, which takes the whole phase standing still: it may lay or take up no extension arrow"
+        ),
+        "{}",
+        x1.stderr
+    );
+    let x2 = run7(&["play", "ex.yaml", "--orders", "x2.orders.yaml"]);
+    assert_ne!(x2.code, 0, "{}", x2.stdout);
+    assert!(
+        x2.stderr.contains(
+            "x2.orders.yaml:5:5: refused: changing from strategic to battle mode takes a whole phase standing still, and e100 laid or took up an extension arrow this phase"
+        ),
+        "{}",
+        x2.stderr
+    );
+    // The legal orders say the same: after the change no extend or gather for e100, after
+    // the arrow no change into battle mode (out of battle and road stay: immediate, or
+    // not stationary).
+    let legal = |orders: &str| {
+        let r = run7(&["legal", "ex.yaml", "--orders", orders, "--side", "french"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+            .lines()
+            .filter(|l| l.contains("piece: e100") || l.contains("gather: e100"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let after_mode = legal("x1a.orders.yaml");
+    assert!(after_mode.iter().any(|l| l.contains("face:")), "{after_mode:?}");
+    assert!(
+        !after_mode
+            .iter()
+            .any(|l| l.contains("extend") || l.contains("gather")),
+        "{after_mode:?}"
+    );
+    let after_arrow = legal("x2a.orders.yaml");
+    assert!(after_arrow.iter().any(|l| l.contains("extend")), "{after_arrow:?}");
+    assert!(
+        !after_arrow.iter().any(|l| l.contains("mode: battle")),
+        "{after_arrow:?}"
+    );
+}

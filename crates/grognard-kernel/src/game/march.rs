@@ -205,7 +205,10 @@ impl Game {
             ));
         };
         let piece = self.own_piece(state, side, id)?;
-        if let Some(why) = self.contact_ended(piece) {
+        if let Some(why) = self
+            .contact_ended(piece)
+            .or_else(|| self.stood_still_for_mode(piece))
+        {
             return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
         }
         let cells: Vec<Cell> = match &piece.place {
@@ -384,17 +387,27 @@ impl Game {
         Ok(())
     }
 
-    /// The contact events of this phase whose mover is one of `side`'s pieces, oldest
-    /// first (what a probe of the legal orders needs of the log; the side saw them all).
+    /// The events of this phase about `side`'s own pieces that a probe of the legal
+    /// orders needs of the log, oldest first (the side saw them all): the contacts its
+    /// pieces made (no more arrows), their mode changes (one that takes the phase
+    /// standing still bars arrows) and their arrows (which bar such a change).
     pub(crate) fn own_contacts_this_phase(&self, side: SideId) -> Vec<Event> {
+        let own = |piece: &PieceId| {
+            self.state
+                .pieces
+                .get(piece.index())
+                .is_some_and(|p| p.side == side)
+        };
         let mut out: Vec<Event> = self
             .log()
             .iter()
             .rev()
             .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
-            .filter(|e| {
-                matches!(e, Event::Contact { piece, .. }
-                    if self.state.pieces.get(piece.index()).is_some_and(|p| p.side == side))
+            .filter(|e| match e {
+                Event::Contact { piece, .. }
+                | Event::ModeChanged { piece, .. }
+                | Event::Spread { piece, .. } => own(piece),
+                _ => false,
             })
             .cloned()
             .collect();
@@ -421,6 +434,46 @@ impl Game {
             })
     }
 
+    /// Why `piece` may lay or take up no extension arrow this phase: it changed mode this
+    /// phase by a change that takes the whole phase standing still (the block rules'
+    /// strategic → battle), and an arrow moves the command into or out of a cell.
+    pub(crate) fn stood_still_for_mode(&self, piece: &Piece) -> Option<String> {
+        if !piece.moved {
+            return None;
+        }
+        self.log()
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+            .find_map(|e| match e {
+                Event::ModeChanged { piece: p, from, to } if *p == piece.id => {
+                    let takes_phase = self
+                        .rules()
+                        .mode_by_name(to)
+                        .and_then(|m| self.rules().modes.get(m.index()))
+                        .zip(self.rules().mode_by_name(from))
+                        .is_some_and(|(m, f)| m.stationary_from.contains(&f));
+                    takes_phase.then(|| {
+                        format!(
+                            "{} changed from {from} to {to} mode this phase, which takes the whole phase standing still: it may lay or take up no extension arrow",
+                            piece.name
+                        )
+                    })
+                }
+                _ => None,
+            })
+    }
+
+    /// True when `piece` laid or took up an extension arrow this phase (what a change of
+    /// mode that takes the phase standing still may not follow).
+    pub(crate) fn spread_this_phase(&self, piece: &Piece) -> bool {
+        self.log()
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+            .any(|e| matches!(e, Event::Spread { piece: p, .. } if *p == piece.id))
+    }
+
     /// Gathers a spread command back into its main cell.
     pub(crate) fn do_gather(
         &self,
@@ -430,7 +483,10 @@ impl Game {
         id: PieceId,
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(next, side, id)?.clone();
-        if let Some(why) = self.contact_ended(&piece) {
+        if let Some(why) = self
+            .contact_ended(&piece)
+            .or_else(|| self.stood_still_for_mode(&piece))
+        {
             return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
         }
         let Place::Spread(cells) = &piece.place else {

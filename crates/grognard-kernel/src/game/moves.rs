@@ -881,6 +881,17 @@ impl Game {
                 ),
             ));
         }
+        if stationary && self.spread_this_phase(piece) {
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!(
+                    "changing from {} to {} mode takes a whole phase standing still, and {} laid or took up an extension arrow this phase",
+                    self.rules.mode_name(piece.mode),
+                    mode_def.name,
+                    piece.name
+                ),
+            ));
+        }
         // On an open table with counted moves, some changes cost a move (limbering up).
         let spends = self
             .rules
