@@ -370,3 +370,36 @@ fn village_args() -> Vec<&'static str> {
         "red",
     ]
 }
+
+/// Pursuit tied to the unit just beaten (`pursue: pursue` in the melee's result). Blue's
+/// general beats the horse 3" in front of it: the horse falls back 2" to its rear, toward
+/// him, (10, 25) → (10, 23), 1" away, and he pursues that horse — not any other unit —
+/// within the pursuit's 3": one more hit. b1 beats r1 4.5" away: r1 falls back to 6.5",
+/// beyond the pursuit's reach, so b1 does not pursue and says why; the melee stands.
+#[test]
+fn a_pursuit_is_taken_against_the_unit_just_beaten() {
+    let run = play(
+        "pursuit",
+        "  - { side: blue, act: { piece: b_gen, action: melee, target: r_horse } }\n  - { side: blue, act: { piece: b1, action: melee, target: r1 } }\n",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let out = run.stdout;
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let at = |want: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(want))
+            .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
+    };
+    assert!(at("r_horse placed (10\", 25\") → (10\", 23\")") < at("b_gen pursue at r_horse"));
+    assert_eq!(at("r_horse hits 0 → 1"), at("b_gen pursue at r_horse") + 1);
+    assert!(
+        lines
+            .contains(&"note: b1 does not pursue r1: r1 is 6.5 inches away; pursue reaches 0 to 3"),
+        "{out}"
+    );
+    assert!(!out.contains("b1 pursue at"), "{out}");
+    // A pursuit is a result, not an order: `legal` never lists it.
+    let legal = ok(&["legal", FIELD, "--side", "blue"]);
+    assert!(!legal.contains("action: pursue"), "{legal}");
+}

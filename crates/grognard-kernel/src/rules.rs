@@ -368,6 +368,16 @@ pub enum Effect {
         /// Which piece follows.
         who: Who,
     },
+    /// The piece at once takes another action against the other piece of this one — the
+    /// unit it has just beaten — with that action's checks, chart and effects (a
+    /// pursuit). Refused by its checks, it is not taken and the log says why; the order
+    /// that won stands. Actions only.
+    Pursue {
+        /// Which piece pursues.
+        who: Who,
+        /// The action it takes.
+        action: ActionId,
+    },
 }
 
 impl Who {

@@ -580,6 +580,13 @@ fn effect_text(e: &crate::model::EffectSpec, default_to: &str) -> String {
             "follow up ({})",
             e.to.as_ref().map_or("actor", |t| t.value.word())
         );
+    } else if let Some(a) = &e.pursue {
+        // The winner pursues unless the effect names the target.
+        return format!(
+            "{} the beaten unit ({})",
+            a.value,
+            e.to.as_ref().map_or("actor", |t| t.value.word())
+        );
     } else {
         "nothing".to_owned()
     };

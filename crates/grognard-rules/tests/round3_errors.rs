@@ -118,3 +118,51 @@ fn a_held_flags_types_must_be_piece_types() {
         "{errors}"
     );
 }
+
+/// `pursue: ACTION` names an action with a target that does not pursue again, in an
+/// action's results only.
+#[test]
+fn a_pursuit_names_an_action_with_a_target_that_does_not_pursue_again() {
+    let with = |act: &str, extra: &str| {
+        ruleset("open", act, FLAG).replace("sequence:", &format!("  {extra}\nsequence:"))
+    };
+    for (act, extra, want) in [
+        (
+            "{ target: enemy, on: { always: [ { pursue: chase } ] } }",
+            "chase: { on: { always: [ { add: hits } ] } }",
+            "`pursue: chase`: a pursuit is taken against the unit just beaten, so `chase` needs a target (`target: enemy`)",
+        ),
+        (
+            "{ target: enemy, on: { always: [ { pursue: chase } ] } }",
+            "chase: { target: enemy, on: { always: [ { pursue: act } ] } }",
+            "`pursue: chase`: `chase` pursues in turn; a pursuit may not set off another",
+        ),
+        (
+            "{ target: enemy, on: { always: [ { pursue: chse } ] } }",
+            "chase: { target: enemy }",
+            "unknown action `chse`",
+        ),
+    ] {
+        let errors = load("p.yaml", &with(act, extra)).expect_err(act);
+        assert!(errors.contains(want), "{act}: {errors}");
+    }
+    let trigger = ruleset("open", "{ target: enemy }", FLAG).replace(
+        "counters: { hits: {} }",
+        "counters: { hits: { triggers: [ { at: 3, effects: [ { pursue: act } ] } ] } }",
+    );
+    let errors = load("t.yaml", &trigger).expect_err("a trigger pursues");
+    assert!(
+        errors.contains(
+            "a counter trigger has no other piece to fall back from, follow up or pursue"
+        ),
+        "{errors}"
+    );
+    load(
+        "ok.yaml",
+        &with(
+            "{ target: enemy, on: { always: [ { pursue: chase } ] } }",
+            "chase: { target: enemy, range: [0, 3] }",
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}

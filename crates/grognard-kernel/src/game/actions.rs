@@ -488,6 +488,10 @@ impl Game {
                 }
                 _ => effect,
             };
+            if let Effect::Pursue { who, action } = effect {
+                self.pursue(next, events, (id, target), *who, *action, hooks)?;
+                continue;
+            }
             self.apply_effect(next, events, effect, id, target, 0);
         }
         if def.scripted {
@@ -525,6 +529,77 @@ impl Game {
                 events.push(Event::Rolled { roll });
             }
             self.apply_commands(next, events, commands)?;
+        }
+        Ok(())
+    }
+
+    /// A pursuit (`pursue: ACTION`): the piece `who` names takes `action` against the
+    /// other piece of the action just resolved — the unit it beat — as an order of its own
+    /// side would, phase aside. If that action is refused (out of range, barred, the unit
+    /// gone), nothing of it happens and the log says why; the order that won stands.
+    fn pursue(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (actor, target): (PieceId, Option<PieceId>),
+        who: Who,
+        action: ActionId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let piece = |w: Who| match w {
+            Who::Actor => Some(actor),
+            Who::Target => target,
+        };
+        let (Some(pursuer), Some(beaten)) = (piece(who), piece(who.other())) else {
+            return Ok(());
+        };
+        let Some(side) = next
+            .pieces
+            .get(pursuer.index())
+            .filter(|p| p.on_board())
+            .map(|p| p.side)
+        else {
+            return Ok(());
+        };
+        // Tried on a copy: a pursuit refused half way (a charge that cannot reach contact)
+        // leaves nothing behind.
+        let mut trial = next.clone();
+        let mut more = Vec::new();
+        match self.do_act(
+            &mut trial,
+            &mut more,
+            side,
+            pursuer,
+            (action, &[]),
+            Some(beaten),
+            hooks,
+        ) {
+            Ok(()) => {
+                *next = trial;
+                events.append(&mut more);
+            }
+            Err(r) if r.kind == RefusalKind::HookFailed => return Err(r),
+            Err(r) => {
+                // Each named as the pursuer's side knows it.
+                let name = |id: PieceId| {
+                    next.pieces
+                        .get(id.index())
+                        .map_or_else(String::new, |p| self.label(next, side, p))
+                };
+                let action = self
+                    .rules
+                    .actions
+                    .get(action.index())
+                    .map_or("pursue", |a| a.name.as_str());
+                events.push(Event::Note {
+                    text: format!(
+                        "{} does not {action} {}: {}",
+                        name(pursuer),
+                        name(beaten),
+                        r.message
+                    ),
+                });
+            }
         }
         Ok(())
     }
@@ -696,6 +771,9 @@ impl Game {
                 };
                 self.follow_up(next, events, pid, to);
             }
+            // Taken by `do_act`, which has the hooks an action may need; the compiler
+            // allows it in actions' results only.
+            Effect::Pursue { .. } => {}
             Effect::Remove { who: w } => {
                 let Some(pid) = who(*w) else { return };
                 let Some(p) = next.pieces.get_mut(pid.index()) else {

@@ -102,10 +102,50 @@ pub(super) fn compile_actions(
     names: &Names,
     charts: &[ChartDef],
 ) -> Vec<ActionDef> {
-    spec.actions
+    let defs: Vec<ActionDef> = spec
+        .actions
         .iter()
         .map(|a| compile_action(cx, names, charts, &a.name, &a.value))
-        .collect()
+        .collect();
+    check_pursuits(cx, spec, &defs);
+    defs
+}
+
+/// A pursuit (`pursue: ACTION`) takes an action that has a target (the unit beaten) and
+/// does not pursue again itself, so one result sets off at most one more action.
+fn check_pursuits(cx: &mut Cx, spec: &RulesetSpec, defs: &[ActionDef]) {
+    let pursues = |d: &ActionDef| {
+        d.effects
+            .iter()
+            .flatten()
+            .any(|e| matches!(e, grognard_kernel::rules::Effect::Pursue { .. }))
+    };
+    for a in spec.actions.iter() {
+        for e in a.value.on.iter().flat_map(|o| o.value.iter()) {
+            let Some(p) = &e.pursue else { continue };
+            let Some(def) = defs.iter().find(|d| d.name == p.value) else {
+                continue;
+            };
+            if def.target == TargetRule::None {
+                cx.error(
+                    &p.location,
+                    format!(
+                        "`pursue: {}`: a pursuit is taken against the unit just beaten, so \
+                         `{}` needs a target (`target: enemy`)",
+                        p.value, p.value
+                    ),
+                );
+            } else if pursues(def) {
+                cx.error(
+                    &p.location,
+                    format!(
+                        "`pursue: {}`: `{}` pursues in turn; a pursuit may not set off another",
+                        p.value, p.value
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// Reports a ruleset with more actions than "used this phase" can hold.

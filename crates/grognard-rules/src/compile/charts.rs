@@ -7,7 +7,7 @@ use grognard_kernel::chart::{
     ScaleDef, ScoreRow,
 };
 use grognard_kernel::dice::{DiceExpr, DieDef};
-use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, TagId};
+use grognard_kernel::ids::{ActionId, CounterId, DieId, FlagId, ModeId, TagId};
 use grognard_kernel::rules::{Effect, Who};
 
 use crate::cx::FromIndex;
@@ -43,12 +43,13 @@ pub(super) fn compile_effect(
         e.remove == Some(true),
         e.fall_back.is_some(),
         e.follow_up == Some(true),
+        e.pursue.is_some(),
     ];
     if verbs.iter().filter(|v| **v).count() != 1 {
         cx.error(
             at,
             "each effect needs exactly one of `add`, `set`, `clear`, `mode`, `remove: true`, \
-             `fall_back: DISTANCE`, `follow_up: true`",
+             `fall_back: DISTANCE`, `follow_up: true`, `pursue: ACTION`",
         );
         return None;
     }
@@ -65,6 +66,15 @@ pub(super) fn compile_effect(
             _ => Who::Actor,
         };
         return Some(Effect::FollowUp { who });
+    }
+    if let Some(a) = &e.pursue {
+        // The winner pursues: the actor, unless the effect says otherwise.
+        let who = match e.to.as_ref().map(|t| t.value) {
+            Some(EffectTo::Target) => Who::Target,
+            _ => Who::Actor,
+        };
+        let action = cx.lookup_id::<ActionId>("action", a, &names.actions)?;
+        return Some(Effect::Pursue { who, action });
     }
     if let Some(c) = &e.add {
         let counter = cx.lookup_id::<CounterId>("counter", c, &names.counters)?;

@@ -250,12 +250,12 @@ fn check_effects(cx: &mut Cx, spec: &RulesetSpec, flags: &[FlagDef]) {
             refuse(cx, f, "an effect");
         }
         if let Some(at) = trigger
-            && (e.fall_back.is_some() || e.follow_up.is_some())
+            && (e.fall_back.is_some() || e.follow_up.is_some() || e.pursue.is_some())
         {
             cx.error(
                 at,
-                "a counter trigger has no other piece to fall back from or follow up: use \
-                 `fall_back` and `follow_up` in an action's results",
+                "a counter trigger has no other piece to fall back from, follow up or pursue: \
+                 use `fall_back`, `follow_up` and `pursue` in an action's results",
             );
         }
     };

@@ -889,6 +889,10 @@ pub struct EffectSpec {
     /// defaults to the actor here). Actions only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub follow_up: Option<bool>,
+    /// Pursue: take this action at once against the other piece of the action, the unit
+    /// just beaten (`to:` defaults to the actor here). Actions only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pursue: Option<Located<String>>,
     /// `actor` or `target` (default `target` in actions, `actor` in triggers).
     pub to: Option<Located<EffectTo>>,
 }
