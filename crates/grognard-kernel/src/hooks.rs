@@ -338,11 +338,13 @@ pub enum HookPoint {
     ModeChanged,
     /// [`Hooks::result`].
     Result,
+    /// [`Hooks::evaluate`].
+    Evaluate,
 }
 
 impl HookPoint {
     /// Every point, in the order of [`HookPoint::index`].
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::MoveCost,
         Self::Stops,
         Self::PhaseBegin,
@@ -352,6 +354,7 @@ impl HookPoint {
         Self::MayFace,
         Self::ModeChanged,
         Self::Result,
+        Self::Evaluate,
     ];
 
     /// The name a ruleset binds it by (`phase_begin`).
@@ -367,6 +370,7 @@ impl HookPoint {
             Self::MayFace => "may_face",
             Self::ModeChanged => "mode_changed",
             Self::Result => "result",
+            Self::Evaluate => "evaluate",
         }
     }
 
@@ -641,11 +645,30 @@ pub trait Hooks {
     ///   open-table move that passes its own checks is listed without a trial.
     ///
     /// `may_face` reads the other way: `true` is a promise that [`Hooks::may_face`] decides
-    /// what the `faced` hook would refuse, so the kernel asks it (see there).
+    /// what the `faced` hook would refuse, so the kernel asks it (see there). `evaluate` is
+    /// asked only where bound, since building the view it reads costs a search time.
     ///
-    /// The default is the safe answer: `true` at every point but `may_face`.
+    /// The default is the safe answer: `true` at every point but `may_face` and `evaluate`.
     fn is_bound(&self, point: HookPoint) -> bool {
-        point != HookPoint::MayFace
+        !matches!(point, HookPoint::MayFace | HookPoint::Evaluate)
+    }
+
+    /// The value of a position for the side whose `view` it is, asked by a search policy
+    /// at the end of each imagined line of play that has not ended the game: a number from
+    /// −1 (as bad as a loss) to 1 (as good as a win); `score` is the search's own value of
+    /// the same position on that scale, which the answer may refine or replace. `None`
+    /// keeps `score`. It reads the view alone, so it cannot learn what the side does not
+    /// know. Asked only when [`Hooks::is_bound`] says `evaluate` is bound.
+    ///
+    /// # Errors
+    /// The hook failed or gave what is not a number; the search stops with that error.
+    fn evaluate(
+        &mut self,
+        view: &crate::view::View,
+        score: f64,
+    ) -> Result<Option<f64>, HookFailure> {
+        let _ = (view, score);
+        Ok(None)
     }
 
     /// Asked after every order while a game goes on (`ended` false) and once as it ends

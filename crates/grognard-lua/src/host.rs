@@ -31,13 +31,14 @@ use mlua::{Function, Lua, Table, Value};
 
 use crate::api::{Call, GameObject};
 use crate::error::{HookError, HookErrorKind};
-use crate::names::unit_handle;
-use crate::names::unknown_name;
+use crate::names::{unit_handle, unknown_name};
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::sandbox::{Limits, Sandbox};
 
+pub mod evaluate;
+
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 11] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 12] = [
     (
         "move_cost",
         &[
@@ -59,6 +60,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 11] = [
     ("action", &["game", "actor", "target", "outcome"]),
     ("check", &["game", "actor", "target"]),
     ("result", &["game", "ended", "points"]),
+    ("evaluate", &["view", "score"]),
 ];
 
 struct Bound {
@@ -680,6 +682,10 @@ impl Hooks for LuaHooks {
         self.fault.borrow().is_some()
     }
 
+    fn evaluate(&mut self, view: &evaluate::View, score: f64) -> Result<Option<f64>, HookFailure> {
+        evaluate::run(self, view, score)
+    }
+
     fn may_face(
         &mut self,
         world: &World<'_>,
@@ -1174,7 +1180,6 @@ fn verdict_from_lua(
     Ok(Some(HookVerdict { winner, why }))
 }
 
-/// A Lua list of two-field tables
 /// A Lua list of two-field tables (`{col=, row=}` cells of a path, `{x=, y=}` points). A
 /// few hundred entries at most: building it cannot fail short of running out of memory,
 /// which the sandbox reports on the next allocation, so a failure leaves the list short.

@@ -19,8 +19,9 @@ use std::cell::RefCell;
 use std::fmt;
 
 use grognard_lua::error::{HookError, HookErrorKind};
+use grognard_lua::host::evaluate::json_to_lua;
 use grognard_lua::sandbox::{Limits, Sandbox};
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Table, Value};
 
 /// The function a policy file is asked for when `lua:FILE` names none.
 pub const DEFAULT_FUNCTION: &str = "choose";
@@ -102,10 +103,10 @@ impl LuaPolicy {
         let draw = RefCell::new(draw);
         let (answer, list) = self.sandbox.call_with(&what, &self.function, || {
             lua.scope(|scope| {
-                let view = json_to_lua(lua, view, 0)?;
+                let view = json_to_lua(lua, view)?;
                 let list = lua.create_table_with_capacity(orders.len(), 0)?;
                 for o in orders {
-                    list.raw_push(json_to_lua(lua, o, 0)?)?;
+                    list.raw_push(json_to_lua(lua, o)?)?;
                 }
                 let random = scope.create_function(|_, n: i64| {
                     let n = usize::try_from(n).ok().filter(|n| *n > 0).ok_or_else(|| {
@@ -153,39 +154,4 @@ impl LuaPolicy {
             other => Err(wrong(other.type_name().to_owned())),
         }
     }
-}
-
-/// Deepest JSON nesting converted (views are a few levels deep).
-const MAX_DEPTH: usize = 32;
-
-/// A JSON value as a Lua value: objects as tables with string keys, arrays as sequences,
-/// `null` as `nil`.
-fn json_to_lua(lua: &Lua, v: &serde_json::Value, depth: usize) -> mlua::Result<Value> {
-    use serde_json::Value as J;
-    if depth > MAX_DEPTH {
-        return Err(mlua::Error::runtime("value nested too deeply"));
-    }
-    Ok(match v {
-        J::Null => Value::Nil,
-        J::Bool(b) => Value::Boolean(*b),
-        J::Number(n) => match n.as_i64() {
-            Some(i) => Value::Integer(i),
-            None => Value::Number(n.as_f64().unwrap_or(0.0)),
-        },
-        J::String(s) => Value::String(lua.create_string(s)?),
-        J::Array(a) => {
-            let t = lua.create_table_with_capacity(a.len(), 0)?;
-            for (i, x) in a.iter().enumerate() {
-                t.raw_set(i + 1, json_to_lua(lua, x, depth + 1)?)?;
-            }
-            Value::Table(t)
-        }
-        J::Object(m) => {
-            let t = lua.create_table_with_capacity(0, m.len())?;
-            for (k, x) in m {
-                t.raw_set(k.as_str(), json_to_lua(lua, x, depth + 1)?)?;
-            }
-            Value::Table(t)
-        }
-    })
 }

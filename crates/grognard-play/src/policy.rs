@@ -304,7 +304,8 @@ impl Player {
     /// imagined games run with.
     ///
     /// # Errors
-    /// A Lua policy's error (`file:line: ...`): no order is given.
+    /// A Lua policy's error, or the error of the ruleset's `evaluate` hook a search asked
+    /// (`file:line: ...`): no order is given.
     pub fn choose_with(
         &mut self,
         game: &Game,
@@ -364,7 +365,7 @@ impl Player {
             }
             PolicyKind::Search(budget) => {
                 let (action, explained) =
-                    crate::search::think(game, side, legal, hooks, *budget, &mut self.rng);
+                    crate::search::think(game, side, legal, hooks, *budget, &mut self.rng)?;
                 self.explained = Some(explained);
                 Ok(action)
             }

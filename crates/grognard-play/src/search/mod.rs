@@ -11,15 +11,13 @@
 //!    orders legal there, and adds one node;
 //! 3. plays on from there with a fast default policy for a few phases ([`rollout`]) and
 //!    scores where it got to from the side's point of view (`victory:` points and
-//!    material, or the result of a game that ended);
+//!    material, or the result of a game that ended), or asks the ruleset's `evaluate`
+//!    hook where it binds one ([`rollout::judge`]);
 //! 4. counts the score on every node it went through.
 //!
 //! The order given is the decision's most visited child; [`explain`] keeps the most
 //! visited ones with their visits and mean scores. Every random choice comes from the
 //! player's own stream, so with `it=N` a seed gives the same orders every time.
-//!
-//! A ruleset's Lua `evaluate(view)` hook for a better score is not wired: the search reaches
-//! the ruleset's scripts only through the kernel's [`Hooks`], which has no such point.
 
 pub mod explain;
 pub mod rollout;
@@ -30,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
-use grognard_kernel::hooks::Hooks;
+use grognard_kernel::hooks::{HookFailure, Hooks};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_rules::orders::describe_order_as;
 use rand_chacha::ChaCha8Rng;
@@ -107,6 +105,10 @@ impl Budget {
 /// `budget`, drawing from `rng`; the order to give and the account of the decision. The
 /// imagined games use `hooks` (the ruleset's scripts); a fault they meet is cleared, since
 /// it is none of the real game's.
+///
+/// # Errors
+/// The ruleset's `evaluate` hook failed (its script and line, and what went wrong): it
+/// judges every imagined line, so the search cannot go on without it.
 pub fn think(
     game: &Game,
     side: SideId,
@@ -114,7 +116,7 @@ pub fn think(
     hooks: &mut dyn Hooks,
     budget: Budget,
     rng: &mut ChaCha8Rng,
-) -> (Action, Explanation) {
+) -> Result<(Action, Explanation), String> {
     let started = Instant::now();
     let prior = root_prior(game, side, legal);
     let mut tree = Tree::new(side);
@@ -132,7 +134,11 @@ pub fn think(
         if !more {
             break;
         }
-        iterate(game, side, legal, &prior, &mut tree, hooks, rng, &mut spent);
+        let judged = iterate(game, side, legal, &prior, &mut tree, hooks, rng, &mut spent);
+        if let Err(e) = judged {
+            let _ = hooks.take_fault();
+            return Err(e.message);
+        }
         iterations += 1;
     }
     let _ = hooks.take_fault();
@@ -163,7 +169,7 @@ pub fn think(
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         considered,
     };
-    (chosen, explanation)
+    Ok((chosen, explanation))
 }
 
 /// The decision's orders in the order they are added to the tree, each with the prior's
@@ -209,7 +215,7 @@ fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)>
         .collect()
 }
 
-/// One iteration (see the module doc).
+/// One iteration (see the module doc); fails only when the `evaluate` hook does.
 #[allow(clippy::too_many_arguments)]
 fn iterate(
     game: &Game,
@@ -220,7 +226,7 @@ fn iterate(
     hooks: &mut dyn Hooks,
     rng: &mut ChaCha8Rng,
     spent: &mut rollout::Spent,
-) {
+) -> Result<(), HookFailure> {
     let mut world = worlds::sample(game, side, rng);
     let base = rollout::Baseline::of(&world, side);
     let mut path = vec![0];
@@ -274,8 +280,9 @@ fn iterate(
         }
     }
     rollout::roll_out(&mut world, hooks, rng, HORIZON_PHASES, spent);
-    let score = rollout::score(&world, side, &base);
+    let score = rollout::judge(&world, side, &base, hooks)?;
     tree.back_up(&path, score);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,10 +14,15 @@
 //! worth less the more damage they carry: a damage counter is one named `hits`, `losses`,
 //! `casualties` or `damage`, or one with a trigger that removes the piece; at its highest
 //! value a piece counts half).
+//!
+//! A ruleset that binds the `evaluate` hook judges a game that goes on itself ([`judge`]):
+//! the hook sees the searching side's view of the imagined game and the score above, and
+//! its number (−1..1) replaces that score; `nil` keeps it. A game that ended is still
+//! scored by its result, so a win always counts more than any position.
 
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
-use grognard_kernel::hooks::Hooks;
+use grognard_kernel::hooks::{HookFailure, HookPoint, Hooks};
 use grognard_kernel::ids::SideId;
 use rand_chacha::ChaCha8Rng;
 
@@ -161,6 +166,27 @@ pub fn score(game: &Game, side: SideId, base: &Baseline) -> f64 {
         .fold(1.0_f64, f64::min);
     let material = (mine - 1.0) - (enemy - 1.0);
     (0.5 * points.tanh() + 0.5 * material).clamp(-1.0, 1.0)
+}
+
+/// The score of `game` for `side`: [`score`], or the ruleset's `evaluate` hook's value of
+/// the side's view where the hook is bound and the game goes on (see the module doc).
+///
+/// # Errors
+/// The hook failed or returned what is not a number.
+pub fn judge(
+    game: &Game,
+    side: SideId,
+    base: &Baseline,
+    hooks: &mut dyn Hooks,
+) -> Result<f64, HookFailure> {
+    let own = score(game, side, base);
+    if game.result().is_some() || !hooks.is_bound(HookPoint::Evaluate) {
+        return Ok(own);
+    }
+    // The view of the imagined world: what the side would know there, which the world
+    // itself was drawn from what it knows now.
+    let view = game.view(side);
+    Ok(hooks.evaluate(&view, own)?.map_or(own, |v| v.clamp(-1.0, 1.0)))
 }
 
 /// What a rollout cost: orders applied and legal listings made.

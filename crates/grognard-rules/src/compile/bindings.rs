@@ -6,7 +6,7 @@ use crate::de::Located;
 use super::Cx;
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 9] = [
+pub const HOOK_POINTS: [&str; 10] = [
     "move_cost",
     "stops",
     "phase_begin",
@@ -16,6 +16,7 @@ pub const HOOK_POINTS: [&str; 9] = [
     "may_face",
     "mode_changed",
     "result",
+    "evaluate",
 ];
 
 /// Splits `module.function`.
