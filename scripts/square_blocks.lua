@@ -159,8 +159,13 @@ local function scout_fate(game)
   if game:setting("night") > 0 then night = 1 end
   for _, s in ipairs(game:units(side)) do
     -- A scout back at its base (attached to its headquarters) is not deployed: no roll.
+    -- Sent out later (after this phase's rolls), it collects nothing until its next roll
+    -- (000 l.189-190: the roll comes before any information is collected), so it waits.
     local hq = headquarters_of(game, s)
     local deployed = hq == nil or game:host(s) ~= hq
+    if SCOUT_KINDS[game:kind(s)] and not deployed and not game:flag(s, "awaiting_fate") then
+      game:set_flag(s, "awaiting_fate", true)
+    end
     if SCOUT_KINDS[game:kind(s)] and not game:flag(s, "lost") and deployed then
       local nearest = nil
       for _, e in ipairs(game:units()) do
@@ -191,6 +196,13 @@ local function scout_fate(game)
         end
         game:note(game:name(s) .. " is caught, lost or late: no report this turn")
         game:set_flag(s, "lost", true)
+        -- Sent out again, it waits for its next roll like any scout leaving its base.
+        if not game:flag(s, "awaiting_fate") then
+          game:set_flag(s, "awaiting_fate", true)
+        end
+      elseif game:flag(s, "awaiting_fate") then
+        -- It reports from now on, on the strength of this roll.
+        game:set_flag(s, "awaiting_fate", false)
       end
     end
   end
@@ -201,14 +213,14 @@ end
 -- may report from then on (`fate_rolled`); the scouts of every side that has not yet
 -- rolled are held back (`awaiting_fate`, which bars them from reading chart #5) until
 -- their own side's command phase: a scout without `fate_rolled` is one whose side's
--- first command phase is still to come.
+-- first command phase is still to come. A roll it survives clears `awaiting_fate`
+-- (`scout_fate`); a scout at its base keeps it, as does one sent out after the rolls.
 local function hold_back_unrolled(game)
   local side = game:phasing()
   for _, s in ipairs(game:units()) do
     if SCOUT_KINDS[game:kind(s)] then
       if game:side(s) == side then
         game:set_flag(s, "fate_rolled", true)
-        game:set_flag(s, "awaiting_fate", false)
       elseif not game:flag(s, "fate_rolled") then
         game:set_flag(s, "awaiting_fate", true)
       end

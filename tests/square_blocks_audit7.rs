@@ -132,3 +132,42 @@ fn audit7_2_no_arrow_in_the_phase_a_block_changes_into_battle_mode() {
         "{after_arrow:?}"
     );
 }
+
+#[test]
+fn audit7_3_a_scout_sent_out_after_the_rolls_waits_for_its_next_roll() {
+    // 000 l.189-190: "At the start of every Command Phase, roll each deployed scout ...
+    // This roll is before any information is collected." Our reading: a scout at its base
+    // as the rolls are made is not deployed and does not roll; sent out after them, it
+    // collects nothing until its next roll, at the start of its side's next command phase.
+    // Worked by hand (at.yaml, seed 4): fs is attached to fhq at (5,7) as the French
+    // command phase of turn 1 begins (no roll: "fs is awaiting_fate"); at1 moves it to
+    // (5,6), facing N, with ab two squares ahead at (5,4) — chart #5 reads B there, but it
+    // reports nothing yet (fhq's own C sighting of ab stands). Before the fix fs reported
+    // ab at B at once, never having rolled.
+    let p = run7(&["play", "at.yaml", "--orders", "at1.orders.yaml"]);
+    assert_eq!(p.code, 0, "{}", p.stderr);
+    assert!(p.stdout.contains("fs is awaiting_fate"), "{}", p.stdout);
+    assert!(!p.stdout.contains("sights ab at level B"), "{}", p.stdout);
+    let v = view7("at.yaml", Some("at1.orders.yaml"), "french");
+    assert!(v.contains("at (5,4), facing S, sighting C, real"), "{v}");
+    // at2, on to the French command phase of turn 2: fs rolls (range row 2, ab 2 squares
+    // off: removed on 9+; fhq set up, day: no +2s) a 1, reports, and sights ab at B.
+    let p = run7(&["play", "at.yaml", "--orders", "at2.orders.yaml"]);
+    assert_eq!(p.code, 0, "{}", p.stderr);
+    let turn2 = p
+        .stdout
+        .split_once("turn 2 · command phase (french)")
+        .map_or("", |(_, t)| t);
+    assert!(
+        turn2.contains("scout_fate: d10 1; score 1 → reports (scout fate of fs)"),
+        "{}",
+        p.stdout
+    );
+    let roll = turn2.find("(scout fate of fs)");
+    let report = turn2.find("french sights ab at level B");
+    assert!(
+        matches!((roll, report), (Some(a), Some(b)) if a < b),
+        "{}",
+        p.stdout
+    );
+}
