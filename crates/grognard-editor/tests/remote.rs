@@ -451,6 +451,15 @@ fn a_wrong_token_shows_the_servers_refusal() {
         .client
         .view(&served.created.game, "not-a-token")
         .expect_err("a bad token is refused");
+    // Unauthorised, in the server's own words, which the editor shows as they are.
+    assert!(
+        matches!(
+            &expected,
+            grognard_server::client::ClientError::Refused { status: 401, .. }
+        ),
+        "{expected:?}"
+    );
+    let expected = expected.to_string();
     let mut h = harness(Options::default());
     join(&mut h, &served.url(), &served.created.game, "not-a-token");
     wait_for(&mut h, "the refusal", |app| {
@@ -592,7 +601,13 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
         let y = shown.rect().min.y;
         assert!(y > last_y, "{seat}'s link comes after the one before");
         last_y = y;
-        assert!(h.query_by_label(&format!("Copy {seat}'s link")).is_some());
+        // "Copy austrians' link", "Copy referee's link".
+        let whose = if seat.ends_with('s') {
+            format!("{seat}'")
+        } else {
+            format!("{seat}'s")
+        };
+        assert!(h.query_by_label(&format!("Copy {whose} link")).is_some());
     }
     assert_eq!(links[3].0, "spectator");
     // The server plays the Austrians; the game is on the server the editor started.

@@ -18,6 +18,10 @@ use grognard_play::text;
 
 use super::{CellOrder, Command, EditorApp, FilePurpose};
 
+/// What the legal orders list shows: its key (game generation and side) and the piece
+/// selected.
+pub(super) type LegalShown = (Option<(u64, SideId)>, Option<PieceId>);
+
 /// The Play tab's state.
 pub(super) struct PlayUi {
     pub(super) selected: Option<PieceId>,
@@ -42,7 +46,7 @@ pub(super) struct PlayUi {
     pub(super) legal_key: Option<(u64, SideId)>,
     /// What the legal orders list showed last frame (its key and the selection); when it
     /// changes, the list and the panel around it scroll back to the top this frame.
-    pub(super) legal_shown: Option<(Option<(u64, SideId)>, Option<PieceId>)>,
+    pub(super) legal_shown: Option<LegalShown>,
     pub(super) legal_scroll_reset: bool,
     /// The hover card shows only once the pointer has moved over the board as it is now:
     /// when another game opens under a resting pointer, the card waits (it would pop up

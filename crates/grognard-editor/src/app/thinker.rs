@@ -18,8 +18,9 @@ use grognard_rules::load::Ruleset;
 
 /// A computer seat.
 pub(super) enum Computer {
-    /// Chooses on the window's thread (it is quick).
-    Here(Player),
+    /// Chooses on the window's thread (it is quick). Boxed: a player is large beside a
+    /// worker's handle.
+    Here(Box<Player>),
     /// Thinks on a worker thread.
     Away {
         /// The policy, for the seat's box.
@@ -45,7 +46,7 @@ impl Computer {
                 kind: kind.clone(),
                 thinker: Thinker::start(kind, seed, side, ruleset.clone())?,
             }),
-            _ => Player::new(kind, seed, side).map(Self::Here),
+            _ => Player::new(kind, seed, side).map(|p| Self::Here(Box::new(p))),
         }
     }
 
