@@ -45,6 +45,9 @@ local function attach_problem(game, actor, target)
     if game:flag(target, "routed_now") then
       return name .. " routed this turn: a commander may join it in a later turn's rally phase"
     end
+    if game:flag(actor, "rallying") then
+      return game:name(actor) .. " has rallied a unit in this rally phase: a commander rallies one unit a turn"
+    end
   elseif game:flag(target, "routed") then
     return "a commander joins a routed unit only in the rally phase, at the end of a turn"
   end
@@ -66,7 +69,9 @@ function M.attach(game, actor, target)
   end
   game:attach(actor, target)
   if game:phase() == "rally" then
-    scripts.hc_sequence.rally_unit(ledger(game), target)
+    local L = ledger(game)
+    scripts.hc_sequence.rally_unit(L, target)
+    L:set(actor, "rallying", true)
   end
 end
 
@@ -228,7 +233,12 @@ function M.change_orders(game, actor)
   local what = FAILURE[failure] or {}
   local falling = {}
   for _, u in ipairs(game:units(game:side(actor))) do
-    if is_unit(game, u) then
+    -- 6 (l.567-569): a commander attached to a unit negates the decision roll for it, so the
+    -- failure's consequences pass over it (eighth round).
+    local led = is_unit(game, u) and commander_of(game, u) or nil
+    if led ~= nil and next(what) ~= nil then
+      game:note(game:name(u) .. " has " .. game:name(led) .. " attached: the decision roll does not bind it")
+    elseif is_unit(game, u) then
       if what.halt then
         L:set(u, "halted", true)
       end

@@ -94,7 +94,10 @@ function Ledger:set(u, name, on)
   self.game:set_flag(u, name, on)
 end
 
-function Ledger:remove(u, reason)
+-- `left`: the unit left the field (a withdrawal or a rout off the board), not destroyed;
+-- a commander still with it leaves with it (eighth round; l.243 captures the commander of a
+-- unit that routs, as it routs).
+function Ledger:remove(u, reason, left)
   if self.gone[u:id()] then
     return
   end
@@ -103,7 +106,8 @@ function Ledger:remove(u, reason)
   for _, a in ipairs(self.game:attached(u)) do
     if self.game:kind(a) == "commander" then
       self.gone[a:id()] = true
-      self.game:remove(a, "commander captured: his unit was destroyed")
+      self.game:remove(a, left and "commander left the field with his unit"
+        or "commander captured: his unit was destroyed")
     elseif self.game:kind(a) == "crew" then
       self.gone[a:id()] = true
       self.game:remove(a, "crew lost with its guns")
@@ -171,9 +175,11 @@ local function rout_limit(game, u)
   return 3
 end
 
+-- 7.5 (l.396): 4 hexes for cavalry and artillery, 3 for the rest; mounted infantry is
+-- "normal infantry" (l.268), not cavalry, so it routs 3, mounted or not (eighth round).
 local function rout_distance(game, u)
   local kind = game:kind(u)
-  if kind == "cavalry" or kind == "artillery" or kind == "mounted_infantry" then
+  if kind == "cavalry" or kind == "artillery" then
     return 4
   end
   return 3
@@ -193,7 +199,7 @@ local function fall_back(L, u, dir, steps, why)
   while i < steps do
     local nc, nr = game:neighbour(col, row, dir)
     if nc == nil then
-      L:remove(u, why .. ": left the field")
+      L:remove(u, why .. ": left the field", true)
       return
     end
     if game:terrain(nc, nr) == "lake" then

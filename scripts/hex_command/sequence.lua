@@ -282,6 +282,7 @@ local function rally_unit(L, u)
   if was_routed or hits > 0 then
     game:note(game:name(u) .. " rallies")
   end
+  return was_routed or hits > 0
 end
 
 -- Rally (8) on the ledger `L` of the hook call (the melees owed were fought as the melee
@@ -289,11 +290,12 @@ end
 -- wishes (flag `rallied`: a facing change in the rally phase).
 local function rally(game, side, L)
   local sphere = game:option("command_sphere")
-  local rallied = {}
+  local rallied, by = {}, {}
   for _, c in ipairs(game:units(side)) do
     local host = game:kind(c) == "commander" and not L.gone[c:id()] and game:host(c) or nil
     if host ~= nil and not L.gone[host:id()] then
       rallied[host:id()] = host
+      by[host:id()] = c
       if sphere then
         local col, row = L:cell(host)
         for _, d in ipairs({ "E", "SE", "SW", "W", "NW", "NE" }) do
@@ -301,14 +303,17 @@ local function rally(game, side, L)
           local u = nc and L:occupant(nc, nr)
           if u ~= nil and game:side(u) == side and is_unit(game, u) then
             rallied[u:id()] = u
+            by[u:id()] = by[u:id()] or c
           end
         end
       end
     end
   end
-  for _, u in pairs(rallied) do
-    if not L:flag(u, "in_melee") then
-      rally_unit(L, u)
+  -- A commander who rallied a unit here has done his rally for the turn (flag `rallying`):
+  -- he does not join and rally a routed unit besides (eighth round).
+  for id, u in pairs(rallied) do
+    if not L:flag(u, "in_melee") and rally_unit(L, u) then
+      L:set(by[id], "rallying", true)
     end
   end
   -- 8 (rally c): the most valuable units (attribute `self_rally`) remove one hit without a

@@ -255,7 +255,10 @@ fn activation_sequence_alternates_the_groups() {
     whole.extend(ends("red", 1));
     whole.extend(ends("blue", 1));
     whole.extend(ends("red", 1));
-    whole.extend(ends("blue", 2));
+    // The rally phase is both sides' (l.120: all sides conduct rallies; eighth round).
+    whole.extend(ends("blue", 1));
+    whole.extend(ends("red", 1));
+    whole.extend(ends("blue", 1));
     let out = ok(&g, &whole, &[]);
     let mut want = vec!["arrivals (blue)".to_owned(), "command (blue)".to_owned()];
     for n in 1..=4 {

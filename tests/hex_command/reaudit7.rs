@@ -213,8 +213,9 @@ fn an_enemy_next_to_a_unit_is_always_sighted_under_hidden_movement() {
 /// at (6,4), is held up by b only until b has gone: (5,4) → (4,4) → (3,4), allowance spent;
 /// c (5,6) → (2,6), no cover within reach. Then each defends: halted for the turn, so in
 /// Blue's movement phase none may move or change facing (no advance and no turning back to
-/// face the enemy); the commander g, attached, went with b. Before: the units were only
-/// turned about and could face the enemy again and advance in the same turn.
+/// face the enemy); the commander g stands free (a unit with a commander attached would be
+/// spared the roll: eighth round). Before: the units were only turned about and could face
+/// the enemy again and advance in the same turn.
 #[test]
 fn decision_failure_six_and_seven_fall_back_to_cover_and_defend() {
     let out = played(&["play", "fallback.yaml", "--orders", "fallback.orders.yaml"]);
