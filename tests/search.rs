@@ -1,17 +1,20 @@
 //! The `search` policy (issue 40): it sees only what its side knows (two games that differ
-//! only in what the side has not sighted give the same choices), a seed fixes its choices,
-//! it beats the random policy, and `--policy search...` is parsed and refused in words.
+//! only in what the side has not sighted give the same choices, with or without a ruleset's
+//! `evaluate` hook), a seed fixes its choices, it beats the random policy, a ruleset's
+//! `evaluate` hook steers it and its errors stop it in words, and `--policy search...` is
+//! parsed and refused in words.
 
 use std::path::Path;
 
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Game;
+use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_kernel::ids::SideId;
 use grognard_lua::{Limits, LuaHooks};
 use grognard_play::policy::{Player, PolicyError, PolicyKind, play_out, players_for, seats};
 use grognard_play::search::Budget;
-use grognard_rules::load;
+use grognard_rules::load::{self, Ruleset};
 use proptest::prelude::*;
 
 use crate::hidden::{blocks, scenario, start};
@@ -23,7 +26,11 @@ const FRENCH: SideId = SideId(0);
 /// command in another place (`variant` 0), or which of two face-down Austrian markers is
 /// the dummy and which the real command (1).
 fn pair(variant: u32, spots: &[u32]) -> (Game, Game) {
-    let rules = blocks();
+    pair_under(&blocks(), variant, spots)
+}
+
+/// [`pair`] under `rules` (square-blocks or an overlay of it).
+fn pair_under(rules: &Ruleset, variant: u32, spots: &[u32]) -> (Game, Game) {
     let french = [
         format!(
             "{{ id: s, side: french, type: scout, at: [{}, 12], facing: N }}",
@@ -72,7 +79,7 @@ fn pair(variant: u32, spots: &[u32]) -> (Game, Game) {
         all.extend(rest.iter().cloned());
         scenario(&all, "")
     };
-    (start(&rules, &text(one)), start(&rules, &text(two)))
+    (start(rules, &text(one)), start(rules, &text(two)))
 }
 
 /// What `side` can tell of `game`: its view and its log.
@@ -87,6 +94,75 @@ fn search(iterations: u32) -> PolicyKind {
     PolicyKind::Search(Budget::Iterations(iterations))
 }
 
+/// Plays the two games of a pair side by side while the French cannot tell them apart,
+/// the French by the search (6 iterations, `seed`) asking `hooks1` and `hooks2` (the
+/// ruleset's, one per game), the Austrians only ending their phases; fails when the
+/// search chooses or explains apart.
+fn same_choices(
+    (mut g1, mut g2): (Game, Game),
+    seed: u64,
+    hooks1: &mut dyn Hooks,
+    hooks2: &mut dyn Hooks,
+) -> Result<(), TestCaseError> {
+    let mut p1 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
+    let mut p2 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
+    let mut asked = 0;
+    for _ in 0..16 {
+        // Once the French can tell the games apart, they may well choose apart.
+        if seen(&g1, FRENCH) != seen(&g2, FRENCH) || g1.to_act().is_empty() {
+            break;
+        }
+        let order = if g1.to_act().contains(&FRENCH) {
+            let l1 = g1.legal_orders(FRENCH, hooks1);
+            let l2 = g2.legal_orders(FRENCH, hooks2);
+            prop_assert_eq!(&l1, &l2);
+            let c1 = p1
+                .choose_with(&g1, FRENCH, &l1, hooks1)
+                .map_err(TestCaseError::fail)?;
+            let c2 = p2
+                .choose_with(&g2, FRENCH, &l2, hooks2)
+                .map_err(TestCaseError::fail)?;
+            prop_assert_eq!(&c1, &c2, "the search chose apart");
+            let (e1, e2) = (p1.explanation(), p2.explanation());
+            prop_assert_eq!(e1.map(|e| &e.considered), e2.map(|e| &e.considered));
+            if e1.is_some() {
+                asked += 1;
+            }
+            Order {
+                side: FRENCH,
+                action: c1,
+            }
+        } else {
+            // The Austrians only end their phases: what they would do differs.
+            Order {
+                side: g1.to_act()[0],
+                action: Action::EndPhase,
+            }
+        };
+        let r1 = g1.apply(&order, hooks1).is_ok();
+        let r2 = g2.apply(&order, hooks2).is_ok();
+        if r1 != r2 {
+            break;
+        }
+        if !r1 {
+            let end = Order {
+                side: order.side,
+                action: Action::EndPhase,
+            };
+            prop_assert!(g1.apply(&end, hooks1).is_ok() == g2.apply(&end, hooks2).is_ok());
+        }
+    }
+    prop_assert!(asked > 0, "the search never weighed an order");
+    Ok(())
+}
+
+/// square-blocks with an `evaluate` hook that reads everything its view says of the
+/// enemy (tests/fixtures/search/marked.lua's `peek`).
+fn peeking() -> Ruleset {
+    load::load_ruleset(Path::new("tests/fixtures/search/blocks-peek.yaml"))
+        .unwrap_or_else(|d| panic!("{d}"))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
@@ -96,43 +172,22 @@ proptest! {
         spots in proptest::collection::vec(0u32..1000, 6),
         seed in 0u64..1000,
     ) {
-        let (mut g1, mut g2) = pair(variant, &spots);
-        let mut p1 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
-        let mut p2 = Player::new(&search(6), seed, FRENCH).map_err(TestCaseError::fail)?;
-        let mut asked = 0;
-        for _ in 0..16 {
-            // Once the French can tell the games apart, they may well choose apart.
-            if seen(&g1, FRENCH) != seen(&g2, FRENCH) || g1.to_act().is_empty() {
-                break;
-            }
-            let order = if g1.to_act().contains(&FRENCH) {
-                let l1 = g1.legal_orders(FRENCH, &mut NoHooks);
-                let l2 = g2.legal_orders(FRENCH, &mut NoHooks);
-                prop_assert_eq!(&l1, &l2);
-                let c1 = p1.choose(&g1, FRENCH, &l1).map_err(TestCaseError::fail)?;
-                let c2 = p2.choose(&g2, FRENCH, &l2).map_err(TestCaseError::fail)?;
-                prop_assert_eq!(&c1, &c2, "the search chose apart");
-                let (e1, e2) = (p1.explanation(), p2.explanation());
-                prop_assert_eq!(e1.map(|e| &e.considered), e2.map(|e| &e.considered));
-                if e1.is_some() {
-                    asked += 1;
-                }
-                Order { side: FRENCH, action: c1 }
-            } else {
-                // The Austrians only end their phases: what they would do differs.
-                Order { side: g1.to_act()[0], action: Action::EndPhase }
-            };
-            let r1 = g1.apply(&order, &mut NoHooks).is_ok();
-            let r2 = g2.apply(&order, &mut NoHooks).is_ok();
-            if r1 != r2 {
-                break;
-            }
-            if !r1 {
-                let end = Order { side: order.side, action: Action::EndPhase };
-                prop_assert!(g1.apply(&end, &mut NoHooks).is_ok() == g2.apply(&end, &mut NoHooks).is_ok());
-            }
-        }
-        prop_assert!(asked > 0, "the search never weighed an order");
+        same_choices(pair(variant, &spots), seed, &mut NoHooks, &mut NoHooks)?;
+    }
+
+    #[test]
+    fn a_rulesets_evaluate_cannot_reach_it_either(
+        variant in 0u32..2,
+        spots in proptest::collection::vec(0u32..1000, 6),
+        seed in 0u64..1000,
+    ) {
+        // The hook's value depends on every enemy entry of the view it is given: were it
+        // given the imagined world's real pieces, or the real game's, the choices would
+        // part.
+        let rules = peeking();
+        let hooks = || LuaHooks::new(&rules, Limits::default()).map_err(|d| TestCaseError::fail(d.to_string()));
+        let (mut h1, mut h2) = (hooks()?, hooks()?);
+        same_choices(pair_under(&rules, variant, &spots), seed, &mut h1, &mut h2)?;
     }
 }
 
@@ -299,4 +354,100 @@ fn play_explains_the_search_orders() {
     ]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("search:MILLISECONDS"), "{}", bad.stderr);
+}
+
+/// The duel under the hex-leaders overlay `ruleset` (a fixture beside it: `marked.yaml`
+/// and the like), with its hooks; the plain duel when `None`.
+fn duel_under(ruleset: Option<&str>) -> (load::Scenario, LuaHooks) {
+    let rules = ruleset.map(|r| Path::new("tests/fixtures/search").join(r));
+    let s = load::load_scenario(
+        Path::new("tests/fixtures/search/duel.yaml"),
+        rules.as_deref(),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
+    let hooks = LuaHooks::new(&s.ruleset, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+    (s, hooks)
+}
+
+const BLUE: SideId = SideId(0);
+
+/// Blue's first order in the duel under `ruleset`, by the search with `iterations` a
+/// decision and the seed `seed`, or the error that stopped it.
+fn blues_first_order(
+    ruleset: Option<&str>,
+    iterations: u32,
+    seed: u64,
+) -> Result<(Game, Action), String> {
+    let (s, mut hooks) = duel_under(ruleset);
+    let game = s
+        .start(Some(40), &[], &mut hooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(
+        game.to_act(),
+        vec![BLUE],
+        "blue gives the duel's first orders"
+    );
+    let legal = game.legal_orders(BLUE, &mut hooks);
+    let mut player = Player::new(&search(iterations), seed, BLUE)?;
+    let chosen = player.choose_with(&game, BLUE, &legal, &mut hooks)?;
+    Ok((game, chosen))
+}
+
+/// Where `action` leaves a piece, if it is a move.
+fn ends_on(action: &Action) -> Option<Cell> {
+    match action {
+        Action::Move { path, .. } => path.last().copied(),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_rulesets_evaluate_steers_the_search_to_what_it_values() {
+    // marked.lua's `evaluate` values an own piece on hex (4, 2), one of the hexes blue's
+    // first moves may close on and no better than the others by the search's own score
+    // (points and material). With the same seed and 40 iterations, the hook changes the
+    // choice to the one move that ends there.
+    let mark = Cell { col: 4, row: 2 };
+    for seed in [1, 2, 3] {
+        let (_, plain) = blues_first_order(None, 40, seed).unwrap_or_else(|e| panic!("{e}"));
+        let (game, steered) =
+            blues_first_order(Some("marked.yaml"), 40, seed).unwrap_or_else(|e| panic!("{e}"));
+        let b2 = game.piece_by_name("b2").map(|p| p.id);
+        assert_ne!(ends_on(&plain), Some(mark), "seed {seed}: {plain:?}");
+        assert_eq!(ends_on(&steered), Some(mark), "seed {seed}: {steered:?}");
+        assert!(
+            matches!(&steered, Action::Move { piece, .. } if Some(*piece) == b2),
+            "seed {seed}: only b2 reaches the mark in one move: {steered:?}"
+        );
+        let (_, again) =
+            blues_first_order(Some("marked.yaml"), 40, seed).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again, steered, "seed {seed}: the same seed, the same order");
+    }
+}
+
+#[test]
+fn an_evaluate_that_fails_stops_the_search_with_its_script_and_line() {
+    let line = |needle: &str| {
+        let text = std::fs::read_to_string("tests/fixtures/search/marked.lua").unwrap_or_default();
+        text.lines()
+            .position(|l| l.contains(needle))
+            .map_or(0, |i| i + 1)
+    };
+    let err = blues_first_order(Some("marked-error.yaml"), 5, 1)
+        .err()
+        .unwrap_or_default();
+    let at = format!("marked.lua:{}:", line("view.nothing.here"));
+    assert!(err.contains(&at), "{err}");
+    assert!(err.contains("evaluate (marked.broken)"), "{err}");
+    assert!(err.contains("index a nil value"), "{err}");
+
+    let err = blues_first_order(Some("marked-word.yaml"), 5, 1)
+        .err()
+        .unwrap_or_default();
+    let at = format!("marked.lua:{}:", line("function marked.wordy"));
+    assert!(err.contains(&at), "{err}");
+    assert!(
+        err.contains("`marked.wordy` returned a string; return a number from -1"),
+        "{err}"
+    );
 }

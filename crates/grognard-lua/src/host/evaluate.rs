@@ -22,11 +22,7 @@ const MAX_DEPTH: usize = 32;
 
 /// Asks the ruleset's `evaluate` hook, if it binds one, to judge `view` (see the module
 /// doc); `Ok(None)` when none is bound or it returned `nil`.
-pub(super) fn run(
-    hooks: &LuaHooks,
-    view: &View,
-    score: f64,
-) -> Result<Option<f64>, HookFailure> {
+pub(super) fn run(hooks: &LuaHooks, view: &View, score: f64) -> Result<Option<f64>, HookFailure> {
     let Some(bound) = hooks.bound(HookPoint::Evaluate) else {
         return Ok(None);
     };

@@ -186,7 +186,9 @@ pub fn judge(
     // The view of the imagined world: what the side would know there, which the world
     // itself was drawn from what it knows now.
     let view = game.view(side);
-    Ok(hooks.evaluate(&view, own)?.map_or(own, |v| v.clamp(-1.0, 1.0)))
+    Ok(hooks
+        .evaluate(&view, own)?
+        .map_or(own, |v| v.clamp(-1.0, 1.0)))
 }
 
 /// What a rollout cost: orders applied and legal listings made.
