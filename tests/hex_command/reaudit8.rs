@@ -72,3 +72,144 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
     lacks(&refused.stderr, ".lua:");
     assert!(rules().contains("A fake its side has unmasked"));
 }
+
+/// 004 l.120 ("all sides conduct rallies") and l.205 / l.575 (a commander joins a routed unit
+/// at the end of a turn to rally it), under the optional rule `activation_sequence` (2.3),
+/// whose one rally phase is shared. activation.yaml: Red's r1 (routed before the game, 2
+/// hits) routs 3 hexes in Red's group 1 activation, (10,5) facing E → (13,5); Red's kern
+/// stands free. In the rally phase both sides give orders (our reading: the phase is both
+/// sides' rally, as its command phase is both sides' orders); kern joins r1: routed off, one
+/// hit off (2 → 1). Before: only Blue gave orders in that phase, so Red could never rally.
+///
+/// And one rally a turn for a commander (our reading of 6, l.563: "once placed that is where
+/// they remain for the turn"): voss, attached to r2 (2 hits, 1 TE), rallies it as the rally
+/// phase begins (TE 1 → 0, hits 2 → 1); sent to r1 too, he is refused. Before: he joined r1
+/// and rallied it as well, two rallies in one turn.
+#[test]
+fn both_sides_rally_under_the_activation_sequence_and_a_commander_rallies_once() {
+    let out = played(&[
+        "play",
+        "activation.yaml",
+        "--orders",
+        "activation.orders.yaml",
+    ]);
+    has(&out, "r1 placed (10,5) → (13,5) (routed)");
+    has(&out, "r2 hits 2 → 1\n  note: r2 rallies");
+    has(
+        &out,
+        "kern attached to r1\n  r1 is no longer routed\n  r1 is rallied\n  r1 hits 2 → 1\n  note: r1 rallies",
+    );
+    let twice = at(&[
+        "play",
+        "activation.yaml",
+        "--orders",
+        "activation-twice.orders.yaml",
+    ]);
+    assert_eq!(twice.code, 1, "{}{}", twice.stdout, twice.stderr);
+    has(
+        &twice.stderr,
+        "refused: voss has rallied a unit in this rally phase: a commander rallies one unit a turn",
+    );
+    let rules = rules();
+    assert!(rules.contains("{ phase: rally, actor: both, allows: [attach, face] }"));
+    assert!(rules.contains("a commander rallies one unit a turn"));
+}
+
+/// 004 l.567-569 (6): a commander is attached before movement "so that ... the die roll for
+/// decisions can be negated by the attachment of the commander". spared.yaml, seed 3: hale
+/// (Tactical 9) rolls 7 to change orders (fail: not above 9), then 7 on the failure table
+/// (fall back to cover and a TE hit). b has hale attached and d has ames: our reading, each
+/// is spared every consequence (no TE, no about-face, no halt). c, without a commander,
+/// takes the TE hit, turns about (E → W) and falls back (2,6) → (0,6), stopping at the edge,
+/// and defends there, halted. Before: b and d were turned, hit and halted as well.
+#[test]
+fn an_attached_commander_spares_his_unit_a_failed_order_change() {
+    let out = played(&["play", "spared.yaml", "--orders", "spared.orders.yaml"]);
+    has(
+        &out,
+        "decision_failure: d10 7; score 7 → fall back to cover and TE",
+    );
+    has(
+        &out,
+        "note: b has hale attached: the decision roll does not bind it",
+    );
+    has(
+        &out,
+        "note: d has ames attached: the decision roll does not bind it",
+    );
+    for unit in ["b", "d"] {
+        lacks(&out, &format!("{unit} te 0 → 1"));
+        lacks(&out, &format!("{unit} now faces W"));
+        lacks(&out, &format!("{unit} is halted"));
+    }
+    has(&out, "c te 0 → 1");
+    has(
+        &out,
+        "c placed (2,6) → (0,6) (fell back toward cover (decision failure))",
+    );
+    has(&out, "c is halted");
+    assert!(rules().contains("negates the decision roll for his unit"));
+}
+
+/// 004 l.396 (7.5: "3 hexes (4 for cavalry and artillery)") with l.268 (mounted infantry
+/// "is not melee-capable cavalry, they are normal infantry"). mounted.yaml: Blue's cavalry c
+/// melees Red's mounted infantry m, which is routed at once (mounted_infantry_rules) and
+/// routs as infantry: 3 hexes, (5,4) facing W → about E → (8,4). Before: 4 hexes, to (9,4).
+#[test]
+fn mounted_infantry_routs_three_hexes_as_infantry() {
+    let out = played(&["play", "mounted.yaml", "--orders", "mounted.orders.yaml"]);
+    has(&out, "m placed (5,4) → (8,4) (routed)");
+    assert!(rules().contains("mounted infantry routs 3 hexes"));
+}
+
+/// 004 l.170 (army integrity: on red a unit withdraws 3 hexes to its rear) with l.243
+/// (commanders are captured with units that rout, not with units that withdraw).
+/// withdraw.yaml, seed 1: Blue has lost 50% (d routed), so b rolls: red, withdraw. From
+/// (1,4) facing E it steps W to (0,4) and then off the board: it leaves the field, and g,
+/// attached, leaves with it — not "captured: his unit was destroyed", as it was logged before.
+#[test]
+fn a_commander_leaves_the_field_with_his_withdrawing_unit() {
+    let out = played(&["play", "withdraw.yaml", "--orders", "withdraw.orders.yaml"]);
+    has(&out, "integrity: cube red; band 0 (Color) → withdraw");
+    has(
+        &out,
+        "b removed (withdrew (army integrity): left the field)",
+    );
+    has(&out, "g removed (commander left the field with his unit)");
+    lacks(&out, "captured");
+}
+
+/// 004 l.264 (hidden movement: the owner alone knows which counters are fakes) — a fake
+/// counter's name must tell the enemy who unmasks it nothing. fakes-hidden.yaml: b and r
+/// each get two fakes at set-up; r's two, unmasked with it 4 hexes from b, are shown to Blue
+/// by name. Our ruling: the names are drawn at random (decoy-1000 .. decoy-9999, from a
+/// stream of their own, so no die roll changes) rather than numbered along the scenario's
+/// list, which told Blue its place in the list and how many pieces came before it. Before:
+/// Blue saw decoy-3 and decoy-4 (b's fakes being 1 and 2).
+#[test]
+fn an_unmasked_fake_counters_name_tells_nothing_of_the_list() {
+    let view = played(&["view", "--side", "blue", "fakes-hidden.yaml"]);
+    let enemy = view
+        .split("enemy pieces known:")
+        .nth(1)
+        .and_then(|v| v.split("log:").next())
+        .expect("enemy pieces");
+    let dummies: Vec<&str> = enemy
+        .lines()
+        .filter(|l| l.contains("a dummy"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(dummies.len(), 2, "{view}");
+    for name in dummies {
+        let n: u32 = name
+            .strip_prefix("decoy-")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{name}"));
+        assert!((1000..10_000).contains(&n), "{name}");
+    }
+    // The same game names them the same way.
+    assert_eq!(
+        view,
+        played(&["view", "--side", "blue", "fakes-hidden.yaml"])
+    );
+}

@@ -14,6 +14,9 @@ use crate::state::{Reach, State};
 
 use crate::view::{EnemyPiece, PieceNames, View, redact};
 
+/// The random stream decoys' names are drawn from (sides roll on streams 1, 2, ...).
+const DECOY_NAME_STREAM: u64 = 0xDEC0_0001;
+
 impl Game {
     /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
     /// function of the side's pieces, its knowledge and the public phase cursor alone.
@@ -597,14 +600,22 @@ impl Game {
             .filter(|p| p.on_board() && rule.types.contains(&p.kind))
             .cloned()
             .collect();
-        let mut n = 0;
+        // Names drawn at random from a stream of their own (no die roll shifts): a number in
+        // the scenario's order would tell an enemy who unmasks a decoy its place in the list
+        // and how many pieces came before it.
+        let mut names = crate::dice::GameRng::stream(state.rng.seed(), DECOY_NAME_STREAM);
         for host in hosts {
             for _ in 0..rule.per_piece {
-                n += 1;
+                let name = loop {
+                    let name = format!("decoy-{}", 1000 + names.below(9000));
+                    if state.pieces.iter().all(|p| p.name != name) {
+                        break name;
+                    }
+                };
                 let id = PieceId(state.pieces.len() as u32);
                 state.pieces.push(Piece {
                     id,
-                    name: format!("decoy-{n}"),
+                    name,
                     side: host.side,
                     kind: rule.kind,
                     place: host.place.clone(),
