@@ -196,7 +196,36 @@ local function fall_back_to_cover(L, units)
       end
     end
   end
-  for _, m in ipairs(moves) do
+  -- The board takes the placements one at a time, so a unit whose new hex another falling
+  -- back has just left is placed after that one (eighth round: fuzzed under the activation
+  -- sequence, a crew's hex).
+  local order, placed = {}, {}
+  local left = true
+  while left do
+    left = false
+    for i, m in ipairs(moves) do
+      if not placed[i] then
+        local waits = false
+        for j, o in ipairs(moves) do
+          local c0, r0 = L:cell(o.u)
+          if j ~= i and not placed[j] and #o.entered > 0 and c0 == m.col and r0 == m.row then
+            waits = true
+          end
+        end
+        if not waits then
+          placed[i] = true
+          order[#order + 1] = m
+          left = true
+        end
+      end
+    end
+  end
+  for i, m in ipairs(moves) do
+    if not placed[i] then
+      order[#order + 1] = m
+    end
+  end
+  for _, m in ipairs(order) do
     local u = m.u
     if #m.entered > 0 then
       L:place(u, m.col, m.row, "fell back toward cover (decision failure)")

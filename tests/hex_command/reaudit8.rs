@@ -213,3 +213,24 @@ fn an_unmasked_fake_counters_name_tells_nothing_of_the_list() {
         played(&["view", "--side", "blue", "fakes-hidden.yaml"])
     );
 }
+
+/// 004 l.342-343 (decision failure 6 and 7: every unit about-faces and falls back), found by
+/// `grognard fuzz` under the activation sequence: the units fall back together, and the one
+/// whose new hex another has just left is put there after it. column.yaml, seed 3: g
+/// (Tactical 9) rolls 7 (fail) and then 7 (fall back to cover and TE). e (6,4) and b (3,4),
+/// both facing E, turn W and fall back their allowance of 3 in clear ground: b (3,4) →
+/// (0,4), e (6,4) → (3,4), the hex b left. Before: e, listed first, was put into (3,4)
+/// while b still stood there and the order was refused ("moving in would make 2 units
+/// there").
+#[test]
+fn units_falling_back_together_make_room_for_each_other() {
+    let out = played(&["play", "column.yaml", "--orders", "column.orders.yaml"]);
+    has(
+        &out,
+        "b placed (3,4) → (0,4) (fell back toward cover (decision failure))",
+    );
+    has(
+        &out,
+        "e placed (6,4) → (3,4) (fell back toward cover (decision failure))",
+    );
+}
