@@ -292,8 +292,8 @@ end
 
 -- The announcement names the square, which every player sees a block on; a command
 -- concealed there (hidden, or in a town) is announced without it. Never the block's id.
-local function announce_forward(game, actor, what)
-  local col, row = game:cell(actor)
+local function announce_forward(game, actor, what, col, row)
+  if col == nil then col, row = game:cell(actor) end
   if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
     game:announce("a command out of sight " .. what)
   else
@@ -318,16 +318,22 @@ function M.faced(game, unit, before)
 end
 
 -- Forward deployment holds the feature of the square where it was made, in battle mode:
--- it ends when the block leaves the square or battle mode.
-function M.moved(game, unit)
+-- it ends when the block leaves the square or battle mode, told to every player as the
+-- deployment was (the move and the mode change are public; seventh audit #7), by the
+-- square it was made in.
+function M.moved(game, unit, path)
   if game:flag(unit, "forward_deployed") then
     game:set_flag(unit, "forward_deployed", false)
+    local from = path and path[1]
+    announce_forward(game, unit, "is no longer deployed forward: it has left its square",
+      from and from.col, from and from.row)
   end
 end
 
 function M.mode_changed(game, unit)
   if game:flag(unit, "forward_deployed") and game:mode(unit) ~= "battle" then
     game:set_flag(unit, "forward_deployed", false)
+    announce_forward(game, unit, "is no longer deployed forward: it has left battle mode")
   end
 end
 

@@ -171,3 +171,42 @@ fn audit7_3_a_scout_sent_out_after_the_rolls_waits_for_its_next_roll() {
         p.stdout
     );
 }
+
+#[test]
+fn audit7_7_every_player_is_told_when_forward_deployment_ends() {
+    // 000 l.120-121 (#18c): all opposite players are advised that the block is forward
+    // deployed; it holds while the block stays in its square in battle mode (000 l.123-124,
+    // #18d), and the move and the mode change that end it are public, so its end is told
+    // as its start was, by the square. Worked by hand (fd.yaml, f6): fw2 and fhf deploy
+    // forward at (3,5) and (7,5) on turn 2; on turn 3 fw2 goes into strategic mode and fhf
+    // turns to face S (its hedge, on the N edge, is now behind it). Before the fix only
+    // fhf's end was announced.
+    let a = run7(&["play", "fd.yaml", "--orders", "f6.orders.yaml", "--side", "austrians"]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    assert!(
+        a.stdout.contains(
+            "announced: the command at (3,5) is no longer deployed forward: it has left battle mode"
+        ),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout.contains(
+            "announced: the command at (7,5) is no longer deployed forward: its feature is now behind it"
+        ),
+        "{}",
+        a.stdout
+    );
+    // fdm.yaml: cav, cavalry in battle mode (1 mp) in the wood at (3,5) with ½ mp in hand,
+    // deploys forward and steps into (3,4) (1 mp): told by the square it left.
+    let m = run7(&["play", "fdm.yaml", "--orders", "fdm.orders.yaml", "--side", "austrians"]);
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    assert!(
+        m.stdout.contains(
+            "announced: the command at (3,5) is no longer deployed forward: it has left its square"
+        ),
+        "{}",
+        m.stdout
+    );
+    assert!(!m.stdout.contains("cav"), "{}", m.stdout);
+}
