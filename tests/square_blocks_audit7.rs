@@ -210,3 +210,34 @@ fn audit7_7_every_player_is_told_when_forward_deployment_ends() {
     );
     assert!(!m.stdout.contains("cav"), "{}", m.stdout);
 }
+
+#[test]
+fn audit7_6_a_side_keeps_where_it_last_saw_an_enemy_that_went_out_of_sight() {
+    // docs/scenario-format.md ("Per-side play"): a side's view lists the enemy pieces it
+    // knows of "where it sees them now, or where it last saw them". Worked by hand
+    // (hid.yaml, hm): the French scout sc at (5,7) facing N sees a_hidBs (hidden, (4,6),
+    // one row ahead and one left: B*, starred, and adjacent, so identified); in the
+    // Austrian movement phase it moves to (3,6), one row ahead and two left: chart #5
+    // reads C there, unstarred, so the hidden command drops out of sight. Before the fix
+    // it was gone from the French view altogether, though the log said it moved out of
+    // sight.
+    let v = view7("hid.yaml", Some("hm.orders.yaml"), "french");
+    assert!(v.contains("a_hidBs moved from (4,6) to out of sight"), "{v}");
+    let line = enemy_lines(&v)
+        .into_iter()
+        .find(|l| l.contains("a_hidBs"))
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        line.contains("last seen at (4,6) on turn 1, real, half_infantry"),
+        "{v}"
+    );
+    // Never seen, never listed: a_hidB (hidden, (3,7) → (3,8)) is not in the list.
+    assert!(!v.contains("(3,8)"), "{v}");
+    // A piece the side saw leave the table is gone from the view, not a ghost (gone.yaml:
+    // every fire hits and removes; blue's b fires at r, two hexes off and in sight).
+    let before = view7("gone-s.yaml", None, "blue");
+    assert!(before.contains("r          at (5,4)"), "{before}");
+    let after = view7("gone-s.yaml", Some("gone.orders.yaml"), "blue");
+    assert!(after.contains("r removed"), "{after}");
+    assert_eq!(enemy_lines(&after), vec!["  none"], "{after}");
+}

@@ -541,6 +541,15 @@ impl Game {
                 let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
                 let known = &mut next.knowledge[side].of[ti];
                 let before = known.level;
+                // A piece the side saw until now leaves the table in its sight (it is
+                // removed): the side knows it is gone, not where it was.
+                if !target.on_board() && known.now.has(Disclosure::POSITION) {
+                    known.seen = Some(Seen {
+                        place: Place::Off,
+                        facing,
+                        turn,
+                    });
+                }
                 known.level = level;
                 known.now = now;
                 if now.has(Disclosure::POSITION) {

@@ -66,11 +66,18 @@ impl Game {
                     let k = knowledge.of.get(i)?;
                     let owner = state.pieces.get(i).map(|p| p.side)?;
                     let here = k.now.has(Disclosure::POSITION);
+                    // A piece the side saw leave the table is gone from its view; one that
+                    // went out of sight stays, where the side last saw it.
+                    if !here && k.seen.as_ref().is_some_and(|x| matches!(x.place, Place::Off)) {
+                        return None;
+                    }
                     Some(EnemyPiece {
                         handle: PieceId(k.handle?),
                         side: owner,
-                        place: here.then(|| k.seen.as_ref().map(|x| x.place.clone()))?,
-                        facing: here.then(|| k.seen.as_ref().map(|x| x.facing))?,
+                        place: here
+                            .then(|| k.seen.as_ref().map(|x| x.place.clone()))
+                            .flatten(),
+                        facing: here.then(|| k.seen.as_ref().map(|x| x.facing)).flatten(),
                         last_seen: if here { None } else { k.seen.clone() },
                         level: k
                             .level

@@ -218,7 +218,11 @@ impl Game {
             .collect();
         let mut fresh = Vec::new();
         for id in &unseen {
-            let seen = knowledge.get(*id).and_then(|k: &Known| k.seen.as_ref());
+            // Seen leaving the table and back on it unseen: as if never seen.
+            let seen = knowledge
+                .get(*id)
+                .and_then(|k: &Known| k.seen.as_ref())
+                .filter(|s| !matches!(s.place, Place::Off));
             let Some(p) = world.state.pieces.get_mut(id.index()) else {
                 continue;
             };
