@@ -241,3 +241,47 @@ fn audit7_6_a_side_keeps_where_it_last_saw_an_enemy_that_went_out_of_sight() {
     assert!(after.contains("r removed"), "{after}");
     assert_eq!(enemy_lines(&after), vec!["  none"], "{after}");
 }
+
+#[test]
+fn audit7_4_arrows_divide_miniatures_and_battalions_as_evenly_as_whole_ones_allow() {
+    // 000 l.89-91 (#16): deploying, the command "must evenly divide the available units
+    // into equal parts for each occupied square" with at least 5 miniatures in each. Our
+    // reading (notes): the engine checks the miniatures; the battalions divide as evenly as
+    // whole ones allow. Worked by hand (ex.yaml, x4): e100, 5 battalions and 100 figures,
+    // spreads over (2,6) and (3,6): 50 figures a square (≥ 5), battalions 3 and 2.
+    let r = run7(&["play", "ex.yaml", "--orders", "x4.orders.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("e100 now spreads over (2,6) → (3,6)"), "{}", r.stdout);
+    let notes = std::fs::read_to_string(crate::util::root().join("rulesets/square-blocks.yaml"))
+        .unwrap_or_default();
+    assert!(notes.contains("Arrows divide miniatures, not battalions"));
+}
+
+#[test]
+fn audit7_5_the_opponent_is_told_as_the_command_becomes_able_to_deploy_forward() {
+    // 000 l.117-118 (#18b): the ½ mp is "marked with counter on block"; 001 [6.96]
+    // (l.117-120): save ½ mp, mark the marker, inform the opponent that the command "will
+    // be able to deploy in the forward half". Our reading (notes): the save is an ordinary
+    // save, unseen; marking and telling are the `forward_deploy` action. Worked by hand
+    // (fd.yaml, f2): four French blocks save ½ mp in turn 1 (the Austrians' log shows
+    // nothing then); on turn 2 fw2 and fhf declare forward deployment and the Austrians
+    // read one announcement for each, by its square.
+    let a = run7(&["play", "fd.yaml", "--orders", "f2.orders.yaml", "--side", "austrians"]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let turn1 = a
+        .stdout
+        .split_once("turn 2 · command phase (french)")
+        .map_or("", |(t, _)| t);
+    assert!(!turn1.contains("saved") && !turn1.contains("announced"), "{}", a.stdout);
+    assert_eq!(a.stdout.matches("is deployed forward").count(), 2, "{}", a.stdout);
+    assert!(
+        a.stdout.contains("announced: the command at (3,5) is deployed forward"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout.contains("announced: the command at (7,5) is deployed forward"),
+        "{}",
+        a.stdout
+    );
+}
