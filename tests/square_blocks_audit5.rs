@@ -92,12 +92,28 @@ fn audit5_1_the_owner_sees_its_scout_as_the_enemy_does() {
     // its owner is told the enemy sees, and its turn in the French command phase reaches
     // the French under its handle.
     let own = run5(&["view", "p4b.yaml", "--side", "austrians"]);
-    let line = own.stdout.lines().find(|l| l.contains("  as ")).unwrap_or("");
-    assert!(line.contains("face up: the enemy sees it"), "{}", own.stdout);
+    let line = own
+        .stdout
+        .lines()
+        .find(|l| l.contains("  as "))
+        .unwrap_or("");
+    assert!(
+        line.contains("face up: the enemy sees it"),
+        "{}",
+        own.stdout
+    );
     let french = run5(&["view", "p4b.yaml", "--side", "french"]);
-    let fs = french.stdout.lines().find(|l| l.contains("  fs ")).unwrap_or("");
+    let fs = french
+        .stdout
+        .lines()
+        .find(|l| l.contains("  fs "))
+        .unwrap_or("");
     assert!(!fs.contains("face up"), "{}", french.stdout);
-    assert!(french.stdout.contains("face up, real, scout"), "{}", french.stdout);
+    assert!(
+        french.stdout.contains("face up, real, scout"),
+        "{}",
+        french.stdout
+    );
     let enemy = run5(&[
         "play",
         "p4b.yaml",

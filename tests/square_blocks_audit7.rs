@@ -50,7 +50,14 @@ fn audit7_1_a_scout_at_its_headquarters_is_part_of_the_face_down_block() {
     let fs = f.lines().find(|l| l.contains("  fs ")).unwrap_or("");
     assert!(!fs.contains("face up"), "{f}");
     // It appears when it leaves (at1: fs moves to (5,6)): placed anew, once in the log.
-    let r = run7(&["play", "at.yaml", "--orders", "at1.orders.yaml", "--side", "austrians"]);
+    let r = run7(&[
+        "play",
+        "at.yaml",
+        "--orders",
+        "at1.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stdout.matches("moved from out of sight to (5,6)").count(),
@@ -59,7 +66,10 @@ fn audit7_1_a_scout_at_its_headquarters_is_part_of_the_face_down_block() {
         r.stdout
     );
     let v = view7("at.yaml", Some("at1.orders.yaml"), "austrians");
-    assert!(v.contains("at (5,6), facing N, face up, real, scout"), "{v}");
+    assert!(
+        v.contains("at (5,6), facing N, face up, real, scout"),
+        "{v}"
+    );
     // fate.yaml (night, seed 11), worked from the referee's log: as the French command
     // phase of turn 1 begins, sdiag (12,2) and s_same (10,0), 2 and 0 squares from adum,
     // are removed to fhq at (5,11) before anything is sighted; fm then moves fhq to
@@ -118,7 +128,10 @@ fn audit7_2_no_arrow_in_the_phase_a_block_changes_into_battle_mode() {
             .collect::<Vec<_>>()
     };
     let after_mode = legal("x1a.orders.yaml");
-    assert!(after_mode.iter().any(|l| l.contains("face:")), "{after_mode:?}");
+    assert!(
+        after_mode.iter().any(|l| l.contains("face:")),
+        "{after_mode:?}"
+    );
     assert!(
         !after_mode
             .iter()
@@ -126,7 +139,10 @@ fn audit7_2_no_arrow_in_the_phase_a_block_changes_into_battle_mode() {
         "{after_mode:?}"
     );
     let after_arrow = legal("x2a.orders.yaml");
-    assert!(after_arrow.iter().any(|l| l.contains("extend")), "{after_arrow:?}");
+    assert!(
+        after_arrow.iter().any(|l| l.contains("extend")),
+        "{after_arrow:?}"
+    );
     assert!(
         !after_arrow.iter().any(|l| l.contains("mode: battle")),
         "{after_arrow:?}"
@@ -181,7 +197,14 @@ fn audit7_7_every_player_is_told_when_forward_deployment_ends() {
     // forward at (3,5) and (7,5) on turn 2; on turn 3 fw2 goes into strategic mode and fhf
     // turns to face S (its hedge, on the N edge, is now behind it). Before the fix only
     // fhf's end was announced.
-    let a = run7(&["play", "fd.yaml", "--orders", "f6.orders.yaml", "--side", "austrians"]);
+    let a = run7(&[
+        "play",
+        "fd.yaml",
+        "--orders",
+        "f6.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert!(
         a.stdout.contains(
@@ -199,7 +222,14 @@ fn audit7_7_every_player_is_told_when_forward_deployment_ends() {
     );
     // fdm.yaml: cav, cavalry in battle mode (1 mp) in the wood at (3,5) with ½ mp in hand,
     // deploys forward and steps into (3,4) (1 mp): told by the square it left.
-    let m = run7(&["play", "fdm.yaml", "--orders", "fdm.orders.yaml", "--side", "austrians"]);
+    let m = run7(&[
+        "play",
+        "fdm.yaml",
+        "--orders",
+        "fdm.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
     assert_eq!(m.code, 0, "{}", m.stderr);
     assert!(
         m.stdout.contains(
@@ -222,7 +252,10 @@ fn audit7_6_a_side_keeps_where_it_last_saw_an_enemy_that_went_out_of_sight() {
     // it was gone from the French view altogether, though the log said it moved out of
     // sight.
     let v = view7("hid.yaml", Some("hm.orders.yaml"), "french");
-    assert!(v.contains("a_hidBs moved from (4,6) to out of sight"), "{v}");
+    assert!(
+        v.contains("a_hidBs moved from (4,6) to out of sight"),
+        "{v}"
+    );
     let line = enemy_lines(&v)
         .into_iter()
         .find(|l| l.contains("a_hidBs"))
@@ -251,7 +284,11 @@ fn audit7_4_arrows_divide_miniatures_and_battalions_as_evenly_as_whole_ones_allo
     // spreads over (2,6) and (3,6): 50 figures a square (≥ 5), battalions 3 and 2.
     let r = run7(&["play", "ex.yaml", "--orders", "x4.orders.yaml"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("e100 now spreads over (2,6) → (3,6)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("e100 now spreads over (2,6) → (3,6)"),
+        "{}",
+        r.stdout
+    );
     let notes = std::fs::read_to_string(crate::util::root().join("rulesets/square-blocks.yaml"))
         .unwrap_or_default();
     assert!(notes.contains("Arrows divide miniatures, not battalions"));
@@ -266,21 +303,39 @@ fn audit7_5_the_opponent_is_told_as_the_command_becomes_able_to_deploy_forward()
     // (fd.yaml, f2): four French blocks save ½ mp in turn 1 (the Austrians' log shows
     // nothing then); on turn 2 fw2 and fhf declare forward deployment and the Austrians
     // read one announcement for each, by its square.
-    let a = run7(&["play", "fd.yaml", "--orders", "f2.orders.yaml", "--side", "austrians"]);
+    let a = run7(&[
+        "play",
+        "fd.yaml",
+        "--orders",
+        "f2.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
     assert_eq!(a.code, 0, "{}", a.stderr);
     let turn1 = a
         .stdout
         .split_once("turn 2 · command phase (french)")
         .map_or("", |(t, _)| t);
-    assert!(!turn1.contains("saved") && !turn1.contains("announced"), "{}", a.stdout);
-    assert_eq!(a.stdout.matches("is deployed forward").count(), 2, "{}", a.stdout);
     assert!(
-        a.stdout.contains("announced: the command at (3,5) is deployed forward"),
+        !turn1.contains("saved") && !turn1.contains("announced"),
+        "{}",
+        a.stdout
+    );
+    assert_eq!(
+        a.stdout.matches("is deployed forward").count(),
+        2,
         "{}",
         a.stdout
     );
     assert!(
-        a.stdout.contains("announced: the command at (7,5) is deployed forward"),
+        a.stdout
+            .contains("announced: the command at (3,5) is deployed forward"),
+        "{}",
+        a.stdout
+    );
+    assert!(
+        a.stdout
+            .contains("announced: the command at (7,5) is deployed forward"),
         "{}",
         a.stdout
     );

@@ -68,7 +68,11 @@ impl Game {
                     let here = k.now.has(Disclosure::POSITION);
                     // A piece the side saw leave the table is gone from its view; one that
                     // went out of sight stays, where the side last saw it.
-                    if !here && k.seen.as_ref().is_some_and(|x| matches!(x.place, Place::Off)) {
+                    if !here
+                        && k.seen
+                            .as_ref()
+                            .is_some_and(|x| matches!(x.place, Place::Off))
+                    {
                         return None;
                     }
                     Some(EnemyPiece {
