@@ -217,12 +217,11 @@ local ONLY = {
   { "move_left_only", "flank", "blundered left: it may only move into its left flank arc" },
   { "move_right_only", "flank", "blundered right: it may only move into its right flank arc" },
 }
-local function direction_only(game, u, from, to, facing)
+local function direction_only(game, u, from, to, facing, now_facing)
   local arc_to = game:arc_at(from.x, from.y, facing, to.x, to.y)
   local a = math.rad(facing)
   -- y grows down the table, so a point on the left has a negative cross product.
   local cross = math.cos(a) * (to.y - from.y) - math.sin(a) * (to.x - from.x)
-  local _, _, now_facing = game:position(u)
   for _, o in ipairs(ONLY) do
     if game:flag(u, o[1]) then
       local ok = arc_to == o[2]
@@ -231,59 +230,80 @@ local function direction_only(game, u, from, to, facing)
         ok = ok and math.min(turn, 360 - turn) < 0.05
       elseif o[1] == "move_left_only" then ok = ok and cross < 0
       elseif o[1] == "move_right_only" then ok = ok and cross > 0 end
-      if not ok then game:refuse(game:name(u) .. " " .. o[3]) end
+      if not ok then return game:name(u) .. " " .. o[3] end
     end
   end
 end
 
--- Checks after every open-table move (the `moved` hook); an error refuses the move.
--- `path` holds the start and end points, `facing` the facing before the move (degrees).
-function bp.moved(game, u, path, facing)
+-- Whether enemy `e` would threaten `u` standing at `to` facing `facing` (core's
+-- `threatens`, judged at the end of a move before it is made).
+local function would_threaten(game, e, u, to, facing)
+  if game:flag(e, "shaken") then return false end
+  local reach = 6
+  if (is_artillery(game, e) and not is_skirmisher(game, u))
+    or (is_cavalry(game, e) and is_infantry(game, u)) then
+    reach = 12
+  end
+  local ex, ey, ef = game:position(e)
+  local seen_arc = game:arc_from(e, ex, ey, ef, u, to.x, to.y, facing) or "front"
+  return seen_arc == "front" and game:sight_from(e, ex, ey, ef, u, to.x, to.y, facing)
+    and game:distance_from(u, to.x, to.y, facing, e) / scale(game) <= reach
+end
+
+-- Why a move is refused (nil when it is not): the checks of the orders in force, asked
+-- before the move (the `may_move` check). The unit still stands where `path[1]` is;
+-- `now_facing` is the facing it would end with, so every distance and arc after the move
+-- is measured at `path[2]` with `game:distance_from`, `game:arc_from` and
+-- `game:sight_from`.
+local function move_refusal(game, u, path, now_facing)
   if amended(game) and kind(game, u) == "brigadier" and game:flag(u, "order_hold") then
     -- Hold: the staff stand may not move until its order is changed.
-    game:refuse(game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes")
+    return game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes"
   end
-  if #path >= 2 then direction_only(game, u, path[1], path[2], facing) end
+  local _, _, facing = game:position(u)
+  if #path >= 2 then
+    local why = direction_only(game, u, path[1], path[2], facing, now_facing)
+    if why then return why end
+  end
   if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
   local from, to = path[1], path[2]
+  local function after(e) return game:distance_from(u, to.x, to.y, now_facing, e) end
   local c = brigadier_of(game, u)
   local assault = c ~= nil and game:flag(c, "order_assault")
   if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
     -- Assault: no unit may voluntarily move in its rear zone.
-    game:refuse(game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone")
+    return game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone"
   end
-  local _, _, now_facing = game:position(u)
   local objective = objective_of(game, c)
   if objective then
     local before = game:distance_from(u, from.x, from.y, facing, objective)
-    local closer = game:distance(u, objective) < before - 0.001
+    local closer = after(objective) < before - 0.001
     if game:flag(c, "assault_new") and not is_skirmisher(game, u)
       and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
       -- Assault, on the turn of the order: the objective stays in every unit's front arc
       -- (skirmishers, having no flank or rear zones, have it there wherever they face).
-      game:refuse(game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
-        .. game:name(objective) .. " in its front arc")
+      return game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
+        .. game:name(objective) .. " in its front arc"
     end
     if game:flag(c, "assault_command") and game:flag(u, "in_brigade_command")
-      and not game:flag(c, "assault_advanced") then
+      and not game:flag(c, "assault_advanced") and not closer then
       -- The brigade command must include a move toward the objective: Reading, its first
-      -- move (or a charge on the objective) is that move.
-      if not closer then
-        game:refuse(game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
-          .. game:name(objective) .. ": its first move must end closer to it")
-      end
-      game:set_flag(c, "assault_advanced")
+      -- move (or a charge on the objective) is that move (the `moved` hook marks it made).
+      return game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
+        .. game:name(objective) .. ": its first move must end closer to it"
     end
   end
-  if c and game:flag(c, "order_hold") and game:flag(u, "may_close")
-    and game:distance(c, u) > game:setting("command_range") + 0.001 then
-    -- Hold: infantry close with the enemy only within command range of their brigadier.
-    for _, e in ipairs(enemies(game, u)) do
-      local before = game:distance_from(u, from.x, from.y, facing, e)
-      if game:distance(u, e) < before - 0.001 and threatens(game, e, u) then
-        game:refuse(game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
-          .. game:setting("command_range") .. " inches) of " .. game:name(c)
-          .. " it may not move into threatened range of " .. game:name(e))
+  if c and game:flag(c, "order_hold") and game:flag(u, "may_close") then
+    local cx, cy, cf = game:position(c)
+    if game:distance_from(c, cx, cy, cf, u, to.x, to.y, now_facing) > game:setting("command_range") + 0.001 then
+      -- Hold: infantry close with the enemy only within command range of their brigadier.
+      for _, e in ipairs(enemies(game, u)) do
+        local before = game:distance_from(u, from.x, from.y, facing, e)
+        if after(e) < before - 0.001 and would_threaten(game, e, u, to, now_facing) then
+          return game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
+            .. game:setting("command_range") .. " inches) of " .. game:name(c)
+            .. " it may not move into threatened range of " .. game:name(e)
+        end
       end
     end
   end
@@ -298,18 +318,16 @@ function bp.moved(game, u, path, facing)
       if f ~= u and kind(game, f) ~= "brigadier" and not free
         and segment_crosses(game:footprint(f), from, to) then
         if game:mode(f) == "square" then
-          game:refuse("only skirmish companies may pass through a square (" .. game:name(f) .. ")")
+          return "only skirmish companies may pass through a square (" .. game:name(f) .. ")"
         end
-        game:refuse(game:name(u) .. " would pass through " .. game:name(f)
-          .. ": that is a passage of lines, declared first (action passage_of_lines: both roll 4+, 3+ on a brigade order, or are disordered)")
+        return game:name(u) .. " would pass through " .. game:name(f)
+          .. ": that is a passage of lines, declared first (action passage_of_lines: both roll 4+, 3+ on a brigade order, or are disordered)"
       end
     end
   end
-  if game:flag(u, "follow_through") then
-    if game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
-      game:refuse(game:name(u) .. " follows through into its front arc only")
-    end
-    game:set_flag(u, "follow_through", false)
+  if game:flag(u, "follow_through")
+    and game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
+    return game:name(u) .. " follows through into its front arc only"
   end
   if game:flag(u, "ordered") then
     -- An order is held to what it said it was for (its intent): a unit ordered first to
@@ -318,28 +336,28 @@ function bp.moved(game, u, path, facing)
     -- order that said so (heavy guns Unreliable, light guns Reliable).
     for _, m in ipairs({ "line", "attack_column" }) do
       if game:flag(u, "ordered_form_" .. m) and game:mode(u) ~= m then
-        game:refuse(game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves")
+        return game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves"
       end
     end
     if game:mode(u) == "grande_bande" and not game:flag(u, "ordered_into_flank")
       and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
-      game:refuse(game:name(u) .. " was not ordered into a flank zone (intent into_flank)")
+      return game:name(u) .. " was not ordered into a flank zone (intent into_flank)"
     end
     if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
       and not game:flag(u, "ordered_prolong") then
-      game:refuse(game:name(u) .. " was not ordered to move on prolong (intent prolong)")
+      return game:name(u) .. " was not ordered to move on prolong (intent prolong)"
     end
   end
   if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
     if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
-      game:refuse(game:name(u) .. " may not hand-haul into a flank zone")
+      return game:name(u) .. " may not hand-haul into a flank zone"
     end
     local turn = math.abs(now_facing - facing) % 360
     if turn > 180 then turn = 360 - turn end
     if turn > game:setting("hand_haul_turn") + 0.05 then
-      game:refuse(game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
-        .. " degrees when hand-hauled (" .. turn .. " asked)")
+      return game:name(u) .. " may turn at most " .. game:setting("hand_haul_turn")
+        .. " degrees when hand-hauled (" .. turn .. " asked)"
     end
   end
   local s = scale(game)
@@ -348,8 +366,8 @@ function bp.moved(game, u, path, facing)
   for _, e in ipairs(enemies(game, u)) do
     local ex = game:position(e)
     local before = game:distance_from(u, from.x, from.y, facing, e)
-    local after = game:distance(u, e)
-    if ex and after < before - 0.001 then
+    local dist = after(e)
+    if ex and dist < before - 0.001 then
       -- Units must face an enemy to move toward it (Reading: a move heading toward the
       -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
       -- front arc of the facing the move gives, seen from where it started; sideways moves
@@ -357,14 +375,36 @@ function bp.moved(game, u, path, facing)
       local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
       if not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
         and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front" then
-        game:refuse(game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it")
+        return game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it"
       end
       -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
-      if shaken_broken and after / s <= initiative_range(game) + 0.0001 then
-        game:refuse(game:name(u) .. " is shaken in a broken brigade and may not move within "
-          .. string.format("%.4g", initiative_range(game) * s) .. " inches of " .. game:name(e))
+      if shaken_broken and dist / s <= initiative_range(game) + 0.0001 then
+        return game:name(u) .. " is shaken in a broken brigade and may not move within "
+          .. string.format("%.4g", initiative_range(game) * s) .. " inches of " .. game:name(e)
       end
     end
+  end
+end
+
+-- The open-table move check (the `may_move` hook): asked before every move, and by the
+-- legal listing for every candidate move; `path` holds the start and end points, `facing`
+-- the facing the move ends with (degrees). A string refuses the move.
+function bp.may_move(game, u, path, facing)
+  return move_refusal(game, u, path, facing)
+end
+
+-- After every open-table move (the `moved` hook), once `may_move` has allowed it: what the
+-- move changes. `path` holds the start and end points, `facing` the facing before the move.
+function bp.moved(game, u, path, facing)
+  if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
+  local c = brigadier_of(game, u)
+  if objective_of(game, c) and game:flag(c, "assault_command")
+    and game:flag(u, "in_brigade_command") and not game:flag(c, "assault_advanced") then
+    -- The brigade command's move toward its objective is made (`may_move` held it to one).
+    game:set_flag(c, "assault_advanced")
+  end
+  if game:flag(u, "follow_through") then
+    game:set_flag(u, "follow_through", false)
   end
 end
 

@@ -439,11 +439,10 @@ end
 
 -- Woods: the opponent of a unit that failed its order in woods moves it up to 6 inches;
 -- here a full 6 (scaled) straight toward or away from one of the opponent's own units.
--- Where a drift takes `target` (nil and why not when it cannot drift).
+-- Where a drift takes `target` (nil and why not when it cannot drift). The action's
+-- `target_needs: [woods_drift]` has the engine refuse a unit that did not fail its order
+-- in woods before this is asked.
 local function drift_to(game, actor, target, sign)
-  if not game:flag(target, "woods_drift") then
-    return nil, game:name(target) .. " has not failed an order in woods this turn"
-  end
   if game:side(actor) == game:phasing() then
     return nil, "the opponent moves a unit that failed its order in woods"
   end

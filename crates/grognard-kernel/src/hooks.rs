@@ -334,6 +334,8 @@ pub enum HookPoint {
     Faced,
     /// [`Hooks::may_face`].
     MayFace,
+    /// [`Hooks::may_move_on_table`].
+    MayMove,
     /// [`Hooks::mode_changed`].
     ModeChanged,
     /// [`Hooks::result`].
@@ -344,7 +346,7 @@ pub enum HookPoint {
 
 impl HookPoint {
     /// Every point, in the order of [`HookPoint::index`].
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::MoveCost,
         Self::Stops,
         Self::PhaseBegin,
@@ -352,6 +354,7 @@ impl HookPoint {
         Self::Moved,
         Self::Faced,
         Self::MayFace,
+        Self::MayMove,
         Self::ModeChanged,
         Self::Result,
         Self::Evaluate,
@@ -368,6 +371,7 @@ impl HookPoint {
             Self::Moved => "moved",
             Self::Faced => "faced",
             Self::MayFace => "may_face",
+            Self::MayMove => "may_move",
             Self::ModeChanged => "mode_changed",
             Self::Result => "result",
             Self::Evaluate => "evaluate",
@@ -601,6 +605,29 @@ pub trait Hooks {
         true
     }
 
+    /// Whether `piece` may make the open-table move to `to`, ending facing `facing`, asked
+    /// by a ruleset that binds `may_move` beside its `moved` hook: it reads the game as it
+    /// stands before the move (the kernel's own checks of the move have passed), changes
+    /// nothing and rolls no dice, so a script judges the end point with
+    /// `game:distance_from`, `game:arc_from` and `game:sight_from`. A failure refuses the
+    /// move, which `apply` asks before the `moved` hook, and the legal-order generator
+    /// asks instead of trying each candidate move on a copy: the `moved` hook must then
+    /// refuse nothing that `may_move` allows (the soundness property tests and `grognard
+    /// fuzz` check it). Grid moves never ask it: their listing comes from reach.
+    ///
+    /// # Errors
+    /// The reason the move is refused.
+    fn may_move_on_table(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        to: crate::geometry::open::Point,
+        facing: crate::geometry::open::Angle,
+    ) -> Result<(), HookFailure> {
+        let _ = (world, piece, to, facing);
+        Ok(())
+    }
+
     /// Whether `actor` may take the ruleset action `action` (at `target`, for `intent`)
     /// now, asked for an action that declares a `check:` beside its `script:`. It reads
     /// the game as it stands before anything of the action happens (the action's data
@@ -644,13 +671,19 @@ pub trait Hooks {
     /// - `moved`: [`Hooks::moved_on_table`] then never refuses nor changes anything, so an
     ///   open-table move that passes its own checks is listed without a trial.
     ///
-    /// `may_face` reads the other way: `true` is a promise that [`Hooks::may_face`] decides
-    /// what the `faced` hook would refuse, so the kernel asks it (see there). `evaluate` is
+    /// `may_face` and `may_move` read the other way: `true` is a promise that
+    /// [`Hooks::may_face`] decides what the `faced` hook would refuse (and
+    /// [`Hooks::may_move_on_table`] what the `moved` hook would), so the kernel asks it
+    /// (see there). `evaluate` is
     /// asked only where bound, since building the view it reads costs a search time.
     ///
-    /// The default is the safe answer: `true` at every point but `may_face` and `evaluate`.
+    /// The default is the safe answer: `true` at every point but `may_face`, `may_move`
+    /// and `evaluate`.
     fn is_bound(&self, point: HookPoint) -> bool {
-        !matches!(point, HookPoint::MayFace | HookPoint::Evaluate)
+        !matches!(
+            point,
+            HookPoint::MayFace | HookPoint::MayMove | HookPoint::Evaluate
+        )
     }
 
     /// The value of a position for the side whose `view` it is, asked by a search policy

@@ -613,6 +613,13 @@ pub struct ActionDef {
     /// Piece types it may not target (`target_not_types:`, "generals may not be fired on").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_not_types: Vec<PieceTypeId>,
+    /// Flags the target must have (`target_needs:`: only a unit that failed its order in
+    /// woods drifts). The legal listing rules the others out before any script is asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_needs: Vec<FlagId>,
+    /// Flags the target may not have (`target_barred_by:`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_barred_by: Vec<FlagId>,
     /// True when the ruleset's `action` hook resolves it (after its chart, if any).
     pub scripted: bool,
     /// True when the ruleset gives it a check beside its script (`check:`): the hooks'

@@ -31,14 +31,16 @@ use mlua::{Function, Lua, Table, Value};
 
 use crate::api::{Call, GameObject};
 use crate::error::{HookError, HookErrorKind};
-use crate::names::{unit_handle, unknown_name};
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
+use crate::names::{unit_handle, unknown_name};
 use crate::sandbox::{Limits, Sandbox};
+
+mod moves;
 
 pub mod evaluate;
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 12] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 13] = [
     (
         "move_cost",
         &[
@@ -56,6 +58,7 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 12] = [
     ("moved", &["game", "unit", "path", "facing"]),
     ("faced", &["game", "unit", "before"]),
     ("may_face", &["game", "unit", "facing"]),
+    ("may_move", &["game", "unit", "path", "facing"]),
     ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
     ("check", &["game", "actor", "target"]),
@@ -442,7 +445,7 @@ impl LuaHooks {
             let failure = HookFailure {
                 message: format!(
                     "{}: a check may only read the game (it asked for a change or rolled \
-                     dice); make changes in the action's script or the `faced` hook",
+                     dice); make changes in the action's script or the `faced` or `moved` hook",
                     bound.label
                 ),
             };
@@ -684,6 +687,16 @@ impl Hooks for LuaHooks {
 
     fn evaluate(&mut self, view: &evaluate::View, score: f64) -> Result<Option<f64>, HookFailure> {
         evaluate::run(self, view, score)
+    }
+
+    fn may_move_on_table(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        to: grognard_kernel::geometry::open::Point,
+        facing: grognard_kernel::geometry::open::Angle,
+    ) -> Result<(), HookFailure> {
+        self.ask_may_move(world, piece, to, facing)
     }
 
     fn may_face(
@@ -960,7 +973,7 @@ impl Hooks for LuaHooks {
             what,
             |game, lua| {
                 let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
-                let list = pair_list(lua, ("col", "row"), &cells);
+                let list = moves::pair_list(lua, ("col", "row"), &cells);
                 let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
                 Ok((game, unit_handle(lua, piece)?, list, facing))
             },
@@ -985,16 +998,12 @@ impl Hooks for LuaHooks {
             dice,
             what,
             |game, lua| {
-                let inches = |l: grognard_kernel::geometry::open::Len| l.0 as f64 / 1000.0;
-                let mut points = vec![(inches(from.x), inches(from.y))];
-                if let Some(grognard_kernel::piece::Place::Point { at, .. }) =
-                    world.state.pieces.get(piece.index()).map(|p| &p.place)
-                {
-                    points.push((inches(at.x), inches(at.y)));
-                }
-                let degrees = f64::from(facing.tenths()) / 10.0;
-                let list = pair_list(lua, ("x", "y"), &points);
-                Ok((game, unit_handle(lua, piece)?, list, degrees))
+                let at = match world.state.pieces.get(piece.index()).map(|p| &p.place) {
+                    Some(grognard_kernel::piece::Place::Point { at, .. }) => Some(*at),
+                    _ => None,
+                };
+                let list = moves::table_path(lua, from, at);
+                Ok((game, unit_handle(lua, piece)?, list, moves::degrees(facing)))
             },
         )
     }
@@ -1178,23 +1187,4 @@ fn verdict_from_lua(
         },
     };
     Ok(Some(HookVerdict { winner, why }))
-}
-
-/// A Lua list of two-field tables (`{col=, row=}` cells of a path, `{x=, y=}` points). A
-/// few hundred entries at most: building it cannot fail short of running out of memory,
-/// which the sandbox reports on the next allocation, so a failure leaves the list short.
-fn pair_list<T: mlua::IntoLua + Copy>(
-    lua: &mlua::Lua,
-    (a, b): (&str, &str),
-    items: &[(T, T)],
-) -> Option<Table> {
-    let list = lua.create_table().ok()?;
-    for (x, y) in items {
-        if let Ok(t) = lua.create_table() {
-            let _ = t.raw_set(a, *x);
-            let _ = t.raw_set(b, *y);
-            let _ = list.raw_push(t);
-        }
-    }
-    Some(list)
 }

@@ -850,16 +850,24 @@ fn actions(h: &mut String, r: &Ruleset, marks: &Marks) {
     h.push_str("</table>\n");
 }
 
-/// What an action targets, with the types it may (or may not) target.
+/// What an action targets, with the types it may (or may not) target and the flags the
+/// target must (or may not) have.
 fn target_text(v: &crate::model::ActionSpec) -> String {
     let word = v.target.as_ref().map_or("none", |t| t.value.word());
-    if !v.target_types.is_empty() {
+    let mut text = if !v.target_types.is_empty() {
         format!("{word} (only {})", join(&v.target_types))
     } else if !v.target_not_types.is_empty() {
         format!("{word} (not {})", join(&v.target_not_types))
     } else {
         word.to_owned()
+    };
+    if !v.target_needs.is_empty() {
+        let _ = write!(text, " (with {})", join(&v.target_needs));
     }
+    if !v.target_barred_by.is_empty() {
+        let _ = write!(text, " (not while {})", join(&v.target_barred_by));
+    }
+    text
 }
 
 fn options(h: &mut String, r: &Ruleset, marks: &Marks) {

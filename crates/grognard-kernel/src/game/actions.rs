@@ -8,7 +8,7 @@ use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::geometry::open::{self};
 use crate::hooks::{HookDice, Hooks};
-use crate::ids::{ActionId, PieceId, SideId};
+use crate::ids::{ActionId, FlagId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, TargetRule, Who};
 
@@ -160,10 +160,13 @@ impl Game {
         let mut flank_or_rear = false;
         if let Some(tp) = target_piece {
             let tp_label = self.label(state, side, tp);
+            // The target's type and flags first: they need no measuring, and they rule out
+            // most targets of an action that names them.
+            self.check_target_type(state, side, def, tp, &tp_label)?;
+            self.check_target_flags(state, side, def, tp, &tp_label)?;
             // Charts compare exact distances with their bounds (rounded up on a table).
             table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
             distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
-            self.check_target_type(state, side, def, tp, &tp_label)?;
             let in_range = |lo: Cost, hi: Cost| match (self.placed(actor), self.placed(tp)) {
                 (Some(a), Some(b)) => {
                     // Edge to edge where the pieces have footprints; a range in hundredths
@@ -304,6 +307,50 @@ impl Game {
                 type_name(&kind)
             ),
         ))
+    }
+
+    /// An action's `target_needs` and `target_barred_by`: flags the target must have, and
+    /// flags it may not have, as the acting side sees them. Under sighting rules an enemy's
+    /// flags are part of its identity: one the side does not identify now is refused for
+    /// none of them, so neither the refusal nor the legal list tells what it cannot see.
+    fn check_target_flags(
+        &self,
+        state: &State,
+        side: SideId,
+        def: &crate::rules::ActionDef,
+        tp: &crate::piece::Piece,
+        tp_label: &str,
+    ) -> Result<(), Refusal> {
+        if def.target_needs.is_empty() && def.target_barred_by.is_empty() {
+            return Ok(());
+        }
+        let seen = tp.side == side
+            || self.sighting().is_none()
+            || state
+                .knowledge
+                .get(side.index())
+                .and_then(|k| k.get(tp.id))
+                .is_some_and(|k| k.now.has(crate::knowledge::Disclosure::IDENTITY));
+        if !seen {
+            return Ok(());
+        }
+        let refuse = |word: &str, f: FlagId| {
+            Err(Refusal::new(
+                RefusalKind::BadTarget,
+                format!(
+                    "{tp_label} cannot be targeted by {} {word} {}",
+                    def.name,
+                    self.rules.flag_name(f)
+                ),
+            ))
+        };
+        if let Some(&f) = def.target_needs.iter().find(|f| !tp.flag(**f)) {
+            return refuse("unless", f);
+        }
+        if let Some(&f) = def.target_barred_by.iter().find(|f| tp.flag(**f)) {
+            return refuse("while", f);
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -12,8 +12,9 @@
 //! `check_save`, `check_extend`, `check_redeploy`) — on the probe's state as it stands;
 //! saves and redeployments that pass are listed (past their checks they always happen),
 //! and so are actions with no script and no contact, actions whose script has a check
-//! beside it ([`Hooks::action_check`], which `apply` asks too), and facing changes with no
-//! `faced` hook or with `may_face` bound ([`Hooks::may_face`]). The rest are tried on one
+//! beside it ([`Hooks::action_check`], which `apply` asks too), facing changes with no
+//! `faced` hook or with `may_face` bound ([`Hooks::may_face`]), and open-table moves with
+//! no `moved` hook or with `may_move` bound ([`Hooks::may_move_on_table`]). The rest are tried on one
 //! scratch copy of the probe's state with the same resolution [`Game::apply`] uses, Lua
 //! hooks included, and listed only when accepted there. A check promises that the script
 //! or hook beside it refuses nothing it allows; the soundness property holds it to that.
@@ -587,9 +588,11 @@ impl Game {
     /// [`Self::open_candidates`] within `radius` that pass the move's own checks
     /// ([`Self::check_move_to`]: terrain crossed, footprint clear and on the table, the
     /// allowance, the enemy's zones). Past them a move always happens unless the ruleset's
-    /// `moved` hook refuses it, so each is tried on `scratch` (a copy of this state made
-    /// when none is given) only when that hook is bound. A piece that may not move at all
-    /// is ruled out once, before any candidate.
+    /// `moved` hook refuses it: with `may_move` bound beside it, that check decides
+    /// ([`Hooks::may_move_on_table`], asked on this state); otherwise each candidate is
+    /// tried on `scratch` (a copy of this state made when none is given) when the `moved`
+    /// hook is bound. A piece that may not move at all is ruled out once, before any
+    /// candidate.
     pub(super) fn table_moves(
         &self,
         side: SideId,
@@ -605,7 +608,9 @@ impl Game {
             return Vec::new();
         }
         let mut owned = Trials::default();
-        let mut scratch = match (hooks.is_bound(HookPoint::Moved), scratch) {
+        // A `moved` hook that may refuse only what `may_move` refuses needs no trial.
+        let trial = hooks.is_bound(HookPoint::Moved) && !hooks.is_bound(HookPoint::MayMove);
+        let mut scratch = match (trial, scratch) {
             (false, _) => None,
             (true, Some(s)) => Some(s),
             (true, None) => Some(&mut owned),
@@ -623,9 +628,14 @@ impl Game {
                 };
                 self.accepts(side, &action, hooks, scratch)
             }
-            None => self
-                .check_move_to(&self.state, side, id, to, facing)
-                .is_ok(),
+            None => {
+                self.check_move_to(&self.state, side, id, to, facing)
+                    .is_ok()
+                    && (!hooks.is_bound(HookPoint::MayMove)
+                        || self
+                            .ask_may_move(&self.state, id, to, facing, hooks)
+                            .is_ok())
+            }
         });
         out
     }

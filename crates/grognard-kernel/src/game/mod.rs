@@ -503,6 +503,9 @@ impl Game {
             Action::Move { piece, path } => self.do_move(next, events, side, *piece, path, hooks),
             Action::MoveTo { piece, to, facing } => {
                 self.do_move_to(next, events, side, *piece, *to, *facing)?;
+                if hooks.is_bound(HookPoint::MayMove) {
+                    self.ask_may_move(&self.state, *piece, *to, *facing, hooks)?;
+                }
                 self.after_move_to(next, events, side, *piece, hooks)
             }
             Action::Face { piece, facing } => {

@@ -403,6 +403,26 @@ impl Game {
         self.ask_check(state, |world| hooks.may_face(world, id, facing))
     }
 
+    /// Asks the ruleset's `may_move` whether `id` may move to `to` (turned to `facing`, or
+    /// keeping its own), on `state` as it stands before the move; its reason refuses it.
+    pub(super) fn ask_may_move(
+        &self,
+        state: &State,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let Some(Place::Point { facing: now, .. }) = state.pieces.get(id.index()).map(|p| &p.place)
+        else {
+            return Ok(());
+        };
+        let facing = facing.unwrap_or(*now);
+        self.ask_check(state, |world| {
+            hooks.may_move_on_table(world, id, to, facing)
+        })
+    }
+
     /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
     pub(super) fn after_move(
         &self,

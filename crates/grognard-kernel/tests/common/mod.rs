@@ -308,6 +308,8 @@ pub fn rules(geo: Geo) -> Rules {
             types: vec![INFANTRY],
             target_types: vec![],
             target_not_types: vec![],
+            target_needs: vec![],
+            target_barred_by: vec![],
             scripted: false,
             checked: false,
             needs: vec![],

@@ -45,6 +45,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "position", position)?;
     add_method(lua, slot, game, "phase_start", phase_start)?;
     add_method(lua, slot, game, "sight", sight)?;
+    add_method(lua, slot, game, "sight_from", sight_from)?;
     add_method(lua, slot, game, "known", known)?;
     add_method(lua, slot, game, "known_dummy", known_dummy)?;
     add_method(lua, slot, game, "arc_at", arc_at)?;
@@ -405,6 +406,33 @@ fn sight(
     let world = cx.world;
     let (a, b) = (piece(world, &a)?, piece(world, &b)?);
     Ok(a.on_board() && b.on_board() && world.clear_sight(a, b))
+}
+
+/// `game:sight_from(u, x, y, facing, e [, ex, ey, efacing])`: `game:sight(u, e)` with `u`
+/// standing at (x, y) turned to `facing`, and `e` where it stands or at the place given —
+/// a check judging a move before it is made sees what the unit would see from its end.
+/// `false` when either is not on the table.
+fn sight_from(_: &Lua, cx: &Call<'_, '_, '_, '_>, args: FromPlaceArgs) -> mlua::Result<bool> {
+    let world = cx.world;
+    let (_, u, x, y, facing, e, ex, ey, ef) = args;
+    let (u, e) = (piece(world, &u)?, piece(world, &e)?);
+    let on_table = |p: &Piece| p.on_board() && matches!(p.place, Place::Point { .. });
+    if !on_table(u) || !on_table(e) {
+        return Ok(false);
+    }
+    let stand = |p: &Piece, x: f64, y: f64, facing: f64| -> mlua::Result<Piece> {
+        let mut moved = p.clone();
+        moved.place = Place::Point {
+            at: table_point(x, y)?,
+            facing: facing_degrees(facing)?,
+        };
+        Ok(moved)
+    };
+    let mine = stand(u, x, y, facing)?;
+    Ok(match (ex, ey) {
+        (Some(ex), Some(ey)) => world.clear_sight(&mine, &stand(e, ex, ey, ef.unwrap_or(0.0))?),
+        _ => world.clear_sight(&mine, e),
+    })
 }
 
 /// `game:known(u, side)`: whether `side` knows where `u` stands now — its own pieces, every

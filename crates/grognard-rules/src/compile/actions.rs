@@ -32,6 +32,16 @@ pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
                 ),
                 help,
             );
+        } else if h.name.value == "may_move" && !names.open {
+            // Grid moves are listed from reach and never ask it: a binding there would be
+            // a check that nothing runs.
+            cx.error_help(
+                &h.name.location,
+                "`may_move` judges open-table moves; on a grid the `moved` hook refuses \
+                 a move"
+                    .to_owned(),
+                Some("bind it only with `geometry: { kind: open }`".to_owned()),
+            );
         }
         check_binding(cx, &h.value, &names.scripts);
     }
@@ -253,7 +263,43 @@ fn compile_action(
         types: cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types),
         target_types: target_filter(cx, names, v, &v.target_types, target),
         target_not_types: target_filter(cx, names, v, &v.target_not_types, target),
+        target_needs: target_flags(cx, names, v, &v.target_needs, target),
+        target_barred_by: target_flags(cx, names, v, &v.target_barred_by, target),
     }
+}
+
+/// `target_needs:` or `target_barred_by:`: flag names, for an action that has a target; a
+/// flag in both would bar every target, and is refused at its second mention.
+fn target_flags(
+    cx: &mut Cx,
+    names: &Names,
+    v: &ActionSpec,
+    list: &[Located<String>],
+    target: TargetRule,
+) -> Vec<FlagId> {
+    let Some(first) = list.first() else {
+        return Vec::new();
+    };
+    if target == TargetRule::None {
+        cx.error(
+            &first.location,
+            "a target flag filter needs a target (`target: enemy` or `friend`)",
+        );
+    } else if std::ptr::eq(list, v.target_barred_by.as_slice()) {
+        for f in list {
+            if v.target_needs.iter().any(|n| n.value == f.value) {
+                cx.error(
+                    &f.location,
+                    format!(
+                        "flag `{}` is in both `target_needs` and `target_barred_by`: no \
+                         target could be taken",
+                        f.value
+                    ),
+                );
+            }
+        }
+    }
+    cx.lookup_ids::<FlagId>("flag", list, &names.flags)
 }
 
 /// `range: [lo, hi]`: whole cells on a grid; on an open table rule inches to the hundredth,

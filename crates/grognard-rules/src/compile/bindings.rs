@@ -6,7 +6,7 @@ use crate::de::Located;
 use super::Cx;
 
 /// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 10] = [
+pub const HOOK_POINTS: [&str; 11] = [
     "move_cost",
     "stops",
     "phase_begin",
@@ -14,6 +14,7 @@ pub const HOOK_POINTS: [&str; 10] = [
     "moved",
     "faced",
     "may_face",
+    "may_move",
     "mode_changed",
     "result",
     "evaluate",

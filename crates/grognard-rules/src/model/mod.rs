@@ -834,6 +834,12 @@ pub struct ActionSpec {
     /// Piece types it may not target ("generals may not be fired on").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub target_not_types: Vec<Located<String>>,
+    /// Flags the target must have (all of them): an enemy that failed its order in woods.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_needs: Vec<Located<String>>,
+    /// Flags the target may not have (any of them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub target_barred_by: Vec<Located<String>>,
     /// Effects by outcome name (`hit: [...]`); `always` for actions without a chart.
     pub on: NamedMap<Vec<EffectSpec>>,
     /// A Lua function (`module.function`) that resolves the action after its checks and
