@@ -403,3 +403,61 @@ fn a_pursuit_is_taken_against_the_unit_just_beaten() {
     let legal = ok(&["legal", FIELD, "--side", "blue"]);
     assert!(!legal.contains("action: pursue"), "{legal}");
 }
+
+/// Under sighting rules the type filter reads the type as the acting side knows it:
+/// Blue identifies only what stands within 3" (Red's general r_gen, 3" from b1, is refused
+/// by name and type); a second general 4" off is only placed (`#5`), so `legal` lists fire
+/// at it and the order stands — neither the list nor a refusal tells Blue what it has not
+/// seen.
+#[test]
+fn a_target_type_the_side_has_not_seen_bars_nothing() {
+    const SIGHTED: &str = "tests/fixtures/round3/sighted-field.yaml";
+    let legal = ok(&["legal", SIGHTED, "--side", "blue"]);
+    let fire: Vec<&str> = legal
+        .lines()
+        .filter(|l| l.contains("piece: b1, action: fire"))
+        .collect();
+    assert_eq!(
+        fire,
+        [
+            "- { side: blue, act: { piece: b1, action: fire, target: \"#2\" } }",
+            "- { side: blue, act: { piece: b1, action: fire, target: \"#5\" } }",
+        ],
+        "{legal}"
+    );
+    let dir = std::env::temp_dir().join(format!("grognard-round3-sighted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("orders.yaml");
+    let run = |target: &str| {
+        std::fs::write(
+            &path,
+            format!("orders:\n  - {{ side: blue, act: {{ piece: b1, action: fire, target: {target} }} }}\n"),
+        )
+        .expect("write");
+        grognard(&[
+            "play",
+            SIGHTED,
+            "--orders",
+            &path.to_string_lossy(),
+            "--side",
+            "blue",
+        ])
+    };
+    let known = run("r_gen");
+    assert_eq!(known.code, 1, "{}", known.stdout);
+    assert!(
+        known
+            .stderr
+            .contains("refused: r_gen cannot be targeted by fire: it is general, and fire may not target general"),
+        "{}",
+        known.stderr
+    );
+    let unknown = run("\"#5\"");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(unknown.code, 0, "{}", unknown.stderr);
+    assert!(
+        unknown.stdout.contains("b1 fire at enemy #5"),
+        "{}",
+        unknown.stdout
+    );
+}
