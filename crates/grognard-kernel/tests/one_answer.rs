@@ -17,7 +17,11 @@ fn sources() -> Vec<(PathBuf, String)> {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).expect("read a source file");
-                let code = text.split("#[cfg(test)]").next().unwrap_or_default().to_owned();
+                let code = text
+                    .split("#[cfg(test)]")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
                 let rel = path.strip_prefix(&src).expect("under src").to_path_buf();
                 out.push((rel, code));
             }
@@ -39,21 +43,38 @@ fn files_with(needle: &str) -> Vec<String> {
 #[test]
 fn whether_a_side_acts_in_a_phase_is_decided_only_by_actor_includes() {
     // `includes` matches on `Self::...`; a match on `Actor::...` anywhere is a second answer.
-    for arm in ["Actor::Phasing =>", "Actor::NonPhasing =>", "Actor::Both =>"] {
+    for arm in [
+        "Actor::Phasing =>",
+        "Actor::NonPhasing =>",
+        "Actor::Both =>",
+    ] {
         let copies = files_with(arm);
-        assert!(copies.is_empty(), "`{arm}` is matched outside `Actor::includes`: {copies:?}");
+        assert!(
+            copies.is_empty(),
+            "`{arm}` is matched outside `Actor::includes`: {copies:?}"
+        );
     }
-    assert_eq!(files_with("pub fn includes(self, side: SideId"), ["rules.rs"]);
+    assert_eq!(
+        files_with("pub fn includes(self, side: SideId"),
+        ["rules.rs"]
+    );
     // `includes` is asked wherever the question comes up, not answered again.
     let askers = files_with("actor.includes(");
     for file in ["game/mod.rs", "game/legal.rs", "game/sequence.rs"] {
-        assert!(askers.iter().any(|a| a == file), "{file} does not ask: {askers:?}");
+        assert!(
+            askers.iter().any(|a| a == file),
+            "{file} does not ask: {askers:?}"
+        );
     }
 }
 
 #[test]
 fn what_a_phase_allows_is_worded_in_one_place() {
     for words in ["\"moving\"", "\"changing facing\"", "\"changing mode\""] {
-        assert_eq!(files_with(words), ["game/sequence.rs"], "{words} is written twice");
+        assert_eq!(
+            files_with(words),
+            ["game/sequence.rs"],
+            "{words} is written twice"
+        );
     }
 }
