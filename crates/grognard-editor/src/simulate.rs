@@ -2,20 +2,22 @@
 //! ruleset in force and for its base, tallied exactly as `grognard sim` tallies them.
 //!
 //! A [`SimJob`] runs on threads of its own (Lua states are built on the thread that uses
-//! them), so the editor keeps drawing; it reports progress as games end and can be
-//! cancelled. Game `i` of every ruleset uses seed `seed + i` (`sim`'s seeds), so the two
+//! them), so the editor keeps drawing; it reports progress as games end and, inside the
+//! games, as orders are given (a search policy can spend minutes on one game), and a stop
+//! takes effect between two orders (`grognard_play::tally::play_one_watched`); a game
+//! stopped part-way is not tallied. Game `i` of every ruleset uses seed `seed + i` (`sim`'s seeds), so the two
 //! rulesets are compared on the same dice streams. Each game is played by
 //! `grognard_play::tally::play_one` and folded into a `grognard_play::tally::Tally`, the
 //! same code `sim` runs: for the same scenario, policy, seed and runs the tab shows the
 //! numbers `sim` prints, whatever the number of threads.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use grognard_play::policy::PolicyKind;
-use grognard_play::tally::{Estimate, Tally, play_one, run_seed};
+use grognard_play::tally::{Estimate, Tally, Watch, play_one_watched, run_seed};
 use grognard_rules::load::Scenario;
 
 use crate::session::hooks_for;
@@ -58,11 +60,49 @@ impl SimResult {
     }
 }
 
-/// The progress bar's words: games done of all, and the time left at the pace so far.
-/// With two rulesets compared, how the total is made up: "12 of 80 games (40 games × 2
-/// rulesets)", so a player who asked for 40 games is not left wondering about 80.
+/// What the progress bar shows besides games done: games being played, orders given in
+/// all, and whether a stop was asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inside {
+    /// Games being played now.
+    pub playing: u32,
+    /// Orders the policies have given, in all the games so far.
+    pub orders: u64,
+    /// Stop was pressed: the games end at their next order.
+    pub stopping: bool,
+}
+
+/// The progress bar's words: games done of all, the time left at the pace so far (once a
+/// game is done), and what goes on inside the games being played, so a slow policy does
+/// not look stuck. With two rulesets compared, how the total is made up: "12 of 80 games
+/// (40 games × 2 rulesets)", so a player who asked for 40 games is not left wondering
+/// about 80. After Stop, "stopping…" first.
 #[must_use]
-pub fn progress_text(done: u32, total: u32, rulesets: u32, elapsed: Duration) -> String {
+pub fn progress_text(
+    done: u32,
+    total: u32,
+    rulesets: u32,
+    elapsed: Duration,
+    inside: Inside,
+) -> String {
+    let text = games_text(done, total, rulesets, elapsed);
+    let text = if inside.playing > 0 && done < total && !inside.stopping {
+        format!(
+            "{text} · {} in play, {} given",
+            crate::words::count(i64::from(inside.playing), "game"),
+            crate::words::count(i64::try_from(inside.orders).unwrap_or(i64::MAX), "order")
+        )
+    } else {
+        text
+    };
+    if inside.stopping {
+        format!("stopping… (the games in play end at their next order) · {text}")
+    } else {
+        text
+    }
+}
+
+fn games_text(done: u32, total: u32, rulesets: u32, elapsed: Duration) -> String {
     let left = total.saturating_sub(done);
     let of = if rulesets > 1 {
         format!(
@@ -91,6 +131,8 @@ type Shared = Arc<Mutex<Vec<Result<Tally, String>>>>;
 /// A simulation running in the background.
 pub struct SimJob {
     done: Arc<AtomicU32>,
+    playing: Arc<AtomicU32>,
+    orders: Arc<AtomicU64>,
     total: u32,
     started: Instant,
     cancel: Arc<AtomicBool>,
@@ -121,6 +163,8 @@ impl SimJob {
         threads: usize,
     ) -> Self {
         let done = Arc::new(AtomicU32::new(0));
+        let playing = Arc::new(AtomicU32::new(0));
+        let orders = Arc::new(AtomicU64::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let results: Shared = Arc::new(Mutex::new(vec![Ok(Tally::default()); scenarios.len()]));
         let total = runs.saturating_mul(u32::try_from(scenarios.len()).unwrap_or(u32::MAX));
@@ -138,6 +182,7 @@ impl SimJob {
             // Threads take the next game as they finish one, as `sim`'s do.
             let next = Arc::new(AtomicU32::new(0));
             for _ in 0..threads {
+                let (playing, orders) = (Arc::clone(&playing), Arc::clone(&orders));
                 let (done, cancel, results, next, scenario) = (
                     Arc::clone(&done),
                     Arc::clone(&cancel),
@@ -153,7 +198,16 @@ impl SimJob {
                         runs,
                         seed,
                     };
-                    let r = games.play(&next, &done, &cancel);
+                    let count = Count {
+                        next: &next,
+                        done: &done,
+                        playing: &playing,
+                        watch: Watch {
+                            stop: &cancel,
+                            orders: &orders,
+                        },
+                    };
+                    let r = games.play(&count);
                     let mut all = results.lock().unwrap_or_else(PoisonError::into_inner);
                     let slot = &mut all[i];
                     match (slot, r) {
@@ -166,6 +220,8 @@ impl SimJob {
         }
         Self {
             done,
+            playing,
+            orders,
             total,
             started: Instant::now(),
             cancel,
@@ -189,7 +245,18 @@ impl SimJob {
     pub fn progress_text(&self) -> String {
         let (done, total) = self.progress();
         let rulesets = u32::try_from(self.labels.len()).unwrap_or(1);
-        progress_text(done, total, rulesets, self.started.elapsed())
+        let inside = Inside {
+            playing: self.playing.load(Ordering::Relaxed),
+            orders: self.orders.load(Ordering::Relaxed),
+            stopping: self.stopping(),
+        };
+        progress_text(done, total, rulesets, self.started.elapsed(), inside)
+    }
+
+    /// True once Stop was asked for.
+    #[must_use]
+    pub fn stopping(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 
     /// True when every ruleset's games are over.
@@ -198,7 +265,7 @@ impl SimJob {
         self.handles.iter().all(JoinHandle::is_finished)
     }
 
-    /// Asks the threads to stop after the games they are playing.
+    /// Asks the threads to stop the games they are playing before their next order.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
@@ -250,6 +317,14 @@ impl Drop for SimJob {
     }
 }
 
+/// The counters a thread shares with the job and the other threads.
+struct Count<'a> {
+    next: &'a AtomicU32,
+    done: &'a AtomicU32,
+    playing: &'a AtomicU32,
+    watch: Watch<'a>,
+}
+
 /// One ruleset's games, as one thread plays its share of them.
 struct Games<'a> {
     scenario: &'a Scenario,
@@ -259,12 +334,7 @@ struct Games<'a> {
 }
 
 impl Games<'_> {
-    fn play(
-        &self,
-        next: &AtomicU32,
-        done: &AtomicU32,
-        cancel: &AtomicBool,
-    ) -> Result<Tally, String> {
+    fn play(&self, count: &Count<'_>) -> Result<Tally, String> {
         let s = self.scenario;
         let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
         let side_of = grognard_play::tally::piece_sides(s);
@@ -272,17 +342,22 @@ impl Games<'_> {
         let seats = vec![Some(self.policy.clone()); sides];
         let mut tally = Tally::default();
         loop {
-            if cancel.load(Ordering::Relaxed) {
+            if count.watch.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let run = next.fetch_add(1, Ordering::Relaxed);
+            let run = count.next.fetch_add(1, Ordering::Relaxed);
             if run >= self.runs {
                 break;
             }
-            let result = play_one(s, &[], &seats, run_seed(self.seed, run), hooks.as_mut());
+            count.playing.fetch_add(1, Ordering::Relaxed);
+            let seed = run_seed(self.seed, run);
+            let result = play_one_watched(s, &[], &seats, seed, hooks.as_mut(), count.watch);
+            count.playing.fetch_sub(1, Ordering::Relaxed);
+            // A game stopped part-way is no result.
+            let Some(result) = result else { break };
             let failed = result.failed.is_some();
             tally.add(run, result, &side_of, sides);
-            done.fetch_add(1, Ordering::Relaxed);
+            count.done.fetch_add(1, Ordering::Relaxed);
             if failed {
                 break;
             }
@@ -297,6 +372,9 @@ mod tests {
 
     #[test]
     fn the_progress_text_says_games_done_and_time_left() {
+        let progress_text = |done, total, rulesets, elapsed| {
+            progress_text(done, total, rulesets, elapsed, Inside::default())
+        };
         assert_eq!(
             progress_text(0, 100, 1, Duration::from_secs(1)),
             "0 of 100 games"
@@ -317,6 +395,33 @@ mod tests {
         assert_eq!(
             progress_text(20, 80, 2, Duration::from_secs(10)),
             "20 of 80 games (40 games × 2 rulesets) · about 30 s left"
+        );
+    }
+
+    #[test]
+    fn the_progress_text_says_what_goes_on_inside_the_games_and_a_stop() {
+        let inside = Inside {
+            playing: 2,
+            orders: 143,
+            stopping: false,
+        };
+        let d = Duration::from_secs(30);
+        assert_eq!(
+            progress_text(0, 12, 2, d, inside),
+            "0 of 12 games (6 games × 2 rulesets) · 2 games in play, 143 orders given"
+        );
+        assert_eq!(
+            progress_text(1, 12, 2, d, inside),
+            "1 of 12 games (6 games × 2 rulesets) · about 5 min 30 s left · 2 games in play, \
+             143 orders given"
+        );
+        let stopping = Inside {
+            stopping: true,
+            ..inside
+        };
+        assert_eq!(
+            progress_text(0, 12, 1, d, stopping),
+            "stopping… (the games in play end at their next order) · 0 of 12 games"
         );
     }
 }

@@ -6,6 +6,7 @@
 //! wins and draws: the observed share) with its 95% half-width, rounded as `sim` prints it.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use grognard_kernel::game::Game;
 use grognard_kernel::hooks::Hooks;
@@ -16,7 +17,7 @@ use grognard_rules::model::OrderSpec;
 use grognard_rules::orders::resolve_order;
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{MAX_POLICY_ORDERS, Played, Seats, chart_outcomes, play_on, players_for};
+use crate::policy::{MAX_POLICY_ORDERS, Played, Seats, chart_outcomes, players_for, step};
 
 /// Count, sum and sum of squares of whole numbers: exact, so tallies kept by different
 /// threads add up to the same totals however the games were split between them.
@@ -412,7 +413,31 @@ pub fn play_one(
     seed: u64,
     hooks: &mut dyn Hooks,
 ) -> RunResult {
-    play(s, orders, seats, seed, hooks, false).result
+    play(s, orders, seats, seed, hooks, false, None).0.result
+}
+
+/// What someone watching a game from another thread sees of it and may ask: every order a
+/// policy gives adds one to `orders`, and `stop` set ends the game before its next order.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch<'a> {
+    /// Set by the watcher to stop the game between two orders.
+    pub stop: &'a AtomicBool,
+    /// Policy orders given so far (shared by all the games that add to it).
+    pub orders: &'a AtomicU64,
+}
+
+/// Plays one game as [`play_one`] does, under `watch`: `None` when it was stopped before
+/// its end (a stopped game is no result and is not tallied).
+pub fn play_one_watched(
+    s: &Scenario,
+    orders: &[Located<OrderSpec>],
+    seats: &Seats,
+    seed: u64,
+    hooks: &mut dyn Hooks,
+    watch: Watch<'_>,
+) -> Option<RunResult> {
+    let (recorded, stopped) = play(s, orders, seats, seed, hooks, false, Some(watch));
+    (!stopped).then_some(recorded.result)
 }
 
 /// One game played as [`play_one`] plays it, kept whole: what `sim --save-games` saves.
@@ -434,7 +459,7 @@ pub fn play_recorded(
     seed: u64,
     hooks: &mut dyn Hooks,
 ) -> Recorded {
-    play(s, orders, seats, seed, hooks, true)
+    play(s, orders, seats, seed, hooks, true, None).0
 }
 
 fn play(
@@ -444,18 +469,20 @@ fn play(
     seed: u64,
     hooks: &mut dyn Hooks,
     record: bool,
-) -> Recorded {
+    watch: Option<Watch<'_>>,
+) -> (Recorded, bool) {
     let mut result = RunResult::default();
     let mut applied = Vec::new();
     let mut game: Game = match s.start(Some(seed), &[], hooks) {
         Ok(g) => g,
         Err(d) => {
             result.failed = Some(d.to_string());
-            return Recorded {
+            let recorded = Recorded {
                 result,
                 game: None,
                 orders: applied,
             };
+            return (recorded, false);
         }
     };
     for (i, o) in orders.iter().enumerate() {
@@ -481,32 +508,45 @@ fn play(
             Ok(p) => p,
             Err(e) => {
                 result.failed = Some(e);
-                return Recorded {
+                let recorded = Recorded {
                     result,
                     game: Some(game),
                     orders: applied,
                 };
+                return (recorded, false);
             }
         };
         let mut played = Played {
             record: record.then(Vec::new),
             ..Played::default()
         };
-        play_on(
-            &mut game,
-            hooks,
-            &mut players,
-            MAX_POLICY_ORDERS,
-            &mut played,
-        );
+        // `policy::play_on`'s loop, asking the watcher between orders: a search policy
+        // can take many seconds per order, so a stop waits for one order, not one game.
+        while played.orders < MAX_POLICY_ORDERS {
+            if watch.is_some_and(|w| w.stop.load(Ordering::Relaxed)) {
+                let recorded = Recorded {
+                    result,
+                    game: Some(game),
+                    orders: applied,
+                };
+                return (recorded, true);
+            }
+            if !step(&mut game, hooks, &mut players, &mut played) {
+                break;
+            }
+            if let Some(w) = watch {
+                w.orders.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         applied.extend(played.record.take().unwrap_or_default());
         if let Some(e) = played.error {
             result.failed = Some(e);
-            return Recorded {
+            let recorded = Recorded {
                 result,
                 game: Some(game),
                 orders: applied,
             };
+            return (recorded, false);
         }
         result.policy_orders = played.orders;
         result.policy_refused = played.refused.len() as u64;
@@ -527,11 +567,12 @@ fn play(
             place: place_text(&p.place),
         })
         .collect();
-    Recorded {
+    let recorded = Recorded {
         result,
         game: Some(game),
         orders: applied,
-    }
+    };
+    (recorded, false)
 }
 
 /// A mean with its 95% confidence half-width (1.96·sd/√n).

@@ -439,6 +439,9 @@ impl EditorApp {
             Command::StopSimulation => {
                 if let Some(job) = &self.rt.simulate.job {
                     job.cancel();
+                    // Said at once: the games in play end at their next order, which a
+                    // search policy may take seconds to give.
+                    self.say("stopping the simulation…");
                 }
             }
             c @ (Command::RemoteForm(_)

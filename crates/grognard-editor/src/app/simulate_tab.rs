@@ -100,7 +100,11 @@ impl EditorApp {
             ui.add(egui::DragValue::new(&mut self.rt.simulate.runs).range(1..=10_000))
                 .labelled_by(games.id);
             if running {
-                if ui.button("Stop").clicked() {
+                let stopping = self.rt.simulate.job.as_ref().is_some_and(SimJob::stopping);
+                if ui
+                    .add_enabled(!stopping, egui::Button::new("Stop"))
+                    .clicked()
+                {
                     out.push(Command::StopSimulation);
                 }
             } else if ui.button("Run").clicked() {
@@ -177,8 +181,13 @@ impl EditorApp {
             return;
         };
         let (done, _) = job.progress();
+        let stopped = job.stopping();
         self.rt.simulate.job = None;
         match &r {
+            Ok(_) if stopped => self.say(format!(
+                "simulation stopped after {}",
+                crate::words::count(i64::from(done), "game")
+            )),
             Ok(_) => self.say(format!("simulation done: {done} games")),
             Err(e) => self.fail(format!("simulation failed: {e}")),
         }
