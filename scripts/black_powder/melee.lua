@@ -363,24 +363,27 @@ local function move_refusal(game, u, path, now_facing)
   local s = scale(game)
   local skirmish = is_skirmisher(game, u)
   local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
+  if skirmish and not shaken_broken then return end
+  local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
   for _, e in ipairs(enemies(game, u)) do
-    local ex = game:position(e)
-    local before = game:distance_from(u, from.x, from.y, facing, e)
-    local dist = after(e)
-    if ex and dist < before - 0.001 then
-      -- Units must face an enemy to move toward it (Reading: a move heading toward the
-      -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
-      -- front arc of the facing the move gives, seen from where it started; sideways moves
-      -- are free; skirmishers have no flank or rear zones).
-      local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
-      if not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
-        and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front" then
-        return game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it"
-      end
-      -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
-      if shaken_broken and dist / s <= initiative_range(game) + 0.0001 then
-        return game:name(u) .. " is shaken in a broken brigade and may not move within "
-          .. string.format("%.4g", initiative_range(game) * s) .. " inches of " .. game:name(e)
+    -- Units must face an enemy to move toward it (Reading: a move heading toward the
+    -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
+    -- front arc of the facing the move gives, seen from where it started; sideways moves
+    -- are free; skirmishers have no flank or rear zones). The arcs are read first: most
+    -- enemies of a move need no measuring.
+    local unfaced = not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
+      and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front"
+    if unfaced or shaken_broken then
+      local dist = after(e)
+      if dist < game:distance_from(u, from.x, from.y, facing, e) - 0.001 then
+        if unfaced then
+          return game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it"
+        end
+        -- A shaken unit of a broken brigade may not voluntarily move within 8 inches.
+        if dist / s <= initiative_range(game) + 0.0001 then
+          return game:name(u) .. " is shaken in a broken brigade and may not move within "
+            .. string.format("%.4g", initiative_range(game) * s) .. " inches of " .. game:name(e)
+        end
       end
     end
   end

@@ -35,14 +35,22 @@ struct UnitHandles(Table);
 
 /// The handle of piece `id` as a Lua value (see [`UnitRef`]).
 pub(crate) fn unit_handle(lua: &Lua, id: PieceId) -> mlua::Result<AnyUserData> {
-    let cache = match lua.app_data_ref::<UnitHandles>() {
-        Some(handles) => handles.0.clone(),
-        None => {
-            let table = lua.create_table()?;
-            lua.set_app_data(UnitHandles(table.clone()));
-            table
-        }
-    };
+    handle_from(lua, &unit_handles(lua)?, id)
+}
+
+/// The table of the handles made so far, by piece id plus one, made on first use: a list
+/// of units reads it once, not once per unit.
+pub(crate) fn unit_handles(lua: &Lua) -> mlua::Result<Table> {
+    if let Some(handles) = lua.app_data_ref::<UnitHandles>() {
+        return Ok(handles.0.clone());
+    }
+    let table = lua.create_table()?;
+    lua.set_app_data(UnitHandles(table.clone()));
+    Ok(table)
+}
+
+/// The handle of piece `id` from `cache` (the [`unit_handles`] table), made if new.
+pub(crate) fn handle_from(lua: &Lua, cache: &Table, id: PieceId) -> mlua::Result<AnyUserData> {
     let key = i64::from(id.0) + 1;
     if let Value::UserData(handle) = cache.raw_get::<Value>(key)? {
         return Ok(handle);

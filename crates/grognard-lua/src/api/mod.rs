@@ -235,24 +235,33 @@ fn game_methods(lua: &Lua, slot: &Rc<Slot>) -> mlua::Result<Table> {
 }
 
 /// The units on the board (`on_board`) or off it, of one side or all, in scenario order.
+/// Scripts ask for it many times a call (every friend, every enemy), so the side is found
+/// once and the handles table read once.
 fn unit_list(
     lua: &Lua,
     world: &World<'_>,
     side: Option<&str>,
     on_board: bool,
 ) -> mlua::Result<Table> {
-    let list = lua.create_table()?;
+    let list = lua.create_table_with_capacity(world.state.pieces.len(), 0)?;
+    // An unknown side has no units.
+    let side = match side {
+        Some(s) => match world.sides.iter().position(|d| d.name == s) {
+            Some(i) => Some(i),
+            None => return Ok(list),
+        },
+        None => None,
+    };
+    let handles = crate::names::unit_handles(lua)?;
+    let mut n = 0;
     for p in world
         .state
         .pieces
         .iter()
-        .filter(|p| p.on_board() == on_board)
+        .filter(|p| p.on_board() == on_board && side.is_none_or(|s| p.side.index() == s))
     {
-        let of_side =
-            side.is_none_or(|s| world.sides.get(p.side.index()).is_some_and(|d| d.name == s));
-        if of_side {
-            list.raw_push(unit_handle(lua, p.id)?)?;
-        }
+        n += 1;
+        list.raw_set(n, crate::names::handle_from(lua, &handles, p.id)?)?;
     }
     Ok(list)
 }
