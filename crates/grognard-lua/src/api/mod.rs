@@ -17,7 +17,7 @@ mod dice;
 mod grid;
 mod pieces;
 
-use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef, unit_handle};
+use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef, handle_from, unit_handles};
 
 /// The piece a Lua argument refers to.
 fn unit_arg(value: &Value) -> mlua::Result<PieceId> {
@@ -252,7 +252,7 @@ fn unit_list(
         },
         None => None,
     };
-    let handles = crate::names::unit_handles(lua)?;
+    let handles = unit_handles(lua)?;
     let mut n = 0;
     for p in world
         .state
@@ -261,7 +261,7 @@ fn unit_list(
         .filter(|p| p.on_board() == on_board && side.is_none_or(|s| p.side.index() == s))
     {
         n += 1;
-        list.raw_set(n, crate::names::handle_from(lua, &handles, p.id)?)?;
+        list.raw_set(n, handle_from(lua, &handles, p.id)?)?;
     }
     Ok(list)
 }
