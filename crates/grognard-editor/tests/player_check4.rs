@@ -91,3 +91,59 @@ fn a_slow_simulation_shows_its_orders_and_stops_between_two() {
     );
     assert_eq!(status(&h), "simulation stopped after 0 games");
 }
+
+/// Item 3: while the computer thinks, Undo is off (its answer would land on the game as
+/// it was), and says why on hover; it comes back once the computer has played.
+#[test]
+fn undo_waits_while_the_computer_thinks() {
+    let mut h = scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    h.state_mut().set_computer_pace(Duration::ZERO);
+    tab(&mut h, "Play");
+    let (first, other) = {
+        let game = &h.state().session().expect("a game").game;
+        let first = *game.to_act().first().expect("a side acts");
+        let other = (0..game.sides().len())
+            .map(|i| grognard_kernel::ids::SideId(i as u8))
+            .find(|s| *s != first)
+            .expect("two sides");
+        (first, game.sides()[other.index()].name.clone())
+    };
+    h.get_by_role_and_label(Role::ComboBox, &other).click();
+    h.run();
+    h.get_by_label("search").click();
+    h.run();
+    let started = Instant::now();
+    // The person ends phases until the computer is asked.
+    while h.state().computer_thinking().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the computer is asked"
+        );
+        let end = h.get_by_role_and_label(Role::Button, "End phase");
+        if !end.accesskit_node().is_disabled() {
+            end.click();
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // What Undo would take back: the person's own order, no die since.
+    let session = h.state().session().expect("a game");
+    assert_eq!(session.orders().last().map(|o| o.side), Some(first));
+    assert!(session.can_undo(), "no die rolled since the person's order");
+    // The frame drawn while it thinks.
+    h.step();
+    let undo = h.get_by_role_and_label(Role::Button, "Undo");
+    assert!(
+        undo.accesskit_node().is_disabled(),
+        "Undo is off while the computer thinks"
+    );
+    h.state_mut().command(grognard_editor::app::Command::Undo);
+    h.step();
+    if h.state().computer_thinking().is_some() {
+        assert!(
+            status(&h).contains("the computer is thinking for"),
+            "{}",
+            status(&h)
+        );
+    }
+}

@@ -382,8 +382,7 @@ impl EditorApp {
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {
                 if !self.may_undo() {
-                    return self
-                        .fail("nothing to take back: no order of this side since the last roll");
+                    return self.fail(self.why_no_undo());
                 }
                 if let Some(s) = &mut self.rt.session {
                     match s.undo() {

@@ -115,11 +115,15 @@ impl EditorApp {
 
     /// True when the side in view may take back the last order: no die has been rolled
     /// since it, and it is that side's own (the referee may take back any), as the server
-    /// judges a seat's undo.
+    /// judges a seat's undo; and the computer is not thinking (its answer would land on
+    /// the game as it was, so Undo waits for it rather than seem to do nothing).
     pub(super) fn may_undo(&self) -> bool {
         let Some(session) = &self.rt.session else {
             return false;
         };
+        if self.computer_thinking().is_some() {
+            return false;
+        }
         let Some(last) = session.orders().last() else {
             return false;
         };
@@ -128,6 +132,24 @@ impl EditorApp {
                 ViewAs::Referee => true,
                 ViewAs::Side(side) => last.side == side,
             }
+    }
+
+    /// Why Undo is not offered now.
+    pub(super) fn why_no_undo(&self) -> String {
+        match self.computer_thinking() {
+            Some(side) => {
+                let name = self
+                    .rt
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.game.sides().get(side.index()).map(|d| d.name.clone()))
+                    .unwrap_or_default();
+                format!(
+                    "the computer is thinking for {name}: take back once it has given its order"
+                )
+            }
+            None => "nothing to take back: no order of this side since the last roll".to_owned(),
+        }
     }
 
     /// Why an order the phase knows is not offered: the side in view does not act now,

@@ -256,9 +256,7 @@ impl EditorApp {
                 }
                 if ui
                     .add_enabled(self.may_undo(), egui::Button::new("Undo"))
-                    .on_disabled_hover_text(
-                        "nothing to take back: no order of this side since the last roll",
-                    )
+                    .on_disabled_hover_text(self.why_no_undo())
                     .clicked()
                 {
                     out.push(Command::Undo);
