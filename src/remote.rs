@@ -297,7 +297,8 @@ fn print_state(state: &SeatState, json: bool) {
     }
 }
 
-/// `grognard remote ...`.
+/// `grognard remote ...`: one function per command, each opening its own client (a bad
+/// URL is a usage error before anything else is checked).
 pub(crate) fn remote(command: RemoteCommand) -> Outcome {
     match command {
         RemoteCommand::Create {
@@ -308,61 +309,27 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             seed,
             host_token,
             json,
-        } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            let request = bundle::gather(
-                &scenario,
-                options_map(&options)?,
-                seed,
-                policies_map(&policies)?,
-            )
-            .map_err(rules)?;
-            // Every file the scenario loads goes to the server, wherever it lies: say which,
-            // so a host sending someone else's scenario sees what leaves the machine.
-            eprintln!(
-                "sending {} files: {}",
-                request.files.len(),
-                request
-                    .files
-                    .keys()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            let created = client
-                .create(&request, host_token.as_deref())
-                .map_err(rules)?;
-            print_created(&created, json, &url);
-            Ok(())
-        }
+        } => create(
+            &url,
+            &scenario,
+            (&options, &policies, seed),
+            host_token.as_deref(),
+            json,
+        ),
         RemoteCommand::Orders {
             url,
             game,
             token,
             orders,
             json,
-        } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            let text = std::fs::read_to_string(&orders)
-                .map_err(|e| Failure::Rules(format!("cannot read {}: {e}", orders.display())))?;
-            let file = grognard_rules::load::display(&orders);
-            let reply = client.orders(&game, &token, &file, &text).map_err(rules)?;
-            if json {
-                print_json(&serde_json::to_value(&reply).unwrap_or_default());
-            } else {
-                for line in &reply.text {
-                    show(line);
-                }
-            }
-            reply.refused.map_or(Ok(()), |r| Err(rules(r)))
-        }
+        } => send_orders(&client(&url)?, (&game, &token), &orders, json),
         RemoteCommand::View {
             url,
             game,
             token,
             json,
         } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
+            let client = client(&url)?;
             print_state(&client.view(&game, &token).map_err(rules)?, json);
             Ok(())
         }
@@ -371,56 +338,15 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             game,
             token,
             json,
-        } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            let state = client.view(&game, &token).map_err(rules)?;
-            if json {
-                print_json(&serde_json::json!({
-                    "seat": state.seat, "status": state.status, "orders": state.legal,
-                }));
-            } else {
-                show(&status_line(&state.status));
-                for spec in &state.legal {
-                    show(&format!(
-                        "- {}",
-                        serde_json::to_string(spec).unwrap_or_default()
-                    ));
-                }
-            }
-            Ok(())
-        }
-        RemoteCommand::Games { url, json } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            let list = client.games().map_err(rules)?;
-            if json {
-                print_json(&serde_json::to_value(&list).unwrap_or_default());
-                return Ok(());
-            }
-            if list.games.is_empty() {
-                out!("no games on {url}");
-            }
-            for g in &list.games {
-                let last = g.status.last_order_at.map_or_else(
-                    || "no orders yet".to_owned(),
-                    |t| format!("last order {}", date(t)),
-                );
-                show(&format!(
-                    "{}  {} ({}) · {} · {last}",
-                    g.game,
-                    g.scenario,
-                    g.ruleset,
-                    status_line(&g.status)
-                ));
-            }
-            Ok(())
-        }
+        } => legal(&client(&url)?, (&game, &token), json),
+        RemoteCommand::Games { url, json } => games(&client(&url)?, &url, json),
         RemoteCommand::Undo {
             url,
             game,
             token,
             reason,
         } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
+            let client = client(&url)?;
             let state = client
                 .undo(&game, &token, reason.as_deref())
                 .map_err(rules)?;
@@ -433,28 +359,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             token,
             say,
             json,
-        } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            if let Some(text) = say {
-                client.say(&game, &token, &text).map_err(rules)?;
-            }
-            let chat = client.chat(&game, &token, 0).map_err(rules)?;
-            if json {
-                print_json(&serde_json::to_value(&chat).unwrap_or_default());
-            } else {
-                // What other seats wrote is shown with its control and bidi characters
-                // escaped, so it cannot drive the terminal; `--json` gives it as sent.
-                for l in &chat.lines {
-                    out!(
-                        "[{}] {}: {}",
-                        date(l.at),
-                        escape_controls(&l.seat),
-                        escape_controls(&l.text)
-                    );
-                }
-            }
-            Ok(())
-        }
+        } => chat(&client(&url)?, (&game, &token), say.as_deref(), json),
         RemoteCommand::Webhook {
             url,
             game,
@@ -462,7 +367,7 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             call,
             clear,
         } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
+            let client = client(&url)?;
             if call.is_none() && !clear {
                 return Err(Failure::Usage("give --call URL or --clear".into()));
             }
@@ -476,16 +381,140 @@ pub(crate) fn remote(command: RemoteCommand) -> Outcome {
             game,
             token,
             out,
-        } => {
-            let client = Client::new(&url).map_err(|e| Failure::Usage(e.to_string()))?;
-            let save = client.save(&game, &token).map_err(rules)?;
-            let text = serde_json::to_string_pretty(&save).unwrap_or_default();
-            std::fs::write(&out, text + "\n")
-                .map_err(|e| Failure::Rules(format!("cannot write {}: {e}", out.display())))?;
-            out!("saved to {}", out.display());
-            Ok(())
+        } => save(&client(&url)?, (&game, &token), &out),
+    }
+}
+
+/// A client for the server at `url`; a URL it cannot use is the caller's mistake.
+fn client(url: &str) -> Result<Client, Failure> {
+    Client::new(url).map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// `remote create`: gathers the scenario's files and asks the server for a game.
+fn create(
+    url: &str,
+    scenario: &Path,
+    (options, policies, seed): (&[String], &[String], Option<u64>),
+    host_token: Option<&str>,
+    json: bool,
+) -> Outcome {
+    let client = client(url)?;
+    let request = bundle::gather(
+        scenario,
+        options_map(options)?,
+        seed,
+        policies_map(policies)?,
+    )
+    .map_err(rules)?;
+    // Every file the scenario loads goes to the server, wherever it lies: say which,
+    // so a host sending someone else's scenario sees what leaves the machine.
+    eprintln!(
+        "sending {} files: {}",
+        request.files.len(),
+        request
+            .files
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let created = client.create(&request, host_token).map_err(rules)?;
+    print_created(&created, json, url);
+    Ok(())
+}
+
+/// `remote orders`: sends an orders file as one seat; a refusal is the command's failure.
+fn send_orders(client: &Client, (game, token): (&str, &str), orders: &Path, json: bool) -> Outcome {
+    let text = std::fs::read_to_string(orders)
+        .map_err(|e| Failure::Rules(format!("cannot read {}: {e}", orders.display())))?;
+    let file = grognard_rules::load::display(orders);
+    let reply = client.orders(game, token, &file, &text).map_err(rules)?;
+    if json {
+        print_json(&serde_json::to_value(&reply).unwrap_or_default());
+    } else {
+        for line in &reply.text {
+            show(line);
         }
     }
+    reply.refused.map_or(Ok(()), |r| Err(rules(r)))
+}
+
+/// `remote legal`: the orders the seat may give now, one a line.
+fn legal(client: &Client, (game, token): (&str, &str), json: bool) -> Outcome {
+    let state = client.view(game, token).map_err(rules)?;
+    if json {
+        print_json(&serde_json::json!({
+            "seat": state.seat, "status": state.status, "orders": state.legal,
+        }));
+    } else {
+        show(&status_line(&state.status));
+        for spec in &state.legal {
+            show(&format!(
+                "- {}",
+                serde_json::to_string(spec).unwrap_or_default()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `remote games`: the server's games with their state and last order.
+fn games(client: &Client, url: &str, json: bool) -> Outcome {
+    let list = client.games().map_err(rules)?;
+    if json {
+        print_json(&serde_json::to_value(&list).unwrap_or_default());
+        return Ok(());
+    }
+    if list.games.is_empty() {
+        out!("no games on {url}");
+    }
+    for g in &list.games {
+        let last = g.status.last_order_at.map_or_else(
+            || "no orders yet".to_owned(),
+            |t| format!("last order {}", date(t)),
+        );
+        show(&format!(
+            "{}  {} ({}) · {} · {last}",
+            g.game,
+            g.scenario,
+            g.ruleset,
+            status_line(&g.status)
+        ));
+    }
+    Ok(())
+}
+
+/// `remote chat`: says a line if given, then shows the game's chat.
+fn chat(client: &Client, (game, token): (&str, &str), say: Option<&str>, json: bool) -> Outcome {
+    if let Some(text) = say {
+        client.say(game, token, text).map_err(rules)?;
+    }
+    let chat = client.chat(game, token, 0).map_err(rules)?;
+    if json {
+        print_json(&serde_json::to_value(&chat).unwrap_or_default());
+    } else {
+        // What other seats wrote is shown with its control and bidi characters
+        // escaped, so it cannot drive the terminal; `--json` gives it as sent.
+        for l in &chat.lines {
+            out!(
+                "[{}] {}: {}",
+                date(l.at),
+                escape_controls(&l.seat),
+                escape_controls(&l.text)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `remote save`: writes the game's record to a file on this machine.
+fn save(client: &Client, (game, token): (&str, &str), out: &Path) -> Outcome {
+    let save = client.save(game, token).map_err(rules)?;
+    let text = serde_json::to_string_pretty(&save).unwrap_or_default();
+    std::fs::write(out, text + "\n")
+        .map_err(|e| Failure::Rules(format!("cannot write {}: {e}", out.display())))?;
+    out!("saved to {}", out.display());
+    Ok(())
 }
 
 #[cfg(test)]
