@@ -36,9 +36,6 @@ impl From<bool> for Blockers {
     }
 }
 
-/// True when the line from `a` to `b` is not blocked by terrain, walls or (where
-/// `piece_blocks` says so; `None`: no piece blocks) pieces: the test behind
-/// [`Game::clear_sight`].
 /// True when no area whose terrain blocks sight lies across the line from `pa` to `pb`.
 /// An area the observer or the target stands in does not hide them from each other (on a
 /// grid, likewise, the two end cells do not count).
@@ -108,6 +105,9 @@ pub fn footprint_of(
     }
 }
 
+/// True when the line from `a` to `b` is not blocked by terrain, walls or (where
+/// `piece_blocks` says so; `None`: no piece blocks) pieces: the test behind
+/// [`Game::clear_sight`].
 pub(crate) fn line_clear(
     rules: &Rules,
     board: &Board,

@@ -4,10 +4,11 @@
 //! which turns a chart resolution into a log record. `form.rs` is the state's serialized
 //! form, the one views and the server's referee seat have always received.
 //!
-//! This module sits below everything that works on a game: it imports only the leaf modules
-//! (ids, pieces, rules, dice, board, actions), never [`crate::game`], so the helpers the game
-//! calls (knowledge, turning, marching, company, hooks) can share these types without an
-//! import circle.
+//! This module sits below everything that works on a game: it never imports [`crate::game`]
+//! (only the data modules below it — ids, pieces, rules, dice, board, actions, reach maps,
+//! knowledge records, charts, amounts, costs, geometry), so the helpers the game calls
+//! (knowledge, turning, marching, company, hooks) can share these types without an import
+//! circle.
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 //! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
 //! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent, and `thinker.rs`:
 //! where a computer seat thinks),
-//! `simulate_tab.rs`, `remote_tab.rs` (hosting and joining a game on a server, and playing a
+//! `simulate_tab.rs`, `tune_tab.rs` (the tuner), `remote_tab.rs` (hosting and joining a game on a server, and playing a
 //! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
 
 mod bars;

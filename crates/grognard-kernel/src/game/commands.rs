@@ -1,5 +1,5 @@
-//! Carrying out what hooks ask for: a game hook run with the side's view and dice, its
-//! logged rolls, and each [`HookCommand`] validated and applied like any other effect
+//! Carrying out what hooks ask for: a game hook run over the game's `World` with the side's
+//! dice, its logged rolls, and each [`HookCommand`] validated and applied like any other effect
 //! (counters and their triggers, flags, places, attachments, features built on the board).
 
 use std::sync::Arc;

@@ -4,25 +4,9 @@
 //! commits it only when the whole action succeeded, so a refusal — or a failing hook —
 //! leaves the game exactly as it was, RNG position included.
 //!
-//! This file keeps [`Game`], its accessors and `apply`'s dispatch. Each concern is an
-//! `impl Game` block of its own in a file beside it:
-//!
-//! | file | owns |
-//! |---|---|
-//! | `setup.rs` | [`Game::new`]: scenario set-up and placement checks |
-//! | `steps.rs` | what a step costs and why it is banned; [`Game::reach`] |
-//! | `moves.rs` | move, move on the table, face, mode, redeploy |
-//! | `march.rs` | saving points, spreading and gathering commands, crossings |
-//! | `turning.rs` | facing rules as moves check them |
-//! | `threat.rs` | open-table threatened zones as moves check them |
-//! | `placement.rs` | places, facings and attachments hooks ask for |
-//! | `measure.rs` | distance, rule distance, bearing, sight |
-//! | `actions.rs` | ruleset actions: checks, chart, effects, script |
-//! | `commands.rs` | game hooks and the commands they return |
-//! | `sequence.rs` | phase ends, initiative, phase start |
-//! | `knowledge.rs` | the sighting update and per-side logs |
-//! | `view.rs` | what a side receives: view, log, perceived state |
-//! | `world.rs` | worlds a side cannot tell from the real game, for a searching player |
+//! This file keeps [`Game`], its accessors and `apply`'s gate and dispatch. Each concern is
+//! an `impl Game` block of its own in a file beside it; docs/architecture.md's code map names
+//! every one of them and what it owns (one list, kept there, so the two cannot drift).
 //!
 //! The modules these call ([`crate::state`], [`crate::knowledge`], [`crate::turning`],
 //! [`crate::march`], [`crate::company`], [`crate::reach`], [`crate::hooks`]) never import
