@@ -147,3 +147,49 @@ fn undo_waits_while_the_computer_thinks() {
         );
     }
 }
+
+/// Item 2: in a phase both sides share, the computer acts for its side at once, without
+/// waiting for the person listed first to end their part; the phase bar says so.
+#[test]
+fn the_computer_acts_at_once_in_a_shared_phase() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    h.state_mut().set_computer_pace(Duration::ZERO);
+    tab(&mut h, "Play");
+    let (person, computer, name) = {
+        let game = &h.state().session().expect("a game").game;
+        let to_act = game.to_act();
+        assert!(to_act.len() > 1, "the first phase is shared: {to_act:?}");
+        (
+            to_act[0],
+            to_act[1],
+            game.sides()[to_act[1].index()].name.clone(),
+        )
+    };
+    h.get_by_role_and_label(Role::ComboBox, &name).click();
+    h.run();
+    h.get_by_label("random").click();
+    h.step();
+    h.step();
+    assert!(
+        h.query_by_label_contains(&format!("{name} (computer, at once)"))
+            .is_some(),
+        "the phase bar says the computer acts at once"
+    );
+    let started = Instant::now();
+    loop {
+        let orders = h.state().session().expect("a game").orders().to_vec();
+        assert!(
+            orders.iter().all(|o| o.side != person),
+            "the person gave no order"
+        );
+        if orders.iter().any(|o| o.side == computer) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the computer acts without waiting for the person"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -492,7 +492,15 @@ impl EditorApp {
         let Some(session) = &mut self.rt.session else {
             return;
         };
-        let Some(&side) = session.game.to_act().first() else {
+        // In a phase both sides share, the computer acts at once for its side rather than
+        // wait behind the person listed first (the phase bar says so).
+        let players = &self.rt.play.players;
+        let Some(side) = session
+            .game
+            .to_act()
+            .into_iter()
+            .find(|s| matches!(players.get(s.index()), Some(Some(_))))
+        else {
             return;
         };
         let Some(Some(computer)) = self.rt.play.players.get_mut(side.index()) else {

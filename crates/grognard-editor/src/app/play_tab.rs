@@ -232,10 +232,21 @@ impl EditorApp {
                 };
                 super::slot_label(ui, RichText::new(line).strong(), status_width);
                 // Who acts is the kernel's word, whoever the board is seen as.
-                let to_act: Vec<&str> = game
+                // With more than one side to act, a side the computer plays is marked: it
+                // acts at once, not after the person's part.
+                let shared = game.to_act().len() > 1;
+                let to_act: Vec<String> = game
                     .to_act()
                     .iter()
-                    .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
+                    .filter_map(|s| {
+                        let name = &game.sides().get(s.index())?.name;
+                        let computer = matches!(self.rt.play.players.get(s.index()), Some(Some(_)));
+                        Some(if shared && computer {
+                            format!("{name} (computer, at once)")
+                        } else {
+                            name.clone()
+                        })
+                    })
                     .collect();
                 let acting = if to_act.is_empty() {
                     String::new()
