@@ -846,9 +846,15 @@ impl Live {
         };
         // A `search` player imagines games with the game's own hooks (it clears any fault
         // they meet there: none of them is the real game's).
-        let action = player
-            .choose_with(&self.game, side, &legal, self.hooks.as_mut())
-            .unwrap_or(Action::EndPhase);
+        let action = match player.choose_with(&self.game, side, &legal, self.hooks.as_mut()) {
+            Ok(action) => action,
+            // A search's `evaluate` hook failed in an imagined game: the side ends its phase
+            // rather than stall the game, and the referee's view says why.
+            Err(message) => {
+                self.last_fault = Some(message);
+                Action::EndPhase
+            }
+        };
         let seat = self.record.sides[side.index()].clone();
         let order = Order { side, action };
         if self.commit(&seat, &order).is_err() {

@@ -242,3 +242,27 @@ fn a_game_the_servers_players_never_let_go_of_is_paused_with_the_reason() {
     assert_eq!(after.status.orders, 59, "{:?}", after.status);
     assert!(after.status.paused.is_some());
 }
+
+#[test]
+fn a_search_seat_whose_evaluate_hook_fails_ends_its_phase_and_the_referee_sees_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_running, client, host) = server(dir.path(), |_| {});
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/search/duel-broken-evaluate.yaml");
+    let policies = BTreeMap::from([("blue".to_owned(), "search:it=3".to_owned())]);
+    let request = bundle::gather(&scenario, BTreeMap::new(), None, policies).unwrap();
+    let created = client.create(&request, Some(&host)).unwrap();
+    let game = &created.game;
+
+    // Blue is the server's: its search meets the broken hook, so it ends its phase rather
+    // than stall the game (before: it did so silently) and red is to act.
+    let red = client.view(game, &created.tokens["red"]).unwrap();
+    assert_eq!(red.status.to_act, ["red"], "{:?}", red.status);
+    assert_eq!(red.hook_error, None, "a side's seat is not told the ruleset's fault");
+    let referee = client.view(game, &created.tokens["referee"]).unwrap();
+    let error = referee.hook_error.unwrap_or_default();
+    for part in ["marked.lua:", "evaluate (marked.broken)"] {
+        assert!(error.contains(part), "{part}: {error}");
+    }
+    assert!(!error.contains("/work") && !error.contains("/tmp"), "{error}");
+}
