@@ -98,7 +98,18 @@ fn a_charts_dice_may_add_or_take_away_a_fixed_amount_but_not_dice() {
 /// against `4+`: 2d6 of 6 or more, 26/36. The natural roll stays the dice alone.
 #[test]
 fn a_fixed_amount_moves_the_score_and_the_odds() {
-    for (dice, hit) in [("d6 + 1", (2, 3)), ("2d6 - 2", (13, 18))] {
+    // Several fixed amounts are summed in the order written: `d6 + 1 - 2` is d6 − 1 (5 or 6
+    // hit, 1/3), `d6 - 1 - 1` is d6 − 2 (6 hits), `d6 + 3 + 2` always hits (before, the
+    // `- 2` after a `+ 1` was dropped and `d6 - 1 - 1` was refused).
+    for (dice, hit) in [
+        ("d6 + 1", (2, 3)),
+        ("2d6 - 2", (13, 18)),
+        ("d6 + 1 - 2", (1, 3)),
+        ("2d6 + 1 - 3", (13, 18)),
+        ("d6 - 2 + 1", (1, 3)),
+        ("d6 - 1 - 1", (1, 6)),
+        ("d6 + 3 + 2", (1, 1)),
+    ] {
         let dir = std::env::temp_dir().join(format!("grognard-dice-odds-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("odds.yaml");

@@ -42,7 +42,9 @@ pub(super) fn parse_dice(
     {
         // A declared die may have a hyphen in its name (`melee-d6`); anything else with
         // one takes something away, which may only be a fixed amount after the dice.
-        let named = names.iter().any(|n| part.ends_with(n.as_str()));
+        let named = names
+            .iter()
+            .any(|n| n.contains(['-', '\u{2212}']) && part.ends_with(n.as_str()));
         let (part, taken) = match split_minus(part) {
             Some((dice_part, n)) if !named => (dice_part, Some(n)),
             _ => (part, None),
@@ -83,7 +85,10 @@ pub(super) fn parse_dice(
             continue;
         }
         if fixed {
-            constant = constant.saturating_add(part.parse::<i32>().unwrap_or(i32::MAX));
+            // `1 - 2` in `d6 + 1 - 2`: the amount taken away after it counts too.
+            constant = constant
+                .saturating_add(part.parse::<i32>().unwrap_or(i32::MAX))
+                .saturating_sub(taken.unwrap_or(0));
             continue;
         }
         if let Some(n) = taken {
@@ -148,17 +153,25 @@ pub(super) fn parse_dice(
 }
 
 /// `d6 - 1` → (`d6`, 1): a term that ends by taking away a whole number.
+/// `2d6 - 2` → (`2d6`, 2); `d6 - 1 - 1` → (`d6`, 2): every fixed amount taken away at the
+/// end of a part, summed. `None` when nothing (or something other than a number) is.
 fn split_minus(part: &str) -> Option<(&str, i32)> {
-    let (i, c) = part
+    let mut left = part;
+    let mut taken = 0i32;
+    while let Some((i, c)) = left
         .char_indices()
         .rev()
-        .find(|(_, c)| *c == '-' || *c == '\u{2212}')?;
-    let left = part[..i].trim();
-    let right = part[i + c.len_utf8()..].trim();
-    if left.is_empty() || right.is_empty() || !right.chars().all(|c| c.is_ascii_digit()) {
-        return None;
+        .find(|(_, c)| *c == '-' || *c == '\u{2212}')
+    {
+        let before = left[..i].trim();
+        let right = left[i + c.len_utf8()..].trim();
+        if before.is_empty() || right.is_empty() || !right.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        taken = taken.saturating_add(right.parse().ok()?);
+        left = before;
     }
-    Some((left, right.parse().ok()?))
+    (left != part).then_some((left, taken))
 }
 
 pub(super) fn cost_or_impassable(cx: &mut Cx, text: &Located<Text>) -> Option<Option<Cost>> {
