@@ -88,10 +88,18 @@ pub struct Played {
 
 /// Runs `play SCENARIO --orders ORDERS --json` from the workspace root.
 pub fn play_json(scenario: &str, orders: &str) -> Played {
-    let run = grognard(&["play", scenario, "--orders", orders, "--json"]);
+    play_json_in(&root(), scenario, orders, &[])
+}
+
+/// Runs `play SCENARIO --orders ORDERS --json ARGS` in `dir` (a test's own folder); the
+/// piece names come from the referee's view of the same scenario there.
+pub fn play_json_in(dir: &Path, scenario: &str, orders: &str, args: &[&str]) -> Played {
+    let mut all = vec!["play", scenario, "--orders", orders, "--json"];
+    all.extend_from_slice(args);
+    let run = grognard_in(dir, &all);
     let answer: serde_json::Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("play --json: {e}\n{}\n{}", run.stdout, run.stderr));
-    let view = grognard(&["view", scenario, "--referee", "--json"]);
+    let view = grognard_in(dir, &["view", scenario, "--referee", "--json"]);
     let view: serde_json::Value = serde_json::from_str(&view.stdout)
         .unwrap_or_else(|e| panic!("view --json: {e}\n{}\n{}", view.stdout, view.stderr));
     let names = view["state"]["pieces"]

@@ -1,7 +1,7 @@
 //! A small Hex Command field played through the binary: the fixture every Hex Command test
 //! module in this folder shares.
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Played, Run, grognard_in, play_json_in, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
 
@@ -56,6 +56,15 @@ impl Field {
         let mut all = vec!["play", "field.yaml", "--orders", "orders.yaml"];
         all.extend_from_slice(args);
         grognard_in(self.dir.path(), &all)
+    }
+
+    /// `orders` played with `--json`: the events, for tests that check a rule's outcome
+    /// rather than the words the log prints for it. All must be accepted.
+    pub fn json(&self, orders: &[impl AsRef<str>], args: &[&str]) -> Played {
+        self.write_orders("orders.yaml", orders);
+        let played = play_json_in(self.dir.path(), "field.yaml", "orders.yaml", args);
+        assert_eq!(played.code, 0, "refused: {:?}", played.refused);
+        played
     }
 
     /// The log of `orders`, which must all be accepted.

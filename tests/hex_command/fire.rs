@@ -3,7 +3,9 @@
 //! after melee and overlapping a blocking force. Each test plays a small field through the
 //! binary and checks the log.
 
-use super::field::{Field, ends, has, lacks, order};
+use serde_json::json;
+
+use super::field::{Field, ends, has, order};
 use super::seed_showing;
 
 const RULESET: &str = "rulesets/hex-command.yaml";
@@ -88,19 +90,36 @@ fn dead_zone_behind_a_wall() {
     // Without the wall the same shot is an ordinary one.
     let out = field(None, "", near).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
     has(&out, "fire_small_b by b at r");
-    lacks(&out, "partly obstructed");
+    clear_shot(
+        &field(None, "", near).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]),
+        "fire_small_b",
+    );
     // Three hexes away the target is past the dead zone, but the wall costs 1 CP.
     let far = near.replace("at: [4, 4]", "at: [5, 4]");
     let out = field(None, wall, &far).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
     has(&out, "fire_small_b by b at r");
     has(&out, "+1 partly obstructed");
+    // The same on the events: the name `clear_shot` looks for is the one the chart gives.
+    let played = field(None, wall, &far).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    assert!(
+        played.events.iter().any(|e| e["roll"]["modifiers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|m| m["name"] == "partly obstructed" && m["value"] == 1)),
+        "{:?}",
+        played.events
+    );
     // A unit at the wall fires over it freely.
     let at_wall = near
         .replace("at: [2, 4]", "at: [3, 4]")
         .replace("at: [4, 4]", "at: [5, 4]");
     let out = field(None, wall, &at_wall).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
     has(&out, "fire_small_b by b at r");
-    lacks(&out, "partly obstructed");
+    clear_shot(
+        &field(None, wall, &at_wall).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]),
+        "fire_small_b",
+    );
 }
 
 /// 004 7p: guns on higher ground fire over friends more than one hex in front of them, not
@@ -167,8 +186,10 @@ fn partial_obstruction_from_the_board() {
     // Due south from (1,0) to (1,2) the line runs along the edge of (0,1) and (1,1).
     let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 0], facing: SE }\n  - { id: r, side: red, type: infantry, at: [1, 2], facing: NW }\n";
     let fire = at_blue_fire(&[act("blue", "b", "fire", "r")]);
-    let out = field(Some(&map_with(&[])), "", pieces).ok(&fire, &[]);
-    lacks(&out, "partly obstructed");
+    clear_shot(
+        &field(Some(&map_with(&[])), "", pieces).json(&fire, &[]),
+        "fire_small_b",
+    );
     let out = field(Some(&map_with(&[(0, 1, 'F')])), "", pieces).ok(&fire, &[]);
     has(&out, "+1 partly obstructed");
     field(Some(&map_with(&[(0, 1, 'F'), (1, 1, 'B')])), "", pieces).refused(
@@ -230,7 +251,10 @@ fn howitzers_fire_over_walls_and_friends() {
     );
     let out = field(None, wall, &howitzer).ok(&fire, &[]);
     has(&out, "fire_artillery_b by g at r");
-    lacks(&out, "partly obstructed");
+    clear_shot(
+        &field(None, wall, &howitzer).json(&fire, &[]),
+        "fire_artillery_b",
+    );
     // Over a friend on level ground: howitzers only.
     let over = "  - { id: g, side: blue, type: artillery, at: [1, 4], facing: E, mode: unlimbered }\n  - { id: f, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
     field(None, "", over).refused(&fire, &[], "it is not on higher ground");
@@ -259,8 +283,20 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
         &out,
         "c placed (4,4) → (5,4) (crew stepped back from the melee)",
     );
-    lacks(&out, "g removed");
-    lacks(&out, "c is routed");
+    // The outcome, on the events: the guns stay, abandoned; the crew steps back, unrouted.
+    let played = f.json(&at_blue_melee(&[act("blue", "b", "melee", "g")]), &[]);
+    assert!(
+        played.flag("g", "abandoned", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert!(
+        played
+            .find("placed", "c", |e| stepped_back_to(e, 5, 4))
+            .is_some()
+    );
+    assert_eq!(played.find("removed", "g", |_| true), None);
+    assert_eq!(played.flag("c", "routed", true), None);
     // The abandoned guns cannot be fired at; the crew can.
     let abandoned = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, flags: [abandoned] }\n  - { id: c, side: red, type: crew, at: [5, 5], facing: W }\n  - { id: k, side: blue, type: infantry, at: [3, 5], facing: E }\n";
     let f = field(None, "", abandoned);
@@ -289,7 +325,25 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
         &out,
         "c placed (5,5) → (6,5) (crew stepped back from the melee)",
     );
-    lacks(&out, "melee of b");
+    // No melee is fought: no roll after b's order, nobody in melee.
+    let alone_field = field(None, "", alone);
+    let played = alone_field.json(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
+    assert!(
+        played
+            .find("placed", "c", |e| stepped_back_to(e, 6, 5))
+            .is_some()
+    );
+    let order = played
+        .find("acted", "b", |e| e["action"] == "melee")
+        .expect("b's melee order");
+    assert!(
+        played.events[order..]
+            .iter()
+            .all(|e| e["event"] != "rolled"),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.flag("b", "in_melee", true), None);
     // With no room behind, the crew is captured.
     let boxed = format!(
         "{alone}  - {{ id: w1, side: red, type: infantry, at: [6, 5], facing: W }}\n  - {{ id: w2, side: red, type: infantry, at: [6, 4], facing: W }}\n  - {{ id: w3, side: red, type: infantry, at: [6, 6], facing: W }}\n"
@@ -302,7 +356,26 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
     has(&out, "g is routed");
     has(&out, "g changed mode unlimbered → limbered");
     has(&out, "g placed (4,4) → (8,4) (routed)");
-    lacks(&out, "abandons");
+    let played = field(None, "", shot).json(&at_blue_fire(&[act("blue", "b", "fire", "g")]), &[]);
+    assert!(
+        played.flag("g", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert!(
+        played
+            .find("placed", "g", |e| e["reason"] == "routed"
+                && e["to"] == json!({"col": 8, "row": 4}))
+            .is_some()
+    );
+    assert_eq!(played.flag("g", "abandoned", true), None);
+    assert_eq!(played.find("attached", "c", |e| e["to"].is_null()), None);
+}
+
+/// Whether a `placed` event is a crew stepping back to (`col`, `row`).
+fn stepped_back_to(event: &serde_json::Value, col: u32, row: u32) -> bool {
+    event["reason"] == "crew stepped back from the melee"
+        && event["to"] == json!({"col": col, "row": row})
 }
 
 /// 004 reference "Melee and Rout": the crew returns to its guns when its side holds them
@@ -339,7 +412,28 @@ fn crews_return_and_captured_guns_fire_their_rolled_shots() {
         "x placed (3,4) → (4,4) (advanced onto the captured guns)",
     );
     has(&out, "x captured_shots 0 →");
-    lacks(&out, "grapeshot");
+    // Abandoned guns fire no grapeshot at the men who take them.
+    let played =
+        field(None, "", &held).json(&at_blue_melee(&[act("blue", "x", "melee", "g")]), &[]);
+    assert!(
+        played
+            .find("removed", "g", |e| e["reason"] == "guns captured by x")
+            .is_some()
+    );
+    assert!(
+        played
+            .find("placed", "x", |e| e["reason"]
+                == "advanced onto the captured guns")
+            .is_some()
+    );
+    assert!(
+        played
+            .events
+            .iter()
+            .all(|e| e["roll"]["chart"] != "grapeshot"),
+        "{:?}",
+        played.events
+    );
     // The captor fires the guns with their chart while its shots last.
     let captor = "  - { id: x, side: blue, type: infantry, at: [2, 4], facing: E, counters: { captured_shots: 1, captured_class: 2 } }\n  - { id: r, side: red, type: infantry, at: [7, 4], facing: W }\n";
     let f = field(None, "", captor);
@@ -396,10 +490,17 @@ fn facing_changes_after_melee_and_instead_of_pursuit() {
     let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
     let out = f.ok(&melee, &choice);
     has(&out, "b may advance or change facing instead");
-    lacks(&out, "advanced after melee");
+    let played = f.json(&melee, &choice);
+    let broke = |p: &crate::util::Played| {
+        p.flag("r", "routed", true).is_some() || p.find("removed", "r", |_| true).is_some()
+    };
+    assert!(broke(&played), "{:?}", played.events);
+    assert_eq!(played.find("placed", "b", |_| true), None);
     let out = f.ok(&turn, &choice);
     has(&out, "b now faces SE");
-    lacks(&out, "b placed");
+    let played = f.json(&turn, &choice);
+    assert!(played.find("faced", "b", |e| e["facing"] == "SE").is_some());
+    assert_eq!(played.find("placed", "b", |_| true), None);
     let mut on = melee.clone();
     on.push(order("blue", "act: { piece: b, action: advance }"));
     let out = f.ok(&on, &choice);
@@ -453,20 +554,33 @@ fn a_defender_that_wins_advances_or_turns() {
         &out,
         "r placed (4,4) → (3,3) (advanced after winning the melee it defended)",
     );
-    lacks(&out, "r is routed");
+    let played = f.json(&melee, &args);
+    assert!(
+        played.flag("b", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.flag("r", "routed", true), None);
     // Pursuit choice: the defender turns to the hex instead of advancing.
     let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
     let out = f.ok(&melee, &choice);
     has(&out, "r now faces NW");
     has(&out, "r turns to face (3,3) instead of advancing");
-    lacks(&out, "r placed");
+    let played = f.json(&melee, &choice);
+    assert!(played.find("faced", "r", |e| e["facing"] == "NW").is_some());
+    assert_eq!(played.find("placed", "r", |_| true), None);
     // Cavalry beaten off by infantry are not pursued.
     let horse = pieces.replace("type: infantry, at: [3, 3]", "type: cavalry, at: [3, 3]");
     let f = field(None, "", &horse);
     let seed = seed_showing(&f, &melee, &[], "b is routed");
-    let out = f.ok(&melee, &["--seed", seed.as_str()]);
-    lacks(&out, "r placed");
-    lacks(&out, "r now faces");
+    let played = f.json(&melee, &["--seed", seed.as_str()]);
+    assert!(
+        played.flag("b", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.find("placed", "r", |_| true), None);
+    assert_eq!(played.find("faced", "r", |_| true), None);
     // Crews do not melee (charts page), so a crew next to the target adds nothing to the
     // attacker's value; a regiment there does (+1).
     let front = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
@@ -515,7 +629,19 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     has(&out, "x captured_gun 0 → 2");
     has(&out, "g arrived at (4,4) (guns left behind by x)");
     // The guns hold the hex: the winner stays.
-    lacks(&out, "r placed (5,4) → (4,4)");
+    let played = f.json(&orders, &args);
+    assert!(
+        played
+            .find("arrived", "g", |e| e["reason"] == "guns left behind by x"
+                && e["at"] == json!({"col": 4, "row": 4}))
+            .is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(
+        played.find("placed", "r", |e| e["to"] == json!({"col": 4, "row": 4})),
+        None
+    );
     // Taking the guns is winning a melee: the captor may change facing (7.4).
     let mut turn = at_blue_melee(&[act("blue", "x", "melee", "g")]);
     turn.push(order("blue", "face: { piece: x, facing: SE }"));
@@ -533,8 +659,17 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     let seed = seed_showing(&strong, &orders, &[], "r is routed");
     let out = strong.ok(&orders, &["--seed", seed.as_str()]);
     has(&out, "x stays with the guns it captured");
-    lacks(&out, "x placed (4,4) → (5,4)");
-    lacks(&out, "g arrived");
+    let played = strong.json(&orders, &["--seed", seed.as_str()]);
+    assert!(
+        played.flag("r", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(
+        played.find("placed", "x", |e| e["to"] == json!({"col": 5, "row": 4})),
+        None
+    );
+    assert_eq!(played.find("arrived", "g", |_| true), None);
     // Next turn the crew returns to them, and they fire for Red again.
     let mut back = orders.clone();
     back.extend(ends("red", 2)); // melee, rally
@@ -584,9 +719,18 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "the shot of g strikes the works in front of r");
     has(&out, "g is fired");
-    lacks(&out, "fire_artillery_b by g");
-    lacks(&out, "r hits");
-    lacks(&out, "r works");
+    let played = f.json(&fire, &["--seed", seed.as_str()]);
+    assert_eq!(rolls(&played, "structure"), 1, "{:?}", played.events);
+    assert!(played.flag("g", "fired", true).is_some());
+    assert_eq!(rolls(&played, "fire_artillery_b"), 0);
+    assert_eq!(
+        played.find("counter_changed", "r", |e| e["counter"] == "hits"),
+        None
+    );
+    assert_eq!(
+        played.find("counter_changed", "r", |e| e["counter"] == "works"),
+        None
+    );
     let seed = seed_showing(&f, &fire, &[], "→ clear (shot of g at r behind works)");
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "+1 target in cover; band 1 (Color)");
@@ -624,11 +768,15 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
         &damage,
         "→ works (shot of g at r behind works)",
     );
-    let out = fort.ok(
+    let played = fort.json(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
     );
-    lacks(&out, "r works");
+    assert_eq!(rolls(&played, "structure"), 1, "{:?}", played.events);
+    assert_eq!(
+        played.find("counter_changed", "r", |e| e["counter"] == "works"),
+        None
+    );
     // No roll: howitzers, small arms, and targets in the open.
     let howitzer = field(
         None,
@@ -639,17 +787,48 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
         ),
     );
     for seed in ["1", "2", "3"] {
-        let out = howitzer.ok(&fire, &["--seed", seed]);
-        lacks(&out, "structure:");
-        has(&out, "by g at r");
-        let out = f.ok(
+        let played = howitzer.json(&fire, &["--seed", seed]);
+        assert_eq!(rolls(&played, "structure"), 0, "{:?}", played.events);
+        assert_eq!(rolls(&played, "fire_artillery_b"), 1, "{:?}", played.events);
+        let played = f.json(
             &at_blue_fire(&[act("blue", "k", "fire", "r")]),
             &["--seed", seed],
         );
-        lacks(&out, "structure:");
+        assert_eq!(rolls(&played, "structure"), 0, "{:?}", played.events);
+        assert_eq!(rolls(&played, "fire_small_b"), 1, "{:?}", played.events);
     }
     let open = field(None, "", &pieces.replace(", counters: { works: 4 }", ""));
+    let played = open.json(&fire, &[]);
+    assert_eq!(rolls(&played, "structure"), 0, "{:?}", played.events);
+    assert_eq!(rolls(&played, "fire_artillery_b"), 1, "{:?}", played.events);
     let out = open.ok(&fire, &[]);
-    lacks(&out, "structure:");
     has(&out, "fire_artillery_b by g at r");
+}
+
+/// Asserts the events hold one roll on `chart` and that it took no `partly obstructed`
+/// modifier (the roll must be there, so a shot that never happened cannot pass).
+fn clear_shot(played: &crate::util::Played, chart: &str) {
+    let shots: Vec<_> = played
+        .events
+        .iter()
+        .filter(|e| e["roll"]["chart"] == chart)
+        .collect();
+    assert_eq!(shots.len(), 1, "one {chart} roll in {:?}", played.events);
+    let modifiers = shots[0]["roll"]["modifiers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        modifiers.iter().all(|m| m["name"] != "partly obstructed"),
+        "{modifiers:?}"
+    );
+}
+
+/// How many rolls on `chart` the events hold.
+fn rolls(played: &crate::util::Played, chart: &str) -> usize {
+    played
+        .events
+        .iter()
+        .filter(|e| e["roll"]["chart"] == chart)
+        .count()
 }
