@@ -42,6 +42,16 @@ pub fn order_text(spec: &serde_json::Value) -> String {
     parts.join(" ")
 }
 
+/// A distance in inches as the board's tape says it: to a hundredth at most, no trailing
+/// zeros (a server's `13.299` reads `13.3"`, `42.0` reads `42"`).
+#[must_use]
+pub fn inches_text(x: f64) -> String {
+    let t = format!("{x:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    let t = if t == "-0" { "0" } else { t };
+    format!("{t}\"")
+}
+
 /// An order in a player's words, the piece it moves apart: `(Some("hale"), "→ (1,1), 5
 /// steps")` — where it goes first, then how far; an action by what it does (`fire at r1`);
 /// an order that names no piece (`end phase`) with `None`.
@@ -62,7 +72,7 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
         Some([c, r]) => Some(format!("({c},{r})")),
         _ => None,
     };
-    let num = |v: &serde_json::Value| v.as_f64().map(|x| format!("{x}\""));
+    let num = |v: &serde_json::Value| v.as_f64().map(inches_text);
     let rest = |skip: &[&str]| -> Vec<String> {
         inner
             .iter()
@@ -343,6 +353,11 @@ mod tests {
         assert_eq!(order_words(&one).1, "→ (4,5), 1 step");
         let to = serde_json::json!({"move_to": {"piece": "fr_bde1", "to": [29.96, 42.0]}});
         assert_eq!(order_words(&to).1, "→ (29.96\", 42\")");
+        // As a server sends them (a remote seat's list): rounded as the Play tab's.
+        let far = serde_json::json!({"move_to": {"piece": "b", "to": [13.299, 30.75]}});
+        assert_eq!(order_words(&far).1, "→ (13.3\", 30.75\")");
+        let near = serde_json::json!({"move_to": {"piece": "b", "to": [0.001, 7.0]}});
+        assert_eq!(order_words(&near).1, "→ (0\", 7\")");
         let fire = serde_json::json!({"act": {"piece": "b1", "action": "fire", "target": "r1"}});
         assert_eq!(order_words(&fire).1, "fire at r1");
         let mode = serde_json::json!({"mode": {"piece": "fr_ligne", "mode": "line"}});

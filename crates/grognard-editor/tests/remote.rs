@@ -738,6 +738,15 @@ fn on_the_remote_open_table_a_base_dragged_to_a_legal_place_is_moved_by_the_serv
     joined(&mut h, &served, "blue");
     let before = served.view("blue");
     assert_eq!(before.status.to_act, ["blue"]);
+    // An open table has no cells to mark: the hint says to drag (third outside check #9).
+    assert!(
+        h.query_by_label_contains("a marked cell moves it")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label_contains("then drag its base where it goes")
+            .is_some()
+    );
     // Select b1 (at 12", 30", facing north): it may be dragged, and the panel says how.
     let pos = table_at(&h, 12.0, 30.0);
     click_at(&mut h, pos);

@@ -1083,7 +1083,15 @@ impl EditorApp {
                 return;
             }
             if self.rt.remote.selected.is_none() {
-                ui.label("Click one of your pieces to see only its orders; then a marked cell moves it there.");
+                // An open table has no cells to mark: its bases are dragged.
+                let open = s
+                    .table()
+                    .is_some_and(|t| matches!(t.board.surface, Surface::Open { .. }));
+                ui.label(if open {
+                    "Click one of your pieces to see only its orders; then drag its base where it goes."
+                } else {
+                    "Click one of your pieces to see only its orders; then a marked cell moves it there."
+                });
             }
             egui::ScrollArea::vertical()
                 .id_salt("remote legal list")
