@@ -720,6 +720,12 @@ fn roll(
             given.push((i, v));
         }
     }
+    // Optional rules read their defaults in this ruleset, as in a game.
+    for (i, v) in grognard_rules::sheet::option_inputs(&r, chart) {
+        if !given.iter().any(|(g, _)| *g == i) {
+            given.push((i, v));
+        }
+    }
     let inputs = chart.input_values(&given);
     // A `--set` its gate overrides is said to be, as `chart` says it: the roll reads the
     // gated value, and the printed inputs show that value.

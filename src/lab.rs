@@ -227,7 +227,8 @@ fn case_sets(
     chart: &ChartDef,
     sets: &Sets,
 ) -> Result<Vec<Vec<(usize, i32)>>, Failure> {
-    let mut fixed = Vec::new();
+    // Optional rules first, at this ruleset's defaults, so a `--set` still overrides them.
+    let mut fixed = grognard_rules::sheet::option_inputs(r, chart);
     for (name, v) in &sets.fixed {
         fixed.extend(resolve_set(r, chart, name, *v)?);
     }

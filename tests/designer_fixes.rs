@@ -278,3 +278,64 @@ fn fuzz_vary_counts_the_games_after_the_first_and_names_those_it_could_not_vary(
         "{text}"
     );
 }
+
+/// The fourth designer's ruleset (Lobositz) and its house rule, which turns canister off.
+fn lobositz(file: &str) -> String {
+    format!("tests/fixtures/audits/designer-4/{file}")
+}
+
+#[test]
+fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
+    let (base, fritz) = (lobositz("lobositz.yaml"), lobositz("lobositz-fritz.yaml"));
+    // Canister is on by default: at close range the roundshot gets +2.
+    let out = ok(&["chart", &base, "roundshot"]);
+    assert!(out.contains("canister_rule=1, canister=1"), "{out}");
+    assert!(out.contains("+2 canister"), "{out}");
+    assert!(out.contains("hit   2/3"), "{out}");
+    // A --set still overrides the default.
+    let off = ok(&[
+        "chart",
+        &base,
+        "roundshot",
+        "--set",
+        "canister_rule=0",
+        "--set",
+        "canister=0",
+    ]);
+    assert!(off.contains("hit   1/3"), "{off}");
+    // The house rule turns canister off: each side reads its own default.
+    let vs = ok(&[
+        "chart",
+        &base,
+        "roundshot",
+        "--against",
+        &fritz,
+        "--set",
+        "distance=3",
+    ]);
+    assert!(vs.contains("canister=1 → 0 in lobositz-fritz"), "{vs}");
+    assert!(vs.contains("-1/3 (-33.33 pp)"), "{vs}");
+    let roll = ok(&["roll", &base, "roundshot", "--seed", "1"]);
+    assert!(roll.contains("+2 canister"), "{roll}");
+    let roll_off = ok(&["roll", &fritz, "roundshot", "--seed", "1"]);
+    assert!(!roll_off.contains("canister,"), "{roll_off}");
+    // The sheet's exact odds: 2/3 with canister on, 1/3 under the house rule.
+    let dir = std::env::temp_dir().join(format!("grognard-d4-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sheet = |ruleset: &str, name: &str| {
+        let file = dir.join(name);
+        ok(&["sheet", ruleset, "--out", file.to_str().unwrap()]);
+        let html = std::fs::read_to_string(&file).unwrap();
+        let at = html
+            .find("exact odds with beyond_4")
+            .expect("roundshot odds");
+        html[at..].chars().take(250).collect::<String>()
+    };
+    let on = sheet(&base, "on.html");
+    assert!(on.contains("canister_rule=1, canister=1"), "{on}");
+    assert!(on.contains("2/3"), "{on}");
+    let house = sheet(&fritz, "off.html");
+    assert!(house.contains("canister=0"), "{house}");
+    assert!(house.contains("1/3"), "{house}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

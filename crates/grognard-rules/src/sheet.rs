@@ -107,6 +107,26 @@ impl Marks {
     }
 }
 
+/// The inputs of `chart` read from an optional rule, by index, each at that rule's default
+/// in `r` (1 on, 0 off): what a game of `r` reads unless the option is switched. A bare
+/// input default would show every option off.
+#[must_use]
+pub fn option_inputs(r: &Ruleset, chart: &grognard_kernel::chart::ChartDef) -> Vec<(usize, i32)> {
+    chart
+        .inputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, input)| match input.source {
+            Some(grognard_kernel::chart::InputSource::Option(o)) => r
+                .rules
+                .options
+                .get(o)
+                .map(|def| (i, i32::from(def.default))),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The sheet for `r`; changes from `base` (the ruleset it extends) are marked.
 #[must_use]
 pub fn render(r: &Ruleset, base: Option<&Ruleset>) -> String {
@@ -732,12 +752,14 @@ fn odds(h: &mut String, r: &Ruleset, chart: &str) {
     let Some(def) = r.rules.charts.iter().find(|c| c.name == chart) else {
         return;
     };
-    let inputs: Vec<i32> = def.inputs.iter().map(|i| i.default).collect();
+    // Optional rules at their defaults, gates applied, as a game would read them.
+    let inputs: Vec<i32> = def.input_values(&option_inputs(r, def));
     let odds = def.odds(&r.rules.dice, &inputs);
     let defaults: Vec<String> = def
         .inputs
         .iter()
-        .map(|i| format!("{}={}", i.name, i.default))
+        .zip(&inputs)
+        .map(|(i, v)| format!("{}={v}", i.name))
         .collect();
     let _ = writeln!(
         h,
