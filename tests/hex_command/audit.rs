@@ -23,6 +23,41 @@ fn legal(f: &Field, orders: &[String], side: &str) -> String {
     r.stdout
 }
 
+/// `grognard legal --json` for `side` after `orders`: the phase and the listed orders, for
+/// tests about what is listed rather than how a listed order is printed.
+fn legal_json(f: &Field, orders: &[String], side: &str) -> Value {
+    f.write_orders("legal-orders.yaml", orders);
+    let r = grognard_in(
+        f.dir.path(),
+        &[
+            "legal",
+            "field.yaml",
+            "--side",
+            side,
+            "--orders",
+            "legal-orders.yaml",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("legal --json: {e}\n{}", r.stdout))
+}
+
+/// The listed orders of a `legal --json` answer that match `pick`.
+fn listed(list: &Value, pick: impl Fn(&Value) -> bool) -> usize {
+    list["orders"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no orders in {list}"))
+        .iter()
+        .filter(|o| pick(o))
+        .count()
+}
+
+/// Whether a listed order is `side`'s end of the phase.
+fn ends_phase(o: &Value) -> bool {
+    o["end_phase"] == true
+}
+
 fn act(side: &str, by: &str, action: &str, at: &str) -> String {
     order(
         side,
@@ -51,8 +86,10 @@ fn fire_out_of_reach_is_neither_listed_nor_accepted() {
     // b at (1,4) facing E, r at (6,4): five hexes along the row.
     let pieces = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
     let f = field(None, "", pieces, "");
-    let list = legal(&f, &to_blue_fire(), "blue");
-    lacks(&list, "action: fire");
+    let list = legal_json(&f, &to_blue_fire(), "blue");
+    assert_eq!(list["phase"], "fire", "{list}");
+    assert_eq!(listed(&list, ends_phase), 1, "{list}");
+    assert_eq!(listed(&list, |o| o["act"]["action"] == "fire"), 0, "{list}");
     refused(
         &f,
         &with(to_blue_fire(), &[fire("b", "r")]),
@@ -103,10 +140,14 @@ fn ganging_up_only_on_the_only_target_in_the_band() {
         &with(first.clone(), &[fire("b2", "r1")]),
         "no ganging up on r1: r2 is in the same range band of b2",
     );
-    lacks(
-        &legal(&f, &first, "blue"),
-        "piece: b2, action: fire, target: r1",
-    );
+    let list = legal_json(&f, &first, "blue");
+    let b2_at = |target: &str| {
+        listed(&list, |o| {
+            o["act"] == serde_json::json!({"piece": "b2", "action": "fire", "target": target})
+        })
+    };
+    assert_eq!(b2_at("r2"), 1, "{list}");
+    assert_eq!(b2_at("r1"), 0, "{list}");
     ok(&f, &with(first.clone(), &[fire("b2", "r2")]));
     let alone = field(None, "", two, "");
     has(
@@ -132,7 +173,14 @@ fn supply_is_spent_once_a_turn_the_unit_fires() {
     red(&mut o); // Red's fire phase, the same turn
     let out = ok(&f, &o);
     has(&out, "r supply 12 → 11");
-    lacks(&out, "r supply 11 → 10");
+    let played = f.json(&o, &[]);
+    let spent = |from: i32| {
+        played.find("counter_changed", "r", |e| {
+            e["counter"] == "supply" && e["from"] == from && e["to"] == from - 1
+        })
+    };
+    assert!(spent(12).is_some(), "{:?}", played.events);
+    assert_eq!(spent(11), None);
     // The next turn's first shot spends the next point.
     let mut o = whole_turn();
     o.insert(3, act("red", "r", "fire", "b"));
@@ -177,11 +225,38 @@ fn a_unit_melees_every_enemy_whose_front_it_entered() {
     has(owed, "against r2");
     has(owed, "c entered the front of r2 and must melee it too");
     has(owed, "r2 is in_melee");
-    lacks(owed, "r2 hits");
+    // On the events: r2 is drawn into the melee in Blue's melee phase, with no plain hit.
+    let played = f.json(&o, &[]);
+    let melee_phase = played
+        .events
+        .iter()
+        .position(|e| {
+            e["event"] == "phase_began" && e["phase"] == "melee" && e["phasing"] == "blue"
+        })
+        .expect("Blue's melee phase");
+    assert!(
+        played
+            .flag("r2", "in_melee", true)
+            .is_some_and(|i| i > melee_phase),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(
+        played.find("counter_changed", "r2", |e| e["counter"] == "hits"),
+        None
+    );
     // An enemy with a hit has lost its zone (5.2b, 7.2.1): no melee is owed to it.
     let hit = pieces.replace("facing: NW }", "facing: NW, counters: { hits: 1 } }");
-    let out = ok(&field(None, "", &hit, ""), &o);
-    lacks(&out, "must melee it too");
+    let hit = field(None, "", &hit, "");
+    let out = ok(&hit, &o);
+    has(&out, "against r1");
+    let played = hit.json(&o, &[]);
+    assert!(
+        played.flag("r1", "in_melee", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.flag("r2", "in_melee", true), None);
 }
 
 /// 004 l.413 (7.3d), l.496 (7.2.3) and l.181 (sequence of play 4): a melee in which no unit
@@ -196,7 +271,10 @@ fn a_melee_goes_on_and_its_units_cannot_leave() {
     let mut o = with(to_blue_melee(), &[melee("b", "r")]);
     o.extend(ends("blue", 2)); // melee, rally
     o.extend(ends("red", 1)); // Red's command
-    lacks(&legal(&f, &o, "red"), "piece: r");
+    let list = legal_json(&f, &o, "red");
+    assert_eq!(listed(&list, ends_phase), 1, "{list}");
+    let of_r = |o: &Value| ["move", "face", "act"].iter().any(|k| o[k]["piece"] == "r");
+    assert_eq!(listed(&list, of_r), 0, "{list}");
     refused(
         &f,
         &with(o.clone(), &[mv("red", "r", "[[3, 3]]")]),
@@ -237,10 +315,15 @@ fn advance_after_melee_only_into_the_front_arc() {
     let f = field(None, "", pieces, "");
     let o = with(to_blue_melee(), &[melee("b", "r")]);
     let seed = seed_showing(&f, &o, &[], "b is routed");
-    let out = f.ok(&o, &["--seed", &seed]);
-    lacks(&out, "r placed");
-    lacks(&out, "r now faces");
-    has(&out, "r is no longer in_melee");
+    let played = f.json(&o, &["--seed", &seed]);
+    assert!(
+        played.flag("b", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert!(played.flag("r", "in_melee", false).is_some());
+    assert_eq!(played.find("placed", "r", |_| true), None);
+    assert_eq!(played.find("faced", "r", |_| true), None);
 }
 
 /// 004 l.489 (7.2.2): a unit that joined a melee locks the enemy from advancing should it
@@ -255,8 +338,14 @@ fn a_joiner_locks_the_winner() {
     let seed = seed_showing(&f, &o, &[], "b1 is routed");
     let out = f.ok(&o, &["--seed", &seed]);
     has(&out, "r is held in melee by b2 and cannot advance");
-    lacks(&out, "r placed");
-    lacks(&out, "r is no longer in_melee");
+    let played = f.json(&o, &["--seed", &seed]);
+    assert!(
+        played.flag("b1", "routed", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.find("placed", "r", |_| true), None);
+    assert_eq!(played.flag("r", "in_melee", false), None);
 }
 
 /// 004 l.405 (7.5.1): a routed unit may pass through a friend only if one of the two is not
@@ -274,7 +363,16 @@ fn cavalry_may_not_rout_through_cavalry() {
         &out,
         "c1 removed (routed: cavalry cannot rout through cavalry (c2); destroyed)",
     );
-    lacks(&out, "c2 te");
+    let played = field(None, "", pieces, "").json(&o, &[]);
+    assert!(
+        played.find("removed", "c1", |_| true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(
+        played.find("counter_changed", "c2", |e| e["counter"] == "te"),
+        None
+    );
     let foot = pieces.replace(
         "id: c2, side: blue, type: cavalry",
         "id: c2, side: blue, type: infantry",
@@ -399,7 +497,13 @@ fn a_blocking_force_makes_two_full_moves_away() {
 fn an_enemy_on_any_entry_hex_blocks_the_arrival() {
     let pieces = "  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1, entry: 1 } }\n  - { id: b, side: blue, type: infantry, at: [5, 6], facing: E }\n  - { id: x, side: red, type: infantry, at: [0, 4], facing: E }\n";
     let out = ok(&field_with_entries(pieces), &ends("blue", 1));
-    lacks(&out, "ra arrived");
+    let played = field_with_entries(pieces).json(&ends("blue", 1), &[]);
+    assert!(
+        played.flag("x", "blocking", true).is_some(),
+        "{:?}",
+        played.events
+    );
+    assert_eq!(played.find("arrived", "ra", |_| true), None);
     has(
         &out,
         "announced: blue: 1 unit is arriving at entry place 1, which the enemy holds; they wait a turn",
@@ -428,9 +532,15 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
         ),
         "g is planted: pike-and-shot guns cannot move once unlimbered",
     );
-    let list = legal(&f, &to_blue_movement(), "blue");
-    lacks(&list, "move:");
-    lacks(&list, "action: limber");
+    let list = legal_json(&f, &to_blue_movement(), "blue");
+    assert_eq!(list["phase"], "movement", "{list}");
+    assert!(listed(&list, |o| o["face"]["piece"] == "g") > 0, "{list}");
+    assert_eq!(listed(&list, |o| o["move"].is_object()), 0, "{list}");
+    assert_eq!(
+        listed(&list, |o| o["act"]["action"] == "limber"),
+        0,
+        "{list}"
+    );
     let mut o = with(to_blue_movement(), &[face("blue", "g", "E")]);
     o.extend(ends("blue", 1));
     o.extend(ends("red", 1));
