@@ -4,7 +4,7 @@
 //! positions are in tests/fixtures/audits/hex-command/seventh/ (Blue first: no initiative
 //! roll), each worked by hand below; the audit page reruns them.
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Played, Run, grognard_in, play_json_in, root};
 
 use super::field::{has, lacks};
 
@@ -18,6 +18,13 @@ fn played(args: &[&str]) -> String {
     let out = at(args);
     assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
     out.stdout
+}
+
+/// `play skirmishers.yaml --orders ORDERS --json MORE`: the events, for the rule's outcome.
+fn events(orders: &str, more: &[&str]) -> Played {
+    let played = play_json_in(&root().join(DIR), "skirmishers.yaml", orders, more);
+    assert_eq!(played.code, 0, "{orders}: refused {:?}", played.refused);
+    played
 }
 
 fn play(orders: &str, more: &[&str]) -> String {
@@ -56,7 +63,19 @@ fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
         "note: b touched a hex next to s: the skirmishers rout",
     );
     has(&out, "s placed (5,3) → (8,3) (routed)");
-    lacks(&out, "s removed");
+    // Routed, not removed as well.
+    let ev = events(
+        "sk-infantry.orders.yaml",
+        &["--option", "skirmishers_rout=on"],
+    );
+    assert!(
+        ev.find("placed", "s", |e| e["reason"] == "routed"
+            && e["to"] == serde_json::json!({"col": 8, "row": 3}))
+            .is_some(),
+        "{:?}",
+        ev.events
+    );
+    assert_eq!(ev.find("removed", "s", |_| true), None);
     for option in ["skirmishers_rout=off", "skirmishers_rout=on"] {
         let out = play("sk-cavalry.orders.yaml", &["--option", option]);
         has(
@@ -79,8 +98,16 @@ fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
     ] {
         let out = play(orders, &[]);
         has(&out, mover);
-        lacks(&out, "s removed");
-        lacks(&out, "s placed");
+        // The mover ends its move next to s, and s neither leaves nor moves.
+        let ev = events(orders, &[]);
+        let mover = mover.split(' ').next().unwrap_or_default();
+        assert!(
+            ev.find("moved", mover, |_| true).is_some(),
+            "{:?}",
+            ev.events
+        );
+        assert_eq!(ev.find("removed", "s", |_| true), None);
+        assert_eq!(ev.find("placed", "s", |_| true), None);
     }
     // An advance after melee touches too (sk-advance.yaml, seed 1): b (2) melees r (2 hits),
     // both cubes red, score 7: r takes its third hit and routs to (7,4); b advances into
