@@ -281,7 +281,7 @@ fn fuzz_vary_counts_the_games_after_the_first_and_names_those_it_could_not_vary(
 
 /// The fourth designer's ruleset (Lobositz) and its house rule, which turns canister off.
 fn lobositz(file: &str) -> String {
-    format!("tests/fixtures/audits/designer-4/{file}")
+    format!("tests/fixtures/audits/designer-4/rulesets/{file}")
 }
 
 #[test]
@@ -338,4 +338,34 @@ fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
     assert!(house.contains("canister=0"), "{house}");
     assert!(house.contains("1/3"), "{house}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_referee_view_shows_the_result_and_each_pieces_mode_hits_and_flags() {
+    let game = "tests/fixtures/audits/designer-4/games/game-0003.json";
+    let referee = ok(&["view", game, "--referee"]);
+    let side = ok(&["view", game, "--side", "blue"]);
+    // A finished game: both views say how it ended.
+    assert!(side.contains("result: a draw on points"), "{side}");
+    assert!(referee.contains("result: a draw on points"), "{referee}");
+    // What a side sees of its own piece, the referee sees too.
+    let line = |text: &str, name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {text}"))
+            .to_owned()
+    };
+    let own = line(&side, "b_inf2");
+    assert!(
+        own.contains("line mode") && own.contains("[hits 3, hurt, engaged, shaken_foot]"),
+        "{own}"
+    );
+    let seen = line(&referee, "b_inf2");
+    assert!(seen.contains("blue, infantry, line mode,"), "{seen}");
+    assert!(
+        seen.ends_with("[hits 3, hurt, engaged, shaken_foot]"),
+        "{seen}"
+    );
+    // A piece with nothing to mark carries no brackets.
+    assert!(!line(&referee, "b_gren").contains('['), "{referee}");
 }

@@ -417,6 +417,27 @@ fn shows_facing(
     }
 }
 
+/// A piece's counters that moved off their starting value (hits 2) and the flags it
+/// carries, as a view lists them after the piece.
+fn marks(rules: &grognard_kernel::rules::Rules, p: &grognard_kernel::piece::Piece) -> Vec<String> {
+    let mut extra: Vec<String> = rules
+        .counters
+        .iter()
+        .zip(&p.counters)
+        .filter(|(c, v)| **v != c.initial)
+        .map(|(c, v)| format!("{} {v}", c.name))
+        .collect();
+    extra.extend(
+        rules
+            .flags
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
+            .map(|(_, f)| f.name.clone()),
+    );
+    extra
+}
+
 /// A side's view as `grognard view --side` prints it, without the log.
 #[must_use]
 pub fn view(game: &Game, view: &View) -> String {
@@ -438,21 +459,7 @@ pub fn view(game: &Game, view: &View) -> String {
     push_line!(text, "own pieces:");
     for (i, p) in view.own.iter().enumerate() {
         let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
-        let mut extra: Vec<String> = rules
-            .counters
-            .iter()
-            .zip(&p.counters)
-            .filter(|(c, v)| **v != c.initial)
-            .map(|(c, v)| format!("{} {v}", c.name))
-            .collect();
-        extra.extend(
-            rules
-                .flags
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| p.flag(grognard_kernel::ids::FlagId(*i as u16)))
-                .map(|(_, f)| f.name.clone()),
-        );
+        let mut extra = marks(rules, p);
         if view.own_face_up.contains(&p.id) {
             extra.push("face up: the enemy sees it".to_owned());
         }
@@ -568,6 +575,11 @@ pub fn referee_view(game: &Game) -> String {
         "referee view · turn {}",
         turn_shown(game, state.turn, state.over())
     );
+    // The referee sees at least what a side sees: the result, each piece's mode and marks.
+    if let Some(r) = game.result() {
+        push_line!(text, "result: {}", r.why);
+    }
+    let rules = game.rules();
     for p in &state.pieces {
         let (side, kind) = game.side_and_type_names(p);
         let facing = if shows_facing(game, Some(p.kind), &p.place) {
@@ -580,10 +592,17 @@ pub fn referee_view(game: &Game) -> String {
         } else {
             String::new()
         };
+        let extra = marks(rules, p);
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", extra.join(", "))
+        };
         push_line!(
             text,
-            "  {:<10} {side}, {kind}, {}{facing}",
+            "  {:<10} {side}, {kind}, {} mode, {}{facing}{extra}",
             p.name,
+            rules.mode_name(p.mode),
             place_text(&p.place)
         );
     }
