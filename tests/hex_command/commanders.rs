@@ -65,7 +65,15 @@ fn rally_with_a_commander() {
     has(&out, "b is no longer routed");
     has(&out, "b te 1 → 0");
     has(&out, "b hits 2 → 1");
-    lacks(&out, "n hits");
+    // Only the unit with the commander rallies: b loses a hit, n (alone) keeps its own.
+    let played = f.json(&o, &[]);
+    let hit_off = |name: &str| {
+        played.find("counter_changed", name, |e| {
+            e["counter"] == "hits" && e["to"].as_i64() < e["from"].as_i64()
+        })
+    };
+    assert!(hit_off("b").is_some(), "{:?}", played.events);
+    assert_eq!(hit_off("n"), None);
     let all = f.play(
         &o.iter().map(String::as_str).collect::<Vec<_>>(),
         &["--option", "rally_all_hits=on"],
@@ -86,7 +94,10 @@ fn rally_variants() {
     let plain = f.play(&refs, &[]);
     has(&plain.stdout, "n hits 1 → 0");
     has(&plain.stdout, "note: n rallies on its own");
-    lacks(&plain.stdout, "m hits");
+    let played = f.json(&o, &[]);
+    let hits_of = |name: &str| played.find("counter_changed", name, |e| e["counter"] == "hits");
+    assert!(hits_of("n").is_some(), "{:?}", played.events);
+    assert_eq!(hits_of("m"), None);
     assert_eq!(final_value(&plain.stdout, "b te"), 0);
     let te = f.play(&refs, &["--option", "rally_costs_te=on"]);
     has(&te.stdout, "b te 1 → 0");
@@ -177,6 +188,15 @@ fn army_integrity_withdraws_on_red() {
     let safe = field(None, "", pieces, "settings: { break_point: 51 }");
     let r = safe.play(&refs, &[]);
     lacks(&r.stdout, "integrity");
+    // Under the break point nobody rolls: the same orders, at 50, roll for both units.
+    let integrity = |p: &crate::util::Played| {
+        p.events
+            .iter()
+            .filter(|e| e["roll"]["chart"] == "integrity")
+            .count()
+    };
+    assert!(integrity(&f.json(&orders, &[])) > 0);
+    assert_eq!(integrity(&safe.json(&orders, &[])), 0);
 }
 
 /// 004 2.2.3: random CVS traits from the table at the start of the game.
@@ -184,7 +204,8 @@ fn army_integrity_withdraws_on_red() {
 fn random_cvs_rolls_each_commander() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "options: { random_cvs: true }");
-    let r = f.play(&[] as &[&str], &[]);
+    // The note comes in Blue's first command phase (l.313: told to its own side only).
+    let r = f.play(&ends("blue", 1), &[]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     has(&r.stdout, "(grade of g)");
     has(&r.stdout, "(CVS of g)");
