@@ -258,11 +258,17 @@ fn a_search_seat_whose_evaluate_hook_fails_ends_its_phase_and_the_referee_sees_w
     // than stall the game (before: it did so silently) and red is to act.
     let red = client.view(game, &created.tokens["red"]).unwrap();
     assert_eq!(red.status.to_act, ["red"], "{:?}", red.status);
-    assert_eq!(red.hook_error, None, "a side's seat is not told the ruleset's fault");
+    assert_eq!(
+        red.hook_error, None,
+        "a side's seat is not told the ruleset's fault"
+    );
     let referee = client.view(game, &created.tokens["referee"]).unwrap();
     let error = referee.hook_error.unwrap_or_default();
     for part in ["marked.lua:", "evaluate (marked.broken)"] {
         assert!(error.contains(part), "{part}: {error}");
     }
-    assert!(!error.contains("/work") && !error.contains("/tmp"), "{error}");
+    assert!(
+        !error.contains("/work") && !error.contains("/tmp"),
+        "{error}"
+    );
 }
