@@ -51,8 +51,34 @@ pub struct TuneSnapshot {
     pub book: Book,
     /// The progress line: candidates tried, games, the best so far.
     pub line: String,
-    /// Why the run stopped early (a candidate that does not load, or *Stop*).
+    /// Why the run stopped early (a candidate that does not load).
     pub error: Option<String>,
+    /// The candidate being measured: games done of its games, and time left.
+    pub candidate: Option<String>,
+    /// Games played in all, over every candidate.
+    pub games: u64,
+    /// *Stop* ended the run (not an error: what was measured stands).
+    pub stopped: bool,
+}
+
+impl TuneSnapshot {
+    /// The progress line while the run goes on, with the candidate's games.
+    #[must_use]
+    pub fn running_line(&self) -> String {
+        match &self.candidate {
+            Some(c) => format!("{} · {c}", self.line),
+            None => self.line.clone(),
+        }
+    }
+
+    /// How a stopped run is said: plainly, with the games it played.
+    #[must_use]
+    pub fn stopped_text(&self) -> String {
+        format!(
+            "stopped after {}",
+            crate::words::count(i64::try_from(self.games).unwrap_or(i64::MAX), "game")
+        )
+    }
 }
 
 /// A tuning run in the background.
@@ -93,14 +119,19 @@ impl TuneJob {
                     request: &request,
                     shared: &shared,
                     cancel: &cancel,
+                    games: 0,
                 };
                 let mut book = Book::default();
                 let r = grognard_play::tune::search(&request.tuner, &mut book, &mut play);
                 let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
                 s.line = book.progress(&request.tuner);
                 s.book = book;
-                if let Err(e) = r {
-                    s.error = Some(e);
+                s.candidate = None;
+                s.games = play.games;
+                match r {
+                    Err(e) if e == STOPPED => s.stopped = true,
+                    Err(e) => s.error = Some(e),
+                    Ok(_) => {}
                 }
             })
         };
@@ -153,6 +184,8 @@ struct Player<'a> {
     request: &'a TuneRequest,
     shared: &'a Mutex<TuneSnapshot>,
     cancel: &'a AtomicBool,
+    /// Games played so far over every candidate.
+    games: u64,
 }
 
 impl Candidates for Player<'_> {
@@ -187,8 +220,14 @@ impl Candidates for Player<'_> {
             if self.cancel.load(Ordering::Relaxed) {
                 job.cancel();
             }
+            {
+                let mut s = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+                s.candidate = Some(format!("this candidate: {}", job.progress_text()));
+                s.games = self.games + u64::from(job.progress().0);
+            }
             std::thread::sleep(Duration::from_millis(10));
         }
+        self.games += u64::from(job.progress().0);
         if self.cancel.load(Ordering::Relaxed) {
             return Err(STOPPED.to_owned());
         }

@@ -204,11 +204,25 @@ fn stop_ends_a_search_between_games() {
     let job = grognard_editor::tune::TuneJob::start(request);
     std::thread::sleep(Duration::from_millis(300));
     assert!(!job.finished());
+    // While a candidate is measured the line says its games (third outside check item 6).
+    let line = job.snapshot().running_line();
+    assert!(
+        line.starts_with("measuring the ruleset as it is… · this candidate: ")
+            && line.contains(" of 2000000 games"),
+        "{line}"
+    );
     let stopped = Instant::now();
     job.cancel();
     let snapshot = job.wait();
     assert!(stopped.elapsed() < Duration::from_secs(20));
-    assert_eq!(snapshot.error.as_deref(), Some("stopped"));
+    // A stop is no error (third outside check item 6): what was measured stands.
+    assert_eq!(snapshot.error, None);
+    assert!(snapshot.stopped);
+    assert!(
+        snapshot.stopped_text().starts_with("stopped after "),
+        "{}",
+        snapshot.stopped_text()
+    );
     assert!(snapshot.book.order.is_empty(), "{:?}", snapshot.book.order);
 }
 

@@ -206,7 +206,7 @@ impl EditorApp {
             let snapshot = job.snapshot();
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label(&snapshot.line);
+                ui.label(snapshot.running_line());
             });
             plots(ui, &job.tuner, &snapshot, None);
         }
@@ -300,6 +300,8 @@ impl EditorApp {
         let (t, snap) = (&done.tuner, &done.snapshot);
         if let Some(e) = &snap.error {
             ui.colored_label(Color32::RED, format!("the search stopped: {e}"));
+        } else if snap.stopped {
+            ui.label(snap.stopped_text());
         }
         let best = snap.book.best(t);
         let answer = answer_text(t, snap);
@@ -425,7 +427,9 @@ impl EditorApp {
         let tuner = job.tuner.clone();
         let snapshot = job.wait();
         let message = answer_text(&tuner, &snapshot);
-        if snapshot.error.is_some() {
+        if snapshot.stopped {
+            self.say(format!("tuning {}: {message}", snapshot.stopped_text()));
+        } else if snapshot.error.is_some() {
             self.fail(format!("tuning stopped: {message}"));
         } else {
             self.say(format!("tuning done: {message}"));
