@@ -369,3 +369,39 @@ fn the_referee_view_shows_the_result_and_each_pieces_mode_hits_and_flags() {
     // A piece with nothing to mark carries no brackets.
     assert!(!line(&referee, "b_gren").contains('['), "{referee}");
 }
+
+#[test]
+fn sim_says_so_when_which_matches_no_game() {
+    let scenario = "tests/fixtures/audits/designer-4/scenarios/lobositz.yaml";
+    let dir = std::env::temp_dir().join(format!("grognard-d4-which-{}", std::process::id()));
+    let folder = dir.to_str().unwrap().to_owned();
+    let run = |which: &str| {
+        let out = ok(&[
+            "sim",
+            scenario,
+            "--policy",
+            "random",
+            "--runs",
+            "4",
+            "--seed",
+            "1",
+            "--save-games",
+            &folder,
+            "--which",
+            which,
+        ]);
+        out.lines()
+            .filter(|l| l.starts_with("saved "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    // With this seed red wins two of the four games and blue none.
+    assert_eq!(
+        run("wins:blue"),
+        vec!["saved 0 games (no game matched wins:blue)".to_owned()]
+    );
+    let red = run("wins:red");
+    assert_eq!(red.len(), 1, "{red:?}");
+    assert!(red[0].starts_with("saved 2 games"), "{red:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -303,6 +303,9 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         for g in &saved {
             out!("saved game {} (seed {}) to {}", g.game, g.seed, g.file);
         }
+        if saved.is_empty() && args.save_games.is_some() {
+            out!("{}", save::none_saved(args.which.unwrap_or("all")));
+        }
         return Ok(());
     }
     let sa = summarise(&a.scenario, &orders, seed, a.tally)?;
@@ -310,6 +313,8 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         Some(b) => Some(summarise(&b.scenario, &orders, seed, b.tally)?),
         None => None,
     };
-    report(&sa, sb.as_ref(), &saved, args.json);
+    // Asked to save: say so even when no game matched, rather than print nothing.
+    let asked = args.save_games.map(|_| args.which.unwrap_or("all"));
+    report(&sa, sb.as_ref(), (&saved, asked), args.json);
     Ok(())
 }

@@ -127,6 +127,11 @@ impl Which {
     }
 }
 
+/// What `sim` says when `--which` matched none of the games it played.
+pub(crate) fn none_saved(which: &str) -> String {
+    format!("saved 0 games (no game matched {which})")
+}
+
 /// One saved game, as `sim` reports it.
 #[derive(Debug, Serialize)]
 pub(crate) struct SavedGame {

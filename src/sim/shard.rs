@@ -224,6 +224,6 @@ pub(crate) fn merge(paths: &[PathBuf], json: bool) -> Outcome {
         Some(s) => Some(summarise(&s, &orders, seed, tb)?),
         None => None,
     };
-    report(&a, b.as_ref(), &[], json);
+    report(&a, b.as_ref(), (&[], None), json);
     Ok(())
 }

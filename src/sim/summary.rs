@@ -226,7 +226,7 @@ pub(super) fn summarise(
 pub(super) fn report(
     a: &SimSummary,
     b: Option<&SimSummary>,
-    saved: &[super::save::SavedGame],
+    (saved, asked): (&[super::save::SavedGame], Option<&str>),
     json: bool,
 ) {
     if json {
@@ -234,7 +234,7 @@ pub(super) fn report(
             Some(b) => json!({ "a": a, "b": b }),
             None => json!(a),
         };
-        if !saved.is_empty()
+        if (!saved.is_empty() || asked.is_some())
             && let Some(map) = value.as_object_mut()
         {
             map.insert("saved".to_owned(), json!(saved));
@@ -246,7 +246,11 @@ pub(super) fn report(
         None => print_summary(a),
         Some(b) => print_comparison(a, b),
     }
-    if !saved.is_empty() {
+    if saved.is_empty() {
+        if let Some(which) = asked {
+            out!("{}", super::save::none_saved(which));
+        }
+    } else {
         out!(
             "saved {} game{} (`grognard replay FILE` checks one, `grognard view FILE` reads it):",
             saved.len(),
