@@ -32,6 +32,7 @@ mod square_blocks_audit4;
 mod square_blocks_audit5;
 mod square_blocks_audit6;
 mod square_blocks_audit7;
+mod square_blocks_audit8;
 mod square_blocks_rulings;
 mod tools;
 mod util;

@@ -264,7 +264,8 @@ impl Game {
         // The spread goes from a held cell next to `to`, by a step the piece could take
         // (judged from that cell, so the boundary named is the one crossed), and never
         // across an impassable barrier (a river), even at a crossing: a command's cells
-        // are one piece of ground.
+        // are one piece of ground. A barrier a move may cross (a hedge, a wall) does not
+        // divide it.
         let mut why_not = None;
         let mut spreads = false;
         for from in cells.iter().copied() {
@@ -276,7 +277,7 @@ impl Game {
                 .board()
                 .barriers_crossed(from, dir, to, |f| {
                     features.get(f.index()).is_some_and(|d| {
-                        matches!(d.kind, crate::rules::FeatureKind::Barrier { .. })
+                        matches!(d.kind, crate::rules::FeatureKind::Barrier { cost: None })
                     })
                 })
                 .into_iter()

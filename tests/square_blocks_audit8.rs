@@ -1,0 +1,80 @@
+//! The eighth outside audit of the square-block game (`docs/audits/square-blocks.md`,
+//! "Eighth outside audit"), run end to end on its positions in
+//! `tests/fixtures/audits/square-blocks/eighth/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T8: &str = "tests/fixtures/audits/square-blocks/eighth";
+
+fn run8(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T8, args)
+}
+
+/// What `play SCENARIO --orders ORDERS` prints, whatever its exit code.
+fn play8(scenario: &str, orders: &str) -> String {
+    let r = run8(&["play", scenario, "--orders", orders]);
+    format!("{}{}", r.stdout, r.stderr)
+}
+
+#[test]
+fn audit8_1_an_extension_arrow_crosses_a_hedge_or_wall_but_never_a_river() {
+    // 000 l.86 (#16): a block divides into two or more squares with extension arrows.
+    // 000 l.176 (terrain table): only "river or other impassable terrain" may not be
+    // crossed; a hedge or wall costs a block nothing (ruleset `features`, cost 0), and the
+    // ruleset's note on arrows bars them only across a river or other impassable barrier.
+    //
+    // fd.yaml, worked by hand: fh (50 figures, battle mode) at (9,5), a hedge on its
+    // north edge to (9,4). In the French movement phase of turn 1, hedgemove: fh changes
+    // to strategic (immediate) and moves (9,5) → (9,4) across the hedge for 1 point. So
+    // the arrow (9,5) → (9,4) (hedge.orders) is a step the block could take; 50 figures
+    // over 2 squares is 25 each, above 5. Before the fix it was refused: "fh cannot
+    // spread across the hedge between (9,5) and (9,4)".
+    let moved = play8("fd.yaml", "hedgemove.orders.yaml");
+    assert!(moved.contains("fh moved (9,5) → (9,4), cost 1"), "{moved}");
+    let out = play8("fd.yaml", "hedge.orders.yaml");
+    assert!(out.contains("fh now spreads over (9,5) → (9,4)"), "{out}");
+    assert!(!out.contains("refused"), "{out}");
+    // fdw.yaml: the same position with walls (cost 0) in place of hedges: the same arrow,
+    // and fb's arrow (9,8) → (9,9) across the southern wall.
+    let out = play8("fdw.yaml", "hedge.orders.yaml");
+    assert!(out.contains("fh now spreads over (9,5) → (9,4)"), "{out}");
+    let out = play8("fdw.yaml", "back.orders.yaml");
+    assert!(out.contains("fb now spreads over (9,8) → (9,9)"), "{out}");
+    // `legal` lists the arrow across the hedge.
+    let r = run8(&[
+        "legal",
+        "fd.yaml",
+        "--orders",
+        "open.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("extend: { piece: fh, to: [9, 4] }"),
+        "{}",
+        r.stdout
+    );
+    // fdr.yaml: a river on those edges (impassable, 000 l.176) still bars the arrow, in
+    // the rule's words, and `legal` leaves it out.
+    let out = play8("fdr.yaml", "hedge.orders.yaml");
+    assert!(
+        out.contains("refused: the river between (9,5) and (9,4) cannot be crossed here"),
+        "{out}"
+    );
+    assert!(!out.contains("fh now spreads"), "{out}");
+    let r = run8(&[
+        "legal",
+        "fdr.yaml",
+        "--orders",
+        "open.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains("extend: { piece: fh, to: [9, 4] }"),
+        "{}",
+        r.stdout
+    );
+}
