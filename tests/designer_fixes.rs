@@ -405,3 +405,15 @@ fn sim_says_so_when_which_matches_no_game() {
     assert!(red[0].starts_with("saved 2 games"), "{red:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_sheet_names_the_friends_an_input_counts_as_types() {
+    let file =
+        std::env::temp_dir().join(format!("grognard-d4-friends-{}.html", std::process::id()));
+    let steel = path("steel-and-shot.yaml");
+    ok(&["sheet", &steel, "--out", file.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(html.contains("how many friendly pieces of type"), "{html}");
+    assert!(!html.contains("how many friendly general"), "{html}");
+}

@@ -216,7 +216,7 @@ fn the_sheet_explains_inputs_marks_contact_and_the_open_tables_rules() {
         "Extra inches a move pays, once for each area of the terrain its bases pass over",
         "cover the cover of the terrain under the target, at most 1 0",
         "skirmishers 1 when the target is in skirmish mode 0",
-        "general how many friendly general within 6\" of the actor, at most 1 0",
+        "general how many friendly pieces of type general within 6\" of the actor, at most 1 0",
         "the actor is charged; the actor moves into contact with the target",
         "The open table",
         "Units' bases block lines of sight",

@@ -79,7 +79,10 @@ fn reads(i: &InputSpec, open: bool) -> String {
             let friends = if types.is_empty() {
                 "friends".to_owned()
             } else {
-                format!("friendly {}", types.join(" or "))
+                // Type names are singular ("general"): name them as types, not as a
+                // plural the sheet cannot form.
+                let noun = if types.len() == 1 { "type" } else { "types" };
+                format!("friendly pieces of {noun} {}", types.join(" or "))
             };
             let within = i
                 .within
