@@ -18,6 +18,7 @@ local M = {}
 
 local CVS_KEYS = { C = "cvs_c", M = "cvs_m", T = "cvs_t", A = "cvs_a", I = "cvs_i" }
 local GRADES = { untrained = 0, trained = 1, veteran = 2 }
+local GRADE_NAMES = { [0] = "untrained", [1] = "trained", [2] = "veteran" }
 
 local function roll_cvs(game, c)
   local grade = game:resolve("cvs_grade", {}, "grade of " .. game:name(c))
@@ -26,7 +27,24 @@ local function roll_cvs(game, c)
     local key = CVS_KEYS[letter]
     game:add_counter(c, key, tonumber(value) - game:counter(c, key))
   end
-  game:note(game:name(c) .. " is " .. grade .. ": " .. traits)
+  -- The grade is kept on the commander (a private counter): the note that tells it is made
+  -- in his side's own first phase (`note_cvs`), since the game's opening phase belongs to
+  -- no side and its notes reach every side (l.313: capabilities are private).
+  game:add_counter(c, "grade", GRADES[grade] - game:counter(c, "grade"))
+end
+
+-- l.313 (ninth outside audit): a side is told its own commanders' rolled CVS in its own
+-- first command phase, where a note reaches its log only — never the enemy's.
+local function note_cvs(game, side)
+  for _, c in ipairs(game:units(side)) do
+    if game:kind(c) == "commander" then
+      local traits = {}
+      for _, letter in ipairs({ "C", "M", "T", "A", "I" }) do
+        traits[#traits + 1] = letter .. game:counter(c, CVS_KEYS[letter])
+      end
+      game:note(game:name(c) .. " is " .. GRADE_NAMES[game:counter(c, "grade")] .. ": " .. table.concat(traits, " "))
+    end
+  end
 end
 
 -- Why `actor` may not be attached to `target` now (nil: he may). 6 and the sequence of
@@ -309,5 +327,6 @@ return {
   FAILURE = FAILURE,
   GRADES = GRADES,
   roll_cvs = roll_cvs,
+  note_cvs = note_cvs,
   supreme_commander_lost = supreme_commander_lost,
 }

@@ -79,7 +79,8 @@ end
 -- 7: crews), not its own weapons. The action checks (`hc.fire_check`, `hc.fire_guns_check`)
 -- ask it, so the legal orders list only fire the shot may take; the scripts rely on it.
 local function fire_problem(game, actor, target, captured)
-  local name, tname = game:name(actor), game:name(target)
+  -- The target as the acting side knows it: a marker by its handle (ninth outside audit).
+  local name, tname = game:name(actor), game:label(target, game:side(actor))
   local kind = game:kind(actor)
   -- A marker (3.1) may be fired at, real or fake; its own state (melee, abandoned guns) is
   -- not on the table while it is a marker (sixth outside audit).
@@ -167,19 +168,22 @@ local function fire_problem(game, actor, target, captured)
     -- for it: it neither is the nearer target nor stops a second unit joining the fire.
     -- Nor is a fake it has unmasked (eighth round): an empty plate is no target (7f, 7.1a, 7e).
     local seen = game:known(e, game:side(actor)) and not game:known_dummy(e, game:side(actor))
+    -- A refusal names e as the firer's side knows it (ninth outside audit): a marker it has
+    -- not identified by its handle, never by its scenario id (l.264, 3.1).
+    local ename = game:label(e, game:side(actor))
     if e ~= target and seen and candidate and not ignorable and game:arc(actor, e) == "front" and not shown(e, "abandoned")
         and fire_line(game, actor, e, arm == "art") ~= nil then
       local b = game:band(chart, "band", math.floor(game:distance(actor, e)))
       -- 7e (l.583): point-blank fire out of the front arc only when no target is in the
       -- front arc in the same range band.
       if arc ~= "front" and b <= band and not shown(e, "in_melee") then
-        return name .. " has " .. game:name(e) .. " in its front arc in the same range band: it may fire out of arc at "
+        return name .. " has " .. ename .. " in its front arc in the same range band: it may fire out of arc at "
           .. tname .. " only when no target is in its primary arc in that band (7e)"
       end
       if b < band then
-        return game:name(e) .. " is nearer and must be the target"
+        return ename .. " is nearer and must be the target"
       elseif b == band and joining and not shown(e, "in_melee") then
-        return "no ganging up on " .. tname .. ": " .. game:name(e) .. " is in the same range band of "
+        return "no ganging up on " .. tname .. ": " .. ename .. " is in the same range band of "
           .. name .. ", so a second " .. (arm == "art" and "battery" or "unit") .. " cannot join the fire on it (7.1a)"
       end
     end

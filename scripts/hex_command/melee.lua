@@ -149,7 +149,8 @@ end
 -- Why `actor` may not melee `target` (nil: it may). The action's check asks it, so the legal
 -- orders list only melees that are fought; the script relies on it.
 local function melee_problem(game, actor, target)
-  local name, tname = game:name(actor), game:name(target)
+  -- The target as the acting side knows it: a marker by its handle (ninth outside audit).
+  local name, tname = game:name(actor), game:label(target, game:side(actor))
   if not is_unit(game, target) then
     return "commanders are not meleed"
   end

@@ -9,6 +9,7 @@ local ledger = scripts.hc_core.ledger
 local rout_distance = scripts.hc_core.rout_distance
 local has = scripts.hc_moves.has
 local roll_cvs = scripts.hc_command.roll_cvs
+local note_cvs = scripts.hc_command.note_cvs
 local forced_melees = scripts.hc_melee.forced_melees
 
 local M = {}
@@ -534,6 +535,10 @@ function M.phase_begin(game, phase)
         roll_cvs(game, c)
       end
     end
+  end
+  -- Each side learns its own commanders' rolled traits in its first command phase (l.313).
+  if game:turn() == 1 and phase == "command" and game:option("random_cvs") then
+    note_cvs(game, game:phasing())
   end
   -- Pike and shot (optional, issue 33): guns set up unlimbered are planted where they stand.
   if game:turn() == 1 and phase == "arrivals" and game:option("pike_and_shot") then

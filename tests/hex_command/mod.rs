@@ -31,6 +31,7 @@ mod reaudit5;
 mod reaudit6;
 mod reaudit7;
 mod reaudit8;
+mod reaudit9;
 mod reinforcements;
 mod spotting;
 

@@ -125,3 +125,49 @@ fn a_side_knows_its_own_dummies_and_the_enemy_dummies_its_sightings_disclosed() 
         ["a=false own=true near=false nearfake=true farfake=true"]
     );
 }
+
+const LABELS: &str = r#"
+scenario: known-labels
+ruleset: drill-hex
+seed: 7
+board:
+  cols: 8
+  rows: 6
+  legend: { ".": clear }
+  map: |
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+sides: { blue: {}, red: {} }
+pieces:
+  - { id: a, side: blue, type: infantry, at: [1, 1], facing: E }
+  - { id: near, side: red, type: infantry, at: [3, 1] }
+  - { id: mid, side: red, type: infantry, at: [5, 1] }
+  - { id: far, side: red, type: infantry, at: [7, 5] }
+"#;
+
+fn probe_labels(fixture: &str) -> Vec<String> {
+    let (mut game, mut hooks): (Game, LuaHooks) =
+        common::start(fixture, "known-labels.yaml", LABELS);
+    let o = act(&game, "probe_label");
+    let events = game.apply(&o, &mut hooks).expect("probe_label");
+    notes(&events)
+}
+
+#[test]
+fn a_side_reads_the_names_it_knows_and_handles_for_the_rest() {
+    // Blue's a is #0; `near` (2 hexes) is seen and identified; `mid` (4 hexes) glimpsed,
+    // its place known but not who it is: the second enemy Blue learnt of (row, then
+    // column), #2; `far` is out of sight.
+    assert_eq!(
+        probe_labels("tests/fixtures/hooks/known.yaml"),
+        ["a, near, enemy #2, an unseen enemy"]
+    );
+    assert_eq!(
+        probe_labels("tests/fixtures/hooks/known-open.yaml"),
+        ["a, near, mid, far"]
+    );
+}

@@ -48,6 +48,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "sight_from", sight_from)?;
     add_method(lua, slot, game, "known", known)?;
     add_method(lua, slot, game, "known_dummy", known_dummy)?;
+    add_method(lua, slot, game, "label", label)?;
     add_method(lua, slot, game, "arc_at", arc_at)?;
     add_method(lua, slot, game, "can_stand", can_stand)?;
     add_method(lua, slot, game, "setting", setting)?;
@@ -485,6 +486,32 @@ fn known_dummy(
         .get(s)
         .and_then(|k| k.get(p.id))
         .is_some_and(|k| k.real == Some(false)))
+}
+
+/// `game:label(u, side)`: `u`'s name as `side` may read it, as the engine words pieces for
+/// a side: the scenario id of its own pieces, of every piece without sighting rules and of
+/// enemies it has identified; else its handle (`enemy #N`), or `an unseen enemy`. For a
+/// refusal that names an enemy piece the ordering side has not identified.
+fn label(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, u, side): (Table, Value, LuaString),
+) -> mlua::Result<String> {
+    let world = cx.world;
+    let p = piece(world, &u)?;
+    let name = side.to_str()?;
+    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    let knowledge = world.state.knowledge.get(s);
+    if p.side.index() == s
+        || world.rules.sighting.is_none()
+        || knowledge.is_some_and(|k| k.knows_identity(p.id))
+    {
+        return Ok(p.name.clone());
+    }
+    Ok(knowledge
+        .and_then(|k| k.get(p.id))
+        .and_then(|k| k.handle)
+        .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}")))
 }
 
 fn arc_at(
