@@ -4,6 +4,11 @@
 //! flags, the sequence of play and a chart-driven action appears here at least once, with
 //! numbers chosen so that halves matter (1½ diagonals, +½ woods, 3½ allowances).
 
+// Each test binary that uses these helpers uses only some of them.
+#![allow(dead_code)]
+
+pub mod oracle;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -399,6 +404,9 @@ pub enum Roads {
     /// else.
     AvoidKnownBugs,
 }
+
+/// Boards without the road shapes that meet known kernel bugs (see [`Roads`]).
+pub const SAFE_ROADS: Roads = Roads::AvoidKnownBugs;
 
 /// A random board before it becomes a `Board`: a roll per cell and per (cell, direction).
 #[derive(Clone, Debug)]
