@@ -3,6 +3,8 @@
 //! woods, corners and barriers, hex zones of control, stacking and road columns — each with
 //! the answer worked out beside it. The random properties are in `game_props.rs`.
 
+// Each binary that shares these helpers uses only some of them.
+#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeMap;

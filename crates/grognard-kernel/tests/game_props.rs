@@ -7,6 +7,8 @@
 //! stands, so the same seeds always give the same orders for the same game, and a mix of
 //! well-formed and malformed ones.
 
+// Each binary that shares these helpers uses only some of them.
+#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeMap;

@@ -4,9 +4,6 @@
 //! flags, the sequence of play and a chart-driven action appears here at least once, with
 //! numbers chosen so that halves matter (1½ diagonals, +½ woods, 3½ allowances).
 
-// Each test binary that uses these helpers uses only some of them.
-#![allow(dead_code)]
-
 pub mod oracle;
 
 use std::collections::BTreeMap;
