@@ -37,7 +37,7 @@ const MAX_STATUS_LINE: usize = 1_024;
 /// server's stderr. The texts name the URL and the host as the seat gave them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WebhookError {
-    /// Longer than [`MAX_URL_CHARS`].
+    /// Longer than `MAX_URL_CHARS`.
     TooLong,
     /// Spaces, control characters or backslashes.
     Unsafe,
