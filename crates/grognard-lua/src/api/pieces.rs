@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use grognard_kernel::game::{footprint_of, placed_on};
+use grognard_kernel::game::{World, footprint_of, placed_on};
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::geometry::footprint::Placed;
 use grognard_kernel::geometry::open::Angle;
@@ -446,9 +446,7 @@ fn known(
     (_, u, side): (Table, Value, LuaString),
 ) -> mlua::Result<bool> {
     let world = cx.world;
-    let p = piece(world, &u)?;
-    let name = side.to_str()?;
-    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    let (p, s) = piece_for_side(world, &u, &side)?;
     if !p.on_board() {
         return Ok(false);
     }
@@ -471,9 +469,7 @@ fn known_dummy(
     (_, u, side): (Table, Value, LuaString),
 ) -> mlua::Result<bool> {
     let world = cx.world;
-    let p = piece(world, &u)?;
-    let name = side.to_str()?;
-    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    let (p, s) = piece_for_side(world, &u, &side)?;
     if !p.on_board() || !world.rules.piece_type(p.kind).is_some_and(|t| t.dummy) {
         return Ok(false);
     }
@@ -488,6 +484,19 @@ fn known_dummy(
         .is_some_and(|k| k.real == Some(false)))
 }
 
+/// The piece `u` names and the index of the side named `side`: what `game:known`,
+/// `game:known_dummy` and `game:label` each ask about first.
+fn piece_for_side<'w>(
+    world: &'w World<'_>,
+    u: &Value,
+    side: &LuaString,
+) -> mlua::Result<(&'w Piece, usize)> {
+    let p = piece(world, u)?;
+    let name = side.to_str()?;
+    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    Ok((p, s))
+}
+
 /// `game:label(u, side)`: `u`'s name as `side` may read it, as the engine words pieces for
 /// a side: the scenario id of its own pieces, of every piece without sighting rules and of
 /// enemies it has identified; else its handle (`enemy #N`), or `an unseen enemy`. For a
@@ -498,9 +507,7 @@ fn label(
     (_, u, side): (Table, Value, LuaString),
 ) -> mlua::Result<String> {
     let world = cx.world;
-    let p = piece(world, &u)?;
-    let name = side.to_str()?;
-    let s = find_named("side", &name, world.sides.iter().map(|s| s.name.as_str()))?;
+    let (p, s) = piece_for_side(world, &u, &side)?;
     let knowledge = world.state.knowledge.get(s);
     if p.side.index() == s
         || world.rules.sighting.is_none()
