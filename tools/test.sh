@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh test
 export PATH="$HOME/.cargo/bin:$PATH"
+# A clean clone gains nothing from incremental caches; without them the build takes
+# about a third less disk (CI shares a small disk).
+export CARGO_INCREMENTAL=0
 cargo fmt --all -- --check
 # The browser client's modules parse (Node checks each as an ES module: web/package.json).
 for module in crates/grognard-server/web/js/*.js; do node --check "$module"; done
