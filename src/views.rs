@@ -242,6 +242,11 @@ pub(crate) fn measure(
     let (arc_ab, arc_ba) = (arc(game.bearing(pa, pb)), arc(game.bearing(pb, pa)));
     let sees_ab = game.clear_sight(game.state(), pa, pb);
     let sees_ba = game.clear_sight(game.state(), pb, pa);
+    // Under sighting rules what a piece learns comes from the charts, not the bare line:
+    // say the level each reads of the other (enemies only), so the tape agrees with them.
+    let sighting = game.sighting().is_some() && pa.side != pb.side;
+    let sights_ab = game.sighting_level(game.state(), pa, pb);
+    let sights_ba = game.sighting_level(game.state(), pb, pa);
     let (distance, rule_distance, unit) = match (&pa.place, &pb.place, game.board().grid()) {
         (Place::Point { .. }, Place::Point { .. }, _) => {
             let gap = game
@@ -273,10 +278,12 @@ pub(crate) fn measure(
             "distance": round(distance), "rule_distance": round(rule_distance),
             "a_sees_b": sees_ab, "b_sees_a": sees_ba,
             "arc_of_b_from_a": arc_ab, "arc_of_a_from_b": arc_ba,
+            "a_sights_b": sights_ab, "b_sights_a": sights_ba,
         }));
         return Ok(());
     }
     let yes = |x: bool| if x { "yes" } else { "no" };
+    let clear = |x: bool| if x { "clear" } else { "blocked" };
     if unit == "inches" {
         let points = [pa, pb]
             .iter()
@@ -295,10 +302,25 @@ pub(crate) fn measure(
         out!("{a} to {b}: {distance} {unit}");
     }
     out!("{b} is in {a}'s {arc_ab} arc; {a} is in {b}'s {arc_ba} arc");
-    out!(
-        "{a} sees {b}: {}; {b} sees {a}: {}",
-        yes(sees_ab),
-        yes(sees_ba)
-    );
+    if sighting {
+        let level =
+            |l: Option<&str>| l.map_or_else(|| "no level".to_owned(), |l| format!("level {l}"));
+        out!(
+            "line of sight {a} to {b}: {}; {b} to {a}: {}",
+            clear(sees_ab),
+            clear(sees_ba)
+        );
+        out!(
+            "sighting by the charts (before any roll): {a} sights {b} at {}; {b} sights {a} at {}",
+            level(sights_ab),
+            level(sights_ba)
+        );
+    } else {
+        out!(
+            "{a} sees {b}: {}; {b} sees {a}: {}",
+            yes(sees_ab),
+            yes(sees_ba)
+        );
+    }
     Ok(())
 }

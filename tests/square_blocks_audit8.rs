@@ -78,3 +78,51 @@ fn audit8_1_an_extension_arrow_crosses_a_hedge_or_wall_but_never_a_river() {
         r.stdout
     );
 }
+
+#[test]
+fn audit8_measure_reads_sighting_as_the_charts_do() {
+    // The eighth audit: `measure` said "sees: yes" for a pair the sighting charts gave no
+    // level (its bare line of sight is not what a side learns, 000 #5 and the scout chart
+    // of 001). Under sighting rules the tape now reads the level each gives the other by
+    // the charts, and that level is the one `view --side` shows after the same position.
+    // Worked from examples/square-blocks.yaml with scout1 moved (abr2 stands at (6,2)
+    // facing S): from (6,3), next to it, level A; from (5,3), diagonal, level B; from
+    // (6,4), two squares off, no level (and no sighting of abr2 in the view at all).
+    let example = std::fs::read_to_string(crate::util::root().join("examples/square-blocks.yaml"))
+        .expect("example");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (at, want) in [("6, 3", Some("A")), ("5, 3", Some("B")), ("6, 4", None)] {
+        let text = example.replace(
+            "id: scout1, side: french, type: scout, at: [5, 6]",
+            &format!("id: scout1, side: french, type: scout, at: [{at}]"),
+        );
+        assert_ne!(text, example, "the example's scout1 line moved");
+        let path = dir.path().join("m.yaml");
+        std::fs::write(&path, text).expect("write");
+        let path = path.to_str().expect("utf-8");
+        let r = crate::util::grognard(&["measure", path, "scout1", "abr2", "--json"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let m: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+        assert_eq!(m["a_sights_b"].as_str(), want, "from ({at}): {m}");
+        let r = crate::util::grognard(&["view", path, "--side", "french", "--json"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+        let abr2 = v["view"]["enemy"]
+            .as_array()
+            .expect("enemy list")
+            .iter()
+            .find(|e| e["place"]["cell"] == serde_json::json!({"col": 6, "row": 2}))
+            .map(|e| e["level"].clone());
+        assert_eq!(
+            abr2.as_ref().and_then(|l| l.as_str()),
+            want,
+            "the view from ({at}) agrees: {abr2:?}"
+        );
+        let text = crate::util::grognard(&["measure", path, "scout1", "abr2"]).stdout;
+        let said = want.map_or_else(|| "no level".to_owned(), |l| format!("level {l}"));
+        assert!(
+            text.contains(&format!("scout1 sights abr2 at {said}")),
+            "{text}"
+        );
+    }
+}

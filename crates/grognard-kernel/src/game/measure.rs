@@ -131,6 +131,23 @@ impl Game {
         }
     }
 
+    /// The sighting level `observer` gives `target` as the pieces stand, by the ruleset's
+    /// sighting data alone: its chart (no rolls; a rolled band counts only once rolled)
+    /// and contact, the best of the two. `None` when the ruleset has no sighting rules,
+    /// `observer` reads no chart, or neither gives a level. This is what the next sighting
+    /// update would give the pair, so the referee's tape measure agrees with the charts.
+    #[must_use]
+    pub fn sighting_level(&self, state: &State, observer: &Piece, target: &Piece) -> Option<&str> {
+        let s = self.sighting()?;
+        if observer.side == target.side {
+            return None;
+        }
+        let chart = self.level_from_chart(state, observer, target);
+        let contact = self.in_contact(observer, target);
+        let level = chart.into_iter().chain(contact).min()?;
+        s.levels.get(usize::from(level)).map(|l| l.name.as_str())
+    }
+
     /// True when the centre-to-centre line from `a` to `b` crosses no cell that blocks
     /// sight (terrain that blocks it, or a piece). A line running between two cells is
     /// blocked only when both block. Open tables: blocked by areas whose terrain blocks.
