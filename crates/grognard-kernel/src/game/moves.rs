@@ -9,7 +9,7 @@ use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::Hooks;
 use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
-use crate::rules::{Effect, Who};
+use crate::rules::{Effect, PieceTypeDef, Who};
 
 use super::Game;
 use crate::piece::Piece;
@@ -26,6 +26,41 @@ pub(super) struct TableMove {
     cost: Cost,
     /// The move enters an enemy's threatened zone, where it stops.
     stops: bool,
+}
+
+/// A move along a path of cells once the checks on the piece alone have passed
+/// ([`Game::check_move_start`]).
+struct MoveStart<'g> {
+    /// The piece as it was before the move.
+    piece: Piece,
+    /// The side that ordered the move.
+    side: SideId,
+    grid: &'g Grid,
+    ty: &'g PieceTypeDef,
+    /// Its movement points in its mode, with any it saved.
+    allowance: Cost,
+    /// The cell it starts in.
+    start: Cell,
+}
+
+/// How far a path's walk got ([`Game::walk_path`]) and what ended it.
+struct PathWalk {
+    /// Where the piece ends.
+    at: Cell,
+    /// The way it faces after the last step taken.
+    facing: Facing,
+    /// What the steps taken cost, with facing changes made on the way.
+    spent: Cost,
+    /// Facing changes made in the middle of the move.
+    turns_made: u32,
+    /// How many of the path's cells it entered.
+    taken: usize,
+    /// Why it must stop in the last cell, when the ruleset says so.
+    stopped: Option<String>,
+    /// Enemies it came into contact with, which end the walk.
+    contact: Option<Vec<PieceId>>,
+    /// An unseen enemy's cell it could not enter and is not in contact with.
+    blocked: Option<Cell>,
 }
 
 impl Game {
@@ -118,6 +153,28 @@ impl Game {
         path: &[Cell],
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
+        let start = self.check_move_start(next, side, id, path)?;
+        // The whole path is judged first on the board as the side may know it (without the
+        // enemies it has not sighted): a path it cannot afford or may not take is refused
+        // whether or not an unseen enemy would cut it short, or the refusal would tell
+        // where hidden enemies stand (a free probe).
+        if let Some(mut known) = self.as_known_to(next, side) {
+            self.do_move(&mut known, &mut Vec::new(), side, id, path, hooks)?;
+        }
+        let walked = self.walk_path(next, &start, path, hooks)?;
+        self.finish_move(next, events, &start, path, walked, hooks)
+    }
+
+    /// The checks on the piece and the path as a whole, before any step: the piece is the
+    /// side's, free to move and in one cell; the path is not empty nor longer than its mode
+    /// allows.
+    fn check_move_start<'g>(
+        &'g self,
+        next: &State,
+        side: SideId,
+        id: PieceId,
+        path: &[Cell],
+    ) -> Result<MoveStart<'g>, Refusal> {
         let piece = self.own_piece(next, side, id)?.clone();
         let grid = self.board.grid().ok_or_else(|| {
             Refusal::new(
@@ -172,32 +229,48 @@ impl Game {
             ));
         }
         crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
-        // The whole path is judged first on the board as the side may know it (without the
-        // enemies it has not sighted): a path it cannot afford or may not take is refused
-        // whether or not an unseen enemy would cut it short, or the refusal would tell
-        // where hidden enemies stand (a free probe).
-        if let Some(mut known) = self.as_known_to(next, side) {
-            self.do_move(&mut known, &mut Vec::new(), side, id, path, hooks)?;
-        }
-        let mut spent = Cost::ZERO;
-        let mut at = start;
-        let mut last_dir = piece.facing;
+        Ok(MoveStart {
+            piece,
+            side,
+            grid,
+            ty,
+            allowance,
+            start,
+        })
+    }
+
+    /// Walks the path step by step, pricing and checking each (`enter`), and stops early
+    /// where the piece meets an enemy: one it did not know of, or one it comes into contact
+    /// with. Counts the crossings used on the way.
+    fn walk_path(
+        &self,
+        next: &mut State,
+        m: &MoveStart<'_>,
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<PathWalk, Refusal> {
+        let (piece, grid, start) = (&m.piece, m.grid, m.start);
         // With an oblique rule in force, which side steps keep the heading.
         let headings =
-            crate::turning::oblique_headings(&self.rules, grid, &next.options, &piece, start, path);
+            crate::turning::oblique_headings(&self.rules, grid, &next.options, piece, start, path);
         // With facing changes in the middle of a move, where the path needs them.
         let walk =
-            crate::turning::mid_move_walk(&self.rules, grid, &next.options, &piece, start, path);
-        let mid = crate::turning::mid_turns(&self.rules, &piece);
-        let mut turns_made = 0u32;
-        let mut stopped = None;
-        let mut contact: Option<Vec<PieceId>> = None;
-        // An unseen enemy's cell the piece may not enter and is not in contact with.
-        let mut blocked: Option<Cell> = None;
-        let mut taken = 0;
+            crate::turning::mid_move_walk(&self.rules, grid, &next.options, piece, start, path);
+        let mid = crate::turning::mid_turns(&self.rules, piece);
+        let mut w = PathWalk {
+            at: start,
+            facing: piece.facing,
+            spent: Cost::ZERO,
+            turns_made: 0,
+            taken: 0,
+            stopped: None,
+            contact: None,
+            blocked: None,
+        };
         let may_exit =
-            !crate::company::exit_edges(&self.rules, &self.sides, next, &piece).is_empty();
+            !crate::company::exit_edges(&self.rules, &self.sides, next, piece).is_empty();
         for (i, &to) in path.iter().enumerate() {
+            let at = w.at;
             if !self.board.contains(to) && !may_exit {
                 return Err(Refusal::new(
                     RefusalKind::BadPath,
@@ -212,106 +285,123 @@ impl Game {
             };
             let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
             match mid {
-                Some((_, Some(left))) if turned && turns_made >= left => {
+                Some((_, Some(left))) if turned && w.turns_made >= left => {
                     return Err(crate::turning::no_turn_left(
                         &self.rules,
                         grid,
-                        &piece,
-                        (last_dir, dir, to),
+                        piece,
+                        (w.facing, dir, to),
                     ));
                 }
                 _ if turned => {}
-                _ => crate::turning::check_step(&self.rules, grid, &piece, last_dir, dir, to)?,
+                _ => crate::turning::check_step(&self.rules, grid, piece, w.facing, dir, to)?,
             }
             // Walking into enemies the side did not know were there is contact, not a
             // refusal: a refusal's wording would tell what is there.
-            let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
+            let unseen = self.unseen_enemies_at(next, m.side, to, piece.kind);
             if !unseen.is_empty() {
-                let met = self.meets_there(&piece, to, unseen, next);
+                let met = self.meets_there(piece, to, unseen, next);
                 if met.is_empty() {
-                    blocked = Some(to);
+                    w.blocked = Some(to);
                 } else {
-                    contact = Some(met);
+                    w.contact = Some(met);
                 }
                 break;
             }
-            let (entry, reason) = self.enter(next, &piece, at, dir, to, hooks, None)?;
-            spent = spent.saturating_add(entry.cost);
+            let (entry, reason) = self.enter(next, piece, at, dir, to, hooks, None)?;
+            w.spent = w.spent.saturating_add(entry.cost);
             if turned {
                 // The facing change before this step, paid like one before the move.
-                turns_made += 1;
-                spent = spent.saturating_add(mid.map_or(Cost::ZERO, |m| m.0));
-            }
-            if spent > allowance {
-                return Err(Refusal::new(
-                    RefusalKind::TooFar,
-                    format!(
-                        "the path costs {spent} by {to}, but {} has {allowance} in {} mode",
-                        piece.name,
-                        self.rules.mode_name(piece.mode)
-                    ),
-                ));
+                w.turns_made += 1;
+                w.spent = w.spent.saturating_add(mid.map_or(Cost::ZERO, |m| m.0));
             }
             let last = i + 1 == path.len();
-            if !entry.can_continue && !last {
-                return Err(Refusal::new(
-                    RefusalKind::MustStop,
-                    format!(
-                        "{} must stop at {to} ({})",
-                        piece.name,
-                        reason.unwrap_or_else(|| "the ruleset says so".into())
-                    ),
-                ));
-            }
-            if last && !entry.can_stop {
-                return Err(Refusal::new(
-                    RefusalKind::Occupied,
-                    format!("{} may pass through {to} but not stop there", piece.name),
-                ));
-            }
+            self.check_entry(m, &entry, reason.as_deref(), (to, last), w.spent)?;
             if last && !entry.can_continue {
-                stopped = reason;
+                w.stopped = reason;
             }
-            let from = at;
-            at = to;
-            last_dir = match &walk {
-                Some(w) => w.get(i).map_or(dir, |s| s.1),
+            w.at = to;
+            w.facing = match &walk {
+                Some(walk) => walk.get(i).map_or(dir, |s| s.1),
                 None => headings
                     .as_ref()
                     .and_then(|h| h.get(i))
                     .copied()
                     .unwrap_or(dir),
             };
-            taken = i + 1;
+            w.taken = i + 1;
             // A piece that takes no room uses up no crossing's capacity.
-            if !ty.takes_no_room {
-                self.count_crossing(next, piece.side, from, to);
+            if !m.ty.takes_no_room {
+                self.count_crossing(next, piece.side, at, to);
             }
-            let met = self.new_contacts(next, &piece, from, to);
+            let met = self.new_contacts(next, piece, at, to);
             if !met.is_empty() {
-                contact = Some(met);
+                w.contact = Some(met);
                 break;
             }
         }
-        let faces = ty.faces;
-        let mut full_path = Vec::with_capacity(path.len() + 1);
-        full_path.push(start);
-        full_path.extend_from_slice(&path[..taken]);
-        crate::company::leave_behind(&self.rules, next, events, id);
-        let mut split = false;
-        for p in &mut next.pieces {
-            if p.id == id {
-                p.place = Place::Cell(at);
-                p.moved = true;
-                // A carried piece moving on its own leaves its host (a leader splitting off).
-                split = p.attached_to.take().is_some();
-                if faces {
-                    p.facing = last_dir;
-                }
-            } else if p.attached_to == Some(id) {
-                p.place = Place::Cell(at);
-            }
+        Ok(w)
+    }
+
+    /// Whether one priced step may be taken: within the allowance so far, and stopping or
+    /// going on where the ruleset lets the piece (`(to, last)`: the step's cell, and
+    /// whether it ends the path).
+    fn check_entry(
+        &self,
+        m: &MoveStart<'_>,
+        entry: &crate::reach::Entry,
+        reason: Option<&str>,
+        (to, last): (Cell, bool),
+        spent: Cost,
+    ) -> Result<(), Refusal> {
+        let piece = &m.piece;
+        if spent > m.allowance {
+            return Err(Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "the path costs {spent} by {to}, but {} has {} in {} mode",
+                    piece.name,
+                    m.allowance,
+                    self.rules.mode_name(piece.mode)
+                ),
+            ));
         }
+        if !entry.can_continue && !last {
+            return Err(Refusal::new(
+                RefusalKind::MustStop,
+                format!(
+                    "{} must stop at {to} ({})",
+                    piece.name,
+                    reason.unwrap_or("the ruleset says so")
+                ),
+            ));
+        }
+        if last && !entry.can_stop {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{} may pass through {to} but not stop there", piece.name),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Puts the piece (and what it carries) where the walk ended and writes the move: its
+    /// events, the facing changes counted, company settled, contact, and the `moved` hook.
+    fn finish_move(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        m: &MoveStart<'_>,
+        path: &[Cell],
+        w: PathWalk,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let (piece, id, at) = (&m.piece, m.piece.id, w.at);
+        let mut full_path = Vec::with_capacity(path.len() + 1);
+        full_path.push(m.start);
+        full_path.extend_from_slice(&path[..w.taken]);
+        crate::company::leave_behind(&self.rules, next, events, id);
+        let split = Self::place_after_move(next, id, at, m.ty.faces.then_some(w.facing));
         if split {
             events.push(Event::Attached {
                 piece: id,
@@ -327,13 +417,13 @@ impl Game {
             events.push(Event::Moved {
                 piece: id,
                 path: full_path,
-                cost: spent,
-                stopped: if contact.is_some() {
+                cost: w.spent,
+                stopped: if w.contact.is_some() {
                     Some("came into contact with the enemy".to_owned())
-                } else if let Some(cell) = blocked {
+                } else if let Some(cell) = w.blocked {
                     Some(format!("could not enter {cell}"))
                 } else {
-                    stopped
+                    w.stopped
                 },
             });
             // Who rode along (a leader ordered with his unit), which the move line omits.
@@ -350,31 +440,51 @@ impl Game {
                 })
                 .collect();
             events.extend(notes);
-        } else if let Some(cell) = blocked {
+        } else if let Some(cell) = w.blocked {
             events.push(Event::Note {
                 text: format!("{} could not enter {cell}", piece.name),
             });
         }
         // Each facing change made in the middle of the move counts as one.
-        if let Some(counter) = crate::turning::turning(&self.rules, &piece).and_then(|t| t.counter)
-        {
+        if let Some(counter) = crate::turning::turning(&self.rules, piece).and_then(|t| t.counter) {
             let effect = Effect::AddCounter {
                 who: Who::Actor,
                 counter,
                 amount: 1,
             };
-            for _ in 0..turns_made {
+            for _ in 0..w.turns_made {
                 self.apply_effect(next, events, &effect, id, None, 0);
             }
         }
         crate::company::settle(&self.rules, &self.board, next, events, id, steps, at);
-        if let Some(met) = contact {
+        if let Some(met) = w.contact {
             events.push(self.contact_event(next, id, at, met));
         }
         if steps > 0 {
-            self.after_move(next, events, (side, id, piece.facing), &moved_path, hooks)?;
+            self.after_move(next, events, (m.side, id, piece.facing), &moved_path, hooks)?;
         }
         Ok(())
+    }
+
+    /// Moves piece `id` and the pieces attached to it to `at`, marks it moved and turns it
+    /// to `facing` when its type faces. Whether it left a host it was carried by (a leader
+    /// splitting off).
+    fn place_after_move(next: &mut State, id: PieceId, at: Cell, facing: Option<Facing>) -> bool {
+        let mut split = false;
+        for p in &mut next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(at);
+                p.moved = true;
+                // A carried piece moving on its own leaves its host (a leader splitting off).
+                split = p.attached_to.take().is_some();
+                if let Some(f) = facing {
+                    p.facing = f;
+                }
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Cell(at);
+            }
+        }
+        split
     }
 
     /// Asks the `faced` hook what a facing change brings with it (or whether the ruleset
