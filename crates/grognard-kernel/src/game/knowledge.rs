@@ -14,6 +14,34 @@ use crate::knowledge::{
     nearest, relative_offset, rows_and_others,
 };
 
+/// Pass 1 of the sighting update ([`Game::sighting_levels`]), by side then piece.
+struct SightLevels {
+    /// The best level the side sights the piece at, if any.
+    level: Vec<Vec<Option<u8>>>,
+    /// Whether the side sights it from next to it (levels may disclose more then).
+    adjacent: Vec<Vec<bool>>,
+}
+
+/// The farthest any sighting can reach without a roll: the longest data chart (bands that
+/// need a roll are read in the spotting phases) or the contact distance.
+fn sight_reach(s: &SightingRules) -> u32 {
+    let data_radius = |c: &SightChartDef| match &c.shape {
+        SightShape::Range(bands) => bands
+            .iter()
+            .filter(|b| b.roll.is_none())
+            .flat_map(|b| core::iter::once(b.within).chain(b.from_terrain.iter().map(|(_, w)| *w)))
+            .max()
+            .unwrap_or(0),
+        SightShape::Offsets(_) => c.radius,
+    };
+    s.charts
+        .iter()
+        .map(data_radius)
+        .chain(s.contact.as_ref().map(|c| c.within))
+        .max()
+        .unwrap_or(0)
+}
+
 impl Game {
     /// The sighting rules, when the ruleset has hidden information.
     #[must_use]
@@ -345,28 +373,60 @@ impl Game {
         if next.setting_up() && s.blind_setup {
             return;
         }
-        // Pass 1: levels. Nothing farther than the longest chart or contact reach can give
-        // a level, so such pairs are passed over on a distance check alone; and once a
-        // target is seen at the best level, only adjacency is still worth asking.
-        let data_radius = |c: &SightChartDef| match &c.shape {
-            // Bands that need a roll are read in the spotting phases, not here.
-            SightShape::Range(bands) => bands
-                .iter()
-                .filter(|b| b.roll.is_none())
-                .flat_map(|b| {
-                    core::iter::once(b.within).chain(b.from_terrain.iter().map(|(_, w)| *w))
-                })
-                .max()
-                .unwrap_or(0),
-            SightShape::Offsets(_) => c.radius,
-        };
-        let reach = s
-            .charts
-            .iter()
-            .map(data_radius)
-            .chain(s.contact.as_ref().map(|c| c.within))
-            .max()
-            .unwrap_or(0);
+        let levels = self.sighting_levels(s, next);
+        let face_up = self.face_up_pieces(s, next, &levels.level);
+        // Pass 3: what each side knows now.
+        let mut sighted = Vec::new();
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            let (nows, hidden_rider) = self.disclosures(s, next, side_id, &levels, &face_up);
+            for ti in 0..n {
+                if next.pieces[ti].side == side_id {
+                    continue;
+                }
+                let level = if hidden_rider[ti] {
+                    None
+                } else {
+                    levels.level[side][ti]
+                };
+                let before = self.record_known(s, next, (side_id, ti), level, nows[ti]);
+                if before != level {
+                    sighted.push(Event::Sighted {
+                        side: side_id,
+                        piece: PieceId(ti as u32),
+                        level: level
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .map(|d| d.name.clone()),
+                    });
+                }
+            }
+        }
+        next.face_up = face_up;
+        self.assign_handles(next);
+        // Each side's sightings in the order of its handles, never in scenario order.
+        sighted.sort_by_key(|e| match e {
+            Event::Sighted { side, piece, .. } => (
+                side.0,
+                next.knowledge
+                    .get(side.index())
+                    .and_then(|k| k.get(*piece))
+                    .and_then(|k| k.handle)
+                    .unwrap_or(u32::MAX),
+            ),
+            _ => (u8::MAX, u32::MAX),
+        });
+        events.extend(sighted);
+    }
+
+    /// Pass 1 of the sighting update: the best level each side sights each enemy at, and
+    /// whether it sights it from next to it. Nothing farther than the longest chart or
+    /// contact reach can give a level, so such pairs are passed over on a distance check
+    /// alone; and once a target is seen at the best level, only adjacency is still worth
+    /// asking.
+    fn sighting_levels(&self, s: &SightingRules, next: &State) -> SightLevels {
+        let sides = self.sides().len();
+        let n = next.pieces.len();
+        let reach = sight_reach(s);
         // Each side's pieces on single cells, sorted by row: a grid distance is never less
         // than the difference in rows, so a target looks only at the rows within reach.
         // Spread pieces and pieces on an open table are always looked at.
@@ -434,10 +494,24 @@ impl Game {
                 row[ti] = best;
             }
         }
-        // Pass 2: markers seen at a flipping level turn face up for everyone; pieces of an
-        // `in_view` type are face up whenever they stand on the board unconcealed, unless
-        // they ride a host of their side that is face down (a scout back on its
-        // headquarters' block is part of the block until it leaves it).
+        SightLevels {
+            level: levels,
+            adjacent,
+        }
+    }
+
+    /// Pass 2 of the sighting update: which pieces are face up for everyone. Markers seen
+    /// at a flipping level turn face up; pieces of an `in_view` type are face up whenever
+    /// they stand on the board unconcealed, unless they ride a host of their side that is
+    /// face down (a scout back on its headquarters' block is part of the block until it
+    /// leaves it).
+    fn face_up_pieces(
+        &self,
+        s: &SightingRules,
+        next: &State,
+        levels: &[Vec<Option<u8>>],
+    ) -> Vec<bool> {
+        let n = next.pieces.len();
         let flipped: Vec<bool> = (0..n)
             .map(|ti| {
                 levels.iter().any(|row| {
@@ -457,7 +531,7 @@ impl Game {
                     && !self.concealed(next, target)
             })
             .collect();
-        let face_up: Vec<bool> = (0..n)
+        (0..n)
             .map(|ti| {
                 let target = &next.pieces[ti];
                 let host_down = target
@@ -468,135 +542,126 @@ impl Game {
                     });
                 flipped[ti] || (in_view[ti] && !host_down)
             })
-            .collect();
-        // Pass 3: what each side knows now.
-        let turn = next.turn;
-        let mut sighted = Vec::new();
-        for side in 0..sides {
-            let side_id = SideId(side as u8);
-            let mut nows = vec![Disclosure::NONE; n];
-            let mut hidden_rider = vec![false; n];
-            for ti in 0..n {
-                let target = &next.pieces[ti];
-                if target.side == side_id {
-                    continue;
-                }
-                let level = levels[side][ti];
-                let mut now = Disclosure::NONE;
-                if target.on_board() {
-                    if let Some(def) = level.and_then(|l| s.levels.get(usize::from(l))) {
-                        now = now.with(def.discloses);
-                        if adjacent[side][ti] {
-                            now = now.with(def.adjacent);
-                        }
-                    }
-                    if self.behind_decoys(next, target) {
-                        // Off the table until sighted.
-                    } else if self.concealed(next, target) {
-                        now = now.with(s.concealed_public);
-                        if face_up[ti] {
-                            now = now.with(s.face_up).with(Disclosure::POSITION);
-                        }
-                    } else {
-                        now = now.with(s.public);
-                        if face_up[ti] {
-                            now = now.with(s.face_up).with(Disclosure::POSITION);
-                        }
+            .collect()
+    }
+
+    /// What `side` is shown of each enemy piece now (by level, adjacency, concealment,
+    /// decoys and face-up pieces), and which pieces are hidden riders: attached to a host
+    /// the side knows too little of, so known not at all.
+    fn disclosures(
+        &self,
+        s: &SightingRules,
+        next: &State,
+        side_id: SideId,
+        levels: &SightLevels,
+        face_up: &[bool],
+    ) -> (Vec<Disclosure>, Vec<bool>) {
+        let n = next.pieces.len();
+        let side = side_id.index();
+        let mut nows = vec![Disclosure::NONE; n];
+        let mut hidden_rider = vec![false; n];
+        for ti in 0..n {
+            let target = &next.pieces[ti];
+            if target.side == side_id {
+                continue;
+            }
+            let level = levels.level[side][ti];
+            let mut now = Disclosure::NONE;
+            if target.on_board() {
+                if let Some(def) = level.and_then(|l| s.levels.get(usize::from(l))) {
+                    now = now.with(def.discloses);
+                    if levels.adjacent[side][ti] {
+                        now = now.with(def.adjacent);
                     }
                 }
-                nows[ti] = now;
-            }
-            // A piece attached to a host of its side is known no better than its host:
-            // nothing of it while the side knows neither who nor what the host is (a
-            // commander with a hidden unit, a scout back on its headquarters' face-down
-            // block), since a rider seen would say what its host is.
-            for ti in 0..n {
-                let target = &next.pieces[ti];
-                if let Some(host) = target.attached_to.and_then(|h| next.pieces.get(h.index()))
-                    && host.side == target.side
-                    && !nows[host.id.index()].has(Disclosure::IDENTITY)
-                    && (self.concealed(next, host)
-                        || self.behind_decoys(next, host)
-                        || !nows[host.id.index()].has(Disclosure::KIND))
-                {
-                    nows[ti] = Disclosure::NONE;
-                    hidden_rider[ti] = true;
-                }
-            }
-            for ti in 0..n {
-                let target = &next.pieces[ti];
-                if target.side == side_id {
-                    continue;
-                }
-                let level = if hidden_rider[ti] {
-                    None
+                if self.behind_decoys(next, target) {
+                    // Off the table until sighted.
+                } else if self.concealed(next, target) {
+                    now = now.with(s.concealed_public);
+                    if face_up[ti] {
+                        now = now.with(s.face_up).with(Disclosure::POSITION);
+                    }
                 } else {
-                    levels[side][ti]
-                };
-                let now = nows[ti];
-                let real = self.is_real(target);
-                let strength = s.strength.map(|c| target.counter(c));
-                let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
-                // The whole piece is copied only when its identity is disclosed.
-                let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
-                let known = &mut next.knowledge[side].of[ti];
-                let before = known.level;
-                // A piece the side saw until now leaves the table in its sight (it is
-                // removed): the side knows it is gone, not where it was.
-                if !target.on_board() && known.now.has(Disclosure::POSITION) {
-                    known.seen = Some(Seen {
-                        place: Place::Off,
-                        facing,
-                        turn,
-                    });
+                    now = now.with(s.public);
+                    if face_up[ti] {
+                        now = now.with(s.face_up).with(Disclosure::POSITION);
+                    }
                 }
-                known.level = level;
-                known.now = now;
-                if now.has(Disclosure::POSITION) {
-                    known.seen = Some(Seen {
-                        place,
-                        facing,
-                        turn,
-                    });
-                }
-                if now.has(Disclosure::REAL) {
-                    known.real = Some(real);
-                }
-                if now.has(Disclosure::KIND) {
-                    known.kind = Some(kind);
-                }
-                if now.has(Disclosure::STRENGTH) {
-                    known.strength = strength;
-                }
-                if snapshot.is_some() {
-                    known.identity = snapshot;
-                }
-                if before != level {
-                    sighted.push(Event::Sighted {
-                        side: side_id,
-                        piece: PieceId(ti as u32),
-                        level: level
-                            .and_then(|l| s.levels.get(usize::from(l)))
-                            .map(|d| d.name.clone()),
-                    });
-                }
+            }
+            nows[ti] = now;
+        }
+        // A piece attached to a host of its side is known no better than its host:
+        // nothing of it while the side knows neither who nor what the host is (a
+        // commander with a hidden unit, a scout back on its headquarters' face-down
+        // block), since a rider seen would say what its host is.
+        for ti in 0..n {
+            let target = &next.pieces[ti];
+            if let Some(host) = target.attached_to.and_then(|h| next.pieces.get(h.index()))
+                && host.side == target.side
+                && !nows[host.id.index()].has(Disclosure::IDENTITY)
+                && (self.concealed(next, host)
+                    || self.behind_decoys(next, host)
+                    || !nows[host.id.index()].has(Disclosure::KIND))
+            {
+                nows[ti] = Disclosure::NONE;
+                hidden_rider[ti] = true;
             }
         }
-        next.face_up = face_up;
-        self.assign_handles(next);
-        // Each side's sightings in the order of its handles, never in scenario order.
-        sighted.sort_by_key(|e| match e {
-            Event::Sighted { side, piece, .. } => (
-                side.0,
-                next.knowledge
-                    .get(side.index())
-                    .and_then(|k| k.get(*piece))
-                    .and_then(|k| k.handle)
-                    .unwrap_or(u32::MAX),
-            ),
-            _ => (u8::MAX, u32::MAX),
-        });
-        events.extend(sighted);
+        (nows, hidden_rider)
+    }
+
+    /// Writes what side `side` now knows of piece `ti`, at `level` and shown `now`: where
+    /// it saw it last, whether it is real, its kind, strength and identity as disclosed.
+    /// Returns the level the side knew it at before.
+    fn record_known(
+        &self,
+        s: &SightingRules,
+        next: &mut State,
+        (side, ti): (SideId, usize),
+        level: Option<u8>,
+        now: Disclosure,
+    ) -> Option<u8> {
+        let turn = next.turn;
+        let target = &next.pieces[ti];
+        let real = self.is_real(target);
+        let strength = s.strength.map(|c| target.counter(c));
+        let on_board = target.on_board();
+        let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
+        // The whole piece is copied only when its identity is disclosed.
+        let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
+        let known = &mut next.knowledge[side.index()].of[ti];
+        let before = known.level;
+        // A piece the side saw until now leaves the table in its sight (it is
+        // removed): the side knows it is gone, not where it was.
+        if !on_board && known.now.has(Disclosure::POSITION) {
+            known.seen = Some(Seen {
+                place: Place::Off,
+                facing,
+                turn,
+            });
+        }
+        known.level = level;
+        known.now = now;
+        if now.has(Disclosure::POSITION) {
+            known.seen = Some(Seen {
+                place,
+                facing,
+                turn,
+            });
+        }
+        if now.has(Disclosure::REAL) {
+            known.real = Some(real);
+        }
+        if now.has(Disclosure::KIND) {
+            known.kind = Some(kind);
+        }
+        if now.has(Disclosure::STRENGTH) {
+            known.strength = strength;
+        }
+        if snapshot.is_some() {
+            known.identity = snapshot;
+        }
+        before
     }
 
     /// Gives each enemy piece a side has just learnt of its handle for that side: the next
