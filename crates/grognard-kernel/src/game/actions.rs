@@ -8,7 +8,7 @@ use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::geometry::open::{self};
 use crate::hooks::{HookDice, Hooks};
-use crate::ids::{ActionId, FlagId, PieceId, SideId};
+use crate::ids::{ActionId, CounterId, FlagId, ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, TargetRule, Who};
 
@@ -28,6 +28,121 @@ pub(super) struct ActCheck<'r, 's> {
     flank_or_rear: bool,
 }
 
+/// What the acting side's order stands on once checked: the actor and target as they were
+/// before anything changed, how they stand, and the order's intents. A chart's inputs are
+/// read from these.
+struct ActFacts<'o> {
+    actor: crate::piece::Piece,
+    target: Option<crate::piece::Piece>,
+    /// Distance in the ruleset's measure (cells, or inches on a table).
+    distance: u32,
+    /// Distance in table inches.
+    table_distance: u32,
+    /// The actor stands in the target's flank or rear.
+    flank_or_rear: bool,
+    intent: &'o [String],
+}
+
+/// What an action's chart roll gave ([`Game::roll_for_action`]).
+struct ActRoll {
+    /// The outcome's index (0 without a chart).
+    outcome: usize,
+    /// The outcome's effects.
+    effects: Vec<Effect>,
+    /// For each effect, the amount worked out from the roll when it is computed.
+    computed: Vec<Option<i32>>,
+    /// The roll as logged, when there is a chart.
+    record: Option<crate::action::RollRecord>,
+}
+
+/// What an action's script is called with ([`Game::run_action_script`]).
+struct ScriptCall<'o> {
+    side: SideId,
+    action: ActionId,
+    intent: &'o [String],
+    /// The actor and the target.
+    pieces: (PieceId, Option<PieceId>),
+    /// The chart outcome's name.
+    outcome: Option<String>,
+    /// The faces the chart's dice showed.
+    faces: Vec<String>,
+    /// The chart's inputs as used.
+    inputs: Vec<(String, i32)>,
+}
+
+/// The intents an `act` order gives are ones its action takes.
+fn check_intents(def: &crate::rules::ActionDef, intent: &[String]) -> Result<(), Refusal> {
+    let Some(bad) = intent.iter().find(|i| !def.intents.contains(i)) else {
+        return Ok(());
+    };
+    let known = if def.intents.is_empty() {
+        "it takes no intent".to_owned()
+    } else {
+        format!("it may be for {}", def.intents.join(", "))
+    };
+    Err(Refusal::new(
+        RefusalKind::BadTarget,
+        format!("{} cannot be given for `{bad}`: {known}", def.name),
+    ))
+}
+
+/// The order's target against the action's target rule: none when it takes none, one
+/// when it needs one, a piece on the board other than the actor, an enemy or an own
+/// piece as the rule says.
+fn act_target<'s>(
+    state: &'s State,
+    side: SideId,
+    def: &crate::rules::ActionDef,
+    actor: &crate::piece::Piece,
+    target: Option<PieceId>,
+) -> Result<Option<&'s crate::piece::Piece>, Refusal> {
+    match (def.target, target) {
+        (TargetRule::None, None) => Ok(None),
+        (TargetRule::None, Some(_)) => Err(Refusal::new(
+            RefusalKind::BadTarget,
+            format!("{} takes no target", def.name),
+        )),
+        (_, None) => Err(Refusal::new(
+            RefusalKind::BadTarget,
+            format!("{} needs a target", def.name),
+        )),
+        (rule, Some(t)) => {
+            let tp = state
+                .pieces
+                .get(t.index())
+                .filter(|p| p.on_board())
+                .ok_or_else(|| {
+                    Refusal::new(
+                        RefusalKind::BadTarget,
+                        format!("there is no piece #{} on the board", t.0),
+                    )
+                })?;
+            if tp.id == actor.id {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} cannot target itself", actor.name),
+                ));
+            }
+            let enemy = tp.side != side;
+            if (rule == TargetRule::Enemy) != enemy {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!(
+                        "{} must target {} piece",
+                        def.name,
+                        if rule == TargetRule::Enemy {
+                            "an enemy"
+                        } else {
+                            "an own"
+                        }
+                    ),
+                ));
+            }
+            Ok(Some(tp))
+        }
+    }
+}
+
 impl Game {
     /// The checks an `act` order must pass before anything is rolled or changed (intents,
     /// type, flags, once per phase, target, range, arcs, sight), on `state` as it stands.
@@ -44,23 +159,60 @@ impl Game {
         (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
     ) -> Result<ActCheck<'r, 's>, Refusal> {
-        let rules = &*self.rules;
-        let def = rules
+        let def = self
+            .rules
             .actions
             .get(action.index())
             .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
-        if let Some(bad) = intent.iter().find(|i| !def.intents.contains(i)) {
-            let known = if def.intents.is_empty() {
-                "it takes no intent".to_owned()
-            } else {
-                format!("it may be for {}", def.intents.join(", "))
-            };
-            return Err(Refusal::new(
-                RefusalKind::BadTarget,
-                format!("{} cannot be given for `{bad}`: {known}", def.name),
-            ));
-        }
+        check_intents(def, intent)?;
         let actor = self.own_piece(state, side, id)?;
+        self.check_actor(def, action, actor)?;
+        let target_piece = act_target(state, side, def, actor, target)?;
+        let mut distance = 0u32;
+        let mut table_distance = 0u32;
+        let mut flank_or_rear = false;
+        if let Some(tp) = target_piece {
+            let tp_label = self.label(state, side, tp);
+            // The target's type and flags first: they need no measuring, and they rule out
+            // most targets of an action that names them.
+            self.check_target_type(state, side, def, tp, &tp_label)?;
+            self.check_target_flags(state, side, def, tp, &tp_label)?;
+            // Charts compare exact distances with their bounds (rounded up on a table).
+            table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
+            distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
+            self.check_range(def, actor, tp, distance, &tp_label)?;
+            self.check_arcs(def, actor, tp, &tp_label)?;
+            if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
+                return Err(Refusal::new(
+                    RefusalKind::BadTarget,
+                    format!("{} cannot see {tp_label}", actor.name),
+                ));
+            }
+            flank_or_rear = matches!(
+                self.bearing(tp, actor),
+                Some(Bearing::Flank | Bearing::Rear)
+            );
+        }
+        Ok(ActCheck {
+            def,
+            actor,
+            target: target_piece,
+            distance,
+            table_distance,
+            flank_or_rear,
+        })
+    }
+
+    /// The actor's own checks: its type is one the action is for, it has the flags the
+    /// action needs and none that bar it, and it has not used the action this phase
+    /// unless the action repeats.
+    fn check_actor(
+        &self,
+        def: &crate::rules::ActionDef,
+        action: ActionId,
+        actor: &crate::piece::Piece,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
             // Say why, as the flag refusals below do: the piece's type and the types the
             // action is for (both public in the ruleset).
@@ -106,151 +258,98 @@ impl Game {
                 format!("{} has already used {} this phase", actor.name, def.name),
             ));
         }
-        let target_piece = match (def.target, target) {
-            (TargetRule::None, None) => None,
-            (TargetRule::None, Some(_)) => {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!("{} takes no target", def.name),
-                ));
+        Ok(())
+    }
+
+    /// An action's `range`: the target within it, edge to edge on a table, in whole cells
+    /// on a grid (`distance`, in the ruleset's measure).
+    fn check_range(
+        &self,
+        def: &crate::rules::ActionDef,
+        actor: &crate::piece::Piece,
+        tp: &crate::piece::Piece,
+        distance: u32,
+        tp_label: &str,
+    ) -> Result<(), Refusal> {
+        let Some((lo, hi)) = def.range else {
+            return Ok(());
+        };
+        let in_range = match (self.placed(actor), self.placed(tp)) {
+            (Some(a), Some(b)) => {
+                // Edge to edge where the pieces have footprints; a range in hundredths
+                // of a rule inch, scaled, against the exact length in thousandths.
+                let inch = |v: Cost| open::Len(i64::from(self.scaled(v).hundredths()) * 10);
+                a.within(&b, inch(hi))
+                    && (lo <= Cost::ZERO || !a.within(&b, open::Len(inch(lo).0 - 1)))
             }
-            (_, None) => {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!("{} needs a target", def.name),
-                ));
-            }
-            (rule, Some(t)) => {
-                let tp = state
-                    .pieces
-                    .get(t.index())
-                    .filter(|p| p.on_board())
-                    .ok_or_else(|| {
-                        Refusal::new(
-                            RefusalKind::BadTarget,
-                            format!("there is no piece #{} on the board", t.0),
-                        )
-                    })?;
-                if tp.id == actor.id {
-                    return Err(Refusal::new(
-                        RefusalKind::BadTarget,
-                        format!("{} cannot target itself", actor.name),
-                    ));
-                }
-                let enemy = tp.side != side;
-                if (rule == TargetRule::Enemy) != enemy {
-                    return Err(Refusal::new(
-                        RefusalKind::BadTarget,
-                        format!(
-                            "{} must target {} piece",
-                            def.name,
-                            if rule == TargetRule::Enemy {
-                                "an enemy"
-                            } else {
-                                "an own"
-                            }
-                        ),
-                    ));
-                }
-                Some(tp)
+            // On a grid the compiler allows only whole cells.
+            _ => {
+                let d = i64::from(distance) * 100;
+                d >= i64::from(lo.hundredths()) && d <= i64::from(hi.hundredths())
             }
         };
-        let mut distance = 0u32;
-        let mut table_distance = 0u32;
-        let mut flank_or_rear = false;
-        if let Some(tp) = target_piece {
-            let tp_label = self.label(state, side, tp);
-            // The target's type and flags first: they need no measuring, and they rule out
-            // most targets of an action that names them.
-            self.check_target_type(state, side, def, tp, &tp_label)?;
-            self.check_target_flags(state, side, def, tp, &tp_label)?;
-            // Charts compare exact distances with their bounds (rounded up on a table).
-            table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
-            distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
-            let in_range = |lo: Cost, hi: Cost| match (self.placed(actor), self.placed(tp)) {
-                (Some(a), Some(b)) => {
-                    // Edge to edge where the pieces have footprints; a range in hundredths
-                    // of a rule inch, scaled, against the exact length in thousandths.
-                    let inch = |v: Cost| open::Len(i64::from(self.scaled(v).hundredths()) * 10);
-                    a.within(&b, inch(hi))
-                        && (lo <= Cost::ZERO || !a.within(&b, open::Len(inch(lo).0 - 1)))
-                }
-                // On a grid the compiler allows only whole cells.
-                _ => {
-                    let d = i64::from(distance) * 100;
-                    d >= i64::from(lo.hundredths()) && d <= i64::from(hi.hundredths())
-                }
-            };
-            if let Some((lo, hi)) = def.range
-                && !in_range(lo, hi)
-            {
-                // On a table, the exact distance in the unit the range is given in.
-                let away = match (self.rule_gap(actor, tp), &actor.place) {
-                    (Some(d), Place::Point { .. }) => {
-                        let unit = if self.scaled(Cost::whole(1)) == Cost::whole(1) {
-                            "inches"
-                        } else {
-                            "rule inches"
-                        };
-                        // Hundredths, rounded, without trailing zeros: `14`, `14.5`, `12.03`.
-                        let h = (d.0 + 5) / 10;
-                        let text = format!("{}.{:02}", h / 100, h % 100);
-                        let text = text.trim_end_matches('0').trim_end_matches('.');
-                        format!("{text} {unit}")
-                    }
-                    _ => distance.to_string(),
-                };
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!(
-                        "{tp_label} is {away} away; {} reaches {} to {}",
-                        def.name,
-                        decimal(lo),
-                        decimal(hi)
-                    ),
-                ));
-            }
-            if !def.arcs.is_empty() {
-                let arc = self.bearing(actor, tp).unwrap_or(Bearing::Same);
-                if !def.arcs.contains(&arc) {
-                    let name = |a: &Bearing| match a {
-                        Bearing::Front => "front",
-                        Bearing::Flank => "flank",
-                        Bearing::Rear => "rear",
-                        Bearing::Same => "same place",
-                    };
-                    let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
-                    return Err(Refusal::new(
-                        RefusalKind::BadTarget,
-                        format!(
-                            "{tp_label} is in {}'s {} arc; {} needs the {} arc",
-                            actor.name,
-                            name(&arc),
-                            def.name,
-                            wanted.join(" or ")
-                        ),
-                    ));
-                }
-            }
-            if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!("{} cannot see {tp_label}", actor.name),
-                ));
-            }
-            flank_or_rear = matches!(
-                self.bearing(tp, actor),
-                Some(Bearing::Flank | Bearing::Rear)
-            );
+        if in_range {
+            return Ok(());
         }
-        Ok(ActCheck {
-            def,
-            actor,
-            target: target_piece,
-            distance,
-            table_distance,
-            flank_or_rear,
-        })
+        // On a table, the exact distance in the unit the range is given in.
+        let away = match (self.rule_gap(actor, tp), &actor.place) {
+            (Some(d), Place::Point { .. }) => {
+                let unit = if self.scaled(Cost::whole(1)) == Cost::whole(1) {
+                    "inches"
+                } else {
+                    "rule inches"
+                };
+                // Hundredths, rounded, without trailing zeros: `14`, `14.5`, `12.03`.
+                let h = (d.0 + 5) / 10;
+                let text = format!("{}.{:02}", h / 100, h % 100);
+                let text = text.trim_end_matches('0').trim_end_matches('.');
+                format!("{text} {unit}")
+            }
+            _ => distance.to_string(),
+        };
+        Err(Refusal::new(
+            RefusalKind::BadTarget,
+            format!(
+                "{tp_label} is {away} away; {} reaches {} to {}",
+                def.name,
+                decimal(lo),
+                decimal(hi)
+            ),
+        ))
+    }
+
+    /// An action's `arcs`: the target stands in one of them, as seen from the actor.
+    fn check_arcs(
+        &self,
+        def: &crate::rules::ActionDef,
+        actor: &crate::piece::Piece,
+        tp: &crate::piece::Piece,
+        tp_label: &str,
+    ) -> Result<(), Refusal> {
+        if def.arcs.is_empty() {
+            return Ok(());
+        }
+        let arc = self.bearing(actor, tp).unwrap_or(Bearing::Same);
+        if def.arcs.contains(&arc) {
+            return Ok(());
+        }
+        let name = |a: &Bearing| match a {
+            Bearing::Front => "front",
+            Bearing::Flank => "flank",
+            Bearing::Rear => "rear",
+            Bearing::Same => "same place",
+        };
+        let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
+        Err(Refusal::new(
+            RefusalKind::BadTarget,
+            format!(
+                "{tp_label} is in {}'s {} arc; {} needs the {} arc",
+                actor.name,
+                name(&arc),
+                def.name,
+                wanted.join(" or ")
+            ),
+        ))
     }
 
     /// An action's `target_types` and `target_not_types`, judged on the target's type as
@@ -364,135 +463,46 @@ impl Game {
         target: Option<PieceId>,
         hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
-        let rules = &*self.rules;
         let checked = self.check_act(next, side, id, (action, intent), target)?;
         let def = checked.def;
         if def.checked {
             self.ask_action_check(next, id, (action, intent), target, hooks)?;
         }
-        let (distance, table_distance, flank_or_rear) = (
-            checked.distance,
-            checked.table_distance,
-            checked.flank_or_rear,
-        );
-        let actor = checked.actor.clone();
-        let target_piece = checked.target.cloned();
-        let mut outcome = 0usize;
-        let mut roll = None;
-        let mut effects = def.effects.first().cloned().unwrap_or_default();
-        let mut computed = Vec::new();
-        if let Some(chart_id) = def.chart {
-            let chart = rules.chart(chart_id).ok_or_else(|| {
-                Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
-            })?;
-            let set: Vec<(usize, i32)> = chart
-                .inputs
-                .iter()
-                .enumerate()
-                .filter_map(|(i, input)| {
-                    let v = match input.source.as_ref()? {
-                        InputSource::Distance => i32::try_from(distance).unwrap_or(i32::MAX),
-                        InputSource::TableDistance => {
-                            i32::try_from(table_distance).unwrap_or(i32::MAX)
-                        }
-                        InputSource::TableDistanceBand(bands) => bands
-                            .iter()
-                            .position(|b| table_distance <= *b)
-                            .unwrap_or(bands.len())
-                            as i32,
-                        InputSource::DistanceBand(bands) => bands
-                            .iter()
-                            .position(|b| distance <= *b)
-                            .unwrap_or(bands.len())
-                            as i32,
-                        InputSource::ActorCounter(c) => actor.counter(*c),
-                        InputSource::TargetCounter(c) => {
-                            target_piece.as_ref().map_or(0, |t| t.counter(*c))
-                        }
-                        InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
-                        InputSource::ActorMode(m) => i32::from(actor.mode == *m),
-                        InputSource::TargetMode(m) => {
-                            i32::from(target_piece.as_ref().is_some_and(|t| t.mode == *m))
-                        }
-                        InputSource::ActorAttribute(a) => actor.attribute(*a),
-                        InputSource::TargetAttribute(a) => {
-                            target_piece.as_ref().map_or(0, |t| t.attribute(*a))
-                        }
-                        InputSource::TargetFlag(f) => {
-                            i32::from(target_piece.as_ref().is_some_and(|t| t.flag(*f)))
-                        }
-                        InputSource::TargetFlankOrRear => i32::from(flank_or_rear),
-                        InputSource::TargetTerrain(attr) => target_piece
-                            .as_ref()
-                            .and_then(|t| {
-                                let terrain = match &t.place {
-                                    Place::Point { at, .. } => self.board.terrain_at(*at),
-                                    other => self.board.terrain(other.cell()?),
-                                };
-                                rules
-                                    .terrain
-                                    .get(terrain.index())?
-                                    .attributes
-                                    .get(*attr)
-                                    .copied()
-                            })
-                            .unwrap_or(0),
-                        InputSource::ActorTerrain(attr) => {
-                            let terrain = match &actor.place {
-                                Place::Point { at, .. } => Some(self.board.terrain_at(*at)),
-                                other => other.cell().map(|c| self.board.terrain(c)),
-                            };
-                            terrain
-                                .and_then(|t| rules.terrain.get(t.index()))
-                                .and_then(|t| t.attributes.get(*attr).copied())
-                                .unwrap_or(0)
-                        }
-                        InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
-                        InputSource::Option(o) => {
-                            i32::from(next.options.get(*o).copied().unwrap_or(false))
-                        }
-                        InputSource::Intent(name) => i32::from(intent.contains(name)),
-                        InputSource::ActorFriendsWithin(near) => {
-                            self.friends_within(next, &actor, near)
-                        }
-                        InputSource::TargetFriendsWithin(near) => target_piece
-                            .as_ref()
-                            .map_or(0, |t| self.friends_within(next, t, near)),
-                    };
-                    Some((i, v))
-                })
-                .collect();
-            let inputs = chart.input_values(&set);
-            let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
-            outcome = resolution.outcome;
-            effects = def.effects.get(outcome).cloned().unwrap_or_default();
-            let purpose = match &target_piece {
-                Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
-                None => format!("{} by {}", def.name, actor.name),
-            };
-            let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
-            computed = crate::state::work_out_amounts(
-                rules,
-                chart,
-                &inputs,
-                &resolution,
-                &effects,
-                &mut record,
-            );
-            record.by = Some(id);
-            record.against = target;
-            roll = Some(record);
-        }
-        let rolled_faces: Vec<String> = roll
-            .as_ref()
-            .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
-            .unwrap_or_default();
-        let rolled_inputs = roll.as_ref().map(|r| r.inputs.clone()).unwrap_or_default();
+        let facts = ActFacts {
+            actor: checked.actor.clone(),
+            target: checked.target.cloned(),
+            distance: checked.distance,
+            table_distance: checked.table_distance,
+            flank_or_rear: checked.flank_or_rear,
+            intent,
+        };
+        let rolled = self.roll_for_action(next, side, def, &facts, (id, target))?;
+        // Read before the roll's record moves into the log.
+        let script = def.scripted.then(|| ScriptCall {
+            side,
+            action,
+            intent,
+            pieces: (id, target),
+            outcome: def
+                .chart
+                .and_then(|c| self.rules.chart(c))
+                .and_then(|c| c.outcomes.get(rolled.outcome).cloned()),
+            faces: rolled
+                .record
+                .as_ref()
+                .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
+                .unwrap_or_default(),
+            inputs: rolled
+                .record
+                .as_ref()
+                .map(|r| r.inputs.clone())
+                .unwrap_or_default(),
+        });
         events.push(Event::Acted {
             piece: id,
             action: def.name.clone(),
             target,
-            roll,
+            roll: rolled.record,
             intent: intent.to_vec(),
         });
         if let Some(p) = next.pieces.get_mut(id.index())
@@ -521,8 +531,154 @@ impl Game {
         {
             self.make_contact(next, events, id, t)?;
         }
+        self.apply_outcome(
+            next,
+            events,
+            (id, target),
+            (&rolled.effects, &rolled.computed),
+            hooks,
+        )?;
+        if let Some(script) = script {
+            self.run_action_script(next, events, script, hooks)?;
+        }
+        Ok(())
+    }
+
+    /// Rolls the action's chart, when it has one, with the inputs the facts give: the
+    /// outcome, its effects with any computed amounts worked out, and the roll's record.
+    /// Without a chart, the action's first (only) list of effects.
+    fn roll_for_action(
+        &self,
+        next: &mut State,
+        side: SideId,
+        def: &crate::rules::ActionDef,
+        facts: &ActFacts<'_>,
+        (id, target): (PieceId, Option<PieceId>),
+    ) -> Result<ActRoll, Refusal> {
+        let rules = &*self.rules;
+        let Some(chart_id) = def.chart else {
+            return Ok(ActRoll {
+                outcome: 0,
+                effects: def.effects.first().cloned().unwrap_or_default(),
+                computed: Vec::new(),
+                record: None,
+            });
+        };
+        let chart = rules.chart(chart_id).ok_or_else(|| {
+            Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
+        })?;
+        let set: Vec<(usize, i32)> = chart
+            .inputs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, input)| {
+                Some((i, self.input_value(next, input.source.as_ref()?, facts)))
+            })
+            .collect();
+        let inputs = chart.input_values(&set);
+        let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
+        let outcome = resolution.outcome;
+        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
+        let (actor, target_piece) = (&facts.actor, &facts.target);
+        let purpose = match target_piece {
+            Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
+            None => format!("{} by {}", def.name, actor.name),
+        };
+        let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
+        let computed = crate::state::work_out_amounts(
+            rules,
+            chart,
+            &inputs,
+            &resolution,
+            &effects,
+            &mut record,
+        );
+        record.by = Some(id);
+        record.against = target;
+        Ok(ActRoll {
+            outcome,
+            effects,
+            computed,
+            record: Some(record),
+        })
+    }
+
+    /// The value of one of an action's chart inputs, read from the actor, the target,
+    /// where they stand and the game's settings and options.
+    fn input_value(&self, next: &State, source: &InputSource, facts: &ActFacts<'_>) -> i32 {
+        let rules = &*self.rules;
+        let (actor, target_piece) = (&facts.actor, &facts.target);
+        let (distance, table_distance) = (facts.distance, facts.table_distance);
+        match source {
+            InputSource::Distance => i32::try_from(distance).unwrap_or(i32::MAX),
+            InputSource::TableDistance => i32::try_from(table_distance).unwrap_or(i32::MAX),
+            InputSource::TableDistanceBand(bands) => bands
+                .iter()
+                .position(|b| table_distance <= *b)
+                .unwrap_or(bands.len()) as i32,
+            InputSource::DistanceBand(bands) => bands
+                .iter()
+                .position(|b| distance <= *b)
+                .unwrap_or(bands.len()) as i32,
+            InputSource::ActorCounter(c) => actor.counter(*c),
+            InputSource::TargetCounter(c) => target_piece.as_ref().map_or(0, |t| t.counter(*c)),
+            InputSource::ActorFlag(f) => i32::from(actor.flag(*f)),
+            InputSource::ActorMode(m) => i32::from(actor.mode == *m),
+            InputSource::TargetMode(m) => {
+                i32::from(target_piece.as_ref().is_some_and(|t| t.mode == *m))
+            }
+            InputSource::ActorAttribute(a) => actor.attribute(*a),
+            InputSource::TargetAttribute(a) => target_piece.as_ref().map_or(0, |t| t.attribute(*a)),
+            InputSource::TargetFlag(f) => {
+                i32::from(target_piece.as_ref().is_some_and(|t| t.flag(*f)))
+            }
+            InputSource::TargetFlankOrRear => i32::from(facts.flank_or_rear),
+            InputSource::TargetTerrain(attr) => target_piece
+                .as_ref()
+                .and_then(|t| {
+                    let terrain = match &t.place {
+                        Place::Point { at, .. } => self.board.terrain_at(*at),
+                        other => self.board.terrain(other.cell()?),
+                    };
+                    rules
+                        .terrain
+                        .get(terrain.index())?
+                        .attributes
+                        .get(*attr)
+                        .copied()
+                })
+                .unwrap_or(0),
+            InputSource::ActorTerrain(attr) => {
+                let terrain = match &actor.place {
+                    Place::Point { at, .. } => Some(self.board.terrain_at(*at)),
+                    other => other.cell().map(|c| self.board.terrain(c)),
+                };
+                terrain
+                    .and_then(|t| rules.terrain.get(t.index()))
+                    .and_then(|t| t.attributes.get(*attr).copied())
+                    .unwrap_or(0)
+            }
+            InputSource::Setting(s) => next.settings.get(*s).copied().unwrap_or(0),
+            InputSource::Option(o) => i32::from(next.options.get(*o).copied().unwrap_or(false)),
+            InputSource::Intent(name) => i32::from(facts.intent.contains(name)),
+            InputSource::ActorFriendsWithin(near) => self.friends_within(next, actor, near),
+            InputSource::TargetFriendsWithin(near) => target_piece
+                .as_ref()
+                .map_or(0, |t| self.friends_within(next, t, near)),
+        }
+    }
+
+    /// The outcome's effects in order, a computed amount applied as the number worked
+    /// out (and logged) with the roll, a pursuit as an action of its own.
+    fn apply_outcome(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (id, target): (PieceId, Option<PieceId>),
+        (effects, computed): (&[Effect], &[Option<i32>]),
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
         for (i, effect) in effects.iter().enumerate() {
-            // A computed amount is applied as the number worked out (and logged) above.
             let fixed;
             let effect = match (effect, computed.get(i).copied().flatten()) {
                 (Effect::AddComputed { who, counter, .. }, Some(amount)) => {
@@ -541,43 +697,49 @@ impl Game {
             }
             self.apply_effect(next, events, effect, id, target, 0);
         }
-        if def.scripted {
-            let outcome_name = def
-                .chart
-                .and_then(|c| rules.chart(c))
-                .and_then(|c| c.outcomes.get(outcome).cloned());
-            // The script reads the state as it is and rolls on a copy of the side's
-            // generator, put back afterwards (no copy of the whole state per call).
-            let mut rng = next.dice_of(Some(side)).clone();
-            let world = World {
-                rules: &self.rules,
-                board: &self.board,
-                sides: &self.sides,
-                state: next,
-            };
-            let mut dice = HookDice::new(&mut rng, rules);
-            dice.set_action_faces(rolled_faces);
-            dice.set_action_intent(intent.to_vec());
-            dice.set_action_inputs(rolled_inputs);
-            dice.set_action_pieces(id, target);
-            let commands = hooks
-                .action(
-                    &world,
-                    action,
-                    id,
-                    target,
-                    outcome_name.as_deref(),
-                    &mut dice,
-                )
-                .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-            let rolls = dice.into_rolls();
-            *next.dice_of(Some(side)) = rng;
-            for roll in rolls {
-                events.push(Event::Rolled { roll });
-            }
-            self.apply_commands(next, events, commands)?;
-        }
         Ok(())
+    }
+
+    /// The action's script, told the outcome, the faces rolled, the intent and the chart's
+    /// inputs; its rolls are logged and its commands applied.
+    fn run_action_script(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        call: ScriptCall<'_>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        let (id, target) = call.pieces;
+        // The script reads the state as it is and rolls on a copy of the side's
+        // generator, put back afterwards (no copy of the whole state per call).
+        let mut rng = next.dice_of(Some(call.side)).clone();
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state: next,
+        };
+        let mut dice = HookDice::new(&mut rng, &self.rules);
+        dice.set_action_faces(call.faces);
+        dice.set_action_intent(call.intent.to_vec());
+        dice.set_action_inputs(call.inputs);
+        dice.set_action_pieces(id, target);
+        let commands = hooks
+            .action(
+                &world,
+                call.action,
+                id,
+                target,
+                call.outcome.as_deref(),
+                &mut dice,
+            )
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let rolls = dice.into_rolls();
+        *next.dice_of(Some(call.side)) = rng;
+        for roll in rolls {
+            events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(next, events, commands)
     }
 
     /// A pursuit (`pursue: ACTION`): the piece `who` names takes `action` against the
@@ -687,56 +849,7 @@ impl Game {
                 amount,
             } => {
                 let Some(pid) = who(*w) else { return };
-                let Some(def) = rules.counters.get(counter.index()) else {
-                    return;
-                };
-                let Some(p) = next.pieces.get_mut(pid.index()) else {
-                    return;
-                };
-                if !p.on_board() {
-                    return;
-                }
-                let Some(slot) = p.counters.get_mut(counter.index()) else {
-                    return;
-                };
-                let from = *slot;
-                let to = from
-                    .saturating_add(*amount)
-                    .clamp(def.min, def.max.max(def.min));
-                if to == from {
-                    return;
-                }
-                *slot = to;
-                let kind = p.kind;
-                events.push(Event::CounterChanged {
-                    piece: pid,
-                    counter: def.name.clone(),
-                    from,
-                    to,
-                });
-                // Flags held at a level of this counter follow it both ways, before any
-                // trigger runs.
-                self.keep_levels_of(next, events, pid, *counter);
-                if depth >= MAX_TRIGGER_DEPTH {
-                    events.push(Event::Note {
-                        text: format!(
-                            "counter triggers nested deeper than {MAX_TRIGGER_DEPTH}; stopped"
-                        ),
-                    });
-                    return;
-                }
-                // A piece type's own triggers for the counter replace the counter's.
-                let triggers = rules
-                    .piece_type(kind)
-                    .and_then(|t| t.triggers.iter().find(|t| t.counter == *counter))
-                    .map_or(def.triggers.as_slice(), |t| t.triggers.as_slice());
-                for trigger in triggers {
-                    if from < trigger.at_least && to >= trigger.at_least {
-                        for e in &trigger.effects {
-                            self.apply_effect(next, events, e, pid, target, depth + 1);
-                        }
-                    }
-                }
+                self.add_counter(next, events, (pid, target), *counter, *amount, depth);
             }
             // Worked out from the roll and applied as `AddCounter` by `do_act`, the only
             // place with a roll; the ruleset compiler refuses it anywhere else (triggers).
@@ -757,50 +870,7 @@ impl Game {
             }
             Effect::SetMode { who: w, mode } => {
                 let Some(pid) = who(*w) else { return };
-                let Some(p) = next.pieces.get_mut(pid.index()) else {
-                    return;
-                };
-                let allowed = rules
-                    .piece_type(p.kind)
-                    .is_some_and(|t| t.allowance.get(mode.index()).is_some_and(Option::is_some));
-                if !allowed {
-                    let text = format!(
-                        "{} cannot take {} mode; the effect is ignored",
-                        p.name,
-                        rules.mode_name(*mode)
-                    );
-                    events.push(Event::Note { text });
-                    return;
-                }
-                if p.mode != *mode && p.on_board() {
-                    let from = rules.mode_name(p.mode).to_owned();
-                    let (old, side, cell) = (p.mode, p.side, p.place.cell());
-                    p.mode = *mode;
-                    if let Some(c) = cell
-                        && let Some(problem) = self.stacking_problem(next, c, pid, side, false)
-                    {
-                        // A forced change of formation that would break stacking does not
-                        // happen; the log says why.
-                        if let Some(p) = next.pieces.get_mut(pid.index()) {
-                            p.mode = old;
-                        }
-                        let name = next
-                            .pieces
-                            .get(pid.index())
-                            .map_or_else(String::new, |p| p.name.clone());
-                        let text = format!(
-                            "{name} cannot take {} mode here ({problem}); the effect is ignored",
-                            rules.mode_name(*mode)
-                        );
-                        events.push(Event::Note { text });
-                        return;
-                    }
-                    events.push(Event::ModeChanged {
-                        piece: pid,
-                        from,
-                        to: rules.mode_name(*mode).to_owned(),
-                    });
-                }
+                self.force_mode(next, events, pid, *mode);
             }
             Effect::FallBack {
                 who: w,
@@ -823,23 +893,143 @@ impl Game {
             Effect::Pursue { .. } => {}
             Effect::Remove { who: w } => {
                 let Some(pid) = who(*w) else { return };
-                let Some(p) = next.pieces.get_mut(pid.index()) else {
-                    return;
-                };
-                if p.on_board() {
-                    p.place = Place::Off;
-                    p.attached_to = None;
-                    events.push(Event::Removed {
-                        piece: pid,
-                        reason: "removed by a chart result".into(),
-                    });
-                }
-                for other in &mut next.pieces {
-                    if other.attached_to == Some(pid) {
-                        other.attached_to = None;
-                    }
+                remove_by_result(next, events, pid);
+            }
+        }
+    }
+
+    /// Adds `amount` to a counter of piece `pid` within the counter's bounds, keeps the
+    /// flags held at its levels, and runs the triggers it crosses upward (the piece
+    /// type's own, or else the counter's), `depth` levels deep at most.
+    fn add_counter(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        (pid, target): (PieceId, Option<PieceId>),
+        counter: CounterId,
+        amount: i32,
+        depth: u32,
+    ) {
+        let rules = &*self.rules;
+        let Some(def) = rules.counters.get(counter.index()) else {
+            return;
+        };
+        let Some(p) = next.pieces.get_mut(pid.index()) else {
+            return;
+        };
+        if !p.on_board() {
+            return;
+        }
+        let Some(slot) = p.counters.get_mut(counter.index()) else {
+            return;
+        };
+        let from = *slot;
+        let to = from
+            .saturating_add(amount)
+            .clamp(def.min, def.max.max(def.min));
+        if to == from {
+            return;
+        }
+        *slot = to;
+        let kind = p.kind;
+        events.push(Event::CounterChanged {
+            piece: pid,
+            counter: def.name.clone(),
+            from,
+            to,
+        });
+        // Flags held at a level of this counter follow it both ways, before any
+        // trigger runs.
+        self.keep_levels_of(next, events, pid, counter);
+        if depth >= MAX_TRIGGER_DEPTH {
+            events.push(Event::Note {
+                text: format!("counter triggers nested deeper than {MAX_TRIGGER_DEPTH}; stopped"),
+            });
+            return;
+        }
+        // A piece type's own triggers for the counter replace the counter's.
+        let triggers = rules
+            .piece_type(kind)
+            .and_then(|t| t.triggers.iter().find(|t| t.counter == counter))
+            .map_or(def.triggers.as_slice(), |t| t.triggers.as_slice());
+        for trigger in triggers {
+            if from < trigger.at_least && to >= trigger.at_least {
+                for e in &trigger.effects {
+                    self.apply_effect(next, events, e, pid, target, depth + 1);
                 }
             }
+        }
+    }
+
+    /// A result's change of mode: ignored, with a note saying why, when the piece's type
+    /// has no such mode or the new formation would break stacking where it stands.
+    fn force_mode(&self, next: &mut State, events: &mut Vec<Event>, pid: PieceId, mode: ModeId) {
+        let rules = &*self.rules;
+        let Some(p) = next.pieces.get_mut(pid.index()) else {
+            return;
+        };
+        let allowed = rules
+            .piece_type(p.kind)
+            .is_some_and(|t| t.allowance.get(mode.index()).is_some_and(Option::is_some));
+        if !allowed {
+            let text = format!(
+                "{} cannot take {} mode; the effect is ignored",
+                p.name,
+                rules.mode_name(mode)
+            );
+            events.push(Event::Note { text });
+            return;
+        }
+        if p.mode == mode || !p.on_board() {
+            return;
+        }
+        let from = rules.mode_name(p.mode).to_owned();
+        let (old, side, cell) = (p.mode, p.side, p.place.cell());
+        p.mode = mode;
+        if let Some(c) = cell
+            && let Some(problem) = self.stacking_problem(next, c, pid, side, false)
+        {
+            // A forced change of formation that would break stacking does not
+            // happen; the log says why.
+            if let Some(p) = next.pieces.get_mut(pid.index()) {
+                p.mode = old;
+            }
+            let name = next
+                .pieces
+                .get(pid.index())
+                .map_or_else(String::new, |p| p.name.clone());
+            let text = format!(
+                "{name} cannot take {} mode here ({problem}); the effect is ignored",
+                rules.mode_name(mode)
+            );
+            events.push(Event::Note { text });
+            return;
+        }
+        events.push(Event::ModeChanged {
+            piece: pid,
+            from,
+            to: rules.mode_name(mode).to_owned(),
+        });
+    }
+}
+
+/// A result's removal: the piece leaves the board and lets go of its host and of what it
+/// carried.
+fn remove_by_result(next: &mut State, events: &mut Vec<Event>, pid: PieceId) {
+    let Some(p) = next.pieces.get_mut(pid.index()) else {
+        return;
+    };
+    if p.on_board() {
+        p.place = Place::Off;
+        p.attached_to = None;
+        events.push(Event::Removed {
+            piece: pid,
+            reason: "removed by a chart result".into(),
+        });
+    }
+    for other in &mut next.pieces {
+        if other.attached_to == Some(pid) {
+            other.attached_to = None;
         }
     }
 }
