@@ -16,6 +16,37 @@ use crate::rules::{FeatureKind, StackMeasure};
 use super::Game;
 use crate::state::{Reach, State, World};
 
+/// What one reach query looks up once ([`Game::reach_query`]), and the refusal of a hook
+/// that failed during it.
+struct ReachQuery<'q> {
+    /// At most this many steps (the piece type's limit in its mode, or a slowing rule's).
+    max_steps: Option<u32>,
+    /// Cells just off the board the piece may leave by, indexed after the board's own.
+    exits: Vec<Cell>,
+    /// Who stands where, for the mover.
+    crowd: Crowd,
+    /// The mover's lookups for plain steps, when it has them.
+    fast: Option<PlainSteps<'q>>,
+    /// A pure `move_cost` hook's answers by terrain (and terrain left) and kind of step.
+    priced: Option<Vec<Option<Option<Cost>>>>,
+    /// The `move_cost` hook reads the terrain left as well as the terrain entered.
+    reads_from: bool,
+    /// The board's cells and the exits.
+    cells: usize,
+    /// The first hook failure met.
+    failure: Option<Refusal>,
+}
+
+/// Words for a move's refusal or stop; nothing for a reach query (it passes its `crowd`),
+/// which keeps only the kinds of refusal.
+fn say(crowd: Option<&Crowd>, words: &dyn Fn() -> String) -> String {
+    if crowd.is_some() {
+        String::new()
+    } else {
+        words()
+    }
+}
+
 impl Game {
     pub(crate) fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
         let ty = self
@@ -426,13 +457,6 @@ impl Game {
         hooks: &mut dyn Hooks,
         crowd: Option<&Crowd>,
     ) -> Result<(Entry, Option<String>), Refusal> {
-        let say = |words: &dyn Fn() -> String| {
-            if crowd.is_some() {
-                String::new()
-            } else {
-                words()
-            }
-        };
         if !self.board.contains(to) {
             return crate::company::exit_entry(
                 &self.rules,
@@ -445,14 +469,68 @@ impl Game {
                 to,
             );
         }
+        // On the board (checked above), so the index exists.
+        let at = self.board.index(to).unwrap_or(usize::MAX);
+        let cost = self.step_price(state, piece, (from, dir, to), (at, crowd), hooks)?;
+        let (can_stop, mut can_continue, mut stop_reason) =
+            self.step_room(state, piece, (from, to), (at, crowd))?;
+        if let Some(why) = self.zone_stop(state, piece, to, (at, crowd)) {
+            can_continue = false;
+            stop_reason = Some(why);
+        }
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
             state,
         };
-        // On the board (checked above), so the index exists.
-        let at = self.board.index(to).unwrap_or(usize::MAX);
+        if hooks
+            .stops(&world, piece.id, from, to)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
+        {
+            can_continue = false;
+            if stop_reason.is_none() {
+                let why = if crowd.is_none() {
+                    hooks.stop_reason(&world, piece.id, from, to)
+                } else {
+                    None
+                };
+                stop_reason = Some(say(crowd, &|| {
+                    why.clone()
+                        .unwrap_or_else(|| "the ruleset's stop hook ends the move here".to_owned())
+                }));
+            }
+        }
+        if self.stops_on_costly(piece, dir, cost) {
+            can_continue = false;
+            stop_reason.get_or_insert_with(|| say(crowd, &|| self.costly_stop_words(piece, to)));
+        }
+        Ok((
+            Entry {
+                cost,
+                can_stop,
+                can_continue,
+            },
+            stop_reason,
+        ))
+    }
+
+    /// What a step costs (the crossing has room left, then the `move_cost` hook, told the
+    /// data's price) or why it is forbidden, in words for a move (`crowd` is `None`).
+    fn step_price(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, dir, to): (Cell, Facing, Cell),
+        (at, crowd): (usize, Option<&Crowd>),
+        hooks: &mut dyn Hooks,
+    ) -> Result<Cost, Refusal> {
+        let world = World {
+            rules: &self.rules,
+            board: &self.board,
+            sides: &self.sides,
+            state,
+        };
         let unlinked = crowd.is_some_and(|c| {
             self.board
                 .index(from)
@@ -465,7 +543,7 @@ impl Game {
         if !unlinked && !no_room && self.crossing_room(state, piece.side, from, to) == Some(0) {
             return Err(Refusal::new(
                 RefusalKind::Impassable,
-                say(&|| {
+                say(crowd, &|| {
                     format!(
                         "the crossing between {from} and {to} has carried all the pieces it can this turn"
                     )
@@ -484,14 +562,29 @@ impl Game {
                 None
             };
             let text = match data {
-                Err(ban) => say(&|| self.step_ban_text(piece, from, to, ban)),
-                Ok(_) => say(&|| format!("the ruleset forbids {} to enter {to}", piece.name)),
+                Err(ban) => say(crowd, &|| self.step_ban_text(piece, from, to, ban)),
+                Ok(_) => say(crowd, &|| {
+                    format!("the ruleset forbids {} to enter {to}", piece.name)
+                }),
             };
             return Err(Refusal::new(RefusalKind::Impassable, why.unwrap_or(text)));
         };
         if cost.is_negative() {
             return Err(negative_cost(piece, cost, to));
         }
+        Ok(cost)
+    }
+
+    /// Whether there is room for the piece in `to`: no enemy it keeps apart from, a half
+    /// hex it may enter, sharing and stacking with its own side. Whether it may stop
+    /// there and go on, and why it must stop when sharing says so.
+    fn step_room(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, to): (Cell, Cell),
+        (at, crowd): (usize, Option<&Crowd>),
+    ) -> Result<(bool, bool, Option<String>), Refusal> {
         let enemy_there = match crowd {
             Some(c) => c.enemy_at(at),
             None => state.pieces.iter().any(|p| {
@@ -504,7 +597,7 @@ impl Game {
         if enemy_there {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
-                say(&|| format!("{to} is held by the enemy")),
+                say(crowd, &|| format!("{to} is held by the enemy")),
             ));
         }
         let ty = self.rules.piece_type(piece.kind);
@@ -526,7 +619,7 @@ impl Game {
         } else {
             crate::company::Sharing::Free
         };
-        let (share_stop, share_go, mut stop_reason) = match sharing {
+        let (share_stop, share_go, stop_reason) = match sharing {
             crate::company::Sharing::Free => (true, true, None),
             _ => crate::company::sharing_entry(state, &sharing)?,
         };
@@ -543,81 +636,69 @@ impl Game {
             } else {
                 return Err(Refusal::new(
                     RefusalKind::Occupied,
-                    say(&|| format!("{} cannot enter {to}: {problem}", piece.name)),
+                    say(crowd, &|| {
+                        format!("{} cannot enter {to}: {problem}", piece.name)
+                    }),
                 ));
             }
         }
-        let mut can_continue = share_go;
+        Ok((can_stop, share_go, stop_reason))
+    }
+
+    /// Why the piece must stop in `to` when an enemy's zone of control covers it, naming
+    /// the holder as the mover knows it.
+    fn zone_stop(
+        &self,
+        state: &State,
+        piece: &Piece,
+        to: Cell,
+        (at, crowd): (usize, Option<&Crowd>),
+    ) -> Option<String> {
         let holder = match crowd {
             Some(c) => c.zone_at(at).and_then(|id| state.pieces.get(id.index())),
             None => self.zone_holder(state, to, piece.side),
-        };
-        if let Some(holder) = holder {
-            can_continue = false;
-            stop_reason = Some(say(&|| {
-                // Of several holders, the one first in the mover's handles (never the
-                // first in the scenario, which would tell the file's order).
-                let named = state
-                    .pieces
-                    .iter()
-                    .filter(|p| {
-                        self.zone_cells(state, p, piece.side)
-                            .is_some_and(|cells| cells.contains(&to))
-                    })
-                    .min_by_key(|p| self.side_handle(state, piece.side, p.id))
-                    .unwrap_or(holder);
-                format!(
-                    "entered the zone of control of {}",
-                    self.label(state, piece.side, named)
-                )
-            }));
-        }
-        if hooks
-            .stops(&world, piece.id, from, to)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
-        {
-            can_continue = false;
-            if stop_reason.is_none() {
-                let why = if crowd.is_none() {
-                    hooks.stop_reason(&world, piece.id, from, to)
-                } else {
-                    None
-                };
-                stop_reason = Some(say(&|| {
-                    why.clone()
-                        .unwrap_or_else(|| "the ruleset's stop hook ends the move here".to_owned())
-                }));
-            }
-        }
+        }?;
+        Some(say(crowd, &|| {
+            // Of several holders, the one first in the mover's handles (never the
+            // first in the scenario, which would tell the file's order).
+            let named = state
+                .pieces
+                .iter()
+                .filter(|p| {
+                    self.zone_cells(state, p, piece.side)
+                        .is_some_and(|cells| cells.contains(&to))
+                })
+                .min_by_key(|p| self.side_handle(state, piece.side, p.id))
+                .unwrap_or(holder);
+            format!(
+                "entered the zone of control of {}",
+                self.label(state, piece.side, named)
+            )
+        }))
+    }
+
+    /// Whether a step that cost `cost` ends the move: its movement class stops on steps
+    /// that cost more than the grid's own price.
+    fn stops_on_costly(&self, piece: &Piece, dir: Facing, cost: Cost) -> bool {
+        let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
-        if class.is_some_and(|c| c.stops_on_costly) {
-            let grid_cost = self.board.grid().map_or(Cost::ZERO, |g| g.step_cost(dir));
-            if cost > grid_cost {
-                can_continue = false;
-                stop_reason.get_or_insert_with(|| {
-                    say(&|| {
-                        let t = self.board.terrain(to);
-                        let costly_terrain = class
-                            .and_then(|c| c.enter.get(t.index()).copied().flatten())
-                            .is_some_and(|extra| extra > Cost::ZERO);
-                        match self.rules.terrain.get(t.index()) {
-                            Some(d) if costly_terrain => {
-                                format!("entering {} ends the move", d.name)
-                            }
-                            _ => "a step that costs extra ends the move".to_owned(),
-                        }
-                    })
-                });
-            }
+        class.is_some_and(|c| c.stops_on_costly)
+            && cost > self.board.grid().map_or(Cost::ZERO, |g| g.step_cost(dir))
+    }
+
+    /// Why a costly step into `to` ends the move: its terrain by name when the terrain
+    /// is what costs extra.
+    fn costly_stop_words(&self, piece: &Piece, to: Cell) -> String {
+        let ty = self.rules.piece_type(piece.kind);
+        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
+        let t = self.board.terrain(to);
+        let costly_terrain = class
+            .and_then(|c| c.enter.get(t.index()).copied().flatten())
+            .is_some_and(|extra| extra > Cost::ZERO);
+        match self.rules.terrain.get(t.index()) {
+            Some(d) if costly_terrain => format!("entering {} ends the move", d.name),
+            _ => "a step that costs extra ends the move".to_owned(),
         }
-        Ok((
-            Entry {
-                cost,
-                can_stop,
-                can_continue,
-            },
-            stop_reason,
-        ))
     }
 
     /// [`Self::enter`] for a step a reach query has found plain ([`PlainSteps::plain`]): no
@@ -764,13 +845,34 @@ impl Game {
             .place
             .cell()
             .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "the piece has no cell"))?;
+        let mut q = self.reach_query(state, piece, hooks);
+        let mut cells =
+            match self.reach_by_plain(state, piece, grid, (start, allowance), &mut q, hooks) {
+                Some(cells) => cells,
+                None => self.reach_by_steps(state, piece, grid, (start, allowance), &mut q, hooks),
+            };
+        self.reach_saved_toward(state, piece, start, &mut cells, hooks);
+        match q.failure {
+            Some(r) => Err(r),
+            None => Ok(Reach::Cells(cells)),
+        }
+    }
+
+    /// What one reach query of `piece` looks up once: its step limit, the cells off the
+    /// board it may leave by, who stands where, its plain-step lookups, and the memo of a
+    /// pure `move_cost` hook's prices.
+    fn reach_query<'q>(
+        &'q self,
+        state: &State,
+        piece: &Piece,
+        hooks: &mut dyn Hooks,
+    ) -> ReachQuery<'q> {
+        let board = &self.board;
         let max_steps = self
             .rules
             .piece_type(piece.kind)
             .and_then(|t| t.max_steps.get(piece.mode.index()).copied().flatten());
         let max_steps = crate::turning::step_limit(&self.rules, &state.options, piece, max_steps);
-        let mut failure: Option<Refusal> = None;
-        let board = &self.board;
         // Cells just off the board across a baseline the piece may leave by get indices
         // after the board's own, so leaving the board is one more place to end a move.
         let exits = crate::company::exit_cells(
@@ -787,7 +889,7 @@ impl Game {
         // One that also reads the terrain left is asked once per pair of terrains.
         let reads_from = hooks.move_cost_reads_from();
         let terrains = self.rules.terrain.len();
-        let mut priced: Option<Vec<Option<Option<Cost>>>> = hooks.move_cost_is_pure().then(|| {
+        let priced: Option<Vec<Option<Option<Cost>>>> = hooks.move_cost_is_pure().then(|| {
             vec![
                 None;
                 if reads_from {
@@ -798,59 +900,106 @@ impl Game {
             ]
         });
         let cells = board.cell_count() + exits.len();
+        ReachQuery {
+            max_steps,
+            exits,
+            crowd,
+            fast,
+            priced,
+            reads_from,
+            cells,
+            failure: None,
+        }
+    }
+
+    /// The reach by the search specialised for data-only steps ([`crate::reach::reach_plain`]),
+    /// when the query allows it: every step's price a pure hook's by terrain alone, no stop
+    /// hook, no stacking limit on the mover alone, no forward-only turning, no step limit
+    /// shorter than the board. `None` when it does not; the general search then runs.
+    fn reach_by_plain(
+        &self,
+        state: &State,
+        piece: &Piece,
+        grid: &Grid,
+        (start, allowance): (Cell, Cost),
+        q: &mut ReachQuery<'_>,
+        hooks: &mut dyn Hooks,
+    ) -> Option<ReachMap> {
+        let board = &self.board;
         let forward_only =
             crate::turning::turning(&self.rules, piece).is_some_and(|t| t.forward_only);
-        let searched = match (&fast, board.dimensions(), board.terrain_cells()) {
-            (Some(f), Some((cols, rows)), Some(terrain))
-                if priced.is_some()
-                    && !reads_from
-                    && !f.ask_stops
-                    && crowd.alone().is_none()
-                    && !forward_only
-                    && max_steps.is_none_or(|m| m as usize >= cells)
-                    && crate::reach::fits(cells) =>
-            {
-                let on = PlainBoard {
-                    grid: *grid,
-                    cols,
-                    rows,
-                    terrain,
-                    terrains: self.rules.terrain.len(),
-                    stops_on_costly: f.stops_on_costly,
-                    exits: &exits,
-                };
-                let mut rules = QueryRules {
-                    game: self,
-                    state,
-                    piece,
-                    plain: f,
-                    crowd: &crowd,
-                    hooks: &mut *hooks,
-                    failure: None,
-                };
-                let map = (on.cells() == cells)
-                    .then(|| crate::reach::reach_plain(&on, &crowd, start, allowance, &mut rules));
-                failure = rules.failure;
-                map
-            }
-            _ => None,
+        let cells = q.cells;
+        let (Some(f), Some((cols, rows)), Some(terrain)) =
+            (&q.fast, board.dimensions(), board.terrain_cells())
+        else {
+            return None;
         };
-        if let Some(mut cells) = searched {
-            self.reach_saved_toward(state, piece, start, &mut cells, hooks);
-            return match failure {
-                Some(r) => Err(r),
-                None => Ok(Reach::Cells(cells)),
-            };
+        let plain = q.priced.is_some()
+            && !q.reads_from
+            && !f.ask_stops
+            && q.crowd.alone().is_none()
+            && !forward_only
+            && q.max_steps.is_none_or(|m| m as usize >= cells)
+            && crate::reach::fits(cells);
+        if !plain {
+            return None;
         }
-        let cells = crate::turning::reach(
+        let on = PlainBoard {
+            grid: *grid,
+            cols,
+            rows,
+            terrain,
+            terrains: self.rules.terrain.len(),
+            stops_on_costly: f.stops_on_costly,
+            exits: &q.exits,
+        };
+        let mut rules = QueryRules {
+            game: self,
+            state,
+            piece,
+            plain: f,
+            crowd: &q.crowd,
+            hooks: &mut *hooks,
+            failure: None,
+        };
+        let map = (on.cells() == cells)
+            .then(|| crate::reach::reach_plain(&on, &q.crowd, start, allowance, &mut rules));
+        let failure = rules.failure;
+        q.failure = failure;
+        map
+    }
+
+    /// The reach by the general search over every rule of a step: plain steps priced by
+    /// [`Self::plain_entry`], the others by [`Self::enter`], under the turning rules.
+    fn reach_by_steps(
+        &self,
+        state: &State,
+        piece: &Piece,
+        grid: &Grid,
+        (start, allowance): (Cell, Cost),
+        q: &mut ReachQuery<'_>,
+        hooks: &mut dyn Hooks,
+    ) -> ReachMap {
+        let board = &self.board;
+        let ReachQuery {
+            max_steps,
+            exits,
+            crowd,
+            fast,
+            priced,
+            cells,
+            failure,
+            ..
+        } = q;
+        crate::turning::reach(
             &self.rules,
             &state.options,
             piece,
             grid,
             start,
             allowance,
-            max_steps,
-            cells,
+            *max_steps,
+            *cells,
             |c| {
                 board.index(c).or_else(|| {
                     exits
@@ -862,28 +1011,22 @@ impl Game {
             |from, dir, to, _spent| {
                 let plain = fast
                     .as_ref()
-                    .and_then(|f| f.plain(board, &crowd, from, to).map(|at| (f, at)));
+                    .and_then(|f| f.plain(board, crowd, from, to).map(|at| (f, at)));
                 if let Some((f, at)) = plain {
                     return self.plain_entry(
                         state,
                         piece,
                         (from, dir, to),
-                        (at, f, &crowd),
+                        (at, f, crowd),
                         priced.as_deref_mut(),
                         hooks,
-                        &mut failure,
+                        failure,
                     );
                 }
-                let entered = self.enter(state, piece, from, dir, to, hooks, Some(&crowd));
-                entry_or_failure(entered, &mut failure)
+                let entered = self.enter(state, piece, from, dir, to, hooks, Some(crowd));
+                entry_or_failure(entered, failure)
             },
-        );
-        let mut cells = cells;
-        self.reach_saved_toward(state, piece, start, &mut cells, hooks);
-        match failure {
-            Some(r) => Err(r),
-            None => Ok(Reach::Cells(cells)),
-        }
+        )
     }
 
     /// Adds to a reach the cell `piece`'s points were saved toward, when its allowance and
