@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::geometry::Cell;
 use crate::hooks::{HookCommand, HookDice};
-use crate::ids::{FeatureId, SideId};
+use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, Who};
 
@@ -114,155 +114,148 @@ impl Game {
         events: &mut Vec<Event>,
         commands: Vec<HookCommand>,
     ) -> Result<(), Refusal> {
-        let rules = &*self.rules;
         for command in commands {
-            let piece = match &command {
-                HookCommand::AddCounter { piece, .. }
-                | HookCommand::SetFlag { piece, .. }
-                | HookCommand::SetMode { piece, .. }
-                | HookCommand::Remove { piece, .. }
-                | HookCommand::Place { piece, .. }
-                | HookCommand::PlaceAt { piece, .. }
-                | HookCommand::Face { piece, .. }
-                | HookCommand::Contact { piece, .. }
-                | HookCommand::Attach { piece, .. } => Some(*piece),
-                HookCommand::Note(_)
-                | HookCommand::Announce(_)
-                | HookCommand::AddFeature { .. } => None,
-            };
-            if let Some(p) = piece
+            if let Some(p) = named_piece(&command)
                 && next.pieces.get(p.index()).is_none()
             {
-                return Err(Refusal::new(
-                    RefusalKind::HookFailed,
-                    format!("a hook named piece #{}, which does not exist", p.0),
-                ));
+                return Err(no_such_piece(p));
             }
-            let effect = match command {
-                HookCommand::AddCounter {
-                    piece,
-                    counter,
-                    amount,
-                } => {
-                    if rules.counters.get(counter.index()).is_none() {
-                        return Err(Refusal::new(
-                            RefusalKind::HookFailed,
-                            "a hook named a counter that does not exist",
-                        ));
-                    }
-                    Some((
-                        Effect::AddCounter {
-                            who: Who::Actor,
-                            counter,
-                            amount,
-                        },
-                        piece,
-                    ))
-                }
-                HookCommand::SetFlag { piece, flag, on } => {
-                    if rules.flags.get(flag.index()).is_none() {
-                        return Err(Refusal::new(
-                            RefusalKind::HookFailed,
-                            "a hook named a flag that does not exist",
-                        ));
-                    }
-                    Some((
-                        Effect::SetFlag {
-                            who: Who::Actor,
-                            flag,
-                            on,
-                        },
-                        piece,
-                    ))
-                }
-                HookCommand::SetMode { piece, mode } => {
-                    if rules.modes.get(mode.index()).is_none() {
-                        return Err(Refusal::new(
-                            RefusalKind::HookFailed,
-                            "a hook named a mode that does not exist",
-                        ));
-                    }
-                    Some((
-                        Effect::SetMode {
-                            who: Who::Actor,
-                            mode,
-                        },
-                        piece,
-                    ))
-                }
-                HookCommand::Remove { piece, reason } => {
-                    if let Some(p) = next.pieces.get_mut(piece.index())
-                        && p.on_board()
-                    {
-                        p.place = Place::Off;
-                        p.attached_to = None;
-                        events.push(Event::Removed { piece, reason });
-                        for other in &mut next.pieces {
-                            if other.attached_to == Some(piece) {
-                                other.attached_to = None;
-                            }
-                        }
-                    }
-                    None
-                }
-                HookCommand::Note(text) => {
-                    events.push(Event::Note { text });
-                    None
-                }
-                HookCommand::Announce(text) => {
-                    events.push(Event::Announced { text });
-                    None
-                }
-                HookCommand::Place {
-                    piece,
-                    cell,
-                    reason,
-                } => {
-                    super::placement::place(self, next, events, piece, cell, reason)?;
-                    None
-                }
-                HookCommand::PlaceAt {
-                    piece,
-                    at,
-                    facing,
-                    reason,
-                } => {
-                    super::placement::place_at(self, next, events, piece, at, facing, reason)?;
-                    None
-                }
-                HookCommand::Contact { piece, with } => {
-                    if next.pieces.get(with.index()).is_none() {
-                        return Err(Refusal::new(
-                            RefusalKind::HookFailed,
-                            format!("a hook named piece #{}, which does not exist", with.0),
-                        ));
-                    }
-                    self.make_contact(next, events, piece, with)
-                        .map_err(|r| Refusal::new(RefusalKind::HookFailed, r.message))?;
-                    None
-                }
-                HookCommand::Face { piece, facing } => {
-                    super::placement::face(self, next, events, piece, facing)?;
-                    None
-                }
-                HookCommand::Attach { piece, to } => {
-                    super::placement::attach(next, events, piece, to)?;
-                    None
-                }
-                HookCommand::AddFeature {
-                    feature,
-                    a,
-                    b,
-                    reason,
-                } => {
-                    self.add_feature(next, events, feature, (a, b), &reason)?;
-                    None
-                }
-            };
-            if let Some((effect, piece)) = effect {
-                self.apply_effect(next, events, &effect, piece, None, 0);
-            }
+            self.apply_command(next, events, command)?;
         }
         Ok(())
+    }
+
+    /// One hook command, on a piece that exists: a change of counter, flag or mode as the
+    /// effect it is (once the counter, flag or mode is found to exist), the others by the
+    /// functions that own them.
+    fn apply_command(
+        &self,
+        next: &mut State,
+        events: &mut Vec<Event>,
+        command: HookCommand,
+    ) -> Result<(), Refusal> {
+        let rules = &*self.rules;
+        let who = Who::Actor;
+        let (effect, piece) = match command {
+            HookCommand::AddCounter {
+                piece,
+                counter,
+                amount,
+            } => {
+                exists(rules.counters.get(counter.index()), "counter")?;
+                let effect = Effect::AddCounter {
+                    who,
+                    counter,
+                    amount,
+                };
+                (effect, piece)
+            }
+            HookCommand::SetFlag { piece, flag, on } => {
+                exists(rules.flags.get(flag.index()), "flag")?;
+                (Effect::SetFlag { who, flag, on }, piece)
+            }
+            HookCommand::SetMode { piece, mode } => {
+                exists(rules.modes.get(mode.index()), "mode")?;
+                (Effect::SetMode { who, mode }, piece)
+            }
+            HookCommand::Remove { piece, reason } => {
+                remove_by_hook(next, events, piece, reason);
+                return Ok(());
+            }
+            HookCommand::Note(text) => {
+                events.push(Event::Note { text });
+                return Ok(());
+            }
+            HookCommand::Announce(text) => {
+                events.push(Event::Announced { text });
+                return Ok(());
+            }
+            HookCommand::Place {
+                piece,
+                cell,
+                reason,
+            } => return super::placement::place(self, next, events, piece, cell, reason),
+            HookCommand::PlaceAt {
+                piece,
+                at,
+                facing,
+                reason,
+            } => {
+                return super::placement::place_at(self, next, events, piece, at, facing, reason);
+            }
+            HookCommand::Contact { piece, with } => {
+                if next.pieces.get(with.index()).is_none() {
+                    return Err(no_such_piece(with));
+                }
+                return self
+                    .make_contact(next, events, piece, with)
+                    .map_err(|r| Refusal::new(RefusalKind::HookFailed, r.message));
+            }
+            HookCommand::Face { piece, facing } => {
+                return super::placement::face(self, next, events, piece, facing);
+            }
+            HookCommand::Attach { piece, to } => {
+                return super::placement::attach(next, events, piece, to);
+            }
+            HookCommand::AddFeature {
+                feature,
+                a,
+                b,
+                reason,
+            } => return self.add_feature(next, events, feature, (a, b), &reason),
+        };
+        self.apply_effect(next, events, &effect, piece, None, 0);
+        Ok(())
+    }
+}
+
+/// The piece a hook command names, if it names one.
+fn named_piece(command: &HookCommand) -> Option<PieceId> {
+    match command {
+        HookCommand::AddCounter { piece, .. }
+        | HookCommand::SetFlag { piece, .. }
+        | HookCommand::SetMode { piece, .. }
+        | HookCommand::Remove { piece, .. }
+        | HookCommand::Place { piece, .. }
+        | HookCommand::PlaceAt { piece, .. }
+        | HookCommand::Face { piece, .. }
+        | HookCommand::Contact { piece, .. }
+        | HookCommand::Attach { piece, .. } => Some(*piece),
+        HookCommand::Note(_) | HookCommand::Announce(_) | HookCommand::AddFeature { .. } => None,
+    }
+}
+
+fn no_such_piece(p: PieceId) -> Refusal {
+    Refusal::new(
+        RefusalKind::HookFailed,
+        format!("a hook named piece #{}, which does not exist", p.0),
+    )
+}
+
+/// A counter, flag or mode a hook named exists in the rules (`what` says which).
+fn exists<T>(found: Option<&T>, what: &str) -> Result<(), Refusal> {
+    match found {
+        Some(_) => Ok(()),
+        None => Err(Refusal::new(
+            RefusalKind::HookFailed,
+            format!("a hook named a {what} that does not exist"),
+        )),
+    }
+}
+
+/// A hook's removal: the piece leaves the board, with the hook's reason, and lets go of its
+/// host and of what it carried. Nothing happens to a piece already off the board.
+fn remove_by_hook(next: &mut State, events: &mut Vec<Event>, piece: PieceId, reason: String) {
+    if let Some(p) = next.pieces.get_mut(piece.index())
+        && p.on_board()
+    {
+        p.place = Place::Off;
+        p.attached_to = None;
+        events.push(Event::Removed { piece, reason });
+        for other in &mut next.pieces {
+            if other.attached_to == Some(piece) {
+                other.attached_to = None;
+            }
+        }
     }
 }
