@@ -349,27 +349,12 @@ pub(crate) fn reach_plain(
     let flags = &crowd.flags;
     let flag = |i: usize| flags.get(i).copied().unwrap_or(0);
     let grid = on.grid;
-    let facings = usize::from(grid.facings()).min(8);
-    // Index offsets of the neighbours of a cell away from the edges, for even and odd rows
-    // (hex rows alternate; square ones do not), in the grid's direction order.
-    let cols = on.cols as isize;
-    let mut offsets = [[0isize; 8]; 2];
-    for (parity, row) in offsets.iter_mut().enumerate() {
-        let c = Cell::new(2, 2 + parity as i32);
-        for (d, slot) in row.iter_mut().enumerate().take(facings) {
-            let to = grid.neighbour(c, Facing(d as u8));
-            *slot = (to.row - c.row) as isize * cols + (to.col - c.col) as isize;
-        }
-    }
-    let mut step_cost = [Cost::ZERO; 8];
-    let mut diagonal = [0usize; 8];
-    for d in 0..facings {
-        let dir = Facing(d as u8);
-        step_cost[d] = grid.step_cost(dir);
-        diagonal[d] = usize::from(
-            matches!(grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir),
-        );
-    }
+    let Steps {
+        facings,
+        offsets,
+        step_cost,
+        diagonal,
+    } = Steps::of(on);
     // The price of a plain step by terrain and kind of step, asked when first needed.
     let mut prices: Vec<Option<Option<Cost>>> = vec![None; on.terrains * 2];
     let mut table: Vec<Slots> = scratch::take(|b| &mut b.slots, cells, EMPTY);
@@ -453,12 +438,24 @@ pub(crate) fn reach_plain(
         }
     }
     open.give_back();
-    // The paths, as one tree built in cell order exactly as the general search builds it.
+    let mut map = path_tree(on, &table, s0, reached);
+    scratch::give(|b| &mut b.slots, table);
+    // Board cells come in row-major order, already sorted; only exits can be out of place.
+    if !on.exits.is_empty() {
+        map.sort();
+    }
+    map
+}
+
+/// The paths of a finished [`reach_plain`] search, as one tree built in cell order exactly
+/// as the general search builds it: each reached cell's best stopping label, and the chain
+/// of moving-on labels behind it back to the start (`s0`).
+fn path_tree(on: &PlainBoard<'_>, table: &[Slots], s0: usize, reached: usize) -> ReachMap {
     let mut map = ReachMap {
         cells: Vec::with_capacity(reached),
         tree: Vec::with_capacity(reached),
     };
-    let mut nodes: Vec<u32> = scratch::take(|b| &mut b.counts, cells, NO_NODE);
+    let mut nodes: Vec<u32> = scratch::take(|b| &mut b.counts, on.cells(), NO_NODE);
     let mut chain: Vec<usize> = Vec::new();
     let back = |s: u32| if s == NO_STATE { NONE } else { s as usize };
     for (cell_index, slots) in table.iter().enumerate() {
@@ -491,12 +488,51 @@ pub(crate) fn reach_plain(
         });
     }
     scratch::give(|b| &mut b.counts, nodes);
-    scratch::give(|b| &mut b.slots, table);
-    // Board cells come in row-major order, already sorted; only exits can be out of place.
-    if !on.exits.is_empty() {
-        map.sort();
-    }
     map
+}
+
+/// What a [`reach_plain`] search knows of the grid's directions before it starts.
+struct Steps {
+    /// Directions of the grid (at most 8).
+    facings: usize,
+    /// Index offsets of the neighbours of a cell away from the edges, for even and odd rows
+    /// (hex rows alternate; square ones do not), in the grid's direction order.
+    offsets: [[isize; 8]; 2],
+    /// The grid's own price of a step in each direction.
+    step_cost: [Cost; 8],
+    /// 1 for a diagonal step on a square grid: the second price of a terrain.
+    diagonal: [usize; 8],
+}
+
+impl Steps {
+    fn of(on: &PlainBoard<'_>) -> Self {
+        let grid = on.grid;
+        let facings = usize::from(grid.facings()).min(8);
+        let cols = on.cols as isize;
+        let mut offsets = [[0isize; 8]; 2];
+        for (parity, row) in offsets.iter_mut().enumerate() {
+            let c = Cell::new(2, 2 + parity as i32);
+            for (d, slot) in row.iter_mut().enumerate().take(facings) {
+                let to = grid.neighbour(c, Facing(d as u8));
+                *slot = (to.row - c.row) as isize * cols + (to.col - c.col) as isize;
+            }
+        }
+        let mut step_cost = [Cost::ZERO; 8];
+        let mut diagonal = [0usize; 8];
+        for d in 0..facings {
+            let dir = Facing(d as u8);
+            step_cost[d] = grid.step_cost(dir);
+            diagonal[d] = usize::from(
+                matches!(grid, Grid::Square(_)) && crate::geometry::square::is_diagonal(dir),
+            );
+        }
+        Self {
+            facings,
+            offsets,
+            step_cost,
+            diagonal,
+        }
+    }
 }
 
 #[cfg(test)]
