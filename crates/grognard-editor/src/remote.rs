@@ -43,6 +43,53 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 /// The longest pause between two tries to reconnect.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
+/// Terrain colours for a joined table: the ruleset's own (`color:`), which the server
+/// sends beside the compiled rules; a terrain without one (or a server that sends none)
+/// by what its name suggests, as the play page does.
+#[must_use]
+pub fn table_colors(table: &Table) -> Vec<egui::Color32> {
+    table
+        .rules
+        .terrain
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            table
+                .terrain_colors
+                .get(i)
+                .and_then(|c| c.as_deref())
+                .and_then(crate::board::parse_color)
+                .unwrap_or_else(|| color_by_name(&t.name))
+        })
+        .collect()
+}
+
+/// A terrain's fill by what its name suggests, for a terrain with no colour of its own.
+fn color_by_name(name: &str) -> egui::Color32 {
+    let n = name.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    let (r, g, b) = if has(&["heavy", "forest"]) {
+        (47, 93, 42)
+    } else if has(&["wood"]) {
+        (109, 154, 74)
+    } else if has(&["hill", "rough"]) {
+        (201, 178, 124)
+    } else if has(&["town", "build", "village"]) {
+        (176, 138, 106)
+    } else if has(&["swamp", "marsh"]) {
+        (143, 160, 138)
+    } else if has(&["lake", "water", "river"]) {
+        (111, 168, 220)
+    } else if has(&["fort"]) {
+        (138, 138, 138)
+    } else if has(&["clear", "open"]) {
+        (216, 228, 176)
+    } else {
+        (205, 205, 205)
+    };
+    egui::Color32::from_rgb(r, g, b)
+}
+
 /// The WebSocket URL of a game: `http://h:p` becomes `ws://h:p/games/{game}/live`.
 ///
 /// # Errors
@@ -218,6 +265,8 @@ pub struct RemoteSession {
     link: Link,
     seat: Option<String>,
     table: Option<Arc<Table>>,
+    /// The table's terrain colours, by terrain id (worked out once, at `welcome`).
+    colors: Vec<egui::Color32>,
     state: Option<SeatState>,
     pieces: Vec<DrawPiece>,
     chat: Vec<ChatLine>,
@@ -281,6 +330,7 @@ impl RemoteSession {
             link: Link::Connecting,
             seat: None,
             table: None,
+            colors: Vec::new(),
             state: None,
             pieces: Vec::new(),
             chat: Vec::new(),
@@ -325,6 +375,7 @@ impl RemoteSession {
             ServerMessage::Welcome { seat, table } => {
                 self.link = Link::Connected;
                 self.seat = Some(seat);
+                self.colors = table_colors(&table);
                 self.table = Some(Arc::from(table));
                 self.redraw();
             }
@@ -425,6 +476,12 @@ impl RemoteSession {
     #[must_use]
     pub fn table(&self) -> Option<&Table> {
         self.table.as_deref()
+    }
+
+    /// How the table's terrain is drawn, by terrain id (empty before `welcome`).
+    #[must_use]
+    pub fn terrain_colors(&self) -> &[egui::Color32] {
+        &self.colors
     }
 
     /// What the seat may know now, as the server last sent it.

@@ -973,3 +973,53 @@ fn the_link_host_hands_out_joins_from_the_server_field_and_no_token_is_ever_show
         )
     );
 }
+
+/// Village skirmish: a table whose terrain the ruleset colours (`field`, `houses`,
+/// `orchard`: no name a guess would colour).
+const VILLAGE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../examples/village-skirmish.yaml"
+);
+
+#[test]
+fn a_seat_joined_from_a_link_draws_the_rulesets_terrain_colours_and_names_the_game() {
+    let served = Served::of(VILLAGE);
+    // As `grognard join LINK` opens it: no ruleset or scenario of its own.
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "red");
+    let s = grognard_rules::load::load_scenario(Path::new(VILLAGE), None).expect("loads");
+    let own: Vec<egui::Color32> = s
+        .ruleset
+        .rules
+        .terrain
+        .iter()
+        .map(|t| {
+            let color = s
+                .ruleset
+                .spec
+                .terrain
+                .get(&t.name)
+                .and_then(|t| t.color.clone());
+            grognard_editor::board::parse_color(&color.expect("every terrain has a colour"))
+                .expect("a colour")
+        })
+        .collect();
+    assert!(!own.is_empty());
+    let session = h.state().remote().expect("joined");
+    assert_eq!(
+        session.terrain_colors(),
+        own.as_slice(),
+        "the ruleset's own colours"
+    );
+    // The top bar names the joined game's ruleset and scenario, not "no ruleset / none".
+    let shown = |h: &Harness<'_, EditorApp>, name: &str| {
+        let n = h.get_by_role_and_label(Role::ComboBox, name);
+        let n = egui_kittest::kittest::NodeT::accesskit_node(&n);
+        format!("{:?} {:?}", n.label(), n.value())
+    };
+    let ruleset = shown(&h, "Ruleset");
+    assert!(ruleset.contains("village-skirmish"), "{ruleset}");
+    let scenario = shown(&h, "Scenario");
+    assert!(scenario.contains(&*s.spec.scenario), "{scenario}");
+    assert!(!scenario.contains("none"), "{scenario}");
+}

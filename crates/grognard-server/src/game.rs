@@ -459,6 +459,17 @@ impl Live {
             rules: self.game.rules().clone(),
             board: self.game.board().clone(),
             sides: self.record.sides.clone(),
+            scenario: self.record.scenario_name.clone(),
+            terrain_colors: self
+                .game
+                .rules()
+                .terrain
+                .iter()
+                .map(|t| {
+                    let spec = self.scenario.ruleset.spec.terrain.get(&t.name)?;
+                    spec.color.clone()
+                })
+                .collect(),
         }
     }
 

@@ -305,6 +305,14 @@ pub struct Table {
     pub board: Board,
     /// The sides, in order.
     pub sides: Vec<String>,
+    /// The scenario's name (its `scenario:`), so a seat can say what it joined.
+    #[serde(default)]
+    pub scenario: String,
+    /// How each terrain is drawn, by terrain id: the ruleset's `color` (`#d8e4b0`), `null`
+    /// where it gives none. The compiled `rules` keep no colours, and a seat has no ruleset
+    /// file of its own to read them from.
+    #[serde(default)]
+    pub terrain_colors: Vec<Option<String>>,
 }
 
 /// A message the server sends on a WebSocket.

@@ -72,9 +72,16 @@ impl EditorApp {
                 }
             };
             room(ui, text(ui, "Ruleset") + 2.0 * gap + menu_width);
-            let current = self.rt.bench.as_ref().map_or("no ruleset".to_owned(), |b| {
-                b.current.rules.identity.name.clone()
-            });
+            // On the Remote tab the joined game's ruleset and scenario are the ones in
+            // play, whatever is open here (a seat that joined from a link has none open).
+            let joined = (self.saved.tab == Tab::Remote)
+                .then(|| self.remote()?.table())
+                .flatten();
+            let current = match (joined, self.rt.bench.as_ref()) {
+                (Some(t), _) => t.rules.identity.name.clone(),
+                (None, Some(b)) => b.current.rules.identity.name.clone(),
+                (None, None) => "no ruleset".to_owned(),
+            };
             // Labels before their boxes, as everywhere in the editor.
             {
                 let label = ui.label("Ruleset");
@@ -127,14 +134,18 @@ impl EditorApp {
                         })
                         .response
                         .labelled_by(label.id)
-                        .on_hover_text(format!("ruleset in force: {current}"));
+                        .on_hover_text(if joined.is_some() {
+                            format!("ruleset of the joined game: {current}")
+                        } else {
+                            format!("ruleset in force: {current}")
+                        });
                 });
             }
-            let scenario = self
-                .rt
-                .scenario_path
-                .as_ref()
-                .map_or("none".to_owned(), |p| self.shown(p));
+            let scenario = match (joined, self.rt.scenario_path.as_ref()) {
+                (Some(t), _) if !t.scenario.is_empty() => t.scenario.clone(),
+                (_, Some(p)) => self.shown(p),
+                _ => "none".to_owned(),
+            };
             room(ui, text(ui, "Scenario") + 2.0 * gap + menu_width);
             {
                 let label = ui.label("Scenario");
@@ -156,7 +167,11 @@ impl EditorApp {
                         })
                         .response
                         .labelled_by(label.id)
-                        .on_hover_text(format!("scenario: {scenario}"));
+                        .on_hover_text(if joined.is_some() {
+                            format!("scenario of the joined game: {scenario}")
+                        } else {
+                            format!("scenario: {scenario}")
+                        });
                 });
             }
             room(ui, remote + gap);

@@ -18,12 +18,12 @@ use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_rules::model::{MoveToSpec, OrderSpec};
 use grognard_server::display::escape_controls;
-use grognard_server::protocol::{ChatLine, Created, REFEREE, SPECTATOR, SeatState, Table};
+use grognard_server::protocol::{ChatLine, Created, REFEREE, SPECTATOR, SeatState};
 
 use crate::board::{self, BaseDrop, BoardScene, DrawPiece, Look, Overlay, Transform};
 use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
 
-use super::{Command, EditorApp, Tab, terrain_colors};
+use super::{Command, EditorApp, Tab};
 
 /// Most orders listed at once (an open table offers hundreds).
 const MAX_LISTED: usize = 200;
@@ -84,8 +84,6 @@ pub(super) struct RemoteUi {
     transform: Option<Transform>,
     /// The remote board's own pan and zoom: a joined game never takes the Play tab's.
     camera: crate::board::Camera,
-    /// Terrain colours for the joined table, with the ruleset hash they are for.
-    colors: Option<(String, Vec<Color32>)>,
 }
 
 impl Default for RemoteUi {
@@ -113,7 +111,6 @@ impl Default for RemoteUi {
             wake: Arc::new(OnceLock::new()),
             transform: None,
             camera: crate::board::Camera::default(),
-            colors: None,
         }
     }
 }
@@ -173,42 +170,6 @@ pub fn move_to_order(side: &str, piece: &str, drop: &BaseDrop) -> OrderSpec {
         }),
         ..OrderSpec::default()
     }
-}
-
-/// Terrain colours for a table: the open ruleset's when it is the same ruleset, otherwise
-/// by the terrain's name.
-fn table_colors(table: &Table, open: Option<&grognard_rules::load::Ruleset>) -> Vec<Color32> {
-    if let Some(r) = open.filter(|r| r.rules.identity.hash == table.rules.identity.hash) {
-        return terrain_colors(r);
-    }
-    table
-        .rules
-        .terrain
-        .iter()
-        .map(|t| {
-            let n = t.name.to_lowercase();
-            let rgb = if n.contains("heavy") || n.contains("forest") {
-                (47, 93, 42)
-            } else if n.contains("wood") {
-                (109, 154, 74)
-            } else if n.contains("hill") || n.contains("rough") {
-                (201, 178, 124)
-            } else if n.contains("town") || n.contains("build") || n.contains("village") {
-                (176, 138, 106)
-            } else if n.contains("swamp") || n.contains("marsh") {
-                (143, 160, 138)
-            } else if n.contains("lake") || n.contains("water") || n.contains("river") {
-                (111, 168, 220)
-            } else if n.contains("fort") {
-                (138, 138, 138)
-            } else if n.contains("clear") || n.contains("open") {
-                (216, 228, 176)
-            } else {
-                (205, 205, 205)
-            };
-            Color32::from_rgb(rgb.0, rgb.1, rgb.2)
-        })
-        .collect()
 }
 
 /// A chat line as the chat panel shows it: control and bidi characters another seat sent
@@ -408,7 +369,6 @@ impl EditorApp {
                         let (game, url) = (s.game().to_owned(), s.url().to_owned());
                         r.session = Some(s);
                         r.selected = None;
-                        r.colors = None;
                         r.camera = crate::board::Camera::default();
                         self.saved.tab = Tab::Remote;
                         self.say(format!("joining game {game} on {url}"));
@@ -567,29 +527,13 @@ impl EditorApp {
                     .id_salt("remote side")
                     .show(ui, |ui| self.remote_side_panel(ui, out));
             });
-        let hash = self
-            .remote()
-            .and_then(RemoteSession::table)
-            .map(|t| t.rules.identity.hash.clone());
-        let Some(hash) = hash else {
+        if self.remote().and_then(RemoteSession::table).is_none() {
             egui::CentralPanel::default_margins().show(ui, |ui| {
                 ui.label("Waiting for the server to send the table…");
             });
             return;
-        };
-        if self
-            .rt
-            .remote
-            .colors
-            .as_ref()
-            .is_none_or(|(h, _)| *h != hash)
-            && let Some(table) = self.remote().and_then(RemoteSession::table)
-        {
-            let open = self.rt.bench.as_ref().map(|b| &b.current);
-            self.rt.remote.colors = Some((hash, table_colors(table, open)));
         }
         let overlay = self.remote_overlay();
-        let colors = self.rt.remote.colors.as_ref().map_or(&[][..], |(_, c)| c);
         let Some(session) = &self.rt.remote.session else {
             return;
         };
@@ -605,7 +549,7 @@ impl EditorApp {
             let scene = BoardScene {
                 rules: &table.rules,
                 board: &table.board,
-                terrain_colors: colors,
+                terrain_colors: session.terrain_colors(),
                 pieces,
                 overlay: &overlay,
             };
