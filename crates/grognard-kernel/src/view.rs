@@ -19,7 +19,28 @@ use crate::geometry::Facing;
 use crate::ids::{PieceId, SideId};
 use crate::knowledge::{Knowledge, Seen};
 use crate::piece::{Piece, Place};
+use crate::rules::Rules;
 use crate::state::State;
+
+/// A piece's name as `side` may read it: the one wording of a piece for a side, used by the
+/// kernel's refusals and notes ([`Game::label`](crate::game::Game)) and by the Lua
+/// `game:label`. The scenario's name of the side's own pieces, of every piece when the
+/// ruleset has no sighting rules, and of enemies the side has identified; else the handle it
+/// knows the piece by (`enemy #N`), or `an unseen enemy`.
+#[must_use]
+pub fn label(rules: &Rules, state: &State, side: SideId, piece: &Piece) -> String {
+    let knowledge = state.knowledge.get(side.index());
+    if piece.side == side
+        || rules.sighting.is_none()
+        || knowledge.is_some_and(|k| k.knows_identity(piece.id))
+    {
+        return piece.name.clone();
+    }
+    knowledge
+        .and_then(|k| k.get(piece.id))
+        .and_then(|k| k.handle)
+        .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}"))
+}
 
 /// An enemy piece as a side knows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

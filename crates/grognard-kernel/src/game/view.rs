@@ -387,25 +387,7 @@ impl Game {
     /// A piece's name as `side` may read it: the name of its own pieces and of enemies it
     /// has identified, its handle otherwise (`enemy #N`), or `an unseen enemy`.
     pub(crate) fn label(&self, state: &State, side: SideId, piece: &Piece) -> String {
-        let known = piece.side == side
-            || self.sighting().is_none()
-            || state
-                .knowledge
-                .get(side.index())
-                .is_some_and(|k| k.knows_identity(piece.id));
-        if known {
-            piece.name.clone()
-        } else {
-            match state
-                .knowledge
-                .get(side.index())
-                .and_then(|k| k.get(piece.id))
-                .and_then(|k| k.handle)
-            {
-                Some(h) => format!("enemy #{h}"),
-                None => "an unseen enemy".to_owned(),
-            }
-        }
+        crate::view::label(&self.rules, state, side, piece)
     }
 
     /// With hidden information, an order may name only the side's own pieces as actor and

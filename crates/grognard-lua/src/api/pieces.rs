@@ -497,10 +497,11 @@ fn piece_for_side<'w>(
     Ok((p, s))
 }
 
-/// `game:label(u, side)`: `u`'s name as `side` may read it, as the engine words pieces for
-/// a side: the scenario id of its own pieces, of every piece without sighting rules and of
-/// enemies it has identified; else its handle (`enemy #N`), or `an unseen enemy`. For a
-/// refusal that names an enemy piece the ordering side has not identified.
+/// `game:label(u, side)`: `u`'s name as `side` may read it, in the kernel's one wording of
+/// pieces for a side (`view::label`): the scenario id of its own pieces, of every piece
+/// without sighting rules and of enemies it has identified; else its handle (`enemy #N`),
+/// or `an unseen enemy`. For a refusal that names an enemy piece the ordering side has not
+/// identified.
 fn label(
     _: &Lua,
     cx: &Call<'_, '_, '_, '_>,
@@ -508,17 +509,14 @@ fn label(
 ) -> mlua::Result<String> {
     let world = cx.world;
     let (p, s) = piece_for_side(world, &u, &side)?;
-    let knowledge = world.state.knowledge.get(s);
-    if p.side.index() == s
-        || world.rules.sighting.is_none()
-        || knowledge.is_some_and(|k| k.knows_identity(p.id))
-    {
-        return Ok(p.name.clone());
-    }
-    Ok(knowledge
-        .and_then(|k| k.get(p.id))
-        .and_then(|k| k.handle)
-        .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}")))
+    let side = grognard_kernel::ids::SideId(u8::try_from(s).map_err(mlua::Error::external)?);
+    // The kernel's own wording, so a script's refusal names a piece as the engine's do.
+    Ok(grognard_kernel::view::label(
+        world.rules,
+        world.state,
+        side,
+        p,
+    ))
 }
 
 fn arc_at(
