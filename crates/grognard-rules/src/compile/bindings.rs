@@ -1,24 +1,23 @@
 //! Hook bindings: the hook points a ruleset may bind, and the check that each binding is
 //! `module.function` with a module listed under `scripts:`.
 
+use grognard_kernel::hooks::HookPoint;
+
 use crate::de::Located;
 
 use super::Cx;
 
-/// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`).
-pub const HOOK_POINTS: [&str; 11] = [
-    "move_cost",
-    "stops",
-    "phase_begin",
-    "phase_end",
-    "moved",
-    "faced",
-    "may_face",
-    "may_move",
-    "mode_changed",
-    "result",
-    "evaluate",
-];
+/// The hooks a ruleset may bind under `hooks:` (actions bind theirs with `script:`): the
+/// names of the kernel's [`HookPoint`]s, in their order, so the two cannot drift apart.
+pub const HOOK_POINTS: [&str; HookPoint::ALL.len()] = {
+    let mut names = [""; HookPoint::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = HookPoint::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Splits `module.function`.
 #[must_use]
