@@ -248,7 +248,7 @@ impl Game {
             state: self.perceived(side),
             // This phase's contacts made by the side's own pieces (which it saw deploy):
             // a command in contact lays no more arrows and gathers nothing this phase.
-            log: self.own_contacts_this_phase(side),
+            log: self.probe_log(side),
             side_logs: Vec::new(),
             handle_key: self.handle_key,
             deployment: self.deployment.clone(),
