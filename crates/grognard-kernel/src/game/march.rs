@@ -388,11 +388,11 @@ impl Game {
         Ok(())
     }
 
-    /// The log a probe of `side`'s legal orders keeps (`Game::probe` in `legal.rs`): this phase's
-    /// events about the side's own pieces that bar further orders, oldest first (the side
-    /// saw them all): the contacts its pieces made (no more arrows), their mode changes
-    /// (one that takes the phase standing still bars arrows) and their arrows (which bar
-    /// such a change).
+    /// The log a probe of `side`'s legal orders keeps (`Game::probe` in `legal.rs`):
+    /// this phase's events about the side's own pieces that bar further orders, oldest
+    /// first (the side saw them all): the contacts its pieces made (no more arrows), their
+    /// mode changes (one that takes the phase standing still bars arrows) and their arrows
+    /// (which bar such a change).
     pub(crate) fn probe_log(&self, side: SideId) -> Vec<Event> {
         let own = |piece: &PieceId| {
             self.state
