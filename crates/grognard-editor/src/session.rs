@@ -385,3 +385,33 @@ pub fn dice_log(ruleset: &Ruleset, events: &[Event]) -> Vec<Vec<String>> {
     }
     out
 }
+
+/// What the dice log says above its rolls, from what `log` (the rolls shown) holds: when it
+/// is empty, that no dice were rolled yet — for a side, that none it may see were — and,
+/// for a side, which of the ruleset's charts the referee rolls in secret (those charts are
+/// no secret themselves: the ruleset names them), so a result with no dice is explained.
+#[must_use]
+pub fn dice_note(ruleset: &Ruleset, side: bool, log: &[Vec<String>]) -> Vec<String> {
+    let mut out = Vec::new();
+    if log.is_empty() {
+        out.push(if side {
+            "No dice you may see yet.".to_owned()
+        } else {
+            "No dice rolled yet.".to_owned()
+        });
+    }
+    let secret: Vec<&str> = ruleset
+        .rules
+        .charts
+        .iter()
+        .filter(|c| c.secret)
+        .map(|c| c.name.as_str())
+        .collect();
+    if side && !secret.is_empty() {
+        out.push(format!(
+            "The referee rolls {} in secret: no side sees those dice, only what comes of them.",
+            secret.join(", ")
+        ));
+    }
+    out
+}

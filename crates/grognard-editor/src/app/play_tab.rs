@@ -12,7 +12,7 @@ use grognard_kernel::rules::{Actor, Allowed};
 
 use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
-use crate::session::dice_log;
+use crate::session::{dice_log, dice_note};
 use crate::view::{ViewAs, pieces_for, view_label};
 use grognard_play::text;
 
@@ -452,8 +452,9 @@ impl EditorApp {
                         ViewAs::Side(side) => game.events_for(side),
                     };
                     let log = dice_log(ruleset, events);
-                    if log.is_empty() {
-                        ui.label("No dice rolled yet.");
+                    let side = matches!(self.rt.play.view, ViewAs::Side(_));
+                    for line in dice_note(ruleset, side, &log) {
+                        ui.label(line);
                     }
                     for entry in log.iter().rev() {
                         for (i, line) in entry.iter().enumerate() {
