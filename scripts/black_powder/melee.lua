@@ -250,6 +250,84 @@ local function would_threaten(game, e, u, to, facing)
     and game:distance_from(u, to.x, to.y, facing, e) / scale(game) <= reach
 end
 
+-- What the move checks of `u` read of the game as it stands, whatever the move: its
+-- brigadier and the brigade's objective, its enemies, the friends a move could not pass
+-- through without a passage of lines, and, per enemy, the distance and arcs from where it
+-- stands. Each is read when first needed and kept in `game:memo()`, which during a legal
+-- listing is one table for every check asked on the listed game (the game does not change
+-- until the listing ends) and a fresh table for any other call; so a listing of one unit's
+-- candidate moves reads them once, and `apply` reads them as before.
+local function standing(game, u)
+  local memo = game:memo()
+  local all = memo.may_move
+  if not all then
+    all = {}
+    memo.may_move = all
+  end
+  local s = all[u:id()]
+  if not s then
+    s = { before = {}, arcs = {} }
+    all[u:id()] = s
+  end
+  return s
+end
+
+local function memo_brigadier(game, u, s)
+  if s.brigadier == nil then s.brigadier = brigadier_of(game, u) or false end
+  return s.brigadier or nil
+end
+
+local function memo_objective(game, s, c)
+  if s.objective == nil then s.objective = objective_of(game, c) or false end
+  return s.objective or nil
+end
+
+local function memo_enemies(game, u, s)
+  if not s.enemies then s.enemies = enemies(game, u) end
+  return s.enemies
+end
+
+-- The distance to `e` from where `u` stands (the move's start, with its facing).
+local function memo_before(game, u, s, from, facing, e)
+  local d = s.before[e]
+  if not d then
+    d = game:distance_from(u, from.x, from.y, facing, e)
+    s.before[e] = d
+  end
+  return d
+end
+
+-- The arc of `e` seen from where `u` stands, turned to `f`.
+local function memo_arc(game, u, s, from, f, e)
+  local by = s.arcs[e]
+  if not by then
+    by = {}
+    s.arcs[e] = by
+  end
+  local a = by[f]
+  if a == nil then
+    a = game:arc_from(u, from.x, from.y, f, e) or false
+    by[f] = a
+  end
+  return a or nil
+end
+
+-- The friends `u` would make a passage of lines through (each with its bases, and
+-- whether it is in square), in the order `game:units` gives them.
+local function memo_blockers(game, u, s)
+  if s.blockers then return s.blockers end
+  local out = {}
+  for _, f in ipairs(game:units(game:side(u))) do
+    local free = is_skirmisher(game, f) or (is_artillery(game, f) and game:mode(f) == "unlimbered")
+      or (game:mode(f) == "square" and kind(game, u) == "skirmish_company")
+    if f ~= u and kind(game, f) ~= "brigadier" and not free then
+      out[#out + 1] = { unit = f, footprint = game:footprint(f), square = game:mode(f) == "square" }
+    end
+  end
+  s.blockers = out
+  return out
+end
+
 -- Why a move is refused (nil when it is not): the checks of the orders in force, asked
 -- before the move (the `may_move` check). The unit still stands where `path[1]` is;
 -- `now_facing` is the facing it would end with, so every distance and arc after the move
@@ -268,15 +346,16 @@ local function move_refusal(game, u, path, now_facing)
   if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
   local from, to = path[1], path[2]
   local function after(e) return game:distance_from(u, to.x, to.y, now_facing, e) end
-  local c = brigadier_of(game, u)
+  local st = standing(game, u)
+  local c = memo_brigadier(game, u, st)
   local assault = c ~= nil and game:flag(c, "order_assault")
   if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
     -- Assault: no unit may voluntarily move in its rear zone.
     return game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone"
   end
-  local objective = objective_of(game, c)
+  local objective = memo_objective(game, st, c)
   if objective then
-    local before = game:distance_from(u, from.x, from.y, facing, objective)
+    local before = memo_before(game, u, st, from, facing, objective)
     local closer = after(objective) < before - 0.001
     if game:flag(c, "assault_new") and not is_skirmisher(game, u)
       and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
@@ -297,8 +376,8 @@ local function move_refusal(game, u, path, now_facing)
     local cx, cy, cf = game:position(c)
     if game:distance_from(c, cx, cy, cf, u, to.x, to.y, now_facing) > game:setting("command_range") + 0.001 then
       -- Hold: infantry close with the enemy only within command range of their brigadier.
-      for _, e in ipairs(enemies(game, u)) do
-        local before = game:distance_from(u, from.x, from.y, facing, e)
+      for _, e in ipairs(memo_enemies(game, u, st)) do
+        local before = memo_before(game, u, st, from, facing, e)
         if after(e) < before - 0.001 and would_threaten(game, e, u, to, now_facing) then
           return game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
             .. game:setting("command_range") .. " inches) of " .. game:name(c)
@@ -312,12 +391,10 @@ local function move_refusal(game, u, path, now_facing)
   -- 3+ on a brigade order, or are disordered); through skirmishers and deployed guns it is
   -- free, and only skirmish companies pass through a square.
   if not game:flag(u, "passed_lines") or game:mode(u) == "square" then
-    for _, f in ipairs(game:units(game:side(u))) do
-      local free = is_skirmisher(game, f) or (is_artillery(game, f) and game:mode(f) == "unlimbered")
-        or (game:mode(f) == "square" and kind(game, u) == "skirmish_company")
-      if f ~= u and kind(game, f) ~= "brigadier" and not free
-        and segment_crosses(game:footprint(f), from, to) then
-        if game:mode(f) == "square" then
+    for _, b in ipairs(memo_blockers(game, u, st)) do
+      if segment_crosses(b.footprint, from, to) then
+        local f = b.unit
+        if b.square then
           return "only skirmish companies may pass through a square (" .. game:name(f) .. ")"
         end
         return game:name(u) .. " would pass through " .. game:name(f)
@@ -365,17 +442,17 @@ local function move_refusal(game, u, path, now_facing)
   local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
   if skirmish and not shaken_broken then return end
   local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
-  for _, e in ipairs(enemies(game, u)) do
+  for _, e in ipairs(memo_enemies(game, u, st)) do
     -- Units must face an enemy to move toward it (Reading: a move heading toward the
     -- enemy — it lies in the front arc of the line of travel — needs that enemy in the
     -- front arc of the facing the move gives, seen from where it started; sideways moves
     -- are free; skirmishers have no flank or rear zones). The arcs are read first: most
     -- enemies of a move need no measuring.
-    local unfaced = not skirmish and game:arc_from(u, from.x, from.y, heading, e) == "front"
-      and game:arc_from(u, from.x, from.y, now_facing, e) ~= "front"
+    local unfaced = not skirmish and memo_arc(game, u, st, from, heading, e) == "front"
+      and memo_arc(game, u, st, from, now_facing, e) ~= "front"
     if unfaced or shaken_broken then
       local dist = after(e)
-      if dist < game:distance_from(u, from.x, from.y, facing, e) - 0.001 then
+      if dist < memo_before(game, u, st, from, facing, e) - 0.001 then
         if unfaced then
           return game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it"
         end

@@ -247,15 +247,41 @@ local function brigade_command(game, actor)
   return units, all
 end
 
+-- What the brigade order's check reads of the commander's brigade, whatever the target
+-- and intent: the units the command reaches and the whole brigade, which intents one of
+-- them fits, and whether woods allow the command. Kept in `game:memo()` (one table for a
+-- whole legal listing, which asks this check for every unit and intent; a fresh one for
+-- any other call).
+local function brigade_reading(game, actor)
+  local memo = game:memo()
+  local all = memo.brigade_order
+  if not all then
+    all = {}
+    memo.brigade_order = all
+  end
+  local r = all[actor:id()]
+  if not r then
+    local units, whole = brigade_command(game, actor)
+    r = { units = units, all = whole, fits = {} }
+    all[actor:id()] = r
+  end
+  return r
+end
+
 function bp.brigade_order_check(game, actor, target)
   local problem = own_brigade_problem(game, actor, target)
   if problem then return problem end
   if not amended(game) then return nil end
-  local units, all = brigade_command(game, actor)
+  local r = brigade_reading(game, actor)
+  local units, all = r.units, r.all
   for _, i in ipairs(game:intent()) do
-    local fits = false
-    for _, u in ipairs(units) do
-      if intent_fits(game, i, u) then fits = true end
+    local fits = r.fits[i]
+    if fits == nil then
+      fits = false
+      for _, u in ipairs(units) do
+        if intent_fits(game, i, u) then fits = true end
+      end
+      r.fits[i] = fits
     end
     if not fits then
       return "no unit of the brigade command can " .. (INTENT_WORDS[i] or i)
@@ -267,7 +293,8 @@ function bp.brigade_order_check(game, actor, target)
   if #units * 2 <= #all then
     return "a brigade command must include more than half of the brigade's units"
   end
-  if not woods_columns_only(game, units) then
+  if r.woods_ok == nil then r.woods_ok = woods_columns_only(game, units) end
+  if not r.woods_ok then
     return "in woods, orders go to one unit at a time (only columns within 6 inches may share one)"
   end
 end

@@ -660,6 +660,20 @@ pub trait Hooks {
         true
     }
 
+    /// A legal-order listing begins on `state` (the game as the listing side knows it).
+    /// Until the matching [`Hooks::listing_ends`], `state` does not change: the listing
+    /// only reads it (orders are tried on copies, which are other states), so every check
+    /// ([`Hooks::may_move_on_table`], [`Hooks::action_check`], [`Hooks::may_face`]) asked
+    /// with a world whose `state` is this one reads the same game, and what it read once
+    /// may be kept for the next. Listings do not nest. The default keeps nothing.
+    fn listing_begins(&mut self, state: &crate::state::State) {
+        let _ = state;
+    }
+
+    /// The listing begun by [`Hooks::listing_begins`] is over: its state may change from
+    /// now on, and nothing read of it may be kept.
+    fn listing_ends(&mut self) {}
+
     /// Whether the ruleset binds a hook at `point`. `false` is a promise that the point
     /// gives the data's answer, which lets the kernel skip work:
     ///

@@ -35,6 +35,7 @@ pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::names::{unit_handle, unknown_name};
 use crate::sandbox::{Limits, Sandbox};
 
+mod checks;
 mod moves;
 
 pub mod evaluate;
@@ -166,6 +167,8 @@ pub struct LuaHooks {
     fault: RefCell<Option<HookFault>>,
     /// Whether the last check read `game:intent()` ([`Hooks::check_read_intent`]).
     intent_read: std::cell::Cell<bool>,
+    /// The legal listing in progress and the memo its checks share.
+    listing: checks::Listing,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -339,6 +342,7 @@ impl LuaHooks {
             stop_reasons: PureTable::default(),
             fault: RefCell::new(None),
             intent_read: std::cell::Cell::new(true),
+            listing: checks::Listing::default(),
         };
         problems.into_result(hooks)
     }
@@ -364,6 +368,7 @@ impl LuaHooks {
                     world,
                     dice: &dice,
                     commands: &commands,
+                    memo: None,
                 };
                 game.during(&call, |game| {
                     bound.function.call::<()>(args(game.clone(), lua)?)
@@ -406,67 +411,6 @@ impl LuaHooks {
         };
         let what = what(&bound.label);
         self.run_hook(bound, &what, world, dice, args)
-    }
-
-    /// Runs a check (`may_face`, an action's `check:`): the `game` object reads the world
-    /// as it stands, with no dice to roll and no changes to queue. `nil` allows, a string
-    /// is the reason it refuses; anything else, a change asked for, or a roll is an error
-    /// of the script (which refuses too).
-    fn run_check<A: mlua::IntoLuaMulti>(
-        &self,
-        bound: &Bound,
-        what: &str,
-        world: &World<'_>,
-        intent: &[String],
-        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
-    ) -> Result<(), HookFailure> {
-        let mut rng = GameRng::new(0);
-        let mut hook_dice = HookDice::new(&mut rng, world.rules);
-        hook_dice.set_action_intent(intent.to_vec());
-        let dice = RefCell::new(&mut hook_dice);
-        let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
-        let (sandbox, game) = (&self.sandbox, &self.game);
-        let lua = sandbox.lua();
-        let value = sandbox.call_with(what, &bound.function, || {
-            let call = Call {
-                world,
-                dice: &dice,
-                commands: &commands,
-            };
-            game.during(&call, |game| {
-                bound.function.call::<Value>(args(game.clone(), lua)?)
-            })
-        });
-        let _ = dice.into_inner();
-        // Kept for a refusal by error too: it holds for every intent only if unread.
-        self.intent_read.set(hook_dice.intent_read());
-        let value: Value = value.map_err(|e| self.failed(bound, e))?;
-        if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
-            let failure = HookFailure {
-                message: format!(
-                    "{}: a check may only read the game (it asked for a change or rolled \
-                     dice); make changes in the action's script or the `faced` or `moved` hook",
-                    bound.label
-                ),
-            };
-            return Err(self.wrong(bound, failure));
-        }
-        match value {
-            Value::Nil => Ok(()),
-            Value::String(reason) => Err(HookFailure {
-                message: reason.to_string_lossy(),
-            }),
-            other => Err(self.wrong(
-                bound,
-                HookFailure {
-                    message: format!(
-                        "{} returned {}; a check returns nil to allow, or a string saying why not",
-                        bound.label,
-                        other.type_name()
-                    ),
-                },
-            )),
-        }
     }
 
     /// A failure of a call to `bound`: the script's own error (`error(...)`, or Lua's at a
@@ -675,6 +619,14 @@ impl Hooks for LuaHooks {
 
     fn check_read_intent(&self) -> bool {
         self.intent_read.get()
+    }
+
+    fn listing_begins(&mut self, state: &grognard_kernel::state::State) {
+        self.listing.begin(state);
+    }
+
+    fn listing_ends(&mut self) {
+        self.listing.end();
     }
 
     fn take_fault(&mut self) -> Option<HookFault> {
@@ -1106,6 +1058,7 @@ impl Hooks for LuaHooks {
                     world,
                     dice: &dice,
                     commands: &commands,
+                    memo: None,
                 };
                 self.game.during(&call, |game| {
                     bound.function.call::<Value>((game.clone(), ended, by_side))

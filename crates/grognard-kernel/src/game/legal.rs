@@ -135,7 +135,9 @@ impl Game {
             stop_on_fault,
         };
         self.as_known_by(side, |probe| {
-            probe.orders_on_probe(side, &phase, hooks, &mut trials)
+            probe.listing(hooks, |probe, hooks| {
+                probe.orders_on_probe(side, &phase, hooks, &mut trials)
+            })
         })
     }
 
@@ -167,6 +169,17 @@ impl Game {
         } else {
             f(self)
         }
+    }
+
+    /// Runs `f`, a listing on this game (a probe), between [`Hooks::listing_begins`] and
+    /// [`Hooks::listing_ends`]. The invariant those promise — the state does not change
+    /// while the listing runs — is Rust's: `f` gets `&self`, and trials are made on copies
+    /// (tests/listing.rs checks it on every check a ruleset's listing asks).
+    fn listing<R>(&self, hooks: &mut dyn Hooks, f: impl FnOnce(&Self, &mut dyn Hooks) -> R) -> R {
+        hooks.listing_begins(&self.state);
+        let out = f(self, &mut *hooks);
+        hooks.listing_ends();
+        out
     }
 
     /// [`Self::legal_orders`] of a side that may act in `phase`, on its probe (`self`).
@@ -668,7 +681,9 @@ impl Game {
         }
         self.as_known_by(side, |probe| {
             Ok(match probe.reach_in(&probe.state, id, hooks)? {
-                Reach::Radius(radius) => probe.table_moves(side, id, radius, hooks, None),
+                Reach::Radius(radius) => probe.listing(hooks, |probe, hooks| {
+                    probe.table_moves(side, id, radius, hooks, None)
+                }),
                 Reach::Cells(_) => Vec::new(),
             })
         })

@@ -97,6 +97,9 @@ pub(crate) struct Call<'c, 'w, 'm, 'd> {
     pub world: &'c World<'w>,
     pub dice: &'c RefCell<&'m mut HookDice<'d>>,
     pub commands: &'c RefCell<Vec<HookCommand>>,
+    /// What `game:memo()` answers: the memo of the legal listing in progress for a check
+    /// asked on the listed state, `None` (a fresh table each time) for any other call.
+    pub memo: Option<Table>,
 }
 
 impl Call<'_, '_, '_, '_> {
@@ -231,7 +234,20 @@ fn game_methods(lua: &Lua, slot: &Rc<Slot>) -> mlua::Result<Table> {
     grid::add(lua, slot, &game)?;
     dice::add(lua, slot, &game)?;
     changes::add(lua, slot, &game)?;
+    add_method(lua, slot, &game, "memo", memo)?;
     Ok(game)
+}
+
+/// `game:memo()`: a table a check may keep what it reads of the game in. During a legal
+/// listing every check asked on the listed game gets the same table (the game does not
+/// change until the listing ends: see `Hooks::listing_begins`); any other call gets a new
+/// empty one. So a script stores there only what it read of the game, keyed by what it
+/// asked about, and reads the game itself when the entry is missing.
+fn memo(lua: &Lua, call: &Call<'_, '_, '_, '_>, _: Value) -> mlua::Result<Table> {
+    match &call.memo {
+        Some(memo) => Ok(memo.clone()),
+        None => lua.create_table(),
+    }
 }
 
 /// The units on the board (`on_board`) or off it, of one side or all, in scenario order.
