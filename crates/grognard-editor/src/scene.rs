@@ -245,7 +245,8 @@ fn abbreviations(line: &str) -> Vec<String> {
     }
     let chars: Vec<char> = word.chars().collect();
     let mut out = Vec::new();
-    if chars.len() > 3 {
+    // A short word (`units`) is kept whole: `uni 4` reads worse than `units 4` or `u4`.
+    if chars.len() > 5 {
         out.push(format!(
             "{} {number}",
             chars[..3].iter().collect::<String>()

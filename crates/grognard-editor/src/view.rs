@@ -17,6 +17,7 @@ use grognard_kernel::view::View;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{DrawPiece, FacingMark, Look};
+use crate::words::spaced;
 
 /// Whose eyes the board is drawn through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,12 +47,12 @@ fn open_piece(rules: &Rules, p: &Piece) -> DrawPiece {
     for (i, c) in rules.counters.iter().enumerate() {
         let v = p.counters.get(i).copied().unwrap_or(0);
         if v != c.initial {
-            markers.push(format!("{} {v}", c.name));
+            markers.push(format!("{} {v}", spaced(&c.name)));
         }
     }
     for (i, f) in rules.flags.iter().enumerate() {
         if i < 64 && p.flags & (1 << i) != 0 {
-            markers.push(f.name.clone());
+            markers.push(spaced(&f.name));
         }
     }
     let facing = match &p.place {

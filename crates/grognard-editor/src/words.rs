@@ -329,6 +329,93 @@ pub fn mode_letters(rules: &grognard_kernel::rules::Rules) -> String {
         .join(", ")
 }
 
+/// A ruleset's name for a flag or counter as a player reads it: `fate_rolled` is `fate
+/// rolled`. (A ruleset gives flags and counters no label of their own; the name is it.)
+#[must_use]
+pub fn spaced(name: &str) -> String {
+    name.replace('_', " ")
+}
+
+/// A line of the event log (`grognard view`'s words) as the editor shows it: the
+/// ruleset's flag and counter names spaced (`scout1 is fate rolled`, `cvs i 4`) — a
+/// piece's name, which orders spell, stays as it is — and a sighting at a named level read
+/// as a state (`blue sights r3 (seen)`, where a lettered level keeps `at level D`).
+#[must_use]
+pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
+    let names: Vec<&str> = rules
+        .flags
+        .iter()
+        .map(|f| f.name.as_str())
+        .chain(rules.counters.iter().map(|c| c.name.as_str()))
+        .filter(|n| n.contains('_'))
+        .collect();
+    let mut out = String::with_capacity(line.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if names.contains(&word.as_str()) {
+            out.push_str(&spaced(word));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in line.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    if out.contains(" sights ")
+        && let Some((head, level)) = out.rsplit_once(" at level ")
+        && level.chars().count() > 1
+    {
+        return format!("{head} ({level})");
+    }
+    out
+}
+
+/// Where a game stands, for [`ended_words`]: its turn and phase (`None` once over).
+#[must_use]
+pub fn stage_of(game: &grognard_kernel::game::Game) -> Option<(u32, String)> {
+    let (phase, _) = game.phase()?;
+    Some((game.state().turn, phase.name.clone()))
+}
+
+/// What an end-phase order did, said after it (`done (0 events)` told nothing): the phase
+/// over and the one begun, or, in a phase sides share, that `side`'s part is done and who
+/// still acts.
+#[must_use]
+pub fn ended_words(
+    before: Option<&(u32, String)>,
+    game: &grognard_kernel::game::Game,
+    side: &str,
+) -> String {
+    let Some((turn, phase)) = before else {
+        return "phase ended".to_owned();
+    };
+    match stage_of(game) {
+        None => format!("the {phase} phase ended, and with it the game"),
+        Some(now) if now == (*turn, phase.clone()) => {
+            let who: Vec<&str> = game
+                .to_act()
+                .iter()
+                .filter_map(|s| game.sides().get(s.index()).map(|d| d.name.as_str()))
+                .collect();
+            format!(
+                "{side} ended its part of the {phase} phase; {} still to act",
+                who.join(" and ")
+            )
+        }
+        Some((t, p)) if t != *turn => {
+            format!("the {phase} phase ended; turn {t} begins with the {p} phase")
+        }
+        Some((_, p)) => format!("the {phase} phase ended; now the {p} phase"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::order_text;

@@ -46,3 +46,116 @@ fn a_side_reads_that_no_dice_it_may_see_were_rolled_and_which_charts_are_secret(
             .is_some()
     );
 }
+
+fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Item 3: the log and the piece panel read flag and counter names spaced, a piece's name
+/// (`r3_crew`, which orders spell) as it is, and a sighting at a named level as a state.
+#[test]
+fn the_log_and_panel_read_flags_and_counters_spaced_and_sightings_as_states() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    view_as(&mut h, "Referee");
+    let log = h.state().event_log().join("\n");
+    assert!(log.contains("scout1 is fate rolled"), "{log}");
+    assert!(log.contains("ascout is awaiting fate"), "{log}");
+    assert!(
+        !log.contains("fate_rolled") && !log.contains("awaiting_fate"),
+        "{log}"
+    );
+    h.get_by_label_contains("scout1 (french").click();
+    h.run();
+    assert!(h.query_by_label("marker: fate rolled").is_some());
+    assert!(h.query_by_label_contains("fate_rolled").is_none());
+
+    let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    view_as(&mut h, "Referee");
+    let log = h.state().event_log().join("\n");
+    assert!(log.contains("blue sights r3 (seen)"), "{log}");
+    assert!(log.contains("blue sights r3_crew (seen)"), "{log}");
+    assert!(!log.contains("at level seen"), "{log}");
+    h.get_by_label_contains("ames (blue").click();
+    h.run();
+    assert!(h.query_by_label("marker: cvs i 4").is_some());
+}
+
+/// Item 3: the heading over a selected piece's orders counts what its group counts (the
+/// end-phase button is not one of the piece's orders).
+#[test]
+fn the_legal_heading_counts_the_selected_pieces_orders_as_its_group_does() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    view_as(&mut h, "Side french");
+    h.get_by_label_contains("scout1 (french").click();
+    h.run();
+    let group = h
+        .query_by_label_contains("scout1: ")
+        .map(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(&n)
+                .label()
+                .unwrap_or_default()
+        })
+        .expect("the piece's group");
+    let n: usize = group
+        .trim_start_matches("scout1: ")
+        .trim_end_matches(" orders")
+        .parse()
+        .expect("a count");
+    let heading = format!("Legal orders of french: scout1 ({n})");
+    assert!(
+        h.query_by_label(&heading).is_some(),
+        "{heading} over {group}"
+    );
+}
+
+/// Item 3: End phase says what it ended (was "done (0 events)").
+#[test]
+fn end_phase_says_which_phase_ended_and_what_comes_next() {
+    let mut h = scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    h.get_by_label("End phase").click();
+    h.run();
+    let said = status(&h);
+    assert!(!said.contains("events"), "{said}");
+    assert!(
+        said == "the movement phase ended; now the fire phase",
+        "{said}"
+    );
+}
+
+/// Item 3: a counter's amount that does not fit reads `units 4` or `u4`, never `uni 4`;
+/// a long name still shortens to three letters (`fig 48`).
+#[test]
+fn a_short_counter_name_is_never_cut_to_three_letters() {
+    let h = scenario("examples/drill-square.yaml", 400.0, 300.0);
+    let font = egui::FontId::proportional(9.0);
+    for width in 8..80 {
+        let units = grognard_editor::scene::fit_lines(
+            &h.ctx,
+            &["units 4".to_owned()],
+            &font,
+            width as f32,
+            20.0,
+        );
+        assert_ne!(units[0], "uni 4", "at {width}");
+    }
+    let figures: Vec<String> = (8..80)
+        .map(|w| {
+            grognard_editor::scene::fit_lines(
+                &h.ctx,
+                &["figures 48".to_owned()],
+                &font,
+                w as f32,
+                20.0,
+            )
+            .remove(0)
+        })
+        .collect();
+    assert!(figures.iter().any(|f| f == "fig 48"), "{figures:?}");
+}

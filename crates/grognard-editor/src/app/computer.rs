@@ -271,8 +271,13 @@ impl EditorApp {
             .selected
             .and_then(|id| game.piece(id))
             .filter(|p| listed.iter().any(|(a, _)| a.piece() == Some(p.id)));
+        // The piece's own orders are counted, as its group below counts them; the orders
+        // naming no piece (end phase) follow as buttons of their own.
         let heading = match piece_listed {
-            Some(p) => format!("Legal orders of {name}: {} ({})", p.name, listed.len()),
+            Some(p) => {
+                let own = listed.iter().filter(|(a, _)| a.piece() == Some(p.id));
+                format!("Legal orders of {name}: {} ({})", p.name, own.count())
+            }
             None => format!("Legal orders of {name} ({})", listed.len()),
         };
         let reset = self.rt.play.legal_scroll_reset;

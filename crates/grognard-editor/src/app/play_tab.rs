@@ -117,7 +117,8 @@ impl EditorApp {
 
     /// Recomputes the event log's lines when the game or the view has changed: the
     /// referee's whole log, or a side's log as that side saw it, in the words of `grognard
-    /// view` (`grognard_play::text`).
+    /// view` (`grognard_play::text`) with flag and counter names spaced
+    /// ([`crate::words::log_line`]).
     fn refresh_log(&mut self) {
         let Some(session) = &self.rt.session else {
             self.rt.play.log.clear();
@@ -129,7 +130,7 @@ impl EditorApp {
             return;
         }
         let game = &session.game;
-        self.rt.play.log = match self.rt.play.view {
+        let lines: Vec<String> = match self.rt.play.view {
             ViewAs::Referee => game.log().iter().map(|e| text::event(game, e)).collect(),
             ViewAs::Side(side) => game
                 .events_for(side)
@@ -137,6 +138,11 @@ impl EditorApp {
                 .map(|e| text::event_as(game, Some(side), e))
                 .collect(),
         };
+        let rules = game.rules();
+        self.rt.play.log = lines
+            .iter()
+            .map(|l| crate::words::log_line(rules, l))
+            .collect();
         self.rt.play.log_key = Some(key);
     }
 
@@ -895,12 +901,21 @@ impl EditorApp {
         let Some(session) = &mut self.rt.session else {
             return;
         };
+        let ends = matches!(action, Action::EndPhase);
+        let stage = crate::words::stage_of(&session.game);
         match session.apply(Order { side, action }) {
             Ok(events) => {
-                self.say(format!(
-                    "done ({})",
-                    crate::words::count(events.len() as i64, "event")
-                ));
+                let game = &session.game;
+                let said = if ends {
+                    let name = game.sides().get(side.index()).map_or("?", |d| &d.name);
+                    crate::words::ended_words(stage.as_ref(), game, name)
+                } else {
+                    format!(
+                        "done ({})",
+                        crate::words::count(events.len() as i64, "event")
+                    )
+                };
+                self.say(said);
                 self.rt.play.path.clear();
                 self.refresh_reach();
                 let after = self.acting_side_after_hidden();
