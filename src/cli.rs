@@ -164,94 +164,10 @@ pub enum Command {
         json: bool,
     },
     /// Play the same orders many times with different seeds and summarise the outcomes.
-    Sim {
-        /// Scenario file.
-        scenario: PathBuf,
-        /// Orders file: every game replays it (and policies, if given, go on from there).
-        #[arg(long)]
-        orders: Option<PathBuf>,
-        /// Who plays: `random`, `greedy`, `search[:MILLISECONDS]` or `search:it=N` for
-        /// every side, or `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`).
-        /// Policies play whole games from their legal orders.
-        #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
-        policy: Vec<String>,
-        /// Number of games.
-        #[arg(long, default_value_t = 1000)]
-        runs: u32,
-        /// Seed of the first game (the scenario's when absent); game i uses seed + i.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Also play with this ruleset and compare.
-        #[arg(long)]
-        ruleset: Option<PathBuf>,
-        /// Worker threads (all cores when absent).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Play only shard I of N (I from 1): games I-1, I-1+N, I-1+2N, ... with the seeds
-        /// the whole run gives them. Needs --out.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
-        /// Write the exact tally of the games played to this file (for `sim-merge`)
-        /// instead of printing the summary.
-        #[arg(long, value_name = "PART.json")]
-        out: Option<PathBuf>,
-        /// Save games into this folder as saves (`game-NNNN.json`; with --ruleset,
-        /// `a-game-…` and `b-game-…`) that `replay` verifies, `view` reads and the editor
-        /// opens.
-        #[arg(long = "save-games", value_name = "DIR")]
-        save_games: Option<PathBuf>,
-        /// Which games --save-games keeps: all (the default), wins:SIDE, draws, longest,
-        /// shortest, or a game number N (seed + N).
-        #[arg(long, value_name = "all|wins:SIDE|draws|longest|shortest|N")]
-        which: Option<String>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Sim(SimFlags),
     /// Find the smallest change to the ruleset that brings a side's win rate to a target:
     /// every candidate is a house-rule overlay played over the same seeds.
-    Tune {
-        /// Scenario file.
-        scenario: PathBuf,
-        /// The side and the win rate to reach: `SIDE=0.5` or `SIDE=50%`.
-        #[arg(long, value_name = "SIDE=RATE")]
-        target: String,
-        /// A number in the ruleset that may move, by its dotted path, with the values it
-        /// may take: `charts.volley.rows.0.score=6..10`, `piece_types.infantry.allowance.battle=1..2`
-        /// (repeatable; without a range, ±3 steps).
-        #[arg(long, value_name = "PATH[=LO..HI]", required = true)]
-        vary: Vec<String>,
-        /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
-        /// (repeatable), as in `sim`.
-        #[arg(
-            long = "policy",
-            value_name = "[SIDE=]POLICY",
-            default_value = "greedy"
-        )]
-        policy: Vec<String>,
-        /// Games a candidate (the same seeds for every candidate).
-        #[arg(long, default_value_t = 400)]
-        runs: u32,
-        /// Seed of the first game (the scenario's when absent).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (all cores when absent).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Try every combination of the items' values instead of searching.
-        #[arg(long)]
-        grid: bool,
-        /// Play only shard I of N of the grid's games (needs --out PART.json; add the
-        /// parts up with `tune-merge`).
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
-        /// Write the tuned ruleset here as a house-rule overlay (with --shard: the part).
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Tune(TuneFlags),
     /// Add up the parts written by `tune --shard I/N --out PART.json` and print the
     /// answer the whole grid gives.
     #[command(name = "tune-merge")]
@@ -546,4 +462,97 @@ pub enum RemoteCommand {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+// The flags of `sim` and `tune`, each a struct of its own so the command's module builds
+// what it runs from them (`SimArgs::of`, `TuneArgs::of`). The help text is the
+// variant's doc comment above.
+#[derive(Debug, clap::Args)]
+pub struct SimFlags {
+    /// Scenario file.
+    pub scenario: PathBuf,
+    /// Orders file: every game replays it (and policies, if given, go on from there).
+    #[arg(long)]
+    pub orders: Option<PathBuf>,
+    /// Who plays: `random`, `greedy`, `search[:MILLISECONDS]` or `search:it=N` for
+    /// every side, or `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`).
+    /// Policies play whole games from their legal orders.
+    #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
+    pub policy: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub runs: u32,
+    /// Seed of the first game (the scenario's when absent); game i uses seed + i.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Also play with this ruleset and compare.
+    #[arg(long)]
+    pub ruleset: Option<PathBuf>,
+    /// Worker threads (all cores when absent).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Play only shard I of N (I from 1): games I-1, I-1+N, I-1+2N, ... with the seeds
+    /// the whole run gives them. Needs --out.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Write the exact tally of the games played to this file (for `sim-merge`)
+    /// instead of printing the summary.
+    #[arg(long, value_name = "PART.json")]
+    pub out: Option<PathBuf>,
+    /// Save games into this folder as saves (`game-NNNN.json`; with --ruleset,
+    /// `a-game-…` and `b-game-…`) that `replay` verifies, `view` reads and the editor
+    /// opens.
+    #[arg(long = "save-games", value_name = "DIR")]
+    pub save_games: Option<PathBuf>,
+    /// Which games --save-games keeps: all (the default), wins:SIDE, draws, longest,
+    /// shortest, or a game number N (seed + N).
+    #[arg(long, value_name = "all|wins:SIDE|draws|longest|shortest|N")]
+    pub which: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TuneFlags {
+    /// Scenario file.
+    pub scenario: PathBuf,
+    /// The side and the win rate to reach: `SIDE=0.5` or `SIDE=50%`.
+    #[arg(long, value_name = "SIDE=RATE")]
+    pub target: String,
+    /// A number in the ruleset that may move, by its dotted path, with the values it
+    /// may take: `charts.volley.rows.0.score=6..10`, `piece_types.infantry.allowance.battle=1..2`
+    /// (repeatable; without a range, ±3 steps).
+    #[arg(long, value_name = "PATH[=LO..HI]", required = true)]
+    pub vary: Vec<String>,
+    /// Who plays: `random` or `greedy` for every side, or `SIDE=NAME` for one
+    /// (repeatable), as in `sim`.
+    #[arg(
+        long = "policy",
+        value_name = "[SIDE=]POLICY",
+        default_value = "greedy"
+    )]
+    pub policy: Vec<String>,
+    /// Games a candidate (the same seeds for every candidate).
+    #[arg(long, default_value_t = 400)]
+    pub runs: u32,
+    /// Seed of the first game (the scenario's when absent).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (all cores when absent).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Try every combination of the items' values instead of searching.
+    #[arg(long)]
+    pub grid: bool,
+    /// Play only shard I of N of the grid's games (needs --out PART.json; add the
+    /// parts up with `tune-merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Write the tuned ruleset here as a house-rule overlay (with --shard: the part).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -118,59 +118,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Show { ruleset, json } => crate::lab::show(&ruleset, json),
         Command::Schema { kind } => crate::lab::schema(&kind),
         Command::Diff { a, b, json } => crate::tools::diff(&a, &b, json),
-        Command::Sim {
-            scenario,
-            orders,
-            policy,
-            runs,
-            seed,
-            ruleset,
-            threads,
-            shard,
-            out,
-            save_games,
-            which,
-            json,
-        } => crate::sim::sim(&crate::sim::SimArgs {
-            scenario: &scenario,
-            orders: orders.as_deref(),
-            policies: &policy,
-            runs,
-            seed,
-            other: ruleset.as_deref(),
-            threads,
-            shard: shard.as_deref(),
-            out: out.as_deref(),
-            save_games: save_games.as_deref(),
-            which: which.as_deref(),
-            json,
-        }),
+        Command::Sim(flags) => crate::sim::sim(&crate::sim::SimArgs::of(&flags)),
         Command::SimMerge { parts, json } => crate::sim::merge(&parts, json),
-        Command::Tune {
-            scenario,
-            target,
-            vary,
-            policy,
-            runs,
-            seed,
-            threads,
-            grid,
-            shard,
-            out,
-            json,
-        } => crate::tune::tune(&crate::tune::TuneArgs {
-            scenario: &scenario,
-            target: &target,
-            vary: &vary,
-            policies: &policy,
-            runs,
-            seed,
-            threads,
-            grid,
-            shard: shard.as_deref(),
-            out: out.as_deref(),
-            json,
-        }),
+        Command::Tune(flags) => crate::tune::tune(&crate::tune::TuneArgs::of(&flags)),
         Command::TuneMerge { parts, out, json } => crate::tune::merge(&parts, out.as_deref(), json),
         Command::Sheet { ruleset, out } => crate::tools::sheet(&ruleset, &out),
         Command::Edit { ruleset, scenario } => edit(ruleset, scenario),
@@ -202,6 +152,12 @@ pub fn run(cli: Cli) -> ExitCode {
             token.as_deref().unwrap_or_default(),
         ),
     };
+    exit_code(result)
+}
+
+/// The exit code of a command's outcome, its failure printed: 1 for a rule or validation
+/// error, 2 for a usage error.
+fn exit_code(result: Outcome) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Rules(message)) => {

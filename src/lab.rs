@@ -5,7 +5,10 @@ use std::path::Path;
 
 use grognard_kernel::Ratio;
 use grognard_kernel::chart::{ChartDef, Lookup};
+use grognard_kernel::ids::ChartId;
+use grognard_rules::amount_odds::AmountOdds;
 use grognard_rules::load::{self, Ruleset};
+use grognard_rules::model::RulesetSpec;
 use grognard_rules::odds::{ChartCase, Delta, chart_case, parse_values, percent};
 use grognard_rules::schema::{SchemaKind, schema as schema_of};
 use grognard_rules::suggest::did_you_mean;
@@ -370,6 +373,53 @@ fn value_label(requested: i32, used: Option<i32>) -> String {
     }
 }
 
+/// One ruleset's side of a `chart` run: its chart, the cases (one per value swept, or one)
+/// and each case's computed amounts.
+struct ChartSide<'r> {
+    r: &'r Ruleset,
+    chart: &'r ChartDef,
+    cases: Vec<ChartCase>,
+    amounts: Vec<Vec<AmountOdds>>,
+}
+
+impl<'r> ChartSide<'r> {
+    fn of(r: &'r Ruleset, id: ChartId, chart: &'r ChartDef, sets: &Sets) -> Result<Self, Failure> {
+        let cases = cases(r, chart, sets)?;
+        let amounts = cases
+            .iter()
+            .map(|c| lab_amounts::amounts(r, id, &c.inputs))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            r,
+            chart,
+            cases,
+            amounts,
+        })
+    }
+
+    fn name(&self) -> &str {
+        &self.r.rules.identity.name
+    }
+}
+
+/// What `grognard chart` reports, worked out: the first ruleset's side and the other's
+/// (`--against`), the outcomes of both, and the lines about the inputs.
+struct ChartRun<'r> {
+    a: ChartSide<'r>,
+    other: Option<ChartSide<'r>>,
+    /// The `--set` values with the piece types' inputs.
+    sets: Sets,
+    /// The first chart's outcomes, then any only the other has.
+    outcomes: Vec<String>,
+    /// Designer units given one value (`distance: 3 hexes → band 2`) and inputs read from
+    /// the piece types named.
+    converted: Vec<String>,
+    /// What the gates do to the inputs: each `--set` they override.
+    overridden: Vec<String>,
+    /// The first ruleset's inputs as they would read with no gates.
+    open_a: Vec<Vec<i32>>,
+}
+
 /// `grognard chart RULESET CHART [--set NAME=VALUE...] [--against OTHER] [--json]`.
 pub fn chart(
     ruleset: &Path,
@@ -383,11 +433,7 @@ pub fn chart(
     let a = load::load_ruleset(ruleset)?;
     let (id_a, chart_a) = find_chart(&a.rules, chart_name)?;
     let (sets, mut from_types) = with_piece_types(&a, chart_a, &given, pieces)?;
-    let cases_a = cases(&a, chart_a, &sets)?;
-    let amounts_a = cases_a
-        .iter()
-        .map(|c| lab_amounts::amounts(&a, id_a, &c.inputs))
-        .collect::<Result<Vec<_>, _>>()?;
+    let side_a = ChartSide::of(&a, id_a, chart_a, &sets)?;
     let b = match against {
         Some(path) => Some(load::load_ruleset(path)?),
         None => None,
@@ -404,67 +450,95 @@ pub fn chart(
                     from_types.push(format!("{line} (in {})", b.rules.identity.name));
                 }
             }
-            let cases_b = cases(b, chart_b, &sets_b)?;
+            let side = ChartSide::of(b, id_b, chart_b, &sets_b)?;
             open_b = lab_gates::ungated(chart_b, &case_sets(b, chart_b, &sets_b)?);
-            let amounts_b = cases_b
-                .iter()
-                .map(|c| lab_amounts::amounts(b, id_b, &c.inputs))
-                .collect::<Result<Vec<_>, _>>()?;
-            Some((b, chart_b, cases_b, amounts_b))
+            Some(side)
         }
         None => None,
     };
     // Outcomes: the first chart's, then any only the second has.
     let mut outcomes = chart_a.outcomes.clone();
-    if let Some((_, chart_b, _, _)) = &other {
-        for o in &chart_b.outcomes {
-            if !outcomes.contains(o) {
-                outcomes.push(o.clone());
+    if let Some(o) = &other {
+        for name in &o.chart.outcomes {
+            if !outcomes.contains(name) {
+                outcomes.push(name.clone());
             }
         }
     }
-    let values: Vec<Option<i32>> = match &sets.vary {
-        Some((_, v)) => v.iter().copied().map(Some).collect(),
-        None => vec![None],
-    };
-    let vary_index = |c: &ChartDef| {
-        sets.vary.as_ref().and_then(|(n, _)| {
-            c.inputs
-                .iter()
-                .position(|d| &d.name == n)
-                .or_else(|| unit_bands(&a, c, n, 0).first().map(|(i, _)| *i))
-        })
-    };
-    // Designer units given one value: `distance: 3 hexes → band 2`; inputs read from the
-    // piece types named.
     let mut converted: Vec<String> = sets
         .fixed
         .iter()
         .filter_map(|(n, v)| unit_text(&a, chart_a, n, *v).map(|t| format!("{n}: {t}")))
         .collect();
     converted.extend(from_types);
-    // What the gates do to the inputs: their values as set, and each --set they override.
     let open_a = lab_gates::ungated(chart_a, &case_sets(&a, chart_a, &sets)?);
-    let given_a: Vec<(usize, i32)> = given
-        .fixed
-        .iter()
-        .filter_map(|(n, v)| Some((chart_a.inputs.iter().position(|x| &x.name == n)?, *v)))
-        .collect();
-    let mut overridden = lab_gates::overridden(chart_a, &given_a, &cases_a, &open_a);
-    if let Some((b, chart_b, cases_b, _)) = &other {
-        let given_b: Vec<(usize, i32)> = given
+    let overridden = overridden_lines(
+        &given,
+        (&side_a, &open_a),
+        other.as_ref().map(|o| (o, open_b.as_slice())),
+    );
+    let run = ChartRun {
+        a: side_a,
+        other,
+        sets,
+        outcomes,
+        converted,
+        overridden,
+        open_a,
+    };
+    if json {
+        print_json(&run.json());
+    } else {
+        run.print_text();
+    }
+    Ok(())
+}
+
+/// The `--set` values the gates override, in the first ruleset and then in the other (each
+/// line the first does not already give, named with the other's name).
+fn overridden_lines(
+    given: &Sets,
+    (a, open_a): (&ChartSide<'_>, &[Vec<i32>]),
+    other: Option<(&ChartSide<'_>, &[Vec<i32>])>,
+) -> Vec<String> {
+    let given_in = |chart: &ChartDef| -> Vec<(usize, i32)> {
+        given
             .fixed
             .iter()
-            .filter_map(|(n, v)| Some((chart_b.inputs.iter().position(|x| &x.name == n)?, *v)))
-            .collect();
-        for line in lab_gates::overridden(chart_b, &given_b, cases_b, &open_b) {
-            let line = format!("{line} (in {})", b.rules.identity.name);
+            .filter_map(|(n, v)| Some((chart.inputs.iter().position(|x| &x.name == n)?, *v)))
+            .collect()
+    };
+    let mut overridden = lab_gates::overridden(a.chart, &given_in(a.chart), &a.cases, open_a);
+    if let Some((b, open_b)) = other {
+        for line in lab_gates::overridden(b.chart, &given_in(b.chart), &b.cases, open_b) {
+            let line = format!("{line} (in {})", b.name());
             if !overridden.iter().any(|l| line.starts_with(l.as_str())) {
                 overridden.push(line);
             }
         }
     }
-    if json {
+    overridden
+}
+
+impl ChartRun<'_> {
+    /// Where the swept input is among a chart's inputs (a designer unit: the first input
+    /// it bands).
+    fn vary_index(&self, c: &ChartDef) -> Option<usize> {
+        self.sets.vary.as_ref().and_then(|(n, _)| {
+            c.inputs
+                .iter()
+                .position(|d| &d.name == n)
+                .or_else(|| unit_bands(self.a.r, c, n, 0).first().map(|(i, _)| *i))
+        })
+    }
+
+    /// The `--json` report.
+    fn json(&self) -> Value {
+        let (a, outcomes, sets) = (&self.a, &self.outcomes, &self.sets);
+        let values: Vec<Option<i32>> = match &sets.vary {
+            Some((_, v)) => v.iter().copied().map(Some).collect(),
+            None => vec![None],
+        };
         let rows = |c: &ChartDef, cs: &[ChartCase]| -> Vec<Value> {
             cs.iter()
                 .zip(&values)
@@ -484,11 +558,12 @@ pub fn chart(
                         (Some(v), Some((n, _))) if UNITS.contains(&n.as_str()) => json!(v / 1000),
                         _ => json!(v),
                     };
-                    case_json(c, case, value, &outcomes)
+                    case_json(c, case, value, outcomes)
                 })
                 .collect()
         };
-        let describe = |r: &Ruleset, c: &ChartDef, cs: &[ChartCase]| {
+        let describe = |side: &ChartSide<'_>| {
+            let (r, c) = (side.r, side.chart);
             json!({
                 "ruleset": r.rules.identity.name,
                 "path": load::display(&r.path),
@@ -496,20 +571,20 @@ pub fn chart(
                 "summary": describe_chart(r, c),
                 "lookup": match c.lookup { Lookup::Score { .. } => "score", Lookup::Band { .. } => "band" },
                 "description": r.spec.charts.get(&c.name).and_then(|s| s.description.clone()),
-                "rows": rows(c, cs),
+                "rows": rows(c, &side.cases),
             })
         };
-        let changes = other.as_ref().map(|(_, chart_b, cases_b, _)| {
-            cases_a
+        let changes = self.other.as_ref().map(|b| {
+            a.cases
                 .iter()
-                .zip(cases_b)
+                .zip(&b.cases)
                 .map(|(ca, cb)| {
                     outcomes
                         .iter()
                         .map(|o| {
                             let d = Delta::between(
-                                odds_by_name(chart_a, ca, o),
-                                odds_by_name(chart_b, cb, o),
+                                odds_by_name(a.chart, ca, o),
+                                odds_by_name(b.chart, cb, o),
                             );
                             json!({"outcome": o, "change": d.to_string(), "points": (d.points() * 100.0).round() / 100.0})
                         })
@@ -517,21 +592,25 @@ pub fn chart(
                 })
                 .collect::<Vec<_>>()
         });
-        let mut report = describe(&a, chart_a, &cases_a);
+        let mut report = describe(a);
         if let (Some((n, asked)), Some(rows)) = (
             &sets.vary,
             report.get_mut("rows").and_then(Value::as_array_mut),
         ) {
             for (row, v) in rows.iter_mut().zip(asked) {
-                if let (Some(t), Some(map)) = (unit_text(&a, chart_a, n, *v), row.as_object_mut()) {
+                if let (Some(t), Some(map)) = (unit_text(a.r, a.chart, n, *v), row.as_object_mut())
+                {
                     map.insert("value_text".into(), json!(t));
                 }
             }
         }
+        let amounts_json = |all: &[Vec<AmountOdds>]| {
+            json!(all.iter().map(|x| lab_amounts::json(x)).collect::<Vec<_>>())
+        };
         if let Some(map) = report.as_object_mut() {
-            map.insert("chart".into(), json!(chart_a.name));
-            map.insert("converted".into(), json!(converted));
-            map.insert("overridden".into(), json!(overridden));
+            map.insert("chart".into(), json!(a.chart.name));
+            map.insert("converted".into(), json!(self.converted));
+            map.insert("overridden".into(), json!(self.overridden));
             map.insert("outcomes".into(), json!(outcomes));
             map.insert(
                 "vary".into(),
@@ -539,240 +618,240 @@ pub fn chart(
             );
             map.insert(
                 "against".into(),
-                other
-                    .as_ref()
-                    .map_or(Value::Null, |(b, cb, cs, _)| describe(b, cb, cs)),
+                self.other.as_ref().map_or(Value::Null, describe),
             );
             // Computed amounts, per row: each amount's distribution and exact mean.
-            map.insert(
-                "amounts".into(),
-                json!(
-                    amounts_a
-                        .iter()
-                        .map(|x| lab_amounts::json(x))
-                        .collect::<Vec<_>>()
-                ),
-            );
-            if let Some((_, _, _, amounts_b)) = &other {
-                map.insert(
-                    "amounts_against".into(),
-                    json!(
-                        amounts_b
-                            .iter()
-                            .map(|x| lab_amounts::json(x))
-                            .collect::<Vec<_>>()
-                    ),
-                );
+            map.insert("amounts".into(), amounts_json(&a.amounts));
+            if let Some(b) = &self.other {
+                map.insert("amounts_against".into(), amounts_json(&b.amounts));
             }
             map.insert("changes".into(), json!(changes));
         }
-        print_json(&report);
-        return Ok(());
+        report
     }
 
-    // Text.
-    let first = cases_a.first();
-    let skip = vary_index(chart_a);
-    out!(
-        "chart `{}` of {}: {}",
-        chart_a.name,
-        a.rules.identity.name,
-        describe_chart(&a, chart_a)
-    );
-    if let Some((b, chart_b, _, _)) = &other {
+    /// The text report: the chart in words, the inputs, and then the odds as the run asks
+    /// them (one case or a sweep, alone or against another ruleset).
+    fn print_text(&self) {
+        let a = &self.a;
+        let skip = self.vary_index(a.chart);
         out!(
-            "against {}: {}",
-            b.rules.identity.name,
-            describe_chart(b, chart_b)
+            "chart `{}` of {}: {}",
+            a.chart.name,
+            a.name(),
+            describe_chart(a.r, a.chart)
         );
-    }
-    if first.is_some() {
-        let label = if skip.is_some() {
-            "other inputs"
-        } else {
-            "inputs"
-        };
-        let against = other
-            .as_ref()
-            .map(|(b, cb, cs, _)| (b.rules.identity.name.as_str(), *cb, cs.as_slice()));
-        out!(
-            "{label}: {}",
-            lab_gates::inputs_text(chart_a, &cases_a, &open_a, skip, against)
-        );
-    }
-    for line in converted.iter().chain(&overridden) {
-        out!("{line}");
-    }
-    let band_chart = matches!(chart_a.lookup, Lookup::Band { .. });
-    match (&sets.vary, &other) {
-        (None, None) => {
-            if let Some(case) = first {
-                out!("modifiers: {}", modifiers_text(case));
-                if let Some(text) = lab_amounts::scaling_text(chart_a, &case.inputs) {
-                    out!("multiplying modifiers: {text}");
-                }
-                if let Some((i, name)) = &case.band {
-                    out!("band: {i} ({name})");
-                }
-                let rows: Vec<Vec<String>> = outcomes
-                    .iter()
-                    .map(|o| {
-                        let p = odds_by_name(chart_a, case, o);
-                        vec![o.clone(), p.to_string(), format!("{:.2}%", percent(p))]
-                    })
-                    .collect();
-                print_table(&rows);
-            }
-            if let Some(amounts) = amounts_a.first() {
-                lab_amounts::print((&a.rules.identity.name, None), amounts, None);
-            }
+        if let Some(b) = &self.other {
+            out!("against {}: {}", b.name(), describe_chart(b.r, b.chart));
         }
-        (None, Some((b, chart_b, cases_b, amounts_b))) => {
-            if let (Some(ca), Some(cb)) = (first, cases_b.first()) {
-                out!("modifiers: {}", modifiers_text(ca));
-                let (sa, sb) = (
-                    lab_amounts::scaling_text(chart_a, &ca.inputs),
-                    lab_amounts::scaling_text(chart_b, &cb.inputs),
-                );
-                if let Some(text) = &sa {
-                    out!("multiplying modifiers: {text}");
-                }
-                if sb != sa
-                    && let Some(text) = sb
-                {
-                    out!("multiplying modifiers against: {text}");
-                }
-                if modifiers_text(cb) != modifiers_text(ca) {
-                    out!("modifiers against: {}", modifiers_text(cb));
-                }
-                let mut rows = vec![vec![
-                    "outcome".to_owned(),
-                    a.rules.identity.name.clone(),
-                    b.rules.identity.name.clone(),
-                    "change".to_owned(),
-                ]];
-                for o in &outcomes {
-                    let (pa, pb) = (odds_by_name(chart_a, ca, o), odds_by_name(chart_b, cb, o));
-                    let d = Delta::between(pa, pb);
-                    rows.push(vec![
-                        o.clone(),
-                        cell(pa),
-                        cell(pb),
-                        format!("{d} ({:+.2} pp)", d.points()),
-                    ]);
-                }
-                print_table(&rows);
-            }
-            if let (Some(xa), Some(xb)) = (amounts_a.first(), amounts_b.first()) {
-                lab_amounts::print(
-                    (&a.rules.identity.name, Some(&b.rules.identity.name)),
-                    xa,
-                    Some(xb),
-                );
-            }
-        }
-        (Some((name, asked)), None) => {
-            let (unit, first) = swept_column(&a, chart_a, name);
-            let mut header = vec![first];
-            if band_chart {
-                header.push("→ band".to_owned());
-            }
-            header.push("modifiers".to_owned());
-            header.extend(outcomes.iter().cloned());
-            let mut rows = vec![header];
-            for (case, v) in cases_a.iter().zip(asked) {
-                let mut row = vec![if unit {
-                    let reached = unit_bands(&a, chart_a, name, *v);
-                    let bands: Vec<String> = reached
-                        .iter()
-                        .map(|(i, b)| unit_reads(chart_a, *i, *b, reached.len()))
-                        .collect();
-                    format!("{} → {}", unit_value(*v), bands.join(", "))
-                } else {
-                    value_label(*v, skip.and_then(|i| case.inputs.get(i).copied()))
-                }];
-                if band_chart {
-                    row.push(
-                        case.band
-                            .as_ref()
-                            .map_or_else(String::new, |(_, n)| n.clone()),
-                    );
-                }
-                row.push(signed(case.modifier_total));
-                row.extend(
-                    outcomes
-                        .iter()
-                        .map(|o| cell(odds_by_name(chart_a, case, o))),
-                );
-                rows.push(row);
-            }
-            print_table(&rows);
-            let means: Vec<(String, Vec<_>)> = rows
-                .iter()
-                .skip(1)
-                .filter_map(|r| r.first().cloned())
-                .zip(amounts_a.iter().cloned())
-                .collect();
-            lab_amounts::print_means(&means, &rows[0][0], None);
-        }
-        (Some((name, asked)), Some((b, chart_b, cases_b, amounts_b))) => {
+        if !a.cases.is_empty() {
+            let label = if skip.is_some() {
+                "other inputs"
+            } else {
+                "inputs"
+            };
+            let against = self
+                .other
+                .as_ref()
+                .map(|b| (b.name(), b.chart, b.cases.as_slice()));
             out!(
-                "each cell: {} → {} (change)",
-                a.rules.identity.name,
-                b.rules.identity.name
+                "{label}: {}",
+                lab_gates::inputs_text(a.chart, &a.cases, &self.open_a, skip, against)
             );
-            // A designer unit reads each ruleset's own bands (an overlay may band the
-            // distance differently): the value in its unit, then what each ruleset reads.
-            let (unit, first) = swept_column(&a, chart_a, name);
-            let mut header = vec![first];
-            if unit {
-                header.push(format!("→ {}", a.rules.identity.name));
-                header.push(format!("→ {}", b.rules.identity.name));
-            }
-            header.extend(outcomes.iter().cloned());
-            let mut rows = vec![header];
-            let skip_b = vary_index(chart_b);
-            for ((ca, cb), v) in cases_a.iter().zip(cases_b).zip(asked) {
-                let mut row = if unit {
-                    let reads = |r: &Ruleset, c: &ChartDef| {
-                        let reached = unit_bands(r, c, name, *v);
-                        let parts: Vec<String> = reached
-                            .iter()
-                            .map(|(i, b)| unit_reads(c, *i, *b, reached.len()))
-                            .collect();
-                        parts.join(", ")
-                    };
-                    vec![unit_value(*v), reads(&a, chart_a), reads(b, chart_b)]
-                } else {
-                    let (ua, ub) = (
-                        skip.and_then(|i| ca.inputs.get(i).copied()),
-                        skip_b.and_then(|i| cb.inputs.get(i).copied()),
-                    );
-                    vec![match (ua, ub) {
-                        (Some(x), Some(y)) if x != y => {
-                            format!("{v} (→ {x} | → {y} in {})", b.rules.identity.name)
-                        }
-                        _ => value_label(*v, ua),
-                    }]
-                };
-                for o in &outcomes {
-                    let (pa, pb) = (odds_by_name(chart_a, ca, o), odds_by_name(chart_b, cb, o));
-                    let d = Delta::between(pa, pb);
-                    row.push(format!("{pa} → {pb} ({:+.2} pp)", d.points()));
-                }
-                rows.push(row);
-            }
-            print_table(&rows);
-            let means: Vec<(String, Vec<_>)> = rows
-                .iter()
-                .skip(1)
-                .filter_map(|r| r.first().cloned())
-                .zip(amounts_a.iter().cloned())
-                .collect();
-            lab_amounts::print_means(&means, &rows[0][0], Some(amounts_b));
+        }
+        for line in self.converted.iter().chain(&self.overridden) {
+            out!("{line}");
+        }
+        match (&self.sets.vary, &self.other) {
+            (None, None) => self.print_one(),
+            (None, Some(b)) => self.print_one_against(b),
+            (Some((name, asked)), None) => self.print_sweep(name, asked, skip),
+            (Some((name, asked)), Some(b)) => self.print_sweep_against(name, asked, skip, b),
         }
     }
-    Ok(())
+
+    /// One case: its modifiers and each outcome's odds.
+    fn print_one(&self) {
+        let a = &self.a;
+        if let Some(case) = a.cases.first() {
+            out!("modifiers: {}", modifiers_text(case));
+            if let Some(text) = lab_amounts::scaling_text(a.chart, &case.inputs) {
+                out!("multiplying modifiers: {text}");
+            }
+            if let Some((i, name)) = &case.band {
+                out!("band: {i} ({name})");
+            }
+            let rows: Vec<Vec<String>> = self
+                .outcomes
+                .iter()
+                .map(|o| {
+                    let p = odds_by_name(a.chart, case, o);
+                    vec![o.clone(), p.to_string(), format!("{:.2}%", percent(p))]
+                })
+                .collect();
+            print_table(&rows);
+        }
+        if let Some(amounts) = a.amounts.first() {
+            lab_amounts::print((a.name(), None), amounts, None);
+        }
+    }
+
+    /// One case in both rulesets: the modifiers where they differ, and each outcome's odds
+    /// side by side with the change.
+    fn print_one_against(&self, b: &ChartSide<'_>) {
+        let a = &self.a;
+        if let (Some(ca), Some(cb)) = (a.cases.first(), b.cases.first()) {
+            out!("modifiers: {}", modifiers_text(ca));
+            let (sa, sb) = (
+                lab_amounts::scaling_text(a.chart, &ca.inputs),
+                lab_amounts::scaling_text(b.chart, &cb.inputs),
+            );
+            if let Some(text) = &sa {
+                out!("multiplying modifiers: {text}");
+            }
+            if sb != sa
+                && let Some(text) = sb
+            {
+                out!("multiplying modifiers against: {text}");
+            }
+            if modifiers_text(cb) != modifiers_text(ca) {
+                out!("modifiers against: {}", modifiers_text(cb));
+            }
+            let mut rows = vec![vec![
+                "outcome".to_owned(),
+                a.name().to_owned(),
+                b.name().to_owned(),
+                "change".to_owned(),
+            ]];
+            for o in &self.outcomes {
+                let (pa, pb) = (odds_by_name(a.chart, ca, o), odds_by_name(b.chart, cb, o));
+                let d = Delta::between(pa, pb);
+                rows.push(vec![
+                    o.clone(),
+                    cell(pa),
+                    cell(pb),
+                    format!("{d} ({:+.2} pp)", d.points()),
+                ]);
+            }
+            print_table(&rows);
+        }
+        if let (Some(xa), Some(xb)) = (a.amounts.first(), b.amounts.first()) {
+            lab_amounts::print((a.name(), Some(b.name())), xa, Some(xb));
+        }
+    }
+
+    /// A sweep of input `name` over the values `asked`: one row per value, with the band
+    /// it reads and the modifiers, then the amounts' means.
+    fn print_sweep(&self, name: &str, asked: &[i32], skip: Option<usize>) {
+        let a = &self.a;
+        let band_chart = matches!(a.chart.lookup, Lookup::Band { .. });
+        let (unit, first) = swept_column(a.r, a.chart, name);
+        let mut header = vec![first];
+        if band_chart {
+            header.push("→ band".to_owned());
+        }
+        header.push("modifiers".to_owned());
+        header.extend(self.outcomes.iter().cloned());
+        let mut rows = vec![header];
+        for (case, v) in a.cases.iter().zip(asked) {
+            let mut row = vec![if unit {
+                let reached = unit_bands(a.r, a.chart, name, *v);
+                let bands: Vec<String> = reached
+                    .iter()
+                    .map(|(i, b)| unit_reads(a.chart, *i, *b, reached.len()))
+                    .collect();
+                format!("{} → {}", unit_value(*v), bands.join(", "))
+            } else {
+                value_label(*v, skip.and_then(|i| case.inputs.get(i).copied()))
+            }];
+            if band_chart {
+                row.push(
+                    case.band
+                        .as_ref()
+                        .map_or_else(String::new, |(_, n)| n.clone()),
+                );
+            }
+            row.push(signed(case.modifier_total));
+            row.extend(
+                self.outcomes
+                    .iter()
+                    .map(|o| cell(odds_by_name(a.chart, case, o))),
+            );
+            rows.push(row);
+        }
+        print_table(&rows);
+        print_means(&rows, &a.amounts, None);
+    }
+
+    /// A sweep in both rulesets: each cell the first's odds, the other's and the change. A
+    /// designer unit reads each ruleset's own bands (an overlay may band the distance
+    /// differently): the value in its unit, then what each ruleset reads.
+    fn print_sweep_against(
+        &self,
+        name: &str,
+        asked: &[i32],
+        skip: Option<usize>,
+        b: &ChartSide<'_>,
+    ) {
+        let a = &self.a;
+        out!("each cell: {} → {} (change)", a.name(), b.name());
+        let (unit, first) = swept_column(a.r, a.chart, name);
+        let mut header = vec![first];
+        if unit {
+            header.push(format!("→ {}", a.name()));
+            header.push(format!("→ {}", b.name()));
+        }
+        header.extend(self.outcomes.iter().cloned());
+        let mut rows = vec![header];
+        let skip_b = self.vary_index(b.chart);
+        for ((ca, cb), v) in a.cases.iter().zip(&b.cases).zip(asked) {
+            let mut row = if unit {
+                let reads = |r: &Ruleset, c: &ChartDef| {
+                    let reached = unit_bands(r, c, name, *v);
+                    let parts: Vec<String> = reached
+                        .iter()
+                        .map(|(i, b)| unit_reads(c, *i, *b, reached.len()))
+                        .collect();
+                    parts.join(", ")
+                };
+                vec![unit_value(*v), reads(a.r, a.chart), reads(b.r, b.chart)]
+            } else {
+                let (ua, ub) = (
+                    skip.and_then(|i| ca.inputs.get(i).copied()),
+                    skip_b.and_then(|i| cb.inputs.get(i).copied()),
+                );
+                vec![match (ua, ub) {
+                    (Some(x), Some(y)) if x != y => {
+                        format!("{v} (→ {x} | → {y} in {})", b.name())
+                    }
+                    _ => value_label(*v, ua),
+                }]
+            };
+            for o in &self.outcomes {
+                let (pa, pb) = (odds_by_name(a.chart, ca, o), odds_by_name(b.chart, cb, o));
+                let d = Delta::between(pa, pb);
+                row.push(format!("{pa} → {pb} ({:+.2} pp)", d.points()));
+            }
+            rows.push(row);
+        }
+        print_table(&rows);
+        print_means(&rows, &a.amounts, Some(&b.amounts));
+    }
+}
+
+/// The amounts' means under a sweep's table: one line per row, named by its first cell.
+fn print_means(
+    rows: &[Vec<String>],
+    amounts: &[Vec<AmountOdds>],
+    against: Option<&[Vec<AmountOdds>]>,
+) {
+    let means: Vec<(String, Vec<_>)> = rows
+        .iter()
+        .skip(1)
+        .filter_map(|r| r.first().cloned())
+        .zip(amounts.iter().cloned())
+        .collect();
+    lab_amounts::print_means(&means, &rows[0][0], against);
 }
 
 /// `grognard show RULESET [--json]`: what a ruleset is made of, with the optional rules and
@@ -780,24 +859,79 @@ pub fn chart(
 pub fn show(ruleset: &Path, json: bool) -> Outcome {
     let r = load::load_ruleset(ruleset)?;
     let spec = &r.spec;
-    let rules = &r.rules;
-    let geometry = {
-        let g = &spec.geometry;
-        let mut parts = Vec::new();
-        if let Some(c) = &g.orthogonal {
-            parts.push(format!("orthogonal {c}"));
-        }
-        if let Some(c) = &g.diagonal {
-            parts.push(format!("diagonal {c}"));
-        }
-        if let Some(c) = &g.step {
-            parts.push(format!("step {c}"));
-        }
-        if let Some(p) = g.scale_percent {
-            parts.push(format!("scale {p}%"));
-        }
-        (g.kind.as_ref().map_or("", |k| k.value.word()), parts)
+    let settings: serde_json::Map<String, Value> = spec
+        .settings
+        .iter()
+        .map(|s| (s.name.value.clone(), json!(s.value)))
+        .collect();
+    let facts = ShowFacts {
+        geometry: geometry_words(spec),
+        hooks: hook_bindings(spec),
+        settings,
+        layers: r.layers.iter().map(|p| load::display(p)).collect(),
     };
+    if json {
+        print_json(&show_json(&r, &facts));
+    } else {
+        show_text(&r, &facts);
+    }
+    Ok(())
+}
+
+/// What `show` prints both as text and as JSON.
+struct ShowFacts<'s> {
+    /// The grid's kind and its step costs and scale in words.
+    geometry: (&'s str, Vec<String>),
+    /// Each hook bound, and each action's script, as `{"hook", "function"}`.
+    hooks: Vec<Value>,
+    /// The settings' defaults by name.
+    settings: serde_json::Map<String, Value>,
+    /// The ruleset's files, base first.
+    layers: Vec<String>,
+}
+
+/// The grid's kind, and its step costs and scale in words.
+fn geometry_words(spec: &RulesetSpec) -> (&str, Vec<String>) {
+    let g = &spec.geometry;
+    let mut parts = Vec::new();
+    if let Some(c) = &g.orthogonal {
+        parts.push(format!("orthogonal {c}"));
+    }
+    if let Some(c) = &g.diagonal {
+        parts.push(format!("diagonal {c}"));
+    }
+    if let Some(c) = &g.step {
+        parts.push(format!("step {c}"));
+    }
+    if let Some(p) = g.scale_percent {
+        parts.push(format!("scale {p}%"));
+    }
+    (g.kind.as_ref().map_or("", |k| k.value.word()), parts)
+}
+
+/// The hooks a ruleset binds under `hooks:`, then its actions' scripts.
+fn hook_bindings(spec: &RulesetSpec) -> Vec<Value> {
+    let hooks: Vec<Value> = spec
+        .hooks
+        .iter()
+        .map(|h| json!({"hook": h.name.value, "function": h.value.value}))
+        .collect();
+    let actions: Vec<Value> =
+        spec.actions
+            .iter()
+            .filter_map(|a| {
+                a.value.script.as_ref().map(
+                    |s| json!({"hook": format!("action {}", a.name.value), "function": s.value}),
+                )
+            })
+            .collect();
+    hooks.into_iter().chain(actions).collect()
+}
+
+/// `show --json`.
+fn show_json(r: &Ruleset, f: &ShowFacts<'_>) -> Value {
+    let spec = &r.spec;
+    let rules = &r.rules;
     let options: Vec<Value> = spec
         .options
         .iter()
@@ -841,45 +975,28 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
             })
         })
         .collect();
-    let hooks: Vec<Value> = spec
-        .hooks
-        .iter()
-        .map(|h| json!({"hook": h.name.value, "function": h.value.value}))
-        .collect();
-    let actions: Vec<Value> =
-        spec.actions
-            .iter()
-            .filter_map(|a| {
-                a.value.script.as_ref().map(
-                    |s| json!({"hook": format!("action {}", a.name.value), "function": s.value}),
-                )
-            })
-            .collect();
-    let settings: serde_json::Map<String, Value> = spec
-        .settings
-        .iter()
-        .map(|s| (s.name.value.clone(), json!(s.value)))
-        .collect();
-    let layers: Vec<String> = r.layers.iter().map(|p| load::display(p)).collect();
-    if json {
-        print_json(&json!({
-            "ruleset": rules.identity.name,
-            "hash": rules.identity.hash,
-            "title": spec.title,
-            "path": load::display(&r.path),
-            "extends": layers.get(..layers.len().saturating_sub(1)),
-            "layers": layers,
-            "geometry": {"kind": geometry.0, "details": geometry.1},
-            "options": options,
-            "modes": modes,
-            "piece_types": pieces,
-            "charts": charts,
-            "settings": settings,
-            "hooks": hooks.iter().chain(&actions).collect::<Vec<_>>(),
-            "notes": spec.notes,
-        }));
-        return Ok(());
-    }
+    json!({
+        "ruleset": rules.identity.name,
+        "hash": rules.identity.hash,
+        "title": spec.title,
+        "path": load::display(&r.path),
+        "extends": f.layers.get(..f.layers.len().saturating_sub(1)),
+        "layers": f.layers,
+        "geometry": {"kind": f.geometry.0, "details": f.geometry.1},
+        "options": options,
+        "modes": modes,
+        "piece_types": pieces,
+        "charts": charts,
+        "settings": f.settings,
+        "hooks": f.hooks,
+        "notes": spec.notes,
+    })
+}
+
+/// `show` as text.
+fn show_text(r: &Ruleset, f: &ShowFacts<'_>) {
+    let spec = &r.spec;
+    let rules = &r.rules;
     let title = spec
         .title
         .as_ref()
@@ -890,13 +1007,13 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
         load::display(&r.path),
         &rules.identity.hash[..rules.identity.hash.len().min(12)]
     );
-    if layers.len() > 1 {
-        out!("layers (base first): {}", layers.join(" → "));
+    if f.layers.len() > 1 {
+        out!("layers (base first): {}", f.layers.join(" → "));
     }
-    if geometry.1.is_empty() {
-        out!("geometry: {}", geometry.0);
+    if f.geometry.1.is_empty() {
+        out!("geometry: {}", f.geometry.0);
     } else {
-        out!("geometry: {} ({})", geometry.0, geometry.1.join(", "));
+        out!("geometry: {} ({})", f.geometry.0, f.geometry.1.join(", "));
     }
     if spec.options.is_empty() {
         out!("optional rules: none");
@@ -953,24 +1070,24 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
             .map(|c| {
                 vec![
                     c.name.clone(),
-                    describe_chart(&r, c),
+                    describe_chart(r, c),
                     format!("→ {}", c.outcomes.join(", ")),
                 ]
             })
             .collect();
         print_table(&rows);
     }
-    if !settings.is_empty() {
-        let parts: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if !f.settings.is_empty() {
+        let parts: Vec<String> = f.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
         out!("settings (defaults): {}", parts.join(", "));
     }
-    if hooks.is_empty() && actions.is_empty() {
+    if f.hooks.is_empty() {
         out!("hooks: none");
     } else {
         out!("hooks:");
-        let rows: Vec<Vec<String>> = hooks
+        let rows: Vec<Vec<String>> = f
+            .hooks
             .iter()
-            .chain(&actions)
             .map(|h| {
                 vec![
                     h["hook"].as_str().unwrap_or_default().to_owned(),
@@ -980,7 +1097,6 @@ pub fn show(ruleset: &Path, json: bool) -> Outcome {
             .collect();
         print_table(&rows);
     }
-    Ok(())
 }
 
 /// `grognard schema ruleset|scenario|orders|view`: the JSON Schema of a file kind, or of

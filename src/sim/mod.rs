@@ -54,6 +54,26 @@ pub(crate) struct SimArgs<'a> {
     pub json: bool,
 }
 
+impl<'a> SimArgs<'a> {
+    /// What the command line's `sim` flags ask.
+    pub(crate) fn of(f: &'a crate::cli::SimFlags) -> Self {
+        SimArgs {
+            scenario: &f.scenario,
+            orders: f.orders.as_deref(),
+            policies: &f.policy,
+            runs: f.runs,
+            seed: f.seed,
+            other: f.ruleset.as_deref(),
+            threads: f.threads,
+            shard: f.shard.as_deref(),
+            out: f.out.as_deref(),
+            save_games: f.save_games.as_deref(),
+            which: f.which.as_deref(),
+            json: f.json,
+        }
+    }
+}
+
 /// Plays `runs` games on all cores and tallies them; the tally is the same whatever the
 /// thread count.
 #[allow(clippy::too_many_arguments)]

@@ -37,6 +37,25 @@ pub(crate) struct TuneArgs<'a> {
     pub json: bool,
 }
 
+impl<'a> TuneArgs<'a> {
+    /// What the command line's `tune` flags ask.
+    pub(crate) fn of(f: &'a crate::cli::TuneFlags) -> Self {
+        TuneArgs {
+            scenario: &f.scenario,
+            target: &f.target,
+            vary: &f.vary,
+            policies: &f.policy,
+            runs: f.runs,
+            seed: f.seed,
+            threads: f.threads,
+            grid: f.grid,
+            shard: f.shard.as_deref(),
+            out: f.out.as_deref(),
+            json: f.json,
+        }
+    }
+}
+
 /// Everything a run needs, loaded once.
 struct Setup {
     scenario: PathBuf,
