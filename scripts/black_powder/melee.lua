@@ -217,13 +217,13 @@ local ONLY = {
   { "move_left_only", "flank", "blundered left: it may only move into its left flank arc" },
   { "move_right_only", "flank", "blundered right: it may only move into its right flank arc" },
 }
-local function direction_only(game, u, from, to, facing, now_facing)
+local function direction_only(game, u, from, to, facing, now_facing, flag)
   local arc_to = game:arc_at(from.x, from.y, facing, to.x, to.y)
   local a = math.rad(facing)
   -- y grows down the table, so a point on the left has a negative cross product.
   local cross = math.cos(a) * (to.y - from.y) - math.sin(a) * (to.x - from.x)
   for _, o in ipairs(ONLY) do
-    if game:flag(u, o[1]) then
+    if flag(o[1]) then
       local ok = arc_to == o[2]
       if o[1] == "retire_only" then
         local turn = math.abs(now_facing - facing) % 360
@@ -266,8 +266,30 @@ local function standing(game, u)
   end
   local s = all[u:id()]
   if not s then
-    s = { before = {}, arcs = {} }
+    s = { before = {}, arcs = {}, flags = {} }
     all[u:id()] = s
+  end
+  return s
+end
+
+-- The unit's own flag `name`, its kind, mode and facing, and the rules' amendments
+-- switch, read once (see `standing`).
+local function memo_flag(game, u, s, name)
+  local v = s.flags[name]
+  if v == nil then
+    v = game:flag(u, name)
+    s.flags[name] = v
+  end
+  return v
+end
+
+local function memo_facts(game, u, s)
+  if s.kind == nil then
+    s.amended = amended(game)
+    s.kind = kind(game, u)
+    s.mode = game:mode(u)
+    local _, _, facing = game:position(u)
+    s.facing = facing
   end
   return s
 end
@@ -334,19 +356,20 @@ end
 -- is measured at `path[2]` with `game:distance_from`, `game:arc_from` and
 -- `game:sight_from`.
 local function move_refusal(game, u, path, now_facing)
-  if amended(game) and kind(game, u) == "brigadier" and game:flag(u, "order_hold") then
+  local st = memo_facts(game, u, standing(game, u))
+  local function flag(name) return memo_flag(game, u, st, name) end
+  if st.amended and st.kind == "brigadier" and flag("order_hold") then
     -- Hold: the staff stand may not move until its order is changed.
     return game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes"
   end
-  local _, _, facing = game:position(u)
+  local facing = st.facing
   if #path >= 2 then
-    local why = direction_only(game, u, path[1], path[2], facing, now_facing)
+    local why = direction_only(game, u, path[1], path[2], facing, now_facing, flag)
     if why then return why end
   end
-  if not amended(game) or #path < 2 or kind(game, u) == "brigadier" then return end
+  if not st.amended or #path < 2 or st.kind == "brigadier" then return end
   local from, to = path[1], path[2]
   local function after(e) return game:distance_from(u, to.x, to.y, now_facing, e) end
-  local st = standing(game, u)
   local c = memo_brigadier(game, u, st)
   local assault = c ~= nil and game:flag(c, "order_assault")
   if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
@@ -364,7 +387,7 @@ local function move_refusal(game, u, path, now_facing)
       return game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
         .. game:name(objective) .. " in its front arc"
     end
-    if game:flag(c, "assault_command") and game:flag(u, "in_brigade_command")
+    if game:flag(c, "assault_command") and flag("in_brigade_command")
       and not game:flag(c, "assault_advanced") and not closer then
       -- The brigade command must include a move toward the objective: Reading, its first
       -- move (or a charge on the objective) is that move (the `moved` hook marks it made).
@@ -372,7 +395,7 @@ local function move_refusal(game, u, path, now_facing)
         .. game:name(objective) .. ": its first move must end closer to it"
     end
   end
-  if c and game:flag(c, "order_hold") and game:flag(u, "may_close") then
+  if c and game:flag(c, "order_hold") and flag("may_close") then
     local cx, cy, cf = game:position(c)
     if game:distance_from(c, cx, cy, cf, u, to.x, to.y, now_facing) > game:setting("command_range") + 0.001 then
       -- Hold: infantry close with the enemy only within command range of their brigadier.
@@ -390,7 +413,7 @@ local function move_refusal(game, u, path, now_facing)
   -- passage of lines, declared with the action `passage_of_lines` (both units roll, 4+ or
   -- 3+ on a brigade order, or are disordered); through skirmishers and deployed guns it is
   -- free, and only skirmish companies pass through a square.
-  if not game:flag(u, "passed_lines") or game:mode(u) == "square" then
+  if not flag("passed_lines") or st.mode == "square" then
     for _, b in ipairs(memo_blockers(game, u, st)) do
       if segment_crosses(b.footprint, from, to) then
         local f = b.unit
@@ -402,30 +425,30 @@ local function move_refusal(game, u, path, now_facing)
       end
     end
   end
-  if game:flag(u, "follow_through")
+  if flag("follow_through")
     and game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
     return game:name(u) .. " follows through into its front arc only"
   end
-  if game:flag(u, "ordered") then
+  if flag("ordered") then
     -- An order is held to what it said it was for (its intent): a unit ordered first to
     -- change formation does so before it moves; a grande bande moves into a flank zone
     -- only on an order that said so (-1 staff); unlimbered guns move on prolong only on an
     -- order that said so (heavy guns Unreliable, light guns Reliable).
     for _, m in ipairs({ "line", "attack_column" }) do
-      if game:flag(u, "ordered_form_" .. m) and game:mode(u) ~= m then
+      if flag("ordered_form_" .. m) and st.mode ~= m then
         return game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves"
       end
     end
-    if game:mode(u) == "grande_bande" and not game:flag(u, "ordered_into_flank")
+    if st.mode == "grande_bande" and not flag("ordered_into_flank")
       and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
       return game:name(u) .. " was not ordered into a flank zone (intent into_flank)"
     end
-    if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
-      and not game:flag(u, "ordered_prolong") then
+    if is_artillery(game, u) and st.mode == "unlimbered" and not flag("hand_haul")
+      and not flag("ordered_prolong") then
       return game:name(u) .. " was not ordered to move on prolong (intent prolong)"
     end
   end
-  if game:flag(u, "hand_haul") and game:mode(u) == "unlimbered" then
+  if flag("hand_haul") and st.mode == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
     if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
       return game:name(u) .. " may not hand-haul into a flank zone"
@@ -439,7 +462,7 @@ local function move_refusal(game, u, path, now_facing)
   end
   local s = scale(game)
   local skirmish = is_skirmisher(game, u)
-  local shaken_broken = game:flag(u, "shaken") and game:flag(u, "brigade_broken")
+  local shaken_broken = flag("shaken") and flag("brigade_broken")
   if skirmish and not shaken_broken then return end
   local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
   for _, e in ipairs(memo_enemies(game, u, st)) do
