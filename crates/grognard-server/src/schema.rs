@@ -28,7 +28,13 @@ pub fn view_schema() -> Value {
 /// The schema's `$defs`, by concern.
 fn defs() -> Map<String, Value> {
     let mut defs = Map::new();
-    for part in [view_defs(), piece_defs(), enemy_defs(), place_defs(), event_defs()] {
+    for part in [
+        view_defs(),
+        piece_defs(),
+        enemy_defs(),
+        place_defs(),
+        event_defs(),
+    ] {
         if let Value::Object(m) = part {
             defs.extend(m);
         }
