@@ -79,6 +79,11 @@ impl EditorApp {
                     continue;
                 };
                 ui.label(RichText::new(title).strong());
+                if rows.is_empty() {
+                    // A heading over nothing read as a part that failed to draw.
+                    ui.label("none");
+                    continue;
+                }
                 egui::Grid::new(format!("{chart} {title}"))
                     .striped(true)
                     .show(ui, |ui| {
@@ -124,6 +129,9 @@ impl EditorApp {
                 bench.value(&field(&["charts", &chart, "modifiers"]))
             {
                 ui.label(RichText::new("Modifiers").strong());
+                if mods.is_empty() {
+                    ui.label("none");
+                }
                 egui::Grid::new(format!("{chart} modifiers"))
                     .striped(true)
                     .show(ui, |ui| {
