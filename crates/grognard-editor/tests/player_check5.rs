@@ -159,3 +159,107 @@ fn a_short_counter_name_is_never_cut_to_three_letters() {
         .collect();
     assert!(figures.iter().any(|f| f == "fig 48"), "{figures:?}");
 }
+
+/// The top and bottom of the node labelled exactly `label`, on screen.
+fn span(h: &Harness<'_, EditorApp>, label: &str) -> (f64, f64) {
+    let n = h.get_by_label(label);
+    let b = egui_kittest::kittest::NodeT::accesskit_node(&n)
+        .bounding_box()
+        .expect("laid out");
+    (b.y0, b.y1)
+}
+
+/// Runs frames as the editor's window does: one, then another only while the last asked
+/// for one at once (no input comes in between).
+fn settle(h: &mut Harness<'_, EditorApp>) {
+    h.step();
+    for _ in 0..20 {
+        if !h.ctx.requested_repaint_last_pass() {
+            return;
+        }
+        h.step();
+    }
+}
+
+/// Item 4: the event log keeps its newest line in sight as lines arrive (from the
+/// player's own order or the computer's, which repaints the editor once), unless the
+/// player scrolled up to read older ones.
+#[test]
+fn the_event_log_follows_new_lines_unless_scrolled_up() {
+    let mut h = scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    tab(&mut h, "Play");
+    view_as(&mut h, "Referee");
+    let last_in_sight = |h: &Harness<'_, EditorApp>| {
+        let log = h.state().event_log().to_vec();
+        let last = log.last().expect("a log").clone();
+        let (_, bottom) = span(h, &last);
+        let (dice, _) = span(h, "Dice log");
+        (
+            bottom <= dice,
+            format!(
+                "{} lines, {last:?} ends at {bottom}, the log's foot at {dice}",
+                log.len()
+            ),
+        )
+    };
+    for round in 0..4 {
+        // An order that comes from outside the panel (as the computer's does): the editor
+        // runs the frames it asks for, and no more.
+        h.state_mut().command(grognard_editor::Command::Give(
+            grognard_kernel::action::Action::EndPhase,
+        ));
+        settle(&mut h);
+        let (seen, why) = last_in_sight(&h);
+        assert!(seen, "round {round}: {why}");
+    }
+    // Scrolled up, the log stays where the player put it.
+    // Where the log's first line stands, from the log's foot (the panels above it change
+    // height as orders come and go).
+    let first = h.state().event_log()[0].clone();
+    let from_foot = |h: &Harness<'_, EditorApp>| span(h, &first).0 - span(h, "Dice log").0;
+    let before = from_foot(&h);
+    let (dice, _) = span(&h, "Dice log");
+    h.event(egui::Event::PointerMoved(egui::pos2(
+        1100.0,
+        (dice - 40.0) as f32,
+    )));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 2000.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..30 {
+        h.step();
+    }
+    h.run();
+    let up = from_foot(&h);
+    assert!(up > before, "scrolled up: {before} → {up}");
+    h.state_mut().command(grognard_editor::Command::Give(
+        grognard_kernel::action::Action::EndPhase,
+    ));
+    settle(&mut h);
+    let after = from_foot(&h);
+    assert_eq!(after, up, "the first line stays put");
+}
+
+/// Item 6: a band chart with no rows of its own and no modifiers (hex-command's `spot`)
+/// says "none" under those headings rather than showing them over nothing.
+#[test]
+fn an_empty_part_of_a_chart_says_none() {
+    let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    tab(&mut h, "Charts");
+    h.state_mut()
+        .command(grognard_editor::Command::ShowChart("spot".to_owned()));
+    h.run();
+    assert!(h.query_by_label("Modifiers").is_some());
+    assert!(h.query_by_label("Bands").is_some());
+    let nones = h.query_all_by_label("none").count();
+    let rows = usize::from(h.query_by_label("Rows").is_some());
+    assert_eq!(
+        nones,
+        1 + rows,
+        "one 'none' under Modifiers and one under an empty Rows"
+    );
+}

@@ -439,7 +439,16 @@ impl EditorApp {
                         if self.rt.play.log.is_empty() {
                             ui.label("Nothing has happened yet.");
                         }
-                        // Its own scroll area, kept at the newest line.
+                        // Its own scroll area, kept at the newest line. egui moves a
+                        // stuck-to-the-end area only at the end of the frame that drew the
+                        // new lines; one more frame is asked for so the move is drawn even
+                        // when nothing else on screen changed (the other side's order).
+                        let seen = egui::Id::unique("event log lines seen");
+                        let n = self.rt.play.log.len();
+                        if ui.ctx().data(|d| d.get_temp::<usize>(seen)) != Some(n) {
+                            ui.ctx().data_mut(|d| d.insert_temp(seen, n));
+                            ui.ctx().request_repaint();
+                        }
                         egui::ScrollArea::vertical()
                             .id_salt("event log lines")
                             .max_height(200.0)
