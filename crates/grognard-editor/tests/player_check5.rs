@@ -263,3 +263,27 @@ fn an_empty_part_of_a_chart_says_none() {
         "one 'none' under Modifiers and one under an empty Rows"
     );
 }
+
+/// Item 6: a band chart's band input shows the band's name beside its number.
+#[test]
+fn a_band_input_names_its_band() {
+    let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    tab(&mut h, "Charts");
+    h.state_mut().command(grognard_editor::Command::ShowChart(
+        "fire_small_a".to_owned(),
+    ));
+    h.run();
+    h.state_mut()
+        .command(grognard_editor::Command::ChartInput("band".to_owned(), 2));
+    h.run();
+    let rules = &h.state().workbench().expect("a ruleset").current.rules;
+    let def = rules
+        .chart_by_name("fire_small_a")
+        .and_then(|id| rules.chart(id))
+        .expect("the chart");
+    let grognard_kernel::chart::Lookup::Band { rows, .. } = &def.lookup else {
+        panic!("a band chart");
+    };
+    let name = format!("({})", rows[2].name);
+    assert!(h.query_by_label(&name).is_some(), "{name} beside band 2");
+}

@@ -184,6 +184,15 @@ impl EditorApp {
                 if r.changed() {
                     out.push(Command::ChartInput(input.name.clone(), v));
                 }
+                // Bands are named on the chart ("Color", "Code"): the number alone
+                // meant counting rows.
+                if let grognard_kernel::chart::Lookup::Band { base, rows } = &def.lookup
+                    && *base == i
+                    && let Some(row) =
+                        rows.get(grognard_kernel::chart::ChartDef::band_index(rows, v, 0))
+                {
+                    ui.label(format!("({})", row.name));
+                }
                 // A band read from a distance can be set by the distance itself, in the
                 // designer's units (`3 hexes` → band 2), as `grognard chart --set` does.
                 if let Some((bands, unit)) = distance_bands(now, input) {
