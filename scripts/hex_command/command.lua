@@ -6,6 +6,7 @@ local fall_back = scripts.hc_core.fall_back
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
 local enemy_side = scripts.hc_core.enemy_side
@@ -52,10 +53,11 @@ end
 -- a routed unit gets one only at the end of a turn — in its side's rally phase, and not in
 -- the turn it routed — and is rallied by it at once.
 local function attach_problem(game, actor, target)
+  -- The target as the commander's side knows it (tenth round).
+  local name = game:label(target, game:side(actor))
   if not is_unit(game, target) then
-    return "a commander attaches to a unit, not to " .. game:name(target)
+    return "a commander attaches to a unit, not to " .. name
   end
-  local name = game:name(target)
   if game:phase() == "rally" then
     if not game:flag(target, "routed") then
       return "in the rally phase a commander joins only a routed unit, to rally it; " .. name .. " is not routed"
@@ -87,7 +89,7 @@ function M.attach(game, actor, target)
   end
   game:attach(actor, target)
   if game:phase() == "rally" then
-    local L = ledger(game)
+    local L = ledger(game, game:side(actor))
     scripts.hc_sequence.rally_unit(L, target)
     L:set(actor, "rallying", true)
   end
@@ -96,6 +98,8 @@ end
 local FAILURE = {
   ["halt"] = { halt = true },
   ["halt and TE"] = { halt = true, te = true },
+  ["no advance until aggressive"] = { cautious = true },
+  ["hold for new orders"] = { hold = true },
   ["fall back to cover"] = { about = true },
   ["fall back to cover and TE"] = { about = true, te = true },
   ["keep the original order and a hit"] = { hit = true },
@@ -258,6 +262,127 @@ local function fall_back_to_cover(L, units)
   end
 end
 
+-- 2.2.2 result 3 (004 l.339): "cannot move in the enemy's direction until passing
+-- Aggressiveness; can move in other directions". Our reading on this grid, where a unit
+-- steps only into its three front hexes (within 60 degrees of its facing): a cautious unit
+-- (flag `cautious`) moves only with every enemy unit its side knows of (not a fake it has
+-- unmasked) in its rear arc (within 30 degrees of straight behind), so that no step it can
+-- take heads within 90 degrees of an enemy; then it may not turn (flag `facing_fixed`, the
+-- types' `turning.barred_by`: no face order, no turn at a move's start or middle), since a
+-- turn would bring it round. With an enemy anywhere else it may not move (flag
+-- `toward_enemy`, in `pinned_by`) but may turn (a face order), to put the enemy behind it
+-- and move away. The flags are kept by the scripts, after every move and facing change and
+-- as every phase begins. It may still fire and melee (a melee is fought from where it
+-- stands). The side's commander whose order change failed (flag `awaiting_aggression`)
+-- tests his Aggressiveness (d10 higher than A, the CVS test) as each later command phase of
+-- his side begins; passing frees the side's cautious units. A commander lost before he
+-- passes frees them as the next command phase begins (the order dies with him).
+-- Where the enemies `u` must not advance on stand: "ahead" when one is not in its rear arc,
+-- "behind" when all are, nil when it knows of none (`fresh_only`: only fresh ones count).
+-- Skirmishers step any way (5e), so for them every such enemy is ahead.
+local fresh
+local function enemy_not_behind(game, u, fresh_only)
+  local side = game:side(u)
+  local any_way = game:kind(u) == "skirmishers"
+  local found = nil
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+        and not game:known_dummy(e, side) and (not fresh_only or fresh(game, e)) then
+      if any_way or game:arc(u, e) ~= "rear" then
+        return "ahead"
+      end
+      found = "behind"
+    end
+  end
+  return found
+end
+
+-- Tribes (optional, l.260; tenth round): a unit that failed its morale check as the game
+-- began (flag `wavering`) advances toward the enemy only against a disordered or worse
+-- enemy; it is held as a cautious unit is, counting only enemies that are fresh (no hits,
+-- not fatigued, not routed).
+fresh = function(game, e)
+  return game:counter(e, "hits") == 0 and not game:flag(e, "fatigued") and not game:flag(e, "routed")
+end
+
+local function update_caution(L)
+  local game = L.game
+  for _, u in ipairs(game:units()) do
+    if is_unit(game, u) and not L.gone[u:id()] then
+      local cautious = L:flag(u, "cautious")
+      local wavering = L:flag(u, "wavering")
+      local ahead = (cautious or wavering) and enemy_not_behind(game, u, not cautious)
+      local toward = ahead == "ahead"
+      if toward ~= L:flag(u, "toward_enemy") then
+        L:set(u, "toward_enemy", toward)
+      end
+      local fixed = ahead == "behind"
+      if fixed ~= L:flag(u, "facing_fixed") then
+        L:set(u, "facing_fixed", fixed)
+      end
+    end
+  end
+end
+
+-- As `side`'s command phase begins: its commanders awaiting an Aggressiveness test take it.
+local function test_aggression(L, side)
+  local game = L.game
+  local cautious, waiting = false, false
+  for _, u in ipairs(game:units(side)) do
+    cautious = cautious or L:flag(u, "cautious")
+  end
+  if not cautious then
+    return
+  end
+  for _, c in ipairs(game:units(side)) do
+    if game:kind(c) == "commander" and L:flag(c, "awaiting_aggression") then
+      local who = L:name(c)
+      if game:resolve("cvs_test", { trait = game:counter(c, "cvs_a") }, "aggressiveness of " .. who) == "pass" then
+        L:set(c, "awaiting_aggression", false)
+        game:note(who .. " passes his Aggressiveness test: his force may advance again")
+      else
+        waiting = true
+      end
+    end
+  end
+  if not waiting then
+    for _, u in ipairs(game:units(side)) do
+      if L:flag(u, "cautious") then
+        L:set(u, "cautious", false)
+      end
+    end
+  end
+  update_caution(L)
+end
+
+-- Tribes (optional, l.260; tenth round): as the game begins (in its side's first phase of
+-- its own, whose rolls only that side reads, as the CVS notes) each tribal unit (attribute
+-- class 3: the designated units) checks its morale once: a d10 rolled higher than its
+-- commander's Tactical value fails (the text's own words; the reverse of the other CVS
+-- tests). Its commander is the one attached to it, else its side's best (lowest Tactical),
+-- else none: Tactical 7, the worst. A failed unit is `wavering` for the game.
+local function tribal_morale(L, side)
+  local game = L.game
+  for _, u in ipairs(game:units(side)) do
+    if is_unit(game, u) and game:attribute(u, "class") >= 3 then
+      local cmd = commander_of(game, u)
+      if cmd == nil then
+        for _, c in ipairs(game:units(game:side(u))) do
+          if game:kind(c) == "commander" and (cmd == nil or game:counter(c, "cvs_t") < game:counter(cmd, "cvs_t")) then
+            cmd = c
+          end
+        end
+      end
+      local t = cmd and game:counter(cmd, "cvs_t") or 7
+      local roll = game:roll("1d10", "tribal morale of " .. L:name(u) .. " (fails above " .. t .. ")")
+      if roll > t then
+        L:set(u, "wavering", true)
+      end
+    end
+  end
+  update_caution(L)
+end
+
 -- Change orders: at most as many changes as the commander's Initiative; pass by rolling
 -- higher than Tactical on a d10, or suffer the decision-failure table for his units.
 function M.change_orders_check(game, actor)
@@ -267,12 +392,19 @@ function M.change_orders_check(game, actor)
 end
 
 function M.change_orders(game, actor)
-  local L = ledger(game)
+  local L = ledger(game, game:side(actor))
   L:add(actor, "order_changes", 1)
   local result = game:resolve("cvs_test", { trait = game:counter(actor, "cvs_t") },
     "order change by " .. game:name(actor))
   if result == "pass" then
     game:note(game:name(actor) .. "'s new orders are accepted")
+    -- 2.2.2 result 4 (l.340): units holding after a failed change hold until new orders are
+    -- received: this accepted change is those orders (tenth round).
+    for _, u in ipairs(game:units(game:side(actor))) do
+      if game:flag(u, "holding") then
+        L:set(u, "holding", false)
+      end
+    end
     return
   end
   local failure = game:resolve("decision_failure", {}, "decision failure of " .. game:name(actor))
@@ -289,6 +421,15 @@ function M.change_orders(game, actor)
       if what.halt then
         L:set(u, "halted", true)
       end
+      -- 2.2.2 result 4 (l.340): the unit holds where it stands (flag `holding`, in
+      -- `pinned_by`: no move; it may turn, fire and fight) until a later order change of its
+      -- side is accepted (tenth round).
+      if what.hold then
+        L:set(u, "holding", true)
+      end
+      if what.cautious then
+        L:set(u, "cautious", true)
+      end
       if what.te then
         te_hit(L, u, 1, false)
       end
@@ -303,6 +444,10 @@ function M.change_orders(game, actor)
     end
   end
   fall_back_to_cover(L, falling)
+  if what.cautious then
+    L:set(actor, "awaiting_aggression", true)
+    update_caution(L)
+  end
 end
 
 -- Break point note: when the supreme commander (attribute `supreme`) is killed, every unit
@@ -313,7 +458,7 @@ local function supreme_commander_lost(L, side)
   game:note(side .. "'s supreme commander is dead: every unit rolls for integrity")
   for _, u in ipairs(game:units(side)) do
     if is_unit(game, u) and not L.gone[u:id()] and not L:flag(u, "routed") then
-      if game:resolve("integrity", {}, "integrity of " .. game:name(u) .. " (supreme commander killed)") == "withdraw" then
+      if game:resolve("integrity", {}, "integrity of " .. named(game, u) .. " (supreme commander killed)") == "withdraw" then
         local back = game:turned(game:facing(u), 3)
         fall_back(L, u, back, 2 * math.floor(game:allowance(u) or 0), "withdrew two turns' distance (supreme commander killed)")
       end
@@ -329,4 +474,7 @@ return {
   roll_cvs = roll_cvs,
   note_cvs = note_cvs,
   supreme_commander_lost = supreme_commander_lost,
+  test_aggression = test_aggression,
+  tribal_morale = tribal_morale,
+  update_caution = update_caution,
 }

@@ -47,13 +47,70 @@ local function enemy_side(game, side)
   return nil
 end
 
+-- Who reads what (tenth round: 3.1, l.264, l.313) ------------------------------------------
+
+-- The side that reads what a phase hook writes now (its notes, and rolls no action made): the
+-- owner of a side's own phase, or nil in the phases before and after the sides' turns, which
+-- every side reads (arrivals, turn end; under the activation sequence every phase but the
+-- groups' movements). A note or roll made for an order is read by the ordering side instead.
+local function phase_reader(game)
+  local phase = game:phase()
+  if phase == "arrivals" or phase == "turn end" then
+    return nil
+  end
+  if game:option("activation_sequence") and string.match(phase, "^group %d+ movement$") == nil then
+    return nil
+  end
+  return game:phasing()
+end
+
+-- `u` named for the side `reader` (a side's name), as that side knows it (`game:label`: its
+-- own pieces and enemies it has identified by id, a marker by its handle `enemy #N`, else
+-- `an unseen enemy`). With `reader` nil every side reads the text (a shared phase, the reason
+-- of a removal, a roll both sides see): the id only when every other side has identified the
+-- piece, else `a <side> unit` (or commander), which tells no enemy more than it knows.
+local function named(game, u, reader)
+  if reader ~= nil then
+    return game:label(u, reader)
+  end
+  local own, seen = game:side(u), {}
+  for _, p in ipairs(game:units()) do
+    local s = game:side(p)
+    if s ~= own and not seen[s] then
+      seen[s] = true
+      if game:label(u, s) ~= game:name(u) then
+        return "a " .. own .. " " .. (game:kind(u) == "commander" and "commander" or "unit")
+      end
+    end
+  end
+  return game:name(u)
+end
+
 -- The ledger of one hook call ------------------------------------------------------------
 
 local Ledger = {}
 Ledger.__index = Ledger
 
-local function ledger(game)
-  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {}, back = {}, dropped = {} }, Ledger)
+-- `reader`: the side an order's hook writes for (the ordering side); nil in a phase hook,
+-- where it is the phase's reader (`phase_reader`).
+local function ledger(game, reader)
+  return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {}, back = {}, dropped = {},
+    reader = reader or phase_reader(game), ordered = reader ~= nil }, Ledger)
+end
+
+-- `u` named for whoever reads this call's notes.
+function Ledger:name(u)
+  return named(self.game, u, self.reader)
+end
+
+-- `u` named in the purpose of a roll of the order's actor against its target: the engine
+-- words such a roll itself for a side that has not identified either, so the ids stand; a
+-- roll a phase hook makes is read as its notes are.
+function Ledger:roll_name(u)
+  if self.ordered then
+    return self.game:name(u)
+  end
+  return self:name(u)
 end
 
 -- Captured guns a unit holds are left on the board where it stood when it routs or is
@@ -157,7 +214,7 @@ function Ledger:place(u, col, row, reason)
       local cc, cr = self:cell(c)
       if cc == col and cr == row then
         self.gone[c:id()] = true
-        game:remove(c, "commander captured: " .. game:name(u) .. " entered his hex")
+        game:remove(c, "commander captured: " .. named(game, u) .. " entered his hex")
       end
     end
   end
@@ -225,18 +282,18 @@ local function fall_back(L, u, dir, steps, why)
       local bc, br = game:neighbour(nc, nr, dir)
       -- 7.5.1: through a friend only if one of the two is not cavalry (issue 33).
       if kind == "cavalry" and game:kind(there) == "cavalry" then
-        L:remove(u, why .. ": cavalry cannot rout through cavalry (" .. game:name(there) .. "); destroyed")
+        L:remove(u, why .. ": cavalry cannot rout through cavalry (" .. named(game, there) .. "); destroyed")
         return
       end
       -- 7.5.1 (l.406): routing cavalry may not pass through artillery, whatever lies behind.
       if kind == "cavalry" and game:kind(there) == "artillery" then
-        L:remove(u, why .. ": cavalry may not rout through artillery (" .. game:name(there) .. "); destroyed")
+        L:remove(u, why .. ": cavalry may not rout through artillery (" .. named(game, there) .. "); destroyed")
         return
       end
       local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
         or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
       if blocked then
-        L:remove(u, why .. ": no room behind " .. game:name(there) .. "; destroyed")
+        L:remove(u, why .. ": no room behind " .. named(game, there) .. "; destroyed")
         return
       end
       L:add(there, "te", 1)
@@ -354,13 +411,13 @@ local function sweep_skirmishers(L, u, cells)
       local s = nc and L:occupant(nc, nr)
       if s ~= nil and game:side(s) ~= side and game:kind(s) == "skirmishers" and not L.gone[s:id()] then
         if mounted then
-          L:remove(s, "skirmishers contacted by cavalry (" .. game:name(u) .. "): destroyed")
+          L:remove(s, "skirmishers contacted by cavalry (" .. named(game, u) .. "): destroyed")
         elseif not L:flag(s, "routed") then
           if game:option("skirmishers_rout") then
-            game:note(game:name(u) .. " touched a hex next to " .. game:name(s) .. ": the skirmishers rout")
+            game:note(L:name(u) .. " touched a hex next to " .. L:name(s) .. ": the skirmishers rout")
             rout(L, s)
           else
-            L:remove(s, "skirmishers touched by " .. game:name(u) .. " next to them: removed")
+            L:remove(s, "skirmishers touched by " .. named(game, u) .. " next to them: removed")
           end
         end
       end
@@ -397,6 +454,8 @@ return {
   is_unit = is_unit,
   is_marker = is_marker,
   ledger = ledger,
+  named = named,
+  phase_reader = phase_reader,
   rout = rout,
   rout_distance = rout_distance,
   rout_limit = rout_limit,

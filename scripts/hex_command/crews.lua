@@ -7,6 +7,7 @@ local in_contact = scripts.hc_core.in_contact
 local is_unit = scripts.hc_core.is_unit
 local is_marker = scripts.hc_core.is_marker
 local ledger = scripts.hc_core.ledger
+local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
 local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
 local has = scripts.hc_moves.has
@@ -75,7 +76,8 @@ end
 -- 1), or nil and the reason it may not. `guns`: the fire is artillery fire.
 local function fire_line(game, actor, target, guns)
   local side = game:side(actor)
-  local name, tname = game:name(actor), game:name(target)
+  -- Pieces as the firer's side knows them (tenth round: a marker by its handle).
+  local name, tname = game:name(actor), game:label(target, side)
   local ac, ar = game:cell(actor)
   local tc, tr = game:cell(target)
   local line = game:line(ac, ar, tc, tr)
@@ -119,7 +121,7 @@ local function fire_line(game, actor, target, guns)
     elseif what == "terrain" then
       return nil, name .. " cannot see " .. tname .. ": the line is blocked at (" .. e.col .. "," .. e.row .. ")"
     elseif what == "enemy" then
-      return nil, name .. " cannot see " .. tname .. ": " .. game:name(piece) .. " stands in the way"
+      return nil, name .. " cannot see " .. tname .. ": " .. game:label(piece, side) .. " stands in the way"
     end
     if math.max(height(game, e.col, e.row), height(game, e.col2, e.row2)) > math.max(up, down) then
       obstructed = 1 -- a rise between them
@@ -209,7 +211,7 @@ local function abandon_guns(L, gun, crew, by)
   local game = L.game
   L:set(gun, "abandoned", true)
   L:set(gun, "in_melee", false)
-  game:note(game:name(crew) .. " abandons the guns of " .. game:name(gun))
+  game:note(L:name(crew) .. " abandons the guns of " .. L:name(gun))
   step_back(L, crew, by, commander_of(game, gun))
 end
 
@@ -224,7 +226,7 @@ end
 local function held(L, u)
   local e = in_contact(L, u)
   if e ~= nil then
-    L.game:note(L.game:name(u) .. " is held in melee by " .. L.game:name(e) .. " and cannot advance")
+    L.game:note(L:name(u) .. " is held in melee by " .. L:name(e) .. " and cannot advance")
     return true
   end
   L:set(u, "in_melee", false)
@@ -243,13 +245,13 @@ local function win_melee(L, u, col, row)
   end
   if L:counter(u, "captured_gun") > 0 then
     -- A unit serving captured guns stays on them (issue 7: recapture).
-    game:note(game:name(u) .. " stays with the guns it captured")
+    game:note(L:name(u) .. " stays with the guns it captured")
     return
   end
   if game:option("pursuit_facing") then
     L:add(u, "vacated_col", col + 1 - L:counter(u, "vacated_col"))
     L:add(u, "vacated_row", row + 1 - L:counter(u, "vacated_row"))
-    game:note(game:name(u) .. " may advance or change facing instead")
+    game:note(L:name(u) .. " may advance or change facing instead")
     return
   end
   L:place(u, col, row, "advanced after melee")
@@ -283,12 +285,12 @@ local function defender_wins(L, u, col, row)
     game:face(u, dir)
   end
   if L:counter(u, "captured_gun") > 0 then
-    game:note(game:name(u) .. " stays with the guns it captured")
+    game:note(L:name(u) .. " stays with the guns it captured")
     return
   end
   if game:option("pursuit_facing") or L:occupant(col, row) ~= nil then
     if dir ~= nil and dir ~= game:facing(u) then
-      game:note(game:name(u) .. " turns to face (" .. col .. "," .. row .. ") instead of advancing")
+      game:note(L:name(u) .. " turns to face (" .. col .. "," .. row .. ") instead of advancing")
     end
     return
   end
@@ -314,7 +316,7 @@ function M.advance(game, actor)
     refuse(game, problem)
   end
   local col, row = game:counter(actor, "vacated_col") - 1, game:counter(actor, "vacated_row") - 1
-  local L = ledger(game)
+  local L = ledger(game, game:side(actor))
   L:add(actor, "vacated_col", -col - 1)
   L:add(actor, "vacated_row", -row - 1)
   local ac, ar = game:cell(actor)
@@ -365,11 +367,11 @@ local function capture_guns(L, by, gun)
     -- Already holding a battery: it leaves that one where it stood.
     drop_guns(L, by)
   end
-  local shots = game:roll("1d6", "shots the new crew of " .. game:name(gun) .. " can use")
+  local shots = game:roll("1d6", "shots the new crew of " .. named(game, gun) .. " can use")
   L:add(by, "captured_shots", shots - L:counter(by, "captured_shots"))
   L:add(by, "captured_class", game:attribute(gun, "class") - L:counter(by, "captured_class"))
   L:add(by, "captured_gun", gun:id() + 1 - L:counter(by, "captured_gun"))
-  L:remove(gun, "guns captured by " .. game:name(by))
+  L:remove(gun, "guns captured by " .. named(game, by))
   L:place(by, gc, gr, "advanced onto the captured guns")
   sweep_skirmishers(L, by, { { col = gc, row = gr } })
   -- It has won the melee: it may change facing (7.4), as any winner may.
@@ -398,13 +400,13 @@ drop_guns = function(L, u, col, row)
   for _, gun in ipairs(game:off_board_units()) do
     if gun:id() + 1 == held then
       if L:occupant(col, row) ~= nil then
-        game:note(game:name(gun) .. " are lost: no room to leave them at (" .. col .. "," .. row .. ")")
+        game:note(L:name(gun) .. " are lost: no room to leave them at (" .. col .. "," .. row .. ")")
         return
       end
       L.gone[gun:id()] = nil
       L.at[gun:id()] = { col, row }
       table.insert(L.back, gun)
-      game:place(gun, col, row, "guns left behind by " .. game:name(u))
+      game:place(gun, col, row, "guns left behind by " .. game:label(u, game:side(gun)))
       L:set(gun, "abandoned", true)
       L:add(u, "captured_shots", -L:counter(u, "captured_shots"))
       L:add(u, "captured_class", -L:counter(u, "captured_class"))
@@ -416,7 +418,7 @@ end
 
 -- A crew returns to abandoned guns of its side next to it, when no enemy is next to them.
 function M.man_guns_check(game, actor, target)
-  local name, tname = game:name(actor), game:name(target)
+  local name, tname = game:name(actor), game:label(target, game:side(actor))
   if game:kind(target) ~= "artillery" or not game:flag(target, "abandoned") then
     return tname .. " is not an abandoned battery"
   end
@@ -425,7 +427,7 @@ function M.man_guns_check(game, actor, target)
     local nc, nr = game:neighbour(col, row, d)
     local e = nc and game:unit_at(nc, nr)
     if e ~= nil and game:side(e) ~= game:side(actor) and is_unit(game, e) and not game:flag(e, "routed") then
-      return name .. " cannot return to " .. tname .. ": " .. game:name(e) .. " is next to the guns"
+      return name .. " cannot return to " .. tname .. ": " .. game:label(e, game:side(actor)) .. " is next to the guns"
     end
   end
 end

@@ -59,10 +59,13 @@ local function struck_works(L, actor, target, captured)
   if dug == 0 and game:terrain(tc, tr) ~= "fort" then
     return false
   end
-  local name, tname = game:name(actor), game:name(target)
-  if game:resolve("structure", {}, "shot of " .. name .. " at " .. tname .. " behind works") ~= "works" then
+  -- The roll is the actor's against its target (the engine words it for a side that has not
+  -- identified either); the notes are the firer's side's (tenth round: a marker keeps its name).
+  if game:resolve("structure", {}, "shot of " .. game:name(actor) .. " at " .. game:name(target)
+      .. " behind works") ~= "works" then
     return false
   end
+  local name, tname = L:name(actor), L:name(target)
   game:note("the shot of " .. name .. " strikes the works in front of " .. tname)
   if dug > 0 and game:option("structure_damage") then
     local works = game:counter(target, "works")
@@ -239,7 +242,9 @@ local function wall_cover(game, actor, target)
 end
 
 local function shoot(game, actor, target, captured)
-  local L = ledger(game)
+  local L = ledger(game, game:side(actor))
+  -- The roll is the actor's against its target: the engine words it for a side that has not
+  -- identified either, so their ids stand here.
   local name, tname = game:name(actor), game:name(target)
   local problem, chart, arm, band, obstructed = fire_problem(game, actor, target, captured)
   if problem ~= nil then

@@ -7,6 +7,7 @@ local release = scripts.hc_core.release
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
 local rout = scripts.hc_core.rout
 local te_hit = scripts.hc_core.te_hit
@@ -177,6 +178,12 @@ local function melee_problem(game, actor, target)
       and game:counter(actor, "steps_moved") + game:counter(actor, "face_changes") >= (game:allowance(actor) or 0) then
     return name .. " has no movement left at the foot of the hill and cannot melee " .. tname .. " above it"
   end
+  -- Tribes (optional, l.260; tenth round): a unit that failed its morale check as the game
+  -- began will not move to melee a fresh, undamaged unit (no hits, not fatigued).
+  if game:flag(actor, "wavering") and game:counter(target, "hits") == 0 and not game:flag(target, "fatigued")
+      and not game:flag(target, "routed") then
+    return name .. " failed its morale check (tribes): it will not melee " .. tname .. ", a fresh, undamaged unit"
+  end
   local d = dir_to(game, ac, ar, tc, tr)
   if d ~= nil and game:flag(actor, "fought_" .. d) then
     return name .. " has already fought " .. tname .. " in this melee phase"
@@ -205,7 +212,10 @@ end
 -- One round of melee between `actor` and `target` (its check has passed), on the ledger `L`.
 local function fight(L, actor, target)
   local game = L.game
-  local name, tname = game:name(actor), game:name(target)
+  -- Named for whoever reads the call's notes and rolls (tenth round: the ordering side, or
+  -- the phase's reader for the melees owed as the phase ends).
+  local name, tname = L:name(actor), L:name(target)
+  local rname, rtname = L:roll_name(actor), L:roll_name(target)
   local tkind = game:kind(target)
   -- Abandoned guns are captured; a crew does not melee but steps back (issue 7: crews).
   if L:flag(target, "abandoned") then
@@ -216,15 +226,6 @@ local function fight(L, actor, target)
     L:set(target, "disturbed", true)
     step_back(L, target, actor, nil)
     return
-  end
-  if game:option("tribes") and game:attribute(actor, "class") >= 3 and standing_hits(L, target) == 0
-      and not L:flag(target, "fatigued") then
-    local cmd = commander_of(game, actor)
-    local t = cmd and game:counter(cmd, "cvs_t") or 10
-    if game:resolve("cvs_test", { trait = t }, "tribal resolve of " .. name) ~= "pass" then
-      game:note(name .. " will not close with a fresh enemy")
-      return
-    end
   end
   -- 7.2.1: a unit fighting a second opponent this phase hurts it only with TE hits, and so
   -- does a defender fighting a second attacker (the primary target rule).
@@ -261,7 +262,7 @@ local function fight(L, actor, target)
   if tkind == "artillery" then
     if game:arc(target, actor) == "front" and L:counter(target, "melee_rounds") == 0 then
       local shot = game:resolve("grapeshot", { rifled = game:attribute(target, "class") == 1 and 1 or 0 },
-        "grapeshot by " .. tname)
+        "grapeshot by " .. rtname)
       if shot == "hit" then
         hit(L, actor, 1)
       end
@@ -271,7 +272,7 @@ local function fight(L, actor, target)
       abandon_guns(L, target, crew, actor)
     else
       -- A battery without a crew piece: the guns are taken and the crew is gone.
-      L:remove(target, "crew abandoned the guns to " .. name)
+      L:remove(target, "crew abandoned the guns to " .. named(game, actor))
     end
     L:set(actor, "in_melee", false)
     return
@@ -287,7 +288,7 @@ local function fight(L, actor, target)
   end
   local d = melee_value(L, target, cover)
   local result, faces = game:resolve("melee", { attacker = a, defender = d },
-    "melee of " .. name .. " (" .. a .. ") against " .. tname .. " (" .. d .. ")")
+    "melee of " .. rname .. " (" .. a .. ") against " .. rtname .. " (" .. d .. ")")
   local r = RESULTS[result] or {}
   local times = flanked and 2 or 1
   local a_hit, a_te = r.a_hit or 0, r.a_te or 0
@@ -347,7 +348,7 @@ local function fight_round(L, actor, target)
 end
 
 function M.melee(game, actor, target)
-  local L = ledger(game)
+  local L = ledger(game, game:side(actor))
   local problem = melee_problem(game, actor, target)
   if problem ~= nil then
     refuse(game, problem)
@@ -406,8 +407,8 @@ local function forced_melees(game, sides)
     local still = not L.gone[a:id()] and not L.gone[t:id()] and not L:flag(a, "routed")
       and not L:flag(t, "routed") and L.at[a:id()] == nil and L.at[t:id()] == nil
     if still and not fought_with(L, a, t) then
-      game:note(pair[3] and "the melee of " .. game:name(a) .. " and " .. game:name(t) .. " goes on"
-        or game:name(a) .. " entered the front of " .. game:name(t) .. " and must melee it too")
+      game:note(pair[3] and "the melee of " .. L:name(a) .. " and " .. L:name(t) .. " goes on"
+        or L:name(a) .. " entered the front of " .. L:name(t) .. " and must melee it too")
       fight_round(L, a, t)
       -- 7.4: a winner that advanced here may still change facing; its player gives no
       -- order in the melee phase any more, so it does in the rally phase that follows.
@@ -465,12 +466,12 @@ end
 
 function M.limber(game, actor)
   game:set_mode(actor, "limbered")
-  te_hit(ledger(game), actor, 1, false)
+  te_hit(ledger(game, game:side(actor)), actor, 1, false)
 end
 
 function M.unlimber(game, actor)
   game:set_mode(actor, "unlimbered")
-  te_hit(ledger(game), actor, 1, false)
+  te_hit(ledger(game, game:side(actor)), actor, 1, false)
   if game:moved(actor) then
     game:set_flag(actor, "unlimbered_after_move", true)
   end

@@ -97,7 +97,7 @@ end
 -- halted, dug in: `pinned_by`; fatigued: `slowed_by`), steps out of the front hexes and
 -- paths the facing changes left no points for (`turning`).
 function M.moved(game, u, path, facing)
-  local L = ledger(game)
+  local L = ledger(game, game:side(u))
   local name = game:name(u)
   if not is_unit(game, u) then
     return
@@ -160,6 +160,8 @@ function M.moved(game, u, path, facing)
     entered[#entered + 1] = path[i]
   end
   sweep_skirmishers(L, u, entered)
+  -- A cautious unit's bar (2.2.2 result 3) follows the moves of both sides.
+  scripts.hc_command.update_caution(L)
 end
 
 -- 5.5.1c: a unit in column on a road deploys astride it, disordered (a TE hit), so it is
@@ -172,7 +174,7 @@ function M.deploy_check(game, actor)
 end
 
 function M.deploy(game, actor)
-  local L = ledger(game)
+  local L = ledger(game, game:side(actor))
   L:set(actor, "on_road", false)
   te_hit(L, actor, 1, false)
 end
@@ -227,6 +229,8 @@ end
 
 -- After a facing change `may_face` allowed: a bridge under work is left unfinished.
 function M.faced(game, u, before)
+  -- A cautious unit's bar (2.2.2 result 3) follows its facing.
+  scripts.hc_command.update_caution(ledger(game, game:side(u)))
   -- The rally phase's facing change after a melee won as the melee phase ended is made once.
   if game:flag(u, "won_at_phase_end") then
     game:set_flag(u, "won_at_phase_end", false)

@@ -6,10 +6,14 @@ local enemy_side = scripts.hc_core.enemy_side
 local fall_back = scripts.hc_core.fall_back
 local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
+local named = scripts.hc_core.named
+local phase_reader = scripts.hc_core.phase_reader
 local rout_distance = scripts.hc_core.rout_distance
 local has = scripts.hc_moves.has
 local roll_cvs = scripts.hc_command.roll_cvs
 local note_cvs = scripts.hc_command.note_cvs
+local test_aggression = scripts.hc_command.test_aggression
+local update_caution = scripts.hc_command.update_caution
 local forced_melees = scripts.hc_melee.forced_melees
 
 local M = {}
@@ -252,7 +256,7 @@ local function integrity(game, side)
   local L = ledger(game)
   for _, u in ipairs(game:units(side)) do
     if is_unit(game, u) and not game:flag(u, "routed") then
-      if game:resolve("integrity", {}, "integrity of " .. game:name(u)) == "withdraw" then
+      if game:resolve("integrity", {}, "integrity of " .. named(game, u, phase_reader(game))) == "withdraw" then
         local back = game:turned(game:facing(u), 3)
         fall_back(L, u, back, 3, "withdrew (army integrity)")
       end
@@ -281,7 +285,7 @@ local function rally_unit(L, u)
     L:add(u, "hits", game:option("rally_all_hits") and -hits or -1)
   end
   if was_routed or hits > 0 then
-    game:note(game:name(u) .. " rallies")
+    game:note(L:name(u) .. " rallies")
   end
   return was_routed or hits > 0
 end
@@ -323,7 +327,7 @@ local function rally(game, side, L)
     if is_unit(game, u) and not L.gone[u:id()] and rallied[u:id()] == nil and game:attribute(u, "self_rally") > 0
         and not L:flag(u, "in_melee") and L:counter(u, "hits") > 0 then
       L:add(u, "hits", -1)
-      game:note(game:name(u) .. " rallies on its own")
+      game:note(L:name(u) .. " rallies on its own")
     end
   end
   if game:option("supply") then
@@ -358,7 +362,7 @@ local function turn_end(game)
         end
         if touching then
           -- Flip the melee marker: the next round is a later round (cover degrades).
-          game:note(game:name(u) .. " stays locked in melee")
+          game:note(L:name(u) .. " stays locked in melee")
         else
           L:set(u, "in_melee", false)
           L:add(u, "melee_rounds", -game:counter(u, "melee_rounds"))
@@ -438,7 +442,8 @@ local function remove_commanders(game, side)
   for _, c in ipairs(game:units(side)) do
     if game:kind(c) == "commander" and game:host(c) ~= nil then
       game:attach(c, nil)
-      game:note(game:name(c) .. " is removed from " .. game:name(game:host(c)))
+      local reader = phase_reader(game)
+      game:note(named(game, c, reader) .. " is removed from " .. named(game, game:host(c), reader))
     end
   end
 end
@@ -536,8 +541,11 @@ function M.phase_begin(game, phase)
       end
     end
   end
-  -- Each side learns its own commanders' rolled traits in its first command phase (l.313).
-  if game:turn() == 1 and phase == "command" and game:option("random_cvs") then
+  -- Each side learns its own commanders' rolled traits in its first phase of its own, whose
+  -- notes no other side reads (l.313): its command phase; under the activation sequence,
+  -- where the command phase is both sides', its group 1 movement (tenth round).
+  local own_first = game:option("activation_sequence") and "group 1 movement" or "command"
+  if game:turn() == 1 and phase == own_first and game:option("random_cvs") then
     note_cvs(game, game:phasing())
   end
   -- Pike and shot (optional, issue 33): guns set up unlimbered are planted where they stand.
@@ -558,6 +566,21 @@ function M.phase_begin(game, phase)
     end
   end
   local side = game:phasing()
+  -- 2.2.2 result 3 (l.339; tenth round): Aggressiveness tests as a side's command phase
+  -- begins (under the activation sequence, both sides' one), and the cautious units' bar
+  -- kept as every phase begins.
+  local caution = ledger(game)
+  -- Tribes (optional, l.260): the designated units check their morale once, as the game
+  -- starts: each side's in its first phase of its own.
+  if game:turn() == 1 and phase == own_first and game:option("tribes") then
+    scripts.hc_command.tribal_morale(caution, side)
+  end
+  if phase == "command" and game:turn() > 1 then
+    for _, s in ipairs(game:option("activation_sequence") and all_sides(game) or { side }) do
+      test_aggression(caution, s)
+    end
+  end
+  update_caution(caution)
   if sequence_phase(game, phase, side) or fire_order(game, phase, side) then
     return
   end

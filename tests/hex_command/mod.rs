@@ -18,6 +18,7 @@ mod charts;
 mod combat;
 mod commanders;
 mod field;
+mod leaks;
 mod fire;
 mod melee;
 mod movement;
@@ -32,6 +33,7 @@ mod reaudit6;
 mod reaudit7;
 mod reaudit8;
 mod reaudit9;
+mod reaudit10;
 mod reinforcements;
 mod spotting;
 

@@ -158,8 +158,8 @@ fn digging_in_gives_cover() {
 }
 
 /// 004 Optional rules: the commander's sphere rallies his unit's neighbours too; melee
-/// points give the Stronger unit's target a TE hit; tribes must pass Tactical to close
-/// with a fresh enemy; a halted force (decision failure 1-2) neither moves nor turns.
+/// points give the Stronger unit's target a TE hit; tribal units check morale as the game
+/// starts; a halted force (decision failure 1-2) neither moves nor turns.
 #[test]
 fn optional_command_and_melee_rules() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 1, cvs_t: 9 } }\n  - { id: n, side: blue, type: infantry, at: [3, 5], facing: E, counters: { hits: 1 } }\n  - { id: h, side: blue, type: infantry, at: [1, 1], facing: E, flags: [halted] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: p, side: blue, type: infantry, at: [4, 5], facing: NW }\n";
@@ -190,7 +190,9 @@ fn optional_command_and_melee_rules() {
     );
     let f2 = field(None, "", &tribal, "options: { tribes: true }");
     let r = f2.play(&refs, &[]);
-    has(&r.stdout, "(tribal resolve of b)");
+    // l.260 (tenth round): b checks its morale once, in Blue's first command phase, against
+    // g's Tactical 9 (failing only on a 10).
+    has(&r.stdout, "(tribal morale of b (fails above 9))");
     refused(
         &f,
         &with(

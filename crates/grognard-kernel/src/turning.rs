@@ -164,6 +164,9 @@ fn oblique(rules: &Rules, options: &[bool], piece: &Piece) -> bool {
 /// (`None`: no limit). `None` when its type does not step only forward.
 pub(crate) fn mid_turns(rules: &Rules, piece: &Piece) -> Option<(Cost, Option<u32>)> {
     let t = turning(rules, piece).filter(|t| t.forward_only)?;
+    if t.barred_by.iter().any(|f| piece.flag(*f)) {
+        return Some((t.cost, Some(0)));
+    }
     let used = t
         .counter
         .map_or(0, |c| piece.counter(c).max(0).unsigned_abs());

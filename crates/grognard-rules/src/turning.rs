@@ -12,7 +12,7 @@ use crate::model::{SlowedBySpec, TurningSpec};
 /// One piece type's `turning:` rules (`name` is the type, for messages).
 pub(crate) fn compile_turning(
     cx: &mut Cx,
-    counters: &[&str],
+    (counters, flags): (&[&str], &[&str]),
     options: &[&str],
     name: &str,
     spec: Option<&TurningSpec>,
@@ -70,6 +70,12 @@ pub(crate) fn compile_turning(
             ),
         );
     }
+    let barred_by = spec
+        .barred_by
+        .iter()
+        .filter_map(|f| cx.lookup("flag", f, flags.iter().copied()))
+        .map(|i| FlagId(i as u16))
+        .collect();
     Turning {
         forward_only: spec.forward_only,
         cost,
@@ -77,6 +83,7 @@ pub(crate) fn compile_turning(
         counter,
         oblique_option,
         mid_move,
+        barred_by,
     }
 }
 

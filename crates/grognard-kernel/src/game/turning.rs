@@ -47,6 +47,15 @@ impl Game {
         let Some(t) = turning(rules, piece) else {
             return Ok(());
         };
+        // `turning.barred_by`: while one of these flags is set the piece makes no facing
+        // change (a move's own are barred in `crate::turning::mid_turns`).
+        if let Some(f) = t.barred_by.iter().find(|f| piece.flag(**f)) {
+            let flag = rules.flags.get(f.index()).map_or("?", |d| d.name.as_str());
+            return Err(Refusal::new(
+                RefusalKind::AlreadyUsed,
+                format!("{} cannot change facing while {flag}", piece.name),
+            ));
+        }
         let Some(counter) = t.counter else {
             return Ok(());
         };

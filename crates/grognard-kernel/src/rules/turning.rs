@@ -33,6 +33,10 @@ pub struct Turning {
     /// reach and moves list and accept the cells a unit reaches by turning first.
     #[serde(default)]
     pub mid_move: bool,
+    /// Flags that bar every facing change while one is set on the piece: a `face` order, and
+    /// a move's facing change at its start or in its middle.
+    #[serde(default)]
+    pub barred_by: Vec<FlagId>,
 }
 
 /// A flag that slows a piece: while it is set (and the optional rule, if any, is in force)

@@ -262,7 +262,7 @@ pub(super) fn add_company(
         t.company = crate::company::compile_company(cx, &company_names, &p.value);
         t.turning = crate::turning::compile_turning(
             cx,
-            &names.counters,
+            (&names.counters, &names.flags),
             &names.options,
             &p.name.value,
             p.value.turning.as_ref(),

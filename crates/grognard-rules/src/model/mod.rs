@@ -467,6 +467,9 @@ pub struct TurningSpec {
     /// With `forward_only` and `counter`: a move may change facing in its middle, where its
     /// path needs it, paid and counted as a facing change.
     pub mid_move: Option<Located<bool>>,
+    /// Flags that bar every facing change while set: `face` orders, a move's first or
+    /// middle one.
+    pub barred_by: Vec<Located<String>>,
 }
 
 /// A flag that slows a piece to a few cells a move.

@@ -1,0 +1,221 @@
+//! Hex Command (seed 004), tenth round: decision failure results 3 and 4 (2.2.2, l.339-340)
+//! given their effect. The positions are in tests/fixtures/audits/hex-command/tenth/ (Blue
+//! first: no initiative roll), each worked by hand below; the audit page reruns them.
+
+use crate::util::{Run, grognard_in, root};
+
+use super::field::{has, lacks};
+
+const DIR: &str = "tests/fixtures/audits/hex-command/tenth";
+
+fn at(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn played(scenario: &str, orders: &str) -> String {
+    let out = at(&["play", scenario, "--orders", orders]);
+    assert_eq!(out.code, 0, "{orders}: {}{}", out.stdout, out.stderr);
+    out.stdout
+}
+
+fn refused(scenario: &str, orders: &str, why: &str) {
+    let out = at(&["play", scenario, "--orders", orders]);
+    assert_eq!(out.code, 1, "{orders}: {}{}", out.stdout, out.stderr);
+    has(&out.stderr, why);
+}
+
+/// 004 l.339 (2.2.2, result 3): "Cannot move in the enemy's direction until passing
+/// Aggressiveness. Can move in other directions however." caution.yaml: g (Tactical 10, so
+/// his order change fails; Aggressiveness 0, so his test passes) tries a change in turn 1;
+/// seed 1 rolls the cube d10 4 (fail: not higher than 10), then a 3 on the decision-failure
+/// table. Red's r stands at (8,4). Blue's b at (3,4) faces E: r is in its front arc, so it
+/// may not move (`toward_enemy`, pinned): "b cannot move: it is toward_enemy". Blue's c at
+/// (3,6) faces W: r is behind it (rear arc, within 30 degrees of straight back), so it moves
+/// on west — (3,6) → (2,6) — but may not turn (`facing_fixed`), neither by a face order nor at
+/// its move's start: turning east to (4,6) is refused. b turns about (W; a face order is
+/// allowed while it may not move), r is then behind it, and it moves west. In turn 2, as
+/// Blue's command phase begins, g tests his Aggressiveness: d10 1 against A 0, a pass, and
+/// the force may advance again: b turns east as its move begins and steps to (3,4).
+/// Before: the failure changed nothing ("no advance until aggressive" was only a note), and b
+/// stepped toward r at once.
+#[test]
+fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passes() {
+    let log = played("caution.yaml", "caution.orders.yaml");
+    has(&log, "no advance until aggressive (decision failure of g)");
+    has(&log, "b is toward_enemy");
+    has(&log, "c is facing_fixed");
+    has(&log, "c moved (3,6) → (2,6), cost 1");
+    has(&log, "b is no longer toward_enemy");
+    has(&log, "b moved (3,4) → (2,4), cost 1");
+    has(
+        &log,
+        "cvs_test: d10 1; score 1 → pass (aggressiveness of g)",
+    );
+    has(
+        &log,
+        "note: g passes his Aggressiveness test: his force may advance again",
+    );
+    has(&log, "b is no longer cautious");
+    has(&log, "b moved (2,4) → (3,4), cost 2");
+    refused(
+        "caution.yaml",
+        "caution-b.orders.yaml",
+        "refused: b cannot move: it is toward_enemy",
+    );
+    refused(
+        "caution.yaml",
+        "caution-c.orders.yaml",
+        "refused: c steps only into the cells ahead of it (facing W); (4,6) is behind it, and it has no facing change left this turn",
+    );
+    refused(
+        "caution.yaml",
+        "caution-c-face.orders.yaml",
+        "refused: c cannot change facing while facing_fixed",
+    );
+    // The legal orders agree: no move of b, no face order of c, c's moves all westward.
+    let out = at(&[
+        "legal",
+        "caution.yaml",
+        "--side",
+        "blue",
+        "--orders",
+        "caution.at.yaml",
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    lacks(&out.stdout, "move: { piece: b");
+    has(&out.stdout, "face: { piece: b, facing: W }");
+    lacks(&out.stdout, "face: { piece: c");
+    has(&out.stdout, "move: { piece: c, path: [[2, 6]] }");
+    lacks(&out.stdout, "move: { piece: c, path: [[4, 6]");
+}
+
+/// 004 l.340 (2.2.2, result 4): "Hold until new orders are received." hold.yaml: the same
+/// position; seed 31 rolls a 4 for g's failed change. b and c hold (`holding`, pinned; it
+/// does not clear as the turn ends): b may still turn (a face order to W is accepted) but a
+/// move is refused — "b cannot move: it is holding" — in turn 1 and again in turn 2 before
+/// new orders. In turn 2 h (Tactical 0) changes orders: d10 8 is higher than 0, accepted,
+/// and the force has its new orders: b and c hold no longer, and b steps from (3,4) to (2,4).
+/// Before: result 4 had no effect at all.
+#[test]
+fn decision_failure_four_holds_the_force_until_new_orders_are_accepted() {
+    refused(
+        "hold.yaml",
+        "hold-b.orders.yaml",
+        "refused: b cannot move: it is holding",
+    );
+    refused(
+        "hold.yaml",
+        "hold-turn2.orders.yaml",
+        "refused: b cannot move: it is holding",
+    );
+    let log = played("hold.yaml", "hold.orders.yaml");
+    has(&log, "hold for new orders (decision failure of g)");
+    has(&log, "b now faces W");
+    has(&log, "note: h's new orders are accepted");
+    has(&log, "b is no longer holding");
+    has(&log, "c is no longer holding");
+    has(&log, "b moved (3,4) → (2,4), cost 1");
+    lacks(&log, "g's new orders are accepted");
+}
+
+/// The kernel's `turning.barred_by` (general; Hex Command bars its turns with the flag
+/// `facing_fixed` that decision failure 3 sets): fixed.yaml, Blue's b (infantry, 3 points)
+/// and k (cavalry, mid-move turns) at (4,4) and (4,6) facing E, both `facing_fixed` (and
+/// cautious, with Red's r at (0,5) straight behind them, so the scripts keep the flag); f at
+/// (4,2), free. `reach` lists for b only the cells its steps ahead reach, none that a facing
+/// change at the move's start would open: (4,3), (5,4), (4,5) at cost 1, nothing west of
+/// column 4 (before: (3,3), (3,4), (3,5) at cost 2, turning first); f still reaches (3,2) at
+/// cost 2 by turning. k has no mid-move turn either: (3,5), a turn then a step, is not listed
+/// at cost 2. A face order of b is refused.
+#[test]
+fn a_barring_flag_stops_every_facing_change_of_a_move_and_of_a_face_order() {
+    let reach = |unit: &str| {
+        let out = at(&[
+            "reach",
+            "fixed.yaml",
+            "--unit",
+            unit,
+            "--orders",
+            "fixed.at.yaml",
+        ]);
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        out.stdout
+    };
+    let b = reach("b");
+    has(&b, "(5,4)      cost 1");
+    has(&b, "(4,3)      cost 1");
+    for cell in ["(3,3)", "(3,4)", "(3,5)"] {
+        lacks(&b, &format!("{cell}      cost"));
+    }
+    has(&reach("f"), "(3,2)      cost 2     via (3,2)");
+    lacks(&reach("k"), "(3,5)      cost 2");
+    refused(
+        "fixed.yaml",
+        "fixed-face.orders.yaml",
+        "refused: b cannot change facing while facing_fixed",
+    );
+}
+
+/// 004 l.260 (Tribes and Light Infantry), followed to the letter: "some units may have to
+/// check morale at the beginning of the game. If failing (rolling higher than the Tactical
+/// skill value of the commander), said designated units can only advance toward the enemy if
+/// the target enemy unit is disordered or worse; if a fresh, undamaged unit, they will not
+/// move to melee." tribes.yaml (`tribes`): Blue's tribal t (class 3, the designated units)
+/// with g (Tactical 4) attached at (3,4) facing E; Red's r_fresh (no hits) at (4,4) and r_hit
+/// (one hit) at (3,5), both next to it. In Blue's first command phase t rolls its check:
+/// seed 2 rolls d10 10, higher than 4: failed (`wavering`, for the game). It will not melee
+/// r_fresh ("t failed its morale check (tribes): it will not melee r_fresh, a fresh,
+/// undamaged unit"), but melees r_hit, damaged ("melee of t (3) against r_hit (1)": t's 2 with
+/// g's C 1; r_hit's 2 less its hit). It may not step toward r_fresh (a fresh enemy ahead: "t
+/// cannot move: it is toward_enemy"). With seed 1 the roll is a 4, not higher than
+/// 4: passed, and t melees r_fresh. Before: a roll at each melee, passing on a d10 higher
+/// than T (the reverse of the text), and no limit on moving.
+#[test]
+fn tribes_check_morale_once_at_the_start_and_a_failed_unit_closes_only_with_a_damaged_enemy() {
+    refused(
+        "tribes.yaml",
+        "tribes-fresh.orders.yaml",
+        "refused: t failed its morale check (tribes): it will not melee r_fresh, a fresh, undamaged unit",
+    );
+    refused(
+        "tribes.yaml",
+        "tribes-move.orders.yaml",
+        "refused: t cannot move: it is toward_enemy",
+    );
+    let log = played("tribes.yaml", "tribes-hit.orders.yaml");
+    has(
+        &log,
+        "dice: d10 10; score 10 → 10 (tribal morale of t (fails above 4))",
+    );
+    has(&log, "t is wavering");
+    has(&log, "(melee of t (3) against r_hit (1))");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(root().join(DIR).join("tribes.yaml"))
+        .expect("tribes.yaml")
+        .replace("seed: 2", "seed: 1")
+        .replace(
+            "./hc.yaml",
+            &root().join(DIR).join("hc.yaml").display().to_string(),
+        );
+    std::fs::write(dir.path().join("tribes1.yaml"), text).expect("write");
+    let out = grognard_in(
+        dir.path(),
+        &[
+            "play",
+            "tribes1.yaml",
+            "--orders",
+            &root()
+                .join(DIR)
+                .join("tribes-fresh.orders.yaml")
+                .display()
+                .to_string(),
+        ],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    has(
+        &out.stdout,
+        "dice: d10 4; score 4 → 4 (tribal morale of t (fails above 4))",
+    );
+    lacks(&out.stdout, "t is wavering");
+    has(&out.stdout, "(melee of t (3) against r_fresh (2))");
+}
