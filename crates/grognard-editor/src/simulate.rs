@@ -116,12 +116,7 @@ fn games_text(done: u32, total: u32, rulesets: u32, elapsed: Duration) -> String
         return of;
     }
     let per_game = elapsed.as_secs_f64() / f64::from(done);
-    let secs = (per_game * f64::from(left)).ceil();
-    let time = if secs < 60.0 {
-        format!("{secs:.0} s")
-    } else {
-        format!("{:.0} min {:.0} s", (secs / 60.0).floor(), secs % 60.0)
-    };
+    let time = crate::words::seconds_text(per_game * f64::from(left));
     format!("{of} · about {time} left")
 }
 

@@ -59,6 +59,8 @@ pub struct TuneSnapshot {
     pub games: u64,
     /// *Stop* ended the run (not an error: what was measured stands).
     pub stopped: bool,
+    /// Seconds the run has taken so far (with `games`, the time a game takes here).
+    pub seconds: f64,
 }
 
 impl TuneSnapshot {
@@ -120,6 +122,7 @@ impl TuneJob {
                     shared: &shared,
                     cancel: &cancel,
                     games: 0,
+                    started: std::time::Instant::now(),
                 };
                 let mut book = Book::default();
                 let r = grognard_play::tune::search(&request.tuner, &mut book, &mut play);
@@ -128,6 +131,7 @@ impl TuneJob {
                 s.book = book;
                 s.candidate = None;
                 s.games = play.games;
+                s.seconds = play.started.elapsed().as_secs_f64();
                 match r {
                     Err(e) if e == STOPPED => s.stopped = true,
                     Err(e) => s.error = Some(e),
@@ -186,6 +190,8 @@ struct Player<'a> {
     cancel: &'a AtomicBool,
     /// Games played so far over every candidate.
     games: u64,
+    /// When the run began.
+    started: std::time::Instant,
 }
 
 impl Candidates for Player<'_> {
@@ -224,6 +230,7 @@ impl Candidates for Player<'_> {
                 let mut s = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
                 s.candidate = Some(format!("this candidate: {}", job.progress_text()));
                 s.games = self.games + u64::from(job.progress().0);
+                s.seconds = self.started.elapsed().as_secs_f64();
             }
             std::thread::sleep(Duration::from_millis(10));
         }

@@ -416,6 +416,17 @@ pub fn ended_words(
     }
 }
 
+/// A time in whole seconds, rounded up, as a person reads it: `8 s`, `3 min 20 s`.
+#[must_use]
+pub fn seconds_text(secs: f64) -> String {
+    let secs = secs.ceil();
+    if secs < 60.0 {
+        format!("{secs:.0} s")
+    } else {
+        format!("{:.0} min {:.0} s", (secs / 60.0).floor(), secs % 60.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::order_text;

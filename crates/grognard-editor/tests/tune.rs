@@ -251,6 +251,11 @@ fn a_wide_answer_is_flagged_with_the_games_that_would_narrow_it() {
         .unwrap_or_else(|| panic!("{warning}"));
     assert!((100..=400).contains(&needed), "{warning}");
     assert!(warning.contains("at 10 games a candidate"), "{warning}");
+    // Beside the advice, what it would take here: games × the time a game took.
+    assert!(
+        warning.contains(" a candidate at the ") && warning.contains(" a game measured"),
+        "{warning}"
+    );
     assert!(
         h.query_by_label_contains("1 candidate, 10 games").is_some(),
         "one candidate, in the singular"

@@ -507,15 +507,31 @@ fn answer_text(t: &Tuner, s: &TuneSnapshot) -> String {
 
 /// When the answer's interval is too wide to trust (wider than ±10 points), a warning
 /// with the games a candidate that would give ±5 — `grognard tune`'s own rule
-/// ([`grognard_play::tune::runs_for_5_points`]).
+/// ([`grognard_play::tune::runs_for_5_points`]) — and what they would take at the time a
+/// game has taken in this run.
 #[must_use]
 pub fn too_wide_warning(t: &Tuner, s: &TuneSnapshot) -> Option<String> {
     let m = s.book.best(t).or_else(|| s.book.closest(t))?;
     let ci = m.rate().ci95;
     let needed = grognard_play::tune::runs_for_5_points(t.runs, ci)?;
+    // What that costs, at the time a game has taken in this run.
+    let cost = if s.games > 0 && s.seconds > 0.0 {
+        let per_game = s.seconds / s.games as f64;
+        format!(
+            ", some {} a candidate at the {} a game measured",
+            crate::words::seconds_text(per_game * f64::from(needed)),
+            if per_game < 0.1 {
+                format!("{:.0} ms", (per_game * 1000.0).max(1.0))
+            } else {
+                format!("{per_game:.1} s")
+            }
+        )
+    } else {
+        String::new()
+    };
     Some(format!(
         "⚠ ± {:.1} points at {} a candidate is too wide to trust this answer: about {needed} \
-         games a candidate would give ± 5 (set \"games a candidate\" and run again).",
+         games a candidate would give ± 5{cost} (set \"games a candidate\" and run again).",
         ci * 100.0,
         crate::words::count(i64::from(t.runs), "game")
     ))
