@@ -90,48 +90,7 @@ impl EditorApp {
                         .selected_text(current.clone())
                         .width(menu_width)
                         .truncate()
-                        .show_ui(ui, |ui| {
-                            let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
-                            if ui
-                                .add_enabled(modified, egui::Button::new("Save as house rule…"))
-                                .on_disabled_hover_text("Nothing changed from the base yet")
-                                .clicked()
-                            {
-                                out.push(Command::Ask(FilePurpose::SaveHouseRule));
-                            }
-                            if ui.button("Open ruleset…").clicked() {
-                                out.push(Command::Ask(FilePurpose::OpenRuleset));
-                            }
-                            ui.separator();
-                            ui.label(RichText::new("Bundled").strong());
-                            for p in bundled_rulesets(self.rt.root.as_deref()) {
-                                if ui.selectable_label(false, self.shown(&p)).clicked() {
-                                    out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
-                                }
-                            }
-                            if !self.saved.recent.is_empty() {
-                                ui.separator();
-                                ui.label(RichText::new("Recent").strong());
-                                for p in &self.saved.recent {
-                                    if ui
-                                        .selectable_label(
-                                            false,
-                                            format!("recent: {}", self.shown(p)),
-                                        )
-                                        .clicked()
-                                    {
-                                        let purpose = if load::sniff(&self.resolve(p))
-                                            == Ok(load::FileKind::Scenario)
-                                        {
-                                            FilePurpose::OpenScenario
-                                        } else {
-                                            FilePurpose::OpenRuleset
-                                        };
-                                        out.push(Command::Chosen(purpose, p.clone()));
-                                    }
-                                }
-                            }
-                        })
+                        .show_ui(ui, |ui| self.ruleset_menu(ui, out))
                         .response
                         .labelled_by(label.id)
                         .on_hover_text(if joined.is_some() {
@@ -182,6 +141,46 @@ impl EditorApp {
                 out.push(Command::RemoteForm(RemoteForm::Join));
             }
         });
+    }
+
+    /// The Ruleset menu's items: save the changes as a house rule, open a ruleset, the
+    /// bundled ones and the recent files.
+    fn ruleset_menu(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let modified = self.rt.bench.as_ref().is_some_and(|b| b.is_modified());
+        if ui
+            .add_enabled(modified, egui::Button::new("Save as house rule…"))
+            .on_disabled_hover_text("Nothing changed from the base yet")
+            .clicked()
+        {
+            out.push(Command::Ask(FilePurpose::SaveHouseRule));
+        }
+        if ui.button("Open ruleset…").clicked() {
+            out.push(Command::Ask(FilePurpose::OpenRuleset));
+        }
+        ui.separator();
+        ui.label(RichText::new("Bundled").strong());
+        for p in bundled_rulesets(self.rt.root.as_deref()) {
+            if ui.selectable_label(false, self.shown(&p)).clicked() {
+                out.push(Command::Chosen(FilePurpose::OpenRuleset, p));
+            }
+        }
+        if !self.saved.recent.is_empty() {
+            ui.separator();
+            ui.label(RichText::new("Recent").strong());
+            for p in &self.saved.recent {
+                if ui
+                    .selectable_label(false, format!("recent: {}", self.shown(p)))
+                    .clicked()
+                {
+                    let purpose = if load::sniff(&self.resolve(p)) == Ok(load::FileKind::Scenario) {
+                        FilePurpose::OpenScenario
+                    } else {
+                        FilePurpose::OpenRuleset
+                    };
+                    out.push(Command::Chosen(purpose, p.clone()));
+                }
+            }
+        }
     }
 
     pub(super) fn status_line(&self, ui: &mut egui::Ui) {

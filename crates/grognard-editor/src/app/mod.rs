@@ -14,6 +14,7 @@ mod charts_tab;
 mod commands;
 mod computer;
 mod diff_tab;
+mod play_panels;
 mod play_tab;
 mod remote_tab;
 mod rules_tab;

@@ -1,0 +1,299 @@
+//! The Play tab's bars and side parts, apart from the board: the scenario's problems, the
+//! phase bar (turn, who acts, End phase, Undo, View as, the computer's seats), the list of
+//! pieces and the event and dice logs. `play_tab` lays them out around the board.
+
+use egui::{Color32, RichText};
+use grognard_kernel::ids::SideId;
+
+use crate::board::{self, DrawPiece};
+use crate::session::{dice_log, dice_note};
+use crate::view::{ViewAs, view_label};
+
+use super::play_tab::{FIXED_ROW_WIDTH, STATUS_WIDTH, TO_ACT_WIDTH, group_problems, result_words};
+use super::{Command, EditorApp, FilePurpose};
+
+impl EditorApp {
+    /// The scenario's problems under the ruleset in force, grouped, over the board.
+    pub(super) fn scenario_problems_bar(&self, ui: &mut egui::Ui) {
+        // Grouped, repeats counted, in a short scrolling box: the board keeps its room.
+        let grouped = group_problems(&self.rt.scenario_problems);
+        egui::Panel::top("scenario problems").show(ui, |ui| {
+            ui.colored_label(
+                Color32::RED,
+                format!(
+                    "The scenario does not fit the ruleset in force ({} problems{}); the game \
+                         goes on under the ruleset it started with. What no longer fits:",
+                    self.rt.scenario_problems.len(),
+                    if grouped.len() < self.rt.scenario_problems.len() {
+                        format!(", {} different", grouped.len())
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+            egui::ScrollArea::vertical()
+                .id_salt("scenario problems list")
+                .max_height(110.0)
+                .show(ui, |ui| {
+                    for line in &grouped {
+                        ui.colored_label(Color32::RED, line);
+                    }
+                });
+        });
+    }
+
+    /// The two rows over the board: where the game stands and who acts, End phase, Undo
+    /// and View as; then who plays each side, hot-seat and the save.
+    pub(super) fn phase_bar(&self, ui: &mut egui::Ui, stale: bool, out: &mut Vec<Command>) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        egui::Panel::top("phase bar").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // The slots' widths follow the window's, never the words in them.
+                let spare = (ui.available_width() - FIXED_ROW_WIDTH).max(0.0);
+                let status_width = (spare * 0.68).clamp(160.0, STATUS_WIDTH);
+                let to_act_width = (spare * 0.32).clamp(90.0, TO_ACT_WIDTH);
+                let line = match game.phase() {
+                    Some((phase, side)) => {
+                        let side = game
+                            .sides()
+                            .get(side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        format!(
+                            "Turn {} of {} · {} phase · {side} phasing",
+                            game.state().turn,
+                            game.turns(),
+                            phase.name
+                        )
+                    }
+                    None => format!("Game over: {}", result_words(game)),
+                };
+                super::slot_label(ui, RichText::new(line).strong(), status_width);
+                // Who acts is the kernel's word, whoever the board is seen as.
+                // With more than one side to act, a side the computer plays is marked: it
+                // acts at once, not after the person's part.
+                let shared = game.to_act().len() > 1;
+                let to_act: Vec<String> = game
+                    .to_act()
+                    .iter()
+                    .filter_map(|s| {
+                        let name = &game.sides().get(s.index())?.name;
+                        let computer = matches!(self.rt.play.players.get(s.index()), Some(Some(_)));
+                        Some(if shared && computer {
+                            format!("{name} (computer, at once)")
+                        } else {
+                            name.clone()
+                        })
+                    })
+                    .collect();
+                let acting = if to_act.is_empty() {
+                    String::new()
+                } else if self.computer_thinking().is_some() {
+                    // A search works on its own thread; the window stays live meanwhile.
+                    format!("to act: {} · thinking…", to_act.join(" and "))
+                } else {
+                    format!("to act: {}", to_act.join(" and "))
+                };
+                super::slot_label(ui, acting, to_act_width);
+                let why = self.why_not();
+                if ui
+                    .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
+                    .on_disabled_hover_text(&why)
+                    .clicked()
+                {
+                    out.push(Command::EndPhase);
+                }
+                if ui
+                    .add_enabled(self.may_undo(), egui::Button::new("Undo"))
+                    .on_disabled_hover_text(self.why_no_undo())
+                    .clicked()
+                {
+                    out.push(Command::Undo);
+                }
+                ui.separator();
+                let label = ui.label("View as");
+                egui::ComboBox::from_id_salt("view as")
+                    .width(super::COMBO_WIDTH)
+                    .selected_text(view_label(game, self.rt.play.view))
+                    .show_ui(ui, |ui| {
+                        let mut views = vec![ViewAs::Referee];
+                        views
+                            .extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
+                        for v in views {
+                            if ui
+                                .selectable_label(self.rt.play.view == v, view_label(game, v))
+                                .clicked()
+                            {
+                                out.push(Command::ViewAs(v));
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let fold = if self.saved.panel_hidden {
+                        "Show panel ◀"
+                    } else {
+                        "Hide panel ▶"
+                    };
+                    if ui
+                        .button(fold)
+                        .on_hover_text("The orders, piece, legend and log panel on the right")
+                        .clicked()
+                    {
+                        out.push(Command::FoldPanel(!self.saved.panel_hidden));
+                    }
+                    if ui
+                        .button("Fit board")
+                        .on_hover_text("Show the whole board (zoom and pan reset)")
+                        .clicked()
+                    {
+                        out.push(Command::FitBoard);
+                    }
+                });
+            });
+            ui.horizontal(|ui| {
+                self.seats_ui(ui, out);
+                ui.separator();
+                let mut hot = self.saved.hot_seat;
+                if ui.checkbox(&mut hot, "Hot-seat").changed() {
+                    out.push(Command::HotSeat(hot));
+                }
+                if ui.button("Save game…").clicked() {
+                    out.push(Command::Ask(FilePurpose::SaveGame));
+                }
+                if ui.button("Load game…").clicked() {
+                    out.push(Command::Ask(FilePurpose::LoadGame));
+                }
+                // Last on its row: when it comes and goes nothing else moves.
+                if stale && ui.button("Restart with edited rules").clicked() {
+                    out.push(Command::Restart);
+                }
+            });
+        });
+    }
+
+    /// The list of pieces on the left (and, in a set-up, those still to deploy).
+    pub(super) fn pieces_list(
+        &self,
+        ui: &mut egui::Ui,
+        pieces: &[DrawPiece],
+        out: &mut Vec<Command>,
+    ) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        egui::Panel::left("pieces")
+            .default_size(150.0)
+            .show(ui, |ui| {
+                ui.label(RichText::new("Pieces").strong());
+                let listed: Vec<&DrawPiece> = pieces
+                    .iter()
+                    .filter(|p| p.look == board::Look::Open)
+                    .collect();
+                let row = ui.text_style_height(&egui::TextStyle::Button)
+                    + 2.0 * ui.spacing().button_padding.y
+                    + ui.spacing().item_spacing.y;
+                // Only the rows in sight are laid out: a big game has hundreds of pieces.
+                egui::ScrollArea::vertical().show_rows(ui, row, listed.len(), |ui, range| {
+                    for p in &listed[range] {
+                        let side = game
+                            .sides()
+                            .get(p.side.index())
+                            .map_or("?", |s| s.name.as_str());
+                        let selected = self.rt.play.selected == Some(p.id);
+                        let text = RichText::new(format!("{} ({side} {})", p.name, p.kind))
+                            .color(board::side_color(p.side));
+                        if ui.selectable_label(selected, text).clicked() {
+                            out.push(Command::Select(Some(p.id)));
+                        }
+                    }
+                });
+                if game.setting_up() {
+                    // Pieces still to be placed in the set-up: select one to see where
+                    // it may go (the legal orders panel places it).
+                    ui.separator();
+                    ui.label(RichText::new("To deploy").strong());
+                    for p in game.state().pieces.iter().filter(|p| {
+                        !p.on_board()
+                            && game.deployable(p.id)
+                            && match self.rt.play.view {
+                                crate::view::ViewAs::Side(s) => p.side == s,
+                                _ => true,
+                            }
+                    }) {
+                        let (side, kind) = game.side_and_type_names(p);
+                        let selected = self.rt.play.selected == Some(p.id);
+                        let text = RichText::new(format!("{} ({side} {kind})", p.name))
+                            .color(board::side_color(p.side));
+                        if ui.selectable_label(selected, text).clicked() {
+                            out.push(Command::Select(Some(p.id)));
+                        }
+                    }
+                }
+            });
+    }
+
+    /// The event log (as `grognard view` prints it) and the dice log, for the view chosen.
+    pub(super) fn logs_ui(&self, ui: &mut egui::Ui) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        egui::ScrollArea::vertical().id_salt("logs").show(ui, |ui| {
+            egui::CollapsingHeader::new(
+                RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
+            )
+            .id_salt("event log")
+            .default_open(true)
+            .show(ui, |ui| {
+                if self.rt.play.log.is_empty() {
+                    ui.label("Nothing has happened yet.");
+                }
+                // Its own scroll area, kept at the newest line. egui moves a
+                // stuck-to-the-end area only at the end of the frame that drew the
+                // new lines; one more frame is asked for so the move is drawn even
+                // when nothing else on screen changed (the other side's order).
+                let seen = egui::Id::unique("event log lines seen");
+                let n = self.rt.play.log.len();
+                if ui.ctx().data(|d| d.get_temp::<usize>(seen)) != Some(n) {
+                    ui.ctx().data_mut(|d| d.insert_temp(seen, n));
+                    ui.ctx().request_repaint();
+                }
+                egui::ScrollArea::vertical()
+                    .id_salt("event log lines")
+                    .max_height(200.0)
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        for line in &self.rt.play.log {
+                            ui.label(line);
+                        }
+                    });
+            });
+            ui.separator();
+            ui.label(RichText::new("Dice log").strong());
+            let ruleset = &session.scenario.ruleset;
+            let events = match self.rt.play.view {
+                ViewAs::Referee => game.log(),
+                ViewAs::Side(side) => game.events_for(side),
+            };
+            let log = dice_log(ruleset, events);
+            let side = matches!(self.rt.play.view, ViewAs::Side(_));
+            for line in dice_note(ruleset, side, &log) {
+                ui.label(line);
+            }
+            for entry in log.iter().rev() {
+                for (i, line) in entry.iter().enumerate() {
+                    if i == 0 {
+                        ui.label(RichText::new(line).strong());
+                    } else {
+                        ui.label(line);
+                    }
+                }
+            }
+        });
+    }
+}
