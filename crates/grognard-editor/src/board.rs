@@ -934,25 +934,38 @@ fn facing_arrow(center: Pos2, v: Vec2, size: f32) -> Vec<Pos2> {
 }
 
 /// The largest part of `counter` (a full-width band above or below, or a full-height band
-/// left or right) that `mark` does not reach into: where the label goes, so the facing
-/// arrow never covers the name.
+/// left or right) that `mark` (with its outline) does not reach into: where the label goes,
+/// so the facing arrow never covers the name. A full-width band wins a near tie: a label's
+/// lines run across, and a narrow full-height band cut them while its last lines ran
+/// into an arrow in a corner.
 #[must_use]
 pub fn clear_of(counter: Rect, mark: Rect) -> Rect {
-    let inside = counter.intersect(mark);
+    let inside = counter.intersect(mark.expand(1.5));
     if !inside.is_positive() {
         return counter;
     }
+    let across = [
+        Rect::from_min_max(counter.min, Pos2::new(counter.max.x, inside.min.y)),
+        Rect::from_min_max(Pos2::new(counter.min.x, inside.max.y), counter.max),
+    ]
+    .into_iter()
+    .filter(|b| b.is_positive())
+    .max_by(|a, b| a.area().total_cmp(&b.area()));
     let bands = [
         Rect::from_min_max(counter.min, Pos2::new(counter.max.x, inside.min.y)),
         Rect::from_min_max(Pos2::new(counter.min.x, inside.max.y), counter.max),
         Rect::from_min_max(counter.min, Pos2::new(inside.min.x, counter.max.y)),
         Rect::from_min_max(Pos2::new(inside.max.x, counter.min.y), counter.max),
     ];
-    bands
+    let best = bands
         .into_iter()
         .filter(|b| b.is_positive())
         .max_by(|a, b| a.area().total_cmp(&b.area()))
-        .unwrap_or(counter)
+        .unwrap_or(counter);
+    match across {
+        Some(a) if a.area() >= 0.9 * best.area() => a,
+        _ => best,
+    }
 }
 
 /// Where each counter of a stack (several pieces in one cell) is drawn: its shift from the

@@ -287,3 +287,23 @@ fn a_band_input_names_its_band() {
     let name = format!("({})", rows[2].name);
     assert!(h.query_by_label(&name).is_some(), "{name} beside band 2");
 }
+
+/// Item 5: a square counter whose facing arrow points into a corner (square-blocks, facing
+/// SW) keeps its label in the full-width band above the arrow, clear of its outline, not in
+/// a narrow full-height band whose last line ran into the arrow.
+#[test]
+fn a_corner_arrow_leaves_the_label_a_full_width_band() {
+    let counter = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(100.0, 100.0));
+    // The arrow of a counter facing SW: a triangle in its lower left corner.
+    let arrow = egui::Rect::from_min_max(egui::pos2(6.0, 67.0), egui::pos2(33.0, 94.0));
+    let room = grognard_editor::board::clear_of(counter, arrow);
+    assert_eq!(room.width(), 100.0, "{room:?}");
+    assert!(
+        room.max.y <= arrow.min.y - 1.0,
+        "clear of the outline: {room:?}"
+    );
+    // A mark that leaves no full-width band of use still gives the largest part.
+    let tall = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(30.0, 100.0));
+    let room = grognard_editor::board::clear_of(counter, tall);
+    assert!(room.min.x >= 31.0 && room.height() == 100.0, "{room:?}");
+}
