@@ -6,6 +6,7 @@ local DIRS = scripts.hc_core.DIRS
 local release = scripts.hc_core.release
 local hit = scripts.hc_core.hit
 local is_unit = scripts.hc_core.is_unit
+local is_marker = scripts.hc_core.is_marker
 local ledger = scripts.hc_core.ledger
 local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
@@ -152,7 +153,13 @@ end
 local function melee_problem(game, actor, target)
   -- The target as the acting side knows it: a marker by its handle (ninth outside audit).
   local name, tname = game:name(actor), game:label(target, game:side(actor))
-  if not is_unit(game, target) then
+  -- A fake counter its side cannot tell from a unit is meleed as one (tenth round: refusing
+  -- it would tell the side what it is); contact unmasks it (`fight`).
+  local fake = game:kind(target) == "fake_counter"
+  if fake and game:known_dummy(target, game:side(actor)) then
+    return tname .. " is known to be a fake counter: there is no unit there to melee"
+  end
+  if not fake and not is_unit(game, target) then
     return "commanders are not meleed"
   end
   if game:kind(actor) == "cavalry" and game:mode(actor) == "formed" then
@@ -217,6 +224,11 @@ local function fight(L, actor, target)
   local name, tname = L:name(actor), L:name(target)
   local rname, rtname = L:roll_name(actor), L:roll_name(target)
   local tkind = game:kind(target)
+  -- A fake counter met in melee is unmasked: there is no unit there (tenth round).
+  if tkind == "fake_counter" then
+    L:remove(target, "a fake counter, met in melee: there was no unit there")
+    return
+  end
   -- Abandoned guns are captured; a crew does not melee but steps back (issue 7: crews).
   if L:flag(target, "abandoned") then
     capture_guns(L, actor, target)
@@ -367,6 +379,12 @@ end
 local MELEE_KINDS = { infantry = true, light_infantry = true, cavalry = true, mounted_infantry = true }
 
 local function zone_on(game, e, u)
+  -- A marker u's side has not identified has the zone of a unit facing its way, whatever it
+  -- is (sixth outside audit; tenth round: its hits, fatigue or fakeness are not read here).
+  local side = game:side(u)
+  if game:arc(e, u) == "front" and is_marker(game, e) and game:label(e, side) ~= game:name(e) then
+    return not game:known_dummy(e, side)
+  end
   -- A hit taken in this round counts only when the round ends (l.473): the zone stays.
   return game:arc(e, u) == "front" and game:counter(e, "hits") <= game:counter(e, "round_hits") and not game:flag(e, "fatigued")
     and not game:flag(e, "in_melee") and not game:flag(e, "routed") and not game:flag(e, "abandoned")
@@ -386,7 +404,8 @@ local function forced_melees(game, sides)
           -- Only an enemy the side has sighted is owed a melee (hidden movement, l.264: an
           -- unseen unit is off the table; one next to a unit is always sighted, so this
           -- only keeps the rule to what the side knows).
-          if e ~= nil and game:side(e) ~= side and game:known(e, side) and is_unit(game, e) and game:kind(e) ~= "crew"
+          local fake = e ~= nil and game:kind(e) == "fake_counter" and not game:known_dummy(e, side)
+          if e ~= nil and game:side(e) ~= side and game:known(e, side) and (is_unit(game, e) or fake) and game:kind(e) ~= "crew"
               and not game:flag(e, "routed") and not game:flag(e, "abandoned")
               and not game:flag(u, "fought_" .. d) then
             local locked = game:flag(u, "in_melee") and game:flag(e, "in_melee")

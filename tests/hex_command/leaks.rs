@@ -276,3 +276,54 @@ fn no_side_reads_the_id_of_an_enemy_it_has_not_identified() {
         }
     }
 }
+
+/// What the legal orders and the owed melee tell of a marker (3.1, l.465-467: a marker shows
+/// where a unit is, not what it is). The ninth round's marker.yaml (a real unit under the
+/// marker) and fake.yaml (a fake, fk), both in forest at (3,4) facing W; Blue's b1 steps from
+/// (1,4) into the marker's front hex (2,4). In Blue's melee phase its legal orders are the same
+/// for both — a melee at `#1` is listed (before: only for the real unit, the fake refused as
+/// "commanders are not meleed", so the list told Blue it was a fake). As the phase ends b1 owes
+/// the melee either way ("b1 entered the front of enemy #1 and must melee it too"; before:
+/// none with the fake, whose zone was judged as a fake's); the real unit fights it, and the
+/// fake is unmasked by the contact: "enemy #1 removed (a fake counter, met in melee: there
+/// was no unit there)".
+#[test]
+fn a_marker_is_meleed_alike_whether_real_or_fake() {
+    let legal = |scenario: &str| {
+        let out = at(&[
+            "legal",
+            scenario,
+            "--side",
+            "blue",
+            "--orders",
+            "contact.at.yaml",
+        ]);
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        out.stdout
+    };
+    let real = legal("../ninth/marker.yaml");
+    assert_eq!(real, legal("../ninth/fake.yaml"));
+    has(
+        &real,
+        "{ side: blue, act: { piece: b1, action: melee, target: \"#1\" } }",
+    );
+    for (scenario, id) in [
+        ("../ninth/marker.yaml", "secret_guard_battalion"),
+        ("../ninth/fake.yaml", "fk"),
+    ] {
+        let text = side_reads_no_hidden_id(scenario, "contact.orders.yaml", "blue", &[]);
+        has(
+            &text,
+            "note: b1 entered the front of enemy #1 and must melee it too",
+        );
+        if id == "fk" {
+            has(
+                &text,
+                "enemy #1 removed (a fake counter, met in melee: there was no unit there)",
+            );
+        } else {
+            has(&text, "(melee of b1 (2) against enemy #1 (3))");
+            lacks(&text, id);
+        }
+    }
+}
