@@ -18,7 +18,8 @@ use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
 use crate::scene::{
-    BaseDrop, BoardScene, DrawPiece, Look, Transform, inches, piece_galley, side_color,
+    BaseDrop, BoardScene, Captions, DrawPiece, Look, Transform, inches, name_fits, piece_galley,
+    side_color,
 };
 
 /// Screen points between the front edge and the turning handle.
@@ -97,8 +98,8 @@ pub fn hit_piece(d: &DrawPiece, t: &Transform, pos: Pos2) -> bool {
 }
 
 /// Draws a piece's base: the rectangle in its side's colour, the front edge a thick white
-/// line with a tick pointing ahead, the label in the middle (face down: the colour only;
-/// a ghost: the outline only).
+/// line with a tick pointing ahead, the label in the middle or, on a base too small for
+/// its name, in a caption below (face down: the colour only; a ghost: the outline only).
 pub(crate) fn paint_base(
     ctx: &egui::Context,
     p: &DrawPiece,
@@ -106,6 +107,7 @@ pub(crate) fn paint_base(
     clip: Rect,
     selected: bool,
     shapes: &mut Vec<Shape>,
+    captions: &mut Captions,
 ) {
     let (Some(c), Place::Point { facing, .. }) = (screen_corners(p, t), &p.place) else {
         return;
@@ -151,27 +153,29 @@ pub(crate) fn paint_base(
         Color32::WHITE,
         Stroke::new(1.0, Color32::BLACK),
     ));
-    let size = t.scale * 1.6;
-    if size >= 14.0 {
-        let galley = piece_galley(
-            ctx,
-            p,
-            size,
-            (bounds.width().max(size), bounds.height().max(size)),
-            Color32::WHITE,
-        );
-        let r = Rect::from_center_size(bounds.center(), galley.size());
-        shapes.push(Shape::rect_filled(
-            r.expand(1.0),
-            2.0,
-            Color32::from_black_alpha(110),
-        ));
-        shapes.push(Shape::Text(egui::epaint::TextShape::new(
-            r.min,
-            galley,
-            Color32::WHITE,
-        )));
+    // The name inside the base when it reads there, else in a caption below it.
+    if !name_fits(ctx, p, (bounds.width(), bounds.height())) {
+        captions.add(ctx, p, bounds);
+        return;
     }
+    let galley = piece_galley(
+        ctx,
+        p,
+        t.scale * 1.6,
+        (bounds.width(), bounds.height()),
+        Color32::WHITE,
+    );
+    let r = Rect::from_center_size(bounds.center(), galley.size());
+    shapes.push(Shape::rect_filled(
+        r.expand(1.0),
+        2.0,
+        Color32::from_black_alpha(110),
+    ));
+    shapes.push(Shape::Text(egui::epaint::TextShape::new(
+        r.min,
+        galley,
+        Color32::WHITE,
+    )));
 }
 
 /// The area a base can reach with `r` inches of movement, on screen: its rectangle grown by

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bases;
 pub(crate) use crate::scene::inches;
-use crate::scene::text_on;
+use crate::scene::{Captions, name_fits, text_on};
 pub use crate::scene::{
     BaseDrop, BoardScene, DrawPiece, FacingMark, Look, Overlay, Transform, piece_galley, side_color,
 };
@@ -834,10 +834,11 @@ fn paint_pieces(
         None => t.scale * 1.6,
     };
     let fan = fan_out(scene, t);
+    let mut captions = Captions::default();
     for p in scene.pieces {
         if p.footprint.is_some() && matches!(p.place, Place::Point { .. }) {
             let selected = scene.overlay.selected == Some(p.id);
-            bases::paint_base(ctx, p, t, clip, selected, shapes);
+            bases::paint_base(ctx, p, t, clip, selected, shapes, &mut captions);
             continue;
         }
         let (shift, size) = fan.get(&p.id).copied().unwrap_or((Vec2::ZERO, size));
@@ -909,20 +910,26 @@ fn paint_pieces(
                 ));
             }
             if i == 0 && size >= SMALLEST_LABELLED_COUNTER {
-                // Fitted inside the counter, clear of its facing arrow, in the colour
-                // that reads on it.
-                let ink = text_on(color);
-                shapes.push(Shape::Text(egui::epaint::TextShape::new(
-                    room.left_top() + Vec2::new(2.0, 1.0),
-                    piece_galley(ctx, p, size, (room.width(), room.height()), ink),
-                    ink,
-                )));
+                if name_fits(ctx, p, (room.width(), room.height())) {
+                    // Fitted inside the counter, clear of its facing arrow, in the colour
+                    // that reads on it.
+                    let ink = text_on(color);
+                    shapes.push(Shape::Text(egui::epaint::TextShape::new(
+                        room.left_top() + Vec2::new(2.0, 1.0),
+                        piece_galley(ctx, p, size, (room.width(), room.height()), ink),
+                        ink,
+                    )));
+                } else {
+                    captions.add(ctx, p, rect);
+                }
             }
         }
     }
+    shapes.extend(captions.into_shapes());
 }
 
-/// Counters smaller than this (screen points across) are drawn without a label.
+/// Counters smaller than this (screen points across) are drawn without a label or caption
+/// (the board seen whole: dots a caption each would bury; hovering names them).
 const SMALLEST_LABELLED_COUNTER: f32 = 9.0;
 
 /// A counter's facing arrow: a triangle from inside its edge pointing out along `v`.

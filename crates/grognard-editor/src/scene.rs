@@ -272,16 +272,82 @@ fn elide_middle(chars: &[char], keep: usize) -> String {
     out
 }
 
-/// The smallest font a counter's label shrinks to before it is cut.
-pub const SMALLEST_LABEL_FONT: f32 = 5.0;
+/// The smallest font a label inside a counter shrinks to: below it a name no longer
+/// reads (a player met brigadiers labelled "…1" in 5 points). A counter whose name does
+/// not fit whole at this size carries it as a caption outside ([`Captions`]).
+pub const SMALLEST_LABEL_FONT: f32 = 7.0;
+
+/// The font of a caption drawn outside a counter or base too small for its name.
+pub const CAPTION_FONT: f32 = 9.0;
+
+/// Whether `p`'s name fits whole inside a box `room` (width, height) in a font the player
+/// can read ([`SMALLEST_LABEL_FONT`]): if not, the name goes in a caption outside.
+#[must_use]
+pub fn name_fits(ctx: &egui::Context, p: &DrawPiece, room: (f32, f32)) -> bool {
+    let font = egui::FontId::proportional(SMALLEST_LABEL_FONT);
+    let row = ctx.fonts_mut(|f| f.row_height(&font));
+    p.name.is_empty() || (text_width(ctx, &p.name, &font) <= room.0 - 4.0 && row <= room.1 - 2.0)
+}
+
+/// The captions of one board frame: names drawn beside counters and bases too small to
+/// carry them, each below its piece on a dark backdrop, moved down past any caption
+/// already placed so two neighbours' names never overprint. They are drawn after every
+/// piece, so no counter covers a caption.
+#[derive(Default)]
+pub struct Captions {
+    placed: Vec<egui::Rect>,
+    shapes: Vec<egui::Shape>,
+}
+
+impl Captions {
+    /// Adds `p`'s caption (its name and mode letter, whole) centred below `under`, its
+    /// counter or base on screen.
+    pub fn add(&mut self, ctx: &egui::Context, p: &DrawPiece, under: egui::Rect) {
+        let Some(line) = label_lines(p).into_iter().next() else {
+            return;
+        };
+        let font = egui::FontId::proportional(CAPTION_FONT);
+        let galley = ctx.fonts_mut(|f| f.layout_no_wrap(line, font, Color32::WHITE));
+        let size = galley.size() + Vec2::new(4.0, 0.0);
+        let mut r = egui::Rect::from_min_size(
+            Pos2::new(under.center().x - size.x / 2.0, under.max.y + 2.0),
+            size,
+        );
+        // A few steps down at most: a crowd of captions is rare, and a caption far from
+        // its piece would mislead more than one drawn over another.
+        for _ in 0..4 {
+            match self.placed.iter().find(|o| o.intersects(r)) {
+                Some(o) => r = r.translate(Vec2::new(0.0, o.max.y + 1.0 - r.min.y)),
+                None => break,
+            }
+        }
+        self.placed.push(r);
+        self.shapes.push(egui::Shape::rect_filled(
+            r,
+            2.0,
+            Color32::from_black_alpha(170),
+        ));
+        self.shapes.push(egui::Shape::Text(egui::epaint::TextShape::new(
+            r.min + Vec2::new(2.0, 0.0),
+            galley,
+            Color32::WHITE,
+        )));
+    }
+
+    /// The captions' shapes, to draw over the pieces.
+    #[must_use]
+    pub fn into_shapes(self) -> Vec<egui::Shape> {
+        self.shapes
+    }
+}
 
 /// A piece's label in a font for a counter `size` points across, laid out to fit a box
 /// `room` (width, height) — elided; the whole label is [`label_lines`], shown on hover —
 /// in `color`.
 ///
 /// The font shrinks first (down to [`SMALLEST_LABEL_FONT`]) until the name line fits
-/// whole; if it still does not, the mode letter goes before the name is cut, so a small
-/// counter still shows the end of its name (`…c1`).
+/// whole; if it still does not, the mode letter goes. The board asks [`name_fits`] first
+/// and gives a counter too small for its name a caption instead, so the name is not cut.
 pub fn piece_galley(
     ctx: &egui::Context,
     p: &DrawPiece,
