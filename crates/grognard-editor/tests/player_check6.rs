@@ -79,3 +79,37 @@ fn small_counters_and_bases_carry_readable_names() {
         assert!(!text.starts_with('…'), "a name cut to its end: {text:?}");
     }
 }
+
+/// Item 2: hex-command's fire chart tests rows 2–4 on the die's marks (`any: [red]`,
+/// `any: [star]`, `all: [red, star]`); the Charts tab showed a blank test box there. It
+/// now says the test in words, and the odds plot is drawn inside the window at 1280×800
+/// (it was cut off at the bottom).
+#[test]
+fn a_band_chart_says_each_bands_test_and_keeps_its_odds_plot_in_sight() {
+    let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    tab(&mut h, "Charts");
+    h.state_mut().command(grognard_editor::Command::ShowChart(
+        "fire_small_a".to_owned(),
+    ));
+    h.run();
+    for test in [
+        "a face marked red",
+        "a face marked star",
+        "a face marked red and star",
+    ] {
+        assert!(h.query_by_label(test).is_some(), "no {test:?}");
+    }
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("a plot drawn");
+    let window = h.ctx.content_rect();
+    assert!(
+        plot.height() >= 80.0 && window.contains_rect(plot),
+        "the plot {plot:?} outside the window {window:?}"
+    );
+    // Above the status line at the bottom, not under it.
+    let status = h
+        .query_by_label_contains("started under hex-command")
+        .map(|n| n.rect());
+    if let Some(status) = status {
+        assert!(plot.max.y <= status.min.y as f32 + 1.0, "{plot:?} under {status:?}");
+    }
+}

@@ -70,90 +70,162 @@ impl EditorApp {
             }
         });
         self.field_errors_ui(ui);
-        // Both ways: a wide chart scrolls sideways rather than cutting its cells.
-        egui::ScrollArea::both().show(ui, |ui| {
-            let rows_path = field(&["charts", &chart, "rows"]);
-            let band_rows = field(&["charts", &chart, "bands", "rows"]);
-            for (title, list) in [("Rows", rows_path), ("Bands", band_rows)] {
-                let Some(serde_json::Value::Array(rows)) = bench.value(&list) else {
-                    continue;
-                };
-                ui.label(RichText::new(title).strong());
-                if rows.is_empty() {
-                    // A heading over nothing read as a part that failed to draw.
-                    ui.label("none");
-                    continue;
-                }
-                egui::Grid::new(format!("{chart} {title}"))
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for (i, row) in rows.iter().enumerate() {
-                            let serde_json::Value::Object(cells) = row else {
-                                continue;
-                            };
-                            ui.label(format!("row {}", i + 1));
-                            for (key, v) in cells {
-                                if v.is_object() || v.is_array() {
-                                    continue;
-                                }
-                                ui.label(key);
-                                let mut path = list.clone();
-                                path.push(i.to_string());
-                                path.push(key.clone());
-                                self.field_ui(
-                                    ui,
-                                    &path,
-                                    &format!("{chart} row {} {key}", i + 1),
-                                    out,
-                                );
-                            }
-                            ui.end_row();
-                        }
-                    });
-            }
-            if bench
-                .value(&field(&["charts", &chart, "otherwise"]))
-                .is_some_and(|v| !v.is_null())
-            {
-                ui.horizontal(|ui| {
-                    ui.label("otherwise");
-                    self.field_ui(
-                        ui,
-                        &field(&["charts", &chart, "otherwise"]),
-                        &format!("{chart} otherwise"),
-                        out,
-                    );
-                });
-            }
-            if let Some(serde_json::Value::Array(mods)) =
-                bench.value(&field(&["charts", &chart, "modifiers"]))
-            {
-                ui.label(RichText::new("Modifiers").strong());
-                if mods.is_empty() {
-                    ui.label("none");
-                }
-                egui::Grid::new(format!("{chart} modifiers"))
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for (i, m) in mods.iter().enumerate() {
-                            let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
-                            ui.label(name);
-                            ui.label("per");
-                            self.field_ui(
-                                ui,
-                                &field(&["charts", &chart, "modifiers", &i.to_string(), "per"]),
-                                &format!("{chart} modifier {name} per"),
-                                out,
-                            );
-                            ui.end_row();
-                        }
-                    });
-            }
-            ui.separator();
-            self.odds_ui(ui, bench, &chart, out);
+        // The odds stay in sight below the chart's cells (at 1280×800 a long band chart
+        // pushed the plot off the bottom, with no sign that the tab scrolled); the cells
+        // scroll above them, both ways, rather than being cut.
+        // A fixed share of the height, so the panel never grows off the window's bottom
+        // while it learns its content's height; the plot takes what the numbers leave.
+        let room = ui.available_height();
+        egui::Panel::bottom(format!("odds of {chart}"))
+            .resizable(false)
+            .exact_size((room * 0.45).clamp(220.0, 380.0))
+            .show(ui, |ui| self.odds_ui(ui, bench, &chart, out));
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            egui::ScrollArea::both()
+                .id_salt("chart cells")
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| self.chart_cells_ui(ui, bench, &chart, out));
         });
     }
 
+    /// A chart's cells: its rows or bands, `otherwise`, and its modifiers, each editable.
+    fn chart_cells_ui(
+        &self,
+        ui: &mut egui::Ui,
+        bench: &Workbench,
+        chart: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let rows_path = field(&["charts", chart, "rows"]);
+        if let Some(serde_json::Value::Array(rows)) = bench.value(&rows_path) {
+            ui.label(RichText::new("Rows").strong());
+            if rows.is_empty() {
+                // A heading over nothing read as a part that failed to draw.
+                ui.label("none");
+            }
+            egui::Grid::new(format!("{chart} Rows"))
+                .striped(true)
+                .show(ui, |ui| {
+                    for (i, row) in rows.iter().enumerate() {
+                        let serde_json::Value::Object(cells) = row else {
+                            continue;
+                        };
+                        ui.label(format!("row {}", i + 1));
+                        for (key, v) in cells {
+                            if v.is_object() || v.is_array() {
+                                continue;
+                            }
+                            ui.label(key);
+                            let mut path = rows_path.clone();
+                            path.push(i.to_string());
+                            path.push(key.clone());
+                            self.field_ui(ui, &path, &format!("{chart} row {} {key}", i + 1), out);
+                        }
+                        ui.end_row();
+                    }
+                });
+        }
+        self.band_rows_ui(ui, bench, chart, out);
+        if bench
+            .value(&field(&["charts", chart, "otherwise"]))
+            .is_some_and(|v| !v.is_null())
+        {
+            ui.horizontal(|ui| {
+                ui.label("otherwise");
+                self.field_ui(
+                    ui,
+                    &field(&["charts", chart, "otherwise"]),
+                    &format!("{chart} otherwise"),
+                    out,
+                );
+            });
+        }
+        if let Some(serde_json::Value::Array(mods)) =
+            bench.value(&field(&["charts", chart, "modifiers"]))
+        {
+            ui.label(RichText::new("Modifiers").strong());
+            if mods.is_empty() {
+                ui.label("none");
+            }
+            egui::Grid::new(format!("{chart} modifiers"))
+                .striped(true)
+                .show(ui, |ui| {
+                    for (i, m) in mods.iter().enumerate() {
+                        let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
+                        ui.label(name);
+                        ui.label("per");
+                        self.field_ui(
+                            ui,
+                            &field(&["charts", chart, "modifiers", &i.to_string(), "per"]),
+                            &format!("{chart} modifier {name} per"),
+                            out,
+                        );
+                        ui.end_row();
+                    }
+                });
+        }
+    }
+
+    /// A band chart's bands, one a row in fixed columns: its name, its test, the outcomes
+    /// on a pass and a fail. The test is what a band rolls: `always` or `never` (editable),
+    /// a lowest face (`at_least`, editable), or a face marked with tags, said in words
+    /// (`a face marked red and star`) — a blank box there read as a test left out.
+    fn band_rows_ui(
+        &self,
+        ui: &mut egui::Ui,
+        bench: &Workbench,
+        chart: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let list = field(&["charts", chart, "bands", "rows"]);
+        let Some(serde_json::Value::Array(rows)) = bench.value(&list) else {
+            return;
+        };
+        ui.label(RichText::new("Bands").strong());
+        if rows.is_empty() {
+            ui.label("none");
+            return;
+        }
+        egui::Grid::new(format!("{chart} Bands"))
+            .striped(true)
+            .show(ui, |ui| {
+                for (i, row) in rows.iter().enumerate() {
+                    let path = |key: &str| {
+                        let mut p = list.clone();
+                        p.push(i.to_string());
+                        p.push(key.to_owned());
+                        p
+                    };
+                    let name = |key: &str| format!("{chart} row {} {key}", i + 1);
+                    ui.label(format!("row {}", i + 1));
+                    ui.label("band");
+                    self.field_ui(ui, &path("band"), &name("band"), out);
+                    ui.label("test");
+                    let set = |key: &str| row.get(key).is_some_and(|v| !v.is_null());
+                    if set("test") {
+                        self.field_ui(ui, &path("test"), &name("test"), out);
+                    } else if set("at_least") {
+                        ui.horizontal(|ui| {
+                            ui.label("a face of at least");
+                            self.field_ui(ui, &path("at_least"), &name("at_least"), out);
+                        });
+                    } else {
+                        ui.label(band_face_test(row)).on_hover_text(
+                            "The die's faces carry marks (see the ruleset's dice); \
+                             which marks pass is edited in the ruleset file.",
+                        );
+                    }
+                    for key in ["pass", "fail"] {
+                        ui.label(key);
+                        self.field_ui(ui, &path(key), &name(key), out);
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    /// The chart's exact odds for the inputs set here, before and after the edits, as
+    /// numbers and a plot in the height the numbers leave.
     pub(super) fn odds_ui(
         &self,
         ui: &mut egui::Ui,
@@ -286,7 +358,9 @@ impl EditorApp {
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
         let outcomes = def.outcomes.clone();
-        super::fixed_plot(format!("odds {chart}"), 180.0)
+        // The rest of the panel, so the plot ends inside the window.
+        let height = (ui.available_height() - 4.0).clamp(60.0, 240.0);
+        let plot = super::fixed_plot(format!("odds {chart}"), height)
             .legend(egui_plot::Legend::default())
             .include_y(100.0)
             .x_axis_formatter(super::index_axis(outcomes))
@@ -299,6 +373,8 @@ impl EditorApp {
                         .color(Color32::from_rgb(220, 140, 0)),
                 );
             });
+        ui.ctx()
+            .data_mut(|d| d.insert_temp(odds_plot_id(), plot.response.rect));
     }
 }
 
@@ -348,4 +424,38 @@ pub fn dice_line(bench: &Workbench, chart: &str) -> String {
             ""
         }
     )
+}
+
+/// A band's face test in words, from its `any` or `all` marks: `a face marked red`,
+/// `a face marked red or star`, `a face marked red and star`.
+#[must_use]
+pub fn band_face_test(row: &serde_json::Value) -> String {
+    let marks = |key: &str| -> Vec<String> {
+        row.get(key)
+            .and_then(serde_json::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (all, any) = (marks("all"), marks("any"));
+    if !all.is_empty() {
+        format!("a face marked {}", all.join(" and "))
+    } else if !any.is_empty() {
+        format!("a face marked {}", any.join(" or "))
+    } else {
+        "no face test".to_owned()
+    }
+}
+
+fn odds_plot_id() -> egui::Id {
+    egui::Id::unique("charts tab odds plot")
+}
+
+/// Where the Charts tab drew its odds plot in the last frame.
+#[must_use]
+pub fn odds_plot_rect(ctx: &egui::Context) -> Option<egui::Rect> {
+    ctx.data(|d| d.get_temp(odds_plot_id()))
 }
