@@ -806,6 +806,52 @@ fn the_referee_page_draws_every_piece() {
     );
 }
 
+/// The page fills each cell with the ruleset's own terrain colour (the table's
+/// `terrain_colors`), guessing from the terrain's name only where the ruleset gives none:
+/// square-blocks' clear ground is its `#e8e4c8`, not the guess's off-white.
+#[test]
+fn the_page_draws_the_rulesets_terrain_colours() {
+    let Some(driver) = driver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let game = Game::create(&server, "square-blocks", 1809);
+    let side = game.sides[0].clone();
+    let table = game.client.table(&game.id, &game.tokens[&side]).unwrap();
+    assert!(
+        table.terrain_colors.iter().any(Option::is_some),
+        "square-blocks colours its terrain"
+    );
+    let page = Page::open(&driver, &side, 1100, 800);
+    page.goto(&game.link(&side));
+    page.until(
+        "the first state",
+        "return document.body.dataset.orders",
+        json!([]),
+    );
+    let fills = page.js(
+        "return [...document.querySelectorAll('#board .cell[data-cell]')].map((c) => [c.dataset.cell, c.getAttribute('fill')])",
+        json!([]),
+    );
+    let board = serde_json::to_value(&table.board).unwrap();
+    let grid = &board["surface"]["grid"];
+    let cols = grid["cols"].as_u64().expect("the grid's columns");
+    let terrain = grid["terrain"].as_array().expect("a grid's terrain");
+    let fills = fills.as_array().expect("the cells");
+    assert_eq!(fills.len(), terrain.len(), "a cell drawn for each");
+    let mut coloured = 0;
+    for cell in fills {
+        let (at, fill) = (cell[0].as_str().unwrap(), cell[1].as_str().unwrap());
+        let (col, row) = at.split_once(',').unwrap();
+        let (col, row): (u64, u64) = (col.parse().unwrap(), row.parse().unwrap());
+        let t = terrain[(row * cols + col) as usize].as_u64().unwrap() as usize;
+        if let Some(Some(given)) = table.terrain_colors.get(t) {
+            assert_eq!(fill, given, "cell {at} (terrain {t})");
+            coloured += 1;
+        }
+    }
+    assert!(coloured > 0, "no cell of a coloured terrain");
+}
+
 #[test]
 fn a_link_whose_token_opens_no_seat_says_so_and_stops() {
     let Some(driver) = driver() else { return };

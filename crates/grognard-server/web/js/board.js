@@ -28,11 +28,24 @@ const TERRAIN_COLOURS = [
 ];
 const SPARE = ['#e8dcc4', '#d7e3c6', '#e3d0d8', '#d3dbe8', '#eadfb8'];
 
-/** A terrain's fill, by what its name suggests. */
+/** A terrain's fill, by what its name suggests: only for a terrain the ruleset gives no colour. */
 export function terrainColour(name, index) {
   const n = String(name).toLowerCase();
   for (const [re, c] of TERRAIN_COLOURS) if (re.test(n)) return c;
   return index === 0 ? '#f3f0e2' : SPARE[index % SPARE.length];
+}
+
+/**
+ * Terrain `index`'s fill on `table`'s board: the ruleset's own colour (`terrain_colors`,
+ * by terrain id, which the server sends in the table) wherever it gives one, so the page
+ * draws the board the designer coloured; a guess from the name only where it is null or
+ * missing (an older server's table has none).
+ */
+export function terrainFill(table, index) {
+  const given = table && Array.isArray(table.terrain_colors) ? table.terrain_colors[index] : null;
+  if (typeof given === 'string' && given !== '') return given;
+  const t = table && table.rules && table.rules.terrain && table.rules.terrain[index];
+  return terrainColour((t && t.name) || `terrain ${index}`, index);
 }
 
 export function sideColour(i) {
@@ -349,7 +362,7 @@ export class Board {
           y: 0,
           width: this.width,
           height: this.height,
-          fill: terrainColour(nameOf(0), 0),
+          fill: terrainFill(this.table, 0),
           class: 'table',
         }),
       );
@@ -357,7 +370,7 @@ export class Board {
         const pts = area.corners.map((p) => `${p.x},${p.y}`).join(' ');
         const t = nameOf(area.terrain);
         g.append(
-          s('polygon', { points: pts, fill: terrainColour(t, area.terrain), class: 'area' },
+          s('polygon', { points: pts, fill: terrainFill(this.table, area.terrain), class: 'area' },
             s('title', {}, `${area.name || t}: ${t}`)),
         );
         const cx = area.corners.reduce((a, p) => a + p.x, 0) / area.corners.length;
@@ -381,7 +394,7 @@ export class Board {
         g.append(
           this.cellShape(
             { col, row },
-            { fill: terrainColour(name, t), class: 'cell', 'data-cell': `${col},${row}` },
+            { fill: terrainFill(this.table, t), class: 'cell', 'data-cell': `${col},${row}` },
           ),
         );
         if (t !== 0) {
