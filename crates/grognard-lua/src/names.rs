@@ -1,13 +1,15 @@
 //! What scripts and the engine say to each other by name: [`UnitRef`], the handle a script
 //! holds for a piece (an id resolved against the game on every use), the cap on the changes
 //! one call may queue, and the look-ups that turn a script's counter, flag, mode and dice
-//! names into ids, with "did you mean" when a name is unknown. Both the hook host and the
-//! `game` object use these; this module imports neither.
+//! names into ids, with "did you mean" when a name is unknown, and the other way the
+//! strings the engine hands scripts (kinds, modes, sides, phases, terrain, piece names,
+//! arcs), made once per sandbox ([`interned`]). Both the hook host and the `game` object
+//! use these; this module imports neither.
 
 use grognard_kernel::dice::{DiceExpr, DiceTerm};
 use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, PieceId};
 use grognard_rules::suggest::did_you_mean;
-use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, LuaString, MetaMethod, Table, UserData, UserDataMethods, Value};
 
 /// Most changes one hook call may queue: a guard against a script that loops asking.
 pub const MAX_COMMANDS_PER_CALL: usize = 10_000;
@@ -58,6 +60,68 @@ pub(crate) fn handle_from(lua: &Lua, cache: &Table, id: PieceId) -> mlua::Result
     let handle = lua.create_userdata(UnitRef(id))?;
     cache.raw_set(key, &handle)?;
     Ok(handle)
+}
+
+/// Which of the game's lists a name handed to a script comes from: [`interned`] keeps one
+/// Lua string per list and index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameList {
+    /// Piece types (`game:kind`), by type id.
+    Kind,
+    /// Modes (`game:mode`), by mode id.
+    Mode,
+    /// Sides (`game:side`, `game:phasing`), by side index.
+    Side,
+    /// Phases (`game:phase`), by turn-plan step.
+    Phase,
+    /// Terrain types (`game:terrain`, `game:terrain_of`), by terrain id.
+    Terrain,
+    /// Pieces' scenario names (`game:name`), by piece id.
+    Piece,
+    /// Grid facings (`game:facing`), by facing.
+    Facing,
+    /// Arcs (`game:arc`, `game:arc_from`, `game:arc_at`): front, flank, rear.
+    Arc,
+}
+
+impl NameList {
+    const COUNT: usize = 8;
+}
+
+/// The Lua strings already made for names, by [`NameList`] and index.
+#[derive(Default)]
+struct Interned(Vec<Vec<Option<LuaString>>>);
+
+/// `name`, the `index`-th of `list`, as a Lua string made once per sandbox: checks ask for
+/// kinds, modes and sides thousands of times a listing, and a new Rust `String` copied into
+/// Lua each time was some 5% of a Black Powder order. The string kept is compared with
+/// `name` on every use, so a sandbox that plays another scenario (other sides, other
+/// piece names) never hands out a stale one: it is made again.
+pub(crate) fn interned(
+    lua: &Lua,
+    list: NameList,
+    index: usize,
+    name: &str,
+) -> mlua::Result<LuaString> {
+    if let Some(kept) = lua.app_data_ref::<Interned>()
+        && let Some(Some(s)) = kept.0.get(list as usize).and_then(|l| l.get(index))
+        && *s.as_bytes() == *name.as_bytes()
+    {
+        return Ok(s.clone());
+    }
+    let made = lua.create_string(name)?;
+    if lua.app_data_ref::<Interned>().is_none() {
+        lua.set_app_data(Interned(vec![Vec::new(); NameList::COUNT]));
+    }
+    if let Some(mut kept) = lua.app_data_mut::<Interned>()
+        && let Some(l) = kept.0.get_mut(list as usize)
+    {
+        if l.len() <= index {
+            l.resize(index + 1, None);
+        }
+        l[index] = Some(made.clone());
+    }
+    Ok(made)
 }
 
 pub(crate) fn unknown_name(what: &str, name: &str, known: &[String]) -> mlua::Error {
@@ -151,4 +215,35 @@ pub(crate) fn flag_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua
 
 pub(crate) fn mode_id(rules: &grognard_kernel::rules::Rules, name: &str) -> mlua::Result<ModeId> {
     find_named("mode", name, rules.modes.iter().map(|c| c.name.as_str())).map(|i| ModeId(i as u16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name is made once and handed out again while it is the same; when the game's name
+    /// at that index differs (another scenario in the same sandbox), the new one is made
+    /// and kept, never the stale one.
+    #[test]
+    fn interned_names_are_kept_and_never_stale() -> mlua::Result<()> {
+        let lua = Lua::new();
+        let first = interned(&lua, NameList::Side, 1, "french")?;
+        let again = interned(&lua, NameList::Side, 1, "french")?;
+        assert_eq!(first.to_str()?, "french");
+        assert_eq!(again.to_str()?, "french");
+        let other = interned(&lua, NameList::Side, 1, "austrians")?;
+        assert_eq!(other.to_str()?, "austrians");
+        // Lists do not share indices: kind 1 is not side 1.
+        assert_eq!(
+            interned(&lua, NameList::Kind, 1, "cavalry")?.to_str()?,
+            "cavalry"
+        );
+        assert_eq!(
+            interned(&lua, NameList::Side, 1, "austrians")?.to_str()?,
+            "austrians"
+        );
+        // An index past the ones seen grows the list.
+        assert_eq!(interned(&lua, NameList::Piece, 40, "b3")?.to_str()?, "b3");
+        Ok(())
+    }
 }

@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::piece::Place;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, LuaString, Table, Value};
 
-use crate::names::{find_named, unit_handle};
+use crate::names::{NameList, find_named, interned, unit_handle};
 
 use super::{Call, Slot, add_method, facing_arg, piece};
 
@@ -35,24 +35,32 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
 }
 
 fn facing(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, u): (Table, Value),
-) -> mlua::Result<Option<String>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let p = piece(world, &u)?;
-    Ok(world
+    world
         .board
         .grid()
         .filter(|_| p.place.cell().is_some())
-        .map(|g| g.facing_name(p.facing).to_owned()))
+        .map(|g| {
+            interned(
+                lua,
+                NameList::Facing,
+                usize::from(p.facing.0),
+                g.facing_name(p.facing),
+            )
+        })
+        .transpose()
 }
 
 fn arc(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, a, b): (Table, Value, Value),
-) -> mlua::Result<Option<&'static str>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let rules = world.rules;
     let (a, b) = (piece(world, &a)?, piece(world, &b)?);
@@ -67,7 +75,7 @@ fn arc(
             _ => None,
         },
     };
-    Ok(arc.and_then(super::arc_name))
+    super::arc_name(lua, arc)
 }
 
 fn neighbour(

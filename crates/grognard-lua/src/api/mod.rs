@@ -10,14 +10,14 @@ use grognard_kernel::game::World;
 use grognard_kernel::hooks::{HookCommand, HookDice};
 use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::Piece;
-use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, Table, Value};
+use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, LuaString, Table, Value};
 
 mod changes;
 mod dice;
 mod grid;
 mod pieces;
 
-use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef, handle_from, unit_handles};
+use crate::names::{MAX_COMMANDS_PER_CALL, NameList, UnitRef, handle_from, interned, unit_handles};
 
 /// The piece a Lua argument refers to.
 fn unit_arg(value: &Value) -> mlua::Result<PieceId> {
@@ -32,15 +32,19 @@ fn unit_arg(value: &Value) -> mlua::Result<PieceId> {
     }
 }
 
-/// An arc as the scripts name it (`nil` for the same place).
-fn arc_name(arc: grognard_kernel::geometry::Arc) -> Option<&'static str> {
+/// An arc as the scripts name it (`nil` for the same place), one Lua string per sandbox.
+fn arc_name(
+    lua: &Lua,
+    arc: Option<grognard_kernel::geometry::Arc>,
+) -> mlua::Result<Option<LuaString>> {
     use grognard_kernel::geometry::Arc;
-    match arc {
-        Arc::Front => Some("front"),
-        Arc::Flank => Some("flank"),
-        Arc::Rear => Some("rear"),
-        Arc::Same => None,
-    }
+    let (index, name) = match arc {
+        Some(Arc::Front) => (0, "front"),
+        Some(Arc::Flank) => (1, "flank"),
+        Some(Arc::Rear) => (2, "rear"),
+        Some(Arc::Same) | None => return Ok(None),
+    };
+    interned(lua, NameList::Arc, index, name).map(Some)
 }
 
 fn piece<'w>(world: &'w World<'_>, value: &Value) -> mlua::Result<&'w Piece> {

@@ -11,7 +11,7 @@ use grognard_kernel::piece::Piece;
 use grognard_kernel::piece::Place;
 use mlua::{Lua, LuaString, Table, Value};
 
-use crate::names::{counter_id, find_named, flag_id, unit_handle};
+use crate::names::{NameList, counter_id, find_named, flag_id, interned, unit_handle};
 
 use super::{Call, Slot, add_method, arc_name, piece, table_point, unit_list};
 
@@ -61,23 +61,25 @@ fn turn(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<u32> {
     Ok(world.state.turn)
 }
 
-fn phase(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<String>> {
+fn phase(lua: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let rules = world.rules;
     let step = world.state.step as usize;
-    Ok(rules
+    rules
         .turn_plan_step(&world.state.order, &world.state.options, step)
-        .map(|(p, _)| p.name.clone()))
+        .map(|(p, _)| interned(lua, NameList::Phase, step, &p.name))
+        .transpose()
 }
 
-fn phasing(_: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<String>> {
+fn phasing(lua: &Lua, cx: &Call<'_, '_, '_, '_>, _: Table) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let rules = world.rules;
     let step = world.state.step as usize;
-    Ok(rules
+    rules
         .turn_plan_step(&world.state.order, &world.state.options, step)
-        .and_then(|(_, s)| world.sides.get(s))
-        .map(|s| s.name.clone()))
+        .and_then(|(_, s)| world.sides.get(s).map(|d| (s, d)))
+        .map(|(s, d)| interned(lua, NameList::Side, s, &d.name))
+        .transpose()
 }
 
 fn units(
@@ -157,18 +159,24 @@ fn unit(
         .transpose()
 }
 
-fn name(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<String> {
-    Ok(piece(cx.world, &u)?.name.clone())
+fn name(lua: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<LuaString> {
+    let p = piece(cx.world, &u)?;
+    interned(lua, NameList::Piece, p.id.index(), &p.name)
 }
 
 fn side(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, u): (Table, Value),
-) -> mlua::Result<Option<String>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let p = piece(world, &u)?;
-    Ok(world.sides.get(p.side.index()).map(|s| s.name.clone()))
+    let i = p.side.index();
+    world
+        .sides
+        .get(i)
+        .map(|s| interned(lua, NameList::Side, i, &s.name))
+        .transpose()
 }
 
 fn number(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<u32> {
@@ -178,20 +186,24 @@ fn number(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::R
 }
 
 fn kind(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, u): (Table, Value),
-) -> mlua::Result<Option<String>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let rules = world.rules;
     let p = piece(world, &u)?;
-    Ok(rules.piece_type(p.kind).map(|t| t.name.clone()))
+    rules
+        .piece_type(p.kind)
+        .map(|t| interned(lua, NameList::Kind, p.kind.index(), &t.name))
+        .transpose()
 }
 
-fn mode(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<String> {
+fn mode(lua: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<LuaString> {
     let world = cx.world;
     let rules = world.rules;
-    Ok(rules.mode_name(piece(world, &u)?.mode).to_owned())
+    let mode = piece(world, &u)?.mode;
+    interned(lua, NameList::Mode, mode.index(), rules.mode_name(mode))
 }
 
 fn on_board(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, u): (Table, Value)) -> mlua::Result<bool> {
@@ -244,41 +256,39 @@ fn attribute(
 }
 
 fn terrain(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, col, row): (Table, i32, i32),
-) -> mlua::Result<Option<String>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
-    let rules = world.rules;
     let c = Cell::new(col, row);
-    Ok(world
-        .board
-        .contains(c)
-        .then(|| {
-            rules
-                .terrain
-                .get(world.board.terrain(c).index())
-                .map(|t| t.name.clone())
-        })
-        .flatten())
+    let id = world.board.contains(c).then(|| world.board.terrain(c));
+    terrain_name(lua, world, id)
+}
+
+/// The name of terrain `id` (`nil` for none or an unknown id).
+fn terrain_name(
+    lua: &Lua,
+    world: &World<'_>,
+    id: Option<grognard_kernel::ids::TerrainId>,
+) -> mlua::Result<Option<LuaString>> {
+    id.and_then(|t| world.rules.terrain.get(t.index()).map(|d| (t, d)))
+        .map(|(t, d)| interned(lua, NameList::Terrain, t.index(), &d.name))
+        .transpose()
 }
 
 fn terrain_of(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, u): (Table, Value),
-) -> mlua::Result<Option<String>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
-    let rules = world.rules;
     let p = piece(world, &u)?;
     let terrain = match &p.place {
         Place::Point { at, .. } => Some(world.board.terrain_at(*at)),
         other => other.cell().map(|c| world.board.terrain(c)),
     };
-    Ok(terrain
-        .filter(|_| p.on_board())
-        .and_then(|t| rules.terrain.get(t.index()))
-        .map(|t| t.name.clone()))
+    terrain_name(lua, world, terrain.filter(|_| p.on_board()))
 }
 
 fn terrain_distance(
@@ -331,13 +341,13 @@ fn distance_from(
 }
 
 fn arc_from(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     args: FromPlaceArgs,
-) -> mlua::Result<Option<&'static str>> {
+) -> mlua::Result<Option<LuaString>> {
     let (mine, theirs, facing) = as_they_would_stand(cx.world, args)?;
     let arc = theirs.map(|t| mine.arc(facing, &t, cx.world.rules.arcs));
-    Ok(arc.and_then(arc_name))
+    arc_name(lua, arc)
 }
 
 fn footprint(
@@ -520,10 +530,10 @@ fn label(
 }
 
 fn arc_at(
-    _: &Lua,
+    lua: &Lua,
     cx: &Call<'_, '_, '_, '_>,
     (_, x, y, facing, tx, ty): (Table, f64, f64, f64, f64, f64),
-) -> mlua::Result<Option<&'static str>> {
+) -> mlua::Result<Option<LuaString>> {
     let world = cx.world;
     let rules = world.rules;
     let facing = facing_degrees(facing)?;
@@ -533,7 +543,7 @@ fn arc_at(
         table_point(tx, ty)?,
         rules.arcs,
     );
-    Ok(arc_name(arc))
+    arc_name(lua, Some(arc))
 }
 
 fn can_stand(
