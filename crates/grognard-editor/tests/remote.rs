@@ -1023,3 +1023,22 @@ fn a_seat_joined_from_a_link_draws_the_rulesets_terrain_colours_and_names_the_ga
     assert!(scenario.contains(&*s.spec.scenario), "{scenario}");
     assert!(!scenario.contains("none"), "{scenario}");
 }
+
+/// Issue 37, third outside check, round 2 item 4: the Remote tab's "View and log" read the
+/// server's text with the ruleset's flag names as written (`fate_rolled`); it spaces flag
+/// and counter names as the Play tab does (`scout1 is fate rolled`).
+#[test]
+fn the_remote_log_spaces_flag_and_counter_names_as_the_play_tab_does() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "referee");
+    let truth = served.view("referee");
+    assert!(
+        truth.text.contains("fate_rolled"),
+        "the server's text names the flag: {}",
+        truth.text
+    );
+    frames(&mut h);
+    assert!(h.query_by_label_contains("fate_rolled").is_none());
+    assert!(h.query_by_label_contains("scout1 is fate rolled").is_some());
+}

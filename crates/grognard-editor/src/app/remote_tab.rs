@@ -975,7 +975,17 @@ impl EditorApp {
         let Some(s) = self.remote() else {
             return;
         };
-        let text = s.state().map_or("", |st| st.text.as_str());
+        // The server's words with the ruleset's flag and counter names spaced, as the Play
+        // tab shows its log (`scout1 is fate rolled`, not `fate_rolled`).
+        let text = s.state().map_or_else(String::new, |st| match s.table() {
+            Some(table) => st
+                .text
+                .lines()
+                .map(|l| crate::words::log_line(&table.rules, l))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            None => st.text.clone(),
+        });
         egui::CollapsingHeader::new(RichText::new("View and log").strong())
             .id_salt("remote log")
             .default_open(true)
