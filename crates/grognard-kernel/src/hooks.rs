@@ -660,6 +660,16 @@ pub trait Hooks {
         true
     }
 
+    /// False when the ruleset promises that its `phase_begin` hook refuses nothing
+    /// (`sequence.phase_begin_refuses: false`): ending a phase is then accepted from a side
+    /// that may act, and the legal-order generator lists `end_phase` without running the
+    /// next phase on a copy. A refusal there breaks the promise, which the soundness
+    /// property tests and `grognard fuzz` report (a listed order refused). The default is
+    /// the safe answer.
+    fn phase_begin_refuses(&self) -> bool {
+        true
+    }
+
     /// A legal-order listing begins on `state` (the game as the listing side knows it).
     /// Until the matching [`Hooks::listing_ends`], `state` does not change: the listing
     /// only reads it (orders are tried on copies, which are other states), so every check

@@ -169,6 +169,8 @@ pub struct LuaHooks {
     intent_read: std::cell::Cell<bool>,
     /// The legal listing in progress and the memo its checks share.
     listing: checks::Listing,
+    /// The ruleset's `sequence.phase_begin_refuses` (see [`Hooks::phase_begin_refuses`]).
+    phase_begin_refuses: bool,
 }
 
 impl core::fmt::Debug for LuaHooks {
@@ -343,6 +345,7 @@ impl LuaHooks {
             fault: RefCell::new(None),
             intent_read: std::cell::Cell::new(true),
             listing: checks::Listing::default(),
+            phase_begin_refuses: ruleset.spec.sequence.phase_begin_refuses != Some(false),
         };
         problems.into_result(hooks)
     }
@@ -619,6 +622,10 @@ impl Hooks for LuaHooks {
 
     fn check_read_intent(&self) -> bool {
         self.intent_read.get()
+    }
+
+    fn phase_begin_refuses(&self) -> bool {
+        self.phase_begin_refuses
     }
 
     fn listing_begins(&mut self, state: &grognard_kernel::state::State) {

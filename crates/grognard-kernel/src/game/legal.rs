@@ -241,8 +241,10 @@ impl Game {
         }
         // Ending the phase runs the next phase's hooks, which can refuse (a ruleset bug that
         // `grognard fuzz` reports); it is listed only when it would be accepted, which
-        // without a `phase_begin` hook it always is.
+        // without a `phase_begin` hook, or with one the ruleset promises refuses nothing,
+        // it always is. Trying it ran the next phase's hook in every listing.
         if !hooks.is_bound(HookPoint::PhaseBegin)
+            || !hooks.phase_begin_refuses()
             || probe.accepts(side, &Action::EndPhase, hooks, scratch)
         {
             out.push(Action::EndPhase);

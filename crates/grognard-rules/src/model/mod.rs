@@ -621,6 +621,10 @@ pub struct SequenceSpec {
     /// Other sequences of play, each used instead of this one while its optional rule is in
     /// force (the first listed whose rule is on).
     pub variants: Vec<Located<SequenceVariantSpec>>,
+    /// `false`: the ruleset promises that its `phase_begin` hook refuses nothing, so the
+    /// legal orders list `end_phase` without running the next phase's hook on a copy
+    /// (a refusal there is then a ruleset bug, which `grognard fuzz` reports). Unset: true.
+    pub phase_begin_refuses: Option<bool>,
 }
 
 /// A sequence of play used while an optional rule is in force.
