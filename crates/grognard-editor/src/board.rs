@@ -17,10 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::bases;
 pub(crate) use crate::scene::inches;
-use crate::scene::{Captions, name_fits, text_on};
 pub use crate::scene::{
     BaseDrop, BoardScene, DrawPiece, FacingMark, Look, Overlay, Transform, piece_galley, side_color,
 };
+use crate::scene::{Captions, name_fits, text_on};
 
 /// Hex circumradius when hex centres are one unit apart across the flats.
 const HEX_RADIUS: f32 = 0.577_350_3;
@@ -356,205 +356,15 @@ pub fn counter_rects(scene: &BoardScene<'_>, t: &Transform) -> Vec<(PieceId, Rec
 #[must_use]
 pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: Rect) -> Vec<Shape> {
     let mut shapes = Vec::new();
-    let line = Stroke::new(1.0, Color32::from_black_alpha(60));
-    let terrain_color = |i: usize| {
-        scene
-            .terrain_colors
-            .get(i)
-            .copied()
-            .unwrap_or(Color32::from_gray(200))
-    };
     match &scene.board.surface {
-        Surface::Grid {
-            grid,
-            cols,
-            rows,
-            terrain,
-            ..
-        } => {
-            let visible = |cx: f32, cy: f32| {
-                let p = t.to_screen(cx, cy);
-                clip.expand(t.scale).contains(p)
-            };
-            let fill_of = |col: i32, row: i32| {
-                terrain_color(
-                    terrain
-                        .get((row * cols + col) as usize)
-                        .map_or(0, |id| id.index()),
-                )
-            };
-            for row in 0..*rows {
-                match grid {
-                    // Runs of one terrain along a row are one rectangle: a 100 × 100 board
-                    // is a few hundred shapes instead of ten thousand.
-                    Grid::Square(_) => {
-                        let mut run: Option<(i32, Color32)> = None;
-                        for col in 0..=*cols {
-                            let fill = (col < *cols).then(|| fill_of(col, row));
-                            if let Some((first, color)) = run
-                                && fill != Some(color)
-                            {
-                                let r = Rect::from_min_max(
-                                    t.to_screen(first as f32 - 0.5, row as f32 - 0.5),
-                                    t.to_screen(col as f32 - 0.5, row as f32 + 0.5),
-                                );
-                                if r.intersects(clip) {
-                                    shapes.push(Shape::rect_filled(r, 0.0, color));
-                                }
-                                run = None;
-                            }
-                            if let (None, Some(f)) = (run, fill) {
-                                run = Some((col, f));
-                            }
-                        }
-                    }
-                    Grid::Hex(_) => {
-                        for col in 0..*cols {
-                            let (cx, cy) = cell_center(grid, Cell::new(col, row));
-                            if visible(cx, cy) {
-                                shapes.push(Shape::convex_polygon(
-                                    hex_corners(t, cx, cy),
-                                    fill_of(col, row),
-                                    line,
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-            if matches!(grid, Grid::Square(_)) {
-                for col in 0..=*cols {
-                    let x = col as f32 - 0.5;
-                    shapes.push(Shape::line_segment(
-                        [t.to_screen(x, -0.5), t.to_screen(x, *rows as f32 - 0.5)],
-                        line,
-                    ));
-                }
-                for row in 0..=*rows {
-                    let y = row as f32 - 0.5;
-                    shapes.push(Shape::line_segment(
-                        [t.to_screen(-0.5, y), t.to_screen(*cols as f32 - 0.5, y)],
-                        line,
-                    ));
-                }
-            }
+        Surface::Grid { grid, .. } => {
+            paint_grid_terrain(scene, t, clip, &mut shapes);
             paint_features(scene, grid, t, &mut shapes);
-            for (c, _) in &scene.overlay.reach_cells {
-                let (cx, cy) = cell_center(grid, *c);
-                let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 90);
-                match grid {
-                    Grid::Square(_) => shapes.push(Shape::rect_filled(
-                        Rect::from_center_size(t.to_screen(cx, cy), Vec2::splat(t.scale * 0.9)),
-                        2.0,
-                        fill,
-                    )),
-                    Grid::Hex(_) => shapes.push(Shape::convex_polygon(
-                        hex_corners(t, cx, cy),
-                        fill,
-                        Stroke::NONE,
-                    )),
-                }
-            }
-            for c in &scene.overlay.targets {
-                let (cx, cy) = cell_center(grid, *c);
-                shapes.push(Shape::circle_stroke(
-                    t.to_screen(cx, cy),
-                    t.scale * 0.48,
-                    Stroke::new(3.0, Color32::from_rgb(220, 30, 30)),
-                ));
-            }
-            if scene.overlay.path.len() > 1 {
-                let pts: Vec<Pos2> = scene
-                    .overlay
-                    .path
-                    .iter()
-                    .map(|c| {
-                        let (x, y) = cell_center(grid, *c);
-                        t.to_screen(x, y)
-                    })
-                    .collect();
-                shapes.push(Shape::line(
-                    pts,
-                    Stroke::new(3.0, Color32::from_rgb(250, 120, 0)),
-                ));
-            }
+            paint_grid_overlay(scene, grid, t, &mut shapes);
         }
-        Surface::Open {
-            width,
-            height,
-            areas,
-        } => {
-            shapes.push(Shape::rect_filled(
-                Rect::from_min_max(
-                    t.to_screen(0.0, 0.0),
-                    t.to_screen(inches(*width), inches(*height)),
-                ),
-                0.0,
-                terrain_color(0),
-            ));
-            for a in areas {
-                let pts: Vec<Pos2> = a
-                    .corners
-                    .iter()
-                    .map(|p| t.to_screen(inches(p.x), inches(p.y)))
-                    .collect();
-                shapes.push(Shape::convex_polygon(
-                    pts,
-                    terrain_color(a.terrain.index()),
-                    line,
-                ));
-            }
-            // A 6" grid of faint lines helps judge distance.
-            let (w, h) = (inches(*width), inches(*height));
-            let mut x = 6.0;
-            while x < w {
-                shapes.push(Shape::line_segment(
-                    [t.to_screen(x, 0.0), t.to_screen(x, h)],
-                    line,
-                ));
-                x += 6.0;
-            }
-            let mut y = 6.0;
-            while y < h {
-                shapes.push(Shape::line_segment(
-                    [t.to_screen(0.0, y), t.to_screen(w, y)],
-                    line,
-                ));
-                y += 6.0;
-            }
-            if let Some((p, r)) = scene.overlay.reach_radius {
-                // The reach ends at the table's edge: nothing beyond it can be reached.
-                let table = Rect::from_min_max(t.to_screen(0.0, 0.0), t.to_screen(w, h));
-                let centre = t.to_screen(inches(p.x), inches(p.y));
-                let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 60);
-                let area = match scene.overlay.reach_base {
-                    // A base: the area it can cover (its rectangle grown by the reach).
-                    Some((base, facing)) => bases::reach_area(&base, facing, r, t),
-                    None => circle_points(centre, r * t.scale),
-                };
-                let area = clip_convex(&area, table);
-                if area.len() >= 3 {
-                    shapes.push(Shape::convex_polygon(area, fill, Stroke::NONE));
-                }
-                if scene.overlay.reach_base.is_some() {
-                    // Where its centre can go, outlined (the part on the table).
-                    let ring = circle_points(centre, r * t.scale);
-                    let stroke = Stroke::new(1.0, Color32::from_rgb(200, 150, 0));
-                    for i in 0..ring.len() {
-                        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-                        if let Some(seg) = clip_segment(a, b, table) {
-                            shapes.push(Shape::line_segment(seg, stroke));
-                        }
-                    }
-                }
-            }
-            for p in &scene.overlay.destinations {
-                shapes.push(Shape::circle_filled(
-                    t.to_screen(inches(p.x), inches(p.y)),
-                    3.0,
-                    Color32::from_rgb(200, 150, 0),
-                ));
-            }
+        Surface::Open { width, height, .. } => {
+            paint_open_table(scene, t, &mut shapes);
+            paint_open_overlay(scene, t, (inches(*width), inches(*height)), &mut shapes);
         }
     }
     paint_pieces(ctx, scene, t, clip, &mut shapes);
@@ -563,6 +373,239 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
         bases::paint_handle(scene, t, &mut shapes);
     }
     shapes
+}
+
+/// Faint lines between cells and round the table's areas.
+fn grid_line() -> Stroke {
+    Stroke::new(1.0, Color32::from_black_alpha(60))
+}
+
+/// Terrain `i`'s fill (grey where the scene has no colour for it).
+fn terrain_color(scene: &BoardScene<'_>, i: usize) -> Color32 {
+    scene
+        .terrain_colors
+        .get(i)
+        .copied()
+        .unwrap_or(Color32::from_gray(200))
+}
+
+/// A grid's cells in their terrain's colour, and a square grid's lines.
+fn paint_grid_terrain(scene: &BoardScene<'_>, t: &Transform, clip: Rect, shapes: &mut Vec<Shape>) {
+    let Surface::Grid {
+        grid,
+        cols,
+        rows,
+        terrain,
+        ..
+    } = &scene.board.surface
+    else {
+        return;
+    };
+    let line = grid_line();
+    let visible = |cx: f32, cy: f32| {
+        let p = t.to_screen(cx, cy);
+        clip.expand(t.scale).contains(p)
+    };
+    let fill_of = |col: i32, row: i32| {
+        terrain_color(
+            scene,
+            terrain
+                .get((row * cols + col) as usize)
+                .map_or(0, |id| id.index()),
+        )
+    };
+    for row in 0..*rows {
+        match grid {
+            // Runs of one terrain along a row are one rectangle: a 100 × 100 board
+            // is a few hundred shapes instead of ten thousand.
+            Grid::Square(_) => {
+                let mut run: Option<(i32, Color32)> = None;
+                for col in 0..=*cols {
+                    let fill = (col < *cols).then(|| fill_of(col, row));
+                    if let Some((first, color)) = run
+                        && fill != Some(color)
+                    {
+                        let r = Rect::from_min_max(
+                            t.to_screen(first as f32 - 0.5, row as f32 - 0.5),
+                            t.to_screen(col as f32 - 0.5, row as f32 + 0.5),
+                        );
+                        if r.intersects(clip) {
+                            shapes.push(Shape::rect_filled(r, 0.0, color));
+                        }
+                        run = None;
+                    }
+                    if let (None, Some(f)) = (run, fill) {
+                        run = Some((col, f));
+                    }
+                }
+            }
+            Grid::Hex(_) => {
+                for col in 0..*cols {
+                    let (cx, cy) = cell_center(grid, Cell::new(col, row));
+                    if visible(cx, cy) {
+                        shapes.push(Shape::convex_polygon(
+                            hex_corners(t, cx, cy),
+                            fill_of(col, row),
+                            line,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if matches!(grid, Grid::Square(_)) {
+        for col in 0..=*cols {
+            let x = col as f32 - 0.5;
+            shapes.push(Shape::line_segment(
+                [t.to_screen(x, -0.5), t.to_screen(x, *rows as f32 - 0.5)],
+                line,
+            ));
+        }
+        for row in 0..=*rows {
+            let y = row as f32 - 0.5;
+            shapes.push(Shape::line_segment(
+                [t.to_screen(-0.5, y), t.to_screen(*cols as f32 - 0.5, y)],
+                line,
+            ));
+        }
+    }
+}
+
+/// On a grid: the selected piece's reach, its legal targets ringed and the path planned.
+fn paint_grid_overlay(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &mut Vec<Shape>) {
+    for (c, _) in &scene.overlay.reach_cells {
+        let (cx, cy) = cell_center(grid, *c);
+        let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 90);
+        match grid {
+            Grid::Square(_) => shapes.push(Shape::rect_filled(
+                Rect::from_center_size(t.to_screen(cx, cy), Vec2::splat(t.scale * 0.9)),
+                2.0,
+                fill,
+            )),
+            Grid::Hex(_) => shapes.push(Shape::convex_polygon(
+                hex_corners(t, cx, cy),
+                fill,
+                Stroke::NONE,
+            )),
+        }
+    }
+    for c in &scene.overlay.targets {
+        let (cx, cy) = cell_center(grid, *c);
+        shapes.push(Shape::circle_stroke(
+            t.to_screen(cx, cy),
+            t.scale * 0.48,
+            Stroke::new(3.0, Color32::from_rgb(220, 30, 30)),
+        ));
+    }
+    if scene.overlay.path.len() > 1 {
+        let pts: Vec<Pos2> = scene
+            .overlay
+            .path
+            .iter()
+            .map(|c| {
+                let (x, y) = cell_center(grid, *c);
+                t.to_screen(x, y)
+            })
+            .collect();
+        shapes.push(Shape::line(
+            pts,
+            Stroke::new(3.0, Color32::from_rgb(250, 120, 0)),
+        ));
+    }
+}
+
+/// The open table in its base terrain's colour, its areas, and a 6" grid of faint lines.
+fn paint_open_table(scene: &BoardScene<'_>, t: &Transform, shapes: &mut Vec<Shape>) {
+    let Surface::Open {
+        width,
+        height,
+        areas,
+    } = &scene.board.surface
+    else {
+        return;
+    };
+    let line = grid_line();
+    shapes.push(Shape::rect_filled(
+        Rect::from_min_max(
+            t.to_screen(0.0, 0.0),
+            t.to_screen(inches(*width), inches(*height)),
+        ),
+        0.0,
+        terrain_color(scene, 0),
+    ));
+    for a in areas {
+        let pts: Vec<Pos2> = a
+            .corners
+            .iter()
+            .map(|p| t.to_screen(inches(p.x), inches(p.y)))
+            .collect();
+        shapes.push(Shape::convex_polygon(
+            pts,
+            terrain_color(scene, a.terrain.index()),
+            line,
+        ));
+    }
+    // A 6" grid of faint lines helps judge distance.
+    let (w, h) = (inches(*width), inches(*height));
+    let mut x = 6.0;
+    while x < w {
+        shapes.push(Shape::line_segment(
+            [t.to_screen(x, 0.0), t.to_screen(x, h)],
+            line,
+        ));
+        x += 6.0;
+    }
+    let mut y = 6.0;
+    while y < h {
+        shapes.push(Shape::line_segment(
+            [t.to_screen(0.0, y), t.to_screen(w, y)],
+            line,
+        ));
+        y += 6.0;
+    }
+}
+
+/// On the open table (`w` × `h` inches): the selected piece's reach, kept on the table,
+/// and the legal destinations.
+fn paint_open_overlay(
+    scene: &BoardScene<'_>,
+    t: &Transform,
+    (w, h): (f32, f32),
+    shapes: &mut Vec<Shape>,
+) {
+    if let Some((p, r)) = scene.overlay.reach_radius {
+        // The reach ends at the table's edge: nothing beyond it can be reached.
+        let table = Rect::from_min_max(t.to_screen(0.0, 0.0), t.to_screen(w, h));
+        let centre = t.to_screen(inches(p.x), inches(p.y));
+        let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 60);
+        let area = match scene.overlay.reach_base {
+            // A base: the area it can cover (its rectangle grown by the reach).
+            Some((base, facing)) => bases::reach_area(&base, facing, r, t),
+            None => circle_points(centre, r * t.scale),
+        };
+        let area = clip_convex(&area, table);
+        if area.len() >= 3 {
+            shapes.push(Shape::convex_polygon(area, fill, Stroke::NONE));
+        }
+        if scene.overlay.reach_base.is_some() {
+            // Where its centre can go, outlined (the part on the table).
+            let ring = circle_points(centre, r * t.scale);
+            let stroke = Stroke::new(1.0, Color32::from_rgb(200, 150, 0));
+            for i in 0..ring.len() {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                if let Some(seg) = clip_segment(a, b, table) {
+                    shapes.push(Shape::line_segment(seg, stroke));
+                }
+            }
+        }
+    }
+    for p in &scene.overlay.destinations {
+        shapes.push(Shape::circle_filled(
+            t.to_screen(inches(p.x), inches(p.y)),
+            3.0,
+            Color32::from_rgb(200, 150, 0),
+        ));
+    }
 }
 
 /// A circle as a polygon of 72 corners.

@@ -71,7 +71,10 @@ fn small_counters_and_bases_carry_readable_names() {
             .iter()
             .find(|(text, _, _)| text.lines().next().is_some_and(|l| l.starts_with(&p.name)));
         let Some((_, _, points)) = shown else {
-            panic!("{} carries no name at {} pt/inch: {drawn:?}", p.name, t.scale);
+            panic!(
+                "{} carries no name at {} pt/inch: {drawn:?}",
+                p.name, t.scale
+            );
         };
         assert!(*points >= 7.0, "{} in {points} pt", p.name);
     }
@@ -108,8 +111,10 @@ fn a_band_chart_says_each_bands_test_and_keeps_its_odds_plot_in_sight() {
     // Above the status line at the bottom, not under it.
     let status = h
         .query_by_label_contains("started under hex-command")
-        .map(|n| n.rect());
-    if let Some(status) = status {
-        assert!(plot.max.y <= status.min.y as f32 + 1.0, "{plot:?} under {status:?}");
-    }
+        .expect("the status line")
+        .rect();
+    assert!(
+        plot.max.y <= status.min.y + 1.0,
+        "{plot:?} under {status:?}"
+    );
 }

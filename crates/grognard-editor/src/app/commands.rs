@@ -240,7 +240,8 @@ impl EditorApp {
         });
     }
 
-    /// Applies one command.
+    /// Applies one command: the app's own here, the rest handed to the part of the editor
+    /// it concerns.
     pub fn apply(&mut self, c: Command) {
         match c {
             Command::Tab(t) => self.saved.tab = t,
@@ -250,6 +251,55 @@ impl EditorApp {
                 self.rt.prompt = None;
                 self.chosen(purpose, &path);
             }
+            Command::Restart => self.recheck_scenario(),
+            c @ (Command::SetField(..)
+            | Command::RenameHouse(_)
+            | Command::Revert
+            | Command::ShowChart(_)
+            | Command::ChartInput(..)) => self.edit_command(c),
+            c @ (Command::Select(_)
+            | Command::ClickCell(_)
+            | Command::ClickPoint(_)
+            | Command::MoveBase(_)
+            | Command::MoveAlongPath
+            | Command::ClearPath
+            | Command::Act(..)
+            | Command::Face(_)
+            | Command::Mode(_)
+            | Command::CellOrder(_)
+            | Command::Gather
+            | Command::EndPhase
+            | Command::Undo
+            | Command::Give(_)) => self.play_command(c),
+            c @ (Command::ViewAs(_)
+            | Command::Reveal
+            | Command::FitBoard
+            | Command::FoldPanel(_)
+            | Command::HotSeat(_)
+            | Command::Seat(..)
+            | Command::AskPolicy(_)) => self.table_command(c),
+            c @ (Command::Simulate { .. }
+            | Command::Tune
+            | Command::StopTune
+            | Command::SaveTuned
+            | Command::StopSimulation) => self.lab_command(c),
+            c @ (Command::RemoteForm(_)
+            | Command::Join { .. }
+            | Command::Host(_)
+            | Command::RemoteOrder(_)
+            | Command::RemoteChat(_)
+            | Command::RemoteUndo(_)
+            | Command::Reconnect
+            | Command::Leave
+            | Command::RemoteSelect(_)
+            | Command::RemoteClickCell(_)) => self.remote_command(c),
+        }
+    }
+
+    /// A ruleset edit on the Rules or Charts tab: a field typed, the house rule renamed or
+    /// reverted, the chart shown and its inputs for the odds.
+    fn edit_command(&mut self, c: Command) {
+        match c {
             Command::SetField(path, text) => {
                 let Some(bench) = &mut self.rt.bench else {
                     return;
@@ -291,7 +341,15 @@ impl EditorApp {
                     self.rt.edit.chart_inputs.insert((chart, name), v);
                 }
             }
-            Command::Restart => self.recheck_scenario(),
+            // Not one of this part's commands: `apply` hands it elsewhere.
+            _ => {}
+        }
+    }
+
+    /// An order on the Play tab, or what leads to one: a piece selected, a cell or point
+    /// clicked, a base dropped, a path, an action, End phase, Undo.
+    fn play_command(&mut self, c: Command) {
+        match c {
             Command::Select(id) => {
                 self.rt.play.pending = None;
                 // Seen as a side, only that side's own pieces can be picked up: what the
@@ -395,6 +453,19 @@ impl EditorApp {
                     }
                 }
             }
+            Command::Give(action) => {
+                let side = self.legal_side();
+                self.order(action, side);
+            }
+            // Not one of this part's commands: `apply` hands it elsewhere.
+            _ => {}
+        }
+    }
+
+    /// How the Play tab's table is seen and who sits at it: the view, the hot-seat screen,
+    /// the camera and panel, the computer's seats.
+    fn table_command(&mut self, c: Command) {
+        match c {
             Command::ViewAs(v) => {
                 self.rt.play.view = v;
                 self.rt.play.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
@@ -418,15 +489,19 @@ impl EditorApp {
                     self.rt.play.screen_hidden = true;
                 }
             }
-            Command::Give(action) => {
-                let side = self.legal_side();
-                self.order(action, side);
-            }
             Command::Seat(side, kind) => self.seat(side, kind),
             Command::AskPolicy(side) => {
                 self.rt.play.policy_for = Some(side);
                 self.ask(FilePurpose::PolicyFile);
             }
+            // Not one of this part's commands: `apply` hands it elsewhere.
+            _ => {}
+        }
+    }
+
+    /// The Simulate and Tune tabs' runs: started, stopped, the tuned ruleset saved.
+    fn lab_command(&mut self, c: Command) {
+        match c {
             Command::Simulate { policy, runs } => self.start_simulation(&policy, runs),
             Command::Tune => self.start_tuning(),
             Command::StopTune => {
@@ -443,16 +518,8 @@ impl EditorApp {
                     self.say("stopping the simulation…");
                 }
             }
-            c @ (Command::RemoteForm(_)
-            | Command::Join { .. }
-            | Command::Host(_)
-            | Command::RemoteOrder(_)
-            | Command::RemoteChat(_)
-            | Command::RemoteUndo(_)
-            | Command::Reconnect
-            | Command::Leave
-            | Command::RemoteSelect(_)
-            | Command::RemoteClickCell(_)) => self.remote_command(c),
+            // Not one of this part's commands: `apply` hands it elsewhere.
+            _ => {}
         }
     }
 

@@ -7,7 +7,7 @@ use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Reach;
 use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::ids::{ModeId, PieceId, SideId};
-use grognard_kernel::piece::Place;
+use grognard_kernel::piece::{Piece, Place};
 use grognard_kernel::rules::{Actor, Allowed};
 
 use crate::bases;
@@ -434,6 +434,26 @@ impl EditorApp {
         }
         let legal: Vec<&Action> = self.legal_of(id).collect();
         let why = self.why_not();
+        self.reach_ui(ui, p, &legal, &why, out);
+        self.more_orders_ui(ui, p, &legal, &why, out);
+        self.phase_orders_ui(ui, p, &legal, &why, pieces, out);
+    }
+
+    /// Where the selected piece can go (its reach, or why it cannot move now) and the path
+    /// being planned, with Move and Clear path.
+    fn reach_ui(
+        &self,
+        ui: &mut egui::Ui,
+        p: &Piece,
+        legal: &[&Action],
+        why: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let id = p.id;
         match self.rt.play.reach.as_ref().filter(|_| self.may_move(id)) {
             Some(Reach::Cells(cells)) => {
                 // Only where a legal move ends (the list the kernel gives the side in view).
@@ -471,7 +491,7 @@ impl EditorApp {
                 {
                     "no legal move".to_owned()
                 } else {
-                    why.clone()
+                    why.to_owned()
                 };
                 ui.label(format!("{} cannot move now ({reason})", p.name));
             }
@@ -488,20 +508,22 @@ impl EditorApp {
                 }
             });
         }
-        // Every order below is offered only when the legal list holds it; the phase's other
-        // orders are shown greyed, with the reason on hover.
-        let offer =
-            |ui: &mut egui::Ui, out: &mut Vec<Command>, text: String, a: Option<&Action>| match a {
-                Some(a) => {
-                    if ui.button(text).clicked() {
-                        out.push(Command::Give(a.clone()));
-                    }
-                }
-                None => {
-                    ui.add_enabled(false, egui::Button::new(text))
-                        .on_disabled_hover_text(&why);
-                }
-            };
+    }
+
+    /// The orders that name a cell (Redeploy, Extend, Save toward…) and Gather, under
+    /// *More orders*: only those this ruleset and piece can ever take.
+    fn more_orders_ui(
+        &self,
+        ui: &mut egui::Ui,
+        p: &Piece,
+        legal: &[&Action],
+        why: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let rules = session.game.rules();
         // Orders that can never apply here (this ruleset has no spreading, saving, or this
         // piece is no dummy) are not shown at all: greyed is kept for what applies to the
         // ruleset but is not legal now.
@@ -537,7 +559,7 @@ impl EditorApp {
                                         name,
                                     ),
                                 )
-                                .on_disabled_hover_text(&why)
+                                .on_disabled_hover_text(why)
                                 .clicked()
                             {
                                 out.push(Command::CellOrder(
@@ -550,7 +572,7 @@ impl EditorApp {
                                 .iter()
                                 .copied()
                                 .find(|a| matches!(a, Action::Gather { .. }));
-                            offer(ui, out, "Gather".to_owned(), gather);
+                            offer(ui, out, "Gather".to_owned(), gather, why);
                         }
                     });
                     if self.rt.play.pending.is_some() {
@@ -558,6 +580,24 @@ impl EditorApp {
                     }
                 });
         }
+    }
+
+    /// The orders the phase allows: a mode, a facing, the ruleset's actions (each target a
+    /// button of its own), greyed with the reason where the legal list lacks them.
+    fn phase_orders_ui(
+        &self,
+        ui: &mut egui::Ui,
+        p: &Piece,
+        legal: &[&Action],
+        why: &str,
+        pieces: &[DrawPiece],
+        out: &mut Vec<Command>,
+    ) {
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        let game = &session.game;
+        let rules = game.rules();
         let allowed: Vec<Allowed> = game
             .phase()
             .map(|(ph, _)| ph.allows.clone())
@@ -574,7 +614,7 @@ impl EditorApp {
                         .iter()
                         .copied()
                         .find(|a| matches!(a, Action::Mode { mode: x, .. } if *x == mode));
-                    offer(ui, out, format!("Mode {}", m.name), a);
+                    offer(ui, out, format!("Mode {}", m.name), a, why);
                 }
             });
         }
@@ -592,7 +632,13 @@ impl EditorApp {
                         .iter()
                         .copied()
                         .find(|a| matches!(a, Action::Face { facing: x, .. } if *x == facing));
-                    offer(ui, out, format!("Face {}", grid.facing_name(facing)), a);
+                    offer(
+                        ui,
+                        out,
+                        format!("Face {}", grid.facing_name(facing)),
+                        a,
+                        why,
+                    );
                 }
             });
         }
@@ -612,7 +658,7 @@ impl EditorApp {
                 .collect();
             ui.horizontal_wrapped(|ui| {
                 if listed.is_empty() {
-                    offer(ui, out, def.name.to_string(), None);
+                    offer(ui, out, def.name.to_string(), None, why);
                     return;
                 }
                 for a in listed {
@@ -633,7 +679,7 @@ impl EditorApp {
                     if !intent.is_empty() {
                         text = format!("{text} (to {})", intent.join(", "));
                     }
-                    offer(ui, out, text, Some(a));
+                    offer(ui, out, text, Some(a), why);
                 }
             });
         }
@@ -904,5 +950,21 @@ pub fn result_words(game: &grognard_kernel::game::Game) -> String {
         format!("{who}{points}")
     } else {
         format!("{who}: {}{points}", r.why)
+    }
+}
+
+/// An order's button: live when the legal list holds the order (`a`), else greyed with
+/// `why` on hover — every order is offered only when the legal list holds it.
+fn offer(ui: &mut egui::Ui, out: &mut Vec<Command>, text: String, a: Option<&Action>, why: &str) {
+    match a {
+        Some(a) => {
+            if ui.button(text).clicked() {
+                out.push(Command::Give(a.clone()));
+            }
+        }
+        None => {
+            ui.add_enabled(false, egui::Button::new(text))
+                .on_disabled_hover_text(why);
+        }
     }
 }

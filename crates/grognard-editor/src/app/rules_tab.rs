@@ -3,11 +3,12 @@
 
 use egui::RichText;
 
-use crate::house::field;
+use crate::house::{Workbench, field};
 
 use super::{Command, EditorApp};
 
 impl EditorApp {
+    /// The tab: the ruleset's name and title over its parts, each a function below.
     pub(super) fn rules_tab(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let Some(bench) = &self.rt.bench else {
             ui.label("No ruleset open.");
@@ -21,150 +22,178 @@ impl EditorApp {
                 bench.current.rules.identity.name,
                 spec.title.clone().unwrap_or_default()
             ));
-            egui::CollapsingHeader::new("Optional rules")
-                .default_open(true)
-                .show(ui, |ui| {
-                    if spec.options.is_empty() {
-                        ui.label("This ruleset has no optional rules.");
-                    }
-                    for o in spec.options.iter() {
-                        let path = field(&["options", &o.name.value, "default"]);
-                        let mut on = bench
-                            .value(&path)
-                            .and_then(serde_json::Value::as_bool)
-                            .unwrap_or(o.value.default);
-                        let text = match &o.value.description {
-                            Some(d) => format!("{} — {d}", o.name.value),
-                            None => o.name.value.clone(),
-                        };
-                        if ui.checkbox(&mut on, text).changed() {
-                            out.push(Command::SetField(path, on.to_string()));
-                        }
-                    }
-                });
+            self.options_ui(ui, bench, out);
             ui.separator();
-            ui.label(RichText::new("Movement allowances (per mode)").strong());
-            let modes: Vec<String> = spec.modes.names().map(str::to_owned).collect();
-            let types: Vec<String> = spec.piece_types.names().map(str::to_owned).collect();
-            egui_extras::TableBuilder::new(ui)
-                .id_salt("allowances")
-                .striped(true)
-                .vscroll(false)
-                .column(egui_extras::Column::auto().at_least(110.0))
-                .columns(egui_extras::Column::auto().at_least(90.0), modes.len())
-                .header(20.0, |mut h| {
-                    h.col(|ui| {
-                        ui.label("piece type");
-                    });
-                    for m in &modes {
-                        h.col(|ui| {
-                            ui.label(m);
-                        });
-                    }
-                })
-                .body(|mut body| {
-                    for t in &types {
-                        body.row(24.0, |mut row| {
-                            row.col(|ui| {
-                                ui.label(t);
-                            });
-                            for m in &modes {
-                                row.col(|ui| {
-                                    self.field_ui(
-                                        ui,
-                                        &field(&["piece_types", t, "allowance", m]),
-                                        &format!("{t} allowance {m}"),
-                                        out,
-                                    );
-                                });
-                            }
-                        });
-                    }
-                });
+            self.allowances_ui(ui, bench, out);
             ui.separator();
-            ui.label(
-                RichText::new("Terrain costs (extra to enter; blank = the step's cost)").strong(),
-            );
-            let terrain: Vec<String> = spec.terrain.names().map(str::to_owned).collect();
-            let classes: Vec<String> = spec.movement.names().map(str::to_owned).collect();
-            egui_extras::TableBuilder::new(ui)
-                .id_salt("terrain costs")
-                .striped(true)
-                .vscroll(false)
-                .column(egui_extras::Column::auto().at_least(110.0))
-                .columns(egui_extras::Column::auto().at_least(90.0), terrain.len())
-                .header(20.0, |mut h| {
+            self.terrain_costs_ui(ui, bench, out);
+            ui.separator();
+            self.stacking_ui(ui, bench, out);
+            ui.separator();
+            self.steps_ui(ui, bench, out);
+        });
+    }
+
+    /// The optional rules, each a checkbox with its description.
+    fn options_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        let spec = &bench.current.spec;
+        egui::CollapsingHeader::new("Optional rules")
+            .default_open(true)
+            .show(ui, |ui| {
+                if spec.options.is_empty() {
+                    ui.label("This ruleset has no optional rules.");
+                }
+                for o in spec.options.iter() {
+                    let path = field(&["options", &o.name.value, "default"]);
+                    let mut on = bench
+                        .value(&path)
+                        .and_then(serde_json::Value::as_bool)
+                        .unwrap_or(o.value.default);
+                    let text = match &o.value.description {
+                        Some(d) => format!("{} — {d}", o.name.value),
+                        None => o.name.value.clone(),
+                    };
+                    if ui.checkbox(&mut on, text).changed() {
+                        out.push(Command::SetField(path, on.to_string()));
+                    }
+                }
+            });
+    }
+
+    /// Each piece type's movement allowance in each mode, a table to edit.
+    fn allowances_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        let spec = &bench.current.spec;
+        ui.label(RichText::new("Movement allowances (per mode)").strong());
+        let modes: Vec<String> = spec.modes.names().map(str::to_owned).collect();
+        let types: Vec<String> = spec.piece_types.names().map(str::to_owned).collect();
+        egui_extras::TableBuilder::new(ui)
+            .id_salt("allowances")
+            .striped(true)
+            .vscroll(false)
+            .column(egui_extras::Column::auto().at_least(110.0))
+            .columns(egui_extras::Column::auto().at_least(90.0), modes.len())
+            .header(20.0, |mut h| {
+                h.col(|ui| {
+                    ui.label("piece type");
+                });
+                for m in &modes {
                     h.col(|ui| {
-                        ui.label("movement class");
+                        ui.label(m);
                     });
-                    for t in &terrain {
-                        h.col(|ui| {
+                }
+            })
+            .body(|mut body| {
+                for t in &types {
+                    body.row(24.0, |mut row| {
+                        row.col(|ui| {
                             ui.label(t);
                         });
-                    }
-                })
-                .body(|mut body| {
-                    for c in &classes {
-                        body.row(24.0, |mut row| {
+                        for m in &modes {
                             row.col(|ui| {
-                                ui.label(c);
+                                self.field_ui(
+                                    ui,
+                                    &field(&["piece_types", t, "allowance", m]),
+                                    &format!("{t} allowance {m}"),
+                                    out,
+                                );
                             });
-                            for t in &terrain {
-                                row.col(|ui| {
-                                    self.field_ui(
-                                        ui,
-                                        &field(&["movement", c, "enter", t]),
-                                        &format!("{c} enter {t}"),
-                                        out,
-                                    );
-                                });
-                            }
-                        });
-                    }
+                        }
+                    });
+                }
+            });
+    }
+
+    /// What each movement class pays to enter each terrain, a table to edit.
+    fn terrain_costs_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        let spec = &bench.current.spec;
+        ui.label(RichText::new("Terrain costs (extra to enter; blank = the step's cost)").strong());
+        let terrain: Vec<String> = spec.terrain.names().map(str::to_owned).collect();
+        let classes: Vec<String> = spec.movement.names().map(str::to_owned).collect();
+        egui_extras::TableBuilder::new(ui)
+            .id_salt("terrain costs")
+            .striped(true)
+            .vscroll(false)
+            .column(egui_extras::Column::auto().at_least(110.0))
+            .columns(egui_extras::Column::auto().at_least(90.0), terrain.len())
+            .header(20.0, |mut h| {
+                h.col(|ui| {
+                    ui.label("movement class");
                 });
-            ui.separator();
-            ui.label(RichText::new("Stacking limits").strong());
-            egui::Grid::new("stacking").striped(true).show(ui, |ui| {
-                for s in spec.stacking.names() {
-                    ui.label(format!("{s} capacity"));
+                for t in &terrain {
+                    h.col(|ui| {
+                        ui.label(t);
+                    });
+                }
+            })
+            .body(|mut body| {
+                for c in &classes {
+                    body.row(24.0, |mut row| {
+                        row.col(|ui| {
+                            ui.label(c);
+                        });
+                        for t in &terrain {
+                            row.col(|ui| {
+                                self.field_ui(
+                                    ui,
+                                    &field(&["movement", c, "enter", t]),
+                                    &format!("{c} enter {t}"),
+                                    out,
+                                );
+                            });
+                        }
+                    });
+                }
+            });
+    }
+
+    /// Each stacking limit's capacity and what each piece type counts toward it.
+    fn stacking_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        let spec = &bench.current.spec;
+        let types: Vec<String> = spec.piece_types.names().map(str::to_owned).collect();
+        ui.label(RichText::new("Stacking limits").strong());
+        egui::Grid::new("stacking").striped(true).show(ui, |ui| {
+            for s in spec.stacking.names() {
+                ui.label(format!("{s} capacity"));
+                self.field_ui(
+                    ui,
+                    &field(&["stacking", s, "capacity"]),
+                    &format!("{s} capacity"),
+                    out,
+                );
+                ui.end_row();
+                for t in &types {
+                    ui.label(format!("  {t} counts"));
                     self.field_ui(
                         ui,
-                        &field(&["stacking", s, "capacity"]),
-                        &format!("{s} capacity"),
+                        &field(&["piece_types", t, "stack", s]),
+                        &format!("{t} stack {s}"),
                         out,
                     );
                     ui.end_row();
-                    for t in &types {
-                        ui.label(format!("  {t} counts"));
-                        self.field_ui(
-                            ui,
-                            &field(&["piece_types", t, "stack", s]),
-                            &format!("{t} stack {s}"),
-                            out,
-                        );
-                        ui.end_row();
-                    }
                 }
-            });
-            ui.separator();
-            ui.label(RichText::new("Board steps").strong());
-            egui::Grid::new("geometry").show(ui, |ui| {
-                for key in ["orthogonal", "diagonal", "step"] {
-                    if bench
-                        .value(&field(&["geometry", key]))
-                        .is_some_and(|v| !v.is_null())
-                    {
-                        ui.label(key);
-                        self.field_ui(
-                            ui,
-                            &field(&["geometry", key]),
-                            &format!("geometry {key}"),
-                            out,
-                        );
-                        ui.end_row();
-                    }
+            }
+        });
+    }
+
+    /// The board's step costs the ruleset sets (orthogonal, diagonal, step).
+    fn steps_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        ui.label(RichText::new("Board steps").strong());
+        egui::Grid::new("geometry").show(ui, |ui| {
+            for key in ["orthogonal", "diagonal", "step"] {
+                if bench
+                    .value(&field(&["geometry", key]))
+                    .is_some_and(|v| !v.is_null())
+                {
+                    ui.label(key);
+                    self.field_ui(
+                        ui,
+                        &field(&["geometry", key]),
+                        &format!("geometry {key}"),
+                        out,
+                    );
+                    ui.end_row();
                 }
-            });
+            }
         });
     }
 }
