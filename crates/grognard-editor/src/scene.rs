@@ -327,11 +327,12 @@ impl Captions {
             2.0,
             Color32::from_black_alpha(170),
         ));
-        self.shapes.push(egui::Shape::Text(egui::epaint::TextShape::new(
-            r.min + Vec2::new(2.0, 0.0),
-            galley,
-            Color32::WHITE,
-        )));
+        self.shapes
+            .push(egui::Shape::Text(egui::epaint::TextShape::new(
+                r.min + Vec2::new(2.0, 0.0),
+                galley,
+                Color32::WHITE,
+            )));
     }
 
     /// The captions' shapes, to draw over the pieces.

@@ -24,8 +24,8 @@ mod tune_tab;
 
 pub use crate::words::order_text;
 use bars::{COMBO_WIDTH, slot_label};
-pub use commands::{CellOrder, Command, FilePurpose};
 pub use charts_tab::{band_face_test, odds_plot_rect};
+pub use commands::{CellOrder, Command, FilePurpose};
 pub use play_tab::{group_problems, result_words};
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, move_to_order, phase_line};
 
