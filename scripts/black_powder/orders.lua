@@ -352,18 +352,35 @@ end
 -- 003 Brigade Orders, Assault: the order names its objective, an enemy unit (the target);
 -- the brigade's units not locked in combat turn where they stand to face it, and infantry
 -- and artillery may now move into threatened range (flag `may_close`).
+
+-- The turns the order makes, in order: {unit, x, y, facing} for each unit of the brigade
+-- not locked in combat and not already facing the objective.
+local function assault_turns(game, actor, target)
+  local turns = {}
+  local tx, ty = game:position(target)
+  for _, u in ipairs(brigade_units(game, actor)) do
+    if not game:flag(u, "locked") and arc(game, u, target) ~= "front" then
+      local x, y = game:position(u)
+      turns[#turns + 1] = { u, x, y, math.deg(math.atan(ty - y, tx - x)) % 360 }
+    end
+  end
+  return turns
+end
+
+-- The only refusal the order can meet is a turn that does not fit (a unit's bases turned
+-- over another's, or off the table); the turns are judged together, each after the ones
+-- before it, as the script makes them. The legal orders list the order on this check.
+function bp.assault_check(game, actor, target)
+  return game:can_stand_all(assault_turns(game, actor, target))
+end
+
 function bp.assault(game, actor, target)
   call.pending = {}
   set_counter(game, actor, "objective", target:id() + 1)
   game:set_flag(actor, "assault_new")
   set_close_permissions(game, actor, "assault")
-  local tx, ty = game:position(target)
-  for _, u in ipairs(brigade_units(game, actor)) do
-    if not game:flag(u, "locked") and arc(game, u, target) ~= "front" then
-      local x, y = game:position(u)
-      local facing = math.deg(math.atan(ty - y, tx - x)) % 360
-      game:place_at(u, x, y, facing, "turns to face the Assault objective")
-    end
+  for _, t in ipairs(assault_turns(game, actor, target)) do
+    game:place_at(t[1], t[2], t[3], t[4], "turns to face the Assault objective")
   end
   game:note(game:name(actor) .. "'s brigade assaults " .. game:name(target))
 end

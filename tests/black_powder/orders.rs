@@ -667,6 +667,44 @@ fn an_assault_names_its_objective_faces_it_and_closes_on_it() {
 }
 
 #[test]
+fn an_assault_whose_turns_do_not_fit_is_refused_by_its_check_and_not_listed() {
+    // The order turns b1 (facing east, its line running north-south) to face r1, to the
+    // north: turned, its line runs east-west over b2's bases. The check (bp.assault_check,
+    // game:can_stand_all) judges it before the script: refused, and the legal orders, which
+    // list the order on the check's word, leave it out.
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12, brigade_size: 2 } }\n  - { id: b1, side: blue, type: line_infantry, at: [30, 36], facing: 0, attributes: { brigade: 1 } }\n  - { id: b2, side: blue, type: line_infantry, at: [34, 36], facing: 270, attributes: { brigade: 1 } }\n  - { id: r1, side: red, type: line_infantry, at: [30, 10], facing: 90, attributes: { brigade: 1 } }\n";
+    let assault = |t: &Table| Action::Act {
+        piece: id(t, "bde"),
+        action: t.game.rules().action_by_name("assault").expect("assault"),
+        target: Some(id(t, "r1")),
+        intent: Vec::new(),
+    };
+    let listed = |t: &mut Table| {
+        let side = t.game.side_by_name("blue").expect("blue");
+        let order = assault(t);
+        t.game.legal_orders(side, &mut t.hooks).contains(&order)
+    };
+    let mut t = table(pieces);
+    until_phase(&mut t, "blue", "command");
+    assert!(!listed(&mut t), "an assault whose turn does not fit was listed");
+    let order = assault(&t);
+    let no = refused(apply(&mut t, "blue", order));
+    assert!(
+        no.message.contains("b1's bases would overlap b2's"),
+        "{}",
+        no.message
+    );
+    assert_eq!(facing_of(&t, "b1"), 0, "the refused order turned nothing");
+    // With b2 further east the turn fits: listed, and the order turns b1.
+    let mut t = table(&pieces.replace("at: [34, 36]", "at: [40, 36]"));
+    until_phase(&mut t, "blue", "command");
+    assert!(listed(&mut t), "a fitting assault was not listed");
+    let order = assault(&t);
+    apply(&mut t, "blue", order).expect("assault");
+    assert_eq!(facing_of(&t, "b1"), 270);
+}
+
+#[test]
 fn a_charge_on_the_objective_is_the_assault_commands_move_toward_it() {
     // 003 Brigade Orders, Assault: units may charge; a brigade command must include a move
     // toward the objective — a charge on the objective is one (then the others are free).

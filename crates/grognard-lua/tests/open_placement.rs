@@ -371,3 +371,30 @@ fn mode_changed_hook_sees_both_modes_and_may_refuse() {
     let a = game.piece_by_name("a").expect("a");
     assert_eq!(game.rules().mode_name(a.mode), "line");
 }
+
+#[test]
+fn can_stand_all_judges_placements_in_turn_each_after_the_ones_before() {
+    // a and b each fit turned to face south where they stand; turned both, their lines
+    // (6.30" by 0.79") cross, whichever turns first.
+    let text = TABLE
+        .replace("settings: { to_x: X, to_y: Y, to_facing: F }\n", "")
+        .replace("ruleset: drill-open", "ruleset: drill-open-stand-all-test")
+        .replace(
+            "  - { id: foe, side: red, type: infantry, at: [20, 10], facing: 180 }\n",
+            "  - { id: b, side: blue, type: infantry, at: [15, 10.5], facing: 0 }\n",
+        );
+    let (mut game, mut hooks) =
+        common::start("tests/fixtures/hooks/stand-all.yaml", "stand-all.yaml", &text);
+    let events = act(&mut game, &mut hooks, "stand_all", "f2").expect("noted");
+    assert_eq!(
+        notes(&events),
+        [
+            "a alone nil",
+            "b alone nil",
+            "a as it faces nil",
+            "together b's bases would overlap a's",
+            "b first a's bases would overlap b's",
+            "none nil",
+        ]
+    );
+}

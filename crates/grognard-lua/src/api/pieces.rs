@@ -51,6 +51,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     add_method(lua, slot, game, "label", label)?;
     add_method(lua, slot, game, "arc_at", arc_at)?;
     add_method(lua, slot, game, "can_stand", can_stand)?;
+    add_method(lua, slot, game, "can_stand_all", can_stand_all)?;
     add_method(lua, slot, game, "setting", setting)?;
     add_method(lua, slot, game, "option", option)?;
     Ok(())
@@ -546,14 +547,71 @@ fn arc_at(
     arc_name(lua, Some(arc))
 }
 
+/// `game:can_stand(u, x, y [, facing])`: why `game:place_at(u, x, y, facing)` would be
+/// refused, or `nil`.
 fn can_stand(
     _: &Lua,
     cx: &Call<'_, '_, '_, '_>,
-    (_, u, x, y): (Table, Value, f64, f64),
+    (_, u, x, y, facing): (Table, Value, f64, f64, Option<f64>),
 ) -> mlua::Result<Option<String>> {
     let world = cx.world;
     let p = piece(world, &u)?;
-    Ok(world.standing_problem(p.id, table_point(x, y)?))
+    let facing = facing.map(facing_degrees).transpose()?;
+    Ok(world.standing_problem_facing(p.id, table_point(x, y)?, facing))
+}
+
+/// `game:can_stand_all({ {u, x, y, facing}, ... })`: why placing each piece in turn, as
+/// `game:place_at` calls in that order would, would be refused (the first problem met), or
+/// `nil`. Each is judged with the pieces before it already placed (and what is attached
+/// to them moved with them), so a script's check can judge a brigade's turns together —
+/// one turn may block the next — without trying the order on a copy of the game.
+fn can_stand_all(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, list): (Table, Table),
+) -> mlua::Result<Option<String>> {
+    let world = cx.world;
+    let n = list.raw_len();
+    // The game with the placements so far: copied only when a later one must see them.
+    let mut moved: Option<grognard_kernel::state::State> = None;
+    for i in 1..=n {
+        let entry: Table = list.raw_get(i).map_err(|_| {
+            mlua::Error::runtime(format!(
+                "game:can_stand_all: entry {i} is not a table {{unit, x, y [, facing]}}"
+            ))
+        })?;
+        let u: Value = entry.raw_get(1)?;
+        let (x, y): (f64, f64) = (entry.raw_get(2)?, entry.raw_get(3)?);
+        let facing: Option<f64> = entry.raw_get(4)?;
+        let id = piece(world, &u)?.id;
+        let at = table_point(x, y)?;
+        let facing = facing.map(facing_degrees).transpose()?;
+        let now = World {
+            state: moved.as_ref().unwrap_or(world.state),
+            ..*world
+        };
+        if let Some(problem) = now.standing_problem_facing(id, at, facing) {
+            return Ok(Some(problem));
+        }
+        if i == n {
+            break;
+        }
+        let state = moved.get_or_insert_with(|| world.state.clone());
+        // As `place_at` puts it: the piece and what is attached to it, at the point,
+        // turned to the facing if one is given.
+        let Some(Place::Point { facing: old, .. }) =
+            state.pieces.get(id.index()).map(|p| p.place.clone())
+        else {
+            continue;
+        };
+        let facing = facing.unwrap_or(old);
+        for p in &mut state.pieces {
+            if p.id == id || p.attached_to == Some(id) {
+                p.place = Place::Point { at, facing };
+            }
+        }
+    }
+    Ok(None)
 }
 
 fn setting(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, name): (Table, LuaString)) -> mlua::Result<i32> {
