@@ -686,7 +686,10 @@ fn an_assault_whose_turns_do_not_fit_is_refused_by_its_check_and_not_listed() {
     };
     let mut t = table(pieces);
     until_phase(&mut t, "blue", "command");
-    assert!(!listed(&mut t), "an assault whose turn does not fit was listed");
+    assert!(
+        !listed(&mut t),
+        "an assault whose turn does not fit was listed"
+    );
     let order = assault(&t);
     let no = refused(apply(&mut t, "blue", order));
     assert!(

@@ -383,8 +383,11 @@ fn can_stand_all_judges_placements_in_turn_each_after_the_ones_before() {
             "  - { id: foe, side: red, type: infantry, at: [20, 10], facing: 180 }\n",
             "  - { id: b, side: blue, type: infantry, at: [15, 10.5], facing: 0 }\n",
         );
-    let (mut game, mut hooks) =
-        common::start("tests/fixtures/hooks/stand-all.yaml", "stand-all.yaml", &text);
+    let (mut game, mut hooks) = common::start(
+        "tests/fixtures/hooks/stand-all.yaml",
+        "stand-all.yaml",
+        &text,
+    );
     let events = act(&mut game, &mut hooks, "stand_all", "f2").expect("noted");
     assert_eq!(
         notes(&events),
