@@ -268,7 +268,7 @@ fn enemy_lines(args: &[&str]) -> Vec<(String, serde_json::Value)> {
 
 /// `view --side` prints an identified enemy's mode, counters and flags as its JSON
 /// discloses them (`names`), and nothing more: a piece the side has not identified keeps
-/// its line (no mode, nothing in brackets), and a private counter (Hex Command's CVS
+/// its line (no mode but the public one, nothing in brackets), and a private counter (Hex Command's CVS
 /// traits) stays out of the text as it is out of the JSON.
 #[test]
 fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
@@ -314,14 +314,20 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
     {
         for (line, e) in enemy_lines(&args) {
             let names = &e["names"];
+            // A mode is public with the position (JSON `mode`; square-blocks ninth audit
+            // #3): the line shows it when, and as, the JSON does.
+            let public_mode = e["mode"].as_str();
             if names.is_null() {
+                let mode_ok = public_mode.map_or(!line.contains(" mode"), |m| {
+                    line.contains(&format!(", {m} mode")) && line.matches(" mode").count() == 1
+                });
                 assert!(
-                    !line.contains(" mode") && !line.contains('['),
+                    mode_ok && !line.contains('['),
                     "{args:?}: an unidentified enemy shows more than its JSON: {line}"
                 );
                 continue;
             }
-            let mode = names["mode"].as_str().expect("mode");
+            let mode = public_mode.unwrap_or_else(|| names["mode"].as_str().expect("mode"));
             assert!(line.contains(&format!(", {mode} mode")), "{args:?}: {line}");
             let shown = line
                 .rsplit_once(" [")
@@ -343,7 +349,8 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
             assert!(!line.contains("cvs_"), "{args:?}: {line}");
         }
     }
-    // Square blocks: a block the French have not identified reads as it did.
+    // Square blocks: a block the French have not identified reads as it did, with its
+    // public mode (ninth audit #3).
     let french = enemy_lines(&[
         "view",
         "examples/square-blocks.yaml",
@@ -355,7 +362,7 @@ fn the_side_views_text_shows_what_its_json_discloses_and_nothing_more() {
     assert!(
         french
             .iter()
-            .any(|(l, _)| l.trim_end() == "  #7         at (6,0), facing S"),
+            .any(|(l, _)| l.trim_end() == "  #7         at (6,0), facing S, strategic mode"),
         "{french:?}"
     );
 }

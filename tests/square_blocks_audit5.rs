@@ -48,7 +48,12 @@ fn audit5_1_what_legal_and_play_allow_follows_from_what_the_view_shows() {
         .lines()
         .find(|l| l.contains("at (5,5)"))
         .unwrap_or_else(|| panic!("{}", v.stdout));
-    assert!(x.ends_with("face up, real, scout"), "{}", v.stdout);
+    // (Its mode, public with its position, closes the line since the ninth audit's #3.)
+    assert!(
+        x.ends_with("face up, real, scout, strategic mode"),
+        "{}",
+        v.stdout
+    );
     let l = legal("p2scout.yaml");
     assert!(
         l.stdout

@@ -139,7 +139,8 @@ fn audit6_3_nothing_is_sighted_in_the_set_up() {
     assert!(!r.stdout.contains("sights"), "{}", r.stdout);
     assert!(!r.stdout.contains("real"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("#8         at (10,1), facing S\n"),
+        r.stdout
+            .contains("#8         at (10,1), facing S, strategic mode\n"),
         "{}",
         r.stdout
     );
@@ -317,7 +318,10 @@ fn audit6_9_a_sides_scouts_first_report_after_their_own_first_fate_roll() {
     // Turn 1, French command phase: the French scout has rolled and reports ai at B; the
     // Austrian scout has not rolled and reports nothing (fi is only a marker at (5,5)).
     let a1 = view("empty.yaml", "austrians");
-    assert!(a1.contains("#4         at (5,5), facing N\n"), "{a1}");
+    assert!(
+        a1.contains("#4         at (5,5), facing N, strategic mode\n"),
+        "{a1}"
+    );
     assert!(!a1.contains("sights enemy #4"), "{a1}");
     assert!(a1.contains("sighting D, face up, real, scout"), "{a1}");
     let f1 = view("empty.yaml", "french");

@@ -73,6 +73,14 @@ pub struct EnemyPiece {
     /// `identity`'s numbers by the ruleset's names, when identified.
     #[serde(default)]
     pub names: Option<PieceNames>,
+    /// Its mode by name, when the side knows where it is: a mode is public with the
+    /// position (a face-down marker's mode changes reach every side that sees it).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The facts above (`real`, `kind`, `strength`, `identity`) shown as last disclosed,
+    /// not disclosed now: a marker turned face down again is remembered as it was seen.
+    #[serde(default)]
+    pub remembered: Vec<String>,
 }
 
 /// A piece's type, mode, facing, counters, flags and attributes by the ruleset's names,

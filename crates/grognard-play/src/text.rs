@@ -523,14 +523,25 @@ pub fn view(game: &Game, view: &View) -> String {
         if let Some(n) = e.strength {
             facts.push(format!("strength {n}"));
         }
-        // An identified piece: its mode, counters and flags as the view's `names` disclose
-        // them (private counters are not there), written as an own piece's are.
+        // Its mode, public with its position (else as last identified).
+        if let Some(m) = e.mode.as_ref().or(e.names.as_ref().map(|n| &n.mode)) {
+            facts.push(format!("{m} mode"));
+        }
+        // Facts shown from an earlier sighting, not disclosed now (a marker turned face
+        // down again).
+        if !e.remembered.is_empty() {
+            facts.push(format!(
+                "{} as last seen",
+                remembered_words(&e.remembered, e.real)
+            ));
+        }
+        // An identified piece: its counters and flags as the view's `names` disclose them
+        // (private counters are not there), written as an own piece's are.
         let mut extra = String::new();
         if let Some(n) = &e.names {
             if e.kind.is_none() {
                 facts.push(n.kind.clone());
             }
-            facts.push(format!("{} mode", n.mode));
             let marks: Vec<String> = rules
                 .counters
                 .iter()
@@ -551,6 +562,25 @@ pub fn view(game: &Game, view: &View) -> String {
         push_line!(text, "  {label:<10} {}{extra}", facts.join(", "));
     }
     text
+}
+
+/// The remembered facts of an enemy piece in words: `type and strength`.
+fn remembered_words(facts: &[String], real: Option<bool>) -> String {
+    let words: Vec<&str> = facts
+        .iter()
+        .map(|f| match f.as_str() {
+            "real" if real == Some(false) => "a dummy",
+            "real" => "real",
+            "kind" => "type",
+            "identity" => "the rest",
+            other => other,
+        })
+        .collect();
+    match words.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// A side's view and its log, exactly as `grognard view FILE --side SIDE` prints them.

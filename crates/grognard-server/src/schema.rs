@@ -150,7 +150,7 @@ fn enemy_defs() -> Value {
         "Enemy": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["handle", "side", "place", "facing", "last_seen", "level", "face_up", "real", "kind", "strength", "identity", "facing_name", "names"],
+            "required": ["handle", "side", "place", "facing", "last_seen", "level", "face_up", "real", "kind", "strength", "identity", "facing_name", "names", "mode", "remembered"],
             "properties": {
                 "handle": {"type": "integer", "description": "The side's handle for it (`#N` in texts)."},
                 "side": int,
@@ -164,7 +164,9 @@ fn enemy_defs() -> Value {
                 "strength": nullable("integer"),
                 "identity": or_null("Piece"),
                 "facing_name": nullable("string"),
-                "names": or_null("Names")
+                "names": or_null("Names"),
+                "mode": {"type": ["string", "null"], "description": "Its mode, public wherever its position is known."},
+                "remembered": {"type": "array", "description": "The facts (real, kind, strength, identity) shown as last disclosed, not disclosed now.", "items": {"type": "string"}}
             }
         },
         "Seen": {

@@ -8,7 +8,7 @@ use crate::action::{Action, Event, Order, Refusal, RefusalKind};
 use crate::geometry::Cell;
 use crate::hooks::Hooks;
 use crate::ids::{PieceId, SideId};
-use crate::knowledge::{Disclosure, Knowledge};
+use crate::knowledge::{Disclosure, Knowledge, Known};
 use crate::piece::{Piece, Place};
 use crate::state::{Reach, State};
 
@@ -16,6 +16,22 @@ use crate::view::{EnemyPiece, PieceNames, View, redact};
 
 /// The random stream decoys' names are drawn from (sides roll on streams 1, 2, ...).
 const DECOY_NAME_STREAM: u64 = 0xDEC0_0001;
+
+/// The facts a view shows of an enemy piece from an earlier sighting, not disclosed now
+/// (a marker turned face down again keeps its type and strength in the side's memory).
+fn remembered(k: &Known) -> Vec<String> {
+    [
+        (k.real.is_some(), Disclosure::REAL),
+        (k.kind.is_some(), Disclosure::KIND),
+        (k.strength.is_some(), Disclosure::STRENGTH),
+        (k.identity.is_some(), Disclosure::IDENTITY),
+    ]
+    .into_iter()
+    .filter(|&(shown, fact)| shown && !k.now.has(fact))
+    .flat_map(|(_, fact)| fact.names())
+    .map(str::to_owned)
+    .collect()
+}
 
 impl Game {
     /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
@@ -100,6 +116,12 @@ impl Game {
                             })
                             .flatten(),
                         names: k.identity.as_ref().map(|p| self.unowned_names(p)),
+                        // Public with its position, as its mode changes are in the log.
+                        mode: here
+                            .then(|| state.pieces.get(i))
+                            .flatten()
+                            .map(|p| self.rules().mode_name(p.mode).to_owned()),
+                        remembered: remembered(k),
                     })
                 })
                 .collect(),
@@ -121,6 +143,10 @@ impl Game {
                     identity: Some(self.unowned(p)),
                     facing_name: p.on_board().then(|| self.facing_name(&p.place, p.facing)),
                     names: Some(self.unowned_names(p)),
+                    mode: p
+                        .on_board()
+                        .then(|| self.rules().mode_name(p.mode).to_owned()),
+                    remembered: Vec::new(),
                 })
                 .collect(),
         };
@@ -144,9 +170,18 @@ impl Game {
     }
 
     /// `p` as another side is shown it: the ruleset's private attributes and counters set
-    /// to 0 (and left out of its names, [`Game::unowned_names`]).
+    /// to 0 (and left out of its names, [`Game::unowned_names`]). When the counter of saved
+    /// points is private, so is the square they were saved toward.
     fn unowned(&self, p: &Piece) -> Piece {
         let mut p = p.clone();
+        if let Some(saving) = &self.rules().saving
+            && self
+                .rules()
+                .private_counters
+                .contains(&saving.counter.index())
+        {
+            p.saved_toward = None;
+        }
         for &i in &self.rules().private_attributes {
             if let Some(v) = p.attributes.get_mut(i) {
                 *v = 0;
