@@ -33,6 +33,7 @@ mod square_blocks_audit5;
 mod square_blocks_audit6;
 mod square_blocks_audit7;
 mod square_blocks_audit8;
+mod square_blocks_audit9;
 mod square_blocks_rulings;
 mod tools;
 mod util;

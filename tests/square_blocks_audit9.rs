@@ -1,0 +1,257 @@
+//! The ninth outside audit of the square-block game (`docs/audits/square-blocks.md`,
+//! "Ninth outside audit"), run end to end on its positions in
+//! `tests/fixtures/audits/square-blocks/ninth/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T9: &str = "tests/fixtures/audits/square-blocks/ninth";
+
+fn run9(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T9, args)
+}
+
+/// What `play SCENARIO --orders ORDERS [--side SIDE]` prints, whatever its exit code.
+fn play9(scenario: &str, orders: &str, side: Option<&str>) -> String {
+    let mut args = vec!["play", scenario, "--orders", orders];
+    if let Some(s) = side {
+        args.extend(["--side", s]);
+    }
+    let r = run9(&args);
+    format!("{}{}", r.stdout, r.stderr)
+}
+
+#[test]
+fn audit9_1_a_dummy_in_battle_mode_steps_a_square_each_phase_as_cavalry_does() {
+    // 000 l.79 (#15): dummy blocks "act and move just like normal blocks"; 001 l.64: they
+    // "can move and act like any real command". 000 l.153/157 (chart): cavalry, legion and
+    // HQs have 1 mp in battle mode, infantry ½; 000 l.32 (#7): an orthogonal step costs 1.
+    //
+    // p28.yaml, worked by hand: bcav (cavalry) and bdum (dummy), both in battle mode, at
+    // (3,6) and (6,6). In the French movement phase of turn 1 each steps north one square
+    // (1 mp; the cavalry has 1), and again on turn 2. Before the fix the dummy had
+    // infantry's ½ ("the path costs 1 by (6,5), but bdum has ½ in battle mode"), so the
+    // Austrians, seeing #1 step twice running in battle mode, knew it real. Now both
+    // markers do the same in the Austrians' log.
+    let out = play9("p28.yaml", "p28d.orders.yaml", Some("austrians"));
+    assert!(!out.contains("refused"), "{out}");
+    assert!(out.contains("enemy #1 moved from (3,6) to (3,5)"), "{out}");
+    assert!(out.contains("enemy #2 moved from (6,6) to (6,5)"), "{out}");
+    assert!(out.contains("enemy #1 moved from (3,5) to (3,4)"), "{out}");
+    assert!(out.contains("enemy #2 moved from (6,5) to (6,4)"), "{out}");
+    // `reach` lists the dummy's orthogonal squares in battle mode (1 mp), not the
+    // diagonals (1½).
+    let r = run9(&["reach", "p28.yaml", "--unit", "bdum"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("can reach 4 places"), "{}", r.stdout);
+}
+
+#[test]
+fn audit9_2_saved_points_and_the_square_they_are_saved_toward_are_the_owners_alone() {
+    // 000 l.57 (#11) and 001 l.113 ([6.95]): saved points are the block's own reserve for
+    // its next movement phase; the ruleset's note on forward deployment's ½ mp reads them as
+    // unseen by the opponent (saving is standing still). `private_counters: [saved_mp]`.
+    //
+    // p19.yaml, worked by hand: fb (French infantry, battle mode, ½ mp) at (4,6), aobs
+    // (Austrian infantry) at (5,7), adjacent diagonally, so the Austrians hold fb at A
+    // (adjacent sight, A*) and know it by name. In the French movement phase of turn 1 fb
+    // saves toward (4,5): its ½ goes on `saved_mp` (1 half point). Before the fix the
+    // Austrians' view showed `saved_mp 1` and, in JSON, `saved_toward: (4,5)`.
+    let r = run9(&[
+        "view",
+        "p19.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "p19.orders.yaml",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("fb         at (4,6)"), "{}", r.stdout);
+    assert!(!r.stdout.contains("saved_mp"), "{}", r.stdout);
+    let r = run9(&[
+        "view",
+        "p19.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "p19.orders.yaml",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let fb = v["view"]["enemy"]
+        .as_array()
+        .and_then(|e| e.iter().find(|p| p["identity"]["name"] == "fb"))
+        .expect("fb is identified");
+    assert!(fb["identity"]["saved_toward"].is_null(), "{fb}");
+    assert_eq!(fb["identity"]["counters"][2], 0, "{fb}");
+    assert!(fb["names"]["counters"].get("saved_mp").is_none(), "{fb}");
+    // Nothing in the Austrians' JSON names the square saved toward.
+    assert!(!r.stdout.contains("saved_toward\": {"), "{}", r.stdout);
+    // The owner still sees its points.
+    let r = run9(&[
+        "view",
+        "p19.yaml",
+        "--side",
+        "french",
+        "--orders",
+        "p19.orders.yaml",
+    ]);
+    assert!(r.stdout.contains("saved_mp 1"), "{}", r.stdout);
+}
+
+#[test]
+fn audit9_3_a_face_down_markers_mode_is_shown_as_its_mode_changes_are_logged() {
+    // 000 l.72 (#14): battle mode is an officer figure placed on the block, in view of the
+    // table; the ruleset's note makes a face-down block's mode public as its square is,
+    // and the log reports each change ("enemy #2 changed mode battle → strategic").
+    //
+    // p28.yaml, worked by hand: the Austrians (corps, handle 0) see three face-down French
+    // markers: #1 bcav (battle), #2 bdum (battle), #3 army (strategic, the army HQ's
+    // default). Before any order the view lists those starting modes. p28b: in the French
+    // movement phase bdum goes to strategic and army to battle. Before the fix the view
+    // showed no mode for any face-down marker.
+    let r = run9(&["view", "p28.yaml", "--side", "austrians"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("#1         at (3,6), facing N, battle mode"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("#2         at (6,6), facing N, battle mode"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("#3         at (0,9), facing N, strategic mode"),
+        "{}",
+        r.stdout
+    );
+    let args = [
+        "view",
+        "p28.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "p28b.orders.yaml",
+    ];
+    let r = run9(&args);
+    assert!(
+        r.stdout
+            .contains("enemy #2 changed mode battle → strategic"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("#2         at (6,6), facing N, strategic mode"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("#3         at (0,9), facing N, battle mode"),
+        "{}",
+        r.stdout
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let r = run9(&json);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let modes: Vec<(u64, String)> = v["view"]["enemy"]
+        .as_array()
+        .expect("enemy")
+        .iter()
+        .map(|e| {
+            (
+                e["handle"].as_u64().unwrap_or(0),
+                e["mode"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        modes,
+        [
+            (1, "battle".into()),
+            (2, "strategic".into()),
+            (3, "battle".into())
+        ]
+    );
+}
+
+#[test]
+fn audit9_5_a_marker_turned_face_down_again_is_shown_as_remembered() {
+    // 001 l.83-89 ([6.92]): a marker is turned face up on a B or A sighting and back face
+    // down on C or D. What the side saw while it was face up it keeps, as last seen.
+    //
+    // flip.yaml, worked by hand: the Austrian corps HQ (chart #5) at (5,0) faces S; fcav
+    // (cavalry, 4 units) at (5,2) is 2 squares straight ahead: B, so it turns face up
+    // (type cavalry, strength 4). In the French movement phase it steps to (5,3), 3 ahead:
+    // C, face down again. The view still lists cavalry, strength 4 from the B sighting;
+    // before the fix nothing said those were not seen now.
+    let r = run9(&[
+        "view",
+        "flip.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "flip.orders.yaml",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("austrians sights enemy #1 at level B"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("austrians sights enemy #1 at level C"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "#1         at (5,3), facing S, sighting C, real, cavalry, strength 4, strategic mode, type and strength as last seen"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run9(&[
+        "view",
+        "flip.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "flip.orders.yaml",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(
+        v["view"]["enemy"][0]["remembered"],
+        serde_json::json!(["kind", "strength"])
+    );
+    assert_eq!(v["view"]["enemy"][0]["face_up"], false);
+}
+
+#[test]
+fn audit9_6_a_block_faces_its_last_step_and_may_turn_back_free_in_the_same_phase() {
+    // 000 l.217-245 (chart #5 is read from the observer's facing); the seeds say nothing of
+    // a block's facing after a move. Our reading (ruleset notes): a move leaves the block
+    // facing its last step, and a `face` in the same movement phase costs nothing.
+    //
+    // flip.yaml, worked by hand: the corps HQ at (5,0) facing S sees fcav at (5,2), 2
+    // ahead, at B. In its movement phase it steps west to (4,0) (1 mp): it now faces W, and
+    // fcav, behind its shoulder, is out of sight (D). Turning S again in the same phase puts
+    // fcav at 2 ahead and 1 to the side: C.
+    let out = play9("flip.yaml", "backface.orders.yaml", Some("austrians"));
+    assert!(out.contains("corps moved (5,0) → (4,0), cost 1"), "{out}");
+    assert!(out.contains("austrians loses sight of enemy #1"), "{out}");
+    assert!(out.contains("corps now faces S"), "{out}");
+    assert!(
+        out.contains("austrians sights enemy #1 at level C"),
+        "{out}"
+    );
+    assert!(!out.contains("refused"), "{out}");
+}
