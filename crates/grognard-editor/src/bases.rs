@@ -18,8 +18,8 @@ use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
 use crate::scene::{
-    BaseDrop, BoardScene, Captions, DrawPiece, Look, Transform, inches, name_fits, piece_galley,
-    side_color,
+    BaseDrop, BoardScene, CAPTION_FONT, Captions, DrawPiece, LABEL_FONT_PER_SIZE, Look, Transform,
+    inches, name_fits, piece_galley, side_color,
 };
 
 /// Screen points between the front edge and the turning handle.
@@ -153,15 +153,21 @@ pub(crate) fn paint_base(
         Color32::WHITE,
         Stroke::new(1.0, Color32::BLACK),
     ));
-    // The name inside the base when it reads there, else in a caption below it.
-    if !name_fits(ctx, p, (bounds.width(), bounds.height())) {
-        captions.add(ctx, p, bounds);
+    // The name inside the base when it reads there in the captions' font, else in a
+    // caption below it: names on the table read alike, none in the smallest font.
+    if !name_fits(ctx, p, (bounds.width(), bounds.height()), CAPTION_FONT) {
+        // Above a base whose front (and its tick) is at the bottom, below the others.
+        let front = c[0] + (c[1] - c[0]) / 2.0;
+        captions.add(ctx, p, bounds, front.y > bounds.center().y);
         return;
     }
+    // The font follows the base's depth on screen (some 0.4 of it), never below the
+    // captions'.
+    let depth = (c[3] - c[0]).length();
     let galley = piece_galley(
         ctx,
         p,
-        t.scale * 1.6,
+        (depth * 0.4).max(CAPTION_FONT) / LABEL_FONT_PER_SIZE,
         (bounds.width(), bounds.height()),
         Color32::WHITE,
     );

@@ -20,7 +20,7 @@ pub(crate) use crate::scene::inches;
 pub use crate::scene::{
     BaseDrop, BoardScene, DrawPiece, FacingMark, Look, Overlay, Transform, piece_galley, side_color,
 };
-use crate::scene::{Captions, name_fits, text_on};
+use crate::scene::{Captions, SMALLEST_LABEL_FONT, name_fits, text_on};
 
 /// Hex circumradius when hex centres are one unit apart across the flats.
 const HEX_RADIUS: f32 = 0.577_350_3;
@@ -943,7 +943,9 @@ fn paint_pieces(
                 }
             }
             let mut room = rect;
+            let mut arrow_down = false;
             if let Some(mark) = p.facing {
+                arrow_down = facing_vector(mark, grid).y > 0.5;
                 let arrow = facing_arrow(center, facing_vector(mark, grid), size);
                 room = clear_of(rect, Rect::from_points(&arrow));
                 shapes.push(Shape::convex_polygon(
@@ -953,7 +955,7 @@ fn paint_pieces(
                 ));
             }
             if i == 0 && size >= SMALLEST_LABELLED_COUNTER {
-                if name_fits(ctx, p, (room.width(), room.height())) {
+                if name_fits(ctx, p, (room.width(), room.height()), SMALLEST_LABEL_FONT) {
                     // Fitted inside the counter, clear of its facing arrow, in the colour
                     // that reads on it.
                     let ink = text_on(color);
@@ -963,7 +965,8 @@ fn paint_pieces(
                         ink,
                     )));
                 } else {
-                    captions.add(ctx, p, rect);
+                    // Clear of a facing arrow pointing down.
+                    captions.add(ctx, p, rect, arrow_down);
                 }
             }
         }

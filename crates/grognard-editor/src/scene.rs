@@ -280,11 +280,15 @@ pub const SMALLEST_LABEL_FONT: f32 = 7.0;
 /// The font of a caption drawn outside a counter or base too small for its name.
 pub const CAPTION_FONT: f32 = 9.0;
 
-/// Whether `p`'s name fits whole inside a box `room` (width, height) in a font the player
-/// can read ([`SMALLEST_LABEL_FONT`]): if not, the name goes in a caption outside.
+/// A label's starting font, in points per point of the size [`piece_galley`] is given.
+pub const LABEL_FONT_PER_SIZE: f32 = 0.26;
+
+/// Whether `p`'s name fits whole inside a box `room` (width, height) in a font of `points`
+/// (a counter asks for [`SMALLEST_LABEL_FONT`], a base for [`CAPTION_FONT`]): if not, the
+/// name goes in a caption outside.
 #[must_use]
-pub fn name_fits(ctx: &egui::Context, p: &DrawPiece, room: (f32, f32)) -> bool {
-    let font = egui::FontId::proportional(SMALLEST_LABEL_FONT);
+pub fn name_fits(ctx: &egui::Context, p: &DrawPiece, room: (f32, f32), points: f32) -> bool {
+    let font = egui::FontId::proportional(points);
     let row = ctx.fonts_mut(|f| f.row_height(&font));
     p.name.is_empty() || (text_width(ctx, &p.name, &font) <= room.0 - 4.0 && row <= room.1 - 2.0)
 }
@@ -301,22 +305,27 @@ pub struct Captions {
 
 impl Captions {
     /// Adds `p`'s caption (its name and mode letter, whole) centred below `under`, its
-    /// counter or base on screen.
-    pub fn add(&mut self, ctx: &egui::Context, p: &DrawPiece, under: egui::Rect) {
+    /// counter or base on screen — or above it when `above` (its front, with the facing
+    /// mark, is at the bottom: a caption there would cover the mark).
+    pub fn add(&mut self, ctx: &egui::Context, p: &DrawPiece, under: egui::Rect, above: bool) {
         let Some(line) = label_lines(p).into_iter().next() else {
             return;
         };
         let font = egui::FontId::proportional(CAPTION_FONT);
         let galley = ctx.fonts_mut(|f| f.layout_no_wrap(line, font, Color32::WHITE));
         let size = galley.size() + Vec2::new(4.0, 0.0);
-        let mut r = egui::Rect::from_min_size(
-            Pos2::new(under.center().x - size.x / 2.0, under.max.y + 2.0),
-            size,
-        );
-        // A few steps down at most: a crowd of captions is rare, and a caption far from
+        let top = if above {
+            under.min.y - 2.0 - size.y
+        } else {
+            under.max.y + 2.0
+        };
+        let mut r =
+            egui::Rect::from_min_size(Pos2::new(under.center().x - size.x / 2.0, top), size);
+        // A few steps away at most: a crowd of captions is rare, and a caption far from
         // its piece would mislead more than one drawn over another.
         for _ in 0..4 {
             match self.placed.iter().find(|o| o.intersects(r)) {
+                Some(o) if above => r = r.translate(Vec2::new(0.0, o.min.y - 1.0 - r.max.y)),
                 Some(o) => r = r.translate(Vec2::new(0.0, o.max.y + 1.0 - r.min.y)),
                 None => break,
             }
@@ -358,7 +367,7 @@ pub fn piece_galley(
 ) -> std::sync::Arc<egui::Galley> {
     let mut lines = label_lines(p);
     let (width, height) = (room.0 - 4.0, room.1 - 2.0);
-    let mut points = (size * 0.26).clamp(7.0, 14.0);
+    let mut points = (size * LABEL_FONT_PER_SIZE).clamp(SMALLEST_LABEL_FONT, 14.0);
     loop {
         let font = egui::FontId::proportional(points);
         let fits = lines

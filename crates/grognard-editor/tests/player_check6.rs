@@ -77,6 +77,10 @@ fn small_counters_and_bases_carry_readable_names() {
             );
         };
         assert!(*points >= 7.0, "{} in {points} pt", p.name);
+        // A base's name reads as large as a caption beside it, inside or out.
+        if p.footprint.is_some() {
+            assert!(*points >= 9.0, "base {} in {points} pt", p.name);
+        }
     }
     for (text, _, _) in &drawn {
         assert!(!text.starts_with('…'), "a name cut to its end: {text:?}");
