@@ -168,6 +168,7 @@ pub(crate) fn paint_base(
         ctx,
         p,
         (depth * 0.4).max(CAPTION_FONT) / LABEL_FONT_PER_SIZE,
+        CAPTION_FONT,
         (bounds.width(), bounds.height()),
         Color32::WHITE,
     );

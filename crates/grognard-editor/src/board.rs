@@ -961,7 +961,14 @@ fn paint_pieces(
                     let ink = text_on(color);
                     shapes.push(Shape::Text(egui::epaint::TextShape::new(
                         room.left_top() + Vec2::new(2.0, 1.0),
-                        piece_galley(ctx, p, size, (room.width(), room.height()), ink),
+                        piece_galley(
+                            ctx,
+                            p,
+                            size,
+                            SMALLEST_LABEL_FONT,
+                            (room.width(), room.height()),
+                            ink,
+                        ),
                         ink,
                     )));
                 } else {

@@ -355,32 +355,34 @@ impl Captions {
 /// `room` (width, height) — elided; the whole label is [`label_lines`], shown on hover —
 /// in `color`.
 ///
-/// The font shrinks first (down to [`SMALLEST_LABEL_FONT`]) until the name line fits
-/// whole; if it still does not, the mode letter goes. The board asks [`name_fits`] first
+/// The font shrinks first (down to `floor`: [`SMALLEST_LABEL_FONT`] on a counter,
+/// [`CAPTION_FONT`] on a base) until the name line fits whole; if it still does not, the
+/// mode letter goes. The board asks [`name_fits`] first
 /// and gives a counter too small for its name a caption instead, so the name is not cut.
 pub fn piece_galley(
     ctx: &egui::Context,
     p: &DrawPiece,
     size: f32,
+    floor: f32,
     room: (f32, f32),
     color: Color32,
 ) -> std::sync::Arc<egui::Galley> {
     let mut lines = label_lines(p);
     let (width, height) = (room.0 - 4.0, room.1 - 2.0);
-    let mut points = (size * LABEL_FONT_PER_SIZE).clamp(SMALLEST_LABEL_FONT, 14.0);
+    let mut points = (size * LABEL_FONT_PER_SIZE).clamp(floor, 14.0_f32.max(floor));
     loop {
         let font = egui::FontId::proportional(points);
         let fits = lines
             .first()
             .is_none_or(|first| text_width(ctx, first, &font) <= width);
         let tall_enough = ctx.fonts_mut(|f| f.row_height(&font)) <= height;
-        if (fits && tall_enough) || points <= SMALLEST_LABEL_FONT {
+        if (fits && tall_enough) || points <= floor {
             if !fits && !p.name.is_empty() && lines.first().is_some_and(|l| *l != p.name) {
                 lines[0] = p.name.clone();
             }
             let fitted = fit_lines(ctx, &lines, &font, width, height);
             return ctx.fonts_mut(|fonts| fonts.layout_no_wrap(fitted.join("\n"), font, color));
         }
-        points = (points - 0.5).max(SMALLEST_LABEL_FONT);
+        points = (points - 0.5).max(floor);
     }
 }
