@@ -255,3 +255,24 @@ fn audit9_6_a_block_faces_its_last_step_and_may_turn_back_free_in_the_same_phase
     );
     assert!(!out.contains("refused"), "{out}");
 }
+
+#[test]
+fn audit9_4_a_small_command_counts_a_whole_block_and_a_half_block_a_half() {
+    // 000 l.66-69 (#13): at most 2½ blocks a square, a half-size block counting ½; 001
+    // l.43 ([6.83]): small commands are 10 figures or less. Our reading (ruleset notes): a
+    // small command is a marker type, not a half-size block, so it counts as a whole block;
+    // the half block is the `half_infantry` type.
+    //
+    // small.yaml, worked by hand: fa and fb (infantry, 20 figures each) hold (4,4): 2
+    // blocks. fs (small_infantry, 8 figures) stepping in from (4,5) would make 3 blocks,
+    // over 2½ (the figures, 48, are well under 150). fh (half_infantry, 8 figures) stepping
+    // in diagonally from (5,5) (1½ mp, strategic 1½) makes 2½: allowed.
+    let out = play9("small.yaml", "small.orders.yaml", None);
+    assert!(
+        out.contains("refused: fs cannot enter (4,4): moving in would make 3 blocks there, over the limit of 2½"),
+        "{out}"
+    );
+    let out = play9("small.yaml", "half.orders.yaml", None);
+    assert!(out.contains("fh moved (5,5) → (4,4), cost 1½"), "{out}");
+    assert!(!out.contains("refused"), "{out}");
+}
