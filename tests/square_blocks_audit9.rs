@@ -87,6 +87,24 @@ fn audit9_2_saved_points_and_the_square_they_are_saved_toward_are_the_owners_alo
     assert!(fb["names"]["counters"].get("saved_mp").is_none(), "{fb}");
     // Nothing in the Austrians' JSON names the square saved toward.
     assert!(!r.stdout.contains("saved_toward\": {"), "{}", r.stdout);
+    // p19mid: the Austrians look in the middle of the French movement phase, just after
+    // the save. fb stood still; before the fix its identity read `moved: true` (a block
+    // that neither moved nor changed mode had saved). Now it reads as standing still.
+    let r = run9(&[
+        "view",
+        "p19.yaml",
+        "--side",
+        "austrians",
+        "--orders",
+        "p19mid.orders.yaml",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let fb = &v["view"]["enemy"][0]["identity"];
+    assert_eq!(fb["name"], "fb", "{fb}");
+    assert_eq!(fb["moved"], false, "{fb}");
+    assert!(fb["saved_toward"].is_null(), "{fb}");
     // The owner still sees its points.
     let r = run9(&[
         "view",

@@ -171,7 +171,8 @@ impl Game {
 
     /// `p` as another side is shown it: the ruleset's private attributes and counters set
     /// to 0 (and left out of its names, [`Game::unowned_names`]). When the counter of saved
-    /// points is private, so is the square they were saved toward.
+    /// points is private, so is the square they were saved toward, and a piece that saved
+    /// this phase shows as one that stood still (not `moved`).
     fn unowned(&self, p: &Piece) -> Piece {
         let mut p = p.clone();
         if let Some(saving) = &self.rules().saving
@@ -179,8 +180,9 @@ impl Game {
                 .rules()
                 .private_counters
                 .contains(&saving.counter.index())
+            && p.saved_toward.take().is_some()
         {
-            p.saved_toward = None;
+            p.moved = false;
         }
         for &i in &self.rules().private_attributes {
             if let Some(v) = p.attributes.get_mut(i) {
