@@ -28,6 +28,28 @@ pub(super) struct ActCheck<'r, 's> {
     flank_or_rear: bool,
 }
 
+/// Whether a check words its refusals. `apply` tells the side why an order is refused;
+/// the legal listing asks only whether a candidate passes, and words it would throw away
+/// (a target's label, a distance written out) were some 4% of a Black Powder order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Words {
+    /// The refusal says why, as `apply` reports it.
+    Said,
+    /// The refusal's kind alone, with no text: for a caller that only asks whether the
+    /// check passes.
+    Unsaid,
+}
+
+impl Words {
+    /// A refusal of `kind`, with `text` made only when the refusal is said.
+    fn refusal(self, kind: RefusalKind, text: impl FnOnce() -> String) -> Refusal {
+        match self {
+            Self::Said => Refusal::new(kind, text()),
+            Self::Unsaid => Refusal::new(kind, String::new()),
+        }
+    }
+}
+
 /// What the acting side's order stands on once checked: the actor and target as they were
 /// before anything changed, how they stand, and the order's intents. A chart's inputs are
 /// read from these.
@@ -95,38 +117,34 @@ fn act_target<'s>(
     def: &crate::rules::ActionDef,
     actor: &crate::piece::Piece,
     target: Option<PieceId>,
+    words: Words,
 ) -> Result<Option<&'s crate::piece::Piece>, Refusal> {
     match (def.target, target) {
         (TargetRule::None, None) => Ok(None),
-        (TargetRule::None, Some(_)) => Err(Refusal::new(
-            RefusalKind::BadTarget,
-            format!("{} takes no target", def.name),
-        )),
-        (_, None) => Err(Refusal::new(
-            RefusalKind::BadTarget,
-            format!("{} needs a target", def.name),
-        )),
+        (TargetRule::None, Some(_)) => Err(words.refusal(RefusalKind::BadTarget, || {
+            format!("{} takes no target", def.name)
+        })),
+        (_, None) => Err(words.refusal(RefusalKind::BadTarget, || {
+            format!("{} needs a target", def.name)
+        })),
         (rule, Some(t)) => {
             let tp = state
                 .pieces
                 .get(t.index())
                 .filter(|p| p.on_board())
                 .ok_or_else(|| {
-                    Refusal::new(
-                        RefusalKind::BadTarget,
-                        format!("there is no piece #{} on the board", t.0),
-                    )
+                    words.refusal(RefusalKind::BadTarget, || {
+                        format!("there is no piece #{} on the board", t.0)
+                    })
                 })?;
             if tp.id == actor.id {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!("{} cannot target itself", actor.name),
-                ));
+                return Err(words.refusal(RefusalKind::BadTarget, || {
+                    format!("{} cannot target itself", actor.name)
+                }));
             }
             let enemy = tp.side != side;
             if (rule == TargetRule::Enemy) != enemy {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
+                return Err(words.refusal(RefusalKind::BadTarget, || {
                     format!(
                         "{} must target {} piece",
                         def.name,
@@ -135,8 +153,8 @@ fn act_target<'s>(
                         } else {
                             "an own"
                         }
-                    ),
-                ));
+                    )
+                }));
             }
             Ok(Some(tp))
         }
@@ -159,6 +177,36 @@ impl Game {
         (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
     ) -> Result<ActCheck<'r, 's>, Refusal> {
+        self.judge_act(state, side, id, (action, intent), target, Words::Said)
+    }
+
+    /// Whether an `act` order given with no intent passes [`Self::check_act`]: what the
+    /// legal listing asks of every actor, action and target. No refusal is worded, and
+    /// what only a passing order's chart reads is not measured.
+    pub(super) fn act_passes(
+        &self,
+        state: &State,
+        side: SideId,
+        id: PieceId,
+        action: ActionId,
+        target: Option<PieceId>,
+    ) -> bool {
+        self.judge_act(state, side, id, (action, &[]), target, Words::Unsaid)
+            .is_ok()
+    }
+
+    /// [`Self::check_act`], its refusals worded or not as `words` says. Unsaid, the
+    /// distance in table inches and the actor's flank-or-rear bearing, which only a chart
+    /// reads, are left at 0 and false.
+    fn judge_act<'r, 's>(
+        &'r self,
+        state: &'s State,
+        side: SideId,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+        words: Words,
+    ) -> Result<ActCheck<'r, 's>, Refusal> {
         let def = self
             .rules
             .actions
@@ -166,32 +214,35 @@ impl Game {
             .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
         check_intents(def, intent)?;
         let actor = self.own_piece(state, side, id)?;
-        self.check_actor(def, action, actor)?;
-        let target_piece = act_target(state, side, def, actor, target)?;
+        self.check_actor(def, action, actor, words)?;
+        let target_piece = act_target(state, side, def, actor, target, words)?;
         let mut distance = 0u32;
         let mut table_distance = 0u32;
         let mut flank_or_rear = false;
         if let Some(tp) = target_piece {
-            let tp_label = self.label(state, side, tp);
+            // The target as the acting side names it, worked out for a worded refusal only.
+            let tp_label = || self.label(state, side, tp);
+            let tp_label: &dyn Fn() -> String = &tp_label;
             // The target's type and flags first: they need no measuring, and they rule out
             // most targets of an action that names them.
-            self.check_target_type(state, side, def, tp, &tp_label)?;
-            self.check_target_flags(state, side, def, tp, &tp_label)?;
+            self.check_target_type(state, side, def, tp, (tp_label, words))?;
+            self.check_target_flags(state, side, def, tp, (tp_label, words))?;
             // Charts compare exact distances with their bounds (rounded up on a table).
-            table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
             distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
-            self.check_range(def, actor, tp, distance, &tp_label)?;
-            self.check_arcs(def, actor, tp, &tp_label)?;
+            self.check_range(def, actor, tp, distance, (tp_label, words))?;
+            self.check_arcs(def, actor, tp, (tp_label, words))?;
             if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    format!("{} cannot see {tp_label}", actor.name),
-                ));
+                return Err(words.refusal(RefusalKind::BadTarget, || {
+                    format!("{} cannot see {}", actor.name, tp_label())
+                }));
             }
-            flank_or_rear = matches!(
-                self.bearing(tp, actor),
-                Some(Bearing::Flank | Bearing::Rear)
-            );
+            if words == Words::Said {
+                table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
+                flank_or_rear = matches!(
+                    self.bearing(tp, actor),
+                    Some(Bearing::Flank | Bearing::Rear)
+                );
+            }
         }
         Ok(ActCheck {
             def,
@@ -211,15 +262,15 @@ impl Game {
         def: &crate::rules::ActionDef,
         action: ActionId,
         actor: &crate::piece::Piece,
+        words: Words,
     ) -> Result<(), Refusal> {
         let rules = &*self.rules;
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
             // Say why, as the flag refusals below do: the piece's type and the types the
             // action is for (both public in the ruleset).
-            let type_name = |t| rules.piece_type(t).map_or("?", |d| d.name.as_str());
-            let allowed: Vec<&str> = def.types.iter().map(|t| type_name(*t)).collect();
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
+            return Err(words.refusal(RefusalKind::BadPiece, || {
+                let type_name = |t| rules.piece_type(t).map_or("?", |d| d.name.as_str());
+                let allowed: Vec<&str> = def.types.iter().map(|t| type_name(*t)).collect();
                 format!(
                     "{} cannot {}: it is {}, and only {} may {}",
                     actor.name,
@@ -227,36 +278,33 @@ impl Game {
                     type_name(actor.kind),
                     allowed.join(", "),
                     def.name
-                ),
-            ));
+                )
+            }));
         }
         if let Some(f) = def.barred_by.iter().find(|f| actor.flag(**f)) {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
+            return Err(words.refusal(RefusalKind::AlreadyUsed, || {
                 format!(
                     "{} cannot {} while {}",
                     actor.name,
                     def.name,
                     rules.flag_name(*f)
-                ),
-            ));
+                )
+            }));
         }
         if let Some(f) = def.needs.iter().find(|f| !actor.flag(**f)) {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
+            return Err(words.refusal(RefusalKind::BadPiece, || {
                 format!(
                     "{} cannot {} unless {}",
                     actor.name,
                     def.name,
                     rules.flag_name(*f)
-                ),
-            ));
+                )
+            }));
         }
         if !def.repeats && action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!("{} has already used {} this phase", actor.name, def.name),
-            ));
+            return Err(words.refusal(RefusalKind::AlreadyUsed, || {
+                format!("{} has already used {} this phase", actor.name, def.name)
+            }));
         }
         Ok(())
     }
@@ -269,7 +317,7 @@ impl Game {
         actor: &crate::piece::Piece,
         tp: &crate::piece::Piece,
         distance: u32,
-        tp_label: &str,
+        (tp_label, words): (&dyn Fn() -> String, Words),
     ) -> Result<(), Refusal> {
         let Some((lo, hi)) = def.range else {
             return Ok(());
@@ -291,6 +339,9 @@ impl Game {
         if in_range {
             return Ok(());
         }
+        if words == Words::Unsaid {
+            return Err(words.refusal(RefusalKind::BadTarget, String::new));
+        }
         // On a table, the exact distance in the unit the range is given in.
         let away = match (self.rule_gap(actor, tp), &actor.place) {
             (Some(d), Place::Point { .. }) => {
@@ -310,7 +361,8 @@ impl Game {
         Err(Refusal::new(
             RefusalKind::BadTarget,
             format!(
-                "{tp_label} is {away} away; {} reaches {} to {}",
+                "{} is {away} away; {} reaches {} to {}",
+                tp_label(),
                 def.name,
                 decimal(lo),
                 decimal(hi)
@@ -324,7 +376,7 @@ impl Game {
         def: &crate::rules::ActionDef,
         actor: &crate::piece::Piece,
         tp: &crate::piece::Piece,
-        tp_label: &str,
+        (tp_label, words): (&dyn Fn() -> String, Words),
     ) -> Result<(), Refusal> {
         if def.arcs.is_empty() {
             return Ok(());
@@ -339,17 +391,17 @@ impl Game {
             Bearing::Rear => "rear",
             Bearing::Same => "same place",
         };
-        let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
-        Err(Refusal::new(
-            RefusalKind::BadTarget,
+        Err(words.refusal(RefusalKind::BadTarget, || {
+            let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
             format!(
-                "{tp_label} is in {}'s {} arc; {} needs the {} arc",
+                "{} is in {}'s {} arc; {} needs the {} arc",
+                tp_label(),
                 actor.name,
                 name(&arc),
                 def.name,
                 wanted.join(" or ")
-            ),
-        ))
+            )
+        }))
     }
 
     /// An action's `target_types` and `target_not_types`, judged on the target's type as
@@ -362,7 +414,7 @@ impl Game {
         side: SideId,
         def: &crate::rules::ActionDef,
         tp: &crate::piece::Piece,
-        tp_label: &str,
+        (tp_label, words): (&dyn Fn() -> String, Words),
     ) -> Result<(), Refusal> {
         if def.target_types.is_empty() && def.target_not_types.is_empty() {
             return Ok(());
@@ -383,29 +435,29 @@ impl Game {
         if !only && !def.target_not_types.contains(&kind) {
             return Ok(());
         }
-        let rules = &*self.rules;
-        let type_name =
-            |t: &crate::ids::PieceTypeId| rules.piece_type(*t).map_or("?", |d| d.name.as_str());
-        let list = |ts: &[crate::ids::PieceTypeId]| {
-            ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
-        };
-        let rule = if only {
-            format!("{} may target only {}", def.name, list(&def.target_types))
-        } else {
+        Err(words.refusal(RefusalKind::BadTarget, || {
+            let rules = &*self.rules;
+            let type_name =
+                |t: &crate::ids::PieceTypeId| rules.piece_type(*t).map_or("?", |d| d.name.as_str());
+            let list = |ts: &[crate::ids::PieceTypeId]| {
+                ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
+            };
+            let rule = if only {
+                format!("{} may target only {}", def.name, list(&def.target_types))
+            } else {
+                format!(
+                    "{} may not target {}",
+                    def.name,
+                    list(&def.target_not_types)
+                )
+            };
             format!(
-                "{} may not target {}",
-                def.name,
-                list(&def.target_not_types)
-            )
-        };
-        Err(Refusal::new(
-            RefusalKind::BadTarget,
-            format!(
-                "{tp_label} cannot be targeted by {}: it is {}, and {rule}",
+                "{} cannot be targeted by {}: it is {}, and {rule}",
+                tp_label(),
                 def.name,
                 type_name(&kind)
-            ),
-        ))
+            )
+        }))
     }
 
     /// An action's `target_needs` and `target_barred_by`: flags the target must have, and
@@ -418,7 +470,7 @@ impl Game {
         side: SideId,
         def: &crate::rules::ActionDef,
         tp: &crate::piece::Piece,
-        tp_label: &str,
+        (tp_label, words): (&dyn Fn() -> String, Words),
     ) -> Result<(), Refusal> {
         if def.target_needs.is_empty() && def.target_barred_by.is_empty() {
             return Ok(());
@@ -434,14 +486,14 @@ impl Game {
             return Ok(());
         }
         let refuse = |word: &str, f: FlagId| {
-            Err(Refusal::new(
-                RefusalKind::BadTarget,
+            Err(words.refusal(RefusalKind::BadTarget, || {
                 format!(
-                    "{tp_label} cannot be targeted by {} {word} {}",
+                    "{} cannot be targeted by {} {word} {}",
+                    tp_label(),
                     def.name,
                     self.rules.flag_name(f)
-                ),
-            ))
+                )
+            }))
         };
         if let Some(&f) = def.target_needs.iter().find(|f| !tp.flag(**f)) {
             return refuse("unless", f);

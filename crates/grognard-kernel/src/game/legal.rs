@@ -9,7 +9,8 @@
 //! the moves `apply` accepts. Every other candidate (facings, modes, saves, spreads,
 //! redeployments, every declared action with each target and intent, open-table moves) is
 //! first put to the order's own checks — the functions `apply` runs first (`check_act`,
-//! `check_save`, `check_extend`, `check_redeploy`) — on the probe's state as it stands;
+//! asked as `act_passes`, which words no refusal; `check_save`, `check_extend`,
+//! `check_redeploy`) — on the probe's state as it stands;
 //! saves and redeployments that pass are listed (past their checks they always happen),
 //! and so are actions with no script and no contact, actions whose script has a check
 //! beside it ([`Hooks::action_check`], which `apply` asks too), facing changes with no
@@ -539,11 +540,9 @@ impl Game {
                 // The action's own checks (range, arcs, sight, once per phase...) on the
                 // state as it stands: what they refuse is not tried on a copy. They read
                 // the intent only to refuse one the action does not declare, and every
-                // intent here is declared: asked once for all of them.
-                if self
-                    .check_act(&self.state, side, id, (a, &[]), target)
-                    .is_err()
-                {
+                // intent here is declared: asked once for all of them. Their refusals
+                // are not worded: the listing would throw the words away.
+                if !self.act_passes(&self.state, side, id, a, target) {
                     continue;
                 }
                 // A check that did not read the intent it was asked with answers the
