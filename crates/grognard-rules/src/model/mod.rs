@@ -468,7 +468,9 @@ pub struct TurningSpec {
     /// path needs it, paid and counted as a facing change.
     pub mid_move: Option<Located<bool>>,
     /// Flags that bar every facing change while set: `face` orders, a move's first or
-    /// middle one.
+    /// middle one. (Left out of the identity when empty, so rulesets that set none keep
+    /// the hash their saved games carry.)
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub barred_by: Vec<Located<String>>,
 }
 
@@ -623,7 +625,9 @@ pub struct SequenceSpec {
     pub variants: Vec<Located<SequenceVariantSpec>>,
     /// `false`: the ruleset promises that its `phase_begin` hook refuses nothing, so the
     /// legal orders list `end_phase` without running the next phase's hook on a copy
-    /// (a refusal there is then a ruleset bug, which `grognard fuzz` reports). Unset: true.
+    /// (a refusal there is then a ruleset bug, which `grognard fuzz` reports). Unset: true
+    /// (and left out of the identity, so saved games of rulesets without it still replay).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phase_begin_refuses: Option<bool>,
 }
 
