@@ -82,16 +82,34 @@ function M.attach_check(game, actor, target)
   return attach_problem(game, actor, target)
 end
 
+local update_caution
+
 function M.attach(game, actor, target)
   local problem = attach_problem(game, actor, target)
   if problem ~= nil then
     refuse(game, problem)
   end
   game:attach(actor, target)
+  local L = ledger(game, game:side(actor))
   if game:phase() == "rally" then
-    local L = ledger(game, game:side(actor))
     scripts.hc_sequence.rally_unit(L, target)
     L:set(actor, "rallying", true)
+    return
+  end
+  -- 6 (l.567-569, eleventh round): a commander attached before movement negates the decision
+  -- roll for his unit, whether he joins it before or after the roll in the command phase: the
+  -- failure's standing orders (halt, hold, no advance) are lifted from it. What the failure
+  -- already did (a TE hit or a hit, the fall back to cover) stands.
+  local freed = false
+  for _, flag in ipairs({ "halted", "holding", "cautious" }) do
+    if game:flag(target, flag) then
+      L:set(target, flag, false)
+      freed = true
+    end
+  end
+  if freed then
+    game:note(game:name(target) .. " has " .. game:name(actor) .. " attached before movement: the decision roll does not bind it")
+    update_caution(L)
   end
 end
 
@@ -305,13 +323,53 @@ fresh = function(game, e)
   return game:counter(e, "hits") == 0 and not game:flag(e, "fatigued") and not game:flag(e, "routed")
 end
 
-local function update_caution(L)
+-- Tribes (l.260, eleventh round: the ninth outside audit): a failed tribal unit's move is
+-- judged by where it ends, not held still. Its side's known enemy units, fresh or
+-- disordered or worse (any hit, fatigued or routed), are measured from the move's first
+-- and last hexes: a move that ends closer to a fresh enemy is an advance on it, refused,
+-- unless it ends next to or closer to a disordered-or-worse enemy — its target. Any other
+-- move (sideways, away, or closing only on damaged units) is allowed, and so is turning.
+local function steps_between(game, c1, r1, c2, r2)
+  return #game:line(c1, r1, c2, r2) - 1
+end
+
+local function tribal_advance_problem(game, u, path)
+  if not game:flag(u, "wavering") or #path < 2 then
+    return nil
+  end
+  local side = game:side(u)
+  local first, last = path[1], path[#path]
+  local closer_fresh, on_target = nil, false
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+        and not game:known_dummy(e, side) then
+      local ec, er = game:cell(e)
+      if ec ~= nil then
+        local before = steps_between(game, first.col, first.row, ec, er)
+        local after = steps_between(game, last.col, last.row, ec, er)
+        if fresh(game, e) then
+          if after < before and closer_fresh == nil then
+            closer_fresh = e
+          end
+        elseif after < before or after <= 1 then
+          on_target = true
+        end
+      end
+    end
+  end
+  if closer_fresh ~= nil and not on_target then
+    return game:name(u) .. " failed its morale check (tribes): it advances only on a disordered or worse enemy, and this move closes on "
+      .. game:label(closer_fresh, side) .. ", a fresh, undamaged unit"
+  end
+  return nil
+end
+
+update_caution = function(L)
   local game = L.game
   for _, u in ipairs(game:units()) do
     if is_unit(game, u) and not L.gone[u:id()] then
       local cautious = L:flag(u, "cautious")
-      local wavering = L:flag(u, "wavering")
-      local ahead = (cautious or wavering) and enemy_not_behind(game, u, not cautious)
+      local ahead = cautious and enemy_not_behind(game, u, false)
       local toward = ahead == "ahead"
       if toward ~= L:flag(u, "toward_enemy") then
         L:set(u, "toward_enemy", toward)
@@ -475,6 +533,7 @@ return {
   note_cvs = note_cvs,
   supreme_commander_lost = supreme_commander_lost,
   test_aggression = test_aggression,
+  tribal_advance_problem = tribal_advance_problem,
   tribal_morale = tribal_morale,
   update_caution = update_caution,
 }

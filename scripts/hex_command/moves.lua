@@ -102,6 +102,11 @@ function M.moved(game, u, path, facing)
   if not is_unit(game, u) then
     return
   end
+  -- Tribes (l.260): a failed tribal unit does not advance on a fresh enemy.
+  local tribal = scripts.hc_command.tribal_advance_problem(game, u, path)
+  if tribal ~= nil then
+    refuse(game, tribal)
+  end
   local steps = #path - 1
   L:add(u, "steps_moved", steps)
   if game:counter(u, "works") > 0 then

@@ -34,6 +34,7 @@ mod reaudit7;
 mod reaudit8;
 mod reaudit9;
 mod reaudit10;
+mod reaudit11;
 mod reinforcements;
 mod spotting;
 

@@ -198,7 +198,12 @@ fn the_fifth_audits_readings_are_stated_and_played() {
         "blue",
     ]);
     has(&out, "a fire at enemy #1");
-    has(&out, "+1 target in cover");
+    // Eleventh round: a roll naming an unidentified marker reaches the firer with its
+    // modifiers netted (reaudit11.rs): the cover counted is still 1.
+    has(
+        &out,
+        "+1 modifiers in all (not itemized: an unidentified piece)",
+    );
     // Since the seventh round (reaudit7.rs) a's move next to t sweeps them off at once, so
     // the melee order that follows finds no t.
     let out = at(&["play", "msk2.yaml", "--orders", "o_mel.yaml"]);

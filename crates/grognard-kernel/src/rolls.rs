@@ -10,6 +10,9 @@
 //! purpose a script wrote (which may name anything) is replaced by the kernel's words
 //! whenever the roll names a piece the side has not identified, so two games that differ
 //! only in who fired from out of sight give the side the same record, byte for byte.
+//! Such a roll's inputs and itemized modifiers (an unidentified piece's melee value, hits,
+//! cover...) are withheld too: the side reads the dice, the modifiers' net in one line,
+//! the score and the outcome.
 
 use crate::action::{Event, RollRecord};
 use crate::ids::{PieceId, SideId};
@@ -96,11 +99,28 @@ fn as_seen(after: &State, side: SideId, now: &Knowledge, roll: &RollRecord) -> R
         Some(t) => format!("{} by {by} at {}", roll.chart, label(t)),
         None => format!("{} by {by}", roll.chart),
     };
+    // The inputs and the itemized modifiers may carry the unidentified piece's own facts
+    // (its arm, hits, cover, commander): the side reads only their net, which the score
+    // and dice give anyway (a capped group tells no more than its cap).
+    seen.inputs.clear();
+    let net: i32 = roll.modifiers.iter().map(|m| m.value).sum();
+    seen.modifiers = if roll.modifiers.is_empty() {
+        Vec::new()
+    } else {
+        vec![crate::chart::AppliedModifier {
+            name: HIDDEN_MODIFIERS.to_owned(),
+            value: net,
+        }]
+    };
     let keep = |id: &PieceId| mine(*id) || handle(now, *id).is_some();
     seen.by = roll.by.filter(keep);
     seen.against = roll.against.filter(keep);
     seen
 }
+
+/// The one modifier a side reads of a roll naming a piece it has not identified: the net
+/// of them all, unitemized.
+pub const HIDDEN_MODIFIERS: &str = "modifiers in all (not itemized: an unidentified piece)";
 
 /// The side's handle for an enemy piece, if it has one.
 fn handle(now: &Knowledge, id: PieceId) -> Option<u32> {
