@@ -181,7 +181,8 @@ pub fn text_on(fill: Color32) -> Color32 {
 
 /// `lines` fitted to a box `width` × `height` points in `font`: a counter's amount too
 /// long for the width shortened (`figures 6` to `fig 6` or `f6`), any other line cut with
-/// `…` to the width, and lines that do not fit replaced by one `…`.
+/// `…` to the width, and lines that do not fit replaced by one `…` (kept beside an amount
+/// that falls on the last row: `hits 1 …`).
 ///
 /// A line is cut in its middle, keeping more of its end than its start: names of one
 /// family differ at their end (`adum1`, `adum2`), so `ad…m1` and `ad…m2` still tell them
@@ -200,7 +201,19 @@ pub fn fit_lines(
     let mut out: Vec<String> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if out.len() + 1 == rows && i + 1 < lines.len() {
-            out.push("…".to_owned());
+            // The last row: a counter's amount (`hits 1`) is worth keeping there, with the
+            // mark that more follows, when the two fit (`hits 1 …`, `h1 …`); a word-only
+            // line after it (`seen`) is left to the hover card.
+            let shorter = abbreviations(line);
+            let amount = (!shorter.is_empty())
+                .then(|| {
+                    std::iter::once(line.clone())
+                        .chain(shorter)
+                        .map(|t| format!("{t} …"))
+                        .find(|t| measure(t) <= width)
+                })
+                .flatten();
+            out.push(amount.unwrap_or_else(|| "…".to_owned()));
             break;
         }
         let mut text = line.clone();

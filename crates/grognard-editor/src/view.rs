@@ -7,13 +7,17 @@
 //! and mode) only where the viewer is shown both: its own pieces and identified enemies. An
 //! enemy known only by its position, or by its type alone, is drawn as a counter at its
 //! point, so its shape gives nothing away.
+//!
+//! An identified enemy carries only the counters and flags its view names: the kernel
+//! zeroes a private counter (a commander's traits) in the piece it hands over, and that 0
+//! is no value, so it is never drawn ("cvs i 0") on a counter, hover card or panel.
 
 use grognard_kernel::board::Board;
 use grognard_kernel::game::Game;
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::{Piece, Place};
 use grognard_kernel::rules::Rules;
-use grognard_kernel::view::View;
+use grognard_kernel::view::{PieceNames, View};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{DrawPiece, FacingMark, Look};
@@ -41,17 +45,47 @@ pub fn view_label(game: &Game, view: ViewAs) -> String {
     }
 }
 
-/// A piece drawn face up.
-fn open_piece(rules: &Rules, p: &Piece) -> DrawPiece {
+/// Which of a piece's counters and flags the viewer is shown.
+#[derive(Clone, Copy)]
+enum Shown<'a> {
+    /// All of them: the referee's pieces, a side's own.
+    All,
+    /// An identified enemy: only those its view names ([`PieceNames`]); a private
+    /// counter is absent there, and its value in the piece beside it (0) is no value.
+    Named(&'a PieceNames),
+    /// An identified enemy from a view without names: all but the ruleset's private
+    /// counters.
+    Public,
+}
+
+impl Shown<'_> {
+    fn counter(self, rules: &Rules, i: usize, name: &str) -> bool {
+        match self {
+            Shown::All => true,
+            Shown::Named(n) => n.counters.contains_key(name),
+            Shown::Public => !rules.private_counters.contains(&i),
+        }
+    }
+
+    fn flag(self, name: &str) -> bool {
+        match self {
+            Shown::Named(n) => n.flags.iter().any(|f| f == name),
+            Shown::All | Shown::Public => true,
+        }
+    }
+}
+
+/// A piece drawn face up, with the counters and flags `shown` lets the viewer read.
+fn open_piece(rules: &Rules, p: &Piece, shown: Shown<'_>) -> DrawPiece {
     let mut markers = Vec::new();
     for (i, c) in rules.counters.iter().enumerate() {
         let v = p.counters.get(i).copied().unwrap_or(0);
-        if v != c.initial {
+        if v != c.initial && shown.counter(rules, i, &c.name) {
             markers.push(format!("{} {v}", spaced(&c.name)));
         }
     }
     for (i, f) in rules.flags.iter().enumerate() {
-        if i < 64 && p.flags & (1 << i) != 0 {
+        if i < 64 && p.flags & (1 << i) != 0 && shown.flag(&f.name) {
             markers.push(spaced(&f.name));
         }
     }
@@ -82,7 +116,7 @@ pub fn open_pieces(rules: &Rules, pieces: &[Piece]) -> Vec<DrawPiece> {
     pieces
         .iter()
         .filter(|p| p.on_board())
-        .map(|p| open_piece(rules, p))
+        .map(|p| open_piece(rules, p, Shown::All))
         .collect()
 }
 
@@ -124,7 +158,7 @@ fn seen_pieces(
         .filter(|p| p.on_board())
         .map(|p| DrawPiece {
             id: real(p.id),
-            ..open_piece(rules, p)
+            ..open_piece(rules, p, Shown::All)
         })
         .collect();
     for e in &seen.enemy {
@@ -132,7 +166,10 @@ fn seen_pieces(
         if let Some(place) = e.place.clone().filter(|p| !matches!(p, Place::Off)) {
             let known = e.face_up && (e.kind.is_some() || e.identity.is_some());
             let mut d = match (&e.identity, known) {
-                (Some(identity), true) => open_piece(rules, identity),
+                (Some(identity), true) => {
+                    let shown = e.names.as_ref().map_or(Shown::Public, Shown::Named);
+                    open_piece(rules, identity, shown)
+                }
                 _ => DrawPiece {
                     id: real(e.handle),
                     side: e.side,
