@@ -3,7 +3,7 @@
 //! one call may queue, and the look-ups that turn a script's counter, flag, mode and dice
 //! names into ids, with "did you mean" when a name is unknown, and the other way the
 //! strings the engine hands scripts (kinds, modes, sides, phases, terrain, piece names,
-//! arcs), made once per sandbox ([`interned`]). Both the hook host and the `game` object
+//! arcs), made once per sandbox (`interned`). Both the hook host and the `game` object
 //! use these; this module imports neither.
 
 use grognard_kernel::dice::{DiceExpr, DiceTerm};
