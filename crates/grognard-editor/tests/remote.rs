@@ -1042,3 +1042,28 @@ fn the_remote_log_spaces_flag_and_counter_names_as_the_play_tab_does() {
     assert!(h.query_by_label_contains("fate_rolled").is_none());
     assert!(h.query_by_label_contains("scout1 is fate rolled").is_some());
 }
+
+/// The Remote board gives the hover card the Play tab gives (sbh03.png showed none): the
+/// piece under the pointer as the seat knows it, then its cell.
+#[test]
+fn hovering_the_remote_board_shows_the_pieces_card_and_its_cell() {
+    let served = Served::new();
+    let mut h = harness(Options::default());
+    joined(&mut h, &served, "french");
+    assert!(h.query_by_label_contains("cell (5,6):").is_none());
+    let pos = h
+        .state()
+        .remote_cell_on_screen(Cell::new(5, 6))
+        .expect("the board is drawn");
+    h.hover_at(pos);
+    for _ in 0..8 {
+        h.step();
+    }
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("scout1 — french").is_some(),
+        "no card names scout1"
+    );
+    assert!(h.query_by_label_contains("cell (5,6):").is_some());
+    assert!(h.query_by_label_contains("to enter:").is_some());
+}

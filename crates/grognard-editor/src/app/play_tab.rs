@@ -255,17 +255,10 @@ impl EditorApp {
             if ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
                 armed = true;
             }
-            let card = hover_card(game, &pieces, &click);
-            if armed && !card.is_empty() {
-                response.on_hover_ui_at_pointer(|ui| {
-                    for (i, line) in card.iter().enumerate() {
-                        if i == 0 {
-                            ui.label(RichText::new(line).strong());
-                        } else {
-                            ui.label(line);
-                        }
-                    }
-                });
+            let sides: Vec<&str> = game.sides().iter().map(|s| s.name.as_str()).collect();
+            let card = hover_card((game.rules(), game.board()), &sides, &pieces, &click);
+            if armed {
+                show_card(response, &card);
             }
             // The tape measure: from the selected piece to the one under the pointer.
             let drawn = |id| pieces.iter().find(|p| p.id == id);
@@ -884,36 +877,53 @@ pub fn group_problems(problems: &[String]) -> Vec<String> {
 }
 
 /// The hover card's lines: the piece under the pointer as the viewer knows it, or else
-/// the cell (terrain, features, costs); empty off the board.
-fn hover_card(
-    game: &grognard_kernel::game::Game,
+/// the cell (terrain, features, costs); empty off the board. The Play tab and the Remote
+/// board both give it (`sides`: the sides' names, in order).
+pub(super) fn hover_card(
+    (rules, board): (
+        &grognard_kernel::rules::Rules,
+        &grognard_kernel::board::Board,
+    ),
+    sides: &[&str],
     pieces: &[DrawPiece],
     click: &board::BoardClick,
 ) -> Vec<String> {
-    let side_name = |p: &DrawPiece| {
-        game.sides()
-            .get(p.side.index())
-            .map_or_else(|| "?".to_owned(), |s| s.name.clone())
-    };
+    let side_name = |p: &DrawPiece| sides.get(p.side.index()).copied().unwrap_or("?");
     let mut lines = Vec::new();
     if let Some(p) = click
         .hover
         .and_then(|id| pieces.iter().find(|p| p.id == id))
     {
-        lines = crate::words::piece_card(p, &side_name(p));
+        lines = crate::words::piece_card(p, side_name(p));
     }
     if let Some(c) = click.hover_cell {
         if lines.is_empty() {
             // Every piece in the cell as drawn, then the cell itself.
             for p in pieces.iter().filter(|p| p.place.covers(c)) {
-                lines.extend(crate::words::piece_card(p, &side_name(p)));
+                lines.extend(crate::words::piece_card(p, side_name(p)));
             }
         } else {
             lines.push(String::new());
         }
-        lines.extend(crate::words::cell_card(game.rules(), game.board(), c));
+        lines.extend(crate::words::cell_card(rules, board, c));
     }
     lines
+}
+
+/// `card` (from [`hover_card`]) beside the pointer over the board, its first line strong.
+pub(super) fn show_card(response: egui::Response, card: &[String]) {
+    if card.is_empty() {
+        return;
+    }
+    response.on_hover_ui_at_pointer(|ui| {
+        for (i, line) in card.iter().enumerate() {
+            if i == 0 {
+                ui.label(RichText::new(line).strong());
+            } else {
+                ui.label(line);
+            }
+        }
+    });
 }
 
 /// The phase bar's slot for the turn, phase and result, at its widest.

@@ -84,6 +84,8 @@ pub(super) struct RemoteUi {
     transform: Option<Transform>,
     /// The remote board's own pan and zoom: a joined game never takes the Play tab's.
     camera: crate::board::Camera,
+    /// The hover card shows once the pointer has moved over the board (as on the Play tab).
+    card_armed: bool,
 }
 
 impl Default for RemoteUi {
@@ -111,6 +113,7 @@ impl Default for RemoteUi {
             wake: Arc::new(OnceLock::new()),
             transform: None,
             camera: crate::board::Camera::default(),
+            card_armed: false,
         }
     }
 }
@@ -370,6 +373,7 @@ impl EditorApp {
                         r.session = Some(s);
                         r.selected = None;
                         r.camera = crate::board::Camera::default();
+                        r.card_armed = false;
                         self.saved.tab = Tab::Remote;
                         self.say(format!("joining game {game} on {url}"));
                     }
@@ -544,6 +548,7 @@ impl EditorApp {
         let mut result = None;
         let mut measured = None;
         let selected = self.rt.remote.selected;
+        let mut armed = self.rt.remote.card_armed;
         egui::CentralPanel::default_margins().show(ui, |ui| {
             let pieces = session.pieces();
             let scene = BoardScene {
@@ -553,7 +558,23 @@ impl EditorApp {
                 pieces,
                 overlay: &overlay,
             };
-            let (click, t, _) = board::show(ui, &scene, &mut camera);
+            let (click, t, response) = board::show(ui, &scene, &mut camera);
+            // The hover card, as the Play tab gives it: the piece as the seat knows it, or
+            // the cell; once the pointer has moved over the board (not under a pointer
+            // resting where the Join button was).
+            if ui.input(|i| i.pointer.delta() != egui::Vec2::ZERO) {
+                armed = true;
+            }
+            if armed {
+                let sides: Vec<&str> = table.sides.iter().map(String::as_str).collect();
+                let card = super::play_tab::hover_card(
+                    (&table.rules, &table.board),
+                    &sides,
+                    pieces,
+                    &click,
+                );
+                super::play_tab::show_card(response, &card);
+            }
             // The tape measure, from the seat's own view: from the selected piece to the
             // one under the pointer (an enemy it has not identified is a point).
             let drawn = |id| pieces.iter().find(|p| p.id == id);
@@ -568,6 +589,7 @@ impl EditorApp {
             result = Some((click, t));
         });
         self.rt.remote.measure = measured;
+        self.rt.remote.card_armed = armed;
         self.rt.remote.camera = camera;
         if let Some((click, t)) = result {
             self.rt.remote.transform = Some(t);
