@@ -12,7 +12,7 @@ use crate::ids::{ActionId, CounterId, FlagId, ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, TargetRule, Who};
 
-use super::{Game, MAX_TRIGGER_DEPTH};
+use super::{Game, MAX_TRIGGER_DEPTH, Resolution};
 use crate::state::{State, World, roll_record};
 
 /// What [`Game::check_act`] found: the action, its actor and target, and how they stand.
@@ -504,157 +504,6 @@ impl Game {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn do_act(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        (action, intent): (ActionId, &[String]),
-        target: Option<PieceId>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        let checked = self.check_act(next, side, id, (action, intent), target)?;
-        let def = checked.def;
-        if def.checked {
-            self.ask_action_check(next, id, (action, intent), target, hooks)?;
-        }
-        let facts = ActFacts {
-            actor: checked.actor.clone(),
-            target: checked.target.cloned(),
-            distance: checked.distance,
-            table_distance: checked.table_distance,
-            flank_or_rear: checked.flank_or_rear,
-            intent,
-        };
-        let rolled = self.roll_for_action(next, side, def, &facts, (id, target))?;
-        // Read before the roll's record moves into the log.
-        let script = def.scripted.then(|| ScriptCall {
-            side,
-            action,
-            intent,
-            pieces: (id, target),
-            outcome: def
-                .chart
-                .and_then(|c| self.rules.chart(c))
-                .and_then(|c| c.outcomes.get(rolled.outcome).cloned()),
-            faces: rolled
-                .record
-                .as_ref()
-                .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
-                .unwrap_or_default(),
-            inputs: rolled
-                .record
-                .as_ref()
-                .map(|r| r.inputs.clone())
-                .unwrap_or_default(),
-        });
-        events.push(Event::Acted {
-            piece: id,
-            action: def.name.clone(),
-            target,
-            roll: rolled.record,
-            intent: intent.to_vec(),
-        });
-        if let Some(p) = next.pieces.get_mut(id.index())
-            && action.0 < 64
-        {
-            p.acted |= 1u64 << action.0;
-        }
-        if let Some(mark) = def.marks {
-            self.apply_effect(
-                next,
-                events,
-                &Effect::SetFlag {
-                    who: Who::Actor,
-                    flag: mark,
-                    on: true,
-                },
-                id,
-                target,
-                0,
-            );
-        }
-        // A charge: the actor is put in contact with its target before the outcome's
-        // effects and the script, which then see the two in contact.
-        if def.contact
-            && let Some(t) = target
-        {
-            self.make_contact(next, events, id, t)?;
-        }
-        self.apply_outcome(
-            next,
-            events,
-            (id, target),
-            (&rolled.effects, &rolled.computed),
-            hooks,
-        )?;
-        if let Some(script) = script {
-            self.run_action_script(next, events, script, hooks)?;
-        }
-        Ok(())
-    }
-
-    /// Rolls the action's chart, when it has one, with the inputs the facts give: the
-    /// outcome, its effects with any computed amounts worked out, and the roll's record.
-    /// Without a chart, the action's first (only) list of effects.
-    fn roll_for_action(
-        &self,
-        next: &mut State,
-        side: SideId,
-        def: &crate::rules::ActionDef,
-        facts: &ActFacts<'_>,
-        (id, target): (PieceId, Option<PieceId>),
-    ) -> Result<ActRoll, Refusal> {
-        let rules = &*self.rules;
-        let Some(chart_id) = def.chart else {
-            return Ok(ActRoll {
-                outcome: 0,
-                effects: def.effects.first().cloned().unwrap_or_default(),
-                computed: Vec::new(),
-                record: None,
-            });
-        };
-        let chart = rules.chart(chart_id).ok_or_else(|| {
-            Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
-        })?;
-        let set: Vec<(usize, i32)> = chart
-            .inputs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, input)| {
-                Some((i, self.input_value(next, input.source.as_ref()?, facts)))
-            })
-            .collect();
-        let inputs = chart.input_values(&set);
-        let resolution = chart.resolve(&rules.dice, &inputs, next.dice_of(Some(side)));
-        let outcome = resolution.outcome;
-        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
-        let (actor, target_piece) = (&facts.actor, &facts.target);
-        let purpose = match target_piece {
-            Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
-            None => format!("{} by {}", def.name, actor.name),
-        };
-        let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
-        let computed = crate::state::work_out_amounts(
-            rules,
-            chart,
-            &inputs,
-            &resolution,
-            &effects,
-            &mut record,
-        );
-        record.by = Some(id);
-        record.against = target;
-        Ok(ActRoll {
-            outcome,
-            effects,
-            computed,
-            record: Some(record),
-        })
-    }
-
     /// The value of one of an action's chart inputs, read from the actor, the target,
     /// where they stand and the game's settings and options.
     fn input_value(&self, next: &State, source: &InputSource, facts: &ActFacts<'_>) -> i32 {
@@ -720,15 +569,172 @@ impl Game {
         }
     }
 
+    /// The action's check (`check:` beside its script), asked on `state` as it stands
+    /// before anything of the action happens; its reason refuses the action.
+    pub(super) fn ask_action_check(
+        &self,
+        state: &State,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), Refusal> {
+        self.ask_check(state, |world| {
+            hooks.action_check(world, action, id, target, intent)
+        })
+    }
+}
+
+impl Resolution<'_> {
+    pub(super) fn do_act(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        (action, intent): (ActionId, &[String]),
+        target: Option<PieceId>,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let checked = game.check_act(self.next, side, id, (action, intent), target)?;
+        let def = checked.def;
+        if def.checked {
+            game.ask_action_check(self.next, id, (action, intent), target, self.hooks)?;
+        }
+        let facts = ActFacts {
+            actor: checked.actor.clone(),
+            target: checked.target.cloned(),
+            distance: checked.distance,
+            table_distance: checked.table_distance,
+            flank_or_rear: checked.flank_or_rear,
+            intent,
+        };
+        let rolled = self.roll_for_action(side, def, &facts, (id, target))?;
+        // Read before the roll's record moves into the log.
+        let script = def.scripted.then(|| ScriptCall {
+            side,
+            action,
+            intent,
+            pieces: (id, target),
+            outcome: def
+                .chart
+                .and_then(|c| game.rules.chart(c))
+                .and_then(|c| c.outcomes.get(rolled.outcome).cloned()),
+            faces: rolled
+                .record
+                .as_ref()
+                .map(|r| r.dice.iter().map(|d| d.face.clone()).collect())
+                .unwrap_or_default(),
+            inputs: rolled
+                .record
+                .as_ref()
+                .map(|r| r.inputs.clone())
+                .unwrap_or_default(),
+        });
+        self.events.push(Event::Acted {
+            piece: id,
+            action: def.name.clone(),
+            target,
+            roll: rolled.record,
+            intent: intent.to_vec(),
+        });
+        if let Some(p) = self.next.pieces.get_mut(id.index())
+            && action.0 < 64
+        {
+            p.acted |= 1u64 << action.0;
+        }
+        if let Some(mark) = def.marks {
+            self.apply_effect(
+                &Effect::SetFlag {
+                    who: Who::Actor,
+                    flag: mark,
+                    on: true,
+                },
+                id,
+                target,
+                0,
+            );
+        }
+        // A charge: the actor is put in contact with its target before the outcome's
+        // effects and the script, which then see the two in contact.
+        if def.contact
+            && let Some(t) = target
+        {
+            self.make_contact(id, t)?;
+        }
+        self.apply_outcome((id, target), (&rolled.effects, &rolled.computed))?;
+        if let Some(script) = script {
+            self.run_action_script(script)?;
+        }
+        Ok(())
+    }
+
+    /// Rolls the action's chart, when it has one, with the inputs the facts give: the
+    /// outcome, its effects with any computed amounts worked out, and the roll's record.
+    /// Without a chart, the action's first (only) list of effects.
+    fn roll_for_action(
+        &mut self,
+        side: SideId,
+        def: &crate::rules::ActionDef,
+        facts: &ActFacts<'_>,
+        (id, target): (PieceId, Option<PieceId>),
+    ) -> Result<ActRoll, Refusal> {
+        let game = self.game;
+        let rules = &*game.rules;
+        let Some(chart_id) = def.chart else {
+            return Ok(ActRoll {
+                outcome: 0,
+                effects: def.effects.first().cloned().unwrap_or_default(),
+                computed: Vec::new(),
+                record: None,
+            });
+        };
+        let chart = rules.chart(chart_id).ok_or_else(|| {
+            Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
+        })?;
+        let set: Vec<(usize, i32)> = chart
+            .inputs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, input)| {
+                Some((
+                    i,
+                    game.input_value(self.next, input.source.as_ref()?, facts),
+                ))
+            })
+            .collect();
+        let inputs = chart.input_values(&set);
+        let resolution = chart.resolve(&rules.dice, &inputs, self.next.dice_of(Some(side)));
+        let outcome = resolution.outcome;
+        let effects = def.effects.get(outcome).cloned().unwrap_or_default();
+        let (actor, target_piece) = (&facts.actor, &facts.target);
+        let purpose = match target_piece {
+            Some(t) => format!("{} by {} at {}", def.name, actor.name, t.name),
+            None => format!("{} by {}", def.name, actor.name),
+        };
+        let mut record = roll_record(rules, chart_id, &purpose, &inputs, &resolution);
+        let computed = crate::state::work_out_amounts(
+            rules,
+            chart,
+            &inputs,
+            &resolution,
+            &effects,
+            &mut record,
+        );
+        record.by = Some(id);
+        record.against = target;
+        Ok(ActRoll {
+            outcome,
+            effects,
+            computed,
+            record: Some(record),
+        })
+    }
+
     /// The outcome's effects in order, a computed amount applied as the number worked
     /// out (and logged) with the roll, a pursuit as an action of its own.
     fn apply_outcome(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         (id, target): (PieceId, Option<PieceId>),
         (effects, computed): (&[Effect], &[Option<i32>]),
-        hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
         for (i, effect) in effects.iter().enumerate() {
             let fixed;
@@ -744,39 +750,35 @@ impl Game {
                 _ => effect,
             };
             if let Effect::Pursue { who, action } = effect {
-                self.pursue(next, events, (id, target), *who, *action, hooks)?;
+                self.pursue((id, target), *who, *action)?;
                 continue;
             }
-            self.apply_effect(next, events, effect, id, target, 0);
+            self.apply_effect(effect, id, target, 0);
         }
         Ok(())
     }
 
     /// The action's script, told the outcome, the faces rolled, the intent and the chart's
     /// inputs; its rolls are logged and its commands applied.
-    fn run_action_script(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        call: ScriptCall<'_>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
+    fn run_action_script(&mut self, call: ScriptCall<'_>) -> Result<(), Refusal> {
+        let game = self.game;
         let (id, target) = call.pieces;
         // The script reads the state as it is and rolls on a copy of the side's
         // generator, put back afterwards (no copy of the whole state per call).
-        let mut rng = next.dice_of(Some(call.side)).clone();
+        let mut rng = self.next.dice_of(Some(call.side)).clone();
         let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: next,
+            rules: &game.rules,
+            board: &game.board,
+            sides: &game.sides,
+            state: self.next,
         };
-        let mut dice = HookDice::new(&mut rng, &self.rules);
+        let mut dice = HookDice::new(&mut rng, &game.rules);
         dice.set_action_faces(call.faces);
         dice.set_action_intent(call.intent.to_vec());
         dice.set_action_inputs(call.inputs);
         dice.set_action_pieces(id, target);
-        let commands = hooks
+        let commands = self
+            .hooks
             .action(
                 &world,
                 call.action,
@@ -787,11 +789,11 @@ impl Game {
             )
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let rolls = dice.into_rolls();
-        *next.dice_of(Some(call.side)) = rng;
+        *self.next.dice_of(Some(call.side)) = rng;
         for roll in rolls {
-            events.push(Event::Rolled { roll });
+            self.events.push(Event::Rolled { roll });
         }
-        self.apply_commands(next, events, commands)
+        self.apply_commands(commands)
     }
 
     /// A pursuit (`pursue: ACTION`): the piece `who` names takes `action` against the
@@ -799,14 +801,12 @@ impl Game {
     /// side would, phase aside. If that action is refused (out of range, barred, the unit
     /// gone), nothing of it happens and the log says why; the order that won stands.
     fn pursue(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         (actor, target): (PieceId, Option<PieceId>),
         who: Who,
         action: ActionId,
-        hooks: &mut dyn Hooks,
     ) -> Result<(), Refusal> {
+        let game = self.game;
         let piece = |w: Who| match w {
             Who::Actor => Some(actor),
             Who::Target => target,
@@ -814,7 +814,8 @@ impl Game {
         let (Some(pursuer), Some(beaten)) = (piece(who), piece(who.other())) else {
             return Ok(());
         };
-        let Some(side) = next
+        let Some(side) = self
+            .next
             .pieces
             .get(pursuer.index())
             .filter(|p| p.on_board())
@@ -824,35 +825,31 @@ impl Game {
         };
         // Tried on a copy: a pursuit refused half way (a charge that cannot reach contact)
         // leaves nothing behind.
-        let mut trial = next.clone();
+        let mut trial = self.next.clone();
         let mut more = Vec::new();
-        match self.do_act(
-            &mut trial,
-            &mut more,
-            side,
-            pursuer,
-            (action, &[]),
-            Some(beaten),
-            hooks,
-        ) {
+        let tried =
+            self.on(&mut trial, &mut more)
+                .do_act(side, pursuer, (action, &[]), Some(beaten));
+        match tried {
             Ok(()) => {
-                *next = trial;
-                events.append(&mut more);
+                *self.next = trial;
+                self.events.append(&mut more);
             }
             Err(r) if r.kind == RefusalKind::HookFailed => return Err(r),
             Err(r) => {
                 // Each named as the pursuer's side knows it.
                 let name = |id: PieceId| {
-                    next.pieces
+                    self.next
+                        .pieces
                         .get(id.index())
-                        .map_or_else(String::new, |p| self.label(next, side, p))
+                        .map_or_else(String::new, |p| game.label(self.next, side, p))
                 };
-                let action = self
+                let action = game
                     .rules
                     .actions
                     .get(action.index())
                     .map_or("pursue", |a| a.name.as_str());
-                events.push(Event::Note {
+                self.events.push(Event::Note {
                     text: format!(
                         "{} does not {action} {}: {}",
                         name(pursuer),
@@ -865,31 +862,15 @@ impl Game {
         Ok(())
     }
 
-    /// The action's check (`check:` beside its script), asked on `state` as it stands
-    /// before anything of the action happens; its reason refuses the action.
-    pub(super) fn ask_action_check(
-        &self,
-        state: &State,
-        id: PieceId,
-        (action, intent): (ActionId, &[String]),
-        target: Option<PieceId>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        self.ask_check(state, |world| {
-            hooks.action_check(world, action, id, target, intent)
-        })
-    }
-
     pub(crate) fn apply_effect(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         effect: &Effect,
         actor: PieceId,
         target: Option<PieceId>,
         depth: u32,
     ) {
-        let rules = &*self.rules;
+        let game = self.game;
+        let rules = &*game.rules;
         let who = |w: Who| match w {
             Who::Actor => Some(actor),
             Who::Target => target,
@@ -901,19 +882,19 @@ impl Game {
                 amount,
             } => {
                 let Some(pid) = who(*w) else { return };
-                self.add_counter(next, events, (pid, target), *counter, *amount, depth);
+                self.add_counter((pid, target), *counter, *amount, depth);
             }
             // Worked out from the roll and applied as `AddCounter` by `do_act`, the only
             // place with a roll; the ruleset compiler refuses it anywhere else (triggers).
             Effect::AddComputed { .. } => {}
             Effect::SetFlag { who: w, flag, on } => {
                 let Some(pid) = who(*w) else { return };
-                let Some(p) = next.pieces.get_mut(pid.index()) else {
+                let Some(p) = self.next.pieces.get_mut(pid.index()) else {
                     return;
                 };
                 if p.flag(*flag) != *on && p.on_board() {
                     p.set_flag(*flag, *on);
-                    events.push(Event::FlagChanged {
+                    self.events.push(Event::FlagChanged {
                         piece: pid,
                         flag: rules.flag_name(*flag).to_owned(),
                         on: *on,
@@ -922,7 +903,7 @@ impl Game {
             }
             Effect::SetMode { who: w, mode } => {
                 let Some(pid) = who(*w) else { return };
-                self.force_mode(next, events, pid, *mode);
+                self.force_mode(pid, *mode);
             }
             Effect::FallBack {
                 who: w,
@@ -932,20 +913,20 @@ impl Game {
                 let (Some(pid), Some(from)) = (who(*w), who(w.other())) else {
                     return;
                 };
-                self.fall_back(next, events, pid, from, *distance, *blocked);
+                self.fall_back(pid, from, *distance, *blocked);
             }
             Effect::FollowUp { who: w } => {
                 let (Some(pid), Some(to)) = (who(*w), who(w.other())) else {
                     return;
                 };
-                self.follow_up(next, events, pid, to);
+                self.follow_up(pid, to);
             }
             // Taken by `do_act`, which has the hooks an action may need; the compiler
             // allows it in actions' results only.
             Effect::Pursue { .. } => {}
             Effect::Remove { who: w } => {
                 let Some(pid) = who(*w) else { return };
-                remove_by_result(next, events, pid);
+                self.remove_piece(pid, "removed by a chart result".into());
             }
         }
     }
@@ -954,19 +935,18 @@ impl Game {
     /// flags held at its levels, and runs the triggers it crosses upward (the piece
     /// type's own, or else the counter's), `depth` levels deep at most.
     fn add_counter(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         (pid, target): (PieceId, Option<PieceId>),
         counter: CounterId,
         amount: i32,
         depth: u32,
     ) {
-        let rules = &*self.rules;
+        let game = self.game;
+        let rules = &*game.rules;
         let Some(def) = rules.counters.get(counter.index()) else {
             return;
         };
-        let Some(p) = next.pieces.get_mut(pid.index()) else {
+        let Some(p) = self.next.pieces.get_mut(pid.index()) else {
             return;
         };
         if !p.on_board() {
@@ -984,7 +964,7 @@ impl Game {
         }
         *slot = to;
         let kind = p.kind;
-        events.push(Event::CounterChanged {
+        self.events.push(Event::CounterChanged {
             piece: pid,
             counter: def.name.clone(),
             from,
@@ -992,9 +972,9 @@ impl Game {
         });
         // Flags held at a level of this counter follow it both ways, before any
         // trigger runs.
-        self.keep_levels_of(next, events, pid, counter);
+        self.keep_levels_of(pid, counter);
         if depth >= MAX_TRIGGER_DEPTH {
-            events.push(Event::Note {
+            self.events.push(Event::Note {
                 text: format!("counter triggers nested deeper than {MAX_TRIGGER_DEPTH}; stopped"),
             });
             return;
@@ -1007,7 +987,7 @@ impl Game {
         for trigger in triggers {
             if from < trigger.at_least && to >= trigger.at_least {
                 for e in &trigger.effects {
-                    self.apply_effect(next, events, e, pid, target, depth + 1);
+                    self.apply_effect(e, pid, target, depth + 1);
                 }
             }
         }
@@ -1015,9 +995,10 @@ impl Game {
 
     /// A result's change of mode: ignored, with a note saying why, when the piece's type
     /// has no such mode or the new formation would break stacking where it stands.
-    fn force_mode(&self, next: &mut State, events: &mut Vec<Event>, pid: PieceId, mode: ModeId) {
-        let rules = &*self.rules;
-        let Some(p) = next.pieces.get_mut(pid.index()) else {
+    fn force_mode(&mut self, pid: PieceId, mode: ModeId) {
+        let game = self.game;
+        let rules = &*game.rules;
+        let Some(p) = self.next.pieces.get_mut(pid.index()) else {
             return;
         };
         let allowed = rules
@@ -1029,7 +1010,7 @@ impl Game {
                 p.name,
                 rules.mode_name(mode)
             );
-            events.push(Event::Note { text });
+            self.events.push(Event::Note { text });
             return;
         }
         if p.mode == mode || !p.on_board() {
@@ -1039,14 +1020,15 @@ impl Game {
         let (old, side, cell) = (p.mode, p.side, p.place.cell());
         p.mode = mode;
         if let Some(c) = cell
-            && let Some(problem) = self.stacking_problem(next, c, pid, side, false)
+            && let Some(problem) = game.stacking_problem(self.next, c, pid, side, false)
         {
             // A forced change of formation that would break stacking does not
             // happen; the log says why.
-            if let Some(p) = next.pieces.get_mut(pid.index()) {
+            if let Some(p) = self.next.pieces.get_mut(pid.index()) {
                 p.mode = old;
             }
-            let name = next
+            let name = self
+                .next
                 .pieces
                 .get(pid.index())
                 .map_or_else(String::new, |p| p.name.clone());
@@ -1054,35 +1036,14 @@ impl Game {
                 "{name} cannot take {} mode here ({problem}); the effect is ignored",
                 rules.mode_name(mode)
             );
-            events.push(Event::Note { text });
+            self.events.push(Event::Note { text });
             return;
         }
-        events.push(Event::ModeChanged {
+        self.events.push(Event::ModeChanged {
             piece: pid,
             from,
             to: rules.mode_name(mode).to_owned(),
         });
-    }
-}
-
-/// A result's removal: the piece leaves the board and lets go of its host and of what it
-/// carried.
-fn remove_by_result(next: &mut State, events: &mut Vec<Event>, pid: PieceId) {
-    let Some(p) = next.pieces.get_mut(pid.index()) else {
-        return;
-    };
-    if p.on_board() {
-        p.place = Place::Off;
-        p.attached_to = None;
-        events.push(Event::Removed {
-            piece: pid,
-            reason: "removed by a chart result".into(),
-        });
-    }
-    for other in &mut next.pieces {
-        if other.attached_to == Some(pid) {
-            other.attached_to = None;
-        }
     }
 }
 

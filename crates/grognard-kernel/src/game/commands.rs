@@ -6,92 +6,18 @@ use std::sync::Arc;
 
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::geometry::Cell;
-use crate::hooks::{HookCommand, HookDice};
+use crate::hooks::{HookCommand, HookDice, HookFailure, Hooks};
+
+/// What a game hook answers: the changes it asks for, or why it failed.
+type HookAnswer = Result<Vec<HookCommand>, HookFailure>;
 use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, Who};
 
-use super::Game;
-use crate::state::{State, World};
+use super::{Game, Resolution};
+use crate::state::World;
 
 impl Game {
-    /// Runs a game hook on behalf of `side` — it sees the state as it is now and rolls that
-    /// side's dice — then logs its rolls and applies the changes it asks for.
-    pub(super) fn run_game_hook(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        call: impl FnOnce(
-            &World<'_>,
-            &mut HookDice<'_>,
-        ) -> Result<Vec<HookCommand>, crate::hooks::HookFailure>,
-    ) -> Result<(), Refusal> {
-        // The hook reads the state as it is and rolls on a copy of the side's generator,
-        // put back afterwards: no copy of the whole state per hook call.
-        let mut rng = next.dice_of(Some(side)).clone();
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: next,
-        };
-        let mut dice = HookDice::new(&mut rng, &self.rules);
-        let commands = call(&world, &mut dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let rolls = dice.into_rolls();
-        *next.dice_of(Some(side)) = rng;
-        for roll in rolls {
-            events.push(Event::Rolled { roll });
-        }
-        self.apply_commands(next, events, commands)
-    }
-
-    /// Checks a feature a hook adds and records it in `next.built` (the board gets it when
-    /// the order is done, [`Game::draw_built`]); logs it as a note.
-    pub(super) fn add_feature(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        feature: FeatureId,
-        (a, b): (Cell, Cell),
-        reason: &str,
-    ) -> Result<(), Refusal> {
-        let fail = |m: String| Err(Refusal::new(RefusalKind::HookFailed, m));
-        let Some(def) = self.rules.features.get(feature.index()) else {
-            return fail("a hook named a feature that does not exist".into());
-        };
-        let Some(grid) = self.board.grid() else {
-            return fail(format!("cannot add a {} on an open table", def.name));
-        };
-        if !self.board.contains(a) || !self.board.contains(b) {
-            return fail(format!(
-                "cannot add a {} between {a} and {b}: off the board",
-                def.name
-            ));
-        }
-        if grid.direction_to(a, b).is_none() {
-            return fail(format!(
-                "cannot add a {} between {a} and {b}: they are not neighbours",
-                def.name
-            ));
-        }
-        let key = crate::board::link_key(a, b);
-        let already = self.board.features_between(a, b).contains(&feature)
-            || next
-                .built
-                .iter()
-                .any(|(x, y, f)| (*x, *y) == key && *f == feature);
-        if already {
-            return Ok(());
-        }
-        next.built.push((key.0, key.1, feature));
-        events.push(Event::Note {
-            text: format!("{} added between {a} and {b} ({reason})", def.name),
-        });
-        Ok(())
-    }
-
     /// Draws on the board the features hooks added since `from` entries of `built` (the
     /// board is shared between clones of a game, so it is copied first if need be).
     pub(super) fn draw_built(&mut self, from: usize) {
@@ -106,21 +32,101 @@ impl Game {
             }
         }
     }
+}
+
+impl Resolution<'_> {
+    /// Runs a game hook on behalf of `side` — it sees the state as it is now and rolls that
+    /// side's dice — then logs its rolls and applies the changes it asks for.
+    pub(super) fn run_game_hook(
+        &mut self,
+        side: SideId,
+        call: impl FnOnce(&mut dyn Hooks, &World<'_>, &mut HookDice<'_>) -> HookAnswer,
+    ) -> Result<(), Refusal> {
+        self.run_hook(Some(side), call)
+    }
+
+    /// Runs a hook rolling the dice of `dice` (a side's, or the game's for `None`), logs its
+    /// rolls and applies the changes it asks for.
+    pub(super) fn run_hook(
+        &mut self,
+        dice: Option<SideId>,
+        call: impl FnOnce(&mut dyn Hooks, &World<'_>, &mut HookDice<'_>) -> HookAnswer,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        // The hook reads the state as it is and rolls on a copy of the generator, put back
+        // afterwards: no copy of the whole state per hook call.
+        let mut rng = self.next.dice_of(dice).clone();
+        let world = World {
+            rules: &game.rules,
+            board: &game.board,
+            sides: &game.sides,
+            state: self.next,
+        };
+        let mut hook_dice = HookDice::new(&mut rng, &game.rules);
+        let commands = call(&mut *self.hooks, &world, &mut hook_dice)
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let rolls = hook_dice.into_rolls();
+        *self.next.dice_of(dice) = rng;
+        for roll in rolls {
+            self.events.push(Event::Rolled { roll });
+        }
+        self.apply_commands(commands)
+    }
+
+    /// Checks a feature a hook adds and records it in `next.built` (the board gets it when
+    /// the order is done, [`Game::draw_built`]); logs it as a note.
+    pub(super) fn add_feature(
+        &mut self,
+        feature: FeatureId,
+        (a, b): (Cell, Cell),
+        reason: &str,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let fail = |m: String| Err(Refusal::new(RefusalKind::HookFailed, m));
+        let Some(def) = game.rules.features.get(feature.index()) else {
+            return fail("a hook named a feature that does not exist".into());
+        };
+        let Some(grid) = game.board.grid() else {
+            return fail(format!("cannot add a {} on an open table", def.name));
+        };
+        if !game.board.contains(a) || !game.board.contains(b) {
+            return fail(format!(
+                "cannot add a {} between {a} and {b}: off the board",
+                def.name
+            ));
+        }
+        if grid.direction_to(a, b).is_none() {
+            return fail(format!(
+                "cannot add a {} between {a} and {b}: they are not neighbours",
+                def.name
+            ));
+        }
+        let key = crate::board::link_key(a, b);
+        let already = game.board.features_between(a, b).contains(&feature)
+            || self
+                .next
+                .built
+                .iter()
+                .any(|(x, y, f)| (*x, *y) == key && *f == feature);
+        if already {
+            return Ok(());
+        }
+        self.next.built.push((key.0, key.1, feature));
+        self.events.push(Event::Note {
+            text: format!("{} added between {a} and {b} ({reason})", def.name),
+        });
+        Ok(())
+    }
 
     /// Applies what a hook asked for, each change validated and logged like an effect.
-    pub(super) fn apply_commands(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        commands: Vec<HookCommand>,
-    ) -> Result<(), Refusal> {
+    pub(super) fn apply_commands(&mut self, commands: Vec<HookCommand>) -> Result<(), Refusal> {
         for command in commands {
             if let Some(p) = named_piece(&command)
-                && next.pieces.get(p.index()).is_none()
+                && self.next.pieces.get(p.index()).is_none()
             {
                 return Err(no_such_piece(p));
             }
-            self.apply_command(next, events, command)?;
+            self.apply_command(command)?;
         }
         Ok(())
     }
@@ -128,13 +134,9 @@ impl Game {
     /// One hook command, on a piece that exists: a change of counter, flag or mode as the
     /// effect it is (once the counter, flag or mode is found to exist), the others by the
     /// functions that own them.
-    fn apply_command(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        command: HookCommand,
-    ) -> Result<(), Refusal> {
-        let rules = &*self.rules;
+    fn apply_command(&mut self, command: HookCommand) -> Result<(), Refusal> {
+        let game = self.game;
+        let rules = &*game.rules;
         let who = Who::Actor;
         let (effect, piece) = match command {
             HookCommand::AddCounter {
@@ -159,53 +161,70 @@ impl Game {
                 (Effect::SetMode { who, mode }, piece)
             }
             HookCommand::Remove { piece, reason } => {
-                remove_by_hook(next, events, piece, reason);
+                self.remove_by_hook(piece, reason);
                 return Ok(());
             }
             HookCommand::Note(text) => {
-                events.push(Event::Note { text });
+                self.events.push(Event::Note { text });
                 return Ok(());
             }
             HookCommand::Announce(text) => {
-                events.push(Event::Announced { text });
+                self.events.push(Event::Announced { text });
                 return Ok(());
             }
             HookCommand::Place {
                 piece,
                 cell,
                 reason,
-            } => return super::placement::place(self, next, events, piece, cell, reason),
+            } => return self.place(piece, cell, reason),
             HookCommand::PlaceAt {
                 piece,
                 at,
                 facing,
                 reason,
             } => {
-                return super::placement::place_at(self, next, events, piece, at, facing, reason);
+                return self.place_at(piece, at, facing, reason);
             }
             HookCommand::Contact { piece, with } => {
-                if next.pieces.get(with.index()).is_none() {
+                if self.next.pieces.get(with.index()).is_none() {
                     return Err(no_such_piece(with));
                 }
                 return self
-                    .make_contact(next, events, piece, with)
+                    .make_contact(piece, with)
                     .map_err(|r| Refusal::new(RefusalKind::HookFailed, r.message));
             }
             HookCommand::Face { piece, facing } => {
-                return super::placement::face(self, next, events, piece, facing);
+                return self.face(piece, facing);
             }
             HookCommand::Attach { piece, to } => {
-                return super::placement::attach(next, events, piece, to);
+                return self.attach(piece, to);
             }
             HookCommand::AddFeature {
                 feature,
                 a,
                 b,
                 reason,
-            } => return self.add_feature(next, events, feature, (a, b), &reason),
+            } => return self.add_feature(feature, (a, b), &reason),
         };
-        self.apply_effect(next, events, &effect, piece, None, 0);
+        self.apply_effect(&effect, piece, None, 0);
         Ok(())
+    }
+
+    /// A hook's removal: the piece leaves the board, with the hook's reason, and lets go of its
+    /// host and of what it carried. Nothing happens to a piece already off the board.
+    fn remove_by_hook(&mut self, piece: PieceId, reason: String) {
+        if let Some(p) = self.next.pieces.get_mut(piece.index())
+            && p.on_board()
+        {
+            p.place = Place::Off;
+            p.attached_to = None;
+            self.events.push(Event::Removed { piece, reason });
+            for other in &mut self.next.pieces {
+                if other.attached_to == Some(piece) {
+                    other.attached_to = None;
+                }
+            }
+        }
     }
 }
 
@@ -240,22 +259,5 @@ fn exists<T>(found: Option<&T>, what: &str) -> Result<(), Refusal> {
             RefusalKind::HookFailed,
             format!("a hook named a {what} that does not exist"),
         )),
-    }
-}
-
-/// A hook's removal: the piece leaves the board, with the hook's reason, and lets go of its
-/// host and of what it carried. Nothing happens to a piece already off the board.
-fn remove_by_hook(next: &mut State, events: &mut Vec<Event>, piece: PieceId, reason: String) {
-    if let Some(p) = next.pieces.get_mut(piece.index())
-        && p.on_board()
-    {
-        p.place = Place::Off;
-        p.attached_to = None;
-        events.push(Event::Removed { piece, reason });
-        for other in &mut next.pieces {
-            if other.attached_to == Some(piece) {
-                other.attached_to = None;
-            }
-        }
     }
 }

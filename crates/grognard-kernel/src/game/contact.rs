@@ -31,7 +31,7 @@ use crate::ids::PieceId;
 use crate::piece::{Piece, Place};
 use crate::state::State;
 
-use super::Game;
+use super::{Game, Resolution};
 
 /// The point of the segment `a`–`b` nearest `p` (its projection, kept within the
 /// segment), rounded to the nearest thou.
@@ -117,44 +117,6 @@ impl Game {
         Some((at, facing))
     }
 
-    /// Keeps the ruleset's `contact_flag` (if any) set on exactly the pieces on the open
-    /// table whose footprints touch an enemy's (a point touches only what covers it),
-    /// logging each change: run after every order, so units in base contact stay locked
-    /// until one is gone or breaks off.
-    pub(super) fn keep_contact_flags(&self, next: &mut State, events: &mut Vec<Event>) {
-        let Some(flag) = self.rules.open_table.contact_flag else {
-            return;
-        };
-        let placed: Vec<Option<(crate::ids::SideId, crate::geometry::footprint::Placed)>> = next
-            .pieces
-            .iter()
-            .map(|p| {
-                p.on_board()
-                    .then(|| super::placed_on(&self.rules, p).map(|f| (p.side, f)))
-                    .flatten()
-            })
-            .collect();
-        for (i, mine) in placed.iter().enumerate() {
-            let touching = mine.as_ref().is_some_and(|(side, a)| {
-                placed
-                    .iter()
-                    .flatten()
-                    .any(|(other, b)| other != side && a.touches(b))
-            });
-            let Some(p) = next.pieces.get_mut(i) else {
-                continue;
-            };
-            if p.flag(flag) != touching {
-                p.set_flag(flag, touching);
-                events.push(Event::FlagChanged {
-                    piece: p.id,
-                    flag: self.rules.flag_name(flag).to_owned(),
-                    on: touching,
-                });
-            }
-        }
-    }
-
     /// The first terrain area that `piece`, standing at `place`, would stand in (any part
     /// of its footprint touching it; its point, without one) and that its movement class
     /// cannot enter, with the class's name. A charge may not end there, though the
@@ -183,6 +145,48 @@ impl Game {
         }?;
         Some((area.name.clone(), class.name.clone()))
     }
+}
+
+impl Resolution<'_> {
+    /// Keeps the ruleset's `contact_flag` (if any) set on exactly the pieces on the open
+    /// table whose footprints touch an enemy's (a point touches only what covers it),
+    /// logging each change: run after every order, so units in base contact stay locked
+    /// until one is gone or breaks off.
+    pub(super) fn keep_contact_flags(&mut self) {
+        let game = self.game;
+        let Some(flag) = game.rules.open_table.contact_flag else {
+            return;
+        };
+        let placed: Vec<Option<(crate::ids::SideId, crate::geometry::footprint::Placed)>> = self
+            .next
+            .pieces
+            .iter()
+            .map(|p| {
+                p.on_board()
+                    .then(|| super::placed_on(&game.rules, p).map(|f| (p.side, f)))
+                    .flatten()
+            })
+            .collect();
+        for (i, mine) in placed.iter().enumerate() {
+            let touching = mine.as_ref().is_some_and(|(side, a)| {
+                placed
+                    .iter()
+                    .flatten()
+                    .any(|(other, b)| other != side && a.touches(b))
+            });
+            let Some(p) = self.next.pieces.get_mut(i) else {
+                continue;
+            };
+            if p.flag(flag) != touching {
+                p.set_flag(flag, touching);
+                self.events.push(Event::FlagChanged {
+                    piece: p.id,
+                    flag: game.rules.flag_name(flag).to_owned(),
+                    on: touching,
+                });
+            }
+        }
+    }
 
     /// Puts `actor` in contact with `target` (see the module docs), with the events a move
     /// and a turn give; the pieces it carries go with it.
@@ -190,13 +194,8 @@ impl Game {
     /// # Errors
     /// The place is off the table or overlaps a unit other than the target (the caller's
     /// state is then left as it was).
-    pub(super) fn make_contact(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        actor: PieceId,
-        target: PieceId,
-    ) -> Result<(), Refusal> {
+    pub(super) fn make_contact(&mut self, actor: PieceId, target: PieceId) -> Result<(), Refusal> {
+        let game = self.game;
         let names = |s: &State| {
             let name = |id: PieceId| {
                 s.pieces
@@ -205,14 +204,15 @@ impl Game {
             };
             (name(actor), name(target))
         };
-        let Some((to, facing)) = self.contact_place(next, actor, target) else {
-            let (a, t) = names(next);
+        let Some((to, facing)) = game.contact_place(self.next, actor, target) else {
+            let (a, t) = names(self.next);
             return Err(Refusal::new(
                 RefusalKind::BadPath,
                 format!("{a} cannot contact {t}: both must stand on the open table"),
             ));
         };
-        let piece: Piece = next
+        let piece: Piece = self
+            .next
             .pieces
             .get(actor.index())
             .cloned()
@@ -224,26 +224,31 @@ impl Game {
         else {
             return Err(Refusal::new(RefusalKind::BadPath, "the piece is on a grid"));
         };
-        if self.footprint_in(&piece, piece.mode).is_some() {
+        if game.footprint_in(&piece, piece.mode).is_some() {
             // Clear of every unit but the target, which it touches.
-            let fits =
-                self.check_footprint_clear_of(next, &piece, (to, facing), piece.mode, Some(target));
+            let fits = game.check_footprint_clear_of(
+                self.next,
+                &piece,
+                (to, facing),
+                piece.mode,
+                Some(target),
+            );
             if let Err(r) = fits {
-                let (a, t) = names(next);
+                let (a, t) = names(self.next);
                 return Err(Refusal::new(
                     r.kind,
                     format!("{a} cannot reach contact with {t}: {}", r.message),
                 ));
             }
-        } else if !self.board.contains_point(to) {
-            let (a, t) = names(next);
+        } else if !game.board.contains_point(to) {
+            let (a, t) = names(self.next);
             return Err(Refusal::new(
                 RefusalKind::BadPath,
                 format!("{a} cannot reach contact with {t}: {to} is off the table"),
             ));
         }
-        if let Some((area, class)) = self.impassable_under(&piece, (to, facing)) {
-            let (a, t) = names(next);
+        if let Some((area, class)) = game.impassable_under(&piece, (to, facing)) {
+            let (a, t) = names(self.next);
             return Err(Refusal::new(
                 RefusalKind::Impassable,
                 format!(
@@ -251,13 +256,13 @@ impl Game {
                 ),
             ));
         }
-        for p in &mut next.pieces {
+        for p in &mut self.next.pieces {
             if p.id == actor || p.attached_to == Some(actor) {
                 p.place = Place::Point { at: to, facing };
             }
         }
         if to != from {
-            events.push(Event::MovedOnTable {
+            self.events.push(Event::MovedOnTable {
                 piece: actor,
                 from,
                 to,
@@ -265,7 +270,7 @@ impl Game {
             });
         }
         if facing != old {
-            events.push(Event::Faced {
+            self.events.push(Event::Faced {
                 piece: actor,
                 facing: facing.to_string(),
             });

@@ -6,14 +6,13 @@
 
 use std::sync::LazyLock;
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::action::{Action, Event, Order, Refusal, RefusalKind};
 use crate::geometry::Cell;
-use crate::hooks::Hooks;
 use crate::ids::{PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Actor, PhaseDef};
-use crate::state::{Stage, State};
+use crate::state::Stage;
 
 /// The name of the set-up stage, as the phase cursor shows it.
 pub const SETUP_PHASE_NAME: &str = "set-up";
@@ -59,32 +58,29 @@ impl Game {
             .as_ref()
             .is_some_and(|d| d.deployable.get(id.index()).copied().unwrap_or(false))
     }
+}
 
+impl Resolution<'_> {
     /// Orders during the set-up (and `deploy` orders after it, which are refused).
-    pub(super) fn resolve_setup(
-        &self,
-        order: &Order,
-        hooks: &mut dyn Hooks,
-        next: &mut State,
-    ) -> Result<Vec<Event>, Refusal> {
-        if !self.state.setting_up() {
+    pub(super) fn resolve_setup(&mut self, order: &Order) -> Result<(), Refusal> {
+        let game = self.game;
+        if !game.state.setting_up() {
             return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
                 "the set-up is over: pieces are deployed only before the first turn",
             ));
         }
-        next.clone_from(&self.state);
-        let mut events = Vec::new();
+        self.next.clone_from(&game.state);
         match &order.action {
             Action::Deploy { piece, to, facing } => {
-                self.do_deploy(next, &mut events, order.side, *piece, *to, *facing)?;
+                self.do_deploy(order.side, *piece, *to, *facing)?;
             }
             Action::EndPhase => {
-                if let Some(d) = next.done.get_mut(order.side.index()) {
+                if let Some(d) = self.next.done.get_mut(order.side.index()) {
                     *d = true;
                 }
-                if next.done.iter().all(|d| *d) {
-                    self.end_setup(next, &mut events, hooks)?;
+                if self.next.done.iter().all(|d| *d) {
+                    self.end_setup()?;
                 }
             }
             _ => {
@@ -95,20 +91,19 @@ impl Game {
                 ));
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     /// Places `id` at `to` (with the pieces attached to it), if its side may put it there.
     fn do_deploy(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         side: SideId,
         id: PieceId,
         to: Cell,
         facing: Option<crate::geometry::Facing>,
     ) -> Result<(), Refusal> {
-        let piece = next.pieces.get(id.index()).ok_or_else(|| {
+        let game = self.game;
+        let piece = self.next.pieces.get(id.index()).ok_or_else(|| {
             Refusal::new(
                 RefusalKind::BadPiece,
                 "that piece is not one of your pieces",
@@ -121,7 +116,7 @@ impl Game {
                 format!("{name} is not one of your pieces"),
             ));
         }
-        if !self.deployable(id) {
+        if !game.deployable(id) {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
                 format!(
@@ -130,15 +125,18 @@ impl Game {
                 ),
             ));
         }
-        if let Some(host) = piece.attached_to.and_then(|h| next.pieces.get(h.index())) {
+        if let Some(host) = piece
+            .attached_to
+            .and_then(|h| self.next.pieces.get(h.index()))
+        {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
                 format!("{name} is attached to {} and deploys with it", host.name),
             ));
         }
-        let cells = self.deployment_cells(side);
+        let cells = game.deployment_cells(side);
         if cells.binary_search(&to).is_err() {
-            let side_name = self
+            let side_name = game
                 .sides
                 .get(side.index())
                 .map_or("?", |s| s.name.as_str());
@@ -147,7 +145,7 @@ impl Game {
                 format!("{to} is outside {side_name}'s deployment areas"),
             ));
         }
-        if let (Some(f), Some(grid)) = (facing, self.board.grid())
+        if let (Some(f), Some(grid)) = (facing, game.board.grid())
             && f.0 >= grid.facings()
         {
             return Err(Refusal::new(
@@ -162,14 +160,15 @@ impl Game {
                 format!("{name} already stands at {to}: the deployment changes nothing"),
             ));
         }
-        let riders: Vec<usize> = next
+        let riders: Vec<usize> = self
+            .next
             .pieces
             .iter()
             .filter(|p| p.attached_to == Some(id))
             .map(|p| p.id.index())
             .collect();
         for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
-            if let Some(p) = next.pieces.get_mut(i) {
+            if let Some(p) = self.next.pieces.get_mut(i) {
                 p.place = Place::Cell(to);
                 if let Some(f) = facing {
                     p.facing = f;
@@ -177,9 +176,9 @@ impl Game {
             }
         }
         for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
-            self.check_placement_in(next, i)
+            game.check_placement_in(self.next, i)
                 .map_err(|m| Refusal::new(RefusalKind::Occupied, m))?;
-            events.push(Event::Arrived {
+            self.events.push(Event::Arrived {
                 piece: PieceId(i as u32),
                 at: to,
                 reason: "deployed".to_owned(),
@@ -190,18 +189,14 @@ impl Game {
 
     /// Ends the set-up: the decoys its rule asks for are made, then the first turn begins
     /// as a game without a set-up begins (initiative, the first phase and its hooks).
-    fn end_setup(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        next.stage = Stage::Playing;
-        for d in &mut next.done {
+    fn end_setup(&mut self) -> Result<(), Refusal> {
+        let game = self.game;
+        self.next.stage = Stage::Playing;
+        for d in &mut self.next.done {
             *d = false;
         }
-        self.add_decoys_to(next);
-        self.roll_initiative(next, events);
-        self.begin_phase(next, events, hooks)
+        game.add_decoys_to(self.next);
+        self.roll_initiative();
+        self.begin_phase()
     }
 }

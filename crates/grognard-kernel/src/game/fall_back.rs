@@ -29,7 +29,7 @@ use crate::piece::{Piece, Place};
 use crate::rules::states::WhenBlocked;
 use crate::state::State;
 
-use super::Game;
+use super::{Game, Resolution};
 
 /// An open-table fall back is tried in steps of this many thou (a quarter inch).
 const TABLE_STEP: i64 = 250;
@@ -42,144 +42,6 @@ fn centre_gap(grid: &crate::geometry::Grid, a: Cell, b: Cell) -> f64 {
 }
 
 impl Game {
-    /// Moves `id` back by `distance`, away from `from` (see the module docs).
-    pub(super) fn fall_back(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        id: PieceId,
-        from: PieceId,
-        distance: Cost,
-        blocked: WhenBlocked,
-    ) {
-        let (Some(piece), Some(other)) = (
-            next.pieces
-                .get(id.index())
-                .filter(|p| p.on_board())
-                .cloned(),
-            next.pieces
-                .get(from.index())
-                .filter(|p| p.on_board())
-                .cloned(),
-        ) else {
-            return;
-        };
-        let (place, short) = match &piece.place {
-            Place::Point { at, facing } => {
-                let want = i64::from(self.scaled(distance).hundredths()) * 10;
-                let (to, got) = self.table_fall_back(next, &piece, (*at, *facing), want);
-                (
-                    Place::Point {
-                        at: to,
-                        facing: *facing,
-                    },
-                    got < want,
-                )
-            }
-            Place::Cell(start) => {
-                let want = u32::try_from(distance.hundredths() / 100).unwrap_or(0);
-                let path = self.grid_fall_back(next, &piece, *start, &other, want);
-                let short = (path.len() as u32) < want;
-                (Place::Cell(*path.last().unwrap_or(start)), short)
-            }
-            _ => return,
-        };
-        let name = piece.name.clone();
-        let place = match (short, blocked) {
-            (true, WhenBlocked::Remove) => {
-                self.remove_piece(next, events, id, format!("{name} could not fall back"));
-                return;
-            }
-            (true, WhenBlocked::Stay) => {
-                events.push(Event::Note {
-                    text: format!("{name} cannot fall back: the way is blocked; it stands"),
-                });
-                return;
-            }
-            (true, WhenBlocked::Stop) => {
-                events.push(Event::Note {
-                    text: format!("{name} falls back short: the way is blocked"),
-                });
-                place
-            }
-            (false, _) => place,
-        };
-        self.put(next, events, id, place, "falls back");
-    }
-
-    /// Moves `id` back into contact with `to` (see the module docs).
-    pub(super) fn follow_up(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        id: PieceId,
-        to: PieceId,
-    ) {
-        let (Some(piece), Some(other)) = (
-            next.pieces
-                .get(id.index())
-                .filter(|p| p.on_board())
-                .cloned(),
-            next.pieces.get(to.index()).cloned(),
-        ) else {
-            return;
-        };
-        if !other.on_board() {
-            events.push(Event::Note {
-                text: format!(
-                    "{} has nothing to follow up: {} is gone",
-                    piece.name, other.name
-                ),
-            });
-            return;
-        }
-        match &piece.place {
-            Place::Point { .. } => {
-                if let Err(r) = self.make_contact(next, events, id, to) {
-                    events.push(Event::Note {
-                        text: format!("{} does not follow up: {}", piece.name, r.message),
-                    });
-                }
-            }
-            Place::Cell(start) => {
-                let Some(grid) = self.board.grid() else {
-                    return;
-                };
-                let Some(target) = other.place.cell() else {
-                    return;
-                };
-                let mut at = *start;
-                while grid.distance(at, target) > 1 {
-                    let near = grid.distance(at, target);
-                    // Straight at it where it can: the nearer cell whose centre lies
-                    // nearest the target's.
-                    let step = grid
-                        .neighbours(at)
-                        .map(|(_, c)| c)
-                        .filter(|c| {
-                            grid.distance(*c, target) < near && self.may_stand(next, &piece, *c)
-                        })
-                        .min_by(|a, b| {
-                            let d = |c: Cell| centre_gap(grid, c, target);
-                            d(*a).total_cmp(&d(*b))
-                        });
-                    match step {
-                        Some(c) => at = c,
-                        None => break,
-                    }
-                }
-                if at == *start {
-                    events.push(Event::Note {
-                        text: format!("{} cannot follow up: the way is blocked", piece.name),
-                    });
-                } else {
-                    self.put(next, events, id, Place::Cell(at), "follows up");
-                }
-            }
-            _ => {}
-        }
-    }
-
     /// How far back `piece` gets on the table, trying `want` thou to its rear in quarter
     /// inches: the last point that fits, and the thou it got.
     fn table_fall_back(
@@ -279,32 +141,174 @@ impl Game {
                 .stacking_problem(state, c, piece.id, piece.side, true)
                 .is_none()
     }
+}
+
+impl Resolution<'_> {
+    /// Moves `id` back by `distance`, away from `from` (see the module docs).
+    pub(super) fn fall_back(
+        &mut self,
+        id: PieceId,
+        from: PieceId,
+        distance: Cost,
+        blocked: WhenBlocked,
+    ) {
+        let game = self.game;
+        let (Some(piece), Some(other)) = (
+            self.next
+                .pieces
+                .get(id.index())
+                .filter(|p| p.on_board())
+                .cloned(),
+            self.next
+                .pieces
+                .get(from.index())
+                .filter(|p| p.on_board())
+                .cloned(),
+        ) else {
+            return;
+        };
+        let (place, short) = match &piece.place {
+            Place::Point { at, facing } => {
+                let want = i64::from(game.scaled(distance).hundredths()) * 10;
+                let (to, got) = game.table_fall_back(self.next, &piece, (*at, *facing), want);
+                (
+                    Place::Point {
+                        at: to,
+                        facing: *facing,
+                    },
+                    got < want,
+                )
+            }
+            Place::Cell(start) => {
+                let want = u32::try_from(distance.hundredths() / 100).unwrap_or(0);
+                let path = game.grid_fall_back(self.next, &piece, *start, &other, want);
+                let short = (path.len() as u32) < want;
+                (Place::Cell(*path.last().unwrap_or(start)), short)
+            }
+            _ => return,
+        };
+        let name = piece.name.clone();
+        let place = match (short, blocked) {
+            (true, WhenBlocked::Remove) => {
+                self.remove_piece(id, format!("{name} could not fall back"));
+                return;
+            }
+            (true, WhenBlocked::Stay) => {
+                self.events.push(Event::Note {
+                    text: format!("{name} cannot fall back: the way is blocked; it stands"),
+                });
+                return;
+            }
+            (true, WhenBlocked::Stop) => {
+                self.events.push(Event::Note {
+                    text: format!("{name} falls back short: the way is blocked"),
+                });
+                place
+            }
+            (false, _) => place,
+        };
+        self.put(id, place, "falls back");
+    }
+
+    /// Moves `id` back into contact with `to` (see the module docs).
+    pub(super) fn follow_up(&mut self, id: PieceId, to: PieceId) {
+        let game = self.game;
+        let (Some(piece), Some(other)) = (
+            self.next
+                .pieces
+                .get(id.index())
+                .filter(|p| p.on_board())
+                .cloned(),
+            self.next.pieces.get(to.index()).cloned(),
+        ) else {
+            return;
+        };
+        if !other.on_board() {
+            self.events.push(Event::Note {
+                text: format!(
+                    "{} has nothing to follow up: {} is gone",
+                    piece.name, other.name
+                ),
+            });
+            return;
+        }
+        match &piece.place {
+            Place::Point { .. } => {
+                if let Err(r) = self.make_contact(id, to) {
+                    self.events.push(Event::Note {
+                        text: format!("{} does not follow up: {}", piece.name, r.message),
+                    });
+                }
+            }
+            Place::Cell(start) => {
+                let Some(grid) = game.board.grid() else {
+                    return;
+                };
+                let Some(target) = other.place.cell() else {
+                    return;
+                };
+                let mut at = *start;
+                while grid.distance(at, target) > 1 {
+                    let near = grid.distance(at, target);
+                    // Straight at it where it can: the nearer cell whose centre lies
+                    // nearest the target's.
+                    let step = grid
+                        .neighbours(at)
+                        .map(|(_, c)| c)
+                        .filter(|c| {
+                            grid.distance(*c, target) < near
+                                && game.may_stand(self.next, &piece, *c)
+                        })
+                        .min_by(|a, b| {
+                            let d = |c: Cell| centre_gap(grid, c, target);
+                            d(*a).total_cmp(&d(*b))
+                        });
+                    match step {
+                        Some(c) => at = c,
+                        None => break,
+                    }
+                }
+                if at == *start {
+                    self.events.push(Event::Note {
+                        text: format!("{} cannot follow up: the way is blocked", piece.name),
+                    });
+                } else {
+                    self.put(id, Place::Cell(at), "follows up");
+                }
+            }
+            _ => {}
+        }
+    }
 
     /// Puts `id` (and what it carries) at `place`, with the event a hook's placement gives.
-    fn put(&self, next: &mut State, events: &mut Vec<Event>, id: PieceId, place: Place, why: &str) {
-        let Some(old) = next.pieces.get(id.index()).map(|p| p.place.clone()) else {
+    fn put(&mut self, id: PieceId, place: Place, why: &str) {
+        let Some(old) = self.next.pieces.get(id.index()).map(|p| p.place.clone()) else {
             return;
         };
         if old == place {
             return;
         }
-        for p in &mut next.pieces {
+        for p in &mut self.next.pieces {
             if p.id == id || p.attached_to == Some(id) {
                 p.place = place.clone();
             }
         }
-        let name = next.pieces.get(id.index()).map_or("", |p| p.name.as_str());
+        let name = self
+            .next
+            .pieces
+            .get(id.index())
+            .map_or("", |p| p.name.as_str());
         let reason = format!("{name} {why}");
         match (old, place) {
             (Place::Point { at: from, .. }, Place::Point { at: to, .. }) => {
-                events.push(Event::PlacedOnTable {
+                self.events.push(Event::PlacedOnTable {
                     piece: id,
                     from,
                     to,
                     reason,
                 });
             }
-            (Place::Cell(from), Place::Cell(to)) => events.push(Event::Placed {
+            (Place::Cell(from), Place::Cell(to)) => self.events.push(Event::Placed {
                 piece: id,
                 from,
                 to,
@@ -315,15 +319,15 @@ impl Game {
     }
 
     /// Takes `id` off the board, as a chart's `remove` does, with `reason`.
-    fn remove_piece(&self, next: &mut State, events: &mut Vec<Event>, id: PieceId, reason: String) {
-        if let Some(p) = next.pieces.get_mut(id.index())
+    pub(super) fn remove_piece(&mut self, id: PieceId, reason: String) {
+        if let Some(p) = self.next.pieces.get_mut(id.index())
             && p.on_board()
         {
             p.place = Place::Off;
             p.attached_to = None;
-            events.push(Event::Removed { piece: id, reason });
+            self.events.push(Event::Removed { piece: id, reason });
         }
-        for other in &mut next.pieces {
+        for other in &mut self.next.pieces {
             if other.attached_to == Some(id) {
                 other.attached_to = None;
             }

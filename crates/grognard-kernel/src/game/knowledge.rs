@@ -3,8 +3,9 @@
 //! decoys), the `sighted` events each side receives, and the per-side logs. The data types
 //! and the pure reading of sighting charts are in [`crate::knowledge`].
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::action::Event;
+use crate::hooks::NoHooks;
 use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
@@ -225,116 +226,6 @@ impl Game {
         (self.sight_distance(a, b)? <= c.within).then_some(c.level)
     }
 
-    /// Rolled spotting: at the start of a spotting phase, each side rolls once for each
-    /// enemy piece whose position it knows and that one of its observers has within a band
-    /// that needs a roll; a success holds until the next spotting phase.
-    pub(crate) fn spotting_rolls(&self, next: &mut State, events: &mut Vec<Event>) {
-        if self.sighting().is_none() {
-            return;
-        }
-        let sides = self.sides().len();
-        for k in &mut next.knowledge {
-            for known in &mut k.of {
-                known.rolled = None;
-            }
-        }
-        for side in 0..sides {
-            let side_id = SideId(side as u8);
-            for ti in 0..next.pieces.len() {
-                let target = next.pieces[ti].clone();
-                if target.side == side_id || !target.on_board() {
-                    continue;
-                }
-                let knows = next
-                    .knowledge
-                    .get(side)
-                    .is_some_and(|k| k.knows_position(target.id));
-                if !knows {
-                    continue;
-                }
-                let concealed = self.concealed(next, &target);
-                // The best band any observer has the target in.
-                let mut best: Option<&RangeBand> = None;
-                for observer in next.pieces.iter().filter(|p| p.side == side_id) {
-                    let Some(chart) = self.observer_chart(observer) else {
-                        continue;
-                    };
-                    let SightShape::Range(bands) = &chart.shape else {
-                        continue;
-                    };
-                    let Some(d) = self.sight_distance(observer, &target) else {
-                        continue;
-                    };
-                    // The line is traced only for an observer whose bands could do better
-                    // than the best found so far.
-                    let better = bands
-                        .iter()
-                        .filter(|b| b.roll.is_some())
-                        .filter(|b| {
-                            self.band_applies(next, b, &target, concealed)
-                                && d <= self.band_reach(b, observer)
-                        })
-                        .min_by_key(|b| b.level);
-                    let Some(b) = better.filter(|b| best.is_none_or(|x| b.level < x.level)) else {
-                        continue;
-                    };
-                    if self.sight_line_clear(next, observer, &target, false) {
-                        best = Some(b);
-                    }
-                }
-                let Some(band) = best else {
-                    continue;
-                };
-                // Roll only when the band would tell the side something it does not know.
-                let already = next
-                    .knowledge
-                    .get(side)
-                    .and_then(|k| k.get(target.id))
-                    .map_or(Disclosure::NONE, |k| k.now);
-                let would = self
-                    .sighting()
-                    .and_then(|s| s.levels.get(usize::from(band.level)))
-                    .map_or(Disclosure::NONE, |d| d.discloses);
-                if already.has(would) {
-                    continue;
-                }
-                let Some((chart_id, wanted)) = &band.roll else {
-                    continue;
-                };
-                let Some(chart) = self.rules().charts.get(chart_id.index()) else {
-                    continue;
-                };
-                let inputs = vec![0; chart.inputs.len()];
-                let Some(rng) = next.side_rngs.get_mut(side) else {
-                    continue;
-                };
-                let resolution = chart.resolve(&self.rules().dice, &inputs, rng);
-                let purpose = format!(
-                    "spotting by {}",
-                    self.sides().get(side).map_or("?", |d| d.name.as_str())
-                );
-                let record = crate::game::roll_record(
-                    self.rules(),
-                    *chart_id,
-                    &purpose,
-                    &inputs,
-                    &resolution,
-                );
-                let success = record.outcome == *wanted;
-                events.push(Event::SpotRolled {
-                    side: SideId(side as u8),
-                    roll: record,
-                });
-                if success && let Some(k) = next.knowledge.get_mut(side) {
-                    if k.of.len() <= ti {
-                        k.of.resize(ti + 1, Known::default());
-                    }
-                    k.of[ti].rolled = Some(band.level);
-                }
-            }
-        }
-    }
-
     /// Recomputes every side's knowledge from the current state (the kernel does it after
     /// every order and at every phase start, so this changes nothing in a game left as
     /// `apply` left it); returns the `sighted` events of any change. For benchmarks and
@@ -342,7 +233,8 @@ impl Game {
     pub fn refresh_sightings(&mut self) -> Vec<Event> {
         let mut next = self.state.clone();
         let mut events = Vec::new();
-        self.update_knowledge(&mut next, &mut events);
+        // No hook takes part in a sighting update.
+        Resolution::new(self, &mut next, &mut events, &mut NoHooks).update_knowledge();
         self.state = next;
         events
     }
@@ -353,69 +245,8 @@ impl Game {
     pub fn spotting_preview(&self) -> Vec<Event> {
         let mut next = self.state.clone();
         let mut events = Vec::new();
-        self.spotting_rolls(&mut next, &mut events);
+        Resolution::new(self, &mut next, &mut events, &mut NoHooks).spotting_rolls();
         events
-    }
-
-    /// Recomputes every side's knowledge from the state, logging each change of level as a
-    /// `sighted` event (which only the observing side and the referee see).
-    pub(crate) fn update_knowledge(&self, next: &mut State, events: &mut Vec<Event>) {
-        let Some(s) = self.sighting() else {
-            return;
-        };
-        let sides = self.sides().len();
-        let n = next.pieces.len();
-        next.knowledge.resize(sides, Knowledge::default());
-        for k in &mut next.knowledge {
-            k.of.resize(n, Known::default());
-        }
-        // A blind set-up: nobody sights anything before the first phase begins.
-        if next.setting_up() && s.blind_setup {
-            return;
-        }
-        let levels = self.sighting_levels(s, next);
-        let face_up = self.face_up_pieces(s, next, &levels.level);
-        // Pass 3: what each side knows now.
-        let mut sighted = Vec::new();
-        for side in 0..sides {
-            let side_id = SideId(side as u8);
-            let (nows, hidden_rider) = self.disclosures(s, next, side_id, &levels, &face_up);
-            for ti in 0..n {
-                if next.pieces[ti].side == side_id {
-                    continue;
-                }
-                let level = if hidden_rider[ti] {
-                    None
-                } else {
-                    levels.level[side][ti]
-                };
-                let before = self.record_known(s, next, (side_id, ti), level, nows[ti]);
-                if before != level {
-                    sighted.push(Event::Sighted {
-                        side: side_id,
-                        piece: PieceId(ti as u32),
-                        level: level
-                            .and_then(|l| s.levels.get(usize::from(l)))
-                            .map(|d| d.name.clone()),
-                    });
-                }
-            }
-        }
-        next.face_up = face_up;
-        self.assign_handles(next);
-        // Each side's sightings in the order of its handles, never in scenario order.
-        sighted.sort_by_key(|e| match e {
-            Event::Sighted { side, piece, .. } => (
-                side.0,
-                next.knowledge
-                    .get(side.index())
-                    .and_then(|k| k.get(*piece))
-                    .and_then(|k| k.handle)
-                    .unwrap_or(u32::MAX),
-            ),
-            _ => (u8::MAX, u32::MAX),
-        });
-        events.extend(sighted);
     }
 
     /// Pass 1 of the sighting update: the best level each side sights each enemy at, and
@@ -609,27 +440,205 @@ impl Game {
         }
         (nows, hidden_rider)
     }
+}
+
+impl Resolution<'_> {
+    /// Rolled spotting: at the start of a spotting phase, each side rolls once for each
+    /// enemy piece whose position it knows and that one of its observers has within a band
+    /// that needs a roll; a success holds until the next spotting phase.
+    pub(crate) fn spotting_rolls(&mut self) {
+        let game = self.game;
+        if game.sighting().is_none() {
+            return;
+        }
+        let sides = game.sides().len();
+        for k in &mut self.next.knowledge {
+            for known in &mut k.of {
+                known.rolled = None;
+            }
+        }
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            for ti in 0..self.next.pieces.len() {
+                let target = self.next.pieces[ti].clone();
+                if target.side == side_id || !target.on_board() {
+                    continue;
+                }
+                let knows = self
+                    .next
+                    .knowledge
+                    .get(side)
+                    .is_some_and(|k| k.knows_position(target.id));
+                if !knows {
+                    continue;
+                }
+                let concealed = game.concealed(self.next, &target);
+                // The best band any observer has the target in.
+                let mut best: Option<&RangeBand> = None;
+                for observer in self.next.pieces.iter().filter(|p| p.side == side_id) {
+                    let Some(chart) = game.observer_chart(observer) else {
+                        continue;
+                    };
+                    let SightShape::Range(bands) = &chart.shape else {
+                        continue;
+                    };
+                    let Some(d) = game.sight_distance(observer, &target) else {
+                        continue;
+                    };
+                    // The line is traced only for an observer whose bands could do better
+                    // than the best found so far.
+                    let better = bands
+                        .iter()
+                        .filter(|b| b.roll.is_some())
+                        .filter(|b| {
+                            game.band_applies(self.next, b, &target, concealed)
+                                && d <= game.band_reach(b, observer)
+                        })
+                        .min_by_key(|b| b.level);
+                    let Some(b) = better.filter(|b| best.is_none_or(|x| b.level < x.level)) else {
+                        continue;
+                    };
+                    if game.sight_line_clear(self.next, observer, &target, false) {
+                        best = Some(b);
+                    }
+                }
+                let Some(band) = best else {
+                    continue;
+                };
+                // Roll only when the band would tell the side something it does not know.
+                let already = self
+                    .next
+                    .knowledge
+                    .get(side)
+                    .and_then(|k| k.get(target.id))
+                    .map_or(Disclosure::NONE, |k| k.now);
+                let would = game
+                    .sighting()
+                    .and_then(|s| s.levels.get(usize::from(band.level)))
+                    .map_or(Disclosure::NONE, |d| d.discloses);
+                if already.has(would) {
+                    continue;
+                }
+                let Some((chart_id, wanted)) = &band.roll else {
+                    continue;
+                };
+                let Some(chart) = game.rules().charts.get(chart_id.index()) else {
+                    continue;
+                };
+                let inputs = vec![0; chart.inputs.len()];
+                let Some(rng) = self.next.side_rngs.get_mut(side) else {
+                    continue;
+                };
+                let resolution = chart.resolve(&game.rules().dice, &inputs, rng);
+                let purpose = format!(
+                    "spotting by {}",
+                    game.sides().get(side).map_or("?", |d| d.name.as_str())
+                );
+                let record = crate::game::roll_record(
+                    game.rules(),
+                    *chart_id,
+                    &purpose,
+                    &inputs,
+                    &resolution,
+                );
+                let success = record.outcome == *wanted;
+                self.events.push(Event::SpotRolled {
+                    side: SideId(side as u8),
+                    roll: record,
+                });
+                if success && let Some(k) = self.next.knowledge.get_mut(side) {
+                    if k.of.len() <= ti {
+                        k.of.resize(ti + 1, Known::default());
+                    }
+                    k.of[ti].rolled = Some(band.level);
+                }
+            }
+        }
+    }
+
+    /// Recomputes every side's knowledge from the state, logging each change of level as a
+    /// `sighted` event (which only the observing side and the referee see).
+    pub(crate) fn update_knowledge(&mut self) {
+        let game = self.game;
+        let Some(s) = game.sighting() else {
+            return;
+        };
+        let sides = game.sides().len();
+        let n = self.next.pieces.len();
+        self.next.knowledge.resize(sides, Knowledge::default());
+        for k in &mut self.next.knowledge {
+            k.of.resize(n, Known::default());
+        }
+        // A blind set-up: nobody sights anything before the first phase begins.
+        if self.next.setting_up() && s.blind_setup {
+            return;
+        }
+        let levels = game.sighting_levels(s, self.next);
+        let face_up = game.face_up_pieces(s, self.next, &levels.level);
+        // Pass 3: what each side knows now.
+        let mut sighted = Vec::new();
+        for side in 0..sides {
+            let side_id = SideId(side as u8);
+            let (nows, hidden_rider) = game.disclosures(s, self.next, side_id, &levels, &face_up);
+            for ti in 0..n {
+                if self.next.pieces[ti].side == side_id {
+                    continue;
+                }
+                let level = if hidden_rider[ti] {
+                    None
+                } else {
+                    levels.level[side][ti]
+                };
+                let before = self.record_known(s, (side_id, ti), level, nows[ti]);
+                if before != level {
+                    sighted.push(Event::Sighted {
+                        side: side_id,
+                        piece: PieceId(ti as u32),
+                        level: level
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .map(|d| d.name.clone()),
+                    });
+                }
+            }
+        }
+        self.next.face_up = face_up;
+        self.assign_handles();
+        // Each side's sightings in the order of its handles, never in scenario order.
+        sighted.sort_by_key(|e| match e {
+            Event::Sighted { side, piece, .. } => (
+                side.0,
+                self.next
+                    .knowledge
+                    .get(side.index())
+                    .and_then(|k| k.get(*piece))
+                    .and_then(|k| k.handle)
+                    .unwrap_or(u32::MAX),
+            ),
+            _ => (u8::MAX, u32::MAX),
+        });
+        self.events.extend(sighted);
+    }
 
     /// Writes what side `side` now knows of piece `ti`, at `level` and shown `now`: where
     /// it saw it last, whether it is real, its kind, strength and identity as disclosed.
     /// Returns the level the side knew it at before.
     fn record_known(
-        &self,
+        &mut self,
         s: &SightingRules,
-        next: &mut State,
         (side, ti): (SideId, usize),
         level: Option<u8>,
         now: Disclosure,
     ) -> Option<u8> {
-        let turn = next.turn;
-        let target = &next.pieces[ti];
-        let real = self.is_real(target);
+        let game = self.game;
+        let turn = self.next.turn;
+        let target = &self.next.pieces[ti];
+        let real = game.is_real(target);
         let strength = s.strength.map(|c| target.counter(c));
         let on_board = target.on_board();
         let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
         // The whole piece is copied only when its identity is disclosed.
         let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
-        let known = &mut next.knowledge[side.index()].of[ti];
+        let known = &mut self.next.knowledge[side.index()].of[ti];
         let before = known.level;
         // A piece the side saw until now leaves the table in its sight (it is
         // removed): the side knows it is gone, not where it was.
@@ -670,11 +679,12 @@ impl Game {
     /// names keyed by the game's seed. Never by their order in the scenario, so a handle
     /// says nothing the side has not seen (as long as the seed is kept from the players,
     /// as it must be for the dice anyway).
-    fn assign_handles(&self, next: &mut State) {
-        let sides = next.knowledge.len();
+    fn assign_handles(&mut self) {
+        let game = self.game;
+        let sides = self.next.knowledge.len();
         for side in 0..sides {
             let side_id = SideId(side as u8);
-            let knowledge = &next.knowledge[side];
+            let knowledge = &self.next.knowledge[side];
             let mut fresh: Vec<usize> = knowledge
                 .of
                 .iter()
@@ -682,22 +692,27 @@ impl Game {
                 .filter(|(ti, k)| {
                     k.handle.is_none()
                         && k.anything()
-                        && next.pieces.get(*ti).is_some_and(|p| p.side != side_id)
+                        && self.next.pieces.get(*ti).is_some_and(|p| p.side != side_id)
                 })
                 .map(|(ti, _)| ti)
                 .collect();
             if fresh.is_empty() {
                 continue;
             }
-            let own = next.pieces.iter().filter(|p| p.side == side_id).count() as u32;
+            let own = self
+                .next
+                .pieces
+                .iter()
+                .filter(|p| p.side == side_id)
+                .count() as u32;
             fresh.sort_by_cached_key(|&ti| {
                 let place = knowledge.of[ti].seen.as_ref().map(|s| &s.place);
                 (
                     place_key(place),
-                    keyed_hash(self.handle_key, side, &next.pieces[ti].name),
+                    keyed_hash(game.handle_key, side, &self.next.pieces[ti].name),
                 )
             });
-            let knowledge = &mut next.knowledge[side];
+            let knowledge = &mut self.next.knowledge[side];
             for ti in fresh {
                 let handle = own + knowledge.learnt.len() as u32;
                 knowledge.of[ti].handle = Some(handle);

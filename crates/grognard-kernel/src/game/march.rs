@@ -2,7 +2,7 @@
 //! command into a neighbouring cell and gathering it back, and crossings that carry only so
 //! many pieces a turn. Their rules are data in [`crate::march`].
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::Cell;
@@ -115,72 +115,6 @@ impl Game {
         } else {
             0
         })
-    }
-
-    /// Saves `id`'s allowance toward the neighbouring cell `toward`: it stands still this
-    /// phase and its next move may spend the points.
-    pub(crate) fn do_save(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        toward: Cell,
-    ) -> Result<(), Refusal> {
-        let units = self.check_save(next, side, id, toward)?;
-        let Some(rules) = self.rules().saving.clone() else {
-            return Ok(());
-        };
-        let piece = self.own_piece(next, side, id)?.clone();
-        // Points saved toward another cell were for entering that cell: they do not carry
-        // over to a new one.
-        let before = match piece.saved_toward {
-            Some(other) if other != toward => 0,
-            _ => piece.counter(rules.counter),
-        };
-        let after = before.saturating_add(units);
-        if let Some(p) = next.pieces.get_mut(id.index()) {
-            if let Some(c) = p.counters.get_mut(rules.counter.index()) {
-                *c = after;
-            }
-            p.moved = true;
-            p.saved_toward = Some(toward);
-        }
-        events.push(Event::Saved {
-            piece: id,
-            toward,
-            points: Cost::from_hundredths(after.saturating_mul(rules.unit.hundredths())),
-        });
-        Ok(())
-    }
-
-    /// Spends saved points after a move.
-    pub(crate) fn spend_saved(&self, next: &mut State, id: PieceId) {
-        if let Some(s) = &self.rules().saving
-            && let Some(p) = next.pieces.get_mut(id.index())
-        {
-            if let Some(c) = p.counters.get_mut(s.counter.index()) {
-                *c = 0;
-            }
-            p.saved_toward = None;
-        }
-    }
-
-    /// At the end of a phase in which a piece could move: points it did not spend or add
-    /// to are lost.
-    pub(crate) fn expire_saved(&self, next: &mut State, could_move: impl Fn(&Piece) -> bool) {
-        let Some(s) = &self.rules().saving else {
-            return;
-        };
-        for p in &mut next.pieces {
-            if !p.moved
-                && could_move(p)
-                && let Some(c) = p.counters.get_mut(s.counter.index())
-            {
-                *c = 0;
-                p.saved_toward = None;
-            }
-        }
     }
 
     /// The checks a spread must pass before the piece is spread, on `state` as it stands
@@ -327,67 +261,6 @@ impl Game {
         Ok(cells)
     }
 
-    /// Spreads `id` into `to`, a cell next to one it holds (an extension arrow).
-    pub(crate) fn do_extend(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        to: Cell,
-    ) -> Result<(), Refusal> {
-        let cells = self.check_extend(next, side, id, to)?;
-        let piece = self.own_piece(next, side, id)?.clone();
-        let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
-        if !unseen.is_empty() {
-            // Enemies the side did not know of hold the cell: the command stays as it was
-            // and the two sides are in contact, as a move into them would be, which ends
-            // its movement for the phase (as an arrow laid next to them does, below).
-            let at = cells.first().copied().unwrap_or(to);
-            if let Some(p) = next.pieces.get_mut(id.index()) {
-                p.moved = true;
-            }
-            events.push(self.contact_event(next, id, at, unseen));
-            return Ok(());
-        }
-        let mut spread = cells;
-        spread.push(to);
-        if let Some(p) = next.pieces.get_mut(id.index()) {
-            p.place = Place::Spread(spread.clone());
-        }
-        if let Some(problem) = self.stacking_problem(next, to, id, side, true) {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{} cannot spread into {to}: {problem}", piece.name),
-            ));
-        }
-        events.push(Event::Spread {
-            piece: id,
-            cells: spread,
-        });
-        // An arrow laid next to an enemy the contact rule deploys against is contact, as a
-        // move there would be: both deploy and the command's movement ends for the phase
-        // (no more arrows, gathering or moving), so an arrow is never a free probe.
-        let mut there = piece.clone();
-        there.place = Place::Cell(to);
-        let met: Vec<PieceId> = match self.sighting().and_then(|s| s.contact.as_ref()) {
-            Some(rule) if rule.stops => next
-                .pieces
-                .iter()
-                .filter(|q| self.in_contact(&there, q).is_some())
-                .map(|q| q.id)
-                .collect(),
-            _ => Vec::new(),
-        };
-        if !met.is_empty() {
-            if let Some(p) = next.pieces.get_mut(id.index()) {
-                p.moved = true;
-            }
-            events.push(self.contact_event(next, id, to, met));
-        }
-        Ok(())
-    }
-
     /// The log a probe of `side`'s legal orders keeps (`Game::probe` in `legal.rs`):
     /// this phase's events about the side's own pieces that bar further orders, oldest
     /// first (the side saw them all): the contacts its pieces made (no more arrows), their
@@ -476,43 +349,6 @@ impl Game {
             .any(|e| matches!(e, Event::Spread { piece: p, .. } if *p == piece.id))
     }
 
-    /// Gathers a spread command back into its main cell.
-    pub(crate) fn do_gather(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-    ) -> Result<(), Refusal> {
-        let piece = self.own_piece(next, side, id)?.clone();
-        if let Some(why) = self
-            .contact_ended(&piece)
-            .or_else(|| self.stood_still_for_mode(&piece))
-        {
-            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
-        }
-        let Place::Spread(cells) = &piece.place else {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{} is not spread", piece.name),
-            ));
-        };
-        let main = *cells.first().ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadPath,
-                format!("{} holds no cell", piece.name),
-            )
-        })?;
-        if let Some(p) = next.pieces.get_mut(id.index()) {
-            p.place = Place::Cell(main);
-        }
-        events.push(Event::Spread {
-            piece: id,
-            cells: vec![main],
-        });
-        Ok(())
-    }
-
     /// `state` as `side` may know it: the enemies whose place it does not know taken off
     /// the board, and the real enemies it sees but does not know to be real (face-down
     /// markers) of a kind that causes contact put down as the ruleset's dummy, so that
@@ -588,10 +424,169 @@ impl Game {
             .map_or(0, |(_, n)| *n);
         Some(capacity.saturating_sub(used))
     }
+}
+
+impl Resolution<'_> {
+    /// Saves `id`'s allowance toward the neighbouring cell `toward`: it stands still this
+    /// phase and its next move may spend the points.
+    pub(crate) fn do_save(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        toward: Cell,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let units = game.check_save(self.next, side, id, toward)?;
+        let Some(rules) = game.rules().saving.clone() else {
+            return Ok(());
+        };
+        let piece = game.own_piece(self.next, side, id)?.clone();
+        // Points saved toward another cell were for entering that cell: they do not carry
+        // over to a new one.
+        let before = match piece.saved_toward {
+            Some(other) if other != toward => 0,
+            _ => piece.counter(rules.counter),
+        };
+        let after = before.saturating_add(units);
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
+            if let Some(c) = p.counters.get_mut(rules.counter.index()) {
+                *c = after;
+            }
+            p.moved = true;
+            p.saved_toward = Some(toward);
+        }
+        self.events.push(Event::Saved {
+            piece: id,
+            toward,
+            points: Cost::from_hundredths(after.saturating_mul(rules.unit.hundredths())),
+        });
+        Ok(())
+    }
+
+    /// Spends saved points after a move.
+    pub(crate) fn spend_saved(&mut self, id: PieceId) {
+        let game = self.game;
+        if let Some(s) = &game.rules().saving
+            && let Some(p) = self.next.pieces.get_mut(id.index())
+        {
+            if let Some(c) = p.counters.get_mut(s.counter.index()) {
+                *c = 0;
+            }
+            p.saved_toward = None;
+        }
+    }
+
+    /// At the end of a phase in which a piece could move: points it did not spend or add
+    /// to are lost.
+    pub(crate) fn expire_saved(&mut self, could_move: impl Fn(&Piece) -> bool) {
+        let game = self.game;
+        let Some(s) = &game.rules().saving else {
+            return;
+        };
+        for p in &mut self.next.pieces {
+            if !p.moved
+                && could_move(p)
+                && let Some(c) = p.counters.get_mut(s.counter.index())
+            {
+                *c = 0;
+                p.saved_toward = None;
+            }
+        }
+    }
+
+    /// Spreads `id` into `to`, a cell next to one it holds (an extension arrow).
+    pub(crate) fn do_extend(&mut self, side: SideId, id: PieceId, to: Cell) -> Result<(), Refusal> {
+        let game = self.game;
+        let cells = game.check_extend(self.next, side, id, to)?;
+        let piece = game.own_piece(self.next, side, id)?.clone();
+        let unseen = game.unseen_enemies_at(self.next, side, to, piece.kind);
+        if !unseen.is_empty() {
+            // Enemies the side did not know of hold the cell: the command stays as it was
+            // and the two sides are in contact, as a move into them would be, which ends
+            // its movement for the phase (as an arrow laid next to them does, below).
+            let at = cells.first().copied().unwrap_or(to);
+            if let Some(p) = self.next.pieces.get_mut(id.index()) {
+                p.moved = true;
+            }
+            self.events
+                .push(game.contact_event(self.next, id, at, unseen));
+            return Ok(());
+        }
+        let mut spread = cells;
+        spread.push(to);
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
+            p.place = Place::Spread(spread.clone());
+        }
+        if let Some(problem) = game.stacking_problem(self.next, to, id, side, true) {
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{} cannot spread into {to}: {problem}", piece.name),
+            ));
+        }
+        self.events.push(Event::Spread {
+            piece: id,
+            cells: spread,
+        });
+        // An arrow laid next to an enemy the contact rule deploys against is contact, as a
+        // move there would be: both deploy and the command's movement ends for the phase
+        // (no more arrows, gathering or moving), so an arrow is never a free probe.
+        let mut there = piece.clone();
+        there.place = Place::Cell(to);
+        let met: Vec<PieceId> = match game.sighting().and_then(|s| s.contact.as_ref()) {
+            Some(rule) if rule.stops => self
+                .next
+                .pieces
+                .iter()
+                .filter(|q| game.in_contact(&there, q).is_some())
+                .map(|q| q.id)
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !met.is_empty() {
+            if let Some(p) = self.next.pieces.get_mut(id.index()) {
+                p.moved = true;
+            }
+            self.events.push(game.contact_event(self.next, id, to, met));
+        }
+        Ok(())
+    }
+
+    /// Gathers a spread command back into its main cell.
+    pub(crate) fn do_gather(&mut self, side: SideId, id: PieceId) -> Result<(), Refusal> {
+        let game = self.game;
+        let piece = game.own_piece(self.next, side, id)?.clone();
+        if let Some(why) = game
+            .contact_ended(&piece)
+            .or_else(|| game.stood_still_for_mode(&piece))
+        {
+            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+        }
+        let Place::Spread(cells) = &piece.place else {
+            return Err(Refusal::new(
+                RefusalKind::BadPath,
+                format!("{} is not spread", piece.name),
+            ));
+        };
+        let main = *cells.first().ok_or_else(|| {
+            Refusal::new(
+                RefusalKind::BadPath,
+                format!("{} holds no cell", piece.name),
+            )
+        })?;
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
+            p.place = Place::Cell(main);
+        }
+        self.events.push(Event::Spread {
+            piece: id,
+            cells: vec![main],
+        });
+        Ok(())
+    }
 
     /// Counts a piece of `side` crossing between `a` and `b` (when a capacity applies).
-    pub(crate) fn count_crossing(&self, next: &mut State, side: SideId, a: Cell, b: Cell) {
-        if self.crossing_room(next, side, a, b).is_none() {
+    pub(crate) fn count_crossing(&mut self, side: SideId, a: Cell, b: Cell) {
+        let game = self.game;
+        if game.crossing_room(self.next, side, a, b).is_none() {
             return;
         }
         let key = if (a.row, a.col) <= (b.row, b.col) {
@@ -599,9 +594,9 @@ impl Game {
         } else {
             (side, b, a)
         };
-        match next.crossed.iter_mut().find(|(k, _)| *k == key) {
+        match self.next.crossed.iter_mut().find(|(k, _)| *k == key) {
             Some((_, n)) => *n += 1,
-            None => next.crossed.push((key, 1)),
+            None => self.next.crossed.push((key, 1)),
         }
     }
 }

@@ -24,6 +24,7 @@ mod march;
 mod measure;
 mod moves;
 pub(crate) mod placement;
+mod resolution;
 mod sequence;
 mod setup;
 mod states;
@@ -37,6 +38,7 @@ pub use crate::state::{Reach, Stage, State, World, roll_record};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
+pub(crate) use resolution::Resolution;
 pub use setup::{PieceSetup, Setup, SetupError};
 
 use std::sync::Arc;
@@ -210,8 +212,9 @@ impl Game {
     /// A [`Refusal`] saying what was wrong.
     pub fn apply(&mut self, order: &Order, hooks: &mut dyn Hooks) -> Result<Vec<Event>, Refusal> {
         let (mut next, mut events) = self.resolve(order, hooks)?;
-        self.decide(&mut next, &mut events, hooks)?;
-        self.update_knowledge(&mut next, &mut events);
+        let mut resolution = Resolution::new(self, &mut next, &mut events, hooks);
+        resolution.decide()?;
+        resolution.update_knowledge();
         let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
         self.append_side_logs(seen);
         let built = self.state.built.len();
@@ -219,91 +222,6 @@ impl Game {
         self.draw_built(built);
         self.log.extend(events.iter().cloned());
         Ok(events)
-    }
-
-    /// Ends the game when a side has lost or won at once (by the data's victory conditions
-    /// or the `result` hook), and records the result of a game that has ended (with its
-    /// `game_result` event, which every side sees).
-    ///
-    /// # Errors
-    /// The `result` hook failed, or tried to change the game.
-    fn decide(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        // Nothing is decided while the sides are still deploying, nor twice.
-        match next.stage {
-            Stage::SettingUp | Stage::Over(Some(_)) => return Ok(()),
-            Stage::Playing | Stage::Over(None) => {}
-        }
-        let loser = if next.over() {
-            None
-        } else {
-            let loss = self
-                .victory
-                .as_ref()
-                .and_then(|v| crate::victory::sudden_loss(v, &self.sides, next));
-            let won = self
-                .victory
-                .as_ref()
-                .and_then(|v| crate::victory::sudden_win(v, &self.board, &self.sides, next));
-            if loss.is_some() || won.is_some() {
-                next.stage = Stage::Over(None);
-                events.push(Event::GameOver { turns: next.turn });
-            }
-            loss
-        };
-        let points = |state: &State| {
-            self.victory.as_ref().map_or_else(
-                || vec![0; self.sides.len()],
-                |v| crate::victory::points(v, &self.board, &self.sides, state),
-            )
-        };
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: next,
-        };
-        let verdict = hooks
-            .result(&world, next.over(), &|| points(world.state))
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let result = match verdict {
-            Some(v) => {
-                if !next.over() {
-                    next.stage = Stage::Over(None);
-                    events.push(Event::GameOver { turns: next.turn });
-                }
-                crate::victory::GameResult {
-                    winner: v.winner,
-                    points: points(next),
-                    why: v.why,
-                }
-            }
-            None if next.over() => {
-                crate::victory::result(self.victory.as_ref(), &self.board, &self.sides, next, loser)
-            }
-            None => return Ok(()),
-        };
-        let name = |s: SideId| {
-            self.sides
-                .get(s.index())
-                .map_or_else(String::new, |d| d.name.clone())
-        };
-        events.push(Event::GameResult {
-            winner: result.winner.map(name),
-            points: self
-                .sides
-                .iter()
-                .zip(&result.points)
-                .map(|(d, p)| (d.name.clone(), *p))
-                .collect(),
-            why: result.why.clone(),
-        });
-        next.stage = Stage::Over(Some(result));
-        Ok(())
     }
 
     /// How the game ended (`None` while it goes on).
@@ -342,15 +260,17 @@ impl Game {
         next: &mut State,
     ) -> Result<Vec<Event>, Refusal> {
         let (phase, phasing) = self.side_may_act(order)?;
+        let mut events = Vec::new();
         if self.state.setting_up() || matches!(order.action, Action::Deploy { .. }) {
-            return self.resolve_setup(order, hooks, next);
+            Resolution::new(self, next, &mut events, hooks).resolve_setup(order)?;
+            return Ok(events);
         }
         self.phase_allows_order(order, phase)?;
         next.clone_from(&self.state);
-        let mut events = Vec::new();
-        self.dispatch(order, (phase, phasing), hooks, next, &mut events)?;
-        self.keep_contact_flags(next, &mut events);
-        self.keep_held_flags(next, &mut events);
+        let mut resolution = Resolution::new(self, next, &mut events, hooks);
+        resolution.dispatch(order, (phase, phasing))?;
+        resolution.keep_contact_flags();
+        resolution.keep_held_flags();
         Ok(events)
     }
 
@@ -473,71 +393,6 @@ impl Game {
         Ok(())
     }
 
-    /// Resolves an order the gate let through, each kind by the file that owns it.
-    fn dispatch(
-        &self,
-        order: &Order,
-        (phase, phasing): (&PhaseDef, SideId),
-        hooks: &mut dyn Hooks,
-        next: &mut State,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Refusal> {
-        let side = order.side;
-        match &order.action {
-            Action::Move { piece, path } => self.do_move(next, events, side, *piece, path, hooks),
-            Action::MoveTo { piece, to, facing } => {
-                self.do_move_to(next, events, side, *piece, *to, *facing)?;
-                if hooks.is_bound(HookPoint::MayMove) {
-                    self.ask_may_move(&self.state, *piece, *to, *facing, hooks)?;
-                }
-                self.after_move_to(next, events, side, *piece, hooks)
-            }
-            Action::Face { piece, facing } => {
-                let before = next.pieces.get(piece.index()).map(|p| p.facing);
-                self.do_face(next, events, side, *piece, *facing)?;
-                if hooks.is_bound(HookPoint::MayFace) {
-                    self.ask_may_face(&self.state, *piece, *facing, hooks)?;
-                }
-                match before {
-                    Some(before) => self.after_face(next, events, (side, *piece, before), hooks),
-                    None => Ok(()),
-                }
-            }
-            Action::Mode { piece, mode } => {
-                let before = next.pieces.get(piece.index()).map(|p| p.mode);
-                self.do_mode(next, events, side, *piece, *mode)?;
-                let Some(before) = before else {
-                    return Ok(());
-                };
-                let id = *piece;
-                self.run_game_hook(next, events, side, |world, dice| {
-                    hooks.mode_changed(world, id, before, dice)
-                })
-            }
-            Action::Act {
-                piece,
-                action,
-                target,
-                intent,
-            } => self.do_act(
-                next,
-                events,
-                side,
-                *piece,
-                (*action, intent),
-                *target,
-                hooks,
-            ),
-            Action::Redeploy { piece, to } => self.do_redeploy(next, events, side, *piece, *to),
-            Action::Save { piece, toward } => self.do_save(next, events, side, *piece, *toward),
-            Action::Extend { piece, to } => self.do_extend(next, events, side, *piece, *to),
-            Action::Gather { piece } => self.do_gather(next, events, side, *piece),
-            // Deploy orders never get here: the set-up resolves them (or refuses them late).
-            Action::Deploy { .. } => Ok(()),
-            Action::EndPhase => self.end_phase(next, events, side, (phase, phasing), hooks),
-        }
-    }
-
     pub(crate) fn own_piece<'s>(
         &self,
         state: &'s State,
@@ -563,5 +418,152 @@ impl Game {
             ));
         }
         Ok(piece)
+    }
+}
+
+impl Resolution<'_> {
+    /// Ends the game when a side has lost or won at once (by the data's victory conditions
+    /// or the `result` hook), and records the result of a game that has ended (with its
+    /// `game_result` event, which every side sees).
+    ///
+    /// # Errors
+    /// The `result` hook failed, or tried to change the game.
+    fn decide(&mut self) -> Result<(), Refusal> {
+        let game = self.game;
+        // Nothing is decided while the sides are still deploying, nor twice.
+        match self.next.stage {
+            Stage::SettingUp | Stage::Over(Some(_)) => return Ok(()),
+            Stage::Playing | Stage::Over(None) => {}
+        }
+        let loser = if self.next.over() {
+            None
+        } else {
+            let loss = game
+                .victory
+                .as_ref()
+                .and_then(|v| crate::victory::sudden_loss(v, &game.sides, self.next));
+            let won = game
+                .victory
+                .as_ref()
+                .and_then(|v| crate::victory::sudden_win(v, &game.board, &game.sides, self.next));
+            if loss.is_some() || won.is_some() {
+                self.next.stage = Stage::Over(None);
+                self.events.push(Event::GameOver {
+                    turns: self.next.turn,
+                });
+            }
+            loss
+        };
+        let points = |state: &State| {
+            game.victory.as_ref().map_or_else(
+                || vec![0; game.sides.len()],
+                |v| crate::victory::points(v, &game.board, &game.sides, state),
+            )
+        };
+        let world = World {
+            rules: &game.rules,
+            board: &game.board,
+            sides: &game.sides,
+            state: self.next,
+        };
+        let verdict = self
+            .hooks
+            .result(&world, self.next.over(), &|| points(world.state))
+            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let result = match verdict {
+            Some(v) => {
+                if !self.next.over() {
+                    self.next.stage = Stage::Over(None);
+                    self.events.push(Event::GameOver {
+                        turns: self.next.turn,
+                    });
+                }
+                crate::victory::GameResult {
+                    winner: v.winner,
+                    points: points(self.next),
+                    why: v.why,
+                }
+            }
+            None if self.next.over() => crate::victory::result(
+                game.victory.as_ref(),
+                &game.board,
+                &game.sides,
+                self.next,
+                loser,
+            ),
+            None => return Ok(()),
+        };
+        let name = |s: SideId| {
+            game.sides
+                .get(s.index())
+                .map_or_else(String::new, |d| d.name.clone())
+        };
+        self.events.push(Event::GameResult {
+            winner: result.winner.map(name),
+            points: game
+                .sides
+                .iter()
+                .zip(&result.points)
+                .map(|(d, p)| (d.name.clone(), *p))
+                .collect(),
+            why: result.why.clone(),
+        });
+        self.next.stage = Stage::Over(Some(result));
+        Ok(())
+    }
+
+    /// Resolves an order the gate let through, each kind by the file that owns it.
+    fn dispatch(
+        &mut self,
+        order: &Order,
+        (phase, phasing): (&PhaseDef, SideId),
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let side = order.side;
+        match &order.action {
+            Action::Move { piece, path } => self.do_move(side, *piece, path),
+            Action::MoveTo { piece, to, facing } => {
+                self.do_move_to(side, *piece, *to, *facing)?;
+                if self.hooks.is_bound(HookPoint::MayMove) {
+                    game.ask_may_move(&game.state, *piece, *to, *facing, self.hooks)?;
+                }
+                self.after_move_to(side, *piece)
+            }
+            Action::Face { piece, facing } => {
+                let before = self.next.pieces.get(piece.index()).map(|p| p.facing);
+                self.do_face(side, *piece, *facing)?;
+                if self.hooks.is_bound(HookPoint::MayFace) {
+                    game.ask_may_face(&game.state, *piece, *facing, self.hooks)?;
+                }
+                match before {
+                    Some(before) => self.after_face((side, *piece, before)),
+                    None => Ok(()),
+                }
+            }
+            Action::Mode { piece, mode } => {
+                let before = self.next.pieces.get(piece.index()).map(|p| p.mode);
+                self.do_mode(side, *piece, *mode)?;
+                let Some(before) = before else {
+                    return Ok(());
+                };
+                let id = *piece;
+                self.run_game_hook(side, |hooks, world, dice| {
+                    hooks.mode_changed(world, id, before, dice)
+                })
+            }
+            Action::Act {
+                piece,
+                action,
+                target,
+                intent,
+            } => self.do_act(side, *piece, (*action, intent), *target),
+            Action::Redeploy { piece, to } => self.do_redeploy(side, *piece, *to),
+            Action::Save { piece, toward } => self.do_save(side, *piece, *toward),
+            Action::Extend { piece, to } => self.do_extend(side, *piece, *to),
+            Action::Gather { piece } => self.do_gather(side, *piece),
+            // Deploy orders never get here: the set-up resolves them (or refuses them late).
+            Action::Deploy { .. } => Ok(()),
+            Action::EndPhase => self.end_phase(side, (phase, phasing)),
+        }
     }
 }

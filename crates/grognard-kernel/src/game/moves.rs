@@ -11,7 +11,7 @@ use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, PieceTypeDef, Who};
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::piece::Piece;
 use crate::state::State;
 
@@ -144,27 +144,6 @@ impl Game {
         crate::company::held(&self.rules, &self.state, piece)
     }
 
-    pub(super) fn do_move(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        path: &[Cell],
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        let start = self.check_move_start(next, side, id, path)?;
-        // The whole path is judged first on the board as the side may know it (without the
-        // enemies it has not sighted): a path it cannot afford or may not take is refused
-        // whether or not an unseen enemy would cut it short, or the refusal would tell
-        // where hidden enemies stand (a free probe).
-        if let Some(mut known) = self.as_known_to(next, side) {
-            self.do_move(&mut known, &mut Vec::new(), side, id, path, hooks)?;
-        }
-        let walked = self.walk_path(next, &start, path, hooks)?;
-        self.finish_move(next, events, &start, path, walked, hooks)
-    }
-
     /// The checks on the piece and the path as a whole, before any step: the piece is the
     /// side's, free to move and in one cell; the path is not empty nor longer than its mode
     /// allows.
@@ -239,110 +218,6 @@ impl Game {
         })
     }
 
-    /// Walks the path step by step, pricing and checking each (`enter`), and stops early
-    /// where the piece meets an enemy: one it did not know of, or one it comes into contact
-    /// with. Counts the crossings used on the way.
-    fn walk_path(
-        &self,
-        next: &mut State,
-        m: &MoveStart<'_>,
-        path: &[Cell],
-        hooks: &mut dyn Hooks,
-    ) -> Result<PathWalk, Refusal> {
-        let (piece, grid, start) = (&m.piece, m.grid, m.start);
-        // With an oblique rule in force, which side steps keep the heading.
-        let headings =
-            crate::turning::oblique_headings(&self.rules, grid, &next.options, piece, start, path);
-        // With facing changes in the middle of a move, where the path needs them.
-        let walk =
-            crate::turning::mid_move_walk(&self.rules, grid, &next.options, piece, start, path);
-        let mid = crate::turning::mid_turns(&self.rules, piece);
-        let mut w = PathWalk {
-            at: start,
-            facing: piece.facing,
-            spent: Cost::ZERO,
-            turns_made: 0,
-            taken: 0,
-            stopped: None,
-            contact: None,
-            blocked: None,
-        };
-        let may_exit =
-            !crate::company::exit_edges(&self.rules, &self.sides, next, piece).is_empty();
-        for (i, &to) in path.iter().enumerate() {
-            let at = w.at;
-            if !self.board.contains(to) && !may_exit {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!("{to} is off the board"),
-                ));
-            }
-            let Some(dir) = grid.direction_to(at, to) else {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!("{to} is not next to {at}"),
-                ));
-            };
-            let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
-            match mid {
-                Some((_, Some(left))) if turned && w.turns_made >= left => {
-                    return Err(crate::turning::no_turn_left(
-                        &self.rules,
-                        grid,
-                        piece,
-                        (w.facing, dir, to),
-                    ));
-                }
-                _ if turned => {}
-                _ => crate::turning::check_step(&self.rules, grid, piece, w.facing, dir, to)?,
-            }
-            // Walking into enemies the side did not know were there is contact, not a
-            // refusal: a refusal's wording would tell what is there.
-            let unseen = self.unseen_enemies_at(next, m.side, to, piece.kind);
-            if !unseen.is_empty() {
-                let met = self.meets_there(piece, to, unseen, next);
-                if met.is_empty() {
-                    w.blocked = Some(to);
-                } else {
-                    w.contact = Some(met);
-                }
-                break;
-            }
-            let (entry, reason) = self.enter(next, piece, at, dir, to, hooks, None)?;
-            w.spent = w.spent.saturating_add(entry.cost);
-            if turned {
-                // The facing change before this step, paid like one before the move.
-                w.turns_made += 1;
-                w.spent = w.spent.saturating_add(mid.map_or(Cost::ZERO, |m| m.0));
-            }
-            let last = i + 1 == path.len();
-            self.check_entry(m, &entry, reason.as_deref(), (to, last), w.spent)?;
-            if last && !entry.can_continue {
-                w.stopped = reason;
-            }
-            w.at = to;
-            w.facing = match &walk {
-                Some(walk) => walk.get(i).map_or(dir, |s| s.1),
-                None => headings
-                    .as_ref()
-                    .and_then(|h| h.get(i))
-                    .copied()
-                    .unwrap_or(dir),
-            };
-            w.taken = i + 1;
-            // A piece that takes no room uses up no crossing's capacity.
-            if !m.ty.takes_no_room {
-                self.count_crossing(next, piece.side, at, to);
-            }
-            let met = self.new_contacts(next, piece, at, to);
-            if !met.is_empty() {
-                w.contact = Some(met);
-                break;
-            }
-        }
-        Ok(w)
-    }
-
     /// Whether one priced step may be taken: within the allowance so far, and stopping or
     /// going on where the ruleset lets the piece (`(to, last)`: the step's cell, and
     /// whether it ends the path).
@@ -385,122 +260,6 @@ impl Game {
         Ok(())
     }
 
-    /// Puts the piece (and what it carries) where the walk ended and writes the move: its
-    /// events, the facing changes counted, company settled, contact, and the `moved` hook.
-    fn finish_move(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        m: &MoveStart<'_>,
-        path: &[Cell],
-        w: PathWalk,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        let (piece, id, at) = (&m.piece, m.piece.id, w.at);
-        let mut full_path = Vec::with_capacity(path.len() + 1);
-        full_path.push(m.start);
-        full_path.extend_from_slice(&path[..w.taken]);
-        crate::company::leave_behind(&self.rules, next, events, id);
-        let split = Self::place_after_move(next, id, at, m.ty.faces.then_some(w.facing));
-        if split {
-            events.push(Event::Attached {
-                piece: id,
-                to: None,
-            });
-        }
-        let steps = full_path.len() - 1;
-        if steps > 0 {
-            self.spend_saved(next, id);
-        }
-        let moved_path = full_path.clone();
-        if steps > 0 {
-            events.push(Event::Moved {
-                piece: id,
-                path: full_path,
-                cost: w.spent,
-                stopped: if w.contact.is_some() {
-                    Some("came into contact with the enemy".to_owned())
-                } else if let Some(cell) = w.blocked {
-                    Some(format!("could not enter {cell}"))
-                } else {
-                    w.stopped
-                },
-            });
-            // Who rode along (a leader ordered with his unit), which the move line omits.
-            let riders = next.pieces.iter().filter(|p| {
-                p.attached_to == Some(id)
-                    && self
-                        .rules
-                        .piece_type(p.kind)
-                        .is_some_and(|t| t.company.attaches)
-            });
-            let notes: Vec<Event> = riders
-                .map(|p| Event::Note {
-                    text: format!("{} went with {}", p.name, piece.name),
-                })
-                .collect();
-            events.extend(notes);
-        } else if let Some(cell) = w.blocked {
-            events.push(Event::Note {
-                text: format!("{} could not enter {cell}", piece.name),
-            });
-        }
-        // Each facing change made in the middle of the move counts as one.
-        if let Some(counter) = crate::turning::turning(&self.rules, piece).and_then(|t| t.counter) {
-            let effect = Effect::AddCounter {
-                who: Who::Actor,
-                counter,
-                amount: 1,
-            };
-            for _ in 0..w.turns_made {
-                self.apply_effect(next, events, &effect, id, None, 0);
-            }
-        }
-        crate::company::settle(&self.rules, &self.board, next, events, id, steps, at);
-        if let Some(met) = w.contact {
-            events.push(self.contact_event(next, id, at, met));
-        }
-        if steps > 0 {
-            self.after_move(next, events, (m.side, id, piece.facing), &moved_path, hooks)?;
-        }
-        Ok(())
-    }
-
-    /// Moves piece `id` and the pieces attached to it to `at`, marks it moved and turns it
-    /// to `facing` when its type faces. Whether it left a host it was carried by (a leader
-    /// splitting off).
-    fn place_after_move(next: &mut State, id: PieceId, at: Cell, facing: Option<Facing>) -> bool {
-        let mut split = false;
-        for p in &mut next.pieces {
-            if p.id == id {
-                p.place = Place::Cell(at);
-                p.moved = true;
-                // A carried piece moving on its own leaves its host (a leader splitting off).
-                split = p.attached_to.take().is_some();
-                if let Some(f) = facing {
-                    p.facing = f;
-                }
-            } else if p.attached_to == Some(id) {
-                p.place = Place::Cell(at);
-            }
-        }
-        split
-    }
-
-    /// Asks the `faced` hook what a facing change brings with it (or whether the ruleset
-    /// forbids it), and applies it.
-    pub(super) fn after_face(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        (side, id, before): (SideId, PieceId, Facing),
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        self.run_game_hook(next, events, side, |world, dice| {
-            hooks.faced(world, id, before, dice)
-        })
-    }
-
     /// Asks the ruleset's `may_face` whether `id` may turn to `facing`, on `state` as it
     /// stands before the turn; its reason refuses the turn.
     pub(super) fn ask_may_face(
@@ -530,50 +289,6 @@ impl Game {
         let facing = facing.unwrap_or(*now);
         self.ask_check(state, |world| {
             hooks.may_move_on_table(world, id, to, facing)
-        })
-    }
-
-    /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
-    pub(super) fn after_move(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        (side, id, facing): (SideId, PieceId, Facing),
-        path: &[Cell],
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        self.run_game_hook(next, events, side, |world, dice| {
-            hooks.moved(world, id, path, facing, dice)
-        })
-    }
-
-    /// Asks the `moved_on_table` hook what a finished open-table move brings with it (the
-    /// last `MovedOnTable` event gives where it started), and applies it.
-    pub(super) fn after_move_to(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        let Some(from) = events.iter().rev().find_map(|e| match e {
-            Event::MovedOnTable { piece, from, .. } if *piece == id => Some(*from),
-            _ => None,
-        }) else {
-            return Ok(());
-        };
-        let facing = self
-            .state
-            .pieces
-            .get(id.index())
-            .and_then(|p| match p.place {
-                Place::Point { facing, .. } => Some(facing),
-                _ => None,
-            })
-            .unwrap_or_default();
-        self.run_game_hook(next, events, side, |world, dice| {
-            hooks.moved_on_table(world, id, from, facing, dice)
         })
     }
 
@@ -658,45 +373,6 @@ impl Game {
                 format!("{} cannot be put down at {to}: {problem}", piece.name),
             ));
         }
-        Ok(())
-    }
-
-    /// Lifts a dummy and puts it down elsewhere (once per turn).
-    pub(super) fn do_redeploy(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        to: Cell,
-    ) -> Result<(), Refusal> {
-        self.check_redeploy(next, side, id, to)?;
-        let piece = self.own_piece(next, side, id)?.clone();
-        next.redeployed.push(id);
-        let unseen = self.unseen_enemies_at(next, side, to, piece.kind);
-        if !unseen.is_empty() {
-            // Enemies the side did not know of hold the cell: the dummy stays where it
-            // was, in contact only with those the contact rule deploys it against there.
-            let met = self.meets_there(&piece, to, unseen, next);
-            if met.is_empty() {
-                events.push(Event::Note {
-                    text: format!("{} could not be put down at {to}", piece.name),
-                });
-            } else {
-                let at = piece.place.cell().unwrap_or(to);
-                events.push(self.contact_event(next, id, at, met));
-            }
-            return Ok(());
-        }
-        for p in &mut next.pieces {
-            if p.id == id {
-                p.place = Place::Cell(to);
-                p.attached_to = None;
-            } else if p.attached_to == Some(id) {
-                p.attached_to = None;
-            }
-        }
-        events.push(Event::Redeployed { piece: id, to });
         Ok(())
     }
 
@@ -830,76 +506,6 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn do_move_to(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        to: Point,
-        facing: Option<Angle>,
-    ) -> Result<(), Refusal> {
-        let TableMove {
-            from,
-            facing: new_facing,
-            cost,
-            stops,
-        } = self.check_move_to(next, side, id, to, facing)?;
-        let old = match next.pieces.get(id.index()).map(|p| &p.place) {
-            Some(Place::Point { facing, .. }) => *facing,
-            _ => new_facing,
-        };
-        let move_counter = self.rules.open_table.move_counter;
-        for p in &mut next.pieces {
-            if p.id == id {
-                p.place = Place::Point {
-                    at: to,
-                    facing: new_facing,
-                };
-                // With a move counter, a piece moves again until the counter runs out or
-                // it stops in an enemy's threatened zone.
-                p.moved = move_counter.is_none() || stops;
-                p.attached_to = None;
-            } else if p.attached_to == Some(id) {
-                p.place = Place::Point {
-                    at: to,
-                    facing: new_facing,
-                };
-            }
-        }
-        events.push(Event::MovedOnTable {
-            piece: id,
-            from,
-            to,
-            cost,
-        });
-        if new_facing != old {
-            events.push(Event::Faced {
-                piece: id,
-                facing: new_facing.to_string(),
-            });
-        }
-        if let Some(counter) = move_counter {
-            let effect = Effect::AddCounter {
-                who: Who::Actor,
-                counter,
-                amount: -1,
-            };
-            self.apply_effect(next, events, &effect, id, None, 0);
-        }
-        // The type's `after_move` flags, as on a grid: an open-table move is one step, and
-        // it ends in the terrain under the piece's point.
-        crate::company::after_move_flags(
-            &self.rules,
-            next,
-            events,
-            id,
-            1,
-            self.board.terrain_at(to),
-        );
-        Ok(())
-    }
-
     /// The checks a facing change must pass, on `state` as it stands: the piece is the
     /// side's, on a grid, of a type that faces, the facing exists, and it has a turn left
     /// that it can pay for ([`Self::check_turn`]). Past them a facing change always happens
@@ -939,28 +545,6 @@ impl Game {
             ));
         }
         self.check_turn(piece)
-    }
-
-    pub(super) fn do_face(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        id: PieceId,
-        facing: Facing,
-    ) -> Result<(), Refusal> {
-        self.check_face(next, side, id, facing)?;
-        self.count_turn(next, events, id)?;
-        if let Some(p) = next.pieces.get_mut(id.index()) {
-            p.facing = facing;
-        }
-        if let Some(grid) = self.board.grid() {
-            events.push(Event::Faced {
-                piece: id,
-                facing: grid.facing_name(facing).to_owned(),
-            });
-        }
-        Ok(())
     }
 
     /// The checks of a mode change that come before any change: the piece is the side's,
@@ -1056,37 +640,430 @@ impl Game {
         }
         Ok(())
     }
+}
+
+impl Resolution<'_> {
+    pub(super) fn do_move(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        path: &[Cell],
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let start = game.check_move_start(self.next, side, id, path)?;
+        // The whole path is judged first on the board as the side may know it (without the
+        // enemies it has not sighted): a path it cannot afford or may not take is refused
+        // whether or not an unseen enemy would cut it short, or the refusal would tell
+        // where hidden enemies stand (a free probe).
+        if let Some(mut known) = game.as_known_to(self.next, side) {
+            self.on(&mut known, &mut Vec::new())
+                .do_move(side, id, path)?;
+        }
+        let walked = self.walk_path(&start, path)?;
+        self.finish_move(&start, path, walked)
+    }
+
+    /// Walks the path step by step, pricing and checking each (`enter`), and stops early
+    /// where the piece meets an enemy: one it did not know of, or one it comes into contact
+    /// with. Counts the crossings used on the way.
+    fn walk_path(&mut self, m: &MoveStart<'_>, path: &[Cell]) -> Result<PathWalk, Refusal> {
+        let game = self.game;
+        let (piece, grid, start) = (&m.piece, m.grid, m.start);
+        // With an oblique rule in force, which side steps keep the heading.
+        let headings = crate::turning::oblique_headings(
+            &game.rules,
+            grid,
+            &self.next.options,
+            piece,
+            start,
+            path,
+        );
+        // With facing changes in the middle of a move, where the path needs them.
+        let walk = crate::turning::mid_move_walk(
+            &game.rules,
+            grid,
+            &self.next.options,
+            piece,
+            start,
+            path,
+        );
+        let mid = crate::turning::mid_turns(&game.rules, piece);
+        let mut w = PathWalk {
+            at: start,
+            facing: piece.facing,
+            spent: Cost::ZERO,
+            turns_made: 0,
+            taken: 0,
+            stopped: None,
+            contact: None,
+            blocked: None,
+        };
+        let may_exit =
+            !crate::company::exit_edges(&game.rules, &game.sides, self.next, piece).is_empty();
+        for (i, &to) in path.iter().enumerate() {
+            let at = w.at;
+            if !game.board.contains(to) && !may_exit {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is off the board"),
+                ));
+            }
+            let Some(dir) = grid.direction_to(at, to) else {
+                return Err(Refusal::new(
+                    RefusalKind::BadPath,
+                    format!("{to} is not next to {at}"),
+                ));
+            };
+            let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
+            match mid {
+                Some((_, Some(left))) if turned && w.turns_made >= left => {
+                    return Err(crate::turning::no_turn_left(
+                        &game.rules,
+                        grid,
+                        piece,
+                        (w.facing, dir, to),
+                    ));
+                }
+                _ if turned => {}
+                _ => crate::turning::check_step(&game.rules, grid, piece, w.facing, dir, to)?,
+            }
+            // Walking into enemies the side did not know were there is contact, not a
+            // refusal: a refusal's wording would tell what is there.
+            let unseen = game.unseen_enemies_at(self.next, m.side, to, piece.kind);
+            if !unseen.is_empty() {
+                let met = game.meets_there(piece, to, unseen, self.next);
+                if met.is_empty() {
+                    w.blocked = Some(to);
+                } else {
+                    w.contact = Some(met);
+                }
+                break;
+            }
+            let (entry, reason) = game.enter(self.next, piece, at, dir, to, self.hooks, None)?;
+            w.spent = w.spent.saturating_add(entry.cost);
+            if turned {
+                // The facing change before this step, paid like one before the move.
+                w.turns_made += 1;
+                w.spent = w.spent.saturating_add(mid.map_or(Cost::ZERO, |m| m.0));
+            }
+            let last = i + 1 == path.len();
+            game.check_entry(m, &entry, reason.as_deref(), (to, last), w.spent)?;
+            if last && !entry.can_continue {
+                w.stopped = reason;
+            }
+            w.at = to;
+            w.facing = match &walk {
+                Some(walk) => walk.get(i).map_or(dir, |s| s.1),
+                None => headings
+                    .as_ref()
+                    .and_then(|h| h.get(i))
+                    .copied()
+                    .unwrap_or(dir),
+            };
+            w.taken = i + 1;
+            // A piece that takes no room uses up no crossing's capacity.
+            if !m.ty.takes_no_room {
+                self.count_crossing(piece.side, at, to);
+            }
+            let met = game.new_contacts(self.next, piece, at, to);
+            if !met.is_empty() {
+                w.contact = Some(met);
+                break;
+            }
+        }
+        Ok(w)
+    }
+
+    /// Puts the piece (and what it carries) where the walk ended and writes the move: its
+    /// events, the facing changes counted, company settled, contact, and the `moved` hook.
+    fn finish_move(
+        &mut self,
+        m: &MoveStart<'_>,
+        path: &[Cell],
+        w: PathWalk,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let (piece, id, at) = (&m.piece, m.piece.id, w.at);
+        let mut full_path = Vec::with_capacity(path.len() + 1);
+        full_path.push(m.start);
+        full_path.extend_from_slice(&path[..w.taken]);
+        crate::company::leave_behind(&game.rules, self.next, self.events, id);
+        let split = self.place_after_move(id, at, m.ty.faces.then_some(w.facing));
+        if split {
+            self.events.push(Event::Attached {
+                piece: id,
+                to: None,
+            });
+        }
+        let steps = full_path.len() - 1;
+        if steps > 0 {
+            self.spend_saved(id);
+        }
+        let moved_path = full_path.clone();
+        if steps > 0 {
+            self.events.push(Event::Moved {
+                piece: id,
+                path: full_path,
+                cost: w.spent,
+                stopped: if w.contact.is_some() {
+                    Some("came into contact with the enemy".to_owned())
+                } else if let Some(cell) = w.blocked {
+                    Some(format!("could not enter {cell}"))
+                } else {
+                    w.stopped
+                },
+            });
+            // Who rode along (a leader ordered with his unit), which the move line omits.
+            let riders = self.next.pieces.iter().filter(|p| {
+                p.attached_to == Some(id)
+                    && game
+                        .rules
+                        .piece_type(p.kind)
+                        .is_some_and(|t| t.company.attaches)
+            });
+            let notes: Vec<Event> = riders
+                .map(|p| Event::Note {
+                    text: format!("{} went with {}", p.name, piece.name),
+                })
+                .collect();
+            self.events.extend(notes);
+        } else if let Some(cell) = w.blocked {
+            self.events.push(Event::Note {
+                text: format!("{} could not enter {cell}", piece.name),
+            });
+        }
+        // Each facing change made in the middle of the move counts as one.
+        if let Some(counter) = crate::turning::turning(&game.rules, piece).and_then(|t| t.counter) {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: 1,
+            };
+            for _ in 0..w.turns_made {
+                self.apply_effect(&effect, id, None, 0);
+            }
+        }
+        crate::company::settle(
+            &game.rules,
+            &game.board,
+            self.next,
+            self.events,
+            id,
+            steps,
+            at,
+        );
+        if let Some(met) = w.contact {
+            self.events.push(game.contact_event(self.next, id, at, met));
+        }
+        if steps > 0 {
+            self.after_move((m.side, id, piece.facing), &moved_path)?;
+        }
+        Ok(())
+    }
+
+    /// Asks the `faced` hook what a facing change brings with it (or whether the ruleset
+    /// forbids it), and applies it.
+    pub(super) fn after_face(
+        &mut self,
+        (side, id, before): (SideId, PieceId, Facing),
+    ) -> Result<(), Refusal> {
+        self.run_game_hook(side, |hooks, world, dice| {
+            hooks.faced(world, id, before, dice)
+        })
+    }
+
+    /// Asks the `moved` hook what a finished grid move brings with it, and applies it.
+    pub(super) fn after_move(
+        &mut self,
+        (side, id, facing): (SideId, PieceId, Facing),
+        path: &[Cell],
+    ) -> Result<(), Refusal> {
+        self.run_game_hook(side, |hooks, world, dice| {
+            hooks.moved(world, id, path, facing, dice)
+        })
+    }
+
+    /// Asks the `moved_on_table` hook what a finished open-table move brings with it (the
+    /// last `MovedOnTable` event gives where it started), and applies it.
+    pub(super) fn after_move_to(&mut self, side: SideId, id: PieceId) -> Result<(), Refusal> {
+        let game = self.game;
+        let Some(from) = self.events.iter().rev().find_map(|e| match e {
+            Event::MovedOnTable { piece, from, .. } if *piece == id => Some(*from),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let facing = game
+            .state
+            .pieces
+            .get(id.index())
+            .and_then(|p| match p.place {
+                Place::Point { facing, .. } => Some(facing),
+                _ => None,
+            })
+            .unwrap_or_default();
+        self.run_game_hook(side, |hooks, world, dice| {
+            hooks.moved_on_table(world, id, from, facing, dice)
+        })
+    }
+
+    /// Lifts a dummy and puts it down elsewhere (once per turn).
+    pub(super) fn do_redeploy(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        game.check_redeploy(self.next, side, id, to)?;
+        let piece = game.own_piece(self.next, side, id)?.clone();
+        self.next.redeployed.push(id);
+        let unseen = game.unseen_enemies_at(self.next, side, to, piece.kind);
+        if !unseen.is_empty() {
+            // Enemies the side did not know of hold the cell: the dummy stays where it
+            // was, in contact only with those the contact rule deploys it against there.
+            let met = game.meets_there(&piece, to, unseen, self.next);
+            if met.is_empty() {
+                self.events.push(Event::Note {
+                    text: format!("{} could not be put down at {to}", piece.name),
+                });
+            } else {
+                let at = piece.place.cell().unwrap_or(to);
+                self.events.push(game.contact_event(self.next, id, at, met));
+            }
+            return Ok(());
+        }
+        for p in &mut self.next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(to);
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.attached_to = None;
+            }
+        }
+        self.events.push(Event::Redeployed { piece: id, to });
+        Ok(())
+    }
+
+    pub(super) fn do_move_to(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let TableMove {
+            from,
+            facing: new_facing,
+            cost,
+            stops,
+        } = game.check_move_to(self.next, side, id, to, facing)?;
+        let old = match self.next.pieces.get(id.index()).map(|p| &p.place) {
+            Some(Place::Point { facing, .. }) => *facing,
+            _ => new_facing,
+        };
+        let move_counter = game.rules.open_table.move_counter;
+        for p in &mut self.next.pieces {
+            if p.id == id {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+                // With a move counter, a piece moves again until the counter runs out or
+                // it stops in an enemy's threatened zone.
+                p.moved = move_counter.is_none() || stops;
+                p.attached_to = None;
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+            }
+        }
+        self.events.push(Event::MovedOnTable {
+            piece: id,
+            from,
+            to,
+            cost,
+        });
+        if new_facing != old {
+            self.events.push(Event::Faced {
+                piece: id,
+                facing: new_facing.to_string(),
+            });
+        }
+        if let Some(counter) = move_counter {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(&effect, id, None, 0);
+        }
+        // The type's `after_move` flags, as on a grid: an open-table move is one step, and
+        // it ends in the terrain under the piece's point.
+        crate::company::after_move_flags(
+            &game.rules,
+            self.next,
+            self.events,
+            id,
+            1,
+            game.board.terrain_at(to),
+        );
+        Ok(())
+    }
+
+    pub(super) fn do_face(
+        &mut self,
+        side: SideId,
+        id: PieceId,
+        facing: Facing,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        game.check_face(self.next, side, id, facing)?;
+        self.count_turn(id)?;
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
+            p.facing = facing;
+        }
+        if let Some(grid) = game.board.grid() {
+            self.events.push(Event::Faced {
+                piece: id,
+                facing: grid.facing_name(facing).to_owned(),
+            });
+        }
+        Ok(())
+    }
 
     pub(super) fn do_mode(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         side: SideId,
         id: PieceId,
         mode: ModeId,
     ) -> Result<(), Refusal> {
-        self.check_mode(next, side, id, mode)?;
-        let piece = self.own_piece(next, side, id)?;
-        let Some(mode_def) = self.rules.modes.get(mode.index()) else {
+        let game = self.game;
+        game.check_mode(self.next, side, id, mode)?;
+        let piece = game.own_piece(self.next, side, id)?;
+        let Some(mode_def) = game.rules.modes.get(mode.index()) else {
             return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
         };
         let stationary = mode_def.stationary_from.contains(&piece.mode);
-        let spends = self
+        let spends = game
             .rules
             .open_table
             .move_counter
-            .filter(|_| self.rules.open_table.mode_costs_a_move.contains(&mode));
-        let from = self.rules.mode_name(piece.mode).to_owned();
+            .filter(|_| game.rules.open_table.mode_costs_a_move.contains(&mode));
+        let from = game.rules.mode_name(piece.mode).to_owned();
         let name = piece.name.clone();
         // Bases reshape about the centre of the front edge (`check_mode` saw that they fit).
-        let reshaped = match (&piece.place, self.reshaped_centre(piece, mode)) {
+        let reshaped = match (&piece.place, game.reshaped_centre(piece, mode)) {
             (Place::Point { facing, .. }, Some(at)) => Some(Place::Point {
                 at,
                 facing: *facing,
             }),
             _ => None,
         };
-        if let Some(p) = next.pieces.get_mut(id.index()) {
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
             p.mode = mode;
             if stationary {
                 p.moved = true;
@@ -1095,15 +1072,19 @@ impl Game {
                 p.place = place;
             }
         }
-        if let Some(c) = next.pieces.get(id.index()).and_then(|p| p.place.cell())
-            && let Some(problem) = self.stacking_problem(next, c, id, side, false)
+        if let Some(c) = self
+            .next
+            .pieces
+            .get(id.index())
+            .and_then(|p| p.place.cell())
+            && let Some(problem) = game.stacking_problem(self.next, c, id, side, false)
         {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
                 format!("{name} cannot take {} mode here: {problem}", mode_def.name),
             ));
         }
-        events.push(Event::ModeChanged {
+        self.events.push(Event::ModeChanged {
             piece: id,
             from,
             to: mode_def.name.clone(),
@@ -1114,9 +1095,30 @@ impl Game {
                 counter,
                 amount: -1,
             };
-            self.apply_effect(next, events, &effect, id, None, 0);
+            self.apply_effect(&effect, id, None, 0);
         }
         Ok(())
+    }
+
+    /// Moves piece `id` and the pieces attached to it to `at`, marks it moved and turns it
+    /// to `facing` when its type faces. Whether it left a host it was carried by (a leader
+    /// splitting off).
+    fn place_after_move(&mut self, id: PieceId, at: Cell, facing: Option<Facing>) -> bool {
+        let mut split = false;
+        for p in &mut self.next.pieces {
+            if p.id == id {
+                p.place = Place::Cell(at);
+                p.moved = true;
+                // A carried piece moving on its own leaves its host (a leader splitting off).
+                split = p.attached_to.take().is_some();
+                if let Some(f) = facing {
+                    p.facing = f;
+                }
+            } else if p.attached_to == Some(id) {
+                p.place = Place::Cell(at);
+            }
+        }
+        split
     }
 }
 

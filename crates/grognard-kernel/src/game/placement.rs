@@ -3,7 +3,7 @@
 //! Each is checked here like the board would check a move's last step (on the board, not
 //! held by the enemy, stacking), so a hook cannot put a piece where no piece may stand.
 
-use super::Game;
+use super::Resolution;
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::footprint::Placed;
@@ -11,10 +11,10 @@ use crate::geometry::open::{Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
 use crate::ids::PieceId;
 use crate::piece::Place;
-use crate::state::{State, World};
+use crate::state::World;
 
 /// A rule distance as measured on an open table played at a reduced scale (as
-/// [`Game::scaled`]).
+/// [`Game::scaled`](super::Game::scaled)).
 fn scaled(rules: &crate::rules::Rules, c: Cost) -> Cost {
     match rules.geometry {
         crate::rules::GeometryRules::Open { scale } if scale.den > 0 => {
@@ -32,179 +32,223 @@ fn refuse(message: String) -> Refusal {
     Refusal::new(RefusalKind::HookFailed, message)
 }
 
-/// Puts `id` (and the pieces attached to it) in `cell`. A piece that is off the board
-/// comes on there (a reinforcement arriving), checked the same way.
-///
-/// # Errors
-/// A refusal when the piece is on an open table, or the cell is off the board, held by an
-/// enemy piece or over a stacking limit for the piece's side.
-pub(crate) fn place(
-    game: &Game,
-    next: &mut State,
-    events: &mut Vec<Event>,
-    id: PieceId,
-    cell: Cell,
-    reason: String,
-) -> Result<(), Refusal> {
-    let piece = next.pieces.get(id.index()).ok_or_else(|| {
-        refuse(format!(
-            "a hook named piece #{}, which does not exist",
-            id.0
-        ))
-    })?;
-    let from = match &piece.place {
-        Place::Off if game.board().grid().is_some() => None,
-        other => Some(other.cell().ok_or_else(|| {
+impl Resolution<'_> {
+    /// Puts `id` (and the pieces attached to it) in `cell`. A piece that is off the board
+    /// comes on there (a reinforcement arriving), checked the same way.
+    ///
+    /// # Errors
+    /// A refusal when the piece is on an open table, or the cell is off the board, held by an
+    /// enemy piece or over a stacking limit for the piece's side.
+    pub(super) fn place(&mut self, id: PieceId, cell: Cell, reason: String) -> Result<(), Refusal> {
+        let game = self.game;
+        let piece = self.next.pieces.get(id.index()).ok_or_else(|| {
             refuse(format!(
-                "a hook asked to place {}, which is not on a grid cell",
-                piece.name
+                "a hook named piece #{}, which does not exist",
+                id.0
             ))
-        })?),
-    };
-    if !game.board().contains(cell) {
-        return Err(refuse(format!(
-            "a hook asked to place {} at {cell}, which is off the board",
-            piece.name
-        )));
-    }
-    let side = piece.side;
-    let name = piece.name.clone();
-    if next.pieces.iter().any(|p| {
-        p.side != side
-            && p.on_board()
-            && p.place.covers(cell)
-            && game.rules().keeps_apart(piece.kind, p.kind)
-    }) {
-        return Err(refuse(format!(
-            "a hook asked to place {name} at {cell}, which is held by the enemy"
-        )));
-    }
-    if from == Some(cell) {
-        return Ok(());
-    }
-    if let Some(problem) = game.stacking_problem(next, cell, id, side, true) {
-        return Err(refuse(format!(
-            "a hook asked to place {name} at {cell}: {problem}"
-        )));
-    }
-    for p in &mut next.pieces {
-        if p.id == id || p.attached_to == Some(id) {
-            p.place = Place::Cell(cell);
+        })?;
+        let from = match &piece.place {
+            Place::Off if game.board().grid().is_some() => None,
+            other => Some(other.cell().ok_or_else(|| {
+                refuse(format!(
+                    "a hook asked to place {}, which is not on a grid cell",
+                    piece.name
+                ))
+            })?),
+        };
+        if !game.board().contains(cell) {
+            return Err(refuse(format!(
+                "a hook asked to place {} at {cell}, which is off the board",
+                piece.name
+            )));
         }
-    }
-    events.push(match from {
-        Some(from) => Event::Placed {
-            piece: id,
-            from,
-            to: cell,
-            reason,
-        },
-        None => Event::Arrived {
-            piece: id,
-            at: cell,
-            reason,
-        },
-    });
-    Ok(())
-}
-
-/// Turns `id` to `facing`.
-///
-/// # Errors
-/// A refusal on an open table or for a facing the grid does not have.
-pub(crate) fn face(
-    game: &Game,
-    next: &mut State,
-    events: &mut Vec<Event>,
-    id: PieceId,
-    facing: Facing,
-) -> Result<(), Refusal> {
-    let grid = game
-        .board()
-        .grid()
-        .ok_or_else(|| refuse("a hook asked to turn a piece on an open table".to_owned()))?;
-    if facing.0 >= grid.facings() {
-        return Err(refuse(format!(
-            "a hook asked for facing {}, which this grid does not have",
-            facing.0
-        )));
-    }
-    if let Some(p) = next.pieces.get_mut(id.index())
-        && p.on_board()
-        && p.facing != facing
-    {
-        p.facing = facing;
-        events.push(Event::Faced {
-            piece: id,
-            facing: grid.facing_name(facing).to_owned(),
-        });
-    }
-    Ok(())
-}
-
-/// Attaches `id` to `to` (joining its cell), or detaches it.
-///
-/// # Errors
-/// A refusal when either piece is off the board, the host is of another side or is the
-/// piece itself, or the host is itself attached to something.
-pub(crate) fn attach(
-    next: &mut State,
-    events: &mut Vec<Event>,
-    id: PieceId,
-    to: Option<PieceId>,
-) -> Result<(), Refusal> {
-    let Some(piece) = next.pieces.get(id.index()) else {
-        return Err(refuse(format!(
-            "a hook named piece #{}, which does not exist",
-            id.0
-        )));
-    };
-    if !piece.on_board() {
-        return Ok(());
-    }
-    let Some(host_id) = to else {
-        if piece.attached_to.is_some() {
-            if let Some(p) = next.pieces.get_mut(id.index()) {
-                p.attached_to = None;
+        let side = piece.side;
+        let name = piece.name.clone();
+        if self.next.pieces.iter().any(|p| {
+            p.side != side
+                && p.on_board()
+                && p.place.covers(cell)
+                && game.rules().keeps_apart(piece.kind, p.kind)
+        }) {
+            return Err(refuse(format!(
+                "a hook asked to place {name} at {cell}, which is held by the enemy"
+            )));
+        }
+        if from == Some(cell) {
+            return Ok(());
+        }
+        if let Some(problem) = game.stacking_problem(self.next, cell, id, side, true) {
+            return Err(refuse(format!(
+                "a hook asked to place {name} at {cell}: {problem}"
+            )));
+        }
+        for p in &mut self.next.pieces {
+            if p.id == id || p.attached_to == Some(id) {
+                p.place = Place::Cell(cell);
             }
-            events.push(Event::Attached {
+        }
+        self.events.push(match from {
+            Some(from) => Event::Placed {
                 piece: id,
-                to: None,
+                from,
+                to: cell,
+                reason,
+            },
+            None => Event::Arrived {
+                piece: id,
+                at: cell,
+                reason,
+            },
+        });
+        Ok(())
+    }
+
+    /// Turns `id` to `facing`.
+    ///
+    /// # Errors
+    /// A refusal on an open table or for a facing the grid does not have.
+    pub(super) fn face(&mut self, id: PieceId, facing: Facing) -> Result<(), Refusal> {
+        let game = self.game;
+        let grid = game
+            .board()
+            .grid()
+            .ok_or_else(|| refuse("a hook asked to turn a piece on an open table".to_owned()))?;
+        if facing.0 >= grid.facings() {
+            return Err(refuse(format!(
+                "a hook asked for facing {}, which this grid does not have",
+                facing.0
+            )));
+        }
+        if let Some(p) = self.next.pieces.get_mut(id.index())
+            && p.on_board()
+            && p.facing != facing
+        {
+            p.facing = facing;
+            self.events.push(Event::Faced {
+                piece: id,
+                facing: grid.facing_name(facing).to_owned(),
             });
         }
-        return Ok(());
-    };
-    let host = next.pieces.get(host_id.index()).ok_or_else(|| {
-        refuse(format!(
-            "a hook named piece #{}, which does not exist",
-            host_id.0
-        ))
-    })?;
-    if host_id == id || host.side != piece.side || !host.on_board() {
-        return Err(refuse(format!(
-            "a hook asked to attach {} to {}, which is not another piece of its side on the board",
-            piece.name, host.name
-        )));
+        Ok(())
     }
-    if host.attached_to.is_some() || next.pieces.iter().any(|p| p.attached_to == Some(id)) {
-        return Err(refuse(format!(
-            "a hook asked to attach {} to {}: attachments do not chain",
-            piece.name, host.name
-        )));
+
+    /// Attaches `id` to `to` (joining its cell), or detaches it.
+    ///
+    /// # Errors
+    /// A refusal when either piece is off the board, the host is of another side or is the
+    /// piece itself, or the host is itself attached to something.
+    pub(super) fn attach(&mut self, id: PieceId, to: Option<PieceId>) -> Result<(), Refusal> {
+        let Some(piece) = self.next.pieces.get(id.index()) else {
+            return Err(refuse(format!(
+                "a hook named piece #{}, which does not exist",
+                id.0
+            )));
+        };
+        if !piece.on_board() {
+            return Ok(());
+        }
+        let Some(host_id) = to else {
+            if piece.attached_to.is_some() {
+                if let Some(p) = self.next.pieces.get_mut(id.index()) {
+                    p.attached_to = None;
+                }
+                self.events.push(Event::Attached {
+                    piece: id,
+                    to: None,
+                });
+            }
+            return Ok(());
+        };
+        let host = self.next.pieces.get(host_id.index()).ok_or_else(|| {
+            refuse(format!(
+                "a hook named piece #{}, which does not exist",
+                host_id.0
+            ))
+        })?;
+        if host_id == id || host.side != piece.side || !host.on_board() {
+            return Err(refuse(format!(
+                "a hook asked to attach {} to {}, which is not another piece of its side on the board",
+                piece.name, host.name
+            )));
+        }
+        if host.attached_to.is_some() || self.next.pieces.iter().any(|p| p.attached_to == Some(id))
+        {
+            return Err(refuse(format!(
+                "a hook asked to attach {} to {}: attachments do not chain",
+                piece.name, host.name
+            )));
+        }
+        if piece.attached_to == Some(host_id) {
+            return Ok(());
+        }
+        let place = host.place.clone();
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
+            p.attached_to = Some(host_id);
+            p.place = place;
+        }
+        self.events.push(Event::Attached {
+            piece: id,
+            to: Some(host_id),
+        });
+        Ok(())
     }
-    if piece.attached_to == Some(host_id) {
-        return Ok(());
+
+    /// Puts `id` (and the pieces attached to it) at the point `to` of an open table, turned
+    /// to `facing` if one is given: a retire, a victory move, a drift.
+    ///
+    /// # Errors
+    /// A refusal when the piece is not on an open table or could not stand at `to` (see
+    /// [`World::standing_problem`]).
+    pub(super) fn place_at(
+        &mut self,
+        id: PieceId,
+        to: Point,
+        facing: Option<Angle>,
+        reason: String,
+    ) -> Result<(), Refusal> {
+        let game = self.game;
+        let world = World {
+            state: self.next,
+            ..game.world()
+        };
+        if let Some(problem) = world.standing_problem_facing(id, to, facing) {
+            return Err(refuse(format!("a hook asked to place a piece: {problem}")));
+        }
+        let Some(Place::Point {
+            at: from,
+            facing: old,
+        }) = self.next.pieces.get(id.index()).map(|p| p.place.clone())
+        else {
+            return Err(refuse(format!(
+                "a hook asked to place piece #{} on an open table, where it is not",
+                id.0
+            )));
+        };
+        let new_facing = facing.unwrap_or(old);
+        for p in &mut self.next.pieces {
+            if p.id == id || p.attached_to == Some(id) {
+                p.place = Place::Point {
+                    at: to,
+                    facing: new_facing,
+                };
+            }
+        }
+        if from != to {
+            self.events.push(Event::PlacedOnTable {
+                piece: id,
+                from,
+                to,
+                reason,
+            });
+        }
+        if new_facing != old {
+            self.events.push(Event::Faced {
+                piece: id,
+                facing: new_facing.to_string(),
+            });
+        }
+        Ok(())
     }
-    let place = host.place.clone();
-    if let Some(p) = next.pieces.get_mut(id.index()) {
-        p.attached_to = Some(host_id);
-        p.place = place;
-    }
-    events.push(Event::Attached {
-        piece: id,
-        to: Some(host_id),
-    });
-    Ok(())
 }
 
 impl World<'_> {
@@ -307,62 +351,4 @@ impl World<'_> {
         }
         None
     }
-}
-
-/// Puts `id` (and the pieces attached to it) at the point `to` of an open table, turned
-/// to `facing` if one is given: a retire, a victory move, a drift.
-///
-/// # Errors
-/// A refusal when the piece is not on an open table or could not stand at `to` (see
-/// [`World::standing_problem`]).
-pub(crate) fn place_at(
-    game: &Game,
-    next: &mut State,
-    events: &mut Vec<Event>,
-    id: PieceId,
-    to: Point,
-    facing: Option<Angle>,
-    reason: String,
-) -> Result<(), Refusal> {
-    let world = World {
-        state: next,
-        ..game.world()
-    };
-    if let Some(problem) = world.standing_problem_facing(id, to, facing) {
-        return Err(refuse(format!("a hook asked to place a piece: {problem}")));
-    }
-    let Some(Place::Point {
-        at: from,
-        facing: old,
-    }) = next.pieces.get(id.index()).map(|p| p.place.clone())
-    else {
-        return Err(refuse(format!(
-            "a hook asked to place piece #{} on an open table, where it is not",
-            id.0
-        )));
-    };
-    let new_facing = facing.unwrap_or(old);
-    for p in &mut next.pieces {
-        if p.id == id || p.attached_to == Some(id) {
-            p.place = Place::Point {
-                at: to,
-                facing: new_facing,
-            };
-        }
-    }
-    if from != to {
-        events.push(Event::PlacedOnTable {
-            piece: id,
-            from,
-            to,
-            reason,
-        });
-    }
-    if new_facing != old {
-        events.push(Event::Faced {
-            piece: id,
-            facing: new_facing.to_string(),
-        });
-    }
-    Ok(())
 }

@@ -2,36 +2,15 @@
 //! orders the sides each turn, and what happens as a phase begins (windows reset, saved
 //! points lapse, knowledge updated, the phase hook run).
 
-use crate::action::{Event, LoggedDie, Refusal, RefusalKind};
+use crate::action::{Event, LoggedDie, Refusal};
 use crate::hooks::{HookDice, HookPoint, Hooks};
 use crate::ids::{FlagId, SideId};
 use crate::rules::{Allowed, Clears, MoveLimit, PhaseDef};
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::state::{Stage, State, World};
 
 impl Game {
-    /// An `end_phase` order: `side` has ended the phase; once every side that acts in it
-    /// has, the next phase begins.
-    pub(super) fn end_phase(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        side: SideId,
-        (phase, phasing): (&PhaseDef, SideId),
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        if let Some(d) = next.done.get_mut(side.index()) {
-            *d = true;
-        }
-        let all_done = (next.done.iter().enumerate())
-            .all(|(i, d)| *d || !phase.actor.includes(SideId(i as u8), phasing));
-        if all_done {
-            self.advance(next, events, hooks)?;
-        }
-        Ok(())
-    }
-
     /// What a phase may allow, in the words refusals use: `moving`, `changing facing`,
     /// `changing mode`, or the action's name.
     pub(super) fn allowed_words(&self, allowed: Allowed) -> String {
@@ -46,17 +25,33 @@ impl Game {
                 .map_or_else(|| "an action".to_owned(), |d| d.name.clone()),
         }
     }
+}
+
+impl Resolution<'_> {
+    /// An `end_phase` order: `side` has ended the phase; once every side that acts in it
+    /// has, the next phase begins.
+    pub(super) fn end_phase(
+        &mut self,
+        side: SideId,
+        (phase, phasing): (&PhaseDef, SideId),
+    ) -> Result<(), Refusal> {
+        if let Some(d) = self.next.done.get_mut(side.index()) {
+            *d = true;
+        }
+        let all_done = (self.next.done.iter().enumerate())
+            .all(|(i, d)| *d || !phase.actor.includes(SideId(i as u8), phasing));
+        if all_done {
+            self.advance()?;
+        }
+        Ok(())
+    }
 
     /// Ends the current phase and begins the next (or the next turn, or the end).
-    pub(super) fn advance(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        self.end_phase_hook(next, events, hooks)?;
-        let rules = &*self.rules;
-        let plan_len = rules.turn_plan(&next.order, &next.options).len() as u32;
+    pub(super) fn advance(&mut self) -> Result<(), Refusal> {
+        let game = self.game;
+        self.end_phase_hook()?;
+        let rules = &*game.rules;
+        let plan_len = rules.turn_plan(&self.next.order, &self.next.options).len() as u32;
         let clear = |next: &mut State, when: Clears| {
             for p in &mut next.pieces {
                 for (i, f) in rules.flags.iter().enumerate() {
@@ -69,19 +64,19 @@ impl Game {
         };
         // Saved points not spent or added to in a phase the piece could move in are lost.
         if let Some((phase, phasing)) = rules
-            .turn_plan(&next.order, &next.options)
-            .get(next.step as usize)
+            .turn_plan(&self.next.order, &self.next.options)
+            .get(self.next.step as usize)
             .map(|(p, s)| ((*p).clone(), SideId(*s as u8)))
             && phase.allows.contains(&Allowed::Move)
         {
-            self.expire_saved(next, |p| {
+            self.expire_saved(|p| {
                 phase.actor.includes(p.side, phasing)
                     && p.on_board()
                     && (phase.movers.is_empty() || phase.movers.contains(&p.kind))
             });
         }
-        clear(next, Clears::PhaseEnd);
-        for p in &mut next.pieces {
+        clear(self.next, Clears::PhaseEnd);
+        for p in &mut self.next.pieces {
             p.acted = 0;
             if rules
                 .piece_type(p.kind)
@@ -91,36 +86,37 @@ impl Game {
                 crate::turning::new_window(rules, p);
             }
         }
-        next.step += 1;
-        if next.step >= plan_len {
-            clear(next, Clears::TurnEnd);
-            for p in &mut next.pieces {
+        self.next.step += 1;
+        if self.next.step >= plan_len {
+            clear(self.next, Clears::TurnEnd);
+            for p in &mut self.next.pieces {
                 p.moved = false;
                 crate::turning::new_window(rules, p);
             }
-            next.redeployed.clear();
-            next.crossed.clear();
-            next.step = 0;
-            next.turn += 1;
-            if next.turn > self.turns {
-                next.stage = Stage::Over(None);
-                events.push(Event::GameOver { turns: self.turns });
+            self.next.redeployed.clear();
+            self.next.crossed.clear();
+            self.next.step = 0;
+            self.next.turn += 1;
+            if self.next.turn > game.turns {
+                self.next.stage = Stage::Over(None);
+                self.events.push(Event::GameOver { turns: game.turns });
                 return Ok(());
             }
-            self.roll_initiative(next, events);
+            self.roll_initiative();
         }
-        next.done.iter_mut().for_each(|d| *d = false);
-        self.begin_phase(next, events, hooks)
+        self.next.done.iter_mut().for_each(|d| *d = false);
+        self.begin_phase()
     }
 
     /// Rolls for the order of play this turn, when the ruleset asks for it. Ties roll again
     /// among themselves (up to ten times; then scenario order stands), all logged.
-    pub(super) fn roll_initiative(&self, next: &mut State, events: &mut Vec<Event>) {
-        let Some(expr) = &self.rules.sequence.initiative else {
-            next.order = (0..self.sides.len()).map(|i| SideId(i as u8)).collect();
+    pub(super) fn roll_initiative(&mut self) {
+        let game = self.game;
+        let Some(expr) = &game.rules.sequence.initiative else {
+            self.next.order = (0..game.sides.len()).map(|i| SideId(i as u8)).collect();
             return;
         };
-        let dice = &self.rules.dice;
+        let dice = &game.rules.dice;
         let mut rolls = Vec::new();
         let mut roll = |next: &mut State, side: usize| -> i32 {
             let mut logged = Vec::new();
@@ -143,7 +139,7 @@ impl Game {
                     });
                 }
             }
-            let name = self
+            let name = game
                 .sides
                 .get(side)
                 .map_or_else(String::new, |s| s.name.clone());
@@ -151,8 +147,8 @@ impl Game {
             total
         };
         // Keys compare totals first, then the tie-break rolls, then scenario order.
-        let mut keys: Vec<(Vec<i32>, usize)> = (0..self.sides.len())
-            .map(|s| (vec![roll(next, s)], s))
+        let mut keys: Vec<(Vec<i32>, usize)> = (0..game.sides.len())
+            .map(|s| (vec![roll(self.next, s)], s))
             .collect();
         for _ in 0..10 {
             keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -167,20 +163,21 @@ impl Game {
             }
             for i in tied {
                 let side = keys[i].1;
-                let extra = roll(next, side);
+                let extra = roll(self.next, side);
                 keys[i].0.push(extra);
             }
         }
         keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        next.order = keys.iter().map(|(_, s)| SideId(*s as u8)).collect();
-        events.push(Event::Initiative {
-            turn: next.turn,
+        self.next.order = keys.iter().map(|(_, s)| SideId(*s as u8)).collect();
+        self.events.push(Event::Initiative {
+            turn: self.next.turn,
             rolls,
-            order: next
+            order: self
+                .next
                 .order
                 .iter()
                 .map(|s| {
-                    self.sides
+                    game.sides
                         .get(s.index())
                         .map_or_else(String::new, |d| d.name.clone())
                 })
@@ -191,93 +188,64 @@ impl Game {
     /// The `phase_end` hook, as the current phase's end is ordered and before anything of
     /// the next phase: its changes and rolls are logged in the ending phase, with the
     /// dice of that phase's owner; a failure refuses the order that ended the phase.
-    fn end_phase_hook(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        if !hooks.is_bound(HookPoint::PhaseEnd) {
+    fn end_phase_hook(&mut self) -> Result<(), Refusal> {
+        let game = self.game;
+        if !self.hooks.is_bound(HookPoint::PhaseEnd) {
             return Ok(());
         }
-        let plan = self.rules.turn_plan(&next.order, &next.options);
-        let Some((phase, _)) = plan.get(next.step as usize) else {
+        let plan = game.rules.turn_plan(&self.next.order, &self.next.options);
+        let Some((phase, _)) = plan.get(self.next.step as usize) else {
             return Ok(());
         };
         let name = phase.name.clone();
-        self.run_phase_hook(next, events, |world, dice| {
-            hooks.phase_end(world, &name, dice)
-        })?;
-        self.update_knowledge(next, events);
+        self.run_phase_hook(|hooks, world, dice| hooks.phase_end(world, &name, dice))?;
+        self.update_knowledge();
         Ok(())
     }
 
-    /// Runs a phase hook (`phase_begin`, `phase_end`) with the dice of the phase's owner —
-    /// a copy of its generator, put back afterwards, so the hook reads the state as it is —
-    /// logs the rolls it made and applies the changes it asked for.
+    /// Runs a phase hook (`phase_begin`, `phase_end`) with the dice of the phase's owner
+    /// ([`Resolution::run_hook`]).
     fn run_phase_hook(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         call: impl FnOnce(
+            &mut dyn Hooks,
             &World<'_>,
             &mut HookDice<'_>,
         ) -> Result<Vec<crate::hooks::HookCommand>, crate::hooks::HookFailure>,
     ) -> Result<(), Refusal> {
-        let owner = self.phase_owner(next);
-        let mut rng = next.dice_of(owner).clone();
-        let world = World {
-            rules: &self.rules,
-            board: &self.board,
-            sides: &self.sides,
-            state: next,
-        };
-        let mut dice = HookDice::new(&mut rng, &self.rules);
-        let commands = call(&world, &mut dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let rolls = dice.into_rolls();
-        *next.dice_of(owner) = rng;
-        for roll in rolls {
-            events.push(Event::Rolled { roll });
-        }
-        self.apply_commands(next, events, commands)
+        let owner = self.game.phase_owner(self.next);
+        self.run_hook(owner, call)
     }
 
-    pub(super) fn begin_phase(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        hooks: &mut dyn Hooks,
-    ) -> Result<(), Refusal> {
-        let plan = self.rules.turn_plan(&next.order, &next.options);
-        let Some((phase, side)) = plan.get(next.step as usize) else {
+    pub(super) fn begin_phase(&mut self) -> Result<(), Refusal> {
+        let game = self.game;
+        let plan = game.rules.turn_plan(&self.next.order, &self.next.options);
+        let Some((phase, side)) = plan.get(self.next.step as usize) else {
             return Ok(());
         };
-        events.push(Event::PhaseBegan {
-            turn: next.turn,
+        self.events.push(Event::PhaseBegan {
+            turn: self.next.turn,
             phase: phase.name.clone(),
-            phasing: self
+            phasing: game
                 .sides
                 .get(*side)
                 .map(|s| s.name.clone())
                 .unwrap_or_default(),
-            owner: self.phase_owner(next),
+            owner: game.phase_owner(self.next),
         });
-        next.phase_start = next.pieces.iter().map(|p| p.place.clone()).collect();
+        self.next.phase_start = self.next.pieces.iter().map(|p| p.place.clone()).collect();
         // The hook sees the state as the phase begins. Phases of a side's turn roll that
         // side's dice; the others the game's own.
         let name = phase.name.clone();
-        self.run_phase_hook(next, events, |world, dice| {
-            hooks.phase_begin(world, &name, dice)
-        })?;
-        if self
+        self.run_phase_hook(|hooks, world, dice| hooks.phase_begin(world, &name, dice))?;
+        if game
             .sighting()
             .is_some_and(|s| s.spotting_phases.contains(&phase.name))
         {
-            self.update_knowledge(next, events);
-            self.spotting_rolls(next, events);
+            self.update_knowledge();
+            self.spotting_rolls();
         }
-        self.update_knowledge(next, events);
+        self.update_knowledge();
         Ok(())
     }
 }

@@ -15,7 +15,7 @@ use crate::ids::{CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
 use crate::rules::Rules;
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::state::{Stage, State};
 
 /// A piece as the scenario places it.
@@ -189,25 +189,27 @@ impl Game {
             });
         } else {
             game.add_decoys_to(&mut next);
-            game.roll_initiative(&mut next, &mut events);
+            let mut resolution = Resolution::new(&game, &mut next, &mut events, hooks);
+            resolution.roll_initiative();
+            let begun = resolution.begin_phase();
             // A start-up hook that refuses in words about one piece, said as the set-up's
             // own checks say it (`piece NAME: ...`), is located at that piece's line.
-            game.begin_phase(&mut next, &mut events, hooks)
-                .map_err(|r| {
-                    let named = r
-                        .message
-                        .strip_prefix("piece ")
-                        .and_then(|rest| rest.split_once(": "))
-                        .and_then(|(name, _)| next.pieces.iter().position(|p| p.name == name));
-                    err(named, r.message)
-                })?;
+            begun.map_err(|r| {
+                let named = r
+                    .message
+                    .strip_prefix("piece ")
+                    .and_then(|rest| rest.split_once(": "))
+                    .and_then(|(name, _)| next.pieces.iter().position(|p| p.name == name));
+                err(named, r.message)
+            })?;
         }
         // Units set up in base contact start locked in it.
-        game.keep_contact_flags(&mut next, &mut events);
+        let mut resolution = Resolution::new(&game, &mut next, &mut events, hooks);
+        resolution.keep_contact_flags();
         // Flags held by a condition (shaken at a level of hits, out of command) start
         // true where it holds of the set-up.
-        game.keep_held_flags(&mut next, &mut events);
-        game.update_knowledge(&mut next, &mut events);
+        resolution.keep_held_flags();
+        resolution.update_knowledge();
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
         game.append_side_logs(seen);
         game.state = next;

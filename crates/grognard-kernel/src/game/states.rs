@@ -11,7 +11,7 @@ use crate::piece::{Piece, Place};
 use crate::rules::states::{Holds, Near};
 use crate::state::State;
 
-use super::Game;
+use super::{Game, Resolution};
 
 impl Game {
     /// How many friendly pieces of `near`'s types (the piece itself aside) stand within
@@ -57,13 +57,16 @@ impl Game {
             Holds::NotNear(near) => self.friends_within(state, piece, near) == 0,
         }
     }
+}
 
+impl Resolution<'_> {
     /// Sets or clears every flag the ruleset keeps by a condition (`while:`) on every
     /// piece on the board so that it holds exactly while its condition does, logging each
     /// change. Run after every order and as the game starts, and for one piece's counter
     /// levels at once as a counter changes ([`Self::keep_levels_of`]).
-    pub(super) fn keep_held_flags(&self, next: &mut State, events: &mut Vec<Event>) {
-        let held: Vec<(FlagId, &Holds, &[PieceTypeId])> = self
+    pub(super) fn keep_held_flags(&mut self) {
+        let game = self.game;
+        let held: Vec<(FlagId, &Holds, &[PieceTypeId])> = game
             .rules
             .flags
             .iter()
@@ -76,33 +79,32 @@ impl Game {
         // Judged on the state as the order left it, then written, so that one piece's flag
         // never depends on the order the pieces are visited in.
         let mut changes = Vec::new();
-        for p in next.pieces.iter().filter(|p| p.on_board()) {
+        for p in self.next.pieces.iter().filter(|p| p.on_board()) {
             for (flag, holds, types) in &held {
-                let on = applies(types, p) && self.holds_for(next, p, holds);
+                let on = applies(types, p) && game.holds_for(self.next, p, holds);
                 if p.flag(*flag) != on {
                     changes.push((p.id, *flag, on));
                 }
             }
         }
         for (id, flag, on) in changes {
-            self.put_flag(next, events, id, flag, on);
+            self.put_flag(id, flag, on);
         }
     }
 
     /// The counter-level flags of one piece, right after its counter `counter` changed:
     /// a later effect of the same result (or a trigger) sees them already.
     pub(super) fn keep_levels_of(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
+        &mut self,
         id: crate::ids::PieceId,
         counter: crate::ids::CounterId,
     ) {
-        let Some(p) = next.pieces.get(id.index()).filter(|p| p.on_board()) else {
+        let game = self.game;
+        let Some(p) = self.next.pieces.get(id.index()).filter(|p| p.on_board()) else {
             return;
         };
         let value = p.counter(counter);
-        let changes: Vec<(FlagId, bool)> = self
+        let changes: Vec<(FlagId, bool)> = game
             .rules
             .flags
             .iter()
@@ -115,23 +117,17 @@ impl Game {
             })
             .collect();
         for (flag, on) in changes {
-            self.put_flag(next, events, id, flag, on);
+            self.put_flag(id, flag, on);
         }
     }
 
-    fn put_flag(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        id: crate::ids::PieceId,
-        flag: FlagId,
-        on: bool,
-    ) {
-        if let Some(p) = next.pieces.get_mut(id.index()) {
+    fn put_flag(&mut self, id: crate::ids::PieceId, flag: FlagId, on: bool) {
+        let game = self.game;
+        if let Some(p) = self.next.pieces.get_mut(id.index()) {
             p.set_flag(flag, on);
-            events.push(Event::FlagChanged {
+            self.events.push(Event::FlagChanged {
                 piece: id,
-                flag: self.rules.flag_name(flag).to_owned(),
+                flag: game.rules.flag_name(flag).to_owned(),
                 on,
             });
         }

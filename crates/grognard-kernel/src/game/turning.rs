@@ -2,41 +2,16 @@
 //! piece type's turning rules. The rules themselves (forward-only steps, costly turns, slowed
 //! pieces) and the reach they shape are in [`crate::turning`].
 
-use super::Game;
-use crate::action::{Event, Refusal, RefusalKind};
+use super::{Game, Resolution};
+use crate::action::{Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::ids::PieceId;
 use crate::piece::Piece;
 use crate::rules::{Effect, MoveLimit, Who};
-use crate::state::State;
 
 use crate::turning::{after_turns, turning};
 
 impl Game {
-    /// Checks that `piece` may change facing now (its limit of facing changes, and points
-    /// left to pay for one before it has moved), and counts the change.
-    pub(crate) fn count_turn(
-        &self,
-        next: &mut State,
-        events: &mut Vec<Event>,
-        id: PieceId,
-    ) -> Result<(), Refusal> {
-        let Some(piece) = next.pieces.get(id.index()) else {
-            return Ok(());
-        };
-        self.check_turn(piece)?;
-        let Some(counter) = turning(self.rules(), piece).and_then(|t| t.counter) else {
-            return Ok(());
-        };
-        let effect = Effect::AddCounter {
-            who: Who::Actor,
-            counter,
-            amount: 1,
-        };
-        self.apply_effect(next, events, &effect, id, None, 0);
-        Ok(())
-    }
-
     /// The checks of [`Self::count_turn`], on the piece as it stands: it has turns left
     /// this phase or turn, and what one more costs it does not pass its allowance.
     ///
@@ -105,5 +80,27 @@ impl Game {
         Ok(self
             .allowance(&bare)?
             .saturating_add(self.saved_points(piece)))
+    }
+}
+
+impl Resolution<'_> {
+    /// Checks that `piece` may change facing now (its limit of facing changes, and points
+    /// left to pay for one before it has moved), and counts the change.
+    pub(crate) fn count_turn(&mut self, id: PieceId) -> Result<(), Refusal> {
+        let game = self.game;
+        let Some(piece) = self.next.pieces.get(id.index()) else {
+            return Ok(());
+        };
+        game.check_turn(piece)?;
+        let Some(counter) = turning(game.rules(), piece).and_then(|t| t.counter) else {
+            return Ok(());
+        };
+        let effect = Effect::AddCounter {
+            who: Who::Actor,
+            counter,
+            amount: 1,
+        };
+        self.apply_effect(&effect, id, None, 0);
+        Ok(())
     }
 }

@@ -27,10 +27,11 @@
 //! enemy pieces are still in play (off the table or not), and which pieces are attached to
 //! which (an attached marker keeps its own identity).
 
-use super::Game;
+use super::{Game, Resolution};
 use crate::board::Edge;
 use crate::dice::GameRng;
 use crate::geometry::{Cell, Facing};
+use crate::hooks::NoHooks;
 use crate::ids::{PieceId, PieceTypeId, SideId};
 use crate::knowledge::{Disclosure, Knowledge, Known};
 use crate::piece::Place;
@@ -93,7 +94,7 @@ impl Game {
             }
         }
         let mut events = Vec::new();
-        world.update_knowledge(&mut state, &mut events);
+        Resolution::new(&world, &mut state, &mut events, &mut NoHooks).update_knowledge();
         world.state = state;
         world
     }
