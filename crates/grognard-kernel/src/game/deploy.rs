@@ -6,6 +6,7 @@
 
 use std::sync::LazyLock;
 
+use super::bans::PhaseBan;
 use super::{Game, Resolution};
 use crate::action::{Action, Event, Order, Refusal, RefusalKind};
 use crate::geometry::Cell;
@@ -65,10 +66,7 @@ impl Resolution<'_> {
     pub(super) fn resolve_setup(&mut self, order: &Order) -> Result<(), Refusal> {
         let game = self.game;
         if !game.state.setting_up() {
-            return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
-                "the set-up is over: pieces are deployed only before the first turn",
-            ));
+            return Err(game.refuse_in_phase(PhaseBan::SetupOver));
         }
         self.next.clone_from(&game.state);
         match &order.action {
@@ -84,11 +82,7 @@ impl Resolution<'_> {
                 }
             }
             _ => {
-                return Err(Refusal::new(
-                    RefusalKind::OutOfPhase,
-                    "in the set-up the sides only deploy their pieces (`deploy`) and end their \
-                     set-up (`end_phase`)",
-                ));
+                return Err(game.refuse_in_phase(PhaseBan::SetupOnly));
             }
         }
         Ok(())

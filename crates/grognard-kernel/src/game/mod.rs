@@ -13,6 +13,7 @@
 //! anything from here.
 
 mod actions;
+mod bans;
 mod bases;
 mod commands;
 mod contact;
@@ -35,6 +36,7 @@ mod view;
 mod world;
 
 pub use crate::state::{Reach, Stage, State, World, roll_record};
+use bans::PhaseBan;
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
@@ -279,25 +281,16 @@ impl Game {
     /// phase and its phasing side.
     fn side_may_act(&self, order: &Order) -> Result<(&PhaseDef, SideId), Refusal> {
         if self.state.over() {
-            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+            return Err(self.refuse_in_phase(PhaseBan::GameOver));
         }
         let Some((phase, phasing)) = self.phase() else {
-            return Err(Refusal::new(RefusalKind::GameOver, "the game is over"));
+            return Err(self.refuse_in_phase(PhaseBan::GameOver));
         };
-        let side_name = self
-            .sides
-            .get(order.side.index())
+        let side = (self.sides.get(order.side.index()))
             .map(|s| s.name.as_str())
-            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such side"))?;
+            .ok_or_else(|| self.refuse_in_phase(PhaseBan::NoSuchSide))?;
         if !phase.actor.includes(order.side, phasing) {
-            return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
-                format!(
-                    "{side_name} may not act in the {} phase: {}; {side_name} can only wait",
-                    phase.name,
-                    self.who_acts()
-                ),
-            ));
+            return Err(self.refuse_in_phase(PhaseBan::MayNotAct { side, phase }));
         }
         if self
             .state
@@ -306,14 +299,7 @@ impl Game {
             .copied()
             .unwrap_or(false)
         {
-            return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
-                format!(
-                    "{side_name} has already ended the {} phase: {}",
-                    phase.name,
-                    self.who_acts()
-                ),
-            ));
+            return Err(self.refuse_in_phase(PhaseBan::Ended { side, phase }));
         }
         self.hidden_guard(order)?;
         Ok((phase, phasing))
@@ -329,13 +315,7 @@ impl Game {
             && let Some(t) = self.rules.piece_type(p.kind)
             && !t.faces
         {
-            return Err(Refusal::new(
-                RefusalKind::BadMode,
-                format!(
-                    "{} has no facing to change: {} pieces have no facing",
-                    p.name, t.name
-                ),
-            ));
+            return Err(self.refuse_in_phase(PhaseBan::NoFacing(p)));
         }
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
@@ -351,15 +331,7 @@ impl Game {
         if let Some(needs) = needs
             && !phase.allows.contains(&needs)
         {
-            return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
-                format!(
-                    "the {} phase does not allow {}; it allows {}",
-                    phase.name,
-                    self.allowed_words(needs),
-                    self.phase_allows(phase)
-                ),
-            ));
+            return Err(self.refuse_in_phase(PhaseBan::NotAllowed { phase, needs }));
         }
         // Only the phase's movers move, save, spread, gather, are lifted or turn in it.
         if let (
@@ -376,19 +348,7 @@ impl Game {
             && p.side == order.side
             && !phase.movers.contains(&p.kind)
         {
-            let kinds: Vec<&str> = phase
-                .movers
-                .iter()
-                .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
-                .collect();
-            return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
-                format!(
-                    "in the {} phase only {} pieces move",
-                    phase.name,
-                    kinds.join(", ")
-                ),
-            ));
+            return Err(self.refuse_in_phase(PhaseBan::NotMover(phase)));
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! open table, a facing change, a mode change, and the redeployment of a dummy, with the
 //! hooks each runs after it succeeds. Every step is priced and checked by `steps.rs`.
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::open::{Angle, Point};
 use crate::geometry::{Cell, Facing, Grid};
@@ -11,6 +11,7 @@ use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, PieceTypeDef, Who};
 
+use super::bans::MoveBan;
 use super::{Game, Resolution};
 use crate::piece::Piece;
 use crate::state::State;
@@ -155,57 +156,31 @@ impl Game {
         path: &[Cell],
     ) -> Result<MoveStart<'g>, Refusal> {
         let piece = self.own_piece(next, side, id)?.clone();
-        let grid = self.board.grid().ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadPath,
-                "this is an open table: move to a point",
-            )
-        })?;
+        let grid =
+            (self.board.grid()).ok_or_else(|| self.refuse_move(&piece, MoveBan::OpenTable))?;
         self.pinned(&piece)?;
         let allowance = self
             .allowance(&piece)?
             .saturating_add(self.saved_points_for(&piece, path));
         if piece.moved {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                self.why_moved(&piece),
-            ));
+            return Err(self.refuse_move(&piece, MoveBan::Moved));
         }
         if let Some(why) = crate::company::held(&self.rules, next, &piece) {
-            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+            return Err(self.refuse_move(&piece, MoveBan::Held(why)));
         }
-        let start = match &piece.place {
-            Place::Cell(c) => *c,
-            _ => {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!(
-                        "{} is spread over several cells; gather it before moving",
-                        piece.name
-                    ),
-                ));
-            }
+        let Place::Cell(start) = piece.place else {
+            return Err(self.refuse_move(&piece, MoveBan::Spread));
         };
         if path.is_empty() {
-            return Err(Refusal::new(RefusalKind::BadPath, "the path is empty"));
+            return Err(self.refuse_move(&piece, MoveBan::EmptyPath));
         }
-        let ty = self
-            .rules
-            .piece_type(piece.kind)
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        let ty = (self.rules.piece_type(piece.kind))
+            .ok_or_else(|| self.refuse_move(&piece, MoveBan::UnknownType))?;
         if let Some(max) = ty.max_steps.get(piece.mode.index()).copied().flatten()
             && path.len() > max as usize
         {
-            return Err(Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "{} may move at most {max} cell{} in {} mode; the path has {}",
-                    piece.name,
-                    if max == 1 { "" } else { "s" },
-                    self.rules.mode_name(piece.mode),
-                    path.len()
-                ),
-            ));
+            let len = path.len();
+            return Err(self.refuse_move(&piece, MoveBan::TooManySteps { max, len }));
         }
         crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
         Ok(MoveStart {
@@ -231,31 +206,19 @@ impl Game {
     ) -> Result<(), Refusal> {
         let piece = &m.piece;
         if spent > m.allowance {
-            return Err(Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "the path costs {spent} by {to}, but {} has {} in {} mode",
-                    piece.name,
-                    m.allowance,
-                    self.rules.mode_name(piece.mode)
-                ),
-            ));
+            let allowance = m.allowance;
+            let ban = MoveBan::OverAllowance {
+                spent,
+                to,
+                allowance,
+            };
+            return Err(self.refuse_move(piece, ban));
         }
         if !entry.can_continue && !last {
-            return Err(Refusal::new(
-                RefusalKind::MustStop,
-                format!(
-                    "{} must stop at {to} ({})",
-                    piece.name,
-                    reason.unwrap_or("the ruleset says so")
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::MustStop { to, reason }));
         }
         if last && !entry.can_stop {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{} may pass through {to} but not stop there", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::MayNotStop(to)));
         }
         Ok(())
     }
@@ -308,30 +271,16 @@ impl Game {
         to: Cell,
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(state, side, id)?;
-        let ty = self
-            .rules
-            .piece_type(piece.kind)
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        let ty = (self.rules.piece_type(piece.kind))
+            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
         if !ty.dummy {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                format!(
-                    "{} is not a dummy; only dummies are lifted and put down",
-                    piece.name
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::NotDummy));
         }
         if state.redeployed.contains(&id) {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!("{} has already been redeployed this turn", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::Redeployed));
         }
         if !self.board.contains(to) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{to} is off the board"),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::OffBoard(to)));
         }
         let terrain = self.board.terrain(to);
         let enterable = self
@@ -340,15 +289,7 @@ impl Game {
             .get(ty.move_class.index())
             .is_some_and(|c| c.enter.get(terrain.index()).is_some_and(Option::is_some));
         if !enterable {
-            let name = self
-                .rules
-                .terrain
-                .get(terrain.index())
-                .map_or("?", |t| t.name.as_str());
-            return Err(Refusal::new(
-                RefusalKind::Impassable,
-                format!("{} pieces may not stand in {name} at {to}", ty.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::MayNotStand { terrain, at: to }));
         }
         let known_enemy = state.pieces.iter().any(|p| {
             p.side != side
@@ -362,16 +303,10 @@ impl Game {
                         .is_some_and(|k| k.knows_position(p.id)))
         });
         if known_enemy {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{to} is held by the enemy"),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::EnemyHolds(to)));
         }
         if let Some(problem) = self.stacking_problem(state, to, id, side, true) {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{} cannot be put down at {to}: {problem}", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::NoRoom { at: to, problem }));
         }
         Ok(())
     }
@@ -399,30 +334,19 @@ impl Game {
             facing: old,
         } = piece.place
         else {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                "this piece is on a grid: give a path of cells",
-            ));
+            return Err(self.refuse_move(piece, MoveBan::OnGrid));
         };
         let allowance = self.allowance(piece)?;
         self.check_may_move_on_table(piece)?;
         if !self.board.contains_point(to) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{to} is off the table"),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::OffTable(to)));
         }
         let new_facing = facing.unwrap_or(old);
         // A move that ends where the piece stands, facing as it faces, changes nothing: it
         // would only spend the piece's move and run the `moved` hook for nothing.
         if to == from && new_facing.tenths().rem_euclid(3600) == old.tenths().rem_euclid(3600) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!(
-                    "{} already stands at {to} facing {old}: the move changes nothing",
-                    piece.name
-                ),
-            ));
+            let ban = MoveBan::ChangesNothing { to, facing: old };
+            return Err(self.refuse_move(piece, ban));
         }
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
@@ -447,23 +371,11 @@ impl Game {
             match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
                 // An area's extra cost is a rule distance, so it shrinks with the scale.
                 Some(extra) => cost = cost.saturating_add(self.scaled(extra)),
-                None => {
-                    return Err(Refusal::new(
-                        RefusalKind::Impassable,
-                        format!("{} cannot pass through {}", piece.name, area.name),
-                    ));
-                }
+                None => return Err(self.refuse_move(piece, MoveBan::CannotPass(&area.name))),
             }
         }
         if cost > allowance {
-            return Err(Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "the move costs {cost}\" but {} has {allowance}\" in {} mode",
-                    piece.name,
-                    self.rules.mode_name(piece.mode)
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::TableTooFar { cost, allowance }));
         }
         let approach = self.check_open_approach(state, piece, (from, new_facing), to)?;
         Ok(TableMove {
@@ -485,23 +397,12 @@ impl Game {
         // table as on a grid.
         self.pinned(piece)?;
         if piece.moved {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!("{} has already moved", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::TableMoved));
         }
         if let Some(c) = self.rules.open_table.move_counter
             && piece.counter(c) < 1
         {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "{} has no moves left ({} is {})",
-                    piece.name,
-                    self.rules.counter_name(c),
-                    piece.counter(c)
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::NoMovesLeft(c)));
         }
         Ok(())
     }
@@ -522,27 +423,14 @@ impl Game {
         facing: Facing,
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(state, side, id)?;
-        let grid: &Grid = self.board.grid().ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadMode,
-                "on an open table, give the facing with a move",
-            )
-        })?;
+        let grid: &Grid =
+            (self.board.grid()).ok_or_else(|| self.refuse_move(piece, MoveBan::FaceOnTable))?;
         if self.rules.piece_type(piece.kind).is_some_and(|t| !t.faces) {
-            return Err(Refusal::new(
-                RefusalKind::BadMode,
-                format!("{} has no facing to change", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::NoFacing));
         }
         if facing.0 >= grid.facings() {
-            return Err(Refusal::new(
-                RefusalKind::BadMode,
-                format!(
-                    "facing {} does not exist on this grid (0..{})",
-                    facing.0,
-                    grid.facings()
-                ),
-            ));
+            let (facing, facings) = (facing.0, grid.facings());
+            return Err(self.refuse_move(piece, MoveBan::NoSuchFacing { facing, facings }));
         }
         self.check_turn(piece)
     }
@@ -561,23 +449,15 @@ impl Game {
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(state, side, id)?;
         let Some(mode_def) = self.rules.modes.get(mode.index()) else {
-            return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
+            return Err(self.refuse_move(piece, MoveBan::NoSuchMode));
         };
-        let ty = self
-            .rules
-            .piece_type(piece.kind)
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+        let ty = (self.rules.piece_type(piece.kind))
+            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
         if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
-            return Err(Refusal::new(
-                RefusalKind::BadMode,
-                format!("{} pieces cannot take {} mode", ty.name, mode_def.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::CannotTake(mode)));
         }
         if piece.mode == mode {
-            return Err(Refusal::new(
-                RefusalKind::BadMode,
-                format!("{} is already in {} mode", piece.name, mode_def.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::AlreadyIn(mode)));
         }
         // Some changes take a whole movement phase standing still (the block rules'
         // strategic → battle): the piece must not have moved, and may not move after.
@@ -585,26 +465,10 @@ impl Game {
         if stationary && piece.moved {
             // Say what took the phase (a move, or a save of its points), never a move that
             // was not made.
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "changing from {} to {} mode takes a whole phase standing still, its movement points unused, and {}",
-                    self.rules.mode_name(piece.mode),
-                    mode_def.name,
-                    self.why_moved(piece)
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::StillAfterMove(mode)));
         }
         if stationary && self.spread_this_phase(piece) {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "changing from {} to {} mode takes a whole phase standing still, and {} laid or took up an extension arrow this phase",
-                    self.rules.mode_name(piece.mode),
-                    mode_def.name,
-                    piece.name
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::StillAfterSpread(mode)));
         }
         // On an open table with counted moves, some changes cost a move (limbering up).
         let spends = self
@@ -615,28 +479,14 @@ impl Game {
         if let Some(c) = spends
             && (piece.counter(c) < 1 || piece.moved)
         {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "changing to {} mode costs a move, and {} has none left",
-                    mode_def.name, piece.name
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::ModeCostsMove(mode)));
         }
         // Bases reshape about the centre of the front edge: the new shape must fit there.
         if let (Place::Point { facing, .. }, Some(at)) =
             (&piece.place, self.reshaped_centre(piece, mode))
         {
             self.check_footprint_fits(state, piece, (at, *facing), mode)
-                .map_err(|r| {
-                    Refusal::new(
-                        r.kind,
-                        format!(
-                            "{} cannot take {} mode here: {}",
-                            piece.name, mode_def.name, r.message
-                        ),
-                    )
-                })?;
+                .map_err(|why| self.refuse_move(piece, MoveBan::ModeDoesNotFit { mode, why }))?;
         }
         Ok(())
     }
@@ -703,16 +553,10 @@ impl Resolution<'_> {
         for (i, &to) in path.iter().enumerate() {
             let at = w.at;
             if !game.board.contains(to) && !may_exit {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!("{to} is off the board"),
-                ));
+                return Err(game.refuse_move(piece, MoveBan::OffBoard(to)));
             }
             let Some(dir) = grid.direction_to(at, to) else {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!("{to} is not next to {at}"),
-                ));
+                return Err(game.refuse_move(piece, MoveBan::NotNext { to, at }));
             };
             let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
             match mid {
@@ -1045,7 +889,7 @@ impl Resolution<'_> {
         game.check_mode(self.next, side, id, mode)?;
         let piece = game.own_piece(self.next, side, id)?;
         let Some(mode_def) = game.rules.modes.get(mode.index()) else {
-            return Err(Refusal::new(RefusalKind::BadMode, "no such mode"));
+            return Err(game.refuse_move(piece, MoveBan::NoSuchMode));
         };
         let stationary = mode_def.stationary_from.contains(&piece.mode);
         let spends = game
@@ -1054,7 +898,6 @@ impl Resolution<'_> {
             .move_counter
             .filter(|_| game.rules.open_table.mode_costs_a_move.contains(&mode));
         let from = game.rules.mode_name(piece.mode).to_owned();
-        let name = piece.name.clone();
         // Bases reshape about the centre of the front edge (`check_mode` saw that they fit).
         let reshaped = match (&piece.place, game.reshaped_centre(piece, mode)) {
             (Place::Point { facing, .. }, Some(at)) => Some(Place::Point {
@@ -1079,10 +922,8 @@ impl Resolution<'_> {
             .and_then(|p| p.place.cell())
             && let Some(problem) = game.stacking_problem(self.next, c, id, side, false)
         {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{name} cannot take {} mode here: {problem}", mode_def.name),
-            ));
+            let ban = MoveBan::ModeNoRoom { mode, problem };
+            return Err(game.refuse_move(&self.next.pieces[id.index()], ban));
         }
         self.events.push(Event::ModeChanged {
             piece: id,
