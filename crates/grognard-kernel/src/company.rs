@@ -15,7 +15,7 @@ use crate::ids::{PieceId, PieceTypeId, TerrainId};
 use crate::piece::{Piece, Place};
 use crate::reach::Entry;
 use crate::rules::Rules;
-use crate::state::State;
+use crate::state::{State, World};
 
 pub use crate::rules::company::{AfterMove, Company, ExitEdge, ExitRule, HalfHexRules};
 
@@ -548,19 +548,14 @@ pub(crate) fn leave_behind(rules: &Rules, next: &mut State, events: &mut Vec<Eve
     }
 }
 
-/// What a step off the board at `to` means for `piece`: the end of its move across a
-/// baseline it may leave by, or a refusal.
-#[allow(clippy::too_many_arguments)]
+/// What a step off the board at `to` (from `from`, heading `dir`) means for `piece`: the
+/// end of its move across a baseline it may leave by, or a refusal.
 pub(crate) fn exit_entry(
-    rules: &Rules,
-    board: &Board,
-    sides: &[SideDef],
-    state: &State,
+    world: &World<'_>,
     piece: &Piece,
-    from: Cell,
-    dir: Facing,
-    to: Cell,
+    (from, dir, to): (Cell, Facing, Cell),
 ) -> Result<(Entry, Option<String>), Refusal> {
+    let (rules, board, sides, state) = (world.rules, world.board, world.sides, world.state);
     let (cols, rows) = board.dimensions().unwrap_or((0, 0));
     let edges = exit_edges(rules, sides, state, piece);
     match beyond(to, cols, rows) {

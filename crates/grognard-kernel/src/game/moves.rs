@@ -583,7 +583,7 @@ impl Resolution<'_> {
                 }
                 break;
             }
-            let (entry, reason) = game.enter(self.next, piece, at, dir, to, self.hooks, None)?;
+            let (entry, reason) = game.enter(self.next, piece, (at, dir, to), self.hooks, None)?;
             w.spent = w.spent.saturating_add(entry.cost);
             if turned {
                 // The facing change before this step, paid like one before the move.

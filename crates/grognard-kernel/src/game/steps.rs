@@ -446,28 +446,22 @@ impl Game {
     /// query passes its index of who stands where (so no step walks the piece list) and
     /// keeps only the entries and the kinds of refusal: its messages are left empty, apart
     /// from a failing hook's, which the query reports.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn enter(
         &self,
         state: &State,
         piece: &Piece,
-        from: Cell,
-        dir: Facing,
-        to: Cell,
+        (from, dir, to): (Cell, Facing, Cell),
         hooks: &mut dyn Hooks,
         crowd: Option<&Crowd>,
     ) -> Result<(Entry, Option<String>), Refusal> {
         if !self.board.contains(to) {
-            return crate::company::exit_entry(
-                &self.rules,
-                &self.board,
-                &self.sides,
+            let world = World {
+                rules: &self.rules,
+                board: &self.board,
+                sides: &self.sides,
                 state,
-                piece,
-                from,
-                dir,
-                to,
-            );
+            };
+            return crate::company::exit_entry(&world, piece, (from, dir, to));
         }
         // On the board (checked above), so the index exists.
         let at = self.board.index(to).unwrap_or(usize::MAX);
@@ -1023,7 +1017,7 @@ impl Game {
                         failure,
                     );
                 }
-                let entered = self.enter(state, piece, from, dir, to, hooks, Some(crowd));
+                let entered = self.enter(state, piece, (from, dir, to), hooks, Some(crowd));
                 entry_or_failure(entered, failure)
             },
         )
@@ -1053,7 +1047,7 @@ impl Game {
             return;
         };
         let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
-        if let Ok((entry, _)) = self.enter(state, piece, start, dir, toward, hooks, None)
+        if let Ok((entry, _)) = self.enter(state, piece, (start, dir, toward), hooks, None)
             && entry.can_stop
             && entry.cost <= have
         {
@@ -1106,12 +1100,10 @@ impl StepRules for QueryRules<'_> {
     }
 
     fn enter(&mut self, from: Cell, dir: Facing, to: Cell, _spent: Cost) -> Option<Entry> {
-        let entered = self.game.enter(
+        let entered = (self.game).enter(
             self.state,
             self.piece,
-            from,
-            dir,
-            to,
+            (from, dir, to),
             &mut *self.hooks,
             Some(self.crowd),
         );
