@@ -39,9 +39,17 @@ fn no_melee_up_a_hill_without_movement_left() {
 fn skirmishers_fire_into_melee() {
     let pieces = "  - { id: s, side: blue, type: skirmishers, at: [3, 4], facing: E }\n  - { id: b, side: blue, type: infantry, at: [3, 6], facing: NE }\n  - { id: k, side: blue, type: skirmishers, at: [2, 3], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { melee_rounds: 1 }, flags: [in_melee] }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("s", "r")]));
-    has(&out, "r te 0 → 1");
-    lacks(&out, "r hits");
+    let played = f.json(&with(to_blue_fire(), &[fire("s", "r")]), &[]);
+    assert!(
+        played
+            .find("counter_changed", "r", |e| e["counter"] == "te"
+                && e["to"] == 1)
+            .is_some()
+    );
+    assert!(
+        !counter_changed(&played, "r", "hits"),
+        "a skirmisher's hit is a TE hit"
+    );
     refused(
         &f,
         &with(to_blue_fire(), &[fire("b", "r")]),
@@ -96,14 +104,14 @@ fn heavy_artillery_hits_twice_and_moves_or_fires() {
 fn infantry_do_not_pursue_cavalry() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_c: 2 } }\n  - { id: c, side: red, type: cavalry, at: [4, 4], facing: W, counters: { hits: 2 } }\n";
     let f = field(None, "", pieces, "");
-    over_seeds(
+    over_seeds_json(
         &f,
         &with(to_blue_melee(), &[melee("b", "c")]),
         &["defender hit"],
-        |outcome, out| {
+        |outcome, played| {
             if outcome == "defender hit" {
-                has(out, "c is routed");
-                lacks(out, "advanced after melee");
+                assert!(played.flag("c", "routed", true).is_some());
+                assert!(!placed_for(played, "b", "advanced after melee"));
             }
         },
     );
@@ -183,9 +191,18 @@ fn routed_units_hit_again_are_destroyed_and_rare_units_hold_at_three() {
     has(&out, "r removed (a routed unit was hit again: destroyed)");
     let rare = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 }, attributes: { rare: 1 } }\n";
     let f = field(None, "", rare, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "r hits 2 → 3");
-    lacks(&out, "r is routed");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert!(
+        played
+            .find("counter_changed", "r", |e| e["counter"] == "hits"
+                && e["to"] == 3)
+            .is_some()
+    );
+    assert_eq!(
+        played.flag("r", "routed", true),
+        None,
+        "a rare unit holds at three"
+    );
 }
 
 /// 004 7e-g: primary arc only (point-blank out of arc at 1 CP), closest target first, no
@@ -292,18 +309,25 @@ fn commander_killed_on_a_red_star() {
     let (mut star, mut plain) = (false, false);
     for seed in 0..200 {
         let seed = seed.to_string();
-        let r = f.play(&refs, &["--seed", &seed]);
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        if r.stdout.contains("cube red star;") {
-            has(
-                &r.stdout,
-                "v removed (commander killed by a red-star hit; the unit takes no hit)",
+        let played = f.json(&refs, &["--seed", &seed]);
+        let face = played
+            .events
+            .iter()
+            .find(|e| e["roll"]["chart"].as_str().is_some_and(|c| c.starts_with("fire_")))
+            .and_then(|e| e["roll"]["dice"][0]["face"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let hit = counter_changed(&played, "r", "hits");
+        if face == "red star" {
+            assert!(
+                played
+                    .find("removed", "v", |e| e["reason"]
+                        == "commander killed by a red-star hit; the unit takes no hit")
+                    .is_some()
             );
-            lacks(&r.stdout, "r hits 0 → 1");
+            assert!(!hit, "seed {seed}: the unit takes no hit");
             star = true;
-        } else if r.stdout.contains("cube red;") {
-            has(&r.stdout, "r hits 0 → 1");
-            lacks(&r.stdout, "v removed");
+        } else if face == "red" {
+            assert!(hit && !was_removed(&played, "v"), "seed {seed}");
             plain = true;
         }
         if star && plain {

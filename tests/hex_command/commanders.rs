@@ -14,30 +14,50 @@ fn supreme_commander_death_makes_every_unit_roll() {
     let (mut went, mut stayed) = (false, false);
     for seed in 0..300 {
         let seed = seed.to_string();
-        let r = f.play(&refs, &["--seed", &seed]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        if !r.stdout.contains("v removed (commander killed") {
-            lacks(&r.stdout, "supreme commander");
+        let played = f.json(&refs, &["--seed", &seed]);
+        let integrity = rolls_of(&played, "integrity");
+        if played
+            .find("removed", "v", |e| {
+                e["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("commander killed"))
+            })
+            .is_none()
+        {
+            assert!(
+                integrity.is_empty(),
+                "seed {seed}: no death, no integrity roll"
+            );
+            assert!(!noted(
+                &played,
+                "red's supreme commander is dead: every unit rolls for integrity"
+            ));
             continue;
         }
-        has(
-            &r.stdout,
-            "note: red's supreme commander is dead: every unit rolls for integrity",
-        );
-        has(&r.stdout, "(integrity of q (supreme commander killed))");
-        let line = r
-            .stdout
-            .lines()
-            .find(|l| l.contains("(integrity of q (supreme commander killed))"))
+        assert!(noted(
+            &played,
+            "red's supreme commander is dead: every unit rolls for integrity"
+        ));
+        let q = integrity
+            .iter()
+            .find(|r| r["purpose"] == "integrity of q (supreme commander killed)")
             .expect("q's roll");
-        if line.contains("withdraw") {
-            has(
-                &r.stdout,
-                "q placed (1,6) → (7,6) (withdrew two turns' distance (supreme commander killed))",
+        let placed = played
+            .find("placed", "q", |_| true)
+            .map(|i| &played.events[i]);
+        if q["outcome"]
+            .as_str()
+            .is_some_and(|o| o.contains("withdraw"))
+        {
+            let placed = placed.expect("q withdraws");
+            assert_eq!(placed["to"], serde_json::json!({ "col": 7, "row": 6 }));
+            assert_eq!(
+                placed["reason"],
+                "withdrew two turns' distance (supreme commander killed)"
             );
             went = true;
         } else {
-            lacks(&r.stdout, "q placed");
+            assert!(placed.is_none(), "seed {seed}: q holds");
             stayed = true;
         }
         if went && stayed {
@@ -167,17 +187,24 @@ fn army_integrity_withdraws_on_red() {
     let (mut held, mut withdrew) = (false, false);
     for seed in 0..100 {
         let seed = seed.to_string();
-        let r = f.play(&refs, &["--seed", &seed]);
-        has(&r.stdout, "note: blue has lost 50%: integrity check");
-        if r.stdout.contains("→ withdraw (integrity of b)") {
-            has(
-                &r.stdout,
-                "b placed (5,4) → (2,4) (withdrew (army integrity))",
-            );
+        let played = f.json(&refs, &["--seed", &seed]);
+        assert!(noted(&played, "blue has lost 50%: integrity check"));
+        let b = rolls_of(&played, "integrity")
+            .into_iter()
+            .find(|r| r["purpose"] == "integrity of b")
+            .expect("b's roll");
+        let placed = played
+            .find("placed", "b", |_| true)
+            .map(|i| &played.events[i]);
+        if b["outcome"] == "withdraw" {
+            let placed = placed.expect("b withdraws");
+            assert_eq!(placed["from"], serde_json::json!({ "col": 5, "row": 4 }));
+            assert_eq!(placed["to"], serde_json::json!({ "col": 2, "row": 4 }));
+            assert_eq!(placed["reason"], "withdrew (army integrity)");
             withdrew = true;
         } else {
-            has(&r.stdout, "→ hold (integrity of b)");
-            lacks(&r.stdout, "b placed");
+            assert_eq!(b["outcome"], "hold");
+            assert!(placed.is_none(), "seed {seed}: b holds");
             held = true;
         }
         if held && withdrew {
@@ -186,8 +213,6 @@ fn army_integrity_withdraws_on_red() {
     }
     assert!(held && withdrew);
     let safe = field(None, "", pieces, "settings: { break_point: 51 }");
-    let r = safe.play(&refs, &[]);
-    lacks(&r.stdout, "integrity");
     // Under the break point nobody rolls: the same orders, at 50, roll for both units.
     let integrity = |p: &crate::util::Played| {
         p.events
@@ -210,4 +235,22 @@ fn random_cvs_rolls_each_commander() {
     has(&r.stdout, "(grade of g)");
     has(&r.stdout, "(CVS of g)");
     assert!(r.stdout.contains("note: g is "), "{}", r.stdout);
+}
+
+/// The rolls of `chart` in the events, as recorded.
+fn rolls_of(played: &crate::util::Played, chart: &str) -> Vec<serde_json::Value> {
+    played
+        .events
+        .iter()
+        .filter(|e| e["roll"]["chart"] == chart)
+        .map(|e| e["roll"].clone())
+        .collect()
+}
+
+/// Whether a note of the events reads `text`.
+fn noted(played: &crate::util::Played, text: &str) -> bool {
+    played
+        .events
+        .iter()
+        .any(|e| e["event"] == "note" && e["text"] == text)
 }

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Run, grognard, grognard_in, root};
+use crate::util::{Played, Run, grognard, grognard_in, root};
 use field::{Field, ends, has, lacks, order, with};
 
 mod audit;
@@ -324,6 +324,54 @@ pub(super) fn over_seeds(f: &Field, orders: &[String], want: &[&str], check: imp
         }
     }
     panic!("outcomes seen: {seen:?}, wanted {want:?}");
+}
+
+/// As [`over_seeds`], with the events of `play --json` (issue 35 item 6: a rule's outcome is
+/// asserted on events, not on the absence of printed words): `check` gets the outcome of the
+/// melee roll and the events of that seed.
+pub(super) fn over_seeds_json(
+    f: &Field,
+    orders: &[String],
+    want: &[&str],
+    check: impl Fn(&str, &Played),
+) {
+    let mut seen: Vec<String> = Vec::new();
+    for seed in 0..300 {
+        let seed = seed.to_string();
+        let played = f.json(orders, &["--seed", &seed]);
+        let outcome = played
+            .events
+            .iter()
+            .find_map(|e| {
+                let roll = &e["roll"];
+                (roll["chart"] == "melee").then(|| roll["outcome"].as_str().map(str::to_owned))?
+            })
+            .expect("a melee roll");
+        check(&outcome, &played);
+        if !seen.contains(&outcome) {
+            seen.push(outcome);
+        }
+        if want.iter().all(|w| seen.iter().any(|s| s == w)) {
+            return;
+        }
+    }
+    panic!("outcomes seen: {seen:?}, wanted {want:?}");
+}
+
+/// Whether piece `name`'s counter `counter` changed in the events.
+pub(super) fn counter_changed(p: &Played, name: &str, counter: &str) -> bool {
+    p.find("counter_changed", name, |e| e["counter"] == counter)
+        .is_some()
+}
+
+/// Whether piece `name` was removed in the events.
+pub(super) fn was_removed(p: &Played, name: &str) -> bool {
+    p.find("removed", name, |_| true).is_some()
+}
+
+/// Whether piece `name` was placed (not moved) with `reason` in the events.
+pub(super) fn placed_for(p: &Played, name: &str, reason: &str) -> bool {
+    p.find("placed", name, |e| e["reason"] == reason).is_some()
 }
 
 /// Plays `orders` with seeds until the log shows `needle`; returns that seed.

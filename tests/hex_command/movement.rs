@@ -335,24 +335,26 @@ fn obstacles_disorder_unless_started_at_or_on_a_road() {
     );
     has(&out, "b te 0 → 1");
     // s starts at the wall: no TE.
-    let out = ok(
-        &f,
+    let played = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: s, path: [[6, 4]] }")],
         ),
+        &[],
     );
-    lacks(&out, "s te");
+    assert!(played.find("moved", "s", |_| true).is_some());
+    assert!(!counter_changed(&played, "s", "te"));
     let road = "    - { feature: wall, between: [[[3, 5], [3, 4]]] }\n    - { feature: road, path: [[3, 6], [3, 5], [3, 4]] }\n";
     let f = field(None, road, pieces, "");
-    let out = ok(
-        &f,
+    let played = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 5], [3, 4]] }")],
         ),
+        &[],
     );
-    lacks(&out, "b te");
+    assert!(played.find("moved", "b", |_| true).is_some());
+    assert!(!counter_changed(&played, "b", "te"));
 }
 
 /// 004 5.6: moving into buildings disorders but does not stop the move.
@@ -504,9 +506,14 @@ fn road_column_counts_flanked_until_deployed() {
     );
     o.extend(ends("blue", 1));
     o.push(red_fire.clone());
-    let out = ok(&f, &o);
-    has(&out, "b te 0 → 1");
-    lacks(&out, "flank or rear");
+    let played = f.json(&o, &[]);
+    assert!(
+        played
+            .find("counter_changed", "b", |e| e["counter"] == "te"
+                && e["to"] == 1)
+            .is_some()
+    );
+    assert!(fired_with(&played).is_some_and(|m| !m.contains(&FLANK.to_owned())));
     // The same move with no road: no column.
     let plain = field(None, "", pieces, "");
     let mut o = with(
@@ -515,9 +522,9 @@ fn road_column_counts_flanked_until_deployed() {
     );
     o.extend(ends("blue", 1));
     o.push(red_fire);
-    let out = ok(&plain, &o);
-    lacks(&out, "on_road");
-    lacks(&out, "flank or rear");
+    let played = plain.json(&o, &[]);
+    assert_eq!(played.flag("b", "on_road", true), None);
+    assert!(fired_with(&played).is_some_and(|m| !m.contains(&FLANK.to_owned())));
     refused(
         &plain,
         &with(
@@ -526,4 +533,25 @@ fn road_column_counts_flanked_until_deployed() {
         ),
         "b is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)",
     );
+}
+
+/// The fire chart's modifier for a target's flank or rear.
+const FLANK: &str = "target's flank or rear";
+
+/// The names of the modifiers of the first fire roll in the events, if one was rolled.
+fn fired_with(played: &crate::util::Played) -> Option<Vec<String>> {
+    played
+        .events
+        .iter()
+        .find(|e| e["roll"]["chart"].as_str().is_some_and(|c| c.starts_with("fire_")))
+        .map(|e| {
+            e["roll"]["modifiers"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|x| x["name"].as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
 }
