@@ -1,7 +1,7 @@
 //! Why an order is refused, kept as data until its words are needed — the pattern of
 //! [`StepBan`](crate::reach::StepBan) for whole orders. The checks say *which* rule an order
 //! breaks: a [`MoveBan`] for a move, a facing change, a mode change or a redeployment
-//! (`moves.rs`), a [`PhaseBan`] for the phase's gate (`mod.rs`) and the set-up
+//! (`moves.rs`) and for a save, a spread or a gather (`march.rs`), a [`PhaseBan`] for the phase's gate (`mod.rs`) and the set-up
 //! (`deploy.rs`). [`Game::refuse_move`] and [`Game::refuse_in_phase`] are the one place
 //! each turns a ban into a [`Refusal`]: its kind and the sentence a player reads. Keeping
 //! the prose here leaves each check one line per rule, and the wording of a concern's
@@ -25,7 +25,8 @@ pub(super) enum MoveBan<'a> {
     OpenTable,
     /// The piece has moved in this window (the words say how: [`Game::why_moved`]).
     Moved,
-    /// Held in place by company on the move (the words come from `company::held`).
+    /// Held in place this phase, by a rule whose words come with it (company on the move,
+    /// a contact that ended its movement, a change of mode that took the phase).
     Held(String),
     /// The piece stands over several cells (an extension arrow laid).
     Spread,
@@ -141,6 +142,52 @@ pub(super) enum MoveBan<'a> {
         /// The limit broken.
         problem: String,
     },
+    /// A save of a piece not on a single grid cell.
+    NotOnCell,
+    /// Points saved toward a cell that is not next to the piece's.
+    SaveNotNext {
+        /// The cell saved toward.
+        toward: Cell,
+        /// The piece's cell.
+        from: Cell,
+    },
+    /// A save by a piece that can already afford the step: it should move.
+    SaveNotNeeded {
+        /// What it has.
+        have: Cost,
+        /// What the step costs.
+        step: Cost,
+        /// The cell saved toward.
+        toward: Cell,
+    },
+    /// A save in a mode that saves nothing, toward terrain that costs no extra.
+    SaveMode,
+    /// A spread of a piece that is not on a grid.
+    NotOnGrid,
+    /// A spread into a cell not next to one the piece holds.
+    SpreadNotNext,
+    /// Too few figures to divide over the cells a spread would hold.
+    TooFewToSpread {
+        /// How many the piece has.
+        total: i32,
+        /// The counter that counts them.
+        counter: CounterId,
+        /// The cells after the spread.
+        cells: i32,
+        /// The least each cell must hold.
+        least: i32,
+    },
+    /// A spread that would break a stacking limit at `to` (`problem`: the limit).
+    SpreadNoRoom {
+        /// Where.
+        to: Cell,
+        /// The limit broken.
+        problem: String,
+    },
+    /// A gather of a piece that is not spread.
+    NotSpread,
+    /// A spread piece that holds no cell.
+    HoldsNoCell,
     /// The new mode's bases do not fit where the piece stands.
     ModeDoesNotFit {
         /// The mode.
@@ -162,7 +209,13 @@ impl MoveBan<'_> {
             | B::NotNext { .. }
             | B::OnGrid
             | B::OffTable(_)
-            | B::ChangesNothing { .. } => RefusalKind::BadPath,
+            | B::ChangesNothing { .. }
+            | B::NotOnCell
+            | B::SaveNotNext { .. }
+            | B::NotOnGrid
+            | B::SpreadNotNext
+            | B::NotSpread
+            | B::HoldsNoCell => RefusalKind::BadPath,
             B::Moved
             | B::Held(_)
             | B::Redeployed
@@ -172,20 +225,25 @@ impl MoveBan<'_> {
             | B::StillAfterSpread(_)
             | B::ModeCostsMove(_) => RefusalKind::AlreadyUsed,
             B::UnknownType | B::NotDummy => RefusalKind::BadPiece,
-            B::TooManySteps { .. } | B::OverAllowance { .. } | B::TableTooFar { .. } => {
-                RefusalKind::TooFar
-            }
+            B::TooManySteps { .. }
+            | B::OverAllowance { .. }
+            | B::TableTooFar { .. }
+            | B::SaveNotNeeded { .. }
+            | B::TooFewToSpread { .. } => RefusalKind::TooFar,
             B::MustStop { .. } => RefusalKind::MustStop,
-            B::MayNotStop(_) | B::EnemyHolds(_) | B::NoRoom { .. } | B::ModeNoRoom { .. } => {
-                RefusalKind::Occupied
-            }
+            B::MayNotStop(_)
+            | B::EnemyHolds(_)
+            | B::NoRoom { .. }
+            | B::ModeNoRoom { .. }
+            | B::SpreadNoRoom { .. } => RefusalKind::Occupied,
             B::MayNotStand { .. } | B::CannotPass(_) => RefusalKind::Impassable,
             B::FaceOnTable
             | B::NoFacing
             | B::NoSuchFacing { .. }
             | B::NoSuchMode
             | B::CannotTake(_)
-            | B::AlreadyIn(_) => RefusalKind::BadMode,
+            | B::AlreadyIn(_)
+            | B::SaveMode => RefusalKind::BadMode,
             B::ModeDoesNotFit { why, .. } => why.kind,
         }
     }
@@ -288,6 +346,39 @@ impl Game {
                 "changing to {} mode costs a move, and {name} has none left",
                 mode(m)
             ),
+            B::NotOnCell => format!("{name} is not on a grid cell"),
+            B::SaveNotNext { toward, from } => format!(
+                "points are saved toward a neighbouring cell; {toward} is not next to {from}"
+            ),
+            B::SaveNotNeeded { have, step, toward } => format!(
+                "{name} already has {have} for the {step} step to {toward}: move instead (no \
+                 standing reserve)"
+            ),
+            B::SaveMode => format!(
+                "{name} may save points only in {} mode or toward terrain that costs extra",
+                (rules.saving.iter())
+                    .flat_map(|s| s.modes.iter())
+                    .map(|m| mode(*m))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+            B::NotOnGrid => format!("{name} is not on a grid"),
+            B::SpreadNotNext => format!("{name} can spread only into a cell next to one it holds"),
+            B::TooFewToSpread {
+                total,
+                counter,
+                cells,
+                least,
+            } => format!(
+                "{name} has {total} {} to divide over {cells} cells; each needs at least {least}",
+                rules
+                    .counters
+                    .get(counter.index())
+                    .map_or("?", |c| c.name.as_str()),
+            ),
+            B::SpreadNoRoom { to, problem } => format!("{name} cannot spread into {to}: {problem}"),
+            B::NotSpread => format!("{name} is not spread"),
+            B::HoldsNoCell => format!("{name} holds no cell"),
             B::ModeNoRoom { mode: m, problem } => {
                 format!("{name} cannot take {} mode here: {problem}", mode(m))
             }

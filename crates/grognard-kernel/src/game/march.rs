@@ -2,6 +2,7 @@
 //! command into a neighbouring cell and gathering it back, and crossings that carry only so
 //! many pieces a turn. Their rules are data in [`crate::march`].
 
+use super::bans::MoveBan;
 use super::{Game, Resolution};
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
@@ -50,35 +51,26 @@ impl Game {
         id: PieceId,
         toward: Cell,
     ) -> Result<i32, Refusal> {
-        let refuse = |kind, m: String| Err(Refusal::new(kind, m));
         let Some(rules) = self.rules().saving.as_ref() else {
-            return refuse(
+            return Err(Refusal::new(
                 RefusalKind::OutOfPhase,
-                "this ruleset has no saved movement points".into(),
-            );
+                "this ruleset has no saved movement points",
+            ));
         };
         let piece = self.own_piece(state, side, id)?;
         if piece.moved {
             // Name what took the phase: a move, a save or a change of mode.
-            return refuse(RefusalKind::AlreadyUsed, self.why_moved(piece));
+            return Err(self.refuse_move(piece, MoveBan::Moved));
         }
         let Some(from) = piece.place.cell() else {
-            return refuse(
-                RefusalKind::BadPath,
-                format!("{} is not on a grid cell", piece.name),
-            );
+            return Err(self.refuse_move(piece, MoveBan::NotOnCell));
         };
         let grid = self
             .board()
             .grid()
             .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
         let Some(dir) = grid.direction_to(from, toward) else {
-            return refuse(
-                RefusalKind::BadPath,
-                format!(
-                    "points are saved toward a neighbouring cell; {toward} is not next to {from}"
-                ),
-            );
+            return Err(self.refuse_move(piece, MoveBan::SaveNotNext { toward, from }));
         };
         let step = self
             .data_step_cost(piece, from, dir, toward)
@@ -86,29 +78,12 @@ impl Game {
         let allowance = self.allowance(piece)?;
         let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
         if have >= step {
-            return refuse(
-                RefusalKind::TooFar,
-                format!(
-                    "{} already has {have} for the {step} step to {toward}: move instead (no standing reserve)",
-                    piece.name
-                ),
-            );
+            let ban = MoveBan::SaveNotNeeded { have, step, toward };
+            return Err(self.refuse_move(piece, ban));
         }
         let costly = step > grid.step_cost(dir);
         if !(rules.modes.contains(&piece.mode) || (rules.costly_terrain && costly)) {
-            return refuse(
-                RefusalKind::BadMode,
-                format!(
-                    "{} may save points only in {} mode or toward terrain that costs extra",
-                    piece.name,
-                    rules
-                        .modes
-                        .iter()
-                        .map(|m| self.rules().mode_name(*m))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            );
+            return Err(self.refuse_move(piece, MoveBan::SaveMode));
         }
         Ok(if rules.unit.hundredths() > 0 {
             allowance.hundredths() / rules.unit.hundredths()
@@ -143,36 +118,22 @@ impl Game {
             .contact_ended(piece)
             .or_else(|| self.stood_still_for_mode(piece))
         {
-            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+            return Err(self.refuse_move(piece, MoveBan::Held(why)));
         }
         let cells: Vec<Cell> = match &piece.place {
             Place::Cell(c) => vec![*c],
             Place::Spread(cs) => cs.clone(),
-            _ => {
-                return Err(Refusal::new(
-                    RefusalKind::BadPath,
-                    format!("{} is not on a grid", piece.name),
-                ));
-            }
+            _ => return Err(self.refuse_move(piece, MoveBan::NotOnGrid)),
         };
         let grid = self
             .board()
             .grid()
             .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
         if cells.contains(&to) || !cells.iter().any(|c| grid.distance(*c, to) == 1) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!(
-                    "{} can spread only into a cell next to one it holds",
-                    piece.name
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::SpreadNotNext));
         }
         if !self.board().contains(to) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{to} is off the board"),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::OffBoard(to)));
         }
         // The least each cell holds is a rule for deploying miniatures, which a dummy never
         // does: a dummy lays arrows as a real command would, so laying one proves nothing.
@@ -181,18 +142,13 @@ impl Game {
             let total = piece.counter(counter);
             let n = cells.len() as i32 + 1;
             if total < rules.min_per_cell.saturating_mul(n) {
-                return Err(Refusal::new(
-                    RefusalKind::TooFar,
-                    format!(
-                        "{} has {total} {} to divide over {n} cells; each needs at least {}",
-                        piece.name,
-                        self.rules()
-                            .counters
-                            .get(counter.index())
-                            .map_or("?", |c| c.name.as_str()),
-                        rules.min_per_cell
-                    ),
-                ));
+                let ban = MoveBan::TooFewToSpread {
+                    total,
+                    counter,
+                    cells: n,
+                    least: rules.min_per_cell,
+                };
+                return Err(self.refuse_move(piece, ban));
             }
         }
         // The spread goes from a held cell next to `to`, by a step the piece could take
@@ -253,10 +209,7 @@ impl Game {
                         .get(side.index())
                         .is_some_and(|k| k.knows_position(p.id)))
         }) {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{to} is held by the enemy"),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::EnemyHolds(to)));
         }
         Ok(cells)
     }
@@ -518,10 +471,7 @@ impl Resolution<'_> {
             p.place = Place::Spread(spread.clone());
         }
         if let Some(problem) = game.stacking_problem(self.next, to, id, side, true) {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{} cannot spread into {to}: {problem}", piece.name),
-            ));
+            return Err(game.refuse_move(&piece, MoveBan::SpreadNoRoom { to, problem }));
         }
         self.events.push(Event::Spread {
             piece: id,
@@ -559,20 +509,13 @@ impl Resolution<'_> {
             .contact_ended(&piece)
             .or_else(|| game.stood_still_for_mode(&piece))
         {
-            return Err(Refusal::new(RefusalKind::AlreadyUsed, why));
+            return Err(game.refuse_move(&piece, MoveBan::Held(why)));
         }
         let Place::Spread(cells) = &piece.place else {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{} is not spread", piece.name),
-            ));
+            return Err(game.refuse_move(&piece, MoveBan::NotSpread));
         };
-        let main = *cells.first().ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadPath,
-                format!("{} holds no cell", piece.name),
-            )
-        })?;
+        let main =
+            *(cells.first()).ok_or_else(|| game.refuse_move(&piece, MoveBan::HoldsNoCell))?;
         if let Some(p) = self.next.pieces.get_mut(id.index()) {
             p.place = Place::Cell(main);
         }

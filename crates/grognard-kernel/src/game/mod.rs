@@ -5,8 +5,10 @@
 //! leaves the game exactly as it was, RNG position included.
 //!
 //! This file keeps [`Game`], its accessors and `apply`'s gate and dispatch. Each concern is
-//! an `impl Game` block of its own in a file beside it; docs/architecture.md's code map names
-//! every one of them and what it owns (one list, kept there, so the two cannot drift).
+//! a file beside it, with an `impl Game` block for its questions and an `impl Resolution`
+//! block for the changes it makes (`resolution.rs` says why the two are apart);
+//! docs/architecture.md's code map names every file and what it owns (one list, kept there,
+//! so the two cannot drift).
 //!
 //! The modules these call ([`crate::state`], [`crate::knowledge`], [`crate::turning`],
 //! [`crate::march`], [`crate::company`], [`crate::reach`], [`crate::hooks`]) never import
