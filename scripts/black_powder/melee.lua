@@ -496,6 +496,22 @@ function bp.may_move(game, u, path, facing)
   return move_refusal(game, u, path, facing)
 end
 
+-- Its batch form (the `may_move_all` hook, which the ruleset binds instead): one call for
+-- all of a unit's candidate moves in a legal listing, and for the one move `apply` makes.
+-- `from` is where the unit stands, each of `moves` an end point with the facing the move
+-- ends with (degrees); the answer holds the refusals by move number (nil: all allowed).
+function bp.may_move_all(game, u, from, moves)
+  local out
+  for i, m in ipairs(moves) do
+    local why = move_refusal(game, u, { from, m }, m.facing)
+    if why then
+      out = out or {}
+      out[i] = why
+    end
+  end
+  return out
+end
+
 -- After every open-table move (the `moved` hook), once `may_move` has allowed it: what the
 -- move changes. `path` holds the start and end points, `facing` the facing before the move.
 function bp.moved(game, u, path, facing)

@@ -181,16 +181,24 @@ end
 -- chart and script) and by the legal orders instead of trying the action: each says why
 -- the action cannot be taken (nil when it can), and its script refuses nothing more.
 
-function bp.order_check(game, actor, target)
-  local problem = own_brigade_problem(game, actor, target)
-  if problem then return problem end
+-- What refuses an order to a unit of the brigadier's own brigade; `intent_problem_of`
+-- judges the order's intent for the unit.
+local function order_rest(game, actor, target, intent_problem_of)
   if game:flag(actor, "command_failed") then
     return game:name(actor) .. " has failed an order this phase and gives no more"
   end
   if game:flag(target, "shaken_retired") then
     return game:name(target) .. " is shaken in a shaken brigade and has retired: that was its move this command phase"
   end
-  if amended(game) then return intent_problem(game, target, game:intent()) end
+  if amended(game) then return intent_problem_of(game, target) end
+end
+
+local function own_intent_problem(game, target)
+  return intent_problem(game, target, game:intent())
+end
+
+function bp.order_check(game, actor, target)
+  return own_brigade_problem(game, actor, target) or order_rest(game, actor, target, own_intent_problem)
 end
 
 function bp.order(game, actor, target, outcome)
@@ -268,9 +276,9 @@ local function brigade_reading(game, actor)
   return r
 end
 
-function bp.brigade_order_check(game, actor, target)
-  local problem = own_brigade_problem(game, actor, target)
-  if problem then return problem end
+-- What refuses a brigade order given to a unit of the brigadier's own brigade: the same
+-- whichever unit of it is named.
+local function brigade_order_rest(game, actor)
   if not amended(game) then return nil end
   local r = brigade_reading(game, actor)
   local units, all = r.units, r.all
@@ -297,6 +305,10 @@ function bp.brigade_order_check(game, actor, target)
   if not r.woods_ok then
     return "in woods, orders go to one unit at a time (only columns within 6 inches may share one)"
   end
+end
+
+function bp.brigade_order_check(game, actor, target)
+  return own_brigade_problem(game, actor, target) or brigade_order_rest(game, actor)
 end
 
 function bp.brigade_order(game, actor, target)
@@ -545,6 +557,124 @@ function bp.passage_of_lines(game, actor, target)
     local r = game:resolve("passage_of_lines", { brigade_command = brigade }, "passage of lines: " .. game:name(u))
     if r == "disordered" then game:set_flag(u, "disordered") end
   end
+end
+
+-- Batch forms of the checks of actions with many targets (`check_all:` in the ruleset):
+-- the legal listing asks one call per actor and intent for all the targets the action's
+-- data allows, where the one-target check was asked once per target (a brigadier's orders
+-- are asked about every friendly unit); `apply` asks with the one target. Each target's
+-- answer is its one-target check's.
+local function each_target(check)
+  return function(game, actor, targets)
+    local out
+    for i, t in ipairs(targets) do
+      local why = check(game, actor, t)
+      if why then
+        out = out or {}
+        out[i] = why
+      end
+    end
+    return out
+  end
+end
+
+-- What the brigade checks read of a unit whatever the order: its brigade, whether it is a
+-- brigadier, its name and side; kept in `game:memo()` (one table for a whole listing,
+-- which asks a brigadier's orders about every friendly unit once per intent).
+local function unit_facts(game, memo, u)
+  local all = memo.unit_facts
+  if not all then
+    all = {}
+    memo.unit_facts = all
+  end
+  local f = all[u:id()]
+  if not f then
+    f = {
+      brigade = game:attribute(u, "brigade"), brigadier = kind(game, u) == "brigadier",
+      name = game:name(u), side = game:side(u),
+    }
+    all[u:id()] = f
+  end
+  return f
+end
+
+-- A brigade order's batch check: `own_brigade_problem` judged from the kept facts (the same
+-- words), then `rest(game, actor, target, intent_problem_of)` for the units of the
+-- brigadier's brigade (once for them all when `per_actor`: its answer is the brigadier's),
+-- the intent read once for the call and each intent's fit for a unit kept with its facts.
+local function brigade_targets(rest, per_actor)
+  return function(game, actor, targets)
+    local memo = game:memo()
+    local a = unit_facts(game, memo, actor)
+    local phasing = a.side == game:phasing()
+    local intent
+    local function intent_problem_of(_, t)
+      intent = intent or game:intent()
+      local f = unit_facts(game, memo, t)
+      f.fits = f.fits or {}
+      for _, i in ipairs(intent) do
+        local fits = f.fits[i]
+        if fits == nil then
+          fits = intent_fits(game, i, t)
+          f.fits[i] = fits
+        end
+        if not fits then return f.name .. " cannot be ordered to " .. INTENT_WORDS[i] end
+      end
+    end
+    local out, asked, answer
+    for i, t in ipairs(targets) do
+      local f = unit_facts(game, memo, t)
+      local why
+      if f.brigade ~= a.brigade or f.brigadier then
+        why = f.name .. " is not in " .. a.name .. "'s brigade"
+      elseif not phasing then
+        why = "orders are given in your own command phase"
+      elseif per_actor then
+        if not asked then
+          answer, asked = rest(game, actor), true
+        end
+        why = answer
+      else
+        why = rest(game, actor, t, intent_problem_of)
+      end
+      if why then
+        out = out or {}
+        out[i] = why
+      end
+    end
+    return out
+  end
+end
+bp.order_check_all = brigade_targets(order_rest)
+-- The brigade order's refusals past the brigade are the brigadier's: asked once a call.
+bp.brigade_order_check_all = brigade_targets(brigade_order_rest, true)
+bp.passage_of_lines_check_all = each_target(bp.passage_of_lines_check)
+-- The assault's batch check: the brigade's units not locked in combat read once, then
+-- each objective's turns judged as `assault_check` judges them (the same turns, in order).
+function bp.assault_check_all(game, actor, targets)
+  local units = {}
+  for _, u in ipairs(brigade_units(game, actor)) do
+    if not game:flag(u, "locked") then
+      local x, y = game:position(u)
+      units[#units + 1] = { u, x, y }
+    end
+  end
+  local out
+  for i, target in ipairs(targets) do
+    local tx, ty = game:position(target)
+    local turns = {}
+    for _, s in ipairs(units) do
+      if arc(game, s[1], target) ~= "front" then
+        turns[#turns + 1] = { s[1], s[2], s[3], math.deg(math.atan(ty - s[3], tx - s[2])) % 360 }
+      end
+    end
+    local why = game:can_stand_all(turns)
+    if why then
+      out = out or {}
+      out[i] = why
+    end
+  end
+  return out
 end
 
 function bp.light_infantry_reform_check(game, actor)

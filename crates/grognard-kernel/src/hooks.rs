@@ -336,6 +336,10 @@ pub enum HookPoint {
     MayFace,
     /// [`Hooks::may_move_on_table`].
     MayMove,
+    /// The batch form of `may_move` ([`Hooks::may_move_on_table_all`]): one call for all
+    /// of a piece's candidate open-table moves. An implementation that binds it answers
+    /// [`Hooks::is_bound`]`(MayMove)` true too, since it decides the same moves.
+    MayMoveAll,
     /// [`Hooks::mode_changed`].
     ModeChanged,
     /// [`Hooks::result`].
@@ -346,7 +350,7 @@ pub enum HookPoint {
 
 impl HookPoint {
     /// Every point, in the order of [`HookPoint::index`].
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::MoveCost,
         Self::Stops,
         Self::PhaseBegin,
@@ -355,6 +359,7 @@ impl HookPoint {
         Self::Faced,
         Self::MayFace,
         Self::MayMove,
+        Self::MayMoveAll,
         Self::ModeChanged,
         Self::Result,
         Self::Evaluate,
@@ -372,6 +377,7 @@ impl HookPoint {
             Self::Faced => "faced",
             Self::MayFace => "may_face",
             Self::MayMove => "may_move",
+            Self::MayMoveAll => "may_move_all",
             Self::ModeChanged => "mode_changed",
             Self::Result => "result",
             Self::Evaluate => "evaluate",
@@ -670,6 +676,52 @@ pub trait Hooks {
         true
     }
 
+    /// True when the ruleset answers `action`'s check for many targets in one call
+    /// ([`Hooks::action_check_all`]: its `check_all:`), so the legal-order generator asks
+    /// it once per actor and intent instead of once per target. The default is `false`.
+    fn action_check_batched(&self, action: ActionId) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// [`Hooks::action_check`] for `actor` at each of `targets` at once, for one `intent`:
+    /// the answers in the same order, each the one [`Hooks::action_check`] gives for that
+    /// target on the same game. Asked by the legal-order generator where
+    /// [`Hooks::action_check_batched`] says so, with the targets that passed the action's
+    /// data checks; afterwards [`Hooks::check_read_intent`] says whether the call read the
+    /// intent (for any target). The default asks the check once per target.
+    fn action_check_all(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        targets: &[PieceId],
+        intent: &[String],
+    ) -> Vec<Result<(), HookFailure>> {
+        targets
+            .iter()
+            .map(|&t| self.action_check(world, action, actor, Some(t), intent))
+            .collect()
+    }
+
+    /// [`Hooks::may_move_on_table`] for many open-table moves of one piece at once, each an
+    /// end point and the facing the move would end with, asked by the legal-order generator
+    /// for a piece's candidate moves that passed their own checks: the answers in the same
+    /// order, each the one [`Hooks::may_move_on_table`] gives for that move on the same game.
+    /// The default asks it once per move; a ruleset that binds the batch form
+    /// (`may_move_all`) answers them all in one call.
+    fn may_move_on_table_all(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        moves: &[(crate::geometry::open::Point, crate::geometry::open::Angle)],
+    ) -> Vec<Result<(), HookFailure>> {
+        moves
+            .iter()
+            .map(|&(to, facing)| self.may_move_on_table(world, piece, to, facing))
+            .collect()
+    }
+
     /// A legal-order listing begins on `state` (the game as the listing side knows it).
     /// Until the matching [`Hooks::listing_ends`], `state` does not change: the listing
     /// only reads it (orders are tried on copies, which are other states), so every check
@@ -701,12 +753,12 @@ pub trait Hooks {
     /// (see there). `evaluate` is
     /// asked only where bound, since building the view it reads costs a search time.
     ///
-    /// The default is the safe answer: `true` at every point but `may_face`, `may_move`
-    /// and `evaluate`.
+    /// The default is the safe answer: `true` at every point but `may_face`, `may_move`,
+    /// `may_move_all` and `evaluate`.
     fn is_bound(&self, point: HookPoint) -> bool {
         !matches!(
             point,
-            HookPoint::MayFace | HookPoint::MayMove | HookPoint::Evaluate
+            HookPoint::MayFace | HookPoint::MayMove | HookPoint::MayMoveAll | HookPoint::Evaluate
         )
     }
 

@@ -37,11 +37,12 @@ use crate::sandbox::{Limits, Sandbox};
 
 mod checks;
 mod moves;
+mod verdict;
 
 pub mod evaluate;
 
 /// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 13] = [
+pub const HOOK_PARAMETERS: [(&str, &[&str]); 15] = [
     (
         "move_cost",
         &[
@@ -60,9 +61,11 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 13] = [
     ("faced", &["game", "unit", "before"]),
     ("may_face", &["game", "unit", "facing"]),
     ("may_move", &["game", "unit", "path", "facing"]),
+    ("may_move_all", &["game", "unit", "from", "moves"]),
     ("mode_changed", &["game", "unit", "before"]),
     ("action", &["game", "actor", "target", "outcome"]),
     ("check", &["game", "actor", "target"]),
+    ("check_all", &["game", "actor", "targets"]),
     ("result", &["game", "ended", "points"]),
     ("evaluate", &["view", "score"]),
 ];
@@ -155,6 +158,8 @@ pub struct LuaHooks {
     actions: Vec<Option<Bound>>,
     /// The actions' checks (`check:`), by action.
     checks: Vec<Option<Bound>>,
+    /// The actions' batch checks (`check_all:`), by action.
+    checks_all: Vec<Option<Bound>>,
     constants: Option<Constants>,
     /// `move_cost` answers per slot: the data's cost (in hundredths) and the terrain left
     /// (`u16::MAX` when the function does not read it) asked with, and the answer; a slot
@@ -288,7 +293,7 @@ impl LuaHooks {
             }
             let name = match hook {
                 "action" => format!("action script {}", binding.value),
-                "check" => format!("action check {}", binding.value),
+                "check" | "check_all" => format!("action check {}", binding.value),
                 point => format!("hook {point} ({})", binding.value),
             };
             Some(Bound {
@@ -310,6 +315,7 @@ impl LuaHooks {
                 points[point.index()] = bound;
             }
         }
+        moves::check_may_move_forms(ruleset, &points, &mut problems);
         let actions = ruleset
             .spec
             .actions
@@ -332,12 +338,24 @@ impl LuaHooks {
                     .and_then(|s| bind("check", s, &mut problems))
             })
             .collect();
+        let checks_all = ruleset
+            .spec
+            .actions
+            .iter()
+            .map(|a| {
+                a.value
+                    .check_all
+                    .as_ref()
+                    .and_then(|s| bind("check_all", s, &mut problems))
+            })
+            .collect();
         let hooks = Self {
             sandbox,
             game,
             points,
             actions,
             checks,
+            checks_all,
             constants: None,
             move_cache: PureTable::default(),
             stop_cache: PureTable::default(),
@@ -609,8 +627,10 @@ impl Hooks for LuaHooks {
             .is_some_and(|b| b.params >= 6)
     }
 
+    /// `may_move` is bound in either form: the batch form decides the same moves.
     fn is_bound(&self, point: HookPoint) -> bool {
         self.bound(point).is_some()
+            || (point == HookPoint::MayMove && self.bound(HookPoint::MayMoveAll).is_some())
     }
 
     /// A `may_face` function that declares no third parameter (and is not variadic)
@@ -622,6 +642,21 @@ impl Hooks for LuaHooks {
 
     fn check_read_intent(&self) -> bool {
         self.intent_read.get()
+    }
+
+    fn action_check_batched(&self, action: ActionId) -> bool {
+        matches!(self.checks_all.get(action.index()), Some(Some(_)))
+    }
+
+    fn action_check_all(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        targets: &[PieceId],
+        intent: &[String],
+    ) -> Vec<Result<(), HookFailure>> {
+        self.ask_action_check_all(world, action, actor, targets, intent)
     }
 
     fn phase_begin_refuses(&self) -> bool {
@@ -646,6 +681,18 @@ impl Hooks for LuaHooks {
 
     fn evaluate(&mut self, view: &evaluate::View, score: f64) -> Result<Option<f64>, HookFailure> {
         evaluate::run(self, view, score)
+    }
+
+    fn may_move_on_table_all(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        moves: &[(
+            grognard_kernel::geometry::open::Point,
+            grognard_kernel::geometry::open::Angle,
+        )],
+    ) -> Vec<Result<(), HookFailure>> {
+        self.ask_may_move_all(world, piece, moves)
     }
 
     fn may_move_on_table(
@@ -687,7 +734,15 @@ impl Hooks for LuaHooks {
         intent: &[String],
     ) -> Result<(), HookFailure> {
         if !matches!(self.checks.get(action.index()), Some(Some(_))) {
-            return Ok(());
+            // The batch form answers for the one target.
+            return match target {
+                Some(t) if self.action_check_batched(action) => self
+                    .ask_action_check_all(world, action, actor, &[t], intent)
+                    .into_iter()
+                    .next()
+                    .unwrap_or(Ok(())),
+                _ => Ok(()),
+            };
         }
         self.constants_for(world)?;
         let Some(Some(bound)) = self.checks.get(action.index()) else {
@@ -1083,68 +1138,6 @@ impl Hooks for LuaHooks {
             };
             return Err(self.wrong(bound, failure));
         }
-        verdict_from_lua(&value, &bound.label, world).map_err(|f| self.wrong(bound, f))
+        verdict::verdict_from_lua(&value, &bound.label, world).map_err(|f| self.wrong(bound, f))
     }
-}
-
-/// A `result` hook's answer: `nil` (no verdict), or `{winner = "side"}` / `{draw = true}`
-/// with an optional `why`.
-fn verdict_from_lua(
-    value: &Value,
-    label: &str,
-    world: &World<'_>,
-) -> Result<Option<HookVerdict>, HookFailure> {
-    let fail = |message: String| HookFailure {
-        message: format!("{label} returned {message}"),
-    };
-    let table = match value {
-        Value::Nil => return Ok(None),
-        Value::Table(t) => t,
-        other => {
-            return Err(fail(format!(
-                "{}; expected nil (no verdict) or a table {{winner = SIDE}} or {{draw = true}}",
-                other.type_name()
-            )));
-        }
-    };
-    let winner: Value = table.raw_get("winner").unwrap_or(Value::Nil);
-    let draw = matches!(table.raw_get::<Value>("draw"), Ok(Value::Boolean(true)));
-    let names: Vec<&str> = world.sides.iter().map(|s| s.name.as_str()).collect();
-    let winner = match (&winner, draw) {
-        (Value::Nil, true) => None,
-        (Value::String(s), false) => {
-            let name = s.to_string_lossy();
-            let i = names.iter().position(|n| *n == name).ok_or_else(|| {
-                fail(format!(
-                    "winner `{name}`, which is not a side; the sides are {}",
-                    names.join(", ")
-                ))
-            })?;
-            Some(grognard_kernel::ids::SideId(
-                u8::try_from(i).unwrap_or(u8::MAX),
-            ))
-        }
-        (Value::Nil, false) => {
-            return Err(fail(
-                "a table with neither `winner` nor `draw = true`; say who won, or that it is a \
-                 draw, or return nil"
-                    .to_owned(),
-            ));
-        }
-        _ => {
-            return Err(fail(format!(
-                "winner = {} with draw = {draw}; give a side's name as `winner`, or \
-                 `draw = true`, not both",
-                winner.type_name()
-            )));
-        }
-    };
-    let why = match table.raw_get::<Value>("why") {
-        Ok(Value::String(s)) => s.to_string_lossy(),
-        _ => match winner {
-            Some(w) => format!("{} wins ({label})", names[w.index()]),
-            None => format!("a draw ({label})"),
-        },
-    };
-    Ok(Some(HookVerdict { winner, why }))
 }

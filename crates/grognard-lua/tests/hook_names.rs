@@ -7,8 +7,9 @@
 use grognard_kernel::hooks::HookPoint;
 use grognard_lua::host::HOOK_PARAMETERS;
 
-/// The hooks an action binds with `script:` and `check:`, which are not `hooks:` points.
-const ACTION_HOOKS: [&str; 2] = ["action", "check"];
+/// The hooks an action binds with `script:`, `check:` and `check_all:`, which are not
+/// `hooks:` points.
+const ACTION_HOOKS: [&str; 3] = ["action", "check", "check_all"];
 
 #[test]
 fn the_hosts_parameter_list_names_every_hook_point_and_the_action_hooks_once() {

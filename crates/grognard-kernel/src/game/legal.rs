@@ -15,7 +15,8 @@
 //! and so are actions with no script and no contact, actions whose script has a check
 //! beside it ([`Hooks::action_check`], which `apply` asks too), facing changes with no
 //! `faced` hook or with `may_face` bound ([`Hooks::may_face`]), and open-table moves with
-//! no `moved` hook or with `may_move` bound ([`Hooks::may_move_on_table`]). The rest are tried on one
+//! no `moved` hook or with `may_move` bound ([`Hooks::may_move_on_table_all`]: one batch of
+//! a piece's candidates). The rest are tried on one
 //! scratch copy of the probe's state with the same resolution [`Game::apply`] uses, Lua
 //! hooks included, and listed only when accepted there. A check promises that the script
 //! or hook beside it refuses nothing it allows; the soundness property holds it to that.
@@ -536,6 +537,21 @@ impl Game {
             let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
                 .chain(def.intents.iter().map(|i| vec![i.clone()]))
                 .collect();
+            if decided
+                && def.checked
+                && !matches!(def.target, TargetRule::None)
+                && hooks.action_check_batched(a)
+            {
+                // A check answered for all targets at once: past the data checks, one call
+                // per intent (one in all when the check does not read it).
+                let passing: Vec<PieceId> = targets
+                    .into_iter()
+                    .flatten()
+                    .filter(|&t| self.act_passes(&self.state, side, id, a, Some(t)))
+                    .collect();
+                self.batch_checked(id, a, &intents, &passing, hooks, out);
+                continue;
+            }
             for target in targets {
                 // The action's own checks (range, arcs, sight, once per phase...) on the
                 // state as it stands: what they refuse is not tried on a copy. They read
@@ -588,6 +604,52 @@ impl Game {
         }
     }
 
+    /// The orders of a ruleset action whose check answers for many targets at once
+    /// ([`Hooks::action_check_all`]), appended to `out` in the listing's order (targets,
+    /// then intents): the check is asked for all `targets` with the first intent (none),
+    /// and again for each other intent only if that call read the intent.
+    fn batch_checked(
+        &self,
+        id: PieceId,
+        a: crate::ids::ActionId,
+        intents: &[Vec<String>],
+        targets: &[PieceId],
+        hooks: &mut dyn Hooks,
+        out: &mut Vec<Action>,
+    ) {
+        if targets.is_empty() {
+            return;
+        }
+        let world = self.world();
+        let ask = |intent: &[String], hooks: &mut dyn Hooks| -> Vec<bool> {
+            let answers = hooks.action_check_all(&world, a, id, targets, intent);
+            // A batch that answered fewer targets than it was asked refuses the rest.
+            (0..targets.len())
+                .map(|i| matches!(answers.get(i), Some(Ok(()))))
+                .collect()
+        };
+        let mut by_intent = Vec::with_capacity(intents.len());
+        for (i, intent) in intents.iter().enumerate() {
+            by_intent.push(ask(intent, hooks));
+            if i == 0 && !hooks.check_read_intent() {
+                break;
+            }
+        }
+        for (t, &target) in targets.iter().enumerate() {
+            for (i, intent) in intents.iter().enumerate() {
+                let answers = by_intent.get(i).unwrap_or(&by_intent[0]);
+                if answers[t] {
+                    out.push(Action::Act {
+                        piece: id,
+                        action: a,
+                        target: Some(target),
+                        intent: intent.clone(),
+                    });
+                }
+            }
+        }
+    }
+
     /// Every cell of a grid board, row by row.
     fn board_cells(&self) -> Vec<Cell> {
         let Some((cols, rows)) = self.board.dimensions() else {
@@ -603,7 +665,8 @@ impl Game {
     /// ([`Self::check_move_to`]: terrain crossed, footprint clear and on the table, the
     /// allowance, the enemy's zones). Past them a move always happens unless the ruleset's
     /// `moved` hook refuses it: with `may_move` bound beside it, that check decides
-    /// ([`Hooks::may_move_on_table`], asked on this state); otherwise each candidate is
+    /// ([`Hooks::may_move_on_table_all`], asked on this state once for every candidate
+    /// that passed its own checks); otherwise each candidate is
     /// tried on `scratch` (a copy of this state made when none is given) when the `moved`
     /// hook is bound. A piece that may not move at all is ruled out once, before any
     /// candidate.
@@ -642,15 +705,27 @@ impl Game {
                 };
                 self.accepts(side, &action, hooks, scratch)
             }
-            None => {
-                self.check_move_to(&self.state, side, id, to, facing)
-                    .is_ok()
-                    && (!hooks.is_bound(HookPoint::MayMove)
-                        || self
-                            .ask_may_move(&self.state, id, to, facing, hooks)
-                            .is_ok())
-            }
+            None => self
+                .check_move_to(&self.state, side, id, to, facing)
+                .is_ok(),
         });
+        if scratch.is_none() && hooks.is_bound(HookPoint::MayMove) {
+            // The `may_move` check of every candidate left, asked in one batch (one Lua
+            // call for them all where the ruleset binds `may_move_all`): a candidate it
+            // refuses is not listed.
+            let piece_facing = match piece.place {
+                Place::Point { facing, .. } => facing,
+                _ => return out,
+            };
+            let asked: Vec<(Point, Angle)> = out
+                .iter()
+                .map(|&(to, facing)| (to, facing.unwrap_or(piece_facing)))
+                .collect();
+            let answers = hooks.may_move_on_table_all(&self.world(), id, &asked);
+            let mut answers = answers.into_iter();
+            // A batch that answered fewer moves than it was asked refuses the rest.
+            out.retain(|_| matches!(answers.next(), Some(Ok(()))));
+        }
         out
     }
 

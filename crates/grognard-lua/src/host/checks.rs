@@ -1,4 +1,5 @@
-//! Checks (`may_face`, `may_move`, an action's `check:`): the read-only calls that answer
+//! Checks (`may_face`, `may_move` and `may_move_all`, an action's `check:` and
+//! `check_all:`): the read-only calls that answer
 //! `nil` or the reason they refuse, and the memo a legal listing lends them.
 //!
 //! A legal listing asks one piece's checks many times over on the same game — every
@@ -10,20 +11,19 @@
 //! call, from `game:memo()`, where a script keeps what it read. Every other call (a check
 //! asked by `apply`, or on a trial's copy, and every hook that may change the game) gets a
 //! fresh empty table, so a script that memoises is right everywhere and fast in listings.
-//!
-//! [`Hooks::listing_begins`]: grognard_kernel::hooks::Hooks::listing_begins
-//! [`Hooks::listing_ends`]: grognard_kernel::hooks::Hooks::listing_ends
 
 use std::cell::RefCell;
 
 use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::World;
-use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure};
+use grognard_kernel::hooks::{HookCommand, HookDice, HookFailure, Hooks};
+use grognard_kernel::ids::{ActionId, PieceId};
 use grognard_kernel::state::State;
 use mlua::{Lua, Table, Value};
 
 use super::{Bound, LuaHooks};
 use crate::api::Call;
+use crate::names::{handle_from, unit_handle, unit_handles};
 
 /// The legal listing in progress, if any: the state it lists and the memo lent to the
 /// checks asked on it.
@@ -79,6 +79,35 @@ impl LuaHooks {
         intent: &[String],
         args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
     ) -> Result<(), HookFailure> {
+        match self.run_check_value(bound, what, world, intent, args)? {
+            Value::Nil => Ok(()),
+            Value::String(reason) => Err(HookFailure {
+                message: reason.to_string_lossy(),
+            }),
+            other => Err(self.wrong(
+                bound,
+                HookFailure {
+                    message: format!(
+                        "{} returned {}; a check returns nil to allow, or a string saying why not",
+                        bound.label,
+                        other.type_name()
+                    ),
+                },
+            )),
+        }
+    }
+
+    /// [`Self::run_check`] up to the check's answer, which it returns as the script gave it
+    /// (a batch check answers with a table): an error, a change asked for or a roll is a
+    /// failure.
+    pub(super) fn run_check_value<A: mlua::IntoLuaMulti>(
+        &self,
+        bound: &Bound,
+        what: &str,
+        world: &World<'_>,
+        intent: &[String],
+        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
+    ) -> Result<Value, HookFailure> {
         let mut rng = GameRng::new(0);
         let mut hook_dice = HookDice::new(&mut rng, world.rules);
         hook_dice.set_action_intent(intent.to_vec());
@@ -111,21 +140,145 @@ impl LuaHooks {
             };
             return Err(self.wrong(bound, failure));
         }
+        Ok(value)
+    }
+
+    /// Asks an action's batch check (`check_all:`) about `actor` at every one of `targets`
+    /// for `intent`, in one call; with a one-target `check:` instead, asks it once per
+    /// target. One answer per target, in order; afterwards [`Hooks::check_read_intent`]
+    /// says whether any of it read the intent. A wrong answer (see [`Self::batch_answers`])
+    /// refuses every target.
+    pub(super) fn ask_action_check_all(
+        &mut self,
+        world: &World<'_>,
+        action: ActionId,
+        actor: PieceId,
+        targets: &[PieceId],
+        intent: &[String],
+    ) -> Vec<Result<(), HookFailure>> {
+        let n = targets.len();
+        if !self.action_check_batched(action) {
+            let mut read = false;
+            let out = targets
+                .iter()
+                .map(|&t| {
+                    let r = self.action_check(world, action, actor, Some(t), intent);
+                    read |= self.intent_read.get();
+                    r
+                })
+                .collect();
+            self.intent_read.set(read);
+            return out;
+        }
+        if n == 0 {
+            return Vec::new();
+        }
+        if let Err(e) = self.constants_for(world) {
+            return vec![Err(e); n];
+        }
+        let Some(Some(bound)) = self.checks_all.get(action.index()) else {
+            return vec![Ok(()); n];
+        };
+        let what = format!("action check {}", bound.label);
+        let value = self.run_check_value(bound, &what, world, intent, |game, lua| {
+            let cache = unit_handles(lua)?;
+            let list = lua.create_table_with_capacity(n, 0)?;
+            for &t in targets {
+                list.raw_push(handle_from(lua, &cache, t)?)?;
+            }
+            Ok((game, unit_handle(lua, actor)?, list))
+        });
         match value {
-            Value::Nil => Ok(()),
-            Value::String(reason) => Err(HookFailure {
-                message: reason.to_string_lossy(),
-            }),
-            other => Err(self.wrong(
+            Err(e) => vec![Err(e); n],
+            Ok(value) => self
+                .batch_answers(bound, value, n, ("check_all", "target"))
+                .unwrap_or_else(|e| vec![Err(e); n]),
+        }
+    }
+
+    /// The answers a batch check (`may_move_all`, an action's `check_all`) gave for `n`
+    /// things asked about (`form` names the check, `noun` the things): `nil` allows them
+    /// all, a table gives a reason (a string) by number for each one refused. Anything else
+    /// — another type, a key that is no thing's number, a reason that is no string — is the
+    /// hook's fault, named with the file and line the function begins on.
+    pub(super) fn batch_answers(
+        &self,
+        bound: &Bound,
+        value: Value,
+        n: usize,
+        (form, noun): (&str, &str),
+    ) -> Result<Vec<Result<(), HookFailure>>, HookFailure> {
+        let wrong = |what: String| {
+            self.wrong(
                 bound,
                 HookFailure {
                     message: format!(
-                        "{} returned {}; a check returns nil to allow, or a string saying why not",
-                        bound.label,
-                        other.type_name()
+                        "{}{} {what}; {form} returns nil to allow every {noun}, or a table of \
+                         reasons by {noun} number (a string refuses that {noun}, no entry \
+                         allows it)",
+                        place_of(&bound.function),
+                        bound.label
                     ),
                 },
-            )),
+            )
+        };
+        let mut out = vec![Ok(()); n];
+        let table = match value {
+            Value::Nil => return Ok(out),
+            Value::Table(t) => t,
+            other => return Err(wrong(format!("returned {}", other.type_name()))),
+        };
+        for pair in table.pairs::<Value, Value>() {
+            let (key, reason) =
+                pair.map_err(|e| wrong(format!("returned an unreadable table ({e})")))?;
+            let slot = match key {
+                Value::Integer(i) => usize::try_from(i)
+                    .ok()
+                    .filter(|i| (1..=n).contains(i))
+                    .map(|i| i - 1),
+                _ => None,
+            };
+            let Some(slot) = slot else {
+                return Err(wrong(format!(
+                    "returned a table with key {} (it was asked about {n} {noun}s)",
+                    key_words(&key)
+                )));
+            };
+            match reason {
+                Value::String(reason) => {
+                    out[slot] = Err(HookFailure {
+                        message: reason.to_string_lossy(),
+                    });
+                }
+                other => {
+                    return Err(wrong(format!(
+                        "returned {} for {noun} {}",
+                        other.type_name(),
+                        slot + 1
+                    )));
+                }
+            }
         }
+        Ok(out)
+    }
+}
+
+/// `file:line: ` where `function` is defined, to name a script's wrong answer.
+fn place_of(function: &mlua::Function) -> String {
+    let info = function.info();
+    match (info.short_src, info.line_defined) {
+        (Some(src), Some(line)) => format!("{src}:{line}: "),
+        (Some(src), None) => format!("{src}: "),
+        _ => String::new(),
+    }
+}
+
+/// A table key as a message shows it.
+fn key_words(key: &Value) -> String {
+    match key {
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
+        other => format!("of type {}", other.type_name()),
     }
 }

@@ -12,9 +12,13 @@ use grognard_kernel::game::World;
 use grognard_kernel::geometry::open::{Angle, Len, Point};
 use grognard_kernel::hooks::{HookFailure, HookPoint};
 use grognard_kernel::ids::PieceId;
-use mlua::Table;
+use grognard_kernel::piece::Place;
+use grognard_rules::diag::{Diagnostic, Diagnostics};
+use grognard_rules::load::Ruleset;
+use grognard_rules::model::GeometryKind;
+use mlua::{Table, Value};
 
-use super::LuaHooks;
+use super::{Bound, LuaHooks};
 use crate::names::unit_handle;
 
 /// Table inches, as scripts read positions.
@@ -66,14 +70,18 @@ impl LuaHooks {
         facing: Angle,
     ) -> Result<(), HookFailure> {
         if self.bound(HookPoint::MayMove).is_none() {
-            return Ok(());
+            // The batch form answers for the one move.
+            return self
+                .ask_may_move_all(world, piece, &[(to, facing)])
+                .into_iter()
+                .next()
+                .unwrap_or(Ok(()));
         }
         self.constants_for(world)?;
         let Some(bound) = self.bound(HookPoint::MayMove) else {
             return Ok(());
         };
-        let Some(grognard_kernel::piece::Place::Point { at, .. }) =
-            world.state.pieces.get(piece.index()).map(|p| &p.place)
+        let Some(Place::Point { at, .. }) = world.state.pieces.get(piece.index()).map(|p| &p.place)
         else {
             return Ok(());
         };
@@ -83,5 +91,101 @@ impl LuaHooks {
             let path = table_path(lua, from, Some(to));
             Ok((game, unit_handle(lua, piece)?, path, degrees(facing)))
         })
+    }
+
+    /// Asks the ruleset's `may_move_all` about every move of `piece` in `moves` (end points
+    /// and the facing each ends with) in one call, or its `may_move` once per move when it
+    /// binds that form; one answer per move, in order (see the module doc). A wrong answer
+    /// — not `nil` nor a table, a key that is no move's number, a reason that is no string
+    /// — is the hook's fault, named with the script's file and line, and refuses them all.
+    pub(super) fn ask_may_move_all(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        moves: &[(Point, Angle)],
+    ) -> Vec<Result<(), HookFailure>> {
+        if self.bound(HookPoint::MayMoveAll).is_none() {
+            return moves
+                .iter()
+                .map(|&(to, facing)| self.ask_may_move(world, piece, to, facing))
+                .collect();
+        }
+        if moves.is_empty() {
+            return Vec::new();
+        }
+        if let Err(e) = self.constants_for(world) {
+            return vec![Err(e); moves.len()];
+        }
+        let Some(bound) = self.bound(HookPoint::MayMoveAll) else {
+            return vec![Ok(()); moves.len()];
+        };
+        let Some(Place::Point { at, .. }) = world.state.pieces.get(piece.index()).map(|p| &p.place)
+        else {
+            return vec![Ok(()); moves.len()];
+        };
+        let from = *at;
+        let what = format!("hook may_move_all ({})", bound.label);
+        let value = self.run_check_value(bound, &what, world, &[], |game, lua| {
+            let list = lua.create_table_with_capacity(moves.len(), 0)?;
+            for &(to, facing) in moves {
+                let m = lua.create_table_with_capacity(0, 3)?;
+                m.raw_set("x", inches(to.x))?;
+                m.raw_set("y", inches(to.y))?;
+                m.raw_set("facing", degrees(facing))?;
+                list.raw_push(m)?;
+            }
+            let start = lua.create_table_with_capacity(0, 2)?;
+            start.raw_set("x", inches(from.x))?;
+            start.raw_set("y", inches(from.y))?;
+            Ok((game, unit_handle(lua, piece)?, start, list))
+        });
+        match value {
+            Err(e) => vec![Err(e); moves.len()],
+            Ok(value) => self
+                .batch_answers(bound, value, moves.len(), ("may_move_all", "move"))
+                .unwrap_or_else(|e| vec![Err(e); moves.len()]),
+        }
+    }
+}
+
+/// A ruleset binds `may_move` in one form: both bound would leave the listing and `apply`
+/// asking different functions. The batch form judges open-table moves only.
+pub(super) fn check_may_move_forms(
+    ruleset: &Ruleset,
+    points: &[Option<Bound>],
+    problems: &mut Diagnostics,
+) {
+    if points[HookPoint::MayMoveAll.index()].is_none() {
+        return;
+    }
+    let Some(at) = ruleset
+        .spec
+        .hooks
+        .iter()
+        .find(|h| h.name.value == HookPoint::MayMoveAll.name())
+        .map(|h| h.name.location.clone())
+    else {
+        return;
+    };
+    if points[HookPoint::MayMove.index()].is_some() {
+        problems.push(Diagnostic::new(
+            at,
+            "bind `may_move` or its batch form `may_move_all`, not both: the listing asks \
+             one and `apply` would ask the other"
+                .to_owned(),
+        ));
+    } else if !ruleset
+        .spec
+        .geometry
+        .kind
+        .as_ref()
+        .is_some_and(|k| k.value == GeometryKind::Open)
+    {
+        problems.push(Diagnostic::new(
+            at,
+            "`may_move_all` judges open-table moves (`geometry: { kind: open }`); on a grid \
+             bind `may_move`"
+                .to_owned(),
+        ));
     }
 }

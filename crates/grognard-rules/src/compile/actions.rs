@@ -225,6 +225,21 @@ fn compile_action(
     if let Some(check) = &v.check {
         check_binding(cx, check, &names.scripts);
     }
+    if let Some(all) = &v.check_all {
+        check_binding(cx, all, &names.scripts);
+        if v.check.is_some() {
+            cx.error(
+                &all.location,
+                "`check_all` is the batch form of `check`: give one or the other",
+            );
+        } else if target == TargetRule::None {
+            cx.error(
+                &all.location,
+                "`check_all` answers for many targets at once: an action with no target \
+                 has one `check`",
+            );
+        }
+    }
     let contact = v.contact.as_ref().is_some_and(|c| c.value);
     if let Some(c) = v.contact.as_ref().filter(|c| c.value) {
         if target == TargetRule::None {
@@ -244,7 +259,7 @@ fn compile_action(
         contact,
         private: v.private,
         scripted: v.script.is_some(),
-        checked: v.check.is_some(),
+        checked: v.check.is_some() || v.check_all.is_some(),
         repeats: v.repeats,
         intents: v.intents.iter().map(|i| i.value.clone()).collect(),
         name: name.value.clone(),

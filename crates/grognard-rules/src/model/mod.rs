@@ -862,6 +862,12 @@ pub struct ActionSpec {
     /// legal-order generator lists the action on its word, so the script must refuse
     /// nothing the check allows.
     pub check: Option<Located<String>>,
+    /// The batch form of `check:`, for an action with a target (one or the other): a Lua
+    /// function `(game, actor, targets)` answering for all the targets at once, `nil` or a
+    /// table of reasons by target number. The legal-order generator asks it once per
+    /// actor and intent instead of once per target; `apply` asks it with its one target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_all: Option<Located<String>>,
     /// True when a piece may take it more than once in a phase (default: once).
     pub repeats: bool,
     /// What an order of it may say it is for (`intent:` in orders files): `[charge,
