@@ -20,22 +20,30 @@ fn play(scenario: &str, orders: &str, side: Option<&str>) -> Run {
 fn audit_1_a_dummy_put_down_on_an_unseen_hidden_command_causes_no_contact() {
     // 000 l.79-80: dummies collect no scouting information; 000 l.49-50: only an enemy
     // real command (not a dummy) causes deployment. fd is lifted onto (5,7), where the
-    // hidden command ah stands unseen: the dummy stays at (10,9), nobody deploys, the
-    // Austrians are told nothing, and the French learn only that it could not go there.
+    // hidden command ah stands unseen: nobody deploys and the French learn nothing. Since
+    // the tenth audit (W2) the dummy is put down there, sharing the square, as on an empty
+    // one: a refusal ("could not be put down") located the hidden command.
     let all = play("a2-ct.yaml", "a2-q_redeployhid.yaml", None);
     assert_eq!(all.code, 0, "{}", all.stderr);
     assert!(!all.stdout.contains("contact"), "{}", all.stdout);
     assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
     let fr = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("french"));
     assert!(
-        fr.stdout.contains("fd could not be put down at (5,7)"),
+        fr.stdout.contains("fd lifted and put down at (5,7)"),
         "{}",
         fr.stdout
     );
+    assert!(!fr.stdout.contains("could not"), "{}", fr.stdout);
     assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);
+    // The Austrians see the marker put down on ah's square, and ah, which shares it,
+    // sights it (X=A*): a dummy. Nothing is said of contact or of ah to anyone.
     let au = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("austrians"));
-    assert!(!au.stdout.contains("ah"), "{}", au.stdout);
-    assert!(!au.stdout.contains("fd"), "{}", au.stdout);
+    assert!(
+        au.stdout.contains("fd moved from (10,9) to (5,7)"),
+        "{}",
+        au.stdout
+    );
+    assert!(!au.stdout.contains("contact"), "{}", au.stdout);
 }
 
 #[test]
@@ -218,7 +226,9 @@ fn audit_11_the_owner_reads_which_of_its_markers_are_face_up() {
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     // The scout ascout is an officer figure, never face down (fifth audit #1: `in_view`).
-    assert_eq!(face_up, ["ascout", "abat", "adum1"], "{}", au.stdout);
+    // The dummy adum1 is face up for the French who sight it, not for its owner (tenth
+    // audit W1: 000 l.79-80, a dummy collects no information, not even of its own flip).
+    assert_eq!(face_up, ["ascout", "abat"], "{}", au.stdout);
     let json = grognard(&args("austrians", true));
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     let own = v["view"]["own"].as_array().unwrap();
@@ -229,7 +239,7 @@ fn audit_11_the_owner_reads_which_of_its_markers_are_face_up() {
         .filter_map(|id| own.iter().find(|p| p["id"] == *id))
         .filter_map(|p| p["name"].as_str())
         .collect();
-    assert_eq!(ids, ["ascout", "abat", "adum1"], "{}", json.stdout);
+    assert_eq!(ids, ["ascout", "abat"], "{}", json.stdout);
 }
 
 #[test]

@@ -34,6 +34,7 @@ mod square_blocks_audit6;
 mod square_blocks_audit7;
 mod square_blocks_audit8;
 mod square_blocks_audit9;
+mod square_blocks_audit10;
 mod square_blocks_rulings;
 mod tools;
 mod util;

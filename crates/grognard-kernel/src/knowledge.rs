@@ -234,6 +234,10 @@ pub struct SightingRules {
     /// Nothing is sighted while the sides set up.
     #[serde(default)]
     pub blind_setup: bool,
+    /// A dummy seen at a flipping level is face up for the sides that see it so only (its
+    /// owner is not told).
+    #[serde(default)]
+    pub private_dummy_flips: bool,
     /// Decoys.
     pub decoys: Option<DecoyRule>,
 }

@@ -772,6 +772,9 @@ pub struct Rules {
     /// The counters (by index) shown only to the piece's own side.
     #[serde(default)]
     pub private_counters: Vec<usize>,
+    /// The flags (by index) shown only to the piece's own side.
+    #[serde(default)]
+    pub private_flags: Vec<usize>,
     /// Flags (at most 64).
     pub flags: Vec<FlagDef>,
     /// Face tags.

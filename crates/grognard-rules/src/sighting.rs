@@ -390,6 +390,7 @@ pub(crate) fn compile_sighting(
             .map(|p| p.value.clone())
             .collect(),
         blind_setup: spec.blind_setup,
+        private_dummy_flips: spec.private_dummy_flips,
         decoys,
     }
 }

@@ -331,6 +331,17 @@ impl Game {
         }
     }
 
+    /// True when `target` is a dummy that a side seeing it at `level` has face up for
+    /// itself alone (`private_dummy_flips`): its flip is not shown to its owner, whom it
+    /// would tell that a real enemy observer has it in sight (a dummy gathers nothing).
+    pub(crate) fn flipped_for(&self, s: &SightingRules, target: &Piece, level: Option<u8>) -> bool {
+        s.private_dummy_flips
+            && !self.is_real(target)
+            && level
+                .and_then(|l| s.levels.get(usize::from(l)))
+                .is_some_and(|d| d.flips_up)
+    }
+
     /// Pass 2 of the sighting update: which pieces are face up for everyone. Markers seen
     /// at a flipping level turn face up; pieces of an `in_view` type are face up whenever
     /// they stand on the board unconcealed, unless they ride a host of their side that is
@@ -343,13 +354,16 @@ impl Game {
         levels: &[Vec<Option<u8>>],
     ) -> Vec<bool> {
         let n = next.pieces.len();
+        // Under `private_dummy_flips` a dummy is never face up for everyone: each side
+        // that sees it at a flipping level has it face up for itself (`flipped_for`).
         let flipped: Vec<bool> = (0..n)
             .map(|ti| {
-                levels.iter().any(|row| {
-                    row[ti]
-                        .and_then(|l| s.levels.get(usize::from(l)))
-                        .is_some_and(|d| d.flips_up)
-                })
+                (!s.private_dummy_flips || self.is_real(&next.pieces[ti]))
+                    && levels.iter().any(|row| {
+                        row[ti]
+                            .and_then(|l| s.levels.get(usize::from(l)))
+                            .is_some_and(|d| d.flips_up)
+                    })
             })
             .collect();
         let in_view: Vec<bool> = next
@@ -405,16 +419,17 @@ impl Game {
                         now = now.with(def.adjacent);
                     }
                 }
+                let up = face_up[ti] || self.flipped_for(s, target, level);
                 if self.behind_decoys(next, target) {
                     // Off the table until sighted.
                 } else if self.concealed(next, target) {
                     now = now.with(s.concealed_public);
-                    if face_up[ti] {
+                    if up {
                         now = now.with(s.face_up).with(Disclosure::POSITION);
                     }
                 } else {
                     now = now.with(s.public);
-                    if face_up[ti] {
+                    if up {
                         now = now.with(s.face_up).with(Disclosure::POSITION);
                     }
                 }

@@ -258,8 +258,8 @@ impl Game {
     /// The checks a redeployment must pass, on `state` as it stands: a dummy of the side,
     /// not yet redeployed this turn, put down on the board where its kind may stand, not on
     /// a known enemy, within the stacking limits. Past them a redeployment always happens
-    /// (or meets unseen enemies: contact), so the legal-order generator lists exactly the
-    /// cells they pass.
+    /// (or meets unseen enemies: contact; unseen enemies it does not meet share the cell
+    /// with it), so the legal-order generator lists exactly the cells they pass.
     ///
     /// # Errors
     /// The refusal `do_redeploy` would give.
@@ -764,18 +764,16 @@ impl Resolution<'_> {
         self.next.redeployed.push(id);
         let unseen = game.unseen_enemies_at(self.next, side, to, piece.kind);
         if !unseen.is_empty() {
-            // Enemies the side did not know of hold the cell: the dummy stays where it
-            // was, in contact only with those the contact rule deploys it against there.
+            // Enemies the side did not know of hold the cell. Those the contact rule
+            // deploys it against there stop it where it was: contact. Any others do not:
+            // it is put down with them, as on an empty cell, since a dummy that could not
+            // be put down would tell its side that an unseen enemy stands there.
             let met = game.meets_there(&piece, to, unseen, self.next);
-            if met.is_empty() {
-                self.events.push(Event::Note {
-                    text: format!("{} could not be put down at {to}", piece.name),
-                });
-            } else {
+            if !met.is_empty() {
                 let at = piece.place.cell().unwrap_or(to);
                 self.events.push(game.contact_event(self.next, id, at, met));
+                return Ok(());
             }
-            return Ok(());
         }
         for p in &mut self.next.pieces {
             if p.id == id {

@@ -103,7 +103,12 @@ impl Game {
                             .level
                             .and_then(|l| s.levels.get(usize::from(l)))
                             .map(|d| d.name.clone()),
-                        face_up: here && state.face_up.get(i).copied().unwrap_or(false),
+                        face_up: here
+                            && (state.face_up.get(i).copied().unwrap_or(false)
+                                || state
+                                    .pieces
+                                    .get(i)
+                                    .is_some_and(|p| self.flipped_for(s, p, k.level))),
                         real: k.real,
                         kind: k.kind.and_then(type_name),
                         strength: k.strength,
@@ -170,7 +175,8 @@ impl Game {
     }
 
     /// `p` as another side is shown it: the ruleset's private attributes and counters set
-    /// to 0 (and left out of its names, [`Game::unowned_names`]). When the counter of saved
+    /// to 0 and its private flags cleared (and left out of its names,
+    /// [`Game::unowned_names`]). When the counter of saved
     /// points is private, so is the square they were saved toward, and a piece that saved
     /// this phase shows as one that stood still (not `moved`).
     fn unowned(&self, p: &Piece) -> Piece {
@@ -194,11 +200,16 @@ impl Game {
                 *v = 0;
             }
         }
+        for &i in &self.rules().private_flags {
+            if i < 64 {
+                p.flags &= !(1u64 << i);
+            }
+        }
         p
     }
 
-    /// `p`'s names as another side is shown them: without the private attributes and
-    /// counters.
+    /// `p`'s names as another side is shown them: without the private attributes,
+    /// counters and flags.
     fn unowned_names(&self, p: &Piece) -> PieceNames {
         let rules = self.rules();
         let mut names = self.names_of(p);
@@ -210,24 +221,40 @@ impl Game {
                 names.counters.remove(&def.name);
             }
         }
+        for &f in &rules.private_flags {
+            if let Some(def) = rules.flags.get(f) {
+                names.flags.retain(|n| *n != def.name);
+            }
+        }
         names
     }
 
-    /// True when `e` changes a private counter (`Rules::private_counters`) of another
-    /// side's piece: `side` is not told.
+    /// True when `e` changes a private counter or flag (`Rules::private_counters`,
+    /// `Rules::private_flags`) of another side's piece: `side` is not told.
     fn private_counter_of_other(&self, after: &State, side: SideId, e: &Event) -> bool {
-        let Event::CounterChanged { piece, counter, .. } = e else {
-            return false;
-        };
         let rules = self.rules();
-        after
-            .pieces
-            .get(piece.index())
-            .is_some_and(|p| p.side != side)
-            && rules
-                .private_counters
-                .iter()
-                .any(|&c| rules.counters.get(c).is_some_and(|d| d.name == *counter))
+        let (piece, private) = match e {
+            Event::CounterChanged { piece, counter, .. } => (
+                piece,
+                rules
+                    .private_counters
+                    .iter()
+                    .any(|&c| rules.counters.get(c).is_some_and(|d| d.name == *counter)),
+            ),
+            Event::FlagChanged { piece, flag, .. } => (
+                piece,
+                rules
+                    .private_flags
+                    .iter()
+                    .any(|&f| rules.flags.get(f).is_some_and(|d| d.name == *flag)),
+            ),
+            _ => return false,
+        };
+        private
+            && after
+                .pieces
+                .get(piece.index())
+                .is_some_and(|p| p.side != side)
     }
 
     /// `p`'s numbers by the ruleset's names ([`PieceNames`]): what a view gives beside each

@@ -145,6 +145,7 @@ pub fn rules(geo: Geo) -> Rules {
         piece_attributes: Names::default(),
         private_attributes: Vec::new(),
         private_counters: Vec::new(),
+        private_flags: Vec::new(),
         counters: vec![CounterDef {
             name: "hits".into(),
             initial: 0,

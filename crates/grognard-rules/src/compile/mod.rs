@@ -123,6 +123,11 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         .iter()
         .filter_map(|n| cx.lookup("counter", n, names.counters.iter().copied()))
         .collect();
+    let private_flags: Vec<usize> = spec
+        .private_flags
+        .iter()
+        .filter_map(|n| cx.lookup("flag", n, names.flags.iter().copied()))
+        .collect();
     std::mem::take(&mut cx.diags).into_result(())?;
     let interned = |list: &[&str]| {
         grognard_kernel::ids::Names::new(list.iter().map(|s| (*s).to_owned()).collect())
@@ -141,6 +146,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         piece_attributes: interned(&names.piece_attrs),
         private_attributes,
         private_counters,
+        private_flags,
         flags,
         tags: grognard_kernel::ids::Names::new(names.tags.clone()),
         dice,

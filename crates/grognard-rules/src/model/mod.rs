@@ -113,6 +113,8 @@ pub struct RulesetSpec {
     pub private_attributes: Vec<Located<String>>,
     /// Counters only the piece's own side is shown (a commander's secret traits).
     pub private_counters: Vec<Located<String>>,
+    /// Flags only the piece's own side is shown (a scout's secret bookkeeping).
+    pub private_flags: Vec<Located<String>>,
     /// Names of integer terrain attributes (`cover`, `elevation`).
     pub terrain_attributes: Vec<Located<String>>,
     /// Terrain types. The first is what unpainted cells are.
@@ -965,6 +967,10 @@ pub struct SightingSpec {
     /// True when nothing is sighted while the sides set up: no side learns anything of the
     /// other's pieces until the first phase has begun (and its `phase_begin` hook run).
     pub blind_setup: bool,
+    /// True when a dummy marker seen at a flipping level is turned face up for the sides
+    /// that see it so only: its owner (and every other side) still has it face down, so a
+    /// dummy learns nothing from its own flip.
+    pub private_dummy_flips: bool,
     /// Decoys shown for pieces no enemy can see.
     pub decoys: Option<DecoySpec>,
 }
