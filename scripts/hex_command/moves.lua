@@ -91,6 +91,13 @@ local function exempt_from_obstacles(game, u)
   return false
 end
 
+-- Before a move, and for each move the legal orders list (twelfth round): what the data
+-- cannot refuse, judged by the path reach gives. Tribes (l.260): a failed tribal unit does
+-- not advance on a fresh enemy. Read-only; the `moved` hook below refuses nothing.
+function M.may_move(game, u, path, facing)
+  return scripts.hc_command.tribal_advance_problem(game, u, path)
+end
+
 -- After a move: TE hits for obstacles crossed (not on the first step: the unit started at
 -- it), buildings entered, friends passed through, guns pushed, and forest entered
 -- (optional disorder rule). The ruleset's data already refused what may not move (routed,
@@ -101,11 +108,6 @@ function M.moved(game, u, path, facing)
   local name = game:name(u)
   if not is_unit(game, u) then
     return
-  end
-  -- Tribes (l.260): a failed tribal unit does not advance on a fresh enemy.
-  local tribal = scripts.hc_command.tribal_advance_problem(game, u, path)
-  if tribal ~= nil then
-    refuse(game, tribal)
   end
   local steps = #path - 1
   L:add(u, "steps_moved", steps)

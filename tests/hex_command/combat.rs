@@ -313,7 +313,11 @@ fn commander_killed_on_a_red_star() {
         let face = played
             .events
             .iter()
-            .find(|e| e["roll"]["chart"].as_str().is_some_and(|c| c.starts_with("fire_")))
+            .find(|e| {
+                e["roll"]["chart"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("fire_"))
+            })
             .and_then(|e| e["roll"]["dice"][0]["face"].as_str().map(str::to_owned))
             .unwrap_or_default();
         let hit = counter_changed(&played, "r", "hits");

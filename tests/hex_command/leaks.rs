@@ -327,3 +327,181 @@ fn a_marker_is_meleed_alike_whether_real_or_fake() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Twelfth round (issue 33 item 2): the numbers a netted line still shows. The position is
+// tests/fixtures/audits/hex-command/twelfth/probe.yaml (seed 12, Blue first): Blue's b1 at
+// (1,4) facing E, Red's hidden marker rh next to it at (2,4) in forest (not unmasked at 5
+// hexes in forest; seed 12's arrivals spotting misses). Each variant swaps rh only.
+
+const PROBE: &str = "tests/fixtures/audits/hex-command/twelfth";
+const MARKER: &str =
+    "- { id: rh, side: red, type: infantry, at: [2, 4], facing: W, flags: [hidden] }";
+
+/// The probe's marker variants: (name, the piece lines that replace the infantry marker).
+const VARIANTS: [(&str, &str); 6] = [
+    ("infantry", MARKER),
+    (
+        "one hit",
+        "- { id: rh, side: red, type: infantry, at: [2, 4], facing: W, flags: [hidden], counters: { hits: 1 } }",
+    ),
+    (
+        "cavalry",
+        "- { id: rh, side: red, type: cavalry, at: [2, 4], facing: W, flags: [hidden] }",
+    ),
+    (
+        "commander",
+        "- { id: rh, side: red, type: infantry, at: [2, 4], facing: W, flags: [hidden] }\n  - { id: vc, side: red, type: commander, at: [2, 4], attached_to: rh, counters: { cvs_c: 2, cvs_t: 4 } }",
+    ),
+    (
+        "dug in",
+        "- { id: rh, side: red, type: infantry, at: [2, 4], facing: W, flags: [hidden], counters: { works: 4 } }",
+    ),
+    (
+        "fake",
+        "- { id: rh, side: red, type: fake_counter, at: [2, 4], facing: W, flags: [hidden] }",
+    ),
+];
+
+/// A folder holding the probe with the marker `variant`, its overlay and the orders.
+fn probe(variant: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let from = root().join(PROBE);
+    let text = std::fs::read_to_string(from.join("probe.yaml")).expect("probe");
+    assert!(text.contains(MARKER));
+    std::fs::write(tmp.path().join("probe.yaml"), text.replace(MARKER, variant)).expect("write");
+    for f in [
+        "hc.yaml",
+        "fire.orders.yaml",
+        "melee.orders.yaml",
+        "red-fire.orders.yaml",
+    ] {
+        let t = std::fs::read_to_string(from.join(f)).expect("read");
+        let t = t.replace(
+            "../../../../../rulesets/",
+            &format!("{}/", root().join("rulesets").display()),
+        );
+        std::fs::write(tmp.path().join(f), t).expect("write");
+    }
+    tmp
+}
+
+/// The lines of `play --side blue` from the phase named `from` on, and the rolls of its
+/// `--json` events (as Blue receives them).
+fn blue_reads(variant: &str, orders: &str, from: &str) -> (String, Vec<Value>) {
+    let tmp = probe(variant);
+    let text = grognard_in(
+        tmp.path(),
+        &["play", "probe.yaml", "--orders", orders, "--side", "blue"],
+    );
+    assert_eq!(text.code, 0, "{variant}: {}{}", text.stdout, text.stderr);
+    let start = text
+        .stdout
+        .find(from)
+        .unwrap_or_else(|| panic!("no {from} in {}", text.stdout));
+    let played = crate::util::play_json_in(tmp.path(), "probe.yaml", orders, &["--side", "blue"]);
+    let rolls = played
+        .events
+        .iter()
+        .filter_map(|e| match e["event"].as_str() {
+            Some("rolled") => Some(e["roll"].clone()),
+            Some("acted") if !e["roll"].is_null() => Some(e["roll"].clone()),
+            _ => None,
+        })
+        .filter(|r| r["chart"] != "spot")
+        .collect();
+    (text.stdout[start..].to_owned(), rolls)
+}
+
+/// 3.1 (l.465-467), 7 (fire modifiers, l.216; the charts page) and the sixth outside audit's
+/// reading (a marker's own markers are not on the table: fire at it counts only its
+/// ground). Blue's b1 fires at the marker next to it (point blank, band 0): +1 for the
+/// forest it stands in, band 1 (Color); seed 12's cube shows red star: a hit. The same line,
+/// byte for byte, and the same roll in the events, whether the marker is infantry, infantry
+/// with a hit, cavalry, infantry with a commander, infantry dug in, or a fake: nothing of the
+/// marker's arm, hits, works or commander reaches the net, and a fake is shot at like a unit.
+#[test]
+fn fire_at_a_marker_reads_alike_for_any_unit_and_a_fake() {
+    let (line, rolls) = blue_reads(MARKER, "fire.orders.yaml", "fire phase (blue)");
+    has(
+        &line,
+        "fire_small_b: cube red star; +1 modifiers in all (not itemized: an unidentified piece); band 1 (Color) → hit (fire_small_b by b1 at enemy #3)",
+    );
+    for (name, variant) in VARIANTS {
+        let (other, other_rolls) = blue_reads(variant, "fire.orders.yaml", "fire phase (blue)");
+        assert_eq!(other, line, "{name}");
+        assert_eq!(other_rolls, rolls, "{name}");
+    }
+}
+
+/// 7.2 (l.410: each side adds its modifiers to its melee value, which makes one Stronger and
+/// one Weaker, in view of both) and the melee chart (the net capped at 4 either way). Blue's
+/// b1 (melee 2) melees the marker: infantry in forest is 2 + 1 = 3, Stronger, so Blue reads
+/// -4; with one hit 2 - 1 + 1 = 2, equal: +0; cavalry 3 + 1, a commander's +2, works' cover:
+/// all Stronger, -4, the same line as the infantry's. So the net says only which side is
+/// Stronger, never by how much (arm, hits, cover or commander); a fake is unmasked by the
+/// contact and removed, which the rule makes visible (tenth round).
+#[test]
+fn a_melee_at_a_marker_reads_only_which_side_is_stronger() {
+    let (line, _) = blue_reads(MARKER, "melee.orders.yaml", "melee phase (blue)");
+    has(
+        &line,
+        "-4 modifiers in all (not itemized: an unidentified piece); score -3",
+    );
+    for (name, variant) in VARIANTS {
+        let (other, rolls) = blue_reads(variant, "melee.orders.yaml", "melee phase (blue)");
+        let nets: Vec<i64> = rolls
+            .iter()
+            .filter(|r| r["chart"] == "melee")
+            .map(|r| {
+                let mods = r["modifiers"].as_array().expect("modifiers");
+                assert!(mods.len() <= 1, "{name}: itemized {r}");
+                mods.iter()
+                    .map(|m| m["value"].as_i64().expect("value"))
+                    .sum()
+            })
+            .collect();
+        match name {
+            "fake" => {
+                assert!(nets.is_empty(), "{name}: {other}");
+                has(&other, "enemy #3 removed (a fake counter, met in melee");
+            }
+            "one hit" => assert_eq!(nets, [0], "{name}: {other}"),
+            _ => {
+                assert_eq!(nets, [-4], "{name}: {other}");
+                let first = |t: &str| t.lines().take(3).collect::<Vec<_>>().join("\n");
+                assert_eq!(first(&other), first(&line), "{name}");
+            }
+        }
+    }
+}
+
+/// 3.1 and l.264, through the sighting rules: Blue's b1 and hale stand in the open, their
+/// identity public. Before the twelfth round Blue's view listed them face up ("the enemy sees
+/// it") when the marker next to them was a real unit, which observes, and not when it was a
+/// fake, which does not: the owner's own listing told it the marker was real. A piece whose
+/// face is public anyway is not listed face up now, so the views agree.
+#[test]
+fn an_own_piece_face_up_does_not_tell_a_real_marker_from_a_fake() {
+    let face_up = |variant: &str| {
+        let tmp = probe(variant);
+        let out = grognard_in(
+            tmp.path(),
+            &[
+                "view",
+                "probe.yaml",
+                "--orders",
+                "fire.orders.yaml",
+                "--side",
+                "blue",
+                "--json",
+            ],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v: Value = serde_json::from_str(&out.stdout).expect("json");
+        v["own_face_up"].clone()
+    };
+    let real = face_up(MARKER);
+    assert_eq!(real, face_up(VARIANTS[5].1));
+    assert!(real.is_null(), "{real}");
+}

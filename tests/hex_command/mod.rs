@@ -27,6 +27,7 @@ mod options;
 mod reaudit;
 mod reaudit10;
 mod reaudit11;
+mod reaudit12;
 mod reaudit2;
 mod reaudit3;
 mod reaudit4;

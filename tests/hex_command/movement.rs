@@ -543,7 +543,11 @@ fn fired_with(played: &crate::util::Played) -> Option<Vec<String>> {
     played
         .events
         .iter()
-        .find(|e| e["roll"]["chart"].as_str().is_some_and(|c| c.starts_with("fire_")))
+        .find(|e| {
+            e["roll"]["chart"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("fire_"))
+        })
         .map(|e| {
             e["roll"]["modifiers"]
                 .as_array()

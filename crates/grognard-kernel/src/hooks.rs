@@ -334,7 +334,7 @@ pub enum HookPoint {
     Faced,
     /// [`Hooks::may_face`].
     MayFace,
-    /// [`Hooks::may_move_on_table`].
+    /// [`Hooks::may_move_on_table`] and [`Hooks::may_move_on_grid`].
     MayMove,
     /// The batch form of `may_move` ([`Hooks::may_move_on_table_all`]): one call for all
     /// of a piece's candidate open-table moves. An implementation that binds it answers
@@ -619,7 +619,7 @@ pub trait Hooks {
     /// move, which `apply` asks before the `moved` hook, and the legal-order generator
     /// asks instead of trying each candidate move on a copy: the `moved` hook must then
     /// refuse nothing that `may_move` allows (the soundness property tests and `grognard
-    /// fuzz` check it). Grid moves never ask it: their listing comes from reach.
+    /// fuzz` check it). Grid moves ask [`Hooks::may_move_on_grid`].
     ///
     /// # Errors
     /// The reason the move is refused.
@@ -631,6 +631,25 @@ pub trait Hooks {
         facing: crate::geometry::open::Angle,
     ) -> Result<(), HookFailure> {
         let _ = (world, piece, to, facing);
+        Ok(())
+    }
+
+    /// The same check for a grid move along `path` (its cells from the start, as the
+    /// `moved` hook's), `facing` the piece's facing before the move: asked by `apply` once
+    /// the move's own checks have passed, on the game as it stood before it, and by the
+    /// legal-order generator for the path reach gives each cell it lists, so a rule that
+    /// reach cannot know (where a move may end) refuses the same moves in both.
+    ///
+    /// # Errors
+    /// The reason the move is refused.
+    fn may_move_on_grid(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        path: &[crate::geometry::Cell],
+        facing: crate::geometry::Facing,
+    ) -> Result<(), HookFailure> {
+        let _ = (world, piece, path, facing);
         Ok(())
     }
 

@@ -705,6 +705,16 @@ impl Hooks for LuaHooks {
         self.ask_may_move(world, piece, to, facing)
     }
 
+    fn may_move_on_grid(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        path: &[Cell],
+        facing: grognard_kernel::geometry::Facing,
+    ) -> Result<(), HookFailure> {
+        self.ask_may_move_on_grid(world, piece, path, facing)
+    }
+
     fn may_face(
         &mut self,
         world: &World<'_>,

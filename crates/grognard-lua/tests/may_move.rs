@@ -3,7 +3,7 @@
 //! and its reason refuses the move; the legal orders list exactly the moves it allows,
 //! asking it instead of trying each move with `moved`; `game:sight_from` and
 //! `game:distance_from` read at a move's end what the unit finds once it stands there; and
-//! a grid ruleset may not bind it.
+//! on a grid it is asked the same way, for the path reach gives each listed cell.
 
 mod common;
 
@@ -139,10 +139,20 @@ fn the_listing_asks_may_move_instead_of_trying_moved() {
 }
 
 #[test]
-fn may_move_is_for_open_tables() {
+fn may_move_judges_grid_moves_in_the_listing_and_in_apply() {
+    // A grid overlay whose `may_move` refuses a move ending in column 3 or further east,
+    // which reach cannot know: the listing leaves those moves out, `apply` refuses them in
+    // the check's words, and every other listed move is accepted.
     let dir = std::env::temp_dir().join(format!("grognard-may-move-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    std::fs::write(dir.join("m.lua"), "return { may_move = function() end }\n").expect("lua");
+    std::fs::write(
+        dir.join("m.lua"),
+        "return { may_move = function(game, unit, path, facing)\n\
+         \x20 assert(path[1].col == 2 and path[1].row == 2 and type(facing) == 'string')\n\
+         \x20 if path[#path].col >= 3 then return 'not east of column 2' end\n\
+         end }\n",
+    )
+    .expect("lua");
     std::fs::write(
         dir.join("grid.yaml"),
         format!(
@@ -151,15 +161,53 @@ fn may_move_is_for_open_tables() {
         ),
     )
     .expect("yaml");
-    let errors = grognard_rules::load::load_ruleset(&dir.join("grid.yaml"))
-        .map(|_| ())
-        .expect_err("refused on a grid")
-        .to_string();
+    let r = grognard_rules::load::load_ruleset(&dir.join("grid.yaml"));
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        errors.contains(
-            "`may_move` judges open-table moves; on a grid the `moved` hook refuses a move"
-        ),
-        "{errors}"
-    );
+    let r = r.unwrap_or_else(|d| panic!("{d}"));
+    std::env::set_current_dir(common::root()).expect("cd");
+    let text = common::empty_6x6(
+        "grid-may-move",
+        "",
+        "  - { id: a, side: blue, type: infantry, at: [2, 2] }\n  - { id: foe, side: red, type: infantry, at: [5, 5] }\n",
+    )
+    .replace("ruleset: drill-square", "ruleset: grid-may-move");
+    let s = grognard_rules::load::scenario_from_text("g.yaml", &text, &r)
+        .unwrap_or_else(|d| panic!("{d}"));
+    let mut hooks =
+        LuaHooks::new(&r, grognard_lua::Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+    let mut game = s
+        .start(None, &[], &mut hooks)
+        .unwrap_or_else(|d| panic!("{d}"));
+    let (_, side) = game.phase().expect("a phase");
+    assert_eq!(side, SideId(0));
+    let moves: Vec<Action> = game
+        .legal_orders(side, &mut hooks)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Move { .. }))
+        .collect();
+    assert!(!moves.is_empty());
+    for m in &moves {
+        let Action::Move { path, .. } = m else {
+            unreachable!()
+        };
+        assert!(path.last().is_some_and(|c| c.col < 3), "listed: {m:?}");
+        let mut g = game.clone();
+        g.apply(
+            &Order {
+                side,
+                action: m.clone(),
+            },
+            &mut hooks,
+        )
+        .unwrap_or_else(|r| panic!("listed and refused: {m:?}: {r:?}"));
+    }
+    let piece = game.piece_by_name("a").expect("a").id;
+    let east = Order {
+        side,
+        action: Action::Move {
+            piece,
+            path: vec![grognard_kernel::geometry::Cell::new(3, 2)],
+        },
+    };
+    refused_unchanged(&mut game, &mut hooks, &east, "not east of column 2");
 }

@@ -5,7 +5,8 @@
 //! whose state is [`Game::perceived`] by the side, so enemy pieces the side has not located
 //! are off the board, and the list is a function of the side's own pieces, its knowledge
 //! and the public phase cursor. Grid moves come from reach on the probe — one order per
-//! reachable cell, along its cheapest path — which the reach property tests keep equal to
+//! reachable cell, along its cheapest path, less those a `may_move` check refuses
+//! ([`Hooks::may_move_on_grid`]) — which the reach property tests keep equal to
 //! the moves `apply` accepts. Every other candidate (facings, modes, saves, spreads,
 //! redeployments, every declared action with each target and intent, open-table moves) is
 //! first put to the order's own checks — the functions `apply` runs first (`check_act`,
@@ -331,12 +332,19 @@ impl Game {
                     Ok(Reach::Cells(map)) => {
                         out.reserve(map.len());
                         let start = place.cell();
+                        // Where a move may end that reach cannot know, `may_move` says.
+                        let check = hooks.is_bound(HookPoint::MayMove);
                         for r in map.iter() {
                             if Some(r.cell) == start {
                                 continue;
                             }
                             let path = map.path(r);
-                            if !path.is_empty() {
+                            if !path.is_empty()
+                                && (!check
+                                    || self
+                                        .ask_may_move_on_grid(&self.state, id, &path, hooks)
+                                        .is_ok())
+                            {
                                 out.push(Action::Move { piece: id, path });
                             }
                         }
@@ -648,6 +656,31 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Asks the ruleset's `may_move` whether `id` may move along `path` (the order's cells,
+    /// its start left out) on a grid, on `state` as it stands before the move; its reason
+    /// refuses it. Nothing is asked of a piece off the grid.
+    pub(super) fn ask_may_move_on_grid(
+        &self,
+        state: &crate::state::State,
+        id: PieceId,
+        path: &[Cell],
+        hooks: &mut dyn Hooks,
+    ) -> Result<(), crate::action::Refusal> {
+        let Some(piece) = state.pieces.get(id.index()) else {
+            return Ok(());
+        };
+        let Some(start) = piece.place.cell() else {
+            return Ok(());
+        };
+        let facing = piece.facing;
+        let mut cells = Vec::with_capacity(path.len() + 1);
+        cells.push(start);
+        cells.extend_from_slice(path);
+        self.ask_check(state, |world| {
+            hooks.may_move_on_grid(world, id, &cells, facing)
+        })
     }
 
     /// Every cell of a grid board, row by row.

@@ -483,7 +483,13 @@ impl Resolution<'_> {
         let game = self.game;
         let side = order.side;
         match &order.action {
-            Action::Move { piece, path } => self.do_move(side, *piece, path),
+            Action::Move { piece, path } => {
+                self.do_move(side, *piece, path)?;
+                if self.hooks.is_bound(HookPoint::MayMove) {
+                    game.ask_may_move_on_grid(&game.state, *piece, path, self.hooks)?;
+                }
+                Ok(())
+            }
             Action::MoveTo { piece, to, facing } => {
                 self.do_move_to(side, *piece, *to, *facing)?;
                 if self.hooks.is_bound(HookPoint::MayMove) {

@@ -66,7 +66,12 @@ impl Game {
             .filter(|p| p.side == side)
             .zip(&own)
             .filter(|(p, _)| {
-                self.sighting().is_some()
+                // A piece standing unconcealed whose public facts hold all a flip discloses
+                // shows its face to every player anyway: listing it would tell its owner
+                // only which enemies see it, and so whether an unidentified marker near it
+                // is a real observer or a fake (Hex Command).
+                self.sighting()
+                    .is_some_and(|s| s.face_up.0 & !s.public.0 != 0 || self.concealed(state, p))
                     && p.on_board()
                     && state.face_up.get(p.id.index()).copied().unwrap_or(false)
             })

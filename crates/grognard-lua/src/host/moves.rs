@@ -2,21 +2,31 @@
 //!
 //! `moved(game, unit, path, facing)` runs after a move, `path` holding its cells on a grid
 //! or its start and end points on an open table, `facing` the facing before it.
-//! `may_move(game, unit, path, facing)` is the open-table check beside it: asked before the
-//! move, with the same `path` and the facing the move would end with, it reads the game as
-//! it stands and answers `nil` or the reason the move is refused. The legal listing asks
+//! `may_move(game, unit, path, facing)` is the check beside it: asked before the move, with
+//! the same `path` (on an open table with the facing the move would end with, on a grid
+//! with the facing before it, as `moved`), it reads the game as it stands and answers `nil`
+//! or the reason the move is refused. The legal listing asks
 //! it for every candidate move instead of trying the move with `moved`, which is the whole
 //! point of binding it.
+//!
+//! `may_move_all(game, unit, from, moves)` is its batch form, one call for all of a piece's
+//! candidate open-table moves: `from` is where the unit stands (`{x=, y=}`), `moves` a list
+//! of `{x=, y=, facing=}` end points with the facing each would end with, and the answer
+//! `nil` (every move allowed) or a table of reasons by move number, each a string or
+//! absent (that move allowed). `apply` asks it with the one move it makes. A ruleset binds
+//! one form or the other: each Lua call costs about as much as a short check, and a piece
+//! has some fifteen candidate moves in a listing.
 
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::open::{Angle, Len, Point};
+use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::hooks::{HookFailure, HookPoint};
 use grognard_kernel::ids::PieceId;
 use grognard_kernel::piece::Place;
 use grognard_rules::diag::{Diagnostic, Diagnostics};
 use grognard_rules::load::Ruleset;
 use grognard_rules::model::GeometryKind;
-use mlua::{Table, Value};
+use mlua::Table;
 
 use super::{Bound, LuaHooks};
 use crate::names::unit_handle;
@@ -90,6 +100,31 @@ impl LuaHooks {
         self.run_check(bound, &what, world, &[], |game, lua| {
             let path = table_path(lua, from, Some(to));
             Ok((game, unit_handle(lua, piece)?, path, degrees(facing)))
+        })
+    }
+
+    /// Asks the ruleset's `may_move`, when it binds one, whether `piece` may move along the
+    /// grid cells `path` (its start first), `facing` its facing before the move.
+    pub(super) fn ask_may_move_on_grid(
+        &mut self,
+        world: &World<'_>,
+        piece: PieceId,
+        path: &[Cell],
+        facing: Facing,
+    ) -> Result<(), HookFailure> {
+        if self.bound(HookPoint::MayMove).is_none() {
+            return Ok(());
+        }
+        self.constants_for(world)?;
+        let Some(bound) = self.bound(HookPoint::MayMove) else {
+            return Ok(());
+        };
+        let what = format!("hook may_move ({})", bound.label);
+        let facing = world.board.grid().map(|g| g.facing_name(facing).to_owned());
+        self.run_check(bound, &what, world, &[], |game, lua| {
+            let cells: Vec<(i32, i32)> = path.iter().map(|c| (c.col, c.row)).collect();
+            let list = pair_list(lua, ("col", "row"), &cells);
+            Ok((game, unit_handle(lua, piece)?, list, facing))
         })
     }
 

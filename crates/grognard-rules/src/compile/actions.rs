@@ -32,16 +32,6 @@ pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
                 ),
                 help,
             );
-        } else if h.name.value == "may_move" && !names.open {
-            // Grid moves are listed from reach and never ask it: a binding there would be
-            // a check that nothing runs.
-            cx.error_help(
-                &h.name.location,
-                "`may_move` judges open-table moves; on a grid the `moved` hook refuses \
-                 a move"
-                    .to_owned(),
-                Some("bind it only with `geometry: { kind: open }`".to_owned()),
-            );
         }
         check_binding(cx, &h.value, &names.scripts);
     }
