@@ -360,7 +360,7 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
         Surface::Grid { grid, .. } => {
             paint_grid_terrain(scene, t, clip, &mut shapes);
             paint_features(scene, grid, t, &mut shapes);
-            paint_grid_overlay(scene, grid, t, &mut shapes);
+            paint_grid_overlay(ctx, scene, grid, t, &mut shapes);
         }
         Surface::Open { width, height, .. } => {
             paint_open_table(scene, t, &mut shapes);
@@ -472,21 +472,30 @@ fn paint_grid_terrain(scene: &BoardScene<'_>, t: &Transform, clip: Rect, shapes:
 }
 
 /// On a grid: the selected piece's reach, its legal targets ringed and the path planned.
-fn paint_grid_overlay(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes: &mut Vec<Shape>) {
+fn paint_grid_overlay(
+    ctx: &egui::Context,
+    scene: &BoardScene<'_>,
+    grid: &Grid,
+    t: &Transform,
+    shapes: &mut Vec<Shape>,
+) {
     for (c, _) in &scene.overlay.reach_cells {
         let (cx, cy) = cell_center(grid, *c);
-        let fill = Color32::from_rgba_unmultiplied(255, 230, 0, 90);
-        match grid {
-            Grid::Square(_) => shapes.push(Shape::rect_filled(
-                Rect::from_center_size(t.to_screen(cx, cy), Vec2::splat(t.scale * 0.9)),
-                2.0,
-                fill,
-            )),
-            Grid::Hex(_) => shapes.push(Shape::convex_polygon(
-                hex_corners(t, cx, cy),
-                fill,
-                Stroke::NONE,
-            )),
+        // A reach cell past the board's edge is a step off it (a leader escaping across
+        // his baseline): drawn apart and labelled, as the legend explains.
+        let exit = !scene.board.contains(*c);
+        let fill = if exit {
+            Color32::from_rgba_unmultiplied(255, 140, 0, 140)
+        } else {
+            Color32::from_rgba_unmultiplied(255, 230, 0, 90)
+        };
+        shapes.push(cell_fill(grid, t, cx, cy, fill));
+        if exit && t.scale >= 24.0 {
+            let font = egui::FontId::proportional((t.scale * 0.3).min(14.0));
+            let ink = Color32::WHITE;
+            let galley = ctx.fonts_mut(|f| f.layout_no_wrap(EXIT_MARK.to_owned(), font, ink));
+            let at = t.to_screen(cx, cy) - galley.size() / 2.0;
+            shapes.push(Shape::Text(egui::epaint::TextShape::new(at, galley, ink)));
         }
     }
     for c in &scene.overlay.targets {
@@ -511,6 +520,21 @@ fn paint_grid_overlay(scene: &BoardScene<'_>, grid: &Grid, t: &Transform, shapes
             pts,
             Stroke::new(3.0, Color32::from_rgb(250, 120, 0)),
         ));
+    }
+}
+
+/// The word on a reach cell off the board: a step off it.
+pub const EXIT_MARK: &str = "exit";
+
+/// A cell's shape on screen, filled.
+fn cell_fill(grid: &Grid, t: &Transform, cx: f32, cy: f32, fill: Color32) -> Shape {
+    match grid {
+        Grid::Square(_) => Shape::rect_filled(
+            Rect::from_center_size(t.to_screen(cx, cy), Vec2::splat(t.scale * 0.9)),
+            2.0,
+            fill,
+        ),
+        Grid::Hex(_) => Shape::convex_polygon(hex_corners(t, cx, cy), fill, Stroke::NONE),
     }
 }
 
@@ -912,6 +936,8 @@ fn paint_pieces(
             } else {
                 Stroke::new(1.0, Color32::BLACK)
             };
+            // A face-down block is labelled on its dimmed face, in ink that reads on it.
+            let mut fill = color;
             match p.look {
                 Look::Ghost => {
                     shapes.push(Shape::rect_stroke(
@@ -920,17 +946,21 @@ fn paint_pieces(
                         Stroke::new(1.5, color.gamma_multiply(0.6)),
                         egui::StrokeKind::Inside,
                     ));
+                    // Named as the side's log names it, so "enemy #9 last seen" is found.
+                    if i == 0 && size >= SMALLEST_LABELLED_COUNTER && !p.name.is_empty() {
+                        captions.add(ctx, p, rect, false);
+                    }
                     continue;
                 }
                 Look::FaceDown => {
-                    shapes.push(Shape::rect_filled(rect, 3.0, color.gamma_multiply(0.55)));
+                    fill = color.gamma_multiply(0.55);
+                    shapes.push(Shape::rect_filled(rect, 3.0, fill));
                     shapes.push(Shape::rect_stroke(
                         rect,
                         3.0,
                         outline,
                         egui::StrokeKind::Inside,
                     ));
-                    continue;
                 }
                 Look::Open => {
                     shapes.push(Shape::rect_filled(rect, 3.0, color));
@@ -958,7 +988,7 @@ fn paint_pieces(
                 if name_fits(ctx, p, (room.width(), room.height()), SMALLEST_LABEL_FONT) {
                     // Fitted inside the counter, clear of its facing arrow, in the colour
                     // that reads on it.
-                    let ink = text_on(color);
+                    let ink = text_on(fill);
                     shapes.push(Shape::Text(egui::epaint::TextShape::new(
                         room.left_top() + Vec2::new(2.0, 1.0),
                         piece_galley(

@@ -184,7 +184,8 @@ pub fn text_on(fill: Color32) -> Color32 {
 /// `…` to the width, and lines that do not fit replaced by one `…` (kept beside an amount
 /// that falls on the last row: `hits 1 …`).
 ///
-/// A line is cut in its middle, keeping more of its end than its start: names of one
+/// A line of several words (`out of command`) is cut between words (`out of…`). A
+/// one-word line is cut in its middle, keeping more of its end than its start: names of one
 /// family differ at their end (`adum1`, `adum2`), so `ad…m1` and `ad…m2` still tell them
 /// apart where `adu…` would not.
 #[must_use]
@@ -200,7 +201,9 @@ pub fn fit_lines(
     let rows = ((height / row).floor() as usize).max(1);
     let mut out: Vec<String> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        if out.len() + 1 == rows && i + 1 < lines.len() {
+        // The name line is never given up for the mark that more follows: a counter one
+        // row high carries its name ("#8"), not "…" (a player met an enemy labelled so).
+        if i > 0 && out.len() + 1 == rows && i + 1 < lines.len() {
             // The last row: a counter's amount (`hits 1`) is worth keeping there, with the
             // mark that more follows, when the two fit (`hits 1 …`, `h1 …`); a word-only
             // line after it (`seen`) is left to the hover card.
@@ -234,6 +237,12 @@ pub fn fit_lines(
             };
             let chars: Vec<char> = stem.chars().collect();
             text = "…".to_owned();
+            // Words are cut between words ("out of…"), never inside one ("ou…and"):
+            // a word cut in two reads as another word.
+            if let Some(cut) = cut_between_words(stem, &suffix, width, &measure) {
+                out.push(cut);
+                continue;
+            }
             for keep in (1..chars.len()).rev() {
                 let candidate = elide_middle(&chars, keep) + &suffix;
                 if measure(&candidate) <= width {
@@ -243,8 +252,30 @@ pub fn fit_lines(
             }
         }
         out.push(text);
+        // A counter one row high holds its name alone; the hover card has the rest.
+        if out.len() >= rows {
+            break;
+        }
     }
     out
+}
+
+/// `stem` (words) cut after its last whole word that fits with `…` and `suffix` in
+/// `width`; `None` for a single word or when not even the first fits.
+fn cut_between_words(
+    stem: &str,
+    suffix: &str,
+    width: f32,
+    measure: &impl Fn(&str) -> f32,
+) -> Option<String> {
+    let words: Vec<&str> = stem.split(' ').filter(|w| !w.is_empty()).collect();
+    if words.len() < 2 {
+        return None;
+    }
+    (1..words.len())
+        .rev()
+        .map(|keep| format!("{}…{suffix}", words[..keep].join(" ")))
+        .find(|c| measure(c) <= width)
 }
 
 /// Shorter forms of a counter's amount, `figures 6`: `fig 6`, then `f6`; none for a line

@@ -292,7 +292,15 @@ impl Session {
 /// that input comes from, the score and the outcome.
 #[must_use]
 pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
-    let mut lines = vec![format!("{} — {}", r.chart, r.purpose)];
+    // The ruleset's names as a player reads them (`fire small`, `the acting piece's
+    // staff`); a piece's name, which orders spell, stays as it is.
+    let rules = &ruleset.rules;
+    let said = |t: &str| crate::words::log_line(rules, t);
+    let mut lines = vec![format!(
+        "{} — {}",
+        crate::words::spaced(&r.chart),
+        said(&r.purpose)
+    )];
     let dice: Vec<String> = r
         .dice
         .iter()
@@ -318,13 +326,14 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
                 .and_then(|i| i.from.as_ref())
                 .map_or_else(
                     || "the ruleset's scripts (or its default)".to_owned(),
-                    |f| f.value.clone(),
+                    |f| crate::words::source_words(&f.value),
                 );
-            value.map(|v| format!("input `{name}` = {v}, from {from}"))
+            value.map(|v| format!("{} = {v}, from {from}", crate::words::spaced(name)))
         });
+        let what = crate::words::spaced(&m.name);
         match source {
-            Some(s) => lines.push(format!("  {:+} {} ({s})", m.value, m.name)),
-            None => lines.push(format!("  {:+} {}", m.value, m.name)),
+            Some(s) => lines.push(format!("  {:+} {what} ({s})", m.value)),
+            None => lines.push(format!("  {:+} {what}", m.value)),
         }
     }
     // Multiplying modifiers, in the order applied, each with the score it left.
@@ -340,8 +349,16 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
         ));
     }
     match &r.band {
-        Some(band) => lines.push(format!("  band {} ({band}) → {}", r.score, r.outcome)),
-        None => lines.push(format!("  score {} → {}", r.score, r.outcome)),
+        Some(band) => lines.push(format!(
+            "  band {} ({band}) → {}",
+            r.score,
+            crate::words::spaced(&r.outcome)
+        )),
+        None => lines.push(format!(
+            "  score {} → {}",
+            r.score,
+            crate::words::spaced(&r.outcome)
+        )),
     }
     // Amounts the outcome worked out from the roll (`amount: score`).
     for a in &r.amounts {

@@ -162,6 +162,12 @@ fn seen_pieces(
         })
         .collect();
     for e in &seen.enemy {
+        // Every enemy drawn carries the name the side's log gives it (the kernel's
+        // `view::label`): the piece's own once identified, else the handle ("#9").
+        let log_name = e
+            .identity
+            .as_ref()
+            .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
         let grid_facing = |f| board.grid().map(|_| FacingMark::Grid(f));
         if let Some(place) = e.place.clone().filter(|p| !matches!(p, Place::Off)) {
             let known = e.face_up && (e.kind.is_some() || e.identity.is_some());
@@ -170,10 +176,12 @@ fn seen_pieces(
                     let shown = e.names.as_ref().map_or(Shown::Public, Shown::Named);
                     open_piece(rules, identity, shown)
                 }
+                // A block the side cannot read still carries the handle its log names it
+                // by ("french sights enemy #9"), so the player can find it on the board.
                 _ => DrawPiece {
                     id: real(e.handle),
                     side: e.side,
-                    name: String::new(),
+                    name: log_name.clone(),
                     kind: String::new(),
                     place: place.clone(),
                     facing: None,
@@ -185,7 +193,7 @@ fn seen_pieces(
             };
             if known && e.identity.is_none() {
                 d.kind = e.kind.clone().unwrap_or_default();
-                d.name = format!("#{}", e.handle.0);
+                d.name.clone_from(&log_name);
             }
             if let Some(level) = &e.level {
                 // A level named for sight already ("seen") is not said twice.
@@ -217,7 +225,7 @@ fn seen_pieces(
             out.push(DrawPiece {
                 id: real(e.handle),
                 side: e.side,
-                name: String::new(),
+                name: log_name,
                 kind: String::new(),
                 place: last.place.clone(),
                 facing: None,

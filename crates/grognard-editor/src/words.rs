@@ -279,8 +279,9 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
     use crate::scene::Look;
     let mut lines = Vec::new();
     match p.look {
-        Look::Ghost => lines.push(format!("{side}: where an enemy was last seen")),
-        Look::FaceDown => lines.push(format!("{side}: face down — its position only")),
+        // Named as the side's log names it (`#9`), so a log line's piece is found here.
+        Look::Ghost => lines.push(format!("{} — {side}: where it was last seen", p.name)),
+        Look::FaceDown => lines.push(format!("{} — {side}: face down, its position only", p.name)),
         Look::Open => {
             let name = if p.name.is_empty() { "?" } else { &p.name };
             let kind = if p.kind.is_empty() {
@@ -342,11 +343,22 @@ pub fn spaced(name: &str) -> String {
 /// as a state (`blue sights r3 (seen)`, where a lettered level keeps `at level D`).
 #[must_use]
 pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
+    // Every ruleset name a log line may carry (flags, counters, actions, charts, their
+    // outcomes, modes): a player reads `fire small`, not `fire_small`.
     let names: Vec<&str> = rules
         .flags
         .iter()
         .map(|f| f.name.as_str())
         .chain(rules.counters.iter().map(|c| c.name.as_str()))
+        .chain(rules.actions.iter().map(|a| a.name.as_str()))
+        .chain(rules.charts.iter().map(|c| c.name.as_str()))
+        .chain(
+            rules
+                .charts
+                .iter()
+                .flat_map(|c| c.outcomes.iter().map(String::as_str)),
+        )
+        .chain(rules.modes.iter().map(|m| m.name.as_str()))
         .filter(|n| n.contains('_'))
         .collect();
     let mut out = String::with_capacity(line.len());
@@ -375,6 +387,41 @@ pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
         return format!("{head} ({level})");
     }
     out
+}
+
+/// Where a chart's input is read from, in words (`actor.attribute staff` is "the acting
+/// piece's staff"), from the ruleset's `from:` text; a text it does not know is spaced.
+#[must_use]
+pub fn source_words(from: &str) -> String {
+    let (head, name) = from
+        .split_once(' ')
+        .map_or((from, ""), |(h, n)| (h, n.trim()));
+    let name = spaced(name);
+    let (whose, what) = match head.split_once('.') {
+        Some(("actor", w)) => ("the acting piece", w),
+        Some(("target", w)) => ("the target", w),
+        _ => ("", head),
+    };
+    match (whose, what) {
+        (_, "distance") => "the distance to the target".to_owned(),
+        (_, "table_distance") => "the distance to the target measured on the table".to_owned(),
+        (_, "distance_band" | "table_distance_band") => {
+            "the band the distance to the target falls in".to_owned()
+        }
+        ("", "setting") => format!("the scenario's {name} setting"),
+        ("", "option") => format!("whether the optional rule {name} is in force"),
+        ("", "intent") => format!("whether the order is for {name}"),
+        ("", _) => spaced(from),
+        (w, "counter" | "attribute") => format!("{w}'s {name}"),
+        (w, "mode") => format!("whether {w} is in {name} mode"),
+        (w, "flag") => format!("whether {w} is {name}"),
+        (w, "terrain") => format!("the {name} of {w}'s ground"),
+        (_, "flank_or_rear") => {
+            "whether the acting piece is on the target's flank or rear".to_owned()
+        }
+        (w, "friends_within") => format!("friendly pieces near {w}"),
+        (w, other) => format!("{w}'s {}", spaced(other)),
+    }
 }
 
 /// Where a game stands, for [`ended_words`]: its turn and phase (`None` once over).
@@ -427,9 +474,89 @@ pub fn seconds_text(secs: f64) -> String {
     }
 }
 
+/// What a side knows of an enemy at sighting level `level` (`A`…`D` on the block rules'
+/// chart), in words, for the hover card and the legend: `level B: where it is, real or
+/// dummy, its strength; next to it, all of it`. `None` for a name that is no level.
+#[must_use]
+pub fn sighting_level(rules: &grognard_kernel::rules::Rules, level: &str) -> Option<String> {
+    use grognard_kernel::knowledge::Disclosure;
+    let sighting = rules.sighting.as_ref()?;
+    let def = sighting.levels.iter().find(|l| l.name == level)?;
+    let facts = |d: Disclosure| -> Vec<&'static str> {
+        if d.has(Disclosure::IDENTITY) {
+            return vec!["all of it (type, strength, name, state)"];
+        }
+        [
+            (Disclosure::POSITION, "where it is"),
+            (Disclosure::REAL, "real or dummy"),
+            (Disclosure::KIND, "its type"),
+            (Disclosure::STRENGTH, "its strength"),
+        ]
+        .into_iter()
+        .filter(|(f, _)| d.has(*f))
+        .map(|(_, w)| w)
+        .collect()
+    };
+    // What every side sees of a piece in the open is known at any level.
+    let known = facts(def.discloses.with(sighting.public));
+    let mut text = format!("level {level}: ");
+    if def.discloses == Disclosure::NONE {
+        text.push_str("nothing beyond ");
+    }
+    text.push_str(&if known.is_empty() {
+        "that it is there".to_owned()
+    } else {
+        known.join(", ")
+    });
+    if def.adjacent != Disclosure::NONE {
+        let more = facts(def.adjacent);
+        if !more.is_empty() {
+            text.push_str(&format!("; next to it, {}", more.join(", ")));
+        }
+    }
+    if def.flips_up {
+        text.push_str("; its block turns face up");
+    }
+    Some(text)
+}
+
+/// The sighting levels of a ruleset with a scale of more than one step, each in words
+/// ([`sighting_level`]), best first; empty without one.
+#[must_use]
+pub fn sighting_levels(rules: &grognard_kernel::rules::Rules) -> Vec<String> {
+    let Some(sighting) = rules.sighting.as_ref().filter(|s| s.levels.len() > 1) else {
+        return Vec::new();
+    };
+    sighting
+        .levels
+        .iter()
+        .filter_map(|l| sighting_level(rules, &l.name))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::order_text;
+
+    #[test]
+    fn input_sources_read_as_words() {
+        use super::source_words;
+        assert_eq!(
+            source_words("actor.attribute staff"),
+            "the acting piece's staff"
+        );
+        assert_eq!(source_words("target.counter hits"), "the target's hits");
+        assert_eq!(
+            source_words("actor.mode skirmish_order"),
+            "whether the acting piece is in skirmish order mode"
+        );
+        assert_eq!(source_words("distance"), "the distance to the target");
+        assert_eq!(
+            source_words("setting night"),
+            "the scenario's night setting"
+        );
+        assert_eq!(source_words("some_new_thing"), "some new thing");
+    }
 
     #[test]
     fn orders_read_as_one_line() {

@@ -89,9 +89,10 @@ fn counter_labels_are_cut_to_the_counter_and_whole_on_hover() {
         "{}",
         fitted[1]
     );
-    // Too short for two lines: one line and a mark that more is hidden.
+    // Too short for two lines: the name alone (it was "…", which named nothing: a
+    // player met an enemy "#8" drawn so); the hover card holds the rest.
     let one = grognard_editor::scene::fit_lines(&h.ctx, &lines, &font, 30.0, 12.0);
-    assert_eq!(one, ["…"]);
+    assert_eq!(one, [fitted[0].clone()]);
     // The hover card holds the whole label and explains the mode letter.
     let card = grognard_editor::words::piece_card(&p, "blue");
     assert_eq!(
@@ -458,7 +459,7 @@ fn the_roll_explanation_says_where_an_input_comes_from_in_plain_words() {
         .iter()
         .find(|l| l.contains("save value"))
         .expect("the modifier");
-    assert!(line.contains("input `save` = 4, from the ruleset's scripts (or its default)"));
+    assert!(line.contains("save = 4, from the ruleset's scripts (or its default)"));
     assert!(!line.contains("by hand or a hook"));
 }
 

@@ -894,9 +894,11 @@ fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
         assert_eq!(r.draw_rate().mean, 1.0);
         assert!((0..r.sides.len()).all(|i| r.win_rate(i).mean == 0.0));
     }
-    // Two rulesets × two sides that never won, and two columns of draws.
-    assert_eq!(h.query_all_by_label("0.0% ± 0.0").count(), 4);
-    assert_eq!(h.query_all_by_label("100.0% ± 0.0").count(), 2);
+    // Two rulesets × two sides that never won, and two columns of draws, each with the
+    // width its 95% interval keeps at the ends (100 games: up to 3.7%), not "± 0.0".
+    assert_eq!(h.query_all_by_label("0.0% (95%: 0.0–3.7)").count(), 4);
+    assert_eq!(h.query_all_by_label("100.0% (95%: 96.3–100.0)").count(), 2);
+    assert_eq!(h.query_all_by_label_contains("% ±").count(), 0);
     assert_eq!(results[1].label, "drill-square-mud");
     assert!(
         status(&h).contains("simulation done: 200 games"),

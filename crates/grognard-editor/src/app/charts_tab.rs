@@ -196,9 +196,11 @@ impl EditorApp {
                         p.push(key.to_owned());
                         p
                     };
-                    let name = |key: &str| format!("{chart} row {} {key}", i + 1);
-                    ui.label(format!("row {}", i + 1));
-                    ui.label("band");
+                    // Numbered as the band input counts them (band 0 first), the number
+                    // the odds below and `grognard chart --set` take.
+                    let name = |key: &str| format!("{chart} band {i} {key}");
+                    ui.label(format!("band {i}"));
+                    ui.label("named");
                     self.field_ui(ui, &path("band"), &name("band"), out);
                     ui.label("test");
                     let set = |key: &str| row.get(key).is_some_and(|v| !v.is_null());
@@ -249,7 +251,22 @@ impl EditorApp {
                     .get(&key)
                     .copied()
                     .unwrap_or(input.default);
-                let label = ui.label(&input.name);
+                // Each input's words and box kept together on one line: a label left at
+                // a line's end with its box on the next read as two inputs.
+                let words = odds_input_name(def, i);
+                let font = egui::TextStyle::Body.resolve(ui.style());
+                let words_width = ui.fonts_mut(|f| {
+                    f.layout_no_wrap(words.clone(), font, Color32::WHITE)
+                        .size()
+                        .x
+                });
+                // What is left of the row (a wrapping row's available width is the whole).
+                if ui.max_rect().right() - ui.cursor().left() < words_width + ODDS_BOX_ROOM {
+                    ui.end_row();
+                }
+                let label = ui
+                    .add(egui::Label::new(words).wrap_mode(egui::TextWrapMode::Extend))
+                    .on_hover_text(format!("chart input `{}`", input.name));
                 let r = ui
                     .add(egui::DragValue::new(&mut v).range(input.min..=input.max))
                     .labelled_by(label.id);
@@ -375,6 +392,24 @@ impl EditorApp {
             });
         ui.ctx()
             .data_mut(|d| d.insert_temp(odds_plot_id(), plot.response.rect));
+    }
+}
+
+/// The room an odds input's box and the words after it take beside its name.
+const ODDS_BOX_ROOM: f32 = 60.0;
+
+/// What the odds inputs call chart input `i`: the name of the one modifier that reads it
+/// ("hits on the firer", as the chart's modifier list says), else its own name spaced
+/// (`firer_hits` read as a raw id).
+#[must_use]
+pub fn odds_input_name(def: &grognard_kernel::chart::ChartDef, i: usize) -> String {
+    let mut readers = def.modifiers.iter().filter(|m| m.input == i);
+    match (readers.next(), readers.next()) {
+        (Some(m), None) => m.name.clone(),
+        _ => def
+            .inputs
+            .get(i)
+            .map_or_else(String::new, |x| crate::words::spaced(&x.name)),
     }
 }
 

@@ -468,6 +468,7 @@ impl EditorApp {
         match c {
             Command::ViewAs(v) => {
                 self.rt.play.view = v;
+                self.rt.play.view_chosen = true;
                 self.rt.play.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
                 if let (ViewAs::Side(side), Some((_, owner, _))) = (v, self.selected_piece())
                     && side != owner

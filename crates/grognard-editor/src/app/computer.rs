@@ -148,7 +148,31 @@ impl EditorApp {
                     "the computer is thinking for {name}: take back once it has given its order"
                 )
             }
-            None => "nothing to take back: no order of this side since the last roll".to_owned(),
+            None => {
+                let Some(session) = &self.rt.session else {
+                    return "no game open".to_owned();
+                };
+                let name = |s: SideId| {
+                    session
+                        .game
+                        .sides()
+                        .get(s.index())
+                        .map_or_else(|| "?".to_owned(), |d| d.name.clone())
+                };
+                match (session.orders().last(), self.rt.play.view) {
+                    (None, _) => "No order has been given yet: nothing to take back.".to_owned(),
+                    _ if !session.can_undo() => "Dice were rolled since the last order: an \
+                                                  order is taken back only while no die has \
+                                                  been rolled after it."
+                        .to_owned(),
+                    (Some(last), ViewAs::Side(side)) if last.side != side => format!(
+                        "The last order is {}'s: a side takes back only its own (as the \
+                         referee, any).",
+                        name(last.side)
+                    ),
+                    _ => "Nothing to take back now.".to_owned(),
+                }
+            }
         }
     }
 
@@ -414,9 +438,9 @@ impl EditorApp {
         }
     }
 
-    /// Sets who plays `side`. With the computer on a side and the board seen by the
-    /// referee, the view turns to a side a person plays, so hidden information stays
-    /// hidden from that person.
+    /// Sets who plays `side`. Until the player picks a view, the board is seen by a side
+    /// a person plays, so hidden information stays hidden from that person (by the
+    /// referee once the computer plays every side); a view the player picked is kept.
     pub(super) fn seat(&mut self, side: SideId, kind: Option<PolicyKind>) {
         let Some(session) = &self.rt.session else {
             return;
@@ -441,11 +465,16 @@ impl EditorApp {
                 Ok(p) => {
                     let label = kind.name();
                     *slot = Some(p);
+                    // Until the player picks a view, it follows the seats: a side a
+                    // person plays, or the referee's when the computer plays them all. A
+                    // view the player picked stays (it turned on its own to a computer's
+                    // side when both sides were seated).
                     let person = (0..sides).find(|i| self.rt.play.players[*i].is_none());
-                    if self.rt.play.view == ViewAs::Referee
-                        && let Some(i) = person
-                    {
-                        self.rt.play.view = ViewAs::Side(SideId(u8::try_from(i).unwrap_or(0)));
+                    let auto = person.map_or(ViewAs::Referee, |i| {
+                        ViewAs::Side(SideId(u8::try_from(i).unwrap_or(0)))
+                    });
+                    if !self.rt.play.view_chosen && self.rt.play.view != auto {
+                        self.rt.play.view = auto;
                         self.rt.play.selected = None;
                         self.rt.play.reach = None;
                     }

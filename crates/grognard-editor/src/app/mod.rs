@@ -16,6 +16,7 @@ mod computer;
 mod diff_tab;
 mod play_panels;
 mod play_tab;
+mod remote_panels;
 mod remote_tab;
 mod rules_tab;
 mod simulate_tab;
@@ -24,10 +25,12 @@ mod tune_tab;
 
 pub use crate::words::order_text;
 use bars::{COMBO_WIDTH, slot_label};
-pub use charts_tab::{band_face_test, odds_plot_rect};
+pub use charts_tab::{band_face_test, odds_input_name, odds_plot_rect};
 pub use commands::{CellOrder, Command, FilePurpose};
 pub use play_tab::{group_problems, result_words};
+pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, move_to_order, phase_line};
+pub use tune_tab::default_range;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};

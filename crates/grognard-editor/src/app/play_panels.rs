@@ -107,6 +107,7 @@ impl EditorApp {
                 }
                 if ui
                     .add_enabled(self.may_undo(), egui::Button::new("Undo"))
+                    .on_hover_text("Take back the last order (no die has been rolled since).")
                     .on_disabled_hover_text(self.why_no_undo())
                     .clicked()
                 {

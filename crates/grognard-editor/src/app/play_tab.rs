@@ -31,6 +31,8 @@ pub(super) struct PlayUi {
     /// The cells of the path being planned.
     pub(super) path: Vec<Cell>,
     pub(super) view: ViewAs,
+    /// The player picked the view (View as): seating the computer no longer changes it.
+    pub(super) view_chosen: bool,
     /// Hot-seat: the board is hidden until the next player asks for it.
     pub(super) screen_hidden: bool,
     /// The board's transform and pieces as last drawn (hit tests, tests' queries).
@@ -73,6 +75,7 @@ impl Default for PlayUi {
             reach: None,
             path: Vec::new(),
             view: ViewAs::Referee,
+            view_chosen: false,
             screen_hidden: false,
             transform: None,
             drawn: Vec::new(),
@@ -151,6 +154,13 @@ impl EditorApp {
     pub fn reach_shaded(&self) -> bool {
         let o = self.overlay();
         !o.reach_cells.is_empty() || o.reach_radius.is_some()
+    }
+
+    /// What the Play board shades and rings now, as it paints it (tests paint the board
+    /// with it through [`crate::board::paint`]).
+    #[must_use]
+    pub fn board_overlay(&self) -> Overlay {
+        self.overlay()
     }
 
     /// The pieces ringed as the selected piece's legal targets on an open table.
@@ -341,6 +351,27 @@ impl EditorApp {
                      counter is face down (only where it is is known), an outline where an enemy \
                      was last seen. Hover over a piece or a cell for everything shown of it.",
                 );
+                if game.board().grid().is_some()
+                    && rules.piece_types.iter().any(|t| t.company.exits.is_some())
+                {
+                    ui.label(format!(
+                        "Orange shading marked \"{}\" past the board's edge: the selected \
+                         piece may step off the board there and leave the battle (a leader \
+                         escaping across his own baseline is out for the rest of the game, \
+                         and gives the enemy no banner).",
+                        board::EXIT_MARK
+                    ));
+                }
+                let levels = crate::words::sighting_levels(rules);
+                if !levels.is_empty() {
+                    ui.label(
+                        "An enemy's \"seen\" letter is the sighting level your pieces have \
+                         of it now:",
+                    );
+                    for l in levels {
+                        ui.label(l);
+                    }
+                }
             });
     }
 
@@ -720,9 +751,18 @@ impl EditorApp {
                 self.rt.play.path.clear();
                 self.refresh_reach();
                 let after = self.acting_side_after_hidden();
+                // The screen passes between the people at the table: a side the computer
+                // plays is no one to pass it to (with both sides seated, the view turned
+                // at every phase on its own).
                 if self.saved.hot_seat
                     && after != before
                     && let Some(next) = after
+                    && self
+                        .rt
+                        .play
+                        .players
+                        .get(next.index())
+                        .is_none_or(Option::is_none)
                 {
                     self.rt.play.view = ViewAs::Side(next);
                     self.rt.play.screen_hidden = true;
@@ -895,6 +935,7 @@ pub(super) fn hover_card(
         .and_then(|id| pieces.iter().find(|p| p.id == id))
     {
         lines = crate::words::piece_card(p, side_name(p));
+        explain_levels(rules, &mut lines);
     }
     if let Some(c) = click.hover_cell {
         if lines.is_empty() {
@@ -902,12 +943,27 @@ pub(super) fn hover_card(
             for p in pieces.iter().filter(|p| p.place.covers(c)) {
                 lines.extend(crate::words::piece_card(p, side_name(p)));
             }
+            explain_levels(rules, &mut lines);
         } else {
             lines.push(String::new());
         }
         lines.extend(crate::words::cell_card(rules, board, c));
     }
     lines
+}
+
+/// After a card's `seen B` line, what the side knows at that level (`level B: where it
+/// is, real or dummy, …`): the letters alone tell a player nothing.
+fn explain_levels(rules: &grognard_kernel::rules::Rules, lines: &mut Vec<String>) {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines.drain(..) {
+        let words = line
+            .strip_prefix("seen ")
+            .and_then(|l| crate::words::sighting_level(rules, l));
+        out.push(line);
+        out.extend(words);
+    }
+    *lines = out;
 }
 
 /// `card` (from [`hover_card`]) beside the pointer over the board, its first line strong.

@@ -25,8 +25,6 @@ use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
 
 use super::{Command, EditorApp, Tab};
 
-/// Most orders listed at once (an open table offers hundreds).
-const MAX_LISTED: usize = 200;
 /// How often the tab redraws while a game is joined (the reconnection countdown).
 const TICK: Duration = Duration::from_millis(500);
 /// The height kept for the Remote tab's legal orders (its list scrolls within 220 points).
@@ -65,18 +63,18 @@ pub(super) struct RemoteUi {
     host_db: String,
     host_play_as: String,
     host_policies: BTreeMap<String, String>,
-    session: Option<RemoteSession>,
+    pub(super) session: Option<RemoteSession>,
     job: Option<HostJob>,
     hosted: Option<HostedGame>,
     /// A server this editor started (dropping it stops the server).
     server: Option<grognard_server::Running>,
-    selected: Option<PieceId>,
+    pub(super) selected: Option<PieceId>,
     /// The counter under the pointer at the last click on a cell: in a shared cell, the
     /// piece clicked rather than its neighbour.
     pointed: Option<PieceId>,
     /// The tape measure's last reading on the remote board.
     pub(crate) measure: Option<crate::bases::Measurement>,
-    chat_input: String,
+    pub(super) chat_input: String,
     /// Why the referee takes an order back (the server asks the referee to say).
     undo_reason: String,
     /// The context to wake when the network brings something (set by the first frame).
@@ -172,6 +170,23 @@ pub fn move_to_order(side: &str, piece: &str, drop: &BaseDrop) -> OrderSpec {
             facing: drop.facing.map(|a| f64::from(a.tenths()) / 10.0),
         }),
         ..OrderSpec::default()
+    }
+}
+
+/// Which ruleset hosting sends, in words: the one the scenario file names, as saved —
+/// and, when the editor plays it under another (a house rule chosen in the Ruleset menu),
+/// that the one in force here is not it.
+#[must_use]
+pub fn host_ruleset_words(scenario: &grognard_rules::load::Scenario) -> String {
+    let named = &scenario.spec.ruleset.value;
+    let here = &scenario.ruleset.rules.identity.name;
+    if named == here {
+        format!("Ruleset sent: {named}, the one the scenario names.")
+    } else {
+        format!(
+            "Ruleset sent: {named}, the one the scenario names — not {here}, the ruleset in \
+             force here: to host under {here}, name it in the scenario's `ruleset:` and save."
+        )
     }
 }
 
@@ -453,7 +468,7 @@ impl EditorApp {
             .is_some_and(|p| Some(p.side) == side && p.look == Look::Open)
     }
 
-    fn remote_selected_name(&self) -> Option<String> {
+    pub(super) fn remote_selected_name(&self) -> Option<String> {
         let id = self.rt.remote.selected?;
         self.remote()?
             .pieces()
@@ -463,7 +478,7 @@ impl EditorApp {
     }
 
     /// The legal orders shown: the selected piece's, or all of them.
-    fn remote_legal(&self) -> Vec<&OrderSpec> {
+    pub(super) fn remote_legal(&self) -> Vec<&OrderSpec> {
         let Some(state) = self.remote().and_then(RemoteSession::state) else {
             return Vec::new();
         };
@@ -726,6 +741,14 @@ impl EditorApp {
             "Host {} on a server: the scenario and every file it loads are sent as saved on disk (unsaved edits to the rules are not).",
             scenario.display()
         ));
+        if let Some(words) = self
+            .rt
+            .session
+            .as_ref()
+            .map(|s| host_ruleset_words(&s.scenario))
+        {
+            ui.label(words);
+        }
         let running = self
             .rt
             .remote
@@ -851,15 +874,23 @@ impl EditorApp {
         egui::Grid::new("hosted seats")
             .num_columns(4)
             .show(ui, |ui| {
+                // The buttons before the link: a link is long, and at 1024 points wide
+                // it pushed them off the window. A copy says so beside its button.
+                let copied_id = egui::Id::unique("hosted link copied");
+                let copied: Option<String> = ui.ctx().data(|d| d.get_temp(copied_id));
                 for (seat, link) in grognard_server::client::seat_links(&h.created, &h.url) {
                     ui.label(&seat);
-                    ui.label(RichText::new(&link).monospace());
-                    if ui
-                        .button(format!("Copy {} link", crate::words::possessive(&seat)))
-                        .clicked()
-                    {
-                        ui.ctx().copy_text(link.clone());
-                    }
+                    let whose = crate::words::possessive(&seat);
+                    ui.horizontal(|ui| {
+                        if ui.button(format!("Copy {whose} link")).clicked() {
+                            ui.ctx().copy_text(link.clone());
+                            ui.ctx()
+                                .data_mut(|d| d.insert_temp(copied_id, seat.clone()));
+                        }
+                        if copied.as_deref() == Some(seat.as_str()) {
+                            ui.label(format!("copied {whose} link"));
+                        }
+                    });
                     let token = h.created.tokens.get(&seat).cloned().unwrap_or_default();
                     if joined == Some(seat.as_str()) {
                         ui.label("(joined)");
@@ -870,6 +901,7 @@ impl EditorApp {
                             token,
                         });
                     }
+                    ui.label(RichText::new(&link).monospace());
                     ui.end_row();
                 }
             });
@@ -1026,128 +1058,6 @@ impl EditorApp {
                         ui.label(RichText::new(text).monospace());
                     });
             });
-    }
-
-    fn remote_legal_ui(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
-        let Some(s) = self.remote() else {
-            return;
-        };
-        if self.remote_draggable().is_some() {
-            ui.label(
-                "Drag the selected piece's base to move it (the wheel turns it as it goes), \
-                 or pull the handle ahead of it to turn it where it stands: the server \
-                 judges the move.",
-            );
-        }
-        let listed = self.remote_legal();
-        let whose = self
-            .remote_selected_name()
-            .map_or_else(String::new, |n| format!(" for {n}"));
-        egui::CollapsingHeader::new(
-            RichText::new(format!("Legal orders{whose} ({})", listed.len())).strong(),
-        )
-        .id_salt("remote legal orders")
-        .default_open(true)
-        .show(ui, |ui| {
-            if listed.is_empty() {
-                let waiting = s
-                    .state()
-                    .map(|st| st.status.to_act.join(" and "))
-                    .filter(|w| !w.is_empty())
-                    .unwrap_or_else(|| "nobody".into());
-                ui.label(format!("No order to give now; {waiting} acts."));
-                return;
-            }
-            if self.rt.remote.selected.is_none() {
-                // An open table has no cells to mark: its bases are dragged.
-                let open = s
-                    .table()
-                    .is_some_and(|t| matches!(t.board.surface, Surface::Open { .. }));
-                ui.label(if open {
-                    "Click one of your pieces to see only its orders; then drag its base where it goes."
-                } else {
-                    "Click one of your pieces to see only its orders; then a marked cell moves it there."
-                });
-            }
-            egui::ScrollArea::vertical()
-                .id_salt("remote legal list")
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    // In the Play tab's words and groups: one folding group per piece (the
-                    // selected piece's open), the orders naming no piece last.
-                    let specs: Vec<serde_json::Value> = listed
-                        .iter()
-                        .map(|o| serde_json::to_value(o).unwrap_or_default())
-                        .collect();
-                    let selected = self.remote_selected_name();
-                    for (piece, orders) in crate::words::group_orders(&specs) {
-                        let mut buttons = |ui: &mut egui::Ui| {
-                            for (i, words) in orders.iter().take(MAX_LISTED) {
-                                if ui
-                                    .add_enabled(s.connected(), egui::Button::new(words.as_str()))
-                                    .clicked()
-                                    && let Some(order) = listed.get(*i)
-                                {
-                                    out.push(Command::RemoteOrder(Box::new((*order).clone())));
-                                }
-                            }
-                            if orders.len() > MAX_LISTED {
-                                ui.label(format!("… and {} more", orders.len() - MAX_LISTED));
-                            }
-                        };
-                        match piece {
-                            Some(name) => {
-                                let open = selected.as_ref().map(|s| *s == name);
-                                egui::CollapsingHeader::new(format!(
-                                    "{name}: {}",
-                                    crate::words::count(orders.len() as i64, "order")
-                                ))
-                                .id_salt(("remote legal of", name.as_str()))
-                                .open(open)
-                                .show(ui, buttons);
-                            }
-                            None => buttons(ui),
-                        }
-                    }
-                });
-        });
-    }
-
-    fn remote_chat_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
-        let Some(s) = self.rt.remote.session.as_ref() else {
-            return;
-        };
-        ui.label(RichText::new("Chat").strong());
-        egui::ScrollArea::vertical()
-            .id_salt("remote chat")
-            .max_height(160.0)
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                if s.chat().is_empty() {
-                    ui.label("No one has said anything yet.");
-                }
-                for line in s.chat() {
-                    ui.label(chat_label(line));
-                }
-            });
-        let connected = s.connected();
-        let input = &mut self.rt.remote.chat_input;
-        ui.horizontal(|ui| {
-            let label = ui.label("Say");
-            let edit = ui
-                .add(egui::TextEdit::singleline(input).desired_width(220.0))
-                .labelled_by(label.id);
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui
-                .add_enabled(connected, egui::Button::new("Send"))
-                .clicked()
-                || enter)
-                && connected
-                && !input.trim().is_empty()
-            {
-                out.push(Command::RemoteChat(input.clone()));
-            }
-        });
     }
 
     /// The pieces drawn on the remote board (tests read them).

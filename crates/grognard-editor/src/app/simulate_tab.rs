@@ -9,7 +9,7 @@ use grognard_play::PolicyKind;
 use grognard_play::search::Budget;
 use grognard_rules::load;
 
-use grognard_play::tally::Estimate;
+use crate::simulate::Share;
 
 use crate::simulate::{SimJob, SimResult};
 
@@ -293,8 +293,9 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
         return;
     };
     ui.label(
-        "Win and draw rates are the observed shares of the games with a result, ± the \
-         half-width of their 95% interval (as `grognard sim` prints them).",
+        "Win and draw rates are the observed shares of the games with a result (the shares \
+         `grognard sim` prints), then their 95% interval (Wilson's: it keeps its width \
+         when a side won every game or none, where `sim`'s ± reads 0).",
     );
     if let Some(note) = unequal_note(results) {
         ui.colored_label(Color32::from_rgb(200, 120, 0), note);
@@ -312,15 +313,31 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
         for r in results {
             ui.label(&r.label);
             ui.label(r.games().to_string());
-            for i in 0..r.sides.len() {
-                ui.label(r.win_rate(i).percent());
+            if r.games() == 0 {
+                // No game: no rate, not "0.0% ± 0.0".
+                for _ in 0..=r.sides.len() {
+                    ui.label("no games played");
+                }
+            } else {
+                for i in 0..r.sides.len() {
+                    ui.label(r.win_share(i).words());
+                }
+                ui.label(r.draw_share().words());
             }
-            ui.label(r.draw_rate().percent());
             ui.label(r.tally.unfinished.to_string());
-            ui.label(r.tally.length.estimate().plain());
+            if r.games() == 0 {
+                ui.label("—");
+            } else {
+                ui.label(r.tally.length.estimate().plain());
+            }
             ui.end_row();
         }
     });
+    if results.iter().all(|r| r.games() == 0) {
+        // Empty plots with a 0–100 axis say nothing a player can use.
+        ui.label("No game was played to its end: nothing to plot.");
+        return;
+    }
     let width = 0.8 / results.len() as f64;
     // Under each group, the side's name as the scenario gives it.
     let mut labels: Vec<String> = first.sides.iter().map(|s| format!("{s} wins")).collect();
@@ -338,18 +355,19 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
         .show(ui, |plot| {
             for (k, r) in results.iter().enumerate() {
                 let offset = (k as f64 - (results.len() as f64 - 1.0) / 2.0) * width;
-                let rates: Vec<Estimate> = (0..r.sides.len())
-                    .map(|i| r.win_rate(i))
-                    .chain(std::iter::once(r.draw_rate()))
+                let rates: Vec<Share> = (0..r.sides.len())
+                    .map(|i| r.win_share(i))
+                    .chain(std::iter::once(r.draw_share()))
+                    .filter(|s| s.n > 0)
                     .collect();
                 let bars = rates
                     .iter()
                     .enumerate()
                     .map(|(i, e)| {
                         let what = labels.get(i).map_or("", String::as_str);
-                        egui_plot::Bar::new(i as f64 + offset, e.mean * 100.0)
+                        egui_plot::Bar::new(i as f64 + offset, e.share * 100.0)
                             .width(width * 0.9)
-                            .name(format!("{what}: {}", e.percent()))
+                            .name(format!("{what}: {}", e.words()))
                     })
                     .collect();
                 let color = COLORS[k.min(1)];
@@ -404,14 +422,30 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     });
 }
 
-/// A vertical whisker from the interval's low end to its high end (in %, clipped to
-/// 0–100), with a cap at each end; nothing when the interval has no width.
-pub(super) fn whisker(x: f64, cap: f64, e: Estimate) -> Vec<Vec<[f64; 2]>> {
+/// A vertical whisker from the interval's low end to its high end (in %), with a cap at
+/// each end; nothing when the interval has no width.
+pub(super) fn whisker(x: f64, cap: f64, e: Share) -> Vec<Vec<[f64; 2]>> {
+    span(x, cap, e.lo * 100.0, e.hi * 100.0)
+}
+
+/// [`whisker`] for a mean ± its half-width (the Tune tab's trials), clipped to 0–100%.
+pub(super) fn estimate_whisker(
+    x: f64,
+    cap: f64,
+    e: grognard_play::tally::Estimate,
+) -> Vec<Vec<[f64; 2]>> {
     if e.ci95 <= 0.0 {
         return Vec::new();
     }
     let lo = ((e.mean - e.ci95) * 100.0).max(0.0);
     let hi = ((e.mean + e.ci95) * 100.0).min(100.0);
+    span(x, cap, lo, hi)
+}
+
+fn span(x: f64, cap: f64, lo: f64, hi: f64) -> Vec<Vec<[f64; 2]>> {
+    if hi <= lo {
+        return Vec::new();
+    }
     vec![
         vec![[x, lo], [x, hi]],
         vec![[x - cap, lo], [x + cap, lo]],
@@ -435,25 +469,25 @@ mod tests {
 
     #[test]
     fn whiskers_span_the_interval_with_caps_and_vanish_when_it_has_no_width() {
-        let e = Estimate {
-            mean: 0.375,
-            ci95: 0.152,
-        };
+        let e = Share::of(17, 40);
         let w = whisker(2.0, 0.1, e);
         assert_eq!(w.len(), 3, "a stem and two caps");
-        assert!((w[0][0][1] - 22.3).abs() < 1e-9 && (w[0][1][1] - 52.7).abs() < 1e-9);
+        assert!(
+            (w[0][0][1] - e.lo * 100.0).abs() < 1e-9 && (w[0][1][1] - e.hi * 100.0).abs() < 1e-9
+        );
         assert_eq!(w[1], vec![[1.9, w[0][0][1]], [2.1, w[0][0][1]]]);
-        let none = Estimate {
-            mean: 0.0,
-            ci95: 0.0,
+        let none = Share {
+            k: 0,
+            n: 1,
+            share: 0.0,
+            lo: 0.3,
+            hi: 0.3,
         };
         assert!(whisker(0.0, 0.1, none).is_empty());
-        // Clipped to 0–100%.
-        let wide = Estimate {
-            mean: 0.9,
-            ci95: 0.3,
-        };
-        assert_eq!(whisker(0.0, 0.1, wide)[0][1][1], 100.0);
+        // A side that won every game still has a whisker, reaching 100%.
+        let all = whisker(0.0, 0.1, Share::of(40, 40));
+        assert_eq!(all[0][1][1], 100.0);
+        assert!(all[0][0][1] < 100.0);
     }
 
     /// The WCAG contrast ratio of two colours (1 to 21).

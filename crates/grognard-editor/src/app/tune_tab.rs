@@ -273,16 +273,9 @@ impl EditorApp {
             ui.label(RichText::new(more).weak());
         }
         if let Some((path, value)) = add {
-            let tree = load::ruleset_tree(&bench.current.path).ok();
-            let (from, to) = tree
-                .and_then(|tree| Item::parse(&path, &tree).ok())
-                .and_then(|item| {
-                    Some((
-                        item.text(*item.values.first()?),
-                        item.text(*item.values.last()?),
-                    ))
-                })
-                .map(|(a, b)| (number_of(&a), number_of(&b)))
+            let (from, to) = load::ruleset_tree(&bench.current.path)
+                .ok()
+                .and_then(|tree| default_range(&path, &tree))
                 .unwrap_or_default();
             t.rows.push(VaryRow {
                 path,
@@ -538,6 +531,27 @@ pub fn too_wide_warning(t: &Tuner, s: &TuneSnapshot) -> Option<String> {
 }
 
 /// The number in a value as written (`6+` → `6`), for the range fields.
+/// The range an item added from the list starts with: ± 3 steps about its value, kept
+/// on its side of zero (a modifier of +1 tried at −2 turns into its opposite, and a count
+/// of 1 cannot be −2). `None` for a path that names no number.
+#[must_use]
+pub fn default_range(path: &str, tree: &grognard_rules::node::Node) -> Option<(String, String)> {
+    let item = Item::parse(path, tree).ok()?;
+    let cur = item.current;
+    let same_side: Vec<_> = item
+        .values
+        .iter()
+        .copied()
+        .filter(|v| match cur.cmp(&0) {
+            std::cmp::Ordering::Greater => *v >= 0,
+            std::cmp::Ordering::Less => *v <= 0,
+            std::cmp::Ordering::Equal => true,
+        })
+        .collect();
+    let (lo, hi) = (*same_side.first()?, *same_side.last()?);
+    Some((number_of(&item.text(lo)), number_of(&item.text(hi))))
+}
+
 fn number_of(text: &str) -> String {
     text.chars()
         .filter(|c| c.is_ascii_digit() || matches!(c, '-' | '½' | '.'))
@@ -599,7 +613,7 @@ fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measure
                     let x = m.values[k] as f64 / 2.0;
                     let e = m.rate();
                     points.push([x, e.mean * 100.0]);
-                    for w in super::simulate_tab::whisker(x, step * 0.15, e) {
+                    for w in super::simulate_tab::estimate_whisker(x, step * 0.15, e) {
                         plot.line(
                             // One name for every whisker: one legend entry.
                             egui_plot::Line::new("95% interval", w)
