@@ -91,13 +91,30 @@ function factsOf(n) {
   const start = initials();
   const shown = [];
   const more = [];
-  for (const [k, v] of Object.entries(n.counters || {})) (v !== (start.get(k) ?? 0) ? shown : more).push(`${k} ${v}`);
-  for (const f of n.flags || []) (plainFlag(f) ? shown : more).push(f);
+  for (const [k, v] of Object.entries(n.counters || {})) (v !== (start.get(k) ?? 0) ? shown : more).push(`${spaced(k)} ${v}`);
+  for (const f of n.flags || []) (plainFlag(f) ? shown : more).push(spaced(f));
   return { shown, more };
 }
 
-function describeNames(name, n) {
-  const parts = [`${name}: ${n.kind}`, `${n.mode}`, `facing ${n.facing}`];
+/** A ruleset's counter or flag name as a player reads it: `cvs_i` is `cvs i`. */
+const spaced = (name) => String(name).replace(/_/g, ' ');
+
+/**
+ * Whether a piece of type `kind` has a facing worth saying: a type that declares none (a
+ * commander symbol) has none, whatever number its piece carries; a point on an open table
+ * always faces.
+ */
+function facesOf(kind, place) {
+  if (place && place.point) return true;
+  if (!kind) return false;
+  const types = (page.table && page.table.rules && page.table.rules.piece_types) || [];
+  const t = types.find((x) => x.name === kind);
+  return !t || t.faces !== false;
+}
+
+function describeNames(name, n, place) {
+  const parts = [`${name}: ${n.kind}`, `${n.mode}`];
+  if (facesOf(n.kind, place)) parts.push(`facing ${n.facing}`);
   const { shown } = factsOf(n);
   if (shown.length) parts.push(shown.join(', '));
   return parts.join(' · ');
@@ -146,7 +163,7 @@ function tokensOf(state) {
       tokens.push({
         key: p.name,
         label: p.name,
-        title: where ? describeNames(p.name, n) : `${p.name}: ${n.kind}`,
+        title: where ? describeNames(p.name, n, p.place) : `${p.name}: ${n.kind}`,
         more: facts.more,
         offWords: where ? null : offWords(p.name, off),
         names: n,
@@ -155,6 +172,7 @@ function tokensOf(state) {
         onBoard: Boolean(where),
         ...(where || {}),
         degrees: degreesOf(p.place, p.facing),
+        faces: facesOf(n.kind, p.place),
         base: n.base,
       });
     });
@@ -171,7 +189,8 @@ function tokensOf(state) {
       if (e.real === false) bits.push('a dummy');
       if (e.level) bits.push(`sighting ${e.level}`);
       if (e.strength !== null && e.strength !== undefined) bits.push(`strength ${e.strength}`);
-      if (e.facing_name) bits.push(`facing ${e.facing_name}`);
+      const faces = facesOf(e.kind || (e.names && e.names.kind), e.place);
+      if (e.facing_name && faces) bits.push(`facing ${e.facing_name}`);
       if (stale) bits.push(`last seen turn ${e.last_seen.turn}`);
       else if (unseen) bits.push('not in sight now: last seen here, as it was then');
       if (!known) bits.push('unidentified');
@@ -189,6 +208,7 @@ function tokensOf(state) {
         onBoard: Boolean(here || stale),
         ...(here || stale || {}),
         degrees: degreesOf(e.place || (e.last_seen && e.last_seen.place), e.facing ?? (e.last_seen && e.last_seen.facing)),
+        faces,
         base: e.names ? e.names.base : null,
       });
     }
@@ -242,7 +262,11 @@ function renderStatus() {
     const who = st.to_act.length ? st.to_act.join(' and ') : 'nobody';
     const phasing = phasingNow();
     const turn = phasing ? ` · ${phasing}'s turn` : '';
-    line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? `your move (${page.seat})` : `${who} to act`}`;
+    // In a phase the sides share, every seat in it acts at once: "your move" would say the
+    // others wait for it.
+    const others = st.to_act.filter((s) => s !== page.seat);
+    const yours = others.length ? `you (${page.seat}) and ${others.join(' and ')} act at once` : `your move (${page.seat})`;
+    line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? yours : `${who} to act`}`;
   }
   if (st.paused) line += ` · paused: ${st.paused}`;
   put(el.status, line);
