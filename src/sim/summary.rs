@@ -29,7 +29,7 @@ pub(super) struct SideSummary {
     pub(super) pieces: usize,
     pub(super) lost: Estimate,
 }
-use grognard_play::tally::{Estimate, PieceTally, Tally, round4, run_seed};
+use grognard_play::tally::{Estimate, PieceTally, Share, Tally, round4, run_seed};
 
 #[derive(Debug, Serialize)]
 pub(super) struct ActionSummary {
@@ -57,9 +57,38 @@ pub(super) struct ResultsSummary {
     /// Games that ended with a result.
     pub(super) games: u64,
     /// Side name → its share of wins.
-    pub(super) wins: BTreeMap<String, Estimate>,
+    pub(super) wins: BTreeMap<String, Rate>,
     /// The share of draws.
-    pub(super) draws: Estimate,
+    pub(super) draws: Rate,
+}
+
+/// A win or draw rate. In JSON, `mean` and `ci95` (the half-width 1.96·sd/√n) are what
+/// the tuner and scripts read and stay as they were; `wilson` adds the Wilson 95% interval
+/// `[low, high]`, which the text prints since it keeps its width when every game went one
+/// way (the editor's Simulate tab says it in the same words, `Share::words`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(super) struct Rate {
+    #[serde(flatten)]
+    pub(super) estimate: Estimate,
+    pub(super) wilson: [f64; 2],
+    #[serde(skip)]
+    pub(super) share: Share,
+}
+
+impl Rate {
+    fn of(estimate: Estimate, share: Share) -> Self {
+        Self {
+            estimate,
+            wilson: share.rounded(),
+            share,
+        }
+    }
+}
+
+impl Default for Rate {
+    fn default() -> Self {
+        Self::of(Estimate::default(), Share::of(0, 0))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -212,9 +241,12 @@ pub(super) fn summarise(
                 .sides()
                 .iter()
                 .enumerate()
-                .map(|(i, d)| (d.name.clone(), tally.win_rate(i)))
+                .map(|(i, d)| {
+                    let rate = Rate::of(tally.win_rate(i), tally.win_share(i));
+                    (d.name.clone(), rate)
+                })
                 .collect(),
-            draws: tally.draw_rate(),
+            draws: Rate::of(tally.draw_rate(), tally.draw_share()),
         },
         refused_orders: refused,
         pieces,
@@ -270,12 +302,16 @@ pub(super) fn report(
     }
 }
 
+/// A comparison's column: as wide as the widest rate, `100.0% (95%: 96.3–100.0)`.
+const W: usize = 24;
+
 pub(super) fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-pub(super) fn rate(e: Estimate) -> String {
-    e.percent()
+/// A rate as people read it: the observed share with its Wilson 95% interval.
+pub(super) fn rate(r: Rate) -> String {
+    r.share.words()
 }
 
 pub(super) fn est(e: Estimate) -> String {
@@ -393,14 +429,14 @@ pub(super) fn outside_noise(x: Estimate, y: Estimate) -> bool {
 /// did not finish, and the policies' orders.
 fn print_compared_games(a: &SimSummary, b: &SimSummary) {
     let mark = |x: Estimate, y: Estimate| if outside_noise(x, y) { " *" } else { "" };
-    let rate_row = |what: String, x: Estimate, y: Estimate| {
+    let rate_row = |what: String, x: Rate, y: Rate| {
         out!(
-            "  {:<24} {:>16} {:>16} {:>+7.1}%{}",
+            "  {:<24} {:>W$} {:>W$} {:>+7.1}%{}",
             what,
             rate(x),
             rate(y),
-            (y.mean - x.mean) * 100.0,
-            mark(x, y)
+            (y.estimate.mean - x.estimate.mean) * 100.0,
+            mark(x.estimate, y.estimate)
         );
     };
     if a.results.games > 0 || b.results.games > 0 {
@@ -412,7 +448,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
     }
     let (x, y) = (a.length, b.length);
     out!(
-        "  {:<24} {:>16} {:>16} {:>+8.2}{}",
+        "  {:<24} {:>W$} {:>W$} {:>+8.2}{}",
         "ended on turn",
         est(x),
         est(y),
@@ -421,7 +457,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
     );
     if a.unfinished > 0 || b.unfinished > 0 {
         out!(
-            "  {:<24} {:>16} {:>16} {:>+8}",
+            "  {:<24} {:>W$} {:>W$} {:>+8}",
             "games unfinished",
             a.unfinished,
             b.unfinished,
@@ -431,7 +467,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
     if a.policy_orders.mean > 0.0 || b.policy_orders.mean > 0.0 {
         let (x, y) = (a.policy_orders, b.policy_orders);
         out!(
-            "  {:<24} {:>16} {:>16} {:>+8.2}{}",
+            "  {:<24} {:>W$} {:>W$} {:>+8.2}{}",
             "policy orders a game",
             est(x),
             est(y),
@@ -471,7 +507,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         }
     }
     out!(
-        "  {:<24} {:>16} {:>16} {:>8}",
+        "  {:<24} {:>W$} {:>W$} {:>8}",
         "",
         a.ruleset,
         b.ruleset,
@@ -483,7 +519,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         }
         let mark = if outside_noise(x, y) { " *" } else { "" };
         out!(
-            "  {:<24} {:>16} {:>16} {:>+8.2}{mark}",
+            "  {:<24} {:>W$} {:>W$} {:>+8.2}{mark}",
             what,
             est(x),
             est(y),
@@ -515,7 +551,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         let pb = q.places.first().map_or("?", |x| x.0.as_str());
         if pa != pb {
             out!(
-                "  {:<24} {:>16} {:>16}",
+                "  {:<24} {:>W$} {:>W$}",
                 format!("{} mostly at", p.piece),
                 pa,
                 pb

@@ -17,6 +17,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use grognard_play::policy::PolicyKind;
+pub use grognard_play::tally::Share;
 use grognard_play::tally::{Estimate, Tally, Watch, play_one_watched, run_seed};
 use grognard_rules::load::Scenario;
 
@@ -54,91 +55,23 @@ impl SimResult {
     }
 
     /// Side `side`'s observed share of the games with a result, with its Wilson 95%
-    /// interval (a side that won every game has an interval below 100%, not "± 0").
+    /// interval (a side that won every game has an interval below 100%, not "± 0"): the
+    /// words `grognard sim` prints.
     #[must_use]
     pub fn win_share(&self, side: usize) -> Share {
-        let m = self.tally.wins.get(side).copied().unwrap_or_default();
-        Share::of(
-            m.sum.max(0).unsigned_abs().try_into().unwrap_or(u64::MAX),
-            m.n,
-        )
+        self.tally.win_share(side)
     }
 
     /// The observed share of draws, with its Wilson 95% interval.
     #[must_use]
     pub fn draw_share(&self) -> Share {
-        let m = self.tally.draws;
-        Share::of(
-            m.sum.max(0).unsigned_abs().try_into().unwrap_or(u64::MAX),
-            m.n,
-        )
+        self.tally.draw_share()
     }
 
     /// Games per number of turns, shortest first.
     #[must_use]
     pub fn length_histogram(&self) -> Vec<(u32, u64)> {
         self.tally.lengths.iter().map(|(t, k)| (*t, *k)).collect()
-    }
-}
-
-/// `k` games of `n` as a share, with the Wilson score interval at 95%. `grognard sim`
-/// prints the same share with ± 1.96·sd/√n, which has no width when every game or none
-/// went one way; the Wilson interval keeps its width there (1 of 1 is not surely 100%).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Share {
-    /// Games that went this way.
-    pub k: u64,
-    /// Games counted (those with a result).
-    pub n: u64,
-    /// The observed share, 0–1 (0 when no game was counted).
-    pub share: f64,
-    /// The interval's low end, 0–1.
-    pub lo: f64,
-    /// The interval's high end, 0–1.
-    pub hi: f64,
-}
-
-impl Share {
-    /// `k` of `n`.
-    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^53
-    #[must_use]
-    pub fn of(k: u64, n: u64) -> Self {
-        if n == 0 {
-            return Self {
-                k,
-                n,
-                share: 0.0,
-                lo: 0.0,
-                hi: 1.0,
-            };
-        }
-        const Z: f64 = 1.96;
-        let nf = n as f64;
-        let p = k.min(n) as f64 / nf;
-        let z2 = Z * Z;
-        let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
-        let half = Z / (1.0 + z2 / nf) * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
-        Self {
-            k,
-            n,
-            share: p,
-            lo: (centre - half).max(0.0),
-            hi: (centre + half).min(1.0),
-        }
-    }
-
-    /// The share in words: `42.5% (95%: 28.5–57.8)`; `—` when no game was counted.
-    #[must_use]
-    pub fn words(self) -> String {
-        if self.n == 0 {
-            return "—".to_owned();
-        }
-        format!(
-            "{:.1}% (95%: {:.1}–{:.1})",
-            self.share * 100.0,
-            self.lo * 100.0,
-            self.hi * 100.0
-        )
     }
 }
 
@@ -446,17 +379,6 @@ impl Games<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The Wilson interval: 0 of 100 reaches 3.7%, 100 of 100 starts at 96.3%, 17 of 40
-    /// is 28.5–57.8 (the textbook values); nothing counted is "—".
-    #[test]
-    fn shares_carry_wilson_intervals_with_width_at_the_ends() {
-        let none = Share::of(0, 100);
-        assert_eq!(none.words(), "0.0% (95%: 0.0–3.7)");
-        assert_eq!(Share::of(100, 100).words(), "100.0% (95%: 96.3–100.0)");
-        assert_eq!(Share::of(17, 40).words(), "42.5% (95%: 28.5–57.8)");
-        assert_eq!(Share::of(0, 0).words(), "—");
-    }
 
     #[test]
     fn the_progress_text_says_games_done_and_time_left() {

@@ -3,7 +3,9 @@
 //! policies), [`Tally::add`] folds its [`RunResult`] in, and tallies kept by different
 //! threads or shards [`Tally::merge`] into the same totals however the games were split —
 //! counts, integer sums and sums of squares are exact. [`Estimate`] is a mean (a rate, for
-//! wins and draws: the observed share) with its 95% half-width, rounded as `sim` prints it.
+//! wins and draws: the observed share) with its 95% half-width, rounded as `sim` prints it;
+//! [`Share`] is a win or draw rate as both say it to a person: the observed share with its
+//! Wilson 95% interval (the one wording `sim`'s text and the editor use).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -323,6 +325,19 @@ impl Tally {
         self.draws.estimate()
     }
 
+    /// Side `side`'s share of the games with a result, with its Wilson 95% interval: the
+    /// words `sim` prints and the editor shows.
+    #[must_use]
+    pub fn win_share(&self, side: usize) -> Share {
+        Share::counted(self.wins.get(side).copied().unwrap_or_default())
+    }
+
+    /// The share of draws among the games with a result, with its Wilson 95% interval.
+    #[must_use]
+    pub fn draw_share(&self) -> Share {
+        Share::counted(self.draws)
+    }
+
     /// Games that ended with a result (a win or a draw).
     #[must_use]
     pub const fn decided(&self) -> u64 {
@@ -598,6 +613,80 @@ impl Estimate {
     }
 }
 
+/// `k` games of `n` as a share, with the Wilson score interval at 95%. The half-width
+/// 1.96·sd/√n ([`Estimate`]) has no width when every game or none went one way, which a
+/// sample never proves; the Wilson interval keeps its width there (1 of 1 is not surely
+/// 100%). `grognard sim`'s text and the editor's Simulate tab both say a rate this way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    /// Games that went this way.
+    pub k: u64,
+    /// Games counted (those with a result).
+    pub n: u64,
+    /// The observed share, 0–1 (0 when no game was counted).
+    pub share: f64,
+    /// The interval's low end, 0–1.
+    pub lo: f64,
+    /// The interval's high end, 0–1.
+    pub hi: f64,
+}
+
+impl Share {
+    /// `k` of `n`.
+    #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^53
+    #[must_use]
+    pub fn of(k: u64, n: u64) -> Self {
+        if n == 0 {
+            return Self {
+                k,
+                n,
+                share: 0.0,
+                lo: 0.0,
+                hi: 1.0,
+            };
+        }
+        const Z: f64 = 1.96;
+        let nf = n as f64;
+        let p = k.min(n) as f64 / nf;
+        let z2 = Z * Z;
+        let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
+        let half = Z / (1.0 + z2 / nf) * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
+        Self {
+            k,
+            n,
+            share: p,
+            lo: (centre - half).max(0.0),
+            hi: (centre + half).min(1.0),
+        }
+    }
+
+    /// The share a 0/1 tally counts: its sum of ones of its `n`.
+    #[must_use]
+    pub fn counted(m: Moments) -> Self {
+        Self::of(u64::try_from(m.sum.max(0)).unwrap_or(u64::MAX), m.n)
+    }
+
+    /// The share in words: `42.5% (95%: 28.5–57.8)`; `—` when no game was counted.
+    #[must_use]
+    pub fn words(self) -> String {
+        if self.n == 0 {
+            return "—".to_owned();
+        }
+        format!(
+            "{:.1}% (95%: {:.1}–{:.1})",
+            self.share * 100.0,
+            self.lo * 100.0,
+            self.hi * 100.0
+        )
+    }
+
+    /// The interval's ends rounded as `sim --json` writes them: `[low, high]`, 0–1.
+    #[must_use]
+    pub fn rounded(self) -> [f64; 2] {
+        [round4(self.lo), round4(self.hi)]
+    }
+}
+
 /// Rounded to 4 decimals so the JSON is short and stable.
 #[must_use]
 pub fn round4(x: f64) -> f64 {
@@ -606,7 +695,22 @@ pub fn round4(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Moments;
+    use super::{Moments, Share};
+
+    /// The Wilson interval: 0 of 100 reaches 3.7%, 100 of 100 starts at 96.3%, 17 of 40
+    /// is 28.5–57.8 (the textbook values); nothing counted is "—"; a 0/1 tally's share is
+    /// its ones of its count.
+    #[test]
+    fn shares_carry_wilson_intervals_with_width_at_the_ends() {
+        assert_eq!(Share::of(0, 100).words(), "0.0% (95%: 0.0–3.7)");
+        assert_eq!(Share::of(100, 100).words(), "100.0% (95%: 96.3–100.0)");
+        assert_eq!(Share::of(17, 40).words(), "42.5% (95%: 28.5–57.8)");
+        assert_eq!(Share::of(0, 0).words(), "—");
+        assert_eq!(Share::of(17, 40).rounded(), [0.2851, 0.5781]);
+        let mut m = Moments::default();
+        [1, 0, 1, 1].iter().for_each(|x| m.add(*x));
+        assert_eq!(Share::counted(m), Share::of(3, 4));
+    }
 
     /// The exact one-pass moments give the textbook mean and sample variance, and a tally
     /// split in two and merged equals the whole.
