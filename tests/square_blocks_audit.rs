@@ -47,17 +47,20 @@ fn audit_1_a_dummy_put_down_on_an_unseen_hidden_command_causes_no_contact() {
 }
 
 #[test]
-fn audit_2_a_dummys_move_into_an_unseen_hidden_command_stops_without_deploying() {
+fn audit_2_a_dummys_move_into_an_unseen_hidden_command_goes_on_without_deploying() {
     // 000 l.49-50 and l.79-80: fd (a dummy) walks (10,9) → (10,8) → (10,7), where the hidden
-    // ah2 stands unseen. It stops at (10,8); no contact, no deployment on either side.
+    // ah2 stands unseen. No contact, no deployment on either side. Since the eleventh round
+    // (001 l.150-152: a dummy collects no information) it is not stopped short, which told
+    // its side something stood at (10,7): it ends there, sharing the square, cost 2.
     let all = play("a2-ct.yaml", "a2-q_dummyhid.yaml", None);
     assert_eq!(all.code, 0, "{}", all.stderr);
     assert!(
         all.stdout
-            .contains("fd moved (10,9) → (10,8), cost 1 (stopped: could not enter (10,7))"),
+            .contains("fd moved (10,9) → (10,8) → (10,7), cost 2"),
         "{}",
         all.stdout
     );
+    assert!(!all.stdout.contains("could not enter"), "{}", all.stdout);
     assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
     let fr = play("a2-ct.yaml", "a2-q_dummyhid.yaml", Some("french"));
     assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);

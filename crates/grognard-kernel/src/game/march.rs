@@ -452,7 +452,12 @@ impl Resolution<'_> {
         let game = self.game;
         let cells = game.check_extend(self.next, side, id, to)?;
         let piece = game.own_piece(self.next, side, id)?.clone();
-        let unseen = game.unseen_enemies_at(self.next, side, to, piece.kind);
+        let mut unseen = game.unseen_enemies_at(self.next, side, to, piece.kind);
+        if !game.is_real(&piece) && !unseen.is_empty() {
+            // A dummy collects no information: it spreads among unseen enemies it does
+            // not meet as onto empty ground (as its move and its put-down do).
+            unseen = game.meets_there(&piece, to, unseen, self.next);
+        }
         if !unseen.is_empty() {
             // Enemies the side did not know of hold the cell: the command stays as it was
             // and the two sides are in contact, as a move into them would be, which ends

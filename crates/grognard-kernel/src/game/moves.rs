@@ -514,8 +514,8 @@ impl Resolution<'_> {
     }
 
     /// Walks the path step by step, pricing and checking each (`enter`), and stops early
-    /// where the piece meets an enemy: one it did not know of, or one it comes into contact
-    /// with. Counts the crossings used on the way.
+    /// where the piece meets an enemy: one it did not know of (a dummy goes on among those
+    /// it does not meet), or one it comes into contact with. Counts the crossings used.
     fn walk_path(&mut self, m: &MoveStart<'_>, path: &[Cell]) -> Result<PathWalk, Refusal> {
         let game = self.game;
         let (piece, grid, start) = (&m.piece, m.grid, m.start);
@@ -574,16 +574,26 @@ impl Resolution<'_> {
             // Walking into enemies the side did not know were there is contact, not a
             // refusal: a refusal's wording would tell what is there.
             let unseen = game.unseen_enemies_at(self.next, m.side, to, piece.kind);
+            let mut passes = false;
             if !unseen.is_empty() {
                 let met = game.meets_there(piece, to, unseen, self.next);
-                if met.is_empty() {
-                    w.blocked = Some(to);
-                } else {
+                if !met.is_empty() {
                     w.contact = Some(met);
+                    break;
                 }
-                break;
+                // A dummy collects no information: stopped short, it would tell its side
+                // that something stands there. It steps in among unseen enemies it does
+                // not meet as onto empty ground, sharing the cell (as a put-down does).
+                if !m.ty.dummy {
+                    w.blocked = Some(to);
+                    break;
+                }
+                passes = true;
             }
-            let (entry, reason) = game.enter(self.next, piece, (at, dir, to), self.hooks, None)?;
+            let (entry, reason) = match passes.then(|| game.as_known_to(self.next, m.side)) {
+                Some(Some(known)) => game.enter(&known, piece, (at, dir, to), self.hooks, None)?,
+                _ => game.enter(self.next, piece, (at, dir, to), self.hooks, None)?,
+            };
             w.spent = w.spent.saturating_add(entry.cost);
             if turned {
                 // The facing change before this step, paid like one before the move.

@@ -1,0 +1,135 @@
+//! The eleventh round on the square-block game (`docs/audits/square-blocks.md`, "Eleventh
+//! round"): a dummy's move or arrow must not find unseen enemies. Positions in
+//! `tests/fixtures/audits/square-blocks/eleventh/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T11: &str = "tests/fixtures/audits/square-blocks/eleventh";
+
+fn run11(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T11, args)
+}
+
+/// What `COMMAND SCENARIO --orders ORDERS --side SIDE [EXTRA]` prints (stdout, stderr).
+fn out11(command: &str, scenario: &str, orders: &str, side: &str, extra: &[&str]) -> String {
+    let mut args = vec![command, scenario, "--orders", orders, "--side", side];
+    args.extend(extra);
+    let r = run11(&args);
+    assert_eq!(r.code, 0, "{command} {scenario}: {}", r.stderr);
+    format!("{}{}", r.stdout, r.stderr)
+}
+
+/// Everything the French read after `orders` on `scenario`: their log (text and JSON
+/// events), their view (text and JSON) and their legal orders.
+fn french_reads(scenario: &str, orders: &str) -> Vec<String> {
+    vec![
+        out11("play", scenario, orders, "french", &[]),
+        out11("play", scenario, orders, "french", &["--json"]),
+        out11("view", scenario, orders, "french", &[]),
+        out11("view", scenario, orders, "french", &["--json"]),
+        out11("legal", scenario, orders, "french", &[]),
+    ]
+}
+
+#[test]
+fn audit11_a_dummys_move_reads_the_same_over_an_unseen_command_as_over_empty_squares() {
+    // 000 l.79-80 (#15): dummy blocks "cannot collect scouting information"; 001 l.150-152:
+    // dummy marker movement "cannot be used to scout enemy command markers, collect any
+    // information".
+    //
+    // Worked by hand (m.orders.yaml): fb (battle, 1 mp) steps (7,5) → (7,4), cost 1; fs
+    // (strategic, 1½) (5,5) → (5,4), cost 1; fg (strategic) diagonally (0,5) → (1,4), cost
+    // 1½; fr (road, 2) along the road (3,5) → (3,4) → (3,3), cost 2. A dummy has no two-
+    // square diagonal move (3 mp) and no two-square move off a road (2 mp > 1½). The hidden
+    // Austrian command ah stands on none of the paths (empty), on the square fb, fs or fg
+    // ends on (b1, s1, g1), the square fr passes through (rthrough) or ends on (ronto).
+    // Before the fix each of those read "note: fb could not enter (7,4)" (or fr "stopped:
+    // could not enter (3,3)"): the owner learnt something stands there. Now the dummy goes
+    // on as over empty ground and shares the square; nobody deploys. l.orders.yaml goes on
+    // to the French movement phase of turn 2, where `legal` lists the dummies' next moves
+    // from the squares they share.
+    for orders in ["m.orders.yaml", "l.orders.yaml"] {
+        let empty = french_reads("empty.yaml", orders);
+        for s in [
+            "b1.yaml",
+            "s1.yaml",
+            "g1.yaml",
+            "rthrough.yaml",
+            "ronto.yaml",
+        ] {
+            let there = french_reads(s, orders);
+            for (a, b) in empty.iter().zip(&there) {
+                assert_eq!(a, b, "{s} {orders}");
+            }
+        }
+    }
+    let log = out11("play", "ronto.yaml", "m.orders.yaml", "french", &[]);
+    assert!(
+        log.contains("fr moved (3,5) → (3,4) → (3,3), cost 2"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("could not enter") && !log.contains("contact"),
+        "{log}"
+    );
+}
+
+#[test]
+fn audit11_the_enemy_sees_the_dummy_arrive_and_nobody_deploys() {
+    // 000 l.47-51 (#9): only an enemy real block ("non-dummy command") causes deployment;
+    // 001 l.150-152. The hidden ah at (3,3) (ronto) sees fr arrive in its own square, next
+    // to it, at A (its own adjacent sight), as it would see a real marker arrive; no
+    // contact is made, and ah stays hidden from the French.
+    let au = out11("play", "ronto.yaml", "m.orders.yaml", "austrians", &[]);
+    assert!(au.contains("fr moved from (3,5) to (3,3)"), "{au}");
+    assert!(au.contains("austrians sights fr at level A"), "{au}");
+    assert!(!au.contains("contact"), "{au}");
+    let fr = out11("view", "ronto.yaml", "m.orders.yaml", "french", &["--json"]);
+    let v: serde_json::Value = serde_json::from_str(&fr).unwrap();
+    // The French list one enemy marker, the Austrian HQ at (9,0): ah is not among them.
+    let enemies = v["view"]["enemy"].as_array().cloned().unwrap_or_default();
+    assert_eq!(enemies.len(), 1, "{fr}");
+    assert_eq!(
+        enemies[0]["place"]["cell"],
+        serde_json::json!({"col": 9, "row": 0}),
+        "{fr}"
+    );
+}
+
+#[test]
+fn audit11_a_real_blocks_move_is_unchanged() {
+    // 000 l.47-51 (#9) and the sixth audit's #5 (a dummy keeps enemy blocks out of its
+    // square): a real command collects information. real.yaml, worked by hand: the French
+    // infantry fi, road mode, marches (3,5) → (3,4) → (3,3) toward the hidden Austrian
+    // dummy ad at (3,3); it stops at (3,4), cost 1, "could not enter (3,3)", and its
+    // adjacent sight then has ad at A.
+    let log = out11("play", "real.yaml", "r.orders.yaml", "french", &[]);
+    assert!(
+        log.contains("fi moved (3,5) → (3,4), cost 1 (stopped: could not enter (3,3))"),
+        "{log}"
+    );
+    assert!(log.contains("french sights ad at level A"), "{log}");
+}
+
+#[test]
+fn audit11_a_dummys_arrow_reads_the_same_over_an_unseen_command() {
+    // 000 l.79-80 (#15), 001 l.150-152 as above; 000 l.86-91 (#16) arrows; the note on
+    // dummies and arrows (a dummy lays arrows as a real command would). e.orders.yaml,
+    // worked by hand: fb, fs and fr lay an arrow a square north ((7,4), (5,4), (3,4); fr
+    // along the road). Before the fix fs's arrow onto the hidden ah at (5,4) (s1) read "fs
+    // comes into contact at (5,5); deploying in order: an unseen enemy, fs": a dummy
+    // deployed an unseen real command, and its owner learnt where it stood. Now each
+    // arrow is laid as over empty ground, whichever square ah holds.
+    let orders = "e.orders.yaml";
+    let empty = french_reads("empty.yaml", orders);
+    for s in ["b1.yaml", "s1.yaml", "rthrough.yaml"] {
+        let there = french_reads(s, orders);
+        for (a, b) in empty.iter().zip(&there) {
+            assert_eq!(a, b, "{s}");
+        }
+    }
+    let log = out11("play", "s1.yaml", orders, "french", &[]);
+    assert!(log.contains("fs now spreads over (5,5) → (5,4)"), "{log}");
+    let au = out11("play", "s1.yaml", orders, "austrians", &[]);
+    assert!(!au.contains("contact"), "{au}");
+}
