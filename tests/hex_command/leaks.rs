@@ -505,3 +505,66 @@ fn an_own_piece_face_up_does_not_tell_a_real_marker_from_a_fake() {
     assert_eq!(real, face_up(VARIANTS[5].1));
     assert!(real.is_null(), "{real}");
 }
+
+/// Thirteenth round (the twelfth's 2d, left open): a hidden marker fires at Blue's b1. 004
+/// l.214 has fire declared in the opponent's view, the target named and the modifiers added as
+/// it watches, and l.216 counts the firer's own hit markers among them; a fake cannot fire.
+/// Our reading: a unit under a 3.1 marker that fires is unmasked as it fires (l.264: the
+/// owner brings the actual unit back to the surface), before the roll. Before this round Blue
+/// read `enemy #3 fire at b1` and a net "not itemized" that still carried rh's hits (+1) and
+/// commander (-2). Now Blue reads rh by name, each modifier by name, the marker lifted in its
+/// `--json` events, and the commander attached to rh in its view. Worked by hand (point
+/// blank, band 0, seed 12): infantry: no modifier, automatic; one hit: +1 hits on the firer,
+/// band 1, the cube's red star hits; commander C 2: -2, band 0, automatic. The other way,
+/// fire at a marker, still reads alike for every unit and a fake (the test above).
+#[test]
+fn a_marker_that_fires_is_unmasked_with_its_modifiers() {
+    let cases = [
+        (
+            VARIANTS[0].1,
+            "fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by rh at b1)",
+        ),
+        (
+            VARIANTS[1].1,
+            "fire_small_b: cube red star; +1 hits on the firer; band 1 (Color) → hit (fire_small_b by rh at b1)",
+        ),
+        (
+            VARIANTS[3].1,
+            "fire_small_b: no roll needed; -2 commander; band 0 (automatic) → hit (fire_small_b by rh at b1)",
+        ),
+    ];
+    for (variant, roll) in cases {
+        let (text, rolls) = blue_reads(
+            variant,
+            "red-fire.orders.yaml",
+            "defensive fire phase (blue)",
+        );
+        has(&text, "rh fire at b1");
+        has(&text, roll);
+        has(&text, "rh is no longer hidden");
+        lacks(&text, "not itemized");
+        lacks(&text, "enemy #3");
+        assert_eq!(rolls.len(), 1, "{text}");
+        for m in rolls[0]["modifiers"].as_array().expect("modifiers") {
+            assert_ne!(m["name"], "modifiers in all", "{roll}: {m}");
+        }
+        let tmp = probe(variant);
+        let out = grognard_in(
+            tmp.path(),
+            &[
+                "view",
+                "probe.yaml",
+                "--orders",
+                "red-fire.orders.yaml",
+                "--side",
+                "blue",
+                "--json",
+            ],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        has(&out.stdout, "\"rh\"");
+        if variant == VARIANTS[3].1 {
+            has(&out.stdout, "\"vc\"");
+        }
+    }
+}

@@ -830,6 +830,11 @@ pub struct Rules {
     /// Flags that slow a piece to a few cells a move (a fatigued unit).
     #[serde(default)]
     pub slowed_by: Vec<turning::SlowedBy>,
+    /// The flags that gate the `may_move` hook on a grid: when any are named it is asked
+    /// only of a piece carrying one of them (every other move needs no asking), so a check
+    /// that concerns a few marked pieces costs nothing for the rest.
+    #[serde(default)]
+    pub may_move_flags: Vec<FlagId>,
 }
 
 impl Rules {

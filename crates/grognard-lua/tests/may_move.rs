@@ -211,3 +211,66 @@ fn may_move_judges_grid_moves_in_the_listing_and_in_apply() {
     };
     refused_unchanged(&mut game, &mut hooks, &east, "not east of column 2");
 }
+
+#[test]
+fn may_move_flags_ask_the_grid_hook_only_of_a_flagged_piece() {
+    // The same refusing `may_move`, gated by `may_move_flags: [shaken]`: an unshaken piece is
+    // never asked (its move east is listed and accepted); a shaken one is asked and refused.
+    let dir = std::env::temp_dir().join(format!("grognard-may-move-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("m.lua"),
+        "return { may_move = function(game, unit, path, facing)\n\
+         \x20 if path[#path].col >= 3 then return 'not east of column 2' end\n\
+         end }\n",
+    )
+    .expect("lua");
+    std::fs::write(
+        dir.join("grid.yaml"),
+        format!(
+            "ruleset: grid-may-move\nextends: {}\nscripts:\n  m: m.lua\nhooks:\n  may_move: m.may_move\nmay_move_flags: [shaken]\n",
+            common::root().join("rulesets/drill-square.yaml").display()
+        ),
+    )
+    .expect("yaml");
+    let r = grognard_rules::load::load_ruleset(&dir.join("grid.yaml"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = r.unwrap_or_else(|d| panic!("{d}"));
+    std::env::set_current_dir(common::root()).expect("cd");
+    for (flags, asked) in [("", false), (", flags: [shaken]", true)] {
+        let text = common::empty_6x6(
+            "grid-may-move",
+            "",
+            &format!(
+                "  - {{ id: a, side: blue, type: infantry, at: [2, 2]{flags} }}\n  - {{ id: foe, side: red, type: infantry, at: [5, 5] }}\n"
+            ),
+        )
+        .replace("ruleset: drill-square", "ruleset: grid-may-move");
+        let s = grognard_rules::load::scenario_from_text("g.yaml", &text, &r)
+            .unwrap_or_else(|d| panic!("{d}"));
+        let mut hooks =
+            LuaHooks::new(&r, grognard_lua::Limits::default()).unwrap_or_else(|d| panic!("{d}"));
+        let mut game = s
+            .start(None, &[], &mut hooks)
+            .unwrap_or_else(|d| panic!("{d}"));
+        let (_, side) = game.phase().expect("a phase");
+        let east_listed = game.legal_orders(side, &mut hooks).into_iter().any(
+            |a| matches!(&a, Action::Move { path, .. } if path.last().is_some_and(|c| c.col >= 3)),
+        );
+        assert_eq!(east_listed, !asked, "flags {flags:?}");
+        let piece = game.piece_by_name("a").expect("a").id;
+        let east = Order {
+            side,
+            action: Action::Move {
+                piece,
+                path: vec![grognard_kernel::geometry::Cell::new(3, 2)],
+            },
+        };
+        if asked {
+            refused_unchanged(&mut game, &mut hooks, &east, "not east of column 2");
+        } else {
+            game.apply(&east, &mut hooks)
+                .unwrap_or_else(|r| panic!("unflagged piece refused: {r:?}"));
+        }
+    }
+}

@@ -333,7 +333,12 @@ impl Game {
                         out.reserve(map.len());
                         let start = place.cell();
                         // Where a move may end that reach cannot know, `may_move` says.
-                        let check = hooks.is_bound(HookPoint::MayMove);
+                        let check = hooks.is_bound(HookPoint::MayMove)
+                            && self
+                                .state
+                                .pieces
+                                .get(id.index())
+                                .is_some_and(|p| self.may_move_asked_of(p));
                         for r in map.iter() {
                             if Some(r.cell) == start {
                                 continue;
@@ -674,6 +679,9 @@ impl Game {
         let Some(start) = piece.place.cell() else {
             return Ok(());
         };
+        if !self.may_move_asked_of(piece) {
+            return Ok(());
+        }
         let facing = piece.facing;
         let mut cells = Vec::with_capacity(path.len() + 1);
         cells.push(start);

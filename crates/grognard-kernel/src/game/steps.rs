@@ -425,6 +425,13 @@ impl Game {
         crowd
     }
 
+    /// Whether the ruleset's `may_move` is asked of `piece` on a grid: always, unless the
+    /// ruleset names `may_move_flags` and the piece carries none of them.
+    pub(crate) fn may_move_asked_of(&self, piece: &Piece) -> bool {
+        let gate = &self.rules.may_move_flags;
+        gate.is_empty() || gate.iter().any(|f| piece.flag(*f))
+    }
+
     /// A refusal when a flag keeps `piece` from moving.
     pub(crate) fn pinned(&self, piece: &Piece) -> Result<(), Refusal> {
         match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {

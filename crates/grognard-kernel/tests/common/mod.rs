@@ -329,6 +329,7 @@ pub fn rules(geo: Geo) -> Rules {
         spread: None,
         pinned_by: vec![],
         slowed_by: vec![],
+        may_move_flags: vec![],
     }
 }
 

@@ -98,6 +98,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let saving = movement::compile_saving(cx, spec, &names);
     let spread = movement::compile_spread(cx, spec, &names);
     let pinned_by = cx.lookup_ids::<FlagId>("flag", &spec.pinned_by, &names.flags);
+    let may_move_flags = cx.lookup_ids::<FlagId>("flag", &spec.may_move_flags, &names.flags);
     types::add_company(cx, spec, &names, &mut piece_types);
     let slowed_by =
         crate::turning::compile_slowed_by(cx, &names.flags, &names.options, &spec.slowed_by);
@@ -181,6 +182,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         spread,
         pinned_by,
         slowed_by,
+        may_move_flags,
         half_hexes,
     })
 }

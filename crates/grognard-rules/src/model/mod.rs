@@ -155,6 +155,8 @@ pub struct RulesetSpec {
     pub pinned_by: Vec<Located<String>>,
     /// Flags that slow a piece to a few cells a move (`{ flag: fatigued, max_steps: 1 }`).
     pub slowed_by: Vec<Located<SlowedBySpec>>,
+    /// Flags that gate the `may_move` hook on a grid: asked only of a piece carrying one.
+    pub may_move_flags: Vec<Located<String>>,
     /// Which half-hexes cut by the table edge may be entered (hex grids).
     pub half_hexes: Option<HalfHexRulesSpec>,
 }
