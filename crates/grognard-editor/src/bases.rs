@@ -173,6 +173,7 @@ pub(crate) fn paint_base(
         Color32::WHITE,
     );
     let r = Rect::from_center_size(bounds.center(), galley.size());
+    captions.label(r);
     shapes.push(Shape::rect_filled(
         r.expand(1.0),
         2.0,

@@ -989,18 +989,17 @@ fn paint_pieces(
                     // Fitted inside the counter, clear of its facing arrow, in the colour
                     // that reads on it.
                     let ink = text_on(fill);
-                    shapes.push(Shape::Text(egui::epaint::TextShape::new(
-                        room.left_top() + Vec2::new(2.0, 1.0),
-                        piece_galley(
-                            ctx,
-                            p,
-                            size,
-                            SMALLEST_LABEL_FONT,
-                            (room.width(), room.height()),
-                            ink,
-                        ),
+                    let galley = piece_galley(
+                        ctx,
+                        p,
+                        size,
+                        SMALLEST_LABEL_FONT,
+                        (room.width(), room.height()),
                         ink,
-                    )));
+                    );
+                    let at = room.left_top() + Vec2::new(2.0, 1.0);
+                    captions.label(Rect::from_min_size(at, galley.size()));
+                    shapes.push(Shape::Text(egui::epaint::TextShape::new(at, galley, ink)));
                 } else {
                     // Clear of a facing arrow pointing down.
                     captions.add(ctx, p, rect, arrow_down);

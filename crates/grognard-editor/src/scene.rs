@@ -316,10 +316,13 @@ fn elide_middle(chars: &[char], keep: usize) -> String {
     out
 }
 
-/// The smallest font a label inside a counter shrinks to: below it a name no longer
-/// reads (a player met brigadiers labelled "…1" in 5 points). A counter whose name does
-/// not fit whole at this size carries it as a caption outside ([`Captions`]).
-pub const SMALLEST_LABEL_FONT: f32 = 7.0;
+/// The smallest font a label inside a counter shrinks to, the captions' own: below it a
+/// name no longer reads (a player met brigadiers labelled "…1" in 5 points, and
+/// square-blocks' counters at 1024×700 in 7). A label that does not fit at this size shows
+/// less rather than smaller — the name without its mode letter, markers that do not fit as
+/// "…" (the hover card has all) — and a counter whose name does not fit whole carries it as
+/// a caption outside ([`Captions`]).
+pub const SMALLEST_LABEL_FONT: f32 = CAPTION_FONT;
 
 /// The font of a caption drawn outside a counter or base too small for its name.
 pub const CAPTION_FONT: f32 = 9.0;
@@ -338,61 +341,124 @@ pub fn name_fits(ctx: &egui::Context, p: &DrawPiece, room: (f32, f32), points: f
 }
 
 /// The captions of one board frame: names drawn beside counters and bases too small to
-/// carry them, each below its piece on a dark backdrop, moved down past any caption
-/// already placed so two neighbours' names never overprint. They are drawn after every
-/// piece, so no counter covers a caption.
+/// carry them, on a dark backdrop. They are placed once every piece is drawn, so each
+/// knows every label drawn inside a piece ([`Captions::label`]): a caption goes below its
+/// piece, else above, else beside it, moved past what is in the way, and is never drawn
+/// over another piece's label (at 1024×700 a black-powder caption hid its neighbour's
+/// name); one with no such place is left out (the hover card names the piece). Two
+/// captions keep apart where they can. They are drawn after every piece, so no counter
+/// covers a caption.
 #[derive(Default)]
 pub struct Captions {
-    placed: Vec<egui::Rect>,
-    shapes: Vec<egui::Shape>,
+    labels: Vec<egui::Rect>,
+    pending: Vec<(std::sync::Arc<egui::Galley>, egui::Rect, bool)>,
 }
 
 impl Captions {
-    /// Adds `p`'s caption (its name and mode letter, whole) centred below `under`, its
-    /// counter or base on screen — or above it when `above` (its front, with the facing
-    /// mark, is at the bottom: a caption there would cover the mark).
+    /// Adds `p`'s caption (its name and mode letter, whole) beside `under`, its counter or
+    /// base on screen: below it first — or above first when `above` (its front, with the
+    /// facing mark, is at the bottom: a caption there would cover the mark).
     pub fn add(&mut self, ctx: &egui::Context, p: &DrawPiece, under: egui::Rect, above: bool) {
         let Some(line) = label_lines(p).into_iter().next() else {
             return;
         };
         let font = egui::FontId::proportional(CAPTION_FONT);
         let galley = ctx.fonts_mut(|f| f.layout_no_wrap(line, font, Color32::WHITE));
-        let size = galley.size() + Vec2::new(4.0, 0.0);
-        let top = if above {
-            under.min.y - 2.0 - size.y
-        } else {
-            under.max.y + 2.0
-        };
-        let mut r =
-            egui::Rect::from_min_size(Pos2::new(under.center().x - size.x / 2.0, top), size);
-        // A few steps away at most: a crowd of captions is rare, and a caption far from
-        // its piece would mislead more than one drawn over another.
-        for _ in 0..4 {
-            match self.placed.iter().find(|o| o.intersects(r)) {
-                Some(o) if above => r = r.translate(Vec2::new(0.0, o.min.y - 1.0 - r.max.y)),
-                Some(o) => r = r.translate(Vec2::new(0.0, o.max.y + 1.0 - r.min.y)),
-                None => break,
-            }
-        }
-        self.placed.push(r);
-        self.shapes.push(egui::Shape::rect_filled(
-            r,
-            2.0,
-            Color32::from_black_alpha(170),
-        ));
-        self.shapes
-            .push(egui::Shape::Text(egui::epaint::TextShape::new(
-                r.min + Vec2::new(2.0, 0.0),
-                galley,
-                Color32::WHITE,
-            )));
+        self.pending.push((galley, under, above));
+    }
+
+    /// A label drawn inside a piece at `r` on screen: no caption is drawn over it.
+    pub fn label(&mut self, r: egui::Rect) {
+        self.labels.push(r);
     }
 
     /// The captions' shapes, to draw over the pieces.
     #[must_use]
     pub fn into_shapes(self) -> Vec<egui::Shape> {
-        self.shapes
+        let mut placed: Vec<egui::Rect> = Vec::new();
+        let mut shapes = Vec::new();
+        for (galley, under, above) in self.pending {
+            let size = galley.size() + Vec2::new(4.0, 0.0);
+            let Some(r) = caption_place(size, under, above, &self.labels, &placed) else {
+                continue;
+            };
+            placed.push(r);
+            shapes.push(egui::Shape::rect_filled(
+                r,
+                2.0,
+                Color32::from_black_alpha(170),
+            ));
+            shapes.push(egui::Shape::Text(egui::epaint::TextShape::new(
+                r.min + Vec2::new(2.0, 0.0),
+                galley,
+                Color32::WHITE,
+            )));
+        }
+        shapes
     }
+}
+
+/// Where a caption of `size` goes beside `under`: the first place clear of every label and
+/// caption among below, above (these two swapped when `above`), right and left, each
+/// moved a few steps outwards past what is in the way — a caption far from its piece
+/// would mislead. Failing that, the first place clear of labels though it meets another
+/// caption; `None` when every place covers a label.
+#[must_use]
+pub fn caption_place(
+    size: Vec2,
+    under: egui::Rect,
+    above: bool,
+    labels: &[egui::Rect],
+    captions: &[egui::Rect],
+) -> Option<egui::Rect> {
+    let c = under.center();
+    let below_r = egui::Rect::from_min_size(Pos2::new(c.x - size.x / 2.0, under.max.y + 2.0), size);
+    let above_r = egui::Rect::from_min_size(
+        Pos2::new(c.x - size.x / 2.0, under.min.y - 2.0 - size.y),
+        size,
+    );
+    let right_r = egui::Rect::from_min_size(Pos2::new(under.max.x + 2.0, c.y - size.y / 2.0), size);
+    let left_r = egui::Rect::from_min_size(
+        Pos2::new(under.min.x - 2.0 - size.x, c.y - size.y / 2.0),
+        size,
+    );
+    let (first, second) = if above {
+        (above_r, below_r)
+    } else {
+        (below_r, above_r)
+    };
+    // Each start with the way it moves past an obstacle `o`.
+    type Step = fn(egui::Rect, egui::Rect) -> Vec2;
+    let down: Step = |r, o| Vec2::new(0.0, o.max.y + 1.0 - r.min.y);
+    let up: Step = |r, o| Vec2::new(0.0, o.min.y - 1.0 - r.max.y);
+    let right: Step = |r, o| Vec2::new(o.max.x + 1.0 - r.min.x, 0.0);
+    let left: Step = |r, o| Vec2::new(o.min.x - 1.0 - r.max.x, 0.0);
+    let starts: [(egui::Rect, Step); 4] = [
+        (first, if above { up } else { down }),
+        (second, if above { down } else { up }),
+        (right_r, right),
+        (left_r, left),
+    ];
+    let meets = |r: egui::Rect, set: &[egui::Rect]| set.iter().find(|o| o.intersects(r)).copied();
+    let mut fallback = None;
+    for (start, step) in starts {
+        let mut r = start;
+        for _ in 0..4 {
+            match meets(r, labels).or_else(|| meets(r, captions)) {
+                None => return Some(r),
+                Some(o) => {
+                    if fallback.is_none() && meets(r, labels).is_none() {
+                        fallback = Some(r);
+                    }
+                    r = r.translate(step(r, o));
+                }
+            }
+        }
+        if fallback.is_none() && meets(r, labels).is_none() {
+            fallback = Some(r);
+        }
+    }
+    fallback
 }
 
 /// A piece's label in a font for a counter `size` points across, laid out to fit a box
