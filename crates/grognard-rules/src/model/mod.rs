@@ -114,6 +114,7 @@ pub struct RulesetSpec {
     /// Counters only the piece's own side is shown (a commander's secret traits).
     pub private_counters: Vec<Located<String>>,
     /// Flags only the piece's own side is shown (a scout's secret bookkeeping).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub private_flags: Vec<Located<String>>,
     /// Names of integer terrain attributes (`cover`, `elevation`).
     pub terrain_attributes: Vec<Located<String>>,
@@ -156,6 +157,7 @@ pub struct RulesetSpec {
     /// Flags that slow a piece to a few cells a move (`{ flag: fatigued, max_steps: 1 }`).
     pub slowed_by: Vec<Located<SlowedBySpec>>,
     /// Flags that gate the `may_move` hook on a grid: asked only of a piece carrying one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub may_move_flags: Vec<Located<String>>,
     /// Which half-hexes cut by the table edge may be entered (hex grids).
     pub half_hexes: Option<HalfHexRulesSpec>,
@@ -972,6 +974,7 @@ pub struct SightingSpec {
     /// True when a dummy marker seen at a flipping level is turned face up for the sides
     /// that see it so only: its owner (and every other side) still has it face down, so a
     /// dummy learns nothing from its own flip.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub private_dummy_flips: bool,
     /// Decoys shown for pieces no enemy can see.
     pub decoys: Option<DecoySpec>,
