@@ -203,8 +203,27 @@ fn seen_pieces(
                     format!("seen {level}")
                 });
             }
-            if e.real == Some(false) && known {
-                d.markers.push("dummy".into());
+            // What the level disclosed is said, face up or down: a C sighting tells a real
+            // block from a dummy and a B sighting its strength, though neither turns it up
+            // for the type (the card promised these and drew a blank block).
+            let remembered = |fact: &str| {
+                if e.remembered.iter().any(|r| r == fact) {
+                    " (as last seen)"
+                } else {
+                    ""
+                }
+            };
+            match e.real {
+                Some(false) => d.markers.push(format!("dummy{}", remembered("real"))),
+                Some(true) if e.identity.is_none() => {
+                    d.markers
+                        .push(format!("real, not a dummy{}", remembered("real")));
+                }
+                _ => {}
+            }
+            if let (Some(n), None) = (e.strength, &e.identity) {
+                d.markers
+                    .push(format!("strength {n}{}", remembered("strength")));
             }
             d.id = real(e.handle);
             d.place = place;

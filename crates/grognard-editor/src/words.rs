@@ -281,7 +281,8 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
     match p.look {
         // Named as the side's log names it (`#9`), so a log line's piece is found here.
         Look::Ghost => lines.push(format!("{} — {side}: where it was last seen", p.name)),
-        Look::FaceDown => lines.push(format!("{} — {side}: face down, its position only", p.name)),
+        // The markers below say what else its sighting level told (real, strength).
+        Look::FaceDown => lines.push(format!("{} — {side}: face down", p.name)),
         Look::Open => {
             let name = if p.name.is_empty() { "?" } else { &p.name };
             let kind = if p.kind.is_empty() {
@@ -515,7 +516,16 @@ pub fn sighting_level(rules: &grognard_kernel::rules::Rules, level: &str) -> Opt
         }
     }
     if def.flips_up {
+        // A face-up block shows what `face_up` discloses to every side (its type), at
+        // any distance: say so, or a type seen two squares off reads as a leak.
+        let shows: Vec<&str> = facts(sighting.face_up)
+            .into_iter()
+            .filter(|f| !known.contains(f))
+            .collect();
         text.push_str("; its block turns face up");
+        if !shows.is_empty() {
+            text.push_str(&format!(", showing {}", shows.join(", ")));
+        }
     }
     Some(text)
 }

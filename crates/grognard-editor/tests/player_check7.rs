@@ -131,7 +131,7 @@ fn the_hover_card_and_legend_explain_sighting_levels() {
     h.run();
     h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
     h.run();
-    let first = format!("{} — austrians: face down, its position only", block.name);
+    let first = format!("{} — austrians: face down", block.name);
     assert!(h.query_by_label(&first).is_some(), "no {first:?}");
     assert!(
         h.query_by_label("level D: nothing beyond where it is")

@@ -1,0 +1,79 @@
+//! What the fifth outside new-player check of issue 37 found (its report's numbers), each
+//! checked as the editor shows it: the pieces a side's view draws, the words of its hover
+//! card and legend, and the tabs driven with egui_kittest.
+
+mod common;
+
+use std::path::Path;
+
+use grognard_editor::board::{DrawPiece, Look};
+use grognard_editor::session::Session;
+use grognard_editor::view::{ViewAs, pieces_for};
+use grognard_rules::load::{load_scenario, orders_from_text};
+use grognard_rules::orders::resolve_order;
+
+/// Square-blocks with the French scout `scout1` moved to `to` (a fresh game otherwise).
+fn square_blocks_after(orders: &str) -> Session {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scenario =
+        load_scenario(&root.join("examples/square-blocks.yaml"), None).expect("the example loads");
+    let mut session = Session::start(scenario, &[]).expect("starts");
+    let orders = orders_from_text("test", orders).expect("orders parse");
+    for o in &orders {
+        let order = resolve_order(&session.game, &o.value).expect("resolves");
+        session.apply(order).expect("accepted");
+    }
+    session
+}
+
+fn french_sees(session: &Session, name: &str) -> (DrawPiece, Vec<String>) {
+    let g = &session.game;
+    let french = g.side_by_name("french").expect("french");
+    let piece = pieces_for(g, ViewAs::Side(french))
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no {name} on the French board"));
+    let card = grognard_editor::words::piece_card(&piece, "austrians");
+    (piece, card)
+}
+
+/// #1: at level C the French view holds that #10 is real (`view --side french`: "sighting
+/// C, real"), and the legend says C tells real or dummy, but the card read "face down, its
+/// position only". At level B (scout two squares off) the view holds its type (the block is
+/// face up, and a face-up block shows its type to all) and strength 3; the card gave no
+/// strength, and the legend did not say that a face-up block shows its type.
+#[test]
+fn each_sighting_level_shows_what_the_view_holds_and_the_legend_says() {
+    let start = square_blocks_after("orders: []\n");
+    let (c, card) = french_sees(&start, "#10");
+    assert_eq!(c.look, Look::FaceDown);
+    assert!(card.iter().any(|l| l == "seen C"), "{card:?}");
+    assert!(card.iter().any(|l| l == "real, not a dummy"), "{card:?}");
+    assert!(
+        !card.iter().any(|l| l.contains("position only")),
+        "{card:?}"
+    );
+
+    let near = square_blocks_after(
+        "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
+    );
+    let (b, card) = french_sees(&near, "#10");
+    assert!(card.iter().any(|l| l == "seen B"), "{card:?}");
+    assert_eq!(b.kind, "artillery");
+    assert!(card.iter().any(|l| l == "strength 3"), "{card:?}");
+
+    let rules = near.game.rules();
+    let legend = grognard_editor::words::sighting_levels(rules);
+    assert!(
+        legend
+            .iter()
+            .any(|l| l == "level C: where it is, real or dummy"),
+        "{legend:?}"
+    );
+    assert!(
+        legend.iter().any(|l| l
+            == "level B: where it is, real or dummy, its strength; next to it, all of it \
+                (type, strength, name, state); its block turns face up, showing its type"),
+        "{legend:?}"
+    );
+}
