@@ -103,6 +103,9 @@ impl EditorApp {
                 // A heading over nothing read as a part that failed to draw.
                 ui.label("none");
             }
+            // Rows told apart only by their conditions (scout_fate's `when: {range: N}`)
+            // read as duplicates without them: a column says each row's, when any has one.
+            let gated = rows.iter().any(|r| !row_conditions(r).is_empty());
             egui::Grid::new(format!("{chart} Rows"))
                 .striped(true)
                 .show(ui, |ui| {
@@ -111,6 +114,18 @@ impl EditorApp {
                             continue;
                         };
                         ui.label(format!("row {}", i + 1));
+                        if gated {
+                            let when = row_conditions(row);
+                            ui.label(if when.is_empty() {
+                                "always".into()
+                            } else {
+                                when
+                            })
+                            .on_hover_text(
+                                "The row is read only when these inputs have these \
+                                     values; the conditions are edited in the ruleset file.",
+                            );
+                        }
                         for (key, v) in cells {
                             if v.is_object() || v.is_array() {
                                 continue;
@@ -493,4 +508,24 @@ fn odds_plot_id() -> egui::Id {
 #[must_use]
 pub fn odds_plot_rect(ctx: &egui::Context) -> Option<egui::Rect> {
     ctx.data(|d| d.get_temp(odds_plot_id()))
+}
+
+/// A chart row's conditions in words (`when range = 1, class = 0`), the inputs spaced as a
+/// player reads them; empty for a row read whatever the inputs.
+#[must_use]
+pub fn row_conditions(row: &serde_json::Value) -> String {
+    let Some(serde_json::Value::Object(when)) = row.get("when") else {
+        return String::new();
+    };
+    if when.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = when
+        .iter()
+        .map(|(input, v)| {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+            format!("{} = {v}", crate::words::spaced(input))
+        })
+        .collect();
+    format!("when {}", parts.join(", "))
 }
