@@ -36,6 +36,7 @@ mod square_blocks_audit8;
 mod square_blocks_audit9;
 mod square_blocks_audit10;
 mod square_blocks_audit11;
+mod square_blocks_audit12;
 mod square_blocks_rulings;
 mod tools;
 mod util;

@@ -1,0 +1,95 @@
+//! The twelfth round on the square-block game (`docs/audits/square-blocks.md`, "Eleventh
+//! outside audit"): what a side may follow through concealment, road columns passing
+//! through a friendly square, contact across a river. Positions in
+//! `tests/fixtures/audits/square-blocks/twelfth/`. Each test cites the seed line.
+
+use crate::util::Run;
+
+const T12: &str = "tests/fixtures/audits/square-blocks/twelfth";
+
+fn run12(args: &[&str]) -> Run {
+    crate::util::grognard_fixtures(T12, args)
+}
+
+/// stdout and stderr of a run, with its exit code.
+fn out12(args: &[&str]) -> (i32, String) {
+    let r = run12(args);
+    (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+#[test]
+fn audit12_a_road_column_may_not_pass_through_a_friendly_blocks_square() {
+    // 001 l.141-143 ([6.98]): command markers "using road mode CANNOT stack and normally
+    // take up additional squares along the road/trail"; 000 l.66-69 (#13): no block may
+    // "move into a grid square to exceed" 2½ blocks. The reading (ruleset note on road
+    // columns passing): a column is strung through each square it marches through.
+    //
+    // Worked by hand: col (road mode, 2 mp) at (6,7) marches north along the road to
+    // (6,5), 1 + 1 = 2 mp. In pass.yaml the infantry block s1 stands alone at (6,6):
+    // passing through it is sharing it, refused with the road-mode words. In empty.yaml
+    // (no s1) the same march is allowed, cost 2.
+    let (code, refused) = out12(&["play", "pass.yaml", "--orders", "col.orders.yaml"]);
+    assert_ne!(code, 0, "{refused}");
+    assert!(
+        refused.contains("col cannot enter (6,6): pieces in road mode cannot share a place"),
+        "{refused}"
+    );
+    let (code, moved) = out12(&["play", "empty.yaml", "--orders", "col.orders.yaml"]);
+    assert_eq!(code, 0, "{moved}");
+    assert!(
+        moved.contains("col moved (6,7) → (6,6) → (6,5), cost 2"),
+        "{moved}"
+    );
+}
+
+#[test]
+fn audit12_a_strategic_block_passes_through_a_friendly_square_within_the_limit() {
+    // 000 l.66-69 (#13): the limit is 2½ blocks in a square; 000 l.130-132 (#20): on small
+    // tables every block starts with a free ½ mp credit.
+    //
+    // Worked by hand: st (strategic, 1½ mp + ½ saved = 2) at (4,7) moves north twice,
+    // 1 + 1 = 2 mp, through (4,6) where s5 stands alone: 1 + 1 = 2 blocks ≤ 2½ there, so
+    // the move stands. Without the credit it is refused on points (2 > 1½), not on
+    // stacking.
+    let (code, moved) = out12(&[
+        "play",
+        "pass.yaml",
+        "--orders",
+        "st.orders.yaml",
+        "--option",
+        "small_tables=on",
+    ]);
+    assert_eq!(code, 0, "{moved}");
+    assert!(
+        moved.contains("st moved (4,7) → (4,6) → (4,5), cost 2"),
+        "{moved}"
+    );
+    let (code, refused) = out12(&["play", "pass.yaml", "--orders", "st.orders.yaml"]);
+    assert_ne!(code, 0, "{refused}");
+    assert!(
+        refused.contains("the path costs 2 by (4,5), but st has 1½ in strategic mode"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn audit12_contact_is_made_across_a_river() {
+    // 000 l.47-50 (#9): deployment "occurs when a block movement enters an adjacent square
+    // containing an enemy block (non-dummy command)". The river runs between rows 8 and 9
+    // with no bridge or ford; (5,9) and (5,8) are still adjacent squares.
+    //
+    // Worked by hand: fr (strategic) steps (5,10) → (5,9), cost 1, next to ar at (5,8) on
+    // the far bank: contact, fr stops, and the non-phasing ar deploys first.
+    let (code, log) = out12(&["play", "river.yaml", "--orders", "river.orders.yaml"]);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        log.contains(
+            "fr moved (5,10) → (5,9), cost 1 (stopped: came into contact with the enemy)"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains("fr comes into contact at (5,9); deploying in order: ar, fr"),
+        "{log}"
+    );
+}
