@@ -166,6 +166,84 @@ pub fn parse_color(text: &str) -> Option<Color32> {
     Some(Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
 }
 
+/// A hex cell as drawn: a whole hex, or a half-hex cut by the table edge drawn as the half
+/// on the table (its centre lies on the edge), greyed when closed — a full clear hex there
+/// read as a hex one may enter, and made an exit beyond it look two rows away.
+fn hex_cell_shape(
+    scene: &BoardScene<'_>,
+    grid: &Grid,
+    t: &Transform,
+    c: Cell,
+    fill: Color32,
+) -> Shape {
+    use grognard_kernel::geometry::hex::HalfHex;
+    let (cx, cy) = cell_center(grid, c);
+    let corners = hex_corners(t, cx, cy);
+    let Some(half) = scene.board.half_hex(c) else {
+        return Shape::convex_polygon(corners, fill, grid_line());
+    };
+    let Surface::Grid { cols, rows, .. } = &scene.board.surface else {
+        return Shape::convex_polygon(corners, fill, grid_line());
+    };
+    // The table's edges run through the centres of the half-hexes: the first and last
+    // rows, column 0 of an even row and the last column of an odd one.
+    let centre = |col: i32, row: i32| {
+        let (x, y) = cell_center(grid, Cell::new(col, row));
+        t.to_screen(x, y)
+    };
+    let min = centre(0, 0);
+    let far_col = (*cols - 1).max(0);
+    let max_x = centre(far_col, (*rows).min(2) - 1).x;
+    let max_y = centre(0, (*rows - 1).max(0)).y;
+    let table = Rect::from_min_max(min, egui::pos2(max_x, max_y));
+    let on_table = clip_to_rect(&corners, table);
+    let halves = &scene.rules.half_hexes;
+    let closed = match half {
+        HalfHex::Side => !halves.sides,
+        HalfHex::Baseline => !halves.baselines && !scene.overlay.open_baselines,
+    };
+    let fill = if closed {
+        // Greyed and faded: no piece stands there (the hover card says why).
+        let g = Color32::from_gray(150);
+        Color32::from_rgb(
+            ((u16::from(fill.r()) + u16::from(g.r())) / 2) as u8,
+            ((u16::from(fill.g()) + u16::from(g.g())) / 2) as u8,
+            ((u16::from(fill.b()) + u16::from(g.b())) / 2) as u8,
+        )
+        .gamma_multiply(0.6)
+    } else {
+        fill
+    };
+    Shape::convex_polygon(on_table, fill, grid_line())
+}
+
+/// The part of the convex polygon `poly` inside `r` (Sutherland–Hodgman, one edge of the
+/// rectangle at a time).
+fn clip_to_rect(poly: &[Pos2], r: Rect) -> Vec<Pos2> {
+    let mut out = poly.to_vec();
+    let edges: [fn(Pos2, Rect) -> f32; 4] = [
+        |p, r| p.x - r.min.x,
+        |p, r| r.max.x - p.x,
+        |p, r| p.y - r.min.y,
+        |p, r| r.max.y - p.y,
+    ];
+    for inside in edges {
+        let input = std::mem::take(&mut out);
+        let n = input.len();
+        for i in 0..n {
+            let (a, b) = (input[i], input[(i + 1) % n]);
+            let (da, db) = (inside(a, r), inside(b, r));
+            if da >= 0.0 {
+                out.push(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                out.push(a + (b - a) * (da / (da - db)));
+            }
+        }
+    }
+    out
+}
+
 fn hex_corners(t: &Transform, cx: f32, cy: f32) -> Vec<Pos2> {
     (0..6)
         .map(|i| {
@@ -441,13 +519,10 @@ fn paint_grid_terrain(scene: &BoardScene<'_>, t: &Transform, clip: Rect, shapes:
             }
             Grid::Hex(_) => {
                 for col in 0..*cols {
-                    let (cx, cy) = cell_center(grid, Cell::new(col, row));
+                    let c = Cell::new(col, row);
+                    let (cx, cy) = cell_center(grid, c);
                     if visible(cx, cy) {
-                        shapes.push(Shape::convex_polygon(
-                            hex_corners(t, cx, cy),
-                            fill_of(col, row),
-                            line,
-                        ));
+                        shapes.push(hex_cell_shape(scene, grid, t, c, fill_of(col, row)));
                     }
                 }
             }

@@ -83,6 +83,9 @@ pub struct Overlay {
     /// On an open table: the piece that may be dragged to a new place (or turned by its
     /// handle); a drop is returned as a [`BaseDrop`].
     pub draggable: Option<PieceId>,
+    /// On a hex board whose ruleset lets an option open the baseline half-hexes: whether
+    /// the game opened them (closed half-hexes are drawn greyed).
+    pub open_baselines: bool,
 }
 
 /// A piece dropped on the open table after a drag: the move it proposes.

@@ -220,12 +220,16 @@ pub fn amount(n: i64, counter: &str) -> String {
 }
 
 /// What a board cell is, in words, for the hover card: its terrain, the features on its
-/// edges and what entering it costs each movement class (`+1`, `impassable`).
+/// edges and what entering it costs each movement class (`+1`, `impassable`). A half-hex
+/// cut by the table edge that is closed says so instead of its costs (it read "clear, to
+/// enter: ground +0"); `baselines_open` is whether the game opened the baseline
+/// half-hexes by its option (`None`: not known here, the card says what decides it).
 #[must_use]
 pub fn cell_card(
     rules: &grognard_kernel::rules::Rules,
     board: &grognard_kernel::board::Board,
     cell: grognard_kernel::geometry::Cell,
+    baselines_open: Option<bool>,
 ) -> Vec<String> {
     let terrain = board.terrain(cell);
     let name = rules
@@ -266,10 +270,48 @@ pub fn cell_card(
             format!("{} {cost}", m.name)
         })
         .collect();
-    if !costs.is_empty() {
+    if let Some(closed) = closed_half_hex(rules, board, cell, baselines_open) {
+        lines.push(closed);
+    } else if !costs.is_empty() {
         lines.push(format!("to enter: {}", costs.join(", ")));
     }
     lines
+}
+
+/// Why a closed half-hex is no ordinary cell, in words; `None` for a whole hex or an open
+/// half-hex (its costs are then the terrain's).
+#[must_use]
+pub fn closed_half_hex(
+    rules: &grognard_kernel::rules::Rules,
+    board: &grognard_kernel::board::Board,
+    cell: grognard_kernel::geometry::Cell,
+    baselines_open: Option<bool>,
+) -> Option<String> {
+    use grognard_kernel::geometry::hex::HalfHex;
+    let halves = &rules.half_hexes;
+    match board.half_hex(cell)? {
+        HalfHex::Side if halves.sides => None,
+        HalfHex::Side => Some("closed half-hex on the side edge: never entered".into()),
+        HalfHex::Baseline if halves.baselines => None,
+        HalfHex::Baseline => {
+            let option = halves
+                .baselines_option
+                .and_then(|o| rules.options.get(o))
+                .map(|o| spaced(&o.name));
+            match (baselines_open, option) {
+                (Some(true), Some(_)) => None,
+                (None, Some(name)) => Some(format!(
+                    "baseline half-hex: closed unless the option {name} is on; a way off \
+                     the board, crossed only to leave it"
+                )),
+                _ => Some(
+                    "closed baseline half-hex: never stood on, only crossed to leave the \
+                     board (that step counts with the step off as one)"
+                        .into(),
+                ),
+            }
+        }
+    }
 }
 
 /// Everything a viewer may know of a piece, in words, for the hover card: what the board

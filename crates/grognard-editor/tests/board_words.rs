@@ -219,7 +219,7 @@ fn hovering_a_cell_shows_its_terrain_and_what_entering_costs() {
     assert!(h.query_by_label_contains("cell (0,0):").is_some());
     assert!(h.query_by_label_contains("to enter:").is_some());
     let game = &h.state().session().expect("a game").game;
-    let card = grognard_editor::words::cell_card(game.rules(), game.board(), cell);
+    let card = grognard_editor::words::cell_card(game.rules(), game.board(), cell, None);
     assert!(card[0].starts_with("cell (0,0): "));
 }
 

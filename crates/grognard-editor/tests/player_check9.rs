@@ -96,3 +96,79 @@ fn the_charts_tab_shows_each_rows_conditions() {
         assert!(h.query_by_label(&words).is_some(), "no {words:?}");
     }
 }
+
+/// #4: hex-leaders' half-hexes were drawn as full clear hexes, hovering (2,8) read "clear,
+/// to enter: ground +0", and the exits past row 8 looked two rows away. A closed half-hex
+/// is drawn as the half on the table, greyed, and its card says it is closed.
+#[test]
+fn closed_half_hexes_are_drawn_as_halves_and_said_closed() {
+    use egui::{Rect, Shape};
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_kernel::geometry::Cell;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scenario =
+        load_scenario(&root.join("examples/hex-leaders.yaml"), None).expect("the example loads");
+    let session = Session::start(scenario, &[]).expect("starts");
+    let g = &session.game;
+    let words = |c: Cell| grognard_editor::words::cell_card(g.rules(), g.board(), c, Some(false));
+    let baseline = words(Cell::new(2, 8));
+    assert!(
+        baseline
+            .iter()
+            .any(|l| l.starts_with("closed baseline half-hex")),
+        "{baseline:?}"
+    );
+    assert!(
+        !baseline.iter().any(|l| l.starts_with("to enter")),
+        "{baseline:?}"
+    );
+    let side = words(Cell::new(0, 2));
+    assert!(
+        side.iter()
+            .any(|l| l == "closed half-hex on the side edge: never entered"),
+        "{side:?}"
+    );
+    let whole = words(Cell::new(3, 7));
+    assert!(whole.iter().any(|l| l.starts_with("to enter")), "{whole:?}");
+
+    // Drawn: the half-hex (2,8) ends at its centre's row, the table's edge.
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let overlay = Overlay::default();
+    let pieces = Vec::new();
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces: &pieces,
+        overlay: &overlay,
+    };
+    let t = Transform {
+        origin: egui::pos2(40.0, 40.0),
+        scale: 40.0,
+    };
+    let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(2000.0, 2000.0));
+    let shapes = board::paint(&egui::Context::default(), &scene, &t, clip);
+    let grid = g.board().grid().expect("a hex grid");
+    let (cx, cy) = board::cell_center(grid, Cell::new(2, 8));
+    let centre = t.to_screen(cx, cy);
+    let cell = shapes
+        .iter()
+        .find_map(|s| match s {
+            Shape::Path(p)
+                if p.points.len() >= 3
+                    && Rect::from_points(&p.points).contains(centre + egui::vec2(0.0, -5.0))
+                    && Rect::from_points(&p.points).width() < t.scale * 1.5 =>
+            {
+                Some(p.clone())
+            }
+            _ => None,
+        })
+        .expect("the cell (2,8) drawn");
+    let bottom = cell.points.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    assert!(
+        (bottom - centre.y).abs() < 0.5,
+        "the half-hex reaches {bottom}, the edge is at {}",
+        centre.y
+    );
+    assert_ne!(cell.fill, egui::Color32::from_gray(200), "not greyed");
+}

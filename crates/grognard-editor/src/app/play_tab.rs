@@ -137,7 +137,8 @@ impl EditorApp {
             ViewAs::Side(side) => game
                 .events_for(side)
                 .iter()
-                .map(|e| text::event_as(game, Some(side), e))
+                .enumerate()
+                .map(|(i, e)| text::log_line(game, Some(side), e, i))
                 .collect(),
         };
         let rules = game.rules();
@@ -266,7 +267,14 @@ impl EditorApp {
                 armed = true;
             }
             let sides: Vec<&str> = game.sides().iter().map(|s| s.name.as_str()).collect();
-            let card = hover_card((game.rules(), game.board()), &sides, &pieces, &click);
+            // Whether the game opened the baseline half-hexes (an option) decides what
+            // the card says of one.
+            let open = game
+                .rules()
+                .half_hexes
+                .baselines_option
+                .map(|o| game.state().options.get(o).copied().unwrap_or(false));
+            let card = hover_card((game.rules(), game.board(), open), &sides, &pieces, &click);
             if armed {
                 show_card(response, &card);
             }
@@ -378,6 +386,13 @@ impl EditorApp {
     pub(super) fn overlay(&self) -> Overlay {
         let mut o = Overlay {
             selected: self.rt.play.selected,
+            open_baselines: self.session().is_some_and(|s| {
+                let g = &s.game;
+                g.rules()
+                    .half_hexes
+                    .baselines_option
+                    .is_some_and(|i| g.state().options.get(i).copied().unwrap_or(false))
+            }),
             ..Overlay::default()
         };
         match self
@@ -920,9 +935,10 @@ pub fn group_problems(problems: &[String]) -> Vec<String> {
 /// the cell (terrain, features, costs); empty off the board. The Play tab and the Remote
 /// board both give it (`sides`: the sides' names, in order).
 pub(super) fn hover_card(
-    (rules, board): (
+    (rules, board, baselines_open): (
         &grognard_kernel::rules::Rules,
         &grognard_kernel::board::Board,
+        Option<bool>,
     ),
     sides: &[&str],
     pieces: &[DrawPiece],
@@ -947,7 +963,7 @@ pub(super) fn hover_card(
         } else {
             lines.push(String::new());
         }
-        lines.extend(crate::words::cell_card(rules, board, c));
+        lines.extend(crate::words::cell_card(rules, board, c, baselines_open));
     }
     lines
 }

@@ -583,7 +583,9 @@ impl EditorApp {
             if armed {
                 let sides: Vec<&str> = table.sides.iter().map(String::as_str).collect();
                 let card = super::play_tab::hover_card(
-                    (&table.rules, &table.board),
+                    // A seat does not hold the game's options: the card says what
+                    // opens a baseline half-hex.
+                    (&table.rules, &table.board, None),
                     &sides,
                     pieces,
                     &click,
