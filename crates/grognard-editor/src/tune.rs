@@ -127,7 +127,7 @@ impl TuneJob {
                 let mut book = Book::default();
                 let r = grognard_play::tune::search(&request.tuner, &mut book, &mut play);
                 let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                s.line = book.progress(&request.tuner);
+                s.line = progress_line(&book, &request.tuner);
                 s.book = book;
                 s.candidate = None;
                 s.games = play.games;
@@ -248,7 +248,41 @@ impl Candidates for Player<'_> {
     fn measured(&mut self, tuner: &Tuner, book: &Book) {
         let mut s = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
         s.book = book.clone();
-        s.line = book.progress(tuner);
+        s.line = progress_line(book, tuner);
+    }
+}
+
+/// A candidate's win rate as the Simulate tab says a rate: the observed share with its
+/// Wilson 95% interval (`0.0% (95%: 0.0–16.1)` for 0 wins in 20), never "0.0% ± 0.0".
+#[must_use]
+pub fn rate_words(m: &grognard_play::tune::Measured) -> String {
+    crate::simulate::Share::counted(m.wins).words()
+}
+
+/// The progress line: candidates tried, games, and the best so far (or the closest while
+/// none meets the target), each rate said as [`rate_words`] says it.
+#[must_use]
+pub fn progress_line(book: &Book, tuner: &Tuner) -> String {
+    let tried = book.tried().count();
+    let head = format!(
+        "{}, {}",
+        crate::words::count(i64::try_from(tried).unwrap_or(i64::MAX), "candidate"),
+        crate::words::count(i64::try_from(book.games).unwrap_or(i64::MAX), "game")
+    );
+    match (book.best(tuner), book.closest(tuner)) {
+        (Some(b), _) => format!(
+            "{head}; best so far: {} → {} wins {}",
+            tuner.describe(&b.values),
+            tuner.side_name,
+            rate_words(b)
+        ),
+        (None, Some(c)) => format!(
+            "{head}; none meets the target yet, closest: {} → {} wins {}",
+            tuner.describe(&c.values),
+            tuner.side_name,
+            rate_words(c)
+        ),
+        (None, None) => head,
     }
 }
 

@@ -172,3 +172,66 @@ fn closed_half_hexes_are_drawn_as_halves_and_said_closed() {
     );
     assert_ne!(cell.fill, egui::Color32::from_gray(200), "not greyed");
 }
+
+/// #8: Tune read "french wins 0.0% ± 0.0" in its progress line, answer and table, and
+/// drew no whisker at 0%: the reading the Simulate tab's Wilson intervals replaced. Every
+/// rate on the tab is now the observed share with its Wilson interval.
+#[test]
+fn the_tune_tab_says_rates_with_wilson_intervals() {
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::Queryable;
+    let mut h = common::sized(
+        grognard_editor::Options {
+            scenario: Some(common::root().join("tests/fixtures/tune/duel-scenario.yaml")),
+            ..grognard_editor::Options::default()
+        },
+        1500.0,
+        1400.0,
+    );
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
+        .set_value_accesskit(10.0);
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("shot");
+    h.run();
+    h.get_by_label("charts.shot.rows.0.score = 9+").click();
+    h.run();
+    h.get_by_label("from").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_label("to").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    let started = std::time::Instant::now();
+    h.step();
+    while h.state().tuning() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(240));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.step();
+    }
+    h.run();
+    let answer = h.state().tune_answer().expect("an answer");
+    assert!(answer.contains("% (95%: "), "{answer}");
+    assert!(!answer.contains("% ± "), "{answer}");
+    // The progress line and the table of candidates say it the same way.
+    assert!(
+        h.query_by_label_contains("1 candidate, 10 games")
+            .is_some_and(|n| {
+                use egui_kittest::kittest::NodeT;
+                n.accesskit_node()
+                    .value()
+                    .is_some_and(|v| v.contains("% (95%: ") && !v.contains("% ± "))
+            }),
+        "the progress line"
+    );
+    assert!(
+        h.query_by_label_contains("% ± ").is_none()
+            || h.query_all_by_label_contains("% ± ").all(|n| {
+                use egui_kittest::kittest::NodeT;
+                n.accesskit_node()
+                    .value()
+                    .is_some_and(|v| v.contains("too wide"))
+            })
+    );
+}

@@ -72,11 +72,12 @@ fn the_tune_tab_finds_six_plus_and_saves_it_as_a_house_rule_that_loads() {
     finish(&mut h);
     let answer = h.state().tune_answer().expect("an answer");
     // The same seeds and games as `grognard tune ... --runs 400`: the same numbers
-    // (docs/designer-tools.md shows 48.5% ± 4.9 for "6+").
+    // (docs/designer-tools.md shows 48.5% ± 4.9 for "6+"), the interval Wilson's as on
+    // the Simulate tab.
     assert_eq!(
         answer,
-        "Answer: charts.shot.rows.0.score 9+ → 6+, with which blue wins 48.5% ± 4.9 \
-         (50.0% is within its 95% interval)"
+        "Answer: charts.shot.rows.0.score 9+ → 6+, with which blue wins 48.5% \
+         (95%: 43.6–53.4); 50.0% is within that interval"
     );
     assert!(h.query_by_label(&answer).is_some(), "the answer is shown");
     assert!(
@@ -169,8 +170,8 @@ fn unsaved_edits_are_the_ruleset_tuned() {
     assert_eq!(
         h.state().tune_answer().as_deref(),
         Some(
-            "Answer: charts.shot.rows.0.score 8+ → 6+, with which blue wins 48.5% ± 4.9 \
-             (50.0% is within its 95% interval)"
+            "Answer: charts.shot.rows.0.score 8+ → 6+, with which blue wins 48.5% \
+             (95%: 43.6–53.4); 50.0% is within that interval"
         )
     );
 }

@@ -428,20 +428,6 @@ pub(super) fn whisker(x: f64, cap: f64, e: Share) -> Vec<Vec<[f64; 2]>> {
     span(x, cap, e.lo * 100.0, e.hi * 100.0)
 }
 
-/// [`whisker`] for a mean ± its half-width (the Tune tab's trials), clipped to 0–100%.
-pub(super) fn estimate_whisker(
-    x: f64,
-    cap: f64,
-    e: grognard_play::tally::Estimate,
-) -> Vec<Vec<[f64; 2]>> {
-    if e.ci95 <= 0.0 {
-        return Vec::new();
-    }
-    let lo = ((e.mean - e.ci95) * 100.0).max(0.0);
-    let hi = ((e.mean + e.ci95) * 100.0).min(100.0);
-    span(x, cap, lo, hi)
-}
-
 fn span(x: f64, cap: f64, lo: f64, hi: f64) -> Vec<Vec<[f64; 2]>> {
     if hi <= lo {
         return Vec::new();

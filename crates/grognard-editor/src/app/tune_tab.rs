@@ -320,7 +320,7 @@ impl EditorApp {
             ui.end_row();
             for m in snap.book.tried() {
                 ui.label(t.describe(&m.values));
-                ui.label(m.rate().percent());
+                ui.label(crate::tune::rate_words(m));
                 ui.label(if t.meets(m) { "meets the target" } else { "" });
                 ui.end_row();
             }
@@ -483,16 +483,20 @@ fn answer_text(t: &Tuner, s: &TuneSnapshot) -> String {
     let target = format!("{:.1}%", t.target * 100.0);
     match (s.book.best(t), s.book.closest(t)) {
         (Some(b), _) => format!(
-            "Answer: {}, with which {} wins {} ({target} is within its 95% interval)",
+            "Answer: {}, with which {} wins {}; {target} is within that interval",
             t.describe(&b.values),
             t.side_name,
-            b.rate().percent()
+            crate::tune::rate_words(b)
         ),
         (None, Some(c)) => format!(
-            "No candidate reaches {target} within its interval; closest: {} → {} wins {}",
+            // The search's test is `grognard tune`'s (its rate ± 1.96 standard errors),
+            // which the Wilson interval shown may still cover near 0% or 100%: named, so
+            // the two do not read as one contradicting the other.
+            "No candidate reaches {target} by the search's test (its rate ± 1.96 standard \
+             errors); closest: {} → {} wins {}",
             t.describe(&c.values),
             t.side_name,
-            c.rate().percent()
+            crate::tune::rate_words(c)
         ),
         (None, None) => "No candidate was measured.".to_owned(),
     }
@@ -505,7 +509,9 @@ fn answer_text(t: &Tuner, s: &TuneSnapshot) -> String {
 #[must_use]
 pub fn too_wide_warning(t: &Tuner, s: &TuneSnapshot) -> Option<String> {
     let m = s.book.best(t).or_else(|| s.book.closest(t))?;
-    let ci = m.rate().ci95;
+    // The Wilson interval's half-width: the normal one reads 0 at 0 or 100% wins.
+    let share = crate::simulate::Share::counted(m.wins);
+    let ci = (share.hi - share.lo) / 2.0;
     let needed = grognard_play::tune::runs_for_5_points(t.runs, ci)?;
     // What that costs, at the time a game has taken in this run.
     let cost = if s.games > 0 && s.seconds > 0.0 {
@@ -611,9 +617,11 @@ fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measure
                 let mut points = Vec::new();
                 for m in s.book.tried() {
                     let x = m.values[k] as f64 / 2.0;
-                    let e = m.rate();
-                    points.push([x, e.mean * 100.0]);
-                    for w in super::simulate_tab::estimate_whisker(x, step * 0.15, e) {
+                    // Wilson's interval, as on the Simulate tab: a candidate that won no
+                    // game still has a whisker (0 of 20: 0–16.1%).
+                    let e = crate::simulate::Share::counted(m.wins);
+                    points.push([x, e.share * 100.0]);
+                    for w in super::simulate_tab::whisker(x, step * 0.15, e) {
                         plot.line(
                             // One name for every whisker: one legend entry.
                             egui_plot::Line::new("95% interval", w)
@@ -630,11 +638,11 @@ fn plots(ui: &mut egui::Ui, t: &Tuner, s: &TuneSnapshot, answer: Option<&Measure
                         .filled(true),
                 );
                 if let Some(a) = answer {
-                    let e = a.rate();
+                    let e = crate::simulate::Share::counted(a.wins);
                     plot.points(
                         egui_plot::Points::new(
                             "answer",
-                            vec![[a.values[k] as f64 / 2.0, e.mean * 100.0]],
+                            vec![[a.values[k] as f64 / 2.0, e.share * 100.0]],
                         )
                         .color(ANSWER)
                         .radius(9.0)
