@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+// The fifth outside player's page checks (issue 37), kept here so `tests/browser.rs`
+// stays short; they use its `Game`.
+mod player5;
+
 /// The longest any page may take to show what the server sent.
 pub const WAIT: Duration = Duration::from_secs(20);
 

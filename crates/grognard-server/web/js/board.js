@@ -556,12 +556,13 @@ export class Board {
     if (t.faces !== false) {
       g.append(s('line', { x1: d / 2, y1: -w / 2, x2: d / 2, y2: w / 2, class: 'front' }));
     }
-    if (!t.blank) {
-      // The label reads upright whatever the facing.
+    if (t.label) {
+      // The label reads upright whatever the facing; on a blank block (white) in the
+      // side's colour, so the handle its log names it by can be found.
       const size = this.kind === 'open' ? Math.max(500, Math.min(w, 1400) * 0.5) : CELL * 0.2 * scale;
-      g.append(
-        s('text', { class: 'label', transform: `rotate(${-(t.degrees || 0)})`, 'text-anchor': 'middle', y: size * 0.35, 'font-size': size }, t.label),
-      );
+      const attrs = { class: 'label', transform: `rotate(${-(t.degrees || 0)})`, 'text-anchor': 'middle', y: size * 0.35, 'font-size': size };
+      if (t.blank) attrs.style = `fill: ${colour}`;
+      g.append(s('text', attrs, t.label));
     }
     g.append(
       s('text', { class: 'mark', transform: `rotate(${-(t.degrees || 0)})`, x: -d / 2 + 2, y: -w / 2 + (this.kind === 'open' ? 500 : CELL * 0.16 * scale), 'font-size': this.kind === 'open' ? 500 : CELL * 0.16 * scale, fill: t.blank ? colour : '#fff' }, sideMark(t.side)),

@@ -182,11 +182,15 @@ function tokensOf(state) {
       const known = e.kind || e.identity;
       const here = placeParts(e.place);
       const stale = !here && e.last_seen ? placeParts(e.last_seen.place) : null;
-      // Known (its place, what it was when seen) but out of sight now: drawn faded.
-      const unseen = Boolean(stale) || (sighting && here && e.level === null && Boolean(known));
+      // Known (its place, what it was when seen) but out of sight now: drawn faded. A piece
+      // face up for this side now (a scout, an officer: in plain view on the table) is in
+      // sight whatever its sighting level; its view holds what it is now.
+      const unseen = Boolean(stale) || (sighting && here && e.level === null && Boolean(known) && !e.face_up);
       const bits = [name];
       if (e.kind) bits.push(e.kind);
       if (e.real === false) bits.push('a dummy');
+      // A C sighting tells a real block from a dummy without turning it up.
+      else if (e.real === true && !e.identity && !e.face_up) bits.push('real, not a dummy');
       if (e.level) bits.push(`sighting ${e.level}`);
       if (e.strength !== null && e.strength !== undefined) bits.push(`strength ${e.strength}`);
       const faces = facesOf(e.kind || (e.names && e.names.kind), e.place);
@@ -197,7 +201,9 @@ function tokensOf(state) {
       const facts = e.names ? factsOf(e.names) : { more: [] };
       tokens.push({
         key: name,
-        label: e.identity ? e.identity.name : e.kind || '',
+        // The name the side's log uses (#9), with the type when known: "french sights
+        // enemy #9" must be findable on the board.
+        label: e.identity ? e.identity.name : e.kind ? `${name} ${e.kind}` : name,
         title: bits.join(' · '),
         more: facts.more,
         names: e.names,
@@ -261,10 +267,11 @@ function renderStatus() {
   else {
     const who = st.to_act.length ? st.to_act.join(' and ') : 'nobody';
     const phasing = phasingNow();
-    const turn = phasing ? ` · ${phasing}'s turn` : '';
     // In a phase the sides share, every seat in it acts at once: "your move" would say the
-    // others wait for it.
+    // others wait for it, and "french's turn" that the Austrians do.
     const others = st.to_act.filter((s) => s !== page.seat);
+    const shared = mine && others.length > 0;
+    const turn = !phasing ? '' : shared ? ` (${phasing} phasing)` : ` · ${phasing}'s turn`;
     const yours = others.length ? `you (${page.seat}) and ${others.join(' and ')} act at once` : `your move (${page.seat})`;
     line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? yours : `${who} to act`}`;
   }
