@@ -235,3 +235,41 @@ fn the_tune_tab_says_rates_with_wilson_intervals() {
             })
     );
 }
+
+/// #9: a piece that left the board stayed selected (hex-command's routed b2: the panel
+/// kept "b2 — infantry … no legal order now" with its Face buttons). Here hex-leaders'
+/// red leader rl2 is selected and escapes off his baseline: the selection goes with him.
+#[test]
+fn a_piece_that_leaves_the_board_is_no_longer_selected() {
+    use grognard_editor::Command;
+    let mut h = common::scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
+    let root = common::root();
+    let orders = grognard_rules::load::load_orders(&root.join("examples/hex-leaders.orders.yaml"))
+        .expect("orders load");
+    for o in &orders {
+        let order = {
+            let g = &h.state().session().expect("a game").game;
+            resolve_order(g, &o.value).expect("resolves")
+        };
+        let escape = format!("{:?}", o.value).contains("rl2");
+        let id = if escape {
+            let g = &h.state().session().expect("a game").game;
+            let id = g.piece_by_name("rl2").expect("rl2").id;
+            h.state_mut().apply(Command::Select(Some(id)));
+            h.run();
+            assert_eq!(h.state().board_overlay().selected, Some(id));
+            Some(id)
+        } else {
+            None
+        };
+        h.state_mut().apply(Command::Give(order.action));
+        h.run();
+        if let Some(id) = id {
+            let g = &h.state().session().expect("a game").game;
+            assert!(!g.piece(id).expect("rl2").on_board(), "rl2 escaped");
+            assert_eq!(h.state().board_overlay().selected, None, "still selected");
+            return;
+        }
+    }
+    panic!("no order moved rl2");
+}

@@ -563,6 +563,7 @@ impl EditorApp {
     /// the side to a person).
     fn give_computer_order(&mut self, side: SideId, chosen: Result<Action, String>) {
         let viewer = self.legal_side();
+        let was_on_board = self.selected_on_board();
         self.rt.play.last_computer = Some(Instant::now());
         let Some(session) = &mut self.rt.session else {
             return;
@@ -604,6 +605,7 @@ impl EditorApp {
             });
         }
         self.rt.play.path.clear();
+        self.forget_gone_selection(was_on_board);
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
     }

@@ -740,11 +740,35 @@ impl EditorApp {
         }
     }
 
+    /// True when a piece is selected and stands on the board.
+    pub(super) fn selected_on_board(&self) -> bool {
+        self.rt.play.selected.is_some_and(|id| {
+            self.rt
+                .session
+                .as_ref()
+                .and_then(|s| s.game.piece(id))
+                .is_some_and(grognard_kernel::piece::Piece::on_board)
+        })
+    }
+
+    /// After an order: a selected piece that stood on the board before it and is off it
+    /// now (removed, routed, escaped) is no longer selected — the panel kept "b2 —
+    /// infantry" with its Face buttons for the rest of the game. A piece not yet arrived,
+    /// picked from the list to enter, stays selected.
+    pub(super) fn forget_gone_selection(&mut self, was_on_board: bool) {
+        if was_on_board && !self.selected_on_board() {
+            self.rt.play.selected = None;
+            self.rt.play.reach = None;
+            self.rt.play.path.clear();
+        }
+    }
+
     pub(super) fn order(&mut self, action: Action, side: Option<SideId>) {
         let Some(side) = side.or_else(|| self.acting_side()) else {
             return self.fail("no side can act now");
         };
         let before = self.acting_side_after_hidden();
+        let was_on_board = self.selected_on_board();
         let Some(session) = &mut self.rt.session else {
             return;
         };
@@ -764,6 +788,7 @@ impl EditorApp {
                 };
                 self.say(said);
                 self.rt.play.path.clear();
+                self.forget_gone_selection(was_on_board);
                 self.refresh_reach();
                 let after = self.acting_side_after_hidden();
                 // The screen passes between the people at the table: a side the computer
