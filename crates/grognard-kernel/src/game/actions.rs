@@ -65,7 +65,7 @@ struct ActFacts<'o> {
     intent: &'o [String],
 }
 
-/// What an action's chart roll gave ([`Game::roll_for_action`]).
+/// What an action's chart roll gave ([`Resolution::roll_for_action`]).
 struct ActRoll {
     /// The outcome's index (0 without a chart).
     outcome: usize,
@@ -77,7 +77,7 @@ struct ActRoll {
     record: Option<crate::action::RollRecord>,
 }
 
-/// What an action's script is called with ([`Game::run_action_script`]).
+/// What an action's script is called with ([`Resolution::run_action_script`]).
 struct ScriptCall<'o> {
     side: SideId,
     action: ActionId,
@@ -164,7 +164,7 @@ fn act_target<'s>(
 impl Game {
     /// The checks an `act` order must pass before anything is rolled or changed (intents,
     /// type, flags, once per phase, target, range, arcs, sight), on `state` as it stands.
-    /// [`Game::do_act`] runs them first; the legal-order generator runs them alone to skip
+    /// [`Resolution::do_act`] runs them first; the legal-order generator runs them alone to skip
     /// candidates they refuse without trying them on a copy of the state.
     ///
     /// # Errors

@@ -17,6 +17,19 @@ use crate::rules::{Allowed, PhaseDef};
 
 use super::Game;
 
+/// The words for a piece type the rules do not know (a corrupt piece), wherever it is met.
+pub(super) const UNKNOWN_TYPE: &str = "unknown piece type";
+
+/// The words for a cell an enemy holds, by a move's ban or a step's check.
+pub(super) fn enemy_holds(at: impl core::fmt::Display) -> String {
+    format!("{at} is held by the enemy")
+}
+
+/// The words for a facing number the grid does not have, by a facing change or the set-up.
+pub(super) fn no_such_facing(facing: impl core::fmt::Display) -> String {
+    format!("facing {facing} does not exist on this grid")
+}
+
 /// Which movement rule an order breaks, with what its words need. Every variant names the
 /// piece through [`Game::refuse_move`]'s `piece`.
 #[derive(Clone, Debug)]
@@ -273,7 +286,7 @@ impl Game {
             B::Held(why) => why,
             B::Spread => format!("{name} is spread over several cells; gather it before moving"),
             B::EmptyPath => "the path is empty".to_owned(),
-            B::UnknownType => "unknown piece type".to_owned(),
+            B::UnknownType => UNKNOWN_TYPE.to_owned(),
             B::TooManySteps { max, len } => format!(
                 "{name} may move at most {max} cell{} in {} mode; the path has {len}",
                 if max == 1 { "" } else { "s" },
@@ -303,7 +316,7 @@ impl Game {
                     .map_or("?", |t| t.name.as_str());
                 format!("{} pieces may not stand in {terrain} at {at}", type_name())
             }
-            B::EnemyHolds(at) => format!("{at} is held by the enemy"),
+            B::EnemyHolds(at) => enemy_holds(at),
             B::NoRoom { at, problem } => format!("{name} cannot be put down at {at}: {problem}"),
             B::OnGrid => "this piece is on a grid: give a path of cells".to_owned(),
             B::OffTable(to) => format!("{to} is off the table"),
@@ -324,7 +337,7 @@ impl Game {
             B::FaceOnTable => "on an open table, give the facing with a move".to_owned(),
             B::NoFacing => format!("{name} has no facing to change"),
             B::NoSuchFacing { facing, facings } => {
-                format!("facing {facing} does not exist on this grid (0..{facings})")
+                format!("{} (0..{facings})", no_such_facing(facing))
             }
             B::NoSuchMode => "no such mode".to_owned(),
             B::CannotTake(m) => format!("{} pieces cannot take {} mode", type_name(), mode(m)),

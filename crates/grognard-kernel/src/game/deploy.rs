@@ -144,7 +144,7 @@ impl Resolution<'_> {
         {
             return Err(Refusal::new(
                 RefusalKind::BadPath,
-                format!("facing {} does not exist on this grid", f.0),
+                super::bans::no_such_facing(f.0),
             ));
         }
         // Deploying a piece to where it stands, facing as it faces, changes nothing.

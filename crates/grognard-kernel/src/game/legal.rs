@@ -293,7 +293,8 @@ impl Game {
         self.resolve_into(&order, hooks, scratch).is_ok()
     }
 
-    /// Every order of one piece, appended to `out` (called on the probe).
+    /// Every order of one piece, appended to `out` (called on the probe), in the listing's
+    /// order: moves, saves, spreads, gathering, redeployments, facings, modes, actions.
     fn piece_orders(
         &self,
         side: SideId,
@@ -306,312 +307,394 @@ impl Game {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return;
         };
-        let (kind, place, facing, mode, moved) = (
-            piece.kind,
-            piece.place.clone(),
-            piece.facing,
-            piece.mode,
-            piece.moved,
-        );
-        let tried = |action: Action,
-                     out: &mut Vec<Action>,
-                     hooks: &mut dyn Hooks,
-                     scratch: &mut Trials|
-         -> bool {
-            let ok = self.accepts(side, &action, hooks, scratch);
-            if ok {
-                out.push(action);
-            }
-            ok
-        };
-        // Only the phase's movers move, save, spread, gather, are lifted or turn in it.
-        let a_mover = phase.movers.is_empty() || phase.movers.contains(&kind);
+        let kind = piece.kind;
+        let a_mover = super::is_mover(phase, kind);
         if phase.allows.contains(&Allowed::Move) && a_mover {
-            {
-                match self.reach_in(&self.state, id, hooks) {
-                    Ok(Reach::Cells(map)) => {
-                        out.reserve(map.len());
-                        let start = place.cell();
-                        // Where a move may end that reach cannot know, `may_move` says.
-                        let check = hooks.is_bound(HookPoint::MayMove)
-                            && self
-                                .state
-                                .pieces
-                                .get(id.index())
-                                .is_some_and(|p| self.may_move_asked_of(p));
-                        for r in map.iter() {
-                            if Some(r.cell) == start {
-                                continue;
-                            }
-                            let path = map.path(r);
-                            if !path.is_empty()
-                                && (!check
-                                    || self
-                                        .ask_may_move_on_grid(&self.state, id, &path, hooks)
-                                        .is_ok())
-                            {
-                                out.push(Action::Move { piece: id, path });
-                            }
-                        }
+            self.move_orders(side, id, hooks, scratch, out);
+            self.board_step_orders(side, id, hooks, scratch, out);
+        }
+        if phase.allows.contains(&Allowed::Face) && a_mover {
+            self.face_orders(side, id, hooks, scratch, out);
+        }
+        if phase.allows.contains(&Allowed::Mode) {
+            self.mode_orders(side, id, hooks, scratch, out);
+        }
+        for allowed in &phase.allows {
+            if let Allowed::Action(a) = *allowed {
+                self.act_orders(side, id, kind, a, hooks, scratch, out);
+            }
+        }
+    }
+
+    /// Pushes `action` to `out` when a trial on the scratch state accepts it; says whether
+    /// it did.
+    fn tried(
+        &self,
+        side: SideId,
+        action: Action,
+        out: &mut Vec<Action>,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+    ) -> bool {
+        let ok = self.accepts(side, &action, hooks, scratch);
+        if ok {
+            out.push(action);
+        }
+        ok
+    }
+
+    /// A piece's moves: one per cell its reach finds on a grid (less those `may_move`
+    /// refuses), or the open table's candidates.
+    fn move_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return;
+        };
+        match self.reach_in(&self.state, id, hooks) {
+            Ok(Reach::Cells(map)) => {
+                out.reserve(map.len());
+                let start = piece.place.cell();
+                // Where a move may end that reach cannot know, `may_move` says.
+                let check = hooks.is_bound(HookPoint::MayMove) && self.may_move_asked_of(piece);
+                for r in map.iter() {
+                    if Some(r.cell) == start {
+                        continue;
                     }
-                    Ok(Reach::Radius(radius)) => {
-                        let moves = self.table_moves(side, id, radius, hooks, Some(scratch));
-                        out.extend(moves.into_iter().map(|(to, facing)| Action::MoveTo {
-                            piece: id,
-                            to,
-                            facing,
-                        }));
+                    let path = map.path(r);
+                    if !path.is_empty()
+                        && (!check
+                            || self
+                                .ask_may_move_on_grid(&self.state, id, &path, hooks)
+                                .is_ok())
+                    {
+                        out.push(Action::Move { piece: id, path });
                     }
-                    Err(_) => {}
                 }
             }
-            if let (Some(at), Some(grid)) = (place.cell(), self.board.grid()) {
-                let near: Vec<Cell> = grid
-                    .neighbours(at)
-                    .map(|(_, c)| c)
-                    .filter(|c| self.board.contains(*c))
-                    .collect();
-                // A save that passes its checks always happens (see `check_save`): listed
-                // without a trial. A spread is tried only past its own checks
-                // (`check_extend`; the stacking limits are checked with the piece spread).
-                if self.rules.saving.is_some() && !moved {
-                    for to in &near {
-                        if self.check_save(&self.state, side, id, *to).is_ok() {
-                            out.push(Action::Save {
-                                piece: id,
-                                toward: *to,
-                            });
-                        }
-                    }
-                }
-                if self.rules.spread.is_some() {
-                    // A spread piece may spread on from any cell it holds, not only its
-                    // first: every free cell next to a held one is a candidate.
-                    let held: &[Cell] = match &place {
-                        Place::Spread(cs) => cs,
-                        _ => core::slice::from_ref(&at),
-                    };
-                    let mut candidates: Vec<Cell> = Vec::new();
-                    for h in held {
-                        for (_, c) in grid.neighbours(*h) {
-                            if self.board.contains(c)
-                                && !held.contains(&c)
-                                && !candidates.contains(&c)
-                            {
-                                candidates.push(c);
-                            }
-                        }
-                    }
-                    for to in &candidates {
-                        if self.check_extend(&self.state, side, id, *to).is_ok() {
-                            tried(Action::Extend { piece: id, to: *to }, out, hooks, scratch);
-                        }
-                    }
-                }
-                if matches!(place, Place::Spread(_)) {
-                    tried(Action::Gather { piece: id }, out, hooks, scratch);
-                }
-                if self.rules.piece_type(kind).is_some_and(|t| t.dummy) {
-                    // A redeployment that passes its checks always happens (see
-                    // `check_redeploy`), so the cells are listed without a trial. Into a
-                    // cell no piece covers, the checks depend on its terrain alone: asked
-                    // once per terrain.
-                    let cells = self.board_cells();
-                    let mut covered = vec![false; cells.len()];
-                    for p in self.state.pieces.iter().filter(|p| p.on_board()) {
-                        for (i, c) in cells.iter().enumerate() {
-                            covered[i] |= p.place.covers(*c);
-                        }
-                    }
-                    let mut by_terrain: Vec<(crate::ids::TerrainId, bool)> = Vec::new();
-                    for (to, covered) in cells.into_iter().zip(covered) {
-                        if to == at {
-                            continue;
-                        }
-                        let terrain = self.board.terrain(to);
-                        let known = by_terrain.iter().find(|(t, _)| *t == terrain);
-                        let ok = match (covered, known) {
-                            (false, Some(&(_, ok))) => ok,
-                            _ => {
-                                let ok = self.check_redeploy(&self.state, side, id, to).is_ok();
-                                if !covered {
-                                    by_terrain.push((terrain, ok));
-                                }
-                                ok
-                            }
-                        };
-                        if ok {
-                            out.push(Action::Redeploy { piece: id, to });
-                        }
-                    }
+            Ok(Reach::Radius(radius)) => {
+                let moves = self.table_moves(side, id, radius, hooks, Some(scratch));
+                out.extend(moves.into_iter().map(|(to, facing)| Action::MoveTo {
+                    piece: id,
+                    to,
+                    facing,
+                }));
+            }
+            Err(_) => {}
+        }
+    }
+
+    /// A grid piece's one-cell steps other than moves: saves, spreads, gathering and (for
+    /// a dummy) redeployments.
+    fn board_step_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return;
+        };
+        let (Some(at), Some(grid)) = (piece.place.cell(), self.board.grid()) else {
+            return;
+        };
+        // A save that passes its checks always happens (see `check_save`): listed
+        // without a trial. A spread is tried only past its own checks
+        // (`check_extend`; the stacking limits are checked with the piece spread).
+        if self.rules.saving.is_some() && !piece.moved {
+            for (_, to) in grid.neighbours(at) {
+                if self.board.contains(to) && self.check_save(&self.state, side, id, to).is_ok() {
+                    out.push(Action::Save {
+                        piece: id,
+                        toward: to,
+                    });
                 }
             }
         }
-        if phase.allows.contains(&Allowed::Face)
-            && a_mover
-            && let Some(grid) = self.board.grid()
-            && place.cell().is_some()
-        {
-            let others = (0..grid.facings()).map(Facing).filter(|f| *f != facing);
-            if hooks.is_bound(HookPoint::Faced) && hooks.is_bound(HookPoint::MayFace) {
-                // The ruleset's `may_face` decides what its `faced` hook would refuse:
-                // past the piece's own checks (the same for every facing), each facing
-                // is asked of it on the state as it stands, with no trial; once for all
-                // of them when it cannot see the facing.
-                let all: Vec<Facing> = others.collect();
-                if let Some(first) = all.first()
-                    && self.check_face(&self.state, side, id, *first).is_ok()
-                {
-                    if hooks.may_face_reads_facing() {
-                        for f in all {
-                            if self.ask_may_face(&self.state, id, f, hooks).is_ok() {
-                                out.push(Action::Face {
-                                    piece: id,
-                                    facing: f,
-                                });
-                            }
-                        }
-                    } else if self.ask_may_face(&self.state, id, *first, hooks).is_ok() {
-                        out.extend(all.iter().map(|f| Action::Face {
-                            piece: id,
-                            facing: *f,
-                        }));
+        if self.rules.spread.is_some() {
+            self.spread_orders(side, id, at, hooks, scratch, out);
+        }
+        if matches!(piece.place, Place::Spread(_)) {
+            self.tried(side, Action::Gather { piece: id }, out, hooks, scratch);
+        }
+        if self.rules.piece_type(piece.kind).is_some_and(|t| t.dummy) {
+            self.redeploy_orders(side, id, at, out);
+        }
+    }
+
+    /// A piece's spreads: every free cell next to one it holds, past `check_extend`, tried.
+    fn spread_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        at: Cell,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let (Some(piece), Some(grid)) = (self.state.pieces.get(id.index()), self.board.grid())
+        else {
+            return;
+        };
+        // A spread piece may spread on from any cell it holds, not only its
+        // first: every free cell next to a held one is a candidate.
+        let held: &[Cell] = match &piece.place {
+            Place::Spread(cs) => cs,
+            _ => core::slice::from_ref(&at),
+        };
+        let mut candidates: Vec<Cell> = Vec::new();
+        for h in held {
+            for (_, c) in grid.neighbours(*h) {
+                if self.board.contains(c) && !held.contains(&c) && !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+        }
+        for to in candidates {
+            if self.check_extend(&self.state, side, id, to).is_ok() {
+                self.tried(side, Action::Extend { piece: id, to }, out, hooks, scratch);
+            }
+        }
+    }
+
+    /// A dummy's redeployments, listed without a trial.
+    fn redeploy_orders(&self, side: SideId, id: PieceId, at: Cell, out: &mut Vec<Action>) {
+        // A redeployment that passes its checks always happens (see
+        // `check_redeploy`), so the cells are listed without a trial. Into a
+        // cell no piece covers, the checks depend on its terrain alone: asked
+        // once per terrain.
+        let cells = self.board_cells();
+        let mut covered = vec![false; cells.len()];
+        for p in self.state.pieces.iter().filter(|p| p.on_board()) {
+            for (i, c) in cells.iter().enumerate() {
+                covered[i] |= p.place.covers(*c);
+            }
+        }
+        let mut by_terrain: Vec<(crate::ids::TerrainId, bool)> = Vec::new();
+        for (to, covered) in cells.into_iter().zip(covered) {
+            if to == at {
+                continue;
+            }
+            let terrain = self.board.terrain(to);
+            let known = by_terrain.iter().find(|(t, _)| *t == terrain);
+            let ok = match (covered, known) {
+                (false, Some(&(_, ok))) => ok,
+                _ => {
+                    let ok = self.check_redeploy(&self.state, side, id, to).is_ok();
+                    if !covered {
+                        by_terrain.push((terrain, ok));
                     }
+                    ok
                 }
-            } else if hooks.is_bound(HookPoint::Faced) {
-                for f in others {
-                    tried(
-                        Action::Face {
-                            piece: id,
-                            facing: f,
-                        },
-                        out,
-                        hooks,
-                        scratch,
-                    );
-                }
-            } else {
-                // With no `faced` hook, a facing change that passes its checks always
-                // happens (see `check_face`), and the checks are the piece's (whether it
-                // faces, how often it has turned, what turning costs it), the same whatever
-                // the facing chosen: checked once, listed with no trial.
-                let all: Vec<Facing> = others.collect();
-                if let Some(first) = all.first()
-                    && self.check_face(&self.state, side, id, *first).is_ok()
-                {
+            };
+            if ok {
+                out.push(Action::Redeploy { piece: id, to });
+            }
+        }
+    }
+
+    /// A grid piece's facing changes: decided by `may_face` or the piece's own checks
+    /// where they can be, tried otherwise.
+    fn face_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let (Some(piece), Some(grid)) = (self.state.pieces.get(id.index()), self.board.grid())
+        else {
+            return;
+        };
+        if piece.place.cell().is_none() {
+            return;
+        }
+        let facing = piece.facing;
+        let others = (0..grid.facings()).map(Facing).filter(|f| *f != facing);
+        if hooks.is_bound(HookPoint::Faced) && hooks.is_bound(HookPoint::MayFace) {
+            // The ruleset's `may_face` decides what its `faced` hook would refuse:
+            // past the piece's own checks (the same for every facing), each facing
+            // is asked of it on the state as it stands, with no trial; once for all
+            // of them when it cannot see the facing.
+            let all: Vec<Facing> = others.collect();
+            if let Some(first) = all.first()
+                && self.check_face(&self.state, side, id, *first).is_ok()
+            {
+                if hooks.may_face_reads_facing() {
+                    for f in all {
+                        if self.ask_may_face(&self.state, id, f, hooks).is_ok() {
+                            out.push(Action::Face {
+                                piece: id,
+                                facing: f,
+                            });
+                        }
+                    }
+                } else if self.ask_may_face(&self.state, id, *first, hooks).is_ok() {
                     out.extend(all.iter().map(|f| Action::Face {
                         piece: id,
                         facing: *f,
                     }));
                 }
             }
-        }
-        if phase.allows.contains(&Allowed::Mode) {
-            for m in 0..self.rules.modes.len() {
-                let Ok(m) = u16::try_from(m) else { break };
-                let m = ModeId(m as _);
-                // Past its own checks, only stacking or a hook refuses a change: only
-                // changes that pass them are tried.
-                if m != mode && self.check_mode(&self.state, side, id, m).is_ok() {
-                    tried(Action::Mode { piece: id, mode: m }, out, hooks, scratch);
-                }
+        } else if hooks.is_bound(HookPoint::Faced) {
+            for f in others {
+                let face = Action::Face {
+                    piece: id,
+                    facing: f,
+                };
+                self.tried(side, face, out, hooks, scratch);
             }
-        }
-        for allowed in &phase.allows {
-            let Allowed::Action(a) = *allowed else {
-                continue;
-            };
-            let Some(def) = self.rules.actions.get(a.index()) else {
-                continue;
-            };
-            if !def.types.is_empty() && !def.types.contains(&kind) {
-                continue;
-            }
-            let targets: Vec<Option<PieceId>> = match def.target {
-                TargetRule::None => vec![None],
-                TargetRule::Enemy => self
-                    .state
-                    .pieces
-                    .iter()
-                    .filter(|p| p.side != side && p.on_board())
-                    .map(|p| Some(p.id))
-                    .collect(),
-                TargetRule::Friend => self
-                    .state
-                    .pieces
-                    .iter()
-                    .filter(|p| p.side == side && p.on_board())
-                    .map(|p| Some(p.id))
-                    .collect(),
-            };
-            // Whether the action's own checks decide it with no trial on a copy: it has
-            // no contact to make, and either no script or a check beside its script.
-            let decided = !def.contact && (def.checked || !def.scripted);
-            let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
-                .chain(def.intents.iter().map(|i| vec![i.clone()]))
-                .collect();
-            if decided
-                && def.checked
-                && !matches!(def.target, TargetRule::None)
-                && hooks.action_check_batched(a)
+        } else {
+            // With no `faced` hook, a facing change that passes its checks always
+            // happens (see `check_face`), and the checks are the piece's (whether it
+            // faces, how often it has turned, what turning costs it), the same whatever
+            // the facing chosen: checked once, listed with no trial.
+            let all: Vec<Facing> = others.collect();
+            if let Some(first) = all.first()
+                && self.check_face(&self.state, side, id, *first).is_ok()
             {
-                // A check answered for all targets at once: past the data checks, one call
-                // per intent (one in all when the check does not read it).
-                let passing: Vec<PieceId> = targets
-                    .into_iter()
-                    .flatten()
-                    .filter(|&t| self.act_passes(&self.state, side, id, a, Some(t)))
-                    .collect();
-                self.batch_checked(id, a, &intents, &passing, hooks, out);
+                out.extend(all.iter().map(|f| Action::Face {
+                    piece: id,
+                    facing: *f,
+                }));
+            }
+        }
+    }
+
+    /// A piece's mode changes, tried past their own checks.
+    fn mode_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(mode) = self.state.pieces.get(id.index()).map(|p| p.mode) else {
+            return;
+        };
+        for m in 0..self.rules.modes.len() {
+            let Ok(m) = u16::try_from(m) else { break };
+            let m = ModeId(m as _);
+            // Past its own checks, only stacking or a hook refuses a change: only
+            // changes that pass them are tried.
+            if m != mode && self.check_mode(&self.state, side, id, m).is_ok() {
+                self.tried(
+                    side,
+                    Action::Mode { piece: id, mode: m },
+                    out,
+                    hooks,
+                    scratch,
+                );
+            }
+        }
+    }
+
+    /// The orders of one ruleset action `a` for a piece of `kind`: each target, each
+    /// intent, decided by the action's checks where they can be, tried otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn act_orders(
+        &self,
+        side: SideId,
+        id: PieceId,
+        kind: crate::ids::PieceTypeId,
+        a: crate::ids::ActionId,
+        hooks: &mut dyn Hooks,
+        scratch: &mut Trials,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(def) = self.rules.actions.get(a.index()) else {
+            return;
+        };
+        if !def.types.is_empty() && !def.types.contains(&kind) {
+            return;
+        }
+        let targets: Vec<Option<PieceId>> = match def.target {
+            TargetRule::None => vec![None],
+            TargetRule::Enemy => self
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.side != side && p.on_board())
+                .map(|p| Some(p.id))
+                .collect(),
+            TargetRule::Friend => self
+                .state
+                .pieces
+                .iter()
+                .filter(|p| p.side == side && p.on_board())
+                .map(|p| Some(p.id))
+                .collect(),
+        };
+        // Whether the action's own checks decide it with no trial on a copy: it has
+        // no contact to make, and either no script or a check beside its script.
+        let decided = !def.contact && (def.checked || !def.scripted);
+        let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
+            .chain(def.intents.iter().map(|i| vec![i.clone()]))
+            .collect();
+        if decided
+            && def.checked
+            && !matches!(def.target, TargetRule::None)
+            && hooks.action_check_batched(a)
+        {
+            // A check answered for all targets at once: past the data checks, one call
+            // per intent (one in all when the check does not read it).
+            let passing: Vec<PieceId> = targets
+                .into_iter()
+                .flatten()
+                .filter(|&t| self.act_passes(&self.state, side, id, a, Some(t)))
+                .collect();
+            self.batch_checked(id, a, &intents, &passing, hooks, out);
+            return;
+        }
+        for target in targets {
+            // The action's own checks (range, arcs, sight, once per phase...) on the
+            // state as it stands: what they refuse is not tried on a copy. They read
+            // the intent only to refuse one the action does not declare, and every
+            // intent here is declared: asked once for all of them. Their refusals
+            // are not worded: the listing would throw the words away.
+            if !self.act_passes(&self.state, side, id, a, target) {
                 continue;
             }
-            for target in targets {
-                // The action's own checks (range, arcs, sight, once per phase...) on the
-                // state as it stands: what they refuse is not tried on a copy. They read
-                // the intent only to refuse one the action does not declare, and every
-                // intent here is declared: asked once for all of them. Their refusals
-                // are not worded: the listing would throw the words away.
-                if !self.act_passes(&self.state, side, id, a, target) {
+            // A check that did not read the intent it was asked with answers the
+            // same for this target whatever the intent: asked once, not per intent.
+            let mut any_intent: Option<bool> = None;
+            for intent in &intents {
+                let action = Action::Act {
+                    piece: id,
+                    action: a,
+                    target,
+                    intent: intent.clone(),
+                };
+                if !decided {
+                    self.tried(side, action, out, hooks, scratch);
                     continue;
                 }
-                // A check that did not read the intent it was asked with answers the
-                // same for this target whatever the intent: asked once, not per intent.
-                let mut any_intent: Option<bool> = None;
-                for intent in &intents {
-                    let action = Action::Act {
-                        piece: id,
-                        action: a,
-                        target,
-                        intent: intent.clone(),
-                    };
-                    if decided {
-                        // Past its data checks, an action with no script and no contact
-                        // always happens; a checked one happens when its check allows it.
-                        let allowed = !def.checked
-                            || match any_intent {
-                                Some(ok) => ok,
-                                None => {
-                                    let ok = self
-                                        .ask_action_check(
-                                            &self.state,
-                                            id,
-                                            (a, intent),
-                                            target,
-                                            hooks,
-                                        )
-                                        .is_ok();
-                                    if !hooks.check_read_intent() {
-                                        any_intent = Some(ok);
-                                    }
-                                    ok
-                                }
-                            };
-                        if allowed {
-                            out.push(action);
+                // Past its data checks, an action with no script and no contact
+                // always happens; a checked one happens when its check allows it.
+                let allowed = !def.checked
+                    || match any_intent {
+                        Some(ok) => ok,
+                        None => {
+                            let ok = self
+                                .ask_action_check(&self.state, id, (a, intent), target, hooks)
+                                .is_ok();
+                            if !hooks.check_read_intent() {
+                                any_intent = Some(ok);
+                            }
+                            ok
                         }
-                    } else {
-                        tried(action, out, hooks, scratch);
-                    }
+                    };
+                if allowed {
+                    out.push(action);
                 }
             }
         }

@@ -79,6 +79,13 @@ pub struct Game {
     pub(crate) deployment: Option<Arc<deploy::Deployment>>,
 }
 
+/// Whether a piece of `kind` may move in `phase`: only the phase's movers move, save,
+/// spread, gather, are lifted or turn in it (a phase naming no movers lets every piece).
+/// The one statement of the rule: the order gate and the legal-order listing both ask it.
+pub(crate) fn is_mover(phase: &PhaseDef, kind: crate::ids::PieceTypeId) -> bool {
+    phase.movers.is_empty() || phase.movers.contains(&kind)
+}
+
 impl Game {
     /// The rules.
     #[must_use]
@@ -335,20 +342,16 @@ impl Game {
         {
             return Err(self.refuse_in_phase(PhaseBan::NotAllowed { phase, needs }));
         }
-        // Only the phase's movers move, save, spread, gather, are lifted or turn in it.
-        if let (
-            Action::Move { piece, .. }
-            | Action::MoveTo { piece, .. }
-            | Action::Save { piece, .. }
-            | Action::Extend { piece, .. }
-            | Action::Gather { piece }
-            | Action::Redeploy { piece, .. }
-            | Action::Face { piece, .. },
-            false,
-        ) = (&order.action, phase.movers.is_empty())
+        if let Action::Move { piece, .. }
+        | Action::MoveTo { piece, .. }
+        | Action::Save { piece, .. }
+        | Action::Extend { piece, .. }
+        | Action::Gather { piece }
+        | Action::Redeploy { piece, .. }
+        | Action::Face { piece, .. } = &order.action
             && let Some(p) = self.state.pieces.get(piece.index())
             && p.side == order.side
-            && !phase.movers.contains(&p.kind)
+            && !is_mover(phase, p.kind)
         {
             return Err(self.refuse_in_phase(PhaseBan::NotMover(phase)));
         }

@@ -44,7 +44,7 @@ struct MoveStart<'g> {
     start: Cell,
 }
 
-/// How far a path's walk got ([`Game::walk_path`]) and what ended it.
+/// How far a path's walk got ([`Resolution::walk_path`]) and what ended it.
 struct PathWalk {
     /// Where the piece ends.
     at: Cell,

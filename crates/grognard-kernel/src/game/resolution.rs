@@ -5,8 +5,9 @@
 //! `next`, `events` and `hooks` each of them used to pass on by hand. The split between the
 //! two types is by what a function does:
 //!
-//! - `impl Resolution` blocks (in the file of each concern: moves, marches, actions,
-//!   commands, the sequence, the set-up, knowledge, held flags, contact, falling back) hold
+//! - `impl Resolution` blocks (in the file of each concern: `mod.rs`'s gate and dispatch,
+//!   moves, marches, turning, actions, commands, the sequence, the set-up and placement,
+//!   knowledge, held flags, contact, falling back) hold
 //!   the functions that write the next state or its events: carrying out an order, applying
 //!   an effect or a hook's commands, ending a phase, updating what each side knows.
 //! - `impl Game` blocks hold the questions: checks, prices, reach, measures, views. They

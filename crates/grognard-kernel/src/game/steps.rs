@@ -52,7 +52,7 @@ impl Game {
         let ty = self
             .rules
             .piece_type(piece.kind)
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "unknown piece type"))?;
+            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, super::bans::UNKNOWN_TYPE))?;
         ty.allowance
             .get(piece.mode.index())
             .copied()
@@ -188,7 +188,7 @@ impl Game {
         let rules = &*self.rules;
         match ban {
             StepBan::NoGrid => "this board has no grid".to_owned(),
-            StepBan::UnknownType => "unknown piece type".to_owned(),
+            StepBan::UnknownType => super::bans::UNKNOWN_TYPE.to_owned(),
             StepBan::UnknownMode => "unknown mode".to_owned(),
             StepBan::UnknownClass => "unknown movement class".to_owned(),
             StepBan::RoadsOnly => format!(
@@ -598,7 +598,7 @@ impl Game {
         if enemy_there {
             return Err(Refusal::new(
                 RefusalKind::Occupied,
-                say(crowd, &|| format!("{to} is held by the enemy")),
+                say(crowd, &|| super::bans::enemy_holds(to)),
             ));
         }
         let ty = self.rules.piece_type(piece.kind);
