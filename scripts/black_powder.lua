@@ -9,10 +9,17 @@
 -- docs/lua-api.md). This module gathers their hook and action functions, so the ruleset
 -- binds `bp.NAME` as before.
 
+-- A name two modules both give would bind whichever `pairs` met last: an error instead,
+-- naming both modules, so a ruleset never binds the wrong function unseen.
 local bp = {}
+local from = {}
 for _, name in ipairs({ "bp_core", "bp_hits", "bp_shooting", "bp_charges", "bp_melee", "bp_orders", "bp_phases" }) do
   for hook, f in pairs(scripts[name].hooks) do
+    if from[hook] then
+      error("bp." .. hook .. " is given by both " .. from[hook] .. " and " .. name, 0)
+    end
     bp[hook] = f
+    from[hook] = name
   end
 end
 

@@ -23,6 +23,7 @@ mod artillery;
 mod charges;
 mod command;
 mod melee;
+mod modules;
 mod movement;
 mod orders;
 mod rulings;

@@ -25,8 +25,10 @@ use grognard_kernel::hooks::{
 };
 use grognard_kernel::ids::{ActionId, ModeId, PieceId};
 use grognard_rules::compile::split_binding;
+use grognard_rules::de::Located;
 use grognard_rules::diag::{Diagnostic, Diagnostics, Location};
 use grognard_rules::load::Ruleset;
+use grognard_rules::model::ActionSpec;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::api::{Call, GameObject};
@@ -219,93 +221,11 @@ impl LuaHooks {
     pub fn new(ruleset: &Ruleset, limits: Limits) -> Result<Self, Diagnostics> {
         let sandbox = Sandbox::new(limits)
             .map_err(|e| Diagnostics::from(Diagnostic::without_location(e.to_string())))?;
-        install_rules_table(sandbox.lua(), ruleset).map_err(|e| {
-            Diagnostics::from(Diagnostic::without_location(format!(
-                "cannot prepare the Lua API: {e}"
-            )))
-        })?;
-        let game = GameObject::new(sandbox.lua()).map_err(|e| {
-            Diagnostics::from(Diagnostic::without_location(format!(
-                "cannot prepare the Lua API: {e}"
-            )))
-        })?;
+        let (game, shared) = prepare_api(&sandbox, ruleset)?;
         let mut problems = Diagnostics::default();
-        let mut modules: HashMap<String, Table> = HashMap::new();
-        // Modules reach each other's tables through the global `scripts` (by module name),
-        // so a variant can keep its shared helpers in one module and its mechanics in
-        // others. A module's top level sees the modules listed before it; its functions,
-        // called later, see them all.
-        let shared = sandbox.lua().create_table().map_err(|e| {
-            Diagnostics::from(Diagnostic::without_location(format!(
-                "cannot prepare the Lua API: {e}"
-            )))
-        })?;
-        if let Err(e) = sandbox.lua().globals().set("scripts", &shared) {
-            return Err(Diagnostics::from(Diagnostic::without_location(format!(
-                "cannot prepare the Lua API: {e}"
-            ))));
-        }
-        for script in &ruleset.scripts {
-            let chunk = script.path.to_string_lossy().replace('\\', "/");
-            match sandbox.load_module(&chunk, &script.text) {
-                Ok(table) => {
-                    if let Err(e) = shared.raw_set(script.module.as_str(), &table) {
-                        problems.push(Diagnostic::new(
-                            script.location.clone(),
-                            format!("cannot share module `{}`: {e}", script.module),
-                        ));
-                    }
-                    modules.insert(script.module.clone(), table);
-                }
-                Err(e) => problems.push(diag(&script.location, &e)),
-            }
-        }
-        let bind = |hook: &str,
-                    binding: &grognard_rules::de::Located<String>,
-                    problems: &mut Diagnostics|
-         -> Option<Bound> {
-            let (module, name) = split_binding(&binding.value)?;
-            let table = modules.get(module)?;
-            let function = match sandbox.function(table, name) {
-                Ok(f) => f,
-                Err(e) => {
-                    problems.push(diag(&binding.location, &e));
-                    return None;
-                }
-            };
-            let params = HOOK_PARAMETERS
-                .iter()
-                .find(|(h, _)| *h == hook)
-                .map_or(&[][..], |(_, p)| *p);
-            let info = function.info();
-            if usize::from(info.num_params) > params.len() {
-                problems.push(Diagnostic::new(
-                    binding.location.clone(),
-                    format!(
-                        "`{}` takes {} parameters, but the {hook} hook passes {} ({})",
-                        binding.value,
-                        info.num_params,
-                        params.len(),
-                        params.join(", ")
-                    ),
-                ));
-                return None;
-            }
-            let name = match hook {
-                "action" => format!("action script {}", binding.value),
-                "check" | "check_all" => format!("action check {}", binding.value),
-                point => format!("hook {point} ({})", binding.value),
-            };
-            Some(Bound {
-                function,
-                label: binding.value.clone(),
-                name,
-                params: if info.is_vararg {
-                    usize::MAX
-                } else {
-                    usize::from(info.num_params)
-                },
-            })
+        let modules = load_modules(&sandbox, ruleset, &shared, &mut problems);
+        let bind = |hook: &str, binding: &Located<String>, problems: &mut Diagnostics| {
+            bind_function(&sandbox, &modules, hook, binding, problems)
         };
         let mut points: [Option<Bound>; HookPoint::ALL.len()] = Default::default();
         for h in ruleset.spec.hooks.iter() {
@@ -316,39 +236,15 @@ impl LuaHooks {
             }
         }
         moves::check_may_move_forms(ruleset, &points, &mut problems);
-        let actions = ruleset
-            .spec
-            .actions
-            .iter()
-            .map(|a| {
-                a.value
-                    .script
-                    .as_ref()
-                    .and_then(|s| bind("action", s, &mut problems))
-            })
-            .collect();
-        let checks = ruleset
-            .spec
-            .actions
-            .iter()
-            .map(|a| {
-                a.value
-                    .check
-                    .as_ref()
-                    .and_then(|s| bind("check", s, &mut problems))
-            })
-            .collect();
-        let checks_all = ruleset
-            .spec
-            .actions
-            .iter()
-            .map(|a| {
-                a.value
-                    .check_all
-                    .as_ref()
-                    .and_then(|s| bind("check_all", s, &mut problems))
-            })
-            .collect();
+        // Each action's script, check and batched check, bound by the action's index.
+        let mut per_action = |hook: &str, field: fn(&ActionSpec) -> Option<&Located<String>>| {
+            (ruleset.spec.actions.iter())
+                .map(|a| field(&a.value).and_then(|s| bind(hook, s, &mut problems)))
+                .collect::<Vec<_>>()
+        };
+        let actions = per_action("action", |a| a.script.as_ref());
+        let checks = per_action("check", |a| a.check.as_ref());
+        let checks_all = per_action("check_all", |a| a.check_all.as_ref());
         let hooks = Self {
             sandbox,
             game,
@@ -513,6 +409,108 @@ impl LuaHooks {
         self.constants = Some(now);
         Ok(())
     }
+}
+
+/// Makes the sandbox's API: the `rules` table, the `game` object and the `scripts` table
+/// through which modules reach each other's tables (by module name), so a variant can keep
+/// its shared helpers in one module and its mechanics in others.
+fn prepare_api(sandbox: &Sandbox, ruleset: &Ruleset) -> Result<(GameObject, Table), Diagnostics> {
+    let failed = |e: mlua::Error| {
+        Diagnostics::from(Diagnostic::without_location(format!(
+            "cannot prepare the Lua API: {e}"
+        )))
+    };
+    install_rules_table(sandbox.lua(), ruleset).map_err(failed)?;
+    let game = GameObject::new(sandbox.lua()).map_err(failed)?;
+    let shared = sandbox.lua().create_table().map_err(failed)?;
+    sandbox
+        .lua()
+        .globals()
+        .set("scripts", &shared)
+        .map_err(failed)?;
+    Ok((game, shared))
+}
+
+/// Loads the ruleset's scripts in order, each into `shared` under its module name: a
+/// module's top level sees the modules listed before it; its functions, called later, see
+/// them all. A script that does not load is a problem at its ruleset line.
+fn load_modules(
+    sandbox: &Sandbox,
+    ruleset: &Ruleset,
+    shared: &Table,
+    problems: &mut Diagnostics,
+) -> HashMap<String, Table> {
+    let mut modules: HashMap<String, Table> = HashMap::new();
+    for script in &ruleset.scripts {
+        let chunk = script.path.to_string_lossy().replace('\\', "/");
+        match sandbox.load_module(&chunk, &script.text) {
+            Ok(table) => {
+                if let Err(e) = shared.raw_set(script.module.as_str(), &table) {
+                    problems.push(Diagnostic::new(
+                        script.location.clone(),
+                        format!("cannot share module `{}`: {e}", script.module),
+                    ));
+                }
+                modules.insert(script.module.clone(), table);
+            }
+            Err(e) => problems.push(diag(&script.location, &e)),
+        }
+    }
+    modules
+}
+
+/// Binds one hook, action script or check to its `module.function`, checking that the
+/// function takes no more parameters than the hook passes; a problem at the binding's
+/// line otherwise.
+fn bind_function(
+    sandbox: &Sandbox,
+    modules: &HashMap<String, Table>,
+    hook: &str,
+    binding: &Located<String>,
+    problems: &mut Diagnostics,
+) -> Option<Bound> {
+    let (module, name) = split_binding(&binding.value)?;
+    let table = modules.get(module)?;
+    let function = match sandbox.function(table, name) {
+        Ok(f) => f,
+        Err(e) => {
+            problems.push(diag(&binding.location, &e));
+            return None;
+        }
+    };
+    let params = HOOK_PARAMETERS
+        .iter()
+        .find(|(h, _)| *h == hook)
+        .map_or(&[][..], |(_, p)| *p);
+    let info = function.info();
+    if usize::from(info.num_params) > params.len() {
+        problems.push(Diagnostic::new(
+            binding.location.clone(),
+            format!(
+                "`{}` takes {} parameters, but the {hook} hook passes {} ({})",
+                binding.value,
+                info.num_params,
+                params.len(),
+                params.join(", ")
+            ),
+        ));
+        return None;
+    }
+    let name = match hook {
+        "action" => format!("action script {}", binding.value),
+        "check" | "check_all" => format!("action check {}", binding.value),
+        point => format!("hook {point} ({})", binding.value),
+    };
+    Some(Bound {
+        function,
+        label: binding.value.clone(),
+        name,
+        params: if info.is_vararg {
+            usize::MAX
+        } else {
+            usize::from(info.num_params)
+        },
+    })
 }
 
 /// The `rules` global: read-only facts fixed for a game.

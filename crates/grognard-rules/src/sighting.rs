@@ -13,7 +13,7 @@ use grognard_kernel::knowledge::{
 
 use crate::cx::Cx;
 use crate::de::Located;
-use crate::model::{SightChartSpec, SightingSpec};
+use crate::model::{ContactSpec, DecoySpec, SightChartSpec, SightingSpec};
 
 /// Names the sighting section refers to.
 pub(crate) struct SightNames<'a> {
@@ -276,79 +276,14 @@ pub(crate) fn compile_sighting(
         .map(|c| chart(cx, &c.name, &c.value, &level_names, names, square))
         .collect();
     let chart_names: Vec<&str> = spec.charts.names().collect();
-    let observers = spec
-        .observers
-        .iter()
-        .filter_map(|o| {
-            let chart = cx.lookup("sighting chart", &o.chart, chart_names.iter().copied())?;
-            let types = o
-                .types
-                .iter()
-                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-                .map(|i| PieceTypeId(i as u16))
-                .collect();
-            let barred_by = o
-                .barred_by
-                .iter()
-                .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
-                .map(|i| FlagId(i as u16))
-                .collect();
-            Some(ObserverRule {
-                types,
-                chart,
-                barred_by,
-            })
-        })
-        .collect();
-    let contact = spec.contact.as_ref().map(|c| ContactRule {
-        within: c.within.max(1),
-        level: cx
-            .lookup("sighting level", &c.level, level_names.iter().copied())
-            .unwrap_or(0) as u8,
-        stops: c.stops.unwrap_or(true),
-        each_step: c.each_step,
-        types: c
-            .types
-            .iter()
-            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-            .map(|i| PieceTypeId(i as u16))
-            .collect(),
-    });
+    let observers = observers(cx, spec, &chart_names, names);
+    let contact = (spec.contact.as_ref()).map(|c| contact_rule(cx, c, &level_names, names));
     for p in &spec.spotting_phases {
         if !names.phases.contains(&p.value) {
             cx.lookup("phase", p, names.phases.iter().map(String::as_str));
         }
     }
-    let decoys = spec.decoys.as_ref().and_then(|d| {
-        let option = match &d.option {
-            Some(o) => Some(cx.lookup("option", o, names.options.iter().copied())?),
-            None => None,
-        };
-        let kind = cx.lookup("piece type", &d.kind, names.types.iter().copied())?;
-        if !names.dummy_types.get(kind).copied().unwrap_or(false) {
-            cx.error(
-                &d.kind.location,
-                format!(
-                    "decoys must be of a dummy type; mark piece type `{}` with `dummy: true`",
-                    d.kind.value
-                ),
-            );
-        }
-        if d.per_piece > 8 {
-            cx.error(&d.kind.location, "at most 8 decoys per piece");
-        }
-        Some(DecoyRule {
-            option,
-            types: d
-                .types
-                .iter()
-                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-                .map(|i| PieceTypeId(i as u16))
-                .collect(),
-            per_piece: d.per_piece.min(8),
-            kind: PieceTypeId(kind as u16),
-        })
-    });
+    let decoys = spec.decoys.as_ref().and_then(|d| decoy_rule(cx, d, names));
     SightingRules {
         levels,
         public: disclosure(cx, &spec.public),
@@ -393,4 +328,92 @@ pub(crate) fn compile_sighting(
         private_dummy_flips: spec.private_dummy_flips,
         decoys,
     }
+}
+
+/// The observers: which piece types observe with which chart, and the flags that bar them.
+fn observers(
+    cx: &mut Cx,
+    spec: &SightingSpec,
+    chart_names: &[&str],
+    names: &SightNames<'_>,
+) -> Vec<ObserverRule> {
+    spec.observers
+        .iter()
+        .filter_map(|o| {
+            let chart = cx.lookup("sighting chart", &o.chart, chart_names.iter().copied())?;
+            let types = o
+                .types
+                .iter()
+                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+                .map(|i| PieceTypeId(i as u16))
+                .collect();
+            let barred_by = o
+                .barred_by
+                .iter()
+                .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
+                .map(|i| FlagId(i as u16))
+                .collect();
+            Some(ObserverRule {
+                types,
+                chart,
+                barred_by,
+            })
+        })
+        .collect()
+}
+
+/// The contact rule: how near an enemy comes before a side's piece meets it, and what it
+/// then sees.
+fn contact_rule(
+    cx: &mut Cx,
+    c: &ContactSpec,
+    level_names: &[&str],
+    names: &SightNames<'_>,
+) -> ContactRule {
+    ContactRule {
+        within: c.within.max(1),
+        level: cx
+            .lookup("sighting level", &c.level, level_names.iter().copied())
+            .unwrap_or(0) as u8,
+        stops: c.stops.unwrap_or(true),
+        each_step: c.each_step,
+        types: c
+            .types
+            .iter()
+            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+            .map(|i| PieceTypeId(i as u16))
+            .collect(),
+    }
+}
+
+/// The decoys rule; `None` when a name it needs is unknown (reported to `cx`).
+fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<DecoyRule> {
+    let option = match &d.option {
+        Some(o) => Some(cx.lookup("option", o, names.options.iter().copied())?),
+        None => None,
+    };
+    let kind = cx.lookup("piece type", &d.kind, names.types.iter().copied())?;
+    if !names.dummy_types.get(kind).copied().unwrap_or(false) {
+        cx.error(
+            &d.kind.location,
+            format!(
+                "decoys must be of a dummy type; mark piece type `{}` with `dummy: true`",
+                d.kind.value
+            ),
+        );
+    }
+    if d.per_piece > 8 {
+        cx.error(&d.kind.location, "at most 8 decoys per piece");
+    }
+    Some(DecoyRule {
+        option,
+        types: d
+            .types
+            .iter()
+            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
+            .map(|i| PieceTypeId(i as u16))
+            .collect(),
+        per_piece: d.per_piece.min(8),
+        kind: PieceTypeId(kind as u16),
+    })
 }

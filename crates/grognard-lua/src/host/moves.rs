@@ -2,10 +2,12 @@
 //!
 //! `moved(game, unit, path, facing)` runs after a move, `path` holding its cells on a grid
 //! or its start and end points on an open table, `facing` the facing before it.
-//! `may_move(game, unit, path, facing)` is the check beside it: asked before the move, with
-//! the same `path` (on an open table with the facing the move would end with, on a grid
-//! with the facing before it, as `moved`), it reads the game as it stands and answers `nil`
-//! or the reason the move is refused. The legal listing asks
+//! `may_move(game, unit, path, facing)` is the check beside it, with the same `path` (on an
+//! open table with the facing the move would end with, on a grid with the facing before
+//! it, as `moved`). It reads the game as it stood before the order and answers `nil` or the
+//! reason the move is refused. On an open table it is asked after the move's own checks,
+//! before `moved`; on a grid, once the move is resolved and `moved` has run (so a refusal
+//! from `moved` is the one reported; the answer is the same, read from the earlier state). The legal listing asks
 //! it for every candidate move instead of trying the move with `moved`, which is the whole
 //! point of binding it.
 //!
