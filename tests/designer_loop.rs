@@ -258,10 +258,15 @@ fn sim_against_another_ruleset_prints_wins_draws_and_length_side_by_side() {
             .unwrap_or_else(|| panic!("no `{start}` row in\n{}", run.stdout))
             .to_owned()
     };
-    // Each row: the first ruleset, the second, and the change.
+    // Each row: the first ruleset's rate with its interval, the second's, and the change.
     for row in ["blue wins", "red wins", "draws"] {
         let l = line(row);
-        assert_eq!(l.matches('%').count(), 3, "{l}");
+        assert_eq!(l.matches("(95%: ").count(), 2, "{l}");
+        let change = l.split_whitespace().last().unwrap_or_default();
+        assert!(
+            change.ends_with('%') && change.starts_with(['+', '-', '−']),
+            "{l}"
+        );
     }
     assert!(line("ended on turn").contains('±'));
     assert!(run.stdout.contains("outside the noise"), "{}", run.stdout);
