@@ -480,8 +480,8 @@ fn play(
             Some(v) => g.events_for(v),
             None => g.log(),
         };
-        for e in log.get(printed..).unwrap_or_default() {
-            out!("{}", output::event_as(g, viewer, e));
+        for (i, e) in log.iter().enumerate().skip(printed) {
+            out!("{}", output::log_line(g, viewer, e, i));
         }
         printed = log.len();
     };

@@ -257,6 +257,15 @@ fn view_leak(game: &Game) -> Option<String> {
         let knowledge = game.state().knowledge.get(i)?;
         for e in game.view(id).enemy {
             let Some(piece) = game.piece_by_handle(id, e.handle.0) else {
+                // A handle the side lost a piece under (into concealment) is shown only
+                // where it was last seen.
+                let ghost = knowledge
+                    .ghosts
+                    .iter()
+                    .any(|g| g.handle == Some(e.handle.0));
+                if ghost && e.place.is_none() {
+                    continue;
+                }
                 return Some(format!(
                     "{}'s view shows enemy #{}, a handle it was never given",
                     side.name, e.handle.0

@@ -1,6 +1,6 @@
 //! Writing to stdout; the text of events and rolls is `grognard_play::text`.
 
-pub use grognard_play::text::{event_as, roll};
+pub use grognard_play::text::{log_line, roll};
 
 /// Writes a line to stdout; a closed pipe ends the program with success, like other
 /// command-line tools, rather than a panic.

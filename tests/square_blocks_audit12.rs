@@ -83,13 +83,74 @@ fn audit12_contact_is_made_across_a_river() {
     let (code, log) = out12(&["play", "river.yaml", "--orders", "river.orders.yaml"]);
     assert_eq!(code, 0, "{log}");
     assert!(
-        log.contains(
-            "fr moved (5,10) → (5,9), cost 1 (stopped: came into contact with the enemy)"
-        ),
+        log.contains("fr moved (5,10) → (5,9), cost 1 (stopped: came into contact with the enemy)"),
         "{log}"
     );
     assert!(
         log.contains("fr comes into contact at (5,9); deploying in order: ar, fr"),
         "{log}"
+    );
+}
+
+/// Everything the French read after `orders` on town.yaml: their log (text and JSON
+/// events), their view (text and JSON) and their legal orders.
+fn french_reads(orders: &str) -> Vec<String> {
+    let mut reads = Vec::new();
+    for extra in [
+        &["play"][..],
+        &["play", "--json"],
+        &["view"],
+        &["view", "--json"],
+        &["legal"],
+    ] {
+        let mut args = extra.to_vec();
+        args.insert(1, "town.yaml");
+        args.extend(["--orders", orders, "--side", "french"]);
+        let (code, out) = out12(&args);
+        assert_eq!(code, 0, "{args:?}: {out}");
+        reads.push(out);
+    }
+    reads
+}
+
+#[test]
+fn audit12_a_town_hides_which_marker_comes_out() {
+    // 000 l.75-80 (#15): dummies are there for misinformation; 000 l.229 (chart #5): at D
+    // "nothing can be reported"; the ruleset note on concealment breaking tracking.
+    //
+    // Worked by hand (town.yaml): on turn 1 the scout sc (8,5) facing N sees the dummy ad
+    // at (9,3) (one right, two ahead: C) as a dummy, handle #4; ar at (8,2) behind the town
+    // is #3 by its public square. Both go into the town (8,3) and out of sight. On turn 2
+    // one marker comes out to (9,2) (one right, three ahead: D): ar moving diagonally
+    // (town_real), ad moving (town_dummy), or ad lifted out (town_lift, turned NE in the
+    // town first, unseen, so that it faces as a diagonal move leaves a block). Before the
+    // fix the marker kept its handle and what was learnt: "#4 … a dummy as last seen" for
+    // the dummy, "#3" for the real block. Now the French read the same whichever it is:
+    // a new marker #5 at D with nothing remembered, #3 and #4 left where last seen.
+    let real = french_reads("town_real.orders.yaml");
+    for other in ["town_dummy.orders.yaml", "town_lift.orders.yaml"] {
+        for (a, b) in real.iter().zip(&french_reads(other)) {
+            assert_eq!(a, b, "{other}");
+        }
+    }
+    let view = &real[2];
+    assert!(
+        view.contains("#5         at (9,2), facing NE, sighting D"),
+        "{view}"
+    );
+    assert!(
+        view.contains("#4         last seen at (9,3) on turn 1, a dummy"),
+        "{view}"
+    );
+    assert!(
+        view.contains("#3         last seen at (8,2) on turn 1\n"),
+        "{view}"
+    );
+    // The log names each marker by the handle the French knew it by at the time.
+    assert!(
+        view.contains("enemy #4 moved from (9,3) to out of sight")
+            && view.contains("french loses sight of enemy #4")
+            && view.contains("enemy #5 moved from out of sight to (9,2)"),
+        "{view}"
     );
 }

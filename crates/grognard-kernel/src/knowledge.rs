@@ -301,6 +301,28 @@ pub struct Knowledge {
     /// (which are numbered `0..own` in their own order). Handles are never reused.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub learnt: Vec<PieceId>,
+    /// What the side knew of pieces it lost track of into concealment (a town, a hidden
+    /// flag, behind decoys), each under the handle it had: shown where it was last seen.
+    /// The piece itself is known afresh, under a new handle, when seen again; it takes
+    /// its old handle back (and the record goes) only when identified.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ghosts: Vec<Known>,
+    /// The handles a piece had before it was lost into concealment: the side's log names
+    /// `piece` by `handle` in its first `until` events (`u32::MAX` until the order that
+    /// lost it is logged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renames: Vec<Rename>,
+}
+
+/// A handle a side knew a piece by until it lost track of it (see [`Knowledge::renames`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rename {
+    /// The piece.
+    pub piece: PieceId,
+    /// Its handle until then.
+    pub handle: u32,
+    /// The number of the side's log events that name it so.
+    pub until: u32,
 }
 
 // `Known` and `Knowledge` write out `Clone` so that `clone_from` reuses the buffers of the
@@ -351,13 +373,22 @@ impl Clone for Knowledge {
         Self {
             of: self.of.clone(),
             learnt: self.learnt.clone(),
+            ghosts: self.ghosts.clone(),
+            renames: self.renames.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let Self { of, learnt } = source;
+        let Self {
+            of,
+            learnt,
+            ghosts,
+            renames,
+        } = source;
         self.of.clone_from(of);
         self.learnt.clone_from(learnt);
+        self.ghosts.clone_from(ghosts);
+        self.renames.clone_from(renames);
     }
 }
 
@@ -379,6 +410,18 @@ impl Knowledge {
     #[must_use]
     pub fn knows_identity(&self, id: PieceId) -> bool {
         self.get(id).is_some_and(|k| k.identity.is_some())
+    }
+
+    /// The handle the side's log names `id` by in its `index`-th event: the handle it had
+    /// then, if the side has since lost track of it (see [`Knowledge::renames`]), else the
+    /// one it has now.
+    #[must_use]
+    pub fn handle_at(&self, id: PieceId, index: usize) -> Option<u32> {
+        self.renames
+            .iter()
+            .find(|r| r.piece == id && (r.until as usize) > index)
+            .map(|r| r.handle)
+            .or_else(|| self.get(id).and_then(|k| k.handle))
     }
 }
 

@@ -136,7 +136,22 @@ fn place(p: &Place) -> String {
 /// appear by handle (`enemy #7`).
 #[must_use]
 pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
-    let names = Names { game, viewer };
+    event_line(game, viewer, e, None)
+}
+
+/// The `index`-th event of `viewer`'s log ([`Game::events_for`]) as a line of text: as
+/// [`event_as`], with each enemy named by the handle the side knew it by then.
+#[must_use]
+pub fn log_line(game: &Game, viewer: Option<SideId>, e: &Event, index: usize) -> String {
+    event_line(game, viewer, e, Some(index))
+}
+
+fn event_line(game: &Game, viewer: Option<SideId>, e: &Event, index: Option<usize>) -> String {
+    let names = Names {
+        game,
+        viewer,
+        index,
+    };
     match e {
         Event::Sighted { .. }
         | Event::Contact { .. }
@@ -170,12 +185,17 @@ pub fn event_as(game: &Game, viewer: Option<SideId>, e: &Event) -> String {
 struct Names<'g> {
     game: &'g Game,
     viewer: Option<SideId>,
+    /// The event's place in the viewer's log, when known.
+    index: Option<usize>,
 }
 
 impl Names<'_> {
     /// A piece's name, or its handle when the viewer has not identified it.
     fn piece(&self, id: PieceId) -> String {
-        self.game.name_as(self.viewer, id)
+        match self.index {
+            Some(i) => self.game.name_in_log(self.viewer, id, i),
+            None => self.game.name_as(self.viewer, id),
+        }
     }
 
     /// A side's name.
@@ -588,8 +608,8 @@ fn remembered_words(facts: &[String], real: Option<bool>) -> String {
 pub fn side_view(game: &Game, side: SideId) -> String {
     let mut text = view(game, &game.view(side));
     text.push_str("log:\n");
-    for e in game.events_for(side) {
-        push_line!(text, "{}", event_as(game, Some(side), e));
+    for (i, e) in game.events_for(side).iter().enumerate() {
+        push_line!(text, "{}", log_line(game, Some(side), e, i));
     }
     text
 }

@@ -662,10 +662,10 @@ impl Live {
                     reply.accepted += 1;
                     let log = viewer.map_or_else(|| self.game.log(), |v| self.game.events_for(v));
                     reply.text.extend(
-                        log.get(before..)
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|e| text::event_as(&self.game, viewer, e)),
+                        log.iter()
+                            .enumerate()
+                            .skip(before)
+                            .map(|(i, e)| text::log_line(&self.game, viewer, e, i)),
                     );
                 }
                 Err(Problem::Conflict(m)) => {

@@ -653,8 +653,30 @@ impl Resolution<'_> {
         let (kind, place, facing) = (target.kind, target.place.clone(), target.facing);
         // The whole piece is copied only when its identity is disclosed.
         let snapshot = now.has(Disclosure::IDENTITY).then(|| target.clone());
-        let known = &mut self.next.knowledge[side.index()].of[ti];
-        let before = known.level;
+        // A piece the side saw until now goes out of its sight into concealment (a town,
+        // a hidden flag, behind decoys), where it may change places with another marker
+        // unseen: what the side knew of it stays with its handle, where it was last seen,
+        // and the piece is known afresh (a new handle) when seen again.
+        let lost = on_board
+            && !now.has(Disclosure::POSITION)
+            && (game.concealed(self.next, target) || game.behind_decoys(self.next, target));
+        let knowledge = &mut self.next.knowledge[side.index()];
+        let before = knowledge.of[ti].level;
+        if lost && knowledge.of[ti].now.has(Disclosure::POSITION) {
+            let mut ghost = core::mem::take(&mut knowledge.of[ti]);
+            if let Some(handle) = ghost.handle {
+                ghost.level = None;
+                ghost.rolled = None;
+                ghost.now = Disclosure::NONE;
+                knowledge.renames.push(crate::knowledge::Rename {
+                    piece: PieceId(ti as u32),
+                    handle,
+                    until: u32::MAX,
+                });
+                knowledge.ghosts.push(ghost);
+            }
+        }
+        let known = &mut knowledge.of[ti];
         // A piece the side saw until now leaves the table in its sight (it is
         // removed): the side knows it is gone, not where it was.
         if !on_board && known.now.has(Disclosure::POSITION) {
@@ -732,6 +754,43 @@ impl Resolution<'_> {
                 let handle = own + knowledge.learnt.len() as u32;
                 knowledge.of[ti].handle = Some(handle);
                 knowledge.learnt.push(PieceId(ti as u32));
+            }
+        }
+        self.relink_identified();
+    }
+
+    /// A piece the side lost track of into concealment and now identifies again takes its
+    /// old handle back, and what the side remembered of it under that handle goes: knowing
+    /// who it is, the side knows it is the piece it saw there before. The handle it was
+    /// seen again under names it in the log up to now.
+    fn relink_identified(&mut self) {
+        for knowledge in &mut self.next.knowledge {
+            if knowledge.ghosts.is_empty() {
+                continue;
+            }
+            let mut g = 0;
+            while g < knowledge.ghosts.len() {
+                let Some(id) = knowledge.ghosts[g].identity.as_ref().map(|p| p.id) else {
+                    g += 1;
+                    continue;
+                };
+                let Some(known) = knowledge.of.get_mut(id.index()) else {
+                    g += 1;
+                    continue;
+                };
+                if known.identity.is_none() || !known.now.has(Disclosure::POSITION) {
+                    g += 1;
+                    continue;
+                }
+                let ghost = knowledge.ghosts.remove(g);
+                if let Some(fresh) = known.handle {
+                    knowledge.renames.push(crate::knowledge::Rename {
+                        piece: id,
+                        handle: fresh,
+                        until: u32::MAX,
+                    });
+                }
+                known.handle = ghost.handle;
             }
         }
     }

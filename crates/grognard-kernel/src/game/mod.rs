@@ -227,7 +227,7 @@ impl Game {
         resolution.decide()?;
         resolution.update_knowledge();
         let seen = self.seen_by_sides(&self.state, &next, &events, Some(order.side));
-        self.append_side_logs(seen);
+        self.append_side_logs(seen, &mut next);
         let built = self.state.built.len();
         self.state = next;
         self.draw_built(built);

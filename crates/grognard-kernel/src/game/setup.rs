@@ -211,7 +211,7 @@ impl Game {
         resolution.keep_held_flags();
         resolution.update_knowledge();
         let seen = game.seen_by_sides(&game.state, &next, &events, None);
-        game.append_side_logs(seen);
+        game.append_side_logs(seen, &mut next);
         game.state = next;
         game.draw_built(0);
         game.log = events;

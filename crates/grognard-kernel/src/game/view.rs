@@ -82,9 +82,17 @@ impl Game {
             (Some(s), Some(knowledge)) => knowledge
                 .learnt
                 .iter()
-                .filter_map(|id| {
+                .enumerate()
+                .filter_map(|(n, id)| {
                     let i = id.index();
-                    let k = knowledge.of.get(i)?;
+                    let handle = (own.len() + n) as u32;
+                    // Under a handle the piece no longer has (lost into concealment), what
+                    // the side remembers of it there.
+                    let k = knowledge
+                        .of
+                        .get(i)
+                        .filter(|k| k.handle == Some(handle))
+                        .or_else(|| knowledge.ghosts.iter().find(|g| g.handle == Some(handle)))?;
                     let owner = state.pieces.get(i).map(|p| p.side)?;
                     let here = k.now.has(Disclosure::POSITION);
                     // A piece the side saw leave the table is gone from its view; one that
@@ -97,7 +105,7 @@ impl Game {
                         return None;
                     }
                     Some(EnemyPiece {
-                        handle: PieceId(k.handle?),
+                        handle: PieceId(handle),
                         side: owner,
                         place: here
                             .then(|| k.seen.as_ref().map(|x| x.place.clone()))
@@ -117,7 +125,11 @@ impl Game {
                         real: k.real,
                         kind: k.kind.and_then(type_name),
                         strength: k.strength,
-                        identity: k.identity.as_ref().map(|p| self.unowned(&relabel(p))),
+                        identity: k.identity.as_ref().map(|p| {
+                            let mut p = relabel(p);
+                            p.id = PieceId(handle);
+                            self.unowned(&p)
+                        }),
                         facing_name: here
                             .then(|| {
                                 k.seen
@@ -353,12 +365,13 @@ impl Game {
         if handle < count {
             return own.nth(handle).map(|p| p.id);
         }
-        self.state
-            .knowledge
-            .get(side.index())?
+        let knowledge = self.state.knowledge.get(side.index())?;
+        // A handle the piece lost (into concealment) names nothing now.
+        knowledge
             .learnt
             .get(handle - count)
             .copied()
+            .filter(|id| knowledge.get(*id).and_then(|k| k.handle) == Some(handle as u32))
     }
 
     /// `side`'s log as it receives it: [`Game::events_for`] with every piece named by the
@@ -367,10 +380,25 @@ impl Game {
     pub fn side_events(&self, side: SideId) -> Vec<Event> {
         let mut events = self.events_for(side).to_vec();
         if self.sighting().is_some() {
-            for e in &mut events {
+            let knowledge = self.state.knowledge.get(side.index());
+            for (n, e) in events.iter_mut().enumerate() {
                 // A side's log names only pieces it knows of; `u32::MAX` would show a
-                // redaction bug rather than a real id.
-                e.relabel(&mut |id| PieceId(self.handle_of(side, id).unwrap_or(u32::MAX)));
+                // redaction bug rather than a real id. A piece is named by the handle
+                // the side knew it by then (it may since have been lost into
+                // concealment and be known afresh).
+                e.relabel(&mut |id| {
+                    let own = self
+                        .state
+                        .pieces
+                        .get(id.index())
+                        .is_some_and(|p| p.side == side);
+                    let h = if own {
+                        self.handle_of(side, id)
+                    } else {
+                        knowledge.and_then(|k| k.handle_at(id, n))
+                    };
+                    PieceId(h.unwrap_or(u32::MAX))
+                });
             }
         }
         events
@@ -450,6 +478,42 @@ impl Game {
             (Some(p), Some(side)) => self.label(&self.state, side, p),
             (Some(p), None) => p.name.clone(),
             (None, _) => format!("#{}", id.0),
+        }
+    }
+
+    /// A piece's name as `viewer` reads it in the `index`-th event of its log
+    /// ([`Game::events_for`]): as [`Game::name_as`], but an enemy not identified now is
+    /// named by the handle the side knew it by then (it may since have been lost into
+    /// concealment and be known afresh under another).
+    #[must_use]
+    pub fn name_in_log(&self, viewer: Option<SideId>, id: PieceId, index: usize) -> String {
+        let (Some(p), Some(side)) = (self.state.pieces.get(id.index()), viewer) else {
+            return self.name_as(viewer, id);
+        };
+        let knowledge = self.state.knowledge.get(side.index());
+        let Some(k) = knowledge.filter(|_| p.side != side && self.sighting().is_some()) else {
+            return self.name_as(viewer, id);
+        };
+        let Some(then) = k
+            .renames
+            .iter()
+            .find(|r| r.piece == id && (r.until as usize) > index)
+        else {
+            return self.name_as(viewer, id);
+        };
+        // Named as the side knew it under that handle: by name if it identified it then.
+        let identified = k
+            .ghosts
+            .iter()
+            .find(|g| g.handle == Some(then.handle))
+            .map_or_else(
+                || k.get(id).and_then(|x| x.handle) == Some(then.handle) && k.knows_identity(id),
+                |g| g.identity.is_some(),
+            );
+        if identified {
+            p.name.clone()
+        } else {
+            format!("enemy #{}", then.handle)
         }
     }
 
@@ -732,12 +796,16 @@ impl Game {
                 let side_id = SideId(side as u8);
                 let kb = before.knowledge.get(side).unwrap_or(&empty);
                 let ka = after.knowledge.get(side).unwrap_or(&empty);
-                let mut owner = actor;
+                let concealed = self
+                    .sighting()
+                    .and_then(|s| s.concealed_flag)
+                    .map(|f| self.rules().flag_name(f));
+                let mut reading = crate::view::Reading::new(actor, concealed);
                 let seen: Vec<Event> = events
                     .iter()
                     .filter(|e| !self.private_to_others(after, side_id, e))
                     .filter(|e| !self.private_counter_of_other(after, side_id, e))
-                    .filter_map(|e| redact(after, side_id, kb, ka, &mut owner, e))
+                    .filter_map(|e| redact(after, side_id, kb, ka, &mut reading, e))
                     .collect();
                 // The kernel and the scripts go through pieces in scenario order, so the
                 // order of events about several pieces would tell where they stand in the
@@ -786,11 +854,20 @@ impl Game {
     }
 
     /// Appends what each side saw to its log.
-    pub(crate) fn append_side_logs(&mut self, seen: Vec<Vec<Event>>) {
+    pub(crate) fn append_side_logs(&mut self, seen: Vec<Vec<Event>>, next: &mut State) {
         self.side_logs
             .resize(seen.len().max(self.side_logs.len()), Vec::new());
         for (log, more) in self.side_logs.iter_mut().zip(seen) {
             log.extend(more);
+        }
+        // The handles lost in this order name their pieces in the log up to here.
+        for (side, knowledge) in next.knowledge.iter_mut().enumerate() {
+            let len = self.side_logs.get(side).map_or(0, Vec::len) as u32;
+            for r in &mut knowledge.renames {
+                if r.until == u32::MAX {
+                    r.until = len;
+                }
+            }
         }
     }
 }
