@@ -253,11 +253,9 @@ local function shoot(game, actor, target, captured)
   -- 004 l.214, l.216 (thirteenth round): fire is declared in the opponent's view, the target
   -- named and the modifiers (the firer's hit markers among them) added as it watches, and a
   -- fake cannot fire: a unit under a 3.1 marker that fires is unmasked as it fires (l.264: the
-  -- owner brings the actual unit back to the surface), before any roll.
-  if game:flag(actor, "hidden") and game:kind(actor) ~= "fake_counter" then
-    L:set(actor, "hidden", false)
-    game:note(name .. " fires and is unmasked: its marker is lifted")
-  end
+  -- owner brings the actual unit back to the surface), before any roll: the actions' `on:
+  -- always` effect clears the flag before this script runs, so the log has the unmasking
+  -- before the dice and the target's side reads the roll itemized (fourteenth round).
   local marker = is_marker(game, target)
   local into_melee = not marker and game:flag(target, "in_melee")
   local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0

@@ -187,9 +187,13 @@ local function melee_problem(game, actor, target)
   end
   -- Tribes (optional, l.260; tenth round): a unit that failed its morale check as the game
   -- began will not move to melee a fresh, undamaged unit (no hits, not fatigued).
-  if game:flag(actor, "wavering") and game:counter(target, "hits") == 0 and not game:flag(target, "fatigued")
-      and not game:flag(target, "routed") then
+  -- A target the actor's side has not identified (a marker, real or fake) is judged fresh:
+  -- its hits are not known (thirteenth round, the tenth outside audit #19).
+  if game:flag(actor, "wavering") and (game:label(target, game:side(actor)) ~= game:name(target)
+      or (game:counter(target, "hits") == 0 and not game:flag(target, "fatigued")
+        and not game:flag(target, "routed"))) then
     return name .. " failed its morale check (tribes): it will not melee " .. tname .. ", a fresh, undamaged unit"
+      .. (tname ~= game:name(target) and " (an unidentified piece's hits are not known: it is taken as fresh)" or "")
   end
   local d = dir_to(game, ac, ar, tc, tr)
   if d ~= nil and game:flag(actor, "fought_" .. d) then

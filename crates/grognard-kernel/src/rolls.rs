@@ -12,19 +12,25 @@
 //! only in who fired from out of sight give the side the same record, byte for byte.
 //! Such a roll's inputs and itemized modifiers (an unidentified piece's melee value, hits,
 //! cover...) are withheld too: the side reads the dice, the modifiers' net in one line,
-//! the score and the outcome.
+//! the score and the outcome. Whether a piece counts as identified for this is judged as
+//! the dice were rolled: identified after the order, and either before it or unmasked (its
+//! concealed flag cleared) earlier in the order than the roll. A roll made while the piece
+//! was an unidentified marker stays netted even when the piece is identified later in the
+//! same order (a marker that routs into sight after the melee roll that routed it).
 
 use crate::action::{Event, RollRecord};
 use crate::ids::{PieceId, SideId};
 use crate::knowledge::Knowledge;
 use crate::state::State;
 
-/// What `side` receives of `roll` (`None`: nothing), given what it knows after the order
-/// (`now`) and whose phase it is (`owner`).
+/// What `side` receives of `roll` (`None`: nothing), given what it knew before the order
+/// and knows after it (`[before, now]`), the pieces unmasked before the roll, and whose
+/// phase it is (`owner`).
 pub(crate) fn roll_for(
     after: &State,
     side: SideId,
-    now: &Knowledge,
+    [before, now]: [&Knowledge; 2],
+    unmasked: &[PieceId],
     owner: Option<SideId>,
     roll: &RollRecord,
 ) -> Option<RollRecord> {
@@ -35,7 +41,7 @@ pub(crate) fn roll_for(
     let visible = roll.by.is_some_and(mine)
         || roll.against.is_some_and(mine)
         || owner.is_none_or(|o| o == side);
-    visible.then(|| as_seen(after, side, now, roll))
+    visible.then(|| as_seen(after, side, [before, now], unmasked, roll))
 }
 
 /// What `side` receives of an action event it sees (`seen_actor`: it knows or knew where
@@ -44,7 +50,8 @@ pub(crate) fn roll_for(
 pub(crate) fn acted_for(
     after: &State,
     side: SideId,
-    now: &Knowledge,
+    [before, now]: [&Knowledge; 2],
+    unmasked: &[PieceId],
     seen_actor: bool,
     event: &Event,
 ) -> Option<Event> {
@@ -64,7 +71,7 @@ pub(crate) fn acted_for(
     let roll = roll
         .as_ref()
         .filter(|r| !r.secret)
-        .map(|r| as_seen(after, side, now, r));
+        .map(|r| as_seen(after, side, [before, now], unmasked, r));
     if !mine(*piece) && handle(now, *piece).is_none() {
         // Naming the actor would give away a piece the side has no handle for.
         if let Some(roll) = roll {
@@ -78,10 +85,18 @@ pub(crate) fn acted_for(
     Some(seen)
 }
 
-/// The roll as `side` may read it (see the module doc).
-fn as_seen(after: &State, side: SideId, now: &Knowledge, roll: &RollRecord) -> RollRecord {
+/// The roll as `side` may read it (see the module doc): itemized only when the side had
+/// identified every piece it names as the dice were rolled (`known_then`), not by a
+/// sighting the order's later events (a rout, an advance) brought.
+fn as_seen(
+    after: &State,
+    side: SideId,
+    [before, now]: [&Knowledge; 2],
+    unmasked: &[PieceId],
+    roll: &RollRecord,
+) -> RollRecord {
     let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
-    let known = |id: PieceId| mine(id) || now.knows_identity(id);
+    let known = |id: PieceId| mine(id) || known_then(before, now, unmasked, id);
     if [roll.by, roll.against].into_iter().flatten().all(known) {
         return roll.clone();
     }
@@ -121,6 +136,12 @@ fn as_seen(after: &State, side: SideId, now: &Knowledge, roll: &RollRecord) -> R
 /// The one modifier a side reads of a roll naming a piece it has not identified: the net
 /// of them all, unitemized.
 pub const HIDDEN_MODIFIERS: &str = "modifiers in all (not itemized: an unidentified piece)";
+
+/// Whether the side had identified enemy `id` when a roll of this order was made: it has
+/// now, and it had before the order or the order unmasked the piece before the roll.
+fn known_then(before: &Knowledge, now: &Knowledge, unmasked: &[PieceId], id: PieceId) -> bool {
+    now.knows_identity(id) && (before.knows_identity(id) || unmasked.contains(&id))
+}
 
 /// The side's handle for an enemy piece, if it has one.
 fn handle(now: &Knowledge, id: PieceId) -> Option<u32> {

@@ -137,15 +137,47 @@ pub struct View {
     pub enemy: Vec<EnemyPiece>,
 }
 
+/// What a side's reading of an order's events carries from one event to the next.
+pub(crate) struct Reading {
+    /// Whose phase it is (a phase start changes it).
+    owner: Option<SideId>,
+    /// The ruleset's concealed flag (`sighting.concealed_flag`), by name.
+    concealed: Option<String>,
+    /// Pieces whose concealed flag this order has cleared so far: a roll they make after
+    /// that is made by an unmasked piece (a marker that fires is lifted before its roll).
+    unmasked: Vec<PieceId>,
+}
+
+impl Reading {
+    pub(crate) fn new(owner: Option<SideId>, concealed: Option<&str>) -> Self {
+        Self {
+            owner,
+            concealed: concealed.map(str::to_owned),
+            unmasked: Vec::new(),
+        }
+    }
+}
+
 /// What `side` sees of one event.
 pub(crate) fn redact(
     after: &State,
     side: SideId,
     before: &Knowledge,
     now: &Knowledge,
-    owner: &mut Option<SideId>,
+    reading: &mut Reading,
     e: &Event,
 ) -> Option<Event> {
+    if let Event::FlagChanged {
+        piece,
+        flag,
+        on: false,
+    } = e
+        && reading.concealed.as_deref() == Some(flag.as_str())
+    {
+        reading.unmasked.push(*piece);
+    }
+    let owner = &mut reading.owner;
+    let unmasked = reading.unmasked.as_slice();
     let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
     let seen = |id: PieceId| mine(id) || before.knows_position(id) || now.knows_position(id);
     let place_now = |id: PieceId| {
@@ -211,7 +243,9 @@ pub(crate) fn redact(
         Event::Faced { piece, .. } | Event::ModeChanged { piece, .. } => {
             (mine(*piece) || now.knows_position(*piece)).then(|| e.clone())
         }
-        Event::Acted { piece, .. } => crate::rolls::acted_for(after, side, now, seen(*piece), e),
+        Event::Acted { piece, .. } => {
+            crate::rolls::acted_for(after, side, [before, now], unmasked, seen(*piece), e)
+        }
         Event::CounterChanged { piece, .. } | Event::FlagChanged { piece, .. } => {
             (mine(*piece) || now.knows_identity(*piece)).then(|| e.clone())
         }
@@ -230,8 +264,10 @@ pub(crate) fn redact(
         }
         // Whose rolls a side sees (its own, those against its pieces, its phases'; never
         // the referee's secret ones): `crate::rolls`.
-        Event::Rolled { roll } => crate::rolls::roll_for(after, side, now, *owner, roll)
-            .map(|roll| Event::Rolled { roll }),
+        Event::Rolled { roll } => {
+            crate::rolls::roll_for(after, side, [before, now], unmasked, *owner, roll)
+                .map(|roll| Event::Rolled { roll })
+        }
         Event::Note { .. } => owner.is_none_or(|o| o == side).then(|| e.clone()),
     }
 }
