@@ -1,4 +1,5 @@
-//! The workspace's function-length rule (issue 35): no function body a reader must scroll.
+//! The workspace's size rules (issue 35): no file past 1,200 lines of Rust or 1,000 of Lua,
+//! and no function body a reader must scroll.
 //! Every `fn` in `crates/*/src` and the binary's `src/` is at most [`LIMIT`] lines, from
 //! its `fn` line to its closing brace, outside tests (a file's `#[cfg(test)]` tail and
 //! files that are test modules are left out).
@@ -143,4 +144,66 @@ fn the_counter_finds_a_long_body_and_skips_tests_and_bodiless_signatures() {
     let found = long_functions(&text, LIMIT);
     assert_eq!(found, vec![("long".to_owned(), 6, LIMIT + 4)]);
     assert!(long_functions(&text, LIMIT + 4).is_empty());
+}
+
+/// The longest Rust source file allowed, in lines (test files included).
+const RUST_FILE_LIMIT: usize = 1_200;
+/// The longest Lua script allowed, in lines.
+const LUA_FILE_LIMIT: usize = 1_000;
+
+/// Every file under `dir` (recursively) whose name ends in `.ext`.
+fn files_with(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "target") {
+                files_with(&path, ext, out);
+            }
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_file_is_longer_than_the_limit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut over = Vec::new();
+    for (dirs, ext, limit) in [
+        (
+            &["src", "crates", "tests", "benches"][..],
+            "rs",
+            RUST_FILE_LIMIT,
+        ),
+        (&["scripts"][..], "lua", LUA_FILE_LIMIT),
+    ] {
+        let mut files = Vec::new();
+        for dir in dirs {
+            files_with(&root.join(dir), ext, &mut files);
+        }
+        assert!(!files.is_empty(), "no .{ext} files found");
+        for file in files {
+            let lines = std::fs::read_to_string(&file)
+                .expect("read a source file")
+                .lines()
+                .count();
+            if lines > limit {
+                let rel = file
+                    .strip_prefix(&root)
+                    .unwrap_or(&file)
+                    .display()
+                    .to_string();
+                over.push(format!("{rel} is {lines} lines (at most {limit})"));
+            }
+        }
+    }
+    over.sort();
+    assert!(
+        over.is_empty(),
+        "files over the house's size (give them inner walls by concern):\n{}",
+        over.join("\n")
+    );
 }
