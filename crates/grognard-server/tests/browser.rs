@@ -735,11 +735,11 @@ fn the_host_page_creates_a_game_from_an_uploaded_folder() {
         json!([]),
     );
     // The uploaded scenario's own pieces: b4 starts on the road, r3 faces south-west.
-    let shown = page.js("return document.body.innerText", json!([]));
-    let shown = shown.as_str().unwrap();
-    assert!(
-        shown.contains("b4 infantry · road") && shown.contains("r3 cavalry · facing SW"),
-        "{shown}"
+    // The pieces list fills in after the connection goes live, so wait for it.
+    page.until(
+        "the uploaded scenario's pieces",
+        "const t = document.body.innerText; return t.includes('b4 infantry · road') && t.includes('r3 cavalry · facing SW')",
+        json!([]),
     );
 }
 
