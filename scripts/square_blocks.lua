@@ -149,6 +149,28 @@ local function check_scouts(game)
   end
 end
 
+-- How many squares the nearest enemy command or dummy block is from the scout (000 l.201-
+-- 208), counted as a king moves to the nearest square it holds: a command with extension
+-- arrows occupies each of its squares (000 #16), so a scout next to an arrow square is 1
+-- away (twelfth outside audit #22). Only the rows up to 5 squares differ, so only the
+-- squares within 5 are searched; nil beyond.
+local function nearest_enemy_block(game, s, side)
+  local col, row = game:cell(s)
+  if col == nil then return nil end
+  for d = 0, 5 do
+    for dr = -d, d do
+      for dc = -d, d do
+        if math.max(math.abs(dc), math.abs(dr)) == d then
+          for _, e in ipairs(game:units_at(col + dc, row + dr)) do
+            if game:side(e) ~= side and not NOT_BLOCKS[game:kind(e)] then return d end
+          end
+        end
+      end
+    end
+  end
+  return nil
+end
+
 -- The Scout Fate roll (000 scouting), for the phasing side's scouts as its command phase
 -- begins, before they report. It is the referee's secret roll (the chart is `secret`): its
 -- inputs depend on where enemy blocks are, which the side may not know. The side learns
@@ -167,13 +189,7 @@ local function scout_fate(game)
       game:set_flag(s, "awaiting_fate", true)
     end
     if SCOUT_KINDS[game:kind(s)] and not game:flag(s, "lost") and deployed then
-      local nearest = nil
-      for _, e in ipairs(game:units()) do
-        if game:side(e) ~= side and not NOT_BLOCKS[game:kind(e)] then
-          local d = game:distance(s, e)
-          if d ~= nil and (nearest == nil or d < nearest) then nearest = d end
-        end
-      end
+      local nearest = nearest_enemy_block(game, s, side)
       local transit = 0
       -- A headquarters that is not set up (battle mode) is in transit.
       if hq ~= nil and game:mode(hq) ~= "battle" then transit = 1 end

@@ -1,0 +1,58 @@
+//! The thirteenth round on the square-block game (`docs/audits/square-blocks.md`, "Twelfth
+//! outside audit"): the Scout Fate distance to arrow squares, a town-concealed command with
+//! an arrow onto open ground, the forward-deployment announcement. Positions in
+//! `tests/fixtures/audits/square-blocks/thirteenth/`. Each test cites the seed line.
+
+const T13: &str = "tests/fixtures/audits/square-blocks/thirteenth";
+
+/// stdout and stderr of a run that must succeed.
+fn out13(args: &[&str]) -> String {
+    let r = crate::util::grognard_fixtures(T13, args);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    format!("{}{}", r.stdout, r.stderr)
+}
+
+/// The referee's Scout Fate line of the first French command phase, seed 22.
+fn fate(scenario: &str) -> String {
+    let out = out13(&[
+        "play",
+        scenario,
+        "--orders",
+        "fate.orders.yaml",
+        "--seed",
+        "22",
+    ]);
+    out.lines()
+        .find(|l| l.contains("scout fate of fs"))
+        .unwrap_or_else(|| panic!("no Scout Fate roll in {scenario}: {out}"))
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn audit13_scout_fate_counts_the_squares_to_an_arrow_square() {
+    // 000 l.86-90 (#16): a command with extension arrows "now occupies more than one square
+    // grid"; 000 l.198-212: the Scout Fate table counts squares from the "nearest enemy
+    // command or dummy block": 8, 9 or 10 removes a scout 1 square away, 9 or 10 one 2 or 3
+    // away.
+    //
+    // Worked by hand: the scout fs at (5,6); its headquarters fhq is in battle mode (not in
+    // transit), a day turn: no +2. Seed 22 rolls the same d10 8 in the three positions.
+    // - fate_main1: ax on (5,5), 1 away: 8 ≥ 8, removed.
+    // - fate_main3: ax on (5,3), 3 away: 8 < 9, reports.
+    // - fate_arrow: ax's marker on (5,3), arrows on (5,4) and (5,5): the nearest square it
+    //   holds, (5,5), is 1 away, so it rolls as fate_main1 does: removed. (Before the fix
+    //   the distance ran to the marker's square, 3 away, and fs reported.)
+    assert_eq!(
+        fate("fate_main1.yaml"),
+        "scout_fate: d10 8; score 8 → removed (scout fate of fs)"
+    );
+    assert_eq!(
+        fate("fate_main3.yaml"),
+        "scout_fate: d10 8; score 8 → reports (scout fate of fs)"
+    );
+    assert_eq!(
+        fate("fate_arrow.yaml"),
+        "scout_fate: d10 8; score 8 → removed (scout fate of fs)"
+    );
+}
