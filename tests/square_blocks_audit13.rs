@@ -56,3 +56,44 @@ fn audit13_scout_fate_counts_the_squares_to_an_arrow_square() {
         "scout_fate: d10 8; score 8 → removed (scout fate of fs)"
     );
 }
+
+/// The French view's line for the Austrian block ax (`#3`), after the orders.
+fn ax_seen(scenario: &str, orders: &str) -> Option<String> {
+    let out = out13(&["view", scenario, "--orders", orders, "--side", "french"]);
+    let known = out.split("log:").next().unwrap_or_default().to_owned();
+    known
+        .lines()
+        .find(|l| l.trim_start().starts_with("#3 "))
+        .map(|l| l.trim().to_owned())
+}
+
+#[test]
+fn audit13_a_town_block_with_an_arrow_onto_open_ground_is_sighted_there() {
+    // 000 l.231-232: hidden commands are disclosed only by a starred letter; chart #5 (000
+    // l.238 on): 2 squares straight ahead of the observer is B, unstarred; 1 ahead A*. The
+    // reading (ruleset note on concealment square by square): a command's squares in a
+    // town need a starred letter, its squares in the open are read by the ordinary chart,
+    // and the command is sighted at the best of them, as a whole.
+    //
+    // Worked by hand: the scout fs at (5,6) facing N; the town is (5,3), 3 ahead (C, and
+    // concealing: nothing). On turn 1 the Austrians lay an arrow:
+    // - town_block: ax in the town (5,3) lays an arrow onto open (5,4), 2 ahead of fs: B
+    //   (before the fix the whole command was concealed by its marker's town: not seen);
+    // - open_block: ax on open (5,4) lays an arrow into the town (5,3): B from (5,4).
+    // Both: sighted at B, real infantry, strength 6 (B discloses the number of units), both
+    // squares shown.
+    let town = ax_seen("town_block.yaml", "arrow_out.orders.yaml");
+    let open = ax_seen("open_block.yaml", "arrow_in.orders.yaml");
+    let tail = ", facing S, sighting B, face up, real, infantry, strength 6, strategic mode";
+    assert_eq!(
+        town.as_deref(),
+        Some(format!("#3         at (5,3)+(5,4){tail}").as_str())
+    );
+    assert_eq!(
+        open.as_deref(),
+        Some(format!("#3         at (5,4)+(5,3){tail}").as_str())
+    );
+    // Before the arrow, in the town alone, ax is out of sight (3 ahead: C, unstarred).
+    let before = out13(&["view", "town_block.yaml", "--side", "french"]);
+    assert!(!before.contains("#3 "), "{before}");
+}

@@ -5,6 +5,7 @@
 
 use super::{Game, Resolution};
 use crate::action::Event;
+use crate::geometry::Cell;
 use crate::hooks::NoHooks;
 use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
@@ -64,15 +65,7 @@ impl Game {
         let Some(s) = self.sighting() else {
             return false;
         };
-        // Decoys are counters face down: only their place shows.
-        if let Some(d) = &s.decoys
-            && d.kind == p.kind
-            && d.option
-                .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
-        {
-            return true;
-        }
-        if s.concealed_flag.is_some_and(|f| p.flag(f)) {
+        if self.concealed_whole(state, p) {
             return true;
         }
         let terrain = match &p.place {
@@ -82,6 +75,25 @@ impl Game {
             Place::Off => None,
         };
         terrain.is_some_and(|t| s.concealing.contains(&t))
+    }
+
+    /// True when the piece is concealed wherever it stands: flagged hidden, or a decoy
+    /// (decoys are counters face down: only their place shows).
+    fn concealed_whole(&self, state: &State, p: &Piece) -> bool {
+        let Some(s) = self.sighting() else {
+            return false;
+        };
+        s.decoys.as_ref().is_some_and(|d| {
+            d.kind == p.kind
+                && d.option
+                    .is_none_or(|o| state.options.get(o).copied().unwrap_or(false))
+        }) || s.concealed_flag.is_some_and(|f| p.flag(f))
+    }
+
+    /// True when the terrain of a grid cell conceals what stands in it.
+    fn conceals_cell(&self, c: Cell) -> bool {
+        self.sighting()
+            .is_some_and(|s| s.concealing.contains(&self.board().terrain(c)))
     }
 
     /// True when the piece is kept off the table while no enemy sees it (a type the decoy
@@ -126,19 +138,43 @@ impl Game {
         let level = match &chart.shape {
             SightShape::Offsets(entries) => {
                 let grid = self.board().grid()?;
-                let (from, to, distance) = nearest(grid, &observer.place, &target.place)?;
-                // No entry is farther out than the chart's own radius.
-                if distance > chart.radius {
-                    return None;
+                // Each cell of the target is read from the observer's cell nearest to it,
+                // and the target is sighted, whole, at the best of them. Concealing terrain
+                // hides only the cells that stand in it (a cell there needs a starred
+                // entry); a hidden flag or a decoy hides them all.
+                let whole = self.concealed_whole(state, target);
+                let cells: &[Cell] = match &target.place {
+                    Place::Cell(c) => core::slice::from_ref(c),
+                    Place::Spread(cs) => cs,
+                    Place::Point { .. } | Place::Off => &[],
+                };
+                let mut best: Option<(u8, u32)> = None;
+                for to in cells {
+                    let Some((from, _, distance)) =
+                        nearest(grid, &observer.place, &Place::Cell(*to))
+                    else {
+                        continue;
+                    };
+                    // No entry is farther out than the chart's own radius.
+                    if distance > chart.radius {
+                        continue;
+                    }
+                    let (right, forward) = relative_offset(from, observer.facing, *to);
+                    let Some(e) = entries
+                        .iter()
+                        .find(|e| e.right == right && e.forward == forward)
+                    else {
+                        continue;
+                    };
+                    let hidden_here = whole || self.conceals_cell(*to);
+                    if hidden_here && !e.starred {
+                        continue;
+                    }
+                    if best.is_none_or(|(l, d)| (e.level, distance) < (l, d)) {
+                        best = Some((e.level, distance));
+                    }
                 }
-                let (right, forward) = relative_offset(from, observer.facing, to);
-                let e = entries
-                    .iter()
-                    .find(|e| e.right == right && e.forward == forward)?;
-                if concealed && !e.starred {
-                    return None;
-                }
-                (e.level, distance)
+                best?
             }
             SightShape::Range(bands) => {
                 let distance = self.sight_distance(observer, target)?;
