@@ -269,23 +269,34 @@ local FEATURES = { town = true, fortress = true, medium_woods = true }
 local EDGE_FEATURES = { wall = true, hedge = true, fortress_wall = true }
 local SIDES = { "N", "E", "S", "W" }
 
+-- The feature's kind as the announcement names it (000 #18c: the opponents are told the
+-- block is forward deployed into the terrain feature).
+local FEATURE_WORDS = { town = "a town", fortress = "a fortress", medium_woods = "a wood",
+                        wall = "a wall", hedge = "a hedge", fortress_wall = "a fortress wall" }
+
+-- The terrain or edge feature the block holds in the forward half of its square, or nil.
 -- An edge feature must be in the forward half (000 #18a): the front edge, or a flank edge
 -- (half of it forward); never the edge behind the block (for a diagonal facing, the two).
-local function holds_feature(game, u)
+local function feature_held(game, u)
   local col, row = game:cell(u)
-  if col == nil then return false end
-  if FEATURES[game:terrain(col, row)] then return true end
+  if col == nil then return nil end
+  local t = game:terrain(col, row)
+  if FEATURES[t] then return t end
   local f = game:facing(u)
   local behind = { [game:turned(f, 3)] = true, [game:turned(f, 4)] = true, [game:turned(f, 5)] = true }
   for _, dir in ipairs(SIDES) do
     local c, r = game:neighbour(col, row, dir)
     if c ~= nil and not behind[dir] then
       for _, f in ipairs(game:features(col, row, c, r)) do
-        if EDGE_FEATURES[f] then return true end
+        if EDGE_FEATURES[f] then return f end
       end
     end
   end
-  return false
+  return nil
+end
+
+local function holds_feature(game, u)
+  return feature_held(game, u) ~= nil
 end
 
 -- Why the block may not deploy forward now, or nil (the action's check: the refusal a
@@ -307,7 +318,8 @@ function M.forward_deploy_check(game, actor)
 end
 
 -- The announcement names the square, which every player sees a block on; a command
--- concealed there (hidden, or in a town) is announced without it. Never the block's id.
+-- concealed there (hidden, or in a town) is announced without it, since naming the square
+-- would undo the concealment. Never the block's id.
 local function announce_forward(game, actor, what, col, row)
   if col == nil then col, row = game:cell(actor) end
   if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
@@ -317,10 +329,13 @@ local function announce_forward(game, actor, what, col, row)
   end
 end
 
+-- 000 #18c: the opponents are told the block is forward deployed into the terrain feature,
+-- by the feature's kind (twelfth outside audit #33), the square as above.
 function M.forward_deploy(game, actor)
   game:add_counter(actor, "saved_mp", -1)
   game:set_flag(actor, "forward_deployed", true)
-  announce_forward(game, actor, "is deployed forward")
+  local feature = FEATURE_WORDS[feature_held(game, actor)] or "its terrain feature"
+  announce_forward(game, actor, "is deployed forward into " .. feature)
 end
 
 -- 000 #18a: the feature must be in the forward half of the square. A turn that puts it

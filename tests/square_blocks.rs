@@ -628,7 +628,7 @@ fn forward_deployment_needs_battle_mode_a_feature_and_half_a_point_and_is_announ
         t.game
             .events_for(AUSTRIANS)
             .iter()
-            .any(|e| matches!(e, Event::Announced { text } if text == "the command at (8,6) is deployed forward"))
+            .any(|e| matches!(e, Event::Announced { text } if text == "the command at (8,6) is deployed forward into a wood"))
     );
 }
 

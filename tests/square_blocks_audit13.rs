@@ -97,3 +97,41 @@ fn audit13_a_town_block_with_an_arrow_onto_open_ground_is_sighted_there() {
     let before = out13(&["view", "town_block.yaml", "--side", "french"]);
     assert!(!before.contains("#3 "), "{before}");
 }
+
+#[test]
+fn audit13_forward_deployment_names_the_feature_not_a_concealed_square() {
+    // 000 l.106-124 (#18): 18a a terrain feature in the forward half of the square; 18c
+    // "All opposite players must be advised that command block is 'forward deployed' into
+    // the terrain feature"; 000 l.231: a hidden command is disclosed only by a starred
+    // letter, so the square of a command in a town is not named (the ruleset note on
+    // forward deployment out of sight).
+    //
+    // Worked by hand: ar (3,3) and the dummy ad (7,3) stand in woods, at in the town (6,3);
+    // each saved ½ mp on turn 1 and deploys forward on turn 2. The French read, in order:
+    // ar by its square and "a wood", ad the same (a dummy acts as a block, 000 #15), at
+    // without its square, "into a town". (Before the fix: "a command out of sight is
+    // deployed forward", no feature.)
+    let out = out13(&[
+        "play",
+        "forward.yaml",
+        "--orders",
+        "forward.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    let told: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("announced:"))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "announced: the command at (3,3) is deployed forward into a wood",
+            "announced: the command at (7,3) is deployed forward into a wood",
+            "announced: a command out of sight is deployed forward into a town",
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("(6,3)"), "{out}");
+}

@@ -88,7 +88,10 @@ fn leak_1_forward_deployment_is_announced_by_its_square_never_the_blocks_id() {
             _ => None,
         })
         .collect();
-    assert_eq!(told, ["the command at (8,6) is deployed forward"]);
+    assert_eq!(
+        told,
+        ["the command at (8,6) is deployed forward into a wood"]
+    );
     let view = serde_json::to_string(&t.game.view(AUSTRIANS)).unwrap_or_default();
     assert!(!view.contains("gd_cuirassiers"), "{view}");
 }
