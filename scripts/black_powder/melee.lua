@@ -192,9 +192,9 @@ function bp.melee(game, actor, target)
 end
 
 -- Whether the segment from `a` to `b` (points with x, y) crosses the footprint `fp`'s edges.
+local function side(p, q, r) return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x) end
 local function segment_crosses(fp, a, b)
   if not fp then return false end
-  local function side(p, q, r) return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x) end
   local k = fp.corners
   for i = 1, 4 do
     local c, d = k[i], k[i % 4 + 1]
@@ -217,14 +217,13 @@ local ONLY = {
   { "move_left_only", "flank", "blundered left: it may only move into its left flank arc" },
   { "move_right_only", "flank", "blundered right: it may only move into its right flank arc" },
 }
-local function direction_only(game, u, from, to, facing, now_facing, flag)
-  local arc_to = game:arc_at(from.x, from.y, facing, to.x, to.y)
+local function direction_only(game, u, from, to, facing, now_facing, flag, arc_to)
   local a = math.rad(facing)
   -- y grows down the table, so a point on the left has a negative cross product.
   local cross = math.cos(a) * (to.y - from.y) - math.sin(a) * (to.x - from.x)
   for _, o in ipairs(ONLY) do
     if flag(o[1]) then
-      local ok = arc_to == o[2]
+      local ok = arc_to() == o[2]
       if o[1] == "retire_only" then
         local turn = math.abs(now_facing - facing) % 360
         ok = ok and math.min(turn, 360 - turn) < 0.05
@@ -256,7 +255,8 @@ end
 -- stands. Each is read when first needed and kept in `game:memo()`, which during a legal
 -- listing is one table for every check asked on the listed game (the game does not change
 -- until the listing ends) and a fresh table for any other call; so a listing of one unit's
--- candidate moves reads them once, and `apply` reads them as before.
+-- candidate moves reads them once, and `apply` reads them as before. Keyed by the unit's
+-- handle (the host gives one handle per piece), which costs no call back as `u:id()` does.
 local function standing(game, u)
   local memo = game:memo()
   local all = memo.may_move
@@ -264,10 +264,10 @@ local function standing(game, u)
     all = {}
     memo.may_move = all
   end
-  local s = all[u:id()]
+  local s = all[u]
   if not s then
     s = { before = {}, arcs = {}, flags = {} }
-    all[u:id()] = s
+    all[u] = s
   end
   return s
 end
@@ -292,6 +292,31 @@ local function memo_facts(game, u, s)
     s.facing = facing
   end
   return s
+end
+
+-- Whether the unit is a skirmisher or artillery, and the measuring scale, read once.
+local function memo_class(game, u, s)
+  if s.skirmisher == nil then
+    s.skirmisher = is_skirmisher(game, u)
+    s.artillery = is_artillery(game, u)
+    s.scale = scale(game)
+  end
+  return s
+end
+
+-- A flag of the unit's brigadier `c`, read once (the orders in force are the brigadier's).
+local function memo_order_flag(game, c, s, name)
+  local flags = s.order_flags
+  if not flags then
+    flags = {}
+    s.order_flags = flags
+  end
+  local v = flags[name]
+  if v == nil then
+    v = game:flag(c, name)
+    flags[name] = v
+  end
+  return v
 end
 
 local function memo_brigadier(game, u, s)
@@ -363,16 +388,23 @@ local function move_refusal(game, u, path, now_facing)
     return game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes"
   end
   local facing = st.facing
+  local from, to = path[1], path[2]
+  -- Where the end point lies from the start, with the facing kept: read when first asked.
+  local arc_to_known
+  local function arc_to()
+    if arc_to_known == nil then arc_to_known = game:arc_at(from.x, from.y, facing, to.x, to.y) end
+    return arc_to_known
+  end
   if #path >= 2 then
-    local why = direction_only(game, u, path[1], path[2], facing, now_facing, flag)
+    local why = direction_only(game, u, from, to, facing, now_facing, flag, arc_to)
     if why then return why end
   end
   if not st.amended or #path < 2 or st.kind == "brigadier" then return end
-  local from, to = path[1], path[2]
   local function after(e) return game:distance_from(u, to.x, to.y, now_facing, e) end
   local c = memo_brigadier(game, u, st)
-  local assault = c ~= nil and game:flag(c, "order_assault")
-  if assault and game:arc_at(from.x, from.y, facing, to.x, to.y) == "rear" then
+  local function order_flag(name) return memo_order_flag(game, c, st, name) end
+  local assault = c ~= nil and order_flag("order_assault")
+  if assault and arc_to() == "rear" then
     -- Assault: no unit may voluntarily move in its rear zone.
     return game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone"
   end
@@ -380,22 +412,22 @@ local function move_refusal(game, u, path, now_facing)
   if objective then
     local before = memo_before(game, u, st, from, facing, objective)
     local closer = after(objective) < before - 0.001
-    if game:flag(c, "assault_new") and not is_skirmisher(game, u)
+    if order_flag("assault_new") and not memo_class(game, u, st).skirmisher
       and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
       -- Assault, on the turn of the order: the objective stays in every unit's front arc
       -- (skirmishers, having no flank or rear zones, have it there wherever they face).
       return game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
         .. game:name(objective) .. " in its front arc"
     end
-    if game:flag(c, "assault_command") and flag("in_brigade_command")
-      and not game:flag(c, "assault_advanced") and not closer then
+    if order_flag("assault_command") and flag("in_brigade_command")
+      and not order_flag("assault_advanced") and not closer then
       -- The brigade command must include a move toward the objective: Reading, its first
       -- move (or a charge on the objective) is that move (the `moved` hook marks it made).
       return game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
         .. game:name(objective) .. ": its first move must end closer to it"
     end
   end
-  if c and game:flag(c, "order_hold") and flag("may_close") then
+  if c and order_flag("order_hold") and flag("may_close") then
     local cx, cy, cf = game:position(c)
     if game:distance_from(c, cx, cy, cf, u, to.x, to.y, now_facing) > game:setting("command_range") + 0.001 then
       -- Hold: infantry close with the enemy only within command range of their brigadier.
@@ -425,8 +457,7 @@ local function move_refusal(game, u, path, now_facing)
       end
     end
   end
-  if flag("follow_through")
-    and game:arc_at(from.x, from.y, facing, to.x, to.y) ~= "front" then
+  if flag("follow_through") and arc_to() ~= "front" then
     return game:name(u) .. " follows through into its front arc only"
   end
   if flag("ordered") then
@@ -439,18 +470,17 @@ local function move_refusal(game, u, path, now_facing)
         return game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves"
       end
     end
-    if st.mode == "grande_bande" and not flag("ordered_into_flank")
-      and game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+    if st.mode == "grande_bande" and not flag("ordered_into_flank") and arc_to() == "flank" then
       return game:name(u) .. " was not ordered into a flank zone (intent into_flank)"
     end
-    if is_artillery(game, u) and st.mode == "unlimbered" and not flag("hand_haul")
+    if memo_class(game, u, st).artillery and st.mode == "unlimbered" and not flag("hand_haul")
       and not flag("ordered_prolong") then
       return game:name(u) .. " was not ordered to move on prolong (intent prolong)"
     end
   end
   if flag("hand_haul") and st.mode == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
-    if game:arc_at(from.x, from.y, facing, to.x, to.y) == "flank" then
+    if arc_to() == "flank" then
       return game:name(u) .. " may not hand-haul into a flank zone"
     end
     local turn = math.abs(now_facing - facing) % 360
@@ -460,8 +490,8 @@ local function move_refusal(game, u, path, now_facing)
         .. " degrees when hand-hauled (" .. turn .. " asked)"
     end
   end
-  local s = scale(game)
-  local skirmish = is_skirmisher(game, u)
+  local s = memo_class(game, u, st).scale
+  local skirmish = st.skirmisher
   local shaken_broken = flag("shaken") and flag("brigade_broken")
   if skirmish and not shaken_broken then return end
   local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))

@@ -267,11 +267,11 @@ local function brigade_reading(game, actor)
     all = {}
     memo.brigade_order = all
   end
-  local r = all[actor:id()]
+  local r = all[actor]
   if not r then
     local units, whole = brigade_command(game, actor)
     r = { units = units, all = whole, fits = {} }
-    all[actor:id()] = r
+    all[actor] = r
   end
   return r
 end
@@ -580,20 +580,20 @@ end
 
 -- What the brigade checks read of a unit whatever the order: its brigade, whether it is a
 -- brigadier, its name and side; kept in `game:memo()` (one table for a whole listing,
--- which asks a brigadier's orders about every friendly unit once per intent).
+-- which asks a brigadier's orders about every friendly unit once per intent), by handle.
 local function unit_facts(game, memo, u)
   local all = memo.unit_facts
   if not all then
     all = {}
     memo.unit_facts = all
   end
-  local f = all[u:id()]
+  local f = all[u]
   if not f then
     f = {
       brigade = game:attribute(u, "brigade"), brigadier = kind(game, u) == "brigadier",
       name = game:name(u), side = game:side(u),
     }
-    all[u:id()] = f
+    all[u] = f
   end
   return f
 end
@@ -626,7 +626,13 @@ local function brigade_targets(rest, per_actor)
       local f = unit_facts(game, memo, t)
       local why
       if f.brigade ~= a.brigade or f.brigadier then
-        why = f.name .. " is not in " .. a.name .. "'s brigade"
+        -- The same words for every intent: made once a listing.
+        a.not_in = a.not_in or {}
+        why = a.not_in[t]
+        if not why then
+          why = f.name .. " is not in " .. a.name .. "'s brigade"
+          a.not_in[t] = why
+        end
       elseif not phasing then
         why = "orders are given in your own command phase"
       elseif per_actor then

@@ -205,10 +205,20 @@ impl Game {
         let start_gap = open::distance(centre, mine_centre).0 - radius - mine_radius;
         // `closest_approach` rounds to the thou and `lerp` truncates: 4 thou spare.
         let path_gap = closest_approach(from, to, centre).0 - radius - shape_radius - 4;
+        // Tighter bounds from the bases' edges (see `Separation`): the start as it stands,
+        // and the bases swept along the path with the facing they end with.
+        let first = at(from);
+        let last = at(to);
+        let start_gap = start_gap.max(Separation::new(&theirs, &mine.corners).gap(&mine.corners));
+        let sweep = Separation::new(&theirs, &first.corners).across(from, to);
+        let path_gap = path_gap.max(sweep.gap_swept(&first.corners, &last.corners));
         if start_gap.min(path_gap) > keep_apart.0.max(reach.map_or(0, |r| r.0)) {
             return Ok(false);
         }
-        if keep_apart.0 > 0 {
+        // The same bound for the closest approach alone: a path whose every point keeps the
+        // bases farther apart than `keep_apart` cannot come too close, so the search along
+        // it (some fifty placements and measures) is spared when only the threat is near.
+        if keep_apart.0 > 0 && path_gap <= keep_apart.0 {
             let start = theirs.distance(&mine);
             // The gap between two convex shapes, one moving in a straight line, is convex
             // along the way: a ternary search finds the closest approach.
@@ -244,12 +254,16 @@ impl Game {
             return Ok(false);
         }
         // A sample whose circle lies beyond the reach is out of the zone without placing
-        // the bases there (`Placed::within` makes the same test after placing them).
+        // the bases there (`Placed::within` makes the same test after placing them), and so
+        // is one whose bases, the first placement moved there, are proved farther apart
+        // than the reach along some edge's axis.
         let near = Len(reach.0.saturating_add(radius + shape_radius + 4));
         let samples = (length / SEARCH_STEP).max(1);
         let Some(k) = (1..=samples).find(|k| {
             let q = lerp(from, to, *k, samples);
-            open::within(centre, q, near) && in_zone(&at(q))
+            open::within(centre, q, near)
+                && sweep.gap_moved(&first.corners, (q.x.0 - from.x.0, q.y.0 - from.y.0)) <= reach.0
+                && in_zone(&at(q))
         }) else {
             return Ok(false);
         };
@@ -309,4 +323,212 @@ fn must_stop(name: &str, stop: Point, enemy: &str) -> Refusal {
         RefusalKind::MustStop,
         format!("{name} must stop at {stop}, where it enters the zone {enemy} threatens"),
     )
+}
+
+/// Lower bounds on the gap between an enemy's bases and the mover's, from the separating
+/// axes: along any direction, two shapes are at least as far apart as their shadows on it.
+/// The axes are the edges' normals of both footprints (and, for a move, the normal of its
+/// path); each bound is taken [`SPARE`] thou short, for the rounding of placed corners to
+/// the thou and of `lerp`'s points along a path, so a bound above a distance proves that
+/// the exact measure ([`Placed::distance`], [`Placed::within`]) would be above it too.
+struct Separation {
+    /// The enemy's corners, as floats.
+    theirs: [(f64, f64); 4],
+    /// Unit axes (up to five; unused ones are zero and skipped).
+    axes: [(f64, f64); 5],
+}
+
+/// Thou taken off every bound: corners and path points are each rounded to the thou.
+const SPARE: f64 = 8.0;
+
+fn xy(p: Point) -> (f64, f64) {
+    #[allow(clippy::cast_precision_loss)] // thou on a table: far below 2⁵³
+    (p.x.0 as f64, p.y.0 as f64)
+}
+
+/// The unit normal of the direction from `a` to `b`, or zero for no direction.
+fn normal(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        (0.0, 0.0)
+    } else {
+        (-dy / len, dx / len)
+    }
+}
+
+impl Separation {
+    /// The axes of the enemy's footprint `theirs` and of the mover's corners `mine`.
+    fn new(theirs: &Placed, mine: &[Point; 4]) -> Self {
+        let t = theirs.corners.map(xy);
+        let m = mine.map(xy);
+        Self {
+            theirs: t,
+            axes: [
+                normal(t[0], t[1]),
+                normal(t[1], t[2]),
+                normal(m[0], m[1]),
+                normal(m[1], m[2]),
+                (0.0, 0.0),
+            ],
+        }
+    }
+
+    /// With the normal of the path from `from` to `to` as one more axis.
+    fn across(mut self, from: Point, to: Point) -> Self {
+        self.axes[4] = normal(xy(from), xy(to));
+        self
+    }
+
+    /// The bound, in thou (negative when no axis separates them), for the mover's corners
+    /// each spread over the given (start, end) projections.
+    fn bound(&self, spans: impl Fn((f64, f64)) -> (f64, f64)) -> i64 {
+        let mut best = f64::NEG_INFINITY;
+        for &n in &self.axes {
+            if n == (0.0, 0.0) {
+                continue;
+            }
+            let along = |p: (f64, f64)| p.0 * n.0 + p.1 * n.1;
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for &c in &self.theirs {
+                let v = along(c);
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            let (mlo, mhi) = spans(n);
+            best = best.max((mlo - hi).max(lo - mhi));
+        }
+        #[allow(clippy::cast_possible_truncation)] // a table's size
+        let gap = (best - SPARE).floor() as i64;
+        gap
+    }
+
+    /// A bound on the gap to the mover's bases at `corners`.
+    fn gap(&self, corners: &[Point; 4]) -> i64 {
+        self.gap_moved(corners, (0, 0))
+    }
+
+    /// A bound on the gap to the mover's bases at `corners` moved by `shift` (thou).
+    fn gap_moved(&self, corners: &[Point; 4], shift: (i64, i64)) -> i64 {
+        let m = corners.map(xy);
+        #[allow(clippy::cast_precision_loss)] // thou on a table
+        let shift = (shift.0 as f64, shift.1 as f64);
+        self.bound(|n| {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for c in m {
+                let v = (c.0 + shift.0) * n.0 + (c.1 + shift.1) * n.1;
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            (lo, hi)
+        })
+    }
+
+    /// A bound on the gap to the mover's bases anywhere between `first` and `last` (the
+    /// same footprint with the same facing, moved in a straight line): their shadows
+    /// sweep between the two.
+    fn gap_swept(&self, first: &[Point; 4], last: &[Point; 4]) -> i64 {
+        let (a, b) = (first.map(xy), last.map(xy));
+        self.bound(|n| {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for c in a.iter().chain(b.iter()) {
+                let v = c.0 * n.0 + c.1 * n.1;
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            (lo, hi)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::footprint::Footprint;
+    use crate::geometry::open::Angle;
+
+    /// A small deterministic generator, so a failure names its case.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: i64) -> i64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            i64::try_from((self.0 >> 33) % n.unsigned_abs()).unwrap_or(0)
+        }
+
+        fn footprint(&mut self) -> Footprint {
+            // One case in five a point (a commander), the rest bases of up to 8" by 3".
+            if self.below(5) == 0 {
+                return Footprint::POINT;
+            }
+            Footprint {
+                width: Len(200 + self.below(7_800)),
+                depth: Len(200 + self.below(2_800)),
+            }
+        }
+
+        fn point(&mut self) -> Point {
+            Point::new(Len(self.below(30_000)), Len(self.below(30_000)))
+        }
+
+        fn angle(&mut self) -> Angle {
+            Angle::new(i32::try_from(self.below(3_600)).unwrap_or(0))
+        }
+    }
+
+    #[test]
+    fn the_separation_bounds_never_exceed_the_exact_gap() {
+        let mut r = Lcg(40);
+        for case in 0..4_000 {
+            let theirs = r.footprint().place(r.point(), r.angle());
+            let shape = r.footprint();
+            let facing = r.angle();
+            let (from, to) = (r.point(), r.point());
+            let first = shape.place(from, facing);
+            let last = shape.place(to, facing);
+            let exact = |m: &Placed| theirs.distance(m).0;
+            let s = Separation::new(&theirs, &first.corners);
+            assert!(s.gap(&first.corners) <= exact(&first), "case {case}: start");
+            let sweep = s.across(from, to);
+            let swept = sweep.gap_swept(&first.corners, &last.corners);
+            let length = open::distance(from, to).0.max(1);
+            for k in (0..=length).step_by(usize::try_from(length / 40 + 1).unwrap_or(1)) {
+                let q = lerp(from, to, k, length);
+                let placed = shape.place(q, facing);
+                assert!(
+                    swept <= exact(&placed),
+                    "case {case}: swept, at {k} of {length}"
+                );
+                let moved = sweep.gap_moved(&first.corners, (q.x.0 - from.x.0, q.y.0 - from.y.0));
+                assert!(
+                    moved <= exact(&placed),
+                    "case {case}: moved, at {k} of {length}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_separation_bounds_see_bases_far_apart() {
+        // Two 6" x 2" lines side by side, 10" between their flanks, the mover sliding 3"
+        // along its own line away from the other: the circles about them (about 3.2" each)
+        // allow no more than ~9.7", the edges prove the whole 10" less the spare.
+        let f = Footprint {
+            width: Len::inches(6),
+            depth: Len::inches(2),
+        };
+        let theirs = f.place(Point::inches(10, 10), Angle::NORTH);
+        let (from, to) = (Point::inches(26, 10), Point::inches(29, 10));
+        let first = f.place(from, Angle::NORTH);
+        let last = f.place(to, Angle::NORTH);
+        let s = Separation::new(&theirs, &first.corners);
+        assert!(s.gap(&first.corners) >= 10_000 - 10);
+        let sweep = s.across(from, to);
+        assert!(sweep.gap_swept(&first.corners, &last.corners) >= 10_000 - 10);
+        assert!(sweep.gap_moved(&first.corners, (3_000, 0)) >= 13_000 - 10);
+        assert!(theirs.distance(&first).0 == 10_000);
+    }
 }
