@@ -8,10 +8,11 @@ use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::geometry::open::{self};
 use crate::hooks::{HookDice, Hooks};
-use crate::ids::{ActionId, CounterId, FlagId, ModeId, PieceId, SideId};
+use crate::ids::{ActionId, CounterId, ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, TargetRule, Who};
 
+use super::bans::ActBan;
 use super::{Game, MAX_TRIGGER_DEPTH, Resolution};
 use crate::state::{State, World, roll_record};
 
@@ -28,26 +29,16 @@ pub(super) struct ActCheck<'r, 's> {
     flank_or_rear: bool,
 }
 
-/// Whether a check words its refusals. `apply` tells the side why an order is refused;
-/// the legal listing asks only whether a candidate passes, and words it would throw away
-/// (a target's label, a distance written out) were some 4% of a Black Powder order.
+/// How much [`Game::judge_act`] measures: `apply` wants what the action's chart reads as
+/// well; the legal listing asks only whether a candidate passes, and measures that only a
+/// chart reads (a distance in table inches, a bearing) were part of the some 4% of a Black
+/// Powder order once spent on refusals it threw away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Words {
-    /// The refusal says why, as `apply` reports it.
-    Said,
-    /// The refusal's kind alone, with no text: for a caller that only asks whether the
-    /// check passes.
-    Unsaid,
-}
-
-impl Words {
-    /// A refusal of `kind`, with `text` made only when the refusal is said.
-    fn refusal(self, kind: RefusalKind, text: impl FnOnce() -> String) -> Refusal {
-        match self {
-            Self::Said => Refusal::new(kind, text()),
-            Self::Unsaid => Refusal::new(kind, String::new()),
-        }
-    }
+enum Measure {
+    /// Everything a chart may read, for an order about to be resolved.
+    ForChart,
+    /// Only what the checks need.
+    ChecksOnly,
 }
 
 /// What the acting side's order stands on once checked: the actor and target as they were
@@ -93,68 +84,46 @@ struct ScriptCall<'o> {
 }
 
 /// The intents an `act` order gives are ones its action takes.
-fn check_intents(def: &crate::rules::ActionDef, intent: &[String]) -> Result<(), Refusal> {
-    let Some(bad) = intent.iter().find(|i| !def.intents.contains(i)) else {
-        return Ok(());
-    };
-    let known = if def.intents.is_empty() {
-        "it takes no intent".to_owned()
-    } else {
-        format!("it may be for {}", def.intents.join(", "))
-    };
-    Err(Refusal::new(
-        RefusalKind::BadTarget,
-        format!("{} cannot be given for `{bad}`: {known}", def.name),
-    ))
+fn check_intents<'a>(
+    def: &'a crate::rules::ActionDef,
+    intent: &[String],
+) -> Result<(), ActBan<'a>> {
+    match intent.iter().find(|i| !def.intents.contains(i)) {
+        Some(bad) => Err(ActBan::Intent {
+            def,
+            bad: bad.clone(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The order's target against the action's target rule: none when it takes none, one
 /// when it needs one, a piece on the board other than the actor, an enemy or an own
 /// piece as the rule says.
-fn act_target<'s>(
+fn act_target<'s, 'a>(
     state: &'s State,
     side: SideId,
-    def: &crate::rules::ActionDef,
-    actor: &crate::piece::Piece,
+    def: &'a crate::rules::ActionDef,
+    actor: &'a crate::piece::Piece,
     target: Option<PieceId>,
-    words: Words,
-) -> Result<Option<&'s crate::piece::Piece>, Refusal> {
+) -> Result<Option<&'s crate::piece::Piece>, ActBan<'a>> {
     match (def.target, target) {
         (TargetRule::None, None) => Ok(None),
-        (TargetRule::None, Some(_)) => Err(words.refusal(RefusalKind::BadTarget, || {
-            format!("{} takes no target", def.name)
-        })),
-        (_, None) => Err(words.refusal(RefusalKind::BadTarget, || {
-            format!("{} needs a target", def.name)
-        })),
+        (TargetRule::None, Some(_)) => Err(ActBan::TakesNoTarget(def)),
+        (_, None) => Err(ActBan::NeedsTarget(def)),
         (rule, Some(t)) => {
-            let tp = state
-                .pieces
-                .get(t.index())
+            let tp = (state.pieces.get(t.index()))
                 .filter(|p| p.on_board())
-                .ok_or_else(|| {
-                    words.refusal(RefusalKind::BadTarget, || {
-                        format!("there is no piece #{} on the board", t.0)
-                    })
-                })?;
+                .ok_or(ActBan::NoTarget(t))?;
             if tp.id == actor.id {
-                return Err(words.refusal(RefusalKind::BadTarget, || {
-                    format!("{} cannot target itself", actor.name)
-                }));
+                return Err(ActBan::ItselfTargeted(actor));
             }
             let enemy = tp.side != side;
             if (rule == TargetRule::Enemy) != enemy {
-                return Err(words.refusal(RefusalKind::BadTarget, || {
-                    format!(
-                        "{} must target {} piece",
-                        def.name,
-                        if rule == TargetRule::Enemy {
-                            "an enemy"
-                        } else {
-                            "an own"
-                        }
-                    )
-                }));
+                return Err(ActBan::WrongSide {
+                    def,
+                    enemy: rule == TargetRule::Enemy,
+                });
             }
             Ok(Some(tp))
         }
@@ -177,12 +146,14 @@ impl Game {
         (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
     ) -> Result<ActCheck<'r, 's>, Refusal> {
-        self.judge_act(state, side, id, (action, intent), target, Words::Said)
+        self.judge_act(state, side, id, (action, intent), target, Measure::ForChart)
+            .map_err(|ban| self.refuse_act(state, side, ban))
     }
 
     /// Whether an `act` order given with no intent passes [`Self::check_act`]: what the
-    /// legal listing asks of every actor, action and target. No refusal is worded, and
-    /// what only a passing order's chart reads is not measured.
+    /// legal listing asks of every actor, action and target. No refusal is worded (the
+    /// checks give an [`ActBan`]), and what only a passing order's chart reads is not
+    /// measured.
     pub(super) fn act_passes(
         &self,
         state: &State,
@@ -191,52 +162,47 @@ impl Game {
         action: ActionId,
         target: Option<PieceId>,
     ) -> bool {
-        self.judge_act(state, side, id, (action, &[]), target, Words::Unsaid)
+        self.judge_act(state, side, id, (action, &[]), target, Measure::ChecksOnly)
             .is_ok()
     }
 
-    /// [`Self::check_act`], its refusals worded or not as `words` says. Unsaid, the
-    /// distance in table inches and the actor's flank-or-rear bearing, which only a chart
-    /// reads, are left at 0 and false.
-    fn judge_act<'r, 's>(
+    /// [`Self::check_act`], its refusal kept as the rule broken. With
+    /// [`Measure::ChecksOnly`] the distance in table inches and the actor's flank-or-rear
+    /// bearing, which only a chart reads, are left at 0 and false.
+    fn judge_act<'r, 's, 'b>(
         &'r self,
         state: &'s State,
         side: SideId,
         id: PieceId,
         (action, intent): (ActionId, &[String]),
         target: Option<PieceId>,
-        words: Words,
-    ) -> Result<ActCheck<'r, 's>, Refusal> {
-        let def = self
-            .rules
-            .actions
-            .get(action.index())
-            .ok_or_else(|| Refusal::new(RefusalKind::OutOfPhase, "no such action"))?;
+        measure: Measure,
+    ) -> Result<ActCheck<'r, 's>, ActBan<'b>>
+    where
+        'r: 'b,
+        's: 'b,
+    {
+        let def = (self.rules.actions.get(action.index())).ok_or(ActBan::NoSuchAction)?;
         check_intents(def, intent)?;
-        let actor = self.own_piece(state, side, id)?;
-        self.check_actor(def, action, actor, words)?;
-        let target_piece = act_target(state, side, def, actor, target, words)?;
+        let actor = self.own_piece(state, side, id).map_err(ActBan::Actor)?;
+        self.check_actor(def, action, actor)?;
+        let target_piece = act_target(state, side, def, actor, target)?;
         let mut distance = 0u32;
         let mut table_distance = 0u32;
         let mut flank_or_rear = false;
         if let Some(tp) = target_piece {
-            // The target as the acting side names it, worked out for a worded refusal only.
-            let tp_label = || self.label(state, side, tp);
-            let tp_label: &dyn Fn() -> String = &tp_label;
             // The target's type and flags first: they need no measuring, and they rule out
             // most targets of an action that names them.
-            self.check_target_type(state, side, def, tp, (tp_label, words))?;
-            self.check_target_flags(state, side, def, tp, (tp_label, words))?;
+            self.check_target_type(state, side, def, tp)?;
+            self.check_target_flags(state, side, def, tp)?;
             // Charts compare exact distances with their bounds (rounded up on a table).
             distance = self.chart_distance(actor, tp, false).unwrap_or(u32::MAX);
-            self.check_range(def, actor, tp, distance, (tp_label, words))?;
-            self.check_arcs(def, actor, tp, (tp_label, words))?;
+            self.check_range(def, actor, tp, distance)?;
+            self.check_arcs(def, actor, tp)?;
             if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
-                return Err(words.refusal(RefusalKind::BadTarget, || {
-                    format!("{} cannot see {}", actor.name, tp_label())
-                }));
+                return Err(ActBan::Unseen { actor, target: tp });
             }
-            if words == Words::Said {
+            if measure == Measure::ForChart {
                 table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
                 flank_or_rear = matches!(
                     self.bearing(tp, actor),
@@ -257,68 +223,36 @@ impl Game {
     /// The actor's own checks: its type is one the action is for, it has the flags the
     /// action needs and none that bar it, and it has not used the action this phase
     /// unless the action repeats.
-    fn check_actor(
+    fn check_actor<'a>(
         &self,
-        def: &crate::rules::ActionDef,
+        def: &'a crate::rules::ActionDef,
         action: ActionId,
-        actor: &crate::piece::Piece,
-        words: Words,
-    ) -> Result<(), Refusal> {
-        let rules = &*self.rules;
+        actor: &'a crate::piece::Piece,
+    ) -> Result<(), ActBan<'a>> {
         if !def.types.is_empty() && !def.types.contains(&actor.kind) {
-            // Say why, as the flag refusals below do: the piece's type and the types the
-            // action is for (both public in the ruleset).
-            return Err(words.refusal(RefusalKind::BadPiece, || {
-                let type_name = |t| rules.piece_type(t).map_or("?", |d| d.name.as_str());
-                let allowed: Vec<&str> = def.types.iter().map(|t| type_name(*t)).collect();
-                format!(
-                    "{} cannot {}: it is {}, and only {} may {}",
-                    actor.name,
-                    def.name,
-                    type_name(actor.kind),
-                    allowed.join(", "),
-                    def.name
-                )
-            }));
+            return Err(ActBan::ActorType { def, actor });
         }
-        if let Some(f) = def.barred_by.iter().find(|f| actor.flag(**f)) {
-            return Err(words.refusal(RefusalKind::AlreadyUsed, || {
-                format!(
-                    "{} cannot {} while {}",
-                    actor.name,
-                    def.name,
-                    rules.flag_name(*f)
-                )
-            }));
+        if let Some(&flag) = def.barred_by.iter().find(|f| actor.flag(**f)) {
+            return Err(ActBan::ActorBarred { def, actor, flag });
         }
-        if let Some(f) = def.needs.iter().find(|f| !actor.flag(**f)) {
-            return Err(words.refusal(RefusalKind::BadPiece, || {
-                format!(
-                    "{} cannot {} unless {}",
-                    actor.name,
-                    def.name,
-                    rules.flag_name(*f)
-                )
-            }));
+        if let Some(&flag) = def.needs.iter().find(|f| !actor.flag(**f)) {
+            return Err(ActBan::ActorNeeds { def, actor, flag });
         }
         if !def.repeats && action.0 < 64 && actor.acted & (1u64 << action.0) != 0 {
-            return Err(words.refusal(RefusalKind::AlreadyUsed, || {
-                format!("{} has already used {} this phase", actor.name, def.name)
-            }));
+            return Err(ActBan::Used { def, actor });
         }
         Ok(())
     }
 
     /// An action's `range`: the target within it, edge to edge on a table, in whole cells
     /// on a grid (`distance`, in the ruleset's measure).
-    fn check_range(
+    fn check_range<'a>(
         &self,
-        def: &crate::rules::ActionDef,
-        actor: &crate::piece::Piece,
-        tp: &crate::piece::Piece,
+        def: &'a crate::rules::ActionDef,
+        actor: &'a crate::piece::Piece,
+        tp: &'a crate::piece::Piece,
         distance: u32,
-        (tp_label, words): (&dyn Fn() -> String, Words),
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), ActBan<'a>> {
         let Some((lo, hi)) = def.range else {
             return Ok(());
         };
@@ -339,45 +273,22 @@ impl Game {
         if in_range {
             return Ok(());
         }
-        if words == Words::Unsaid {
-            return Err(words.refusal(RefusalKind::BadTarget, String::new));
-        }
-        // On a table, the exact distance in the unit the range is given in.
-        let away = match (self.rule_gap(actor, tp), &actor.place) {
-            (Some(d), Place::Point { .. }) => {
-                let unit = if self.scaled(Cost::whole(1)) == Cost::whole(1) {
-                    "inches"
-                } else {
-                    "rule inches"
-                };
-                // Hundredths, rounded, without trailing zeros: `14`, `14.5`, `12.03`.
-                let h = (d.0 + 5) / 10;
-                let text = format!("{}.{:02}", h / 100, h % 100);
-                let text = text.trim_end_matches('0').trim_end_matches('.');
-                format!("{text} {unit}")
-            }
-            _ => distance.to_string(),
-        };
-        Err(Refusal::new(
-            RefusalKind::BadTarget,
-            format!(
-                "{} is {away} away; {} reaches {} to {}",
-                tp_label(),
-                def.name,
-                decimal(lo),
-                decimal(hi)
-            ),
-        ))
+        Err(ActBan::OutOfRange {
+            def,
+            actor,
+            target: tp,
+            distance,
+            range: (lo, hi),
+        })
     }
 
     /// An action's `arcs`: the target stands in one of them, as seen from the actor.
-    fn check_arcs(
+    fn check_arcs<'a>(
         &self,
-        def: &crate::rules::ActionDef,
-        actor: &crate::piece::Piece,
-        tp: &crate::piece::Piece,
-        (tp_label, words): (&dyn Fn() -> String, Words),
-    ) -> Result<(), Refusal> {
+        def: &'a crate::rules::ActionDef,
+        actor: &'a crate::piece::Piece,
+        tp: &'a crate::piece::Piece,
+    ) -> Result<(), ActBan<'a>> {
         if def.arcs.is_empty() {
             return Ok(());
         }
@@ -385,37 +296,25 @@ impl Game {
         if def.arcs.contains(&arc) {
             return Ok(());
         }
-        let name = |a: &Bearing| match a {
-            Bearing::Front => "front",
-            Bearing::Flank => "flank",
-            Bearing::Rear => "rear",
-            Bearing::Same => "same place",
-        };
-        Err(words.refusal(RefusalKind::BadTarget, || {
-            let wanted: Vec<&str> = def.arcs.iter().map(name).collect();
-            format!(
-                "{} is in {}'s {} arc; {} needs the {} arc",
-                tp_label(),
-                actor.name,
-                name(&arc),
-                def.name,
-                wanted.join(" or ")
-            )
-        }))
+        Err(ActBan::OutOfArc {
+            def,
+            actor,
+            target: tp,
+            arc,
+        })
     }
 
     /// An action's `target_types` and `target_not_types`, judged on the target's type as
     /// the acting side knows it: under sighting rules a type not yet disclosed bars
     /// nothing, so neither the refusal nor the legal list tells a side what it has not
     /// seen (the probe the legal orders are tried on holds the same knowledge).
-    fn check_target_type(
+    fn check_target_type<'a>(
         &self,
         state: &State,
         side: SideId,
-        def: &crate::rules::ActionDef,
-        tp: &crate::piece::Piece,
-        (tp_label, words): (&dyn Fn() -> String, Words),
-    ) -> Result<(), Refusal> {
+        def: &'a crate::rules::ActionDef,
+        tp: &'a crate::piece::Piece,
+    ) -> Result<(), ActBan<'a>> {
         if def.target_types.is_empty() && def.target_not_types.is_empty() {
             return Ok(());
         }
@@ -435,43 +334,25 @@ impl Game {
         if !only && !def.target_not_types.contains(&kind) {
             return Ok(());
         }
-        Err(words.refusal(RefusalKind::BadTarget, || {
-            let rules = &*self.rules;
-            let type_name =
-                |t: &crate::ids::PieceTypeId| rules.piece_type(*t).map_or("?", |d| d.name.as_str());
-            let list = |ts: &[crate::ids::PieceTypeId]| {
-                ts.iter().map(type_name).collect::<Vec<_>>().join(", ")
-            };
-            let rule = if only {
-                format!("{} may target only {}", def.name, list(&def.target_types))
-            } else {
-                format!(
-                    "{} may not target {}",
-                    def.name,
-                    list(&def.target_not_types)
-                )
-            };
-            format!(
-                "{} cannot be targeted by {}: it is {}, and {rule}",
-                tp_label(),
-                def.name,
-                type_name(&kind)
-            )
-        }))
+        Err(ActBan::TargetType {
+            def,
+            target: tp,
+            kind,
+            only,
+        })
     }
 
     /// An action's `target_needs` and `target_barred_by`: flags the target must have, and
     /// flags it may not have, as the acting side sees them. Under sighting rules an enemy's
     /// flags are part of its identity: one the side does not identify now is refused for
     /// none of them, so neither the refusal nor the legal list tells what it cannot see.
-    fn check_target_flags(
+    fn check_target_flags<'a>(
         &self,
         state: &State,
         side: SideId,
-        def: &crate::rules::ActionDef,
-        tp: &crate::piece::Piece,
-        (tp_label, words): (&dyn Fn() -> String, Words),
-    ) -> Result<(), Refusal> {
+        def: &'a crate::rules::ActionDef,
+        tp: &'a crate::piece::Piece,
+    ) -> Result<(), ActBan<'a>> {
         if def.target_needs.is_empty() && def.target_barred_by.is_empty() {
             return Ok(());
         }
@@ -485,21 +366,19 @@ impl Game {
         if !seen {
             return Ok(());
         }
-        let refuse = |word: &str, f: FlagId| {
-            Err(words.refusal(RefusalKind::BadTarget, || {
-                format!(
-                    "{} cannot be targeted by {} {word} {}",
-                    tp_label(),
-                    def.name,
-                    self.rules.flag_name(f)
-                )
-            }))
-        };
-        if let Some(&f) = def.target_needs.iter().find(|f| !tp.flag(**f)) {
-            return refuse("unless", f);
+        if let Some(&flag) = def.target_needs.iter().find(|f| !tp.flag(**f)) {
+            return Err(ActBan::TargetNeeds {
+                def,
+                target: tp,
+                flag,
+            });
         }
-        if let Some(&f) = def.target_barred_by.iter().find(|f| tp.flag(**f)) {
-            return refuse("while", f);
+        if let Some(&flag) = def.target_barred_by.iter().find(|f| tp.flag(**f)) {
+            return Err(ActBan::TargetBarred {
+                def,
+                target: tp,
+                flag,
+            });
         }
         Ok(())
     }
@@ -1045,13 +924,4 @@ impl Resolution<'_> {
             to: rules.mode_name(mode).to_owned(),
         });
     }
-}
-
-/// A rule distance as a decimal without trailing zeros (`3`, `4.5`, `12.25`), as range
-/// refusals print it beside the measured distance.
-fn decimal(c: Cost) -> String {
-    let h = c.hundredths();
-    let sign = if h < 0 { "-" } else { "" };
-    let text = format!("{}.{:02}", h.unsigned_abs() / 100, h.unsigned_abs() % 100);
-    format!("{sign}{}", text.trim_end_matches('0').trim_end_matches('.'))
 }

@@ -6,14 +6,14 @@
 
 use std::sync::LazyLock;
 
-use super::bans::PhaseBan;
+use super::bans::{PhaseBan, SetupBan};
 use super::{Game, Resolution};
-use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::action::{Action, Event, Order, Refusal};
 use crate::geometry::Cell;
 use crate::ids::{PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Actor, PhaseDef};
-use crate::state::Stage;
+use crate::state::{Stage, State};
 
 /// The name of the set-up stage, as the phase cursor shows it.
 pub const SETUP_PHASE_NAME: &str = "set-up";
@@ -50,6 +50,43 @@ impl Game {
             .as_ref()
             .and_then(|d| d.cells.get(side.index()))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `side` may deploy `id` at `to` (facing `facing`) on `state`: its own piece,
+    /// one the order of battle leaves unplaced and not riding another, into one of its
+    /// deployment cells, with a facing the grid has, and changing something. Stacking is
+    /// checked once the piece and its riders stand there.
+    fn check_deploy<'s>(
+        &self,
+        state: &'s State,
+        side: SideId,
+        id: PieceId,
+        to: Cell,
+        facing: Option<crate::geometry::Facing>,
+    ) -> Result<(), SetupBan<'s>> {
+        let piece = state.pieces.get(id.index()).ok_or(SetupBan::NoSuchPiece)?;
+        if piece.side != side {
+            return Err(SetupBan::NotYours(piece));
+        }
+        if !self.deployable(id) {
+            return Err(SetupBan::PlacedByScenario(piece));
+        }
+        if let Some(host) = (piece.attached_to).and_then(|h| state.pieces.get(h.index())) {
+            return Err(SetupBan::Attached { piece, host });
+        }
+        if self.deployment_cells(side).binary_search(&to).is_err() {
+            return Err(SetupBan::OutsideAreas(to));
+        }
+        if let (Some(f), Some(grid)) = (facing, self.board.grid())
+            && f.0 >= grid.facings()
+        {
+            return Err(SetupBan::NoSuchFacing(f.0));
+        }
+        // Deploying a piece to where it stands, facing as it faces, changes nothing.
+        if piece.place == Place::Cell(to) && facing.is_none_or(|f| f == piece.facing) {
+            return Err(SetupBan::ChangesNothing { piece, to });
+        }
+        Ok(())
     }
 
     /// True for a piece its side places during the set-up.
@@ -97,63 +134,8 @@ impl Resolution<'_> {
         facing: Option<crate::geometry::Facing>,
     ) -> Result<(), Refusal> {
         let game = self.game;
-        let piece = self.next.pieces.get(id.index()).ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadPiece,
-                "that piece is not one of your pieces",
-            )
-        })?;
-        let name = piece.name.clone();
-        if piece.side != side {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                format!("{name} is not one of your pieces"),
-            ));
-        }
-        if !game.deployable(id) {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                format!(
-                    "{name} stands where the scenario puts it; only the pieces the order of \
-                     battle leaves unplaced are deployed"
-                ),
-            ));
-        }
-        if let Some(host) = piece
-            .attached_to
-            .and_then(|h| self.next.pieces.get(h.index()))
-        {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                format!("{name} is attached to {} and deploys with it", host.name),
-            ));
-        }
-        let cells = game.deployment_cells(side);
-        if cells.binary_search(&to).is_err() {
-            let side_name = game
-                .sides
-                .get(side.index())
-                .map_or("?", |s| s.name.as_str());
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{to} is outside {side_name}'s deployment areas"),
-            ));
-        }
-        if let (Some(f), Some(grid)) = (facing, game.board.grid())
-            && f.0 >= grid.facings()
-        {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                super::bans::no_such_facing(f.0),
-            ));
-        }
-        // Deploying a piece to where it stands, facing as it faces, changes nothing.
-        if piece.place == Place::Cell(to) && facing.is_none_or(|f| f == piece.facing) {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{name} already stands at {to}: the deployment changes nothing"),
-            ));
-        }
+        (game.check_deploy(self.next, side, id, to, facing))
+            .map_err(|ban| game.refuse_setup(side, ban))?;
         let riders: Vec<usize> = self
             .next
             .pieces
@@ -171,7 +153,7 @@ impl Resolution<'_> {
         }
         for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
             game.check_placement_in(self.next, i)
-                .map_err(|m| Refusal::new(RefusalKind::Occupied, m))?;
+                .map_err(|problem| game.refuse_setup(side, SetupBan::NoRoom(problem)))?;
             self.events.push(Event::Arrived {
                 piece: PieceId(i as u32),
                 at: to,
