@@ -238,6 +238,11 @@ pub struct SightingRules {
     /// owner is not told).
     #[serde(default)]
     pub private_dummy_flips: bool,
+    /// A piece's mode is known with its identity, not with its position: an enemy the side
+    /// has not identified shows no mode, and its mode changes and untargeted actions do
+    /// not reach the side.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mode_with_identity: bool,
     /// Decoys.
     pub decoys: Option<DecoyRule>,
 }

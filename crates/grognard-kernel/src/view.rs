@@ -146,6 +146,9 @@ pub(crate) struct Reading {
     /// Pieces whose concealed flag this order has cleared so far: a roll they make after
     /// that is made by an unmasked piece (a marker that fires is lifted before its roll).
     unmasked: Vec<PieceId>,
+    /// The ruleset's `sighting.mode_with_identity`: an enemy's mode changes and untargeted
+    /// actions reach a side only once it has identified the piece.
+    pub(crate) mode_with_identity: bool,
 }
 
 impl Reading {
@@ -154,6 +157,7 @@ impl Reading {
             owner,
             concealed: concealed.map(str::to_owned),
             unmasked: Vec::new(),
+            mode_with_identity: false,
         }
     }
 }
@@ -176,6 +180,7 @@ pub(crate) fn redact(
     {
         reading.unmasked.push(*piece);
     }
+    let mode_with_identity = reading.mode_with_identity;
     let owner = &mut reading.owner;
     let unmasked = reading.unmasked.as_slice();
     let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
@@ -240,8 +245,32 @@ pub(crate) fn redact(
                 enemy_moved(*piece)
             }
         }
-        Event::Faced { piece, .. } | Event::ModeChanged { piece, .. } => {
+        Event::Faced { piece, .. } => {
             (mine(*piece) || now.knows_position(*piece)).then(|| e.clone())
+        }
+        // A mode is public with the position, or under `mode_with_identity` with the
+        // identity (a hidden marker's unlimbering would tell its arm, and that it is real).
+        Event::ModeChanged { piece, .. } => {
+            let shown =
+                now.knows_position(*piece) && (!mode_with_identity || now.knows_identity(*piece));
+            (mine(*piece) || shown).then(|| e.clone())
+        }
+        Event::Acted {
+            piece,
+            target: None,
+            ..
+        } if mode_with_identity && !mine(*piece) && !now.knows_identity(*piece) => {
+            // An untargeted act of a piece the side has not identified (a marker's unlimber
+            // or mount) is not named: the side reads at most the act's roll, netted.
+            match crate::rolls::acted_for(after, side, [before, now], unmasked, seen(*piece), e) {
+                Some(
+                    Event::Acted {
+                        roll: Some(roll), ..
+                    }
+                    | Event::Rolled { roll },
+                ) => Some(Event::Rolled { roll }),
+                _ => None,
+            }
         }
         Event::Acted { piece, .. } => {
             crate::rolls::acted_for(after, side, [before, now], unmasked, seen(*piece), e)

@@ -326,6 +326,7 @@ pub(crate) fn compile_sighting(
             .collect(),
         blind_setup: spec.blind_setup,
         private_dummy_flips: spec.private_dummy_flips,
+        mode_with_identity: spec.mode_with_identity,
         decoys,
     }
 }

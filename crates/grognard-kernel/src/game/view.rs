@@ -138,8 +138,8 @@ impl Game {
                             })
                             .flatten(),
                         names: k.identity.as_ref().map(|p| self.unowned_names(p)),
-                        // Public with its position, as its mode changes are in the log.
-                        mode: here
+                        // Public with its position (or identity: `mode_with_identity`).
+                        mode: (here && (!s.mode_with_identity || knowledge.knows_identity(*id)))
                             .then(|| state.pieces.get(i))
                             .flatten()
                             .map(|p| self.rules().mode_name(p.mode).to_owned()),
@@ -801,6 +801,7 @@ impl Game {
                     .and_then(|s| s.concealed_flag)
                     .map(|f| self.rules().flag_name(f));
                 let mut reading = crate::view::Reading::new(actor, concealed);
+                reading.mode_with_identity = self.sighting().is_some_and(|s| s.mode_with_identity);
                 let seen: Vec<Event> = events
                     .iter()
                     .filter(|e| !self.private_to_others(after, side_id, e))

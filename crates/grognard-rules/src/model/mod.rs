@@ -976,6 +976,12 @@ pub struct SightingSpec {
     /// dummy learns nothing from its own flip.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub private_dummy_flips: bool,
+    /// True when a piece's mode is disclosed with its identity, not with its position: a
+    /// side that has not identified an enemy piece (a hidden marker) is not shown its mode,
+    /// its mode changes or the untargeted actions it takes (a marker shows only its place
+    /// and facing). Without it an enemy's mode is public wherever its position is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mode_with_identity: bool,
     /// Decoys shown for pieces no enemy can see.
     pub decoys: Option<DecoySpec>,
 }

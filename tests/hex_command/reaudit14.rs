@@ -1,0 +1,175 @@
+//! Hex Command (seed 004), fourteenth round (the tenth outside audit's #11 and #12, issue 33):
+//! a hidden marker's mode. Positions in tests/fixtures/audits/hex-command/fourteenth/, each
+//! worked by hand below.
+//!
+//! The four scenarios differ only in what red's marker rM at (6,3), in buildings, is: limbered
+//! guns, unlimbered guns, dismounted cavalry, or a fake. Blue's b1 (3,3) and bArt (3,5) are 3
+//! hexes off: within the 5 of the spotting chart, but rM stands in buildings, which the
+//! chart's first band does not see into, so blue knows only the marker's place and facing
+//! (handle #2). rOpen, unlimbered guns at (6,5) in the open, is 3 hexes from bArt: seen, and
+//! its identity is public (`public: [position, identity]`), so blue knows it by name. In red's
+//! first movement phase rM unlimbers, limbers or mounts (the fake does nothing) and rOpen
+//! limbers; the game is then played on to blue's second movement phase.
+
+use crate::util::grognard_in;
+use crate::util::root;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/fourteenth";
+
+/// The marker's four natures and the orders of each: (scenario, orders).
+const MARKERS: [(&str, &str); 4] = [
+    ("limbered.yaml", "unlimber.orders.yaml"),
+    ("unlimbered.yaml", "limber.orders.yaml"),
+    ("dismounted.yaml", "mount.orders.yaml"),
+    ("fake.yaml", "none.orders.yaml"),
+];
+
+fn run(args: &[&str]) -> String {
+    let r = grognard_in(&root().join(DIR), args);
+    assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    r.stdout
+}
+
+/// Everything blue receives of one game: its view before any order (text and JSON), its
+/// view and log after the orders (text and JSON), its log as `play` prints it (text and
+/// JSON), and its legal orders in its second movement phase.
+fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
+    let blue = ["--side", "blue"];
+    let with = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&blue);
+        run(&all)
+    };
+    vec![
+        with(&["view", scenario]),
+        with(&["view", scenario, "--json"]),
+        with(&["view", scenario, "--orders", orders]),
+        with(&["view", scenario, "--orders", orders, "--json"]),
+        with(&["play", scenario, "--orders", orders]),
+        with(&["play", scenario, "--orders", orders, "--json"]),
+        with(&["legal", scenario, "--orders", orders]),
+    ]
+}
+
+// 004 l.264 (a unit no enemy sees is a counter on the table; the owner alone knows what it
+// is) and l.166 (markers revealed only by spotting); the ruleset's note 58: a hidden marker
+// shows its place and facing and nothing else, in every answer. A marker's mode (the guns
+// limbered or unlimbered, the horse dismounted; a fake is always formed) told blue its arm
+// and that it was real (the auditor's `view --side blue`: `#1 … unlimbered mode`, `#2 …
+// limbered mode`, `#3 … dismounted mode`, `#5 formed mode`), and red's unlimber and mount
+// reached blue's log (`enemy #2 unlimber`, `enemy #2 changed mode limbered → unlimbered`,
+// `enemy #3 mount`). With `sighting.mode_with_identity` blue's every answer is the same, byte
+// for byte, whichever of the four the marker is and whatever it did.
+#[test]
+fn a_markers_mode_and_its_mode_changes_do_not_reach_the_enemy() {
+    let reads: Vec<Vec<String>> = MARKERS.iter().map(|(s, o)| blue_reads(s, o)).collect();
+    let names = [
+        "view",
+        "view --json",
+        "view after the orders",
+        "view after the orders --json",
+        "play",
+        "play --json",
+        "legal",
+    ];
+    for (m, read) in MARKERS.iter().zip(&reads).skip(1) {
+        for ((name, a), b) in names.iter().zip(&reads[0]).zip(read) {
+            assert_eq!(
+                a, b,
+                "blue's {name} differs between {} and {}",
+                MARKERS[0].0, m.0
+            );
+        }
+    }
+    let (view, log) = (&reads[0][2], &reads[0][4]);
+    // The marker by its handle, its place and facing, nothing more.
+    let marker = view
+        .lines()
+        .find(|l| l.trim_start().starts_with("#2 "))
+        .unwrap_or_else(|| panic!("no marker #2 in blue's view: {view}"));
+    assert_eq!(marker.trim(), "#2         at (6,3), facing W");
+    let json: serde_json::Value = serde_json::from_str(&reads[0][3]).expect("view --json");
+    let enemy = json["view"]["enemy"].as_array().expect("enemy pieces");
+    let two = enemy.iter().find(|e| e["handle"] == 2).expect("#2");
+    assert!(two["mode"].is_null(), "{two}");
+    for word in ["enemy #2", "rM", "mount", "dismounted"] {
+        assert!(!log.contains(word), "blue's log reads {word:?}: {log}");
+    }
+    // The one act and mode change blue reads are rOpen's, in the open.
+    let acts: Vec<&str> = log
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains("limber") || l.contains("changed mode"))
+        .collect();
+    assert_eq!(
+        acts,
+        ["rOpen limber", "rOpen changed mode unlimbered → limbered"],
+        "{log}"
+    );
+}
+
+// The same switch leaves what blue may know as it was: its own guns' mode, and the mode of
+// an enemy it has identified (rOpen, in the open: l.214, everything done in the open is done
+// in the opponent's view), with that enemy's limbering in its log; red, the marker's owner,
+// reads its own marker's mode and act.
+#[test]
+fn own_and_identified_modes_are_shown_as_before() {
+    let (scenario, orders) = MARKERS[0];
+    let view = run(&["view", scenario, "--orders", orders, "--side", "blue"]);
+    assert!(
+        view.contains("bArt       artillery, unlimbered mode"),
+        "{view}"
+    );
+    assert!(
+        view.contains(
+            "rOpen      at (6,5), facing W, sighting seen, face up, real, artillery, limbered mode"
+        ),
+        "{view}"
+    );
+    assert!(view.contains("rOpen limber"), "{view}");
+    assert!(
+        view.contains("rOpen changed mode unlimbered → limbered"),
+        "{view}"
+    );
+    let red = run(&["view", scenario, "--orders", orders, "--side", "red"]);
+    assert!(
+        red.contains("rM         artillery, unlimbered mode"),
+        "{red}"
+    );
+    assert!(
+        red.contains("rM changed mode limbered → unlimbered"),
+        "{red}"
+    );
+}
+
+// The auditor's own positions (tests/fixtures/audits/hex-command/thirteenth/h3.yaml, notes
+// 58 and l.264 as above): unlimbered guns #1, limbered guns #2, dismounted horse #3,
+// infantry #4 and a fake #5, all hidden in buildings 3 hexes from b1. Blue reads five
+// markers alike (the auditor's `#1 … unlimbered mode` … `#5 formed mode`), and red's
+// unlimber (rLim) and mount (rCav) in h3.o1.yaml leave nothing in blue's log (the auditor's
+// `enemy #2 unlimber`, `enemy #3 mount`, and their mode changes).
+#[test]
+fn the_auditors_five_markers_read_alike() {
+    let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
+    let view = grognard_in(&dir, &["view", "h3.yaml", "--side", "blue"]);
+    assert_eq!(view.code, 0, "{}", view.stderr);
+    for (n, row) in [1, 3, 5, 7, 9].into_iter().enumerate() {
+        let line = format!("#{}         at (6,{row}), facing W\n", n + 1);
+        assert!(view.stdout.contains(&line), "{line:?} in {}", view.stdout);
+    }
+    let play = grognard_in(
+        &dir,
+        &[
+            "play",
+            "h3.yaml",
+            "--orders",
+            "h3.o1.yaml",
+            "--side",
+            "blue",
+        ],
+    );
+    assert_eq!(play.code, 0, "{}", play.stderr);
+    for word in ["enemy #2", "enemy #3", "mount", "limber", "changed mode"] {
+        assert!(!play.stdout.contains(word), "{word:?} in {}", play.stdout);
+    }
+}
