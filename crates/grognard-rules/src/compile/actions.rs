@@ -1,5 +1,6 @@
-//! What pieces do and what happens to them: hook bindings, counters with their triggers,
-//! and the ruleset's actions (checks, chart, effects by outcome, scripts).
+//! What pieces do and what happens to them: counters with their triggers, and the
+//! ruleset's actions (checks, chart, effects by outcome, scripts). The checks of hook
+//! bindings, of the number of actions and of pursuits are in `checks.rs`.
 
 use grognard_kernel::Cost;
 use grognard_kernel::chart::ChartDef;
@@ -9,33 +10,12 @@ use grognard_kernel::rules::{ActionDef, CounterDef, TargetRule, Trigger, Who};
 
 use crate::de::Located;
 use crate::model::{self, ActionSpec, ArcName, EffectTo, RulesetSpec};
-use crate::suggest::did_you_mean;
 
-use super::bindings::check_binding;
+use super::Cx;
 use super::charts::compile_effect;
+use super::checks::{check_binding, check_pursuits};
 use super::names::Names;
-use super::{Cx, HOOK_POINTS, MAX_ACTIONS};
 use crate::amount::AmountScope;
-
-/// Each `hooks:` entry names a hook point the kernel asks and binds a listed module.
-pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
-    for h in spec.hooks.iter() {
-        if !HOOK_POINTS.contains(&h.name.value.as_str()) {
-            let help = did_you_mean(&h.name.value, HOOK_POINTS.iter().copied())
-                .map(|s| format!("did you mean `{s}`?"));
-            cx.error_help(
-                &h.name.location,
-                format!(
-                    "unknown hook `{}`; the kernel asks {}",
-                    h.name.value,
-                    HOOK_POINTS.join(", ")
-                ),
-                help,
-            );
-        }
-        check_binding(cx, &h.value, &names.scripts);
-    }
-}
 
 /// The counters, each with its bounds and the effects of its thresholds on the piece
 /// carrying it.
@@ -109,56 +89,6 @@ pub(super) fn compile_actions(
         .collect();
     check_pursuits(cx, spec, &defs);
     defs
-}
-
-/// A pursuit (`pursue: ACTION`) takes an action that has a target (the unit beaten) and
-/// does not pursue again itself, so one result sets off at most one more action.
-fn check_pursuits(cx: &mut Cx, spec: &RulesetSpec, defs: &[ActionDef]) {
-    let pursues = |d: &ActionDef| {
-        d.effects
-            .iter()
-            .flatten()
-            .any(|e| matches!(e, grognard_kernel::rules::Effect::Pursue { .. }))
-    };
-    for a in spec.actions.iter() {
-        for e in a.value.on.iter().flat_map(|o| o.value.iter()) {
-            let Some(p) = &e.pursue else { continue };
-            let Some(def) = defs.iter().find(|d| d.name == p.value) else {
-                continue;
-            };
-            if def.target == TargetRule::None {
-                cx.error(
-                    &p.location,
-                    format!(
-                        "`pursue: {}`: a pursuit is taken against the unit just beaten, so \
-                         `{}` needs a target (`target: enemy`)",
-                        p.value, p.value
-                    ),
-                );
-            } else if pursues(def) {
-                cx.error(
-                    &p.location,
-                    format!(
-                        "`pursue: {}`: `{}` pursues in turn; a pursuit may not set off another",
-                        p.value, p.value
-                    ),
-                );
-            }
-        }
-    }
-}
-
-/// Reports a ruleset with more actions than "used this phase" can hold.
-pub(super) fn check_action_count(cx: &mut Cx, spec: &RulesetSpec) {
-    if spec.actions.len() > MAX_ACTIONS {
-        cx.error(
-            &spec.ruleset.location,
-            format!(
-                "the ruleset declares {} actions; at most {MAX_ACTIONS}",
-                spec.actions.len()
-            ),
-        );
-    }
 }
 
 fn compile_action(

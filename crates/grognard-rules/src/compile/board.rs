@@ -212,32 +212,3 @@ pub(super) fn compile_movement(
         })
         .collect()
 }
-
-/// Steps and allowances cannot be negative anywhere.
-pub(super) fn check_not_negative(cx: &mut Cx, spec: &RulesetSpec) {
-    let negative = |c: Option<&crate::number::CostValue>| c.is_some_and(|v| v.0.is_negative());
-    if negative(spec.geometry.orthogonal.as_ref())
-        || negative(spec.geometry.diagonal.as_ref())
-        || negative(spec.geometry.step.as_ref())
-    {
-        let at = spec
-            .geometry
-            .kind
-            .as_ref()
-            .map_or(&spec.ruleset.location, |k| &k.location);
-        cx.error(at, "step costs cannot be negative");
-    }
-    for p in spec.piece_types.iter() {
-        if p.value.allowance.iter().any(|a| a.value.0.is_negative())
-            || p.value.stack.iter().any(|a| a.value.0.is_negative())
-        {
-            cx.error(
-                &p.name.location,
-                format!(
-                    "piece type `{}`: allowances and stacking weights cannot be negative",
-                    p.name.value
-                ),
-            );
-        }
-    }
-}

@@ -57,7 +57,7 @@ pub(super) fn compile_effect(
         cx.error(&b.location, "`blocked:` goes with `fall_back:`");
     }
     if let Some(d) = &e.fall_back {
-        return super::states::fall_back(cx, e, d, who, names);
+        return super::distances::fall_back(cx, e, d, who, names);
     }
     if e.follow_up == Some(true) {
         // The winner follows: the actor, unless the effect says otherwise.
@@ -430,11 +430,11 @@ fn input_source(
         "intent" => need(cx, &names.intents, "intent")
             .map(|i| InputSource::Intent(names.intents[i].to_owned())),
         "actor.friends_within" => {
-            super::states::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
+            super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
                 .map(InputSource::ActorFriendsWithin)
         }
         "target.friends_within" => {
-            super::states::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
+            super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
                 .map(InputSource::TargetFriendsWithin)
         }
         other => {

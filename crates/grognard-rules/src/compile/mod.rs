@@ -6,7 +6,9 @@
 //! the diagnostics), each resolving names against one `names::Names` table built first:
 //! `board` (geometry, terrain, features, movement classes), `dice`, `types` (modes, flags,
 //! stacking, piece types), `movement` (zones of control, open tables, saving, spread),
-//! `charts` (charts and effects), `actions` (hooks, counters, actions) and `sequence`.
+//! `charts` (charts and effects), `actions` (counters, actions) and `sequence`. The
+//! cross-checks that build nothing (hook bindings, pursuits, negative costs, held flags)
+//! are in `checks`.
 
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::geometry::open::Scale;
@@ -23,7 +25,9 @@ mod actions;
 mod bindings;
 mod board;
 mod charts;
+mod checks;
 mod dice;
+mod distances;
 mod footprint;
 mod gates;
 mod movement;
@@ -77,15 +81,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
             charts::compile_chart(cx, &c.name, &c.value, dice, die_names, &names)
         })
         .collect();
-    actions::check_hooks(cx, spec, &names);
-    actions::check_action_count(cx, spec);
+    checks::check_hooks(cx, spec, &names);
+    checks::check_action_count(cx, spec);
     // Counters come after everything their trigger effects may name.
     let counters = actions::compile_counters(cx, spec, &names);
     states::compile_states(cx, spec, &names, &mut flags, &mut piece_types, &counters);
     let actions = actions::compile_actions(cx, spec, &names, &charts);
     let sequence = sequence::compile_sequence(cx, spec, &names, &mut dice, &mut die_names);
     dice::add_common_dice(&mut dice, &mut die_names);
-    board::check_not_negative(cx, spec);
+    checks::check_not_negative(cx, spec);
     let sighting = compile_sighting(
         cx,
         spec,
