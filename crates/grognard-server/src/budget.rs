@@ -1,3 +1,7 @@
+//! What the server's games have used of its [`Limits`]: [`Usage`], which every live game
+//! holds a clone of, counts the bytes they keep in the store ([`QuotaError`] when a quota
+//! would be passed) and holds the policy budget.
+//!
 //! The CPU the server's own players (a seat's `random`, `greedy` or `lua:` policy) may
 //! spend: [`PolicyBudget`] holds what each game's players have used and what all of them
 //! used over the last hour, against [`Limits::policy_cpu_per_game`] and
@@ -187,6 +191,83 @@ fn thread_cpu() -> Option<Duration> {
 #[cfg(not(target_os = "linux"))]
 fn thread_cpu() -> Option<Duration> {
     None
+}
+
+/// Which store quota a game would pass ([`Usage::store`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotaError {
+    /// The game's own: it holds `held` bytes, and may hold `most`.
+    Game {
+        /// Bytes the game holds now.
+        held: u64,
+        /// [`Limits::store_bytes_per_game`].
+        most: u64,
+    },
+    /// The server's, over every game.
+    Server {
+        /// [`Limits::store_bytes_total`].
+        most: u64,
+    },
+}
+
+impl std::fmt::Display for QuotaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Game { held, most } => write!(
+                f,
+                "the game holds {held} bytes in the server's store; a game may hold {most}"
+            ),
+            Self::Server { most } => write!(
+                f,
+                "the server's store is full ({most} bytes); it takes nothing more"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QuotaError {}
+
+/// The limits, and what every game of the server has used of them so far: each live game
+/// holds a clone and counts its own use here.
+#[derive(Clone, Debug)]
+pub struct Usage {
+    /// The limits.
+    pub limits: Limits,
+    /// Bytes every game together holds in the store.
+    pub stored_bytes: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The CPU time the server's own players have used, per game and per hour.
+    pub policy_cpu: std::sync::Arc<PolicyBudget>,
+}
+
+impl Usage {
+    /// Counts `bytes` more for a game that holds `game_bytes` already, if both the game's
+    /// quota and the server's allow it.
+    ///
+    /// # Errors
+    /// Which quota it would pass.
+    pub fn store(&self, game_bytes: u64, bytes: u64) -> Result<(), QuotaError> {
+        use std::sync::atomic::Ordering;
+        if game_bytes + bytes > self.limits.store_bytes_per_game {
+            return Err(QuotaError::Game {
+                held: game_bytes,
+                most: self.limits.store_bytes_per_game,
+            });
+        }
+        let total = self.stored_bytes.load(Ordering::Relaxed);
+        if total + bytes > self.limits.store_bytes_total {
+            return Err(QuotaError::Server {
+                most: self.limits.store_bytes_total,
+            });
+        }
+        self.stored_bytes.fetch_add(bytes, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Gives back bytes counted by [`Usage::store`] that were not stored after all.
+    pub fn unstore(&self, bytes: u64) {
+        self.stored_bytes
+            .fetch_sub(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]

@@ -20,8 +20,8 @@ use grognard_rules::save::SaveFile;
 use grognard_rules::source::Bundle;
 use serde_json::json;
 
+use crate::budget::Usage;
 use crate::budget::{Spent, Stopwatch};
-use crate::config::Usage;
 use crate::protocol::ChatLine;
 use crate::protocol::{
     HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, SeatState, Status, Table,

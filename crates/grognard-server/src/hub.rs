@@ -13,7 +13,8 @@ use std::time::Duration;
 use grognard_rules::model::OrderSpec;
 use tokio::sync::{broadcast, oneshot};
 
-use crate::config::{Config, QuotaError, Usage};
+use crate::budget::{QuotaError, Usage};
+use crate::config::Config;
 use crate::game::{Live, LoadError, Problem, now};
 use crate::protocol::{
     ChatLine, CreateGame, Created, MAX_CHAT_CHARS, REFEREE, SPECTATOR, SeatState, ServerMessage,
