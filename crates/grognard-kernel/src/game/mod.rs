@@ -342,13 +342,20 @@ impl Game {
         {
             return Err(self.refuse_in_phase(PhaseBan::NotAllowed { phase, needs }));
         }
-        if let Action::Move { piece, .. }
-        | Action::MoveTo { piece, .. }
-        | Action::Save { piece, .. }
-        | Action::Extend { piece, .. }
-        | Action::Gather { piece }
-        | Action::Redeploy { piece, .. }
-        | Action::Face { piece, .. } = &order.action
+        // Every kind is named, so a new order kind must say whether only movers give it.
+        let mover = match &order.action {
+            Action::Move { piece, .. }
+            | Action::MoveTo { piece, .. }
+            | Action::Save { piece, .. }
+            | Action::Extend { piece, .. }
+            | Action::Gather { piece }
+            | Action::Redeploy { piece, .. }
+            | Action::Face { piece, .. } => Some(piece),
+            Action::Mode { .. } | Action::Act { .. } | Action::EndPhase | Action::Deploy { .. } => {
+                None
+            }
+        };
+        if let Some(piece) = mover
             && let Some(p) = self.state.pieces.get(piece.index())
             && p.side == order.side
             && !is_mover(phase, p.kind)

@@ -18,6 +18,13 @@
 //! A resolution reads the game it resolves through `game` (whose own `state` is the state
 //! before the order), and writes only `next` and `events`; dropping it without committing
 //! `next` (a refusal) leaves the game as it was.
+//!
+//! `Game` has two public methods that take `&mut self`, and both are transactions around a
+//! resolution rather than resolution steps: [`Game::apply`] (an order) and
+//! [`Game::refresh_sightings`] (a sighting update for benchmarks and tools that edit a
+//! state by hand). Each copies the state, runs a `Resolution` on the copy and keeps it.
+//! They stay on `Game` because their callers are outside the crate, where `Resolution` is
+//! not seen.
 
 use super::Game;
 use crate::action::Event;
