@@ -17,7 +17,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use grognard_kernel::Cost;
-use grognard_kernel::dice::GameRng;
 use grognard_kernel::game::World;
 use grognard_kernel::geometry::{Cell, Grid};
 use grognard_kernel::hooks::{
@@ -1110,42 +1109,22 @@ impl Hooks for LuaHooks {
             return Ok(None);
         };
         let what = format!("hook result ({})", bound.label);
-        let lua = self.sandbox.lua();
         // The hook only reads: its `game` rolls no dice and queues no changes, and any it
         // asks for refuse the order.
-        let mut rng = GameRng::new(0);
-        let mut hook_dice = HookDice::new(&mut rng, world.rules);
-        let dice = RefCell::new(&mut hook_dice);
-        let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
-        let value: Value = self
-            .sandbox
-            .call_with(&what, &bound.function, || {
-                let by_side = lua.create_table()?;
-                for (side, p) in world.sides.iter().zip(points()) {
-                    by_side.raw_set(side.name.as_str(), p)?;
-                }
-                let call = Call {
-                    world,
-                    dice: &dice,
-                    commands: &commands,
-                    memo: None,
-                };
-                self.game.during(&call, |game| {
-                    bound.function.call::<Value>((game.clone(), ended, by_side))
-                })
-            })
-            .map_err(|e| self.failed(bound, e))?;
-        let _ = dice.into_inner();
-        if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
-            let failure = HookFailure {
-                message: format!(
-                    "{}: the result hook may only read the game (it asked for a change or rolled dice); \
-                     change the game in phase_begin or an action script",
-                    bound.label
-                ),
-            };
-            return Err(self.wrong(bound, failure));
-        }
+        let how = checks::ReadOnly {
+            intent: &[],
+            memo: false,
+            intent_read: None,
+            who: "the result hook",
+            instead: "change the game in phase_begin or an action script",
+        };
+        let value = self.run_read_only(bound, &what, world, &how, |game, lua| {
+            let by_side = lua.create_table()?;
+            for (side, p) in world.sides.iter().zip(points()) {
+                by_side.raw_set(side.name.as_str(), p)?;
+            }
+            Ok((game, ended, by_side))
+        })?;
         verdict::verdict_from_lua(&value, &bound.label, world).map_err(|f| self.wrong(bound, f))
     }
 }

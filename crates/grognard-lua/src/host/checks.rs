@@ -25,6 +25,19 @@ use super::{Bound, LuaHooks};
 use crate::api::Call;
 use crate::names::{handle_from, unit_handle, unit_handles};
 
+/// How a read-only hook is called ([`LuaHooks::run_read_only`]).
+pub(super) struct ReadOnly<'a> {
+    /// What `game:intent()` reads (an action check's intent; nothing for other hooks).
+    pub(super) intent: &'a [String],
+    /// Whether the call may get the listing's memo from `game:memo()` (checks do).
+    pub(super) memo: bool,
+    /// Where to keep whether the call read the intent (checks only).
+    pub(super) intent_read: Option<&'a std::cell::Cell<bool>>,
+    /// The hook's kind, and what it should do instead of a change, for the fault's words.
+    pub(super) who: &'a str,
+    pub(super) instead: &'a str,
+}
+
 /// The legal listing in progress, if any: the state it lists and the memo lent to the
 /// checks asked on it.
 #[derive(Default)]
@@ -99,7 +112,7 @@ impl LuaHooks {
 
     /// [`Self::run_check`] up to the check's answer, which it returns as the script gave it
     /// (a batch check answers with a table): an error, a change asked for or a roll is a
-    /// failure.
+    /// failure. Whether the call read the intent is kept for [`Hooks::check_read_intent`].
     pub(super) fn run_check_value<A: mlua::IntoLuaMulti>(
         &self,
         bound: &Bound,
@@ -108,9 +121,31 @@ impl LuaHooks {
         intent: &[String],
         args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
     ) -> Result<Value, HookFailure> {
+        let how = ReadOnly {
+            intent,
+            memo: true,
+            intent_read: Some(&self.intent_read),
+            who: "a check",
+            instead: "make changes in the action's script or the `faced` or `moved` hook",
+        };
+        self.run_read_only(bound, what, world, &how, args)
+    }
+
+    /// Calls `bound` as a hook that may only read the game (a check, or the `result` hook):
+    /// its `game` object reads `world` and `how.intent`, rolls no dice and queues no
+    /// changes; a change asked for or a roll is the hook's fault (and refuses), worded with
+    /// `how`. Returns the hook's answer as it gave it.
+    pub(super) fn run_read_only<A: mlua::IntoLuaMulti>(
+        &self,
+        bound: &Bound,
+        what: &str,
+        world: &World<'_>,
+        how: &ReadOnly<'_>,
+        args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
+    ) -> Result<Value, HookFailure> {
         let mut rng = GameRng::new(0);
         let mut hook_dice = HookDice::new(&mut rng, world.rules);
-        hook_dice.set_action_intent(intent.to_vec());
+        hook_dice.set_action_intent(how.intent.to_vec());
         let dice = RefCell::new(&mut hook_dice);
         let commands: RefCell<Vec<HookCommand>> = RefCell::new(Vec::new());
         let (sandbox, game) = (&self.sandbox, &self.game);
@@ -120,7 +155,11 @@ impl LuaHooks {
                 world,
                 dice: &dice,
                 commands: &commands,
-                memo: self.listing.memo_for(world, lua),
+                memo: if how.memo {
+                    self.listing.memo_for(world, lua)
+                } else {
+                    None
+                },
             };
             game.during(&call, |game| {
                 bound.function.call::<Value>(args(game.clone(), lua)?)
@@ -128,14 +167,15 @@ impl LuaHooks {
         });
         let _ = dice.into_inner();
         // Kept for a refusal by error too: it holds for every intent only if unread.
-        self.intent_read.set(hook_dice.intent_read());
+        if let Some(read) = how.intent_read {
+            read.set(hook_dice.intent_read());
+        }
         let value: Value = value.map_err(|e| self.failed(bound, e))?;
         if !commands.into_inner().is_empty() || !hook_dice.into_rolls().is_empty() {
             let failure = HookFailure {
                 message: format!(
-                    "{}: a check may only read the game (it asked for a change or rolled \
-                     dice); make changes in the action's script or the `faced` or `moved` hook",
-                    bound.label
+                    "{}: {} may only read the game (it asked for a change or rolled dice); {}",
+                    bound.label, how.who, how.instead
                 ),
             };
             return Err(self.wrong(bound, failure));
