@@ -181,16 +181,21 @@ end
 -- chart and script) and by the legal orders instead of trying the action: each says why
 -- the action cannot be taken (nil when it can), and its script refuses nothing more.
 
+-- A unit's flag as the game holds it.
+local function game_flag(game, u, name) return game:flag(u, name) end
+
 -- What refuses an order to a unit of the brigadier's own brigade; `intent_problem_of`
--- judges the order's intent for the unit.
-local function order_rest(game, actor, target, intent_problem_of)
-  if game:flag(actor, "command_failed") then
+-- judges the order's intent for the unit. `flag` and `is_amended` read a unit's flag and
+-- the rules' switch: the game's own unless given (the batch check keeps what it read).
+local function order_rest(game, actor, target, intent_problem_of, flag, is_amended)
+  flag, is_amended = flag or game_flag, is_amended or amended
+  if flag(game, actor, "command_failed") then
     return game:name(actor) .. " has failed an order this phase and gives no more"
   end
-  if game:flag(target, "shaken_retired") then
+  if flag(game, target, "shaken_retired") then
     return game:name(target) .. " is shaken in a shaken brigade and has retired: that was its move this command phase"
   end
-  if amended(game) then return intent_problem_of(game, target) end
+  if is_amended(game) then return intent_problem_of(game, target) end
 end
 
 local function own_intent_problem(game, target)
@@ -277,9 +282,10 @@ local function brigade_reading(game, actor)
 end
 
 -- What refuses a brigade order given to a unit of the brigadier's own brigade: the same
--- whichever unit of it is named.
-local function brigade_order_rest(game, actor)
-  if not amended(game) then return nil end
+-- whichever unit of it is named (`flag` and `is_amended` as for `order_rest`).
+local function brigade_order_rest(game, actor, _, _, flag, is_amended)
+  flag, is_amended = flag or game_flag, is_amended or amended
+  if not is_amended(game) then return nil end
   local r = brigade_reading(game, actor)
   local units, all = r.units, r.all
   for _, i in ipairs(game:intent()) do
@@ -295,7 +301,7 @@ local function brigade_order_rest(game, actor)
       return "no unit of the brigade command can " .. (INTENT_WORDS[i] or i)
     end
   end
-  if game:flag(actor, "order_hold") then
+  if flag(game, actor, "order_hold") then
     return "a brigade under a Hold order gets no brigade commands"
   end
   if #units * 2 <= #all then
@@ -606,7 +612,24 @@ local function brigade_targets(rest, per_actor)
   return function(game, actor, targets)
     local memo = game:memo()
     local a = unit_facts(game, memo, actor)
-    local phasing = a.side == game:phasing()
+    if memo.phasing == nil then memo.phasing = game:phasing() end
+    local phasing = a.side == memo.phasing
+    -- A unit's flags and the rules' switch, read once a listing (one call per intent
+    -- asks them again for the same units).
+    local function kept_flag(_, u, name)
+      local f = unit_facts(game, memo, u)
+      f.flags = f.flags or {}
+      local v = f.flags[name]
+      if v == nil then
+        v = game:flag(u, name)
+        f.flags[name] = v
+      end
+      return v
+    end
+    local function kept_amended(_)
+      if memo.amended == nil then memo.amended = amended(game) end
+      return memo.amended
+    end
     local intent
     local function intent_problem_of(_, t)
       intent = intent or game:intent()
@@ -637,11 +660,11 @@ local function brigade_targets(rest, per_actor)
         why = "orders are given in your own command phase"
       elseif per_actor then
         if not asked then
-          answer, asked = rest(game, actor), true
+          answer, asked = rest(game, actor, nil, nil, kept_flag, kept_amended), true
         end
         why = answer
       else
-        why = rest(game, actor, t, intent_problem_of)
+        why = rest(game, actor, t, intent_problem_of, kept_flag, kept_amended)
       end
       if why then
         out = out or {}

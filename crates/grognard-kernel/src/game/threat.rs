@@ -205,14 +205,22 @@ impl Game {
         let start_gap = open::distance(centre, mine_centre).0 - radius - mine_radius;
         // `closest_approach` rounds to the thou and `lerp` truncates: 4 thou spare.
         let path_gap = closest_approach(from, to, centre).0 - radius - shape_radius - 4;
-        // Tighter bounds from the bases' edges (see `Separation`): the start as it stands,
-        // and the bases swept along the path with the facing they end with.
+        let matters = keep_apart.0.max(reach.map_or(0, |r| r.0));
+        if start_gap.min(path_gap) > matters {
+            return Ok(false);
+        }
+        // Where the circles are too coarse, tighter bounds from the bases' edges (see
+        // `Separation`): the start as it stands, and the bases swept along the path with the
+        // facing they end with.
         let first = at(from);
-        let last = at(to);
-        let start_gap = start_gap.max(Separation::new(&theirs, &mine.corners).gap(&mine.corners));
         let sweep = Separation::new(&theirs, &first.corners).across(from, to);
-        let path_gap = path_gap.max(sweep.gap_swept(&first.corners, &last.corners));
-        if start_gap.min(path_gap) > keep_apart.0.max(reach.map_or(0, |r| r.0)) {
+        let path_gap = path_gap.max(sweep.gap_swept(&first.corners, &at(to).corners));
+        let start_gap = if start_gap > matters {
+            start_gap
+        } else {
+            start_gap.max(Separation::new(&theirs, &mine.corners).gap(&mine.corners))
+        };
+        if start_gap.min(path_gap) > matters {
             return Ok(false);
         }
         // The same bound for the closest approach alone: a path whose every point keeps the
