@@ -21,6 +21,7 @@ use crate::lab_units::{
     UNITS, parse_unit_values, resolve_set, swept_column, unit_bands, unit_reads, unit_text,
     unit_value,
 };
+use crate::output::print_table;
 
 /// `--set` arguments grouped by input: each input with every value asked for, in order.
 struct Sets {
@@ -294,32 +295,6 @@ fn signed(v: i32) -> String {
         format!("+{v}")
     } else {
         v.to_string()
-    }
-}
-
-/// Prints rows of cells as aligned columns, two spaces apart.
-pub(crate) fn print_table(rows: &[Vec<String>]) {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in rows {
-        let mut line = String::from("  ");
-        for (c, text) in row.iter().enumerate() {
-            let width = widths.get(c).copied().unwrap_or(0);
-            if c + 1 == row.len() {
-                line.push_str(text);
-            } else {
-                line.push_str(&format!("{text:<width$}  "));
-            }
-        }
-        out!("{}", line.trim_end());
     }
 }
 

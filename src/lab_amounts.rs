@@ -130,7 +130,7 @@ pub(crate) fn print(names: (&str, Option<&str>), a: &[AmountOdds], b: Option<&[A
                         format!("{d} ({:+.2} pp)", d.points()),
                     ]);
                 }
-                crate::lab::print_table(&rows);
+                crate::output::print_table(&rows);
             }
             _ => {
                 out!(
@@ -148,7 +148,7 @@ pub(crate) fn print(names: (&str, Option<&str>), a: &[AmountOdds], b: Option<&[A
                 }
                 let mut rows = vec![vec![x.counter.clone(), "probability".to_owned()]];
                 rows.extend(x.odds.iter().map(|(v, p)| vec![v.to_string(), cell(*p)]));
-                crate::lab::print_table(&rows);
+                crate::output::print_table(&rows);
             }
         }
     }
@@ -196,7 +196,7 @@ pub(crate) fn print_means(
         );
     }
     out!("computed amounts:");
-    crate::lab::print_table(&table);
+    crate::output::print_table(&table);
 }
 
 /// The amounts as JSON: `[{action, counter, to, mean, mean_value, odds: [{amount,
