@@ -207,6 +207,63 @@ local function segment_crosses(fp, a, b)
   return false
 end
 
+-- The unit's own flag `name`, its kind, mode and facing, and the rules' amendments
+-- switch, read once (see `standing`).
+local function memo_flag(game, u, s, name)
+  local v = s.flags[name]
+  if v == nil then
+    v = game:flag(u, name)
+    s.flags[name] = v
+  end
+  return v
+end
+
+local function memo_facts(game, u, s)
+  if s.kind == nil then
+    s.amended = amended(game)
+    s.kind = kind(game, u)
+    s.mode = game:mode(u)
+    local _, _, facing = game:position(u)
+    s.facing = facing
+  end
+  return s
+end
+
+-- Whether the unit is a skirmisher or artillery, and the measuring scale, read once.
+local function memo_class(game, u, s)
+  if s.skirmisher == nil then
+    s.skirmisher = is_skirmisher(game, u)
+    s.artillery = is_artillery(game, u)
+    s.scale = scale(game)
+  end
+  return s
+end
+
+-- A flag of the unit's brigadier `c`, read once (the orders in force are the brigadier's).
+local function memo_order_flag(game, c, s, name)
+  local flags = s.order_flags
+  if not flags then
+    flags = {}
+    s.order_flags = flags
+  end
+  local v = flags[name]
+  if v == nil then
+    v = game:flag(c, name)
+    flags[name] = v
+  end
+  return v
+end
+
+-- Where the end point `to` lies from the start `from`, with the facing kept: read once a
+-- move (kept with the move's end point, so no table or function is made per move).
+local function end_arc(game, s, from, to)
+  if s.end_arc_of ~= to then
+    s.end_arc_of = to
+    s.end_arc = game:arc_at(from.x, from.y, s.facing, to.x, to.y)
+  end
+  return s.end_arc
+end
+
 -- Moves held to one direction: a blunder's (retire, left, right, forward) and the retire
 -- move a shaken brigade's shaken or disordered units may make without an order (flag
 -- `retire_only`). Each is judged from where the move starts: the end point in the rear arc
@@ -217,13 +274,14 @@ local ONLY = {
   { "move_left_only", "flank", "blundered left: it may only move into its left flank arc" },
   { "move_right_only", "flank", "blundered right: it may only move into its right flank arc" },
 }
-local function direction_only(game, u, from, to, facing, now_facing, flag, arc_to)
+local function direction_only(game, u, st, from, to, now_facing)
+  local facing = st.facing
   local a = math.rad(facing)
   -- y grows down the table, so a point on the left has a negative cross product.
   local cross = math.cos(a) * (to.y - from.y) - math.sin(a) * (to.x - from.x)
   for _, o in ipairs(ONLY) do
-    if flag(o[1]) then
-      local ok = arc_to() == o[2]
+    if memo_flag(game, u, st, o[1]) then
+      local ok = end_arc(game, st, from, to) == o[2]
       if o[1] == "retire_only" then
         local turn = math.abs(now_facing - facing) % 360
         ok = ok and math.min(turn, 360 - turn) < 0.05
@@ -270,53 +328,6 @@ local function standing(game, u)
     all[u] = s
   end
   return s
-end
-
--- The unit's own flag `name`, its kind, mode and facing, and the rules' amendments
--- switch, read once (see `standing`).
-local function memo_flag(game, u, s, name)
-  local v = s.flags[name]
-  if v == nil then
-    v = game:flag(u, name)
-    s.flags[name] = v
-  end
-  return v
-end
-
-local function memo_facts(game, u, s)
-  if s.kind == nil then
-    s.amended = amended(game)
-    s.kind = kind(game, u)
-    s.mode = game:mode(u)
-    local _, _, facing = game:position(u)
-    s.facing = facing
-  end
-  return s
-end
-
--- Whether the unit is a skirmisher or artillery, and the measuring scale, read once.
-local function memo_class(game, u, s)
-  if s.skirmisher == nil then
-    s.skirmisher = is_skirmisher(game, u)
-    s.artillery = is_artillery(game, u)
-    s.scale = scale(game)
-  end
-  return s
-end
-
--- A flag of the unit's brigadier `c`, read once (the orders in force are the brigadier's).
-local function memo_order_flag(game, c, s, name)
-  local flags = s.order_flags
-  if not flags then
-    flags = {}
-    s.order_flags = flags
-  end
-  local v = flags[name]
-  if v == nil then
-    v = game:flag(c, name)
-    flags[name] = v
-  end
-  return v
 end
 
 local function memo_brigadier(game, u, s)
@@ -376,64 +387,55 @@ local function memo_blockers(game, u, s)
 end
 
 -- Why a move is refused (nil when it is not): the checks of the orders in force, asked
--- before the move (the `may_move` check). The unit still stands where `path[1]` is;
--- `now_facing` is the facing it would end with, so every distance and arc after the move
--- is measured at `path[2]` with `game:distance_from`, `game:arc_from` and
--- `game:sight_from`.
-local function move_refusal(game, u, path, now_facing)
+-- before the move (the `may_move` check). The unit still stands at `from`; `to` is the
+-- end point (nil for a path with no step), `now_facing` the facing it would end with, so
+-- every distance and arc after the move is measured at `to` with `game:distance_from`,
+-- `game:arc_from` and `game:sight_from`. It makes no table or function per move: a
+-- listing asks it for every candidate move of every piece.
+local function move_refusal(game, u, from, to, now_facing)
   local st = memo_facts(game, u, standing(game, u))
-  local function flag(name) return memo_flag(game, u, st, name) end
-  if st.amended and st.kind == "brigadier" and flag("order_hold") then
+  if st.amended and st.kind == "brigadier" and memo_flag(game, u, st, "order_hold") then
     -- Hold: the staff stand may not move until its order is changed.
     return game:name(u) .. "'s brigade is under a Hold order: the staff stand may not move until the order changes"
   end
   local facing = st.facing
-  local from, to = path[1], path[2]
-  -- Where the end point lies from the start, with the facing kept: read when first asked.
-  local arc_to_known
-  local function arc_to()
-    if arc_to_known == nil then arc_to_known = game:arc_at(from.x, from.y, facing, to.x, to.y) end
-    return arc_to_known
-  end
-  if #path >= 2 then
-    local why = direction_only(game, u, from, to, facing, now_facing, flag, arc_to)
+  if to then
+    local why = direction_only(game, u, st, from, to, now_facing)
     if why then return why end
   end
-  if not st.amended or #path < 2 or st.kind == "brigadier" then return end
-  local function after(e) return game:distance_from(u, to.x, to.y, now_facing, e) end
+  if not st.amended or not to or st.kind == "brigadier" then return end
   local c = memo_brigadier(game, u, st)
-  local function order_flag(name) return memo_order_flag(game, c, st, name) end
-  local assault = c ~= nil and order_flag("order_assault")
-  if assault and arc_to() == "rear" then
+  local assault = c ~= nil and memo_order_flag(game, c, st, "order_assault")
+  if assault and end_arc(game, st, from, to) == "rear" then
     -- Assault: no unit may voluntarily move in its rear zone.
     return game:name(u) .. "'s brigade is under an Assault order: no move into its rear zone"
   end
   local objective = memo_objective(game, st, c)
   if objective then
     local before = memo_before(game, u, st, from, facing, objective)
-    local closer = after(objective) < before - 0.001
-    if order_flag("assault_new") and not memo_class(game, u, st).skirmisher
+    local closer = game:distance_from(u, to.x, to.y, now_facing, objective) < before - 0.001
+    if memo_order_flag(game, c, st, "assault_new") and not memo_class(game, u, st).skirmisher
       and game:arc_from(u, to.x, to.y, now_facing, objective) ~= "front" then
       -- Assault, on the turn of the order: the objective stays in every unit's front arc
       -- (skirmishers, having no flank or rear zones, have it there wherever they face).
       return game:name(u) .. "'s brigade received its Assault order this turn: it must keep its objective "
         .. game:name(objective) .. " in its front arc"
     end
-    if order_flag("assault_command") and flag("in_brigade_command")
-      and not order_flag("assault_advanced") and not closer then
+    if memo_order_flag(game, c, st, "assault_command") and memo_flag(game, u, st, "in_brigade_command")
+      and not memo_order_flag(game, c, st, "assault_advanced") and not closer then
       -- The brigade command must include a move toward the objective: Reading, its first
       -- move (or a charge on the objective) is that move (the `moved` hook marks it made).
       return game:name(c) .. "'s brigade command under Assault must include a move toward its objective "
         .. game:name(objective) .. ": its first move must end closer to it"
     end
   end
-  if c and order_flag("order_hold") and flag("may_close") then
+  if c and memo_order_flag(game, c, st, "order_hold") and memo_flag(game, u, st, "may_close") then
     local cx, cy, cf = game:position(c)
     if game:distance_from(c, cx, cy, cf, u, to.x, to.y, now_facing) > game:setting("command_range") + 0.001 then
       -- Hold: infantry close with the enemy only within command range of their brigadier.
       for _, e in ipairs(memo_enemies(game, u, st)) do
         local before = memo_before(game, u, st, from, facing, e)
-        if after(e) < before - 0.001 and would_threaten(game, e, u, to, now_facing) then
+        if game:distance_from(u, to.x, to.y, now_facing, e) < before - 0.001 and would_threaten(game, e, u, to, now_facing) then
           return game:name(u) .. "'s brigade is under a Hold order: beyond command range ("
             .. game:setting("command_range") .. " inches) of " .. game:name(c)
             .. " it may not move into threatened range of " .. game:name(e)
@@ -445,7 +447,7 @@ local function move_refusal(game, u, path, now_facing)
   -- passage of lines, declared with the action `passage_of_lines` (both units roll, 4+ or
   -- 3+ on a brigade order, or are disordered); through skirmishers and deployed guns it is
   -- free, and only skirmish companies pass through a square.
-  if not flag("passed_lines") or st.mode == "square" then
+  if not memo_flag(game, u, st, "passed_lines") or st.mode == "square" then
     for _, b in ipairs(memo_blockers(game, u, st)) do
       if segment_crosses(b.footprint, from, to) then
         local f = b.unit
@@ -457,30 +459,30 @@ local function move_refusal(game, u, path, now_facing)
       end
     end
   end
-  if flag("follow_through") and arc_to() ~= "front" then
+  if memo_flag(game, u, st, "follow_through") and end_arc(game, st, from, to) ~= "front" then
     return game:name(u) .. " follows through into its front arc only"
   end
-  if flag("ordered") then
+  if memo_flag(game, u, st, "ordered") then
     -- An order is held to what it said it was for (its intent): a unit ordered first to
     -- change formation does so before it moves; a grande bande moves into a flank zone
     -- only on an order that said so (-1 staff); unlimbered guns move on prolong only on an
     -- order that said so (heavy guns Unreliable, light guns Reliable).
     for _, m in ipairs({ "line", "attack_column" }) do
-      if flag("ordered_form_" .. m) and st.mode ~= m then
+      if memo_flag(game, u, st, "ordered_form_" .. m) and st.mode ~= m then
         return game:name(u) .. " was ordered first to form " .. m .. ": it changes formation before it moves"
       end
     end
-    if st.mode == "grande_bande" and not flag("ordered_into_flank") and arc_to() == "flank" then
+    if st.mode == "grande_bande" and not memo_flag(game, u, st, "ordered_into_flank") and end_arc(game, st, from, to) == "flank" then
       return game:name(u) .. " was not ordered into a flank zone (intent into_flank)"
     end
-    if memo_class(game, u, st).artillery and st.mode == "unlimbered" and not flag("hand_haul")
-      and not flag("ordered_prolong") then
+    if memo_class(game, u, st).artillery and st.mode == "unlimbered" and not memo_flag(game, u, st, "hand_haul")
+      and not memo_flag(game, u, st, "ordered_prolong") then
       return game:name(u) .. " was not ordered to move on prolong (intent prolong)"
     end
   end
-  if flag("hand_haul") and st.mode == "unlimbered" then
+  if memo_flag(game, u, st, "hand_haul") and st.mode == "unlimbered" then
     -- Hand haul: not into a flank zone, and the facing turns at most 45 degrees.
-    if arc_to() == "flank" then
+    if end_arc(game, st, from, to) == "flank" then
       return game:name(u) .. " may not hand-haul into a flank zone"
     end
     local turn = math.abs(now_facing - facing) % 360
@@ -492,7 +494,7 @@ local function move_refusal(game, u, path, now_facing)
   end
   local s = memo_class(game, u, st).scale
   local skirmish = st.skirmisher
-  local shaken_broken = flag("shaken") and flag("brigade_broken")
+  local shaken_broken = memo_flag(game, u, st, "shaken") and memo_flag(game, u, st, "brigade_broken")
   if skirmish and not shaken_broken then return end
   local heading = math.deg(math.atan(to.y - from.y, to.x - from.x))
   for _, e in ipairs(memo_enemies(game, u, st)) do
@@ -504,7 +506,7 @@ local function move_refusal(game, u, path, now_facing)
     local unfaced = not skirmish and memo_arc(game, u, st, from, heading, e) == "front"
       and memo_arc(game, u, st, from, now_facing, e) ~= "front"
     if unfaced or shaken_broken then
-      local dist = after(e)
+      local dist = game:distance_from(u, to.x, to.y, now_facing, e)
       if dist < memo_before(game, u, st, from, facing, e) - 0.001 then
         if unfaced then
           return game:name(u) .. " must face " .. game:name(e) .. " before moving closer to it"
@@ -523,7 +525,7 @@ end
 -- legal listing for every candidate move; `path` holds the start and end points, `facing`
 -- the facing the move ends with (degrees). A string refuses the move.
 function bp.may_move(game, u, path, facing)
-  return move_refusal(game, u, path, facing)
+  return move_refusal(game, u, path[1], path[2], facing)
 end
 
 -- Its batch form (the `may_move_all` hook, which the ruleset binds instead): one call for
@@ -533,7 +535,7 @@ end
 function bp.may_move_all(game, u, from, moves)
   local out
   for i, m in ipairs(moves) do
-    local why = move_refusal(game, u, { from, m }, m.facing)
+    local why = move_refusal(game, u, from, m, m.facing)
     if why then
       out = out or {}
       out[i] = why
