@@ -849,7 +849,8 @@ pub struct HostRequest {
     pub db: PathBuf,
     /// The scenario file.
     pub scenario: PathBuf,
-    /// Sides the server plays (`random`, `greedy`).
+    /// Sides the server plays (`random`, `greedy`, `search`: the server's
+    /// `--policy SIDE=…` words).
     pub policies: BTreeMap<String, String>,
     /// The seat to join once the game exists.
     pub play_as: String,
@@ -866,6 +867,8 @@ pub struct Hosted {
     pub server: Option<grognard_server::Running>,
     /// The seat to join.
     pub play_as: String,
+    /// The sides the server plays, with its policy (`greedy`), as the game was asked for.
+    pub policies: BTreeMap<String, String>,
 }
 
 /// "Host game…" at work on a thread of its own: starting the server, gathering the
@@ -929,6 +932,7 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         request.policies.clone(),
     )
     .map_err(|e| e.to_string())?;
+    let policies = request.policies.clone();
     let created = Client::new(&url)
         .and_then(|c| c.create(&create, host_token.as_deref()))
         .map_err(|e| e.to_string())?;
@@ -937,6 +941,7 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         created,
         server,
         play_as: request.play_as,
+        policies,
     })
 }
 

@@ -246,6 +246,15 @@ pub fn fit_lines(
                 out.push(cut);
                 continue;
             }
+            if stem.split(' ').filter(|w| !w.is_empty()).count() > 1 {
+                // Not even its first word fits: a word cut inside it ("aw…ate" for
+                // "awaiting fate") reads as no word at all; "…" says more is on hover.
+                out.push("…".to_owned());
+                if out.len() >= rows {
+                    break;
+                }
+                continue;
+            }
             for keep in (1..chars.len()).rev() {
                 let candidate = elide_middle(&chars, keep) + &suffix;
                 if measure(&candidate) <= width {

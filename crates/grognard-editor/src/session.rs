@@ -417,12 +417,12 @@ pub fn dice_note(ruleset: &Ruleset, side: bool, log: &[Vec<String>]) -> Vec<Stri
             "No dice rolled yet.".to_owned()
         });
     }
-    let secret: Vec<&str> = ruleset
+    let secret: Vec<String> = ruleset
         .rules
         .charts
         .iter()
         .filter(|c| c.secret)
-        .map(|c| c.name.as_str())
+        .map(|c| crate::words::spaced(&c.name))
         .collect();
     if side && !secret.is_empty() {
         out.push(format!(

@@ -376,6 +376,81 @@ impl Games<'_> {
     }
 }
 
+/// How long one game takes under `search` at a number of iterations per order, measured
+/// in the background before a run (a player met a Simulate run of hex-command at 200
+/// iterations that would have taken hours, with no warning): one random game counts the
+/// orders a game takes, then a few seconds of a search game at a few iterations an order
+/// time one order, scaled to the iterations asked for. An estimate, said as one.
+#[derive(Debug)]
+pub struct SearchEstimate {
+    /// The iterations per order it is for.
+    pub iterations: u32,
+    done: std::sync::mpsc::Receiver<Result<f64, String>>,
+    seconds: Option<Result<f64, String>>,
+}
+
+/// How long the search sample of [`SearchEstimate`] may play.
+const SAMPLE: Duration = Duration::from_secs(3);
+
+impl SearchEstimate {
+    /// Starts measuring `scenario` (game seeded `seed`) at `iterations` an order.
+    #[must_use]
+    pub fn start(scenario: Scenario, iterations: u32, seed: u64) -> Self {
+        let (tx, done) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(seconds_a_game(&scenario, iterations, seed));
+        });
+        Self {
+            iterations,
+            done,
+            seconds: None,
+        }
+    }
+
+    /// Seconds one game is estimated to take, once measured.
+    pub fn seconds(&mut self) -> Option<&Result<f64, String>> {
+        if self.seconds.is_none() {
+            self.seconds = self.done.try_recv().ok();
+        }
+        self.seconds.as_ref()
+    }
+}
+
+/// See [`SearchEstimate`].
+#[allow(clippy::cast_precision_loss)] // order counts stay far below 2^53
+fn seconds_a_game(s: &Scenario, iterations: u32, seed: u64) -> Result<f64, String> {
+    use grognard_play::search::Budget;
+    let mut hooks = hooks_for(&s.ruleset).map_err(|d| d.to_string())?;
+    let sides = s.compiled.setup.sides.len();
+    let random = vec![Some(PolicyKind::Random); sides];
+    let game = grognard_play::tally::play_one(s, &[], &random, seed, hooks.as_mut());
+    let per_game = game.policy_orders.max(1) as f64;
+    let few = iterations.clamp(1, 10);
+    let search = vec![Some(PolicyKind::Search(Budget::Iterations(few))); sides];
+    let stop = AtomicBool::new(false);
+    let orders = AtomicU64::new(0);
+    let started = Instant::now();
+    let ended = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let timer = scope.spawn(|| {
+            while started.elapsed() < SAMPLE && !ended.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        let watch = Watch {
+            stop: &stop,
+            orders: &orders,
+        };
+        let _ = play_one_watched(s, &[], &search, seed, hooks.as_mut(), watch);
+        ended.store(true, Ordering::Relaxed);
+        let _ = timer.join();
+    });
+    let given = orders.load(Ordering::Relaxed).max(1) as f64;
+    let an_order = started.elapsed().as_secs_f64() / given;
+    Ok(per_game * an_order * f64::from(iterations) / f64::from(few))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@ pub fn order_text(spec: &serde_json::Value) -> String {
         }
         match v {
             serde_json::Value::Object(inner) => {
-                parts.push(k.replace('_', " "));
+                parts.push(spaced(k));
                 if let Some(p) = inner.get("piece") {
                     parts.push(plain(p));
                 }
@@ -34,9 +34,9 @@ pub fn order_text(spec: &serde_json::Value) -> String {
                 }
             }
             serde_json::Value::Bool(true) | serde_json::Value::Null => {
-                parts.push(k.replace('_', " "));
+                parts.push(spaced(k));
             }
-            other => parts.push(format!("{} {}", k.replace('_', " "), plain(other))),
+            other => parts.push(format!("{} {}", spaced(k), plain(other))),
         }
     }
     parts.join(" ")
@@ -89,7 +89,7 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
                 if k == verb || (verb == "face" && k == "facing") {
                     v
                 } else {
-                    format!("{} {v}", k.replace('_', " "))
+                    format!("{} {v}", spaced(k))
                 }
             })
             .collect()
@@ -126,7 +126,7 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
                 .get("action")
                 .and_then(|a| a.as_str())
                 .unwrap_or("act");
-            let mut w = action.replace('_', " ");
+            let mut w = spaced(action);
             if let Some(target) = inner.get("target") {
                 let t = target
                     .as_str()
@@ -141,7 +141,7 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
             w
         }
         other => {
-            let mut w = other.replace('_', " ");
+            let mut w = spaced(other);
             for extra in rest(&[]) {
                 w.push_str(&format!(" {extra}"));
             }
@@ -235,7 +235,7 @@ pub fn cell_card(
     let name = rules
         .terrain
         .get(terrain.index())
-        .map_or("?", |t| t.name.as_str());
+        .map_or_else(|| "?".to_owned(), |t| spaced(&t.name));
     let mut lines = vec![format!("cell ({},{}): {name}", cell.col, cell.row)];
     let mut features: Vec<String> = board
         .links
@@ -247,7 +247,9 @@ pub fn cell_card(
                 let def = rules.features.get(f.index())?;
                 Some(format!(
                     "{} towards ({},{})",
-                    def.name, other.col, other.row
+                    spaced(&def.name),
+                    other.col,
+                    other.row
                 ))
             })
         })
@@ -267,7 +269,7 @@ pub fn cell_card(
                 .copied()
                 .flatten()
                 .map_or_else(|| "impassable".to_owned(), |c| format!("+{c}"));
-            format!("{} {cost}", m.name)
+            format!("{} {cost}", spaced(&m.name))
         })
         .collect();
     if let Some(closed) = closed_half_hex(rules, board, cell, baselines_open) {
@@ -328,9 +330,9 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
         Look::Open => {
             let name = if p.name.is_empty() { "?" } else { &p.name };
             let kind = if p.kind.is_empty() {
-                "type unknown"
+                "type unknown".to_owned()
             } else {
-                &p.kind
+                spaced(&p.kind)
             };
             lines.push(format!("{name} — {side} {kind}"));
         }
@@ -342,7 +344,10 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
             .next()
             .map(|c| c.to_ascii_uppercase())
             .unwrap_or('?');
-        lines.push(format!("mode: {} (the {letter} on the counter)", p.mode));
+        lines.push(format!(
+            "mode: {} (the {letter} on the counter)",
+            spaced(&p.mode)
+        ));
     }
     lines.extend(p.markers.iter().cloned());
     lines
@@ -358,7 +363,7 @@ pub fn mode_letters(rules: &grognard_kernel::rules::Rules) -> String {
         let name = rules
             .modes
             .get(i)
-            .map_or_else(String::new, |m| m.name.clone());
+            .map_or_else(String::new, |m| spaced(&m.name));
         if let Some(c) = name.chars().next() {
             by_letter
                 .entry(c.to_ascii_uppercase())
@@ -373,11 +378,37 @@ pub fn mode_letters(rules: &grognard_kernel::rules::Rules) -> String {
         .join(", ")
 }
 
-/// A ruleset's name for a flag or counter as a player reads it: `fate_rolled` is `fate
-/// rolled`. (A ruleset gives flags and counters no label of their own; the name is it.)
+/// A ruleset's name as a player reads it: `fate_rolled` is `fate rolled`, `medium_woods`
+/// `medium woods`. The one spacing of names the editor has: every place that shows a
+/// player a name from the ruleset (charts, phases, actions, modes, terrain, features,
+/// piece types, flags and counters) says it through this. (A ruleset gives its names no
+/// label of their own; the name is it.)
 #[must_use]
 pub fn spaced(name: &str) -> String {
     name.replace('_', " ")
+}
+
+/// How a game ended, as one sentence from the winner's name (`None`: a draw), the
+/// kernel's reason and, where known, the scores (`blue 5`, `red 3`). The reason usually
+/// names the outcome itself (`blue wins on points (blue 5, red 3)`, `a draw on points
+/// (…)`): it is then said alone, not after a second "blue wins"; the scores are added only
+/// when the reason does not hold them already.
+#[must_use]
+pub fn result_sentence(winner: Option<&str>, why: &str, scores: Option<&[String]>) -> String {
+    let who = winner.map_or_else(|| "a draw".to_owned(), |w| format!("{w} wins"));
+    let mut out = if why.is_empty() {
+        who
+    } else if why.starts_with(&who) {
+        why.to_owned()
+    } else {
+        format!("{who}: {why}")
+    };
+    if let Some(scores) = scores
+        && !scores.iter().all(|s| out.contains(s.as_str()))
+    {
+        out.push_str(&format!(" (points: {})", scores.join(", ")));
+    }
+    out
 }
 
 /// A line of the event log (`grognard view`'s words) as the editor shows it: the

@@ -533,7 +533,11 @@ fn a_volley_is_rolled_explained_in_the_dice_log_and_cannot_be_undone() {
     h.get_by_label_contains("b2 (blue").click();
     h.run();
     assert!(h.query_by_label("No dice rolled yet.").is_some());
-    h.get_by_label("volley r3").click();
+    // The piece panel's button (the legal list beside it says the same, "volley at r3").
+    h.get_all_by_label("volley at r3")
+        .last()
+        .expect("a volley at r3")
+        .click();
     h.run();
     assert!(status(&h).starts_with("done"), "{}", status(&h));
     // The log names the chart, each die and face, and the score and outcome.

@@ -286,7 +286,7 @@ fn a_click_on_a_friendly_piece_selects_it_rather_than_planning_a_move() {
     let mut h = scenario("examples/drill-square.yaml", 1500.0, 1000.0);
     tab(&mut h, "Play");
     select(&mut h, "b3 (blue");
-    assert!(h.query_by_label_contains("b3 — half_block").is_some());
+    assert!(h.query_by_label_contains("b3 — half block").is_some());
     // A path being planned: b3 one step to (5,6), next to b4.
     click_cell(&mut h, Cell::new(5, 6));
     assert!(h.query_by_label_contains("path:").is_some());
@@ -328,16 +328,16 @@ fn the_logs_stay_in_sight_whatever_the_orders_panel_holds() {
 fn orders_that_can_never_apply_are_hidden_and_the_others_greyed_with_a_reason() {
     let mut h = scenario("examples/hex-command.yaml", 1500.0, 1000.0);
     tab(&mut h, "Play");
-    // Past the arrivals, the command phase allows attach and change_orders, both for
+    // Past the arrivals, the command phase allows attach and change orders, both for
     // commanders only: a commander is offered them.
     h.get_by_role_and_label(Role::Button, "End phase").click();
     h.run();
     assert!(h.query_all_by_label_contains("command phase").count() > 0);
     select(&mut h, "hale (blue");
-    assert!(h.query_all_by_label_contains("change_orders").count() > 0);
+    assert!(h.query_all_by_label_contains("change orders").count() > 0);
     select(&mut h, "b1 (blue");
     assert!(h.query_by_label_contains("b1 — infantry").is_some());
-    assert!(h.query_by_label("change_orders").is_none());
+    assert!(h.query_by_label("change orders").is_none());
     assert!(h.query_by_label("attach").is_none());
     // No spreading, saving or dummies in this ruleset: no such orders at all.
     assert!(h.query_by_label("More orders").is_none());

@@ -185,7 +185,12 @@ fn legal_shooting_targets_on_the_open_table_are_ringed() {
     h.run();
     select(&mut h, "b1 (blue");
     assert!(
-        h.query_by_label("shoot r1").is_some() && enabled(&h, "shoot r1"),
+        // The piece panel's button says it as the legal list does, "shoot at r1".
+        h.query_all_by_role_and_label(Role::Button, "shoot at r1")
+            .count()
+            == 2
+            && h.query_all_by_role_and_label(Role::Button, "shoot at r1")
+                .all(|n| !n.accesskit_node().is_disabled()),
         "the legal shot is offered"
     );
     assert_eq!(h.state().ringed_targets(), vec![r1]);

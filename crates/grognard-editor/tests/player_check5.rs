@@ -42,7 +42,7 @@ fn a_side_reads_that_no_dice_it_may_see_were_rolled_and_which_charts_are_secret(
     assert!(h.query_by_label("No dice rolled yet.").is_none());
     assert!(h.query_by_label("No dice you may see yet.").is_some());
     assert!(
-        h.query_by_label_contains("The referee rolls scout_fate in secret")
+        h.query_by_label_contains("The referee rolls scout fate in secret")
             .is_some()
     );
 }

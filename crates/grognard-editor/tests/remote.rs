@@ -574,6 +574,8 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
     h.get_by_role_and_label(Role::ComboBox, "austrians played by")
         .click();
     h.run_steps(2);
+    // The server's searching player is offered beside random and greedy (#12).
+    assert!(h.query_by_label("the server (search)").is_some());
     h.get_by_label("the server (greedy)").click();
     h.run_steps(2);
     h.get_by_role_and_label(Role::Button, "Host").click();
@@ -611,6 +613,12 @@ fn hosting_starts_a_server_creates_the_game_lists_the_seats_and_joins_one() {
         assert!(h.query_by_label(&format!("Copy {whose} link")).is_some());
     }
     assert_eq!(links[3].0, "spectator");
+    // The seat the server plays says so (#12: "Seats and links" did not).
+    assert!(
+        h.query_by_label("austrians (the server plays it: greedy)")
+            .is_some()
+    );
+    assert!(h.query_by_label("french").is_some());
     // The server plays the Austrians; the game is on the server the editor started.
     let client = Client::new(&url).expect("client");
     let list = client.games().expect("games");

@@ -5,6 +5,7 @@ use egui::{Color32, RichText};
 use grognard_rules::odds::{chart_case, percent};
 
 use crate::house::{Workbench, field};
+use crate::words::spaced;
 
 use super::{Command, EditorApp};
 
@@ -45,10 +46,13 @@ impl EditorApp {
             // The label before its box, as everywhere in the editor.
             let label = ui.label("Chart");
             egui::ComboBox::from_id_salt("chart choice")
-                .selected_text(&chart)
+                .selected_text(crate::words::spaced(&chart))
                 .show_ui(ui, |ui| {
                     for n in &names {
-                        if ui.selectable_label(*n == chart, n).clicked() {
+                        if ui
+                            .selectable_label(*n == chart, crate::words::spaced(n))
+                            .clicked()
+                        {
                             out.push(Command::ShowChart(n.clone()));
                         }
                     }
@@ -134,7 +138,12 @@ impl EditorApp {
                             let mut path = rows_path.clone();
                             path.push(i.to_string());
                             path.push(key.clone());
-                            self.field_ui(ui, &path, &format!("{chart} row {} {key}", i + 1), out);
+                            self.field_ui(
+                                ui,
+                                &path,
+                                &format!("{} row {} {key}", spaced(chart), i + 1),
+                                out,
+                            );
                         }
                         ui.end_row();
                     }
@@ -150,7 +159,7 @@ impl EditorApp {
                 self.field_ui(
                     ui,
                     &field(&["charts", chart, "otherwise"]),
-                    &format!("{chart} otherwise"),
+                    &format!("{} otherwise", spaced(chart)),
                     out,
                 );
             });
@@ -167,14 +176,17 @@ impl EditorApp {
                 .show(ui, |ui| {
                     for (i, m) in mods.iter().enumerate() {
                         let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
-                        ui.label(name);
+                        ui.label(spaced(name));
                         ui.label("per");
                         self.field_ui(
                             ui,
                             &field(&["charts", chart, "modifiers", &i.to_string(), "per"]),
-                            &format!("{chart} modifier {name} per"),
+                            &format!("{} modifier {} per", spaced(chart), spaced(name)),
                             out,
                         );
+                        // The sign and what it counts, as the dice log says a modifier
+                        // ("+1 hits on the firer"): the box alone gave no direction.
+                        ui.label(modifier_words(&bench.current.rules, chart, name));
                         ui.end_row();
                     }
                 });
@@ -241,8 +253,9 @@ impl EditorApp {
             });
     }
 
-    /// The chart's exact odds for the inputs set here, before and after the edits, as
-    /// numbers and a plot in the height the numbers leave.
+    /// The chart's exact odds for the inputs set here, before and after the edits: the
+    /// inputs, the band used and the modifiers with their signs, each outcome's odds in
+    /// numbers, then a plot in the height the numbers leave.
     pub(super) fn odds_ui(
         &self,
         ui: &mut egui::Ui,
@@ -255,6 +268,34 @@ impl EditorApp {
             return;
         };
         ui.label(RichText::new("Exact odds, before → after").strong());
+        let set = self.odds_inputs_ui(ui, now, def, chart, out);
+        let after = chart_case(def, &now.dice, &set);
+        let before = odds_before(bench, def, chart, &set);
+        if let Some(line) = band_used(def, &set, &after) {
+            ui.label(line);
+        }
+        if !after.modifiers.is_empty() {
+            let m: Vec<String> = after
+                .modifiers
+                .iter()
+                .map(|m| format!("{:+} {}", m.value, spaced(&m.name)))
+                .collect();
+            ui.label(format!("modifiers: {}", m.join(", ")));
+        }
+        let bars = odds_lines_ui(ui, def, &after, before.as_ref());
+        odds_plot_ui(ui, def, chart, bars);
+    }
+
+    /// The chart's inputs, each with its box (and a band's name, and a distance band's
+    /// distance); returns each input's index with the value set.
+    fn odds_inputs_ui(
+        &self,
+        ui: &mut egui::Ui,
+        now: &grognard_kernel::rules::Rules,
+        def: &grognard_kernel::chart::ChartDef,
+        chart: &str,
+        out: &mut Vec<Command>,
+    ) -> Vec<(usize, i32)> {
         let mut set = Vec::new();
         ui.horizontal_wrapped(|ui| {
             for (i, input) in def.inputs.iter().enumerate() {
@@ -333,81 +374,144 @@ impl EditorApp {
                 set.push((i, v));
             }
         });
-        let after = chart_case(def, &now.dice, &set);
-        let before_rules = &bench.base.rules;
-        let before = before_rules
-            .chart_by_name(chart)
-            .and_then(|id| before_rules.chart(id))
-            .map(|b| {
-                let set: Vec<(usize, i32)> = def
-                    .inputs
-                    .iter()
-                    .zip(&set)
-                    .filter_map(|(inp, (_, v))| {
-                        b.inputs
-                            .iter()
-                            .position(|x| x.name == inp.name)
-                            .map(|j| (j, *v))
-                    })
-                    .collect();
-                (b.outcomes.clone(), chart_case(b, &before_rules.dice, &set))
-            });
-        let mut bars_before = Vec::new();
-        let mut bars_after = Vec::new();
-        for (i, name) in def.outcomes.iter().enumerate() {
-            let now_p = after.odds.get(i).map_or(0.0, |p| percent(*p));
-            let was = before.as_ref().and_then(|(names, case)| {
-                names
-                    .iter()
-                    .position(|n| n == name)
-                    .and_then(|j| case.odds.get(j))
-                    .map(|p| percent(*p))
-            });
-            let text = match was {
-                Some(w) => format!("{name}: {w:.2}% → {now_p:.2}%"),
-                None => format!("{name}: new, {now_p:.2}%"),
-            };
-            ui.label(text);
-            bars_after.push(
-                egui_plot::Bar::new(i as f64 + 0.2, now_p)
+        set
+    }
+}
+
+/// The odds of the base ruleset's chart of the same name for the same inputs (those it
+/// has), with its outcomes' names; `None` when the base has no such chart.
+fn odds_before(
+    bench: &Workbench,
+    def: &grognard_kernel::chart::ChartDef,
+    chart: &str,
+    set: &[(usize, i32)],
+) -> Option<(Vec<String>, grognard_rules::odds::ChartCase)> {
+    let before_rules = &bench.base.rules;
+    before_rules
+        .chart_by_name(chart)
+        .and_then(|id| before_rules.chart(id))
+        .map(|b| {
+            let set: Vec<(usize, i32)> = def
+                .inputs
+                .iter()
+                .zip(set)
+                .filter_map(|(inp, (_, v))| {
+                    b.inputs
+                        .iter()
+                        .position(|x| x.name == inp.name)
+                        .map(|j| (j, *v))
+                })
+                .collect();
+            (b.outcomes.clone(), chart_case(b, &before_rules.dice, &set))
+        })
+}
+
+/// Bars of the odds before and after the edits.
+type OddsBars = (Vec<egui_plot::Bar>, Vec<egui_plot::Bar>);
+
+/// Each outcome's odds before → after, a line each; returns the plot's bars.
+fn odds_lines_ui(
+    ui: &mut egui::Ui,
+    def: &grognard_kernel::chart::ChartDef,
+    after: &grognard_rules::odds::ChartCase,
+    before: Option<&(Vec<String>, grognard_rules::odds::ChartCase)>,
+) -> OddsBars {
+    let mut bars_before = Vec::new();
+    let mut bars_after = Vec::new();
+    for (i, name) in def.outcomes.iter().enumerate() {
+        let now_p = after.odds.get(i).map_or(0.0, |p| percent(*p));
+        let was = before.and_then(|(names, case)| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .and_then(|j| case.odds.get(j))
+                .map(|p| percent(*p))
+        });
+        let text = match was {
+            Some(w) => format!("{name}: {w:.2}% → {now_p:.2}%"),
+            None => format!("{name}: new, {now_p:.2}%"),
+        };
+        ui.label(text);
+        bars_after.push(
+            egui_plot::Bar::new(i as f64 + 0.2, now_p)
+                .width(0.38)
+                .name(name),
+        );
+        if let Some(w) = was {
+            bars_before.push(
+                egui_plot::Bar::new(i as f64 - 0.2, w)
                     .width(0.38)
                     .name(name),
             );
-            if let Some(w) = was {
-                bars_before.push(
-                    egui_plot::Bar::new(i as f64 - 0.2, w)
-                        .width(0.38)
-                        .name(name),
-                );
-            }
         }
-        if !after.modifiers.is_empty() {
-            let m: Vec<String> = after
-                .modifiers
-                .iter()
-                .map(|m| format!("{:+} {}", m.value, m.name))
-                .collect();
-            ui.label(format!("modifiers: {}", m.join(", ")));
-        }
-        let outcomes = def.outcomes.clone();
-        // The rest of the panel, so the plot ends inside the window.
-        let height = (ui.available_height() - 4.0).clamp(60.0, 240.0);
-        let plot = super::fixed_plot(format!("odds {chart}"), height)
-            .legend(egui_plot::Legend::default())
-            .include_y(100.0)
-            .x_axis_formatter(super::index_axis(outcomes))
-            .show(ui, |plot| {
-                plot.bar_chart(
-                    egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY),
-                );
-                plot.bar_chart(
-                    egui_plot::BarChart::new("after", bars_after)
-                        .color(Color32::from_rgb(220, 140, 0)),
-                );
-            });
-        ui.ctx()
-            .data_mut(|d| d.insert_temp(odds_plot_id(), plot.response.rect));
     }
+    (bars_before, bars_after)
+}
+
+/// The before and after bars, in the height the lines above leave.
+fn odds_plot_ui(
+    ui: &mut egui::Ui,
+    def: &grognard_kernel::chart::ChartDef,
+    chart: &str,
+    (bars_before, bars_after): OddsBars,
+) {
+    let outcomes = def.outcomes.clone();
+    // The rest of the panel, so the plot ends inside the window.
+    let height = (ui.available_height() - 4.0).clamp(60.0, 240.0);
+    let plot = super::fixed_plot(format!("odds {chart}"), height)
+        .legend(egui_plot::Legend::default())
+        .include_y(100.0)
+        .x_axis_formatter(super::index_axis(outcomes))
+        .show(ui, |plot| {
+            plot.bar_chart(egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY));
+            plot.bar_chart(
+                egui_plot::BarChart::new("after", bars_after).color(Color32::from_rgb(220, 140, 0)),
+            );
+        });
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(odds_plot_id(), plot.response.rect));
+}
+
+/// What a chart's modifier adds, with its sign, for each unit of what input:
+/// `+1 for each firer hits`, `−1 for each commander` (the compiled ruleset's; "" when the
+/// chart or the modifier is not there, as while a typed value is refused).
+#[must_use]
+pub fn modifier_words(rules: &grognard_kernel::rules::Rules, chart: &str, name: &str) -> String {
+    let Some(def) = rules.chart_by_name(chart).and_then(|id| rules.chart(id)) else {
+        return String::new();
+    };
+    let Some(m) = def.modifiers.iter().find(|m| m.name == name) else {
+        return String::new();
+    };
+    let input = def
+        .inputs
+        .get(m.input)
+        .map_or_else(|| "?".to_owned(), |i| spaced(&i.name));
+    let sign = if m.per < 0 { "−" } else { "+" };
+    format!("{sign}{} for each {input}", m.per.unsigned_abs())
+}
+
+/// For a band chart, the band the roll is made in once the modifiers are added, and how it
+/// got there: `band used: 3 (Code'n Color) — band 1 +2 from modifiers`. The input's own
+/// box names the band set, which a modifier may move (it read "band 1 (Color)" while a
+/// +3 sent the roll "out of reach").
+#[must_use]
+pub fn band_used(
+    def: &grognard_kernel::chart::ChartDef,
+    set: &[(usize, i32)],
+    case: &grognard_rules::odds::ChartCase,
+) -> Option<String> {
+    let grognard_kernel::chart::Lookup::Band { base, .. } = &def.lookup else {
+        return None;
+    };
+    let (index, name) = case.band.as_ref()?;
+    let set_to = set.iter().find(|(i, _)| i == base).map_or(0, |(_, v)| *v);
+    let how = if case.modifier_total == 0 {
+        "no modifier moves it".to_owned()
+    } else {
+        format!("band {set_to} {:+} from modifiers", case.modifier_total)
+    };
+    Some(format!("band used: {index} ({name}) — {how}"))
 }
 
 /// The room an odds input's box and the words after it take beside its name.

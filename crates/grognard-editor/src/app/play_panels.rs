@@ -65,10 +65,11 @@ impl EditorApp {
                             "Turn {} of {} · {} phase · {side} phasing",
                             game.state().turn,
                             game.turns(),
-                            phase.name
+                            crate::words::spaced(&phase.name)
                         )
                     }
-                    None => format!("Game over: {}", result_words(game)),
+                    // The result is a sentence of its own, wrapped under this row.
+                    None => "Game over".to_owned(),
                 };
                 super::slot_label(ui, RichText::new(line).strong(), status_width);
                 // Who acts is the kernel's word, whoever the board is seen as.
@@ -173,6 +174,11 @@ impl EditorApp {
                     out.push(Command::Restart);
                 }
             });
+            if game.phase().is_none() {
+                // Whole and wrapped, under both rows (which keep their places): a slot's
+                // width cut the scores off.
+                ui.add(egui::Label::new(RichText::new(result_words(game)).strong()).wrap());
+            }
         });
     }
 
@@ -206,7 +212,8 @@ impl EditorApp {
                             .get(p.side.index())
                             .map_or("?", |s| s.name.as_str());
                         let selected = self.rt.play.selected == Some(p.id);
-                        let text = RichText::new(format!("{} ({side} {})", p.name, p.kind))
+                        let kind = crate::words::spaced(&p.kind);
+                        let text = RichText::new(format!("{} ({side} {kind})", p.name))
                             .color(board::side_color(p.side));
                         if ui.selectable_label(selected, text).clicked() {
                             out.push(Command::Select(Some(p.id)));

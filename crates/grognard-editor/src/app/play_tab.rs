@@ -13,6 +13,7 @@ use grognard_kernel::rules::{Actor, Allowed};
 use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
 use crate::view::{ViewAs, pieces_for, view_label};
+use crate::words::spaced;
 use grognard_play::text;
 
 use super::{CellOrder, Command, EditorApp};
@@ -334,7 +335,9 @@ impl EditorApp {
                             .copied()
                             .unwrap_or(Color32::GRAY);
                         ui.painter().rect_filled(r, 2.0, fill);
-                        ui.label(&t.name);
+                        // Wrapped: a row laid out wider than the panel pushed the whole
+                        // panel's left edge off the window (1024×700).
+                        ui.add(egui::Label::new(spaced(&t.name)).wrap());
                     });
                 }
                 for f in &rules.features {
@@ -346,7 +349,7 @@ impl EditorApp {
                         let look = board::feature_look(f);
                         ui.painter().extend(board::feature_shapes(look, a, b, 30.0));
                         let what = board::feature_words(look);
-                        ui.label(format!("{} — {what}", f.name));
+                        ui.add(egui::Label::new(format!("{} — {what}", spaced(&f.name))).wrap());
                     });
                 }
                 ui.label(format!(
@@ -457,12 +460,14 @@ impl EditorApp {
             return;
         };
         let rules = game.rules();
-        let kind = rules.piece_type(p.kind).map_or("?", |t| t.name.as_str());
+        let kind = rules
+            .piece_type(p.kind)
+            .map_or_else(|| "?".to_owned(), |t| spaced(&t.name));
         ui.label(
             RichText::new(format!(
                 "{} — {kind}, {} mode",
                 p.name,
-                rules.mode_name(p.mode)
+                spaced(rules.mode_name(p.mode))
             ))
             .strong(),
         );
@@ -653,7 +658,7 @@ impl EditorApp {
                         .iter()
                         .copied()
                         .find(|a| matches!(a, Action::Mode { mode: x, .. } if *x == mode));
-                    offer(ui, out, format!("Mode {}", m.name), a, why);
+                    offer(ui, out, format!("Mode {}", spaced(&m.name)), a, why);
                 }
             });
         }
@@ -697,14 +702,14 @@ impl EditorApp {
                 .collect();
             ui.horizontal_wrapped(|ui| {
                 if listed.is_empty() {
-                    offer(ui, out, def.name.to_string(), None, why);
+                    offer(ui, out, spaced(&def.name), None, why);
                     return;
                 }
                 for a in listed {
                     let Action::Act { target, intent, .. } = a else {
                         continue;
                     };
-                    let mut text = def.name.to_string();
+                    let mut text = spaced(&def.name);
                     if let Some(t) = target {
                         // The target as the side in view knows it.
                         let name = pieces
@@ -713,7 +718,8 @@ impl EditorApp {
                             .map(|d| d.name.clone())
                             .filter(|n| !n.is_empty())
                             .unwrap_or_else(|| format!("#{}", t.0));
-                        text = format!("{text} {name}");
+                        // Said as the legal list says it: "artillery fire at r1".
+                        text = format!("{text} at {name}");
                     }
                     if !intent.is_empty() {
                         text = format!("{text} (to {})", intent.join(", "));
@@ -1031,33 +1037,24 @@ pub(super) const TO_ACT_WIDTH: f32 = 170.0;
 /// and its box, Fit board and the panel's fold, with their spacing.
 pub(super) const FIXED_ROW_WIDTH: f32 = 520.0;
 
-/// How a finished game ended, in words: `blue wins: … (points 3–1)`, `a draw: …`.
+/// How a finished game ended, as one sentence: the kernel's reason, which already names
+/// the winner and the scores when points decided (`blue wins on points (blue 5, red 3)`),
+/// said once; the winner and the points are added only where the reason lacks them.
 #[must_use]
 pub fn result_words(game: &grognard_kernel::game::Game) -> String {
     let Some(r) = game.result() else {
         return "no result".to_owned();
     };
     let name = |i: usize| game.sides().get(i).map_or("?", |d| d.name.as_str());
-    let who = r.winner.map_or_else(
-        || "a draw".to_owned(),
-        |w| format!("{} wins", name(w.index())),
-    );
-    let points = if r.points.iter().any(|p| *p != 0) {
-        let each: Vec<String> = r
-            .points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| format!("{} {p}", name(i)))
-            .collect();
-        format!(" (points: {})", each.join(", "))
-    } else {
-        String::new()
-    };
-    if r.why.is_empty() {
-        format!("{who}{points}")
-    } else {
-        format!("{who}: {}{points}", r.why)
-    }
+    let winner = r.winner.map(|w| name(w.index()));
+    let scores: Vec<String> = r
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{} {p}", name(i)))
+        .collect();
+    let scored = r.points.iter().any(|p| *p != 0);
+    crate::words::result_sentence(winner, &r.why, scored.then_some(scores.as_slice()))
 }
 
 /// An order's button: live when the legal list holds the order (`a`), else greyed with

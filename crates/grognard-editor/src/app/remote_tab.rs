@@ -43,11 +43,12 @@ pub enum RemoteForm {
     Join,
 }
 
-/// A game this editor created, with every seat's token.
+/// A game this editor created, with every seat's token and the sides the server plays.
 #[derive(Clone, Debug)]
 pub(super) struct HostedGame {
     url: String,
     created: Created,
+    policies: BTreeMap<String, String>,
 }
 
 /// The Remote tab's state.
@@ -201,24 +202,43 @@ pub fn chat_label(line: &ChatLine) -> String {
     )
 }
 
+/// The policies "Host game…" offers for a side the server plays, as the server takes them
+/// (`--policy SIDE=…`), each with what it is.
+pub const SERVER_POLICIES: [(&str, &str); 3] = [
+    (
+        "random",
+        "Any legal order, at random: a quick opponent that does not try.",
+    ),
+    (
+        "greedy",
+        "The order that looks best at once: quick, and weak.",
+    ),
+    (
+        "search",
+        "Imagines games ahead before each order (1 s of the server's time an order, as \
+         grognard serve --policy SIDE=search): far stronger, and slow.",
+    ),
+];
+
 /// The phase bar's words for a state: "Turn 1 · movement phase · to act: french".
 #[must_use]
 pub fn phase_line(state: &SeatState) -> String {
     let s = &state.status;
     if s.over {
         let result = s.result.as_ref().map_or_else(String::new, |r| {
-            let winner = r
-                .winner
-                .as_ref()
-                .map_or_else(|| "a draw".to_owned(), |w| format!("{w} wins"));
-            format!(": {winner} ({})", r.why)
+            format!(
+                ": {}",
+                crate::words::result_sentence(r.winner.as_deref(), &r.why, None)
+            )
         });
         return format!("Game over after turn {}{result}", s.turn);
     }
     format!(
         "Turn {} · {} phase · to act: {}",
         s.turn,
-        s.phase.as_deref().unwrap_or("?"),
+        s.phase
+            .as_deref()
+            .map_or_else(|| "?".to_owned(), crate::words::spaced),
         if s.to_act.is_empty() {
             "nobody".to_owned()
         } else {
@@ -355,6 +375,7 @@ impl EditorApp {
                 self.rt.remote.hosted = Some(HostedGame {
                     url: hosted.url.clone(),
                     created: hosted.created,
+                    policies: hosted.policies,
                 });
                 if let Some(token) = token {
                     self.apply(Command::Join {
@@ -821,12 +842,13 @@ impl EditorApp {
                         if ui.selectable_label(current.is_none(), "a person").clicked() {
                             r.host_policies.remove(side);
                         }
-                        for p in ["random", "greedy"] {
+                        for (p, why) in SERVER_POLICIES {
                             if ui
                                 .selectable_label(
                                     current.as_deref() == Some(p),
                                     format!("the server ({p})"),
                                 )
+                                .on_hover_text(why)
                                 .clicked()
                             {
                                 r.host_policies.insert(side.clone(), p.to_owned());
@@ -881,7 +903,11 @@ impl EditorApp {
                 let copied_id = egui::Id::unique("hosted link copied");
                 let copied: Option<String> = ui.ctx().data(|d| d.get_temp(copied_id));
                 for (seat, link) in grognard_server::client::seat_links(&h.created, &h.url) {
-                    ui.label(&seat);
+                    // A seat the server plays says so: its link is for watching.
+                    match h.policies.get(&seat) {
+                        Some(p) => ui.label(format!("{seat} (the server plays it: {p})")),
+                        None => ui.label(&seat),
+                    };
                     let whose = crate::words::possessive(&seat);
                     ui.horizontal(|ui| {
                         if ui.button(format!("Copy {whose} link")).clicked() {

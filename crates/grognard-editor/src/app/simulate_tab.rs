@@ -27,10 +27,15 @@ pub(super) struct SimulateUi {
     /// Iterations per order when the policy is `search` (a fixed count, so a run plays
     /// the same games again; a time budget would depend on the machine's load).
     pub(super) search_iterations: u32,
+    /// How long a search game takes, measured once search is chosen (before Run).
+    pub(super) estimate: Option<crate::simulate::SearchEstimate>,
 }
 
 /// The search's iterations per order in a simulation unless the player sets another.
 pub const SIM_SEARCH_ITERATIONS: u32 = 200;
+
+/// The most games a ruleset the tab plays in one run.
+const MAX_RUNS: u32 = 10_000;
 
 impl Default for SimulateUi {
     fn default() -> Self {
@@ -40,6 +45,7 @@ impl Default for SimulateUi {
             policy: PolicyKind::Random,
             runs: 100,
             search_iterations: SIM_SEARCH_ITERATIONS,
+            estimate: None,
         }
     }
 }
@@ -76,7 +82,9 @@ impl EditorApp {
                 let mut r = ui.selectable_label(chosen, label);
                 if label == "search" {
                     r = r.on_hover_text(
-                        "Imagines games ahead before each order, as the Play tab's search                          opponent does: far stronger, and slow (a whole game can take                          seconds to minutes).",
+                        "Imagines games ahead before each order, as the Play tab's search opponent \
+                         does: far stronger, and slow (a whole game can take seconds to \
+                         minutes).",
                     );
                 }
                 if r.clicked() {
@@ -97,8 +105,17 @@ impl EditorApp {
                 }
             }
             let games = ui.label("games:");
-            ui.add(egui::DragValue::new(&mut self.rt.simulate.runs).range(1..=10_000))
+            // 0 may be typed (it is not turned into 1 behind the player's back); Run then
+            // waits, and the row says the least it takes.
+            ui.add(egui::DragValue::new(&mut self.rt.simulate.runs).range(0..=MAX_RUNS))
                 .labelled_by(games.id);
+            let runs_ok = self.rt.simulate.runs >= 1;
+            if !runs_ok {
+                ui.colored_label(
+                    Color32::from_rgb(200, 120, 0),
+                    format!("at least 1 game (at most {MAX_RUNS})"),
+                );
+            }
             if running {
                 let stopping = self.rt.simulate.job.as_ref().is_some_and(SimJob::stopping);
                 if ui
@@ -107,13 +124,20 @@ impl EditorApp {
                 {
                     out.push(Command::StopSimulation);
                 }
-            } else if ui.button("Run").clicked() {
+            } else if ui
+                .add_enabled(runs_ok, egui::Button::new("Run"))
+                .on_disabled_hover_text("Set games to 1 or more.")
+                .clicked()
+            {
                 out.push(Command::Simulate {
                     policy: self.rt.simulate.policy.clone(),
                     runs: self.rt.simulate.runs,
                 });
             }
         });
+        if !running && matches!(self.rt.simulate.policy, PolicyKind::Search(_)) {
+            self.search_warning(ui);
+        }
         if let Some(job) = &self.rt.simulate.job {
             let (done, total) = job.progress();
             let fraction = if total == 0 {
@@ -132,8 +156,65 @@ impl EditorApp {
         }
     }
 
+    /// Before a search run: that it is slow, and about how slow here, from a short sample
+    /// measured in the background ([`crate::simulate::SearchEstimate`]).
+    fn search_warning(&mut self, ui: &mut egui::Ui) {
+        let iterations = self.rt.simulate.search_iterations.max(1);
+        let stale = self
+            .rt
+            .simulate
+            .estimate
+            .as_ref()
+            .is_none_or(|e| e.iterations != iterations);
+        if stale {
+            self.rt.simulate.estimate = None;
+            let (Some(path), Some(bench)) = (&self.rt.scenario_path, &self.rt.bench) else {
+                return;
+            };
+            let name = load::display(path);
+            if let Ok(s) = load::scenario_from_text(&name, &self.rt.scenario_text, &bench.current) {
+                let seed = s.compiled.setup.seed;
+                self.rt.simulate.estimate =
+                    Some(crate::simulate::SearchEstimate::start(s, iterations, seed));
+            }
+        }
+        let rulesets = self.rt.bench.as_ref().map_or(1, |b| {
+            1 + u32::from(b.base.rules.identity != b.current.rules.identity)
+        });
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let games = f64::from(self.rt.simulate.runs) * f64::from(rulesets);
+        let parallel = (cores as f64).min(games).max(1.0);
+        let warn = Color32::from_rgb(200, 120, 0);
+        match self.rt.simulate.estimate.as_mut().map(|e| e.seconds()) {
+            Some(Some(Ok(a_game))) => {
+                ui.colored_label(
+                    warn,
+                    format!(
+                        "search is slow: about {} a game here at {iterations} iterations an \
+                         order, so about {} for {} (measured on a short sample; other work \
+                         on the machine makes it slower).",
+                        crate::words::seconds_text(*a_game),
+                        crate::words::seconds_text(a_game * games / parallel),
+                        crate::words::count(games as i64, "game"),
+                    ),
+                );
+            }
+            Some(Some(Err(e))) => {
+                ui.colored_label(warn, format!("search is slow (no estimate: {e})"));
+            }
+            _ => {
+                ui.colored_label(warn, "search is slow: measuring how slow here…");
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+
     /// Starts a simulation of the open scenario under the ruleset in force and its base.
     pub(super) fn start_simulation(&mut self, policy: &PolicyKind, runs: u32) {
+        if runs == 0 {
+            return self.fail(format!("simulate at least 1 game (at most {MAX_RUNS})"));
+        }
         let (Some(path), Some(bench)) = (&self.rt.scenario_path, &self.rt.bench) else {
             return self.fail("open a scenario to simulate");
         };
@@ -188,7 +269,10 @@ impl EditorApp {
                 "simulation stopped after {}",
                 crate::words::count(i64::from(done), "game")
             )),
-            Ok(_) => self.say(format!("simulation done: {done} games")),
+            Ok(_) => self.say(format!(
+                "simulation done: {}",
+                crate::words::count(i64::from(done), "game")
+            )),
             Err(e) => self.fail(format!("simulation failed: {e}")),
         }
         self.rt.simulate.results = Some(r);
@@ -288,14 +372,18 @@ fn legend_row(ui: &mut egui::Ui, results: &[SimResult]) {
 /// The colours of the series: the ruleset in force, then its base.
 const COLORS: [Color32; 2] = [IN_FORCE, BASE];
 
+/// What the "ended on turn" column's ± is.
+pub const ENDED_ON_TURN: &str = "Ended on turn: the mean turn the games ended on, ± the \
+     half-width of its 95% interval (1.96 standard errors), as grognard sim prints it.";
+
 fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     let Some(first) = results.first() else {
         return;
     };
     ui.label(
         "Win and draw rates are the observed shares of the games with a result (the shares \
-         `grognard sim` prints), then their 95% interval (Wilson's: it keeps its width \
-         when a side won every game or none, where `sim`'s ± reads 0).",
+         the command grognard sim prints), then their 95% interval (Wilson's: it keeps its \
+         width when a side won every game or none, where the command's ± reads 0).",
     );
     if let Some(note) = unequal_note(results) {
         ui.colored_label(Color32::from_rgb(200, 120, 0), note);
@@ -308,7 +396,8 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
         }
         ui.label(RichText::new("draws").strong());
         ui.label(RichText::new("no result").strong());
-        ui.label(RichText::new("ended on turn").strong());
+        ui.label(RichText::new("ended on turn").strong())
+            .on_hover_text(ENDED_ON_TURN);
         ui.end_row();
         for r in results {
             ui.label(&r.label);
@@ -333,6 +422,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
             ui.end_row();
         }
     });
+    ui.label(ENDED_ON_TURN);
     if results.iter().all(|r| r.games() == 0) {
         // Empty plots with a 0–100 axis say nothing a player can use.
         ui.label("No game was played to its end: nothing to plot.");
@@ -387,19 +477,39 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                 }
             }
         });
+    length_plot_ui(ui, results, width);
+}
+
+/// The histogram of game length: games by the turn they ended on, each ruleset's bars
+/// `width` wide side by side.
+fn length_plot_ui(ui: &mut egui::Ui, results: &[SimResult], width: f64) {
     ui.label(RichText::new("Game length: games by the turn they ended on").strong());
     legend_row(ui, results);
     let (lo, hi) = results
         .iter()
         .flat_map(SimResult::length_histogram)
         .fold((u32::MAX, 0), |(lo, hi), (t, _)| (lo.min(t), hi.max(t)));
+    let most = results
+        .iter()
+        .flat_map(SimResult::length_histogram)
+        .map(|(_, games)| games)
+        .max()
+        .unwrap_or(0);
+    let step = count_step(most);
     let mut plot = super::fixed_plot("sim lengths", 180.0)
         .x_axis_label("turn")
         .y_axis_label("games")
         // Whole turns and whole games only: a mark between two is left blank.
         .x_axis_formatter(whole_numbers)
         .y_axis_formatter(whole_numbers)
-        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]));
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+        // Counts are marked at whole steps, and the top mark stands inside the plot with
+        // room over the tallest bar (its label was cut at the top edge).
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(move |_| {
+            [step, step * 5.0, step * 10.0]
+        }))
+        .include_y(0.0)
+        .include_y(count_top(most));
     if lo <= hi {
         plot = plot
             .include_x(f64::from(lo) - 0.5)
@@ -414,7 +524,10 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                 .map(|(turns, games)| {
                     egui_plot::Bar::new(f64::from(turns) + offset, games as f64)
                         .width(width)
-                        .name(format!("turn {turns}: {games} games"))
+                        .name(format!(
+                            "turn {turns}: {}",
+                            crate::words::count(games as i64, "game")
+                        ))
                 })
                 .collect();
             plot.bar_chart(egui_plot::BarChart::new(r.label.clone(), bars).color(COLORS[k.min(1)]));
@@ -440,6 +553,29 @@ fn span(x: f64, cap: f64, lo: f64, hi: f64) -> Vec<Vec<[f64; 2]>> {
 }
 
 /// An axis mark as a whole number; blank between whole numbers.
+/// The step between the count marks of the game-length plot when its tallest bar holds
+/// `most` games: a whole 1, 2 or 5 × 10ⁿ, giving three to ten marks.
+#[must_use]
+pub fn count_step(most: u64) -> f64 {
+    let mut step = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if most as f64 / (step * m) <= 5.0 {
+                return step * m;
+            }
+        }
+        step *= 10.0;
+    }
+}
+
+/// Where the game-length plot's count axis ends for a tallest bar of `most` games: the
+/// first mark above it, so the bar never touches the top and that mark's label shows.
+#[must_use]
+pub fn count_top(most: u64) -> f64 {
+    let step = count_step(most);
+    ((most as f64 / step).floor() + 1.0) * step
+}
+
 fn whole_numbers(mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>) -> String {
     let v = mark.value.round();
     if (mark.value - v).abs() < 1e-6 && v >= 0.0 {
