@@ -344,7 +344,7 @@ local function tribal_advance_problem(game, u, path)
   end
   local side = game:side(u)
   local first, last = path[1], path[#path]
-  local closer_fresh, on_target = nil, false
+  local closer_fresh, next_to_fresh, on_target = nil, nil, false
   for _, e in ipairs(game:units()) do
     if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) then
@@ -355,6 +355,9 @@ local function tribal_advance_problem(game, u, path)
         if fresh(game, e, side) then
           if after < before and closer_fresh == nil then
             closer_fresh = e
+          end
+          if after < before and after <= 1 and next_to_fresh == nil then
+            next_to_fresh = e
           end
         elseif after < before or after <= 1 then
           on_target = true
@@ -367,6 +370,41 @@ local function tribal_advance_problem(game, u, path)
       .. game:label(closer_fresh, side) .. ", a fresh, undamaged unit"
       .. (game:label(closer_fresh, side) ~= game:name(closer_fresh)
         and " (an unidentified piece's hits are not known: it is taken as fresh)" or "")
+  end
+  -- Fifteenth round (the tenth outside audit's #18): "if a fresh, undamaged unit, they will
+  -- not move to melee": a move that closes up next to a fresh enemy is refused even when it
+  -- also nears a damaged one elsewhere (its target).
+  if next_to_fresh ~= nil then
+    return game:name(u) .. " failed its morale check (tribes): it will not move to melee "
+      .. game:label(next_to_fresh, side) .. ", a fresh, undamaged unit, and this move ends next to it"
+      .. (game:label(next_to_fresh, side) ~= game:name(next_to_fresh)
+        and " (an unidentified piece's hits are not known: it is taken as fresh)" or "")
+  end
+  return nil
+end
+
+-- Decision failure 3 (l.339, fifteenth round: the tenth outside audit's #14): the first
+-- step of a cautious unit's move already heads away from every enemy (`toward_enemy`,
+-- `facing_fixed`), but a long move bends with its steps and may curl round. A move "in the
+-- enemy's direction" is also judged by where it ends: one whose last hex is nearer than its
+-- first to an enemy unit its side knows of (not a fake it has unmasked) is refused.
+local function cautious_advance_problem(game, u, path)
+  if not game:flag(u, "cautious") or #path < 2 then
+    return nil
+  end
+  local side = game:side(u)
+  local first, last = path[1], path[#path]
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+        and not game:known_dummy(e, side) then
+      local ec, er = game:cell(e)
+      if ec ~= nil and steps_between(game, last.col, last.row, ec, er)
+          < steps_between(game, first.col, first.row, ec, er) then
+        return game:name(u) .. " may not move in the enemy's direction until its commander passes"
+          .. " his Aggressiveness test (decision failure 3): this move ends nearer "
+          .. game:label(e, side)
+      end
+    end
   end
   return nil
 end
@@ -541,6 +579,7 @@ return {
   supreme_commander_lost = supreme_commander_lost,
   test_aggression = test_aggression,
   tribal_advance_problem = tribal_advance_problem,
+  cautious_advance_problem = cautious_advance_problem,
   tribal_morale = tribal_morale,
   update_caution = update_caution,
 }

@@ -93,9 +93,11 @@ end
 
 -- Before a move, and for each move the legal orders list (twelfth round): what the data
 -- cannot refuse, judged by the path reach gives. Tribes (l.260): a failed tribal unit does
--- not advance on a fresh enemy. Read-only; the `moved` hook below refuses nothing.
+-- not advance on a fresh enemy. Decision failure 3 (l.339): a cautious unit's move may not
+-- end nearer an enemy (fifteenth round). Read-only; the `moved` hook below refuses nothing.
 function M.may_move(game, u, path, facing)
-  return scripts.hc_command.tribal_advance_problem(game, u, path)
+  local command = scripts.hc_command
+  return command.tribal_advance_problem(game, u, path) or command.cautious_advance_problem(game, u, path)
 end
 
 -- After a move: TE hits for obstacles crossed (not on the first step: the unit started at

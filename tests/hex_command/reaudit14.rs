@@ -1,6 +1,7 @@
-//! Hex Command (seed 004), fourteenth round (the tenth outside audit's #11 and #12, issue 33):
-//! a hidden marker's mode. Positions in tests/fixtures/audits/hex-command/fourteenth/, each
-//! worked by hand below.
+//! Hex Command (seed 004), fifteenth round (the tenth outside audit's #11 and #12, issue 33):
+//! a hidden marker's mode; then the same audit's #14 (decision failure 3) and #18 (tribes),
+//! on the auditor's positions in ../thirteenth/. Positions in
+//! tests/fixtures/audits/hex-command/fourteenth/, each worked by hand below.
 //!
 //! The four scenarios differ only in what red's marker rM at (6,3), in buildings, is: limbered
 //! guns, unlimbered guns, dismounted cavalry, or a fake. Blue's b1 (3,3) and bArt (3,5) are 3
@@ -172,4 +173,99 @@ fn the_auditors_five_markers_read_alike() {
     for word in ["enemy #2", "enemy #3", "mount", "limber", "changed mode"] {
         assert!(!play.stdout.contains(word), "{word:?} in {}", play.stdout);
     }
+}
+
+// 004 l.339, decision failure 3: "cannot move in the enemy's direction until passing
+// Aggressiveness; can move in other directions". The auditor's c1s1.yaml (seed 1): bgen
+// (T 10) fails his order change, d10 = 3, so b1 and b2 are cautious. b2 at (4,8) faces W
+// with r1 (10,5), 8 hexes off (`grognard measure c1s1.yaml b2 r1`), in its rear arc: its
+// first step heads away, but the path (3,7) → (4,6) → (5,6) curls round and ends 6 hexes
+// from r1 (5 columns nearer, one row off), facing it: a move in the enemy's direction,
+// refused (the auditor's run accepted it and listed it). Straight away, (3,8) → (2,8) →
+// (1,8) ends 9 hexes off and is still listed.
+#[test]
+fn a_cautious_unit_may_not_curl_round_toward_the_enemy() {
+    let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
+    let play = grognard_in(&dir, &["play", "c1s1.yaml", "--orders", "c1.o3.yaml"]);
+    let text = format!("{}{}", play.stdout, play.stderr);
+    assert!(
+        text.contains(
+            "refused: b2 may not move in the enemy's direction until its commander passes his \
+             Aggressiveness test (decision failure 3): this move ends nearer r1"
+        ),
+        "{text}"
+    );
+    let legal = grognard_in(
+        &dir,
+        &[
+            "legal",
+            "c1s1.yaml",
+            "--side",
+            "blue",
+            "--orders",
+            "c1.o2.yaml",
+        ],
+    );
+    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    assert!(
+        !legal.stdout.contains("[[3, 7], [4, 6], [5, 6]]"),
+        "{}",
+        legal.stdout
+    );
+    assert!(
+        legal
+            .stdout
+            .contains("piece: b2, path: [[3, 8], [2, 8], [1, 8]]"),
+        "{}",
+        legal.stdout
+    );
+}
+
+// 004 l.260 (tribes): failed units "can only advance toward the enemy if the target enemy
+// unit is disordered or worse; if a fresh, undamaged unit, they will not move to melee".
+// The auditor's t1.yaml: wavering t1 at (4,5); r1, fresh, at (7,5), 3 hexes off; r2, one hit,
+// at (9,2). The move (5,5) → (6,5) ends next to r1 (1 hex: `grognard measure`) and nearer r2:
+// the eleventh round's reading let the damaged r2 far off excuse it (the auditor's #18). It
+// is refused now: closing up next to a fresh unit is moving to melee it. (6,4) and (6,6), 2
+// hexes from r1 and nearer r2, stay listed: advancing on the damaged target.
+#[test]
+fn a_wavering_unit_does_not_close_up_next_to_a_fresh_enemy() {
+    let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
+    let play = grognard_in(
+        &dir,
+        &[
+            "play",
+            "t1.yaml",
+            "--orders",
+            "../fourteenth/tribe-next-to-fresh.orders.yaml",
+        ],
+    );
+    let text = format!("{}{}", play.stdout, play.stderr);
+    assert!(
+        text.contains(
+            "refused: t1 failed its morale check (tribes): it will not move to melee r1, a \
+             fresh, undamaged unit, and this move ends next to it"
+        ),
+        "{text}"
+    );
+    let legal = grognard_in(
+        &dir,
+        &[
+            "legal",
+            "t1.yaml",
+            "--side",
+            "blue",
+            "--orders",
+            "t1.o1.yaml",
+        ],
+    );
+    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    let t1 = |path: &str| {
+        legal
+            .stdout
+            .contains(&format!("piece: t1, path: {path} }}"))
+    };
+    assert!(!t1("[[5, 5], [6, 5]]"), "{}", legal.stdout);
+    assert!(t1("[[5, 4], [6, 4]]"), "{}", legal.stdout);
+    assert!(t1("[[5, 6], [6, 6]]"), "{}", legal.stdout);
 }
