@@ -267,10 +267,13 @@ impl Game {
         // than the reach along some edge's axis.
         let near = Len(reach.0.saturating_add(radius + shape_radius + 4));
         let samples = (length / SEARCH_STEP).max(1);
+        let behind = Behind::new(&theirs, enemy_facing);
         let Some(k) = (1..=samples).find(|k| {
             let q = lerp(from, to, *k, samples);
+            let shift = (q.x.0 - from.x.0, q.y.0 - from.y.0);
             open::within(centre, q, near)
-                && sweep.gap_moved(&first.corners, (q.x.0 - from.x.0, q.y.0 - from.y.0)) <= reach.0
+                && sweep.gap_moved(&first.corners, shift) <= reach.0
+                && !behind.moved(&first.corners, shift)
                 && in_zone(&at(q))
         }) else {
             return Ok(false);
@@ -344,6 +347,50 @@ struct Separation {
     theirs: [(f64, f64); 4],
     /// Unit axes (up to five; unused ones are zero and skipped).
     axes: [(f64, f64); 5],
+}
+
+/// Whether the mover's bases lie wholly behind the line of an enemy's front edge, so not in
+/// its front arc: the front region [`Placed::arc`] draws runs forward from that edge (its
+/// sides at most 89.9° off the facing), so bases [`SPARE`] thou or more behind the line
+/// cannot meet it, and no sample there is in the enemy's zone.
+struct Behind {
+    /// The enemy's facing as a unit vector, and its front edge's level along it (`None`
+    /// for an enemy with no bases, whose arcs a point judges).
+    front: Option<((f64, f64), f64)>,
+}
+
+impl Behind {
+    fn new(theirs: &Placed, facing: open::Angle) -> Self {
+        if theirs.is_point() {
+            return Self { front: None };
+        }
+        let (c, s) = crate::geometry::sector::unit_tenths(facing.tenths());
+        #[allow(clippy::cast_precision_loss)] // a unit vector's fixed-point parts
+        let (c, s) = (c as f64, s as f64);
+        let len = c.hypot(s);
+        let h = (c / len, s / len);
+        let along = |p: Point| {
+            let (x, y) = xy(p);
+            x * h.0 + y * h.1
+        };
+        let level = along(theirs.corners[0]).min(along(theirs.corners[1]));
+        Self {
+            front: Some((h, level)),
+        }
+    }
+
+    /// Whether `corners` moved by `shift` (thou) lie wholly behind the front edge's line.
+    fn moved(&self, corners: &[Point; 4], shift: (i64, i64)) -> bool {
+        let Some((h, level)) = self.front else {
+            return false;
+        };
+        #[allow(clippy::cast_precision_loss)] // thou on a table
+        let shift = (shift.0 as f64, shift.1 as f64);
+        corners.iter().all(|&c| {
+            let (x, y) = xy(c);
+            (x + shift.0) * h.0 + (y + shift.1) * h.1 < level - SPARE
+        })
+    }
 }
 
 /// Thou taken off every bound: corners and path points are each rounded to the thou.
@@ -517,6 +564,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn bases_proved_behind_an_enemy_are_never_in_its_front_arc() {
+        let mut r = Lcg(7);
+        let spec = crate::geometry::ArcSpec {
+            front_half_angle: 90,
+            rear_half_angle: 45,
+        };
+        let mut proved = 0;
+        for case in 0..4_000 {
+            let facing = r.angle();
+            let theirs = r.footprint().place(r.point(), facing);
+            let mine = r.footprint().place(r.point(), r.angle());
+            if Behind::new(&theirs, facing).moved(&mine.corners, (0, 0)) {
+                proved += 1;
+                assert!(
+                    theirs.arc(facing, &mine, spec) != Arc::Front,
+                    "case {case}: proved behind, yet in front"
+                );
+            }
+        }
+        // Random places on a 30" table: about half of them lie behind the enemy's front.
+        assert!(proved > 1_000, "only {proved} proved behind");
     }
 
     #[test]
