@@ -378,3 +378,28 @@ fn choosing_search_in_simulate_says_how_slow_before_running() {
     // Nothing was run: no results, no job.
     assert!(h.state().simulation_results().is_none());
 }
+
+/// #19: the browser page lists hex-command's b4 "(not yet arrived)"; the editor's pieces
+/// list left it out. A side's pieces off the board are listed under "Off the board", a
+/// reinforcement still to come as not yet arrived; an enemy's are not listed for a side.
+#[test]
+fn pieces_not_yet_arrived_are_listed_as_the_browser_lists_them() {
+    use grognard_editor::view::ViewAs;
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let blue = {
+        let g = &h.state().session().expect("a game").game;
+        g.side_by_name("blue").expect("blue")
+    };
+    h.state_mut().command(Command::ViewAs(ViewAs::Side(blue)));
+    h.run();
+    assert!(h.query_by_label("Off the board").is_some());
+    assert!(
+        h.query_by_label("b4 (blue infantry) — not yet arrived")
+            .is_some()
+    );
+    let g = &h.state().session().expect("a game").game;
+    let off = grognard_editor::app::off_board(g, ViewAs::Side(blue));
+    assert!(off.iter().all(|(side, _)| *side == blue), "{off:?}");
+}

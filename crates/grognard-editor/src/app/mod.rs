@@ -27,6 +27,7 @@ pub use crate::words::order_text;
 use bars::{COMBO_WIDTH, slot_label};
 pub use charts_tab::{band_face_test, band_used, modifier_words, odds_input_name, odds_plot_rect};
 pub use commands::{CellOrder, Command, FilePurpose};
+pub use play_panels::off_board;
 pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, SERVER_POLICIES, move_to_order, phase_line};

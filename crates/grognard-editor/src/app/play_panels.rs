@@ -220,6 +220,16 @@ impl EditorApp {
                         }
                     }
                 });
+                let off = off_board(game, self.rt.play.view);
+                if !off.is_empty() && !game.setting_up() {
+                    // As the browser page lists them: a reinforcement still to come reads
+                    // "not yet arrived", a piece lost "removed (why)".
+                    ui.separator();
+                    ui.label(RichText::new("Off the board").strong());
+                    for (side, line) in off {
+                        ui.label(RichText::new(line).color(board::side_color(side)));
+                    }
+                }
                 if game.setting_up() {
                     // Pieces still to be placed in the set-up: select one to see where
                     // it may go (the legal orders panel places it).
@@ -304,4 +314,44 @@ impl EditorApp {
             }
         });
     }
+}
+
+/// The pieces off the board that the view may know of (a side's own; every piece for the
+/// referee), each in words with its side: `b4 (blue infantry) — not yet arrived` for one no
+/// event has named yet, `r2 (red infantry) — removed (routed)` for one that left.
+#[must_use]
+pub fn off_board(game: &grognard_kernel::game::Game, view: ViewAs) -> Vec<(SideId, String)> {
+    let rules = game.rules();
+    game.state()
+        .pieces
+        .iter()
+        .filter(|p| !p.on_board())
+        .filter(|p| match view {
+            ViewAs::Side(s) => p.side == s,
+            _ => true,
+        })
+        .map(|p| {
+            let removed = game.log().iter().find_map(|e| match e {
+                grognard_kernel::action::Event::Removed { piece, reason } if *piece == p.id => {
+                    Some(reason.clone())
+                }
+                _ => None,
+            });
+            let named = game.log().iter().any(|e| e.piece() == Some(p.id));
+            let why = match removed {
+                Some(r) if !r.is_empty() => format!("removed ({r})"),
+                Some(_) => "removed".to_owned(),
+                None if named => "off the board".to_owned(),
+                None => "not yet arrived".to_owned(),
+            };
+            let side = game
+                .sides()
+                .get(p.side.index())
+                .map_or("?", |s| s.name.as_str());
+            let kind = rules
+                .piece_type(p.kind)
+                .map_or_else(|| "?".to_owned(), |t| crate::words::spaced(&t.name));
+            (p.side, format!("{} ({side} {kind}) — {why}", p.name))
+        })
+        .collect()
 }
