@@ -752,3 +752,26 @@ fn fuzz_reports_a_hook_that_cannot_answer_while_listing() {
     assert!(all.contains("(hook_error)"), "{all}");
     assert!(all.contains("action check stuck.may_dig_in"), "{all}");
 }
+
+/// A policy's game whose listing meets a faulting hook stops and says so: leaving the
+/// orders the hook was asked about out of the list would play another game, quietly (and,
+/// with a time limit, differently on a loaded machine).
+#[test]
+fn a_simulation_stops_at_a_hook_that_cannot_answer_while_listing() {
+    let run = grognard(&[
+        "sim",
+        "tests/fixtures/stuck/scenario.yaml",
+        "--policy",
+        "random",
+        "--runs",
+        "2",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    for part in [
+        "listing blue's orders",
+        "tests/fixtures/stuck/stuck.lua:5",
+        "action check stuck.may_dig_in",
+    ] {
+        assert!(run.stderr.contains(part), "{part}: {}", run.stderr);
+    }
+}

@@ -29,7 +29,7 @@ pub enum HookErrorKind {
     /// should precompute or cache. Deterministic: the same call always stops at the same point.
     InstructionBudget,
     /// The call ran longer than
-    /// [`Limits::wall_clock_per_call`](crate::sandbox::Limits::wall_clock_per_call), typically
+    /// [`Limits::time_per_call`](crate::sandbox::Limits::time_per_call), typically
     /// in library functions working on huge strings or tables (which the instruction count
     /// cannot see). Work on smaller data. This limit depends on the machine, so a ruleset that
     /// ever hits it is broken, not merely slow.

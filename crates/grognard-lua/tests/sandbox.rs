@@ -577,6 +577,44 @@ fn slow_c_heavy_loops_hit_the_deadline() {
     );
 }
 
+/// The deadline counts the call's own work, not time its thread spent off a core: on a
+/// loaded machine (or a stopped process) an honest hook must answer as on an idle one, or a
+/// replay or a `sim` run would quietly differ. A host function standing in for the wait
+/// sleeps past the limit between two stretches of Lua long enough to tick.
+#[cfg(target_os = "linux")]
+#[test]
+fn time_off_the_core_does_not_count_toward_the_deadline() {
+    let sandbox = sandbox();
+    let nap = sandbox
+        .lua()
+        .create_function(|_, ()| {
+            std::thread::sleep(Duration::from_millis(400));
+            Ok(())
+        })
+        .expect("function");
+    sandbox.lua().globals().set("nap", nap).expect("register");
+    let module = sandbox
+        .load_module(
+            "napper.lua",
+            "local M = {}\n\
+             function M.run()\n\
+               local n = 0\n\
+               for i = 1, 5000 do n = n + i end\n\
+               nap()\n\
+               for i = 1, 5000 do n = n + i end\n\
+               return n\n\
+             end\n\
+             return M\n",
+        )
+        .expect("loads");
+    let run = sandbox.function(&module, "run").expect("run");
+    let answer = sandbox.call::<_, i64>(&run, "napper run", ());
+    assert_eq!(
+        answer.expect("an honest call that waited is not stopped"),
+        25_005_000
+    );
+}
+
 // --- Patterns ---------------------------------------------------------------------------
 
 #[test]
@@ -837,7 +875,7 @@ fn default_limits() {
     let limits = Limits::default();
     assert_eq!(limits.memory_bytes, 16 * 1024 * 1024);
     assert_eq!(limits.instructions_per_call, 2_000_000);
-    assert_eq!(limits.wall_clock_per_call, Duration::from_millis(250));
+    assert_eq!(limits.time_per_call, Duration::from_millis(250));
     let sandbox = sandbox();
     assert!(sandbox.memory_used() > 0 && sandbox.memory_used() < limits.memory_bytes / 4);
     let too_small = Sandbox::new(Limits {

@@ -567,7 +567,17 @@ pub fn step(
     };
     let action = match players.get_mut(side.index()).and_then(Option::as_mut) {
         Some(player) => {
-            let legal = game.legal_orders(side, hooks);
+            // A hook that faults while the orders are listed (its budget or time spent, a
+            // script error) would leave the orders it was asked about out of the list, and
+            // the game would go on as a different game: it stops here instead, and says why.
+            let legal = match game.legal_orders_checked(side, hooks) {
+                Ok(legal) => legal,
+                Err(fault) => {
+                    let name = game.sides().get(side.index()).map_or("a side", |s| &s.name);
+                    played.error = Some(format!("listing {name}'s orders: {fault}"));
+                    return false;
+                }
+            };
             match player.choose_with(game, side, &legal, hooks) {
                 Ok(a) => a,
                 Err(e) => {

@@ -1,5 +1,5 @@
 //! What a script may spend, and the meter that enforces it: [`Limits`] (instructions,
-//! memory, wall-clock time, print log), the tick constants of the count hook, the shared
+//! memory, time, print log), the tick constants of the count hook, the shared
 //! [`Meter`] the hook and the library replacements charge, and the trip that stops a script
 //! once a budget is spent (a `pcall` cannot swallow it).
 
@@ -24,10 +24,14 @@ pub struct Limits {
     /// Most Lua VM instructions one call may execute (C library work is charged in the same
     /// unit, see the module documentation). Exhausting it is deterministic.
     pub instructions_per_call: u64,
-    /// Longest one call may run. A backstop for work the instruction count cannot see;
-    /// unlike the budget it depends on the machine, so it must sit far above what any
-    /// honest hook needs.
-    pub wall_clock_per_call: Duration,
+    /// Longest one call may run, counted on the calling thread's CPU clock where the
+    /// platform has one (Linux), on the wall clock elsewhere. A backstop for work the
+    /// instruction count cannot see; unlike the budget it depends on the machine, so it must
+    /// sit far above what any honest hook needs. CPU time, not wall time, because a game
+    /// must play the same on a loaded machine: time the thread spends waiting for a core
+    /// (or stopped) would otherwise trip an honest hook, and a trip inside a listing leaves
+    /// orders out, so a replay or a `sim` run would quietly differ.
+    pub time_per_call: Duration,
 }
 
 impl Default for Limits {
@@ -41,14 +45,15 @@ impl Default for Limits {
     ///   a modifier) runs 50–500 instructions, a heavy one that walks every piece of a big
     ///   game perhaps 50,000, so the budget leaves a wide margin while still stopping a
     ///   runaway loop before a user notices.
-    /// * **250 ms** is 25 times what the budget allows for real work, so machine speed and
-    ///   scheduler noise never make an honest hook fail (which would break replays), yet a
-    ///   stuck editor frame stays under a quarter of a second.
+    /// * **250 ms** (of the thread's CPU time) is 25 times what the budget allows for real
+    ///   work, so machine speed never makes an honest hook fail (which would break replays),
+    ///   and a loaded machine cannot either, since waiting for a core is not counted; yet a
+    ///   stuck editor frame stays under a quarter of a second of work.
     fn default() -> Self {
         Self {
             memory_bytes: 16 * 1024 * 1024,
             instructions_per_call: 2_000_000,
-            wall_clock_per_call: Duration::from_millis(250),
+            time_per_call: Duration::from_millis(250),
         }
     }
 }
@@ -82,11 +87,15 @@ pub const PRINT_LOG_LIMIT: usize = 64 * 1024;
 pub(super) const NOT_TRIPPED: u8 = 0;
 pub(super) const TRIPPED_BUDGET: u8 = 1;
 pub(super) const TRIPPED_DEADLINE: u8 = 2;
+/// [`Meter::cpu_start_nanos`] before the call's first check.
+const CPU_UNREAD: u64 = u64::MAX;
 
 pub(super) struct Meter {
+    /// The wall clock's zero: ticks read the cheap wall clock, and only a call whose wall
+    /// time passed the limit asks its thread's CPU clock (a system call) what it really used.
     pub(super) base: Instant,
     pub(super) instruction_limit: u64,
-    pub(super) wall_clock_nanos: u64,
+    pub(super) time_nanos: u64,
     /// Nesting of `call`s; the hook and the charges only count inside one.
     pub(super) depth: AtomicU32,
     /// VM instructions counted by hook ticks in the current outermost call.
@@ -95,7 +104,10 @@ pub(super) struct Meter {
     pub(super) charged: AtomicU64,
     /// Current hook interval, [`COARSE_TICK`] or [`FINE_TICK`].
     pub(super) tick: AtomicU32,
+    /// On the wall clock ([`Self::now_nanos`]): past it, the call's CPU time is asked.
     pub(super) deadline_nanos: AtomicU64,
+    /// The thread's CPU clock at the call's first check ([`CPU_UNREAD`] before it).
+    pub(super) cpu_start_nanos: AtomicU64,
     pub(super) last_tick_nanos: AtomicU64,
     pub(super) tripped: AtomicU8,
     /// Where the script was when the budget or the deadline tripped.
@@ -107,19 +119,20 @@ impl Meter {
         Self {
             base: Instant::now(),
             instruction_limit: limits.instructions_per_call,
-            wall_clock_nanos: u64::try_from(limits.wall_clock_per_call.as_nanos())
-                .unwrap_or(u64::MAX),
+            time_nanos: u64::try_from(limits.time_per_call.as_nanos()).unwrap_or(u64::MAX),
             depth: AtomicU32::new(0),
             instructions: AtomicU64::new(0),
             charged: AtomicU64::new(0),
             tick: AtomicU32::new(COARSE_TICK),
             deadline_nanos: AtomicU64::new(u64::MAX),
+            cpu_start_nanos: AtomicU64::new(CPU_UNREAD),
             last_tick_nanos: AtomicU64::new(0),
             tripped: AtomicU8::new(NOT_TRIPPED),
             trip_location: Mutex::new(None),
         }
     }
 
+    /// Wall time since the meter was made, in nanoseconds.
     pub(super) fn now_nanos(&self) -> u64 {
         u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
@@ -140,8 +153,9 @@ impl Meter {
         self.tick.store(COARSE_TICK, Ordering::Relaxed);
         let now = self.now_nanos();
         self.deadline_nanos
-            .store(now.saturating_add(self.wall_clock_nanos), Ordering::Relaxed);
+            .store(now.saturating_add(self.time_nanos), Ordering::Relaxed);
         self.last_tick_nanos.store(now, Ordering::Relaxed);
+        self.cpu_start_nanos.store(CPU_UNREAD, Ordering::Relaxed);
         self.tripped.store(NOT_TRIPPED, Ordering::Relaxed);
         *self.location() = None;
         true
@@ -200,10 +214,35 @@ impl Meter {
         Ok(())
     }
 
+    /// Trips the deadline once the call has used [`Limits::time_per_call`] of its thread's
+    /// CPU time (the wall time where there is no such clock). `now` is the wall clock: while
+    /// it is short of the limit the CPU time is too, and nothing else is read; past it the
+    /// CPU clock says whether the time was the call's own work or waiting for a core, and
+    /// in the second case the wall deadline moves on by what is left.
     pub(super) fn check_deadline(&self, lua: &Lua, now: u64) -> mlua::Result<()> {
-        if now > self.deadline_nanos.load(Ordering::Relaxed) {
+        // The CPU clock is read once a call, at its first check: calls that end before
+        // 1,000 instructions (most hooks) never pay for it, and the few microseconds of
+        // work before the first tick are not counted.
+        if self.cpu_start_nanos.load(Ordering::Relaxed) == CPU_UNREAD {
+            if let Some(cpu) = thread_cpu_nanos() {
+                self.cpu_start_nanos.store(cpu, Ordering::Relaxed);
+            }
+        }
+        if now <= self.deadline_nanos.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let start = self.cpu_start_nanos.load(Ordering::Relaxed);
+        let used = match thread_cpu_nanos() {
+            Some(cpu) if start != CPU_UNREAD => cpu.saturating_sub(start),
+            _ => return Err(self.trip(lua, TRIPPED_DEADLINE)),
+        };
+        if used > self.time_nanos {
             return Err(self.trip(lua, TRIPPED_DEADLINE));
         }
+        self.deadline_nanos.store(
+            now.saturating_add(self.time_nanos - used),
+            Ordering::Relaxed,
+        );
         Ok(())
     }
 
@@ -242,6 +281,22 @@ impl Meter {
         self.check_budget(lua, self.instructions.load(Ordering::Relaxed))?;
         self.check_deadline(lua, self.now_nanos())
     }
+}
+
+/// The calling thread's CPU time in nanoseconds.
+#[cfg(target_os = "linux")]
+fn thread_cpu_nanos() -> Option<u64> {
+    use rustix::time::{ClockId, clock_gettime};
+    let t = clock_gettime(ClockId::ThreadCPUTime);
+    let secs = u64::try_from(t.tv_sec).ok()?;
+    let nanos = u64::try_from(t.tv_nsec).ok()?;
+    secs.checked_mul(1_000_000_000)?.checked_add(nanos)
+}
+
+/// The calling thread's CPU time: not asked for here (the wall clock stands in).
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_nanos() -> Option<u64> {
+    None
 }
 
 pub(super) fn install_hook(lua: &Lua, meter: Arc<Meter>, every: u32) -> mlua::Result<()> {

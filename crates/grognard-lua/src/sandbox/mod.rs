@@ -53,9 +53,10 @@
 //!   (see `sandbox/pattern.rs` for the estimate) and refuses above
 //!   [`PATTERN_STEP_LIMIT`] with [`HookErrorKind::PatternTooComplex`]; accepted calls are
 //!   charged a quarter of the estimate. Plain `find` is bounded too (it is `O(n·m)`).
-//! * **Wall-clock deadline.** The hook also checks [`Limits::wall_clock_per_call`]. It backs
-//!   up the budget for work that is slow per instruction (concatenating or comparing
-//!   megabyte strings in a loop). When 1,000 instructions took over [`SLOW_TICK`], the hook
+//! * **Deadline.** The hook also checks [`Limits::time_per_call`], kept on the calling
+//!   thread's CPU clock (Linux; the wall clock elsewhere) so that a loaded or paused machine
+//!   never trips an honest hook and changes a game. It backs up the budget for work that is
+//!   slow per instruction (concatenating or comparing megabyte strings in a loop). When 1,000 instructions took over [`SLOW_TICK`], the hook
 //!   switches to a tick every [`FINE_TICK`] instructions for the rest of the call, so the
 //!   deadline is noticed within milliseconds. The switch never changes where the budget trips.
 //! * **Memory.** [`Lua::set_memory_limit`] caps the state at [`Limits::memory_bytes`]; an
@@ -418,9 +419,9 @@ impl Sandbox {
             HookError::new(
                 HookErrorKind::Deadline,
                 format!(
-                    "{location}the call ran for more than {} ms; a hook must not spend that \
+                    "{location}the call worked for more than {} ms; a hook must not spend that \
                      long (look for library calls on huge strings or tables inside a loop)",
-                    self.limits.wall_clock_per_call.as_millis()
+                    self.limits.time_per_call.as_millis()
                 ),
             )
         } else {
