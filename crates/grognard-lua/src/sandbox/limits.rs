@@ -223,10 +223,10 @@ impl Meter {
         // The CPU clock is read once a call, at its first check: calls that end before
         // 1,000 instructions (most hooks) never pay for it, and the few microseconds of
         // work before the first tick are not counted.
-        if self.cpu_start_nanos.load(Ordering::Relaxed) == CPU_UNREAD {
-            if let Some(cpu) = thread_cpu_nanos() {
-                self.cpu_start_nanos.store(cpu, Ordering::Relaxed);
-            }
+        if self.cpu_start_nanos.load(Ordering::Relaxed) == CPU_UNREAD
+            && let Some(cpu) = thread_cpu_nanos()
+        {
+            self.cpu_start_nanos.store(cpu, Ordering::Relaxed);
         }
         if now <= self.deadline_nanos.load(Ordering::Relaxed) {
             return Ok(());
