@@ -4,9 +4,9 @@
 --   scouts, an army headquarters 3, a nation 5, and each headquarters one more for every
 --   dummy of its side in the battle zone (001, notes on dummy markers). Each scout names its
 --   headquarters with the piece attribute `hq` (the headquarters' number among its side's
---   pieces, 0-based, in scenario order: `game:number`). At the start of its side's command
---   phase every deployed scout rolls on the Scout Fate table (the referee's secret roll)
---   before it reports; a removed scout goes back to its headquarters and sits out the rest
+--   pieces, 0-based, in scenario order: `game:number`). At the start of every command
+--   phase (two a game turn) every deployed scout of every side rolls on the Scout Fate
+--   table (the referee's secret roll) before it reports; a removed scout goes back to its headquarters and sits out the rest
 --   of the turn (flag `lost`, cleared at turn end).
 -- * Small tables (000 #20, optional): every block starts with a free ½ mp credit.
 -- * Forward deployment (000 #18): an action for a block in battle mode whose square holds
@@ -171,15 +171,16 @@ local function nearest_enemy_block(game, s, side)
   return nil
 end
 
--- The Scout Fate roll (000 scouting), for the phasing side's scouts as its command phase
--- begins, before they report. It is the referee's secret roll (the chart is `secret`): its
--- inputs depend on where enemy blocks are, which the side may not know. The side learns
--- only what comes of it: a removed scout is back at its headquarters, lost for the turn.
+-- The Scout Fate roll (000 l.189: 'at the start of every Command Phase'), for every
+-- side's deployed scouts as each command phase begins (a game turn has two, l.167, and
+-- scouts act in both), before they report. It is the referee's secret roll: its inputs
+-- depend on where enemy blocks are, which the side may not know. The side learns only
+-- what comes of it: a removed scout is back at its headquarters, lost for the turn.
 local function scout_fate(game)
-  local side = game:phasing()
   local night = 0
   if game:setting("night") > 0 then night = 1 end
-  for _, s in ipairs(game:units(side)) do
+  for _, s in ipairs(game:units()) do
+    local side = game:side(s)
     -- A scout back at its base (attached to its headquarters) is not deployed: no roll.
     -- Sent out later (after this phase's rolls), it collects nothing until its next roll
     -- (000 l.189-190: the roll comes before any information is collected), so it waits.
@@ -198,6 +199,7 @@ local function scout_fate(game)
       -- Beyond 5 squares (range 0) the table's row has no asterisk: the chart's gates
       -- (`with: [range]`) hold transit and night at 0 there, so the roll is made without
       -- the +2s and the referee's log reads the plain d10 against 10+.
+      if not game:flag(s, "fate_rolled") then game:set_flag(s, "fate_rolled", true) end
       local outcome = game:resolve("scout_fate",
         { range = range, transit = transit, night = night },
         "scout fate of " .. game:name(s))
@@ -224,33 +226,12 @@ local function scout_fate(game)
   end
 end
 
--- Turn 1 (000 l.189-190: the fate roll comes "before any information is collected"): as
--- each side's first command phase begins, its scouts make their first roll (below) and
--- may report from then on (`fate_rolled`); the scouts of every side that has not yet
--- rolled are held back (`awaiting_fate`, which bars them from reading chart #5) until
--- their own side's command phase: a scout without `fate_rolled` is one whose side's
--- first command phase is still to come. A roll it survives clears `awaiting_fate`
--- (`scout_fate`); a scout at its base keeps it, as does one sent out after the rolls.
-local function hold_back_unrolled(game)
-  local side = game:phasing()
-  for _, s in ipairs(game:units()) do
-    if SCOUT_KINDS[game:kind(s)] then
-      if game:side(s) == side then
-        game:set_flag(s, "fate_rolled", true)
-      elseif not game:flag(s, "fate_rolled") then
-        game:set_flag(s, "awaiting_fate", true)
-      end
-    end
-  end
-end
-
 function M.phase_begin(game, phase)
   if phase ~= "command" then
     return
   end
   if game:turn() == 1 then
     check_scouts(game)
-    hold_back_unrolled(game)
     if game:option("small_tables") then
       for _, u in ipairs(game:units(game:phasing())) do
         if not NOT_BLOCKS[game:kind(u)] and game:counter(u, "saved_mp") == 0 then

@@ -654,9 +654,10 @@ fn officers_and_scouts_move_in_both_command_phases_and_blocks_in_the_movement_ph
         &[
             "{ id: s, side: french, type: officer, at: [7, 12], facing: N }",
             "{ id: i, side: french, type: infantry, at: [3, 12], facing: N }",
-            // 000 l.183-185: an ADC is sent out by a headquarters of its side (hq 0).
+            // An unattached officer (no Scout Fate roll: since the thirteenth outside audit
+            // #21 every side's scouts roll in every command phase, and a roll could lose it).
             "{ id: ahq, side: austrians, type: corps_hq, at: [0, 0], facing: S, mode: battle }",
-            "{ id: a, side: austrians, type: adc, at: [7, 1], facing: S }",
+            "{ id: a, side: austrians, type: officer, at: [7, 1], facing: S }",
         ],
         "",
     );

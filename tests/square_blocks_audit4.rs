@@ -145,8 +145,9 @@ fn audit4_58_an_enemy_pieces_hq_number_is_not_shown() {
     // Austrians identify the French fI at level A: before the fix `view --json` showed its
     // `names.attributes.hq` and `identity.attributes` raw. Now `hq` is a private attribute:
     // left out of an enemy's names and shown as 0 in its identity; the owner still sees it.
-    // (aS reports only after its own first Scout Fate roll, 000 l.189-190: the view is
-    // taken in the Austrian command phase of turn 1, where seed 3 has it report.)
+    // (aS reports only after a Scout Fate roll, 000 l.189-190, made in every command
+    // phase since the thirteenth outside audit #21: the view is taken in the Austrian
+    // command phase of turn 1, where seed 4 has it report.)
     let r = run4(&[
         "view",
         "lk3.yaml",

@@ -154,7 +154,7 @@ fn audit7_3_a_scout_sent_out_after_the_rolls_waits_for_its_next_roll() {
     // 000 l.189-190: "At the start of every Command Phase, roll each deployed scout ...
     // This roll is before any information is collected." Our reading: a scout at its base
     // as the rolls are made is not deployed and does not roll; sent out after them, it
-    // collects nothing until its next roll, at the start of its side's next command phase.
+    // collects nothing until its next roll, at the start of the next command phase.
     // Worked by hand (at.yaml, seed 4): fs is attached to fhq at (5,7) as the French
     // command phase of turn 1 begins (no roll: "fs is awaiting_fate"); at1 moves it to
     // (5,6), facing N, with ab two squares ahead at (5,4) — chart #5 reads B there, but it
@@ -166,16 +166,19 @@ fn audit7_3_a_scout_sent_out_after_the_rolls_waits_for_its_next_roll() {
     assert!(!p.stdout.contains("sights ab at level B"), "{}", p.stdout);
     let v = view7("at.yaml", Some("at1.orders.yaml"), "french");
     assert!(v.contains("at (5,4), facing S, sighting C, real"), "{v}");
-    // at2, on to the French command phase of turn 2: fs rolls (range row 2, ab 2 squares
-    // off: removed on 9+; fhq set up, day: no +2s) a 1, reports, and sights ab at B.
+    // at2: its next roll is at the start of the next command phase, the Austrians' of
+    // turn 1 (000 l.189 "every Command Phase", l.167 two a game turn; thirteenth outside
+    // audit #21, which replaced "its side's next command phase"): fs rolls (range row 2,
+    // ab 2 squares off: removed on 9+; fhq set up, day: no +2s) a 6, reports, and sights
+    // ab at B.
     let p = run7(&["play", "at.yaml", "--orders", "at2.orders.yaml"]);
     assert_eq!(p.code, 0, "{}", p.stderr);
     let turn2 = p
         .stdout
-        .split_once("turn 2 · command phase (french)")
+        .split_once("turn 1 · command phase (austrians)")
         .map_or("", |(_, t)| t);
     assert!(
-        turn2.contains("scout_fate: d10 1; score 1 → reports (scout fate of fs)"),
+        turn2.contains("scout_fate: d10 6; score 6 → reports (scout fate of fs)"),
         "{}",
         p.stdout
     );

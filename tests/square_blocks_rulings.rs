@@ -441,12 +441,13 @@ fn ruling_10_an_extension_does_not_cross_a_river() {
         over.is_err_and(|e| e.contains("river between (7,8) and (7,7)")),
         "across the river"
     );
-    // A chain along the bank is fine (each square next to one it holds, 10 figures each).
+    // A square along the bank is fine (next to one it holds, 10 figures each; within one
+    // square of where it stood as the phase began, thirteenth outside audit #25).
     t.ok(
         FRENCH,
         Action::Extend {
             piece: a,
-            to: Cell::new(8, 8),
+            to: Cell::new(5, 8),
         },
     );
 }

@@ -243,6 +243,10 @@ pub struct SightingRules {
     /// not reach the side.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mode_with_identity: bool,
+    /// An enemy dummy the side knows to be one keeps none of its pieces out of its cells;
+    /// one it has not identified keeps them out as a real piece would.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub known_dummies_give_way: bool,
     /// Decoys.
     pub decoys: Option<DecoyRule>,
 }

@@ -33,4 +33,13 @@ pub struct SpreadRules {
     pub counter: Option<CounterId>,
     /// The least each cell must hold.
     pub min_per_cell: i32,
+    /// A command grows at most one cell outward a phase: each cell it spreads into must be
+    /// next to a cell it held as the phase began, and once it has gathered in the phase it
+    /// spreads no more (except in `relay_modes`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_phase_start: bool,
+    /// Modes in which a command that gathered this phase may spread again in it (a road
+    /// column taking its arrows up, marching and laying them behind it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relay_modes: Vec<ModeId>,
 }

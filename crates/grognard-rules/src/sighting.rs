@@ -327,6 +327,7 @@ pub(crate) fn compile_sighting(
         blind_setup: spec.blind_setup,
         private_dummy_flips: spec.private_dummy_flips,
         mode_with_identity: spec.mode_with_identity,
+        known_dummies_give_way: spec.known_dummies_give_way,
         decoys,
     }
 }

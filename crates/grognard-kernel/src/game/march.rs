@@ -6,7 +6,7 @@ use super::bans::MoveBan;
 use super::{Game, Resolution};
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Grid};
 use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
@@ -137,18 +137,33 @@ impl Game {
         }
         // The least each cell holds is a rule for deploying miniatures, which a dummy never
         // does: a dummy lays arrows as a real command would, so laying one proves nothing.
+        // Its squares are still bounded: by the most the counter can hold (the largest
+        // command's figures), so a dummy lays no more than a real command could.
         let dummy = !self.is_real(piece);
-        if let Some(counter) = rules.counter.filter(|_| !dummy) {
-            let total = piece.counter(counter);
+        if let Some(counter) = rules.counter {
             let n = cells.len() as i32 + 1;
-            if total < rules.min_per_cell.saturating_mul(n) {
-                let ban = MoveBan::TooFewToSpread {
-                    total,
-                    counter,
-                    cells: n,
-                    least: rules.min_per_cell,
-                };
-                return Err(self.refuse_move(piece, ban));
+            if dummy {
+                let most = (self.rules().counters.get(counter.index())).map_or(0, |d| d.max);
+                if most < rules.min_per_cell.saturating_mul(n) {
+                    let why = format!(
+                        "{} is a dummy and holds no more squares than the largest command could ({most} {} at {} a square): {n} is too many",
+                        piece.name,
+                        self.rules().counter_name(counter),
+                        rules.min_per_cell
+                    );
+                    return Err(self.refuse_move(piece, MoveBan::Held(why)));
+                }
+            } else {
+                let total = piece.counter(counter);
+                if total < rules.min_per_cell.saturating_mul(n) {
+                    let ban = MoveBan::TooFewToSpread {
+                        total,
+                        counter,
+                        cells: n,
+                        least: rules.min_per_cell,
+                    };
+                    return Err(self.refuse_move(piece, ban));
+                }
             }
         }
         // The spread goes from a held cell next to `to`, by a step the piece could take
@@ -196,6 +211,12 @@ impl Game {
         if !spreads && let Some(why) = why_not {
             return Err(Refusal::new(RefusalKind::Impassable, why));
         }
+        // An arrow enters its square: a command grows one square outward a phase.
+        if rules.from_phase_start
+            && let Some(why) = self.grows_too_far(piece, to, grid)
+        {
+            return Err(self.refuse_move(piece, MoveBan::Held(why)));
+        }
         // Only enemies the side knows are there refuse it; spreading into unseen ones is
         // contact (`do_extend`), as a move into them would be.
         if state.pieces.iter().any(|p| {
@@ -203,6 +224,7 @@ impl Game {
                 && p.on_board()
                 && p.place.covers(to)
                 && self.rules().keeps_apart(piece.kind, p.kind)
+                && !self.gives_way(state, side, p)
                 && (self.sighting().is_none()
                     || state
                         .knowledge
@@ -234,6 +256,7 @@ impl Game {
             .filter(|e| match e {
                 Event::Contact { piece, .. }
                 | Event::ModeChanged { piece, .. }
+                | Event::Moved { piece, .. }
                 | Event::Spread { piece, .. } => own(piece),
                 _ => false,
             })
@@ -290,6 +313,82 @@ impl Game {
                 }
                 _ => None,
             })
+    }
+
+    /// Why `piece` may not spread into `to` when a command grows one cell outward a phase
+    /// (`SpreadRules::from_phase_start`): it gathered this phase (outside the relay
+    /// modes), or `to` is next to no cell it held as the phase began.
+    fn grows_too_far(&self, piece: &Piece, to: Cell, grid: &Grid) -> Option<String> {
+        let rules = self.rules().spread.as_ref()?;
+        let (start, gathered) = self.phase_start_cells(piece);
+        if gathered && !rules.relay_modes.contains(&piece.mode) {
+            return Some(format!(
+                "{} took up its extension arrows this phase: it lays no more until its next movement phase",
+                piece.name
+            ));
+        }
+        if start.iter().any(|c| grid.distance(*c, to) <= 1) {
+            return None;
+        }
+        Some(format!(
+            "{} may lay an arrow only into a square next to one it held as this phase began: an arrow enters its square, so a command grows one square outward a phase",
+            piece.name
+        ))
+    }
+
+    /// The cells `piece` held as this phase began, read from this phase's log (its first
+    /// move or arrow says where it was; after a gather, its main cell only), and whether
+    /// it gathered in the phase.
+    pub(crate) fn phase_start_cells(&self, piece: &Piece) -> (Vec<Cell>, bool) {
+        let log = self.log();
+        let begun = log
+            .iter()
+            .rposition(|e| matches!(e, Event::PhaseBegan { .. }))
+            .map_or(0, |i| i + 1);
+        let mut start = None;
+        let mut gathered = false;
+        for e in &log[begun..] {
+            match e {
+                Event::Spread { piece: p, cells } if *p == piece.id => {
+                    if cells.len() == 1 {
+                        gathered = true;
+                    }
+                    if start.is_none() {
+                        // A gather leaves its main cell, from which a relay grows.
+                        start = Some(if cells.len() > 1 {
+                            cells[..cells.len() - 1].to_vec()
+                        } else {
+                            cells.clone()
+                        });
+                    }
+                }
+                Event::Moved { piece: p, path, .. } if *p == piece.id && start.is_none() => {
+                    start = Some(path.first().copied().into_iter().collect());
+                }
+                _ => {}
+            }
+        }
+        let start = start.unwrap_or_else(|| match &piece.place {
+            Place::Cell(c) => vec![*c],
+            Place::Spread(cs) => cs.clone(),
+            _ => Vec::new(),
+        });
+        (start, gathered)
+    }
+
+    /// True when the enemy piece `p` keeps none of `side`'s pieces out of its cells: the
+    /// ruleset lets known dummies give way (`known_dummies_give_way`) and `side` knows `p`
+    /// is a dummy. One it has not identified keeps them out as a real piece would, so
+    /// only knowledge lifts the bar.
+    pub(crate) fn gives_way(&self, state: &State, side: SideId, p: &Piece) -> bool {
+        self.sighting().is_some_and(|s| s.known_dummies_give_way)
+            && p.side != side
+            && !self.is_real(p)
+            && state
+                .knowledge
+                .get(side.index())
+                .and_then(|k| k.get(p.id))
+                .is_some_and(|k| k.real == Some(false))
     }
 
     /// True when `piece` laid or took up an extension arrow this phase (what a change of

@@ -296,6 +296,7 @@ impl Game {
                 && p.on_board()
                 && p.place.covers(to)
                 && self.rules.keeps_apart(piece.kind, p.kind)
+                && !self.gives_way(state, side, p)
                 && (self.sighting().is_none()
                     || state
                         .knowledge

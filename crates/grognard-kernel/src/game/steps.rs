@@ -393,7 +393,9 @@ impl Game {
                 Place::Point { .. } | Place::Off => &[],
             };
             // An enemy the mover may share a cell with is not in its way.
-            let apart = p.side == mover.side || self.rules.keeps_apart(mover.kind, p.kind);
+            let apart = p.side == mover.side
+                || (self.rules.keeps_apart(mover.kind, p.kind)
+                    && !self.gives_way(state, mover.side, p));
             if p.id != mover.id && apart {
                 for i in covered.iter().filter_map(|c| board.index(*c)) {
                     crowd.occupy(i, p.side != mover.side);
@@ -593,6 +595,7 @@ impl Game {
                     && p.on_board()
                     && p.place.covers(to)
                     && self.rules.keeps_apart(piece.kind, p.kind)
+                    && !self.gives_way(state, piece.side, p)
             }),
         };
         if enemy_there {

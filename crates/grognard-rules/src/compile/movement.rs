@@ -197,5 +197,7 @@ pub(super) fn compile_spread(
             .as_ref()
             .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
         min_per_cell: sp.min_per_cell,
+        from_phase_start: sp.from_phase_start,
+        relay_modes: cx.lookup_ids::<ModeId>("mode", &sp.relay_modes, &names.modes),
     })
 }

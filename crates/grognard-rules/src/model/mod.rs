@@ -982,6 +982,11 @@ pub struct SightingSpec {
     /// and facing). Without it an enemy's mode is public wherever its position is.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub mode_with_identity: bool,
+    /// True when an enemy marker a side knows to be a dummy keeps none of the side's pieces
+    /// out of its cells (they may enter, pass and share them); a marker the side has not
+    /// identified as a dummy keeps them out as a real one would.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub known_dummies_give_way: bool,
     /// Decoys shown for pieces no enemy can see.
     pub decoys: Option<DecoySpec>,
 }
@@ -1112,4 +1117,10 @@ pub struct SpreadSpec {
     pub counter: Option<Located<String>>,
     /// The least each cell must hold.
     pub min_per_cell: i32,
+    /// True when a command grows at most one cell outward a phase: each cell it spreads
+    /// into is next to a cell it held as the phase began, and a command that gathered in
+    /// the phase spreads no more in it (except in `relay_modes`).
+    pub from_phase_start: bool,
+    /// Modes in which a command that gathered this phase may spread again in it.
+    pub relay_modes: Vec<Located<String>>,
 }

@@ -1,0 +1,172 @@
+//! The fourteenth round on the square-block game (`docs/audits/square-blocks.md`,
+//! "Thirteenth outside audit"): arrows grow one square a phase, a dummy's squares bounded
+//! and known dummies giving way, Scout Fate in every command phase, forward deployment's
+//! announcement and arrow squares. Positions in
+//! `tests/fixtures/audits/square-blocks/fourteenth/` (the auditor's tNN files, pointed at
+//! this tree's ruleset, and our own). Each test cites the seed line.
+
+const T14: &str = "tests/fixtures/audits/square-blocks/fourteenth";
+
+/// stdout and stderr of a run, and its exit code.
+fn run14(args: &[&str]) -> (i32, String) {
+    let r = crate::util::grognard_fixtures(T14, args);
+    (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+const GROWS: &str = "may lay an arrow only into a square next to one it held as this phase began";
+
+#[test]
+fn audit14_25_an_arrow_chain_grows_one_square_a_phase() {
+    // 000 l.86-90 (#16): extension arrows spread a command over more squares, and the
+    // command "occupies" each of them; 000 #12 and the movement chart (l.152): a
+    // battle-mode infantry command has ½ mp a phase. Our reading (thirteenth outside audit
+    // #25): an arrow enters its square, so each new square must be next to a square the
+    // command held as the phase began; a chain grows one square outward a phase.
+    //
+    // Worked by hand (t20): w, battle-mode infantry of 120 figures at (8,11), lays (8,10)
+    // (next to (8,11), held at the start: accepted), then (8,9): 2 squares from (8,11), the
+    // only square it held as the phase began: refused. (Before the fix it laid six arrows
+    // in the phase and made contact with ax at (8,3), seven squares away, the next.)
+    let (code, out) = run14(&["play", "t20.yaml", "--orders", "t20b.orders.yaml"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("w now spreads over (8,11) → (8,10)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("t20b.orders.yaml:5:5: refused: w {GROWS}")),
+        "{out}"
+    );
+    // t21: the same chain toward the hidden dummy ax at (9,3) stops at (8,10) too, so no
+    // far arrow sights it (000 l.234-236: a command sees the adjacent squares only).
+    let (code, out) = run14(&[
+        "play",
+        "t21.yaml",
+        "--orders",
+        "t21a.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!("t21a.orders.yaml:5:5: refused: w {GROWS}")),
+        "{out}"
+    );
+    assert!(!out.contains("sights"), "{out}");
+    // t25: w at (0,6) lays (0,5), then (1,5) (diagonally next to (0,6), where it stood:
+    // accepted), then (2,5), 2 from (0,6): refused; the sweep along row 5 is gone.
+    let (code, out) = run14(&[
+        "play",
+        "t25.yaml",
+        "--orders",
+        "t25a.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("w now spreads over (0,6) → (0,5) → (1,5)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("t25a.orders.yaml:6:5: refused: w {GROWS}")),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit14_25_a_command_that_gathered_lays_no_more_arrows_in_the_phase() {
+    // 000 l.86-90 (#16) with 000 #12: taking the arrows up moves the command back into its
+    // main square; laying again in the phase would move it out once more, a second chain
+    // in one phase (thirteenth outside audit #25). Only a road column relays its arrows
+    // behind its march (001 [6.98]; the ruleset's `relay_modes: [road]`, the fifth audit's
+    // #4 test still passing). Worked by hand (t25, gl): w lays (0,5), gathers into (0,6),
+    // and the arrow to (1,5), next to (0,6), is refused for the gather.
+    let (code, out) = run14(&["play", "t25.yaml", "--orders", "gl.orders.yaml"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("w gathers into (0,6)"), "{out}");
+    assert!(
+        out.contains("gl.orders.yaml:7:5: refused: w took up its extension arrows this phase: it lays no more until its next movement phase"),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit14_26_a_dummy_holds_no_more_squares_than_the_largest_command() {
+    // 000 l.79 (#15: dummies act just like blocks), 000 l.86-90 (#16: at least 5 figures a
+    // square), 001 [6.98] (150 figures a square, the `figures` counter's most). Our reading
+    // (thirteenth outside audit #26): a dummy may hold as many squares as a command of the
+    // largest size could, 150 / 5 = 30, whatever its own figures. Worked by hand (dw): fd
+    // holds 30 squares (a 6 x 5 block, (0,2)-(5,6)); a 31st, (6,6), next to (5,6) where it
+    // stood, is refused. (Before the fix a one-figure dummy laid 35 arrows in a phase.)
+    let (code, out) = run14(&["play", "dw.yaml", "--orders", "dw.orders.yaml"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("dw.orders.yaml:5:5: refused: fd is a dummy and holds no more squares than the largest command could (150 figures at 5 a square): 31 is too many"),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit14_26_a_known_dummy_bars_no_square_an_unknown_one_bars_as_a_real_one() {
+    // 001 notes on dummy markers: dummies "cannot block LOC"; 000 l.79 (#15): a dummy acts
+    // just like a block, so an enemy that has not identified it must be answered as for a
+    // real command (thirteenth outside audit #26). Worked by hand:
+    // - kd1 (kd: fd a dummy; kr: fd real infantry): fd lays an arrow to (3,3); ay, cavalry
+    //   at (3,1), has seen neither marker close (ahq at (7,0) sees nothing at D) and is
+    //   ordered (3,2) → (3,3): both games refuse it alike, "(3,3) is held by the enemy".
+    // - kd2: ay steps to (3,2), next to the arrow square (3,3): it sees fd at A (adjacent,
+    //   X=A*) and so knows it is a dummy; next turn it enters (3,3), fd's arrow square, at
+    //   1 mp, and nobody deploys. (Before the fix: "(3,3) is held by the enemy".)
+    let (cd, dummy) = run14(&[
+        "play",
+        "kd.yaml",
+        "--orders",
+        "kd1.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
+    let (cr, real) = run14(&[
+        "play",
+        "kr.yaml",
+        "--orders",
+        "kd1.orders.yaml",
+        "--side",
+        "austrians",
+    ]);
+    assert_ne!(cd, 0, "{dummy}");
+    assert_eq!((cd, &dummy), (cr, &real));
+    assert!(
+        dummy.contains("kd1.orders.yaml:9:5: refused: (3,3) is held by the enemy"),
+        "{dummy}"
+    );
+    let (code, out) = run14(&["play", "kd.yaml", "--orders", "kd2.orders.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("austrians sights fd at level A"), "{out}");
+    assert!(out.contains("ay moved (3,2) → (3,3), cost 1"), "{out}");
+    assert!(!out.contains("contact"), "{out}");
+}
+
+#[test]
+fn audit14_21_scout_fate_is_rolled_at_the_start_of_every_command_phase() {
+    // 000 l.189: "At the start of every Command Phase, roll each deployed scout"; 000
+    // l.167: scouts move in both command phases of a game turn (two command phases a turn;
+    // our sequence has one in each side's turn). So every side's deployed scouts roll in
+    // both (thirteenth outside audit #21, replacing "once a turn, in its own side's").
+    // Worked by hand (t8, seed 4): sc (French) and asc (Austrian) each roll in the French
+    // command phase of turn 1 and again in the Austrian one: 2 rolls each in turn 1.
+    // (Before the fix each rolled once a turn, in its own side's phase.)
+    let (code, out) = run14(&["play", "t8.yaml", "--orders", "t8.orders.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let turn1 = out.split("turn 2 ·").next().unwrap_or("");
+    for phase in [
+        "turn 1 · command phase (french)",
+        "turn 1 · command phase (austrians)",
+    ] {
+        let part = turn1.split(phase).nth(1).unwrap_or("");
+        let part = part.split("movement phase").next().unwrap_or("");
+        for s in ["(scout fate of sc)", "(scout fate of asc)"] {
+            assert!(part.contains(s), "{phase}, {s}: {out}");
+        }
+    }
+}
