@@ -227,6 +227,7 @@ local function scout_fate(game)
 end
 
 function M.phase_begin(game, phase)
+  M.forward_still_held(game)
   if phase ~= "command" then
     return
   end
@@ -255,21 +256,53 @@ local SIDES = { "N", "E", "S", "W" }
 local FEATURE_WORDS = { town = "a town", fortress = "a fortress", medium_woods = "a wood",
                         wall = "a wall", hedge = "a hedge", fortress_wall = "a fortress wall" }
 
--- The terrain or edge feature the block holds in the forward half of its square, or nil.
+-- Every square the command holds: its main square and its extension arrows (000 #16: a
+-- command with arrows occupies each of its squares), found outward from the main square
+-- (each arrow is next to a square the command holds).
+local function squares_of(game, u)
+  local col, row = game:cell(u)
+  if col == nil then return {} end
+  local out, seen, i = { { col, row } }, { [col .. "," .. row] = true }, 1
+  while i <= #out do
+    local c, r = out[i][1], out[i][2]
+    for dr = -1, 1 do
+      for dc = -1, 1 do
+        local key = (c + dc) .. "," .. (r + dr)
+        if not seen[key] then
+          seen[key] = true
+          for _, p in ipairs(game:units_at(c + dc, r + dr)) do
+            if p == u then
+              out[#out + 1] = { c + dc, r + dr }
+              break
+            end
+          end
+        end
+      end
+    end
+    i = i + 1
+  end
+  return out
+end
+
+-- The terrain or edge feature the block holds in the forward half of one of its squares
+-- (000 #17: each square it occupies is a deployment square; thirteenth outside audit #42),
+-- and that square; nil when none. The main square is looked at first.
 -- An edge feature must be in the forward half (000 #18a): the front edge, or a flank edge
 -- (half of it forward); never the edge behind the block (for a diagonal facing, the two).
 local function feature_held(game, u)
-  local col, row = game:cell(u)
-  if col == nil then return nil end
-  local t = game:terrain(col, row)
-  if FEATURES[t] then return t end
   local f = game:facing(u)
+  if f == nil then return nil end
   local behind = { [game:turned(f, 3)] = true, [game:turned(f, 4)] = true, [game:turned(f, 5)] = true }
-  for _, dir in ipairs(SIDES) do
-    local c, r = game:neighbour(col, row, dir)
-    if c ~= nil and not behind[dir] then
-      for _, f in ipairs(game:features(col, row, c, r)) do
-        if EDGE_FEATURES[f] then return f end
+  for _, sq in ipairs(squares_of(game, u)) do
+    local col, row = sq[1], sq[2]
+    local t = game:terrain(col, row)
+    if FEATURES[t] then return t, col, row end
+    for _, dir in ipairs(SIDES) do
+      local c, r = game:neighbour(col, row, dir)
+      if c ~= nil and not behind[dir] then
+        for _, e in ipairs(game:features(col, row, c, r)) do
+          if EDGE_FEATURES[e] then return e, col, row end
+        end
       end
     end
   end
@@ -298,12 +331,33 @@ function M.forward_deploy_check(game, actor)
   return nil
 end
 
+-- True when every other side knows where `u` stands (sighted it, or sees its marker).
+local function enemies_see(game, u)
+  local mine, asked, any = game:side(u), {}, false
+  for _, list in ipairs({ game:units(), game:off_board_units() }) do
+    for _, p in ipairs(list) do
+      local side = game:side(p)
+      if side ~= mine and not asked[side] then
+        asked[side] = true
+        any = true
+        if not game:known(u, side) then return false end
+      end
+    end
+  end
+  return any
+end
+
 -- The announcement names the square, which every player sees a block on; a command
--- concealed there (hidden, or in a town) is announced without it, since naming the square
--- would undo the concealment. Never the block's id.
+-- concealed there (hidden, or in a town) that the other sides have not sighted is
+-- announced without it, since naming the square would undo the concealment. One they do
+-- sight is announced as the command they see, by its square (thirteenth outside audit
+-- #41). Never the block's id. `col, row` (default: its main square) is the square named.
 local function announce_forward(game, actor, what, col, row)
   if col == nil then col, row = game:cell(actor) end
-  if game:flag(actor, "hidden") or game:terrain(col, row) == "town" then
+  local mc, mr = game:cell(actor)
+  local concealed = game:flag(actor, "hidden") or game:terrain(col, row) == "town"
+    or (mc ~= nil and game:terrain(mc, mr) == "town")
+  if concealed and not enemies_see(game, actor) then
     game:announce("a command out of sight " .. what)
   else
     game:announce("the command at (" .. col .. "," .. row .. ") " .. what)
@@ -315,7 +369,18 @@ end
 function M.forward_deploy(game, actor)
   game:add_counter(actor, "saved_mp", -1)
   game:set_flag(actor, "forward_deployed", true)
-  local feature = FEATURE_WORDS[feature_held(game, actor)] or "its terrain feature"
+  local held, col, row = feature_held(game, actor)
+  local feature = FEATURE_WORDS[held] or "its terrain feature"
+  local mc, mr = game:cell(actor)
+  if col ~= nil and (col ~= mc or row ~= mr) then
+    -- Held from an arrow square: the feature's square is named with it.
+    local where = " at (" .. col .. "," .. row .. ")"
+    if game:flag(actor, "hidden") or game:terrain(mc, mr) == "town"
+        or game:terrain(col, row) == "town" then
+      if not enemies_see(game, actor) then where = "" end
+    end
+    feature = feature .. where
+  end
   announce_forward(game, actor, "is deployed forward into " .. feature)
 end
 
@@ -346,6 +411,19 @@ function M.mode_changed(game, unit)
   if game:flag(unit, "forward_deployed") and game:mode(unit) ~= "battle" then
     game:set_flag(unit, "forward_deployed", false)
     announce_forward(game, unit, "is no longer deployed forward: it has left battle mode")
+  end
+end
+
+-- A command deployed forward from an arrow square that took its arrows up holds the
+-- feature no more (000 #18a; thirteenth outside audit #42): no hook follows a gather, so
+-- the status ends as the next phase begins, before the other side acts, and is told to
+-- every player as the deployment was.
+function M.forward_still_held(game)
+  for _, u in ipairs(game:units()) do
+    if game:flag(u, "forward_deployed") and not holds_feature(game, u) then
+      game:set_flag(u, "forward_deployed", false)
+      announce_forward(game, u, "is no longer deployed forward: it no longer holds its feature")
+    end
   end
 end
 

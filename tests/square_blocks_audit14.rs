@@ -170,3 +170,62 @@ fn audit14_21_scout_fate_is_rolled_at_the_start_of_every_command_phase() {
         }
     }
 }
+
+#[test]
+fn audit14_41_a_sighted_town_command_is_announced_as_the_command_seen() {
+    // 000 l.120-121 (#18c): all opposite players are advised that the block is forward
+    // deployed into the terrain feature. A command concealed in a town is announced
+    // without its square only while the other side has not sighted it (naming the square
+    // would undo the concealment); one it does sight is announced as the command it sees
+    // (thirteenth outside audit #41). Worked by hand (t4fc, fc): the French scout sc at
+    // (7,5) facing E sights ab (marker in the town at (10,5), arrow on (9,5)) at B in turn
+    // 1; ab deploys forward and then leaves battle mode in the Austrians' movement phase:
+    // both lines name (10,5), as the French view lists ab there and the mode change beside
+    // them reads "enemy #4 changed mode". (Before the fix both said "a command out of
+    // sight".) Without the scout (t4fc_unseen) the French sight nothing and both lines
+    // stay "a command out of sight".
+    let (code, out) = run14(&["play", "t4fc.yaml", "--orders", "fc.orders.yaml", "--side", "french"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("announced: the command at (10,5) is deployed forward into a town\n"), "{out}");
+    assert!(out.contains("enemy #4 changed mode battle → strategic"), "{out}");
+    assert!(
+        out.contains("announced: the command at (10,5) is no longer deployed forward: it has left battle mode"),
+        "{out}"
+    );
+    assert!(!out.contains("out of sight"), "{out}");
+    let (code, out) = run14(&["play", "t4fc_unseen.yaml", "--orders", "fc.orders.yaml", "--side", "french"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("announced: a command out of sight is deployed forward into a town\n"), "{out}");
+    assert!(
+        out.contains("announced: a command out of sight is no longer deployed forward: it has left battle mode"),
+        "{out}"
+    );
+    assert!(!out.contains("(10,5)"), "{out}");
+}
+
+#[test]
+fn audit14_42_a_feature_in_an_arrow_square_allows_forward_deployment() {
+    // 000 l.86-90 (#16: a command with arrows occupies each of its squares) and 000 #17
+    // (each square it occupies is a deployment square), 000 #18 (a terrain feature in the
+    // forward half of the square): a feature in any square the command holds qualifies
+    // (thirteenth outside audit #42). Worked by hand (t4ff): ab's marker on open ground at
+    // (9,5), its arrow in the town at (10,5), battle mode, ½ mp saved: the forward
+    // deployment is accepted and announced by the marker's square (public, on the open
+    // table) and the town's. (Before the fix: "no terrain feature ... in the forward half
+    // of its square".)
+    let (code, out) = run14(&["play", "t4ff.yaml", "--orders", "t4.orders.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("announced: the command at (9,5) is deployed forward into a town at (10,5)"),
+        "{out}"
+    );
+    // fg: ab then takes its arrow up into (9,5), open ground: it holds no feature now, and
+    // as the next phase begins (no hook follows a gather) every player is told it ended.
+    let (code, out) = run14(&["play", "t4ff.yaml", "--orders", "fg.orders.yaml", "--side", "french"]);
+    assert_eq!(code, 0, "{out}");
+    let next = out.split("turn 2 · command phase (french)").nth(1).unwrap_or("");
+    assert!(
+        next.contains("announced: the command at (9,5) is no longer deployed forward: it no longer holds its feature"),
+        "{out}"
+    );
+}
