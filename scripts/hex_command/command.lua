@@ -8,6 +8,7 @@ local is_unit = scripts.hc_core.is_unit
 local ledger = scripts.hc_core.ledger
 local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
+local stands_as_unit = scripts.hc_core.stands_as_unit
 local te_hit = scripts.hc_core.te_hit
 local enemy_side = scripts.hc_core.enemy_side
 local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
@@ -269,8 +270,10 @@ local function fall_back_to_cover(L, units)
     local u = m.u
     if #m.entered > 0 then
       L:place(u, m.col, m.row, "fell back toward cover (decision failure)")
-      te_hit(L, u, m.te, false)
-      sweep_skirmishers(L, u, m.entered)
+      if is_unit(game, u) then
+        te_hit(L, u, m.te, false)
+        sweep_skirmishers(L, u, m.entered)
+      end
     end
     if not L.gone[u:id()] then
       L:set(u, "halted", true)
@@ -304,7 +307,7 @@ local function enemy_not_behind(game, u, fresh_only)
   local any_way = game:kind(u) == "skirmishers"
   local found = nil
   for _, e in ipairs(game:units()) do
-    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) and (not fresh_only or fresh(game, e, side)) then
       if any_way or game:arc(u, e) ~= "rear" then
         return "ahead"
@@ -346,7 +349,7 @@ local function tribal_advance_problem(game, u, path)
   local first, last = path[1], path[#path]
   local closer_fresh, next_to_fresh, on_target = nil, nil, false
   for _, e in ipairs(game:units()) do
-    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) then
       local ec, er = game:cell(e)
       if ec ~= nil then
@@ -395,7 +398,7 @@ local function cautious_advance_problem(game, u, path)
   local side = game:side(u)
   local first, last = path[1], path[#path]
   for _, e in ipairs(game:units()) do
-    if game:side(e) ~= side and is_unit(game, e) and game:known(e, side)
+    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) then
       local ec, er = game:cell(e)
       if ec ~= nil and steps_between(game, last.col, last.row, ec, er)
@@ -412,7 +415,7 @@ end
 update_caution = function(L)
   local game = L.game
   for _, u in ipairs(game:units()) do
-    if is_unit(game, u) and not L.gone[u:id()] then
+    if stands_as_unit(game, u) and not L.gone[u:id()] then
       local cautious = L:flag(u, "cautious")
       local ahead = cautious and enemy_not_behind(game, u, false)
       local toward = ahead == "ahead"
@@ -518,9 +521,13 @@ function M.change_orders(game, actor)
     -- 6 (l.567-569): a commander attached to a unit negates the decision roll for it, so the
     -- failure's consequences pass over it (eighth round).
     local led = is_unit(game, u) and commander_of(game, u) or nil
+    -- Sixteenth round (the eleventh outside audit's #1): a fake takes its force's standing
+    -- orders as a unit does (halt, hold, no advance, fall back), else a marker that moved,
+    -- turned or stayed put against them would show itself a fake; it takes no hits.
+    local fake = not is_unit(game, u) and stands_as_unit(game, u)
     if led ~= nil and next(what) ~= nil then
       game:note(game:name(u) .. " has " .. game:name(led) .. " attached: the decision roll does not bind it")
-    elseif is_unit(game, u) then
+    elseif stands_as_unit(game, u) then
       if what.halt then
         L:set(u, "halted", true)
       end
@@ -533,10 +540,10 @@ function M.change_orders(game, actor)
       if what.cautious then
         L:set(u, "cautious", true)
       end
-      if what.te then
+      if what.te and not fake then
         te_hit(L, u, 1, false)
       end
-      if what.hit then
+      if what.hit and not fake then
         hit(L, u, 1)
       end
       if what.about and not L:flag(u, "routed") and not L:flag(u, "in_melee") then
@@ -560,7 +567,7 @@ local function supreme_commander_lost(L, side)
   local game = L.game
   game:note(side .. "'s supreme commander is dead: every unit rolls for integrity")
   for _, u in ipairs(game:units(side)) do
-    if is_unit(game, u) and not L.gone[u:id()] and not L:flag(u, "routed") then
+    if stands_as_unit(game, u) and not L.gone[u:id()] and not L:flag(u, "routed") then
       if game:resolve("integrity", {}, "integrity of " .. named(game, u) .. " (supreme commander killed)") == "withdraw" then
         local back = game:turned(game:facing(u), 3)
         fall_back(L, u, back, 2 * math.floor(game:allowance(u) or 0), "withdrew two turns' distance (supreme commander killed)")

@@ -29,6 +29,13 @@ local function is_marker(game, u)
   return game:kind(u) == "fake_counter" or game:flag(u, "hidden")
 end
 
+-- A unit, or a fake counter that stands for one (3.1 or hidden movement; sixteenth round):
+-- the pieces the force's standing orders bind (decision failures, army integrity) and the
+-- facing rules hold, since a fake that did otherwise than a unit would show itself a fake.
+local function stands_as_unit(game, u)
+  return is_unit(game, u) or game:kind(u) == "fake_counter"
+end
+
 local function commander_of(game, u)
   for _, a in ipairs(game:attached(u)) do
     if game:kind(a) == "commander" then
@@ -453,6 +460,7 @@ return {
   hit = hit,
   is_unit = is_unit,
   is_marker = is_marker,
+  stands_as_unit = stands_as_unit,
   ledger = ledger,
   named = named,
   phase_reader = phase_reader,

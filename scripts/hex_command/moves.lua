@@ -3,6 +3,7 @@
 
 local commander_of = scripts.hc_core.commander_of
 local is_unit = scripts.hc_core.is_unit
+local stands_as_unit = scripts.hc_core.stands_as_unit
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
@@ -108,10 +109,15 @@ end
 function M.moved(game, u, path, facing)
   local L = ledger(game, game:side(u))
   local name = game:name(u)
+  local steps = #path - 1
   if not is_unit(game, u) then
+    -- A fake counts its steps as a unit does, so a facing change after its move is judged
+    -- alike (sixteenth round).
+    if stands_as_unit(game, u) then
+      L:add(u, "steps_moved", steps)
+    end
     return
   end
-  local steps = #path - 1
   L:add(u, "steps_moved", steps)
   if game:counter(u, "works") > 0 then
     L:add(u, "works", -game:counter(u, "works"))
@@ -193,7 +199,9 @@ end
 -- `turning` data counts it (once a turn, cavalry twice) and charges its point before a
 -- move; after a move it needs a point left over.
 function M.may_face(game, u)
-  if not is_unit(game, u) then
+  -- Sixteenth round (the eleventh outside audit's #1 and #3): a fake turns only where a unit
+  -- may (not halted, not in the melee or rally phase unless ...), or its turn shows it a fake.
+  if not stands_as_unit(game, u) then
     return nil
   end
   if game:flag(u, "in_melee") then

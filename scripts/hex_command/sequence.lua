@@ -9,6 +9,7 @@ local ledger = scripts.hc_core.ledger
 local named = scripts.hc_core.named
 local phase_reader = scripts.hc_core.phase_reader
 local rout_distance = scripts.hc_core.rout_distance
+local stands_as_unit = scripts.hc_core.stands_as_unit
 local has = scripts.hc_moves.has
 local roll_cvs = scripts.hc_command.roll_cvs
 local note_cvs = scripts.hc_command.note_cvs
@@ -254,8 +255,10 @@ local function integrity(game, side)
     game:note(side .. " has lost " .. losses .. "%: integrity check")
   end
   local L = ledger(game)
+  -- Sixteenth round (the eleventh outside audit's row 15): fakes roll too and withdraw as
+  -- units do, so a marker seen to withdraw is not thereby real (3.1, l.264).
   for _, u in ipairs(game:units(side)) do
-    if is_unit(game, u) and not game:flag(u, "routed") then
+    if stands_as_unit(game, u) and not game:flag(u, "routed") then
       if game:resolve("integrity", {}, "integrity of " .. named(game, u, phase_reader(game))) == "withdraw" then
         local back = game:turned(game:facing(u), 3)
         fall_back(L, u, back, 3, "withdrew (army integrity)")
@@ -348,8 +351,10 @@ end
 local function turn_end(game)
   local L = ledger(game)
   for _, u in ipairs(game:units()) do
-    if is_unit(game, u) then
+    if stands_as_unit(game, u) and game:counter(u, "steps_moved") > 0 then
       L:add(u, "steps_moved", -game:counter(u, "steps_moved"))
+    end
+    if is_unit(game, u) then
       if game:flag(u, "in_melee") then
         local col, row = game:cell(u)
         local touching = false

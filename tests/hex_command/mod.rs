@@ -30,6 +30,7 @@ mod reaudit11;
 mod reaudit12;
 mod reaudit13;
 mod reaudit14;
+mod reaudit15;
 mod reaudit2;
 mod reaudit3;
 mod reaudit4;

@@ -247,6 +247,10 @@ pub struct PieceTypeDef {
     pub moves: MoveLimit,
     /// True for dummies (decoys).
     pub dummy: bool,
+    /// True for a dummy its owner moves as a unit: it is never lifted and put down
+    /// elsewhere (no `redeploy` order).
+    #[serde(default)]
+    pub no_redeploy: bool,
     /// True when it has a facing that matters.
     pub faces: bool,
     /// Values of the ruleset's piece attributes (class, morale...), by attribute index.

@@ -90,6 +90,8 @@ pub(super) enum MoveBan<'a> {
     NotDummy,
     /// A dummy already redeployed this turn.
     Redeployed,
+    /// A dummy of a type its owner moves as a unit (`redeploys: false`).
+    NoRedeploy,
     /// Terrain the piece's kind may not stand in.
     MayNotStand {
         /// The terrain.
@@ -242,7 +244,7 @@ impl MoveBan<'_> {
             | B::StillAfterMove(_)
             | B::StillAfterSpread(_)
             | B::ModeCostsMove(_) => RefusalKind::AlreadyUsed,
-            B::UnknownType | B::NotDummy => RefusalKind::BadPiece,
+            B::UnknownType | B::NotDummy | B::NoRedeploy => RefusalKind::BadPiece,
             B::TooManySteps { .. }
             | B::OverAllowance { .. }
             | B::TableTooFar { .. }
@@ -314,6 +316,9 @@ impl Game {
             B::NotNext { to, at } => format!("{to} is not next to {at}"),
             B::NotDummy => format!("{name} is not a dummy; only dummies are lifted and put down"),
             B::Redeployed => format!("{name} has already been redeployed this turn"),
+            B::NoRedeploy => {
+                format!("{name} is moved as a unit is; it is not lifted and put down elsewhere")
+            }
             B::MayNotStand { terrain, at } => {
                 let terrain = rules
                     .terrain

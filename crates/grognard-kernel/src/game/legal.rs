@@ -424,7 +424,7 @@ impl Game {
         if matches!(piece.place, Place::Spread(_)) {
             self.tried(side, Action::Gather { piece: id }, out, hooks, scratch);
         }
-        if self.rules.piece_type(piece.kind).is_some_and(|t| t.dummy) {
+        if (self.rules.piece_type(piece.kind)).is_some_and(|t| t.dummy && !t.no_redeploy) {
             self.redeploy_orders(side, id, at, out);
         }
     }

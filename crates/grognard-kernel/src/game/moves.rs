@@ -276,6 +276,9 @@ impl Game {
         if !ty.dummy {
             return Err(self.refuse_move(piece, MoveBan::NotDummy));
         }
+        if ty.no_redeploy {
+            return Err(self.refuse_move(piece, MoveBan::NoRedeploy));
+        }
         if state.redeployed.contains(&id) {
             return Err(self.refuse_move(piece, MoveBan::Redeployed));
         }

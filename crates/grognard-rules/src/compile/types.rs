@@ -215,6 +215,7 @@ fn compile_piece_type(
         takes_no_room: v.takes_no_room,
         moves,
         dummy: v.dummy,
+        no_redeploy: v.redeploys == Some(false),
         faces: v.faces.unwrap_or(true),
         attributes,
         company: grognard_kernel::company::Company::default(),

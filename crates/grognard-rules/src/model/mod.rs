@@ -339,6 +339,10 @@ pub struct PieceTypeSpec {
     pub moves: Option<Located<MoveLimit>>,
     /// True for dummies.
     pub dummy: bool,
+    /// False for a dummy its owner moves as a unit, never redeployed (lifted and put down
+    /// elsewhere); dummies may be redeployed by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redeploys: Option<bool>,
     /// True when facing matters (default true).
     pub faces: Option<bool>,
     /// Piece attribute values (`class: 2`); unlisted attributes are 0.

@@ -1,0 +1,248 @@
+//! Hex Command (seed 004), sixteenth round: the eleventh outside audit's leaks (issue 33),
+//! on the auditor's positions (/work/audit/hex-command-11: c18, c9, c5, d, a), copied to
+//! tests/fixtures/audits/hex-command/fifteenth/ in pairs that differ only in what red's
+//! marker `r_m` is: a hidden infantry unit (`*-real.yaml`) or a fake (`*-fake.yaml`). Each
+//! pair is worked by hand below; where the seed does not make the difference visible, every
+//! answer the reading side gets is the same, byte for byte, for the two.
+
+use crate::util::grognard_in;
+use crate::util::root;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/fifteenth";
+
+fn run(args: &[&str]) -> String {
+    let r = grognard_in(&root().join(DIR), args);
+    assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    r.stdout
+}
+
+fn refusal(args: &[&str]) -> String {
+    let r = grognard_in(&root().join(DIR), args);
+    assert_ne!(r.code, 0, "{args:?} was accepted: {}", r.stdout);
+    r.stderr
+}
+
+/// Everything `side` receives of a game played to the end of `orders`: its log as `play`
+/// prints it (text and JSON), its view (text and JSON) and its legal orders.
+fn reads(scenario: &str, orders: &str, side: &str) -> Vec<String> {
+    let with = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--orders", orders, "--side", side]);
+        run(&all)
+    };
+    vec![
+        with(&["play", scenario]),
+        with(&["play", scenario, "--json"]),
+        with(&["view", scenario]),
+        with(&["view", scenario, "--json"]),
+        with(&["legal", scenario]),
+    ]
+}
+
+fn same_reads(pair: &str, orders: &str, side: &str) {
+    let real = reads(&format!("{pair}-real.yaml"), orders, side);
+    let fake = reads(&format!("{pair}-fake.yaml"), orders, side);
+    let names = ["play", "play --json", "view", "view --json", "legal"];
+    for ((name, a), b) in names.iter().zip(&real).zip(&fake) {
+        assert_eq!(
+            a, b,
+            "{side}'s {name} after {orders} tells {pair}'s real marker from its fake"
+        );
+    }
+}
+
+/// Red's own legal orders, less the acts only a real unit has (dig): red knows which its
+/// marker is, but a standing order must bind the two alike.
+fn red_legal(scenario: &str, orders: &str) -> Vec<String> {
+    run(&["legal", scenario, "--orders", orders, "--side", "red"])
+        .lines()
+        .filter(|l| !l.contains("action: dig") && !l.contains("may give"))
+        .map(str::to_string)
+        .collect()
+}
+
+// 004 l.337-343 (2.2.2, the decision-failure table) with 3.1 (l.465-467) and l.264 (the owner
+// moves his fakes as units; the enemy sees a marker's place and facing). kern (T9) changes
+// orders in red's first command phase. By hand, from the dice of each seed: seed 18 rolls
+// the CVS test d10 ≤ 9, a fail, and the failure table 1, "halt" (l.337: no advance, no
+// facing change); seed 9 rolls 4, "hold for new orders" (l.340); seed 5 rolls 6, "fall back
+// to cover" (l.342: about-face, move to the rear until cover, defend). The failure binds
+// every unit of the force without a commander; r_m has none. So a real r_m is halted or
+// holds (no move; halted: no turn either), or turns E and steps 3 hexes to (15,6), and its
+// fake must do the same: before this round the fake was bound by nothing — it moved during
+// a halt (the auditor's `enemy #5 moved (12,6)->(9,6)`), was listed moves while holding,
+// and stayed facing W while the force fell back. Now blue's every answer is the same for
+// the two, and red's own legal list binds both alike (a real unit may also dig).
+#[test]
+fn decision_failures_bind_a_fake_as_they_bind_a_unit() {
+    for (pair, failure) in [
+        ("halt", "halt"),
+        ("hold", "hold for new orders"),
+        ("fallback", "fall back to cover"),
+    ] {
+        let log = run(&[
+            "play",
+            &format!("{pair}-fake.yaml"),
+            "--orders",
+            "failure.orders.yaml",
+            "--side",
+            "red",
+        ]);
+        assert!(
+            log.contains(&format!("kern's order change fails: {failure}")),
+            "{log}"
+        );
+        same_reads(pair, "failure.orders.yaml", "blue");
+        let (real, fake) = (
+            red_legal(&format!("{pair}-real.yaml"), "failure.orders.yaml"),
+            red_legal(&format!("{pair}-fake.yaml"), "failure.orders.yaml"),
+        );
+        assert_eq!(real, fake, "{pair}: red's legal orders for r_m differ");
+        assert!(
+            !fake.iter().any(|l| l.contains("move: { piece: r_m")),
+            "{pair}: the fake is listed moves: {fake:?}"
+        );
+    }
+    // Halt and hold: the fake's move is refused with the words a unit's gets.
+    for pair in ["halt", "hold"] {
+        let words: Vec<String> = ["real", "fake"]
+            .iter()
+            .map(|n| {
+                refusal(&[
+                    "play",
+                    &format!("{pair}-{n}.yaml"),
+                    "--orders",
+                    "failure-move.orders.yaml",
+                ])
+            })
+            .collect();
+        assert_eq!(words[0], words[1], "{pair}");
+        assert!(words[1].contains("r_m cannot move"), "{pair}: {}", words[1]);
+    }
+    // Fall back: both about-face and stand at (15,6), facing E, as blue sees them.
+    let view = run(&[
+        "view",
+        "fallback-fake.yaml",
+        "--orders",
+        "failure.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(view.contains("at (15,6), facing E"), "{view}");
+}
+
+// 004 l.460-461 (army integrity: each unit rolls, and on red moves 3 hexes to its rear) with
+// 3.1 and l.264. Break point 0: red checks in its first command phase (seed 3). By hand, the
+// cube rolls in unit order r1, r_m, r_c: red, red, blue star: r1 and r_m withdraw to (15,2)
+// and (15,6), r_c holds. Before this round a fake rolled nothing, so r_c took the second die
+// (red) and withdrew while the fake stayed: a marker seen to withdraw was real, one that
+// stayed while its neighbours went was likely a fake. Reading chosen: fakes roll and
+// withdraw as units do (the ruleset's note, sixteenth round).
+#[test]
+fn fakes_roll_army_integrity_as_units_do() {
+    let log = run(&[
+        "play",
+        "integrity-fake.yaml",
+        "--orders",
+        "integrity.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(log.contains("→ withdraw (integrity of r_m)"), "{log}");
+    assert!(log.contains("→ hold (integrity of r_c)"), "{log}");
+    same_reads("integrity", "integrity.orders.yaml", "blue");
+    let blue = run(&[
+        "play",
+        "integrity-fake.yaml",
+        "--orders",
+        "integrity.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        blue.contains("enemy #4 moved from (12,6) to (15,6)"),
+        "{blue}"
+    );
+}
+
+// 004 l.264 and the ruleset's note 45: the owner moves his fakes as units. The kernel's
+// `redeploy` (lift a dummy and put it down anywhere, once a turn: square blocks' rule of
+// 001) was offered for Hex Command's fakes and hidden-movement decoys; blue read impossible
+// jumps (`enemy #5 moved from (12,6) to (14,0)` during a halt). The fake_counter type now
+// says `redeploys: false`: no redeploy is listed, and one is refused in words.
+#[test]
+fn fakes_are_never_redeployed() {
+    let legal = run(&[
+        "legal",
+        "halt-fake.yaml",
+        "--orders",
+        "failure.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(!legal.contains("redeploy"), "{legal}");
+    let why = refusal(&[
+        "play",
+        "halt-fake.yaml",
+        "--orders",
+        "failure-redeploy.orders.yaml",
+    ]);
+    assert!(
+        why.contains("r_m is moved as a unit is; it is not lifted and put down elsewhere"),
+        "{why}"
+    );
+    // Hidden movement's decoys are of the same type (decoys.yaml: halt-real.yaml with the
+    // option; red's units are shown as decoy pairs at their places, all halted).
+    let legal = run(&[
+        "legal",
+        "decoys.yaml",
+        "--orders",
+        "failure.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(!legal.contains("redeploy"), "{legal}");
+    let why = refusal(&[
+        "play",
+        "decoys.yaml",
+        "--orders",
+        "decoys-redeploy.orders.yaml",
+    ]);
+    assert!(
+        why.contains("decoy-5742 is moved as a unit is; it is not lifted and put down elsewhere"),
+        "{why}"
+    );
+}
+
+// 004 5.1b (l.530) and note 41: in the melee phase only a unit that has just won a melee
+// turns; in the rally phase only one just rallied (or that won as the melee phase ended).
+// The auditor's a4/a6: red's melee and rally phases of turn 1, r_m in forest at (7,6) next
+// to blue's b4, no melee fought. A real r_m may not turn there, so neither may a fake: before
+// this round the fake's five turns were listed and `enemy #9 now faces NW` reached blue.
+#[test]
+fn a_fake_turns_in_the_melee_and_rally_phases_only_where_a_unit_may() {
+    for orders in ["to-melee.orders.yaml", "to-rally.orders.yaml"] {
+        let fake = red_legal("turn-fake.yaml", orders);
+        assert!(
+            !fake.iter().any(|l| l.contains("face: { piece: r_m")),
+            "{orders}: {fake:?}"
+        );
+    }
+    let words: Vec<String> = ["real", "fake"]
+        .iter()
+        .map(|n| {
+            refusal(&[
+                "play",
+                &format!("turn-{n}.yaml"),
+                "--orders",
+                "turn.orders.yaml",
+            ])
+        })
+        .collect();
+    assert_eq!(words[0], words[1]);
+    assert!(
+        words[1].contains("r_m may change facing in the melee phase only after winning a melee"),
+        "{}",
+        words[1]
+    );
+}
