@@ -246,3 +246,27 @@ fn a_fake_turns_in_the_melee_and_rally_phases_only_where_a_unit_may() {
         words[1]
     );
 }
+
+// 004 3.1 (l.465-467) and l.264 with the ruleset's note 64: a commander attached to a unit
+// under a marker is off the table for the enemy until that unit is identified. The auditor's
+// c60/c60d: in red's second command phase kern (at (15,9), seen) joins hidden r_m at (12,4);
+// attach.yaml has a second hidden infantry r_n at (12,6) instead of c60's fake (a fake takes
+// no commander). Blue read `kern attach at enemy #4` (JSON `acted`, target 4): which marker
+// the commander rides with, and that it is real. Now blue reads only that kern left its
+// sight, the same whichever marker he joined, in every answer.
+#[test]
+fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
+    let m = reads("attach.yaml", "attach-m.orders.yaml", "blue");
+    let n = reads("attach.yaml", "attach-n.orders.yaml", "blue");
+    let names = ["play", "play --json", "view", "view --json", "legal"];
+    for ((name, a), b) in names.iter().zip(&m).zip(&n) {
+        assert_eq!(a, b, "blue's {name} tells which marker kern joined");
+    }
+    let log = &m[0];
+    assert!(!log.contains("attach"), "{log}");
+    assert!(log.contains("kern moved from (15,9) to out of sight"), "{log}");
+    assert!(!m[1].contains("\"attach\""), "{}", m[1]);
+    // Red reads its own act as before.
+    let red = run(&["play", "attach.yaml", "--orders", "attach-m.orders.yaml", "--side", "red"]);
+    assert!(red.contains("kern attach at r_m"), "{red}");
+}

@@ -147,7 +147,8 @@ pub(crate) struct Reading {
     /// that is made by an unmasked piece (a marker that fires is lifted before its roll).
     unmasked: Vec<PieceId>,
     /// The ruleset's `sighting.mode_with_identity`: an enemy's mode changes and untargeted
-    /// actions reach a side only once it has identified the piece.
+    /// actions reach a side only once it has identified the piece, and an enemy's act aimed
+    /// at one of its own side's pieces only once it has identified that target.
     pub(crate) mode_with_identity: bool,
 }
 
@@ -255,13 +256,18 @@ pub(crate) fn redact(
                 now.knows_position(*piece) && (!mode_with_identity || now.knows_identity(*piece));
             (mine(*piece) || shown).then(|| e.clone())
         }
-        Event::Acted {
-            piece,
-            target: None,
-            ..
-        } if mode_with_identity && !mine(*piece) && !now.knows_identity(*piece) => {
+        Event::Acted { piece, target, .. }
+            if mode_with_identity
+                && !mine(*piece)
+                && target.map_or(!now.knows_identity(*piece), |t| {
+                    !mine(t) && !now.knows_identity(t)
+                }) =>
+        {
             // An untargeted act of a piece the side has not identified (a marker's unlimber
-            // or mount) is not named: the side reads at most the act's roll, netted.
+            // or mount), or an enemy's act aimed at a piece of its own side that this side has
+            // not identified (a commander attached to a marker: which marker he rides with,
+            // and that it is real), is not named: the side reads at most the act's roll,
+            // netted.
             match crate::rolls::acted_for(after, side, [before, now], unmasked, seen(*piece), e) {
                 Some(
                     Event::Acted {
