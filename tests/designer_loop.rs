@@ -347,14 +347,24 @@ fn tune_warns_when_its_answer_rests_on_too_few_games() {
             && warning.contains("give ± 5"),
         "{warning}"
     );
-    // ±31 at 10 games (a rate near a half) needs about (31/5)² × 10 ≈ 380 games.
+    // The half-width said is the Wilson interval's, the one shown beside the rate: at 10
+    // games it is ±22–27 points (2 or 8 wins of 10: ±22.7; 5 of 10: ±26.3), and an
+    // interval narrows with the square root of the games, so ± X needs (X/5)² × 10 games,
+    // rounded up to tens: 210 for ±22.7, 280 for ±26.3.
+    let half: f64 = warning
+        .strip_prefix("warning: ± ")
+        .and_then(|w| w.split(' ').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("{warning}"));
+    assert!((20.0..=27.0).contains(&half), "{warning}");
     let runs: u32 = warning
         .split("(--runs ")
         .nth(1)
         .and_then(|r| r.split(')').next())
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("{warning}"));
-    assert!((300..=420).contains(&runs), "{warning}");
+    let needed = ((half / 5.0).powi(2) * 10.0 / 10.0).ceil() * 10.0;
+    assert!((f64::from(runs) - needed).abs() <= 10.0, "{warning}");
     let v = tune(&[]);
     assert_eq!(v["runs_for_5_points"], Value::Null, "{v}");
 }
@@ -375,6 +385,16 @@ fn tune_finds_the_known_balance_and_writes_an_overlay_sim_confirms() {
         rate["ci95"].as_f64().expect("ci"),
     );
     assert!((mean - 0.5).abs() <= ci, "{rate}");
+    // "Meets" asks the Wilson interval, which the JSON gives beside the rate.
+    let interval = &v["best"]["interval"];
+    let (lo, hi) = (
+        interval[0].as_f64().expect("lo"),
+        interval[1].as_f64().expect("hi"),
+    );
+    assert!(
+        lo <= 0.5 && 0.5 <= hi && lo < mean && mean < hi,
+        "{interval}"
+    );
     // The ruleset as it is: "9+", 20%.
     assert_eq!(v["baseline"]["values"]["charts.shot.rows.0.score"], "9+");
     // Bisection measures a handful of the nine values, the grid all nine.

@@ -342,11 +342,10 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     let mut wrote = None;
     if let (Some(out), Some(b)) = (out, best.or(closest)) {
         let extends = grognard_rules::save::relative_to(out, &setup.ruleset);
-        let r = b.rate();
         let comment = format!(
-            "Tuned by grognard tune: {} wins {} (target {}) over {} games of {} (seeds {}..{}).",
+            "Tuned by grognard tune: {} wins {}, target {}, over {} games of {} (seeds {}..{}).",
             t.side_name,
-            r.percent(),
+            b.share().words(),
             pct(t.target),
             t.runs,
             load::display(&setup.scenario),
@@ -376,6 +375,7 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
             "change": t.describe(&m.values),
             "steps": t.distance(&m.values),
             "rate": m.rate(),
+            "interval": [m.share().lo, m.share().hi],
             "decided": m.wins.n,
             "meets": t.meets(m),
         })
@@ -409,13 +409,13 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
         grognard_play::tally::run_seed(setup.seed, t.runs - 1)
     );
     if let Some(b) = base {
-        out!("  now: {} wins {}", t.side_name, b.rate().percent());
+        out!("  now: {} wins {}", t.side_name, b.share().words());
     }
     for m in book.tried() {
         out!(
-            "  {:<44} {:>14}{}",
+            "  {:<44} {:>26}{}",
             t.describe(&m.values),
-            m.rate().percent(),
+            m.share().words(),
             if t.meets(m) { "  meets the target" } else { "" }
         );
     }
@@ -431,7 +431,7 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
             "smallest change: {}, with which {} wins {}: {} is within its 95% interval",
             t.describe(&b.values),
             t.side_name,
-            b.rate().percent(),
+            b.share().words(),
             pct(t.target)
         ),
         (None, Some(c)) => out!(
@@ -439,14 +439,14 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
             pct(t.target),
             t.describe(&c.values),
             t.side_name,
-            c.rate().percent()
+            c.share().words()
         ),
         (None, None) => out!("no candidate was measured"),
     }
     if let (Some(runs), Some(m)) = (answer_too_wide(t.runs, best.or(closest)), best.or(closest)) {
         out!(
             "warning: ± {:.1} points at {} games a candidate is too wide to trust this answer; about {runs} games a candidate (--runs {runs}) give ± 5",
-            m.rate().ci95 * 100.0,
+            m.half_width() * 100.0,
             t.runs
         );
     }
@@ -464,7 +464,7 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
 /// narrow it to ±5 points ([`grognard_play::tune::runs_for_5_points`], which the editor's
 /// Tune tab shares).
 fn answer_too_wide(runs: u32, answer: Option<&Measured>) -> Option<u32> {
-    grognard_play::tune::runs_for_5_points(runs, answer?.rate().ci95)
+    grognard_play::tune::runs_for_5_points(runs, answer?.half_width())
 }
 
 fn pct(x: f64) -> String {

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use grognard_rules::node::Node;
 use serde::{Deserialize, Serialize};
 
-use crate::tally::{Estimate, Moments};
+use crate::tally::{Estimate, Moments, Share};
 
 /// One candidate measured: its values (one per item, in halves) and the side's wins over
 /// the games that ended with a result.
@@ -44,6 +44,20 @@ impl Measured {
     #[must_use]
     pub fn rate(&self) -> Estimate {
         self.wins.estimate()
+    }
+
+    /// The side's win rate with its Wilson 95% interval: what `grognard tune` and the
+    /// editor's Tune tab show, and what [`Tuner::meets`] asks.
+    #[must_use]
+    pub fn share(&self) -> Share {
+        Share::counted(self.wins)
+    }
+
+    /// Half the width of [`Self::share`]'s interval, 0–1: what "± points" says of it.
+    #[must_use]
+    pub fn half_width(&self) -> f64 {
+        let s = self.share();
+        (s.hi - s.lo) / 2.0
     }
 }
 
@@ -108,11 +122,13 @@ impl Tuner {
             .sum()
     }
 
-    /// True when the target lies within the candidate's 95% interval.
+    /// True when the target lies within the candidate's Wilson 95% interval, the interval
+    /// shown beside it (the normal one, ± 1.96 SE, has no width at 0 or 100% wins, and
+    /// would say a target outside the shown interval was met, or one inside it was not).
     #[must_use]
     pub fn meets(&self, m: &Measured) -> bool {
-        let r = m.rate();
-        m.wins.n > 0 && (r.mean - self.target).abs() <= r.ci95
+        let s = m.share();
+        m.wins.n > 0 && s.lo <= self.target && self.target <= s.hi
     }
 
     /// How far the candidate's rate is from the target.
@@ -440,6 +456,40 @@ mod tests {
             target,
             runs: 400,
         }
+    }
+
+    /// `k` wins of `n` decided games.
+    fn measured(k: i128, n: u64) -> Measured {
+        Measured {
+            values: vec![18],
+            wins: Moments {
+                n,
+                sum: k,
+                squares: k,
+            },
+        }
+    }
+
+    /// "Meets the target" asks the interval the designer is shown, Wilson's. Worked by
+    /// hand at 10 games: 0 wins is 0% (95%: 0–27.8), so a target of 10% is met, where the
+    /// normal interval (0 ± 0) said it was not; 5 wins is 50% (95%: 23.7–76.3), so 22% is
+    /// not met, where the normal one (50 ± 31.0) said it was.
+    #[test]
+    fn meeting_the_target_asks_the_interval_shown() {
+        let none = measured(0, 10);
+        let s = none.share();
+        assert!(s.lo == 0.0 && (s.hi - 0.2775).abs() < 0.001, "{s:?}");
+        assert!(tuner(0.10).meets(&none));
+        assert!(!tuner(0.30).meets(&none));
+        let half = measured(5, 10);
+        let s = half.share();
+        assert!(
+            (s.lo - 0.2366).abs() < 0.001 && (s.hi - 0.7634).abs() < 0.001,
+            "{s:?}"
+        );
+        assert!(!tuner(0.22).meets(&half));
+        assert!(tuner(0.25).meets(&half));
+        assert!((half.half_width() - 0.2634).abs() < 0.001);
     }
 
     /// Few games a candidate, so wide intervals: the rate falls from 70% at "9+" by 2
