@@ -1,4 +1,13 @@
-//! Contact on the open table (issue 21): an action declared with `contact: true` (a charge)
+//! Contact, on the open table and on a grid.
+//!
+//! On a grid under sighting rules (issue 19 and the square-blocks rounds): a move or a
+//! spread into enemies the side has not sighted, or a step that brings a piece within the
+//! ruleset's contact reach of an enemy, ends in contact — the pieces met deploy and the
+//! mover with them ([`Game::unseen_enemies_at`], [`Game::meets_there`],
+//! [`Game::new_contacts`], [`Game::contact_event`]; the moves that ask them are in
+//! `moves.rs` and `march.rs`, the contact levels of sighting in `knowledge.rs`).
+//!
+//! On the open table (issue 21): an action declared with `contact: true` (a charge)
 //! ends with the actor's front edge against the edge of its target that faces it, and the
 //! engine puts it there; and the ruleset's `contact_flag`, kept on the pieces whose
 //! footprints touch an enemy's.
@@ -25,9 +34,10 @@
 
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::geometry::Arc;
+use crate::geometry::Cell;
 use crate::geometry::footprint::Footprint;
 use crate::geometry::open::{self, Angle, Len, Point};
-use crate::ids::PieceId;
+use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
 
@@ -276,6 +286,112 @@ impl Resolution<'_> {
             });
         }
         Ok(())
+    }
+}
+
+/// Contact on a grid under sighting rules: what a move or a spread into a cell meets.
+impl Game {
+    /// Enemy pieces at `cell` whose position `side` does not know.
+    pub(crate) fn unseen_enemies_at(
+        &self,
+        state: &State,
+        side: SideId,
+        cell: Cell,
+        mover: crate::ids::PieceTypeId,
+    ) -> Vec<PieceId> {
+        if self.sighting().is_none() {
+            return Vec::new();
+        }
+        let knowledge = state.knowledge.get(side.index());
+        state
+            .pieces
+            .iter()
+            .filter(|p| {
+                p.side != side
+                    && p.on_board()
+                    && p.place.covers(cell)
+                    && self.rules.keeps_apart(mover, p.kind)
+                    && !knowledge.is_some_and(|k| k.knows_position(p.id))
+            })
+            .map(|p| p.id)
+            .collect()
+    }
+
+    /// Of the unseen enemies `unseen` holding `at`, those `piece` would be in contact with
+    /// there under the ruleset's contact rule (its types, dummies): they deploy. When none
+    /// is, the piece is only stopped short of `at` and learns nothing of what is there.
+    pub(crate) fn meets_there(
+        &self,
+        piece: &Piece,
+        at: Cell,
+        unseen: Vec<PieceId>,
+        state: &State,
+    ) -> Vec<PieceId> {
+        // Without a contact rule, walking into any unseen enemy is contact.
+        if self.sighting().and_then(|s| s.contact.as_ref()).is_none() {
+            return unseen;
+        }
+        let mut there = piece.clone();
+        there.place = Place::Cell(at);
+        unseen
+            .into_iter()
+            .filter(|q| {
+                state
+                    .pieces
+                    .get(q.index())
+                    .is_some_and(|q| self.in_contact(&there, q).is_some())
+            })
+            .collect()
+    }
+
+    /// Enemies a step from `from` to `to` brings `piece` into contact with, when the
+    /// ruleset's contact ends moves.
+    pub(crate) fn new_contacts(
+        &self,
+        state: &State,
+        piece: &Piece,
+        from: Cell,
+        to: Cell,
+    ) -> Vec<PieceId> {
+        let Some(rule) = self
+            .sighting()
+            .and_then(|s| s.contact.as_ref())
+            .filter(|c| c.stops)
+        else {
+            return Vec::new();
+        };
+        let again = rule.each_step;
+        let mut before = piece.clone();
+        before.place = Place::Cell(from);
+        let mut after = piece.clone();
+        after.place = Place::Cell(to);
+        state
+            .pieces
+            .iter()
+            .filter(|q| {
+                self.in_contact(&after, q).is_some()
+                    && (again || self.in_contact(&before, q).is_none())
+            })
+            .map(|q| q.id)
+            .collect()
+    }
+
+    /// The contact event: the pieces met deploy first (they are not the mover's side),
+    /// then the mover.
+    pub(crate) fn contact_event(
+        &self,
+        _state: &State,
+        mover: PieceId,
+        at: Cell,
+        mut met: Vec<PieceId>,
+    ) -> Event {
+        met.sort_unstable();
+        met.push(mover);
+        Event::Contact {
+            piece: mover,
+            at,
+            deploy: met,
+        }
     }
 }
 

@@ -5,7 +5,6 @@
 
 use super::Game;
 use crate::action::{Action, Event, Order, Refusal, RefusalKind};
-use crate::geometry::Cell;
 use crate::hooks::Hooks;
 use crate::ids::{PieceId, SideId};
 use crate::knowledge::{Disclosure, Knowledge, Known};
@@ -147,30 +146,7 @@ impl Game {
                     })
                 })
                 .collect(),
-            _ => state
-                .pieces
-                .iter()
-                .filter(|p| p.side != side)
-                .map(|p| EnemyPiece {
-                    handle: p.id,
-                    side: p.side,
-                    place: p.on_board().then(|| p.place.clone()),
-                    facing: p.on_board().then_some(p.facing),
-                    last_seen: None,
-                    level: None,
-                    face_up: true,
-                    real: Some(self.rules().piece_type(p.kind).is_some_and(|t| !t.dummy)),
-                    kind: type_name(p.kind),
-                    strength: None,
-                    identity: Some(self.unowned(p)),
-                    facing_name: p.on_board().then(|| self.facing_name(&p.place, p.facing)),
-                    names: Some(self.unowned_names(p)),
-                    mode: p
-                        .on_board()
-                        .then(|| self.rules().mode_name(p.mode).to_owned()),
-                    remembered: Vec::new(),
-                })
-                .collect(),
+            _ => self.enemies_in_plain_view(side),
         };
         let phase = self.phase();
         View {
@@ -189,6 +165,36 @@ impl Game {
             own_face_up,
             enemy,
         }
+    }
+
+    /// Every enemy piece as a side sees it without sighting rules: in plain view, in full,
+    /// each under its own id.
+    fn enemies_in_plain_view(&self, side: SideId) -> Vec<EnemyPiece> {
+        let type_name = |k| self.rules().piece_type(k).map(|t| t.name.clone());
+        self.state
+            .pieces
+            .iter()
+            .filter(|p| p.side != side)
+            .map(|p| EnemyPiece {
+                handle: p.id,
+                side: p.side,
+                place: p.on_board().then(|| p.place.clone()),
+                facing: p.on_board().then_some(p.facing),
+                last_seen: None,
+                level: None,
+                face_up: true,
+                real: Some(self.rules().piece_type(p.kind).is_some_and(|t| !t.dummy)),
+                kind: type_name(p.kind),
+                strength: None,
+                identity: Some(self.unowned(p)),
+                facing_name: p.on_board().then(|| self.facing_name(&p.place, p.facing)),
+                names: Some(self.unowned_names(p)),
+                mode: p
+                    .on_board()
+                    .then(|| self.rules().mode_name(p.mode).to_owned()),
+                remembered: Vec::new(),
+            })
+            .collect()
     }
 
     /// `p` as another side is shown it: the ruleset's private attributes and counters set
@@ -581,109 +587,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    /// Enemy pieces at `cell` whose position `side` does not know.
-    pub(crate) fn unseen_enemies_at(
-        &self,
-        state: &State,
-        side: SideId,
-        cell: Cell,
-        mover: crate::ids::PieceTypeId,
-    ) -> Vec<PieceId> {
-        if self.sighting().is_none() {
-            return Vec::new();
-        }
-        let knowledge = state.knowledge.get(side.index());
-        state
-            .pieces
-            .iter()
-            .filter(|p| {
-                p.side != side
-                    && p.on_board()
-                    && p.place.covers(cell)
-                    && self.rules.keeps_apart(mover, p.kind)
-                    && !knowledge.is_some_and(|k| k.knows_position(p.id))
-            })
-            .map(|p| p.id)
-            .collect()
-    }
-
-    /// Of the unseen enemies `unseen` holding `at`, those `piece` would be in contact with
-    /// there under the ruleset's contact rule (its types, dummies): they deploy. When none
-    /// is, the piece is only stopped short of `at` and learns nothing of what is there.
-    pub(crate) fn meets_there(
-        &self,
-        piece: &Piece,
-        at: Cell,
-        unseen: Vec<PieceId>,
-        state: &State,
-    ) -> Vec<PieceId> {
-        // Without a contact rule, walking into any unseen enemy is contact.
-        if self.sighting().and_then(|s| s.contact.as_ref()).is_none() {
-            return unseen;
-        }
-        let mut there = piece.clone();
-        there.place = Place::Cell(at);
-        unseen
-            .into_iter()
-            .filter(|q| {
-                state
-                    .pieces
-                    .get(q.index())
-                    .is_some_and(|q| self.in_contact(&there, q).is_some())
-            })
-            .collect()
-    }
-
-    /// Enemies a step from `from` to `to` brings `piece` into contact with, when the
-    /// ruleset's contact ends moves.
-    pub(crate) fn new_contacts(
-        &self,
-        state: &State,
-        piece: &Piece,
-        from: Cell,
-        to: Cell,
-    ) -> Vec<PieceId> {
-        let Some(rule) = self
-            .sighting()
-            .and_then(|s| s.contact.as_ref())
-            .filter(|c| c.stops)
-        else {
-            return Vec::new();
-        };
-        let again = rule.each_step;
-        let mut before = piece.clone();
-        before.place = Place::Cell(from);
-        let mut after = piece.clone();
-        after.place = Place::Cell(to);
-        state
-            .pieces
-            .iter()
-            .filter(|q| {
-                self.in_contact(&after, q).is_some()
-                    && (again || self.in_contact(&before, q).is_none())
-            })
-            .map(|q| q.id)
-            .collect()
-    }
-
-    /// The contact event: the pieces met deploy first (they are not the mover's side),
-    /// then the mover.
-    pub(crate) fn contact_event(
-        &self,
-        _state: &State,
-        mover: PieceId,
-        at: Cell,
-        mut met: Vec<PieceId>,
-    ) -> Event {
-        met.sort_unstable();
-        met.push(mover);
-        Event::Contact {
-            piece: mover,
-            at,
-            deploy: met,
-        }
     }
 
     /// The side whose turn the current phase belongs to (`None` for phases before and
