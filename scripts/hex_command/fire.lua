@@ -289,6 +289,18 @@ local function shoot(game, actor, target, captured)
     -- 004 l.216 ("being higher", one point): a target on higher ground than the firer.
     higher = game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation") and 1 or 0,
   }
+  -- l.313 (capabilities kept back until needed; sixteenth round, the eleventh outside audit's
+  -- #5): a commander's bonus is counted only where it changes the band. A shot already in
+  -- the chart's first band without it (at point blank, an automatic hit) stays there, so the
+  -- bonus is not counted, and the roll line does not tell the target his Combat value.
+  if inputs.command > 0 then
+    local penalties = math.min(inputs.firer_hits, 4) + math.min(inputs.cover, 4) + inputs.obstructed
+      + inputs.fatigued + inputs.out_of_arc + inputs.unlimbered_after_move + inputs.turned + inputs.higher
+    local other_bonuses = math.max(-2, -(inputs.flank + inputs.trained))
+    if band + penalties + other_bonuses <= 0 then
+      inputs.command = 0
+    end
+  end
   -- Supply (optional): one point for each turn the unit fires, however often it fires.
   if game:option("supply") and not game:flag(actor, "fired") then
     L:add(actor, "supply", -1)

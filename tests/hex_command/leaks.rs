@@ -515,7 +515,8 @@ fn an_own_piece_face_up_does_not_tell_a_real_marker_from_a_fake() {
 /// commander (-2). Now Blue reads rh by name, each modifier by name, the marker lifted in its
 /// `--json` events, and the commander attached to rh in its view. Worked by hand (point
 /// blank, band 0, seed 12): infantry: no modifier, automatic; one hit: +1 hits on the firer,
-/// band 1, the cube's red star hits; commander C 2: -2, band 0, automatic. The other way,
+/// band 1, the cube's red star hits; commander C 2: band 0 without him, so his -2 changes
+/// nothing and is not counted (l.313, sixteenth round: reaudit15), automatic. The other way,
 /// fire at a marker, still reads alike for every unit and a fake (the test above).
 #[test]
 fn a_marker_that_fires_is_unmasked_with_its_modifiers() {
@@ -530,7 +531,7 @@ fn a_marker_that_fires_is_unmasked_with_its_modifiers() {
         ),
         (
             VARIANTS[3].1,
-            "fire_small_b: no roll needed; -2 commander; band 0 (automatic) → hit (fire_small_b by rh at b1)",
+            "fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by rh at b1)",
         ),
     ];
     for (variant, roll) in cases {

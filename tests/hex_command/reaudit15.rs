@@ -270,3 +270,44 @@ fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
     let red = run(&["play", "attach.yaml", "--orders", "attach-m.orders.yaml", "--side", "red"]);
     assert!(red.contains("kern attach at r_m"), "{red}");
 }
+
+// 004 l.313 (a commander's capabilities are kept back until they are needed) with l.214 (fire
+// is declared in the opponent's view). The auditor's a9: red's hidden r_cmd at (7,4), voss
+// attached, fires in its defensive fire phase at b3 (6,4), one hex off: band 0 of
+// fire_small_b, the automatic hit. r_cmd is unmasked as it fires (thirteenth round), so blue
+// reads the roll itemized, and it read `no roll needed; -2 commander; automatic`: voss's
+// Combat value, though the bonus changed nothing (band 0 + 0 penalties − 2 stays band 0).
+// By hand: no hits on r_cmd, b3 in the open (cover 0), in its front arc, no flank: the band
+// is 0 without the commander, so his bonus is not counted. Blue's every answer is the same
+// whether voss's Combat is 1 or 2.
+#[test]
+fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
+    let c1 = reads("commander-c1.yaml", "commander.orders.yaml", "blue");
+    let c2 = reads("commander-c2.yaml", "commander.orders.yaml", "blue");
+    let names = ["play", "play --json", "view", "view --json", "legal"];
+    for ((name, a), b) in names.iter().zip(&c1).zip(&c2) {
+        assert_eq!(a, b, "blue's {name} tells voss's Combat value");
+    }
+    assert!(
+        c2[0].contains("fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by r_cmd at b3)"),
+        "{}",
+        c2[0]
+    );
+    assert!(!c2[0].contains("commander"), "{}", c2[0]);
+}
+
+// 004 7.5 (l.396): a routed unit moves to the rear "until rallied or they leave the field";
+// it does nothing else. The auditor's g/g_dismount: b4 shoots red's cavalry r4 (10,9), two
+// hits, at point blank in blue's fire phase: the third hit routs it (4 hexes for cavalry, to
+// (14,9), and on to (18,9) as red's turn begins). In red's movement phase r4 was listed a
+// dismount and it was accepted. Now dismount and mount are barred to a routed unit as every
+// other act is: none of r4's is listed, and the order is refused in words.
+#[test]
+fn a_routed_unit_does_not_dismount() {
+    let view = run(&["view", "rout.yaml", "--orders", "rout.orders.yaml", "--side", "red"]);
+    assert!(view.contains("r4 placed (14,9) → (18,9) (routed)"), "{view}");
+    let legal = run(&["legal", "rout.yaml", "--orders", "rout.orders.yaml", "--side", "red"]);
+    assert!(!legal.contains("piece: r4"), "{legal}");
+    let why = refusal(&["play", "rout.yaml", "--orders", "rout-dismount.orders.yaml"]);
+    assert!(why.contains("r4 cannot dismount while routed"), "{why}");
+}
