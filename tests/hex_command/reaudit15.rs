@@ -264,10 +264,20 @@ fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
     }
     let log = &m[0];
     assert!(!log.contains("attach"), "{log}");
-    assert!(log.contains("kern moved from (15,9) to out of sight"), "{log}");
+    assert!(
+        log.contains("kern moved from (15,9) to out of sight"),
+        "{log}"
+    );
     assert!(!m[1].contains("\"attach\""), "{}", m[1]);
     // Red reads its own act as before.
-    let red = run(&["play", "attach.yaml", "--orders", "attach-m.orders.yaml", "--side", "red"]);
+    let red = run(&[
+        "play",
+        "attach.yaml",
+        "--orders",
+        "attach-m.orders.yaml",
+        "--side",
+        "red",
+    ]);
     assert!(red.contains("kern attach at r_m"), "{red}");
 }
 
@@ -289,7 +299,9 @@ fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
         assert_eq!(a, b, "blue's {name} tells voss's Combat value");
     }
     assert!(
-        c2[0].contains("fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by r_cmd at b3)"),
+        c2[0].contains(
+            "fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by r_cmd at b3)"
+        ),
         "{}",
         c2[0]
     );
@@ -304,9 +316,26 @@ fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
 // other act is: none of r4's is listed, and the order is refused in words.
 #[test]
 fn a_routed_unit_does_not_dismount() {
-    let view = run(&["view", "rout.yaml", "--orders", "rout.orders.yaml", "--side", "red"]);
-    assert!(view.contains("r4 placed (14,9) → (18,9) (routed)"), "{view}");
-    let legal = run(&["legal", "rout.yaml", "--orders", "rout.orders.yaml", "--side", "red"]);
+    let view = run(&[
+        "view",
+        "rout.yaml",
+        "--orders",
+        "rout.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(
+        view.contains("r4 placed (14,9) → (18,9) (routed)"),
+        "{view}"
+    );
+    let legal = run(&[
+        "legal",
+        "rout.yaml",
+        "--orders",
+        "rout.orders.yaml",
+        "--side",
+        "red",
+    ]);
     assert!(!legal.contains("piece: r4"), "{legal}");
     let why = refusal(&["play", "rout.yaml", "--orders", "rout-dismount.orders.yaml"]);
     assert!(why.contains("r4 cannot dismount while routed"), "{why}");
