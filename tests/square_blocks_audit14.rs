@@ -184,18 +184,41 @@ fn audit14_41_a_sighted_town_command_is_announced_as_the_command_seen() {
     // them reads "enemy #4 changed mode". (Before the fix both said "a command out of
     // sight".) Without the scout (t4fc_unseen) the French sight nothing and both lines
     // stay "a command out of sight".
-    let (code, out) = run14(&["play", "t4fc.yaml", "--orders", "fc.orders.yaml", "--side", "french"]);
+    let (code, out) = run14(&[
+        "play",
+        "t4fc.yaml",
+        "--orders",
+        "fc.orders.yaml",
+        "--side",
+        "french",
+    ]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("announced: the command at (10,5) is deployed forward into a town\n"), "{out}");
-    assert!(out.contains("enemy #4 changed mode battle → strategic"), "{out}");
+    assert!(
+        out.contains("announced: the command at (10,5) is deployed forward into a town\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("enemy #4 changed mode battle → strategic"),
+        "{out}"
+    );
     assert!(
         out.contains("announced: the command at (10,5) is no longer deployed forward: it has left battle mode"),
         "{out}"
     );
     assert!(!out.contains("out of sight"), "{out}");
-    let (code, out) = run14(&["play", "t4fc_unseen.yaml", "--orders", "fc.orders.yaml", "--side", "french"]);
+    let (code, out) = run14(&[
+        "play",
+        "t4fc_unseen.yaml",
+        "--orders",
+        "fc.orders.yaml",
+        "--side",
+        "french",
+    ]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("announced: a command out of sight is deployed forward into a town\n"), "{out}");
+    assert!(
+        out.contains("announced: a command out of sight is deployed forward into a town\n"),
+        "{out}"
+    );
     assert!(
         out.contains("announced: a command out of sight is no longer deployed forward: it has left battle mode"),
         "{out}"
@@ -221,11 +244,60 @@ fn audit14_42_a_feature_in_an_arrow_square_allows_forward_deployment() {
     );
     // fg: ab then takes its arrow up into (9,5), open ground: it holds no feature now, and
     // as the next phase begins (no hook follows a gather) every player is told it ended.
-    let (code, out) = run14(&["play", "t4ff.yaml", "--orders", "fg.orders.yaml", "--side", "french"]);
+    let (code, out) = run14(&[
+        "play",
+        "t4ff.yaml",
+        "--orders",
+        "fg.orders.yaml",
+        "--side",
+        "french",
+    ]);
     assert_eq!(code, 0, "{out}");
-    let next = out.split("turn 2 · command phase (french)").nth(1).unwrap_or("");
+    let next = out
+        .split("turn 2 · command phase (french)")
+        .nth(1)
+        .unwrap_or("");
     assert!(
         next.contains("announced: the command at (9,5) is no longer deployed forward: it no longer holds its feature"),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit14_34_45_a_view_says_each_fact_once() {
+    // 001 [6.92]: a marker turned face down again keeps what was seen of it as last seen;
+    // 001 notes on dummy markers: a dummy has an officer but no combat units. Cosmetic
+    // (thirteenth outside audit #34, #45): each fact is said once. Worked by hand:
+    // - t23, t23a: the French saw #3 at B (real, infantry, strength 4), then lost it: its
+    //   line lists the public facts and then "as last seen: real, infantry, strength 4"
+    //   (before: "real, infantry, strength 4, strategic mode, real, type and strength as
+    //   last seen").
+    // - t15a_dum: ah, sighted at A as a dummy: "a dummy" once, no type "dummy" and no
+    //   "strength 0" after it (before: "a dummy, dummy, strength 0").
+    let (code, out) = run14(&[
+        "view",
+        "t23.yaml",
+        "--orders",
+        "t23a.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("#3         at (5,6), facing S, strategic mode, as last seen: real, infantry, strength 4\n"),
+        "{out}"
+    );
+    let (code, out) = run14(&[
+        "view",
+        "t15a_dum.yaml",
+        "--orders",
+        "t15a.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("ah         at (4,5), facing S, sighting A, face up, a dummy, strategic mode"),
         "{out}"
     );
 }

@@ -231,7 +231,7 @@ fn audit9_5_a_marker_turned_face_down_again_is_shown_as_remembered() {
     );
     assert!(
         r.stdout.contains(
-            "#1         at (5,3), facing S, sighting C, real, cavalry, strength 4, strategic mode, type and strength as last seen"
+            "#1         at (5,3), facing S, sighting C, real, strategic mode, as last seen: cavalry, strength 4"
         ),
         "{}",
         r.stdout

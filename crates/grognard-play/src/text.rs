@@ -532,28 +532,55 @@ pub fn view(game: &Game, view: &View) -> String {
         if e.face_up {
             facts.push("face up".to_owned());
         }
+        // Facts shown from an earlier sighting, not disclosed now (a marker turned face
+        // down again), are said once, together, after the current ones.
+        // (A piece whose whereabouts are unknown is all "last seen": its line says so first.)
+        let remembered = |f: &str| e.place.is_some() && e.remembered.iter().any(|r| r == f);
+        let mut last = Vec::new();
         match e.real {
             Some(true) => facts.push("real".to_owned()),
             Some(false) => facts.push("a dummy".to_owned()),
             None => {}
         }
-        if let Some(k) = &e.kind {
-            facts.push(k.clone());
+        if remembered("real") {
+            last.extend(facts.pop());
+        }
+        // A dummy type named `dummy` would only say "a dummy" again.
+        let dummy_type = |k: &str| e.real == Some(false) && k == "dummy";
+        if let Some(k) = e.kind.as_ref().filter(|k| !dummy_type(k)) {
+            if remembered("kind") {
+                &mut last
+            } else {
+                &mut facts
+            }
+            .push(k.clone());
         }
         if let Some(n) = e.strength {
-            facts.push(format!("strength {n}"));
+            let dummy_none = e.real == Some(false) && n == 0;
+            if !dummy_none {
+                let at = if remembered("strength") {
+                    &mut last
+                } else {
+                    &mut facts
+                };
+                at.push(format!("strength {n}"));
+            }
         }
         // Its mode, public with its position (else as last identified).
         if let Some(m) = e.mode.as_ref().or(e.names.as_ref().map(|n| &n.mode)) {
             facts.push(format!("{m} mode"));
         }
-        // Facts shown from an earlier sighting, not disclosed now (a marker turned face
-        // down again).
-        if !e.remembered.is_empty() {
-            facts.push(format!(
-                "{} as last seen",
-                remembered_words(&e.remembered, e.real)
-            ));
+        let others: Vec<String> = e
+            .remembered
+            .iter()
+            .filter(|f| !matches!(f.as_str(), "real" | "kind" | "strength"))
+            .cloned()
+            .collect();
+        if !others.is_empty() && e.place.is_some() {
+            last.push(remembered_words(&others, e.real));
+        }
+        if !last.is_empty() {
+            facts.push(format!("as last seen: {}", last.join(", ")));
         }
         // An identified piece: its counters and flags as the view's `names` disclose them
         // (private counters are not there), written as an own piece's are.
