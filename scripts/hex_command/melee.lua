@@ -278,7 +278,7 @@ local function fight(L, actor, target)
   if tkind == "artillery" then
     if game:arc(target, actor) == "front" and L:counter(target, "melee_rounds") == 0 then
       local shot = game:resolve("grapeshot", { rifled = game:attribute(target, "class") == 1 and 1 or 0 },
-        "grapeshot by " .. rtname)
+        "grapeshot by " .. rtname, { by = target, against = actor })
       if shot == "hit" then
         hit(L, actor, 1)
       end
@@ -303,8 +303,12 @@ local function fight(L, actor, target)
     a = a + 1
   end
   local d = melee_value(L, target, cover)
+  -- The roll is the two units' (l.214: the opponent watches it; 7.3b l.411: each player
+  -- rolls), named as theirs even when a phase hook fights it (a melee locked as the phase
+  -- ends): both sides read it (sixteenth round, the tenth outside audit's #10).
   local result, faces = game:resolve("melee", { attacker = a, defender = d },
-    "melee of " .. rname .. " (" .. a .. ") against " .. rtname .. " (" .. d .. ")")
+    "melee of " .. rname .. " (" .. a .. ") against " .. rtname .. " (" .. d .. ")",
+    { by = actor, against = target })
   local r = RESULTS[result] or {}
   local times = flanked and 2 or 1
   local a_hit, a_te = r.a_hit or 0, r.a_te or 0

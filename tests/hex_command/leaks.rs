@@ -187,10 +187,12 @@ fn a_note_of_an_order_names_a_hidden_marker_by_its_handle() {
 /// hexes it entered). front.yaml: Red's hidden marker masked_fort (infantry) in a fort at
 /// (3,4) facing W; Blue's b1 steps from (1,4) into its front hex (2,4) (stopped by its zone)
 /// and gives no melee order, so the melee is fought as Blue's melee phase ends, where the
-/// phase's owner, Blue, reads the note and the roll (no order made it: the engine does not
-/// word it). Blue reads "b1 entered the front of enemy #1 and must melee it too" and "melee
-/// of b1 (2) against enemy #1 (4)" (4: melee value 2 + the fort's cover 2). Before: both
-/// named masked_fort.
+/// phase's owner, Blue, reads the note and the roll. Blue reads "b1 entered the front of
+/// enemy #1 and must melee it too" and the roll as the engine words it for the two units
+/// (sixteenth round: the melee script names its pieces), netted: "(melee by b1 at enemy
+/// #1)"; the script's own words, "melee of b1 (2) against enemy #1 (4)", told the marker's
+/// melee value and cover and are no longer read. Before the tenth round: both named
+/// masked_fort.
 #[test]
 fn the_owed_melee_names_a_hidden_marker_by_its_handle() {
     let text = side_reads_no_hidden_id("front.yaml", "front.orders.yaml", "blue", &["masked_fort"]);
@@ -198,7 +200,11 @@ fn the_owed_melee_names_a_hidden_marker_by_its_handle() {
         &text,
         "note: b1 entered the front of enemy #1 and must melee it too",
     );
-    has(&text, "(melee of b1 (2) against enemy #1 (4))");
+    has(
+        &text,
+        "-4 modifiers in all (not itemized: an unidentified piece); score -3 → defender hit (melee by b1 at enemy #1)",
+    );
+    lacks(&text, "(4)");
 }
 
 /// The reason of a removal (7.2, l.475: skirmishers touched by an enemy are removed), read by
@@ -322,7 +328,8 @@ fn a_marker_is_meleed_alike_whether_real_or_fake() {
                 "enemy #1 removed (a fake counter, met in melee: there was no unit there)",
             );
         } else {
-            has(&text, "(melee of b1 (2) against enemy #1 (3))");
+            has(&text, "(melee by b1 at enemy #1)");
+            lacks(&text, "against enemy #1 (3)");
             lacks(&text, id);
         }
     }

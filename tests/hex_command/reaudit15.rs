@@ -340,3 +340,41 @@ fn a_routed_unit_does_not_dismount() {
     let why = refusal(&["play", "rout.yaml", "--orders", "rout-dismount.orders.yaml"]);
     assert!(why.contains("r4 cannot dismount while routed"), "{why}");
 }
+
+// The tenth outside audit's #10 (left in the fifteenth round): 004 l.214 (the opponent
+// watches the roll) and 7.3b (l.411: each player rolls; the melee goes on each melee phase,
+// 7.3d l.413). The auditor's h2 (../thirteenth/): blue's b1 and b2 melee red's markers rA
+// and rB in blue's melee phase and the melees lock; in red's melee phase they are fought on
+// by the phase hook, as the phase ends. A hook's roll named no pieces, so it went to the
+// phase's owner (red) alone: blue read its units' hits change and no roll. `game:resolve`
+// now takes the roll's pieces (`{ by = a, against = d }`, kernel
+// `HookDice::resolve_between`), so blue reads both rounds, netted as every roll with an
+// unidentified marker is: by hand, rA (1) against b1 (2): red, red: score -1, both hit and
+// attacker TE; rB (2) against b2 (2): blue, red: score 2, attacker hit and defender TE.
+#[test]
+fn a_locked_melee_fought_as_the_phase_ends_shows_its_roll_to_both_sides() {
+    let r = grognard_in(
+        &root().join("tests/fixtures/audits/hex-command/thirteenth"),
+        &[
+            "play",
+            "h2.yaml",
+            "--orders",
+            "h2.o3.yaml",
+            "--side",
+            "blue",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let red_phase = r
+        .stdout
+        .split("turn 1 · melee phase (red)")
+        .nth(1)
+        .expect("red's melee phase");
+    for line in [
+        "melee: cube red, cube_defender red; -4 modifiers in all (not itemized: an unidentified piece); score -1 → both hit and attacker TE (melee by enemy #4 at b1)",
+        "melee: cube blue, cube_defender red; +0 modifiers in all (not itemized: an unidentified piece); score 2 → attacker hit and defender TE (melee by enemy #5 at b2)",
+    ] {
+        assert!(red_phase.contains(line), "{line}\nnot in:\n{red_phase}");
+    }
+    assert!(!red_phase.contains("rA (1)"), "{red_phase}");
+}

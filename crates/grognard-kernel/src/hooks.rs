@@ -238,6 +238,24 @@ impl<'a> HookDice<'a> {
         self.action_pieces = Some((by, against));
     }
 
+    /// Resolves a chart as [`Self::resolve`] does, its roll made by `by` against `against`
+    /// (a hook's roll between two pieces outside an action — a melee fought on as a phase
+    /// ends): it is marked with them, as an action's rolls are, so the sides that read it
+    /// are theirs, and each reads it named and itemized as it knows the two.
+    pub fn resolve_between(
+        &mut self,
+        chart: ChartId,
+        set: &[(usize, i32)],
+        purpose: &str,
+        by: PieceId,
+        against: Option<PieceId>,
+    ) -> Option<Resolution> {
+        let saved = self.action_pieces.replace((by, against));
+        let resolution = self.resolve(chart, set, purpose);
+        self.action_pieces = saved;
+        resolution
+    }
+
     /// Marks a roll with the action's pieces, if a script of an action made it.
     fn mark(&self, mut record: RollRecord) -> RollRecord {
         if let Some((by, against)) = self.action_pieces {
