@@ -351,13 +351,16 @@ end
 -- concealed there (hidden, or in a town) that the other sides have not sighted is
 -- announced without it, since naming the square would undo the concealment. One they do
 -- sight is announced as the command they see, by its square (thirteenth outside audit
--- #41). Never the block's id. `col, row` (default: its main square) is the square named.
-local function announce_forward(game, actor, what, col, row)
+-- #41). Never the block's id. `col, row` (default: its main square) is the square named;
+-- `left` for the end told after a move out of it: a concealed square is named then only if
+-- the other sides saw the command as it deployed (`forward_seen`) and see it now.
+local function announce_forward(game, actor, what, col, row, left)
   if col == nil then col, row = game:cell(actor) end
   local mc, mr = game:cell(actor)
   local concealed = game:flag(actor, "hidden") or game:terrain(col, row) == "town"
     or (mc ~= nil and game:terrain(mc, mr) == "town")
-  if concealed and not enemies_see(game, actor) then
+  local seen = enemies_see(game, actor) and not (left and not game:flag(actor, "forward_seen"))
+  if concealed and not seen then
     game:announce("a command out of sight " .. what)
   else
     game:announce("the command at (" .. col .. "," .. row .. ") " .. what)
@@ -381,6 +384,8 @@ function M.forward_deploy(game, actor)
     end
     feature = feature .. where
   end
+  local seen = enemies_see(game, actor)
+  if seen ~= game:flag(actor, "forward_seen") then game:set_flag(actor, "forward_seen", seen) end
   announce_forward(game, actor, "is deployed forward into " .. feature)
 end
 
@@ -403,7 +408,7 @@ function M.moved(game, unit, path)
     game:set_flag(unit, "forward_deployed", false)
     local from = path and path[1]
     announce_forward(game, unit, "is no longer deployed forward: it has left its square",
-      from and from.col, from and from.row)
+      from and from.col, from and from.row, true)
   end
 end
 

@@ -301,3 +301,28 @@ fn audit14_34_45_a_view_says_each_fact_once() {
         "{out}"
     );
 }
+
+#[test]
+fn audit14_41_the_end_after_a_move_never_names_an_unsighted_town_square() {
+    // 000 l.120-121 (#18c) with l.231 (a concealed command is disclosed only by a starred
+    // letter): the end of a forward deployment is told as its start was. Worked by hand
+    // (t4fc_unseen_cav, fm): ab, cavalry in the town at (10,5), unsighted, deploys forward
+    // ("a command out of sight"), gathers, and next turn steps out to (9,5), open ground
+    // the French see: its end must not name (10,5), the square it was concealed in, which
+    // the French never saw it on ("a command out of sight … has left its square"). (Before
+    // this the end named "(10,5)", since the French see the command once it is out.)
+    let (code, out) = run14(&[
+        "play",
+        "t4fc_unseen_cav.yaml",
+        "--orders",
+        "fm.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("announced: a command out of sight is no longer deployed forward: it has left its square"),
+        "{out}"
+    );
+    assert!(!out.contains("(10,5)"), "{out}");
+}
