@@ -7,7 +7,7 @@ use mlua::{Lua, Table, Value};
 
 use crate::names::{parse_dice, unknown_name};
 
-use super::{Call, Slot, method, piece};
+use super::{Call, Slot, add_method, method, piece};
 
 /// Adds these functions to the object's table.
 pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> {
@@ -114,80 +114,73 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
             },
         )?,
     )?;
-    game.set(
-        "resolve",
-        method(
-            lua,
-            slot,
-            move |lua,
-                  cx: &Call<'_, '_, '_, '_>,
-                  (_, chart, inputs, purpose, between): (
-                Table,
-                String,
-                Option<Table>,
-                Option<String>,
-                Option<Table>,
-            )| {
-                let world = cx.world;
-                let rules = world.rules;
-                let dice = cx.dice;
-                let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
-                let id = rules
-                    .chart_by_name(&chart)
-                    .ok_or_else(|| unknown_name("chart", &chart, &names))?;
-                let def = rules
-                    .chart(id)
-                    .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
-                let mut set = Vec::new();
-                if let Some(inputs) = inputs {
-                    for pair in inputs.pairs::<String, i32>() {
-                        let (name, v) = pair?;
-                        let input_names: Vec<String> =
-                            def.inputs.iter().map(|i| i.name.clone()).collect();
-                        let i = def
-                            .inputs
-                            .iter()
-                            .position(|x| x.name == name)
-                            .ok_or_else(|| unknown_name("chart input", &name, &input_names))?;
-                        set.push((i, v));
-                    }
-                }
-                set.sort_unstable();
-                let purpose = purpose.unwrap_or_else(|| format!("{chart} resolved by a hook"));
-                // `{ by = piece, against = piece }`: the roll is made by one piece against
-                // another (read by their sides), as an action's are.
-                let pieces = match between {
-                    Some(t) => {
-                        let by: Value = t.get("by")?;
-                        let against: Value = t.get("against")?;
-                        let by = piece(world, &by)?.id;
-                        let against = match against {
-                            Value::Nil => None,
-                            v => Some(piece(world, &v)?.id),
-                        };
-                        Some((by, against))
-                    }
-                    None => None,
-                };
-                let resolution = match pieces {
-                    Some((by, against)) => dice
-                        .borrow_mut()
-                        .resolve_between(id, &set, &purpose, by, against),
-                    None => dice.borrow_mut().resolve(id, &set, &purpose),
-                }
-                .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
-                let faces = lua.create_table()?;
-                for d in &resolution.dice {
-                    let label = rules
-                        .dice
-                        .get(d.die.index())
-                        .and_then(|x| x.faces.get(usize::from(d.face)))
-                        .map_or_else(|| d.value.to_string(), |f| f.label.clone());
-                    faces.raw_push(label)?;
-                }
-                Ok((def.outcomes.get(resolution.outcome).cloned(), faces))
-            },
-        )?,
-    )?;
+    add_method(lua, slot, game, "resolve", resolve)?;
     Ok(())
+}
+
+/// `game:resolve(chart [, inputs [, purpose [, { by = piece, against = piece }]]])`.
+type ResolveArgs = (Table, String, Option<Table>, Option<String>, Option<Table>);
+
+fn resolve(
+    lua: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, chart, inputs, purpose, between): ResolveArgs,
+) -> mlua::Result<(Option<String>, Table)> {
+    let world = cx.world;
+    let rules = world.rules;
+    let dice = cx.dice;
+    let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
+    let id = rules
+        .chart_by_name(&chart)
+        .ok_or_else(|| unknown_name("chart", &chart, &names))?;
+    let def = rules
+        .chart(id)
+        .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+    let mut set = Vec::new();
+    if let Some(inputs) = inputs {
+        for pair in inputs.pairs::<String, i32>() {
+            let (name, v) = pair?;
+            let input_names: Vec<String> = def.inputs.iter().map(|i| i.name.clone()).collect();
+            let i = def
+                .inputs
+                .iter()
+                .position(|x| x.name == name)
+                .ok_or_else(|| unknown_name("chart input", &name, &input_names))?;
+            set.push((i, v));
+        }
+    }
+    set.sort_unstable();
+    let purpose = purpose.unwrap_or_else(|| format!("{chart} resolved by a hook"));
+    // `{ by = piece, against = piece }`: the roll is made by one piece against
+    // another (read by their sides), as an action's are.
+    let pieces = match between {
+        Some(t) => {
+            let by: Value = t.get("by")?;
+            let against: Value = t.get("against")?;
+            let by = piece(world, &by)?.id;
+            let against = match against {
+                Value::Nil => None,
+                v => Some(piece(world, &v)?.id),
+            };
+            Some((by, against))
+        }
+        None => None,
+    };
+    let resolution = match pieces {
+        Some((by, against)) => dice
+            .borrow_mut()
+            .resolve_between(id, &set, &purpose, by, against),
+        None => dice.borrow_mut().resolve(id, &set, &purpose),
+    }
+    .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+    let faces = lua.create_table()?;
+    for d in &resolution.dice {
+        let label = rules
+            .dice
+            .get(d.die.index())
+            .and_then(|x| x.faces.get(usize::from(d.face)))
+            .map_or_else(|| d.value.to_string(), |f| f.label.clone());
+        faces.raw_push(label)?;
+    }
+    Ok((def.outcomes.get(resolution.outcome).cloned(), faces))
 }
