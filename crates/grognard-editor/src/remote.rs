@@ -935,7 +935,7 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
     let policies = request.policies.clone();
     let created = Client::new(&url)
         .and_then(|c| c.create(&create, host_token.as_deref()))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| refusal_words(&e, &url))?;
     Ok(Hosted {
         url,
         created,
@@ -943,6 +943,19 @@ fn host(request: HostRequest) -> Result<Hosted, String> {
         play_as: request.play_as,
         policies,
     })
+}
+
+/// What a failed create says to the player: a missing or wrong host token in the editor's
+/// words (the server's own text speaks to whoever ran `grognard serve`, which the player may
+/// never have done).
+fn refusal_words(e: &grognard_server::client::ClientError, url: &str) -> String {
+    match e {
+        grognard_server::client::ClientError::Refused { status: 401, .. } => format!(
+            "the server at {url} creates games only for its host: fill in its host token \
+             (whoever started that server has it), or tick \"start a server here\""
+        ),
+        e => e.to_string(),
+    }
 }
 
 #[cfg(test)]

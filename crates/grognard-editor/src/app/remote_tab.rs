@@ -231,7 +231,12 @@ pub fn phase_line(state: &SeatState) -> String {
                 crate::words::result_sentence(r.winner.as_deref(), &r.why, None)
             )
         });
-        return format!("Game over after turn {}{result}", s.turn);
+        // Once the last turn is played the status's turn has moved on past it: the turns
+        // played are the game-over event's, as the log says them.
+        return match turns_played(state) {
+            Some(turns) => format!("Game over after turn {turns}{result}"),
+            None => format!("Game over{result}"),
+        };
     }
     format!(
         "Turn {} · {} phase · to act: {}",
@@ -245,6 +250,19 @@ pub fn phase_line(state: &SeatState) -> String {
             s.to_act.join(", ")
         }
     )
+}
+
+/// The turns the game lasted, from the last game-over event of the seat's log.
+fn turns_played(state: &SeatState) -> Option<u64> {
+    state
+        .view
+        .get("events")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|e| e.get("event").and_then(serde_json::Value::as_str) == Some("game_over"))?
+        .get("turns")?
+        .as_u64()
 }
 
 impl EditorApp {
@@ -420,10 +438,13 @@ impl EditorApp {
                 if r.job.is_some() {
                     return;
                 }
-                if let Some(server) = &r.server
-                    && request.start_server
-                {
-                    // This editor's server is already running: host the game there.
+                // This editor's server is already running (the form then names it and
+                // asks for no token): host the game there, with its own host token.
+                let own = r.server.as_ref().is_some_and(|server| {
+                    request.start_server
+                        || crate::remote::server_url(&request.url).ok() == Some(server.url())
+                });
+                if let Some(server) = r.server.as_ref().filter(|_| own) {
                     request.start_server = false;
                     request.url = server.url();
                     request.host_token = Some(server.host_token.clone());

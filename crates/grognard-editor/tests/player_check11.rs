@@ -1,0 +1,201 @@
+//! The sixth outside new-player check of issue 37 (its report's numbers), each checked as
+//! the editor shows it, the tabs driven with egui_kittest.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use grognard_editor::app::phase_line;
+use grognard_editor::scene::{Captions, DrawPiece, Look, fit_lines, label_lines};
+use grognard_editor::{Command, EditorApp};
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_server::bundle;
+use grognard_server::client::Client;
+use grognard_server::protocol::Created;
+
+/// Selects everything in the text field `field` and types `text` over it.
+fn retype(h: &mut Harness<'_, EditorApp>, field: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, field).focus();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_role_and_label(Role::TextInput, field)
+        .type_text(text);
+    h.run_steps(2);
+}
+
+/// Runs frames until `done` holds, or fails after a minute.
+fn wait(h: &mut Harness<'_, EditorApp>, what: &str, done: impl Fn(&EditorApp) -> bool) {
+    let start = Instant::now();
+    while !done(h.state()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{what}: {:?}",
+            h.state().status().map(|s| &s.text)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(2);
+    }
+    h.run_steps(2);
+}
+
+/// #1: after a first game hosted on this editor's own server, a second Host there failed
+/// with the server's "creating a game needs the host token … printed by `grognard serve`":
+/// the editor sent no token, though the server is its own. The second game is created.
+#[test]
+fn a_second_game_hosted_on_the_editors_own_server_is_created() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Host game…").click();
+    h.run_steps(2);
+    retype(&mut h, "Server", "http://127.0.0.1:0");
+    let db = dir.path().join("hosted.sqlite");
+    retype(&mut h, "Database", &db.display().to_string());
+    h.get_by_role_and_label(Role::Button, "Host").click();
+    wait(&mut h, "no first game hosted", |a| a.hosted().is_some());
+    let first = h.state().hosted().expect("a game").1.game.clone();
+    wait(&mut h, "the first game not joined", |a| {
+        a.remote().is_some()
+    });
+    h.get_by_role_and_label(Role::Button, "Leave").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Host game…").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("this editor's server, at")
+            .is_some(),
+        "the form names the editor's own server"
+    );
+    h.get_by_role_and_label(Role::Button, "Host").click();
+    wait(&mut h, "no second game hosted", |a| {
+        a.hosted().is_some_and(|(_, c)| c.game != first) || a.status().is_some_and(|s| s.error)
+    });
+    let status = h.state().status().expect("a status line");
+    assert!(!status.error, "second Host refused: {}", status.text);
+    assert!(!status.text.contains("grognard serve"), "{}", status.text);
+}
+
+/// Ends every phase of the game on the server, each side ending its share in turn, until
+/// the game is over.
+fn play_out(client: &Client, created: &Created) {
+    for _ in 0..400 {
+        let status = client
+            .view(&created.game, &created.tokens["referee"])
+            .expect("the referee's view")
+            .status;
+        if status.over {
+            return;
+        }
+        for side in &status.to_act {
+            let orders = format!("orders:\n  - {{ side: {side}, end_phase: true }}\n");
+            client
+                .orders(&created.game, &created.tokens[side], "orders.yaml", &orders)
+                .expect("the phase ends");
+        }
+    }
+    panic!("the game did not end");
+}
+
+/// #3: the Remote tab's phase bar said "Game over after turn 8" in a 7-turn scenario
+/// while its log said "game over after 7 turns": it showed the status's turn, which has
+/// moved past the last one. It says the turns the game lasted, as the log does.
+#[test]
+fn the_remote_phase_bar_counts_the_turns_the_game_lasted() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let running =
+        grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).expect("a server");
+    let client = Client::new(&running.url()).expect("a client");
+    let scenario = common::root().join("examples/square-blocks.yaml");
+    let request = bundle::gather(&scenario, BTreeMap::new(), Some(7), BTreeMap::new())
+        .expect("the scenario gathers");
+    let created = client
+        .create(&request, Some(&running.host_token))
+        .expect("the game is created");
+    play_out(&client, &created);
+    let turns = grognard_rules::load::load_scenario(&scenario, None)
+        .expect("the scenario loads")
+        .compiled
+        .setup
+        .turns
+        .expect("the scenario says its turns");
+    let mut h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    h.state_mut().apply(Command::Join {
+        url: running.url(),
+        game: created.game.clone(),
+        token: created.tokens["french"].clone(),
+    });
+    wait(&mut h, "the seat's state", |a| {
+        a.remote().is_some_and(|s| s.state().is_some())
+    });
+    let line = phase_line(h.state().remote().and_then(|s| s.state()).expect("a state"));
+    assert!(
+        line.starts_with(&format!("Game over after turn {turns}")),
+        "{line} in a {turns}-turn game"
+    );
+    assert!(
+        h.query_by_label(&line).is_some(),
+        "the phase bar shows {line}"
+    );
+}
+
+/// A face-up piece named `name` in mode `mode` with `markers`, at cell (1, 1).
+fn marked_piece(name: &str, mode: &str, markers: &[&str]) -> DrawPiece {
+    DrawPiece {
+        id: PieceId(3),
+        side: SideId(0),
+        name: name.to_owned(),
+        kind: "infantry".to_owned(),
+        place: Place::Cell(Cell::new(1, 1)),
+        facing: None,
+        mode: mode.to_owned(),
+        markers: markers.iter().map(|m| (*m).to_owned()).collect(),
+        look: Look::Open,
+        footprint: None,
+    }
+}
+
+/// #2: hex-command's b3, one row high in a stack, read "b3 U" with its hit left out and
+/// nothing to say so; a base too thin for its label, 6 hits and shaken, read "b_line3 F".
+/// A one-row counter carries "…" after its name when markers are left out, and a caption
+/// carries the markers after the name.
+#[test]
+fn damage_left_out_of_a_small_counter_is_marked_and_a_caption_carries_it() {
+    let h = common::scenario("examples/hex-command.yaml", 800.0, 600.0);
+    let font = egui::FontId::proportional(9.0);
+    let width_of = |t: &str| {
+        h.ctx
+            .fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE))
+            .size()
+            .x
+    };
+    let b3 = marked_piece("b3", "unformed", &["hits 1"]);
+    let lines = label_lines(&b3);
+    let one_row = fit_lines(&h.ctx, &lines, &font, width_of("b3 U …") + 1.0, 12.0);
+    assert_eq!(one_row, ["b3 U …"]);
+    // Without room for the mode letter too, the letter gives way, never the name.
+    let narrow = fit_lines(&h.ctx, &lines, &font, width_of("b3 …") + 1.0, 12.0);
+    assert_eq!(narrow, ["b3 …"]);
+    // Nothing left out: no mark.
+    let unhurt = marked_piece("b3", "unformed", &[]);
+    let alone = fit_lines(&h.ctx, &label_lines(&unhurt), &font, 60.0, 12.0);
+    assert_eq!(alone, ["b3 U"]);
+    let line3 = marked_piece("b_line3", "formed", &["hits 6", "shaken"]);
+    let mut captions = Captions::default();
+    let under = egui::Rect::from_min_size(egui::pos2(100.0, 100.0), egui::vec2(40.0, 4.0));
+    captions.add(&h.ctx, &line3, under, false);
+    let texts: Vec<String> = captions
+        .into_shapes()
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["b_line3 F · hits 6, shaken"]);
+}
