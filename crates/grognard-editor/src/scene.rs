@@ -264,12 +264,37 @@ pub fn fit_lines(
             }
         }
         out.push(text);
-        // A counter one row high holds its name alone; the hover card has the rest.
+        // A counter one row high holds its name alone; the hover card has the rest, and a
+        // "…" after the name says there is more (a player read "b3 U" on a counter with a
+        // hit and took it for unhurt).
         if out.len() >= rows {
+            if i + 1 < lines.len()
+                && let Some(last) = out.last_mut()
+            {
+                mark_more(last, width, &measure);
+            }
             break;
         }
     }
     out
+}
+
+/// `line` given a trailing " …" (more is left out), its mode letter dropped to make room
+/// if need be (the name is never cut for it); unchanged when neither fits.
+fn mark_more(line: &mut String, width: f32, measure: &impl Fn(&str) -> f32) {
+    if line.ends_with('…') {
+        return;
+    }
+    let stem = match line.rsplit_once(' ') {
+        Some((stem, letter)) if letter.chars().count() == 1 && !stem.is_empty() => stem,
+        _ => line.as_str(),
+    };
+    let marked = [format!("{line} …"), format!("{stem} …")]
+        .into_iter()
+        .find(|m| measure(m) <= width);
+    if let Some(marked) = marked {
+        *line = marked;
+    }
 }
 
 /// `stem` (words) cut after its last whole word that fits with `…` and `suffix` in
@@ -371,9 +396,14 @@ impl Captions {
     /// base on screen: below it first — or above first when `above` (its front, with the
     /// facing mark, is at the bottom: a caption there would cover the mark).
     pub fn add(&mut self, ctx: &egui::Context, p: &DrawPiece, under: egui::Rect, above: bool) {
-        let Some(line) = label_lines(p).into_iter().next() else {
+        let Some(mut line) = label_lines(p).into_iter().next() else {
             return;
         };
+        // Damage and status go with the name: a base too thin to hold its label showed
+        // "b_line3 F" for a base with 6 hits and shaken.
+        if !p.markers.is_empty() {
+            line = format!("{line} · {}", p.markers.join(", "));
+        }
         let font = egui::FontId::proportional(CAPTION_FONT);
         let galley = ctx.fonts_mut(|f| f.layout_no_wrap(line, font, Color32::WHITE));
         self.pending.push((galley, under, above));
