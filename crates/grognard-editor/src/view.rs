@@ -120,6 +120,14 @@ pub fn open_pieces(rules: &Rules, pieces: &[Piece]) -> Vec<DrawPiece> {
         .collect()
 }
 
+/// The marker of an enemy block drawn face up though not identified: its marker is turned
+/// up, which every side reads ([`crate::words::piece_card`] explains it).
+pub const FACE_UP: &str = "face up";
+
+/// The marker of a face-down enemy block no piece of the viewer's side sees now, drawn
+/// where it stands because positions are public.
+pub const OUT_OF_SIGHT: &str = "out of sight";
+
 /// The pieces a viewer sees, in drawing order (pieces off the board are left out).
 ///
 /// The referee sees every piece face up. A side sees exactly what [`Game::view`] gives it:
@@ -225,6 +233,19 @@ fn seen_pieces(
                 d.markers
                     .push(format!("strength {n}{}", remembered("strength")));
             }
+            // Why a block seen at a low level shows its type: its marker is face up (a
+            // scout's), which every side reads whatever the level (a player took "#8 at
+            // level D", drawn face up, for a leak).
+            if known && e.identity.is_none() {
+                d.markers.push(FACE_UP.to_owned());
+            }
+            // A face-down block no piece of the side sees now is still drawn where it
+            // stands when positions are public: it says so (the log has just said
+            // "loses sight of enemy #9"; an outline is kept for a place only last seen).
+            let levels = rules.sighting.as_ref().is_some_and(|s| s.levels.len() > 1);
+            if !known && e.level.is_none() && levels {
+                d.markers.push(OUT_OF_SIGHT.to_owned());
+            }
             d.id = real(e.handle);
             d.place = place;
             // The view gives where an enemy faces whenever it knows where it is, but a
@@ -234,11 +255,21 @@ fn seen_pieces(
                 .piece_types
                 .iter()
                 .any(|t| t.name == d.kind && t.faces);
+            // A block whose type is unknown is drawn facing as the view says (facing is
+            // public where the view gives it: the text view said "#9 … facing N" while the
+            // board drew no arrow); a known type without a front gets none.
             d.facing = match (&d.place, e.facing) {
                 (Place::Point { facing, .. }, _) => Some(FacingMark::Angle(*facing)),
-                (_, Some(f)) if known && faces => grid_facing(f),
+                (_, Some(f)) if (known && faces) || d.kind.is_empty() => grid_facing(f),
                 _ => None,
             };
+            // Its mode, as the view gives it (public with the position): the letter after
+            // its name, as on the side's own counters.
+            if d.mode.is_empty()
+                && let Some(mode) = &e.mode
+            {
+                d.mode.clone_from(mode);
+            }
             out.push(d);
         } else if let Some(last) = &e.last_seen {
             out.push(DrawPiece {

@@ -349,7 +349,17 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
             spaced(&p.mode)
         ));
     }
-    lines.extend(p.markers.iter().cloned());
+    lines.extend(p.markers.iter().map(|m| {
+        match m.as_str() {
+            crate::view::FACE_UP => "face up: its marker is turned up, so every side sees \
+                                 what a face-up marker shows, whatever the sighting level"
+                .to_owned(),
+            crate::view::OUT_OF_SIGHT => "out of sight: no piece of yours sees it now; where \
+                                      it stands is known to every side"
+                .to_owned(),
+            m => m.to_owned(),
+        }
+    }));
     lines
 }
 

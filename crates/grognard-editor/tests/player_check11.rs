@@ -10,7 +10,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::app::phase_line;
-use grognard_editor::scene::{Captions, DrawPiece, Look, fit_lines, label_lines};
+use grognard_editor::scene::{Captions, DrawPiece, FacingMark, Look, fit_lines, label_lines};
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
@@ -198,4 +198,83 @@ fn damage_left_out_of_a_small_counter_is_marked_and_a_caption_carries_it() {
         })
         .collect();
     assert_eq!(texts, ["b_line3 F · hits 6, shaken"]);
+}
+
+/// #4, #5: seen as the French, square-blocks' scout #8, sighted at level D, is drawn face
+/// up with its type (its marker is face up: the ruleset's `face_up` shows every side its
+/// type and that it is real, whatever the level — the view gives exactly that), and #9,
+/// once out of sight, stays a dim block where it stands (positions are public there), as
+/// #7 is. Neither said why: #8 reads "face up" and its card explains it; a face-down block
+/// no French piece sees reads "out of sight", and the legend says both.
+#[test]
+fn a_face_up_enemy_and_an_unseen_block_say_why_they_are_drawn_so() {
+    let mut h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.get_by_label("View as").click();
+    h.run();
+    h.get_by_label("Side french").click();
+    h.run();
+    let pieces = h.state().drawn_pieces().to_vec();
+    let named = |n: &str| {
+        pieces
+            .iter()
+            .find(|p| p.name == n)
+            .unwrap_or_else(|| panic!("{n} drawn: {pieces:?}"))
+            .clone()
+    };
+    let scout = named("#8");
+    assert_eq!((scout.look, scout.kind.as_str()), (Look::Open, "scout"));
+    assert!(scout.markers.iter().any(|m| m == "face up"), "{scout:?}");
+    let card = grognard_editor::words::piece_card(&scout, "austrians");
+    assert!(
+        card.iter()
+            .any(|l| l.starts_with("face up: its marker is turned up")),
+        "{card:?}"
+    );
+    let unseen = named("#7");
+    assert_eq!(unseen.look, Look::FaceDown);
+    assert_eq!(unseen.markers, ["out of sight"]);
+    let card = grognard_editor::words::piece_card(&unseen, "austrians");
+    assert!(
+        card.iter()
+            .any(|l| l.starts_with("out of sight: no piece of yours sees it now")),
+        "{card:?}"
+    );
+    // A block in sight says its level, not "out of sight".
+    let seen = named("#9");
+    assert_eq!(seen.markers, ["seen D"]);
+    h.get_by_label("Legend").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("\"out of sight\" when no piece")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("an enemy marked \"face up\"")
+            .is_some()
+    );
+}
+
+/// #7: the Remote tab's text view listed "#9 at (2,8), facing N, strategic mode" while
+/// the board drew the block with no facing arrow and no mode letter. The board draws what
+/// the view gives: a face-down block's facing and mode letter (the Remote tab and the Play
+/// tab draw a side's view with the same code).
+#[test]
+fn a_face_down_block_is_drawn_with_the_facing_and_mode_the_view_gives() {
+    let h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    let game = &h.state().session().expect("a game").game;
+    let view = game.view(SideId(0));
+    let block = view
+        .enemy
+        .iter()
+        .find(|e| e.handle == PieceId(9))
+        .expect("#9 in the French view");
+    assert_eq!(block.mode.as_deref(), Some("strategic"));
+    let facing = block.facing.expect("the view gives #9's facing");
+    let drawn = grognard_editor::view::pieces_from_view(game.rules(), game.board(), &view);
+    let nine = drawn.iter().find(|p| p.name == "#9").expect("#9 drawn");
+    assert_eq!(nine.look, Look::FaceDown);
+    assert_eq!(nine.facing, Some(FacingMark::Grid(facing)));
+    assert_eq!(label_lines(nine).first().map(String::as_str), Some("#9 S"));
 }

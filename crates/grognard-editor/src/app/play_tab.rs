@@ -359,8 +359,11 @@ impl EditorApp {
                 ui.label(
                     "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
                      legal target, yellow shading where the selected piece can reach; a dim \
-                     counter is face down (only where it is is known), an outline where an enemy \
-                     was last seen. Hover over a piece or a cell for everything shown of it.",
+                     counter is face down (only where it is is known; \"out of sight\" when no \
+                     piece of yours sees it now), an outline where an enemy was last seen (where \
+                     it is now is unknown); an enemy marked \"face up\" shows what a face-up \
+                     marker shows every side, whatever its sighting level. Hover over a piece or \
+                     a cell for everything shown of it.",
                 );
                 if game.board().grid().is_some()
                     && rules.piece_types.iter().any(|t| t.company.exits.is_some())
