@@ -536,13 +536,39 @@ fn line_of(file: &Path, path: &[String]) -> Option<usize> {
             found = Some(i + 1);
             continue;
         }
-        let i = lines.iter().enumerate().skip(at).find_map(|(i, l)| {
-            let t = l
-                .trim_start()
-                .trim_start_matches("- ")
-                .trim_start_matches("{ ");
-            (t.starts_with(&format!("{key}:")) || l.contains(&format!(" {key}:"))).then_some(i)
-        })?;
+        // A key inside a flow map (`{ band: Code, fail: miss }`) is looked for only on the
+        // line that holds the map (the list item or the key just found): elsewhere ` bands:`
+        // met an input's `{ from: distance_band, bands: [1, 2] }` and led to a wrong line.
+        let holder = found.map_or(at, |f| f - 1);
+        let i = lines
+            .iter()
+            .enumerate()
+            .skip(at.min(holder))
+            .find_map(|(i, l)| {
+                let t = l
+                    .trim_start()
+                    .trim_start_matches("- ")
+                    .trim_start_matches("{ ");
+                let block = i >= at && t.starts_with(&format!("{key}:"));
+                (block || (i == holder && l.contains(&format!(" {key}:")))).then_some(i)
+            })?;
+        // A value given by an alias (`bands: *bands_auto`) is written at its anchor: the
+        // rest of the path is looked for there, not in whatever follows the alias (which
+        // named the next chart's line).
+        let alias = lines[i]
+            .split_once(&format!("{key}:"))
+            .map(|(_, v)| v.trim())
+            .and_then(|v| v.strip_prefix('*'))
+            .filter(|a| !a.is_empty() && !a.contains(' '));
+        if let Some(alias) = alias {
+            let anchor = format!("&{alias}");
+            let a = lines
+                .iter()
+                .position(|l| l.split_whitespace().any(|w| w == anchor))?;
+            at = a + 1;
+            found = Some(a + 1);
+            continue;
+        }
         at = i + 1;
         found = Some(i + 1);
     }
@@ -585,8 +611,9 @@ pub fn outcome_refusal(
         .filter(|o| edit_distance(o, typed) <= o.chars().count().max(typed.chars().count()) / 2);
     let guess = closest.map_or_else(|| ".".to_owned(), |o| format!(" — did you mean `{o}`?"));
     Some(format!(
-        "`{typed}` is not an outcome of chart {chart}{guess} Its outcomes: {}. (A new outcome \
+        "`{typed}` is not an outcome of chart {}{guess} Its outcomes: {}. (A new outcome \
          is added in the ruleset file, where its effects are written.)",
+        chart.replace('_', " "),
         def.outcomes.join(", ")
     ))
 }
@@ -619,14 +646,21 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// A field's path as a person reads it: keys joined by ` › `, and a list's items counted
-/// from 1 as the file shows them, by what the list holds (`charts › command › modifier 3 ›
-/// per`, `charts › to_hit › row 1 › score`), never the 0-based index the tree uses.
+/// A field's path as a person reads it, in the Charts tab's words: keys spaced and joined
+/// by ` › `, a list's items counted from 1 as the file shows them, by what the list holds
+/// (`charts › command › modifier 3 › per`, `charts › to hit › row 1 › score`), never the
+/// 0-based index the tree uses — but a chart's bands (`bands › rows › 2`) named as the tab
+/// numbers them, from 0 (`charts › fire small b › band 2 › fail`: "row 3" pointed a player
+/// at the tab's band 3).
 #[must_use]
 pub fn path_words(path: &[String]) -> String {
     let mut out: Vec<String> = Vec::new();
     for key in path {
         match key.parse::<usize>() {
+            Ok(i) if out.len() >= 2 && out.ends_with(&["bands".to_owned(), "rows".to_owned()]) => {
+                out.truncate(out.len() - 2);
+                out.push(format!("band {i}"));
+            }
             Ok(i) => {
                 let list = out.pop().unwrap_or_default();
                 let one = list
@@ -636,7 +670,7 @@ pub fn path_words(path: &[String]) -> String {
                     .unwrap_or_else(|| format!("{list} item"));
                 out.push(format!("{one} {}", i + 1));
             }
-            Err(_) => out.push(key.clone()),
+            Err(_) => out.push(key.replace('_', " ")),
         }
     }
     out.join(" › ")

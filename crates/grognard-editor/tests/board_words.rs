@@ -399,7 +399,7 @@ fn a_bad_edit_names_the_field_and_the_base_file_not_a_temporary_one() {
     let base = std::fs::canonicalize(root().join("rulesets/black-powder-core.yaml")).expect("base");
     assert!(
         all.contains(&format!(
-            "your edit of charts › to_hit › row 1 › score (over {}:",
+            "your edit of charts › to hit › row 1 › score (over {}:",
             base.display()
         )),
         "{all}"

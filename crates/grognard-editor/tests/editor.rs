@@ -163,7 +163,7 @@ fn a_bad_edit_is_shown_beside_its_field_and_the_last_good_ruleset_stays() {
     let base = std::fs::canonicalize(root().join("rulesets/drill-square.yaml")).expect("base");
     assert!(
         text.contains(&format!(
-            "your edit of piece_types › infantry › allowance › battle (over {}:",
+            "your edit of piece types › infantry › allowance › battle (over {}:",
             base.display()
         )),
         "names file and line: {text}"
