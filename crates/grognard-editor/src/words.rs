@@ -547,14 +547,23 @@ pub fn ended_words(
     }
 }
 
-/// A time in whole seconds, rounded up, as a person reads it: `8 s`, `3 min 20 s`.
+/// A time in whole seconds, rounded up, as a person reads it: `8 s`, `3 min 20 s`, and
+/// from an hour on in hours and minutes (`3 h 57 min`: "236 min 44 s" read as no time a
+/// person plans by).
 #[must_use]
 pub fn seconds_text(secs: f64) -> String {
     let secs = secs.ceil();
     if secs < 60.0 {
         format!("{secs:.0} s")
-    } else {
+    } else if secs < 3600.0 {
         format!("{:.0} min {:.0} s", (secs / 60.0).floor(), secs % 60.0)
+    } else {
+        let minutes = (secs / 60.0).round();
+        format!(
+            "{:.0} h {:.0} min",
+            (minutes / 60.0).floor(),
+            minutes % 60.0
+        )
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::app::phase_line;
 use grognard_editor::scene::{Captions, DrawPiece, FacingMark, Look, fit_lines, label_lines};
 use grognard_editor::{Command, EditorApp};
@@ -277,4 +277,96 @@ fn a_face_down_block_is_drawn_with_the_facing_and_mode_the_view_gives() {
     assert_eq!(nine.look, Look::FaceDown);
     assert_eq!(nine.facing, Some(FacingMark::Grid(facing)));
     assert_eq!(label_lines(nine).first().map(String::as_str), Some("#9 S"));
+}
+
+/// #8: a typo `mss` in hex-command's fire small b, field "band 2 · fail", was reported at
+/// "charts › fire_small_b › bands › row 3 › fail (over rulesets/hex-command.yaml:571)":
+/// row 3 is "Code'n Color" on the tab, the name was raw, and line 571 is the next chart's
+/// (the chart's bands are an alias). The message names the band as the tab does, the chart
+/// spaced, and the line of the anchor's band 2.
+#[test]
+fn a_typo_in_a_band_is_placed_as_the_charts_tab_shows_it() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut()
+        .apply(Command::ShowChart("fire_small_b".to_owned()));
+    h.run();
+    h.get_by_label("fire_small_b band 2 fail").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.event(egui::Event::Text("mss".to_owned()));
+    h.run();
+    let node = h
+        .query_by_label_contains("⚠ your edit of")
+        .expect("the message above the fields");
+    let text = {
+        let n = node.accesskit_node();
+        n.label().or_else(|| n.value()).unwrap_or_default()
+    };
+    let yaml = std::fs::read_to_string(common::root().join("rulesets/hex-command.yaml"))
+        .expect("the ruleset");
+    let anchor = yaml
+        .lines()
+        .position(|l| l.contains("&bands_auto"))
+        .expect("the bands' anchor");
+    let line = yaml
+        .lines()
+        .enumerate()
+        .skip(anchor)
+        .filter(|(_, l)| l.trim_start().starts_with("- "))
+        .nth(2)
+        .map(|(i, _)| i + 1)
+        .expect("band 2's line");
+    assert!(
+        yaml.lines()
+            .nth(line - 1)
+            .is_some_and(|l| l.contains("band: Code,")),
+        "line {line} is band 2"
+    );
+    assert!(
+        text.contains("your edit of charts › fire small b › band 2 › fail (over ")
+            && text.contains(&format!("rulesets/hex-command.yaml:{line})"))
+            && text.contains("is not an outcome of chart fire small b — did you mean `miss`?"),
+        "{text}"
+    );
+}
+
+/// #9: the Simulate tab's search warning said "about 78 min 55 s a game … so about 236 min
+/// 44 s for 6 games": no hours, and 6 × 79 min is not 237 min unless the games run two at
+/// a time, which it did not say. Times from an hour on read in hours and minutes, and the
+/// warning says how many games run at once.
+#[test]
+fn the_search_warning_reads_hours_and_says_how_many_games_run_at_once() {
+    use grognard_editor::words::seconds_text;
+    assert_eq!(seconds_text(4734.2), "1 h 19 min");
+    assert_eq!(seconds_text(14_204.0), "3 h 57 min");
+    assert_eq!(seconds_text(3599.0), "59 min 59 s");
+    assert_eq!(seconds_text(7199.0), "2 h 0 min");
+    let path = common::root().join("crates/grognard-editor/tests/fixtures/sure-shot.scenario.yaml");
+    let mut h = common::scenario(path.to_str().expect("a UTF-8 path"), 1280.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Simulate").click();
+    h.run();
+    h.get_by_label("search").click();
+    h.run();
+    let started = Instant::now();
+    while h.query_by_label_contains("search is slow: about").is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(50));
+        h.step();
+    }
+    let node = h.get_by_label_contains("search is slow: about");
+    let said = {
+        let n = node.accesskit_node();
+        n.value().or_else(|| n.label()).unwrap_or_default()
+    };
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let at_once = cores.min(100);
+    let expected = if at_once > 1 {
+        format!("for 100 games, {at_once} at a time on {at_once} threads")
+    } else {
+        "for 100 games, one at a time on 1 thread".to_owned()
+    };
+    assert!(said.contains(&expected), "{said}");
 }

@@ -191,11 +191,18 @@ impl EditorApp {
                     warn,
                     format!(
                         "search is slow: about {} a game here at {iterations} iterations an \
-                         order, so about {} for {} (measured on a short sample; other work \
-                         on the machine makes it slower).",
+                         order, so about {} for {}, {} (measured on a short sample; other \
+                         work on the machine makes it slower).",
                         crate::words::seconds_text(*a_game),
                         crate::words::seconds_text(a_game * games / parallel),
                         crate::words::count(games as i64, "game"),
+                        // The total is a game's time × games ÷ the games played at once:
+                        // say how many, or "6 games" at 79 min cannot make 237 min.
+                        if parallel > 1.0 {
+                            format!("{parallel:.0} at a time on {parallel:.0} threads")
+                        } else {
+                            "one at a time on 1 thread".to_owned()
+                        },
                     ),
                 );
             }
