@@ -370,3 +370,115 @@ fn the_search_warning_reads_hours_and_says_how_many_games_run_at_once() {
     };
     assert!(said.contains(&expected), "{said}");
 }
+
+/// The relative luminance of `c` (WCAG), for a contrast ratio.
+fn luminance(c: egui::Color32) -> f32 {
+    let lin = |v: u8| {
+        let v = f32::from(v) / 255.0;
+        if v <= 0.039_28 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+}
+
+/// Every text the editor drew in its last frame, with its first section's colour and its
+/// number of rows.
+fn drawn_texts(h: &Harness<'_, EditorApp>) -> Vec<(String, egui::Color32, usize)> {
+    h.output()
+        .shapes
+        .iter()
+        .filter_map(|s| match &s.shape {
+            egui::Shape::Text(t) => Some((
+                t.galley.text().to_owned(),
+                t.galley
+                    .job
+                    .sections
+                    .first()
+                    .map_or(t.fallback_color, |s| s.format.color),
+                t.galley.rows.len(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// #10: the pieces list's selected entry was the side's blue on the selection's teal,
+/// unreadable; a narrow list wrapped "hale (blue commander)" with a lone ")" on a line and
+/// split "fr_voltigeurs" mid-name. The selected entry takes the selection's text colour,
+/// and each entry keeps to one line (cut with "…", whole on hover).
+#[test]
+fn the_pieces_list_reads_its_selected_entry_and_keeps_each_to_one_line() {
+    for example in ["examples/hex-command.yaml", "examples/black-powder.yaml"] {
+        let mut h = common::scenario(example, 1024.0, 700.0);
+        h.get_by_role_and_label(Role::Button, "Play").click();
+        h.run();
+        let first = h
+            .state()
+            .drawn_pieces()
+            .iter()
+            .find(|p| p.look == Look::Open)
+            .expect("a piece listed")
+            .clone();
+        h.state_mut().apply(Command::Select(Some(first.id)));
+        h.run();
+        let names: Vec<String> = h
+            .state()
+            .drawn_pieces()
+            .iter()
+            .filter(|p| p.look == Look::Open)
+            .map(|p| format!("{} (", p.name))
+            .collect();
+        let texts = drawn_texts(&h);
+        let entries: Vec<_> = texts
+            .iter()
+            .filter(|(t, _, _)| names.iter().any(|n| t.starts_with(n.as_str())))
+            .collect();
+        assert!(!entries.is_empty(), "{example}: no entries among {texts:?}");
+        for (text, _, rows) in &entries {
+            assert_eq!(*rows, 1, "{example}: {text:?} wraps");
+        }
+        let selected = format!("{} (", first.name);
+        let (_, color, _) = entries
+            .iter()
+            .find(|(t, _, _)| t.starts_with(&selected))
+            .expect("the selected entry");
+        let fill = h.ctx.global_style().visuals.selection.bg_fill;
+        let (a, b) = (luminance(*color), luminance(fill));
+        let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        assert!(
+            ratio >= 4.5,
+            "{example}: selected entry {color:?} on {fill:?}: contrast {ratio:.2}"
+        );
+    }
+}
+
+/// #12: black-powder's top bar said "musketry artillery phase" while its log and the status
+/// line after End phase said "musketry_artillery phase". Both say phase names spaced.
+#[test]
+fn phase_names_read_spaced_in_the_log_and_the_status_line() {
+    let mut h = common::scenario("examples/black-powder.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        if h.state().event_log().iter().any(|l| l.contains("musketry")) {
+            break;
+        }
+        h.get_by_role_and_label(Role::Button, "End phase").click();
+        h.run();
+        statuses.extend(h.state().status().map(|s| s.text.clone()));
+    }
+    let log = h.state().event_log().join("\n");
+    assert!(log.contains("musketry artillery phase"), "{log}");
+    assert!(
+        statuses
+            .iter()
+            .any(|s| s.contains("musketry artillery phase")),
+        "{statuses:?}"
+    );
+    assert!(!log.contains("musketry_artillery"), "{log}");
+    assert!(statuses.iter().all(|s| !s.contains('_')), "{statuses:?}");
+}

@@ -213,9 +213,8 @@ impl EditorApp {
                             .map_or("?", |s| s.name.as_str());
                         let selected = self.rt.play.selected == Some(p.id);
                         let kind = crate::words::spaced(&p.kind);
-                        let text = RichText::new(format!("{} ({side} {kind})", p.name))
-                            .color(board::side_color(p.side));
-                        if ui.selectable_label(selected, text).clicked() {
+                        let entry = format!("{} ({side} {kind})", p.name);
+                        if piece_entry(ui, selected, entry, p.side).clicked() {
                             out.push(Command::Select(Some(p.id)));
                         }
                     }
@@ -245,9 +244,8 @@ impl EditorApp {
                     }) {
                         let (side, kind) = game.side_and_type_names(p);
                         let selected = self.rt.play.selected == Some(p.id);
-                        let text = RichText::new(format!("{} ({side} {kind})", p.name))
-                            .color(board::side_color(p.side));
-                        if ui.selectable_label(selected, text).clicked() {
+                        let entry = format!("{} ({side} {kind})", p.name);
+                        if piece_entry(ui, selected, entry, p.side).clicked() {
                             out.push(Command::Select(Some(p.id)));
                         }
                     }
@@ -354,4 +352,26 @@ pub fn off_board(game: &grognard_kernel::game::Game, view: ViewAs) -> Vec<(SideI
             (p.side, format!("{} ({side} {kind}) — {why}", p.name))
         })
         .collect()
+}
+
+/// One entry of the pieces list, `name (side type)`, on one line: in the side's colour,
+/// or, selected, in the selection's own text colour (the side's blue on the selection's
+/// teal could not be read). A name too long for the panel is cut at the end with "…",
+/// never wrapped (wrapping split "fr_voltigeurs" and left a ")" alone on a line, and the
+/// list lays its rows out one line high); the whole entry shows on hover.
+fn piece_entry(
+    ui: &mut egui::Ui,
+    selected: bool,
+    entry: String,
+    side: grognard_kernel::ids::SideId,
+) -> egui::Response {
+    let color = if selected {
+        ui.visuals().selection.stroke.color
+    } else {
+        board::side_color(side)
+    };
+    let text = RichText::new(entry.clone()).color(color);
+    let response =
+        ui.add(egui::Button::selectable(selected, text).wrap_mode(egui::TextWrapMode::Truncate));
+    response.on_hover_text(entry)
 }
