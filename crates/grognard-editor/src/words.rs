@@ -443,6 +443,8 @@ pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
                 .flat_map(|c| c.outcomes.iter().map(String::as_str)),
         )
         .chain(rules.modes.iter().map(|m| m.name.as_str()))
+        // Phases too: black-powder's log read "musketry_artillery phase".
+        .chain(phase_names(rules))
         .filter(|n| n.contains('_'))
         .collect();
     let mut out = String::with_capacity(line.len());
@@ -508,11 +510,25 @@ pub fn source_words(from: &str) -> String {
     }
 }
 
-/// Where a game stands, for [`ended_words`]: its turn and phase (`None` once over).
+/// Every phase name of the ruleset's sequence and its optional variants.
+fn phase_names(rules: &grognard_kernel::rules::Rules) -> impl Iterator<Item = &str> {
+    let s = &rules.sequence;
+    let lists = [&s.turn_start, &s.side_turn, &s.turn_end]
+        .into_iter()
+        .chain(
+            s.variants
+                .iter()
+                .flat_map(|v| [&v.turn_start, &v.side_turn, &v.turn_end]),
+        );
+    lists.flat_map(|l| l.iter().map(|p| p.name.as_str()))
+}
+
+/// Where a game stands, for [`ended_words`]: its turn and phase (`None` once over), the
+/// phase named as a player reads it (`musketry artillery`).
 #[must_use]
 pub fn stage_of(game: &grognard_kernel::game::Game) -> Option<(u32, String)> {
     let (phase, _) = game.phase()?;
-    Some((game.state().turn, phase.name.clone()))
+    Some((game.state().turn, spaced(&phase.name)))
 }
 
 /// What an end-phase order did, said after it (`done (0 events)` told nothing): the phase
