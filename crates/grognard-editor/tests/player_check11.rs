@@ -482,3 +482,131 @@ fn phase_names_read_spaced_in_the_log_and_the_status_line() {
     assert!(!log.contains("musketry_artillery"), "{log}");
     assert!(statuses.iter().all(|s| !s.contains('_')), "{statuses:?}");
 }
+
+/// #11: after a view picked in one game (hex-command), seating the computer on red in
+/// drill-square-mud left the view on the referee's, where hex-command had turned it to the
+/// player's side: the pick was carried into the next scenario. In every example, seating
+/// the computer on the second side turns the view to the first, the person's.
+#[test]
+fn seating_the_computer_turns_a_new_games_view_to_the_persons_side() {
+    use grognard_editor::app::FilePurpose;
+    use grognard_editor::view::ViewAs;
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.get_by_label("View as").click();
+    h.run();
+    h.get_by_label("Referee").click();
+    h.run();
+    for example in [
+        "examples/drill-square-mud.yaml",
+        "examples/drill-square.yaml",
+        "examples/drill-hex.yaml",
+        "examples/drill-open.yaml",
+        "examples/black-powder.yaml",
+        "examples/hex-leaders.yaml",
+        "examples/village-skirmish.yaml",
+        "examples/square-blocks.yaml",
+        "examples/hex-command.yaml",
+    ] {
+        h.state_mut().command(Command::Chosen(
+            FilePurpose::OpenScenario,
+            std::path::PathBuf::from(example),
+        ));
+        h.run();
+        h.state_mut().command(Command::Seat(
+            SideId(1),
+            Some(grognard_play::PolicyKind::Random),
+        ));
+        h.run_steps(2);
+        assert_eq!(
+            h.state().view_as(),
+            ViewAs::Side(SideId(0)),
+            "{example}: {:?}",
+            h.state().status().map(|s| &s.text)
+        );
+    }
+}
+
+/// Hosts the open scenario on a server started here, the server playing `policies`, and
+/// joins `play_as`; returns the folder holding the server's games.
+fn host_here(
+    h: &mut Harness<'_, EditorApp>,
+    scenario: &str,
+    policies: &[(&str, &str)],
+    play_as: &str,
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    h.state_mut()
+        .command(Command::Host(grognard_editor::remote::HostRequest {
+            url: "http://127.0.0.1:0".to_owned(),
+            start_server: true,
+            host_token: None,
+            db: dir.path().join("hosted.sqlite"),
+            scenario: common::root().join(scenario),
+            policies: policies
+                .iter()
+                .map(|(s, p)| ((*s).to_owned(), (*p).to_owned()))
+                .collect(),
+            play_as: play_as.to_owned(),
+        }));
+    wait(h, "no game hosted", |a| a.hosted().is_some());
+    wait(h, "the game not joined", |a| {
+        a.remote().is_some_and(|s| s.state().is_some())
+    });
+    dir
+}
+
+/// #14, #15: "Host game…" while a game was joined did nothing visible; after Leave the old
+/// game's seats and links stayed listed under the form of another scenario; "Join as
+/// austrians" was offered for the seat the server plays; and "copied …'s link", said
+/// beside its button, moved the link column sideways.
+#[test]
+fn hosting_while_joined_says_leave_and_the_seats_list_keeps_to_its_game() {
+    let mut h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
+    let _dir = host_here(
+        &mut h,
+        "examples/square-blocks.yaml",
+        &[("austrians", "random")],
+        "french",
+    );
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Join as austrians").is_none(),
+        "the server plays the austrians"
+    );
+    assert!(h.query_by_label("Join as referee").is_some());
+    let before = h.get_by_label("Join as referee").rect();
+    h.get_by_label("Copy french's link").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("copied french's link").is_some());
+    assert_eq!(
+        h.get_by_label("Join as referee").rect(),
+        before,
+        "a copy moves nothing"
+    );
+    h.get_by_role_and_label(Role::Button, "Host game…").click();
+    h.run_steps(2);
+    let status = h.state().status().expect("a status line");
+    assert!(
+        status.error && status.text.contains("press Leave"),
+        "{}",
+        status.text
+    );
+    h.get_by_role_and_label(Role::Button, "Leave").click();
+    h.run_steps(2);
+    assert!(
+        h.state().hosted().is_some(),
+        "the game just left keeps its links"
+    );
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::OpenScenario,
+        std::path::PathBuf::from("examples/drill-square.yaml"),
+    ));
+    h.run_steps(2);
+    assert!(
+        h.state().hosted().is_none(),
+        "another scenario's form lists no old seats"
+    );
+    assert!(h.query_by_label_contains("Join as").is_none());
+}

@@ -531,6 +531,9 @@ impl EditorApp {
                 Err(d) => return self.fail(d.to_string()),
             }
         }
+        if self.rt.scenario_path.as_deref() != Some(path.as_path()) {
+            self.forget_hosted();
+        }
         self.rt.scenario_path = Some(path.clone());
         self.rt.scenario_text = text;
         self.remember(&path);
@@ -559,6 +562,10 @@ impl EditorApp {
                 self.rt.play.reach = None;
                 self.rt.play.path.clear();
                 self.rt.play.view = ViewAs::Referee;
+                // A new game follows its own seats: a view picked in the last one is no
+                // choice made for this one (drill-square-mud stayed on the referee's view
+                // when the computer took red, after a view picked in hex-command).
+                self.rt.play.view_chosen = false;
                 self.rt.play.card_armed = false;
                 self.say(format!("{name} started under {rname}"));
             }

@@ -414,6 +414,17 @@ impl EditorApp {
             Command::RemoteForm(form) => {
                 r.form = form;
                 self.saved.tab = Tab::Remote;
+                // While a game is joined the tab shows it, not the form: say why nothing
+                // else opened (a player pressed "Host game…" and saw nothing happen).
+                if let Some(game) = r.session.as_ref().map(|s| s.game().to_owned()) {
+                    let what = match form {
+                        RemoteForm::Host => "host",
+                        RemoteForm::Join => "join",
+                    };
+                    self.fail(format!(
+                        "you are in game {game}: press Leave (on the Remote tab) first to {what} another"
+                    ));
+                }
             }
             Command::Join { url, game, token } => {
                 match RemoteSession::join(&url, &game, &token, r.waker()) {
@@ -920,29 +931,27 @@ impl EditorApp {
             .num_columns(4)
             .show(ui, |ui| {
                 // The buttons before the link: a link is long, and at 1024 points wide
-                // it pushed them off the window. A copy says so beside its button.
+                // it pushed them off the window.
                 let copied_id = egui::Id::unique("hosted link copied");
-                let copied: Option<String> = ui.ctx().data(|d| d.get_temp(copied_id));
                 for (seat, link) in grognard_server::client::seat_links(&h.created, &h.url) {
                     // A seat the server plays says so: its link is for watching.
-                    match h.policies.get(&seat) {
+                    let server_plays = h.policies.get(&seat);
+                    match server_plays {
                         Some(p) => ui.label(format!("{seat} (the server plays it: {p})")),
                         None => ui.label(&seat),
                     };
                     let whose = crate::words::possessive(&seat);
-                    ui.horizontal(|ui| {
-                        if ui.button(format!("Copy {whose} link")).clicked() {
-                            ui.ctx().copy_text(link.clone());
-                            ui.ctx()
-                                .data_mut(|d| d.insert_temp(copied_id, seat.clone()));
-                        }
-                        if copied.as_deref() == Some(seat.as_str()) {
-                            ui.label(format!("copied {whose} link"));
-                        }
-                    });
+                    if ui.button(format!("Copy {whose} link")).clicked() {
+                        ui.ctx().copy_text(link.clone());
+                        ui.ctx()
+                            .data_mut(|d| d.insert_temp(copied_id, seat.clone()));
+                    }
                     let token = h.created.tokens.get(&seat).cloned().unwrap_or_default();
                     if joined == Some(seat.as_str()) {
                         ui.label("(joined)");
+                    } else if server_plays.is_some() {
+                        // The server gives that seat's orders: no one joins it to play.
+                        ui.label("");
                     } else if ui.button(format!("Join as {seat}")).clicked() {
                         out.push(Command::Join {
                             url: h.url.clone(),
@@ -954,6 +963,27 @@ impl EditorApp {
                     ui.end_row();
                 }
             });
+        // A copy is said on a line of its own under the seats, kept even when empty: said
+        // beside its button it widened that column and moved every link sideways.
+        let copied_id = egui::Id::unique("hosted link copied");
+        let copied: Option<String> = ui.ctx().data(|d| d.get_temp(copied_id));
+        ui.label(copied.map_or_else(
+            || " ".to_owned(),
+            |seat| format!("copied {} link", crate::words::possessive(&seat)),
+        ));
+    }
+
+    /// Forgets the game "Host game…" created last unless it is the game joined: its seats
+    /// and links belong to another scenario once a new one is opened.
+    pub(super) fn forget_hosted(&mut self) {
+        let r = &mut self.rt.remote;
+        let joined = r.session.as_ref().map(RemoteSession::game);
+        if r.hosted
+            .as_ref()
+            .is_some_and(|h| joined != Some(h.created.game.as_str()))
+        {
+            r.hosted = None;
+        }
     }
 
     fn remote_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
