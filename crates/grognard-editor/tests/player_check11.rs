@@ -610,3 +610,51 @@ fn hosting_while_joined_says_leave_and_the_seats_list_keeps_to_its_game() {
     );
     assert!(h.query_by_label_contains("Join as").is_none());
 }
+
+/// #13: the Ruleset menu's Recent list held scenario files among the rulesets (a click
+/// opened a scenario from the Ruleset menu). Rulesets are listed there, scenarios in the
+/// Scenario menu's own Recent list; an older editor's mixed list is sorted on start.
+#[test]
+fn recent_rulesets_and_scenarios_are_listed_in_their_own_menus() {
+    let root = std::fs::canonicalize(common::root()).expect("the repository");
+    let saved = grognard_editor::Saved {
+        recent: vec![
+            root.join("examples/hex-command.yaml"),
+            root.join("rulesets/black-powder.yaml"),
+        ],
+        ..grognard_editor::Saved::default()
+    };
+    let app = EditorApp::new(
+        saved,
+        grognard_editor::Options {
+            root: Some(root.clone()),
+            scenario: Some(std::path::PathBuf::from("examples/square-blocks.yaml")),
+            ..grognard_editor::Options::default()
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    h.run();
+    h.get_by_label("Ruleset").click();
+    h.run();
+    assert!(
+        h.query_by_label("recent: rulesets/black-powder.yaml")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("recent: examples/").is_none());
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.get_by_label("Scenario").click();
+    h.run();
+    for shown in [
+        "recent: examples/square-blocks.yaml",
+        "recent: examples/hex-command.yaml",
+    ] {
+        assert!(
+            h.query_by_label(shown).is_some(),
+            "{shown} in the Scenario menu"
+        );
+    }
+    assert!(h.query_by_label_contains("recent: rulesets/").is_none());
+}

@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use egui::{Color32, RichText};
-use grognard_rules::load::{self};
 
 use crate::house::shown;
 
@@ -123,6 +122,18 @@ impl EditorApp {
                                     out.push(Command::Chosen(FilePurpose::OpenScenario, p));
                                 }
                             }
+                            // Scenarios opened lately are listed here, not among rulesets.
+                            if !self.saved.recent_scenarios.is_empty() {
+                                ui.separator();
+                                ui.label(RichText::new("Recent").strong());
+                            }
+                            for p in &self.saved.recent_scenarios {
+                                let shown = format!("recent: {}", self.shown(p));
+                                if ui.selectable_label(false, shown).clicked() {
+                                    let p = p.clone();
+                                    out.push(Command::Chosen(FilePurpose::OpenScenario, p));
+                                }
+                            }
                         })
                         .response
                         .labelled_by(label.id)
@@ -172,12 +183,7 @@ impl EditorApp {
                     .selectable_label(false, format!("recent: {}", self.shown(p)))
                     .clicked()
                 {
-                    let purpose = if load::sniff(&self.resolve(p)) == Ok(load::FileKind::Scenario) {
-                        FilePurpose::OpenScenario
-                    } else {
-                        FilePurpose::OpenRuleset
-                    };
-                    out.push(Command::Chosen(purpose, p.clone()));
+                    out.push(Command::Chosen(FilePurpose::OpenRuleset, p.clone()));
                 }
             }
         }

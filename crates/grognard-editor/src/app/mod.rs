@@ -97,8 +97,12 @@ pub enum Tab {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Saved {
-    /// Rulesets and scenarios opened lately, newest first.
+    /// Rulesets opened (or saved as house rules) lately, newest first: the Ruleset menu's
+    /// Recent list.
     pub recent: Vec<PathBuf>,
+    /// Scenarios opened lately, newest first: the Scenario menu's Recent list (the Ruleset
+    /// menu listed them too, and a click opened a scenario from it).
+    pub recent_scenarios: Vec<PathBuf>,
     /// The open tab.
     pub tab: Tab,
     /// Board pan and zoom, per scenario (by its path): a scenario opens as it was left,
@@ -301,6 +305,7 @@ impl EditorApp {
                 remote: remote_tab::RemoteUi::default(),
             },
         };
+        app.sort_recent();
         match (options.ruleset, options.scenario) {
             (Some(r), Some(s)) => {
                 app.open_ruleset(&r);
@@ -473,9 +478,30 @@ impl EditorApp {
 
     fn remember(&mut self, p: &Path) {
         let p = self.tidy(p);
-        self.saved.recent.retain(|x| x != &p);
-        self.saved.recent.insert(0, p);
-        self.saved.recent.truncate(MAX_RECENT);
+        remember_in(&mut self.saved.recent, p);
+    }
+
+    fn remember_scenario(&mut self, p: &Path) {
+        let p = self.tidy(p);
+        remember_in(&mut self.saved.recent_scenarios, p);
+    }
+
+    /// Moves the scenarios an older editor kept among the recent rulesets to their own
+    /// list (files no longer there are dropped).
+    fn sort_recent(&mut self) {
+        let recent = std::mem::take(&mut self.saved.recent);
+        for p in recent {
+            match load::sniff(&self.resolve(&p)) {
+                Ok(load::FileKind::Scenario) => {
+                    if !self.saved.recent_scenarios.contains(&p) {
+                        self.saved.recent_scenarios.push(p);
+                    }
+                }
+                Ok(_) => self.saved.recent.push(p),
+                Err(_) => {}
+            }
+        }
+        self.saved.recent_scenarios.truncate(MAX_RECENT);
     }
 
     fn load_checked(path: &Path) -> Result<Ruleset, String> {
@@ -536,7 +562,7 @@ impl EditorApp {
         }
         self.rt.scenario_path = Some(path.clone());
         self.rt.scenario_text = text;
-        self.remember(&path);
+        self.remember_scenario(&path);
         self.recheck_scenario();
         self.rewatch();
     }
@@ -573,7 +599,8 @@ impl EditorApp {
                 let n = problems.len();
                 self.rt.scenario_problems = problems;
                 self.fail(format!(
-                    "{name} does not fit ruleset {rname}: {n} problem(s), see the Play tab"
+                    "{name} does not fit ruleset {rname}: {n} problem(s), see the Play tab \
+                     ({rname} is in force; the Ruleset menu's Bundled list has the scenario's own)"
                 ));
             }
         }
@@ -855,4 +882,11 @@ fn run_with(options: Options, start: impl FnOnce(&mut EditorApp) + 'static) -> R
         }),
     )
     .map_err(|e| e.to_string())
+}
+
+/// `p` first in `list`, once, the list kept to [`MAX_RECENT`].
+fn remember_in(list: &mut Vec<PathBuf>, p: PathBuf) {
+    list.retain(|x| x != &p);
+    list.insert(0, p);
+    list.truncate(MAX_RECENT);
 }
