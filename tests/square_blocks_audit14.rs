@@ -23,7 +23,8 @@ fn audit14_25_an_arrow_chain_grows_one_square_a_phase() {
     // #25): an arrow enters its square, so each new square must be next to a square the
     // command held as the phase began; a chain grows one square outward a phase.
     //
-    // Worked by hand (t20): w, battle-mode infantry of 120 figures at (8,11), lays (8,10)
+    // Worked by hand (t20): w, infantry of 120 figures at (8,11) (strategic since the
+    // fifteenth round, so its 1½ mp pays each arrow's step of 1 or 1½), lays (8,10)
     // (next to (8,11), held at the start: accepted), then (8,9): 2 squares from (8,11), the
     // only square it held as the phase began: refused. (Before the fix it laid six arrows
     // in the phase and made contact with ax at (8,3), seven squares away, the next.)

@@ -23,9 +23,10 @@ fn audit8_1_an_extension_arrow_crosses_a_hedge_or_wall_but_never_a_river() {
     // crossed; a hedge or wall costs a block nothing (ruleset `features`, cost 0), and the
     // ruleset's note on arrows bars them only across a river or other impassable barrier.
     //
-    // fd.yaml, worked by hand: fh (50 figures, battle mode) at (9,5), a hedge on its
-    // north edge to (9,4). In the French movement phase of turn 1, hedgemove: fh changes
-    // to strategic (immediate) and moves (9,5) → (9,4) across the hedge for 1 point. So
+    // fd.yaml, worked by hand: fh (50 figures, strategic mode since the fifteenth round:
+    // an arrow is a step its 1½ mp pays) at (9,5), a hedge on its north edge to (9,4). In
+    // the French movement phase of turn 1, hedgemove: fh moves (9,5) → (9,4) across the
+    // hedge for 1 point. So
     // the arrow (9,5) → (9,4) (hedge.orders) is a step the block could take; 50 figures
     // over 2 squares is 25 each, above 5. Before the fix it was refused: "fh cannot
     // spread across the hedge between (9,5) and (9,4)".

@@ -33,6 +33,7 @@ mod square_blocks_audit11;
 mod square_blocks_audit12;
 mod square_blocks_audit13;
 mod square_blocks_audit14;
+mod square_blocks_audit15;
 mod square_blocks_audit4;
 mod square_blocks_audit5;
 mod square_blocks_audit6;

@@ -42,4 +42,10 @@ pub struct SpreadRules {
     /// column taking its arrows up, marching and laying them behind it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relay_modes: Vec<ModeId>,
+    /// A spread is a step: the cell must be one the command could enter this phase from
+    /// the cell it spreads from (its allowance with the points saved toward that cell,
+    /// which it then spends), and a command that spread or gathered this phase saves
+    /// nothing in it, one that saved spreads and gathers nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub costs_step: bool,
 }

@@ -62,6 +62,9 @@ impl Game {
             // Name what took the phase: a move, a save or a change of mode.
             return Err(self.refuse_move(piece, MoveBan::Moved));
         }
+        if let Some(why) = self.spread_not_saved(piece) {
+            return Err(self.refuse_move(piece, MoveBan::Held(why)));
+        }
         let Some(from) = piece.place.cell() else {
             return Err(self.refuse_move(piece, MoveBan::NotOnCell));
         };
@@ -117,6 +120,7 @@ impl Game {
         if let Some(why) = self
             .contact_ended(piece)
             .or_else(|| self.stood_still_for_mode(piece))
+            .or_else(|| self.saved_not_spread(piece))
         {
             return Err(self.refuse_move(piece, MoveBan::Held(why)));
         }
@@ -173,6 +177,7 @@ impl Game {
         // divide it.
         let mut why_not = None;
         let mut spreads = false;
+        let mut cheapest: Option<Cost> = None;
         for from in cells.iter().copied() {
             let Some(dir) = grid.direction_to(from, to) else {
                 continue;
@@ -202,14 +207,29 @@ impl Game {
                         ))
                     });
                 }
-                (Ok(_), None) => {
+                (Ok(cost), None) => {
                     spreads = true;
-                    break;
+                    cheapest = Some(cheapest.map_or(cost, |c| c.min(cost)));
                 }
             }
         }
         if !spreads && let Some(why) = why_not {
             return Err(Refusal::new(RefusalKind::Impassable, why));
+        }
+        // A spread that is a step: the cell must be one the command could enter this
+        // phase, its allowance with the points saved toward that cell paying for it.
+        if rules.costs_step
+            && let Some(step) = cheapest
+        {
+            let allowance = self.allowance(piece)?;
+            let have = allowance.saturating_add(self.saved_points_for(piece, &[to]));
+            if have < step {
+                let why = format!(
+                    "{} may lay an arrow only into a square it could enter this phase: entering {to} costs {step} mp and it has {have} (an arrow is a step; save points toward the square first)",
+                    piece.name
+                );
+                return Err(self.refuse_move(piece, MoveBan::Held(why)));
+            }
         }
         // An arrow enters its square: a command grows one square outward a phase.
         if rules.from_phase_start
@@ -257,7 +277,8 @@ impl Game {
                 Event::Contact { piece, .. }
                 | Event::ModeChanged { piece, .. }
                 | Event::Moved { piece, .. }
-                | Event::Spread { piece, .. } => own(piece),
+                | Event::Spread { piece, .. }
+                | Event::Saved { piece, .. } => own(piece),
                 _ => false,
             })
             .cloned()
@@ -389,6 +410,37 @@ impl Game {
                 .get(side.index())
                 .and_then(|k| k.get(p.id))
                 .is_some_and(|k| k.real == Some(false))
+    }
+
+    /// Why `piece` may save nothing this phase when a spread is a step
+    /// (`SpreadRules::costs_step`): it laid or took up an arrow in it.
+    pub(crate) fn spread_not_saved(&self, piece: &Piece) -> Option<String> {
+        let rules = self.rules().spread.as_ref()?;
+        (rules.costs_step && self.spread_this_phase(piece)).then(|| {
+            format!(
+                "{} laid or took up an extension arrow this phase, which moves it: it saves no points in this phase",
+                piece.name
+            )
+        })
+    }
+
+    /// Why `piece` may lay or take up no arrow this phase when a spread is a step
+    /// (`SpreadRules::costs_step`): it saved points in it, standing still.
+    pub(crate) fn saved_not_spread(&self, piece: &Piece) -> Option<String> {
+        let rules = self.rules().spread.as_ref()?;
+        let saved = rules.costs_step
+            && self
+                .log()
+                .iter()
+                .rev()
+                .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+                .any(|e| matches!(e, Event::Saved { piece: p, .. } if *p == piece.id));
+        saved.then(|| {
+            format!(
+                "{} saved points this phase, standing still: it may lay or take up no extension arrow in it",
+                piece.name
+            )
+        })
     }
 
     /// True when `piece` laid or took up an extension arrow this phase (what a change of
@@ -581,6 +633,12 @@ impl Resolution<'_> {
             piece: id,
             cells: spread,
         });
+        // Points saved toward the cell were saved to enter it: the arrow spends them.
+        if game.rules().spread.as_ref().is_some_and(|r| r.costs_step)
+            && piece.saved_toward == Some(to)
+        {
+            self.spend_saved(id);
+        }
         // An arrow laid next to an enemy the contact rule deploys against is contact, as a
         // move there would be: both deploy and the command's movement ends for the phase
         // (no more arrows, gathering or moving), so an arrow is never a free probe.
@@ -612,6 +670,7 @@ impl Resolution<'_> {
         if let Some(why) = game
             .contact_ended(&piece)
             .or_else(|| game.stood_still_for_mode(&piece))
+            .or_else(|| game.saved_not_spread(&piece))
         {
             return Err(game.refuse_move(&piece, MoveBan::Held(why)));
         }

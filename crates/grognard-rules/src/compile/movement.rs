@@ -199,5 +199,6 @@ pub(super) fn compile_spread(
         min_per_cell: sp.min_per_cell,
         from_phase_start: sp.from_phase_start,
         relay_modes: cx.lookup_ids::<ModeId>("mode", &sp.relay_modes, &names.modes),
+        costs_step: sp.costs_step,
     })
 }

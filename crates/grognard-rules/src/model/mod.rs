@@ -1127,4 +1127,8 @@ pub struct SpreadSpec {
     pub from_phase_start: bool,
     /// Modes in which a command that gathered this phase may spread again in it.
     pub relay_modes: Vec<Located<String>>,
+    /// True when a spread is a step: the cell must be one the command could enter this
+    /// phase from the cell it spreads from (its allowance with saved points), points saved
+    /// toward it are spent on it, and saving and spreading do not share a phase.
+    pub costs_step: bool,
 }

@@ -1,0 +1,106 @@
+//! The fifteenth round on the square-block game (`docs/audits/square-blocks.md`,
+//! "Fourteenth outside audit"): an arrow is a step, arrows and saves in one phase, chart
+//! #5 read from an HQ's own square, what the stacking limits count, and `measure`'s
+//! words. Positions in `tests/fixtures/audits/square-blocks/fifteenth/` (the auditor's
+//! files, pointed at this tree's ruleset, and our own). Each test cites the seed line.
+
+const T15: &str = "tests/fixtures/audits/square-blocks/fifteenth";
+
+/// stdout and stderr of a run, and its exit code.
+fn run15(args: &[&str]) -> (i32, String) {
+    let r = crate::util::grognard_fixtures(T15, args);
+    (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+const STEP: &str = "may lay an arrow only into a square it could enter this phase";
+
+#[test]
+fn audit15_1_an_arrow_costs_what_entering_its_square_would() {
+    // 000 l.152 (movement chart): battle-mode infantry has ½ mp a phase; 000 l.57-60
+    // (#11) and 001 [6.94] (l.103-107): it saves the ½ to enter an adjacent square the
+    // next phase, so it enters a square only every second phase. 000 l.86-90 (#16): with
+    // an arrow the command "occupies" the new square. Our reading (fourteenth outside
+    // audit #1): an arrow is a step into its square from the square it extends from,
+    // priced as a move step and paid from the allowance with the points saved toward
+    // that square (which it spends), so a command's sight and contact front advances no
+    // faster than it could march.
+    //
+    // Worked by hand (h4: fi, battle-mode infantry of 100 figures at (5,9), clear ground):
+    // - h4b: turn 1, arrow to (5,8): a clear orthogonal step costs 1 mp, fi has ½ and
+    //   nothing saved: refused. (Before the fix: laid, free, and one more each phase.)
+    let (code, out) = run15(&[
+        "play",
+        "h4.yaml",
+        "--orders",
+        "h4b.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!(
+            "h4b.orders.yaml:4:5: refused: fi {STEP}: entering (5,8) costs 1 mp and it has ½"
+        )),
+        "{out}"
+    );
+    // - h4s: turn 1 fi saves ½ toward (5,8); turn 2 ½ + ½ = 1 pays the arrow into (5,8)
+    //   (the saved points spent); turn 3 the arrow to (5,7), next to (5,8), costs 1 again
+    //   and fi has its ½ only: refused. The chain grows a square every second phase, as
+    //   fi marches.
+    let (code, out) = run15(&[
+        "play",
+        "h4.yaml",
+        "--orders",
+        "h4s.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("fi stands and saves its points toward (5,8) (½ saved)"),
+        "{out}"
+    );
+    assert!(out.contains("fi now spreads over (5,9) → (5,8)\n"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "h4s.orders.yaml:20:5: refused: fi {STEP}: entering (5,7) costs 1 mp and it has ½"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit15_2_a_command_that_laid_an_arrow_saves_nothing_and_one_that_saved_lays_none() {
+    // 000 l.57-60 (#11): points are saved by a block that could move and does not;
+    // 001 [6.94] (l.103-107). 000 l.86-90 (#16) with our reading of #1: an arrow is a
+    // step, so a command that laid or took up one this phase has moved and saves
+    // nothing, and one that stood and saved lays and takes up none (fourteenth outside
+    // audit #2). Worked by hand:
+    // - h4t: turn 2 fi lays (5,8) with its saved points, then saves toward (4,9):
+    //   refused. (Before the fix: accepted, and the banked ½ paid the next step.)
+    let (code, out) = run15(&[
+        "play",
+        "h4.yaml",
+        "--orders",
+        "h4t.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("h4t.orders.yaml:13:5: refused: fi laid or took up an extension arrow this phase, which moves it: it saves no points in this phase"),
+        "{out}"
+    );
+    // - x2b: fi (battle mode, (5,8)) saves toward (4,7), then lays (5,7): refused.
+    //   (Before the fix: both accepted in either order.)
+    let (code, out) = run15(&["play", "x2.yaml", "--orders", "x2b.orders.yaml"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("fi stands and saves its points toward (4,7)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("x2b.orders.yaml:5:5: refused: fi saved points this phase, standing still: it may lay or take up no extension arrow in it"),
+        "{out}"
+    );
+}
