@@ -658,3 +658,90 @@ fn recent_rulesets_and_scenarios_are_listed_in_their_own_menus() {
     }
     assert!(h.query_by_label_contains("recent: rulesets/").is_none());
 }
+
+/// #20: one simulated game read "ended on turn 6.00 ± 0.00", an interval of no width from
+/// one game. One game's turn is given alone, saying one game gives no interval.
+#[test]
+fn one_simulated_game_gives_its_turn_without_an_interval() {
+    use grognard_play::tally::{Moments, Tally};
+    let mut length = Moments::default();
+    length.add(6);
+    assert_eq!(
+        grognard_editor::app::ended_on_turn(&length),
+        "6 (one game: no interval)"
+    );
+    let mut h = common::scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Simulate").click();
+    h.run();
+    let mut win = Moments::default();
+    win.add(1);
+    let mut none = Moments::default();
+    none.add(0);
+    h.state_mut()
+        .set_simulation_results(vec![grognard_editor::simulate::SimResult {
+            label: "drill-square".to_owned(),
+            sides: vec!["blue".to_owned(), "red".to_owned()],
+            tally: Tally {
+                games: 1,
+                wins: vec![win, none],
+                draws: none,
+                length,
+                ..Tally::default()
+            },
+        }]);
+    h.run();
+    assert!(h.query_by_label("6 (one game: no interval)").is_some());
+    assert!(h.query_by_label_contains("± 0.00").is_none());
+}
+
+/// #16: the Tune tab's number finder found nothing for "firer hits" and said nothing; its
+/// results named the chart `fire_small_b`. Words are found in any order, underscores read
+/// as spaces, the Charts-tab words are spaced, and a search that finds nothing says so.
+#[test]
+fn the_tune_finder_finds_words_and_says_when_nothing_matches() {
+    use grognard_editor::app::number_matches;
+    assert!(number_matches(
+        "firer hits",
+        "charts.fire.inputs.firer_hits.max",
+        None
+    ));
+    assert!(number_matches(
+        "hits firer",
+        "charts.fire_small_b.modifiers.0.per",
+        Some("fire small b modifier hits on the firer per")
+    ));
+    assert!(!number_matches(
+        "charts.shot.rows.0",
+        "charts.shot.rows.10.score",
+        None
+    ));
+    let mut h = common::scenario("examples/hex-command.yaml", 1500.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("firer hits");
+    h.run();
+    let found: Vec<String> = h
+        .query_all_by_role(Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| l.contains(" = "))
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("(fire small b modifier hits on the firer per)")),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().all(|l| !l.contains("(fire_small_b")),
+        "{found:?}"
+    );
+    assert!(h.query_by_label_contains("nothing matches").is_none());
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("zzzz");
+    h.run();
+    assert!(
+        h.query_by_label_contains("nothing matches \"zzzz\"")
+            .is_some()
+    );
+}

@@ -378,7 +378,7 @@ fn the_tune_finder_names_a_modifier_as_the_charts_tab_does() {
         .collect();
     assert!(!names.is_empty());
     for n in &names {
-        assert!(n.contains(" (fire_small_b modifier "), "{n}");
+        assert!(n.contains(" (fire small b modifier "), "{n}");
     }
     // The Charts tab's words find it too.
     h.get_by_label("find a number:")

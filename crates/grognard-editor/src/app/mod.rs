@@ -31,8 +31,8 @@ pub use play_panels::off_board;
 pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, RemoteForm, SERVER_POLICIES, move_to_order, phase_line};
-pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top};
-pub use tune_tab::default_range;
+pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top, ended_on_turn};
+pub use tune_tab::{default_range, number_matches};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};

@@ -379,6 +379,17 @@ fn legend_row(ui: &mut egui::Ui, results: &[SimResult]) {
 /// The colours of the series: the ruleset in force, then its base.
 const COLORS: [Color32; 2] = [IN_FORCE, BASE];
 
+/// The "ended on turn" cell: the mean ± its interval; one game's turn alone (one game
+/// gives no interval: it read "6.00 ± 0.00"); "—" with no game ended.
+#[must_use]
+pub fn ended_on_turn(length: &grognard_play::tally::Moments) -> String {
+    match length.n {
+        0 => "—".to_owned(),
+        1 => format!("{} (one game: no interval)", length.sum),
+        _ => length.estimate().plain(),
+    }
+}
+
 /// What the "ended on turn" column's ± is.
 pub const ENDED_ON_TURN: &str = "Ended on turn: the mean turn the games ended on, ± the \
      half-width of its 95% interval (1.96 standard errors), as grognard sim prints it.";
@@ -421,11 +432,7 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
                 ui.label(r.draw_share().words());
             }
             ui.label(r.tally.unfinished.to_string());
-            if r.games() == 0 {
-                ui.label("—");
-            } else {
-                ui.label(r.tally.length.estimate().plain());
-            }
+            ui.label(ended_on_turn(&r.tally.length));
             ui.end_row();
         }
     });

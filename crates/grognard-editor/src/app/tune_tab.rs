@@ -89,7 +89,28 @@ pub fn chart_words(tree: &serde_json::Value, path: &str) -> Option<String> {
         .get(i.parse::<usize>().ok()?)?
         .get("name")?
         .as_str()?;
-    Some(format!("{chart} modifier {name} {key}"))
+    // Spaced as the Charts tab says them (the list read `fire_small_b`).
+    let spaced = crate::words::spaced;
+    Some(format!("{} modifier {} {key}", spaced(chart), spaced(name)))
+}
+
+/// True when the number's path or its Charts-tab words hold `needle`, or, for a needle of
+/// words (no dotted path), every one of its words, underscores read as spaces: "firer
+/// hits" finds `firer_hits` and "hits firer" too (a player typed the first and found
+/// nothing).
+#[must_use]
+pub fn number_matches(needle: &str, path: &str, words: Option<&str>) -> bool {
+    let needle = needle.trim().to_lowercase();
+    let hay = format!("{path} {}", words.unwrap_or_default()).to_lowercase();
+    if hay.contains(&needle) {
+        return true;
+    }
+    let hay = hay.replace(['_', '.'], " ");
+    !needle.contains('.')
+        && needle
+            .replace('_', " ")
+            .split_whitespace()
+            .all(|w| hay.contains(w))
 }
 
 /// A number as the list and the items show it: its path, and the Charts tab's name
@@ -242,11 +263,7 @@ impl EditorApp {
         // Found by the path or by the Charts tab's words for it.
         let matching: Vec<&Leaf> = leaves
             .iter()
-            .filter(|(p, _, w)| {
-                p.to_lowercase().contains(&needle)
-                    || w.as_ref()
-                        .is_some_and(|w| w.to_lowercase().contains(&needle))
-            })
+            .filter(|(p, _, w)| number_matches(&needle, p, w.as_deref()))
             .filter(|(p, _, _)| !t.rows.iter().any(|r| r.path == *p))
             .collect();
         egui::ScrollArea::vertical()
@@ -260,6 +277,16 @@ impl EditorApp {
                     }
                 }
             });
+        if matching.is_empty() && !needle.trim().is_empty() {
+            // An empty box said nothing: say the search found nothing, and what it reads.
+            ui.label(
+                RichText::new(format!(
+                    "nothing matches \"{}\": try a chart's, a piece type's or a modifier's name",
+                    t.find.trim()
+                ))
+                .weak(),
+            );
+        }
         // The box shows about seven rows: say that more match, and how to reach them.
         if matching.len() > ROWS_IN_SIGHT {
             let shown = matching.len().min(MAX_LISTED);
