@@ -404,7 +404,11 @@ local function forced_melees(game, sides)
   local owed = {}
   for _, side in ipairs(sides) do
     for _, u in ipairs(game:units(side)) do
-      if MELEE_KINDS[game:kind(u)] and not game:flag(u, "routed") then
+      -- A fake counter that moved into a front owes the melee a unit would (7.2.1, l.480;
+      -- seventeenth round, the twelfth outside audit's #30): it is met as the phase ends, and
+      -- unmasked then, as when the enemy melees one; until then it locks as a marker does.
+      local ufake = game:kind(u) == "fake_counter"
+      if (MELEE_KINDS[game:kind(u)] or ufake) and not game:flag(u, "routed") then
         local col, row = game:cell(u)
         for _, d in ipairs(DIRS) do
           local nc, nr = game:neighbour(col, row, d)
@@ -413,14 +417,14 @@ local function forced_melees(game, sides)
           -- unseen unit is off the table; one next to a unit is always sighted, so this
           -- only keeps the rule to what the side knows).
           local fake = e ~= nil and game:kind(e) == "fake_counter" and not game:known_dummy(e, side)
-          if e ~= nil and game:side(e) ~= side and game:known(e, side) and (is_unit(game, e) or fake) and game:kind(e) ~= "crew"
+          if e ~= nil and game:side(e) ~= side and game:known(e, side) and (is_unit(game, e) or (fake and not ufake)) and game:kind(e) ~= "crew"
               and not game:flag(e, "routed") and not game:flag(e, "abandoned")
               and not game:flag(u, "fought_" .. d) then
-            local locked = game:flag(u, "in_melee") and game:flag(e, "in_melee")
+            local locked = not ufake and game:flag(u, "in_melee") and game:flag(e, "in_melee")
             local entered = game:moved(u) and zone_on(game, e, u)
             if (locked or entered) and game:arc(u, e) == "front" and melee_problem(game, u, e) == nil then
               table.insert(owed, { u, e, locked })
-            elseif locked and MELEE_KINDS[game:kind(e)] and game:arc(e, u) == "front"
+            elseif locked and not fake and MELEE_KINDS[game:kind(e)] and game:arc(e, u) == "front"
                 and melee_problem(game, e, u) == nil then
               table.insert(owed, { e, u, locked })
             end
@@ -436,7 +440,12 @@ local function forced_melees(game, sides)
     if still and not fought_with(L, a, t) then
       game:note(pair[3] and "the melee of " .. L:name(a) .. " and " .. L:name(t) .. " goes on"
         or L:name(a) .. " entered the front of " .. L:name(t) .. " and must melee it too")
-      fight_round(L, a, t)
+      local fake_of = (game:kind(a) == "fake_counter" and a) or (game:kind(t) == "fake_counter" and t) or nil
+      if fake_of ~= nil then
+        L:remove(fake_of, "a fake counter, met in melee: there was no unit there")
+      else
+        fight_round(L, a, t)
+      end
       -- 7.4: a winner that advanced here may still change facing; its player gives no
       -- order in the melee phase any more, so it does in the rally phase that follows.
       if L:flag(a, "victor") and not L:flag(a, "won_at_phase_end") then
