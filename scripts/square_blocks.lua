@@ -91,6 +91,12 @@ local function check_side(game, side)
       refuse(game, u, game:name(u) .. " is a dummy, which has an officer but no combat units, but has "
         .. game:counter(u, "units") .. " units")
     end
+    -- The same lines: its one figure is that officer, so it counts no more toward the
+    -- 150 figures a square holds (fourteenth outside audit #5).
+    if game:kind(u) == "dummy" and game:counter(u, "figures") > 1 then
+      refuse(game, u, game:name(u) .. " is a dummy, whose one figure is its officer, but has "
+        .. game:counter(u, "figures") .. " figures")
+    end
   end
   -- 000 l.183-185: scouts are sent out by a headquarters; `hq` must name one of its side.
   for _, s in ipairs(game:units(side)) do

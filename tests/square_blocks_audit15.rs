@@ -104,3 +104,37 @@ fn audit15_2_a_command_that_laid_an_arrow_saves_nothing_and_one_that_saved_lays_
         "{out}"
     );
 }
+
+#[test]
+fn audit15_4_stacking_counts_a_sides_own_pieces_and_a_dummy_has_one_figure() {
+    // 000 l.66-69 (#13): no more than 2½ blocks and (001 [6.98]) 150 figures in a square;
+    // no block may move into a square to exceed them. Our reading (fourteenth outside
+    // audit #4, stated in the notes): the limits count the moving side's own pieces only,
+    // so a dummy that ends on an unseen enemy's square is not refused (a refusal would
+    // tell the side that something stands there). Worked by hand (h2_hid): fd1 and fd2,
+    // French dummies of 1 figure each, move onto (5,7), where the hidden Austrian ah (one
+    // block, 140 figures) stands: 3 blocks and 142 figures counting ah, 2 blocks and 2
+    // figures counting the French only: both moves are accepted.
+    let (code, out) = run15(&[
+        "play",
+        "h2_hid.yaml",
+        "--orders",
+        "h2.orders.yaml",
+        "--side",
+        "french",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("fd1 moved (5,8) → (5,7), cost 1"), "{out}");
+    assert!(out.contains("fd2 moved (4,8) → (5,7), cost 1½"), "{out}");
+    assert!(!out.contains("refused"), "{out}");
+    // 001 l.62 ("each dummy command has a real officer but no combat units") and l.158
+    // ("dummy commands have a figure but no combat units"): a dummy's one figure is its
+    // officer. h2_fig, the auditor's position, gives fd2 20 figures: `validate` refuses it
+    // at fd2's line. (Before the fix: accepted, and the 20 counted toward the 150.)
+    let (code, out) = run15(&["validate", "h2_fig.yaml"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("h2_fig.yaml:29:11: piece fd2: fd2 is a dummy, whose one figure is its officer, but has 20 figures"),
+        "{out}"
+    );
+}
