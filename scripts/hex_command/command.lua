@@ -515,6 +515,16 @@ function M.change_orders(game, actor)
   end
   local failure = game:resolve("decision_failure", {}, "decision failure of " .. game:name(actor))
   game:note(game:name(actor) .. "'s order change fails: " .. failure)
+  -- 2.2.2 result 9 (l.345, "opponents choice of any of the above"; seventeenth round, the
+  -- twelfth outside audit's #22): the opponent is told, and the engine chooses for it among
+  -- results 1-8 with a d8 (it asks no player in the other's phase); every side reads the
+  -- choice, which then binds the force as if rolled. The commander is not named (he may be
+  -- hidden with his unit).
+  if failure == "opponent's choice" then
+    failure = game:resolve("decision_choice", {}, "the opponent's choice for " .. game:name(actor))
+    game:announce(game:side(actor) .. "'s order change failed with result 9, the opponent's choice: "
+      .. "the engine chose for the opponent (d8 on results 1-8): " .. failure)
+  end
   local what = FAILURE[failure] or {}
   local falling = {}
   for _, u in ipairs(game:units(game:side(actor))) do

@@ -92,3 +92,126 @@ fn a_fake_that_moves_into_a_front_owes_the_melee_and_is_unmasked_by_it() {
         "the fake is gone: {view}"
     );
 }
+
+// 004 l.345 (2.2.2 result 9, "opponents choice of any of the above"). Our reading: the
+// opponent is told, and the engine chooses for it with a d8 on results 1-8 (it asks no
+// player in the other side's phase). By hand, seed 43: rk (T 6) tries an order change in
+// red's command phase: the d10 rolls 5, 5 - 6 = -1, not 1 or more: fail; the failure table
+// rolls 9, the opponent's choice; the d8 rolls 1: halt. Blue reads the announcement (before
+// this round it read nothing); red's r1 and the fake f1 are halted (r2 has rcmd attached,
+// which negates the roll for it), so red's movement phase lists no move for r1 or f1.
+#[test]
+fn decision_failure_nine_is_told_to_the_opponent_and_chosen_for_it() {
+    let orders = "change.orders.yaml";
+    let blue = run(&[
+        "play",
+        "failure-seed43.yaml",
+        "--orders",
+        orders,
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        blue.contains(
+            "announced: red's order change failed with result 9, the opponent's choice: \
+             the engine chose for the opponent (d8 on results 1-8): halt"
+        ),
+        "{blue}"
+    );
+    assert!(
+        !blue.contains("r1 is halted"),
+        "the marker's flag stays hidden: {blue}"
+    );
+    let red = run(&[
+        "play",
+        "failure-seed43.yaml",
+        "--orders",
+        orders,
+        "--side",
+        "red",
+    ]);
+    assert!(
+        red.contains("decision_choice: d8 1; score 1 → halt"),
+        "{red}"
+    );
+    assert!(
+        red.contains("r1 is halted") && red.contains("f1 is halted"),
+        "{red}"
+    );
+    let legal = run(&[
+        "legal",
+        "failure-seed43.yaml",
+        "--orders",
+        orders,
+        "--side",
+        "red",
+    ]);
+    assert!(
+        !legal.contains("move: { piece: r1") && !legal.contains("move: { piece: f1"),
+        "{legal}"
+    );
+    assert!(legal.contains("move: { piece: r2"), "{legal}");
+}
+
+// 004 l.339 (result 3) with l.313 (a commander's capabilities are kept from the opponent).
+// By hand, seed 60: rk (T 6) rolls 3, 3 - 6 = -3: fail; the failure table rolls 3, no
+// advance until aggressive; rk is flagged to test his Aggressiveness. Red reads the flag;
+// blue, which reads no other result's mark on the commander, no longer reads it in its log
+// or its view (before this round: `rk is awaiting_aggression`).
+#[test]
+fn the_wait_for_aggressiveness_is_the_failing_sides_own() {
+    let orders = "change.orders.yaml";
+    let red = run(&[
+        "play",
+        "failure-seed60.yaml",
+        "--orders",
+        orders,
+        "--side",
+        "red",
+    ]);
+    assert!(
+        red.contains("decision_failure: d10 3; score 3 → no advance until aggressive"),
+        "{red}"
+    );
+    assert!(red.contains("rk is awaiting_aggression"), "{red}");
+    for read in reads("failure-seed60.yaml", orders, "blue") {
+        assert!(!read.contains("awaiting_aggression"), "{read}");
+    }
+}
+
+// 004 l.166 (the arrivals phase checks spotting) and l.467 (3.1: at 5 hexes markers are
+// revealed automatically, except in forest, town, trench, sunken road). Our reading: the
+// roll at 8 hexes is the arrivals phase's; the reveal at 5 is a standing condition, made the
+// moment a marker stands within 5 hexes in the open. By hand, reveal.yaml: r1 (3,6), r2
+// (7,6) and f1 (11,6) stand in the forest rows 5-6, 2 hexes from b1 (2,8), b2 (6,8), b3
+// (10,8), so arrivals only rolls the cube for them (band 0: unseen). Each then steps into
+// the open row 7 and blue sights it at that step, mid-move (f1 shown a dummy). This states
+// the engine's standing behaviour (no change this round, so no test failed before).
+#[test]
+fn a_marker_within_five_hexes_in_the_open_is_revealed_mid_move() {
+    let log = run(&[
+        "play",
+        "reveal.yaml",
+        "--orders",
+        "reveal.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    let moved = log.find("r1 moved from (3,6) to (2,7)").expect("r1 moves");
+    let sighted = log
+        .find("blue sights r1 at level seen")
+        .expect("r1 sighted");
+    assert!(
+        moved < sighted && !log[..moved].contains("blue sights"),
+        "{log}"
+    );
+    let view = run(&[
+        "view",
+        "reveal.yaml",
+        "--orders",
+        "reveal.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(view.contains("a dummy, fake_counter"), "{view}");
+}
