@@ -138,3 +138,30 @@ fn audit15_4_stacking_counts_a_sides_own_pieces_and_a_dummy_has_one_figure() {
         "{out}"
     );
 }
+
+#[test]
+fn audit15_3_an_hq_reads_chart_5_from_its_own_square_and_its_arrows_see_next_to_them() {
+    // 000 l.217-218: chart #5's X is the observer's location, one officer's square;
+    // l.234-236: only senior officers (corps, army, nation HQs) and scouts read the whole
+    // chart, division and brigade commands the adjacent squares. Our reading (fourteenth
+    // outside audit #3): an HQ reads chart #5 from its main square (its officer) only;
+    // its arrow squares, where its troops stand, see the adjacent squares only
+    // (`spread_chart: adjacent` in the ruleset's observers). Worked by hand: fhq, a corps
+    // HQ facing N on (5,8) with an arrow on (5,7); ai at (5,5), 3 squares straight ahead
+    // of (5,8): chart #5 reads C there (its centre column: A* 1 ahead, B 2 ahead, C 3
+    // ahead); from the arrow square (5,7) it would be 2 ahead, B, but the arrow square
+    // reads the adjacent chart, which does not reach 2 squares. So fhq sights ai
+    // at C, as hq0 (the same HQ with no arrow) does. (Before the fix: B.)
+    for (scenario, orders) in [("hq1.yaml", Some("hq1.orders.yaml")), ("hq0.yaml", None)] {
+        let mut args = vec!["measure", scenario, "fhq", "ai"];
+        if let Some(o) = orders {
+            args.extend(["--orders", o]);
+        }
+        let (code, out) = run15(&args);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains("fhq sights ai at level C; ai sights fhq at no level"),
+            "{scenario}: {out}"
+        );
+    }
+}

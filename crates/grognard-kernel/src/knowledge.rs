@@ -165,6 +165,10 @@ pub struct ObserverRule {
     /// A piece carrying any of these flags does not observe (a lost scout).
     #[serde(default)]
     pub barred_by: Vec<FlagId>,
+    /// The chart a spread piece's cells other than its main cell read (then `chart` is
+    /// read from the main cell only; `None`: every cell reads `chart`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread_chart: Option<usize>,
 }
 
 /// Pieces that come within reach of each other are revealed to each other (the block

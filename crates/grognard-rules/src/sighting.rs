@@ -355,10 +355,15 @@ fn observers(
                 .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
                 .map(|i| FlagId(i as u16))
                 .collect();
+            let spread_chart = o
+                .spread_chart
+                .as_ref()
+                .and_then(|c| cx.lookup("sighting chart", c, chart_names.iter().copied()));
             Some(ObserverRule {
                 types,
                 chart,
                 barred_by,
+                spread_chart,
             })
         })
         .collect()

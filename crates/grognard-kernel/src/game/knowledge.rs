@@ -123,6 +123,30 @@ impl Game {
         s.charts.get(rule.chart)
     }
 
+    /// Where `observer` reads its offset chart from: its place with `chart`, or, for a
+    /// spread piece whose observer rule has a `spread_chart`, its main cell with `chart`
+    /// and its other cells with the spread chart.
+    fn chart_readings<'a>(
+        &'a self,
+        observer: &Piece,
+        chart: &'a SightChartDef,
+    ) -> Vec<(Place, &'a SightChartDef)> {
+        let spread = self.sighting().and_then(|s| {
+            let rule = s
+                .observers
+                .iter()
+                .find(|r| r.types.is_empty() || r.types.contains(&observer.kind))?;
+            s.charts.get(rule.spread_chart?)
+        });
+        match (&observer.place, spread) {
+            (Place::Spread(cs), Some(other)) if cs.len() > 1 => vec![
+                (Place::Cell(cs[0]), chart),
+                (Place::Spread(cs[1..].to_vec()), other),
+            ],
+            _ => vec![(observer.place.clone(), chart)],
+        }
+    }
+
     /// The level `observer` reads for `target` from data alone (no rolls), with whether
     /// they stand next to each other.
     pub(super) fn level_from_chart(
@@ -136,7 +160,7 @@ impl Game {
         // The line of sight is the dear part: it is traced only for a pair the chart
         // already gives a level.
         let level = match &chart.shape {
-            SightShape::Offsets(entries) => {
+            SightShape::Offsets(_) => {
                 let grid = self.board().grid()?;
                 // Each cell of the target is read from the observer's cell nearest to it,
                 // and the target is sighted, whole, at the best of them. Concealing terrain
@@ -149,29 +173,34 @@ impl Game {
                     Place::Point { .. } | Place::Off => &[],
                 };
                 let mut best: Option<(u8, u32)> = None;
-                for to in cells {
-                    let Some((from, _, distance)) =
-                        nearest(grid, &observer.place, &Place::Cell(*to))
-                    else {
+                let readings = self.chart_readings(observer, chart);
+                for (place, chart) in &readings {
+                    let SightShape::Offsets(entries) = &chart.shape else {
                         continue;
                     };
-                    // No entry is farther out than the chart's own radius.
-                    if distance > chart.radius {
-                        continue;
-                    }
-                    let (right, forward) = relative_offset(from, observer.facing, *to);
-                    let Some(e) = entries
-                        .iter()
-                        .find(|e| e.right == right && e.forward == forward)
-                    else {
-                        continue;
-                    };
-                    let hidden_here = whole || self.conceals_cell(*to);
-                    if hidden_here && !e.starred {
-                        continue;
-                    }
-                    if best.is_none_or(|(l, d)| (e.level, distance) < (l, d)) {
-                        best = Some((e.level, distance));
+                    for to in cells {
+                        let Some((from, _, distance)) = nearest(grid, place, &Place::Cell(*to))
+                        else {
+                            continue;
+                        };
+                        // No entry is farther out than the chart's own radius.
+                        if distance > chart.radius {
+                            continue;
+                        }
+                        let (right, forward) = relative_offset(from, observer.facing, *to);
+                        let Some(e) = entries
+                            .iter()
+                            .find(|e| e.right == right && e.forward == forward)
+                        else {
+                            continue;
+                        };
+                        let hidden_here = whole || self.conceals_cell(*to);
+                        if hidden_here && !e.starred {
+                            continue;
+                        }
+                        if best.is_none_or(|(l, d)| (e.level, distance) < (l, d)) {
+                            best = Some((e.level, distance));
+                        }
                     }
                 }
                 best?

@@ -1065,6 +1065,10 @@ pub struct ObserverSpec {
     pub chart: Located<String>,
     /// Flags that keep a piece from observing.
     pub barred_by: Vec<Located<String>>,
+    /// The chart a spread piece's cells other than its main cell read (`chart` is then
+    /// read from the main cell only; none: every cell reads `chart`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spread_chart: Option<Located<String>>,
 }
 
 /// Contact between enemy pieces.
