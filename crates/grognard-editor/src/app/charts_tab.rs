@@ -278,7 +278,7 @@ impl EditorApp {
             let m: Vec<String> = after
                 .modifiers
                 .iter()
-                .map(|m| format!("{:+} {}", m.value, spaced(&m.name)))
+                .map(|m| format!("{} {}", signed(m.value), spaced(&m.name)))
                 .collect();
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
@@ -491,6 +491,17 @@ pub fn modifier_words(rules: &grognard_kernel::rules::Rules, chart: &str, name: 
     format!("{sign}{} for each {input}", m.per.unsigned_abs())
 }
 
+/// `v` with its sign, a minus sign for a negative (`−1`) as the modifiers table writes it
+/// (the summary under it read `-1 commander` beside the table's `−1`).
+#[must_use]
+pub fn signed(v: i32) -> String {
+    if v < 0 {
+        format!("−{}", v.unsigned_abs())
+    } else {
+        format!("+{v}")
+    }
+}
+
 /// For a band chart, the band the roll is made in once the modifiers are added, and how it
 /// got there: `band used: 3 (Code'n Color) — band 1 +2 from modifiers`. The input's own
 /// box names the band set, which a modifier may move (it read "band 1 (Color)" while a
@@ -509,7 +520,10 @@ pub fn band_used(
     let how = if case.modifier_total == 0 {
         "no modifier moves it".to_owned()
     } else {
-        format!("band {set_to} {:+} from modifiers", case.modifier_total)
+        format!(
+            "band {set_to} {} from modifiers",
+            signed(case.modifier_total)
+        )
     };
     Some(format!("band used: {index} ({name}) — {how}"))
 }

@@ -25,7 +25,9 @@ mod tune_tab;
 
 pub use crate::words::order_text;
 use bars::{COMBO_WIDTH, slot_label};
-pub use charts_tab::{band_face_test, band_used, modifier_words, odds_input_name, odds_plot_rect};
+pub use charts_tab::{
+    band_face_test, band_used, modifier_words, odds_input_name, odds_plot_rect, signed,
+};
 pub use commands::{CellOrder, Command, FilePurpose};
 pub use play_panels::off_board;
 pub use play_tab::{group_problems, result_words};
