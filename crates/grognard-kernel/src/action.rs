@@ -556,6 +556,12 @@ impl Refusal {
     }
 }
 
+/// The words for a cell off the board: a move's ban (`game/bans.rs`) and a step beyond the
+/// edge (`company.rs`, which may add why the edge is not the piece's way out) say it alike.
+pub(crate) fn off_board(to: Cell) -> String {
+    format!("{to} is off the board")
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

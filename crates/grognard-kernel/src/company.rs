@@ -570,8 +570,8 @@ pub(crate) fn exit_entry(
         other => Err(Refusal::new(
             RefusalKind::BadPath,
             match other.and_then(|e| wrong_baseline(rules, sides, state, piece, e)) {
-                Some(w) => format!("{to} is off the board: {w}"),
-                None => format!("{to} is off the board"),
+                Some(w) => format!("{}: {w}", crate::action::off_board(to)),
+                None => crate::action::off_board(to),
             },
         )),
     }

@@ -566,9 +566,8 @@ impl Resolution<'_> {
                 record: None,
             });
         };
-        let chart = rules.chart(chart_id).ok_or_else(|| {
-            Refusal::new(RefusalKind::OutOfPhase, "the action's chart is missing")
-        })?;
+        let chart = (rules.chart(chart_id))
+            .ok_or_else(|| game.refuse_act(self.next, side, ActBan::NoChart))?;
         let set: Vec<(usize, i32)> = chart
             .inputs
             .iter()

@@ -17,7 +17,7 @@ use crate::geometry::Cell;
 use crate::geometry::open::{Angle, Point};
 use crate::ids::{CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId, TerrainId};
 use crate::piece::{Piece, Place};
-use crate::rules::{ActionDef, Allowed, PhaseDef};
+use crate::rules::{ActionDef, Allowed, MoveLimit, PhaseDef};
 use crate::state::State;
 
 use super::Game;
@@ -28,6 +28,12 @@ pub(super) const UNKNOWN_TYPE: &str = "unknown piece type";
 /// The words for a cell an enemy holds, by a move's ban or a step's check.
 pub(super) fn enemy_holds(at: impl core::fmt::Display) -> String {
     format!("{at} is held by the enemy")
+}
+
+/// The words for a piece an order names that is not the ordering side's, by every check
+/// that asks whose a piece is (`piece`: its name, or `piece #N` as the side knows it).
+pub(super) fn not_yours(piece: impl core::fmt::Display) -> String {
+    format!("{piece} is not one of your pieces")
 }
 
 /// The words for a facing number the grid does not have, by a facing change or the set-up.
@@ -134,8 +140,11 @@ pub(super) enum MoveBan<'a> {
     NoMovesLeft(CounterId),
     /// A facing order on an open table.
     FaceOnTable,
-    /// A piece of a type without facing.
+    /// A piece of a type without facing (asked first by the phase's gate, whatever the
+    /// phase allows, and again by the facing change's own check).
     NoFacing,
+    /// A facing change the type's turning rules refuse.
+    Turning(TurnBan),
     /// A facing the grid does not have.
     NoSuchFacing {
         /// The facing given.
@@ -217,6 +226,28 @@ pub(super) enum MoveBan<'a> {
     },
 }
 
+/// Which of a piece type's turning rules (`crate::turning`) refuses a facing change,
+/// checked by `Game::check_turn` (`game/turning.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum TurnBan {
+    /// A flag that bars facing changes is set.
+    Barred(FlagId),
+    /// The facing changes allowed in the window are used.
+    Used {
+        /// Facing changes made this window.
+        used: i32,
+        /// The most allowed.
+        most: u32,
+    },
+    /// One more facing change costs more than the piece has left.
+    Costs {
+        /// What one costs.
+        cost: Cost,
+        /// What the piece has left after the changes it made.
+        left: Cost,
+    },
+}
+
 impl MoveBan<'_> {
     /// The kind of refusal each ban gives.
     fn kind(&self) -> RefusalKind {
@@ -243,13 +274,15 @@ impl MoveBan<'_> {
             | B::NoMovesLeft(_)
             | B::StillAfterMove(_)
             | B::StillAfterSpread(_)
-            | B::ModeCostsMove(_) => RefusalKind::AlreadyUsed,
+            | B::ModeCostsMove(_)
+            | B::Turning(TurnBan::Barred(_) | TurnBan::Used { .. }) => RefusalKind::AlreadyUsed,
             B::UnknownType | B::NotDummy | B::NoRedeploy => RefusalKind::BadPiece,
             B::TooManySteps { .. }
             | B::OverAllowance { .. }
             | B::TableTooFar { .. }
             | B::SaveNotNeeded { .. }
-            | B::TooFewToSpread { .. } => RefusalKind::TooFar,
+            | B::TooFewToSpread { .. }
+            | B::Turning(TurnBan::Costs { .. }) => RefusalKind::TooFar,
             B::MustStop { .. } => RefusalKind::MustStop,
             B::MayNotStop(_)
             | B::EnemyHolds(_)
@@ -312,7 +345,7 @@ impl Game {
                 reason.unwrap_or("the ruleset says so")
             ),
             B::MayNotStop(to) => format!("{name} may pass through {to} but not stop there"),
-            B::OffBoard(to) => format!("{to} is off the board"),
+            B::OffBoard(to) => crate::action::off_board(to),
             B::NotNext { to, at } => format!("{to} is not next to {at}"),
             B::NotDummy => format!("{name} is not a dummy; only dummies are lifted and put down"),
             B::Redeployed => format!("{name} has already been redeployed this turn"),
@@ -345,7 +378,11 @@ impl Game {
                 piece.counter(c)
             ),
             B::FaceOnTable => "on an open table, give the facing with a move".to_owned(),
-            B::NoFacing => format!("{name} has no facing to change"),
+            B::NoFacing => format!(
+                "{name} has no facing to change: {} pieces have no facing",
+                type_name()
+            ),
+            B::Turning(ban) => self.turn_ban_words(piece, ban),
             B::NoSuchFacing { facing, facings } => {
                 format!("{} (0..{facings})", no_such_facing(facing))
             }
@@ -435,8 +472,6 @@ pub(super) enum PhaseBan<'a> {
         /// The phase.
         phase: &'a PhaseDef,
     },
-    /// A facing order for a piece whose type has no facing.
-    NoFacing(&'a Piece),
     /// The phase does not allow this kind of order.
     NotAllowed {
         /// The phase.
@@ -452,73 +487,98 @@ pub(super) enum PhaseBan<'a> {
     SetupOnly,
 }
 
+impl PhaseBan<'_> {
+    /// The kind of refusal each ban gives.
+    fn kind(&self) -> RefusalKind {
+        use PhaseBan as B;
+        match self {
+            B::GameOver => RefusalKind::GameOver,
+            B::NoSuchSide
+            | B::MayNotAct { .. }
+            | B::Ended { .. }
+            | B::NotAllowed { .. }
+            | B::NotMover(_)
+            | B::SetupOver
+            | B::SetupOnly => RefusalKind::OutOfPhase,
+        }
+    }
+}
+
 impl Game {
     /// The refusal for a [`PhaseBan`]: its kind, and its words.
     pub(super) fn refuse_in_phase(&self, ban: PhaseBan<'_>) -> Refusal {
+        let kind = ban.kind();
+        Refusal::new(kind, self.phase_ban_words(ban))
+    }
+
+    /// The words for a [`PhaseBan`].
+    fn phase_ban_words(&self, ban: PhaseBan<'_>) -> String {
         use PhaseBan as B;
-        let (kind, words) = match ban {
-            B::GameOver => (RefusalKind::GameOver, "the game is over".to_owned()),
-            B::NoSuchSide => (RefusalKind::OutOfPhase, "no such side".to_owned()),
-            B::MayNotAct { side, phase } => (
-                RefusalKind::OutOfPhase,
-                format!(
-                    "{side} may not act in the {} phase: {}; {side} can only wait",
-                    phase.name,
-                    self.who_acts()
-                ),
+        match ban {
+            B::GameOver => "the game is over".to_owned(),
+            B::NoSuchSide => "no such side".to_owned(),
+            B::MayNotAct { side, phase } => format!(
+                "{side} may not act in the {} phase: {}; {side} can only wait",
+                phase.name,
+                self.who_acts()
             ),
-            B::Ended { side, phase } => (
-                RefusalKind::OutOfPhase,
-                format!(
-                    "{side} has already ended the {} phase: {}",
-                    phase.name,
-                    self.who_acts()
-                ),
+            B::Ended { side, phase } => format!(
+                "{side} has already ended the {} phase: {}",
+                phase.name,
+                self.who_acts()
             ),
-            B::NoFacing(piece) => (
-                RefusalKind::BadMode,
-                format!(
-                    "{} has no facing to change: {} pieces have no facing",
-                    piece.name,
-                    self.rules
-                        .piece_type(piece.kind)
-                        .map_or("?", |t| t.name.as_str())
-                ),
-            ),
-            B::NotAllowed { phase, needs } => (
-                RefusalKind::OutOfPhase,
-                format!(
-                    "the {} phase does not allow {}; it allows {}",
-                    phase.name,
-                    self.allowed_words(needs),
-                    self.phase_allows(phase)
-                ),
+            B::NotAllowed { phase, needs } => format!(
+                "the {} phase does not allow {}; it allows {}",
+                phase.name,
+                self.allowed_words(needs),
+                self.phase_allows(phase)
             ),
             B::NotMover(phase) => {
                 let kinds: Vec<&str> = (phase.movers.iter())
                     .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
                     .collect();
-                (
-                    RefusalKind::OutOfPhase,
-                    format!(
-                        "in the {} phase only {} pieces move",
-                        phase.name,
-                        kinds.join(", ")
-                    ),
+                format!(
+                    "in the {} phase only {} pieces move",
+                    phase.name,
+                    kinds.join(", ")
                 )
             }
-            B::SetupOver => (
-                RefusalKind::OutOfPhase,
-                "the set-up is over: pieces are deployed only before the first turn".to_owned(),
+            B::SetupOver => {
+                "the set-up is over: pieces are deployed only before the first turn".to_owned()
+            }
+            B::SetupOnly => "in the set-up the sides only deploy their pieces (`deploy`) and end \
+                             their set-up (`end_phase`)"
+                .to_owned(),
+        }
+    }
+
+    /// The words for a [`TurnBan`] of `piece`.
+    fn turn_ban_words(&self, piece: &Piece, ban: TurnBan) -> String {
+        let name = &piece.name;
+        match ban {
+            TurnBan::Barred(flag) => format!(
+                "{name} cannot change facing while {}",
+                self.rules.flag_name(flag)
             ),
-            B::SetupOnly => (
-                RefusalKind::OutOfPhase,
-                "in the set-up the sides only deploy their pieces (`deploy`) and end their \
-                 set-up (`end_phase`)"
-                    .to_owned(),
+            TurnBan::Used { used, most } => format!(
+                "{name} has already changed facing {used} time{} this {} (at most {most})",
+                if used == 1 { "" } else { "s" },
+                self.move_window(piece)
             ),
-        };
-        Refusal::new(kind, words)
+            TurnBan::Costs { cost, left } => format!(
+                "a facing change costs {cost} and {name} has {left} left this {}",
+                self.move_window(piece)
+            ),
+        }
+    }
+
+    /// The window a piece's moves and facing changes are counted in, in words: `phase` for
+    /// a type that moves each phase, else `turn`.
+    fn move_window(&self, piece: &Piece) -> &'static str {
+        match self.rules.piece_type(piece.kind).map(|t| t.moves) {
+            Some(MoveLimit::PerPhase) => "phase",
+            _ => "turn",
+        }
     }
 }
 
@@ -530,6 +590,8 @@ impl Game {
 pub(super) enum ActBan<'a> {
     /// The order names an action the rules do not have.
     NoSuchAction,
+    /// The action's chart is not in the rules (rules built by hand, not compiled).
+    NoChart,
     /// An intent the action does not take (`bad`).
     Intent {
         /// The action.
@@ -654,7 +716,9 @@ impl ActBan<'_> {
     fn kind(&self) -> RefusalKind {
         use ActBan as B;
         match self {
-            B::NoSuchAction => RefusalKind::OutOfPhase,
+            // An action whose chart the rules lack cannot be resolved as they hold it: it is
+            // refused as one they do not have (no kind says "corrupt rules").
+            B::NoSuchAction | B::NoChart => RefusalKind::OutOfPhase,
             B::Actor(refusal) => refusal.kind,
             B::ActorType { .. } | B::ActorNeeds { .. } => RefusalKind::BadPiece,
             B::ActorBarred { .. } | B::Used { .. } => RefusalKind::AlreadyUsed,
@@ -691,6 +755,7 @@ impl Game {
         let label = |p: &Piece| self.label(state, side, p);
         match ban {
             B::NoSuchAction => "no such action".to_owned(),
+            B::NoChart => "the action's chart is missing".to_owned(),
             B::Intent { def, bad } => {
                 let known = if def.intents.is_empty() {
                     "it takes no intent".to_owned()
@@ -868,52 +933,55 @@ pub(super) enum SetupBan<'a> {
     NoRoom(String),
 }
 
+impl SetupBan<'_> {
+    /// The kind of refusal each ban gives.
+    fn kind(&self) -> RefusalKind {
+        use SetupBan as B;
+        match self {
+            B::NoSuchPiece | B::NotYours(_) | B::PlacedByScenario(_) | B::Attached { .. } => {
+                RefusalKind::BadPiece
+            }
+            B::OutsideAreas(_) | B::NoSuchFacing(_) | B::ChangesNothing { .. } => {
+                RefusalKind::BadPath
+            }
+            B::NoRoom(_) => RefusalKind::Occupied,
+        }
+    }
+}
+
 impl Game {
     /// The refusal for a [`SetupBan`] of `side`'s order: its kind, and its words.
     pub(super) fn refuse_setup(&self, side: SideId, ban: SetupBan<'_>) -> Refusal {
+        let kind = ban.kind();
+        Refusal::new(kind, self.setup_ban_words(side, ban))
+    }
+
+    /// The words for a [`SetupBan`] of `side`'s order.
+    fn setup_ban_words(&self, side: SideId, ban: SetupBan<'_>) -> String {
         use SetupBan as B;
-        let (kind, words) = match ban {
-            B::NoSuchPiece => (
-                RefusalKind::BadPiece,
-                "that piece is not one of your pieces".to_owned(),
+        match ban {
+            B::NoSuchPiece => not_yours("that piece"),
+            B::NotYours(piece) => not_yours(&piece.name),
+            B::PlacedByScenario(piece) => format!(
+                "{} stands where the scenario puts it; only the pieces the order of battle \
+                 leaves unplaced are deployed",
+                piece.name
             ),
-            B::NotYours(piece) => (
-                RefusalKind::BadPiece,
-                format!("{} is not one of your pieces", piece.name),
-            ),
-            B::PlacedByScenario(piece) => (
-                RefusalKind::BadPiece,
-                format!(
-                    "{} stands where the scenario puts it; only the pieces the order of \
-                     battle leaves unplaced are deployed",
-                    piece.name
-                ),
-            ),
-            B::Attached { piece, host } => (
-                RefusalKind::BadPiece,
-                format!(
-                    "{} is attached to {} and deploys with it",
-                    piece.name, host.name
-                ),
+            B::Attached { piece, host } => format!(
+                "{} is attached to {} and deploys with it",
+                piece.name, host.name
             ),
             B::OutsideAreas(to) => {
                 let side_name = (self.sides.get(side.index())).map_or("?", |s| s.name.as_str());
-                (
-                    RefusalKind::BadPath,
-                    format!("{to} is outside {side_name}'s deployment areas"),
-                )
+                format!("{to} is outside {side_name}'s deployment areas")
             }
-            B::NoSuchFacing(facing) => (RefusalKind::BadPath, no_such_facing(facing)),
-            B::ChangesNothing { piece, to } => (
-                RefusalKind::BadPath,
-                format!(
-                    "{} already stands at {to}: the deployment changes nothing",
-                    piece.name
-                ),
+            B::NoSuchFacing(facing) => no_such_facing(facing),
+            B::ChangesNothing { piece, to } => format!(
+                "{} already stands at {to}: the deployment changes nothing",
+                piece.name
             ),
-            B::NoRoom(problem) => (RefusalKind::Occupied, problem),
-        };
-        Refusal::new(kind, words)
+            B::NoRoom(problem) => problem,
+        }
     }
 }
 

@@ -1,18 +1,19 @@
-//! Contact, on the open table and on a grid.
+//! Contact, on the open table and on a grid: the code takes them in that order.
 //!
-//! On a grid under sighting rules (issue 19 and the square-blocks rounds): a move or a
-//! spread into enemies the side has not sighted, or a step that brings a piece within the
-//! ruleset's contact reach of an enemy, ends in contact — the pieces met deploy and the
-//! mover with them ([`Game::unseen_enemies_at`], [`Game::meets_there`],
-//! [`Game::new_contacts`], [`Game::contact_event`]; the moves that ask them are in
-//! `moves.rs` and `march.rs`, the contact levels of sighting in `knowledge.rs`).
+//! "Contact" is three rules of the ruleset, each kept here:
 //!
-//! On the open table (issue 21): an action declared with `contact: true` (a charge)
-//! ends with the actor's front edge against the edge of its target that faces it, and the
-//! engine puts it there; and the ruleset's `contact_flag`, kept on the pieces whose
-//! footprints touch an enemy's.
+//! | the rule | what it does | kept by |
+//! |---|---|---|
+//! | an action's `contact: true` (open table) | a charge ends with the actor's front edge against the target's edge facing it; the engine puts it there | [`Game::contact_place`], `make_contact` |
+//! | `open_table.contact_flag` | a flag kept set on exactly the pieces whose footprints touch an enemy's, after every order and at the start | `keep_contact_flags` |
+//! | `sighting.contact` (grid) | a move or a spread into enemies the side has not sighted, or a step within the rule's reach of an enemy, ends in contact: the pieces met deploy and the mover with them | [`Game::unseen_enemies_at`], [`Game::meets_there`], [`Game::new_contacts`], [`Game::contact_event`] |
 //!
-//! The construction, documented in docs/ruleset-format.md ("Contact"):
+//! On the open table (issue 21) the charge's placement is constructed below. On a grid
+//! (issue 19 and the square-blocks rounds) the moves that ask are in `moves.rs` and
+//! `march.rs`, and the contact levels of sighting are in `crate::knowledge`.
+//!
+//! The charge's placement on the open table, documented in docs/ruleset-format.md
+//! ("Contact"):
 //! - the target's edge facing the actor is the edge of the arc the actor stands in, judged
 //!   from the target's edges as every arc is
 //!   ([`Placed::arc`](crate::geometry::footprint::Placed::arc)): the front edge, the rear

@@ -1,7 +1,8 @@
 //! Keeping each side's knowledge up to date: the sighting update after every accepted order
 //! and at every phase start (offset charts, range bands and their rolls, contact, concealment,
-//! decoys), the `sighted` events each side receives, and the per-side logs. The data types
-//! and the pure reading of sighting charts are in [`crate::knowledge`].
+//! decoys) and the `sighted` events each side receives (appended to the per-side logs with
+//! the rest of what each side saw by `Game::append_side_logs`, in `view.rs`). The data
+//! types and the pure reading of sighting charts are in [`crate::knowledge`].
 
 use super::{Game, Resolution};
 use crate::action::Event;

@@ -876,7 +876,7 @@ impl Game {
         {
             return Err(crate::action::Refusal::new(
                 crate::action::RefusalKind::BadPiece,
-                format!("piece #{} is not one of your pieces", id.0),
+                super::bans::not_yours(format_args!("piece #{}", id.0)),
             ));
         }
         self.as_known_by(side, |probe| {

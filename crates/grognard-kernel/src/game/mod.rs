@@ -38,7 +38,7 @@ mod view;
 mod world;
 
 pub use crate::state::{Reach, Stage, State, World, roll_record};
-use bans::PhaseBan;
+use bans::{MoveBan, PhaseBan};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
@@ -324,7 +324,7 @@ impl Game {
             && let Some(t) = self.rules.piece_type(p.kind)
             && !t.faces
         {
-            return Err(self.refuse_in_phase(PhaseBan::NoFacing(p)));
+            return Err(self.refuse_move(p, MoveBan::NoFacing));
         }
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
@@ -380,7 +380,7 @@ impl Game {
         if piece.side != side {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("{} is not one of your pieces", piece.name),
+                bans::not_yours(&piece.name),
             ));
         }
         if !piece.on_board() {

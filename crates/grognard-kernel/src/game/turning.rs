@@ -2,12 +2,13 @@
 //! piece type's turning rules. The rules themselves (forward-only steps, costly turns, slowed
 //! pieces) and the reach they shape are in [`crate::turning`].
 
+use super::bans::{MoveBan, TurnBan};
 use super::{Game, Resolution};
-use crate::action::{Refusal, RefusalKind};
+use crate::action::Refusal;
 use crate::cost::Cost;
 use crate::ids::PieceId;
 use crate::piece::Piece;
-use crate::rules::{Effect, MoveLimit, Who};
+use crate::rules::{Effect, Who};
 
 use crate::turning::{after_turns, turning};
 
@@ -25,45 +26,26 @@ impl Game {
         // `turning.barred_by`: while one of these flags is set the piece makes no facing
         // change (a move's own are barred in `crate::turning::mid_turns`).
         if let Some(f) = t.barred_by.iter().find(|f| piece.flag(**f)) {
-            let flag = rules.flags.get(f.index()).map_or("?", |d| d.name.as_str());
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!("{} cannot change facing while {flag}", piece.name),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::Turning(TurnBan::Barred(*f))));
         }
         let Some(counter) = t.counter else {
             return Ok(());
         };
         let used = piece.counter(counter).max(0);
-        let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
-            Some(MoveLimit::PerPhase) => "phase",
-            _ => "turn",
-        };
         if let Some(most) = t.most
             && used as u32 >= most
         {
-            return Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "{} has already changed facing {used} time{} this {window} (at most {most})",
-                    piece.name,
-                    if used == 1 { "" } else { "s" }
-                ),
-            ));
+            return Err(self.refuse_move(piece, MoveBan::Turning(TurnBan::Used { used, most })));
         }
         if t.cost > Cost::ZERO
             && !piece.moved
             && let Ok(full) = self.allowance_of_mode(piece)
             && t.cost.saturating_mul(used + 1) > full
         {
-            return Err(Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "a facing change costs {} and {} has {} left this {window}",
-                    t.cost,
-                    piece.name,
-                    after_turns(rules, piece, full)
-                ),
+            let left = after_turns(rules, piece, full);
+            return Err(self.refuse_move(
+                piece,
+                MoveBan::Turning(TurnBan::Costs { cost: t.cost, left }),
             ));
         }
         Ok(())

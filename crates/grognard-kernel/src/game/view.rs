@@ -1,7 +1,7 @@
-//! What a side receives: [`Game::view`], [`Game::events_for`], the perceived state and
-//! reach as a side can judge it, names as a side may read them, and the guard that gives
-//! orders naming unseen pieces one fixed wording. The view types and the redaction of one
-//! event are in [`crate::view`].
+//! What a side receives: [`Game::view`], [`Game::events_for`], each side's log as an order
+//! is accepted (`append_side_logs`), the perceived state and reach as a side can judge it,
+//! names as a side may read them, and the guard that gives orders naming unseen pieces one
+//! fixed wording. The view types and the redaction of one event are in [`crate::view`].
 
 use super::Game;
 use crate::action::{Action, Event, Order, Refusal, RefusalKind};
@@ -458,7 +458,7 @@ impl Game {
             Some(p) if p.side == side => self.reach_in(&self.perceived(side), id, hooks),
             _ => Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("piece #{} is not one of your pieces", id.0),
+                super::bans::not_yours(format_args!("piece #{}", id.0)),
             )),
         }
     }
@@ -564,7 +564,7 @@ impl Game {
         {
             return Err(Refusal::new(
                 RefusalKind::BadPiece,
-                format!("{} is not one of your pieces", named(a)),
+                super::bans::not_yours(named(a)),
             ));
         }
         if let Some(t) = target {

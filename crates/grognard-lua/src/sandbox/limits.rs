@@ -41,13 +41,14 @@ impl Default for Limits {
     ///   of 10,000 entries is well under 1 MiB) with room to spare, stays small next to a
     ///   game's own data even with several games open in the editor, and bounds the largest
     ///   string or table a single C function can be handed (copying 16 MiB takes a few ms).
-    /// * **2,000,000 instructions** is about 5–15 ms of Lua (hook overhead included): a typical hook (a movement cost,
-    ///   a modifier) runs 50–500 instructions, a heavy one that walks every piece of a big
-    ///   game perhaps 50,000, so the budget leaves a wide margin while still stopping a
-    ///   runaway loop before a user notices.
-    /// * **250 ms** (of the thread's CPU time) is 25 times what the budget allows for real
-    ///   work, so machine speed never makes an honest hook fail (which would break replays),
-    ///   and a loaded machine cannot either, since waiting for a core is not counted; yet a
+    /// * **2,000,000 instructions** is about 5–15 ms of Lua (hook overhead included): a
+    ///   typical hook (a movement cost, a modifier) runs 50–500 instructions, a heavy one
+    ///   that walks every piece of a big game perhaps 50,000, so the budget leaves a wide
+    ///   margin while still stopping a runaway loop before a user notices.
+    /// * **250 ms** (of the thread's CPU time on Linux; of the wall clock elsewhere, where a
+    ///   loaded machine can still trip it) is 25 times what the budget allows for real work,
+    ///   so machine speed never makes an honest hook fail (which would break replays), and on
+    ///   Linux a loaded machine cannot either, since waiting for a core is not counted; yet a
     ///   stuck editor frame stays under a quarter of a second of work.
     fn default() -> Self {
         Self {
@@ -220,9 +221,11 @@ impl Meter {
     /// CPU clock says whether the time was the call's own work or waiting for a core, and
     /// in the second case the wall deadline moves on by what is left.
     pub(super) fn check_deadline(&self, lua: &Lua, now: u64) -> mlua::Result<()> {
-        // The CPU clock is read once a call, at its first check: calls that end before
-        // 1,000 instructions (most hooks) never pay for it, and the few microseconds of
-        // work before the first tick are not counted.
+        // The CPU clock is read at a call's first check (its first tick, or a charge for C
+        // library work before it: a long string or pattern search), and again only once the
+        // wall clock is past the deadline: calls that end before 1,000 instructions and
+        // charge nothing (most hooks) never pay for it, and the few microseconds of work
+        // before the first check are not counted.
         if self.cpu_start_nanos.load(Ordering::Relaxed) == CPU_UNREAD
             && let Some(cpu) = thread_cpu_nanos()
         {

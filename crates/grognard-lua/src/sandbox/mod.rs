@@ -56,9 +56,10 @@
 //! * **Deadline.** The hook also checks [`Limits::time_per_call`], kept on the calling
 //!   thread's CPU clock (Linux; the wall clock elsewhere) so that a loaded or paused machine
 //!   never trips an honest hook and changes a game. It backs up the budget for work that is
-//!   slow per instruction (concatenating or comparing megabyte strings in a loop). When 1,000 instructions took over [`SLOW_TICK`], the hook
-//!   switches to a tick every [`FINE_TICK`] instructions for the rest of the call, so the
-//!   deadline is noticed within milliseconds. The switch never changes where the budget trips.
+//!   slow per instruction (concatenating or comparing megabyte strings in a loop). When
+//!   1,000 instructions took over [`SLOW_TICK`], the hook switches to a tick every
+//!   [`FINE_TICK`] instructions for the rest of the call, so the deadline is noticed within
+//!   milliseconds. The switch never changes where the budget trips.
 //! * **Memory.** [`Lua::set_memory_limit`] caps the state at [`Limits::memory_bytes`]; an
 //!   allocation past it fails with [`HookErrorKind::Memory`] and the state collects its
 //!   garbage and carries on. Recursion ends there too, or at Lua's own C-stack limit.
