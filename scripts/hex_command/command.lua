@@ -284,39 +284,16 @@ local function fall_back_to_cover(L, units)
 end
 
 -- 2.2.2 result 3 (004 l.339): "cannot move in the enemy's direction until passing
--- Aggressiveness; can move in other directions". Our reading on this grid, where a unit
--- steps only into its three front hexes (within 60 degrees of its facing): a cautious unit
--- (flag `cautious`) moves only with every enemy unit its side knows of (not a fake it has
--- unmasked) in its rear arc (within 30 degrees of straight behind), so that no step it can
--- take heads within 90 degrees of an enemy; then it may not turn (flag `facing_fixed`, the
--- types' `turning.barred_by`: no face order, no turn at a move's start or middle), since a
--- turn would bring it round. With an enemy anywhere else it may not move (flag
--- `toward_enemy`, in `pinned_by`) but may turn (a face order), to put the enemy behind it
--- and move away. The flags are kept by the scripts, after every move and facing change and
--- as every phase begins. It may still fire and melee (a melee is fought from where it
--- stands). The side's commander whose order change failed (flag `awaiting_aggression`)
--- tests his Aggressiveness (d10 higher than A, the CVS test) as each later command phase of
--- his side begins; passing frees the side's cautious units. A commander lost before he
--- passes frees them as the next command phase begins (the order dies with him).
--- Where the enemies `u` must not advance on stand: "ahead" when one is not in its rear arc,
--- "behind" when all are, nil when it knows of none (`fresh_only`: only fresh ones count).
--- Skirmishers step any way (5e), so for them every such enemy is ahead.
+-- Aggressiveness; can move in other directions". Our reading (seventeenth round, the twelfth
+-- outside audit's #21): a cautious unit (flag `cautious`) may move any way and turn freely,
+-- so long as no hex of its move is nearer than its start to an enemy unit its side knows of
+-- (not a fake it has unmasked): `cautious_advance_problem`, the types' `may_move`, which
+-- `legal` asks too. It may still fire and melee (a melee is fought from where it stands).
+-- The side's commander whose order change failed (flag `awaiting_aggression`) tests his
+-- Aggressiveness (d10 higher than A, the CVS test) as each later command phase of his side
+-- begins; passing frees the side's cautious units. A commander lost before he passes frees
+-- them as the next command phase begins (the order dies with him).
 local fresh
-local function enemy_not_behind(game, u, fresh_only)
-  local side = game:side(u)
-  local any_way = game:kind(u) == "skirmishers"
-  local found = nil
-  for _, e in ipairs(game:units()) do
-    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
-        and not game:known_dummy(e, side) and (not fresh_only or fresh(game, e, side)) then
-      if any_way or game:arc(u, e) ~= "rear" then
-        return "ahead"
-      end
-      found = "behind"
-    end
-  end
-  return found
-end
 
 -- Tribes (optional, l.260; tenth round): a unit that failed its morale check as the game
 -- began (flag `wavering`) advances toward the enemy only against a disordered or worse
@@ -396,39 +373,30 @@ local function cautious_advance_problem(game, u, path)
     return nil
   end
   local side = game:side(u)
-  local first, last = path[1], path[#path]
+  local first = path[1]
   for _, e in ipairs(game:units()) do
     if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) then
       local ec, er = game:cell(e)
-      if ec ~= nil and steps_between(game, last.col, last.row, ec, er)
-          < steps_between(game, first.col, first.row, ec, er) then
-        return game:name(u) .. " may not move in the enemy's direction until its commander passes"
-          .. " his Aggressiveness test (decision failure 3): this move ends nearer "
-          .. game:label(e, side)
+      local from = ec ~= nil and steps_between(game, first.col, first.row, ec, er)
+      -- The last hex first, so a move that ends nearer says so.
+      for i = #path, 2, -1 do
+        if from and steps_between(game, path[i].col, path[i].row, ec, er) < from then
+          return game:name(u) .. " may not move in the enemy's direction until its commander passes"
+            .. " his Aggressiveness test (decision failure 3): this move "
+            .. (i == #path and "ends" or "passes") .. " nearer " .. game:label(e, side)
+        end
       end
     end
   end
   return nil
 end
 
-update_caution = function(L)
-  local game = L.game
-  for _, u in ipairs(game:units()) do
-    if stands_as_unit(game, u) and not L.gone[u:id()] then
-      local cautious = L:flag(u, "cautious")
-      local ahead = cautious and enemy_not_behind(game, u, false)
-      local toward = ahead == "ahead"
-      if toward ~= L:flag(u, "toward_enemy") then
-        L:set(u, "toward_enemy", toward)
-      end
-      local fixed = ahead == "behind"
-      if fixed ~= L:flag(u, "facing_fixed") then
-        L:set(u, "facing_fixed", fixed)
-      end
-    end
-  end
-end
+-- Seventeenth round (the twelfth outside audit's #21): a cautious unit is no longer pinned
+-- (`toward_enemy`) or kept from turning (`facing_fixed`); `cautious_advance_problem` judges
+-- each move's hexes. The flags stay in the ruleset (a scenario may set them) and this hook
+-- point, called after moves and facing changes, keeps nothing now.
+update_caution = function(_L) end
 
 -- As `side`'s command phase begins: its commanders awaiting an Aggressiveness test take it.
 local function test_aggression(L, side)

@@ -28,24 +28,22 @@ fn refused(scenario: &str, orders: &str, why: &str) {
 /// Aggressiveness. Can move in other directions however." caution.yaml: g (Tactical 10, so
 /// his order change fails; Aggressiveness 0, so his test passes) tries a change in turn 1;
 /// seed 1 rolls the cube d10 4 (fail: not higher than 10), then a 3 on the decision-failure
-/// table. Red's r stands at (8,4). Blue's b at (3,4) faces E: r is in its front arc, so it
-/// may not move (`toward_enemy`, pinned): "b cannot move: it is toward_enemy". Blue's c at
-/// (3,6) faces W: r is behind it (rear arc, within 30 degrees of straight back), so it moves
-/// on west — (3,6) → (2,6) — but may not turn (`facing_fixed`), neither by a face order nor at
-/// its move's start: turning east to (4,6) is refused. b turns about (W; a face order is
-/// allowed while it may not move), r is then behind it, and it moves west. In turn 2, as
-/// Blue's command phase begins, g tests his Aggressiveness: d10 1 against A 0, a pass, and
-/// the force may advance again: b turns east as its move begins and steps to (3,4).
-/// Before: the failure changed nothing ("no advance until aggressive" was only a note), and b
-/// stepped toward r at once.
+/// table. Red's r stands at (8,4), 5 hexes east of Blue's b at (3,4) (facing E). Seventeenth
+/// round (the twelfth outside audit's #21): a cautious unit may move any way and turn freely
+/// so long as no hex of its move is nearer r than its start. b's step to (4,4) (4 hexes from
+/// r) is refused in the rule's words; its sidesteps (3,3), (3,5) stay 5 off and are listed
+/// (before: b could not move at all with r ahead: `toward_enemy`). c at (3,6) faces W and
+/// may turn E (before: `facing_fixed` refused it) but not step to (4,6), nearer r. c steps
+/// west to (2,6); b turns W and steps to (2,4). In turn 2, as Blue's command phase begins, g
+/// tests his Aggressiveness: d10 1 against A 0, a pass, and b steps back east to (3,4).
 #[test]
 fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passes() {
     let log = played("caution.yaml", "caution.orders.yaml");
     has(&log, "no advance until aggressive (decision failure of g)");
-    has(&log, "b is toward_enemy");
-    has(&log, "c is facing_fixed");
+    has(&log, "b is cautious");
+    lacks(&log, "toward_enemy");
+    lacks(&log, "facing_fixed");
     has(&log, "c moved (3,6) → (2,6), cost 1");
-    has(&log, "b is no longer toward_enemy");
     has(&log, "b moved (3,4) → (2,4), cost 1");
     has(
         &log,
@@ -57,22 +55,19 @@ fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passe
     );
     has(&log, "b is no longer cautious");
     has(&log, "b moved (2,4) → (3,4), cost 2");
-    refused(
-        "caution.yaml",
-        "caution-b.orders.yaml",
-        "refused: b cannot move: it is toward_enemy",
+    let nearer = |u: &str| {
+        format!(
+            "refused: {u} may not move in the enemy's direction until its commander passes his \
+             Aggressiveness test (decision failure 3): this move ends nearer r"
+        )
+    };
+    refused("caution.yaml", "caution-b.orders.yaml", &nearer("b"));
+    refused("caution.yaml", "caution-c.orders.yaml", &nearer("c"));
+    has(
+        &played("caution.yaml", "caution-c-face.orders.yaml"),
+        "c now faces E",
     );
-    refused(
-        "caution.yaml",
-        "caution-c.orders.yaml",
-        "refused: c steps only into the cells ahead of it (facing W); (4,6) is behind it, and it has no facing change left this turn",
-    );
-    refused(
-        "caution.yaml",
-        "caution-c-face.orders.yaml",
-        "refused: c cannot change facing while facing_fixed",
-    );
-    // The legal orders agree: no move of b, no face order of c, c's moves all westward.
+    // The legal orders agree: b's sidesteps, c's turns, no step nearer r.
     let out = at(&[
         "legal",
         "caution.yaml",
@@ -82,9 +77,10 @@ fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passe
         "caution.at.yaml",
     ]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    lacks(&out.stdout, "move: { piece: b");
-    has(&out.stdout, "face: { piece: b, facing: W }");
-    lacks(&out.stdout, "face: { piece: c");
+    has(&out.stdout, "move: { piece: b, path: [[3, 3]] }");
+    has(&out.stdout, "move: { piece: b, path: [[3, 5]] }");
+    lacks(&out.stdout, "move: { piece: b, path: [[4, 4]");
+    has(&out.stdout, "face: { piece: c, facing: E }");
     has(&out.stdout, "move: { piece: c, path: [[2, 6]] }");
     lacks(&out.stdout, "move: { piece: c, path: [[4, 6]");
 }
@@ -119,9 +115,10 @@ fn decision_failure_four_holds_the_force_until_new_orders_are_accepted() {
 }
 
 /// The kernel's `turning.barred_by` (general; Hex Command bars its turns with the flag
-/// `facing_fixed` that decision failure 3 sets): fixed.yaml, Blue's b (infantry, 3 points)
-/// and k (cavalry, mid-move turns) at (4,4) and (4,6) facing E, both `facing_fixed` (and
-/// cautious, with Red's r at (0,5) straight behind them, so the scripts keep the flag); f at
+/// `facing_fixed`, which decision failure 3 set until the seventeenth round and a scenario
+/// may still set): fixed.yaml, Blue's b (infantry, 3 points) and k (cavalry, mid-move turns)
+/// at (4,4) and (4,6) facing E, both `facing_fixed` (and cautious, with Red's r at (0,5)
+/// straight behind them; the scripts no longer set or clear the flag); f at
 /// (4,2), free. `reach` lists for b only the cells its steps ahead reach, none that a facing
 /// change at the move's start would open: (4,3), (5,4), (4,5) at cost 1, nothing west of
 /// column 4 (before: (3,3), (3,4), (3,5) at cost 2, turning first); f still reaches (3,2) at

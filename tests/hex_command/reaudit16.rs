@@ -215,3 +215,42 @@ fn a_marker_within_five_hexes_in_the_open_is_revealed_mid_move() {
     ]);
     assert!(view.contains("a dummy, fake_counter"), "{view}");
 }
+
+// 004 l.339 (result 3: "cannot move in the enemy's direction ... can move in other
+// directions however"). Our reading from this round: a cautious unit may move any way and
+// turn freely, so long as no hex of its move is nearer than its start to an enemy unit its
+// side knows of. By hand, seed 60: rk fails (d10 3 - 6), result 3; r1 at (2,5) faces SW
+// with blue's line b1 (2,7), b2 (6,7), b3 (10,7) before it. Before this round it could not
+// move at all (`r1 cannot move: it is toward_enemy`): now it turns NE and steps (3,4) →
+// (3,3), away from the line (the auditor's o6b), and may sidestep to (1,5), 2 hexes from b1
+// as at its start; a step to (2,6), next to b1, is nearer and not listed.
+#[test]
+fn a_cautious_unit_may_move_in_any_direction_that_does_not_near_the_enemy() {
+    let play = run(&[
+        "play",
+        "failure-seed60.yaml",
+        "--orders",
+        "caution.orders.yaml",
+    ]);
+    assert!(
+        play.contains("r1 moved (2,5) → (3,4) → (3,3), cost 2"),
+        "{play}"
+    );
+    let legal = run(&[
+        "legal",
+        "failure-seed60.yaml",
+        "--orders",
+        "change.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(
+        legal.contains("move: { piece: r1, path: [[1, 5]] }"),
+        "{legal}"
+    );
+    assert!(
+        !legal.contains("move: { piece: r1, path: [[2, 6]"),
+        "{legal}"
+    );
+    assert!(legal.contains("face: { piece: r1, facing: NE }"), "{legal}");
+}
