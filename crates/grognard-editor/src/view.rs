@@ -21,7 +21,7 @@ use grognard_kernel::view::{PieceNames, View};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{DrawPiece, FacingMark, Look};
-use crate::words::spaced;
+use crate::words::{FACE_UP, OUT_OF_SIGHT, spaced};
 
 /// Whose eyes the board is drawn through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,14 +119,6 @@ pub fn open_pieces(rules: &Rules, pieces: &[Piece]) -> Vec<DrawPiece> {
         .map(|p| open_piece(rules, p, Shown::All))
         .collect()
 }
-
-/// The marker of an enemy block drawn face up though not identified: its marker is turned
-/// up, which every side reads ([`crate::words::piece_card`] explains it).
-pub const FACE_UP: &str = "face up";
-
-/// The marker of a face-down enemy block no piece of the viewer's side sees now, drawn
-/// where it stands because positions are public.
-pub const OUT_OF_SIGHT: &str = "out of sight";
 
 /// The pieces a viewer sees, in drawing order (pieces off the board are left out).
 ///

@@ -1,6 +1,15 @@
 //! Orders and pieces in a player's words, shared by the tabs and a remote seat (so the
 //! connection code in [`crate::remote`] needs nothing from [`crate::app`]).
 
+/// The marker of an enemy block drawn face up though not identified: its marker is turned
+/// up, which every side reads ([`piece_card`] explains it; `crate::view` draws it). Here,
+/// not in `view`, so that the words need nothing from the drawing.
+pub const FACE_UP: &str = "face up";
+
+/// The marker of a face-down enemy block no piece of the viewer's side sees now, drawn
+/// where it stands because positions are public ([`piece_card`] explains it).
+pub const OUT_OF_SIGHT: &str = "out of sight";
+
 /// An order in the orders-file form as one short line: `move b1 path [[4, 5]]`.
 #[must_use]
 pub fn order_text(spec: &serde_json::Value) -> String {
@@ -351,10 +360,10 @@ pub fn piece_card(p: &crate::scene::DrawPiece, side: &str) -> Vec<String> {
     }
     lines.extend(p.markers.iter().map(|m| {
         match m.as_str() {
-            crate::view::FACE_UP => "face up: its marker is turned up, so every side sees \
+            FACE_UP => "face up: its marker is turned up, so every side sees \
                                  what a face-up marker shows, whatever the sighting level"
                 .to_owned(),
-            crate::view::OUT_OF_SIGHT => "out of sight: no piece of yours sees it now; where \
+            OUT_OF_SIGHT => "out of sight: no piece of yours sees it now; where \
                                       it stands is known to every side"
                 .to_owned(),
             m => m.to_owned(),
