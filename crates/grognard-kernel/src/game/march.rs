@@ -139,37 +139,7 @@ impl Game {
         if !self.board().contains(to) {
             return Err(self.refuse_move(piece, MoveBan::OffBoard(to)));
         }
-        // The least each cell holds is a rule for deploying miniatures, which a dummy never
-        // does: a dummy lays arrows as a real command would, so laying one proves nothing.
-        // Its squares are still bounded: by the most the counter can hold (the largest
-        // command's figures), so a dummy lays no more than a real command could.
-        let dummy = !self.is_real(piece);
-        if let Some(counter) = rules.counter {
-            let n = cells.len() as i32 + 1;
-            if dummy {
-                let most = (self.rules().counters.get(counter.index())).map_or(0, |d| d.max);
-                if most < rules.min_per_cell.saturating_mul(n) {
-                    let why = format!(
-                        "{} is a dummy and holds no more squares than the largest command could ({most} {} at {} a square): {n} is too many",
-                        piece.name,
-                        self.rules().counter_name(counter),
-                        rules.min_per_cell
-                    );
-                    return Err(self.refuse_move(piece, MoveBan::Held(why)));
-                }
-            } else {
-                let total = piece.counter(counter);
-                if total < rules.min_per_cell.saturating_mul(n) {
-                    let ban = MoveBan::TooFewToSpread {
-                        total,
-                        counter,
-                        cells: n,
-                        least: rules.min_per_cell,
-                    };
-                    return Err(self.refuse_move(piece, ban));
-                }
-            }
-        }
+        self.check_spread_figures(piece, &rules, cells.len())?;
         // The spread goes from a held cell next to `to`, by a step the piece could take
         // (judged from that cell, so the boundary named is the one crossed), and never
         // across an impassable barrier (a river), even at a crossing: a command's cells
@@ -254,6 +224,48 @@ impl Game {
             return Err(self.refuse_move(piece, MoveBan::EnemyHolds(to)));
         }
         Ok(cells)
+    }
+
+    /// The figures a spread onto one more cell needs (`check_extend`): a real command keeps
+    /// the least each cell holds over all its cells; a dummy is bounded instead.
+    fn check_spread_figures(
+        &self,
+        piece: &Piece,
+        rules: &crate::march::SpreadRules,
+        held: usize,
+    ) -> Result<(), Refusal> {
+        // The least each cell holds is a rule for deploying miniatures, which a dummy never
+        // does: a dummy lays arrows as a real command would, so laying one proves nothing.
+        // Its squares are still bounded: by the most the counter can hold (the largest
+        // command's figures), so a dummy lays no more than a real command could.
+        let dummy = !self.is_real(piece);
+        if let Some(counter) = rules.counter {
+            let n = held as i32 + 1;
+            if dummy {
+                let most = (self.rules().counters.get(counter.index())).map_or(0, |d| d.max);
+                if most < rules.min_per_cell.saturating_mul(n) {
+                    let why = format!(
+                        "{} is a dummy and holds no more squares than the largest command could ({most} {} at {} a square): {n} is too many",
+                        piece.name,
+                        self.rules().counter_name(counter),
+                        rules.min_per_cell
+                    );
+                    return Err(self.refuse_move(piece, MoveBan::Held(why)));
+                }
+            } else {
+                let total = piece.counter(counter);
+                if total < rules.min_per_cell.saturating_mul(n) {
+                    let ban = MoveBan::TooFewToSpread {
+                        total,
+                        counter,
+                        cells: n,
+                        least: rules.min_per_cell,
+                    };
+                    return Err(self.refuse_move(piece, ban));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The log a probe of `side`'s legal orders keeps (`Game::probe` in `legal.rs`):
