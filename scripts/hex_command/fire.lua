@@ -121,8 +121,11 @@ local function fire_problem(game, actor, target, captured)
   end
   local distance = math.floor(game:distance(actor, target))
   -- 7.2 (charts page): skirmishers alone may fire into a melee, at point blank and only
-  -- before its second round; their hits are TE hits.
-  if not marker and game:flag(target, "in_melee") then
+  -- before its second round; their hits are TE hits. 7.3g (l.416; thirteenth outside audit
+  -- #20): a marker's melee is on the table for the firer's side, being with one of that
+  -- side's units next to it, so a unit locked in melee may not fire at its opponent, marker
+  -- or identified, nor may any other unit fire into that melee.
+  if game:flag(target, "in_melee") then
     if kind == "skirmishers" and distance == 1 and game:counter(target, "melee_rounds") <= 1 then
       -- allowed
     elseif kind == "skirmishers" then
@@ -257,7 +260,7 @@ local function shoot(game, actor, target, captured)
   -- always` effect clears the flag before this script runs, so the log has the unmasking
   -- before the dice and the target's side reads the roll itemized (fourteenth round).
   local marker = is_marker(game, target)
-  local into_melee = not marker and game:flag(target, "in_melee")
+  local into_melee = game:flag(target, "in_melee")
   local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0
   local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
   if game:flag(target, first) then

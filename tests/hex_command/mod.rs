@@ -32,6 +32,7 @@ mod reaudit13;
 mod reaudit14;
 mod reaudit15;
 mod reaudit16;
+mod reaudit17;
 mod reaudit2;
 mod reaudit3;
 mod reaudit4;

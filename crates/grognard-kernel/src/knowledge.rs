@@ -233,6 +233,11 @@ pub struct SightingRules {
     pub strength: Option<crate::ids::CounterId>,
     /// Contact between pieces.
     pub contact: Option<ContactRule>,
+    /// Two enemy pieces next to each other that both carry this flag keep the level they
+    /// see each other at, rolls or cover notwithstanding (units locked in melee do not lose
+    /// sight of each other; they gain none by it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locked_flag: Option<FlagId>,
     /// Phases (by name) at the start of which rolled spotting is made.
     pub spotting_phases: Vec<String>,
     /// Nothing is sighted while the sides set up.

@@ -319,6 +319,11 @@ pub(crate) fn compile_sighting(
             .and_then(|c| cx.lookup("counter", c, names.counters.iter().copied()))
             .map(|i| CounterId(i as u16)),
         contact,
+        locked_flag: spec
+            .locked_flag
+            .as_ref()
+            .and_then(|f| cx.lookup("flag", f, names.flags.iter().copied()))
+            .map(|i| FlagId(i as u16)),
         spotting_phases: spec
             .spotting_phases
             .iter()

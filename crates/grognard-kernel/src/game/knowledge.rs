@@ -381,6 +381,16 @@ impl Game {
                     }
                     let from_chart = self.level_from_chart(next, observer, target);
                     let from_contact = self.in_contact(observer, target);
+                    let locked = s.locked_flag.filter(|f| {
+                        d <= 1 && self.is_real(target) && observer.flag(*f) && target.flag(*f)
+                    });
+                    // Locked together: the side keeps the level it held (it does not lose
+                    // sight of the piece), and gains none by it.
+                    let held = locked.and(next.knowledge[side].of[ti].level);
+                    let from_contact = match (from_contact, held) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
                     for l in [from_chart, from_contact].into_iter().flatten() {
                         best = Some(best.map_or(l, |b| b.min(l)));
                     }

@@ -970,6 +970,9 @@ pub struct SightingSpec {
     pub observers: Vec<ObserverSpec>,
     /// Pieces that come this close are revealed to each other, and a move ends there.
     pub contact: Option<ContactSpec>,
+    /// Two enemy pieces next to each other that both carry this flag keep the level they
+    /// see each other at (units locked in melee do not lose sight of each other).
+    pub locked_flag: Option<Located<String>>,
     /// Phases at whose start spotting rolls are made.
     pub spotting_phases: Vec<Located<String>>,
     /// True when nothing is sighted while the sides set up: no side learns anything of the
