@@ -100,3 +100,27 @@ fn a_unit_locked_in_melee_may_not_fire_whatever_its_opponent_is() {
     );
     assert!(!out.contains("m1 is shot_small_1"), "{out}");
 }
+
+// 004 l.123 (the movement hexagon: forward movement; a facing change once a turn, cavalry
+// twice) and l.529 (5.1a: a facing change in a hex costs a point, once a turn). The reading of how the two go together (a step into a front side hex
+// turns the unit free, the one counted change is made in place) was written only in the YAML
+// comment on `turning:` (#27); it is a ruling, so it is stated in the ruleset's notes, which
+// the players read (`grognard` shows notes, not comments).
+#[test]
+fn the_turning_reading_is_stated_in_the_notes() {
+    let text =
+        std::fs::read_to_string(root().join("rulesets/hex-command.yaml")).unwrap_or_default();
+    let notes: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("piece_types:"))
+        .filter(|l| l.starts_with("  - \""))
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("Turning while moving (5d, 5e, 5.1a l.529")
+                && n.contains("free and not counted")
+                && n.contains("made in place")),
+        "no note states the turning reading"
+    );
+}
