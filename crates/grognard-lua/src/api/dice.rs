@@ -49,13 +49,7 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
                   (_, chart, input, distance): (Table, String, String, u32)| {
                 let world = cx.world;
                 let rules = world.rules;
-                let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
-                let id = rules
-                    .chart_by_name(&chart)
-                    .ok_or_else(|| unknown_name("chart", &chart, &names))?;
-                let def = rules
-                    .chart(id)
-                    .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+                let (_, def) = chart_named(rules, &chart)?;
                 let input_names: Vec<String> = def.inputs.iter().map(|i| i.name.clone()).collect();
                 let found = def
                     .inputs
@@ -118,6 +112,25 @@ pub(super) fn add(lua: &Lua, slot: &Rc<Slot>, game: &Table) -> mlua::Result<()> 
     Ok(())
 }
 
+/// The chart a script names, or an error listing the charts there are (built only then:
+/// `game:resolve` runs on every roll).
+fn chart_named<'r>(
+    rules: &'r grognard_kernel::rules::Rules,
+    chart: &str,
+) -> mlua::Result<(
+    grognard_kernel::ids::ChartId,
+    &'r grognard_kernel::chart::ChartDef,
+)> {
+    let id = rules.chart_by_name(chart).ok_or_else(|| {
+        let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
+        unknown_name("chart", chart, &names)
+    })?;
+    let def = rules
+        .chart(id)
+        .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+    Ok((id, def))
+}
+
 /// `game:resolve(chart [, inputs [, purpose [, { by = piece, against = piece }]]])`.
 type ResolveArgs = (Table, String, Option<Table>, Option<String>, Option<Table>);
 
@@ -129,13 +142,7 @@ fn resolve(
     let world = cx.world;
     let rules = world.rules;
     let dice = cx.dice;
-    let names: Vec<String> = rules.charts.iter().map(|c| c.name.clone()).collect();
-    let id = rules
-        .chart_by_name(&chart)
-        .ok_or_else(|| unknown_name("chart", &chart, &names))?;
-    let def = rules
-        .chart(id)
-        .ok_or_else(|| mlua::Error::runtime("chart vanished"))?;
+    let (id, def) = chart_named(rules, &chart)?;
     let mut set = Vec::new();
     if let Some(inputs) = inputs {
         for pair in inputs.pairs::<String, i32>() {
