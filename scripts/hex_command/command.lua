@@ -286,8 +286,9 @@ end
 -- 2.2.2 result 3 (004 l.339): "cannot move in the enemy's direction until passing
 -- Aggressiveness; can move in other directions". Our reading (seventeenth round, the twelfth
 -- outside audit's #21): a cautious unit (flag `cautious`) may move any way and turn freely,
--- so long as no hex of its move is nearer than its start to an enemy unit its side knows of
--- (not a fake it has unmasked): `cautious_advance_problem`, the types' `may_move`, which
+-- so long as no hex of its move is nearer the enemy than its start: its distance to the
+-- nearest enemy unit its side knows of (not a fake it has unmasked) may not shrink
+-- (eighteenth round): `cautious_advance_problem`, the types' `may_move`, which
 -- `legal` asks too. It may still fire and melee (a melee is fought from where it stands).
 -- The side's commander whose order change failed (flag `awaiting_aggression`) tests his
 -- Aggressiveness (d10 higher than A, the CVS test) as each later command phase of his side
@@ -363,30 +364,48 @@ local function tribal_advance_problem(game, u, path)
   return nil
 end
 
--- Decision failure 3 (l.339, fifteenth round: the tenth outside audit's #14): the first
--- step of a cautious unit's move already heads away from every enemy (`toward_enemy`,
--- `facing_fixed`), but a long move bends with its steps and may curl round. A move "in the
--- enemy's direction" is also judged by where it ends: one whose last hex is nearer than its
--- first to an enemy unit its side knows of (not a fake it has unmasked) is refused.
+-- Decision failure 3 (l.339, fifteenth round: the tenth outside audit's #14; eighteenth
+-- round: the thirteenth's item 5). "The enemy's direction" is read as closing on the enemy:
+-- a cautious unit's gap to the enemy is its distance to the nearest enemy unit its side
+-- knows of (not a fake it has unmasked), and no hex of its move may have a smaller gap than
+-- its first. A sidestep along an enemy line keeps the gap (it nears a unit further down the
+-- line only as it leaves the one before it) and is allowed; a step toward the line, or a
+-- long move curling round, shrinks it and is refused.
+local function enemy_gap(game, side, col, row)
+  local gap, nearest = nil, nil
+  for _, e in ipairs(game:units()) do
+    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
+        and not game:known_dummy(e, side) then
+      local ec, er = game:cell(e)
+      if ec ~= nil then
+        local d = steps_between(game, col, row, ec, er)
+        if gap == nil or d < gap then
+          gap, nearest = d, e
+        end
+      end
+    end
+  end
+  return gap, nearest
+end
+
 local function cautious_advance_problem(game, u, path)
   if not game:flag(u, "cautious") or #path < 2 then
     return nil
   end
   local side = game:side(u)
-  local first = path[1]
-  for _, e in ipairs(game:units()) do
-    if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
-        and not game:known_dummy(e, side) then
-      local ec, er = game:cell(e)
-      local from = ec ~= nil and steps_between(game, first.col, first.row, ec, er)
-      -- The last hex first, so a move that ends nearer says so.
-      for i = #path, 2, -1 do
-        if from and steps_between(game, path[i].col, path[i].row, ec, er) < from then
-          return game:name(u) .. " may not move in the enemy's direction until its commander passes"
-            .. " his Aggressiveness test (decision failure 3): this move "
-            .. (i == #path and "ends" or "passes") .. " nearer " .. game:label(e, side)
-        end
-      end
+  local start = enemy_gap(game, side, path[1].col, path[1].row)
+  if start == nil then
+    return nil
+  end
+  -- The last hex first, so a move that ends nearer says so.
+  for i = #path, 2, -1 do
+    local gap, e = enemy_gap(game, side, path[i].col, path[i].row)
+    if gap < start then
+      return game:name(u) .. " may not move in the enemy's direction until its commander passes"
+        .. " his Aggressiveness test (decision failure 3): this move "
+        .. (i == #path and "ends" or "passes") .. " nearer " .. game:label(e, side)
+        .. " (" .. gap .. (gap == 1 and " hex" or " hexes") .. ") than the nearest enemy it knows of stood at its start ("
+        .. start .. (start == 1 and " hex" or " hexes") .. ")"
     end
   end
   return nil

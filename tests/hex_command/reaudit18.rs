@@ -1,0 +1,112 @@
+//! Hex Command (seed 004), eighteenth round: the thirteenth outside audit's item 5 (its
+//! arguable leftovers, issue 33), on positions in tests/fixtures/audits/hex-command/eighteenth/.
+//! Each ruling is worked by hand.
+
+use crate::util::grognard_in;
+use crate::util::root;
+
+const DIR: &str = "tests/fixtures/audits/hex-command/eighteenth";
+
+fn run(args: &[&str]) -> (i32, String) {
+    let r = grognard_in(&root().join(DIR), args);
+    (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out) = run(args);
+    assert_eq!(code, 0, "{args:?}: {out}");
+    out
+}
+
+/// `base`'s orders with `extra` lines appended, written to a file of the temp dir named `tag`.
+fn orders_with(base: &str, extra: &str, tag: &str) -> String {
+    let text = std::fs::read_to_string(root().join(DIR).join(base)).expect("orders");
+    let path = std::env::temp_dir().join(format!(
+        "hc-reaudit18-{}-{tag}.yaml",
+        std::process::id()
+    ));
+    std::fs::write(&path, format!("{text}{extra}")).expect("write orders");
+    path.to_string_lossy().into_owned()
+}
+
+// 004 l.339 (2.2.2, decision failure 3: "cannot move in the enemy's direction until passing
+// Aggressiveness ... can move in other directions however"). Reading (note, eighteenth
+// round): the enemy's direction is closing on the enemy, the unit's gap to it being its
+// distance to the nearest enemy unit its side knows of; no hex of a cautious unit's move may
+// have a smaller gap than its start. By hand, sidestep.yaml (seed 60): rk fails, result 3,
+// so r1 at (2,5) is cautious; blue's line b1 (2,7), b2 (6,7), b3 (10,7) stands two rows
+// south. r1 turns E (along the line). Its gap is 2 (b1: `grognard measure sidestep.yaml r1
+// b1`). The sidestep E to (3,5) keeps 2 hexes to b1 and nears b2 (5 → 4 hexes): the
+// seventeenth round's reading (no hex nearer ANY known enemy) refused it ("ends nearer b2"),
+// so a unit facing a line could not move along it. Now it is allowed. The step SE to (3,6),
+// next to b1 (gap 1), is toward the line: refused in the rule's words.
+#[test]
+fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
+    let along = orders_with(
+        "sidestep.orders.yaml",
+        "  - { side: red, move: { piece: r1, path: [[3, 5]] } }\n",
+        "along",
+    );
+    let log = ok(&["play", "sidestep.yaml", "--orders", &along, "--side", "red"]);
+    assert!(log.contains("r1 moved (2,5) → (3,5), cost 1"), "{log}");
+    let toward = orders_with(
+        "sidestep.orders.yaml",
+        "  - { side: red, move: { piece: r1, path: [[3, 6]] } }\n",
+        "toward",
+    );
+    let (code, out) = run(&["play", "sidestep.yaml", "--orders", &toward, "--side", "red"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "refused: r1 may not move in the enemy's direction until its commander passes his \
+             Aggressiveness test (decision failure 3): this move ends nearer b1 (1 hex) than the \
+             nearest enemy it knows of stood at its start (2 hexes)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains(".lua:"), "{out}");
+}
+
+// 004 l.339, as above: `legal --side red` lists exactly the moves of r1 that `play` accepts.
+// Every listed move of r1 is played and accepted; every single step to one of r1's six
+// neighbours that is not listed is refused (W, NW, SW are not front hexes facing E; SE is
+// toward the line). The listing includes the sidestep (3,5).
+#[test]
+fn legal_lists_exactly_the_cautious_moves_play_accepts() {
+    let legal = ok(&[
+        "legal",
+        "sidestep.yaml",
+        "--orders",
+        "sidestep.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    let listed: Vec<&str> = legal
+        .lines()
+        .filter(|l| l.contains("move: { piece: r1,"))
+        .collect();
+    assert!(
+        listed.iter().any(|l| l.contains("path: [[3, 5]] }")),
+        "{legal}"
+    );
+    for (i, line) in listed.iter().enumerate() {
+        let orders = orders_with("sidestep.orders.yaml", &format!("  {line}\n"), &format!("l{i}"));
+        let (code, out) = run(&["play", "sidestep.yaml", "--orders", &orders, "--side", "red"]);
+        assert_eq!(code, 0, "listed but refused: {line}: {out}");
+    }
+    // (2,5)'s neighbours (odd rows sit half a hex east).
+    for (c, r) in [(1, 5), (3, 5), (2, 4), (3, 4), (2, 6), (3, 6)] {
+        let step = format!("path: [[{c}, {r}]] }}");
+        if listed.iter().any(|l| l.contains(&step)) {
+            continue;
+        }
+        let orders = orders_with(
+            "sidestep.orders.yaml",
+            &format!("  - {{ side: red, move: {{ piece: r1, {step} }}\n"),
+            &format!("n{c}{r}"),
+        );
+        let (code, out) = run(&["play", "sidestep.yaml", "--orders", &orders, "--side", "red"]);
+        assert_ne!(code, 0, "not listed but accepted: ({c},{r}): {out}");
+        assert!(out.contains("refused: "), "{out}");
+    }
+}
