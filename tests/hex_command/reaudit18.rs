@@ -110,3 +110,82 @@ fn legal_lists_exactly_the_cautious_moves_play_accepts() {
         assert!(out.contains("refused: "), "{out}");
     }
 }
+
+/// The ruleset's notes (the `notes:` list before `piece_types:`).
+fn notes() -> Vec<String> {
+    let text =
+        std::fs::read_to_string(root().join("rulesets/hex-command.yaml")).unwrap_or_default();
+    text.lines()
+        .take_while(|l| !l.starts_with("piece_types:"))
+        .filter(|l| l.starts_with("  - \""))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Everything blue receives of a game of `scenario` (in ../sixteenth) played to the end of
+/// `orders`.
+fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
+    let dir = root().join("tests/fixtures/audits/hex-command/sixteenth");
+    let with = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--orders", orders, "--side", "blue"]);
+        let r = grognard_in(&dir, &all);
+        assert_eq!(r.code, 0, "{all:?}: {}{}", r.stdout, r.stderr);
+        r.stdout
+    };
+    vec![
+        with(&["play", scenario]),
+        with(&["play", scenario, "--json"]),
+        with(&["view", scenario]),
+        with(&["view", scenario, "--json"]),
+        with(&["legal", scenario]),
+    ]
+}
+
+// 004 l.467 (3.1: markers revealed by spotting, at 5 hexes without a roll except in forest,
+// town, trench), l.214-216 (fire is declared in the opponent's view, modifiers added as it
+// watches), 7.3a l.410 (melee: each side adds its own modifiers to find the Stronger), l.264.
+// Reading (note, eighteenth round, item 5): fire unmasks a marker (thirteenth round,
+// leaks::a_marker_that_fires_is_unmasked_with_its_modifiers), melee does not; the notes say
+// why, so the two no longer differ unexplained.
+#[test]
+fn the_notes_say_why_a_marker_that_fires_is_unmasked_and_one_that_melees_is_not() {
+    assert!(
+        notes().iter().any(|n| n.contains("When a marker is revealed: fire unmasks it, melee does not")
+            && n.contains("7.3a l.410")
+            && n.contains("contact is not a spotting rule")),
+        "no note says when a marker is revealed"
+    );
+}
+
+// 004 l.467, l.264 and 7.3a l.410, as above. owed-real.yaml and owed-fake.yaml (sixteenth
+// round) differ only in f1 at (10,5): hidden infantry or a fake. Red's markers step SW into
+// the wood's edge (10,6), next to b3 at (10,7), in b3's front: until red's melee phase ends
+// blue's every answer is the same, byte for byte. As it ends the owed melee is fought: the
+// fake is unmasked and removed (no unit to fight); the real f1, which melees from the wood,
+// is not revealed: blue's view still lists `#7 at (10,6), facing SW` with no identity, its
+// roll reaches blue netted (`+0 modifiers in all (not itemized: an unidentified piece)` …
+// `(melee by enemy #7 at b3)`), and the id f1 never reaches blue.
+#[test]
+fn a_marker_that_melees_from_cover_stays_a_marker_and_reads_as_a_fake_until_then() {
+    let real = blue_reads("owed-real.yaml", "owed-moved.orders.yaml");
+    let fake = blue_reads("owed-fake.yaml", "owed-moved.orders.yaml");
+    for (i, (a, b)) in real.iter().zip(&fake).enumerate() {
+        assert_eq!(a, b, "blue's read {i} differs before the melee");
+    }
+    let after = blue_reads("owed-real.yaml", "owed-fought.orders.yaml");
+    assert!(
+        after[0].contains(
+            "+0 modifiers in all (not itemized: an unidentified piece); score 3 → both hit \
+             (melee by enemy #7 at b3)"
+        ),
+        "{}",
+        after[0]
+    );
+    assert!(after[2].contains("#7         at (10,6), facing SW\n"), "{}", after[2]);
+    for read in &after {
+        assert!(!read.contains("f1"), "{read}");
+    }
+    let fake_after = blue_reads("owed-fake.yaml", "owed-fought.orders.yaml");
+    assert!(!fake_after[2].contains("#7         at"), "{}", fake_after[2]);
+}
