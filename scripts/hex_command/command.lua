@@ -10,7 +10,6 @@ local named = scripts.hc_core.named
 local refuse = scripts.hc_core.refuse
 local stands_as_unit = scripts.hc_core.stands_as_unit
 local te_hit = scripts.hc_core.te_hit
-local enemy_side = scripts.hc_core.enemy_side
 local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
 local works_cover = scripts.hc_moves.works_cover
 
@@ -131,10 +130,11 @@ local FAILURE = {
 -- faced), hex by hex, at most its allowance, until it stands in cover (a hex whose terrain
 -- gives cover: forest, buildings, a fort; or works it dug where it stands, which it then
 -- does not leave). It stops short of the board edge, a lake, an occupied hex, an enemy zone
--- of control and ground its arm may not enter (mounted horse and guns: forest; guns: a fort,
--- a stream); an obstacle crossed costs a TE hit as in any move. Then it defends: it is halted
--- for the rest of the turn (no move, no facing change), so it neither advances nor turns to
--- face the enemy again that turn; it may still fire and fight a melee it is in. Units in
+-- of control (as its side knows the enemy: a marker it has not identified has a unit's
+-- zone, nineteenth round) and ground its arm may not enter (mounted horse and guns:
+-- forest; guns: a fort, a stream); an obstacle crossed costs a TE hit as in any move. Then
+-- it defends: it is halted for the rest of the turn (no move, no facing change), so it
+-- neither advances nor turns to face the enemy again that turn; it may still fire and fight a melee it is in. Units in
 -- melee cannot leave it (7.2.3) and stay as they are; unlimbered or planted guns only turn.
 local function in_cover(game, col, row)
   return game:terrain_attribute(col, row, "cover") > 0
@@ -209,7 +209,6 @@ local function fall_back_to_cover(L, units)
     progress = false
     for _, m in ipairs(moves) do
       local u = m.u
-      local foe = enemy_side(game, game:side(u))
       while not m.done and m.steps > 0 do
         local nc, nr = game:neighbour(m.col, m.row, m.dir)
         local held, friend = false, nil
@@ -217,7 +216,7 @@ local function fall_back_to_cover(L, units)
           held, friend = taken(nc, nr)
         end
         if nc == nil or held or closed_to(game, u, nc, nr, m.col, m.row)
-            or (foe ~= nil and game:zoc(nc, nr, foe) ~= nil) then
+            or scripts.hc_core.enemy_zone(L, nc, nr, game:side(u)) then
           -- Held up by a friend still falling back: it may make room in a later pass.
           m.done = friend == nil or friend.done
           break

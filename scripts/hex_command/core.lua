@@ -249,13 +249,51 @@ local function rout_distance(game, u)
   return 3
 end
 
+-- The enemy as the side `side` knows it (nineteenth round, fourteenth outside audit #13, #14;
+-- 3.1 l.467, l.264): a marker whose place it knows and which it has not identified, real or a
+-- fake, is an enemy unit facing its way, with a unit's zone (its three front hexes) whatever
+-- its hits, fatigue or fakeness, as movement and the owed melee judge it; a rout is judged
+-- so, or it would tell the routing side what the marker is.
+local function unknown_marker(game, e, side)
+  return is_marker(game, e) and game:known(e, side) and game:label(e, side) ~= game:name(e)
+    and not game:known_dummy(e, side)
+end
+
+-- Whether the cell is in an enemy zone of control as `side` knows the enemy (see above).
+local function enemy_zone(L, col, row, side)
+  local game = L.game
+  local foe = enemy_side(game, side)
+  if foe == nil or col == nil then
+    return false
+  end
+  for _, e in ipairs(game:units(foe)) do
+    if not L.gone[e:id()] and unknown_marker(game, e, side) then
+      local ec, er = L:cell(e)
+      for k = -1, 1 do
+        local nc, nr = game:neighbour(ec, er, game:turned(game:facing(e), k))
+        if nc == col and nr == row then
+          return true
+        end
+      end
+    end
+  end
+  return game:zoc(col, row, foe) ~= nil
+end
+
+-- A fake counter holding a cell that `side` takes for a unit (a fake holds its hex as in
+-- movement: a rout meets it as an enemy unit, and it is not unmasked by that).
+local function fake_held(L, col, row, side)
+  local piece = col ~= nil and L.game:unit_at(col, row) or nil
+  return piece ~= nil and not L.gone[piece:id()] and L.game:kind(piece) == "fake_counter"
+    and unknown_marker(L.game, piece, side)
+end
+
 -- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
 -- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by
 -- enemies, enemy zones and a crowded passage; off the board it is lost; at impassable ground it stops.
 local function fall_back(L, u, dir, steps, why)
   local game = L.game
   local side = game:side(u)
-  local foe = enemy_side(game, side)
   local col, row = L:cell(u)
   local start_col, start_row = col, row
   local kind = game:kind(u)
@@ -270,6 +308,10 @@ local function fall_back(L, u, dir, steps, why)
       break
     end
     local there = L:occupant(nc, nr)
+    if there == nil and fake_held(L, nc, nr, side) then
+      L:remove(u, why .. ": ran into the enemy and was destroyed")
+      return
+    end
     -- A lone enemy commander (a piece, not a unit: 7.5.1 speaks of units) halts the rout
     -- before its hex, as impassable ground does (our reading; the hex is the enemy's).
     local piece = game:unit_at(nc, nr)
@@ -280,7 +322,7 @@ local function fall_back(L, u, dir, steps, why)
       L:remove(u, why .. ": ran into the enemy and was destroyed")
       return
     end
-    if foe ~= nil and game:zoc(nc, nr, foe) ~= nil then
+    if enemy_zone(L, nc, nr, side) then
       L:remove(u, why .. ": fell back into an enemy zone of control and was destroyed")
       return
     end
@@ -297,8 +339,8 @@ local function fall_back(L, u, dir, steps, why)
         L:remove(u, why .. ": cavalry may not rout through artillery (" .. named(game, there) .. "); destroyed")
         return
       end
-      local blocked = bc == nil or L:occupant(bc, br) ~= nil or game:terrain(bc, br) == "lake"
-        or (foe ~= nil and bc ~= nil and game:zoc(bc, br, foe) ~= nil)
+      local blocked = bc == nil or L:occupant(bc, br) ~= nil or fake_held(L, bc, br, side)
+        or game:terrain(bc, br) == "lake" or enemy_zone(L, bc, br, side)
       if blocked then
         L:remove(u, why .. ": no room behind " .. named(game, there) .. "; destroyed")
         return
@@ -456,6 +498,7 @@ return {
   UNIT_KINDS = UNIT_KINDS,
   commander_of = commander_of,
   enemy_side = enemy_side,
+  enemy_zone = enemy_zone,
   fall_back = fall_back,
   hit = hit,
   is_unit = is_unit,

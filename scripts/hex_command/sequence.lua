@@ -146,7 +146,10 @@ local function withdrawal(game, actor)
     end
     return not (t == "fort" and kind == "artillery")
   end
-  local foe = enemy_side(game, game:side(actor))
+  local view = scripts.hc_core.ledger(game)
+  local function zone(c, r)
+    return scripts.hc_core.enemy_zone(view, c, r, game:side(actor))
+  end
   local steps = 2 * math.floor(game:allowance(actor) or 0)
   local key = function(c, r) return c .. "," .. r end
   local seen = { [key(col, row)] = { col, row, 0, nil } }
@@ -164,7 +167,8 @@ local function withdrawal(game, actor)
             best = { nc, nr, n, score }
           end
           -- Entering an enemy zone of control ends the move there.
-          if foe == nil or game:zoc(nc, nr, foe) == nil then
+          -- (As the side knows the enemy: a marker it has not identified has a unit's zone.)
+          if not zone(nc, nr) then
             table.insert(next_frontier, { nc, nr })
           end
         end

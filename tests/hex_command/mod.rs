@@ -34,6 +34,7 @@ mod reaudit15;
 mod reaudit16;
 mod reaudit17;
 mod reaudit18;
+mod reaudit19;
 mod reaudit2;
 mod reaudit3;
 mod reaudit4;
