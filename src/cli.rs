@@ -131,16 +131,22 @@ pub enum Command {
     },
     /// A tape measure between two pieces: the distance (table and rule inches, or grid
     /// steps), which arc of each the other stands in, and whether each can see the other.
+    /// Without --side it is the referee's view (every piece as it really is, by its
+    /// scenario id: not for a player under hidden rules); with --side, that side's view.
     Measure {
         /// A scenario, or a save (`.json`) to replay first.
         file: PathBuf,
-        /// One piece, by id.
+        /// One piece: by scenario id (the referee), or as --side names it (`#N` for a marker).
         a: String,
-        /// The other piece, by id.
+        /// The other piece, named alike.
         b: String,
         /// Play these orders on the scenario first.
         #[arg(long)]
         orders: Option<PathBuf>,
+        /// Measure as this side knows the table: its own pieces and enemies it has identified
+        /// by name, markers by handle (`#N`), measured as markers (place and facing only).
+        #[arg(long)]
+        side: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -82,8 +82,9 @@ pub fn run(cli: Cli) -> ExitCode {
             a,
             b,
             orders,
+            side,
             json,
-        } => crate::views::measure(&file, orders.as_deref(), (&a, &b), json),
+        } => crate::views::measure(&file, orders.as_deref(), (&a, &b), side.as_deref(), json),
         Command::Roll {
             ruleset,
             chart,
@@ -330,7 +331,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
     }
     let mut note = not_moving_note(&game, &piece);
     let result = game
-        .reach(piece.id, hooks.as_mut())
+        .reach_allowed(piece.id, hooks.as_mut())
         .map_err(|r| Failure::Rules(r.message))?;
     // An empty reach says why, when the piece itself may not move (moved, carried, held).
     if note.is_none() && matches!(&result, Reach::Cells(c) if c.is_empty()) {

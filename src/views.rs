@@ -207,25 +207,39 @@ fn flow_yaml(v: &serde_json::Value) -> String {
     }
 }
 
-/// `grognard measure FILE A B`: what a player reads off the table between two pieces, as
-/// the referee measures it (every piece where it really is). Between footprints the
-/// distance runs edge to edge (centre to centre for units without one), arcs are judged
-/// from the edges, and sight is the referee's (terrain and every piece block it).
+/// `grognard measure FILE A B`: what a player reads off the table between two pieces.
+/// Without `side`, as the referee measures it (every piece where it really is, by scenario
+/// id), and the text says so. With `side`, as that side knows the table: pieces named as
+/// its orders name them (`#N` for a marker), an enemy whose place it does not know refused,
+/// a marker measured as a marker (place and facing: distance and arcs), lines of sight
+/// judged with the pieces it knows of, and no sight or sighting level read from a marker.
+/// Between footprints the distance runs edge to edge (centre to centre for units without
+/// one), arcs are judged from the edges.
 pub(crate) fn measure(
     file: &Path,
     orders: Option<&Path>,
     (a, b): (&str, &str),
+    side: Option<&str>,
     json: bool,
 ) -> Outcome {
     use grognard_kernel::geometry::Arc;
-    let game = open_game(file, orders, None)?;
+    let game = open_game(file, orders, side)?;
+    let viewer = side.map(|n| side_named(&game, n)).transpose()?;
     let piece = |name: &str| {
-        let p = game.piece_by_name(name).ok_or_else(|| {
-            let names = game.state().pieces.iter().map(|p| p.name.as_str());
-            let hint = grognard_rules::suggest::did_you_mean(name, names)
-                .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
-            Failure::Usage(format!("no piece `{name}`{hint}"))
-        })?;
+        let p = match viewer {
+            None => game.piece_by_name(name).ok_or_else(|| {
+                let names = game.state().pieces.iter().map(|p| p.name.as_str());
+                let hint = grognard_rules::suggest::did_you_mean(name, names)
+                    .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+                Failure::Usage(format!("no piece `{name}`{hint}"))
+            })?,
+            Some(v) => sided_piece(&game, v, name).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "no piece `{name}` known to {} (name a marker by its handle, `#N`)",
+                    side.unwrap_or_default()
+                ))
+            })?,
+        };
         if p.on_board() {
             Ok(p)
         } else {
@@ -240,13 +254,26 @@ pub(crate) fn measure(
         Some(Arc::Same) | None => "same place",
     };
     let (arc_ab, arc_ba) = (arc(game.bearing(pa, pb)), arc(game.bearing(pb, pa)));
-    let sees_ab = game.clear_sight(game.state(), pa, pb);
-    let sees_ba = game.clear_sight(game.state(), pb, pa);
+    // A marker the side has not identified: what it is, and so what it sees, is not known.
+    let marker = |p: &grognard_kernel::piece::Piece| {
+        viewer.is_some_and(|v| game.order_name_as(Some(v), p.id).starts_with('#'))
+    };
+    let (ma, mb) = (marker(pa), marker(pb));
+    let line = |x: &grognard_kernel::piece::Piece, y: &grognard_kernel::piece::Piece| match viewer {
+        None => Some(game.clear_sight(game.state(), x, y)),
+        Some(_) if marker(x) => None,
+        Some(v) => Some(game.clear_sight_as(game.state(), x, y, v)),
+    };
+    let (sees_ab, sees_ba) = (line(pa, pb), line(pb, pa));
     // Under sighting rules what a piece learns comes from the charts, not the bare line:
     // say the level each reads of the other (enemies only), so the tape agrees with them.
     let sighting = game.sighting().is_some() && pa.side != pb.side;
-    let sights_ab = game.sighting_level(game.state(), pa, pb);
-    let sights_ba = game.sighting_level(game.state(), pb, pa);
+    let level = |x, y| {
+        (!ma && !mb)
+            .then(|| game.sighting_level(game.state(), x, y))
+            .flatten()
+    };
+    let (sights_ab, sights_ba) = (level(pa, pb), level(pb, pa));
     let (distance, rule_distance, unit) = match (&pa.place, &pb.place, game.board().grid()) {
         (Place::Point { .. }, Place::Point { .. }, _) => {
             let gap = game
@@ -274,6 +301,7 @@ pub(crate) fn measure(
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     if json {
         print_json(&json!({
+            "view": side.unwrap_or("referee"),
             "a": a, "b": b, "unit": unit,
             "distance": round(distance), "rule_distance": round(rule_distance),
             "a_sees_b": sees_ab, "b_sees_a": sees_ba,
@@ -282,8 +310,32 @@ pub(crate) fn measure(
         }));
         return Ok(());
     }
-    let yes = |x: bool| if x { "yes" } else { "no" };
-    let clear = |x: bool| if x { "clear" } else { "blocked" };
+    let yes = |x: Option<bool>| match x {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "not known (a marker)",
+    };
+    let clear = |x: Option<bool>| match x {
+        Some(true) => "clear",
+        Some(false) => "blocked",
+        None => "not known (a marker)",
+    };
+    match side {
+        None => out!(
+            "referee's view: every piece as it really is, by scenario id (a side's view: --side SIDE)"
+        ),
+        Some(s) => out!(
+            "{s}'s view: pieces as {s} knows them, lines of sight judged with the pieces it knows of"
+        ),
+    }
+    for (name, m) in [(a, ma), (b, mb)] {
+        if m {
+            out!(
+                "{name} is a marker to {}: measured by its place and facing only (what it is, and what it sees, are not known)",
+                side.unwrap_or_default()
+            );
+        }
+    }
     if unit == "inches" {
         let points = [pa, pb]
             .iter()
@@ -310,11 +362,13 @@ pub(crate) fn measure(
             clear(sees_ab),
             clear(sees_ba)
         );
-        out!(
-            "sighting by the charts (before any roll): {a} sights {b} at {}; {b} sights {a} at {}",
-            level(sights_ab),
-            level(sights_ba)
-        );
+        if !ma && !mb {
+            out!(
+                "sighting by the charts (before any roll): {a} sights {b} at {}; {b} sights {a} at {}",
+                level(sights_ab),
+                level(sights_ba)
+            );
+        }
     } else {
         out!(
             "{a} sees {b}: {}; {b} sees {a}: {}",
@@ -323,4 +377,29 @@ pub(crate) fn measure(
         );
     }
     Ok(())
+}
+
+/// The piece `side` names `name` (as its orders do: its own pieces and identified enemies
+/// by name, other enemies by handle `#N`), if that side knows where it is now.
+fn sided_piece<'g>(
+    game: &'g Game,
+    side: SideId,
+    name: &str,
+) -> Option<&'g grognard_kernel::piece::Piece> {
+    let id = match name.strip_prefix('#') {
+        Some(n) => game.piece_by_handle(side, n.parse().ok()?)?,
+        None => game
+            .piece_by_name(name)
+            .map(|p| p.id)
+            .filter(|id| game.order_name_as(Some(side), *id) == name)?,
+    };
+    let p = game.state().pieces.get(id.index())?;
+    let placed = p.side == side
+        || game.sighting().is_none()
+        || game
+            .state()
+            .knowledge
+            .get(side.index())
+            .is_some_and(|k| k.knows_position(id));
+    placed.then_some(p)
 }

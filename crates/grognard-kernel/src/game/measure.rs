@@ -5,6 +5,7 @@
 use crate::geometry::Arc as Bearing;
 use crate::geometry::footprint::Placed;
 use crate::geometry::open;
+use crate::ids::SideId;
 use crate::piece::{Piece, Place};
 use crate::rules::Rules;
 
@@ -154,6 +155,12 @@ impl Game {
     #[must_use]
     pub fn clear_sight(&self, state: &State, a: &Piece, b: &Piece) -> bool {
         self.sight_line_clear(state, a, b, None)
+    }
+
+    /// [`Self::clear_sight`] as `side` can judge it: only pieces it knows are there block.
+    #[must_use]
+    pub fn clear_sight_as(&self, state: &State, a: &Piece, b: &Piece, side: SideId) -> bool {
+        self.sight_line_clear(state, a, b, Some(side))
     }
 
     /// [`Self::clear_sight`] as one side can judge it: pieces block the line only when
