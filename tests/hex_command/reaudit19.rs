@@ -107,3 +107,71 @@ fn a_rout_into_a_markers_front_is_judged_by_what_the_routing_side_knows() {
     assert!(blue[2].contains("#3         at (9,4), facing W\n"), "{}", blue[2]);
 }
 
+/// The end cells `grognard reach` lists for `unit` (its JSON), sorted.
+fn reach_cells(scenario: &str, orders: &str, unit: &str) -> Vec<(i64, i64)> {
+    let out = ok(&["reach", scenario, "--orders", orders, "--unit", unit, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let mut cells: Vec<(i64, i64)> = v["reach"]
+        .as_array()
+        .expect("reach")
+        .iter()
+        .map(|r| (r["cell"][0].as_i64().expect("col"), r["cell"][1].as_i64().expect("row")))
+        .collect();
+    cells.sort_unstable();
+    cells
+}
+
+/// The end cells of `unit`'s moves in `legal --side side`, sorted.
+fn legal_cells(scenario: &str, orders: &str, side: &str, unit: &str) -> Vec<(i64, i64)> {
+    let out = ok(&["legal", scenario, "--orders", orders, "--side", side]);
+    let mut cells: Vec<(i64, i64)> = out
+        .lines()
+        .filter(|l| l.contains(&format!("move: {{ piece: {unit}, path: [")))
+        .map(|l| {
+            let last = l.rsplit('[').next().expect("cell");
+            let nums: Vec<i64> = last
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().expect("number"))
+                .collect();
+            (nums[0], nums[1])
+        })
+        .collect();
+    cells.sort_unstable();
+    cells
+}
+
+// 004 l.339 (decision failure 3: no move in the enemy's direction until Aggressiveness is
+// passed) and l.260 (a failed tribal unit advances toward the enemy only against a
+// disordered one), with 5.1 (the moves themselves). The ruleset's note (facing) says
+// `grognard reach` lists exactly the cells a move may end in; reach ignored the orders in
+// force (`may_move`), which `play` and `legal` apply. Now reach leaves out the cells whose
+// move `may_move` refuses, as legal does (kernel `Game::reach_allowed`, general: any
+// ruleset's `may_move`). By hand, cautious.yaml (seed 1, the auditor's h3s1): hale fails
+// with result 3, so b2 at (7,4) facing W is cautious; reach listed 26 cells before this
+// round, (6,4) among them, one step W toward r1, which play refuses ("ends nearer"). Now
+// reach lists exactly legal's end cells and not (6,4). tribes.yaml (seed 6, h4s): t1 at
+// (5,2) is wavering (d10 above kern's T=1); reach listed (4,3), (3,3), (4,4), which play
+// refuses; now it lists exactly legal's end cells.
+#[test]
+fn reach_lists_the_cells_legal_and_play_accept_for_cautious_and_wavering_units() {
+    let b2 = reach_cells("cautious.yaml", "cautious.orders.yaml", "b2");
+    assert_eq!(b2, legal_cells("cautious.yaml", "cautious.orders.yaml", "blue", "b2"));
+    assert!(!b2.is_empty() && !b2.contains(&(6, 4)), "{b2:?}");
+    let refused = format!(
+        "{}  - {{ side: blue, move: {{ piece: b2, path: [[6, 4]] }} }}\n",
+        std::fs::read_to_string(root().join(DIR).join("cautious.orders.yaml")).expect("orders")
+    );
+    let path = std::env::temp_dir().join(format!("hc-reaudit19-{}-b2.yaml", std::process::id()));
+    std::fs::write(&path, refused).expect("write orders");
+    let (code, out) = run(&["play", "cautious.yaml", "--orders", &path.to_string_lossy()]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("refused: b2 may not move in the enemy's direction"), "{out}");
+
+    let t1 = reach_cells("tribes.yaml", "tribes.orders.yaml", "t1");
+    assert_eq!(t1, legal_cells("tribes.yaml", "tribes.orders.yaml", "red", "t1"));
+    for c in [(4, 3), (3, 3), (4, 4)] {
+        assert!(!t1.contains(&c), "{c:?} in {t1:?}");
+    }
+    assert!(!t1.is_empty(), "{t1:?}");
+}

@@ -343,6 +343,38 @@ impl Game {
         ok
     }
 
+    /// Every place `id` can end a move now, as [`Self::reach`] finds them, less the cells
+    /// whose move (along the path listed to it) the ruleset's `may_move` refuses: on a grid,
+    /// the cells of the legal moves, judged on the whole game. `grognard reach` lists these,
+    /// so a move refused by the orders in force (a cautious or wavering unit) is not shown.
+    ///
+    /// # Errors
+    /// A refusal when the piece cannot move at all, or a hook fails.
+    pub fn reach_allowed(
+        &self,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Reach, crate::action::Refusal> {
+        let mut reach = self.reach_in(&self.state, id, hooks)?;
+        let asked = self
+            .state
+            .pieces
+            .get(id.index())
+            .is_some_and(|p| self.may_move_asked_of(p));
+        if let Reach::Cells(map) = &mut reach
+            && asked
+            && hooks.is_bound(HookPoint::MayMove)
+        {
+            map.retain(|_, path| {
+                path.is_empty()
+                    || self
+                        .ask_may_move_on_grid(&self.state, id, &path, hooks)
+                        .is_ok()
+            });
+        }
+        Ok(reach)
+    }
+
     /// A piece's moves: one per cell its reach finds on a grid (less those `may_move`
     /// refuses), or the open table's candidates.
     fn move_orders(

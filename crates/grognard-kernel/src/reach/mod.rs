@@ -125,6 +125,17 @@ impl ReachMap {
     fn sort(&mut self) {
         self.cells.sort_by_key(|r| (r.cell.row, r.cell.col));
     }
+
+    /// Keeps the cells `keep` accepts, given each cell's entry and path; the paths of the
+    /// cells kept are unchanged, those through a cell left out too.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Reachable, Vec<Cell>) -> bool) {
+        let cells = core::mem::take(&mut self.cells);
+        let kept = cells
+            .into_iter()
+            .filter(|r| keep(r, self.path(r)))
+            .collect();
+        self.cells = kept;
+    }
 }
 
 impl core::ops::Deref for ReachMap {
