@@ -175,3 +175,44 @@ fn reach_lists_the_cells_legal_and_play_accept_for_cautious_and_wavering_units()
     }
     assert!(!t1.is_empty(), "{t1:?}");
 }
+
+/// The ruleset's notes (the `notes:` list before `piece_types:`).
+fn notes() -> Vec<String> {
+    let text =
+        std::fs::read_to_string(root().join("rulesets/hex-command.yaml")).unwrap_or_default();
+    text.lines()
+        .take_while(|l| !l.starts_with("piece_types:"))
+        .filter(|l| l.starts_with("  - \""))
+        .map(str::to_owned)
+        .collect()
+}
+
+// 004 l.467 (3.1: markers are spotted by the cube roll at 8 hexes, 12 from a hill, and
+// revealed at 5 hexes without a roll except in cover), l.264 (units no enemy can see are
+// replaced by fake counters; sight is the enemy's, 9 or 6 hexes). Reading (note, nineteenth
+// round): a fake does not spot; the owner's 'face up: the enemy sees it' tag stays, as the
+// reveal is made in both players' sight, and the note says why. By hand, face-up.yaml:
+// blue's hidden bM1 (6,1) and bM2 (6,7) stand in the open, 4 hexes from red's markers rR
+// (2,1, real) and rF (2,7, a fake), both in forest (not revealed to blue). rR reveals bM1
+// (4 hexes, open): blue's view tags it face up; rF does not reveal bM2. face-up-real.yaml
+// makes rF real: bM2 is face up too. The tag so shows blue which of the two is real, the
+// cost of the seed's rule, now stated.
+#[test]
+fn a_fake_does_not_spot_and_the_owners_face_up_tag_is_stated() {
+    assert!(
+        notes().iter().any(|n| n.contains("A fake does not spot (3.1 l.467 with l.264, #34)")
+            && n.contains("the reveal is the table's")),
+        "no note states the face-up tag's reading"
+    );
+    let fake = ok(&["view", "face-up.yaml", "--side", "blue"]);
+    assert!(
+        fake.contains("bM1        infantry, formed mode, (6,1), facing W [hidden, face up: the enemy sees it]"),
+        "{fake}"
+    );
+    assert!(fake.contains("bM2        infantry, formed mode, (6,7), facing W [hidden]\n"), "{fake}");
+    let real = ok(&["view", "face-up-real.yaml", "--side", "blue"]);
+    assert!(
+        real.contains("bM2        infantry, formed mode, (6,7), facing W [hidden, face up: the enemy sees it]"),
+        "{real}"
+    );
+}
