@@ -522,3 +522,64 @@ fn tune_refuses_what_it_cannot_do_with_the_reason() {
         assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
     }
 }
+
+/// An allowance's default range once went below 0: the candidate did not load, and the run
+/// stopped with exit 1 after games were played, naming a deleted scratch file (outside
+/// designer, issue 39). The default range stays at 0 or above; a range below 0, or one whose
+/// end does not load, is refused in words before any game, naming no scratch file.
+#[test]
+fn tune_keeps_an_allowance_at_zero_or_above_and_refuses_a_range_that_cannot_load() {
+    let base = [
+        "tune",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--target",
+        "blue=0.5",
+        "--runs",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let mut args = base.to_vec();
+    args.extend([
+        "--vary",
+        "piece_types.marksman.allowance.standing",
+        "--grid",
+        "--json",
+    ]);
+    let run = grognard(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = json(&run.stdout);
+    let tried: Vec<String> = v["tried"]
+        .as_array()
+        .expect("tried")
+        .iter()
+        .map(|t| {
+            let v = &t["values"]["piece_types.marksman.allowance.standing"];
+            v.as_str().unwrap_or("?").to_owned()
+        })
+        .collect();
+    assert_eq!(tried, ["0", "1", "2", "3"], "{v}");
+    let refused = [
+        (
+            "piece_types.marksman.allowance.standing=-1..2",
+            "an allowance cannot be below 0",
+        ),
+        (
+            "actions.shoot.range.1=0..3",
+            "at 0 the ruleset does not load",
+        ),
+    ];
+    for (vary, words) in refused {
+        let mut args = base.to_vec();
+        args.extend(["--vary", vary]);
+        let run = grognard(&args);
+        assert_eq!(run.code, 2, "{vary}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{vary}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{vary}: played: {}", run.stdout);
+        assert!(
+            !run.stderr.contains("grognard-tune-") && !run.stderr.contains("candidate.yaml"),
+            "{vary} names a scratch file: {}",
+            run.stderr
+        );
+    }
+}

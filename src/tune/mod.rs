@@ -122,7 +122,7 @@ impl Setup {
         ));
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Rules(format!("cannot make a folder for the candidates: {e}")))?;
-        Ok(Self {
+        let mut setup = Self {
             scenario: args.scenario.to_path_buf(),
             ruleset,
             tuner: Tuner {
@@ -140,11 +140,53 @@ impl Setup {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
             scratch,
-        })
+        };
+        setup.check_ends(args.vary)?;
+        Ok(setup)
     }
 
-    /// Plays the candidate's games (its shard of them) and counts the side's wins.
-    fn play(&self, values: &[Halves], shard: Shard) -> Result<Moments, Failure> {
+    /// Each item's ends, alone, must load before any game is played: a default range drops
+    /// the values at its ends that do not load; an explicit range that holds one is refused
+    /// in words (the loader's reason, naming no scratch file).
+    fn check_ends(&mut self, specs: &[String]) -> Result<(), Failure> {
+        for (i, spec) in specs.iter().enumerate() {
+            let explicit = spec.contains('=');
+            loop {
+                let item = &self.tuner.items[i];
+                let (Some(&lo), Some(&hi)) = (item.values.first(), item.values.last()) else {
+                    break;
+                };
+                let mut trimmed = false;
+                for end in [lo, hi] {
+                    if end == item.current {
+                        continue;
+                    }
+                    let mut values = self.tuner.current();
+                    values[i] = end;
+                    if let Err(why) = self.load_candidate(&values) {
+                        if explicit {
+                            return Err(Failure::Usage(format!(
+                                "--vary {spec}: at {} the ruleset does not load ({why}); narrow the range",
+                                item.text(end)
+                            )));
+                        }
+                        let item = &mut self.tuner.items[i];
+                        item.values.retain(|v| *v != end);
+                        trimmed = true;
+                        break;
+                    }
+                }
+                if !trimmed {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The scenario under the candidate overlay for `values`; why not, in words that name
+    /// the overlay as the candidate, never its scratch file.
+    fn load_candidate(&self, values: &[Halves]) -> Result<load::Scenario, String> {
         let abs = std::fs::canonicalize(&self.ruleset).unwrap_or_else(|_| self.ruleset.clone());
         let text = self.tuner.overlay(
             &abs.to_string_lossy(),
@@ -152,9 +194,19 @@ impl Setup {
             "a candidate of grognard tune",
         );
         let path = self.scratch.join("candidate.yaml");
-        std::fs::write(&path, text)
-            .map_err(|e| Failure::Rules(format!("cannot write a candidate: {e}")))?;
-        let s = load::load_scenario(&self.scenario, Some(&path)).map_err(|d| {
+        std::fs::write(&path, text).map_err(|e| format!("cannot write a candidate: {e}"))?;
+        load::load_scenario(&self.scenario, Some(&path)).map_err(|d| {
+            let mut text = d.to_string();
+            for name in [path.to_string_lossy().into_owned(), load::display(&path)] {
+                text = without_place(&text, &name);
+            }
+            text
+        })
+    }
+
+    /// Plays the candidate's games (its shard of them) and counts the side's wins.
+    fn play(&self, values: &[Halves], shard: Shard) -> Result<Moments, Failure> {
+        let s = self.load_candidate(values).map_err(|d| {
             Failure::Rules(format!(
                 "the candidate {} does not load: {d}",
                 self.tuner.describe(values)
@@ -465,6 +517,34 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
 /// Tune tab shares).
 fn answer_too_wide(runs: u32, answer: Option<&Measured>) -> Option<u32> {
     grognard_play::tune::runs_for_5_points(runs, answer?.half_width())
+}
+
+/// `text` with each `NAME:LINE:COL: ` (or a bare `NAME`) of the scratch file taken out: the
+/// candidate's file is gone when the message is read, and its line means nothing to the
+/// designer, who named the item.
+fn without_place(text: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(name) {
+        out.push_str(&rest[..at]);
+        let mut tail = &rest[at + name.len()..];
+        for _ in 0..2 {
+            if let Some(t) = tail.strip_prefix(':') {
+                let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                if digits == 0 {
+                    break;
+                }
+                tail = &t[digits..];
+            }
+        }
+        match tail.strip_prefix(": ") {
+            Some(t) => tail = t,
+            None => out.push_str("the candidate overlay"),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
 }
 
 fn pct(x: f64) -> String {

@@ -95,7 +95,26 @@ impl Item {
             .flatten()
             .any(|h| h % 2 != 0);
         let step = if halves_used { 1 } else { 2 };
-        let lo = lo.unwrap_or(current - 3 * step);
+        let least = least_value(&segments);
+        if let (Some(lo), Some((least, what))) = (lo, least) {
+            if lo < least {
+                return Err(format!(
+                    "{what} cannot be below {}: the range must start at {} or above (e.g. {}..{})",
+                    show(least),
+                    show(least),
+                    show(least.max(current - 3 * step)),
+                    show(hi.unwrap_or(current + 3 * step)),
+                ));
+            }
+        }
+        // The default range stays within what the item may take, in the item's own steps.
+        let lo = lo.unwrap_or_else(|| {
+            let mut lo = current - 3 * step;
+            while least.is_some_and(|(l, _)| lo < l) && lo < current {
+                lo += step;
+            }
+            lo
+        });
         let hi = hi.unwrap_or(current + 3 * step);
         if current < lo || current > hi {
             return Err(format!(
@@ -528,6 +547,39 @@ fn row_links(root: &Node, segments: &[Segment], node: &Node) -> Option<RowLinks>
     RowLinks::of(list, *n, own)
 }
 
+/// The least value the ruleset lets the number at `segments` take, and what it is in
+/// words: allowances, stacking weights, costs and distances cannot be negative (the loader
+/// refuses them), so the tuner neither tries nor offers such a value.
+fn least_value(segments: &[Segment]) -> Option<(Halves, &'static str)> {
+    let keys: Vec<&str> = segments
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Key(k) => Some(k.as_str()),
+            Segment::Index(_) => None,
+        })
+        .collect();
+    let has = |k: &str| keys.contains(&k);
+    let what = match keys.first().copied() {
+        Some("piece_types") if has("allowance") => "an allowance",
+        Some("piece_types") if has("stack") => "a stacking weight",
+        Some("piece_types") if has("turning") && keys.last() == Some(&"cost") => {
+            "a facing change's cost"
+        }
+        Some("geometry")
+            if matches!(
+                keys.last().copied(),
+                Some("orthogonal" | "diagonal" | "step")
+            ) =>
+        {
+            "a step's cost"
+        }
+        Some("actions") if keys.last() == Some(&"range") => "a distance",
+        _ if keys.iter().any(|k| *k == "cost" || *k == "costs") => "a cost",
+        _ => return None,
+    };
+    Some((0, what))
+}
+
 fn describe(node: &Node) -> String {
     match &node.value {
         Value::Str(s) => format!("the text \"{s}\""),
@@ -742,6 +794,30 @@ mod tests {
             text.contains("      - { name: cover, input: cover, per: -2 }"),
             "{text}"
         );
+    }
+
+    /// An allowance of ½ once tried −1 by default: the candidate did not load and the whole
+    /// run stopped after games were played (outside designer, issue 39).
+    #[test]
+    fn an_allowance_never_goes_below_zero_by_default_and_is_refused_below_it() {
+        let r = root();
+        let a = Item::parse("piece_types.infantry.allowance.battle", &r)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a.values, vec![0, 1, 2, 3, 4], "½ steps from 0 to 2");
+        let s = Item::parse("piece_types.infantry.allowance.strategic", &r)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.values.first(), Some(&0));
+        assert_eq!(s.values.last(), Some(&6));
+        let err = Item::parse("piece_types.infantry.allowance.battle=-1..2", &r)
+            .err()
+            .unwrap_or_else(|| panic!("a negative allowance accepted"));
+        assert!(
+            err.contains("an allowance cannot be below 0") && err.contains("start at 0"),
+            "{err}"
+        );
+        // A modifier may be negative: its default range is not cut.
+        let m = Item::parse("charts.volley.modifiers.0.per", &r).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(m.values.first(), Some(&-8));
     }
 
     #[test]
