@@ -10,6 +10,7 @@ use grognard_kernel::action::{Event, Order, RollRecord};
 use grognard_kernel::game::Game;
 use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_lua::{Limits as LuaLimits, LuaHooks};
+use grognard_play::takeback::{Lock, Takeback};
 use grognard_rules::diag::Diagnostics;
 use grognard_rules::load::{self, Ruleset, Scenario};
 use grognard_rules::orders::{describe_order, resolve_order};
@@ -40,8 +41,11 @@ pub struct Session {
     options: Vec<(String, bool)>,
     /// Orders applied, in sequence.
     orders: Vec<Order>,
-    /// How many of the last orders may still be undone (none rolled a die).
+    /// How many of the last orders may still be undone (none locked: see `lock`).
     undoable: usize,
+    /// Why the order before those cannot be taken back (a roll, a reveal, the game's
+    /// end), as the server judges a seat's undo.
+    lock: Option<Lock>,
     /// Changes whenever the game does (unique across sessions), for caches of what was
     /// computed from it.
     generation: u64,
@@ -62,17 +66,6 @@ impl core::fmt::Debug for Session {
     }
 }
 
-/// True when events include a die roll (an initiative roll, a chart roll, a hook's roll).
-#[must_use]
-pub fn rolled(events: &[Event]) -> bool {
-    events.iter().any(|e| {
-        matches!(
-            e,
-            Event::Initiative { .. } | Event::Rolled { .. } | Event::Acted { roll: Some(_), .. }
-        )
-    })
-}
-
 impl Session {
     /// Starts the scenario with its own seed and option choices overridden by `options`.
     ///
@@ -91,6 +84,7 @@ impl Session {
             options: options.to_vec(),
             orders: Vec::new(),
             undoable: 0,
+            lock: None,
             generation: next_generation(),
         })
     }
@@ -105,15 +99,19 @@ impl Session {
     /// # Errors
     /// The kernel's refusal, in words; the game is unchanged.
     pub fn apply(&mut self, order: Order) -> Result<Vec<Event>, String> {
+        let takeback = Takeback::before(&self.game, order.side);
         let events = self
             .game
             .apply(&order, self.hooks.as_mut())
             .map_err(|r| r.message)?;
-        self.undoable = if rolled(&events) {
-            0
-        } else {
-            self.undoable + 1
-        };
+        // The server's test: dice rolled, something of the enemy shown, or the game over.
+        match takeback.lock(&self.game) {
+            Some(lock) => {
+                self.undoable = 0;
+                self.lock = Some(lock);
+            }
+            None => self.undoable += 1,
+        }
         self.orders.push(order);
         self.generation = next_generation();
         Ok(events)
@@ -133,10 +131,21 @@ impl Session {
         self.game.legal_orders(side, self.hooks.as_mut())
     }
 
-    /// True when the last order can be taken back: no die has been rolled since it.
+    /// True when the last order can be taken back: no order since the last locked one
+    /// rolled a die, showed its side something of the enemy or ended the game.
     #[must_use]
     pub fn can_undo(&self) -> bool {
         self.undoable > 0
+    }
+
+    /// Why the last order cannot be taken back, in a player's words, when it cannot
+    /// because of what it did (None while it can, or with no order given).
+    #[must_use]
+    pub fn why_locked(&self) -> Option<&'static str> {
+        if self.can_undo() {
+            return None;
+        }
+        self.lock.map(Lock::words)
     }
 
     /// Takes back the last order by replaying every earlier one from the start (the game
@@ -146,7 +155,10 @@ impl Session {
     /// Nothing to undo (or a die was rolled since), or the replay failed.
     pub fn undo(&mut self) -> Result<(), String> {
         if !self.can_undo() {
-            return Err("nothing to undo: a die has been rolled since the last action".into());
+            return Err(self
+                .why_locked()
+                .unwrap_or("nothing to undo: no order has been given since the game began")
+                .into());
         }
         let mut orders = std::mem::take(&mut self.orders);
         orders.pop();
@@ -283,6 +295,8 @@ impl Session {
             options,
             orders,
             undoable: 0,
+            // A loaded game's orders were given before it was saved: none is taken back.
+            lock: None,
             generation: next_generation(),
         })
     }

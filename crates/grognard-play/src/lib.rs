@@ -11,13 +11,15 @@
 //! [`tally::Tally`] is the exact tally of many games that `sim` and the Simulate panel
 //! both report, so the two show the same numbers. [`tune`] searches named numbers of a
 //! ruleset for the smallest change that brings a side's win rate to a target, for `grognard
-//! tune` and the editor's Tune panel alike.
+//! tune` and the editor's Tune panel alike. [`takeback`] says whether an order may be taken
+//! back, for the server's seats and the editor's Undo alike.
 
 #![warn(missing_docs)]
 
 pub mod lua_policy;
 pub mod policy;
 pub mod search;
+pub mod takeback;
 pub mod tally;
 pub mod text;
 pub mod tune;

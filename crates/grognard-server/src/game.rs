@@ -725,17 +725,9 @@ impl Live {
     /// Applies an order, works out whether it is locked, and stores it; if the store fails
     /// the game is rebuilt from the store, so nothing changes.
     fn commit(&mut self, seat: &str, order: &Order) -> Result<(), Problem> {
-        let dice = |g: &Game| {
-            let s = g.state();
-            (
-                s.rng.position(),
-                s.side_rngs.iter().map(|r| r.position()).collect::<Vec<_>>(),
-            )
-        };
         // Locked: the order rolled dice, taught the ordering side something of the enemy,
-        // or ended the game.
-        let dice_before = dice(&self.game);
-        let known_before = self.game.view(order.side).enemy;
+        // or ended the game (the editor's Undo judges by the same test).
+        let takeback = grognard_play::takeback::Takeback::before(&self.game, order.side);
         if let Err(r) = self.game.apply(order, self.hooks.as_mut()) {
             if let Some(fault) = self.hooks.take_fault() {
                 self.hook_fault(&fault);
@@ -745,9 +737,7 @@ impl Live {
         // Accepted: the game has moved on from where a hook failed.
         let _ = self.hooks.take_fault();
         self.hook_faults = 0;
-        let locked = dice(&self.game) != dice_before
-            || self.game.view(order.side).enemy != known_before
-            || self.game.result().is_some();
+        let locked = takeback.lock(&self.game).is_some();
         let live = LiveOrder {
             seat: seat.to_owned(),
             order: describe_order(&self.game, order),

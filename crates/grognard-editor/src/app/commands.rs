@@ -440,7 +440,12 @@ impl EditorApp {
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {
                 if !self.may_undo() {
-                    return self.fail(self.why_no_undo());
+                    // What the last order did (a roll, a sighting) is the reason to give.
+                    let locked = self.rt.session.as_ref().and_then(|s| s.why_locked());
+                    return match (self.computer_thinking(), locked) {
+                        (None, Some(why)) => self.fail(why.to_owned()),
+                        _ => self.fail(self.why_no_undo()),
+                    };
                 }
                 if let Some(s) = &mut self.rt.session {
                     match s.undo() {

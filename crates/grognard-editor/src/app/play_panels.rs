@@ -106,10 +106,18 @@ impl EditorApp {
                 {
                     out.push(Command::EndPhase);
                 }
+                // What the last order did (a roll, a sighting) says more than who gave it.
+                let why_no_undo = match (self.computer_thinking(), session.why_locked()) {
+                    (None, Some(why)) => why.to_owned(),
+                    _ => self.why_no_undo(),
+                };
                 if ui
                     .add_enabled(self.may_undo(), egui::Button::new("Undo"))
-                    .on_hover_text("Take back the last order (no die has been rolled since).")
-                    .on_disabled_hover_text(self.why_no_undo())
+                    .on_hover_text(
+                        "Take back the last order (it rolled no die and showed nothing of the \
+                         enemy).",
+                    )
+                    .on_disabled_hover_text(why_no_undo)
                     .clicked()
                 {
                     out.push(Command::Undo);
