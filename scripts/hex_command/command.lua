@@ -134,7 +134,8 @@ local FAILURE = {
 -- zone, nineteenth round) and ground its arm may not enter (mounted horse and guns:
 -- forest; guns: a fort, a stream); an obstacle crossed costs a TE hit as in any move. Then
 -- it defends: it is halted for the rest of the turn (no move, no facing change), so it
--- neither advances nor turns to face the enemy again that turn; it may still fire and fight a melee it is in. Units in
+-- neither advances nor turns to face the enemy again that turn, and then holds until new
+-- orders (result 4's `holding`; nineteenth round); it may still fire and fight a melee it is in. Units in
 -- melee cannot leave it (7.2.3) and stay as they are; unlimbered or planted guns only turn.
 local function in_cover(game, col, row)
   return game:terrain_attribute(col, row, "cover") > 0
@@ -274,10 +275,15 @@ local function fall_back_to_cover(L, units)
         sweep_skirmishers(L, u, m.entered)
       end
     end
+    -- Nineteenth round (the fourteenth outside audit's #23): "defend until new orders are
+    -- received" is result 4's words (l.340), so past the turn the unit holds as result 4's
+    -- do (`holding`: no move; it may turn, fire and fight) until an order change of its side
+    -- is accepted or a commander joins it.
     if not L.gone[u:id()] then
       L:set(u, "halted", true)
+      L:set(u, "holding", true)
       game:note(game:name(u) .. (in_cover(game, m.col, m.row) and " defends in cover at (" or " defends at (")
-        .. m.col .. "," .. m.row .. "), halted until the turn ends")
+        .. m.col .. "," .. m.row .. "), halted until the turn ends, then holding until new orders are received")
     end
   end
 end
@@ -311,9 +317,10 @@ end
 -- Tribes (l.260, eleventh round: the ninth outside audit): a failed tribal unit's move is
 -- judged by where it ends, not held still. Its side's known enemy units, fresh or
 -- disordered or worse (any hit, fatigued or routed), are measured from the move's first
--- and last hexes: a move that ends closer to a fresh enemy is an advance on it, refused,
--- unless it ends next to or closer to a disordered-or-worse enemy — its target. Any other
--- move (sideways, away, or closing only on damaged units) is allowed, and so is turning.
+-- and last hexes: a move that ends closer to a fresh enemy that is the nearest known enemy
+-- where it ends (nineteenth round) is an advance on it, refused, unless it ends next to or
+-- closer to a disordered-or-worse enemy — its target. Any other move (sideways, away, or
+-- closing only on damaged or farther units) is allowed, and so is turning.
 local function steps_between(game, c1, r1, c2, r2)
   return #game:line(c1, r1, c2, r2) - 1
 end
@@ -325,24 +332,36 @@ local function tribal_advance_problem(game, u, path)
   local side = game:side(u)
   local first, last = path[1], path[#path]
   local closer_fresh, next_to_fresh, on_target = nil, nil, false
+  -- Nineteenth round (the fourteenth outside audit's #26, with the eighteenth round's result
+  -- 3): the enemy a move advances toward is the nearest known enemy where it ends, so a step
+  -- away from the line that happens to near a far-off marker is no advance.
+  local known = {}
+  local gap = nil
   for _, e in ipairs(game:units()) do
     if game:side(e) ~= side and stands_as_unit(game, e) and game:known(e, side)
         and not game:known_dummy(e, side) then
       local ec, er = game:cell(e)
       if ec ~= nil then
-        local before = steps_between(game, first.col, first.row, ec, er)
         local after = steps_between(game, last.col, last.row, ec, er)
-        if fresh(game, e, side) then
-          if after < before and closer_fresh == nil then
-            closer_fresh = e
-          end
-          if after < before and after <= 1 and next_to_fresh == nil then
-            next_to_fresh = e
-          end
-        elseif after < before or after <= 1 then
-          on_target = true
+        known[#known + 1] = { e, ec, er, after }
+        if gap == nil or after < gap then
+          gap = after
         end
       end
+    end
+  end
+  for _, k in ipairs(known) do
+    local e, ec, er, after = k[1], k[2], k[3], k[4]
+    local before = steps_between(game, first.col, first.row, ec, er)
+    if fresh(game, e, side) then
+      if after < before and after == gap and closer_fresh == nil then
+        closer_fresh = e
+      end
+      if after < before and after <= 1 and next_to_fresh == nil then
+        next_to_fresh = e
+      end
+    elseif after < before or after <= 1 then
+      on_target = true
     end
   end
   if closer_fresh ~= nil and not on_target then

@@ -41,7 +41,11 @@ fn same_for_blue(scenarios: &[&str]) -> Vec<String> {
     for other in &scenarios[1..] {
         let next = reads(other, "rout.orders.yaml", "blue");
         for (i, (a, b)) in first.iter().zip(&next).enumerate() {
-            assert_eq!(a, b, "blue's read {i} differs between {} and {other}", scenarios[0]);
+            assert_eq!(
+                a, b,
+                "blue's read {i} differs between {} and {other}",
+                scenarios[0]
+            );
         }
     }
     first
@@ -68,7 +72,11 @@ fn a_rout_into_a_markers_hex_meets_it_as_a_unit_whatever_it_is() {
     );
     assert!(!blue[0].contains("(7,4) (routed)"), "{}", blue[0]);
     // The fake is not unmasked: blue still sees a marker there, and never reads rM.
-    assert!(blue[2].contains("#3         at (8,4), facing E\n"), "{}", blue[2]);
+    assert!(
+        blue[2].contains("#3         at (8,4), facing E\n"),
+        "{}",
+        blue[2]
+    );
     for read in &blue {
         assert!(!read.contains("rM"), "{read}");
     }
@@ -104,18 +112,29 @@ fn a_rout_into_a_markers_front_is_judged_by_what_the_routing_side_knows() {
         blue[0]
     );
     assert!(!blue[0].contains("(8,4) (routed)"), "{}", blue[0]);
-    assert!(blue[2].contains("#3         at (9,4), facing W\n"), "{}", blue[2]);
+    assert!(
+        blue[2].contains("#3         at (9,4), facing W\n"),
+        "{}",
+        blue[2]
+    );
 }
 
 /// The end cells `grognard reach` lists for `unit` (its JSON), sorted.
 fn reach_cells(scenario: &str, orders: &str, unit: &str) -> Vec<(i64, i64)> {
-    let out = ok(&["reach", scenario, "--orders", orders, "--unit", unit, "--json"]);
+    let out = ok(&[
+        "reach", scenario, "--orders", orders, "--unit", unit, "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     let mut cells: Vec<(i64, i64)> = v["reach"]
         .as_array()
         .expect("reach")
         .iter()
-        .map(|r| (r["cell"][0].as_i64().expect("col"), r["cell"][1].as_i64().expect("row")))
+        .map(|r| {
+            (
+                r["cell"][0].as_i64().expect("col"),
+                r["cell"][1].as_i64().expect("row"),
+            )
+        })
         .collect();
     cells.sort_unstable();
     cells
@@ -150,13 +169,18 @@ fn legal_cells(scenario: &str, orders: &str, side: &str, unit: &str) -> Vec<(i64
 // ruleset's `may_move`). By hand, cautious.yaml (seed 1, the auditor's h3s1): hale fails
 // with result 3, so b2 at (7,4) facing W is cautious; reach listed 26 cells before this
 // round, (6,4) among them, one step W toward r1, which play refuses ("ends nearer"). Now
-// reach lists exactly legal's end cells and not (6,4). tribes.yaml (seed 6, h4s): t1 at
-// (5,2) is wavering (d10 above kern's T=1); reach listed (4,3), (3,3), (4,4), which play
-// refuses; now it lists exactly legal's end cells.
+// reach lists exactly legal's end cells and not (6,4). tribes.yaml (seed 6, h4s): t1 and t2
+// are wavering (d10 above kern's T=1). reach listed (4,3), (3,3), (4,4) for t1, which play
+// then refused (this round's #26 allows them: see below); for t2 at (5,4) it listed (5,3)
+// and (5,5), which play refuses (next to bF, fresh, and to the marker #7, taken as fresh:
+// "it will not move to melee"). Now reach lists exactly legal's end cells for both.
 #[test]
 fn reach_lists_the_cells_legal_and_play_accept_for_cautious_and_wavering_units() {
     let b2 = reach_cells("cautious.yaml", "cautious.orders.yaml", "b2");
-    assert_eq!(b2, legal_cells("cautious.yaml", "cautious.orders.yaml", "blue", "b2"));
+    assert_eq!(
+        b2,
+        legal_cells("cautious.yaml", "cautious.orders.yaml", "blue", "b2")
+    );
     assert!(!b2.is_empty() && !b2.contains(&(6, 4)), "{b2:?}");
     let refused = format!(
         "{}  - {{ side: blue, move: {{ piece: b2, path: [[6, 4]] }} }}\n",
@@ -166,14 +190,23 @@ fn reach_lists_the_cells_legal_and_play_accept_for_cautious_and_wavering_units()
     std::fs::write(&path, refused).expect("write orders");
     let (code, out) = run(&["play", "cautious.yaml", "--orders", &path.to_string_lossy()]);
     assert_ne!(code, 0, "{out}");
-    assert!(out.contains("refused: b2 may not move in the enemy's direction"), "{out}");
+    assert!(
+        out.contains("refused: b2 may not move in the enemy's direction"),
+        "{out}"
+    );
 
-    let t1 = reach_cells("tribes.yaml", "tribes.orders.yaml", "t1");
-    assert_eq!(t1, legal_cells("tribes.yaml", "tribes.orders.yaml", "red", "t1"));
-    for c in [(4, 3), (3, 3), (4, 4)] {
-        assert!(!t1.contains(&c), "{c:?} in {t1:?}");
+    for unit in ["t1", "t2"] {
+        let cells = reach_cells("tribes.yaml", "tribes.orders.yaml", unit);
+        assert_eq!(
+            cells,
+            legal_cells("tribes.yaml", "tribes.orders.yaml", "red", unit)
+        );
+        assert!(!cells.is_empty(), "{unit}: {cells:?}");
     }
-    assert!(!t1.is_empty(), "{t1:?}");
+    let t2 = reach_cells("tribes.yaml", "tribes.orders.yaml", "t2");
+    for c in [(5, 3), (5, 5)] {
+        assert!(!t2.contains(&c), "{c:?} in {t2:?}");
+    }
 }
 
 /// The ruleset's notes (the `notes:` list before `piece_types:`).
@@ -200,19 +233,120 @@ fn notes() -> Vec<String> {
 #[test]
 fn a_fake_does_not_spot_and_the_owners_face_up_tag_is_stated() {
     assert!(
-        notes().iter().any(|n| n.contains("A fake does not spot (3.1 l.467 with l.264, #34)")
-            && n.contains("the reveal is the table's")),
+        notes().iter().any(
+            |n| n.contains("A fake does not spot (3.1 l.467 with l.264, #34)")
+                && n.contains("the reveal is the table's")
+        ),
         "no note states the face-up tag's reading"
     );
     let fake = ok(&["view", "face-up.yaml", "--side", "blue"]);
     assert!(
-        fake.contains("bM1        infantry, formed mode, (6,1), facing W [hidden, face up: the enemy sees it]"),
+        fake.contains(
+            "bM1        infantry, formed mode, (6,1), facing W [hidden, face up: the enemy sees it]"
+        ),
         "{fake}"
     );
-    assert!(fake.contains("bM2        infantry, formed mode, (6,7), facing W [hidden]\n"), "{fake}");
+    assert!(
+        fake.contains("bM2        infantry, formed mode, (6,7), facing W [hidden]\n"),
+        "{fake}"
+    );
     let real = ok(&["view", "face-up-real.yaml", "--side", "blue"]);
     assert!(
-        real.contains("bM2        infantry, formed mode, (6,7), facing W [hidden, face up: the enemy sees it]"),
+        real.contains(
+            "bM2        infantry, formed mode, (6,7), facing W [hidden, face up: the enemy sees it]"
+        ),
         "{real}"
+    );
+}
+
+/// `base`'s orders (in DIR) with `extra` lines appended, in a file of the temp dir named `tag`.
+fn orders_with(base: &str, extra: &str, tag: &str) -> String {
+    let text = std::fs::read_to_string(root().join(DIR).join(base)).expect("orders");
+    let path = std::env::temp_dir().join(format!("hc-reaudit19-{}-{tag}.yaml", std::process::id()));
+    std::fs::write(&path, format!("{text}{extra}")).expect("write orders");
+    path.to_string_lossy().into_owned()
+}
+
+// 004 l.260 (tribes: a failed unit "can only advance toward the enemy if the target enemy
+// unit is disordered or worse"), read with l.339's enemy as the eighteenth round reads it (the
+// nearest known enemy). Reading (note, nineteenth round): the enemy a move advances toward is
+// the nearest known enemy where it ends. By hand, tribes.yaml: wavering t1 at (5,2), facing
+// E, next to blue's fresh bF (6,2); blue's line runs down column 6 (bD (6,4) one hit, the
+// markers #7 (6,6) and #8 (6,8)). t1 → (4,2) → (3,3) steps away from the line: where it
+// ends, its nearest enemies are bF and bD, 3 hexes off (1 and 2 at its start), so it is no
+// advance; the fake #8 six rows south comes one hex nearer (6 → 5), which refused the move
+// before ("closes on enemy #8"). Now accepted, and listed by legal and reach.
+#[test]
+fn a_wavering_unit_may_step_away_from_the_line_though_it_nears_a_far_marker() {
+    let away = orders_with(
+        "tribes.orders.yaml",
+        "  - { side: red, move: { piece: t1, path: [[4, 2], [3, 3]] } }\n",
+        "away",
+    );
+    let log = ok(&["play", "tribes.yaml", "--orders", &away, "--side", "red"]);
+    assert!(
+        log.contains("t1 moved (5,2) → (4,2) → (3,3), cost 3"),
+        "{log}"
+    );
+    assert!(legal_cells("tribes.yaml", "tribes.orders.yaml", "red", "t1").contains(&(3, 3)));
+    assert!(reach_cells("tribes.yaml", "tribes.orders.yaml", "t1").contains(&(3, 3)));
+}
+
+// 004 l.342 (decision failure 6: about face, fall back to cover, "whereupon they defend until
+// new orders are received"; 7 adds a TE hit) with l.340 (result 4: "hold until new orders
+// are received"). Reading (note, nineteenth round): the same words, the same standing: the
+// units halt for the rest of the turn and then hold (`holding`) until an order change of
+// their side is accepted or a commander joins them. By hand, fall-back.yaml (seed 10, the
+// auditor's h3s10): hale (T=10) fails his change, d10 6: fall back to cover; b1 has hale
+// attached and is spared; b2 (7,4) and b3 (8,6) turn E and fall back 3 hexes to (10,4) and
+// (11,6) (no cover on the way). In turn 2's blue movement phase (fall-back.orders.yaml) they
+// may turn but not move: legal lists their facings and no move, and play refuses b2 → (9,4)
+// ("b2 cannot move: it is holding"). Before, the halt ended with turn 1 and b2 moved.
+#[test]
+fn units_that_fell_back_to_cover_hold_until_new_orders() {
+    let log = ok(&[
+        "play",
+        "fall-back.yaml",
+        "--orders",
+        "fall-back.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        log.contains(
+            "note: b2 defends at (10,4), halted until the turn ends, then holding until new \
+             orders are received"
+        ),
+        "{log}"
+    );
+    assert!(log.contains("turn 2 · movement phase (blue)"), "{log}");
+    let legal = ok(&[
+        "legal",
+        "fall-back.yaml",
+        "--orders",
+        "fall-back.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    for unit in ["b2", "b3"] {
+        assert!(
+            !legal.contains(&format!("move: {{ piece: {unit},")),
+            "{legal}"
+        );
+        assert!(
+            legal.contains(&format!("face: {{ piece: {unit}, facing: W }}")),
+            "{legal}"
+        );
+    }
+    let moved = orders_with(
+        "fall-back.orders.yaml",
+        "  - { side: blue, move: { piece: b2, path: [[9, 4]] } }\n",
+        "hold",
+    );
+    let (code, out) = run(&["play", "fall-back.yaml", "--orders", &moved]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("refused: b2 cannot move: it is holding"),
+        "{out}"
     );
 }
