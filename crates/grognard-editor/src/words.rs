@@ -476,10 +476,18 @@ pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
     }
     flush(&mut word, &mut out);
     if out.contains(" sights ")
-        && let Some((head, level)) = out.rsplit_once(" at level ")
-        && level.chars().count() > 1
+        && let Some((head, rest)) = out.rsplit_once(" at level ")
     {
-        return format!("{head} ({level})");
+        // What follows the level (`: marker #9 is adum2, a dummy`) stays after it.
+        let (level, tail) = rest
+            .split_once(": ")
+            .map_or((rest, None), |(l, t)| (l, Some(t)));
+        if level.chars().count() > 1 {
+            return match tail {
+                Some(t) => format!("{head} ({level}): {t}"),
+                None => format!("{head} ({level})"),
+            };
+        }
     }
     out
 }

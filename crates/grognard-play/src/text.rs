@@ -6,6 +6,7 @@ use grognard_kernel::action::{Event, RollRecord};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::knowledge::Disclosure;
 use grognard_kernel::piece::Place;
 use grognard_kernel::view::View;
 
@@ -213,9 +214,10 @@ fn sighting_line(names: &Names<'_>, e: &Event) -> String {
     match e {
         Event::Sighted { side, piece, level } => match level {
             Some(l) => format!(
-                "  {} sights {} at level {l}",
+                "  {} sights {} at level {l}{}",
                 names.side(*side),
-                names.piece(*piece)
+                names.piece(*piece),
+                unmasked(names, *side, *piece, l).unwrap_or_default()
             ),
             None => format!(
                 "  {} loses sight of {}",
@@ -245,6 +247,52 @@ fn sighting_line(names: &Names<'_>, e: &Event) -> String {
         Event::SpotRolled { roll: r, .. } => format!("  {} ({})", roll(r), r.purpose),
         _ => String::new(),
     }
+}
+
+/// What a sighting that identifies a marker adds to the side's own log: which marker it
+/// was (`: marker #9 is adum2, a dummy`). The log names an identified piece by its name in
+/// every line, even those written while it was a marker, so without this no line ties the
+/// marker the side watched on its board to the piece it turned out to be. Said only when
+/// the level reached discloses identity and the side's sighting of the piece just before
+/// was a lower level (a marker it was watching), never for the referee.
+fn unmasked(names: &Names<'_>, side: SideId, piece: PieceId, level: &str) -> Option<String> {
+    let (Some(viewer), Some(index)) = (names.viewer, names.index) else {
+        return None;
+    };
+    let sighting = names.game.sighting().filter(|_| viewer == side)?;
+    let identifies = |name: &str| {
+        sighting
+            .levels
+            .iter()
+            .any(|d| d.name == name && d.discloses.has(Disclosure::IDENTITY))
+    };
+    if !identifies(level) {
+        return None;
+    }
+    let log = names.game.events_for(side);
+    let before = log.get(..index)?.iter().rev().find_map(|e| match e {
+        Event::Sighted {
+            side: s,
+            piece: p,
+            level,
+        } if *s == side && *p == piece => Some(level.as_deref()),
+        _ => None,
+    })?;
+    // A marker seen a moment ago at a level that did not identify it.
+    before.filter(|b| !identifies(b))?;
+    let state = names.game.state();
+    let handle = state
+        .knowledge
+        .get(side.index())?
+        .handle_at(piece, index.saturating_sub(1))?;
+    let p = state.pieces.get(piece.index())?;
+    let kind = names.game.rules().piece_types.get(p.kind.index())?;
+    let what = if kind.dummy {
+        "a dummy".to_owned()
+    } else {
+        kind.name.clone()
+    };
+    Some(format!(": marker #{handle} is {}, {what}", p.name))
 }
 
 /// The sequence of play: phases, initiative and the end of the game.
