@@ -407,6 +407,18 @@ pub fn spaced(name: &str) -> String {
     name.replace('_', " ")
 }
 
+/// `v` with its sign, a minus sign for a negative (`−1`) as the modifiers table writes it
+/// (the Charts tab's summary read `-1 commander` beside its table's `−1`; the dice log
+/// says modifiers so too).
+#[must_use]
+pub fn signed(v: i32) -> String {
+    if v < 0 {
+        format!("−{}", v.unsigned_abs())
+    } else {
+        format!("+{v}")
+    }
+}
+
 /// How a game ended, as one sentence from the winner's name (`None`: a draw), the
 /// kernel's reason and, where known, the scores (`blue 5`, `red 3`). The reason usually
 /// names the outcome itself (`blue wins on points (blue 5, red 3)`, `a draw on points

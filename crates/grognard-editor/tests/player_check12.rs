@@ -3,7 +3,9 @@
 
 mod common;
 
+use egui::accesskit::Role;
 use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::view::ViewAs;
 use grognard_editor::{Command, EditorApp};
 use grognard_rules::load::orders_from_text;
@@ -90,5 +92,96 @@ fn the_sighting_that_identifies_a_marker_says_which_marker_it_was() {
         !h.state().event_log().iter().any(|l| l.contains("marker #")),
         "{:?}",
         h.state().event_log()
+    );
+}
+
+/// The Charts tab on `chart` of `scenario`, with `inputs` set in turn.
+fn odds_of(scenario: &str, chart: &str, inputs: &[(&str, i32)]) -> Harness<'static, EditorApp> {
+    let mut h = common::scenario(scenario, 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut().command(Command::ShowChart(chart.to_owned()));
+    h.run();
+    for (input, v) in inputs {
+        h.state_mut()
+            .command(Command::ChartInput((*input).to_owned(), *v));
+        h.run();
+    }
+    h
+}
+
+/// The text of the first label holding `words`.
+fn label_with(h: &Harness<'_, EditorApp>, words: &str) -> String {
+    h.query_by_label_contains(words)
+        .map(|n| {
+            let n = n.accesskit_node();
+            n.label().or_else(|| n.value()).unwrap_or_default()
+        })
+        .unwrap_or_else(|| panic!("no label with {words:?}"))
+}
+
+/// #17, the band and its distance: with 3 hexes typed (band 2) and the band then set to 1
+/// in its own box, the distance box kept "3" beside "band 1 (Color)". It shows a distance
+/// of band 1 now (2 hexes: band 0 is up to 1 hex, band 1 up to 2).
+#[test]
+fn the_distance_shown_lies_in_the_band_set() {
+    let h = odds_of(
+        "examples/hex-command.yaml",
+        "fire_small_b",
+        &[("band (hexes)", 3), ("band", 2), ("band", 1)],
+    );
+    let hexes = h
+        .get_by_role_and_label(Role::SpinButton, "= hexes")
+        .accesskit_node()
+        .numeric_value();
+    assert_eq!(hexes, Some(2.0));
+    assert!(h.query_by_label("(Color)").is_some());
+    // A distance typed and still in the band is kept.
+    let h = odds_of(
+        "examples/hex-command.yaml",
+        "fire_small_b",
+        &[("band (hexes)", 3), ("band", 2)],
+    );
+    let hexes = h
+        .get_by_role_and_label(Role::SpinButton, "= hexes")
+        .accesskit_node()
+        .numeric_value();
+    assert_eq!(hexes, Some(3.0));
+}
+
+/// #17, village-skirmish musketry: its halving modifiers showed "per 0" (their `per` is
+/// unused), the odds named the input "skirmishers" beside the table's "skirmish order",
+/// and the one row's "hits: 100.00%" said nothing of how many hits. The table shows each
+/// halving's factor and what it does, the odds use the table's name, and the score's
+/// spread is given.
+#[test]
+fn a_multiplying_modifier_shows_its_factor_and_the_score_its_spread() {
+    let mut h = odds_of("examples/village-skirmish.yaml", "musketry", &[]);
+    assert!(
+        h.query_by_label("per").is_none(),
+        "no per box for a halving"
+    );
+    assert!(h.query_all_by_label("times").count() >= 3);
+    assert!(
+        h.query_by_label("score halved while skirmishers").is_some(),
+        "the halving said in words"
+    );
+    assert!(h.query_by_label("skirmishers").is_none());
+    // The table's row and the odds' input.
+    assert_eq!(h.query_all_by_label("skirmish order").count(), 2);
+    let spread = label_with(&h, "score after modifiers");
+    assert_eq!(
+        spread,
+        "score after modifiers: 1 → 16.67%, 2 → 16.67%, 3 → 16.67%, 4 → 16.67%, \
+         5 → 16.67%, 6 → 16.67% (mean 3.50)"
+    );
+    // Against skirmishers the d6 is halved, rounded up.
+    h.state_mut()
+        .command(Command::ChartInput("skirmishers".to_owned(), 1));
+    h.run();
+    let spread = label_with(&h, "score after modifiers");
+    assert_eq!(
+        spread,
+        "score after modifiers: 1 → 33.33%, 2 → 33.33%, 3 → 33.33% (mean 2.00)"
     );
 }

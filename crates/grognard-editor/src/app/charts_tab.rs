@@ -177,11 +177,18 @@ impl EditorApp {
                     for (i, m) in mods.iter().enumerate() {
                         let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("?");
                         ui.label(spaced(name));
-                        ui.label("per");
+                        // A multiplying modifier's value is its factor: its `per` is
+                        // unused, and its box read "per 0" beside a halving.
+                        let key = if m.get("times").is_some_and(|t| !t.is_null()) {
+                            "times"
+                        } else {
+                            "per"
+                        };
+                        ui.label(key);
                         self.field_ui(
                             ui,
-                            &field(&["charts", chart, "modifiers", &i.to_string(), "per"]),
-                            &format!("{} modifier {} per", spaced(chart), spaced(name)),
+                            &field(&["charts", chart, "modifiers", &i.to_string(), key]),
+                            &format!("{} modifier {} {key}", spaced(chart), spaced(name)),
                             out,
                         );
                         // The sign and what it counts, as the dice log says a modifier
@@ -283,6 +290,9 @@ impl EditorApp {
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
         let bars = odds_lines_ui(ui, def, &after, before.as_ref());
+        if let Some(line) = score_spread(def, &now.dice, &after.inputs) {
+            ui.label(line);
+        }
         odds_plot_ui(ui, def, chart, bars);
     }
 
@@ -342,12 +352,19 @@ impl EditorApp {
                 // designer's units (`3 hexes` → band 2), as `grognard chart --set` does.
                 if let Some((bands, unit)) = distance_bands(now, input) {
                     let key = (chart.to_owned(), format!("{} ({unit})", input.name));
+                    let band_of = |d: i32| {
+                        let d32 = u32::try_from(d).unwrap_or(0);
+                        bands.iter().position(|b| d32 <= *b).unwrap_or(bands.len())
+                    };
+                    // The distance typed, while it still lies in the band set: a band
+                    // changed in its own box afterwards left "band 1 = hexes 3".
                     let mut d = self
                         .rt
                         .edit
                         .chart_inputs
                         .get(&key)
                         .copied()
+                        .filter(|d| usize::try_from(v).is_ok_and(|b| b == band_of(*d)))
                         .unwrap_or_else(|| {
                             // The nearest distance the band covers.
                             usize::try_from(v)
@@ -362,8 +379,7 @@ impl EditorApp {
                         .labelled_by(shown.id)
                         .changed()
                     {
-                        let d32 = u32::try_from(d).unwrap_or(0);
-                        let band = bands.iter().position(|b| d32 <= *b).unwrap_or(bands.len());
+                        let band = band_of(d);
                         out.push(Command::ChartInput(key.1.clone(), d));
                         out.push(Command::ChartInput(
                             input.name.clone(),
@@ -480,27 +496,68 @@ pub fn modifier_words(rules: &grognard_kernel::rules::Rules, chart: &str, name: 
     let Some(def) = rules.chart_by_name(chart).and_then(|id| rules.chart(id)) else {
         return String::new();
     };
+    let input_words = |i: usize| {
+        def.inputs
+            .get(i)
+            .map_or_else(|| "?".to_owned(), |x| spaced(&x.name))
+    };
+    if let Some(s) = def.scales.iter().find(|s| s.name == name) {
+        return format!("score {} while {}", s.factor.verb(), input_words(s.input));
+    }
     let Some(m) = def.modifiers.iter().find(|m| m.name == name) else {
         return String::new();
     };
-    let input = def
-        .inputs
-        .get(m.input)
-        .map_or_else(|| "?".to_owned(), |i| spaced(&i.name));
+    let input = input_words(m.input);
     let sign = if m.per < 0 { "−" } else { "+" };
     format!("{sign}{} for each {input}", m.per.unsigned_abs())
 }
 
-/// `v` with its sign, a minus sign for a negative (`−1`) as the modifiers table writes it
-/// (the summary under it read `-1 commander` beside the table's `−1`).
+/// For a score chart whose score is the amount it gives (it has multiplying modifiers, or
+/// one outcome only), how that score falls for these inputs after the modifiers:
+/// `score after modifiers: 1 → 50.00%, 2 → 33.33%, 3 → 16.67% (mean 1.67)`. Musketry's
+/// one row read only "hits: 100.00%", which says nothing of how many.
 #[must_use]
-pub fn signed(v: i32) -> String {
+pub fn score_spread(
+    def: &grognard_kernel::chart::ChartDef,
+    dice: &[grognard_kernel::dice::DieDef],
+    inputs: &[i32],
+) -> Option<String> {
+    let grognard_kernel::chart::Lookup::Score { .. } = &def.lookup else {
+        return None;
+    };
+    if def.scales.is_empty() && def.outcomes.len() > 1 {
+        return None;
+    }
+    let points = def.roll_points(dice, inputs, false)?;
+    let mut by_score: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
+    for p in &points {
+        *by_score.entry(p.score).or_default() += percent(p.p);
+    }
+    let mean: f64 = by_score
+        .iter()
+        .map(|(s, p)| f64::from(*s) * p / 100.0)
+        .sum();
+    let each: Vec<String> = by_score
+        .iter()
+        .map(|(s, p)| format!("{} → {p:.2}%", signed_plain(*s)))
+        .collect();
+    Some(format!(
+        "score after modifiers: {} (mean {mean:.2})",
+        each.join(", ")
+    ))
+}
+
+/// A score as a number, a minus sign for a negative.
+fn signed_plain(v: i32) -> String {
     if v < 0 {
         format!("−{}", v.unsigned_abs())
     } else {
-        format!("+{v}")
+        v.to_string()
     }
 }
+
+/// `v` with its sign, as the modifiers table writes it ([`crate::words::signed`]).
+pub use crate::words::signed;
 
 /// For a band chart, the band the roll is made in once the modifiers are added, and how it
 /// got there: `band used: 3 (Code'n Color) — band 1 +2 from modifiers`. The input's own
@@ -536,9 +593,16 @@ const ODDS_BOX_ROOM: f32 = 60.0;
 /// (`firer_hits` read as a raw id).
 #[must_use]
 pub fn odds_input_name(def: &grognard_kernel::chart::ChartDef, i: usize) -> String {
-    let mut readers = def.modifiers.iter().filter(|m| m.input == i);
+    // Adding and multiplying modifiers alike: musketry's `skirmishers` input is read by
+    // the halving "skirmish order", which the table above names.
+    let mut readers = def
+        .modifiers
+        .iter()
+        .filter(|m| m.input == i)
+        .map(|m| &m.name)
+        .chain(def.scales.iter().filter(|s| s.input == i).map(|s| &s.name));
     match (readers.next(), readers.next()) {
-        (Some(m), None) => m.name.clone(),
+        (Some(name), None) => name.clone(),
         _ => def
             .inputs
             .get(i)
