@@ -354,8 +354,14 @@ pub(crate) fn drag_preview(
     t: &Transform,
     drag: &BaseDrag,
 ) -> Vec<Shape> {
-    let ink = Color32::from_rgb(250, 120, 0);
     let (to, facing) = drag.proposal();
+    let overlapped = overlapped_by(scene, drag);
+    // Red while the drop would be refused for an overlap: said before the drop, not after.
+    let ink = if overlapped.is_empty() {
+        Color32::from_rgb(250, 120, 0)
+    } else {
+        Color32::from_rgb(230, 40, 40)
+    };
     let (from, end) = (on_screen(t, drag.at), on_screen(t, to));
     let mut shapes = vec![Shape::line_segment([from, end], Stroke::new(1.5, ink))];
     let footprint = scene
@@ -378,7 +384,14 @@ pub(crate) fn drag_preview(
         }
     }
     let moved = grognard_kernel::geometry::open::distance(drag.at, to);
-    let text = format!("{moved} · facing {}°", facing.tenths() / 10);
+    let mut text = format!("{moved} · facing {}°", facing.tenths() / 10);
+    if !overlapped.is_empty() {
+        text.push_str(&format!(
+            "\nwould overlap {}: the move will be refused",
+            overlapped.join(", ")
+        ));
+    }
+    ctx.data_mut(|d| d.insert_temp(drag_words_id(), text.clone()));
     let galley =
         ctx.fonts_mut(|f| f.layout_no_wrap(text, egui::FontId::proportional(13.0), Color32::WHITE));
     let r = Rect::from_min_size(end + Vec2::new(12.0, 12.0), galley.size());
@@ -393,6 +406,49 @@ pub(crate) fn drag_preview(
         Color32::WHITE,
     )));
     shapes
+}
+
+/// The pieces whose bases, as the viewer is shown them, the dragged piece's bases would
+/// overlap where the drop would put them (the kernel refuses such a move).
+fn overlapped_by(scene: &BoardScene<'_>, drag: &BaseDrag) -> Vec<String> {
+    let (to, facing) = drag.proposal();
+    let Some(mine) = scene
+        .pieces
+        .iter()
+        .find(|p| p.id == drag.piece)
+        .and_then(|p| p.footprint)
+        .map(|f| f.place(to, facing))
+    else {
+        return Vec::new();
+    };
+    scene
+        .pieces
+        .iter()
+        .filter(|p| p.id != drag.piece)
+        .filter_map(|p| match (p.footprint, &p.place) {
+            (Some(f), Place::Point { at, facing }) => f
+                .place(*at, *facing)
+                .overlaps(&mine)
+                .then(|| p.name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn drag_words_id() -> egui::Id {
+    egui::Id::unique("grognard base drag words")
+}
+
+/// The words beside a base being dragged (distance, facing, and an overlap the drop would
+/// be refused for), as last drawn; `None` when no base is being dragged.
+#[must_use]
+pub fn drag_words(ctx: &egui::Context) -> Option<String> {
+    ctx.data(|d| d.get_temp(drag_words_id()))
+}
+
+/// Forgets the words of a drag that has ended.
+pub(crate) fn drag_ended(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.remove::<String>(drag_words_id()));
 }
 
 /// The tape measure between two pieces on the open table, read with the kernel's

@@ -321,8 +321,9 @@ pub fn show(
     let t = fit(scene.board, rect, camera);
     let painter = ui.painter_at(rect);
     let mut shapes = paint(ui.ctx(), scene, &t, rect);
-    if let Some(d) = &drag {
-        shapes.extend(bases::drag_preview(ui.ctx(), scene, &t, d));
+    match &drag {
+        Some(d) => shapes.extend(bases::drag_preview(ui.ctx(), scene, &t, d)),
+        None => bases::drag_ended(ui.ctx()),
     }
     painter.extend(shapes);
     if response.clicked()

@@ -185,3 +185,43 @@ fn a_multiplying_modifier_shows_its_factor_and_the_score_its_spread() {
         "score after modifiers: 1 → 33.33%, 2 → 33.33%, 3 → 33.33% (mean 2.00)"
     );
 }
+
+/// #24: a base dragged onto another was drawn in the same orange as a legal place and
+/// refused only after the drop ("b1's bases would overlap b2's"). While it is held over
+/// b2, the words beside it say so (and it is drawn red); moved clear, they do not.
+#[test]
+fn a_dragged_base_warns_of_an_overlap_before_the_drop() {
+    use grognard_editor::bases::drag_words;
+    let mut h = common::scenario("examples/drill-open.yaml", 1500.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.get_by_label_contains("b1 (").click();
+    h.run();
+    let at = |h: &Harness<'_, EditorApp>, x: f32, y: f32| {
+        h.state().board_on_screen(x, y).expect("the table is drawn")
+    };
+    let (from, over_b2, clear) = (at(&h, 12.0, 30.0), at(&h, 25.0, 30.0), at(&h, 12.0, 27.0));
+    assert_eq!(drag_words(&h.ctx), None);
+    h.event(egui::Event::PointerMoved(from));
+    h.event(common::button(from, true));
+    h.step();
+    for i in 1..=6 {
+        h.event(egui::Event::PointerMoved(
+            from + (over_b2 - from) * (i as f32 / 6.0),
+        ));
+        h.step();
+    }
+    let words = drag_words(&h.ctx).expect("a base is being dragged");
+    assert!(
+        words.contains("would overlap b2: the move will be refused"),
+        "{words}"
+    );
+    h.event(egui::Event::PointerMoved(clear));
+    h.step();
+    let words = drag_words(&h.ctx).expect("a base is being dragged");
+    assert!(!words.contains("overlap"), "{words}");
+    h.event(common::button(clear, false));
+    h.step();
+    h.run();
+    assert_eq!(drag_words(&h.ctx), None);
+}
