@@ -339,15 +339,18 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
                 .and_then(|c| c.inputs.get(name))
                 .and_then(|i| i.from.as_ref())
                 .map_or_else(
-                    || "the ruleset's scripts (or its default)".to_owned(),
-                    |f| crate::words::source_words(&f.value),
+                    || "set by the ruleset's scripts or its default".to_owned(),
+                    |f| format!("from {}", crate::words::source_words(&f.value)),
                 );
-            value.map(|v| format!("{} = {v}, from {from}", crate::words::spaced(name)))
+            value.map(|v| format!("{} is {v}, {from}", crate::words::spaced(name)))
         });
         let what = crate::words::spaced(&m.name);
+        // One level of brackets: the source after a dash, not "(trait = 5, from the
+        // ruleset's scripts (or its default))"; a minus sign as the Charts tab writes it.
+        let value = crate::words::signed(m.value);
         match source {
-            Some(s) => lines.push(format!("  {:+} {what} ({s})", m.value)),
-            None => lines.push(format!("  {:+} {what}", m.value)),
+            Some(s) => lines.push(format!("  {value} {what} — {s}")),
+            None => lines.push(format!("  {value} {what}")),
         }
     }
     // Multiplying modifiers, in the order applied, each with the score it left.

@@ -466,6 +466,10 @@ pub fn log_line(rules: &grognard_kernel::rules::Rules, line: &str) -> String {
         .chain(rules.modes.iter().map(|m| m.name.as_str()))
         // Phases too: black-powder's log read "musketry_artillery phase".
         .chain(phase_names(rules))
+        // And what a piece is and stands on ("marker #10 is abat, army_hq").
+        .chain(rules.piece_types.iter().map(|t| t.name.as_str()))
+        .chain(rules.terrain.iter().map(|t| t.name.as_str()))
+        .chain(rules.features.iter().map(|f| f.name.as_str()))
         .filter(|n| n.contains('_'))
         .collect();
     let mut out = String::with_capacity(line.len());

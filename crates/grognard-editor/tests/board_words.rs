@@ -459,7 +459,11 @@ fn the_roll_explanation_says_where_an_input_comes_from_in_plain_words() {
         .iter()
         .find(|l| l.contains("save value"))
         .expect("the modifier");
-    assert!(line.contains("save = 4, from the ruleset's scripts (or its default)"));
+    // Said without brackets in brackets (the sixth outside player's #22).
+    assert_eq!(
+        line.trim(),
+        "−4 save value — save is 4, set by the ruleset's scripts or its default"
+    );
     assert!(!line.contains("by hand or a hook"));
 }
 

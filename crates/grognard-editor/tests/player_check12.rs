@@ -225,3 +225,78 @@ fn a_dragged_base_warns_of_an_overlap_before_the_drop() {
     h.run();
     assert_eq!(drag_words(&h.ctx), None);
 }
+
+/// True when `line` opens a bracket inside another.
+fn nested_brackets(line: &str) -> bool {
+    let mut depth = 0;
+    for c in line.chars() {
+        match c {
+            '(' if depth > 0 => return true,
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// #22: hex-command's dice log explained the commander's order-change test as "-5 trait
+/// value (trait = 5, from the ruleset's scripts (or its default))": brackets in brackets,
+/// an `=` and a hyphen for a minus. It reads "−5 trait value — trait is 5, set by the
+/// ruleset's scripts or its default" now, and no line of the dice log or the event log
+/// opens a bracket inside another.
+#[test]
+fn the_dice_log_says_where_a_modifier_comes_from_without_brackets_in_brackets() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    give(
+        &mut h,
+        "orders:
+  - { side: blue, end_phase: true }
+  - { side: blue, act: { piece: hale, action: change_orders } }
+",
+    );
+    let line = h
+        .query_all_by_label_contains("trait value")
+        .filter_map(|n| {
+            n.accesskit_node()
+                .label()
+                .or_else(|| n.accesskit_node().value())
+        })
+        .find(|l| l.contains(" — "))
+        .expect("the dice log's trait line")
+        .trim()
+        .to_owned();
+    assert!(
+        line.starts_with("−")
+            && line.contains("trait value — trait is ")
+            && line.ends_with(", set by the ruleset's scripts or its default"),
+        "{line}"
+    );
+    assert!(!nested_brackets(&line), "{line}");
+    for l in h.state().event_log() {
+        assert!(!nested_brackets(l), "{l}");
+    }
+}
+
+/// #22: the editor's log spaces a piece type's name as it does a flag's: the rider of an
+/// identifying sighting named square-blocks' headquarters type `army_hq`.
+#[test]
+fn the_log_spaces_piece_type_and_terrain_names() {
+    let root = common::root();
+    let ruleset = grognard_rules::load::load_ruleset(&root.join("rulesets/square-blocks.yaml"))
+        .expect("the ruleset loads");
+    let rules = &ruleset.rules;
+    assert_eq!(
+        grognard_editor::words::log_line(
+            rules,
+            "  french sights ahq at level A: marker #9 is ahq, army_hq"
+        ),
+        "  french sights ahq at level A: marker #9 is ahq, army hq"
+    );
+    assert_eq!(
+        grognard_editor::words::log_line(rules, "  div1 moved (4,7) → (4,6) into medium_woods"),
+        "  div1 moved (4,7) → (4,6) into medium woods"
+    );
+}

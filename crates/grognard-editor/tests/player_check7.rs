@@ -226,11 +226,11 @@ fn the_dice_log_reads_sources_and_outcomes_in_words() {
     let lines = grognard_editor::session::explain_roll(&ruleset, &roll);
     let all = lines.join("\n");
     assert!(
-        all.contains("-8 staff rating (staff = 8, from the acting piece's staff)"),
+        all.contains("−8 staff rating — staff is 8, from the acting piece's staff"),
         "{all}"
     );
     assert!(
-        all.contains("command distance = 1, from the band the distance to the target falls in"),
+        all.contains("command distance is 1, from the band the distance to the target falls in"),
         "{all}"
     );
     assert!(all.contains("→ three moves"), "{all}");
