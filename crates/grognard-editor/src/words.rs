@@ -419,6 +419,70 @@ pub fn signed(v: i32) -> String {
     }
 }
 
+/// An optional rule's description split for a player: the description without the
+/// designer's citations, and those citations (`None`: there were none). A bracket that
+/// cites a line of the source (`(l.475)`) or an audit (`(… : sixth outside audit)`) is
+/// the designer's, not the player's: the Rules tab shows it apart, muted, as a designer's
+/// note.
+#[must_use]
+pub fn description_for_player(text: &str) -> (String, Option<String>) {
+    let mut kept = String::with_capacity(text.len());
+    let mut notes = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('(') {
+        let Some(len) = closing_bracket(&rest[open..]) else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        if cites_the_source(inner) {
+            kept.push_str(rest[..open].trim_end());
+            notes.push(inner.trim().to_owned());
+        } else {
+            kept.push_str(&rest[..=open + len]);
+        }
+        rest = &rest[open + len + 1..];
+    }
+    kept.push_str(rest);
+    // What a removed bracket leaves: "7.2 , the" and "choice ." read "7.2, the", "choice.".
+    let kept = kept
+        .replace(" ,", ",")
+        .replace(" .", ".")
+        .replace(" ;", ";")
+        .replace("  ", " ");
+    let notes = (!notes.is_empty()).then(|| notes.join("; "));
+    (kept.trim().to_owned(), notes)
+}
+
+/// The byte length from an opening bracket at the start of `text` to its closing one.
+fn closing_bracket(text: &str) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// True when a bracket's words cite a line of the source (`l.475`) or an audit.
+fn cites_the_source(inner: &str) -> bool {
+    let line_number = inner.match_indices("l.").any(|(i, _)| {
+        let before_ok = inner[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        before_ok && inner[i + 2..].starts_with(|c: char| c.is_ascii_digit())
+    });
+    line_number || inner.contains("audit")
+}
+
 /// How a game ended, as one sentence from the winner's name (`None`: a draw), the
 /// kernel's reason and, where known, the scores (`blue 5`, `red 3`). The reason usually
 /// names the outcome itself (`blue wins on points (blue 5, red 3)`, `a draw on points

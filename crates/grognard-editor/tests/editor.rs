@@ -97,7 +97,7 @@ fn open_a_bundled_ruleset_from_the_menu() {
 #[test]
 fn toggling_an_optional_rule_changes_the_ruleset_and_shows_in_the_diff() {
     let mut h = with_ruleset("rulesets/drill-square-mud.yaml");
-    h.get_by_label_contains("roads_stay_firm").click();
+    h.get_by_label_contains("roads stay firm").click();
     h.run();
     let bench = h.state().workbench().expect("open");
     let option = bench
@@ -862,7 +862,7 @@ fn the_simulate_tab_plays_whole_games_beside_the_base_rules() {
         ..Options::default()
     });
     tab(&mut h, "Rules");
-    h.get_by_label_contains("roads_stay_firm").click();
+    h.get_by_label_contains("roads stay firm").click();
     h.run();
     tab(&mut h, "Simulate");
     h.get_by_label("Run").click();

@@ -300,3 +300,38 @@ fn the_log_spaces_piece_type_and_terrain_names() {
         "  div1 moved (4,7) → (4,6) into medium woods"
     );
 }
+
+/// #23: the Rules tab named hex-command's optional rules in snake case
+/// ("skirmishers_rout") and showed the designer's citations to players ("7.2 (l.475), …",
+/// "… : sixth outside audit)"). The names are spaced, and the citations are set apart as a
+/// muted designer's note.
+#[test]
+fn optional_rules_are_named_in_words_and_the_designers_citations_set_apart() {
+    use grognard_editor::words::description_for_player;
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Rules").click();
+    h.run();
+    let rout = label_with(&h, "skirmishers rout — ");
+    assert!(
+        rout.starts_with("skirmishers rout — 7.2, the owner's first choice"),
+        "{rout}"
+    );
+    assert!(!rout.contains("l.475"), "{rout}");
+    assert!(h.query_by_label_contains("skirmishers_rout").is_none());
+    assert!(h.query_by_label("designer's note: l.475").is_some());
+    let sphere = label_with(&h, "command sphere — ");
+    assert!(!sphere.contains("audit"), "{sphere}");
+    assert!(sphere.ends_with("(single cover only). The red-star hit still kills only the commander attached to the unit hit."), "{sphere}");
+    // A bracket that cites nothing stays.
+    assert_eq!(
+        description_for_player("Rally removes every hit (reading a), not one (l.12)."),
+        (
+            "Rally removes every hit (reading a), not one.".to_owned(),
+            Some("l.12".to_owned())
+        )
+    );
+    assert_eq!(
+        description_for_player("Plain."),
+        ("Plain.".to_owned(), None)
+    );
+}

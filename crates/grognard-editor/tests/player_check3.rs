@@ -324,7 +324,7 @@ fn simulate_says_games_times_rulesets_and_offers_the_search() {
         800.0,
     );
     tab(&mut h, "Rules");
-    h.get_by_label_contains("roads_stay_firm").click();
+    h.get_by_label_contains("roads stay firm").click();
     h.run();
     tab(&mut h, "Simulate");
     h.get_by_role_and_label(Role::SpinButton, "games:")

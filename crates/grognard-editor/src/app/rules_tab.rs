@@ -49,12 +49,30 @@ impl EditorApp {
                         .value(&path)
                         .and_then(serde_json::Value::as_bool)
                         .unwrap_or(o.value.default);
-                    let text = match &o.value.description {
-                        Some(d) => format!("{} — {d}", o.name.value),
-                        None => o.name.value.clone(),
+                    // The name spaced, and the designer's citations (`(l.475)`, an
+                    // audit's name) apart from what the player reads, muted.
+                    let name = crate::words::spaced(&o.name.value);
+                    let (said, note) = o
+                        .value
+                        .description
+                        .as_deref()
+                        .map_or((String::new(), None), crate::words::description_for_player);
+                    let text = if said.is_empty() {
+                        name
+                    } else {
+                        format!("{name} — {said}")
                     };
                     if ui.checkbox(&mut on, text).changed() {
                         out.push(Command::SetField(path, on.to_string()));
+                    }
+                    if let Some(note) = note {
+                        ui.indent(("designer's note", &o.name.value), |ui| {
+                            ui.label(
+                                RichText::new(format!("designer's note: {note}"))
+                                    .weak()
+                                    .small(),
+                            );
+                        });
                     }
                 }
             });
