@@ -315,8 +315,10 @@ fn cut_between_words(
         .find(|c| measure(c) <= width)
 }
 
-/// Shorter forms of a counter's amount, `figures 6`: `fig 6`, then `f6`; none for a line
-/// that does not end in a number.
+/// Shorter forms of a counter's amount, `figures 6`: `fig 6`, then `f6`; a name of several
+/// words by its initials (`cvs i 4`: `ci 4`, where `cvs 4` and `c4` told its three cvs
+/// counters apart no more); none for a line that does not end in a number. The Play tab's
+/// legend lists the forms ([`short_forms`]).
 fn abbreviations(line: &str) -> Vec<String> {
     let Some((word, number)) = line.rsplit_once(' ') else {
         return Vec::new();
@@ -324,16 +326,37 @@ fn abbreviations(line: &str) -> Vec<String> {
     if number.parse::<i64>().is_err() || word.is_empty() {
         return Vec::new();
     }
-    let chars: Vec<char> = word.chars().collect();
+    short_forms(word)
+        .into_iter()
+        .map(|short| {
+            if short.chars().count() == 1 {
+                format!("{short}{number}")
+            } else {
+                format!("{short} {number}")
+            }
+        })
+        .collect()
+}
+
+/// The short names a counter named `name` (spaced: `figures`, `order changes`) may take on
+/// a counter too small for its whole name: `fig` and `f`, or the initials of its words
+/// (`oc`).
+#[must_use]
+pub fn short_forms(name: &str) -> Vec<String> {
+    let words: Vec<&str> = name.split(' ').filter(|w| !w.is_empty()).collect();
+    if words.len() > 1 {
+        return vec![words.iter().filter_map(|w| w.chars().next()).collect()];
+    }
+    let chars: Vec<char> = name.chars().collect();
+    let Some(first) = chars.first() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     // A short word (`units`) is kept whole: `uni 4` reads worse than `units 4` or `u4`.
     if chars.len() > 5 {
-        out.push(format!(
-            "{} {number}",
-            chars[..3].iter().collect::<String>()
-        ));
+        out.push(chars[..3].iter().collect());
     }
-    out.push(format!("{}{number}", chars[0]));
+    out.push(first.to_string());
     out
 }
 

@@ -483,6 +483,22 @@ fn cites_the_source(inner: &str) -> bool {
     line_number || inner.contains("audit")
 }
 
+/// The legend's line for the short counter names a small counter shows (`ci 4`, `f6`): each
+/// of the ruleset's counters with its short forms, `None` for a ruleset with none.
+/// `On small counters: fig or f figures, ci cvs i, oc order changes.`
+#[must_use]
+pub fn short_counter_names(rules: &grognard_kernel::rules::Rules) -> Option<String> {
+    let each: Vec<String> = rules
+        .counters
+        .iter()
+        .map(|c| {
+            let name = spaced(&c.name);
+            format!("{} {name}", crate::scene::short_forms(&name).join(" or "))
+        })
+        .collect();
+    (!each.is_empty()).then(|| format!("On small counters: {}.", each.join(", ")))
+}
+
 /// How a game ended, as one sentence from the winner's name (`None`: a draw), the
 /// kernel's reason and, where known, the scores (`blue 5`, `red 3`). The reason usually
 /// names the outcome itself (`blue wins on points (blue 5, red 3)`, `a draw on points

@@ -335,3 +335,37 @@ fn optional_rules_are_named_in_words_and_the_designers_citations_set_apart() {
         ("Plain.".to_owned(), None)
     );
 }
+
+/// #18: hex-command's commander counters read "cvs i 4 / c0 …" and "o2 …": `cvs i`, `cvs
+/// c` and `cvs t` all shortened to `cvs`/`c`, `order changes` to `o`, and nothing said
+/// what the short forms stood for. A name of several words is shortened to its initials
+/// (`ci 4`, `oc 2`), and the legend lists every short form.
+#[test]
+fn short_counter_names_are_told_apart_and_explained() {
+    use grognard_editor::scene::fit_lines;
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let font = egui::FontId::proportional(9.0);
+    let width = |t: &str| {
+        h.ctx
+            .fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE))
+            .size()
+            .x
+    };
+    // Counters as narrow as the short forms (their names short enough to fit too).
+    let lines = ["a1".to_owned(), "cvs i 4".to_owned(), "cvs c 0".to_owned()];
+    let room = width("ci 4").max(width("cc 0")) + 1.0;
+    assert!(room < width("cvs i 4"));
+    let fitted = fit_lines(&h.ctx, &lines, &font, room, 40.0);
+    assert_eq!(fitted, ["a1", "ci 4", "cc 0"]);
+    let two = ["h1".to_owned(), "order changes 2".to_owned()];
+    let fitted = fit_lines(&h.ctx, &two, &font, width("oc 2") + 1.0, 40.0);
+    assert_eq!(fitted, ["h1", "oc 2"]);
+    h.get_by_label("Legend").click();
+    h.run();
+    let legend = label_with(&h, "On small counters: ");
+    for said in ["ci cvs i", "cc cvs c", "oc order changes", "h hits"] {
+        assert!(legend.contains(said), "{said}: {legend}");
+    }
+}

@@ -356,6 +356,9 @@ impl EditorApp {
                     "Letters after a counter's name are its mode: {}.",
                     crate::words::mode_letters(rules)
                 ));
+                if let Some(line) = crate::words::short_counter_names(rules) {
+                    ui.label(line);
+                }
                 ui.label(
                     "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
                      legal target, yellow shading where the selected piece can reach; a dim \
