@@ -16,11 +16,13 @@ use grognard_kernel::piece::Place;
 use serde::{Deserialize, Serialize};
 
 mod features;
+mod regions;
 
 pub use features::{
     CrossingLook, FeatureLook, crossing_look, crossing_shapes, feature_look, feature_shapes,
     feature_words,
 };
+pub use regions::region_legend;
 
 use crate::bases;
 pub(crate) use crate::scene::inches;
@@ -442,18 +444,24 @@ pub fn counter_rects(scene: &BoardScene<'_>, t: &Transform) -> Vec<(PieceId, Rec
 #[must_use]
 pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: Rect) -> Vec<Shape> {
     let mut shapes = Vec::new();
-    match &scene.board.surface {
+    // Entry regions' outlines under the pieces, their names over them.
+    let region_names = match &scene.board.surface {
         Surface::Grid { grid, .. } => {
             paint_grid_terrain(scene, t, clip, &mut shapes);
             features::paint_features(scene, grid, t, &mut shapes);
+            let names = regions::paint_regions(ctx, scene.board, t, &mut shapes);
             paint_grid_overlay(ctx, scene, grid, t, &mut shapes);
+            names
         }
         Surface::Open { width, height, .. } => {
             paint_open_table(scene, t, &mut shapes);
+            let names = regions::paint_regions(ctx, scene.board, t, &mut shapes);
             paint_open_overlay(scene, t, (inches(*width), inches(*height)), &mut shapes);
+            names
         }
-    }
+    };
     paint_pieces(ctx, scene, t, clip, &mut shapes);
+    shapes.extend(region_names);
     if matches!(scene.board.surface, Surface::Open { .. }) {
         paint_target_rings(scene, t, &mut shapes);
         bases::paint_handle(scene, t, &mut shapes);

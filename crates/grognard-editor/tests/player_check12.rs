@@ -369,3 +369,70 @@ fn short_counter_names_are_told_apart_and_explained() {
         assert!(legend.contains(said), "{said}: {legend}");
     }
 }
+
+/// Hex Command's reinforcements arrive at `entry_1`…`entry_3`, regions of its scenario the
+/// board never drew: a player could not tell where b4 would come on. The board outlines
+/// each entry region (dashed, under the pieces) and names it, and the legend says what the
+/// outlines are; a scenario with no entry region draws none and says nothing of them.
+#[test]
+fn the_board_draws_where_reinforcements_arrive() {
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.get_by_label("Legend").click();
+    h.run();
+    assert!(
+        h.query_by_label(
+            "Dashed violet outlines: where reinforcements arrive (entry 1, entry 2, entry 3)."
+        )
+        .is_some()
+    );
+    let paint = |h: &Harness<'_, EditorApp>| {
+        let g = &h.state().session().expect("a game").game;
+        let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+        let overlay = Overlay::default();
+        let scene = BoardScene {
+            rules: g.rules(),
+            board: g.board(),
+            terrain_colors: &colors,
+            pieces: &[],
+            overlay: &overlay,
+        };
+        let t = Transform {
+            origin: egui::pos2(40.0, 40.0),
+            scale: 60.0,
+        };
+        let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
+        board::paint(&h.ctx, &scene, &t, clip)
+    };
+    let shapes = paint(&h);
+    let texts: Vec<String> = shapes
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["entry 1", "entry 2", "entry 3"], "{texts:?}");
+    let violet = egui::Color32::from_rgb(90, 40, 120);
+    let dashes = shapes
+        .iter()
+        .filter(|s| matches!(s, egui::Shape::LineSegment { stroke, .. } if stroke.color == violet))
+        .count();
+    assert!(dashes > 6, "{dashes} dashes");
+    // No entry region, no outline and no legend line.
+    let mut h = common::scenario("examples/drill-hex.yaml", 1280.0, 1000.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.get_by_label("Legend").click();
+    h.run();
+    assert!(h.query_by_label_contains("On small counters").is_some());
+    assert!(h.query_by_label_contains("Dashed violet").is_none());
+    let shapes = paint(&h);
+    assert!(
+        !shapes.iter().any(
+            |s| matches!(s, egui::Shape::LineSegment { stroke, .. } if stroke.color == violet)
+        )
+    );
+}

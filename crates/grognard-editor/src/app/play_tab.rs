@@ -359,6 +359,9 @@ impl EditorApp {
                 if let Some(line) = crate::words::short_counter_names(rules) {
                     ui.label(line);
                 }
+                if let Some(line) = board::region_legend(game.board()) {
+                    ui.label(line);
+                }
                 ui.label(
                     "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
                      legal target, yellow shading where the selected piece can reach; a dim \
