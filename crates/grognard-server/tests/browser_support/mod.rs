@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 // The fifth outside player's page checks (issue 37), kept here so `tests/browser.rs`
 // stays short; they use its `Game`.
 mod player5;
+// The sixth's (#21).
+mod player6;
 
 /// The longest any page may take to show what the server sent.
 pub const WAIT: Duration = Duration::from_secs(20);

@@ -6,8 +6,12 @@
 
 import { s, put } from './dom.js';
 
-/** Side colours from the Okabe–Ito palette, told apart with any colour vision. */
-export const SIDE_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+/**
+ * Side colours, the editor's own (blue, red, green, gold, purple, near black), so a side
+ * looks the same in the editor and on the page; each side's mark tells them apart without
+ * colour.
+ */
+export const SIDE_COLOURS = ['#345CA8', '#B23030', '#3C8246', '#BE8C1E', '#6E4696', '#282828'];
 /** A second cue besides colour: each side's blocks carry its own mark. */
 const SIDE_MARKS = ['●', '■', '▲', '◆', '★', '✚'];
 
@@ -353,7 +357,8 @@ export class Board {
 
   drawTerrain() {
     const { rules, board } = this.table;
-    const nameOf = (i) => (rules.terrain[i] && rules.terrain[i].name) || `terrain ${i}`;
+    // Spaced as the editor says them: `medium woods`, not `medium_woods`.
+    const nameOf = (i) => ((rules.terrain[i] && rules.terrain[i].name) || `terrain ${i}`).replace(/_/g, ' ');
     const g = this.base;
     if (this.kind === 'open') {
       g.append(

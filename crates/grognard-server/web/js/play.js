@@ -113,7 +113,7 @@ function facesOf(kind, place) {
 }
 
 function describeNames(name, n, place) {
-  const parts = [`${name}: ${n.kind}`, `${n.mode}`];
+  const parts = [`${name}: ${spaced(n.kind)}`, spaced(n.mode)];
   if (facesOf(n.kind, place)) parts.push(`facing ${n.facing}`);
   const { shown } = factsOf(n);
   if (shown.length) parts.push(shown.join(', '));
@@ -141,7 +141,9 @@ function offBoardOf(state) {
  * one), or — never in play yet — not yet arrived.
  */
 function offWords(name, off) {
-  if (off.removed.has(name)) return `removed (${off.removed.get(name)})`;
+  // One level of brackets at most: the list puts these words after a dash, and the
+  // reason after a colon ("hale (removed (commander killed …))" read as brackets in brackets).
+  if (off.removed.has(name)) return `removed: ${off.removed.get(name)}`;
   return off.played.has(name) ? 'removed' : 'not yet arrived';
 }
 
@@ -163,7 +165,7 @@ function tokensOf(state) {
       tokens.push({
         key: p.name,
         label: p.name,
-        title: where ? describeNames(p.name, n, p.place) : `${p.name}: ${n.kind}`,
+        title: where ? describeNames(p.name, n, p.place) : `${p.name}: ${spaced(n.kind)}`,
         more: facts.more,
         offWords: where ? null : offWords(p.name, off),
         names: n,
@@ -187,7 +189,7 @@ function tokensOf(state) {
       // sight whatever its sighting level; its view holds what it is now.
       const unseen = Boolean(stale) || (sighting && here && e.level === null && Boolean(known) && !e.face_up);
       const bits = [name];
-      if (e.kind) bits.push(e.kind);
+      if (e.kind) bits.push(spaced(e.kind));
       if (e.real === false) bits.push('a dummy');
       // A C sighting tells a real block from a dummy without turning it up.
       else if (e.real === true && !e.identity && !e.face_up) bits.push('real, not a dummy');
@@ -203,7 +205,7 @@ function tokensOf(state) {
         key: name,
         // The name the side's log uses (#9), with the type when known: "french sights
         // enemy #9" must be findable on the board.
-        label: e.identity ? e.identity.name : e.kind ? `${name} ${e.kind}` : name,
+        label: e.identity ? e.identity.name : e.kind ? `${name} ${spaced(e.kind)}` : name,
         title: bits.join(' · '),
         more: facts.more,
         names: e.names,
@@ -378,7 +380,7 @@ function renderSelected() {
     items.push(h('h3', {}, h('span', { class: 'swatch', style: null, 'data-side': token.side }, sideMark(token.side)), ' ', token.label || token.key));
     if (token.offWords) {
       // Not on the board: say where it is, not what it was.
-      items.push(h('p', { class: 'off' }, `${token.key}: ${token.offWords}.`));
+      items.push(h('p', { class: 'off' }, `${token.key} — ${token.offWords}.`));
       put(el.selected, items);
       return;
     }
@@ -423,7 +425,7 @@ function renderPieces() {
         { type: 'button', class: `piece-link${t.key === page.selected ? ' on' : ''}`, 'data-key': t.key, onclick: () => select(t.key) },
         h('span', { class: 'swatch', 'data-side': t.side }, sideMark(t.side)),
         ` ${t.key}`,
-        t.onBoard ? '' : ` (${t.offWords || 'off the board'})`,
+        t.onBoard ? '' : ` — ${t.offWords || 'off the board'}`,
       ),
       h('span', { class: 'quiet' }, ` ${t.title.slice(t.key.length + 2)}`),
       t.onBoard ? moreFacts(t.more) : null,
@@ -460,16 +462,40 @@ function headerWords(line) {
   return m ? `${m[1]} · ${turnWords(m[2], m[3])}` : line;
 }
 
+/**
+ * The ruleset's names that hold an underscore (flags, counters, actions, charts, modes,
+ * piece types, terrain, features, phases): the log says them spaced, as the editor does.
+ */
+function snakeNames() {
+  const rules = (page.table && page.table.rules) || {};
+  const names = new Set();
+  const add = (list) => {
+    for (const x of list || []) if (x && typeof x.name === 'string' && x.name.includes('_')) names.add(x.name);
+  };
+  for (const key of ['flags', 'counters', 'actions', 'charts', 'modes', 'piece_types', 'terrain', 'features']) add(rules[key]);
+  const seq = rules.sequence || {};
+  for (const v of [seq, ...(seq.variants || [])]) for (const part of ['turn_start', 'side_turn', 'turn_end']) add(v[part]);
+  return names;
+}
+
+/** A log line with the ruleset's names spaced (`scout1 is fate rolled`); a piece's name, which orders spell, stays. */
+function logWords(line, names) {
+  return line.replace(/[A-Za-z0-9_]+/g, (w) => (names.has(w) ? spaced(w) : w));
+}
+
 function renderLog() {
   const entries = [];
+  const names = snakeNames();
   for (const raw of logLines(page.state)) {
     const line = raw.trim();
-    if (!raw.startsWith('  ')) entries.push({ kind: 'phase', text: headerWords(line), more: [] });
+    const said = logWords(line, names);
+    // The phase is looked up by its own name, then said spaced.
+    if (!raw.startsWith('  ')) entries.push({ kind: 'phase', text: logWords(headerWords(line), names), more: [] });
     else if (counterLine(line)) {
       const last = entries[entries.length - 1];
-      if (last && last.kind === 'event') last.more.push(line);
-      else entries.push({ kind: 'event', text: null, more: [line] });
-    } else entries.push({ kind: 'event', text: line, more: [] });
+      if (last && last.kind === 'event') last.more.push(said);
+      else entries.push({ kind: 'event', text: null, more: [said] });
+    } else entries.push({ kind: 'event', text: said, more: [] });
   }
   const open = new Set([...el.log.querySelectorAll('details[open]')].map((d) => d.dataset.at));
   put(
