@@ -80,3 +80,44 @@ fn undo_is_refused_after_a_move_that_sighted_the_enemy() {
     let said = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
     assert!(said.contains("cannot be unseen"), "{said}");
 }
+
+/// The text a combo box labelled `label` shows.
+fn shown(h: &Harness<'_, EditorApp>, label: &str) -> String {
+    h.get_by_role_and_label(Role::ComboBox, label)
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+}
+
+/// #2: a game against the computer, saved and loaded again, came back with the computer's
+/// side played by "person" (nobody moved red) and the Scenario box naming a path through
+/// the save's folder. A save of the game's own scenario keeps the seats, and the box names
+/// the scenario as the menu lists it.
+#[test]
+fn loading_a_save_of_the_same_scenario_keeps_the_computer_seats_and_names_the_scenario() {
+    let mut h = play("examples/hex-command.yaml");
+    h.state_mut().command(Command::Seat(
+        SideId(1),
+        Some(grognard_play::PolicyKind::Greedy),
+    ));
+    h.run();
+    assert_eq!(shown(&h, "red"), "greedy");
+    assert_eq!(shown(&h, "Scenario"), "examples/hex-command.yaml");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let save = dir.path().join("hc-mid.json");
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::SaveGame,
+        save.clone(),
+    ));
+    h.run();
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::LoadGame,
+        save,
+    ));
+    h.run();
+    let said = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
+    assert!(said.contains("loaded the game"), "{said}");
+    assert_eq!(shown(&h, "red"), "greedy", "{said}");
+    assert_eq!(shown(&h, "blue"), "person");
+    assert_eq!(shown(&h, "Scenario"), "examples/hex-command.yaml");
+}

@@ -574,9 +574,27 @@ impl EditorApp {
             }
             FilePurpose::LoadGame => match Session::load(path) {
                 Ok(s) => {
+                    // A save holds no seats: a game of the scenario in play keeps the
+                    // editor's (a computer side left to "person" was played by nobody).
+                    let same = self.rt.session.as_ref().is_some_and(|old| {
+                        old.scenario.hash == s.scenario.hash
+                            && old.game.sides().len() == s.game.sides().len()
+                    });
+                    let seats: Vec<Option<PolicyKind>> = if same {
+                        self.rt
+                            .play
+                            .players
+                            .iter()
+                            .map(|p| p.as_ref().map(|c| c.kind().clone()))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
                     self.rt.play.players.clear();
-                    let r = s.scenario.ruleset.clone();
-                    let scenario = s.scenario.path.clone();
+                    let mut r = s.scenario.ruleset.clone();
+                    r.path = self.tidy(&r.path);
+                    // Read through the save's folder; kept and shown as the menus name it.
+                    let scenario = self.tidy(&s.scenario.path);
                     let text = std::fs::read_to_string(&scenario).unwrap_or_default();
                     self.set_ruleset(r);
                     self.rt.scenario_path = Some(scenario);
@@ -586,7 +604,19 @@ impl EditorApp {
                     self.rt.play.selected = None;
                     self.rt.play.reach = None;
                     self.rewatch();
-                    self.say(format!("loaded the game from {}", path.display()));
+                    let mut kept = Vec::new();
+                    for (i, kind) in seats.into_iter().enumerate() {
+                        if let Some(kind) = kind {
+                            kept.push(kind.name().to_string());
+                            self.seat(SideId(u8::try_from(i).unwrap_or(u8::MAX)), Some(kind));
+                        }
+                    }
+                    let seats = if kept.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; the computer's seats are kept ({})", kept.join(", "))
+                    };
+                    self.say(format!("loaded the game from {}{seats}", path.display()));
                 }
                 Err(e) => self.fail(e),
             },
