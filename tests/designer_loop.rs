@@ -348,9 +348,10 @@ fn tune_warns_when_its_answer_rests_on_too_few_games() {
         "{warning}"
     );
     // The half-width said is the Wilson interval's, the one shown beside the rate: at 10
-    // games it is ±22–27 points (2 or 8 wins of 10: ±22.7; 5 of 10: ±26.3), and an
-    // interval narrows with the square root of the games, so ± X needs (X/5)² × 10 games,
-    // rounded up to tens: 210 for ±22.7, 280 for ±26.3.
+    // games it is ±22–27 points (2 or 8 wins of 10: ±22.7; 5 of 10: ±26.3). The games for
+    // ±5 are the Wilson interval's at the observed rate (not 1/√n scaling, which is wrong
+    // near 0% and 100%): 2 of 10 (20%) needs 241 games, rounded up to 250;
+    // 5 of 10, 381: 390.
     let half: f64 = warning
         .strip_prefix("warning: ± ")
         .and_then(|w| w.split(' ').next())
@@ -363,8 +364,8 @@ fn tune_warns_when_its_answer_rests_on_too_few_games() {
         .and_then(|r| r.split(')').next())
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("{warning}"));
-    let needed = ((half / 5.0).powi(2) * 10.0 / 10.0).ceil() * 10.0;
-    assert!((f64::from(runs) - needed).abs() <= 10.0, "{warning}");
+    let expected = if half < 25.0 { 250 } else { 390 };
+    assert_eq!(runs, expected, "{warning}");
     let v = tune(&[]);
     assert_eq!(v["runs_for_5_points"], Value::Null, "{v}");
 }

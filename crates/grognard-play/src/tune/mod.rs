@@ -366,20 +366,36 @@ pub fn search<C: Candidates>(tuner: &Tuner, book: &mut Book, play: &mut C) -> Re
 /// Widest interval (either side of the rate) an answer is given without a warning.
 pub const TRUSTED_CI95: f64 = 0.10;
 
-/// When an answer's 95% interval (`ci95`, either side of its rate, measured over `runs`
+/// When an answer's Wilson 95% interval (`ci95`, half its width, measured over `runs`
 /// games a candidate) is wider than [`TRUSTED_CI95`], the games a candidate that would
-/// narrow it to ±5 points (an interval shrinks with the square root of the games),
-/// rounded up to tens; `None` when it is narrow enough. `grognard tune` and the editor's
-/// Tune tab both warn with it.
+/// narrow it to ±5 points at the same observed rate, rounded up to tens; `None` when it is
+/// narrow enough. `grognard tune` and the editor's Tune tab both warn with it.
+///
+/// A Wilson interval does not shrink as 1/√n near 0% or 100% (0 wins of 5 is ±21.7, yet
+/// 40 games, not 100, give ±5 there), so the rate's p(1−p) is read back from the
+/// half-width and `runs` (the half-width is the same for p and 1−p, so that is enough), and
+/// the games are counted until the Wilson half-width at that rate is 5 points or less.
 #[must_use]
 pub fn runs_for_5_points(runs: u32, ci95: f64) -> Option<u32> {
-    if ci95 <= TRUSTED_CI95 {
+    if ci95 <= TRUSTED_CI95 || runs == 0 {
         return None;
     }
-    let needed = f64::from(runs) * (ci95 / 0.05).powi(2);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // small and positive
-    let needed = ((needed / 10.0).ceil() * 10.0).min(f64::from(u32::MAX)) as u32;
-    Some(needed)
+    const Z2: f64 = 1.96 * 1.96;
+    let n = f64::from(runs);
+    // half = z/(1 + z²/n) · √(pq/n + z²/4n²), solved for pq.
+    let pq = (((ci95 * (1.0 + Z2 / n)).powi(2) / Z2) - Z2 / (4.0 * n * n)) * n;
+    let pq = pq.clamp(0.0, 0.25);
+    let half = |m: f64| (Z2.sqrt() / (1.0 + Z2 / m)) * (pq / m + Z2 / (4.0 * m * m)).sqrt();
+    let mut needed = runs;
+    while half(f64::from(needed)) > 0.05 && needed < 1_000_000 {
+        needed = needed.saturating_add(needed.div_ceil(8).max(1));
+    }
+    // Back down to the least that is enough (the steps above overshoot by at most ⅛).
+    let mut lo = needed - needed.div_ceil(9).min(needed);
+    while lo < needed && half(f64::from(lo)) > 0.05 {
+        lo += 1;
+    }
+    Some(lo.div_ceil(10) * 10)
 }
 
 /// Most combinations [`grid`] lists.
@@ -468,6 +484,38 @@ mod tests {
                 squares: k,
             },
         }
+    }
+
+    /// Near 0% the old 1/√n scaling said 100 games for ±5 at 0 of 5 (outside designer,
+    /// issue 39): at 0% a Wilson interval is z²/2(n+z²) wide either side, ±5 from 35 games.
+    #[test]
+    fn games_for_5_points_follow_the_wilson_interval_at_the_observed_rate() {
+        let at = |k: u64, n: u64| {
+            let s = Share::of(k, n);
+            runs_for_5_points(u32::try_from(n).unwrap_or(0), (s.hi - s.lo) / 2.0)
+        };
+        assert_eq!(at(0, 5), Some(40));
+        assert_eq!(at(5, 5), Some(40));
+        // The answer is enough and the games ten fewer are not.
+        for (k, n) in [(0u64, 5u64), (1, 10), (5, 10), (20, 40), (2, 20)] {
+            let need = at(k, n).unwrap_or_else(|| panic!("{k}/{n}: no warning"));
+            let p = k as f64 / n as f64;
+            let width = |m: u32| {
+                let m = u64::from(m);
+                let kk = (p * m as f64).round() as u64;
+                let s = Share::of(kk, m);
+                (s.hi - s.lo) / 2.0
+            };
+            assert!(
+                width(need) <= 0.0505,
+                "{k}/{n}: {need} games give ± {}",
+                width(need)
+            );
+            assert!(width(need - 10) > 0.0495, "{k}/{n}: {} would do", need - 10);
+        }
+        // At 50%: 381 games give ±5.0, rounded up to tens.
+        assert_eq!(at(20, 40), Some(390));
+        assert_eq!(at(400, 400 * 2), None);
     }
 
     /// "Meets the target" asks the interval the designer is shown, Wilson's. Worked by
