@@ -267,10 +267,11 @@ local function enemy_zone(L, col, row, side)
     return false
   end
   for _, e in ipairs(game:units(foe)) do
-    if not L.gone[e:id()] and unknown_marker(game, e, side) then
+    local facing = game:facing(e)
+    if not L.gone[e:id()] and facing ~= nil and unknown_marker(game, e, side) then
       local ec, er = L:cell(e)
       for k = -1, 1 do
-        local nc, nr = game:neighbour(ec, er, game:turned(game:facing(e), k))
+        local nc, nr = game:neighbour(ec, er, game:turned(facing, k))
         if nc == col and nr == row then
           return true
         end
