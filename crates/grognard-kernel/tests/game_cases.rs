@@ -257,9 +257,10 @@ fn reach_misses_cells_behind_a_costly_stop() {
     );
 }
 
-/// Found by the properties (and fixed): `data_step_cost` skipped the movement class on a
-/// road in a road-using mode, so a road led pieces into terrain they may never enter (here
-/// a lake), where `Game::new` would refuse to place them. Neither reach nor a move may.
+/// Found by the properties (and fixed): the data's step cost (`data_step_price`) skipped the
+/// movement class on a road in a road-using mode, so a road led pieces into terrain they may
+/// never enter (here a lake), where `Game::new` would refuse to place them. Neither reach nor
+/// a move may.
 #[test]
 fn road_movement_enters_impassable_terrain() {
     // (0,0) clear, (1,0) lake, a road between them; infantry in strategic mode.

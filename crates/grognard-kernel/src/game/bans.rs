@@ -15,8 +15,9 @@ use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::geometry::Cell;
 use crate::geometry::open::{Angle, Point};
-use crate::ids::{CounterId, FlagId, ModeId, PieceId, PieceTypeId, SideId, TerrainId};
+use crate::ids::{CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId, TerrainId};
 use crate::piece::{Piece, Place};
+use crate::reach::StepBan;
 use crate::rules::{ActionDef, Allowed, MoveLimit, PhaseDef};
 use crate::state::State;
 
@@ -24,6 +25,10 @@ use super::Game;
 
 /// The words for a piece type the rules do not know (a corrupt piece), wherever it is met.
 pub(super) const UNKNOWN_TYPE: &str = "unknown piece type";
+
+/// The words for a board without a grid, given a grid order: a move's ban
+/// ([`MoveBan::NoGrid`]) and a step's ([`StepBan::NoGrid`]) say it alike.
+pub(super) const NO_GRID: &str = "this board has no grid";
 
 /// The words for a cell an enemy holds, by a move's ban or a step's check.
 pub(super) fn enemy_holds(at: impl core::fmt::Display) -> String {
@@ -58,6 +63,32 @@ pub(super) enum MoveBan<'a> {
     EmptyPath,
     /// The piece's type is not in the rules.
     UnknownType,
+    /// A grid order (a save, a spread) on a board without a grid.
+    NoGrid,
+    /// A flag that keeps the piece from moving is set.
+    Pinned(FlagId),
+    /// The piece's type has no movement allowance in the piece's mode.
+    NoAllowance,
+    /// The step from `from` into `to` that a save or a spread would make is one the data
+    /// refuses (the step check's reason, worded by [`Game::step_ban_text`]).
+    Step {
+        /// The cell the step leaves.
+        from: Cell,
+        /// The cell it enters.
+        to: Cell,
+        /// Why it cannot be taken.
+        ban: StepBan,
+    },
+    /// A spread across a barrier no move crosses (a river): a command's cells are one
+    /// piece of ground.
+    SpreadBarrier {
+        /// The barrier.
+        feature: FeatureId,
+        /// The held cell the spread is judged from.
+        from: Cell,
+        /// The cell spread into.
+        to: Cell,
+    },
     /// More cells than the mode's step limit.
     TooManySteps {
         /// The limit.
@@ -266,7 +297,8 @@ impl MoveBan<'_> {
             | B::NotOnGrid
             | B::SpreadNotNext
             | B::NotSpread
-            | B::HoldsNoCell => RefusalKind::BadPath,
+            | B::HoldsNoCell
+            | B::NoGrid => RefusalKind::BadPath,
             B::Moved
             | B::Held(_)
             | B::Redeployed
@@ -275,6 +307,7 @@ impl MoveBan<'_> {
             | B::StillAfterMove(_)
             | B::StillAfterSpread(_)
             | B::ModeCostsMove(_)
+            | B::Pinned(_)
             | B::Turning(TurnBan::Barred(_) | TurnBan::Used { .. }) => RefusalKind::AlreadyUsed,
             B::UnknownType | B::NotDummy | B::NoRedeploy => RefusalKind::BadPiece,
             B::TooManySteps { .. }
@@ -289,14 +322,17 @@ impl MoveBan<'_> {
             | B::NoRoom { .. }
             | B::ModeNoRoom { .. }
             | B::SpreadNoRoom { .. } => RefusalKind::Occupied,
-            B::MayNotStand { .. } | B::CannotPass(_) => RefusalKind::Impassable,
+            B::MayNotStand { .. } | B::CannotPass(_) | B::Step { .. } | B::SpreadBarrier { .. } => {
+                RefusalKind::Impassable
+            }
             B::FaceOnTable
             | B::NoFacing
             | B::NoSuchFacing { .. }
             | B::NoSuchMode
             | B::CannotTake(_)
             | B::AlreadyIn(_)
-            | B::SaveMode => RefusalKind::BadMode,
+            | B::SaveMode
+            | B::NoAllowance => RefusalKind::BadMode,
             B::ModeDoesNotFit { why, .. } => why.kind,
         }
     }
@@ -327,6 +363,15 @@ impl Game {
             B::Spread => format!("{name} is spread over several cells; gather it before moving"),
             B::EmptyPath => "the path is empty".to_owned(),
             B::UnknownType => UNKNOWN_TYPE.to_owned(),
+            B::NoGrid => NO_GRID.to_owned(),
+            B::Pinned(flag) => format!("{name} cannot move: it is {}", rules.flag_name(flag)),
+            B::NoAllowance => format!("{name} cannot move in mode {}", mode(piece.mode)),
+            B::Step { from, to, ban } => self.step_ban_text(piece, from, to, ban),
+            B::SpreadBarrier { feature, from, to } => {
+                let barrier =
+                    (rules.features.get(feature.index())).map_or("?", |d| d.name.as_str());
+                format!("{name} cannot spread across the {barrier} between {from} and {to}")
+            }
             B::TooManySteps { max, len } => format!(
                 "{name} may move at most {max} cell{} in {} mode; the path has {len}",
                 if max == 1 { "" } else { "s" },

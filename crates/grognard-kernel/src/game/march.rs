@@ -68,16 +68,22 @@ impl Game {
         let Some(from) = piece.place.cell() else {
             return Err(self.refuse_move(piece, MoveBan::NotOnCell));
         };
-        let grid = self
-            .board()
-            .grid()
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
+        let Some(grid) = self.board().grid() else {
+            return Err(self.refuse_move(piece, MoveBan::NoGrid));
+        };
         let Some(dir) = grid.direction_to(from, toward) else {
             return Err(self.refuse_move(piece, MoveBan::SaveNotNext { toward, from }));
         };
-        let step = self
-            .data_step_cost(piece, from, dir, toward)
-            .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        let step = (self.data_step_price(piece, from, dir, toward, false)).map_err(|ban| {
+            self.refuse_move(
+                piece,
+                MoveBan::Step {
+                    from,
+                    to: toward,
+                    ban,
+                },
+            )
+        })?;
         let allowance = self.allowance(piece)?;
         let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
         if have >= step {
@@ -129,10 +135,9 @@ impl Game {
             Place::Spread(cs) => cs.clone(),
             _ => return Err(self.refuse_move(piece, MoveBan::NotOnGrid)),
         };
-        let grid = self
-            .board()
-            .grid()
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPath, "this board has no grid"))?;
+        let Some(grid) = self.board().grid() else {
+            return Err(self.refuse_move(piece, MoveBan::NoGrid));
+        };
         if cells.contains(&to) || !cells.iter().any(|c| grid.distance(*c, to) == 1) {
             return Err(self.refuse_move(piece, MoveBan::SpreadNotNext));
         }
@@ -162,20 +167,10 @@ impl Game {
                 })
                 .into_iter()
                 .next();
-            match (self.data_step_cost(piece, from, dir, to), barrier) {
-                (Err(why), _) => why_not = why_not.or(Some(why)),
-                (Ok(_), Some(f)) => {
-                    let name = self
-                        .rules()
-                        .features
-                        .get(f.index())
-                        .map_or("?", |d| d.name.as_str());
-                    why_not = why_not.or_else(|| {
-                        Some(format!(
-                            "{} cannot spread across the {name} between {from} and {to}",
-                            piece.name
-                        ))
-                    });
+            match (self.data_step_price(piece, from, dir, to, false), barrier) {
+                (Err(ban), _) => why_not = why_not.or(Some(MoveBan::Step { from, to, ban })),
+                (Ok(_), Some(feature)) => {
+                    why_not = why_not.or(Some(MoveBan::SpreadBarrier { feature, from, to }));
                 }
                 (Ok(cost), None) => {
                     spreads = true;
@@ -183,8 +178,8 @@ impl Game {
                 }
             }
         }
-        if !spreads && let Some(why) = why_not {
-            return Err(Refusal::new(RefusalKind::Impassable, why));
+        if !spreads && let Some(ban) = why_not {
+            return Err(self.refuse_move(piece, ban));
         }
         // A spread that is a step: the cell must be one the command could enter this
         // phase, its allowance with the points saved toward that cell paying for it.

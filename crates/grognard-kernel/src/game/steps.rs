@@ -14,6 +14,7 @@ use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, Step
 use crate::rules::{FeatureKind, StackMeasure};
 
 use super::Game;
+use super::bans::MoveBan;
 use crate::state::{Reach, State, World};
 
 /// What one reach query looks up once ([`Game::reach_query`]), and the refusal of a hook
@@ -48,26 +49,16 @@ fn say(crowd: Option<&Crowd>, words: &dyn Fn() -> String) -> String {
 }
 
 impl Game {
+    /// The movement points `piece` has in its mode, after the facing changes it made.
     pub(crate) fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
-        let ty = self
-            .rules
-            .piece_type(piece.kind)
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, super::bans::UNKNOWN_TYPE))?;
+        let ty = (self.rules.piece_type(piece.kind))
+            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
         ty.allowance
             .get(piece.mode.index())
             .copied()
             .flatten()
             .map(|c| crate::turning::after_turns(&self.rules, piece, self.scaled(c)))
-            .ok_or_else(|| {
-                Refusal::new(
-                    RefusalKind::BadMode,
-                    format!(
-                        "{} cannot move in mode {}",
-                        piece.name,
-                        self.rules.mode_name(piece.mode)
-                    ),
-                )
-            })
+            .ok_or_else(|| self.refuse_move(piece, MoveBan::NoAllowance))
     }
 
     /// A rule distance as measured on this table: open tables played at a reduced scale
@@ -88,21 +79,10 @@ impl Game {
     }
 
     /// The data's cost for `piece` to step from `from` to `to` (grid step, terrain and
-    /// boundary features), or why it cannot.
-    pub(crate) fn data_step_cost(
-        &self,
-        piece: &Piece,
-        from: Cell,
-        dir: Facing,
-        to: Cell,
-    ) -> Result<Cost, String> {
-        self.data_step_price(piece, from, dir, to, false)
-            .map_err(|ban| self.step_ban_text(piece, from, to, ban))
-    }
-
-    /// [`Self::data_step_cost`] with the reason kept as data: a reach query tries tens of
-    /// thousands of steps and needs no words for the ones it cannot take. `unlinked` says
-    /// that no boundary feature touches either cell, so none is looked up.
+    /// boundary features), or why it cannot, kept as data: a reach query tries tens of
+    /// thousands of steps and needs no words for the ones it cannot take, and a move, a
+    /// save or a spread words the ban only when it refuses ([`Self::step_ban_text`]).
+    /// `unlinked` says that no boundary feature touches either cell, so none is looked up.
     pub(super) fn data_step_price(
         &self,
         piece: &Piece,
@@ -187,7 +167,7 @@ impl Game {
     ) -> String {
         let rules = &*self.rules;
         match ban {
-            StepBan::NoGrid => "this board has no grid".to_owned(),
+            StepBan::NoGrid => super::bans::NO_GRID.to_owned(),
             StepBan::UnknownType => super::bans::UNKNOWN_TYPE.to_owned(),
             StepBan::UnknownMode => "unknown mode".to_owned(),
             StepBan::UnknownClass => "unknown movement class".to_owned(),
@@ -437,14 +417,7 @@ impl Game {
     /// A refusal when a flag keeps `piece` from moving.
     pub(crate) fn pinned(&self, piece: &Piece) -> Result<(), Refusal> {
         match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {
-            Some(f) => Err(Refusal::new(
-                RefusalKind::AlreadyUsed,
-                format!(
-                    "{} cannot move: it is {}",
-                    piece.name,
-                    self.rules.flag_name(*f)
-                ),
-            )),
+            Some(f) => Err(self.refuse_move(piece, MoveBan::Pinned(*f))),
             None => Ok(()),
         }
     }
