@@ -534,6 +534,11 @@ pub enum RefusalKind {
     BadTarget,
     /// A ruleset hook failed; nothing changed.
     HookFailed,
+    /// The order asks for what the rules do not have: an action they do not define, an
+    /// action whose chart they lack (rules built by hand, not compiled), saved movement
+    /// points or spread commands in a ruleset without them. Not a matter of the phase:
+    /// no phase would allow it.
+    NotInRules,
 }
 
 /// A refused action: nothing changed.

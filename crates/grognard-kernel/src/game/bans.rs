@@ -762,8 +762,8 @@ impl ActBan<'_> {
         use ActBan as B;
         match self {
             // An action whose chart the rules lack cannot be resolved as they hold it: it is
-            // refused as one they do not have (no kind says "corrupt rules").
-            B::NoSuchAction | B::NoChart => RefusalKind::OutOfPhase,
+            // refused as one they do not have.
+            B::NoSuchAction | B::NoChart => RefusalKind::NotInRules,
             B::Actor(refusal) => refusal.kind,
             B::ActorType { .. } | B::ActorNeeds { .. } => RefusalKind::BadPiece,
             B::ActorBarred { .. } | B::Used { .. } => RefusalKind::AlreadyUsed,

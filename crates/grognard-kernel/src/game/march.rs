@@ -53,7 +53,7 @@ impl Game {
     ) -> Result<i32, Refusal> {
         let Some(rules) = self.rules().saving.as_ref() else {
             return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
+                RefusalKind::NotInRules,
                 "this ruleset has no saved movement points",
             ));
         };
@@ -118,7 +118,7 @@ impl Game {
     ) -> Result<Vec<Cell>, Refusal> {
         let Some(rules) = self.rules().spread.clone() else {
             return Err(Refusal::new(
-                RefusalKind::OutOfPhase,
+                RefusalKind::NotInRules,
                 "this ruleset does not spread commands over several cells",
             ));
         };
