@@ -1,18 +1,25 @@
-//! No circles between the top-level modules of any crate of the workspace (and of the
-//! binary's `src/`), but the ones docs/architecture.md admits under "Module circles outside
-//! the kernel" (issue 35). A circle is where a newcomer cannot read one module before the
-//! other; `layers.rs` checks the kernel more strictly still.
+//! No circles between the modules of any crate of the workspace (and of the binary's
+//! `src/`), at every depth — the top-level modules, and the modules under one parent
+//! (`game::steps` and `game::bans`, `compile::charts` and `compile::states`) — but the ones
+//! docs/architecture.md admits under "Module circles outside the kernel" (issue 35). A
+//! circle is where a newcomer cannot read one module before the other; `layers.rs` checks
+//! the kernel's top level more strictly still.
 //!
-//! A use counts where code that is not a comment names `crate::MODULE`, grouped imports
-//! (`use crate::{a, b::c}`) included; `#[cfg(test)]` modules are left out, since unit tests
-//! may reach anywhere.
+//! A use counts where code that is not a comment names a module by `crate::…`, `super::…`
+//! or `self::…`, grouped imports (`use super::{bans::MoveBan, Game}`) included;
+//! `#[cfg(test)]` modules are left out, since unit tests may reach anywhere. A module and
+//! its parent are not a circle (`super::Game` one way, `mod steps;` the other): only
+//! modules of one parent are compared, each with its submodules' uses counted as its own.
+//! A method a module adds to a type of its parent (`impl Game` in `game/march.rs`, called
+//! as `self.check_save` from `game/steps.rs`) names no module, and is no edge.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
-/// Circles docs/architecture.md admits, as (crate folder, module, module). Each pair's
+/// Circles docs/architecture.md admits, as (crate folder, module, module), each module by
+/// its path (`compile::charts`). Each pair's
 /// edges both ways are left out before circles are looked for; the test fails when a pair
 /// no longer names each other (a stale entry: take it off, and off the doc's table).
 const ADMITTED: &[(&str, &str, &str)] = &[
@@ -50,50 +57,130 @@ fn code_lines(text: &str) -> Vec<&str> {
     kept
 }
 
-/// The top-level modules `code` names after `crate::`, grouped imports included.
-fn named_modules(code: &str) -> BTreeSet<String> {
+/// The module a source file is, as its path from the crate root: `game/steps.rs` is
+/// `game::steps`, `game/mod.rs` and `game.rs` are `game`, `lib.rs` and `main.rs` the root.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs");
+        let root = parts.is_empty() && matches!(stem, "lib" | "main");
+        if stem != "mod" && !root {
+            parts.push(stem.to_owned());
+        }
+    }
+    parts
+}
+
+/// The paths of a use tree's text (what follows `crate::`, `super::` or `self::`), each cut
+/// where it stops being a path: `a::{b::X, c}` gives `a::b::X` and `a::c`.
+fn use_paths(text: &str) -> Vec<Vec<String>> {
     let ident = |s: &str| -> String {
         s.trim_start()
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
-    let mut found = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
-        // `$crate::` is a macro's own crate, not a module of this one's.
-        if code[..at].ends_with('$') {
-            continue;
-        }
-        let rest = &code[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
+    let mut head: Vec<String> = Vec::new();
+    let mut rest = text;
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(group) = trimmed.strip_prefix('{') {
+            let mut out = Vec::new();
             let mut depth = 0;
             let mut start = 0;
             for (i, c) in group.char_indices() {
                 match c {
                     '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        found.insert(ident(&group[start..i]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.insert(ident(&group[start..i]));
+                    '}' | ',' if depth == 0 => {
+                        // `a::{self, B}` names `a` itself.
+                        for tail in use_paths(&group[start..i]) {
+                            let tail = tail.into_iter().filter(|t| t != "self");
+                            out.push(head.iter().cloned().chain(tail).collect());
+                        }
+                        if c == '}' {
+                            break;
+                        }
                         start = i + 1;
                     }
+                    '}' => depth -= 1,
                     _ => {}
                 }
             }
-        } else {
-            found.insert(ident(rest));
+            return out;
+        }
+        let name = ident(trimmed);
+        if name.is_empty() {
+            return if head.is_empty() {
+                Vec::new()
+            } else {
+                vec![head]
+            };
+        }
+        let after = trimmed[name.len()..].trim_start();
+        head.push(name);
+        match after.strip_prefix("::") {
+            Some(more) => rest = more,
+            None => return vec![head],
         }
     }
-    found.retain(|m| !m.is_empty());
+}
+
+/// The paths from the crate root that `code`, the code of the module `module`, names:
+/// after `crate::`, and after `super::` and `self::` from where the module is (grouped
+/// imports included).
+fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        // `$crate::` is a macro's own crate, and `grognard_kernel::` another crate's root.
+        let before = code[..at].chars().last();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue;
+        }
+        found.extend(use_paths(&code[at + "crate::".len()..]));
+    }
+    for (at, _) in code
+        .match_indices("super::")
+        .chain(code.match_indices("self::"))
+    {
+        let before = code[..at].chars().last();
+        // Only the first of `super::super::`, and not `Self::` or another word's tail.
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let mut base = module.to_vec();
+        let mut rest = &code[at..];
+        loop {
+            if let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("self::") {
+                rest = r;
+            } else {
+                break;
+            }
+        }
+        for tail in use_paths(rest) {
+            found.push(base.iter().cloned().chain(tail).collect());
+        }
+    }
     found
 }
 
-/// Each top-level module of the crate whose source is `src` with the ones its code names.
+/// The top-level modules `code` names after `crate::`, grouped imports included.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    (named_paths(code, &[]).into_iter())
+        .filter_map(|p| p.into_iter().next())
+        .collect()
+}
+
+/// Every module of the crate whose source is `src` (by its path, `game::steps`), with the
+/// modules beside it (under the same parent) that its code or its submodules' name: a
+/// circle can only be between modules of one parent, since a module and its parent name
+/// each other as a matter of course (`super::Game`, `mod steps;`).
 fn graph(src: &Path) -> Graph {
-    let mut graph = Graph::new();
     let mut stack = vec![src.to_path_buf()];
     let mut files: Vec<PathBuf> = Vec::new();
     while let Some(dir) = stack.pop() {
@@ -109,23 +196,35 @@ fn graph(src: &Path) -> Graph {
             }
         }
     }
+    let mut uses: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
+    let mut modules: BTreeSet<Vec<String>> = BTreeSet::new();
     for path in files {
-        let rel = path.strip_prefix(src).expect("under src");
-        let first = rel.components().next().expect("a file name");
-        let top = first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_owned();
+        let module = module_of(path.strip_prefix(src).expect("under src"));
         let text = std::fs::read_to_string(&path).expect("read a source file");
         let code = code_lines(&text).join("\n");
-        graph.entry(top).or_default().extend(named_modules(&code));
+        let named = named_paths(&code, &module);
+        // A module is a node with its parents (`a::b::c` makes `a` and `a::b` nodes too).
+        for n in 1..=module.len() {
+            modules.insert(module[..n].to_vec());
+        }
+        uses.push((module, named));
     }
-    // Only the crate's own modules are nodes (`crate::SomeType` re-exported at the root
-    // names no module); the root file and a module's own path are no edges.
-    let modules: BTreeSet<String> = graph.keys().cloned().collect();
-    for (module, deps) in &mut graph {
-        deps.retain(|d| d != module && modules.contains(d) && d != "lib" && d != "main");
+    let key = |m: &[String]| m.join("::");
+    let mut graph: Graph = modules.iter().map(|m| (key(m), BTreeSet::new())).collect();
+    for (module, named) in uses {
+        for path in named {
+            // Where the two paths part, the module's ancestor (or itself) and the named
+            // one's are modules of one parent: that is the edge, if the named one is a
+            // module (not an item of the parent, as `crate::SomeType` or `super::Game`).
+            let common = module.iter().zip(&path).take_while(|(a, b)| a == b).count();
+            if common < module.len() && common < path.len() {
+                let to = &path[..=common];
+                if modules.contains(to) {
+                    let from = key(&module[..=common]);
+                    graph.entry(from).or_default().insert(key(to));
+                }
+            }
+        }
     }
     graph
 }
@@ -223,6 +322,23 @@ fn a_circle_through_grouped_imports_is_found_and_tests_and_comments_are_not_read
         named_modules(&code_lines(a).join("\n")),
         ["b", "c"].map(String::from).into()
     );
+    // A sibling named through `super::`, grouped and nested, `self` in a group, and
+    // `super::super::` from a grandchild; an item of the parent (`Game`) is no module.
+    let module: Vec<String> = ["game", "steps"].map(String::from).into();
+    let b = "use super::{bans::{MoveBan, NO_GRID}, Game};\nuse crate::geometry::{self, Cell};\nlet x = super::super::rules::X;";
+    let named: BTreeSet<String> = named_paths(&code_lines(b).join("\n"), &module)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect();
+    let want = [
+        "game::bans::MoveBan",
+        "game::bans::NO_GRID",
+        "game::Game",
+        "geometry",
+        "geometry::Cell",
+        "rules::X",
+    ];
+    assert_eq!(named, want.map(String::from).into());
     let mut graph = Graph::new();
     for (from, to) in [("a", "b"), ("b", "c"), ("c", "d"), ("d", "b"), ("a", "d")] {
         graph.entry(from.into()).or_default().insert(to.into());
@@ -232,4 +348,40 @@ fn a_circle_through_grouped_imports_is_found_and_tests_and_comments_are_not_read
     assert_eq!(circle, ["b", "c", "d", "b"].map(String::from));
     graph.get_mut("d").expect("d").remove("b");
     assert_eq!(a_circle(&graph), None);
+}
+
+/// The graph of a small crate on disk: two modules under `game` that name each other
+/// through `super::` are a circle; each naming its parent's `Game` is not.
+#[test]
+fn a_circle_between_modules_of_one_parent_is_found() {
+    let src = std::env::temp_dir().join(format!("module_graph_{}", std::process::id()));
+    let game = src.join("game");
+    std::fs::create_dir_all(&game).expect("a scratch folder");
+    let files = [
+        ("lib.rs", "mod game;\nmod rules;\n"),
+        ("rules.rs", "pub struct Rules;\n"),
+        (
+            "game/mod.rs",
+            "mod a;\nmod b;\nuse crate::rules::Rules;\npub struct Game;\n",
+        ),
+        (
+            "game/a.rs",
+            "use super::Game;\nuse super::b::ban;\npub fn step() {}\n",
+        ),
+        (
+            "game/b.rs",
+            "use super::{Game, a};\npub fn ban() { a::step() }\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(src.join(name), text).expect("a scratch file");
+    }
+    let graph = graph(&src);
+    std::fs::remove_dir_all(&src).expect("the scratch folder removed");
+    let edges = |m: &str| graph.get(m).cloned().unwrap_or_default();
+    assert_eq!(edges("game"), ["rules"].map(String::from).into());
+    assert_eq!(edges("game::a"), ["game::b"].map(String::from).into());
+    assert_eq!(edges("game::b"), ["game::a"].map(String::from).into());
+    let circle = a_circle(&graph).expect("game::a ↔ game::b");
+    assert_eq!(circle, ["game::a", "game::b", "game::a"].map(String::from));
 }
