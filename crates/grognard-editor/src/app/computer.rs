@@ -546,7 +546,18 @@ impl EditorApp {
             ctx.request_repaint_after(self.rt.play.computer_pace.saturating_sub(t.elapsed()));
             return;
         }
-        let legal = session.legal(side);
+        // A hook that faults while the orders are listed leaves the orders it was asked
+        // about out: the computer stops and shows the hook's error, as `sim` and the server
+        // do, rather than play on as another game. (The listing borrows the session's
+        // hooks, so it runs on a copy of the game.)
+        let game = session.game.clone();
+        let legal = match game.legal_orders_checked(side, session.hooks()) {
+            Ok(legal) => legal,
+            Err(fault) => {
+                let why = format!("a hook failed while its orders were listed: {fault}");
+                return self.give_computer_order(side, Err(why));
+            }
+        };
         let chosen = match computer {
             Computer::Here(player) => player.choose(&session.game, side, &legal),
             Computer::Away { thinker, .. } => {
