@@ -2,7 +2,7 @@
 //! round"): a dummy's move or arrow must not find unseen enemies. Positions in
 //! `tests/fixtures/audits/square-blocks/eleventh/`. Each test cites the seed line.
 
-use crate::util::Run;
+use crate::util::{Run, assert_reads_alike, side_reads, side_runs};
 
 const T11: &str = "tests/fixtures/audits/square-blocks/eleventh";
 
@@ -19,16 +19,10 @@ fn out11(command: &str, scenario: &str, orders: &str, side: &str, extra: &[&str]
     format!("{}{}", r.stdout, r.stderr)
 }
 
-/// Everything the French read after `orders` on `scenario`: their log (text and JSON
-/// events), their view (text and JSON) and their legal orders.
+/// Everything the French read after `orders` on `scenario` (`util::SIDE_READS`: their log
+/// in text and JSON, their view in text and JSON, their legal orders), stdout and stderr.
 fn french_reads(scenario: &str, orders: &str) -> Vec<String> {
-    vec![
-        out11("play", scenario, orders, "french", &[]),
-        out11("play", scenario, orders, "french", &["--json"]),
-        out11("view", scenario, orders, "french", &[]),
-        out11("view", scenario, orders, "french", &["--json"]),
-        out11("legal", scenario, orders, "french", &[]),
-    ]
+    side_reads(side_runs(run11, scenario, orders, "french"), true)
 }
 
 #[test]
@@ -58,9 +52,7 @@ fn audit11_a_dummys_move_reads_the_same_over_an_unseen_command_as_over_empty_squ
             "ronto.yaml",
         ] {
             let there = french_reads(s, orders);
-            for (a, b) in empty.iter().zip(&there) {
-                assert_eq!(a, b, "{s} {orders}");
-            }
+            assert_reads_alike(&empty, &there, &format!("{s} {orders}"));
         }
     }
     let log = out11("play", "ronto.yaml", "m.orders.yaml", "french", &[]);
@@ -124,9 +116,7 @@ fn audit11_a_dummys_arrow_reads_the_same_over_an_unseen_command() {
     let empty = french_reads("empty.yaml", orders);
     for s in ["b1.yaml", "s1.yaml", "rthrough.yaml"] {
         let there = french_reads(s, orders);
-        for (a, b) in empty.iter().zip(&there) {
-            assert_eq!(a, b, "{s}");
-        }
+        assert_reads_alike(&empty, &there, s);
     }
     let log = out11("play", "s1.yaml", orders, "french", &[]);
     assert!(log.contains("fs now spreads over (5,5) → (5,4)"), "{log}");

@@ -3,7 +3,7 @@
 //! through a friendly square, contact across a river. Positions in
 //! `tests/fixtures/audits/square-blocks/twelfth/`. Each test cites the seed line.
 
-use crate::util::Run;
+use crate::util::{Run, assert_reads_alike, side_reads, side_runs};
 
 const T12: &str = "tests/fixtures/audits/square-blocks/twelfth";
 
@@ -92,25 +92,10 @@ fn audit12_contact_is_made_across_a_river() {
     );
 }
 
-/// Everything the French read after `orders` on town.yaml: their log (text and JSON
-/// events), their view (text and JSON) and their legal orders.
+/// Everything the French read after `orders` on town.yaml (`util::SIDE_READS`: their log
+/// in text and JSON, their view in text and JSON, their legal orders), stdout and stderr.
 fn french_reads(orders: &str) -> Vec<String> {
-    let mut reads = Vec::new();
-    for extra in [
-        &["play"][..],
-        &["play", "--json"],
-        &["view"],
-        &["view", "--json"],
-        &["legal"],
-    ] {
-        let mut args = extra.to_vec();
-        args.insert(1, "town.yaml");
-        args.extend(["--orders", orders, "--side", "french"]);
-        let (code, out) = out12(&args);
-        assert_eq!(code, 0, "{args:?}: {out}");
-        reads.push(out);
-    }
-    reads
+    side_reads(side_runs(run12, "town.yaml", orders, "french"), true)
 }
 
 #[test]
@@ -129,9 +114,7 @@ fn audit12_a_town_hides_which_marker_comes_out() {
     // a new marker #5 at D with nothing remembered, #3 and #4 left where last seen.
     let real = french_reads("town_real.orders.yaml");
     for other in ["town_dummy.orders.yaml", "town_lift.orders.yaml"] {
-        for (a, b) in real.iter().zip(&french_reads(other)) {
-            assert_eq!(a, b, "{other}");
-        }
+        assert_reads_alike(&real, &french_reads(other), other);
     }
     let view = &real[2];
     assert!(

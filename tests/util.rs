@@ -56,6 +56,67 @@ pub fn grognard_fixtures(dir: &str, args: &[&str]) -> Run {
     grognard(&args)
 }
 
+/// The answers a side reads of a game played to the end of an orders file, in this order:
+/// its log as `play` prints it (text and JSON), its view (text and JSON) and its legal
+/// orders. A leak test plays two games that differ only in a hidden fact (a real marker or a
+/// fake, an empty square or an unseen command) and asserts the side reads them alike
+/// ([`assert_reads_alike`]).
+pub const SIDE_READS: [&str; 5] = ["play", "play --json", "view", "view --json", "legal"];
+
+/// The runs of [`SIDE_READS`] for `side` on `scenario` played to the end of `orders`, each
+/// by `run` (the test's runner, which knows its fixture folder) and asserted to succeed.
+pub fn side_runs(
+    run: impl Fn(&[&str]) -> Run,
+    scenario: &str,
+    orders: &str,
+    side: &str,
+) -> Vec<Run> {
+    (SIDE_READS.iter())
+        .map(|read| {
+            let mut words = read.split(' ');
+            let mut args = vec![words.next().unwrap_or_default(), scenario];
+            args.extend(words);
+            args.extend(["--orders", orders, "--side", side]);
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+            r
+        })
+        .collect()
+}
+
+/// What `side` reads ([`SIDE_READS`]) of `scenario` played to the end of `orders`: each
+/// answer's stdout, or with `stderr` its stderr after it (the notes some commands write
+/// there).
+pub fn side_reads(runs: Vec<Run>, stderr: bool) -> Vec<String> {
+    (runs.into_iter())
+        .map(|r| match stderr {
+            true => format!("{}{}", r.stdout, r.stderr),
+            false => r.stdout,
+        })
+        .collect()
+}
+
+/// [`side_reads`]'s stdout for a game in the fixture folder `dir` (relative to the root), run
+/// from there.
+pub fn side_reads_in(dir: &str, scenario: &str, orders: &str, side: &str) -> Vec<String> {
+    let runs = side_runs(
+        |args| grognard_in(&root().join(dir), args),
+        scenario,
+        orders,
+        side,
+    );
+    side_reads(runs, false)
+}
+
+/// Asserts two games' [`side_reads`] are the same, answer by answer,
+/// byte for byte; `what` says which two games, for the failure.
+pub fn assert_reads_alike(a: &[String], b: &[String], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}: not the same answers");
+    for ((name, a), b) in SIDE_READS.iter().zip(a).zip(b) {
+        assert_eq!(a, b, "{what}: the side's `{name}` differs");
+    }
+}
+
 /// Every `.yaml` file directly in `dir` (relative to the root), sorted.
 pub fn yaml_files(dir: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(root().join(dir))

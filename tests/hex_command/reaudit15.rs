@@ -5,8 +5,7 @@
 //! pair is worked by hand below; where the seed does not make the difference visible, every
 //! answer the reading side gets is the same, byte for byte, for the two.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fifteenth";
 
@@ -22,33 +21,17 @@ fn refusal(args: &[&str]) -> String {
     r.stderr
 }
 
-/// Everything `side` receives of a game played to the end of `orders`: its log as `play`
-/// prints it (text and JSON), its view (text and JSON) and its legal orders.
+/// Everything `side` receives of a game played to the end of `orders` (`util::SIDE_READS`:
+/// its log as `play` prints it, text and JSON, its view, text and JSON, its legal orders).
 fn reads(scenario: &str, orders: &str, side: &str) -> Vec<String> {
-    let with = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--orders", orders, "--side", side]);
-        run(&all)
-    };
-    vec![
-        with(&["play", scenario]),
-        with(&["play", scenario, "--json"]),
-        with(&["view", scenario]),
-        with(&["view", scenario, "--json"]),
-        with(&["legal", scenario]),
-    ]
+    side_reads_in(DIR, scenario, orders, side)
 }
 
 fn same_reads(pair: &str, orders: &str, side: &str) {
     let real = reads(&format!("{pair}-real.yaml"), orders, side);
     let fake = reads(&format!("{pair}-fake.yaml"), orders, side);
-    let names = ["play", "play --json", "view", "view --json", "legal"];
-    for ((name, a), b) in names.iter().zip(&real).zip(&fake) {
-        assert_eq!(
-            a, b,
-            "{side}'s {name} after {orders} tells {pair}'s real marker from its fake"
-        );
-    }
+    let what = format!("{side} after {orders} tells {pair}'s real marker from its fake");
+    assert_reads_alike(&real, &fake, &what);
 }
 
 /// Red's own legal orders, less the acts only a real unit has (dig): red knows which its
@@ -258,10 +241,7 @@ fn a_fake_turns_in_the_melee_and_rally_phases_only_where_a_unit_may() {
 fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
     let m = reads("attach.yaml", "attach-m.orders.yaml", "blue");
     let n = reads("attach.yaml", "attach-n.orders.yaml", "blue");
-    let names = ["play", "play --json", "view", "view --json", "legal"];
-    for ((name, a), b) in names.iter().zip(&m).zip(&n) {
-        assert_eq!(a, b, "blue's {name} tells which marker kern joined");
-    }
+    assert_reads_alike(&m, &n, "blue's answers tell which marker kern joined");
     let log = &m[0];
     assert!(!log.contains("attach"), "{log}");
     assert!(
@@ -294,10 +274,7 @@ fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
 fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
     let c1 = reads("commander-c1.yaml", "commander.orders.yaml", "blue");
     let c2 = reads("commander-c2.yaml", "commander.orders.yaml", "blue");
-    let names = ["play", "play --json", "view", "view --json", "legal"];
-    for ((name, a), b) in names.iter().zip(&c1).zip(&c2) {
-        assert_eq!(a, b, "blue's {name} tells voss's Combat value");
-    }
+    assert_reads_alike(&c1, &c2, "blue's answers tell voss's Combat value");
     assert!(
         c2[0].contains(
             "fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by r_cmd at b3)"

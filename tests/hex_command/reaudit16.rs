@@ -2,8 +2,7 @@
 //! 33), on the auditor's positions (/work/audit/hex-command-12: s4, s4-seed43, s4-seed60, s2)
 //! copied to tests/fixtures/audits/hex-command/sixteenth/. Each ruling is worked by hand.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/sixteenth";
 
@@ -13,20 +12,9 @@ fn run(args: &[&str]) -> String {
     r.stdout
 }
 
-/// Everything `side` receives of a game played to the end of `orders`.
+/// Everything `side` receives of a game played to the end of `orders` (`util::SIDE_READS`).
 fn reads(scenario: &str, orders: &str, side: &str) -> Vec<String> {
-    let with = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--orders", orders, "--side", side]);
-        run(&all)
-    };
-    vec![
-        with(&["play", scenario]),
-        with(&["play", scenario, "--json"]),
-        with(&["view", scenario]),
-        with(&["view", scenario, "--json"]),
-        with(&["legal", scenario]),
-    ]
+    side_reads_in(DIR, scenario, orders, side)
 }
 
 // 004 l.480 (7.2.1: a unit that moves into the frontal zone of an opponent must melee it)
@@ -44,13 +32,11 @@ fn a_fake_that_moves_into_a_front_owes_the_melee_and_is_unmasked_by_it() {
     let moved = "owed-moved.orders.yaml";
     let real = reads("owed-real.yaml", moved, "blue");
     let fake = reads("owed-fake.yaml", moved, "blue");
-    for ((name, a), b) in ["play", "play --json", "view", "view --json", "legal"]
-        .iter()
-        .zip(&real)
-        .zip(&fake)
-    {
-        assert_eq!(a, b, "blue's {name} before the owed melee tells the fake");
-    }
+    assert_reads_alike(
+        &real,
+        &fake,
+        "blue's answers before the owed melee tell the fake",
+    );
     let fought = "owed-fought.orders.yaml";
     let real = run(&[
         "play",

@@ -2,8 +2,7 @@
 //! arguable leftovers, issue 33), on positions in tests/fixtures/audits/hex-command/eighteenth/.
 //! Each ruling is worked by hand.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighteenth";
 
@@ -147,21 +146,12 @@ fn notes() -> Vec<String> {
 /// Everything blue receives of a game of `scenario` (in ../sixteenth) played to the end of
 /// `orders`.
 fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
-    let dir = root().join("tests/fixtures/audits/hex-command/sixteenth");
-    let with = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--orders", orders, "--side", "blue"]);
-        let r = grognard_in(&dir, &all);
-        assert_eq!(r.code, 0, "{all:?}: {}{}", r.stdout, r.stderr);
-        r.stdout
-    };
-    vec![
-        with(&["play", scenario]),
-        with(&["play", scenario, "--json"]),
-        with(&["view", scenario]),
-        with(&["view", scenario, "--json"]),
-        with(&["legal", scenario]),
-    ]
+    side_reads_in(
+        "tests/fixtures/audits/hex-command/sixteenth",
+        scenario,
+        orders,
+        "blue",
+    )
 }
 
 // 004 l.467 (3.1: markers revealed by spotting, at 5 hexes without a roll except in forest,
@@ -193,9 +183,7 @@ fn the_notes_say_why_a_marker_that_fires_is_unmasked_and_one_that_melees_is_not(
 fn a_marker_that_melees_from_cover_stays_a_marker_and_reads_as_a_fake_until_then() {
     let real = blue_reads("owed-real.yaml", "owed-moved.orders.yaml");
     let fake = blue_reads("owed-fake.yaml", "owed-moved.orders.yaml");
-    for (i, (a, b)) in real.iter().zip(&fake).enumerate() {
-        assert_eq!(a, b, "blue's read {i} differs before the melee");
-    }
+    assert_reads_alike(&real, &fake, "blue's answers before the melee");
     let after = blue_reads("owed-real.yaml", "owed-fought.orders.yaml");
     assert!(
         after[0].contains(
