@@ -571,10 +571,13 @@ fn paint_grid_overlay(
     shapes: &mut Vec<Shape>,
 ) {
     for (c, _) in &scene.overlay.reach_cells {
-        let (cx, cy) = cell_center(grid, *c);
+        let (cx, mut cy) = cell_center(grid, *c);
         // A reach cell past the board's edge is a step off it (a leader escaping across
         // his baseline): drawn apart and labelled, as the legend explains.
         let exit = !scene.board.contains(*c);
+        if exit {
+            cy += exit_shift(scene.board, grid, *c);
+        }
         let fill = if exit {
             Color32::from_rgba_unmultiplied(255, 140, 0, 140)
         } else {
@@ -616,6 +619,27 @@ fn paint_grid_overlay(
 
 /// The word on a reach cell off the board: a step off it.
 pub const EXIT_MARK: &str = "exit";
+
+/// How far (board units, down positive) an exit cell past a hex board's first or last row
+/// is drawn from its place so that it meets the table's edge: the edge runs through the
+/// centres of the half-hexes there, and drawn in place the exit row floated a third of a
+/// hex beyond it. Nothing for a cell past a side, or on a square grid.
+fn exit_shift(board: &Board, grid: &Grid, c: Cell) -> f32 {
+    let Surface::Grid { rows, .. } = &board.surface else {
+        return 0.0;
+    };
+    if !matches!(grid, Grid::Hex(_)) {
+        return 0.0;
+    }
+    let gap = 0.866_025_4 - HEX_RADIUS;
+    if c.row >= *rows {
+        -gap
+    } else if c.row < 0 {
+        gap
+    } else {
+        0.0
+    }
+}
 
 /// A cell's shape on screen, filled.
 fn cell_fill(grid: &Grid, t: &Transform, cx: f32, cy: f32, fill: Color32) -> Shape {

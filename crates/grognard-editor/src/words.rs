@@ -245,7 +245,15 @@ pub fn cell_card(
         .terrain
         .get(terrain.index())
         .map_or_else(|| "?".to_owned(), |t| spaced(&t.name));
-    let mut lines = vec![format!("cell ({},{}): {name}", cell.col, cell.row)];
+    let closed = closed_half_hex(rules, board, cell, baselines_open);
+    // A closed half-hex is named as one, not by its terrain: "cell (4,8): clear" read as a
+    // hex one may enter.
+    let what = if closed.is_some() {
+        "closed half-hex".to_owned()
+    } else {
+        name
+    };
+    let mut lines = vec![format!("cell ({},{}): {what}", cell.col, cell.row)];
     let mut features: Vec<String> = board
         .links
         .iter()
@@ -281,7 +289,7 @@ pub fn cell_card(
             format!("{} {cost}", spaced(&m.name))
         })
         .collect();
-    if let Some(closed) = closed_half_hex(rules, board, cell, baselines_open) {
+    if let Some(closed) = closed {
         lines.push(closed);
     } else if !costs.is_empty() {
         lines.push(format!("to enter: {}", costs.join(", ")));

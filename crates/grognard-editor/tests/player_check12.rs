@@ -436,3 +436,65 @@ fn the_board_draws_where_reinforcements_arrive() {
         )
     );
 }
+
+/// #19, hex-leaders' baseline: the exit cells a leader may step off to were drawn a third
+/// of a hex below the table's edge (which runs through the half-hexes' centres), floating
+/// apart from the board; and hovering a closed half-hex read "cell (4,8): clear", as if it
+/// could be entered. The exit cells meet the edge, and the card names the half-hex.
+#[test]
+fn exit_cells_meet_the_tables_edge_and_a_closed_half_hex_is_named_so() {
+    use grognard_editor::board::{self, BoardScene, Transform};
+    use grognard_kernel::geometry::Cell;
+    let mut h = common::scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    {
+        let g = &h.state().session().expect("a game").game;
+        let card = grognard_editor::words::cell_card(g.rules(), g.board(), Cell::new(4, 8), None);
+        assert_eq!(card[0], "cell (4,8): closed half-hex", "{card:?}");
+    }
+    h.get_by_label_contains("bl3 (").click();
+    h.run();
+    let overlay = h.state().board_overlay();
+    let g = &h.state().session().expect("a game").game;
+    assert!(
+        overlay
+            .reach_cells
+            .iter()
+            .any(|(c, _)| !g.board().contains(*c)),
+        "bl3 may step off the board"
+    );
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces: &[],
+        overlay: &overlay,
+    };
+    let t = Transform {
+        origin: egui::pos2(40.0, 40.0),
+        scale: 60.0,
+    };
+    let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
+    let exit = egui::Color32::from_rgba_unmultiplied(255, 140, 0, 140);
+    let tops: Vec<f32> = board::paint(&h.ctx, &scene, &t, clip)
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Path(p) if p.fill == exit => p.points.iter().map(|q| q.y).reduce(f32::min),
+            _ => None,
+        })
+        .collect();
+    assert!(!tops.is_empty(), "no exit cell drawn");
+    let Some(grid) = g.board().grid() else {
+        panic!("a grid")
+    };
+    let (_, edge) = board::cell_center(grid, Cell::new(0, 8));
+    let edge = t.to_screen(0.0, edge).y;
+    for top in tops {
+        assert!(
+            (top - edge).abs() < 0.5,
+            "an exit cell's top at {top}, the edge at {edge}"
+        );
+    }
+}
