@@ -584,3 +584,67 @@ fn tune_keeps_an_allowance_at_zero_or_above_and_refuses_a_range_that_cannot_load
         );
     }
 }
+
+/// tune's "confirm it" hint once read `grognard sim SCENARIO --ruleset OUT ...`: sim refused
+/// it without a policy, and with one but no `--runs`/`--seed` played another sample (outside
+/// designer, issue 39). The hint is the exact command; typed as printed it gives the rate.
+#[test]
+fn tune_prints_the_sim_command_that_reproduces_its_rate() {
+    let d = temp("tune-confirm");
+    std::fs::create_dir_all(&d).expect("temp dir");
+    let out = d.join("tuned.yaml").to_string_lossy().into_owned();
+    let run = grognard(&[
+        "tune",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--target",
+        "blue=0.5",
+        "--vary",
+        "charts.shot.rows.0.score=5..9",
+        "--policy",
+        "random",
+        "--runs",
+        "30",
+        "--seed",
+        "7",
+        "--threads",
+        "1",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let command = run
+        .stdout
+        .split('`')
+        .find(|w| w.starts_with("grognard sim "))
+        .unwrap_or_else(|| panic!("no sim command: {}", run.stdout));
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    for w in [
+        "--policy",
+        "random",
+        "--runs",
+        "30",
+        "--seed",
+        "7",
+        "--ruleset",
+    ] {
+        assert!(words.contains(&w), "{w} missing: {command}");
+    }
+    let rate = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("smallest change:") || l.starts_with("no candidate"))
+        .and_then(|l| l.split(" wins ").nth(1))
+        .and_then(|l| l.split('%').next())
+        .unwrap_or_else(|| panic!("no rate: {}", run.stdout))
+        .to_owned();
+    let mut args = words.clone();
+    args.push("--json");
+    let sim = grognard(&args);
+    assert_eq!(sim.code, 0, "{command}: {}", sim.stderr);
+    let v = json(&sim.stdout);
+    let mean = v["b"]["results"]["wins"]["blue"]["mean"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(format!("{:.1}", mean * 100.0), rate, "{command}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -504,12 +504,50 @@ fn finish(setup: &Setup, book: &Book, grid: bool, out: Option<&Path>, json: bool
     }
     if let Some(w) = wrote {
         out!(
-            "wrote {w}: `grognard diff {} {w}` explains it, `grognard sim {} --ruleset {w} ...` confirms it",
-            load::display(&setup.ruleset),
-            load::display(&setup.scenario)
+            "wrote {w}: `grognard diff {} {}` explains it; `{}` plays the same games and confirms the rate",
+            shell_word(&load::display(&setup.ruleset)),
+            shell_word(&w),
+            confirm_command(setup, &w)
         );
     }
     Ok(())
+}
+
+/// The `grognard sim` command that plays the tuned overlay's games exactly as the tuner
+/// measured them: the same policies, games and first seed. Typed as printed, it runs.
+fn confirm_command(setup: &Setup, overlay: &str) -> String {
+    let mut words = vec![
+        "grognard".to_owned(),
+        "sim".to_owned(),
+        shell_word(&load::display(&setup.scenario)),
+        "--ruleset".to_owned(),
+        shell_word(overlay),
+    ];
+    for p in &setup.policies {
+        words.push("--policy".to_owned());
+        words.push(shell_word(p));
+    }
+    words.extend([
+        "--runs".to_owned(),
+        setup.tuner.runs.to_string(),
+        "--seed".to_owned(),
+        setup.seed.to_string(),
+    ]);
+    words.join(" ")
+}
+
+/// `text` as one word a POSIX shell reads back unchanged: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }
 
 /// When the answer's 95% interval is too wide to trust, the games a candidate that would
