@@ -77,7 +77,11 @@ fn undo_is_refused_after_a_move_that_sighted_the_enemy() {
     h.state_mut().command(Command::Undo);
     h.run();
     assert_eq!(h.state().session().expect("a game").orders().len(), orders);
-    let said = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
+    let said = h
+        .state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
     assert!(said.contains("cannot be unseen"), "{said}");
 }
 
@@ -115,9 +119,83 @@ fn loading_a_save_of_the_same_scenario_keeps_the_computer_seats_and_names_the_sc
         save,
     ));
     h.run();
-    let said = h.state().status().map(|s| s.text.clone()).unwrap_or_default();
+    let said = h
+        .state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default();
     assert!(said.contains("loaded the game"), "{said}");
     assert_eq!(shown(&h, "red"), "greedy", "{said}");
     assert_eq!(shown(&h, "blue"), "person");
     assert_eq!(shown(&h, "Scenario"), "examples/hex-command.yaml");
+}
+
+/// Plays the open game to its end: the acting side's first listed order that is not the
+/// end of the phase, then the end of the phase.
+fn play_out(h: &mut Harness<'static, EditorApp>) {
+    for _ in 0..200 {
+        let (side, action) = {
+            let g = &h.state().session().expect("a game").game;
+            if g.phase().is_none() {
+                return;
+            }
+            let side = g.to_act()[0];
+            let action = g
+                .legal_orders(side, &mut grognard_kernel::hooks::NoHooks)
+                .into_iter()
+                .find(|a| *a != grognard_kernel::action::Action::EndPhase);
+            (side, action)
+        };
+        h.state_mut().command(Command::ViewAs(ViewAs::Side(side)));
+        if let Some(a) = action {
+            h.state_mut().command(Command::Give(a));
+        }
+        h.state_mut().command(Command::EndPhase);
+        h.run();
+    }
+    panic!("the game did not end");
+}
+
+/// #3: nothing on the Play tab said how to win, and "red wins on points (red 3, blue 1)"
+/// did not say what made the 3. The terms in force are one click away on the Play tab, in
+/// words, and the end says which pieces made each side's points.
+#[test]
+fn the_play_tab_says_how_to_win_and_the_end_says_what_made_the_points() {
+    let mut h = play("examples/hex-command.yaml");
+    h.get_by_label("How to win").click();
+    h.run();
+    for term in [
+        "Each enemy piece off the board at the end scores 1 point (but commander 2 points, \
+         crew 0 points).",
+        "Each enemy piece on the board routed at the end scores 1 point.",
+        "A side loses at once when none of its pieces (infantry, artillery) is left on the \
+         board: no infantry or artillery left on the field.",
+        "After turn 7, the side with the most points wins; equal points are a draw.",
+    ] {
+        assert!(h.query_by_label(term).is_some(), "missing: {term}");
+    }
+    let root = common::root().join("crates/grognard-editor/tests/fixtures");
+    let mut h = common::scenario(
+        root.join("sure-shot.scenario.yaml")
+            .to_str()
+            .expect("UTF-8"),
+        1024.0,
+        700.0,
+    );
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    play_out(&mut h);
+    assert!(
+        h.query_by_label("blue wins on points (blue 1, red 0)")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("How the points were made: blue 1: t off the board 1")
+            .is_some(),
+        "{:?}",
+        h.query_all_by_label_contains("points")
+            .filter_map(|n| n.accesskit_node().label())
+            .collect::<Vec<_>>()
+    );
 }

@@ -14,6 +14,7 @@ mod charts_tab;
 mod commands;
 mod computer;
 mod diff_tab;
+mod how_to_win;
 mod play_panels;
 mod play_tab;
 mod remote_panels;

@@ -182,10 +182,36 @@ impl EditorApp {
                     out.push(Command::Restart);
                 }
             });
+            let victory = super::how_to_win::terms_in_force(&session.scenario, game);
             if game.phase().is_none() {
                 // Whole and wrapped, under both rows (which keep their places): a slot's
                 // width cut the scores off.
                 ui.add(egui::Label::new(RichText::new(result_words(game)).strong()).wrap());
+                // Where points decided, which pieces and places made them.
+                if let Some(v) = victory {
+                    let made = super::how_to_win::breakdown(game, v, self.rt.play.view);
+                    if !made.is_empty() {
+                        ui.add(
+                            egui::Label::new(format!(
+                                "How the points were made: {}",
+                                made.join(" · ")
+                            ))
+                            .wrap(),
+                        );
+                    }
+                }
+            } else {
+                // The terms stay one click away: open, they would squeeze the board.
+                let terms = super::how_to_win::terms(game, victory);
+                egui::CollapsingHeader::new("How to win")
+                    .id_salt("how to win")
+                    .show(ui, |ui| {
+                        for t in &terms {
+                            ui.add(egui::Label::new(t.as_str()).wrap());
+                        }
+                    })
+                    .header_response
+                    .on_hover_text(terms.join("\n"));
             }
         });
     }
