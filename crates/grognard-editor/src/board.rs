@@ -250,6 +250,12 @@ fn clip_to_rect(poly: &[Pos2], r: Rect) -> Vec<Pos2> {
             }
         }
     }
+    // A corner on the rectangle's edge is kept and also found as a crossing: the same
+    // point twice: a zero-length edge, which anti-aliasing can feather into a pale seam.
+    out.dedup_by(|a, b| a.distance(*b) <= 0.01);
+    if out.len() > 1 && out[0].distance(out[out.len() - 1]) <= 0.01 {
+        out.pop();
+    }
     out
 }
 

@@ -498,3 +498,42 @@ fn exit_cells_meet_the_tables_edge_and_a_closed_half_hex_is_named_so() {
         );
     }
 }
+
+/// #19, the seams: hex-leaders' half-hexes cut by the table's edge were drawn with a
+/// corner twice over where a hex corner lies on the edge (the clip kept the corner and
+/// the crossing, the same point), and the zero-length edge between them showed as a pale
+/// seam across the grey. No drawn cell repeats a corner.
+#[test]
+fn a_half_hex_repeats_no_corner() {
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    let h = common::scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
+    let g = &h.state().session().expect("a game").game;
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let overlay = Overlay::default();
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces: &[],
+        overlay: &overlay,
+    };
+    let t = Transform {
+        origin: egui::pos2(40.0, 40.0),
+        scale: 60.0,
+    };
+    let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
+    let mut cells = 0;
+    for s in board::paint(&h.ctx, &scene, &t, clip) {
+        if let egui::Shape::Path(p) = s
+            && p.closed
+        {
+            cells += 1;
+            let n = p.points.len();
+            for i in 0..n {
+                let (a, b) = (p.points[i], p.points[(i + 1) % n]);
+                assert!(a.distance(b) > 0.01, "a corner twice over: {:?}", p.points);
+            }
+        }
+    }
+    assert!(cells > 50, "{cells} cells drawn");
+}
