@@ -85,3 +85,30 @@ fn a_problem_an_overlay_caused_in_inherited_text_names_the_overlay_once() {
         run.stderr
     );
 }
+
+/// `remove: [charts.melle, piece_types.general]`: the typo removed nothing, so it is its own
+/// error at the overlay's line with the path that exists, and the three inherited errors
+/// about `general` name only the removal that caused them (outside designer, issue 39: each
+/// help once read "removed `charts.melle`" too).
+#[test]
+fn a_remove_of_a_path_that_does_not_exist_is_its_own_error_and_blames_nothing_else() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/remove-typo.yaml"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "remove-typo.yaml:3:10: `remove: charts.melle`: the ruleset being extended has no such item\n  help: did you mean `charts.melee`?"
+        ),
+        "{}",
+        run.stderr
+    );
+    let helps: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("this text is inherited"))
+        .collect();
+    assert_eq!(helps.len(), 3, "{}", run.stderr);
+    for h in helps {
+        assert!(h.contains("removed `piece_types.general` at"), "{h}");
+        assert!(!h.contains("melle"), "{h}");
+    }
+}

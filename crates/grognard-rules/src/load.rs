@@ -277,17 +277,9 @@ fn parse_layers(
     chain.pop();
     layers.push(path.to_path_buf());
     changes.extend(overlay::replacements(&base, &node));
-    if let Some(Value::Seq(items)) = remove.as_ref().map(|r| &r.value) {
-        changes.extend(items.iter().filter_map(|i| {
-            i.as_str().map(|p| overlay::Change {
-                path: p.to_owned(),
-                at: i.location.clone(),
-                removed: true,
-            })
-        }));
-    }
     let mut merged = overlay::merge(base, node);
-    overlay::apply_removals(&mut merged, remove, problems);
+    // Only a removal that took something away can have broken the text below it.
+    changes.extend(overlay::apply_removals(&mut merged, remove, problems));
     Ok(merged)
 }
 

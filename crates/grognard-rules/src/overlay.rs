@@ -161,6 +161,12 @@ pub fn blame(d: &Diagnostic, changes: &[Change]) -> Option<String> {
     };
     let mut ranked: Vec<&Change> = changes.iter().collect();
     ranked.sort_by_key(|c| std::cmp::Reverse(score(c)));
+    // When some change names a word of the problem, only those are named: the others have
+    // nothing to do with it and would send the designer to the wrong line.
+    if ranked.first().is_some_and(|c| score(c) > 0) {
+        ranked.retain(|c| score(c) > 0);
+    }
+    let changes = ranked.clone();
     let named: Vec<String> = ranked
         .iter()
         .take(3)
@@ -253,24 +259,40 @@ pub fn cycle_error(at: &Location, chain: &[PathBuf], again: &Path) -> Diagnostic
 }
 
 /// Applies an overlay's `remove:` list to the merged tree, reporting paths that match
-/// nothing.
-pub fn apply_removals(merged: &mut Node, remove: Option<Node>, problems: &mut Diagnostics) {
-    let Some(list) = remove else { return };
+/// nothing (at the overlay's line, with the nearest path that exists); returns the removals
+/// that took something away, the only ones a problem in inherited text can be blamed on.
+pub fn apply_removals(
+    merged: &mut Node,
+    remove: Option<Node>,
+    problems: &mut Diagnostics,
+) -> Vec<Change> {
+    let mut done = Vec::new();
+    let Some(list) = remove else { return done };
     let Value::Seq(items) = list.value else {
         problems.push(Diagnostic::new(
             list.location,
             "`remove:` takes a list of dotted paths, e.g. `[terrain.swamp]`",
         ));
-        return;
+        return done;
     };
     for item in items {
         match &item.value {
             Value::Str(path) => {
-                if !remove_path(merged, path) {
-                    problems.push(Diagnostic::new(
+                if remove_path(merged, path) {
+                    done.push(Change {
+                        path: path.clone(),
+                        at: item.location.clone(),
+                        removed: true,
+                    });
+                } else {
+                    let mut d = Diagnostic::new(
                         item.location.clone(),
                         format!("`remove: {path}`: the ruleset being extended has no such item"),
-                    ));
+                    );
+                    if let Some(near) = nearest_path(merged, path) {
+                        d = d.with_help(format!("did you mean `{near}`?"));
+                    }
+                    problems.push(d);
                 }
             }
             _ => problems.push(Diagnostic::new(
@@ -279,6 +301,30 @@ pub fn apply_removals(merged: &mut Node, remove: Option<Node>, problems: &mut Di
             )),
         }
     }
+    done
+}
+
+/// The existing dotted path closest to `path`: its parents followed as far as they exist,
+/// then the closest name among the keys there (`charts.melle` → `charts.melee`).
+fn nearest_path(root: &Node, path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split('.').filter(|p| !p.is_empty()).collect();
+    let mut node = root;
+    let mut found: Vec<String> = Vec::new();
+    for part in &parts {
+        let Value::Map(entries) = &node.value else {
+            return None;
+        };
+        let keys: Vec<String> = entries.iter().map(|(k, _)| k.key_text()).collect();
+        let name = if keys.iter().any(|k| k == part) {
+            (*part).to_owned()
+        } else {
+            crate::suggest::did_you_mean(part, keys.iter().map(String::as_str))?.to_owned()
+        };
+        node = &entries.iter().find(|(k, _)| k.key_text() == name)?.1;
+        found.push(name);
+    }
+    let near = found.join(".");
+    (near != path).then_some(near)
 }
 
 #[cfg(test)]
@@ -313,6 +359,43 @@ mod tests {
             "{note}"
         );
         assert_eq!(blame(&d, &[]), None);
+    }
+
+    /// A `remove:` of a path that does not exist once coloured three unrelated errors'
+    /// help ("removed `charts.melle`"): it removed nothing, so it is blamed for nothing; it
+    /// is its own error at the overlay's line, with the path that exists; and a problem is
+    /// blamed only on the changes that share its words (outside designer, issue 39).
+    #[test]
+    fn a_removal_that_removed_nothing_is_its_own_error_and_blames_nothing() {
+        let mut merged = tree(
+            "base.yaml",
+            "ruleset: b\ncharts:\n  melee: {}\npiece_types:\n  general: {}\n  infantry: {}\n",
+        );
+        let remove = tree("over.yaml", "[charts.melle, piece_types.general]\n");
+        let mut problems = Diagnostics::default();
+        let done = apply_removals(&mut merged, Some(remove), &mut problems);
+        let paths: Vec<&str> = done.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["piece_types.general"]);
+        let text = problems.to_string();
+        assert!(
+            text.contains("over.yaml:1:2: `remove: charts.melle`"),
+            "{text}"
+        );
+        assert!(text.contains("did you mean `charts.melee`?"), "{text}");
+        let replaced = Change {
+            path: "charts.volley.rows".to_owned(),
+            at: Location::new("over.yaml", 9, 1),
+            removed: false,
+        };
+        let mut changes = done;
+        changes.push(replaced);
+        let d = Diagnostic::new(
+            Location::new("base.yaml", 9, 1),
+            "unknown piece type `general`",
+        );
+        let note = blame(&d, &changes).unwrap_or_default();
+        assert!(note.contains("removed `piece_types.general`"), "{note}");
+        assert!(!note.contains("charts"), "{note}");
     }
 
     /// A variant's notes add to its base's (the readings it inherits stay stated); any other
