@@ -15,8 +15,11 @@
 //!    hook where it binds one ([`rollout::judge`]);
 //! 4. counts the score on every node it went through.
 //!
-//! The order given is the decision's most visited child; [`explain`] keeps the most
-//! visited ones with their visits and mean scores. Every random choice comes from the
+//! The order given is the greedy policy's choice (the prior's first, always tried first)
+//! unless the decision's most visited child beats it surely — by more than
+//! [`tree::SURE`] standard errors of the two means ([`Tree::chosen`]): the search plays
+//! greedy's order where its rollouts cannot tell better from noise. [`explain`] keeps the
+//! order given and the most visited others with their visits and mean scores. Every random choice comes from the
 //! player's own stream, so with `it=N` a seed gives the same orders every time.
 
 pub mod explain;
@@ -142,12 +145,14 @@ pub fn think(
         iterations += 1;
     }
     let _ = hooks.take_fault();
+    let default = prior.first().map(|(a, _)| a);
+    let given = tree.chosen(default);
+    let chosen = given.map_or(Action::EndPhase, |n| n.action.clone());
+    // The order given first, then the rest most visited first.
     let ranked = tree.ranked();
-    let chosen = ranked
-        .first()
-        .map_or(Action::EndPhase, |n| n.action.clone());
-    let considered = ranked
-        .iter()
+    let considered = given
+        .into_iter()
+        .chain(ranked.into_iter().filter(|n| n.action != chosen))
         .take(explain::SHOWN)
         .map(|n| Considered {
             order: serde_json::to_value(describe_order_as(
@@ -175,8 +180,9 @@ pub fn think(
 /// The decision's orders in the order they are added to the tree, each with the prior's
 /// opinion of it (0 to 1): the greedy policy's score, best first, the end of the phase just
 /// after every order that scores (so that standing still is weighed early), ties in the
-/// listed order; an action at an enemy is worth 1, a move that closes ½ to 1, the end of
-/// the phase ¼, anything else 0.
+/// listed order — so the first is the greedy policy's own choice; an action at an enemy is
+/// worth 1, a move that closes ½ to 1, an action without a target ½, the end of the phase
+/// ¼, anything else 0.
 fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)> {
     let view = game.view(side);
     let handle = |id: PieceId| PieceId(game.handle_of(side, id).unwrap_or(u32::MAX));
@@ -195,24 +201,57 @@ fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)>
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let best_move = scored
         .iter()
-        .filter(|(s, i)| *s > 1 && !matches!(legal[*i], Action::Act { .. }))
+        .filter(|(s, i)| *s > 1 && is_move(&legal[*i]))
         .map(|(s, _)| *s)
         .max()
         .unwrap_or(1);
     scored
         .into_iter()
-        .map(|(s, i)| {
-            let opinion = match &legal[i] {
-                Action::EndPhase => 0.25,
-                Action::Act {
-                    target: Some(_), ..
-                } => 1.0,
-                _ if s > 1 => 0.5 + 0.5 * s as f64 / best_move as f64,
-                _ => 0.0,
-            };
-            (legal[i].clone(), opinion)
-        })
+        .map(|(s, i)| (legal[i].clone(), opinion(Kind::of(&legal[i]), s, best_move)))
         .collect()
+}
+
+/// Whether `action` moves a piece (what the prior weighs by how much it closes).
+fn is_move(action: &Action) -> bool {
+    matches!(action, Action::Move { .. } | Action::MoveTo { .. })
+}
+
+/// What kind of order the prior weighs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    EndPhase,
+    AtEnemy,
+    Untargeted,
+    Move,
+    Other,
+}
+
+impl Kind {
+    fn of(action: &Action) -> Self {
+        match action {
+            Action::EndPhase => Self::EndPhase,
+            Action::Act {
+                target: Some(_), ..
+            } => Self::AtEnemy,
+            Action::Act { target: None, .. } => Self::Untargeted,
+            a if is_move(a) => Self::Move,
+            _ => Self::Other,
+        }
+    }
+}
+
+/// The prior's opinion of an order of `kind` whose greedy score is `score`, where the best
+/// move scores `best_move` (see [`root_prior`]). Always within 0..1: an action with no
+/// target (limbering, digging in), which greedy scores above a short move, counts ½ like
+/// the least closing move rather than by its score against the moves'.
+fn opinion(kind: Kind, score: i64, best_move: i64) -> f64 {
+    match kind {
+        Kind::EndPhase => 0.25,
+        Kind::AtEnemy => 1.0,
+        Kind::Untargeted if score > 1 => 0.5,
+        Kind::Move if score > 1 => 0.5 + 0.5 * (score as f64 / best_move.max(1) as f64).min(1.0),
+        _ => 0.0,
+    }
 }
 
 /// One iteration (see the module doc); fails only when the `evaluate` hook does.
@@ -303,6 +342,22 @@ mod tests {
             let spec = name.strip_prefix("search").unwrap_or_default();
             assert_eq!(Budget::parse(spec.trim_start_matches(':')), Ok(b), "{name}");
         }
+    }
+
+    #[test]
+    fn the_prior_opinion_stays_within_zero_to_one() {
+        // No move closes (the best move scores 1): digging in (greedy's 10) was worth 5.5.
+        assert!((opinion(Kind::Untargeted, 10, 1) - 0.5).abs() < 1e-9);
+        assert!((opinion(Kind::Move, 2000, 2000) - 1.0).abs() < 1e-9);
+        assert!((opinion(Kind::Move, 1000, 2000) - 0.75).abs() < 1e-9);
+        assert!(opinion(Kind::Move, 0, 2000).abs() < 1e-9);
+        assert!((opinion(Kind::EndPhase, 1, 2000) - 0.25).abs() < 1e-9);
+        assert_eq!(Kind::of(&Action::EndPhase), Kind::EndPhase);
+        let step = Action::Move {
+            piece: PieceId(1),
+            path: vec![grognard_kernel::geometry::Cell::new(1, 1)],
+        };
+        assert_eq!(Kind::of(&step), Kind::Move);
     }
 
     #[test]

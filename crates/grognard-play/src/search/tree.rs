@@ -27,6 +27,9 @@ pub const BIAS: f64 = 1.0;
 pub const WIDEN_POWER: f64 = 0.5;
 /// UCB1's exploration constant (scores lie in −1..1).
 pub const EXPLORE: f64 = 0.7;
+/// How many standard errors better than the prior's first order another must score to be
+/// given instead (see [`Tree::chosen`]).
+pub const SURE: f64 = 2.0;
 
 /// One node: the order that led to it and what the search learnt below it.
 #[derive(Clone, Debug)]
@@ -43,6 +46,8 @@ pub struct Node {
     pub avail: u32,
     /// Sum of the scores of the iterations through it (the searching side's).
     pub total: f64,
+    /// Sum of their squares (for how far the mean can be trusted).
+    pub total_sq: f64,
     /// The prior's opinion of the order, 0 to 1 (0 below the decision).
     pub prior: f64,
 }
@@ -56,6 +61,17 @@ impl Node {
         } else {
             self.total / f64::from(self.visits)
         }
+    }
+
+    /// The standard error of [`Node::mean`] (infinite below two visits).
+    #[must_use]
+    pub fn error(&self) -> f64 {
+        if self.visits < 2 {
+            return f64::INFINITY;
+        }
+        let n = f64::from(self.visits);
+        let var = ((self.total_sq - self.total * self.total / n) / (n - 1.0)).max(0.0);
+        (var / n).sqrt()
     }
 
     /// The mean with the prior's bias, which fades as visits grow.
@@ -94,6 +110,7 @@ impl Tree {
                 visits: 0,
                 avail: 0,
                 total: 0.0,
+                total_sq: 0.0,
                 prior: 0.0,
             }],
             side,
@@ -165,6 +182,7 @@ impl Tree {
             visits: 0,
             avail: 1,
             total: 0.0,
+            total_sq: 0.0,
             prior,
         });
         self.nodes[parent].children.push(id);
@@ -177,6 +195,7 @@ impl Tree {
             if let Some(node) = self.nodes.get_mut(*n) {
                 node.visits += 1;
                 node.total += score;
+                node.total_sq += score * score;
             }
         }
     }
@@ -196,6 +215,27 @@ impl Tree {
                 .then(b.biased().total_cmp(&a.biased()))
         });
         kids
+    }
+
+    /// The decision's child to give: the one whose order is `default` (the prior's first,
+    /// the greedy policy's choice) unless the most visited child is another whose mean beats
+    /// it by more than [`SURE`] standard errors of the difference. Rollouts score with much
+    /// noise and a short search visits each child a few dozen times, so the most visited
+    /// child is often ahead by chance; the greedy choice is kept where the search cannot
+    /// show better. `None` before any child.
+    #[must_use]
+    pub fn chosen(&self, default: Option<&Action>) -> Option<&Node> {
+        let ranked = self.ranked();
+        let best = *ranked.first()?;
+        let Some(fallback) = default.and_then(|d| ranked.iter().find(|n| n.action == *d)) else {
+            return Some(best);
+        };
+        let spread = best.error().hypot(fallback.error());
+        if best.mean() - fallback.mean() > SURE * spread {
+            Some(best)
+        } else {
+            Some(fallback)
+        }
     }
 }
 
@@ -246,6 +286,40 @@ mod tests {
             matches!(t.step(0, SideId(0), &legal, &mut first), Some(Step::Descend(c)) if c == b)
         );
         assert_eq!(t.nodes[a].avail, 1, "a was not counted available");
+    }
+
+    #[test]
+    fn the_default_is_kept_unless_another_order_is_surely_better() {
+        let mut t = Tree::new(SideId(0));
+        let greedy = t.add(0, SideId(0), face(1), 1.0);
+        let other = t.add(0, SideId(0), face(2), 0.0);
+        // The other is visited more and scores a little better, within the noise.
+        for i in 0..20 {
+            t.back_up(&[0, greedy], if i % 2 == 0 { 0.3 } else { -0.3 });
+        }
+        for i in 0..30 {
+            t.back_up(&[0, other], if i % 2 == 0 { 0.35 } else { -0.25 });
+        }
+        assert_eq!(
+            t.ranked()[0].action,
+            face(2),
+            "the other is the most visited"
+        );
+        let chosen = t.chosen(Some(&face(1))).map(|n| n.action.clone());
+        assert_eq!(
+            chosen,
+            Some(face(1)),
+            "a lead within the noise keeps the default"
+        );
+        // Far better and steady: the search's choice is given.
+        for _ in 0..30 {
+            t.back_up(&[0, other], 0.6);
+        }
+        let chosen = t.chosen(Some(&face(1))).map(|n| n.action.clone());
+        assert_eq!(chosen, Some(face(2)));
+        assert_eq!(t.nodes[greedy].visits, 20);
+        // Without a default, the most visited.
+        assert_eq!(t.chosen(None).map(|n| n.action.clone()), Some(face(2)));
     }
 
     #[test]
