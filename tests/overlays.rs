@@ -112,3 +112,30 @@ fn a_remove_of_a_path_that_does_not_exist_is_its_own_error_and_blames_nothing_el
         assert!(!h.contains("melle"), "{h}");
     }
 }
+
+/// An overlay's row `result: hrt` once put the error on the base's `on: hurt` line with
+/// "did you mean `hrt`?", telling the designer to change the base to match the typo (outside
+/// designer, issue 39). The error is at the overlay's row and suggests the base's name.
+#[test]
+fn an_outcome_misspelt_in_an_overlays_row_is_reported_at_the_row_with_the_bases_name() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/outcome-typo.yaml"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "outcome-typo.yaml:6:32: outcome `hrt`: action `melee` handles no such outcome"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `hurt`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("did you mean `hrt`"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("unknown outcome `hurt`"),
+        "the base's line is right: {}",
+        run.stderr
+    );
+}

@@ -15,7 +15,7 @@ use crate::compile::compile;
 use crate::de::{Located, decode, decode_recovering};
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::model::{OrderOfBattleSpec, OrderSpec, OrdersSpec, RulesetSpec, ScenarioSpec};
-use crate::node::{Node, Value};
+use crate::node::Node;
 use crate::overlay;
 use crate::scenario::{CompiledScenario, compile_scenario};
 use crate::source::{Disk, ReadError, Source, tidy};

@@ -85,14 +85,51 @@ pub(super) fn compile_actions(
     let defs: Vec<ActionDef> = spec
         .actions
         .iter()
-        .map(|a| compile_action(cx, names, charts, &a.name, &a.value))
+        .map(|a| compile_action(cx, spec, names, charts, &a.name, &a.value))
         .collect();
     check_pursuits(cx, spec, &defs);
     defs
 }
 
+/// An `on:` name the chart's rows lost because a row written in another file (an overlay
+/// that replaced the rows) misspells it: the mistake is the row's, so it is reported at
+/// the row, with the name the action handles (`hrt` → `hurt`), and not at the inherited
+/// `on:` line, which is right. True when so reported.
+fn misspelt_row(
+    cx: &mut Cx,
+    action: &Located<String>,
+    on: &Located<String>,
+    rows: &[crate::model::RowSpec],
+    v: &ActionSpec,
+) -> bool {
+    if rows.iter().any(|r| r.result.value == on.value) {
+        return false;
+    }
+    let handled = |r: &str| v.on.iter().any(|o| o.name.value == r);
+    let Some(row) = rows.iter().find(|r| {
+        !handled(&r.result.value)
+            && r.result.location.file != on.location.file
+            && crate::suggest::did_you_mean(&r.result.value, [on.value.as_str()]).is_some()
+    }) else {
+        return false;
+    };
+    cx.error_help(
+        &row.result.location,
+        format!(
+            "outcome `{}`: action `{}` handles no such outcome",
+            row.result.value, action.value
+        ),
+        Some(format!(
+            "did you mean `{}`? (action `{}` handles it at {})",
+            on.value, action.value, on.location
+        )),
+    );
+    true
+}
+
 fn compile_action(
     cx: &mut Cx,
+    spec: &RulesetSpec,
     names: &Names,
     charts: &[ChartDef],
     name: &Located<String>,
@@ -129,7 +166,15 @@ fn compile_action(
         |c| AmountScope::of_chart(c, &inputs, &place),
     );
     let mut effects = vec![Vec::new(); outcomes.len()];
+    let rows = v
+        .chart
+        .as_ref()
+        .and_then(|c| spec.charts.get(&c.value))
+        .map_or(&[][..], |c| c.rows.as_slice());
     for on in v.on.iter() {
+        if misspelt_row(cx, name, &on.name, rows, v) {
+            continue;
+        }
         let Some(i) = cx.lookup("outcome", &on.name, outcomes.iter().map(String::as_str)) else {
             continue;
         };
