@@ -199,3 +199,120 @@ fn the_play_tab_says_how_to_win_and_the_end_says_what_made_the_points() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Where a label's node is on screen (the last so labelled: a line may repeat).
+fn rect_of(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
+    let n = h.query_all_by_label(label).last().expect(label);
+    let b = n.accesskit_node().bounding_box().expect("laid out");
+    egui::Rect::from_min_max(
+        egui::pos2(b.x0 as f32, b.y0 as f32),
+        egui::pos2(b.x1 as f32, b.y1 as f32),
+    )
+}
+
+/// Runs frames as the editor's window does: one, then more while one is asked for.
+fn settle(h: &mut Harness<'_, EditorApp>) {
+    h.step();
+    for _ in 0..30 {
+        if !h.ctx.requested_repaint_last_pass() {
+            return;
+        }
+        h.step();
+    }
+}
+
+/// Turns the mouse wheel at `at` (positive: toward the top), then lets the scroll end.
+fn wheel(h: &mut Harness<'_, EditorApp>, at: egui::Pos2, dy: f32) {
+    h.event(egui::Event::PointerMoved(at));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, dy),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..40 {
+        h.step();
+    }
+}
+
+/// The event log's newest line is in sight: below the log's heading, above the dice log's.
+fn newest_in_sight(h: &Harness<'_, EditorApp>) -> bool {
+    let last = h.state().event_log().last().expect("a log").clone();
+    let line = rect_of(h, &last);
+    let head = h
+        .get_by_label_contains("Event log (")
+        .accesskit_node()
+        .bounding_box()
+        .expect("laid out");
+    line.min.y >= head.y1 as f32 && line.max.y <= rect_of(h, "Dice log").min.y
+}
+
+fn end_phases(h: &mut Harness<'static, EditorApp>, n: usize) {
+    for _ in 0..n {
+        h.state_mut()
+            .command(Command::Give(grognard_kernel::action::Action::EndPhase));
+        settle(h);
+    }
+    // The log is read again in the frame after the order's; a few more let it settle.
+    for _ in 0..5 {
+        h.step();
+    }
+}
+
+/// #4: after one scroll up the event log stopped following, for the rest of that game and
+/// into the next; the wheel at the log's end scrolled the panel around it instead; the dice
+/// log was newest-first beside an oldest-first event log. Each log follows its newest line
+/// unless scrolled up, *Jump to latest* and a new game bring it back, the wheel scrolls
+/// only the log under it, and both logs are oldest first.
+#[test]
+fn the_logs_follow_the_newest_line_and_the_wheel_scrolls_only_the_log_under_it() {
+    let mut h = play("examples/square-blocks.yaml");
+    h.state_mut().command(Command::ViewAs(ViewAs::Referee));
+    settle(&mut h);
+    end_phases(&mut h, 8);
+    assert!(newest_in_sight(&h));
+    let last = h.state().event_log().last().expect("a log").clone();
+    let over = rect_of(&h, &last).center() - egui::vec2(0.0, 30.0);
+    // At the log's end, the wheel moves nothing else.
+    let head = rect_of(&h, "Dice log");
+    wheel(&mut h, over, -3000.0);
+    assert_eq!(
+        rect_of(&h, "Dice log"),
+        head,
+        "the panel around the log scrolled"
+    );
+    assert!(newest_in_sight(&h));
+    // Scrolled up, the log stays put as lines come, and offers the way back.
+    wheel(&mut h, over, 150.0);
+    end_phases(&mut h, 2);
+    assert!(
+        !newest_in_sight(&h),
+        "scrolled up, the log stays where it was put"
+    );
+    h.get_by_label("Jump to latest").click();
+    settle(&mut h);
+    assert!(newest_in_sight(&h));
+    assert!(h.query_by_label("Jump to latest").is_none());
+    // Scrolled up at the end of one game, the next game's log follows from its start.
+    wheel(&mut h, over, 150.0);
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::OpenScenario,
+        std::path::PathBuf::from("examples/square-blocks.yaml"),
+    ));
+    settle(&mut h);
+    assert!(h.state().session().expect("a game").orders().is_empty());
+    h.state_mut().command(Command::ViewAs(ViewAs::Referee));
+    settle(&mut h);
+    end_phases(&mut h, 8);
+    assert!(newest_in_sight(&h));
+    // One order for both logs: the dice log's first roll is drawn above its last.
+    let rolls = {
+        let s = h.state().session().expect("a game");
+        grognard_editor::session::dice_log(&s.scenario.ruleset, s.game.log())
+    };
+    assert!(rolls.len() >= 2, "{rolls:?}");
+    let first = rect_of(&h, &rolls[0][0]);
+    let newest = rect_of(&h, &rolls[rolls.len() - 1][0]);
+    assert!(first.min.y < newest.min.y, "{first:?} {newest:?}");
+}

@@ -287,65 +287,135 @@ impl EditorApp {
             });
     }
 
-    /// The event log (as `grognard view` prints it) and the dice log, for the view chosen.
+    /// The event log (as `grognard view` prints it) and the dice log, for the view chosen:
+    /// both oldest first, each in a scroll area of its own that follows its newest line
+    /// ([`follow_lines`]). No scroll area holds both: a wheel at a log's end scrolled the
+    /// outer one down to the dice instead.
     pub(super) fn logs_ui(&self, ui: &mut egui::Ui) {
         let Some(session) = &self.rt.session else {
             return;
         };
         let game = &session.game;
-        egui::ScrollArea::vertical().id_salt("logs").show(ui, |ui| {
-            egui::CollapsingHeader::new(
-                RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
-            )
-            .id_salt("event log")
-            .default_open(true)
-            .show(ui, |ui| {
-                if self.rt.play.log.is_empty() {
-                    ui.label("Nothing has happened yet.");
+        let ruleset = &session.scenario.ruleset;
+        let events = match self.rt.play.view {
+            ViewAs::Referee => game.log(),
+            ViewAs::Side(side) => game.events_for(side),
+        };
+        let log = dice_log(ruleset, events);
+        // The event log takes about half of what is left, the dice log the rest.
+        let line = ui.spacing().interact_size.y;
+        let share = ((ui.available_height() - 4.0 * line) / 2.0).max(3.0 * line);
+        egui::CollapsingHeader::new(
+            RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
+        )
+        .id_salt("event log")
+        .default_open(true)
+        .show(ui, |ui| {
+            if self.rt.play.log.is_empty() {
+                ui.label("Nothing has happened yet.");
+            }
+            follow_lines(ui, "event log lines", share, self.rt.play.log.len(), |ui| {
+                let mut last = None;
+                for line in &self.rt.play.log {
+                    last = Some(ui.label(line));
                 }
-                // Its own scroll area, kept at the newest line. egui moves a
-                // stuck-to-the-end area only at the end of the frame that drew the
-                // new lines; one more frame is asked for so the move is drawn even
-                // when nothing else on screen changed (the other side's order).
-                let seen = egui::Id::unique("event log lines seen");
-                let n = self.rt.play.log.len();
-                if ui.ctx().data(|d| d.get_temp::<usize>(seen)) != Some(n) {
-                    ui.ctx().data_mut(|d| d.insert_temp(seen, n));
-                    ui.ctx().request_repaint();
-                }
-                egui::ScrollArea::vertical()
-                    .id_salt("event log lines")
-                    .max_height(200.0)
-                    .stick_to_bottom(true)
-                    .show(ui, |ui| {
-                        for line in &self.rt.play.log {
-                            ui.label(line);
-                        }
-                    });
+                last
             });
-            ui.separator();
-            ui.label(RichText::new("Dice log").strong());
-            let ruleset = &session.scenario.ruleset;
-            let events = match self.rt.play.view {
-                ViewAs::Referee => game.log(),
-                ViewAs::Side(side) => game.events_for(side),
-            };
-            let log = dice_log(ruleset, events);
-            let side = matches!(self.rt.play.view, ViewAs::Side(_));
-            for line in dice_note(ruleset, side, &log) {
-                ui.label(line);
-            }
-            for entry in log.iter().rev() {
+        });
+        ui.separator();
+        ui.label(RichText::new("Dice log").strong());
+        let side = matches!(self.rt.play.view, ViewAs::Side(_));
+        for line in dice_note(ruleset, side, &log) {
+            ui.label(line);
+        }
+        let rest = (ui.available_height() - line).max(3.0 * line);
+        follow_lines(ui, "dice log lines", rest, log.len(), |ui| {
+            let mut last = None;
+            // Oldest first, as the event log: the newest roll is the last line.
+            for entry in &log {
                 for (i, line) in entry.iter().enumerate() {
-                    if i == 0 {
-                        ui.label(RichText::new(line).strong());
+                    last = Some(if i == 0 {
+                        ui.label(RichText::new(line).strong())
                     } else {
-                        ui.label(line);
-                    }
+                        ui.label(line)
+                    });
                 }
             }
+            last
         });
     }
+}
+
+/// What a log's scroll area remembers between frames: whether it follows the newest line,
+/// how many entries it had, and its offset (to tell the player's scrolling up).
+#[derive(Clone, Copy)]
+struct Follow {
+    following: bool,
+    seen: usize,
+    offset: f32,
+}
+
+/// A log's lines (drawn by `add`, which gives back the last line's response) in a scroll
+/// area that keeps the newest line in sight unless the player scrolled up; scrolled back to
+/// the end (within a line), or when the log starts again (a new game, an undo), it follows
+/// once more, and *Jump to latest* brings it back at once. egui's own stick-to-bottom
+/// re-sticks only at the very end offset, which a wheel's smooth scroll may stop short of,
+/// and it kept that state into the next game: the log stopped following for good.
+fn follow_lines(
+    ui: &mut egui::Ui,
+    salt: &str,
+    max_height: f32,
+    entries: usize,
+    add: impl FnOnce(&mut egui::Ui) -> Option<egui::Response>,
+) {
+    let key = ui.make_persistent_id((salt, "follow"));
+    let mut f = ui
+        .ctx()
+        .data(|d| d.get_temp::<Follow>(key))
+        .unwrap_or(Follow {
+            following: true,
+            seen: 0,
+            offset: 0.0,
+        });
+    if entries < f.seen {
+        f.following = true;
+    }
+    if !f.following && ui.small_button("Jump to latest").clicked() {
+        f.following = true;
+        f.seen = usize::MAX;
+    }
+    let grew = entries != f.seen;
+    let out = egui::ScrollArea::vertical()
+        .id_salt(salt)
+        .max_height(max_height)
+        .auto_shrink([false, true])
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            let last = add(ui);
+            if f.following
+                && grew
+                && let Some(last) = last
+            {
+                last.scroll_to_me(Some(egui::Align::BOTTOM));
+            }
+        });
+    let offset = out.state.clamped_offset().y;
+    let end = (out.content_size.y - out.inner_rect.height()).max(0.0);
+    let slack = ui.spacing().interact_size.y;
+    if offset + slack >= end {
+        f.following = true;
+    } else if offset < f.offset - 0.5 {
+        // The player scrolled up: leave the log where it was put.
+        f.following = false;
+    }
+    if grew {
+        // The move to the new line is drawn in the next frame; ask for it even when
+        // nothing else on screen changes (the other side's order).
+        ui.ctx().request_repaint();
+    }
+    f.seen = entries;
+    f.offset = offset;
+    ui.ctx().data_mut(|d| d.insert_temp(key, f));
 }
 
 /// The pieces off the board that the view may know of (a side's own; every piece for the
