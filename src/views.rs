@@ -274,30 +274,7 @@ pub(crate) fn measure(
             .flatten()
     };
     let (sights_ab, sights_ba) = (level(pa, pb), level(pb, pa));
-    let (distance, rule_distance, unit) = match (&pa.place, &pb.place, game.board().grid()) {
-        (Place::Point { .. }, Place::Point { .. }, _) => {
-            let gap = game
-                .table_gap(pa, pb)
-                .unwrap_or(grognard_kernel::geometry::open::Len(0));
-            #[allow(clippy::cast_precision_loss)] // thousandths of an inch on a table
-            let table = gap.0 as f64 / 1000.0;
-            let rule = match &game.rules().geometry {
-                grognard_kernel::rules::GeometryRules::Open { scale } if scale.num > 0 => {
-                    table * f64::from(scale.den) / f64::from(scale.num)
-                }
-                _ => table,
-            };
-            (table, rule, "inches")
-        }
-        _ => {
-            let steps = f64::from(game.distance(pa, pb).unwrap_or(0));
-            let unit = match game.board().grid() {
-                Some(grognard_kernel::geometry::Grid::Hex(_)) => "hexes",
-                _ => "squares",
-            };
-            (steps, steps, unit)
-        }
-    };
+    let (distance, rule_distance, unit) = tape_distance(&game, pa, pb);
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     if json {
         print_json(&json!({
@@ -310,6 +287,50 @@ pub(crate) fn measure(
         }));
         return Ok(());
     }
+    print_tape(&Tape {
+        game: &game,
+        names: (a, b),
+        pieces: (pa, pb),
+        side,
+        markers: (ma, mb),
+        sighting,
+        distance: (distance, rule_distance, unit),
+        arcs: (arc_ab, arc_ba),
+        lines: (sees_ab, sees_ba),
+        levels: (sights_ab, sights_ba),
+    });
+    Ok(())
+}
+
+/// What `measure` found, for its text.
+struct Tape<'g, 'n> {
+    game: &'g Game,
+    names: (&'n str, &'n str),
+    pieces: (
+        &'g grognard_kernel::piece::Piece,
+        &'g grognard_kernel::piece::Piece,
+    ),
+    side: Option<&'n str>,
+    markers: (bool, bool),
+    sighting: bool,
+    distance: (f64, f64, &'static str),
+    arcs: (&'static str, &'static str),
+    lines: (Option<bool>, Option<bool>),
+    levels: (Option<&'g str>, Option<&'g str>),
+}
+
+/// `measure`'s text: whose view it is, the distance, the arcs and the lines of sight.
+fn print_tape(t: &Tape) {
+    let game = t.game;
+    let (a, b) = t.names;
+    let (pa, pb) = t.pieces;
+    let side = t.side;
+    let (ma, mb) = t.markers;
+    let sighting = t.sighting;
+    let (distance, rule_distance, unit) = t.distance;
+    let (arc_ab, arc_ba) = t.arcs;
+    let (sees_ab, sees_ba) = t.lines;
+    let (sights_ab, sights_ba) = t.levels;
     let yes = |x: Option<bool>| match x {
         Some(true) => "yes",
         Some(false) => "no",
@@ -376,7 +397,39 @@ pub(crate) fn measure(
             yes(sees_ba)
         );
     }
-    Ok(())
+}
+
+/// The distance between two pieces: on the table and in rule inches (open table), or in
+/// grid steps (twice), with the unit's name.
+fn tape_distance(
+    game: &Game,
+    pa: &grognard_kernel::piece::Piece,
+    pb: &grognard_kernel::piece::Piece,
+) -> (f64, f64, &'static str) {
+    match (&pa.place, &pb.place, game.board().grid()) {
+        (Place::Point { .. }, Place::Point { .. }, _) => {
+            let gap = game
+                .table_gap(pa, pb)
+                .unwrap_or(grognard_kernel::geometry::open::Len(0));
+            #[allow(clippy::cast_precision_loss)] // thousandths of an inch on a table
+            let table = gap.0 as f64 / 1000.0;
+            let rule = match &game.rules().geometry {
+                grognard_kernel::rules::GeometryRules::Open { scale } if scale.num > 0 => {
+                    table * f64::from(scale.den) / f64::from(scale.num)
+                }
+                _ => table,
+            };
+            (table, rule, "inches")
+        }
+        _ => {
+            let steps = f64::from(game.distance(pa, pb).unwrap_or(0));
+            let unit = match game.board().grid() {
+                Some(grognard_kernel::geometry::Grid::Hex(_)) => "hexes",
+                _ => "squares",
+            };
+            (steps, steps, unit)
+        }
+    }
 }
 
 /// The piece `side` names `name` (as its orders do: its own pieces and identified enemies
