@@ -648,3 +648,56 @@ fn tune_prints_the_sim_command_that_reproduces_its_rate() {
     assert_eq!(format!("{:.1}", mean * 100.0), rate, "{command}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `sim --ruleset` once printed a page of +0.00 rows when the house rule never came into
+/// play (the outside designer's staff-9 overlay of black-powder, whose scenario sets `staff:`
+/// on each brigadier): it now says in one line that the two rulesets played the same games,
+/// and folds rows that are the same constant under both into one line. A change that does
+/// play says nothing of the kind.
+#[test]
+fn sim_against_a_ruleset_that_changes_no_game_says_so_and_folds_equal_rows() {
+    let sim = |overlay: &str| {
+        let run = grognard(&[
+            "sim",
+            "tests/fixtures/tune/duel-scenario.yaml",
+            "--policy",
+            "greedy",
+            "--runs",
+            "20",
+            "--threads",
+            "1",
+            "--ruleset",
+            overlay,
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let still = sim("tests/fixtures/overlays/duel-still.yaml");
+    assert!(
+        still.contains("the two rulesets played the same 20 games: no game differed"),
+        "{still}"
+    );
+    let sharper = sim("tests/fixtures/overlays/duel-sharper.yaml");
+    assert!(!sharper.contains("played the same"), "{sharper}");
+    assert!(sharper.contains("m shoot hit"), "{sharper}");
+    for out in [&still, &sharper] {
+        // Blue loses no piece in any game under either: one line, not a row.
+        assert!(
+            out.contains("1 row equal: the same value in every game"),
+            "{out}"
+        );
+        assert!(!out.contains("blue pieces lost"), "{out}");
+    }
+    let run = grognard(&[
+        "sim",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--policy",
+        "greedy",
+        "--runs",
+        "20",
+        "--ruleset",
+        "tests/fixtures/overlays/duel-still.yaml",
+        "--json",
+    ]);
+    assert_eq!(json(&run.stdout)["b"]["same_games"], true);
+}

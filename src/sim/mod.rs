@@ -328,11 +328,19 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         }
         return Ok(());
     }
+    // Game for game, did the two rulesets play the same games?
+    let same = b.as_ref().is_some_and(|b| {
+        let trace = |x: &[Brief]| x.iter().map(|g| (g.run, g.trace)).collect::<Vec<_>>();
+        trace(&a.briefs) == trace(&b.briefs)
+    });
     let sa = summarise(&a.scenario, &orders, seed, a.tally)?;
-    let sb = match b {
+    let mut sb = match b {
         Some(b) => Some(summarise(&b.scenario, &orders, seed, b.tally)?),
         None => None,
     };
+    if let Some(sb) = &mut sb {
+        sb.same_games = Some(same);
+    }
     // Asked to save: say so even when no game matched, rather than print nothing.
     let asked = args.save_games.map(|_| args.which.unwrap_or("all"));
     report(&sa, sb.as_ref(), (&saved, asked), args.json);

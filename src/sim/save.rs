@@ -29,6 +29,10 @@ pub(crate) struct Brief {
     pub orders: u64,
     /// False when it could not start.
     pub started: bool,
+    /// A hash of how the game went (its result, length, orders, every chart outcome in
+    /// order and every piece's end), so two rulesets' games on the same seed can be told
+    /// apart: equal for games that went the same way.
+    pub trace: u64,
 }
 
 impl Brief {
@@ -39,8 +43,18 @@ impl Brief {
             turns: r.turns,
             orders: r.policy_orders,
             started: r.failed.is_none(),
+            trace: trace_of(r),
         }
     }
+}
+
+/// [`Brief::trace`].
+fn trace_of(r: &RunResult) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (r.winner, r.turns, r.policy_orders, r.finished, &r.outcomes).hash(&mut h);
+    format!("{:?}", r.pieces).hash(&mut h);
+    h.finish()
 }
 
 /// Which games `--save-games` keeps.

@@ -116,6 +116,10 @@ pub(super) struct SimSummary {
     pub(super) pieces: Vec<PieceSummary>,
     pub(super) sides: Vec<SideSummary>,
     pub(super) actions: Vec<ActionSummary>,
+    /// Against another ruleset (this summary being the other's): true when every game
+    /// went exactly as under the first ruleset, seed for seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) same_games: Option<bool>,
 }
 
 #[allow(clippy::cast_precision_loss)] // game counts stay far below 2^53
@@ -249,6 +253,7 @@ pub(super) fn summarise(
             draws: Rate::of(tally.draw_rate(), tally.draw_share()),
         },
         refused_orders: refused,
+        same_games: None,
         pieces,
         sides,
         actions: actions.into_iter().map(|(_, a)| a).collect(),
@@ -506,6 +511,12 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
             print_refused(s);
         }
     }
+    if b.same_games == Some(true) {
+        out!(
+            "the two rulesets played the same {} games: no game differed, seed for seed (result, length, orders, every chart outcome, every piece's end); the change never came into play here (does the scenario set what the house rule changes, e.g. a piece's own attribute?)",
+            a.games
+        );
+    }
     out!(
         "  {:<24} {:>W$} {:>W$} {:>8}",
         "",
@@ -513,8 +524,11 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         b.ruleset,
         "change"
     );
+    // A row that is the same constant under both rulesets says nothing: counted, not shown.
+    let equal = std::cell::Cell::new(0u32);
     let row = |what: String, x: Estimate, y: Estimate| {
-        if x.mean == 0.0 && y.mean == 0.0 && x.ci95 == 0.0 && y.ci95 == 0.0 {
+        if x.ci95 == 0.0 && y.ci95 == 0.0 && x.mean == y.mean {
+            equal.set(equal.get() + 1);
             return;
         }
         let mark = if outside_noise(x, y) { " *" } else { "" };
@@ -584,6 +598,13 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         if let Some(e) = b.sides.iter().find(|e| e.side == d.side) {
             row(format!("{} pieces lost", d.side), d.lost, e.lost);
         }
+    }
+    if equal.get() > 0 {
+        let n = equal.get();
+        out!(
+            "  ({n} {} equal: the same value in every game under both rulesets, not shown)",
+            if n == 1 { "row" } else { "rows" }
+        );
     }
     out!("(* outside the noise: the difference is more than 1.96 standard errors)");
 }
