@@ -41,6 +41,9 @@ pub struct Session {
     options: Vec<(String, bool)>,
     /// Orders applied, in sequence.
     orders: Vec<Order>,
+    /// The log's length before each order (by order), so what one order or a run of them
+    /// did can be read from the log (the computer's turn in short).
+    marks: Vec<usize>,
     /// How many of the last orders may still be undone (none locked: see `lock`).
     undoable: usize,
     /// Why the order before those cannot be taken back (a roll, a reveal, the game's
@@ -83,6 +86,7 @@ impl Session {
             hooks,
             options: options.to_vec(),
             orders: Vec::new(),
+            marks: Vec::new(),
             undoable: 0,
             lock: None,
             generation: next_generation(),
@@ -100,6 +104,7 @@ impl Session {
     /// The kernel's refusal, in words; the game is unchanged.
     pub fn apply(&mut self, order: Order) -> Result<Vec<Event>, String> {
         let takeback = Takeback::before(&self.game, order.side);
+        let mark = self.game.log().len();
         let events = self
             .game
             .apply(&order, self.hooks.as_mut())
@@ -113,6 +118,7 @@ impl Session {
             None => self.undoable += 1,
         }
         self.orders.push(order);
+        self.marks.push(mark);
         self.generation = next_generation();
         Ok(events)
     }
@@ -174,6 +180,7 @@ impl Session {
         self.game = game;
         self.hooks = hooks;
         self.orders = orders;
+        self.marks.truncate(self.orders.len());
         self.undoable -= 1;
         self.generation = next_generation();
         Ok(())
@@ -183,6 +190,12 @@ impl Session {
     #[must_use]
     pub fn orders(&self) -> &[Order] {
         &self.orders
+    }
+
+    /// Where in the log order `i` began (its events follow), if it was given.
+    #[must_use]
+    pub fn log_mark(&self, i: usize) -> Option<usize> {
+        self.marks.get(i).copied()
     }
 
     /// The game as a replayable save, with paths relative to `path`.
@@ -267,9 +280,11 @@ impl Session {
             .start(Some(save.seed), &options, hooks.as_mut())
             .map_err(|d| d.to_string())?;
         let mut orders = Vec::new();
+        let mut marks = Vec::new();
         for (i, spec) in save.orders.iter().enumerate() {
             let order = resolve_order(&game, spec)
                 .map_err(|m| format!("{}: order {}: {m}", path.display(), i + 1))?;
+            let mark = game.log().len();
             game.apply(&order, hooks.as_mut()).map_err(|r| {
                 format!(
                     "{}: order {}: refused: {}",
@@ -279,6 +294,7 @@ impl Session {
                 )
             })?;
             orders.push(order);
+            marks.push(mark);
         }
         if let Some(d) = grognard_rules::save::first_divergence(&save.events, game.log()) {
             return Err(format!(
@@ -294,6 +310,7 @@ impl Session {
             seed: save.seed,
             options,
             orders,
+            marks,
             undoable: 0,
             // A loaded game's orders were given before it was saved: none is taken back.
             lock: None,

@@ -316,3 +316,46 @@ fn the_logs_follow_the_newest_line_and_the_wheel_scrolls_only_the_log_under_it()
     let newest = rect_of(&h, &rolls[rolls.len() - 1][0]);
     assert!(first.min.y < newest.min.y, "{first:?} {newest:?}");
 }
+
+/// #7: the computer's turn passed with only "the computer (red): end phase" on the status
+/// line, while it fired and two regiments left the field. Over the log, a line sums up
+/// what the computer did since the person's last order: its orders, the phases it ended,
+/// and each side's losses meanwhile.
+#[test]
+fn the_computers_turn_is_summed_up_with_the_losses() {
+    let root = common::root().join("crates/grognard-editor/tests/fixtures");
+    let mut h = common::scenario(
+        root.join("sure-shot.scenario.yaml")
+            .to_str()
+            .expect("UTF-8"),
+        1024.0,
+        700.0,
+    );
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.state_mut()
+        .command(Command::ViewAs(ViewAs::Side(SideId(1))));
+    h.run();
+    assert!(h.query_by_label_contains("The computer (").is_none());
+    h.state_mut().command(Command::Seat(
+        SideId(0),
+        Some(grognard_play::PolicyKind::Greedy),
+    ));
+    for _ in 0..40 {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if h.state().session().expect("a game").orders().len() >= 2 {
+            break;
+        }
+    }
+    h.run();
+    let line = "The computer (blue), since the last order of yours: 1 order, 1 phase ended · \
+                lost: red 1 (t)";
+    assert!(
+        h.query_by_label(line).is_some(),
+        "{:?}",
+        h.query_all_by_label_contains("The computer")
+            .filter_map(|n| n.accesskit_node().label())
+            .collect::<Vec<_>>()
+    );
+}

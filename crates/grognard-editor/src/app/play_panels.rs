@@ -3,6 +3,7 @@
 //! pieces and the event and dice logs. `play_tab` lays them out around the board.
 
 use egui::{Color32, RichText};
+use grognard_kernel::action::Action;
 use grognard_kernel::ids::SideId;
 
 use crate::board::{self, DrawPiece};
@@ -305,6 +306,9 @@ impl EditorApp {
         // The event log takes about half of what is left, the dice log the rest.
         let line = ui.spacing().interact_size.y;
         let share = ((ui.available_height() - 4.0 * line) / 2.0).max(3.0 * line);
+        if let Some(summary) = self.computer_summary() {
+            ui.add(egui::Label::new(RichText::new(summary).strong()).wrap());
+        }
         egui::CollapsingHeader::new(
             RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
         )
@@ -343,6 +347,94 @@ impl EditorApp {
             }
             last
         });
+    }
+}
+
+impl EditorApp {
+    /// What the computer did since a person's last order, in short: the orders it gave,
+    /// the phases it ended and the pieces each side lost meanwhile (`The computer (red),
+    /// since your last order: 3 orders, 2 phases ended · lost: blue 2 (b2, b3)`); `None`
+    /// when the last order was a person's or nobody plays against the computer. Seen as a
+    /// side in a game of hidden pieces, only that side's own losses are told.
+    pub(super) fn computer_summary(&self) -> Option<String> {
+        let session = self.rt.session.as_ref()?;
+        let game = &session.game;
+        let players = &self.rt.play.players;
+        let computer = |s: SideId| matches!(players.get(s.index()), Some(Some(_)));
+        let sides = game.sides().len();
+        if (0..sides).all(|i| matches!(players.get(i), Some(Some(_)))) {
+            return None;
+        }
+        let orders = session.orders();
+        let run = orders.iter().rev().take_while(|o| computer(o.side)).count();
+        if run == 0 {
+            return None;
+        }
+        let first = orders.len() - run;
+        let mut who: Vec<SideId> = Vec::new();
+        let (mut given, mut ended) = (0usize, 0usize);
+        for o in &orders[first..] {
+            if !who.contains(&o.side) {
+                who.push(o.side);
+            }
+            if o.action == Action::EndPhase {
+                ended += 1;
+            } else {
+                given += 1;
+            }
+        }
+        let name = |s: SideId| game.sides().get(s.index()).map_or("?", |d| d.name.as_str());
+        let names: Vec<&str> = who.iter().map(|s| name(*s)).collect();
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut did = Vec::new();
+        if given > 0 {
+            did.push(plural(given, "order", "orders"));
+        }
+        if ended > 0 {
+            did.push(plural(ended, "phase ended", "phases ended"));
+        }
+        // Losses from the log since the run began.
+        let hidden = game.sighting().is_some();
+        let told = |s: SideId| match self.rt.play.view {
+            ViewAs::Side(v) if hidden => v == s,
+            _ => true,
+        };
+        let mut lost: Vec<Vec<String>> = vec![Vec::new(); sides];
+        let from = session.log_mark(first).unwrap_or(game.log().len());
+        for e in game.log().iter().skip(from) {
+            if let grognard_kernel::action::Event::Removed { piece, .. } = e
+                && let Some(p) = game.state().pieces.iter().find(|p| p.id == *piece)
+                && told(p.side)
+                && let Some(list) = lost.get_mut(p.side.index())
+            {
+                list.push(p.name.clone());
+            }
+        }
+        let losses: Vec<String> = lost
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(i, l)| {
+                let side = game.sides().get(i).map_or("?", |d| d.name.as_str());
+                format!("{side} {} ({})", l.len(), l.join(", "))
+            })
+            .collect();
+        let losses = if losses.is_empty() {
+            "no piece lost".to_owned()
+        } else {
+            format!("lost: {}", losses.join(", "))
+        };
+        Some(format!(
+            "The computer ({}), since the last order of yours: {} · {losses}",
+            names.join(" and "),
+            did.join(", ")
+        ))
     }
 }
 
