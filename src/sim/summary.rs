@@ -432,9 +432,12 @@ pub(super) fn outside_noise(x: Estimate, y: Estimate) -> bool {
 
 /// The rows about whole games in a comparison: who wins, draws, when games end, how many
 /// did not finish, and the policies' orders.
-fn print_compared_games(a: &SimSummary, b: &SimSummary) {
+/// Returns how many rows it printed that may carry a mark.
+fn print_compared_games(a: &SimSummary, b: &SimSummary) -> u32 {
+    let shown = std::cell::Cell::new(0u32);
     let mark = |x: Estimate, y: Estimate| if outside_noise(x, y) { " *" } else { "" };
     let rate_row = |what: String, x: Rate, y: Rate| {
+        shown.set(shown.get() + 1);
         out!(
             "  {:<24} {:>W$} {:>W$} {:>+7.1}%{}",
             what,
@@ -452,6 +455,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
         rate_row("draws".to_owned(), a.results.draws, b.results.draws);
     }
     let (x, y) = (a.length, b.length);
+    shown.set(shown.get() + 1);
     out!(
         "  {:<24} {:>W$} {:>W$} {:>+8.2}{}",
         "ended on turn",
@@ -471,6 +475,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
     }
     if a.policy_orders.mean > 0.0 || b.policy_orders.mean > 0.0 {
         let (x, y) = (a.policy_orders, b.policy_orders);
+        shown.set(shown.get() + 1);
         out!(
             "  {:<24} {:>W$} {:>W$} {:>+8.2}{}",
             "policy orders a game",
@@ -480,6 +485,7 @@ fn print_compared_games(a: &SimSummary, b: &SimSummary) {
             mark(x, y)
         );
     }
+    shown.get()
 }
 
 pub(super) fn print_refused(s: &SimSummary) {
@@ -526,11 +532,13 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
     );
     // A row that is the same constant under both rulesets says nothing: counted, not shown.
     let equal = std::cell::Cell::new(0u32);
+    let shown = std::cell::Cell::new(0u32);
     let row = |what: String, x: Estimate, y: Estimate| {
         if x.ci95 == 0.0 && y.ci95 == 0.0 && x.mean == y.mean {
             equal.set(equal.get() + 1);
             return;
         }
+        shown.set(shown.get() + 1);
         let mark = if outside_noise(x, y) { " *" } else { "" };
         out!(
             "  {:<24} {:>W$} {:>W$} {:>+8.2}{mark}",
@@ -540,7 +548,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
             y.mean - x.mean
         );
     };
-    print_compared_games(a, b);
+    shown.set(print_compared_games(a, b));
     for p in &a.pieces {
         let Some(q) = b.pieces.iter().find(|q| q.piece == p.piece) else {
             continue;
@@ -606,5 +614,11 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
             if n == 1 { "row" } else { "rows" }
         );
     }
-    out!("(* outside the noise: the difference is more than 1.96 standard errors)");
+    // Each row is tested alone at 95%: with many rows some are marked by chance, and the
+    // footer says how many to expect rather than letting a mark read as proof.
+    let n = shown.get();
+    out!(
+        "(* outside the noise for that row alone: the difference is more than 1.96 standard errors, which 1 row in 20 reaches by chance when nothing changed; of these {n} rows about {:.1} marked by chance alone are expected)",
+        f64::from(n) / 20.0
+    );
 }
