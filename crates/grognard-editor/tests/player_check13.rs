@@ -359,3 +359,40 @@ fn the_computers_turn_is_summed_up_with_the_losses() {
             .collect::<Vec<_>>()
     );
 }
+
+/// #17, #18: a scenario could be played again only by finding it in the Scenario menu
+/// (which also dropped the computer's seats), and at the end "Turn N of M" gave way to
+/// "Game over", so the turn it ended on was only in the log. *New game* starts it again
+/// with the seats kept, and the bar says the turn the game ended after.
+#[test]
+fn new_game_starts_again_with_the_seats_and_game_over_keeps_the_turn() {
+    let root = common::root().join("crates/grognard-editor/tests/fixtures");
+    let mut h = common::scenario(
+        root.join("sure-shot.scenario.yaml")
+            .to_str()
+            .expect("UTF-8"),
+        1280.0,
+        800.0,
+    );
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    play_out(&mut h);
+    assert!(
+        h.query_by_label("Game over after turn 1 of 1").is_some(),
+        "{:?}",
+        h.state().session().map(|s| s.game.state().turn)
+    );
+    h.state_mut().command(Command::Seat(
+        SideId(1),
+        Some(grognard_play::PolicyKind::Random),
+    ));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "New game").click();
+    h.run();
+    let s = h.state().session().expect("a game");
+    assert!(s.game.phase().is_some(), "a game in play again");
+    assert_eq!(s.orders().len(), 0);
+    assert_eq!(shown(&h, "red"), "random");
+    assert!(h.query_by_label_contains("Turn 1 of 1").is_some());
+}

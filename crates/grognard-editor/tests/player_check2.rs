@@ -143,7 +143,10 @@ fn the_phase_bar_keeps_its_places_to_the_end_and_says_who_won() {
             "{result}"
         );
         // The slot says the game is over; the sentence is whole on a line of its own.
-        assert!(h.query_by_label("Game over").is_some(), "the bar says so");
+        assert!(
+            h.query_by_label_contains("Game over after turn").is_some(),
+            "the bar says so"
+        );
         assert!(h.query_by_label(&result).is_some(), "the bar says {result}");
     }
 }

@@ -78,6 +78,8 @@ pub enum Command {
     ChartInput(String, i32),
     /// Start the open scenario again under the ruleset in force.
     Restart,
+    /// Start the open scenario again from its first turn, keeping who plays each side.
+    NewGame,
     /// Select a piece (or none).
     Select(Option<PieceId>),
     /// A click on a cell of the board.
@@ -252,6 +254,7 @@ impl EditorApp {
                 self.chosen(purpose, &path);
             }
             Command::Restart => self.recheck_scenario(),
+            Command::NewGame => self.new_game(),
             c @ (Command::SetField(..)
             | Command::RenameHouse(_)
             | Command::Revert
@@ -467,6 +470,51 @@ impl EditorApp {
         }
     }
 
+    /// Who plays each side for the computer now (`None`: a person), to seat again.
+    fn seat_kinds(&self) -> Vec<Option<PolicyKind>> {
+        self.rt
+            .play
+            .players
+            .iter()
+            .map(|p| p.as_ref().map(|c| c.kind().clone()))
+            .collect()
+    }
+
+    /// Seats the computer again as `kinds` says, in a game just started or loaded; says
+    /// which seats were kept, for the status line ("" when none).
+    fn reseat(&mut self, kinds: Vec<Option<PolicyKind>>) -> String {
+        let mut kept = Vec::new();
+        for (i, kind) in kinds.into_iter().enumerate() {
+            if let Some(kind) = kind {
+                kept.push(kind.name().to_string());
+                self.seat(SideId(u8::try_from(i).unwrap_or(u8::MAX)), Some(kind));
+            }
+        }
+        if kept.is_empty() {
+            String::new()
+        } else {
+            format!("; the computer's seats are kept ({})", kept.join(", "))
+        }
+    }
+
+    /// Starts the open scenario again from its first turn under the ruleset in force,
+    /// keeping who plays each side (the menu's way lost them and the scenario's place).
+    fn new_game(&mut self) {
+        let seats = self.seat_kinds();
+        let view = (self.rt.play.view, self.rt.play.view_chosen);
+        self.recheck_scenario();
+        let Some(session) = &self.rt.session else {
+            return;
+        };
+        if !session.orders().is_empty() || seats.len() > session.game.sides().len() {
+            return;
+        }
+        (self.rt.play.view, self.rt.play.view_chosen) = view;
+        let kept = self.reseat(seats);
+        let name = session_name(self.rt.session.as_ref());
+        self.say(format!("a new game of {name} started{kept}"));
+    }
+
     /// How the Play tab's table is seen and who sits at it: the view, the hot-seat screen,
     /// the camera and panel, the computer's seats.
     fn table_command(&mut self, c: Command) {
@@ -580,16 +628,7 @@ impl EditorApp {
                         old.scenario.hash == s.scenario.hash
                             && old.game.sides().len() == s.game.sides().len()
                     });
-                    let seats: Vec<Option<PolicyKind>> = if same {
-                        self.rt
-                            .play
-                            .players
-                            .iter()
-                            .map(|p| p.as_ref().map(|c| c.kind().clone()))
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
+                    let seats = if same { self.seat_kinds() } else { Vec::new() };
                     self.rt.play.players.clear();
                     let mut r = s.scenario.ruleset.clone();
                     r.path = self.tidy(&r.path);
@@ -604,22 +643,16 @@ impl EditorApp {
                     self.rt.play.selected = None;
                     self.rt.play.reach = None;
                     self.rewatch();
-                    let mut kept = Vec::new();
-                    for (i, kind) in seats.into_iter().enumerate() {
-                        if let Some(kind) = kind {
-                            kept.push(kind.name().to_string());
-                            self.seat(SideId(u8::try_from(i).unwrap_or(u8::MAX)), Some(kind));
-                        }
-                    }
-                    let seats = if kept.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; the computer's seats are kept ({})", kept.join(", "))
-                    };
+                    let seats = self.reseat(seats);
                     self.say(format!("loaded the game from {}{seats}", path.display()));
                 }
                 Err(e) => self.fail(e),
             },
         }
     }
+}
+
+/// The game's scenario as its file names it, for the status line.
+fn session_name(s: Option<&Session>) -> String {
+    s.map_or_else(String::new, |s| s.scenario.spec.scenario.value.clone())
 }

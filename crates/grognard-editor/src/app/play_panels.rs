@@ -70,7 +70,13 @@ impl EditorApp {
                         )
                     }
                     // The result is a sentence of its own, wrapped under this row.
-                    None => "Game over".to_owned(),
+                    // The turn it ended on stays (it was only in the log); past the last
+                    // turn the kernel's count has moved on by one.
+                    None => format!(
+                        "Game over after turn {} of {}",
+                        game.state().turn.min(game.turns()),
+                        game.turns()
+                    ),
                 };
                 super::slot_label(ui, RichText::new(line).strong(), status_width);
                 // Who acts is the kernel's word, whoever the board is seen as.
@@ -177,6 +183,16 @@ impl EditorApp {
                 }
                 if ui.button("Load game…").clicked() {
                     out.push(Command::Ask(FilePurpose::LoadGame));
+                }
+                if ui
+                    .button("New game")
+                    .on_hover_text(
+                        "Start this scenario again from its first turn; who plays each side \
+                         is kept. The game in play is dropped (save it first to keep it).",
+                    )
+                    .clicked()
+                {
+                    out.push(Command::NewGame);
                 }
                 // Last on its row: when it comes and goes nothing else moves.
                 if stale && ui.button("Restart with edited rules").clicked() {
