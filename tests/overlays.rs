@@ -139,3 +139,26 @@ fn an_outcome_misspelt_in_an_overlays_row_is_reported_at_the_row_with_the_bases_
         run.stderr
     );
 }
+
+/// `- Rule: melee hurts on 5+` in an overlay's notes: YAML reads a mapping. The error once
+/// named the note by its index in the merged list (`notes[8]`, after the base's eight) and
+/// gave no help (outside designer, issue 39): it names the overlay's own note and says to
+/// quote the text.
+#[test]
+fn a_note_with_a_colon_is_named_in_the_overlays_own_notes_with_a_fix() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/notes-colon.yaml"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "notes-colon.yaml:4:5: in notes[0] of this file: expected text, found a mapping"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("put the whole text in quotes, \"Rule: melee hurts on 5+\""),
+        "{}",
+        run.stderr
+    );
+}

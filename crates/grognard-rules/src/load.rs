@@ -172,7 +172,28 @@ pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Di
     )?;
     // A problem in an inherited file names what the overlays replaced or removed.
     let top = display(path);
+    // A ruleset's notes follow the ones it inherits, so a note's index in the merged list
+    // (`notes[8]`) is not the one in its file: a problem in the file's own note is named
+    // by its place among the file's notes.
+    let own_notes: Vec<Location> = match node.get("notes").map(|n| &n.value) {
+        Some(crate::node::Value::Seq(items)) if layers.len() > 1 => items
+            .iter()
+            .map(|i| i.location.clone())
+            .filter(|l| *l.file == *top)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let renumber = |mut d: Diagnostic| {
+        if let (Some(at), Some(rest)) = (d.location.as_ref(), d.message.strip_prefix("in notes["))
+            && let Some(i) = own_notes.iter().position(|l| l == at)
+            && let Some((_, rest)) = rest.split_once(']')
+        {
+            d.message = format!("in notes[{i}] of this file{rest}");
+        }
+        d
+    };
     let blame = |d: Diagnostic| {
+        let d = renumber(d);
         let inherited = d.location.as_ref().is_some_and(|l| *l.file != *top);
         match overlay::blame(&d, &changes) {
             Some(note) if inherited => {

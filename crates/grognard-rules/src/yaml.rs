@@ -279,6 +279,7 @@ fn diagnose(file: &Arc<str>, err: &serde_saphyr::Error, limits: &Limits, text: &
         .and_then(|i| text.lines().nth(i));
     let help = line
         .and_then(|l| common_slip(&message, l, location.line))
+        .or_else(|| opened_earlier(&message, text, location.line))
         .or(help);
     let diagnostic = Diagnostic::new(location, message);
     match help {
@@ -323,6 +324,16 @@ fn common_slip(message: &str, line: &str, line_no: u32) -> Option<String> {
                 .to_owned(),
         );
     }
+    // `-{ score: "5+" }`, `-[a]`, `-"text"`: a dash glued to what follows is no list item.
+    if let Some(rest) = body.strip_prefix('-')
+        && rest.starts_with(['{', '[', '"', '\''])
+    {
+        return Some(format!(
+            "put a space after the `-` that starts a list item: `- {}`, not `-{}`",
+            rest.trim_end(),
+            rest.trim_end()
+        ));
+    }
     if message.contains("trailing content after single-quoted") {
         return Some(
             "an apostrophe ends text written in single quotes: write it twice (`'it''s here'`) or use double quotes (`\"it's here\"`)"
@@ -341,6 +352,35 @@ fn common_slip(message: &str, line: &str, line_no: u32) -> Option<String> {
         }
     }
     None
+}
+
+/// For a quote the parser found unclosed only lines later (`title: "Village` on line 3,
+/// reported at line 5): the nearest line at or before `line_no` that opens a `"` it does not
+/// close, when that is not the line reported.
+fn opened_earlier(message: &str, text: &str, line_no: u32) -> Option<String> {
+    if !(message.contains("unclosed quote")
+        || message.contains("trailing content after double-quoted"))
+    {
+        return None;
+    }
+    let last = usize::try_from(line_no).ok()?;
+    let lines: Vec<&str> = text.lines().take(last).collect();
+    let (i, opened) = lines.iter().enumerate().rev().skip(1).find(|(_, l)| {
+        let code = l.split(" #").next().unwrap_or(l);
+        code.matches('"').count() % 2 == 1
+    })?;
+    let key = opened
+        .trim_start()
+        .trim_start_matches("- ")
+        .split_once(':')
+        .map_or_else(String::new, |(k, _)| {
+            format!(" (the value of `{}`)", k.trim())
+        });
+    Some(format!(
+        "line {} opens a quote{key} that does not close on that line; YAML read on until line {line_no}: add the closing quote on line {}",
+        i + 1,
+        i + 1
+    ))
 }
 
 fn alias_bomb(limit: usize, what: &str) -> (String, Option<String>) {
@@ -693,6 +733,22 @@ mod tests {
         assert!(
             help("title: 'it's here'\n").contains("write it twice (`'it''s here'`)"),
             "apostrophe"
+        );
+        // A dash glued to a flow mapping, and a quote left open lines before the error
+        // (outside designer, issue 39: both had the general help, the second at line 5).
+        assert!(
+            help("rows:\n  -{ score: \"5+\", result: hurt }\n")
+                .contains("put a space after the `-`"),
+            "glued dash"
+        );
+        let open =
+            parse_str("ruleset: x\ntitle: \"Village, house\nnotes:\n  - \"one\"\n").unwrap_err();
+        assert!(
+            open.help
+                .unwrap_or_default()
+                .contains("line 2 opens a quote (the value of `title`)"),
+            "quote opened earlier, reported at line {}",
+            open.location.map_or(0, |l| l.line)
         );
         // Other syntax errors keep the general help.
         assert!(help("a: [1, 2\n").contains("brackets and quotes are closed"));

@@ -170,6 +170,25 @@ impl<'a, 'p> NodeDe<'a, 'p> {
                 );
                 None
             }
+            // `- Rule: melee hurts on 5+`: the `: ` made the text a mapping of one entry.
+            Value::Map(entries) if entries.len() == 1 => {
+                let (k, v) = &entries[0];
+                let value = match &v.value {
+                    Value::Str(t) => t.clone(),
+                    Value::Null => String::new(),
+                    other => other.kind_name().to_owned(),
+                };
+                let whole = format!("{}: {value}", k.key_text());
+                self.mismatch(
+                    "text",
+                    Some(format!(
+                        "the `: ` in the text makes YAML read `{}` as a key: put the whole text in quotes, \"{}\"",
+                        k.key_text(),
+                        whole.trim_end().replace('"', "\\\"")
+                    )),
+                );
+                None
+            }
             _ => {
                 self.mismatch("text", None);
                 None
