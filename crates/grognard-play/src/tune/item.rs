@@ -96,16 +96,16 @@ impl Item {
             .any(|h| h % 2 != 0);
         let step = if halves_used { 1 } else { 2 };
         let least = least_value(&segments);
-        if let (Some(lo), Some((least, what))) = (lo, least) {
-            if lo < least {
-                return Err(format!(
-                    "{what} cannot be below {}: the range must start at {} or above (e.g. {}..{})",
-                    show(least),
-                    show(least),
-                    show(least.max(current - 3 * step)),
-                    show(hi.unwrap_or(current + 3 * step)),
-                ));
-            }
+        if let (Some(lo), Some((least, what))) = (lo, least)
+            && lo < least
+        {
+            return Err(format!(
+                "{what} cannot be below {}: the range must start at {} or above (e.g. {}..{})",
+                show(least),
+                show(least),
+                show(least.max(current - 3 * step)),
+                show(hi.unwrap_or(current + 3 * step)),
+            ));
         }
         // The default range stays within what the item may take, in the item's own steps.
         let lo = lo.unwrap_or_else(|| {
