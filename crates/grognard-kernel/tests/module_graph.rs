@@ -11,7 +11,19 @@
 //! its parent are not a circle (`super::Game` one way, `mod steps;` the other): only
 //! modules of one parent are compared, each with its submodules' uses counted as its own.
 //! A method a module adds to a type of its parent (`impl Game` in `game/march.rs`, called
-//! as `self.check_save` from `game/steps.rs`) names no module, and is no edge.
+//! as `self.check_save` from `game/steps.rs`) names no module, and is no edge. A name a
+//! parent only shows through `pub use` (`super::Command`, with `pub use commands::Command`
+//! in `app/mod.rs`; `crate::Order` through `pub use orders::*`) counts as the module that
+//! defines it, followed through any number of re-exports and globs.
+//!
+//! What it cannot see, since it reads lines, not Rust: uses inside `/* … */` comments and
+//! inside string literals count as uses (a false circle), and a `//` inside a string hides
+//! the rest of its line (a missed one); a name
+//! re-exported under another (`pub use a::X as Y`) is known only as `X`; a `pub use a::*`
+//! is followed only to items its module declares `pub` on one line (`pub struct X`),
+//! not to items a macro makes; a file a `#[cfg(test)] mod x;` brings in (a test module in
+//! a file of its own, not inline) is read as ordinary code; and a method or trait called
+//! on a value names no module at all.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -26,6 +38,7 @@ const ADMITTED: &[(&str, &str, &str)] = &[
     ("grognard-play", "policy", "search"),
     ("grognard-rules", "sheet", "sheet_pieces"),
     ("grognard-rules", "sheet", "sheet_rules"),
+    ("grognard-editor", "app::commands", "app::remote_tab"),
 ];
 
 /// `text` with comments and `#[cfg(test)]` modules dropped (line by line).
@@ -176,10 +189,131 @@ fn named_modules(code: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// What a module's `pub use` lines make it show: each re-exported name (`pub use
+/// commands::Command` in `app` shows `Command` as `app::commands::Command`), the modules it
+/// shows whole (`pub use orders::*`), and the items it declares `pub` itself (so a glob
+/// of it can be followed).
+#[derive(Default)]
+struct Shown {
+    names: BTreeMap<String, Vec<String>>,
+    globs: Vec<Vec<String>>,
+    declared: BTreeSet<String>,
+}
+
+/// `code`'s `pub use` lines (any `pub(…)`), each path from the crate root, with whether
+/// it ends in `*`: a path without `crate::`, `super::` or `self::` starts in `module`.
+fn reexports(code: &str, module: &[String]) -> Vec<(Vec<String>, bool)> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("use ") {
+        let before = &code[..at];
+        let head = before[before.rfind('\n').map_or(0, |n| n + 1)..].trim();
+        if !(head == "pub" || head.starts_with("pub(")) {
+            continue;
+        }
+        let Some(end) = code[at..].find(';') else {
+            continue;
+        };
+        let text = &code[at + "use ".len()..at + end];
+        let glob = text.contains('*');
+        let trimmed = text.trim_start();
+        let paths = if trimmed.starts_with("crate::")
+            || trimmed.starts_with("super::")
+            || trimmed.starts_with("self::")
+        {
+            named_paths(trimmed, module)
+        } else {
+            use_paths(trimmed)
+                .into_iter()
+                .map(|p| module.iter().cloned().chain(p).collect())
+                .collect()
+        };
+        out.extend(paths.into_iter().map(|p| (p, glob)));
+    }
+    out
+}
+
+/// The names `code` declares `pub` (any `pub(…)`): `pub struct X`, `pub const fn f`.
+fn declared(code: &str) -> BTreeSet<String> {
+    const KINDS: &[&str] = &[
+        "struct", "enum", "fn", "trait", "type", "mod", "union", "static",
+    ];
+    let mut out = BTreeSet::new();
+    for line in code.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !words
+            .first()
+            .is_some_and(|w| *w == "pub" || w.starts_with("pub("))
+        {
+            continue;
+        }
+        // `const` names a constant unless a `fn` follows (`pub const fn f`).
+        let kind = words.iter().enumerate().position(|(i, w)| {
+            KINDS.contains(w) || (*w == "const" && words.get(i + 1) != Some(&"fn"))
+        });
+        if let Some(name) = kind.and_then(|k| words.get(k + 1)) {
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `module` declares or shows `name`, through globs too (`depth` bounds the
+/// search, since two modules could show each other whole).
+fn shows(shown: &BTreeMap<Vec<String>, Shown>, module: &[String], name: &str, depth: u8) -> bool {
+    shown.get(module).is_some_and(|s| {
+        s.declared.contains(name)
+            || s.names.contains_key(name)
+            || (depth > 0 && s.globs.iter().any(|g| shows(shown, g, name, depth - 1)))
+    })
+}
+
+/// `path` with each name a module shows through `pub use` replaced by where it is
+/// defined, as often as that goes (`app::Command` becomes `app::commands::Command`;
+/// `model::Order`, shown by `pub use orders::*`, becomes `model::orders::Order`).
+fn resolve(
+    mut path: Vec<String>,
+    modules: &BTreeSet<Vec<String>>,
+    shown: &BTreeMap<Vec<String>, Shown>,
+) -> Vec<String> {
+    // A bound, since two modules could show each other's names round and round.
+    for _ in 0..16 {
+        // The longest module the path starts with (the crate root at least).
+        let Some(k) = (0..path.len())
+            .rev()
+            .find(|&k| k == 0 || modules.contains(&path[..k]))
+        else {
+            break;
+        };
+        let Some(here) = shown.get(&path[..k]) else {
+            break;
+        };
+        let name = &path[k];
+        let target = here.names.get(name).cloned().or_else(|| {
+            let from = here.globs.iter().find(|g| shows(shown, g, name, 16))?;
+            Some(from.iter().chain([name]).cloned().collect())
+        });
+        match target {
+            Some(t) if t != path[..=k] => {
+                path = t.into_iter().chain(path[k + 1..].iter().cloned()).collect();
+            }
+            _ => break,
+        }
+    }
+    path
+}
+
 /// Every module of the crate whose source is `src` (by its path, `game::steps`), with the
 /// modules beside it (under the same parent) that its code or its submodules' name: a
 /// circle can only be between modules of one parent, since a module and its parent name
-/// each other as a matter of course (`super::Game`, `mod steps;`).
+/// each other as a matter of course (`super::Game`, `mod steps;`). A name the parent only
+/// shows (`super::Command`, from the parent's `pub use commands::Command`) counts as the
+/// module that defines it.
 fn graph(src: &Path) -> Graph {
     let mut stack = vec![src.to_path_buf()];
     let mut files: Vec<PathBuf> = Vec::new();
@@ -198,11 +332,21 @@ fn graph(src: &Path) -> Graph {
     }
     let mut uses: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
     let mut modules: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut shown: BTreeMap<Vec<String>, Shown> = BTreeMap::new();
     for path in files {
         let module = module_of(path.strip_prefix(src).expect("under src"));
         let text = std::fs::read_to_string(&path).expect("read a source file");
         let code = code_lines(&text).join("\n");
         let named = named_paths(&code, &module);
+        let here = shown.entry(module.clone()).or_default();
+        for (target, glob) in reexports(&code, &module) {
+            if glob {
+                here.globs.push(target);
+            } else if let Some(name) = target.last() {
+                here.names.insert(name.clone(), target.clone());
+            }
+        }
+        here.declared = declared(&code);
         // A module is a node with its parents (`a::b::c` makes `a` and `a::b` nodes too).
         for n in 1..=module.len() {
             modules.insert(module[..n].to_vec());
@@ -213,6 +357,7 @@ fn graph(src: &Path) -> Graph {
     let mut graph: Graph = modules.iter().map(|m| (key(m), BTreeSet::new())).collect();
     for (module, named) in uses {
         for path in named {
+            let path = resolve(path, &modules, &shown);
             // Where the two paths part, the module's ancestor (or itself) and the named
             // one's are modules of one parent: that is the edge, if the named one is a
             // module (not an item of the parent, as `crate::SomeType` or `super::Game`).
@@ -384,4 +529,64 @@ fn a_circle_between_modules_of_one_parent_is_found() {
     assert_eq!(edges("game::b"), ["game::a"].map(String::from).into());
     let circle = a_circle(&graph).expect("game::a ↔ game::b");
     assert_eq!(circle, ["game::a", "game::b", "game::a"].map(String::from));
+}
+
+/// Two modules that name each other only through their parent's `pub use` lines
+/// (`super::Command`, `super::RemoteForm`; `crate::Order` through a `pub use orders::*`)
+/// are a circle: the parent showing a name does not hide where it is defined.
+#[test]
+fn a_circle_through_a_reexport_is_found() {
+    let src = std::env::temp_dir().join(format!("module_graph_re_{}", std::process::id()));
+    std::fs::create_dir_all(src.join("app")).expect("a scratch folder");
+    std::fs::create_dir_all(src.join("model")).expect("a scratch folder");
+    let files = [
+        ("lib.rs", "mod app;\nmod model;\npub use model::*;\n"),
+        (
+            "app/mod.rs",
+            "mod commands;\nmod remote_tab;\npub use commands::{Command, Other};\n\
+             pub use remote_tab::RemoteForm;\npub struct App;\n",
+        ),
+        (
+            "app/commands.rs",
+            "use super::{App, RemoteForm};\npub enum Command {}\npub struct Other;\n",
+        ),
+        (
+            "app/remote_tab.rs",
+            "use super::Command;\npub struct RemoteForm;\n",
+        ),
+        (
+            "model/mod.rs",
+            "mod orders;\nmod states;\npub use orders::*;\npub use states::*;\n",
+        ),
+        (
+            "model/orders.rs",
+            "pub struct Order;\npub const fn at() {}\n",
+        ),
+        ("model/states.rs", "use crate::Order;\npub struct State;\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(src.join(name), text).expect("a scratch file");
+    }
+    let graph = graph(&src);
+    std::fs::remove_dir_all(&src).expect("the scratch folder removed");
+    let edges = |m: &str| graph.get(m).cloned().unwrap_or_default();
+    assert_eq!(
+        edges("app::commands"),
+        ["app::remote_tab"].map(String::from).into()
+    );
+    assert_eq!(
+        edges("app::remote_tab"),
+        ["app::commands"].map(String::from).into()
+    );
+    // `crate::Order`: the root shows `model::*`, which shows `orders::*`.
+    assert_eq!(
+        edges("model::states"),
+        ["model::orders"].map(String::from).into()
+    );
+    assert!(edges("model::orders").is_empty());
+    let circle = a_circle(&graph).expect("app::commands ↔ app::remote_tab");
+    assert_eq!(
+        circle,
+        ["app::commands", "app::remote_tab", "app::commands"].map(String::from)
+    );
 }
