@@ -293,16 +293,17 @@ local function shoot(game, actor, target, captured)
     higher = game:terrain_attribute(tc, tr, "elevation") > game:terrain_attribute(ac, ar, "elevation") and 1 or 0,
   }
   -- l.313 (capabilities kept back until needed; sixteenth round, the eleventh outside audit's
-  -- #5): a commander's bonus is counted only where it changes the band. A shot already in
-  -- the chart's first band without it (at point blank, an automatic hit) stays there, so the
-  -- bonus is not counted, and the roll line does not tell the target his Combat value.
+  -- #5; twentieth round, the fifteenth's #28): a commander's bonus counts only the points
+  -- that change the band. A shot already in the chart's first band without them (at point
+  -- blank, an automatic hit) stays there, and points past the first band or past the
+  -- bonuses' cap of 2 move nothing: they are not counted, so the roll line does not tell the
+  -- target his Combat value (C2 that needed one point reads `-1 commander`, as C1 does).
   if inputs.command > 0 then
     local penalties = math.min(inputs.firer_hits, 4) + math.min(inputs.cover, 4) + inputs.obstructed
       + inputs.fatigued + inputs.out_of_arc + inputs.unlimbered_after_move + inputs.turned + inputs.higher
     local other_bonuses = math.max(-2, -(inputs.flank + inputs.trained))
-    if band + penalties + other_bonuses <= 0 then
-      inputs.command = 0
-    end
+    local to_first_band = math.max(0, band + penalties + other_bonuses)
+    inputs.command = math.min(inputs.command, to_first_band, 2 + other_bonuses)
   end
   -- Supply (optional): one point for each turn the unit fires, however often it fires.
   if game:option("supply") and not game:flag(actor, "fired") then

@@ -269,9 +269,12 @@ fn fire_modifiers_in_play() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E, counters: { hits: 1 } }\n  - { id: g, side: blue, type: commander, at: [2, 4], attached_to: b, counters: { cvs_c: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
     let f = field(Some(map), "", pieces, "");
     let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    // Bonuses are capped at 2 CB (l.216): with the flank's one, one point of the C2
+    // commander's is all that counts, and only it is shown (l.313; the twentieth round: a
+    // `-2 commander, +1 cap on bonuses` line told the enemy C=2).
     has(
         &out,
-        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -2 commander, +1 cap on bonuses",
+        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -1 commander;",
     );
 }
 

@@ -36,6 +36,7 @@ mod reaudit17;
 mod reaudit18;
 mod reaudit19;
 mod reaudit2;
+mod reaudit20;
 mod reaudit3;
 mod reaudit4;
 mod reaudit5;
