@@ -396,3 +396,62 @@ fn new_game_starts_again_with_the_seats_and_game_over_keeps_the_turn() {
     assert_eq!(shown(&h, "red"), "random");
     assert!(h.query_by_label_contains("Turn 1 of 1").is_some());
 }
+
+/// #12: a broken scenario opened from the menu showed its problems (well placed) but not
+/// that it was not opened and the game in play went on, and the red line stayed after the
+/// file was fixed. The line says both now, and reopening the fixed file replaces it.
+#[test]
+fn a_broken_scenario_says_it_was_not_opened_and_the_fixed_one_clears_the_error() {
+    let mut h = play("examples/drill-square.yaml");
+    let fixtures = common::root().join("crates/grognard-editor/tests/fixtures");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::copy(
+        fixtures.join("sure-shot.yaml"),
+        dir.path().join("sure-shot.yaml"),
+    )
+    .expect("copied");
+    let good = std::fs::read_to_string(fixtures.join("sure-shot.scenario.yaml")).expect("read");
+    let scenario = dir.path().join("broken.yaml");
+    std::fs::write(&scenario, good.replace("turns: 1", "turns: [1")).expect("written");
+    let open = |h: &mut Harness<'static, EditorApp>| {
+        h.state_mut().command(Command::Chosen(
+            grognard_editor::app::FilePurpose::OpenScenario,
+            scenario.clone(),
+        ));
+        h.run();
+    };
+    open(&mut h);
+    let status = h.state().status().cloned().expect("a status");
+    assert!(status.error);
+    assert!(
+        status
+            .text
+            .contains("broken.yaml not opened; the game in play is kept. "),
+        "{}",
+        status.text
+    );
+    assert_eq!(
+        h.state()
+            .session()
+            .expect("a game")
+            .scenario
+            .spec
+            .scenario
+            .value,
+        "drill-square"
+    );
+    std::fs::write(&scenario, &good).expect("fixed");
+    open(&mut h);
+    let status = h.state().status().cloned().expect("a status");
+    assert!(!status.error, "{}", status.text);
+    assert_eq!(
+        h.state()
+            .session()
+            .expect("a game")
+            .scenario
+            .spec
+            .scenario
+            .value,
+        "sure-shot"
+    );
+}

@@ -539,13 +539,28 @@ impl EditorApp {
         }
     }
 
+    /// A scenario that did not open: says so first, and that the game in play goes on
+    /// (the problems alone read as if the game had broken); opened once fixed, the
+    /// scenario's start replaces the line.
+    fn not_opened(&mut self, path: &Path, problems: &str) {
+        let kept = if self.rt.session.is_some() {
+            "; the game in play is kept"
+        } else {
+            ""
+        };
+        self.fail(format!("{} not opened{kept}. {problems}", self.shown(path)));
+    }
+
     /// Opens a scenario: under the ruleset already open when `keep_ruleset`, otherwise
     /// under the ruleset the scenario names.
     fn open_scenario(&mut self, path: &Path, keep_ruleset: bool) {
         let path = self.tidy(path);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
-            Err(e) => return self.fail(format!("{}: cannot read: {e}", path.display())),
+            Err(e) => {
+                let e = format!("{}: cannot read: {e}", path.display());
+                return self.not_opened(&path, &e);
+            }
         };
         if !keep_ruleset || self.rt.bench.is_none() {
             match load::load_scenario(&path, None) {
@@ -554,10 +569,10 @@ impl EditorApp {
                     r.path = self.tidy(&r.path);
                     match hooks_for(&r) {
                         Ok(_) => self.set_ruleset(r),
-                        Err(d) => return self.fail(d.to_string()),
+                        Err(d) => return self.not_opened(&path, &d.to_string()),
                     }
                 }
-                Err(d) => return self.fail(d.to_string()),
+                Err(d) => return self.not_opened(&path, &d.to_string()),
             }
         }
         if self.rt.scenario_path.as_deref() != Some(path.as_path()) {
