@@ -250,6 +250,9 @@ fn validate(paths: &[PathBuf], json: bool) -> Outcome {
             FileKind::Ruleset => load::load_ruleset(path).and_then(|r| {
                 // Loading the scripts checks every hook binding, at its line.
                 hooks_for(&r)?;
+                for w in &r.warnings {
+                    eprintln!("warning: {w}");
+                }
                 Ok(format!("ruleset {}", r.rules.identity.name))
             }),
             FileKind::Scenario => load::load_scenario(path, None).and_then(|s| {

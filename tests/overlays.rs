@@ -162,3 +162,34 @@ fn a_note_with_a_colon_is_named_in_the_overlays_own_notes_with_a_fix() {
         run.stderr
     );
 }
+
+/// An overlay's `infantri:` once made a new piece type silently (outside designer, issue 39).
+/// A complete new type spelt like an inherited one still loads (an overlay may add a type on
+/// purpose) with a warning naming the inherited type; an incomplete one is an error that says
+/// it is new and which type was likely meant. A bundled ruleset warns of nothing.
+#[test]
+fn a_piece_type_misspelt_in_an_overlay_is_a_new_type_with_a_did_you_mean() {
+    let run = grognard(&["validate", "tests/fixtures/overlays/type-typo.yaml"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "warning: tests/fixtures/overlays/type-typo.yaml:4:3: new piece type `infantri`; did you mean `infantry`?"
+        ),
+        "{}",
+        run.stderr
+    );
+    let bare = grognard(&["validate", "tests/fixtures/overlays/type-typo-bare.yaml"]);
+    assert_eq!(bare.code, 1, "{}", bare.stderr);
+    assert!(
+        bare.stderr
+            .contains("piece type `infantri` needs `movement:`")
+            && bare
+                .stderr
+                .contains("help: new piece type `infantri`; did you mean `infantry`?"),
+        "{}",
+        bare.stderr
+    );
+    let base = grognard(&["validate", "rulesets/village-skirmish.yaml"]);
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    assert!(!base.stderr.contains("warning"), "{}", base.stderr);
+}

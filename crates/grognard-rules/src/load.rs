@@ -34,6 +34,9 @@ pub struct Ruleset {
     pub scripts: Vec<ScriptSource>,
     /// The files merged to make it, base first.
     pub layers: Vec<PathBuf>,
+    /// What loads but is likely a mistake (an overlay's new piece type spelt like an
+    /// inherited one): `grognard validate` prints each as a warning.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A Lua module a ruleset names.
@@ -183,7 +186,20 @@ pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Di
             .collect(),
         _ => Vec::new(),
     };
+    let new_types = new_piece_type_typos(&node, &top);
     let renumber = |mut d: Diagnostic| {
+        // An overlay's misspelt piece type is a new, incomplete type: say so beside the
+        // error about what it lacks.
+        if let Some((_, help)) = new_types
+            .iter()
+            .find(|(name, _)| d.message.contains(&format!("piece type `{name}`")))
+        {
+            let help = match &d.help {
+                Some(h) => format!("{h}\n  help: {help}"),
+                None => help.clone(),
+            };
+            d = d.with_help(help);
+        }
         if let (Some(at), Some(rest)) = (d.location.as_ref(), d.message.strip_prefix("in notes["))
             && let Some(i) = own_notes.iter().position(|l| l == at)
             && let Some((_, rest)) = rest.split_once(']')
@@ -238,7 +254,54 @@ pub fn load_ruleset_from(source: &dyn Source, path: &Path) -> Result<Ruleset, Di
         rules: Arc::new(rules),
         scripts,
         layers,
+        warnings: new_types
+            .iter()
+            .filter_map(|(name, help)| {
+                let at = piece_type_key(&node, name)?;
+                Some(Diagnostic::new(at, help.clone()).with_help(format!(
+                    "an overlay adding `{name}` on purpose may keep it; else rename the key"
+                )))
+            })
+            .collect(),
     })
+}
+
+/// The key of piece type `name` in the merged tree, where it was written.
+fn piece_type_key(node: &Node, name: &str) -> Option<Location> {
+    let crate::node::Value::Map(types) = &node.get("piece_types")?.value else {
+        return None;
+    };
+    types
+        .iter()
+        .find(|(k, _)| k.key_text() == name)
+        .map(|(k, _)| k.location.clone())
+}
+
+/// Piece types written in one file whose name is one slip from a piece type written in
+/// another (an overlay's `infantri:` beside the base's `infantry:`): the overlay made a new
+/// type where it meant to change one. Each with the words saying so.
+fn new_piece_type_typos(node: &Node, top: &str) -> Vec<(String, String)> {
+    let Some(crate::node::Value::Map(types)) = node.get("piece_types").map(|n| &n.value) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, _) in types.iter().filter(|(k, _)| *k.location.file == *top) {
+        let name = k.key_text();
+        let others = types
+            .iter()
+            .filter(|(o, _)| o.location.file != k.location.file)
+            .map(|(o, _)| o.key_text())
+            .collect::<Vec<_>>();
+        if let Some(near) = crate::suggest::did_you_mean(&name, others.iter().map(String::as_str))
+            && near != name
+        {
+            out.push((
+                name.clone(),
+                format!("new piece type `{name}`; did you mean `{near}`?"),
+            ));
+        }
+    }
+    out
 }
 
 /// Reads a file and every file it `extends`, merged base first.
