@@ -327,6 +327,26 @@ fn reach_of_a_leader_who_left_the_board_says_so() {
 }
 
 #[test]
+fn an_order_for_a_leader_who_left_the_board_says_so_as_reach_does() {
+    // Every order that names a piece says an escaped piece the way `reach` does (one
+    // `PieceBan`, issue 35), not "is not on the board" as if it had never come on.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (s, o) = files(
+        dir.path(),
+        "",
+        "  - { id: u, side: blue, type: infantry_circle, at: [6, 4] }\n  - { id: il, side: blue, type: infantry_leader, at: [3, 5] }\n",
+        "  - { side: blue, move: { piece: il, path: [[3, 6], [3, 7]] } }\n  - { side: blue, move: { piece: il, path: [[3, 6]] } }\n",
+    );
+    let run = grognard(&["play", &s, "--orders", &o]);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains("il left the board (escaped) and is out of the game"),
+        "{all}"
+    );
+    assert!(!all.contains("il is not on the board"), "{all}");
+}
+
+#[test]
 fn reach_says_when_the_piece_is_not_moving_now() {
     // 002 l.1: movements are made by the player whose turn it is. `reach` of a piece of the
     // side that is not moving says so above the places (where it could go once its side

@@ -41,6 +41,45 @@ pub(super) fn not_yours(piece: impl core::fmt::Display) -> String {
     format!("{piece} is not one of your pieces")
 }
 
+/// Why an order's piece cannot be ordered at all, before any rule of its concern is asked:
+/// every order that names a piece says these alike ([`Game::own_piece`], `reach`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum PieceBan<'a> {
+    /// No piece has this id.
+    NoSuchPiece(PieceId),
+    /// The piece is the other side's (or, by id only, unknown to the side asking).
+    NotYours(PieceId, Option<&'a Piece>),
+    /// The piece is off the board: it left it (its type's exit flag is set) and is out of
+    /// the game, or it is simply not there (a reinforcement, say).
+    OffBoard(&'a Piece),
+}
+
+impl Game {
+    /// The refusal for a [`PieceBan`]: always [`RefusalKind::BadPiece`], with its words.
+    pub(super) fn refuse_piece(&self, ban: PieceBan<'_>) -> Refusal {
+        let words = match ban {
+            PieceBan::NoSuchPiece(id) => format!("there is no piece #{}", id.0),
+            PieceBan::NotYours(_, Some(piece)) => not_yours(&piece.name),
+            PieceBan::NotYours(id, None) => not_yours(format_args!("piece #{}", id.0)),
+            PieceBan::OffBoard(p) => {
+                let left = (self.rules.piece_type(p.kind))
+                    .and_then(|t| t.company.exits.as_ref())
+                    .and_then(|e| e.marks)
+                    .filter(|f| p.flag(*f));
+                match left {
+                    Some(f) => format!(
+                        "{} left the board ({}) and is out of the game",
+                        p.name,
+                        self.rules.flag_name(f)
+                    ),
+                    None => format!("{} is not on the board", p.name),
+                }
+            }
+        };
+        Refusal::new(RefusalKind::BadPiece, words)
+    }
+}
+
 /// The words for a facing number the grid does not have, by a facing change or the set-up.
 pub(super) fn no_such_facing(facing: impl core::fmt::Display) -> String {
     format!("facing {facing} does not exist on this grid")

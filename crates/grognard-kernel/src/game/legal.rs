@@ -906,10 +906,7 @@ impl Game {
             .get(id.index())
             .is_none_or(|p| p.side != side)
         {
-            return Err(crate::action::Refusal::new(
-                crate::action::RefusalKind::BadPiece,
-                super::bans::not_yours(format_args!("piece #{}", id.0)),
-            ));
+            return Err(self.refuse_piece(super::bans::PieceBan::NotYours(id, None)));
         }
         self.as_known_by(side, |probe| {
             Ok(match probe.reach_in(&probe.state, id, hooks)? {

@@ -365,29 +365,22 @@ impl Game {
         Ok(())
     }
 
+    /// `side`'s piece `id` on the board, or the [`bans::PieceBan`] that says why not.
     pub(crate) fn own_piece<'s>(
         &self,
         state: &'s State,
         side: SideId,
         id: PieceId,
     ) -> Result<&'s Piece, Refusal> {
-        let piece = state.pieces.get(id.index()).ok_or_else(|| {
-            Refusal::new(
-                RefusalKind::BadPiece,
-                format!("there is no piece #{}", id.0),
-            )
-        })?;
+        let piece = state
+            .pieces
+            .get(id.index())
+            .ok_or_else(|| self.refuse_piece(bans::PieceBan::NoSuchPiece(id)))?;
         if piece.side != side {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                bans::not_yours(&piece.name),
-            ));
+            return Err(self.refuse_piece(bans::PieceBan::NotYours(id, Some(piece))));
         }
         if !piece.on_board() {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                format!("{} is not on the board", piece.name),
-            ));
+            return Err(self.refuse_piece(bans::PieceBan::OffBoard(piece)));
         }
         Ok(piece)
     }

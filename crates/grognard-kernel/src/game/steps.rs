@@ -14,7 +14,7 @@ use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, Step
 use crate::rules::{FeatureKind, StackMeasure};
 
 use super::Game;
-use super::bans::MoveBan;
+use super::bans::{MoveBan, PieceBan};
 use crate::state::{Reach, State, World};
 
 /// What one reach query looks up once ([`Game::reach_query`]), and the refusal of a hook
@@ -757,28 +757,6 @@ impl Game {
         })
     }
 
-    /// Why piece `id` has no place on the board, in words: it left the board (its type's
-    /// exit flag is set on it) and is out of the game, or it is simply not there.
-    fn not_on_board(&self, state: &State, id: PieceId) -> String {
-        let Some(p) = state.pieces.get(id.index()) else {
-            return format!("there is no piece #{}", id.0);
-        };
-        let left = self
-            .rules
-            .piece_type(p.kind)
-            .and_then(|t| t.company.exits.as_ref())
-            .and_then(|e| e.marks)
-            .filter(|f| p.flag(*f));
-        match left {
-            Some(f) => format!(
-                "{} left the board ({}) and is out of the game",
-                p.name,
-                self.rules.flag_name(f)
-            ),
-            None => format!("{} is not on the board", p.name),
-        }
-    }
-
     /// Every place `piece` can reach with a move now.
     ///
     /// # Errors
@@ -797,8 +775,10 @@ impl Game {
         let piece = state
             .pieces
             .get(id.index())
-            .filter(|p| p.on_board())
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, self.not_on_board(state, id)))?;
+            .ok_or_else(|| self.refuse_piece(PieceBan::NoSuchPiece(id)))?;
+        if !piece.on_board() {
+            return Err(self.refuse_piece(PieceBan::OffBoard(piece)));
+        }
         self.pinned(piece)?;
         // Points saved toward a cell pay only for the one step into it (added below).
         let allowance = self
@@ -821,7 +801,7 @@ impl Game {
         let start = piece
             .place
             .cell()
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "the piece has no cell"))?;
+            .ok_or_else(|| self.refuse_move(piece, MoveBan::NotOnCell))?;
         let mut q = self.reach_query(state, piece, hooks);
         let mut cells =
             match self.reach_by_plain(state, piece, grid, (start, allowance), &mut q, hooks) {

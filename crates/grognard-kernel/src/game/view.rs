@@ -456,10 +456,7 @@ impl Game {
     ) -> Result<Reach, Refusal> {
         match self.state.pieces.get(id.index()) {
             Some(p) if p.side == side => self.reach_in(&self.perceived(side), id, hooks),
-            _ => Err(Refusal::new(
-                RefusalKind::BadPiece,
-                super::bans::not_yours(format_args!("piece #{}", id.0)),
-            )),
+            _ => Err(self.refuse_piece(super::bans::PieceBan::NotYours(id, None))),
         }
     }
 
