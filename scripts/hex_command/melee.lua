@@ -49,17 +49,37 @@ local function standing_hits(L, u)
   return math.max(0, L:counter(u, "hits") - L:counter(u, "round_hits"))
 end
 
+-- A unit's melee value without its commander, and the attached commander's Combat value
+-- (0 without one), kept apart so the roll counts only the points that mattered.
 local function melee_value(L, u, cover)
   local game = L.game
   local v = game:attribute(u, "melee") - standing_hits(L, u) + cover
+  local c = 0
   local cmd = commander_of(game, u)
   if cmd ~= nil and not L.gone[cmd:id()] then
-    v = v + game:counter(cmd, "cvs_c")
+    c = game:counter(cmd, "cvs_c")
   end
   if L:flag(u, "fatigued") then
     v = v - 1
   end
-  return v
+  return v, c
+end
+
+-- 004 l.410 (7.3a: only Stronger, Weaker or equal decides; extra points keep a unit
+-- superior and do nothing else) and l.313 (a commander's capabilities are kept back until
+-- needed); twentieth round, the fifteenth outside audit's #29. The commanders' points
+-- counted are the fewest that give the same comparison: none for the Weaker side's (it is
+-- Weaker without them too), only those the Stronger side needed to pass the other, and at
+-- equal values only the difference between the two. So the roll line's values tell no
+-- more of a commander's Combat than the outcome does. Returns the two values counted.
+local function counted_values(a, ca, d, cd)
+  local full = (a + ca) - (d + cd)
+  if full > 0 then
+    return a + math.max(0, math.min(ca, d - a + 1)), d
+  elseif full < 0 then
+    return a, d + math.max(0, math.min(cd, a - d + 1))
+  end
+  return a + math.max(0, ca - cd), d + math.max(0, cd - ca)
 end
 
 -- Whether the piece `u` (or nil) is a friend of `side` that supports a melee: a unit of
@@ -298,11 +318,13 @@ local function fight(L, actor, target)
   local cover = melee_cover(L, target, actor)
   -- 5.5.1: a unit in column on a road counts as meleed in the flank.
   local flanked = game:arc(target, actor) ~= "front" or L:flag(target, "on_road")
-  local a = melee_value(L, actor, continuing and melee_cover(L, actor, target) or 0) + (flanked and 1 or 0)
+  local a, ca = melee_value(L, actor, continuing and melee_cover(L, actor, target) or 0)
+  a = a + (flanked and 1 or 0)
   if friends_past_plane(L, target, actor) > 0 then
     a = a + 1
   end
-  local d = melee_value(L, target, cover)
+  local d, cd = melee_value(L, target, cover)
+  a, d = counted_values(a, ca, d, cd)
   -- The roll is the two units' (l.214: the opponent watches it; 7.3b l.411: each player
   -- rolls), named as theirs even when a phase hook fights it (a melee locked as the phase
   -- ends): both sides read it (sixteenth round, the tenth outside audit's #10).

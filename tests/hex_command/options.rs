@@ -175,9 +175,10 @@ fn optional_command_and_melee_rules() {
     let fight = with(to_blue_melee(), &[melee("b", "r")]);
     let refs: Vec<&str> = fight.iter().map(String::as_str).collect();
     let r = f.play(&refs, &["--option", "melee_points=on"]);
-    // 2, +1 for the commander, +1 for p, a friend touching r past the melee plane (n, next
-    // to both b and r, stands level with it).
-    has(&r.stdout, "melee of b (4) against r (2)");
+    // 2, +1 for p, a friend touching r past the melee plane (n, next to both b and r, stands
+    // level with it); the commander's +1 is not counted: b is Stronger without it (l.410,
+    // l.313; twentieth round).
+    has(&r.stdout, "melee of b (3) against r (2)");
     // Same dice without the option: r ends with exactly one TE hit less.
     let plain = f.play(&refs, &[]);
     assert_eq!(

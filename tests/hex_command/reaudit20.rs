@@ -84,3 +84,34 @@ fn a_commanders_fire_bonus_itemizes_only_the_points_that_moved_the_band() {
         c2[0]
     );
 }
+
+// 004 7.3a l.410 (each side adds its modifiers to its melee value; only which is Stronger,
+// Weaker or equal decides, and extra points only keep a unit superior) and l.313 (a
+// commander's capabilities are kept back until needed). The auditor's row 29: b2 (2)
+// meleeing rB in forest with voss (C2) read `against rB (5)`, `-20 defender's melee value`,
+// voss's C told though rB was Stronger without him. Reading (notes, twentieth round): the
+// roll counts only the commanders' points that gave the comparison. By hand (seed 1):
+// b2 (infantry 2) against rB (2 + 1 forest = 3): rB is Stronger whatever voss's C, so none
+// of it counts: `b2 (2) against rB (3)` with voss C2 or C0, and blue's every answer is the
+// same. b3 (2) with hale against rD in the open (2): one point of hale's C makes b3
+// Stronger, the second changes nothing: `b3 (3) against rD (2)` with hale C2 or C1, and
+// red's every answer is the same. Before, blue read `rB (5)` and red `b3 (4)`.
+#[test]
+fn melee_values_count_only_the_commanders_points_that_decided_stronger_or_weaker() {
+    let c2 = side_reads_in(DIR, "melee-22.yaml", "melee.orders.yaml", "blue");
+    let c0 = side_reads_in(DIR, "melee-02.yaml", "melee.orders.yaml", "blue");
+    assert_reads_alike(&c2, &c0, "voss with C2 and with C0, read by blue");
+    assert!(
+        c2[0].contains("(melee of b2 (2) against rB (3))"),
+        "{}",
+        c2[0]
+    );
+    let h2 = side_reads_in(DIR, "melee-22.yaml", "melee.orders.yaml", "red");
+    let h1 = side_reads_in(DIR, "melee-21.yaml", "melee.orders.yaml", "red");
+    assert_reads_alike(&h2, &h1, "hale with C2 and with C1, read by red");
+    assert!(
+        h2[0].contains("(melee of b3 (3) against rD (2))"),
+        "{}",
+        h2[0]
+    );
+}
