@@ -745,3 +745,18 @@ fn a_comparisons_footer_says_how_many_marks_chance_alone_gives() {
         "the docs still overclaim"
     );
 }
+
+/// One game with a result is "1 game", not "1 games" (outside designer, issue 39).
+#[test]
+fn a_sim_of_one_game_says_one_game() {
+    let run = grognard(&[
+        "sim",
+        "tests/fixtures/tune/duel-scenario.yaml",
+        "--policy",
+        "greedy",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("results (1 game): "), "{}", run.stdout);
+}

@@ -407,8 +407,9 @@ pub(super) fn print_games(s: &SimSummary) {
             .map(|(side, e)| format!("{side} wins {}", rate(*e)))
             .collect();
         out!(
-            "results ({} games): {}, draws {}",
+            "results ({} game{}): {}, draws {}",
             s.results.games,
+            if s.results.games == 1 { "" } else { "s" },
             wins.join(", "),
             rate(s.results.draws)
         );
