@@ -115,3 +115,53 @@ fn melee_values_count_only_the_commanders_points_that_decided_stronger_or_weaker
         h2[0]
     );
 }
+
+// Readings stated (notes, twentieth round), each the engine's behaviour pinned.
+//
+// #41, marker handles: the kernel already gives a side's handles in order of where it saw
+// the pieces (row, then column; ties by a hash keyed by the game's seed), never by the
+// scenario's list (s1's rA #5, rB #6, rF #7 ran down the rows 2, 4, 6 as the list did). By
+// hand: handles-real-first.yaml and handles-fake-first.yaml differ only in the order rB
+// (real, (7,4)) and rF (a fake, (7,6)) are listed, both hidden in forest 2-3 hexes from b2;
+// seed 1 spots neither. Blue reads the same: #2 at (7,4), #3 at (7,6), both times.
+#[test]
+fn marker_handles_follow_the_place_not_the_scenarios_list() {
+    let real = side_reads_in(DIR, "handles-real-first.yaml", "handles.orders.yaml", "blue");
+    let fake = side_reads_in(DIR, "handles-fake-first.yaml", "handles.orders.yaml", "blue");
+    assert_reads_alike(&real, &fake, "the real marker listed first and the fake first");
+    assert!(real[2].contains("#2         at (7,4), facing W\n  #3         at (7,6), facing W\n"), "{}", real[2]);
+}
+
+// #40 (l.264 'Units that cannot be seen by any enemy are replaced'; 2a-b l.236-237, a
+// commander figure is a symbol of command strength, not a unit): hidden movement hides
+// units, so a lone commander stays on the table at any range. hm.yaml (hidden_movement):
+// kern alone at (19,0), 17 hexes from blue's nearest unit, is shown to blue.
+// #39 (2d l.240 'ignoring all obstacles'; 5.2 l.535-538): obstacles are the terrain's (5.4:
+// walls, streams), not the enemy; a lone commander stops on entering an enemy zone as any
+// piece does. zh_fake.yaml / zh_real.yaml: hale's path runs through a marker's front and
+// stops at (4,5) for the fake and the real marker alike.
+// #30 (3.1 l.439-441 with l.35): grapeshot is the guns' answer in the melee process, rolled
+// on its own table (smoothbore automatic, rifled Color) with no fire modifiers, and, like
+// melee (eighteenth round), it does not unmask a marker; it names the marker by its handle.
+#[test]
+fn lone_commanders_zones_and_grapeshot_are_read_as_stated() {
+    let hm = ok(&["view", "outside15/hm.yaml", "--side", "blue"]);
+    assert!(hm.contains("kern       at (19,0), real, commander"), "{hm}");
+    for file in ["outside15/zh_fake.yaml", "outside15/zh_real.yaml"] {
+        let r = grognard_in(
+            &root().join(DIR),
+            &["play", file, "--orders", "outside15/o_hm.yaml", "--side", "blue"],
+        );
+        let out = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            out.contains("refused: hale must stop at (4,5) (entered the zone of control of enemy #3)"),
+            "{file}: {out}"
+        );
+    }
+    let art = ok(&["play", "outside15/artr.yaml", "--orders", "outside15/o_art2.yaml", "--side", "blue"]);
+    assert!(
+        art.contains("grapeshot: cube red; band 1 (Color) → hit (grapeshot by enemy #3 at b1)"),
+        "{art}"
+    );
+    assert!(!art.contains("rG"), "{art}");
+}
