@@ -126,10 +126,28 @@ fn melee_values_count_only_the_commanders_points_that_decided_stronger_or_weaker
 // seed 1 spots neither. Blue reads the same: #2 at (7,4), #3 at (7,6), both times.
 #[test]
 fn marker_handles_follow_the_place_not_the_scenarios_list() {
-    let real = side_reads_in(DIR, "handles-real-first.yaml", "handles.orders.yaml", "blue");
-    let fake = side_reads_in(DIR, "handles-fake-first.yaml", "handles.orders.yaml", "blue");
-    assert_reads_alike(&real, &fake, "the real marker listed first and the fake first");
-    assert!(real[2].contains("#2         at (7,4), facing W\n  #3         at (7,6), facing W\n"), "{}", real[2]);
+    let real = side_reads_in(
+        DIR,
+        "handles-real-first.yaml",
+        "handles.orders.yaml",
+        "blue",
+    );
+    let fake = side_reads_in(
+        DIR,
+        "handles-fake-first.yaml",
+        "handles.orders.yaml",
+        "blue",
+    );
+    assert_reads_alike(
+        &real,
+        &fake,
+        "the real marker listed first and the fake first",
+    );
+    assert!(
+        real[2].contains("#2         at (7,4), facing W\n  #3         at (7,6), facing W\n"),
+        "{}",
+        real[2]
+    );
 }
 
 // #40 (l.264 'Units that cannot be seen by any enemy are replaced'; 2a-b l.236-237, a
@@ -150,15 +168,31 @@ fn lone_commanders_zones_and_grapeshot_are_read_as_stated() {
     for file in ["outside15/zh_fake.yaml", "outside15/zh_real.yaml"] {
         let r = grognard_in(
             &root().join(DIR),
-            &["play", file, "--orders", "outside15/o_hm.yaml", "--side", "blue"],
+            &[
+                "play",
+                file,
+                "--orders",
+                "outside15/o_hm.yaml",
+                "--side",
+                "blue",
+            ],
         );
         let out = format!("{}{}", r.stdout, r.stderr);
         assert!(
-            out.contains("refused: hale must stop at (4,5) (entered the zone of control of enemy #3)"),
+            out.contains(
+                "refused: hale must stop at (4,5) (entered the zone of control of enemy #3)"
+            ),
             "{file}: {out}"
         );
     }
-    let art = ok(&["play", "outside15/artr.yaml", "--orders", "outside15/o_art2.yaml", "--side", "blue"]);
+    let art = ok(&[
+        "play",
+        "outside15/artr.yaml",
+        "--orders",
+        "outside15/o_art2.yaml",
+        "--side",
+        "blue",
+    ]);
     assert!(
         art.contains("grapeshot: cube red; band 1 (Color) → hit (grapeshot by enemy #3 at b1)"),
         "{art}"
