@@ -375,8 +375,8 @@ impl Game {
         Ok(reach)
     }
 
-    /// A piece's moves: one per cell its reach finds on a grid (less those `may_move`
-    /// refuses), or the open table's candidates.
+    /// A piece's moves: one per cell [`Self::reach_allowed`] finds on a grid (its reach
+    /// less the moves `may_move` refuses), or the open table's candidates.
     fn move_orders(
         &self,
         side: SideId,
@@ -388,23 +388,14 @@ impl Game {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return;
         };
-        match self.reach_in(&self.state, id, hooks) {
+        // `reach_allowed` has already left out the cells `may_move` refuses.
+        match self.reach_allowed(id, hooks) {
             Ok(Reach::Cells(map)) => {
                 out.reserve(map.len());
                 let start = piece.place.cell();
-                // Where a move may end that reach cannot know, `may_move` says.
-                let check = hooks.is_bound(HookPoint::MayMove) && self.may_move_asked_of(piece);
-                for r in map.iter() {
-                    if Some(r.cell) == start {
-                        continue;
-                    }
+                for r in map.iter().filter(|r| Some(r.cell) != start) {
                     let path = map.path(r);
-                    if !path.is_empty()
-                        && (!check
-                            || self
-                                .ask_may_move_on_grid(&self.state, id, &path, hooks)
-                                .is_ok())
-                    {
+                    if !path.is_empty() {
                         out.push(Action::Move { piece: id, path });
                     }
                 }
