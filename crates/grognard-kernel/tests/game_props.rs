@@ -1080,6 +1080,9 @@ fn random_games_cover_refusals_and_outcomes() {
         }
     }
     assert!(geos.0 > 0 && geos.1 > 0, "both grids: {geos:?}");
+    // Every kind but `NotInRules`: the generator orders only what its rules have (no save
+    // or spread, only defined actions), so an order the rules lack cannot arise here;
+    // tests/refusal_kinds.rs gives that kind its own cases.
     for kind in [
         "GameOver",
         "OutOfPhase",

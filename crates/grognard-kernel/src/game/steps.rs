@@ -537,13 +537,19 @@ impl Game {
             } else {
                 None
             };
+            // A corrupt piece is the piece's fault, not the ground's (as `MoveBan`'s kind).
+            let kind = if matches!(data, Err(StepBan::UnknownType)) {
+                RefusalKind::BadPiece
+            } else {
+                RefusalKind::Impassable
+            };
             let text = match data {
                 Err(ban) => say(crowd, &|| self.step_ban_text(piece, from, to, ban)),
                 Ok(_) => say(crowd, &|| {
                     format!("the ruleset forbids {} to enter {to}", piece.name)
                 }),
             };
-            return Err(Refusal::new(RefusalKind::Impassable, why.unwrap_or(text)));
+            return Err(Refusal::new(kind, why.unwrap_or(text)));
         };
         if cost.is_negative() {
             return Err(negative_cost(piece, cost, to));
