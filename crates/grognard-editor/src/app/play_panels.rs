@@ -7,7 +7,7 @@ use grognard_kernel::action::Action;
 use grognard_kernel::ids::SideId;
 
 use crate::board::{self, DrawPiece};
-use crate::session::{dice_log, dice_note};
+use crate::session::{Session, dice_log, dice_note};
 use crate::view::{ViewAs, view_label};
 
 use super::play_tab::{FIXED_ROW_WIDTH, STATUS_WIDTH, TO_ACT_WIDTH, group_problems, result_words};
@@ -49,188 +49,202 @@ impl EditorApp {
         let Some(session) = &self.rt.session else {
             return;
         };
-        let game = &session.game;
         egui::Panel::top("phase bar").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                // The slots' widths follow the window's, never the words in them.
-                let spare = (ui.available_width() - FIXED_ROW_WIDTH).max(0.0);
-                let status_width = (spare * 0.68).clamp(160.0, STATUS_WIDTH);
-                let to_act_width = (spare * 0.32).clamp(90.0, TO_ACT_WIDTH);
-                let line = match game.phase() {
-                    Some((phase, side)) => {
-                        let side = game
-                            .sides()
-                            .get(side.index())
-                            .map_or("?", |s| s.name.as_str());
-                        format!(
-                            "Turn {} of {} · {} phase · {side} phasing",
-                            game.state().turn,
-                            game.turns(),
-                            crate::words::spaced(&phase.name)
-                        )
-                    }
-                    // The result is a sentence of its own, wrapped under this row.
-                    // The turn it ended on stays (it was only in the log); past the last
-                    // turn the kernel's count has moved on by one.
-                    None => format!(
-                        "Game over after turn {} of {}",
-                        game.state().turn.min(game.turns()),
-                        game.turns()
-                    ),
-                };
-                super::slot_label(ui, RichText::new(line).strong(), status_width);
-                // Who acts is the kernel's word, whoever the board is seen as.
-                // With more than one side to act, a side the computer plays is marked: it
-                // acts at once, not after the person's part.
-                let shared = game.to_act().len() > 1;
-                let to_act: Vec<String> = game
-                    .to_act()
-                    .iter()
-                    .filter_map(|s| {
-                        let name = &game.sides().get(s.index())?.name;
-                        let computer = matches!(self.rt.play.players.get(s.index()), Some(Some(_)));
-                        Some(if shared && computer {
-                            format!("{name} (computer, at once)")
-                        } else {
-                            name.clone()
-                        })
-                    })
-                    .collect();
-                let acting = if to_act.is_empty() {
-                    String::new()
-                } else if self.computer_thinking().is_some() {
-                    // A search works on its own thread; the window stays live meanwhile.
-                    format!("to act: {} · thinking…", to_act.join(" and "))
-                } else {
-                    format!("to act: {}", to_act.join(" and "))
-                };
-                super::slot_label(ui, acting, to_act_width);
-                let why = self.why_not();
-                if ui
-                    .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
-                    .on_disabled_hover_text(&why)
-                    .clicked()
-                {
-                    out.push(Command::EndPhase);
-                }
-                // What the last order did (a roll, a sighting) says more than who gave it.
-                let why_no_undo = match (self.computer_thinking(), session.why_locked()) {
-                    (None, Some(why)) => why.to_owned(),
-                    _ => self.why_no_undo(),
-                };
-                if ui
-                    .add_enabled(self.may_undo(), egui::Button::new("Undo"))
-                    .on_hover_text(
-                        "Take back the last order (it rolled no die and showed nothing of the \
-                         enemy).",
+            self.status_row(ui, session, out);
+            self.players_row(ui, stale, out);
+            self.result_or_terms(ui, session);
+        });
+    }
+
+    /// The first row: the turn and phase (or the game over), who acts, End phase, Undo,
+    /// View as, and the panel and zoom buttons.
+    fn status_row(&self, ui: &mut egui::Ui, session: &Session, out: &mut Vec<Command>) {
+        let game = &session.game;
+        ui.horizontal(|ui| {
+            // The slots' widths follow the window's, never the words in them.
+            let spare = (ui.available_width() - FIXED_ROW_WIDTH).max(0.0);
+            let status_width = (spare * 0.68).clamp(160.0, STATUS_WIDTH);
+            let to_act_width = (spare * 0.32).clamp(90.0, TO_ACT_WIDTH);
+            let line = match game.phase() {
+                Some((phase, side)) => {
+                    let side = game
+                        .sides()
+                        .get(side.index())
+                        .map_or("?", |s| s.name.as_str());
+                    format!(
+                        "Turn {} of {} · {} phase · {side} phasing",
+                        game.state().turn,
+                        game.turns(),
+                        crate::words::spaced(&phase.name)
                     )
-                    .on_disabled_hover_text(why_no_undo)
-                    .clicked()
-                {
-                    out.push(Command::Undo);
                 }
-                ui.separator();
-                let label = ui.label("View as");
-                egui::ComboBox::from_id_salt("view as")
-                    .width(super::COMBO_WIDTH)
-                    .selected_text(view_label(game, self.rt.play.view))
-                    .show_ui(ui, |ui| {
-                        let mut views = vec![ViewAs::Referee];
-                        views
-                            .extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
-                        for v in views {
-                            if ui
-                                .selectable_label(self.rt.play.view == v, view_label(game, v))
-                                .clicked()
-                            {
-                                out.push(Command::ViewAs(v));
-                            }
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    let fold = if self.saved.panel_hidden {
-                        "Show panel ◀"
+                // The result is a sentence of its own, wrapped under this row.
+                // The turn it ended on stays (it was only in the log); past the last
+                // turn the kernel's count has moved on by one.
+                None => format!(
+                    "Game over after turn {} of {}",
+                    game.state().turn.min(game.turns()),
+                    game.turns()
+                ),
+            };
+            super::slot_label(ui, RichText::new(line).strong(), status_width);
+            // Who acts is the kernel's word, whoever the board is seen as.
+            // With more than one side to act, a side the computer plays is marked: it
+            // acts at once, not after the person's part.
+            let shared = game.to_act().len() > 1;
+            let to_act: Vec<String> = game
+                .to_act()
+                .iter()
+                .filter_map(|s| {
+                    let name = &game.sides().get(s.index())?.name;
+                    let computer = matches!(self.rt.play.players.get(s.index()), Some(Some(_)));
+                    Some(if shared && computer {
+                        format!("{name} (computer, at once)")
                     } else {
-                        "Hide panel ▶"
-                    };
-                    if ui
-                        .button(fold)
-                        .on_hover_text("The orders, piece, legend and log panel on the right")
-                        .clicked()
-                    {
-                        out.push(Command::FoldPanel(!self.saved.panel_hidden));
+                        name.clone()
+                    })
+                })
+                .collect();
+            let acting = if to_act.is_empty() {
+                String::new()
+            } else if self.computer_thinking().is_some() {
+                // A search works on its own thread; the window stays live meanwhile.
+                format!("to act: {} · thinking…", to_act.join(" and "))
+            } else {
+                format!("to act: {}", to_act.join(" and "))
+            };
+            super::slot_label(ui, acting, to_act_width);
+            let why = self.why_not();
+            if ui
+                .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
+                .on_disabled_hover_text(&why)
+                .clicked()
+            {
+                out.push(Command::EndPhase);
+            }
+            // What the last order did (a roll, a sighting) says more than who gave it.
+            let why_no_undo = match (self.computer_thinking(), session.why_locked()) {
+                (None, Some(why)) => why.to_owned(),
+                _ => self.why_no_undo(),
+            };
+            if ui
+                .add_enabled(self.may_undo(), egui::Button::new("Undo"))
+                .on_hover_text(
+                    "Take back the last order (it rolled no die and showed nothing of the \
+                     enemy).",
+                )
+                .on_disabled_hover_text(why_no_undo)
+                .clicked()
+            {
+                out.push(Command::Undo);
+            }
+            ui.separator();
+            let label = ui.label("View as");
+            egui::ComboBox::from_id_salt("view as")
+                .width(super::COMBO_WIDTH)
+                .selected_text(view_label(game, self.rt.play.view))
+                .show_ui(ui, |ui| {
+                    let mut views = vec![ViewAs::Referee];
+                    views.extend((0..game.sides().len()).map(|i| ViewAs::Side(SideId(i as u8))));
+                    for v in views {
+                        if ui
+                            .selectable_label(self.rt.play.view == v, view_label(game, v))
+                            .clicked()
+                        {
+                            out.push(Command::ViewAs(v));
+                        }
                     }
-                    if ui
-                        .button("Fit board")
-                        .on_hover_text("Show the whole board (zoom and pan reset)")
-                        .clicked()
-                    {
-                        out.push(Command::FitBoard);
-                    }
-                });
-            });
-            ui.horizontal(|ui| {
-                self.seats_ui(ui, out);
-                ui.separator();
-                let mut hot = self.saved.hot_seat;
-                if ui.checkbox(&mut hot, "Hot-seat").changed() {
-                    out.push(Command::HotSeat(hot));
-                }
-                if ui.button("Save game…").clicked() {
-                    out.push(Command::Ask(FilePurpose::SaveGame));
-                }
-                if ui.button("Load game…").clicked() {
-                    out.push(Command::Ask(FilePurpose::LoadGame));
-                }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let fold = if self.saved.panel_hidden {
+                    "Show panel ◀"
+                } else {
+                    "Hide panel ▶"
+                };
                 if ui
-                    .button("New game")
-                    .on_hover_text(
-                        "Start this scenario again from its first turn; who plays each side \
-                         is kept. The game in play is dropped (save it first to keep it).",
-                    )
+                    .button(fold)
+                    .on_hover_text("The orders, piece, legend and log panel on the right")
                     .clicked()
                 {
-                    out.push(Command::NewGame);
+                    out.push(Command::FoldPanel(!self.saved.panel_hidden));
                 }
-                // Last on its row: when it comes and goes nothing else moves.
-                if stale && ui.button("Restart with edited rules").clicked() {
-                    out.push(Command::Restart);
+                if ui
+                    .button("Fit board")
+                    .on_hover_text("Show the whole board (zoom and pan reset)")
+                    .clicked()
+                {
+                    out.push(Command::FitBoard);
                 }
             });
-            let victory = super::how_to_win::terms_in_force(&session.scenario, game);
-            if game.phase().is_none() {
-                // Whole and wrapped, under both rows (which keep their places): a slot's
-                // width cut the scores off.
-                ui.add(egui::Label::new(RichText::new(result_words(game)).strong()).wrap());
-                // Where points decided, which pieces and places made them.
-                if let Some(v) = victory {
-                    let made = super::how_to_win::breakdown(game, v, self.rt.play.view);
-                    if !made.is_empty() {
-                        ui.add(
-                            egui::Label::new(format!(
-                                "How the points were made: {}",
-                                made.join(" · ")
-                            ))
-                            .wrap(),
-                        );
-                    }
-                }
-            } else {
-                // The terms stay one click away: open, they would squeeze the board.
-                let terms = super::how_to_win::terms(game, victory);
-                egui::CollapsingHeader::new("How to win")
-                    .id_salt("how to win")
-                    .show(ui, |ui| {
-                        for t in &terms {
-                            ui.add(egui::Label::new(t.as_str()).wrap());
-                        }
-                    })
-                    .header_response
-                    .on_hover_text(terms.join("\n"));
+        });
+    }
+
+    /// The second row: who plays each side, hot-seat, save, load and a new game.
+    fn players_row(&self, ui: &mut egui::Ui, stale: bool, out: &mut Vec<Command>) {
+        ui.horizontal(|ui| {
+            self.seats_ui(ui, out);
+            ui.separator();
+            let mut hot = self.saved.hot_seat;
+            if ui.checkbox(&mut hot, "Hot-seat").changed() {
+                out.push(Command::HotSeat(hot));
+            }
+            if ui.button("Save game…").clicked() {
+                out.push(Command::Ask(FilePurpose::SaveGame));
+            }
+            if ui.button("Load game…").clicked() {
+                out.push(Command::Ask(FilePurpose::LoadGame));
+            }
+            if ui
+                .button("New game")
+                .on_hover_text(
+                    "Start this scenario again from its first turn; who plays each side \
+                     is kept. The game in play is dropped (save it first to keep it).",
+                )
+                .clicked()
+            {
+                out.push(Command::NewGame);
+            }
+            // Last on its row: when it comes and goes nothing else moves.
+            if stale && ui.button("Restart with edited rules").clicked() {
+                out.push(Command::Restart);
             }
         });
+    }
+
+    /// Under both rows: the result and how its points were made once the game is over,
+    /// else the victory terms, folded.
+    fn result_or_terms(&self, ui: &mut egui::Ui, session: &Session) {
+        let game = &session.game;
+        let victory = super::how_to_win::terms_in_force(&session.scenario, game);
+        if game.phase().is_none() {
+            // Whole and wrapped, under both rows (which keep their places): a slot's
+            // width cut the scores off.
+            ui.add(egui::Label::new(RichText::new(result_words(game)).strong()).wrap());
+            // Where points decided, which pieces and places made them.
+            if let Some(v) = victory {
+                let made = super::how_to_win::breakdown(game, v, self.rt.play.view);
+                if !made.is_empty() {
+                    ui.add(
+                        egui::Label::new(format!("How the points were made: {}", made.join(" · ")))
+                            .wrap(),
+                    );
+                }
+            }
+        } else {
+            // The terms stay one click away: open, they would squeeze the board.
+            let terms = super::how_to_win::terms(game, victory);
+            egui::CollapsingHeader::new("How to win")
+                .id_salt("how to win")
+                .show(ui, |ui| {
+                    for t in &terms {
+                        ui.add(egui::Label::new(t.as_str()).wrap());
+                    }
+                })
+                .header_response
+                .on_hover_text(terms.join("\n"));
+        }
     }
 
     /// The list of pieces on the left (and, in a set-up, those still to deploy).
