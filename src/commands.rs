@@ -1,4 +1,13 @@
 //! The commands. Exit codes: 0 ok, 1 a rule or validation error, 2 a usage error.
+//!
+//! [`run`] dispatches every command and turns its outcome into the exit code. This file
+//! owns the commands of a game's rules read straight through: `validate`, `reach` (with
+//! its "not moving now" note), `play` and `replay` (with writing a save), `roll` (a chart
+//! with `--set` inputs and its gate notes), `edit` and `join` (opening the editor), and the
+//! bare `grognard` with no command. The others live in their own modules: `view`, `legal`
+//! and `measure` in `views.rs`, `sim` and `sim-merge` in `sim/`, `tune` in `tune/`,
+//! `fuzz` in `fuzz.rs`, `chart`, `schema` and `show` in `lab.rs`, `diff` and `sheet` in
+//! `tools.rs`, `serve` and the remote commands in `remote.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,4 +1,12 @@
-//! Running the binary from the workspace root.
+//! Running the binary from the workspace root, and the shared helpers of leak tests.
+//!
+//! A leak test plays two games that differ only in what a side must not know (a real
+//! marker or a fake, an empty square or an unseen command) and asserts the side reads them
+//! alike: [`side_reads_in`] gives what the side reads ([`SIDE_READS`]: its log, view and
+//! legal orders) of a game in a fixture folder, and [`assert_reads_alike`] compares two,
+//! answer by answer. Where the suite has its own runner (a scenario written to a temporary
+//! folder, a fixture with its own working directory) or must compare stderr's notes too,
+//! build the runs with [`side_runs`] and the reads with `side_reads(side_runs(…), stderr)`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
