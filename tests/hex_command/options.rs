@@ -86,7 +86,7 @@ fn optional_movement_and_melee_rules() {
     assert_eq!(f.play(&refs, &[]).code, 0);
     let r = f.play(&refs, &["--option", "disorder_fatigue=on"]);
     assert!(
-        r.stderr.contains("t is fatigued and cannot move"),
+        r.stderr.contains("t cannot move: it is fatigued"),
         "{}",
         r.stderr
     );

@@ -68,8 +68,10 @@ pub(crate) fn check_slowed(
         Some(s) if steps > s.max_steps as usize => Err(Refusal::new(
             RefusalKind::TooFar,
             if s.max_steps == 0 {
+                // Worded as a flag that pins the piece (`MoveBan::Pinned`): one fact, one
+                // sentence (this module is below `game/` and cannot use its bans).
                 format!(
-                    "{} is {} and cannot move",
+                    "{} cannot move: it is {}",
                     piece.name,
                     rules.flag_name(s.flag)
                 )
@@ -269,6 +271,16 @@ fn turning_walk(
     Some(out)
 }
 
+/// The window a piece's moves and facing changes are counted in, in words: `phase` for a
+/// type that moves each phase, else `turn` (here, below `game/`, so that the facing bans'
+/// words in `game/bans.rs` and [`no_turn_left`] say it alike).
+pub(crate) fn move_window(rules: &Rules, piece: &Piece) -> &'static str {
+    match rules.piece_type(piece.kind).map(|t| t.moves) {
+        Some(crate::rules::MoveLimit::PerPhase) => "phase",
+        _ => "turn",
+    }
+}
+
 /// A refusal when `piece`, heading `heading`, would need a facing change in the middle of
 /// its move to step in direction `dir` to `to`, and has none left (`most` in the window).
 pub(crate) fn no_turn_left(
@@ -278,10 +290,7 @@ pub(crate) fn no_turn_left(
     (heading, dir, to): (Facing, Facing, Cell),
 ) -> Refusal {
     let most = turning(rules, piece).and_then(|t| t.most).unwrap_or(0);
-    let window = match rules.piece_type(piece.kind).map(|t| t.moves) {
-        Some(crate::rules::MoveLimit::PerPhase) => "phase",
-        _ => "turn",
-    };
+    let window = move_window(rules, piece);
     Refusal::new(
         RefusalKind::BadPath,
         format!(

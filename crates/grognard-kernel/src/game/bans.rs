@@ -18,7 +18,7 @@ use crate::geometry::open::{Angle, Point};
 use crate::ids::{CounterId, FeatureId, FlagId, ModeId, PieceId, PieceTypeId, SideId, TerrainId};
 use crate::piece::{Piece, Place};
 use crate::reach::StepBan;
-use crate::rules::{ActionDef, Allowed, MoveLimit, PhaseDef};
+use crate::rules::{ActionDef, Allowed, PhaseDef};
 use crate::state::State;
 
 use super::Game;
@@ -659,10 +659,7 @@ impl Game {
     /// The window a piece's moves and facing changes are counted in, in words: `phase` for
     /// a type that moves each phase, else `turn`.
     fn move_window(&self, piece: &Piece) -> &'static str {
-        match self.rules.piece_type(piece.kind).map(|t| t.moves) {
-            Some(MoveLimit::PerPhase) => "phase",
-            _ => "turn",
-        }
+        crate::turning::move_window(&self.rules, piece)
     }
 }
 
