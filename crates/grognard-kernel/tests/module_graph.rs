@@ -38,7 +38,6 @@ const ADMITTED: &[(&str, &str, &str)] = &[
     ("grognard-play", "policy", "search"),
     ("grognard-rules", "sheet", "sheet_pieces"),
     ("grognard-rules", "sheet", "sheet_rules"),
-    ("grognard-editor", "app::commands", "app::remote_tab"),
 ];
 
 /// `text` with comments and `#[cfg(test)]` modules dropped (line by line).

@@ -19,7 +19,7 @@ use crate::remote::HostRequest;
 use crate::session::{Session, hooks_for};
 use crate::view::ViewAs;
 
-use super::{EditorApp, PathPrompt, RemoteForm, Tab, terrain_colors};
+use super::{EditorApp, PathPrompt, Tab, terrain_colors};
 
 /// What a file dialog is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,18 @@ impl FilePurpose {
     pub(super) fn saves(self) -> bool {
         matches!(self, Self::SaveHouseRule | Self::SaveGame)
     }
+}
+
+/// Which form the Remote tab shows while no game is joined: what [`Command::RemoteForm`]
+/// asks for. Here, beside the command, so the remote tab and the commands read one way
+/// (issue 35: `commands` ↔ `remote_tab` was a module circle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RemoteForm {
+    /// Create a game on a server.
+    Host,
+    /// Join a seat of a game.
+    #[default]
+    Join,
 }
 
 /// Something a panel asks for; applied at the end of the frame.

@@ -29,11 +29,11 @@ use bars::{COMBO_WIDTH, slot_label};
 pub use charts_tab::{
     band_face_test, band_used, modifier_words, odds_input_name, odds_plot_rect, signed,
 };
-pub use commands::{CellOrder, Command, FilePurpose};
+pub use commands::{CellOrder, Command, FilePurpose, RemoteForm};
 pub use play_panels::off_board;
 pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
-pub use remote_tab::{DEFAULT_SERVER, RemoteForm, SERVER_POLICIES, move_to_order, phase_line};
+pub use remote_tab::{DEFAULT_SERVER, SERVER_POLICIES, move_to_order, phase_line};
 pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top, ended_on_turn};
 pub use tune_tab::{default_range, number_matches};
 

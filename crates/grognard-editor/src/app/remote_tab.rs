@@ -23,7 +23,7 @@ use grognard_server::protocol::{ChatLine, Created, REFEREE, SPECTATOR, SeatState
 use crate::board::{self, BaseDrop, BoardScene, DrawPiece, Look, Overlay, Transform};
 use crate::remote::{HostJob, HostRequest, Link, Problem, RemoteSession};
 
-use super::{Command, EditorApp, Tab};
+use super::{Command, EditorApp, RemoteForm, Tab};
 
 /// How often the tab redraws while a game is joined (the reconnection countdown).
 const TICK: Duration = Duration::from_millis(500);
@@ -32,16 +32,6 @@ const LEGAL_ROOM: f32 = 320.0;
 
 /// The server address "Host game…" offers.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:7878";
-
-/// Which form the Remote tab shows while no game is joined.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RemoteForm {
-    /// Create a game on a server.
-    Host,
-    /// Join a seat of a game.
-    #[default]
-    Join,
-}
 
 /// A game this editor created, with every seat's token and the sides the server plays.
 #[derive(Clone, Debug)]
