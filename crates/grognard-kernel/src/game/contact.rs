@@ -42,6 +42,7 @@ use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
 
+use super::bans::{MoveBan, PieceBan};
 use super::{Game, Resolution};
 
 /// The point of the segment `a`–`b` nearest `p` (its projection, kept within the
@@ -227,13 +228,13 @@ impl Resolution<'_> {
             .pieces
             .get(actor.index())
             .cloned()
-            .ok_or_else(|| Refusal::new(RefusalKind::BadPiece, "no such piece"))?;
+            .ok_or_else(|| game.refuse_piece(PieceBan::NoSuchPiece(actor)))?;
         let Place::Point {
             at: from,
             facing: old,
         } = piece.place
         else {
-            return Err(Refusal::new(RefusalKind::BadPath, "the piece is on a grid"));
+            return Err(game.refuse_move(&piece, MoveBan::OnGrid));
         };
         if game.footprint_in(&piece, piece.mode).is_some() {
             // Clear of every unit but the target, which it touches.
@@ -253,9 +254,10 @@ impl Resolution<'_> {
             }
         } else if !game.board.contains_point(to) {
             let (a, t) = names(self.next);
+            let off = game.refuse_move(&piece, MoveBan::OffTable(to));
             return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{a} cannot reach contact with {t}: {to} is off the table"),
+                off.kind,
+                format!("{a} cannot reach contact with {t}: {}", off.message),
             ));
         }
         if let Some((area, class)) = game.impassable_under(&piece, (to, facing)) {
