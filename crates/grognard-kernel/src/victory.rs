@@ -12,7 +12,7 @@
 //! Everything here is a pure function of the rules, the board and the state.
 
 use crate::board::{Board, SideDef};
-use crate::ids::{PieceTypeId, SideId};
+use crate::ids::{FlagId, PieceId, PieceTypeId, SideId};
 use crate::piece::Piece;
 use crate::state::State;
 
@@ -43,22 +43,51 @@ pub fn sudden_loss(v: &VictoryRules, sides: &[SideDef], state: &State) -> Option
     })
 }
 
-/// Every side's points at the end.
+/// What earned a side some of its points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// An enemy piece on the board carrying a flag that scores (routed, broken).
+    Flagged(PieceId, FlagId),
+    /// An enemy piece off the board (and not saved by a `removed_unless` flag).
+    Removed(PieceId),
+    /// A region the side alone holds, by its index in `VictoryRules::hold`.
+    Holds(usize),
+}
+
+/// One item of a side's points: who gets them, for what, and how many (never 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    /// The side credited.
+    pub side: SideId,
+    /// What earned them.
+    pub source: Source,
+    /// How many.
+    pub points: i32,
+}
+
+/// Every item of every side's points at the end, in the order the pieces and the hold
+/// rules stand: the points a piece gives go to every side but its owner.
 #[must_use]
-pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State) -> Vec<i32> {
-    let mut points = vec![0i32; sides.len()];
+pub fn scored(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State) -> Vec<Scored> {
+    let mut out = Vec::new();
     for p in &state.pieces {
-        let for_others = |points: &mut Vec<i32>, n: i32| {
-            for (i, pts) in points.iter_mut().enumerate() {
-                if i != p.side.index() {
-                    *pts = pts.saturating_add(n);
-                }
+        let mut for_others = |source: Source, points: i32| {
+            if points == 0 {
+                return;
             }
+            let others = (0..sides.len())
+                .filter(|i| *i != p.side.index())
+                .filter_map(|i| u8::try_from(i).ok().map(SideId));
+            out.extend(others.map(|side| Scored {
+                side,
+                source,
+                points,
+            }));
         };
         if p.on_board() {
             for (flag, n) in &v.flagged {
                 if p.flag(*flag) {
-                    for_others(&mut points, *n);
+                    for_others(Source::Flagged(p.id, *flag), *n);
                 }
             }
         } else if !v.removed_unless.iter().any(|f| p.flag(*f)) {
@@ -68,10 +97,10 @@ pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State)
                 .find(|(t, _)| *t == Some(p.kind))
                 .or_else(|| v.removed.iter().find(|(t, _)| t.is_none()))
                 .map_or(0, |(_, n)| *n);
-            for_others(&mut points, n);
+            for_others(Source::Removed(p.id), n);
         }
     }
-    for rule in &v.hold {
+    for (i, rule) in v.hold.iter().enumerate() {
         let Some(region) = board.regions.iter().find(|r| r.name == rule.region) else {
             continue;
         };
@@ -84,9 +113,26 @@ pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State)
         if let Some(&first) = holders.first()
             && holders.iter().all(|s| *s == first)
             && rule.side.is_none_or(|s| s == first)
-            && let Some(pts) = points.get_mut(first.index())
+            && first.index() < sides.len()
+            && rule.points != 0
         {
-            *pts = pts.saturating_add(rule.points);
+            out.push(Scored {
+                side: first,
+                source: Source::Holds(i),
+                points: rule.points,
+            });
+        }
+    }
+    out
+}
+
+/// Every side's points at the end: the sum of its [`scored`] items.
+#[must_use]
+pub fn points(v: &VictoryRules, board: &Board, sides: &[SideDef], state: &State) -> Vec<i32> {
+    let mut points = vec![0i32; sides.len()];
+    for item in scored(v, board, sides, state) {
+        if let Some(pts) = points.get_mut(item.side.index()) {
+            *pts = pts.saturating_add(item.points);
         }
     }
     points

@@ -4,8 +4,7 @@
 //! says, item by item, what it counted, so the sum is the kernel's.
 
 use grognard_kernel::game::Game;
-use grognard_kernel::ids::SideId;
-use grognard_kernel::victory::{LoseWhen, VictoryRules};
+use grognard_kernel::victory::{self, LoseWhen, Source, VictoryRules};
 
 use crate::view::ViewAs;
 use crate::words::spaced;
@@ -152,54 +151,23 @@ pub fn breakdown(game: &Game, v: &VictoryRules, view: ViewAs) -> Vec<String> {
         _ => p.name.clone(),
     };
     let mut items: Vec<Vec<(String, i32)>> = vec![Vec::new(); sides.len()];
-    let mut credit = |owner: SideId, what: String, n: i32| {
-        if n == 0 {
-            return;
-        }
-        for (i, list) in items.iter_mut().enumerate() {
-            if i != owner.index() {
-                list.push((what.clone(), n));
-            }
-        }
-    };
-    for p in &state.pieces {
-        if p.on_board() {
-            for (flag, n) in &v.flagged {
-                if p.flag(*flag) {
-                    credit(
-                        p.side,
-                        format!("{} {}", name_of(p), spaced(rules.flag_name(*flag))),
-                        *n,
-                    );
-                }
-            }
-        } else if !v.removed_unless.iter().any(|f| p.flag(*f)) {
-            let n = v
-                .removed
-                .iter()
-                .find(|(t, _)| *t == Some(p.kind))
-                .or_else(|| v.removed.iter().find(|(t, _)| t.is_none()))
-                .map_or(0, |(_, n)| *n);
-            credit(p.side, format!("{} off the board", name_of(p)), n);
-        }
-    }
-    for rule in &v.hold {
-        let Some(region) = game.board().regions.iter().find(|r| r.name == rule.region) else {
-            continue;
+    for item in victory::scored(v, game.board(), sides, state) {
+        let what = match item.source {
+            Source::Flagged(piece, flag) => state
+                .pieces
+                .get(piece.index())
+                .map(|p| format!("{} {}", name_of(p), spaced(rules.flag_name(flag)))),
+            Source::Removed(piece) => state
+                .pieces
+                .get(piece.index())
+                .map(|p| format!("{} off the board", name_of(p))),
+            Source::Holds(i) => v
+                .hold
+                .get(i)
+                .map(|r| format!("holds {}", spaced(&r.region))),
         };
-        let holders: Vec<SideId> = state
-            .pieces
-            .iter()
-            .filter(|p| p.on_board() && region.holds(&p.place))
-            .map(|p| p.side)
-            .collect();
-        if let Some(&first) = holders.first()
-            && holders.iter().all(|s| *s == first)
-            && rule.side.is_none_or(|s| s == first)
-            && let Some(list) = items.get_mut(first.index())
-            && rule.points != 0
-        {
-            list.push((format!("holds {}", spaced(&rule.region)), rule.points));
+        if let (Some(what), Some(list)) = (what, items.get_mut(item.side.index())) {
+            list.push((what, item.points));
         }
     }
     let totals = game.victory_points();
