@@ -102,7 +102,7 @@ Ledger.__index = Ledger
 -- where it is the phase's reader (`phase_reader`).
 local function ledger(game, reader)
   return setmetatable({ game = game, delta = {}, flags = {}, at = {}, gone = {}, back = {}, dropped = {},
-    reader = reader or phase_reader(game), ordered = reader ~= nil }, Ledger)
+    reader = reader or phase_reader(game) }, Ledger)
 end
 
 -- `u` named for whoever reads this call's notes.
@@ -110,14 +110,15 @@ function Ledger:name(u)
   return named(self.game, u, self.reader)
 end
 
--- `u` named in the purpose of a roll of the order's actor against its target: the engine
--- words such a roll itself for a side that has not identified either, so the ids stand; a
--- roll a phase hook makes is read as its notes are.
+-- `u` named in the purpose of a roll of one piece against another (`by`/`against` given):
+-- always its id. The engine words such a roll itself, in its own labels, for each side that
+-- has not identified either piece, and the referee reads the ids; a side that has
+-- identified both reads them too. This holds for a roll a phase hook makes as well (a melee
+-- owed as the melee phase ends): worded in the phasing side's labels, the other side read
+-- its own pieces under the phasing side's handles, whose numbers tell that side's piece
+-- count (the sixteenth outside audit's #6).
 function Ledger:roll_name(u)
-  if self.ordered then
-    return self.game:name(u)
-  end
-  return self:name(u)
+  return self.game:name(u)
 end
 
 -- Captured guns a unit holds are left on the board where it stood when it routs or is

@@ -1,0 +1,74 @@
+//! Hex Command (seed 004), twenty-first round: the sixteenth outside audit (issue 33), on
+//! the auditor's positions in tests/fixtures/audits/hex-command/twentyfirst/outside16/
+//! (their ruleset path made relative). Each ruling is worked by hand.
+
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+
+const DIR: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
+
+// 004 l.480 (7.2.1: a unit that moved into an enemy's front hexes must melee it), l.214 (the
+// opponent watches every roll), 3.1 l.465-467 (a marker is known to the enemy only as a
+// marker), and docs/scenario-format.md (a handle tells nothing of how many pieces a side
+// has). The audit's row 6. By hand, s1.yaml: blue b1-b4 step to col 3, into the front hexes
+// of red's markers rA, rB, rC (fake), rD (guns) in the forest at col 2; b1 melees #5 by
+// order, and b2, b3, b4 owe theirs, fought as blue's melee phase ends. Seed 13: b2 (2)
+// against rB (2 + forest 1 = 3), score -3: defender hit; rD fires grapeshot at b4 at once
+// (automatic: hit). s1r.yaml adds two hidden off-board blue reinforcements, so blue's
+// handles for red's markers run #7..#10 instead of #5..#8 (o3_5r.yaml names them so). Red
+// owns rB and rD and must read them by name, the same in both games, byte for byte; before
+// this round it read `melee of b2 (2) against enemy #6 (3)` and `grapeshot by enemy #8`
+// (`#8`, `#10` in s1r): blue's handles, which gave away blue's piece count.
+#[test]
+fn an_owed_melee_fought_as_the_phase_ends_is_worded_for_each_reader() {
+    let plain = side_reads_in(DIR, "s1.yaml", "o3_5.yaml", "red");
+    let more = side_reads_in(DIR, "s1r.yaml", "o3_5r.yaml", "red");
+    assert_reads_alike(&plain, &more, "blue with and without hidden reinforcements");
+    for read in &plain[..2] {
+        assert!(!read.contains("enemy #"), "{read}");
+    }
+    assert!(
+        plain[0].contains("score -3 → defender hit (melee of b2 (2) against rB (3))"),
+        "{}",
+        plain[0]
+    );
+    assert!(
+        plain[0].contains("band 0 (automatic) → hit (grapeshot by rD)"),
+        "{}",
+        plain[0]
+    );
+    assert!(
+        plain[1].contains("\"melee of b2 (2) against rB (3)\""),
+        "{}",
+        plain[1]
+    );
+    // The referee reads the rolls by name.
+    let r = grognard_in(
+        &root().join(DIR),
+        &["play", "s1.yaml", "--orders", "o3_5.yaml"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("(melee of b2 (2) against rB (3))"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("(grapeshot by rD)"), "{}", r.stdout);
+    // Blue, who has not identified rB or rD, reads the engine's words in its own handles,
+    // the roll netted, as it does an ordered melee's.
+    let blue = side_reads_in(DIR, "s1.yaml", "o3_5.yaml", "blue");
+    assert!(
+        blue[0].contains("-4 modifiers in all (not itemized: an unidentified piece); score -3 → defender hit (melee by b2 at enemy #6)"),
+        "{}",
+        blue[0]
+    );
+    assert!(
+        blue[0].contains("(grapeshot by enemy #8 at b4)"),
+        "{}",
+        blue[0]
+    );
+    assert!(
+        !blue[0].contains("rB") && !blue[0].contains("rD"),
+        "{}",
+        blue[0]
+    );
+}
