@@ -72,3 +72,46 @@ fn an_owed_melee_fought_as_the_phase_ends_is_worded_for_each_reader() {
         blue[0]
     );
 }
+
+// 004 5.3 l.542 (one unit per hex), 5f l.525 (only light infantry pass through friends), with
+// l.264 and note 74 (nothing a marker does tells a fake from a unit). The audit's rows 25
+// and 26. By hand, s1.yaml: red's fake rC at (2,5), rB at (2,3), guns rD at (2,7). A fake
+// moves as a unit: rC may not end on rB's hex (the enemy would see two markers in one hex,
+// so one a fake), nor on the guns', nor pass through rB to (2,2) (it is not light infantry);
+// and real rB may not end on the fake's hex. Each gets the words a unit gets, and `legal`
+// lists no such move. Before this round all were accepted.
+#[test]
+fn a_fake_counter_stacks_and_passes_friends_as_a_unit() {
+    for (orders, words) in [
+        (
+            "o23.yaml",
+            "rC cannot enter (2,3): moving in would make 2 units there, over the limit of 1",
+        ),
+        (
+            "pass.orders.yaml",
+            "rC cannot enter (2,3): moving in would make 2 units there, over the limit of 1",
+        ),
+        (
+            "onto-fake.orders.yaml",
+            "rB cannot enter (2,5): moving in would make 2 units there, over the limit of 1",
+        ),
+    ] {
+        let r = grognard_in(&root().join(DIR), &["play", "s1.yaml", "--orders", orders]);
+        assert_ne!(r.code, 0, "{orders}: {}", r.stdout);
+        assert!(r.stderr.contains(words), "{orders}: {}", r.stderr);
+    }
+    let r = grognard_in(
+        &root().join(DIR),
+        &["legal", "s1.yaml", "--orders", "o23h.yaml", "--side", "red"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for line in r.stdout.lines().filter(|l| l.contains("piece: rC")) {
+        assert!(
+            !line.ends_with("[2, 3]]] } }") && !line.ends_with("[2, 7]]] } }"),
+            "{line}"
+        );
+    }
+    for line in r.stdout.lines().filter(|l| l.contains("piece: rB")) {
+        assert!(!line.ends_with("[2, 5]]] } }"), "{line}");
+    }
+}
