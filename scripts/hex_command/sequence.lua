@@ -486,7 +486,9 @@ local function sequence_phase(game, phase, side)
   if group ~= nil then
     local L = ledger(game)
     for _, u in ipairs(game:units(side)) do
-      if is_unit(game, u) then
+      -- A fake counter keeps its group as a unit does (2.3 l.380-384, note 74; sixteenth
+      -- outside audit #27): one that moved in any activation would show itself a fake.
+      if stands_as_unit(game, u) then
         local g = game:counter(u, "group")
         if g ~= 0 and g ~= group then
           L:set(u, "inactive", true)

@@ -115,3 +115,34 @@ fn a_fake_counter_stacks_and_passes_friends_as_a_unit() {
         assert!(!line.ends_with("[2, 5]]] } }"), "{line}");
     }
 }
+
+// 004 2.3 l.380-384 (the activation sequence: a group moves only in its own activation;
+// note 46: group 0 floats) with l.264 and note 74. The audit's row 27. By hand, s10.yaml
+// (option activation_sequence): red's real marker rA and fake rC both carry `group: 2`;
+// in red's group 1 movement both are inactive: `legal` lists no move of either, and a move
+// is refused in the same words. Before this round the fake moved in any activation, like a
+// float.
+#[test]
+fn a_fake_counter_keeps_its_activation_group() {
+    let view = grognard_in(
+        &root().join(DIR),
+        &["view", "s10.yaml", "--orders", "o17.yaml", "--side", "red"],
+    );
+    assert!(view.stdout.contains("rC is inactive"), "{}", view.stdout);
+    let legal = grognard_in(
+        &root().join(DIR),
+        &["legal", "s10.yaml", "--orders", "o17.yaml", "--side", "red"],
+    );
+    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    assert!(!legal.stdout.contains("piece: rC"), "{}", legal.stdout);
+    assert!(!legal.stdout.contains("piece: rA"), "{}", legal.stdout);
+    for (orders, id) in [
+        ("group-fake.orders.yaml", "rC"),
+        ("group-real.orders.yaml", "rA"),
+    ] {
+        let r = grognard_in(&root().join(DIR), &["play", "s10.yaml", "--orders", orders]);
+        assert_ne!(r.code, 0, "{orders}: {}", r.stdout);
+        let words = format!("refused: {id} cannot move: it is inactive");
+        assert!(r.stderr.contains(&words), "{orders}: {}", r.stderr);
+    }
+}
