@@ -125,6 +125,22 @@ pub fn assert_reads_alike(a: &[String], b: &[String], what: &str) {
     }
 }
 
+/// The orders file `base` of the fixture folder `dir` with `extra` lines appended, written to
+/// a file of the temp dir named by `tag` (and the process, so parallel tests do not meet):
+/// a test's variation on an auditor's orders without a fixture file for each.
+pub fn orders_with(dir: &str, base: &str, extra: &str, tag: &str) -> String {
+    let text = std::fs::read_to_string(root().join(dir).join(base))
+        .unwrap_or_else(|e| panic!("{dir}/{base}: {e}"));
+    let name = format!(
+        "{}-{}-{tag}.yaml",
+        base.replace(['/', '.'], "-"),
+        std::process::id()
+    );
+    let path = std::env::temp_dir().join(name);
+    std::fs::write(&path, format!("{text}{extra}")).expect("write orders");
+    path.to_string_lossy().into_owned()
+}
+
 /// Every `.yaml` file directly in `dir` (relative to the root), sorted.
 pub fn yaml_files(dir: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(root().join(dir))

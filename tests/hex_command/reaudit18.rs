@@ -2,7 +2,7 @@
 //! arguable leftovers, issue 33), on positions in tests/fixtures/audits/hex-command/eighteenth/.
 //! Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+use crate::util::{assert_reads_alike, grognard_in, orders_with, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighteenth";
 
@@ -15,14 +15,6 @@ fn ok(args: &[&str]) -> String {
     let (code, out) = run(args);
     assert_eq!(code, 0, "{args:?}: {out}");
     out
-}
-
-/// `base`'s orders with `extra` lines appended, written to a file of the temp dir named `tag`.
-fn orders_with(base: &str, extra: &str, tag: &str) -> String {
-    let text = std::fs::read_to_string(root().join(DIR).join(base)).expect("orders");
-    let path = std::env::temp_dir().join(format!("hc-reaudit18-{}-{tag}.yaml", std::process::id()));
-    std::fs::write(&path, format!("{text}{extra}")).expect("write orders");
-    path.to_string_lossy().into_owned()
 }
 
 // 004 l.339 (2.2.2, decision failure 3: "cannot move in the enemy's direction until passing
@@ -39,6 +31,7 @@ fn orders_with(base: &str, extra: &str, tag: &str) -> String {
 #[test]
 fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
     let along = orders_with(
+        DIR,
         "sidestep.orders.yaml",
         "  - { side: red, move: { piece: r1, path: [[3, 5]] } }\n",
         "along",
@@ -46,6 +39,7 @@ fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
     let log = ok(&["play", "sidestep.yaml", "--orders", &along, "--side", "red"]);
     assert!(log.contains("r1 moved (2,5) → (3,5), cost 1"), "{log}");
     let toward = orders_with(
+        DIR,
         "sidestep.orders.yaml",
         "  - { side: red, move: { piece: r1, path: [[3, 6]] } }\n",
         "toward",
@@ -94,6 +88,7 @@ fn legal_lists_exactly_the_cautious_moves_play_accepts() {
     );
     for (i, line) in listed.iter().enumerate() {
         let orders = orders_with(
+            DIR,
             "sidestep.orders.yaml",
             &format!("  {line}\n"),
             &format!("l{i}"),
@@ -115,6 +110,7 @@ fn legal_lists_exactly_the_cautious_moves_play_accepts() {
             continue;
         }
         let orders = orders_with(
+            DIR,
             "sidestep.orders.yaml",
             &format!("  - {{ side: red, move: {{ piece: r1, {step} }}\n"),
             &format!("n{c}{r}"),

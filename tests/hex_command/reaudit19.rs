@@ -2,8 +2,7 @@
 //! positions in tests/fixtures/audits/hex-command/nineteenth/ (the auditor's, with the ruleset
 //! path made relative). Each ruling is worked by hand.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use crate::util::{assert_reads_alike, grognard_in, orders_with, root, side_reads, side_runs};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/nineteenth";
 
@@ -18,21 +17,11 @@ fn ok(args: &[&str]) -> String {
     out
 }
 
-/// Everything `side` receives of a game of `scenario` played to the end of `orders`: the
-/// log (text and JSON), the view (text and JSON) and the list of legal orders.
+/// Everything `side` receives of a game of `scenario` played to the end of `orders`
+/// ([`SIDE_READS`](crate::util::SIDE_READS)), each answer's stdout and stderr.
 fn reads(scenario: &str, orders: &str, side: &str) -> Vec<String> {
-    let with = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--orders", orders, "--side", side]);
-        ok(&all)
-    };
-    vec![
-        with(&["play", scenario]),
-        with(&["play", scenario, "--json"]),
-        with(&["view", scenario]),
-        with(&["view", scenario, "--json"]),
-        with(&["legal", scenario]),
-    ]
+    let run = |args: &[&str]| grognard_in(&root().join(DIR), args);
+    side_reads(side_runs(run, scenario, orders, side), true)
 }
 
 /// Blue's reads are the same, byte for byte, in every one of `scenarios`.
@@ -40,13 +29,11 @@ fn same_for_blue(scenarios: &[&str]) -> Vec<String> {
     let first = reads(scenarios[0], "rout.orders.yaml", "blue");
     for other in &scenarios[1..] {
         let next = reads(other, "rout.orders.yaml", "blue");
-        for (i, (a, b)) in first.iter().zip(&next).enumerate() {
-            assert_eq!(
-                a, b,
-                "blue's read {i} differs between {} and {other}",
-                scenarios[0]
-            );
-        }
+        assert_reads_alike(
+            &first,
+            &next,
+            &format!("blue, {} and {other}", scenarios[0]),
+        );
     }
     first
 }
@@ -259,14 +246,6 @@ fn a_fake_does_not_spot_and_the_owners_face_up_tag_is_stated() {
     );
 }
 
-/// `base`'s orders (in DIR) with `extra` lines appended, in a file of the temp dir named `tag`.
-fn orders_with(base: &str, extra: &str, tag: &str) -> String {
-    let text = std::fs::read_to_string(root().join(DIR).join(base)).expect("orders");
-    let path = std::env::temp_dir().join(format!("hc-reaudit19-{}-{tag}.yaml", std::process::id()));
-    std::fs::write(&path, format!("{text}{extra}")).expect("write orders");
-    path.to_string_lossy().into_owned()
-}
-
 // 004 l.260 (tribes: a failed unit "can only advance toward the enemy if the target enemy
 // unit is disordered or worse"), read with l.339's enemy as the eighteenth round reads it (the
 // nearest known enemy). Reading (note, nineteenth round): the enemy a move advances toward is
@@ -279,6 +258,7 @@ fn orders_with(base: &str, extra: &str, tag: &str) -> String {
 #[test]
 fn a_wavering_unit_may_step_away_from_the_line_though_it_nears_a_far_marker() {
     let away = orders_with(
+        DIR,
         "tribes.orders.yaml",
         "  - { side: red, move: { piece: t1, path: [[4, 2], [3, 3]] } }\n",
         "away",
@@ -339,6 +319,7 @@ fn units_that_fell_back_to_cover_hold_until_new_orders() {
         );
     }
     let moved = orders_with(
+        DIR,
         "fall-back.orders.yaml",
         "  - { side: blue, move: { piece: b2, path: [[9, 4]] } }\n",
         "hold",
