@@ -555,7 +555,8 @@ impl Live {
         }
         if last.locked {
             return Err(Problem::Forbidden(
-                "that order rolled dice or revealed something; only the referee may take it back"
+                "that order rolled dice, showed its side something new of the enemy or ended \
+                 the game; only the referee may take it back"
                     .into(),
             ));
         }

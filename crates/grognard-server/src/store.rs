@@ -139,7 +139,8 @@ pub enum Entry {
         seat: String,
         /// The order, with pieces named as the referee names them.
         order: Box<OrderSpec>,
-        /// True when it rolled dice or revealed something: no side may take it back.
+        /// True when it rolled dice, showed its side something new of the enemy or ended the
+        /// game (`grognard_play::takeback`): no side may take it back.
         locked: bool,
     },
     /// The last live order was taken back.
