@@ -455,3 +455,38 @@ fn a_broken_scenario_says_it_was_not_opened_and_the_fixed_one_clears_the_error()
         "sure-shot"
     );
 }
+
+/// The third outside reading: after Load game the greyed Undo said "Dice were rolled since
+/// the last order", whatever the loaded orders did. Orders that came with a save are not
+/// this sitting's to take back, and the hover says that instead.
+#[test]
+fn after_loading_a_save_the_greyed_undo_says_the_orders_came_with_it() {
+    let mut h = play("examples/square-blocks.yaml");
+    give(
+        &mut h,
+        "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let save = dir.path().join("sb.json");
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::SaveGame,
+        save.clone(),
+    ));
+    h.run();
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::LoadGame,
+        save,
+    ));
+    h.run();
+    assert!(
+        !enabled(&h, "Undo"),
+        "a loaded game's orders are not taken back"
+    );
+    h.get_by_role_and_label(Role::Button, "Undo").hover();
+    h.run();
+    assert!(
+        h.query_by_label_contains("loaded from a save").is_some(),
+        "the greyed Undo says the orders came with the save"
+    );
+    assert!(h.query_by_label_contains("Dice were rolled").is_none());
+}

@@ -161,10 +161,16 @@ impl EditorApp {
                 };
                 match (session.orders().last(), self.rt.play.view) {
                     (None, _) => "No order has been given yet: nothing to take back.".to_owned(),
-                    _ if !session.can_undo() => "Dice were rolled since the last order: an \
-                                                  order is taken back only while no die has \
-                                                  been rolled after it."
-                        .to_owned(),
+                    // Locked by what it did (the shared takeback test's words), else the
+                    // orders came with a loaded save and are not this sitting's to take back.
+                    _ if !session.can_undo() => session.why_locked().map_or_else(
+                        || {
+                            "The game was loaded from a save: the orders in it are not taken \
+                             back."
+                                .to_owned()
+                        },
+                        str::to_owned,
+                    ),
                     (Some(last), ViewAs::Side(side)) if last.side != side => format!(
                         "The last order is {}'s: a side takes back only its own (as the \
                          referee, any).",
