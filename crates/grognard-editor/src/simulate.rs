@@ -75,6 +75,24 @@ impl SimResult {
     }
 }
 
+/// When every game that ended with a result was a draw, says so plainly with the count,
+/// and what that usually means — a player otherwise sees 0% for each side and a flat chart
+/// and cannot tell a broken run from a game nobody wins. `draws` is a tally's draws (1 per
+/// drawn game, over the games with a result); `None` when a side won any game, or no game
+/// had a result.
+#[must_use]
+pub fn all_drawn_note(draws: grognard_play::tally::Moments) -> Option<String> {
+    let drawn = u64::try_from(draws.sum.max(0)).unwrap_or(u64::MAX);
+    (draws.n > 0 && drawn == draws.n).then(|| {
+        format!(
+            "Every game was drawn ({drawn} of {}): no side won any game. This usually means \
+             the game ends at its turn limit before either side meets its victory terms; \
+             try more turns, or check the victory terms (how to win, on the Play tab).",
+            draws.n
+        )
+    })
+}
+
 /// What the progress bar shows besides games done: games being played, orders given in
 /// all, and whether a stop was asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

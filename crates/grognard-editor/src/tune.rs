@@ -61,6 +61,9 @@ pub struct TuneSnapshot {
     pub stopped: bool,
     /// Seconds the run has taken so far (with `games`, the time a game takes here).
     pub seconds: f64,
+    /// Each candidate's draws (1 per drawn game, over its games with a result): a
+    /// candidate's win rate alone cannot tell a draw from the other side's win.
+    pub draws: std::collections::BTreeMap<Vec<Halves>, Moments>,
 }
 
 impl TuneSnapshot {
@@ -71,6 +74,30 @@ impl TuneSnapshot {
             Some(c) => format!("{} · {c}", self.line),
             None => self.line.clone(),
         }
+    }
+
+    /// When every game of every candidate measured was drawn, says so with the count and
+    /// what it usually means ([`crate::simulate::all_drawn_note`]): the side's 0% and the
+    /// flat plot are then no answer.
+    #[must_use]
+    pub fn all_drawn_note(&self) -> Option<String> {
+        let all = self
+            .draws
+            .values()
+            .fold(Moments::default(), |a, m| Moments {
+                n: a.n + m.n,
+                sum: a.sum + m.sum,
+                squares: a.squares + m.squares,
+            });
+        crate::simulate::all_drawn_note(all)
+    }
+
+    /// True when every game of the candidate with `values` that had a result was drawn.
+    #[must_use]
+    pub fn all_drawn(&self, values: &[Halves]) -> bool {
+        self.draws
+            .get(values)
+            .is_some_and(|m| crate::simulate::all_drawn_note(*m).is_some())
     }
 
     /// How a stopped run is said: plainly, with the games it played.
@@ -239,6 +266,10 @@ impl Candidates for Player<'_> {
             return Err(STOPPED.to_owned());
         }
         let results = job.wait()?;
+        if let Some(first) = results.first() {
+            let mut s = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+            s.draws.insert(values.to_vec(), first.tally.draws);
+        }
         Ok(results
             .first()
             .and_then(|s| s.tally.wins.get(t.side).copied())

@@ -406,6 +406,17 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
     if let Some(note) = unequal_note(results) {
         ui.colored_label(Color32::from_rgb(200, 120, 0), note);
     }
+    for r in results {
+        if let Some(note) = crate::simulate::all_drawn_note(r.tally.draws) {
+            // Two rulesets compared: each says which it is.
+            let note = if results.len() > 1 {
+                format!("{}: {note}", r.label)
+            } else {
+                note
+            };
+            ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+        }
+    }
     egui::Grid::new("sim results").striped(true).show(ui, |ui| {
         ui.label(RichText::new("ruleset").strong());
         ui.label(RichText::new("games").strong());

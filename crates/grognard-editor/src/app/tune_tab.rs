@@ -326,6 +326,9 @@ impl EditorApp {
         let best = snap.book.best(t);
         let answer = answer_text(t, snap);
         ui.label(RichText::new(answer).strong());
+        if let Some(note) = snap.all_drawn_note() {
+            ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+        }
         if let Some(warning) = too_wide_warning(t, snap) {
             ui.colored_label(Color32::from_rgb(200, 120, 0), warning);
         }
@@ -348,7 +351,13 @@ impl EditorApp {
             for m in snap.book.tried() {
                 ui.label(t.describe(&m.values));
                 ui.label(crate::tune::rate_words(m));
-                ui.label(if t.meets(m) { "meets the target" } else { "" });
+                ui.label(if t.meets(m) {
+                    "meets the target"
+                } else if snap.all_drawn(&m.values) {
+                    "every game drawn"
+                } else {
+                    ""
+                });
                 ui.end_row();
             }
         });
