@@ -44,6 +44,10 @@ pub struct Workbench {
     pub field_errors: BTreeMap<FieldPath, String>,
     /// Every message of the last failed check, `file:line:col: message`.
     pub problems: Vec<String>,
+    /// The fields of `field_errors` a failed load marked (cleared when the working copy
+    /// loads again); the others (a refused outcome, a field that is not there) were
+    /// never put into the working copy and stay marked until that field is typed again.
+    load_marked: std::collections::BTreeSet<FieldPath>,
     scratch: PathBuf,
 }
 
@@ -62,6 +66,7 @@ impl Workbench {
             name,
             field_errors: BTreeMap::new(),
             problems: Vec::new(),
+            load_marked: std::collections::BTreeSet::new(),
             scratch: scratch.to_path_buf(),
         }
     }
@@ -135,14 +140,57 @@ impl Workbench {
         self.edited = self.base_tree.clone();
         self.current = self.base.clone();
         self.field_errors.clear();
+        self.load_marked.clear();
         self.problems.clear();
+    }
+
+    /// The working copy loads again: the marks a failed load left go, and so does the
+    /// edited field's own (it holds a new value now). A field whose typed text was refused
+    /// before it reached the working copy (an unknown outcome) keeps its mark: its box
+    /// still shows the refused text, and the value in force is not what it shows.
+    fn loaded_again(&mut self, edited: Option<&[String]>) {
+        let marked = std::mem::take(&mut self.load_marked);
+        self.field_errors
+            .retain(|p, _| !marked.contains(p) && edited.is_none_or(|e| e != p.as_slice()));
+        self.problems.clear();
+    }
+
+    /// Why the house rule cannot be saved now, naming each field that shows an error
+    /// (saving then would write the last good value, not what the field shows); `None`
+    /// when it can.
+    #[must_use]
+    pub fn unsaved_reason(&self) -> Option<String> {
+        if !self.field_errors.is_empty() {
+            let fields: Vec<String> = self
+                .field_errors
+                .iter()
+                .map(|(p, e)| format!("{} ({e})", path_words(p)))
+                .collect();
+            let one = fields.len() == 1;
+            return Some(format!(
+                "Not saved: {} an error: {}. Fix {} (or Revert) and save again.",
+                if one {
+                    "a field shows"
+                } else {
+                    "these fields show"
+                },
+                fields.join("; "),
+                if one { "it" } else { "them" }
+            ));
+        }
+        if !self.problems.is_empty() {
+            return Some(format!(
+                "Not saved: the last edit does not load, fix it first: {}",
+                self.problems.join("; ")
+            ));
+        }
+        None
     }
 
     fn check(&mut self, edited: Option<&[String]>) -> bool {
         if !self.is_modified() {
             self.current = self.base.clone();
-            self.field_errors.clear();
-            self.problems.clear();
+            self.loaded_again(edited);
             return true;
         }
         let result = std::fs::create_dir_all(&self.scratch)
@@ -156,8 +204,7 @@ impl Workbench {
         match result {
             Ok(r) => {
                 self.current = r;
-                self.field_errors.clear();
-                self.problems.clear();
+                self.loaded_again(edited);
                 true
             }
             Err(message) => {
@@ -171,6 +218,7 @@ impl Workbench {
                     .unwrap_or_else(|| "the ruleset does not load".into());
                 if let Some(p) = edited {
                     self.field_errors.insert(p.to_vec(), shown);
+                    self.load_marked.insert(p.to_vec());
                 }
                 false
             }
@@ -250,13 +298,12 @@ impl Workbench {
     /// force (same identity). Returns the reloaded ruleset.
     ///
     /// # Errors
-    /// The file cannot be written, does not load, or loads to another ruleset.
+    /// A field shows an error or the last edit does not load ([`Self::unsaved_reason`]:
+    /// nothing is written), the file cannot be written, does not load, or loads to another
+    /// ruleset.
     pub fn save(&self, path: &Path) -> Result<Ruleset, String> {
-        if !self.problems.is_empty() {
-            return Err(format!(
-                "the last edit does not load, fix it first: {}",
-                self.problems.join("; ")
-            ));
+        if let Some(why) = self.unsaved_reason() {
+            return Err(why);
         }
         std::fs::write(path, self.overlay_text(path))
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;

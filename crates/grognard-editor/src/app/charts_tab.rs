@@ -62,15 +62,25 @@ impl EditorApp {
         });
         ui.horizontal(|ui| {
             ui.label(dice_line(bench, &chart));
+            // A field showing an error is not saved as its last good value: the button
+            // is greyed and says which field to fix.
+            let refused = bench.unsaved_reason();
             if ui
                 .add_enabled(
-                    bench.is_modified(),
+                    bench.is_modified() && refused.is_none(),
                     egui::Button::new("Save as house rule…"),
                 )
-                .on_disabled_hover_text("Nothing changed from the base yet")
+                .on_disabled_hover_text(
+                    refused
+                        .as_deref()
+                        .unwrap_or("Nothing changed from the base yet"),
+                )
                 .clicked()
             {
                 out.push(Command::Ask(super::FilePurpose::SaveHouseRule));
+            }
+            if refused.is_some() {
+                ui.colored_label(Color32::RED, "fix the field marked ⚠ to save");
             }
         });
         self.field_errors_ui(ui);
