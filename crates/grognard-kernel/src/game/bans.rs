@@ -446,7 +446,7 @@ impl Game {
             B::EnemyHolds(at) => enemy_holds(at),
             B::NoRoom { at, problem } => format!("{name} cannot be put down at {at}: {problem}"),
             B::OnGrid => "this piece is on a grid: give a path of cells".to_owned(),
-            B::OffTable(to) => format!("{to} is off the table"),
+            B::OffTable(to) => off_table(to),
             B::ChangesNothing { to, facing } => {
                 format!("{name} already stands at {to} facing {facing}: the move changes nothing")
             }
@@ -530,6 +530,58 @@ impl Game {
                 format!("{name} cannot take {} mode here: {}", mode(m), why.message)
             }
         }
+    }
+}
+
+/// The words for a point off the table, by a table move and an action's contact.
+fn off_table(to: Point) -> String {
+    format!("{to} is off the table")
+}
+
+/// Why an action's contact (`contact.rs`' `make_contact`) cannot put the actor against its
+/// target. Worded by [`Game::refuse_contact`], which names both pieces.
+#[derive(Clone, Debug)]
+pub(super) enum ContactBan {
+    /// The actor or the target is not on the open table.
+    NotOnTable,
+    /// The actor's bases would not fit there, as the footprint check refused it.
+    Blocked(Refusal),
+    /// The place (of an actor without bases) is off the table.
+    OffTable(Point),
+    /// The place is in an area the actor's movement class cannot enter.
+    Impassable {
+        /// The area's name.
+        area: String,
+        /// The movement class's name.
+        class: String,
+    },
+}
+
+impl Game {
+    /// The refusal for a [`ContactBan`] of `actor`'s contact with `target` on `state`: its
+    /// kind, and its words, naming both (by name; an id without a piece, by nothing).
+    pub(super) fn refuse_contact(
+        &self,
+        state: &State,
+        actor: PieceId,
+        target: PieceId,
+        ban: ContactBan,
+    ) -> Refusal {
+        let name = |id: PieceId| (state.pieces.get(id.index())).map_or("", |p| p.name.as_str());
+        let (a, t) = (name(actor), name(target));
+        let (kind, why) = match ban {
+            ContactBan::NotOnTable => {
+                let words = format!("{a} cannot contact {t}: both must stand on the open table");
+                return Refusal::new(RefusalKind::BadPath, words);
+            }
+            ContactBan::Blocked(r) => (r.kind, r.message),
+            ContactBan::OffTable(to) => (RefusalKind::BadPath, off_table(to)),
+            ContactBan::Impassable { area, class } => (
+                RefusalKind::Impassable,
+                format!("{a} would end in {area}, which {class} cannot enter"),
+            ),
+        };
+        Refusal::new(kind, format!("{a} cannot reach contact with {t}: {why}"))
     }
 }
 

@@ -33,7 +33,7 @@
 //! move: the action's own range says how far a charge reaches, and no allowance, terrain
 //! cost or zone applies to it.
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Event, Refusal};
 use crate::geometry::Arc;
 use crate::geometry::Cell;
 use crate::geometry::footprint::Footprint;
@@ -42,7 +42,7 @@ use crate::ids::{PieceId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
 
-use super::bans::{MoveBan, PieceBan};
+use super::bans::{ContactBan, MoveBan, PieceBan};
 use super::{Game, Resolution};
 
 /// The point of the segment `a`–`b` nearest `p` (its projection, kept within the
@@ -208,20 +208,9 @@ impl Resolution<'_> {
     /// state is then left as it was).
     pub(super) fn make_contact(&mut self, actor: PieceId, target: PieceId) -> Result<(), Refusal> {
         let game = self.game;
-        let names = |s: &State| {
-            let name = |id: PieceId| {
-                s.pieces
-                    .get(id.index())
-                    .map_or_else(String::new, |p| p.name.clone())
-            };
-            (name(actor), name(target))
-        };
+        let refuse = |next: &State, ban| game.refuse_contact(next, actor, target, ban);
         let Some((to, facing)) = game.contact_place(self.next, actor, target) else {
-            let (a, t) = names(self.next);
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!("{a} cannot contact {t}: both must stand on the open table"),
-            ));
+            return Err(refuse(self.next, ContactBan::NotOnTable));
         };
         let piece: Piece = self
             .next
@@ -246,28 +235,13 @@ impl Resolution<'_> {
                 Some(target),
             );
             if let Err(r) = fits {
-                let (a, t) = names(self.next);
-                return Err(Refusal::new(
-                    r.kind,
-                    format!("{a} cannot reach contact with {t}: {}", r.message),
-                ));
+                return Err(refuse(self.next, ContactBan::Blocked(r)));
             }
         } else if !game.board.contains_point(to) {
-            let (a, t) = names(self.next);
-            let off = game.refuse_move(&piece, MoveBan::OffTable(to));
-            return Err(Refusal::new(
-                off.kind,
-                format!("{a} cannot reach contact with {t}: {}", off.message),
-            ));
+            return Err(refuse(self.next, ContactBan::OffTable(to)));
         }
         if let Some((area, class)) = game.impassable_under(&piece, (to, facing)) {
-            let (a, t) = names(self.next);
-            return Err(Refusal::new(
-                RefusalKind::Impassable,
-                format!(
-                    "{a} cannot reach contact with {t}: {a} would end in {area}, which {class} cannot enter"
-                ),
-            ));
+            return Err(refuse(self.next, ContactBan::Impassable { area, class }));
         }
         for p in &mut self.next.pieces {
             if p.id == actor || p.attached_to == Some(actor) {
