@@ -13,7 +13,7 @@ use crate::geometry::hex::HalfHex;
 use crate::geometry::{Cell, Facing};
 use crate::ids::{PieceId, PieceTypeId, TerrainId};
 use crate::piece::{Piece, Place};
-use crate::reach::Entry;
+use crate::reach::{Entry, StopWhy};
 use crate::rules::Rules;
 use crate::state::{State, World};
 
@@ -554,7 +554,7 @@ pub(crate) fn exit_entry(
     world: &World<'_>,
     piece: &Piece,
     (from, dir, to): (Cell, Facing, Cell),
-) -> Result<(Entry, Option<String>), Refusal> {
+) -> Result<(Entry, Option<StopWhy>), Refusal> {
     let (rules, board, sides, state) = (world.rules, world.board, world.sides, world.state);
     let (cols, rows) = board.dimensions().unwrap_or((0, 0));
     let edges = exit_edges(rules, sides, state, piece);
@@ -565,7 +565,7 @@ pub(crate) fn exit_entry(
                 can_stop: true,
                 can_continue: false,
             },
-            Some("left the board".to_owned()),
+            Some(StopWhy::LeftBoard),
         )),
         other => Err(Refusal::new(
             RefusalKind::BadPath,
@@ -579,15 +579,11 @@ pub(crate) fn exit_entry(
 
 /// What the sharing rules allow on entering a cell: whether the piece may stop there, may
 /// go on, and why it must stop; or the refusal.
-pub(crate) fn sharing_entry(
-    state: &State,
-    sharing: &Sharing,
-) -> Result<(bool, bool, Option<String>), Refusal> {
-    let name = |t: &PieceId| state.pieces.get(t.index()).map_or("?", |p| p.name.as_str());
+pub(crate) fn sharing_entry(sharing: &Sharing) -> Result<(bool, bool, Option<StopWhy>), Refusal> {
     match sharing {
         Sharing::Free => Ok((true, true, None)),
         Sharing::Pass => Ok((false, true, None)),
-        Sharing::Join(t) => Ok((true, false, Some(format!("joined {}", name(t))))),
+        Sharing::Join(t) => Ok((true, false, Some(StopWhy::Joined(*t)))),
         Sharing::PassOrJoin(_) => Ok((true, true, None)),
         Sharing::Refused(why) => Err(Refusal::new(RefusalKind::Occupied, why.clone())),
     }

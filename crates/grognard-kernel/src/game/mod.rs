@@ -32,6 +32,7 @@ mod sequence;
 mod setup;
 mod states;
 mod steps;
+mod stop_words;
 mod threat;
 mod turning;
 mod view;

@@ -595,8 +595,8 @@ impl Resolution<'_> {
                 passes = true;
             }
             let (entry, reason) = match passes.then(|| game.as_known_to(self.next, m.side)) {
-                Some(Some(known)) => game.enter(&known, piece, (at, dir, to), self.hooks, None)?,
-                _ => game.enter(self.next, piece, (at, dir, to), self.hooks, None)?,
+                Some(Some(known)) => game.enter_worded(&known, piece, (at, dir, to), self.hooks)?,
+                _ => game.enter_worded(self.next, piece, (at, dir, to), self.hooks)?,
             };
             w.spent = w.spent.saturating_add(entry.cost);
             if turned {

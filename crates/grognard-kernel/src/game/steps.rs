@@ -10,11 +10,14 @@ use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules};
+use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules, StopWhy};
 use crate::rules::{FeatureKind, StackMeasure};
+
+use std::borrow::Cow;
 
 use super::Game;
 use super::bans::{MoveBan, PieceBan};
+use super::stop_words::EnterBan;
 use crate::state::{Reach, State, World};
 
 /// What one reach query looks up once ([`Game::reach_query`]), and the refusal of a hook
@@ -36,16 +39,6 @@ struct ReachQuery<'q> {
     cells: usize,
     /// The first hook failure met.
     failure: Option<Refusal>,
-}
-
-/// Words for a move's refusal or stop; nothing for a reach query (it passes its `crowd`),
-/// which keeps only the kinds of refusal.
-fn say(crowd: Option<&Crowd>, words: &dyn Fn() -> String) -> String {
-    if crowd.is_some() {
-        String::new()
-    } else {
-        words()
-    }
 }
 
 impl Game {
@@ -422,47 +415,45 @@ impl Game {
         }
     }
 
-    /// What entering `to` means for `piece`, or why it cannot.
+    /// What entering `to` means for `piece`, and why the move ends there if it does; or why
+    /// it cannot, kept as data ([`EnterBan`], [`StopWhy`]) as a step's [`StepBan`] is: a
+    /// reach query tries tens of thousands of steps and needs neither, and a move words
+    /// both ([`Self::enter_worded`]).
     ///
-    /// A move passes no `crowd` and gets every refusal and stop reason in words. A reach
-    /// query passes its index of who stands where (so no step walks the piece list) and
-    /// keeps only the entries and the kinds of refusal: its messages are left empty, apart
-    /// from a failing hook's, which the query reports.
-    pub(super) fn enter(
+    /// A move passes no `crowd`, and the ruleset's hooks are asked for their own words
+    /// (`move_ban_reason`, `stop_reason`). A reach query passes its index of who stands
+    /// where (so no step walks the piece list) and keeps only the entries and a failing
+    /// hook's refusal, which the query reports.
+    pub(super) fn enter<'c>(
         &self,
         state: &State,
         piece: &Piece,
         (from, dir, to): (Cell, Facing, Cell),
         hooks: &mut dyn Hooks,
-        crowd: Option<&Crowd>,
-    ) -> Result<(Entry, Option<String>), Refusal> {
-        if !self.board.contains(to) {
-            let world = World {
-                rules: &self.rules,
-                board: &self.board,
-                sides: &self.sides,
-                state,
-            };
-            return crate::company::exit_entry(&world, piece, (from, dir, to));
-        }
-        // On the board (checked above), so the index exists.
-        let at = self.board.index(to).unwrap_or(usize::MAX);
-        let cost = self.step_price(state, piece, (from, dir, to), (at, crowd), hooks)?;
-        let (can_stop, mut can_continue, mut stop_reason) =
-            self.step_room(state, piece, (from, to), (at, crowd))?;
-        if let Some(why) = self.zone_stop(state, piece, to, (at, crowd)) {
-            can_continue = false;
-            stop_reason = Some(why);
-        }
+        crowd: Option<&'c Crowd>,
+    ) -> Result<(Entry, Option<StopWhy>), EnterBan<'c>> {
         let world = World {
             rules: &self.rules,
             board: &self.board,
             sides: &self.sides,
             state,
         };
+        if !self.board.contains(to) {
+            return crate::company::exit_entry(&world, piece, (from, dir, to))
+                .map_err(EnterBan::Refused);
+        }
+        // On the board (checked above), so the index exists.
+        let at = self.board.index(to).unwrap_or(usize::MAX);
+        let cost = self.step_price(state, piece, (from, dir, to), (at, crowd), hooks)?;
+        let (can_stop, mut can_continue, mut stop_reason) =
+            self.step_room(state, piece, (from, to), (at, crowd))?;
+        if let Some(holder) = self.zone_stop(state, piece, to, (at, crowd)) {
+            can_continue = false;
+            stop_reason = Some(StopWhy::Zone(holder));
+        }
         if hooks
             .stops(&world, piece.id, from, to)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?
+            .map_err(|e| EnterBan::Refused(Refusal::new(RefusalKind::HookFailed, e.message)))?
         {
             can_continue = false;
             if stop_reason.is_none() {
@@ -471,15 +462,12 @@ impl Game {
                 } else {
                     None
                 };
-                stop_reason = Some(say(crowd, &|| {
-                    why.clone()
-                        .unwrap_or_else(|| "the ruleset's stop hook ends the move here".to_owned())
-                }));
+                stop_reason = Some(StopWhy::Hook(why));
             }
         }
         if self.stops_on_costly(piece, dir, cost) {
             can_continue = false;
-            stop_reason.get_or_insert_with(|| say(crowd, &|| self.costly_stop_words(piece, to)));
+            stop_reason.get_or_insert(StopWhy::Costly);
         }
         Ok((
             Entry {
@@ -491,16 +479,32 @@ impl Game {
         ))
     }
 
+    /// [`Self::enter`] for a move: its refusal and its stop reason in words, on the state
+    /// it was asked on.
+    pub(super) fn enter_worded(
+        &self,
+        state: &State,
+        piece: &Piece,
+        (from, dir, to): (Cell, Facing, Cell),
+        hooks: &mut dyn Hooks,
+    ) -> Result<(Entry, Option<String>), Refusal> {
+        match self.enter(state, piece, (from, dir, to), hooks, None) {
+            Ok((entry, why)) => Ok((entry, why.map(|w| self.stop_words(state, piece, to, w)))),
+            Err(ban) => Err(self.refuse_enter(piece, (from, to), ban)),
+        }
+    }
+
     /// What a step costs (the crossing has room left, then the `move_cost` hook, told the
-    /// data's price) or why it is forbidden, in words for a move (`crowd` is `None`).
-    fn step_price(
+    /// data's price) or why it is forbidden; the hook's own words only for a move (`crowd`
+    /// is `None`).
+    fn step_price<'c>(
         &self,
         state: &State,
         piece: &Piece,
         (from, dir, to): (Cell, Facing, Cell),
         (at, crowd): (usize, Option<&Crowd>),
         hooks: &mut dyn Hooks,
-    ) -> Result<Cost, Refusal> {
+    ) -> Result<Cost, EnterBan<'c>> {
         let world = World {
             rules: &self.rules,
             board: &self.board,
@@ -517,42 +521,26 @@ impl Game {
             .piece_type(piece.kind)
             .is_some_and(|t| t.takes_no_room);
         if !unlinked && !no_room && self.crossing_room(state, piece.side, from, to) == Some(0) {
-            return Err(Refusal::new(
-                RefusalKind::Impassable,
-                say(crowd, &|| {
-                    format!(
-                        "the crossing between {from} and {to} has carried all the pieces it can this turn"
-                    )
-                }),
-            ));
+            return Err(EnterBan::CrossingFull);
         }
         let data = self.data_step_price(piece, from, dir, to, unlinked);
         let cost = hooks
             .move_cost(&world, piece.id, from, to, data.ok())
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+            .map_err(|e| EnterBan::Refused(Refusal::new(RefusalKind::HookFailed, e.message)))?;
         let Some(cost) = cost else {
             // The hook's own words, if it gave them (a move only: reach needs none).
-            let why = if crowd.is_none() {
+            let said = if crowd.is_none() {
                 hooks.move_ban_reason(&world, piece.id, from, to, data.ok())
             } else {
                 None
             };
-            // A corrupt piece is the piece's fault, not the ground's (as `MoveBan`'s kind).
-            let kind = if matches!(data, Err(StepBan::UnknownType)) {
-                RefusalKind::BadPiece
-            } else {
-                RefusalKind::Impassable
-            };
-            let text = match data {
-                Err(ban) => say(crowd, &|| self.step_ban_text(piece, from, to, ban)),
-                Ok(_) => say(crowd, &|| {
-                    format!("the ruleset forbids {} to enter {to}", piece.name)
-                }),
-            };
-            return Err(Refusal::new(kind, why.unwrap_or(text)));
+            return Err(EnterBan::Forbidden {
+                data: data.err(),
+                said,
+            });
         };
         if cost.is_negative() {
-            return Err(negative_cost(piece, cost, to));
+            return Err(EnterBan::Refused(negative_cost(piece, cost, to)));
         }
         Ok(cost)
     }
@@ -560,13 +548,13 @@ impl Game {
     /// Whether there is room for the piece in `to`: no enemy it keeps apart from, a half
     /// hex it may enter, sharing and stacking with its own side. Whether it may stop
     /// there and go on, and why it must stop when sharing says so.
-    fn step_room(
+    fn step_room<'c>(
         &self,
         state: &State,
         piece: &Piece,
         (from, to): (Cell, Cell),
-        (at, crowd): (usize, Option<&Crowd>),
-    ) -> Result<(bool, bool, Option<String>), Refusal> {
+        (at, crowd): (usize, Option<&'c Crowd>),
+    ) -> Result<(bool, bool, Option<StopWhy>), EnterBan<'c>> {
         let enemy_there = match crowd {
             Some(c) => c.enemy_at(at),
             None => state.pieces.iter().any(|p| {
@@ -578,10 +566,7 @@ impl Game {
             }),
         };
         if enemy_there {
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                say(crowd, &|| super::bans::enemy_holds(to)),
-            ));
+            return Err(EnterBan::EnemyHolds);
         }
         let ty = self.rules.piece_type(piece.kind);
         let mut can_stop = crate::company::half_hex_entry(
@@ -593,7 +578,7 @@ impl Game {
             from,
             to,
         )
-        .map_err(|why| Refusal::new(RefusalKind::Impassable, why))?;
+        .map_err(|why| EnterBan::Refused(Refusal::new(RefusalKind::Impassable, why)))?;
         // With no other own piece there, sharing is free and only the mover counts for
         // stacking: the walks over the piece list are skipped.
         let friends_there = crowd.is_none_or(|c| c.friend_at(at));
@@ -602,62 +587,39 @@ impl Game {
         } else {
             crate::company::Sharing::Free
         };
-        let (share_stop, share_go, stop_reason) = match sharing {
-            crate::company::Sharing::Free => (true, true, None),
-            _ => crate::company::sharing_entry(state, &sharing)?,
-        };
+        let (share_stop, share_go, stop_reason) =
+            crate::company::sharing_entry(&sharing).map_err(EnterBan::Refused)?;
         can_stop &= share_stop;
         let problem = match crowd {
-            Some(c) if !friends_there => c.alone().map(std::borrow::Cow::Borrowed),
+            Some(c) if !friends_there => c.alone().map(Cow::Borrowed),
             _ => self
                 .stacking_problem(state, to, piece.id, piece.side, true)
-                .map(std::borrow::Cow::Owned),
+                .map(Cow::Owned),
         };
         if let Some(problem) = problem {
             if ty.is_some_and(|t| t.passes_friends) || sharing.passes() {
                 can_stop = false;
             } else {
-                return Err(Refusal::new(
-                    RefusalKind::Occupied,
-                    say(crowd, &|| {
-                        format!("{} cannot enter {to}: {problem}", piece.name)
-                    }),
-                ));
+                return Err(EnterBan::NoRoom(problem));
             }
         }
         Ok((can_stop, share_go, stop_reason))
     }
 
-    /// Why the piece must stop in `to` when an enemy's zone of control covers it, naming
-    /// the holder as the mover knows it.
+    /// The holder of an enemy zone of control that covers `to`, which stops `piece` there.
     fn zone_stop(
         &self,
         state: &State,
         piece: &Piece,
         to: Cell,
         (at, crowd): (usize, Option<&Crowd>),
-    ) -> Option<String> {
-        let holder = match crowd {
-            Some(c) => c.zone_at(at).and_then(|id| state.pieces.get(id.index())),
-            None => self.zone_holder(state, to, piece.side),
-        }?;
-        Some(say(crowd, &|| {
-            // Of several holders, the one first in the mover's handles (never the
-            // first in the scenario, which would tell the file's order).
-            let named = state
-                .pieces
-                .iter()
-                .filter(|p| {
-                    self.zone_cells(state, p, piece.side)
-                        .is_some_and(|cells| cells.contains(&to))
-                })
-                .min_by_key(|p| self.side_handle(state, piece.side, p.id))
-                .unwrap_or(holder);
-            format!(
-                "entered the zone of control of {}",
-                self.label(state, piece.side, named)
-            )
-        }))
+    ) -> Option<PieceId> {
+        match crowd {
+            Some(c) => c
+                .zone_at(at)
+                .filter(|id| state.pieces.get(id.index()).is_some()),
+            None => self.zone_holder(state, to, piece.side).map(|p| p.id),
+        }
     }
 
     /// Whether a step that cost `cost` ends the move: its movement class stops on steps
@@ -667,21 +629,6 @@ impl Game {
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         class.is_some_and(|c| c.stops_on_costly)
             && cost > self.board.grid().map_or(Cost::ZERO, |g| g.step_cost(dir))
-    }
-
-    /// Why a costly step into `to` ends the move: its terrain by name when the terrain
-    /// is what costs extra.
-    fn costly_stop_words(&self, piece: &Piece, to: Cell) -> String {
-        let ty = self.rules.piece_type(piece.kind);
-        let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
-        let t = self.board.terrain(to);
-        let costly_terrain = class
-            .and_then(|c| c.enter.get(t.index()).copied().flatten())
-            .is_some_and(|extra| extra > Cost::ZERO);
-        match self.rules.terrain.get(t.index()) {
-            Some(d) if costly_terrain => format!("entering {} ends the move", d.name),
-            _ => "a step that costs extra ends the move".to_owned(),
-        }
     }
 
     /// [`Self::enter`] for a step a reach query has found plain ([`PlainSteps::plain`]): no
@@ -1094,12 +1041,12 @@ fn negative_cost(piece: &Piece, c: Cost, to: Cell) -> Refusal {
 /// What a reach query makes of the general step check: the entry, or no step, keeping the
 /// first failing hook's refusal in `failure` (the rules' own bans need no words there).
 fn entry_or_failure(
-    entered: Result<(Entry, Option<String>), Refusal>,
+    entered: Result<(Entry, Option<StopWhy>), EnterBan<'_>>,
     failure: &mut Option<Refusal>,
 ) -> Option<Entry> {
     match entered {
         Ok((entry, _)) => Some(entry),
-        Err(r) if r.kind == RefusalKind::HookFailed => {
+        Err(EnterBan::Refused(r)) if r.kind == RefusalKind::HookFailed => {
             failure.get_or_insert(r);
             None
         }

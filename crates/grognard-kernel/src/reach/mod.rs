@@ -11,7 +11,9 @@ use crate::geometry::{Cell, Facing, Grid};
 
 mod plain;
 
-pub(crate) use plain::{Crowd, PlainBoard, PlainSteps, StepBan, StepRules, fits, reach_plain};
+pub(crate) use plain::{
+    Crowd, PlainBoard, PlainSteps, StepBan, StepRules, StopWhy, fits, reach_plain,
+};
 
 /// What entering a cell allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

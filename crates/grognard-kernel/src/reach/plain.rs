@@ -1,7 +1,7 @@
 //! The step rules a reach query of one piece applies, kept as data for its search
-//! ([`StepBan`], [`PlainSteps`], [`Crowd`]), and [`reach_plain`]: the search specialised for
-//! the common query on a grid board, which prices the plain steps from a table instead of
-//! the general step check.
+//! ([`StepBan`], [`StopWhy`], [`PlainSteps`], [`Crowd`]), and [`reach_plain`]: the search
+//! specialised for the common query on a grid board, which prices the plain steps from a
+//! table instead of the general step check.
 
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
@@ -28,6 +28,25 @@ pub(crate) enum StepBan {
     Barrier(FeatureId),
     /// Terrain the piece's class may not enter.
     Terrain(TerrainId),
+}
+
+/// Why a step ends the move in the cell it enters, kept as data as [`StepBan`] is: a reach
+/// query needs only that it ends there, and a move words the reason for its event
+/// (`Game::stop_words`, `game/stop_words.rs`). Defined here, below `game/`, so that
+/// `company.rs`' steps (sharing, the board's edge) can give it too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum StopWhy {
+    /// The ruleset's `stops` hook ends it, in its `stop_reason`'s words if it gave them
+    /// (asked by a move only).
+    Hook(Option<String>),
+    /// A step that costs more than the grid's own price, for a class that stops on those.
+    Costly,
+    /// An enemy's zone of control covers the cell (one holder of it).
+    Zone(PieceId),
+    /// The piece joined this own piece there (company's sharing).
+    Joined(PieceId),
+    /// The piece left the board across a baseline it may leave by.
+    LeftBoard,
 }
 
 /// What a reach query looks up once for its mover to price plain steps (see
