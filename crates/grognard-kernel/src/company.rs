@@ -19,28 +19,20 @@ use crate::state::{State, World};
 
 pub use crate::rules::company::{AfterMove, Company, ExitEdge, ExitRule, HalfHexRules};
 
-/// Why `piece` may not move: it carries a piece that has moved and whose type's
-/// `holds_host_option` is in force.
-pub(crate) fn held(rules: &Rules, state: &State, piece: &Piece) -> Option<String> {
-    state
-        .pieces
-        .iter()
-        .find(|p| {
-            p.attached_to == Some(piece.id)
-                && p.moved
-                && p.on_board()
-                && rules.piece_type(p.kind).is_some_and(|t| {
-                    t.company.attaches
-                        && t.company.holds_host_option.is_some()
-                        && option_on(state, t.company.holds_host_option)
-                })
-        })
-        .map(|rider| {
-            format!(
-                "{} may not move: {} joined it after moving and may not move again",
-                piece.name, rider.name
-            )
-        })
+/// The piece that holds `piece` in place, if one does: one it carries that has moved and
+/// whose type's `holds_host_option` is in force (a move's refusal words it, as
+/// `HoldWhy::RiderMoved`).
+pub(crate) fn held<'s>(rules: &Rules, state: &'s State, piece: &Piece) -> Option<&'s Piece> {
+    state.pieces.iter().find(|p| {
+        p.attached_to == Some(piece.id)
+            && p.moved
+            && p.on_board()
+            && rules.piece_type(p.kind).is_some_and(|t| {
+                t.company.attaches
+                    && t.company.holds_host_option.is_some()
+                    && option_on(state, t.company.holds_host_option)
+            })
+    })
 }
 
 /// Why `rider` may not be attached to `host`, when one of them is of an `attaches` type: the

@@ -2,7 +2,7 @@
 //! command into a neighbouring cell and gathering it back, and crossings that carry only so
 //! many pieces a turn. Their rules are data in [`crate::march`].
 
-use super::bans::MoveBan;
+use super::bans::{HoldWhy, MoveBan};
 use super::{Game, Resolution};
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::cost::Cost;
@@ -189,10 +189,7 @@ impl Game {
             let allowance = self.allowance(piece)?;
             let have = allowance.saturating_add(self.saved_points_for(piece, &[to]));
             if have < step {
-                let why = format!(
-                    "{} may lay an arrow only into a square it could enter this phase: entering {to} costs {step} mp and it has {have} (an arrow is a step; save points toward the square first)",
-                    piece.name
-                );
+                let why = HoldWhy::ArrowTooDear { to, step, have };
                 return Err(self.refuse_move(piece, MoveBan::Held(why)));
             }
         }
@@ -239,12 +236,12 @@ impl Game {
             if dummy {
                 let most = (self.rules().counters.get(counter.index())).map_or(0, |d| d.max);
                 if most < rules.min_per_cell.saturating_mul(n) {
-                    let why = format!(
-                        "{} is a dummy and holds no more squares than the largest command could ({most} {} at {} a square): {n} is too many",
-                        piece.name,
-                        self.rules().counter_name(counter),
-                        rules.min_per_cell
-                    );
+                    let why = HoldWhy::DummyTooWide {
+                        n,
+                        counter,
+                        most,
+                        least: rules.min_per_cell,
+                    };
                     return Err(self.refuse_move(piece, MoveBan::Held(why)));
                 }
             } else {
@@ -296,7 +293,7 @@ impl Game {
 
     /// Why `piece` may lay no arrow and gather nothing more this phase: it came into
     /// contact with the enemy in it (by a move or an arrow), which ends its movement.
-    pub(crate) fn contact_ended(&self, piece: &Piece) -> Option<String> {
+    pub(super) fn contact_ended(&self, piece: &Piece) -> Option<HoldWhy<'static>> {
         if !piece.moved {
             return None;
         }
@@ -305,18 +302,13 @@ impl Game {
             .rev()
             .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
             .any(|e| matches!(e, Event::Contact { piece: p, .. } if *p == piece.id))
-            .then(|| {
-                format!(
-                    "{} came into contact with the enemy this phase, which ends its movement",
-                    piece.name
-                )
-            })
+            .then_some(HoldWhy::ContactEnded)
     }
 
     /// Why `piece` may lay or take up no extension arrow this phase: it changed mode this
     /// phase by a change that takes the whole phase standing still (the block rules'
     /// strategic → battle), and an arrow moves the command into or out of a cell.
-    pub(crate) fn stood_still_for_mode(&self, piece: &Piece) -> Option<String> {
+    pub(super) fn stood_still_for_mode(&self, piece: &Piece) -> Option<HoldWhy<'static>> {
         if !piece.moved {
             return None;
         }
@@ -326,18 +318,14 @@ impl Game {
             .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
             .find_map(|e| match e {
                 Event::ModeChanged { piece: p, from, to } if *p == piece.id => {
-                    let takes_phase = self
-                        .rules()
-                        .mode_by_name(to)
-                        .and_then(|m| self.rules().modes.get(m.index()))
-                        .zip(self.rules().mode_by_name(from))
-                        .is_some_and(|(m, f)| m.stationary_from.contains(&f));
-                    takes_phase.then(|| {
-                        format!(
-                            "{} changed from {from} to {to} mode this phase, which takes the whole phase standing still: it may lay or take up no extension arrow",
-                            piece.name
-                        )
-                    })
+                    let (from, to) = (
+                        self.rules().mode_by_name(from),
+                        self.rules().mode_by_name(to),
+                    );
+                    let (from, to) = from.zip(to)?;
+                    let takes_phase = (self.rules().modes.get(to.index()))
+                        .is_some_and(|m| m.stationary_from.contains(&from));
+                    takes_phase.then_some(HoldWhy::StoodStill { from, to })
                 }
                 _ => None,
             })
@@ -346,22 +334,16 @@ impl Game {
     /// Why `piece` may not spread into `to` when a command grows one cell outward a phase
     /// (`SpreadRules::from_phase_start`): it gathered this phase (outside the relay
     /// modes), or `to` is next to no cell it held as the phase began.
-    fn grows_too_far(&self, piece: &Piece, to: Cell, grid: &Grid) -> Option<String> {
+    fn grows_too_far(&self, piece: &Piece, to: Cell, grid: &Grid) -> Option<HoldWhy<'static>> {
         let rules = self.rules().spread.as_ref()?;
         let (start, gathered) = self.phase_start_cells(piece);
         if gathered && !rules.relay_modes.contains(&piece.mode) {
-            return Some(format!(
-                "{} took up its extension arrows this phase: it lays no more until its next movement phase",
-                piece.name
-            ));
+            return Some(HoldWhy::Gathered);
         }
         if start.iter().any(|c| grid.distance(*c, to) <= 1) {
             return None;
         }
-        Some(format!(
-            "{} may lay an arrow only into a square next to one it held as this phase began: an arrow enters its square, so a command grows one square outward a phase",
-            piece.name
-        ))
+        Some(HoldWhy::GrowsOneSquare)
     }
 
     /// The cells `piece` held as this phase began, read from this phase's log (its first
@@ -421,19 +403,14 @@ impl Game {
 
     /// Why `piece` may save nothing this phase when a spread is a step
     /// (`SpreadRules::costs_step`): it laid or took up an arrow in it.
-    pub(crate) fn spread_not_saved(&self, piece: &Piece) -> Option<String> {
+    pub(super) fn spread_not_saved(&self, piece: &Piece) -> Option<HoldWhy<'static>> {
         let rules = self.rules().spread.as_ref()?;
-        (rules.costs_step && self.spread_this_phase(piece)).then(|| {
-            format!(
-                "{} laid or took up an extension arrow this phase, which moves it: it saves no points in this phase",
-                piece.name
-            )
-        })
+        (rules.costs_step && self.spread_this_phase(piece)).then_some(HoldWhy::SpreadNotSaved)
     }
 
     /// Why `piece` may lay or take up no arrow this phase when a spread is a step
     /// (`SpreadRules::costs_step`): it saved points in it, standing still.
-    pub(crate) fn saved_not_spread(&self, piece: &Piece) -> Option<String> {
+    pub(super) fn saved_not_spread(&self, piece: &Piece) -> Option<HoldWhy<'static>> {
         let rules = self.rules().spread.as_ref()?;
         let saved = rules.costs_step
             && self
@@ -442,12 +419,7 @@ impl Game {
                 .rev()
                 .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
                 .any(|e| matches!(e, Event::Saved { piece: p, .. } if *p == piece.id));
-        saved.then(|| {
-            format!(
-                "{} saved points this phase, standing still: it may lay or take up no extension arrow in it",
-                piece.name
-            )
-        })
+        saved.then_some(HoldWhy::SavedNotSpread)
     }
 
     /// True when `piece` laid or took up an extension arrow this phase (what a change of

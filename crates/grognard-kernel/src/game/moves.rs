@@ -11,7 +11,7 @@ use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, PieceTypeDef, Who};
 
-use super::bans::MoveBan;
+use super::bans::{HoldWhy, MoveBan};
 use super::{Game, Resolution};
 use crate::piece::Piece;
 use crate::state::State;
@@ -142,7 +142,8 @@ impl Game {
         if piece.moved {
             return Some(self.why_moved(piece));
         }
-        crate::company::held(&self.rules, &self.state, piece)
+        let rider = crate::company::held(&self.rules, &self.state, piece)?;
+        Some((self.refuse_move(piece, MoveBan::Held(HoldWhy::RiderMoved(rider)))).message)
     }
 
     /// The checks on the piece and the path as a whole, before any step: the piece is the
@@ -165,8 +166,8 @@ impl Game {
         if piece.moved {
             return Err(self.refuse_move(&piece, MoveBan::Moved));
         }
-        if let Some(why) = crate::company::held(&self.rules, next, &piece) {
-            return Err(self.refuse_move(&piece, MoveBan::Held(why)));
+        if let Some(rider) = crate::company::held(&self.rules, next, &piece) {
+            return Err(self.refuse_move(&piece, MoveBan::Held(HoldWhy::RiderMoved(rider))));
         }
         let Place::Cell(start) = piece.place else {
             return Err(self.refuse_move(&piece, MoveBan::Spread));
