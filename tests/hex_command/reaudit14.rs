@@ -12,8 +12,7 @@
 //! first movement phase rM unlimbers, limbers or mounts (the fake does nothing) and rOpen
 //! limbers; the game is then played on to blue's second movement phase.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads, side_runs};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fourteenth";
 
@@ -31,25 +30,22 @@ fn run(args: &[&str]) -> String {
     r.stdout
 }
 
-/// Everything blue receives of one game: its view before any order (text and JSON), its
-/// view and log after the orders (text and JSON), its log as `play` prints it (text and
-/// JSON), and its legal orders in its second movement phase.
-fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
-    let blue = ["--side", "blue"];
-    let with = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend_from_slice(&blue);
-        run(&all)
-    };
-    vec![
-        with(&["view", scenario]),
-        with(&["view", scenario, "--json"]),
-        with(&["view", scenario, "--orders", orders]),
-        with(&["view", scenario, "--orders", orders, "--json"]),
-        with(&["play", scenario, "--orders", orders]),
-        with(&["play", scenario, "--orders", orders, "--json"]),
-        with(&["legal", scenario, "--orders", orders]),
-    ]
+/// Everything blue receives of one game: its view before any order (text and JSON), then
+/// what it reads ([`SIDE_READS`](crate::util::SIDE_READS)) after the orders: its log as `play`
+/// prints it (text and JSON), its view (text and JSON) and its legal orders in its second
+/// movement phase.
+fn blue_reads(scenario: &str, orders: &str) -> (Vec<String>, Vec<String>) {
+    let before = vec![
+        run(&["view", scenario, "--side", "blue"]),
+        run(&["view", scenario, "--json", "--side", "blue"]),
+    ];
+    let runs = side_runs(
+        |a| grognard_in(&root().join(DIR), a),
+        scenario,
+        orders,
+        "blue",
+    );
+    (before, side_reads(runs, false))
 }
 
 // 004 l.264 (a unit no enemy sees is a counter on the table; the owner alone knows what it
@@ -63,33 +59,24 @@ fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
 // for byte, whichever of the four the marker is and whatever it did.
 #[test]
 fn a_markers_mode_and_its_mode_changes_do_not_reach_the_enemy() {
-    let reads: Vec<Vec<String>> = MARKERS.iter().map(|(s, o)| blue_reads(s, o)).collect();
-    let names = [
-        "view",
-        "view --json",
-        "view after the orders",
-        "view after the orders --json",
-        "play",
-        "play --json",
-        "legal",
-    ];
-    for (m, read) in MARKERS.iter().zip(&reads).skip(1) {
-        for ((name, a), b) in names.iter().zip(&reads[0]).zip(read) {
-            assert_eq!(
-                a, b,
-                "blue's {name} differs between {} and {}",
-                MARKERS[0].0, m.0
-            );
-        }
+    let reads: Vec<_> = MARKERS.iter().map(|(s, o)| blue_reads(s, o)).collect();
+    let (before, after) = &reads[0];
+    for (m, (other_before, other_after)) in MARKERS.iter().zip(&reads).skip(1) {
+        let what = format!("blue, {} and {}", MARKERS[0].0, m.0);
+        assert_eq!(
+            before, other_before,
+            "{what}: the view before any order differs"
+        );
+        assert_reads_alike(after, other_after, &what);
     }
-    let (view, log) = (&reads[0][2], &reads[0][4]);
+    let (view, log) = (&after[2], &after[0]);
     // The marker by its handle, its place and facing, nothing more.
     let marker = view
         .lines()
         .find(|l| l.trim_start().starts_with("#2 "))
         .unwrap_or_else(|| panic!("no marker #2 in blue's view: {view}"));
     assert_eq!(marker.trim(), "#2         at (6,3), facing W");
-    let json: serde_json::Value = serde_json::from_str(&reads[0][3]).expect("view --json");
+    let json: serde_json::Value = serde_json::from_str(&after[3]).expect("view --json");
     let enemy = json["view"]["enemy"].as_array().expect("enemy pieces");
     let two = enemy.iter().find(|e| e["handle"] == 2).expect("#2");
     assert!(two["mode"].is_null(), "{two}");

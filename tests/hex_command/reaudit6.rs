@@ -2,7 +2,7 @@
 //! by a pair (or more) of games that differ only in what the side has not seen, and that
 //! must give that side byte-identical `view --side`, `legal --side` and `play --side`.
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Run, assert_reads_alike, coded_reads, grognard_in, root, side_runs_any};
 
 use super::field::has;
 
@@ -56,35 +56,11 @@ impl Game {
         grognard_in(self.dir.path(), args)
     }
 
-    /// What `side` receives: its view, its legal orders and its play log (with exit codes).
-    fn seen_by(&self, side: &str) -> [String; 3] {
-        let out = |r: Run| format!("exit {}\n{}{}", r.code, r.stdout, r.stderr);
-        [
-            out(self.run(&[
-                "view",
-                "field.yaml",
-                "--orders",
-                "orders.yaml",
-                "--side",
-                side,
-            ])),
-            out(self.run(&[
-                "legal",
-                "--side",
-                side,
-                "field.yaml",
-                "--orders",
-                "orders.yaml",
-            ])),
-            out(self.run(&[
-                "play",
-                "field.yaml",
-                "--orders",
-                "orders.yaml",
-                "--side",
-                side,
-            ])),
-        ]
+    /// What `side` reads ([`SIDE_READS`](crate::util::SIDE_READS): play, play --json,
+    /// view, view --json, legal), each with its exit code.
+    fn seen_by(&self, side: &str) -> Vec<String> {
+        let runs = side_runs_any(|a| self.run(a), "field.yaml", "orders.yaml", side);
+        coded_reads(runs)
     }
 
     /// The referee's log.
@@ -95,18 +71,18 @@ impl Game {
 }
 
 /// Every game gives `side` exactly what the first gives it.
-fn same_for(side: &str, games: &[Game]) -> [String; 3] {
+fn same_for(side: &str, games: &[Game]) -> Vec<String> {
     let first = games[0].seen_by(side);
     for (i, g) in games.iter().enumerate().skip(1) {
-        let other = g.seen_by(side);
-        for (what, (a, b)) in ["view", "legal", "play"]
-            .iter()
-            .zip(first.iter().zip(other.iter()))
-        {
-            assert_eq!(a, b, "{side}'s {what} differs between game 0 and game {i}");
-        }
+        let what = format!("{side}, game 0 and game {i}");
+        assert_reads_alike(&first, &g.seen_by(side), &what);
     }
     first
+}
+
+/// The view, the legal orders and the play log among [`Game::seen_by`]'s reads.
+fn view_legal_play(reads: &[String]) -> [&String; 3] {
+    [&reads[2], &reads[4], &reads[0]]
 }
 
 const TO_RED_DEFENSIVE_FIRE: [&str; 3] = [
@@ -140,7 +116,8 @@ fn a_commander_attached_to_a_hidden_marker_does_not_give_it_away() {
             game(2, "", &p, &TO_RED_DEFENSIVE_FIRE)
         })
         .collect();
-    let [view, _, _] = same_for("red", &games);
+    let reads = same_for("red", &games);
+    let [view, _, _] = view_legal_play(&reads);
     assert!(!view.contains("hale"), "{view}");
     has(&view, "#1         at (3,6), facing NE");
 }
@@ -176,7 +153,8 @@ fn under_hidden_movement_a_commander_shows_nothing_of_his_unseen_unit() {
             )
         })
         .collect();
-    let [view, _, play] = same_for("red", &games);
+    let reads = same_for("red", &games);
+    let [view, _, play] = view_legal_play(&reads);
     assert!(!view.contains("hale"), "{view}");
     assert!(!play.contains("refused"), "{play}");
 }
@@ -213,7 +191,8 @@ fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
             )
         })
         .collect();
-    let [_, _, play] = same_for("red", &games);
+    let reads = same_for("red", &games);
+    let [_, _, play] = view_legal_play(&reads);
     has(
         &play,
         "band 3 (Code'n Color) → hit (fire_small_b by r1 at enemy #1)",
@@ -232,7 +211,8 @@ fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
         ],
         &TO_RED_DEFENSIVE_FIRE,
     );
-    let [_, legal, _] = before.seen_by("red");
+    let reads = before.seen_by("red");
+    let [_, legal, _] = view_legal_play(&reads);
     has(&legal, "target: \"#1\"");
     has(&legal, "target: \"#2\"");
 }
@@ -271,7 +251,8 @@ fn a_marker_zone_of_control_tells_nothing_of_what_it_is() {
         )
     })
     .collect();
-    let [_, _, play] = same_for("blue", &games);
+    let reads = same_for("blue", &games);
+    let [_, _, play] = view_legal_play(&reads);
     has(
         &play,
         "b1 must stop at (2,6) (entered the zone of control of enemy #",
@@ -300,7 +281,8 @@ fn a_line_unit_may_fire_past_a_nearer_skirmisher() {
             "{ side: red, end_phase: true }",
         ],
     );
-    let [_, legal, _] = g.seen_by("blue");
+    let reads = g.seen_by("blue");
+    let [_, legal, _] = view_legal_play(&reads);
     has(
         &legal,
         "{ side: blue, act: { piece: b1, action: fire, target: r1 } }",

@@ -4,7 +4,9 @@
 //! positions are in tests/fixtures/audits/hex-command/seventh/ (Blue first: no initiative
 //! roll), each worked by hand below; the audit page reruns them.
 
-use crate::util::{Played, Run, grognard_in, play_json_in, root};
+use crate::util::{
+    Played, Run, assert_reads_alike, coded_reads, grognard_in, play_json_in, root, side_runs_any,
+};
 
 use super::field::{has, lacks};
 
@@ -127,37 +129,13 @@ fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
     assert!(rules.contains("once an enemy force touches a hex next to them"));
 }
 
-/// What Blue receives in `hidden.yaml` after `orders`: its view and legal orders at the
-/// point the `.at.yaml` file reaches, and its log of the whole file (with exit codes).
-fn blue_gets(variant: &str) -> [String; 3] {
-    let out = |r: Run| format!("exit {}\n{}{}", r.code, r.stdout, r.stderr);
-    let upto = format!("hidden-{variant}.at.yaml");
-    let all = format!("hidden-{variant}.orders.yaml");
+/// What Blue reads ([`SIDE_READS`](crate::util::SIDE_READS), with exit codes) in
+/// `hidden.yaml`: at the point the `.at.yaml` file reaches, and after the whole orders file.
+fn blue_gets(variant: &str) -> [Vec<String>; 2] {
+    let reads = |orders: &str| coded_reads(side_runs_any(at, "hidden.yaml", orders, "blue"));
     [
-        out(at(&[
-            "view",
-            "--side",
-            "blue",
-            "hidden.yaml",
-            "--orders",
-            &upto,
-        ])),
-        out(at(&[
-            "legal",
-            "--side",
-            "blue",
-            "hidden.yaml",
-            "--orders",
-            &upto,
-        ])),
-        out(at(&[
-            "play",
-            "--side",
-            "blue",
-            "hidden.yaml",
-            "--orders",
-            &all,
-        ])),
+        reads(&format!("hidden-{variant}.at.yaml")),
+        reads(&format!("hidden-{variant}.orders.yaml")),
     ]
 }
 
@@ -176,20 +154,15 @@ fn blue_gets(variant: &str) -> [String; 3] {
 /// naming a unit Blue had not sighted.
 #[test]
 fn an_unseen_unit_neither_blocks_a_fire_line_nor_stops_ganging_up() {
-    let line = blue_gets("line");
+    let [upto, all] = blue_gets("line");
     for other in ["band", "stays"] {
-        let got = blue_gets(other);
-        for (what, (a, b)) in ["view", "legal", "play"]
-            .iter()
-            .zip(line.iter().zip(got.iter()))
-        {
-            assert_eq!(
-                a, b,
-                "Blue's {what} differs between k on the line and k {other}"
-            );
-        }
+        let [got_upto, got_all] = blue_gets(other);
+        let what = format!("Blue's reads, k on the line and k {other}");
+        assert_reads_alike(&upto, &got_upto, &format!("{what}, in the fire phase"));
+        assert_reads_alike(&all, &got_all, &format!("{what}, after both shots"));
     }
-    let [view, legal, log] = &line;
+    // SIDE_READS: play, play --json, view, view --json, legal.
+    let (view, legal, log) = (&upto[2], &upto[4], &all[0]);
     lacks(view, "(7,2)");
     lacks(view, "(7,3)");
     has(
