@@ -123,6 +123,17 @@ impl Session {
         Ok(events)
     }
 
+    /// Why the kernel would refuse `order` now, in its own words — the refusal `grognard
+    /// play` prints — tried on a copy of the game, so nothing changes; `None` when it would
+    /// be accepted. An order the legal list lacks is explained by the rule that bars it,
+    /// not by its absence from the list.
+    pub fn refusal(&mut self, order: &Order) -> Option<String> {
+        let mut copy = self.game.clone();
+        copy.apply(order, self.hooks.as_mut())
+            .err()
+            .map(|r| r.message)
+    }
+
     /// Identifies the game as it stands: it changes with every order, undo and load.
     #[must_use]
     pub fn generation(&self) -> u64 {
@@ -184,6 +195,38 @@ impl Session {
         self.undoable -= 1;
         self.generation = next_generation();
         Ok(())
+    }
+
+    /// The game as it stood after its first `k` orders, as a session of its own (for
+    /// stepping through a finished game): replayed from the start with the same seed and
+    /// options, as an undo is, so it is exactly that position. Nothing in it can be taken
+    /// back.
+    ///
+    /// # Errors
+    /// The scripts do not load, or the replay is refused (a changed ruleset).
+    pub fn position(&self, k: usize) -> Result<Self, String> {
+        let mut hooks = hooks_for(&self.scenario.ruleset).map_err(|d| d.to_string())?;
+        let mut game = self
+            .scenario
+            .start(Some(self.seed), &self.options, hooks.as_mut())
+            .map_err(|d| d.to_string())?;
+        let orders = &self.orders[..k.min(self.orders.len())];
+        for o in orders {
+            game.apply(o, hooks.as_mut())
+                .map_err(|r| format!("replay refused: {}", r.message))?;
+        }
+        Ok(Self {
+            scenario: self.scenario.clone(),
+            game,
+            hooks,
+            seed: self.seed,
+            options: self.options.clone(),
+            orders: orders.to_vec(),
+            marks: self.marks[..orders.len()].to_vec(),
+            undoable: 0,
+            lock: None,
+            generation: next_generation(),
+        })
     }
 
     /// Orders applied so far.

@@ -29,6 +29,21 @@ const TOP_MENU_WIDTH: f32 = 160.0;
 /// The narrowest the two menus get in a narrow window before the bar wraps.
 const TOP_MENU_NARROWEST: f32 = 100.0;
 
+/// The room a top-bar menu's list has: from under its box to the window's bottom edge, less
+/// a margin (egui's default, 200 points, showed 10 of the Scenario menu's entries and hid
+/// the rest, with a scroll bar that shows only under the pointer: players took the list
+/// for whole). The list scrolls past that, with a scroll bar always drawn, and never
+/// reaches past the window.
+fn menu_room(ui: &egui::Ui) -> f32 {
+    let bottom = ui.ctx().content_rect().bottom();
+    (bottom - ui.max_rect().bottom() - 48.0).max(80.0)
+}
+
+/// A menu's scroll bar drawn solid, always in sight, so a list that goes on is seen to.
+fn solid_scroll_bar(style: &mut egui::Style) {
+    style.spacing.scroll = egui::style::ScrollStyle::solid();
+}
+
 impl EditorApp {
     pub(super) fn top_bar(&self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         // One row at 1280 points: the file choices live in the Ruleset and Scenario menus,
@@ -85,8 +100,11 @@ impl EditorApp {
             {
                 let label = ui.label("Ruleset");
                 ui.allocate_ui(egui::vec2(menu_width, ui.spacing().interact_size.y), |ui| {
+                    let list_height = menu_room(ui);
                     egui::ComboBox::from_id_salt("ruleset menu")
                         .selected_text(current.clone())
+                        .height(list_height)
+                        .popup_style(egui::style::StyleModifier::new(solid_scroll_bar))
                         .width(menu_width)
                         .truncate()
                         .show_ui(ui, |ui| self.ruleset_menu(ui, out))
@@ -108,8 +126,11 @@ impl EditorApp {
             {
                 let label = ui.label("Scenario");
                 ui.allocate_ui(egui::vec2(menu_width, ui.spacing().interact_size.y), |ui| {
+                    let list_height = menu_room(ui);
                     egui::ComboBox::from_id_salt("scenario menu")
                         .selected_text(scenario.clone())
+                        .height(list_height)
+                        .popup_style(egui::style::StyleModifier::new(solid_scroll_bar))
                         .width(menu_width)
                         .truncate()
                         .show_ui(ui, |ui| {

@@ -131,6 +131,9 @@ pub enum Command {
     FoldPanel(bool),
     /// Give this order for the acting side (from the list of legal orders).
     Give(Action),
+    /// Show the finished game as it stood after this many of its orders, read-only
+    /// (`None`: as it ended, which ends the stepping).
+    Review(Option<usize>),
     /// Who plays a side: a policy for the computer, or a person (`None`).
     Seat(SideId, Option<PolicyKind>),
     /// Ask for a Lua policy file to play a side with.
@@ -286,6 +289,7 @@ impl EditorApp {
             | Command::EndPhase
             | Command::Undo
             | Command::Give(_)) => self.play_command(c),
+            Command::Review(k) => self.review_to(k),
             c @ (Command::ViewAs(_)
             | Command::Reveal
             | Command::FitBoard
@@ -364,27 +368,21 @@ impl EditorApp {
     /// An order on the Play tab, or what leads to one: a piece selected, a cell or point
     /// clicked, a base dropped, a path, an action, End phase, Undo.
     fn play_command(&mut self, c: Command) {
-        match c {
-            Command::Select(id) => {
-                self.rt.play.pending = None;
-                // Seen as a side, only that side's own pieces can be picked up: what the
-                // panel would show of an enemy piece is the referee's knowledge.
-                let foreign = match (self.rt.play.view, id) {
-                    (ViewAs::Side(side), Some(id)) => self
-                        .rt
-                        .session
-                        .as_ref()
-                        .and_then(|s| s.game.piece(id))
-                        .is_none_or(|p| p.side != side),
-                    _ => false,
-                };
-                if foreign {
-                    return;
+        if self.reviewing() {
+            // Stepping through a finished game: a piece may be looked at, nothing ordered.
+            return match c {
+                Command::Select(_) => self.select(c),
+                Command::ClickCell(_) => {
+                    let pointed = self.rt.play.pointed.take();
+                    self.select(Command::Select(pointed));
                 }
-                self.rt.play.selected = id;
-                self.rt.play.path.clear();
-                self.refresh_reach();
-            }
+                Command::ClickPoint(_) => self.select(Command::Select(None)),
+                Command::ClearPath => self.rt.play.path.clear(),
+                _ => self.fail(super::replay::REVIEW_WHY.to_owned()),
+            };
+        }
+        match c {
+            c @ Command::Select(_) => self.select(c),
             Command::ClickCell(cell) => self.click_cell(cell),
             Command::ClickPoint(p) => {
                 if let Some((id, side, Place::Point { .. })) = self.selected_piece() {
@@ -480,6 +478,31 @@ impl EditorApp {
             // Not one of this part's commands: `apply` hands it elsewhere.
             _ => {}
         }
+    }
+
+    /// A piece selected (or none): seen as a side, only that side's own.
+    fn select(&mut self, c: Command) {
+        let Command::Select(id) = c else {
+            return;
+        };
+        self.rt.play.pending = None;
+        // Seen as a side, only that side's own pieces can be picked up: what the
+        // panel would show of an enemy piece is the referee's knowledge.
+        let foreign = match (self.rt.play.view, id) {
+            (ViewAs::Side(side), Some(id)) => self
+                .rt
+                .session
+                .as_ref()
+                .and_then(|s| s.game.piece(id))
+                .is_none_or(|p| p.side != side),
+            _ => false,
+        };
+        if foreign {
+            return;
+        }
+        self.rt.play.selected = id;
+        self.rt.play.path.clear();
+        self.refresh_reach();
     }
 
     /// Who plays each side for the computer now (`None`: a person), to seat again.
@@ -616,7 +639,8 @@ impl EditorApp {
                 }
             }
             FilePurpose::SaveGame => {
-                if let Some(s) = &self.rt.session {
+                // The whole game, also while an earlier position of it is shown.
+                if let Some(s) = self.whole_session() {
                     match s.save(path) {
                         Ok(()) => self.say(format!("saved the game to {}", path.display())),
                         Err(e) => self.fail(e),
@@ -651,6 +675,7 @@ impl EditorApp {
                     self.rt.scenario_path = Some(scenario);
                     self.rt.scenario_text = text;
                     self.rt.scenario_problems.clear();
+                    self.rt.play.review = None;
                     self.rt.session = Some(s);
                     self.rt.play.selected = None;
                     self.rt.play.reach = None;

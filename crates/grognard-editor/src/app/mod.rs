@@ -4,8 +4,11 @@
 //! This file keeps [`EditorApp`]'s state, its start-up, file loading and watching, and
 //! `show`, which lays out the frame and dispatches to one module per part: `bars.rs` (top
 //! bar, status line, path prompt), `rules_tab.rs`, `charts_tab.rs`, `diff_tab.rs`,
-//! `play_tab.rs` (with `computer.rs`: legal orders and the computer opponent, and `thinker.rs`:
-//! where a computer seat thinks),
+//! `play_tab.rs` (with `play_panels.rs`: its bars, piece list and logs; `piece_panel.rs`: the
+//! selected piece's order buttons and the kernel's reasons for the greyed ones; `replay.rs`:
+//! stepping through a finished game; `play_keys.rs`: the keyboard;
+//! `computer.rs`: legal orders and the computer opponent; and `thinker.rs`: where a computer
+//! seat thinks),
 //! `simulate_tab.rs`, `tune_tab.rs` (the tuner), `remote_tab.rs` (hosting and joining a game on a server, and playing a
 //! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
 
@@ -15,10 +18,13 @@ mod commands;
 mod computer;
 mod diff_tab;
 mod how_to_win;
+mod piece_panel;
+mod play_keys;
 mod play_panels;
 mod play_tab;
 mod remote_panels;
 mod remote_tab;
+mod replay;
 mod rules_tab;
 mod simulate_tab;
 mod thinker;
@@ -600,6 +606,7 @@ impl EditorApp {
         match built {
             Ok(session) => {
                 self.rt.scenario_problems.clear();
+                self.rt.play.review = None;
                 self.rt.session = Some(session);
                 self.rt.play.players.clear();
                 self.rt.play.selected = None;
@@ -706,6 +713,7 @@ impl EditorApp {
             self.check_files();
         }
         let mut out = Vec::new();
+        let keys = play_keys::KeysBefore::read(ui.ctx());
         egui::Panel::top("top bar").show(ui, |ui| self.top_bar(ui, &mut out));
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
         if self.rt.prompt.is_some() {
@@ -731,13 +739,17 @@ impl EditorApp {
             }
             Tab::Remote => self.remote_tab(ui, &mut out),
         }
-        self.computer_turn(ui.ctx());
+        if !self.reviewing() {
+            // A position of a finished game is only looked at: nobody plays it.
+            self.computer_turn(ui.ctx());
+        }
         if self.rt.simulate.job.is_some() {
             self.poll_simulation(ui.ctx());
         }
         if self.rt.tune.job.is_some() {
             self.poll_tuning(ui.ctx());
         }
+        self.keys(ui.ctx(), keys, &mut out);
         out.append(&mut self.rt.commands);
         if !out.is_empty() {
             // What the commands changed is drawn in the next frame, without waiting for input.

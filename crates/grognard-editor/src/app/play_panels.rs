@@ -10,6 +10,7 @@ use crate::board::{self, DrawPiece};
 use crate::session::{Session, dice_log, dice_note};
 use crate::view::{ViewAs, view_label};
 
+use super::play_keys::END_PHASE_KEY;
 use super::play_tab::{FIXED_ROW_WIDTH, STATUS_WIDTH, TO_ACT_WIDTH, group_problems, result_words};
 use super::{Command, EditorApp, FilePurpose};
 
@@ -52,7 +53,12 @@ impl EditorApp {
         egui::Panel::top("phase bar").show(ui, |ui| {
             self.status_row(ui, session, out);
             self.players_row(ui, stale, out);
-            self.result_or_terms(ui, session);
+            if self.reviewing() {
+                self.review_bar(ui, out);
+            } else {
+                self.result_or_terms(ui, session);
+                self.review_offer(ui, out);
+            }
         });
     }
 
@@ -114,16 +120,20 @@ impl EditorApp {
                 format!("to act: {}", to_act.join(" and "))
             };
             super::slot_label(ui, acting, to_act_width);
-            let why = self.why_not();
+            let why = self.why_not_now();
             if ui
                 .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
-                .on_disabled_hover_text(&why)
+                .on_hover_text(format!(
+                    "End the phase for the side to act (key: {END_PHASE_KEY})"
+                ))
+                .on_disabled_hover_text(format!("{why} (key: {END_PHASE_KEY})"))
                 .clicked()
             {
                 out.push(Command::EndPhase);
             }
             // What the last order did (a roll, a sighting) says more than who gave it.
             let why_no_undo = match (self.computer_thinking(), session.why_locked()) {
+                _ if self.reviewing() => super::replay::REVIEW_WHY.to_owned(),
                 (None, Some(why)) => why.to_owned(),
                 _ => self.why_no_undo(),
             };
@@ -131,7 +141,7 @@ impl EditorApp {
                 .add_enabled(self.may_undo(), egui::Button::new("Undo"))
                 .on_hover_text(
                     "Take back the last order (it rolled no die and showed nothing of the \
-                     enemy).",
+                     enemy). Key: Ctrl+Z.",
                 )
                 .on_disabled_hover_text(why_no_undo)
                 .clicked()

@@ -5,10 +5,10 @@
 use egui::{Color32, RichText};
 use grognard_kernel::action::{Action, Order};
 use grognard_kernel::game::Reach;
-use grognard_kernel::geometry::{Cell, Facing};
-use grognard_kernel::ids::{ModeId, PieceId, SideId};
-use grognard_kernel::piece::{Piece, Place};
-use grognard_kernel::rules::{Actor, Allowed};
+use grognard_kernel::geometry::Cell;
+use grognard_kernel::ids::{PieceId, SideId};
+use grognard_kernel::piece::Place;
+use grognard_kernel::rules::Actor;
 
 use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
@@ -50,6 +50,10 @@ pub(super) struct PlayUi {
     /// changes, the list and the panel around it scroll back to the top this frame.
     pub(super) legal_shown: Option<LegalShown>,
     pub(super) legal_scroll_reset: bool,
+    /// The kernel's refusal of each order the selected piece's greyed buttons stand for,
+    /// for the game generation, side and piece in `refusals_key` (see `piece_panel.rs`).
+    pub(super) refusals: Vec<(Action, String)>,
+    pub(super) refusals_key: Option<(u64, SideId, PieceId)>,
     /// The hover card shows only once the pointer has moved over the board as it is now:
     /// when another game opens under a resting pointer, the card waits (it would pop up
     /// for a cell the player never pointed at).
@@ -66,6 +70,8 @@ pub(super) struct PlayUi {
     pub(super) computer_pace: std::time::Duration,
     /// The side a Lua policy file is being chosen for.
     pub(super) policy_for: Option<SideId>,
+    /// A finished game being stepped through (`replay.rs`).
+    pub(super) review: Option<super::replay::Review>,
 }
 
 impl Default for PlayUi {
@@ -86,6 +92,8 @@ impl Default for PlayUi {
             legal_key: None,
             legal_shown: None,
             legal_scroll_reset: false,
+            refusals: Vec::new(),
+            refusals_key: None,
             card_armed: false,
             log: Vec::new(),
             log_key: None,
@@ -93,6 +101,7 @@ impl Default for PlayUi {
             last_computer: None,
             computer_pace: super::computer::COMPUTER_PACE,
             policy_for: None,
+            review: None,
         }
     }
 }
@@ -179,6 +188,12 @@ impl EditorApp {
 
     pub(super) fn play_tab(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         self.refresh_legal();
+        if self.reviewing() {
+            // A position of a finished game: nothing is ordered (its list stays empty
+            // until the game shown changes, and is emptied again then).
+            self.rt.play.legal.clear();
+        }
+        self.refresh_refusals();
         self.refresh_log();
         let shown = Some((self.rt.play.legal_key, self.rt.play.selected));
         self.rt.play.legal_scroll_reset = self.rt.play.legal_shown != shown;
@@ -238,7 +253,11 @@ impl EditorApp {
                     upper = upper.vertical_scroll_offset(0.0);
                 }
                 upper.show(ui, |ui| {
-                    self.legal_panel(ui, out);
+                    if self.reviewing() {
+                        self.review_note(ui);
+                    } else {
+                        self.legal_panel(ui, out);
+                    }
                     ui.separator();
                     self.piece_panel(ui, &pieces, out);
                     ui.separator();
@@ -451,294 +470,6 @@ impl EditorApp {
         o
     }
 
-    pub(super) fn piece_panel(
-        &self,
-        ui: &mut egui::Ui,
-        pieces: &[DrawPiece],
-        out: &mut Vec<Command>,
-    ) {
-        let Some(session) = &self.rt.session else {
-            return;
-        };
-        let game = &session.game;
-        let Some(id) = self.rt.play.selected else {
-            ui.label("Select a piece on the board or in the list.");
-            return;
-        };
-        let Some(p) = game.piece(id) else {
-            return;
-        };
-        let rules = game.rules();
-        let kind = rules
-            .piece_type(p.kind)
-            .map_or_else(|| "?".to_owned(), |t| spaced(&t.name));
-        ui.label(
-            RichText::new(format!(
-                "{} — {kind}, {} mode",
-                p.name,
-                spaced(rules.mode_name(p.mode))
-            ))
-            .strong(),
-        );
-        if let Some(d) = pieces.iter().find(|d| d.id == id) {
-            for m in &d.markers {
-                ui.label(format!("marker: {m}"));
-            }
-        }
-        let legal: Vec<&Action> = self.legal_of(id).collect();
-        let why = self.why_not();
-        self.reach_ui(ui, p, &legal, &why, out);
-        self.more_orders_ui(ui, p, &legal, &why, out);
-        self.phase_orders_ui(ui, p, &legal, &why, pieces, out);
-    }
-
-    /// Where the selected piece can go (its reach, or why it cannot move now) and the path
-    /// being planned, with Move and Clear path.
-    fn reach_ui(
-        &self,
-        ui: &mut egui::Ui,
-        p: &Piece,
-        legal: &[&Action],
-        why: &str,
-        out: &mut Vec<Command>,
-    ) {
-        let Some(session) = &self.rt.session else {
-            return;
-        };
-        let game = &session.game;
-        let id = p.id;
-        match self.rt.play.reach.as_ref().filter(|_| self.may_move(id)) {
-            Some(Reach::Cells(cells)) => {
-                // Only where a legal move ends (the list the kernel gives the side in view).
-                let ends: Vec<Cell> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Move { path, .. } => path.last().copied(),
-                        _ => None,
-                    })
-                    .collect();
-                let mut sorted: Vec<_> = cells.iter().filter(|r| ends.contains(&r.cell)).collect();
-                ui.label(format!("{} can reach {} places", p.name, sorted.len()));
-                egui::CollapsingHeader::new("Reach (cell, cost)")
-                    .id_salt("reach list")
-                    .show(ui, |ui| {
-                        sorted.sort_by_key(|r| (r.cost, r.cell.row, r.cell.col));
-                        for r in sorted {
-                            ui.label(format!("{} costs {}", r.cell, r.cost));
-                        }
-                    });
-            }
-            Some(Reach::Radius(r)) => {
-                ui.label(format!(
-                    "{} can move up to {r}\" in a straight line",
-                    p.name
-                ));
-                ui.label(
-                    "Drag it to move it (the wheel turns it as it goes), or pull the handle \
-                     ahead of it to turn it where it stands. Point at another piece to \
-                     measure to it.",
-                );
-            }
-            None => {
-                let reason = if game.to_act().contains(&p.side) && self.legal_side() == Some(p.side)
-                {
-                    "no legal move".to_owned()
-                } else {
-                    why.to_owned()
-                };
-                ui.label(format!("{} cannot move now ({reason})", p.name));
-            }
-        }
-        if !self.rt.play.path.is_empty() {
-            let text: Vec<String> = self.rt.play.path.iter().map(ToString::to_string).collect();
-            ui.label(format!("path: {}", text.join(" → ")));
-            ui.horizontal(|ui| {
-                if ui.button("Move").clicked() {
-                    out.push(Command::MoveAlongPath);
-                }
-                if ui.button("Clear path").clicked() {
-                    out.push(Command::ClearPath);
-                }
-            });
-        }
-    }
-
-    /// The orders that name a cell (Redeploy, Extend, Save toward…) and Gather, under
-    /// *More orders*: only those this ruleset and piece can ever take.
-    fn more_orders_ui(
-        &self,
-        ui: &mut egui::Ui,
-        p: &Piece,
-        legal: &[&Action],
-        why: &str,
-        out: &mut Vec<Command>,
-    ) {
-        let Some(session) = &self.rt.session else {
-            return;
-        };
-        let rules = session.game.rules();
-        // Orders that can never apply here (this ruleset has no spreading, saving, or this
-        // piece is no dummy) are not shown at all: greyed is kept for what applies to the
-        // ruleset but is not legal now.
-        let is_dummy = rules.piece_type(p.kind).is_some_and(|t| t.dummy);
-        let cell_orders: Vec<(CellOrder, &str)> = [
-            (CellOrder::Redeploy, "Redeploy to…", is_dummy),
-            (CellOrder::Extend, "Extend to…", rules.spread.is_some()),
-            (CellOrder::Save, "Save toward…", rules.saving.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(kind, name, applies)| applies.then_some((kind, name)))
-        .collect();
-        let may_gather = rules.spread.is_some();
-        if !cell_orders.is_empty() || may_gather {
-            egui::CollapsingHeader::new("More orders")
-                .id_salt("more orders")
-                .show(ui, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        for (kind, name) in cell_orders {
-                            let listed = legal.iter().any(|a| {
-                                matches!(
-                                    (kind, a),
-                                    (CellOrder::Redeploy, Action::Redeploy { .. })
-                                        | (CellOrder::Extend, Action::Extend { .. })
-                                        | (CellOrder::Save, Action::Save { .. })
-                                )
-                            });
-                            if ui
-                                .add_enabled(
-                                    listed,
-                                    egui::Button::selectable(
-                                        self.rt.play.pending == Some(kind),
-                                        name,
-                                    ),
-                                )
-                                .on_disabled_hover_text(why)
-                                .clicked()
-                            {
-                                out.push(Command::CellOrder(
-                                    (self.rt.play.pending != Some(kind)).then_some(kind),
-                                ));
-                            }
-                        }
-                        if may_gather {
-                            let gather = legal
-                                .iter()
-                                .copied()
-                                .find(|a| matches!(a, Action::Gather { .. }));
-                            offer(ui, out, "Gather".to_owned(), gather, why);
-                        }
-                    });
-                    if self.rt.play.pending.is_some() {
-                        ui.label("Click the cell on the board.");
-                    }
-                });
-        }
-    }
-
-    /// The orders the phase allows: a mode, a facing, the ruleset's actions (each target a
-    /// button of its own), greyed with the reason where the legal list lacks them.
-    fn phase_orders_ui(
-        &self,
-        ui: &mut egui::Ui,
-        p: &Piece,
-        legal: &[&Action],
-        why: &str,
-        pieces: &[DrawPiece],
-        out: &mut Vec<Command>,
-    ) {
-        let Some(session) = &self.rt.session else {
-            return;
-        };
-        let game = &session.game;
-        let rules = game.rules();
-        let allowed: Vec<Allowed> = game
-            .phase()
-            .map(|(ph, _)| ph.allows.clone())
-            .unwrap_or_default();
-        if allowed.contains(&Allowed::Mode) {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("mode:");
-                for (i, m) in rules.modes.iter().enumerate() {
-                    let mode = ModeId(i as u16);
-                    if mode == p.mode {
-                        continue;
-                    }
-                    let a = legal
-                        .iter()
-                        .copied()
-                        .find(|a| matches!(a, Action::Mode { mode: x, .. } if *x == mode));
-                    offer(ui, out, format!("Mode {}", spaced(&m.name)), a, why);
-                }
-            });
-        }
-        if allowed.contains(&Allowed::Face)
-            && let Some(grid) = game.board().grid()
-        {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("face:");
-                for f in 0..grid.facings() {
-                    let facing = Facing(f);
-                    if facing == p.facing {
-                        continue;
-                    }
-                    let a = legal
-                        .iter()
-                        .copied()
-                        .find(|a| matches!(a, Action::Face { facing: x, .. } if *x == facing));
-                    offer(
-                        ui,
-                        out,
-                        format!("Face {}", grid.facing_name(facing)),
-                        a,
-                        why,
-                    );
-                }
-            });
-        }
-        for a in &allowed {
-            let Allowed::Action(aid) = a else { continue };
-            let Some(def) = rules.actions.get(aid.index()) else {
-                continue;
-            };
-            if !def.types.is_empty() && !def.types.contains(&p.kind) {
-                // This piece's type can never take it.
-                continue;
-            }
-            let listed: Vec<&Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| matches!(a, Action::Act { action, .. } if action == aid))
-                .collect();
-            ui.horizontal_wrapped(|ui| {
-                if listed.is_empty() {
-                    offer(ui, out, spaced(&def.name), None, why);
-                    return;
-                }
-                for a in listed {
-                    let Action::Act { target, intent, .. } = a else {
-                        continue;
-                    };
-                    let mut text = spaced(&def.name);
-                    if let Some(t) = target {
-                        // The target as the side in view knows it.
-                        let name = pieces
-                            .iter()
-                            .find(|d| d.id == *t)
-                            .map(|d| d.name.clone())
-                            .filter(|n| !n.is_empty())
-                            .unwrap_or_else(|| format!("#{}", t.0));
-                        // Said as the legal list says it: "artillery fire at r1".
-                        text = format!("{text} at {name}");
-                    }
-                    if !intent.is_empty() {
-                        text = format!("{text} (to {})", intent.join(", "));
-                    }
-                    offer(ui, out, text, Some(a), why);
-                }
-            });
-        }
-    }
-
     pub(super) fn refresh_reach(&mut self) {
         self.rt.play.reach = None;
         let Some(id) = self.rt.play.selected else {
@@ -867,7 +598,8 @@ impl EditorApp {
             .collect();
         // The counter clicked goes on top, so every choice below that takes the cell's top
         // piece takes the one under the pointer rather than its neighbour in the stack.
-        if let Some(pointed) = self.rt.play.pointed.take()
+        let pointed = self.rt.play.pointed.take();
+        if let Some(pointed) = pointed
             && let Some(i) = visible.iter().position(|p| p.id == pointed)
         {
             let p = visible.remove(i);
@@ -901,6 +633,13 @@ impl EditorApp {
         let Some(start) = place.cell() else {
             return;
         };
+        // A click on the selected piece's own counter keeps it (a path being planned is
+        // dropped): clicking again to be sure lost the selection to its neighbour in the
+        // stack. Another piece of the stack is picked by a click on its own counter.
+        if pointed == Some(id) {
+            self.rt.play.path.clear();
+            return;
+        }
         // A click on another piece of the same side picks it, as a player expects; a move
         // onto its cell (where the rules let pieces stack) is given from the Legal orders
         // list instead.
@@ -913,15 +652,15 @@ impl EditorApp {
             let other = other.id;
             return self.apply(Command::Select(Some(other)));
         }
+        if cell == start {
+            self.rt.play.path.clear();
+            return;
+        }
         if !self.may_move(id) {
             // No path is planned for a piece that may not move: a click picks what is there.
             match visible.last().map(|p| p.id) {
                 Some(other) if other != id => self.apply(Command::Select(Some(other))),
-                _ => {
-                    let name = game.piece(id).map_or_else(String::new, |p| p.name.clone());
-                    let why = self.why_not();
-                    self.fail(format!("{name} cannot move now ({why})"));
-                }
+                _ => self.refuse_move_to(id, cell),
             }
             return;
         }
@@ -937,10 +676,7 @@ impl EditorApp {
             Some(Reach::Cells(cells)) => cells.path_to(cell),
             _ => None,
         };
-        if cell == start {
-            self.rt.play.path.clear();
-        } else if adjacent
-            && !(self.rt.play.path.is_empty() && reachable.is_none() && !visible.is_empty())
+        if adjacent && !(self.rt.play.path.is_empty() && reachable.is_none() && !visible.is_empty())
         {
             self.rt.play.path.push(cell);
         } else if let Some(path) = reachable {
@@ -1064,20 +800,4 @@ pub fn result_words(game: &grognard_kernel::game::Game) -> String {
         .collect();
     let scored = r.points.iter().any(|p| *p != 0);
     crate::words::result_sentence(winner, &r.why, scored.then_some(scores.as_slice()))
-}
-
-/// An order's button: live when the legal list holds the order (`a`), else greyed with
-/// `why` on hover — every order is offered only when the legal list holds it.
-fn offer(ui: &mut egui::Ui, out: &mut Vec<Command>, text: String, a: Option<&Action>, why: &str) {
-    match a {
-        Some(a) => {
-            if ui.button(text).clicked() {
-                out.push(Command::Give(a.clone()));
-            }
-        }
-        None => {
-            ui.add_enabled(false, egui::Button::new(text))
-                .on_disabled_hover_text(why);
-        }
-    }
 }
