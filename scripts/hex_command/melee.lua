@@ -460,8 +460,10 @@ local function forced_melees(game, sides)
     local still = not L.gone[a:id()] and not L.gone[t:id()] and not L:flag(a, "routed")
       and not L:flag(t, "routed") and L.at[a:id()] == nil and L.at[t:id()] == nil
     if still and not fought_with(L, a, t) then
-      game:note(pair[3] and "the melee of " .. L:name(a) .. " and " .. L:name(t) .. " goes on"
-        or L:name(a) .. " entered the front of " .. L:name(t) .. " and must melee it too")
+      -- Named by the engine for each reader (the referee reads ids, the phasing side its
+      -- own names for the enemy).
+      game:note(pair[3] and "the melee of {1} and {2} goes on"
+        or "{1} entered the front of {2} and must melee it too", a, t)
       local fake_of = (game:kind(a) == "fake_counter" and a) or (game:kind(t) == "fake_counter" and t) or nil
       if fake_of ~= nil then
         L:remove(fake_of, "a fake counter, met in melee: there was no unit there")

@@ -357,6 +357,16 @@ pub enum Event {
         /// What.
         text: String,
     },
+    /// A hook reported something that names pieces: each side reads it worded with its own
+    /// names for them (the view turns it into a [`Event::Note`]); the referee reads `text`.
+    NoteNaming {
+        /// The words with the pieces' names, as the referee reads them.
+        text: String,
+        /// The words with `{N}` for the Nth piece.
+        template: String,
+        /// The pieces named.
+        pieces: Vec<PieceId>,
+    },
     /// The last turn ended (or a side lost at once).
     GameOver {
         /// Turns played.
@@ -466,6 +476,7 @@ macro_rules! event_piece {
             | Event::Initiative { .. }
             | Event::Rolled { .. }
             | Event::Note { .. }
+            | Event::NoteNaming { .. }
             | Event::GameOver { .. }
             | Event::GameResult { .. }
             | Event::SpotRolled { .. }

@@ -97,6 +97,15 @@ pub enum HookCommand {
     },
     /// Write a note in the log.
     Note(String),
+    /// Write a note that names pieces: `{1}`, `{2}`… in `template` stand for `pieces`, each
+    /// side reading its own name for them (an enemy's handle where it has not identified the
+    /// piece), the referee their names.
+    NoteNaming {
+        /// The words, with `{N}` for the Nth piece.
+        template: String,
+        /// The pieces named, in the order of their numbers.
+        pieces: Vec<PieceId>,
+    },
     /// Tell every side something (a note that hidden information does not filter: the
     /// block rules' "the opponent is told").
     Announce(String),

@@ -42,6 +42,62 @@ pub fn label(rules: &Rules, state: &State, side: SideId, piece: &Piece) -> Strin
         .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}"))
 }
 
+/// `template` with `{1}`, `{2}`… replaced by the names `name` gives `pieces` (the first
+/// piece for `{1}`); a number with no piece is left as written.
+#[must_use]
+pub fn name_pieces(
+    template: &str,
+    pieces: &[PieceId],
+    mut name: impl FnMut(PieceId) -> String,
+) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let piece = after.find('}').and_then(|close| {
+            let n: usize = after[..close].parse().ok()?;
+            let p = *pieces.get(n.checked_sub(1)?)?;
+            Some((p, close))
+        });
+        match piece {
+            Some((p, close)) => {
+                out.push_str(&name(p));
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A piece's name as a side reads it in an order's events: its name when it is the side's
+/// own or identified (before the order or by it), else its handle, else "an unseen enemy" —
+/// [`label`] read from the side's knowledge.
+fn read_name(
+    after: &State,
+    side: SideId,
+    before: &Knowledge,
+    now: &Knowledge,
+    id: PieceId,
+) -> String {
+    let Some(piece) = after.pieces.get(id.index()) else {
+        return "an unseen enemy".to_owned();
+    };
+    if piece.side == side || before.knows_identity(id) || now.knows_identity(id) {
+        return piece.name.clone();
+    }
+    before
+        .get(id)
+        .and_then(|k| k.handle)
+        .or_else(|| now.get(id).and_then(|k| k.handle))
+        .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}"))
+}
+
 /// An enemy piece as a side knows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnemyPiece {
@@ -304,5 +360,11 @@ pub(crate) fn redact(
                 .map(|roll| Event::Rolled { roll })
         }
         Event::Note { .. } => owner.is_none_or(|o| o == side).then(|| e.clone()),
+        // Each side reads the pieces by its own names for them.
+        Event::NoteNaming {
+            template, pieces, ..
+        } => owner.is_none_or(|o| o == side).then(|| Event::Note {
+            text: name_pieces(template, pieces, |p| read_name(after, side, before, now, p)),
+        }),
     }
 }

@@ -178,7 +178,8 @@ fn event_line(game: &Game, viewer: Option<SideId>, e: &Event, index: Option<usiz
         | Event::Arrived { .. }
         | Event::Attached { .. }
         | Event::Removed { .. }
-        | Event::Note { .. } => change_line(&names, e),
+        | Event::Note { .. }
+        | Event::NoteNaming { .. } => change_line(&names, e),
     }
 }
 
@@ -437,7 +438,7 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             None => format!("  {} detached", names.piece(*piece)),
         },
         Event::Removed { piece, reason } => format!("  {} removed ({reason})", names.piece(*piece)),
-        Event::Note { text } => format!("  note: {text}"),
+        Event::Note { text } | Event::NoteNaming { text, .. } => format!("  note: {text}"),
         _ => String::new(),
     }
 }

@@ -168,6 +168,23 @@ impl Resolution<'_> {
                 self.events.push(Event::Note { text });
                 return Ok(());
             }
+            HookCommand::NoteNaming { template, pieces } => {
+                if let Some(p) = pieces
+                    .iter()
+                    .find(|p| self.next.pieces.get(p.index()).is_none())
+                {
+                    return Err(no_such_piece(*p));
+                }
+                let text = crate::view::name_pieces(&template, &pieces, |p| {
+                    self.next.pieces[p.index()].name.clone()
+                });
+                self.events.push(Event::NoteNaming {
+                    text,
+                    template,
+                    pieces,
+                });
+                return Ok(());
+            }
             HookCommand::Announce(text) => {
                 self.events.push(Event::Announced { text });
                 return Ok(());
@@ -240,7 +257,10 @@ fn named_piece(command: &HookCommand) -> Option<PieceId> {
         | HookCommand::Face { piece, .. }
         | HookCommand::Contact { piece, .. }
         | HookCommand::Attach { piece, .. } => Some(*piece),
-        HookCommand::Note(_) | HookCommand::Announce(_) | HookCommand::AddFeature { .. } => None,
+        HookCommand::Note(_)
+        | HookCommand::NoteNaming { .. }
+        | HookCommand::Announce(_)
+        | HookCommand::AddFeature { .. } => None,
     }
 }
 

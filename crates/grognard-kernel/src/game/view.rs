@@ -723,7 +723,9 @@ impl Game {
                         | Event::Attached { to: Some(_), .. }
                         | Event::Contact { .. }
                         | Event::Rolled { .. } => None,
-                        Event::Note { text } => Some((u32::MAX, text.clone())),
+                        Event::Note { text } | Event::NoteNaming { text, .. } => {
+                            Some((u32::MAX, text.clone()))
+                        }
                         _ => Some((
                             self.side_handle(after, side_id, e.piece()?)
                                 .min(u32::MAX - 1),

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::HookCommand;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Table, Value, Variadic};
 
 use crate::names::{counter_id, flag_id, mode_id};
 
@@ -192,9 +192,28 @@ fn add_feature(
     })
 }
 
-fn note(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)) -> mlua::Result<()> {
+/// `game:note(text [, u1, u2, …])`: with pieces given, `{1}`, `{2}`… in `text` name them,
+/// each side reading its own names for them.
+fn note(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, text, named): (Table, String, Variadic<Value>),
+) -> mlua::Result<()> {
     let text: String = text.chars().take(500).collect();
-    cx.queue(HookCommand::Note(text))
+    if named.is_empty() {
+        return cx.queue(HookCommand::Note(text));
+    }
+    if named.len() > 16 {
+        return Err(mlua::Error::runtime("a note may name at most 16 pieces"));
+    }
+    let pieces = named
+        .iter()
+        .map(|u| piece(cx.world, u).map(|p| p.id))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    cx.queue(HookCommand::NoteNaming {
+        template: text,
+        pieces,
+    })
 }
 
 fn refuse(lua: &Lua, _cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)) -> mlua::Result<()> {
