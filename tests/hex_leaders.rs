@@ -805,7 +805,11 @@ fn battle_eligibility_is_part_of_the_piece_and_shown() {
     assert_eq!(flag_def.clears, grognard_kernel::rules::Clears::TurnEnd);
     let run = grognard(&["play", EXAMPLE, "--orders", ORDERS]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("bt1 is no_battle"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("bt1 is marked “no_battle”"),
+        "{}",
+        run.stdout
+    );
 }
 
 // ---- The command line ----

@@ -137,10 +137,13 @@ fn held_flags_are_kept_only_on_the_types_they_name() {
             .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
     };
     assert_eq!(at("r1 is shaken"), at("r1 hits 1 → 2") + 1);
-    assert_eq!(at("r_horse is horse_shaken"), at("r_horse hits 2 → 3") + 1);
+    assert_eq!(
+        at("r_horse is marked “horse_shaken”"),
+        at("r_horse hits 2 → 3") + 1
+    );
     assert!(!out.contains("r_horse is shaken"), "{out}");
     assert!(!out.contains("r_gen is shaken"), "{out}");
-    assert!(!out.contains("r_gen is horse_shaken"), "{out}");
+    assert!(!out.contains("r_gen is marked “horse_shaken”"), "{out}");
     // As the game starts: r3 (7.51" from its general) is out of command; no general is.
     for want in ["r3 is out_of_command", "b_gen is adrift", "r_gen is adrift"] {
         assert!(lines.contains(&want), "no `{want}` in:\n{out}");

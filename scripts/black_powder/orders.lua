@@ -348,7 +348,8 @@ function bp.brigade_order(game, actor, target)
     inputs.brigade_bonus = b2i(bonus_order and all_unengaged(game, units))
   end
   local result = game:resolve("command", inputs, "brigade command by " .. game:name(actor))
-  game:note(game:name(actor) .. " brigade command: " .. result .. " for " .. #units .. " units")
+  -- The outcome in words (`two moves`, not the chart's `two_moves`).
+  game:note(game:name(actor) .. " brigade command: " .. result:gsub("_", " ") .. " for " .. #units .. " units")
   -- 003 Brigade Orders, Assault: a command that gives moves must close on the objective.
   local objective = amended(game) and MOVES[result] and objective_of(game, actor)
   for _, u in ipairs(units) do
@@ -436,7 +437,7 @@ function bp.brigade_rally(game, actor, target)
       end
     end
   end
-  game:note(game:name(actor) .. " brigade rally: " .. result)
+  game:note(game:name(actor) .. " brigade rally: " .. (result:gsub("_", " ")))
 end
 
 function bp.support_charge_check(game, actor, target)

@@ -95,7 +95,7 @@ fn example_plays_its_orders_from_the_command_line() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     for line in [
         // 003 Brigade orders: Assault, and a brigade command at +3 while unengaged.
-        "fr_bde1 is order_assault",
+        "fr_bde1 is marked “order_assault”",
         "-3 brigade command while unengaged",
         // Moves by margin: each move spends one.
         "fr_ligne moves 3 → 2",
@@ -141,7 +141,7 @@ fn example_plays_its_orders_from_the_command_line() {
         .unwrap_or_else(|| panic!("no order to the hussars in:\n{}", run.stdout));
     assert!(order.ends_with("score 3 → no_moves"), "{order}");
     assert!(
-        !run.stdout.contains("fr_hussars is ordered_charge"),
+        !run.stdout.contains("fr_hussars is marked “ordered_charge”"),
         "{}",
         run.stdout
     );

@@ -152,7 +152,7 @@ fn ganging_up_only_on_the_only_target_in_the_band() {
     let alone = field(None, "", two, "");
     has(
         &ok(&alone, &with(first, &[fire("b2", "r1")])),
-        "r1 is shot_small_2",
+        "r1 is marked “shot_small_2”",
     );
 }
 

@@ -50,7 +50,7 @@ fn hidden_defender_melee_value_not_read_by_the_attacker() {
     let a3 = melee_line("hidA3.yaml", orders, "blue");
     for line in [&a, &a2, &a3] {
         lacks(line, "melee value");
-        lacks(line, "cap on");
+        lacks(line, "to cap the");
         has(line, "(melee by b1 at enemy #4)");
     }
     assert_eq!(a, a2, "a hit on the marker changed Blue's roll line");

@@ -348,8 +348,8 @@ fn a_locked_melee_fought_as_the_phase_ends_shows_its_roll_to_both_sides() {
         .nth(1)
         .expect("red's melee phase");
     for line in [
-        "melee: cube red, cube_defender red; -4 modifiers in all (not itemized: an unidentified piece); score -1 → both hit and attacker TE (melee by enemy #4 at b1)",
-        "melee: cube blue, cube_defender red; +0 modifiers in all (not itemized: an unidentified piece); score 2 → attacker hit and defender TE (melee by enemy #5 at b2)",
+        "melee: cube red, cube (defender) red; -4 modifiers in all (not itemized: an unidentified piece); score -1 → both hit and attacker TE (melee by enemy #4 at b1)",
+        "melee: cube blue, cube (defender) red; +0 modifiers in all (not itemized: an unidentified piece); score 2 → attacker hit and defender TE (melee by enemy #5 at b2)",
     ] {
         assert!(red_phase.contains(line), "{line}\nnot in:\n{red_phase}");
     }

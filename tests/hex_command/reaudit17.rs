@@ -98,7 +98,7 @@ fn a_unit_locked_in_melee_may_not_fire_whatever_its_opponent_is() {
         out.contains("refused: no firing into a melee (m1 is in melee)"),
         "{out}"
     );
-    assert!(!out.contains("m1 is shot_small_1"), "{out}");
+    assert!(!out.contains("m1 is marked “shot_small_1”"), "{out}");
 }
 
 // 004 l.123 (the movement hexagon: forward movement; a facing change once a turn, cavalry

@@ -76,7 +76,7 @@ fn a_defenders_red_star_kills_the_attackers_commander() {
         "24",
     ]);
     let melee = phase(&out, "melee phase (blue)");
-    has(melee, "cube blue, cube_defender red star");
+    has(melee, "cube blue, cube (defender) red star");
     has(
         melee,
         "kb removed (commander killed by a red-star hit; the unit takes no hit)",

@@ -181,7 +181,7 @@ fn an_unseen_unit_neither_blocks_a_fire_line_nor_stops_ganging_up() {
     // The referee sees k on the line; the shots still go to t.
     let referee = played(&["play", "hidden.yaml", "--orders", "hidden-line.orders.yaml"]);
     has(&referee, "k moved (7,1) → (7,2) → (7,3)");
-    has(&referee, "t is shot_art_2");
+    has(&referee, "t is marked “shot_art_2”");
     lacks(&referee, "k hits");
 }
 

@@ -445,7 +445,7 @@ fn the_audit_positions_answer_as_the_page_says() {
         (out(reach_of("k")), "can reach 15 places"),
         (out(reach_of("il")), "(3,9)      cost 1"),
         (out(reach_of("e")), "can reach 5 places"),
-        (out(play("triangle")), "t is no_battle"),
+        (out(play("triangle")), "t is marked “no_battle”"),
         (
             out(play("join")),
             "c moved (2,5) → (3,6) → (3,7), cost 2 (stopped: joined il)",
@@ -458,7 +458,7 @@ fn the_audit_positions_answer_as_the_page_says() {
             "lg moved (7,7) → (7,8) → (7,9), cost 1",
         ),
         (out(play("face")), "c has no facing to change"),
-        (out(play("woods")), "t is no_battle"),
+        (out(play("woods")), "t is marked “no_battle”"),
         (
             out(grognard(&[
                 "validate",

@@ -62,10 +62,10 @@ fn the_log_and_panel_read_flags_and_counters_spaced_and_sightings_as_states() {
     tab(&mut h, "Play");
     view_as(&mut h, "Referee");
     let log = h.state().event_log().join("\n");
-    assert!(log.contains("scout1 is fate rolled"), "{log}");
+    assert!(log.contains("scout1 is marked “fate rolled”"), "{log}");
     // (Every side's scouts roll in every command phase since the square-blocks
     // thirteenth outside audit #21, so ascout has rolled too.)
-    assert!(log.contains("ascout is fate rolled"), "{log}");
+    assert!(log.contains("ascout is marked “fate rolled”"), "{log}");
     assert!(
         !log.contains("fate_rolled") && !log.contains("awaiting_fate"),
         "{log}"

@@ -1035,7 +1035,7 @@ fn a_seat_joined_from_a_link_draws_the_rulesets_terrain_colours_and_names_the_ga
 
 /// Issue 37, third outside check, round 2 item 4: the Remote tab's "View and log" read the
 /// server's text with the ruleset's flag names as written (`fate_rolled`); it spaces flag
-/// and counter names as the Play tab does (`scout1 is fate rolled`).
+/// and counter names as the Play tab does (`scout1 is marked “fate rolled”`).
 #[test]
 fn the_remote_log_spaces_flag_and_counter_names_as_the_play_tab_does() {
     let served = Served::new();
@@ -1049,7 +1049,10 @@ fn the_remote_log_spaces_flag_and_counter_names_as_the_play_tab_does() {
     );
     frames(&mut h);
     assert!(h.query_by_label_contains("fate_rolled").is_none());
-    assert!(h.query_by_label_contains("scout1 is fate rolled").is_some());
+    assert!(
+        h.query_by_label_contains("scout1 is marked “fate rolled”")
+            .is_some()
+    );
 }
 
 /// The Remote board gives the hover card the Play tab gives (sbh03.png showed none): the

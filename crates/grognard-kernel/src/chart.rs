@@ -455,8 +455,9 @@ impl ChartDef {
                 capped = capped.max(min);
             }
             if capped != sum {
+                // Said as a rulebook says it: `-4 to cap the stronger modifiers at +4`.
                 applied.push(AppliedModifier {
-                    name: format!("cap on {}", g.name),
+                    name: format!("to cap the {} modifiers at {capped:+}", g.name),
                     value: capped - sum,
                 });
             }
@@ -846,6 +847,38 @@ mod tests {
             round: Some(round),
             constant: 0,
         }
+    }
+
+    /// A group's cap is said as a rulebook says it (the seventh outside player read "-4 cap
+    /// on stronger" as garbled): melee values of +12 and −4 in a group capped at ±4 give
+    /// +8, capped to +4 by `-4 to cap the stronger modifiers at +4`; the total is 4.
+    #[test]
+    fn a_capped_group_says_what_it_is_capped_at() {
+        let mut chart = musketry(Rounding::Up, false);
+        chart.modifiers = vec![
+            ModifierDef {
+                name: "attacker's melee value".into(),
+                input: 0,
+                per: 4,
+                group: Some(0),
+            },
+            ModifierDef {
+                name: "defender's melee value".into(),
+                input: 1,
+                per: -4,
+                group: Some(0),
+            },
+        ];
+        chart.groups = vec![GroupDef {
+            name: "stronger".into(),
+            min: Some(-4),
+            max: Some(4),
+        }];
+        let (applied, total) = chart.modifiers_for(&[3, 1]);
+        assert_eq!(total, 4);
+        let cap = applied.last().expect("the cap");
+        assert_eq!(cap.name, "to cap the stronger modifiers at +4");
+        assert_eq!(cap.value, -4);
     }
 
     /// Worked by hand through the chart: a d6 of 5 in cover is 2½, which is 3 rounded up,

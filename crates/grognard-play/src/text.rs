@@ -33,8 +33,8 @@ pub fn roll(r: &RollRecord) -> String {
         .dice
         .iter()
         .map(|d| match &d.rerolled_from {
-            Some(first) => format!("{} {} (re-rolled {first})", d.die, d.face),
-            None => format!("{} {}", d.die, d.face),
+            Some(first) => format!("{} {} (re-rolled {first})", die_name(&d.die), d.face),
+            None => format!("{} {}", die_name(&d.die), d.face),
         })
         .collect();
     let mods: Vec<String> = r
@@ -78,6 +78,19 @@ pub fn roll(r: &RollRecord) -> String {
     }
     out.push_str(&format!(" → {}", result(r)));
     out
+}
+
+/// A die's name as a roll line says it: a name of the ruleset's bookkeeping, `cube_defender`
+/// (the cube the defender rolls), reads `cube (defender)`, the part after its last
+/// underscore saying whose or which it is; a plain name (`d6`, `cube`) as it is.
+#[must_use]
+pub fn die_name(name: &str) -> String {
+    match name.rsplit_once('_') {
+        Some((head, tail)) if !head.is_empty() && !tail.is_empty() => {
+            format!("{} ({tail})", head.replace('_', " "))
+        }
+        _ => name.to_owned(),
+    }
 }
 
 /// What came of a roll: its outcome, and each amount worked out from it
@@ -178,8 +191,7 @@ fn event_line(game: &Game, viewer: Option<SideId>, e: &Event, index: Option<usiz
         | Event::Arrived { .. }
         | Event::Attached { .. }
         | Event::Removed { .. }
-        | Event::Note { .. }
-        | Event::NoteNaming { .. } => change_line(&names, e),
+        | Event::Note { .. } => change_line(&names, e),
     }
 }
 
@@ -409,11 +421,9 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
         } => {
             format!("  {} {counter} {from} → {to}", names.piece(*piece))
         }
-        Event::FlagChanged { piece, flag, on } => format!(
-            "  {} is {}{flag}",
-            names.piece(*piece),
-            if *on { "" } else { "no longer " }
-        ),
+        Event::FlagChanged { piece, flag, on } => {
+            format!("  {} {}", names.piece(*piece), flag_words(flag, *on))
+        }
         Event::Placed {
             piece,
             from,
@@ -438,8 +448,44 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             None => format!("  {} detached", names.piece(*piece)),
         },
         Event::Removed { piece, reason } => format!("  {} removed ({reason})", names.piece(*piece)),
-        Event::Note { text } | Event::NoteNaming { text, .. } => format!("  note: {text}"),
+        Event::Note { text } => format!("  note: {text}"),
         _ => String::new(),
+    }
+}
+
+/// A flag set or cleared, as a rulebook says it: a state read after "is" (`is routed`,
+/// `is no longer in_melee`, `is awaiting_fate`), any other name as the marker it is (`is
+/// marked “may_close”`, `is no longer marked “fought_SE”`): a ruleset's flags are named
+/// for its bookkeeping, and "is may close" or "is fought SE" read as garbled. A name reads
+/// as a state when it is one word ending as a participle or adjective does (`routed`,
+/// `shaken`, `holding`, `inactive`, `cautious`) or one of the short ones (`lost`, `dug`,
+/// `adrift`), or begins with a preposition (`in_melee`,
+/// `out_of_command`, `on_road`) or an -ing word (`awaiting_fate`, `holding_fire`).
+#[must_use]
+pub fn flag_words(flag: &str, on: bool) -> String {
+    let no_longer = if on { "" } else { "no longer " };
+    let words: Vec<&str> = flag.split('_').filter(|w| !w.is_empty()).collect();
+    let state = match words.as_slice() {
+        [one] => {
+            ["ed", "en", "wn", "ing", "ive", "ous", "ful"]
+                .iter()
+                .any(|end| one.len() > end.len() + 1 && one.ends_with(end))
+                || [
+                    "lost", "hurt", "adrift", "dug", "held", "stuck", "spent", "cut", "hit",
+                ]
+                .contains(one)
+        }
+        [first, ..] => {
+            ["in", "on", "out", "off", "at", "under", "within"].contains(first)
+                // `facing_fixed` is no state of facing: "is facing fixed" misleads.
+                || (first.len() > 4 && first.ends_with("ing") && *first != "facing")
+        }
+        [] => false,
+    };
+    if state {
+        format!("is {no_longer}{flag}")
+    } else {
+        format!("is {no_longer}marked “{flag}”")
     }
 }
 
@@ -742,6 +788,34 @@ pub fn referee_view(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::counted;
+
+    #[test]
+    fn a_flag_reads_as_a_state_or_as_a_marker() {
+        use super::flag_words;
+        assert_eq!(flag_words("routed", true), "is routed");
+        assert_eq!(flag_words("shaken", false), "is no longer shaken");
+        assert_eq!(flag_words("in_melee", true), "is in_melee");
+        assert_eq!(flag_words("awaiting_fate", true), "is awaiting_fate");
+        assert_eq!(flag_words("may_close", true), "is marked “may_close”");
+        assert_eq!(
+            flag_words("fought_SE", false),
+            "is no longer marked “fought_SE”"
+        );
+        assert_eq!(flag_words("fought", true), "is marked “fought”");
+        assert_eq!(flag_words("victor", true), "is marked “victor”");
+        assert_eq!(flag_words("adrift", true), "is adrift");
+        assert_eq!(flag_words("withdrawn", true), "is withdrawn");
+    }
+
+    /// The seventh outside player read hex-command's melee line "cube blue, cube_defender
+    /// red star": a die named for the ruleset's bookkeeping reads `cube (defender)`.
+    #[test]
+    fn a_die_named_with_an_underscore_says_whose_it_is() {
+        use super::die_name;
+        assert_eq!(die_name("cube_defender"), "cube (defender)");
+        assert_eq!(die_name("melee_d6_defender"), "melee d6 (defender)");
+        assert_eq!(die_name("d6"), "d6");
+    }
 
     #[test]
     fn one_of_a_counter_reads_in_the_singular() {
