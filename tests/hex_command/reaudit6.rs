@@ -81,8 +81,9 @@ fn same_for(side: &str, games: &[Game]) -> Vec<String> {
 }
 
 /// The view, the legal orders and the play log among [`Game::seen_by`]'s reads.
-fn view_legal_play(reads: &[String]) -> [&String; 3] {
-    [&reads[2], &reads[4], &reads[0]]
+fn view_legal_play(mut reads: Vec<String>) -> [String; 3] {
+    let mut take = |i: usize| std::mem::take(&mut reads[i]);
+    [take(2), take(4), take(0)]
 }
 
 const TO_RED_DEFENSIVE_FIRE: [&str; 3] = [
@@ -116,8 +117,7 @@ fn a_commander_attached_to_a_hidden_marker_does_not_give_it_away() {
             game(2, "", &p, &TO_RED_DEFENSIVE_FIRE)
         })
         .collect();
-    let reads = same_for("red", &games);
-    let [view, _, _] = view_legal_play(&reads);
+    let [view, _, _] = view_legal_play(same_for("red", &games));
     assert!(!view.contains("hale"), "{view}");
     has(&view, "#1         at (3,6), facing NE");
 }
@@ -153,8 +153,7 @@ fn under_hidden_movement_a_commander_shows_nothing_of_his_unseen_unit() {
             )
         })
         .collect();
-    let reads = same_for("red", &games);
-    let [view, _, play] = view_legal_play(&reads);
+    let [view, _, play] = view_legal_play(same_for("red", &games));
     assert!(!view.contains("hale"), "{view}");
     assert!(!play.contains("refused"), "{play}");
 }
@@ -191,8 +190,7 @@ fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
             )
         })
         .collect();
-    let reads = same_for("red", &games);
-    let [_, _, play] = view_legal_play(&reads);
+    let [_, _, play] = view_legal_play(same_for("red", &games));
     has(
         &play,
         "band 3 (Code'n Color) → hit (fire_small_b by r1 at enemy #1)",
@@ -211,8 +209,7 @@ fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
         ],
         &TO_RED_DEFENSIVE_FIRE,
     );
-    let reads = before.seen_by("red");
-    let [_, legal, _] = view_legal_play(&reads);
+    let [_, legal, _] = view_legal_play(before.seen_by("red"));
     has(&legal, "target: \"#1\"");
     has(&legal, "target: \"#2\"");
 }
@@ -251,8 +248,7 @@ fn a_marker_zone_of_control_tells_nothing_of_what_it_is() {
         )
     })
     .collect();
-    let reads = same_for("blue", &games);
-    let [_, _, play] = view_legal_play(&reads);
+    let [_, _, play] = view_legal_play(same_for("blue", &games));
     has(
         &play,
         "b1 must stop at (2,6) (entered the zone of control of enemy #",
@@ -281,8 +277,7 @@ fn a_line_unit_may_fire_past_a_nearer_skirmisher() {
             "{ side: red, end_phase: true }",
         ],
     );
-    let reads = g.seen_by("blue");
-    let [_, legal, _] = view_legal_play(&reads);
+    let [_, legal, _] = view_legal_play(g.seen_by("blue"));
     has(
         &legal,
         "{ side: blue, act: { piece: b1, action: fire, target: r1 } }",
