@@ -129,9 +129,13 @@ impl Session {
     /// not by its absence from the list.
     pub fn refusal(&mut self, order: &Order) -> Option<String> {
         let mut copy = self.game.clone();
-        copy.apply(order, self.hooks.as_mut())
+        let refused = copy
+            .apply(order, self.hooks.as_mut())
             .err()
-            .map(|r| r.message)
+            .map(|r| r.message);
+        // A hook that faulted on the trial is the trial's: the next listing starts clean.
+        let _ = self.hooks.take_fault();
+        refused
     }
 
     /// Identifies the game as it stands: it changes with every order, undo and load.

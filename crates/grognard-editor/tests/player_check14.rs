@@ -185,6 +185,7 @@ fn the_mode_buttons_follow_the_legal_orders_and_say_the_rule_that_bars_the_other
         let legal = game.legal_orders(p.side, hooks.as_mut());
         let shown = mode_buttons(&h);
         let mut expected = Vec::new();
+        let mut hovered = Vec::new();
         for (i, m) in rules.modes.iter().enumerate() {
             let mode = ModeId(i as u16);
             let label = format!("Mode {}", m.name.replace('_', " "));
@@ -214,9 +215,19 @@ fn the_mode_buttons_follow_the_legal_orders_and_say_the_rule_that_bars_the_other
                 let said = h.state().greyed_reason(&action);
                 assert_eq!(said, refusal.message, "{name}: {label}");
                 assert!(!said.contains("legal orders"), "{said}");
+                hovered.push((label.clone(), said));
             }
         }
         assert_eq!(shown, expected, "{name}: the buttons are the listed modes");
+        // The player reads it on the greyed button's hover.
+        for (label, said) in hovered {
+            h.get_by_role_and_label(Role::Button, &label).hover();
+            h.run();
+            assert!(
+                h.query_by_label(&said).is_some(),
+                "{name}: hovering {label} shows {said:?}"
+            );
+        }
     }
 }
 
@@ -344,6 +355,10 @@ fn escape_ctrl_z_and_e_work_as_the_buttons_do() {
     h.run();
     assert_eq!(status(&h), "undone");
     assert_eq!(h.state().session().expect("a game").orders().len(), 0);
+    // The button's hover names its key.
+    h.get_by_role_and_label(Role::Button, "End phase").hover();
+    h.run();
+    assert!(h.query_by_label_contains("(key: E)").is_some());
     h.key_press(egui::Key::E);
     h.run();
     assert_eq!(h.state().session().expect("a game").orders().len(), 1);
