@@ -149,7 +149,16 @@ impl EditorApp {
             .sides()
             .get(order.side.index())
             .map_or("?", |s| s.name.as_str());
-        let spec = serde_json::to_value(describe_order_as(game, order, None)).unwrap_or_default();
+        // Seen as a side in a game of hidden pieces, the other side's orders are not told
+        // (its log says what that side saw of them); its own are named as it knows them.
+        let viewer = match self.rt.play.view {
+            crate::view::ViewAs::Side(v) => Some(v),
+            crate::view::ViewAs::Referee => None,
+        };
+        if viewer.is_some_and(|v| v != order.side) && game.sighting().is_some() {
+            return format!("after order {at} of {n}: {side}'s order");
+        }
+        let spec = serde_json::to_value(describe_order_as(game, order, viewer)).unwrap_or_default();
         let words = match order_words(&spec) {
             (Some(piece), words) => format!("{piece} {words}"),
             (None, words) => words,
