@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 mod player5;
 // The sixth's (#21).
 mod player6;
+// The seventh's (#11: one look for a seat's view, the editor's).
+mod player7;
 
 /// The longest any page may take to show what the server sent.
 pub const WAIT: Duration = Duration::from_secs(20);

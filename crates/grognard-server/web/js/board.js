@@ -525,6 +525,8 @@ export class Board {
     const classes = ['piece', t.own ? 'own' : 'enemy'];
     if (t.blank) classes.push('blank');
     if (t.stale) classes.push('stale');
+    if (t.facedown) classes.push('facedown');
+    if (t.lastSeen) classes.push('lastseen');
     if (ghost) classes.push('ghost');
     if (t.key === this.model.selected) classes.push('selected');
     const target = !ghost && this.model.targets.has(t.key);
@@ -555,22 +557,27 @@ export class Board {
     const body =
       this.kind === 'open' && !t.base
         ? s('circle', { r: w / 2, fill: colour, class: 'body' })
-        : s('rect', { x: -d / 2, y: -w / 2, width: d, height: w, rx: Math.min(w, d) * 0.08, fill: t.blank ? '#fff' : colour, stroke: colour, class: 'body' });
+        : s('rect', { x: -d / 2, y: -w / 2, width: d, height: w, rx: Math.min(w, d) * 0.08, fill: t.lastSeen ? 'none' : colour, class: 'body' });
+    // Set through the CSSOM (the stylesheet's black edge would win over an attribute, and
+    // the page's Content-Security-Policy refuses a style attribute).
+    if (t.lastSeen) body.style.setProperty('stroke', colour);
     g.append(body);
-    // The front: a bar along the edge the piece faces.
-    if (t.faces !== false) {
+    // The front: a bar along the edge the piece faces (none where it was only last seen).
+    if (t.faces !== false && !t.lastSeen) {
       g.append(s('line', { x1: d / 2, y1: -w / 2, x2: d / 2, y2: w / 2, class: 'front' }));
     }
     if (t.label) {
-      // The label reads upright whatever the facing; on a blank block (white) in the
-      // side's colour, so the handle its log names it by can be found.
+      // The label reads upright whatever the facing; white on every side's colour, face
+      // up or face down (the editor's ink), and in the side's colour beside an outline
+      // where a piece was last seen, so the handle its log names it by can be found.
       const size = this.kind === 'open' ? Math.max(500, Math.min(w, 1400) * 0.5) : CELL * 0.2 * scale;
       const attrs = { class: 'label', transform: `rotate(${-(t.degrees || 0)})`, 'text-anchor': 'middle', y: size * 0.35, 'font-size': size };
-      if (t.blank) attrs.style = `fill: ${colour}`;
-      g.append(s('text', attrs, t.label));
+      const text = s('text', attrs, t.label);
+      if (t.lastSeen) text.style.setProperty('fill', colour);
+      g.append(text);
     }
     g.append(
-      s('text', { class: 'mark', transform: `rotate(${-(t.degrees || 0)})`, x: -d / 2 + 2, y: -w / 2 + (this.kind === 'open' ? 500 : CELL * 0.16 * scale), 'font-size': this.kind === 'open' ? 500 : CELL * 0.16 * scale, fill: t.blank ? colour : '#fff' }, sideMark(t.side)),
+      s('text', { class: 'mark', transform: `rotate(${-(t.degrees || 0)})`, x: -d / 2 + 2, y: -w / 2 + (this.kind === 'open' ? 500 : CELL * 0.16 * scale), 'font-size': this.kind === 'open' ? 500 : CELL * 0.16 * scale, fill: t.lastSeen ? colour : '#fff' }, sideMark(t.side)),
     );
     if (!ghost) {
       g.addEventListener('click', (e) => {

@@ -20,39 +20,74 @@ export function pieceOf(order) {
 
 const cellText = (c) => `(${c[0]},${c[1]})`;
 
-/** The order in words, as a list or a button says it. */
+/** A ruleset's name as a player reads it: `fire_small` is `fire small`. */
+const spaced = (name) => String(name).replace(/_/g, ' ');
+
+/** Steps in words, the noun agreeing with the number: `1 step`, `2 steps`. */
+const steps = (n) => `${n} step${n === 1 ? '' : 's'}`;
+
+/** Inches as the editor's tape says them: to a hundredth at most, no trailing zeros. */
+function inchesText(x) {
+  let t = Number(x).toFixed(2).replace(/0+$/, '').replace(/\.$/, '');
+  if (t === '-0') t = '0';
+  return `${t}"`;
+}
+
+/** A value of an order as the editor's list says it: a cell as `(3,4)`, text as it is. */
+function valueText(v) {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number')) return cellText(v);
+  return JSON.stringify(v);
+}
+
+/**
+ * The order in words, the piece it moves apart — the editor's words for the same order
+ * (`grognard_editor::words::order_words`), so a seat reads one wording in the editor and
+ * on the page: `→ (3,4), 2 steps`, `fire small at r1`, `face E`, `mode line`, `end phase`.
+ */
 export function describe(order) {
   const k = kindOf(order);
   const b = order[k];
+  if (k === 'end_phase') return 'end phase';
+  // An order whose body is not an object (`gather: b1`) reads as the editor's `gather b1`.
+  if (!b || typeof b !== 'object') return b === true || b === undefined ? spaced(k) : `${spaced(k)} ${valueText(b)}`;
+  // What else the order says, after its main words, as `key value` (a value named as the
+  // order's kind, `mode: {mode: line}`, or a face's facing, reads as the value alone).
+  const rest = (skip) =>
+    Object.entries(b)
+      .filter(([key]) => key !== 'piece' && !skip.includes(key))
+      .map(([key, v]) => (key === k || (k === 'face' && key === 'facing') ? valueText(v) : `${spaced(key)} ${valueText(v)}`));
   switch (k) {
     case 'move': {
       const path = b.path || [];
       const end = path[path.length - 1];
-      return end ? `move to ${cellText(end)}${path.length > 1 ? ` via ${path.slice(0, -1).map(cellText).join(' ')}` : ''}` : 'move';
+      if (!end) return 'move';
+      return [`→ ${cellText(end)}, ${steps(path.length)}`, ...rest(['path'])].join(', ');
     }
-    case 'move_to':
-      return `move to ${b.to[0]}″, ${b.to[1]}″${b.facing !== undefined ? ` facing ${b.facing}°` : ''}`;
-    case 'face':
-      return `face ${b.facing}`;
-    case 'mode':
-      return `change to ${b.mode}`;
-    case 'act':
-      return `${b.action.replaceAll('_', ' ')}${b.target ? ` → ${b.target}` : ''}${b.intent && b.intent.length ? ` (${b.intent.join(', ')})` : ''}`;
-    case 'save':
-      return `stand and save points toward ${cellText(b.toward)}`;
-    case 'extend':
-      return `extend into ${cellText(b.to)}`;
-    case 'gather':
-      return 'gather';
-    case 'deploy':
-      return `deploy at ${cellText(b.at)}${b.facing ? ` facing ${b.facing}` : ''}`;
-    case 'redeploy':
-      return `lift and put down at ${cellText(b.to)}`;
-    case 'end_phase':
-      return 'end the phase';
+    case 'move_to': {
+      const to = Array.isArray(b.to) ? `(${inchesText(b.to[0])}, ${inchesText(b.to[1])})` : '?';
+      return [`→ ${to}`, ...rest(['to'])].join(', ');
+    }
+    case 'act': {
+      let w = spaced(b.action || 'act');
+      if (b.target !== undefined) w += ` at ${valueText(b.target)}`;
+      return [w, ...rest(['action', 'target'])].join(', ');
+    }
     default:
-      return JSON.stringify(order);
+      return [spaced(k), ...rest([])].join(' ');
   }
+}
+
+/** What an order does to its target, its target left out (`fire small`), or null. */
+export function actionOf(order) {
+  return order.act && order.act.action ? spaced(order.act.action) : null;
+}
+
+/** The order in words with its piece first (`b1 → (3,4), 2 steps`), as a message says it. */
+export function describeWhole(order) {
+  const piece = pieceOf(order);
+  const body = order[kindOf(order)];
+  return piece && body && typeof body === 'object' ? `${piece} ${describe(order)}` : describe(order);
 }
 
 /** Orders grouped by piece, in the order the server listed them; `null` holds the rest. */

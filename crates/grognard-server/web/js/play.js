@@ -6,7 +6,7 @@
 import { h, put, byId, fragmentToken } from './dom.js';
 import { api, Live } from './net.js';
 import { Board, sideColour, sideMark } from './board.js';
-import { groupByPiece, describe, cellOf, pointOf, targetOf, pieceOf, kindOf } from './orders.js';
+import { groupByPiece, describe, describeWhole, actionOf, cellOf, pointOf, targetOf, pieceOf, kindOf } from './orders.js';
 
 const game = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
 const token = fragmentToken();
@@ -147,7 +147,21 @@ function offWords(name, off) {
   return off.played.has(name) ? 'removed' : 'not yet arrived';
 }
 
-/** The pieces this seat may see, as tokens: own in full, enemies as known. */
+/**
+ * The letter a counter shows after its name for its mode (`b1 L` in line), as the editor
+ * draws it (`grognard_editor::scene::label_lines`); the legend says what each letter is.
+ */
+export function modeLetter(mode) {
+  const m = mode ? spaced(mode).charAt(0).toUpperCase() : '';
+  return m ? ` ${m}` : '';
+}
+
+/**
+ * The pieces this seat may see, as tokens: own in full, enemies as known — drawn as the
+ * editor draws one seat's view (`grognard_editor::view`): an enemy whose marker is face
+ * up and whose type is known face up; any other enemy where it stands face down (the
+ * side's colour, faded); where one was last seen, an outline.
+ */
 function tokensOf(state) {
   const tokens = [];
   const v = state.view;
@@ -164,7 +178,7 @@ function tokensOf(state) {
       const facts = factsOf(n);
       tokens.push({
         key: p.name,
-        label: p.name,
+        label: `${p.name}${modeLetter(n.mode)}`,
         title: where ? describeNames(p.name, n, p.place) : `${p.name}: ${spaced(n.kind)}`,
         more: facts.more,
         offWords: where ? null : offWords(p.name, off),
@@ -195,7 +209,9 @@ function tokensOf(state) {
       else if (e.real === true && !e.identity && !e.face_up) bits.push('real, not a dummy');
       if (e.level) bits.push(`sighting ${e.level}`);
       if (e.strength !== null && e.strength !== undefined) bits.push(`strength ${e.strength}`);
-      const faces = facesOf(e.kind || (e.names && e.names.kind), e.place);
+      // A block of unknown type faces as the view says (the editor draws its arrow).
+      const kindKnown = e.kind || (e.names && e.names.kind);
+      const faces = kindKnown ? facesOf(kindKnown, e.place) : e.facing !== null && e.facing !== undefined;
       if (e.facing_name && faces) bits.push(`facing ${e.facing_name}`);
       if (stale) bits.push(`last seen turn ${e.last_seen.turn}`);
       else if (unseen) bits.push('not in sight now: last seen here, as it was then');
@@ -203,9 +219,9 @@ function tokensOf(state) {
       const facts = e.names ? factsOf(e.names) : { more: [] };
       tokens.push({
         key: name,
-        // The name the side's log uses (#9), with the type when known: "french sights
-        // enemy #9" must be findable on the board.
-        label: e.identity ? e.identity.name : e.kind ? `${name} ${spaced(e.kind)}` : name,
+        // The name the side's log uses (#9): "french sights enemy #9" must be findable on
+        // the board; then its mode's letter, as on the side's own counters.
+        label: `${name}${modeLetter(e.mode || (e.names && e.names.mode))}`,
         title: bits.join(' · '),
         more: facts.more,
         names: e.names,
@@ -213,6 +229,10 @@ function tokensOf(state) {
         own: false,
         blank: !known,
         stale: unseen,
+        // The editor's looks: face down unless its marker is up and its type known; an
+        // outline where it was last seen.
+        facedown: Boolean(here) && !(e.face_up && known),
+        lastSeen: Boolean(stale),
         onBoard: Boolean(here || stale),
         ...(here || stale || {}),
         degrees: degreesOf(e.place || (e.last_seen && e.last_seen.place), e.facing ?? (e.last_seen && e.last_seen.facing)),
@@ -298,7 +318,7 @@ function renderBoard() {
       if (cell && kindOf(order) !== 'save') dests.push({ id: index, cell, label, order });
       else if (point) dests.push({ id: index, point, label, order, cost: (page.state.costs || [])[index] || null });
       const t = targetOf(order);
-      if (t) targets.set(t, [targets.get(t), describe(order).replace(/ → .*$/, '')].filter(Boolean).join(' or '));
+      if (t) targets.set(t, [targets.get(t), actionOf(order)].filter(Boolean).join(' or '));
     });
   }
   page.board.draw({ tokens, dests, targets, selected: page.selected });
@@ -446,14 +466,15 @@ function logLines(state) {
 
 /**
  * True for a line that only moves a counter (`b2 steps_moved 0 → 3`) or sets a bookkeeping
- * flag (`r1 is shot_small_1`): kept, but folded under the event it belongs to.
+ * flag (`r1 is marked “shot_small_1”`, `b1 is in_melee`): kept, but folded under the event
+ * it belongs to.
  */
 function counterLine(line) {
   const counters = initials();
   const c = /^(\S+) (\S+) -?\d+ → -?\d+$/.exec(line);
   if (c && counters.has(c[2])) return true;
-  const f = /^(\S+) is (?:no longer )?(\S+)$/.exec(line);
-  return Boolean(f && !plainFlag(f[2]));
+  const f = /^(\S+) is (?:no longer )?(?:marked “(\S+)”|(\S+))$/.exec(line);
+  return Boolean(f && !plainFlag(f[2] ?? f[3]));
 }
 
 /** A phase's header with whose turn it is and who acts in it. */
@@ -463,8 +484,9 @@ function headerWords(line) {
 }
 
 /**
- * The ruleset's names that hold an underscore (flags, counters, actions, charts, modes,
- * piece types, terrain, features, phases): the log says them spaced, as the editor does.
+ * The ruleset's names that hold an underscore (flags, counters, actions, charts and their
+ * outcomes, modes, piece types, terrain, features, phases): the log says them spaced, as
+ * the editor does.
  */
 function snakeNames() {
   const rules = (page.table && page.table.rules) || {};
@@ -473,6 +495,8 @@ function snakeNames() {
     for (const x of list || []) if (x && typeof x.name === 'string' && x.name.includes('_')) names.add(x.name);
   };
   for (const key of ['flags', 'counters', 'actions', 'charts', 'modes', 'piece_types', 'terrain', 'features']) add(rules[key]);
+  // The charts' outcomes too, as the editor's log spaces them (`two moves`, `defender TE`).
+  for (const c of rules.charts || []) for (const o of c.outcomes || []) if (typeof o === 'string' && o.includes('_')) names.add(o);
   const seq = rules.sequence || {};
   for (const v of [seq, ...(seq.variants || [])]) for (const part of ['turn_start', 'side_turn', 'turn_end']) add(v[part]);
   return names;
@@ -544,13 +568,34 @@ function renderResult() {
   el.result.hidden = false;
 }
 
+/**
+ * The mode letters counters show, explained as the editor's legend says them
+ * (`grognard_editor::words::mode_letters`): `F formed, L limbered or line`.
+ */
+export function modeLetters(rules) {
+  const byLetter = new Map();
+  for (const m of (rules && rules.modes) || []) {
+    const name = spaced(m.name);
+    const c = name.charAt(0).toUpperCase();
+    if (!c) continue;
+    if (!byLetter.has(c)) byLetter.set(c, []);
+    byLetter.get(c).push(name);
+  }
+  return [...byLetter.keys()]
+    .sort()
+    .map((c) => `${c} ${byLetter.get(c).join(' or ')}`)
+    .join(', ');
+}
+
 function renderLegend() {
   if (!page.table) return;
+  const letters = modeLetters(page.table.rules);
   put(
     el.legend,
     page.table.sides.map((name, i) =>
       h('span', { class: 'legend-side' }, h('span', { class: 'swatch', 'data-side': i }, sideMark(i)), ` ${name}`),
     ),
+    letters ? h('span', { class: 'legend-modes quiet', id: 'mode-letters' }, ` · mode letters on counters: ${letters}`) : null,
   );
 }
 
@@ -575,7 +620,7 @@ function send(order) {
   }
   page.pending = true;
   page.choices = null;
-  say(`Sent: ${describe(order)}`);
+  say(`Sent: ${describeWhole(order)}`);
   renderOrders();
   renderSelected();
 }
