@@ -301,7 +301,7 @@ fn hit_limits_per_type_and_flags_held_at_a_level() {
     assert_eq!(at("r1 is shaken"), at("r1 hits 2 → 3") + 1);
     assert!(!out.contains("r1 removed"), "{out}");
     assert_eq!(
-        at("r_gen removed (removed by a chart result)"),
+        at("r_gen removed (by a chart result)"),
         at("r_gen hits 1 → 2") + 1
     );
 }

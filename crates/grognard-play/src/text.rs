@@ -447,7 +447,13 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             ),
             None => format!("  {} detached", names.piece(*piece)),
         },
-        Event::Removed { piece, reason } => format!("  {} removed ({reason})", names.piece(*piece)),
+        // A reason that says "removed" again reads "removed (by a chart result)", not
+        // "removed (removed by a chart result)".
+        Event::Removed { piece, reason } => format!(
+            "  {} removed ({})",
+            names.piece(*piece),
+            reason.strip_prefix("removed ").unwrap_or(reason)
+        ),
         Event::Note { text } => format!("  note: {text}"),
         _ => String::new(),
     }
