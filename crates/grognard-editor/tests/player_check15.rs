@@ -110,6 +110,29 @@ fn saving_a_house_rule_while_a_field_shows_an_error_is_refused_naming_the_field(
     );
 }
 
+/// #10, a number: `x` typed in a modifier's `per` does not load; saving then is refused
+/// naming that field, and nothing is written.
+#[test]
+fn saving_with_a_bad_number_in_a_chart_cell_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = with_ruleset("rulesets/black-powder-core.yaml");
+    let per = field(&["charts", "to_hit", "modifiers", "0", "per"]);
+    h.state_mut()
+        .command(Command::SetField(per, "x".to_owned()));
+    h.run();
+    let target = dir.path().join("house.yaml");
+    h.state_mut()
+        .command(Command::Chosen(FilePurpose::SaveHouseRule, target.clone()));
+    h.run();
+    assert!(!target.exists(), "nothing saved");
+    assert!(
+        status(&h)
+            .starts_with("Not saved: a field shows an error: charts › to hit › modifier 1 › per"),
+        "{}",
+        status(&h)
+    );
+}
+
 // Simulate and Tune: every game drawn.
 
 fn root() -> PathBuf {
