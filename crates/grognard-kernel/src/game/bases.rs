@@ -98,17 +98,45 @@ impl Game {
     }
 
     /// [`Self::check_footprint_fits`] with one more unit, `beside`, that it may touch and
-    /// is not checked against (the target a charge ends against).
+    /// is not checked against (the target a charge ends against). An overlap with a piece
+    /// whose place the mover's side does not know is refused without naming it or saying
+    /// what stands there: the bases do not fit.
     pub(crate) fn check_footprint_clear_of(
+        &self,
+        state: &State,
+        piece: &Piece,
+        place: (Point, Angle),
+        mode: ModeId,
+        beside: Option<crate::ids::PieceId>,
+    ) -> Result<(), Refusal> {
+        let unseen = self.footprint_clash(state, piece, place, mode, beside)?;
+        if unseen.is_empty() {
+            return Ok(());
+        }
+        Err(Refusal::new(
+            RefusalKind::Occupied,
+            format!("{}'s bases do not fit there", piece.name),
+        ))
+    }
+
+    /// The footprint checks of [`Self::check_footprint_clear_of`] as the mover's side may
+    /// know them: off the table, or over a unit the side knows is there (named as the side
+    /// reads it, [`Self::label`]), is refused; the units it would overlap whose place the
+    /// side does not know (under sighting rules) are returned, for the caller to decide
+    /// (a move runs into them and stops: [`Self::check_move_to`]).
+    ///
+    /// # Errors
+    /// The footprint leaves the table, or overlaps a unit the side knows is there.
+    pub(crate) fn footprint_clash(
         &self,
         state: &State,
         piece: &Piece,
         (at, facing): (Point, Angle),
         mode: ModeId,
         beside: Option<crate::ids::PieceId>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Vec<crate::ids::PieceId>, Refusal> {
         let Some(f) = self.footprint_in(piece, mode) else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let placed = f.place(at, facing);
         if let Some(c) = placed
@@ -124,6 +152,13 @@ impl Game {
                 ),
             ));
         }
+        let knowledge = state.knowledge.get(piece.side.index());
+        let unknown = |o: &Piece| {
+            self.sighting().is_some()
+                && o.side != piece.side
+                && !knowledge.is_some_and(|k| k.knows_position(o.id))
+        };
+        let mut unseen = Vec::new();
         for other in state.pieces.iter().filter(|o| {
             o.id != piece.id
                 && Some(o.id) != beside
@@ -134,14 +169,20 @@ impl Game {
             let Some(theirs) = self.placed_footprint(other) else {
                 continue;
             };
-            if placed.overlaps(&theirs) {
-                return Err(Refusal::new(
-                    RefusalKind::Occupied,
-                    format!("{}'s bases would overlap {}'s", piece.name, other.name),
-                ));
+            if !placed.overlaps(&theirs) {
+                continue;
             }
+            if unknown(other) {
+                unseen.push(other.id);
+                continue;
+            }
+            let theirs = self.label(state, piece.side, other);
+            return Err(Refusal::new(
+                RefusalKind::Occupied,
+                format!("{}'s bases would overlap {theirs}'s", piece.name),
+            ));
         }
-        Ok(())
+        Ok(unseen)
     }
 
     /// The footprint of a piece that has one, where it stands.

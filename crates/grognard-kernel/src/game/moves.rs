@@ -27,6 +27,11 @@ pub(super) struct TableMove {
     cost: Cost,
     /// The move enters an enemy's threatened zone, where it stops.
     stops: bool,
+    /// Enemy units the side has not sighted that the bases would overlap at the end: the
+    /// move runs into them and ends in contact where it started, its move spent, as a
+    /// grid move into unseen enemies ends in contact rather than a refusal that would say
+    /// what is there (and cost nothing to ask).
+    meets: bool,
 }
 
 /// A move along a path of cells once the checks on the piece alone have passed
@@ -356,7 +361,8 @@ impl Game {
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
         let mut cost = self.table_move_cost(piece, (from, old), (to, new_facing));
-        self.check_footprint_fits(state, piece, (to, new_facing), piece.mode)?;
+        let meets =
+            !(self.footprint_clash(state, piece, (to, new_facing), piece.mode, None)?).is_empty();
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         // The areas the move passes through: a point's along its line; bases' wherever
@@ -388,6 +394,7 @@ impl Game {
             facing: new_facing,
             cost,
             stops: approach.entered_zone,
+            meets,
         })
     }
 
@@ -815,7 +822,12 @@ impl Resolution<'_> {
             facing: new_facing,
             cost,
             stops,
+            meets,
         } = game.check_move_to(self.next, side, id, to, facing)?;
+        if meets {
+            self.stopped_by_unseen(id);
+            return Ok(());
+        }
         let old = match self.next.pieces.get(id.index()).map(|p| &p.place) {
             Some(Place::Point { facing, .. }) => *facing,
             _ => new_facing,
@@ -869,6 +881,26 @@ impl Resolution<'_> {
             game.board.terrain_at(to),
         );
         Ok(())
+    }
+
+    /// An open-table move that ran into enemies its side had not sighted: it ends in
+    /// contact where it started, its move spent (a move counter's too), and its side is
+    /// told no more than that.
+    fn stopped_by_unseen(&mut self, id: PieceId) {
+        let Some(p) = self.next.pieces.get_mut(id.index()) else {
+            return;
+        };
+        p.moved = true;
+        let text = format!("{} came into contact with the enemy and stopped", p.name);
+        if let Some(counter) = self.game.rules.open_table.move_counter {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(&effect, id, None, 0);
+        }
+        self.events.push(Event::Note { text });
     }
 
     pub(super) fn do_face(
