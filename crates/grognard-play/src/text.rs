@@ -191,7 +191,8 @@ fn event_line(game: &Game, viewer: Option<SideId>, e: &Event, index: Option<usiz
         | Event::Arrived { .. }
         | Event::Attached { .. }
         | Event::Removed { .. }
-        | Event::Note { .. } => change_line(&names, e),
+        | Event::Note { .. }
+        | Event::NoteNaming { .. } => change_line(&names, e),
     }
 }
 
@@ -454,7 +455,7 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             names.piece(*piece),
             reason.strip_prefix("removed ").unwrap_or(reason)
         ),
-        Event::Note { text } => format!("  note: {text}"),
+        Event::Note { text } | Event::NoteNaming { text, .. } => format!("  note: {text}"),
         _ => String::new(),
     }
 }
