@@ -343,74 +343,65 @@ impl<'a> HookDice<'a> {
     }
 }
 
-/// A point of the game at which a ruleset may bind a hook (`hooks:` in the ruleset),
-/// for [`Hooks::is_bound`] and for an implementation's table of bindings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum HookPoint {
+/// Declares [`HookPoint`] from one list of variants and names: the enum, its
+/// [`HookPoint::ALL`] (every variant, in declaration order, so `ALL[i].index() == i`) and
+/// [`HookPoint::name`]. A point added to the list is in all three; none can be left out of
+/// one by hand.
+macro_rules! hook_points {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// A point of the game at which a ruleset may bind a hook (`hooks:` in the
+        /// ruleset), for [`Hooks::is_bound`] and for an implementation's table of
+        /// bindings.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum HookPoint {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl HookPoint {
+            /// Every point, in the order of [`HookPoint::index`].
+            pub const ALL: [Self; [$($name),*].len()] = [$(Self::$variant),*];
+
+            /// The name a ruleset binds it by (`phase_begin`).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+hook_points! {
     /// [`Hooks::move_cost`].
-    MoveCost,
+    MoveCost => "move_cost",
     /// [`Hooks::stops`] (and [`Hooks::stop_reason`]).
-    Stops,
+    Stops => "stops",
     /// [`Hooks::phase_begin`].
-    PhaseBegin,
+    PhaseBegin => "phase_begin",
     /// [`Hooks::phase_end`].
-    PhaseEnd,
+    PhaseEnd => "phase_end",
     /// [`Hooks::moved`] and [`Hooks::moved_on_table`]: one binding for both boards.
-    Moved,
+    Moved => "moved",
     /// [`Hooks::faced`].
-    Faced,
+    Faced => "faced",
     /// [`Hooks::may_face`].
-    MayFace,
+    MayFace => "may_face",
     /// [`Hooks::may_move_on_table`] and [`Hooks::may_move_on_grid`].
-    MayMove,
+    MayMove => "may_move",
     /// The batch form of `may_move` ([`Hooks::may_move_on_table_all`]): one call for all
     /// of a piece's candidate open-table moves. An implementation that binds it answers
     /// [`Hooks::is_bound`]`(MayMove)` true too, since it decides the same moves.
-    MayMoveAll,
+    MayMoveAll => "may_move_all",
     /// [`Hooks::mode_changed`].
-    ModeChanged,
+    ModeChanged => "mode_changed",
     /// [`Hooks::result`].
-    Result,
+    Result => "result",
     /// [`Hooks::evaluate`].
-    Evaluate,
+    Evaluate => "evaluate",
 }
 
 impl HookPoint {
-    /// Every point, in the order of [`HookPoint::index`].
-    pub const ALL: [Self; 12] = [
-        Self::MoveCost,
-        Self::Stops,
-        Self::PhaseBegin,
-        Self::PhaseEnd,
-        Self::Moved,
-        Self::Faced,
-        Self::MayFace,
-        Self::MayMove,
-        Self::MayMoveAll,
-        Self::ModeChanged,
-        Self::Result,
-        Self::Evaluate,
-    ];
-
-    /// The name a ruleset binds it by (`phase_begin`).
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::MoveCost => "move_cost",
-            Self::Stops => "stops",
-            Self::PhaseBegin => "phase_begin",
-            Self::PhaseEnd => "phase_end",
-            Self::Moved => "moved",
-            Self::Faced => "faced",
-            Self::MayFace => "may_face",
-            Self::MayMove => "may_move",
-            Self::MayMoveAll => "may_move_all",
-            Self::ModeChanged => "mode_changed",
-            Self::Result => "result",
-            Self::Evaluate => "evaluate",
-        }
-    }
-
     /// The point a ruleset's name stands for.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
@@ -890,5 +881,24 @@ impl Hooks for NoHooks {
     /// No hook anywhere.
     fn is_bound(&self, _: HookPoint) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HookPoint;
+
+    /// `ALL` holds every point once, at its own index (a table of bindings sized by
+    /// `ALL.len()` is indexed by `index()`), and each name leads back to its point.
+    #[test]
+    fn every_hook_point_is_in_all_at_its_index_and_named_once() {
+        for (i, point) in HookPoint::ALL.into_iter().enumerate() {
+            assert_eq!(point.index(), i, "{point:?}");
+            assert_eq!(HookPoint::from_name(point.name()), Some(point));
+        }
+        let mut names: Vec<&str> = HookPoint::ALL.iter().map(|p| p.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), HookPoint::ALL.len(), "two points share a name");
     }
 }

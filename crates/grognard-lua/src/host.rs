@@ -230,8 +230,10 @@ impl LuaHooks {
         for h in ruleset.spec.hooks.iter() {
             let bound = bind(&h.name.value, &h.value, &mut problems);
             // The rules crate has reported a name that is no hook point.
-            if let Some(point) = HookPoint::from_name(&h.name.value) {
-                points[point.index()] = bound;
+            if let Some(slot) =
+                HookPoint::from_name(&h.name.value).and_then(|p| points.get_mut(p.index()))
+            {
+                *slot = bound;
             }
         }
         moves::check_may_move_forms(ruleset, &points, &mut problems);
@@ -296,7 +298,7 @@ impl LuaHooks {
 
     /// The binding at a hook point, if the ruleset binds one.
     fn bound(&self, point: HookPoint) -> Option<&Bound> {
-        self.points[point.index()].as_ref()
+        self.points.get(point.index())?.as_ref()
     }
 
     fn game_hook(&self, which: GameHook) -> Option<&Bound> {
