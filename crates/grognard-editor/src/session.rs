@@ -383,8 +383,12 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
         .dice
         .iter()
         .map(|d| match &d.rerolled_from {
-            Some(first) => format!("{} shows {} (re-rolled from {first})", d.die, d.face),
-            None => format!("{} shows {}", d.die, d.face),
+            Some(first) => format!(
+                "{} shows {} (re-rolled from {first})",
+                grognard_play::text::die_name(&d.die),
+                d.face
+            ),
+            None => format!("{} shows {}", grognard_play::text::die_name(&d.die), d.face),
         })
         .collect();
     if dice.is_empty() {
@@ -471,7 +475,9 @@ pub fn dice_log(ruleset: &Ruleset, events: &[Event]) -> Vec<Vec<String>> {
                 for (side, dice, total) in rolls {
                     let faces: Vec<String> = dice
                         .iter()
-                        .map(|d| format!("{} shows {}", d.die, d.face))
+                        .map(|d| {
+                            format!("{} shows {}", grognard_play::text::die_name(&d.die), d.face)
+                        })
                         .collect();
                     lines.push(format!("  {side}: {} = {total}", faces.join(", ")));
                 }

@@ -303,3 +303,29 @@ fn a_seats_view_is_drawn_and_worded_as_the_page_draws_it() {
         "{words:?}"
     );
 }
+
+// #9: the dice log named the defender's cube by the ruleset's bookkeeping name
+// (`cube_defender shows red star`); it says whose die it is, as the event log does.
+#[test]
+fn the_dice_log_says_whose_cube_it_is() {
+    let ruleset =
+        grognard_rules::load::load_ruleset(&common::root().join("rulesets/hex-command.yaml"))
+            .unwrap_or_else(|d| panic!("{d}"));
+    let die = grognard_kernel::action::LoggedDie {
+        die: "cube_defender".to_owned(),
+        face: "red star".to_owned(),
+        value: 0,
+        rerolled_from: None,
+    };
+    let roll = grognard_kernel::action::RollRecord {
+        chart: "melee".to_owned(),
+        purpose: "melee of b2 against r1".to_owned(),
+        dice: vec![die],
+        outcome: "defender hit".to_owned(),
+        ..serde_json::from_str("{\"chart\":\"\",\"purpose\":\"\",\"inputs\":[],\"dice\":[],\"modifiers\":[],\"score\":0,\"band\":null,\"outcome\":\"\"}").expect("record")
+    };
+    let lines = grognard_editor::session::explain_roll(&ruleset, &roll);
+    let all = lines.join("\n");
+    assert!(all.contains("cube (defender) shows red star"), "{all}");
+    assert!(!all.contains("cube_defender"), "{all}");
+}
