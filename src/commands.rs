@@ -412,12 +412,7 @@ fn not_moving_note(game: &Game, piece: &grognard_kernel::piece::Piece) -> Option
     let phase_name = format!("turn {turn}, {}'s {} phase", name(phasing), phase.name);
     let side = name(piece.side);
     if !game.to_act().contains(&piece.side) {
-        let acting: Vec<&str> = game.to_act().into_iter().map(name).collect();
-        let who = match acting.as_slice() {
-            [] => "nobody acts".to_owned(),
-            [one] => format!("{one} acts"),
-            many => format!("{} act", many.join(" and ")),
-        };
+        let who = game.acting_words();
         return Some(format!(
             "{side} is not moving now ({phase_name}: {who}); the places below are where {} could go once {side} moves, as the board stands",
             piece.name
@@ -433,7 +428,7 @@ fn not_moving_note(game: &Game, piece: &grognard_kernel::piece::Piece) -> Option
         ));
     }
     // A phase with movers moves only those types (the block rules' command phases).
-    (!phase.movers.is_empty() && !phase.movers.contains(&piece.kind)).then(|| {
+    (!grognard_kernel::game::is_mover(phase, piece.kind)).then(|| {
         let kinds: Vec<&str> = phase
             .movers
             .iter()

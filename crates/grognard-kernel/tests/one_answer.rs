@@ -1,17 +1,20 @@
-//! Questions the kernel answers in one place, read from its source so that a second copy
-//! cannot creep back: who may act in a phase (`Actor::includes`, in `rules.rs`) and the
-//! words for what a phase allows (`Game::allowed_words`, in `game/sequence.rs`). Copies
-//! drifted before: the same fallback was "that action" in one and "an action" in another.
+//! Questions the kernel answers in one place, read from the sources so that a second copy
+//! cannot creep back: who may act in a phase (`Actor::includes`, in `rules.rs`, asked by
+//! `Game::may_act`, which `to_act`, the order gate and every client use), whether a piece
+//! moves in a phase (`game::is_mover`), and the words for what a phase allows
+//! (`Game::allowed_words`, in `game/sequence.rs`). Copies drifted before: the same
+//! fallback was "that action" in one and "an action" in another, and the editor and the
+//! CLI each wrote "who acts now" again.
 
 use std::path::{Path, PathBuf};
 
-/// Every kernel source file with its text, tests left out (a file's `#[cfg(test)]` tail).
-fn sources() -> Vec<(PathBuf, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Every source file under `src` with its text, tests left out (a file's `#[cfg(test)]`
+/// tail), named relative to `src`.
+fn sources_under(src: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    let mut stack = vec![src.clone()];
+    let mut stack = vec![src.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read the kernel's src") {
+        for entry in std::fs::read_dir(&dir).expect("read a src folder") {
             let path = entry.expect("a directory entry").path();
             if path.is_dir() {
                 stack.push(path);
@@ -22,12 +25,46 @@ fn sources() -> Vec<(PathBuf, String)> {
                     .next()
                     .unwrap_or_default()
                     .to_owned();
-                let rel = path.strip_prefix(&src).expect("under src").to_path_buf();
+                let rel = path.strip_prefix(src).expect("under src").to_path_buf();
                 out.push((rel, code));
             }
         }
     }
     out.sort();
+    out
+}
+
+/// Every kernel source file with its text, tests left out.
+fn sources() -> Vec<(PathBuf, String)> {
+    sources_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// Every other crate's source (the workspace's `crates/*/src` and the binary's `src/`),
+/// named from the workspace root.
+fn other_crates() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut srcs = vec![(String::from("src"), root.join("src"))];
+    for entry in std::fs::read_dir(root.join("crates")).expect("read crates/") {
+        let dir = entry.expect("a directory entry").path();
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if name != "grognard-kernel" && dir.join("src").is_dir() {
+            srcs.push((format!("crates/{name}/src"), dir.join("src")));
+        }
+    }
+    assert!(
+        srcs.len() > 3,
+        "the workspace's crates were not found: {srcs:?}"
+    );
+    let mut out = Vec::new();
+    for (name, src) in srcs {
+        for (rel, code) in sources_under(&src) {
+            out.push((format!("{name}/{}", rel.display()), code));
+        }
+    }
     out
 }
 
@@ -60,7 +97,7 @@ fn whether_a_side_acts_in_a_phase_is_decided_only_by_actor_includes() {
     );
     // `includes` is asked wherever the question comes up, not answered again.
     let askers = files_with("actor.includes(");
-    for file in ["game/mod.rs", "game/legal.rs", "game/sequence.rs"] {
+    for file in ["game/legal.rs", "game/sequence.rs"] {
         assert!(
             askers.iter().any(|a| a == file),
             "{file} does not ask: {askers:?}"
@@ -77,4 +114,45 @@ fn what_a_phase_allows_is_worded_in_one_place() {
             "{words} is written twice"
         );
     }
+}
+
+/// Outside the kernel, no crate decides who may act or who moves: the editor, the CLI,
+/// the server and the players ask `Game::to_act` / `Game::acting_words` /
+/// `game::is_mover`. (The rules crate builds `Actor` from the ruleset's words: it names
+/// the variants as values, never matches on them.)
+#[test]
+fn no_other_crate_answers_who_may_act_or_who_moves_again() {
+    let code = other_crates();
+    for needle in [
+        "Actor::Phasing =>",
+        "Actor::NonPhasing =>",
+        "Actor::Both =>",
+        "actor.includes(",
+        "movers.contains(",
+        "movers.is_empty()",
+        "\"nobody acts",
+    ] {
+        let copies: Vec<&str> = code
+            .iter()
+            .filter(|(_, c)| starts_a_word(c, needle))
+            .map(|(p, _)| p.as_str())
+            .collect();
+        assert!(
+            copies.is_empty(),
+            "`{needle}` outside the kernel: {copies:?}"
+        );
+    }
+    // And the kernel states the mover rule once.
+    assert_eq!(files_with("movers.contains("), ["game/mod.rs"]);
+}
+
+/// Whether `needle` occurs in `code` not as the tail of a longer name (the rules crate's
+/// `PhaseActor::Phasing =>` is not `Actor::Phasing =>`).
+fn starts_a_word(code: &str, needle: &str) -> bool {
+    code.match_indices(needle).any(|(at, _)| {
+        !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }

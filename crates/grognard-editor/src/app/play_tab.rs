@@ -8,7 +8,6 @@ use grognard_kernel::game::Reach;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
-use grognard_kernel::rules::Actor;
 
 use crate::bases;
 use crate::board::{self, BoardScene, DrawPiece, Overlay};
@@ -107,24 +106,14 @@ impl Default for PlayUi {
 }
 
 impl EditorApp {
+    /// The side whose view and orders the Play tab shows: the one "View as" names, else
+    /// the side acting by the phase ([`Self::acting_side_after_hidden`]).
     pub(super) fn acting_side(&self) -> Option<SideId> {
-        let s = self.rt.session.as_ref()?;
         if let ViewAs::Side(side) = self.rt.play.view {
+            self.rt.session.as_ref()?;
             return Some(side);
         }
-        let (phase, phasing) = s.game.phase()?;
-        let done = &s.game.state().done;
-        let sides = s.game.sides().len();
-        let first_not_done = |skip: Option<SideId>| {
-            (0..sides)
-                .map(|i| SideId(i as u8))
-                .find(|x| Some(*x) != skip && !done.get(x.index()).copied().unwrap_or(false))
-        };
-        match phase.actor {
-            Actor::Phasing => Some(phasing),
-            Actor::NonPhasing => first_not_done(Some(phasing)),
-            Actor::Both => first_not_done(None),
-        }
+        self.acting_side_after_hidden()
     }
 
     /// Recomputes the event log's lines when the game or the view has changed: the
@@ -560,22 +549,10 @@ impl EditorApp {
         }
     }
 
-    /// The side acting by the phase alone (ignoring "View as").
+    /// The side acting by the phase alone (ignoring "View as"): the first of the sides the
+    /// kernel says may act now ([`grognard_kernel::game::Game::to_act`]).
     pub(super) fn acting_side_after_hidden(&self) -> Option<SideId> {
-        let s = self.rt.session.as_ref()?;
-        let (phase, phasing) = s.game.phase()?;
-        let done = &s.game.state().done;
-        let n = s.game.sides().len();
-        let first = |skip: Option<SideId>| {
-            (0..n)
-                .map(|i| SideId(i as u8))
-                .find(|x| Some(*x) != skip && !done.get(x.index()).copied().unwrap_or(false))
-        };
-        match phase.actor {
-            Actor::Phasing => Some(phasing),
-            Actor::NonPhasing => first(Some(phasing)),
-            Actor::Both => first(None),
-        }
+        self.rt.session.as_ref()?.game.to_act().first().copied()
     }
 
     pub(super) fn selected_piece(&self) -> Option<(PieceId, SideId, Place)> {

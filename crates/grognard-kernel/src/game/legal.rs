@@ -41,7 +41,7 @@ use crate::piece::Place;
 use crate::rules::{Allowed, PhaseDef, TargetRule};
 use crate::state::Reach;
 
-use super::Game;
+use super::{Game, NotNow};
 
 /// The copy of the probe's state that orders are tried on, one for every trial of a list:
 /// made on the first (many lists need none), then refreshed by `resolve_into` with
@@ -61,36 +61,57 @@ pub const OPEN_HEADINGS: i32 = 12;
 pub const OPEN_FRACTIONS: [i64; 4] = [1, 2, 3, 4];
 
 impl Game {
-    /// The sides that may give an order now: the current phase's actors that have not
-    /// ended it. Empty when the game is over.
-    #[must_use]
-    pub fn to_act(&self) -> Vec<SideId> {
+    /// The one answer to "may `side` give an order now": the game goes on, the side is
+    /// one of the current phase's actors ([`crate::rules::Actor::includes`]) and has not
+    /// ended the phase. The current phase and its phasing side when it may; why not when
+    /// it may not. [`Self::to_act`], the order gate and every client ask it.
+    pub(crate) fn may_act(&self, side: SideId) -> Result<(&PhaseDef, SideId), NotNow<'_>> {
         if self.state.over() {
-            return Vec::new();
+            return Err(NotNow::Over);
         }
         let Some((phase, phasing)) = self.phase() else {
-            return Vec::new();
+            return Err(NotNow::Over);
         };
+        if !phase.actor.includes(side, phasing) {
+            return Err(NotNow::NotActor(phase));
+        }
+        if self.state.done.get(side.index()).copied().unwrap_or(false) {
+            return Err(NotNow::Ended(phase));
+        }
+        Ok((phase, phasing))
+    }
+
+    /// The sides that may give an order now ([`Self::may_act`]): the current phase's
+    /// actors that have not ended it, in side order. Empty when the game is over. Its
+    /// first is the side a client shows acting.
+    #[must_use]
+    pub fn to_act(&self) -> Vec<SideId> {
         (0..self.sides.len())
             .filter_map(|i| u8::try_from(i).ok().map(SideId))
-            .filter(|s| phase.actor.includes(*s, phasing))
-            .filter(|s| !self.state.done.get(s.index()).copied().unwrap_or(false))
+            .filter(|s| self.may_act(*s).is_ok())
             .collect()
     }
 
-    /// Who acts now, in words for refusals: `red acts now`, `blue and red act now`, or
-    /// `nobody acts now` once the game is over.
-    pub(super) fn who_acts(&self) -> String {
+    /// Who may act, in words: `red acts`, `blue and red act`, or `nobody acts` once the
+    /// game is over (the CLI's notes say it so; refusals add "now": [`Self::who_acts`]).
+    #[must_use]
+    pub fn acting_words(&self) -> String {
         let names: Vec<&str> = self
             .to_act()
             .iter()
             .filter_map(|s| self.sides.get(s.index()).map(|d| d.name.as_str()))
             .collect();
         match names.as_slice() {
-            [] => "nobody acts now".to_owned(),
-            [one] => format!("{one} acts now"),
-            many => format!("{} act now", many.join(" and ")),
+            [] => "nobody acts".to_owned(),
+            [one] => format!("{one} acts"),
+            many => format!("{} act", many.join(" and ")),
         }
+    }
+
+    /// Who acts now, in words for refusals: `red acts now`, `blue and red act now`, or
+    /// `nobody acts now` once the game is over.
+    pub(super) fn who_acts(&self) -> String {
+        format!("{} now", self.acting_words())
     }
 
     /// What a phase allows, in words for refusals: `moving, fire and ending the phase`.

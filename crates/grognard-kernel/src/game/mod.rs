@@ -80,10 +80,23 @@ pub struct Game {
     pub(crate) deployment: Option<Arc<deploy::Deployment>>,
 }
 
+/// Why a side may not give an order now ([`Game::may_act`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum NotNow<'g> {
+    /// The game is over.
+    Over,
+    /// The side is not one of this phase's actors.
+    NotActor(&'g PhaseDef),
+    /// The side has ended this phase.
+    Ended(&'g PhaseDef),
+}
+
 /// Whether a piece of `kind` may move in `phase`: only the phase's movers move, save,
 /// spread, gather, are lifted or turn in it (a phase naming no movers lets every piece).
-/// The one statement of the rule: the order gate and the legal-order listing both ask it.
-pub(crate) fn is_mover(phase: &PhaseDef, kind: crate::ids::PieceTypeId) -> bool {
+/// The one statement of the rule: the order gate, the legal-order listing, the loss of
+/// saved points at a phase's end and the CLI's notes all ask it.
+#[must_use]
+pub fn is_mover(phase: &PhaseDef, kind: crate::ids::PieceTypeId) -> bool {
     phase.movers.is_empty() || phase.movers.contains(&kind)
 }
 
@@ -290,27 +303,18 @@ impl Game {
     /// and has not ended it, and the order names nothing the side cannot see. The current
     /// phase and its phasing side.
     fn side_may_act(&self, order: &Order) -> Result<(&PhaseDef, SideId), Refusal> {
-        if self.state.over() {
-            return Err(self.refuse_in_phase(PhaseBan::GameOver));
-        }
-        let Some((phase, phasing)) = self.phase() else {
-            return Err(self.refuse_in_phase(PhaseBan::GameOver));
+        let side = (self.sides.get(order.side.index())).map(|s| s.name.as_str());
+        let (phase, phasing) = match (self.may_act(order.side), side) {
+            (Err(NotNow::Over), _) => return Err(self.refuse_in_phase(PhaseBan::GameOver)),
+            (_, None) => return Err(self.refuse_in_phase(PhaseBan::NoSuchSide)),
+            (Err(NotNow::NotActor(phase)), Some(side)) => {
+                return Err(self.refuse_in_phase(PhaseBan::MayNotAct { side, phase }));
+            }
+            (Err(NotNow::Ended(phase)), Some(side)) => {
+                return Err(self.refuse_in_phase(PhaseBan::Ended { side, phase }));
+            }
+            (Ok(now), Some(_)) => now,
         };
-        let side = (self.sides.get(order.side.index()))
-            .map(|s| s.name.as_str())
-            .ok_or_else(|| self.refuse_in_phase(PhaseBan::NoSuchSide))?;
-        if !phase.actor.includes(order.side, phasing) {
-            return Err(self.refuse_in_phase(PhaseBan::MayNotAct { side, phase }));
-        }
-        if self
-            .state
-            .done
-            .get(order.side.index())
-            .copied()
-            .unwrap_or(false)
-        {
-            return Err(self.refuse_in_phase(PhaseBan::Ended { side, phase }));
-        }
         self.hidden_guard(order)?;
         Ok((phase, phasing))
     }

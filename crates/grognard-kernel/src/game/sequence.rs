@@ -72,7 +72,7 @@ impl Resolution<'_> {
             self.expire_saved(|p| {
                 phase.actor.includes(p.side, phasing)
                     && p.on_board()
-                    && (phase.movers.is_empty() || phase.movers.contains(&p.kind))
+                    && super::is_mover(&phase, p.kind)
             });
         }
         clear(self.next, Clears::PhaseEnd);
