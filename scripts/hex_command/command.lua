@@ -82,6 +82,23 @@ function M.attach_check(game, actor, target)
   return attach_problem(game, actor, target)
 end
 
+-- The scenario's own attachments, as the game starts (twenty-second round, the seventeenth
+-- outside audit's remark 2): a commander set up `attached_to` a piece is held to `attach`'s
+-- first rule, a unit and no fake counter (a plate has no troops to lead), and the scenario
+-- is refused at the commander's line in that rule's words.
+local function check_set_up_attachments(game)
+  local pieces = game:units()
+  for _, u in ipairs(game:off_board_units()) do
+    table.insert(pieces, u)
+  end
+  for _, c in ipairs(pieces) do
+    local host = game:host(c)
+    if game:kind(c) == "commander" and host ~= nil and not is_unit(game, host) then
+      game:refuse("piece " .. game:name(c) .. ": a commander attaches to a unit, not to " .. game:name(host))
+    end
+  end
+end
+
 local update_caution
 
 function M.attach(game, actor, target)
@@ -597,6 +614,7 @@ return {
   FAILURE = FAILURE,
   GRADES = GRADES,
   roll_cvs = roll_cvs,
+  check_set_up_attachments = check_set_up_attachments,
   note_cvs = note_cvs,
   supreme_commander_lost = supreme_commander_lost,
   test_aggression = test_aggression,

@@ -32,18 +32,38 @@ end
 
 local PLACES = { ["first place"] = 1, ["second place"] = 2, ["third place"] = 3 }
 
+-- Whether the piece `e` holds an entry place against `side`'s arrivals (4b, l.512-514): an
+-- enemy unit, or an enemy 3.1 marker `side` has not identified, real or a fake (twenty-second
+-- round, seventeenth outside audit F1: the arriving side judges the place as it knows the
+-- enemy, as it does zones, routs and fall-backs, note 64; a fake it has unmasked is an empty
+-- plate). A 3.1 marker's place is always on the table, so only its unmasking is asked (the
+-- first phase's hook runs before the sides' first sighting). Hidden movement's decoys hold
+-- nothing, as they block no fire line: the owner or a judge answers from the hidden map
+-- (l.264), where only the real unit stands.
+local function holds_entry(game, e, side)
+  if e == nil or game:side(e) == side then
+    return false
+  end
+  if is_unit(game, e) then
+    return true
+  end
+  return game:kind(e) == "fake_counter" and game:flag(e, "hidden") and not game:known_dummy(e, side)
+end
+
 -- 4a/4d: in the arrivals phase every off-board unit whose counter `arrives` has come due
 -- enters at its place (counter `entry`, board region `entry_N`; entry 0: the side rolls
 -- the d6 entry chart once for the turn's arrivals). Each takes the first cell of the place
--- that no piece holds. 4b: when none is left, the rest wait a turn, the enemy is told how
--- many are coming, and its units on the place are marked `blocking` (they may withdraw
--- two moves in their movement phase).
+-- that no piece holds; a fake counter set up so arrives as the marker it is, by the same
+-- roll and placement, and counts in the force's apparent strength (twenty-second round,
+-- F2). 4b: when none is left, or the enemy holds the place (`holds_entry`), the rest wait a
+-- turn, the enemy is told how many are coming, and its units and unidentified markers on
+-- the place are marked `blocking` (they may withdraw two moves in their movement phase).
 local function arrivals(game)
   local turn = game:turn()
   local taken, rolled, blocked = {}, {}, {}
   for _, u in ipairs(game:off_board_units()) do
     local due = game:counter(u, "arrives")
-    if due > 0 and due <= turn and game:kind(u) ~= "fake_counter" then
+    if due > 0 and due <= turn then
       local side = game:side(u)
       local k = game:counter(u, "entry")
       if k == 0 then
@@ -58,8 +78,7 @@ local function arrivals(game)
       -- 4b (our reading, issue 33): an enemy unit on any hex of the place blocks it.
       local held = false
       for _, c in ipairs(cells) do
-        local e = game:unit_at(c.col, c.row)
-        if e ~= nil and game:side(e) ~= side and is_unit(game, e) then
+        if holds_entry(game, game:unit_at(c.col, c.row), side) then
           held = true
         end
       end
@@ -91,7 +110,7 @@ local function arrivals(game)
       .. " arriving at entry place " .. b.k .. ", which the enemy holds; they wait a turn")
     for _, c in ipairs(b.cells) do
       local e = game:unit_at(c.col, c.row)
-      if e ~= nil and game:side(e) ~= b.side and is_unit(game, e) then
+      if holds_entry(game, e, b.side) then
         game:set_flag(e, "blocking", true)
       end
     end
@@ -544,6 +563,9 @@ local function fire_order(game, phase, side)
 end
 
 function M.phase_begin(game, phase)
+  if game:turn() == 1 and phase == "arrivals" then
+    scripts.hc_command.check_set_up_attachments(game)
+  end
   -- The CVS table is rolled once, as the game starts (its first phase).
   if game:turn() == 1 and phase == "arrivals" and game:option("random_cvs") then
     for _, c in ipairs(game:units()) do

@@ -1,9 +1,14 @@
 //! Hex Command (seed 004), twenty-second round: what the sixteenth outside audit left (issue
 //! 33) and the seventeenth audit's findings.
 
-use crate::util::{grognard_in, root, side_reads_in};
+use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in, Run};
 
 const OUTSIDE16: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
+const OUTSIDE17: &str = "tests/fixtures/audits/hex-command/twentysecond/outside17";
+
+fn run17(args: &[&str]) -> Run {
+    grognard_in(&root().join(OUTSIDE17), args)
+}
 
 // 004 l.480 (7.2.1: a unit that moved into an enemy's front hexes must melee it). The note
 // that says so, written as blue's melee phase ends, was worded once, in blue's names for red's
@@ -59,4 +64,202 @@ fn an_owed_melees_note_names_the_pieces_for_each_reader() {
         blue[1]
     );
     assert!(!blue[1].contains("note_naming"), "{}", blue[1]);
+}
+
+// 004 l.512-514 (4b: enemy units on the entry hexes block the arrivals, and the blocking
+// force may make two full moves away) with 3.1 and l.264 (a marker shows the enemy its
+// place and facing only). The seventeenth audit's F1: a fake on the place did not block
+// (blue's reinforcement came on beside it) and could not withdraw. By hand, h5g_*.yaml: the
+// marker m stands on (0,4), a hex of entry place 2 ((0,4), (0,5)), in forest and 10+ hexes
+// from b1, and blue's rb is due on turn 1 at place 2. Real or fake, blue has not identified
+// it, so the place is held: blue reads `1 unit is arriving at entry place 2, which the enemy
+// holds; they wait a turn`, and rb stays off the board. Red's m is marked blocking and may
+// withdraw: two moves of a foot allowance of 3 are 6 hexes; the hexes 6 from both place
+// hexes that 6 steps reach, lowest row first, begin with (4,0) (row 0: (3,0) is 5 from (0,4),
+// (5,0) is 7 away), so m goes to (4,0), and blue reads `enemy #4 moved from (0,4) to (4,0)`.
+#[test]
+fn a_fake_on_an_entry_place_blocks_the_arrivals_as_a_real_marker_does() {
+    let real = side_reads_in(OUTSIDE17, "h5g_real.yaml", "o_h5f.orders.yaml", "blue");
+    let fake = side_reads_in(OUTSIDE17, "h5g_fake.yaml", "o_h5f.orders.yaml", "blue");
+    assert_reads_alike(&real, &fake, "h5g real vs fake, arrivals");
+    assert!(
+        fake[0].contains(
+            "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn"
+        ),
+        "{}",
+        fake[0]
+    );
+    assert!(!fake[0].contains("rb arrived"), "{}", fake[0]);
+    let real = side_reads_in(OUTSIDE17, "h5g_real.yaml", "o_h5w.orders.yaml", "blue");
+    let fake = side_reads_in(OUTSIDE17, "h5g_fake.yaml", "o_h5w.orders.yaml", "blue");
+    assert_reads_alike(&real, &fake, "h5g real vs fake, withdrawal");
+    assert!(
+        fake[0].contains("enemy #4 moved from (0,4) to (4,0)"),
+        "{}",
+        fake[0]
+    );
+    // The owner: the fake is offered the withdrawal and makes it as the unit would.
+    let legal = run17(&[
+        "legal",
+        "h5g_fake.yaml",
+        "--orders",
+        "o_h5f.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert!(
+        legal
+            .stdout
+            .contains("{ side: red, act: { piece: m, action: withdraw } }"),
+        "{}",
+        legal.stdout
+    );
+    let red = run17(&[
+        "play",
+        "h5g_fake.yaml",
+        "--orders",
+        "o_h5w.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    assert!(red.stdout.contains("m is blocking"), "{}", red.stdout);
+    assert!(
+        red.stdout
+            .contains("m placed (0,4) → (4,0) (withdrew two moves from the arriving force)"),
+        "{}",
+        red.stdout
+    );
+    // A fake blue has unmasked is an empty plate and holds nothing. h5u_*.yaml: b1 stands 4
+    // hexes from m in the open, so turn 1's spotting shows it (5 hexes, no roll, 3.1 l.467);
+    // rb is due on turn 2: beside the unmasked fake it comes on at (0,5); a real unit (which
+    // b1 sees too) still holds the place.
+    let fake = run17(&[
+        "play",
+        "h5u_fake.yaml",
+        "--orders",
+        "o_turn2.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        fake.stdout
+            .contains("rb arrived at (0,5) (reinforcement arriving at entry place 2)"),
+        "{}",
+        fake.stdout
+    );
+    let real = run17(&[
+        "play",
+        "h5u_real.yaml",
+        "--orders",
+        "o_turn2.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        real.stdout
+            .contains("which the enemy holds; they wait a turn"),
+        "{}",
+        real.stdout
+    );
+    // Row 38, hidden movement, left as the auditor judged it: decoys hold nothing (the owner
+    // or a judge answers from the hidden map, l.264), the unseen real unit does.
+    let gone = run17(&[
+        "play",
+        "h23_t2.yaml",
+        "--orders",
+        "o_h23a.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        gone.stdout.contains("rb arrived at (0,5)"),
+        "{}",
+        gone.stdout
+    );
+    let there = run17(&[
+        "play",
+        "h23_t2.yaml",
+        "--orders",
+        "o_h23c.orders.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        there
+            .stdout
+            .contains("which the enemy holds; they wait a turn"),
+        "{}",
+        there.stdout
+    );
+}
+
+// 004 l.513-516 (reinforcements arrive at their recorded or rolled places) with l.135
+// (fakes on the board) and 4b's 'apparent strength'. The seventeenth audit's F2: a fake set up
+// off the board with `arrives`/`entry` never came on, with no word. By hand, h3_e0h*.yaml:
+// red's rr is due on turn 2 with entry 0, so red rolls the d6 entry chart: seed 17 gives 2,
+// 'first place' (1-2), entry_1 = (15,4), (15,5); (15,4) is free, so rr comes on there facing
+// W, hidden. Blue reads `enemy #3 moved from out of sight to (15,4)` whether rr is infantry or
+// a fake, and every answer alike.
+#[test]
+fn a_fake_set_up_as_a_reinforcement_arrives_as_its_marker() {
+    let red = run17(&[
+        "play",
+        "h3_e0hf.yaml",
+        "--orders",
+        "o_h3b.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    assert!(
+        red.stdout.contains(
+            "entry_point: d6 2; score 2 → first place (entry place of red's reinforcements)"
+        ),
+        "{}",
+        red.stdout
+    );
+    assert!(
+        red.stdout
+            .contains("rr arrived at (15,4) (reinforcement arriving at entry place 1)"),
+        "{}",
+        red.stdout
+    );
+    let real = side_reads_in(OUTSIDE17, "h3_e0hi.yaml", "o_h3b.orders.yaml", "blue");
+    let fake = side_reads_in(OUTSIDE17, "h3_e0hf.yaml", "o_h3b.orders.yaml", "blue");
+    assert_reads_alike(&real, &fake, "h3 infantry vs fake reinforcement");
+    assert!(
+        fake[0].contains("enemy #3 moved from out of sight to (15,4)"),
+        "{}",
+        fake[0]
+    );
+    assert!(
+        fake[2].contains("#3         at (15,4), facing W"),
+        "{}",
+        fake[2]
+    );
+}
+
+// 004 l.242-243 (commanders are attached to units) with l.264 (a fake is a plate): the
+// seventeenth audit's remark 2. In play `attach` refuses a fake (`a commander attaches to a
+// unit, not to m`); the set-up now refuses the same attachment at the commander's line
+// (h13_fake.yaml l.27: k2 attached_to m, a fake counter), in the same words.
+#[test]
+fn a_commander_set_up_attached_to_a_fake_is_refused_at_his_line() {
+    let set_up = run17(&["view", "h13_fake.yaml", "--referee"]);
+    assert_ne!(set_up.code, 0, "{}", set_up.stdout);
+    assert!(
+        set_up
+            .stderr
+            .contains("h13_fake.yaml:27:11: piece k2: a commander attaches to a unit, not to m"),
+        "{}",
+        set_up.stderr
+    );
+    let play = run17(&["play", "h19_fake.yaml", "--orders", "o_h19.orders.yaml"]);
+    assert!(
+        play.stderr
+            .contains("o_h19.orders.yaml:3:5: refused: a commander attaches to a unit, not to m"),
+        "{}",
+        play.stderr
+    );
 }
