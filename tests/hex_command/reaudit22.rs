@@ -263,3 +263,22 @@ fn a_commander_set_up_attached_to_a_fake_is_refused_at_his_line() {
         play.stderr
     );
 }
+
+// The seventeenth audit's remark 4: a refusal named the internal type id (`m cannot withdraw:
+// it is fake_counter, …`). That withdrawal is now allowed (F1); the kernel's type refusal
+// words a piece's own type by the type's `called` (rulesets/hex-command.yaml: `a fake
+// counter`). By hand, h5g_fake.yaml with o_dig.orders.yaml: red's fake m is told to dig in its
+// movement phase; only infantry, light infantry and guns dig (charts l.8), so it is refused.
+#[test]
+fn a_fake_refused_an_act_for_its_type_is_called_a_fake_counter() {
+    let play = run17(&["play", "h5g_fake.yaml", "--orders", "o_dig.orders.yaml"]);
+    assert_ne!(play.code, 0, "{}", play.stdout);
+    assert!(
+        play.stderr.contains(
+            "refused: m cannot dig: it is a fake counter, and only infantry, light_infantry, artillery may dig"
+        ),
+        "{}",
+        play.stderr
+    );
+    assert!(!play.stderr.contains("fake_counter"), "{}", play.stderr);
+}

@@ -251,6 +251,9 @@ pub struct PieceTypeDef {
     /// elsewhere (no `redeploy` order).
     #[serde(default)]
     pub no_redeploy: bool,
+    /// How a refusal words a piece of this type ("a fake counter"); empty: its name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub called: String,
     /// True when it has a facing that matters.
     pub faces: bool,
     /// Values of the ruleset's piece attributes (class, morale...), by attribute index.

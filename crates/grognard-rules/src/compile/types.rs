@@ -216,6 +216,7 @@ fn compile_piece_type(
         moves,
         dummy: v.dummy,
         no_redeploy: v.redeploys == Some(false),
+        called: v.called.clone().unwrap_or_default(),
         faces: v.faces.unwrap_or(true),
         attributes,
         company: grognard_kernel::company::Company::default(),

@@ -370,6 +370,9 @@ pub struct PieceTypeSpec {
     pub turning: Option<TurningSpec>,
     /// What it is.
     pub description: Option<String>,
+    /// How a refusal words a piece of this type (`a fake counter`); its name by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called: Option<String>,
     /// Its bases on the open table (in every mode; `modes:` for formations that change
     /// shape). Without one it is a point.
     pub footprint: Option<Located<FootprintSpec>>,

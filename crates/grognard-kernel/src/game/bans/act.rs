@@ -187,6 +187,15 @@ impl Game {
         use ActBan as B;
         let rules = &*self.rules;
         let type_name = |t: PieceTypeId| rules.piece_type(t).map_or("?", |d| d.name.as_str());
+        // A piece's own type as refusals word it (`called`, else its name).
+        let called = |t: PieceTypeId| {
+            rules
+                .piece_type(t)
+                .map_or("?", |d| match d.called.is_empty() {
+                    true => d.name.as_str(),
+                    false => d.called.as_str(),
+                })
+        };
         let label = |p: &Piece| self.label(state, side, p);
         match ban {
             B::NoSuchAction => "no such action".to_owned(),
@@ -208,7 +217,7 @@ impl Game {
                     "{} cannot {}: it is {}, and only {} may {}",
                     actor.name,
                     def.name,
-                    type_name(actor.kind),
+                    called(actor.kind),
                     allowed.join(", "),
                     def.name
                 )
@@ -255,7 +264,7 @@ impl Game {
                     "{} cannot be targeted by {}: it is {}, and {rule}",
                     label(target),
                     def.name,
-                    type_name(kind)
+                    called(kind)
                 )
             }
             B::TargetNeeds { def, target, flag } => {
