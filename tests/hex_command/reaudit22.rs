@@ -1,7 +1,7 @@
 //! Hex Command (seed 004), twenty-second round: what the sixteenth outside audit left (issue
 //! 33) and the seventeenth audit's findings.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in, Run};
+use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
 
 const OUTSIDE16: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
 const OUTSIDE17: &str = "tests/fixtures/audits/hex-command/twentysecond/outside17";
