@@ -23,15 +23,11 @@ pub(crate) struct CompanyNames<'a> {
 }
 
 fn types(cx: &mut Cx, names: &CompanyNames<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
-    list.iter()
-        .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-        .map(|i| PieceTypeId(i as u16))
-        .collect()
+    cx.lookup_ids("piece type", list, names.types)
 }
 
 fn flag(cx: &mut Cx, names: &CompanyNames<'_>, f: &Located<String>) -> Option<FlagId> {
-    cx.lookup("flag", f, names.flags.iter().copied())
-        .map(|i| FlagId(i as u16))
+    cx.lookup_id("flag", f, names.flags)
 }
 
 /// One piece type's company rules.
@@ -62,8 +58,7 @@ pub(crate) fn compile_company(
             let into = a
                 .into
                 .iter()
-                .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
-                .map(|i| TerrainId(i as u16))
+                .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
                 .collect();
             if a.set.value.is_empty() {
                 cx.error(

@@ -107,6 +107,14 @@ macro_rules! from_index {
     };
 }
 
+/// A plain index, for the tables the kernel keeps by index (`Rules::private_counters`,
+/// `private_flags`, `private_attributes`).
+impl FromIndex for usize {
+    fn from_index(index: usize) -> Self {
+        index
+    }
+}
+
 from_index!(
     ActionId,
     ChartId,

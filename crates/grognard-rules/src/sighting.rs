@@ -11,7 +11,7 @@ use grognard_kernel::knowledge::{
     SightChartDef, SightShape, SightingRules,
 };
 
-use crate::cx::Cx;
+use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::model::{ContactSpec, DecoySpec, SightChartSpec, SightingSpec};
 
@@ -172,8 +172,8 @@ fn chart(
                     .from
                     .iter()
                     .filter_map(|t| {
-                        cx.lookup("terrain", &t.name, names.terrain.iter().copied())
-                            .map(|i| (TerrainId(i as u16), t.value))
+                        cx.lookup_id::<TerrainId>("terrain", &t.name, names.terrain)
+                            .map(|id| (id, t.value))
                     })
                     .collect();
                 let roll = b.roll.as_ref().and_then(|r| {
@@ -184,13 +184,12 @@ fn chart(
                         &r.outcome,
                         def.outcomes.iter().map(String::as_str),
                     )?;
-                    Some((ChartId(i as u16), r.outcome.value.clone()))
+                    Some((ChartId::from_index(i), r.outcome.value.clone()))
                 });
                 let not_in = b
                     .not_in
                     .iter()
-                    .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
-                    .map(|i| TerrainId(i as u16))
+                    .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
                     .collect();
                 let option = b
                     .option
@@ -297,33 +296,28 @@ pub(crate) fn compile_sighting(
         in_view: spec
             .in_view
             .iter()
-            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-            .map(|i| PieceTypeId(i as u16))
+            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
             .collect(),
         concealing: spec
             .concealed_by
             .iter()
-            .filter_map(|t| cx.lookup("terrain", t, names.terrain.iter().copied()))
-            .map(|i| TerrainId(i as u16))
+            .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
             .collect(),
         concealed_flag: spec
             .concealed_flag
             .as_ref()
-            .and_then(|f| cx.lookup("flag", f, names.flags.iter().copied()))
-            .map(|i| FlagId(i as u16)),
+            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, names.flags)),
         charts,
         observers,
         strength: spec
             .strength
             .as_ref()
-            .and_then(|c| cx.lookup("counter", c, names.counters.iter().copied()))
-            .map(|i| CounterId(i as u16)),
+            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, names.counters)),
         contact,
         locked_flag: spec
             .locked_flag
             .as_ref()
-            .and_then(|f| cx.lookup("flag", f, names.flags.iter().copied()))
-            .map(|i| FlagId(i as u16)),
+            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, names.flags)),
         spotting_phases: spec
             .spotting_phases
             .iter()
@@ -351,14 +345,12 @@ fn observers(
             let types = o
                 .types
                 .iter()
-                .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-                .map(|i| PieceTypeId(i as u16))
+                .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
                 .collect();
             let barred_by = o
                 .barred_by
                 .iter()
-                .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
-                .map(|i| FlagId(i as u16))
+                .filter_map(|f| cx.lookup_id::<FlagId>("flag", f, names.flags))
                 .collect();
             let spread_chart = o
                 .spread_chart
@@ -392,8 +384,7 @@ fn contact_rule(
         types: c
             .types
             .iter()
-            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-            .map(|i| PieceTypeId(i as u16))
+            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
             .collect(),
     }
 }
@@ -404,8 +395,13 @@ fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<Deco
         Some(o) => Some(cx.lookup("option", o, names.options.iter().copied())?),
         None => None,
     };
-    let kind = cx.lookup("piece type", &d.kind, names.types.iter().copied())?;
-    if !names.dummy_types.get(kind).copied().unwrap_or(false) {
+    let kind = cx.lookup_id::<PieceTypeId>("piece type", &d.kind, names.types)?;
+    if !names
+        .dummy_types
+        .get(kind.index())
+        .copied()
+        .unwrap_or(false)
+    {
         cx.error(
             &d.kind.location,
             format!(
@@ -422,10 +418,9 @@ fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<Deco
         types: d
             .types
             .iter()
-            .filter_map(|t| cx.lookup("piece type", t, names.types.iter().copied()))
-            .map(|i| PieceTypeId(i as u16))
+            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
             .collect(),
         per_piece: d.per_piece.min(8),
-        kind: PieceTypeId(kind as u16),
+        kind,
     })
 }

@@ -23,8 +23,7 @@ pub(crate) fn compile_turning(
     let counter = spec
         .counter
         .as_ref()
-        .and_then(|c| cx.lookup("counter", c, counters.iter().copied()))
-        .map(|i| CounterId(i as u16));
+        .and_then(|c| cx.lookup_id::<CounterId>("counter", c, counters));
     let cost = spec.cost.as_ref().map_or(Cost::ZERO, |c| c.value.0);
     if let Some(c) = &spec.cost {
         if cost.is_negative() {
@@ -73,8 +72,7 @@ pub(crate) fn compile_turning(
     let barred_by = spec
         .barred_by
         .iter()
-        .filter_map(|f| cx.lookup("flag", f, flags.iter().copied()))
-        .map(|i| FlagId(i as u16))
+        .filter_map(|f| cx.lookup_id::<FlagId>("flag", f, flags))
         .collect();
     Turning {
         forward_only: spec.forward_only,
@@ -105,13 +103,13 @@ pub(crate) fn compile_slowed_by(
                 );
                 return None;
             }
-            let flag = cx.lookup("flag", &s.flag, flags.iter().copied())?;
+            let flag = cx.lookup_id::<FlagId>("flag", &s.flag, flags)?;
             let option = match &s.option {
                 Some(o) => Some(cx.lookup("option", o, options.iter().copied())?),
                 None => None,
             };
             Some(SlowedBy {
-                flag: FlagId(flag as u16),
+                flag,
                 option,
                 max_steps: s.max_steps,
             })

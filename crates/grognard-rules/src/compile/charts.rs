@@ -14,7 +14,7 @@ use crate::cx::FromIndex;
 use crate::de::Located;
 use crate::diag::Location;
 use crate::model::{
-    BandSpec, BandTest, BandsSpec, ChartSpec, EffectSpec, EffectTo, InputSpec, RowSpec,
+    BandSpec, BandTest, BandsSpec, ChartSpec, EffectSpec, EffectTo, InputFrom, InputSpec, RowSpec,
 };
 
 use super::names::Names;
@@ -389,66 +389,67 @@ fn input_source(
         }
         v.bands.clone()
     };
-    match head {
-        "distance" => Some(InputSource::Distance),
-        "table_distance" => Some(InputSource::TableDistance),
-        "table_distance_band" => Some(InputSource::TableDistanceBand(bands(cx))),
-        "distance_band" => Some(InputSource::DistanceBand(bands(cx))),
-        "actor.mode" => need(cx, &names.modes, "mode")
+    let Some(&word) = InputFrom::ALL.iter().find(|w| w.word() == head) else {
+        let words: Vec<&str> = InputFrom::ALL.iter().map(|w| w.word()).collect();
+        let help = crate::suggest::did_you_mean(head, words.iter().copied())
+            .map(|s| format!("did you mean `{s}`?"));
+        cx.error_help(
+            &from.location,
+            format!(
+                "unknown input source `{head}`; expected one of: {}",
+                words.join(", ")
+            ),
+            help,
+        );
+        return None;
+    };
+    match word {
+        InputFrom::Distance => Some(InputSource::Distance),
+        InputFrom::TableDistance => Some(InputSource::TableDistance),
+        InputFrom::TableDistanceBand => Some(InputSource::TableDistanceBand(bands(cx))),
+        InputFrom::DistanceBand => Some(InputSource::DistanceBand(bands(cx))),
+        InputFrom::ActorMode => need(cx, &names.modes, "mode")
             .map(ModeId::from_index)
             .map(InputSource::ActorMode),
-        "target.mode" => need(cx, &names.modes, "mode")
+        InputFrom::TargetMode => need(cx, &names.modes, "mode")
             .map(ModeId::from_index)
             .map(InputSource::TargetMode),
-        "actor.counter" => need(cx, &names.counters, "counter")
+        InputFrom::ActorCounter => need(cx, &names.counters, "counter")
             .map(CounterId::from_index)
             .map(InputSource::ActorCounter),
-        "target.counter" => need(cx, &names.counters, "counter")
+        InputFrom::TargetCounter => need(cx, &names.counters, "counter")
             .map(CounterId::from_index)
             .map(InputSource::TargetCounter),
-        "actor.flag" => need(cx, &names.flags, "flag")
+        InputFrom::ActorFlag => need(cx, &names.flags, "flag")
             .map(FlagId::from_index)
             .map(InputSource::ActorFlag),
-        "target.flag" => need(cx, &names.flags, "flag")
+        InputFrom::TargetFlag => need(cx, &names.flags, "flag")
             .map(FlagId::from_index)
             .map(InputSource::TargetFlag),
-        "target.flank_or_rear" => Some(InputSource::TargetFlankOrRear),
-        "actor.attribute" => {
+        InputFrom::TargetFlankOrRear => Some(InputSource::TargetFlankOrRear),
+        InputFrom::ActorAttribute => {
             need(cx, &names.piece_attrs, "piece attribute").map(InputSource::ActorAttribute)
         }
-        "target.attribute" => {
+        InputFrom::TargetAttribute => {
             need(cx, &names.piece_attrs, "piece attribute").map(InputSource::TargetAttribute)
         }
-        "target.terrain" => {
+        InputFrom::TargetTerrain => {
             need(cx, &names.terrain_attrs, "terrain attribute").map(InputSource::TargetTerrain)
         }
-        "actor.terrain" => {
+        InputFrom::ActorTerrain => {
             need(cx, &names.terrain_attrs, "terrain attribute").map(InputSource::ActorTerrain)
         }
-        "setting" => need(cx, &names.settings, "setting").map(InputSource::Setting),
-        "option" => need(cx, &names.options, "optional rule").map(InputSource::Option),
-        "intent" => need(cx, &names.intents, "intent")
+        InputFrom::Setting => need(cx, &names.settings, "setting").map(InputSource::Setting),
+        InputFrom::Option => need(cx, &names.options, "optional rule").map(InputSource::Option),
+        InputFrom::Intent => need(cx, &names.intents, "intent")
             .map(|i| InputSource::Intent(names.intents[i].to_owned())),
-        "actor.friends_within" => {
+        InputFrom::ActorFriendsWithin => {
             super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
                 .map(InputSource::ActorFriendsWithin)
         }
-        "target.friends_within" => {
+        InputFrom::TargetFriendsWithin => {
             super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
                 .map(InputSource::TargetFriendsWithin)
-        }
-        other => {
-            cx.error(
-                &from.location,
-                format!(
-                    "unknown input source `{other}`; expected distance, table_distance, \
-                     distance_band, table_distance_band, actor.counter, actor.mode, \
-                     target.mode, target.counter, actor.flag, target.flag, actor.attribute, \
-                     target.attribute, target.flank_or_rear, target.terrain, actor.terrain, \
-                     actor.friends_within, target.friends_within, setting, option or intent"
-                ),
-            );
-            None
         }
     }
 }

@@ -118,21 +118,15 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         };
         crate::victory::compile_victory(cx, v, &victory_names)
     });
-    let private_attributes: Vec<usize> = spec
-        .private_attributes
-        .iter()
-        .filter_map(|n| cx.lookup("piece attribute", n, names.piece_attrs.iter().copied()))
-        .collect();
-    let private_counters: Vec<usize> = spec
-        .private_counters
-        .iter()
-        .filter_map(|n| cx.lookup("counter", n, names.counters.iter().copied()))
-        .collect();
-    let private_flags: Vec<usize> = spec
-        .private_flags
-        .iter()
-        .filter_map(|n| cx.lookup("flag", n, names.flags.iter().copied()))
-        .collect();
+    // The kernel keeps these by plain index.
+    let private_attributes = cx.lookup_ids::<usize>(
+        "piece attribute",
+        &spec.private_attributes,
+        &names.piece_attrs,
+    );
+    let private_counters =
+        cx.lookup_ids::<usize>("counter", &spec.private_counters, &names.counters);
+    let private_flags = cx.lookup_ids::<usize>("flag", &spec.private_flags, &names.flags);
     std::mem::take(&mut cx.diags).into_result(())?;
     let interned = |list: &[&str]| {
         grognard_kernel::ids::Names::new(list.iter().map(|s| (*s).to_owned()).collect())

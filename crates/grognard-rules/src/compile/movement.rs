@@ -12,6 +12,7 @@ use crate::number::parse_cost;
 
 use super::Cx;
 use super::names::Names;
+use crate::cx::FromIndex;
 
 /// Zones of control: whether they stop movement, and the counters and flags that lose
 /// them.
@@ -154,7 +155,7 @@ fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &Names) -> Vec<PivotRul
                     if let Some(p) = pivot(cx, text) {
                         out.push(PivotRule {
                             piece_type,
-                            mode: Some(ModeId(i as u16)),
+                            mode: Some(ModeId::from_index(i)),
                             pivot: p,
                         });
                     }

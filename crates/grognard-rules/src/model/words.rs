@@ -15,6 +15,9 @@ macro_rules! words {
         }
 
         impl $name {
+            /// Every word, in the order declared.
+            pub const ALL: &'static [Self] = &[$(Self::$variant,)+];
+
             /// The word as a file writes it.
             #[must_use]
             pub const fn word(self) -> &'static str {
@@ -177,5 +180,52 @@ words!(
         Block = "block",
         /// Side by side, `spacing` apart.
         Loose = "loose",
+    }
+);
+
+words!(
+    /// The first word of a chart input's `from:` (`actor.counter hits`: `actor.counter`,
+    /// then the counter's name): where the input's value comes from.
+    InputFrom {
+        /// The distance from actor to target, in cells (or rule inches).
+        Distance = "distance",
+        /// The distance in whole inches as measured on the table, whatever the scale.
+        TableDistance = "table_distance",
+        /// The band of `bands:` the distance falls in.
+        DistanceBand = "distance_band",
+        /// The band of `bands:` the table distance falls in.
+        TableDistanceBand = "table_distance_band",
+        /// A counter of the actor.
+        ActorCounter = "actor.counter",
+        /// Whether the actor is in a mode.
+        ActorMode = "actor.mode",
+        /// Whether the target is in a mode.
+        TargetMode = "target.mode",
+        /// A counter of the target.
+        TargetCounter = "target.counter",
+        /// A flag of the actor.
+        ActorFlag = "actor.flag",
+        /// A flag of the target.
+        TargetFlag = "target.flag",
+        /// An attribute of the actor's type.
+        ActorAttribute = "actor.attribute",
+        /// An attribute of the target's type.
+        TargetAttribute = "target.attribute",
+        /// Whether the actor is in the target's flank or rear arc.
+        TargetFlankOrRear = "target.flank_or_rear",
+        /// An attribute of the terrain under the target.
+        TargetTerrain = "target.terrain",
+        /// An attribute of the terrain under the actor.
+        ActorTerrain = "actor.terrain",
+        /// How many friends of the types stand within the distance of the actor.
+        ActorFriendsWithin = "actor.friends_within",
+        /// The same about the target.
+        TargetFriendsWithin = "target.friends_within",
+        /// A scenario setting's value.
+        Setting = "setting",
+        /// Whether an optional rule is on.
+        Option = "option",
+        /// Whether the order says it is for this intent.
+        Intent = "intent",
     }
 );
