@@ -1,7 +1,8 @@
 //! One order's resolution in progress: the game being changed, the state it becomes, the
 //! events written on the way, and the hooks that answer for the ruleset's scripts.
 //!
-//! [`Resolution`] is what every function that *changes* a game takes, instead of the
+//! [`Resolution`] is what every function that changes the state an order is turning the
+//! game into takes (but for the few named at the end), instead of the
 //! `next`, `events` and `hooks` each of them used to pass on by hand. The split between the
 //! two types is by what a function does:
 //!
@@ -24,7 +25,11 @@
 //! [`Game::refresh_sightings`] (a sighting update for benchmarks and tools that edit a
 //! state by hand). Each copies the state, runs a `Resolution` on the copy and keeps it.
 //! They stay on `Game` because their callers are outside the crate, where `Resolution` is
-//! not seen.
+//! not seen. Two private steps of `apply` also take `&mut Game`, once the resolution is
+//! over: `append_side_logs` (`view.rs`: each side's log of what it saw, kept in the game
+//! and in the next state) and `draw_built` (`commands.rs`: draws the features a hook built
+//! on the board the game's clones share). They write what the game keeps beside its
+//! state, which a resolution does not hold.
 
 use super::Game;
 use crate::action::Event;
