@@ -378,7 +378,7 @@ fn cavalry_may_not_rout_through_cavalry() {
         "id: c2, side: blue, type: infantry",
     );
     let out = ok(&field(None, "", &foot, ""), &o);
-    has(&out, "c2 te 0 → 1");
+    has(&out, "c2 fatigue (TE) hits 0 → 1");
     has(&out, "c1 placed (4,4) → (0,4) (routed)");
 }
 

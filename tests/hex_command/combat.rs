@@ -166,7 +166,7 @@ fn routing_through_friends_and_into_zones() {
     let base = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: E, counters: { hits: 2 } }\n  - { id: f, side: red, type: infantry, at: [4, 4], facing: E }\n";
     let f = field(None, "", base, "");
     let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "f te 0 → 1");
+    has(&out, "f fatigue (TE) hits 0 → 1");
     has(&out, "r placed (5,4) → (2,4) (routed)");
     let crowded =
         format!("{base}  - {{ id: g, side: red, type: infantry, at: [3, 4], facing: E }}\n");

@@ -83,7 +83,7 @@ fn rally_with_a_commander() {
     let out = ok(&f, &o);
     has(&out, "b placed (3,4) → (0,4) (routed)");
     has(&out, "b is no longer routed");
-    has(&out, "b te 1 → 0");
+    has(&out, "b fatigue (TE) hits 1 → 0");
     has(&out, "b hits 2 → 1");
     // Only the unit with the commander rallies: b loses a hit, n (alone) keeps its own.
     let played = f.json(&o, &[]);
@@ -118,11 +118,11 @@ fn rally_variants() {
     let hits_of = |name: &str| played.find("counter_changed", name, |e| e["counter"] == "hits");
     assert!(hits_of("n").is_some(), "{:?}", played.events);
     assert_eq!(hits_of("m"), None);
-    assert_eq!(final_value(&plain.stdout, "b te"), 0);
+    assert_eq!(final_value(&plain.stdout, "b fatigue (TE) hits"), 0);
     let te = f.play(&refs, &["--option", "rally_costs_te=on"]);
-    has(&te.stdout, "b te 1 → 0");
-    has(&te.stdout, "b te 0 → 1");
-    assert_eq!(final_value(&te.stdout, "b te"), 1);
+    has(&te.stdout, "b fatigue (TE) hits 1 → 0");
+    has(&te.stdout, "b fatigue (TE) hits 0 → 1");
+    assert_eq!(final_value(&te.stdout, "b fatigue (TE) hits"), 1);
 }
 
 /// 004 6 and 5.3: commanders attach at the start of the turn, one per unit, never to a

@@ -64,10 +64,10 @@ fn flank_melee_doubles_the_results() {
             has(out, "melee of b (3) against r (2)");
             match outcome {
                 "defender hit" => has(out, "r hits 0 → 2"),
-                "defender TE" => has(out, "r te 1 → 2"),
+                "defender TE" => has(out, "r fatigue (TE) hits 1 → 2"),
                 "both hit and defender TE" => {
                     has(out, "r hits 0 → 2");
-                    has(out, "r te 1 → 2");
+                    has(out, "r fatigue (TE) hits 1 → 2");
                 }
                 _ => {}
             }

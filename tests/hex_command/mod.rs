@@ -153,7 +153,7 @@ pub(super) fn refused(f: &Field, orders: &[String], why: &str) {
     f.refused(orders, &[], why);
 }
 
-/// The last value a counter line (`r te 0 → 1`) shows, 0 when it never changed.
+/// The last value a counter line (`r fatigue (TE) hits 0 → 1`) shows, 0 when it never changed.
 pub(super) fn final_value(out: &str, what: &str) -> i32 {
     out.lines()
         .rev()

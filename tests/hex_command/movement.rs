@@ -306,8 +306,8 @@ fn one_unit_per_hex_and_light_infantry_pass_through() {
             &[order("blue", "move: { piece: l, path: [[2, 4], [3, 4]] }")],
         ),
     );
-    has(&out, "b te 0 → 1");
-    has(&out, "l te 0 → 1");
+    has(&out, "b fatigue (TE) hits 0 → 1");
+    has(&out, "l fatigue (TE) hits 0 → 1");
     refused(
         &f,
         &with(
@@ -333,7 +333,7 @@ fn obstacles_disorder_unless_started_at_or_on_a_road() {
             &[order("blue", "move: { piece: b, path: [[3, 5], [3, 4]] }")],
         ),
     );
-    has(&out, "b te 0 → 1");
+    has(&out, "b fatigue (TE) hits 0 → 1");
     // s starts at the wall: no TE.
     let played = f.json(
         &with(
@@ -371,7 +371,7 @@ fn buildings_disorder_without_stopping() {
         ),
     );
     has(&out, "b moved (2,4) → (3,4) → (4,4), cost 2");
-    has(&out, "b te 0 → 1");
+    has(&out, "b fatigue (TE) hits 0 → 1");
 }
 
 /// 004 5.5b: cavalry cannot enter forest except by road.
@@ -424,7 +424,7 @@ fn artillery_push_and_limbering_cost_te() {
             &[order("blue", "move: { piece: g, path: [[4, 3]] }")],
         ),
     );
-    has(&out, "g te 0 → 1");
+    has(&out, "g fatigue (TE) hits 0 → 1");
     refused(
         &f,
         &with(
@@ -441,7 +441,7 @@ fn artillery_push_and_limbering_cost_te() {
         ),
     );
     has(&out, "g changed mode unlimbered → limbered");
-    has(&out, "g te 0 → 1");
+    has(&out, "g fatigue (TE) hits 0 → 1");
 }
 
 /// 004 charts page, fatigue: the third TE hit fatigues a unit; a fatigued unit moves at
@@ -457,7 +457,7 @@ fn fatigue_and_te_recovery() {
             &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
         ),
     );
-    has(&out, "b te 2 → 3");
+    has(&out, "b fatigue (TE) hits 2 → 3");
     has(&out, "b is fatigued");
     let tired = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E, counters: { te: 3 }, flags: [fatigued] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f2 = field(None, "", tired, "");
@@ -478,7 +478,7 @@ fn fatigue_and_te_recovery() {
     );
     // A whole turn without moving: t recovers one TE at the turn's end.
     let out = ok(&f, &whole_turn());
-    has(&out, "t te 1 → 0");
+    has(&out, "t fatigue (TE) hits 1 → 0");
 }
 
 // --- Roads, hills, skirmishers, heavy guns, pursuit, the supreme commander -------------

@@ -513,7 +513,7 @@ fn a_pontoon_bridge_takes_three_turns() {
     ];
     // Without a bridge, c crossing the stream after its first step takes a TE hit.
     let out = ok(&f, &turn_with(&cross), &[]);
-    has(&out, "c te 0 → 1");
+    has(&out, "c fatigue (TE) hits 0 → 1");
     // Three turns of work, then the same crossing.
     let mut orders = Vec::new();
     for _ in 0..3 {
@@ -529,7 +529,7 @@ fn a_pontoon_bridge_takes_three_turns() {
     orders.extend(turn_with(&cross));
     let out = ok(&f, &orders, &[]);
     has(&out, "c moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
-    lacks(&out, "c te 0 → 1");
+    lacks(&out, "c fatigue (TE) hits 0 → 1");
     // Working is the unit's turn: it cannot move after it, nor work twice in a turn.
     let mut once = ends("blue", 2);
     once.push(work.clone());

@@ -76,7 +76,7 @@ fn optional_movement_and_melee_rules() {
     lacks(&f.play(&refs, &[]).stdout, "b te");
     has(
         &f.play(&refs, &["--option", "disorder_fatigue=on"]).stdout,
-        "b te 0 → 1",
+        "b fatigue (TE) hits 0 → 1",
     );
     let tired = with(
         to_blue_movement(),
@@ -182,8 +182,8 @@ fn optional_command_and_melee_rules() {
     // Same dice without the option: r ends with exactly one TE hit less.
     let plain = f.play(&refs, &[]);
     assert_eq!(
-        final_value(&r.stdout, "r te"),
-        final_value(&plain.stdout, "r te") + 1
+        final_value(&r.stdout, "r fatigue (TE) hits"),
+        final_value(&plain.stdout, "r fatigue (TE) hits") + 1
     );
     let tribal = pieces.replace(
         "at: [3, 4], facing: E }",

@@ -124,7 +124,7 @@ fn routing_cavalry_may_not_pass_through_artillery() {
         "id: c, side: blue, type: infantry",
     );
     let out = ok(&field(None, "", &foot, ""), &o);
-    has(&out, "g te 0 → 1");
+    has(&out, "g fatigue (TE) hits 0 → 1");
     has(&out, "c placed (4,4) → (1,4) (routed)");
 }
 
@@ -158,8 +158,8 @@ fn foot_entering_forest_off_the_road_are_not_stopped() {
         &o,
     );
     has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
-    has(&out, "b te 0 → 1");
-    lacks(&out, "b te 1 → 2");
+    has(&out, "b fatigue (TE) hits 0 → 1");
+    lacks(&out, "b fatigue (TE) hits 1 → 2");
 }
 
 /// Found by the fuzzer while fixing the above: a routed unit met a hex held by a lone enemy

@@ -55,7 +55,7 @@ fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
         lacks(melee, "r hits");
         if both {
             has(melee, "b hits 0 → 1");
-            has(melee, "b te 0 → 1");
+            has(melee, "b fatigue (TE) hits 0 → 1");
         }
     }
 }
@@ -82,7 +82,7 @@ fn a_defenders_red_star_kills_the_attackers_commander() {
         "kb removed (commander killed by a red-star hit; the unit takes no hit)",
     );
     lacks(melee, "b hits");
-    has(melee, "r te 0 → 1");
+    has(melee, "r fatigue (TE) hits 0 → 1");
 }
 
 /// 004 l.583 (7e: out-of-arc fire at point blank is allowed "unless a firer has a target in

@@ -224,7 +224,7 @@ fn decision_failure_six_and_seven_fall_back_to_cover_and_defend() {
         "decision_failure: d10 7; score 7 → fall back to cover and TE",
     );
     for line in [
-        "b te 0 → 1",
+        "b fatigue (TE) hits 0 → 1",
         "b now faces W",
         "b placed (5,4) → (2,4) (fell back toward cover (decision failure))",
         "note: b defends in cover at (2,4), halted until the turn ends",

@@ -138,11 +138,11 @@ fn an_attached_commander_spares_his_unit_a_failed_order_change() {
         "note: d has ames attached: the decision roll does not bind it",
     );
     for unit in ["b", "d"] {
-        lacks(&out, &format!("{unit} te 0 → 1"));
+        lacks(&out, &format!("{unit} fatigue (TE) hits 0 → 1"));
         lacks(&out, &format!("{unit} now faces W"));
         lacks(&out, &format!("{unit} is halted"));
     }
-    has(&out, "c te 0 → 1");
+    has(&out, "c fatigue (TE) hits 0 → 1");
     has(
         &out,
         "c placed (2,6) → (0,6) (fell back toward cover (decision failure))",

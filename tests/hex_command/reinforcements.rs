@@ -158,8 +158,8 @@ fn forced_moves_and_melee_lose_the_te_recovery() {
     let out = ok(&f, &o);
     has(&out, "r placed (7,4) → (4,4) (routed)");
     has(&out, "r placed (4,4) → (1,4) (routed)");
-    has(&out, "q te 1 → 0");
-    lacks(&out, "r te 1 → 0");
+    has(&out, "q fatigue (TE) hits 1 → 0");
+    lacks(&out, "r fatigue (TE) hits 1 → 0");
     // Meleed, though the melee is over by the turn's end (the attacker routed): the
     // defender, which did not move, still does not recover.
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { te: 1 } }\n";
@@ -171,7 +171,7 @@ fn forced_moves_and_melee_lose_the_te_recovery() {
         if outcome == "attacker hit" {
             has(out, "b is routed");
             has(out, "r is no longer in_melee");
-            lacks(out, "r te 1 → 0");
+            lacks(out, "r fatigue (TE) hits 1 → 0");
         }
     });
 }

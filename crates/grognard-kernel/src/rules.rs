@@ -82,6 +82,9 @@ pub struct CounterDef {
     pub max: i32,
     /// Effects that fire when the counter reaches a value.
     pub triggers: Vec<Trigger>,
+    /// How the log words it ("fatigue (TE) hits"); empty: its name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub called: String,
 }
 
 /// "When the counter reaches `at_least`, do `effects`."

@@ -420,7 +420,13 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             from,
             to,
         } => {
-            format!("  {} {counter} {from} → {to}", names.piece(*piece))
+            let rules = names.game.rules();
+            let called = rules
+                .counters
+                .iter()
+                .find(|c| c.name == *counter && !c.called.is_empty())
+                .map_or(counter.as_str(), |c| c.called.as_str());
+            format!("  {} {called} {from} → {to}", names.piece(*piece))
         }
         Event::FlagChanged { piece, flag, on } => {
             format!("  {} {}", names.piece(*piece), flag_words(flag, *on))

@@ -148,6 +148,7 @@ pub fn rules(geo: Geo) -> Rules {
         private_flags: Vec::new(),
         counters: vec![CounterDef {
             name: "hits".into(),
+            called: String::new(),
             initial: 0,
             min: 0,
             max: 5,

@@ -36,6 +36,7 @@ pub(super) fn compile_counters(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
             }
             CounterDef {
                 name: c.name.value.clone(),
+                called: v.called.clone().unwrap_or_default(),
                 initial: v.initial.clamp(v.min, max.max(v.min)),
                 min: v.min,
                 max,

@@ -238,6 +238,9 @@ pub struct CounterSpec {
     pub max: Option<i32>,
     /// What happens at thresholds.
     pub triggers: Vec<TriggerSpec>,
+    /// How the log words it (`fatigue (TE) hits`); its name by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called: Option<String>,
 }
 
 /// "At `at` or more, do `effects` to the piece."
