@@ -99,13 +99,13 @@ impl Game {
 }
 
 impl Resolution<'_> {
-    /// Orders during the set-up (and `deploy` orders after it, which are refused).
+    /// Orders during the set-up (and `deploy` orders after it, which are refused), on
+    /// `next` as the gate copied it.
     pub(super) fn resolve_setup(&mut self, order: &Order) -> Result<(), Refusal> {
         let game = self.game;
         if !game.state.setting_up() {
             return Err(game.refuse_in_phase(PhaseBan::SetupOver));
         }
-        self.next.clone_from(&game.state);
         match &order.action {
             Action::Deploy { piece, to, facing } => {
                 self.do_deploy(order.side, *piece, *to, *facing)?;

@@ -257,24 +257,23 @@ impl Game {
 
     /// Checks and resolves an order on a copy of the state: the new state and the events,
     /// before knowledge is updated. [`Game::apply`] commits it; [`Game::legal_orders`]
-    /// tries candidates with it and keeps the game as it was.
+    /// tries candidates with [`Game::resolve_into`] and keeps the game as it was. The state
+    /// is copied once, after the phase's gate has let the order through.
     pub(crate) fn resolve(
         &self,
         order: &Order,
         hooks: &mut dyn Hooks,
     ) -> Result<(State, Vec<Event>), Refusal> {
+        let gate = self.gate(order)?;
         let mut next = self.state.clone();
-        let events = self.resolve_into(order, hooks, &mut next)?;
+        let events = self.resolve_past_gate(order, hooks, &mut next, gate)?;
         Ok((next, events))
     }
 
-    /// [`Game::resolve`] into `next`, which is first made a copy of the state with
-    /// `clone_from` (so a scratch state reused for many trials allocates nothing); on a
-    /// refusal `next` holds a partial resolution, to be ignored.
-    ///
-    /// Two halves: the phase's gate (may this side act now, and does the phase allow this
-    /// order), then the dispatch to the order's own resolution. Held and contact flags are
-    /// brought up to date after either.
+    /// [`Game::resolve`] into `next`, which is made a copy of the state with `clone_from`
+    /// once the gate lets the order through (so a scratch state reused for many trials
+    /// allocates nothing, and an order the gate refuses copies nothing); on a refusal
+    /// `next` holds a partial resolution, to be ignored.
     ///
     /// # Errors
     /// A [`Refusal`] saying what was wrong.
@@ -284,14 +283,38 @@ impl Game {
         hooks: &mut dyn Hooks,
         next: &mut State,
     ) -> Result<Vec<Event>, Refusal> {
+        let gate = self.gate(order)?;
+        next.clone_from(&self.state);
+        self.resolve_past_gate(order, hooks, next, gate)
+    }
+
+    /// The phase's gate: may this side act now ([`Self::side_may_act`]), and, past the
+    /// set-up, does the phase allow this order ([`Self::phase_allows_order`]). The current
+    /// phase, its phasing side, and whether the order is the set-up's.
+    fn gate(&self, order: &Order) -> Result<(&PhaseDef, SideId, bool), Refusal> {
         let (phase, phasing) = self.side_may_act(order)?;
+        let setup = self.state.setting_up() || matches!(order.action, Action::Deploy { .. });
+        if !setup {
+            self.phase_allows_order(order, phase)?;
+        }
+        Ok((phase, phasing, setup))
+    }
+
+    /// The order's own resolution once the gate has let it through, on `next`, a copy of
+    /// the state: the set-up's orders, or the dispatch to the order's file; held and
+    /// contact flags are brought up to date after a dispatch.
+    fn resolve_past_gate(
+        &self,
+        order: &Order,
+        hooks: &mut dyn Hooks,
+        next: &mut State,
+        (phase, phasing, setup): (&PhaseDef, SideId, bool),
+    ) -> Result<Vec<Event>, Refusal> {
         let mut events = Vec::new();
-        if self.state.setting_up() || matches!(order.action, Action::Deploy { .. }) {
+        if setup {
             Resolution::new(self, next, &mut events, hooks).resolve_setup(order)?;
             return Ok(events);
         }
-        self.phase_allows_order(order, phase)?;
-        next.clone_from(&self.state);
         let mut resolution = Resolution::new(self, next, &mut events, hooks);
         resolution.dispatch(order, (phase, phasing))?;
         resolution.keep_contact_flags();
@@ -392,6 +415,15 @@ impl Game {
 }
 
 impl Resolution<'_> {
+    /// Ends the game here, before its turns are played out (a sudden win or loss, or the
+    /// `result` hook's verdict): the stage and the `game_over` event every side sees.
+    fn end_game_now(&mut self) {
+        self.next.stage = Stage::Over(None);
+        self.events.push(Event::GameOver {
+            turns: self.next.turn,
+        });
+    }
+
     /// Ends the game when a side has lost or won at once (by the data's victory conditions
     /// or the `result` hook), and records the result of a game that has ended (with its
     /// `game_result` event, which every side sees).
@@ -417,10 +449,7 @@ impl Resolution<'_> {
                 .as_ref()
                 .and_then(|v| crate::victory::sudden_win(v, &game.board, &game.sides, self.next));
             if loss.is_some() || won.is_some() {
-                self.next.stage = Stage::Over(None);
-                self.events.push(Event::GameOver {
-                    turns: self.next.turn,
-                });
+                self.end_game_now();
             }
             loss
         };
@@ -443,10 +472,7 @@ impl Resolution<'_> {
         let result = match verdict {
             Some(v) => {
                 if !self.next.over() {
-                    self.next.stage = Stage::Over(None);
-                    self.events.push(Event::GameOver {
-                        turns: self.next.turn,
-                    });
+                    self.end_game_now();
                 }
                 crate::victory::GameResult {
                     winner: v.winner,
