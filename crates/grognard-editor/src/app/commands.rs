@@ -38,6 +38,9 @@ pub enum FilePurpose {
     PolicyFile,
 }
 
+/// Why nothing can be ordered while stepping through a finished game (app/replay.rs).
+pub(super) const REVIEW_WHY: &str = "you are stepping through the finished game, which is \
+                                     read-only: Back to the end returns to it";
 impl FilePurpose {
     pub(super) fn title(self) -> &'static str {
         match self {
@@ -378,7 +381,7 @@ impl EditorApp {
                 }
                 Command::ClickPoint(_) => self.select(Command::Select(None)),
                 Command::ClearPath => self.rt.play.path.clear(),
-                _ => self.fail(super::replay::REVIEW_WHY.to_owned()),
+                _ => self.fail(REVIEW_WHY.to_owned()),
             };
         }
         match c {

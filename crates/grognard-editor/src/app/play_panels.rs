@@ -133,7 +133,7 @@ impl EditorApp {
             }
             // What the last order did (a roll, a sighting) says more than who gave it.
             let why_no_undo = match (self.computer_thinking(), session.why_locked()) {
-                _ if self.reviewing() => super::replay::REVIEW_WHY.to_owned(),
+                _ if self.reviewing() => super::commands::REVIEW_WHY.to_owned(),
                 (None, Some(why)) => why.to_owned(),
                 _ => self.why_no_undo(),
             };

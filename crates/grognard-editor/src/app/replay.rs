@@ -7,7 +7,7 @@
 //! ([`Session::position`], a replay from the start as an undo is) takes its place, so every
 //! part of the tab draws that position by the code that draws the game. No order is given
 //! meanwhile: the legal list is empty, the order buttons, *End phase* and *Undo* are greyed
-//! with [`REVIEW_WHY`], the computer waits, and *Save game…* saves the whole game.
+//! with [`REVIEW_WHY`](super::commands::REVIEW_WHY), the computer waits, and *Save game…* saves the whole game.
 
 use egui::RichText;
 use grognard_rules::orders::describe_order_as;
@@ -24,10 +24,6 @@ pub(super) struct Review {
     /// The position shown: after this many of its orders.
     pub(super) at: usize,
 }
-
-/// Why nothing can be ordered while stepping through a finished game.
-pub(super) const REVIEW_WHY: &str = "you are stepping through the finished game, which is \
-                                     read-only: Back to the end returns to it";
 
 impl EditorApp {
     /// True while an earlier position of a finished game is shown.
@@ -52,11 +48,11 @@ impl EditorApp {
         }
     }
 
-    /// Why an order is not offered now: [`REVIEW_WHY`] while stepping through, else who
+    /// Why an order is not offered now: [`REVIEW_WHY`](super::commands::REVIEW_WHY) while stepping through, else who
     /// acts or that the legal list lacks it.
     pub(super) fn why_not_now(&self) -> String {
         if self.reviewing() {
-            REVIEW_WHY.to_owned()
+            super::commands::REVIEW_WHY.to_owned()
         } else {
             self.why_not()
         }
