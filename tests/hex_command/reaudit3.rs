@@ -85,7 +85,10 @@ fn melees_are_fought_in_the_order_they_are_declared() {
         melee,
         "R placed (6,4) → (5,5) (advanced after winning the melee it defended)",
     );
-    has(melee, "R fatigue (TE) hits 0 → 1\n  R fatigue (TE) hits 1 → 2");
+    has(
+        melee,
+        "R fatigue (TE) hits 0 → 1\n  R fatigue (TE) hits 1 → 2",
+    );
     let out = played(&[
         "play",
         "p09.yaml",
