@@ -140,15 +140,25 @@ struct PathPrompt {
     note: String,
 }
 
-/// Files watched for live reload, with their last modification times.
+/// Files watched for live reload, with their last modification times and a hash of
+/// their bytes (a file rewritten with the same content is no change).
 #[derive(Debug, Default)]
 struct Watch {
-    files: Vec<(PathBuf, Option<SystemTime>)>,
+    files: Vec<(PathBuf, Option<SystemTime>, Option<u64>)>,
     last: Option<Instant>,
 }
 
 fn modified(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// A hash of the file's bytes (`None` when it cannot be read).
+fn content_hash(p: &Path) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let bytes = std::fs::read(p).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    Some(h.finish())
 }
 
 /// What lives only while the editor runs: what every tab shares (the ruleset being
@@ -167,6 +177,9 @@ struct Runtime {
     scenario_problems: Vec<String>,
     status: Option<Status>,
     reload_error: Option<String>,
+    /// The files that changed on disk while a game was in play (shown, with a button to
+    /// start a new game from them; the game goes on meanwhile).
+    disk_changed: Vec<String>,
     watch: Watch,
     prompt: Option<PathPrompt>,
     terrain_colors: Vec<Color32>,
@@ -302,6 +315,7 @@ impl EditorApp {
                 scenario_problems: Vec::new(),
                 status: None,
                 reload_error: None,
+                disk_changed: Vec::new(),
                 watch: Watch::default(),
                 prompt: None,
                 terrain_colors: Vec::new(),
@@ -606,6 +620,7 @@ impl EditorApp {
         match built {
             Ok(session) => {
                 self.rt.scenario_problems.clear();
+                self.rt.disk_changed.clear();
                 self.rt.play.review = None;
                 self.rt.session = Some(session);
                 self.rt.play.players.clear();
@@ -644,19 +659,35 @@ impl EditorApp {
             .into_iter()
             .map(|p| {
                 let m = modified(&p);
-                (p, m)
+                let h = content_hash(&p);
+                (p, m, h)
             })
             .collect();
     }
 
-    /// Reloads files that changed on disk; on error keeps the last good version.
+    /// True when a game has begun: an order given or a seat handed to the computer.
+    fn game_in_progress(&self) -> bool {
+        self.rt
+            .session
+            .as_ref()
+            .is_some_and(|s| !s.orders().is_empty())
+            || self.rt.play.players.iter().any(Option::is_some)
+    }
+
+    /// Reloads files whose content changed on disk (a new modification time with the same
+    /// bytes is no change); on error keeps the last good version. A game in progress is
+    /// not restarted: it goes on, and the Play tab offers a new game from the new files.
     pub fn check_files(&mut self) {
         let mut changed = Vec::new();
-        for (p, m) in &mut self.rt.watch.files {
+        for (p, m, h) in &mut self.rt.watch.files {
             let now = modified(p);
             if now != *m {
                 *m = now;
-                changed.push(p.clone());
+                let hash = content_hash(p);
+                if hash != *h {
+                    *h = hash;
+                    changed.push(p.clone());
+                }
             }
         }
         if changed.is_empty() {
@@ -691,9 +722,30 @@ impl EditorApp {
             self.rt.scenario_text = text;
         }
         if self.rt.reload_error.is_none() {
-            self.recheck_scenario();
+            if self.game_in_progress() {
+                self.keep_game_after_change(&changed);
+            } else {
+                self.recheck_scenario();
+            }
         }
         self.rewatch();
+    }
+
+    /// Files changed on disk while a game is in play: the game goes on under the files it
+    /// started with, and the status line and the Play tab say so (its *New game from the
+    /// changed files* button starts one from them).
+    fn keep_game_after_change(&mut self, changed: &[PathBuf]) {
+        for p in changed {
+            let shown = self.shown(p);
+            if !self.rt.disk_changed.contains(&shown) {
+                self.rt.disk_changed.push(shown);
+            }
+        }
+        self.say(format!(
+            "{} changed on disk; the game in play goes on as it started (New game from the \
+             changed files, on the Play tab, starts one from them)",
+            self.rt.disk_changed.join(", ")
+        ));
     }
 
     /// Draws one frame and applies what it asked for.

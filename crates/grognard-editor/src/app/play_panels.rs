@@ -217,7 +217,20 @@ impl EditorApp {
                 out.push(Command::NewGame);
             }
             // Last on its row: when it comes and goes nothing else moves.
-            if stale && ui.button("Restart with edited rules").clicked() {
+            if !self.rt.disk_changed.is_empty() {
+                if ui
+                    .button("New game from the changed files")
+                    .on_hover_text(format!(
+                        "{} changed on disk while this game was in play; the game goes on \
+                         as it started. This starts a new one from the files as they are \
+                         now (who plays each side is kept).",
+                        self.rt.disk_changed.join(", ")
+                    ))
+                    .clicked()
+                {
+                    out.push(Command::NewGame);
+                }
+            } else if stale && ui.button("Restart with edited rules").clicked() {
                 out.push(Command::Restart);
             }
         });
