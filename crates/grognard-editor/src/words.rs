@@ -491,6 +491,26 @@ fn cites_the_source(inner: &str) -> bool {
     line_number || inner.contains("audit")
 }
 
+/// A marker of a piece's counter (`te 2`, the ruleset's name spaced) or flag (`no battle`)
+/// as the event log words it (`grognard_play::text`), for the piece panel: `b2 fatigue
+/// (TE) hits 2`, `bt1 is marked “no battle”`, `r3 is routed` — one wording for the log and
+/// the panel. Any other marker (a sighting's `dummy`, `face up`) is said as it is.
+#[must_use]
+pub fn marker_line(rules: &grognard_kernel::rules::Rules, piece: &str, marker: &str) -> String {
+    use grognard_play::text::{counter_words, flag_words};
+    if let Some(f) = rules.flags.iter().find(|f| spaced(&f.name) == marker) {
+        return format!("{piece} {}", log_line(rules, &flag_words(&f.name, true)));
+    }
+    if let Some((name, value)) = marker.rsplit_once(' ')
+        && value.parse::<i64>().is_ok()
+        && let Some(c) = rules.counters.iter().find(|c| spaced(&c.name) == name)
+    {
+        let called = counter_words(rules, &c.name);
+        return format!("{piece} {} {value}", log_line(rules, called));
+    }
+    format!("marker: {marker}")
+}
+
 /// The legend's line for the short counter names a small counter shows (`ci 4`, `f6`): each
 /// of the ruleset's counters with its short forms, `None` for a ruleset with none.
 /// `On small counters: fig or f figures, ci cvs i, oc order changes.`

@@ -6,12 +6,13 @@
 mod common;
 
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::{Command, EditorApp};
+use grognard_kernel::ids::SideId;
 
 fn status(h: &Harness<'_, EditorApp>) -> String {
     h.state()
@@ -86,4 +87,72 @@ fn a_scenario_file_rewritten_on_disk_does_not_throw_the_game_in_play_away() {
             .is_none(),
         "the offer goes once taken"
     );
+}
+
+/// Both sides seated as greedy and the game played to its end.
+fn played_out(path: &str) -> Harness<'static, EditorApp> {
+    let mut h = common::scenario(path, 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for side in [SideId(0), SideId(1)] {
+        h.state_mut()
+            .command(Command::Seat(side, Some(grognard_play::PolicyKind::Greedy)));
+    }
+    let start = Instant::now();
+    while h.state().session().expect("a game").game.phase().is_some() {
+        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(&h));
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_steps(2);
+    }
+    h.run();
+    h
+}
+
+/// F5/F4: the Play tab's log and piece panel read "is no longer may close", "te" and
+/// "marker: te 2". The log says a flag as the CLI does (`grognard_play::text::flag_words`:
+/// a state after "is" only when the name reads so, else "is marked “may close”") and a
+/// counter by its `called:` words ("fatigue (TE) hits"); the piece panel says a piece's
+/// counters and flags in the same words.
+#[test]
+fn the_log_and_the_piece_panel_word_flags_and_counters_as_the_cli_does() {
+    let mut h = played_out("examples/hex-command.yaml");
+    let log = h.state().event_log().to_vec();
+    let game = &h.state().session().expect("a game").game;
+    let rules = game.rules();
+    let te = rules
+        .counters
+        .iter()
+        .position(|c| c.name == "te")
+        .expect("te");
+    assert!(
+        log.iter().any(|l| l.contains(" fatigue (TE) hits ")),
+        "{log:#?}"
+    );
+    for l in &log {
+        assert!(!l.contains(" te "), "{l}");
+        for f in &rules.flags {
+            let raw = f.name.replace('_', " ");
+            let words = grognard_play::text::flag_words(&f.name, true);
+            if words.contains("marked") {
+                assert!(!l.ends_with(&format!(" is {raw}")), "{l}");
+                assert!(!l.ends_with(&format!(" is no longer {raw}")), "{l}");
+            }
+        }
+    }
+    // A piece that ends with fatigue hits: the panel words them as the log does.
+    let tired = game
+        .state()
+        .pieces
+        .iter()
+        .find(|p| {
+            p.counters.get(te).copied().unwrap_or(0) > 0
+                && p.place != grognard_kernel::piece::Place::Off
+        })
+        .map(|p| (p.id, p.name.clone(), p.counters[te]))
+        .expect("a piece with fatigue hits");
+    h.state_mut().command(Command::Select(Some(tired.0)));
+    h.run();
+    let line = format!("{} fatigue (TE) hits {}", tired.1, tired.2);
+    assert!(h.query_by_label(&line).is_some(), "the panel says {line}");
+    assert!(h.query_by_label_contains("marker: te").is_none());
 }

@@ -420,12 +420,7 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
             from,
             to,
         } => {
-            let rules = names.game.rules();
-            let called = rules
-                .counters
-                .iter()
-                .find(|c| c.name == *counter && !c.called.is_empty())
-                .map_or(counter.as_str(), |c| c.called.as_str());
+            let called = counter_words(names.game.rules(), counter);
             format!("  {} {called} {from} → {to}", names.piece(*piece))
         }
         Event::FlagChanged { piece, flag, on } => {
@@ -464,6 +459,17 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
         Event::Note { text } | Event::NoteNaming { text, .. } => format!("  note: {text}"),
         _ => String::new(),
     }
+}
+
+/// A counter as the log names it: its `called:` words when the ruleset gives them (Hex
+/// Command's `te` is "fatigue (TE) hits"), else its name.
+#[must_use]
+pub fn counter_words<'r>(rules: &'r grognard_kernel::rules::Rules, counter: &'r str) -> &'r str {
+    rules
+        .counters
+        .iter()
+        .find(|c| c.name == counter && !c.called.is_empty())
+        .map_or(counter, |c| c.called.as_str())
 }
 
 /// A flag set or cleared, as a rulebook says it: a state read after "is" (`is routed`,

@@ -49,7 +49,7 @@ impl EditorApp {
         );
         if let Some(d) = pieces.iter().find(|d| d.id == id) {
             for m in &d.markers {
-                ui.label(format!("marker: {m}"));
+                ui.label(crate::words::marker_line(rules, &p.name, m));
             }
         }
         let legal: Vec<&Action> = self.legal_of(id).collect();
