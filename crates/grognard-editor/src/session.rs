@@ -160,11 +160,16 @@ impl Session {
     }
 
     /// Why the last order cannot be taken back, in a player's words, when it cannot
-    /// because of what it did (None while it can, or with no order given).
+    /// because of what it did (None while it can, or with no order given). Once the game
+    /// is over that is the reason, whatever else the last order did (village-skirmish,
+    /// which hides nothing, said its last order "showed you something of the enemy").
     #[must_use]
     pub fn why_locked(&self) -> Option<&'static str> {
         if self.can_undo() {
             return None;
+        }
+        if !self.orders.is_empty() && self.game.result().is_some() {
+            return Some(Lock::GameOver.words());
         }
         self.lock.map(Lock::words)
     }

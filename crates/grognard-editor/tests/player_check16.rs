@@ -156,3 +156,21 @@ fn the_log_and_the_piece_panel_word_flags_and_counters_as_the_cli_does() {
     assert!(h.query_by_label(&line).is_some(), "the panel says {line}");
     assert!(h.query_by_label_contains("marker: te").is_none());
 }
+
+/// F14: at game over Undo and Ctrl+Z said "The last order showed you something of the
+/// enemy" in village-skirmish, which hides nothing. The reason given is that the game is
+/// over.
+#[test]
+fn at_game_over_undo_says_the_game_is_over() {
+    let mut h = played_out("examples/village-skirmish.yaml");
+    h.state_mut().command(Command::Undo);
+    h.run();
+    let said = status(&h);
+    assert!(said.contains("ended the game"), "{said}");
+    assert!(!said.contains("enemy"), "{said}");
+    let why = h.state().session().expect("a game").why_locked();
+    assert_eq!(
+        why,
+        Some("The last order ended the game: it is not taken back.")
+    );
+}
