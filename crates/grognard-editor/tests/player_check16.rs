@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::ids::SideId;
 
@@ -172,5 +172,47 @@ fn at_game_over_undo_says_the_game_is_over() {
     assert_eq!(
         why,
         Some("The last order ended the game: it is not taken back.")
+    );
+}
+
+/// F1, F2: while stepping through a finished game, Undo was drawn enabled (the position
+/// shown is one order on from the last, which that session could take back) and clicking
+/// it was refused; and the step row moved up and right after the first ◀ Back, so a
+/// second click on the same spot missed. Undo is greyed while stepping, and the buttons
+/// keep their places.
+#[test]
+fn stepping_through_a_finished_game_greys_undo_and_keeps_the_step_buttons_in_place() {
+    let mut h = played_out("examples/drill-square.yaml");
+    let n = h.state().session().expect("a game").orders().len();
+    assert!(n > 3, "{n}");
+    let before = h.get_by_role_and_label(Role::Button, "◀ Back").rect();
+    h.get_by_role_and_label(Role::Button, "◀ Back").click();
+    h.run();
+    assert_eq!(h.state().review_position(), Some((n - 1, n)));
+    let after = h.get_by_role_and_label(Role::Button, "◀ Back").rect();
+    assert_eq!(before, after, "◀ Back stays where it was");
+    // A second click on the same spot steps back again.
+    h.event(egui::Event::PointerMoved(after.center()));
+    h.event(common::button(after.center(), true));
+    h.event(common::button(after.center(), false));
+    h.run();
+    assert_eq!(h.state().review_position(), Some((n - 2, n)));
+    // Steps on from the start: each position is one order after another, which that
+    // position's session could take back; Undo stays greyed at every one.
+    h.get_by_role_and_label(Role::Button, "Start").click();
+    h.run();
+    for k in 1..=6 {
+        h.get_by_role_and_label(Role::Button, "Forward ▶").click();
+        h.run();
+        assert_eq!(h.state().review_position(), Some((k, n)));
+        let undo = h.get_by_role_and_label(Role::Button, "Undo");
+        assert!(
+            undo.accesskit_node().is_disabled(),
+            "Undo is greyed while stepping (after order {k})"
+        );
+    }
+    assert_eq!(
+        h.get_by_role_and_label(Role::Button, "◀ Back").rect(),
+        before
     );
 }

@@ -121,7 +121,8 @@ impl EditorApp {
         let Some(session) = &self.rt.session else {
             return false;
         };
-        if self.computer_thinking().is_some() {
+        // A position of a finished game shown while stepping is read-only.
+        if self.computer_thinking().is_some() || self.reviewing() {
             return false;
         }
         let Some(last) = session.orders().last() else {

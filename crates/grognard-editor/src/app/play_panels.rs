@@ -53,11 +53,13 @@ impl EditorApp {
         egui::Panel::top("phase bar").show(ui, |ui| {
             self.status_row(ui, session, out);
             self.players_row(ui, stale, out);
+            // The step row comes first, in the same place whether stepping or not, so no
+            // button moves under the pointer when the first ◀ Back starts the stepping.
             if self.reviewing() {
                 self.review_bar(ui, out);
             } else {
-                self.result_or_terms(ui, session);
                 self.review_offer(ui, out);
+                self.result_or_terms(ui, session);
             }
         });
     }

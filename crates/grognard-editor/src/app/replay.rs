@@ -17,6 +17,10 @@ use crate::words::order_words;
 
 use super::{Command, EditorApp};
 
+/// The width of the step row's label, the same whether stepping or not, so the buttons
+/// after it keep their places.
+const STEP_LABEL_WIDTH: f32 = 250.0;
+
 /// A finished game being stepped through.
 pub(super) struct Review {
     /// The whole game, kept aside while an earlier position is shown in its place.
@@ -168,7 +172,12 @@ impl EditorApp {
             return;
         };
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new("Stepping through the finished game (read-only)").strong());
+            super::slot_label(
+                ui,
+                RichText::new("Stepping through (read-only):").strong(),
+                STEP_LABEL_WIDTH,
+            )
+            .on_hover_text("Stepping through the finished game: nothing can be ordered");
             self.step_buttons(ui, at, n, out);
         });
         ui.add(egui::Label::new(self.review_line()).wrap());
@@ -184,10 +193,11 @@ impl EditorApp {
             return;
         }
         ui.horizontal_wrapped(|ui| {
-            ui.label(format!(
+            let text = format!(
                 "Step through the game ({}):",
                 crate::words::count(n as i64, "order")
-            ));
+            );
+            super::slot_label(ui, text.as_str(), STEP_LABEL_WIDTH).on_hover_text(text.as_str());
             self.step_buttons(ui, n, n, out);
         });
     }
