@@ -216,3 +216,46 @@ fn stepping_through_a_finished_game_greys_undo_and_keeps_the_step_buttons_in_pla
         before
     );
 }
+
+/// F18: unticking Hot-seat left the board hidden ("Pass the screen to Side blue"), and the
+/// next scenario opened hidden too ("Pass the screen to Referee"). Hot-seat off shows the
+/// board; a new scenario does not inherit the screen.
+#[test]
+fn hot_seat_off_shows_the_board_and_a_new_scenario_does_not_open_hidden() {
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::HotSeat(true));
+    h.run();
+    assert!(h.query_by_label_contains("Pass the screen to").is_some());
+    h.state_mut().command(Command::HotSeat(false));
+    h.run();
+    assert!(
+        h.query_by_label_contains("Pass the screen to").is_none(),
+        "hot-seat off shows the board"
+    );
+    // Hidden again, then hot-seat off and another scenario opened.
+    h.state_mut().command(Command::HotSeat(true));
+    h.run();
+    assert!(h.query_by_label_contains("Pass the screen to").is_some());
+    h.state_mut().command(Command::HotSeat(false));
+    h.state_mut().command(Command::Chosen(
+        grognard_editor::app::FilePurpose::OpenScenario,
+        "examples/hex-command.yaml".into(),
+    ));
+    h.run();
+    assert!(status(&h).contains("hex-command"), "{}", status(&h));
+    assert!(
+        h.query_by_label_contains("Pass the screen to").is_none(),
+        "a new scenario opens with the board shown"
+    );
+    // With hot-seat on, a new scenario is passed to the side to act, never to the referee.
+    h.state_mut().command(Command::HotSeat(true));
+    h.state_mut().command(Command::NewGame);
+    h.run();
+    assert!(
+        h.query_by_label_contains("Pass the screen to Referee")
+            .is_none(),
+        "no screen is passed to the referee"
+    );
+}

@@ -548,9 +548,23 @@ impl EditorApp {
             return;
         }
         (self.rt.play.view, self.rt.play.view_chosen) = view;
+        // The screen is passed to a side, never to the referee.
+        self.rt.play.screen_hidden = self.saved.hot_seat && view.0 != ViewAs::Referee;
         let kept = self.reseat(seats);
         let name = session_name(self.rt.session.as_ref());
         self.say(format!("a new game of {name} started{kept}"));
+    }
+
+    /// Hot-seat: the view turns to the side to act and the board is hidden until that
+    /// side's player asks to see it (with no side to act, the referee's view shows).
+    pub(super) fn pass_screen_to_acting_side(&mut self) {
+        match self.acting_side_after_hidden() {
+            Some(side) => {
+                self.rt.play.view = ViewAs::Side(side);
+                self.rt.play.screen_hidden = true;
+            }
+            None => self.rt.play.screen_hidden = false,
+        }
     }
 
     /// How the Play tab's table is seen and who sits at it: the view, the hot-seat screen,
@@ -574,11 +588,11 @@ impl EditorApp {
             Command::FoldPanel(hidden) => self.saved.panel_hidden = hidden,
             Command::HotSeat(on) => {
                 self.saved.hot_seat = on;
-                if on && self.rt.play.view == ViewAs::Referee {
-                    self.rt.play.view = self
-                        .acting_side_after_hidden()
-                        .map_or(ViewAs::Referee, ViewAs::Side);
-                    self.rt.play.screen_hidden = true;
+                if !on {
+                    // No one to pass the screen to: the board shows.
+                    self.rt.play.screen_hidden = false;
+                } else {
+                    self.pass_screen_to_acting_side();
                 }
             }
             Command::Seat(side, kind) => self.seat(side, kind),

@@ -633,6 +633,12 @@ impl EditorApp {
                 // when the computer took red, after a view picked in hex-command).
                 self.rt.play.view_chosen = false;
                 self.rt.play.card_armed = false;
+                // A new game does not inherit the last one's screen: hidden only under
+                // hot-seat, and then for the side to act.
+                self.rt.play.screen_hidden = false;
+                if self.saved.hot_seat {
+                    self.pass_screen_to_acting_side();
+                }
                 self.say(format!("{name} started under {rname}"));
             }
             Err(problems) => {
