@@ -108,7 +108,7 @@ impl Session {
         let events = self
             .game
             .apply(&order, self.hooks.as_mut())
-            .map_err(|r| r.message)?;
+            .map_err(|r| refusal_words(&self.game, &r.message))?;
         // The server's test: dice rolled, something of the enemy shown, or the game over.
         match takeback.lock(&self.game) {
             Some(lock) => {
@@ -123,7 +123,8 @@ impl Session {
         Ok(events)
     }
 
-    /// Why the kernel would refuse `order` now, in its own words — the refusal `grognard
+    /// Why the kernel would refuse `order` now, in its own words (the ruleset's names
+    /// spaced, as the buttons say them) — the refusal `grognard
     /// play` prints — tried on a copy of the game, so nothing changes; `None` when it would
     /// be accepted. An order the legal list lacks is explained by the rule that bars it,
     /// not by its absence from the list.
@@ -132,7 +133,7 @@ impl Session {
         let refused = copy
             .apply(order, self.hooks.as_mut())
             .err()
-            .map(|r| r.message);
+            .map(|r| refusal_words(&self.game, &r.message));
         // A hook that faulted on the trial is the trial's: the next listing starts clean.
         let _ = self.hooks.take_fault();
         refused
@@ -369,6 +370,13 @@ impl Session {
             generation: next_generation(),
         })
     }
+}
+
+/// A kernel refusal as the editor shows it: the ruleset's names spaced as the buttons say
+/// them (`hale has already used change orders this phase`, not `change_orders`); a
+/// piece's name stays as orders spell it.
+fn refusal_words(game: &grognard_kernel::game::Game, message: &str) -> String {
+    crate::words::log_line(game.rules(), message)
 }
 
 /// One roll explained: the dice and faces, each modifier with the input it read and where

@@ -87,10 +87,27 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
             .iter()
             .filter(|(k, _)| k.as_str() != "piece" && !skip.contains(&k.as_str()))
             .map(|(k, v)| {
-                // A cell reads as the board labels it, `(3,4)`, not as JSON.
+                // What an order is for reads as the piece panel's button says it:
+                // `(to form line)`.
+                if k == "intent"
+                    && let Some(list) = v.as_array()
+                {
+                    let each: Vec<String> =
+                        list.iter().filter_map(|i| i.as_str()).map(spaced).collect();
+                    return format!("(to {})", each.join(", "));
+                }
+                // A cell reads as the board labels it, `(3,4)`, not as JSON; a mode or an
+                // action is one of the ruleset's names, spaced as the buttons say it
+                // (`mode march column`); a piece's name stays as orders spell it.
                 let v = v
                     .as_str()
-                    .map(str::to_owned)
+                    .map(|s| {
+                        if matches!(k.as_str(), "mode" | "action") {
+                            spaced(s)
+                        } else {
+                            s.to_owned()
+                        }
+                    })
                     .or_else(|| cell(v))
                     .unwrap_or_else(|| v.to_string());
                 // `mode: {mode: line}` reads "mode line", not "mode mode line"; a facing
@@ -145,7 +162,9 @@ pub fn order_words(spec: &serde_json::Value) -> (Option<String>, String) {
                 w.push_str(&format!(" at {t}"));
             }
             for extra in rest(&["action", "target"]) {
-                w.push_str(&format!(", {extra}"));
+                // `(to …)` follows the order as the button has it, without a comma.
+                let sep = if extra.starts_with("(to ") { " " } else { ", " };
+                w.push_str(&format!("{sep}{extra}"));
             }
             w
         }

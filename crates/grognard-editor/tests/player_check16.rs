@@ -259,3 +259,66 @@ fn hot_seat_off_shows_the_board_and_a_new_scenario_does_not_open_hidden() {
         "no screen is passed to the referee"
     );
 }
+
+/// F3, F6: a refusal spelled the ruleset's id ("hale has already used change_orders this
+/// phase") and the Legal orders list kept underscores ("mode march_column", "(to
+/// form_line)") where the buttons beside it have spaces. Both read as the buttons do.
+#[test]
+fn refusals_and_the_legal_list_say_the_rulesets_names_as_the_buttons_do() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    // Arrivals, then the command phase, where hale may change orders once.
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    let game = &h.state().session().expect("a game").game;
+    let hale = game.piece_by_name("hale").expect("hale").id;
+    let action = game
+        .rules()
+        .action_by_name("change_orders")
+        .expect("change_orders");
+    let order = grognard_kernel::action::Action::Act {
+        piece: hale,
+        action,
+        target: None,
+        intent: Vec::new(),
+    };
+    h.state_mut().command(Command::Give(order.clone()));
+    h.run();
+    h.state_mut().command(Command::Give(order));
+    h.run();
+    let said = status(&h);
+    assert!(
+        said.contains("hale has already used change orders this phase"),
+        "{said}"
+    );
+    assert!(!said.contains("change_orders"), "{said}");
+
+    // Black powder: fr_ligne's modes in the legal list, spaced as its buttons are.
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let ligne = h
+        .state()
+        .session()
+        .expect("a game")
+        .game
+        .piece_by_name("fr_ligne")
+        .expect("fr_ligne")
+        .id;
+    for _ in 0..6 {
+        if h.query_by_label("mode march column").is_some() {
+            break;
+        }
+        h.state_mut().command(Command::EndPhase);
+        h.run();
+        h.state_mut().command(Command::Select(Some(ligne)));
+        h.run();
+    }
+    assert!(
+        h.query_by_label("mode march column").is_some(),
+        "{}",
+        status(&h)
+    );
+    assert!(h.query_by_label_contains("march_column").is_none());
+}

@@ -310,7 +310,8 @@ impl EditorApp {
                         text = format!("{text} at {name}");
                     }
                     if !intent.is_empty() {
-                        text = format!("{text} (to {})", intent.join(", "));
+                        let each: Vec<String> = intent.iter().map(|i| spaced(i)).collect();
+                        text = format!("{text} (to {})", each.join(", "));
                     }
                     offer(ui, out, text, Some(a), why);
                 }
