@@ -213,7 +213,10 @@ fn the_mode_buttons_follow_the_legal_orders_and_say_the_rule_that_bars_the_other
                     )
                     .expect_err("an order the list lacks is refused");
                 let said = h.state().greyed_reason(&action);
-                assert_eq!(said, refusal.message, "{name}: {label}");
+                // The kernel's words, with the ruleset's names spaced as the buttons say
+                // them (eighth outside player F3).
+                let worded = grognard_editor::words::log_line(game.rules(), &refusal.message);
+                assert_eq!(said, worded, "{name}: {label}");
                 assert!(!said.contains("legal orders"), "{said}");
                 hovered.push((label.clone(), said));
             }

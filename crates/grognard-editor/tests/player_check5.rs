@@ -72,7 +72,8 @@ fn the_log_and_panel_read_flags_and_counters_spaced_and_sightings_as_states() {
     );
     h.get_by_label_contains("scout1 (french").click();
     h.run();
-    assert!(h.query_by_label("marker: fate rolled").is_some());
+    // In the log's words (eighth outside player F5: one wording for both).
+    assert!(h.query_by_label("scout1 is marked “fate rolled”").is_some());
     assert!(h.query_by_label_contains("fate_rolled").is_none());
 
     let mut h = scenario("examples/hex-command.yaml", 1280.0, 800.0);
@@ -84,7 +85,7 @@ fn the_log_and_panel_read_flags_and_counters_spaced_and_sightings_as_states() {
     assert!(!log.contains("at level seen"), "{log}");
     h.get_by_label_contains("ames (blue").click();
     h.run();
-    assert!(h.query_by_label("marker: cvs i 4").is_some());
+    assert!(h.query_by_label("ames cvs i 4").is_some());
 }
 
 /// Item 3: the heading over a selected piece's orders counts what its group counts (the
