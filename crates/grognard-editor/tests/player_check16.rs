@@ -322,3 +322,63 @@ fn refusals_and_the_legal_list_say_the_rulesets_names_as_the_buttons_do() {
     );
     assert!(h.query_by_label_contains("march_column").is_none());
 }
+
+/// F19: the Charts tab's Chart menu showed 9 of hex-command's charts in a box ending at a
+/// third of the window, with no scroll bar until scrolled: a player took it for the whole
+/// list. It takes the room down to the window's bottom, as the top bar's menus do (F13:
+/// those stopped about 400 points down, egui's first size for a popup, whatever the room).
+#[test]
+fn the_chart_menu_uses_the_window() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/hex-command.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1400.0,
+        900.0,
+    );
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    let charts: Vec<String> = h
+        .state()
+        .workbench()
+        .expect("a ruleset")
+        .current
+        .rules
+        .charts
+        .iter()
+        .map(|c| c.name.replace('_', " "))
+        .collect();
+    assert!(charts.len() > 20, "{charts:?}");
+    h.get_by_role_and_label(Role::ComboBox, "Chart").click();
+    h.run();
+    let list = h
+        .ctx
+        .memory(|m| {
+            let top = m.areas().top_layer_id(egui::Order::Foreground)?;
+            m.area_rect(top.id)
+        })
+        .expect("the menu is open");
+    assert!(list.bottom() <= 900.0, "{list:?} runs off the window");
+    // F13: no list stops at egui's first guess of 400 points when the window has room.
+    assert!(list.height() > 420.0, "{list:?}");
+    let mut shown = 0;
+    for name in &charts {
+        let inside = h
+            .query_all_by_label(name)
+            .filter(|n| n.accesskit_node().role() != Role::ComboBox)
+            .filter_map(|n| n.accesskit_node().bounding_box())
+            .any(|b| {
+                list.contains_rect(egui::Rect::from_min_max(
+                    egui::pos2(b.x0 as f32, b.y0 as f32),
+                    egui::pos2(b.x1 as f32, b.y1 as f32),
+                ))
+            });
+        shown += usize::from(inside);
+    }
+    assert!(
+        shown > 20,
+        "{shown} of {} charts in sight in {list:?}",
+        charts.len()
+    );
+}

@@ -34,13 +34,13 @@ const TOP_MENU_NARROWEST: f32 = 100.0;
 /// the rest, with a scroll bar that shows only under the pointer: players took the list
 /// for whole). The list scrolls past that, with a scroll bar always drawn, and never
 /// reaches past the window.
-fn menu_room(ui: &egui::Ui) -> f32 {
+pub(super) fn menu_room(ui: &egui::Ui) -> f32 {
     let bottom = ui.ctx().content_rect().bottom();
     (bottom - ui.max_rect().bottom() - 48.0).max(80.0)
 }
 
 /// A menu's scroll bar drawn solid, always in sight, so a list that goes on is seen to.
-fn solid_scroll_bar(style: &mut egui::Style) {
+pub(super) fn solid_scroll_bar(style: &mut egui::Style) {
     style.spacing.scroll = egui::style::ScrollStyle::solid();
 }
 

@@ -45,20 +45,33 @@ impl EditorApp {
         ui.horizontal(|ui| {
             // The label before its box, as everywhere in the editor.
             let label = ui.label("Chart");
-            egui::ComboBox::from_id_salt("chart choice")
-                .selected_text(crate::words::spaced(&chart))
-                .show_ui(ui, |ui| {
-                    for n in &names {
-                        if ui
-                            .selectable_label(*n == chart, crate::words::spaced(n))
-                            .clicked()
-                        {
-                            out.push(Command::ShowChart(n.clone()));
+            // As the top bar's menus: the list takes the room down to the window's bottom
+            // and its scroll bar is always drawn (hex-command's 25 charts showed 9, with no
+            // sign of the rest). The box is placed in a rect of its own height, so the
+            // room is measured from under it.
+            let width = 180.0;
+            ui.allocate_ui(egui::vec2(width, ui.spacing().interact_size.y), |ui| {
+                let list_height = super::bars::menu_room(ui);
+                egui::ComboBox::from_id_salt("chart choice")
+                    .selected_text(crate::words::spaced(&chart))
+                    .height(list_height)
+                    .width(width)
+                    .popup_style(egui::style::StyleModifier::new(
+                        super::bars::solid_scroll_bar,
+                    ))
+                    .show_ui(ui, |ui| {
+                        for n in &names {
+                            if ui
+                                .selectable_label(*n == chart, crate::words::spaced(n))
+                                .clicked()
+                            {
+                                out.push(Command::ShowChart(n.clone()));
+                            }
                         }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
         });
         ui.horizontal(|ui| {
             ui.label(dice_line(bench, &chart));

@@ -759,6 +759,11 @@ impl EditorApp {
         if !self.rt.fonts_installed {
             self.rt.fonts_installed = true;
             install_fonts(ui.ctx());
+            // A popup is first laid out in egui's default area size, 400 points tall, and
+            // keeps that height: a long menu stopped some 400 points down whatever room
+            // the window had (eighth outside player F13, F19). The window bounds it instead.
+            ui.ctx()
+                .all_styles_mut(|s| s.spacing.default_area_size.y = 4096.0);
         }
         self.poll_remote(ui.ctx());
         if self
