@@ -465,14 +465,21 @@ function logLines(state) {
 }
 
 /**
- * True for a line that only moves a counter (`b2 steps_moved 0 → 3`) or sets a bookkeeping
+ * True for a line that only moves a counter (`b2 steps_moved 0 → 3`, `b2 fatigue (TE) hits 0 → 1`) or sets a bookkeeping
  * flag (`r1 is marked “shot_small_1”`, `b1 is in_melee`): kept, but folded under the event
  * it belongs to.
  */
 function counterLine(line) {
-  const counters = initials();
-  const c = /^(\S+) (\S+) -?\d+ → -?\d+$/.exec(line);
-  if (c && counters.has(c[2])) return true;
+  // A counter is logged by its name, or by the words the ruleset gives it (`called`:
+  // `b2 fatigue (TE) hits 0 → 1`).
+  const rules = (page.table && page.table.rules) || {};
+  const names = new Set();
+  for (const k of rules.counters || []) {
+    names.add(k.name);
+    if (k.called) names.add(k.called);
+  }
+  const c = /^(\S+) (.+) -?\d+ → -?\d+$/.exec(line);
+  if (c && names.has(c[2])) return true;
   const f = /^(\S+) is (?:no longer )?(?:marked “(\S+)”|(\S+))$/.exec(line);
   return Boolean(f && !plainFlag(f[2] ?? f[3]));
 }
