@@ -382,3 +382,52 @@ fn the_chart_menu_uses_the_window() {
         charts.len()
     );
 }
+
+/// F21: in square-blocks-setup's set-up a click on the board never deployed: the deploy
+/// cells were not shaded, a click on a legal one did nothing (or was taken as a move and
+/// refused), and only the list's 48 buttons worked. The cells are shaded as the piece's
+/// reach and a click on one gives the `deploy` order.
+#[test]
+fn in_the_set_up_a_click_on_a_deploy_cell_deploys_the_piece() {
+    let mut h = common::scenario("examples/square-blocks-setup.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let (piece, side, to) = {
+        let s = h.state().session().expect("a game");
+        let mut hooks = grognard_editor::session::hooks_for(&s.scenario.ruleset).expect("hooks");
+        let side = s.game.to_act().first().copied().expect("a side sets up");
+        s.game
+            .legal_orders(side, hooks.as_mut())
+            .into_iter()
+            .filter_map(|a| match a {
+                grognard_kernel::action::Action::Deploy { piece, to, .. } => Some((piece, to)),
+                _ => None,
+            })
+            .last()
+            .map(|(p, to)| (p, side, to))
+            .expect("a deploy order")
+    };
+    let name = h
+        .state()
+        .session()
+        .expect("a game")
+        .game
+        .piece(piece)
+        .expect("piece")
+        .name
+        .clone();
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+    h.state_mut().command(Command::Select(Some(piece)));
+    h.run();
+    h.state_mut().command(Command::ClickCell(to));
+    h.run();
+    let s = h.state().session().expect("a game");
+    let last = s.orders().last().map(|o| o.action.clone());
+    assert!(
+        matches!(last, Some(grognard_kernel::action::Action::Deploy { piece: p, to: t, .. }) if p == piece && t == to),
+        "{name} deployed at {to}: {}",
+        status(&h)
+    );
+    assert_eq!(s.game.piece(piece).and_then(|p| p.place.cell()), Some(to));
+}

@@ -255,6 +255,15 @@ impl EditorApp {
             })
             .collect();
         o.reach_cells.retain(|(c, _)| ends.contains(c));
+        // In the set-up the cells a piece may be deployed to are shaded as its reach (a
+        // click on one deploys it there).
+        for a in &mine {
+            if let Action::Deploy { to, .. } = a
+                && !o.reach_cells.iter().any(|(c, _)| c == to)
+            {
+                o.reach_cells.push((*to, String::new()));
+            }
+        }
         for a in &mine {
             match a {
                 Action::Act {

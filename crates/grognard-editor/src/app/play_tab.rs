@@ -607,6 +607,16 @@ impl EditorApp {
             };
             return self.order(action, side);
         }
+        // In the set-up a click on a cell the piece may be deployed to deploys it there,
+        // as a click on a reachable cell moves it (the list's `deploy at (x,y)`).
+        let deploy = self
+            .legal_of(id)
+            .find(|a| matches!(a, Action::Deploy { to, .. } if *to == cell))
+            .cloned();
+        if let Some(deploy) = deploy {
+            let side = self.selected_piece().map(|(_, s, _)| s);
+            return self.order(deploy, side);
+        }
         let Some(start) = place.cell() else {
             return;
         };
