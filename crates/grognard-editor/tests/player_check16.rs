@@ -403,7 +403,7 @@ fn in_the_set_up_a_click_on_a_deploy_cell_deploys_the_piece() {
                 grognard_kernel::action::Action::Deploy { piece, to, .. } => Some((piece, to)),
                 _ => None,
             })
-            .last()
+            .next_back()
             .map(|(p, to)| (p, side, to))
             .expect("a deploy order")
     };
