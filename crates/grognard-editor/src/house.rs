@@ -208,21 +208,42 @@ impl Workbench {
                 true
             }
             Err(message) => {
+                // A good edit is not blamed, nor named, for another field's error.
+                let blamed = edited.filter(|p| !self.fault_is_elsewhere(p));
                 let live = self.scratch.join(LIVE_FILE);
-                let message = self.in_users_words(&message, &live, edited);
+                let message = self.in_users_words(&message, &live, blamed);
                 self.problems = message.lines().map(str::to_owned).collect();
                 let shown = self
                     .problems
                     .first()
                     .cloned()
                     .unwrap_or_else(|| "the ruleset does not load".into());
-                if let Some(p) = edited {
+                if let Some(p) = blamed {
                     self.field_errors.insert(p.to_vec(), shown);
                     self.load_marked.insert(p.to_vec());
                 }
                 false
             }
         }
+    }
+
+    /// True when the working copy fails to load because of another field already marked,
+    /// not the one just edited at `path`: with `path` put back to the base the copy still
+    /// fails. A good edit made while another field shows an error is then not marked with
+    /// that field's error (cavalry's allowance typed `fast`, then guns 4 → 5, marked guns
+    /// with cavalry's message); it comes into force once the other field is fixed.
+    fn fault_is_elsewhere(&mut self, path: &[String]) -> bool {
+        if !self.load_marked.iter().any(|m| m.as_slice() != path) {
+            return false;
+        }
+        let typed = self.edited.clone();
+        let base = self.base_value(path).cloned().unwrap_or(Value::Null);
+        put(&mut self.edited, path, base);
+        let live = self.scratch.join(LIVE_FILE);
+        let still_fails = std::fs::write(&live, self.overlay_text(&live)).is_err()
+            || load_ruleset(&live).is_err();
+        self.edited = typed;
+        still_fails
     }
 
     /// A loader message about the overlay the live check wrote (a file in the scratch

@@ -431,3 +431,56 @@ fn in_the_set_up_a_click_on_a_deploy_cell_deploys_the_piece() {
     );
     assert_eq!(s.game.piece(piece).and_then(|p| p.place.cell()), Some(to));
 }
+
+/// F15: on the Rules tab one bad field (cavalry's allowance typed "fast") also put ⚠ on a
+/// good edit made after it (guns 4 → 5) and blamed it with cavalry's error. Only the field
+/// at fault is marked; fixing it puts both edits in force.
+#[test]
+fn a_good_edit_after_a_bad_one_is_not_marked_with_the_bad_ones_error() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/village-skirmish.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1400.0,
+        900.0,
+    );
+    let field = |s: &[&str]| grognard_editor::house::field(s);
+    let cavalry = field(&["piece_types", "cavalry", "allowance", "formed"]);
+    let guns = field(&["piece_types", "guns", "allowance", "formed"]);
+    h.state_mut()
+        .command(Command::SetField(cavalry.clone(), "fast".to_owned()));
+    h.run();
+    h.state_mut()
+        .command(Command::SetField(guns.clone(), "5".to_owned()));
+    h.run();
+    let bench = h.state().workbench().expect("a ruleset");
+    assert!(
+        bench.field_errors.contains_key(&cavalry),
+        "{:?}",
+        bench.field_errors
+    );
+    assert!(
+        !bench.field_errors.contains_key(&guns),
+        "the good edit is not blamed: {:?}",
+        bench.field_errors
+    );
+    assert!(
+        bench
+            .problems
+            .iter()
+            .all(|m| !m.contains("your edit of piece types › guns")),
+        "nor named in the messages: {:?}",
+        bench.problems
+    );
+    h.state_mut()
+        .command(Command::SetField(cavalry, "12".to_owned()));
+    h.run();
+    let bench = h.state().workbench().expect("a ruleset");
+    assert!(bench.field_errors.is_empty(), "{:?}", bench.field_errors);
+    assert_eq!(
+        bench.value(&guns),
+        Some(&serde_json::Value::from(5)),
+        "the guns edit is kept"
+    );
+}
