@@ -81,7 +81,7 @@ impl Game {
         Ok((phase, phasing))
     }
 
-    /// The sides that may give an order now ([`Self::may_act`]): the current phase's
+    /// The sides that may give an order now (`may_act`): the current phase's
     /// actors that have not ended it, in side order. Empty when the game is over. Its
     /// first is the side a client shows acting.
     #[must_use]
@@ -93,7 +93,7 @@ impl Game {
     }
 
     /// Who may act, in words: `red acts`, `blue and red act`, or `nobody acts` once the
-    /// game is over (the CLI's notes say it so; refusals add "now": [`Self::who_acts`]).
+    /// game is over (the CLI's notes say it so; refusals add "now": `who_acts`).
     #[must_use]
     pub fn acting_words(&self) -> String {
         let names: Vec<&str> = self
