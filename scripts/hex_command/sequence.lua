@@ -55,9 +55,10 @@ end
 -- the d6 entry chart once for the turn's arrivals). Each takes the first cell of the place
 -- that no piece holds; a fake counter set up so arrives as the marker it is, by the same
 -- roll and placement, and counts in the force's apparent strength (twenty-second round,
--- F2). 4b: when none is left, or the enemy holds the place (`holds_entry`), the rest wait a
--- turn, the enemy is told how many are coming, and its units and unidentified markers on
--- the place are marked `blocking` (they may withdraw two moves in their movement phase).
+-- F2). 4b: when the enemy holds the place (`holds_entry`), the rest wait a turn, the enemy
+-- is told how many are coming, and its units and unidentified markers on the place are
+-- marked `blocking` (they may withdraw two moves in their movement phase). When no hex is
+-- left only because the side's own pieces fill them, they wait unannounced (F6).
 local function arrivals(game)
   local turn = game:turn()
   local taken, rolled, blocked = {}, {}, {}
@@ -92,11 +93,14 @@ local function arrivals(game)
           break
         end
       end
-      if not placed then
+      if not placed and held then
         local b = blocked[side .. k] or { side = side, k = k, n = 0, cells = cells }
         b.n = b.n + 1
         blocked[side .. k] = b
       end
+      -- 4b speaks only of enemy units on the place (l.514): a place full of the side's own
+      -- pieces tells the enemy nothing (eighteenth outside audit F6). The arrival waits a
+      -- turn unannounced; its owner sees it still off the board, due, and the place full.
     end
   end
   local keys = {}

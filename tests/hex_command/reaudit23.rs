@@ -1,0 +1,57 @@
+//! Hex Command (seed 004), twenty-third round: the eighteenth outside audit's findings
+//! (issue 33).
+
+use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
+
+const OUTSIDE18: &str = "tests/fixtures/audits/hex-command/twentythird/outside18";
+
+fn run18(args: &[&str]) -> Run {
+    grognard_in(&root().join(OUTSIDE18), args)
+}
+
+// 004 l.514 (4b): the enemy is told the apparent strength of an arriving force only when its
+// units occupy the entry hexes. The eighteenth audit's F6: red's r1 and r2 fill both hexes of
+// entry place 1 ((11,0), (11,1)) and red's hidden r8 is due there on turn 2; blue's only unit
+// b1 is at (3,8), far off. By hand: in turn 2's arrivals phase r8 finds no free hex and no
+// blue piece on the place, so it waits a turn, and blue is told nothing: blue's six reads are
+// the same as in h26b (no r8 at all). It had read `red: 1 unit is arriving at entry place 1,
+// which the enemy holds; they wait a turn`.
+#[test]
+fn an_arrival_held_up_by_its_own_side_is_not_announced() {
+    let with = side_reads_in(OUTSIDE18, "h26a.yaml", "o_h26.orders.yaml", "blue");
+    let without = side_reads_in(OUTSIDE18, "h26b.yaml", "o_h26.orders.yaml", "blue");
+    assert!(with[0].contains("turn 2 · arrivals phase"), "{}", with[0]);
+    assert!(!with[0].contains("announced"), "{}", with[0]);
+    assert_reads_alike(&with, &without, "h26a (r8 due) vs h26b (none)");
+    // The referee: r8 is still off the board, due on turn 2.
+    let referee = run18(&[
+        "view",
+        "h26a.yaml",
+        "--orders",
+        "o_h26.orders.yaml",
+        "--referee",
+    ]);
+    assert_eq!(referee.code, 0, "{}", referee.stderr);
+    assert!(
+        referee
+            .stdout
+            .contains("r8         red, infantry, formed mode, off the board [arrives 2"),
+        "{}",
+        referee.stdout
+    );
+}
+
+// The same with a lone blue commander on one hex of the place (r37.yaml): red's r8 comes on
+// at (11,1), the other hex; r9 finds no hex free. A commander is no unit (l.514 speaks of
+// units; 2a-b), so the place is not held and nothing is announced.
+#[test]
+fn a_lone_commander_on_the_place_holds_nothing_and_hears_nothing() {
+    let blue = run18(&["view", "r37.yaml", "--side", "blue"]);
+    assert_eq!(blue.code, 0, "{}", blue.stderr);
+    assert!(
+        blue.stdout.contains("r8 moved from out of sight to (11,1)"),
+        "{}",
+        blue.stdout
+    );
+    assert!(!blue.stdout.contains("announced"), "{}", blue.stdout);
+}
