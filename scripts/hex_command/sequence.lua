@@ -228,8 +228,8 @@ end
 
 -- Each side's force for the army-integrity check, read from the game every time (a script
 -- keeps no state between calls, so a replayed or restarted game reads the same): units and
--- commanders on the board, and those off it that are not reinforcements still to come —
--- those are lost.
+-- commanders on the board, and those off it that are not reinforcements still to come (nor
+-- commanders riding one) — those are lost.
 local function roster_of(game, side)
   local r = { units = {}, lost_units = 0, lost_commanders = 0 }
   local function add(u, on_board)
@@ -246,7 +246,11 @@ local function roster_of(game, side)
     add(u, true)
   end
   for _, u in ipairs(game:off_board_units(side)) do
-    if game:counter(u, "arrives") == 0 then
+    -- A commander riding a reinforcement still to come has not arrived either: he is not
+    -- lost (l.170, l.456; eighteenth outside audit F2), as one due on his own is not.
+    local host = game:kind(u) == "commander" and game:host(u) or nil
+    local coming = host ~= nil and not game:on_board(host) and game:counter(host, "arrives") > 0
+    if game:counter(u, "arrives") == 0 and not coming then
       add(u, false)
     end
   end

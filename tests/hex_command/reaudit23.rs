@@ -55,3 +55,36 @@ fn a_lone_commander_on_the_place_holds_nothing_and_hears_nothing() {
     );
     assert!(!blue.stdout.contains("announced"), "{}", blue.stdout);
 }
+
+// 004 l.170 (integrity is checked when all commanders are killed), l.456 (10% for each
+// commander lost), l.458 (reinforcements are their own force). The eighteenth audit's F2:
+// red's only commander gen9 rides r9, a reinforcement due on turn 3 (h16a2.yaml, seed 2).
+// He has not come on yet: he is neither killed nor lost. By hand: red has r1 on the board
+// and nothing lost, so no integrity check is made in red's command phase, as with the same
+// commander due on his own (h16d2) or no commander at all (h16b2). It had noted `red has
+// lost all its commanders: integrity check`, and r1 rolled and withdrew, which blue saw.
+#[test]
+fn a_commander_still_to_arrive_is_not_lost() {
+    for scenario in ["h16a2.yaml", "h16d2.yaml"] {
+        let referee = run18(&["play", scenario, "--orders", "o_h16s.orders.yaml"]);
+        assert_eq!(referee.code, 0, "{}", referee.stderr);
+        assert!(
+            referee.stdout.contains("turn 1 · command phase (red)"),
+            "{}",
+            referee.stdout
+        );
+        assert!(
+            !referee.stdout.contains("integrity"),
+            "{scenario}: {}",
+            referee.stdout
+        );
+        assert!(
+            !referee.stdout.contains("r1 removed"),
+            "{scenario}: {}",
+            referee.stdout
+        );
+    }
+    let with = side_reads_in(OUTSIDE18, "h16a2.yaml", "o_h16s.orders.yaml", "blue");
+    let without = side_reads_in(OUTSIDE18, "h16b2.yaml", "o_h16s.orders.yaml", "blue");
+    assert_reads_alike(&with, &without, "h16a2 (gen9 riding r9) vs h16b2 (neither)");
+}
