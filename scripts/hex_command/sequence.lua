@@ -83,7 +83,11 @@ local function arrivals(game)
           held = true
         end
       end
-      for _, c in ipairs(held and {} or cells) do
+      -- A lone commander is no force the enemy's units block (l.514 speaks of units; a
+      -- commander weighs nothing in a hex, 2a-b, 5.3; eighteenth outside audit F7): he comes
+      -- on at any free hex of the place, and waits only when none is free.
+      local lone = game:kind(u) == "commander"
+      for _, c in ipairs((held and not lone) and {} or cells) do
         local key = c.col .. "," .. c.row
         if not taken[key] and game:unit_at(c.col, c.row) == nil then
           taken[key] = true
@@ -94,8 +98,12 @@ local function arrivals(game)
         end
       end
       if not placed and held then
-        local b = blocked[side .. k] or { side = side, k = k, n = 0, cells = cells }
-        b.n = b.n + 1
+        local b = blocked[side .. k] or { side = side, k = k, n = 0, c = 0, cells = cells }
+        if lone then
+          b.c = b.c + 1
+        else
+          b.n = b.n + 1
+        end
         blocked[side .. k] = b
       end
       -- 4b speaks only of enemy units on the place (l.514): a place full of the side's own
@@ -110,9 +118,21 @@ local function arrivals(game)
   table.sort(keys)
   for _, key in ipairs(keys) do
     local b = blocked[key]
-    game:announce(b.side .. ": " .. b.n .. (b.n == 1 and " unit is" or " units are")
-      .. " arriving at entry place " .. b.k .. ", which the enemy holds; they wait a turn")
-    for _, c in ipairs(b.cells) do
+    -- The apparent strength (4b): units and markers counted, a commander (always on the
+    -- table, twentieth round) named as what he is.
+    local what = {}
+    if b.n > 0 then
+      table.insert(what, b.n .. (b.n == 1 and " unit" or " units"))
+    end
+    if b.c > 0 then
+      table.insert(what, b.c == 1 and "a commander" or (b.c .. " commanders"))
+    end
+    local one = b.n + b.c == 1
+    game:announce(b.side .. ": " .. table.concat(what, " and ") .. (one and " is" or " are")
+      .. " arriving at entry place " .. b.k .. ", which the enemy holds; "
+      .. ((one and b.c == 1) and "he waits" or "they wait") .. " a turn")
+    -- Only a force of units makes the blockers' two moves away worth offering.
+    for _, c in ipairs(b.n > 0 and b.cells or {}) do
       local e = game:unit_at(c.col, c.row)
       if holds_entry(game, e, b.side) then
         game:set_flag(e, "blocking", true)

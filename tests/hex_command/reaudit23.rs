@@ -88,3 +88,37 @@ fn a_commander_still_to_arrive_is_not_lost() {
     let without = side_reads_in(OUTSIDE18, "h16b2.yaml", "o_h16s.orders.yaml", "blue");
     assert_reads_alike(&with, &without, "h16a2 (gen9 riding r9) vs h16b2 (neither)");
 }
+
+// 004 l.514 (4b: enemy units on the entry hexes; the enemy is told the apparent strength of
+// the arriving force), with 2a-b and 5.3 (a commander is a symbol of command, no unit; he
+// weighs nothing in a hex) and the twentieth round's reading (a lone commander is on the table
+// at any range). The eighteenth audit's F7: red's only arrival on turn 1 is the lone
+// commander gen9, at entry place 1 ((11,0), (11,1)); blue's b1 stands on (11,1). Blue had read
+// `red: 1 unit is arriving …` and b1 was marked blocking. By hand: he is no force the place
+// keeps out, so he comes on at (11,0), the free hex, and blue sees him arrive (h28a). With b2
+// on (11,0) too (h28c) no hex is free: he waits, blue is told `a commander is arriving`, and
+// no blue unit is marked blocking (there is no force to make way for).
+#[test]
+fn a_lone_commander_arriving_is_no_unit_and_is_not_blocked() {
+    let free = run18(&["view", "h28a.yaml", "--side", "blue"]);
+    assert_eq!(free.code, 0, "{}", free.stderr);
+    assert!(
+        free.stdout
+            .contains("gen9 moved from out of sight to (11,0)"),
+        "{}",
+        free.stdout
+    );
+    assert!(!free.stdout.contains("announced"), "{}", free.stdout);
+    assert!(!free.stdout.contains("blocking"), "{}", free.stdout);
+    let full = run18(&["view", "h28c.yaml", "--side", "blue"]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    assert!(
+        full.stdout.contains(
+            "announced: red: a commander is arriving at entry place 1, which the enemy holds; he waits a turn"
+        ),
+        "{}",
+        full.stdout
+    );
+    assert!(!full.stdout.contains("1 unit"), "{}", full.stdout);
+    assert!(!full.stdout.contains("blocking"), "{}", full.stdout);
+}
