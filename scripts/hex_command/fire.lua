@@ -49,13 +49,21 @@ end
 -- on to the fire roll. With the optional rule `structure_damage` a shot into dug works
 -- knocks them down a level (a redoubt to quick works, quick works to nothing: the digging
 -- starts again); a fort, being terrain, stands. Returns whether the works took the shot.
+-- A marker (3.1) the firer's side has not identified: its works and road column are not on
+-- the table. Once that side has identified it (revealed within 5 hexes, spotted by the red
+-- star: l.467, l.264), the unit is on the table and its cover and column count as for any
+-- unit (twenty-third round, the eighteenth outside audit's F1).
+local function masked(game, target, side)
+  return is_marker(game, target) and game:label(target, side) ~= game:name(target)
+end
+
 local function struck_works(L, actor, target, captured)
   local game = L.game
   if not captured and game:attribute(actor, "howitzer") > 0 then
     return false
   end
   local tc, tr = game:cell(target)
-  local dug = is_marker(game, target) and 0 or works_cover(game, target)
+  local dug = masked(game, target, game:side(actor)) and 0 or works_cover(game, target)
   if dug == 0 and game:terrain(tc, tr) ~= "fort" then
     return false
   end
@@ -259,7 +267,7 @@ local function shoot(game, actor, target, captured)
   -- owner brings the actual unit back to the surface), before any roll: the actions' `on:
   -- always` effect clears the flag before this script runs, so the log has the unmasking
   -- before the dice and the target's side reads the roll itemized (fourteenth round).
-  local marker = is_marker(game, target)
+  local marker = masked(game, target, game:side(actor))
   local into_melee = game:flag(target, "in_melee")
   local out_of_arc = game:arc(actor, target) ~= "front" and 1 or 0
   local first, second = "shot_" .. arm .. "_1", "shot_" .. arm .. "_2"
@@ -277,7 +285,7 @@ local function shoot(game, actor, target, captured)
     -- 004 l.120: casualties are simultaneous; hits the firer took from fire in this side
     -- turn's fire phases (counter `fire_hits`) do not count against it in them.
     firer_hits = math.max(0, game:counter(actor, "hits") - game:counter(actor, "fire_hits")),
-    -- A marker's works and road column are not on the table: only its ground counts.
+    -- An unidentified marker's works and road column are not on the table: only its ground.
     cover = game:terrain_attribute(tc, tr, "cover") + (marker and 0 or works_cover(game, target))
       + wall_cover(game, actor, target),
     flank = (flank == "flank" or flank == "rear" or (not marker and game:flag(target, "on_road"))) and 1 or 0,

@@ -122,3 +122,55 @@ fn a_lone_commander_arriving_is_no_unit_and_is_not_blocked() {
     assert!(!full.stdout.contains("1 unit"), "{}", full.stdout);
     assert!(!full.stdout.contains("blocking"), "{}", full.stdout);
 }
+
+/// The fire roll lines of a referee's play of `scenario` with `orders`.
+fn fire_lines(scenario: &str, orders: &str) -> Vec<String> {
+    let run = run18(&["play", scenario, "--orders", orders]);
+    assert_eq!(run.code, 0, "{scenario}: {}", run.stderr);
+    run.stdout
+        .lines()
+        .filter(|l| l.contains("fire_small_b:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+// 004 l.37 (each cover level one CP), l.558 (a unit on a road not deployed counts flanked when
+// fired on), l.264 and l.467 (a spotted marker is returned to the surface: the real unit is on
+// the table). The eighteenth audit's F1: a unit set up hidden kept the flag once revealed, and
+// fire at it counted only its ground. By hand: in f1a, m (works 4: quick works, one level of
+// cover; on clear ground) is set up hidden at (5,4), 2 hexes from b1 in the open, so blue has
+// identified it (`sighting seen`) when b1 fires in turn 1: the shot counts `+1 target in cover`,
+// band 2 (Code), cube red → miss, the same line as f1b, where m is set up in the open (it had
+// read `band 1 (Color) → hit`). In f1c m stands on a road in column (`on_road`), revealed at 3
+// hexes: `-1 target's flank or rear`, band 1, as f1d (it had read band 2 with no modifier). In
+// h1r6 m is in buildings with its works at 6 hexes and spotted by the arrivals roll: `+2
+// target in cover`, as h1v6 (set up unhidden); it had read `+1`.
+#[test]
+fn fire_at_an_identified_marker_counts_its_works_and_column() {
+    let f1a = fire_lines("f1a.yaml", "o_f1.orders.yaml");
+    assert_eq!(
+        f1a,
+        [
+            "  fire_small_b: cube red; +1 target in cover; band 2 (Code) → miss (fire_small_b by b1 at m)"
+        ]
+    );
+    assert_eq!(f1a, fire_lines("f1b.yaml", "o_f1.orders.yaml"));
+    let f1c = fire_lines("f1c.yaml", "o_f1.orders.yaml");
+    assert_eq!(
+        f1c,
+        [
+            "  fire_small_b: cube red; -1 target's flank or rear; band 1 (Color) → hit (fire_small_b by b1 at m)"
+        ]
+    );
+    assert_eq!(f1c, fire_lines("f1d.yaml", "o_f1.orders.yaml"));
+    for scenario in ["h1r6.yaml", "h1v6.yaml"] {
+        let lines = fire_lines(scenario, "o_h1.orders.yaml");
+        assert!(!lines.is_empty(), "{scenario}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.contains("; +2 target in cover; band 3")),
+            "{scenario}: {lines:?}"
+        );
+    }
+}
