@@ -141,12 +141,6 @@ local function arrivals(game)
   end
 end
 
--- 4b: a unit blocking an arrival may make two full moves away from the entry place (issue
--- 33: a path of up to twice its allowance in hexes, not a straight line into the edge),
--- ending in the hex farthest from the place (then the fewest steps, then the lowest row and
--- column). It goes round pieces, lakes and ground its arm may not enter (forest for mounted
--- horse and guns, forts for guns), stops on entering an enemy zone of control, and does not
--- move again this turn. Returns the path's last direction and end cell, or nil and why not.
 -- The hexes of entry place k; a scenario need define only the places it uses (second
 -- audit #27): a place it leaves out is no entry place, and has no hexes.
 local function entry_cells(game, k)
@@ -154,6 +148,35 @@ local function entry_cells(game, k)
   return ok and cells or {}
 end
 
+-- F6 (eighteenth outside audit): the arrivals phase is both sides', so its notes reach the
+-- enemy too. In its own first phase (the command phase; under the activation sequence its
+-- group 1 movement) a side is told which of its reinforcements due could not come on, and
+-- why, when the enemy does not hold the place (that case the announcement told every side).
+local function waiting_notes(game, side)
+  for _, u in ipairs(game:off_board_units(side)) do
+    local due = game:counter(u, "arrives")
+    if due > 0 and due <= game:turn() then
+      local k = game:counter(u, "entry")
+      local held = false
+      for _, c in ipairs(k > 0 and entry_cells(game, k) or {}) do
+        held = held or holds_entry(game, game:unit_at(c.col, c.row), side)
+      end
+      if k == 0 then
+        game:note(game:name(u) .. " is due but found no free hex at the entry place rolled for it; it waits a turn")
+      elseif not held then
+        game:note(game:name(u) .. " is due but found no free hex at entry place " .. k
+          .. " (its own side's pieces fill it); it waits a turn")
+      end
+    end
+  end
+end
+
+-- 4b: a unit blocking an arrival may make two full moves away from the entry place (issue
+-- 33: a path of up to twice its allowance in hexes, not a straight line into the edge),
+-- ending in the hex farthest from the place (then the fewest steps, then the lowest row and
+-- column). It goes round pieces, lakes and ground its arm may not enter (forest for mounted
+-- horse and guns, forts for guns), stops on entering an enemy zone of control, and does not
+-- move again this turn. Returns the path's last direction and end cell, or nil and why not.
 local function withdrawal(game, actor)
   local name = game:name(actor)
   if game:moved(actor) then
@@ -642,6 +665,9 @@ function M.phase_begin(game, phase)
     end
   end
   update_caution(caution)
+  if phase == own_first then
+    waiting_notes(game, side)
+  end
   if sequence_phase(game, phase, side) or fire_order(game, phase, side) then
     return
   end

@@ -13,22 +13,44 @@ fn run18(args: &[&str]) -> Run {
 // units occupy the entry hexes. The eighteenth audit's F6: red's r1 and r2 fill both hexes of
 // entry place 1 ((11,0), (11,1)) and red's hidden r8 is due there on turn 2; blue's only unit
 // b1 is at (3,8), far off. By hand: in turn 2's arrivals phase r8 finds no free hex and no
-// blue piece on the place, so it waits a turn, and blue is told nothing: blue's six reads are
-// the same as in h26b (no r8 at all). It had read `red: 1 unit is arriving at entry place 1,
-// which the enemy holds; they wait a turn`.
+// blue piece on the place, so it waits a turn, and blue is told nothing: blue's six reads
+// through red's turn 2 command phase are the same as in h26b (no r8 at all). It had read
+// `red: 1 unit is arriving at entry place 1, which the enemy holds; they wait a turn`. Red
+// reads why in its own command phase, which blue does not read.
 #[test]
 fn an_arrival_held_up_by_its_own_side_is_not_announced() {
-    let with = side_reads_in(OUTSIDE18, "h26a.yaml", "o_h26.orders.yaml", "blue");
-    let without = side_reads_in(OUTSIDE18, "h26b.yaml", "o_h26.orders.yaml", "blue");
-    assert!(with[0].contains("turn 2 · arrivals phase"), "{}", with[0]);
+    let with = side_reads_in(OUTSIDE18, "h26a.yaml", "o_h26r.orders.yaml", "blue");
+    let without = side_reads_in(OUTSIDE18, "h26b.yaml", "o_h26r.orders.yaml", "blue");
+    assert!(
+        with[0].contains("turn 2 · command phase (red)"),
+        "{}",
+        with[0]
+    );
     assert!(!with[0].contains("announced"), "{}", with[0]);
     assert_reads_alike(&with, &without, "h26a (r8 due) vs h26b (none)");
+    let red = run18(&[
+        "play",
+        "h26a.yaml",
+        "--orders",
+        "o_h26r.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    assert!(!red.stdout.contains("announced"), "{}", red.stdout);
+    assert!(
+        red.stdout.contains(
+            "turn 2 · command phase (red)\n  note: r8 is due but found no free hex at entry place 1 (its own side's pieces fill it); it waits a turn"
+        ),
+        "{}",
+        red.stdout
+    );
     // The referee: r8 is still off the board, due on turn 2.
     let referee = run18(&[
         "view",
         "h26a.yaml",
         "--orders",
-        "o_h26.orders.yaml",
+        "o_h26r.orders.yaml",
         "--referee",
     ]);
     assert_eq!(referee.code, 0, "{}", referee.stderr);
