@@ -92,6 +92,54 @@ local function exempt_from_obstacles(game, u)
   return false
 end
 
+-- The TE hits the step from `a` into `b` (the path's `i`-th cell) costs, and whether it
+-- goes along a road: an obstacle crossed (not on the first step: the unit started at it),
+-- buildings entered, forest entered under the optional disorder rule. Friends passed
+-- through are the caller's.
+local function step_disorder(game, a, b, i, exempt)
+  local feats = game:features(a.col, a.row, b.col, b.row)
+  local road = has(feats, "road")
+  local te = 0
+  local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
+  if obstacle and not road and i > 2 and not exempt then
+    te = te + 1
+  end
+  local into = game:terrain(b.col, b.row)
+  if into == "buildings" and not road then
+    te = te + 1
+  end
+  if into == "forest" and not road and game:option("disorder_fatigue")
+      and game:terrain(a.col, a.row) ~= "forest" then
+    te = te + 1
+  end
+  return te, road
+end
+
+-- Disorder/Fatigued (optional `disorder_fatigue`, 004 l.252): a unit that reaches the
+-- maximum TE hits (3) must stop all further movement, so a move may not go on past the hex
+-- where its third is taken (twenty-third round, the eighteenth outside audit's F4; the
+-- ruleset's `may_move_options` has the hook asked of every unit while the option is on).
+local function fatigue_stop_problem(game, u, path)
+  if not game:option("disorder_fatigue") or not is_unit(game, u) then
+    return nil
+  end
+  local exempt = exempt_from_obstacles(game, u)
+  local te = game:counter(u, "te")
+  for i = 2, #path - 1 do
+    local a, b = path[i - 1], path[i]
+    te = te + step_disorder(game, a, b, i, exempt)
+    local friend = game:unit_at(b.col, b.row)
+    if friend ~= nil and friend ~= u and game:side(friend) == game:side(u) then
+      te = te + 1
+    end
+    if te >= 3 then
+      return game:name(u) .. " takes its third fatigue (TE) hit at (" .. b.col .. "," .. b.row
+        .. ") and must stop there (Disorder/Fatigued: no further movement)"
+    end
+  end
+  return nil
+end
+
 -- Before a move, and for each move the legal orders list (twelfth round): what the data
 -- cannot refuse, judged by the path reach gives. Tribes (l.260): a failed tribal unit does
 -- not advance on a fresh enemy. Decision failure 3 (l.339): a cautious unit's move may not
@@ -99,6 +147,7 @@ end
 function M.may_move(game, u, path, facing)
   local command = scripts.hc_command
   return command.tribal_advance_problem(game, u, path) or command.cautious_advance_problem(game, u, path)
+    or fatigue_stop_problem(game, u, path)
 end
 
 -- After a move: TE hits for obstacles crossed (not on the first step: the unit started at
@@ -133,20 +182,9 @@ function M.moved(game, u, path, facing)
   local road = false
   for i = 2, #path do
     local a, b = path[i - 1], path[i]
-    local feats = game:features(a.col, a.row, b.col, b.row)
-    road = has(feats, "road")
-    local obstacle = (has(feats, "stream") or has(feats, "wall")) and not has(feats, "bridge")
-    if obstacle and not road and i > 2 and not exempt then
-      te = te + 1
-    end
-    local into = game:terrain(b.col, b.row)
-    if into == "buildings" and not road then
-      te = te + 1
-    end
-    if into == "forest" and not road and game:option("disorder_fatigue")
-        and game:terrain(a.col, a.row) ~= "forest" then
-      te = te + 1
-    end
+    local n
+    n, road = step_disorder(game, a, b, i, exempt)
+    te = te + n
     if i < #path then
       local friend = L:occupant(b.col, b.row)
       if friend ~= nil and friend ~= u then

@@ -196,3 +196,48 @@ fn fire_at_an_identified_marker_counts_its_works_and_column() {
         );
     }
 }
+
+// 004 l.252 (optional Disorder/Fatigued: at the maximum TE hits, 3, the unit is fatigued and
+// must stop all further movement). The eighteenth audit's F4: b1 (2 TE hits) moving
+// (3,8) → (3,7) → (3,6) → (3,5) crosses a wall between (3,7) and (3,6) (r34true) or enters the
+// forest at (3,6) (r34f): its third TE hit is taken entering (3,6), yet it walked on to (3,5).
+// By hand: the move may not go past (3,6), so the three-hex path is refused in the rule's
+// words and `reach` lists no cell whose path goes through (3,6) further ((2,5) is reached only
+// that way); the same move ending at (3,6) is accepted, and b1 is fatigued there.
+#[test]
+fn the_third_te_hit_mid_move_stops_the_move_under_disorder_fatigue() {
+    for scenario in ["r34true.yaml", "r34f.yaml"] {
+        let run = run18(&["play", scenario, "--orders", "o_r34.orders.yaml"]);
+        assert!(
+            run.stderr.contains(
+                "refused: b1 takes its third fatigue (TE) hit at (3,6) and must stop there (Disorder/Fatigued: no further movement)"
+            ),
+            "{scenario}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        assert!(
+            !run.stdout.contains("b1 moved"),
+            "{scenario}: {}",
+            run.stdout
+        );
+        let short = run18(&["play", scenario, "--orders", "o_r34s.orders.yaml"]);
+        assert_eq!(short.code, 0, "{scenario}: {}", short.stderr);
+        assert!(
+            short
+                .stdout
+                .contains("b1 moved (3,8) → (3,7) → (3,6), cost 2"),
+            "{}",
+            short.stdout
+        );
+        assert!(short.stdout.contains("b1 is fatigued"), "{}", short.stdout);
+    }
+    let reach = run18(&["reach", "r34f.yaml", "--unit", "b1"]);
+    assert_eq!(reach.code, 0, "{}", reach.stderr);
+    assert!(
+        reach.stdout.contains("(3,6)      cost 2"),
+        "{}",
+        reach.stdout
+    );
+    assert!(!reach.stdout.contains("(2,5) "), "{}", reach.stdout);
+}

@@ -845,6 +845,10 @@ pub struct Rules {
     /// that concerns a few marked pieces costs nothing for the rest.
     #[serde(default)]
     pub may_move_flags: Vec<FlagId>,
+    /// Optional rules (by option index) under which the `may_move` hook is asked of every
+    /// piece whatever its flags: a check such a rule brings concerns any piece.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub may_move_options: Vec<usize>,
 }
 
 impl Rules {

@@ -401,10 +401,14 @@ impl Game {
     }
 
     /// Whether the ruleset's `may_move` is asked of `piece` on a grid: always, unless the
-    /// ruleset names `may_move_flags` and the piece carries none of them.
+    /// ruleset names `may_move_flags` and the piece carries none of them and no optional
+    /// rule the ruleset names in `may_move_options` is in force.
     pub(crate) fn may_move_asked_of(&self, piece: &Piece) -> bool {
         let gate = &self.rules.may_move_flags;
-        gate.is_empty() || gate.iter().any(|f| piece.flag(*f))
+        gate.is_empty()
+            || gate.iter().any(|f| piece.flag(*f))
+            || (self.rules.may_move_options.iter())
+                .any(|&o| self.state.options.get(o) == Some(&true))
     }
 
     /// A refusal when a flag keeps `piece` from moving.

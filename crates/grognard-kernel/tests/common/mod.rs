@@ -335,6 +335,7 @@ pub fn rules(geo: Geo) -> Rules {
         pinned_by: vec![],
         slowed_by: vec![],
         may_move_flags: vec![],
+        may_move_options: vec![],
     }
 }
 

@@ -159,6 +159,9 @@ pub struct RulesetSpec {
     /// Flags that gate the `may_move` hook on a grid: asked only of a piece carrying one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub may_move_flags: Vec<Located<String>>,
+    /// Optional rules under which the `may_move` hook is asked of every piece.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub may_move_options: Vec<Located<String>>,
     /// Which half-hexes cut by the table edge may be entered (hex grids).
     pub half_hexes: Option<HalfHexRulesSpec>,
 }
