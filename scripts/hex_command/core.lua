@@ -290,6 +290,15 @@ local function fake_held(L, col, row, side)
     and unknown_marker(L.game, piece, side)
 end
 
+-- A fake counter of the routing unit's own side (twenty-fourth round, the nineteenth outside
+-- audit's L3, #27-28): it weighs as a unit for passing through (5.3 l.542, 5f l.525), so a
+-- rout meets it as it meets a friend (7.5.1 l.405), or the enemy would read a fake by the rout.
+local function own_fake(L, col, row, side)
+  local piece = col ~= nil and L.game:unit_at(col, row) or nil
+  return piece ~= nil and not L.gone[piece:id()] and L.game:kind(piece) == "fake_counter"
+    and L.game:side(piece) == side and piece or nil
+end
+
 -- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
 -- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by
 -- enemies, enemy zones and a crowded passage; off the board it is lost; at impassable ground it stops.
@@ -309,7 +318,7 @@ local function fall_back(L, u, dir, steps, why)
     if game:terrain(nc, nr) == "lake" then
       break
     end
-    local there = L:occupant(nc, nr)
+    local there = L:occupant(nc, nr) or own_fake(L, nc, nr, side)
     if there == nil and fake_held(L, nc, nr, side) then
       L:remove(u, why .. ": ran into the enemy and was destroyed")
       return
@@ -342,6 +351,7 @@ local function fall_back(L, u, dir, steps, why)
         return
       end
       local blocked = bc == nil or L:occupant(bc, br) ~= nil or fake_held(L, bc, br, side)
+        or own_fake(L, bc, br, side) ~= nil
         or game:terrain(bc, br) == "lake" or enemy_zone(L, bc, br, side)
       if blocked then
         L:remove(u, why .. ": no room behind " .. named(game, there) .. "; destroyed")
