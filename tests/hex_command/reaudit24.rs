@@ -54,3 +54,48 @@ fn a_friendly_fake_on_the_edge_leaves_no_room_behind() {
         assert_reads_alike(&a, &b, &format!("q29a vs {v}"));
     }
 }
+
+// 004 l.299, l.292 (a commander rallies one hit off a unit), l.264 and l.465 (markers hide what
+// they are), l.121-122 (hits are the owner's to conceal). The audit's L1 (#26, q28, option
+// command_sphere): red's k1 rides the visible, fresh r1 at (4,1); beside it stands the marker
+// r2: (a) real with 1 hit, (b) real and fresh, (c) a fake. By hand: in red's rally phase only
+// (a) has a hit to take off (`r2 hits 1 → 0`), so k1 is marked `rallying` only there; the mark
+// is red's bookkeeping (he rallies one unit a turn) and blue, which had read `k1 is rallying`
+// in (a) alone, now reads nothing of it. Red still reads it.
+#[test]
+fn a_commanders_rally_mark_is_not_read_by_the_enemy() {
+    let log = referee("q28a.yaml", "q28.orders.yaml");
+    assert!(log.contains("r2 hits 1 → 0"), "{log}");
+    assert!(log.contains("k1 is rallying"), "{log}");
+    let red = run19(&[
+        "play",
+        "q28a.yaml",
+        "--orders",
+        "q28.orders.yaml",
+        "--side",
+        "red",
+    ]);
+    assert_eq!(red.code, 0, "{}", red.stderr);
+    assert!(red.stdout.contains("k1 is rallying"), "{}", red.stdout);
+    let a = side_reads_in(OUTSIDE19, "q28a.yaml", "q28.orders.yaml", "blue");
+    assert!(!a[0].contains("rallying"), "{}", a[0]);
+    for v in ["q28b.yaml", "q28c.yaml"] {
+        let b = side_reads_in(OUTSIDE19, v, "q28.orders.yaml", "blue");
+        assert_reads_alike(&a, &b, &format!("q28a vs {v}"));
+    }
+}
+
+// The same without the sphere (#8, q08): k1, seen by blue at (2,0), attaches to the marker r2
+// in red's command phase; r2 has (a) 1 hit, (b) none, (c) 2 TE hits only. By hand: in red's
+// rally phase k1 rallies r2 (its hit comes off in (a), its TE hits in (c)), but is marked
+// `rallying` only in (a), where a hit came off, which had told blue r2 was real and damaged;
+// blue's reads are now alike in the three.
+#[test]
+fn a_commander_on_a_marker_rallies_unseen() {
+    let a = side_reads_in(OUTSIDE19, "q08a.yaml", "q08.orders.yaml", "blue");
+    assert!(a[0].contains("rally phase (red)"), "{}", a[0]);
+    for v in ["q08b.yaml", "q08c.yaml"] {
+        let b = side_reads_in(OUTSIDE19, v, "q08.orders.yaml", "blue");
+        assert_reads_alike(&a, &b, &format!("q08a vs {v}"));
+    }
+}
