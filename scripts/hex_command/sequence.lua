@@ -517,9 +517,18 @@ end
 
 -- Sequence of play 1-2 (optional rule `remove_commanders`): the side's commanders are taken
 -- off their units as its command phase begins; it attaches them again in that phase.
+-- Twenty-fourth round (the nineteenth outside audit's L2, #15; l.171, l.452, l.264): a
+-- commander whose unit the enemy has not identified (a marker, or out of its sight) stays
+-- with it, as if taken off and put back at once unseen: set down on the unit's hex he would
+-- show the enemy where a real unit stands. His side may still attach him elsewhere.
+local function identified_by_foe(game, side, host)
+  local foe = enemy_side(game, side)
+  return foe == nil or (game:known(host, foe) and game:label(host, foe) == game:name(host))
+end
+
 local function remove_commanders(game, side)
   for _, c in ipairs(game:units(side)) do
-    if game:kind(c) == "commander" and game:host(c) ~= nil then
+    if game:kind(c) == "commander" and game:host(c) ~= nil and identified_by_foe(game, side, game:host(c)) then
       game:attach(c, nil)
       local reader = phase_reader(game)
       game:note(named(game, c, reader) .. " is removed from " .. named(game, game:host(c), reader))

@@ -99,3 +99,20 @@ fn a_commander_on_a_marker_rallies_unseen() {
         assert_reads_alike(&a, &b, &format!("q08a vs {v}"));
     }
 }
+
+// 004 sequence of play 2 (l.171) and Rules by Sequence 1 (l.452): under `remove_commanders`
+// the phasing side takes its commanders off as its command phase begins; markers hide what
+// is under them (l.264). The audit's L2 (#15, q15): k1 rides the marker r2 at (3,1) (q15a) or
+// the marker r3 at (5,1) (q15b), both real. By hand: blue has identified neither marker, so
+// k1 is put back unseen on his unit, and blue reads nothing of him in either game; it had
+// read `k1 moved from out of sight to (3,1)` or `(5,1)`, which showed the real unit.
+#[test]
+fn a_commander_taken_off_a_marker_shows_nothing() {
+    let a = side_reads_in(OUTSIDE19, "q15a.yaml", "q15.orders.yaml", "blue");
+    assert!(a[0].contains("command phase (red)"), "{}", a[0]);
+    assert!(!a[0].contains("k1"), "{}", a[0]);
+    let b = side_reads_in(OUTSIDE19, "q15b.yaml", "q15.orders.yaml", "blue");
+    assert_reads_alike(&a, &b, "q15a (k1 on r2) vs q15b (k1 on r3)");
+    let log = referee("q15a.yaml", "q15.orders.yaml");
+    assert!(!log.contains("k1 is removed from"), "{log}");
+}
