@@ -324,7 +324,7 @@ local function integrity(game, side)
     return
   end
   if leaderless then
-    game:note(side .. " has lost all its commanders: integrity check")
+    game:note(side .. " has no commander left on the field: integrity check")
   else
     game:note(side .. " has lost " .. losses .. "%: integrity check")
   end

@@ -116,3 +116,22 @@ fn a_commander_taken_off_a_marker_shows_nothing() {
     let log = referee("q15a.yaml", "q15.orders.yaml");
     assert!(!log.contains("k1 is removed from"), "{log}");
 }
+
+// 004 l.170 and l.456-458: a side whose commanders are all lost checks its army's integrity.
+// The audit's #3 (q03c): red's k1 is killed by a red star (seed in the scenario) while k2 rides
+// r9, due on turn 4. By hand: no commander of red's is left on the field, so red checks (the
+// twenty-third round's reading: one still to arrive counts for no check); but k2 lives, so the
+// note says no commander is left on the field, not that all are lost.
+#[test]
+fn the_leaderless_check_says_what_is_true() {
+    let log = referee("q03c.yaml", "q03.orders.yaml");
+    assert!(
+        log.contains("k1 removed (commander killed by a red-star hit"),
+        "{log}"
+    );
+    assert!(
+        log.contains("note: red has no commander left on the field: integrity check"),
+        "{log}"
+    );
+    assert!(!log.contains("lost all its commanders"), "{log}");
+}
