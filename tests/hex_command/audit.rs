@@ -462,7 +462,10 @@ fn integrity_is_checked_when_all_commanders_are_killed() {
         "g removed (commander killed by a red-star hit; the unit takes no hit)",
     );
     let check = section(&out, "turn 2 · command phase (blue)");
-    has(check, "blue has no commander left on the field: integrity check");
+    has(
+        check,
+        "blue has no commander left on the field: integrity check",
+    );
     has(check, "(integrity of b)");
     has(check, "(integrity of b2)");
 }
