@@ -64,7 +64,11 @@ local function arrivals(game)
   local taken, rolled, blocked = {}, {}, {}
   for _, u in ipairs(game:off_board_units()) do
     local due = game:counter(u, "arrives")
-    if due > 0 and due <= turn then
+    -- A commander attached to a reinforcement arrives with it, on its hex (6, l.565-571;
+    -- 2b, l.238): placing the host brings him (twentieth outside audit W1: he was set down
+    -- on a free hex of his own, which showed the enemy that a hidden arrival had one).
+    local riding = game:kind(u) == "commander" and game:host(u) ~= nil
+    if due > 0 and due <= turn and not riding then
       local side = game:side(u)
       local k = game:counter(u, "entry")
       if k == 0 then
