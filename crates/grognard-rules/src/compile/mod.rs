@@ -103,9 +103,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     let spread = movement::compile_spread(cx, spec, &names);
     let pinned_by = cx.lookup_ids::<FlagId>("flag", &spec.pinned_by, &names.flags);
     let may_move_flags = cx.lookup_ids::<FlagId>("flag", &spec.may_move_flags, &names.flags);
-    let may_move_options = (spec.may_move_options.iter())
-        .filter_map(|o| cx.lookup("option", o, names.options.iter().copied()))
-        .collect();
+    let may_move_options = cx.lookup_ids::<usize>("option", &spec.may_move_options, &names.options);
     types::add_company(cx, spec, &names, &mut piece_types);
     let slowed_by =
         crate::turning::compile_slowed_by(cx, &names.flags, &names.options, &spec.slowed_by);
