@@ -305,7 +305,7 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
     let mut hooks = hooks_for(&s.ruleset)?;
     let mut game = s.start(None, &[], hooks.as_mut())?;
     if let Some(o) = orders {
-        apply_orders(&mut game, hooks.as_mut(), o, None, |_, _| {}).map_err(|(_, f)| f)?;
+        apply_orders(&mut game, hooks.as_mut(), o, None, |_, _| {}).map_err(|(_, f, _)| f)?;
     }
     let piece = game.piece_by_name(unit).cloned().ok_or_else(|| {
         let names: Vec<&str> = game
@@ -498,9 +498,9 @@ fn play(
         Some(orders) => apply_orders(&mut game, hooks.as_mut(), orders, viewer, |g, _| show(g)),
         None => Ok(Vec::new()),
     };
-    let (mut applied, mut failure) = match result {
-        Ok(applied) => (applied, None),
-        Err((applied, f)) => (applied, Some(f)),
+    let (mut applied, mut failure, mut kind) = match result {
+        Ok(applied) => (applied, None, None),
+        Err((applied, f, k)) => (applied, Some(f), Some(output::refused_kind(k))),
     };
     if let (Some(seats), None) = (&seats, &failure) {
         let seed = game.state().rng.seed();
@@ -530,13 +530,16 @@ fn play(
         applied.extend(played.record.take().unwrap_or_default());
         if let Some(e) = played.error {
             failure = Some(Failure::Rules(e));
+            kind = Some(output::POLICY_FAILED.to_owned());
         }
     }
     if json {
         print_json(&json!({
             "ruleset": game.rules().identity,
             "events": viewer.map_or_else(|| game.log().to_vec(), |v| game.side_events(v)),
-            "refused": failure.as_ref().map(|f| match f { Failure::Rules(m) | Failure::Usage(m) => m.clone() }),
+            "refused": failure.as_ref().map(|f| match f {
+                Failure::Rules(m) | Failure::Usage(m) => json!({"kind": kind, "message": m}),
+            }),
         }));
     }
     if let (Some(path), Some(v)) = (save, viewer) {

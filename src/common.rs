@@ -49,6 +49,15 @@ pub(crate) fn print_json(value: &serde_json::Value) {
     );
 }
 
+/// Where [`apply_orders`] stopped: the orders applied before, the failure, and the kernel's
+/// kind of refusal when the rules refused an order (`None` when the file could not be read
+/// or an order named what the game does not have: the rules never saw it).
+pub(crate) type Stopped = (
+    Vec<grognard_rules::model::OrderSpec>,
+    Failure,
+    Option<grognard_kernel::action::RefusalKind>,
+);
+
 /// Plays `orders` on `game`; returns the orders applied. Stops at the first refusal. With
 /// a `viewer` (`--side`), that side's orders are read as its seat reads them
 /// (`resolve_order_as`): a name it has not been shown is as unknown as no name at all.
@@ -58,9 +67,8 @@ pub(crate) fn apply_orders(
     orders_path: &Path,
     viewer: Option<grognard_kernel::ids::SideId>,
     mut each: impl FnMut(&Game, &[grognard_kernel::action::Event]),
-) -> Result<Vec<grognard_rules::model::OrderSpec>, (Vec<grognard_rules::model::OrderSpec>, Failure)>
-{
-    let orders = load::load_orders(orders_path).map_err(|d| (Vec::new(), d.into()))?;
+) -> Result<Vec<grognard_rules::model::OrderSpec>, Stopped> {
+    let orders = load::load_orders(orders_path).map_err(|d| (Vec::new(), d.into(), None))?;
     let mut applied = Vec::new();
     for located in &orders {
         let at = &located.location;
@@ -75,6 +83,7 @@ pub(crate) fn apply_orders(
                 return Err((
                     applied,
                     Failure::Rules(Diagnostic::new(at.clone(), message).to_string()),
+                    None,
                 ));
             }
         };
@@ -85,7 +94,7 @@ pub(crate) fn apply_orders(
             }
             Err(refusal) => {
                 let d = Diagnostic::new(at.clone(), format!("refused: {}", refusal.message));
-                return Err((applied, Failure::Rules(d.to_string())));
+                return Err((applied, Failure::Rules(d.to_string()), Some(refusal.kind)));
             }
         }
     }

@@ -1,7 +1,26 @@
-//! Writing to stdout, and aligned tables of text (the lab's); the text of events and rolls
-//! is `grognard_play::text`.
+//! Writing to stdout, aligned tables of text (the lab's), and the kind `play --json` gives a
+//! refusal; the text of events and rolls is `grognard_play::text`.
 
+use grognard_kernel::action::RefusalKind;
 pub use grognard_play::text::{log_line, roll};
+
+/// `play --json`'s `refused.kind` when the rules never saw the order: the orders file could
+/// not be read, or an order names a side, piece or value the game does not have.
+pub const BAD_ORDERS: &str = "bad_orders";
+
+/// `play --json`'s `refused.kind` when a seat's policy failed (`--policy`).
+pub const POLICY_FAILED: &str = "policy_failed";
+
+/// `play --json`'s `refused.kind` for where an orders file stopped: the kernel's reason
+/// when the rules refused the order (`RefusalKind` as it serializes: `out_of_phase`,
+/// `too_far`, …), [`BAD_ORDERS`] when they never saw it. The kinds are listed in
+/// docs/designer-tools.md.
+pub fn refused_kind(kind: Option<RefusalKind>) -> String {
+    match kind.map(serde_json::to_value) {
+        Some(Ok(serde_json::Value::String(name))) => name,
+        _ => BAD_ORDERS.to_owned(),
+    }
+}
 
 /// Writes a line to stdout; a closed pipe ends the program with success, like other
 /// command-line tools, rather than a panic.

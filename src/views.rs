@@ -38,7 +38,7 @@ fn scenario_game(
     let mut game = s.start(None, &[], hooks.as_mut())?;
     if let Some(o) = orders {
         let viewer = side.map(|n| side_named(&game, n)).transpose()?;
-        apply_orders(&mut game, hooks.as_mut(), o, viewer, |_, _| {}).map_err(|(_, f)| f)?;
+        apply_orders(&mut game, hooks.as_mut(), o, viewer, |_, _| {}).map_err(|(_, f, _)| f)?;
     }
     Ok((game, hooks))
 }

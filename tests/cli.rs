@@ -1,6 +1,8 @@
 //! The commands on the bundled rulesets and examples.
 
-use crate::util::{grognard, grognard_in, root, yaml_files};
+use crate::util::{
+    events_of, grognard, grognard_in, has_event, json_of, refusal_kind, root, yaml_files,
+};
 
 #[test]
 fn every_bundled_ruleset_and_example_validates() {
@@ -106,6 +108,56 @@ fn play_is_deterministic_for_a_seed() {
     let json: serde_json::Value = serde_json::from_str(&a.stdout).expect("play --json prints JSON");
     assert!(json["events"].as_array().is_some_and(|e| e.len() > 10));
     assert!(json["refused"].is_null());
+}
+
+/// A refusal in `play --json` carries the kernel's kind beside the words `play` prints; an
+/// order naming no piece never reaches the rules (`bad_orders`).
+#[test]
+fn play_json_gives_a_refusal_its_kind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let twice = dir.path().join("twice.yaml");
+    let nobody = dir.path().join("nobody.yaml");
+    let b1 = "  - { side: blue, move: { piece: b1, path: [[3, 5]] } }\n";
+    std::fs::write(&twice, format!("orders:\n{b1}{b1}")).expect("write");
+    std::fs::write(
+        &nobody,
+        "orders:\n  - { side: blue, move: { piece: zz, path: [[3, 5]] } }\n",
+    )
+    .expect("write");
+    let play = |orders: &std::path::Path| {
+        let scenario = root().join("examples/drill-square.yaml");
+        let run = grognard(&[
+            "play",
+            &scenario.to_string_lossy(),
+            "--orders",
+            &orders.to_string_lossy(),
+            "--json",
+        ]);
+        assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+        json_of(&run)
+    };
+    let twice = play(&twice);
+    assert_eq!(
+        refusal_kind(&twice).as_deref(),
+        Some("already_used"),
+        "{twice}"
+    );
+    let words = twice["refused"]["message"].as_str().unwrap_or_default();
+    // prose: the message keeps the words `play` prints, at the order's line.
+    assert!(
+        words.ends_with("twice.yaml:3:5: refused: b1 has already moved"),
+        "{words}"
+    );
+    assert!(
+        has_event(&events_of(&twice), "moved", &[("piece", 0.into())]),
+        "{twice}"
+    );
+    let nobody = play(&nobody);
+    assert_eq!(
+        refusal_kind(&nobody).as_deref(),
+        Some("bad_orders"),
+        "{nobody}"
+    );
 }
 
 #[test]

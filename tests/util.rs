@@ -192,7 +192,10 @@ pub fn yaml_files(dir: &str) -> Vec<String> {
 pub struct Played {
     pub code: i32,
     pub events: Vec<serde_json::Value>,
+    /// The refusal's words (`refused.message`), when an order was refused.
     pub refused: Option<String>,
+    /// The refusal's kind ([`refusal_kind`]), when an order was refused.
+    pub refusal_kind: Option<String>,
     names: Vec<String>,
 }
 
@@ -221,7 +224,8 @@ pub fn play_json_in(dir: &Path, scenario: &str, orders: &str, args: &[&str]) -> 
     Played {
         code: run.code,
         events: answer["events"].as_array().cloned().unwrap_or_default(),
-        refused: answer["refused"].as_str().map(str::to_owned),
+        refused: answer["refused"]["message"].as_str().map(str::to_owned),
+        refusal_kind: refusal_kind(&answer),
         names,
     }
 }
@@ -268,4 +272,39 @@ pub fn on_table_to(event: &serde_json::Value, x: f64, y: f64, inches: f64) -> bo
     event["to"]["x"].as_i64() == Some(thousandths(x))
         && event["to"]["y"].as_i64() == Some(thousandths(y))
         && event["cost"].as_i64() == Some((inches * 100.0).round() as i64)
+}
+
+/// `play --json`'s answer parsed, or the run's output in the failure.
+pub fn json_of(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON: {e}\n{}\n{}", run.stdout, run.stderr))
+}
+
+/// The kind of `play --json`'s refusal (`refused.kind`: the kernel's reason, such as
+/// `out_of_phase` or `too_far`, or `bad_orders`, `policy_failed`), `None` when nothing
+/// was refused.
+pub fn refusal_kind(answer: &serde_json::Value) -> Option<String> {
+    answer["refused"]["kind"].as_str().map(str::to_owned)
+}
+
+/// The events of a `play --json` answer.
+pub fn events_of(answer: &serde_json::Value) -> Vec<serde_json::Value> {
+    answer["events"].as_array().cloned().unwrap_or_default()
+}
+
+/// Whether some event is `kind` and has every `(key, value)` of `fields` (a value as JSON
+/// compares: a piece by its number, a flag by its name).
+pub fn has_event(
+    events: &[serde_json::Value],
+    kind: &str,
+    fields: &[(&str, serde_json::Value)],
+) -> bool {
+    events
+        .iter()
+        .any(|e| e["event"] == kind && fields.iter().all(|(k, v)| &e[*k] == v))
+}
+
+/// How many events are `kind`.
+pub fn count_events(events: &[serde_json::Value], kind: &str) -> usize {
+    events.iter().filter(|e| e["event"] == kind).count()
 }
