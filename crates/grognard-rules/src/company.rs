@@ -2,40 +2,23 @@
 //! `after_move`) and the ruleset's `half_hexes`, resolving every name they use.
 
 use grognard_kernel::company::{AfterMove, Company, ExitEdge, ExitRule, HalfHexRules};
-use grognard_kernel::ids::{FlagId, PieceTypeId, TerrainId};
+use grognard_kernel::ids::{FlagId, PieceTypeId};
 
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{ExitBaseline, HalfHexRulesSpec, PieceTypeSpec};
+use crate::names::{Names, kind};
 
-/// The names company rules may refer to.
-pub(crate) struct CompanyNames<'a> {
-    /// Piece types.
-    pub types: &'a [&'a str],
-    /// Flags.
-    pub flags: &'a [&'a str],
-    /// Terrain.
-    pub terrain: &'a [&'a str],
-    /// Optional rules.
-    pub options: &'a [&'a str],
-    /// True on an open table, where a move is one step.
-    pub open: bool,
+fn types(cx: &mut Cx, names: &Names<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
+    names.ids(cx, kind::PieceType, list)
 }
 
-fn types(cx: &mut Cx, names: &CompanyNames<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
-    cx.lookup_ids("piece type", list, names.types)
-}
-
-fn flag(cx: &mut Cx, names: &CompanyNames<'_>, f: &Located<String>) -> Option<FlagId> {
-    cx.lookup_id("flag", f, names.flags)
+fn flag(cx: &mut Cx, names: &Names<'_>, f: &Located<String>) -> Option<FlagId> {
+    names.id(cx, kind::Flag, f)
 }
 
 /// One piece type's company rules.
-pub(crate) fn compile_company(
-    cx: &mut Cx,
-    names: &CompanyNames<'_>,
-    spec: &PieceTypeSpec,
-) -> Company {
+pub(crate) fn compile_company(cx: &mut Cx, names: &Names<'_>, spec: &PieceTypeSpec) -> Company {
     let exits = spec.exits.as_ref().map(|e| {
         let edge = match e.baseline.as_ref().map_or(ExitBaseline::Own, |b| b.value) {
             ExitBaseline::Own => ExitEdge::Own,
@@ -47,7 +30,7 @@ pub(crate) fn compile_company(
             option: e
                 .option
                 .as_ref()
-                .and_then(|o| cx.lookup("option", o, names.options.iter().copied())),
+                .and_then(|o| names.id(cx, kind::Optional, o)),
             marks: e.marks.as_ref().and_then(|m| flag(cx, names, m)),
         }
     });
@@ -58,7 +41,7 @@ pub(crate) fn compile_company(
             let into = a
                 .into
                 .iter()
-                .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
+                .filter_map(|t| names.id(cx, kind::Terrain, t))
                 .collect();
             if a.set.value.is_empty() {
                 cx.error(
@@ -88,7 +71,7 @@ pub(crate) fn compile_company(
     let holds_host_option = spec
         .holds_host_option
         .as_ref()
-        .and_then(|o| cx.lookup("option", o, names.options.iter().copied()));
+        .and_then(|o| names.id(cx, kind::Optional, o));
     if spec.joins_at_set_up && !spec.attaches {
         cx.error(
             &spec.movement.location,
@@ -109,7 +92,7 @@ pub(crate) fn compile_company(
 /// The ruleset's `half_hexes` rules.
 pub(crate) fn compile_half_hexes(
     cx: &mut Cx,
-    names: &CompanyNames<'_>,
+    names: &Names<'_>,
     spec: Option<&HalfHexRulesSpec>,
 ) -> HalfHexRules {
     let Some(spec) = spec else {
@@ -121,6 +104,6 @@ pub(crate) fn compile_half_hexes(
         baselines_option: spec
             .baselines_option
             .as_ref()
-            .and_then(|o| cx.lookup("option", o, names.options.iter().copied())),
+            .and_then(|o| names.id(cx, kind::Optional, o)),
     }
 }

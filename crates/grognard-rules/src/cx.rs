@@ -1,11 +1,12 @@
-//! The compile context: the diagnostics the validation pass collects, with helpers that
-//! report unknown names (with "did you mean") at their location. Every part of the compiler
-//! (the ruleset sections, scenarios, sighting, company, turning) takes one; it imports
-//! nothing from them.
+//! The compile context: the diagnostics the validation pass collects, with the one helper
+//! that reports an unknown name (with "did you mean") at its location, [`Cx::lookup`]. Every
+//! part of the compiler (the ruleset sections, scenarios, sighting, company, turning) takes
+//! one; it imports nothing from them. A name a ruleset declares is looked up through
+//! `crate::names::Names`, which calls `lookup` with the kind's table and word.
 
 use grognard_kernel::ids::{
     ActionId, ChartId, CounterId, DieId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId,
-    StackId, TagId, TerrainId,
+    SideId, StackId, TagId, TerrainId,
 };
 
 use crate::de::Located;
@@ -105,6 +106,12 @@ macro_rules! from_index {
             }
         })+
     };
+}
+
+impl FromIndex for SideId {
+    fn from_index(index: usize) -> Self {
+        SideId(index as u8)
+    }
 }
 
 /// A plain index, for the tables the kernel keeps by index (`Rules::private_counters`,

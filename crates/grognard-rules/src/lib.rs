@@ -19,6 +19,7 @@ pub mod diff;
 pub mod load;
 pub mod model;
 pub mod named;
+mod names;
 pub mod node;
 pub mod number;
 pub mod odds;

@@ -16,6 +16,7 @@ use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
 use crate::model::{Baseline, BoardSpec, PieceSpec, RegionSpec, ScenarioSpec, Text};
+use crate::names::{Names, ScenarioNames};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -112,13 +113,11 @@ pub fn compile_scenario(
     let deployment = compile_deployment(&mut cx, spec, &board, &pieces, &piece_locations);
     let (options, settings) = compile_choices(&mut cx, spec, rules);
     let victory = spec.victory.as_ref().map(|v| {
-        let names = crate::victory::VictoryNames {
-            types: rules.piece_types.iter().map(|t| t.name.as_str()).collect(),
-            flags: rules.flags.iter().map(|f| f.name.as_str()).collect(),
-            counters: rules.counters.iter().map(|c| c.name.as_str()).collect(),
-            sides: Some(spec.sides.names().collect()),
-            regions: Some(board.regions.iter().map(|r| r.name.as_str()).collect()),
+        let scenario = ScenarioNames {
+            sides: spec.sides.names().collect(),
+            regions: board.regions.iter().map(|r| r.name.as_str()).collect(),
         };
+        let names = Names::of_rules(rules, scenario);
         crate::victory::compile_victory(&mut cx, v, &names)
     });
     if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {

@@ -2,18 +2,17 @@
 //! the counters, flags and optional rules they name.
 
 use grognard_kernel::Cost;
-use grognard_kernel::ids::{CounterId, FlagId};
 use grognard_kernel::turning::{SlowedBy, Turning};
 
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{SlowedBySpec, TurningSpec};
+use crate::names::{Names, kind};
 
 /// One piece type's `turning:` rules (`name` is the type, for messages).
 pub(crate) fn compile_turning(
     cx: &mut Cx,
-    (counters, flags): (&[&str], &[&str]),
-    options: &[&str],
+    names: &Names<'_>,
     name: &str,
     spec: Option<&TurningSpec>,
 ) -> Turning {
@@ -23,7 +22,7 @@ pub(crate) fn compile_turning(
     let counter = spec
         .counter
         .as_ref()
-        .and_then(|c| cx.lookup_id::<CounterId>("counter", c, counters));
+        .and_then(|c| names.id(cx, kind::Counter, c));
     let cost = spec.cost.as_ref().map_or(Cost::ZERO, |c| c.value.0);
     if let Some(c) = &spec.cost {
         if cost.is_negative() {
@@ -44,7 +43,7 @@ pub(crate) fn compile_turning(
     let oblique_option = spec
         .oblique_option
         .as_ref()
-        .and_then(|o| cx.lookup("option", o, options.iter().copied()));
+        .and_then(|o| names.id(cx, kind::Optional, o));
     if let Some(o) = &spec.oblique_option
         && !spec.forward_only
     {
@@ -72,7 +71,7 @@ pub(crate) fn compile_turning(
     let barred_by = spec
         .barred_by
         .iter()
-        .filter_map(|f| cx.lookup_id::<FlagId>("flag", f, flags))
+        .filter_map(|f| names.id(cx, kind::Flag, f))
         .collect();
     Turning {
         forward_only: spec.forward_only,
@@ -88,8 +87,7 @@ pub(crate) fn compile_turning(
 /// The ruleset's `slowed_by` list.
 pub(crate) fn compile_slowed_by(
     cx: &mut Cx,
-    flags: &[&str],
-    options: &[&str],
+    names: &Names<'_>,
     specs: &[Located<SlowedBySpec>],
 ) -> Vec<SlowedBy> {
     specs
@@ -103,9 +101,9 @@ pub(crate) fn compile_slowed_by(
                 );
                 return None;
             }
-            let flag = cx.lookup_id::<FlagId>("flag", &s.flag, flags)?;
+            let flag = names.id(cx, kind::Flag, &s.flag)?;
             let option = match &s.option {
-                Some(o) => Some(cx.lookup("option", o, options.iter().copied())?),
+                Some(o) => Some(names.id(cx, kind::Optional, o)?),
                 None => None,
             };
             Some(SlowedBy {

@@ -2,37 +2,16 @@
 //! kernel's [`VictoryRules`]: every piece type, flag, counter, region and side it names is
 //! resolved, and an unknown name is reported at its line with the known names.
 
-use grognard_kernel::ids::{CounterId, FlagId, PieceTypeId, SideId};
+use grognard_kernel::ids::PieceTypeId;
 use grognard_kernel::victory::{HoldRule, LoseRule, LoseWhen, VictoryRules};
 
 use crate::cx::Cx;
 use crate::model::VictorySpec;
-
-/// The names a `victory:` section may use.
-pub(crate) struct VictoryNames<'a> {
-    /// Piece types.
-    pub types: Vec<&'a str>,
-    /// Flags.
-    pub flags: Vec<&'a str>,
-    /// Counters.
-    pub counters: Vec<&'a str>,
-    /// Sides and regions: a scenario's (`None` in a ruleset, which has neither).
-    pub sides: Option<Vec<&'a str>>,
-    /// Regions of the scenario's board.
-    pub regions: Option<Vec<&'a str>>,
-}
+use crate::names::{Names, kind};
 
 /// Compiles a `victory:` section; problems go to `cx`.
-pub(crate) fn compile_victory(
-    cx: &mut Cx,
-    spec: &VictorySpec,
-    names: &VictoryNames<'_>,
-) -> VictoryRules {
-    let type_id = |cx: &mut Cx, n: &crate::de::Located<String>| {
-        cx.lookup("piece type", n, names.types.iter().copied())
-            .and_then(|i| u16::try_from(i).ok())
-            .map(PieceTypeId)
-    };
+pub(crate) fn compile_victory(cx: &mut Cx, spec: &VictorySpec, names: &Names<'_>) -> VictoryRules {
+    let type_id = |cx: &mut Cx, n| names.id(cx, kind::PieceType, n);
     let mut removed = Vec::new();
     for entry in spec.removed.iter() {
         if entry.name.value == "any" {
@@ -41,36 +20,28 @@ pub(crate) fn compile_victory(
             removed.push((Some(t), entry.value));
         }
     }
-    let removed_unless: Vec<FlagId> = spec
-        .removed_unless
-        .iter()
-        .filter_map(|f| cx.lookup("flag", f, names.flags.iter().copied()))
-        .map(|i| FlagId(i as _))
-        .collect();
+    let removed_unless = names.ids(cx, kind::Flag, &spec.removed_unless);
     let mut flagged = Vec::new();
     for entry in spec.flagged.iter() {
-        if let Some(f) = cx.lookup("flag", &entry.name, names.flags.iter().copied()) {
-            flagged.push((FlagId(f as _), entry.value));
+        if let Some(f) = names.id(cx, kind::Flag, &entry.name) {
+            flagged.push((f, entry.value));
         }
     }
     let mut hold = Vec::new();
     for h in &spec.hold {
-        let (Some(regions), Some(sides)) = (&names.regions, &names.sides) else {
+        if names.scenario.is_none() {
             cx.error(
                 &h.location,
                 "`hold` names a scenario's regions: declare it in the scenario's `victory:`",
             );
             continue;
         };
-        if cx
-            .lookup("region", &h.value.region, regions.iter().copied())
-            .is_none()
-        {
+        if names.id(cx, kind::Region, &h.value.region).is_none() {
             continue;
         }
         let side = match &h.value.side {
-            Some(s) => match cx.lookup("side", s, sides.iter().copied()) {
-                Some(i) => u8::try_from(i).ok().map(SideId),
+            Some(s) => match names.id(cx, kind::Side, s) {
+                Some(side) => Some(side),
                 None => continue,
             },
             None => None,
@@ -100,8 +71,8 @@ pub(crate) fn compile_victory(
             continue;
         }
         let when = if let Some(f) = &v.flag {
-            match cx.lookup("flag", f, names.flags.iter().copied()) {
-                Some(i) => LoseWhen::Flag(FlagId(i as _)),
+            match names.id(cx, kind::Flag, f) {
+                Some(flag) => LoseWhen::Flag(flag),
                 None => continue,
             }
         } else if let Some(c) = &v.counter {
@@ -109,8 +80,8 @@ pub(crate) fn compile_victory(
                 cx.error(&c.location, "a `counter` condition needs `at_least: N`");
                 continue;
             };
-            match cx.lookup("counter", c, names.counters.iter().copied()) {
-                Some(i) => LoseWhen::CounterAtLeast(CounterId(i as _), at_least),
+            match names.id(cx, kind::Counter, c) {
+                Some(counter) => LoseWhen::CounterAtLeast(counter, at_least),
                 None => continue,
             }
         } else {

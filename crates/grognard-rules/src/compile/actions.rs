@@ -5,7 +5,7 @@
 use grognard_kernel::Cost;
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::geometry::Arc;
-use grognard_kernel::ids::{ChartId, FlagId, PieceTypeId};
+use grognard_kernel::ids::{FlagId, PieceTypeId};
 use grognard_kernel::rules::{ActionDef, CounterDef, TargetRule, Trigger, Who};
 
 use crate::de::Located;
@@ -14,8 +14,8 @@ use crate::model::{self, ActionSpec, ArcName, EffectTo, RulesetSpec};
 use super::Cx;
 use super::charts::compile_effect;
 use super::checks::{check_binding, check_pursuits};
-use super::names::Names;
 use crate::amount::AmountScope;
+use crate::names::{Names, kind};
 
 /// The counters, each with its bounds and the effects of its thresholds on the piece
 /// carrying it.
@@ -136,10 +136,7 @@ fn compile_action(
     name: &Located<String>,
     v: &ActionSpec,
 ) -> ActionDef {
-    let chart = v
-        .chart
-        .as_ref()
-        .and_then(|c| cx.lookup_id::<ChartId>("chart", c, &names.charts));
+    let chart = v.chart.as_ref().and_then(|c| names.id(cx, kind::Chart, c));
     let target = match v.target.as_ref().map(|t| t.value) {
         None | Some(model::Target::None) => TargetRule::None,
         Some(model::Target::Enemy) => TargetRule::Enemy,
@@ -186,13 +183,13 @@ fn compile_action(
             .collect();
     }
     if let Some(script) = &v.script {
-        check_binding(cx, script, &names.scripts);
+        check_binding(cx, script, names);
     }
     if let Some(check) = &v.check {
-        check_binding(cx, check, &names.scripts);
+        check_binding(cx, check, names);
     }
     if let Some(all) = &v.check_all {
-        check_binding(cx, all, &names.scripts);
+        check_binding(cx, all, names);
         if v.check.is_some() {
             cx.error(
                 &all.location,
@@ -234,14 +231,11 @@ fn compile_action(
         range: compile_range(cx, names, v),
         arcs,
         needs_sight: v.sight,
-        barred_by: cx.lookup_ids::<FlagId>("flag", &v.barred_by, &names.flags),
-        needs: cx.lookup_ids::<FlagId>("flag", &v.needs, &names.flags),
-        marks: v
-            .marks
-            .as_ref()
-            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, &names.flags)),
+        barred_by: names.ids(cx, kind::Flag, &v.barred_by),
+        needs: names.ids(cx, kind::Flag, &v.needs),
+        marks: v.marks.as_ref().and_then(|f| names.id(cx, kind::Flag, f)),
         effects,
-        types: cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types),
+        types: names.ids(cx, kind::PieceType, &v.types),
         target_types: target_filter(cx, names, v, &v.target_types, target),
         target_not_types: target_filter(cx, names, v, &v.target_not_types, target),
         target_needs: target_flags(cx, names, v, &v.target_needs, target),
@@ -280,7 +274,7 @@ fn target_flags(
             }
         }
     }
-    cx.lookup_ids::<FlagId>("flag", list, &names.flags)
+    names.ids(cx, kind::Flag, list)
 }
 
 /// `range: [lo, hi]`: whole cells on a grid; on an open table rule inches to the hundredth,
@@ -335,5 +329,5 @@ fn target_filter(
              may not), not both",
         );
     }
-    cx.lookup_ids::<PieceTypeId>("piece type", list, &names.types)
+    names.ids(cx, kind::PieceType, list)
 }

@@ -4,14 +4,13 @@
 use grognard_kernel::Cost;
 use grognard_kernel::geometry::ArcSpec;
 use grognard_kernel::geometry::open::Len;
-use grognard_kernel::ids::ModeId;
 use grognard_kernel::rules::{FeatureDef, FeatureKind, GeometryRules, MoveClassDef, TerrainDef};
 
 use crate::model::{self, GeometryKind, RulesetSpec};
 
-use super::names::Names;
 use super::parse::cost_or_impassable;
 use super::{Cx, table_scale};
+use crate::names::{Names, kind};
 
 /// The board's geometry (square, hex or open, with its step costs or scale) and the
 /// width of the front and rear arcs (the geometry's defaults unless the ruleset says).
@@ -78,11 +77,7 @@ pub(super) fn compile_terrain(cx: &mut Cx, spec: &RulesetSpec, names: &Names) ->
         .map(|t| {
             let mut attributes = vec![0; names.terrain_attrs.len()];
             for a in t.value.attributes.iter() {
-                if let Some(i) = cx.lookup(
-                    "terrain attribute",
-                    &a.name,
-                    names.terrain_attrs.iter().copied(),
-                ) {
+                if let Some(i) = names.index(cx, kind::TerrainAttribute, &a.name) {
                     attributes[i] = a.value;
                 }
             }
@@ -134,7 +129,7 @@ pub(super) fn compile_features(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
                 kind,
                 blocks_sight: f.value.blocks_sight,
                 capacity: f.value.capacity,
-                closed_to: cx.lookup_ids::<ModeId>("mode", &f.value.closed_to, &names.modes),
+                closed_to: names.ids(cx, kind::Mode, &f.value.closed_to),
             }
         })
         .collect()
@@ -198,7 +193,7 @@ pub(super) fn compile_movement(
             };
             let mut enter = vec![others; names.terrain.len()];
             for e in m.value.enter.iter() {
-                if let Some(i) = cx.lookup("terrain", &e.name, names.terrain.iter().copied())
+                if let Some(i) = names.index(cx, kind::Terrain, &e.name)
                     && let Some(c) = cost_or_impassable(cx, &e.value)
                 {
                     enter[i] = c;

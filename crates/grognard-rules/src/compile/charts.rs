@@ -7,7 +7,7 @@ use grognard_kernel::chart::{
     ScaleDef, ScoreRow,
 };
 use grognard_kernel::dice::{DiceExpr, DieDef};
-use grognard_kernel::ids::{ActionId, CounterId, DieId, FlagId, ModeId, TagId};
+use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, TagId};
 use grognard_kernel::rules::{Effect, Who};
 
 use crate::cx::FromIndex;
@@ -17,9 +17,9 @@ use crate::model::{
     BandSpec, BandTest, BandsSpec, ChartSpec, EffectSpec, EffectTo, InputFrom, InputSpec, RowSpec,
 };
 
-use super::names::Names;
 use super::{Cx, DiceUse, parse_dice, parse_range};
 use crate::amount::{AmountScope, compile_amount, factor, rounding};
+use crate::names::{Names, kind};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
 pub(super) fn compile_effect(
@@ -73,11 +73,11 @@ pub(super) fn compile_effect(
             Some(EffectTo::Target) => Who::Target,
             _ => Who::Actor,
         };
-        let action = cx.lookup_id::<ActionId>("action", a, &names.actions)?;
+        let action = names.id(cx, kind::Action, a)?;
         return Some(Effect::Pursue { who, action });
     }
     if let Some(c) = &e.add {
-        let counter = cx.lookup_id::<CounterId>("counter", c, &names.counters)?;
+        let counter = names.id(cx, kind::Counter, c)?;
         // A number stays a plain `AddCounter`; anything else is worked out from the roll.
         let amount = match &e.amount {
             None => 1,
@@ -102,14 +102,14 @@ pub(super) fn compile_effect(
     if let Some(f) = e.set.as_ref().or(e.clear.as_ref()) {
         return Some(Effect::SetFlag {
             who,
-            flag: cx.lookup_id::<FlagId>("flag", f, &names.flags)?,
+            flag: names.id(cx, kind::Flag, f)?,
             on: e.set.is_some(),
         });
     }
     if let Some(m) = &e.mode {
         return Some(Effect::SetMode {
             who,
-            mode: cx.lookup_id::<ModeId>("mode", m, &names.modes)?,
+            mode: names.id(cx, kind::Mode, m)?,
         });
     }
     Some(Effect::Remove { who })

@@ -13,8 +13,8 @@ use crate::model::{EffectSpec, RulesetSpec};
 use crate::suggest::did_you_mean;
 
 use super::bindings::split_binding;
-use super::names::Names;
 use super::{Cx, HOOK_POINTS, MAX_ACTIONS};
+use crate::names::{Names, kind};
 
 /// Each `hooks:` entry names a hook point the kernel asks and binds a listed module.
 pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
@@ -32,7 +32,7 @@ pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
                 help,
             );
         }
-        check_binding(cx, &h.value, &names.scripts);
+        check_binding(cx, &h.value, names);
     }
 }
 
@@ -86,14 +86,14 @@ pub(super) fn check_pursuits(cx: &mut Cx, spec: &RulesetSpec, defs: &[ActionDef]
     }
 }
 
-pub(super) fn check_binding(cx: &mut Cx, binding: &Located<String>, modules: &[&str]) {
+pub(super) fn check_binding(cx: &mut Cx, binding: &Located<String>, names: &Names) {
     match split_binding(&binding.value) {
         Some((module, _)) => {
             let located = Located {
                 value: module.to_owned(),
                 location: binding.location.clone(),
             };
-            cx.lookup("script module", &located, modules.iter().copied());
+            names.index(cx, kind::Script, &located);
         }
         None => cx.error(
             &binding.location,

@@ -5,7 +5,6 @@
 //! otherwise call into each other).
 
 use grognard_kernel::cost::Cost;
-use grognard_kernel::ids::PieceTypeId;
 use grognard_kernel::rules::Who;
 use grognard_kernel::rules::states::{Near, WhenBlocked};
 
@@ -15,7 +14,7 @@ use crate::model::EffectSpec;
 use crate::number::CostValue;
 
 use super::Cx;
-use super::names::Names;
+use crate::names::{Names, kind};
 
 /// A command radius from its types and distance, written at `at`: the distance is
 /// required and above 0, the types are piece types of the ruleset.
@@ -26,7 +25,7 @@ pub(super) fn compile_near(
     at: &Location,
     names: &Names,
 ) -> Option<Near> {
-    let types = cx.lookup_ids::<PieceTypeId>("piece type", types, &names.types);
+    let types = names.ids(cx, kind::PieceType, types);
     let Some(within) = within else {
         cx.error(
             at,

@@ -3,7 +3,8 @@
 //! error so one run lists them all.
 //!
 //! [`compile`] runs one function per section of the file, in a fixed order (the order of
-//! the diagnostics), each resolving names against one `names::Names` table built first:
+//! the diagnostics), each resolving names against the one `crate::names::Names` table
+//! built first:
 //! `board` (geometry, terrain, features, movement classes), `dice`, `types` (modes, flags,
 //! stacking, piece types), `movement` (zones of control, open tables, saving, spread),
 //! `charts` (charts and effects), `actions` (counters, actions) and `sequence`. The
@@ -12,7 +13,6 @@
 
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::geometry::open::Scale;
-use grognard_kernel::ids::FlagId;
 use grognard_kernel::knowledge::SightingRules;
 use grognard_kernel::rules::{GeometryRules, PieceTypeDef, Rules, RulesetIdentity, Sequence};
 use grognard_kernel::rules::{OptionDef, SettingDef};
@@ -20,6 +20,7 @@ use grognard_kernel::rules::{OptionDef, SettingDef};
 pub(crate) use crate::cx::Cx;
 use crate::diag::Diagnostics;
 use crate::model::RulesetSpec;
+use crate::names::{Names, kind};
 
 mod actions;
 mod bindings;
@@ -31,7 +32,6 @@ mod distances;
 mod footprint;
 mod gates;
 mod movement;
-mod names;
 mod parse;
 mod sequence;
 mod states;
@@ -40,7 +40,6 @@ mod types;
 pub(crate) use footprint::footprints;
 
 pub use bindings::{HOOK_POINTS, split_binding};
-use names::Names;
 use parse::{DiceUse, parse_dice, parse_range};
 
 /// Most flags a ruleset may declare (they are kept as bits).
@@ -101,33 +100,20 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     );
     let saving = movement::compile_saving(cx, spec, &names);
     let spread = movement::compile_spread(cx, spec, &names);
-    let pinned_by = cx.lookup_ids::<FlagId>("flag", &spec.pinned_by, &names.flags);
-    let may_move_flags = cx.lookup_ids::<FlagId>("flag", &spec.may_move_flags, &names.flags);
-    let may_move_options = cx.lookup_ids::<usize>("option", &spec.may_move_options, &names.options);
+    let pinned_by = names.ids(cx, kind::Flag, &spec.pinned_by);
+    let may_move_flags = names.ids(cx, kind::Flag, &spec.may_move_flags);
+    let may_move_options = names.ids(cx, kind::Optional, &spec.may_move_options);
     types::add_company(cx, spec, &names, &mut piece_types);
-    let slowed_by =
-        crate::turning::compile_slowed_by(cx, &names.flags, &names.options, &spec.slowed_by);
-    let half_hexes =
-        crate::company::compile_half_hexes(cx, &names.company(), spec.half_hexes.as_ref());
-    let victory = spec.victory.as_ref().map(|v| {
-        let victory_names = crate::victory::VictoryNames {
-            types: names.types.clone(),
-            flags: names.flags.clone(),
-            counters: names.counters.clone(),
-            sides: None,
-            regions: None,
-        };
-        crate::victory::compile_victory(cx, v, &victory_names)
-    });
+    let slowed_by = crate::turning::compile_slowed_by(cx, &names, &spec.slowed_by);
+    let half_hexes = crate::company::compile_half_hexes(cx, &names, spec.half_hexes.as_ref());
+    let victory = spec
+        .victory
+        .as_ref()
+        .map(|v| crate::victory::compile_victory(cx, v, &names));
     // The kernel keeps these by plain index.
-    let private_attributes = cx.lookup_ids::<usize>(
-        "piece attribute",
-        &spec.private_attributes,
-        &names.piece_attrs,
-    );
-    let private_counters =
-        cx.lookup_ids::<usize>("counter", &spec.private_counters, &names.counters);
-    let private_flags = cx.lookup_ids::<usize>("flag", &spec.private_flags, &names.flags);
+    let private_attributes = names.indices(cx, kind::PieceAttribute, &spec.private_attributes);
+    let private_counters = names.indices(cx, kind::Counter, &spec.private_counters);
+    let private_flags = names.indices(cx, kind::Flag, &spec.private_flags);
     std::mem::take(&mut cx.diags).into_result(())?;
     let interned = |list: &[&str]| {
         grognard_kernel::ids::Names::new(list.iter().map(|s| (*s).to_owned()).collect())
@@ -220,18 +206,7 @@ fn compile_sighting(
         .map(|p| p.name.clone())
         .collect();
     let dummy_types: Vec<bool> = piece_types.iter().map(|t| t.dummy).collect();
-    let sight_names = crate::sighting::SightNames {
-        terrain: &names.terrain,
-        types: &names.types,
-        flags: &names.flags,
-        counters: &names.counters,
-        options: &names.options,
-        settings: &names.settings,
-        phases: &phases,
-        charts: &names.charts,
-        chart_defs: charts,
-        dummy_types: &dummy_types,
-    };
+    let sight_names = names.sight(&phases, charts, &dummy_types);
     let square = matches!(geometry, GeometryRules::Square { .. });
     Some(crate::sighting::compile_sighting(
         cx,

@@ -3,7 +3,7 @@
 //! piece.
 
 use grognard_kernel::Cost;
-use grognard_kernel::ids::{CounterId, FlagId, ModeId, PieceTypeId};
+use grognard_kernel::ids::ModeId;
 use grognard_kernel::march::{SavingRules, SpreadRules};
 use grognard_kernel::rules::{OpenTableRules, Pivot, PivotRule, Threat, ZocRules};
 
@@ -11,8 +11,8 @@ use crate::model::{OpenTableSpec, PivotSpec, RulesetSpec};
 use crate::number::parse_cost;
 
 use super::Cx;
-use super::names::Names;
 use crate::cx::FromIndex;
+use crate::names::{Names, kind};
 
 /// Zones of control: whether they stop movement, and the counters and flags that lose
 /// them.
@@ -21,12 +21,8 @@ pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Zoc
         .as_ref()
         .map_or_else(ZocRules::default, |z| ZocRules {
             stops_movement: z.stops_movement,
-            lost_with_counters: cx.lookup_ids::<CounterId>(
-                "counter",
-                &z.lost_with_counters,
-                &names.counters,
-            ),
-            lost_with_flags: cx.lookup_ids::<FlagId>("flag", &z.lost_with_flags, &names.flags),
+            lost_with_counters: names.ids(cx, kind::Counter, &z.lost_with_counters),
+            lost_with_flags: names.ids(cx, kind::Flag, &z.lost_with_flags),
         })
 }
 
@@ -52,7 +48,7 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
     };
     let mut threats = vec![None; names.types.len()];
     for t in o.threats.iter() {
-        let Some(i) = cx.lookup("piece type", &t.name, names.types.iter().copied()) else {
+        let Some(i) = names.index(cx, kind::PieceType, &t.name) else {
             continue;
         };
         threats[i] = Some(Threat {
@@ -62,7 +58,8 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
                 .types
                 .iter()
                 .filter_map(|a| {
-                    cx.lookup_id::<PieceTypeId>("piece type", &a.name, &names.types)
+                    names
+                        .id(cx, kind::PieceType, &a.name)
                         .map(|j| (j, a.value.0))
                 })
                 .collect(),
@@ -70,10 +67,7 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
                 .value
                 .modes
                 .iter()
-                .filter_map(|a| {
-                    cx.lookup_id::<ModeId>("mode", &a.name, &names.modes)
-                        .map(|j| (j, a.value.0))
-                })
+                .filter_map(|a| names.id(cx, kind::Mode, &a.name).map(|j| (j, a.value.0)))
                 .collect(),
         });
     }
@@ -82,20 +76,16 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
         threats,
         threat_needs_sight: o.threat_needs_sight,
         enter_only_faced_threats: o.enter_only_faced_threats,
-        threats_ignored_with_flags: cx.lookup_ids::<FlagId>(
-            "flag",
-            &o.threats_ignored_with_flags,
-            &names.flags,
-        ),
+        threats_ignored_with_flags: names.ids(cx, kind::Flag, &o.threats_ignored_with_flags),
         move_counter: o
             .move_counter
             .as_ref()
-            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
-        mode_costs_a_move: cx.lookup_ids::<ModeId>("mode", &o.mode_costs_a_move, &names.modes),
+            .and_then(|c| names.id(cx, kind::Counter, c)),
+        mode_costs_a_move: names.ids(cx, kind::Mode, &o.mode_costs_a_move),
         contact_flag: o
             .contact_flag
             .as_ref()
-            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, &names.flags)),
+            .and_then(|f| names.id(cx, kind::Flag, f)),
         pieces_block_sight,
         pivots: compile_pivots(cx, o, names),
     }
@@ -105,8 +95,7 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
 fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &Names) -> Vec<PivotRule> {
     let mut out = Vec::new();
     for t in o.pivots.iter() {
-        let Some(piece_type) = cx.lookup_id::<PieceTypeId>("piece type", &t.name, &names.types)
-        else {
+        let Some(piece_type) = names.id(cx, kind::PieceType, &t.name) else {
             continue;
         };
         let at = &t.name.location;
@@ -173,7 +162,7 @@ pub(super) fn compile_saving(
     names: &Names,
 ) -> Option<SavingRules> {
     let sv = spec.saving.as_ref()?;
-    let counter = cx.lookup_id::<CounterId>("counter", &sv.counter, &names.counters)?;
+    let counter = names.id(cx, kind::Counter, &sv.counter)?;
     let unit = sv.unit.as_ref().map_or(Cost::ONE, |u| u.0);
     if unit <= Cost::ZERO {
         cx.error(&sv.counter.location, "`saving.unit` must be more than 0");
@@ -181,7 +170,7 @@ pub(super) fn compile_saving(
     Some(SavingRules {
         counter,
         unit,
-        modes: cx.lookup_ids::<ModeId>("mode", &sv.modes, &names.modes),
+        modes: names.ids(cx, kind::Mode, &sv.modes),
         costly_terrain: sv.costly_terrain,
     })
 }
@@ -196,10 +185,10 @@ pub(super) fn compile_spread(
         counter: sp
             .counter
             .as_ref()
-            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, &names.counters)),
+            .and_then(|c| names.id(cx, kind::Counter, c)),
         min_per_cell: sp.min_per_cell,
         from_phase_start: sp.from_phase_start,
-        relay_modes: cx.lookup_ids::<ModeId>("mode", &sp.relay_modes, &names.modes),
+        relay_modes: names.ids(cx, kind::Mode, &sp.relay_modes),
         costs_step: sp.costs_step,
     })
 }

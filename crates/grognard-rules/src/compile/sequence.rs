@@ -3,14 +3,14 @@
 //! optional rule is in force.
 
 use grognard_kernel::dice::DieDef;
-use grognard_kernel::ids::{ActionId, PieceTypeId};
+use grognard_kernel::ids::ActionId;
 use grognard_kernel::rules::{Actor, Allowed, PhaseDef, Sequence, SequenceVariant};
 
 use crate::model::{PhaseActor, PhaseSpec, RulesetSpec};
 
 use super::Cx;
-use super::names::Names;
 use super::parse::{DiceUse, parse_dice};
+use crate::names::{Names, kind};
 
 /// The sequence of play, its variants and its initiative roll.
 pub(super) fn compile_sequence(
@@ -36,8 +36,7 @@ pub(super) fn compile_sequence(
         variants: Vec::new(),
     };
     for v in &s.variants {
-        let Some(option) = cx.lookup("option", &v.value.option, names.options.iter().copied())
-        else {
+        let Some(option) = names.id(cx, kind::Optional, &v.value.option) else {
             continue;
         };
         let variant = SequenceVariant {
@@ -121,6 +120,6 @@ fn compile_phase(
         name: p.phase.value.clone(),
         actor,
         allows,
-        movers: cx.lookup_ids::<PieceTypeId>("piece type", &p.movers, &names.types),
+        movers: names.ids(cx, kind::PieceType, &p.movers),
     }
 }

@@ -5,7 +5,6 @@
 //! them meaningful (no effect sets or clears a held flag, no trigger falls back or follows
 //! up) is in `checks.rs`.
 
-use grognard_kernel::ids::{CounterId, PieceTypeId};
 use grognard_kernel::rules::states::{Holds, Near};
 use grognard_kernel::rules::{
     Clears, CounterDef, FlagDef, PieceTypeDef, Trigger, TypeTriggers, Who,
@@ -20,7 +19,7 @@ use super::Cx;
 use super::charts::compile_effect;
 use super::checks::check_effects;
 use super::distances::compile_near;
-use super::names::Names;
+use crate::names::{Names, kind};
 
 fn near_of(cx: &mut Cx, spec: &Located<NearSpec>, names: &Names) -> Option<Near> {
     compile_near(
@@ -70,9 +69,9 @@ pub(super) fn compile_states(
             );
         }
         def.clears = Clears::Never;
-        def.holds_types = cx.lookup_ids::<PieceTypeId>("piece type", &v.types, &names.types);
+        def.holds_types = names.ids(cx, kind::PieceType, &v.types);
         def.holds = if let Some(c) = &v.counter {
-            let Some(counter) = cx.lookup_id::<CounterId>("counter", c, &names.counters) else {
+            let Some(counter) = names.id(cx, kind::Counter, c) else {
                 continue;
             };
             if v.at_least.is_none() && v.at_most.is_none() {
@@ -100,8 +99,7 @@ pub(super) fn compile_states(
     }
     for (t, def) in spec.piece_types.iter().zip(piece_types.iter_mut()) {
         for list in t.value.triggers.iter() {
-            let Some(counter) = cx.lookup_id::<CounterId>("counter", &list.name, &names.counters)
-            else {
+            let Some(counter) = names.id(cx, kind::Counter, &list.name) else {
                 continue;
             };
             let max = counters.get(counter.index()).map_or(i32::MAX, |c| c.max);

@@ -3,7 +3,7 @@
 //! every name they refer to is known).
 
 use grognard_kernel::Cost;
-use grognard_kernel::ids::{CounterId, ModeId, MoveClassId};
+use grognard_kernel::ids::{ModeId, MoveClassId};
 use grognard_kernel::rules::{
     Clears, FlagDef, ModeDef, MoveLimit, PieceTypeDef, StackDef, StackMeasure,
 };
@@ -12,8 +12,8 @@ use crate::cx::FromIndex;
 use crate::de::Located;
 use crate::model::{self, PieceTypeSpec, RulesetSpec};
 
-use super::names::Names;
 use super::{Cx, MAX_FLAGS, footprint, table_scale};
+use crate::names::{Names, kind};
 
 /// The modes, each with the modes from which taking it needs a stationary phase.
 pub(super) fn compile_modes(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<ModeDef> {
@@ -30,7 +30,7 @@ pub(super) fn compile_modes(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> V
             stacks: m.value.stacks.unwrap_or(true),
             uses_roads: m.value.uses_roads,
             roads_only: m.value.roads_only,
-            stationary_from: cx.lookup_ids("mode", &m.value.stationary_from, &names.modes),
+            stationary_from: names.ids(cx, kind::Mode, &m.value.stationary_from),
         })
         .collect()
 }
@@ -68,8 +68,8 @@ pub(super) fn compile_stacking(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
         .iter()
         .map(|s| {
             let measure = match &s.value.counter {
-                Some(c) => cx
-                    .lookup_id::<CounterId>("counter", c, &names.counters)
+                Some(c) => names
+                    .id(cx, kind::Counter, c)
                     .map_or(StackMeasure::Weight, StackMeasure::Counter),
                 None => StackMeasure::Weight,
             };
@@ -137,12 +137,11 @@ fn compile_piece_type(
         );
         0
     } else {
-        cx.lookup("movement class", &v.movement, names.classes.iter().copied())
-            .unwrap_or(0)
+        names.index(cx, kind::MoveClass, &v.movement).unwrap_or(0)
     };
     let mut allowance = vec![None; names.modes.len()];
     for a in v.allowance.iter() {
-        if let Some(i) = cx.lookup("mode", &a.name, names.modes.iter().copied()) {
+        if let Some(i) = names.index(cx, kind::Mode, &a.name) {
             allowance[i] = Some(a.value.0);
         }
     }
@@ -157,15 +156,13 @@ fn compile_piece_type(
     }
     let mut max_steps = vec![None; names.modes.len()];
     for a in v.max_steps.iter() {
-        if let Some(i) = cx.lookup("mode", &a.name, names.modes.iter().copied()) {
+        if let Some(i) = names.index(cx, kind::Mode, &a.name) {
             max_steps[i] = Some(a.value);
         }
     }
     let stack = stack_weights(cx, names, stacking, v);
     let default_mode = match &v.default_mode {
-        Some(m) => cx
-            .lookup("mode", m, names.modes.iter().copied())
-            .unwrap_or(0),
+        Some(m) => names.index(cx, kind::Mode, m).unwrap_or(0),
         None => allowance.iter().position(Option::is_some).unwrap_or(0),
     };
     if allowance.get(default_mode).is_some_and(Option::is_none)
@@ -181,11 +178,7 @@ fn compile_piece_type(
     }
     let mut attributes = vec![0; names.piece_attrs.len()];
     for a in v.attributes.iter() {
-        if let Some(i) = cx.lookup(
-            "piece attribute",
-            &a.name,
-            names.piece_attrs.iter().copied(),
-        ) {
+        if let Some(i) = names.index(cx, kind::PieceAttribute, &a.name) {
             attributes[i] = a.value;
         }
     }
@@ -244,7 +237,7 @@ fn stack_weights(
         })
         .collect();
     for s in v.stack.iter() {
-        if let Some(i) = cx.lookup("stacking limit", &s.name, names.stacks.iter().copied()) {
+        if let Some(i) = names.index(cx, kind::Stack, &s.name) {
             stack[i] = s.value.0;
         }
     }
@@ -259,15 +252,9 @@ pub(super) fn add_company(
     names: &Names,
     piece_types: &mut [PieceTypeDef],
 ) {
-    let company_names = names.company();
     for (t, p) in piece_types.iter_mut().zip(spec.piece_types.iter()) {
-        t.company = crate::company::compile_company(cx, &company_names, &p.value);
-        t.turning = crate::turning::compile_turning(
-            cx,
-            (&names.counters, &names.flags),
-            &names.options,
-            &p.name.value,
-            p.value.turning.as_ref(),
-        );
+        t.company = crate::company::compile_company(cx, names, &p.value);
+        t.turning =
+            crate::turning::compile_turning(cx, names, &p.name.value, p.value.turning.as_ref());
     }
 }

@@ -1,0 +1,255 @@
+//! The one table of the names a ruleset declares, by kind, in declaration order (a name's
+//! position is its kernel id), and the one look-up of a name of each kind. Every part of
+//! the compiler resolves its references here: the sections of `compile/`, the `company`,
+//! `turning` and `victory` compilers, and (through the view `Names::sight`) `sighting`.
+//!
+//! A kind ([`kind::Flag`], [`kind::PieceType`], …) ties together the table a name is looked
+//! for in, the word the messages use ("unknown piece type `x`", with "did you mean" from
+//! [`Cx::lookup`]) and the id it resolves to, so a call site names only the kind:
+//! `names.id(cx, kind::Flag, name)` is a `FlagId`, `names.ids(cx, kind::Mode, list)` the
+//! `ModeId`s of a list, `names.index(cx, kind::Terrain, name)` the position, for the tables
+//! kept by index.
+//!
+//! A ruleset's table is built from the decoded file before any section is compiled
+//! ([`Names::new`]); a scenario's from the compiled rules, with its sides and regions
+//! ([`Names::of_rules`]).
+
+use grognard_kernel::chart::ChartDef;
+use grognard_kernel::rules::{GeometryRules, Rules};
+
+use crate::cx::{Cx, FromIndex};
+use crate::de::Located;
+use crate::model::{GeometryKind, RulesetSpec};
+use crate::named::NamedMap;
+use crate::sighting::SightNames;
+
+/// Every table of names the sections of a ruleset (or a scenario's `victory:`) refer to.
+pub(crate) struct Names<'a> {
+    pub(crate) modes: Vec<&'a str>,
+    pub(crate) counters: Vec<&'a str>,
+    pub(crate) flags: Vec<&'a str>,
+    pub(crate) piece_attrs: Vec<&'a str>,
+    pub(crate) terrain_attrs: Vec<&'a str>,
+    pub(crate) terrain: Vec<&'a str>,
+    /// Movement classes.
+    pub(crate) classes: Vec<&'a str>,
+    /// Stacking limits.
+    pub(crate) stacks: Vec<&'a str>,
+    /// Piece types.
+    pub(crate) types: Vec<&'a str>,
+    pub(crate) settings: Vec<&'a str>,
+    pub(crate) options: Vec<&'a str>,
+    pub(crate) charts: Vec<&'a str>,
+    pub(crate) actions: Vec<&'a str>,
+    /// Lua modules under `scripts:`.
+    pub(crate) scripts: Vec<&'a str>,
+    /// Every intent some action declares, sorted, for `from: intent NAME`.
+    pub(crate) intents: Vec<&'a str>,
+    /// Face tags, in order of first use on the dice.
+    pub(crate) tags: Vec<String>,
+    /// True on an open table (`geometry: { kind: open }`).
+    pub(crate) open: bool,
+    /// A scenario's sides and the regions of its board: `None` in a ruleset, which has
+    /// neither.
+    pub(crate) scenario: Option<ScenarioNames<'a>>,
+}
+
+/// The names only a scenario declares.
+pub(crate) struct ScenarioNames<'a> {
+    pub(crate) sides: Vec<&'a str>,
+    pub(crate) regions: Vec<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    /// A ruleset's names, from its decoded file (`tags` as the dice section found them).
+    pub(crate) fn new(spec: &'a RulesetSpec, tags: Vec<String>) -> Self {
+        let mut intents: Vec<&str> = spec
+            .actions
+            .iter()
+            .flat_map(|a| a.value.intents.iter().map(|i| i.value.as_str()))
+            .collect();
+        intents.sort_unstable();
+        intents.dedup();
+        let texts = |list: &'a [crate::de::Located<String>]| -> Vec<&'a str> {
+            list.iter().map(|a| a.value.as_str()).collect()
+        };
+        Self {
+            modes: named(&spec.modes),
+            counters: named(&spec.counters),
+            flags: named(&spec.flags),
+            piece_attrs: texts(&spec.piece_attributes),
+            terrain_attrs: texts(&spec.terrain_attributes),
+            terrain: named(&spec.terrain),
+            classes: named(&spec.movement),
+            stacks: named(&spec.stacking),
+            types: named(&spec.piece_types),
+            settings: named(&spec.settings),
+            options: named(&spec.options),
+            charts: named(&spec.charts),
+            actions: named(&spec.actions),
+            scripts: named(&spec.scripts),
+            intents,
+            tags,
+            open: spec
+                .geometry
+                .kind
+                .as_ref()
+                .is_some_and(|k| k.value == GeometryKind::Open),
+            scenario: None,
+        }
+    }
+
+    /// A scenario's names: its ruleset's, read back from the compiled `rules`, and its own
+    /// sides and regions.
+    pub(crate) fn of_rules(rules: &'a Rules, scenario: ScenarioNames<'a>) -> Self {
+        Self {
+            modes: rules.modes.iter().map(|m| m.name.as_str()).collect(),
+            counters: rules.counters.iter().map(|c| c.name.as_str()).collect(),
+            flags: rules.flags.iter().map(|f| f.name.as_str()).collect(),
+            piece_attrs: rules.piece_attributes.iter().collect(),
+            terrain_attrs: rules.terrain_attributes.iter().collect(),
+            terrain: rules.terrain.iter().map(|t| t.name.as_str()).collect(),
+            classes: rules.move_classes.iter().map(|c| c.name.as_str()).collect(),
+            stacks: rules.stacking.iter().map(|s| s.name.as_str()).collect(),
+            types: rules.piece_types.iter().map(|t| t.name.as_str()).collect(),
+            settings: rules.settings.iter().map(|s| s.name.as_str()).collect(),
+            options: rules.options.iter().map(|o| o.name.as_str()).collect(),
+            charts: rules.charts.iter().map(|c| c.name.as_str()).collect(),
+            actions: rules.actions.iter().map(|a| a.name.as_str()).collect(),
+            scripts: Vec::new(),
+            intents: Vec::new(),
+            tags: Vec::new(),
+            open: matches!(rules.geometry, GeometryRules::Open { .. }),
+            scenario: Some(scenario),
+        }
+    }
+
+    /// The id of `name`, a name of `kind`; an unknown name is reported (with "did you mean")
+    /// and gives `None`.
+    pub(crate) fn id<K: Kind>(
+        &self,
+        cx: &mut Cx,
+        kind: K,
+        name: &Located<String>,
+    ) -> Option<K::Id> {
+        self.index(cx, kind, name).map(K::Id::from_index)
+    }
+
+    /// The ids of every name of a list, leaving out (and reporting) the unknown.
+    pub(crate) fn ids<K: Kind>(
+        &self,
+        cx: &mut Cx,
+        kind: K,
+        list: &[Located<String>],
+    ) -> Vec<K::Id> {
+        list.iter().filter_map(|n| self.id(cx, kind, n)).collect()
+    }
+
+    /// The positions of every name of a list (for the tables kept by index), leaving out
+    /// (and reporting) the unknown.
+    pub(crate) fn indices<K: Kind>(
+        &self,
+        cx: &mut Cx,
+        kind: K,
+        list: &[Located<String>],
+    ) -> Vec<usize> {
+        list.iter()
+            .filter_map(|n| self.index(cx, kind, n))
+            .collect()
+    }
+
+    /// The position of `name` in its kind's table (for the tables kept by index).
+    pub(crate) fn index<K: Kind>(
+        &self,
+        cx: &mut Cx,
+        _: K,
+        name: &Located<String>,
+    ) -> Option<usize> {
+        cx.lookup(K::WHAT, name, K::table(self).iter().copied())
+    }
+
+    /// The names the sighting section refers to: these tables, with the sequence's phases,
+    /// the compiled charts and which piece types are dummies.
+    pub(crate) fn sight<'s>(
+        &'s self,
+        phases: &'s [String],
+        chart_defs: &'s [ChartDef],
+        dummy_types: &'s [bool],
+    ) -> SightNames<'s> {
+        SightNames {
+            terrain: &self.terrain,
+            types: &self.types,
+            flags: &self.flags,
+            counters: &self.counters,
+            options: &self.options,
+            settings: &self.settings,
+            phases,
+            charts: &self.charts,
+            chart_defs,
+            dummy_types,
+        }
+    }
+}
+
+/// The names of a map's entries, in order.
+pub(crate) fn named<T>(map: &NamedMap<T>) -> Vec<&str> {
+    map.names().collect()
+}
+
+/// A kind of name: the table its names are looked for in, the word messages use and the id
+/// a name resolves to. The kinds are the unit structs of [`kind`].
+pub(crate) trait Kind: Copy {
+    /// What a name of this kind resolves to (a plain `usize` for the tables the kernel
+    /// keeps by index: options, settings, attributes).
+    type Id: FromIndex;
+    /// The word for the kind in messages: "unknown piece type `x`".
+    const WHAT: &'static str;
+    /// The names of this kind, in order.
+    fn table<'n>(names: &'n Names<'_>) -> &'n [&'n str];
+}
+
+/// The kinds of name, one unit struct each.
+pub(crate) mod kind {
+    use grognard_kernel::ids::{
+        ActionId, ChartId, CounterId, FlagId, ModeId, MoveClassId, PieceTypeId, SideId, StackId,
+        TerrainId,
+    };
+
+    use super::{Kind, Names};
+
+    macro_rules! kinds {
+        ($($kind:ident: $id:ty, $what:literal, |$n:ident| $table:expr;)+) => {
+            $(
+                #[doc = concat!("A ", $what, " name.")]
+                #[derive(Clone, Copy)]
+                pub(crate) struct $kind;
+
+                impl Kind for $kind {
+                    type Id = $id;
+                    const WHAT: &'static str = $what;
+                    fn table<'n>($n: &'n Names<'_>) -> &'n [&'n str] {
+                        $table
+                    }
+                }
+            )+
+        };
+    }
+
+    kinds! {
+        Action: ActionId, "action", |n| &n.actions;
+        Chart: ChartId, "chart", |n| &n.charts;
+        Counter: CounterId, "counter", |n| &n.counters;
+        Flag: FlagId, "flag", |n| &n.flags;
+        Mode: ModeId, "mode", |n| &n.modes;
+        MoveClass: MoveClassId, "movement class", |n| &n.classes;
+        PieceType: PieceTypeId, "piece type", |n| &n.types;
+        Stack: StackId, "stacking limit", |n| &n.stacks;
+        Terrain: TerrainId, "terrain", |n| &n.terrain;
+        Optional: usize, "option", |n| &n.options;
+        PieceAttribute: usize, "piece attribute", |n| &n.piece_attrs;
+        TerrainAttribute: usize, "terrain attribute", |n| &n.terrain_attrs;
+        Script: usize, "script module", |n| &n.scripts;
+        Side: SideId, "side", |n| n.scenario.as_ref().map_or(&[], |s| &s.sides);
+        Region: usize, "region", |n| n.scenario.as_ref().map_or(&[], |s| &s.regions);
+    }
+}
