@@ -88,7 +88,7 @@ fn black_powder_shows_every_roll_but_a_secret_charts() {
     let red = view(&root(), "examples/black-powder.yaml", &["--side", "red"]);
     let save = "morale_save: d6 1; -4 save value, -1 long range; score -4 → failed_on_one (save of br_foot2)";
     assert_eq!(
-        after(&red, "fr_battery is fired"),
+        after(&red, "fr_battery has fired"),
         "to_hit: d6 5; -1 long range; score 4 → hit (long by fr_battery)"
     );
     assert!(red.iter().any(|l| l == save));

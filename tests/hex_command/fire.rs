@@ -718,7 +718,7 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     let seed = seed_showing(&f, &fire, &[], "→ works (shot of g at r behind works)");
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "the shot of g strikes the works in front of r");
-    has(&out, "g is fired");
+    has(&out, "g has fired");
     let played = f.json(&fire, &["--seed", seed.as_str()]);
     assert_eq!(rolls(&played, "structure"), 1, "{:?}", played.events);
     assert!(played.flag("g", "fired", true).is_some());

@@ -393,7 +393,7 @@ fn activation_sequence_fires_after_the_moves_once_a_turn() {
     );
     has(&out, "b1 fire at r1");
     has(&out, "r1 fire at b1");
-    has(&out, "b1 is fired");
+    has(&out, "b1 has fired");
     // Red fires only in the second fire phase; Blue may not fire again there.
     refused(
         &f,

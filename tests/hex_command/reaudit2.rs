@@ -19,7 +19,7 @@ fn at(args: &[&str]) -> Run {
 fn a_scenario_may_define_only_some_entry_places() {
     let out = at(&["play", "t13.yaml", "--orders", "o13e.yaml"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(&out.stdout, "r1 is withdrawn");
+    has(&out.stdout, "r1 has withdrawn");
     let legal = at(&[
         "legal",
         "t13.yaml",

@@ -97,7 +97,7 @@ fn both_sides_rally_under_the_activation_sequence_and_a_commander_rallies_once()
     has(&out, "r2 hits 2 → 1\n  note: r2 rallies");
     has(
         &out,
-        "kern attached to r1\n  r1 is no longer routed\n  r1 is rallied\n  r1 hits 2 → 1\n  note: r1 rallies",
+        "kern attached to r1\n  r1 is no longer routed\n  r1 has rallied\n  r1 hits 2 → 1\n  note: r1 rallies",
     );
     let twice = at(&[
         "play",

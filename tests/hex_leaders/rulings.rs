@@ -303,7 +303,7 @@ fn the_example_with_breakthroughs_on_counts_no_banner_for_a_leader_who_left() {
     let o = o.to_str().expect("utf-8");
     let run = grognard(&["play", s, "--orders", o]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("bl1 is escaped"), "{}", run.stdout);
+    assert!(run.stdout.contains("bl1 has escaped"), "{}", run.stdout);
 }
 
 // ---- Messages ----
@@ -451,7 +451,7 @@ fn the_audit_positions_answer_as_the_page_says() {
             "c moved (2,5) → (3,6) → (3,7), cost 2 (stopped: joined il)",
         ),
         (out(play("unit-carries")), "lg attached to u"),
-        (out(play("escape")), "il is escaped"),
+        (out(play("escape")), "il has escaped"),
         (out(play("chain")), "il detached"),
         (
             out(play("split-escape")),

