@@ -246,6 +246,7 @@ pub(crate) mod kind {
         Stack: StackId, "stacking limit", |n| &n.stacks;
         Terrain: TerrainId, "terrain", |n| &n.terrain;
         Optional: usize, "option", |n| &n.options;
+        Setting: usize, "setting", |n| &n.settings;
         PieceAttribute: usize, "piece attribute", |n| &n.piece_attrs;
         TerrainAttribute: usize, "terrain attribute", |n| &n.terrain_attrs;
         Script: usize, "script module", |n| &n.scripts;

@@ -7,7 +7,7 @@ use grognard_kernel::chart::{
     ScaleDef, ScoreRow,
 };
 use grognard_kernel::dice::{DiceExpr, DieDef};
-use grognard_kernel::ids::{CounterId, DieId, FlagId, ModeId, TagId};
+use grognard_kernel::ids::{DieId, TagId};
 use grognard_kernel::rules::{Effect, Who};
 
 use crate::cx::FromIndex;
@@ -19,7 +19,7 @@ use crate::model::{
 
 use super::{Cx, DiceUse, parse_dice, parse_range};
 use crate::amount::{AmountScope, compile_amount, factor, rounding};
-use crate::names::{Names, kind};
+use crate::names::{Kind, Names, kind};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
 pub(super) fn compile_effect(
@@ -361,8 +361,8 @@ fn input_source(
     let mut words = from.value.split_whitespace();
     let head = words.next().unwrap_or("");
     let arg = words.next();
-    // The name after the source's word, resolved among `list`.
-    let need = |cx: &mut Cx, list: &[&str], what: &str| -> Option<usize> {
+    // The name after the source's word, resolved among `list` (`what` names its kind).
+    let need_in = |cx: &mut Cx, list: &[&str], what: &str| -> Option<usize> {
         match arg {
             Some(a) => {
                 let located = Located {
@@ -380,6 +380,15 @@ fn input_source(
             }
         }
     };
+    // The name after the source's word, a name of `kind` the ruleset declares.
+    fn need<K: Kind>(
+        need_in: impl Fn(&mut Cx, &[&str], &str) -> Option<usize>,
+        cx: &mut Cx,
+        names: &Names,
+        _: K,
+    ) -> Option<K::Id> {
+        need_in(cx, K::table(names), K::WHAT).map(K::Id::from_index)
+    }
     let bands = |cx: &mut Cx| {
         if v.bands.is_empty() {
             cx.error(
@@ -408,40 +417,32 @@ fn input_source(
         InputFrom::TableDistance => Some(InputSource::TableDistance),
         InputFrom::TableDistanceBand => Some(InputSource::TableDistanceBand(bands(cx))),
         InputFrom::DistanceBand => Some(InputSource::DistanceBand(bands(cx))),
-        InputFrom::ActorMode => need(cx, &names.modes, "mode")
-            .map(ModeId::from_index)
-            .map(InputSource::ActorMode),
-        InputFrom::TargetMode => need(cx, &names.modes, "mode")
-            .map(ModeId::from_index)
-            .map(InputSource::TargetMode),
-        InputFrom::ActorCounter => need(cx, &names.counters, "counter")
-            .map(CounterId::from_index)
-            .map(InputSource::ActorCounter),
-        InputFrom::TargetCounter => need(cx, &names.counters, "counter")
-            .map(CounterId::from_index)
-            .map(InputSource::TargetCounter),
-        InputFrom::ActorFlag => need(cx, &names.flags, "flag")
-            .map(FlagId::from_index)
-            .map(InputSource::ActorFlag),
-        InputFrom::TargetFlag => need(cx, &names.flags, "flag")
-            .map(FlagId::from_index)
-            .map(InputSource::TargetFlag),
+        InputFrom::ActorMode => need(need_in, cx, names, kind::Mode).map(InputSource::ActorMode),
+        InputFrom::TargetMode => need(need_in, cx, names, kind::Mode).map(InputSource::TargetMode),
+        InputFrom::ActorCounter => {
+            need(need_in, cx, names, kind::Counter).map(InputSource::ActorCounter)
+        }
+        InputFrom::TargetCounter => {
+            need(need_in, cx, names, kind::Counter).map(InputSource::TargetCounter)
+        }
+        InputFrom::ActorFlag => need(need_in, cx, names, kind::Flag).map(InputSource::ActorFlag),
+        InputFrom::TargetFlag => need(need_in, cx, names, kind::Flag).map(InputSource::TargetFlag),
         InputFrom::TargetFlankOrRear => Some(InputSource::TargetFlankOrRear),
         InputFrom::ActorAttribute => {
-            need(cx, &names.piece_attrs, "piece attribute").map(InputSource::ActorAttribute)
+            need(need_in, cx, names, kind::PieceAttribute).map(InputSource::ActorAttribute)
         }
         InputFrom::TargetAttribute => {
-            need(cx, &names.piece_attrs, "piece attribute").map(InputSource::TargetAttribute)
+            need(need_in, cx, names, kind::PieceAttribute).map(InputSource::TargetAttribute)
         }
         InputFrom::TargetTerrain => {
-            need(cx, &names.terrain_attrs, "terrain attribute").map(InputSource::TargetTerrain)
+            need(need_in, cx, names, kind::TerrainAttribute).map(InputSource::TargetTerrain)
         }
         InputFrom::ActorTerrain => {
-            need(cx, &names.terrain_attrs, "terrain attribute").map(InputSource::ActorTerrain)
+            need(need_in, cx, names, kind::TerrainAttribute).map(InputSource::ActorTerrain)
         }
-        InputFrom::Setting => need(cx, &names.settings, "setting").map(InputSource::Setting),
-        InputFrom::Option => need(cx, &names.options, "optional rule").map(InputSource::Option),
-        InputFrom::Intent => need(cx, &names.intents, "intent")
+        InputFrom::Setting => need(need_in, cx, names, kind::Setting).map(InputSource::Setting),
+        InputFrom::Option => need_in(cx, &names.options, "optional rule").map(InputSource::Option),
+        InputFrom::Intent => need_in(cx, &names.intents, "intent")
             .map(|i| InputSource::Intent(names.intents[i].to_owned())),
         InputFrom::ActorFriendsWithin => {
             super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
