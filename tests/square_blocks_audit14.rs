@@ -5,12 +5,46 @@
 //! `tests/fixtures/audits/square-blocks/fourteenth/` (the auditor's tNN files, pointed at
 //! this tree's ruleset, and our own). Each test cites the seed line.
 
+use crate::util::{Played, cells, count_events, play_json_in, root};
+
 const T14: &str = "tests/fixtures/audits/square-blocks/fourteenth";
 
 /// stdout and stderr of a run, and its exit code.
 fn run14(args: &[&str]) -> (i32, String) {
     let r = crate::util::grognard_fixtures(T14, args);
     (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder, as `side` when given.
+fn play14(scenario: &str, orders: &str, side: Option<&str>) -> Played {
+    let args: Vec<&str> = side.map(|s| vec!["--side", s]).unwrap_or_default();
+    play_json_in(&root().join(T14), scenario, orders, &args)
+}
+
+/// The refusal's words, asserted to be an `already_used` refusal (the kernel's kind for a
+/// piece that has done all it may this phase).
+fn used_up(p: &Played) -> &str {
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        p.refused
+    );
+    p.refused.as_deref().unwrap_or_default()
+}
+
+/// The words announced to every side, in order.
+fn announcements(p: &Played) -> Vec<&str> {
+    (p.events.iter())
+        .filter(|e| e["event"] == "announced")
+        .filter_map(|e| e["text"].as_str())
+        .collect()
+}
+
+/// Whether any event of the side's log puts something on (`col`, `row`).
+fn names_cell(p: &Played, col: i64, row: i64) -> bool {
+    let cell = serde_json::json!({"col": col, "row": row}).to_string();
+    p.events.iter().any(|e| e.to_string().contains(&cell))
 }
 
 const GROWS: &str = "may lay an arrow only into a square next to one it held as this phase began";
@@ -28,51 +62,28 @@ fn audit14_25_an_arrow_chain_grows_one_square_a_phase() {
     // (next to (8,11), held at the start: accepted), then (8,9): 2 squares from (8,11), the
     // only square it held as the phase began: refused. (Before the fix it laid six arrows
     // in the phase and made contact with ax at (8,3), seven squares away, the next.)
-    let (code, out) = run14(&["play", "t20.yaml", "--orders", "t20b.orders.yaml"]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains("w now spreads over (8,11) → (8,10)\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains(&format!("t20b.orders.yaml:5:5: refused: w {GROWS}")),
-        "{out}"
-    );
+    let p = play14("t20.yaml", "t20b.orders.yaml", None);
+    let chain = |at: &[(i64, i64)]| p.has("spread", "w", |e| e["cells"] == cells(at));
+    assert!(chain(&[(8, 11), (8, 10)]), "{:?}", p.events);
+    assert_eq!(count_events(&p.events, "spread"), 1, "{:?}", p.events);
+    // prose: which rule refused the arrow is said only in its words.
+    assert!(used_up(&p).starts_with(&format!("t20b.orders.yaml:5:5: refused: w {GROWS}")));
     // t21: the same chain toward the hidden dummy ax at (9,3) stops at (8,10) too, so no
     // far arrow sights it (000 l.234-236: a command sees the adjacent squares only).
-    let (code, out) = run14(&[
-        "play",
-        "t21.yaml",
-        "--orders",
-        "t21a.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains(&format!("t21a.orders.yaml:5:5: refused: w {GROWS}")),
-        "{out}"
-    );
-    assert!(!out.contains("sights"), "{out}");
+    let p = play14("t21.yaml", "t21a.orders.yaml", Some("french"));
+    // prose: as above.
+    assert!(used_up(&p).starts_with(&format!("t21a.orders.yaml:5:5: refused: w {GROWS}")));
+    let spread = p.has("spread", "w", |e| e["cells"] == cells(&[(8, 11), (8, 10)]));
+    let sights = (p.events.iter()).any(|e| e["event"] == "sighted" && !e["level"].is_null());
+    assert!(spread && !sights, "{:?}", p.events);
     // t25: w at (0,6) lays (0,5), then (1,5) (diagonally next to (0,6), where it stood:
     // accepted), then (2,5), 2 from (0,6): refused; the sweep along row 5 is gone.
-    let (code, out) = run14(&[
-        "play",
-        "t25.yaml",
-        "--orders",
-        "t25a.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains("w now spreads over (0,6) → (0,5) → (1,5)\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains(&format!("t25a.orders.yaml:6:5: refused: w {GROWS}")),
-        "{out}"
-    );
+    let p = play14("t25.yaml", "t25a.orders.yaml", Some("french"));
+    let chain = |at: &[(i64, i64)]| p.has("spread", "w", |e| e["cells"] == cells(at));
+    assert!(chain(&[(0, 6), (0, 5), (1, 5)]), "{:?}", p.events);
+    assert_eq!(count_events(&p.events, "spread"), 2, "{:?}", p.events);
+    // prose: as above.
+    assert!(used_up(&p).starts_with(&format!("t25a.orders.yaml:6:5: refused: w {GROWS}")));
 }
 
 #[test]
@@ -83,12 +94,16 @@ fn audit14_25_a_command_that_gathered_lays_no_more_arrows_in_the_phase() {
     // behind its march (001 [6.98]; the ruleset's `relay_modes: [road]`, the fifth audit's
     // #4 test still passing). Worked by hand (t25, gl): w lays (0,5), gathers into (0,6),
     // and the arrow to (1,5), next to (0,6), is refused for the gather.
-    let (code, out) = run14(&["play", "t25.yaml", "--orders", "gl.orders.yaml"]);
-    assert_ne!(code, 0, "{out}");
-    assert!(out.contains("w gathers into (0,6)"), "{out}");
+    let p = play14("t25.yaml", "gl.orders.yaml", None);
     assert!(
-        out.contains("gl.orders.yaml:7:5: refused: w took up its extension arrows this phase: it lays no more until its next movement phase"),
-        "{out}"
+        p.has("spread", "w", |e| e["cells"] == cells(&[(0, 6)])),
+        "{:?}",
+        p.events
+    );
+    // prose: the gather is named as the reason only in the words.
+    assert_eq!(
+        used_up(&p),
+        "gl.orders.yaml:7:5: refused: w took up its extension arrows this phase: it lays no more until its next movement phase"
     );
 }
 
@@ -100,11 +115,12 @@ fn audit14_26_a_dummy_holds_no_more_squares_than_the_largest_command() {
     // largest size could, 150 / 5 = 30, whatever its own figures. Worked by hand (dw): fd
     // holds 30 squares (a 6 x 5 block, (0,2)-(5,6)); a 31st, (6,6), next to (5,6) where it
     // stood, is refused. (Before the fix a one-figure dummy laid 35 arrows in a phase.)
-    let (code, out) = run14(&["play", "dw.yaml", "--orders", "dw.orders.yaml"]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains("dw.orders.yaml:5:5: refused: fd is a dummy and holds no more squares than the largest command could (150 figures at 5 a square): 31 is too many"),
-        "{out}"
+    let p = play14("dw.yaml", "dw.orders.yaml", None);
+    assert_eq!(p.code, 1);
+    // prose: the bound and the count are said in the words.
+    assert_eq!(
+        used_up(&p),
+        "dw.orders.yaml:5:5: refused: fd is a dummy and holds no more squares than the largest command could (150 figures at 5 a square): 31 is too many"
     );
 }
 
@@ -137,15 +153,29 @@ fn audit14_26_a_known_dummy_bars_no_square_an_unknown_one_bars_as_a_real_one() {
     ]);
     assert_ne!(cd, 0, "{dummy}");
     assert_eq!((cd, &dummy), (cr, &real));
+    let p = play14("kd.yaml", "kd1.orders.yaml", Some("austrians"));
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("occupied"),
+        "{:?}",
+        p.refused
+    );
+    // prose: the words a side reads for a square it may not enter.
     assert!(
         dummy.contains("kd1.orders.yaml:9:5: refused: (3,3) is held by the enemy"),
         "{dummy}"
     );
-    let (code, out) = run14(&["play", "kd.yaml", "--orders", "kd2.orders.yaml"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("austrians sights fd at level A"), "{out}");
-    assert!(out.contains("ay moved (3,2) → (3,3), cost 1"), "{out}");
-    assert!(!out.contains("contact"), "{out}");
+    let p = play14("kd.yaml", "kd2.orders.yaml", None);
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert!(p.has("sighted", "fd", |e| e["side"] == 1 && e["level"] == "A"));
+    let entered = p.has("moved", "ay", |e| {
+        e["path"] == cells(&[(3, 2), (3, 3)]) && e["cost"] == 100
+    });
+    assert!(
+        entered && count_events(&p.events, "contact") == 0,
+        "{:?}",
+        p.events
+    );
 }
 
 #[test]
@@ -157,17 +187,17 @@ fn audit14_21_scout_fate_is_rolled_at_the_start_of_every_command_phase() {
     // Worked by hand (t8, seed 4): sc (French) and asc (Austrian) each roll in the French
     // command phase of turn 1 and again in the Austrian one: 2 rolls each in turn 1.
     // (Before the fix each rolled once a turn, in its own side's phase.)
-    let (code, out) = run14(&["play", "t8.yaml", "--orders", "t8.orders.yaml"]);
-    assert_eq!(code, 0, "{out}");
-    let turn1 = out.split("turn 2 ·").next().unwrap_or("");
-    for phase in [
-        "turn 1 · command phase (french)",
-        "turn 1 · command phase (austrians)",
-    ] {
-        let part = turn1.split(phase).nth(1).unwrap_or("");
-        let part = part.split("movement phase").next().unwrap_or("");
-        for s in ["(scout fate of sc)", "(scout fate of asc)"] {
-            assert!(part.contains(s), "{phase}, {s}: {out}");
+    let p = play14("t8.yaml", "t8.orders.yaml", None);
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    for phasing in ["french", "austrians"] {
+        let phase = p.in_phase(1, "command", phasing);
+        for s in ["scout fate of sc", "scout fate of asc"] {
+            let rolled = (phase.iter()).any(|e| {
+                e["event"] == "rolled"
+                    && e["roll"]["chart"] == "scout_fate"
+                    && e["roll"]["purpose"] == s
+            });
+            assert!(rolled, "{phasing}, {s}: {phase:?}");
         }
     }
 }
@@ -185,29 +215,30 @@ fn audit14_41_a_sighted_town_command_is_announced_as_the_command_seen() {
     // them reads "enemy #4 changed mode". (Before the fix both said "a command out of
     // sight".) Without the scout (t4fc_unseen) the French sight nothing and both lines
     // stay "a command out of sight".
-    let (code, out) = run14(&[
-        "play",
-        "t4fc.yaml",
-        "--orders",
-        "fc.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(code, 0, "{out}");
-    assert!(
-        out.contains("announced: the command at (10,5) is deployed forward into a town\n"),
-        "{out}"
+    let p = play14("t4fc.yaml", "fc.orders.yaml", Some("french"));
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert_eq!(
+        announcements(&p),
+        [
+            "the command at (10,5) is deployed forward into a town",
+            "the command at (10,5) is no longer deployed forward: it has left battle mode"
+        ]
     );
-    assert!(
-        out.contains("enemy #4 changed mode battle → strategic"),
-        "{out}"
+    let mode = |e: &serde_json::Value| {
+        e["event"] == "mode_changed" && e["from"] == "battle" && e["to"] == "strategic"
+    };
+    assert!(p.events.iter().any(mode), "{:?}", p.events);
+    let p = play14("t4fc_unseen.yaml", "fc.orders.yaml", Some("french"));
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert_eq!(
+        announcements(&p),
+        [
+            "a command out of sight is deployed forward into a town",
+            "a command out of sight is no longer deployed forward: it has left battle mode"
+        ]
     );
-    assert!(
-        out.contains("announced: the command at (10,5) is no longer deployed forward: it has left battle mode"),
-        "{out}"
-    );
-    assert!(!out.contains("out of sight"), "{out}");
-    let (code, out) = run14(&[
+    assert!(!names_cell(&p, 10, 5), "{:?}", p.events);
+    let (_, out) = run14(&[
         "play",
         "t4fc_unseen.yaml",
         "--orders",
@@ -215,16 +246,11 @@ fn audit14_41_a_sighted_town_command_is_announced_as_the_command_seen() {
         "--side",
         "french",
     ]);
-    assert_eq!(code, 0, "{out}");
+    // prose: nor do the words the French read name the town's square.
     assert!(
-        out.contains("announced: a command out of sight is deployed forward into a town\n"),
+        !out.contains("(10,5)") && out.contains("out of sight"),
         "{out}"
     );
-    assert!(
-        out.contains("announced: a command out of sight is no longer deployed forward: it has left battle mode"),
-        "{out}"
-    );
-    assert!(!out.contains("(10,5)"), "{out}");
 }
 
 #[test]
@@ -237,30 +263,20 @@ fn audit14_42_a_feature_in_an_arrow_square_allows_forward_deployment() {
     // deployment is accepted and announced by the marker's square (public, on the open
     // table) and the town's. (Before the fix: "no terrain feature ... in the forward half
     // of its square".)
-    let (code, out) = run14(&["play", "t4ff.yaml", "--orders", "t4.orders.yaml"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(
-        out.contains("announced: the command at (9,5) is deployed forward into a town at (10,5)"),
-        "{out}"
-    );
+    let p = play14("t4ff.yaml", "t4.orders.yaml", None);
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert!(p.announced("the command at (9,5) is deployed forward into a town at (10,5)"));
     // fg: ab then takes its arrow up into (9,5), open ground: it holds no feature now, and
     // as the next phase begins (no hook follows a gather) every player is told it ended.
-    let (code, out) = run14(&[
-        "play",
-        "t4ff.yaml",
-        "--orders",
-        "fg.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(code, 0, "{out}");
-    let next = out
-        .split("turn 2 · command phase (french)")
-        .nth(1)
-        .unwrap_or("");
+    let p = play14("t4ff.yaml", "fg.orders.yaml", Some("french"));
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    let ended =
+        "the command at (9,5) is no longer deployed forward: it no longer holds its feature";
+    let next = p.in_phase(2, "command", "french");
     assert!(
-        next.contains("announced: the command at (9,5) is no longer deployed forward: it no longer holds its feature"),
-        "{out}"
+        next.iter()
+            .any(|e| e["event"] == "announced" && e["text"] == ended),
+        "{next:?}"
     );
 }
 
@@ -275,6 +291,7 @@ fn audit14_34_45_a_view_says_each_fact_once() {
     //   last seen").
     // - t15a_dum: ah, sighted at A as a dummy: "a dummy" once, no type "dummy" and no
     //   "strength 0" after it (before: "a dummy, dummy, strength 0").
+    // prose: this test is about the view's words (each fact said once).
     let (code, out) = run14(&[
         "view",
         "t23.yaml",
@@ -312,7 +329,13 @@ fn audit14_41_the_end_after_a_move_never_names_an_unsighted_town_square() {
     // the French see: its end must not name (10,5), the square it was concealed in, which
     // the French never saw it on ("a command out of sight … has left its square"). (Before
     // this the end named "(10,5)", since the French see the command once it is out.)
-    let (code, out) = run14(&[
+    let p = play14("t4fc_unseen_cav.yaml", "fm.orders.yaml", Some("french"));
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert!(
+        p.announced("a command out of sight is no longer deployed forward: it has left its square")
+    );
+    assert!(!names_cell(&p, 10, 5), "{:?}", p.events);
+    let (_, out) = run14(&[
         "play",
         "t4fc_unseen_cav.yaml",
         "--orders",
@@ -320,10 +343,9 @@ fn audit14_41_the_end_after_a_move_never_names_an_unsighted_town_square() {
         "--side",
         "french",
     ]);
-    assert_eq!(code, 0, "{out}");
+    // prose: nor do the words the French read name it.
     assert!(
-        out.contains("announced: a command out of sight is no longer deployed forward: it has left its square"),
+        !out.contains("(10,5)") && out.contains("out of sight"),
         "{out}"
     );
-    assert!(!out.contains("(10,5)"), "{out}");
 }

@@ -205,22 +205,30 @@ pub fn play_json(scenario: &str, orders: &str) -> Played {
 }
 
 /// Runs `play SCENARIO --orders ORDERS --json ARGS` in `dir` (a test's own folder); the
-/// piece names come from the referee's view of the same scenario there.
+/// piece names come from the referee's view of the same scenario there, or with `--side S`
+/// in `ARGS` from that side's view, as its log numbers pieces ([`side_names`]).
 pub fn play_json_in(dir: &Path, scenario: &str, orders: &str, args: &[&str]) -> Played {
     let mut all = vec!["play", scenario, "--orders", orders, "--json"];
     all.extend_from_slice(args);
     let run = grognard_in(dir, &all);
     let answer: serde_json::Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("play --json: {e}\n{}\n{}", run.stdout, run.stderr));
-    let view = grognard_in(dir, &["view", scenario, "--referee", "--json"]);
-    let view: serde_json::Value = serde_json::from_str(&view.stdout)
-        .unwrap_or_else(|e| panic!("view --json: {e}\n{}\n{}", view.stdout, view.stderr));
-    let names = view["state"]["pieces"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no pieces in the referee's view: {view}"))
+    let side = args
         .iter()
-        .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
-        .collect();
+        .position(|a| *a == "--side")
+        .and_then(|i| args.get(i + 1));
+    let names = match side {
+        Some(side) => side_names(dir, scenario, side),
+        None => {
+            let view = grognard_in(dir, &["view", scenario, "--referee", "--json"]);
+            let view = json_of(&view);
+            (view["state"]["pieces"].as_array())
+                .unwrap_or_else(|| panic!("no pieces in the referee's view: {view}"))
+                .iter()
+                .map(|p| p["name"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        }
+    };
     Played {
         code: run.code,
         events: answer["events"].as_array().cloned().unwrap_or_default(),
@@ -258,6 +266,32 @@ impl Played {
         self.find("flag_changed", name, |e| e["flag"] == flag && e["on"] == on)
     }
 
+    /// Whether some event is `kind`, about piece `name`, and matches `also`.
+    pub fn has(&self, kind: &str, name: &str, also: impl Fn(&serde_json::Value) -> bool) -> bool {
+        self.find(kind, name, also).is_some()
+    }
+
+    /// Whether every side was told `text` (an `announced` event with exactly these words).
+    pub fn announced(&self, text: &str) -> bool {
+        has_event(&self.events, "announced", &[("text", text.into())])
+    }
+
+    /// The events of the phase `phase` of turn `turn` whose phasing side is `phasing`: those
+    /// after its `phase_began` and before the next one.
+    pub fn in_phase(&self, turn: u64, phase: &str, phasing: &str) -> &[serde_json::Value] {
+        let began = |e: &serde_json::Value| e["event"] == "phase_began";
+        let Some(start) = self.events.iter().position(|e| {
+            began(e) && e["turn"] == turn && e["phase"] == phase && e["phasing"] == phasing
+        }) else {
+            panic!(
+                "no {phasing} {phase} phase in turn {turn}: {:?}",
+                self.events
+            )
+        };
+        let rest = &self.events[start + 1..];
+        &rest[..rest.iter().position(began).unwrap_or(rest.len())]
+    }
+
     /// Piece `name`'s first move on the open table, if it made one.
     pub fn moved_on_table(&self, name: &str) -> Option<&serde_json::Value> {
         self.find("moved_on_table", name, |_| true)
@@ -272,6 +306,34 @@ pub fn on_table_to(event: &serde_json::Value, x: f64, y: f64, inches: f64) -> bo
     event["to"]["x"].as_i64() == Some(thousandths(x))
         && event["to"]["y"].as_i64() == Some(thousandths(y))
         && event["cost"].as_i64() == Some((inches * 100.0).round() as i64)
+}
+
+/// The names of the pieces by the numbers `side`'s log gives them (a side's log numbers its
+/// own pieces as its view lists them, and enemies by handle): its own by name, an enemy
+/// as `#HANDLE`, from `view SCENARIO --side SIDE --json` in `dir`.
+pub fn side_names(dir: &Path, scenario: &str, side: &str) -> Vec<String> {
+    let view = json_of(&grognard_in(
+        dir,
+        &["view", scenario, "--side", side, "--json"],
+    ));
+    let mut names = Vec::new();
+    let mut name = |n: Option<u64>, text: String| {
+        let n = n.unwrap_or_else(|| panic!("a piece without its number in {view}")) as usize;
+        if names.len() <= n {
+            names.resize(n + 1, String::new());
+        }
+        names[n] = text;
+    };
+    for p in view["view"]["own"].as_array().into_iter().flatten() {
+        name(
+            p["id"].as_u64(),
+            p["name"].as_str().unwrap_or_default().to_owned(),
+        );
+    }
+    for p in view["view"]["enemy"].as_array().into_iter().flatten() {
+        name(p["handle"].as_u64(), format!("#{}", p["handle"]));
+    }
+    names
 }
 
 /// `play --json`'s answer parsed, or the run's output in the failure.
@@ -307,4 +369,12 @@ pub fn has_event(
 /// How many events are `kind`.
 pub fn count_events(events: &[serde_json::Value], kind: &str) -> usize {
     events.iter().filter(|e| e["event"] == kind).count()
+}
+
+/// Grid cells as events give them (`{col, row}`), from `(col, row)` pairs as the log prints
+/// them.
+pub fn cells(at: &[(i64, i64)]) -> serde_json::Value {
+    at.iter()
+        .map(|&(col, row)| serde_json::json!({"col": col, "row": row}))
+        .collect()
 }
