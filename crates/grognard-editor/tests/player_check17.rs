@@ -69,3 +69,62 @@ fn flags_naming_what_a_piece_did_read_as_deeds_in_the_log() {
     assert!(log.iter().any(|l| l.ends_with(" has dug in")), "{log:#?}");
     assert!(!log.iter().any(|l| l.ends_with(" is dug")), "{log:#?}");
 }
+
+/// Where the game's shared dice and each side's own dice stand.
+fn dice(game: &grognard_kernel::game::Game) -> (u128, Vec<u128>) {
+    let s = game.state();
+    let own = s.side_rngs.iter().map(|r| r.position()).collect();
+    (s.rng.position(), own)
+}
+
+/// Issue 37 (F14 mid-game): in village-skirmish, which hides nothing, an order that changed
+/// an enemy piece without a die (a unit closing to contact marks the enemy `engaged`)
+/// locked Undo as "showed you something of the enemy". Such an order is taken back.
+#[test]
+fn in_a_game_that_hides_nothing_an_order_changing_the_enemy_is_taken_back() {
+    use grognard_editor::view::ViewAs;
+    let mut h = common::scenario("examples/village-skirmish.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let kind = grognard_play::PolicyKind::Greedy;
+    let mut players: Vec<_> = [SideId(0), SideId(1)]
+        .into_iter()
+        .map(|s| grognard_play::policy::Player::new(&kind, 7, s).expect("player"))
+        .collect();
+    for _ in 0..2000 {
+        let (side, action, before, seen) = {
+            let game = &h.state().session().expect("a game").game;
+            assert!(game.result().is_none(), "no such order before the end");
+            let side = game.to_act()[0];
+            let mut hooks = grognard_kernel::hooks::NoHooks;
+            let legal = game.legal_orders(side, &mut hooks);
+            let action = players[side.index()]
+                .choose(game, side, &legal)
+                .expect("an order");
+            (side, action, dice(game), game.view(side).enemy)
+        };
+        h.state_mut().command(Command::ViewAs(ViewAs::Side(side)));
+        h.state_mut().command(Command::Give(action));
+        h.run();
+        let session = h.state().session().expect("a game");
+        let game = &session.game;
+        if game.result().is_some() || dice(game) != before || game.view(side).enemy == seen {
+            continue;
+        }
+        // An order that rolled nothing and changed what `side` sees of the enemy.
+        let n = session.orders().len();
+        assert!(session.can_undo(), "{:?}", session.why_locked());
+        assert!(
+            !h.get_by_role_and_label(Role::Button, "Undo")
+                .accesskit_node()
+                .is_disabled(),
+            "Undo is offered"
+        );
+        h.get_by_role_and_label(Role::Button, "Undo").click();
+        h.run();
+        assert_eq!(h.state().session().expect("a game").orders().len(), n - 1);
+        assert!(!status(&h).contains("enemy"), "{}", status(&h));
+        return;
+    }
+    panic!("no order changed the enemy without a die");
+}

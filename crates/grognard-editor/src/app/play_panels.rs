@@ -141,10 +141,13 @@ impl EditorApp {
             };
             if ui
                 .add_enabled(self.may_undo(), egui::Button::new("Undo"))
-                .on_hover_text(
-                    "Take back the last order (it rolled no die and showed nothing of the \
-                     enemy). Key: Ctrl+Z.",
-                )
+                // A game that hides nothing shows nothing of the enemy that was not seen.
+                .on_hover_text(if grognard_play::takeback::hides_anything(game.rules()) {
+                    "Take back the last order (it rolled no die and showed nothing of \
+                         the enemy). Key: Ctrl+Z."
+                } else {
+                    "Take back the last order (it rolled no die). Key: Ctrl+Z."
+                })
                 .on_disabled_hover_text(why_no_undo)
                 .clicked()
             {
