@@ -248,7 +248,10 @@ impl Workbench {
 
     /// A loader message about the overlay the live check wrote (a file in the scratch
     /// folder, which the user never sees) put in the user's terms: the value they edited,
-    /// and the base ruleset's file and line where that value stands.
+    /// and the base ruleset's file and line where that value stands. Every mention of the
+    /// scratch file is replaced, each by its own edit where the loader names it (its help
+    /// line lists the overlay's changes, "replaced `a.b` at …/house-rule.yaml:10:15, …":
+    /// the eighth outside player still read the scratch file there).
     fn in_users_words(&self, message: &str, live: &Path, edited: Option<&[String]>) -> String {
         let shown_live = live.display().to_string();
         let place = match edited {
@@ -257,14 +260,28 @@ impl Workbench {
         };
         message
             .lines()
-            .map(|l| match l.find(&shown_live) {
-                Some(i) => {
-                    // Drop the scratch file and its `:line:col`.
-                    let rest = &l[i + shown_live.len()..];
-                    let rest = rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
-                    format!("{}{place}:{rest}", &l[..i])
+            .map(|l| {
+                let mut out = String::with_capacity(l.len());
+                let mut rest = l;
+                while let Some(i) = rest.find(&shown_live) {
+                    let head = &rest[..i];
+                    // `replaced `a.b.c` at LIVE:10:15`: that change's own place.
+                    let named = head
+                        .strip_suffix("` at ")
+                        .and_then(|h| h.rsplit_once('`'))
+                        .map(|(_, dotted)| self.edit_place(&dotted_field(dotted)));
+                    out.push_str(head);
+                    out.push_str(named.as_deref().unwrap_or(&place));
+                    // Drop the scratch file's `:line:col`, keeping a `: ` that followed it.
+                    let after = &rest[i + shown_live.len()..];
+                    let tail = after.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+                    if after[..after.len() - tail.len()].ends_with(':') && tail.starts_with(' ') {
+                        out.push(':');
+                    }
+                    rest = tail;
                 }
-                None => l.to_owned(),
+                out.push_str(rest);
+                out
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -769,6 +786,16 @@ fn extends_path(at: &Path, base: &Path) -> String {
         out.push(c);
     }
     out.to_string_lossy().replace('\\', "/")
+}
+
+/// A loader's dotted path of a value (`charts.command.rows[0].result`) as a field path.
+fn dotted_field(dotted: &str) -> Vec<String> {
+    dotted
+        .split('.')
+        .flat_map(|part| part.split(['[', ']']))
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 #[cfg(test)]

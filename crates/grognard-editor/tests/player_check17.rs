@@ -128,3 +128,51 @@ fn in_a_game_that_hides_nothing_an_order_changing_the_enemy_is_taken_back() {
     }
     panic!("no order changed the enemy without a die");
 }
+
+/// Issue 37 (layout and words 9): after a bad Rules edit with other edits standing, the
+/// loader's help line listed the overlay's changes at the editor's scratch file
+/// (`/tmp/grognard-editor-…/house-rule.yaml:10:15`), which the user never sees. Each
+/// change is named as the user's edit over their ruleset's file and line.
+#[test]
+fn the_loaders_help_line_names_the_users_file_not_the_scratch_one() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/village-skirmish.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1400.0,
+        900.0,
+    );
+    for (path, value) in [
+        (["piece_types", "guns", "allowance", "formed"], "5"),
+        (["piece_types", "cavalry", "allowance", "formed"], "fast"),
+    ] {
+        let field = grognard_editor::house::field(&path);
+        h.state_mut()
+            .command(Command::SetField(field, value.to_owned()));
+        h.run();
+    }
+    let problems = h.state().workbench().expect("a ruleset").problems.clone();
+    let help = problems
+        .iter()
+        .find(|l| l.contains("help: this text is inherited"))
+        .unwrap_or_else(|| panic!("the loader's help line: {problems:#?}"));
+    for l in &problems {
+        assert!(
+            !l.contains("grognard-editor-") && !l.contains("house-rule.yaml"),
+            "{l}"
+        );
+    }
+    // Guns 4 stands on line 62 of the user's file, cavalry's 12 on line 57.
+    assert!(
+        help.contains(
+            "`piece_types.guns.allowance.formed` at your edit of piece types › guns › \
+             allowance › formed (over "
+        ) && help.contains("rulesets/village-skirmish.yaml:62)"),
+        "{help}"
+    );
+    assert!(
+        help.contains("rulesets/village-skirmish.yaml:57)") && !help.contains("):,"),
+        "{help}"
+    );
+}
