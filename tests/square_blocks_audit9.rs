@@ -2,7 +2,7 @@
 //! "Ninth outside audit"), run end to end on its positions in
 //! `tests/fixtures/audits/square-blocks/ninth/`. Each test cites the seed line.
 
-use crate::util::Run;
+use crate::util::{Played, Run, cells, json_of, play_json_in, root};
 
 const T9: &str = "tests/fixtures/audits/square-blocks/ninth";
 
@@ -10,14 +10,23 @@ fn run9(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T9, args)
 }
 
-/// What `play SCENARIO --orders ORDERS [--side SIDE]` prints, whatever its exit code.
-fn play9(scenario: &str, orders: &str, side: Option<&str>) -> String {
-    let mut args = vec!["play", scenario, "--orders", orders];
-    if let Some(s) = side {
-        args.extend(["--side", s]);
-    }
-    let r = run9(&args);
-    format!("{}{}", r.stdout, r.stderr)
+/// `play SCENARIO --orders ORDERS --json [--side SIDE]` in the fixture folder.
+fn played9(scenario: &str, orders: &str, side: Option<&str>) -> Played {
+    let args: Vec<&str> = side.map(|s| vec!["--side", s]).unwrap_or_default();
+    play_json_in(&root().join(T9), scenario, orders, &args)
+}
+
+/// Whether `p`'s side saw enemy `handle` move from `from` to `to` (an `enemy_moved` event).
+fn saw_move(p: &Played, handle: &str, from: (i64, i64), to: (i64, i64)) -> bool {
+    let at = |c: (i64, i64)| serde_json::json!({"cell": cells(&[c])[0]});
+    p.has("enemy_moved", handle, |e| {
+        e["from"] == at(from) && e["to"] == at(to)
+    })
+}
+
+/// Whether `events` hold a `sighted` event for piece number `piece` at `level`.
+fn sighted(events: &[serde_json::Value], piece: u64, level: &str) -> bool {
+    (events.iter()).any(|e| e["event"] == "sighted" && e["piece"] == piece && e["level"] == level)
 }
 
 #[test]
@@ -32,17 +41,18 @@ fn audit9_1_a_dummy_in_battle_mode_steps_a_square_each_phase_as_cavalry_does() {
     // infantry's ½ ("the path costs 1 by (6,5), but bdum has ½ in battle mode"), so the
     // Austrians, seeing #1 step twice running in battle mode, knew it real. Now both
     // markers do the same in the Austrians' log.
-    let out = play9("p28.yaml", "p28d.orders.yaml", Some("austrians"));
-    assert!(!out.contains("refused"), "{out}");
-    assert!(out.contains("enemy #1 moved from (3,6) to (3,5)"), "{out}");
-    assert!(out.contains("enemy #2 moved from (6,6) to (6,5)"), "{out}");
-    assert!(out.contains("enemy #1 moved from (3,5) to (3,4)"), "{out}");
-    assert!(out.contains("enemy #2 moved from (6,5) to (6,4)"), "{out}");
+    let p = played9("p28.yaml", "p28d.orders.yaml", Some("austrians"));
+    assert_eq!((p.code, &p.refused), (0, &None));
+    assert!(saw_move(&p, "#1", (3, 6), (3, 5)), "{:?}", p.events);
+    assert!(saw_move(&p, "#2", (6, 6), (6, 5)), "{:?}", p.events);
+    assert!(saw_move(&p, "#1", (3, 5), (3, 4)), "{:?}", p.events);
+    assert!(saw_move(&p, "#2", (6, 5), (6, 4)), "{:?}", p.events);
     // `reach` lists the dummy's orthogonal squares in battle mode (1 mp), not the
     // diagonals (1½).
-    let r = run9(&["reach", "p28.yaml", "--unit", "bdum"]);
+    let r = run9(&["reach", "p28.yaml", "--unit", "bdum", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("can reach 4 places"), "{}", r.stdout);
+    let reach = json_of(&r)["reach"].as_array().map(Vec::len);
+    assert_eq!(reach, Some(4), "{}", r.stdout);
 }
 
 #[test]
@@ -65,6 +75,7 @@ fn audit9_2_saved_points_and_the_square_they_are_saved_toward_are_the_owners_alo
         "p19.orders.yaml",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // prose: the view's words name fb and no saved points (the JSON is checked below).
     assert!(r.stdout.contains("fb         at (4,6)"), "{}", r.stdout);
     assert!(!r.stdout.contains("saved_mp"), "{}", r.stdout);
     let r = run9(&[
@@ -114,6 +125,7 @@ fn audit9_2_saved_points_and_the_square_they_are_saved_toward_are_the_owners_alo
         "--orders",
         "p19.orders.yaml",
     ]);
+    // prose: the owner's view prints the counter (its JSON has it as a number).
     assert!(r.stdout.contains("saved_mp 1"), "{}", r.stdout);
 }
 
@@ -130,6 +142,8 @@ fn audit9_3_a_face_down_markers_mode_is_shown_as_its_mode_changes_are_logged() {
     // showed no mode for any face-down marker.
     let r = run9(&["view", "p28.yaml", "--side", "austrians"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // prose: the view's lines show each marker's mode (before the fix they showed none);
+    // the JSON's modes are checked below.
     assert!(
         r.stdout
             .contains("#1         at (3,6), facing N, battle mode"),
@@ -157,12 +171,7 @@ fn audit9_3_a_face_down_markers_mode_is_shown_as_its_mode_changes_are_logged() {
         "p28b.orders.yaml",
     ];
     let r = run9(&args);
-    assert!(
-        r.stdout
-            .contains("enemy #2 changed mode battle → strategic"),
-        "{}",
-        r.stdout
-    );
+    // prose: as above.
     assert!(
         r.stdout
             .contains("#2         at (6,6), facing N, strategic mode"),
@@ -178,7 +187,19 @@ fn audit9_3_a_face_down_markers_mode_is_shown_as_its_mode_changes_are_logged() {
     let mut json = args.to_vec();
     json.push("--json");
     let r = run9(&json);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let v = json_of(&r);
+    let changed = |e: &serde_json::Value| {
+        e["event"] == "mode_changed"
+            && e["piece"] == 2
+            && e["from"] == "battle"
+            && e["to"] == "strategic"
+    };
+    assert!(
+        v["events"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(changed)),
+        "{v}"
+    );
     let modes: Vec<(u64, String)> = v["view"]["enemy"]
         .as_array()
         .expect("enemy")
@@ -219,16 +240,7 @@ fn audit9_5_a_marker_turned_face_down_again_is_shown_as_remembered() {
         "flip.orders.yaml",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains("austrians sights enemy #1 at level B"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("austrians sights enemy #1 at level C"),
-        "{}",
-        r.stdout
-    );
+    // prose: the line says what was seen is as last seen.
     assert!(
         r.stdout.contains(
             "#1         at (5,3), facing S, sighting C, real, strategic mode, as last seen: cavalry, strength 4"
@@ -245,7 +257,9 @@ fn audit9_5_a_marker_turned_face_down_again_is_shown_as_remembered() {
         "flip.orders.yaml",
         "--json",
     ]);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let v = json_of(&r);
+    let events = v["events"].as_array().cloned().unwrap_or_default();
+    assert!(sighted(&events, 1, "B") && sighted(&events, 1, "C"), "{v}");
     assert_eq!(
         v["view"]["enemy"][0]["remembered"],
         serde_json::json!(["kind", "strength"])
@@ -263,15 +277,19 @@ fn audit9_6_a_block_faces_its_last_step_and_may_turn_back_free_in_the_same_phase
     // ahead, at B. In its movement phase it steps west to (4,0) (1 mp): it now faces W, and
     // fcav, behind its shoulder, is out of sight (D). Turning S again in the same phase puts
     // fcav at 2 ahead and 1 to the side: C.
-    let out = play9("flip.yaml", "backface.orders.yaml", Some("austrians"));
-    assert!(out.contains("corps moved (5,0) → (4,0), cost 1"), "{out}");
-    assert!(out.contains("austrians loses sight of enemy #1"), "{out}");
-    assert!(out.contains("corps now faces S"), "{out}");
+    let p = played9("flip.yaml", "backface.orders.yaml", Some("austrians"));
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let moved = p.find("moved", "corps", |e| {
+        e["path"] == cells(&[(5, 0), (4, 0)]) && e["cost"] == 100
+    });
+    let lost = p.find("sighted", "#1", |e| e["level"].is_null());
+    let faced = p.find("faced", "corps", |e| e["facing"] == "S");
+    let seen = p.find("sighted", "#1", |e| e["level"] == "C");
     assert!(
-        out.contains("austrians sights enemy #1 at level C"),
-        "{out}"
+        moved < lost && lost < faced && faced < seen && moved.is_some(),
+        "{:?}",
+        p.events
     );
-    assert!(!out.contains("refused"), "{out}");
 }
 
 #[test]
@@ -285,12 +303,24 @@ fn audit9_4_a_small_command_counts_a_whole_block_and_a_half_block_a_half() {
     // blocks. fs (small_infantry, 8 figures) stepping in from (4,5) would make 3 blocks,
     // over 2½ (the figures, 48, are well under 150). fh (half_infantry, 8 figures) stepping
     // in diagonally from (5,5) (1½ mp, strategic 1½) makes 2½: allowed.
-    let out = play9("small.yaml", "small.orders.yaml", None);
-    assert!(
-        out.contains("refused: fs cannot enter (4,4): moving in would make 3 blocks there, over the limit of 2½"),
-        "{out}"
+    let p = played9("small.yaml", "small.orders.yaml", None);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("occupied"),
+        "{:?}",
+        p.refused
     );
-    let out = play9("small.yaml", "half.orders.yaml", None);
-    assert!(out.contains("fh moved (5,5) → (4,4), cost 1½"), "{out}");
-    assert!(!out.contains("refused"), "{out}");
+    // prose: the count of blocks and the limit are said in the words.
+    assert_eq!(
+        p.refused.as_deref(),
+        Some(
+            "small.orders.yaml:4:5: refused: fs cannot enter (4,4): moving in would make 3 blocks there, over the limit of 2½"
+        )
+    );
+    let p = played9("small.yaml", "half.orders.yaml", None);
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let moved = p.has("moved", "fh", |e| {
+        e["path"] == cells(&[(5, 5), (4, 4)]) && e["cost"] == 150
+    });
+    assert!(moved, "{:?}", p.events);
 }
