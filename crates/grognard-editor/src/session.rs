@@ -392,8 +392,14 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
         crate::words::spaced(&r.chart),
         said(&r.purpose)
     )];
-    let dice: Vec<String> = r
+    // A one-faced die (black-powder's `lookup`) is no roll: "lookup shows - (total 0)"
+    // read as a throw of nothing.
+    let rolled: Vec<_> = r
         .dice
+        .iter()
+        .filter(|d| !grognard_play::text::fixed_die(rules, &d.die))
+        .collect();
+    let dice: Vec<String> = rolled
         .iter()
         .map(|d| match &d.rerolled_from {
             Some(first) => format!(
@@ -407,7 +413,7 @@ pub fn explain_roll(ruleset: &Ruleset, r: &RollRecord) -> Vec<String> {
     if dice.is_empty() {
         lines.push("  no dice needed".into());
     } else {
-        let total: i32 = r.dice.iter().map(|d| d.value).sum();
+        let total: i32 = rolled.iter().map(|d| d.value).sum();
         lines.push(format!("  dice: {} (total {total})", dice.join(", ")));
     }
     let chart = ruleset.spec.charts.get(&r.chart);

@@ -176,3 +176,52 @@ fn the_loaders_help_line_names_the_users_file_not_the_scratch_one() {
         "{help}"
     );
 }
+
+/// F7: a chart looked up by its modifiers (black-powder's `artillery_range`, thrown with a
+/// one-faced `lookup` die) read "dice: lookup shows - (total 0)" in the dice log and
+/// "artillery range: lookup -; …" in the event log. A one-faced die is no roll.
+#[test]
+fn a_lookup_chart_says_no_dice_in_the_dice_log_and_the_event_log() {
+    let ruleset =
+        grognard_rules::load::load_ruleset(&common::root().join("rulesets/black-powder-core.yaml"))
+            .unwrap_or_else(|d| panic!("{d}"));
+    let roll = grognard_kernel::action::RollRecord {
+        chart: "artillery_range".to_owned(),
+        purpose: "fr_battery fires at br_foot1".to_owned(),
+        inputs: vec![("range".to_owned(), 37), ("gun".to_owned(), 0)],
+        dice: vec![grognard_kernel::action::LoggedDie {
+            die: "lookup".to_owned(),
+            face: "-".to_owned(),
+            value: 0,
+            rerolled_from: None,
+        }],
+        modifiers: vec![grognard_kernel::chart::AppliedModifier {
+            name: "distance".to_owned(),
+            value: 37,
+        }],
+        score: 37,
+        outcome: "long".to_owned(),
+        ..serde_json::from_str(
+            "{\"chart\":\"\",\"purpose\":\"\",\"inputs\":[],\"dice\":[],\"modifiers\":[],\
+             \"score\":0,\"band\":null,\"outcome\":\"\"}",
+        )
+        .expect("record")
+    };
+    let all = grognard_editor::session::explain_roll(&ruleset, &roll).join("\n");
+    assert!(all.contains("  no dice needed"), "{all}");
+    assert!(!all.contains("lookup shows"), "{all}");
+    assert!(!all.contains("total 0"), "{all}");
+    let line = grognard_play::text::roll_in(&ruleset.rules, &roll);
+    assert!(
+        line.starts_with("artillery_range: no roll needed; +37 distance"),
+        "{line}"
+    );
+    // A die of many faces is still said.
+    let mut two = roll.clone();
+    two.dice[0].die = "d6".to_owned();
+    assert!(
+        grognard_play::text::roll_in(&ruleset.rules, &two).contains("d6 -"),
+        "{}",
+        grognard_play::text::roll_in(&ruleset.rules, &two)
+    );
+}

@@ -29,9 +29,32 @@ fn path(cells: &[Cell]) -> String {
 /// One roll, explained: dice, faces, each modifier, score and outcome.
 #[must_use]
 pub fn roll(r: &RollRecord) -> String {
+    roll_with(r, |_| false)
+}
+
+/// [`roll`] as the ruleset says it: a die with one face (black-powder's `lookup`, which
+/// makes a chart a table looked up by its modifiers) varies nothing and is no roll, so
+/// the line says "no roll needed", not "lookup -".
+#[must_use]
+pub fn roll_in(rules: &grognard_kernel::rules::Rules, r: &RollRecord) -> String {
+    roll_with(r, |die| fixed_die(rules, die))
+}
+
+/// True when the ruleset's die `name` has one face: it adds the same every time.
+#[must_use]
+pub fn fixed_die(rules: &grognard_kernel::rules::Rules, name: &str) -> bool {
+    rules
+        .dice
+        .iter()
+        .find(|d| d.name == name)
+        .is_some_and(|d| d.faces.len() <= 1)
+}
+
+fn roll_with(r: &RollRecord, fixed: impl Fn(&str) -> bool) -> String {
     let dice: Vec<String> = r
         .dice
         .iter()
+        .filter(|d| !fixed(&d.die))
         .map(|d| match &d.rerolled_from {
             Some(first) => format!("{} {} (re-rolled {first})", die_name(&d.die), d.face),
             None => format!("{} {}", die_name(&d.die), d.face),
@@ -258,7 +281,9 @@ fn sighting_line(names: &Names<'_>, e: &Event) -> String {
             format!("  {} lifted and put down at {to}", names.piece(*piece))
         }
         Event::Announced { text } => format!("  announced: {text}"),
-        Event::SpotRolled { roll: r, .. } => format!("  {} ({})", roll(r), r.purpose),
+        Event::SpotRolled { roll: r, .. } => {
+            format!("  {} ({})", roll_in(names.game.rules(), r), r.purpose)
+        }
         _ => String::new(),
     }
 }
@@ -401,11 +426,13 @@ fn action_line(names: &Names<'_>, e: &Event) -> String {
                 s.push_str(&format!(" (for {})", intent.join(", ")));
             }
             if let Some(r) = r {
-                s.push_str(&format!(" — {}", roll(r)));
+                s.push_str(&format!(" — {}", roll_in(names.game.rules(), r)));
             }
             s
         }
-        Event::Rolled { roll: r } => format!("  {} ({})", roll(r), r.purpose),
+        Event::Rolled { roll: r } => {
+            format!("  {} ({})", roll_in(names.game.rules(), r), r.purpose)
+        }
         _ => String::new(),
     }
 }
