@@ -30,11 +30,11 @@ sequence:
 }
 
 fn errors(from: &str) -> String {
-    let dir = std::env::temp_dir().join(format!(
-        "grognard-input-from-{}-{}",
-        std::process::id(),
-        from.len()
-    ));
+    // One folder a call: the tests run side by side.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("grognard-input-from-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("r.yaml");
     std::fs::write(&path, ruleset(from)).expect("write");
@@ -69,4 +69,51 @@ fn an_unknown_source_word_is_named_at_its_line_with_the_words_and_the_nearest() 
     let text = errors("actor.counter hitz");
     assert!(text.contains("unknown counter `hitz`"), "{text}");
     assert_eq!(errors("actor.counter hits"), "");
+}
+
+/// The JSON Schema offers `from:`'s first words as an `enum` (an editor's completions): they
+/// are exactly the words the compiler accepts, in its order — the list its error for an
+/// unknown word gives — and each one compiles.
+#[test]
+fn the_schema_lists_the_words_the_compiler_accepts() {
+    use grognard_rules::schema::{SchemaKind, schema};
+    let s = schema(SchemaKind::Ruleset);
+    let defs = s
+        .get("definitions")
+        .or_else(|| s.get("$defs"))
+        .expect("definitions");
+    let from = &defs["InputSpec"]["properties"]["from"];
+    let alternatives = from["anyOf"].as_array().expect("anyOf");
+    let listed: Vec<&str> = alternatives
+        .iter()
+        .find_map(|a| a["enum"].as_array())
+        .expect("an enum of words")
+        .iter()
+        .map(|w| w.as_str().expect("a word"))
+        .collect();
+    let text = errors("nonsense");
+    let (_, compiler) = text
+        .split_once("expected one of: ")
+        .expect("the compiler's list");
+    let compiler: Vec<&str> = compiler.lines().next().unwrap_or("").split(", ").collect();
+    assert_eq!(listed, compiler);
+    assert_eq!(listed.len(), 20, "{listed:?}");
+    // The pattern (a word followed by its name) starts with the same words.
+    let pattern = alternatives
+        .iter()
+        .find_map(|a| a["pattern"].as_str())
+        .expect("a pattern");
+    let escaped: Vec<String> = listed.iter().map(|w| w.replace('.', "\\.")).collect();
+    assert!(
+        pattern.contains(&format!("({})", escaped.join("|"))),
+        "{pattern}"
+    );
+    // Every listed word is one the compiler knows (whatever else it then asks for).
+    for word in listed {
+        assert!(
+            !errors(word).contains("unknown input source"),
+            "{word}: {}",
+            errors(word)
+        );
+    }
 }

@@ -725,6 +725,7 @@ pub struct InputSpec {
     /// `actor.attribute NAME`, `target.attribute NAME`, `option NAME`,
     /// `target.flank_or_rear`, `target.terrain ATTRIBUTE`, `setting NAME`, `intent NAME`
     /// (1 when the action was given for NAME, one of its `intents`).
+    #[schemars(schema_with = "words::input_from_schema")]
     pub from: Option<Located<String>>,
     /// For `distance_band`: the largest distance of each band.
     pub bands: Vec<u32>,

@@ -229,3 +229,20 @@ words!(
         Intent = "intent",
     }
 );
+
+/// The JSON Schema of a chart input's `from:`: one of [`InputFrom`]'s words (listed as an
+/// `enum`, so an editor offers them), alone or followed by the name it takes
+/// (`actor.counter hits`, matched by a `pattern` starting with one of the same words). The
+/// compiler reads the first word against the same list.
+pub(crate) fn input_from_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let words: Vec<&str> = InputFrom::ALL.iter().map(|w| w.word()).collect();
+    let alternatives: Vec<String> = words.iter().map(|w| w.replace('.', "\\.")).collect();
+    let pattern = format!("^\\s*({})(\\s.*)?$", alternatives.join("|"));
+    schemars::json_schema!({
+        "anyOf": [
+            { "enum": words },
+            { "type": "string", "pattern": pattern },
+            { "type": "null" },
+        ],
+    })
+}
