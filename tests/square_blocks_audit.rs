@@ -2,7 +2,8 @@
 //! hidden information the engine gave away, run end to end on the audit's positions in
 //! `tests/fixtures/audits/square-blocks/` (files `a2-*`). Each test cites the seed line.
 
-use crate::util::{Run, grognard};
+use crate::util::{Played, Run, cells, count_events, grognard, json_of, play_json_in, root};
+use serde_json::json;
 
 const F: &str = "tests/fixtures/audits/square-blocks";
 
@@ -16,6 +17,25 @@ fn play(scenario: &str, orders: &str, side: Option<&str>) -> Run {
     grognard(&args)
 }
 
+/// `play SCENARIO --orders ORDERS --json [--side SIDE]` in the fixture folder `dir`.
+fn played_in(dir: &str, scenario: &str, orders: &str, side: Option<&str>) -> Played {
+    let args: Vec<&str> = side.map(|s| vec!["--side", s]).unwrap_or_default();
+    play_json_in(&root().join(dir), scenario, orders, &args)
+}
+
+/// The events other than a phase's beginning.
+fn happened(p: &Played) -> Vec<&serde_json::Value> {
+    (p.events.iter())
+        .filter(|e| e["event"] != "phase_began")
+        .collect()
+}
+
+/// The refusal's words, asserted to be of `kind`.
+fn refused_for<'a>(p: &'a Played, kind: &str) -> &'a str {
+    assert_eq!(p.refusal_kind.as_deref(), Some(kind), "{:?}", p.refused);
+    p.refused.as_deref().unwrap_or_default()
+}
+
 #[test]
 fn audit_1_a_dummy_put_down_on_an_unseen_hidden_command_causes_no_contact() {
     // 000 l.79-80: dummies collect no scouting information; 000 l.49-50: only an enemy
@@ -23,27 +43,28 @@ fn audit_1_a_dummy_put_down_on_an_unseen_hidden_command_causes_no_contact() {
     // hidden command ah stands unseen: nobody deploys and the French learn nothing. Since
     // the tenth audit (W2) the dummy is put down there, sharing the square, as on an empty
     // one: a refusal ("could not be put down") located the hidden command.
-    let all = play("a2-ct.yaml", "a2-q_redeployhid.yaml", None);
-    assert_eq!(all.code, 0, "{}", all.stderr);
-    assert!(!all.stdout.contains("contact"), "{}", all.stdout);
-    assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
-    let fr = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("french"));
+    let all = played_in(F, "a2-ct.yaml", "a2-q_redeployhid.yaml", None);
+    assert_eq!((all.code, &all.refused), (0, &None));
+    let put_down = |p: &Played| p.has("redeployed", "fd", |e| e["to"] == cells(&[(5, 7)])[0]);
     assert!(
-        fr.stdout.contains("fd lifted and put down at (5,7)"),
-        "{}",
-        fr.stdout
+        put_down(&all) && count_events(&all.events, "contact") == 0,
+        "{:?}",
+        all.events
     );
-    assert!(!fr.stdout.contains("could not"), "{}", fr.stdout);
-    assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);
+    // The French read the lift and nothing else: no contact, no stop, no note.
+    let fr = played_in(F, "a2-ct.yaml", "a2-q_redeployhid.yaml", Some("french"));
+    assert!(put_down(&fr) && happened(&fr).len() == 1, "{:?}", fr.events);
     // The Austrians see the marker put down on ah's square, and ah, which shares it,
     // sights it (X=A*): a dummy. Nothing is said of contact or of ah to anyone.
-    let au = play("a2-ct.yaml", "a2-q_redeployhid.yaml", Some("austrians"));
+    let au = played_in(F, "a2-ct.yaml", "a2-q_redeployhid.yaml", Some("austrians"));
+    let at = |c| serde_json::json!({"cell": cells(&[c])[0]});
+    let seen = (au.events.iter())
+        .any(|e| e["event"] == "enemy_moved" && e["from"] == at((10, 9)) && e["to"] == at((5, 7)));
     assert!(
-        au.stdout.contains("fd moved from (10,9) to (5,7)"),
-        "{}",
-        au.stdout
+        seen && count_events(&au.events, "contact") == 0,
+        "{:?}",
+        au.events
     );
-    assert!(!au.stdout.contains("contact"), "{}", au.stdout);
 }
 
 #[test]
@@ -52,19 +73,21 @@ fn audit_2_a_dummys_move_into_an_unseen_hidden_command_goes_on_without_deploying
     // ah2 stands unseen. No contact, no deployment on either side. Since the eleventh round
     // (001 l.150-152: a dummy collects no information) it is not stopped short, which told
     // its side something stood at (10,7): it ends there, sharing the square, cost 2.
-    let all = play("a2-ct.yaml", "a2-q_dummyhid.yaml", None);
-    assert_eq!(all.code, 0, "{}", all.stderr);
-    assert!(
-        all.stdout
-            .contains("fd moved (10,9) → (10,8) → (10,7), cost 2"),
-        "{}",
-        all.stdout
-    );
-    assert!(!all.stdout.contains("could not enter"), "{}", all.stdout);
-    assert!(!all.stdout.contains("deploying"), "{}", all.stdout);
-    let fr = play("a2-ct.yaml", "a2-q_dummyhid.yaml", Some("french"));
-    assert!(!fr.stdout.contains("unseen enemy"), "{}", fr.stdout);
-    assert!(!fr.stdout.contains("contact"), "{}", fr.stdout);
+    // Its whole path, not stopped, and no contact: for the referee and for the French.
+    for side in [None, Some("french")] {
+        let p = played_in(F, "a2-ct.yaml", "a2-q_dummyhid.yaml", side);
+        assert_eq!((p.code, &p.refused), (0, &None));
+        let walked = p.has("moved", "fd", |e| {
+            e["path"] == cells(&[(10, 9), (10, 8), (10, 7)])
+                && e["cost"] == 200
+                && e["stopped"].is_null()
+        });
+        assert!(
+            walked && count_events(&p.events, "contact") == 0,
+            "{side:?}: {:?}",
+            p.events
+        );
+    }
 }
 
 #[test]
@@ -81,6 +104,7 @@ fn audit_3_a_scout_sees_the_enemy_in_its_own_square() {
         "french",
     ]);
     assert_eq!(view.code, 0, "{}", view.stderr);
+    // prose: the line the French read for ah (its JSON below).
     let ah = view
         .stdout
         .lines()
@@ -91,6 +115,25 @@ fn audit_3_a_scout_sees_the_enemy_in_its_own_square() {
         "{}",
         view.stdout
     );
+    let v = grognard(&[
+        "view",
+        &format!("{F}/a2-sc3.yaml"),
+        "--orders",
+        &format!("{F}/a2-q_samesq.yaml"),
+        "--side",
+        "french",
+        "--json",
+    ]);
+    let v = json_of(&v);
+    let ah = (v["view"]["enemy"].as_array().into_iter().flatten())
+        .find(|e| e["identity"]["name"] == "ah")
+        .unwrap_or_else(|| panic!("ah is not identified: {v}"));
+    assert_eq!(
+        (&ah["level"], &ah["face_up"]),
+        (&"A".into(), &true.into()),
+        "{ah}"
+    );
+    assert_eq!(ah["place"]["cell"], cells(&[(3, 7)])[0], "{ah}");
 }
 
 #[test]
@@ -101,6 +144,16 @@ fn audit_4_naming_a_secret_enemy_id_reads_like_naming_no_piece() {
     let secret = play("a2-su.yaml", "a2-q_probe.yaml", Some("french"));
     let none = play("a2-su.yaml", "a2-q_probe2.yaml", Some("french"));
     assert_ne!(secret.code, 0);
+    for orders in ["a2-q_probe.yaml", "a2-q_probe2.yaml"] {
+        let p = played_in(F, "a2-su.yaml", orders, Some("french"));
+        assert_eq!(
+            p.refusal_kind.as_deref(),
+            Some("bad_orders"),
+            "{:?}",
+            p.refused
+        );
+    }
+    // prose: the test is about the words: both refusals read alike.
     assert!(
         secret.stderr.contains("unknown piece `abr1`"),
         "{}",
@@ -119,14 +172,20 @@ fn audit_5_a_lifted_dummy_is_seen_lifted_as_on_the_table() {
     // 001 l.151 (dummies may be lifted and put down anywhere once a turn): the markers'
     // squares are public and the lift happens in view of the table, so the French see the
     // marker they call enemy #9 go from (1,3) to (11,0). A stated reading (the notes).
+    let p = played_in(F, "a2-ex.yaml", "a2-q_redeployjump.yaml", Some("french"));
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let at = |c| serde_json::json!({"cell": cells(&[c])[0]});
+    let jumped = p.has("enemy_moved", "#9", |e| {
+        e["from"] == at((1, 3)) && e["to"] == at((11, 0))
+    });
+    assert!(jumped, "{:?}", p.events);
     let fr = play("a2-ex.yaml", "a2-q_redeployjump.yaml", Some("french"));
-    assert_eq!(fr.code, 0, "{}", fr.stderr);
+    // prose: the words the French read never name the dummy.
     assert!(
-        fr.stdout.contains("enemy #9 moved from (1,3) to (11,0)"),
+        !fr.stdout.contains("adum2") && fr.stdout.contains("enemy #9"),
         "{}",
         fr.stdout
     );
-    assert!(!fr.stdout.contains("adum2"), "{}", fr.stdout);
 }
 
 #[test]
@@ -139,8 +198,13 @@ fn audit_6_legal_lists_every_extension_play_accepts() {
     // Since the thirteenth outside audit (#25) a command grows one square outward a
     // phase, so the arrow to (9,7) is laid a phase before (a14-legalchain.yaml).
     let o = format!("{F}/a14-legalchain.yaml");
-    let legal = grognard(&["legal", &s, "--orders", &o, "--side", "french"]);
+    let legal = grognard(&["legal", &s, "--orders", &o, "--side", "french", "--json"]);
     assert_eq!(legal.code, 0, "{}", legal.stderr);
+    let legal = json_of(&legal)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let extend = |x: i64, y: i64| serde_json::json!({"side": "french", "extend": {"piece": "e4", "to": [x, y]}});
     let base = std::fs::read_to_string(&o).unwrap();
     let mut accepted = 0;
     for x in 8..=10 {
@@ -148,8 +212,7 @@ fn audit_6_legal_lists_every_extension_play_accepts() {
             if (x, y) == (9, 8) || (x, y) == (9, 7) {
                 continue;
             }
-            let line = format!("- {{ side: french, extend: {{ piece: e4, to: [{x}, {y}] }} }}");
-            let listed = legal.stdout.lines().any(|l| l.trim() == line);
+            let listed = legal.contains(&extend(x, y));
             let orders =
                 format!("{base}  - {{ side: french, extend: {{ piece: e4, to: [{x}, {y}] }} }}\n");
             let path =
@@ -166,13 +229,7 @@ fn audit_6_legal_lists_every_extension_play_accepts() {
             );
         }
     }
-    assert!(
-        legal
-            .stdout
-            .contains("- { side: french, extend: { piece: e4, to: [9, 6] } }"),
-        "{}",
-        legal.stdout
-    );
+    assert!(legal.contains(&extend(9, 6)), "{legal:?}");
     assert!(accepted >= 8, "only {accepted} extensions accepted");
 }
 
@@ -181,13 +238,11 @@ fn audit_13_the_refusal_names_the_mode_change_that_took_the_phase() {
     // 000 l.74-76 (#14: strategic or road to battle takes the whole phase standing still;
     // battle to strategic is immediate): c_r goes road → battle (which takes the phase),
     // then battle → road (immediate), then tries to move. The refusal blames road → battle.
-    let run = play("a2-mv.yaml", "a2-q_mode4.yaml", None);
-    assert_ne!(run.code, 0);
-    assert!(
-        run.stderr
-            .contains("c_r changed from road to battle mode this phase, which takes the whole phase standing still"),
-        "{}",
-        run.stderr
+    let p = played_in(F, "a2-mv.yaml", "a2-q_mode4.yaml", None);
+    // prose: the test is about which change the words blame.
+    assert_eq!(
+        refused_for(&p, "already_used"),
+        "a2-q_mode4.yaml:6:5: refused: c_r changed from road to battle mode this phase, which takes the whole phase standing still"
     );
 }
 
@@ -210,19 +265,18 @@ fn audit_11_the_owner_reads_which_of_its_markers_are_face_up() {
         }
         a
     };
-    let fr = grognard(&args("french", false));
-    let line = |name: &str| {
-        fr.stdout
-            .lines()
-            .find(|l| l.trim_start().starts_with(name))
-            .unwrap_or_else(|| panic!("{name}: {}", fr.stdout))
-            .to_owned()
-    };
-    for name in ["abat       at (5,3)", "adum1      at (3,6)"] {
-        assert!(line(name).contains("sighting A, face up"), "{}", fr.stdout);
+    let fr = json_of(&grognard(&args("french", true)));
+    for (name, at) in [("abat", (5, 3)), ("adum1", (3, 6))] {
+        let e = (fr["view"]["enemy"].as_array().into_iter().flatten())
+            .find(|e| e["identity"]["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is not identified: {fr}"));
+        let seen = (&e["level"], &e["face_up"], &e["place"]["cell"]);
+        assert_eq!(seen, (&"A".into(), &true.into(), &cells(&[at])[0]), "{e}");
     }
     let au = grognard(&args("austrians", false));
     assert_eq!(au.code, 0, "{}", au.stderr);
+    // prose: the owner's view says in words which of its markers are face up (its JSON
+    // `own_face_up` is checked below).
     let face_up: Vec<&str> = au
         .stdout
         .lines()
@@ -262,23 +316,22 @@ fn audit_10_a_hedge_behind_the_block_gives_no_forward_deployment() {
     // square): f4 at (7,7) has a hedge on its north edge. Facing S, that edge is behind it
     // and forward deployment is refused; facing E, the hedge runs along its flank, half of
     // it in the forward half, and it may deploy forward.
-    let rear = play("a2-fw2.yaml", "a2-q_fw4.yaml", None);
-    assert_ne!(rear.code, 0, "{}", rear.stdout);
+    let rear = played_in(F, "a2-fw2.yaml", "a2-q_fw4.yaml", None);
+    // The ruleset's Lua refuses it (the kernel's kind for a hook's refusal); prose: which
+    // rule it was is said in the words.
     assert!(
-        rear.stderr.contains(
+        refused_for(&rear, "hook_failed").ends_with(
             "f4 has no terrain feature (buildings, walls, hedges or a wood) to hold in the forward half of its square"
         ),
-        "{}",
-        rear.stderr
+        "{:?}",
+        rear.refused
     );
-    let flank = play("a2-fw2.yaml", "a2-q_fw4e.yaml", None);
-    assert_eq!(flank.code, 0, "{}", flank.stderr);
+    let flank = played_in(F, "a2-fw2.yaml", "a2-q_fw4e.yaml", None);
+    assert_eq!((flank.code, &flank.refused), (0, &None));
     assert!(
-        flank
-            .stdout
-            .contains("announced: the command at (7,7) is deployed forward"),
-        "{}",
-        flank.stdout
+        flank.announced("the command at (7,7) is deployed forward into a hedge"),
+        "{:?}",
+        flank.events
     );
 }
 
@@ -315,19 +368,11 @@ fn audit3_42_a_path_the_block_cannot_afford_is_refused_whatever_hides_on_it() {
         );
         assert_ne!(with.code, 0, "{}", with.stdout);
     }
-    let fi5 = run3(&[
-        "play",
-        "ct.yaml",
-        "--orders",
-        "q_probe.yaml",
-        "--side",
-        "french",
-    ]);
-    assert!(
-        fi5.stderr
-            .contains("refused: the path costs 2 by (2,8), but fi5 has 1½ in strategic mode"),
-        "{}",
-        fi5.stderr
+    let fi5 = played_in(T3, "ct.yaml", "q_probe.yaml", Some("french"));
+    // prose: the cost and the allowance are said in the words.
+    assert_eq!(
+        refused_for(&fi5, "too_far"),
+        "q_probe.yaml:4:5: refused: the path costs 2 by (2,8), but fi5 has 1½ in strategic mode"
     );
 }
 
@@ -358,12 +403,12 @@ fn audit3_43_a_crossing_counts_only_its_own_sides_crossings() {
         (f1.code, &f1.stdout, &f1.stderr),
         (f2.code, &f2.stdout, &f2.stderr)
     );
-    assert!(
-        f1.stdout.contains("ad moved (4,6) → (4,5) → (4,4), cost 2"),
-        "{}\n{}",
-        f1.stdout,
-        f1.stderr
-    );
+    let f1 = played_in(T3, "ford.yaml", "f1.yaml", Some("austrians"));
+    assert_eq!((f1.code, &f1.refused), (0, &None));
+    let crossed = f1.has("moved", "ad", |e| {
+        e["path"] == cells(&[(4, 6), (4, 5), (4, 4)]) && e["cost"] == 200
+    });
+    assert!(crossed, "{:?}", f1.events);
 }
 
 #[test]
@@ -373,6 +418,7 @@ fn audit3_32_a_scouts_hq_must_name_a_headquarters_of_its_side() {
     // `validate` now refuses it at s3's line (31), in the rule's words.
     let v = run3(&["validate", "v17.yaml"]);
     assert_ne!(v.code, 0, "{}", v.stdout);
+    // prose: an error message naming file:line.
     assert!(
         v.stderr.contains(
             "v17.yaml:31:11: piece s3: a scout is sent out by a corps, army or nation \
@@ -399,6 +445,7 @@ fn audit3_31_too_many_scouts_read_as_the_rule_at_the_scouts_line() {
     ] {
         let r = run3(&args);
         assert_ne!(r.code, 0, "{args:?}");
+        // prose: an error message naming file:line, without the script's context.
         assert!(r.stderr.contains(want), "{args:?}: {}", r.stderr);
         assert!(!r.stderr.contains(".lua"), "{args:?}: {}", r.stderr);
         assert!(
@@ -414,27 +461,22 @@ fn audit3_23_an_extension_counts_its_share_of_the_figures_in_each_square() {
     // 000 l.86-91 (#16): a command extending "must evenly divide" its units over its
     // squares. e8 (100 figures) extends into (8,10), where x3 holds 90: the new square holds
     // 90 + 100 / 2 = 140 ≤ 150 (001 l.137), so it is allowed (before: 190, refused).
-    let r = run3(&["play", "ext.yaml", "--orders", "q_ext_fig.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains("e8 now spreads over (7,10) → (8,10)"),
-        "{}",
-        r.stdout
-    );
+    let p = played_in(T3, "ext.yaml", "q_ext_fig.yaml", None);
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let spread = p.has("spread", "e8", |e| e["cells"] == cells(&[(7, 10), (8, 10)]));
+    assert!(spread, "{:?}", p.events);
 }
 
 #[test]
 fn audit3_a_save_after_a_mode_change_names_the_change() {
     // 000 l.74-76: strategic to battle takes the whole phase standing still; a save after it
     // is refused, naming the change (before: "has already moved or saved this phase").
-    let r = run3(&["play", "m1.yaml", "--orders", "q_mode_e.yaml"]);
-    assert!(
-        r.stderr.contains(
-            "refused: inf_s changed from strategic to battle mode this phase, which takes \
-             the whole phase standing still"
-        ),
-        "{}",
-        r.stderr
+    let p = played_in(T3, "m1.yaml", "q_mode_e.yaml", None);
+    // prose: the test is about the words naming the change.
+    assert_eq!(
+        refused_for(&p, "already_used"),
+        "q_mode_e.yaml:5:5: refused: inf_s changed from strategic to battle mode this phase, \
+         which takes the whole phase standing still"
     );
 }
 
@@ -444,18 +486,29 @@ fn audit3_the_scout_fate_beyond_5_squares_rolls_without_the_plus_twos() {
     // and a scout is removed on a 10. sB, more than 5 squares from any Austrian block on a
     // night turn, rolls 8: the referee's log reads the plain roll (before: "+2 night turn;
     // score 10 → reports", beside a table that removes on 10). sA, within 5, keeps its +2.
-    let r = run3(&["play", "sfn.yaml", "--orders", "empty.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout
-            .contains("scout_fate: d10 8; score 8 → reports (scout fate of sB)"),
-        "{}",
-        r.stdout
+    let p = played_in(T3, "sfn.yaml", "empty.yaml", None);
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let roll = |purpose: &str| {
+        (p.events.iter())
+            .find(|e| e["event"] == "rolled" && e["roll"]["purpose"] == purpose)
+            .map(|e| {
+                let r = &e["roll"];
+                (
+                    r["dice"][0]["value"].clone(),
+                    r["modifiers"].clone(),
+                    r["score"].clone(),
+                    r["outcome"].clone(),
+                )
+            })
+            .unwrap_or_else(|| panic!("no {purpose}: {:?}", p.events))
+    };
+    assert_eq!(
+        roll("scout fate of sB"),
+        (json!(8), json!([]), json!(8), json!("reports"))
     );
-    assert!(
-        r.stdout
-            .contains("scout_fate: d10 10; +2 night turn; score 12 → removed (scout fate of sA)"),
-        "{}",
-        r.stdout
+    let night = json!([{"name": "night turn", "value": 2}]);
+    assert_eq!(
+        roll("scout fate of sA"),
+        (json!(10), night, json!(12), json!("removed"))
     );
 }
