@@ -225,3 +225,59 @@ fn a_lookup_chart_says_no_dice_in_the_dice_log_and_the_event_log() {
         grognard_play::text::roll_in(&ruleset.rules, &two)
     );
 }
+
+/// F8: a brigadier (black-powder's fr_bde1), whose type has one mode, showed an empty
+/// "mode:" row with its *order at …* buttons under it, as if they were modes. The row is
+/// left out for a piece with no other mode; a battalion keeps it.
+#[test]
+fn a_piece_with_no_other_mode_shows_no_mode_row() {
+    use grognard_kernel::rules::Allowed;
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for _ in 0..20 {
+        let game = &h.state().session().expect("a game").game;
+        let command = game
+            .phase()
+            .is_some_and(|(ph, _)| ph.name == "command" && ph.allows.contains(&Allowed::Mode));
+        if command {
+            break;
+        }
+        h.state_mut().command(Command::EndPhase);
+        h.run();
+    }
+    let id = |h: &Harness<'_, EditorApp>, name: &str| {
+        let game = &h.state().session().expect("a game").game;
+        game.state()
+            .pieces
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.id)
+            .expect("piece")
+    };
+    let side = {
+        let game = &h.state().session().expect("a game").game;
+        game.state().pieces[id(&h, "fr_bde1").index()].side
+    };
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+    let bde = id(&h, "fr_bde1");
+    h.state_mut().command(Command::Select(Some(bde)));
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("order at").next().is_some(),
+        "the brigadier's orders are shown: {:?} {:?}",
+        h.state()
+            .session()
+            .expect("a game")
+            .game
+            .phase()
+            .map(|(p, s)| (p.name.clone(), s)),
+        side
+    );
+    assert!(h.query_by_label("mode:").is_none(), "no empty mode row");
+    let ligne = id(&h, "fr_ligne");
+    h.state_mut().command(Command::Select(Some(ligne)));
+    h.run();
+    assert!(h.query_by_label("mode:").is_some(), "a battalion's modes");
+}

@@ -223,7 +223,12 @@ impl EditorApp {
             .phase()
             .map(|(ph, _)| ph.allows.clone())
             .unwrap_or_default();
-        if allowed.contains(&Allowed::Mode) {
+        // A piece with no other mode it may take (black-powder's brigadier) shows no
+        // "mode:" row: an empty one put its *order at …* buttons under "mode:".
+        let other_modes = (0..rules.modes.len())
+            .map(|i| ModeId(i as u16))
+            .any(|m| m != p.mode && can_take(rules, p, m));
+        if allowed.contains(&Allowed::Mode) && other_modes {
             ui.horizontal_wrapped(|ui| {
                 ui.label("mode:");
                 for (i, m) in rules.modes.iter().enumerate() {
