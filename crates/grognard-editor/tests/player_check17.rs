@@ -281,3 +281,39 @@ fn a_piece_with_no_other_mode_shows_no_mode_row() {
     h.run();
     assert!(h.query_by_label("mode:").is_some(), "a battalion's modes");
 }
+
+/// F9: with a field showing ⚠, *Save as house rule…* on the Diff tab (and in the Ruleset
+/// menu) asked for a path first and refused only after OK. It refuses at once, naming the
+/// field, and asks for nothing.
+#[test]
+fn a_save_that_would_be_refused_is_refused_before_a_path_is_asked() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/village-skirmish.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1400.0,
+        900.0,
+    );
+    let cavalry = grognard_editor::house::field(&["piece_types", "cavalry", "allowance", "formed"]);
+    h.state_mut()
+        .command(Command::SetField(cavalry, "fast".to_owned()));
+    h.run();
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Diff));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Save as house rule…")
+        .click();
+    h.run();
+    assert!(
+        h.query_by_label("Save house rule — path:").is_none(),
+        "no path is asked for"
+    );
+    let said = status(&h);
+    assert!(
+        said.starts_with("Not saved: a field shows an error")
+            && said.contains("piece types › cavalry"),
+        "{said}"
+    );
+    assert!(h.state().status().is_some_and(|s| s.error));
+}

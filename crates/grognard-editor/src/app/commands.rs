@@ -201,6 +201,17 @@ pub enum CellOrder {
 
 impl EditorApp {
     pub(super) fn ask(&mut self, purpose: FilePurpose) {
+        // A house rule that would be refused is refused before a path is asked for (the
+        // Ruleset menu and the Diff tab asked first, then refused after OK).
+        if purpose == FilePurpose::SaveHouseRule
+            && let Some(why) = self
+                .rt
+                .bench
+                .as_ref()
+                .and_then(crate::house::Workbench::unsaved_reason)
+        {
+            return self.fail(why);
+        }
         if self.rt.native_dialogs {
             let mut dialog = rfd::FileDialog::new()
                 .set_title(purpose.title())
