@@ -24,21 +24,29 @@ use crate::state::State;
 
 /// A piece's name as `side` may read it: the one wording of a piece for a side, used by the
 /// kernel's refusals and notes ([`Game::label`](crate::game::Game)) and by the Lua
-/// `game:label`. The scenario's name of the side's own pieces, of every piece when the
-/// ruleset has no sighting rules, and of enemies the side has identified; else the handle it
-/// knows the piece by (`enemy #N`), or `an unseen enemy`.
+/// `game:label`. The scenario's name of every piece when the ruleset has no sighting rules;
+/// else [`label_known`] from the side's knowledge.
 #[must_use]
 pub fn label(rules: &Rules, state: &State, side: SideId, piece: &Piece) -> String {
-    let knowledge = state.knowledge.get(side.index());
-    if piece.side == side
-        || rules.sighting.is_none()
-        || knowledge.is_some_and(|k| k.knows_identity(piece.id))
-    {
+    if rules.sighting.is_none() {
         return piece.name.clone();
     }
-    knowledge
-        .and_then(|k| k.get(piece.id))
-        .and_then(|k| k.handle)
+    label_known(side, piece, state.knowledge.get(side.index()).as_slice())
+}
+
+/// The rule of [`label`] under sighting rules, read from what `side` knows (`knowing`: its
+/// knowledge, or in an order's events its knowledge before the order and after it): the
+/// scenario's name of the side's own pieces and of enemies it has identified (in any of
+/// `knowing`); else the handle it knows the piece by (`enemy #N`, the first of `knowing`
+/// that has one), or `an unseen enemy`.
+#[must_use]
+pub fn label_known(side: SideId, piece: &Piece, knowing: &[&Knowledge]) -> String {
+    if piece.side == side || knowing.iter().any(|k| k.knows_identity(piece.id)) {
+        return piece.name.clone();
+    }
+    knowing
+        .iter()
+        .find_map(|k| k.get(piece.id).and_then(|k| k.handle))
         .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}"))
 }
 
@@ -73,29 +81,6 @@ pub fn name_pieces(
     }
     out.push_str(rest);
     out
-}
-
-/// A piece's name as a side reads it in an order's events: its name when it is the side's
-/// own or identified (before the order or by it), else its handle, else "an unseen enemy" —
-/// [`label`] read from the side's knowledge.
-fn read_name(
-    after: &State,
-    side: SideId,
-    before: &Knowledge,
-    now: &Knowledge,
-    id: PieceId,
-) -> String {
-    let Some(piece) = after.pieces.get(id.index()) else {
-        return "an unseen enemy".to_owned();
-    };
-    if piece.side == side || before.knows_identity(id) || now.knows_identity(id) {
-        return piece.name.clone();
-    }
-    before
-        .get(id)
-        .and_then(|k| k.handle)
-        .or_else(|| now.get(id).and_then(|k| k.handle))
-        .map_or_else(|| "an unseen enemy".to_owned(), |h| format!("enemy #{h}"))
 }
 
 /// An enemy piece as a side knows it.
@@ -242,28 +227,18 @@ pub(crate) fn redact(
     let unmasked = reading.unmasked.as_slice();
     let mine = |id: PieceId| after.pieces.get(id.index()).is_some_and(|p| p.side == side);
     let seen = |id: PieceId| mine(id) || before.knows_position(id) || now.knows_position(id);
-    let place_now = |id: PieceId| {
-        now.knows_position(id)
+    // Where a knowledge puts a piece, when it knows where it is.
+    let place_in = |k: &Knowledge, id: PieceId| {
+        k.knows_position(id)
             .then(|| {
-                now.get(id)
-                    .and_then(|k| k.seen.as_ref())
-                    .map(|s| s.place.clone())
-            })
-            .flatten()
-    };
-    let place_before = |id: PieceId| {
-        before
-            .knows_position(id)
-            .then(|| {
-                before
-                    .get(id)
+                k.get(id)
                     .and_then(|k| k.seen.as_ref())
                     .map(|s| s.place.clone())
             })
             .flatten()
     };
     let enemy_moved = |id: PieceId| {
-        let (from, to) = (place_before(id), place_now(id));
+        let (from, to) = (place_in(before, id), place_in(now, id));
         (from.is_some() || to.is_some()).then_some(Event::EnemyMoved {
             piece: id,
             from,
@@ -364,7 +339,10 @@ pub(crate) fn redact(
         Event::NoteNaming {
             template, pieces, ..
         } => owner.is_none_or(|o| o == side).then(|| Event::Note {
-            text: name_pieces(template, pieces, |p| read_name(after, side, before, now, p)),
+            text: name_pieces(template, pieces, |p| match after.pieces.get(p.index()) {
+                Some(piece) => label_known(side, piece, &[before, now]),
+                None => "an unseen enemy".to_owned(),
+            }),
         }),
     }
 }
