@@ -317,3 +317,29 @@ fn a_save_that_would_be_refused_is_refused_before_a_path_is_asked() {
     );
     assert!(h.state().status().is_some_and(|s| s.error));
 }
+
+/// F16: the Rules tab showed the headings "Stacking limits" and "Board steps" with nothing
+/// under them for village-skirmish. Each says "none" as the Charts tab does.
+#[test]
+fn empty_rules_sections_say_none() {
+    let mut h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some("rulesets/village-skirmish.yaml".into()),
+            ..grognard_editor::Options::default()
+        },
+        1400.0,
+        900.0,
+    );
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Rules));
+    h.run();
+    assert!(h.query_by_label("Stacking limits").is_some());
+    assert!(
+        h.query_by_label("none: this ruleset sets no stacking limit")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("none: this ruleset sets no step costs of its own")
+            .is_some()
+    );
+}

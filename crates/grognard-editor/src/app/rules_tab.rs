@@ -169,6 +169,11 @@ impl EditorApp {
         let spec = &bench.current.spec;
         let types: Vec<String> = spec.piece_types.names().map(str::to_owned).collect();
         ui.label(RichText::new("Stacking limits").strong());
+        // An empty heading read as a part that failed to show (village-skirmish).
+        if spec.stacking.names().next().is_none() {
+            ui.label("none: this ruleset sets no stacking limit");
+            return;
+        }
         egui::Grid::new("stacking").striped(true).show(ui, |ui| {
             for s in spec.stacking.names() {
                 ui.label(format!("{s} capacity"));
@@ -195,13 +200,20 @@ impl EditorApp {
 
     /// The board's step costs the ruleset sets (orthogonal, diagonal, step).
     fn steps_ui(&self, ui: &mut egui::Ui, bench: &Workbench, out: &mut Vec<Command>) {
+        const KEYS: [&str; 3] = ["orthogonal", "diagonal", "step"];
         ui.label(RichText::new("Board steps").strong());
+        let set = |key: &str| {
+            bench
+                .value(&field(&["geometry", key]))
+                .is_some_and(|v| !v.is_null())
+        };
+        if !KEYS.iter().any(|k| set(k)) {
+            ui.label("none: this ruleset sets no step costs of its own");
+            return;
+        }
         egui::Grid::new("geometry").show(ui, |ui| {
-            for key in ["orthogonal", "diagonal", "step"] {
-                if bench
-                    .value(&field(&["geometry", key]))
-                    .is_some_and(|v| !v.is_null())
-                {
+            for key in KEYS {
+                if set(key) {
                     ui.label(key);
                     self.field_ui(
                         ui,
