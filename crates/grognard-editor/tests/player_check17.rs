@@ -343,3 +343,27 @@ fn empty_rules_sections_say_none() {
             .is_some()
     );
 }
+
+/// F17: the Play tab's Undo refusal stayed in red at the bottom of the Rules tab while the
+/// player edited there. A refusal is cleared on going to another tab.
+#[test]
+fn a_refusal_does_not_follow_the_player_to_another_tab() {
+    let mut h = common::scenario("examples/village-skirmish.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::Undo);
+    h.run();
+    assert!(
+        h.state().status().is_some_and(|s| s.error),
+        "refused: {}",
+        status(&h)
+    );
+    h.get_by_role_and_label(Role::Button, "Rules").click();
+    h.run();
+    assert!(h.query_by_label("Stacking limits").is_some(), "on the Rules tab");
+    assert!(
+        h.state().status().is_none_or(|s| !s.error),
+        "{}",
+        status(&h)
+    );
+}

@@ -275,7 +275,15 @@ impl EditorApp {
     /// it concerns.
     pub fn apply(&mut self, c: Command) {
         match c {
-            Command::Tab(t) => self.saved.tab = t,
+            Command::Tab(t) => {
+                // A refusal belongs to the tab it was made on: kept in red on another
+                // tab it read as a fault of what was being done there (the Play tab's Undo
+                // refusal under the Rules tab's fields).
+                if t != self.saved.tab && self.rt.status.as_ref().is_some_and(|s| s.error) {
+                    self.rt.status = None;
+                }
+                self.saved.tab = t;
+            }
             Command::Ask(p) => self.ask(p),
             Command::CancelAsk => self.rt.prompt = None,
             Command::Chosen(purpose, path) => {
