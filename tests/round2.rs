@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::util::grognard;
+use crate::util::{Played, grognard, play_json};
 
 const BRIGADE: &str = "tests/fixtures/round2/brigade.yaml";
 
@@ -76,6 +76,7 @@ fn the_sheet_lists_types_needs_attributes_turning_pins_victory_and_amounts() {
         "hits added to the target's hits by melee",
         "hits added to the actor's hits by melee",
     ] {
+        // prose: the sheet is for reading.
         assert!(t.contains(want), "the sheet lacks `{want}`:\n{t}");
     }
 }
@@ -83,18 +84,18 @@ fn the_sheet_lists_types_needs_attributes_turning_pins_victory_and_amounts() {
 /// `roll --actor/--target` reads the piece types as `chart` does; `--set` wins.
 #[test]
 fn roll_reads_the_actor_and_target_types() {
-    let out = ok(&["roll", BRIGADE, "melee", "--actor", "horse", "--seed", "1"]);
-    assert!(out.contains("inputs: shock=2"), "{out}");
-    assert!(
-        out.contains("from the actor, horse (line): shock 2"),
-        "{out}"
-    );
-    let out = ok(&[
+    let shock = |v: &Value| v["roll"]["inputs"][0].clone();
+    let v = json(&["roll", BRIGADE, "melee", "--actor", "horse", "--seed", "1"]);
+    assert_eq!(shock(&v), serde_json::json!(["shock", 2]), "{v}");
+    // prose: where the input came from is said in words.
+    assert_eq!(v["from_types"][0], "from the actor, horse (line): shock 2");
+    let v = json(&[
         "roll", BRIGADE, "melee", "--actor", "horse", "--set", "shock=0", "--seed", "1",
     ]);
-    assert!(out.contains("inputs: shock=0"), "{out}");
+    assert_eq!(shock(&v), serde_json::json!(["shock", 0]), "{v}");
     let bad = grognard(&["roll", BRIGADE, "melee", "--actor", "hors"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
+    // prose: a usage error's suggestion.
     assert!(
         bad.stderr.contains("did you mean `horse`"),
         "{}",
@@ -173,6 +174,7 @@ fn view_names_the_last_turn_and_shows_facings() {
         "--save",
         &save,
     ]);
+    // prose: this test is about the text view's header and facings.
     let side = ok(&["view", &save, "--side", "blue"]);
     assert!(
         side.starts_with("view of blue · turn 6 · game over"),
@@ -220,8 +222,42 @@ fn events(scenario: &str, orders: &str) -> Vec<Value> {
     v["events"].as_array().expect("events").clone()
 }
 
-fn text(scenario: &str, orders: &str) -> String {
-    ok(&["play", scenario, "--orders", orders])
+/// The grid fixture played: b1 in command, r1 falling back short, b1 following up.
+fn grid() -> Played {
+    let p = play_json(
+        "tests/fixtures/round2/grid.yaml",
+        "tests/fixtures/round2/grid.orders.yaml",
+    );
+    assert_eq!((p.code, &p.refused), (0, &None));
+    p
+}
+
+/// The events' thousandths of an inch for `(x, y)` inches.
+fn inches(at: (f64, f64)) -> Value {
+    let th = |v: f64| (v * 1000.0).round() as i64;
+    serde_json::json!({"x": th(at.0), "y": th(at.1)})
+}
+
+/// Whether `name` was set down from `from` to `to` on the table, falling back.
+fn fell_back(p: &Played, name: &str, from: (f64, f64), to: (f64, f64)) -> bool {
+    let why = format!("{name} falls back");
+    p.has("placed_on_table", name, |e| {
+        e["from"] == inches(from) && e["to"] == inches(to) && e["reason"] == why.as_str()
+    })
+}
+
+/// Whether `name` followed up from `from` to `to`, a move of `cost` inches.
+fn followed(p: &Played, name: &str, from: (f64, f64), to: (f64, f64), cost: f64) -> bool {
+    p.has("moved_on_table", name, |e| {
+        e["from"] == inches(from) && crate::util::on_table_to(e, to.0, to.1, cost)
+    })
+}
+
+/// Whether the ruleset's note tells that `name` fell back short. prose: the note is the
+/// ruleset's own words; the distance is checked on the placement.
+fn short(p: &Played, name: &str) -> bool {
+    let text = format!("{name} falls back short: the way is blocked");
+    crate::util::has_event(&p.events, "note", &[("text", text.into())])
 }
 
 /// A: the melee reads `actor.friends_within` (a general within 6", edge to edge). After
@@ -244,10 +280,10 @@ fn a_generals_command_radius_is_read_by_charts_and_flags() {
         .iter()
         .find_map(|e| e["roll"].as_object().filter(|r| r["chart"] == "melee"))
         .unwrap_or_else(|| panic!("no melee roll: {all:?}"));
-    let inputs = &roll["inputs"];
+    let inputs = roll["inputs"].as_array().expect("inputs");
     assert!(
-        inputs.to_string().contains("[\"general\",1]"),
-        "b1 is within 6\" of its general: {inputs}"
+        inputs.contains(&serde_json::json!(["general", 1])),
+        "b1 is within 6\" of its general: {inputs:?}"
     );
     // Red's horse has no general within 6": it may not charge.
     std::fs::write(
@@ -255,32 +291,44 @@ fn a_generals_command_radius_is_read_by_charts_and_flags() {
         "orders:\n  - { side: blue, end_phase: true }\n  - { side: blue, end_phase: true }\n  - { side: red, act: { piece: r_horse, action: charge, target: b1 } }\n",
     )
     .expect("write");
-    let run = grognard(&["play", FIELD, "--orders", &orders.to_string_lossy()]);
+    let run = play_json(FIELD, &orders.to_string_lossy());
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(
+        run.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        run.refused
+    );
+    // prose: the flag that bars it is named in the words.
+    let why = run.refused.as_deref().unwrap_or_default();
     assert!(
-        run.stderr
-            .contains("r_horse cannot charge while out_of_command"),
-        "{}",
-        run.stderr
+        why.ends_with("r_horse cannot charge while out_of_command"),
+        "{why}"
     );
     // The flags as the game starts: Blue's lines are in command, Red's pieces are not.
-    let start = ok(&["view", FIELD, "--referee"]);
-    for want in ["r1 is out_of_command", "r_horse is out_of_command"] {
-        assert!(start.contains(want), "{start}");
-    }
-    assert!(!start.contains("b1 is out_of_command"), "{start}");
+    let start = json(&["view", FIELD, "--referee"]);
+    let names: Vec<&str> = (start["state"]["pieces"].as_array().into_iter().flatten())
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    let out_of_command: Vec<&str> = (start["events"].as_array().into_iter().flatten())
+        .filter(|e| {
+            e["event"] == "flag_changed" && e["flag"] == "out_of_command" && e["on"] == true
+        })
+        .filter_map(|e| names.get(e["piece"].as_u64()? as usize).copied())
+        .collect();
+    assert_eq!(
+        out_of_command,
+        ["b_gen", "r1", "r_horse", "r_gen"],
+        "{start}"
+    );
 }
 
 /// A on a grid: `friends_within` counts cells; the `in_command` flag (a general within 2
 /// squares) is what `shove` needs. b1 at (2,3), its general at (4,4): 2 squares.
 #[test]
 fn a_command_radius_counts_cells_on_a_grid() {
-    let out = text(
-        "tests/fixtures/round2/grid.yaml",
-        "tests/fixtures/round2/grid.orders.yaml",
-    );
-    assert!(out.contains("b1 is in_command"), "{out}");
+    let p = grid();
+    assert!(p.flag("b1", "in_command", true).is_some(), "{:?}", p.events);
 }
 
 /// B and C: a general is gone at its 2nd hit (its type's own trigger) where a line is not
@@ -288,36 +336,41 @@ fn a_command_radius_counts_cells_on_a_grid() {
 /// back to 2 — the flag follows the counter both ways, also from a set-up at 3 hits.
 #[test]
 fn hit_limits_per_type_and_flags_held_at_a_level() {
-    let out = text(FIELD, "tests/fixtures/round2/levels.orders.yaml");
-    let lines: Vec<&str> = out.lines().map(str::trim).collect();
-    let at = |want: &str| {
-        lines
-            .iter()
-            .position(|l| *l == want)
-            .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
+    let p = play_json(FIELD, "tests/fixtures/round2/levels.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let found = |at: Option<usize>| at.unwrap_or_else(|| panic!("{:?}", p.events));
+    let hits = |name: &str, from: i64, to: i64| {
+        found(p.find("counter_changed", name, |e| {
+            e["counter"] == "hits" && e["from"] == from && e["to"] == to
+        }))
     };
-    assert!(at("b2 is shaken") < at("b2 hits 3 → 2"));
-    assert_eq!(at("b2 is no longer shaken"), at("b2 hits 3 → 2") + 1);
-    assert_eq!(at("r1 is shaken"), at("r1 hits 2 → 3") + 1);
-    assert!(!out.contains("r1 removed"), "{out}");
-    assert_eq!(
-        at("r_gen removed (by a chart result)"),
-        at("r_gen hits 1 → 2") + 1
-    );
+    let flag = |name: &str, on: bool| found(p.flag(name, "shaken", on));
+    assert!(flag("b2", true) < hits("b2", 3, 2));
+    assert_eq!(flag("b2", false), hits("b2", 3, 2) + 1);
+    assert_eq!(flag("r1", true), hits("r1", 2, 3) + 1);
+    let removed = |name: &str| {
+        p.find("removed", name, |e| {
+            e["reason"] == "removed by a chart result"
+        })
+    };
+    assert_eq!(removed("r_gen"), Some(hits("r_gen", 1, 2) + 1));
+    assert_eq!(removed("r1"), None);
 }
 
 /// D on the open table: r1 (facing south, 90°) falls back 3" to its rear, north: (10, 14)
 /// → (10, 11); b1 follows up into contact again, 3" on: 14.788 → 11.788.
 #[test]
 fn a_unit_falls_back_to_its_rear_and_the_winner_follows_up() {
-    let out = text(FIELD, "tests/fixtures/round2/press.orders.yaml");
+    let p = play_json(FIELD, "tests/fixtures/round2/press.orders.yaml");
     assert!(
-        out.contains("r1 placed (10\", 14\") → (10\", 11\") (r1 falls back)"),
-        "{out}"
+        fell_back(&p, "r1", (10.0, 14.0), (10.0, 11.0)),
+        "{:?}",
+        p.events
     );
     assert!(
-        out.contains("b1 moved (10\", 14.788\") → (10\", 11.788\"), 3\""),
-        "{out}"
+        followed(&p, "b1", (10.0, 14.788), (10.0, 11.788), 3.0),
+        "{:?}",
+        p.events
     );
 }
 
@@ -327,51 +380,54 @@ fn a_unit_falls_back_to_its_rear_and_the_winner_follows_up() {
 /// takes it off the table.
 #[test]
 fn a_blocked_fall_back_stops_short_or_removes_as_the_ruleset_says() {
-    let out = text(WOOD, "tests/fixtures/round2/wood-press.orders.yaml");
+    let p = play_json(WOOD, "tests/fixtures/round2/wood-press.orders.yaml");
+    // 1" of the 3", and the ruleset's note says why.
     assert!(
-        out.contains("r_horse falls back short: the way is blocked"),
-        "{out}"
+        fell_back(&p, "r_horse", (10.0, 10.0), (10.0, 9.0)),
+        "{:?}",
+        p.events
     );
     assert!(
-        out.contains("r_horse placed (10\", 10\") → (10\", 9\") (r_horse falls back)"),
-        "{out}"
+        followed(&p, "b1", (10.0, 11.182), (10.0, 10.182), 1.0),
+        "{:?}",
+        p.events
     );
-    assert!(
-        out.contains("b1 moved (10\", 11.182\") → (10\", 10.182\"), 1\""),
-        "{out}"
-    );
-    let out = text(WOOD, "tests/fixtures/round2/wood-drive.orders.yaml");
-    assert!(
-        out.contains("r_horse removed (r_horse could not fall back)"),
-        "{out}"
-    );
+    assert!(short(&p, "r_horse"), "{:?}", p.events);
+    let p = play_json(WOOD, "tests/fixtures/round2/wood-drive.orders.yaml");
+    let removed = p.has("removed", "r_horse", |e| {
+        e["reason"] == "r_horse could not fall back"
+    });
+    assert!(removed, "{:?}", p.events);
 }
 
 /// D on a grid: r1 (facing S) falls back 2 squares to its rear, N, but the lake on row 0
 /// stops it after one, at (2,1); b1 follows up straight into (2,2), next to it.
 #[test]
 fn falling_back_and_following_up_on_a_grid() {
-    let out = text(
-        "tests/fixtures/round2/grid.yaml",
-        "tests/fixtures/round2/grid.orders.yaml",
+    let p = grid();
+    let placed = |name: &str, from: (i64, i64), to: (i64, i64), why: &str| {
+        let cell = |c: (i64, i64)| crate::util::cells(&[c])[0].clone();
+        p.has("placed", name, |e| {
+            e["from"] == cell(from) && e["to"] == cell(to) && e["reason"] == why
+        })
+    };
+    assert!(
+        placed("r1", (2, 2), (2, 1), "r1 falls back"),
+        "{:?}",
+        p.events
     );
     assert!(
-        out.contains("r1 falls back short: the way is blocked"),
-        "{out}"
+        placed("b1", (2, 3), (2, 2), "b1 follows up"),
+        "{:?}",
+        p.events
     );
-    assert!(
-        out.contains("r1 placed (2,2) → (2,1) (r1 falls back)"),
-        "{out}"
-    );
-    assert!(
-        out.contains("b1 placed (2,3) → (2,2) (b1 follows up)"),
-        "{out}"
-    );
+    assert!(short(&p, "r1"), "{:?}", p.events);
 }
 
 /// The new keys are checked at their lines with what was expected.
 #[test]
 fn bad_conditions_are_reported_at_their_lines() {
+    // prose: errors at their lines, in the words saying what was expected.
     let base = std::fs::read_to_string(BRIGADE).expect("fixture");
     let dir = std::env::temp_dir().join(format!("grognard-round2-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
