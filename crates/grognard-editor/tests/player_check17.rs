@@ -360,10 +360,34 @@ fn a_refusal_does_not_follow_the_player_to_another_tab() {
     );
     h.get_by_role_and_label(Role::Button, "Rules").click();
     h.run();
-    assert!(h.query_by_label("Stacking limits").is_some(), "on the Rules tab");
+    assert!(
+        h.query_by_label("Stacking limits").is_some(),
+        "on the Rules tab"
+    );
     assert!(
         h.state().status().is_none_or(|s| !s.error),
         "{}",
         status(&h)
     );
+}
+
+/// F20: unfolding *How to win* pushed the board and the right panel some 50 px down, so a
+/// click aimed at *Legend* landed on the *end phase* order. The terms open over the board;
+/// nothing under them moves.
+#[test]
+fn opening_how_to_win_moves_nothing_on_the_play_tab() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let before = h.get_by_label("Pieces").rect();
+    h.get_by_label("How to win").click();
+    h.run();
+    assert!(
+        h.query_by_label(
+            "After turn 7, the side with the most points wins; equal points are a draw."
+        )
+        .is_some(),
+        "the terms are shown"
+    );
+    assert_eq!(h.get_by_label("Pieces").rect(), before, "the board stays");
 }

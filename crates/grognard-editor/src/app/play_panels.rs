@@ -261,17 +261,18 @@ impl EditorApp {
                 }
             }
         } else {
-            // The terms stay one click away: open, they would squeeze the board.
+            // The terms stay one click away, in a menu over the board: unfolded in place
+            // they pushed the board and the panel down under the pointer (a click meant
+            // for *Legend* ended the phase).
             let terms = super::how_to_win::terms(game, victory);
-            egui::CollapsingHeader::new("How to win")
-                .id_salt("how to win")
-                .show(ui, |ui| {
-                    for t in &terms {
-                        ui.add(egui::Label::new(t.as_str()).wrap());
-                    }
-                })
-                .header_response
-                .on_hover_text(terms.join("\n"));
+            ui.menu_button("How to win", |ui| {
+                ui.set_max_width(480.0);
+                for t in &terms {
+                    ui.add(egui::Label::new(t.as_str()).wrap());
+                }
+            })
+            .response
+            .on_hover_text(terms.join("\n"));
         }
     }
 
