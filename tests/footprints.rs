@@ -1,7 +1,7 @@
 //! Issue 21: units as bases on the open table, measured edge to edge — the issue's
 //! hand-worked cases through the binary, and footprints written wrong.
 
-use crate::util::grognard;
+use crate::util::{Played, grognard, on_table_to, play_json};
 
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
@@ -19,6 +19,7 @@ fn bases_facing_each_other_ten_inches_apart_and_four_deep_are_six_inches_apart()
     assert_eq!(m["arc_of_b_from_a"], "front");
     assert_eq!(m["arc_of_a_from_b"], "front");
     let text = grognard(&["measure", FACING, "a", "b"]);
+    // prose: the text says how it measured.
     assert!(text.stdout.contains("(edge to edge)"), "{}", text.stdout);
     // c stands 21" east of a's centre, facing it; a faces north, so its 6" front runs
     // east–west and its east edge is 3" from its centre: 21 − 3 − 2 = 16".
@@ -31,20 +32,21 @@ fn bases_facing_each_other_ten_inches_apart_and_four_deep_are_six_inches_apart()
 #[test]
 fn a_shot_is_measured_edge_to_edge() {
     // 21" centre to centre, 17" edge to edge once a faces c: inside the 18" range.
-    let run = grognard(&[
-        "play",
-        FACING,
-        "--orders",
-        "tests/fixtures/footprints/shoot.orders.yaml",
-    ]);
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("a shoot at c"), "{}", run.stdout);
+    let p = play_json(FACING, "tests/fixtures/footprints/shoot.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let c = p.piece("c");
+    assert!(
+        p.has("acted", "a", |e| e["action"] == "shoot" && e["target"] == c),
+        "{:?}",
+        p.events
+    );
 }
 
 #[test]
 fn show_lists_each_modes_bases() {
     let run = grognard(&["show", "tests/fixtures/footprints/bases.yaml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: `show` is a summary for reading.
     // One 6" × 4" base in line; three 2" × 4" bases one behind another in column.
     assert!(
         run.stdout
@@ -118,13 +120,22 @@ fn footprints_written_wrong_are_named_at_their_line() {
     );
 }
 
-fn play(orders: &str) -> crate::util::Run {
-    grognard(&[
-        "play",
+fn play(orders: &str) -> Played {
+    play_json(
         FACING,
-        "--orders",
         &format!("tests/fixtures/footprints/{orders}.orders.yaml"),
-    ])
+    )
+}
+
+/// The refusal's words, asserted to be of `kind` with nothing applied after it.
+fn refused_for<'a>(p: &'a Played, kind: &str) -> &'a str {
+    assert_eq!(
+        (p.code, p.refusal_kind.as_deref()),
+        (1, Some(kind)),
+        "{:?}",
+        p.refused
+    );
+    p.refused.as_deref().unwrap_or_default()
 }
 
 #[test]
@@ -132,35 +143,30 @@ fn a_wheel_costs_the_arc_its_outer_corner_travels() {
     // A 45° wheel about the left front corner of a 6"-wide, 4"-deep base: the outer rear
     // corner, √(6² + 4²) = 7.211" from the pivot, travels the farthest: 7.211 × π/4 =
     // 5.664", 5.67" rounded up. (Its centre moves only 3.54" in a straight line.)
-    let run = play("wheel");
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("a moved (10\", 20\") → (7.707\", 21.536\"), 5.67\""),
-        "{}",
-        run.stdout
-    );
+    let p = play("wheel");
+    let wheel = p
+        .moved_on_table("a")
+        .filter(|e| on_table_to(e, 7.707, 21.536, 5.67));
+    assert!(wheel.is_some(), "{:?}", p.events);
 }
 
 #[test]
 fn bases_stay_on_the_table_and_off_each_other() {
-    let run = play("overlap");
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr
-            .contains("overlap.orders.yaml:3:5: refused: a's bases would overlap b's"),
-        "{}",
-        run.stderr
+    let p = play("overlap");
+    // prose (here and below): the refusal's words name what is in the way.
+    assert_eq!(
+        refused_for(&p, "occupied"),
+        "tests/fixtures/footprints/overlap.orders.yaml:3:5: refused: a's bases would overlap b's"
     );
-    assert!(!run.stdout.contains("a moved"), "{}", run.stdout);
-    let run = play("edge");
-    assert_eq!(run.code, 1);
+    assert!(p.moved_on_table("a").is_none(), "{:?}", p.events);
+    let p = play("edge");
     assert!(
-        run.stderr
-            .contains("refused: a's bases would leave the table (a corner at (-1\", 18\"))"),
-        "{}",
-        run.stderr
+        refused_for(&p, "bad_path")
+            .ends_with("refused: a's bases would leave the table (a corner at (-1\", 18\"))"),
+        "{:?}",
+        p.refused
     );
+    // prose: a validation error at its line.
     let run = grognard(&["validate", "tests/fixtures/footprints/overlapping.yaml"]);
     assert_eq!(run.code, 1);
     assert!(
@@ -183,13 +189,17 @@ fn a_formation_change_reshapes_about_the_front_edge_and_must_fit() {
         "tests/fixtures/footprints/column.orders.yaml",
         "--side",
         "blue",
+        "--json",
     ]);
-    assert!(
-        view.stdout
-            .contains("a          infantry, column mode, (10\", 24\")"),
-        "{}",
-        view.stdout
+    let view = json(&view.stdout);
+    let (a, names) = (&view["view"]["own"][0], &view["view"]["own_names"][0]);
+    assert_eq!(
+        (&a["name"], &names["mode"]),
+        (&"a".into(), &"column".into()),
+        "{view}"
     );
+    let centre = serde_json::json!({"x": 10000, "y": 24000});
+    assert_eq!(a["place"]["point"]["at"], centre, "{a}");
     let m = json(
         &grognard(&[
             "measure",
@@ -204,20 +214,17 @@ fn a_formation_change_reshapes_about_the_front_edge_and_must_fit() {
     );
     assert_eq!(m["distance"], 6.0);
     // With d in column behind it there is no room: refused, and a stays in line.
-    let run = play("crowded");
-    assert_eq!(run.code, 1);
+    let p = play("crowded");
+    // prose: the words name the unit in the way.
     assert!(
-        run.stderr
-            .contains("refused: a cannot take column mode here: a's bases would overlap d's"),
-        "{}",
-        run.stderr
+        refused_for(&p, "occupied")
+            .ends_with("refused: a cannot take column mode here: a's bases would overlap d's"),
+        "{:?}",
+        p.refused
     );
-    assert!(
-        run.stdout.contains("d changed mode line → column"),
-        "{}",
-        run.stdout
-    );
-    assert!(!run.stdout.contains("a changed mode"), "{}", run.stdout);
+    let to_column = |e: &serde_json::Value| e["from"] == "line" && e["to"] == "column";
+    assert!(p.has("mode_changed", "d", to_column), "{:?}", p.events);
+    assert!(!p.has("mode_changed", "a", |_| true), "{:?}", p.events);
 }
 
 #[test]
@@ -237,33 +244,23 @@ fn threatened_zones_and_the_closest_approach_are_measured_between_bases() {
     // b threatens 4" ahead of its front edge (y 12); no move comes within 2" of it. a's
     // front edge starts 6" away (y 18), its centre 10".
     let scenario = "tests/fixtures/footprints/threats-facing.yaml";
-    let run = grognard(&[
-        "play",
-        scenario,
-        "--orders",
-        "tests/fixtures/footprints/approach.orders.yaml",
-    ]);
-    assert_eq!(run.code, 1);
+    let p = play_json(scenario, "tests/fixtures/footprints/approach.orders.yaml");
     // Centre to centre the path would pass 5.5" from b: edge to edge it passes 1.5".
+    // prose (here and below): the distances are said in the words.
     assert!(
-        run.stderr
-            .contains("refused: a may not come within 2\" of b (the path passes 1½\" from it)"),
-        "{}",
-        run.stderr
+        refused_for(&p, "must_stop")
+            .ends_with("refused: a may not come within 2\" of b (the path passes 1½\" from it)"),
+        "{:?}",
+        p.refused
     );
-    let run = grognard(&[
-        "play",
-        scenario,
-        "--orders",
-        "tests/fixtures/footprints/zone.orders.yaml",
-    ]);
-    assert_eq!(run.code, 1);
+    let p = play_json(scenario, "tests/fixtures/footprints/zone.orders.yaml");
     // The front edge reaches the zone (4" from b's bases) when the centre is at y 18.
     assert!(
-        run.stderr
-            .contains("refused: a must stop at (10\", 18\"), where it enters the zone b threatens"),
-        "{}",
-        run.stderr
+        refused_for(&p, "must_stop").ends_with(
+            "refused: a must stop at (10\", 18\"), where it enters the zone b threatens"
+        ),
+        "{:?}",
+        p.refused
     );
 }
 
@@ -284,6 +281,7 @@ fn a_scenario_may_give_one_piece_bases_of_its_own() {
     assert_eq!(m["distance"], 7.0);
     let run = grognard(&["validate", "tests/fixtures/footprints/own-bases-bad.yaml"]);
     assert_eq!(run.code, 1);
+    // prose: a validation error at its line.
     assert!(
         format!("{}{}", run.stdout, run.stderr).contains(
             "own-bases-bad.yaml:11:89: footprint width `0mm`: a base's size must be more than 0"
@@ -302,18 +300,16 @@ fn terrain_is_paid_for_where_any_part_of_the_bases_passes() {
     // passes through it, the front edge does. Either way the 12" advance costs
     // 12 + 3 = 15" (a point would pay 12).
     for scenario in ["wood-side", "wood-between"] {
-        let run = grognard(&[
-            "play",
+        let p = play_json(
             &format!("tests/fixtures/footprints/{scenario}.yaml"),
-            "--orders",
             "tests/fixtures/footprints/wood-side.orders.yaml",
-        ]);
-        assert_eq!(run.code, 1, "{scenario}");
+        );
+        // prose: the cost, 15", is said in the words.
         assert!(
-            run.stderr
-                .contains("refused: the move costs 15\" but a has 12\" in line mode"),
-            "{scenario}: {}",
-            run.stderr
+            refused_for(&p, "too_far")
+                .ends_with("refused: the move costs 15\" but a has 12\" in line mode"),
+            "{scenario}: {:?}",
+            p.refused
         );
     }
 }
@@ -324,6 +320,7 @@ fn a_screen_out_in_front_is_measured_with_its_bases() {
     // (11" across): one rectangle 11" wide and 4 + 2 + 1 = 7" deep.
     let run = grognard(&["show", "tests/fixtures/footprints/screen.yaml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: `show`'s summary, and validation errors at their lines.
     assert!(
         run.stdout
             .contains("bases line 6.00\" × 4.00\", column 11.00\" × 7.00\""),
@@ -344,13 +341,20 @@ fn a_screen_out_in_front_is_measured_with_its_bases() {
 const CHARGES: &str = "tests/fixtures/footprints/charges.yaml";
 
 /// Plays `orders` (a `charge-*` file) on the charges scenario.
-fn charge(orders: &str) -> crate::util::Run {
-    grognard(&[
-        "play",
+fn charge(orders: &str) -> Played {
+    play_json(
         CHARGES,
-        "--orders",
         &format!("tests/fixtures/footprints/charge-{orders}.orders.yaml"),
-    ])
+    )
+}
+
+/// Whether `name` moved on the table from `from` to `to` (inches).
+fn charged(p: &Played, name: &str, from: (f64, f64), to: (f64, f64)) -> bool {
+    let th = |v: f64| (v * 1000.0).round() as i64;
+    let at = |(x, y): (f64, f64)| serde_json::json!({"x": th(x), "y": th(y)});
+    p.has("moved_on_table", name, |e| {
+        e["from"] == at(from) && e["to"] == at(to)
+    })
 }
 
 /// The tape measure between `a` and `b` after `orders`.
@@ -374,12 +378,12 @@ fn a_charge_ends_front_edge_to_the_edge_it_faces() {
     // to 27. f (facing north, its front edge 6" south and its centre 2" east of t's) ends
     // lined up where it came from, its front edge's centre on the nearest point of t's
     // front edge, (26", 26"): centre (26", 26" + 2"), facing north.
-    let run = charge("front");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let p = charge("front");
+    assert_eq!((p.code, &p.refused), (0, &None));
     assert!(
-        run.stdout.contains("f moved (26\", 34\") → (26\", 28\")"),
-        "{}",
-        run.stdout
+        charged(&p, "f", (26.0, 34.0), (26.0, 28.0)),
+        "{:?}",
+        p.events
     );
     let m = measured_after("front", "f", "t");
     assert_eq!(m["distance"], 0.0);
@@ -392,17 +396,17 @@ fn a_charge_on_a_flank_or_the_rear_meets_that_edge() {
     // t faces south, so its right flank is the western edge (x = 21, y 22-26) and its left
     // the eastern (x = 27). l ends 2" west of it facing east, r 2" east facing west, each
     // lined up where it came from (y 23 and 25, both within the 4" edge).
-    let run = charge("flanks");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let p = charge("flanks");
+    assert_eq!((p.code, &p.refused), (0, &None));
     assert!(
-        run.stdout.contains("l moved (13\", 23\") → (19\", 23\")"),
-        "{}",
-        run.stdout
+        charged(&p, "l", (13.0, 23.0), (19.0, 23.0)),
+        "{:?}",
+        p.events
     );
     assert!(
-        run.stdout.contains("r moved (35\", 25\") → (29\", 25\")"),
-        "{}",
-        run.stdout
+        charged(&p, "r", (35.0, 25.0), (29.0, 25.0)),
+        "{:?}",
+        p.events
     );
     // Each now has t dead ahead, touching. (Its 6" front overhangs t's 4" flank and
     // reaches the line of t's front edge, y = 26 — r past it: judged from the edges, t has
@@ -414,12 +418,12 @@ fn a_charge_on_a_flank_or_the_rear_meets_that_edge() {
         assert_eq!(m["arc_of_a_from_b"], "front", "{unit}");
     }
     // b, behind t, meets its rear edge (y = 22), facing south.
-    let run = charge("rear");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let p = charge("rear");
+    assert_eq!((p.code, &p.refused), (0, &None));
     assert!(
-        run.stdout.contains("b moved (24\", 14\") → (24\", 20\")"),
-        "{}",
-        run.stdout
+        charged(&p, "b", (24.0, 14.0), (24.0, 20.0)),
+        "{:?}",
+        p.events
     );
     let m = measured_after("rear", "b", "t");
     assert_eq!(m["distance"], 0.0);
@@ -428,20 +432,22 @@ fn a_charge_on_a_flank_or_the_rear_meets_that_edge() {
 
 #[test]
 fn a_charge_with_no_room_to_make_contact_is_refused_and_changes_nothing() {
-    let run = charge("blocked");
-    assert_eq!(run.code, 1, "{}", run.stdout);
-    assert!(
-        run.stderr.contains(
-            "charge-blocked.orders.yaml:4:5: refused: k cannot reach contact with u: k's bases would overlap z's"
-        ),
-        "{}",
-        run.stderr
+    let p = charge("blocked");
+    // prose: the words name what is in the way.
+    assert_eq!(
+        refused_for(&p, "occupied"),
+        "tests/fixtures/footprints/charge-blocked.orders.yaml:4:5: refused: k cannot reach contact with u: k's bases would overlap z's"
     );
-    assert!(!run.stdout.contains("k moved"), "{}", run.stdout);
+    assert!(
+        p.moved_on_table("k").is_none() && !p.has("acted", "k", |_| true),
+        "{:?}",
+        p.events
+    );
     // A ruleset may ask for contact only where there is something to contact, on a table.
     let bad = grognard(&["validate", "tests/fixtures/footprints/charge-bad.yaml"]);
     assert_eq!(bad.code, 1, "{}", bad.stdout);
     let out = format!("{}{}", bad.stdout, bad.stderr);
+    // prose: a validation error at its line.
     assert!(
         out.contains("charge-bad.yaml:9:14: `contact: true` needs a target to contact"),
         "{out}"
