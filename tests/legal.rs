@@ -13,7 +13,7 @@ use grognard_lua::{Limits, LuaHooks};
 use grognard_rules::load::load_scenario;
 use proptest::prelude::*;
 
-use crate::util::{grognard, root, yaml_files};
+use crate::util::{grognard, json_of, refusal_kind, root, yaml_files};
 
 /// Every bundled example scenario (not the orders files).
 fn examples() -> Vec<String> {
@@ -270,9 +270,12 @@ fn legal_prints_orders_that_play_accepts() {
         orders.last(),
         Some(&serde_json::json!({"side": "blue", "end_phase": true}))
     );
-    // Each line of the text form is an orders-file entry that `play` accepts; facings are
-    // named as scenarios name them.
+    // Facings are named as scenarios name them.
+    let face = serde_json::json!({"side": "blue", "face": {"piece": "b1", "facing": "NE"}});
+    assert!(orders.contains(&face), "{orders:?}");
+    // Each line of the text form is an orders-file entry that `play` accepts.
     let text = grognard(&["legal", "examples/drill-square.yaml", "--side", "blue"]);
+    // prose: the text form is the orders-file syntax.
     assert!(
         text.stdout
             .contains("- { side: blue, face: { piece: b1, facing: NE } }"),
@@ -292,8 +295,21 @@ fn legal_prints_orders_that_play_accepts() {
         assert_eq!(played.code, 0, "{line}: {}", played.stderr);
     }
     // A side that may not act is told who does.
+    let red = grognard(&[
+        "legal",
+        "examples/drill-square.yaml",
+        "--side",
+        "red",
+        "--json",
+    ]);
+    let red = json_of(&red);
+    assert_eq!(
+        (&red["orders"], &red["to_act"]),
+        (&serde_json::json!([]), &serde_json::json!(["blue"]))
+    );
     let red = grognard(&["legal", "examples/drill-square.yaml", "--side", "red"]);
     assert_eq!(red.code, 0, "{}", red.stderr);
+    // prose: and in words.
     assert!(
         red.stdout.contains("red may give no order now: blue acts"),
         "{}",
@@ -305,7 +321,18 @@ fn legal_prints_orders_that_play_accepts() {
 fn a_refusal_says_who_acts_and_what_the_phase_allows() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("o.orders.yaml");
+    let kind = |file: &std::path::Path| {
+        let args = [
+            "play",
+            "examples/drill-square.yaml",
+            "--orders",
+            file.to_str().unwrap(),
+            "--json",
+        ];
+        refusal_kind(&json_of(&grognard(&args)))
+    };
     std::fs::write(&file, "orders:\n  - { side: red, end_phase: true }\n").expect("write");
+    assert_eq!(kind(&file).as_deref(), Some("out_of_phase"));
     let run = grognard(&[
         "play",
         "examples/drill-square.yaml",
@@ -313,6 +340,7 @@ fn a_refusal_says_who_acts_and_what_the_phase_allows() {
         file.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 1);
+    // prose: this test is about the refusals' words.
     assert!(
         run.stderr
             .contains("red may not act in the movement phase: blue acts now; red can only wait"),
@@ -324,6 +352,7 @@ fn a_refusal_says_who_acts_and_what_the_phase_allows() {
         "orders:\n  - { side: blue, act: { piece: b4, action: volley, target: r2 } }\n",
     )
     .expect("write");
+    assert_eq!(kind(&file).as_deref(), Some("out_of_phase"));
     let run = grognard(&[
         "play",
         "examples/drill-square.yaml",
@@ -442,6 +471,7 @@ fn bad_policy_arguments_are_usage_errors_with_did_you_mean() {
         "1",
     ]);
     assert_eq!(run.code, 2);
+    // prose: usage errors, with their suggestions.
     assert!(
         run.stderr.contains("unknown policy `randon`"),
         "{}",
@@ -487,35 +517,54 @@ fn the_example_game_ends_with_its_result_in_play_view_replay_and_the_save() {
         save.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: `play` prints the result last.
     assert!(
         run.stdout
             .contains("game over after 7 turns\nresult: blue wins on points (blue 5, red 3)\n"),
         "{}",
         run.stdout
     );
+    let result = serde_json::json!({
+        "event": "game_result",
+        "points": [["blue", 5], ["red", 3]],
+        "why": "blue wins on points (blue 5, red 3)",
+        "winner": "blue",
+    });
+    let over = serde_json::json!({"event": "game_over", "turns": 7});
+    let ends = |events: &serde_json::Value| {
+        let events = events.as_array().cloned().unwrap_or_default();
+        events.ends_with(&[over.clone(), result.clone()])
+    };
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&save).expect("save")).expect("json");
-    let text = saved.to_string();
     assert!(
-        text.contains(r#""event":"game_result""#),
-        "the save records the result"
+        ends(&saved["events"]),
+        "the save records the result: {}",
+        saved["events"]
     );
-    assert!(text.contains(r#""winner":"blue""#));
-    let replay = grognard(&["replay", save.to_str().unwrap()]);
-    assert_eq!(replay.code, 0, "{}", replay.stderr);
-    assert!(
-        replay.stdout.contains("result: blue wins on points"),
-        "{}",
-        replay.stdout
+    let replay = json_of(&grognard(&["replay", save.to_str().unwrap(), "--json"]));
+    let why = &replay["result"]["why"];
+    assert_eq!(
+        (&replay["verified"], why),
+        (&true.into(), &result["why"]),
+        "{replay}"
     );
-    let view = grognard(&[
+    let args = [
         "view",
         "examples/hex-command.yaml",
         "--orders",
         "examples/hex-command.orders.yaml",
         "--side",
         "red",
-    ]);
+    ];
+    let view = json_of(&grognard(&[&args[..], &["--json"]].concat()));
+    assert!(
+        ends(&view["events"]) && view["view"]["over"] == true,
+        "{}",
+        view["events"]
+    );
+    let view = grognard(&args);
+    // prose: the side's view prints it.
     assert!(
         view.stdout
             .contains("result: blue wins on points (blue 5, red 3)"),
@@ -531,6 +580,11 @@ fn validate_victory(block: &str) -> crate::util::Run {
 
 /// A drill scenario with the given `victory:` block: validated, or played with `play`.
 fn scenario_with_victory(block: &str, play: Option<&str>) -> crate::util::Run {
+    scenario_with_victory_args(block, play, &[])
+}
+
+/// [`scenario_with_victory`], with `more` after `play`'s arguments (`--json`).
+fn scenario_with_victory_args(block: &str, play: Option<&str>, more: &[&str]) -> crate::util::Run {
     let dir = tempfile::tempdir().expect("temp dir");
     let text = std::fs::read_to_string(root().join("examples/drill-square.yaml"))
         .expect("example")
@@ -557,6 +611,7 @@ fn scenario_with_victory(block: &str, play: Option<&str>) -> crate::util::Run {
             "--orders",
             orders.to_str().unwrap(),
         ];
+        args.extend_from_slice(more);
     }
     let run = grognard(&args);
     drop(dir);
@@ -570,6 +625,7 @@ fn victory_mistakes_are_named_at_their_line_with_the_known_names() {
     );
     assert_eq!(run.code, 1, "{}", run.stdout);
     let out = format!("{}{}", run.stdout, run.stderr);
+    // prose: validation errors with the known names.
     assert!(out.contains("unknown piece type `infantri`"), "{out}");
     assert!(out.contains("did you mean `infantry`?"), "{out}");
     assert!(out.contains("unknown flag `shakn`"), "{out}");
@@ -595,17 +651,36 @@ fn victory_mistakes_are_named_at_their_line_with_the_known_names() {
 fn a_side_that_loses_at_once_ends_the_game() {
     // Red has no half blocks: under this rule it has lost, and the game ends with the
     // first order given.
-    let run = scenario_with_victory(
-        "victory:\n  removed: { any: 1 }\n  lose:\n    - { no_pieces: true, types: [half_block], why: its half blocks are gone }\n",
-        Some(
-            "orders:\n  - { side: blue, move: { piece: b1, path: [[4, 5]] } }\n  - { side: blue, end_phase: true }\n",
-        ),
+    let victory = "victory:\n  removed: { any: 1 }\n  lose:\n    - { no_pieces: true, types: [half_block], why: its half blocks are gone }\n";
+    let orders = "orders:\n  - { side: blue, move: { piece: b1, path: [[4, 5]] } }\n  - { side: blue, end_phase: true }\n";
+    let answer = json_of(&scenario_with_victory_args(
+        victory,
+        Some(orders),
+        &["--json"],
+    ));
+    assert_eq!(
+        refusal_kind(&answer).as_deref(),
+        Some("game_over"),
+        "{answer}"
     );
+    let events = answer["events"].as_array().cloned().unwrap_or_default();
+    let over = serde_json::json!({"event": "game_over", "turns": 1});
+    let lost = |e: &serde_json::Value| {
+        e["event"] == "game_result"
+            && e["winner"] == "blue"
+            && e["why"] == "red loses: its half blocks are gone"
+    };
+    assert!(
+        events.contains(&over) && events.iter().any(lost),
+        "{answer}"
+    );
+    let run = scenario_with_victory(victory, Some(orders));
     assert_eq!(
         run.code, 1,
         "the second order comes after the end: {}",
         run.stdout
     );
+    // prose: and `play` prints it so.
     assert!(
         run.stdout
             .contains("game over after 1 turns\nresult: red loses: its half blocks are gone"),
@@ -686,6 +761,7 @@ fn fuzz_passes_on_a_drill_and_reports_a_broken_house_rule_with_a_reproduction() 
         repro.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // prose: the report names the hook's own message and the reproduction.
     assert!(
         run.stdout.contains("the bridge collapsed on turn 2"),
         "{}",
@@ -699,6 +775,18 @@ fn fuzz_passes_on_a_drill_and_reports_a_broken_house_rule_with_a_reproduction() 
         repro.join("s.orders.yaml").to_str().unwrap(),
     ]);
     assert_eq!(play.code, 1, "{}{}", play.stdout, play.stderr);
+    let answer = json_of(&grognard(&[
+        "play",
+        repro.join("s.yaml").to_str().unwrap(),
+        "--orders",
+        repro.join("s.orders.yaml").to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(
+        refusal_kind(&answer).as_deref(),
+        Some("hook_failed"),
+        "{answer}"
+    );
     assert!(
         play.stderr.contains("the bridge collapsed on turn 2"),
         "{}",
@@ -721,7 +809,8 @@ fn legal_says_which_hook_could_not_answer_rather_than_listing_fewer_orders() {
         "blue",
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(!run.stdout.contains("- { side: blue"), "{}", run.stdout);
+    assert_eq!(run.stdout, "", "no order is listed");
+    // prose: the error names the hook, its file:line and the budget.
     for part in [
         "blue's legal orders cannot be listed",
         "action check stuck.may_dig_in",
@@ -739,9 +828,16 @@ fn legal_says_which_hook_could_not_answer_rather_than_listing_fewer_orders() {
     ]);
     assert_eq!(red.code, 0, "{}", red.stderr);
     // The same scenario's ruleset without the broken action lists as always.
-    let plain = grognard(&["legal", "tests/fixtures/stuck/long.yaml", "--side", "blue"]);
+    let plain = grognard(&[
+        "legal",
+        "tests/fixtures/stuck/long.yaml",
+        "--side",
+        "blue",
+        "--json",
+    ]);
     assert_eq!(plain.code, 0, "{}", plain.stderr);
-    assert!(plain.stdout.contains("- { side: blue"), "{}", plain.stdout);
+    let listed = json_of(&plain)["orders"].as_array().map_or(0, Vec::len);
+    assert!(listed > 1, "{}", plain.stdout);
 }
 
 #[test]
@@ -749,6 +845,7 @@ fn fuzz_reports_a_hook_that_cannot_answer_while_listing() {
     let run = grognard(&["fuzz", "tests/fixtures/stuck/scenario.yaml", "--games", "1"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let all = format!("{}{}", run.stdout, run.stderr);
+    // prose: the report names the failure's kind and the hook.
     assert!(all.contains("(hook_error)"), "{all}");
     assert!(all.contains("action check stuck.may_dig_in"), "{all}");
 }
@@ -767,6 +864,7 @@ fn a_simulation_stops_at_a_hook_that_cannot_answer_while_listing() {
         "2",
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // prose: the error names the listing, the hook and its file:line.
     for part in [
         "listing blue's orders",
         "tests/fixtures/stuck/stuck.lua:5",
