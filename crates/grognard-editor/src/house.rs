@@ -261,8 +261,9 @@ impl Workbench {
         message
             .lines()
             .map(|l| {
+                let l = self.only_faulty_changes(l, edited);
                 let mut out = String::with_capacity(l.len());
-                let mut rest = l;
+                let mut rest = l.as_str();
                 while let Some(i) = rest.find(&shown_live) {
                     let head = &rest[..i];
                     // `replaced `a.b.c` at LIVE:10:15`: that change's own place.
@@ -285,6 +286,37 @@ impl Workbench {
             })
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// The loader's help line for an inherited line that fails ("the overlay replaced
+    /// `a` at …, replaced `b` at …: change the overlay to match …") with only the changes
+    /// of fields at fault (the one just blamed, those marked ⚠) when it lists any: a good
+    /// edit standing beside a bad one is not offered as a cause (village-skirmish's guns
+    /// 5 beside cavalry's `fast`). Any other line as it is.
+    fn only_faulty_changes(&self, line: &str, edited: Option<&[String]>) -> String {
+        const HEAD: &str = "this text is inherited; the overlay ";
+        const TAIL: &str = ": change the overlay to match";
+        let (Some(h), Some(t)) = (line.find(HEAD), line.rfind(TAIL)) else {
+            return line.to_owned();
+        };
+        let start = h + HEAD.len();
+        if t < start {
+            return line.to_owned();
+        }
+        let listed = &line[start..t];
+        let listed = listed.split(" (and ").next().unwrap_or(listed);
+        let faulty = |item: &&str| {
+            item.split('`').nth(1).is_some_and(|dotted| {
+                let f = dotted_field(dotted);
+                edited.is_some_and(|e| e == f.as_slice()) || self.load_marked.contains(&f)
+            })
+        };
+        let items: Vec<&str> = listed.split(", ").collect();
+        let kept: Vec<&str> = items.iter().copied().filter(|i| faulty(i)).collect();
+        if kept.is_empty() || kept.len() == items.len() {
+            return line.to_owned();
+        }
+        format!("{}{}{}", &line[..start], kept.join(", "), &line[t..])
     }
 
     /// Where an edit stands, in the user's terms: `your edit of charts › to_hit › row 1 ›

@@ -129,10 +129,11 @@ fn in_a_game_that_hides_nothing_an_order_changing_the_enemy_is_taken_back() {
     panic!("no order changed the enemy without a die");
 }
 
-/// Issue 37 (layout and words 9): after a bad Rules edit with other edits standing, the
-/// loader's help line listed the overlay's changes at the editor's scratch file
-/// (`/tmp/grognard-editor-…/house-rule.yaml:10:15`), which the user never sees. Each
-/// change is named as the user's edit over their ruleset's file and line.
+/// Issue 37 (layout and words 9): after bad Rules edits, the loader's help line listed
+/// the overlay's changes at the editor's scratch file
+/// (`/tmp/grognard-editor-…/house-rule.yaml:10:15`, which the user never sees) for all but
+/// the first, with a stray `:`. Each change is named as the user's edit over their
+/// ruleset's file and line; a good edit beside them is not offered as a cause.
 #[test]
 fn the_loaders_help_line_names_the_users_file_not_the_scratch_one() {
     let mut h = common::sized(
@@ -144,6 +145,7 @@ fn the_loaders_help_line_names_the_users_file_not_the_scratch_one() {
         900.0,
     );
     for (path, value) in [
+        (["piece_types", "infantry", "allowance", "formed"], "7"),
         (["piece_types", "guns", "allowance", "formed"], "5"),
         (["piece_types", "cavalry", "allowance", "formed"], "fast"),
     ] {
@@ -163,17 +165,18 @@ fn the_loaders_help_line_names_the_users_file_not_the_scratch_one() {
             "{l}"
         );
     }
-    // Guns 4 stands on line 62 of the user's file, cavalry's 12 on line 57.
+    // Cavalry's 12 stands on line 57 of the user's file.
     assert!(
         help.contains(
-            "`piece_types.guns.allowance.formed` at your edit of piece types › guns › \
+            "`piece_types.cavalry.allowance.formed` at your edit of piece types › cavalry › \
              allowance › formed (over "
-        ) && help.contains("rulesets/village-skirmish.yaml:62)"),
+        ) && help.contains("rulesets/village-skirmish.yaml:57)"),
         "{help}"
     );
+    assert!(!help.contains("):,"), "{help}");
     assert!(
-        help.contains("rulesets/village-skirmish.yaml:57)") && !help.contains("):,"),
-        "{help}"
+        !help.contains("infantry") && !help.contains("guns"),
+        "the good edits are no cause: {help}"
     );
 }
 
