@@ -154,7 +154,7 @@ impl TuneJob {
                 let mut book = Book::default();
                 let r = grognard_play::tune::search(&request.tuner, &mut book, &mut play);
                 let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                s.line = progress_line(&book, &request.tuner);
+                s.line = finished_line(&book, &request.tuner);
                 s.book = book;
                 s.candidate = None;
                 s.games = play.games;
@@ -315,6 +315,17 @@ pub fn progress_line(book: &Book, tuner: &Tuner) -> String {
         ),
         (None, None) => head,
     }
+}
+
+/// [`progress_line`] once the search has ended: no "yet" (the eighth outside player read
+/// "none meets the target yet" on a finished run).
+#[must_use]
+pub fn finished_line(book: &Book, tuner: &Tuner) -> String {
+    progress_line(book, tuner).replacen(
+        "none meets the target yet, closest",
+        "none met the target; the closest",
+        1,
+    )
 }
 
 fn absolute(p: &Path) -> PathBuf {

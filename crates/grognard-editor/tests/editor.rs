@@ -598,7 +598,7 @@ fn hot_seat_hides_the_board_between_sides() {
     let mut h = with_scenario("examples/drill-square.yaml");
     h.get_by_label("Hot-seat").click();
     h.run();
-    assert!(h.query_by_label("Pass the screen to Side blue").is_some());
+    assert!(h.query_by_label("Pass the screen to blue").is_some());
     assert!(
         h.query_by_label_contains("b1 (blue").is_none(),
         "the board is hidden"
@@ -614,7 +614,7 @@ fn hot_seat_hides_the_board_between_sides() {
     );
     h.get_by_label("End phase").click();
     h.run();
-    assert!(h.query_by_label("Pass the screen to Side red").is_some());
+    assert!(h.query_by_label("Pass the screen to red").is_some());
     assert!(
         h.query_by_label_contains("b1 (blue").is_none(),
         "nothing is shown"

@@ -254,7 +254,7 @@ fn hot_seat_off_shows_the_board_and_a_new_scenario_does_not_open_hidden() {
     h.state_mut().command(Command::NewGame);
     h.run();
     assert!(
-        h.query_by_label_contains("Pass the screen to Referee")
+        h.query_by_label_contains("Pass the screen to the referee")
             .is_none(),
         "no screen is passed to the referee"
     );

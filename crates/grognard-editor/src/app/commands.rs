@@ -483,11 +483,26 @@ impl EditorApp {
                     };
                 }
                 if let Some(s) = &mut self.rt.session {
+                    // Which order went back, as its side named it ("undone" alone left
+                    // the player to guess).
+                    let last = s.orders().last().map(|o| {
+                        let spec =
+                            grognard_rules::orders::describe_order_as(&s.game, o, Some(o.side));
+                        match crate::words::order_words(
+                            &serde_json::to_value(spec).unwrap_or_default(),
+                        ) {
+                            (Some(piece), words) => format!("{piece} {words}"),
+                            (None, words) => words,
+                        }
+                    });
                     match s.undo() {
                         Ok(()) => {
                             self.rt.play.path.clear();
                             self.refresh_reach();
-                            self.say("undone");
+                            self.say(last.map_or_else(
+                                || "undone".to_owned(),
+                                |w| format!("took back the last order: {w}"),
+                            ));
                         }
                         Err(e) => self.fail(e),
                     }

@@ -211,10 +211,16 @@ impl EditorApp {
             egui::CentralPanel::default_margins().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(120.0);
-                    ui.heading(format!(
-                        "Pass the screen to {}",
-                        view_label(game, self.rt.play.view)
-                    ));
+                    // The side by its name ("Pass the screen to french", not "to Side
+                    // french").
+                    let to = match self.rt.play.view {
+                        ViewAs::Side(s) => game.sides().get(s.index()).map_or_else(
+                            || view_label(game, self.rt.play.view),
+                            |d| d.name.clone(),
+                        ),
+                        ViewAs::Referee => "the referee".to_owned(),
+                    };
+                    ui.heading(format!("Pass the screen to {to}"));
                     if ui.button("Show board").clicked() {
                         out.push(Command::Reveal);
                     }
