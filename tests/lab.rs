@@ -158,6 +158,7 @@ fn a_d6_with_re_roll_a_1() {
     assert_eq!(odds("steady", &["veteran=1"], "fail"), "5/12");
     let text = grognard(&["chart", SOURCES, "steady", "--set", "veteran=on"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
+    // prose: the text says the re-roll and the odds in words.
     assert!(
         text.stdout.contains("re-roll d6 showing 1 once"),
         "{}",
@@ -190,8 +191,10 @@ fn against_shows_the_change_in_each_outcome() {
     assert_eq!(changes[1]["change"], "-1/6");
     let text = grognard(&["chart", SOURCES, "break_test", "--against", HOUSE]);
     assert_eq!(text.code, 0, "{}", text.stderr);
+    // prose: the text gives each change with its percentage points.
     assert!(text.stdout.contains("+1/6 (+16.67 pp)"), "{}", text.stdout);
     // With a range: one row per value, each cell before → after.
+    // prose: the table's cells, before → after.
     let table = grognard(&[
         "chart",
         SOURCES,
@@ -211,6 +214,7 @@ fn against_shows_the_change_in_each_outcome() {
 
 #[test]
 fn chart_text_shows_fractions_and_percentages() {
+    // prose: this test is about the text.
     let run = grognard(&[
         "chart",
         "rulesets/drill-hex.yaml",
@@ -227,6 +231,7 @@ fn chart_text_shows_fractions_and_percentages() {
 
 #[test]
 fn chart_usage_errors_exit_2_with_suggestions() {
+    // prose: usage errors with their suggestions.
     let typo = grognard(&["chart", SOURCES, "brake_test"]);
     assert_eq!(typo.code, 2);
     assert!(
@@ -289,6 +294,7 @@ fn chart_usage_errors_exit_2_with_suggestions() {
 fn odds_too_large_for_exact_fractions_are_refused_not_printed() {
     // 20d100 has 100^20 = 10^40 equally likely rolls, more than a 128-bit denominator
     // holds (about 3.4 × 10^38): the lab refuses rather than print saturated odds.
+    // prose: the refusal's words.
     let run = grognard(&["chart", "tests/fixtures/lab/huge.yaml", "big"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
@@ -337,6 +343,7 @@ fn show_lists_optional_rules_with_defaults() {
 
     let text = grognard(&["show", SOURCES]);
     assert_eq!(text.code, 0, "{}", text.stderr);
+    // prose: `show` is a summary for reading.
     let line = |start: &str| {
         text.stdout
             .lines()
@@ -353,6 +360,7 @@ fn show_lists_optional_rules_with_defaults() {
     );
 
     // A bundled ruleset with a Lua hook shows the binding.
+    // prose: `show`'s summary names the hook.
     let mud = grognard(&["show", "rulesets/drill-square-mud.yaml"]);
     assert_eq!(mud.code, 0, "{}", mud.stderr);
     assert!(mud.stdout.contains("weather.move_cost"), "{}", mud.stdout);
@@ -370,17 +378,44 @@ fn an_option_on_the_command_line_flips_an_outcome() {
             "tests/fixtures/lab/volley.orders.yaml",
         ];
         args.extend_from_slice(extra);
-        let run = grognard(&args);
-        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
-        run.stdout
+        let p = crate::util::play_json_in(&crate::util::root(), args[1], args[3], &args[4..]);
+        assert_eq!((p.code, &p.refused), (0, &None), "{extra:?}");
+        p
     };
+    // Each volley's outcome and modifiers, and whether r1 took a hit.
+    let volleys = |p: &crate::util::Played| -> Vec<(Value, Value)> {
+        (p.events.iter())
+            .filter(|e| e["event"] == "acted" && e["action"] == "volley")
+            .map(|e| (e["roll"]["outcome"].clone(), e["roll"]["modifiers"].clone()))
+            .collect()
+    };
+    let hit = |p: &crate::util::Played| {
+        p.has("counter_changed", "r1", |e| {
+            e["counter"] == "hits" && e["from"] == 0 && e["to"] == 1
+        })
+    };
+    let miss = (Value::from("miss"), serde_json::json!([]));
     let off = play(&[]);
-    assert!(off.contains("→ miss") && !off.contains("→ hit"), "{off}");
+    assert!(
+        !volleys(&off).is_empty() && volleys(&off).iter().all(|v| *v == miss),
+        "{:?}",
+        off.events
+    );
+    assert!(!hit(&off), "{:?}", off.events);
     let on = play(&["--option", "sure_fire=on"]);
-    assert!(on.contains("+6 sure fire") && on.contains("→ hit"), "{on}");
-    assert!(on.contains("r1 hits 0 → 1"), "{on}");
+    let sure = serde_json::json!([{"name": "sure fire", "value": 6}]);
+    assert!(
+        volleys(&on).contains(&(Value::from("hit"), sure)),
+        "{:?}",
+        on.events
+    );
+    assert!(hit(&on), "{:?}", on.events);
     let off_again = play(&["--option", "sure_fire=off", "--seed", "9"]);
-    assert!(off_again.contains("→ miss"), "{off_again}");
+    assert!(
+        volleys(&off_again).contains(&miss),
+        "{:?}",
+        off_again.events
+    );
 }
 
 // ---- schema -------------------------------------------------------------------------
@@ -561,6 +596,7 @@ fn bundled_files_conform_to_the_schemas() {
 fn the_chart_lab_takes_distances_in_the_designers_units() {
     // Hex Command's fire chart reads its range band `from: distance_band` (bands 1, 2, 3, 5
     // hexes): 3 hexes is band 2, the Code band.
+    // prose: the lab's lines say the unit and band in words (its JSON is checked below).
     let one = grognard(&[
         "chart",
         "rulesets/hex-command.yaml",
@@ -664,6 +700,7 @@ fn the_chart_lab_takes_distances_in_the_designers_units() {
         assert_eq!(sure, [want], "distance {d}");
     }
     // A chart with no distance input says so, and a negative distance is refused.
+    // prose: usage errors.
     let none = grognard(&[
         "chart",
         "rulesets/drill-square.yaml",
@@ -731,25 +768,31 @@ fn chart_reads_a_piece_types_attributes_and_shows_an_overlays_change() {
         "tests/fixtures/lab/staff-9.yaml",
     ]);
     assert_eq!(plain.code, 0, "{}", plain.stderr);
-    let three = plain
-        .stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("three_moves"))
-        .unwrap_or_default();
-    assert!(
-        three.contains("1/36") && three.contains("1/12"),
-        "{}",
-        plain.stdout
+    let report = chart_json(&[
+        "rulesets/black-powder.yaml",
+        "command",
+        "--actor",
+        "brigadier",
+        "--against",
+        "tests/fixtures/lab/staff-9.yaml",
+    ]);
+    let three = |r: &Value| fractions(r, "three_moves");
+    assert_eq!(
+        (three(&report), three(&report["against"])),
+        (vec!["1/36".to_owned()], vec!["1/12".to_owned()])
     );
     // Without --actor the staff input is the chart's default, the same in both.
-    let none = grognard(&[
-        "chart",
+    let none = chart_json(&[
         "rulesets/black-powder.yaml",
         "command",
         "--against",
         "tests/fixtures/lab/staff-9.yaml",
     ]);
-    assert!(!none.stdout.contains("1/12"), "{}", none.stdout);
+    let changes = none["changes"][0].as_array().cloned().unwrap_or_default();
+    assert!(
+        !changes.is_empty() && changes.iter().all(|c| c["change"] == "0"),
+        "{none}"
+    );
     // A type that is not in the ruleset is a usage error with a suggestion.
     let bad = grognard(&[
         "chart",
@@ -759,6 +802,7 @@ fn chart_reads_a_piece_types_attributes_and_shows_an_overlays_change() {
         "brigadeer",
     ]);
     assert_eq!(bad.code, 2);
+    // prose: a usage error's suggestion.
     assert!(
         bad.stderr.contains("did you mean `brigadier`"),
         "{}",
