@@ -476,3 +476,46 @@ fn a_finished_tune_says_no_candidate_met_the_target_without_yet() {
     );
     assert!(h.query_by_label_contains("target yet").is_none());
 }
+
+/// F10: on the Charts tab a two-line refusal in the status bar, or the path prompt, cut
+/// the "Exact odds" heading in half and squeezed the plot until its outcome labels went;
+/// and the odds list kept underscores ("three_moves: 2.78% → 2.78%"). The odds keep their
+/// room (scrolling within their part when the window is short), and say outcomes spaced.
+#[test]
+fn the_charts_tab_keeps_its_odds_whole_under_a_long_status_and_the_path_prompt() {
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Charts));
+    h.state_mut()
+        .command(Command::ShowChart("command".to_owned()));
+    h.run();
+    let result = grognard_editor::house::field(&["charts", "command", "rows", "0", "result"]);
+    h.state_mut()
+        .command(Command::SetField(result, "blundr".to_owned()));
+    h.run();
+    // Refused from the Ruleset menu: the long refusal in red.
+    h.state_mut().command(Command::Ask(
+        grognard_editor::app::FilePurpose::SaveHouseRule,
+    ));
+    h.run();
+    assert!(status(&h).starts_with("Not saved"), "{}", status(&h));
+    // And a path prompt open at the top.
+    h.state_mut()
+        .command(Command::Ask(grognard_editor::app::FilePurpose::OpenRuleset));
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("path:").is_some(), "the prompt");
+    let heading = h.get_by_label("Exact odds, before → after").rect();
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("a plot drawn");
+    let window = h.ctx.content_rect();
+    assert!(
+        plot.height() >= 120.0 && window.contains_rect(plot),
+        "the plot {plot:?} squeezed or outside {window:?}"
+    );
+    assert!(heading.max.y <= plot.min.y, "{heading:?} over {plot:?}");
+    assert!(
+        h.query_by_label_contains("three moves: ").is_some(),
+        "outcomes spaced in the odds list"
+    );
+    assert!(h.query_by_label_contains("three_moves: ").is_none());
+}

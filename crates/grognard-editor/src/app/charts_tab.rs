@@ -102,11 +102,32 @@ impl EditorApp {
         // scroll above them, both ways, rather than being cut.
         // A fixed share of the height, so the panel never grows off the window's bottom
         // while it learns its content's height; the plot takes what the numbers leave.
+        // The height the odds need (their lines and a plot of ODDS_PLOT_MIN) is theirs when
+        // the window has it, up to 70%: a two-line refusal or the path prompt took their
+        // share's room and squeezed the plot to a sliver, its outcome labels gone (F10).
+        // Shorter still, the odds scroll within their part.
         let room = ui.available_height();
+        let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+        let outcomes = bench
+            .current
+            .rules
+            .chart_by_name(&chart)
+            .and_then(|id| bench.current.rules.chart(id))
+            .map_or(0, |d| d.outcomes.len());
+        let needed = row * (outcomes as f32 + 7.0) + ODDS_PLOT_MIN + 16.0;
         egui::Panel::bottom(format!("odds of {chart}"))
             .resizable(false)
-            .exact_size((room * 0.45).clamp(220.0, 380.0))
-            .show(ui, |ui| self.odds_ui(ui, bench, &chart, out));
+            .exact_size(
+                needed
+                    .min(room * 0.7)
+                    .max((room * 0.45).clamp(220.0, 380.0)),
+            )
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("odds")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.odds_ui(ui, bench, &chart, out));
+            });
         egui::CentralPanel::default_margins().show(ui, |ui| {
             egui::ScrollArea::both()
                 .id_salt("chart cells")
@@ -466,9 +487,11 @@ fn odds_lines_ui(
                 .and_then(|j| case.odds.get(j))
                 .map(|p| percent(*p))
         });
+        // Spaced as the plot's axis says them (`three moves`, not `three_moves`).
+        let said = spaced(name);
         let text = match was {
-            Some(w) => format!("{name}: {w:.2}% → {now_p:.2}%"),
-            None => format!("{name}: new, {now_p:.2}%"),
+            Some(w) => format!("{said}: {w:.2}% → {now_p:.2}%"),
+            None => format!("{said}: new, {now_p:.2}%"),
         };
         ui.label(text);
         bars_after.push(
@@ -487,7 +510,11 @@ fn odds_lines_ui(
     (bars_before, bars_after)
 }
 
-/// The before and after bars, in the height the lines above leave.
+/// The least height of the odds plot: less hid its outcome labels.
+const ODDS_PLOT_MIN: f32 = 140.0;
+
+/// The before and after bars, in the height the lines above leave (at least
+/// [`ODDS_PLOT_MIN`]).
 fn odds_plot_ui(
     ui: &mut egui::Ui,
     def: &grognard_kernel::chart::ChartDef,
@@ -496,7 +523,7 @@ fn odds_plot_ui(
 ) {
     let outcomes = def.outcomes.clone();
     // The rest of the panel, so the plot ends inside the window.
-    let height = (ui.available_height() - 4.0).clamp(60.0, 240.0);
+    let height = (ui.available_height() - 4.0).clamp(ODDS_PLOT_MIN, 240.0);
     let plot = super::fixed_plot(format!("odds {chart}"), height)
         .legend(egui_plot::Legend::default())
         .include_y(100.0)
