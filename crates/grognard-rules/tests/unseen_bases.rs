@@ -3,7 +3,9 @@
 //! by (its handle, when it knows where the unit is but not who), and a move into a unit
 //! the side has not sighted is not refused at all — as a grid move into unseen enemies,
 //! it ends in contact (here where it started, its move spent), so the answer tells no
-//! more than a real table would and is no free probe.
+//! more than a real table would and is no free probe. A mode change and a charge that would
+//! overlap such a unit end the same way (spent, the unit where it stood); a scenario's
+//! bases over a unit are named for its author, whatever the sides know.
 
 use grognard_kernel::action::{Action, Event, Order};
 use grognard_kernel::geometry::open::Point;
@@ -127,4 +129,191 @@ fn bases_overlapping_an_enemy_name_it_as_the_side_knows_it_and_an_unseen_one_is_
             .expect_err("its move is spent");
         assert!(again.message.contains("already moved"), "{}", again.message);
     });
+}
+
+/// The same bases with a column (2" × 12", reshaped about the front edge) and a charge;
+/// a `hidden` unit is concealed: no band finds it, so its side's enemy never sights it.
+const RULESET_ORDERS: &str = "\
+ruleset: unseen-bases-orders
+geometry: { kind: open }
+modes: { line: {}, column: {} }
+flags: { hidden: {} }
+terrain: { open: {} }
+movement: { foot: {} }
+piece_types:
+  infantry:
+    movement: foot
+    allowance: { line: 30, column: 30 }
+    footprint: { width: 6, depth: 4, bases: 1, modes: { column: { width: 2, depth: 12 } } }
+actions:
+  charge: { target: enemy, range: [0, 12], contact: true }
+sighting:
+  concealed_flag: hidden
+  levels:
+    near: { discloses: [position, identity] }
+    far: { discloses: [position] }
+  charts:
+    eyes:
+      range:
+        - { within: 1, level: near }
+        - { within: 12, level: far }
+  observers:
+    - { chart: eyes }
+sequence:
+  side_turn: [ { phase: move, allows: [move, mode, charge] } ]
+";
+
+/// `c` (north-facing, bases y 8–12) would reach back to y 20 in column: `r`, hidden, stands
+/// at y 17–21 behind it. `k` (y 38–42) charging `t` (y 28–32, seen) would end at y 32–36,
+/// over `u` (x 32–38, y 32–36), hidden beside the target.
+const SCENARIO_ORDERS: &str = "\
+scenario: unseen-bases-orders
+ruleset: r.yaml
+seed: 1
+board: { width: 48\", height: 48\" }
+sides:
+  blue: { baseline: south }
+  red: { baseline: north }
+pieces:
+  - { id: c, side: blue, type: infantry, at: [10, 10], facing: 270 }
+  - { id: k, side: blue, type: infantry, at: [30, 40], facing: 270 }
+  - { id: r, side: red, type: infantry, at: [10, 19], facing: 270, flags: [hidden] }
+  - { id: t, side: red, type: infantry, at: [30, 30], facing: 90 }
+  - { id: u, side: red, type: infantry, at: [35, 34], facing: 270, flags: [hidden] }
+";
+
+/// The game of `scenario` on [`RULESET_ORDERS`], or the error its start gives.
+fn start_orders(scenario: &str) -> Result<grognard_kernel::game::Game, String> {
+    // One folder a call: the tests run side by side.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "grognard-unseen-bases-orders-{}-{call}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("r.yaml"), RULESET_ORDERS).expect("write");
+    std::fs::write(dir.join("s.yaml"), scenario).expect("write");
+    let loaded = load_scenario(&dir.join("s.yaml"), None);
+    let _ = std::fs::remove_dir_all(&dir);
+    let loaded = loaded.unwrap_or_else(|e| panic!("{e}"));
+    loaded
+        .start(Some(1), &[], &mut NoHooks)
+        .map_err(|e| e.to_string())
+}
+
+fn orders_game() -> grognard_kernel::game::Game {
+    start_orders(SCENARIO_ORDERS).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn met_the_enemy(events: &[Event], name: &str) -> bool {
+    let text = format!("{name} came into contact with the enemy and stopped");
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Note { text: t } if *t == text))
+}
+
+/// A mode change whose new shape would overlap a unit the side has not sighted is not
+/// refused (a refusal would say something stands there, for nothing): the unit stays as it
+/// was, in contact, its movement spent, as a move into an unseen unit ends.
+#[test]
+fn a_mode_change_onto_an_unseen_unit_ends_in_contact_where_it_stands() {
+    let game = orders_game();
+    let (c, r) = (PieceId(0), PieceId(2));
+    let blue = game.state().knowledge.first().expect("blue's knowledge");
+    assert!(!blue.knows_position(r));
+    let column = Order {
+        side: SideId(0),
+        action: Action::Mode {
+            piece: c,
+            mode: grognard_kernel::ids::ModeId(1),
+        },
+    };
+    let mut g = game.clone();
+    let events = g
+        .apply(&column, &mut NoHooks)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    let piece = &g.state().pieces[c.index()];
+    assert_eq!(
+        piece.mode,
+        game.state().pieces[c.index()].mode,
+        "still in line"
+    );
+    assert_eq!(piece.place, game.state().pieces[c.index()].place);
+    assert!(piece.moved);
+    assert!(met_the_enemy(&events, "c"), "{events:?}");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::ModeChanged { .. })),
+        "{events:?}"
+    );
+    let again = g
+        .apply(
+            &Order {
+                side: SideId(0),
+                action: Action::MoveTo {
+                    piece: c,
+                    to: Point::inches(10, 8),
+                    facing: None,
+                },
+            },
+            &mut NoHooks,
+        )
+        .expect_err("its movement is spent");
+    assert!(again.message.contains("already moved"), "{}", again.message);
+}
+
+/// A charge whose place against its target would overlap a unit the side has not sighted
+/// stops where the charger stands, the charge spent and nothing rolled or moved.
+#[test]
+fn a_charge_onto_an_unseen_unit_ends_in_contact_where_it_stands() {
+    let game = orders_game();
+    let (k, t, u) = (PieceId(1), PieceId(3), PieceId(4));
+    let blue = game.state().knowledge.first().expect("blue's knowledge");
+    assert!(blue.knows_position(t) && !blue.knows_position(u));
+    let charge = Order {
+        side: SideId(0),
+        action: Action::Act {
+            piece: k,
+            action: grognard_kernel::ids::ActionId(0),
+            target: Some(t),
+            intent: Vec::new(),
+        },
+    };
+    let mut g = game.clone();
+    let events = g
+        .apply(&charge, &mut NoHooks)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    let piece = &g.state().pieces[k.index()];
+    assert_eq!(piece.place, game.state().pieces[k.index()].place);
+    assert!(piece.moved);
+    assert!(met_the_enemy(&events, "k"), "{events:?}");
+    assert!(
+        !events.iter().any(|e| matches!(
+            e,
+            Event::Acted { .. } | Event::MovedOnTable { .. } | Event::Rolled { .. }
+        )),
+        "{events:?}"
+    );
+    let again = g
+        .apply(&charge, &mut NoHooks)
+        .expect_err("the charge is spent");
+    assert!(again.message.contains("already"), "{}", again.message);
+}
+
+/// The set-up's check of a scenario is read by its author, not by a side: bases placed
+/// over a unit no side has sighted are named as they are, not hidden behind "do not fit".
+#[test]
+fn a_scenario_with_bases_over_a_concealed_unit_names_it() {
+    let scenario = SCENARIO_ORDERS.replace(
+        "at: [10, 19], facing: 270, flags: [hidden]",
+        "at: [10, 12], facing: 270, flags: [hidden]",
+    );
+    assert_ne!(scenario, SCENARIO_ORDERS);
+    let error = start_orders(&scenario).expect_err("the bases overlap");
+    assert!(
+        error.contains("piece c: c's bases would overlap r's"),
+        "{error}"
+    );
 }

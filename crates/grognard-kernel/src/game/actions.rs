@@ -478,6 +478,19 @@ impl Resolution<'_> {
         if def.checked {
             game.ask_action_check(self.next, id, (action, intent), target, self.hooks)?;
         }
+        // A charge that would run into units its side has not sighted: spent, nothing rolled.
+        if def.contact
+            && let Some(t) = target
+            && game.charge_meets_unseen(self.next, id, t)
+        {
+            if let Some(p) = self.next.pieces.get_mut(id.index())
+                && action.0 < 64
+            {
+                p.acted |= 1u64 << action.0;
+            }
+            self.stopped_by_unseen(id, None);
+            return Ok(());
+        }
         let facts = ActFacts {
             actor: checked.actor.clone(),
             target: checked.target.cloned(),

@@ -15,7 +15,7 @@ use crate::Cost;
 use crate::action::{Refusal, RefusalKind};
 use crate::geometry::footprint::{Footprint, Placed};
 use crate::geometry::open::{self, Angle, Len, Point};
-use crate::ids::ModeId;
+use crate::ids::{ModeId, SideId};
 use crate::piece::{Piece, Place};
 use crate::state::State;
 
@@ -83,7 +83,9 @@ impl Game {
 
     /// Checks that `piece` standing at `at` facing `facing` in `mode` has its whole
     /// footprint on the table and overlaps no other unit's footprint (in `state`; the
-    /// units it carries or is carried by do not count).
+    /// units it carries or is carried by do not count), as the scenario has it: every unit
+    /// is judged and named, whatever the sides know (the set-up's check of a scenario's
+    /// pieces, which its author reads).
     ///
     /// # Errors
     /// The footprint leaves the table, or overlaps another unit.
@@ -94,11 +96,12 @@ impl Game {
         place: (Point, Angle),
         mode: ModeId,
     ) -> Result<(), Refusal> {
-        self.check_footprint_clear_of(state, piece, place, mode, None)
+        self.footprint_clash_for(None, state, piece, place, mode, None)
+            .map(|_| ())
     }
 
-    /// [`Self::check_footprint_fits`] with one more unit, `beside`, that it may touch and
-    /// is not checked against (the target a charge ends against). An overlap with a piece
+    /// [`Self::check_footprint_fits`] as the mover's side knows the table, with one more
+    /// unit, `beside`, that it may touch and is not checked against (the target a charge ends against). An overlap with a piece
     /// whose place the mover's side does not know is refused without naming it or saying
     /// what stands there: the bases do not fit.
     pub(crate) fn check_footprint_clear_of(
@@ -131,6 +134,20 @@ impl Game {
         &self,
         state: &State,
         piece: &Piece,
+        place: (Point, Angle),
+        mode: ModeId,
+        beside: Option<crate::ids::PieceId>,
+    ) -> Result<Vec<crate::ids::PieceId>, Refusal> {
+        self.footprint_clash_for(Some(piece.side), state, piece, place, mode, beside)
+    }
+
+    /// [`Self::footprint_clash`] read by `reader`: a side (the mover's), or the referee
+    /// (`None`), who knows every unit and reads it by its name.
+    fn footprint_clash_for(
+        &self,
+        reader: Option<SideId>,
+        state: &State,
+        piece: &Piece,
         (at, facing): (Point, Angle),
         mode: ModeId,
         beside: Option<crate::ids::PieceId>,
@@ -152,11 +169,13 @@ impl Game {
                 ),
             ));
         }
-        let knowledge = state.knowledge.get(piece.side.index());
         let unknown = |o: &Piece| {
-            self.sighting().is_some()
-                && o.side != piece.side
-                && !knowledge.is_some_and(|k| k.knows_position(o.id))
+            reader.is_some_and(|side| {
+                let knowledge = state.knowledge.get(side.index());
+                self.sighting().is_some()
+                    && o.side != side
+                    && !knowledge.is_some_and(|k| k.knows_position(o.id))
+            })
         };
         let mut unseen = Vec::new();
         for other in state.pieces.iter().filter(|o| {
@@ -176,7 +195,10 @@ impl Game {
                 unseen.push(other.id);
                 continue;
             }
-            let theirs = self.label(state, piece.side, other);
+            let theirs = match reader {
+                Some(side) => self.label(state, side, other),
+                None => other.name.clone(),
+            };
             return Err(Refusal::new(
                 RefusalKind::Occupied,
                 format!("{}'s bases would overlap {theirs}'s", piece.name),

@@ -29,17 +29,21 @@
 //!
 //! The placement must leave the actor's whole footprint on the table, clear of every unit
 //! but the target, and out of every terrain area its movement class cannot enter (cavalry
-//! is not put in a wood); otherwise the action is refused and nothing changes. It is not a
-//! move: the action's own range says how far a charge reaches, and no allowance, terrain
-//! cost or zone applies to it.
+//! is not put in a wood); otherwise the action is refused and nothing changes — but for a
+//! place whose only overlap is with units the side has not sighted: the charge then stops
+//! where the actor stands, spent, nothing rolled (`charge_meets_unseen`,
+//! `stopped_by_unseen`, as a move or a mode change that meets them). It is not a move: the
+//! action's own range says how far a charge reaches, and no allowance, terrain cost or zone
+//! applies to it.
 
 use crate::action::{Event, Refusal};
 use crate::geometry::Arc;
 use crate::geometry::Cell;
 use crate::geometry::footprint::Footprint;
 use crate::geometry::open::{self, Angle, Len, Point};
-use crate::ids::{PieceId, SideId};
+use crate::ids::{CounterId, PieceId, SideId};
 use crate::piece::{Piece, Place};
+use crate::rules::{Effect, Who};
 use crate::state::State;
 
 use super::bans::{ContactBan, MoveBan, PieceBan};
@@ -200,6 +204,29 @@ impl Resolution<'_> {
         }
     }
 
+    /// An open-table order whose bases would run into enemies its side has not sighted (a
+    /// move's end, a mode change's new shape, a charge's place against its target): the
+    /// unit stays as it stands, in contact, its movement spent (and one off `spends`, the
+    /// move counter the order would have used), and its side is told no more than that it
+    /// met the enemy — as a grid move into unseen enemies ends in contact, rather than a
+    /// refusal that would say something stands there and cost nothing to ask.
+    pub(super) fn stopped_by_unseen(&mut self, id: PieceId, spends: Option<CounterId>) {
+        let Some(p) = self.next.pieces.get_mut(id.index()) else {
+            return;
+        };
+        p.moved = true;
+        let text = format!("{} came into contact with the enemy and stopped", p.name);
+        if let Some(counter) = spends {
+            let effect = Effect::AddCounter {
+                who: Who::Actor,
+                counter,
+                amount: -1,
+            };
+            self.apply_effect(&effect, id, None, 0);
+        }
+        self.events.push(Event::Note { text });
+    }
+
     /// Puts `actor` in contact with `target` (see the module docs), with the events a move
     /// and a turn give; the pieces it carries go with it.
     ///
@@ -263,6 +290,30 @@ impl Resolution<'_> {
             });
         }
         Ok(())
+    }
+}
+
+impl Game {
+    /// Whether `actor`'s charge against `target` would run into units its side has not
+    /// sighted: at its place against the target, its bases are on the table and overlap no
+    /// unit the side knows of, but some it does not (a place that does not fit otherwise is
+    /// left to [`Resolution::make_contact`] to refuse).
+    pub(super) fn charge_meets_unseen(
+        &self,
+        state: &State,
+        actor: PieceId,
+        target: PieceId,
+    ) -> bool {
+        let (Some(piece), Some(place)) = (
+            state.pieces.get(actor.index()),
+            self.contact_place(state, actor, target),
+        ) else {
+            return false;
+        };
+        self.footprint_in(piece, piece.mode).is_some()
+            && self
+                .footprint_clash(state, piece, place, piece.mode, Some(target))
+                .is_ok_and(|unseen| !unseen.is_empty())
     }
 }
 

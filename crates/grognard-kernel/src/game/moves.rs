@@ -449,16 +449,19 @@ impl Game {
 
     /// The checks of a mode change that come before any change: the piece is the side's,
     /// its type has the mode, it is not in it already, a change that takes a phase
-    /// standing still finds it unmoved, and one that costs a move finds a move left. Past
-    /// them only stacking (and a `mode_changed` hook) can refuse the change. The legal-
-    /// order generator runs them before trying a change on a copy.
+    /// standing still finds it unmoved, one that costs a move finds a move left, and new
+    /// bases fit on the table clear of the units the side knows of. Past them only
+    /// stacking (and a `mode_changed` hook) can refuse the change. True when the new bases
+    /// would overlap units the side has not sighted: the change meets them and does not
+    /// happen (`do_mode`). The legal-order generator runs them before trying a change on a
+    /// copy.
     pub(super) fn check_mode(
         &self,
         state: &State,
         side: SideId,
         id: PieceId,
         mode: ModeId,
-    ) -> Result<(), Refusal> {
+    ) -> Result<bool, Refusal> {
         let piece = self.own_piece(state, side, id)?;
         let Some(mode_def) = self.rules.modes.get(mode.index()) else {
             return Err(self.refuse_move(piece, MoveBan::NoSuchMode));
@@ -493,14 +496,16 @@ impl Game {
         {
             return Err(self.refuse_move(piece, MoveBan::ModeCostsMove(mode)));
         }
-        // Bases reshape about the centre of the front edge: the new shape must fit there.
+        // Bases reshape about the centre of the front edge: the new shape must fit there,
+        // but for units the side has not sighted, which it meets (`do_mode`).
         if let (Place::Point { facing, .. }, Some(at)) =
             (&piece.place, self.reshaped_centre(piece, mode))
         {
-            self.check_footprint_fits(state, piece, (at, *facing), mode)
+            let unseen = (self.footprint_clash(state, piece, (at, *facing), mode, None))
                 .map_err(|why| self.refuse_move(piece, MoveBan::ModeDoesNotFit { mode, why }))?;
+            return Ok(!unseen.is_empty());
         }
-        Ok(())
+        Ok(false)
     }
 }
 
@@ -825,7 +830,7 @@ impl Resolution<'_> {
             meets,
         } = game.check_move_to(self.next, side, id, to, facing)?;
         if meets {
-            self.stopped_by_unseen(id);
+            self.stopped_by_unseen(id, game.rules.open_table.move_counter);
             return Ok(());
         }
         let old = match self.next.pieces.get(id.index()).map(|p| &p.place) {
@@ -883,26 +888,6 @@ impl Resolution<'_> {
         Ok(())
     }
 
-    /// An open-table move that ran into enemies its side had not sighted: it ends in
-    /// contact where it started, its move spent (a move counter's too), and its side is
-    /// told no more than that.
-    fn stopped_by_unseen(&mut self, id: PieceId) {
-        let Some(p) = self.next.pieces.get_mut(id.index()) else {
-            return;
-        };
-        p.moved = true;
-        let text = format!("{} came into contact with the enemy and stopped", p.name);
-        if let Some(counter) = self.game.rules.open_table.move_counter {
-            let effect = Effect::AddCounter {
-                who: Who::Actor,
-                counter,
-                amount: -1,
-            };
-            self.apply_effect(&effect, id, None, 0);
-        }
-        self.events.push(Event::Note { text });
-    }
-
     pub(super) fn do_face(
         &mut self,
         side: SideId,
@@ -931,7 +916,7 @@ impl Resolution<'_> {
         mode: ModeId,
     ) -> Result<(), Refusal> {
         let game = self.game;
-        game.check_mode(self.next, side, id, mode)?;
+        let meets = game.check_mode(self.next, side, id, mode)?;
         let piece = game.own_piece(self.next, side, id)?;
         let Some(mode_def) = game.rules.modes.get(mode.index()) else {
             return Err(game.refuse_move(piece, MoveBan::NoSuchMode));
@@ -942,6 +927,10 @@ impl Resolution<'_> {
             .open_table
             .move_counter
             .filter(|_| game.rules.open_table.mode_costs_a_move.contains(&mode));
+        if meets {
+            self.stopped_by_unseen(id, spends);
+            return Ok(());
+        }
         let from = game.rules.mode_name(piece.mode).to_owned();
         // Bases reshape about the centre of the front edge (`check_mode` saw that they fit).
         let reshaped = match (&piece.place, game.reshaped_centre(piece, mode)) {
