@@ -18,8 +18,25 @@ fn ok(args: &[&str]) -> String {
     run.stdout
 }
 
+/// `grognard ARGS --json`, which must succeed.
+fn ok_json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(&[args, &["--json"]].concat())).expect("json")
+}
+
+/// A roll's (or a chart row's) input `name`.
+fn input(inputs: &serde_json::Value, name: &str) -> serde_json::Value {
+    match inputs.as_array() {
+        Some(pairs) => (pairs.iter())
+            .find(|p| p[0] == name)
+            .map(|p| p[1].clone())
+            .unwrap_or_else(|| panic!("no input {name} in {inputs}")),
+        None => inputs[name].clone(),
+    }
+}
+
 #[test]
 fn chart_against_over_a_distance_range_labels_rows_in_inches_with_each_rulesets_band() {
+    // prose: this test is about how the lab's text labels its rows.
     let (base, club) = (
         path("steel-and-shot.yaml"),
         path("steel-and-shot-club.yaml"),
@@ -83,6 +100,7 @@ fn chart_against_over_a_distance_range_labels_rows_in_inches_with_each_rulesets_
 
 #[test]
 fn the_lab_marks_gated_inputs_and_says_when_a_gate_overrides_a_set_value() {
+    // prose: this test is about the lab's report of gates, in words.
     let base = path("steel-and-shot.yaml");
     // `close` is `without: [long]`: over 3..7 it is 1 at 3-4 and 0 beyond.
     let out = ok(&[
@@ -193,34 +211,21 @@ fn a_unit_of_a_type_the_action_leaves_out_is_told_which_types_may() {
 fn roll_takes_a_distance_as_chart_does() {
     let base = path("steel-and-shot.yaml");
     // At 2" the band reads close range (long=0), so `close` doubles; at 5" it does not.
-    let close = ok(&[
-        "roll",
-        &base,
-        "musketry",
-        "--set",
-        "distance=2",
-        "--seed",
-        "3",
-    ]);
-    assert!(close.contains("long=0, close=1"), "{close}");
-    assert!(
-        close.contains("distance: 2 rule inches → band 0"),
-        "{close}"
-    );
-    let far = ok(&[
-        "roll",
-        &base,
-        "musketry",
-        "--set",
-        "distance=5",
-        "--seed",
-        "3",
-    ]);
-    assert!(far.contains("long=1, close=0"), "{far}");
-    assert!(far.contains("distance: 5 rule inches → band 1"), "{far}");
+    let roll = |d: &str| ok_json(&["roll", &base, "musketry", "--set", d, "--seed", "3"]);
+    let (close, far) = (roll("distance=2"), roll("distance=5"));
+    let gates = |v: &serde_json::Value| {
+        let inputs = &v["roll"]["inputs"];
+        (input(inputs, "long"), input(inputs, "close"))
+    };
+    assert_eq!(gates(&close), (0.into(), 1.into()), "{close}");
+    assert_eq!(gates(&far), (1.into(), 0.into()), "{far}");
+    // prose: the conversion is told in words.
+    assert_eq!(close["converted"][0], "distance: 2 rule inches → band 0");
+    assert_eq!(far["converted"][0], "distance: 5 rule inches → band 1");
     // The same seed rolls the same die: only the doubling differs.
-    assert!(close.contains("doubled (close range)"), "{close}");
-    assert!(!far.contains("doubled"), "{far}");
+    let hits = |v: &serde_json::Value| v["amounts"][0]["amounts"][0]["value"].as_i64();
+    assert_eq!(close["roll"]["dice"], far["roll"]["dice"]);
+    assert_eq!(hits(&close), hits(&far).map(|h| h * 2), "{close}\n{far}");
     let json: serde_json::Value = serde_json::from_str(&ok(&[
         "roll",
         &base,
@@ -236,6 +241,7 @@ fn roll_takes_a_distance_as_chart_does() {
     // A range is for `chart`.
     let run = grognard(&["roll", &base, "musketry", "--set", "distance=3..5"]);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    // prose: a usage error.
     assert!(
         run.stderr.contains("a roll takes one value"),
         "{}",
@@ -268,6 +274,7 @@ fn fuzz_vary_counts_the_games_after_the_first_and_names_those_it_could_not_vary(
         "{unvaried:?}"
     );
     let text = ok(&["fuzz", &scenario, "--games", "6", "--vary"]);
+    // prose: the report says it in words.
     let seeds: Vec<String> = unvaried.iter().map(u64::to_string).collect();
     assert!(
         text.contains(&format!(
@@ -288,12 +295,29 @@ fn lobositz(file: &str) -> String {
 fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
     let (base, fritz) = (lobositz("lobositz.yaml"), lobositz("lobositz-fritz.yaml"));
     // Canister is on by default: at close range the roundshot gets +2.
-    let out = ok(&["chart", &base, "roundshot"]);
-    assert!(out.contains("canister_rule=1, canister=1"), "{out}");
-    assert!(out.contains("+2 canister"), "{out}");
-    assert!(out.contains("hit   2/3"), "{out}");
+    let hit = |row: &serde_json::Value| {
+        (row["odds"].as_array().into_iter().flatten())
+            .find(|o| o["outcome"] == "hit")
+            .map(|o| o["fraction"].clone())
+    };
+    let canister = serde_json::json!({"name": "canister", "value": 2});
+    let fixed = serde_json::json!({"name": "fixed", "value": 1});
+    let on = ok_json(&["chart", &base, "roundshot"]);
+    let row = &on["rows"][0];
+    let rule = (
+        input(&row["inputs"], "canister_rule"),
+        input(&row["inputs"], "canister"),
+    );
+    assert_eq!(rule, (1.into(), 1.into()), "{row}");
+    assert!(
+        row["modifiers"]
+            .as_array()
+            .is_some_and(|m| m.contains(&canister)),
+        "{row}"
+    );
+    assert_eq!(hit(row), Some("2/3".into()), "{row}");
     // A --set still overrides the default.
-    let off = ok(&[
+    let off = ok_json(&[
         "chart",
         &base,
         "roundshot",
@@ -302,9 +326,9 @@ fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
         "--set",
         "canister=0",
     ]);
-    assert!(off.contains("hit   1/3"), "{off}");
+    assert_eq!(hit(&off["rows"][0]), Some("1/3".into()), "{off}");
     // The house rule turns canister off: each side reads its own default.
-    let vs = ok(&[
+    let vs = ok_json(&[
         "chart",
         &base,
         "roundshot",
@@ -313,12 +337,16 @@ fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
         "--set",
         "distance=3",
     ]);
-    assert!(vs.contains("canister=1 → 0 in lobositz-fritz"), "{vs}");
-    assert!(vs.contains("-1/3 (-33.33 pp)"), "{vs}");
-    let roll = ok(&["roll", &base, "roundshot", "--seed", "1"]);
-    assert!(roll.contains("+2 canister"), "{roll}");
-    let roll_off = ok(&["roll", &fritz, "roundshot", "--seed", "1"]);
-    assert!(!roll_off.contains("canister,"), "{roll_off}");
+    let theirs = &vs["against"]["rows"][0];
+    assert_eq!(input(&theirs["inputs"], "canister"), 0, "{theirs}");
+    let change =
+        (vs["changes"][0].as_array().into_iter().flatten()).find(|c| c["outcome"] == "hit");
+    assert_eq!(change.map(|c| &c["change"]), Some(&"-1/3".into()), "{vs}");
+    let modifiers = |ruleset: &str| {
+        ok_json(&["roll", ruleset, "roundshot", "--seed", "1"])["roll"]["modifiers"].clone()
+    };
+    assert_eq!(modifiers(&base), serde_json::json!([fixed, canister]));
+    assert_eq!(modifiers(&fritz), serde_json::json!([fixed]));
     // The sheet's exact odds: 2/3 with canister on, 1/3 under the house rule.
     let dir = std::env::temp_dir().join(format!("grognard-d4-sheet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -331,6 +359,7 @@ fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
             .expect("roundshot odds");
         html[at..].chars().take(250).collect::<String>()
     };
+    // prose: the sheet is for reading.
     let on = sheet(&base, "on.html");
     assert!(on.contains("canister_rule=1, canister=1"), "{on}");
     assert!(on.contains("2/3"), "{on}");
@@ -343,6 +372,7 @@ fn chart_roll_and_sheet_read_an_optional_rule_at_its_default() {
 #[test]
 fn the_referee_view_shows_the_result_and_each_pieces_mode_hits_and_flags() {
     let game = "tests/fixtures/audits/designer-4/games/game-0003.json";
+    // prose: this test is about the text view's lines.
     let referee = ok(&["view", game, "--referee"]);
     let side = ok(&["view", game, "--side", "blue"]);
     // A finished game: both views say how it ended.
@@ -414,6 +444,7 @@ fn the_sheet_names_the_friends_an_input_counts_as_types() {
     ok(&["sheet", &steel, "--out", file.to_str().unwrap()]);
     let html = std::fs::read_to_string(&file).unwrap();
     let _ = std::fs::remove_file(&file);
+    // prose: the sheet's words.
     assert!(html.contains("how many friendly pieces of type"), "{html}");
     assert!(!html.contains("how many friendly general"), "{html}");
 }
