@@ -2,7 +2,7 @@
 //! where it would end in terrain the charger cannot enter, and a move that changes
 //! nothing refused.
 
-use crate::util::{grognard, on_table_to, play_json};
+use crate::util::{grognard, has_event, on_table_to, play_json};
 
 const DIR: &str = "tests/fixtures/open36";
 
@@ -38,12 +38,12 @@ fn an_open_table_move_sets_the_after_move_flags_of_its_type() {
         "{:?}",
         played.events
     );
-    // The lines `play` prints for them.
+    // prose: the lines `play` prints for them.
     let out = play("flags", "flags").stdout;
     for line in [
         "a moved (10\", 24\") → (10\", 16\"), 11\"",
         "a is in_cover",
-        "c is marched",
+        "c has marched",
     ] {
         assert!(out.contains(line), "{line}:\n{out}");
     }
@@ -56,6 +56,7 @@ fn a_charge_that_would_end_in_terrain_the_charger_cannot_enter_is_refused() {
     // 18–22), which horse may not enter. Refused, and k stays where it was.
     let run = play("thicket", "thicket-horse");
     assert_eq!(run.code, 1, "{}", run.stdout);
+    // prose: the words name the terrain.
     assert!(
         run.stderr.contains(
             "thicket-horse.orders.yaml:3:5: refused: k cannot reach contact with t: k would end in Thicket, which horse cannot enter"
@@ -67,7 +68,10 @@ fn a_charge_that_would_end_in_terrain_the_charger_cannot_enter_is_refused() {
         &format!("{DIR}/thicket.yaml"),
         &format!("{DIR}/thicket-horse.orders.yaml"),
     );
-    assert!(horse.refused.is_some() && horse.code == 1);
+    assert_eq!(
+        (horse.code, horse.refusal_kind.as_deref()),
+        (1, Some("impassable"))
+    );
     assert!(horse.moved_on_table("k").is_none(), "{:?}", horse.events);
     // The same placement for infantry (foot pays 3" for a wood, so may stand in one): i's
     // front edge 8" from u's at y = 22; i is 4" deep, so it ends centred at (40, 20).
@@ -86,8 +90,18 @@ fn a_charge_that_would_end_in_terrain_the_charger_cannot_enter_is_refused() {
 
 #[test]
 fn a_move_to_where_the_piece_stands_facing_as_it_faces_is_refused() {
+    let played = play_json(
+        &format!("{DIR}/flags.yaml"),
+        &format!("{DIR}/still.orders.yaml"),
+    );
+    assert_eq!(
+        (played.code, played.refusal_kind.as_deref()),
+        (1, Some("bad_path"))
+    );
+    assert!(played.moved_on_table("c").is_none(), "{:?}", played.events);
     let run = play("flags", "still");
     assert_eq!(run.code, 1, "{}", run.stdout);
+    // prose: the words say why nothing would change.
     assert!(
         run.stderr.contains(
             "still.orders.yaml:3:5: refused: c already stands at (30\", 30\") facing 270°: the move changes nothing"
@@ -102,6 +116,7 @@ fn an_after_move_entry_that_cannot_apply_on_an_open_table_is_named_at_its_line()
     let run = grognard(&["validate", &format!("{DIR}/bad-steps.yaml")]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     let out = format!("{}{}", run.stdout, run.stderr);
+    // prose: a validation error at its line.
     assert!(
         out.contains(
             "bad-steps.yaml:7:30: an `after_move` entry with `min_steps: 2` never applies on an open table, where a move counts as one step"
@@ -115,8 +130,20 @@ fn regions_on_an_open_table_are_circles_and_polygons_that_hold_counts() {
     // town: a circle of 4" about (20, 20); a's point (22, 23) is √13 = 3.61" from it.
     // ridge: the triangle (26, 24), (34, 24), (30, 12); r's point (30, 20) lies between
     // its edges at y = 20 (x 27.33 to 32.67). Blue holds the town, red the ridge.
+    let played = play_json(
+        &format!("{DIR}/town.yaml"),
+        &format!("{DIR}/end.orders.yaml"),
+    );
+    let won = serde_json::json!({
+        "event": "game_result",
+        "points": [["blue", 3], ["red", 2]],
+        "why": "blue wins on points (blue 3, red 2)",
+        "winner": "blue",
+    });
+    assert!(played.events.contains(&won), "{:?}", played.events);
     let run = play("town", "end");
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    // prose: `play` prints the result.
     assert!(
         run.stdout
             .contains("result: blue wins on points (blue 3, red 2)"),
@@ -127,6 +154,7 @@ fn regions_on_an_open_table_are_circles_and_polygons_that_hold_counts() {
 
 #[test]
 fn a_region_of_the_wrong_kind_for_its_board_says_which_kind_the_board_takes() {
+    // prose: validation errors at their lines.
     let run = grognard(&["validate", &format!("{DIR}/bad-regions.yaml")]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     let out = format!("{}{}", run.stdout, run.stderr);
@@ -151,26 +179,34 @@ fn a_region_of_the_wrong_kind_for_its_board_says_which_kind_the_board_takes() {
 fn a_free_pivot_turns_for_nothing_and_a_fixed_one_for_its_cost() {
     // Wheeling, an about-face in place turns the 6" × 4" bases 180° about their centre:
     // each corner, √(3² + 2²) = 3.606" out, travels a half circle, π × 3.606 = 11.33".
-    let run = play("pivot-wheel", "about-face");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout
-            .contains("a moved (10\", 30\") → (10\", 30\"), 11.33\""),
-        "{}",
-        run.stdout
-    );
+    let played = |scenario: &str, orders: &str| {
+        let p = play_json(
+            &format!("{DIR}/{scenario}.yaml"),
+            &format!("{DIR}/{orders}.orders.yaml"),
+        );
+        assert_eq!((p.code, &p.refused), (0, &None));
+        p
+    };
+    let moved = |p: &crate::util::Played, name: &str, x: f64, y: f64, inches: f64| {
+        let m = p.moved_on_table(name);
+        assert!(
+            m.is_some_and(|e| on_table_to(e, x, y, inches)),
+            "{name}: {:?}",
+            p.events
+        );
+    };
+    moved(&played("pivot-wheel", "about-face"), "a", 10.0, 30.0, 11.33);
     // Free in line: the same about-face costs 0". In column a turn costs 2": c's 4"
     // straight move and about-face, 6". Cavalry 1½": k's 4" and quarter turn, 5½".
-    let run = play("pivot", "pivot");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    for line in [
-        "a moved (10\", 30\") → (10\", 30\"), 0\"",
-        "a now faces 90°",
-        "c moved (30\", 30\") → (30\", 26\"), 6\"",
-        "k moved (50\", 30\") → (50\", 26\"), 5½\"",
-    ] {
-        assert!(run.stdout.contains(line), "{line}:\n{}", run.stdout);
-    }
+    let p = played("pivot", "pivot");
+    moved(&p, "a", 10.0, 30.0, 0.0);
+    assert!(
+        p.has("faced", "a", |e| e["facing"] == "90°"),
+        "{:?}",
+        p.events
+    );
+    moved(&p, "c", 30.0, 26.0, 6.0);
+    moved(&p, "k", 50.0, 26.0, 5.5);
 }
 
 #[test]
@@ -203,7 +239,7 @@ fn the_contact_flag_is_kept_while_bases_touch_an_enemys() {
     assert!(u_moved < at(played.flag("u", "engaged", false), "u disengaged"));
     // p and q never part.
     assert_eq!(played.flag("p", "engaged", false), None, "{events:?}");
-    // The line `play` prints for a charge.
+    // prose: the line `play` prints for a charge.
     let out = play("melee-scn", "melee").stdout;
     assert!(out.contains("i charge at u"), "{out}");
 }
@@ -253,17 +289,17 @@ fn pivots_and_sight_written_wrong_are_named_at_their_line() {
 fn a_hook_asks_whether_a_unit_stands_in_an_open_table_region() {
     // a ends at (22, 21), √(2² + 1²) = 2.24" from the town's centre (radius 4"): in it.
     // r ends at (34, 20), 14" from it: outside.
-    let run = play("town-hook-scn", "town-hook");
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains("note: a is in the town"),
-        "{}",
-        run.stdout
+    // The hook's notes are its own words, asserted as the events it wrote.
+    let played = play_json(
+        &format!("{DIR}/town-hook-scn.yaml"),
+        &format!("{DIR}/town-hook.orders.yaml"),
     );
+    assert_eq!((played.code, &played.refused), (0, &None));
+    let note = |text: &str| has_event(&played.events, "note", &[("text", text.into())]);
     assert!(
-        run.stdout.contains("note: r is outside the town"),
-        "{}",
-        run.stdout
+        note("a is in the town") && note("r is outside the town"),
+        "{:?}",
+        played.events
     );
 }
 
@@ -275,6 +311,7 @@ fn a_hook_asks_whether_a_unit_stands_in_an_open_table_region() {
 fn a_pinned_piece_may_not_move_on_an_open_table() {
     let out = play("pinned-scn", "pinned");
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    // prose: the words name the flag that holds it.
     assert!(
         out.stderr.contains("refused: p cannot move: it is engaged"),
         "{}",
@@ -284,7 +321,10 @@ fn a_pinned_piece_may_not_move_on_an_open_table() {
         &format!("{DIR}/pinned-scn.yaml"),
         &format!("{DIR}/pinned.orders.yaml"),
     );
-    assert!(played.refused.is_some() && played.code == 1);
+    assert_eq!(
+        (played.code, played.refusal_kind.as_deref()),
+        (1, Some("already_used"))
+    );
     assert!(played.moved_on_table("p").is_none(), "{:?}", played.events);
     let legal = grognard(&[
         "legal",
