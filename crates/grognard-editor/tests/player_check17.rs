@@ -519,3 +519,47 @@ fn the_charts_tab_keeps_its_odds_whole_under_a_long_status_and_the_path_prompt()
     );
     assert!(h.query_by_label_contains("three_moves: ").is_none());
 }
+
+/// F12: at 800×600 the right panel gave the event log 3–4 lines and the dice log 2, and
+/// the *Legend* heading sat half hidden at the foot of the scrolled upper part. The legend's
+/// heading stands whole between the orders and the logs, and each log keeps room for
+/// at least five lines.
+#[test]
+fn at_800_by_600_the_legend_heading_is_whole_and_the_logs_keep_five_lines() {
+    let mut h = common::scenario("examples/hex-leaders.yaml", 800.0, 600.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    // Both logs long: the computer plays both sides a while.
+    for side in [SideId(0), SideId(1)] {
+        h.state_mut()
+            .command(Command::Seat(side, Some(grognard_play::PolicyKind::Greedy)));
+    }
+    let start = Instant::now();
+    while h.state().event_log().len() < 40
+        && h.state().session().expect("a game").game.phase().is_some()
+    {
+        assert!(start.elapsed() < Duration::from_secs(120), "{}", status(&h));
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_steps(2);
+    }
+    for side in [SideId(0), SideId(1)] {
+        h.state_mut().command(Command::Seat(side, None));
+    }
+    h.run();
+    assert!(h.state().event_log().len() >= 40, "a long log");
+    let legend = h.get_by_label("Legend").rect();
+    let events = h.get_by_label_contains("Event log (").rect();
+    let dice = h.get_by_label("Dice log").rect();
+    // A plain line of text, as the logs' lines are.
+    let line = dice.height();
+    assert!(legend.max.y <= events.min.y, "{legend:?} under {events:?}");
+    assert!(
+        dice.min.y - events.max.y >= 5.0 * line,
+        "event log: {events:?} to {dice:?}"
+    );
+    let status = h.ctx.content_rect().max.y - 30.0;
+    assert!(
+        status - dice.max.y >= 5.0 * line,
+        "dice log: {dice:?} to the status line at {status}"
+    );
+}

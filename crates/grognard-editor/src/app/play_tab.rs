@@ -237,10 +237,13 @@ impl EditorApp {
             .default_size(300.0_f32.min(widest))
             .max_size(widest)
             .show_collapsible(ui, &mut !self.saved.panel_hidden, |ui| {
-                // The orders, the piece and the legend scroll in the upper part, at most
-                // 55% of the panel; the logs keep the rest, so no number of order buttons
-                // pushes them out of sight.
-                let orders_height = (ui.available_height() * 0.55).max(160.0);
+                // The orders and the piece scroll in the upper part, at most 55% of the
+                // panel (40% of a short one, under 650 px: at 800×600 the logs had 2–4
+                // lines); the legend's heading stands whole under it, and the logs keep
+                // the rest, so no number of order buttons pushes them out of sight.
+                let panel = ui.available_height();
+                let share = if panel < 650.0 { 0.4 } else { 0.55 };
+                let orders_height = (panel * share).max(160.0);
                 let mut upper = egui::ScrollArea::vertical()
                     .id_salt("orders and piece")
                     .max_height(orders_height);
@@ -255,9 +258,15 @@ impl EditorApp {
                     }
                     ui.separator();
                     self.piece_panel(ui, &pieces, out);
-                    ui.separator();
-                    self.legend(ui, game);
                 });
+                ui.separator();
+                // Open, the legend scrolls in at most a third of the panel, and never in
+                // the room the logs need (their headings and a few lines each).
+                let line = ui.spacing().interact_size.y;
+                let most = (ui.available_height() - 12.0 * line)
+                    .min(panel / 3.0)
+                    .max(3.0 * line);
+                self.legend(ui, game, most);
                 ui.separator();
                 self.logs_ui(ui);
             });
@@ -332,81 +341,87 @@ impl EditorApp {
 
     /// The legend: terrain colours, what each edge feature looks like (a bridge and a ford
     /// drawn apart), the marks on counters and the mode letters.
-    fn legend(&self, ui: &mut egui::Ui, game: &grognard_kernel::game::Game) {
+    fn legend(&self, ui: &mut egui::Ui, game: &grognard_kernel::game::Game, most: f32) {
         egui::CollapsingHeader::new(RichText::new("Legend").strong())
             .id_salt("legend")
             .default_open(false)
             .show(ui, |ui| {
-                let rules = game.rules();
-                for (i, t) in rules.terrain.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        let (r, _) =
-                            ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
-                        let fill = self
-                            .rt
-                            .terrain_colors
-                            .get(i)
-                            .copied()
-                            .unwrap_or(Color32::GRAY);
-                        ui.painter().rect_filled(r, 2.0, fill);
-                        // Wrapped: a row laid out wider than the panel pushed the whole
-                        // panel's left edge off the window (1024×700).
-                        ui.add(egui::Label::new(spaced(&t.name)).wrap());
-                    });
-                }
-                for f in &rules.features {
-                    ui.horizontal(|ui| {
-                        let (r, _) =
-                            ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
-                        let (a, b) = (r.left_center(), r.right_center());
-                        // The swatch is drawn by the board's own code for the look.
-                        let look = board::feature_look(f);
-                        ui.painter().extend(board::feature_shapes(look, a, b, 30.0));
-                        let what = board::feature_words(look);
-                        ui.add(egui::Label::new(format!("{} — {what}", spaced(&f.name))).wrap());
-                    });
-                }
-                ui.label(format!(
-                    "Letters after a counter's name are its mode: {}.",
-                    crate::words::mode_letters(rules)
-                ));
-                if let Some(line) = crate::words::short_counter_names(rules) {
-                    ui.label(line);
-                }
-                if let Some(line) = board::region_legend(game.board()) {
-                    ui.label(line);
-                }
-                ui.label(
-                    "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
-                     legal target, yellow shading where the selected piece can reach; a dim \
-                     counter is face down (only where it is is known; \"out of sight\" when no \
-                     piece of yours sees it now), an outline where an enemy was last seen (where \
-                     it is now is unknown); an enemy marked \"face up\" shows what a face-up \
-                     marker shows every side, whatever its sighting level. Hover over a piece or \
-                     a cell for everything shown of it.",
-                );
-                if game.board().grid().is_some()
-                    && rules.piece_types.iter().any(|t| t.company.exits.is_some())
-                {
-                    ui.label(format!(
-                        "Orange shading marked \"{}\" past the board's edge: the selected \
-                         piece may step off the board there and leave the battle (a leader \
-                         escaping across his own baseline is out for the rest of the game, \
-                         and gives the enemy no banner).",
-                        board::EXIT_MARK
-                    ));
-                }
-                let levels = crate::words::sighting_levels(rules);
-                if !levels.is_empty() {
-                    ui.label(
-                        "An enemy's \"seen\" letter is the sighting level your pieces have \
-                         of it now:",
-                    );
-                    for l in levels {
-                        ui.label(l);
-                    }
-                }
+                egui::ScrollArea::vertical()
+                    .id_salt("legend lines")
+                    .max_height(most)
+                    .show(ui, |ui| self.legend_lines(ui, game));
             });
+    }
+
+    /// The legend's lines (terrain, edge features, counter marks, mode letters).
+    fn legend_lines(&self, ui: &mut egui::Ui, game: &grognard_kernel::game::Game) {
+        let rules = game.rules();
+        for (i, t) in rules.terrain.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
+                let fill = self
+                    .rt
+                    .terrain_colors
+                    .get(i)
+                    .copied()
+                    .unwrap_or(Color32::GRAY);
+                ui.painter().rect_filled(r, 2.0, fill);
+                // Wrapped: a row laid out wider than the panel pushed the whole
+                // panel's left edge off the window (1024×700).
+                ui.add(egui::Label::new(spaced(&t.name)).wrap());
+            });
+        }
+        for f in &rules.features {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(18.0, 12.0), egui::Sense::hover());
+                let (a, b) = (r.left_center(), r.right_center());
+                // The swatch is drawn by the board's own code for the look.
+                let look = board::feature_look(f);
+                ui.painter().extend(board::feature_shapes(look, a, b, 30.0));
+                let what = board::feature_words(look);
+                ui.add(egui::Label::new(format!("{} — {what}", spaced(&f.name))).wrap());
+            });
+        }
+        ui.label(format!(
+            "Letters after a counter's name are its mode: {}.",
+            crate::words::mode_letters(rules)
+        ));
+        if let Some(line) = crate::words::short_counter_names(rules) {
+            ui.label(line);
+        }
+        if let Some(line) = board::region_legend(game.board()) {
+            ui.label(line);
+        }
+        ui.label(
+            "Below the name: counters that changed (hits 1) and flags. A red ring marks a \
+             legal target, yellow shading where the selected piece can reach; a dim \
+             counter is face down (only where it is is known; \"out of sight\" when no \
+             piece of yours sees it now), an outline where an enemy was last seen (where \
+             it is now is unknown); an enemy marked \"face up\" shows what a face-up \
+             marker shows every side, whatever its sighting level. Hover over a piece or \
+             a cell for everything shown of it.",
+        );
+        if game.board().grid().is_some()
+            && rules.piece_types.iter().any(|t| t.company.exits.is_some())
+        {
+            ui.label(format!(
+                "Orange shading marked \"{}\" past the board's edge: the selected \
+                 piece may step off the board there and leave the battle (a leader \
+                 escaping across his own baseline is out for the rest of the game, \
+                 and gives the enemy no banner).",
+                board::EXIT_MARK
+            ));
+        }
+        let levels = crate::words::sighting_levels(rules);
+        if !levels.is_empty() {
+            ui.label(
+                "An enemy's \"seen\" letter is the sighting level your pieces have \
+                 of it now:",
+            );
+            for l in levels {
+                ui.label(l);
+            }
+        }
     }
 
     pub(super) fn overlay(&self) -> Overlay {
