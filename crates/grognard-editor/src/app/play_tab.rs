@@ -208,24 +208,7 @@ impl EditorApp {
         // when a phase, a side or the result changes.
         self.phase_bar(ui, stale, out);
         if self.rt.play.screen_hidden {
-            egui::CentralPanel::default_margins().show(ui, |ui| {
-                ui.vertical_centered(|ui| {
-                    ui.add_space(120.0);
-                    // The side by its name ("Pass the screen to french", not "to Side
-                    // french").
-                    let to = match self.rt.play.view {
-                        ViewAs::Side(s) => game.sides().get(s.index()).map_or_else(
-                            || view_label(game, self.rt.play.view),
-                            |d| d.name.clone(),
-                        ),
-                        ViewAs::Referee => "the referee".to_owned(),
-                    };
-                    ui.heading(format!("Pass the screen to {to}"));
-                    if ui.button("Show board").clicked() {
-                        out.push(Command::Reveal);
-                    }
-                });
-            });
+            self.pass_screen_ui(ui, game, out);
             return;
         }
         let pieces = pieces_for(game, self.rt.play.view);
@@ -337,6 +320,33 @@ impl EditorApp {
             }
         }
         self.rt.play.drawn = pieces;
+    }
+
+    /// The hot-seat screen between sides: whom to pass it to, and *Show board*.
+    fn pass_screen_ui(
+        &self,
+        ui: &mut egui::Ui,
+        game: &grognard_kernel::game::Game,
+        out: &mut Vec<Command>,
+    ) {
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(120.0);
+                // The side by its name ("Pass the screen to french", not "to Side
+                // french").
+                let to = match self.rt.play.view {
+                    ViewAs::Side(s) => game
+                        .sides()
+                        .get(s.index())
+                        .map_or_else(|| view_label(game, self.rt.play.view), |d| d.name.clone()),
+                    ViewAs::Referee => "the referee".to_owned(),
+                };
+                ui.heading(format!("Pass the screen to {to}"));
+                if ui.button("Show board").clicked() {
+                    out.push(Command::Reveal);
+                }
+            });
+        });
     }
 
     /// The legend: terrain colours, what each edge feature looks like (a bridge and a ford
