@@ -4,7 +4,35 @@
 //! words. Positions in `tests/fixtures/audits/square-blocks/fifteenth/` (the auditor's
 //! files, pointed at this tree's ruleset, and our own). Each test cites the seed line.
 
+use crate::util::{Played, cells, json_of, play_json_in, root};
+
 const T15: &str = "tests/fixtures/audits/square-blocks/fifteenth";
+
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder, as `side` when given.
+fn play15(scenario: &str, orders: &str, side: Option<&str>) -> Played {
+    let args: Vec<&str> = side.map(|s| vec!["--side", s]).unwrap_or_default();
+    play_json_in(&root().join(T15), scenario, orders, &args)
+}
+
+/// The refusal's words, asserted to be an `already_used` refusal (the kernel's kind for a
+/// piece that has done what it may this phase). prose: which rule refused is said only in
+/// the words, so the tests below check them too.
+fn used_up(p: &Played) -> &str {
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        p.refused
+    );
+    p.refused.as_deref().unwrap_or_default()
+}
+
+/// Whether `name` saved `halves` half points toward `(col, row)`.
+fn saved(p: &Played, name: &str, halves: i64, to: (i64, i64)) -> bool {
+    p.has("saved", name, |e| {
+        e["points"] == halves * 50 && e["toward"] == cells(&[to])[0]
+    })
+}
 
 /// stdout and stderr of a run, and its exit code.
 fn run15(args: &[&str]) -> (i32, String) {
@@ -28,45 +56,24 @@ fn audit15_1_an_arrow_costs_what_entering_its_square_would() {
     // Worked by hand (h4: fi, battle-mode infantry of 100 figures at (5,9), clear ground):
     // - h4b: turn 1, arrow to (5,8): a clear orthogonal step costs 1 mp, fi has ½ and
     //   nothing saved: refused. (Before the fix: laid, free, and one more each phase.)
-    let (code, out) = run15(&[
-        "play",
-        "h4.yaml",
-        "--orders",
-        "h4b.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains(&format!(
-            "h4b.orders.yaml:4:5: refused: fi {STEP}: entering (5,8) costs 1 mp and it has ½"
-        )),
-        "{out}"
-    );
+    let p = play15("h4.yaml", "h4b.orders.yaml", Some("french"));
+    let why =
+        format!("h4b.orders.yaml:4:5: refused: fi {STEP}: entering (5,8) costs 1 mp and it has ½");
+    assert!(used_up(&p).starts_with(&why), "{:?}", p.refused);
     // - h4s: turn 1 fi saves ½ toward (5,8); turn 2 ½ + ½ = 1 pays the arrow into (5,8)
     //   (the saved points spent); turn 3 the arrow to (5,7), next to (5,8), costs 1 again
     //   and fi has its ½ only: refused. The chain grows a square every second phase, as
     //   fi marches.
-    let (code, out) = run15(&[
-        "play",
-        "h4.yaml",
-        "--orders",
-        "h4s.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_ne!(code, 0, "{out}");
+    let p = play15("h4.yaml", "h4s.orders.yaml", Some("french"));
+    assert!(saved(&p, "fi", 1, (5, 8)), "{:?}", p.events);
     assert!(
-        out.contains("fi stands and saves its points toward (5,8) (½ saved)"),
-        "{out}"
+        p.has("spread", "fi", |e| e["cells"] == cells(&[(5, 9), (5, 8)])),
+        "{:?}",
+        p.events
     );
-    assert!(out.contains("fi now spreads over (5,9) → (5,8)\n"), "{out}");
-    assert!(
-        out.contains(&format!(
-            "h4s.orders.yaml:20:5: refused: fi {STEP}: entering (5,7) costs 1 mp and it has ½"
-        )),
-        "{out}"
-    );
+    let why =
+        format!("h4s.orders.yaml:20:5: refused: fi {STEP}: entering (5,7) costs 1 mp and it has ½");
+    assert!(used_up(&p).starts_with(&why), "{:?}", p.refused);
 }
 
 #[test]
@@ -78,30 +85,23 @@ fn audit15_2_a_command_that_laid_an_arrow_saves_nothing_and_one_that_saved_lays_
     // audit #2). Worked by hand:
     // - h4t: turn 2 fi lays (5,8) with its saved points, then saves toward (4,9):
     //   refused. (Before the fix: accepted, and the banked ½ paid the next step.)
-    let (code, out) = run15(&[
-        "play",
-        "h4.yaml",
-        "--orders",
-        "h4t.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_ne!(code, 0, "{out}");
+    let p = play15("h4.yaml", "h4t.orders.yaml", Some("french"));
     assert!(
-        out.contains("h4t.orders.yaml:13:5: refused: fi laid or took up an extension arrow this phase, which moves it: it saves no points in this phase"),
-        "{out}"
+        p.has("spread", "fi", |e| e["cells"] == cells(&[(5, 9), (5, 8)])),
+        "{:?}",
+        p.events
+    );
+    assert_eq!(
+        used_up(&p),
+        "h4t.orders.yaml:13:5: refused: fi laid or took up an extension arrow this phase, which moves it: it saves no points in this phase"
     );
     // - x2b: fi (battle mode, (5,8)) saves toward (4,7), then lays (5,7): refused.
     //   (Before the fix: both accepted in either order.)
-    let (code, out) = run15(&["play", "x2.yaml", "--orders", "x2b.orders.yaml"]);
-    assert_ne!(code, 0, "{out}");
-    assert!(
-        out.contains("fi stands and saves its points toward (4,7)"),
-        "{out}"
-    );
-    assert!(
-        out.contains("x2b.orders.yaml:5:5: refused: fi saved points this phase, standing still: it may lay or take up no extension arrow in it"),
-        "{out}"
+    let p = play15("x2.yaml", "x2b.orders.yaml", None);
+    assert!(saved(&p, "fi", 1, (4, 7)), "{:?}", p.events);
+    assert_eq!(
+        used_up(&p),
+        "x2b.orders.yaml:5:5: refused: fi saved points this phase, standing still: it may lay or take up no extension arrow in it"
     );
 }
 
@@ -115,24 +115,25 @@ fn audit15_4_stacking_counts_a_sides_own_pieces_and_a_dummy_has_one_figure() {
     // French dummies of 1 figure each, move onto (5,7), where the hidden Austrian ah (one
     // block, 140 figures) stands: 3 blocks and 142 figures counting ah, 2 blocks and 2
     // figures counting the French only: both moves are accepted.
-    let (code, out) = run15(&[
-        "play",
-        "h2_hid.yaml",
-        "--orders",
-        "h2.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("fd1 moved (5,8) → (5,7), cost 1"), "{out}");
-    assert!(out.contains("fd2 moved (4,8) → (5,7), cost 1½"), "{out}");
-    assert!(!out.contains("refused"), "{out}");
+    let p = play15("h2_hid.yaml", "h2.orders.yaml", Some("french"));
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let moved = |name: &str, from: (i64, i64), cost: i64| {
+        p.has("moved", name, |e| {
+            e["path"] == cells(&[from, (5, 7)]) && e["cost"] == cost
+        })
+    };
+    assert!(
+        moved("fd1", (5, 8), 100) && moved("fd2", (4, 8), 150),
+        "{:?}",
+        p.events
+    );
     // 001 l.62 ("each dummy command has a real officer but no combat units") and l.158
     // ("dummy commands have a figure but no combat units"): a dummy's one figure is its
     // officer. h2_fig, the auditor's position, gives fd2 20 figures: `validate` refuses it
     // at fd2's line. (Before the fix: accepted, and the 20 counted toward the 150.)
     let (code, out) = run15(&["validate", "h2_fig.yaml"]);
     assert_ne!(code, 0, "{out}");
+    // prose: a validation error at its line.
     assert!(
         out.contains("h2_fig.yaml:29:11: piece fd2: fd2 is a dummy, whose one figure is its officer, but has 20 figures"),
         "{out}"
@@ -153,15 +154,16 @@ fn audit15_3_an_hq_reads_chart_5_from_its_own_square_and_its_arrows_see_next_to_
     // reads the adjacent chart, which does not reach 2 squares. So fhq sights ai
     // at C, as hq0 (the same HQ with no arrow) does. (Before the fix: B.)
     for (scenario, orders) in [("hq1.yaml", Some("hq1.orders.yaml")), ("hq0.yaml", None)] {
-        let mut args = vec!["measure", scenario, "fhq", "ai"];
+        let mut args = vec!["measure", scenario, "fhq", "ai", "--json"];
         if let Some(o) = orders {
             args.extend(["--orders", o]);
         }
-        let (code, out) = run15(&args);
-        assert_eq!(code, 0, "{out}");
-        assert!(
-            out.contains("fhq sights ai at level C; ai sights fhq at no level"),
-            "{scenario}: {out}"
+        let m = json_of(&crate::util::grognard_in(&root().join(T15), &args));
+        let levels = (&m["a_sights_b"], &m["b_sights_a"]);
+        assert_eq!(
+            levels,
+            (&"C".into(), &serde_json::Value::Null),
+            "{scenario}: {m}"
         );
     }
 }
