@@ -2,7 +2,7 @@
 //! "Eighth outside audit"), run end to end on its positions in
 //! `tests/fixtures/audits/square-blocks/eighth/`. Each test cites the seed line.
 
-use crate::util::Run;
+use crate::util::{Played, Run, cells, json_of, play_json_in, root};
 
 const T8: &str = "tests/fixtures/audits/square-blocks/eighth";
 
@@ -10,10 +10,35 @@ fn run8(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T8, args)
 }
 
-/// What `play SCENARIO --orders ORDERS` prints, whatever its exit code.
-fn play8(scenario: &str, orders: &str) -> String {
-    let r = run8(&["play", scenario, "--orders", orders]);
-    format!("{}{}", r.stdout, r.stderr)
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder.
+fn play8(scenario: &str, orders: &str) -> Played {
+    play_json_in(&root().join(T8), scenario, orders, &[])
+}
+
+/// Whether `name` spread from `from` over `to` (a `spread` event), all orders accepted.
+fn spread(p: &Played, name: &str, from: (i64, i64), to: (i64, i64)) -> bool {
+    p.refused.is_none() && p.has("spread", name, |e| e["cells"] == cells(&[from, to]))
+}
+
+/// Whether `legal --json` after `open.orders.yaml` on `scenario` lists fh's arrow to (9,4).
+fn arrow_listed(scenario: &str) -> bool {
+    let r = run8(&[
+        "legal",
+        scenario,
+        "--orders",
+        "open.orders.yaml",
+        "--side",
+        "french",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let orders = json_of(&r)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(orders.len() > 1, "{orders:?}");
+    let arrow = serde_json::json!({"side": "french", "extend": {"piece": "fh", "to": [9, 4]}});
+    orders.contains(&arrow)
 }
 
 #[test]
@@ -31,53 +56,52 @@ fn audit8_1_an_extension_arrow_crosses_a_hedge_or_wall_but_never_a_river() {
     // over 2 squares is 25 each, above 5. Before the fix it was refused: "fh cannot
     // spread across the hedge between (9,5) and (9,4)".
     let moved = play8("fd.yaml", "hedgemove.orders.yaml");
-    assert!(moved.contains("fh moved (9,5) → (9,4), cost 1"), "{moved}");
-    let out = play8("fd.yaml", "hedge.orders.yaml");
-    assert!(out.contains("fh now spreads over (9,5) → (9,4)"), "{out}");
-    assert!(!out.contains("refused"), "{out}");
+    let step = moved.has("moved", "fh", |e| {
+        e["path"] == cells(&[(9, 5), (9, 4)]) && e["cost"] == 100
+    });
+    assert!(step, "{:?}", moved.events);
+    let p = play8("fd.yaml", "hedge.orders.yaml");
+    assert!(
+        spread(&p, "fh", (9, 5), (9, 4)),
+        "{:?} {:?}",
+        p.refused,
+        p.events
+    );
     // fdw.yaml: the same position with walls (cost 0) in place of hedges: the same arrow,
     // and fb's arrow (9,8) → (9,9) across the southern wall.
-    let out = play8("fdw.yaml", "hedge.orders.yaml");
-    assert!(out.contains("fh now spreads over (9,5) → (9,4)"), "{out}");
-    let out = play8("fdw.yaml", "back.orders.yaml");
-    assert!(out.contains("fb now spreads over (9,8) → (9,9)"), "{out}");
-    // `legal` lists the arrow across the hedge.
-    let r = run8(&[
-        "legal",
-        "fd.yaml",
-        "--orders",
-        "open.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = play8("fdw.yaml", "hedge.orders.yaml");
     assert!(
-        r.stdout.contains("extend: { piece: fh, to: [9, 4] }"),
-        "{}",
-        r.stdout
+        spread(&p, "fh", (9, 5), (9, 4)),
+        "{:?} {:?}",
+        p.refused,
+        p.events
     );
+    let p = play8("fdw.yaml", "back.orders.yaml");
+    assert!(
+        spread(&p, "fb", (9, 8), (9, 9)),
+        "{:?} {:?}",
+        p.refused,
+        p.events
+    );
+    // `legal` lists the arrow across the hedge.
+    assert!(arrow_listed("fd.yaml"));
     // fdr.yaml: a river on those edges (impassable, 000 l.176) still bars the arrow, in
     // the rule's words, and `legal` leaves it out.
-    let out = play8("fdr.yaml", "hedge.orders.yaml");
-    assert!(
-        out.contains("refused: the river between (9,5) and (9,4) cannot be crossed here"),
-        "{out}"
+    let p = play8("fdr.yaml", "hedge.orders.yaml");
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("impassable"),
+        "{:?}",
+        p.refused
     );
-    assert!(!out.contains("fh now spreads"), "{out}");
-    let r = run8(&[
-        "legal",
-        "fdr.yaml",
-        "--orders",
-        "open.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    // prose: the rule's words.
+    let why = p.refused.as_deref().unwrap_or_default();
     assert!(
-        !r.stdout.contains("extend: { piece: fh, to: [9, 4] }"),
-        "{}",
-        r.stdout
+        why.ends_with("refused: the river between (9,5) and (9,4) cannot be crossed here"),
+        "{why}"
     );
+    assert!(!p.has("spread", "fh", |_| true), "{:?}", p.events);
+    assert!(!arrow_listed("fdr.yaml"));
 }
 
 #[test]
@@ -119,6 +143,7 @@ fn audit8_measure_reads_sighting_as_the_charts_do() {
             want,
             "the view from ({at}) agrees: {abr2:?}"
         );
+        // prose: the tape's words agree.
         let text = crate::util::grognard(&["measure", path, "scout1", "abr2"]).stdout;
         let said = want.map_or_else(|| "no level".to_owned(), |l| format!("level {l}"));
         assert!(
