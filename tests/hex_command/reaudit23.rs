@@ -203,8 +203,10 @@ fn fired(name: &str, value: i64, band: &str, outcome: &str) -> (Value, Value, Va
 // fired on), l.264 and l.467 (a spotted marker is returned to the surface: the real unit is on
 // the table). The eighteenth audit's F1: a unit set up hidden kept the flag once revealed, and
 // fire at it counted only its ground. By hand: in f1a, m (works 4: quick works, one level of
-// cover; on clear ground) is set up hidden at (5,4), 2 hexes from b1 in the open, so blue has
-// identified it (`sighting seen`) when b1 fires in turn 1: the shot counts `+1 target in cover`,
+// cover; on clear ground) is set up hidden at (5,4), 2 hexes from b1 in the open; blue has
+// identified it (`sighting seen`) when b1 fires in turn 1, by the arrivals roll (seed 30: red
+// star; since the twenty-sixth round works are a trench that 3.1's 5 hexes do not see into,
+// l.467, so it is no longer revealed at once): the shot counts `+1 target in cover`,
 // band 2 (Code), cube red → miss, the same line as f1b, where m is set up in the open (it had
 // read `band 1 (Color) → hit`). In f1c m stands on a road in column (`on_road`), revealed at 3
 // hexes: `-1 target's flank or rear`, band 1, as f1d (it had read band 2 with no modifier). In

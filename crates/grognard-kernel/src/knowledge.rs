@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::geometry::{Cell, Facing, Grid};
-use crate::ids::{ChartId, FlagId, PieceId, PieceTypeId, TerrainId};
+use crate::ids::{ChartId, CounterId, FlagId, PieceId, PieceTypeId, TerrainId};
 use crate::piece::{Piece, Place};
 
 /// What a sighting tells about a piece: a set of facts.
@@ -125,12 +125,37 @@ pub struct RangeBand {
     /// It does not find pieces standing in these terrains (cover).
     #[serde(default)]
     pub not_in: Vec<TerrainId>,
+    /// It does not find pieces that carry any of these (cover a piece makes itself: works
+    /// it dug, a flag it holds).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_when: Vec<PieceMark>,
     /// It applies only while this optional rule is on.
     #[serde(default)]
     pub option: Option<usize>,
     /// It applies only while this setting has this value.
     #[serde(default)]
     pub setting: Option<(usize, i32)>,
+}
+
+/// Something a piece carries that a range band does not see through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceMark {
+    /// The counter is at this value or more.
+    CounterAtLeast(CounterId, i32),
+    /// The flag is set.
+    Flag(FlagId),
+}
+
+impl PieceMark {
+    /// True when `piece` carries it.
+    #[must_use]
+    pub fn on(self, piece: &Piece) -> bool {
+        match self {
+            Self::CounterAtLeast(c, at) => piece.counter(c) >= at,
+            Self::Flag(f) => piece.flag(f),
+        }
+    }
 }
 
 /// How a sighting chart reads.

@@ -7,13 +7,13 @@
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::ids::{ChartId, CounterId, FlagId, PieceTypeId, TerrainId};
 use grognard_kernel::knowledge::{
-    ContactRule, DecoyRule, Disclosure, LevelDef, ObserverRule, OffsetSight, RangeBand,
+    ContactRule, DecoyRule, Disclosure, LevelDef, ObserverRule, OffsetSight, PieceMark, RangeBand,
     SightChartDef, SightShape, SightingRules,
 };
 
 use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
-use crate::model::{ContactSpec, DecoySpec, SightChartSpec, SightingSpec};
+use crate::model::{ContactSpec, DecoySpec, MarkSpec, SightChartSpec, SightingSpec};
 
 /// Names the sighting section refers to.
 pub(crate) struct SightNames<'a> {
@@ -191,6 +191,11 @@ fn chart(
                     .iter()
                     .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
                     .collect();
+                let not_when = b
+                    .not_when
+                    .iter()
+                    .filter_map(|m| piece_mark(cx, names, m))
+                    .collect();
                 let option = b
                     .option
                     .as_ref()
@@ -215,6 +220,7 @@ fn chart(
                     concealed_too: b.concealed_too,
                     roll,
                     not_in,
+                    not_when,
                     option,
                     setting,
                 }
@@ -423,4 +429,25 @@ fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<Deco
         per_piece: d.per_piece.min(8),
         kind,
     })
+}
+
+/// A band's `not_when` entry: a counter at a level or a flag, exactly one.
+fn piece_mark(cx: &mut Cx, names: &SightNames, m: &Located<MarkSpec>) -> Option<PieceMark> {
+    match (&m.value.counter, &m.value.flag) {
+        (Some(c), None) => {
+            let id = cx.lookup_id::<CounterId>("counter", c, names.counters)?;
+            Some(PieceMark::CounterAtLeast(id, m.value.at_least.unwrap_or(1)))
+        }
+        (None, Some(f)) if m.value.at_least.is_none() => cx
+            .lookup_id::<FlagId>("flag", f, names.flags)
+            .map(PieceMark::Flag),
+        _ => {
+            cx.error(
+                &m.location,
+                "a sighting band's `not_when` entry names a counter (`{counter: works, \
+                 at_least: 4}`) or a flag (`{flag: dug_in}`), one of them",
+            );
+            None
+        }
+    }
 }

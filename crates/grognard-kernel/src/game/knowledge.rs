@@ -222,7 +222,8 @@ impl Game {
     }
 
     /// True when `band` can find `target` in this state (its option and setting are in
-    /// force, and the target stands in none of the terrains it does not see into).
+    /// force, the target stands in none of the terrains it does not see into and carries
+    /// none of the marks it does not see through).
     pub(super) fn band_applies(
         &self,
         state: &State,
@@ -256,7 +257,7 @@ impl Game {
                 return false;
             }
         }
-        true
+        !band.not_when.iter().any(|m| m.on(target))
     }
 
     pub(super) fn band_reach(&self, band: &RangeBand, observer: &Piece) -> u32 {

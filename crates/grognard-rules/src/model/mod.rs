@@ -1052,6 +1052,9 @@ pub struct RangeBandSpec {
     pub roll: Option<SightRollSpec>,
     /// Terrains it does not find pieces in (cover).
     pub not_in: Vec<Located<String>>,
+    /// What a piece carries that it does not find it under (`{counter: works, at_least: 4}`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_when: Vec<Located<MarkSpec>>,
     /// Only while this optional rule is on.
     pub option: Option<Located<String>>,
     /// Only while a setting has a value (`{clear_day: 1}`).

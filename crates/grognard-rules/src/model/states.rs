@@ -43,3 +43,20 @@ pub struct HoldsSpec {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<Located<String>>,
 }
+
+/// Something a piece carries: a counter at a level (`counter` with `at_least`, 1 when
+/// absent) or a flag (`flag`). A sighting band's `not_when` names the cover a piece makes
+/// itself (works it dug).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct MarkSpec {
+    /// The piece's counter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counter: Option<Located<String>>,
+    /// The counter's least value (1 when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<i32>,
+    /// The piece's flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flag: Option<Located<String>>,
+}
