@@ -253,12 +253,18 @@ pub(crate) fn measure(
         Some(Arc::Rear) => "rear",
         Some(Arc::Same) | None => "same place",
     };
-    let (arc_ab, arc_ba) = (arc(game.bearing(pa, pb)), arc(game.bearing(pb, pa)));
     // A marker the side has not identified: what it is, and so what it sees, is not known.
     let marker = |p: &grognard_kernel::piece::Piece| {
         viewer.is_some_and(|v| game.order_name_as(Some(v), p.id).starts_with('#'))
     };
     let (ma, mb) = (marker(pa), marker(pb));
+    // A piece whose type has no facing (`faces: false`: a commander) has no arcs; a marker
+    // is measured by the facing it shows, whatever it hides.
+    let faces = |p: &grognard_kernel::piece::Piece, m: bool| {
+        m || game.rules().piece_type(p.kind).is_none_or(|t| t.faces)
+    };
+    let arc_ab = faces(pa, ma).then(|| arc(game.bearing(pa, pb)));
+    let arc_ba = faces(pb, mb).then(|| arc(game.bearing(pb, pa)));
     let line = |x: &grognard_kernel::piece::Piece, y: &grognard_kernel::piece::Piece| match viewer {
         None => Some(game.clear_sight(game.state(), x, y)),
         Some(_) if marker(x) => None,
@@ -314,7 +320,7 @@ struct Tape<'g, 'n> {
     markers: (bool, bool),
     sighting: bool,
     distance: (f64, f64, &'static str),
-    arcs: (&'static str, &'static str),
+    arcs: (Option<&'static str>, Option<&'static str>),
     lines: (Option<bool>, Option<bool>),
     levels: (Option<&'g str>, Option<&'g str>),
 }
@@ -374,7 +380,11 @@ fn print_tape(t: &Tape) {
     } else {
         out!("{a} to {b}: {distance} {unit}");
     }
-    out!("{b} is in {a}'s {arc_ab} arc; {a} is in {b}'s {arc_ba} arc");
+    let arcs = |x: &str, y: &str, arc: Option<&str>| match arc {
+        Some(arc) => format!("{y} is in {x}'s {arc} arc"),
+        None => format!("{x} has no facing, so no arcs"),
+    };
+    out!("{}; {}", arcs(a, b, arc_ab), arcs(b, a, arc_ba));
     if sighting {
         let level =
             |l: Option<&str>| l.map_or_else(|| "no level".to_owned(), |l| format!("level {l}"));

@@ -39,3 +39,29 @@ fn a_marker_in_finished_works_is_not_revealed_at_five_hexes() {
         "{blue}"
     );
 }
+
+// 5.1c (004 l.531): commanders have no zones and no facing. w02.yaml: blue's b1 at (8,3)
+// facing E; red's commanders k7 at (10,3) (ahead of b1) and k8 at (6,3) (behind it). By
+// hand: k7 stands in b1's front arc and k8 in its rear arc, and neither commander has an arc
+// for b1 to stand in: the tape says so, and its JSON gives `null`. Before, it measured them
+// with a default facing (east): `b1 is in k7's rear arc`, `b1 is in k8's front arc` (W2).
+#[test]
+fn measure_gives_a_commander_no_facing() {
+    let text = run(&["measure", "w02.yaml", "b1", "k7"]);
+    assert!(
+        text.contains("k7 is in b1's front arc; k7 has no facing, so no arcs"),
+        "{text}"
+    );
+    assert!(!text.contains("k7's"), "{text}");
+    let json = run(&[
+        "measure", "w02.yaml", "--side", "blue", "b1", "k8", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["arc_of_b_from_a"], "rear", "{json}");
+    assert!(v["arc_of_a_from_b"].is_null(), "{json}");
+    let both = run(&["measure", "w02.yaml", "k7", "k8"]);
+    assert!(
+        both.contains("k7 has no facing, so no arcs; k8 has no facing, so no arcs"),
+        "{both}"
+    );
+}
