@@ -13,7 +13,9 @@ use grognard_lua::{Limits as LuaLimits, LuaHooks};
 use grognard_rules::diag::{Diagnostic, Diagnostics};
 use grognard_rules::load;
 use grognard_rules::orders::{describe_order, resolve_order, resolve_order_as};
-use grognard_rules::save::{SAVE_FORMAT, SaveFile, first_divergence};
+use grognard_rules::save::{
+    SAVE_FORMAT, SIDE_SAVE_FORMAT, SaveFile, SideSaveFile, first_divergence,
+};
 use grognard_rules::suggest::did_you_mean;
 use grognard_rules::yaml::Limits;
 
@@ -101,9 +103,44 @@ pub(crate) fn apply_orders(
     Ok(applied)
 }
 
+/// A side's redacted save (`play --side S --save`) read from `bytes`, if that is what they
+/// hold: its format tag says so.
+pub(crate) fn side_save_in(bytes: &[u8]) -> Option<SideSaveFile> {
+    #[derive(serde::Deserialize)]
+    struct Tag {
+        format: Option<String>,
+    }
+    let tag: Tag = serde_json::from_slice(bytes).ok()?;
+    (tag.format.as_deref() == Some(SIDE_SAVE_FORMAT))
+        .then(|| serde_json::from_slice(bytes).ok())
+        .flatten()
+}
+
+/// Why a side's redacted save cannot be replayed, and what can be read from it, at the line
+/// of its format tag.
+pub(crate) fn side_save_refusal(path: &Path, bytes: &[u8], save: &SideSaveFile) -> Failure {
+    let text = String::from_utf8_lossy(bytes);
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"format\""))
+        .map_or(1, |i| i + 1);
+    let file = load::display(path);
+    let side = &save.side;
+    Failure::Rules(format!(
+        "{file}:{line}: this is {side}'s own save of a game (written by `play --side {side} \
+         --save`): it keeps only what {side} may know (its view, its log and its own orders), \
+         with no seed and none of the enemy's orders, so the game cannot be replayed or rebuilt \
+         for another read; `grognard view {file} --side {side} --json` prints the view and log it \
+         holds. The referee's save (`play --save`, without --side) replays."
+    ))
+}
+
 pub(crate) fn replay_save(path: &Path) -> Result<(Game, SaveFile), Failure> {
     let bytes =
         load::read_limited(path, &Limits::default()).map_err(|d| Failure::Rules(d.to_string()))?;
+    if let Some(side_save) = side_save_in(&bytes) {
+        return Err(side_save_refusal(path, &bytes, &side_save));
+    }
     let save: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
         Failure::Rules(format!(
             "{}:{}:{}: not a grognard save: {e}",

@@ -13,7 +13,10 @@ use grognard_rules::model::OrderSpec;
 use grognard_rules::orders::describe_order_as;
 use serde_json::json;
 
-use crate::common::{Failure, Outcome, apply_orders, hooks_for, print_json, replay_save};
+use crate::common::{
+    Failure, Outcome, apply_orders, hooks_for, print_json, replay_save, side_save_in,
+    side_save_refusal,
+};
 
 /// The side named `name`, or a usage error listing the sides.
 pub(crate) fn side_named(game: &Game, name: &str) -> Result<SideId, Failure> {
@@ -67,6 +70,10 @@ pub(crate) fn view(
     referee: bool,
     json: bool,
 ) -> Outcome {
+    if let Some(shown) = side_save_view(file, orders, side, json)? {
+        print_json(&shown);
+        return Ok(());
+    }
     let game = open_game(file, orders, side)?;
     match (side, referee) {
         (Some(_), true) | (None, false) => Err(Failure::Usage(
@@ -97,6 +104,34 @@ pub(crate) fn view(
             Ok(())
         }
     }
+}
+
+/// `view SAVE --side S --json` of S's own redacted save: the view and log it holds, as
+/// `view --side S --json` printed them when it was written (no game is rebuilt). Any other
+/// read of such a save is refused in plain words; `None` when `file` is not one.
+fn side_save_view(
+    file: &Path,
+    orders: Option<&Path>,
+    side: Option<&str>,
+    json: bool,
+) -> Result<Option<serde_json::Value>, Failure> {
+    if orders.is_some()
+        || !file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        return Ok(None);
+    }
+    let Ok(bytes) = grognard_rules::load::read_limited(file, &Default::default()) else {
+        return Ok(None);
+    };
+    let Some(save) = side_save_in(&bytes) else {
+        return Ok(None);
+    };
+    if json && side == Some(save.side.as_str()) {
+        return Ok(Some(json!({"view": save.view, "events": save.events})));
+    }
+    Err(side_save_refusal(file, &bytes, &save))
 }
 
 /// `grognard legal`: every order `side` may give now, in the orders-file syntax.

@@ -861,6 +861,49 @@ fn play_for_a_side_writes_a_redacted_save_without_seed_or_enemy_orders() {
     assert_eq!(replay.code, 1);
 }
 
+// A side's redacted save read back (issue 33, the twentieth Hex Command audit's E1): replay
+// and a text view refuse it in plain words (whose save, why, what can be read), at the line
+// of its format tag, never a deserializer's type name; `view --side S --json` prints the view
+// and log it holds, the same bytes as the live view of that position.
+#[test]
+fn a_side_save_read_back_says_what_it_is_and_shows_its_view() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let save = dir.path().join("french.json");
+    let path = save.to_str().unwrap_or_default();
+    let (scenario, orders) = (
+        "examples/square-blocks.yaml",
+        "examples/square-blocks.orders.yaml",
+    );
+    let run = grognard(&[
+        "play", scenario, "--orders", orders, "--side", "french", "--save", path,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for args in [
+        vec!["replay", path],
+        vec!["view", path, "--side", "french"],
+        vec!["view", path, "--referee"],
+    ] {
+        let r = grognard(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!(
+                "{path}:2: this is french's own save of a game (written by `play --side french --save`)"
+            )) && r.stderr.contains("cannot be replayed")
+                && r.stderr.contains(&format!("`grognard view {path} --side french --json`")),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("SavedRef"), "{}", r.stderr);
+    }
+    let saved = grognard(&["view", path, "--side", "french", "--json"]);
+    assert_eq!(saved.code, 0, "{}", saved.stderr);
+    let live = grognard(&[
+        "view", scenario, "--orders", orders, "--side", "french", "--json",
+    ]);
+    assert_eq!(live.code, 0, "{}", live.stderr);
+    assert_eq!(saved.stdout, live.stdout);
+}
+
 fn spotting_rules() -> Ruleset {
     load_ruleset(&root().join("tests/fixtures/hidden/hex-spotting.yaml"))
         .unwrap_or_else(|d| panic!("{d}"))
