@@ -62,6 +62,15 @@ end
 local function arrivals(game)
   local turn = game:turn()
   local taken, rolled, blocked = {}, {}, {}
+  -- The commanders riding each reinforcement: his `arrives` is spent when it comes on.
+  local riders = {}
+  for _, u in ipairs(game:off_board_units()) do
+    local host = game:kind(u) == "commander" and game:host(u) or nil
+    if host ~= nil then
+      riders[host] = riders[host] or {}
+      table.insert(riders[host], u)
+    end
+  end
   for _, u in ipairs(game:off_board_units()) do
     local due = game:counter(u, "arrives")
     -- A commander attached to a reinforcement arrives with it, on its hex (6, l.565-571;
@@ -97,6 +106,9 @@ local function arrivals(game)
           taken[key] = true
           game:place(u, c.col, c.row, "reinforcement arriving at entry place " .. k)
           game:add_counter(u, "arrives", -due)
+          for _, r in ipairs(riders[u] or {}) do
+            game:add_counter(r, "arrives", -game:counter(r, "arrives"))
+          end
           placed = true
           break
         end

@@ -65,3 +65,29 @@ fn measure_gives_a_commander_no_facing() {
         "{both}"
     );
 }
+
+// 6 (004 l.565-571: an attached commander is with his unit) and 4a (l.513: a reinforcement
+// comes on at its place on its turn). h13f.yaml: red's r7 (cavalry) is due on turn 1 at entry
+// place 1, the one hex (11,3), with k7 set up attached to it, both `arrives: 1`. By hand: r7
+// comes on at (11,3) carrying k7, and both have arrived, so k7's counter is spent with r7's
+// (`k7 arrives 1 → 0`) and the table no longer lists `arrives 1` on him. Before, k7 rode r7
+// but kept `[arrives 1, entry 1]` (the rest of the audit's W1).
+#[test]
+fn a_commander_arriving_with_his_unit_is_no_longer_due() {
+    let referee = run(&["view", "h13f.yaml", "--referee"]);
+    let k7 = referee
+        .lines()
+        .find(|l| l.trim_start().starts_with("k7 "))
+        .expect("k7 listed");
+    assert!(k7.contains("(11,3)") && !k7.contains("arrives"), "{k7}");
+    assert!(referee.contains("  k7 arrives 1 → 0\n"), "{referee}");
+    let r7 = referee
+        .lines()
+        .position(|l| l == "  r7 arrives 1 → 0")
+        .expect("r7 arrives");
+    assert_eq!(
+        referee.lines().nth(r7 + 1),
+        Some("  k7 arrives 1 → 0"),
+        "{referee}"
+    );
+}
