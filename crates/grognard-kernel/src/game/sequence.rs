@@ -234,6 +234,15 @@ impl Resolution<'_> {
             owner: game.phase_owner(self.next),
         });
         self.next.phase_start = self.next.pieces.iter().map(|p| p.place.clone()).collect();
+        // The game's first phase: its hook reads what the sides know of the table as it was
+        // set up (`game:known`), so it is computed now — unless the set-up is blind, where
+        // nothing is sighted until this hook has run (`sighting.blind_setup`).
+        if self.next.turn == 1
+            && self.next.step == 0
+            && game.sighting().is_some_and(|s| !s.blind_setup)
+        {
+            self.update_knowledge();
+        }
         // The hook sees the state as the phase begins. Phases of a side's turn roll that
         // side's dice; the others the game's own.
         let name = phase.name.clone();
