@@ -2,12 +2,55 @@
 //! "Sixth outside audit"), run end to end on its positions in
 //! `tests/fixtures/audits/square-blocks/sixth/`. Each test cites the seed line.
 
-use crate::util::Run;
+use serde_json::{Value, json};
+
+use crate::util::{Played, Run, cells, count_events, json_of, play_json_in, root};
 
 const T6: &str = "tests/fixtures/audits/square-blocks/sixth";
 
 fn run6(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T6, args)
+}
+
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder (the referee's log).
+fn play6(scenario: &str, orders: &str) -> Played {
+    play_json_in(&root().join(T6), scenario, orders, &[])
+}
+
+/// Where the first `rolled` event for `purpose` stands.
+fn rolled(p: &Played, purpose: &str) -> Option<usize> {
+    (p.events.iter()).position(|e| e["event"] == "rolled" && e["roll"]["purpose"] == purpose)
+}
+
+/// A roll's die, modifiers, score and outcome.
+fn roll_of(roll: &Value) -> (Value, Value, Value, Value) {
+    let r = roll.clone();
+    (
+        r["dice"][0]["value"].clone(),
+        r["modifiers"].clone(),
+        r["score"].clone(),
+        r["outcome"].clone(),
+    )
+}
+
+/// `legal --json`'s orders for piece `name` after `orders` on `scenario`, as the French.
+fn legal_of(scenario: &str, orders: &str, name: &str) -> Vec<Value> {
+    let r = run6(&[
+        "legal", scenario, "--orders", orders, "--side", "french", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{scenario}: {}", r.stderr);
+    let listed = json_of(&r)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    (listed.into_iter())
+        .filter(|o| {
+            o.as_object()
+                .into_iter()
+                .flatten()
+                .any(|(_, v)| *v == name || v["piece"] == name)
+        })
+        .collect()
 }
 
 #[test]
@@ -19,42 +62,33 @@ fn audit6_1_an_arrow_laid_next_to_an_enemy_block_is_contact_and_ends_the_command
     // both a king's step from (5,6): contact, both deploy (the non-phasing side's first,
     // 000 l.127-129) and the movement of inf is over. Before the fix the arrow sighted
     // both at A, nobody deployed, and inf gathered and marched off to (3,8).
-    let r = run6(&["play", "x1.yaml", "--orders", "x2.orders.yaml"]);
-    assert_ne!(r.code, 0, "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("inf comes into contact at (5,6); deploying in order: ainf, binf, inf"),
-        "{}",
-        r.stdout
+    let p = play6("x1.yaml", "x2.orders.yaml");
+    let deploy = json!([p.piece("ainf"), p.piece("binf"), p.piece("inf")]);
+    let contact = p.has("contact", "inf", |e| {
+        e["at"] == cells(&[(5, 6)])[0] && e["deploy"] == deploy
+    });
+    assert!(contact, "{:?}", p.events);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        p.refused
     );
-    assert!(
-        r.stderr.contains(
+    // prose: the rule is named in the words.
+    assert_eq!(
+        p.refused.as_deref(),
+        Some(
             "x2.orders.yaml:5:5: refused: inf came into contact with the enemy this phase, which ends its movement"
-        ),
-        "{}",
-        r.stderr
+        )
     );
-    assert!(!r.stdout.contains("inf gathers"), "{}", r.stdout);
+    // The arrow is the only spread: no gathering after the contact.
+    assert_eq!(count_events(&p.events, "spread"), 1, "{:?}", p.events);
     // Nor may it move: the legal orders after the arrow list no move, arrow or gathering
     // for inf (facings and a change of mode stay: they are not movement).
-    let l = run6(&[
-        "legal",
-        "x1.yaml",
-        "--orders",
-        "x2a.orders.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(l.code, 0, "{}", l.stderr);
-    let inf: Vec<&str> = l.stdout.lines().filter(|l| l.contains("\"inf\"")).collect();
-    assert!(inf.iter().any(|l| l.contains("face:")), "{}", l.stdout);
-    for line in inf {
-        assert!(
-            !line.contains("move:") && !line.contains("gather") && !line.contains("extend"),
-            "{}",
-            l.stdout
-        );
-    }
+    let inf = legal_of("x1.yaml", "x2a.orders.yaml", "inf");
+    let has = |kind: &str| inf.iter().any(|o| o.get(kind).is_some());
+    assert!(has("face"), "{inf:?}");
+    assert!(!has("move") && !has("gather") && !has("extend"), "{inf:?}");
 }
 
 #[test]
@@ -69,28 +103,13 @@ fn audit6_2_a_dummy_and_a_real_block_may_do_the_same_in_public() {
     // hand: the dummy has 1 figure, 1 < 5 × 2, so before the fix it could lay no arrow and
     // `extend: { piece: fd, to: [6, 6] }` proved the block at (6,7) real.
     let legal = |p: &str| {
-        let r = run6(&[
-            "legal",
-            p,
-            "--orders",
-            "dx0.orders.yaml",
-            "--side",
-            "french",
-        ]);
-        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
-        r.stdout
-            .lines()
-            .filter(|l| l.contains("piece: fd,") && !l.contains("redeploy"))
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
+        let mut fd = legal_of(p, "dx0.orders.yaml", "fd");
+        fd.retain(|o| o.get("redeploy").is_none());
+        fd
     };
     let (dummy, real) = (legal("v0.yaml"), legal("v0real.yaml"));
-    assert!(
-        dummy
-            .iter()
-            .any(|l| l.contains("extend: { piece: fd, to: [6, 6] }")),
-        "{dummy:?}"
-    );
+    let arrow = json!({"side": "french", "extend": {"piece": "fd", "to": [6, 6]}});
+    assert!(dummy.contains(&arrow), "{dummy:?}");
     assert_eq!(dummy, real);
     let view = |p: &str| {
         let r = run6(&[
@@ -107,14 +126,11 @@ fn audit6_2_a_dummy_and_a_real_block_may_do_the_same_in_public() {
     assert_eq!(view("v0.yaml"), view("v0real.yaml"));
     // The auditor's orders: the dummy's arrow is accepted. (v0f, its 20-figure dummy, is
     // refused by `validate` since the fifteenth round: a dummy's one figure is its officer.)
-    for p in ["v0.yaml", "v0real.yaml"] {
-        let r = run6(&["play", p, "--orders", "dx.orders.yaml"]);
-        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
-        assert!(
-            r.stdout.contains("fd now spreads over (6,7) → (6,6)"),
-            "{}",
-            r.stdout
-        );
+    for scenario in ["v0.yaml", "v0real.yaml"] {
+        let p = play6(scenario, "dx.orders.yaml");
+        assert_eq!((p.code, &p.refused), (0, &None), "{scenario}");
+        let spread = p.has("spread", "fd", |e| e["cells"] == cells(&[(6, 7), (6, 6)]));
+        assert!(spread, "{scenario}: {:?}", p.events);
     }
 }
 
@@ -137,6 +153,7 @@ fn audit6_3_nothing_is_sighted_in_the_set_up() {
         "french",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // prose: the words the French read say nothing sighted or real of #8.
     assert!(!r.stdout.contains("sights"), "{}", r.stdout);
     assert!(!r.stdout.contains("real"), "{}", r.stdout);
     assert!(
@@ -146,15 +163,11 @@ fn audit6_3_nothing_is_sighted_in_the_set_up() {
         r.stdout
     );
     // The referee's log: the scouts' first fate rolls come before any sighting.
-    let p = run6(&["play", "su.yaml", "--orders", "su2.orders.yaml"]);
-    assert_eq!(p.code, 0, "{}", p.stderr);
-    let setup: String = p
-        .stdout
-        .split("turn 1 · command phase")
-        .next()
-        .unwrap_or("")
-        .into();
-    assert!(!setup.contains("sights"), "{}", p.stdout);
+    let p = play6("su.yaml", "su2.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let setup = p.in_phase(1, "set-up", "french and austrians");
+    assert!(setup.iter().any(|e| e["event"] == "arrived"), "{setup:?}");
+    assert!(!setup.iter().any(|e| e["event"] == "sighted"), "{setup:?}");
 }
 
 #[test]
@@ -165,32 +178,36 @@ fn audit6_4_a_turn_that_puts_the_feature_behind_ends_forward_deployment() {
     // note on #18a): still forward; facing S the hedge is on the edge behind it, nothing of
     // it in the forward half: the forward deployment ends, told to every player as it was
     // declared. Before the fix h stayed "deployed forward" facing S.
-    let r = run6(&["play", "fd.yaml", "--orders", "fd3.orders.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let after_e = r.stdout.split("h now faces E").nth(1).unwrap_or("");
-    let (between, after_s) = after_e.split_once("h now faces S").unwrap_or(("", ""));
-    assert!(!between.contains("no longer"), "{}", r.stdout);
+    let p = play6("fd.yaml", "fd3.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let ended = "the command at (8,5) is no longer deployed forward: its feature is now behind it";
+    let told = (p.events.iter()).position(|e| e["event"] == "announced" && e["text"] == ended);
+    let east = p.find("faced", "h", |e| e["facing"] == "E");
+    let south = p.find("faced", "h", |e| e["facing"] == "S");
     assert!(
-        after_s.contains(
-            "announced: the command at (8,5) is no longer deployed forward: its feature is now behind it"
-        ),
-        "{}",
-        r.stdout
+        east.is_some() && east < south && south < told,
+        "{:?}",
+        p.events
     );
-    let v = run6(&[
+    assert_eq!(
+        p.flag("h", "forward_deployed", false)
+            .map(|i| i > south.unwrap_or(0)),
+        Some(true)
+    );
+    let v = json_of(&run6(&[
         "view",
         "fd.yaml",
         "--orders",
         "fd3.orders.yaml",
         "--side",
         "austrians",
-    ]);
-    assert!(
-        v.stdout
-            .contains("the command at (8,5) is no longer deployed forward"),
-        "{}",
-        v.stdout
-    );
+        "--json",
+    ]));
+    let heard = v["events"].as_array().is_some_and(|e| {
+        e.iter()
+            .any(|e| e["event"] == "announced" && e["text"] == ended)
+    });
+    assert!(heard, "{v}");
 }
 
 #[test]
@@ -201,19 +218,21 @@ fn audit6_5_replaced_a_known_dummy_keeps_no_enemy_block_out_of_its_square() {
     // Worked by hand (d1): inf at (4,7) stands next to the Austrian dummy ad at (4,6) and
     // sees it at A (adjacent, chart X=A*), so the French know it is a dummy; the move into
     // (4,6) now goes ahead (one step, 1 mp) and nobody deploys (a dummy makes no contact).
-    let r = run6(&["play", "d1.yaml", "--orders", "d1.orders.yaml"]);
+    let p = play6("d1.yaml", "d1.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
     assert!(
-        r.stdout.contains("french sights ad at level A"),
-        "{}",
-        r.stdout
+        p.has("sighted", "ad", |e| e["side"] == 0 && e["level"] == "A"),
+        "{:?}",
+        p.events
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let moved = p.has("moved", "inf", |e| {
+        e["path"] == cells(&[(4, 7), (4, 6)]) && e["cost"] == 100
+    });
     assert!(
-        r.stdout.contains("inf moved (4,7) → (4,6), cost 1"),
-        "{}",
-        r.stdout
+        moved && count_events(&p.events, "contact") == 0,
+        "{:?}",
+        p.events
     );
-    assert!(!r.stdout.contains("contact"), "{}", r.stdout);
 }
 
 #[test]
@@ -223,17 +242,20 @@ fn audit6_6_reading_a_scout_may_look_all_round_in_one_command_phase() {
     // the sources set no limit on turning. Worked by hand (t1): sc at (4,8) turns E, S, W
     // and N in the French command phase; all four turns are accepted and chart #5 is read
     // from each facing (the blocks about it are sighted and lost as it turns).
-    let r = run6(&["play", "t1.yaml", "--orders", "t1.orders.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let mut rest = r.stdout.as_str();
-    for f in ["E", "S", "W", "N"] {
-        let at = rest
-            .find(&format!("sc now faces {f}"))
-            .unwrap_or_else(|| panic!("{}", r.stdout));
-        rest = &rest[at..];
-    }
-    let after_w = r.stdout.split("sc now faces W").nth(1).unwrap_or("");
-    assert!(after_w.contains("french sights"), "{}", r.stdout);
+    let p = play6("t1.yaml", "t1.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let turns: Vec<Option<usize>> = ["E", "S", "W", "N"]
+        .iter()
+        .map(|f| p.find("faced", "sc", |e| e["facing"] == *f))
+        .collect();
+    assert!(
+        turns.iter().all(Option::is_some) && turns.is_sorted(),
+        "{:?}",
+        p.events
+    );
+    let after_w = &p.events[turns[2].unwrap_or_default()..];
+    let sights = |e: &Value| e["event"] == "sighted" && e["side"] == 0 && !e["level"].is_null();
+    assert!(after_w.iter().any(sights), "{:?}", p.events);
 }
 
 #[test]
@@ -245,6 +267,7 @@ fn audit6_8_the_scout_fate_roll_beyond_5_squares_prints_no_plus_twos() {
     // score is 5 (before the fix: "+2 headquarters in transit, +2 night turn; score 9");
     // at 4-5 squares (range 1) both +2s stand, 5 + 4 = 9.
     let sb = "../../../../../rulesets/square-blocks.yaml";
+    // prose: the hand roll's lines (its JSON is checked below).
     let roll = |range: &str| {
         let r = run6(&[
             "roll",
@@ -284,23 +307,54 @@ fn audit6_8_the_scout_fate_roll_beyond_5_squares_prints_no_plus_twos() {
         "{near}"
     );
     assert!(!near.contains("overridden"), "{near}");
+    let roll_json = |range: &str| {
+        let args = [
+            "roll",
+            sb,
+            "scout_fate",
+            "--set",
+            range,
+            "--set",
+            "transit=1",
+            "--set",
+            "night=1",
+            "--seed",
+            "3",
+            "--json",
+        ];
+        json_of(&run6(&args))["roll"].clone()
+    };
+    let far = roll_json("range=0");
+    assert_eq!(
+        far["inputs"],
+        json!([["range", 0], ["transit", 0], ["night", 0]])
+    );
+    assert_eq!(
+        roll_of(&far),
+        (json!(5), json!([]), json!(5), json!("reports"))
+    );
+    let plus_twos = json!([{"name": "headquarters in transit", "value": 2}, {"name": "night turn", "value": 2}]);
+    let near = roll_json("range=1");
+    assert_eq!(
+        roll_of(&near),
+        (json!(5), plus_twos.clone(), json!(9), json!("reports"))
+    );
     // The same in a game (sf2, night, fhq in strategic mode: in transit). fa is 9 squares
     // (king moves) from ai: d10 7, score 7, reports (with the +2s it would be 11, removed);
     // fb, 2 squares from ai, rolls 7 + 4 = 11 against 9+: removed.
-    let p = run6(&["play", "sf2.yaml", "--orders", "empty.yaml"]);
-    assert_eq!(p.code, 0, "{}", p.stderr);
-    assert!(
-        p.stdout
-            .contains("scout_fate: d10 7; score 7 → reports (scout fate of fa)"),
-        "{}",
-        p.stdout
+    let p = play6("sf2.yaml", "empty.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let roll = |purpose: &str| {
+        let at = rolled(&p, purpose).unwrap_or_else(|| panic!("no {purpose}: {:?}", p.events));
+        roll_of(&p.events[at]["roll"])
+    };
+    assert_eq!(
+        roll("scout fate of fa"),
+        (json!(7), json!([]), json!(7), json!("reports"))
     );
-    assert!(
-        p.stdout.contains(
-            "scout_fate: d10 7; +2 headquarters in transit, +2 night turn; score 11 → removed (scout fate of fb)"
-        ),
-        "{}",
-        p.stdout
+    assert_eq!(
+        roll("scout fate of fb"),
+        (json!(7), plus_twos, json!(11), json!("removed"))
     );
 }
 
@@ -315,6 +369,7 @@ fn audit6_9_a_sides_scouts_first_report_after_their_own_first_fate_roll() {
     // scout, (3,4) facing N) has ai (3,2) two squares ahead, B. (Before the sixth audit's
     // fix as reported before any roll; from it until the thirteenth, only after its own
     // side's command phase.)
+    // prose: the views' lines (the referee's order of roll and report is on JSON below).
     let view = |orders: &str, side: &str| {
         let r = run6(&["view", "sf1.yaml", "--orders", orders, "--side", side]);
         assert_eq!(r.code, 0, "{}", r.stderr);
@@ -336,14 +391,14 @@ fn audit6_9_a_sides_scouts_first_report_after_their_own_first_fate_roll() {
         "{a2}"
     );
     // In the referee's log the roll comes first, then the report.
-    let p = run6(&["play", "sf1.yaml", "--orders", "sf1-b.orders.yaml"]);
-    assert_eq!(p.code, 0, "{}", p.stderr);
-    let roll = p.stdout.find("(scout fate of as)");
-    let report = p.stdout.find("austrians sights fi at level B");
+    let p = play6("sf1.yaml", "sf1-b.orders.yaml");
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let roll = rolled(&p, "scout fate of as");
+    let report = p.find("sighted", "fi", |e| e["side"] == 1 && e["level"] == "B");
     assert!(
         matches!((roll, report), (Some(a), Some(b)) if a < b),
-        "{}",
-        p.stdout
+        "{:?}",
+        p.events
     );
     // Turn 2, French command phase: both sides' scouts have rolled; each still reports
     // (as on the strength of its turn-1 roll, until its turn-2 roll).
