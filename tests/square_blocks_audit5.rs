@@ -3,11 +3,24 @@
 //! `tests/fixtures/audits/square-blocks/fifth/`. Each test cites the seed line.
 
 use crate::util::Run;
+use crate::util::{Played, cells, count_events, play_json_in, root};
 
 const T5: &str = "tests/fixtures/audits/square-blocks/fifth";
 
 fn run5(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T5, args)
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder.
+fn play5(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(T5), scenario, orders, args)
+}
+
+/// The refusal's words, asserted to be of `kind`. prose: which rule refused is said in
+/// the words.
+fn refused_for<'a>(p: &'a Played, kind: &str) -> &'a str {
+    assert_eq!(p.refusal_kind.as_deref(), Some(kind), "{:?}", p.refused);
+    p.refused.as_deref().unwrap_or_default()
 }
 
 fn out(r: &Run) -> (i32, String, String) {
@@ -26,6 +39,7 @@ fn audit5_1_what_legal_and_play_allow_follows_from_what_the_view_shows() {
     // 000 l.208) but not into a block's; so the two games' legal lists differ, and the
     // views must show why. Before the fix the scout was an anonymous "#N at (5,5)" like
     // the dummy while legal listed the move: the views matched and the answers did not.
+    // prose: the view's line for the cell is what this test compares with legal's.
     let view = |p: &str| run5(&["view", p, "--orders", "o2.yaml", "--side", "french"]);
     let legal = |p: &str| run5(&["legal", p, "--orders", "o2.yaml", "--side", "french"]);
     let games = ["p2scout.yaml", "p2dummy.yaml", "p2real.yaml"];
@@ -107,6 +121,7 @@ fn audit5_1_the_owner_sees_its_scout_as_the_enemy_does() {
         "{}",
         own.stdout
     );
+    // prose: the owner's and the enemy's view lines.
     let french = run5(&["view", "p4b.yaml", "--side", "french"]);
     let fs = french
         .stdout
@@ -119,16 +134,10 @@ fn audit5_1_the_owner_sees_its_scout_as_the_enemy_does() {
         "{}",
         french.stdout
     );
-    let enemy = run5(&[
-        "play",
-        "p4b.yaml",
-        "--orders",
-        "a_face.yaml",
-        "--side",
-        "french",
-    ]);
-    assert_eq!(enemy.code, 0, "{}", enemy.stderr);
-    assert!(enemy.stdout.contains("now faces E"), "{}", enemy.stdout);
+    let enemy = play5("p4b.yaml", "a_face.yaml", &["--side", "french"]);
+    assert_eq!((enemy.code, &enemy.refused), (0, &None));
+    let faced = (enemy.events.iter()).any(|e| e["event"] == "faced" && e["facing"] == "E");
+    assert!(faced, "{:?}", enemy.events);
 }
 
 #[test]
@@ -156,16 +165,23 @@ fn audit5_2_forward_deployment_is_told_by_its_square_not_its_marker() {
     );
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert_eq!(out(&a), out(&b));
-    assert!(
-        a.stdout
-            .contains("announced: the command at (3,3) is deployed forward"),
-        "{}",
-        a.stdout
-    );
-    assert!(!a.stdout.contains("forward_deploy"), "{}", a.stdout);
+    // The Austrians' log holds the announcement and no act of either marker.
+    let args = ["--option", "small_tables=on", "--side", "austrians"];
+    let told = play5("p12.yaml", "f_fwd.yaml", &args);
+    let said = serde_json::json!({"event": "announced", "text": "the command at (3,3) is deployed forward into a wood"});
+    assert!(told.events.contains(&said), "{:?}", told.events);
+    assert_eq!(count_events(&told.events, "acted"), 0, "{:?}", told.events);
     // The owner still reads which of its blocks did it.
-    let own = side("f_fwd.yaml", "french");
-    assert!(own.stdout.contains("iw2 forward_deploy"), "{}", own.stdout);
+    let own = play5(
+        "p12.yaml",
+        "f_fwd.yaml",
+        &["--option", "small_tables=on", "--side", "french"],
+    );
+    assert!(
+        own.has("acted", "iw2", |e| e["action"] == "forward_deploy"),
+        "{:?}",
+        own.events
+    );
 }
 
 #[test]
@@ -179,6 +195,7 @@ fn audit5_3_a_sighted_dummy_shows_its_owner_nothing_of_the_observer() {
     // collects no information) a dummy's flip is the sighting side's alone, so the French
     // see fd face down in p3a as in p3b: its flip would have told them a real enemy is in
     // sight of (5,6).
+    // prose: what the French view says (a leak in words).
     let a = run5(&[
         "view", "p3a.yaml", "--orders", "o2.yaml", "--side", "french",
     ]);
@@ -204,32 +221,34 @@ fn audit5_4_a_road_column_laid_along_the_road_marches_as_its_marker() {
     // Our reading (note): ir (road mode, 2 mp, at (6,9) on the road) lays an arrow to
     // (6,8), the next road square; to march it takes the arrow up (free), moves (6,9) →
     // (6,8) → (6,7) for 1 + 1 = 2 mp, and lays the arrow again behind it, all in one phase.
-    let r = run5(&["play", "p14.yaml", "--orders", "roadcol.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    for line in [
-        "ir now spreads over (6,9) → (6,8)",
-        "ir gathers into (6,9)",
-        "ir moved (6,9) → (6,8) → (6,7), cost 2",
-        "ir now spreads over (6,7) → (6,8)",
-    ] {
-        assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
-    }
+    let r = play5("p14.yaml", "roadcol.yaml", &[]);
+    assert_eq!((r.code, &r.refused), (0, &None));
+    let spread = |at: &[(i64, i64)]| r.find("spread", "ir", |e| e["cells"] == cells(at));
+    let laid = spread(&[(6, 9), (6, 8)]);
+    let gathered = spread(&[(6, 9)]);
+    let path = cells(&[(6, 9), (6, 8), (6, 7)]);
+    let marched = r.find("moved", "ir", |e| e["path"] == path && e["cost"] == 200);
+    let relaid = spread(&[(6, 7), (6, 8)]);
+    assert!(
+        laid.is_some() && laid < gathered && gathered < marched && marched < relaid,
+        "{:?}",
+        r.events
+    );
     // Off the road an arrow is refused (road mode follows roads, 001 l.97-99); a
     // strung-out column's move is refused with words that say to gather.
-    let off = run5(&["play", "p14.yaml", "--orders", "roadoff.yaml"]);
+    let off = play5("p14.yaml", "roadoff.yaml", &[]);
     assert!(
-        off.stderr
-            .contains("in road mode ir must follow a road, and there is none from (6,9) to (7,8)"),
-        "{}",
-        off.stderr
+        refused_for(&off, "impassable")
+            .ends_with("in road mode ir must follow a road, and there is none from (6,9) to (7,8)"),
+        "{:?}",
+        off.refused
     );
-    let strung = run5(&["play", "p14.yaml", "--orders", "f_roadext.yaml"]);
+    let strung = play5("p14.yaml", "f_roadext.yaml", &[]);
     assert!(
-        strung
-            .stderr
-            .contains("ir is spread over several cells; gather it before moving"),
-        "{}",
-        strung.stderr
+        refused_for(&strung, "bad_path")
+            .ends_with("ir is spread over several cells; gather it before moving"),
+        "{:?}",
+        strung.refused
     );
 }
 
@@ -240,6 +259,10 @@ fn audit5_5_a_save_then_a_change_into_battle_mode_is_refused_in_true_words() {
     // (strategic, 1½ mp, at (6,8)) saves toward the town at (7,7) (1½ + ½ = 2 > 1½), then
     // is ordered into battle mode. Our reading (note): a phase holds a save or the change,
     // never both. Before the fix the refusal said "inf has moved", which it had not.
+    for orders in ["f_savemode.yaml", "f_modesave.yaml", "f_movemode.yaml"] {
+        refused_for(&play5("p1.yaml", orders, &[]), "already_used");
+    }
+    // prose: this test is about the refusals' words.
     let r = run5(&["play", "p1.yaml", "--orders", "f_savemode.yaml"]);
     assert_ne!(r.code, 0);
     assert!(
@@ -279,13 +302,22 @@ fn audit5_6_scout_fate_counts_squares_as_a_king_moves() {
     // "4 or 5" on 10 only. fs at (2,6), ai at (4,4): 2 across and 2 up, 2 squares as a
     // king moves (4 counted orthogonally). The seed rolls fs a 9 (HQ set up, day): the
     // "2 or 3" row removes it; the "4 or 5" row would not.
-    let r = run5(&["play", "sf.yaml", "--orders", "empty.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout
-            .contains("scout_fate: d10 9; score 9 → removed (scout fate of fs)"),
-        "{}",
-        r.stdout
+    let r = play5("sf.yaml", "empty.yaml", &[]);
+    assert_eq!((r.code, &r.refused), (0, &None));
+    let roll = (r.events.iter())
+        .find(|e| e["event"] == "rolled" && e["roll"]["purpose"] == "scout fate of fs")
+        .map(|e| {
+            (
+                e["roll"]["dice"][0]["value"].clone(),
+                e["roll"]["score"].clone(),
+                e["roll"]["outcome"].clone(),
+            )
+        });
+    assert_eq!(
+        roll,
+        Some((9.into(), 9.into(), "removed".into())),
+        "{:?}",
+        r.events
     );
 }
 
