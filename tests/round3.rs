@@ -4,7 +4,7 @@
 //! tools (`sheet`, `view --side`). Every number is worked by hand from the fixture
 //! `tests/fixtures/round3/field.yaml` (points, measured centre to centre).
 
-use crate::util::grognard;
+use crate::util::{Played, grognard, play_json};
 
 const FIELD: &str = "tests/fixtures/round3/field.yaml";
 
@@ -23,6 +23,18 @@ fn play(name: &str, orders: &str) -> crate::util::Run {
     let run = grognard(&["play", FIELD, "--orders", &path.to_string_lossy()]);
     let _ = std::fs::remove_dir_all(&dir);
     run
+}
+
+/// [`play`] with `--json`: the events, with the pieces' names.
+fn played(name: &str, orders: &str) -> Played {
+    let dir = std::env::temp_dir().join(format!("grognard-round3-j-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("orders.yaml");
+    std::fs::write(&path, format!("orders:\n{orders}")).expect("write");
+    let p = play_json(FIELD, &path.to_string_lossy());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!((p.code, &p.refused), (0, &None), "{orders}");
+    p
 }
 
 fn refused(name: &str, order: &str) -> String {
@@ -126,34 +138,47 @@ fn held_flags_are_kept_only_on_the_types_they_name() {
         wound("r_horse"),
     ]
     .concat();
-    let run = play("held", &orders);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let out = run.stdout;
-    let lines: Vec<&str> = out.lines().map(str::trim).collect();
-    let at = |want: &str| {
-        lines
-            .iter()
-            .position(|l| *l == want)
-            .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
+    let p = played("held", &orders);
+    let found = |at: Option<usize>| at.unwrap_or_else(|| panic!("{:?}", p.events));
+    let hits = |name: &str, from: i64, to: i64| {
+        found(p.find("counter_changed", name, |e| {
+            e["counter"] == "hits" && e["from"] == from && e["to"] == to
+        }))
     };
-    assert_eq!(at("r1 is shaken"), at("r1 hits 1 → 2") + 1);
+    assert_eq!(found(p.flag("r1", "shaken", true)), hits("r1", 1, 2) + 1);
     assert_eq!(
-        at("r_horse is marked “horse_shaken”"),
-        at("r_horse hits 2 → 3") + 1
+        found(p.flag("r_horse", "horse_shaken", true)),
+        hits("r_horse", 2, 3) + 1
     );
-    assert!(!out.contains("r_horse is shaken"), "{out}");
-    assert!(!out.contains("r_gen is shaken"), "{out}");
-    assert!(!out.contains("r_gen is marked “horse_shaken”"), "{out}");
+    // The general took three hits and the horse its fourth: neither flag on either.
+    assert!(hits("r_gen", 2, 3) > hits("r_gen", 1, 2));
+    assert_eq!(p.flag("r_horse", "shaken", true), None, "{:?}", p.events);
+    assert_eq!(p.flag("r_gen", "shaken", true), None, "{:?}", p.events);
+    assert_eq!(
+        p.flag("r_gen", "horse_shaken", true),
+        None,
+        "{:?}",
+        p.events
+    );
     // As the game starts: r3 (7.51" from its general) is out of command; no general is.
-    for want in ["r3 is out_of_command", "b_gen is adrift", "r_gen is adrift"] {
-        assert!(lines.contains(&want), "no `{want}` in:\n{out}");
-    }
-    for not in [
-        "b_gen is out_of_command",
-        "r_gen is out_of_command",
-        "r1 is out_of_command",
+    for (name, flag) in [
+        ("r3", "out_of_command"),
+        ("b_gen", "adrift"),
+        ("r_gen", "adrift"),
     ] {
-        assert!(!out.contains(not), "`{not}` in:\n{out}");
+        assert!(
+            p.flag(name, flag, true).is_some(),
+            "{name} {flag}: {:?}",
+            p.events
+        );
+    }
+    for name in ["b_gen", "r_gen", "r1"] {
+        assert_eq!(
+            p.flag(name, "out_of_command", true),
+            None,
+            "{name}: {:?}",
+            p.events
+        );
     }
 }
 
@@ -162,11 +187,23 @@ fn held_flags_are_kept_only_on_the_types_they_name() {
 /// (not doubled: d6 5 → 5); b1 is 3" from Red's general (doubled).
 #[test]
 fn a_rule_within_a_distance_is_a_band_and_a_gate() {
-    let run = play(
-        "within",
-        "  - { side: blue, act: { piece: b_gen, action: volley, target: r_horse } }\n  - { side: blue, act: { piece: b1, action: volley, target: r1 } }\n  - { side: blue, act: { piece: b1, action: volley, target: r_gen } }\n",
-    );
+    let orders = "  - { side: blue, act: { piece: b_gen, action: volley, target: r_horse } }\n  - { side: blue, act: { piece: b1, action: volley, target: r1 } }\n  - { side: blue, act: { piece: b1, action: volley, target: r_gen } }\n";
+    let p = played("within-json", orders);
+    // Each volley's die and hits, in order.
+    let volleys: Vec<(serde_json::Value, serde_json::Value)> = (p.events.iter())
+        .filter(|e| e["event"] == "acted" && e["action"] == "volley")
+        .map(|e| {
+            (
+                e["roll"]["dice"][0]["value"].clone(),
+                e["roll"]["amounts"][0]["value"].clone(),
+            )
+        })
+        .collect();
+    let want = [(3, 6), (5, 5), (3, 6)].map(|(d, h)| (d.into(), h.into()));
+    assert_eq!(volleys, want, "{:?}", p.events);
+    let run = play("within", orders);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // prose: the log's words say where the doubling came from.
     for want in [
         "b_gen volley at r_horse — volley: d6 3, doubled (close range) → 6 hits",
         "b1 volley at r1 — volley: d6 5; score 5 → 5 hits",
@@ -388,27 +425,36 @@ fn village_args() -> Vec<&'static str> {
 /// beyond the pursuit's reach, so b1 does not pursue and says why; the melee stands.
 #[test]
 fn a_pursuit_is_taken_against_the_unit_just_beaten() {
-    let run = play(
+    let p = played(
         "pursuit",
         "  - { side: blue, act: { piece: b_gen, action: melee, target: r_horse } }\n  - { side: blue, act: { piece: b1, action: melee, target: r1 } }\n",
     );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let out = run.stdout;
-    let lines: Vec<&str> = out.lines().map(str::trim).collect();
-    let at = |want: &str| {
-        lines
-            .iter()
-            .position(|l| l.starts_with(want))
-            .unwrap_or_else(|| panic!("no `{want}` in:\n{out}"))
-    };
-    assert!(at("r_horse placed (10\", 25\") → (10\", 23\")") < at("b_gen pursue at r_horse"));
-    assert_eq!(at("r_horse hits 0 → 1"), at("b_gen pursue at r_horse") + 1);
+    let found = |at: Option<usize>| at.unwrap_or_else(|| panic!("{:?}", p.events));
+    let th = |x: i64, y: i64| serde_json::json!({"x": x * 1000, "y": y * 1000});
+    let fell = found(p.find("placed_on_table", "r_horse", |e| {
+        e["from"] == th(10, 25) && e["to"] == th(10, 23)
+    }));
+    let horse = p.piece("r_horse");
+    let pursued = found(p.find("acted", "b_gen", |e| {
+        e["action"] == "pursue" && e["target"] == horse
+    }));
+    assert!(fell < pursued, "{:?}", p.events);
+    let hit = p.find("counter_changed", "r_horse", |e| {
+        e["counter"] == "hits" && e["from"] == 0 && e["to"] == 1
+    });
+    assert_eq!(hit, Some(pursued + 1), "{:?}", p.events);
+    // The script's note says why b1 does not (its own words), and b1 makes no pursuit.
+    let why = "b1 does not pursue r1: r1 is 6.5 inches away; pursue reaches 0 to 3";
     assert!(
-        lines
-            .contains(&"note: b1 does not pursue r1: r1 is 6.5 inches away; pursue reaches 0 to 3"),
-        "{out}"
+        crate::util::has_event(&p.events, "note", &[("text", why.into())]),
+        "{:?}",
+        p.events
     );
-    assert!(!out.contains("b1 pursue at"), "{out}");
+    assert!(
+        !p.has("acted", "b1", |e| e["action"] == "pursue"),
+        "{:?}",
+        p.events
+    );
     // A pursuit is a result, not an order: `legal` never lists it.
     let legal = ok(&["legal", FIELD, "--side", "blue"]);
     assert!(!legal.contains("action: pursue"), "{legal}");
