@@ -2,12 +2,26 @@
 //! "Fourth outside audit"), run end to end on its positions in
 //! `tests/fixtures/audits/square-blocks/fourth/`. Each test cites the seed line.
 
-use crate::util::Run;
+use crate::util::{Played, Run, cells, play_json_in, root};
 
 const T4: &str = "tests/fixtures/audits/square-blocks/fourth";
 
 fn run4(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T4, args)
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder, every order accepted
+/// unless `refused`.
+fn play4(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(T4), scenario, orders, args)
+}
+
+/// Whether `name` moved along `path` (cells) for `cost` hundredths.
+fn moved(p: &Played, name: &str, path: &[(i64, i64)], cost: i64) -> bool {
+    p.refused.is_none()
+        && p.has("moved", name, |e| {
+            e["path"] == cells(path) && e["cost"] == cost
+        })
 }
 
 #[test]
@@ -33,19 +47,18 @@ fn audit4_53_a_face_down_marker_is_not_tested_by_an_impossible_path() {
         );
         assert_ne!(real.code, 0, "{orders}: {}", real.stdout);
     }
-    let r = run4(&[
-        "play",
-        "lk5.yaml",
-        "--orders",
-        "q_lk_probe.yaml",
-        "--side",
-        "french",
-    ]);
+    let r = play4("lk5.yaml", "q_lk_probe.yaml", &["--side", "french"]);
+    assert_eq!(
+        r.refusal_kind.as_deref(),
+        Some("too_far"),
+        "{:?}",
+        r.refused
+    );
+    // prose: the cost and the allowance are said in the words.
+    let why = r.refused.as_deref().unwrap_or_default();
     assert!(
-        r.stderr
-            .contains("the path costs 2½ by (3,6), but fR has 2 in strategic mode"),
-        "{}",
-        r.stderr
+        why.ends_with("the path costs 2½ by (3,6), but fR has 2 in strategic mode"),
+        "{why}"
     );
 }
 
@@ -57,21 +70,18 @@ fn audit4_32_a_block_next_to_an_enemy_block_stops_at_the_next_square_next_to_it(
     // Ordered (4,9) → (5,9) → (6,9), both next to aR4: before the fix it slid on to (6,9)
     // at cost 2 with no contact; now it stops at (5,9) (cost 1) and both deploy,
     // the non-phasing side's block first.
-    let r = run4(&["play", "ct3.yaml", "--orders", "q_ct_slide.yaml"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains(
-            "fP2 moved (4,9) → (5,9), cost 1 (stopped: came into contact with the enemy)"
-        ),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout
-            .contains("fP2 comes into contact at (5,9); deploying in order: aR4, fP2"),
-        "{}",
-        r.stdout
-    );
+    let r = play4("ct3.yaml", "q_ct_slide.yaml", &[]);
+    let stopped = r.has("moved", "fP2", |e| {
+        e["path"] == cells(&[(4, 9), (5, 9)])
+            && e["cost"] == 100
+            && e["stopped"] == "came into contact with the enemy"
+    });
+    assert!(stopped, "{:?}", r.events);
+    let deploy = serde_json::json!([r.piece("aR4"), r.piece("fP2")]);
+    let contact = r.has("contact", "fP2", |e| {
+        e["at"] == cells(&[(5, 9)])[0] && e["deploy"] == deploy
+    });
+    assert!(contact, "{:?}", r.events);
 }
 
 #[test]
@@ -81,33 +91,27 @@ fn audit4_46_scouts_share_squares_with_road_columns() {
     // refused into a road column's square ("rb is in road mode and cannot share its
     // place", ls2 --seed 1) and a road column into a scout's ("pieces in road mode cannot
     // share a place", ls3); the HQ taking road mode beside its scout was already allowed.
-    let scout = run4(&[
-        "play",
-        "ls2.yaml",
-        "--orders",
-        "q_rs_scout.yaml",
-        "--seed",
-        "1",
-    ]);
-    assert_eq!(scout.code, 0, "{}", scout.stderr);
+    let scout = play4("ls2.yaml", "q_rs_scout.yaml", &["--seed", "1"]);
     assert!(
-        scout.stdout.contains("s1 moved (5,9) → (5,10), cost 1"),
-        "{}",
-        scout.stdout
+        moved(&scout, "s1", &[(5, 9), (5, 10)], 100),
+        "{:?} {:?}",
+        scout.refused,
+        scout.events
     );
-    let block = run4(&["play", "ls3.yaml", "--orders", "q_rs_block.yaml"]);
-    assert_eq!(block.code, 0, "{}", block.stderr);
+    let block = play4("ls3.yaml", "q_rs_block.yaml", &[]);
     assert!(
-        block.stdout.contains("rb moved (5,10) → (6,10), cost 1"),
-        "{}",
-        block.stdout
+        moved(&block, "rb", &[(5, 10), (6, 10)], 100),
+        "{:?} {:?}",
+        block.refused,
+        block.events
     );
-    let hq = run4(&["play", "ls3.yaml", "--orders", "q_rs_hq.yaml"]);
-    assert_eq!(hq.code, 0, "{}", hq.stderr);
+    let hq = play4("ls3.yaml", "q_rs_hq.yaml", &[]);
+    let road = |e: &serde_json::Value| e["from"] == "strategic" && e["to"] == "road";
     assert!(
-        hq.stdout.contains("chq changed mode strategic → road"),
-        "{}",
-        hq.stdout
+        hq.refused.is_none() && hq.has("mode_changed", "chq", road),
+        "{:?} {:?}",
+        hq.refused,
+        hq.events
     );
 }
 
@@ -117,25 +121,15 @@ fn audit4_35_a_scout_uses_up_no_crossing_capacity() {
     // [6.98], note 17). In cr3 the scout sc crosses the bridge (3,6) → (3,5) in the command
     // phase, then blocks b1 and b2 cross it: before the fix b2 was refused ("the crossing
     // between (3,6) and (3,5) has carried all the pieces it can this turn"); now both cross.
-    let r = run4(&[
-        "play",
-        "cr3.yaml",
-        "--orders",
-        "q_cr_scout.yaml",
-        "--seed",
-        "3",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains("b1 moved (3,6) → (3,5), cost 1"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("b2 moved (3,6) → (3,5), cost 1"),
-        "{}",
-        r.stdout
-    );
+    let r = play4("cr3.yaml", "q_cr_scout.yaml", &["--seed", "3"]);
+    for block in ["b1", "b2"] {
+        assert!(
+            moved(&r, block, &[(3, 6), (3, 5)], 100),
+            "{block}: {:?} {:?}",
+            r.refused,
+            r.events
+        );
+    }
 }
 
 #[test]
