@@ -2,7 +2,34 @@
 //! the auditor's positions in tests/fixtures/audits/hex-command/twentyfirst/outside16/
 //! (their ruleset path made relative). Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::{Value, json};
+
+use crate::util::{
+    assert_reads_alike, events_of, grognard_in, json_of, play_json_in, root, side_reads_in,
+};
+
+/// `legal --json`'s orders for red after `orders` on `scenario`.
+fn red_orders(scenario: &str, orders: &str) -> Vec<Value> {
+    let r = grognard_in(
+        &root().join(DIR),
+        &[
+            "legal", scenario, "--orders", orders, "--side", "red", "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    json_of(&r)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Where each listed move of `piece` ends.
+fn move_ends(orders: &[Value], piece: &str) -> Vec<Value> {
+    (orders.iter())
+        .filter(|o| o["move"]["piece"] == piece)
+        .filter_map(|o| o["move"]["path"].as_array()?.last().cloned())
+        .collect()
+}
 
 const DIR: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
 
@@ -20,6 +47,7 @@ const DIR: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
 // (`#8`, `#10` in s1r): blue's handles, which gave away blue's piece count.
 #[test]
 fn an_owed_melee_fought_as_the_phase_ends_is_worded_for_each_reader() {
+    // prose: this test is about the words each reader reads for the same rolls.
     let plain = side_reads_in(DIR, "s1.yaml", "o3_5.yaml", "red");
     let more = side_reads_in(DIR, "s1r.yaml", "o3_5r.yaml", "red");
     assert_reads_alike(&plain, &more, "blue with and without hidden reinforcements");
@@ -96,24 +124,25 @@ fn a_fake_counter_stacks_and_passes_friends_as_a_unit() {
             "rB cannot enter (2,5): moving in would make 2 units there, over the limit of 1",
         ),
     ] {
-        let r = grognard_in(&root().join(DIR), &["play", "s1.yaml", "--orders", orders]);
-        assert_ne!(r.code, 0, "{orders}: {}", r.stdout);
-        assert!(r.stderr.contains(words), "{orders}: {}", r.stderr);
-    }
-    let r = grognard_in(
-        &root().join(DIR),
-        &["legal", "s1.yaml", "--orders", "o23h.yaml", "--side", "red"],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    for line in r.stdout.lines().filter(|l| l.contains("piece: rC")) {
-        assert!(
-            !line.ends_with("[2, 3]]] } }") && !line.ends_with("[2, 7]]] } }"),
-            "{line}"
+        let p = play_json_in(&root().join(DIR), "s1.yaml", orders, &[]);
+        assert_eq!(
+            p.refusal_kind.as_deref(),
+            Some("occupied"),
+            "{orders}: {:?}",
+            p.refused
         );
+        // prose: the words a unit gets.
+        let why = p.refused.as_deref().unwrap_or_default();
+        assert!(why.ends_with(words), "{orders}: {why}");
     }
-    for line in r.stdout.lines().filter(|l| l.contains("piece: rB")) {
-        assert!(!line.ends_with("[2, 5]]] } }"), "{line}");
-    }
+    let listed = red_orders("s1.yaml", "o23h.yaml");
+    let (rc, rb) = (move_ends(&listed, "rC"), move_ends(&listed, "rB"));
+    assert!(!rc.is_empty() && !rb.is_empty(), "{listed:?}");
+    assert!(
+        !rc.contains(&json!([2, 3])) && !rc.contains(&json!([2, 7])),
+        "{rc:?}"
+    );
+    assert!(!rb.contains(&json!([2, 5])), "{rb:?}");
 }
 
 // 004 2.3 l.380-384 (the activation sequence: a group moves only in its own activation;
@@ -124,25 +153,52 @@ fn a_fake_counter_stacks_and_passes_friends_as_a_unit() {
 // float.
 #[test]
 fn a_fake_counter_keeps_its_activation_group() {
-    let view = grognard_in(
+    let view = json_of(&grognard_in(
         &root().join(DIR),
-        &["view", "s10.yaml", "--orders", "o17.yaml", "--side", "red"],
-    );
-    assert!(view.stdout.contains("rC is inactive"), "{}", view.stdout);
-    let legal = grognard_in(
-        &root().join(DIR),
-        &["legal", "s10.yaml", "--orders", "o17.yaml", "--side", "red"],
-    );
-    assert_eq!(legal.code, 0, "{}", legal.stderr);
-    assert!(!legal.stdout.contains("piece: rC"), "{}", legal.stdout);
-    assert!(!legal.stdout.contains("piece: rA"), "{}", legal.stdout);
+        &[
+            "view", "s10.yaml", "--orders", "o17.yaml", "--side", "red", "--json",
+        ],
+    ));
+    // Red's own pieces by their numbers in its log.
+    let id = |name: &str| {
+        (view["view"]["own"].as_array().into_iter().flatten())
+            .find(|p| p["name"] == name)
+            .map(|p| p["id"].clone())
+            .unwrap_or_else(|| panic!("no {name}: {view}"))
+    };
+    let inactive = |name: &str| {
+        let piece = id(name);
+        (events_of(&view).iter()).any(|e| {
+            e["event"] == "flag_changed"
+                && e["flag"] == "inactive"
+                && e["on"] == true
+                && e["piece"] == piece
+        })
+    };
+    assert!(inactive("rC") && inactive("rA"), "{view}");
+    let listed = red_orders("s10.yaml", "o17.yaml");
+    let of = |name: &str| {
+        listed
+            .iter()
+            .filter(|o| {
+                o.as_object()
+                    .into_iter()
+                    .flatten()
+                    .any(|(_, v)| v["piece"] == name)
+            })
+            .count()
+    };
+    assert!(of("rB") > 0, "{listed:?}");
+    assert_eq!((of("rC"), of("rA")), (0, 0), "{listed:?}");
     for (orders, id) in [
         ("group-fake.orders.yaml", "rC"),
         ("group-real.orders.yaml", "rA"),
     ] {
-        let r = grognard_in(&root().join(DIR), &["play", "s10.yaml", "--orders", orders]);
-        assert_ne!(r.code, 0, "{orders}: {}", r.stdout);
+        let p = play_json_in(&root().join(DIR), "s10.yaml", orders, &[]);
+        assert_eq!(p.code, 1, "{orders}");
+        // prose: the same words for the fake as for the unit.
         let words = format!("refused: {id} cannot move: it is inactive");
-        assert!(r.stderr.contains(&words), "{orders}: {}", r.stderr);
+        let why = p.refused.as_deref().unwrap_or_default();
+        assert!(why.ends_with(&words), "{orders}: {why}");
     }
 }
