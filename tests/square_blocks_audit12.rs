@@ -3,7 +3,9 @@
 //! through a friendly square, contact across a river. Positions in
 //! `tests/fixtures/audits/square-blocks/twelfth/`. Each test cites the seed line.
 
-use crate::util::{Run, assert_reads_alike, side_reads, side_runs};
+use crate::util::{
+    Played, Run, assert_reads_alike, cells, play_json_in, root, side_reads, side_runs,
+};
 
 const T12: &str = "tests/fixtures/audits/square-blocks/twelfth";
 
@@ -11,10 +13,24 @@ fn run12(args: &[&str]) -> Run {
     crate::util::grognard_fixtures(T12, args)
 }
 
-/// stdout and stderr of a run, with its exit code.
-fn out12(args: &[&str]) -> (i32, String) {
-    let r = run12(args);
-    (r.code, format!("{}{}", r.stdout, r.stderr))
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder.
+fn play12(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(T12), scenario, orders, args)
+}
+
+/// The refusal's words, asserted to be of `kind`. prose: which rule refused is said in
+/// the words.
+fn refused_for<'a>(p: &'a Played, kind: &str) -> &'a str {
+    assert_eq!(p.refusal_kind.as_deref(), Some(kind), "{:?}", p.refused);
+    p.refused.as_deref().unwrap_or_default()
+}
+
+/// Whether `name` moved along `path` for `cost` hundredths, every order accepted.
+fn moved(p: &Played, name: &str, path: &[(i64, i64)], cost: i64) -> bool {
+    p.refused.is_none()
+        && p.has("moved", name, |e| {
+            e["path"] == cells(path) && e["cost"] == cost
+        })
 }
 
 #[test]
@@ -28,17 +44,19 @@ fn audit12_a_road_column_may_not_pass_through_a_friendly_blocks_square() {
     // (6,5), 1 + 1 = 2 mp. In pass.yaml the infantry block s1 stands alone at (6,6):
     // passing through it is sharing it, refused with the road-mode words. In empty.yaml
     // (no s1) the same march is allowed, cost 2.
-    let (code, refused) = out12(&["play", "pass.yaml", "--orders", "col.orders.yaml"]);
-    assert_ne!(code, 0, "{refused}");
+    let p = play12("pass.yaml", "col.orders.yaml", &[]);
     assert!(
-        refused.contains("col cannot enter (6,6): pieces in road mode cannot share a place"),
-        "{refused}"
+        refused_for(&p, "occupied")
+            .ends_with("col cannot enter (6,6): pieces in road mode cannot share a place"),
+        "{:?}",
+        p.refused
     );
-    let (code, moved) = out12(&["play", "empty.yaml", "--orders", "col.orders.yaml"]);
-    assert_eq!(code, 0, "{moved}");
+    let p = play12("empty.yaml", "col.orders.yaml", &[]);
     assert!(
-        moved.contains("col moved (6,7) → (6,6) → (6,5), cost 2"),
-        "{moved}"
+        moved(&p, "col", &[(6, 7), (6, 6), (6, 5)], 200),
+        "{:?} {:?}",
+        p.refused,
+        p.events
     );
 }
 
@@ -51,24 +69,23 @@ fn audit12_a_strategic_block_passes_through_a_friendly_square_within_the_limit()
     // 1 + 1 = 2 mp, through (4,6) where s5 stands alone: 1 + 1 = 2 blocks ≤ 2½ there, so
     // the move stands. Without the credit it is refused on points (2 > 1½), not on
     // stacking.
-    let (code, moved) = out12(&[
-        "play",
+    let p = play12(
         "pass.yaml",
-        "--orders",
         "st.orders.yaml",
-        "--option",
-        "small_tables=on",
-    ]);
-    assert_eq!(code, 0, "{moved}");
-    assert!(
-        moved.contains("st moved (4,7) → (4,6) → (4,5), cost 2"),
-        "{moved}"
+        &["--option", "small_tables=on"],
     );
-    let (code, refused) = out12(&["play", "pass.yaml", "--orders", "st.orders.yaml"]);
-    assert_ne!(code, 0, "{refused}");
     assert!(
-        refused.contains("the path costs 2 by (4,5), but st has 1½ in strategic mode"),
-        "{refused}"
+        moved(&p, "st", &[(4, 7), (4, 6), (4, 5)], 200),
+        "{:?} {:?}",
+        p.refused,
+        p.events
+    );
+    let p = play12("pass.yaml", "st.orders.yaml", &[]);
+    assert!(
+        refused_for(&p, "too_far")
+            .ends_with("the path costs 2 by (4,5), but st has 1½ in strategic mode"),
+        "{:?}",
+        p.refused
     );
 }
 
@@ -80,16 +97,23 @@ fn audit12_contact_is_made_across_a_river() {
     //
     // Worked by hand: fr (strategic) steps (5,10) → (5,9), cost 1, next to ar at (5,8) on
     // the far bank: contact, fr stops, and the non-phasing ar deploys first.
-    let (code, log) = out12(&["play", "river.yaml", "--orders", "river.orders.yaml"]);
-    assert_eq!(code, 0, "{log}");
+    let p = play12("river.yaml", "river.orders.yaml", &[]);
+    let stopped = p.has("moved", "fr", |e| {
+        e["path"] == cells(&[(5, 10), (5, 9)])
+            && e["cost"] == 100
+            && e["stopped"] == "came into contact with the enemy"
+    });
     assert!(
-        log.contains("fr moved (5,10) → (5,9), cost 1 (stopped: came into contact with the enemy)"),
-        "{log}"
+        p.refused.is_none() && stopped,
+        "{:?} {:?}",
+        p.refused,
+        p.events
     );
-    assert!(
-        log.contains("fr comes into contact at (5,9); deploying in order: ar, fr"),
-        "{log}"
-    );
+    let deploy = serde_json::json!([p.piece("ar"), p.piece("fr")]);
+    let contact = p.has("contact", "fr", |e| {
+        e["at"] == cells(&[(5, 9)])[0] && e["deploy"] == deploy
+    });
+    assert!(contact, "{:?}", p.events);
 }
 
 /// Everything the French read after `orders` on town.yaml (`util::SIDE_READS`: their log
@@ -117,6 +141,7 @@ fn audit12_a_town_hides_which_marker_comes_out() {
         assert_reads_alike(&real, &french_reads(other), other);
     }
     let view = &real[2];
+    // prose: the view's lines for the three markers.
     assert!(
         view.contains("#5         at (9,2), facing NE, sighting D"),
         "{view}"
@@ -129,11 +154,27 @@ fn audit12_a_town_hides_which_marker_comes_out() {
         view.contains("#3         last seen at (8,2) on turn 1\n"),
         "{view}"
     );
-    // The log names each marker by the handle the French knew it by at the time.
+    // The log names each marker by the handle the French knew it by at the time (the
+    // events of `view --json`, the fourth read).
+    let json: serde_json::Value = serde_json::from_str(&real[3]).expect("view --json");
+    let events = crate::util::events_of(&json);
+    let at = |c: (i64, i64)| serde_json::json!({"cell": cells(&[c])[0]});
+    let seen = |want: serde_json::Value| events.contains(&want);
+    let null = serde_json::Value::Null;
     assert!(
-        view.contains("enemy #4 moved from (9,3) to out of sight")
-            && view.contains("french loses sight of enemy #4")
-            && view.contains("enemy #5 moved from out of sight to (9,2)"),
-        "{view}"
+        seen(
+            serde_json::json!({"event": "enemy_moved", "piece": 4, "from": at((9, 3)), "to": null})
+        ),
+        "{json}"
+    );
+    assert!(
+        seen(serde_json::json!({"event": "sighted", "side": 0, "piece": 4, "level": null})),
+        "{json}"
+    );
+    assert!(
+        seen(
+            serde_json::json!({"event": "enemy_moved", "piece": 5, "from": null, "to": at((9, 2))})
+        ),
+        "{json}"
     );
 }
