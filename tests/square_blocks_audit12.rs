@@ -160,7 +160,6 @@ fn audit12_a_town_hides_which_marker_comes_out() {
     let events = crate::util::events_of(&json);
     let at = |c: (i64, i64)| serde_json::json!({"cell": cells(&[c])[0]});
     let seen = |want: serde_json::Value| events.contains(&want);
-    let null = serde_json::Value::Null;
     assert!(
         seen(
             serde_json::json!({"event": "enemy_moved", "piece": 4, "from": at((9, 3)), "to": null})
