@@ -53,19 +53,6 @@ impl Cx {
             .map(I::from_index)
     }
 
-    /// Resolves every name of a list as typed ids, leaving out (and reporting) the unknown.
-    pub(crate) fn lookup_ids<I: FromIndex>(
-        &mut self,
-        what: &str,
-        names: &[Located<String>],
-        candidates: &[&str],
-    ) -> Vec<I> {
-        names
-            .iter()
-            .filter_map(|n| self.lookup_id(what, n, candidates))
-            .collect()
-    }
-
     /// Resolves `name` among `candidates` (`what` names the kind: "terrain").
     pub(crate) fn lookup<'a>(
         &mut self,

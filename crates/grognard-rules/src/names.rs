@@ -1,7 +1,8 @@
 //! The one table of the names a ruleset declares, by kind, in declaration order (a name's
 //! position is its kernel id), and the one look-up of a name of each kind. Every part of
 //! the compiler resolves its references here: the sections of `compile/`, the `company`,
-//! `turning` and `victory` compilers, and (through the view `Names::sight`) `sighting`.
+//! `turning` and `victory` compilers, a scenario's pieces, board and set-up (`scenario`),
+//! and (through the view `Names::sight`) `sighting`.
 //!
 //! A kind ([`kind::Flag`], [`kind::PieceType`], …) ties together the table a name is looked
 //! for in, the word the messages use ("unknown piece type `x`", with "did you mean" from
@@ -31,6 +32,8 @@ pub(crate) struct Names<'a> {
     pub(crate) piece_attrs: Vec<&'a str>,
     pub(crate) terrain_attrs: Vec<&'a str>,
     pub(crate) terrain: Vec<&'a str>,
+    /// Features on cell boundaries.
+    pub(crate) features: Vec<&'a str>,
     /// Movement classes.
     pub(crate) classes: Vec<&'a str>,
     /// Stacking limits.
@@ -80,6 +83,7 @@ impl<'a> Names<'a> {
             piece_attrs: texts(&spec.piece_attributes),
             terrain_attrs: texts(&spec.terrain_attributes),
             terrain: named(&spec.terrain),
+            features: named(&spec.features),
             classes: named(&spec.movement),
             stacks: named(&spec.stacking),
             types: named(&spec.piece_types),
@@ -100,7 +104,7 @@ impl<'a> Names<'a> {
     }
 
     /// A scenario's names: its ruleset's, read back from the compiled `rules`, and its own
-    /// sides and regions.
+    /// sides and regions (the regions once its board is compiled: [`Names::with_regions`]).
     pub(crate) fn of_rules(rules: &'a Rules, scenario: ScenarioNames<'a>) -> Self {
         Self {
             modes: rules.modes.iter().map(|m| m.name.as_str()).collect(),
@@ -109,6 +113,7 @@ impl<'a> Names<'a> {
             piece_attrs: rules.piece_attributes.iter().collect(),
             terrain_attrs: rules.terrain_attributes.iter().collect(),
             terrain: rules.terrain.iter().map(|t| t.name.as_str()).collect(),
+            features: rules.features.iter().map(|f| f.name.as_str()).collect(),
             classes: rules.move_classes.iter().map(|c| c.name.as_str()).collect(),
             stacks: rules.stacking.iter().map(|s| s.name.as_str()).collect(),
             types: rules.piece_types.iter().map(|t| t.name.as_str()).collect(),
@@ -122,6 +127,14 @@ impl<'a> Names<'a> {
             open: matches!(rules.geometry, GeometryRules::Open { .. }),
             scenario: Some(scenario),
         }
+    }
+
+    /// The same names with a scenario's regions, known once its board is compiled.
+    pub(crate) fn with_regions(mut self, regions: Vec<&'a str>) -> Self {
+        if let Some(s) = &mut self.scenario {
+            s.regions = regions;
+        }
+        self
     }
 
     /// The id of `name`, a name of `kind`; an unknown name is reported (with "did you mean")
@@ -211,8 +224,8 @@ pub(crate) trait Kind: Copy {
 /// The kinds of name, one unit struct each.
 pub(crate) mod kind {
     use grognard_kernel::ids::{
-        ActionId, ChartId, CounterId, FlagId, ModeId, MoveClassId, PieceTypeId, SideId, StackId,
-        TerrainId,
+        ActionId, ChartId, CounterId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId, SideId,
+        StackId, TerrainId,
     };
 
     use super::{Kind, Names};
@@ -239,6 +252,7 @@ pub(crate) mod kind {
         Action: ActionId, "action", |n| &n.actions;
         Chart: ChartId, "chart", |n| &n.charts;
         Counter: CounterId, "counter", |n| &n.counters;
+        Feature: FeatureId, "feature", |n| &n.features;
         Flag: FlagId, "flag", |n| &n.flags;
         Mode: ModeId, "mode", |n| &n.modes;
         MoveClass: MoveClassId, "movement class", |n| &n.classes;

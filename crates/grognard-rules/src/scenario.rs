@@ -8,7 +8,7 @@ use grognard_kernel::board::{
 use grognard_kernel::game::{PieceSetup, Setup};
 use grognard_kernel::geometry::open::{Angle, Len, Point};
 use grognard_kernel::geometry::{Cell, Facing, Grid, HexGrid, SquareGrid};
-use grognard_kernel::ids::{CounterId, FeatureId, FlagId, ModeId, PieceTypeId, SideId, TerrainId};
+use grognard_kernel::ids::{PieceTypeId, SideId, TerrainId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
@@ -16,7 +16,7 @@ use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
 use crate::model::{Baseline, BoardSpec, PieceSpec, RegionSpec, ScenarioSpec, Text};
-use crate::names::{Names, ScenarioNames};
+use crate::names::{Names, ScenarioNames, kind};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -102,24 +102,24 @@ pub fn compile_scenario(
 ) -> Result<CompiledScenario, Diagnostics> {
     let mut cx = Cx::new();
     let root = spec.scenario.location.clone();
-    let board = compile_board(&mut cx, spec, rules, &root);
+    let sides_named = ScenarioNames {
+        sides: spec.sides.names().collect(),
+        regions: Vec::new(),
+    };
+    let names = Names::of_rules(rules, sides_named);
+    let board = compile_board(&mut cx, spec, rules, &names, &root);
+    let names = names.with_regions(board.regions.iter().map(|r| r.name.as_str()).collect());
     let sides = compile_sides(&mut cx, spec, &root);
     let deploying: Vec<bool> = spec
         .sides
         .names()
         .map(|n| spec.deployment.get(n).is_some())
         .collect();
-    let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules, &deploying);
-    let deployment = compile_deployment(&mut cx, spec, &board, &pieces, &piece_locations);
+    let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules, &names, &deploying);
+    let deployment = compile_deployment(&mut cx, spec, &board, &names, &pieces, &piece_locations);
     let (options, settings) = compile_choices(&mut cx, spec, rules);
-    let victory = spec.victory.as_ref().map(|v| {
-        let scenario = ScenarioNames {
-            sides: spec.sides.names().collect(),
-            regions: board.regions.iter().map(|r| r.name.as_str()).collect(),
-        };
-        let names = Names::of_rules(rules, scenario);
-        crate::victory::compile_victory(&mut cx, v, &names)
-    });
+    let victory =
+        (spec.victory.as_ref()).map(|v| crate::victory::compile_victory(&mut cx, v, &names));
     if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
         cx.error(&root, "`turns` must be from 1 to 10000");
     }
@@ -142,20 +142,25 @@ pub fn compile_scenario(
 
 /// The board: its surface (a grid with the map's terrain, or an open table with its
 /// areas), the features on cell boundaries, and the named regions.
-fn compile_board(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules, root: &Location) -> Board {
-    let terrain_names: Vec<&str> = rules.terrain.iter().map(|t| t.name.as_str()).collect();
+fn compile_board(
+    cx: &mut Cx,
+    spec: &ScenarioSpec,
+    rules: &Rules,
+    names: &Names,
+    root: &Location,
+) -> Board {
     let b = &spec.board;
     let grid = grid_of(rules);
     let surface = match &grid {
-        Some(grid) => grid_surface(cx, b, *grid, &terrain_names, root),
-        None => open_surface(cx, b, &terrain_names, root),
+        Some(grid) => grid_surface(cx, b, *grid, names, root),
+        None => open_surface(cx, b, names, root),
     };
     let mut board = Board {
         surface,
         links: BTreeMap::new(),
         regions: Vec::new(),
     };
-    add_features(cx, b, rules, grid.as_ref(), &mut board);
+    add_features(cx, b, names, grid.as_ref(), &mut board);
     let open = board.grid().is_none();
     board.regions = b
         .regions
@@ -291,13 +296,7 @@ fn compile_region(
 
 /// A grid board: its size, the terrain of each cell from the `map` and the painted
 /// `terrain:` lists (the first terrain elsewhere), and its half-hexes.
-fn grid_surface(
-    cx: &mut Cx,
-    b: &BoardSpec,
-    grid: Grid,
-    terrain_names: &[&str],
-    root: &Location,
-) -> Surface {
+fn grid_surface(cx: &mut Cx, b: &BoardSpec, grid: Grid, names: &Names, root: &Location) -> Surface {
     let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
     if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
         cx.error(
@@ -310,10 +309,10 @@ fn grid_surface(
     let (cols, rows) = (cols.clamp(1, MAX_GRID_SIDE), rows.clamp(1, MAX_GRID_SIDE));
     let mut terrain = vec![TerrainId(0); (cols * rows) as usize];
     if let Some(map) = &b.map {
-        paint_map(cx, b, map, cols, terrain_names, &mut terrain);
+        paint_map(cx, b, map, cols, names, &mut terrain);
     }
     for paint in b.terrain.iter() {
-        let Some(t) = cx.lookup_id::<TerrainId>("terrain", &paint.name, terrain_names) else {
+        let Some(t) = names.id(cx, kind::Terrain, &paint.name) else {
             continue;
         };
         for at in &paint.value {
@@ -351,7 +350,7 @@ fn paint_map(
     b: &BoardSpec,
     map: &Located<String>,
     cols: i32,
-    terrain_names: &[&str],
+    names: &Names,
     terrain: &mut [TerrainId],
 ) {
     let rows = terrain.len() / cols as usize;
@@ -396,7 +395,7 @@ fn paint_map(
             };
             let id = *legend
                 .entry(key.as_str())
-                .or_insert_with(|| cx.lookup_id::<TerrainId>("terrain", name, terrain_names));
+                .or_insert_with(|| names.id(cx, kind::Terrain, name));
             if let Some(t) = id {
                 terrain[r * cols as usize + c] = t;
             }
@@ -405,7 +404,7 @@ fn paint_map(
 }
 
 /// An open table: its size in inches and its terrain areas.
-fn open_surface(cx: &mut Cx, b: &BoardSpec, terrain_names: &[&str], root: &Location) -> Surface {
+fn open_surface(cx: &mut Cx, b: &BoardSpec, names: &Names, root: &Location) -> Surface {
     let mut len = |v: &Option<Located<Text>>, what: &str| -> Len {
         match v {
             Some(l) => match parse_len(&l.value) {
@@ -434,7 +433,7 @@ fn open_surface(cx: &mut Cx, b: &BoardSpec, terrain_names: &[&str], root: &Locat
         .areas
         .iter()
         .filter_map(|a| {
-            let terrain = cx.lookup_id::<TerrainId>("terrain", &a.terrain, terrain_names)?;
+            let terrain = names.id(cx, kind::Terrain, &a.terrain)?;
             let corners: Option<Vec<Point>> = a
                 .corners
                 .iter()
@@ -470,10 +469,9 @@ fn open_surface(cx: &mut Cx, b: &BoardSpec, terrain_names: &[&str], root: &Locat
 
 /// The boundary features (`features:` lines, by `path` or `between` pairs of neighbouring
 /// cells) into the board's links.
-fn add_features(cx: &mut Cx, b: &BoardSpec, rules: &Rules, grid: Option<&Grid>, board: &mut Board) {
-    let feature_names: Vec<&str> = rules.features.iter().map(|f| f.name.as_str()).collect();
+fn add_features(cx: &mut Cx, b: &BoardSpec, names: &Names, grid: Option<&Grid>, board: &mut Board) {
     for line in &b.features {
-        let Some(f) = cx.lookup_id::<FeatureId>("feature", &line.feature, &feature_names) else {
+        let Some(f) = names.id(cx, kind::Feature, &line.feature) else {
             continue;
         };
         let Some(grid) = grid else {
@@ -549,14 +547,10 @@ fn compile_pieces(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     rules: &Rules,
+    names: &Names,
     deploying: &[bool],
 ) -> (Vec<PieceSetup>, Vec<Location>) {
     let grid = grid_of(rules);
-    let side_names: Vec<&str> = spec.sides.names().collect();
-    let type_names: Vec<&str> = rules.piece_types.iter().map(|t| t.name.as_str()).collect();
-    let mode_names: Vec<&str> = rules.modes.iter().map(|m| m.name.as_str()).collect();
-    let counter_names: Vec<&str> = rules.counters.iter().map(|c| c.name.as_str()).collect();
-    let flag_names: Vec<&str> = rules.flags.iter().map(|f| f.name.as_str()).collect();
     let ids: Vec<&str> = spec.pieces.iter().map(|p| p.id.value.as_str()).collect();
 
     let mut pieces = Vec::with_capacity(spec.pieces.len());
@@ -570,59 +564,48 @@ fn compile_pieces(
                 format!("piece id `{}` is used twice", p.id.value),
             );
         }
-        let side = cx
-            .lookup("side", &p.side, side_names.iter().copied())
-            .unwrap_or(0);
-        let kind = cx
-            .lookup("piece type", &p.kind, type_names.iter().copied())
-            .unwrap_or(0);
+        let side = names.index(cx, kind::Side, &p.side).unwrap_or(0);
+        let piece_type = names.index(cx, kind::PieceType, &p.kind).unwrap_or(0);
         // A piece of a side that deploys, given no place, is placed in the set-up.
         let deploy = deploying.get(side).copied().unwrap_or(false)
             && p.at.is_none()
             && p.spread.is_empty()
             && !p.off_board;
         let (place, facing) = piece_place(cx, p, grid.as_ref(), deploy);
-        let mode = p
-            .mode
-            .as_ref()
-            .and_then(|m| cx.lookup_id::<ModeId>("mode", m, &mode_names));
+        let mode = p.mode.as_ref().and_then(|m| names.id(cx, kind::Mode, m));
         let counters = p
             .counters
             .iter()
-            .filter_map(|c| {
-                cx.lookup_id::<CounterId>("counter", &c.name, &counter_names)
-                    .map(|i| (i, c.value))
-            })
+            .filter_map(|c| names.id(cx, kind::Counter, &c.name).map(|i| (i, c.value)))
             .collect();
-        let attr_names: Vec<&str> = rules.piece_attributes.iter().collect();
         let attributes = p
             .attributes
             .iter()
             .filter_map(|a| {
-                cx.lookup("piece attribute", &a.name, attr_names.iter().copied())
+                names
+                    .index(cx, kind::PieceAttribute, &a.name)
                     .map(|i| (i, a.value))
             })
             .collect();
-        let flags = cx.lookup_ids::<FlagId>("flag", &p.flags, &flag_names);
+        let flags = names.ids(cx, kind::Flag, &p.flags);
         let attached_to = p
             .attached_to
             .as_ref()
             .and_then(|a| cx.lookup("piece id", a, ids.iter().copied()));
         // A footprint of its own, overriding its type's (open tables).
         let footprint = p.footprint.as_ref().map(|f| {
-            let mode_names: Vec<&str> = rules.modes.iter().map(|m| m.name.as_str()).collect();
             let (open, scale) = match &rules.geometry {
                 grognard_kernel::rules::GeometryRules::Open { scale } => (true, *scale),
                 _ => (false, grognard_kernel::geometry::open::Scale::IDENTITY),
             };
             let owner = format!("piece `{}`", p.id.value);
-            crate::compile::footprints(cx, Some(f), &owner, &mode_names, open, scale)
+            crate::compile::footprints(cx, Some(f), &owner, &names.modes, open, scale)
         });
         pieces.push(PieceSetup {
             footprint,
             name: p.id.value.clone(),
             side: SideId(side as u8),
-            kind: PieceTypeId::from_index(kind),
+            kind: PieceTypeId::from_index(piece_type),
             place,
             facing,
             mode,
@@ -722,6 +705,7 @@ fn compile_deployment(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     board: &Board,
+    names: &Names,
     pieces: &[PieceSetup],
     locations: &[Location],
 ) -> Vec<Vec<Cell>> {
@@ -729,11 +713,10 @@ fn compile_deployment(
         return Vec::new();
     }
     let side_names: Vec<&str> = spec.sides.names().collect();
-    let region_names: Vec<&str> = board.regions.iter().map(|r| r.name.as_str()).collect();
     let mut cells: Vec<Vec<Cell>> = vec![Vec::new(); side_names.len()];
     let mut owner: std::collections::HashMap<Cell, usize> = std::collections::HashMap::new();
     for d in spec.deployment.iter() {
-        let Some(side) = cx.lookup("side", &d.name, side_names.iter().copied()) else {
+        let Some(side) = names.index(cx, kind::Side, &d.name) else {
             continue;
         };
         if board.grid().is_none() {
@@ -753,7 +736,7 @@ fn compile_deployment(
             );
         }
         for area in &d.value.areas {
-            let Some(r) = cx.lookup("region", area, region_names.iter().copied()) else {
+            let Some(r) = names.index(cx, kind::Region, area) else {
                 continue;
             };
             let mut clash: Vec<(Cell, usize)> = Vec::new();
