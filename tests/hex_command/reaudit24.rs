@@ -1,7 +1,11 @@
 //! Hex Command (seed 004), twenty-fourth round: the nineteenth outside audit's findings
 //! (issue 33): leaks through a rout, a commander's rally flag and a removed commander.
 
-use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::Value;
+
+use crate::util::{
+    Played, Run, assert_reads_alike, events_of, grognard_in, play_json_in, root, side_reads_in,
+};
 
 const OUTSIDE19: &str = "tests/fixtures/audits/hex-command/twentyfourth/outside19";
 
@@ -16,6 +20,25 @@ fn referee(scenario: &str, orders: &str) -> String {
     r.stdout
 }
 
+/// The referee's `play --json` of `scenario` under `orders`, every order accepted.
+fn referee_json(scenario: &str, orders: &str) -> Played {
+    let p = play_json_in(&root().join(OUTSIDE19), scenario, orders, &[]);
+    assert_eq!((p.code, &p.refused), (0, &None), "{scenario}");
+    p
+}
+
+/// The events of a side's `play --json` read (the second of `util::SIDE_READS`).
+fn side_events(reads: &[String]) -> Vec<Value> {
+    events_of(&serde_json::from_str(&reads[1]).expect("play --json"))
+}
+
+/// Whether r2 was destroyed for want of room behind a friend, and removed no other way.
+fn destroyed(p: &Played) -> bool {
+    let reason = "routed: no room behind a red unit; destroyed";
+    p.has("removed", "r2", |e| e["reason"] == reason)
+        && !p.has("removed", "r2", |e| e["reason"] != reason)
+}
+
 // 004 7.5.1 (l.405): a rout may pass through one friend to an empty hex beyond; through two it
 // is destroyed. A fake weighs as a unit for passing (5.3 l.542, 5f l.525). The audit's L3 (#28,
 // q30, seed 4): blue's b1 melees r2 (2 hits, in forest, a marker); r2 routs 3 hexes NE through
@@ -25,11 +48,8 @@ fn referee(scenario: &str, orders: &str) -> String {
 #[test]
 fn a_rout_meets_a_friendly_fake_as_a_friend() {
     for v in ["q30a.yaml", "q30b.yaml"] {
-        let log = referee(v, "q30.orders.yaml");
-        assert!(
-            log.contains("r2 removed (routed: no room behind a red unit; destroyed)"),
-            "{v}: {log}"
-        );
+        let p = referee_json(v, "q30.orders.yaml");
+        assert!(destroyed(&p), "{v}: {:?}", p.events);
     }
     let a = side_reads_in(OUTSIDE19, "q30a.yaml", "q30side.orders.yaml", "blue");
     let b = side_reads_in(OUTSIDE19, "q30b.yaml", "q30side.orders.yaml", "blue");
@@ -42,12 +62,9 @@ fn a_rout_meets_a_friendly_fake_as_a_friend() {
 // had "left the field". Blue's reads are alike in the three.
 #[test]
 fn a_friendly_fake_on_the_edge_leaves_no_room_behind() {
-    let log = referee("q29b.yaml", "q29.orders.yaml");
-    assert!(
-        log.contains("r2 removed (routed: no room behind a red unit; destroyed)"),
-        "{log}"
-    );
-    assert!(!log.contains("left the field"), "{log}");
+    // Destroyed, and not removed as having left the field.
+    let p = referee_json("q29b.yaml", "q29.orders.yaml");
+    assert!(destroyed(&p), "{:?}", p.events);
     let a = side_reads_in(OUTSIDE19, "q29a.yaml", "q29side.orders.yaml", "blue");
     for v in ["q29b.yaml", "q29c.yaml"] {
         let b = side_reads_in(OUTSIDE19, v, "q29side.orders.yaml", "blue");
@@ -64,21 +81,30 @@ fn a_friendly_fake_on_the_edge_leaves_no_room_behind() {
 // in (a) alone, now reads nothing of it. Red still reads it.
 #[test]
 fn a_commanders_rally_mark_is_not_read_by_the_enemy() {
-    let log = referee("q28a.yaml", "q28.orders.yaml");
-    assert!(log.contains("r2 hits 1 → 0"), "{log}");
-    assert!(log.contains("k1 is rallying"), "{log}");
-    let red = run19(&[
-        "play",
+    let p = referee_json("q28a.yaml", "q28.orders.yaml");
+    let rallied = p.has("counter_changed", "r2", |e| {
+        e["counter"] == "hits" && e["from"] == 1 && e["to"] == 0
+    });
+    assert!(
+        rallied && p.flag("k1", "rallying", true).is_some(),
+        "{:?}",
+        p.events
+    );
+    let red = play_json_in(
+        &root().join(OUTSIDE19),
         "q28a.yaml",
-        "--orders",
         "q28.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert_eq!(red.code, 0, "{}", red.stderr);
-    assert!(red.stdout.contains("k1 is rallying"), "{}", red.stdout);
+        &["--side", "red"],
+    );
+    assert!(
+        red.flag("k1", "rallying", true).is_some(),
+        "{:?}",
+        red.events
+    );
     let a = side_reads_in(OUTSIDE19, "q28a.yaml", "q28.orders.yaml", "blue");
-    assert!(!a[0].contains("rallying"), "{}", a[0]);
+    let blue = side_events(&a);
+    let rallying = |e: &Value| e["event"] == "flag_changed" && e["flag"] == "rallying";
+    assert!(!blue.is_empty() && !blue.iter().any(rallying), "{blue:?}");
     for v in ["q28b.yaml", "q28c.yaml"] {
         let b = side_reads_in(OUTSIDE19, v, "q28.orders.yaml", "blue");
         assert_reads_alike(&a, &b, &format!("q28a vs {v}"));
@@ -93,7 +119,9 @@ fn a_commanders_rally_mark_is_not_read_by_the_enemy() {
 #[test]
 fn a_commander_on_a_marker_rallies_unseen() {
     let a = side_reads_in(OUTSIDE19, "q08a.yaml", "q08.orders.yaml", "blue");
-    assert!(a[0].contains("rally phase (red)"), "{}", a[0]);
+    let phase =
+        |e: &Value| e["event"] == "phase_began" && e["phase"] == "rally" && e["phasing"] == "red";
+    assert!(side_events(&a).iter().any(phase), "{}", a[1]);
     for v in ["q08b.yaml", "q08c.yaml"] {
         let b = side_reads_in(OUTSIDE19, v, "q08.orders.yaml", "blue");
         assert_reads_alike(&a, &b, &format!("q08a vs {v}"));
@@ -109,12 +137,19 @@ fn a_commander_on_a_marker_rallies_unseen() {
 #[test]
 fn a_commander_taken_off_a_marker_shows_nothing() {
     let a = side_reads_in(OUTSIDE19, "q15a.yaml", "q15.orders.yaml", "blue");
-    assert!(a[0].contains("command phase (red)"), "{}", a[0]);
+    let phase =
+        |e: &Value| e["event"] == "phase_began" && e["phase"] == "command" && e["phasing"] == "red";
+    assert!(side_events(&a).iter().any(phase), "{}", a[1]);
+    // prose: blue's words never name k1.
     assert!(!a[0].contains("k1"), "{}", a[0]);
     let b = side_reads_in(OUTSIDE19, "q15b.yaml", "q15.orders.yaml", "blue");
     assert_reads_alike(&a, &b, "q15a (k1 on r2) vs q15b (k1 on r3)");
     let log = referee("q15a.yaml", "q15.orders.yaml");
-    assert!(!log.contains("k1 is removed from"), "{log}");
+    // prose: the referee's words for k1's return.
+    assert!(
+        !log.contains("k1 is removed from") && log.contains("command phase (red)"),
+        "{log}"
+    );
 }
 
 // 004 l.170 and l.456-458: a side whose commanders are all lost checks its army's integrity.
@@ -124,14 +159,15 @@ fn a_commander_taken_off_a_marker_shows_nothing() {
 // note says no commander is left on the field, not that all are lost.
 #[test]
 fn the_leaderless_check_says_what_is_true() {
-    let log = referee("q03c.yaml", "q03.orders.yaml");
+    let p = referee_json("q03c.yaml", "q03.orders.yaml");
+    let killed = "commander killed by a red-star hit; the unit takes no hit";
     assert!(
-        log.contains("k1 removed (commander killed by a red-star hit"),
-        "{log}"
+        p.has("removed", "k1", |e| e["reason"] == killed),
+        "{:?}",
+        p.events
     );
-    assert!(
-        log.contains("note: red has no commander left on the field: integrity check"),
-        "{log}"
-    );
-    assert!(!log.contains("lost all its commanders"), "{log}");
+    // The note is the ruleset's words, which this test is about: the one note is the true one.
+    let notes: Vec<&Value> = p.events.iter().filter(|e| e["event"] == "note").collect();
+    let note = serde_json::json!({"event": "note", "text": "red has no commander left on the field: integrity check"});
+    assert_eq!(notes, [&note], "{:?}", p.events);
 }
