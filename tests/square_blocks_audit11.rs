@@ -2,7 +2,11 @@
 //! round"): a dummy's move or arrow must not find unseen enemies. Positions in
 //! `tests/fixtures/audits/square-blocks/eleventh/`. Each test cites the seed line.
 
-use crate::util::{Run, assert_reads_alike, side_reads, side_runs};
+use serde_json::{Value, json};
+
+use crate::util::{
+    Played, Run, assert_reads_alike, cells, count_events, play_json_in, root, side_reads, side_runs,
+};
 
 const T11: &str = "tests/fixtures/audits/square-blocks/eleventh";
 
@@ -17,6 +21,17 @@ fn out11(command: &str, scenario: &str, orders: &str, side: &str, extra: &[&str]
     let r = run11(&args);
     assert_eq!(r.code, 0, "{command} {scenario}: {}", r.stderr);
     format!("{}{}", r.stdout, r.stderr)
+}
+
+/// `play SCENARIO --orders ORDERS --side SIDE --json` in the fixture folder, all accepted.
+fn played11(scenario: &str, orders: &str, side: &str) -> Played {
+    let p = play_json_in(&root().join(T11), scenario, orders, &["--side", side]);
+    assert_eq!(
+        (p.code, &p.refused),
+        (0, &None),
+        "{scenario} {orders} {side}"
+    );
+    p
 }
 
 /// Everything the French read after `orders` on `scenario` (`util::SIDE_READS`: their log
@@ -55,14 +70,15 @@ fn audit11_a_dummys_move_reads_the_same_over_an_unseen_command_as_over_empty_squ
             assert_reads_alike(&empty, &there, &format!("{s} {orders}"));
         }
     }
-    let log = out11("play", "ronto.yaml", "m.orders.yaml", "french", &[]);
+    // Its whole path, not stopped, and no contact.
+    let p = played11("ronto.yaml", "m.orders.yaml", "french");
+    let walked = p.has("moved", "fr", |e| {
+        e["path"] == cells(&[(3, 5), (3, 4), (3, 3)]) && e["cost"] == 200 && e["stopped"].is_null()
+    });
     assert!(
-        log.contains("fr moved (3,5) → (3,4) → (3,3), cost 2"),
-        "{log}"
-    );
-    assert!(
-        !log.contains("could not enter") && !log.contains("contact"),
-        "{log}"
+        walked && count_events(&p.events, "contact") == 0,
+        "{:?}",
+        p.events
     );
 }
 
@@ -72,10 +88,19 @@ fn audit11_the_enemy_sees_the_dummy_arrive_and_nobody_deploys() {
     // 001 l.150-152. The hidden ah at (3,3) (ronto) sees fr arrive in its own square, next
     // to it, at A (its own adjacent sight), as it would see a real marker arrive; no
     // contact is made, and ah stays hidden from the French.
-    let au = out11("play", "ronto.yaml", "m.orders.yaml", "austrians", &[]);
-    assert!(au.contains("fr moved from (3,5) to (3,3)"), "{au}");
-    assert!(au.contains("austrians sights fr at level A"), "{au}");
-    assert!(!au.contains("contact"), "{au}");
+    let au = played11("ronto.yaml", "m.orders.yaml", "austrians");
+    let at = |c: (i64, i64)| json!({"cell": cells(&[c])[0]});
+    let arrived = (au.events.iter())
+        .position(|e| {
+            e["event"] == "enemy_moved" && e["from"] == at((3, 5)) && e["to"] == at((3, 3))
+        })
+        .unwrap_or_else(|| panic!("{:?}", au.events));
+    let fr = au.events[arrived]["piece"].clone();
+    let seen = |e: &Value| {
+        e["event"] == "sighted" && e["piece"] == fr && e["side"] == 1 && e["level"] == "A"
+    };
+    assert!(au.events[arrived..].iter().any(seen), "{:?}", au.events);
+    assert_eq!(count_events(&au.events, "contact"), 0, "{:?}", au.events);
     let fr = out11("view", "ronto.yaml", "m.orders.yaml", "french", &["--json"]);
     let v: serde_json::Value = serde_json::from_str(&fr).unwrap();
     // The French list one enemy marker, the Austrian HQ at (9,0): ah is not among them.
@@ -95,12 +120,15 @@ fn audit11_a_real_blocks_move_is_unchanged() {
     // infantry fi, road mode, marches (3,5) → (3,4) → (3,3) toward the hidden Austrian
     // dummy ad at (3,3); it stops at (3,4), cost 1, "could not enter (3,3)", and its
     // adjacent sight then has ad at A.
-    let log = out11("play", "real.yaml", "r.orders.yaml", "french", &[]);
-    assert!(
-        log.contains("fi moved (3,5) → (3,4), cost 1 (stopped: could not enter (3,3))"),
-        "{log}"
-    );
-    assert!(log.contains("french sights ad at level A"), "{log}");
+    let p = played11("real.yaml", "r.orders.yaml", "french");
+    let stopped = p.find("moved", "fi", |e| {
+        e["path"] == cells(&[(3, 5), (3, 4)])
+            && e["cost"] == 100
+            && e["stopped"] == "could not enter (3,3)"
+    });
+    let at_a = |e: &Value| e["event"] == "sighted" && e["side"] == 0 && e["level"] == "A";
+    let seen = p.events.iter().position(at_a);
+    assert!(stopped.is_some() && stopped < seen, "{:?}", p.events);
 }
 
 #[test]
@@ -118,8 +146,18 @@ fn audit11_a_dummys_arrow_reads_the_same_over_an_unseen_command() {
         let there = french_reads(s, orders);
         assert_reads_alike(&empty, &there, s);
     }
-    let log = out11("play", "s1.yaml", orders, "french", &[]);
-    assert!(log.contains("fs now spreads over (5,5) → (5,4)"), "{log}");
-    let au = out11("play", "s1.yaml", orders, "austrians", &[]);
-    assert!(!au.contains("contact"), "{au}");
+    let p = played11("s1.yaml", orders, "french");
+    assert!(
+        p.has("spread", "fs", |e| e["cells"] == cells(&[(5, 5), (5, 4)])),
+        "{:?}",
+        p.events
+    );
+    let au = played11("s1.yaml", orders, "austrians");
+    let spreads = |e: &Value| e["event"] == "enemy_moved" && e["to"]["spread"].is_array();
+    assert!(
+        au.events.iter().filter(|e| spreads(e)).count() == 3,
+        "{:?}",
+        au.events
+    );
+    assert_eq!(count_events(&au.events, "contact"), 0, "{:?}", au.events);
 }
