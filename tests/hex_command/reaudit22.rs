@@ -1,13 +1,44 @@
 //! Hex Command (seed 004), twenty-second round: what the sixteenth outside audit left (issue
 //! 33) and the seventeenth audit's findings.
 
-use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::{Value, json};
+
+use crate::util::{
+    Played, Run, assert_reads_alike, grognard_in, json_of, play_json_in, root, side_reads_in,
+};
 
 const OUTSIDE16: &str = "tests/fixtures/audits/hex-command/twentyfirst/outside16";
 const OUTSIDE17: &str = "tests/fixtures/audits/hex-command/twentysecond/outside17";
 
 fn run17(args: &[&str]) -> Run {
     grognard_in(&root().join(OUTSIDE17), args)
+}
+
+/// `play SCENARIO --orders ORDERS --side SIDE --json` in the seventeenth audit's folder,
+/// every order accepted.
+fn played17(scenario: &str, orders: &str, side: &str) -> Played {
+    let p = play_json_in(&root().join(OUTSIDE17), scenario, orders, &["--side", side]);
+    assert_eq!((p.code, &p.refused), (0, &None), "{scenario} {orders}");
+    p
+}
+
+/// Whether piece `name` arrived at `(col, row)` as a reinforcement at entry place `place`.
+fn arrived(p: &Played, name: &str, at: (i64, i64), place: u8) -> bool {
+    let reason = format!("reinforcement arriving at entry place {place}");
+    p.has("arrived", name, |e| {
+        e["at"] == json!({"col": at.0, "row": at.1}) && e["reason"] == reason.as_str()
+    })
+}
+
+/// Whether the arrivals waited: the announcement that the enemy holds the place.
+fn held(p: &Played) -> bool {
+    let told = |e: &Value| {
+        e["event"] == "announced"
+            && e["text"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("which the enemy holds; they wait a turn"))
+    };
+    p.events.iter().any(told)
 }
 
 // 004 l.480 (7.2.1: a unit that moved into an enemy's front hexes must melee it). The note
@@ -19,6 +50,7 @@ fn run17(args: &[&str]) -> Run {
 // `b2 entered the front of rB and must melee it too`, blue the same with `enemy #6`.
 #[test]
 fn an_owed_melees_note_names_the_pieces_for_each_reader() {
+    // prose: this test is about the note's words for each reader.
     let referee = grognard_in(
         &root().join(OUTSIDE16),
         &["play", "s1.yaml", "--orders", "o3_5.yaml"],
@@ -82,22 +114,22 @@ fn a_fake_on_an_entry_place_blocks_the_arrivals_as_a_real_marker_does() {
     let real = side_reads_in(OUTSIDE17, "h5g_real.yaml", "o_h5f.orders.yaml", "blue");
     let fake = side_reads_in(OUTSIDE17, "h5g_fake.yaml", "o_h5f.orders.yaml", "blue");
     assert_reads_alike(&real, &fake, "h5g real vs fake, arrivals");
-    assert!(
-        fake[0].contains(
-            "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn"
-        ),
-        "{}",
-        fake[0]
-    );
-    assert!(!fake[0].contains("rb arrived"), "{}", fake[0]);
+    let blue = played17("h5g_fake.yaml", "o_h5f.orders.yaml", "blue");
+    let told = "blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn";
+    assert!(blue.announced(told), "{:?}", blue.events);
+    assert!(!blue.has("arrived", "rb", |_| true), "{:?}", blue.events);
     let real = side_reads_in(OUTSIDE17, "h5g_real.yaml", "o_h5w.orders.yaml", "blue");
     let fake = side_reads_in(OUTSIDE17, "h5g_fake.yaml", "o_h5w.orders.yaml", "blue");
     assert_reads_alike(&real, &fake, "h5g real vs fake, withdrawal");
-    assert!(
-        fake[0].contains("enemy #4 moved from (0,4) to (4,0)"),
-        "{}",
-        fake[0]
-    );
+    let blue = played17("h5g_fake.yaml", "o_h5w.orders.yaml", "blue");
+    let at = |c: (i64, i64)| json!({"cell": {"col": c.0, "row": c.1}});
+    let seen = (blue.events.iter()).any(|e| {
+        e["event"] == "enemy_moved"
+            && e["piece"] == 4
+            && e["from"] == at((0, 4))
+            && e["to"] == at((4, 0))
+    });
+    assert!(seen, "{:?}", blue.events);
     // The owner: the fake is offered the withdrawal and makes it as the unit would.
     let legal = run17(&[
         "legal",
@@ -106,91 +138,55 @@ fn a_fake_on_an_entry_place_blocks_the_arrivals_as_a_real_marker_does() {
         "o_h5f.orders.yaml",
         "--side",
         "red",
+        "--json",
     ]);
+    let withdraw = json!({"side": "red", "act": {"piece": "m", "action": "withdraw"}});
+    let listed = json_of(&legal)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(listed.contains(&withdraw), "{listed:?}");
+    let red = played17("h5g_fake.yaml", "o_h5w.orders.yaml", "red");
+    let blocking = red.flag("m", "blocking", true);
+    let withdrew = red.find("placed", "m", |e| {
+        e["from"] == json!({"col": 0, "row": 4})
+            && e["to"] == json!({"col": 4, "row": 0})
+            && e["reason"] == "withdrew two moves from the arriving force"
+    });
     assert!(
-        legal
-            .stdout
-            .contains("{ side: red, act: { piece: m, action: withdraw } }"),
-        "{}",
-        legal.stdout
-    );
-    let red = run17(&[
-        "play",
-        "h5g_fake.yaml",
-        "--orders",
-        "o_h5w.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert_eq!(red.code, 0, "{}", red.stderr);
-    assert!(red.stdout.contains("m is blocking"), "{}", red.stdout);
-    assert!(
-        red.stdout
-            .contains("m placed (0,4) → (4,0) (withdrew two moves from the arriving force)"),
-        "{}",
-        red.stdout
+        blocking.is_some() && blocking < withdrew,
+        "{:?}",
+        red.events
     );
     // A fake blue has unmasked is an empty plate and holds nothing. h5u_*.yaml: b1 stands 4
     // hexes from m in the open, so turn 1's spotting shows it (5 hexes, no roll, 3.1 l.467);
     // rb is due on turn 2: beside the unmasked fake it comes on at (0,5); a real unit (which
     // b1 sees too) still holds the place.
-    let fake = run17(&[
-        "play",
-        "h5u_fake.yaml",
-        "--orders",
-        "o_turn2.orders.yaml",
-        "--side",
-        "blue",
-    ]);
+    let fake = played17("h5u_fake.yaml", "o_turn2.orders.yaml", "blue");
     assert!(
-        fake.stdout
-            .contains("rb arrived at (0,5) (reinforcement arriving at entry place 2)"),
-        "{}",
-        fake.stdout
+        arrived(&fake, "rb", (0, 5), 2) && !held(&fake),
+        "{:?}",
+        fake.events
     );
-    let real = run17(&[
-        "play",
-        "h5u_real.yaml",
-        "--orders",
-        "o_turn2.orders.yaml",
-        "--side",
-        "blue",
-    ]);
+    let real = played17("h5u_real.yaml", "o_turn2.orders.yaml", "blue");
     assert!(
-        real.stdout
-            .contains("which the enemy holds; they wait a turn"),
-        "{}",
-        real.stdout
+        held(&real) && !real.has("arrived", "rb", |_| true),
+        "{:?}",
+        real.events
     );
     // Row 38, hidden movement, left as the auditor judged it: decoys hold nothing (the owner
     // or a judge answers from the hidden map, l.264), the unseen real unit does.
-    let gone = run17(&[
-        "play",
-        "h23_t2.yaml",
-        "--orders",
-        "o_h23a.orders.yaml",
-        "--side",
-        "blue",
-    ]);
+    let gone = played17("h23_t2.yaml", "o_h23a.orders.yaml", "blue");
     assert!(
-        gone.stdout.contains("rb arrived at (0,5)"),
-        "{}",
-        gone.stdout
+        gone.has("arrived", "rb", |e| e["at"] == json!({"col": 0, "row": 5})),
+        "{:?}",
+        gone.events
     );
-    let there = run17(&[
-        "play",
-        "h23_t2.yaml",
-        "--orders",
-        "o_h23c.orders.yaml",
-        "--side",
-        "blue",
-    ]);
+    let there = played17("h23_t2.yaml", "o_h23c.orders.yaml", "blue");
     assert!(
-        there
-            .stdout
-            .contains("which the enemy holds; they wait a turn"),
-        "{}",
-        there.stdout
+        held(&there) && !there.has("arrived", "rb", |_| true),
+        "{:?}",
+        there.events
     );
 }
 
@@ -203,31 +199,23 @@ fn a_fake_on_an_entry_place_blocks_the_arrivals_as_a_real_marker_does() {
 // a fake, and every answer alike.
 #[test]
 fn a_fake_set_up_as_a_reinforcement_arrives_as_its_marker() {
-    let red = run17(&[
-        "play",
-        "h3_e0hf.yaml",
-        "--orders",
-        "o_h3b.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert_eq!(red.code, 0, "{}", red.stderr);
-    assert!(
-        red.stdout.contains(
-            "entry_point: d6 2; score 2 → first place (entry place of red's reinforcements)"
-        ),
-        "{}",
-        red.stdout
-    );
-    assert!(
-        red.stdout
-            .contains("rr arrived at (15,4) (reinforcement arriving at entry place 1)"),
-        "{}",
-        red.stdout
-    );
+    let red = played17("h3_e0hf.yaml", "o_h3b.orders.yaml", "red");
+    let roll = (red.events.iter()).position(|e| {
+        let r = &e["roll"];
+        e["event"] == "rolled"
+            && r["chart"] == "entry_point"
+            && (&r["dice"][0]["value"], &r["score"], &r["outcome"])
+                == (&json!(2), &json!(2), &json!("first place"))
+    });
+    let came = red.find("arrived", "rr", |e| {
+        e["at"] == json!({"col": 15, "row": 4})
+            && e["reason"] == "reinforcement arriving at entry place 1"
+    });
+    assert!(roll.is_some() && roll < came, "{:?}", red.events);
     let real = side_reads_in(OUTSIDE17, "h3_e0hi.yaml", "o_h3b.orders.yaml", "blue");
     let fake = side_reads_in(OUTSIDE17, "h3_e0hf.yaml", "o_h3b.orders.yaml", "blue");
     assert_reads_alike(&real, &fake, "h3 infantry vs fake reinforcement");
+    // prose: blue's words for the arrival and its view's line.
     assert!(
         fake[0].contains("enemy #3 moved from out of sight to (15,4)"),
         "{}",
