@@ -2,7 +2,33 @@
 //! positions in tests/fixtures/audits/hex-command/nineteenth/ (the auditor's, with the ruleset
 //! path made relative). Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, orders_with, root, side_reads, side_runs};
+use serde_json::{Value, json};
+
+use crate::util::{
+    Played, assert_reads_alike, events_of, grognard_in, json_of, orders_with, play_json_in, root,
+    side_reads, side_runs,
+};
+
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder.
+fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(DIR), scenario, orders, args)
+}
+
+/// Blue's `play --json` events (the second of `SIDE_READS`) in `reads`.
+fn log_events(reads: &[String]) -> Vec<Value> {
+    let json = reads[1].trim_end();
+    events_of(&serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}")))
+}
+
+/// Blue's view of enemy `handle` (its `view --json`, the fourth read): where it stands and
+/// how it faces.
+fn marker(reads: &[String], handle: u64) -> (Value, Value) {
+    let v: Value = serde_json::from_str(reads[3].trim_end()).expect("view --json");
+    (v["view"]["enemy"].as_array().into_iter().flatten())
+        .find(|e| e["handle"] == handle)
+        .map(|e| (e["place"]["cell"].clone(), e["facing_name"].clone()))
+        .unwrap_or_else(|| panic!("no #{handle}: {v}"))
+}
 
 const DIR: &str = "tests/fixtures/audits/hex-command/nineteenth";
 
@@ -52,30 +78,39 @@ fn same_for_blue(scenarios: &[&str]) -> Vec<String> {
 #[test]
 fn a_rout_into_a_markers_hex_meets_it_as_a_unit_whatever_it_is() {
     let blue = same_for_blue(&["rout-bf.yaml", "rout-bd.yaml", "rout-br.yaml"]);
+    // Destroyed, and never set down anywhere short of rM's hex.
+    let events = log_events(&blue);
+    let destroyed = json!({"event": "removed", "piece": 0, "reason": "routed: ran into the enemy and was destroyed"});
+    let placed = |e: &Value| e["event"] == "placed" && e["piece"] == 0;
     assert!(
-        blue[0].contains("bR removed (routed: ran into the enemy and was destroyed)"),
-        "{}",
-        blue[0]
+        events.contains(&destroyed) && !events.iter().any(placed),
+        "{events:?}"
     );
-    assert!(!blue[0].contains("(7,4) (routed)"), "{}", blue[0]);
     // The fake is not unmasked: blue still sees a marker there, and never reads rM.
-    assert!(
-        blue[2].contains("#3         at (8,4), facing E\n"),
-        "{}",
-        blue[2]
-    );
+    assert_eq!(marker(&blue, 3), (json!({"col": 8, "row": 4}), json!("E")));
     for read in &blue {
+        // prose: no word of blue's names rM.
         assert!(!read.contains("rM"), "{read}");
     }
     // The referee's log: the fake is still on the board as the rout ends.
-    let referee = ok(&[
-        "view",
-        "rout-bf.yaml",
-        "--orders",
-        "rout.orders.yaml",
-        "--referee",
-    ]);
-    assert!(referee.contains("rM "), "{referee}");
+    let referee = json_of(&grognard_in(
+        &root().join(DIR),
+        &[
+            "view",
+            "rout-bf.yaml",
+            "--orders",
+            "rout.orders.yaml",
+            "--referee",
+            "--json",
+        ],
+    ));
+    let rm =
+        (referee["state"]["pieces"].as_array().into_iter().flatten()).find(|p| p["name"] == "rM");
+    assert_eq!(
+        rm.map(|p| &p["place"]["cell"]),
+        Some(&json!({"col": 8, "row": 4})),
+        "{referee}"
+    );
 }
 
 // 004 l.399 (a rout "onto and into an enemy zone of control (an enemy firing arc or
@@ -91,19 +126,18 @@ fn a_rout_into_a_markers_hex_meets_it_as_a_unit_whatever_it_is() {
 #[test]
 fn a_rout_into_a_markers_front_is_judged_by_what_the_routing_side_knows() {
     let blue = same_for_blue(&["rout-f.yaml", "rout-d.yaml", "rout-r.yaml"]);
+    let events = log_events(&blue);
+    let destroyed = json!({
+        "event": "removed",
+        "piece": 0,
+        "reason": "routed: fell back into an enemy zone of control and was destroyed",
+    });
+    let placed = |e: &Value| e["event"] == "placed" && e["piece"] == 0;
     assert!(
-        blue[0].contains(
-            "bR removed (routed: fell back into an enemy zone of control and was destroyed)"
-        ),
-        "{}",
-        blue[0]
+        events.contains(&destroyed) && !events.iter().any(placed),
+        "{events:?}"
     );
-    assert!(!blue[0].contains("(8,4) (routed)"), "{}", blue[0]);
-    assert!(
-        blue[2].contains("#3         at (9,4), facing W\n"),
-        "{}",
-        blue[2]
-    );
+    assert_eq!(marker(&blue, 3), (json!({"col": 9, "row": 4}), json!("W")));
 }
 
 /// The end cells `grognard reach` lists for `unit` (its JSON), sorted.
@@ -127,20 +161,22 @@ fn reach_cells(scenario: &str, orders: &str, unit: &str) -> Vec<(i64, i64)> {
     cells
 }
 
+/// The orders `legal --side side --json` lists after `orders` on `scenario`.
+fn legal_orders(scenario: &str, orders: &str, side: &str) -> Vec<Value> {
+    let out = ok(&[
+        "legal", scenario, "--orders", orders, "--side", side, "--json",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v["orders"].as_array().cloned().unwrap_or_default()
+}
+
 /// The end cells of `unit`'s moves in `legal --side side`, sorted.
 fn legal_cells(scenario: &str, orders: &str, side: &str, unit: &str) -> Vec<(i64, i64)> {
-    let out = ok(&["legal", scenario, "--orders", orders, "--side", side]);
-    let mut cells: Vec<(i64, i64)> = out
-        .lines()
-        .filter(|l| l.contains(&format!("move: {{ piece: {unit}, path: [")))
-        .map(|l| {
-            let last = l.rsplit('[').next().expect("cell");
-            let nums: Vec<i64> = last
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().expect("number"))
-                .collect();
-            (nums[0], nums[1])
+    let mut cells: Vec<(i64, i64)> = (legal_orders(scenario, orders, side).iter())
+        .filter(|o| o["move"]["piece"] == unit)
+        .filter_map(|o| {
+            let end = o["move"]["path"].as_array()?.last()?.clone();
+            Some((end[0].as_i64()?, end[1].as_i64()?))
         })
         .collect();
     cells.sort_unstable();
@@ -175,11 +211,18 @@ fn reach_lists_the_cells_legal_and_play_accept_for_cautious_and_wavering_units()
     );
     let path = std::env::temp_dir().join(format!("hc-reaudit19-{}-b2.yaml", std::process::id()));
     std::fs::write(&path, refused).expect("write orders");
-    let (code, out) = run(&["play", "cautious.yaml", "--orders", &path.to_string_lossy()]);
-    assert_ne!(code, 0, "{out}");
+    let p = played("cautious.yaml", &path.to_string_lossy(), &[]);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("hook_failed"),
+        "{:?}",
+        p.refused
+    );
+    // prose: the rule's words.
+    let why = p.refused.as_deref().unwrap_or_default();
     assert!(
-        out.contains("refused: b2 may not move in the enemy's direction"),
-        "{out}"
+        why.contains("refused: b2 may not move in the enemy's direction"),
+        "{why}"
     );
 
     for unit in ["t1", "t2"] {
@@ -219,6 +262,7 @@ fn notes() -> Vec<String> {
 // cost of the seed's rule, now stated.
 #[test]
 fn a_fake_does_not_spot_and_the_owners_face_up_tag_is_stated() {
+    // prose: the ruleset's note and the view's tags, in words.
     assert!(
         notes().iter().any(
             |n| n.contains("A fake does not spot (3.1 l.467 with l.264, #34)")
@@ -263,10 +307,14 @@ fn a_wavering_unit_may_step_away_from_the_line_though_it_nears_a_far_marker() {
         "  - { side: red, move: { piece: t1, path: [[4, 2], [3, 3]] } }\n",
         "away",
     );
-    let log = ok(&["play", "tribes.yaml", "--orders", &away, "--side", "red"]);
+    let p = played("tribes.yaml", &away, &["--side", "red"]);
+    let path = json!([{"col": 5, "row": 2}, {"col": 4, "row": 2}, {"col": 3, "row": 3}]);
+    let moved = p.has("moved", "t1", |e| e["path"] == path && e["cost"] == 300);
     assert!(
-        log.contains("t1 moved (5,2) → (4,2) → (3,3), cost 3"),
-        "{log}"
+        p.refused.is_none() && moved,
+        "{:?} {:?}",
+        p.refused,
+        p.events
     );
     assert!(legal_cells("tribes.yaml", "tribes.orders.yaml", "red", "t1").contains(&(3, 3)));
     assert!(reach_cells("tribes.yaml", "tribes.orders.yaml", "t1").contains(&(3, 3)));
@@ -284,39 +332,37 @@ fn a_wavering_unit_may_step_away_from_the_line_though_it_nears_a_far_marker() {
 // ("b2 cannot move: it is holding"). Before, the halt ended with turn 1 and b2 moved.
 #[test]
 fn units_that_fell_back_to_cover_hold_until_new_orders() {
-    let log = ok(&[
-        "play",
+    let p = played(
         "fall-back.yaml",
-        "--orders",
         "fall-back.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    assert!(
-        log.contains(
-            "note: b2 defends at (10,4), halted until the turn ends, then holding until new \
-             orders are received"
-        ),
-        "{log}"
+        &["--side", "blue"],
     );
-    assert!(log.contains("turn 2 · movement phase (blue)"), "{log}");
-    let legal = ok(&[
-        "legal",
-        "fall-back.yaml",
-        "--orders",
-        "fall-back.orders.yaml",
-        "--side",
-        "blue",
-    ]);
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let reason = "fell back toward cover (decision failure)";
+    let fell = |name: &str, from: (i64, i64), to: (i64, i64)| {
+        let cell = |c: (i64, i64)| json!({"col": c.0, "row": c.1});
+        p.find("placed", name, |e| {
+            e["from"] == cell(from) && e["to"] == cell(to) && e["reason"] == reason
+        })
+    };
+    for (name, from, to) in [("b2", (7, 4), (10, 4)), ("b3", (8, 6), (11, 6))] {
+        let at = fell(name, from, to);
+        assert!(
+            at.is_some() && at < p.flag(name, "holding", true),
+            "{name}: {:?}",
+            p.events
+        );
+    }
+    // Blue's log reaches its turn 2 movement phase (in_phase panics if not).
+    p.in_phase(2, "movement", "blue");
+    let legal = legal_orders("fall-back.yaml", "fall-back.orders.yaml", "blue");
     for unit in ["b2", "b3"] {
         assert!(
-            !legal.contains(&format!("move: {{ piece: {unit},")),
-            "{legal}"
+            !legal.iter().any(|o| o["move"]["piece"] == unit),
+            "{legal:?}"
         );
-        assert!(
-            legal.contains(&format!("face: {{ piece: {unit}, facing: W }}")),
-            "{legal}"
-        );
+        let face = json!({"side": "blue", "face": {"piece": unit, "facing": "W"}});
+        assert!(legal.contains(&face), "{legal:?}");
     }
     let moved = orders_with(
         DIR,
@@ -324,10 +370,17 @@ fn units_that_fell_back_to_cover_hold_until_new_orders() {
         "  - { side: blue, move: { piece: b2, path: [[9, 4]] } }\n",
         "hold",
     );
-    let (code, out) = run(&["play", "fall-back.yaml", "--orders", &moved]);
-    assert_ne!(code, 0, "{out}");
+    let p = played("fall-back.yaml", &moved, &[]);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        p.refused
+    );
+    // prose: the flag that holds it is named in the words.
+    let why = p.refused.as_deref().unwrap_or_default();
     assert!(
-        out.contains("refused: b2 cannot move: it is holding"),
-        "{out}"
+        why.ends_with("refused: b2 cannot move: it is holding"),
+        "{why}"
     );
 }
