@@ -2,9 +2,31 @@
 //! positions in tests/fixtures/audits/hex-command/twentieth/ (ours, and the auditor's in
 //! `outside15/` with the ruleset path made relative). Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::{Value, json};
+
+use crate::util::{assert_reads_alike, events_of, grognard_in, play_json_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/twentieth";
+
+/// The roll records of `chart` in a side's `play --json` read (the second of `SIDE_READS`).
+fn rolls(reads: &[String], chart: &str) -> Vec<Value> {
+    let json: Value = serde_json::from_str(reads[1].trim_end()).expect("play --json");
+    (events_of(&json).into_iter())
+        .filter(|e| e["event"] == "rolled" && e["roll"]["chart"] == chart)
+        .map(|e| e["roll"].clone())
+        .collect()
+}
+
+/// A roll's purpose, modifiers, band and outcome.
+fn told(roll: &Value) -> (Value, Value, Value, Value) {
+    let r = roll.clone();
+    (
+        r["purpose"].clone(),
+        r["modifiers"].clone(),
+        r["band"].clone(),
+        r["outcome"].clone(),
+    )
+}
 
 fn ok(args: &[&str]) -> String {
     let r = grognard_in(&root().join(DIR), args);
@@ -29,40 +51,54 @@ fn a_red_star_on_an_unidentified_marker_reads_alike_with_or_without_a_commander(
     let with = side_reads_in(DIR, "star-commander.yaml", "star.orders.yaml", "blue");
     let without = side_reads_in(DIR, "star-bare.yaml", "star.orders.yaml", "blue");
     assert_reads_alike(&with, &without, "a marker with a commander and one without");
-    assert!(
-        with[0].contains("fire_small_b: cube red star; +1 modifiers in all (not itemized: an unidentified piece); band 2 (Code) → hit (fire_small_b by b2 at enemy #2)"),
-        "{}",
-        with[0]
+    let fire = rolls(&with, "fire_small_b");
+    let netted =
+        json!([{"name": "modifiers in all (not itemized: an unidentified piece)", "value": 1}]);
+    let want = (
+        json!("fire_small_b by b2 at enemy #2"),
+        netted,
+        json!("Code"),
+        json!("hit"),
+    );
+    assert_eq!(fire.iter().map(told).collect::<Vec<_>>(), [want]);
+    assert_eq!(
+        (&fire[0]["dice"][0]["face"], &fire[0]["inputs"]),
+        (&json!("red star"), &json!([]))
     );
     for read in &with {
+        // prose: no word of blue's names voss or rB.
         assert!(!read.contains("voss") && !read.contains("rB"), "{read}");
     }
     // The referee's log: the commander was killed, the unit took no hit.
-    let referee = ok(&[
-        "play",
+    let referee = play_json_in(
+        &root().join(DIR),
         "star-commander.yaml",
-        "--orders",
         "star.orders.yaml",
-    ]);
-    assert!(
-        referee
-            .contains("voss removed (commander killed by a red-star hit; the unit takes no hit)"),
-        "{referee}"
+        &[],
     );
+    let killed = "commander killed by a red-star hit; the unit takes no hit";
+    assert!(
+        referee.has("removed", "voss", |e| e["reason"] == killed),
+        "{:?}",
+        referee.events
+    );
+    let rb_hit = referee.has("counter_changed", "rB", |e| e["counter"] == "hits");
+    assert!(!rb_hit, "{:?}", referee.events);
     // The auditor's position: rB was spotted in the arrivals phase, before the fire.
-    let audit = ok(&[
-        "play",
+    let audit = play_json_in(
+        &root().join(DIR),
         "outside15/s2_29.yaml",
-        "--orders",
         "outside15/o_fire2.yaml",
-        "--side",
-        "blue",
-    ]);
-    let sighted = audit
-        .find("blue sights rB at level seen")
-        .expect("rB spotted");
-    let fired = audit.find("b2 fire at rB").expect("b2 fires at rB");
-    assert!(sighted < fired, "{audit}");
+        &["--side", "blue"],
+    );
+    // rB by blue's number for it, the target of b2's fire.
+    let fired = audit
+        .find("acted", "b2", |e| e["action"] == "fire")
+        .unwrap_or_else(|| panic!("b2 fires: {:?}", audit.events));
+    let rb = audit.events[fired]["target"].clone();
+    let sighted = (audit.events.iter())
+        .position(|e| e["event"] == "sighted" && e["piece"] == rb && e["level"] == "seen");
+    assert!(sighted.is_some_and(|s| s < fired), "{:?}", audit.events);
 }
 
 // 004 l.38 (commander +CVS C to firing), l.216 (fire chart bands), l.313 (players need not
@@ -78,11 +114,15 @@ fn a_commanders_fire_bonus_itemizes_only_the_points_that_moved_the_band() {
     let c2 = side_reads_in(DIR, "commander-c2.yaml", "commander.orders.yaml", "blue");
     let c1 = side_reads_in(DIR, "commander-c1.yaml", "commander.orders.yaml", "blue");
     assert_reads_alike(&c2, &c1, "a C2 commander and a C1 commander");
-    assert!(
-        c2[0].contains("fire_small_b: no roll needed; -1 commander; band 0 (automatic) → hit (fire_small_b by rB at b2)"),
-        "{}",
-        c2[0]
+    let fire: Vec<_> = rolls(&c2, "fire_small_b").iter().map(told).collect();
+    let commander = json!([{"name": "commander", "value": -1}]);
+    let want = (
+        json!("fire_small_b by rB at b2"),
+        commander,
+        json!("automatic"),
+        json!("hit"),
     );
+    assert_eq!(fire, [want]);
 }
 
 // 004 7.3a l.410 (each side adds its modifiers to its melee value; only which is Stronger,
@@ -101,18 +141,24 @@ fn melee_values_count_only_the_commanders_points_that_decided_stronger_or_weaker
     let c2 = side_reads_in(DIR, "melee-22.yaml", "melee.orders.yaml", "blue");
     let c0 = side_reads_in(DIR, "melee-02.yaml", "melee.orders.yaml", "blue");
     assert_reads_alike(&c2, &c0, "voss with C2 and with C0, read by blue");
+    let purposes = |reads: &[String]| -> Vec<Value> {
+        rolls(reads, "melee")
+            .iter()
+            .map(|r| r["purpose"].clone())
+            .collect()
+    };
     assert!(
-        c2[0].contains("(melee of b2 (2) against rB (3))"),
+        purposes(&c2).contains(&json!("melee of b2 (2) against rB (3)")),
         "{}",
-        c2[0]
+        c2[1]
     );
     let h2 = side_reads_in(DIR, "melee-22.yaml", "melee.orders.yaml", "red");
     let h1 = side_reads_in(DIR, "melee-21.yaml", "melee.orders.yaml", "red");
     assert_reads_alike(&h2, &h1, "hale with C2 and with C1, read by red");
     assert!(
-        h2[0].contains("(melee of b3 (3) against rD (2))"),
+        purposes(&h2).contains(&json!("melee of b3 (3) against rD (2)")),
         "{}",
-        h2[0]
+        h2[1]
     );
 }
 
@@ -143,11 +189,12 @@ fn marker_handles_follow_the_place_not_the_scenarios_list() {
         &fake,
         "the real marker listed first and the fake first",
     );
-    assert!(
-        real[2].contains("#2         at (7,4), facing W\n  #3         at (7,6), facing W\n"),
-        "{}",
-        real[2]
-    );
+    let view: Value = serde_json::from_str(real[3].trim_end()).expect("view --json");
+    let markers: Vec<(Value, Value)> = (view["view"]["enemy"].as_array().into_iter().flatten())
+        .map(|e| (e["handle"].clone(), e["place"]["cell"].clone()))
+        .collect();
+    let want = [(2, 7, 4), (3, 7, 6)].map(|(h, c, r)| (json!(h), json!({"col": c, "row": r})));
+    assert!(want.iter().all(|m| markers.contains(m)), "{markers:?}");
 }
 
 // #40 (l.264 'Units that cannot be seen by any enemy are replaced'; 2a-b l.236-237, a
@@ -163,6 +210,7 @@ fn marker_handles_follow_the_place_not_the_scenarios_list() {
 // melee (eighteenth round), it does not unmask a marker; it names the marker by its handle.
 #[test]
 fn lone_commanders_zones_and_grapeshot_are_read_as_stated() {
+    // prose: blue's view line for the lone commander.
     let hm = ok(&["view", "outside15/hm.yaml", "--side", "blue"]);
     assert!(hm.contains("kern       at (19,0), real, commander"), "{hm}");
     for file in ["outside15/zh_fake.yaml", "outside15/zh_real.yaml"] {
@@ -178,6 +226,19 @@ fn lone_commanders_zones_and_grapeshot_are_read_as_stated() {
             ],
         );
         let out = format!("{}{}", r.stdout, r.stderr);
+        let p = play_json_in(
+            &root().join(DIR),
+            file,
+            "outside15/o_hm.yaml",
+            &["--side", "blue"],
+        );
+        assert_eq!(
+            p.refusal_kind.as_deref(),
+            Some("must_stop"),
+            "{file}: {:?}",
+            p.refused
+        );
+        // prose: the words name the marker by blue's handle.
         assert!(
             out.contains(
                 "refused: hale must stop at (4,5) (entered the zone of control of enemy #3)"
@@ -193,6 +254,23 @@ fn lone_commanders_zones_and_grapeshot_are_read_as_stated() {
         "--side",
         "blue",
     ]);
+    let p = play_json_in(
+        &root().join(DIR),
+        "outside15/artr.yaml",
+        "outside15/o_art2.yaml",
+        &["--side", "blue"],
+    );
+    let grape = (p.events.iter())
+        .find(|e| e["event"] == "rolled" && e["roll"]["chart"] == "grapeshot")
+        .map(|e| told(&e["roll"]));
+    let want = (
+        json!("grapeshot by enemy #3 at b1"),
+        json!([]),
+        json!("Color"),
+        json!("hit"),
+    );
+    assert_eq!(grape, Some(want), "{:?}", p.events);
+    // prose: the roll's line names the marker by its handle only.
     assert!(
         art.contains("grapeshot: cube red; band 1 (Color) → hit (grapeshot by enemy #3 at b1)"),
         "{art}"
