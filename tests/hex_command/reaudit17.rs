@@ -2,14 +2,25 @@
 //! 33), on the auditor's position ts2_7 (/work/audit/hex-command-13) copied to
 //! tests/fixtures/audits/hex-command/seventeenth/locked.yaml. Each ruling is worked by hand.
 
-use crate::util::grognard_in;
-use crate::util::root;
+use serde_json::{Value, json};
+
+use crate::util::{Played, grognard_in, json_of, play_json_in, root};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/seventeenth";
 
 fn run(args: &[&str]) -> (i32, String) {
     let r = grognard_in(&root().join(DIR), args);
     (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+/// Blue's `play locked.yaml --orders ORDERS --side blue --json`.
+fn blue_play(orders: &str) -> Played {
+    play_json_in(
+        &root().join(DIR),
+        "locked.yaml",
+        orders,
+        &["--side", "blue"],
+    )
 }
 
 fn ok(args: &[&str]) -> String {
@@ -33,13 +44,33 @@ fn ok(args: &[&str]) -> String {
 #[test]
 fn an_enemy_locked_in_melee_with_a_unit_of_the_side_stays_in_its_sight() {
     let orders = "locked-melee.orders.yaml";
-    let log = ok(&["play", "locked.yaml", "--orders", orders, "--side", "blue"]);
-    assert!(!log.contains("blue loses sight of m1"), "{log}");
-    assert!(
-        log.contains("score 7 → both hit and defender TE (melee of m1 (2) against b1 (1))"),
-        "{log}"
-    );
-    assert!(log.contains("m1 hits 0 → 1"), "{log}");
+    let p = blue_play(orders);
+    assert_eq!((p.code, &p.refused), (0, &None));
+    // m1 by blue's number for it: the piece blue sights at the contact.
+    let seen = |e: &&Value| e["event"] == "sighted" && e["side"] == 0 && e["level"] == "seen";
+    let m1 = p
+        .events
+        .iter()
+        .find(seen)
+        .map(|e| e["piece"].clone())
+        .expect("m1 sighted");
+    let lost = |e: &Value| e["event"] == "sighted" && e["piece"] == m1 && e["level"].is_null();
+    assert!(!p.events.iter().any(lost), "{:?}", p.events);
+    let round = (p.events.iter()).position(|e| {
+        let r = &e["roll"];
+        e["event"] == "rolled"
+            && r["purpose"] == "melee of m1 (2) against b1 (1)"
+            && (&r["score"], &r["outcome"]) == (&json!(7), &json!("both hit and defender TE"))
+    });
+    let hit = (p.events.iter()).position(|e| {
+        e["event"] == "counter_changed"
+            && e["piece"] == m1
+            && e["counter"] == "hits"
+            && e["from"] == 0
+            && e["to"] == 1
+    });
+    assert!(round.is_some() && round < hit, "{:?}", p.events);
+    // prose: blue's view line for m1.
     let view = ok(&["view", "locked.yaml", "--orders", orders, "--side", "blue"]);
     let m1 = view
         .lines()
@@ -64,41 +95,49 @@ fn an_enemy_locked_in_melee_with_a_unit_of_the_side_stays_in_its_sight() {
 #[test]
 fn a_unit_locked_in_melee_may_not_fire_whatever_its_opponent_is() {
     let before = "locked-before-fire.orders.yaml";
-    let legal = ok(&["legal", "locked.yaml", "--orders", before, "--side", "blue"]);
-    assert!(!legal.contains("piece: b1, action: fire"), "{legal}");
-    assert!(!legal.contains("piece: b2, action: fire"), "{legal}");
-    assert!(
-        legal.contains("{ piece: b3, action: fire, target: \"#7\" }"),
-        "{legal}"
-    );
-    let (_, out) = run(&[
-        "play",
-        "locked.yaml",
-        "--orders",
-        "locked-fire.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    assert!(
-        out.contains(
-            "locked-fire.orders.yaml:27:5: refused: no firing into a melee (enemy #6 is in melee)"
+    let legal = json_of(&grognard_in(
+        &root().join(DIR),
+        &[
+            "legal",
+            "locked.yaml",
+            "--orders",
+            before,
+            "--side",
+            "blue",
+            "--json",
+        ],
+    ));
+    let listed = legal["orders"].as_array().cloned().unwrap_or_default();
+    let fires = |unit: &str| {
+        listed
+            .iter()
+            .any(|o| o["act"]["piece"] == unit && o["act"]["action"] == "fire")
+    };
+    assert!(!fires("b1") && !fires("b2"), "{listed:?}");
+    let b3 = json!({"side": "blue", "act": {"piece": "b3", "action": "fire", "target": "#7"}});
+    assert!(listed.contains(&b3), "{listed:?}");
+    // Refused (the script's refusal, the kernel's hook kind), and no shot marked.
+    for (orders, words) in [
+        (
+            "locked-fire.orders.yaml",
+            "locked-fire.orders.yaml:27:5: refused: no firing into a melee (enemy #6 is in melee)",
         ),
-        "{out}"
-    );
-    assert!(!out.contains("shot_small_1"), "{out}");
-    let (_, out) = run(&[
-        "play",
-        "locked.yaml",
-        "--orders",
-        "locked-fire-b1.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    assert!(
-        out.contains("refused: no firing into a melee (m1 is in melee)"),
-        "{out}"
-    );
-    assert!(!out.contains("m1 is marked “shot_small_1”"), "{out}");
+        (
+            "locked-fire-b1.orders.yaml",
+            "locked-fire-b1.orders.yaml:27:5: refused: no firing into a melee (m1 is in melee)",
+        ),
+    ] {
+        let p = blue_play(orders);
+        assert_eq!(p.refusal_kind.as_deref(), Some("hook_failed"), "{orders}");
+        // prose: the words name the target as blue knows it.
+        assert_eq!(p.refused.as_deref(), Some(words));
+        let shot = |e: &Value| e["event"] == "flag_changed" && e["flag"] == "shot_small_1";
+        assert!(
+            !p.events.is_empty() && !p.events.iter().any(shot),
+            "{orders}: {:?}",
+            p.events
+        );
+    }
 }
 
 // 004 l.123 (the movement hexagon: forward movement; a facing change once a turn, cavalry
@@ -115,6 +154,7 @@ fn the_turning_reading_is_stated_in_the_notes() {
         .take_while(|l| !l.starts_with("piece_types:"))
         .filter(|l| l.starts_with("  - \""))
         .collect();
+    // prose: the ruleset states the reading in its notes.
     assert!(
         notes
             .iter()
