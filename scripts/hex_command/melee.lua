@@ -460,9 +460,11 @@ local function forced_melees(game, sides)
     local still = not L.gone[a:id()] and not L.gone[t:id()] and not L:flag(a, "routed")
       and not L:flag(t, "routed") and L.at[a:id()] == nil and L.at[t:id()] == nil
     if still and not fought_with(L, a, t) then
-      -- Named by the engine for each reader (the referee reads ids, the phasing side its
-      -- own names for the enemy).
-      game:note(pair[3] and "the melee of {1} and {2} goes on"
+      -- Named by the engine for each reader (the referee reads ids, each side its own names
+      -- for the other's pieces), and told to both sides: the meleed side reads the roll that
+      -- follows, which names both pieces, so it may read why (twentieth outside audit's
+      -- leftovers). The note comes before the roll.
+      game:announce(pair[3] and "the melee of {1} and {2} goes on"
         or "{1} entered the front of {2} and must melee it too", a, t)
       local fake_of = (game:kind(a) == "fake_counter" and a) or (game:kind(t) == "fake_counter" and t) or nil
       if fake_of ~= nil then

@@ -91,3 +91,46 @@ fn a_commander_arriving_with_his_unit_is_no_longer_due() {
         "{referee}"
     );
 }
+
+// 7.2.1 (004 l.480-481): a unit that entered the fronts of two enemies melees both. h09a.yaml:
+// blue's b1 moves (3,3) → (5,3), into the fronts of the visible r2 (6,4) and of red's hidden
+// r1 (6,3), melees r2 by order, and owes r1 a melee fought as the melee phase ends. By hand:
+// the note saying why comes right before that melee's roll, in blue's log (r1 as `enemy #2`)
+// and, since red sees both b1 and its own r1, in red's too (by ids); the referee reads ids.
+// Before, the note followed the roll, and red never read it (the twentieth audit's H9 remark).
+#[test]
+fn the_owed_melee_note_comes_before_its_roll_for_both_sides() {
+    for (side, note, roll) in [
+        (
+            Some("blue"),
+            "  note: b1 entered the front of enemy #2 and must melee it too",
+            "(melee by b1 at enemy #2)",
+        ),
+        (
+            Some("red"),
+            "  note: b1 entered the front of r1 and must melee it too",
+            "(melee of b1 (2) against r1 (3))",
+        ),
+        (
+            None,
+            "  note: b1 entered the front of r1 and must melee it too",
+            "(melee of b1 (2) against r1 (3))",
+        ),
+    ] {
+        let mut args = vec!["play", "h09a.yaml", "--orders", "o_h09.yaml"];
+        if let Some(s) = side {
+            args.extend(["--side", s]);
+        }
+        let log = run(&args);
+        let lines: Vec<&str> = log.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| *l == note)
+            .unwrap_or_else(|| panic!("{side:?}: no `{note}`:\n{log}"));
+        let next = lines.get(at + 1).copied().unwrap_or_default();
+        assert!(
+            next.starts_with("  melee: ") && next.ends_with(roll),
+            "{side:?}: {next}\n{log}"
+        );
+    }
+}

@@ -366,6 +366,10 @@ pub enum Event {
         template: String,
         /// The pieces named.
         pieces: Vec<PieceId>,
+        /// Every side reads it (`game:announce` with pieces), not only the side whose phase
+        /// or order it is.
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        to_all: bool,
     },
     /// The last turn ended (or a side lost at once).
     GameOver {

@@ -105,6 +105,9 @@ pub enum HookCommand {
         template: String,
         /// The pieces named, in the order of their numbers.
         pieces: Vec<PieceId>,
+        /// Every side reads it (an announcement), not only the side whose phase or order
+        /// it is.
+        to_all: bool,
     },
     /// Tell every side something (a note that hidden information does not filter: the
     /// block rules' "the opponent is told").
@@ -185,6 +188,11 @@ pub struct HookDice<'a> {
     action_inputs: Vec<(String, i32)>,
     /// The acting piece and its target, while an action's script rolls.
     action_pieces: Option<(PieceId, Option<PieceId>)>,
+    /// How many changes the hook had asked for so far (its host says, [`Self::set_queued`]),
+    /// and that number at each roll: a game hook's notes are logged where they were written
+    /// among its rolls.
+    queued: usize,
+    queued_at: Vec<usize>,
 }
 
 impl<'a> HookDice<'a> {
@@ -199,7 +207,15 @@ impl<'a> HookDice<'a> {
             intent_read: core::cell::Cell::new(false),
             action_inputs: Vec::new(),
             action_pieces: None,
+            queued: 0,
+            queued_at: Vec::new(),
         }
+    }
+
+    /// The host tells how many changes the hook has asked for so far, so that the rolls
+    /// made from now on are placed after them ([`Self::into_rolls_placed`]).
+    pub fn set_queued(&mut self, n: usize) {
+        self.queued = n;
     }
 
     /// Records the face labels of the chart roll of the action a script resolves, so the
@@ -306,6 +322,7 @@ impl<'a> HookDice<'a> {
         record.outcome = total.to_string();
         let record = self.mark(record);
         self.rolls.push(record);
+        self.queued_at.push(self.queued);
         (rolled, total)
     }
 
@@ -327,6 +344,7 @@ impl<'a> HookDice<'a> {
             &resolution,
         ));
         self.rolls.push(record);
+        self.queued_at.push(self.queued);
         Some(resolution)
     }
 
@@ -340,6 +358,13 @@ impl<'a> HookDice<'a> {
     #[must_use]
     pub fn into_rolls(self) -> Vec<RollRecord> {
         self.rolls
+    }
+
+    /// The rolls made, in order, each with the number of changes the hook had asked for
+    /// before it.
+    #[must_use]
+    pub fn into_rolls_placed(self) -> Vec<(usize, RollRecord)> {
+        self.queued_at.into_iter().zip(self.rolls).collect()
     }
 }
 

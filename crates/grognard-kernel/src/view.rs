@@ -338,11 +338,17 @@ pub(crate) fn redact(
         // Each side reads the pieces by its own names for them.
         Event::NoteNaming {
             template, pieces, ..
-        } => owner.is_none_or(|o| o == side).then(|| Event::Note {
+        } => told(e, *owner, side).then(|| Event::Note {
             text: name_pieces(template, pieces, |p| match after.pieces.get(p.index()) {
                 Some(piece) => label_known(side, piece, &[before, now]),
                 None => "an unseen enemy".to_owned(),
             }),
         }),
     }
+}
+
+/// Whether `side` reads a note: the side whose phase or order it is (every side outside
+/// the sides' turns), or every side when it is an announcement naming pieces.
+fn told(e: &Event, owner: Option<SideId>, side: SideId) -> bool {
+    matches!(e, Event::NoteNaming { to_all: true, .. }) || owner.is_none_or(|o| o == side)
 }

@@ -65,12 +65,21 @@ impl Resolution<'_> {
         let mut hook_dice = HookDice::new(&mut rng, &game.rules);
         let commands = call(&mut *self.hooks, &world, &mut hook_dice)
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
-        let rolls = hook_dice.into_rolls();
+        let rolls = hook_dice.into_rolls_placed();
         *self.next.dice_of(dice) = rng;
-        for roll in rolls {
+        // A note the hook wrote before a roll is logged before it (an owed melee's note
+        // ahead of the melee's roll); its changes still follow all its rolls.
+        let mut commands: Vec<Option<HookCommand>> = commands.into_iter().map(Some).collect();
+        for (queued, roll) in rolls {
+            for slot in commands.iter_mut().take(queued) {
+                if slot.as_ref().is_some_and(is_note) {
+                    let note = slot.take().into_iter().collect();
+                    self.apply_commands(note)?;
+                }
+            }
             self.events.push(Event::Rolled { roll });
         }
-        self.apply_commands(commands)
+        self.apply_commands(commands.into_iter().flatten().collect())
     }
 
     /// Checks a feature a hook adds and records it in `next.built` (the board gets it when
@@ -168,7 +177,11 @@ impl Resolution<'_> {
                 self.events.push(Event::Note { text });
                 return Ok(());
             }
-            HookCommand::NoteNaming { template, pieces } => {
+            HookCommand::NoteNaming {
+                template,
+                pieces,
+                to_all,
+            } => {
                 if let Some(p) = pieces
                     .iter()
                     .find(|p| self.next.pieces.get(p.index()).is_none())
@@ -182,6 +195,7 @@ impl Resolution<'_> {
                     text,
                     template,
                     pieces,
+                    to_all,
                 });
                 return Ok(());
             }
@@ -262,6 +276,14 @@ fn named_piece(command: &HookCommand) -> Option<PieceId> {
         | HookCommand::Announce(_)
         | HookCommand::AddFeature { .. } => None,
     }
+}
+
+/// A note or an announcement: words for the log, which change nothing.
+fn is_note(c: &HookCommand) -> bool {
+    matches!(
+        c,
+        HookCommand::Note(_) | HookCommand::NoteNaming { .. } | HookCommand::Announce(_)
+    )
 }
 
 fn no_such_piece(p: PieceId) -> Refusal {

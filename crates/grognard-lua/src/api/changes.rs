@@ -203,6 +203,16 @@ fn note(
     if named.is_empty() {
         return cx.queue(HookCommand::Note(text));
     }
+    naming(cx, text, &named, false)
+}
+
+/// A note naming `named` at `{1}`, `{2}`…, read by every side when `to_all`.
+fn naming(
+    cx: &Call<'_, '_, '_, '_>,
+    text: String,
+    named: &[Value],
+    to_all: bool,
+) -> mlua::Result<()> {
     if named.len() > 16 {
         return Err(mlua::Error::runtime("a note may name at most 16 pieces"));
     }
@@ -213,6 +223,7 @@ fn note(
     cx.queue(HookCommand::NoteNaming {
         template: text,
         pieces,
+        to_all,
     })
 }
 
@@ -235,7 +246,16 @@ fn refuse(lua: &Lua, _cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)) -> 
     ))
 }
 
-fn announce(_: &Lua, cx: &Call<'_, '_, '_, '_>, (_, text): (Table, String)) -> mlua::Result<()> {
+/// `game:announce(text [, u1, u2, …])`: every side is told; with pieces, `{1}`, `{2}`… name
+/// them, each side reading its own names for them.
+fn announce(
+    _: &Lua,
+    cx: &Call<'_, '_, '_, '_>,
+    (_, text, named): (Table, String, Variadic<Value>),
+) -> mlua::Result<()> {
     let text: String = text.chars().take(500).collect();
-    cx.queue(HookCommand::Announce(text))
+    if named.is_empty() {
+        return cx.queue(HookCommand::Announce(text));
+    }
+    naming(cx, text, &named, true)
 }

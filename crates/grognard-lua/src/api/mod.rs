@@ -116,6 +116,10 @@ impl Call<'_, '_, '_, '_> {
             )));
         }
         c.push(command);
+        // Rolls made from now on come after this change (a note stays before them).
+        if let Ok(mut dice) = self.dice.try_borrow_mut() {
+            dice.set_queued(c.len());
+        }
         Ok(())
     }
 }
