@@ -2,7 +2,11 @@
 //! 33), on the auditor's positions (/work/audit/hex-command-12: s4, s4-seed43, s4-seed60, s2)
 //! copied to tests/fixtures/audits/hex-command/sixteenth/. Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::{Value, json};
+
+use crate::util::{
+    Played, assert_reads_alike, grognard_in, json_of, play_json_in, root, side_reads_in,
+};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/sixteenth";
 
@@ -10,6 +14,36 @@ fn run(args: &[&str]) -> String {
     let r = grognard_in(&root().join(DIR), args);
     assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
     r.stdout
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder, every order accepted.
+fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    let p = play_json_in(&root().join(DIR), scenario, orders, args);
+    assert_eq!((p.code, &p.refused), (0, &None), "{scenario} {orders}");
+    p
+}
+
+/// The purposes of the melee rolls in `p`'s log.
+fn melee_rolls(p: &Played) -> Vec<Value> {
+    (p.events.iter())
+        .filter(|e| e["event"] == "rolled" && e["roll"]["chart"] == "melee")
+        .map(|e| e["roll"]["purpose"].clone())
+        .collect()
+}
+
+/// `legal --json`'s orders for `side` after `orders` on `scenario`.
+fn legal_orders(scenario: &str, orders: &str, side: &str) -> Vec<Value> {
+    let r = grognard_in(
+        &root().join(DIR),
+        &[
+            "legal", scenario, "--orders", orders, "--side", side, "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    json_of(&r)["orders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Everything `side` receives of a game played to the end of `orders` (`util::SIDE_READS`).
@@ -38,43 +72,42 @@ fn a_fake_that_moves_into_a_front_owes_the_melee_and_is_unmasked_by_it() {
         "blue's answers before the owed melee tell the fake",
     );
     let fought = "owed-fought.orders.yaml";
-    let real = run(&[
-        "play",
-        "owed-real.yaml",
-        "--orders",
-        fought,
-        "--side",
-        "blue",
-    ]);
-    assert!(real.contains("(melee by enemy #7 at b3)"), "{real}");
-    assert!(real.contains("b3 is in_melee"), "{real}");
-    let fake = run(&[
-        "play",
-        "owed-fake.yaml",
-        "--orders",
-        fought,
-        "--side",
-        "blue",
-    ]);
+    let real = played("owed-real.yaml", fought, &["--side", "blue"]);
     assert!(
-        fake.contains("enemy #7 removed (a fake counter, met in melee: there was no unit there)"),
-        "{fake}"
+        melee_rolls(&real).contains(&json!("melee by enemy #7 at b3")),
+        "{:?}",
+        real.events
     );
     assert!(
-        !fake.contains("at b3)"),
-        "no round is fought with a fake: {fake}"
+        real.flag("b3", "in_melee", true).is_some(),
+        "{:?}",
+        real.events
     );
-    let view = run(&[
-        "view",
-        "owed-fake.yaml",
-        "--orders",
-        fought,
-        "--side",
-        "red",
-    ]);
+    let fake = played("owed-fake.yaml", fought, &["--side", "blue"]);
+    let gone = json!({"event": "removed", "piece": 7, "reason": "a fake counter, met in melee: there was no unit there"});
+    assert!(fake.events.contains(&gone), "{:?}", fake.events);
+    // No round is fought with the fake: the other two are.
+    let rounds = melee_rolls(&fake);
     assert!(
-        view.lines()
-            .any(|l| l.trim_start().starts_with("f1 ") && l.contains("off the board")),
+        rounds.len() == 2 && !rounds.contains(&json!("melee by enemy #7 at b3")),
+        "{rounds:?}"
+    );
+    let view = json_of(&grognard_in(
+        &root().join(DIR),
+        &[
+            "view",
+            "owed-fake.yaml",
+            "--orders",
+            fought,
+            "--side",
+            "red",
+            "--json",
+        ],
+    ));
+    let f1 = (view["view"]["own"].as_array().into_iter().flatten()).find(|p| p["name"] == "f1");
+    assert_eq!(
+        f1.map(|p| &p["place"]),
+        Some(&json!("off")),
         "the fake is gone: {view}"
     );
 }
@@ -89,54 +122,33 @@ fn a_fake_that_moves_into_a_front_owes_the_melee_and_is_unmasked_by_it() {
 #[test]
 fn decision_failure_nine_is_told_to_the_opponent_and_chosen_for_it() {
     let orders = "change.orders.yaml";
-    let blue = run(&[
-        "play",
-        "failure-seed43.yaml",
-        "--orders",
-        orders,
-        "--side",
-        "blue",
-    ]);
+    let told = "red's order change failed with result 9, the opponent's choice: \
+                the engine chose for the opponent (d8 on results 1-8): halt";
+    let blue = played("failure-seed43.yaml", orders, &["--side", "blue"]);
+    assert!(blue.announced(told), "{:?}", blue.events);
+    let halted = |e: &Value| e["event"] == "flag_changed" && e["flag"] == "halted";
     assert!(
-        blue.contains(
-            "announced: red's order change failed with result 9, the opponent's choice: \
-             the engine chose for the opponent (d8 on results 1-8): halt"
-        ),
-        "{blue}"
+        !blue.events.iter().any(halted),
+        "the marker's flag stays hidden: {:?}",
+        blue.events
     );
-    assert!(
-        !blue.contains("r1 is halted"),
-        "the marker's flag stays hidden: {blue}"
-    );
-    let red = run(&[
-        "play",
-        "failure-seed43.yaml",
-        "--orders",
-        orders,
-        "--side",
-        "red",
-    ]);
-    assert!(
-        red.contains("decision_choice: d8 1; score 1 → halt"),
-        "{red}"
-    );
-    assert!(
-        red.contains("r1 is halted") && red.contains("f1 is halted"),
-        "{red}"
-    );
-    let legal = run(&[
-        "legal",
-        "failure-seed43.yaml",
-        "--orders",
-        orders,
-        "--side",
-        "red",
-    ]);
-    assert!(
-        !legal.contains("move: { piece: r1") && !legal.contains("move: { piece: f1"),
-        "{legal}"
-    );
-    assert!(legal.contains("move: { piece: r2"), "{legal}");
+    let red = played("failure-seed43.yaml", orders, &["--side", "red"]);
+    let choice = (red.events.iter()).any(|e| {
+        let r = &e["roll"];
+        r["chart"] == "decision_choice"
+            && (&r["dice"][0]["value"], &r["outcome"]) == (&json!(1), &json!("halt"))
+    });
+    assert!(choice && red.announced(told), "{:?}", red.events);
+    for name in ["r1", "f1"] {
+        assert!(
+            red.flag(name, "halted", true).is_some(),
+            "{name}: {:?}",
+            red.events
+        );
+    }
+    let legal = legal_orders("failure-seed43.yaml", orders, "red");
+    let moves = |name: &str| legal.iter().any(|o| o["move"]["piece"] == name);
+    assert!(!moves("r1") && !moves("f1") && moves("r2"), "{legal:?}");
 }
 
 // 004 l.339 (result 3) with l.313 (a commander's capabilities are kept from the opponent).
@@ -147,20 +159,20 @@ fn decision_failure_nine_is_told_to_the_opponent_and_chosen_for_it() {
 #[test]
 fn the_wait_for_aggressiveness_is_the_failing_sides_own() {
     let orders = "change.orders.yaml";
-    let red = run(&[
-        "play",
-        "failure-seed60.yaml",
-        "--orders",
-        orders,
-        "--side",
-        "red",
-    ]);
+    let red = played("failure-seed60.yaml", orders, &["--side", "red"]);
+    let failed = (red.events.iter()).position(|e| {
+        let r = &e["roll"];
+        r["chart"] == "decision_failure"
+            && (&r["dice"][0]["value"], &r["outcome"])
+                == (&json!(3), &json!("no advance until aggressive"))
+    });
     assert!(
-        red.contains("decision_failure: d10 3; score 3 → no advance until aggressive"),
-        "{red}"
+        failed.is_some() && failed < red.flag("rk", "awaiting_aggression", true),
+        "{:?}",
+        red.events
     );
-    assert!(red.contains("rk is awaiting_aggression"), "{red}");
     for read in reads("failure-seed60.yaml", orders, "blue") {
+        // prose: no read of blue's names the flag, in words or JSON.
         assert!(!read.contains("awaiting_aggression"), "{read}");
     }
 }
@@ -175,22 +187,26 @@ fn the_wait_for_aggressiveness_is_the_failing_sides_own() {
 // the engine's standing behaviour (no change this round, so no test failed before).
 #[test]
 fn a_marker_within_five_hexes_in_the_open_is_revealed_mid_move() {
-    let log = run(&[
-        "play",
-        "reveal.yaml",
-        "--orders",
-        "reveal.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    let moved = log.find("r1 moved from (3,6) to (2,7)").expect("r1 moves");
-    let sighted = log
-        .find("blue sights r1 at level seen")
-        .expect("r1 sighted");
+    let p = played("reveal.yaml", "reveal.orders.yaml", &["--side", "blue"]);
+    let at = |c: (i64, i64)| json!({"cell": {"col": c.0, "row": c.1}});
+    let moved = (p.events.iter())
+        .position(|e| {
+            e["event"] == "enemy_moved" && e["from"] == at((3, 6)) && e["to"] == at((2, 7))
+        })
+        .unwrap_or_else(|| panic!("r1 moves: {:?}", p.events));
+    let r1 = p.events[moved]["piece"].clone();
+    let seen = |e: &Value| e["event"] == "sighted" && e["side"] == 0 && e["level"] == "seen";
+    let sighted = (p.events.iter()).position(|e| seen(e) && e["piece"] == r1);
+    // Sighted at that step: after its move, before the next marker's.
+    let next = (p.events.iter().skip(moved + 1)).position(|e| e["event"] == "enemy_moved");
+    let next = next.map_or(p.events.len(), |n| n + moved + 1);
     assert!(
-        moved < sighted && !log[..moved].contains("blue sights"),
-        "{log}"
+        sighted.is_some_and(|s| moved < s && s < next),
+        "{:?}",
+        p.events
     );
+    assert!(!p.events[..moved].iter().any(seen), "{:?}", p.events);
+    // prose: blue's view says what f1 was shown to be.
     let view = run(&[
         "view",
         "reveal.yaml",
@@ -212,31 +228,17 @@ fn a_marker_within_five_hexes_in_the_open_is_revealed_mid_move() {
 // as at its start; a step to (2,6), next to b1, is nearer and not listed.
 #[test]
 fn a_cautious_unit_may_move_in_any_direction_that_does_not_near_the_enemy() {
-    let play = run(&[
-        "play",
-        "failure-seed60.yaml",
-        "--orders",
-        "caution.orders.yaml",
-    ]);
+    let p = played("failure-seed60.yaml", "caution.orders.yaml", &[]);
+    let path = json!([{"col": 2, "row": 5}, {"col": 3, "row": 4}, {"col": 3, "row": 3}]);
     assert!(
-        play.contains("r1 moved (2,5) → (3,4) → (3,3), cost 2"),
-        "{play}"
+        p.has("moved", "r1", |e| e["path"] == path && e["cost"] == 200),
+        "{:?}",
+        p.events
     );
-    let legal = run(&[
-        "legal",
-        "failure-seed60.yaml",
-        "--orders",
-        "change.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(
-        legal.contains("move: { piece: r1, path: [[1, 5]] }"),
-        "{legal}"
-    );
-    assert!(
-        !legal.contains("move: { piece: r1, path: [[2, 6]"),
-        "{legal}"
-    );
-    assert!(legal.contains("face: { piece: r1, facing: NE }"), "{legal}");
+    let legal = legal_orders("failure-seed60.yaml", "change.orders.yaml", "red");
+    let step = json!({"side": "red", "move": {"piece": "r1", "path": [[1, 5]]}});
+    let face = json!({"side": "red", "face": {"piece": "r1", "facing": "NE"}});
+    assert!(legal.contains(&step) && legal.contains(&face), "{legal:?}");
+    let nearer = |o: &Value| o["move"]["piece"] == "r1" && o["move"]["path"][0] == json!([2, 6]);
+    assert!(!legal.iter().any(nearer), "{legal:?}");
 }
