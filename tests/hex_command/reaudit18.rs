@@ -2,13 +2,25 @@
 //! arguable leftovers, issue 33), on positions in tests/fixtures/audits/hex-command/eighteenth/.
 //! Each ruling is worked by hand.
 
-use crate::util::{assert_reads_alike, grognard_in, orders_with, root, side_reads_in};
+use crate::util::{
+    Played, assert_reads_alike, grognard_in, orders_with, play_json_in, root, side_reads_in,
+};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighteenth";
 
 fn run(args: &[&str]) -> (i32, String) {
     let r = grognard_in(&root().join(DIR), args);
     (r.code, format!("{}{}", r.stdout, r.stderr))
+}
+
+/// Red's `play sidestep.yaml --orders ORDERS --side red --json`.
+fn red_plays(orders: &str) -> Played {
+    play_json_in(
+        &root().join(DIR),
+        "sidestep.yaml",
+        orders,
+        &["--side", "red"],
+    )
 }
 
 fn ok(args: &[&str]) -> String {
@@ -36,13 +48,24 @@ fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
         "  - { side: red, move: { piece: r1, path: [[3, 5]] } }\n",
         "along",
     );
-    let log = ok(&["play", "sidestep.yaml", "--orders", &along, "--side", "red"]);
-    assert!(log.contains("r1 moved (2,5) → (3,5), cost 1"), "{log}");
+    let p = red_plays(&along);
+    let path = serde_json::json!([{"col": 2, "row": 5}, {"col": 3, "row": 5}]);
+    let moved = p.has("moved", "r1", |e| e["path"] == path && e["cost"] == 100);
+    assert!(
+        p.refused.is_none() && moved,
+        "{:?} {:?}",
+        p.refused,
+        p.events
+    );
     let toward = orders_with(
         DIR,
         "sidestep.orders.yaml",
         "  - { side: red, move: { piece: r1, path: [[3, 6]] } }\n",
         "toward",
+    );
+    assert_eq!(
+        red_plays(&toward).refusal_kind.as_deref(),
+        Some("hook_failed")
     );
     let (code, out) = run(&[
         "play",
@@ -53,6 +76,7 @@ fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
         "red",
     ]);
     assert_ne!(code, 0, "{out}");
+    // prose: the rule's words, with no script context.
     assert!(
         out.contains(
             "refused: r1 may not move in the enemy's direction until its commander passes his \
@@ -70,6 +94,8 @@ fn a_cautious_unit_may_sidestep_along_an_enemy_line_but_not_step_toward_it() {
 // toward the line). The listing includes the sidestep (3,5).
 #[test]
 fn legal_lists_exactly_the_cautious_moves_play_accepts() {
+    // legal's text lines are played as they are printed (the orders-file form), so this
+    // test reads the text; each step's outcome is play --json's.
     let legal = ok(&[
         "legal",
         "sidestep.yaml",
@@ -115,16 +141,17 @@ fn legal_lists_exactly_the_cautious_moves_play_accepts() {
             &format!("  - {{ side: red, move: {{ piece: r1, {step} }}\n"),
             &format!("n{c}{r}"),
         );
-        let (code, out) = run(&[
-            "play",
-            "sidestep.yaml",
-            "--orders",
-            &orders,
-            "--side",
-            "red",
-        ]);
-        assert_ne!(code, 0, "not listed but accepted: ({c},{r}): {out}");
-        assert!(out.contains("refused: "), "{out}");
+        let p = red_plays(&orders);
+        assert_eq!(
+            p.code, 1,
+            "not listed but accepted: ({c},{r}): {:?}",
+            p.events
+        );
+        assert!(
+            p.refusal_kind.is_some_and(|k| k != "bad_orders"),
+            "({c},{r}): {:?}",
+            p.refused
+        );
     }
 }
 
@@ -158,6 +185,7 @@ fn blue_reads(scenario: &str, orders: &str) -> Vec<String> {
 // why, so the two no longer differ unexplained.
 #[test]
 fn the_notes_say_why_a_marker_that_fires_is_unmasked_and_one_that_melees_is_not() {
+    // prose: the ruleset states the reading in its notes.
     assert!(
         notes().iter().any(|n| n
             .contains("When a marker is revealed: fire unmasks it, melee does not")
@@ -180,6 +208,7 @@ fn a_marker_that_melees_from_cover_stays_a_marker_and_reads_as_a_fake_until_then
     let real = blue_reads("owed-real.yaml", "owed-moved.orders.yaml");
     let fake = blue_reads("owed-fake.yaml", "owed-moved.orders.yaml");
     assert_reads_alike(&real, &fake, "blue's answers before the melee");
+    // prose: what blue reads of the roll and of the marker (its words).
     let after = blue_reads("owed-real.yaml", "owed-fought.orders.yaml");
     assert!(
         after[0].contains(
@@ -228,6 +257,7 @@ fn measure(args: &[&str]) -> (i32, String, String) {
 // words of a name no piece has.
 #[test]
 fn measure_answers_from_a_sides_view_and_labels_the_referees() {
+    // prose: this test is about the tape's words for each viewer.
     let (code, referee, _) = measure(&[
         "owed-real.yaml",
         "b3",
