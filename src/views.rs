@@ -415,7 +415,15 @@ fn print_tape(t: &Tape) {
     } else {
         out!("{a} to {b}: {distance} {unit}");
     }
+    // A zero distance has no bearing (the kernel's `same place`): say where the two stand
+    // (the twenty-first Hex Command outside audit's remark), not an arc.
+    let cell = match unit {
+        "hexes" => "hex",
+        "squares" => "square",
+        _ => "spot",
+    };
     let arcs = |x: &str, y: &str, arc: Option<&str>| match arc {
+        Some("same place") => format!("{y} is on the same {cell} as {x}"),
         Some(arc) => format!("{y} is in {x}'s {arc} arc"),
         None => format!("{x} has no facing, so no arcs"),
     };
