@@ -268,15 +268,23 @@ fn guns_pushed_uphill_are_refused_in_the_rules_words() {
 /// the melee order was refused, and so was `end_phase`: the game could not go on.
 #[test]
 fn an_enemy_commander_alone_in_the_hex_a_winner_advances_into_is_captured() {
-    let out = played(&["play", "seed-131.yaml", "--orders", "seed-131.orders.yaml"]);
-    assert!(
-        out.contains("ames removed (commander captured: r2 entered his hex)"),
-        "{out}"
+    let p = crate::util::play_json_in(
+        &crate::util::root().join(DIR),
+        "seed-131.yaml",
+        "seed-131.orders.yaml",
+        &[],
     );
-    assert!(
-        out.contains("r2 placed (8,3) → (9,4) (advanced after winning the melee it defended)"),
-        "{out}"
-    );
+    assert_eq!((p.code, &p.refused), (0, &None));
+    let captured = p.find("removed", "ames", |e| {
+        e["reason"] == "commander captured: r2 entered his hex"
+    });
+    let cell = |c: i64, r: i64| serde_json::json!({"col": c, "row": r});
+    let advanced = p.find("placed", "r2", |e| {
+        e["from"] == cell(8, 3)
+            && e["to"] == cell(9, 4)
+            && e["reason"] == "advanced after winning the melee it defended"
+    });
+    assert!(captured.is_some() && advanced.is_some(), "{:?}", p.events);
     // The game goes on: Blue may end its melee phase.
     let legal = played(&[
         "legal",
@@ -285,6 +293,12 @@ fn an_enemy_commander_alone_in_the_hex_a_winner_advances_into_is_captured() {
         "seed-131.orders.yaml",
         "--side",
         "blue",
+        "--json",
     ]);
-    assert!(legal.contains("end_phase"), "{legal}");
+    let legal: serde_json::Value = serde_json::from_str(&legal).expect("legal --json");
+    let end = serde_json::json!({"side": "blue", "end_phase": true});
+    assert!(
+        legal["orders"].as_array().is_some_and(|o| o.contains(&end)),
+        "{legal}"
+    );
 }
