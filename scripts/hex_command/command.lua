@@ -559,6 +559,9 @@ function M.change_orders(game, actor)
     local fake = not is_unit(game, u) and stands_as_unit(game, u)
     if led ~= nil and next(what) ~= nil then
       game:note(game:name(u) .. " has " .. game:name(led) .. " attached: the decision roll does not bind it")
+    elseif fake and game:flag(u, "bluffing") and next(what) ~= nil then
+      -- Twenty-seventh round (F1): a fake its owner stands as a commanded unit (`bluff`).
+      game:note(game:name(u) .. " stands as a unit with a commander would (its owner's bluff): the decision roll does not bind it")
     elseif stands_as_unit(game, u) then
       if what.halt then
         L:set(u, "halted", true)
@@ -588,6 +591,35 @@ function M.change_orders(game, actor)
   fall_back_to_cover(L, falling)
   if what.cautious then
     L:set(actor, "awaiting_aggression", true)
+    update_caution(L)
+  end
+end
+
+-- Twenty-seventh round (the twenty-first outside audit's F1; 2.2.2 l.333-343, 6 l.569,
+-- l.264): on a table the owner moves his own plates, so under a failed order change he may
+-- leave a fake standing as a unit with a commander attached would stand, and the enemy
+-- cannot tell which standing marker has the commander. `bluff`, in the command phase, has
+-- a fake stand so (flag `bluffing`, private) until it is ordered again; made after the roll
+-- it frees the fake of the failure's standing orders as a commander joining a unit then
+-- frees that unit (`attach`); what the failure already did (a fall back) stands.
+function M.bluff(game, actor)
+  local L = ledger(game, game:side(actor))
+  if game:flag(actor, "bluffing") then
+    L:set(actor, "bluffing", false)
+    game:note(game:name(actor) .. " stands again as a unit without a commander would: a failed order change binds it")
+    return
+  end
+  L:set(actor, "bluffing", true)
+  game:note(game:name(actor) .. " stands as a unit with a commander would (its owner's bluff): a failed order change does not bind it")
+  local freed = false
+  for _, flag in ipairs({ "halted", "holding", "cautious" }) do
+    if game:flag(actor, flag) then
+      L:set(actor, flag, false)
+      freed = true
+    end
+  end
+  if freed then
+    game:note(game:name(actor) .. " is bluffed as commanded before movement: the decision roll does not bind it")
     update_caution(L)
   end
 end

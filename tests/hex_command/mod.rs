@@ -43,6 +43,7 @@ mod reaudit23;
 mod reaudit24;
 mod reaudit25;
 mod reaudit26;
+mod reaudit27;
 mod reaudit3;
 mod reaudit4;
 mod reaudit5;
