@@ -803,12 +803,12 @@ fn battle_eligibility_is_part_of_the_piece_and_shown() {
         .find(|f| f.name == "no_battle")
         .expect("no_battle flag");
     assert_eq!(flag_def.clears, grognard_kernel::rules::Clears::TurnEnd);
-    let run = grognard(&["play", EXAMPLE, "--orders", ORDERS]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let played = crate::util::play_json(EXAMPLE, ORDERS);
+    assert_eq!((played.code, &played.refused), (0, &None));
     assert!(
-        run.stdout.contains("bt1 is marked “no_battle”"),
-        "{}",
-        run.stdout
+        played.flag("bt1", "no_battle", true).is_some(),
+        "{:?}",
+        played.events
     );
 }
 
