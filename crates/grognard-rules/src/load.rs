@@ -111,9 +111,16 @@ fn parse_file(source: &dyn Source, path: &Path) -> Result<(Node, Vec<u8>), Diagn
 
 /// Adds the problems of a later pass to those decoding already found: a file's decode
 /// and validation problems are reported together, in one run.
+/// `problems` found while decoding, then those of the next step (compiling). A value the
+/// decoder refused was replaced by a placeholder (0, empty text), so a later complaint at
+/// that same place is about the placeholder, not the file: it is left out.
 fn after(mut problems: Diagnostics, next: Result<(), Diagnostics>) -> Result<(), Diagnostics> {
     if let Err(d) = next {
-        problems.extend(d);
+        let refused: Vec<_> = problems.iter().filter_map(|p| p.location.clone()).collect();
+        problems.extend(
+            d.into_iter()
+                .filter(|p| p.location.as_ref().is_none_or(|l| !refused.contains(l))),
+        );
     }
     problems.into_result(())
 }

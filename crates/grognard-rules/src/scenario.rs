@@ -120,8 +120,18 @@ pub fn compile_scenario(
     let (options, settings) = compile_choices(&mut cx, spec, rules);
     let victory =
         (spec.victory.as_ref()).map(|v| crate::victory::compile_victory(&mut cx, v, &names));
-    if spec.turns.is_some_and(|t| !(1..=10_000).contains(&t)) {
-        cx.error(&root, "`turns` must be from 1 to 10000");
+    if let Some(t) = spec
+        .turns
+        .as_ref()
+        .filter(|t| !(1..=10_000).contains(&t.value))
+    {
+        cx.error(
+            &t.location,
+            format!(
+                "`turns` must be a whole number of turns from 1 to 10000 (found {})",
+                t.value
+            ),
+        );
     }
     cx.diags.into_result(())?;
     Ok(CompiledScenario {
@@ -130,7 +140,7 @@ pub fn compile_scenario(
             sides,
             pieces,
             seed: spec.seed,
-            turns: spec.turns,
+            turns: spec.turns.as_ref().map(|t| t.value),
             options,
             settings,
             victory,
@@ -297,12 +307,18 @@ fn compile_region(
 /// A grid board: its size, the terrain of each cell from the `map` and the painted
 /// `terrain:` lists (the first terrain elsewhere), and its half-hexes.
 fn grid_surface(cx: &mut Cx, b: &BoardSpec, grid: Grid, names: &Names, root: &Location) -> Surface {
-    let (cols, rows) = (b.cols.unwrap_or(0), b.rows.unwrap_or(0));
+    let side = |v: &Option<Located<i32>>| v.as_ref().map_or(0, |v| v.value);
+    let (cols, rows) = (side(&b.cols), side(&b.rows));
     if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
+        // At the first bad one written, else at the scenario's top when one is missing.
+        let bad = [&b.cols, &b.rows]
+            .into_iter()
+            .flatten()
+            .find(|v| !(1..=MAX_GRID_SIDE).contains(&v.value));
         cx.error(
-            root,
+            bad.map_or(root, |v| &v.location),
             format!(
-                "the board needs `cols` and `rows` from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"
+                "the board needs `cols` and `rows`, each a whole number from 1 to {MAX_GRID_SIDE} (found {cols} × {rows})"
             ),
         );
     }

@@ -175,6 +175,9 @@ struct Runtime {
     scenario_text: String,
     /// What no longer fits when the scenario is checked against another ruleset.
     scenario_problems: Vec<String>,
+    /// The scenario's problems are its own: it fails under the ruleset it names too (a
+    /// plain mistake in the file), so they are not worded as a ruleset mismatch.
+    scenario_own_fault: bool,
     status: Option<Status>,
     reload_error: Option<String>,
     /// The files that changed on disk while a game was in play (shown, with a button to
@@ -313,6 +316,7 @@ impl EditorApp {
                 scenario_path: None,
                 scenario_text: String::new(),
                 scenario_problems: Vec::new(),
+                scenario_own_fault: false,
                 status: None,
                 reload_error: None,
                 disk_changed: Vec::new(),
@@ -465,6 +469,13 @@ impl EditorApp {
     #[must_use]
     pub fn scenario_problems(&self) -> &[String] {
         &self.rt.scenario_problems
+    }
+
+    /// True when the scenario's problems are mistakes in the file itself (it fails under
+    /// its own ruleset too), not a ruleset that does not fit it.
+    #[must_use]
+    pub fn scenario_own_fault(&self) -> bool {
+        self.rt.scenario_own_fault
     }
 
     fn say(&mut self, text: impl Into<String>) {
@@ -644,10 +655,22 @@ impl EditorApp {
             Err(problems) => {
                 let n = problems.len();
                 self.rt.scenario_problems = problems;
-                self.fail(format!(
-                    "{name} does not fit ruleset {rname}: {n} problem(s), see the Play tab \
-                     ({rname} is in force; the Ruleset menu's Bundled list has the scenario's own)"
-                ));
+                // A file that fails under the ruleset it names has mistakes of its own:
+                // the Ruleset menu would not help (F1: `turns: eight` sent the player
+                // there with the scenario's own ruleset in force).
+                let own = load::load_scenario(path, None).is_err();
+                self.rt.scenario_own_fault = own;
+                self.fail(if own {
+                    format!(
+                        "{name} has {n} mistake(s) of its own, see the Play tab; fix the \
+                         file (the game in play goes on as it started)"
+                    )
+                } else {
+                    format!(
+                        "{name} does not fit ruleset {rname}: {n} problem(s), see the Play tab \
+                         ({rname} is in force; the Ruleset menu's Bundled list has the scenario's own)"
+                    )
+                });
             }
         }
     }

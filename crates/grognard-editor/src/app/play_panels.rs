@@ -20,19 +20,26 @@ impl EditorApp {
         // Grouped, repeats counted, in a short scrolling box: the board keeps its room.
         let grouped = group_problems(&self.rt.scenario_problems);
         egui::Panel::top("scenario problems").show(ui, |ui| {
-            ui.colored_label(
-                Color32::RED,
+            let n = self.rt.scenario_problems.len();
+            let different = if grouped.len() < n {
+                format!(", {} different", grouped.len())
+            } else {
+                String::new()
+            };
+            let head = if self.rt.scenario_own_fault {
+                // It fails under its own ruleset too: a mistake in the file.
                 format!(
-                    "The scenario does not fit the ruleset in force ({} problems{}); the game \
-                         goes on under the ruleset it started with. What no longer fits:",
-                    self.rt.scenario_problems.len(),
-                    if grouped.len() < self.rt.scenario_problems.len() {
-                        format!(", {} different", grouped.len())
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+                    "The scenario file has {} ({n}{different}); the game goes on as it \
+                     started. Fix the file:",
+                    if n == 1 { "a mistake" } else { "mistakes" }
+                )
+            } else {
+                format!(
+                    "The scenario does not fit the ruleset in force ({n} problems{different}); \
+                     the game goes on under the ruleset it started with. What no longer fits:"
+                )
+            };
+            ui.colored_label(Color32::RED, head);
             egui::ScrollArea::vertical()
                 .id_salt("scenario problems list")
                 .max_height(110.0)

@@ -27,7 +27,7 @@ pub struct ScenarioSpec {
     /// RNG seed.
     pub seed: u64,
     /// Number of turns (the ruleset's default when absent).
-    pub turns: Option<u32>,
+    pub turns: Option<Located<u32>>,
     /// The board.
     pub board: BoardSpec,
     /// Sides, in the order they play.
@@ -124,9 +124,9 @@ pub struct LoseSpec {
 #[serde(default)]
 pub struct BoardSpec {
     /// Grid columns.
-    pub cols: Option<i32>,
+    pub cols: Option<Located<i32>>,
     /// Grid rows.
-    pub rows: Option<i32>,
+    pub rows: Option<Located<i32>>,
     /// Terrain as text: one symbol per cell, rows top to bottom (spaces ignored).
     pub map: Option<Located<String>>,
     /// What each map symbol means (`W: woods`).
