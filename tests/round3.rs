@@ -37,8 +37,23 @@ fn played(name: &str, orders: &str) -> Played {
     p
 }
 
+/// The words of the refusal of `order`, asserted to be a `bad_target` refusal in
+/// `play --json` (prose: the tests below check which rule the words name).
 fn refused(name: &str, order: &str) -> String {
-    let run = play(name, &format!("  - {{ side: blue, act: {order} }}\n"));
+    let orders = format!("  - {{ side: blue, act: {order} }}\n");
+    let dir = std::env::temp_dir().join(format!("grognard-round3-k-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("orders.yaml");
+    std::fs::write(&path, format!("orders:\n{orders}")).expect("write");
+    let p = play_json(FIELD, &path.to_string_lossy());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("bad_target"),
+        "{order}: {:?}",
+        p.refused
+    );
+    let run = play(name, &orders);
     assert_eq!(run.code, 1, "{order}: {}{}", run.stdout, run.stderr);
     run.stderr
 }
