@@ -334,8 +334,26 @@ fn a_bad_deploy_order_is_refused_at_the_orders_files_line() {
         "orders:\n  - { side: french, deploy: { piece: army, at: [6, 9] } }\n  - { side: french, deploy: { piece: div1, at: [6, 2] } }\n",
     )
     .expect("write");
+    let played = crate::util::play_json(SCENARIO, &orders.to_string_lossy());
+    assert!(
+        played
+            .refusal_kind
+            .as_deref()
+            .is_some_and(|k| k != "bad_orders"),
+        "{:?}",
+        played.refused
+    );
+    let army = played.find("arrived", "army", |e| {
+        e["at"] == serde_json::json!({"col": 6, "row": 9})
+    });
+    assert!(
+        army.is_some() && !played.has("arrived", "div1", |_| true),
+        "{:?}",
+        played.events
+    );
     let run = grognard(&["play", SCENARIO, "--orders", &orders.to_string_lossy()]);
     assert_eq!(run.code, 1);
+    // prose: the refusal names the line and the rule.
     assert!(
         run.stderr
             .contains("o.yaml:3:5: refused: (6,2) is outside french's deployment areas"),
