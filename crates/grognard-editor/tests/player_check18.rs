@@ -11,7 +11,8 @@ use std::time::{Duration, SystemTime};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use grognard_editor::EditorApp;
+use grognard_editor::app::FilePurpose;
+use grognard_editor::{Command, EditorApp};
 
 fn status(h: &Harness<'_, EditorApp>) -> String {
     h.state()
@@ -83,4 +84,108 @@ fn a_plain_mistake_in_the_scenario_is_its_own_and_names_its_line() {
     );
     let _ = h.get_by_label_contains("The scenario file has a mistake (1)");
     assert!(h.query_by_label_contains("does not fit").is_none());
+}
+
+/// The score of scout fate's first row, as the working copy holds it.
+fn scout_score(h: &Harness<'_, EditorApp>) -> Option<String> {
+    let path: Vec<String> = ["charts", "scout_fate", "rows", "0", "score"]
+        .map(str::to_owned)
+        .to_vec();
+    let bench = h.state().workbench()?;
+    bench.value(&path).map(|v| v.to_string())
+}
+
+/// F12: with scout fate's row 1 edited (unsaved), opening square-blocks-setup from the
+/// Scenario menu — the same ruleset — dropped the edit without a word. It is kept, and
+/// still in force in the new scenario's game.
+#[test]
+fn opening_a_scenario_of_the_same_ruleset_keeps_the_unsaved_edits() {
+    let mut h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
+    let score = grognard_editor::house::field(&["charts", "scout_fate", "rows", "0", "score"]);
+    h.state_mut()
+        .command(Command::SetField(score, "9+".to_owned()));
+    h.run();
+    assert_eq!(scout_score(&h).as_deref(), Some("\"9+\""));
+    let setup = common::root().join("examples/square-blocks-setup.yaml");
+    h.state_mut()
+        .command(Command::Chosen(FilePurpose::OpenScenario, setup));
+    h.run();
+    assert!(
+        status(&h).contains("square-blocks-setup.yaml started under square-blocks-house"),
+        "{}",
+        status(&h)
+    );
+    let bench = h.state().workbench().expect("a ruleset");
+    assert!(bench.is_modified(), "the edit was dropped");
+    assert_eq!(scout_score(&h).as_deref(), Some("\"9+\""));
+    assert_eq!(bench.current.rules.identity.name, "square-blocks-house");
+}
+
+/// F12: opening a scenario of another ruleset over unsaved edits asks first; Cancel keeps
+/// everything, Discard opens it under its own ruleset, and Save as house rule… saves them,
+/// then opens it.
+#[test]
+fn opening_a_scenario_of_another_ruleset_over_unsaved_edits_asks_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
+    let score = grognard_editor::house::field(&["charts", "scout_fate", "rows", "0", "score"]);
+    h.state_mut()
+        .command(Command::SetField(score, "9+".to_owned()));
+    h.run();
+    let other = common::root().join("examples/drill-square.yaml");
+    let open = |h: &mut Harness<'_, EditorApp>| {
+        h.state_mut()
+            .command(Command::Chosen(FilePurpose::OpenScenario, other.clone()));
+        h.run();
+    };
+    open(&mut h);
+    // Asked, nothing changed yet.
+    let _ = h.get_by_label_contains("Your edits of square-blocks are not saved");
+    assert_eq!(scout_score(&h).as_deref(), Some("\"9+\""));
+    assert!(!status(&h).contains("started under"), "{}", status(&h));
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    h.run();
+    assert!(h.query_by_label_contains("Your edits of").is_none());
+    assert_eq!(scout_score(&h).as_deref(), Some("\"9+\""));
+    assert!(
+        status(&h).contains("kept the scenario in play"),
+        "{}",
+        status(&h)
+    );
+    // Save as house rule…: the path is asked; once saved, the other scenario opens.
+    open(&mut h);
+    h.get_by_role_and_label(Role::Button, "Save as house rule…")
+        .click();
+    h.run();
+    let house = dir.path().join("sb-house.yaml");
+    h.state_mut()
+        .command(Command::Chosen(FilePurpose::SaveHouseRule, house.clone()));
+    h.run();
+    let saved = std::fs::read_to_string(&house).expect("the house rule was saved");
+    assert!(saved.contains("9+"), "{saved}");
+    let s = status(&h);
+    assert!(
+        s.contains("saved house rule")
+            && s.contains("drill-square.yaml started under drill-square"),
+        "{s}"
+    );
+    // Discard: back to square-blocks, edit, then drill-square again and discard.
+    let sb = common::root().join("examples/square-blocks.yaml");
+    h.state_mut()
+        .command(Command::Chosen(FilePurpose::OpenScenario, sb));
+    h.run();
+    let score = grognard_editor::house::field(&["charts", "scout_fate", "rows", "0", "score"]);
+    h.state_mut()
+        .command(Command::SetField(score, "8+".to_owned()));
+    h.run();
+    open(&mut h);
+    h.get_by_role_and_label(Role::Button, "Discard the edits")
+        .click();
+    h.run();
+    assert!(
+        status(&h).contains("drill-square.yaml started under drill-square"),
+        "{}",
+        status(&h)
+    );
+    assert!(!h.state().workbench().expect("a ruleset").is_modified());
 }

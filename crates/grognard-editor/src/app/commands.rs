@@ -81,6 +81,8 @@ pub enum Command {
     Chosen(FilePurpose, PathBuf),
     /// Close the path field.
     CancelAsk,
+    /// The answer to "your edits are not saved" before another scenario opens.
+    SwitchScenario(super::SwitchChoice),
     /// Change one ruleset value, as typed.
     SetField(FieldPath, String),
     /// Rename the house rule.
@@ -286,6 +288,7 @@ impl EditorApp {
             }
             Command::Ask(p) => self.ask(p),
             Command::CancelAsk => self.rt.prompt = None,
+            Command::SwitchScenario(c) => self.switch_choice(c),
             Command::Chosen(purpose, path) => {
                 self.rt.prompt = None;
                 self.chosen(purpose, &path);
@@ -685,6 +688,7 @@ impl EditorApp {
                         );
                         self.remember(path);
                         self.say(msg);
+                        self.saved_then_switch();
                     }
                     Err(e) => self.fail(e),
                 }

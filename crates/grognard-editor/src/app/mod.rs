@@ -9,7 +9,8 @@
 //! stepping through a finished game; `play_keys.rs`: the keyboard;
 //! `computer.rs`: legal orders and the computer opponent; and `thinker.rs`: where a computer
 //! seat thinks),
-//! `simulate_tab.rs`, `tune_tab.rs` (the tuner), `remote_tab.rs` (hosting and joining a game on a server, and playing a
+//! `simulate_tab.rs`, `tune_tab.rs` (the tuner), `switch.rs` (opening
+//! another scenario over unsaved ruleset edits), `remote_tab.rs` (hosting and joining a game on a server, and playing a
 //! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
 
 mod bars;
@@ -27,6 +28,7 @@ mod remote_tab;
 mod replay;
 mod rules_tab;
 mod simulate_tab;
+mod switch;
 mod thinker;
 mod tune_tab;
 
@@ -41,6 +43,7 @@ pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, SERVER_POLICIES, move_to_order, phase_line};
 pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top, ended_on_turn};
+pub use switch::SwitchChoice;
 pub use tune_tab::{default_range, number_matches};
 
 use std::path::{Path, PathBuf};
@@ -178,6 +181,9 @@ struct Runtime {
     /// The scenario's problems are its own: it fails under the ruleset it names too (a
     /// plain mistake in the file), so they are not worded as a ruleset mismatch.
     scenario_own_fault: bool,
+    /// A scenario chosen over unsaved edits of another ruleset, waiting for the answer to
+    /// "save, discard or cancel" (`switch.rs`).
+    pending_scenario: Option<PathBuf>,
     status: Option<Status>,
     reload_error: Option<String>,
     /// The files that changed on disk while a game was in play (shown, with a button to
@@ -317,6 +323,7 @@ impl EditorApp {
                 scenario_text: String::new(),
                 scenario_problems: Vec::new(),
                 scenario_own_fault: false,
+                pending_scenario: None,
                 status: None,
                 reload_error: None,
                 disk_changed: Vec::new(),
@@ -598,7 +605,12 @@ impl EditorApp {
                 Ok(s) => {
                     let mut r = s.ruleset;
                     r.path = self.tidy(&r.path);
+                    let keep = match self.over_edits(&path, &r) {
+                        switch::OverEdits::Asked => return,
+                        switch::OverEdits::Proceed { keep } => keep,
+                    };
                     match hooks_for(&r) {
+                        Ok(_) if keep => {}
                         Ok(_) => self.set_ruleset(r),
                         Err(d) => return self.not_opened(&path, &d.to_string()),
                     }
@@ -805,6 +817,7 @@ impl EditorApp {
         if self.rt.prompt.is_some() {
             egui::Panel::top("path prompt").show(ui, |ui| self.prompt_ui(ui, &mut out));
         }
+        self.switch_question(ui, &mut out);
         match self.saved.tab {
             Tab::Rules => {
                 egui::CentralPanel::default_margins().show(ui, |ui| self.rules_tab(ui, &mut out));
