@@ -22,21 +22,44 @@ fn a_commander_arriving_with_his_unit_rides_on_its_hex() {
         &with,
         "a hidden arrival with and without a commander",
     );
-    assert!(
-        with[0].contains("b1 moved (9,5) → (10,4) → (11,4), cost 2"),
-        "{}",
-        with[0]
-    );
+    // Blue's play --json read (the second of SIDE_READS): b1's whole move.
+    let log: serde_json::Value = serde_json::from_str(with[1].trim_end()).expect("play --json");
+    let path =
+        serde_json::json!([{"col": 9, "row": 5}, {"col": 10, "row": 4}, {"col": 11, "row": 4}]);
+    let moved = (log["events"].as_array().into_iter().flatten())
+        .any(|e| e["event"] == "moved" && e["path"] == path && e["cost"] == 200);
+    assert!(moved, "{log}");
     let referee = grognard_in(
         &root().join(DIR),
-        &["view", "h17c.yaml", "--orders", "o_h17.yaml", "--referee"],
+        &[
+            "view",
+            "h17c.yaml",
+            "--orders",
+            "o_h17.yaml",
+            "--referee",
+            "--json",
+        ],
     );
     assert_eq!(referee.code, 0, "{}", referee.stderr);
-    let k7 = referee
-        .stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("k7 "))
+    let v: serde_json::Value = serde_json::from_str(&referee.stdout).expect("view --json");
+    let pieces = v["state"]["pieces"].as_array().cloned().unwrap_or_default();
+    let k7 = pieces
+        .iter()
+        .position(|p| p["name"] == "k7")
         .expect("k7 listed");
-    assert!(k7.contains("(11,3)"), "{k7}");
-    assert!(!referee.stdout.contains("k7 placed"), "{}", referee.stdout);
+    let rides = &pieces[pieces[k7]["attached_to"].as_u64().expect("k7 attached") as usize];
+    let at = serde_json::json!({"cell": {"col": 11, "row": 3}});
+    assert_eq!((&pieces[k7]["place"], &rides["place"]), (&at, &at), "{v}");
+    // He came on with his unit: no placement of his own.
+    let own = |e: &&serde_json::Value| {
+        e["piece"] == k7 && (e["event"] == "placed" || e["event"] == "arrived")
+    };
+    assert!(
+        !v["events"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|e| own(&e)),
+        "{v}"
+    );
 }
