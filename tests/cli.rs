@@ -230,12 +230,14 @@ fn roll_explains_dice_and_modifiers() {
         "band=0",
         "--seed",
         "1",
+        "--json",
     ]);
-    assert!(
-        run.stdout
-            .contains("no roll needed; band 0 (automatic) → hit"),
-        "{}",
-        run.stdout
+    let roll = &json_of(&run)["roll"];
+    let automatic = (&roll["dice"], &roll["band"], &roll["outcome"]);
+    assert_eq!(
+        automatic,
+        (&serde_json::json!([]), &"automatic".into(), &"hit".into()),
+        "{roll}"
     );
     let typo = grognard(&["roll", "rulesets/drill-hex.yaml", "fyre"]);
     assert_eq!(typo.code, 2);
