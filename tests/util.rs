@@ -7,6 +7,14 @@
 //! answer by answer. Where the suite has its own runner (a scenario written to a temporary
 //! folder, a fixture with its own working directory) or must compare stderr's notes too,
 //! build the runs with [`side_runs`] and the reads with `side_reads(side_runs(…), stderr)`.
+//!
+//! A test of a rule's outcome reads `--json`, not the printed words, so a rewording cannot
+//! make it pass: [`play_json`] / [`play_json_in`] give the events of `play --json` with the
+//! pieces' names ([`Played`]: `find`, `has`, `flag`, `in_phase`, `announced`), the
+//! refusal's words and its kind ([`refusal_kind`]: the kernel's `RefusalKind`, or
+//! `bad_orders`, `policy_failed`); [`json_of`], [`events_of`], [`has_event`] and
+//! [`count_events`] read any command's `--json`. Checks of the words themselves (a refusal's
+//! wording, a view's lines, an error at its line) say so with a `// prose:` comment.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
