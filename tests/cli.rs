@@ -160,6 +160,35 @@ fn play_json_gives_a_refusal_its_kind() {
     );
 }
 
+/// A seat's policy that fails ends `play --json` with a `policy_failed` refusal, its words
+/// naming the script's line; nothing after it is played.
+#[test]
+fn play_json_gives_a_failed_policy_its_kind() {
+    let run = grognard(&[
+        "play",
+        "examples/drill-square.yaml",
+        "--policy",
+        "blue=lua:tests/fixtures/policies/bad.lua:out_of_list",
+        "--json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let answer = json_of(&run);
+    assert_eq!(
+        refusal_kind(&answer).as_deref(),
+        Some("policy_failed"),
+        "{answer}"
+    );
+    let words = answer["refused"]["message"].as_str().unwrap_or_default();
+    // prose: the message names the script's line.
+    assert!(
+        words.starts_with("tests/fixtures/policies/bad.lua:4:"),
+        "{words}"
+    );
+    let moved = |e: &serde_json::Value| e["event"] == "moved";
+    let events = events_of(&answer);
+    assert!(!events.is_empty() && !events.iter().any(moved), "{answer}");
+}
+
 #[test]
 fn reach_reports_costs_and_paths() {
     let run = grognard(&[
