@@ -213,6 +213,9 @@ impl Workbench {
                 let live = self.scratch.join(LIVE_FILE);
                 let message = self.in_users_words(&message, &live, blamed);
                 self.problems = message.lines().map(str::to_owned).collect();
+                if let Some(p) = blamed {
+                    self.problems = naming_the_value(std::mem::take(&mut self.problems), p);
+                }
                 let shown = self
                     .problems
                     .first()
@@ -261,7 +264,7 @@ impl Workbench {
         message
             .lines()
             .map(|l| {
-                let l = self.only_faulty_changes(l, edited);
+                let l = players_words(&self.only_faulty_changes(l, edited));
                 let mut out = String::with_capacity(l.len());
                 let mut rest = l.as_str();
                 while let Some(i) = rest.find(&shown_live) {
@@ -821,6 +824,46 @@ fn extends_path(at: &Path, base: &Path) -> String {
 }
 
 /// A loader's dotted path of a value (`charts.command.rows[0].result`) as a field path.
+/// The loader's problems after an edit of `path`: when one of them names that value (`in
+/// piece_types.infantry.allowance.formed: expected a number …, found `x``), that one with
+/// its help lines alone. The others follow from the value being left out ("piece type
+/// `infantry` needs an `allowance:`…", the ninth outside player's F2) and would be read
+/// first; any that does not will show again once the value is fixed.
+fn naming_the_value(problems: Vec<String>, path: &[String]) -> Vec<String> {
+    let dotted = path.iter().fold(String::new(), |mut d, part| {
+        if part.parse::<usize>().is_ok() {
+            d.push_str(&format!("[{part}]"));
+        } else {
+            if !d.is_empty() {
+                d.push('.');
+            }
+            d.push_str(part);
+        }
+        d
+    });
+    let needle = format!(": in {dotted}: ");
+    let Some(at) = problems.iter().position(|l| l.contains(&needle)) else {
+        return problems;
+    };
+    let help = problems[at + 1..]
+        .iter()
+        .take_while(|l| l.starts_with(' '))
+        .count();
+    problems[at..=at + help].to_vec()
+}
+
+/// A loader line in a player's words: the live check's overlay is the player's edits.
+fn players_words(line: &str) -> String {
+    line.replace(
+        "this text is inherited; the overlay ",
+        "this line is the base ruleset's, and your edits ",
+    )
+    .replace(
+        ": change the overlay to match",
+        ": change your edits to match",
+    )
+}
+
 fn dotted_field(dotted: &str) -> Vec<String> {
     dotted
         .split('.')

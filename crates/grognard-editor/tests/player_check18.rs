@@ -189,3 +189,59 @@ fn opening_a_scenario_of_another_ruleset_over_unsaved_edits_asks_first() {
     );
     assert!(!h.state().workbench().expect("a ruleset").is_modified());
 }
+
+/// F2: Rules tab, infantry *formed* `3` → `x` showed "piece type `infantry` needs an
+/// `allowance:` …" (the bad value left out) above the real error that names the value.
+/// Only the one naming the value is shown; emptying the box speaks of "your edits", never
+/// of an "overlay".
+#[test]
+fn one_bad_value_gives_the_one_error_that_names_it() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    let formed = grognard_editor::house::field(&["piece_types", "infantry", "allowance", "formed"]);
+    h.state_mut()
+        .command(Command::SetField(formed.clone(), "x".to_owned()));
+    h.run();
+    let bench = h.state().workbench().expect("a ruleset");
+    let shown = bench.field_errors.get(&formed).expect("marked").clone();
+    assert!(shown.contains("found `x`"), "{shown}");
+    assert!(
+        !bench
+            .problems
+            .iter()
+            .any(|p| p.contains("needs an `allowance:`")),
+        "{:#?}",
+        bench.problems
+    );
+    h.state_mut()
+        .command(Command::SetField(formed.clone(), String::new()));
+    h.run();
+    let bench = h.state().workbench().expect("a ruleset");
+    let all = format!("{:?} {:?}", bench.field_errors, bench.problems);
+    assert!(!all.contains("overlay"), "{all}");
+}
+
+/// F2: a ruleset broken on disk showed its error twice at the window's bottom ("Reload
+/// error: …", then "reload failed, the last good ruleset stays: …").
+#[test]
+fn a_ruleset_broken_on_disk_is_told_once() {
+    let (dir, path) = copied("drill-square");
+    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
+    let rules = dir.path().join("rulesets/drill-square.yaml");
+    let text = std::fs::read_to_string(&rules).expect("read");
+    let broken = text.replacen(
+        "allowance: { battle: ½, strategic: 1½, road: 2 }",
+        "allowance: { battle: zz, strategic: 1½, road: 2 }",
+        1,
+    );
+    assert_ne!(broken, text);
+    rewrite(&rules, &broken, 5);
+    h.state_mut().check_files();
+    h.run();
+    assert!(
+        status(&h).starts_with("reload failed, the last good ruleset stays"),
+        "{}",
+        status(&h)
+    );
+    let told = h.query_all_by_label_contains("found `zz`").count();
+    assert_eq!(told, 1, "the error once");
+}
