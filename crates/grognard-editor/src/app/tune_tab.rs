@@ -261,11 +261,18 @@ impl EditorApp {
         let mut add = None;
         let leaves = t.leaves.as_ref().map_or(&[][..], |(_, l)| l.as_slice());
         // Found by the path or by the Charts tab's words for it.
-        let matching: Vec<&Leaf> = leaves
+        let found: Vec<&Leaf> = leaves
             .iter()
             .filter(|(p, _, w)| number_matches(&needle, p, w.as_deref()))
+            .collect();
+        let matching: Vec<&Leaf> = found
+            .iter()
+            .copied()
             .filter(|(p, _, _)| !t.rows.iter().any(|r| r.path == *p))
             .collect();
+        // Matches already added are not listed again, but they did match (F7: the line
+        // said "nothing matches" right after the only match was added).
+        let already = found.len() - matching.len();
         egui::ScrollArea::vertical()
             .id_salt("tune numbers")
             .max_height(160.0)
@@ -277,7 +284,21 @@ impl EditorApp {
                     }
                 }
             });
-        if matching.is_empty() && !needle.trim().is_empty() {
+        if matching.is_empty() && already > 0 && !needle.trim().is_empty() {
+            ui.label(
+                RichText::new(format!(
+                    "{} matching \"{}\" {} added below; type another name to add more",
+                    if already == 1 {
+                        "the number".to_owned()
+                    } else {
+                        format!("all {already} numbers")
+                    },
+                    t.find.trim(),
+                    if already == 1 { "is" } else { "are" }
+                ))
+                .weak(),
+            );
+        } else if matching.is_empty() && !needle.trim().is_empty() {
             // An empty box said nothing: say the search found nothing, and what it reads.
             ui.label(
                 RichText::new(format!(
