@@ -5,7 +5,11 @@
 //! pair is worked by hand below; where the seed does not make the difference visible, every
 //! answer the reading side gets is the same, byte for byte, for the two.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads_in};
+use serde_json::{Value, json};
+
+use crate::util::{
+    Played, assert_reads_alike, grognard_in, json_of, play_json_in, root, side_reads_in,
+};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fifteenth";
 
@@ -13,6 +17,31 @@ fn run(args: &[&str]) -> String {
     let r = grognard_in(&root().join(DIR), args);
     assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
     r.stdout
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` in the fixture folder.
+fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(DIR), scenario, orders, args)
+}
+
+/// The refusal of `orders` on `scenario` in `play --json`, asserted to be of `kind`.
+fn refused_as(scenario: &str, orders: &str, kind: &str) {
+    let p = played(scenario, orders, &[]);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some(kind),
+        "{scenario} {orders}: {:?}",
+        p.refused
+    );
+}
+
+/// `legal --json`'s orders for `side` after `orders` on `scenario`.
+fn legal_orders(scenario: &str, orders: &str, side: &str) -> Vec<Value> {
+    let out = run(&[
+        "legal", scenario, "--orders", orders, "--side", side, "--json",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v["orders"].as_array().cloned().unwrap_or_default()
 }
 
 fn refusal(args: &[&str]) -> String {
@@ -123,29 +152,30 @@ fn decision_failures_bind_a_fake_as_they_bind_a_unit() {
 // withdraw as units do (the ruleset's note, sixteenth round).
 #[test]
 fn fakes_roll_army_integrity_as_units_do() {
-    let log = run(&[
-        "play",
+    let red = played(
         "integrity-fake.yaml",
-        "--orders",
         "integrity.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(log.contains("→ withdraw (integrity of r_m)"), "{log}");
-    assert!(log.contains("→ hold (integrity of r_c)"), "{log}");
-    same_reads("integrity", "integrity.orders.yaml", "blue");
-    let blue = run(&[
-        "play",
-        "integrity-fake.yaml",
-        "--orders",
-        "integrity.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    assert!(
-        blue.contains("enemy #4 moved from (12,6) to (15,6)"),
-        "{blue}"
+        &["--side", "red"],
     );
+    let rolled = |purpose: &str, outcome: &str| {
+        (red.events.iter()).any(|e| {
+            e["event"] == "rolled"
+                && e["roll"]["chart"] == "integrity"
+                && e["roll"]["purpose"] == purpose
+                && e["roll"]["outcome"] == outcome
+        })
+    };
+    assert!(rolled("integrity of r_m", "withdraw"), "{:?}", red.events);
+    assert!(rolled("integrity of r_c", "hold"), "{:?}", red.events);
+    same_reads("integrity", "integrity.orders.yaml", "blue");
+    let blue = played(
+        "integrity-fake.yaml",
+        "integrity.orders.yaml",
+        &["--side", "blue"],
+    );
+    let at = |c: i64, r: i64| json!({"cell": {"col": c, "row": r}});
+    let seen = json!({"event": "enemy_moved", "piece": 4, "from": at(12, 6), "to": at(15, 6)});
+    assert!(blue.events.contains(&seen), "{:?}", blue.events);
 }
 
 // 004 l.264 and the ruleset's note 45: the owner moves his fakes as units. The kernel's
@@ -155,15 +185,15 @@ fn fakes_roll_army_integrity_as_units_do() {
 // says `redeploys: false`: no redeploy is listed, and one is refused in words.
 #[test]
 fn fakes_are_never_redeployed() {
-    let legal = run(&[
-        "legal",
+    let redeploys = |listed: &[Value]| listed.iter().any(|o| o.get("redeploy").is_some());
+    let legal = legal_orders("halt-fake.yaml", "failure.orders.yaml", "red");
+    assert!(!legal.is_empty() && !redeploys(&legal), "{legal:?}");
+    refused_as(
         "halt-fake.yaml",
-        "--orders",
-        "failure.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(!legal.contains("redeploy"), "{legal}");
+        "failure-redeploy.orders.yaml",
+        "bad_piece",
+    );
+    // prose: the refusal's words (here and below).
     let why = refusal(&[
         "play",
         "halt-fake.yaml",
@@ -176,15 +206,9 @@ fn fakes_are_never_redeployed() {
     );
     // Hidden movement's decoys are of the same type (decoys.yaml: halt-real.yaml with the
     // option; red's units are shown as decoy pairs at their places, all halted).
-    let legal = run(&[
-        "legal",
-        "decoys.yaml",
-        "--orders",
-        "failure.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(!legal.contains("redeploy"), "{legal}");
+    let legal = legal_orders("decoys.yaml", "failure.orders.yaml", "red");
+    assert!(!legal.is_empty() && !redeploys(&legal), "{legal:?}");
+    refused_as("decoys.yaml", "decoys-redeploy.orders.yaml", "bad_piece");
     let why = refusal(&[
         "play",
         "decoys.yaml",
@@ -205,12 +229,13 @@ fn fakes_are_never_redeployed() {
 #[test]
 fn a_fake_turns_in_the_melee_and_rally_phases_only_where_a_unit_may() {
     for orders in ["to-melee.orders.yaml", "to-rally.orders.yaml"] {
-        let fake = red_legal("turn-fake.yaml", orders);
+        let fake = legal_orders("turn-fake.yaml", orders, "red");
         assert!(
-            !fake.iter().any(|l| l.contains("face: { piece: r_m")),
+            !fake.is_empty() && !fake.iter().any(|o| o["face"]["piece"] == "r_m"),
             "{orders}: {fake:?}"
         );
     }
+    refused_as("turn-fake.yaml", "turn.orders.yaml", "hook_failed");
     let words: Vec<String> = ["real", "fake"]
         .iter()
         .map(|n| {
@@ -223,6 +248,7 @@ fn a_fake_turns_in_the_melee_and_rally_phases_only_where_a_unit_may() {
         })
         .collect();
     assert_eq!(words[0], words[1]);
+    // prose: both read the rule's words.
     assert!(
         words[1].contains("r_m may change facing in the melee phase only after winning a melee"),
         "{}",
@@ -242,23 +268,27 @@ fn a_commander_joining_a_marker_names_no_target_to_the_enemy() {
     let m = reads("attach.yaml", "attach-m.orders.yaml", "blue");
     let n = reads("attach.yaml", "attach-n.orders.yaml", "blue");
     assert_reads_alike(&m, &n, "blue's answers tell which marker kern joined");
-    let log = &m[0];
-    assert!(!log.contains("attach"), "{log}");
+    // Blue's play --json read: kern left its sight, and no act or attachment names a target.
+    let log: Value = serde_json::from_str(m[1].trim_end()).expect("play --json");
+    let events = log["events"].as_array().cloned().unwrap_or_default();
+    let left = json!({"cell": {"col": 15, "row": 9}});
+    let gone = |e: &Value| e["event"] == "enemy_moved" && e["from"] == left && e["to"].is_null();
+    let attach = |e: &Value| e["event"] == "attached" || e["action"] == "attach";
     assert!(
-        log.contains("kern moved from (15,9) to out of sight"),
+        events.iter().any(gone) && !events.iter().any(attach),
         "{log}"
     );
-    assert!(!m[1].contains("\"attach\""), "{}", m[1]);
+    // prose: nor do blue's words.
+    assert!(!m[0].contains("attach"), "{}", m[0]);
     // Red reads its own act as before.
-    let red = run(&[
-        "play",
-        "attach.yaml",
-        "--orders",
-        "attach-m.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(red.contains("kern attach at r_m"), "{red}");
+    let red = played("attach.yaml", "attach-m.orders.yaml", &["--side", "red"]);
+    let r_m = red.piece("r_m");
+    assert!(
+        red.has("acted", "kern", |e| e["action"] == "attach"
+            && e["target"] == r_m),
+        "{:?}",
+        red.events
+    );
 }
 
 // 004 l.313 (a commander's capabilities are kept back until they are needed) with l.214 (fire
@@ -275,6 +305,22 @@ fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
     let c1 = reads("commander-c1.yaml", "commander.orders.yaml", "blue");
     let c2 = reads("commander-c2.yaml", "commander.orders.yaml", "blue");
     assert_reads_alike(&c1, &c2, "blue's answers tell voss's Combat value");
+    let log: Value = serde_json::from_str(c2[1].trim_end()).expect("play --json");
+    let fire = (log["events"].as_array().into_iter().flatten())
+        .find(|e| e["event"] == "rolled" && e["roll"]["purpose"] == "fire_small_b by r_cmd at b3")
+        .map(|e| {
+            (
+                e["roll"]["modifiers"].clone(),
+                e["roll"]["band"].clone(),
+                e["roll"]["outcome"].clone(),
+            )
+        });
+    assert_eq!(
+        fire,
+        Some((json!([]), json!("automatic"), json!("hit"))),
+        "{log}"
+    );
+    // prose: blue's line for the roll.
     assert!(
         c2[0].contains(
             "fire_small_b: no roll needed; band 0 (automatic) → hit (fire_small_b by r_cmd at b3)"
@@ -293,27 +339,40 @@ fn a_commanders_bonus_that_changes_nothing_is_not_shown() {
 // other act is: none of r4's is listed, and the order is refused in words.
 #[test]
 fn a_routed_unit_does_not_dismount() {
-    let view = run(&[
-        "view",
-        "rout.yaml",
-        "--orders",
-        "rout.orders.yaml",
-        "--side",
-        "red",
-    ]);
+    let view = json_of(&grognard_in(
+        &root().join(DIR),
+        &[
+            "view",
+            "rout.yaml",
+            "--orders",
+            "rout.orders.yaml",
+            "--side",
+            "red",
+            "--json",
+        ],
+    ));
+    let r4 = (view["view"]["own"].as_array().into_iter().flatten())
+        .find(|p| p["name"] == "r4")
+        .map(|p| p["id"].clone())
+        .expect("r4 in red's view");
+    let cell = |c: i64, r: i64| json!({"col": c, "row": r});
+    let routed = json!({"event": "placed", "piece": r4, "from": cell(14, 9), "to": cell(18, 9), "reason": "routed"});
     assert!(
-        view.contains("r4 placed (14,9) → (18,9) (routed)"),
+        view["events"]
+            .as_array()
+            .is_some_and(|e| e.contains(&routed)),
         "{view}"
     );
-    let legal = run(&[
-        "legal",
-        "rout.yaml",
-        "--orders",
-        "rout.orders.yaml",
-        "--side",
-        "red",
-    ]);
-    assert!(!legal.contains("piece: r4"), "{legal}");
+    let legal = legal_orders("rout.yaml", "rout.orders.yaml", "red");
+    let of_r4 = |o: &Value| {
+        o.as_object()
+            .into_iter()
+            .flatten()
+            .any(|(_, v)| v["piece"] == "r4")
+    };
+    assert!(!legal.is_empty() && !legal.iter().any(of_r4), "{legal:?}");
+    refused_as("rout.yaml", "rout-dismount.orders.yaml", "already_used");
+    // prose: the refusal's words.
     let why = refusal(&["play", "rout.yaml", "--orders", "rout-dismount.orders.yaml"]);
     assert!(why.contains("r4 cannot dismount while routed"), "{why}");
 }
