@@ -268,3 +268,43 @@ fn the_tune_finder_says_its_match_is_added_not_that_nothing_matches() {
     assert!(h.query_by_label_contains("nothing matches").is_none());
     let _ = h.get_by_label_contains("the number matching \"houses cover\" is added below");
 }
+
+/// F6: in square-blocks-setup's set-up the piece panel said "div1 cannot move now (no
+/// legal move)" while its deploy cells were shaded. It says the piece may be deployed.
+#[test]
+fn in_the_set_up_the_piece_panel_says_the_piece_may_be_deployed() {
+    let mut h = common::scenario("examples/square-blocks-setup.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let (piece, side, places) = {
+        let s = h.state().session().expect("a game");
+        let mut hooks = grognard_editor::session::hooks_for(&s.scenario.ruleset).expect("hooks");
+        let side = s.game.to_act().first().copied().expect("a side sets up");
+        let deploys: Vec<_> = s
+            .game
+            .legal_orders(side, hooks.as_mut())
+            .into_iter()
+            .filter_map(|a| match a {
+                grognard_kernel::action::Action::Deploy { piece, .. } => Some(piece),
+                _ => None,
+            })
+            .collect();
+        let piece = deploys[0];
+        (piece, side, deploys.iter().filter(|p| **p == piece).count())
+    };
+    let name = h
+        .state()
+        .session()
+        .expect("a game")
+        .game
+        .piece(piece)
+        .expect("piece")
+        .name
+        .clone();
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+    h.state_mut().command(Command::Select(Some(piece)));
+    h.run();
+    assert!(h.query_by_label_contains("cannot move now").is_none());
+    let _ = h.get_by_label_contains(&format!("{name} may be deployed: {places} places"));
+}

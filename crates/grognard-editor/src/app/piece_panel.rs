@@ -106,6 +106,18 @@ impl EditorApp {
                      measure to it.",
                 );
             }
+            // In the set-up a piece is deployed, not moved: its deploy cells are shaded
+            // (F6: "cannot move now (no legal move)" read as "it can do nothing").
+            None if legal.iter().any(|a| matches!(a, Action::Deploy { .. })) => {
+                let places = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Deploy { .. }))
+                    .count();
+                ui.label(format!(
+                    "{} may be deployed: {places} places, shaded on the board (click one)",
+                    p.name
+                ));
+            }
             None => {
                 let reason = if game.to_act().contains(&p.side) && self.legal_side() == Some(p.side)
                 {
