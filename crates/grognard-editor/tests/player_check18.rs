@@ -308,3 +308,24 @@ fn in_the_set_up_the_piece_panel_says_the_piece_may_be_deployed() {
     assert!(h.query_by_label_contains("cannot move now").is_none());
     let _ = h.get_by_label_contains(&format!("{name} may be deployed: {places} places"));
 }
+
+/// F3: names with underscores in sight — the Charts tab's dice line "Dice: cube +
+/// cube_defender" (hex-command's melee), the Rules tab's rows `light_infantry`. Spaced,
+/// as everywhere else.
+#[test]
+fn the_rules_and_charts_tabs_space_their_names() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Charts));
+    h.state_mut()
+        .command(Command::ShowChart("melee".to_owned()));
+    h.run();
+    let _ = h.get_by_label_contains("Dice: cube + cube defender (");
+    assert!(h.query_by_label_contains("cube_defender (").is_none());
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Rules));
+    h.run();
+    let _ = h.get_by_label("light infantry");
+    assert!(h.query_by_label("light_infantry").is_none());
+}

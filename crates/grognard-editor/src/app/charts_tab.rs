@@ -497,13 +497,13 @@ fn odds_lines_ui(
         bars_after.push(
             egui_plot::Bar::new(i as f64 + 0.2, now_p)
                 .width(0.38)
-                .name(name),
+                .name(&said),
         );
         if let Some(w) = was {
             bars_before.push(
                 egui_plot::Bar::new(i as f64 - 0.2, w)
                     .width(0.38)
-                    .name(name),
+                    .name(&said),
             );
         }
     }
@@ -685,7 +685,7 @@ fn distance_bands<'a>(
 pub fn dice_line(bench: &Workbench, chart: &str) -> String {
     let dice = bench
         .value(&field(&["charts", chart, "dice"]))
-        .and_then(|v| v.as_str().map(str::to_owned))
+        .and_then(|v| v.as_str().map(crate::words::spaced))
         .unwrap_or_else(|| "none".to_owned());
     let how = if bench
         .value(&field(&["charts", chart, "bands"]))

@@ -4,6 +4,7 @@
 use egui::RichText;
 
 use crate::house::{Workbench, field};
+use crate::words::spaced;
 
 use super::{Command, EditorApp};
 
@@ -96,7 +97,7 @@ impl EditorApp {
                 });
                 for m in &modes {
                     h.col(|ui| {
-                        ui.label(m);
+                        ui.label(spaced(m));
                     });
                 }
             })
@@ -104,7 +105,7 @@ impl EditorApp {
                 for t in &types {
                     body.row(24.0, |mut row| {
                         row.col(|ui| {
-                            ui.label(t);
+                            ui.label(spaced(t));
                         });
                         for m in &modes {
                             row.col(|ui| {
@@ -139,7 +140,7 @@ impl EditorApp {
                 });
                 for t in &terrain {
                     h.col(|ui| {
-                        ui.label(t);
+                        ui.label(spaced(t));
                     });
                 }
             })
@@ -147,7 +148,7 @@ impl EditorApp {
                 for c in &classes {
                     body.row(24.0, |mut row| {
                         row.col(|ui| {
-                            ui.label(c);
+                            ui.label(spaced(c));
                         });
                         for t in &terrain {
                             row.col(|ui| {
@@ -176,7 +177,7 @@ impl EditorApp {
         }
         egui::Grid::new("stacking").striped(true).show(ui, |ui| {
             for s in spec.stacking.names() {
-                ui.label(format!("{s} capacity"));
+                ui.label(format!("{} capacity", spaced(s)));
                 self.field_ui(
                     ui,
                     &field(&["stacking", s, "capacity"]),
@@ -185,7 +186,7 @@ impl EditorApp {
                 );
                 ui.end_row();
                 for t in &types {
-                    ui.label(format!("  {t} counts"));
+                    ui.label(format!("  {} counts", spaced(t)));
                     self.field_ui(
                         ui,
                         &field(&["piece_types", t, "stack", s]),
