@@ -103,7 +103,14 @@ impl Workbench {
     ///
     /// Returns true when the edited ruleset loaded and is now in force.
     pub fn set_text(&mut self, path: &[String], text: &str) -> bool {
-        self.set(path, typed(text))
+        let mut value = typed(text);
+        // A number typed where the base writes text (a chart's score `"6"`) stays text,
+        // so the saved house rule writes its rows alike (`score: "5"` beside `"6"`, not
+        // `5`: the ninth outside player's F4).
+        if value.is_number() && self.base_value(path).is_some_and(Value::is_string) {
+            value = Value::from(text.trim());
+        }
+        self.set(path, value)
     }
 
     /// Sets one value and checks the result (see [`Self::set_text`]).

@@ -329,3 +329,25 @@ fn the_rules_and_charts_tabs_space_their_names() {
     let _ = h.get_by_label("light infantry");
     assert!(h.query_by_label("light_infantry").is_none());
 }
+
+/// F4: the saved house rule quoted its scores unevenly: `score: 5` on the row typed, `score:
+/// "6"`, `"5"`, `"-1"` … on the rows copied from the base. A number typed where the base
+/// writes text stays text, and the rows read alike.
+#[test]
+fn a_saved_house_rule_quotes_its_scores_alike() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    let score = grognard_editor::house::field(&["charts", "melee", "rows", "0", "score"]);
+    h.state_mut()
+        .command(Command::SetField(score, "5".to_owned()));
+    h.run();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let at = dir.path().join("hc-house.yaml");
+    let text = h.state().workbench().expect("a ruleset").overlay_text(&at);
+    let scores: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("score: ").nth(1))
+        .collect();
+    assert!(scores.len() > 1, "{text}");
+    assert!(scores.iter().any(|s| s.starts_with("\"5\"")), "{text}");
+    assert!(scores.iter().all(|s| s.starts_with('"')), "{text}");
+}
