@@ -351,3 +351,60 @@ fn a_saved_house_rule_quotes_its_scores_alike() {
     assert!(scores.iter().any(|s| s.starts_with("\"5\"")), "{text}");
     assert!(scores.iter().all(|s| s.starts_with('"')), "{text}");
 }
+
+/// F5: the event log told each deed twice — "b1 dig", then "b1 has dug in"; "r1 fire at
+/// b2 …", then "r1 has fired". The flag line that only repeats the order just logged is
+/// left out of the editor's log (the CLI's keeps every event).
+#[test]
+fn the_log_tells_a_deed_once() {
+    use grognard_kernel::action::Event;
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for side in [
+        grognard_kernel::ids::SideId(0),
+        grognard_kernel::ids::SideId(1),
+    ] {
+        h.state_mut()
+            .command(Command::Seat(side, Some(grognard_play::PolicyKind::Greedy)));
+    }
+    let dug = |h: &Harness<'_, EditorApp>| {
+        let game = &h.state().session().expect("a game").game;
+        let log = game.log();
+        (1..log.len()).find(|&i| {
+            matches!(&log[i], Event::FlagChanged { flag, on: true, .. } if flag == "dug")
+                && grognard_play::text::repeats_order(log, i)
+        })
+    };
+    let start = std::time::Instant::now();
+    while dug(&h).is_none() {
+        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(&h));
+        assert!(
+            h.state().session().expect("a game").game.phase().is_some(),
+            "no dig"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_steps(2);
+    }
+    h.run();
+    let game = &h.state().session().expect("a game").game;
+    let i = dug(&h).expect("dug");
+    let Event::FlagChanged { piece, .. } = &game.log()[i] else {
+        unreachable!()
+    };
+    let name = game.piece(*piece).expect("piece").name.clone();
+    // The CLI's words for the event are kept; the editor's log does not repeat them.
+    assert_eq!(
+        grognard_play::text::event(game, &game.log()[i]),
+        format!("  {name} has dug in")
+    );
+    let log = h.state().event_log().to_vec();
+    assert!(
+        log.iter().any(|l| l.trim() == format!("{name} dig")),
+        "{log:#?}"
+    );
+    assert!(
+        !log.iter().any(|l| l.trim() == format!("{name} has dug in")),
+        "{log:#?}"
+    );
+}

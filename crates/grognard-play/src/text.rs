@@ -488,6 +488,38 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
     }
 }
 
+/// True when the event at `index` of `log` is a deed flag set (`has fired`, `has dug in`)
+/// on the piece whose order was just logged — its `Acted` line, followed only by rolls,
+/// counters, flags and notes of that order: the line tells the deed a second time ("b1
+/// dig", then "b1 has dug in"; issue 37, the ninth outside player's F5). The editor's log
+/// leaves such a line out; the CLI's keeps every event.
+#[must_use]
+pub fn repeats_order(log: &[Event], index: usize) -> bool {
+    let Some(Event::FlagChanged {
+        piece,
+        flag,
+        on: true,
+    }) = log.get(index)
+    else {
+        return false;
+    };
+    if !flag_words(flag, true).starts_with("has ") {
+        return false;
+    }
+    for e in log[..index].iter().rev() {
+        match e {
+            Event::Acted { piece: actor, .. } => return actor == piece,
+            Event::CounterChanged { .. }
+            | Event::FlagChanged { .. }
+            | Event::Rolled { .. }
+            | Event::Note { .. }
+            | Event::NoteNaming { .. } => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// A counter as the log names it: its `called:` words when the ruleset gives them (Hex
 /// Command's `te` is "fatigue (TE) hits"), else its name.
 #[must_use]

@@ -131,14 +131,23 @@ impl EditorApp {
             return;
         }
         let game = &session.game;
+        // A deed's flag right after the order that did it ("b1 dig", "b1 has dug in") is
+        // left out: the order's line already tells it.
         let lines: Vec<String> = match self.rt.play.view {
-            ViewAs::Referee => game.log().iter().map(|e| text::event(game, e)).collect(),
-            ViewAs::Side(side) => game
-                .events_for(side)
-                .iter()
-                .enumerate()
-                .map(|(i, e)| text::log_line(game, Some(side), e, i))
-                .collect(),
+            ViewAs::Referee => {
+                let log = game.log();
+                (log.iter().enumerate())
+                    .filter(|(i, _)| !text::repeats_order(log, *i))
+                    .map(|(_, e)| text::event(game, e))
+                    .collect()
+            }
+            ViewAs::Side(side) => {
+                let log = game.events_for(side);
+                (log.iter().enumerate())
+                    .filter(|(i, _)| !text::repeats_order(log, *i))
+                    .map(|(i, e)| text::log_line(game, Some(side), e, i))
+                    .collect()
+            }
         };
         let rules = game.rules();
         self.rt.play.log = lines
