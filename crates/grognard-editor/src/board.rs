@@ -397,9 +397,11 @@ pub fn hit(scene: &BoardScene<'_>, t: &Transform, pos: Pos2) -> BoardClick {
             }
         }
         Surface::Open { .. } => {
+            // To the hundredth of an inch, as a drag's drop is: a click logged
+            // "(11.969", 27.67")" beside "(12", 30")" (the ninth outside player's F8).
             let p = Point::new(
-                Len((x * 1000.0).round() as i64),
-                Len((y * 1000.0).round() as i64),
+                Len((x * 100.0).round() as i64 * 10),
+                Len((y * 100.0).round() as i64 * 10),
             );
             if scene.board.contains_point(p) {
                 click.point = Some(p);

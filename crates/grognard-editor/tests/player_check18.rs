@@ -408,3 +408,42 @@ fn the_log_tells_a_deed_once() {
         "{log:#?}"
     );
 }
+
+/// F8: on the open table a click ahead of b_line1 logged "moved (12", 30") → (11.969",
+/// 27.67")": a click's point kept the thousandth, a drag's is to the hundredth. A click's
+/// point is to the hundredth too.
+#[test]
+fn a_click_on_the_open_table_moves_to_the_hundredth_of_an_inch() {
+    use grognard_kernel::piece::Place;
+    let mut h = common::scenario("examples/village-skirmish.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let (id, side) = {
+        let game = &h.state().session().expect("a game").game;
+        let p = game.piece_by_name("b_line1").expect("b_line1");
+        (p.id, p.side)
+    };
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(side)));
+    h.state_mut().command(Command::Select(Some(id)));
+    h.run();
+    let at = h
+        .state()
+        .board_on_screen(11.9687, 27.6713)
+        .expect("the table drawn");
+    h.event(egui::Event::PointerMoved(at));
+    h.event(common::button(at, true));
+    h.step();
+    h.event(common::button(at, false));
+    h.run();
+    let game = &h.state().session().expect("a game").game;
+    let Some(Place::Point { at: p, .. }) = game.piece(id).map(|p| p.place.clone()) else {
+        panic!("on the table")
+    };
+    assert_ne!((p.x.0, p.y.0), (12_000, 30_000), "moved: {}", status(&h));
+    assert!(
+        (p.x.0 - 11_970).abs() <= 20 && (p.y.0 - 27_670).abs() <= 20,
+        "{p:?}"
+    );
+    assert_eq!((p.x.0 % 10, p.y.0 % 10), (0, 0), "{p:?}: {}", status(&h));
+}
