@@ -168,14 +168,13 @@ impl Workbench {
     #[must_use]
     pub fn unsaved_reason(&self) -> Option<String> {
         if !self.field_errors.is_empty() {
-            let fields: Vec<String> = self
-                .field_errors
-                .iter()
-                .map(|(p, e)| format!("{} ({e})", path_words(p)))
-                .collect();
+            // The fields by name only: each error is told in full above the fields, and
+            // quoted here it named the field twice and ran off the window (F10).
+            let fields: Vec<String> = self.field_errors.keys().map(|p| path_words(p)).collect();
             let one = fields.len() == 1;
             return Some(format!(
-                "Not saved: {} an error: {}. Fix {} (or Revert) and save again.",
+                "Not saved: {} an error: {} (marked ⚠, explained above the fields). Fix {} \
+                 (or Revert) and save again.",
                 if one {
                     "a field shows"
                 } else {

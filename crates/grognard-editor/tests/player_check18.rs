@@ -447,3 +447,29 @@ fn a_click_on_the_open_table_moves_to_the_hundredth_of_an_inch() {
     );
     assert_eq!((p.x.0 % 10, p.y.0 % 10), (0, 0), "{p:?}: {}", status(&h));
 }
+
+/// F10: a refused save's status repeated the field's name ("… result (your edit of charts
+/// › melee › row 2 › result (over …): …") and ran off the window. It names the field once,
+/// and the error is read above the fields.
+#[test]
+fn a_refused_save_names_the_field_once_in_a_short_line() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Charts));
+    h.state_mut()
+        .command(Command::ShowChart("melee".to_owned()));
+    h.run();
+    let result = grognard_editor::house::field(&["charts", "melee", "rows", "1", "result"]);
+    h.state_mut()
+        .command(Command::SetField(result, "attacker hti".to_owned()));
+    h.run();
+    h.state_mut()
+        .command(Command::Ask(FilePurpose::SaveHouseRule));
+    h.run();
+    let s = status(&h);
+    assert_eq!(
+        s,
+        "Not saved: a field shows an error: charts › melee › row 2 › result (marked ⚠, \
+         explained above the fields). Fix it (or Revert) and save again."
+    );
+}
