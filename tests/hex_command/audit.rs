@@ -2,6 +2,7 @@
 //! seed 004 says and worked by hand here (the line numbers are of `004_*.txt`), and the
 //! two general faults: fire out of reach, and refusals that showed Lua paths.
 
+use super::field::lacks_beside;
 use super::*;
 use crate::util::grognard_in;
 
@@ -115,9 +116,10 @@ fn refusals_carry_no_lua_paths() {
     let f = field(None, "", pieces, "");
     let r = run(&f, &with(to_blue_fire(), &[fire("b", "r2")]));
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    has(&r.stderr, "refused: b cannot see r2: r stands in the way");
-    lacks(&r.stderr, ".lua:");
-    lacks(&r.stderr, "while evaluating");
+    // prose: the refusal's words are the point: the rule's, with no script path in them.
+    let why = "refused: b cannot see r2: r stands in the way";
+    lacks_beside(&r.stderr, why, ".lua:");
+    lacks_beside(&r.stderr, why, "while evaluating");
 }
 
 /// 004 l.507 (7.1a): two units may fire at one target only when it is the only target in

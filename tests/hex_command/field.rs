@@ -107,6 +107,25 @@ pub fn has(out: &str, line: &str) {
     assert!(out.contains(line), "expected `{line}` in:\n{out}");
 }
 
+/// Whether `piece`'s counter `counter` went from `from` to `to` in the events, or with
+/// `None` changed at all: a rule's hit, fatigue or supply read on `--json`.
+pub fn counted(p: &Played, piece: &str, counter: &str, change: Option<(i64, i64)>) -> bool {
+    p.has("counter_changed", piece, |e| {
+        e["counter"] == counter
+            && change.is_none_or(|(from, to)| e["from"] == from && e["to"] == to)
+    })
+}
+
+/// A check of the words only (mark its call `// prose:`): `line` is not in `out`, beside
+/// `present`, a line that must be there. A rewording makes `present` fail loudly rather than
+/// letting the absence pass silently. A rule's outcome is checked on `--json` instead.
+pub fn lacks_beside(out: &str, present: &str, line: &str) {
+    assert!(out.contains(present), "expected `{present}` in:\n{out}");
+    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
+}
+
+/// The absence of `line` in `out`, unchecked by any present line: being replaced by
+/// [`lacks_beside`] and `--json` checks (issue 35 item 6).
 pub fn lacks(out: &str, line: &str) {
     assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
 }

@@ -17,9 +17,9 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Run, grognard_in, play_json_in, root};
 
-use super::field::{has, lacks};
+use super::field::{has, lacks_beside};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/tenth";
 
@@ -204,7 +204,8 @@ fn the_owed_melee_names_a_hidden_marker_by_its_handle() {
         &text,
         "-4 modifiers in all (not itemized: an unidentified piece); score -3 → defender hit (melee by b1 at enemy #1)",
     );
-    lacks(&text, "(4)");
+    // prose: the leak is in the words: the marker's melee value is not written out.
+    lacks_beside(&text, "(melee by b1 at enemy #1)", "(4)");
 }
 
 /// The reason of a removal (7.2, l.475: skirmishers touched by an enemy are removed), read by
@@ -245,11 +246,19 @@ fn a_removal_names_a_hidden_enemy_as_a_unit_of_its_side() {
 fn the_shared_phases_of_the_activation_sequence_name_no_hidden_piece() {
     let blue = side_reads_no_hidden_id("act.yaml", "act.orders.yaml", "blue", &["masked_host"]);
     has(&blue, "note: a red unit rallies");
-    has(&blue, "note: hale is veteran: C2 M1 T5 A5 I5");
-    lacks(&blue, "is untrained");
+    // prose: the leak is in the notes' words: Blue reads its own commander's CVS, not Red's.
+    lacks_beside(
+        &blue,
+        "note: hale is veteran: C2 M1 T5 A5 I5",
+        "is untrained",
+    );
     let red = side_reads_no_hidden_id("act.yaml", "act.orders.yaml", "red", &[]);
-    has(&red, "note: masked_chief is untrained: C0 M0 T6 A6 I6");
-    lacks(&red, "hale is");
+    // prose: as above, the other way.
+    lacks_beside(
+        &red,
+        "note: masked_chief is untrained: C0 M0 T6 A6 I6",
+        "hale is",
+    );
 
     let blue = side_reads_no_hidden_id(
         "act-command.yaml",
@@ -258,8 +267,32 @@ fn the_shared_phases_of_the_activation_sequence_name_no_hidden_piece() {
         &["masked_chief"],
     );
     // Twenty-fourth round (the nineteenth outside audit's L2): masked_chief rides a marker
-    // Blue has not identified, so he stays on it unseen and Blue reads no removal at all.
-    lacks(&blue, "red commander is removed");
+    // Blue has not identified, so he stays on it unseen and Blue reads no removal at all:
+    // in Blue's `--json` log the one commander taken off his unit is its own hale.
+    let played = play_json_in(
+        &dir(),
+        "act-command.yaml",
+        "act-command.orders.yaml",
+        &["--side", "blue"],
+    );
+    let hale = played.piece("hale");
+    assert!(
+        played.has("attached", "hale", |e| e["to"].is_null()),
+        "{:?}",
+        played.events
+    );
+    let taken_off = (played.events.iter()).filter(|e| e["event"] == "attached");
+    assert!(
+        taken_off.clone().all(|e| e["piece"] == hale),
+        "{:?}",
+        played.events
+    );
+    // prose: nor do the notes' words tell of one.
+    lacks_beside(
+        &blue,
+        "note: hale is removed from b1",
+        "red commander is removed",
+    );
     has(&blue, "(integrity of a red unit)");
     has(&blue, "(integrity of r1)");
 }
@@ -330,9 +363,9 @@ fn a_marker_is_meleed_alike_whether_real_or_fake() {
                 "enemy #1 removed (a fake counter, met in melee: there was no unit there)",
             );
         } else {
-            has(&text, "(melee by b1 at enemy #1)");
-            lacks(&text, "against enemy #1 (3)");
-            lacks(&text, id);
+            // prose: the leak is in the words: no melee value of the marker, no id.
+            lacks_beside(&text, "(melee by b1 at enemy #1)", "against enemy #1 (3)");
+            lacks_beside(&text, "(melee by b1 at enemy #1)", id);
         }
     }
 }
@@ -551,9 +584,9 @@ fn a_marker_that_fires_is_unmasked_with_its_modifiers() {
         );
         has(&text, "rh fire at b1");
         has(&text, roll);
-        has(&text, "rh is no longer hidden");
-        lacks(&text, "not itemized");
-        lacks(&text, "enemy #3");
+        // prose: the unmasked firer is read by name, its modifiers itemized.
+        lacks_beside(&text, "rh is no longer hidden", "not itemized");
+        lacks_beside(&text, "rh is no longer hidden", "enemy #3");
         assert_eq!(rolls.len(), 1, "{text}");
         for m in rolls[0]["modifiers"].as_array().expect("modifiers") {
             assert_ne!(m["name"], "modifiers in all", "{roll}: {m}");

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use super::field::{Field, ends, has, lacks, order, with};
-use crate::util::{Run, grognard, grognard_in, root};
+use super::field::{Field, counted, ends, has, order, with};
+use crate::util::{Run, cells, grognard, grognard_in, has_event, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
 
@@ -422,7 +422,10 @@ fn commanders_are_removed_each_turn_when_chosen() {
     // Piece indices: b 0, c 1.
     // Default: g stays on b through Blue's command phase.
     assert_eq!(host(&f.state(&ends("blue", 1)), "g"), Value::from(0));
-    lacks(&ok(&f, &ends("blue", 1), &[]), "is removed from");
+    let kept = f.json(&ends("blue", 1), &[]);
+    assert!(!kept.has("attached", "g", |_| true), "{:?}", kept.events);
+    // The phase he would have come off in was played (`in_phase` asserts it began).
+    kept.in_phase(1, "command", "blue");
     // The option: he comes off as Blue's command phase begins...
     assert_eq!(host(&h.state(&ends("blue", 1)), "g"), Value::Null);
     has(&ok(&h, &ends("blue", 1), &[]), "g is removed from b");
@@ -529,7 +532,11 @@ fn a_pontoon_bridge_takes_three_turns() {
     orders.extend(turn_with(&cross));
     let out = ok(&f, &orders, &[]);
     has(&out, "c moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
-    lacks(&out, "c fatigue (TE) hits 0 → 1");
+    let bridged = f.json(&orders, &[]);
+    let crossed =
+        |e: &Value| e["path"] == cells(&[(2, 4), (3, 4), (4, 4), (5, 4)]) && e["cost"] == 300;
+    assert!(bridged.has("moved", "c", crossed), "{:?}", bridged.events);
+    assert!(!counted(&bridged, "c", "te", None), "{:?}", bridged.events);
     // Working is the unit's turn: it cannot move after it, nor work twice in a turn.
     let mut once = ends("blue", 2);
     once.push(work.clone());
@@ -867,7 +874,16 @@ fn fire_order_roll_decides_who_fires_first() {
     );
     let out = ok(&g, &with(ends("blue", 2), &ends("red", 1)), &[]);
     has(&out, "turn 1 · group 1 movement phase (blue)");
-    lacks(&out, "fires first");
+    let played = g.json(&with(ends("blue", 2), &ends("red", 1)), &[]);
+    let began = |phase: &str| has_event(&played.events, "phase_began", &[("phase", phase.into())]);
+    let to_fire_first = (played.events.iter())
+        .filter_map(|e| e["roll"]["purpose"].as_str())
+        .any(|p| p.ends_with("rolls to fire first"));
+    assert!(
+        began("group 1 movement") && !began("first fire") && !to_fire_first,
+        "{:?}",
+        played.events
+    );
     // Over these seeds each side wins the roll at least once.
     assert!(
         winners.iter().any(|w| w == "blue") && winners.iter().any(|w| w == "red"),
