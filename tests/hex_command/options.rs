@@ -2,6 +2,7 @@
 //! example game played through.
 
 use super::*;
+use field::counted;
 
 /// 004 Optional rules: supply (12 points, one per shot, refilled near a wagon), rate of
 /// fire (once a turn), pike-and-shot muskets (class A counts as B, once a turn).
@@ -22,9 +23,12 @@ fn optional_fire_rules() {
     let refs: Vec<&str> = twice.iter().map(String::as_str).collect();
     // 004 l.256: one point for each turn a unit fires. b paid this turn's point, so it fires
     // again in Red's side turn with none left (second audit #16); next turn it is out.
-    let r = f.play(&refs, &["--option", "supply=on"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    lacks(&r.stdout, "b supply 0 →");
+    let p = f.json(&refs, &["--option", "supply=on"]);
+    let fired = (p.events.iter()).filter(|e| e["event"] == "acted" && e["action"] == "fire");
+    assert_eq!(fired.count(), 2, "{:?}", p.events);
+    assert!(counted(&p, "b", "supply", Some((1, 0))), "{:?}", p.events);
+    let supply = (p.events.iter()).filter(|e| e["counter"] == "supply");
+    assert_eq!(supply.count(), 1, "{:?}", p.events);
     let mut next = with(to_blue_fire(), std::slice::from_ref(&shot));
     next.extend(ends("blue", 3));
     next.extend(ends("red", 2));
@@ -73,7 +77,11 @@ fn optional_movement_and_melee_rules() {
         &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
     );
     let refs: Vec<&str> = into_forest.iter().map(String::as_str).collect();
-    lacks(&f.play(&refs, &[]).stdout, "b te");
+    let p = f.json(&refs, &[]);
+    assert!(p.has("moved", "b", |_| true), "{:?}", p.events);
+    assert!(!counted(&p, "b", "te", None), "{:?}", p.events);
+    let p = f.json(&refs, &["--option", "disorder_fatigue=on"]);
+    assert!(counted(&p, "b", "te", Some((0, 1))), "{:?}", p.events);
     has(
         &f.play(&refs, &["--option", "disorder_fatigue=on"]).stdout,
         "b fatigue (TE) hits 0 → 1",
@@ -167,7 +175,11 @@ fn optional_command_and_melee_rules() {
     let mut to_rally = to_blue_fire();
     to_rally.extend(ends("blue", 2));
     let refs: Vec<&str> = to_rally.iter().map(String::as_str).collect();
-    lacks(&f.play(&refs, &[]).stdout, "n hits 1 → 0");
+    let p = f.json(&refs, &[]);
+    p.in_phase(1, "rally", "blue");
+    assert!(!counted(&p, "n", "hits", None), "{:?}", p.events);
+    let p = f.json(&refs, &["--option", "command_sphere=on"]);
+    assert!(counted(&p, "n", "hits", Some((1, 0))), "{:?}", p.events);
     has(
         &f.play(&refs, &["--option", "command_sphere=on"]).stdout,
         "n hits 1 → 0",
