@@ -434,6 +434,16 @@ pub fn spaced(name: &str) -> String {
     name.replace('_', " ")
 }
 
+/// `text` as a sentence: its first letter upper case (a tooltip reads as the others do,
+/// "You are stepping through …", not "you are …": the ninth outside player's F11).
+#[must_use]
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// `v` with its sign, a minus sign for a negative (`−1`) as the modifiers table writes it
 /// (the Charts tab's summary read `-1 commander` beside its table's `−1`; the dice log
 /// says modifiers so too).

@@ -473,3 +473,35 @@ fn a_refused_save_names_the_field_once_in_a_short_line() {
          explained above the fields). Fix it (or Revert) and save again."
     );
 }
+
+/// F11: while stepping through a finished game the greyed Undo's tooltip began in lower
+/// case ("you are stepping through the finished game …") where the others are sentences.
+#[test]
+fn undo_while_stepping_through_says_a_sentence() {
+    let mut h = common::scenario("examples/drill-square.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for side in [
+        grognard_kernel::ids::SideId(0),
+        grognard_kernel::ids::SideId(1),
+    ] {
+        h.state_mut()
+            .command(Command::Seat(side, Some(grognard_play::PolicyKind::Greedy)));
+    }
+    let start = std::time::Instant::now();
+    while h.state().session().expect("a game").game.phase().is_some() {
+        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(&h));
+        std::thread::sleep(Duration::from_millis(5));
+        h.run_steps(2);
+    }
+    h.run();
+    h.state_mut().command(Command::Review(Some(1)));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Undo").hover();
+    h.run();
+    let _ = h.get_by_label_contains("You are stepping through the finished game");
+    assert!(
+        h.query_by_label_contains("you are stepping through")
+            .is_none()
+    );
+}

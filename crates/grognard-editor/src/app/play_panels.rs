@@ -135,7 +135,10 @@ impl EditorApp {
                 .on_hover_text(format!(
                     "End the phase for the side to act (key: {END_PHASE_KEY})"
                 ))
-                .on_disabled_hover_text(format!("{why} (key: {END_PHASE_KEY})"))
+                .on_disabled_hover_text(format!(
+                    "{} (key: {END_PHASE_KEY})",
+                    crate::words::sentence(&why)
+                ))
                 .clicked()
             {
                 out.push(Command::EndPhase);
@@ -155,7 +158,7 @@ impl EditorApp {
                 } else {
                     "Take back the last order (it rolled no die). Key: Ctrl+Z."
                 })
-                .on_disabled_hover_text(why_no_undo)
+                .on_disabled_hover_text(crate::words::sentence(&why_no_undo))
                 .clicked()
             {
                 out.push(Command::Undo);
