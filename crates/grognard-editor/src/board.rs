@@ -974,7 +974,7 @@ fn paint_pieces(
             }
         }
     }
-    shapes.extend(captions.into_shapes());
+    shapes.extend(captions.into_shapes_within(clip));
 }
 
 /// Counters smaller than this (screen points across) are drawn without a label or caption

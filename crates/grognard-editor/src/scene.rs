@@ -440,13 +440,29 @@ impl Captions {
     /// The captions' shapes, to draw over the pieces.
     #[must_use]
     pub fn into_shapes(self) -> Vec<egui::Shape> {
+        self.into_shapes_within(egui::Rect::EVERYTHING)
+    }
+
+    /// The captions' shapes, each moved sideways into `board` (the board's part of the
+    /// window) when it would run past its edge: at 800×600 hex-command's "kern F · cvs i
+    /// 4, …" ran on under the right panel (the ninth outside player's F9).
+    #[must_use]
+    pub fn into_shapes_within(self, board: egui::Rect) -> Vec<egui::Shape> {
         let mut placed: Vec<egui::Rect> = Vec::new();
         let mut shapes = Vec::new();
         for (galley, under, above) in self.pending {
             let size = galley.size() + Vec2::new(4.0, 0.0);
-            let Some(r) = caption_place(size, under, above, &self.labels, &placed) else {
+            let Some(mut r) = caption_place(size, under, above, &self.labels, &placed) else {
                 continue;
             };
+            if r.max.x > board.max.x {
+                r = r.translate(Vec2::new(
+                    (board.max.x - r.max.x).max(board.min.x - r.min.x),
+                    0.0,
+                ));
+            } else if r.min.x < board.min.x {
+                r = r.translate(Vec2::new(board.min.x - r.min.x, 0.0));
+            }
             placed.push(r);
             shapes.push(egui::Shape::rect_filled(
                 r,

@@ -505,3 +505,43 @@ fn undo_while_stepping_through_says_a_sentence() {
             .is_none()
     );
 }
+
+/// F9: at 800×600 hex-command's captions ("kern F · cvs i 4, cvs c 0, c…") ran past the
+/// board's right edge, cut under the right panel. A caption near the edge is moved inside.
+#[test]
+fn a_caption_at_the_boards_edge_is_kept_inside_it() {
+    use grognard_editor::board::DrawPiece;
+    use grognard_editor::scene::Captions;
+    let h = common::scenario("examples/hex-command.yaml", 800.0, 600.0);
+    let kern = DrawPiece {
+        id: grognard_kernel::ids::PieceId(3),
+        side: grognard_kernel::ids::SideId(1),
+        name: "kern".to_owned(),
+        kind: "commander".to_owned(),
+        place: grognard_kernel::piece::Place::Cell(grognard_kernel::geometry::Cell::new(11, 1)),
+        facing: None,
+        mode: "formed".to_owned(),
+        markers: vec![
+            "cvs i 4".to_owned(),
+            "cvs c 0".to_owned(),
+            "cvs l 2".to_owned(),
+        ],
+        look: grognard_editor::board::Look::Open,
+        footprint: None,
+    };
+    let board = egui::Rect::from_min_max(egui::pos2(0.0, 40.0), egui::pos2(420.0, 560.0));
+    // The counter's right side at the board's edge.
+    let under = egui::Rect::from_min_size(egui::pos2(400.0, 100.0), egui::vec2(20.0, 20.0));
+    let mut captions = Captions::default();
+    captions.add(&h.ctx, &kern, under, false);
+    let texts: Vec<egui::Rect> = captions
+        .into_shapes_within(board)
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some(t.visual_bounding_rect()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 1);
+    assert!(board.contains_rect(texts[0]), "{:?} in {board:?}", texts[0]);
+}
