@@ -3,6 +3,8 @@
 //! docs/audits/hex-command.md lists them (33-36) with the commands that ask again.
 
 use super::*;
+use crate::util::cells;
+use field::counted;
 
 fn act(side: &str, by: &str, action: &str, at: &str) -> String {
     order(
@@ -87,6 +89,23 @@ fn hits_from_fire_do_not_count_in_the_same_exchange() {
     o.extend(ends("red", 2)); // Red's command, movement
     o.push(fire("b", "r")); // Blue's defensive fire
     let out = ok(&f, &o);
+    // The rolls on --json: b's answer in the exchange has no modifier (band 0, a hit
+    // without a die); its fire in Red's turn has the hit's +1.
+    let p = f.json(&o, &[]);
+    let roll_of_b = |events: &[Value]| {
+        let b = p.piece("b");
+        (events.iter())
+            .find(|e| e["event"] == "rolled" && e["roll"]["by"] == b)
+            .map(|e| e["roll"].clone())
+            .unwrap_or_else(|| panic!("no roll of b in {events:?}"))
+    };
+    let answer = roll_of_b(p.in_phase(1, "fire", "blue"));
+    assert_eq!(answer["modifiers"], serde_json::json!([]), "{answer}");
+    assert_eq!(answer["band"], "automatic", "{answer}");
+    assert_eq!(answer["outcome"], "hit", "{answer}");
+    let next = roll_of_b(p.in_phase(1, "defensive fire", "red"));
+    let hits_on_firer = serde_json::json!([{"name": "hits on the firer", "value": 1}]);
+    assert_eq!(next["modifiers"], hits_on_firer, "{next}");
     // The phase headings name the phasing side: Red's defensive fire is in Blue's turn.
     has(section(&out, "defensive fire phase (blue)"), "b hits 0 → 1");
     let answer = section(&out, "turn 1 · fire phase (blue)");
@@ -94,7 +113,6 @@ fn hits_from_fire_do_not_count_in_the_same_exchange() {
         answer,
         "no roll needed; band 0 (automatic) → hit (fire_small_b by b at r)",
     );
-    lacks(answer, "hits on the firer");
     let next = section(&out, "defensive fire phase (red)");
     has(next, "band 1 (Color)");
     has(next, "fire_small_b by b at r");
@@ -117,8 +135,15 @@ fn routing_cavalry_may_not_pass_through_artillery() {
         &out,
         "c removed (routed: cavalry may not rout through artillery (g); destroyed)",
     );
-    lacks(&out, "no room behind");
-    lacks(&out, "g te");
+    // On --json: the removal's reason is the rule's (not "no room behind"), g takes no TE.
+    let p = field(None, "", pieces, "").json(&o, &[]);
+    let why = "routed: cavalry may not rout through artillery (g); destroyed";
+    assert!(
+        p.has("removed", "c", |e| e["reason"] == why),
+        "{:?}",
+        p.events
+    );
+    assert!(!counted(&p, "g", "te", None), "{:?}", p.events);
     let foot = pieces.replace(
         "id: c, side: blue, type: cavalry",
         "id: c, side: blue, type: infantry",
@@ -126,6 +151,8 @@ fn routing_cavalry_may_not_pass_through_artillery() {
     let out = ok(&field(None, "", &foot, ""), &o);
     has(&out, "g fatigue (TE) hits 0 → 1");
     has(&out, "c placed (4,4) → (1,4) (routed)");
+    let p = field(None, "", &foot, "").json(&o, &[]);
+    assert!(counted(&p, "g", "te", Some((0, 1))), "{:?}", p.events);
 }
 
 /// 004 l.557 (5.5.1a) against l.252 (optional Disorder/Fatigued): our reading (ruleset
@@ -147,19 +174,26 @@ fn foot_entering_forest_off_the_road_are_not_stopped() {
     ));
     let out = ok(&field(Some(&map), "", pieces, ""), &o);
     has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
-    lacks(&out, "b te");
-    let out = ok(
-        &field(
-            Some(&map),
-            "",
-            pieces,
-            "options: { disorder_fatigue: true }",
-        ),
-        &o,
+    let path = cells(&[(2, 4), (3, 4), (4, 4), (5, 4)]);
+    let whole = |e: &Value| e["path"] == path && e["cost"] == 300;
+    let p = field(Some(&map), "", pieces, "").json(&o, &[]);
+    assert!(p.has("moved", "b", whole), "{:?}", p.events);
+    assert!(!counted(&p, "b", "te", None), "{:?}", p.events);
+    let tiring = field(
+        Some(&map),
+        "",
+        pieces,
+        "options: { disorder_fatigue: true }",
     );
+    let out = ok(&tiring, &o);
     has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
     has(&out, "b fatigue (TE) hits 0 → 1");
-    lacks(&out, "b fatigue (TE) hits 1 → 2");
+    // One TE hit in all, not one per forest hex, and the move is not stopped.
+    let p = tiring.json(&o, &[]);
+    assert!(p.has("moved", "b", whole), "{:?}", p.events);
+    let te = (p.events.iter()).filter(|e| e["counter"] == "te");
+    assert_eq!(te.count(), 1, "{:?}", p.events);
+    assert!(counted(&p, "b", "te", Some((0, 1))), "{:?}", p.events);
 }
 
 /// Found by the fuzzer while fixing the above: a routed unit met a hex held by a lone enemy
