@@ -2,9 +2,11 @@
 //! given their effect. The positions are in tests/fixtures/audits/hex-command/tenth/ (Blue
 //! first: no initiative roll), each worked by hand below; the audit page reruns them.
 
-use crate::util::{Run, grognard_in, root};
+use serde_json::{Value, json};
 
-use super::field::{has, lacks};
+use crate::util::{Played, Run, grognard_in, json_of, play_json_in, root};
+
+use super::field::has;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/tenth";
 
@@ -16,6 +18,41 @@ fn played(scenario: &str, orders: &str) -> String {
     let out = at(&["play", scenario, "--orders", orders]);
     assert_eq!(out.code, 0, "{orders}: {}{}", out.stdout, out.stderr);
     out.stdout
+}
+
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder.
+fn played_json(scenario: &str, orders: &str) -> Played {
+    let p = play_json_in(&root().join(DIR), scenario, orders, &[]);
+    assert_eq!(p.code, 0, "{orders}: {:?}", p.refused);
+    p
+}
+
+/// Whether some flag of piece `name` named in `flags` was turned on.
+fn set_any(p: &Played, name: &str, flags: &[&str]) -> bool {
+    p.has("flag_changed", name, |e| {
+        e["on"] == true && flags.iter().any(|f| e["flag"] == *f)
+    })
+}
+
+/// The cells `reach --json` lists for `unit` on fixed.yaml, with their costs in hundredths.
+fn reach_cells(unit: &str) -> Vec<(Value, i64)> {
+    let answer = json_of(&at(&[
+        "reach",
+        "fixed.yaml",
+        "--unit",
+        unit,
+        "--orders",
+        "fixed.at.yaml",
+        "--json",
+    ]));
+    (answer["reach"].as_array().into_iter().flatten())
+        .map(|r| {
+            (
+                r["cell"].clone(),
+                r["cost_hundredths"].as_i64().unwrap_or(-1),
+            )
+        })
+        .collect()
 }
 
 fn refused(scenario: &str, orders: &str, why: &str) {
@@ -41,8 +78,13 @@ fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passe
     let log = played("caution.yaml", "caution.orders.yaml");
     has(&log, "no advance until aggressive (decision failure of g)");
     has(&log, "b is cautious");
-    lacks(&log, "toward_enemy");
-    lacks(&log, "facing_fixed");
+    // On --json: b and c are made cautious, and nothing bars their moves or turns.
+    let p = played_json("caution.yaml", "caution.orders.yaml");
+    for unit in ["b", "c"] {
+        assert!(set_any(&p, unit, &["cautious"]), "{:?}", p.events);
+        let barred = set_any(&p, unit, &["toward_enemy", "facing_fixed"]);
+        assert!(!barred, "{unit}: {:?}", p.events);
+    }
     has(&log, "c moved (3,6) → (2,6), cost 1");
     has(&log, "b moved (3,4) → (2,4), cost 1");
     has(
@@ -77,12 +119,31 @@ fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passe
         "caution.at.yaml",
     ]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(&out.stdout, "move: { piece: b, path: [[3, 3]] }");
-    has(&out.stdout, "move: { piece: b, path: [[3, 5]] }");
-    lacks(&out.stdout, "move: { piece: b, path: [[4, 4]");
-    has(&out.stdout, "face: { piece: c, facing: E }");
-    has(&out.stdout, "move: { piece: c, path: [[2, 6]] }");
-    lacks(&out.stdout, "move: { piece: c, path: [[4, 6]");
+    let answer = json_of(&at(&[
+        "legal",
+        "caution.yaml",
+        "--side",
+        "blue",
+        "--orders",
+        "caution.at.yaml",
+        "--json",
+    ]));
+    let orders = answer["orders"].as_array().cloned().unwrap_or_default();
+    let first_step = |piece: &str, to: [i64; 2]| {
+        orders
+            .iter()
+            .any(|o| o["move"]["piece"] == piece && o["move"]["path"][0] == json!(to))
+    };
+    let faces = |piece: &str, to: &str| {
+        (orders.iter()).any(|o| o["face"]["piece"] == piece && o["face"]["facing"] == to)
+    };
+    assert!(
+        first_step("b", [3, 3]) && first_step("b", [3, 5]),
+        "{answer}"
+    );
+    assert!(!first_step("b", [4, 4]), "{answer}");
+    assert!(faces("c", "E") && first_step("c", [2, 6]), "{answer}");
+    assert!(!first_step("c", [4, 6]), "{answer}");
 }
 
 /// 004 l.340 (2.2.2, result 4): "Hold until new orders are received." hold.yaml: the same
@@ -111,7 +172,18 @@ fn decision_failure_four_holds_the_force_until_new_orders_are_accepted() {
     has(&log, "b is no longer holding");
     has(&log, "c is no longer holding");
     has(&log, "b moved (3,4) → (2,4), cost 1");
-    lacks(&log, "g's new orders are accepted");
+    // On --json: g's order change failed (a 4 on the table: hold), h's passed; g's never did.
+    let p = played_json("hold.yaml", "hold.orders.yaml");
+    let change = |by: &str, outcome: &str| {
+        let purpose = format!("order change by {by}");
+        (p.events.iter())
+            .any(|e| e["roll"]["purpose"] == purpose && e["roll"]["outcome"] == outcome)
+    };
+    assert!(change("g", "fail") && change("h", "pass"), "{:?}", p.events);
+    assert!(!change("g", "pass"), "{:?}", p.events);
+    for unit in ["b", "c"] {
+        assert!(p.flag(unit, "holding", false).is_some(), "{:?}", p.events);
+    }
 }
 
 /// The kernel's `turning.barred_by` (general; Hex Command bars its turns with the flag
@@ -141,11 +213,19 @@ fn a_barring_flag_stops_every_facing_change_of_a_move_and_of_a_face_order() {
     let b = reach("b");
     has(&b, "(5,4)      cost 1");
     has(&b, "(4,3)      cost 1");
-    for cell in ["(3,3)", "(3,4)", "(3,5)"] {
-        lacks(&b, &format!("{cell}      cost"));
-    }
     has(&reach("f"), "(3,2)      cost 2     via (3,2)");
-    lacks(&reach("k"), "(3,5)      cost 2");
+    // On reach --json: b's cells ahead at cost 1, none west of column 4; f turns to (3,2)
+    // at cost 2; k does not reach (3,5) at cost 2.
+    let b = reach_cells("b");
+    for cell in [[5, 4], [4, 3], [4, 5]] {
+        assert!(b.contains(&(json!(cell), 100)), "{cell:?}: {b:?}");
+    }
+    for cell in [[3, 3], [3, 4], [3, 5]] {
+        assert!(b.iter().all(|(c, _)| *c != json!(cell)), "{cell:?}: {b:?}");
+    }
+    assert!(reach_cells("f").contains(&(json!([3, 2]), 200)));
+    let k = reach_cells("k");
+    assert!(!k.is_empty() && !k.contains(&(json!([3, 5]), 200)), "{k:?}");
     refused(
         "fixed.yaml",
         "fixed-face.orders.yaml",
@@ -214,6 +294,17 @@ fn tribes_check_morale_once_at_the_start_and_a_failed_unit_closes_only_with_a_da
         &out.stdout,
         "dice: d10 4; score 4 → 4 (tribal morale of t (fails above 4))",
     );
-    lacks(&out.stdout, "t is wavering");
+    // On --json: t is not made wavering and melees r_fresh.
+    let orders = root().join(DIR).join("tribes-fresh.orders.yaml");
+    let p = play_json_in(
+        dir.path(),
+        "tribes1.yaml",
+        &orders.display().to_string(),
+        &[],
+    );
+    assert!(!set_any(&p, "t", &["wavering"]), "{:?}", p.events);
+    let r_fresh = p.piece("r_fresh");
+    let melee = |e: &Value| e["action"] == "melee" && e["target"] == r_fresh;
+    assert!(p.has("acted", "t", melee), "{:?}", p.events);
     has(&out.stdout, "(melee of t (3) against r_fresh (2))");
 }
