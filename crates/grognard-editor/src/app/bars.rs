@@ -211,14 +211,7 @@ impl EditorApp {
     }
 
     pub(super) fn status_line(&self, ui: &mut egui::Ui) {
-        // Once, not twice: the status line's "reload failed …" already quotes it.
-        if let Some(e) = &self.rt.reload_error
-            && !self
-                .rt
-                .status
-                .as_ref()
-                .is_some_and(|s| s.text.contains(e.as_str()))
-        {
+        if let Some(e) = &self.rt.reload_error {
             ui.colored_label(Color32::RED, format!("Reload error: {e}"));
         }
         match &self.rt.status {

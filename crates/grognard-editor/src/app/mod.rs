@@ -751,8 +751,13 @@ impl EditorApp {
                     self.say(format!("reloaded {}", base.display()));
                 }
                 Err(e) => {
-                    self.rt.reload_error = Some(e.clone());
-                    self.fail(format!("reload failed, the last good ruleset stays: {e}"));
+                    // The error itself is on the "Reload error" line above, which stays
+                    // until the file loads: quoted here too, it was told twice (F2).
+                    self.rt.reload_error = Some(e);
+                    self.fail(
+                        "reload failed, the last good ruleset stays (the line above says \
+                         what to fix)",
+                    );
                 }
             }
         }
