@@ -3,6 +3,7 @@
 //! the audit's own positions in tests/fixtures/audits/hex-command/second/.
 
 use super::*;
+use crate::util::play_json_in;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/second";
 
@@ -47,7 +48,19 @@ fn a_unit_that_paid_this_turns_supply_fires_again_that_turn() {
     has(&out.stdout, "b1 supply 1 → 0");
     let second = section(&out.stdout, "defensive fire phase (red)");
     has(second, "b1 fire at r1");
-    lacks(&out.stdout, "b1 supply 0 →");
+    // On --json: b1 fires twice and pays one point, 1 → 0, and no other.
+    let p = play_json_in(&root().join(DIR), "t06.yaml", "o06b_second.yaml", &[]);
+    let b1 = p.piece("b1");
+    let fired = (p.events.iter())
+        .filter(|e| e["event"] == "acted" && e["action"] == "fire" && e["piece"] == b1);
+    assert_eq!(fired.count(), 2, "{:?}", p.events);
+    assert!(
+        field::counted(&p, "b1", "supply", Some((1, 0))),
+        "{:?}",
+        p.events
+    );
+    let supply = (p.events.iter()).filter(|e| e["counter"] == "supply" && e["piece"] == b1);
+    assert_eq!(supply.count(), 1, "{:?}", p.events);
 }
 
 /// The part of a log from the line that starts `from` on.
