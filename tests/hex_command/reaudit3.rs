@@ -4,6 +4,8 @@
 //! roll and the auditor's seeds kept; with seed 1 Blue plays first).
 
 use super::*;
+use crate::util::{json_of, play_json_in};
+use serde_json::json;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/third";
 
@@ -97,9 +99,21 @@ fn melees_are_fought_in_the_order_they_are_declared() {
         "--seed",
         "1",
     ]);
-    let melee = phase(&out, "melee phase (blue)");
-    lacks(melee, "X is routed");
-    lacks(melee, "advanced");
+    // On --json: Y's and X's melees at R are fought in Blue's melee phase; nobody is
+    // routed and R does not advance (no placement at all).
+    let p = play_json_in(
+        &root().join(DIR),
+        "p09.yaml",
+        "p09b.orders.yaml",
+        &["--seed", "1"],
+    );
+    let r = p.piece("R");
+    let melee = p.in_phase(1, "melee", "blue");
+    let at_r = |e: &&Value| e["event"] == "acted" && e["action"] == "melee" && e["target"] == r;
+    assert_eq!(melee.iter().filter(at_r).count(), 2, "{melee:?}");
+    let routed = |e: &&Value| e["event"] == "flag_changed" && e["flag"] == "routed";
+    let placed = |e: &&Value| e["event"] == "placed";
+    assert!(!melee.iter().any(|e| routed(&e) || placed(&e)), "{melee:?}");
     // The rule's reading is in the notes.
     let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
     assert!(rules.contains("a unit locks a winner only if it is already in melee with it"));
@@ -181,10 +195,21 @@ fn melees_fought_as_the_melee_phase_ends_are_logged_in_it() {
         "note: b entered the front of B and must melee it too",
     );
     has(melee, "(melee of b (2) against B (2))");
-    lacks(
-        phase(&out, "turn 1 · rally phase (blue)"),
-        "must melee it too",
-    );
+    // On --json: b's melee roll at B is in Blue's melee phase, none in its rally phase.
+    let p = play_json_in(&root().join(DIR), "p07.yaml", "p07.orders.yaml", &[]);
+    let b_at_big_b = |e: &&Value| {
+        e["event"] == "rolled"
+            && e["roll"]["chart"] == "melee"
+            && e["roll"]["by"] == p.piece("b")
+            && e["roll"]["against"] == p.piece("B")
+    };
+    let fought = |phase: &str| {
+        p.in_phase(1, phase, "blue")
+            .iter()
+            .filter(b_at_big_b)
+            .count()
+    };
+    assert_eq!((fought("melee"), fought("rally")), (1, 0), "{:?}", p.events);
     let view = played(&[
         "view",
         "p07.yaml",
@@ -246,7 +271,19 @@ fn guns_pushed_uphill_are_refused_in_the_rules_words() {
         "o_tomove.yaml",
     ]);
     has(&out, "can reach 2 places");
-    lacks(&out, "(7,8)");
+    let reach = json_of(&at(&[
+        "reach",
+        "p28.yaml",
+        "--unit",
+        "g2",
+        "--orders",
+        "o_tomove.yaml",
+        "--json",
+    ]));
+    let cells: Vec<&Value> = (reach["reach"].as_array().into_iter().flatten())
+        .map(|r| &r["cell"])
+        .collect();
+    assert_eq!(cells, [&json!([6, 7]), &json!([6, 9])], "{reach}");
     let out = at(&[
         "play",
         "p28.yaml",
