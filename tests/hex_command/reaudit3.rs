@@ -91,14 +91,6 @@ fn melees_are_fought_in_the_order_they_are_declared() {
         melee,
         "R fatigue (TE) hits 0 → 1\n  R fatigue (TE) hits 1 → 2",
     );
-    let out = played(&[
-        "play",
-        "p09.yaml",
-        "--orders",
-        "p09b.orders.yaml",
-        "--seed",
-        "1",
-    ]);
     // On --json: Y's and X's melees at R are fought in Blue's melee phase; nobody is
     // routed and R does not advance (no placement at all).
     let p = play_json_in(
