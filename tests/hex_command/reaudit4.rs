@@ -4,6 +4,8 @@
 //! roll and the auditor's seeds kept).
 
 use super::*;
+use crate::util::{json_of, play_json_in};
+use field::counted;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fourth";
 
@@ -25,6 +27,26 @@ fn phase<'a>(out: &'a str, from: &str) -> &'a str {
     let rest = &out[start..];
     let end = rest[1..].find("\nturn ").map_or(rest.len(), |e| e + 2);
     &rest[..end]
+}
+
+/// Blue's melee phase of turn 1 in `play --json` with `seed`, and whether the commander
+/// `chief` was removed by the red star there while `unit` took no hit in it.
+fn star_kills(scenario: &str, seed: &str, chief: &str, unit: &str) -> (Played, bool) {
+    let p = play_json_in(
+        &root().join(DIR),
+        scenario,
+        "p32.orders.yaml",
+        &["--seed", seed],
+    );
+    let melee = p.in_phase(1, "melee", "blue");
+    let why = "commander killed by a red-star hit; the unit takes no hit";
+    let (chief, unit) = (p.piece(chief), p.piece(unit));
+    let killed = (melee.iter())
+        .any(|e| e["event"] == "removed" && e["piece"] == chief && e["reason"] == why);
+    let hit = (melee.iter())
+        .any(|e| e["event"] == "counter_changed" && e["piece"] == unit && e["counter"] == "hits");
+    let outcome = killed && !hit;
+    (p, outcome)
 }
 
 /// 004 l.242 (2e: attached commanders "are killed when CnC is rolled (no hit is applied to
@@ -52,8 +74,11 @@ fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
             melee,
             "k removed (commander killed by a red-star hit; the unit takes no hit)",
         );
-        lacks(melee, "r hits");
+        // On --json: k removed with the rule's reason, no hit on r in the phase.
+        let (p, killed) = star_kills("p32.yaml", seed, "k", "r");
+        assert!(killed, "seed {seed}: {:?}", p.events);
         if both {
+            assert!(counted(&p, "b", "hits", Some((0, 1))), "{:?}", p.events);
             has(melee, "b hits 0 → 1");
             has(melee, "b fatigue (TE) hits 0 → 1");
         }
@@ -81,8 +106,10 @@ fn a_defenders_red_star_kills_the_attackers_commander() {
         melee,
         "kb removed (commander killed by a red-star hit; the unit takes no hit)",
     );
-    lacks(melee, "b hits");
     has(melee, "r fatigue (TE) hits 0 → 1");
+    let (p, killed) = star_kills("p32-attacker.yaml", "24", "kb", "b");
+    assert!(killed, "{:?}", p.events);
+    assert!(counted(&p, "r", "te", Some((0, 1))), "{:?}", p.events);
 }
 
 /// 004 l.583 (7e: out-of-arc fire at point blank is allowed "unless a firer has a target in
@@ -102,7 +129,20 @@ fn no_out_of_arc_fire_while_a_target_is_in_arc_in_the_same_band() {
         "blue",
     ]);
     has(&legal, "action: fire, target: r4");
-    lacks(&legal, "target: r1");
+    let legal = json_of(&at(&[
+        "legal",
+        "p09d.yaml",
+        "--orders",
+        "fire4.orders.yaml",
+        "--side",
+        "blue",
+        "--json",
+    ]));
+    let fire_at = |target: &str| {
+        (legal["orders"].as_array().into_iter().flatten())
+            .any(|o| o["act"]["action"] == "fire" && o["act"]["target"] == target)
+    };
+    assert!(fire_at("r4") && !fire_at("r1"), "{legal}");
     let out = at(&["play", "p09d.yaml", "--orders", "p09d.orders.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     has(
