@@ -170,7 +170,11 @@ impl Workbench {
         if !self.field_errors.is_empty() {
             // The fields by name only: each error is told in full above the fields, and
             // quoted here it named the field twice and ran off the window (F10).
-            let fields: Vec<String> = self.field_errors.keys().map(|p| path_words(p)).collect();
+            let fields: Vec<String> = self
+                .field_errors
+                .iter()
+                .map(|(p, e)| format!("{} ({})", path_words(p), short_error(e)))
+                .collect();
             let one = fields.len() == 1;
             return Some(format!(
                 "Not saved: {} an error: {} (marked ⚠, explained above the fields). Fix {} \
@@ -856,6 +860,37 @@ fn naming_the_value(problems: Vec<String>, path: &[String]) -> Vec<String> {
         .take_while(|l| l.starts_with(' '))
         .count();
     problems[at..=at + help].to_vec()
+}
+
+/// A field's error cut short for the status line: without the place it names again
+/// (`your edit of … (over file:line): `, `file:line:col: in a.b.c: `), to its first
+/// sentence and at most some 90 characters.
+fn short_error(e: &str) -> String {
+    let mut rest = e.lines().next().unwrap_or(e);
+    if rest.starts_with("your edit of ")
+        && let Some(i) = rest.find("): ")
+    {
+        rest = &rest[i + 3..];
+    }
+    if let Some(i) = rest.find(": in ") {
+        rest = &rest[i + 2..];
+    }
+    if let Some(tail) = rest.strip_prefix("in ")
+        && let Some(i) = tail.find(": ")
+    {
+        rest = &tail[i + 2..];
+    }
+    let end = [". ", "? "]
+        .iter()
+        .filter_map(|p| rest.find(p).map(|i| i + 1))
+        .min()
+        .unwrap_or(rest.len());
+    let first = &rest[..end];
+    if first.chars().count() > 90 {
+        format!("{}…", first.chars().take(89).collect::<String>())
+    } else {
+        first.to_owned()
+    }
 }
 
 /// A loader line in a player's words: the live check's overlay is the player's edits.

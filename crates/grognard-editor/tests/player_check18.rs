@@ -469,7 +469,8 @@ fn a_refused_save_names_the_field_once_in_a_short_line() {
     let s = status(&h);
     assert_eq!(
         s,
-        "Not saved: a field shows an error: charts › melee › row 2 › result (marked ⚠, \
+        "Not saved: a field shows an error: charts › melee › row 2 › result (`attacker hti` \
+         is not an outcome of chart melee — did you mean `attacker hit`?) (marked ⚠, \
          explained above the fields). Fix it (or Revert) and save again."
     );
 }
