@@ -4,6 +4,9 @@
 //! roll and the auditor's seeds kept: seed 7 gives Blue the first turn).
 
 use super::*;
+use crate::util::{json_of, play_json_in};
+use field::{counted, lacks_beside};
+use serde_json::json;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fifth";
 
@@ -120,7 +123,9 @@ fn an_enemy_commanders_traits_are_not_shown() {
             assert!(!event.to_string().contains("cvs_"), "{event}");
         }
         let text = played(&["view", scenario, "--side", "blue"]);
-        lacks(&text, "cvs");
+        // prose: the JSON above is the check; the text view's words name no trait either,
+        // beside g's line.
+        lacks_beside(&text, "real, commander, formed mode", "cvs");
         let own = played(&["view", scenario, "--side", "red", "--json"]);
         has(&own, "\"cvs_c\"");
     }
@@ -151,8 +156,11 @@ fn guns_are_not_pushed_down_a_slope() {
     has(&reach, "can reach 0 places");
     let reach = played(&["reach", "--unit", "g1", "push.yaml"]);
     has(&reach, "(4,4)");
-    has(&reach, "(4,6)");
-    lacks(&reach, "(4,5)");
+    let reach = json_of(&at(&["reach", "--unit", "g1", "push.yaml", "--json"]));
+    let cells: Vec<&Value> = (reach["reach"].as_array().into_iter().flatten())
+        .map(|r| &r["cell"])
+        .collect();
+    assert_eq!(cells, [&json!([4, 4]), &json!([4, 6])], "{reach}");
     let out = at(&["play", "push.yaml", "--orders", "o_push_down.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     has(
@@ -184,7 +192,10 @@ fn the_fifth_audits_readings_are_stated_and_played() {
     let out = played(&["play", "fkill1.yaml", "--orders", "o_fire1.yaml"]);
     has(&out, "no roll needed; band 0 (automatic) → hit");
     has(&out, "t hits 0 → 1");
-    lacks(&out, "g removed");
+    // On --json: t takes the hit, g attached to it is not removed.
+    let p = play_json_in(&root().join(DIR), "fkill1.yaml", "o_fire1.yaml", &[]);
+    assert!(counted(&p, "t", "hits", Some((0, 1))), "{:?}", p.events);
+    assert!(!p.has("removed", "g", |_| true), "{:?}", p.events);
     let out = at(&["play", "sim1.yaml", "--orders", "o_sim.yaml", "--seed", "2"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     has(&out.stdout, "a placed (4,5) → (1,5) (routed)");
@@ -256,5 +267,18 @@ fn the_d6_six_kills_an_attached_commander() {
         &out,
         "g removed (commander killed by a red-star hit; the unit takes no hit)",
     );
-    lacks(&out, "t hits");
+    // On --json: g is removed for the red star and t takes no hit.
+    let p = play_json_in(
+        &root().join(DIR),
+        "fkill-d6.yaml",
+        "o_fire1.yaml",
+        &["--seed", "6"],
+    );
+    let why = "commander killed by a red-star hit; the unit takes no hit";
+    assert!(
+        p.has("removed", "g", |e| e["reason"] == why),
+        "{:?}",
+        p.events
+    );
+    assert!(!counted(&p, "t", "hits", None), "{:?}", p.events);
 }
