@@ -822,6 +822,19 @@ pub fn view(game: &Game, view: &View) -> String {
             .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
         push_line!(text, "  {label:<10} {}{extra}", facts.join(", "));
     }
+    // Board changes made in play (a bridge built) are on the table for every side.
+    if !view.built.is_empty() {
+        push_line!(text, "built on the board:");
+        for b in &view.built {
+            push_line!(
+                text,
+                "  {} between {} and {}",
+                b.feature,
+                b.between[0],
+                b.between[1]
+            );
+        }
+    }
     text
 }
 
@@ -907,6 +920,43 @@ pub fn referee_view(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::counted;
+
+    /// Issue 37 (ninth outside player, F5): "b1 dig", "b1 works 0 → 1", "b1 has dug in"
+    /// told the deed twice. The flag right after its piece's order repeats it; a flag set
+    /// on another piece, a state flag, or one after a move is news.
+    #[test]
+    fn a_deed_flag_right_after_its_pieces_order_repeats_it() {
+        use grognard_kernel::action::Event;
+        use grognard_kernel::ids::PieceId;
+        let (b1, r1) = (PieceId(0), PieceId(1));
+        let flag = |piece, flag: &str| Event::FlagChanged {
+            piece,
+            flag: flag.to_owned(),
+            on: true,
+        };
+        let log = vec![
+            Event::Acted {
+                piece: b1,
+                action: "dig".to_owned(),
+                target: None,
+                roll: None,
+                intent: Vec::new(),
+            },
+            Event::CounterChanged {
+                piece: b1,
+                counter: "works".to_owned(),
+                from: 0,
+                to: 1,
+            },
+            flag(b1, "dug"),
+            flag(r1, "fired"),
+            flag(b1, "routed"),
+        ];
+        let repeats: Vec<bool> = (0..log.len())
+            .map(|i| super::repeats_order(&log, i))
+            .collect();
+        assert_eq!(repeats, [false, false, true, false, false]);
+    }
 
     #[test]
     fn a_flag_reads_as_a_state_or_as_a_marker() {
