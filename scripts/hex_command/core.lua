@@ -299,6 +299,18 @@ local function own_fake(L, col, row, side)
     and L.game:side(piece) == side and piece or nil
 end
 
+-- The friend a unit of `side` passes through at a cell (twenty-eighth round, the twenty-second
+-- outside audit's L1; 5f l.525, 5.3 l.542, 7.5.1 l.405): a unit of its side, or a fake counter
+-- of its side, which weighs as the unit it poses as. The one rule for every pass through
+-- friends: a move's TE hits (`moved`, the disorder stop), a rout and a withdrawal.
+local function friend_passed(L, col, row, side)
+  local there = L:occupant(col, row) or own_fake(L, col, row, side)
+  if there ~= nil and L.game:side(there) == side then
+    return there
+  end
+  return nil
+end
+
 -- Moves a unit `steps` hexes in direction `dir`: through one friend into an empty hex
 -- beyond (the friend takes a TE hit; never cavalry through cavalry or artillery), destroyed by
 -- enemies, enemy zones and a crowded passage; off the board it is lost; at impassable ground it stops.
@@ -512,6 +524,7 @@ return {
   enemy_side = enemy_side,
   enemy_zone = enemy_zone,
   fall_back = fall_back,
+  friend_passed = friend_passed,
   hit = hit,
   is_unit = is_unit,
   is_marker = is_marker,

@@ -7,6 +7,7 @@ local stands_as_unit = scripts.hc_core.stands_as_unit
 local ledger = scripts.hc_core.ledger
 local refuse = scripts.hc_core.refuse
 local te_hit = scripts.hc_core.te_hit
+local friend_passed = scripts.hc_core.friend_passed
 local sweep_skirmishers = scripts.hc_core.sweep_skirmishers
 
 local M = {}
@@ -125,11 +126,12 @@ local function fatigue_stop_problem(game, u, path)
   end
   local exempt = exempt_from_obstacles(game, u)
   local te = game:counter(u, "te")
+  local L = ledger(game, game:side(u))
   for i = 2, #path - 1 do
     local a, b = path[i - 1], path[i]
     te = te + step_disorder(game, a, b, i, exempt)
-    local friend = game:unit_at(b.col, b.row)
-    if friend ~= nil and friend ~= u and game:side(friend) == game:side(u) then
+    local friend = friend_passed(L, b.col, b.row, game:side(u))
+    if friend ~= nil and friend ~= u then
       te = te + 1
     end
     if te >= 3 then
@@ -186,7 +188,9 @@ function M.moved(game, u, path, facing)
     n, road = step_disorder(game, a, b, i, exempt)
     te = te + n
     if i < #path then
-      local friend = L:occupant(b.col, b.row)
+      -- A friendly fake passed weighs as the unit it poses as (the twenty-second outside
+      -- audit's L1): the mover takes its TE hit and the fake one the owner alone reads.
+      local friend = friend_passed(L, b.col, b.row, game:side(u))
       if friend ~= nil and friend ~= u then
         te = te + 1
         te_hit(L, friend, 1, false)

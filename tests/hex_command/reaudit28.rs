@@ -1,0 +1,92 @@
+//! Hex Command (seed 004), twenty-eighth round: the twenty-second outside audit (issue 33),
+//! on its positions in tests/fixtures/audits/hex-command/twentyeighth/outside22/ (h6a and h6b
+//! are the audit's; h6c and h6d are built from them).
+
+use crate::util::{Run, grognard_in, root};
+
+const DIR: &str = "tests/fixtures/audits/hex-command/twentyeighth/outside22";
+
+fn exec(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn run(args: &[&str]) -> String {
+    let out = exec(args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+/// A side's five reads of a position played with its orders (`play`, `play --json`, `view`,
+/// `view --json`, `legal`); the seed is the position's own.
+fn reads(pos: &str, orders: &str, side: &str) -> Vec<String> {
+    let base = ["--orders", orders, "--side", side];
+    let with = |cmd: &str, json: bool| {
+        let mut args = vec![cmd, pos];
+        args.extend_from_slice(&base);
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    vec![
+        with("play", false),
+        with("play", true),
+        with("view", false),
+        with("view", true),
+        with("legal", false),
+    ]
+}
+
+fn assert_alike(a: &[String], b: &[String], what: &str) {
+    for (k, (x, y)) in ["play", "play --json", "view", "view --json", "legal"]
+        .iter()
+        .zip(a.iter().zip(b))
+    {
+        assert_eq!(x, y, "{what}: blue's `{k}` differs");
+    }
+}
+
+// 5f (004 l.525): light infantry may move through other units, a TE hit to both; 5.3
+// (l.542) and l.264: a fake counter weighs as the unit it poses as, and which marker is real
+// is its owner's to know. h6a/h6b (the audit's): blue b1 (5,10) has identified red light
+// infantry rl (5,6), which moves (5,5) → (5,4) through red's marker r2 in forest, an infantry
+// unit (a) or a fake (b). By hand: in both rl takes one TE hit (0 → 1), which blue reads
+// before it loses sight of rl in the forest; r2's own TE (0 → 1, a unit's or the fake's) is
+// red's alone. Before, only h6a had rl's TE line: the
+// mover took no hit passing a fake, so blue read whether the marker was real. h6c/h6d: the
+// same with rl skirmishers, the other arm that passes friends (the ruleset's
+// `passes_friends`): the one rule covers it alike.
+#[test]
+fn passing_through_a_friendly_fake_costs_the_te_a_unit_would() {
+    for (a, b) in [("h6a.yaml", "h6b.yaml"), ("h6c.yaml", "h6d.yaml")] {
+        let ra = reads(a, "o_h6m.yaml", "blue");
+        let rb = reads(b, "o_h6m.yaml", "blue");
+        assert_alike(&ra, &rb, &format!("{a} against {b}"));
+        assert!(
+            rb[0].contains("rl fatigue (TE) hits 0 → 1"),
+            "{b}: blue reads rl's TE hit for passing r2:\n{}",
+            rb[0]
+        );
+        // The referee: both the mover and the marker passed take one TE hit, real or fake.
+        let referee = run(&["play", b, "--orders", "o_h6m.yaml"]);
+        assert!(
+            referee.contains("rl fatigue (TE) hits 0 → 1"),
+            "{b}:\n{referee}"
+        );
+        assert!(
+            referee.contains("r2 fatigue (TE) hits 0 → 1"),
+            "{b}:\n{referee}"
+        );
+        let red = run(&["play", b, "--orders", "o_h6m.yaml", "--side", "red"]);
+        assert!(
+            red.contains("r2 fatigue (TE) hits 0 → 1"),
+            "{b} red:\n{red}"
+        );
+        assert!(
+            !rb[0].contains("r2"),
+            "{b}: blue never names r2:\n{}",
+            rb[0]
+        );
+    }
+}
+
