@@ -4,9 +4,9 @@
 //! in tests/fixtures/audits/hex-command/eighth/ (Blue first: no initiative roll), each
 //! worked by hand below; the audit page reruns them.
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Played, Run, grognard_in, play_json_in, root};
 
-use super::field::{has, lacks};
+use super::field::{counted, has, lacks_beside};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighth";
 
@@ -18,6 +18,13 @@ fn played(args: &[&str]) -> String {
     let out = at(args);
     assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
     out.stdout
+}
+
+/// `play SCENARIO --orders ORDERS --json` in the fixture folder, all accepted.
+fn played_json(scenario: &str, orders: &str) -> Played {
+    let p = play_json_in(&root().join(DIR), scenario, orders, &[]);
+    assert_eq!(p.code, 0, "{orders}: {:?}", p.refused);
+    p
 }
 
 fn rules() -> String {
@@ -69,7 +76,16 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
         &refused.stderr,
         "refused: f is known to be a fake counter: there is no unit there to fire at",
     );
-    lacks(&refused.stderr, ".lua:");
+    // prose: the refusal's words carry no script path.
+    lacks_beside(&refused.stderr, "no unit there to fire at", ".lua:");
+    // The fire is refused by the rules' script (a hook's refusal), as play --json says.
+    let p = play_json_in(&root().join(DIR), "fakes.yaml", "fakes-at.orders.yaml", &[]);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("hook_failed"),
+        "{:?}",
+        p.refused
+    );
     assert!(rules().contains("A fake its side has unmasked"));
 }
 
@@ -137,11 +153,24 @@ fn an_attached_commander_spares_his_unit_a_failed_order_change() {
         &out,
         "note: d has ames attached: the decision roll does not bind it",
     );
+    // On --json: b and d take no TE, do not turn and are not halted; c does all three.
+    let p = played_json("spared.yaml", "spared.orders.yaml");
     for unit in ["b", "d"] {
-        lacks(&out, &format!("{unit} fatigue (TE) hits 0 → 1"));
-        lacks(&out, &format!("{unit} now faces W"));
-        lacks(&out, &format!("{unit} is halted"));
+        assert!(!counted(&p, unit, "te", None), "{unit}: {:?}", p.events);
+        assert!(!p.has("faced", unit, |_| true), "{unit}: {:?}", p.events);
+        assert!(
+            p.flag(unit, "halted", true).is_none(),
+            "{unit}: {:?}",
+            p.events
+        );
     }
+    assert!(counted(&p, "c", "te", Some((0, 1))), "{:?}", p.events);
+    assert!(
+        p.has("faced", "c", |e| e["facing"] == "W"),
+        "{:?}",
+        p.events
+    );
+    assert!(p.flag("c", "halted", true).is_some(), "{:?}", p.events);
     has(&out, "c fatigue (TE) hits 0 → 1");
     has(
         &out,
@@ -176,7 +205,18 @@ fn a_commander_leaves_the_field_with_his_withdrawing_unit() {
         "b removed (withdrew (army integrity): left the field)",
     );
     has(&out, "g removed (commander left the field with his unit)");
-    lacks(&out, "captured");
+    // On --json: g's one removal is for leaving the field with b, not a capture.
+    let p = played_json("withdraw.yaml", "withdraw.orders.yaml");
+    let removals: Vec<_> = (p.events.iter())
+        .filter(|e| e["event"] == "removed" && e["piece"] == p.piece("g"))
+        .map(|e| e["reason"].clone())
+        .collect();
+    assert_eq!(
+        removals,
+        ["commander left the field with his unit"],
+        "{:?}",
+        p.events
+    );
 }
 
 /// 004 l.264 (hidden movement: the owner alone knows which counters are fakes) — a fake
