@@ -90,3 +90,85 @@ fn passing_through_a_friendly_fake_costs_the_te_a_unit_would() {
     }
 }
 
+// Charts page (004 l.7): a pontoon bridge takes 3 turns; 3.1 (l.465-467) and l.264 hide
+// units under markers, not what is built on the table. h15a (the audit's): red's marker r1
+// at (5,3) faces the stream to (5,4) and works on a bridge in its movement phase on turns 1,
+// 2 and 3 (`o_h15a`); `o_h15a_pre` stops before the third turn's work. By hand: after the
+// third the bridge lies between (5,3) and (5,4) in every side's view, blue's too; before it,
+// blue's view has none (the work, `r1 works on a pontoon bridge`, is red's alone, as digging
+// is). Before, the bridge was in the referee's state only: blue's view never showed it.
+#[test]
+fn a_finished_bridge_is_on_the_table_for_both_sides() {
+    let before = run(&[
+        "view",
+        "h15a.yaml",
+        "--orders",
+        "o_h15a_pre.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(!before.contains("bridge"), "no bridge yet:\n{before}");
+    let before_json = run(&[
+        "view",
+        "h15a.yaml",
+        "--orders",
+        "o_h15a_pre.yaml",
+        "--side",
+        "blue",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&before_json).unwrap();
+    assert!(v["view"].get("built").is_none(), "{}", v["view"]);
+    for side in ["blue", "red"] {
+        let after = run(&[
+            "view",
+            "h15a.yaml",
+            "--orders",
+            "o_h15a.yaml",
+            "--side",
+            side,
+        ]);
+        assert!(
+            after.contains("built on the board:\n  bridge between (5,3) and (5,4)\n"),
+            "{side}:\n{after}"
+        );
+        let json = run(&[
+            "view",
+            "h15a.yaml",
+            "--orders",
+            "o_h15a.yaml",
+            "--side",
+            side,
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            v["view"]["built"],
+            serde_json::json!([{
+                "feature": "bridge",
+                "between": [{ "col": 5, "row": 3 }, { "col": 5, "row": 4 }]
+            }]),
+            "{side}"
+        );
+    }
+    // The work stays red's: blue's log reads no work and no builder.
+    let blue = run(&[
+        "play",
+        "h15a.yaml",
+        "--orders",
+        "o_h15a.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(!blue.contains("works on") && !blue.contains("r1"), "{blue}");
+    // A fake on the same hex builds nothing: blue's view of h15b has no bridge.
+    let fake = run(&[
+        "view",
+        "h15b.yaml",
+        "--orders",
+        "o_h15b.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(!fake.contains("bridge"), "{fake}");
+}

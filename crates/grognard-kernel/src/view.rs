@@ -176,6 +176,20 @@ pub struct View {
     pub own_face_up: Vec<PieceId>,
     /// Enemy pieces the side knows anything of.
     pub enemy: Vec<EnemyPiece>,
+    /// Features drawn on the board in play (`game:add_feature`: a bridge built), in the
+    /// order they were made. Board changes are public: the work that makes one may be
+    /// hidden, but what stands on the table when it is done is there for every side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub built: Vec<BuiltFeature>,
+}
+
+/// A feature drawn on the board in play, as every side sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuiltFeature {
+    /// The feature's name in the ruleset (`bridge`).
+    pub feature: String,
+    /// The two neighbouring cells whose boundary it lies on.
+    pub between: [crate::geometry::Cell; 2],
 }
 
 /// What a side's reading of an order's events carries from one event to the next.

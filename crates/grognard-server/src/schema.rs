@@ -77,7 +77,16 @@ fn view_defs() -> Value {
                 "own": {"type": "array", "description": "The side's own pieces, in full.", "items": reference("Piece")},
                 "own_names": {"type": "array", "description": "The numbers of each piece of `own` by the ruleset's names, in the same order.", "items": reference("Names")},
                 "own_face_up": {"type": "array", "description": "Ids (in `own`) of own pieces whose markers are face up: the enemy sees them for what they are.", "items": int},
-                "enemy": {"type": "array", "description": "Enemy pieces the side knows anything of, by the side's handles.", "items": reference("Enemy")}
+                "enemy": {"type": "array", "description": "Enemy pieces the side knows anything of, by the side's handles.", "items": reference("Enemy")},
+                "built": {"type": "array", "description": "Features drawn on the board in play (a bridge built), public to every side; absent when none.", "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["feature", "between"],
+                    "properties": {
+                        "feature": {"type": "string", "description": "The feature's name in the ruleset."},
+                        "between": {"type": "array", "description": "The two neighbouring cells whose boundary it lies on.", "items": reference("Cell")}
+                    }
+                }}
             }
         },
         "Result": {

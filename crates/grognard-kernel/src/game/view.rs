@@ -164,6 +164,18 @@ impl Game {
             own,
             own_face_up,
             enemy,
+            built: state
+                .built
+                .iter()
+                .map(|&(a, b, f)| crate::view::BuiltFeature {
+                    feature: self
+                        .rules()
+                        .features
+                        .get(f.index())
+                        .map_or_else(String::new, |d| d.name.clone()),
+                    between: [a, b],
+                })
+                .collect(),
         }
     }
 
