@@ -4,9 +4,11 @@
 //! tests/fixtures/audits/hex-command/ninth/ (Blue first: no initiative roll), each worked by
 //! hand below; the audit page reruns them.
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{
+    Run, assert_reads_alike, coded_reads, grognard_in, play_json_in, root, side_runs_any,
+};
 
-use super::field::{has, lacks};
+use super::field::{has, lacks_beside};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/ninth";
 
@@ -44,12 +46,38 @@ fn a_refusal_names_an_unidentified_marker_by_its_handle() {
                 &out.stderr,
                 "refused: enemy #1 is nearer and must be the target",
             );
-            lacks(&out.stderr, id);
+            // prose: the leak would be in the refusal's words.
+            let why = "enemy #1 is nearer and must be the target";
+            lacks_beside(&out.stderr, why, id);
             if !side.is_empty() {
-                lacks(&out.stdout, id);
+                lacks_beside(&out.stdout, "(spotting by blue)", id);
             }
         }
     }
+    // Blue reads the real marker's game and the fake's alike, refusal and exit code included.
+    let reads = |scenario| coded_reads(side_runs_any(at, scenario, "fire.orders.yaml", "blue"));
+    assert_reads_alike(
+        &reads("marker.yaml"),
+        &reads("fake.yaml"),
+        "Blue's reads of the marker and the fake",
+    );
+}
+
+/// Asserts that in `side`'s `play --json` log every change of a commander's rolled
+/// counters (`cvs_*`, `grade`) is of its own commander `own`, and that there is one.
+fn cvs_changes_are_own(orders: &str, side: &str, own: &str) {
+    let p = play_json_in(&root().join(DIR), "cvs.yaml", orders, &["--side", side]);
+    assert_eq!(p.code, 0, "{orders}: {:?}", p.refused);
+    let own = p.piece(own);
+    let rolled: Vec<_> = (p.events.iter())
+        .filter(|e| e["event"] == "counter_changed")
+        .filter(|e| (e["counter"].as_str()).is_some_and(|c| c.starts_with("cvs_") || c == "grade"))
+        .collect();
+    assert!(!rolled.is_empty(), "{side}: {:?}", p.events);
+    assert!(
+        rolled.iter().all(|e| e["piece"] == own),
+        "{side}: {rolled:?}"
+    );
 }
 
 /// 004 2.2.3 (the CVS table rolled as the game starts) with l.313 (a commander's
@@ -72,7 +100,8 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
         "--orders",
         "arrivals.orders.yaml",
     ]);
-    lacks(&red, "hale is");
+    // prose: the notes' words (the counters are checked on --json below).
+    lacks_beside(&red, "voss grade 1 → 0", "hale is");
     let blue = played(&[
         "view",
         "cvs.yaml",
@@ -81,9 +110,13 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
         "--orders",
         "red-command.orders.yaml",
     ]);
-    has(&blue, "note: hale is veteran: C2 M1 T5 A5 I5");
-    lacks(&blue, "voss is");
-    lacks(&blue, "voss grade");
+    // prose: as above.
+    let note = "note: hale is veteran: C2 M1 T5 A5 I5";
+    lacks_beside(&blue, note, "voss is");
+    lacks_beside(&blue, note, "voss grade");
+    cvs_changes_are_own("arrivals.orders.yaml", "red", "voss");
+    cvs_changes_are_own("red-command.orders.yaml", "blue", "hale");
+    cvs_changes_are_own("red-command.orders.yaml", "red", "voss");
     let red = played(&[
         "view",
         "cvs.yaml",
@@ -92,9 +125,10 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
         "--orders",
         "red-command.orders.yaml",
     ]);
-    has(&red, "note: voss is untrained: C0 M0 T6 A6 I6");
-    lacks(&red, "hale is");
-    lacks(&red, "hale grade");
+    // prose: as above.
+    let note = "note: voss is untrained: C0 M0 T6 A6 I6";
+    lacks_beside(&red, note, "hale is");
+    lacks_beside(&red, note, "hale grade");
     // The referee's log has both.
     let all = played(&[
         "view",
