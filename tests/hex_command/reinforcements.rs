@@ -2,6 +2,7 @@
 //! random entry places, and forced moves losing the TE recovery.
 
 use super::*;
+use crate::util::count_events;
 
 /// 004 4a-4b: reinforcements set up off the board come on in the arrivals phase of their
 /// turn at their entry place, one unit a hex; before then they are not on the board. When
@@ -22,7 +23,26 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
     );
     let mut turn_1 = whole_turn();
     turn_1.pop();
-    lacks(&ok(&f, &turn_1), "arrived");
+    // On --json: nothing arrives before the arrivals phase of turn 2; then ra and rb do,
+    // and rc, whose place x holds, does not.
+    let early = f.json(&turn_1, &[]);
+    assert_eq!(
+        count_events(&early.events, "arrived"),
+        0,
+        "{:?}",
+        early.events
+    );
+    let p = f.json(&whole_turn(), &[]);
+    let arrivals = p.in_phase(2, "arrivals", "blue");
+    let arrived = |name: &str| {
+        let piece = p.piece(name);
+        (arrivals.iter()).any(|e| e["event"] == "arrived" && e["piece"] == piece)
+    };
+    assert!(
+        arrived("ra") && arrived("rb") && !arrived("rc"),
+        "{arrivals:?}"
+    );
+    assert_eq!(count_events(&p.events, "arrived"), 2, "{:?}", p.events);
     let out = ok(&f, &whole_turn());
     has(
         &out,
@@ -36,7 +56,6 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
         &out,
         "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn",
     );
-    lacks(&out, "rc arrived");
     has(&out, "x is blocking");
     // The arrivals move in Blue's movement phase like any unit.
     let mut o = with(whole_turn(), &ends("blue", 2));
@@ -159,7 +178,18 @@ fn forced_moves_and_melee_lose_the_te_recovery() {
     has(&out, "r placed (7,4) → (4,4) (routed)");
     has(&out, "r placed (4,4) → (1,4) (routed)");
     has(&out, "q fatigue (TE) hits 1 → 0");
-    lacks(&out, "r fatigue (TE) hits 1 → 0");
+    // On --json: q recovers its TE hit, r (routed back) does not.
+    let p = f.json(&o, &[]);
+    assert!(
+        field::counted(&p, "q", "te", Some((1, 0))),
+        "{:?}",
+        p.events
+    );
+    assert!(
+        !field::counted(&p, "r", "te", Some((1, 0))),
+        "{:?}",
+        p.events
+    );
     // Meleed, though the melee is over by the turn's end (the attacker routed): the
     // defender, which did not move, still does not recover.
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { te: 1 } }\n";
@@ -167,11 +197,15 @@ fn forced_moves_and_melee_lose_the_te_recovery() {
     let mut o = with(to_blue_melee(), &[melee("b", "r")]);
     let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
     o.extend(rest);
-    over_seeds(&f, &o, &["attacker hit"], |outcome, out| {
+    over_seeds_json(&f, &o, &["attacker hit"], |outcome, p| {
         if outcome == "attacker hit" {
-            has(out, "b is routed");
-            has(out, "r is no longer in_melee");
-            lacks(out, "r fatigue (TE) hits 1 → 0");
+            assert!(p.flag("b", "routed", true).is_some(), "{:?}", p.events);
+            assert!(p.flag("r", "in_melee", false).is_some(), "{:?}", p.events);
+            assert!(
+                !field::counted(p, "r", "te", Some((1, 0))),
+                "{:?}",
+                p.events
+            );
         }
     });
 }
