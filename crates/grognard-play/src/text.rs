@@ -720,26 +720,7 @@ pub fn view(game: &Game, view: &View) -> String {
         push_line!(text, "  none");
     }
     for e in &view.enemy {
-        let mut facts = Vec::new();
-        match (&e.place, &e.last_seen) {
-            (Some(p), _) => {
-                facts.push(format!("at {}", place_text(p)));
-                let kind = e.identity.as_ref().map(|i| i.kind);
-                if let Some(f) = e
-                    .facing_name
-                    .as_ref()
-                    .filter(|_| shows_facing(game, kind, p))
-                {
-                    facts.push(format!("facing {f}"));
-                }
-            }
-            (None, Some(s)) => facts.push(format!(
-                "last seen at {} on turn {}",
-                place_text(&s.place),
-                s.turn
-            )),
-            (None, None) => facts.push("whereabouts unknown".to_owned()),
-        }
+        let mut facts = whereabouts(game, e);
         if let Some(l) = &e.level {
             facts.push(format!("sighting {l}"));
         }
@@ -822,20 +803,49 @@ pub fn view(game: &Game, view: &View) -> String {
             .map_or_else(|| format!("#{}", e.handle.0), |p| p.name.clone());
         push_line!(text, "  {label:<10} {}{extra}", facts.join(", "));
     }
-    // Board changes made in play (a bridge built) are on the table for every side.
-    if !view.built.is_empty() {
-        push_line!(text, "built on the board:");
-        for b in &view.built {
-            push_line!(
-                text,
-                "  {} between {} and {}",
-                b.feature,
-                b.between[0],
-                b.between[1]
-            );
-        }
-    }
+    built_lines(&mut text, view);
     text
+}
+
+/// Where an enemy piece is as its side knows: at a place (with its facing, where facings
+/// show), last seen somewhere, or unknown.
+fn whereabouts(game: &Game, e: &grognard_kernel::view::EnemyPiece) -> Vec<String> {
+    let mut facts = Vec::new();
+    match (&e.place, &e.last_seen) {
+        (Some(p), _) => {
+            facts.push(format!("at {}", place_text(p)));
+            let kind = e.identity.as_ref().map(|i| i.kind);
+            if let Some(f) = e
+                .facing_name
+                .as_ref()
+                .filter(|_| shows_facing(game, kind, p))
+            {
+                facts.push(format!("facing {f}"));
+            }
+        }
+        (None, Some(s)) => facts.push(format!(
+            "last seen at {} on turn {}",
+            place_text(&s.place),
+            s.turn
+        )),
+        (None, None) => facts.push("whereabouts unknown".to_owned()),
+    }
+    facts
+}
+
+/// Board changes made in play (a bridge built), on the table for every side: the view's
+/// last lines, when there are any.
+fn built_lines(text: &mut String, view: &View) {
+    if view.built.is_empty() {
+        return;
+    }
+    text.push_str("built on the board:\n");
+    for b in &view.built {
+        text.push_str(&format!(
+            "  {} between {} and {}\n",
+            b.feature, b.between[0], b.between[1]
+        ));
+    }
 }
 
 /// The remembered facts of an enemy piece in words: `type and strength`.

@@ -70,6 +70,18 @@ pub enum RemoteForm {
     Join,
 }
 
+/// The player's answer to "your edits are not saved" before another scenario opens
+/// (`switch.rs` asks it). Here, beside the command, so the two read one way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchChoice {
+    /// Save the edits as a house rule first (the path is asked), then open the scenario.
+    Save,
+    /// Drop the edits and open the scenario under its own ruleset.
+    Discard,
+    /// Stay with the scenario and the edits in play.
+    Cancel,
+}
+
 /// Something a panel asks for; applied at the end of the frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -82,7 +94,7 @@ pub enum Command {
     /// Close the path field.
     CancelAsk,
     /// The answer to "your edits are not saved" before another scenario opens.
-    SwitchScenario(super::SwitchChoice),
+    SwitchScenario(SwitchChoice),
     /// Change one ruleset value, as typed.
     SetField(FieldPath, String),
     /// Rename the house rule.

@@ -37,13 +37,12 @@ use bars::{COMBO_WIDTH, slot_label};
 pub use charts_tab::{
     band_face_test, band_used, modifier_words, odds_input_name, odds_plot_rect, signed,
 };
-pub use commands::{CellOrder, Command, FilePurpose, RemoteForm};
+pub use commands::{CellOrder, Command, FilePurpose, RemoteForm, SwitchChoice};
 pub use play_panels::off_board;
 pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, SERVER_POLICIES, move_to_order, phase_line};
 pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top, ended_on_turn};
-pub use switch::SwitchChoice;
 pub use tune_tab::{default_range, number_matches};
 
 use std::path::{Path, PathBuf};

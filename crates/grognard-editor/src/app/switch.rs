@@ -9,18 +9,7 @@ use std::path::Path;
 use egui::RichText;
 use grognard_rules::load::Ruleset;
 
-use super::{Command, EditorApp, FilePurpose};
-
-/// The player's answer to "your edits are not saved" before another scenario opens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SwitchChoice {
-    /// Save the edits as a house rule first (the path is asked), then open the scenario.
-    Save,
-    /// Drop the edits and open the scenario under its own ruleset.
-    Discard,
-    /// Stay with the scenario and the edits in play.
-    Cancel,
-}
+use super::{Command, EditorApp, FilePurpose, SwitchChoice};
 
 /// What opening a scenario does to the edits of the ruleset in force.
 pub(super) enum OverEdits {
