@@ -2,7 +2,6 @@
 //! seed 004 says and worked by hand here (the line numbers are of `004_*.txt`), and the
 //! two general faults: fire out of reach, and refusals that showed Lua paths.
 
-use super::field::lacks_beside;
 use super::*;
 use crate::util::grognard_in;
 
@@ -118,8 +117,8 @@ fn refusals_carry_no_lua_paths() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     // prose: the refusal's words are the point: the rule's, with no script path in them.
     let why = "refused: b cannot see r2: r stands in the way";
-    lacks_beside(&r.stderr, why, ".lua:");
-    lacks_beside(&r.stderr, why, "while evaluating");
+    lacks(&r.stderr, why, ".lua:");
+    lacks(&r.stderr, why, "while evaluating");
 }
 
 /// 004 l.507 (7.1a): two units may fire at one target only when it is the only target in

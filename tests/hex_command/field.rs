@@ -119,13 +119,7 @@ pub fn counted(p: &Played, piece: &str, counter: &str, change: Option<(i64, i64)
 /// A check of the words only (mark its call `// prose:`): `line` is not in `out`, beside
 /// `present`, a line that must be there. A rewording makes `present` fail loudly rather than
 /// letting the absence pass silently. A rule's outcome is checked on `--json` instead.
-pub fn lacks_beside(out: &str, present: &str, line: &str) {
+pub fn lacks(out: &str, present: &str, line: &str) {
     assert!(out.contains(present), "expected `{present}` in:\n{out}");
-    assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
-}
-
-/// The absence of `line` in `out`, unchecked by any present line: being replaced by
-/// [`lacks_beside`] and `--json` checks (issue 35 item 6).
-pub fn lacks(out: &str, line: &str) {
     assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
 }

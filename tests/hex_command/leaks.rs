@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::util::{Run, grognard_in, play_json_in, root};
 
-use super::field::{has, lacks_beside};
+use super::field::{has, lacks};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/tenth";
 
@@ -205,7 +205,7 @@ fn the_owed_melee_names_a_hidden_marker_by_its_handle() {
         "-4 modifiers in all (not itemized: an unidentified piece); score -3 → defender hit (melee by b1 at enemy #1)",
     );
     // prose: the leak is in the words: the marker's melee value is not written out.
-    lacks_beside(&text, "(melee by b1 at enemy #1)", "(4)");
+    lacks(&text, "(melee by b1 at enemy #1)", "(4)");
 }
 
 /// The reason of a removal (7.2, l.475: skirmishers touched by an enemy are removed), read by
@@ -247,14 +247,14 @@ fn the_shared_phases_of_the_activation_sequence_name_no_hidden_piece() {
     let blue = side_reads_no_hidden_id("act.yaml", "act.orders.yaml", "blue", &["masked_host"]);
     has(&blue, "note: a red unit rallies");
     // prose: the leak is in the notes' words: Blue reads its own commander's CVS, not Red's.
-    lacks_beside(
+    lacks(
         &blue,
         "note: hale is veteran: C2 M1 T5 A5 I5",
         "is untrained",
     );
     let red = side_reads_no_hidden_id("act.yaml", "act.orders.yaml", "red", &[]);
     // prose: as above, the other way.
-    lacks_beside(
+    lacks(
         &red,
         "note: masked_chief is untrained: C0 M0 T6 A6 I6",
         "hale is",
@@ -288,7 +288,7 @@ fn the_shared_phases_of_the_activation_sequence_name_no_hidden_piece() {
         played.events
     );
     // prose: nor do the notes' words tell of one.
-    lacks_beside(
+    lacks(
         &blue,
         "note: hale is removed from b1",
         "red commander is removed",
@@ -364,8 +364,8 @@ fn a_marker_is_meleed_alike_whether_real_or_fake() {
             );
         } else {
             // prose: the leak is in the words: no melee value of the marker, no id.
-            lacks_beside(&text, "(melee by b1 at enemy #1)", "against enemy #1 (3)");
-            lacks_beside(&text, "(melee by b1 at enemy #1)", id);
+            lacks(&text, "(melee by b1 at enemy #1)", "against enemy #1 (3)");
+            lacks(&text, "(melee by b1 at enemy #1)", id);
         }
     }
 }
@@ -585,8 +585,8 @@ fn a_marker_that_fires_is_unmasked_with_its_modifiers() {
         has(&text, "rh fire at b1");
         has(&text, roll);
         // prose: the unmasked firer is read by name, its modifiers itemized.
-        lacks_beside(&text, "rh is no longer hidden", "not itemized");
-        lacks_beside(&text, "rh is no longer hidden", "enemy #3");
+        lacks(&text, "rh is no longer hidden", "not itemized");
+        lacks(&text, "rh is no longer hidden", "enemy #3");
         assert_eq!(rolls.len(), 1, "{text}");
         for m in rolls[0]["modifiers"].as_array().expect("modifiers") {
             assert_ne!(m["name"], "modifiers in all", "{roll}: {m}");

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::util::{json_of, play_json_in};
-use field::{counted, lacks_beside};
+use field::counted;
 use serde_json::json;
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fifth";
@@ -125,7 +125,7 @@ fn an_enemy_commanders_traits_are_not_shown() {
         let text = played(&["view", scenario, "--side", "blue"]);
         // prose: the JSON above is the check; the text view's words name no trait either,
         // beside g's line.
-        lacks_beside(&text, "real, commander, formed mode", "cvs");
+        lacks(&text, "real, commander, formed mode", "cvs");
         let own = played(&["view", scenario, "--side", "red", "--json"]);
         has(&own, "\"cvs_c\"");
     }

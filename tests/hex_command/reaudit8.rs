@@ -6,7 +6,7 @@
 
 use crate::util::{Played, Run, grognard_in, play_json_in, root};
 
-use super::field::{counted, has, lacks_beside};
+use super::field::{counted, has, lacks};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighth";
 
@@ -77,7 +77,7 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
         "refused: f is known to be a fake counter: there is no unit there to fire at",
     );
     // prose: the refusal's words carry no script path.
-    lacks_beside(&refused.stderr, "no unit there to fire at", ".lua:");
+    lacks(&refused.stderr, "no unit there to fire at", ".lua:");
     // The fire is refused by the rules' script (a hook's refusal), as play --json says.
     let p = play_json_in(&root().join(DIR), "fakes.yaml", "fakes-at.orders.yaml", &[]);
     assert_eq!(

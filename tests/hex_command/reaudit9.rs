@@ -8,7 +8,7 @@ use crate::util::{
     Run, assert_reads_alike, coded_reads, grognard_in, play_json_in, root, side_runs_any,
 };
 
-use super::field::{has, lacks_beside};
+use super::field::{has, lacks};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/ninth";
 
@@ -48,9 +48,9 @@ fn a_refusal_names_an_unidentified_marker_by_its_handle() {
             );
             // prose: the leak would be in the refusal's words.
             let why = "enemy #1 is nearer and must be the target";
-            lacks_beside(&out.stderr, why, id);
+            lacks(&out.stderr, why, id);
             if !side.is_empty() {
-                lacks_beside(&out.stdout, "(spotting by blue)", id);
+                lacks(&out.stdout, "(spotting by blue)", id);
             }
         }
     }
@@ -101,7 +101,7 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
         "arrivals.orders.yaml",
     ]);
     // prose: the notes' words (the counters are checked on --json below).
-    lacks_beside(&red, "voss grade 1 → 0", "hale is");
+    lacks(&red, "voss grade 1 → 0", "hale is");
     let blue = played(&[
         "view",
         "cvs.yaml",
@@ -112,8 +112,8 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
     ]);
     // prose: as above.
     let note = "note: hale is veteran: C2 M1 T5 A5 I5";
-    lacks_beside(&blue, note, "voss is");
-    lacks_beside(&blue, note, "voss grade");
+    lacks(&blue, note, "voss is");
+    lacks(&blue, note, "voss grade");
     cvs_changes_are_own("arrivals.orders.yaml", "red", "voss");
     cvs_changes_are_own("red-command.orders.yaml", "blue", "hale");
     cvs_changes_are_own("red-command.orders.yaml", "red", "voss");
@@ -127,8 +127,8 @@ fn the_rolled_cvs_note_reaches_only_its_own_side() {
     ]);
     // prose: as above.
     let note = "note: voss is untrained: C0 M0 T6 A6 I6";
-    lacks_beside(&red, note, "hale is");
-    lacks_beside(&red, note, "hale grade");
+    lacks(&red, note, "hale is");
+    lacks(&red, note, "hale grade");
     // The referee's log has both.
     let all = played(&[
         "view",
