@@ -172,3 +172,49 @@ fn a_finished_bridge_is_on_the_table_for_both_sides() {
     ]);
     assert!(!fake.contains("bridge"), "{fake}");
 }
+
+// 7.2.1 (004 l.480): a unit that moved into the front of a second enemy must melee it too;
+// 3.1 and l.264: a fake met in melee is unmasked (no unit there). h4a/h4b (the audit's): b1
+// steps to (5,5), into the fronts of red's markers r1 (5,4) and r2 (6,4), and melees r1 (blue
+// names it `#3`); r2 is owed its melee as the phase ends: a unit (h4a) or a fake (h4b). By
+// hand: each side reads `note: b1 entered the front of … and must melee it too` first, then
+// what came of it: in h4b the fake's removal (`… removed (a fake counter, met in melee: there
+// was no unit there)`), as in h4a the roll. Before, the side logs put the note after the
+// removal (a side's log gives a run of piece events before its notes).
+#[test]
+fn the_owed_melee_note_comes_before_the_fake_is_removed() {
+    for (side, name) in [("blue", "enemy #4"), ("red", "r2")] {
+        let log = run(&[
+            "play",
+            "h4b.yaml",
+            "--orders",
+            "o_h4m2.yaml",
+            "--side",
+            side,
+        ]);
+        let note = format!("note: b1 entered the front of {name} and must melee it too");
+        let removed =
+            format!("{name} removed (a fake counter, met in melee: there was no unit there)");
+        let (Some(n), Some(r)) = (log.find(&note), log.find(&removed)) else {
+            panic!("{side}: both lines expected:\n{log}");
+        };
+        assert!(n < r, "{side}: the note comes first:\n{log}");
+        // The real unit's roll comes after its note, as before.
+        let log = run(&[
+            "play",
+            "h4a.yaml",
+            "--orders",
+            "o_h4m2.yaml",
+            "--side",
+            side,
+        ]);
+        let n = log
+            .find(&note)
+            .unwrap_or_else(|| panic!("{side} h4a:\n{log}"));
+        let roll = log[n..].find("melee: ");
+        assert!(
+            roll.is_some(),
+            "{side} h4a: the roll follows the note:\n{log}"
+        );
+    }
+}

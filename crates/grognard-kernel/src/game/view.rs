@@ -714,11 +714,16 @@ impl Game {
                     .map(|f| self.rules().flag_name(f));
                 let mut reading = crate::view::Reading::new(actor, concealed);
                 reading.mode_with_identity = self.sighting().is_some_and(|s| s.mode_with_identity);
-                let seen: Vec<Event> = events
+                // Each event read, and whether it keeps its place (an announcement naming
+                // pieces: the side reads it as a plain note).
+                let seen: Vec<(bool, Event)> = events
                     .iter()
                     .filter(|e| !self.private_to_others(after, side_id, e))
                     .filter(|e| !self.private_counter_of_other(after, side_id, e))
-                    .filter_map(|e| redact(after, side_id, kb, ka, &mut reading, e))
+                    .filter_map(|e| {
+                        let fixed = matches!(e, Event::NoteNaming { to_all: true, .. });
+                        redact(after, side_id, kb, ka, &mut reading, e).map(|r| (fixed, r))
+                    })
                     .collect();
                 // The kernel and the scripts go through pieces in scenario order, so the
                 // order of events about several pieces would tell where they stand in the
@@ -726,7 +731,11 @@ impl Game {
                 // and notes is therefore given in the order of the side's handles, each
                 // piece's own events in the order they happened, then the run's notes in
                 // the order of their text. Phase starts, initiative, rolls, results and
-                // aimed actions (fire, melee, contact) end a run and keep their place.
+                // aimed actions (fire, melee, contact) end a run and keep their place, as
+                // does an announcement naming pieces (`game:announce` with pieces): every
+                // side reads it where the script wrote it, so a note that says what comes
+                // next (an owed melee) is not put after what came of it (the twenty-second
+                // Hex Command audit's remark: a fake met in melee removed before its note).
                 let key = |e: &Event| -> Option<(u32, String)> {
                     match e {
                         Event::Acted {
@@ -747,8 +756,8 @@ impl Game {
                 };
                 let mut ordered = Vec::with_capacity(seen.len());
                 let mut run: Vec<((u32, String), Event)> = Vec::new();
-                for e in seen {
-                    match key(&e) {
+                for (fixed, e) in seen {
+                    match if fixed { None } else { key(&e) } {
                         Some(k) => run.push((k, e)),
                         None => {
                             run.sort_by(|a, b| a.0.cmp(&b.0));
