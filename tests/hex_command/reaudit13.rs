@@ -2,7 +2,28 @@
 //! of what a marker hides. Positions in tests/fixtures/audits/hex-command/thirteenth/ (the
 //! auditor's own, ruleset path made relative), each worked by hand below.
 
-use crate::util::{grognard_in, play_json_in, root};
+use serde_json::Value;
+
+use crate::util::{grognard_in, json_of, play_json_in, root};
+
+use super::field::lacks;
+
+/// `legal --json`'s orders for blue on `scenario` after `orders`.
+fn legal_orders(scenario: &str, orders: &str) -> Vec<Value> {
+    let answer = json_of(&run(&[
+        "legal", scenario, "--side", "blue", "--orders", orders, "--json",
+    ]));
+    answer["orders"].as_array().cloned().unwrap_or_default()
+}
+
+/// The refusal of `play SCENARIO --orders ORDERS --side blue --json`: its kind and words.
+fn refusal(scenario: &str, orders: &str) -> (String, String) {
+    let p = play_json_in(&root().join(DIR), scenario, orders, &["--side", "blue"]);
+    match (p.refusal_kind, p.refused) {
+        (Some(kind), Some(words)) => (kind, words),
+        _ => panic!("{scenario} {orders} was accepted: {:?}", p.events),
+    }
+}
 
 const DIR: &str = "tests/fixtures/audits/hex-command/thirteenth";
 
@@ -36,25 +57,23 @@ fn a_wavering_unit_judges_every_unidentified_marker_as_fresh() {
         "t2.o1.yaml",
     ]);
     assert_eq!(legal.code, 0, "{}", legal.stderr);
+    let orders = legal_orders("t2.yaml", "t2.o1.yaml");
+    let melee = |o: &Value| o["act"]["action"] == "melee";
     assert!(
-        !legal.stdout.contains("action: melee"),
-        "no melee at a marker may be listed: {}",
-        legal.stdout
+        !orders.is_empty() && !orders.iter().any(melee),
+        "{orders:?}"
     );
-    let refusal = |m: &str, unit: &str, handle: &str| {
-        let r = run(&["play", "t2.yaml", "--orders", m, "--side", "blue"]);
-        let text = format!("{}{}", r.stdout, r.stderr);
-        let line = text
-            .lines()
-            .find(|l| l.contains("refused:"))
-            .unwrap_or_else(|| panic!("{m} was accepted: {text}"))
-            .to_owned();
-        assert!(line.contains("a fresh, undamaged unit"), "{line}");
-        blank(&line, &[m, unit, handle])
+    // Each melee is refused by the tribes rule's hook, in the same words but for the names.
+    let blanked = |m: &str, unit: &str, handle: &str| {
+        let (kind, words) = refusal("t2.yaml", m);
+        assert_eq!(kind, "hook_failed", "{words}");
+        // prose: which rule refused is said only in its words.
+        assert!(words.contains("a fresh, undamaged unit"), "{words}");
+        blank(&words, &[m, unit, handle])
     };
-    let clean = refusal("t2.m5.yaml", "t1", "#5");
-    let damaged = refusal("t2.m6.yaml", "t2", "#6");
-    let fake = refusal("t2.m7.yaml", "t3", "#7");
+    let clean = blanked("t2.m5.yaml", "t1", "#5");
+    let damaged = blanked("t2.m6.yaml", "t2", "#6");
+    let fake = blanked("t2.m7.yaml", "t3", "#7");
     assert_eq!(clean, damaged);
     assert_eq!(clean, fake);
 }
@@ -72,31 +91,33 @@ fn a_wavering_units_moves_do_not_depend_on_a_markers_hidden_hits() {
         r.stdout
     };
     let (h0, h1) = (legal("t3h0.yaml"), legal("t3h1.yaml"));
-    assert!(h0.contains("piece: w1"), "{h0}");
     assert_eq!(h0, h1);
-    let play = |s: &str| {
-        let r = run(&["play", s, "--orders", "t3.mv.yaml", "--side", "blue"]);
-        let text = format!("{}{}", r.stdout, r.stderr);
-        text.lines()
-            .find(|l| l.contains("refused:"))
-            .unwrap_or_else(|| panic!("{s}: the move was accepted: {text}"))
-            .to_owned()
-    };
-    let (p0, p1) = (play("t3h0.yaml"), play("t3h1.yaml"));
+    let w1 = legal_orders("t3h0.yaml", "t3.o1.yaml");
+    assert!(w1.iter().any(|o| o["move"]["piece"] == "w1"), "{w1:?}");
+    let (p0, p1) = (
+        refusal("t3h0.yaml", "t3.mv.yaml"),
+        refusal("t3h1.yaml", "t3.mv.yaml"),
+    );
+    assert_eq!(p0.0, "hook_failed", "{}", p0.1);
+    // prose: the rule's words, which must not tell the marker's hits apart.
     assert!(
-        p0.contains("closes on enemy #2, a fresh, undamaged unit"),
-        "{p0}"
+        p0.1.contains("closes on enemy #2, a fresh, undamaged unit"),
+        "{}",
+        p0.1
     );
     assert_eq!(p0, p1);
 }
 
-/// Blue's roll records of the melee phase (JSON `rolled` events of chart melee).
-fn melee_rolls(orders: &str, seed: &str) -> Vec<serde_json::Value> {
+/// Blue's `play --json` events of h2.yaml.
+fn blue_events(orders: &str, seed: &str) -> Vec<Value> {
     let dir = root().join(DIR);
     let played = play_json_in(&dir, "h2.yaml", orders, &["--seed", seed, "--side", "blue"]);
-    played
-        .events
-        .iter()
+    played.events
+}
+
+/// Blue's roll records of the melee phase (JSON `rolled` events of chart melee).
+fn melee_rolls(orders: &str, seed: &str) -> Vec<Value> {
+    (blue_events(orders, seed).into_iter())
         .filter(|e| e["event"] == "rolled" && e["roll"]["chart"] == "melee")
         .map(|e| e["roll"].clone())
         .collect()
@@ -131,9 +152,17 @@ fn a_roll_made_while_a_marker_was_hidden_stays_netted_when_it_routs_into_sight()
         "--side",
         "blue",
     ]);
-    // The case is the one asked: rB did rout into blue's sight in this order.
-    assert!(text.stdout.contains("blue sights rB"), "{}", text.stdout);
-    assert!(!text.stdout.contains("against rB ("), "{}", text.stdout);
+    // The case is the one asked: rB (blue's #5) did rout into blue's sight, after the roll.
+    let events = blue_events("h2.o1.yaml", "1");
+    let roll = (events.iter()).position(|e| e["roll"]["purpose"] == "melee by b2 at enemy #5");
+    let seen = (events.iter())
+        .position(|e| e["event"] == "sighted" && e["piece"] == 5 && e["level"] == "seen");
+    assert!(
+        matches!((roll, seen), (Some(r), Some(s)) if r < s),
+        "{events:?}"
+    );
+    // prose: nor do the log's words itemize rB's value.
+    lacks(&text.stdout, "blue sights rB", "against rB (");
 }
 
 // The same in red's melee phase (h2.o4.yaml): rA melees b1 and rB melees b2; rB routs into
@@ -141,7 +170,7 @@ fn a_roll_made_while_a_marker_was_hidden_stays_netted_when_it_routs_into_sight()
 #[test]
 fn a_markers_own_melee_roll_stays_netted_when_it_routs_into_sight() {
     let rolls = melee_rolls("h2.o4.yaml", "1863");
-    let by_red: Vec<&serde_json::Value> = rolls
+    let by_red: Vec<&Value> = rolls
         .iter()
         .filter(|r| {
             r["purpose"]
