@@ -218,3 +218,37 @@ fn the_owed_melee_note_comes_before_the_fake_is_removed() {
         );
     }
 }
+
+// Charts page (004 l.32): a unit with 3 TE hits is fatigued (1 CP, no zone, at most 1 hex a
+// move); the ruleset's counter `te` sets flag `fatigued` as it reaches 3 in play. r13x (the
+// audit's): b1 set up with `counters: { te: 3 }` but no `fatigued` flag, which validated and
+// moved 3 hexes. By hand: the set-up is refused at b1's line (29) in the rule's words, for
+// `validate` and for any command; r13, the same piece with the flag, validates.
+#[test]
+fn a_piece_set_up_at_three_te_without_the_fatigued_flag_is_refused_at_its_line() {
+    let bad = exec(&["validate", "r13x.yaml"]);
+    assert_ne!(bad.code, 0, "{}", bad.stdout);
+    assert!(
+        bad.stderr.contains(
+            "r13x.yaml:29:11: piece b1: te 3 needs flag `fatigued` (the counter sets it at 3)"
+        ),
+        "{}",
+        bad.stderr
+    );
+    let reach = exec(&[
+        "reach",
+        "r13x.yaml",
+        "--unit",
+        "b1",
+        "--orders",
+        "o_r13.yaml",
+    ]);
+    assert_ne!(reach.code, 0, "{}", reach.stdout);
+    assert!(
+        reach.stderr.contains("needs flag `fatigued`"),
+        "{}",
+        reach.stderr
+    );
+    let good = run(&["validate", "r13.yaml"]);
+    assert!(good.starts_with("ok: r13.yaml"), "{good}");
+}

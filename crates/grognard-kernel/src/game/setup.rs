@@ -289,6 +289,9 @@ impl Game {
         for f in &p.flags {
             piece.set_flag(*f, true);
         }
+        if let Some(message) = trigger_flag_missing(rules, ty, &piece) {
+            return Err(err(Some(i), format!("piece {}: {message}", p.name)));
+        }
         Ok(piece)
     }
 
@@ -489,4 +492,49 @@ impl Game {
             _ => None,
         }
     }
+}
+
+/// A counter set up at or past a trigger's level whose trigger sets a lasting flag (one that
+/// clears only by an effect) the piece is not set up with (Hex Command's `te: 3` without `fatigued`): triggers fire only as a counter
+/// rises in play, so the piece would start at the level without what the level means. The
+/// scenario must say both (the twenty-second Hex Command audit's remark on R12).
+fn trigger_flag_missing(
+    rules: &Rules,
+    ty: &crate::rules::PieceTypeDef,
+    piece: &Piece,
+) -> Option<String> {
+    for (c, def) in rules.counters.iter().enumerate() {
+        let value = piece.counters.get(c).copied().unwrap_or(def.initial);
+        let triggers = ty
+            .triggers
+            .iter()
+            .find(|t| t.counter.index() == c)
+            .map_or(def.triggers.as_slice(), |t| t.triggers.as_slice());
+        for t in triggers {
+            if t.at_least <= def.initial || value < t.at_least {
+                continue;
+            }
+            for e in &t.effects {
+                if let crate::rules::Effect::SetFlag {
+                    who: crate::rules::Who::Actor,
+                    flag,
+                    on: true,
+                } = e
+                    && !piece.flag(*flag)
+                    && rules.flags.get(flag.index()).is_some_and(|f| {
+                        f.clears == crate::rules::Clears::Never && f.holds.is_none()
+                    })
+                {
+                    return Some(format!(
+                        "{} {value} needs flag `{}` (the counter sets it at {}): add it to \
+                         the piece's flags, or set the counter lower",
+                        def.name,
+                        rules.flag_name(*flag),
+                        t.at_least
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
