@@ -6,15 +6,17 @@
 //! `next`, `events` and `hooks` each of them used to pass on by hand. The split between the
 //! two types is by what a function does:
 //!
-//! - `impl Resolution` blocks (in the file of each concern: `mod.rs`'s gate and dispatch,
-//!   moves, marches, turning, actions, commands, the sequence, the set-up and placement,
+//! - `impl Resolution` blocks (in the file of each concern: `mod.rs`'s dispatch and
+//!   `decide`, moves, marches, turning, actions, commands, the sequence, the set-up and placement,
 //!   knowledge, held flags, contact, falling back) hold
 //!   the functions that write the next state or its events: carrying out an order, applying
 //!   an effect or a hook's commands, ending a phase, updating what each side knows.
 //! - `impl Game` blocks hold the questions: checks, prices, reach, measures, views. They
 //!   take the state they read as an argument, because the legal-order listing and the views
 //!   ask them of states other than the one being written (a probe, a side's picture of the
-//!   board), and they write nothing.
+//!   board), and they write nothing. The phase's gate is one of them (`mod.rs`: `gate`,
+//!   `side_may_act`, `phase_allows_order`): it reads the state the order was given in, so
+//!   it is asked before any copy is made; `resolve_past_gate` then starts the resolution.
 //!
 //! A resolution reads the game it resolves through `game` (whose own `state` is the state
 //! before the order), and writes only `next` and `events`; dropping it without committing
