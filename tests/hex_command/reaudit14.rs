@@ -12,7 +12,61 @@
 //! first movement phase rM unlimbers, limbers or mounts (the fake does nothing) and rOpen
 //! limbers; the game is then played on to blue's second movement phase.
 
-use crate::util::{assert_reads_alike, grognard_in, root, side_reads, side_runs};
+use serde_json::{Value, json};
+
+use crate::util::{
+    assert_reads_alike, grognard_in, json_of, play_json_in, root, side_reads, side_runs,
+};
+
+const THIRTEENTH: &str = "tests/fixtures/audits/hex-command/thirteenth";
+
+/// The acts and mode changes among `events`, as (event, piece, what).
+fn acts_and_modes(events: &[Value]) -> Vec<(String, Value, Value)> {
+    (events.iter())
+        .filter(|e| e["event"] == "acted" || e["event"] == "mode_changed")
+        .map(|e| {
+            let what = if e["event"] == "acted" {
+                e["action"].clone()
+            } else {
+                e["to"].clone()
+            };
+            (
+                e["event"].as_str().unwrap_or_default().to_owned(),
+                e["piece"].clone(),
+                what,
+            )
+        })
+        .collect()
+}
+
+/// `legal --json`'s orders for blue on `scenario` after `orders` in ../thirteenth/.
+fn legal_in_thirteenth(scenario: &str, orders: &str) -> Vec<Value> {
+    let answer = json_of(&grognard_in(
+        &root().join(THIRTEENTH),
+        &[
+            "legal", scenario, "--side", "blue", "--orders", orders, "--json",
+        ],
+    ));
+    answer["orders"].as_array().cloned().unwrap_or_default()
+}
+
+/// Whether `orders` list a move of `piece` along `path`.
+fn lists_move(orders: &[Value], piece: &str, path: Value) -> bool {
+    (orders.iter()).any(|o| o["move"]["piece"] == piece && o["move"]["path"] == path)
+}
+
+/// The refusal of `play SCENARIO --orders ORDERS --json` in ../thirteenth/, asserted to be
+/// a refusal of the rules' hook: its words.
+fn hook_refusal(scenario: &str, orders: &str) -> String {
+    let p = play_json_in(&root().join(THIRTEENTH), scenario, orders, &[]);
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("hook_failed"),
+        "{:?}",
+        p.refused
+    );
+    p.refused.unwrap_or_default()
+}
 
 const DIR: &str = "tests/fixtures/audits/hex-command/fourteenth";
 
@@ -80,20 +134,21 @@ fn a_markers_mode_and_its_mode_changes_do_not_reach_the_enemy() {
     let enemy = json["view"]["enemy"].as_array().expect("enemy pieces");
     let two = enemy.iter().find(|e| e["handle"] == 2).expect("#2");
     assert!(two["mode"].is_null(), "{two}");
+    // The one act and mode change blue's play --json log has are rOpen's (#3), in the open;
+    // nothing of the marker #2.
+    let played: Value = serde_json::from_str(&after[1]).expect("play --json");
+    let events = played["events"].as_array().expect("events");
+    let open = json!(3);
+    let expected = [
+        ("acted".to_owned(), open.clone(), json!("limber")),
+        ("mode_changed".to_owned(), open, json!("limbered")),
+    ];
+    assert_eq!(acts_and_modes(events), expected, "{played}");
+    assert!(!events.iter().any(|e| e["piece"] == 2), "{played}");
+    // prose: nor do the log's words name the marker or its arm.
     for word in ["enemy #2", "rM", "mount", "dismounted"] {
         assert!(!log.contains(word), "blue's log reads {word:?}: {log}");
     }
-    // The one act and mode change blue reads are rOpen's, in the open.
-    let acts: Vec<&str> = log
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.contains("limber") || l.contains("changed mode"))
-        .collect();
-    assert_eq!(
-        acts,
-        ["rOpen limber", "rOpen changed mode unlimbered → limbered"],
-        "{log}"
-    );
 }
 
 // The same switch leaves what blue may know as it was: its own guns' mode, and the mode of
@@ -103,31 +158,48 @@ fn a_markers_mode_and_its_mode_changes_do_not_reach_the_enemy() {
 #[test]
 fn own_and_identified_modes_are_shown_as_before() {
     let (scenario, orders) = MARKERS[0];
-    let view = run(&["view", scenario, "--orders", orders, "--side", "blue"]);
-    assert!(
-        view.contains("bArt       artillery, unlimbered mode"),
-        "{view}"
+    let view = |side: &str| {
+        let text = run(&[
+            "view", scenario, "--orders", orders, "--side", side, "--json",
+        ]);
+        serde_json::from_str::<Value>(&text).expect("view --json")
+    };
+    let blue = view("blue");
+    let mode_of = |list: &Value, key: &str, id: Value| {
+        (list.as_array().into_iter().flatten())
+            .find(|p| p[key] == id)
+            .map(|p| p["mode"].clone())
+            .unwrap_or_else(|| panic!("no {id} in {list}"))
+    };
+    // bArt's mode is a number in the own list: 2, unlimbered (modes: formed, limbered,
+    // unlimbered, dismounted).
+    assert_eq!(
+        mode_of(&blue["view"]["own"], "name", json!("bArt")),
+        2,
+        "{blue}"
     );
-    assert!(
-        view.contains(
-            "rOpen      at (6,5), facing W, sighting seen, face up, real, artillery, limbered mode"
-        ),
-        "{view}"
+    assert_eq!(
+        mode_of(&blue["view"]["enemy"], "handle", json!(3)),
+        "limbered",
+        "{blue}"
     );
-    assert!(view.contains("rOpen limber"), "{view}");
-    assert!(
-        view.contains("rOpen changed mode unlimbered → limbered"),
-        "{view}"
+    let limbering = [
+        ("acted".to_owned(), json!(3), json!("limber")),
+        ("mode_changed".to_owned(), json!(3), json!("limbered")),
+    ];
+    assert_eq!(
+        acts_and_modes(blue["events"].as_array().expect("events")),
+        limbering
     );
-    let red = run(&["view", scenario, "--orders", orders, "--side", "red"]);
-    assert!(
-        red.contains("rM         artillery, unlimbered mode"),
-        "{red}"
-    );
-    assert!(
-        red.contains("rM changed mode limbered → unlimbered"),
-        "{red}"
-    );
+    let red = view("red");
+    let events = red["events"].as_array().expect("events");
+    let rm = (red["view"]["own"].as_array().into_iter().flatten())
+        .find(|p| p["name"] == "rM")
+        .map(|p| p["id"].clone())
+        .expect("rM");
+    let unlimbers =
+        |e: &Value| e["event"] == "mode_changed" && e["piece"] == rm && e["to"] == "unlimbered";
+    assert!(events.iter().any(unlimbers), "{red}");
 }
 
 // The auditor's own positions (tests/fixtures/audits/hex-command/thirteenth/h3.yaml, notes
@@ -139,12 +211,29 @@ fn own_and_identified_modes_are_shown_as_before() {
 #[test]
 fn the_auditors_five_markers_read_alike() {
     let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
-    let view = grognard_in(&dir, &["view", "h3.yaml", "--side", "blue"]);
-    assert_eq!(view.code, 0, "{}", view.stderr);
+    let view = json_of(&grognard_in(
+        &dir,
+        &["view", "h3.yaml", "--side", "blue", "--json"],
+    ));
+    let enemy = view["view"]["enemy"].as_array().expect("enemy");
     for (n, row) in [1, 3, 5, 7, 9].into_iter().enumerate() {
-        let line = format!("#{}         at (6,{row}), facing W\n", n + 1);
-        assert!(view.stdout.contains(&line), "{line:?} in {}", view.stdout);
+        let marker = (enemy.iter())
+            .find(|e| e["handle"] == n + 1)
+            .unwrap_or_else(|| panic!("no #{} in {view}", n + 1));
+        assert_eq!(
+            marker["place"]["cell"],
+            json!({"col": 6, "row": row}),
+            "{marker}"
+        );
+        assert_eq!(marker["facing_name"], "W", "{marker}");
+        assert!(
+            marker["mode"].is_null() && marker["kind"].is_null(),
+            "{marker}"
+        );
     }
+    let played = play_json_in(&dir, "h3.yaml", "h3.o1.yaml", &["--side", "blue"]);
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    assert_eq!(acts_and_modes(&played.events), [], "{:?}", played.events);
     let play = grognard_in(
         &dir,
         &[
@@ -157,6 +246,7 @@ fn the_auditors_five_markers_read_alike() {
         ],
     );
     assert_eq!(play.code, 0, "{}", play.stderr);
+    // prose: nor do the log's words tell of them.
     for word in ["enemy #2", "enemy #3", "mount", "limber", "changed mode"] {
         assert!(!play.stdout.contains(word), "{word:?} in {}", play.stdout);
     }
@@ -172,39 +262,21 @@ fn the_auditors_five_markers_read_alike() {
 // (1,8) ends 9 hexes off and is still listed.
 #[test]
 fn a_cautious_unit_may_not_curl_round_toward_the_enemy() {
-    let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
-    let play = grognard_in(&dir, &["play", "c1s1.yaml", "--orders", "c1.o3.yaml"]);
-    let text = format!("{}{}", play.stdout, play.stderr);
+    let words = hook_refusal("c1s1.yaml", "c1.o3.yaml");
+    // prose: which rule refused is said in its words.
     assert!(
-        text.contains(
+        words.contains(
             "refused: b2 may not move in the enemy's direction until its commander passes his \
              Aggressiveness test (decision failure 3): this move ends nearer r1"
         ),
-        "{text}"
+        "{words}"
     );
-    let legal = grognard_in(
-        &dir,
-        &[
-            "legal",
-            "c1s1.yaml",
-            "--side",
-            "blue",
-            "--orders",
-            "c1.o2.yaml",
-        ],
-    );
-    assert_eq!(legal.code, 0, "{}", legal.stderr);
+    let legal = legal_in_thirteenth("c1s1.yaml", "c1.o2.yaml");
+    let curl = json!([[3, 7], [4, 6], [5, 6]]);
+    assert!(!lists_move(&legal, "b2", curl), "{legal:?}");
     assert!(
-        !legal.stdout.contains("[[3, 7], [4, 6], [5, 6]]"),
-        "{}",
-        legal.stdout
-    );
-    assert!(
-        legal
-            .stdout
-            .contains("piece: b2, path: [[3, 8], [2, 8], [1, 8]]"),
-        "{}",
-        legal.stdout
+        lists_move(&legal, "b2", json!([[3, 8], [2, 8], [1, 8]])),
+        "{legal:?}"
     );
 }
 
@@ -217,17 +289,8 @@ fn a_cautious_unit_may_not_curl_round_toward_the_enemy() {
 // hexes from r1 and nearer r2, stay listed: advancing on the damaged target.
 #[test]
 fn a_wavering_unit_does_not_close_up_next_to_a_fresh_enemy() {
-    let dir = root().join("tests/fixtures/audits/hex-command/thirteenth");
-    let play = grognard_in(
-        &dir,
-        &[
-            "play",
-            "t1.yaml",
-            "--orders",
-            "../fourteenth/tribe-next-to-fresh.orders.yaml",
-        ],
-    );
-    let text = format!("{}{}", play.stdout, play.stderr);
+    let text = hook_refusal("t1.yaml", "../fourteenth/tribe-next-to-fresh.orders.yaml");
+    // prose: which rule refused is said in its words.
     assert!(
         text.contains(
             "refused: t1 failed its morale check (tribes): it will not move to melee r1, a \
@@ -235,24 +298,9 @@ fn a_wavering_unit_does_not_close_up_next_to_a_fresh_enemy() {
         ),
         "{text}"
     );
-    let legal = grognard_in(
-        &dir,
-        &[
-            "legal",
-            "t1.yaml",
-            "--side",
-            "blue",
-            "--orders",
-            "t1.o1.yaml",
-        ],
-    );
-    assert_eq!(legal.code, 0, "{}", legal.stderr);
-    let t1 = |path: &str| {
-        legal
-            .stdout
-            .contains(&format!("piece: t1, path: {path} }}"))
-    };
-    assert!(!t1("[[5, 5], [6, 5]]"), "{}", legal.stdout);
-    assert!(t1("[[5, 4], [6, 4]]"), "{}", legal.stdout);
-    assert!(t1("[[5, 6], [6, 6]]"), "{}", legal.stdout);
+    let legal = legal_in_thirteenth("t1.yaml", "t1.o1.yaml");
+    let t1 = |path: Value| lists_move(&legal, "t1", path);
+    assert!(!t1(json!([[5, 5], [6, 5]])), "{legal:?}");
+    assert!(t1(json!([[5, 4], [6, 4]])), "{legal:?}");
+    assert!(t1(json!([[5, 6], [6, 6]])), "{legal:?}");
 }
