@@ -191,6 +191,7 @@ fn side_half_hexes_are_never_entered() {
     assert!(reaches(&mut t, "u", (2, 2)));
     let r = refused(mv(&mut t, "blue", "u", &[(0, 2)]));
     assert_eq!(r.kind, RefusalKind::Impassable);
+    // prose: which rule made it impassable is said in the words.
     assert!(
         r.message.contains("half-hex on the side edge"),
         "{}",
@@ -205,6 +206,8 @@ fn baseline_half_hexes_only_where_the_scenario_allows() {
     let mut closed = table(pieces);
     assert!(!reaches(&mut closed, "u", (3, 6)));
     let r = refused(mv(&mut closed, "blue", "u", &[(3, 6)]));
+    assert_eq!(r.kind, RefusalKind::Impassable);
+    // prose: as above.
     assert!(
         r.message.contains("half-hex on a baseline"),
         "{}",
@@ -409,6 +412,8 @@ fn a_triangle_infantry_unit_moves_one_and_battles_or_two_and_does_not() {
     end_phase(&mut t, "blue");
     battle(&mut t, "blue", "near", "e1").expect("after 1 hex it may battle");
     let r = refused(battle(&mut t, "blue", "far", "e2"));
+    assert_eq!(r.kind, RefusalKind::AlreadyUsed);
+    // prose: the flag that bars it is named in the words.
     assert!(r.message.contains("no_battle"), "{}", r.message);
     // The mark lasts the turn only.
     end_phase(&mut t, "blue");
@@ -490,6 +495,7 @@ fn an_infantry_unit_joins_a_lone_leader_of_either_arm_and_stops() {
     assert!(!path.contains(&(3, 3)), "{path:?}");
     let r = refused(mv(&mut t, "blue", "u", &[(3, 3), (3, 2)]));
     assert_eq!(r.kind, RefusalKind::MustStop);
+    // prose: why it must stop is said in the words.
     assert!(r.message.contains("joined il"), "{}", r.message);
     let events = mv(&mut t, "blue", "u", &[(3, 3)]).expect("onto the leader");
     assert!(events.contains(&Event::Attached {
@@ -510,6 +516,7 @@ fn a_unit_that_has_a_leader_joins_no_other() {
     assert!(!reaches(&mut t, "u", (3, 3)));
     let r = refused(mv(&mut t, "blue", "u", &[(3, 3)]));
     assert_eq!(r.kind, RefusalKind::Occupied);
+    // prose: as above.
     assert!(r.message.contains("already has mine"), "{}", r.message);
 }
 
@@ -626,6 +633,8 @@ fn an_infantry_leader_joins_infantry_and_a_cavalry_leader_any_unit() {
     // The infantry leader may pass the cavalry but not stop with it.
     assert!(!reaches(&mut t, "il", (2, 3)));
     let r = refused(mv(&mut t, "blue", "il", &[(2, 3)]));
+    assert_eq!(r.kind, RefusalKind::Occupied);
+    // prose: he may pass but not stop, said in the words.
     assert!(r.message.contains("not stop"), "{}", r.message);
     assert!(reaches(&mut t, "il", (1, 4)));
     mv(&mut t, "blue", "il", &[(1, 4)]).expect("joins the infantry");
@@ -666,6 +675,8 @@ fn a_leader_never_stops_with_the_enemy_and_one_leader_holds_a_hex() {
         RefusalKind::Occupied
     );
     let r = refused(mv(&mut t, "blue", "cl", &[(3, 3)]));
+    assert_eq!(r.kind, RefusalKind::Occupied);
+    // prose: as above.
     assert!(r.message.contains("not stop"), "{}", r.message);
 }
 
@@ -711,6 +722,8 @@ fn a_lone_leader_escapes_off_his_own_baseline() {
     refused(mv(&mut t, "blue", "u", &[(5, 6), (5, 7)]));
     // The half-hex is only a way off: he may not walk along the half-hex row.
     let r = refused(mv(&mut t, "blue", "il", &[(3, 6), (2, 6)]));
+    assert_eq!(r.kind, RefusalKind::Impassable);
+    // prose: the half-hex's rule is said in the words.
     assert!(
         r.message.contains("may only leave the board"),
         "{}",
@@ -762,6 +775,8 @@ fn escape_counts_one_hex_from_the_edge_and_only_by_the_own_baseline() {
     // Blue's leaders cannot leave by Red's baseline.
     assert!(!reach(&mut t, "b2").iter().any(|(c, _)| c.1 == -1));
     let r = refused(mv(&mut t, "blue", "b2", &[(2, 0), (2, -1)]));
+    assert_eq!(r.kind, RefusalKind::BadPath);
+    // prose: whose baseline is said in the words.
     assert!(r.message.contains("off the board"), "{}", r.message);
     mv(&mut t, "blue", "cl", &[(3, 5), (3, 6), (3, 7)]).expect("off his own baseline");
     // Red's leader, by the north edge.
@@ -818,26 +833,52 @@ fn battle_eligibility_is_part_of_the_piece_and_shown() {
 fn the_ruleset_validates_and_the_example_plays() {
     let run = grognard(&["validate", RULESET, EXAMPLE, ORDERS]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let run = grognard(&["play", EXAMPLE, "--orders", ORDERS]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let out = run.stdout;
-    for line in [
-        "bt1 moved (5,6) → (5,5) → (5,4), cost 2",
-        "bk1 moved (9,6) → (8,7), cost 1 (stopped: joined bl2)",
-        "bc2 moved (4,6) → (4,5), cost 1 (stopped: woods end a move)",
-        "rl2 moved (4,1) → (4,0) → (4,-1), cost 1 (stopped: left the board)",
-        "rl1 moved (9,2) → (8,2) → (7,2) → (7,3), cost 3",
-        "bl3 moved (4,6) → (4,7) → (4,8) → (4,9), cost 2 (stopped: left the board)",
-    ] {
-        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    // The moves on play --json: each piece's path, cost (hundredths) and why it stopped.
+    let played = crate::util::play_json(EXAMPLE, ORDERS);
+    assert_eq!((played.code, &played.refused), (0, &None));
+    let moves: [(&str, &[(i64, i64)], i64, Option<&str>); 6] = [
+        ("bt1", &[(5, 6), (5, 5), (5, 4)], 200, None),
+        ("bk1", &[(9, 6), (8, 7)], 100, Some("joined bl2")),
+        ("bc2", &[(4, 6), (4, 5)], 100, Some("woods end a move")),
+        (
+            "rl2",
+            &[(4, 1), (4, 0), (4, -1)],
+            100,
+            Some("left the board"),
+        ),
+        ("rl1", &[(9, 2), (8, 2), (7, 2), (7, 3)], 300, None),
+        (
+            "bl3",
+            &[(4, 6), (4, 7), (4, 8), (4, 9)],
+            200,
+            Some("left the board"),
+        ),
+    ];
+    for (name, path, cost, stopped) in moves {
+        let path = crate::util::cells(path);
+        let stopped = stopped.map_or(serde_json::Value::Null, Into::into);
+        let as_told = |e: &serde_json::Value| {
+            e["path"] == path && e["cost"] == cost && e["stopped"] == stopped
+        };
+        assert!(
+            played.has("moved", name, as_told),
+            "{name}: {:?}",
+            played.events
+        );
     }
 }
 
 #[test]
 fn reach_from_the_command_line_lists_the_escape() {
-    let run = grognard(&["reach", EXAMPLE, "--unit", "rl2"]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("(4,-1)"), "{}", run.stdout);
+    let run = grognard(&["reach", EXAMPLE, "--unit", "rl2", "--json"]);
+    let answer = crate::util::json_of(&run);
+    let cells = answer["reach"].as_array().expect("reach");
+    assert!(
+        cells
+            .iter()
+            .any(|r| r["cell"] == serde_json::json!([4, -1])),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -860,7 +901,7 @@ fn mistakes_in_the_company_keys_are_reported_at_their_lines() {
          `sideways`; expected one of: own, enemy, any",
         "broken.yaml:6:41: unknown flag `escapd`",
         "broken.yaml:7:40: unknown flag `no_batle`",
-        "broken.yaml:8:33: unknown option `baseline_halfhexes`",
+        "broken.yaml:8:33: unknown optional rule `baseline_halfhexes`",
     ] {
         assert!(out.contains(expected), "missing `{expected}` in\n{out}");
     }
@@ -883,25 +924,22 @@ fn hooks_read_battle_eligibility_from_the_piece() {
     std::fs::write(dir.path().join("s.yaml"), scenario).expect("write");
     let s = dir.path().join("s.yaml");
     let orders = root().join(ORDERS);
-    let run = grognard(&[
-        "play",
-        s.to_str().expect("utf-8"),
-        "--orders",
-        orders.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let notes: Vec<&str> = run
-        .stdout
-        .lines()
-        .filter(|l| l.contains("note:") && l.contains("may not battle"))
-        .collect();
-    // Blue's turn 1: the unit that ended in woods and the triangle that moved 2 (in
+    let orders = orders.to_str().expect("utf-8");
+    let played = crate::util::play_json_in(dir.path(), "s.yaml", orders, &[]);
+    assert_eq!((played.code, &played.refused), (0, &None));
+    // The hook's notes (its words are what it writes, the point here), as play --json has
+    // them: Blue's turn 1: the unit that ended in woods and the triangle that moved 2 (in
     // scenario order); by Red's battle phase nothing of Red's moved far.
+    let notes: Vec<&str> = (played.events.iter())
+        .filter(|e| e["event"] == "note")
+        .filter_map(|e| e["text"].as_str())
+        .filter(|t| t.ends_with("may not battle"))
+        .collect();
     assert_eq!(
         notes,
-        ["  note: bc2 may not battle", "  note: bt1 may not battle"],
-        "{}",
-        run.stdout
+        ["bc2 may not battle", "bt1 may not battle"],
+        "{:?}",
+        played.events
     );
 }
 
@@ -918,6 +956,7 @@ fn under_the_option_a_moved_leader_holds_the_unit_he_joined() {
     assert!(reach(&mut t, "u").is_empty());
     let r = refused(mv(&mut t, "blue", "u", &[(3, 3)]));
     assert_eq!(r.kind, RefusalKind::AlreadyUsed);
+    // prose: why it is used is said in the words.
     assert!(
         r.message.contains("il joined it after moving"),
         "{}",
