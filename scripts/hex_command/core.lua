@@ -330,7 +330,7 @@ local function fall_back(L, u, dir, steps, why)
     if game:terrain(nc, nr) == "lake" then
       break
     end
-    local there = L:occupant(nc, nr) or own_fake(L, nc, nr, side)
+    local there = friend_passed(L, nc, nr, side) or L:occupant(nc, nr)
     if there == nil and fake_held(L, nc, nr, side) then
       L:remove(u, why .. ": ran into the enemy and was destroyed")
       return
