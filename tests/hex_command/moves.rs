@@ -709,7 +709,8 @@ fn bad_oblique_and_sequence_variants_are_reported_at_their_line() {
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("bad.yaml:5:15") && r.stderr.contains("unknown option `activation`"),
+        r.stderr.contains("bad.yaml:5:15")
+            && r.stderr.contains("unknown optional rule `activation`"),
         "{}",
         r.stderr
     );

@@ -1,8 +1,10 @@
 //! The compile context: the diagnostics the validation pass collects, with the one helper
 //! that reports an unknown name (with "did you mean") at its location, [`Cx::lookup`]. Every
 //! part of the compiler (the ruleset sections, scenarios, sighting, company, turning) takes
-//! one; it imports nothing from them. A name a ruleset declares is looked up through
-//! `crate::names::Names`, which calls `lookup` with the kind's table and word.
+//! one; it imports nothing from them. A name of a kind (a flag, a die, an optional rule) is
+//! looked up through `crate::names::Names`, which calls `lookup` with the kind's table and
+//! word; `lookup` is called directly only for the names local to one section (a chart's
+//! inputs, a sighting section's charts and phases).
 
 use grognard_kernel::ids::{
     ActionId, ChartId, CounterId, DieId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId,
@@ -39,18 +41,6 @@ impl Cx {
             message,
             help,
         });
-    }
-
-    /// Resolves `name` among `candidates` as a typed id: `cx.lookup_id::<ModeId>("mode",
-    /// name, modes)`. Reports an unknown name as [`Cx::lookup`] does.
-    pub(crate) fn lookup_id<I: FromIndex>(
-        &mut self,
-        what: &str,
-        name: &Located<String>,
-        candidates: &[&str],
-    ) -> Option<I> {
-        self.lookup(what, name, candidates.iter().copied())
-            .map(I::from_index)
     }
 
     /// Resolves `name` among `candidates` (`what` names the kind: "terrain").
@@ -98,6 +88,14 @@ macro_rules! from_index {
 impl FromIndex for SideId {
     fn from_index(index: usize) -> Self {
         SideId(index as u8)
+    }
+}
+
+/// A sighting level or a die's face: the sighting section allows at most 200 levels and a
+/// die at most 100 faces (larger ones are refused with their own messages).
+impl FromIndex for u8 {
+    fn from_index(index: usize) -> Self {
+        index as u8
     }
 }
 

@@ -1,28 +1,29 @@
 //! The one table of the names a ruleset declares, by kind, in declaration order (a name's
 //! position is its kernel id), and the one look-up of a name of each kind. Every part of
 //! the compiler resolves its references here: the sections of `compile/`, the `company`,
-//! `turning` and `victory` compilers, a scenario's pieces, board and set-up (`scenario`),
-//! and (through the view `Names::sight`) `sighting`.
+//! `turning` and `victory` compilers, `sighting`, and a scenario's pieces, board, set-up
+//! and choices (`scenario`).
 //!
-//! A kind ([`kind::Flag`], [`kind::PieceType`], …) ties together the table a name is looked
-//! for in, the word the messages use ("unknown piece type `x`", with "did you mean" from
-//! [`Cx::lookup`]) and the id it resolves to, so a call site names only the kind:
-//! `names.id(cx, kind::Flag, name)` is a `FlagId`, `names.ids(cx, kind::Mode, list)` the
-//! `ModeId`s of a list, `names.index(cx, kind::Terrain, name)` the position, for the tables
-//! kept by index.
+//! A kind ([`kind::Flag`], [`kind::PieceType`], …) ties together the word the messages use
+//! ("unknown piece type `x`", with "did you mean" from [`Cx::lookup`]) and the id a name
+//! resolves to, and for the names a ruleset declares ([`Declared`]) the table it is looked
+//! for in, so a call site names only the kind: `names.id(cx, kind::Flag, name)` is a
+//! `FlagId`, `names.ids(cx, kind::Mode, list)` the `ModeId`s of a list,
+//! `names.index(cx, kind::Terrain, name)` the position, for the tables kept by index. The
+//! few kinds whose names are a list the caller holds (the dice, as charts add numeric ones;
+//! a die's faces; a sighting section's levels) are looked up with [`Names::find`] and the
+//! same kind words.
 //!
 //! A ruleset's table is built from the decoded file before any section is compiled
 //! ([`Names::new`]); a scenario's from the compiled rules, with its sides and regions
 //! ([`Names::of_rules`]).
 
-use grognard_kernel::chart::ChartDef;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
 use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::model::{GeometryKind, RulesetSpec};
 use crate::named::NamedMap;
-use crate::sighting::SightNames;
 
 /// Every table of names the sections of a ruleset (or a scenario's `victory:`) refer to.
 pub(crate) struct Names<'a> {
@@ -49,7 +50,7 @@ pub(crate) struct Names<'a> {
     /// Every intent some action declares, sorted, for `from: intent NAME`.
     pub(crate) intents: Vec<&'a str>,
     /// Face tags, in order of first use on the dice.
-    pub(crate) tags: Vec<String>,
+    pub(crate) tags: Vec<&'a str>,
     /// True on an open table (`geometry: { kind: open }`).
     pub(crate) open: bool,
     /// A scenario's sides and the regions of its board: `None` in a ruleset, which has
@@ -65,7 +66,7 @@ pub(crate) struct ScenarioNames<'a> {
 
 impl<'a> Names<'a> {
     /// A ruleset's names, from its decoded file (`tags` as the dice section found them).
-    pub(crate) fn new(spec: &'a RulesetSpec, tags: Vec<String>) -> Self {
+    pub(crate) fn new(spec: &'a RulesetSpec, tags: Vec<&'a str>) -> Self {
         let mut intents: Vec<&str> = spec
             .actions
             .iter()
@@ -139,7 +140,7 @@ impl<'a> Names<'a> {
 
     /// The id of `name`, a name of `kind`; an unknown name is reported (with "did you mean")
     /// and gives `None`.
-    pub(crate) fn id<K: Kind>(
+    pub(crate) fn id<K: Declared>(
         &self,
         cx: &mut Cx,
         kind: K,
@@ -149,7 +150,7 @@ impl<'a> Names<'a> {
     }
 
     /// The ids of every name of a list, leaving out (and reporting) the unknown.
-    pub(crate) fn ids<K: Kind>(
+    pub(crate) fn ids<K: Declared>(
         &self,
         cx: &mut Cx,
         kind: K,
@@ -160,7 +161,7 @@ impl<'a> Names<'a> {
 
     /// The positions of every name of a list (for the tables kept by index), leaving out
     /// (and reporting) the unknown.
-    pub(crate) fn indices<K: Kind>(
+    pub(crate) fn indices<K: Declared>(
         &self,
         cx: &mut Cx,
         kind: K,
@@ -172,35 +173,36 @@ impl<'a> Names<'a> {
     }
 
     /// The position of `name` in its kind's table (for the tables kept by index).
-    pub(crate) fn index<K: Kind>(
+    pub(crate) fn index<K: Declared>(
         &self,
+        cx: &mut Cx,
+        kind: K,
+        name: &Located<String>,
+    ) -> Option<usize> {
+        Self::position(cx, kind, name, K::table(self).iter().copied())
+    }
+
+    /// The id of `name`, a name of `kind` found among `list`, a table the caller holds (the
+    /// dice as the charts add to them, a die's faces, a sighting section's levels); an
+    /// unknown name is reported as [`Names::id`] reports it.
+    pub(crate) fn find<'l, K: Kind>(
+        cx: &mut Cx,
+        kind: K,
+        name: &Located<String>,
+        list: impl Iterator<Item = &'l str> + Clone,
+    ) -> Option<K::Id> {
+        Self::position(cx, kind, name, list).map(K::Id::from_index)
+    }
+
+    /// The one look-up every kind goes through: the position of `name` in `list`, reported
+    /// with the kind's word when it is not there.
+    fn position<'l, K: Kind>(
         cx: &mut Cx,
         _: K,
         name: &Located<String>,
+        list: impl Iterator<Item = &'l str> + Clone,
     ) -> Option<usize> {
-        cx.lookup(K::WHAT, name, K::table(self).iter().copied())
-    }
-
-    /// The names the sighting section refers to: these tables, with the sequence's phases,
-    /// the compiled charts and which piece types are dummies.
-    pub(crate) fn sight<'s>(
-        &'s self,
-        phases: &'s [String],
-        chart_defs: &'s [ChartDef],
-        dummy_types: &'s [bool],
-    ) -> SightNames<'s> {
-        SightNames {
-            terrain: &self.terrain,
-            types: &self.types,
-            flags: &self.flags,
-            counters: &self.counters,
-            options: &self.options,
-            settings: &self.settings,
-            phases,
-            charts: &self.charts,
-            chart_defs,
-            dummy_types,
-        }
+        cx.lookup(K::WHAT, name, list)
     }
 }
 
@@ -209,14 +211,18 @@ pub(crate) fn named<T>(map: &NamedMap<T>) -> Vec<&str> {
     map.names().collect()
 }
 
-/// A kind of name: the table its names are looked for in, the word messages use and the id
-/// a name resolves to. The kinds are the unit structs of [`kind`].
+/// A kind of name: the word messages use and the id a name resolves to. The kinds are the
+/// unit structs of [`kind`].
 pub(crate) trait Kind: Copy {
     /// What a name of this kind resolves to (a plain `usize` for the tables the kernel
     /// keeps by index: options, settings, attributes).
     type Id: FromIndex;
     /// The word for the kind in messages: "unknown piece type `x`".
     const WHAT: &'static str;
+}
+
+/// A kind of name the ruleset (or scenario) declares, kept in a table of [`Names`].
+pub(crate) trait Declared: Kind {
     /// The names of this kind, in order.
     fn table<'n>(names: &'n Names<'_>) -> &'n [&'n str];
 }
@@ -224,14 +230,14 @@ pub(crate) trait Kind: Copy {
 /// The kinds of name, one unit struct each.
 pub(crate) mod kind {
     use grognard_kernel::ids::{
-        ActionId, ChartId, CounterId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId, SideId,
-        StackId, TerrainId,
+        ActionId, ChartId, CounterId, DieId, FeatureId, FlagId, ModeId, MoveClassId, PieceTypeId,
+        SideId, StackId, TagId, TerrainId,
     };
 
-    use super::{Kind, Names};
+    use super::{Declared, Kind, Names};
 
     macro_rules! kinds {
-        ($($kind:ident: $id:ty, $what:literal, |$n:ident| $table:expr;)+) => {
+        ($($kind:ident: $id:ty, $what:literal $(, |$n:ident| $table:expr)?;)+) => {
             $(
                 #[doc = concat!("A ", $what, " name.")]
                 #[derive(Clone, Copy)]
@@ -240,10 +246,13 @@ pub(crate) mod kind {
                 impl Kind for $kind {
                     type Id = $id;
                     const WHAT: &'static str = $what;
+                }
+
+                $(impl Declared for $kind {
                     fn table<'n>($n: &'n Names<'_>) -> &'n [&'n str] {
                         $table
                     }
-                }
+                })?
             )+
         };
     }
@@ -259,12 +268,20 @@ pub(crate) mod kind {
         PieceType: PieceTypeId, "piece type", |n| &n.types;
         Stack: StackId, "stacking limit", |n| &n.stacks;
         Terrain: TerrainId, "terrain", |n| &n.terrain;
-        Optional: usize, "option", |n| &n.options;
+        Optional: usize, "optional rule", |n| &n.options;
         Setting: usize, "setting", |n| &n.settings;
         PieceAttribute: usize, "piece attribute", |n| &n.piece_attrs;
         TerrainAttribute: usize, "terrain attribute", |n| &n.terrain_attrs;
         Script: usize, "script module", |n| &n.scripts;
+        Tag: TagId, "face tag", |n| &n.tags;
+        Intent: usize, "intent", |n| &n.intents;
         Side: SideId, "side", |n| n.scenario.as_ref().map_or(&[], |s| &s.sides);
         Region: usize, "region", |n| n.scenario.as_ref().map_or(&[], |s| &s.regions);
+        // Names in a list the caller holds: `Names::find`.
+        Die: DieId, "die";
+        Face: u8, "face";
+        SightLevel: u8, "sighting level";
+        // A phase's `allows` entry that is not `move`, `face` or `mode`.
+        PhaseAction: ActionId, "action (or move, face, mode)";
     }
 }

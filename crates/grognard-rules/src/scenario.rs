@@ -117,7 +117,7 @@ pub fn compile_scenario(
         .collect();
     let (pieces, piece_locations) = compile_pieces(&mut cx, spec, rules, &names, &deploying);
     let deployment = compile_deployment(&mut cx, spec, &board, &names, &pieces, &piece_locations);
-    let (options, settings) = compile_choices(&mut cx, spec, rules);
+    let (options, settings) = compile_choices(&mut cx, spec, rules, &names);
     let victory =
         (spec.victory.as_ref()).map(|v| crate::victory::compile_victory(&mut cx, v, &names));
     if let Some(t) = spec
@@ -813,24 +813,21 @@ fn compile_deployment(
 }
 
 /// The optional rules and settings the scenario chooses, over the ruleset's defaults.
-fn compile_choices(cx: &mut Cx, spec: &ScenarioSpec, rules: &Rules) -> (Vec<bool>, Vec<i32>) {
+fn compile_choices(
+    cx: &mut Cx,
+    spec: &ScenarioSpec,
+    rules: &Rules,
+    names: &Names,
+) -> (Vec<bool>, Vec<i32>) {
     let mut options: Vec<bool> = rules.options.iter().map(|o| o.default).collect();
     for o in spec.options.iter() {
-        if let Some(i) = cx.lookup(
-            "optional rule",
-            &o.name,
-            rules.options.iter().map(|x| x.name.as_str()),
-        ) {
+        if let Some(i) = names.index(cx, kind::Optional, &o.name) {
             options[i] = o.value;
         }
     }
     let mut settings: Vec<i32> = rules.settings.iter().map(|s| s.default).collect();
     for s in spec.settings.iter() {
-        if let Some(i) = cx.lookup(
-            "setting",
-            &s.name,
-            rules.settings.iter().map(|x| x.name.as_str()),
-        ) {
+        if let Some(i) = names.index(cx, kind::Setting, &s.name) {
             settings[i] = s.value;
         }
     }

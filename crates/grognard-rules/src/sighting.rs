@@ -5,28 +5,27 @@
 //! also disclose concealed pieces.
 
 use grognard_kernel::chart::ChartDef;
-use grognard_kernel::ids::{ChartId, CounterId, FlagId, PieceTypeId, TerrainId};
 use grognard_kernel::knowledge::{
     ContactRule, DecoyRule, Disclosure, LevelDef, ObserverRule, OffsetSight, PieceMark, RangeBand,
     SightChartDef, SightShape, SightingRules,
 };
 
-use crate::cx::{Cx, FromIndex};
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{ContactSpec, DecoySpec, MarkSpec, SightChartSpec, SightingSpec};
+use crate::names::{Names, kind};
 
-/// Names the sighting section refers to.
-pub(crate) struct SightNames<'a> {
-    pub terrain: &'a [&'a str],
-    pub types: &'a [&'a str],
-    pub flags: &'a [&'a str],
-    pub counters: &'a [&'a str],
-    pub options: &'a [&'a str],
-    pub settings: &'a [&'a str],
+/// What the section reads from the sections compiled before it (its names it looks up in
+/// [`Names`]).
+pub(crate) struct Compiled<'a> {
+    /// Every phase of every sequence, for `spotting_phases`.
     pub phases: &'a [String],
-    pub charts: &'a [&'a str],
-    pub chart_defs: &'a [ChartDef],
+    /// The compiled charts, for a band's `roll`.
+    pub charts: &'a [ChartDef],
+    /// Which piece types are dummies (by index), for `decoys`.
     pub dummy_types: &'a [bool],
+    /// True on a square grid, where offset charts may be drawn.
+    pub square: bool,
 }
 
 fn disclosure(cx: &mut Cx, names: &[Located<String>]) -> Disclosure {
@@ -109,13 +108,14 @@ fn offsets(
                 None => (cell, false),
             };
             let located = Located::new(letter.to_owned(), row.location.clone());
-            let Some(level) = cx.lookup("sighting level", &located, levels.iter().copied()) else {
+            let Some(level) = Names::find(cx, kind::SightLevel, &located, levels.iter().copied())
+            else {
                 continue;
             };
             out.push(OffsetSight {
                 right: c as i32 - xc as i32,
                 forward: xr as i32 - r as i32,
-                level: level as u8,
+                level,
                 starred,
             });
         }
@@ -128,8 +128,8 @@ fn chart(
     name: &Located<String>,
     spec: &SightChartSpec,
     levels: &[&str],
-    names: &SightNames<'_>,
-    square: bool,
+    names: &Names,
+    compiled: &Compiled<'_>,
 ) -> SightChartDef {
     let shape = if !spec.offsets.is_empty() {
         if !spec.range.is_empty() {
@@ -141,7 +141,7 @@ fn chart(
                 ),
             );
         }
-        if !square {
+        if !compiled.square {
             cx.error(
                 &name.location,
                 format!(
@@ -165,31 +165,27 @@ fn chart(
             .range
             .iter()
             .map(|b| {
-                let level = cx
-                    .lookup("sighting level", &b.level, levels.iter().copied())
-                    .unwrap_or(0) as u8;
+                let level = Names::find(cx, kind::SightLevel, &b.level, levels.iter().copied())
+                    .unwrap_or(0);
                 let from_terrain = b
                     .from
                     .iter()
-                    .filter_map(|t| {
-                        cx.lookup_id::<TerrainId>("terrain", &t.name, names.terrain)
-                            .map(|id| (id, t.value))
-                    })
+                    .filter_map(|t| names.id(cx, kind::Terrain, &t.name).map(|id| (id, t.value)))
                     .collect();
                 let roll = b.roll.as_ref().and_then(|r| {
-                    let i = cx.lookup("chart", &r.chart, names.charts.iter().copied())?;
-                    let def = names.chart_defs.get(i)?;
+                    let id = names.id(cx, kind::Chart, &r.chart)?;
+                    let def = compiled.charts.get(id.index())?;
                     cx.lookup(
                         &format!("outcome of chart `{}`", r.chart.value),
                         &r.outcome,
                         def.outcomes.iter().map(String::as_str),
                     )?;
-                    Some((ChartId::from_index(i), r.outcome.value.clone()))
+                    Some((id, r.outcome.value.clone()))
                 });
                 let not_in = b
                     .not_in
                     .iter()
-                    .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
+                    .filter_map(|t| names.id(cx, kind::Terrain, t))
                     .collect();
                 let not_when = b
                     .not_when
@@ -199,7 +195,7 @@ fn chart(
                 let option = b
                     .option
                     .as_ref()
-                    .and_then(|o| cx.lookup("option", o, names.options.iter().copied()));
+                    .and_then(|o| names.index(cx, kind::Optional, o));
                 if b.setting.len() > 1 {
                     cx.error(
                         &name.location,
@@ -210,7 +206,8 @@ fn chart(
                     );
                 }
                 let setting = b.setting.iter().next().and_then(|s| {
-                    cx.lookup("setting", &s.name, names.settings.iter().copied())
+                    names
+                        .index(cx, kind::Setting, &s.name)
                         .map(|i| (i, s.value))
                 });
                 RangeBand {
@@ -251,8 +248,8 @@ fn chart(
 pub(crate) fn compile_sighting(
     cx: &mut Cx,
     spec: &SightingSpec,
-    names: &SightNames<'_>,
-    square: bool,
+    names: &Names,
+    compiled: &Compiled<'_>,
     root: &crate::diag::Location,
 ) -> SightingRules {
     let level_names: Vec<&str> = spec.levels.names().collect();
@@ -278,17 +275,20 @@ pub(crate) fn compile_sighting(
     let charts: Vec<SightChartDef> = spec
         .charts
         .iter()
-        .map(|c| chart(cx, &c.name, &c.value, &level_names, names, square))
+        .map(|c| chart(cx, &c.name, &c.value, &level_names, names, compiled))
         .collect();
     let chart_names: Vec<&str> = spec.charts.names().collect();
     let observers = observers(cx, spec, &chart_names, names);
     let contact = (spec.contact.as_ref()).map(|c| contact_rule(cx, c, &level_names, names));
     for p in &spec.spotting_phases {
-        if !names.phases.contains(&p.value) {
-            cx.lookup("phase", p, names.phases.iter().map(String::as_str));
+        if !compiled.phases.contains(&p.value) {
+            cx.lookup("phase", p, compiled.phases.iter().map(String::as_str));
         }
     }
-    let decoys = spec.decoys.as_ref().and_then(|d| decoy_rule(cx, d, names));
+    let decoys = spec
+        .decoys
+        .as_ref()
+        .and_then(|d| decoy_rule(cx, d, names, compiled.dummy_types));
     SightingRules {
         levels,
         public: disclosure(cx, &spec.public),
@@ -302,28 +302,28 @@ pub(crate) fn compile_sighting(
         in_view: spec
             .in_view
             .iter()
-            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
+            .filter_map(|t| names.id(cx, kind::PieceType, t))
             .collect(),
         concealing: spec
             .concealed_by
             .iter()
-            .filter_map(|t| cx.lookup_id::<TerrainId>("terrain", t, names.terrain))
+            .filter_map(|t| names.id(cx, kind::Terrain, t))
             .collect(),
         concealed_flag: spec
             .concealed_flag
             .as_ref()
-            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, names.flags)),
+            .and_then(|f| names.id(cx, kind::Flag, f)),
         charts,
         observers,
         strength: spec
             .strength
             .as_ref()
-            .and_then(|c| cx.lookup_id::<CounterId>("counter", c, names.counters)),
+            .and_then(|c| names.id(cx, kind::Counter, c)),
         contact,
         locked_flag: spec
             .locked_flag
             .as_ref()
-            .and_then(|f| cx.lookup_id::<FlagId>("flag", f, names.flags)),
+            .and_then(|f| names.id(cx, kind::Flag, f)),
         spotting_phases: spec
             .spotting_phases
             .iter()
@@ -342,7 +342,7 @@ fn observers(
     cx: &mut Cx,
     spec: &SightingSpec,
     chart_names: &[&str],
-    names: &SightNames<'_>,
+    names: &Names,
 ) -> Vec<ObserverRule> {
     spec.observers
         .iter()
@@ -351,12 +351,12 @@ fn observers(
             let types = o
                 .types
                 .iter()
-                .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
+                .filter_map(|t| names.id(cx, kind::PieceType, t))
                 .collect();
             let barred_by = o
                 .barred_by
                 .iter()
-                .filter_map(|f| cx.lookup_id::<FlagId>("flag", f, names.flags))
+                .filter_map(|f| names.id(cx, kind::Flag, f))
                 .collect();
             let spread_chart = o
                 .spread_chart
@@ -374,40 +374,34 @@ fn observers(
 
 /// The contact rule: how near an enemy comes before a side's piece meets it, and what it
 /// then sees.
-fn contact_rule(
-    cx: &mut Cx,
-    c: &ContactSpec,
-    level_names: &[&str],
-    names: &SightNames<'_>,
-) -> ContactRule {
+fn contact_rule(cx: &mut Cx, c: &ContactSpec, level_names: &[&str], names: &Names) -> ContactRule {
     ContactRule {
         within: c.within.max(1),
-        level: cx
-            .lookup("sighting level", &c.level, level_names.iter().copied())
-            .unwrap_or(0) as u8,
+        level: Names::find(cx, kind::SightLevel, &c.level, level_names.iter().copied())
+            .unwrap_or(0),
         stops: c.stops.unwrap_or(true),
         each_step: c.each_step,
         types: c
             .types
             .iter()
-            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
+            .filter_map(|t| names.id(cx, kind::PieceType, t))
             .collect(),
     }
 }
 
 /// The decoys rule; `None` when a name it needs is unknown (reported to `cx`).
-fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<DecoyRule> {
+fn decoy_rule(
+    cx: &mut Cx,
+    d: &DecoySpec,
+    names: &Names,
+    dummy_types: &[bool],
+) -> Option<DecoyRule> {
     let option = match &d.option {
-        Some(o) => Some(cx.lookup("option", o, names.options.iter().copied())?),
+        Some(o) => Some(names.index(cx, kind::Optional, o)?),
         None => None,
     };
-    let kind = cx.lookup_id::<PieceTypeId>("piece type", &d.kind, names.types)?;
-    if !names
-        .dummy_types
-        .get(kind.index())
-        .copied()
-        .unwrap_or(false)
-    {
+    let kind = names.id(cx, kind::PieceType, &d.kind)?;
+    if !dummy_types.get(kind.index()).copied().unwrap_or(false) {
         cx.error(
             &d.kind.location,
             format!(
@@ -424,7 +418,7 @@ fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<Deco
         types: d
             .types
             .iter()
-            .filter_map(|t| cx.lookup_id::<PieceTypeId>("piece type", t, names.types))
+            .filter_map(|t| names.id(cx, kind::PieceType, t))
             .collect(),
         per_piece: d.per_piece.min(8),
         kind,
@@ -432,15 +426,15 @@ fn decoy_rule(cx: &mut Cx, d: &DecoySpec, names: &SightNames<'_>) -> Option<Deco
 }
 
 /// A band's `not_when` entry: a counter at a level or a flag, exactly one.
-fn piece_mark(cx: &mut Cx, names: &SightNames, m: &Located<MarkSpec>) -> Option<PieceMark> {
+fn piece_mark(cx: &mut Cx, names: &Names, m: &Located<MarkSpec>) -> Option<PieceMark> {
     match (&m.value.counter, &m.value.flag) {
         (Some(c), None) => {
-            let id = cx.lookup_id::<CounterId>("counter", c, names.counters)?;
+            let id = names.id(cx, kind::Counter, c)?;
             Some(PieceMark::CounterAtLeast(id, m.value.at_least.unwrap_or(1)))
         }
-        (None, Some(f)) if m.value.at_least.is_none() => cx
-            .lookup_id::<FlagId>("flag", f, names.flags)
-            .map(PieceMark::Flag),
+        (None, Some(f)) if m.value.at_least.is_none() => {
+            names.id(cx, kind::Flag, f).map(PieceMark::Flag)
+        }
         _ => {
             cx.error(
                 &m.location,

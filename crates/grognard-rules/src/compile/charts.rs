@@ -7,10 +7,8 @@ use grognard_kernel::chart::{
     ScaleDef, ScoreRow,
 };
 use grognard_kernel::dice::{DiceExpr, DieDef};
-use grognard_kernel::ids::{DieId, TagId};
 use grognard_kernel::rules::{Effect, Who};
 
-use crate::cx::FromIndex;
 use crate::de::Located;
 use crate::diag::Location;
 use crate::model::{
@@ -19,7 +17,7 @@ use crate::model::{
 
 use super::{Cx, DiceUse, parse_dice, parse_range};
 use crate::amount::{AmountScope, compile_amount, factor, rounding};
-use crate::names::{Kind, Names, kind};
+use crate::names::{Declared, Names, kind};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
 pub(super) fn compile_effect(
@@ -360,34 +358,33 @@ fn input_source(
 ) -> Option<InputSource> {
     let mut words = from.value.split_whitespace();
     let head = words.next().unwrap_or("");
-    let arg = words.next();
-    // The name after the source's word, resolved among `list` (`what` names its kind).
-    let need_in = |cx: &mut Cx, list: &[&str], what: &str| -> Option<usize> {
-        match arg {
-            Some(a) => {
-                let located = Located {
-                    value: a.to_owned(),
-                    location: from.location.clone(),
-                };
-                cx.lookup(what, &located, list.iter().copied())
-            }
-            None => {
-                cx.error(
-                    &from.location,
-                    format!("`{head}` needs a {what} name after it"),
-                );
-                None
-            }
-        }
-    };
+    let arg = words.next().map(|a| Located {
+        value: a.to_owned(),
+        location: from.location.clone(),
+    });
     // The name after the source's word, a name of `kind` the ruleset declares.
-    fn need<K: Kind>(
-        need_in: impl Fn(&mut Cx, &[&str], &str) -> Option<usize>,
+    let need = |cx: &mut Cx, kind: &str| -> Option<Located<String>> {
+        if arg.is_none() {
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            cx.error(
+                &from.location,
+                format!("`{head}` needs {article} {kind} name after it"),
+            );
+        }
+        arg.clone()
+    };
+    fn named<K: Declared>(
         cx: &mut Cx,
         names: &Names,
-        _: K,
+        kind: K,
+        need: impl Fn(&mut Cx, &'static str) -> Option<Located<String>>,
     ) -> Option<K::Id> {
-        need_in(cx, K::table(names), K::WHAT).map(K::Id::from_index)
+        let name = need(cx, K::WHAT)?;
+        names.id(cx, kind, &name)
     }
     let bands = |cx: &mut Cx| {
         if v.bands.is_empty() {
@@ -417,32 +414,32 @@ fn input_source(
         InputFrom::TableDistance => Some(InputSource::TableDistance),
         InputFrom::TableDistanceBand => Some(InputSource::TableDistanceBand(bands(cx))),
         InputFrom::DistanceBand => Some(InputSource::DistanceBand(bands(cx))),
-        InputFrom::ActorMode => need(need_in, cx, names, kind::Mode).map(InputSource::ActorMode),
-        InputFrom::TargetMode => need(need_in, cx, names, kind::Mode).map(InputSource::TargetMode),
+        InputFrom::ActorMode => named(cx, names, kind::Mode, need).map(InputSource::ActorMode),
+        InputFrom::TargetMode => named(cx, names, kind::Mode, need).map(InputSource::TargetMode),
         InputFrom::ActorCounter => {
-            need(need_in, cx, names, kind::Counter).map(InputSource::ActorCounter)
+            named(cx, names, kind::Counter, need).map(InputSource::ActorCounter)
         }
         InputFrom::TargetCounter => {
-            need(need_in, cx, names, kind::Counter).map(InputSource::TargetCounter)
+            named(cx, names, kind::Counter, need).map(InputSource::TargetCounter)
         }
-        InputFrom::ActorFlag => need(need_in, cx, names, kind::Flag).map(InputSource::ActorFlag),
-        InputFrom::TargetFlag => need(need_in, cx, names, kind::Flag).map(InputSource::TargetFlag),
+        InputFrom::ActorFlag => named(cx, names, kind::Flag, need).map(InputSource::ActorFlag),
+        InputFrom::TargetFlag => named(cx, names, kind::Flag, need).map(InputSource::TargetFlag),
         InputFrom::TargetFlankOrRear => Some(InputSource::TargetFlankOrRear),
         InputFrom::ActorAttribute => {
-            need(need_in, cx, names, kind::PieceAttribute).map(InputSource::ActorAttribute)
+            named(cx, names, kind::PieceAttribute, need).map(InputSource::ActorAttribute)
         }
         InputFrom::TargetAttribute => {
-            need(need_in, cx, names, kind::PieceAttribute).map(InputSource::TargetAttribute)
+            named(cx, names, kind::PieceAttribute, need).map(InputSource::TargetAttribute)
         }
         InputFrom::TargetTerrain => {
-            need(need_in, cx, names, kind::TerrainAttribute).map(InputSource::TargetTerrain)
+            named(cx, names, kind::TerrainAttribute, need).map(InputSource::TargetTerrain)
         }
         InputFrom::ActorTerrain => {
-            need(need_in, cx, names, kind::TerrainAttribute).map(InputSource::ActorTerrain)
+            named(cx, names, kind::TerrainAttribute, need).map(InputSource::ActorTerrain)
         }
-        InputFrom::Setting => need(need_in, cx, names, kind::Setting).map(InputSource::Setting),
-        InputFrom::Option => need_in(cx, &names.options, "optional rule").map(InputSource::Option),
-        InputFrom::Intent => need_in(cx, &names.intents, "intent")
+        InputFrom::Setting => named(cx, names, kind::Setting, need).map(InputSource::Setting),
+        InputFrom::Option => named(cx, names, kind::Optional, need).map(InputSource::Option),
+        InputFrom::Intent => named(cx, names, kind::Intent, need)
             .map(|i| InputSource::Intent(names.intents[i].to_owned())),
         InputFrom::ActorFriendsWithin => {
             super::distances::compile_near(cx, &v.types, v.within.as_ref(), &from.location, names)
@@ -469,9 +466,7 @@ fn compile_rerolls(
         .iter()
         .filter_map(|r| {
             let die = match &r.die {
-                Some(d) => cx
-                    .lookup("die", d, die_names.iter().map(String::as_str))
-                    .map(DieId::from_index)?,
+                Some(d) => Names::find(cx, kind::Die, d, die_names.iter().map(String::as_str))?,
                 None => first_die?,
             };
             let def = dice.get(die.index())?;
@@ -479,8 +474,12 @@ fn compile_rerolls(
                 .faces
                 .iter()
                 .filter_map(|f| {
-                    cx.lookup("face", f, def.faces.iter().map(|x| x.label.as_str()))
-                        .map(|i| i as u8)
+                    Names::find(
+                        cx,
+                        kind::Face,
+                        f,
+                        def.faces.iter().map(|x| x.label.as_str()),
+                    )
                 })
                 .collect();
             let when = match &r.when {
@@ -525,12 +524,7 @@ fn band_lookup(
 
 /// A band's test: exactly one of `test: always`, `test: never`, `all`, `any`, `at_least`.
 fn face_test(cx: &mut Cx, r: &BandSpec, names: &Names) -> FaceTest {
-    let tags = |cx: &mut Cx, list: &[Located<String>]| -> Vec<TagId> {
-        list.iter()
-            .filter_map(|t| cx.lookup("face tag", t, names.tags.iter().map(String::as_str)))
-            .map(TagId::from_index)
-            .collect()
-    };
+    let tags = |cx: &mut Cx, list: &[Located<String>]| names.ids(cx, kind::Tag, list);
     let test = r.test.as_ref().map(|t| t.value);
     match (test, r.all.is_empty(), r.any.is_empty(), r.at_least) {
         (Some(BandTest::Always), true, true, None) => FaceTest::Always,

@@ -11,11 +11,11 @@ use super::Cx;
 
 /// The dice: numeric dice (`sides: N`) and dice with custom faces, each face's tags
 /// interned in order of first use. Returns the tag names, the dice and their names.
-pub(super) fn compile_dice(
+pub(super) fn compile_dice<'a>(
     cx: &mut Cx,
-    spec: &RulesetSpec,
-) -> (Vec<String>, Vec<DieDef>, Vec<String>) {
-    let mut tag_names: Vec<String> = Vec::new();
+    spec: &'a RulesetSpec,
+) -> (Vec<&'a str>, Vec<DieDef>, Vec<String>) {
+    let mut tag_names: Vec<&str> = Vec::new();
     let mut dice = Vec::new();
     let mut die_names = Vec::new();
     for d in spec.dice.iter() {
@@ -41,7 +41,7 @@ pub(super) fn compile_dice(
                                     .iter()
                                     .position(|n| *n == t.value)
                                     .unwrap_or_else(|| {
-                                        tag_names.push(t.value.clone());
+                                        tag_names.push(&t.value);
                                         tag_names.len() - 1
                                     });
                                 TagId::from_index(idx)

@@ -134,7 +134,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
         private_counters,
         private_flags,
         flags,
-        tags: grognard_kernel::ids::Names::new(names.tags.clone()),
+        tags: interned(&names.tags),
         dice,
         terrain_attributes: interned(&names.terrain_attrs),
         terrain,
@@ -206,13 +206,17 @@ fn compile_sighting(
         .map(|p| p.name.clone())
         .collect();
     let dummy_types: Vec<bool> = piece_types.iter().map(|t| t.dummy).collect();
-    let sight_names = names.sight(&phases, charts, &dummy_types);
-    let square = matches!(geometry, GeometryRules::Square { .. });
+    let compiled = crate::sighting::Compiled {
+        phases: &phases,
+        charts,
+        dummy_types: &dummy_types,
+        square: matches!(geometry, GeometryRules::Square { .. }),
+    };
     Some(crate::sighting::compile_sighting(
         cx,
         sight,
-        &sight_names,
-        square,
+        names,
+        &compiled,
         &spec.ruleset.location,
     ))
 }

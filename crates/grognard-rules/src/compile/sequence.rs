@@ -3,7 +3,6 @@
 //! optional rule is in force.
 
 use grognard_kernel::dice::DieDef;
-use grognard_kernel::ids::ActionId;
 use grognard_kernel::rules::{Actor, Allowed, PhaseDef, Sequence, SequenceVariant};
 
 use crate::model::{PhaseActor, PhaseSpec, RulesetSpec};
@@ -100,8 +99,7 @@ fn compile_phase(
             "move" => Some(Allowed::Move),
             "face" => Some(Allowed::Face),
             "mode" => Some(Allowed::Mode),
-            _ => cx
-                .lookup_id::<ActionId>("action (or move, face, mode)", a, &names.actions)
+            _ => Names::find(cx, kind::PhaseAction, a, names.actions.iter().copied())
                 .map(Allowed::Action),
         })
         .collect();
