@@ -3,7 +3,17 @@
 //! units — unless the chart is a referee's secret one; and a firer it has not sighted is
 //! not named by it.
 
-use crate::util::{grognard, grognard_in, root};
+use serde_json::Value;
+
+use crate::util::{grognard, grognard_in, json_of, root};
+
+/// The roll records of a `view --json` answer's events (a `rolled` event's, or an act's own).
+fn rolls(view: &Value) -> Vec<Value> {
+    (view["events"].as_array().into_iter().flatten())
+        .filter(|e| e["roll"].is_object())
+        .map(|e| e["roll"].clone())
+        .collect()
+}
 
 /// The log lines of a `view` run, trimmed.
 fn log_lines(stdout: &str) -> Vec<String> {
@@ -51,6 +61,30 @@ fn the_side_fired_at_sees_the_roll_on_hex_command() {
         assert_eq!(out.code, 0, "{}", out.stderr);
         log_lines(&out.stdout)
     };
+    // Blue's view --json holds both rolls against b2, with their dice, modifiers and result.
+    let mut a = args("blue");
+    a.push("--json".to_owned());
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    let rolled = rolls(&json_of(&grognard(&refs)));
+    let roll = |purpose: &str| {
+        (rolled.iter())
+            .find(|r| r["purpose"] == purpose)
+            .unwrap_or_else(|| panic!("no roll {purpose} in {rolled:?}"))
+    };
+    let small = roll("fire_small_b by r2 at b2");
+    assert_eq!(
+        (&small["band"], &small["outcome"]),
+        (&"automatic".into(), &"hit".into())
+    );
+    let commander = serde_json::json!([{"name": "commander", "value": -1}]);
+    assert_eq!(small["modifiers"], commander, "{small}");
+    let guns = roll("fire_artillery_a by r3 at b2");
+    assert_eq!(
+        (&guns["band"], &guns["outcome"]),
+        (&"Code".into(), &"miss".into())
+    );
+    assert_eq!(guns["dice"][0]["face"], "red", "{guns}");
+    // prose: the words blue reads for them, the same as the referee's.
     let blue = run("blue");
     assert_eq!(
         after(&blue, "r2 fire at b2"),
@@ -86,6 +120,7 @@ fn black_powder_shows_every_roll_but_a_secret_charts() {
         log_lines(&out.stdout)
     };
     let red = view(&root(), "examples/black-powder.yaml", &["--side", "red"]);
+    // prose: the lines the British read (the rolls are checked on --json below).
     let save = "morale_save: d6 1; -4 save value, -1 long range; score -4 → failed_on_one (save of br_foot2)";
     assert_eq!(
         after(&red, "fr_battery has fired"),
@@ -118,16 +153,38 @@ fn black_powder_shows_every_roll_but_a_secret_charts() {
         orders.join("black-powder.orders.yaml"),
     )
     .expect("copy");
+    let json = |side: &[&str]| {
+        let mut a = vec![
+            "view",
+            "bp.yaml",
+            "--orders",
+            "examples/black-powder.orders.yaml",
+        ];
+        a.extend(side);
+        a.push("--json");
+        json_of(&grognard_in(dir.path(), &a))
+    };
+    let saves = |view: &Value| {
+        rolls(view)
+            .iter()
+            .filter(|r| r["chart"] == "morale_save")
+            .count()
+    };
     for side in [["--side", "red"], ["--side", "blue"]] {
-        let log = view(dir.path(), "bp.yaml", &side);
-        assert!(
-            !log.iter().any(|l| l.starts_with("morale_save:")),
-            "{side:?} sees a secret roll:\n{}",
-            log.join("\n")
-        );
-        assert!(log.iter().any(|l| l == "br_foot2 hits 0 → 1"));
+        let answer = json(&side);
+        assert_eq!(saves(&answer), 0, "{side:?} sees a secret roll: {answer}");
+        assert!(!rolls(&answer).is_empty(), "{answer}");
+        let hit = (answer["events"].as_array().into_iter().flatten()).any(|e| {
+            e["event"] == "counter_changed"
+                && e["counter"] == "hits"
+                && e["from"] == 0
+                && e["to"] == 1
+        });
+        assert!(hit, "{side:?}: {answer}");
     }
+    assert!(saves(&json(&["--referee"])) > 0);
     let referee = view(dir.path(), "bp.yaml", &["--referee"]);
+    // prose: the referee's line for the save.
     assert!(referee.iter().any(|l| l == save), "{}", referee.join("\n"));
 }
 
@@ -204,8 +261,11 @@ fn a_roll_from_an_unsighted_firer_reads_the_same_whoever_fired() {
     // into the forest; it sees the roll against b and nothing of who made it.
     let (json, text, referee) = three_games(false);
     // The referee knows who fired: the games really differ.
+    assert_ne!(referee[0], referee[2]);
+    // prose: what the referee's log says of them.
     assert!(referee[0].contains("alpha fire at b — fire: d6 3; score 3 → miss"));
     assert!(referee[2].contains("bravo fire at b — fire: d6 3; score 3 → miss"));
+    // prose: blue's log, line by line.
     let log = log_lines(&text[0]);
     assert_eq!(
         log,
@@ -217,7 +277,13 @@ fn a_roll_from_an_unsighted_firer_reads_the_same_whoever_fired() {
         ]
     );
     // No id for the firer in what blue receives: the roll names only b (blue's 0).
-    assert!(json[0].contains("\"against\": 0") && !json[0].contains("\"by\""));
+    let blue: Value = serde_json::from_str(&json[0]).expect("view --json");
+    let rolled = rolls(&blue);
+    assert_eq!(rolled.len(), 1, "{blue}");
+    assert!(
+        rolled[0]["against"] == 0 && rolled[0].get("by").is_none(),
+        "{blue}"
+    );
     assert_eq!(text[0], text[1]);
     assert_eq!(text[0], text[2]);
     assert_eq!(json[0], json[1]);
@@ -230,15 +296,15 @@ fn a_roll_from_a_marker_names_it_by_its_handle_whoever_it_is() {
     // as enemy #1 (markers are numbered by place), in all three games alike.
     let (json, text, referee) = three_games(true);
     assert_ne!(referee[0], referee[2]);
+    let blue: Value = serde_json::from_str(&json[0]).expect("view --json");
+    let rolled = rolls(&blue);
+    assert_eq!(rolled.len(), 1, "{blue}");
+    assert_eq!(rolled[0]["purpose"], "fire by enemy #1 at b", "{blue}");
+    // prose: blue's log line names the marker by its handle, never the firer's name.
     assert!(
         log_lines(&text[0]).contains(&"enemy #1 fire at b — fire: d6 3; score 3 → miss".to_owned()),
         "{}",
         text[0]
-    );
-    assert!(
-        json[0].contains("\"purpose\": \"fire by enemy #1 at b\""),
-        "{}",
-        json[0]
     );
     assert!(!text[0].contains("alpha") && !text[0].contains("bravo"));
     assert_eq!(text[0], text[1]);
