@@ -922,7 +922,6 @@ fn hooks_read_battle_eligibility_from_the_piece() {
     std::fs::write(dir.path().join("watch.yaml"), overlay).expect("write");
     std::fs::write(dir.path().join("watch.lua"), script).expect("write");
     std::fs::write(dir.path().join("s.yaml"), scenario).expect("write");
-    let s = dir.path().join("s.yaml");
     let orders = root().join(ORDERS);
     let orders = orders.to_str().expect("utf-8");
     let played = crate::util::play_json_in(dir.path(), "s.yaml", orders, &[]);
