@@ -400,47 +400,21 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
     Ok(())
 }
 
-/// Why `piece` is not moving at this point of the game, when it is not: its side does not
-/// act in the current phase, or the phase allows no moves. `reach` still shows where it
-/// could go as things stand.
+/// Why `piece` is not moving at this point of the game, when it is not, as the kernel words
+/// it ([`Game::phase_keeps_from_moving`]), and what the places `reach` still lists below are.
 fn not_moving_note(game: &Game, piece: &grognard_kernel::piece::Piece) -> Option<String> {
-    let (phase, phasing) = game.phase()?;
-    let name = |s: grognard_kernel::ids::SideId| {
-        game.sides().get(s.index()).map_or("?", |d| d.name.as_str())
+    use grognard_kernel::game::NotMovingWhy;
+    let note = game.phase_keeps_from_moving(piece)?;
+    let name = &piece.name;
+    let tail = match note.why {
+        NotMovingWhy::SideWaits => {
+            let side = (game.sides().get(piece.side.index())).map_or("?", |d| d.name.as_str());
+            format!("where {name} could go once {side} moves, as the board stands")
+        }
+        NotMovingWhy::NoMoves => format!("where {name} could go in a phase that does"),
+        NotMovingWhy::NotMover => "where it could go in a phase it moves in".to_owned(),
     };
-    let turn = game.state().turn;
-    let phase_name = format!("turn {turn}, {}'s {} phase", name(phasing), phase.name);
-    let side = name(piece.side);
-    if !game.to_act().contains(&piece.side) {
-        let who = game.acting_words();
-        return Some(format!(
-            "{side} is not moving now ({phase_name}: {who}); the places below are where {} could go once {side} moves, as the board stands",
-            piece.name
-        ));
-    }
-    let moves = phase
-        .allows
-        .contains(&grognard_kernel::rules::Allowed::Move);
-    if !moves {
-        return Some(format!(
-            "the {} phase does not allow moving ({phase_name}); the places below are where {} could go in a phase that does",
-            phase.name, piece.name
-        ));
-    }
-    // A phase with movers moves only those types (the block rules' command phases).
-    (!grognard_kernel::game::is_mover(phase, piece.kind)).then(|| {
-        let kinds: Vec<&str> = phase
-            .movers
-            .iter()
-            .filter_map(|k| game.rules().piece_type(*k).map(|t| t.name.as_str()))
-            .collect();
-        format!(
-            "{} does not move in the {} phase ({phase_name}: only {} pieces move); the places below are where it could go in a phase it moves in",
-            piece.name,
-            phase.name,
-            kinds.join(", ")
-        )
-    })
+    Some(format!("{}; the places below are {tail}", note.words))
 }
 
 #[allow(clippy::too_many_arguments)] // the command line's flags, one each

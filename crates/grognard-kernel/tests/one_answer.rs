@@ -1,10 +1,11 @@
 //! Questions the kernel answers in one place, read from the sources so that a second copy
 //! cannot creep back: who may act in a phase (`Actor::includes`, in `rules.rs`, asked by
 //! `Game::may_act`, which `to_act`, the order gate and every client use), whether a piece
-//! moves in a phase (`game::is_mover`), and the words for what a phase allows
-//! (`Game::allowed_words`, in `game/sequence.rs`). Copies drifted before: the same
-//! fallback was "that action" in one and "an action" in another, and the editor and the
-//! CLI each wrote "who acts now" again.
+//! moves in a phase (`game::is_mover`), the words for what a phase allows
+//! (`Game::allowed_words`, in `game/sequence.rs`), and why the phase keeps a piece from
+//! moving (`Game::phase_keeps_from_moving`, worded in `game/bans.rs`; `reach` asks it).
+//! Copies drifted before: the same fallback was "that action" in one and "an action" in
+//! another, and the editor and the CLI each wrote "who acts now" again.
 
 use std::path::{Path, PathBuf};
 
@@ -144,6 +145,61 @@ fn no_other_crate_answers_who_may_act_or_who_moves_again() {
     }
     // And the kernel states the mover rule once.
     assert_eq!(files_with("movers.contains("), ["game/mod.rs"]);
+}
+
+/// Outside the kernel, no crate re-asks the phase's gate for a move or words its answer
+/// again: `reach`'s note once re-derived "the phase allows moving" and "only these types
+/// move" and wrote both a second time ("does not allow moving", the movers list); it now
+/// asks `Game::phase_keeps_from_moving`. Looked for in the code with its line breaks and
+/// spaces taken out (rustfmt splits a chain of calls over lines), comments left out, and
+/// in the words a refusal of the gate uses, whatever it does not allow.
+#[test]
+fn no_other_crate_asks_the_phase_gate_again_or_words_it() {
+    let code = other_crates();
+    let copies = |needles: &[&str], text: fn(&str) -> String| -> Vec<String> {
+        let mut found = Vec::new();
+        for (path, c) in &code {
+            let c = text(c);
+            for needle in needles {
+                if c.contains(needle) {
+                    found.push(format!("{path}: `{needle}`"));
+                }
+            }
+        }
+        found
+    };
+    let calls = copies(
+        &["allows.contains(", "allows.iter().any(", ".movers.iter("],
+        |c| squeezed(&without_comments(c)),
+    );
+    assert!(calls.is_empty(), "the gate asked again: {calls:?}");
+    let words = copies(
+        &["does not allow", "pieces move", "is not moving now"],
+        without_comments,
+    );
+    assert!(words.is_empty(), "the gate worded again: {words:?}");
+    // In the kernel, the gate's words are in one file.
+    for phrase in ["does not allow", "pieces move", "is not moving now"] {
+        let files: Vec<String> = sources()
+            .into_iter()
+            .filter(|(_, c)| without_comments(c).contains(phrase))
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        assert_eq!(files, ["game/bans.rs"], "`{phrase}` is written twice");
+    }
+}
+
+/// `code` without its comment lines (`//`, `///`, `//!`).
+fn without_comments(code: &str) -> String {
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `code` with every space and line break taken out.
+fn squeezed(code: &str) -> String {
+    code.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// Whether `needle` occurs in `code` not as the tail of a longer name (the rules crate's

@@ -5,7 +5,8 @@
 //! a [`HoldWhy`]), a [`PhaseBan`] for the phase's gate (`mod.rs`, and the set-up's in
 //! `deploy.rs`), an [`ActBan`] for an `act` order's checks (`actions.rs`; the type and its
 //! words are in `bans/act.rs`, for length), a [`ContactBan`] for an action's contact
-//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`).
+//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`). [`Game::phase_keeps_from_moving`]
+//! words the gate's answer for a move as a note, not a refusal (the CLI's `reach`).
 //! [`Game::refuse_move`], [`Game::refuse_in_phase`], [`Game::refuse_act`],
 //! [`Game::refuse_contact`] and [`Game::refuse_setup`] are the one place each turns a ban
 //! into a [`Refusal`]: its kind and the sentence a player reads. Keeping the prose here
@@ -728,6 +729,33 @@ pub(super) enum PhaseBan<'a> {
     SetupOnly,
 }
 
+/// Why a piece is not moving now ([`Game::phase_keeps_from_moving`]): which of the gate's answers
+/// for a move of it, and the kernel's words for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotMoving {
+    /// Which answer.
+    pub why: NotMovingWhy,
+    /// The words: `red is not moving now (turn 1, blue's move phase: blue acts)`.
+    pub words: String,
+}
+
+impl NotMoving {
+    fn new(why: NotMovingWhy, words: String) -> Self {
+        Self { why, words }
+    }
+}
+
+/// Which of the gate's answers keeps a piece from moving now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotMovingWhy {
+    /// Its side may not act now (it does not act in this phase, or has ended it).
+    SideWaits,
+    /// The phase allows no moves.
+    NoMoves,
+    /// The phase moves only other piece types.
+    NotMover,
+}
+
 impl PhaseBan<'_> {
     /// The kind of refusal each ban gives.
     fn kind(&self) -> RefusalKind {
@@ -774,16 +802,11 @@ impl Game {
                 self.allowed_words(needs),
                 self.phase_allows(phase)
             ),
-            B::NotMover(phase) => {
-                let kinds: Vec<&str> = (phase.movers.iter())
-                    .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
-                    .collect();
-                format!(
-                    "in the {} phase only {} pieces move",
-                    phase.name,
-                    kinds.join(", ")
-                )
-            }
+            B::NotMover(phase) => format!(
+                "in the {} phase only {} pieces move",
+                phase.name,
+                self.movers_words(phase)
+            ),
             B::SetupOver => {
                 "the set-up is over: pieces are deployed only before the first turn".to_owned()
             }
@@ -791,6 +814,52 @@ impl Game {
                              their set-up (`end_phase`)"
                 .to_owned(),
         }
+    }
+
+    /// The piece types that move in a phase with movers, in words: `scout, adc, officer`.
+    fn movers_words(&self, phase: &PhaseDef) -> String {
+        let kinds: Vec<&str> = (phase.movers.iter())
+            .filter_map(|k| self.rules.piece_type(*k).map(|t| t.name.as_str()))
+            .collect();
+        kinds.join(", ")
+    }
+
+    /// Why `piece` is not moving at this point of the game, when it is not: the gate's
+    /// answer for a move of it (its side may not act now, the phase allows no moves, or
+    /// the piece is not one of the phase's movers), as a note that does not refuse
+    /// anything (`reach` shows where the piece could go all the same). `None` when it
+    /// could move now, or once the game is over.
+    #[must_use]
+    pub fn phase_keeps_from_moving(&self, piece: &Piece) -> Option<NotMoving> {
+        let (phase, phasing) = self.phase()?;
+        let name = |s: SideId| self.sides.get(s.index()).map_or("?", |d| d.name.as_str());
+        let turn = self.state.turn;
+        let now = format!("turn {turn}, {}'s {} phase", name(phasing), phase.name);
+        if self.may_act(piece.side).is_err() {
+            let words = format!(
+                "{} is not moving now ({now}: {})",
+                name(piece.side),
+                self.acting_words()
+            );
+            return Some(NotMoving::new(NotMovingWhy::SideWaits, words));
+        }
+        if !phase.allows.contains(&Allowed::Move) {
+            let words = format!(
+                "the {} phase does not allow {} ({now})",
+                phase.name,
+                self.allowed_words(Allowed::Move)
+            );
+            return Some(NotMoving::new(NotMovingWhy::NoMoves, words));
+        }
+        (!super::is_mover(phase, piece.kind)).then(|| {
+            let words = format!(
+                "{} does not move in the {} phase ({now}: only {} pieces move)",
+                piece.name,
+                phase.name,
+                self.movers_words(phase)
+            );
+            NotMoving::new(NotMovingWhy::NotMover, words)
+        })
     }
 
     /// The words for a [`TurnBan`] of `piece`.

@@ -40,6 +40,7 @@ mod world;
 
 pub use crate::state::{Reach, Stage, State, World, roll_record};
 use bans::{MoveBan, PhaseBan};
+pub use bans::{NotMoving, NotMovingWhy};
 pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
