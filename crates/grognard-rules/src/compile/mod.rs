@@ -2,14 +2,34 @@
 //! [`Rules`]. Every problem is reported with its location; compilation goes on after an
 //! error so one run lists them all.
 //!
-//! [`compile`] runs one function per section of the file, in a fixed order (the order of
-//! the diagnostics), each resolving names against the one `crate::names::Names` table
-//! built first:
-//! `board` (geometry, terrain, features, movement classes), `dice`, `types` (modes, flags,
-//! stacking, piece types), `movement` (zones of control, open tables, saving, spread),
-//! `charts` (charts and effects), `actions` (counters, actions) and `sequence`. The
-//! cross-checks that build nothing (hook bindings, pursuits, negative costs, held flags)
-//! are in `checks`.
+//! [`compile`] runs one function per section of the file, in the order below (a section
+//! may use what an earlier one built; the diagnostics are shown sorted by file and line
+//! whatever the order), each resolving names against the one `crate::names::Names` table
+//! built after the dice:
+//!
+//! 1. `board::compile_geometry` (geometry and facing arcs), `dice::compile_dice` (the
+//!    dice and their face tags); then the `Names` table;
+//! 2. `types::compile_modes`, `types::compile_flags`; `board::compile_terrain`,
+//!    `board::compile_features`, `board::compile_movement` (movement classes);
+//!    `types::compile_stacking`, `types::compile_piece_types`;
+//! 3. `movement::compile_zoc`, `movement::compile_open_table`;
+//! 4. `charts::compile_chart` for each chart (adding the numeric dice a chart rolls);
+//!    `checks::check_hooks`, `checks::check_action_count`;
+//! 5. `actions::compile_counters` (after everything a trigger's effects may name),
+//!    `states::compile_states` (which add flags and piece-type rules),
+//!    `actions::compile_actions`;
+//! 6. `sequence::compile_sequence` (and its initiative dice), `dice::add_common_dice`,
+//!    `checks::check_not_negative`;
+//! 7. sighting (`compile_sighting` here, over `crate::sighting`, which needs the
+//!    sequence's phases, the charts and the piece types), `movement::compile_saving`,
+//!    `movement::compile_spread`, the top-level flag and option lists (`pinned_by`,
+//!    `may_move_*`), `types::add_company`, `crate::turning::compile_slowed_by`,
+//!    `crate::company::compile_half_hexes`, `crate::victory::compile_victory`, and the
+//!    private attribute, counter and flag lists.
+//!
+//! The cross-checks that build nothing (hook bindings, the action count, pursuits,
+//! negative costs, held flags) are in `checks`; `compile_actions` calls the pursuit check
+//! and `compile_states` the held-flag one.
 
 use grognard_kernel::chart::ChartDef;
 use grognard_kernel::geometry::open::Scale;
