@@ -92,6 +92,27 @@ fn diff_of_an_overlay_that_adds_changes_and_removes() {
 
 #[test]
 fn diff_the_other_way_round_reverses_every_change() {
+    // diff --json's records, from the club overlay back to the base: each change reversed.
+    let run = grognard(&[
+        "diff",
+        "tests/fixtures/tools/club.yaml",
+        "rulesets/drill-square.yaml",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = json(&run.stdout);
+    let changes = v["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 11, "{v}");
+    let change = |path: &str| {
+        (changes.iter())
+            .find(|c| c["path"] == path)
+            .unwrap_or_else(|| panic!("no change of {path} in {v}"))
+    };
+    assert_eq!(change("piece type `half_block`")["change"], "added");
+    assert_eq!(change("terrain `marsh`")["change"], "removed");
+    let woods = change("movement class `foot`, enter `medium_woods`");
+    assert_eq!((&woods["from"], &woods["to"]), (&"+1".into(), &"+½".into()));
+    // prose: the text report's lines for the same changes.
     let lines = diff_lines(
         "tests/fixtures/tools/club.yaml",
         "rulesets/drill-square.yaml",
@@ -195,6 +216,7 @@ fn diff_across_geometries_covers_every_section() {
 fn diff_of_a_missing_file_is_an_error() {
     let run = grognard(&["diff", "rulesets/drill-square.yaml", "rulesets/nope.yaml"]);
     assert_eq!(run.code, 1);
+    // prose: the error names the file.
     assert!(run.stderr.contains("nope.yaml"), "{}", run.stderr);
 }
 
@@ -285,6 +307,7 @@ fn sim_compares_two_rulesets_and_counts_refused_orders() {
     let refused = &v["b"]["refused_orders"][0];
     assert_eq!(refused["order"], 3);
     assert_eq!(refused["games"], 50);
+    // prose: the reason's words say why.
     assert!(
         refused["reason"]
             .as_str()
@@ -309,6 +332,7 @@ fn sim_compares_two_rulesets_and_counts_refused_orders() {
         "rulesets/drill-square-mud.yaml",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: the text report's words (its numbers are the JSON's, checked above).
     assert!(
         run.stdout.contains("drill-square vs drill-square-mud"),
         "{}",
@@ -391,6 +415,7 @@ fn sheet_of_the_mud_house_rule_marks_its_changes() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let html = std::fs::read_to_string(&out).expect("sheet written");
     balanced(&html);
+    // prose: the sheet is a document: its markup and words are what is tested.
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("@media print"));
     assert!(
@@ -422,7 +447,7 @@ fn sheet_of_an_overlay_marks_changed_cells_and_removals() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let html = std::fs::read_to_string(&out).expect("sheet written");
     balanced(&html);
-    // medium woods now +1 for foot, highlighted; the chart's row changed to 8+.
+    // prose: as above. medium woods now +1 for foot, highlighted; the chart's row changed to 8+.
     assert!(html.contains("<td class=\"num changed\">+1</td>"), "{html}");
     assert!(html.contains("<tr class=\"changed\"><td>8+</td>"), "{html}");
     assert!(
@@ -455,6 +480,7 @@ fn sheet_escapes_names_from_the_ruleset() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let html = std::fs::read_to_string(&out).expect("sheet written");
+    // prose: the escaping is in the markup.
     assert!(!html.contains("<script>"));
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     balanced(&html);
@@ -469,6 +495,7 @@ fn sheets_of_every_bundled_ruleset_are_well_formed() {
         assert_eq!(run.code, 0, "{ruleset}: {}", run.stderr);
         let html = std::fs::read_to_string(&out).expect("sheet written");
         balanced(&html);
+        // prose: the sheet's sections, by their headings.
         assert!(html.contains("<h2>Sequence of play"), "{ruleset}");
         assert!(html.contains("exact odds"), "{ruleset}");
     }
@@ -505,6 +532,7 @@ fn sheet_to_an_unwritable_place_is_an_error() {
         "/nonexistent-dir/sheet.html",
     ]);
     assert_eq!(run.code, 1);
+    // prose: the error's words.
     assert!(
         run.stderr.contains("cannot write the sheet"),
         "{}",
@@ -544,6 +572,7 @@ fn the_tape_measure_reads_distance_arcs_and_sight_between_two_pieces() {
         "fr_bde1",
         "br_bde1",
     ]);
+    // prose: the text answer's words for the same distances.
     assert!(
         text.stdout
             .contains("fr_bde1 to br_bde1: 36.00\" on the table, 54.55\" in rule inches"),
@@ -552,6 +581,7 @@ fn the_tape_measure_reads_distance_arcs_and_sight_between_two_pieces() {
     );
     let unknown = grognard(&["measure", "examples/hex-command.yaml", "b1", "r9"]);
     assert_eq!(unknown.code, 2);
+    // prose: the error's suggestion.
     assert!(
         unknown.stderr.contains("did you mean `r1`?"),
         "{}",
