@@ -65,26 +65,12 @@ pub(crate) fn check_slowed(
         .filter(|s| piece.flag(s.flag) && s.option.is_none_or(|o| options.get(o) == Some(&true)))
         .min_by_key(|s| s.max_steps);
     match slowest {
-        Some(s) if steps > s.max_steps as usize => Err(Refusal::new(
-            RefusalKind::TooFar,
-            if s.max_steps == 0 {
-                // Worded as a flag that pins the piece (`MoveBan::Pinned`): one fact, one
-                // sentence (this module is below `game/` and cannot use its bans).
-                format!(
-                    "{} cannot move: it is {}",
-                    piece.name,
-                    rules.flag_name(s.flag)
-                )
-            } else {
-                format!(
-                    "{} is {} and may move at most {} cell{}; the path has {steps}",
-                    piece.name,
-                    rules.flag_name(s.flag),
-                    s.max_steps,
-                    if s.max_steps == 1 { "" } else { "s" }
-                )
-            },
-        )),
+        Some(s) if steps > s.max_steps as usize => Err(TurningBan::Slowed {
+            flag: s.flag,
+            most: s.max_steps,
+            steps,
+        }
+        .refuse(rules, piece)),
         _ => Ok(()),
     }
 }
@@ -290,20 +276,14 @@ pub(crate) fn no_turn_left(
     (heading, dir, to): (Facing, Facing, Cell),
 ) -> Refusal {
     let most = turning(rules, piece).and_then(|t| t.most).unwrap_or(0);
-    let window = move_window(rules, piece);
-    Refusal::new(
-        RefusalKind::BadPath,
-        format!(
-            "{} steps only into the cells ahead of it (facing {}); {to} is {}, and it has no facing change left this {window} (at most {most})",
-            piece.name,
-            grid.facing_name(heading),
-            if dir.0 == (heading.0 + grid.facings() / 2) % grid.facings() {
-                "behind it"
-            } else {
-                "to its side"
-            }
-        ),
-    )
+    TurningBan::NoTurnLeft {
+        grid,
+        heading,
+        dir,
+        to,
+        most,
+    }
+    .refuse(rules, piece)
 }
 
 /// The directions a piece heading `heading` may step in when it steps only forward.
@@ -326,19 +306,113 @@ pub(crate) fn check_step(
     {
         return Ok(());
     }
-    Err(Refusal::new(
-        RefusalKind::BadPath,
-        format!(
-            "{} steps only into the cells ahead of it (facing {}); {to} is {}: change facing first",
-            piece.name,
-            grid.facing_name(heading),
+    Err(TurningBan::NotAhead {
+        grid,
+        heading,
+        dir,
+        to,
+    }
+    .refuse(rules, piece))
+}
+
+/// Why a path is refused by the piece's facing or by a flag that slows it, kept as data
+/// until its words are needed (the pattern of `game/bans.rs`, which this module, below
+/// `game/`, cannot use).
+#[derive(Clone, Copy)]
+enum TurningBan<'g> {
+    /// A flag that slows the piece to at most `most` cells; the path has `steps`.
+    Slowed {
+        /// The flag.
+        flag: crate::ids::FlagId,
+        /// The most cells it allows (0: the piece cannot move).
+        most: u32,
+        /// The path's cells.
+        steps: usize,
+    },
+    /// A step to `to`, in direction `dir`, outside the cells ahead of `heading`.
+    NotAhead {
+        /// The grid the step is on.
+        grid: &'g Grid,
+        /// The piece's heading.
+        heading: Facing,
+        /// The step's direction.
+        dir: Facing,
+        /// The cell stepped into.
+        to: Cell,
+    },
+    /// As `NotAhead`, for a piece that would turn in the middle of its move and has no
+    /// facing change left (`most` in the window).
+    NoTurnLeft {
+        /// The grid the step is on.
+        grid: &'g Grid,
+        /// The piece's heading.
+        heading: Facing,
+        /// The step's direction.
+        dir: Facing,
+        /// The cell stepped into.
+        to: Cell,
+        /// The most facing changes in the window.
+        most: u32,
+    },
+}
+
+impl TurningBan<'_> {
+    /// The refusal of `piece`'s move for this ban: its kind and its words.
+    fn refuse(self, rules: &Rules, piece: &Piece) -> Refusal {
+        let name = &piece.name;
+        // Where a step outside the cells ahead goes, from the heading.
+        let aside = |grid: &Grid, heading: Facing, dir: Facing| {
             if dir.0 == (heading.0 + grid.facings() / 2) % grid.facings() {
                 "behind it"
             } else {
                 "to its side"
             }
-        ),
-    ))
+        };
+        match self {
+            // Worded as a flag that pins the piece (`MoveBan::Pinned`): one fact, one
+            // sentence.
+            Self::Slowed { flag, most: 0, .. } => Refusal::new(
+                RefusalKind::TooFar,
+                format!("{name} cannot move: it is {}", rules.flag_name(flag)),
+            ),
+            Self::Slowed { flag, most, steps } => Refusal::new(
+                RefusalKind::TooFar,
+                format!(
+                    "{name} is {} and may move at most {most} cell{}; the path has {steps}",
+                    rules.flag_name(flag),
+                    if most == 1 { "" } else { "s" }
+                ),
+            ),
+            Self::NotAhead {
+                grid,
+                heading,
+                dir,
+                to,
+            } => Refusal::new(
+                RefusalKind::BadPath,
+                format!(
+                    "{name} steps only into the cells ahead of it (facing {}); {to} is {}: change facing first",
+                    grid.facing_name(heading),
+                    aside(grid, heading, dir)
+                ),
+            ),
+            Self::NoTurnLeft {
+                grid,
+                heading,
+                dir,
+                to,
+                most,
+            } => Refusal::new(
+                RefusalKind::BadPath,
+                format!(
+                    "{name} steps only into the cells ahead of it (facing {}); {to} is {}, and it has no facing change left this {} (at most {most})",
+                    grid.facing_name(heading),
+                    aside(grid, heading, dir),
+                    move_window(rules, piece)
+                ),
+            ),
+        }
+    }
 }
 
 /// A search state: the cell (by index), the heading, the steps taken (when a step limit

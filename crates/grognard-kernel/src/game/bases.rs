@@ -21,6 +21,39 @@ use crate::state::State;
 
 use super::Game;
 
+/// Why a footprint may not stand where an order puts it, kept as data until its words are
+/// needed (the pattern of `bans.rs`).
+#[derive(Clone, Copy, Debug)]
+enum FootprintBan<'a> {
+    /// A corner of the bases would be off the table, here.
+    OffTable(Point),
+    /// The bases would overlap this unit's (named as the reader reads it).
+    Overlaps(&'a str),
+    /// The bases would overlap a unit whose place the mover's side does not know.
+    DoNotFit,
+}
+
+impl FootprintBan<'_> {
+    /// The refusal of `piece`'s order for this ban: its kind and its words.
+    fn refuse(self, piece: &Piece) -> Refusal {
+        let name = &piece.name;
+        match self {
+            Self::OffTable(c) => Refusal::new(
+                RefusalKind::BadPath,
+                format!("{name}'s bases would leave the table (a corner at {c})"),
+            ),
+            Self::Overlaps(theirs) => Refusal::new(
+                RefusalKind::Occupied,
+                format!("{name}'s bases would overlap {theirs}'s"),
+            ),
+            Self::DoNotFit => Refusal::new(
+                RefusalKind::Occupied,
+                format!("{name}'s bases do not fit there"),
+            ),
+        }
+    }
+}
+
 impl Game {
     /// A piece type's footprint in `mode` (`None`: a point).
     pub(crate) fn footprint_in(&self, piece: &Piece, mode: ModeId) -> Option<Footprint> {
@@ -116,10 +149,7 @@ impl Game {
         if unseen.is_empty() {
             return Ok(());
         }
-        Err(Refusal::new(
-            RefusalKind::Occupied,
-            format!("{}'s bases do not fit there", piece.name),
-        ))
+        Err(FootprintBan::DoNotFit.refuse(piece))
     }
 
     /// The footprint checks of [`Self::check_footprint_clear_of`] as the mover's side may
@@ -161,13 +191,7 @@ impl Game {
             .iter()
             .find(|c| !self.board.contains_point(**c))
         {
-            return Err(Refusal::new(
-                RefusalKind::BadPath,
-                format!(
-                    "{}'s bases would leave the table (a corner at {c})",
-                    piece.name
-                ),
-            ));
+            return Err(FootprintBan::OffTable(*c).refuse(piece));
         }
         let unknown = |o: &Piece| {
             reader.is_some_and(|side| {
@@ -199,10 +223,7 @@ impl Game {
                 Some(side) => self.label(state, side, other),
                 None => other.name.clone(),
             };
-            return Err(Refusal::new(
-                RefusalKind::Occupied,
-                format!("{}'s bases would overlap {theirs}'s", piece.name),
-            ));
+            return Err(FootprintBan::Overlaps(&theirs).refuse(piece));
         }
         Ok(unseen)
     }

@@ -112,7 +112,11 @@ impl Game {
                 let start = open::distance(from, at);
                 let closest = closest_approach(from, to, at);
                 if closest < keep_apart && closest < start {
-                    return Err(too_close(&piece.name, keep_apart, &enemy_name(), closest));
+                    return Err(ThreatBan::TooClose {
+                        keep_apart,
+                        closest,
+                    }
+                    .refuse(&piece.name, enemy_name));
                 }
             }
             if ignores_threats {
@@ -123,7 +127,7 @@ impl Game {
             };
             if self.in_zone(at, facing, reach, from) {
                 if open::distance(to, at) < open::distance(from, at) {
-                    return Err(no_closer(&piece.name, &enemy_name()));
+                    return Err(ThreatBan::NoCloser.refuse(&piece.name, enemy_name));
                 }
                 continue;
             }
@@ -149,11 +153,11 @@ impl Game {
             {
                 // Only the enemy it faces makes a unit stop in its zone; the zone of any
                 // other enemy may not be entered at all.
-                return Err(not_faced(&piece.name, &enemy_name()));
+                return Err(ThreatBan::NotFaced.refuse(&piece.name, enemy_name));
             }
             if length - hi > 2 {
                 let stop = lerp(from, to, hi, length);
-                return Err(must_stop(&piece.name, stop, &enemy_name()));
+                return Err(ThreatBan::MustStop(stop).refuse(&piece.name, enemy_name));
             }
             entered_zone = true;
         }
@@ -244,7 +248,11 @@ impl Game {
                 .min()
                 .unwrap_or(start);
             if closest < keep_apart && closest < start {
-                return Err(too_close(&piece.name, keep_apart, &enemy_name(), closest));
+                return Err(ThreatBan::TooClose {
+                    keep_apart,
+                    closest,
+                }
+                .refuse(&piece.name, enemy_name));
             }
         }
         let Some(reach) = reach else {
@@ -257,7 +265,7 @@ impl Game {
         };
         if in_zone(&mine) {
             if theirs.distance(&along(length)) < theirs.distance(&mine) {
-                return Err(no_closer(&piece.name, &enemy_name()));
+                return Err(ThreatBan::NoCloser.refuse(&piece.name, enemy_name));
             }
             return Ok(false);
         }
@@ -290,50 +298,64 @@ impl Game {
         if rules.open_table.enter_only_faced_threats
             && at(from).arc(facing_after, &theirs, rules.arcs) != Arc::Front
         {
-            return Err(not_faced(&piece.name, &enemy_name()));
+            return Err(ThreatBan::NotFaced.refuse(&piece.name, enemy_name));
         }
         if length - hi > 2 {
             let stop = lerp(from, to, hi, length);
-            return Err(must_stop(&piece.name, stop, &enemy_name()));
+            return Err(ThreatBan::MustStop(stop).refuse(&piece.name, enemy_name));
         }
         Ok(true)
     }
 }
 
-/// A move that would come within `keep_apart` of an enemy.
-fn too_close(name: &str, keep_apart: Len, enemy: &str, closest: Len) -> Refusal {
-    Refusal::new(
-        RefusalKind::MustStop,
-        format!(
-            "{name} may not come within {}\" of {enemy} (the path passes {}\" from it)",
-            Cost::from_hundredths((keep_apart.0 / 10) as i32),
-            Cost::from_hundredths((closest.0 / 10) as i32),
-        ),
-    )
+/// Why an open-table move near an enemy is refused, kept as data until its words are
+/// needed (the pattern of `bans.rs`): every one is a `must_stop` refusal.
+#[derive(Clone, Copy, Debug)]
+enum ThreatBan {
+    /// The path would come within `keep_apart` of the enemy (`closest`: how near it passes).
+    TooClose {
+        /// The distance pieces keep apart.
+        keep_apart: Len,
+        /// How near the path passes.
+        closest: Len,
+    },
+    /// A threatened piece moving closer to the enemy that threatens it.
+    NoCloser,
+    /// A move into the zone of an enemy the piece does not face.
+    NotFaced,
+    /// A move that runs on into a zone: it must stop where it enters, here.
+    MustStop(Point),
 }
 
-/// A threatened piece moving closer to the enemy that threatens it.
-fn no_closer(name: &str, enemy: &str) -> Refusal {
-    Refusal::new(
-        RefusalKind::MustStop,
-        format!("{name} is threatened by {enemy} and may not move closer to it"),
-    )
-}
+impl ThreatBan {
+    /// The refusal of `name`'s move for this ban near `enemy` (the enemy's name as the
+    /// mover's side may name it, asked only now).
+    fn refuse(self, name: &str, enemy: impl FnOnce() -> String) -> Refusal {
+        Refusal::new(RefusalKind::MustStop, self.words(name, &enemy()))
+    }
 
-/// A move into the zone of an enemy the piece does not face.
-fn not_faced(name: &str, enemy: &str) -> Refusal {
-    Refusal::new(
-        RefusalKind::MustStop,
-        format!("{name} may not move into the zone {enemy} threatens: it does not face it"),
-    )
-}
-
-/// A move that runs on into a zone: it must stop where it enters.
-fn must_stop(name: &str, stop: Point, enemy: &str) -> Refusal {
-    Refusal::new(
-        RefusalKind::MustStop,
-        format!("{name} must stop at {stop}, where it enters the zone {enemy} threatens"),
-    )
+    /// The words for this ban.
+    fn words(self, name: &str, enemy: &str) -> String {
+        match self {
+            Self::TooClose {
+                keep_apart,
+                closest,
+            } => format!(
+                "{name} may not come within {}\" of {enemy} (the path passes {}\" from it)",
+                Cost::from_hundredths((keep_apart.0 / 10) as i32),
+                Cost::from_hundredths((closest.0 / 10) as i32),
+            ),
+            Self::NoCloser => {
+                format!("{name} is threatened by {enemy} and may not move closer to it")
+            }
+            Self::NotFaced => {
+                format!("{name} may not move into the zone {enemy} threatens: it does not face it")
+            }
+            Self::MustStop(stop) => {
+                format!("{name} must stop at {stop}, where it enters the zone {enemy} threatens")
+            }
+        }
+    }
 }
 
 /// Lower bounds on the gap between an enemy's bases and the mover's, from the separating
