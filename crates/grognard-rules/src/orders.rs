@@ -6,7 +6,7 @@ use grognard_kernel::geometry::Cell;
 use grognard_kernel::geometry::open::{Len, Point};
 use grognard_kernel::ids::{PieceId, SideId};
 
-use crate::model::{OrderSpec, ScenarioSpec};
+use crate::model::{OrderKind, OrderSpec, ScenarioSpec};
 use crate::scenario::{parse_angle, parse_facing};
 
 /// Turns one order into a kernel order, resolving names against the game as the referee
@@ -57,110 +57,91 @@ pub fn resolve_order_as(
             .filter(|id| viewer.is_none_or(|v| game.order_name_as(Some(v), *id) == name))
             .ok_or_else(|| format!("unknown piece `{name}`"))
     };
-    let count = [
-        order.r#move.is_some(),
-        order.move_to.is_some(),
-        order.face.is_some(),
-        order.mode.is_some(),
-        order.act.is_some(),
-        order.end_phase,
-        order.redeploy.is_some(),
-        order.save.is_some(),
-        order.extend.is_some(),
-        order.gather.is_some(),
-        order.deploy.is_some(),
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if count != 1 {
-        return Err("each order needs exactly one of `move`, `move_to`, `face`, `mode`, `act`, `redeploy`, `save`, `extend`, `gather`, `deploy`, `end_phase: true`".into());
-    }
-    let action = if let Some(m) = &order.r#move {
-        Action::Move {
+    let action = match order.kind().map_err(|e| e.to_string())? {
+        OrderKind::Move(m) => Action::Move {
             piece: piece(&m.piece)?,
             path: m.path.iter().map(|c| Cell::new(c[0], c[1])).collect(),
-        }
-    } else if let Some(m) = &order.move_to {
-        let inch = |v: f64| -> Result<Len, String> {
-            if v.is_finite() && v.abs() <= 100_000.0 {
-                Ok(Len((v * 1000.0).round() as i64))
-            } else {
-                Err(format!(
-                    "{} is not a distance in inches",
-                    grognard_kernel::text::number(v)
-                ))
-            }
-        };
-        Action::MoveTo {
+        },
+        OrderKind::MoveTo(m) => Action::MoveTo {
             piece: piece(&m.piece)?,
             to: Point {
-                x: inch(m.to[0])?,
-                y: inch(m.to[1])?,
+                x: inches(m.to[0])?,
+                y: inches(m.to[1])?,
             },
             facing: m.facing.map(|f| parse_angle(&f.to_string())).transpose()?,
+        },
+        OrderKind::Face(f) => {
+            let grid = game
+                .board()
+                .grid()
+                .ok_or("on an open table, give the facing with `move_to`")?;
+            Action::Face {
+                piece: piece(&f.piece)?,
+                facing: parse_facing(grid, &f.facing)?,
+            }
         }
-    } else if let Some(f) = &order.face {
-        let grid = game
-            .board()
-            .grid()
-            .ok_or("on an open table, give the facing with `move_to`")?;
-        Action::Face {
-            piece: piece(&f.piece)?,
-            facing: parse_facing(grid, &f.facing)?,
+        OrderKind::Mode(m) => {
+            let mode = game
+                .rules()
+                .mode_by_name(&m.mode)
+                .ok_or_else(|| format!("unknown mode `{}`", m.mode))?;
+            Action::Mode {
+                piece: piece(&m.piece)?,
+                mode,
+            }
         }
-    } else if let Some(m) = &order.mode {
-        let mode = game
-            .rules()
-            .mode_by_name(&m.mode)
-            .ok_or_else(|| format!("unknown mode `{}`", m.mode))?;
-        Action::Mode {
-            piece: piece(&m.piece)?,
-            mode,
+        OrderKind::Act(a) => {
+            let action = game
+                .rules()
+                .action_by_name(&a.action)
+                .ok_or_else(|| format!("unknown action `{}`", a.action))?;
+            Action::Act {
+                piece: piece(&a.piece)?,
+                action,
+                target: a.target.as_deref().map(piece).transpose()?,
+                intent: a.intent.clone(),
+            }
         }
-    } else if let Some(a) = &order.act {
-        let action = game
-            .rules()
-            .action_by_name(&a.action)
-            .ok_or_else(|| format!("unknown action `{}`", a.action))?;
-        Action::Act {
-            piece: piece(&a.piece)?,
-            action,
-            target: a.target.as_deref().map(piece).transpose()?,
-            intent: a.intent.clone(),
-        }
-    } else if let Some(sv) = &order.save {
-        Action::Save {
+        OrderKind::Save(sv) => Action::Save {
             piece: piece(&sv.piece)?,
             toward: Cell::new(sv.toward[0], sv.toward[1]),
-        }
-    } else if let Some(x) = &order.extend {
-        Action::Extend {
+        },
+        OrderKind::Extend(x) => Action::Extend {
             piece: piece(&x.piece)?,
             to: Cell::new(x.to[0], x.to[1]),
+        },
+        OrderKind::Gather(g) => Action::Gather { piece: piece(g)? },
+        OrderKind::Deploy(d) => {
+            let facing = match (&d.facing, game.board().grid()) {
+                (Some(f), Some(grid)) => Some(parse_facing(grid, f)?),
+                (Some(_), None) => return Err("a set-up needs a grid board".into()),
+                (None, _) => None,
+            };
+            Action::Deploy {
+                piece: piece(&d.piece)?,
+                to: Cell::new(d.at[0], d.at[1]),
+                facing,
+            }
         }
-    } else if let Some(g) = &order.gather {
-        Action::Gather { piece: piece(g)? }
-    } else if let Some(d) = &order.deploy {
-        let facing = match (&d.facing, game.board().grid()) {
-            (Some(f), Some(grid)) => Some(parse_facing(grid, f)?),
-            (Some(_), None) => return Err("a set-up needs a grid board".into()),
-            (None, _) => None,
-        };
-        Action::Deploy {
-            piece: piece(&d.piece)?,
-            to: Cell::new(d.at[0], d.at[1]),
-            facing,
-        }
-    } else if let Some(r) = &order.redeploy {
-        Action::Redeploy {
+        OrderKind::Redeploy(r) => Action::Redeploy {
             piece: piece(&r.piece)?,
             to: Cell::new(r.to[0], r.to[1]),
-        }
-    } else {
-        Action::EndPhase
+        },
+        OrderKind::EndPhase => Action::EndPhase,
     };
     Ok(Order { side, action })
+}
+
+/// A `move_to` coordinate in inches, as the kernel's thousandths.
+fn inches(v: f64) -> Result<Len, String> {
+    if v.is_finite() && v.abs() <= 100_000.0 {
+        Ok(Len((v * 1000.0).round() as i64))
+    } else {
+        Err(format!(
+            "{} is not a distance in inches",
+            grognard_kernel::text::number(v)
+        ))
+    }
 }
 
 fn side_list(game: &Game) -> String {

@@ -1,5 +1,12 @@
 //! The orders file format: one order per entry, a side and exactly one action. See
 //! "Orders files" in `docs/scenario-format.md`.
+//!
+//! An entry is read as [`OrderSpec`], a side beside one optional field per kind of order
+//! (the file's shape: `{side: blue, move: {piece, path}}`); [`OrderSpec::kind`] turns it
+//! into an [`OrderKind`], one variant per kind, or says that it names none or several. It
+//! names every field of the entry, so a kind added to the entry does not compile until it
+//! has its variant, and every `match` on the variant (resolving an order) until it has its
+//! arm.
 
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +59,98 @@ pub struct OrderSpec {
     /// Place a piece during the set-up (`{piece, at, facing}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deploy: Option<DeploySpec>,
+}
+
+/// The kind of an orders-file entry, with what it says: the one kind field of an
+/// [`OrderSpec`] that is set ([`OrderSpec::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OrderKind<'a> {
+    /// `move: {piece, path}`.
+    Move(&'a MoveSpec),
+    /// `move_to: {piece, to, facing}`.
+    MoveTo(&'a MoveToSpec),
+    /// `face: {piece, facing}`.
+    Face(&'a FaceOrderSpec),
+    /// `mode: {piece, mode}`.
+    Mode(&'a ModeOrderSpec),
+    /// `act: {piece, action, target, intent}`.
+    Act(&'a ActSpec),
+    /// `redeploy: {piece, to}`.
+    Redeploy(&'a RedeploySpec),
+    /// `save: {piece, toward}`.
+    Save(&'a SaveSpec),
+    /// `extend: {piece, to}`.
+    Extend(&'a RedeploySpec),
+    /// `gather: NAME`.
+    Gather(&'a str),
+    /// `deploy: {piece, at, facing}`.
+    Deploy(&'a DeploySpec),
+    /// `end_phase: true`.
+    EndPhase,
+}
+
+/// An entry that names no kind of order, or more than one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotOneKind;
+
+impl core::fmt::Display for NotOneKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let keys: Vec<String> = OrderSpec::default()
+            .slots()
+            .iter()
+            .map(|(key, _)| format!("`{key}`"))
+            .collect();
+        write!(f, "each order needs exactly one of {}", keys.join(", "))
+    }
+}
+
+impl std::error::Error for NotOneKind {}
+
+impl OrderSpec {
+    /// The order's kind: the one kind field that is set.
+    ///
+    /// # Errors
+    /// [`NotOneKind`] when none is set or several are; its words list the kinds.
+    pub fn kind(&self) -> Result<OrderKind<'_>, NotOneKind> {
+        let mut set = self.slots().into_iter().filter_map(|(_, kind)| kind);
+        match (set.next(), set.next()) {
+            (Some(kind), None) => Ok(kind),
+            _ => Err(NotOneKind),
+        }
+    }
+
+    /// Each kind's key, as the file writes it, and its variant when the entry sets it. The
+    /// pattern names every field (no `..`): a field added to the entry is a compile error
+    /// here until it has its slot.
+    fn slots(&self) -> [(&'static str, Option<OrderKind<'_>>); 11] {
+        let Self {
+            side: _,
+            r#move,
+            move_to,
+            face,
+            mode,
+            act,
+            end_phase,
+            redeploy,
+            save,
+            extend,
+            gather,
+            deploy,
+        } = self;
+        [
+            ("move", r#move.as_ref().map(OrderKind::Move)),
+            ("move_to", move_to.as_ref().map(OrderKind::MoveTo)),
+            ("face", face.as_ref().map(OrderKind::Face)),
+            ("mode", mode.as_ref().map(OrderKind::Mode)),
+            ("act", act.as_ref().map(OrderKind::Act)),
+            ("redeploy", redeploy.as_ref().map(OrderKind::Redeploy)),
+            ("save", save.as_ref().map(OrderKind::Save)),
+            ("extend", extend.as_ref().map(OrderKind::Extend)),
+            ("gather", gather.as_deref().map(OrderKind::Gather)),
+            ("deploy", deploy.as_ref().map(OrderKind::Deploy)),
+            ("end_phase: true", end_phase.then_some(OrderKind::EndPhase)),
+        ]
+    }
 }
 
 /// `deploy: {piece, at, facing}`.
