@@ -5,7 +5,7 @@
 
 use grognard_kernel::Cost;
 use grognard_kernel::Ratio;
-use grognard_kernel::action::{Action, Event, Order};
+use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
 use grognard_kernel::game::{Game, Reach};
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::Hooks;
@@ -61,10 +61,9 @@ impl Table {
             .id
     }
 
-    pub(crate) fn order(&mut self, side: SideId, action: Action) -> Result<Vec<Event>, String> {
+    pub(crate) fn order(&mut self, side: SideId, action: Action) -> Result<Vec<Event>, Refusal> {
         self.game
             .apply(&Order { side, action }, self.hooks.as_mut())
-            .map_err(|r| r.message)
     }
 
     pub(crate) fn ok(&mut self, side: SideId, action: Action) -> Vec<Event> {
@@ -97,7 +96,7 @@ impl Table {
         &mut self,
         name: &str,
         path: &[(i32, i32)],
-    ) -> Result<Vec<Event>, String> {
+    ) -> Result<Vec<Event>, Refusal> {
         let piece = self.id(name);
         let side = self.game.piece(piece).map_or(FRENCH, |p| p.side);
         let path = path.iter().map(|(c, r)| Cell::new(*c, *r)).collect();
@@ -136,6 +135,23 @@ impl Table {
                 .find(|r| r.cell == Cell::new(cell.0, cell.1))
                 .map(|r| r.cost),
             other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// Asserts that `result` was refused with `kind` (the kernel's reason, or `HookFailed` for
+/// a refusal of the ruleset's scripts) in words that say `words` (prose: which rule refused
+/// is said only in them).
+pub(crate) fn refused(result: Result<Vec<Event>, Refusal>, kind: RefusalKind, words: &str) {
+    match result {
+        Ok(events) => panic!("expected a refusal ({words}), got {events:?}"),
+        Err(r) => {
+            assert_eq!(r.kind, kind, "{}", r.message);
+            assert!(
+                r.message.contains(words),
+                "expected `{words}` in: {}",
+                r.message
+            );
         }
     }
 }
@@ -230,10 +246,7 @@ fn infantry_enters_medium_woods_orthogonally_but_saves_its_points_for_a_diagonal
     t.until_movement(FRENCH);
     assert!(t.move_path("j", &[(8, 6)]).is_ok(), "orthogonal into woods");
     let diagonal = t.move_path("i", &[(6, 6)]);
-    assert!(
-        diagonal.is_err_and(|e| e.contains("the path costs 2")),
-        "diagonal into woods in one phase"
-    );
+    refused(diagonal, RefusalKind::TooFar, "the path costs 2");
     let i = t.id("i");
     t.ok(
         FRENCH,
@@ -295,9 +308,10 @@ fn rivers_are_crossed_only_at_fords_and_bridges_each_with_a_capacity_per_turn() 
     t.move_path("h", &[(5, 7)])
         .unwrap_or_else(|e| panic!("{e}"));
     let third = t.move_path("k", &[(5, 7)]);
-    assert!(
-        third.is_err_and(|e| e.contains("carried all the pieces it can this turn")),
-        "the bridge has carried its two commands"
+    refused(
+        third,
+        RefusalKind::Impassable,
+        "carried all the pieces it can this turn",
     );
     t.move_path("d", &[(3, 7)])
         .unwrap_or_else(|e| panic!("{e}"));
@@ -373,9 +387,13 @@ fn at_most_two_squares_in_strategic_mode_and_one_in_battle_mode() {
     .unwrap_or_else(|e| panic!("{e}"));
     t.until_movement(FRENCH);
     let two = t.move_path("c", &[(7, 6), (7, 5)]);
-    assert!(two.is_err_and(|e| e.contains("at most 1 cell in battle mode")));
+    refused(two, RefusalKind::TooFar, "at most 1 cell in battle mode");
     let three = t.move_path("s", &[(3, 6), (3, 5), (3, 4)]);
-    assert!(three.is_err_and(|e| e.contains("at most 2 cells in strategic mode")));
+    refused(
+        three,
+        RefusalKind::TooFar,
+        "at most 2 cells in strategic mode",
+    );
 }
 
 #[test]
@@ -400,12 +418,7 @@ fn points_are_saved_only_for_a_reason_and_never_kept_in_reserve() {
             toward: Cell::new(6, 8),
         },
     );
-    assert!(
-        train
-            .as_ref()
-            .is_err_and(|e| e.contains("only in battle or road mode")),
-        "{train:?}"
-    );
+    refused(train, RefusalKind::BadMode, "only in battle or road mode");
     // Strategic infantry has all it needs for an orthogonal step: no reserve.
     let reserve = t.order(
         FRENCH,
@@ -414,7 +427,7 @@ fn points_are_saved_only_for_a_reason_and_never_kept_in_reserve() {
             toward: Cell::new(3, 6),
         },
     );
-    assert!(reserve.is_err_and(|e| e.contains("no standing reserve")));
+    refused(reserve, RefusalKind::TooFar, "no standing reserve");
     // Battle mode saves to reach an adjacent square: ½ now, ½ next phase, then it steps.
     t.ok(
         FRENCH,
@@ -466,7 +479,7 @@ fn strategic_to_battle_takes_a_stationary_phase_and_battle_to_strategic_is_immed
             mode: battle,
         },
     );
-    assert!(late.is_err_and(|e| e.contains("standing still")));
+    refused(late, RefusalKind::AlreadyUsed, "standing still");
     t.ok(
         FRENCH,
         Action::Mode {
@@ -486,7 +499,11 @@ fn strategic_to_battle_takes_a_stationary_phase_and_battle_to_strategic_is_immed
         },
     );
     let after = t.move_path("i", &[(7, 5)]);
-    assert!(after.is_err_and(|e| e.contains("changed from strategic to battle mode this phase")));
+    refused(
+        after,
+        RefusalKind::AlreadyUsed,
+        "changed from strategic to battle mode this phase",
+    );
 
     let overlay = load_ruleset(&root().join("rulesets/square-blocks-battlemap.yaml"))
         .unwrap_or_else(|d| panic!("{d}"));
@@ -522,7 +539,11 @@ fn no_more_than_two_and_a_half_blocks_dummies_included() {
     t.move_path("h", &[(7, 7)])
         .unwrap_or_else(|e| panic!("{e}"));
     let over = t.move_path("k", &[(7, 7)]);
-    assert!(over.is_err_and(|e| e.contains("3 blocks there, over the limit of 2½")));
+    refused(
+        over,
+        RefusalKind::Occupied,
+        "3 blocks there, over the limit of 2½",
+    );
 }
 
 #[test]
@@ -538,7 +559,11 @@ fn a_square_holds_at_most_150_figures_and_road_columns_never_stack() {
     );
     t.until_movement(FRENCH);
     let over = t.move_path("b", &[(7, 7)]);
-    assert!(over.is_err_and(|e| e.contains("160 figures there, over the limit of 150")));
+    refused(
+        over,
+        RefusalKind::Occupied,
+        "160 figures there, over the limit of 150",
+    );
     t.move_path("c", &[(7, 7)])
         .unwrap_or_else(|e| panic!("{e}"));
     let road = "  features:\n    - feature: road\n      path: [[7, 9], [7, 8], [7, 7]]\n";
@@ -551,7 +576,7 @@ fn a_square_holds_at_most_150_figures_and_road_columns_never_stack() {
     );
     r.until_movement(FRENCH);
     let stack = r.move_path("b", &[(7, 7)]);
-    assert!(stack.is_err_and(|e| e.contains("road mode cannot share")));
+    refused(stack, RefusalKind::Occupied, "road mode cannot share");
 }
 
 #[test]
@@ -580,9 +605,13 @@ fn extension_arrows_spread_a_command_with_at_least_five_figures_a_square() {
             to: Cell::new(9, 7),
         },
     );
-    assert!(third.is_err_and(|e| e.contains("12 figures to divide over 3 cells")));
+    refused(
+        third,
+        RefusalKind::TooFar,
+        "12 figures to divide over 3 cells",
+    );
     let moving = t.move_path("a", &[(7, 6)]);
-    assert!(moving.is_err_and(|e| e.contains("gather it before moving")));
+    refused(moving, RefusalKind::BadPath, "gather it before moving");
     t.ok(FRENCH, Action::Gather { piece: a });
     assert_eq!(t.at("a"), Some(Cell::new(7, 7)));
 }
@@ -618,9 +647,17 @@ fn forward_deployment_needs_battle_mode_a_feature_and_half_a_point_and_is_announ
             },
         )
     };
-    assert!(act(&mut t, "o").is_err_and(|e| e.contains("no terrain feature")));
-    assert!(act(&mut t, "s").is_err_and(|e| e.contains("battle mode")));
-    assert!(act(&mut t, "n").is_err_and(|e| e.contains("needs ½ mp saved")));
+    refused(
+        act(&mut t, "o"),
+        RefusalKind::HookFailed,
+        "no terrain feature",
+    );
+    refused(act(&mut t, "s"), RefusalKind::HookFailed, "battle mode");
+    refused(
+        act(&mut t, "n"),
+        RefusalKind::HookFailed,
+        "needs ½ mp saved",
+    );
     act(&mut t, "w").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(t.counter("w", "saved_mp"), 0);
     // The opponent is told.
@@ -667,10 +704,18 @@ fn officers_and_scouts_move_in_both_command_phases_and_blocks_in_the_movement_ph
     t.move_path("a", &[(7, 2)])
         .unwrap_or_else(|e| panic!("{e}"));
     let block = t.move_path("i", &[(3, 11)]);
-    assert!(block.is_err_and(|e| e.contains("only scout, adc, officer pieces move")));
+    refused(
+        block,
+        RefusalKind::OutOfPhase,
+        "only scout, adc, officer pieces move",
+    );
     t.until_movement(FRENCH);
     let officer = t.move_path("s", &[(7, 10)]);
-    assert!(officer.is_err_and(|e| e.contains("in the movement phase only")));
+    refused(
+        officer,
+        RefusalKind::OutOfPhase,
+        "in the movement phase only",
+    );
     t.move_path("i", &[(3, 11)])
         .unwrap_or_else(|e| panic!("{e}"));
 }
@@ -805,7 +850,7 @@ fn a_lost_scout_goes_back_to_its_headquarters_and_sits_out_the_turn() {
                 path: vec![Cell::new(7, 12)],
             },
         );
-        assert!(stuck.is_err_and(|e| e.contains("cannot move: it is lost")));
+        refused(stuck, RefusalKind::AlreadyUsed, "cannot move: it is lost");
         // Next turn it rides again (unless the new turn's fate roll loses it once more).
         t.until_movement(AUSTRIANS);
         t.ok(AUSTRIANS, Action::EndPhase);
@@ -875,7 +920,11 @@ fn the_battlemap_holds_two_markers_a_square() {
     let mut map = Table::with(overlay, &pieces, "", &[]).unwrap_or_else(|e| panic!("{e}"));
     map.until_movement(FRENCH);
     let third = map.move_path("c", &[(7, 7)]);
-    assert!(third.is_err_and(|e| e.contains("3 markers there, over the limit of 2")));
+    refused(
+        third,
+        RefusalKind::Occupied,
+        "3 markers there, over the limit of 2",
+    );
 }
 
 #[test]
@@ -890,6 +939,7 @@ fn small_commands_hold_ten_figures_or_less() {
     };
     assert!(start(10).is_ok());
     let eleven = start(11);
+    // prose: a scenario that cannot start is told in the loader's words.
     assert!(
         eleven
             .as_ref()
