@@ -7,18 +7,18 @@ use grognard_kernel::ids::{FlagId, PieceTypeId};
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{ExitBaseline, HalfHexRulesSpec, PieceTypeSpec};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
-fn types(cx: &mut Cx, names: &Names<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
+fn types(cx: &mut Cx, names: &NameTable<'_>, list: &[Located<String>]) -> Vec<PieceTypeId> {
     names.ids(cx, kind::PieceType, list)
 }
 
-fn flag(cx: &mut Cx, names: &Names<'_>, f: &Located<String>) -> Option<FlagId> {
+fn flag(cx: &mut Cx, names: &NameTable<'_>, f: &Located<String>) -> Option<FlagId> {
     names.id(cx, kind::Flag, f)
 }
 
 /// One piece type's company rules.
-pub(crate) fn compile_company(cx: &mut Cx, names: &Names<'_>, spec: &PieceTypeSpec) -> Company {
+pub(crate) fn compile_company(cx: &mut Cx, names: &NameTable<'_>, spec: &PieceTypeSpec) -> Company {
     let exits = spec.exits.as_ref().map(|e| {
         let edge = match e.baseline.as_ref().map_or(ExitBaseline::Own, |b| b.value) {
             ExitBaseline::Own => ExitEdge::Own,
@@ -92,7 +92,7 @@ pub(crate) fn compile_company(cx: &mut Cx, names: &Names<'_>, spec: &PieceTypeSp
 /// The ruleset's `half_hexes` rules.
 pub(crate) fn compile_half_hexes(
     cx: &mut Cx,
-    names: &Names<'_>,
+    names: &NameTable<'_>,
     spec: Option<&HalfHexRulesSpec>,
 ) -> HalfHexRules {
     let Some(spec) = spec else {

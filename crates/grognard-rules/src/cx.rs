@@ -2,7 +2,7 @@
 //! that reports an unknown name (with "did you mean") at its location, [`Cx::lookup`]. Every
 //! part of the compiler (the ruleset sections, scenarios, sighting, company, turning) takes
 //! one; it imports nothing from them. A name of a kind (a flag, a die, an optional rule) is
-//! looked up through `crate::names::Names`, which calls `lookup` with the kind's table and
+//! looked up through `crate::names::NameTable`, which calls `lookup` with the kind's table and
 //! word; `lookup` is called directly only for the names local to one section (a chart's
 //! inputs, a sighting section's charts and phases).
 

@@ -11,12 +11,16 @@
 //! `FlagId`, `names.ids(cx, kind::Mode, list)` the `ModeId`s of a list,
 //! `names.index(cx, kind::Terrain, name)` the position, for the tables kept by index. The
 //! few kinds whose names are a list the caller holds (the dice, as charts add numeric ones;
-//! a die's faces; a sighting section's levels) are looked up with [`Names::find`] and the
+//! a die's faces; a sighting section's levels) are looked up with [`NameTable::find`] and the
 //! same kind words.
 //!
 //! A ruleset's table is built from the decoded file before any section is compiled
-//! ([`Names::new`]); a scenario's from the compiled rules, with its sides and regions
-//! ([`Names::of_rules`]).
+//! ([`NameTable::new`]); a scenario's from the compiled rules, with its sides and regions
+//! ([`NameTable::of_rules`]).
+//!
+//! Not to be confused with the kernel's `grognard_kernel::ids::Names`, one interned list of
+//! names (a compiled ruleset's attributes and face tags), which the compiler builds from
+//! this table.
 
 use grognard_kernel::rules::{GeometryRules, Rules};
 
@@ -26,7 +30,7 @@ use crate::model::{GeometryKind, RulesetSpec};
 use crate::named::NamedMap;
 
 /// Every table of names the sections of a ruleset (or a scenario's `victory:`) refer to.
-pub(crate) struct Names<'a> {
+pub(crate) struct NameTable<'a> {
     pub(crate) modes: Vec<&'a str>,
     pub(crate) counters: Vec<&'a str>,
     pub(crate) flags: Vec<&'a str>,
@@ -64,7 +68,7 @@ pub(crate) struct ScenarioNames<'a> {
     pub(crate) regions: Vec<&'a str>,
 }
 
-impl<'a> Names<'a> {
+impl<'a> NameTable<'a> {
     /// A ruleset's names, from its decoded file (`tags` as the dice section found them).
     pub(crate) fn new(spec: &'a RulesetSpec, tags: Vec<&'a str>) -> Self {
         let mut intents: Vec<&str> = spec
@@ -105,7 +109,7 @@ impl<'a> Names<'a> {
     }
 
     /// A scenario's names: its ruleset's, read back from the compiled `rules`, and its own
-    /// sides and regions (the regions once its board is compiled: [`Names::with_regions`]).
+    /// sides and regions (the regions once its board is compiled: [`NameTable::with_regions`]).
     pub(crate) fn of_rules(rules: &'a Rules, scenario: ScenarioNames<'a>) -> Self {
         Self {
             modes: rules.modes.iter().map(|m| m.name.as_str()).collect(),
@@ -184,7 +188,7 @@ impl<'a> Names<'a> {
 
     /// The id of `name`, a name of `kind` found among `list`, a table the caller holds (the
     /// dice as the charts add to them, a die's faces, a sighting section's levels); an
-    /// unknown name is reported as [`Names::id`] reports it.
+    /// unknown name is reported as [`NameTable::id`] reports it.
     pub(crate) fn find<'l, K: Kind>(
         cx: &mut Cx,
         kind: K,
@@ -221,10 +225,10 @@ pub(crate) trait Kind: Copy {
     const WHAT: &'static str;
 }
 
-/// A kind of name the ruleset (or scenario) declares, kept in a table of [`Names`].
+/// A kind of name the ruleset (or scenario) declares, kept in a table of [`NameTable`].
 pub(crate) trait Declared: Kind {
     /// The names of this kind, in order.
-    fn table<'n>(names: &'n Names<'_>) -> &'n [&'n str];
+    fn table<'n>(names: &'n NameTable<'_>) -> &'n [&'n str];
 }
 
 /// The kinds of name, one unit struct each.
@@ -234,7 +238,7 @@ pub(crate) mod kind {
         SideId, StackId, TagId, TerrainId,
     };
 
-    use super::{Declared, Kind, Names};
+    use super::{Declared, Kind, NameTable};
 
     macro_rules! kinds {
         ($($kind:ident: $id:ty, $what:literal $(, |$n:ident| $table:expr)?;)+) => {
@@ -249,7 +253,7 @@ pub(crate) mod kind {
                 }
 
                 $(impl Declared for $kind {
-                    fn table<'n>($n: &'n Names<'_>) -> &'n [&'n str] {
+                    fn table<'n>($n: &'n NameTable<'_>) -> &'n [&'n str] {
                         $table
                     }
                 })?
@@ -277,7 +281,7 @@ pub(crate) mod kind {
         Intent: usize, "intent", |n| &n.intents;
         Side: SideId, "side", |n| n.scenario.as_ref().map_or(&[], |s| &s.sides);
         Region: usize, "region", |n| n.scenario.as_ref().map_or(&[], |s| &s.regions);
-        // Names in a list the caller holds: `Names::find`.
+        // Names in a list the caller holds: `NameTable::find`.
         Die: DieId, "die";
         Face: u8, "face";
         SightLevel: u8, "sighting level";

@@ -16,7 +16,7 @@ use crate::cx::{Cx, FromIndex};
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
 use crate::model::{Baseline, BoardSpec, PieceSpec, RegionSpec, ScenarioSpec, Text};
-use crate::names::{Names, ScenarioNames, kind};
+use crate::names::{NameTable, ScenarioNames, kind};
 use crate::number::parse_len;
 
 /// Largest grid side accepted (a 1000 × 1000 board is a million cells).
@@ -106,7 +106,7 @@ pub fn compile_scenario(
         sides: spec.sides.names().collect(),
         regions: Vec::new(),
     };
-    let names = Names::of_rules(rules, sides_named);
+    let names = NameTable::of_rules(rules, sides_named);
     let board = compile_board(&mut cx, spec, rules, &names, &root);
     let names = names.with_regions(board.regions.iter().map(|r| r.name.as_str()).collect());
     let sides = compile_sides(&mut cx, spec, &root);
@@ -156,7 +156,7 @@ fn compile_board(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     rules: &Rules,
-    names: &Names,
+    names: &NameTable,
     root: &Location,
 ) -> Board {
     let b = &spec.board;
@@ -306,7 +306,13 @@ fn compile_region(
 
 /// A grid board: its size, the terrain of each cell from the `map` and the painted
 /// `terrain:` lists (the first terrain elsewhere), and its half-hexes.
-fn grid_surface(cx: &mut Cx, b: &BoardSpec, grid: Grid, names: &Names, root: &Location) -> Surface {
+fn grid_surface(
+    cx: &mut Cx,
+    b: &BoardSpec,
+    grid: Grid,
+    names: &NameTable,
+    root: &Location,
+) -> Surface {
     let side = |v: &Option<Located<i32>>| v.as_ref().map_or(0, |v| v.value);
     let (cols, rows) = (side(&b.cols), side(&b.rows));
     if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
@@ -366,7 +372,7 @@ fn paint_map(
     b: &BoardSpec,
     map: &Located<String>,
     cols: i32,
-    names: &Names,
+    names: &NameTable,
     terrain: &mut [TerrainId],
 ) {
     let rows = terrain.len() / cols as usize;
@@ -420,7 +426,7 @@ fn paint_map(
 }
 
 /// An open table: its size in inches and its terrain areas.
-fn open_surface(cx: &mut Cx, b: &BoardSpec, names: &Names, root: &Location) -> Surface {
+fn open_surface(cx: &mut Cx, b: &BoardSpec, names: &NameTable, root: &Location) -> Surface {
     let mut len = |v: &Option<Located<Text>>, what: &str| -> Len {
         match v {
             Some(l) => match parse_len(&l.value) {
@@ -485,7 +491,13 @@ fn open_surface(cx: &mut Cx, b: &BoardSpec, names: &Names, root: &Location) -> S
 
 /// The boundary features (`features:` lines, by `path` or `between` pairs of neighbouring
 /// cells) into the board's links.
-fn add_features(cx: &mut Cx, b: &BoardSpec, names: &Names, grid: Option<&Grid>, board: &mut Board) {
+fn add_features(
+    cx: &mut Cx,
+    b: &BoardSpec,
+    names: &NameTable,
+    grid: Option<&Grid>,
+    board: &mut Board,
+) {
     for line in &b.features {
         let Some(f) = names.id(cx, kind::Feature, &line.feature) else {
             continue;
@@ -563,7 +575,7 @@ fn compile_pieces(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     rules: &Rules,
-    names: &Names,
+    names: &NameTable,
     deploying: &[bool],
 ) -> (Vec<PieceSetup>, Vec<Location>) {
     let grid = grid_of(rules);
@@ -721,7 +733,7 @@ fn compile_deployment(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     board: &Board,
-    names: &Names,
+    names: &NameTable,
     pieces: &[PieceSetup],
     locations: &[Location],
 ) -> Vec<Vec<Cell>> {
@@ -817,7 +829,7 @@ fn compile_choices(
     cx: &mut Cx,
     spec: &ScenarioSpec,
     rules: &Rules,
-    names: &Names,
+    names: &NameTable,
 ) -> (Vec<bool>, Vec<i32>) {
     let mut options: Vec<bool> = rules.options.iter().map(|o| o.default).collect();
     for o in spec.options.iter() {

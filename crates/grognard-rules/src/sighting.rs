@@ -13,10 +13,10 @@ use grognard_kernel::knowledge::{
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{ContactSpec, DecoySpec, MarkSpec, SightChartSpec, SightingSpec};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// What the section reads from the sections compiled before it (its names it looks up in
-/// [`Names`]).
+/// [`NameTable`]).
 pub(crate) struct Compiled<'a> {
     /// Every phase of every sequence, for `spotting_phases`.
     pub phases: &'a [String],
@@ -108,7 +108,8 @@ fn offsets(
                 None => (cell, false),
             };
             let located = Located::new(letter.to_owned(), row.location.clone());
-            let Some(level) = Names::find(cx, kind::SightLevel, &located, levels.iter().copied())
+            let Some(level) =
+                NameTable::find(cx, kind::SightLevel, &located, levels.iter().copied())
             else {
                 continue;
             };
@@ -128,7 +129,7 @@ fn chart(
     name: &Located<String>,
     spec: &SightChartSpec,
     levels: &[&str],
-    names: &Names,
+    names: &NameTable,
     compiled: &Compiled<'_>,
 ) -> SightChartDef {
     let shape = if !spec.offsets.is_empty() {
@@ -165,7 +166,7 @@ fn chart(
             .range
             .iter()
             .map(|b| {
-                let level = Names::find(cx, kind::SightLevel, &b.level, levels.iter().copied())
+                let level = NameTable::find(cx, kind::SightLevel, &b.level, levels.iter().copied())
                     .unwrap_or(0);
                 let from_terrain = b
                     .from
@@ -248,7 +249,7 @@ fn chart(
 pub(crate) fn compile_sighting(
     cx: &mut Cx,
     spec: &SightingSpec,
-    names: &Names,
+    names: &NameTable,
     compiled: &Compiled<'_>,
     root: &crate::diag::Location,
 ) -> SightingRules {
@@ -342,7 +343,7 @@ fn observers(
     cx: &mut Cx,
     spec: &SightingSpec,
     chart_names: &[&str],
-    names: &Names,
+    names: &NameTable,
 ) -> Vec<ObserverRule> {
     spec.observers
         .iter()
@@ -374,10 +375,15 @@ fn observers(
 
 /// The contact rule: how near an enemy comes before a side's piece meets it, and what it
 /// then sees.
-fn contact_rule(cx: &mut Cx, c: &ContactSpec, level_names: &[&str], names: &Names) -> ContactRule {
+fn contact_rule(
+    cx: &mut Cx,
+    c: &ContactSpec,
+    level_names: &[&str],
+    names: &NameTable,
+) -> ContactRule {
     ContactRule {
         within: c.within.max(1),
-        level: Names::find(cx, kind::SightLevel, &c.level, level_names.iter().copied())
+        level: NameTable::find(cx, kind::SightLevel, &c.level, level_names.iter().copied())
             .unwrap_or(0),
         stops: c.stops.unwrap_or(true),
         each_step: c.each_step,
@@ -393,7 +399,7 @@ fn contact_rule(cx: &mut Cx, c: &ContactSpec, level_names: &[&str], names: &Name
 fn decoy_rule(
     cx: &mut Cx,
     d: &DecoySpec,
-    names: &Names,
+    names: &NameTable,
     dummy_types: &[bool],
 ) -> Option<DecoyRule> {
     let option = match &d.option {
@@ -426,7 +432,7 @@ fn decoy_rule(
 }
 
 /// A band's `not_when` entry: a counter at a level or a flag, exactly one.
-fn piece_mark(cx: &mut Cx, names: &Names, m: &Located<MarkSpec>) -> Option<PieceMark> {
+fn piece_mark(cx: &mut Cx, names: &NameTable, m: &Located<MarkSpec>) -> Option<PieceMark> {
     match (&m.value.counter, &m.value.flag) {
         (Some(c), None) => {
             let id = names.id(cx, kind::Counter, c)?;

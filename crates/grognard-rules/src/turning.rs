@@ -7,12 +7,12 @@ use grognard_kernel::turning::{SlowedBy, Turning};
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{SlowedBySpec, TurningSpec};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// One piece type's `turning:` rules (`name` is the type, for messages).
 pub(crate) fn compile_turning(
     cx: &mut Cx,
-    names: &Names<'_>,
+    names: &NameTable<'_>,
     name: &str,
     spec: Option<&TurningSpec>,
 ) -> Turning {
@@ -87,7 +87,7 @@ pub(crate) fn compile_turning(
 /// The ruleset's `slowed_by` list.
 pub(crate) fn compile_slowed_by(
     cx: &mut Cx,
-    names: &Names<'_>,
+    names: &NameTable<'_>,
     specs: &[Located<SlowedBySpec>],
 ) -> Vec<SlowedBy> {
     specs

@@ -7,10 +7,14 @@ use grognard_kernel::victory::{HoldRule, LoseRule, LoseWhen, VictoryRules};
 
 use crate::cx::Cx;
 use crate::model::VictorySpec;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// Compiles a `victory:` section; problems go to `cx`.
-pub(crate) fn compile_victory(cx: &mut Cx, spec: &VictorySpec, names: &Names<'_>) -> VictoryRules {
+pub(crate) fn compile_victory(
+    cx: &mut Cx,
+    spec: &VictorySpec,
+    names: &NameTable<'_>,
+) -> VictoryRules {
     let type_id = |cx: &mut Cx, n| names.id(cx, kind::PieceType, n);
     let mut removed = Vec::new();
     for entry in spec.removed.iter() {

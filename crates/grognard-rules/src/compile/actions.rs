@@ -15,11 +15,15 @@ use super::Cx;
 use super::charts::compile_effect;
 use super::checks::{check_binding, check_pursuits};
 use crate::amount::AmountScope;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// The counters, each with its bounds and the effects of its thresholds on the piece
 /// carrying it.
-pub(super) fn compile_counters(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<CounterDef> {
+pub(super) fn compile_counters(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &NameTable,
+) -> Vec<CounterDef> {
     spec.counters
         .iter()
         .map(|c| {
@@ -80,7 +84,7 @@ pub(super) fn compile_counters(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
 pub(super) fn compile_actions(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     charts: &[ChartDef],
 ) -> Vec<ActionDef> {
     let defs: Vec<ActionDef> = spec
@@ -131,7 +135,7 @@ fn misspelt_row(
 fn compile_action(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     charts: &[ChartDef],
     name: &Located<String>,
     v: &ActionSpec,
@@ -247,7 +251,7 @@ fn compile_action(
 /// flag in both would bar every target, and is refused at its second mention.
 fn target_flags(
     cx: &mut Cx,
-    names: &Names,
+    names: &NameTable,
     v: &ActionSpec,
     list: &[Located<String>],
     target: TargetRule,
@@ -279,7 +283,7 @@ fn target_flags(
 
 /// `range: [lo, hi]`: whole cells on a grid; on an open table rule inches to the hundredth,
 /// which the kernel compares with the exact distance.
-fn compile_range(cx: &mut Cx, names: &Names, v: &ActionSpec) -> Option<(Cost, Cost)> {
+fn compile_range(cx: &mut Cx, names: &NameTable, v: &ActionSpec) -> Option<(Cost, Cost)> {
     let range = v.range.as_ref()?;
     let [lo, hi] = range.value;
     let (lo, hi) = (lo.0, hi.0);
@@ -309,7 +313,7 @@ fn compile_range(cx: &mut Cx, names: &Names, v: &ActionSpec) -> Option<(Cost, Co
 /// giving both is refused at the second (one of them says it all).
 fn target_filter(
     cx: &mut Cx,
-    names: &Names,
+    names: &NameTable,
     v: &ActionSpec,
     list: &[Located<String>],
     target: TargetRule,

@@ -10,7 +10,7 @@ use crate::model::{self, GeometryKind, RulesetSpec};
 
 use super::parse::cost_or_impassable;
 use super::{Cx, table_scale};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// The board's geometry (square, hex or open, with its step costs or scale) and the
 /// width of the front and rear arcs (the geometry's defaults unless the ruleset says).
@@ -63,7 +63,11 @@ pub(super) fn compile_geometry(cx: &mut Cx, spec: &RulesetSpec) -> (GeometryRule
 
 /// The terrain types with their attributes and, on open tables, how far sight reaches
 /// into and through them (rule inches to table thou, through the table's scale).
-pub(super) fn compile_terrain(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<TerrainDef> {
+pub(super) fn compile_terrain(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &NameTable,
+) -> Vec<TerrainDef> {
     if spec.terrain.is_empty() {
         cx.error(
             &spec.ruleset.location,
@@ -102,7 +106,11 @@ pub(super) fn compile_terrain(cx: &mut Cx, spec: &RulesetSpec, names: &Names) ->
 
 /// The boundary features: roads, barriers (with their cost, or impassable, and the modes
 /// they stop) and crossings.
-pub(super) fn compile_features(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<FeatureDef> {
+pub(super) fn compile_features(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &NameTable,
+) -> Vec<FeatureDef> {
     spec.features
         .iter()
         .map(|f| {
@@ -182,7 +190,7 @@ fn feature_kind(cx: &mut Cx, name: &str, f: &model::FeatureSpec) -> Option<Featu
 pub(super) fn compile_movement(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
 ) -> Vec<MoveClassDef> {
     spec.movement
         .iter()

@@ -17,14 +17,14 @@ use crate::model::{
 
 use super::{Cx, DiceUse, parse_dice, parse_range};
 use crate::amount::{AmountScope, compile_amount, factor, rounding};
-use crate::names::{Declared, Names, kind};
+use crate::names::{Declared, NameTable, kind};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
 pub(super) fn compile_effect(
     cx: &mut Cx,
     e: &EffectSpec,
     default_who: Who,
-    names: &Names,
+    names: &NameTable,
     at: &Location,
     scope: &AmountScope<'_>,
 ) -> Option<Effect> {
@@ -121,7 +121,7 @@ pub(super) fn compile_chart(
     spec: &ChartSpec,
     dice: &mut Vec<DieDef>,
     die_names: &mut Vec<String>,
-    names: &Names,
+    names: &NameTable,
 ) -> ChartDef {
     let (expr, constant) = parse_dice(cx, &spec.dice, dice, die_names, DiceUse::Chart);
     if constant != 0 && spec.bands.is_some() {
@@ -291,7 +291,7 @@ fn compile_input(
     name: &Located<String>,
     v: &InputSpec,
     input_names: &[&str],
-    names: &Names,
+    names: &NameTable,
 ) -> InputDef {
     let source = v
         .from
@@ -354,7 +354,7 @@ fn input_source(
     cx: &mut Cx,
     from: &Located<String>,
     v: &InputSpec,
-    names: &Names,
+    names: &NameTable,
 ) -> Option<InputSource> {
     let mut words = from.value.split_whitespace();
     let head = words.next().unwrap_or("");
@@ -379,7 +379,7 @@ fn input_source(
     };
     fn named<K: Declared>(
         cx: &mut Cx,
-        names: &Names,
+        names: &NameTable,
         kind: K,
         need: impl Fn(&mut Cx, &'static str) -> Option<Located<String>>,
     ) -> Option<K::Id> {
@@ -466,7 +466,7 @@ fn compile_rerolls(
         .iter()
         .filter_map(|r| {
             let die = match &r.die {
-                Some(d) => Names::find(cx, kind::Die, d, die_names.iter().map(String::as_str))?,
+                Some(d) => NameTable::find(cx, kind::Die, d, die_names.iter().map(String::as_str))?,
                 None => first_die?,
             };
             let def = dice.get(die.index())?;
@@ -474,7 +474,7 @@ fn compile_rerolls(
                 .faces
                 .iter()
                 .filter_map(|f| {
-                    Names::find(
+                    NameTable::find(
                         cx,
                         kind::Face,
                         f,
@@ -497,7 +497,7 @@ fn band_lookup(
     name: &Located<String>,
     b: &BandsSpec,
     input_names: &[&str],
-    names: &Names,
+    names: &NameTable,
     outcomes: &mut Outcomes,
 ) -> Lookup {
     let base = cx
@@ -523,7 +523,7 @@ fn band_lookup(
 }
 
 /// A band's test: exactly one of `test: always`, `test: never`, `all`, `any`, `at_least`.
-fn face_test(cx: &mut Cx, r: &BandSpec, names: &Names) -> FaceTest {
+fn face_test(cx: &mut Cx, r: &BandSpec, names: &NameTable) -> FaceTest {
     let tags = |cx: &mut Cx, list: &[Located<String>]| names.ids(cx, kind::Tag, list);
     let test = r.test.as_ref().map(|t| t.value);
     match (test, r.all.is_empty(), r.any.is_empty(), r.at_least) {

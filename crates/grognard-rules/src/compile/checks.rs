@@ -14,10 +14,10 @@ use crate::suggest::did_you_mean;
 
 use super::bindings::split_binding;
 use super::{Cx, HOOK_POINTS, MAX_ACTIONS};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// Each `hooks:` entry names a hook point the kernel asks and binds a listed module.
-pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &Names) {
+pub(super) fn check_hooks(cx: &mut Cx, spec: &RulesetSpec, names: &NameTable) {
     for h in spec.hooks.iter() {
         if !HOOK_POINTS.contains(&h.name.value.as_str()) {
             let help = did_you_mean(&h.name.value, HOOK_POINTS.iter().copied())
@@ -86,7 +86,7 @@ pub(super) fn check_pursuits(cx: &mut Cx, spec: &RulesetSpec, defs: &[ActionDef]
     }
 }
 
-pub(super) fn check_binding(cx: &mut Cx, binding: &Located<String>, names: &Names) {
+pub(super) fn check_binding(cx: &mut Cx, binding: &Located<String>, names: &NameTable) {
     match split_binding(&binding.value) {
         Some((module, _)) => {
             let located = Located {

@@ -14,7 +14,7 @@ use crate::model::EffectSpec;
 use crate::number::CostValue;
 
 use super::Cx;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// A command radius from its types and distance, written at `at`: the distance is
 /// required and above 0, the types are piece types of the ruleset.
@@ -23,7 +23,7 @@ pub(super) fn compile_near(
     types: &[Located<String>],
     within: Option<&Located<CostValue>>,
     at: &Location,
-    names: &Names,
+    names: &NameTable,
 ) -> Option<Near> {
     let types = names.ids(cx, kind::PieceType, types);
     let Some(within) = within else {
@@ -55,7 +55,7 @@ pub(super) fn compile_near(
 }
 
 /// The unit a distance is in, as a diagnostic names it.
-fn unit(names: &Names) -> &'static str {
+fn unit(names: &NameTable) -> &'static str {
     if names.open {
         "rule inches, edge to edge, on this open table"
     } else {
@@ -69,7 +69,7 @@ pub(super) fn fall_back(
     e: &EffectSpec,
     d: &Located<CostValue>,
     who: Who,
-    names: &Names,
+    names: &NameTable,
 ) -> Option<grognard_kernel::rules::Effect> {
     let distance: Cost = d.value.into();
     if distance <= Cost::ZERO || (!names.open && distance.hundredths() % 100 != 0) {

@@ -4,11 +4,11 @@
 //!
 //! [`compile`] runs one function per section of the file, in the order below (a section
 //! may use what an earlier one built; the diagnostics are shown sorted by file and line
-//! whatever the order), each resolving names against the one `crate::names::Names` table
+//! whatever the order), each resolving names against the one `crate::names::NameTable`
 //! built after the dice:
 //!
 //! 1. `board::compile_geometry` (geometry and facing arcs), `dice::compile_dice` (the
-//!    dice and their face tags); then the `Names` table;
+//!    dice and their face tags); then the `NameTable`;
 //! 2. `types::compile_modes`, `types::compile_flags`; `board::compile_terrain`,
 //!    `board::compile_features`, `board::compile_movement` (movement classes);
 //!    `types::compile_stacking`, `types::compile_piece_types`;
@@ -40,7 +40,7 @@ use grognard_kernel::rules::{OptionDef, SettingDef};
 pub(crate) use crate::cx::Cx;
 use crate::diag::Diagnostics;
 use crate::model::RulesetSpec;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 mod actions;
 mod bindings;
@@ -82,7 +82,7 @@ pub fn compile(spec: &RulesetSpec, hash: String) -> Result<Rules, Diagnostics> {
     }
     let (geometry, arcs) = board::compile_geometry(cx, spec);
     let (tags, mut dice, mut die_names) = dice::compile_dice(cx, spec);
-    let names = Names::new(spec, tags);
+    let names = NameTable::new(spec, tags);
     let modes = types::compile_modes(cx, spec, &names);
     let mut flags = types::compile_flags(cx, spec);
     let terrain = board::compile_terrain(cx, spec, &names);
@@ -205,7 +205,7 @@ fn table_scale(spec: &RulesetSpec) -> Scale {
 fn compile_sighting(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     sequence: &Sequence,
     piece_types: &[PieceTypeDef],
     charts: &[ChartDef],

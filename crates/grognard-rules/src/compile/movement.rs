@@ -12,11 +12,11 @@ use crate::number::parse_cost;
 
 use super::Cx;
 use crate::cx::FromIndex;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// Zones of control: whether they stop movement, and the counters and flags that lose
 /// them.
-pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> ZocRules {
+pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &NameTable) -> ZocRules {
     spec.zoc
         .as_ref()
         .map_or_else(ZocRules::default, |z| ZocRules {
@@ -28,7 +28,11 @@ pub(super) fn compile_zoc(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Zoc
 
 /// Open tables: threatened zones, closest approach, counted moves, the contact flag,
 /// pivots, and (from `sight:`) whether pieces block sight.
-pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> OpenTableRules {
+pub(super) fn compile_open_table(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &NameTable,
+) -> OpenTableRules {
     let pieces_block_sight = match spec.sight.as_ref().and_then(|s| s.pieces_block.as_ref()) {
         Some(b) if !names.open => {
             cx.error(
@@ -92,7 +96,7 @@ pub(super) fn compile_open_table(cx: &mut Cx, spec: &RulesetSpec, names: &Names)
 }
 
 /// `open_table.pivots`: each piece type's pivot, for all its modes or per mode.
-fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &Names) -> Vec<PivotRule> {
+fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &NameTable) -> Vec<PivotRule> {
     let mut out = Vec::new();
     for t in o.pivots.iter() {
         let Some(piece_type) = names.id(cx, kind::PieceType, &t.name) else {
@@ -159,7 +163,7 @@ fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &Names) -> Vec<PivotRul
 pub(super) fn compile_saving(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
 ) -> Option<SavingRules> {
     let sv = spec.saving.as_ref()?;
     let counter = names.id(cx, kind::Counter, &sv.counter)?;
@@ -179,7 +183,7 @@ pub(super) fn compile_saving(
 pub(super) fn compile_spread(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
 ) -> Option<SpreadRules> {
     spec.spread.as_ref().map(|sp| SpreadRules {
         counter: sp

@@ -9,13 +9,13 @@ use crate::model::{PhaseActor, PhaseSpec, RulesetSpec};
 
 use super::Cx;
 use super::parse::{DiceUse, parse_dice};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// The sequence of play, its variants and its initiative roll.
 pub(super) fn compile_sequence(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     dice: &mut Vec<DieDef>,
     die_names: &mut Vec<String>,
 ) -> Sequence {
@@ -71,7 +71,7 @@ pub(super) fn compile_sequence(
 
 fn phases(
     cx: &mut Cx,
-    names: &Names,
+    names: &NameTable,
     list: &[PhaseSpec],
     root: &crate::diag::Location,
 ) -> Vec<PhaseDef> {
@@ -83,7 +83,7 @@ fn phases(
 /// One phase: who acts, what it allows (`move`, `face`, `mode` or an action), who moves.
 fn compile_phase(
     cx: &mut Cx,
-    names: &Names,
+    names: &NameTable,
     p: &PhaseSpec,
     root: &crate::diag::Location,
 ) -> PhaseDef {
@@ -99,7 +99,7 @@ fn compile_phase(
             "move" => Some(Allowed::Move),
             "face" => Some(Allowed::Face),
             "mode" => Some(Allowed::Mode),
-            _ => Names::find(cx, kind::PhaseAction, a, names.actions.iter().copied())
+            _ => NameTable::find(cx, kind::PhaseAction, a, names.actions.iter().copied())
                 .map(Allowed::Action),
         })
         .collect();

@@ -19,9 +19,9 @@ use super::Cx;
 use super::charts::compile_effect;
 use super::checks::check_effects;
 use super::distances::compile_near;
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
-fn near_of(cx: &mut Cx, spec: &Located<NearSpec>, names: &Names) -> Option<Near> {
+fn near_of(cx: &mut Cx, spec: &Located<NearSpec>, names: &NameTable) -> Option<Near> {
     compile_near(
         cx,
         &spec.value.types,
@@ -36,7 +36,7 @@ fn near_of(cx: &mut Cx, spec: &Located<NearSpec>, names: &Names) -> Option<Near>
 pub(super) fn compile_states(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     flags: &mut [FlagDef],
     piece_types: &mut [PieceTypeDef],
     counters: &[CounterDef],
@@ -123,7 +123,7 @@ pub(super) fn compile_states(
     check_effects(cx, spec, flags);
 }
 
-fn compile_trigger(cx: &mut Cx, t: &TriggerSpec, names: &Names, at: &Location) -> Trigger {
+fn compile_trigger(cx: &mut Cx, t: &TriggerSpec, names: &NameTable, at: &Location) -> Trigger {
     Trigger {
         at_least: t.at,
         effects: t

@@ -13,10 +13,10 @@ use crate::de::Located;
 use crate::model::{self, PieceTypeSpec, RulesetSpec};
 
 use super::{Cx, MAX_FLAGS, footprint, table_scale};
-use crate::names::{Names, kind};
+use crate::names::{NameTable, kind};
 
 /// The modes, each with the modes from which taking it needs a stationary phase.
-pub(super) fn compile_modes(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<ModeDef> {
+pub(super) fn compile_modes(cx: &mut Cx, spec: &RulesetSpec, names: &NameTable) -> Vec<ModeDef> {
     if spec.modes.is_empty() {
         cx.error(
             &spec.ruleset.location,
@@ -63,7 +63,11 @@ pub(super) fn compile_flags(cx: &mut Cx, spec: &RulesetSpec) -> Vec<FlagDef> {
 }
 
 /// The stacking limits: by weight, or by a counter (whole numbers of it).
-pub(super) fn compile_stacking(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -> Vec<StackDef> {
+pub(super) fn compile_stacking(
+    cx: &mut Cx,
+    spec: &RulesetSpec,
+    names: &NameTable,
+) -> Vec<StackDef> {
     spec.stacking
         .iter()
         .map(|s| {
@@ -103,7 +107,7 @@ pub(super) fn compile_stacking(cx: &mut Cx, spec: &RulesetSpec, names: &Names) -
 pub(super) fn compile_piece_types(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     stacking: &[StackDef],
 ) -> Vec<PieceTypeDef> {
     if spec.piece_types.is_empty() {
@@ -121,7 +125,7 @@ pub(super) fn compile_piece_types(
 fn compile_piece_type(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     stacking: &[StackDef],
     name: &Located<String>,
     v: &PieceTypeSpec,
@@ -225,7 +229,7 @@ fn compile_piece_type(
 /// figures).
 fn stack_weights(
     cx: &mut Cx,
-    names: &Names,
+    names: &NameTable,
     stacking: &[StackDef],
     v: &PieceTypeSpec,
 ) -> Vec<Cost> {
@@ -249,7 +253,7 @@ fn stack_weights(
 pub(super) fn add_company(
     cx: &mut Cx,
     spec: &RulesetSpec,
-    names: &Names,
+    names: &NameTable,
     piece_types: &mut [PieceTypeDef],
 ) {
     for (t, p) in piece_types.iter_mut().zip(spec.piece_types.iter()) {
