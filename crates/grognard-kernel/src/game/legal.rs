@@ -60,6 +60,16 @@ pub const OPEN_HEADINGS: i32 = 12;
 /// place to face each of the eight compass points and each located enemy.
 pub const OPEN_FRACTIONS: [i64; 4] = [1, 2, 3, 4];
 
+/// Whose orders of which ruleset action `Game::act_orders` lists: the side, its piece and
+/// the piece's type, and the action.
+#[derive(Clone, Copy)]
+struct ActOf {
+    side: SideId,
+    id: PieceId,
+    kind: crate::ids::PieceTypeId,
+    action: crate::ids::ActionId,
+}
+
 impl Game {
     /// The one answer to "may `side` give an order now": the game goes on, the side is
     /// one of the current phase's actors ([`crate::rules::Actor::includes`]) and has not
@@ -342,7 +352,13 @@ impl Game {
         }
         for allowed in &phase.allows {
             if let Allowed::Action(a) = *allowed {
-                self.act_orders(side, id, kind, a, hooks, scratch, out);
+                let of = ActOf {
+                    side,
+                    id,
+                    kind,
+                    action: a,
+                };
+                self.act_orders(of, hooks, scratch, out);
             }
         }
     }
@@ -644,17 +660,19 @@ impl Game {
 
     /// The orders of one ruleset action `a` for a piece of `kind`: each target, each
     /// intent, decided by the action's checks where they can be, tried otherwise.
-    #[allow(clippy::too_many_arguments)]
     fn act_orders(
         &self,
-        side: SideId,
-        id: PieceId,
-        kind: crate::ids::PieceTypeId,
-        a: crate::ids::ActionId,
+        of: ActOf,
         hooks: &mut dyn Hooks,
         scratch: &mut Trials,
         out: &mut Vec<Action>,
     ) {
+        let ActOf {
+            side,
+            id,
+            kind,
+            action: a,
+        } = of;
         let Some(def) = self.rules.actions.get(a.index()) else {
             return;
         };

@@ -642,19 +642,24 @@ impl Game {
     /// order as `enter` asks it, with the per-query lookups made once. `None`: the step is
     /// not allowed; a failing hook also leaves its refusal in `failure`. (The entry comes
     /// back in a register: a reach query takes tens of thousands of steps.) With `priced`
-    /// (the hook is pure), the hook's answers are kept by terrain and kind of step.
-    #[allow(clippy::too_many_arguments)]
+    /// (the hook is pure), the hook's answers are kept by terrain and kind of step. `at`:
+    /// the entered cell's index in the query's table.
     #[inline]
     pub(super) fn plain_entry(
         &self,
-        state: &State,
-        piece: &Piece,
+        ask: PlainAsk<'_>,
         (from, dir, to): (Cell, Facing, Cell),
-        (at, plain, crowd): (usize, &PlainSteps<'_>, &Crowd),
-        priced: Option<&mut [Option<Option<Cost>>]>,
-        hooks: &mut dyn Hooks,
-        failure: &mut Option<Refusal>,
+        at: usize,
     ) -> Option<Entry> {
+        let PlainAsk {
+            state,
+            piece,
+            plain,
+            crowd,
+            priced,
+            hooks,
+            failure,
+        } = ask;
         let world = World {
             rules: &self.rules,
             board: &self.board,
@@ -927,15 +932,16 @@ impl Game {
                     .as_ref()
                     .and_then(|f| f.plain(board, crowd, from, to).map(|at| (f, at)));
                 if let Some((f, at)) = plain {
-                    return self.plain_entry(
+                    let ask = PlainAsk {
                         state,
                         piece,
-                        (from, dir, to),
-                        (at, f, crowd),
-                        priced.as_deref_mut(),
-                        hooks,
-                        failure,
-                    );
+                        plain: f,
+                        crowd: &*crowd,
+                        priced: priced.as_deref_mut(),
+                        hooks: &mut *hooks,
+                        failure: &mut *failure,
+                    };
+                    return self.plain_entry(ask, (from, dir, to), at);
                 }
                 let entered = self.enter(state, piece, (from, dir, to), hooks, Some(crowd));
                 entry_or_failure(entered, failure)
@@ -974,6 +980,19 @@ impl Game {
             cells.add_first_step(toward, entry.cost);
         }
     }
+}
+
+/// What [`Game::plain_entry`] prices a plain step with, for one reach query: the state and
+/// the mover, the query's plain-step table and crowd, the hook's answers kept by terrain
+/// (`None`: the hook is not pure), the hooks, and where a failing hook leaves its refusal.
+pub(super) struct PlainAsk<'q> {
+    state: &'q State,
+    piece: &'q Piece,
+    plain: &'q PlainSteps<'q>,
+    crowd: &'q Crowd,
+    priced: Option<&'q mut [Option<Option<Cost>>]>,
+    hooks: &'q mut dyn Hooks,
+    failure: &'q mut Option<Refusal>,
 }
 
 /// The step rules of one reach query as [`crate::reach::reach_plain`] asks them: plain steps
