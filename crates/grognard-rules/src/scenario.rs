@@ -627,7 +627,7 @@ fn compile_pieces(
                 _ => (false, grognard_kernel::geometry::open::Scale::IDENTITY),
             };
             let owner = format!("piece `{}`", p.id.value);
-            crate::compile::footprints(cx, Some(f), &owner, &names.modes, open, scale)
+            crate::compile::footprints(cx, Some(f), &owner, names, open, scale)
         });
         pieces.push(PieceSetup {
             footprint,

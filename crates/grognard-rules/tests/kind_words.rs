@@ -124,3 +124,31 @@ fn a_source_word_asks_for_its_name_with_the_right_article() {
         "{got}"
     );
 }
+
+/// A footprint's `modes:` entry is a mode of the ruleset, refused at its key with the
+/// modes' word (it was looked up by hand before, beside the table of modes).
+#[test]
+fn a_footprint_names_a_mode_of_the_ruleset() {
+    let text = |mode: &str| {
+        format!(
+            "\
+ruleset: bases
+geometry: {{ kind: open }}
+modes: {{ line: {{}}, column: {{}} }}
+terrain: {{ clear: {{}} }}
+movement: {{ foot: {{}} }}
+piece_types:
+  inf:
+    movement: foot
+    allowance: {{ line: 4, column: 6 }}
+    footprint: {{ width: 40mm, depth: 20mm, modes: {{ {mode}: {{ depth: 40mm }} }} }}
+sequence:
+  side_turn: [{{ phase: act, allows: [move] }}]
+"
+        )
+    };
+    assert_eq!(errors(&text("column")), "");
+    let got = errors(&text("colum"));
+    assert!(got.contains("r.yaml:10:53: unknown mode `colum`"), "{got}");
+    assert!(got.contains("did you mean `column`?"), "{got}");
+}

@@ -7,6 +7,7 @@ use grognard_kernel::geometry::open::{Len, Scale};
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::model::{Arrangement, FootprintSpec, LengthValue};
+use crate::names::{NameTable, kind};
 
 /// Millimetres to thou, exactly: 1 mm = 1000 / 25.4 thou.
 fn mm_to_thou(mm: f64) -> f64 {
@@ -184,7 +185,7 @@ pub(crate) fn footprints(
     cx: &mut Cx,
     spec: Option<&Located<FootprintSpec>>,
     owner: &str,
-    mode_names: &[&str],
+    names: &NameTable,
     open: bool,
     scale: Scale,
 ) -> Vec<Option<Footprint>> {
@@ -199,12 +200,13 @@ pub(crate) fn footprints(
         return Vec::new();
     }
     for m in spec.value.modes.iter() {
-        cx.lookup("mode", &m.name, mode_names.iter().copied());
+        names.index(cx, kind::Mode, &m.name);
     }
     // The type's own footprint once, then each mode that reshapes it (so a mistake is
     // reported once, at its line).
     let own = rectangle(cx, spec, &merged(&spec.value, &spec.value), scale);
-    mode_names
+    names
+        .modes
         .iter()
         .map(|mode| match spec.value.modes.get(mode) {
             Some(m) => {

@@ -194,7 +194,7 @@ fn compile_piece_type(
         cx,
         v.footprint.as_ref(),
         &format!("piece type `{}`", name.value),
-        &names.modes,
+        names,
         names.open,
         table_scale(spec),
     );
