@@ -42,11 +42,13 @@ mod verdict;
 
 pub mod evaluate;
 
-/// What each hook point passes, for the arity check at load and for the docs.
-pub const HOOK_PARAMETERS: [(&str, &[&str]); 15] = [
-    (
-        "move_cost",
-        &[
+/// What a hook point passes, for the arity check at load and for the docs: a `match` over
+/// the kernel's `hook_points!` list, so a point added there does not compile until its
+/// parameters are given here.
+#[must_use]
+pub const fn point_parameters(point: HookPoint) -> &'static [&'static str] {
+    match point {
+        HookPoint::MoveCost => &[
             "kind",
             "mode",
             "terrain",
@@ -54,22 +56,43 @@ pub const HOOK_PARAMETERS: [(&str, &[&str]); 15] = [
             "diagonal",
             "from_terrain",
         ],
-    ),
-    ("stops", &["kind", "mode", "terrain"]),
-    ("phase_begin", &["game", "phase"]),
-    ("phase_end", &["game", "phase"]),
-    ("moved", &["game", "unit", "path", "facing"]),
-    ("faced", &["game", "unit", "before"]),
-    ("may_face", &["game", "unit", "facing"]),
-    ("may_move", &["game", "unit", "path", "facing"]),
-    ("may_move_all", &["game", "unit", "from", "moves"]),
-    ("mode_changed", &["game", "unit", "before"]),
+        HookPoint::Stops => &["kind", "mode", "terrain"],
+        HookPoint::PhaseBegin | HookPoint::PhaseEnd => &["game", "phase"],
+        HookPoint::Moved | HookPoint::MayMove => &["game", "unit", "path", "facing"],
+        HookPoint::Faced | HookPoint::ModeChanged => &["game", "unit", "before"],
+        HookPoint::MayFace => &["game", "unit", "facing"],
+        HookPoint::MayMoveAll => &["game", "unit", "from", "moves"],
+        HookPoint::Result => &["game", "ended", "points"],
+        HookPoint::Evaluate => &["view", "score"],
+    }
+}
+
+/// What an action's script (`action`), check (`check`) and batched check (`check_all`)
+/// pass: the bindings that are not `hooks:` points.
+pub const ACTION_HOOK_PARAMETERS: [(&str, &[&str]); 3] = [
     ("action", &["game", "actor", "target", "outcome"]),
     ("check", &["game", "actor", "target"]),
     ("check_all", &["game", "actor", "targets"]),
-    ("result", &["game", "ended", "points"]),
-    ("evaluate", &["view", "score"]),
 ];
+
+/// What each hook passes, by name: every hook point in [`HookPoint::ALL`]'s order (built
+/// from it by [`point_parameters`]), then the action hooks.
+pub const HOOK_PARAMETERS: [(&str, &[&str]); HookPoint::ALL.len() + ACTION_HOOK_PARAMETERS.len()] = {
+    let mut out: [(&str, &[&str]); HookPoint::ALL.len() + ACTION_HOOK_PARAMETERS.len()] =
+        [("", &[]); HookPoint::ALL.len() + ACTION_HOOK_PARAMETERS.len()];
+    let mut i = 0;
+    while i < HookPoint::ALL.len() {
+        let point = HookPoint::ALL[i];
+        out[i] = (point.name(), point_parameters(point));
+        i += 1;
+    }
+    let mut j = 0;
+    while j < ACTION_HOOK_PARAMETERS.len() {
+        out[i + j] = ACTION_HOOK_PARAMETERS[j];
+        j += 1;
+    }
+    out
+};
 
 struct Bound {
     function: Function,

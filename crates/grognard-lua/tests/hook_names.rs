@@ -1,8 +1,10 @@
 //! The hook names live in three places: the kernel's `HookPoint` (the source), the rules
 //! crate's `HOOK_POINTS` (what a ruleset may bind under `hooks:`, built from `HookPoint` at
 //! compile time) and the Lua host's `HOOK_PARAMETERS` (each hook's parameters, for the arity
-//! check at load and the docs). This ties the host's list to the kernel's, so a point added
-//! to one and not the other fails here rather than loading without its arity check.
+//! check at load and the docs), built from `HookPoint::ALL` by `point_parameters` (a match
+//! the compiler holds to every point) and the action hooks. This checks the built list
+//! names every point and the action hooks once (an action hook named like a point would
+//! shadow its parameters).
 
 use grognard_kernel::hooks::HookPoint;
 use grognard_lua::host::HOOK_PARAMETERS;
