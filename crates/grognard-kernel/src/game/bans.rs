@@ -12,7 +12,7 @@
 //! into a [`Refusal`]: its kind and the sentence a player reads. Keeping the prose here
 //! leaves each check one line per rule, lets the legal listing ask a check without wording
 //! what it throws away, and keeps the wording of a concern's refusals in one match. (A
-//! step's refusals and stops beyond the data's `StepBan` are worded in `stop_words.rs`.)
+//! step's refusals and stops beyond the data's `StepBan` are worded in `step_words.rs`.)
 
 use crate::action::{Refusal, RefusalKind};
 use crate::cost::Cost;

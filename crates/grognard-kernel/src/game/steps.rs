@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use super::Game;
 use super::bans::{MoveBan, PieceBan};
-use super::stop_words::EnterBan;
+use super::step_words::EnterBan;
 use crate::state::{Reach, State, World};
 
 /// What one reach query looks up once ([`Game::reach_query`]), and the refusal of a hook
