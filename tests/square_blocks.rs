@@ -774,6 +774,7 @@ fn scout_fate_odds_follow_the_table_with_its_night_and_transit_modifiers() {
         "night=1",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: the odds as the text answer writes them.
     assert!(run.stdout.contains("1/2"), "{}", run.stdout);
 }
 
@@ -794,6 +795,7 @@ fn headquarters_send_out_two_three_or_five_scouts_and_one_more_per_dummy() {
     };
     assert!(start(scouts(2)).is_ok());
     let three = start(scouts(3));
+    // prose: a scenario that cannot start is told in the loader's words.
     assert!(
         three
             .as_ref()
@@ -887,6 +889,26 @@ fn the_example_plays_and_every_side_sees_only_its_own() {
         "examples/square-blocks.orders.yaml",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // On play --json: fdum1's saved diagonal step at cost 2, cav1's contact at (6,4)
+    // deploying abat then cav1.
+    let played = crate::util::play_json(
+        "examples/square-blocks.yaml",
+        "examples/square-blocks.orders.yaml",
+    );
+    let diagonal = crate::util::cells(&[(2, 8), (1, 7)]);
+    let saved = |e: &serde_json::Value| e["path"] == diagonal && e["cost"] == 200;
+    assert!(played.has("moved", "fdum1", saved), "{:?}", played.events);
+    let order = [played.piece("abat"), played.piece("cav1")];
+    let contact = |e: &serde_json::Value| {
+        e["at"] == serde_json::json!({"col": 6, "row": 4})
+            && e["deploy"] == serde_json::json!(order)
+    };
+    assert!(
+        played.has("contact", "cav1", contact),
+        "{:?}",
+        played.events
+    );
+    // prose: the log's lines for them and for the save and the lift.
     for line in [
         "fdum1 stands and saves its points toward (1,7) (1½ saved)",
         "fdum1 moved (2,8) → (1,7), cost 2",

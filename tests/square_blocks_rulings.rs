@@ -189,13 +189,24 @@ fn leak_3_fuzz_around_the_example_finds_the_full_headquarters_dead_end() {
         dir.to_str().unwrap_or("."),
     ]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    // prose: the fuzzer's report, in its words.
     assert!(
         run.stdout.contains("on a scenario around the given one")
             && run.stdout.contains("over the limit of 150"),
         "{}",
         run.stdout
     );
-    // The reproduction plays to the same refusal.
+    // The reproduction plays to the same refusal: a hook's placement over the stacking
+    // limit (hook_failed), in play --json.
+    let replayed =
+        crate::util::play_json_in(&dir, "square-blocks.yaml", "square-blocks.orders.yaml", &[]);
+    assert_eq!(
+        replayed.refusal_kind.as_deref(),
+        Some("hook_failed"),
+        "{:?}",
+        replayed.refused
+    );
+    // prose: its words.
     let play = grognard(&[
         "play",
         dir.join("square-blocks.yaml").to_str().unwrap_or("."),
@@ -240,6 +251,7 @@ fn leak_4_too_many_scouts_on_either_side_fail_as_the_game_starts() {
         &[],
     );
     let e = three.err().unwrap_or_default();
+    // prose: a scenario that cannot start is told in the loader's words.
     assert!(
         e.contains("austrians's headquarters may send out 2 scouts"),
         "{e}"
@@ -624,6 +636,15 @@ fn messages_say_why_a_block_stands_and_reach_says_who_moves_now() {
     );
     let run = grognard(&["reach", "examples/square-blocks.yaml", "--unit", "div1"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let reach = crate::util::json_of(&grognard(&[
+        "reach",
+        "examples/square-blocks.yaml",
+        "--unit",
+        "div1",
+        "--json",
+    ]));
+    assert_eq!(reach["moving_now"], false, "{reach}");
+    // prose: why it has no move, in the answer's words.
     assert!(
         run.stdout
             .contains("div1 does not move in the command phase (turn 1, french's command phase: only scout, adc, officer pieces move)"),
