@@ -3,7 +3,7 @@
 //! property — two games that differ only in what a side has not sighted look the same to
 //! that side, byte for byte.
 
-use grognard_kernel::action::{Action, Event, Order};
+use grognard_kernel::action::{Action, Event, Order, RefusalKind};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::NoHooks;
@@ -331,9 +331,15 @@ fn dummies_are_lifted_once_per_turn_and_real_blocks_never() {
         .unwrap_or_else(|r| panic!("{r}"));
     assert!(matches!(events.as_slice(), [Event::Redeployed { .. }, ..]));
     let again = game.apply(&redeploy(d, 3, 3), &mut NoHooks);
-    assert!(again.is_err_and(|r| r.message.contains("already been redeployed this turn")));
+    let again = again.expect_err("a second redeployment");
+    assert_eq!(again.kind, RefusalKind::AlreadyUsed, "{again}");
+    // prose: the words say which rule.
+    assert!(again.message.contains("already been redeployed this turn"));
     let real = game.apply(&redeploy(i, 3, 3), &mut NoHooks);
-    assert!(real.is_err_and(|r| r.message.contains("not a dummy")));
+    let real = real.expect_err("a real block's redeployment");
+    assert_eq!(real.kind, RefusalKind::BadPiece, "{real}");
+    // prose: as above.
+    assert!(real.message.contains("not a dummy"));
 }
 
 #[test]
@@ -794,7 +800,26 @@ proptest! {
 fn the_side_view_command_prints_only_what_the_side_knows() {
     let run = grognard(&["view", "examples/square-blocks.yaml", "--side", "french"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // abr1 is hidden and abr2 stands in the town: neither is in the French view.
+    // abr1 is hidden and abr2 stands in the town: neither is in the French view (view
+    // --json: no enemy named or placed at (3,2) or (6,2)).
+    let french = crate::util::json_of(&grognard(&[
+        "view",
+        "examples/square-blocks.yaml",
+        "--side",
+        "french",
+        "--json",
+    ]));
+    let enemy = french["view"]["enemy"].as_array().expect("enemy");
+    assert!(!enemy.is_empty(), "{french}");
+    for e in enemy {
+        let cell = &e["place"]["cell"];
+        let hidden_cell = [(3, 2), (6, 2)]
+            .iter()
+            .any(|&(col, row)| *cell == serde_json::json!({"col": col, "row": row}));
+        let named = ["abr1", "abr2"].iter().any(|n| e["identity"]["name"] == *n);
+        assert!(!hidden_cell && !named, "{e}");
+    }
+    // prose: nor does the text view's words name or place them.
     assert!(
         !run.stdout.contains("abr1") && !run.stdout.contains("abr2"),
         "{}",
@@ -822,6 +847,7 @@ fn the_side_view_command_prints_only_what_the_side_knows() {
     assert!(v["events"].as_array().is_some_and(|e| !e.is_empty()));
     let bad = grognard(&["view", "examples/square-blocks.yaml", "--side", "prussians"]);
     assert_eq!(bad.code, 2);
+    // prose: the error names the sides.
     assert!(
         bad.stderr.contains("the sides are french, austrians"),
         "{}",
@@ -844,7 +870,7 @@ fn play_for_a_side_writes_a_redacted_save_without_seed_or_enemy_orders() {
         save.to_str().unwrap_or_default(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // The French log never names the hidden Austrian commands.
+    // prose: the French log's words never name the hidden Austrian commands.
     assert!(!run.stdout.contains("abr1"), "{}", run.stdout);
     let text = std::fs::read_to_string(&save).unwrap_or_default();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
