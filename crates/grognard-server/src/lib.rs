@@ -37,7 +37,8 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::hub::Hub;
-use crate::store::SqliteStore;
+use crate::store::{SqliteStore, StoreError};
+use crate::tokens::RandomError;
 
 /// A server running on a thread of its own (for the editor's "Host game…" and for tests):
 /// dropping it stops the server.
@@ -71,27 +72,93 @@ impl Drop for Running {
     }
 }
 
+/// Why a server did not start, or stopped: the start-up errors a user must see (what
+/// `grognard serve` and the editor's "Host game…" print).
+#[derive(Debug)]
+pub enum StartError {
+    /// The database cannot be opened, read or written.
+    Store(StoreError),
+    /// The operating system gave no random numbers for the host token.
+    Random(RandomError),
+    /// The address cannot be bound or listened on.
+    Listen {
+        /// The address (`127.0.0.1:7878`).
+        listen: String,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
+    /// The bound socket cannot be read or handed to the runtime.
+    Socket(std::io::Error),
+    /// The server's runtime cannot be started.
+    Runtime(std::io::Error),
+    /// The server's thread cannot be started.
+    Thread(std::io::Error),
+    /// The server stopped with an error.
+    Stopped(std::io::Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Store(e) => write!(f, "{e}"),
+            Self::Random(e) => write!(f, "{e}"),
+            Self::Listen { listen, error } => write!(f, "cannot listen on {listen}: {error}"),
+            Self::Socket(e) | Self::Thread(e) => write!(f, "{e}"),
+            Self::Runtime(e) => write!(f, "cannot start the server's runtime: {e}"),
+            Self::Stopped(e) => write!(f, "the server stopped: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Store(e) => Some(e),
+            Self::Random(e) => Some(e),
+            Self::Listen { error: e, .. }
+            | Self::Socket(e)
+            | Self::Runtime(e)
+            | Self::Thread(e)
+            | Self::Stopped(e) => Some(e),
+        }
+    }
+}
+
+impl From<StoreError> for StartError {
+    fn from(e: StoreError) -> Self {
+        Self::Store(e)
+    }
+}
+
+/// The error's words, for callers that report start-up errors as text.
+impl From<StartError> for String {
+    fn from(e: StartError) -> Self {
+        e.to_string()
+    }
+}
+
 /// Opens the database and binds the address: the start-up errors a user must see.
 ///
 /// # Errors
 /// The database cannot be opened or written, or the address cannot be bound.
-fn prepare(config: Config) -> Result<(std::net::TcpListener, Arc<Hub>), String> {
+fn prepare(config: Config) -> Result<(std::net::TcpListener, Arc<Hub>), StartError> {
     let listen = config.listen.clone();
-    let store = SqliteStore::open(&config.db).map_err(|e| e.to_string())?;
-    let hub = Hub::new(Arc::new(store), config).map_err(|e| e.to_string())?;
-    let listener = std::net::TcpListener::bind(&listen)
-        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let store = SqliteStore::open(&config.db)?;
+    let hub = Hub::new(Arc::new(store), config)?;
+    let cannot_listen = |error| StartError::Listen {
+        listen: listen.clone(),
+        error,
+    };
+    let listener = std::net::TcpListener::bind(&listen).map_err(cannot_listen)?;
+    listener.set_nonblocking(true).map_err(cannot_listen)?;
     Ok((listener, hub))
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> Result<tokio::runtime::Runtime, StartError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's runtime: {e}"))
+        .map_err(StartError::Runtime)
 }
 
 /// Starts a server on a thread of its own, with a fresh host token (in
@@ -99,8 +166,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 ///
 /// # Errors
 /// As `grognard serve` at start-up.
-pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
-    let host_token = tokens::new_token().map_err(|e| e.to_string())?;
+pub fn spawn(listen: &str, db: &Path) -> Result<Running, StartError> {
+    let host_token = tokens::new_token().map_err(StartError::Random)?;
     spawn_with(Config::new(listen, db, &host_token), host_token)
 }
 
@@ -109,9 +176,9 @@ pub fn spawn(listen: &str, db: &Path) -> Result<Running, String> {
 ///
 /// # Errors
 /// As `grognard serve` at start-up.
-pub fn spawn_with(config: Config, host_token: String) -> Result<Running, String> {
+pub fn spawn_with(config: Config, host_token: String) -> Result<Running, StartError> {
     let (listener, hub) = prepare(config)?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(StartError::Socket)?;
     let rt = runtime()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
@@ -126,7 +193,7 @@ pub fn spawn_with(config: Config, host_token: String) -> Result<Running, String>
                 }
             });
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(StartError::Thread)?;
     Ok(Running {
         addr,
         host_token,
@@ -140,16 +207,16 @@ pub fn spawn_with(config: Config, host_token: String) -> Result<Running, String>
 ///
 /// # Errors
 /// A start-up error (database, address).
-pub fn run(config: Config, ready: impl FnOnce(SocketAddr, &Hub)) -> Result<(), String> {
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr, &Hub)) -> Result<(), StartError> {
     let (listener, hub) = prepare(config)?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(StartError::Socket)?;
     ready(addr, &hub);
     runtime()?.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::from_std(listener).map_err(StartError::Socket)?;
         http::serve(listener, hub, async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-        .map_err(|e| format!("the server stopped: {e}"))
+        .map_err(StartError::Stopped)
     })
 }
