@@ -1,11 +1,29 @@
 //! House-rule overlays through the binary: chains, cycles, and errors at the overlay's line.
+//! The merge is read on `show --json` and where an error stands on `validate --json`; past
+//! that, what is tested is the diagnostics' words (their checks are prose, marked so).
 
 use crate::util::grognard;
 
 #[test]
 fn an_overlay_chain_merges_every_layer() {
+    // show --json: the layers in order, rain set to 2 and no option left (roads_stay_firm,
+    // added by the mud rule, removed by the club's).
+    let shown = crate::util::json_of(&grognard(&[
+        "show",
+        "tests/fixtures/overlays/club.yaml",
+        "--json",
+    ]));
+    let layers = serde_json::json!([
+        "rulesets/drill-square.yaml",
+        "rulesets/drill-square-mud.yaml",
+        "tests/fixtures/overlays/club.yaml"
+    ]);
+    assert_eq!(shown["layers"], layers, "{shown}");
+    assert_eq!(shown["settings"]["rain"], 2, "{shown}");
+    assert_eq!(shown["options"], serde_json::json!([]), "{shown}");
     let run = grognard(&["show", "tests/fixtures/overlays/club.yaml"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: the text summary's words for the same.
     assert!(
         run.stdout.contains("rulesets/drill-square.yaml → rulesets/drill-square-mud.yaml → tests/fixtures/overlays/club.yaml"),
         "{}",
@@ -23,6 +41,7 @@ fn an_overlay_chain_merges_every_layer() {
 fn an_extends_cycle_is_an_error_naming_the_loop() {
     let run = grognard(&["validate", "tests/fixtures/overlays/loop-a.yaml"]);
     assert_eq!(run.code, 1);
+    // prose: an error's words (here and below: this suite is about the diagnostics).
     assert!(
         run.stderr.contains("goes round in a circle"),
         "{}",
@@ -40,7 +59,29 @@ fn an_overlays_mistakes_are_reported_at_the_overlays_lines() {
     let run = grognard(&["validate", "tests/fixtures/overlays/bad-change.yaml"]);
     assert_eq!(run.code, 1);
     // The bad cost is on line 6 of the overlay, the bad removal on line 7; the base file is
-    // fine and must not be blamed.
+    // fine and must not be blamed (validate --json: the two diagnostics, both the overlay's).
+    let checked = crate::util::json_of(&grognard(&[
+        "validate",
+        "tests/fixtures/overlays/bad-change.yaml",
+        "--json",
+    ]));
+    let diagnostics = checked["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    let at: Vec<(&serde_json::Value, &serde_json::Value)> = diagnostics
+        .iter()
+        .map(|d| (&d["file"], &d["line"]))
+        .collect();
+    let overlay = serde_json::json!("tests/fixtures/overlays/bad-change.yaml");
+    assert_eq!(
+        at,
+        [
+            (&overlay, &serde_json::json!(6)),
+            (&overlay, &serde_json::json!(7))
+        ],
+        "{checked}"
+    );
+    // prose: the words of each.
     assert!(run.stderr.contains("bad-change.yaml:6:"), "{}", run.stderr);
     assert!(run.stderr.contains("lots"), "{}", run.stderr);
     assert!(run.stderr.contains("bad-change.yaml:7:"), "{}", run.stderr);
