@@ -164,10 +164,57 @@ local function entry_cells(game, k)
   return ok and cells or {}
 end
 
+-- What fills entry place k against `side`'s arrival, in words, by what stands there now: its
+-- own pieces, an enemy commander (no unit, he holds no entry, l.514) or enemy pieces that
+-- hold nothing (a dummy it has unmasked).
+local function fillers(game, side, k)
+  local own, commander, other = false, false, false
+  for _, c in ipairs(entry_cells(game, k)) do
+    local e = game:unit_at(c.col, c.row)
+    if e ~= nil then
+      if game:side(e) == side then
+        own = true
+      elseif game:kind(e) == "commander" then
+        commander = true
+      else
+        other = true
+      end
+    end
+  end
+  local what = {}
+  if own then
+    table.insert(what, "its own side's pieces")
+  end
+  if commander then
+    table.insert(what, "an enemy commander (no unit, holding no entry)")
+  end
+  if other then
+    table.insert(what, "enemy pieces that hold no entry")
+  end
+  if #what == 0 then
+    return nil
+  end
+  return table.concat(what, " and ") .. ((#what == 1 and commander) and " fills it" or " fill it")
+end
+
 -- F6 (eighteenth outside audit): the arrivals phase is both sides', so its notes reach the
 -- enemy too. In its own first phase (the command phase; under the activation sequence its
 -- group 1 movement) a side is told which of its reinforcements due could not come on, and
 -- why, when the enemy does not hold the place (that case the announcement told every side).
+-- The cause is the one met when the arrival came due (twenty-ninth round, W1): an arrival the
+-- enemy held off whose blockers have since gone (an enemy marked `blocking` or `withdrawn`
+-- this turn, and a hex of the place free now) is told so, not that its own pieces fill a
+-- place where none stands. (An off-board piece carries no flag, so the blockers' marks are
+-- the trace the arrivals phase leaves.)
+local function enemy_blocked(game, side)
+  for _, e in ipairs(game:units(enemy_side(game, side))) do
+    if game:flag(e, "blocking") or game:flag(e, "withdrawn") then
+      return true
+    end
+  end
+  return false
+end
+
 local function waiting_notes(game, side)
   for _, u in ipairs(game:off_board_units(side)) do
     local due = game:counter(u, "arrives")
@@ -177,11 +224,21 @@ local function waiting_notes(game, side)
       for _, c in ipairs(k > 0 and entry_cells(game, k) or {}) do
         held = held or holds_entry(game, game:unit_at(c.col, c.row), side)
       end
-      if k == 0 then
-        game:note(game:name(u) .. " is due but found no free hex at the entry place rolled for it; it waits a turn")
+      local name = game:name(u)
+      local what = k > 0 and fillers(game, side, k) or nil
+      local free = false
+      for _, c in ipairs(k > 0 and entry_cells(game, k) or {}) do
+        free = free or game:unit_at(c.col, c.row) == nil
+      end
+      if not held and (free or k == 0) and enemy_blocked(game, side) then
+        local place = k > 0 and ("entry place " .. k) or "the entry place rolled for it"
+        game:note(name .. " is due but the enemy held " .. place .. " when it came due"
+          .. " (the block announced this turn); it waits a turn")
+      elseif k == 0 then
+        game:note(name .. " is due but found no free hex at the entry place rolled for it; it waits a turn")
       elseif not held then
-        game:note(game:name(u) .. " is due but found no free hex at entry place " .. k
-          .. " (its own side's pieces fill it); it waits a turn")
+        game:note(name .. " is due but found no free hex at entry place " .. k
+          .. " (" .. (what or "it was full when the arrival came due") .. "); it waits a turn")
       end
     end
   end

@@ -45,6 +45,7 @@ mod reaudit25;
 mod reaudit26;
 mod reaudit27;
 mod reaudit28;
+mod reaudit29;
 mod reaudit3;
 mod reaudit4;
 mod reaudit5;

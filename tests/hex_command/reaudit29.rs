@@ -1,0 +1,61 @@
+//! Hex Command (seed 004), twenty-ninth round: the twenty-third outside audit (issue 33),
+//! on its positions in tests/fixtures/audits/hex-command/twentyninth/outside23/.
+
+use crate::util::{Run, grognard_in, root};
+
+const DIR: &str = "tests/fixtures/audits/hex-command/twentyninth/outside23";
+
+fn exec(args: &[&str]) -> Run {
+    grognard_in(&root().join(DIR), args)
+}
+
+fn run(args: &[&str]) -> String {
+    let out = exec(args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+// W1. 4b (004 l.514): enemy units on the entry place are told of the arrival and may withdraw
+// two moves; the arrivals wait. h16a/b/c: red's marker r1 (a unit, a fake, a damaged unit)
+// stands on (4,15) of entry place 1 = (4,15),(5,15); blue's b5 is due turn 1. By hand: the
+// arrivals phase announces the block, r1 withdraws in red's movement phase to (1,9), and in
+// blue's command phase the place is empty. The wait came from the enemy's block, so blue's
+// note names it; before, the note re-judged the emptied place and said blue's own pieces
+// filled it, where none ever stood. With r1 staying (o_h16n) the place is still held and the
+// announcement alone speaks: no note.
+#[test]
+fn a_withdrawn_blocker_leaves_the_true_cause_of_the_wait() {
+    let want = "note: b5 is due but the enemy held entry place 1 when it came due \
+                (the block announced this turn); it waits a turn";
+    let mut reads = Vec::new();
+    for pos in ["h16a.yaml", "h16b.yaml", "h16c.yaml"] {
+        let blue = run(&["play", pos, "--orders", "o_h16.yaml", "--side", "blue"]);
+        assert!(blue.contains(want), "{pos}: blue reads:\n{blue}");
+        assert!(
+            !blue.contains("its own side's pieces fill it"),
+            "{pos}: no blue piece stood on the place:\n{blue}"
+        );
+        let referee = run(&["play", pos, "--orders", "o_h16.yaml"]);
+        assert!(referee.contains("r1 placed (4,15) → (1,9)"), "{referee}");
+        assert!(
+            referee.contains(want),
+            "{pos}: the referee's log:\n{referee}"
+        );
+        assert!(
+            referee.contains("b5 arrived at (4,15)"),
+            "b5 comes on turn 2:\n{referee}"
+        );
+        reads.push(blue);
+    }
+    assert_eq!(reads[0], reads[1], "real and fake blockers read alike");
+    assert_eq!(reads[0], reads[2], "fresh and damaged blockers read alike");
+    let stays = run(&[
+        "play",
+        "h16a.yaml",
+        "--orders",
+        "o_h16n.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(!stays.contains("b5 is due but"), "{stays}");
+}
