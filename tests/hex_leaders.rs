@@ -829,6 +829,14 @@ fn battle_eligibility_is_part_of_the_piece_and_shown() {
 
 // ---- The command line ----
 
+/// A move as the log tells it: the piece, its path, its cost in hundredths, why it stopped.
+type Told = (
+    &'static str,
+    &'static [(i64, i64)],
+    i64,
+    Option<&'static str>,
+);
+
 #[test]
 fn the_ruleset_validates_and_the_example_plays() {
     let run = grognard(&["validate", RULESET, EXAMPLE, ORDERS]);
@@ -836,7 +844,7 @@ fn the_ruleset_validates_and_the_example_plays() {
     // The moves on play --json: each piece's path, cost (hundredths) and why it stopped.
     let played = crate::util::play_json(EXAMPLE, ORDERS);
     assert_eq!((played.code, &played.refused), (0, &None));
-    let moves: [(&str, &[(i64, i64)], i64, Option<&str>); 6] = [
+    let moves: [Told; 6] = [
         ("bt1", &[(5, 6), (5, 5), (5, 4)], 200, None),
         ("bk1", &[(9, 6), (8, 7)], 100, Some("joined bl2")),
         ("bc2", &[(4, 6), (4, 5)], 100, Some("woods end a move")),
