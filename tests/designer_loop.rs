@@ -180,6 +180,7 @@ fn which_refuses_what_it_cannot_choose() {
         args.extend_from_slice(extra);
         let run = grognard(&args);
         assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        // prose: this test's word checks are of the words shown (a report, an error).
         assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
     }
     let _ = std::fs::remove_dir_all(&d);
@@ -202,6 +203,7 @@ fn play_with_policies_plays_game_zero_of_the_same_sim() {
         &s,
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(run.stdout.contains("saved to"), "{}", run.stdout);
     let r = replay(&s);
     assert_eq!(r["verified"], true);
@@ -268,6 +270,7 @@ fn sim_against_another_ruleset_prints_wins_draws_and_length_side_by_side() {
             "{l}"
         );
     }
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(line("ended on turn").contains('±'));
     assert!(run.stdout.contains("outside the noise"), "{}", run.stdout);
     // The JSON has the same numbers the text shows.
@@ -342,6 +345,7 @@ fn tune_warns_when_its_answer_rests_on_too_few_games() {
         .lines()
         .find(|l| l.starts_with("warning: "))
         .unwrap_or_else(|| panic!("no warning: {}", run.stdout));
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(
         warning.contains("at 10 games a candidate is too wide to trust this answer")
             && warning.contains("give ± 5"),
@@ -408,6 +412,7 @@ fn tune_finds_the_known_balance_and_writes_an_overlay_sim_confirms() {
 
     // The overlay: an overlay of the duel that changes the one row.
     let text = std::fs::read_to_string(&out).expect("overlay");
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(text.contains("extends:"), "{text}");
     assert!(text.contains("- { score: \"6+\", result: hit }"), "{text}");
     let diff = grognard(&["diff", "tests/fixtures/tune/duel.yaml", &o]);
@@ -479,6 +484,7 @@ fn tune_shards_add_up_to_the_whole_grid() {
     // A part alone is not the whole.
     let one = grognard(&["tune-merge", &p1]);
     assert_eq!(one.code, 1);
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(
         one.stderr.contains("shard 2/2 is missing"),
         "{}",
@@ -520,6 +526,7 @@ fn tune_refuses_what_it_cannot_do_with_the_reason() {
         }
         let run = grognard(&args);
         assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        // prose: this test's word checks are of the words shown (a report, an error).
         assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
     }
 }
@@ -575,6 +582,7 @@ fn tune_keeps_an_allowance_at_zero_or_above_and_refuses_a_range_that_cannot_load
         args.extend(["--vary", vary]);
         let run = grognard(&args);
         assert_eq!(run.code, 2, "{vary}: {}", run.stderr);
+        // prose: this test's word checks are of the words shown (a report, an error).
         assert!(run.stderr.contains(words), "{vary}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{vary}: played: {}", run.stdout);
         assert!(
@@ -627,6 +635,7 @@ fn tune_prints_the_sim_command_that_reproduces_its_rate() {
         "7",
         "--ruleset",
     ] {
+        // prose: this test's word checks are of the words shown (a report, an error).
         assert!(words.contains(&w), "{w} missing: {command}");
     }
     let rate = run
@@ -673,6 +682,7 @@ fn sim_against_a_ruleset_that_changes_no_game_says_so_and_folds_equal_rows() {
         run.stdout
     };
     let still = sim("tests/fixtures/overlays/duel-still.yaml");
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(
         still.contains("the two rulesets played the same 20 games: no game differed"),
         "{still}"
@@ -729,6 +739,7 @@ fn a_comparisons_footer_says_how_many_marks_chance_alone_gives() {
             l.starts_with("  ") && !l.trim_start().starts_with('(') && l.contains(['%', '±'])
         })
         .count();
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(
         footer.contains("for that row alone")
             && footer.contains("1 row in 20 reaches by chance")
@@ -758,5 +769,6 @@ fn a_sim_of_one_game_says_one_game() {
         "1",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: this test's word checks are of the words shown (a report, an error).
     assert!(run.stdout.contains("results (1 game): "), "{}", run.stdout);
 }
