@@ -77,7 +77,7 @@ fn a_plain_mistake_in_the_scenario_is_its_own_and_names_its_line() {
     );
     assert!(h.state().scenario_own_fault());
     let s = status(&h);
-    assert!(s.contains("mistake(s) of its own"), "{s}");
+    assert!(s.contains("1 mistake of its own"), "{s}");
     assert!(
         !s.contains("does not fit") && !s.contains("Ruleset menu"),
         "{s}"

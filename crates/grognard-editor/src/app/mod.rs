@@ -671,10 +671,22 @@ impl EditorApp {
                 // there with the scenario's own ruleset in force).
                 let own = load::load_scenario(path, None).is_err();
                 self.rt.scenario_own_fault = own;
+                // Said of the game only when there is one (tenth player F1: "the game
+                // goes on as it started" with no game in play).
+                let game = if self.rt.session.is_some() {
+                    "the game in play goes on as it started"
+                } else {
+                    "no game is in play until it is fixed"
+                };
+                let mistakes = if n == 1 {
+                    "1 mistake".to_owned()
+                } else {
+                    format!("{n} mistakes")
+                };
                 self.fail(if own {
                     format!(
-                        "{name} has {n} mistake(s) of its own, see the Play tab; fix the \
-                         file (the game in play goes on as it started)"
+                        "{name} has {mistakes} of its own, see the Play tab; fix the file \
+                         ({game})"
                     )
                 } else {
                     format!(
@@ -786,11 +798,56 @@ impl EditorApp {
                 self.rt.disk_changed.push(shown);
             }
         }
+        // A scenario saved broken is told now, at its line, not only after *New game from
+        // the changed files* is clicked (tenth player F17).
+        let scenario_changed = self
+            .rt
+            .scenario_path
+            .as_ref()
+            .is_some_and(|s| changed.contains(s));
+        if scenario_changed && let Some(problems) = self.scenario_mistakes() {
+            let n = problems.len();
+            let name = self
+                .rt
+                .scenario_path
+                .as_deref()
+                .map(load::display)
+                .unwrap_or_default();
+            self.rt.scenario_problems = problems;
+            self.rt.scenario_own_fault = self
+                .rt
+                .scenario_path
+                .as_ref()
+                .is_some_and(|p| load::load_scenario(p, None).is_err());
+            let mistakes = if n == 1 {
+                "1 mistake".to_owned()
+            } else {
+                format!("{n} mistakes")
+            };
+            return self.fail(format!(
+                "{name} changed on disk and now has {mistakes}, see the Play tab; the game \
+                 in play goes on as it started (fix the file to start a new one from it)"
+            ));
+        }
+        if scenario_changed {
+            self.rt.scenario_problems.clear();
+        }
         self.say(format!(
             "{} changed on disk; the game in play goes on as it started (New game from the \
              changed files, on the Play tab, starts one from them)",
             self.rt.disk_changed.join(", ")
         ));
+    }
+
+    /// The open scenario's own mistakes, as its text now reads under the ruleset in force
+    /// (`None` when it builds).
+    fn scenario_mistakes(&self) -> Option<Vec<String>> {
+        let path = self.rt.scenario_path.as_ref()?;
+        let bench = self.rt.bench.as_ref()?;
+        let name = load::display(path);
+        load::scenario_from_text(&name, &self.rt.scenario_text, &bench.current)
+            .err()
+            .map(|d| explain_pieces(&d, &self.rt.scenario_text))
     }
 
     /// Draws one frame and applies what it asked for.

