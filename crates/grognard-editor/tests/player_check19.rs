@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable};
+use egui_kittest::kittest::Queryable;
 use grognard_editor::{Command, EditorApp};
 
 fn status(h: &Harness<'_, EditorApp>) -> String {
@@ -114,4 +114,45 @@ fn a_broken_scenario_at_start_says_no_game_is_in_play() {
     assert!(s.contains("has 1 mistake of its own"), "{s}");
     assert!(s.contains("no game is in play"), "{s}");
     assert!(!s.contains("goes on as it started"), "{s}");
+}
+
+/// Every text painted in the last frame (shapes nested in lists included).
+fn painted_texts(h: &Harness<'_, EditorApp>) -> Vec<(String, egui::Rect)> {
+    fn walk(s: &egui::Shape, out: &mut Vec<(String, egui::Rect)>) {
+        match s {
+            egui::Shape::Text(t) => {
+                out.push((t.galley.text().to_owned(), t.visual_bounding_rect()))
+            }
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}
+
+/// F15: black-powder's *command* chart: the odds plot's bars were labelled with ids
+/// (`three_moves`, `no_moves`) under lines that read "three moves". The axis reads as the
+/// lines do.
+#[test]
+fn the_odds_bars_are_labelled_in_words() {
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut()
+        .command(Command::ShowChart("command".to_owned()));
+    h.run();
+    h.run();
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
+    let under: Vec<String> = painted_texts(&h)
+        .into_iter()
+        .filter(|(_, r)| r.top() >= plot.top() && r.top() <= plot.bottom() + 30.0)
+        .map(|(t, _)| t)
+        .collect();
+    assert!(under.iter().any(|t| t == "three moves"), "{under:?}");
+    assert!(under.iter().any(|t| t == "no moves"), "{under:?}");
+    assert!(!under.iter().any(|t| t.contains('_')), "{under:?}");
 }

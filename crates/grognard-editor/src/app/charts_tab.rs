@@ -521,7 +521,8 @@ fn odds_plot_ui(
     chart: &str,
     (bars_before, bars_after): OddsBars,
 ) {
-    let outcomes = def.outcomes.clone();
+    // Spaced as the lines above say them: the axis read `three_moves` (tenth player F15).
+    let outcomes = def.outcomes.iter().map(|o| spaced(o)).collect();
     // The rest of the panel, so the plot ends inside the window.
     let height = (ui.available_height() - 4.0).clamp(ODDS_PLOT_MIN, 240.0);
     let plot = super::fixed_plot(format!("odds {chart}"), height)
