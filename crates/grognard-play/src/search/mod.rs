@@ -45,8 +45,9 @@ pub const DEFAULT_MILLIS: u64 = 1000;
 /// Phases a rollout plays on past the tree: five, so that a line from a movement phase
 /// plays out the fire that follows, the melee and the rally (on Hex Command; three
 /// stopped before the melee, and scored a move by its fire alone). Measured in
-/// docs/benchmarks.md, "Search policy (issue 40)": five won more at 200 iterations a
-/// decision than three, against greedy and random.
+/// docs/benchmarks.md, "Search policy (issue 40)", round three: on Hex Command five won more
+/// at 200 iterations a decision than three, against greedy and random; on square-blocks,
+/// where a side turn is two phases, five reach the side's next move and won less.
 pub const HORIZON_PHASES: u32 = 5;
 /// Deepest a path goes down the tree (orders after the decision).
 pub const MAX_DEPTH: usize = 24;
