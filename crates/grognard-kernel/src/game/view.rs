@@ -32,6 +32,16 @@ fn remembered(k: &Known) -> Vec<String> {
     .collect()
 }
 
+/// Why the hidden-information guard refuses an order ([`Game::hidden_guard`]), kept as
+/// data until its words are needed (the pattern of `bans.rs`).
+#[derive(Clone, Copy, Debug)]
+enum HiddenBan {
+    /// The order's actor is not one of the side's pieces (or no piece at all).
+    NotYours(PieceId),
+    /// The order's target is a piece the side cannot see.
+    NotInSight(PieceId),
+}
+
 impl Game {
     /// `side`'s view: its own pieces in full and enemy pieces only as it knows them. A
     /// function of the side's pieces, its knowledge and the public phase cursor alone.
@@ -559,11 +569,6 @@ impl Game {
             Action::EndPhase => (None, None),
         };
         let side = order.side;
-        // A piece the side has no handle for (hidden, or no piece at all) reads the same.
-        let named = |id: PieceId| match self.handle_of(side, id) {
-            Some(_) => self.order_name_as(Some(side), id),
-            None => "that piece".to_owned(),
-        };
         if let Some(a) = actor
             && self
                 .state
@@ -571,10 +576,7 @@ impl Game {
                 .get(a.index())
                 .is_none_or(|p| p.side != side)
         {
-            return Err(Refusal::new(
-                RefusalKind::BadPiece,
-                super::bans::not_yours(named(a)),
-            ));
+            return Err(self.refuse_hidden(side, HiddenBan::NotYours(a)));
         }
         if let Some(t) = target {
             let visible = self.state.pieces.get(t.index()).is_some_and(|p| {
@@ -586,16 +588,32 @@ impl Game {
                         .is_some_and(|k| k.knows_position(t))
             });
             if !visible {
-                return Err(Refusal::new(
-                    RefusalKind::BadTarget,
-                    match self.handle_of(side, t) {
-                        Some(_) => format!("there is no piece {} in sight", named(t)),
-                        None => "there is no such piece in sight".to_owned(),
-                    },
-                ));
+                return Err(self.refuse_hidden(side, HiddenBan::NotInSight(t)));
             }
         }
         Ok(())
+    }
+
+    /// The refusal for a [`HiddenBan`] of `side`'s order: its kind, and words that name a
+    /// piece only as the side may (a piece it has no handle for, hidden or no piece at all,
+    /// reads the same).
+    fn refuse_hidden(&self, side: SideId, ban: HiddenBan) -> Refusal {
+        let named = |id: PieceId| match self.handle_of(side, id) {
+            Some(_) => self.order_name_as(Some(side), id),
+            None => "that piece".to_owned(),
+        };
+        match ban {
+            HiddenBan::NotYours(a) => {
+                Refusal::new(RefusalKind::BadPiece, super::bans::not_yours(named(a)))
+            }
+            HiddenBan::NotInSight(t) => Refusal::new(
+                RefusalKind::BadTarget,
+                match self.handle_of(side, t) {
+                    Some(_) => format!("there is no piece {} in sight", named(t)),
+                    None => "there is no such piece in sight".to_owned(),
+                },
+            ),
+        }
     }
 
     /// The side whose turn the current phase belongs to (`None` for phases before and
