@@ -59,3 +59,68 @@ fn a_withdrawn_blocker_leaves_the_true_cause_of_the_wait() {
     ]);
     assert!(!stays.contains("b5 is due but"), "{stays}");
 }
+
+// U1 (H21). 3.1 (004 l.465-467) reveals markers within 5 hexes in the open; l.264 hides
+// units under plates with dummies, and 004 does not say what becomes of a dummy once shown.
+// Reading (notes, twenty-ninth round): an unmasked fake is an empty plate; it stays on the
+// table (earlier audited rulings read it there: no target, the eighth round; a rout halts
+// before it, the nineteenth; it holds no entry place, the twenty-second) but keeps none of
+// the side's pieces out of its hex (sighting `known_dummies_give_way`). h22: red's fake r1 at
+// (4,6) is revealed to blue's b1 at (4,8) in the arrivals phase (`blue sights r1`); by hand,
+// b1's two-hex move (4,7) → (4,6) costs 2 and is accepted (it was refused `(4,6) is held by
+// the enemy`). h22b, r1 a real infantry marker: the same move is refused, b1 stopping in its
+// zone at (4,7), so only knowledge of the dummy lifts the bar.
+#[test]
+fn an_unmasked_dummy_keeps_no_piece_out_of_its_hex() {
+    let view = run(&[
+        "view",
+        "h22.yaml",
+        "--orders",
+        "o_h22.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        view.contains("r1         at (4,6)") && view.contains("a dummy"),
+        "blue knows r1 for a dummy:\n{view}"
+    );
+    let legal = run(&[
+        "legal",
+        "h22.yaml",
+        "--orders",
+        "o_h22.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        legal.contains("path: [[4, 7], [4, 6]] }"),
+        "the move into the dummy's hex is listed:\n{legal}"
+    );
+    let blue = run(&[
+        "play",
+        "h22.yaml",
+        "--orders",
+        "o_h22m.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert!(
+        blue.contains("b1 moved (4,8) → (4,7) → (4,6), cost 2"),
+        "{blue}"
+    );
+    let real = exec(&[
+        "play",
+        "h22b.yaml",
+        "--orders",
+        "o_h22m.yaml",
+        "--side",
+        "blue",
+    ]);
+    assert_eq!(real.code, 1, "{}", real.stdout);
+    assert!(
+        real.stderr
+            .contains("refused: b1 must stop at (4,7) (entered the zone of control of r1)"),
+        "{}",
+        real.stderr
+    );
+}
