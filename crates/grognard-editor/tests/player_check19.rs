@@ -156,3 +156,62 @@ fn the_odds_bars_are_labelled_in_words() {
     assert!(under.iter().any(|t| t == "no moves"), "{under:?}");
     assert!(!under.iter().any(|t| t.contains('_')), "{under:?}");
 }
+
+/// F10: black-powder's log told a deed twice — "br_bde2 hold" then "br_bde2 is marked
+/// “order hold”". A flag named for the order just logged (`order_hold` after `hold`) is
+/// left out of the editor's log, as "has dug in" after "dig" was; the order's line reads
+/// spaced.
+#[test]
+fn an_orders_own_flag_is_not_told_again() {
+    use grognard_kernel::action::Action;
+    use grognard_kernel::hooks::NoHooks;
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let legal_hold = |h: &Harness<'_, EditorApp>| {
+        let g = &h.state().session().expect("a game").game;
+        let id = g.rules().action_by_name("hold").expect("a hold order");
+        let mut found = None;
+        for side in g.to_act() {
+            found = found.or_else(|| {
+                g.legal_orders(side, &mut NoHooks)
+                    .into_iter()
+                    .find(|a| matches!(a, Action::Act { action, .. } if *action == id))
+            });
+        }
+        found
+    };
+    // To the command phase (the third of a side's turn).
+    for _ in 0..6 {
+        if legal_hold(&h).is_some() {
+            break;
+        }
+        h.state_mut().command(Command::EndPhase);
+        h.run();
+    }
+    let hold = legal_hold(&h).expect("a legal hold");
+    let Action::Act { piece, .. } = &hold else {
+        unreachable!()
+    };
+    let name = {
+        let g = &h.state().session().expect("a game").game;
+        g.piece(*piece).expect("piece").name.clone()
+    };
+    h.state_mut().command(Command::Give(hold));
+    h.run();
+    let game = &h.state().session().expect("a game").game;
+    // The flag was set (the CLI's log keeps it) ...
+    assert!(
+        game.log().iter().any(|e| matches!(e,
+            grognard_kernel::action::Event::FlagChanged { flag, on: true, .. } if flag == "order_hold")),
+        "{:#?}",
+        game.log()
+    );
+    // ... and the editor's log tells the order once.
+    let log = h.state().event_log().to_vec();
+    assert!(
+        log.iter().any(|l| l.trim() == format!("{name} hold")),
+        "{log:#?}"
+    );
+    assert!(!log.iter().any(|l| l.contains("order hold")), "{log:#?}");
+}

@@ -492,7 +492,10 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
 /// on the piece whose order was just logged — its `Acted` line, followed only by rolls,
 /// counters, flags and notes of that order: the line tells the deed a second time ("b1
 /// dig", then "b1 has dug in"; issue 37, the ninth outside player's F5). The editor's log
-/// leaves such a line out; the CLI's keeps every event.
+/// leaves such a line out; the CLI's keeps every event. A flag named for the order is the
+/// same deed whatever its wording: the order's own name (`hand_haul` after "br_battery
+/// hand haul") or it under one word before it (`order_hold` after "br_bde2 hold"; the tenth
+/// outside player's F10).
 #[must_use]
 pub fn repeats_order(log: &[Event], index: usize) -> bool {
     let Some(Event::FlagChanged {
@@ -503,12 +506,14 @@ pub fn repeats_order(log: &[Event], index: usize) -> bool {
     else {
         return false;
     };
-    if !flag_words(flag, true).starts_with("has ") {
-        return false;
-    }
+    let deed = flag_words(flag, true).starts_with("has ");
     for e in log[..index].iter().rev() {
         match e {
-            Event::Acted { piece: actor, .. } => return actor == piece,
+            Event::Acted {
+                piece: actor,
+                action,
+                ..
+            } => return actor == piece && (deed || named_for(flag, action)),
             Event::CounterChanged { .. }
             | Event::FlagChanged { .. }
             | Event::Rolled { .. }
@@ -518,6 +523,16 @@ pub fn repeats_order(log: &[Event], index: usize) -> bool {
         }
     }
     false
+}
+
+/// True when `flag` is named for the order `action`: the same name, or it after one word
+/// (`order_hold` for `hold`), not before another (`rally_failed` tells how a rally went).
+fn named_for(flag: &str, action: &str) -> bool {
+    flag == action
+        || flag
+            .strip_suffix(action)
+            .and_then(|head| head.strip_suffix('_'))
+            .is_some_and(|head| !head.is_empty() && !head.contains('_'))
 }
 
 /// A counter as the log names it: its `called:` words when the ruleset gives them (Hex
@@ -966,6 +981,45 @@ mod tests {
             .map(|i| super::repeats_order(&log, i))
             .collect();
         assert_eq!(repeats, [false, false, true, false, false]);
+    }
+
+    /// Issue 37 (tenth outside player, F10): "br_battery hand haul" then "is marked “hand
+    /// haul”", "br_bde2 hold" then "is marked “order hold”". A flag named for the order
+    /// repeats it; one that tells how it went, or an old order's flag cleared, is news.
+    #[test]
+    fn a_flag_named_for_its_pieces_order_repeats_it() {
+        use grognard_kernel::action::Event;
+        use grognard_kernel::ids::PieceId;
+        let b = PieceId(0);
+        let acted = |action: &str| Event::Acted {
+            piece: b,
+            action: action.to_owned(),
+            target: None,
+            roll: None,
+            intent: Vec::new(),
+        };
+        let flag = |flag: &str, on| Event::FlagChanged {
+            piece: b,
+            flag: flag.to_owned(),
+            on,
+        };
+        let log = vec![
+            acted("hand_haul"),
+            flag("hand_haul", true),
+            acted("hold"),
+            flag("order_maneuver", false),
+            flag("order_hold", true),
+            acted("rally"),
+            flag("rally_failed", true),
+            flag("my_order_rally", true),
+        ];
+        let repeats: Vec<bool> = (0..log.len())
+            .map(|i| super::repeats_order(&log, i))
+            .collect();
+        assert_eq!(
+            repeats,
+            [false, true, false, false, true, false, false, false]
+        );
     }
 
     #[test]
