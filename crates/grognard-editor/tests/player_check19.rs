@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::{Command, EditorApp};
 
 fn status(h: &Harness<'_, EditorApp>) -> String {
@@ -214,4 +214,39 @@ fn an_orders_own_flag_is_not_told_again() {
         "{log:#?}"
     );
     assert!(!log.iter().any(|l| l.contains("order hold")), "{log:#?}");
+}
+
+/// F13: behind hot-seat's "Pass the screen to …" *End phase* stayed enabled and ended the
+/// side's part unseen, while E did nothing and said nothing. Both are refused there, with
+/// the reason; once the board is shown, E ends the phase.
+#[test]
+fn behind_the_hot_seat_screen_the_phase_is_not_ended() {
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::HotSeat(true));
+    h.run();
+    let to = {
+        let g = &h.state().session().expect("a game").game;
+        let side = g.to_act().first().copied().expect("a side to act");
+        g.sides()[side.index()].name.clone()
+    };
+    let _ = h.get_by_label(&format!("Pass the screen to {to}"));
+    let end = h.get_by_role_and_label(Role::Button, "End phase");
+    assert!(end.accesskit_node().is_disabled());
+    h.key_press(egui::Key::E);
+    h.run();
+    let s = status(&h);
+    assert_eq!(
+        s,
+        format!("End phase is not offered now: the screen is passed to {to}: Show board first")
+    );
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    assert!(h.state().session().expect("a game").orders().is_empty());
+    h.get_by_role_and_label(Role::Button, "Show board").click();
+    h.run();
+    h.key_press(egui::Key::E);
+    h.run();
+    assert_eq!(h.state().session().expect("a game").orders().len(), 1);
 }

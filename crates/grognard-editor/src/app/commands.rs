@@ -487,6 +487,10 @@ impl EditorApp {
                     self.order(Action::Gather { piece: id }, Some(side));
                 }
             }
+            Command::EndPhase if !self.may_end_phase() && self.rt.play.screen_hidden => {
+                let why = self.why_not_now();
+                self.fail(format!("End phase is not offered now: {why}"));
+            }
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {
                 if !self.may_undo() {

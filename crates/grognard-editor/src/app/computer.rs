@@ -106,11 +106,15 @@ impl EditorApp {
 
     /// True when the side in view may end the phase now.
     pub(super) fn may_end_phase(&self) -> bool {
-        self.rt
-            .play
-            .legal
-            .iter()
-            .any(|(a, _)| *a == Action::EndPhase)
+        // Behind the hot-seat screen the side to act has not seen the board: its phase
+        // is not ended for it (tenth player F13).
+        !self.rt.play.screen_hidden
+            && self
+                .rt
+                .play
+                .legal
+                .iter()
+                .any(|(a, _)| *a == Action::EndPhase)
     }
 
     /// True when the side in view may take back the last order: no die has been rolled

@@ -45,7 +45,15 @@ impl EditorApp {
                 out.push(Command::Select(None));
             }
         }
-        if self.saved.tab != Tab::Play || self.rt.session.is_none() || self.rt.play.screen_hidden {
+        if self.saved.tab != Tab::Play || self.rt.session.is_none() {
+            return;
+        }
+        if self.rt.play.screen_hidden {
+            // E behind the hot-seat screen said nothing (tenth player F13).
+            if pressed(Key::E) {
+                let why = self.why_not_now();
+                self.fail(format!("End phase is not offered now: {why}"));
+            }
             return;
         }
         if ctx.input(|i| i.modifiers.command_only() && i.key_pressed(Key::Z)) {

@@ -332,6 +332,17 @@ impl EditorApp {
     }
 
     /// The hot-seat screen between sides: whom to pass it to, and *Show board*.
+    /// Whom the hot-seat screen is passed to, by name ("french", not "Side french").
+    pub(super) fn screen_passed_to(&self, game: &grognard_kernel::game::Game) -> String {
+        match self.rt.play.view {
+            ViewAs::Side(s) => game
+                .sides()
+                .get(s.index())
+                .map_or_else(|| view_label(game, self.rt.play.view), |d| d.name.clone()),
+            ViewAs::Referee => "the referee".to_owned(),
+        }
+    }
+
     fn pass_screen_ui(
         &self,
         ui: &mut egui::Ui,
@@ -341,15 +352,7 @@ impl EditorApp {
         egui::CentralPanel::default_margins().show(ui, |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(120.0);
-                // The side by its name ("Pass the screen to french", not "to Side
-                // french").
-                let to = match self.rt.play.view {
-                    ViewAs::Side(s) => game
-                        .sides()
-                        .get(s.index())
-                        .map_or_else(|| view_label(game, self.rt.play.view), |d| d.name.clone()),
-                    ViewAs::Referee => "the referee".to_owned(),
-                };
+                let to = self.screen_passed_to(game);
                 ui.heading(format!("Pass the screen to {to}"));
                 if ui.button("Show board").clicked() {
                     out.push(Command::Reveal);

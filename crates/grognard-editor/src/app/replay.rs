@@ -57,6 +57,16 @@ impl EditorApp {
     pub(super) fn why_not_now(&self) -> String {
         if self.reviewing() {
             super::commands::REVIEW_WHY.to_owned()
+        } else if let Some(s) = self
+            .rt
+            .session
+            .as_ref()
+            .filter(|_| self.rt.play.screen_hidden)
+        {
+            format!(
+                "the screen is passed to {}: Show board first",
+                self.screen_passed_to(&s.game)
+            )
         } else {
             self.why_not()
         }
