@@ -100,13 +100,28 @@ impl TuneSnapshot {
             .is_some_and(|m| crate::simulate::all_drawn_note(*m).is_some())
     }
 
-    /// How a stopped run is said: plainly, with the games it played.
+    /// How a stopped run is said: plainly, with the games it played and whether they
+    /// count. The games of a candidate not finished measure nothing: "stopped after 17
+    /// games" beside "0 candidates, 0 games" left the player wondering (tenth player F9).
     #[must_use]
     pub fn stopped_text(&self) -> String {
-        format!(
-            "stopped after {}",
-            crate::words::count(i64::try_from(self.games).unwrap_or(i64::MAX), "game")
-        )
+        let games = |n: u64| crate::words::count(i64::try_from(n).unwrap_or(i64::MAX), "game");
+        let unfinished = self.games.saturating_sub(self.book.games);
+        if self.book.tried().next().is_none() {
+            format!(
+                "stopped after {} of the first candidate, before it was finished: nothing \
+                 was measured yet",
+                games(self.games)
+            )
+        } else if unfinished > 0 {
+            format!(
+                "stopped after {}; the last {} (of a candidate not finished) are not counted",
+                games(self.games),
+                games(unfinished)
+            )
+        } else {
+            format!("stopped after {}", games(self.games))
+        }
     }
 }
 

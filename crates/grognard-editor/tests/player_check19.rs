@@ -250,3 +250,63 @@ fn behind_the_hot_seat_screen_the_phase_is_not_ended() {
     h.run();
     assert_eq!(h.state().session().expect("a game").orders().len(), 1);
 }
+
+/// The labels of every node holding `words`.
+fn labels_with(h: &Harness<'_, EditorApp>, words: &str) -> Vec<String> {
+    h.query_all_by_label_contains(words)
+        .map(|n| {
+            let n = n.accesskit_node();
+            n.label().or_else(|| n.value()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Waits (running frames) while `busy` holds, at most four minutes.
+fn wait(h: &mut Harness<'_, EditorApp>, busy: fn(&EditorApp) -> bool) {
+    let start = std::time::Instant::now();
+    while busy(h.state()) {
+        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(h));
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    h.run();
+}
+
+/// F9: Tune stopped before its first candidate was measured said "stopped after 17 games"
+/// beside "No candidate was measured." and "0 candidates, 0 games". It says the games were
+/// of the first candidate, not finished, and that nothing was measured — once.
+#[test]
+fn a_tune_stopped_before_a_candidate_is_measured_says_so_once() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("fire small b modifier hits");
+    h.run();
+    h.get_by_label_contains("charts.fire_small_b.modifiers.0.per")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h.step();
+    h.step();
+    assert!(h.state().tuning(), "{}", status(&h));
+    h.get_by_label("Stop").click();
+    h.step();
+    wait(&mut h, EditorApp::tuning);
+    // The tab's line (the status line says it too, after "tuning").
+    let stopped: Vec<String> = labels_with(&h, "stopped after")
+        .into_iter()
+        .filter(|l| l.starts_with("stopped after"))
+        .collect();
+    assert_eq!(stopped.len(), 1, "{stopped:?}");
+    assert!(
+        stopped[0]
+            .contains("of the first candidate, before it was finished: nothing was measured yet"),
+        "{stopped:?}"
+    );
+    assert!(labels_with(&h, "0 candidates").is_empty());
+    assert!(labels_with(&h, "No candidate was measured").is_empty());
+    let s = status(&h);
+    assert!(s.starts_with("tuning stopped after"), "{s}");
+    assert!(s.ends_with("nothing was measured yet"), "{s}");
+}

@@ -344,6 +344,11 @@ impl EditorApp {
         } else if snap.stopped {
             ui.label(snap.stopped_text());
         }
+        // Stopped before a candidate was measured, the stop's line says all there is:
+        // no answer, no "0 candidates, 0 games", no empty table.
+        if snap.stopped && snap.book.tried().next().is_none() {
+            return;
+        }
         let best = snap.book.best(t);
         let answer = answer_text(t, snap);
         ui.label(RichText::new(answer).strong());
@@ -477,7 +482,9 @@ impl EditorApp {
         let tuner = job.tuner.clone();
         let snapshot = job.wait();
         let message = answer_text(&tuner, &snapshot);
-        if snapshot.stopped {
+        if snapshot.stopped && snapshot.book.tried().next().is_none() {
+            self.say(format!("tuning {}", snapshot.stopped_text()));
+        } else if snapshot.stopped {
             self.say(format!("tuning {}: {message}", snapshot.stopped_text()));
         } else if snapshot.error.is_some() {
             self.fail(format!("tuning stopped: {message}"));
