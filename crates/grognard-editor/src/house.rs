@@ -49,6 +49,8 @@ pub struct Workbench {
     /// never put into the working copy and stay marked until that field is typed again.
     load_marked: std::collections::BTreeSet<FieldPath>,
     scratch: PathBuf,
+    /// The working copy as last saved as a house rule (`None`: never saved).
+    saved: Option<Value>,
 }
 
 impl Workbench {
@@ -68,6 +70,7 @@ impl Workbench {
             problems: Vec::new(),
             load_marked: std::collections::BTreeSet::new(),
             scratch: scratch.to_path_buf(),
+            saved: None,
         }
     }
 
@@ -95,6 +98,18 @@ impl Workbench {
     #[must_use]
     pub fn is_modified(&self) -> bool {
         overlay_tree(&self.base_tree, &self.edited).is_some()
+    }
+
+    /// True when the edits are in a house rule saved since they were last changed: they
+    /// are not lost by opening another ruleset (tenth outside player F19).
+    #[must_use]
+    pub fn is_saved(&self) -> bool {
+        self.saved.as_ref() == Some(&self.edited)
+    }
+
+    /// Notes that the edits as they stand were saved as a house rule.
+    pub fn mark_saved(&mut self) {
+        self.saved = Some(self.edited.clone());
     }
 
     /// Sets one value as the user typed it and checks the result. Text that reads as a

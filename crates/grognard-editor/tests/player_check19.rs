@@ -310,3 +310,89 @@ fn a_tune_stopped_before_a_candidate_is_measured_says_so_once() {
     assert!(s.starts_with("tuning stopped after"), "{s}");
     assert!(s.ends_with("nothing was measured yet"), "{s}");
 }
+
+/// F19: right after the edits were saved as a house rule, opening a scenario of another
+/// ruleset still asked "Your edits … are not saved". Saved, they open it at once; edited
+/// again after the save, they are asked about again.
+#[test]
+fn edits_saved_as_a_house_rule_count_as_saved() {
+    use grognard_editor::app::FilePurpose;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
+    let score = grognard_editor::house::field(&["charts", "scout_fate", "rows", "0", "score"]);
+    let open = |h: &mut Harness<'_, EditorApp>, name: &str| {
+        h.state_mut().command(Command::Chosen(
+            FilePurpose::OpenScenario,
+            common::root().join(format!("examples/{name}.yaml")),
+        ));
+        h.run();
+    };
+    h.state_mut()
+        .command(Command::SetField(score.clone(), "9+".to_owned()));
+    h.run();
+    h.state_mut().command(Command::Chosen(
+        FilePurpose::SaveHouseRule,
+        dir.path().join("sb-house.yaml"),
+    ));
+    h.run();
+    assert!(status(&h).starts_with("saved house rule"), "{}", status(&h));
+    open(&mut h, "drill-square");
+    assert!(h.query_by_label_contains("Your edits of").is_none());
+    assert!(
+        status(&h).contains("drill-square.yaml started under drill-square"),
+        "{}",
+        status(&h)
+    );
+    // Edited after a save: asked again.
+    open(&mut h, "square-blocks");
+    h.state_mut()
+        .command(Command::SetField(score.clone(), "9+".to_owned()));
+    h.run();
+    h.state_mut().command(Command::Chosen(
+        FilePurpose::SaveHouseRule,
+        dir.path().join("sb-house2.yaml"),
+    ));
+    h.run();
+    h.state_mut()
+        .command(Command::SetField(score, "8+".to_owned()));
+    h.run();
+    open(&mut h, "drill-square");
+    let _ = h.get_by_label_contains("Your edits of square-blocks are not saved");
+}
+
+/// F18: after another ruleset was opened, the Tune tab kept hex-command's number, its
+/// stopped run and plot, and Run was refused on them. The list and the answer are
+/// cleared; the games a candidate stay.
+#[test]
+fn tune_forgets_the_last_rulesets_numbers() {
+    use grognard_editor::app::FilePurpose;
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("fire small b modifier hits");
+    h.run();
+    h.get_by_label_contains("charts.fire_small_b.modifiers.0.per")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
+        .set_value_accesskit(30.0);
+    h.run();
+    assert!(
+        h.query_by_label_contains("charts.fire_small_b.modifiers.0.per")
+            .is_some()
+    );
+    h.state_mut().command(Command::Chosen(
+        FilePurpose::OpenScenario,
+        common::root().join("examples/hex-leaders.yaml"),
+    ));
+    h.run();
+    assert!(
+        status(&h).contains("started under hex-leaders"),
+        "{}",
+        status(&h)
+    );
+    assert!(h.query_by_label_contains("fire_small_b").is_none());
+    let games = h.get_by_role_and_label(Role::SpinButton, "games a candidate:");
+    assert_eq!(games.value().as_deref(), Some("30"));
+}

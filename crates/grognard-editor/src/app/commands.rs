@@ -702,6 +702,9 @@ impl EditorApp {
                             path.display(),
                             &r.rules.identity.hash[..12.min(r.rules.identity.hash.len())]
                         );
+                        if let Some(b) = &mut self.rt.bench {
+                            b.mark_saved();
+                        }
                         self.remember(path);
                         self.say(msg);
                         self.saved_then_switch();

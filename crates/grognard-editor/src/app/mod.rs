@@ -551,6 +551,12 @@ impl EditorApp {
     }
 
     fn set_ruleset(&mut self, r: Ruleset) {
+        // Another ruleset's numbers, answer and run mean nothing under this one: Run was
+        // refused on them (tenth player F18).
+        let before = self.rt.bench.as_ref().map(|b| b.base.path.clone());
+        if before.is_some_and(|p| p != r.path) {
+            self.rt.tune.another_ruleset();
+        }
         self.rt.terrain_colors = terrain_colors(&r);
         self.rt.bench = Some(Workbench::new(r, self.rt.scratch.path()));
         self.rt.edit.texts.clear();

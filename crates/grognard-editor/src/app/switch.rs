@@ -29,7 +29,7 @@ impl EditorApp {
         let Some(bench) = &self.rt.bench else {
             return OverEdits::Proceed { keep: false };
         };
-        if !bench.is_modified() {
+        if !bench.is_modified() || bench.is_saved() {
             return OverEdits::Proceed { keep: false };
         }
         if bench.base.rules.identity.hash == own.rules.identity.hash {

@@ -70,6 +70,19 @@ impl Default for TuneUi {
     }
 }
 
+impl TuneUi {
+    /// Forgets what was tuned under the last ruleset (its numbers, answer and any run,
+    /// which is stopped); the games a candidate, target and policy stay.
+    pub(super) fn another_ruleset(&mut self) {
+        *self = Self {
+            target: self.target,
+            runs: self.runs,
+            policy: self.policy.clone(),
+            ..Self::default()
+        };
+    }
+}
+
 /// A number an item can name: its dotted path, its value, and the Charts tab's words for
 /// it (`fire_small_b modifier cover per`) when it is a chart's modifier.
 type Leaf = (String, String, Option<String>);
