@@ -396,3 +396,30 @@ fn tune_forgets_the_last_rulesets_numbers() {
     let games = h.get_by_role_and_label(Role::SpinButton, "games a candidate:");
     assert_eq!(games.value().as_deref(), Some("30"));
 }
+
+/// F4: pressing E at game over said "End phase is not offered now: blue does not act now",
+/// as if another side did. It says the game is over.
+#[test]
+fn e_at_game_over_says_the_game_is_over() {
+    let path = common::root().join("crates/grognard-editor/tests/fixtures/sure-shot.scenario.yaml");
+    let mut h = common::scenario(path.to_str().expect("a UTF-8 path"), 1024.0, 700.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    for _ in 0..50 {
+        if h.state().session().expect("a game").game.phase().is_none() {
+            break;
+        }
+        h.state_mut().command(Command::EndPhase);
+        h.run();
+    }
+    assert!(h.state().session().expect("a game").game.phase().is_none());
+    // Seen as blue, as the player saw it.
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(
+            grognard_kernel::ids::SideId(0),
+        )));
+    h.run();
+    h.key_press(egui::Key::E);
+    h.run();
+    assert_eq!(status(&h), "End phase is not offered now: the game is over");
+}

@@ -194,6 +194,11 @@ impl EditorApp {
             return "no game".to_owned();
         };
         let game = &session.game;
+        // At game over no side acts: "blue does not act now" read as if another did
+        // (tenth player F4).
+        if game.phase().is_none() {
+            return "the game is over".to_owned();
+        }
         let name = |s: SideId| {
             game.sides()
                 .get(s.index())
