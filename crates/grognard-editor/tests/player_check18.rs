@@ -266,7 +266,7 @@ fn the_tune_finder_says_its_match_is_added_not_that_nothing_matches() {
     h.get_by_role_and_label(Role::Button, &found[0]).click();
     h.run();
     assert!(h.query_by_label_contains("nothing matches").is_none());
-    let _ = h.get_by_label_contains("the number matching \"houses cover\" is added below");
+    let _ = h.get_by_label_contains("the number matching \"houses cover\" is added above");
 }
 
 /// F6: in square-blocks-setup's set-up the piece panel said "div1 cannot move now (no

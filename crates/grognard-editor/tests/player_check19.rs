@@ -423,3 +423,34 @@ fn e_at_game_over_says_the_game_is_over() {
     h.run();
     assert_eq!(status(&h), "End phase is not offered now: the game is over");
 }
+
+/// F7, F8: the Tune finder said "more… 14 numbers match" with 14 the whole count (it read
+/// as 14 more), and "is added below" of a number added above it. It says how many match
+/// and how many are in sight, and that the number is added above.
+#[test]
+fn the_tune_finder_counts_what_matches_and_says_where_it_adds() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("firer hits");
+    h.run();
+    let listed = h
+        .query_all_by_role(Role::Button)
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains(" = "))
+        })
+        .count();
+    assert!(listed > 7, "{listed}");
+    let _ = h.get_by_label_contains(&format!("{listed} numbers match, 7 in sight"));
+    assert!(h.query_by_label_contains("more…").is_none());
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("fire small b modifier hits");
+    h.run();
+    h.get_by_label_contains("charts.fire_small_b.modifiers.0.per")
+        .click();
+    h.run();
+    let _ = h.get_by_label_contains("is added above");
+}

@@ -300,7 +300,8 @@ impl EditorApp {
         if matching.is_empty() && already > 0 && !needle.trim().is_empty() {
             ui.label(
                 RichText::new(format!(
-                    "{} matching \"{}\" {} added below; type another name to add more",
+                    // Above: under *Numbers to vary*, over this box (tenth player F8).
+                    "{} matching \"{}\" {} added above; type another name to add more",
                     if already == 1 {
                         "the number".to_owned()
                     } else {
@@ -324,8 +325,11 @@ impl EditorApp {
         // The box shows about seven rows: say that more match, and how to reach them.
         if matching.len() > ROWS_IN_SIGHT {
             let shown = matching.len().min(MAX_LISTED);
+            // All that match, not the ones past the box: "more… 14 numbers match" read
+            // as 14 more (tenth player F7).
             let mut more = format!(
-                "more… {} numbers match: scroll the list, or type more of a name to narrow it",
+                "{} numbers match, {ROWS_IN_SIGHT} in sight: scroll the list for the rest, or \
+                 type more of a name to narrow it",
                 matching.len()
             );
             if shown < matching.len() {
