@@ -299,7 +299,7 @@ fn in_melee_is_cleared_when_the_melee_ends() {
     let pieces = "  - { id: b1, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: b2, side: blue, type: infantry, at: [3, 3], facing: SE, flags: [in_melee] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { hits: 2 }, flags: [in_melee] }\n";
     let f = field(None, "", pieces, "");
     let o = with(to_blue_melee(), &[melee("b1", "r")]);
-    let seed = seed_showing(&f, &o, &[], "r is routed");
+    let seed = seed_showing(&f, &o, &[], |p| p.flag("r", "routed", true).is_some());
     let out = f.ok(&o, &["--seed", &seed]);
     let phase = section(&out, "melee phase (blue)");
     has(phase, "b2 is no longer in_melee");
@@ -315,7 +315,7 @@ fn advance_after_melee_only_into_the_front_arc() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 3], facing: SW, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
     let f = field(None, "", pieces, "");
     let o = with(to_blue_melee(), &[melee("b", "r")]);
-    let seed = seed_showing(&f, &o, &[], "b is routed");
+    let seed = seed_showing(&f, &o, &[], |p| p.flag("b", "routed", true).is_some());
     let played = f.json(&o, &["--seed", &seed]);
     assert!(
         played.flag("b", "routed", true).is_some(),
@@ -336,7 +336,7 @@ fn a_joiner_locks_the_winner() {
     let pieces = "  - { id: b1, side: blue, type: infantry, at: [3, 4], facing: E, counters: { hits: 2 } }\n  - { id: b2, side: blue, type: infantry, at: [3, 3], facing: SE, flags: [in_melee] }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [in_melee] }\n";
     let f = field(None, "", pieces, "");
     let o = with(to_blue_melee(), &[melee("b1", "r")]);
-    let seed = seed_showing(&f, &o, &[], "b1 is routed");
+    let seed = seed_showing(&f, &o, &[], |p| p.flag("b1", "routed", true).is_some());
     let out = f.ok(&o, &["--seed", &seed]);
     has(&out, "r is held in melee by b2 and cannot advance");
     let played = f.json(&o, &["--seed", &seed]);
@@ -456,7 +456,7 @@ fn integrity_is_checked_when_all_commanders_are_killed() {
     let mut o = whole_turn();
     o.insert(3, act("red", "r", "fire", "b"));
     o.extend(ends("blue", 2)); // turn 2: arrivals, Blue's command phase
-    let seed = seed_showing(&f, &o, &[], "commander killed");
+    let seed = seed_showing(&f, &o, &[], |p| was_removed(p, "g"));
     let out = f.ok(&o, &["--seed", &seed]);
     has(
         &out,

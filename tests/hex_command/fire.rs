@@ -6,7 +6,8 @@
 use serde_json::json;
 
 use super::field::{Field, ends, has, order};
-use super::seed_showing;
+use super::{seed_showing, was_removed};
+use crate::util::Played;
 
 const RULESET: &str = "rulesets/hex-command.yaml";
 
@@ -448,19 +449,12 @@ fn crews_return_and_captured_guns_fire_their_rolled_shots() {
     f.refused(&twice, &[], "x has no shots left with captured guns");
 }
 
-/// Plays `orders` with seeds until the melee routs or destroys `r`; returns that seed.
+/// Plays `orders` with seeds until the melee routs or destroys `r` (its `routed` flag
+/// turned on or its removal, on `play --json`); returns that seed.
 fn seed_where_r_breaks(f: &Field, orders: &[String], args: &[&str]) -> String {
-    for seed in 0..200 {
-        let seed = seed.to_string();
-        let mut all = args.to_vec();
-        all.extend_from_slice(&["--seed", seed.as_str()]);
-        let r = f.play(orders, &all);
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        if r.stdout.contains("r is routed") || r.stdout.contains("r removed") {
-            return seed;
-        }
-    }
-    panic!("200 seeds and r never broke");
+    seed_showing(f, orders, args, |p| {
+        p.flag("r", "routed", true).is_some() || was_removed(p, "r")
+    })
 }
 
 /// 004 7.4 and 5.1b: the winner of a melee advances and may then change facing; no one
@@ -546,7 +540,7 @@ fn a_defender_that_wins_advances_or_turns() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 3], facing: SE, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
     let f = field(None, "", pieces);
     let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
-    let seed = seed_showing(&f, &melee, &[], "b is routed");
+    let seed = seed_showing(&f, &melee, &[], |p| p.flag("b", "routed", true).is_some());
     let args = ["--seed", seed.as_str()];
     let out = f.ok(&melee, &args);
     has(&out, "r now faces NW");
@@ -572,7 +566,7 @@ fn a_defender_that_wins_advances_or_turns() {
     // Cavalry beaten off by infantry are not pursued.
     let horse = pieces.replace("type: infantry, at: [3, 3]", "type: cavalry, at: [3, 3]");
     let f = field(None, "", &horse);
-    let seed = seed_showing(&f, &melee, &[], "b is routed");
+    let seed = seed_showing(&f, &melee, &[], |p| p.flag("b", "routed", true).is_some());
     let played = f.json(&melee, &["--seed", seed.as_str()]);
     assert!(
         played.flag("b", "routed", true).is_some(),
@@ -622,7 +616,7 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     orders.extend(ends("blue", 1)); // defensive fire
     orders.extend(ends("red", 1)); // fire
     orders.push(act("red", "r", "melee", "x"));
-    let seed = seed_showing(&f, &orders, &[], "x is routed");
+    let seed = seed_showing(&f, &orders, &[], |p| p.flag("x", "routed", true).is_some());
     let args = ["--seed", seed.as_str()];
     let out = f.ok(&orders, &args);
     has(&out, "g removed (guns captured by x)");
@@ -656,7 +650,9 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
             "at: [5, 4], facing: W, counters: { hits: 2 } }",
         ),
     );
-    let seed = seed_showing(&strong, &orders, &[], "r is routed");
+    let seed = seed_showing(&strong, &orders, &[], |p| {
+        p.flag("r", "routed", true).is_some()
+    });
     let out = strong.ok(&orders, &["--seed", seed.as_str()]);
     has(&out, "x stays with the guns it captured");
     let played = strong.json(&orders, &["--seed", seed.as_str()]);
@@ -691,7 +687,7 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     shot.extend(ends("red", 2));
     shot.extend(ends("blue", 1));
     shot.push(act("red", "r", "fire", "x"));
-    let seed = seed_showing(&f, &shot, &[], "x is routed");
+    let seed = seed_showing(&f, &shot, &[], |p| p.flag("x", "routed", true).is_some());
     let out = f.ok(&shot, &["--seed", seed.as_str()]);
     has(&out, "g arrived at (4,4) (guns left behind by x)");
     // A captor that is never broken keeps them: the crew cannot man guns off the board.
@@ -715,7 +711,7 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered }\n  - { id: k, side: blue, type: infantry, at: [2, 5], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { works: 4 } }\n";
     let f = field(None, "", pieces);
     let fire = at_blue_fire(&[act("blue", "g", "fire", "r")]);
-    let seed = seed_showing(&f, &fire, &[], "→ works (shot of g at r behind works)");
+    let seed = seed_showing(&f, &fire, &[], struck("works"));
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "the shot of g strikes the works in front of r");
     has(&out, "g has fired");
@@ -731,13 +727,13 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
         played.find("counter_changed", "r", |e| e["counter"] == "works"),
         None
     );
-    let seed = seed_showing(&f, &fire, &[], "→ clear (shot of g at r behind works)");
+    let seed = seed_showing(&f, &fire, &[], struck("clear"));
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "+1 target in cover; band 1 (Color)");
     has(&out, "fire_artillery_b by g at r");
     // Structure damage: quick works are levelled, a redoubt becomes quick works.
     let damage = ["--option", "structure_damage=on"];
-    let seed = seed_showing(&f, &fire, &damage, "→ works (shot of g at r behind works)");
+    let seed = seed_showing(&f, &fire, &damage, struck("works"));
     let out = f.ok(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
@@ -745,12 +741,7 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     has(&out, "r works 4 → 0");
     has(&out, "the quick works of r are levelled");
     let redoubt = field(None, "", &pieces.replace("works: 4", "works: 6"));
-    let seed = seed_showing(
-        &redoubt,
-        &fire,
-        &damage,
-        "→ works (shot of g at r behind works)",
-    );
+    let seed = seed_showing(&redoubt, &fire, &damage, struck("works"));
     let out = redoubt.ok(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
@@ -762,12 +753,7 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
         "",
         &pieces.replace(", counters: { works: 4 }", ""),
     );
-    let seed = seed_showing(
-        &fort,
-        &fire,
-        &damage,
-        "→ works (shot of g at r behind works)",
-    );
+    let seed = seed_showing(&fort, &fire, &damage, struck("works"));
     let played = fort.json(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
@@ -824,8 +810,17 @@ fn clear_shot(played: &crate::util::Played, chart: &str) {
     );
 }
 
+/// A seed's test: the structure roll (a gun's shot at a unit behind works) came up
+/// `outcome` on `play --json`.
+fn struck(outcome: &str) -> impl Fn(&Played) -> bool + '_ {
+    move |p| {
+        (p.events.iter())
+            .any(|e| e["roll"]["chart"] == "structure" && e["roll"]["outcome"] == outcome)
+    }
+}
+
 /// How many rolls on `chart` the events hold.
-fn rolls(played: &crate::util::Played, chart: &str) -> usize {
+fn rolls(played: &Played, chart: &str) -> usize {
     played
         .events
         .iter()
