@@ -414,6 +414,9 @@ pub struct Captions {
     pending: Vec<(std::sync::Arc<egui::Galley>, egui::Rect, bool)>,
 }
 
+/// The most markers a caption names; the rest are counted.
+const CAPTION_MARKERS: usize = 2;
+
 impl Captions {
     /// Adds `p`'s caption (its name and mode letter, whole) beside `under`, its counter or
     /// base on screen: below it first — or above first when `above` (its front, with the
@@ -424,8 +427,21 @@ impl Captions {
         };
         // Damage and status go with the name: a base too thin to hold its label showed
         // "b_line3 F" for a base with 6 hits and shaken.
+        // At most two, then how many more: a black-powder brigadier's every flag ran its
+        // caption across the board and under other counters (tenth player F12); the
+        // hover card and the piece panel list them all.
         if !p.markers.is_empty() {
-            line = format!("{line} · {}", p.markers.join(", "));
+            let shown: Vec<&str> = p
+                .markers
+                .iter()
+                .take(CAPTION_MARKERS)
+                .map(String::as_str)
+                .collect();
+            line = format!("{line} · {}", shown.join(", "));
+            let rest = p.markers.len().saturating_sub(CAPTION_MARKERS);
+            if rest > 0 {
+                line = format!("{line}, +{rest} more");
+            }
         }
         let font = egui::FontId::proportional(CAPTION_FONT);
         let galley = ctx.fonts_mut(|f| f.layout_no_wrap(line, font, Color32::WHITE));

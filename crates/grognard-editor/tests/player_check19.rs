@@ -454,3 +454,50 @@ fn the_tune_finder_counts_what_matches_and_says_where_it_adds() {
     h.run();
     let _ = h.get_by_label_contains("is added above");
 }
+
+/// F12: a black-powder brigadier's caption named every flag ("br_bde2 M · objective 6,
+/// disordered, command failed, order reserve, passed lines, assault new") and ran across
+/// the board under other counters. It names two and counts the rest (the hover card lists
+/// them all).
+#[test]
+fn a_caption_names_two_markers_and_counts_the_rest() {
+    use grognard_editor::board::DrawPiece;
+    use grognard_editor::scene::Captions;
+    let h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    let markers = [
+        "objective 6",
+        "disordered",
+        "command failed",
+        "order reserve",
+        "passed lines",
+        "assault new",
+    ];
+    let bde = DrawPiece {
+        id: grognard_kernel::ids::PieceId(3),
+        side: grognard_kernel::ids::SideId(1),
+        name: "br_bde2".to_owned(),
+        kind: "brigadier".to_owned(),
+        place: grognard_kernel::piece::Place::Cell(grognard_kernel::geometry::Cell::new(1, 1)),
+        facing: None,
+        mode: "mounted".to_owned(),
+        markers: markers.iter().map(|m| (*m).to_owned()).collect(),
+        look: grognard_editor::board::Look::Open,
+        footprint: None,
+    };
+    let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
+    let mut captions = Captions::default();
+    captions.add(&h.ctx, &bde, under, false);
+    let texts: Vec<String> = captions
+        .into_shapes()
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].ends_with(" · objective 6, disordered, +4 more"),
+        "{texts:?}"
+    );
+}
