@@ -123,7 +123,6 @@ fn variant(text: &str, enemy: &str, order: &[usize], extras: &[String]) -> Strin
 }
 
 fn start(file: &str, text: &str) -> (Game, Box<dyn Hooks>) {
-    std::env::set_current_dir(root()).expect("cd");
     let path = root().join(file);
     let ruleset = grognard_rules::load::load_scenario(&path, None)
         .unwrap_or_else(|d| panic!("{d}"))

@@ -23,7 +23,6 @@ const FRENCH: SideId = SideId(0);
 const AUSTRIANS: SideId = SideId(1);
 
 fn start() -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
     let s = load_scenario(&root().join(SCENARIO), None).unwrap_or_else(|d| panic!("{d}"));
     let mut hooks = LuaHooks::new(&s.ruleset, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
     let game = s
