@@ -14,7 +14,7 @@ use grognard_kernel::ids::SideId;
 use grognard_lua::{Limits, LuaHooks};
 use grognard_rules::load::load_scenario;
 
-use crate::util::{grognard, grognard_in, root};
+use crate::util::{grognard, grognard_in, has_event, play_json_in, root};
 
 const SCENARIO: &str = "examples/square-blocks-setup.yaml";
 const FRENCH_OOB: &str = "examples/setup/square-blocks-setup.french.yaml";
@@ -135,6 +135,7 @@ fn the_game_begins_with_the_set_up_and_its_first_turn_once_both_sides_end_it() {
     assert!(!game.piece(div1).expect("div1").on_board());
     let late = try_deploy(&mut game, &mut hooks, FRENCH, "div1", (4, 7)).expect_err("too late");
     assert_eq!(late.kind, RefusalKind::OutOfPhase);
+    // prose: the refusal says why.
     assert!(
         late.message.contains("the set-up is over"),
         "{}",
@@ -147,6 +148,8 @@ fn a_deployment_outside_the_areas_or_against_stacking_is_refused_and_changes_not
     let (mut game, mut hooks) = start();
     let before = game.state_bytes();
     let outside = try_deploy(&mut game, &mut hooks, FRENCH, "army", (6, 2)).expect_err("outside");
+    assert_eq!(outside.kind, RefusalKind::BadPath, "{}", outside.message);
+    // prose: the refusal names the square and the areas.
     assert!(
         outside
             .message
@@ -203,23 +206,42 @@ fn a_side_sees_of_the_others_placement_only_what_its_knowledge_allows() {
 fn the_set_up_example_plays_and_replays() {
     let dir = tempfile::tempdir().expect("tempdir");
     copy_tree(dir.path());
-    let play = grognard_in(
+    // Both sides' set-up phase first, the army deployed at (6,9), and the game on into
+    // turn 4 (French command phase), all on `play --json`.
+    let played = play_json_in(
         dir.path(),
-        &[
-            "play",
-            SCENARIO,
-            "--orders",
-            "examples/square-blocks-setup.orders.yaml",
-            "--save",
-            "game.json",
-        ],
+        SCENARIO,
+        "examples/square-blocks-setup.orders.yaml",
+        &["--save", "game.json"],
     );
-    assert_eq!(play.code, 0, "{}", play.stderr);
-    assert!(play.stdout.contains("set-up phase (french and austrians)"));
-    assert!(play.stdout.contains("army arrived at (6,9) (deployed)"));
-    assert!(play.stdout.contains("turn 4"), "{}", play.stdout);
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    let first = &played.events[0];
+    assert!(
+        first["event"] == "phase_began"
+            && first["phase"] == "set-up"
+            && first["phasing"] == "french and austrians",
+        "{first}"
+    );
+    assert!(
+        played.has("arrived", "army", |e| {
+            e["at"] == serde_json::json!({"col": 6, "row": 9}) && e["reason"] == "deployed"
+        }),
+        "{:?}",
+        played.events
+    );
+    let turn_4 = [
+        ("turn", 4.into()),
+        ("phase", "command".into()),
+        ("phasing", "french".into()),
+    ];
+    assert!(
+        has_event(&played.events, "phase_began", &turn_4),
+        "{:?}",
+        played.events
+    );
     let replay = grognard_in(dir.path(), &["replay", "game.json"]);
     assert_eq!(replay.code, 0, "{}", replay.stderr);
+    // prose: replay's report.
     assert!(
         replay.stdout.contains("replay verified"),
         "{}",
@@ -241,6 +263,7 @@ fn the_set_up_example_plays_and_replays() {
 fn validate_checks_each_part_and_the_whole() {
     let run = grognard(&["validate", SCENARIO, FRENCH_OOB, AUSTRIAN_OOB]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: validate's report of each part, and its errors at their lines below.
     assert!(
         run.stdout
             .contains("french's order of battle for scenario square-blocks-setup")
@@ -338,7 +361,7 @@ fn a_bad_deploy_order_is_refused_at_the_orders_files_line() {
         played
             .refusal_kind
             .as_deref()
-            .is_some_and(|k| k != "bad_orders"),
+            .is_some_and(|k| k == "bad_path"),
         "{:?}",
         played.refused
     );

@@ -10,7 +10,7 @@ use grognard_lua::{Limits, LuaHooks};
 use grognard_rules::load::scenario_from_text;
 
 use super::{Table, attached, cell_of, end_phase, flag, id, mv, order, reach, refused, ruleset};
-use crate::util::{grognard, root};
+use crate::util::{grognard, json_of, play_json_in, root};
 
 /// The scenario text of the module's usual 9 × 7 board (half-hexes on all four edges),
 /// with `options` and `pieces`; the first piece is on line 13.
@@ -99,8 +99,8 @@ fn a_leader_set_up_in_a_units_hex_is_with_it_and_rides_with_it() {
 
 #[test]
 fn the_binary_shows_the_leader_set_up_with_his_unit_and_moving_with_it() {
-    // 002 l.36, through `play`: the set-up line says he is with the unit, and the unit's
-    // move takes him along (no leader left standing at (3,4)).
+    // 002 l.36, through `play --json`: the set-up attaches him to the unit, and the unit's
+    // move takes him along (the referee's view has him at (3,2), none left at (3,4)).
     let dir = tempfile::tempdir().expect("tempdir");
     let (s, o) = files(
         dir.path(),
@@ -110,12 +110,29 @@ fn the_binary_shows_the_leader_set_up_with_his_unit_and_moving_with_it() {
     );
     let run = grognard(&["validate", &s]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    let run = grognard(&["play", &s, "--orders", &o]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("l attached to u"), "{}", run.stdout);
-    let run = grognard(&["view", &s, "--orders", &o, "--referee", "--json"]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(!run.stdout.contains("[3,4]"), "{}", run.stdout);
+    let played = play_json_in(dir.path(), &s, &o, &[]);
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    let u = played.piece("u");
+    assert!(
+        played.has("attached", "l", |e| e["to"] == u),
+        "{:?}",
+        played.events
+    );
+    let view = json_of(&grognard(&[
+        "view",
+        &s,
+        "--orders",
+        &o,
+        "--referee",
+        "--json",
+    ]));
+    let places: Vec<(&str, &serde_json::Value)> = (view["state"]["pieces"].as_array())
+        .unwrap_or_else(|| panic!("no pieces: {view}"))
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap_or_default(), &p["place"]))
+        .collect();
+    let at = |col: i64, row: i64| serde_json::json!({ "cell": { "col": col, "row": row } });
+    assert_eq!(places, [("u", &at(3, 2)), ("l", &at(3, 2))], "{view}");
 }
 
 // ---- Item 2: who may be with whom, and where pieces may be set up ----
@@ -129,6 +146,7 @@ fn a_leader_attached_to_a_leader_is_refused_at_his_line() {
         "  - { id: l1, side: blue, type: infantry_leader, at: [3, 4] }\n  - { id: l2, side: blue, type: cavalry_leader, at: [3, 4], attached_to: l1 }\n",
     );
     assert!(e.starts_with("t.yaml:14:"), "{e}");
+    // prose: the error names the piece and why.
     assert!(e.contains("l2"), "{e}");
     assert!(e.contains("leader"), "{e}");
     // Two lone leaders in one hex: refused by the leaders' stacking (one per hex), at the
@@ -138,6 +156,7 @@ fn a_leader_attached_to_a_leader_is_refused_at_his_line() {
         "  - { id: l1, side: blue, type: infantry_leader, at: [3, 4] }\n  - { id: l2, side: blue, type: cavalry_leader, at: [3, 4] }\n",
     );
     assert!(e.starts_with("t.yaml:13:"), "{e}");
+    // prose: the stacking limit named.
     assert!(e.contains("over the limit of 1"), "{e}");
     // A second leader set up with a unit that already has one: the same.
     let e = set_up_error(
@@ -159,6 +178,7 @@ fn an_infantry_leader_with_cavalry_is_refused_at_his_line() {
     ] {
         let e = set_up_error("", pieces);
         assert!(e.starts_with("t.yaml:14:"), "{e}");
+        // prose: the error names both pieces and their types.
         assert!(
             e.contains("il (infantry_leader) may not be with k (cavalry_square)"),
             "{e}"
@@ -188,6 +208,7 @@ fn pieces_set_up_on_side_or_closed_baseline_half_hexes_are_refused_at_their_line
         "  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n  - { id: s, side: blue, type: infantry_circle, at: [0, 2] }\n",
     );
     assert!(e.starts_with("t.yaml:14:"), "{e}");
+    // prose: which half-hex (also below).
     assert!(e.contains("half-hex on the side edge"), "{e}");
     let e = set_up_error(
         "",
@@ -263,15 +284,17 @@ fn a_leader_carried_off_the_enemy_baseline_gives_the_enemy_no_banner() {
         let result = t.game.result().cloned().expect("a result");
         assert_eq!(result.points, [0, 0], "{}", result.why);
         assert_eq!(result.winner, None, "{}", result.why);
+        // prose: the result's reason.
         assert!(result.why.contains("a draw on points"), "{}", result.why);
     }
 }
 
 #[test]
 fn the_example_with_breakthroughs_on_counts_no_banner_for_a_leader_who_left() {
-    // 002 l.54, through `play` on the bundled example (its own victory: banners for
+    // 002 l.54, through `play --json` on the bundled example (its own victory: banners for
     // eliminated pieces, none for escaped ones) with the option on. Blue's bc1 and the
-    // leader bl1 riding with it go off Red's baseline.
+    // leader bl1 riding with it go off Red's baseline: both removed, bl1 flagged `escaped`
+    // and bc1 `broke_through`, the flags the example's banners spare.
     let dir = tempfile::tempdir().expect("tempdir");
     let text = std::fs::read_to_string(root().join("examples/hex-leaders.yaml"))
         .expect("example")
@@ -301,9 +324,15 @@ fn the_example_with_breakthroughs_on_counts_no_banner_for_a_leader_who_left() {
     .expect("write");
     let s = s.to_str().expect("utf-8");
     let o = o.to_str().expect("utf-8");
-    let run = grognard(&["play", s, "--orders", o]);
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("bl1 has escaped"), "{}", run.stdout);
+    let played = play_json_in(dir.path(), s, o, &[]);
+    assert_eq!(played.code, 0, "{:?}", played.refused);
+    for (piece, flag) in [("bc1", "broke_through"), ("bl1", "escaped")] {
+        assert!(
+            played.has("removed", piece, |_| true) && played.flag(piece, flag, true).is_some(),
+            "{piece} {flag}: {:?}",
+            played.events
+        );
+    }
 }
 
 // ---- Messages ----
@@ -320,7 +349,9 @@ fn reach_of_a_leader_who_left_the_board_says_so() {
         "  - { side: blue, move: { piece: il, path: [[3, 6], [3, 7]] } }\n",
     );
     let run = grognard(&["reach", &s, "--orders", &o, "--unit", "il"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let all = format!("{}{}", run.stdout, run.stderr);
+    // prose: the message is the test's subject.
     assert!(!all.contains('#'), "{all}");
     assert!(all.contains("il left the board"), "{all}");
     assert!(all.contains("out of the game"), "{all}");
@@ -337,8 +368,12 @@ fn an_order_for_a_leader_who_left_the_board_says_so_as_reach_does() {
         "  - { id: u, side: blue, type: infantry_circle, at: [6, 4] }\n  - { id: il, side: blue, type: infantry_leader, at: [3, 5] }\n",
         "  - { side: blue, move: { piece: il, path: [[3, 6], [3, 7]] } }\n  - { side: blue, move: { piece: il, path: [[3, 6]] } }\n",
     );
+    let played = play_json_in(dir.path(), &s, &o, &[]);
+    assert_eq!(played.refusal_kind.as_deref(), Some("bad_piece"));
+    assert!(played.flag("il", "escaped", true).is_some());
     let run = grognard(&["play", &s, "--orders", &o]);
     let all = format!("{}{}", run.stdout, run.stderr);
+    // prose: the refusal's words are the test's subject.
     assert!(
         all.contains("il left the board (escaped) and is out of the game"),
         "{all}"
@@ -358,8 +393,14 @@ fn reach_says_when_the_piece_is_not_moving_now() {
         "  - { id: u, side: blue, type: infantry_circle, at: [3, 4] }\n  - { id: r, side: red, type: infantry_circle, at: [6, 2] }\n",
         "",
     );
+    let moving_now = |unit: &str| {
+        json_of(&grognard(&["reach", &s, "--unit", unit, "--json"]))["moving_now"].clone()
+    };
+    assert_eq!(moving_now("r"), serde_json::Value::Bool(false));
+    assert_eq!(moving_now("u"), serde_json::Value::Bool(true));
     let run = grognard(&["reach", &s, "--unit", "r"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // prose: the note's words, above the places.
     let first = run.stdout.lines().next().unwrap_or_default();
     assert!(
         first.contains("red is not moving now") && first.contains("blue"),
@@ -380,6 +421,7 @@ fn reach_says_when_the_piece_is_not_moving_now() {
     let o = o.to_str().expect("utf-8");
     let run = grognard(&["reach", &s, "--orders", o, "--unit", "u"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // prose: the words; the outcome is read on --json below.
     assert!(run.stdout.contains("the game is over"), "{}", run.stdout);
     assert!(!run.stdout.contains("via"), "{}", run.stdout);
     let run = grognard(&["reach", &s, "--orders", o, "--unit", "u", "--json"]);
@@ -403,6 +445,7 @@ fn a_face_order_is_refused_because_pieces_have_no_facing() {
     let o = order(&t, "blue", action);
     let r = refused(t.game.apply(&o, &mut t.hooks));
     assert_eq!(r.kind, RefusalKind::BadMode, "{}", r.message);
+    // prose: the refusal gives the true reason.
     assert!(r.message.contains("u has no facing"), "{}", r.message);
     assert!(!r.message.contains("phase"), "{}", r.message);
 }
@@ -431,6 +474,8 @@ fn an_attached_leader_may_split_off_and_escape_in_one_move() {
 fn the_audit_positions_answer_as_the_page_says() {
     // docs/audits/hex-leaders.md: each row's command, from the repository root, and a piece
     // of the answer the page gives (worked by hand there).
+    // prose: the page quotes the answers' words, so this checks them; the rulings themselves
+    // are read on `--json` and on the game's state in the tests above.
     let d = "tests/fixtures/audits/hex-leaders";
     let field = format!("{d}/field.yaml");
     let orders = |name: &str| format!("{d}/{name}.orders.yaml");
