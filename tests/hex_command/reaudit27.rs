@@ -2,7 +2,7 @@
 //! on its positions in tests/fixtures/audits/hex-command/twentyseventh/outside21/ (h22a and
 //! h22b are the audit's; h22c, h22d, m3a and m3b are built from them).
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/twentyseventh/outside21";
 
@@ -16,34 +16,10 @@ fn run(args: &[&str]) -> String {
     out.stdout
 }
 
-/// A side's five reads of a position played with its orders (`play`, `play --json`, `view`,
-/// `view --json`, `legal`); the seed is the position's own.
+/// A side's five reads of a position played with its orders (`util::SIDE_READS`); the seed
+/// is the position's own.
 fn reads(pos: &str, orders: &str, side: &str) -> Vec<String> {
-    let base = ["--orders", orders, "--side", side];
-    let with = |cmd: &str, json: bool| {
-        let mut args = vec![cmd, pos];
-        args.extend_from_slice(&base);
-        if json {
-            args.push("--json");
-        }
-        run(&args)
-    };
-    vec![
-        with("play", false),
-        with("play", true),
-        with("view", false),
-        with("view", true),
-        with("legal", false),
-    ]
-}
-
-fn assert_alike(a: &[String], b: &[String], what: &str) {
-    for (k, (x, y)) in ["play", "play --json", "view", "view --json", "legal"]
-        .iter()
-        .zip(a.iter().zip(b))
-    {
-        assert_eq!(x, y, "{what}: blue's `{k}` differs");
-    }
+    side_reads_in(DIR, pos, orders, side)
 }
 
 // 2.2.2 (004 l.333-343): a failed order change binds the commander's force; 6 (l.567-569):
@@ -79,7 +55,7 @@ fn a_fake_set_up_to_bluff_stands_as_the_commanded_marker_does() {
     assert!(!c.contains("r2 placed"), "{c}");
     let c_reads = reads("h22c.yaml", "o_h22.yaml", "blue");
     let d_reads = reads("h22d.yaml", "o_h22.yaml", "blue");
-    assert_alike(&c_reads, &d_reads, "h22c v h22d");
+    assert_reads_alike(&c_reads, &d_reads, "h22c v h22d");
     // Only r9, in the open, is seen to turn; no marker moves.
     assert!(c_reads[0].contains("r9 now faces NE"), "{}", c_reads[0]);
     assert!(!c_reads[0].contains("moved from"), "{}", c_reads[0]);
@@ -114,7 +90,7 @@ fn a_bluffing_fake_is_free_under_every_failure_as_a_commanded_unit_is() {
         );
         let a = reads(&pa, "o_m3a_mv.yaml", "blue");
         let b = reads(&pb, "o_m3b_mv.yaml", "blue");
-        assert_alike(&a, &b, &format!("seed {seed} ({result})"));
+        assert_reads_alike(&a, &b, &format!("seed {seed} ({result})"));
         for moved in [
             "enemy #3 moved from (3,2) to (3,3)",
             "enemy #5 moved from (9,4) to (9,5)",

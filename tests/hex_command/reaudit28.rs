@@ -2,7 +2,7 @@
 //! on its positions in tests/fixtures/audits/hex-command/twentyeighth/outside22/ (h6a and h6b
 //! are the audit's; h6c and h6d are built from them).
 
-use crate::util::{Run, grognard_in, root};
+use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/twentyeighth/outside22";
 
@@ -16,34 +16,10 @@ fn run(args: &[&str]) -> String {
     out.stdout
 }
 
-/// A side's five reads of a position played with its orders (`play`, `play --json`, `view`,
-/// `view --json`, `legal`); the seed is the position's own.
+/// A side's five reads of a position played with its orders (`util::SIDE_READS`); the seed
+/// is the position's own.
 fn reads(pos: &str, orders: &str, side: &str) -> Vec<String> {
-    let base = ["--orders", orders, "--side", side];
-    let with = |cmd: &str, json: bool| {
-        let mut args = vec![cmd, pos];
-        args.extend_from_slice(&base);
-        if json {
-            args.push("--json");
-        }
-        run(&args)
-    };
-    vec![
-        with("play", false),
-        with("play", true),
-        with("view", false),
-        with("view", true),
-        with("legal", false),
-    ]
-}
-
-fn assert_alike(a: &[String], b: &[String], what: &str) {
-    for (k, (x, y)) in ["play", "play --json", "view", "view --json", "legal"]
-        .iter()
-        .zip(a.iter().zip(b))
-    {
-        assert_eq!(x, y, "{what}: blue's `{k}` differs");
-    }
+    side_reads_in(DIR, pos, orders, side)
 }
 
 // 5f (004 l.525): light infantry may move through other units, a TE hit to both; 5.3
@@ -61,7 +37,7 @@ fn passing_through_a_friendly_fake_costs_the_te_a_unit_would() {
     for (a, b) in [("h6a.yaml", "h6b.yaml"), ("h6c.yaml", "h6d.yaml")] {
         let ra = reads(a, "o_h6m.yaml", "blue");
         let rb = reads(b, "o_h6m.yaml", "blue");
-        assert_alike(&ra, &rb, &format!("{a} against {b}"));
+        assert_reads_alike(&ra, &rb, &format!("{a} against {b}"));
         assert!(
             rb[0].contains("rl fatigue (TE) hits 0 → 1"),
             "{b}: blue reads rl's TE hit for passing r2:\n{}",
