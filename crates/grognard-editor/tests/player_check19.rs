@@ -501,3 +501,53 @@ fn a_caption_names_two_markers_and_counts_the_rest() {
         "{texts:?}"
     );
 }
+
+/// The Charts tab on hex-command's *decision failure*, `w` × `h` points large: the texts
+/// painted under the odds plot (lines joined) and the chart's outcomes.
+fn decision_failure_axis(
+    w: f32,
+    hgt: f32,
+) -> (Harness<'static, EditorApp>, Vec<String>, Vec<String>) {
+    let mut h = common::scenario("examples/hex-command.yaml", w, hgt);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut()
+        .command(Command::ShowChart("decision_failure".to_owned()));
+    h.run();
+    h.run();
+    let outcomes: Vec<String> = {
+        let g = &h.state().session().expect("a game").game;
+        let rules = g.rules();
+        let id = rules.chart_by_name("decision_failure").expect("the chart");
+        rules.chart(id).expect("chart").outcomes.clone()
+    };
+    assert_eq!(outcomes.len(), 11);
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
+    let under: Vec<String> = painted_texts(&h)
+        .into_iter()
+        .filter(|(_, r)| r.top() >= plot.top() && r.top() <= plot.bottom() + 40.0)
+        .map(|(t, _)| t.replace('\n', " "))
+        .collect();
+    (h, under, outcomes)
+}
+
+/// F20: hex-command's *decision failure* chart has 11 outcomes; the odds plot labelled 6
+/// of its bars, the others' labels dropped for want of room. Every bar is labelled: by
+/// its words (long names broken over lines), or, where a word is wider than its bar (at
+/// 800 points wide), by its number, the lines above numbered alike.
+#[test]
+fn a_crowded_odds_plot_labels_every_bar() {
+    let (_h, under, outcomes) = decision_failure_axis(1400.0, 900.0);
+    for o in &outcomes {
+        let said = o.replace('_', " ");
+        assert!(under.contains(&said), "{said:?} not in {under:?}");
+    }
+    let (h, under, outcomes) = decision_failure_axis(800.0, 900.0);
+    for i in 1..=outcomes.len() {
+        assert!(under.contains(&i.to_string()), "{i} not in {under:?}");
+    }
+    let first = outcomes[0].replace('_', " ");
+    let _ = h.get_by_label_contains(&format!("1. {first}: "));
+    let last = outcomes[10].replace('_', " ");
+    let _ = h.get_by_label_contains(&format!("11. {last}: "));
+}

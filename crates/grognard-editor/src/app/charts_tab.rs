@@ -333,11 +333,16 @@ impl EditorApp {
                 .collect();
             ui.label(format!("modifiers: {}", m.join(", ")));
         }
-        let bars = odds_lines_ui(ui, def, &after, before.as_ref());
+        // Words under the bars where each fits its bar, else numbers, and the lines
+        // numbered alike.
+        let labels = bar_labels(ui, &def.outcomes);
+        let bars = odds_lines_ui(ui, def, &after, before.as_ref(), labels.is_none());
         if let Some(line) = score_spread(def, &now.dice, &after.inputs) {
             ui.label(line);
         }
-        odds_plot_ui(ui, def, chart, bars);
+        let labels =
+            labels.unwrap_or_else(|| (1..=def.outcomes.len()).map(|i| i.to_string()).collect());
+        odds_plot_ui(ui, chart, labels, bars);
     }
 
     /// The chart's inputs, each with its box (and a band's name, and a distance band's
@@ -475,6 +480,7 @@ fn odds_lines_ui(
     def: &grognard_kernel::chart::ChartDef,
     after: &grognard_rules::odds::ChartCase,
     before: Option<&(Vec<String>, grognard_rules::odds::ChartCase)>,
+    numbered: bool,
 ) -> OddsBars {
     let mut bars_before = Vec::new();
     let mut bars_after = Vec::new();
@@ -489,9 +495,14 @@ fn odds_lines_ui(
         });
         // Spaced as the plot's axis says them (`three moves`, not `three_moves`).
         let said = spaced(name);
+        let number = if numbered {
+            format!("{}. ", i + 1)
+        } else {
+            String::new()
+        };
         let text = match was {
-            Some(w) => format!("{said}: {w:.2}% → {now_p:.2}%"),
-            None => format!("{said}: new, {now_p:.2}%"),
+            Some(w) => format!("{number}{said}: {w:.2}% → {now_p:.2}%"),
+            None => format!("{number}{said}: new, {now_p:.2}%"),
         };
         ui.label(text);
         bars_after.push(
@@ -517,18 +528,21 @@ const ODDS_PLOT_MIN: f32 = 140.0;
 /// [`ODDS_PLOT_MIN`]).
 fn odds_plot_ui(
     ui: &mut egui::Ui,
-    def: &grognard_kernel::chart::ChartDef,
     chart: &str,
+    outcomes: Vec<String>,
     (bars_before, bars_after): OddsBars,
 ) {
-    // Spaced as the lines above say them: the axis read `three_moves` (tenth player F15).
-    let outcomes = def.outcomes.iter().map(|o| spaced(o)).collect();
     // The rest of the panel, so the plot ends inside the window.
     let height = (ui.available_height() - 4.0).clamp(ODDS_PLOT_MIN, 240.0);
+    // Labels as close as their bars: the axis's own least spacing (60 points) dropped
+    // five of decision failure's eleven (tenth player F20).
+    let axis = egui_plot::AxisHints::new_x()
+        .formatter(super::index_axis(outcomes))
+        .label_spacing(egui::Rangef::new(12.0, 16.0));
     let plot = super::fixed_plot(format!("odds {chart}"), height)
         .legend(egui_plot::Legend::default())
         .include_y(100.0)
-        .x_axis_formatter(super::index_axis(outcomes))
+        .custom_x_axes(vec![axis])
         .show(ui, |plot| {
             plot.bar_chart(egui_plot::BarChart::new("before", bars_before).color(Color32::GRAY));
             plot.bar_chart(
@@ -537,6 +551,41 @@ fn odds_plot_ui(
         });
     ui.ctx()
         .data_mut(|d| d.insert_temp(odds_plot_id(), plot.response.rect));
+}
+
+/// Each outcome's label under its bar, spaced as the lines above say them (the axis read
+/// `three_moves`: tenth player F15), its words broken over lines where the whole name is
+/// wider than a bar's share of the plot; `None` when a word is wider still (the plot does
+/// not draw a label wider than its bar's share: the bars are numbered instead).
+fn bar_labels(ui: &egui::Ui, outcomes: &[String]) -> Option<Vec<String>> {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let width = |t: &str| {
+        ui.ctx()
+            .fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), Color32::WHITE))
+            .size()
+            .x
+    };
+    // The bars stand at 0..n with some room either side.
+    let share = ui.available_width() / (outcomes.len() as f32 + 1.0) - 6.0;
+    outcomes
+        .iter()
+        .map(|o| {
+            let mut lines: Vec<String> = Vec::new();
+            for word in spaced(o).split(' ') {
+                match lines.last_mut() {
+                    Some(l) if width(&format!("{l} {word}")) <= share => {
+                        l.push(' ');
+                        l.push_str(word);
+                    }
+                    _ => lines.push(word.to_owned()),
+                }
+            }
+            lines
+                .iter()
+                .all(|l| width(l) <= share)
+                .then(|| lines.join("\n"))
+        })
+        .collect()
 }
 
 /// What a chart's modifier adds, with its sign, for each unit of what input:
