@@ -284,7 +284,8 @@ fn the_number_finder_says_more_match_than_it_shows() {
         .set_text_value_accesskit("charts.shot.rows.0.score");
     h.run();
     assert!(
-        h.query_by_label_contains("in sight: scroll the list").is_none(),
+        h.query_by_label_contains("in sight: scroll the list")
+            .is_none(),
         "one match, no hint"
     );
 }
