@@ -166,6 +166,14 @@ function M.moved(game, u, path, facing)
     -- alike (sixteenth round).
     if stands_as_unit(game, u) then
       L:add(u, "steps_moved", steps)
+      -- A battery it passed (7.5.1 l.406) takes the TE hit a unit's pass gives it, so the
+      -- battery's hits tell nothing of what passed (thirtieth round).
+      for i = 2, #path - 1 do
+        local friend = friend_passed(L, path[i].col, path[i].row, game:side(u))
+        if friend ~= nil and friend ~= u then
+          te_hit(L, friend, 1, false)
+        end
+      end
     end
     return
   end

@@ -46,6 +46,7 @@ mod reaudit26;
 mod reaudit27;
 mod reaudit28;
 mod reaudit29;
+mod reaudit30;
 mod reaudit3;
 mod reaudit4;
 mod reaudit5;

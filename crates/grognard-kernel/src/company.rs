@@ -197,7 +197,14 @@ pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> 
     if own.is_empty() {
         return Sharing::Free;
     }
-    let pass = own.iter().all(|p| company.passes.contains(&p.kind));
+    // A piece riding a passable own piece there (a battery's crew, a commander attached to
+    // it) is passed with its host.
+    let passable = |p: &Piece| company.passes.contains(&p.kind);
+    let pass = own.iter().all(|p| {
+        passable(p)
+            || p.attached_to
+                .is_some_and(|h| own.iter().any(|o| o.id == h && passable(o)))
+    });
     let type_name = |k: PieceTypeId| rules.piece_type(k).map_or("?", |t| t.name.as_str());
     let join = match own.as_slice() {
         [only] if company.joins.contains(&only.kind) => {
@@ -224,6 +231,8 @@ pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> 
         (true, _) => Sharing::Pass,
         (false, Ok(Some(t))) => Sharing::Join(t),
         (false, Err(why)) => Sharing::Refused(format!("{} cannot enter {to}: {why}", piece.name)),
+        // A type that only passes some pieces leaves the others to stacking.
+        (false, Ok(None)) if company.joins.is_empty() => Sharing::Free,
         (false, Ok(None)) => {
             let names: Vec<String> = own
                 .iter()

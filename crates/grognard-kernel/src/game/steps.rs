@@ -279,6 +279,21 @@ impl Game {
             }
             let total: i64 = others().map(measure).sum::<i64>() + mine;
             if total > i64::from(stack.capacity) {
+                // As a player counts: a piece riding a host there that counts too (a
+                // battery's crew) is part of that host, not another unit. The limit is
+                // judged on the full count; the count only words it, where it stays over.
+                let riders: i64 = others()
+                    .filter(|p| {
+                        p.attached_to
+                            .is_some_and(|h| others().any(|o| o.id == h && measure(o) > 0))
+                    })
+                    .map(measure)
+                    .sum();
+                let total = if total - riders > i64::from(stack.capacity) {
+                    total - riders
+                } else {
+                    total
+                };
                 let shown = |v: i64| match stack.measure {
                     StackMeasure::Weight => Cost::from_hundredths(v as i32).to_string(),
                     StackMeasure::Counter(_) => v.to_string(),
