@@ -412,8 +412,6 @@ fn print_tape(t: &Tape) {
                 "edge to edge"
             }
         );
-    } else {
-        out!("{a} to {b}: {distance} {unit}");
     }
     // A zero distance has no bearing (the kernel's `same place`): say where the two stand
     // (the twenty-first Hex Command outside audit's remark), not an arc.
@@ -422,6 +420,15 @@ fn print_tape(t: &Tape) {
         "squares" => "square",
         _ => "spot",
     };
+    if unit != "inches" {
+        // One step is `1 hex`, not `1 hexes` (the twenty-fourth outside audit's remark).
+        let unit = if (distance - 1.0).abs() < f64::EPSILON {
+            cell
+        } else {
+            unit
+        };
+        out!("{a} to {b}: {distance} {unit}");
+    }
     let arcs = |x: &str, y: &str, arc: Option<&str>| match arc {
         Some("same place") => format!("{y} is on the same {cell} as {x}"),
         Some(arc) => format!("{y} is in {x}'s {arc} arc"),

@@ -292,7 +292,7 @@ fn measure_answers_from_a_sides_view_and_labels_the_referees() {
     }
     let text = blue("owed-real.yaml", false);
     assert!(text.starts_with("blue's view"), "{text}");
-    assert!(text.contains("b3 to #7: 1 hexes"), "{text}");
+    assert!(text.contains("b3 to #7: 1 hex"), "{text}");
     assert!(
         text.contains("line of sight b3 to #7: clear; #7 to b3: not known (a marker)"),
         "{text}"

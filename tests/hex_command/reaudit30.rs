@@ -113,3 +113,13 @@ fn a_fake_passes_a_battery_as_the_unit_it_poses_as() {
     );
     assert_reads_alike(&real, &dummy, "real and fake markers passing the battery");
 }
+
+// #12's remark: `measure` wrote `1 hexes`. r3 (the audit's): battery ba at (2,7), red r1 at
+// (2,6), the hex next to it, and r2 at (6,5), farther off (the plural kept).
+#[test]
+fn measure_says_one_hex_in_the_singular() {
+    let near = run(&["measure", "r3.yaml", "ba", "r1"]);
+    assert!(near.contains("\nba to r1: 1 hex\n"), "{near}");
+    let far = run(&["measure", "r3.yaml", "ba", "r2"]);
+    assert!(far.contains("\nba to r2: 5 hexes\n"), "{far}");
+}
