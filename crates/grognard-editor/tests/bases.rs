@@ -3,6 +3,7 @@
 //! hover, and dragging or turning a base, with the kernel judging every move.
 
 mod common;
+use common::status;
 
 use std::path::{Path, PathBuf};
 
@@ -56,13 +57,6 @@ fn game<'a>(h: &'a Harness<'_, EditorApp>) -> &'a Game {
 
 fn piece<'a>(h: &'a Harness<'_, EditorApp>, name: &str) -> &'a Piece {
     game(h).piece_by_name(name).expect("the piece")
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 fn select(h: &mut Harness<'_, EditorApp>, name: &str) {

@@ -1,6 +1,9 @@
 //! The editor driven the way a user drives it: by the labels on screen (egui_kittest,
 //! no display and no GPU).
 
+mod common;
+use common::status;
+
 use std::path::{Path, PathBuf};
 
 use egui::accesskit::Role;
@@ -51,13 +54,6 @@ fn with_scenario(path: &str) -> Harness<'static, EditorApp> {
 fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.get_by_role_and_label(Role::Button, name).click();
     h.run();
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// Clicks the board at a cell's centre.

@@ -2,6 +2,9 @@
 //! in view — and shows the log as `grognard view` prints it (egui_kittest, by the labels a
 //! user sees).
 
+mod common;
+use common::status;
+
 use std::path::{Path, PathBuf};
 
 use egui::accesskit::Role;
@@ -52,13 +55,6 @@ fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
     !h.get_by_role_and_label(Role::Button, label)
         .accesskit_node()
         .is_disabled()
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 #[test]

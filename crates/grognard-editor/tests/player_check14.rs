@@ -2,6 +2,7 @@
 //! checked as the editor shows it, the Play tab driven with egui_kittest.
 
 mod common;
+use common::status;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -79,13 +80,6 @@ fn click_at(h: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
     h.step();
     h.event(common::button(at, false));
     h.run();
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// #5: a click on the piece already selected selected the other piece of its hex: a

@@ -4,6 +4,7 @@
 //! every game was drawn — each checked as the editor shows it, driven with egui_kittest.
 
 mod common;
+use common::status;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -16,13 +17,6 @@ use grognard_editor::house::field;
 use grognard_editor::view::ViewAs;
 use grognard_editor::{Command, EditorApp, Options};
 use grognard_kernel::ids::SideId;
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
 
 fn with_ruleset(path: &str) -> Harness<'static, EditorApp> {
     common::sized(

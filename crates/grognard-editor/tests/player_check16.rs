@@ -4,9 +4,9 @@
 //! words — each checked as the editor shows it, driven with egui_kittest.
 
 mod common;
+use common::{rewrite, status};
 
-use std::path::Path;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -14,24 +14,8 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::ids::SideId;
 
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
-
 fn orders(h: &Harness<'_, EditorApp>) -> usize {
     h.state().session().expect("a game").orders().len()
-}
-
-/// Writes `body` to `p` with a modification time `secs` later than now, whatever the file
-/// system's clock resolution.
-fn rewrite(p: &Path, body: &str, secs: u64) {
-    std::fs::write(p, body).expect("write");
-    let f = std::fs::File::options().append(true).open(p).expect("open");
-    f.set_modified(SystemTime::now() + Duration::from_secs(secs))
-        .expect("mtime");
 }
 
 /// F11: `touch` on the open scenario (same bytes) restarted the game in play from turn 1,

@@ -4,6 +4,7 @@
 //! small ones — each checked as the editor shows it, driven with egui_kittest.
 
 mod common;
+use common::status;
 
 use std::time::{Duration, Instant};
 
@@ -12,13 +13,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::ids::SideId;
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
 
 /// Both sides seated as greedy and the game played until `done` holds (or to its end).
 fn play_until(

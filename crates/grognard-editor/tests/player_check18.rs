@@ -4,46 +4,15 @@
 //! editor shows it, driven with egui_kittest.
 
 mod common;
+use common::{copied, rewrite, status};
 
-use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::app::FilePurpose;
 use grognard_editor::{Command, EditorApp};
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
-
-/// Writes `body` to `p` with a modification time `secs` ahead, as an edit on disk would.
-fn rewrite(p: &Path, body: &str, secs: u64) {
-    std::fs::write(p, body).expect("write");
-    let f = std::fs::File::options().append(true).open(p).expect("open");
-    f.set_modified(SystemTime::now() + Duration::from_secs(secs))
-        .expect("mtime");
-}
-
-/// A copy of the bundled `name` scenario and its ruleset in a folder of their own.
-fn copied(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for d in ["examples", "rulesets"] {
-        std::fs::create_dir_all(dir.path().join(d)).expect("dir");
-    }
-    for f in [
-        format!("examples/{name}.yaml"),
-        format!("rulesets/{name}.yaml"),
-    ] {
-        std::fs::copy(common::root().join(&f), dir.path().join(&f)).expect("copy");
-    }
-    let path = dir.path().join(format!("examples/{name}.yaml"));
-    (dir, path)
-}
 
 /// F1: `turns: eight` in the open scenario, under its own ruleset, read "does not fit the
 /// ruleset in force" and sent the player to the Ruleset menu, the first error at the

@@ -3,6 +3,7 @@
 //! goes on inside its games and stops between two orders.
 
 mod common;
+use common::status;
 
 use std::time::{Duration, Instant};
 
@@ -21,13 +22,6 @@ fn label(node: &egui_kittest::Node<'_>) -> String {
 fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.get_by_role_and_label(Role::Button, name).click();
     h.run();
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// The progress bar's words.

@@ -2,6 +2,7 @@
 //! driven as a player drives the editor (egui_kittest, by the labels on screen).
 
 mod common;
+use common::status;
 
 use common::scenario;
 use egui::accesskit::Role;
@@ -45,13 +46,6 @@ fn a_side_reads_that_no_dice_it_may_see_were_rolled_and_which_charts_are_secret(
         h.query_by_label_contains("The referee rolls scout fate in secret")
             .is_some()
     );
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// Item 3: the log and the piece panel read flag and counter names spaced, a piece's name

@@ -3,6 +3,9 @@
 //! workspace root): Blue wins (11 − N)/10 of the games for a row "N+", so 50% is "6+".
 //! The paths are absolute, so these tests need no particular working folder.
 
+mod common;
+use common::status;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -37,13 +40,6 @@ fn duel() -> Harness<'static, EditorApp> {
 fn run(h: &mut Harness<'_, EditorApp>) {
     h.get_by_role_and_label(Role::Button, "Run").click();
     h.run();
-}
-
-fn status(h: &Harness<'_, EditorApp>) -> String {
-    h.state()
-        .status()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// Adds the shot chart's row score with the range `from..to`.

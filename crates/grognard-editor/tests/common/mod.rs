@@ -65,3 +65,35 @@ pub fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
     h.event(button(to, false));
     h.step();
 }
+
+/// The status line's words, or nothing.
+pub fn status(h: &Harness<'_, EditorApp>) -> String {
+    h.state()
+        .status()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Writes `body` to `p` with a modification time `secs` ahead, as an edit on disk would.
+pub fn rewrite(p: &Path, body: &str, secs: u64) {
+    std::fs::write(p, body).expect("write");
+    let f = std::fs::File::options().append(true).open(p).expect("open");
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(secs))
+        .expect("mtime");
+}
+
+/// A copy of the bundled `name` scenario and its ruleset in a folder of their own.
+pub fn copied(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for d in ["examples", "rulesets"] {
+        std::fs::create_dir_all(dir.path().join(d)).expect("dir");
+    }
+    for f in [
+        format!("examples/{name}.yaml"),
+        format!("rulesets/{name}.yaml"),
+    ] {
+        std::fs::copy(root().join(&f), dir.path().join(&f)).expect("copy");
+    }
+    let path = dir.path().join(format!("examples/{name}.yaml"));
+    (dir, path)
+}
