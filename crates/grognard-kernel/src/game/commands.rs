@@ -67,8 +67,9 @@ impl Resolution<'_> {
             .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
         let rolls = hook_dice.into_rolls_placed();
         *self.next.dice_of(dice) = rng;
-        // A note the hook wrote before a roll is logged before it (an owed melee's note
-        // ahead of the melee's roll); its changes still follow all its rolls.
+        // An announcement naming pieces written before a roll is logged before it (an owed
+        // melee's note ahead of the melee's roll, [`is_note`]); every other change still
+        // follows all its rolls.
         let mut commands: Vec<Option<HookCommand>> = commands.into_iter().map(Some).collect();
         for (queued, roll) in rolls {
             for slot in commands.iter_mut().take(queued) {
@@ -279,11 +280,13 @@ fn named_piece(command: &HookCommand) -> Option<PieceId> {
 }
 
 /// A note or an announcement: words for the log, which change nothing.
+/// Whether a hook's change is logged where the script wrote it among its rolls: only an
+/// announcement naming pieces (`game:announce` with pieces), which every side reads in its
+/// own names. A side's plain notes still follow the rolls, as its other changes do: where a
+/// note falls among them would count the changes the hook made to pieces the side cannot
+/// see (`handles`' property test found the order differ with the enemy's hidden pieces).
 fn is_note(c: &HookCommand) -> bool {
-    matches!(
-        c,
-        HookCommand::Note(_) | HookCommand::NoteNaming { .. } | HookCommand::Announce(_)
-    )
+    matches!(c, HookCommand::NoteNaming { to_all: true, .. })
 }
 
 fn no_such_piece(p: PieceId) -> Refusal {
