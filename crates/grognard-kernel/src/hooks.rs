@@ -189,8 +189,8 @@ pub struct HookDice<'a> {
     /// The acting piece and its target, while an action's script rolls.
     action_pieces: Option<(PieceId, Option<PieceId>)>,
     /// How many changes the hook had asked for so far (its host says, [`Self::set_queued`]),
-    /// and that number at each roll: a game hook's notes are logged where they were written
-    /// among its rolls.
+    /// and that number at each roll: a game hook's announcements naming pieces are logged
+    /// where they were written among its rolls.
     queued: usize,
     queued_at: Vec<usize>,
 }
