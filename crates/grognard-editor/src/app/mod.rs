@@ -43,7 +43,7 @@ pub use play_tab::{group_problems, result_words};
 pub use remote_panels::legal_heading;
 pub use remote_tab::{DEFAULT_SERVER, SERVER_POLICIES, move_to_order, phase_line};
 pub use simulate_tab::{ENDED_ON_TURN, count_step, count_top, ended_on_turn};
-pub use tune_tab::{default_range, number_matches};
+pub use tune_tab::{default_range, number_matches, number_text};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};

@@ -126,6 +126,31 @@ pub fn number_matches(needle: &str, path: &str, words: Option<&str>) -> bool {
             .all(|w| hay.contains(w))
 }
 
+/// True when `value`, as the ruleset writes it, is a number: digits with an optional
+/// half (`3`, `1½`, `1.5`, a lone `½`), signed or not, a die (`d6`), a score with its
+/// `+` or `-` (`9+`, `-6-`), or a length with its unit (`40mm`). A name or a colour that
+/// merely holds a digit (`hex-command-limber3`, `chart_5`, `#a0522d`) is not.
+#[must_use]
+pub fn number_text(value: &str) -> bool {
+    let body = value.strip_prefix(['d', 'D']).unwrap_or(value);
+    let body = body.strip_prefix(['+', '-']).unwrap_or(body);
+    let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &body[digits..];
+    let rest = if let Some(r) = rest.strip_prefix('½') {
+        r
+    } else if digits > 0
+        && let Some(r) = rest.strip_prefix(".5")
+    {
+        r
+    } else if digits > 0 {
+        rest
+    } else {
+        return false;
+    };
+    matches!(rest, "" | "+" | "-")
+        || (rest.len() <= 3 && rest.chars().all(|c| c.is_ascii_lowercase()))
+}
+
 /// A number as the list and the items show it: its path, and the Charts tab's name
 /// beside it when it has one.
 fn leaf_text(path: &str, words: Option<&String>) -> String {
@@ -259,6 +284,9 @@ impl EditorApp {
                 .map(|tree| numeric_leaves(&tree))
                 .unwrap_or_default()
                 .into_iter()
+                // A name or a colour that holds a digit is no number (eleventh player
+                // F1: `ruleset = hex-command-limber3` was offered and ran as `--0`).
+                .filter(|(_, value)| number_text(value))
                 .map(|(path, value)| {
                     let words = chart_words(&merged, &path);
                     (path, value, words)
