@@ -557,6 +557,12 @@ function bp.moved(game, u, path, facing)
   if game:flag(u, "follow_through") then
     game:set_flag(u, "follow_through", false)
   end
+  if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
+    and not game:flag(u, "prolonged") then
+    -- 003 Prolong (l.550-554): unlimbered guns that moved other than by hand haul moved on
+    -- prolong, and fire at -1 after it (not British: the shooting hook reads the nation).
+    game:set_flag(u, "prolonged")
+  end
 end
 
 -- Victory moves (base assumption, page 68): one move straight ahead or straight back.

@@ -74,8 +74,12 @@ local function settle(game, commander, u, result, given)
   elseif moves == 0 and (is_artillery(game, u) and game:mode(u) == "limbered") then
     -- Base: limbered artillery still gets a free move on a failed order.
     moves = 1
+    game:note(game:name(u) .. "'s order failed, but limbered guns still make their free move")
   elseif moves == 0 and amended(game) and game:flag(commander, "order_hold") then
+    -- 003 Brigade Orders, Hold (l.1008): a failed order still gives a free move.
     moves = 1
+    game:note(game:name(u) .. "'s order failed, but under " .. game:name(commander)
+      .. "'s Hold order it still makes a free move")
   end
   if MOVES[result] and game:flag(u, "retire_only") then
     -- An order passed: its moves are free, not the shaken brigade's retire move.
@@ -83,10 +87,8 @@ local function settle(game, commander, u, result, given)
   end
   moves = math.min(moves, moves_cap(game, u))
   if moves ~= given then game:add_counter(u, "moves", moves - given) end
-  if amended(game) and is_artillery(game, u) and game:mode(u) == "unlimbered" and moves > 0 then
-    -- Moving unlimbered guns is a prolong: fire after one move is at -1 (not British).
-    game:set_flag(u, "prolonged")
-  end
+  -- Unlimbered guns are marked `prolonged` (fire at -1) by the `moved` hook when they
+  -- move on prolong, not here: an order that gives moves is not yet a move.
   return moves
 end
 
@@ -125,16 +127,26 @@ local function intent_problem(game, u, intent)
 end
 
 
+-- What a failed order's free move may still be, as ordered: 003 Moving Artillery (l.537-539)
+-- lets limbered guns make their free move and unlimber at its end "if that was what was
+-- ordered". Reading: the same holds for unlimbered guns given a free move (Hold, l.1008):
+-- it is the prolong or the hand haul the order asked for (a move of unlimbered guns is
+-- always one of the two, l.543-559), not a move the order did not name.
+local FREE_MOVE_INTENTS = { unlimber = true, prolong = true, hand_haul = true }
+local FREE_MOVE_WORDS = { prolong = "a move on prolong", hand_haul = "a hand haul" }
+
 -- Marks what the order was for on `u`, only when the order succeeded (`passed`): a failed
--- order did not happen. 003 Moving Artillery: limbered guns still get their free move on a
--- failed order, and may unlimber at its end if that is what was ordered.
+-- order did not happen, except what its free move may still be (`FREE_MOVE_INTENTS`).
 local function mark_intent(game, u, intent, outcome, moves)
   local passed = MOVES[outcome] ~= nil
   local free_move = outcome ~= "blunder" and moves > 0
   for _, i in ipairs(intent) do
     if INTENT_FITS[i] and INTENT_FITS[i](game, u)
-      and (passed or (i == "unlimber" and free_move)) then
+      and (passed or (FREE_MOVE_INTENTS[i] and free_move)) then
       game:set_flag(u, "ordered_" .. i)
+      if not passed and FREE_MOVE_WORDS[i] then
+        game:note(game:name(u) .. "'s free move may be " .. FREE_MOVE_WORDS[i] .. ", as ordered")
+      end
     end
   end
 end
@@ -491,12 +503,15 @@ function bp.hand_haul_check(game, actor)
     -- Heavy guns are Unreliable when hand-hauled: the order must say it is a hand haul.
     return game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)"
   end
+  if game:flag(actor, "prolonged") then
+    -- A hand haul is the battery's one move (l.556): not one more after a prolong.
+    return game:name(actor) .. " has moved on prolong this turn: a hand haul is a battery's only move"
+  end
 end
 
 function bp.hand_haul(game, actor)
   call.pending = {}
   game:set_flag(actor, "hand_haul")
-  game:set_flag(actor, "prolonged", false)
   set_counter(game, actor, "moves", 1)
 end
 

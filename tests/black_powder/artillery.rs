@@ -167,3 +167,97 @@ fn a_failed_order_marks_no_intent_except_the_free_unlimber() {
     }
     assert!(checked.0 && checked.1, "no seed failed both orders plainly");
 }
+
+/// The opening of the example up to fr_bde2's Hold and its order to fr_battery (unlimbered
+/// foot guns) given for `intent`, then `rest`: with the dice seed 1 the order scores 2, no
+/// moves (the eleventh outside editor player's game, issue 37).
+fn hold_then_order_the_guns(intent: &str, rest: &str) -> crate::util::Played {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let orders = dir.path().join("o.yaml");
+    let text = format!(
+        "orders:\n  - {{ side: blue, end_phase: true }}\n  - {{ side: blue, end_phase: true }}\n  - {{ side: blue, act: {{ piece: fr_bde2, action: hold }} }}\n  - {{ side: blue, act: {{ piece: fr_bde2, action: order, target: fr_battery, intent: [{intent}] }} }}\n{rest}"
+    );
+    std::fs::write(&orders, text).expect("orders");
+    let played = crate::util::play_json_in(
+        &root(),
+        "examples/black-powder.yaml",
+        orders.to_str().expect("path"),
+        &["--seed", "1"],
+    );
+    let order = played
+        .find("acted", "fr_bde2", |e| e["action"] == "order")
+        .expect("the order");
+    assert_eq!(played.events[order]["roll"]["outcome"], "no_moves");
+    assert!(played.flag("fr_bde2", "command_failed", true).is_some());
+    played
+}
+
+#[test]
+fn under_hold_a_failed_order_gives_unlimbered_guns_the_free_move_it_named() {
+    // 003 Brigade Orders, Hold (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.1008): a failed
+    // order still gives a free move. 003 Moving Artillery (l.537-539): limbered guns use
+    // theirs as ordered (moving and unlimbering); Reading: so do unlimbered guns, whose
+    // every move is a prolong or a hand haul (l.543-559). The hand haul (l.556) is their one
+    // move, and no prolong (l.550-554): the battery is never marked `prolonged` (fire -1).
+    let hauled = hold_then_order_the_guns(
+        "hand_haul",
+        "  - { side: blue, act: { piece: fr_battery, action: hand_haul } }\n  - { side: blue, move_to: { piece: fr_battery, to: [36, 42] } }\n",
+    );
+    assert_eq!(hauled.refused, None);
+    assert!(hauled.has("counter_changed", "fr_battery", |e| {
+        e["counter"] == "moves" && e["from"] == 0 && e["to"] == 1
+    }));
+    // prose: the log says why a failed order gives a move, and what the move may be.
+    let notes: Vec<&str> = (hauled.events.iter())
+        .filter(|e| e["event"] == "note")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "fr_battery's order failed, but under fr_bde2's Hold order it still makes a free move",
+            "fr_battery's free move may be a hand haul, as ordered",
+        ]
+    );
+    assert!(
+        hauled
+            .flag("fr_battery", "ordered_hand_haul", true)
+            .is_some()
+    );
+    assert!(hauled.flag("fr_battery", "hand_haul", true).is_some());
+    let moved = hauled.moved_on_table("fr_battery").expect("hand-hauled");
+    assert!(crate::util::on_table_to(moved, 36.0, 42.0, 2.0), "{moved}");
+    assert_eq!(hauled.flag("fr_battery", "prolonged", true), None);
+
+    // An order that named neither leaves the free move nothing the guns may do: no prolong
+    // (heavy guns' Unreliable rating rides on the order naming it) and no hand haul.
+    let plain = hold_then_order_the_guns(
+        "",
+        "  - { side: blue, move_to: { piece: fr_battery, to: [36, 42] } }\n",
+    );
+    let no = plain.refused.as_deref().expect("refused");
+    assert!(no.contains("not ordered to move on prolong"), "{no}");
+    assert_eq!(plain.flag("fr_battery", "prolonged", true), None);
+    assert_eq!(plain.moved_on_table("fr_battery"), None);
+}
+
+#[test]
+fn guns_are_marked_prolonged_by_a_prolong_move_not_by_the_order() {
+    // 003 Prolong (l.550-554): the -1 is for firing after a move on prolong; an order that
+    // gives moves is no move. Under Hold, a failed order given to prolong is one prolong.
+    let prolonged = hold_then_order_the_guns(
+        "prolong",
+        "  - { side: blue, move_to: { piece: fr_battery, to: [36, 42] } }\n",
+    );
+    assert_eq!(prolonged.refused, None);
+    let order = prolonged
+        .find("acted", "fr_bde2", |e| e["action"] == "order")
+        .expect("order");
+    let moved = prolonged
+        .find("moved_on_table", "fr_battery", |_| true)
+        .expect("a move on prolong");
+    let marked = prolonged
+        .flag("fr_battery", "prolonged", true)
+        .expect("marked by the move");
+    assert!(order < moved && moved < marked, "{order} {moved} {marked}");
+}

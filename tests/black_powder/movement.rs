@@ -315,7 +315,8 @@ fn hand_hauled_guns_move_once_not_into_a_flank_zone_turning_at_most_45_degrees()
         ordered_for(&mut t, "bde", "ba", &["hand_haul"]) >= 1,
         "staff 12 succeeds with this seed"
     );
-    assert!(flag(&t, "ba", "prolonged"));
+    // An order is not yet a move: nothing is prolonged (003 Prolong, l.550-554).
+    assert!(!flag(&t, "ba", "prolonged"));
     act(&mut t, "blue", "ba", "hand_haul", None).expect("hand haul");
     assert!(!flag(&t, "ba", "prolonged"));
     assert_eq!(counter(&t, "ba", "moves"), 1);
@@ -332,6 +333,30 @@ fn hand_hauled_guns_move_once_not_into_a_flank_zone_turning_at_most_45_degrees()
     );
     move_facing(&mut t, "ba", 30.0, 40.0, 315).expect("45°");
     assert_eq!(counter(&t, "ba", "moves"), 0);
+    // A hand haul is no prolong: the battery fires without the -1.
+    assert!(!flag(&t, "ba", "prolonged"));
+}
+
+#[test]
+fn guns_that_moved_on_prolong_are_not_hand_hauled_after() {
+    // 003 Hand Haul (l.556): the hand haul is the battery's one move; Reading: guns that
+    // already moved on prolong this turn have made theirs, and stay prolonged (l.550-554).
+    let pieces = "  - { id: bde, side: blue, type: brigadier, at: [30, 44], facing: 270, attributes: { brigade: 1, staff: 12 } }\n  - { id: ba, side: blue, type: foot_battery, at: [30, 40], facing: 270, mode: unlimbered, attributes: { brigade: 1, gun: 8, nation: 3 } }\n  - { id: r1, side: red, type: line_infantry, at: [64, 3], facing: 90, attributes: { brigade: 1 } }\n";
+    let mut checked = false;
+    for seed in 1..40 {
+        let mut t = table_seeded(CLUB, "", seed, pieces);
+        if ordered_for(&mut t, "bde", "ba", &["prolong", "hand_haul"]) < 2 {
+            continue;
+        }
+        move_to(&mut t, "blue", "ba", 30.0, 38.0).expect("a move on prolong");
+        assert!(flag(&t, "ba", "prolonged"));
+        let no = refused(act(&mut t, "blue", "ba", "hand_haul", None));
+        assert!(no.message.contains("moved on prolong"), "{}", no.message);
+        assert!(flag(&t, "ba", "prolonged") && !flag(&t, "ba", "hand_haul"));
+        checked = true;
+        break;
+    }
+    assert!(checked, "no seed gave two moves");
 }
 
 #[test]
