@@ -678,7 +678,7 @@ impl Resolution<'_> {
                 call.outcome.as_deref(),
                 &mut dice,
             )
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+            .map_err(super::bans::hook_failed)?;
         let rolls = dice.into_rolls();
         *self.next.dice_of(Some(call.side)) = rng;
         for roll in rolls {

@@ -5,8 +5,11 @@
 //! a [`HoldWhy`]), a [`PhaseBan`] for the phase's gate (`mod.rs`, and the set-up's in
 //! `deploy.rs`), an [`ActBan`] for an `act` order's checks (`actions.rs`; the type and its
 //! words are in `bans/act.rs`, for length), a [`ContactBan`] for an action's contact
-//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`). [`Game::phase_keeps_from_moving`]
-//! words the gate's answer for a move as a note, not a refusal (the CLI's `reach`).
+//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`), a [`HookBan`] for a hook's
+//! failure or a change it asks for that cannot be (`commands.rs`, `placement.rs`, a
+//! negative step price in `steps.rs`; in `bans/hook.rs`, worded by [`HookBan::refuse`]).
+//! [`Game::phase_keeps_from_moving`] words the gate's answer for a move as a note, not a
+//! refusal (the CLI's `reach`).
 //! [`Game::refuse_move`], [`Game::refuse_in_phase`], [`Game::refuse_act`],
 //! [`Game::refuse_contact`] and [`Game::refuse_setup`] are the one place each turns a ban
 //! into a [`Refusal`]: its kind and the sentence a player reads. Keeping the prose here
@@ -27,7 +30,9 @@ use crate::state::State;
 use super::Game;
 
 mod act;
+mod hook;
 pub(super) use act::ActBan;
+pub(super) use hook::{HookBan, hook_failed};
 
 /// The words for a piece type the rules do not know (a corrupt piece), wherever it is met.
 pub(super) const UNKNOWN_TYPE: &str = "unknown piece type";

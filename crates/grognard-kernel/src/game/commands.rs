@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Event, Refusal};
 use crate::geometry::Cell;
 use crate::hooks::{HookCommand, HookDice, HookFailure, Hooks};
 
@@ -14,6 +14,7 @@ use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, Who};
 
+use super::bans::{HookBan, hook_failed};
 use super::{Game, Resolution};
 use crate::state::World;
 
@@ -63,8 +64,7 @@ impl Resolution<'_> {
             state: self.next,
         };
         let mut hook_dice = HookDice::new(&mut rng, &game.rules);
-        let commands = call(&mut *self.hooks, &world, &mut hook_dice)
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+        let commands = call(&mut *self.hooks, &world, &mut hook_dice).map_err(hook_failed)?;
         let rolls = hook_dice.into_rolls_placed();
         *self.next.dice_of(dice) = rng;
         // An announcement naming pieces written before a roll is logged before it (an owed
@@ -92,24 +92,18 @@ impl Resolution<'_> {
         reason: &str,
     ) -> Result<(), Refusal> {
         let game = self.game;
-        let fail = |m: String| Err(Refusal::new(RefusalKind::HookFailed, m));
         let Some(def) = game.rules.features.get(feature.index()) else {
-            return fail("a hook named a feature that does not exist".into());
+            return Err(HookBan::NoSuch("feature").refuse());
         };
+        let name = def.name.as_str();
         let Some(grid) = game.board.grid() else {
-            return fail(format!("cannot add a {} on an open table", def.name));
+            return Err(HookBan::FeatureOnTable(name).refuse());
         };
         if !game.board.contains(a) || !game.board.contains(b) {
-            return fail(format!(
-                "cannot add a {} between {a} and {b}: off the board",
-                def.name
-            ));
+            return Err(HookBan::FeatureOffBoard(name, a, b).refuse());
         }
         if grid.direction_to(a, b).is_none() {
-            return fail(format!(
-                "cannot add a {} between {a} and {b}: they are not neighbours",
-                def.name
-            ));
+            return Err(HookBan::FeatureApart(name, a, b).refuse());
         }
         let key = crate::board::link_key(a, b);
         let already = game.board.features_between(a, b).contains(&feature)
@@ -223,7 +217,7 @@ impl Resolution<'_> {
                 }
                 return self
                     .make_contact(piece, with)
-                    .map_err(|r| Refusal::new(RefusalKind::HookFailed, r.message));
+                    .map_err(|r| HookBan::Check(r).refuse());
             }
             HookCommand::Face { piece, facing } => {
                 return self.face(piece, facing);
@@ -279,7 +273,6 @@ fn named_piece(command: &HookCommand) -> Option<PieceId> {
     }
 }
 
-/// A note or an announcement: words for the log, which change nothing.
 /// Whether a hook's change is logged where the script wrote it among its rolls: only an
 /// announcement naming pieces (`game:announce` with pieces), which every side reads in its
 /// own names. A side's plain notes still follow the rolls, as its other changes do: where a
@@ -290,19 +283,13 @@ fn is_note(c: &HookCommand) -> bool {
 }
 
 fn no_such_piece(p: PieceId) -> Refusal {
-    Refusal::new(
-        RefusalKind::HookFailed,
-        format!("a hook named piece #{}, which does not exist", p.0),
-    )
+    HookBan::NoSuchPiece(p).refuse()
 }
 
 /// A counter, flag or mode a hook named exists in the rules (`what` says which).
-fn exists<T>(found: Option<&T>, what: &str) -> Result<(), Refusal> {
+fn exists<T>(found: Option<&T>, what: &'static str) -> Result<(), Refusal> {
     match found {
         Some(_) => Ok(()),
-        None => Err(Refusal::new(
-            RefusalKind::HookFailed,
-            format!("a hook named a {what} that does not exist"),
-        )),
+        None => Err(HookBan::NoSuch(what).refuse()),
     }
 }

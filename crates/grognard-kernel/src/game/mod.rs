@@ -49,7 +49,7 @@ pub use setup::{PieceSetup, Setup, SetupError};
 
 use std::sync::Arc;
 
-use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::action::{Action, Event, Order, Refusal};
 use crate::board::{Board, SideDef};
 use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{PieceId, SideId};
@@ -202,7 +202,7 @@ impl Game {
             sides: &self.sides,
             state,
         };
-        check(&world).map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))
+        check(&world).map_err(bans::hook_failed)
     }
 
     /// The current phase and its phasing side, or `None` when the game is over.
@@ -469,7 +469,7 @@ impl Resolution<'_> {
         let verdict = self
             .hooks
             .result(&world, self.next.over(), &|| points(world.state))
-            .map_err(|e| Refusal::new(RefusalKind::HookFailed, e.message))?;
+            .map_err(bans::hook_failed)?;
         let result = match verdict {
             Some(v) => {
                 if !self.next.over() {

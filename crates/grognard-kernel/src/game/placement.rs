@@ -4,7 +4,8 @@
 //! held by the enemy, stacking), so a hook cannot put a piece where no piece may stand.
 
 use super::Resolution;
-use crate::action::{Event, Refusal, RefusalKind};
+use super::bans::HookBan;
+use crate::action::{Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::footprint::Placed;
 use crate::geometry::open::{Angle, Len, Point};
@@ -28,10 +29,6 @@ fn scaled(rules: &crate::rules::Rules, c: Cost) -> Cost {
     }
 }
 
-fn refuse(message: String) -> Refusal {
-    Refusal::new(RefusalKind::HookFailed, message)
-}
-
 impl Resolution<'_> {
     /// Puts `id` (and the pieces attached to it) in `cell`. A piece that is off the board
     /// comes on there (a reinforcement arriving), checked the same way.
@@ -41,26 +38,16 @@ impl Resolution<'_> {
     /// enemy piece or over a stacking limit for the piece's side.
     pub(super) fn place(&mut self, id: PieceId, cell: Cell, reason: String) -> Result<(), Refusal> {
         let game = self.game;
-        let piece = self.next.pieces.get(id.index()).ok_or_else(|| {
-            refuse(format!(
-                "a hook named piece #{}, which does not exist",
-                id.0
-            ))
-        })?;
+        let piece =
+            (self.next.pieces.get(id.index())).ok_or_else(|| HookBan::NoSuchPiece(id).refuse())?;
         let from = match &piece.place {
             Place::Off if game.board().grid().is_some() => None,
-            other => Some(other.cell().ok_or_else(|| {
-                refuse(format!(
-                    "a hook asked to place {}, which is not on a grid cell",
-                    piece.name
-                ))
-            })?),
+            other => {
+                Some((other.cell()).ok_or_else(|| HookBan::PlaceNotOnCell(&piece.name).refuse())?)
+            }
         };
         if !game.board().contains(cell) {
-            return Err(refuse(format!(
-                "a hook asked to place {} at {cell}, which is off the board",
-                piece.name
-            )));
+            return Err(HookBan::PlaceOffBoard(&piece.name, cell).refuse());
         }
         let side = piece.side;
         let name = piece.name.clone();
@@ -70,17 +57,13 @@ impl Resolution<'_> {
                 && p.place.covers(cell)
                 && game.rules().keeps_apart(piece.kind, p.kind)
         }) {
-            return Err(refuse(format!(
-                "a hook asked to place {name} at {cell}, which is held by the enemy"
-            )));
+            return Err(HookBan::PlaceOnEnemy(&name, cell).refuse());
         }
         if from == Some(cell) {
             return Ok(());
         }
         if let Some(problem) = game.stacking_problem(self.next, cell, id, side, true) {
-            return Err(refuse(format!(
-                "a hook asked to place {name} at {cell}: {problem}"
-            )));
+            return Err(HookBan::PlaceCrowded(&name, cell, problem).refuse());
         }
         for p in &mut self.next.pieces {
             if p.id == id || p.attached_to == Some(id) {
@@ -112,12 +95,9 @@ impl Resolution<'_> {
         let grid = game
             .board()
             .grid()
-            .ok_or_else(|| refuse("a hook asked to turn a piece on an open table".to_owned()))?;
+            .ok_or_else(|| HookBan::TurnOnTable.refuse())?;
         if facing.0 >= grid.facings() {
-            return Err(refuse(format!(
-                "a hook asked for facing {}, which this grid does not have",
-                facing.0
-            )));
+            return Err(HookBan::NoSuchFacing(facing.0).refuse());
         }
         if let Some(p) = self.next.pieces.get_mut(id.index())
             && p.on_board()
@@ -139,10 +119,7 @@ impl Resolution<'_> {
     /// piece itself, or the host is itself attached to something.
     pub(super) fn attach(&mut self, id: PieceId, to: Option<PieceId>) -> Result<(), Refusal> {
         let Some(piece) = self.next.pieces.get(id.index()) else {
-            return Err(refuse(format!(
-                "a hook named piece #{}, which does not exist",
-                id.0
-            )));
+            return Err(HookBan::NoSuchPiece(id).refuse());
         };
         if !piece.on_board() {
             return Ok(());
@@ -159,24 +136,14 @@ impl Resolution<'_> {
             }
             return Ok(());
         };
-        let host = self.next.pieces.get(host_id.index()).ok_or_else(|| {
-            refuse(format!(
-                "a hook named piece #{}, which does not exist",
-                host_id.0
-            ))
-        })?;
+        let host = (self.next.pieces.get(host_id.index()))
+            .ok_or_else(|| HookBan::NoSuchPiece(host_id).refuse())?;
         if host_id == id || host.side != piece.side || !host.on_board() {
-            return Err(refuse(format!(
-                "a hook asked to attach {} to {}, which is not another piece of its side on the board",
-                piece.name, host.name
-            )));
+            return Err(HookBan::AttachNotOwn(&piece.name, &host.name).refuse());
         }
         if host.attached_to.is_some() || self.next.pieces.iter().any(|p| p.attached_to == Some(id))
         {
-            return Err(refuse(format!(
-                "a hook asked to attach {} to {}: attachments do not chain",
-                piece.name, host.name
-            )));
+            return Err(HookBan::AttachChains(&piece.name, &host.name).refuse());
         }
         if piece.attached_to == Some(host_id) {
             return Ok(());
@@ -212,17 +179,14 @@ impl Resolution<'_> {
             ..game.world()
         };
         if let Some(problem) = world.standing_problem_facing(id, to, facing) {
-            return Err(refuse(format!("a hook asked to place a piece: {problem}")));
+            return Err(HookBan::PlaceCannotStand(problem).refuse());
         }
         let Some(Place::Point {
             at: from,
             facing: old,
         }) = self.next.pieces.get(id.index()).map(|p| p.place.clone())
         else {
-            return Err(refuse(format!(
-                "a hook asked to place piece #{} on an open table, where it is not",
-                id.0
-            )));
+            return Err(HookBan::PlaceNotOnTable(id).refuse());
         };
         let new_facing = facing.unwrap_or(old);
         for p in &mut self.next.pieces {

@@ -16,7 +16,7 @@ use crate::rules::{FeatureKind, StackMeasure};
 use std::borrow::Cow;
 
 use super::Game;
-use super::bans::{MoveBan, PieceBan};
+use super::bans::{HookBan, MoveBan, PieceBan, hook_failed};
 use super::step_words::EnterBan;
 use crate::state::{Reach, State, World};
 
@@ -472,7 +472,7 @@ impl Game {
         }
         if hooks
             .stops(&world, piece.id, from, to)
-            .map_err(|e| EnterBan::Refused(Refusal::new(RefusalKind::HookFailed, e.message)))?
+            .map_err(|e| EnterBan::Refused(hook_failed(e)))?
         {
             can_continue = false;
             if stop_reason.is_none() {
@@ -545,7 +545,7 @@ impl Game {
         let data = self.data_step_price(piece, from, dir, to, unlinked);
         let cost = hooks
             .move_cost(&world, piece.id, from, to, data.ok())
-            .map_err(|e| EnterBan::Refused(Refusal::new(RefusalKind::HookFailed, e.message)))?;
+            .map_err(|e| EnterBan::Refused(hook_failed(e)))?;
         let Some(cost) = cost else {
             // The hook's own words, if it gave them (a move only: reach needs none).
             let said = if crowd.is_none() {
@@ -681,8 +681,8 @@ impl Game {
             sides: &self.sides,
             state,
         };
-        let mut fail = |message: String| {
-            failure.get_or_insert(Refusal::new(RefusalKind::HookFailed, message));
+        let mut fail = |refusal: Refusal| {
+            failure.get_or_insert(refusal);
             None
         };
         let (step, terrain, data) = plain.data_price(&self.board, dir, at);
@@ -711,17 +711,17 @@ impl Game {
             None => hooks.move_cost(&world, piece.id, from, to, data),
         };
         let cost = match asked {
-            Ok(Some(c)) if c.is_negative() => return fail(negative_cost(piece, c, to).message),
+            Ok(Some(c)) if c.is_negative() => return fail(negative_cost(piece, c, to)),
             Ok(Some(c)) => c,
             Ok(None) => return None,
-            Err(e) => return fail(e.message),
+            Err(e) => return fail(hook_failed(e)),
         };
         let mut can_continue = crowd.zone_at(at).is_none();
         if plain.ask_stops {
             match hooks.stops(&world, piece.id, from, to) {
                 Ok(true) => can_continue = false,
                 Ok(false) => {}
-                Err(e) => return fail(e.message),
+                Err(e) => return fail(hook_failed(e)),
             }
         }
         if plain.stops_on_costly && cost > step {
@@ -1046,8 +1046,7 @@ impl StepRules for QueryRules<'_> {
             }
             Ok(answer) => Some(answer),
             Err(e) => {
-                self.failure
-                    .get_or_insert(Refusal::new(RefusalKind::HookFailed, e.message));
+                self.failure.get_or_insert(hook_failed(e));
                 None
             }
         }
@@ -1067,13 +1066,7 @@ impl StepRules for QueryRules<'_> {
 
 /// The refusal for a `move_cost` hook that priced `piece`'s step into `to` below nothing.
 fn negative_cost(piece: &Piece, c: Cost, to: Cell) -> Refusal {
-    Refusal::new(
-        RefusalKind::HookFailed,
-        format!(
-            "the ruleset's move_cost hook gave a negative cost ({c}) for {} to enter {to}",
-            piece.name
-        ),
-    )
+    HookBan::NegativeCost(&piece.name, c, to).refuse()
 }
 
 /// What a reach query makes of the general step check: the entry, or no step, keeping the
