@@ -85,3 +85,62 @@ fn the_tune_finder_offers_no_name_that_ends_in_a_digit() {
     assert!(h.query_by_label_contains("= chart_5").is_none());
     let _ = h.get_by_label_contains("nothing matches \"sighting observers\"");
 }
+
+/// The `turns:` line of `text` replaced by `turns: eight`, and its line number.
+fn broken_turns(text: &str) -> (String, usize) {
+    let i = text
+        .lines()
+        .position(|l| l.starts_with("turns:"))
+        .expect("a turns line");
+    let old = text.lines().nth(i).expect("line");
+    (text.replace(old, "turns: eight"), i + 1)
+}
+
+/// True when the button labelled `label` is drawn and enabled.
+fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
+    !h.get_by_role_and_label(Role::Button, label)
+        .accesskit_node()
+        .is_disabled()
+}
+
+/// F3: with the scenario saved broken during a game, *New game from the changed files*
+/// stayed clickable, its hover promising a new game; a click only drew a refusal. It is
+/// greyed, and its hover names the file and line to fix; fixed, it is live again.
+#[test]
+fn new_game_from_broken_files_is_greyed_with_the_file_and_line() {
+    let (_dir, path) = common::copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    let (bad, line) = broken_turns(&text);
+    common::rewrite(&path, &bad, 5);
+    h.state_mut().check_files();
+    h.run();
+    let label = "New game from the changed files";
+    assert!(!enabled(&h, label));
+    h.get_by_role_and_label(Role::Button, label).hover();
+    h.run();
+    let hover = {
+        let n = h.get_by_label_contains("No new game can start from the files as they are now");
+        let n = n.accesskit_node();
+        n.label().or_else(|| n.value()).unwrap_or_default()
+    };
+    assert!(
+        hover.contains(&format!("drill-square.yaml:{line}:8")),
+        "{hover}"
+    );
+    common::rewrite(&path, &format!("{text}\n# fixed\n"), 10);
+    h.state_mut().check_files();
+    h.run();
+    assert!(enabled(&h, label), "{}", status(&h));
+    h.get_by_role_and_label(Role::Button, label).click();
+    h.run();
+    assert!(
+        h.state().session().expect("a game").orders().is_empty(),
+        "{}",
+        status(&h)
+    );
+}

@@ -239,8 +239,19 @@ impl EditorApp {
             }
             // Last on its row: when it comes and goes nothing else moves.
             if !self.rt.disk_changed.is_empty() {
+                // Greyed while the changed files do not load, with the file and line
+                // (eleventh player F3: it stayed live and a click only drew a refusal).
+                let broken = self.changed_files_mistake();
                 if ui
-                    .button("New game from the changed files")
+                    .add_enabled(
+                        broken.is_none(),
+                        egui::Button::new("New game from the changed files"),
+                    )
+                    .on_disabled_hover_text(format!(
+                        "No new game can start from the files as they are now: {}. Fix \
+                         it and save; the game in play goes on meanwhile.",
+                        broken.unwrap_or_default()
+                    ))
                     .on_hover_text(format!(
                         "{} changed on disk while this game was in play; the game goes on \
                          as it started. This starts a new one from the files as they are \
@@ -255,6 +266,21 @@ impl EditorApp {
                 out.push(Command::Restart);
             }
         });
+    }
+
+    /// Why no game can start from the files as they are on disk now: the ruleset's
+    /// reload error, else the scenario's first mistake (each names its file and line).
+    fn changed_files_mistake(&self) -> Option<String> {
+        if let Some(e) = &self.rt.reload_error {
+            return Some(e.lines().next().unwrap_or_default().to_owned());
+        }
+        let first = self.rt.scenario_problems.first()?;
+        let more = self.rt.scenario_problems.len() - 1;
+        Some(if more == 0 {
+            first.clone()
+        } else {
+            format!("{first} (and {more} more, listed above the board)")
+        })
     }
 
     /// Under both rows: the result and how its points were made once the game is over,
