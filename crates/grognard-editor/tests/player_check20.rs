@@ -144,3 +144,62 @@ fn new_game_from_broken_files_is_greyed_with_the_file_and_line() {
         status(&h)
     );
 }
+
+/// The side named `name` of the game in play.
+fn side(h: &Harness<'_, EditorApp>, name: &str) -> grognard_kernel::ids::SideId {
+    let g = &h.state().session().expect("a game").game;
+    let i = g
+        .sides()
+        .iter()
+        .position(|s| s.name == name)
+        .expect("the side");
+    grognard_kernel::ids::SideId(u8::try_from(i).expect("a small index"))
+}
+
+/// F4: E pressed as the computer (red) took its turn left in red "End phase is not offered
+/// now: not among blue's legal orders now; the Legal orders list has them" beside an
+/// enabled End phase. A refusal of End phase goes from the status line once End phase is
+/// offered, and the reasons are plain words.
+#[test]
+fn a_refusal_of_end_phase_goes_once_end_phase_is_offered() {
+    use grognard_editor::view::ViewAs;
+    let mut h = common::scenario("examples/drill-square.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    let (blue, red) = (side(&h, "blue"), side(&h, "red"));
+    // Seen as red while blue acts: refused, with who acts; seen as blue: gone.
+    h.state_mut().command(Command::ViewAs(ViewAs::Side(red)));
+    h.run();
+    h.key_press(egui::Key::E);
+    h.run();
+    assert_eq!(
+        status(&h),
+        "End phase is not offered now: red does not act now: blue acts"
+    );
+    h.state_mut().command(Command::ViewAs(ViewAs::Side(blue)));
+    h.run();
+    assert_eq!(status(&h), "");
+    assert!(enabled(&h, "End phase"));
+    // An order blue may not give now, in plain words.
+    let b1 = h
+        .state()
+        .session()
+        .expect("a game")
+        .game
+        .piece_by_name("b1")
+        .expect("b1")
+        .id;
+    let why = h
+        .state()
+        .greyed_reason(&grognard_kernel::action::Action::Gather { piece: b1 });
+    assert_eq!(
+        why,
+        "blue cannot give that order now (the Legal orders list shows what it can)"
+    );
+    // End phase, greyed while blue acts (as in the frame the computer handed the phase
+    // over, with the list not yet read again), in plain words too.
+    let why = h
+        .state()
+        .greyed_reason(&grognard_kernel::action::Action::EndPhase);
+    assert_eq!(why, "blue cannot end this phase now");
+}

@@ -488,8 +488,7 @@ impl EditorApp {
                 }
             }
             Command::EndPhase if !self.may_end_phase() && self.rt.play.screen_hidden => {
-                let why = self.why_not_now();
-                self.fail(format!("End phase is not offered now: {why}"));
+                self.refuse_end_phase();
             }
             Command::EndPhase => self.order(Action::EndPhase, None),
             Command::Undo => {

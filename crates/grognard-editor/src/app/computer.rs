@@ -190,6 +190,11 @@ impl EditorApp {
     /// Why an order the phase knows is not offered: the side in view does not act now,
     /// or it does but the kernel lists no such order.
     pub(super) fn why_not(&self) -> String {
+        self.why_not_for(false)
+    }
+
+    /// [`Self::why_not`], of ending the phase when `end_phase`.
+    pub(super) fn why_not_for(&self, end_phase: bool) -> String {
         let Some(session) = &self.rt.session else {
             return "no game".to_owned();
         };
@@ -220,10 +225,16 @@ impl EditorApp {
                 )
             };
         }
-        format!(
-            "not among {} legal orders now; the Legal orders list has them",
-            crate::words::possessive(&name(side))
-        )
+        // Plain words (eleventh player F4: "not among blue's legal orders now; the Legal
+        // orders list has them").
+        if end_phase {
+            format!("{} cannot end this phase now", name(side))
+        } else {
+            format!(
+                "{} cannot give that order now (the Legal orders list shows what it can)",
+                name(side)
+            )
+        }
     }
 
     /// The legal orders of the selected piece (all of them when none is selected), and

@@ -515,6 +515,7 @@ impl EditorApp {
     /// it): the kernel's refusal of that order, or else who acts now.
     #[must_use]
     pub fn greyed_reason(&self, action: &Action) -> String {
-        self.reason_for(action, &self.why_not_now())
+        let end_phase = *action == Action::EndPhase;
+        self.reason_for(action, &self.why_not_now_for(end_phase))
     }
 }

@@ -51,8 +51,7 @@ impl EditorApp {
         if self.rt.play.screen_hidden {
             // E behind the hot-seat screen said nothing (tenth player F13).
             if pressed(Key::E) {
-                let why = self.why_not_now();
-                self.fail(format!("End phase is not offered now: {why}"));
+                self.refuse_end_phase();
             }
             return;
         }
@@ -64,11 +63,35 @@ impl EditorApp {
             if self.may_end_phase() {
                 out.push(Command::EndPhase);
             } else {
-                let why = self.why_not_now();
-                self.fail(format!("End phase is not offered now: {why}"));
+                self.refuse_end_phase();
             }
         }
         self.step_keys(ctx, out);
+    }
+
+    /// Says in the status line why End phase is not offered now, and remembers the
+    /// refusal so that it goes once End phase is offered again.
+    pub(super) fn refuse_end_phase(&mut self) {
+        let why = self.why_not_now_for(true);
+        let text = format!("End phase is not offered now: {why}");
+        self.fail(text.clone());
+        self.rt.play.end_refusal = Some(text);
+    }
+
+    /// Clears a refusal of End phase still in the status line once End phase is offered
+    /// (eleventh player F4: pressed as the computer took its turn, the red refusal stayed
+    /// beside an enabled End phase). Any other status line is left as it is.
+    pub(super) fn forget_end_refusal(&mut self) {
+        let Some(refusal) = &self.rt.play.end_refusal else {
+            return;
+        };
+        let shown = self.rt.status.as_ref().is_some_and(|s| s.text == *refusal);
+        if !shown {
+            self.rt.play.end_refusal = None;
+        } else if self.may_end_phase() {
+            self.rt.status = None;
+            self.rt.play.end_refusal = None;
+        }
     }
 
     /// ← → Home End over a finished game's orders.

@@ -133,7 +133,7 @@ impl EditorApp {
                 format!("to act: {}", to_act.join(" and "))
             };
             super::slot_label(ui, acting, to_act_width);
-            let why = self.why_not_now();
+            let why = self.why_not_now_for(true);
             if ui
                 .add_enabled(self.may_end_phase(), egui::Button::new("End phase"))
                 .on_hover_text(format!(

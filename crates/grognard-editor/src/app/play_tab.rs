@@ -35,6 +35,9 @@ pub(super) struct PlayUi {
     pub(super) view_chosen: bool,
     /// Hot-seat: the board is hidden until the next player asks for it.
     pub(super) screen_hidden: bool,
+    /// The refusal of End phase last put in the status line, cleared with it once End
+    /// phase is offered again.
+    pub(super) end_refusal: Option<String>,
     /// The board's transform and pieces as last drawn (hit tests, tests' queries).
     pub(super) transform: Option<board::Transform>,
     pub(super) drawn: Vec<DrawPiece>,
@@ -83,6 +86,7 @@ impl Default for PlayUi {
             view: ViewAs::Referee,
             view_chosen: false,
             screen_hidden: false,
+            end_refusal: None,
             transform: None,
             drawn: Vec::new(),
             measure: None,
@@ -192,6 +196,7 @@ impl EditorApp {
             self.rt.play.legal.clear();
         }
         self.refresh_refusals();
+        self.forget_end_refusal();
         self.refresh_log();
         let shown = Some((self.rt.play.legal_key, self.rt.play.selected));
         self.rt.play.legal_scroll_reset = self.rt.play.legal_shown != shown;

@@ -55,6 +55,11 @@ impl EditorApp {
     /// Why an order is not offered now: [`REVIEW_WHY`](super::commands::REVIEW_WHY) while stepping through, else who
     /// acts or that the legal list lacks it.
     pub(super) fn why_not_now(&self) -> String {
+        self.why_not_now_for(false)
+    }
+
+    /// [`Self::why_not_now`], of ending the phase when `end_phase`.
+    pub(super) fn why_not_now_for(&self, end_phase: bool) -> String {
         if self.reviewing() {
             super::commands::REVIEW_WHY.to_owned()
         } else if let Some(s) = self
@@ -68,7 +73,7 @@ impl EditorApp {
                 self.screen_passed_to(&s.game)
             )
         } else {
-            self.why_not()
+            self.why_not_for(end_phase)
         }
     }
 
