@@ -13,7 +13,7 @@ use crate::action::{Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
 use crate::piece::Piece;
-use crate::reach::{Entry, ReachMap};
+use crate::reach::{Entry, Frame, ReachMap};
 use crate::rules::Rules;
 
 pub use crate::rules::turning::{SlowedBy, Turning};
@@ -421,29 +421,22 @@ type Key = (usize, u8, u32, u8);
 
 /// Every cell `piece` can end a move in: [`crate::reach::reach`], or for a piece that steps
 /// only forward a search over (cell, heading) that follows only the steps ahead.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn reach(
     rules: &Rules,
     options: &[bool],
     piece: &Piece,
-    grid: &Grid,
-    start: Cell,
-    budget: Cost,
-    max_steps: Option<u32>,
-    cells: usize,
+    frame: Frame<'_>,
     index: impl Fn(Cell) -> Option<usize>,
     enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> ReachMap {
     if !turning(rules, piece).is_some_and(|t| t.forward_only) {
-        return crate::reach::reach(grid, start, budget, max_steps, cells, index, enter);
+        return crate::reach::reach_in(frame, index, enter);
     }
     let oblique = oblique(rules, options, piece);
     forward_reach(
-        grid,
-        (start, piece.facing),
+        frame,
+        piece.facing,
         (oblique, mid_turns(rules, piece), anywhere(rules, piece)),
-        budget,
-        max_steps,
         index,
         enter,
     )
@@ -456,14 +449,19 @@ pub(crate) fn reach(
 /// `anywhere`) may also be a facing change and then the step ([`headings_after`]),
 /// counted in the state.
 fn forward_reach(
-    grid: &Grid,
-    (start, facing): (Cell, Facing),
+    frame: Frame<'_>,
+    facing: Facing,
     (oblique, turns, anywhere): (bool, Option<(Cost, Option<u32>)>, bool),
-    budget: Cost,
-    max_steps: Option<u32>,
     index: impl Fn(Cell) -> Option<usize>,
     mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> ReachMap {
+    let Frame {
+        grid,
+        start,
+        budget,
+        max_steps,
+        ..
+    } = frame;
     let Some(start_index) = index(start) else {
         return ReachMap::default();
     };
@@ -581,53 +579,55 @@ mod tests {
     use super::*;
     use crate::geometry::HexGrid;
 
-    /// Every end cell of every forward-only path within the budget, with its cheapest cost,
-    /// by brute force.
-    #[allow(clippy::too_many_arguments)]
-    fn oracle(
-        grid: &Grid,
-        at: Cell,
-        heading: Facing,
-        spent: Cost,
-        steps: u32,
+    /// Brute force over every forward-only path: the grid, the budget, the step limit and
+    /// whether side steps may keep the heading, what a step costs, and which cells are on
+    /// the board.
+    struct Brute<'a, E, B> {
+        grid: &'a Grid,
         limits: (Cost, Option<u32>, bool),
-        enter: &impl Fn(Cell, Facing, Cell) -> Option<Entry>,
-        on_board: &impl Fn(Cell) -> bool,
-        best: &mut HashMap<(i32, i32), Cost>,
-    ) {
-        if limits.1.is_some_and(|m| steps >= m) {
-            return;
-        }
-        for dir in ahead(grid, heading) {
-            let next = grid.neighbour(at, dir);
-            if !on_board(next) {
-                continue;
+        enter: &'a E,
+        on_board: &'a B,
+    }
+
+    impl<E, B> Brute<'_, E, B>
+    where
+        E: Fn(Cell, Facing, Cell) -> Option<Entry>,
+        B: Fn(Cell) -> bool,
+    {
+        /// Every end cell of every forward-only path from `at` (heading `heading`, `spent`
+        /// and `steps` taken so far) within the budget, with its cheapest cost, into `best`.
+        fn walk(
+            &self,
+            (at, heading): (Cell, Facing),
+            spent: Cost,
+            steps: u32,
+            best: &mut HashMap<(i32, i32), Cost>,
+        ) {
+            let (budget, max_steps, oblique) = self.limits;
+            if max_steps.is_some_and(|m| steps >= m) {
+                return;
             }
-            let Some(e) = enter(at, dir, next) else {
-                continue;
-            };
-            let total = spent + e.cost;
-            if total > limits.0 {
-                continue;
-            }
-            if e.can_stop {
-                let slot = best.entry((next.col, next.row)).or_insert(Cost::MAX);
-                *slot = (*slot).min(total);
-            }
-            if e.can_continue {
-                let kept = (limits.2 && dir != heading).then_some(heading);
-                for h in std::iter::once(dir).chain(kept) {
-                    oracle(
-                        grid,
-                        next,
-                        h,
-                        total,
-                        steps + 1,
-                        limits,
-                        enter,
-                        on_board,
-                        best,
-                    );
+            for dir in ahead(self.grid, heading) {
+                let next = self.grid.neighbour(at, dir);
+                if !(self.on_board)(next) {
+                    continue;
+                }
+                let Some(e) = (self.enter)(at, dir, next) else {
+                    continue;
+                };
+                let total = spent + e.cost;
+                if total > budget {
+                    continue;
+                }
+                if e.can_stop {
+                    let slot = best.entry((next.col, next.row)).or_insert(Cost::MAX);
+                    *slot = (*slot).min(total);
+                }
+                if e.can_continue {
+                    let kept = (oblique && dir != heading).then_some(heading);
+                    for h in std::iter::once(dir).chain(kept) {
+                        self.walk((next, h), total, steps + 1, best);
+                    }
                 }
             }
         }
@@ -693,27 +693,28 @@ mod tests {
                 let start = Cell::new((seed % 9) as i32, (seed % 8) as i32);
                 let facing = Facing((seed % 6) as u8);
                 let budget = Cost::whole(4);
-                let got = forward_reach(
-                    &grid,
-                    (start, facing),
-                    (oblique, None, false),
+                let frame = Frame {
+                    grid: &grid,
+                    start,
                     budget,
-                    max,
+                    max_steps: max,
+                    cells: (cols * rows) as usize,
+                };
+                let got = forward_reach(
+                    frame,
+                    facing,
+                    (oblique, None, false),
                     index,
                     |a, d, b, _| enter(a, d, b),
                 );
                 let mut want = HashMap::new();
-                oracle(
-                    &grid,
-                    start,
-                    facing,
-                    Cost::ZERO,
-                    0,
-                    (budget, max, oblique),
-                    &enter,
-                    &on_board,
-                    &mut want,
-                );
+                let brute = Brute {
+                    grid: &grid,
+                    limits: (budget, max, oblique),
+                    enter: &enter,
+                    on_board: &on_board,
+                };
+                brute.walk((start, facing), Cost::ZERO, 0, &mut want);
                 want.remove(&(start.col, start.row));
                 let got_map: HashMap<(i32, i32), Cost> = got
                     .iter()

@@ -10,7 +10,9 @@ use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{FeatureId, PieceId, SideId};
 use crate::piece::{Piece, Place};
-use crate::reach::{Crowd, Entry, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules, StopWhy};
+use crate::reach::{
+    Crowd, Entry, Frame, PlainBoard, PlainSteps, ReachMap, StepBan, StepRules, StopWhy,
+};
 use crate::rules::{FeatureKind, StackMeasure};
 
 use std::borrow::Cow;
@@ -925,15 +927,18 @@ impl Game {
             failure,
             ..
         } = q;
+        let frame = Frame {
+            grid,
+            start,
+            budget: allowance,
+            max_steps: *max_steps,
+            cells: *cells,
+        };
         crate::turning::reach(
             &self.rules,
             &state.options,
             piece,
-            grid,
-            start,
-            allowance,
-            *max_steps,
-            *cells,
+            frame,
             |c| {
                 board.index(c).or_else(|| {
                     exits

@@ -209,16 +209,42 @@ pub fn reach(
     index: impl Fn(Cell) -> Option<usize>,
     enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
 ) -> ReachMap {
-    reach_with(
+    let frame = Frame {
         grid,
         start,
         budget,
         max_steps,
         cells,
-        index,
-        enter,
-        DENSE_LIMIT,
-    )
+    };
+    reach_in(frame, index, enter)
+}
+
+/// The frame of one reach search, shared by its every step: the grid, the cell the piece
+/// starts in, what it may spend and in how many steps (`None`: no limit), and how many
+/// cells the search's `index` maps a cell on the board into (`0..cells`). The queries'
+/// own state (the piece, the crowd, the hooks) stays with the `enter` closure that asks
+/// it; a frame holds only what the search itself reads.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame<'g> {
+    /// The board's grid.
+    pub(crate) grid: &'g Grid,
+    /// Where the piece starts.
+    pub(crate) start: Cell,
+    /// The most the move may cost.
+    pub(crate) budget: Cost,
+    /// The most steps it may take, if a limit applies.
+    pub(crate) max_steps: Option<u32>,
+    /// How many cells `index` maps into.
+    pub(crate) cells: usize,
+}
+
+/// [`reach`] over a [`Frame`].
+pub(crate) fn reach_in(
+    frame: Frame<'_>,
+    index: impl Fn(Cell) -> Option<usize>,
+    enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
+) -> ReachMap {
+    reach_with(frame, index, enter, DENSE_LIMIT)
 }
 
 /// Budgets up to this many hundredths are searched with a bucket per cost.
@@ -319,17 +345,21 @@ impl Open {
 /// Most (cell, steps) states kept in dense arrays; beyond, only reached states are stored.
 const DENSE_LIMIT: usize = 1 << 20;
 
-#[allow(clippy::too_many_arguments)]
+/// [`reach_in`] keeping (cell, steps) states in dense arrays up to `dense_limit` of them
+/// (the tests ask both ways).
 fn reach_with(
-    grid: &Grid,
-    start: Cell,
-    budget: Cost,
-    max_steps: Option<u32>,
-    cells: usize,
+    frame: Frame<'_>,
     index: impl Fn(Cell) -> Option<usize>,
     mut enter: impl FnMut(Cell, Facing, Cell, Cost) -> Option<Entry>,
     dense_limit: usize,
 ) -> ReachMap {
+    let Frame {
+        grid,
+        start,
+        budget,
+        max_steps,
+        cells,
+    } = frame;
     // An optimal path never enters a cell twice, so a limit above the cell count is no limit.
     let max_steps = max_steps.filter(|m| (*m as usize) < cells);
     let layers = max_steps.map_or(1, |m| m as usize + 1);
@@ -424,13 +454,31 @@ fn reach_with(
             chosen[c] = state;
         }
     });
-    // The paths, as one tree: each state on a chosen path gets a node once, so the work is
-    // one step per state on some path rather than one per cell of every path.
+    let mut map = path_tree(&table, &chosen, reached, s0, &cell_at, cell_of_state);
+    scratch::give(|b| &mut b.states, chosen);
+    scratch::give(|b| &mut b.cells, cell_at);
+    table.recycle();
+    map.sort();
+    map
+}
+
+/// The paths to the `chosen` state of each cell (`reached` of them, [`NONE`] elsewhere),
+/// as one tree: each state on a chosen path gets a node once, so the work is one step per
+/// state on some path rather than one per cell of every path. `s0` is the start's state;
+/// `cell_at` the cell of each cell index.
+fn path_tree(
+    table: &States,
+    chosen: &[usize],
+    reached: usize,
+    s0: usize,
+    cell_at: &[Cell],
+    cell_of_state: impl Fn(usize) -> usize,
+) -> ReachMap {
     let mut map = ReachMap {
         cells: Vec::with_capacity(reached),
         tree: Vec::with_capacity(reached),
     };
-    let mut nodes = NodeOf::new(&table);
+    let mut nodes = NodeOf::new(table);
     let mut chain: Vec<usize> = Vec::new();
     for (cell_index, &s) in chosen.iter().enumerate() {
         if s == NONE {
@@ -462,10 +510,6 @@ fn reach_with(
         });
     }
     nodes.recycle();
-    scratch::give(|b| &mut b.states, chosen);
-    scratch::give(|b| &mut b.cells, cell_at);
-    table.recycle();
-    map.sort();
     map
 }
 
@@ -770,8 +814,15 @@ mod tests {
                 let start = Cell::new((seed % 12) as i32, (seed % 9) as i32);
                 let budget = Cost::whole(5);
                 let cells = (cols * rows) as usize;
-                let dense = reach_with(&grid, start, budget, max, cells, index, enter, usize::MAX);
-                let sparse = reach_with(&grid, start, budget, max, cells, index, enter, 0);
+                let frame = Frame {
+                    grid: &grid,
+                    start,
+                    budget,
+                    max_steps: max,
+                    cells,
+                };
+                let dense = reach_with(frame, index, enter, usize::MAX);
+                let sparse = reach_with(frame, index, enter, 0);
                 assert_eq!(dense, sparse, "seed {seed}, max {max:?}");
             }
         }

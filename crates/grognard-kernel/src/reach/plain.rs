@@ -671,12 +671,15 @@ mod tests {
             let mut general = fresh();
             let mut prices: Vec<Option<Option<Cost>>> = vec![None; 6];
             let index = |c: Cell| on.index(c);
-            let want = super::super::reach_with(
-                &grid,
+            let frame = super::super::Frame {
+                grid: &grid,
                 start,
                 budget,
-                None,
-                on.cells(),
+                max_steps: None,
+                cells: on.cells(),
+            };
+            let want = super::super::reach_with(
+                frame,
                 index,
                 |from, dir, to, spent| {
                     let (here, at) = (on.index(from)?, on.index(to)?);
