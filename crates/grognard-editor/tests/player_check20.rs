@@ -203,3 +203,43 @@ fn a_refusal_of_end_phase_goes_once_end_phase_is_offered() {
         .greyed_reason(&grognard_kernel::action::Action::EndPhase);
     assert_eq!(why, "blue cannot end this phase now");
 }
+
+/// F5: with Hot-seat on and the computer set to play both sides, the board was hidden
+/// behind "Pass the screen to the referee" while the two computers played. With no person
+/// seated nothing is hidden; a person seated again gets the screen back at their turn.
+#[test]
+fn with_the_computer_on_every_side_the_board_is_not_hidden() {
+    use grognard_play::PolicyKind;
+    let mut h = common::scenario("examples/drill-square.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::HotSeat(true));
+    h.run();
+    let _ = h.get_by_label("Pass the screen to blue");
+    let (blue, red) = (side(&h, "blue"), side(&h, "red"));
+    h.state_mut()
+        .set_computer_pace(std::time::Duration::from_secs(3600));
+    h.state_mut()
+        .command(Command::Seat(red, Some(PolicyKind::Greedy)));
+    h.step();
+    let _ = h.get_by_label("Pass the screen to blue");
+    h.state_mut()
+        .command(Command::Seat(blue, Some(PolicyKind::Greedy)));
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Pass the screen").is_none());
+    assert!(
+        h.query_by_role_and_label(Role::Button, "Show board")
+            .is_none()
+    );
+    // Seen as a side, still nothing to hide from.
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(red)));
+    h.step();
+    assert!(h.query_by_label_contains("Pass the screen").is_none());
+    // Hot-seat ticked again with no person seated: the board stays.
+    h.state_mut().command(Command::HotSeat(false));
+    h.state_mut().command(Command::HotSeat(true));
+    h.step();
+    assert!(h.query_by_label_contains("Pass the screen").is_none());
+}

@@ -601,7 +601,7 @@ impl EditorApp {
         }
         (self.rt.play.view, self.rt.play.view_chosen) = view;
         // The screen is passed to a side, never to the referee.
-        self.rt.play.screen_hidden = self.saved.hot_seat && view.0 != ViewAs::Referee;
+        self.rt.play.screen_hidden = self.screen_hides(view.0);
         let kept = self.reseat(seats);
         let name = session_name(self.rt.session.as_ref());
         self.say(format!("a new game of {name} started{kept}"));
@@ -611,12 +611,26 @@ impl EditorApp {
     /// side's player asks to see it (with no side to act, the referee's view shows).
     pub(super) fn pass_screen_to_acting_side(&mut self) {
         match self.acting_side_after_hidden() {
-            Some(side) => {
+            Some(side) if self.someone_seated() => {
                 self.rt.play.view = ViewAs::Side(side);
                 self.rt.play.screen_hidden = true;
             }
-            None => self.rt.play.screen_hidden = false,
+            _ => self.rt.play.screen_hidden = false,
         }
+    }
+
+    /// True when a person plays some side: with the computer on every side there is no
+    /// one to hide the board from (eleventh player F5: two computers played behind "Pass
+    /// the screen to the referee").
+    pub(super) fn someone_seated(&self) -> bool {
+        let sides = self.rt.session.as_ref().map_or(0, |s| s.game.sides().len());
+        (0..sides).any(|i| self.rt.play.players.get(i).is_none_or(Option::is_none))
+    }
+
+    /// Whether hot-seat hides the board seen as `view`: only a side's view, and only
+    /// while a person plays some side (the screen is never passed to the referee).
+    pub(super) fn screen_hides(&self, view: ViewAs) -> bool {
+        self.saved.hot_seat && view != ViewAs::Referee && self.someone_seated()
     }
 
     /// How the Play tab's table is seen and who sits at it: the view, the hot-seat screen,
@@ -626,7 +640,7 @@ impl EditorApp {
             Command::ViewAs(v) => {
                 self.rt.play.view = v;
                 self.rt.play.view_chosen = true;
-                self.rt.play.screen_hidden = self.saved.hot_seat && v != ViewAs::Referee;
+                self.rt.play.screen_hidden = self.screen_hides(v);
                 if let (ViewAs::Side(side), Some((_, owner, _))) = (v, self.selected_piece())
                     && side != owner
                 {

@@ -519,6 +519,10 @@ impl EditorApp {
                 Err(e) => self.fail(e),
             },
         }
+        // With the computer on every side, or the referee's view, nothing is hidden.
+        if !self.screen_hides(self.rt.play.view) {
+            self.rt.play.screen_hidden = false;
+        }
     }
 
     /// The side the computer is thinking for (a search, on its worker thread), if any.
