@@ -84,7 +84,7 @@ pub(crate) fn apply_orders(
             Err(message) => {
                 return Err((
                     applied,
-                    Failure::Rules(Diagnostic::new(at.clone(), message).to_string()),
+                    Failure::Rules(Diagnostic::new(at.clone(), message.to_string()).to_string()),
                     None,
                 ));
             }

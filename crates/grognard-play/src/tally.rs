@@ -504,7 +504,7 @@ fn play(
         let order = match resolve_order(&game, &o.value) {
             Ok(order) => order,
             Err(message) => {
-                result.refused.push((i, message));
+                result.refused.push((i, message.to_string()));
                 continue;
             }
         };

@@ -628,7 +628,7 @@ impl Live {
                 resolve_order(&self.game, &o.order).map_err(|why| LoadError::Unresolved {
                     game: self.id.clone(),
                     order: i + 1,
-                    why,
+                    why: why.to_string(),
                 })?;
             self.game
                 .apply(&order, self.hooks.as_mut())
@@ -718,8 +718,8 @@ impl Live {
         }
         // A side's names are resolved as that side may use them (its refusals then never
         // tell a hidden piece's name from a name no piece has); the referee names all.
-        let order =
-            resolve_order_as(&self.game, spec, self.side_of(seat)).map_err(Problem::Conflict)?;
+        let order = resolve_order_as(&self.game, spec, self.side_of(seat))
+            .map_err(|e| Problem::Conflict(e.to_string()))?;
         self.commit(seat.name(), &order)
     }
 
