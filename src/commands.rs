@@ -452,7 +452,9 @@ fn play(
     let viewer = side
         .map(|name| crate::views::side_named(&game, name))
         .transpose()?;
-    // A side's lines are its own log, written as it reads names.
+    // A side's lines are its own log, written as it reads names. A deed's flag right after
+    // the order that did it ("b1 dig", "b1 has dug in") is left out, as the editor's log
+    // leaves it: the order's line already tells it (`--json` keeps every event).
     let mut printed = 0;
     let mut show = |g: &Game| {
         if json {
@@ -463,7 +465,9 @@ fn play(
             None => g.log(),
         };
         for (i, e) in log.iter().enumerate().skip(printed) {
-            out!("{}", output::log_line(g, viewer, e, i));
+            if !grognard_play::text::repeats_order(log, i) {
+                out!("{}", output::log_line(g, viewer, e, i));
+            }
         }
         printed = log.len();
     };

@@ -15,6 +15,7 @@ mod hostile;
 mod lab;
 mod legal;
 mod listed_orders;
+mod log_words;
 mod open_table;
 mod overlays;
 mod policies;

@@ -97,7 +97,7 @@ fn example_plays_its_orders_from_the_command_line() {
     // chapters' own tests, on events).
     for line in [
         // 003 Brigade orders: Assault, and a brigade command at +3 while unengaged.
-        "fr_bde1 is marked “order_assault”",
+        "fr_bde1 assault at br_foot1",
         "-3 brigade command while unengaged",
         // Moves by margin: each move spends one.
         "fr_ligne moves 3 → 2",

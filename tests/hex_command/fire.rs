@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::field::{Field, ends, has, order};
+use super::field::{Field, ends, has, lacks, order};
 use super::{seed_showing, was_removed};
 use crate::util::Played;
 
@@ -714,7 +714,8 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     let seed = seed_showing(&f, &fire, &[], struck("works"));
     let out = f.ok(&fire, &["--seed", seed.as_str()]);
     has(&out, "the shot of g strikes the works in front of r");
-    has(&out, "g has fired");
+    // prose: the order's line tells the deed; its flag line is not told again (issue 37).
+    lacks(&out, "g fire at r", "g has fired");
     let played = f.json(&fire, &["--seed", seed.as_str()]);
     assert_eq!(rolls(&played, "structure"), 1, "{:?}", played.events);
     assert!(played.flag("g", "fired", true).is_some());

@@ -492,10 +492,11 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
 /// on the piece whose order was just logged — its `Acted` line, followed only by rolls,
 /// counters, flags and notes of that order: the line tells the deed a second time ("b1
 /// dig", then "b1 has dug in"; issue 37, the ninth outside player's F5). The editor's log
-/// leaves such a line out; the CLI's keeps every event. A flag named for the order is the
-/// same deed whatever its wording: the order's own name (`hand_haul` after "br_battery
-/// hand haul") or it under one word before it (`order_hold` after "br_bde2 hold"; the tenth
-/// outside player's F10).
+/// and the text of `grognard play` leave such a line out; `--json`, [`side_view`] and
+/// [`referee_view`] (`grognard view`, the server) keep every event. A flag named for the
+/// order is the same deed whatever its wording: the order's own name (`hand_haul` after
+/// "br_battery hand haul") or it under one word before it (`order_hold` after "br_bde2
+/// hold"; the tenth outside player's F10).
 #[must_use]
 pub fn repeats_order(log: &[Event], index: usize) -> bool {
     let Some(Event::FlagChanged {
@@ -615,7 +616,7 @@ const DEEDS: &[(&str, &str)] = &[
     ("rallied", "rallied"),
     ("blundered", "blundered"),
     ("escaped", "escaped"),
-    ("prolonged", "moved by prolonge"),
+    ("prolonged", "moved on prolong"),
     ("ordered", "been given an order"),
     ("attacked", "attacked"),
     ("meleed", "meleed"),
@@ -1045,6 +1046,9 @@ mod tests {
         assert_eq!(flag_words("charged", true), "has charged");
         assert_eq!(flag_words("ordered", true), "has been given an order");
         assert_eq!(flag_words("withdrawn", true), "has withdrawn");
+        // Black-powder's guns move "on prolong" (seed 003, l.545-554): not "prolonge", the
+        // eleventh outside player's puzzle (issue 37).
+        assert_eq!(flag_words("prolonged", true), "has moved on prolong");
         // A passive participle stays a state.
         assert_eq!(flag_words("disordered", true), "is disordered");
         assert_eq!(flag_words("emplaced", true), "is emplaced");
