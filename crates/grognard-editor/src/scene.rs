@@ -437,10 +437,12 @@ impl Captions {
                 .take(CAPTION_MARKERS)
                 .map(String::as_str)
                 .collect();
-            line = format!("{line} · {}", shown.join(", "));
+            // Apart by "; ": a marker may hold a comma of its own ("real, not a dummy"
+            // read as two markers; eleventh player F6).
+            line = format!("{line} · {}", shown.join("; "));
             let rest = p.markers.len().saturating_sub(CAPTION_MARKERS);
             if rest > 0 {
-                line = format!("{line}, +{rest} more");
+                line = format!("{line}; +{rest} more");
             }
         }
         let font = egui::FontId::proportional(CAPTION_FONT);

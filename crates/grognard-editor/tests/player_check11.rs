@@ -201,7 +201,7 @@ fn damage_left_out_of_a_small_counter_is_marked_and_a_caption_carries_it() {
             _ => None,
         })
         .collect();
-    assert_eq!(texts, ["b_line3 F · hits 6, shaken"]);
+    assert_eq!(texts, ["b_line3 F · hits 6; shaken"]);
 }
 
 /// #4, #5: seen as the French, square-blocks' scout #8, sighted at level D, is drawn face

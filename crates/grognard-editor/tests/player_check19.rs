@@ -466,7 +466,7 @@ fn a_caption_names_two_markers_and_counts_the_rest() {
         .collect();
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
-        texts[0].ends_with(" · objective 6, disordered, +4 more"),
+        texts[0].ends_with(" · objective 6; disordered; +4 more"),
         "{texts:?}"
     );
 }

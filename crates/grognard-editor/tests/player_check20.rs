@@ -243,3 +243,44 @@ fn with_the_computer_on_every_side_the_board_is_not_hidden() {
     h.step();
     assert!(h.query_by_label_contains("Pass the screen").is_none());
 }
+
+/// F6: square-blocks' caption "#8 S · seen D, real, not a dummy, +1 more" named two
+/// markers, but "real, not a dummy" is one: it read as three. Markers stand apart by
+/// "; ", so a marker's own comma never splits it.
+#[test]
+fn a_markers_own_comma_does_not_split_it_in_a_caption() {
+    use grognard_editor::board::DrawPiece;
+    use grognard_editor::scene::Captions;
+    let h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
+    let block = DrawPiece {
+        id: grognard_kernel::ids::PieceId(8),
+        side: grognard_kernel::ids::SideId(1),
+        name: "#8".to_owned(),
+        kind: "scout".to_owned(),
+        place: grognard_kernel::piece::Place::Cell(grognard_kernel::geometry::Cell::new(2, 2)),
+        facing: None,
+        mode: "s".to_owned(),
+        markers: ["seen D", "real, not a dummy", "face up"]
+            .iter()
+            .map(|m| (*m).to_owned())
+            .collect(),
+        look: grognard_editor::board::Look::Open,
+        footprint: None,
+    };
+    let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
+    let mut captions = Captions::default();
+    captions.add(&h.ctx, &block, under, false);
+    let texts: Vec<String> = captions
+        .into_shapes()
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].ends_with(" · seen D; real, not a dummy; +1 more"),
+        "{texts:?}"
+    );
+}
