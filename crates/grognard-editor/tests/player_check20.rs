@@ -284,3 +284,33 @@ fn a_markers_own_comma_does_not_split_it_in_a_caption() {
         "{texts:?}"
     );
 }
+
+/// F9: the Tune finder's word `a` matched inside "small", so `small a hits` listed
+/// fire_small_b's and fire_small_c's numbers too. A word matches from a word's start.
+#[test]
+fn a_finder_word_matches_from_a_words_start() {
+    use grognard_editor::app::number_matches;
+    let b = (
+        "charts.fire_small_b.modifiers.0.per",
+        Some("fire small b modifier hits on the firer per"),
+    );
+    assert!(!number_matches("small a hits", b.0, b.1));
+    assert!(!number_matches("a", b.0, b.1));
+    assert!(number_matches("small b hits", b.0, b.1));
+    assert!(number_matches("fir hit", b.0, b.1));
+    assert!(number_matches("fire_small_b.modifiers", b.0, b.1));
+    assert!(!number_matches("ire_small_b.modifiers", b.0, b.1));
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("small a hits");
+    h.run();
+    let rows: Vec<String> = h
+        .query_all_by_role(Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| l.contains(" = "))
+        .collect();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r.contains("fire_small_a")), "{rows:#?}");
+}

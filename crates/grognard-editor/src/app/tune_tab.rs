@@ -107,23 +107,31 @@ pub fn chart_words(tree: &serde_json::Value, path: &str) -> Option<String> {
     Some(format!("{} modifier {} {key}", spaced(chart), spaced(name)))
 }
 
-/// True when the number's path or its Charts-tab words hold `needle`, or, for a needle of
-/// words (no dotted path), every one of its words, underscores read as spaces: "firer
-/// hits" finds `firer_hits` and "hits firer" too (a player typed the first and found
-/// nothing).
+/// True when the number's path or its Charts-tab words hold `needle` from the start of a
+/// word: a dotted path as written (`fire_small_b.modifiers`), or a needle of words each
+/// starting a word of them, in any order, underscores read as spaces: "firer hits" finds
+/// `firer_hits` and "hits firer" too (a player typed the first and found nothing), and
+/// "small a hits" finds `fire_small_a` but not `fire_small_b`, whose "small" holds an `a`
+/// only inside it (eleventh player F9).
 #[must_use]
 pub fn number_matches(needle: &str, path: &str, words: Option<&str>) -> bool {
     let needle = needle.trim().to_lowercase();
     let hay = format!("{path} {}", words.unwrap_or_default()).to_lowercase();
-    if hay.contains(&needle) {
+    let starts_word = |at: usize| {
+        hay[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| matches!(c, '.' | '_' | ' '))
+    };
+    if hay.match_indices(&needle).any(|(at, _)| starts_word(at)) {
         return true;
     }
-    let hay = hay.replace(['_', '.'], " ");
+    let hay_words: Vec<&str> = hay.split(['_', '.', ' ']).collect();
     !needle.contains('.')
         && needle
             .replace('_', " ")
             .split_whitespace()
-            .all(|w| hay.contains(w))
+            .all(|w| hay_words.iter().any(|h| h.starts_with(w)))
 }
 
 /// True when `value`, as the ruleset writes it, is a number: digits with an optional
