@@ -4,7 +4,8 @@
 //! moved far may not battle).
 //!
 //! Everything here is data a ruleset declares per piece type ([`Company`]) or for the whole
-//! board ([`HalfHexRules`]); a type that declares nothing moves exactly as before.
+//! board ([`HalfHexRules`]); a type that declares nothing moves exactly as before. A step
+//! these rules refuse says why as a `CompanyBan`, worded only when the step is refused.
 
 use crate::action::{Event, Refusal, RefusalKind};
 use crate::board::{Board, Edge, SideDef};
@@ -133,8 +134,8 @@ pub(crate) fn hosts_at_set_up(
 }
 
 /// What the own pieces in a cell mean for a piece entering it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Sharing {
+#[derive(Clone, Debug)]
+pub(crate) enum Sharing<'a> {
     /// Nothing of the piece's own is there, or its type leaves it to stacking.
     Free,
     /// It may go through but not stop.
@@ -144,10 +145,10 @@ pub(crate) enum Sharing {
     /// It may go through, or stop and join this piece.
     PassOrJoin(PieceId),
     /// It may not enter; why.
-    Refused(String),
+    Refused(CompanyBan<'a>),
 }
 
-impl Sharing {
+impl Sharing<'_> {
     /// True when the type's own rules let it go through the cell (so a stacking limit there
     /// only keeps it from stopping).
     pub(crate) const fn passes(&self) -> bool {
@@ -174,7 +175,7 @@ pub(crate) fn passengers<'s>(
 }
 
 /// What entering `to` means for `piece` given the own pieces there.
-pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> Sharing {
+pub(crate) fn sharing<'a>(rules: &Rules, state: &'a State, piece: &Piece, to: Cell) -> Sharing<'a> {
     let Some(ty) = rules.piece_type(piece.kind) else {
         return Sharing::Free;
     };
@@ -205,7 +206,6 @@ pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> 
             || p.attached_to
                 .is_some_and(|h| own.iter().any(|o| o.id == h && passable(o)))
     });
-    let type_name = |k: PieceTypeId| rules.piece_type(k).map_or("?", |t| t.name.as_str());
     let join = match own.as_slice() {
         [only] if company.joins.contains(&only.kind) => {
             let with_others = only.attached_to.is_some()
@@ -214,12 +214,9 @@ pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> 
                     .iter()
                     .any(|p| p.attached_to == Some(only.id) && p.id != piece.id && p.on_board());
             if let Some(rider) = riders.first().and_then(|r| state.pieces.get(r.index())) {
-                Err(format!(
-                    "{} already has {} with it and cannot join {}",
-                    piece.name, rider.name, only.name
-                ))
+                Err(CompanyBan::Carrying { rider, only })
             } else if with_others {
-                Err(format!("{} at {to} is not alone", only.name))
+                Err(CompanyBan::NotAlone(only))
             } else {
                 Ok(Some(only.id))
             }
@@ -230,21 +227,10 @@ pub(crate) fn sharing(rules: &Rules, state: &State, piece: &Piece, to: Cell) -> 
         (true, Ok(Some(t))) => Sharing::PassOrJoin(t),
         (true, _) => Sharing::Pass,
         (false, Ok(Some(t))) => Sharing::Join(t),
-        (false, Err(why)) => Sharing::Refused(format!("{} cannot enter {to}: {why}", piece.name)),
+        (false, Err(ban)) => Sharing::Refused(ban),
         // A type that only passes some pieces leaves the others to stacking.
         (false, Ok(None)) if company.joins.is_empty() => Sharing::Free,
-        (false, Ok(None)) => {
-            let names: Vec<String> = own
-                .iter()
-                .map(|p| format!("{} ({})", p.name, type_name(p.kind)))
-                .collect();
-            Sharing::Refused(format!(
-                "{} cannot enter {to}: {} may neither pass nor join {}",
-                piece.name,
-                type_name(piece.kind),
-                names.join(", ")
-            ))
-        }
+        (false, Ok(None)) => Sharing::Refused(CompanyBan::NeitherPassNorJoin(own)),
     }
 }
 
@@ -279,16 +265,15 @@ pub(crate) fn exit_edges(
     edges
 }
 
-/// The exit rule's words when `piece` would leave across `edge`, a side's baseline its
-/// type's exit rule (in force) does not allow: "IL may leave the board only across his own
-/// side's baseline, not red's". `None` when no such rule speaks to that edge.
-fn wrong_baseline(
+/// The exit rule `piece` breaks when it would leave across `edge`, a side's baseline its
+/// type's exit rule (in force) does not allow. `None` when no such rule speaks to that edge.
+fn wrong_baseline<'a>(
     rules: &Rules,
-    sides: &[SideDef],
+    sides: &'a [SideDef],
     state: &State,
     piece: &Piece,
     edge: Edge,
-) -> Option<String> {
+) -> Option<WrongBaseline<'a>> {
     let rule = rules
         .piece_type(piece.kind)
         .and_then(|t| t.company.exits.as_ref())?;
@@ -301,10 +286,10 @@ fn wrong_baseline(
         ExitEdge::Enemy => "the enemy's baseline",
         ExitEdge::Any => return None,
     };
-    Some(format!(
-        "{} may leave the board only across {whose}, not {}'s",
-        piece.name, owner.name
-    ))
+    Some(WrongBaseline {
+        whose,
+        owner: &owner.name,
+    })
 }
 
 /// The edge beyond which `c` lies, when it is just off a grid board of `cols` × `rows`
@@ -365,32 +350,27 @@ pub(crate) fn exit_cost(board: &Board, from: Cell, dir: Facing) -> Cost {
 /// Whether `piece` may enter the half-hex `to`: `Ok(true)` when it may stop there,
 /// `Ok(false)` when it may only pass through it to leave the board across that baseline,
 /// `Err` when it may not enter.
-pub(crate) fn half_hex_entry(
+pub(crate) fn half_hex_entry<'a>(
     rules: &Rules,
     board: &Board,
-    sides: &[SideDef],
+    sides: &'a [SideDef],
     state: &State,
     piece: &Piece,
     from: Cell,
     to: Cell,
-) -> Result<bool, String> {
+) -> Result<bool, CompanyBan<'a>> {
     let option = rules.half_hexes.baselines_option;
     let baselines_open =
         rules.half_hexes.baselines || (option.is_some() && option_on(state, option));
     // A closed baseline half-hex is only a way off the board: nothing goes on from it
     // along the board.
     if !baselines_open && board.half_hex(from) == Some(HalfHex::Baseline) {
-        return Err(format!(
-            "{from} is a baseline half-hex; from it {} may only leave the board",
-            piece.name
-        ));
+        return Err(CompanyBan::FromBaseline(from));
     }
     match board.half_hex(to) {
         None => Ok(true),
         Some(HalfHex::Side) if rules.half_hexes.sides => Ok(true),
-        Some(HalfHex::Side) => Err(format!(
-            "{to} is a half-hex on the side edge of the board; no piece may enter it"
-        )),
+        Some(HalfHex::Side) => Err(CompanyBan::SideHalfHex),
         Some(HalfHex::Baseline) if baselines_open => Ok(true),
         Some(HalfHex::Baseline) => {
             let on_edge = |e: Edge| board.on_edge(to, e);
@@ -404,12 +384,7 @@ pub(crate) fn half_hex_entry(
                     .into_iter()
                     .filter(|e| board.on_edge(to, *e))
                     .find_map(|e| wrong_baseline(rules, sides, state, piece, e));
-                Err(match wrong {
-                    Some(w) => format!("{to} is a half-hex on a baseline; {w}"),
-                    None => format!(
-                        "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
-                    ),
-                })
+                Err(CompanyBan::BaselineHalfHex(wrong))
             }
         }
     }
@@ -568,24 +543,131 @@ pub(crate) fn exit_entry(
             },
             Some(StopWhy::LeftBoard),
         )),
-        other => Err(Refusal::new(
-            RefusalKind::BadPath,
-            match other.and_then(|e| wrong_baseline(rules, sides, state, piece, e)) {
-                Some(w) => format!("{}: {w}", crate::action::off_board(to)),
-                None => crate::action::off_board(to),
-            },
-        )),
+        other => {
+            let wrong = other.and_then(|e| wrong_baseline(rules, sides, state, piece, e));
+            Err(CompanyBan::OffBoard(wrong).refuse(rules, piece, to))
+        }
     }
 }
 
-/// What the sharing rules allow on entering a cell: whether the piece may stop there, may
+/// What the sharing rules allow on `piece` entering `to`: whether it may stop there, may
 /// go on, and why it must stop; or the refusal.
-pub(crate) fn sharing_entry(sharing: &Sharing) -> Result<(bool, bool, Option<StopWhy>), Refusal> {
+pub(crate) fn sharing_entry(
+    rules: &Rules,
+    piece: &Piece,
+    to: Cell,
+    sharing: &Sharing<'_>,
+) -> Result<(bool, bool, Option<StopWhy>), Refusal> {
     match sharing {
         Sharing::Free => Ok((true, true, None)),
         Sharing::Pass => Ok((false, true, None)),
         Sharing::Join(t) => Ok((true, false, Some(StopWhy::Joined(*t)))),
         Sharing::PassOrJoin(_) => Ok((true, true, None)),
-        Sharing::Refused(why) => Err(Refusal::new(RefusalKind::Occupied, why.clone())),
+        Sharing::Refused(ban) => Err(ban.clone().refuse(rules, piece, to)),
+    }
+}
+
+/// The exit rule a piece breaks by leaving across a baseline it may not leave by: whose
+/// baseline the rule allows, and the side whose baseline it is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WrongBaseline<'a> {
+    /// The baseline the rule allows, in words ("its own side's baseline").
+    whose: &'static str,
+    /// The name of the side whose baseline the piece would leave by.
+    owner: &'a str,
+}
+
+/// Why a piece's company or the board's edge refuses a step into a cell, kept as data
+/// until its words are needed (the pattern of `game/bans.rs`, which this module, below
+/// `game/`, cannot use). The mover and the cell are given when it is worded.
+#[derive(Clone, Debug)]
+pub(crate) enum CompanyBan<'a> {
+    /// The mover carries `rider` and so may not join `only`.
+    Carrying {
+        /// The piece it carries.
+        rider: &'a Piece,
+        /// The lone piece it would join.
+        only: &'a Piece,
+    },
+    /// The piece it would join is not alone there.
+    NotAlone(&'a Piece),
+    /// Its type may neither pass nor join the own pieces there.
+    NeitherPassNorJoin(Vec<&'a Piece>),
+    /// It stands on a closed baseline half-hex (this cell), from which it may only leave.
+    FromBaseline(Cell),
+    /// The cell is a half-hex on the side edge, closed to all.
+    SideHalfHex,
+    /// The cell is a closed half-hex on a baseline; the exit rule it breaks, if one does.
+    BaselineHalfHex(Option<WrongBaseline<'a>>),
+    /// The cell is off the board and no exit; the exit rule it breaks, if one does.
+    OffBoard(Option<WrongBaseline<'a>>),
+}
+
+impl CompanyBan<'_> {
+    /// The refusal of `piece`'s step into `to` for this ban: its kind and its words.
+    pub(crate) fn refuse(self, rules: &Rules, piece: &Piece, to: Cell) -> Refusal {
+        let name = &piece.name;
+        let type_name = |k: PieceTypeId| rules.piece_type(k).map_or("?", |t| t.name.as_str());
+        let wrong = |w: WrongBaseline<'_>| {
+            format!(
+                "{name} may leave the board only across {}, not {}'s",
+                w.whose, w.owner
+            )
+        };
+        let (kind, words) = match self {
+            Self::Carrying { rider, only } => (
+                RefusalKind::Occupied,
+                format!(
+                    "{name} cannot enter {to}: {name} already has {} with it and cannot join {}",
+                    rider.name, only.name
+                ),
+            ),
+            Self::NotAlone(only) => (
+                RefusalKind::Occupied,
+                format!(
+                    "{name} cannot enter {to}: {} at {to} is not alone",
+                    only.name
+                ),
+            ),
+            Self::NeitherPassNorJoin(own) => {
+                let names: Vec<String> = own
+                    .iter()
+                    .map(|p| format!("{} ({})", p.name, type_name(p.kind)))
+                    .collect();
+                (
+                    RefusalKind::Occupied,
+                    format!(
+                        "{name} cannot enter {to}: {} may neither pass nor join {}",
+                        type_name(piece.kind),
+                        names.join(", ")
+                    ),
+                )
+            }
+            Self::FromBaseline(from) => (
+                RefusalKind::Impassable,
+                format!("{from} is a baseline half-hex; from it {name} may only leave the board"),
+            ),
+            Self::SideHalfHex => (
+                RefusalKind::Impassable,
+                format!("{to} is a half-hex on the side edge of the board; no piece may enter it"),
+            ),
+            Self::BaselineHalfHex(w) => (
+                RefusalKind::Impassable,
+                match w {
+                    Some(w) => format!("{to} is a half-hex on a baseline; {}", wrong(w)),
+                    None => format!(
+                        "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
+                    ),
+                },
+            ),
+            Self::OffBoard(w) => (
+                RefusalKind::BadPath,
+                match w {
+                    Some(w) => format!("{}: {}", crate::action::off_board(to), wrong(w)),
+                    None => crate::action::off_board(to),
+                },
+            ),
+        };
+        Refusal::new(kind, words)
     }
 }

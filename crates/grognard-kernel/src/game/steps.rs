@@ -599,7 +599,7 @@ impl Game {
             from,
             to,
         )
-        .map_err(|why| EnterBan::Refused(Refusal::new(RefusalKind::Impassable, why)))?;
+        .map_err(|ban| EnterBan::Refused(ban.refuse(&self.rules, piece, to)))?;
         // With no other own piece there, sharing is free and only the mover counts for
         // stacking: the walks over the piece list are skipped.
         let friends_there = crowd.is_none_or(|c| c.friend_at(at));
@@ -609,7 +609,8 @@ impl Game {
             crate::company::Sharing::Free
         };
         let (share_stop, share_go, stop_reason) =
-            crate::company::sharing_entry(&sharing).map_err(EnterBan::Refused)?;
+            crate::company::sharing_entry(&self.rules, piece, to, &sharing)
+                .map_err(EnterBan::Refused)?;
         can_stop &= share_stop;
         let problem = match crowd {
             Some(c) if !friends_there => c.alone().map(Cow::Borrowed),
