@@ -314,3 +314,41 @@ fn a_finder_word_matches_from_a_words_start() {
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|r| r.contains("fire_small_a")), "{rows:#?}");
 }
+
+/// F10: the red "ruleset: `--0` is not a number" stayed in the status line after its row
+/// was removed; after *Save tuned as house rule…* the row still read "now 3". A refusal
+/// about a row goes with the row, and a row whose number the ruleset in force has changed
+/// says the value now and the one it was added at.
+#[test]
+fn a_tune_rows_refusal_goes_with_it_and_its_value_follows_the_ruleset() {
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    let path = "piece_types.infantry.allowance.formed";
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit(path);
+    h.run();
+    h.get_by_label_contains(&format!("{path} = 3")).click();
+    h.run();
+    let _ = h.get_by_label("now 3");
+    h.get_by_role_and_label(Role::TextInput, "from")
+        .set_text_value_accesskit("x");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h.run();
+    assert!(!h.state().tuning());
+    let s = status(&h);
+    assert!(s.starts_with(&format!("{path}: ")), "{s}");
+    h.get_by_role_and_label(Role::Button, "remove").click();
+    h.run();
+    assert_eq!(status(&h), "");
+    // Added again, then the ruleset's number changed (as the save of a tuned answer
+    // changes it): the row says both.
+    h.get_by_label_contains(&format!("{path} = 3")).click();
+    h.run();
+    let field = grognard_editor::house::field(&["piece_types", "infantry", "allowance", "formed"]);
+    h.state_mut()
+        .command(Command::SetField(field, "0".to_owned()));
+    h.run();
+    let _ = h.get_by_label("now 0 (was 3)");
+}

@@ -200,6 +200,8 @@ impl EditorApp {
     }
 
     fn tune_form(&mut self, ui: &mut egui::Ui, sides: &[String], out: &mut Vec<Command>) {
+        // First: a row's "now" is the ruleset's in force this frame.
+        self.refresh_leaves();
         let running = self.rt.tune.job.is_some();
         let t = &mut self.rt.tune;
         ui.horizontal(|ui| {
@@ -228,15 +230,23 @@ impl EditorApp {
         ui.label(RichText::new("Numbers to vary").strong());
         let mut remove = None;
         egui::Grid::new("tune items").striped(true).show(ui, |ui| {
-            let words = |p: &str| {
+            let leaf = |p: &str| {
                 t.leaves
                     .as_ref()
                     .and_then(|(_, l)| l.iter().find(|(x, _, _)| x == p))
-                    .and_then(|(_, _, w)| w.clone())
             };
             for (i, row) in t.rows.iter_mut().enumerate() {
-                ui.label(leaf_text(&row.path, words(&row.path).as_ref()));
-                ui.label(format!("now {}", row.value));
+                let found = leaf(&row.path);
+                ui.label(leaf_text(&row.path, found.and_then(|(_, _, w)| w.as_ref())));
+                // The value in force now: after *Save tuned as house rule…* (or an edit)
+                // it is the new one, and the value it was added at is said beside it
+                // (eleventh player F10: the row still read "now 3" after saving 0).
+                match found.map(|(_, v, _)| v) {
+                    Some(now) if *now != row.value => {
+                        ui.label(format!("now {now} (was {})", row.value))
+                    }
+                    _ => ui.label(format!("now {}", row.value)),
+                };
                 let from = ui.label("from");
                 ui.add(egui::TextEdit::singleline(&mut row.from).desired_width(50.0))
                     .labelled_by(from.id);
@@ -250,7 +260,18 @@ impl EditorApp {
             }
         });
         if let Some(i) = remove {
-            t.rows.remove(i);
+            let row = t.rows.remove(i);
+            // A refusal about the row goes with it (eleventh player F10: "ruleset: `--0`
+            // is not a number" stayed after its row was removed).
+            let about = format!("{}: ", row.path);
+            if self
+                .rt
+                .status
+                .as_ref()
+                .is_some_and(|s| s.error && s.text.starts_with(&about))
+            {
+                self.rt.status = None;
+            }
         }
         if t.rows.is_empty() {
             ui.label("None yet: add one from the list below.");
@@ -279,9 +300,9 @@ impl EditorApp {
         }
     }
 
-    /// The numbers of the ruleset in force that an item can name, filtered by the search
-    /// field; a click adds one with its default range (± 3 steps).
-    fn number_list(&mut self, ui: &mut egui::Ui) {
+    /// Reads the numbers the finder offers again when the ruleset in force has changed
+    /// (an edit, a saved house rule, another ruleset).
+    fn refresh_leaves(&mut self) {
         let Some(bench) = &self.rt.bench else {
             return;
         };
@@ -302,6 +323,15 @@ impl EditorApp {
                 .collect();
             self.rt.tune.leaves = Some((hash, leaves));
         }
+    }
+
+    /// The numbers of the ruleset in force that an item can name, filtered by the search
+    /// field; a click adds one with its default range (± 3 steps).
+    fn number_list(&mut self, ui: &mut egui::Ui) {
+        self.refresh_leaves();
+        let Some(bench) = &self.rt.bench else {
+            return;
+        };
         let t = &mut self.rt.tune;
         let find = ui.label("find a number:");
         ui.add(egui::TextEdit::singleline(&mut t.find).hint_text("e.g. charts or allowance"))
