@@ -352,3 +352,36 @@ fn a_tune_rows_refusal_goes_with_it_and_its_value_follows_the_ruleset() {
     h.run();
     let _ = h.get_by_label("now 0 (was 3)");
 }
+
+/// F11: given only a broken scenario, the editor opened nothing ("no ruleset", "not
+/// opened"); given it with its ruleset, the Play tab said "No game: open a scenario" under
+/// the scenario's own mistake. The ruleset the file names is opened, the mistake is told
+/// at its line over the board with nothing under it, and once fixed the game starts.
+#[test]
+fn a_scenario_broken_at_start_opens_its_ruleset_and_says_only_its_mistake() {
+    let (_dir, path) = common::copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let (bad, line) = broken_turns(&text);
+    std::fs::write(&path, &bad).expect("write");
+    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
+    assert!(h.state().session().is_none());
+    let s = status(&h);
+    assert!(s.contains("has 1 mistake of its own"), "{s}");
+    assert!(!s.contains("not opened"), "{s}");
+    assert!(h.state().scenario_own_fault());
+    let problems = h.state().scenario_problems().to_vec();
+    assert!(
+        problems[0].contains(&format!("drill-square.yaml:{line}:8")),
+        "{problems:#?}"
+    );
+    let _ = h.get_by_label_contains("The scenario file has a mistake (1)");
+    assert!(
+        h.query_by_label_contains("No game: open a scenario")
+            .is_none()
+    );
+    common::rewrite(&path, &text, 5);
+    h.state_mut().check_files();
+    h.run();
+    let g = &h.state().session().expect("a game once fixed").game;
+    assert_eq!(g.rules().identity.name, "drill-square");
+}

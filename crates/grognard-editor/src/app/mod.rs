@@ -348,8 +348,9 @@ impl EditorApp {
             (None, Some(s)) => app.open_scenario(&s, false),
             (None, None) => {}
         }
-        if app.rt.session.is_some() {
-            // Opened with a scenario: show the board.
+        if app.rt.session.is_some() || !app.rt.scenario_problems.is_empty() {
+            // Opened with a scenario: show the board, or the scenario's mistakes where
+            // the board would be.
             app.saved.tab = Tab::Play;
         }
         app
@@ -620,7 +621,12 @@ impl EditorApp {
                         Err(d) => return self.not_opened(&path, &d.to_string()),
                     }
                 }
-                Err(d) => return self.not_opened(&path, &d.to_string()),
+                // With no ruleset open, the one the broken file names is opened, so its
+                // mistakes are told over the board (eleventh player F11).
+                Err(d) => match self.named_ruleset(&path, &text) {
+                    Some(r) if self.rt.bench.is_none() => self.set_ruleset(r),
+                    _ => return self.not_opened(&path, &d.to_string()),
+                },
             }
         }
         if self.rt.scenario_path.as_deref() != Some(path.as_path()) {

@@ -206,9 +206,13 @@ impl EditorApp {
             self.scenario_problems_bar(ui);
         }
         let Some(session) = &self.rt.session else {
-            egui::CentralPanel::default_margins().show(ui, |ui| {
-                ui.label("No game: open a scenario (the Scenario menu lists examples/).");
-            });
+            // A scenario open with mistakes has its message above: "open a scenario"
+            // under it read as if none were open (eleventh player F11).
+            if self.rt.scenario_problems.is_empty() {
+                egui::CentralPanel::default_margins().show(ui, |ui| {
+                    ui.label("No game: open a scenario (the Scenario menu lists examples/).");
+                });
+            }
             return;
         };
         let game = &session.game;

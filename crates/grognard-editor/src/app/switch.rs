@@ -7,7 +7,9 @@
 use std::path::Path;
 
 use egui::RichText;
-use grognard_rules::load::Ruleset;
+use grognard_rules::de::Located;
+use grognard_rules::diag::Location;
+use grognard_rules::load::{self, Ruleset};
 
 use super::{Command, EditorApp, FilePurpose, SwitchChoice};
 
@@ -23,6 +25,27 @@ pub(super) enum OverEdits {
 }
 
 impl EditorApp {
+    /// The ruleset a scenario that does not load names on its `ruleset:` line, loaded,
+    /// when that line can be read and the ruleset loads (the scenario's own mistakes are
+    /// then told under it).
+    pub(super) fn named_ruleset(&self, path: &Path, text: &str) -> Option<Ruleset> {
+        let (i, line) = (text.lines().enumerate()).find(|(_, l)| l.starts_with("ruleset:"))?;
+        let value = line["ruleset:".len()..].split(" #").next()?.trim();
+        let value = value.trim_matches(['"', '\'']);
+        if value.is_empty() {
+            return None;
+        }
+        let at = Location::new(
+            path.display().to_string(),
+            u32::try_from(i + 1).ok()?,
+            u32::try_from(line.len() - value.len()).ok()?,
+        );
+        let found = load::resolve_ruleset(path, &Located::new(value.to_owned(), at)).ok()?;
+        let mut r = Self::load_checked(&self.tidy(&found)).ok()?;
+        r.path = self.tidy(&r.path);
+        Some(r)
+    }
+
     /// Whether the scenario at `path`, whose own ruleset is `own`, may open now, and
     /// whether the ruleset in force (with its edits) stays.
     pub(super) fn over_edits(&mut self, path: &Path, own: &Ruleset) -> OverEdits {
