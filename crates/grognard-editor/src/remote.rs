@@ -384,7 +384,9 @@ impl RemoteSession {
                 self.redraw();
             }
             ServerMessage::Chat(line) => self.add_chat(line),
-            ServerMessage::Refused { message } => self.problem = Some(Problem::Refused(message)),
+            ServerMessage::Refused { message, .. } => {
+                self.problem = Some(Problem::Refused(message))
+            }
             ServerMessage::Error { message } => self.problem = Some(Problem::Error(message)),
         }
     }

@@ -44,11 +44,14 @@ pub enum ClientError {
         /// Why it does not decode.
         why: String,
     },
-    /// The server refused the request: its HTTP status and its own text (the status line
-    /// when its answer carried none).
+    /// The server refused the request: its HTTP status, why in a word when the game
+    /// refused an order (`paused`, …: the WebSocket's `refused` kinds), and its own text (the
+    /// status line when its answer carried none).
     Refused {
         /// The HTTP status.
         status: u16,
+        /// The refusal's kind, when the server gave one ([`ErrorBody::kind`]).
+        kind: Option<String>,
         /// What the server said.
         message: String,
     },
@@ -142,10 +145,11 @@ impl Client {
                 why: e.to_string(),
             })
         } else {
-            let message = serde_json::from_str::<ErrorBody>(&body)
-                .map_or_else(|_| format!("{status}"), |b| b.error);
+            let (message, kind) = serde_json::from_str::<ErrorBody>(&body)
+                .map_or_else(|_| (format!("{status}"), None), |b| (b.error, b.kind));
             Err(ClientError::Refused {
                 status: status.as_u16(),
+                kind,
                 message,
             })
         }

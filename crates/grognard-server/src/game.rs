@@ -24,7 +24,7 @@ use crate::budget::Usage;
 use crate::budget::{Spent, Stopwatch};
 use crate::protocol::ChatLine;
 use crate::protocol::{
-    HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, SeatState, Status, Table,
+    HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, RefusedKind, SeatState, Status, Table,
 };
 use crate::seat::Seat;
 use crate::store::{Entry, GameRecord, Store, StoreError};
@@ -134,6 +134,14 @@ pub enum Problem {
     Forbidden(String),
     /// The request does not fit the game now (HTTP 409).
     Conflict(String),
+    /// The game did not take an order (HTTP 409; `refused` on a WebSocket), and why in a
+    /// word.
+    Refused {
+        /// Why, as a program matches on it.
+        kind: RefusedKind,
+        /// Why, in words (`play`'s, without its `refused: `).
+        message: String,
+    },
     /// The request itself is malformed (HTTP 400).
     Bad(String),
     /// The server could not store it; nothing changed (HTTP 503).
@@ -143,11 +151,18 @@ pub enum Problem {
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Forbidden(m) | Self::Conflict(m) | Self::Bad(m) | Self::Unavailable(m) => {
-                f.write_str(m)
-            }
+            Self::Forbidden(m)
+            | Self::Conflict(m)
+            | Self::Bad(m)
+            | Self::Unavailable(m)
+            | Self::Refused { message: m, .. } => f.write_str(m),
         }
     }
+}
+
+/// An order the game did not take: why, as a kind and in words.
+fn refused(kind: RefusedKind, message: String) -> Problem {
+    Problem::Refused { kind, message }
 }
 
 /// Why a game could not be built from its files, or rebuilt from its log. The texts name
@@ -651,7 +666,7 @@ impl Live {
         let orders = load::orders_from_text(file, text).map_err(|d| Problem::Bad(d.to_string()))?;
         // A paused game refuses the request as a whole (409), not order by order.
         if let Some(pause) = self.paused.as_ref().filter(|_| !seat.is_spectator()) {
-            return Err(Problem::Conflict(pause.reason()));
+            return Err(refused(RefusedKind::Paused, pause.reason()));
         }
         let viewer = self.side_of(seat);
         let log_len = |g: &Game| viewer.map_or_else(|| g.log().len(), |v| g.events_for(v).len());
@@ -669,12 +684,13 @@ impl Live {
                             .map(|(i, e)| text::log_line(&self.game, viewer, e, i)),
                     );
                 }
-                Err(Problem::Conflict(m)) => {
+                Err(Problem::Refused { kind, message }) => {
                     let d = grognard_rules::diag::Diagnostic::new(
                         located.location.clone(),
-                        format!("refused: {m}"),
+                        format!("refused: {message}"),
                     );
                     reply.refused = Some(d.to_string());
+                    reply.refused_kind = Some(kind.word());
                     break;
                 }
                 Err(other) => return Err(other),
@@ -709,17 +725,18 @@ impl Live {
             _ => {}
         }
         if let Some(pause) = &self.paused {
-            return Err(Problem::Conflict(pause.reason()));
+            return Err(refused(RefusedKind::Paused, pause.reason()));
         }
         if self.orders.len() as u64 >= MAX_ORDERS_PER_GAME {
-            return Err(Problem::Conflict(format!(
-                "the game holds {MAX_ORDERS_PER_GAME} orders, the most a game may"
-            )));
+            return Err(refused(
+                RefusedKind::GameFull,
+                format!("the game holds {MAX_ORDERS_PER_GAME} orders, the most a game may"),
+            ));
         }
         // A side's names are resolved as that side may use them (its refusals then never
         // tell a hidden piece's name from a name no piece has); the referee names all.
         let order = resolve_order_as(&self.game, spec, self.side_of(seat))
-            .map_err(|e| Problem::Conflict(e.to_string()))?;
+            .map_err(|e| refused(RefusedKind::BadOrders, e.to_string()))?;
         self.commit(seat.name(), &order)
     }
 
@@ -733,7 +750,7 @@ impl Live {
             if let Some(fault) = self.hooks.take_fault() {
                 self.hook_fault(&fault);
             }
-            return Err(Problem::Conflict(r.message));
+            return Err(refused(RefusedKind::Rules(r.kind), r.message));
         }
         // Accepted: the game has moved on from where a hook failed.
         let _ = self.hooks.take_fault();
@@ -752,9 +769,10 @@ impl Live {
         let size = serde_json::to_string(&entry).map_or(0, |t| t.len() as u64);
         if let Err(full) = self.usage.store(self.bytes, size) {
             self.replay_live()?;
-            return Err(Problem::Conflict(format!(
-                "{full}; the order was not stored and the game is as it was"
-            )));
+            return Err(refused(
+                RefusedKind::GameFull,
+                format!("{full}; the order was not stored and the game is as it was"),
+            ));
         }
         self.orders.push(live);
         let at = now();

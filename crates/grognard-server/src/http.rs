@@ -78,12 +78,31 @@ impl Bucket {
     }
 }
 
-/// An error answer.
-struct ApiError(StatusCode, String);
+/// An error answer: its status, its words, and for an order the game refused, why in a
+/// word (`ErrorBody::kind`).
+struct ApiError {
+    status: StatusCode,
+    message: String,
+    kind: Option<String>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: String) -> Self {
+        Self {
+            status,
+            message,
+            kind: None,
+        }
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, axum::Json(ErrorBody { error: self.1 })).into_response()
+        let body = ErrorBody {
+            error: self.message,
+            kind: self.kind,
+        };
+        (self.status, axum::Json(body)).into_response()
     }
 }
 
@@ -100,11 +119,21 @@ impl From<HubError> for ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             HubError::Problem(Problem::Forbidden(_)) => StatusCode::FORBIDDEN,
-            HubError::Problem(Problem::Conflict(_)) => StatusCode::CONFLICT,
+            HubError::Problem(Problem::Conflict(_) | Problem::Refused { .. }) => {
+                StatusCode::CONFLICT
+            }
             HubError::Problem(Problem::Bad(_)) => StatusCode::BAD_REQUEST,
             HubError::Problem(Problem::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
         };
-        Self(status, e.to_string())
+        let kind = match &e {
+            HubError::Problem(Problem::Refused { kind, .. }) => Some(kind.word()),
+            _ => None,
+        };
+        Self {
+            status,
+            message: e.to_string(),
+            kind,
+        }
     }
 }
 
@@ -120,7 +149,7 @@ impl From<JsonRejection> for ApiError {
             }
             other => other.status(),
         };
-        Self(status, format!("bad request body: {}", e.body_text()))
+        Self::new(status, format!("bad request body: {}", e.body_text()))
     }
 }
 
@@ -150,7 +179,7 @@ async fn json_errors(request: axum::extract::Request, next: axum::middleware::Ne
         StatusCode::METHOD_NOT_ALLOWED => format!("{route}: not allowed on this path"),
         _ => status.canonical_reason().unwrap_or("error").to_owned(),
     };
-    let mut answer = ApiError(status, message).into_response();
+    let mut answer = ApiError::new(status, message).into_response();
     if let Some(allow) = parts.headers.get(axum::http::header::ALLOW) {
         answer
             .headers_mut()
@@ -227,7 +256,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
 fn seat(app: &App, id: &str, headers: &HeaderMap) -> Result<Seat, ApiError> {
     let token = bearer(headers);
     match app.hub.seat(id, token.unwrap_or_default()) {
-        Err(HubError::BadToken(_)) if token.is_none() => Err(ApiError(
+        Err(HubError::BadToken(_)) if token.is_none() => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "give a seat's token: `Authorization: Bearer TOKEN`".into(),
         )),
@@ -241,7 +270,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
 
 async fn create(
@@ -257,8 +286,8 @@ async fn create(
         .await
         .admit(bearer(&headers), from, Instant::now());
     match admitted {
-        Err(Refusal::NotHost(m)) => return Err(ApiError(StatusCode::UNAUTHORIZED, m)),
-        Err(Refusal::TooMany(m)) => return Err(ApiError(StatusCode::TOO_MANY_REQUESTS, m)),
+        Err(Refusal::NotHost(m)) => return Err(ApiError::new(StatusCode::UNAUTHORIZED, m)),
+        Err(Refusal::TooMany(m)) => return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, m)),
         Ok(()) => {}
     }
     let axum::Json(request) = body?;
@@ -275,7 +304,7 @@ fn host_only(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
             given.as_slice(),
             token_hash.as_slice(),
         )) {
-            return Err(ApiError(
+            return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "the scenarios the server offers are for the host: `Authorization: Bearer HOST_TOKEN`".into(),
             ));
@@ -307,7 +336,7 @@ async fn scenario(
         .find(|o| o.name == name)
         .map(|o| axum::Json(o.request.clone()))
         .ok_or_else(|| {
-            ApiError(
+            ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!("no scenario `{name}` on offer"),
             )
@@ -319,7 +348,7 @@ async fn list(State(app): State<App>) -> Answer<GameList> {
     let games = blocking(move || {
         hub.store()
             .list()
-            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+            .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
     })
     .await?;
     Ok(axum::Json(GameList { games }))
@@ -358,7 +387,7 @@ async fn orders(
     let seat = seat_of(&app, &id, &headers).await?;
     let axum::Json(request) = body?;
     if request.text.len() > MAX_ORDERS_BYTES {
-        return Err(ApiError(
+        return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("an orders file has at most {MAX_ORDERS_BYTES} bytes"),
         ));
@@ -399,7 +428,7 @@ async fn chat(
     let lines = blocking(move || {
         hub.store()
             .chat(&id, after.after)
-            .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+            .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
     })
     .await?;
     Ok(axum::Json(Chat { lines }))
@@ -435,7 +464,7 @@ async fn save(
 ) -> Answer<serde_json::Value> {
     let seat = seat_of(&app, &id, &headers).await?;
     if !seat.is_referee() {
-        return Err(ApiError(
+        return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "only the referee's token gives the whole save".into(),
         ));
@@ -449,7 +478,7 @@ async fn live(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let Ok(permit) = Arc::clone(&app.connections).try_acquire_owned() else {
-        return ApiError(
+        return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the server holds {MAX_CONNECTIONS} connections, its most"),
         )
@@ -674,8 +703,9 @@ async fn handle(app: &App, id: &str, seat: &Seat, text: &str) -> Option<ServerMe
             Err(HubError::Problem(Problem::Bad("already said hello".into())))
         }
         ClientMessage::Order { order } => match app.hub.order(id, seat, &order).await {
-            Err(HubError::Problem(Problem::Conflict(message))) => {
+            Err(HubError::Problem(Problem::Refused { kind, message })) => {
                 return Some(ServerMessage::Refused {
+                    kind: kind.word(),
                     message: format!("refused: {message}"),
                 });
             }
@@ -715,7 +745,7 @@ mod tests {
     /// the server's error (500), not the request's.
     #[test]
     fn hub_errors_have_their_status() {
-        let status = |e: HubError| ApiError::from(e).0;
+        let status = |e: HubError| ApiError::from(e).status;
         let random = HubError::Random(RandomError(getrandom::Error::UNSUPPORTED));
         let said = random.to_string();
         assert_eq!(status(random), StatusCode::INTERNAL_SERVER_ERROR);

@@ -533,7 +533,7 @@ impl Hub {
     /// Plays one order for `seat`.
     ///
     /// # Errors
-    /// A refusal (`Problem::Conflict`) or a seat that may not give it.
+    /// A refusal (`Problem::Refused`, with its kind) or a seat that may not give it.
     pub async fn order(
         self: &Arc<Self>,
         id: &str,

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use grognard_kernel::action::RefusalKind;
 use grognard_kernel::board::Board;
 use grognard_kernel::game::Game;
 use grognard_kernel::rules::Rules;
@@ -201,6 +202,9 @@ pub struct OrdersReply {
     /// The first refusal, as `play` reports it (`file:line:col: refused: ...`); the orders
     /// after it were not tried.
     pub refused: Option<String>,
+    /// Why that refusal, in a word ([`RefusedKind::word`]); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused_kind: Option<String>,
     /// What this seat saw happen, as `play --side` prints it.
     pub text: Vec<String>,
 }
@@ -332,6 +336,11 @@ pub enum ServerMessage {
     Chat(ChatLine),
     /// One of this client's orders was refused (nothing changed).
     Refused {
+        /// Why, in a word a program can match on ([`RefusedKind::word`]): `play --json`'s
+        /// `refused.kind` — the kernel's `RefusalKind` in snake case, or `bad_orders` — or
+        /// the server's own `paused` and `game_full`. Empty from a server older than it.
+        #[serde(default)]
+        kind: String,
         /// Why, as `play` reports it.
         message: String,
     },
@@ -369,11 +378,47 @@ pub enum ClientMessage {
     },
 }
 
-/// An error body: `{"error": "..."}`.
+/// An error body: `{"error": "..."}`, and `kind` when the game refused an order.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ErrorBody {
     /// What went wrong.
     pub error: String,
+    /// For an order the game refused, why in a word ([`RefusedKind::word`]); absent for
+    /// every other error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+/// Why a game did not take an order, as a program matches on it: the kind
+/// [`ServerMessage::Refused`] (and an [`ErrorBody`] or [`OrdersReply`]) sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedKind {
+    /// The rules refused it: the kernel's reason (`out_of_phase`, `too_far`, …).
+    Rules(RefusalKind),
+    /// The rules never saw it: it names a side, piece or value the game does not have, or
+    /// has no one kind (`bad_orders`, as `play --json` says it).
+    BadOrders,
+    /// The game is paused (a hook kept failing, a budget ran out): `paused`.
+    Paused,
+    /// The game holds the most orders, or the most bytes, it may: `game_full`.
+    GameFull,
+}
+
+impl RefusedKind {
+    /// The word sent: the kernel's kinds as they serialize (snake case), then
+    /// `bad_orders`, `paused`, `game_full`.
+    #[must_use]
+    pub fn word(self) -> String {
+        match self {
+            Self::Rules(kind) => match serde_json::to_value(kind) {
+                Ok(serde_json::Value::String(word)) => word,
+                _ => format!("{kind:?}"),
+            },
+            Self::BadOrders => "bad_orders".to_owned(),
+            Self::Paused => "paused".to_owned(),
+            Self::GameFull => "game_full".to_owned(),
+        }
+    }
 }
 
 #[cfg(test)]

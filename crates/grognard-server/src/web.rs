@@ -131,6 +131,7 @@ pub async fn asset(
             StatusCode::NOT_FOUND,
             axum::Json(crate::protocol::ErrorBody {
                 error: format!("no such file: /web/{path}"),
+                kind: None,
             }),
         )
             .into_response();

@@ -179,11 +179,13 @@ fn the_servers_players_stop_at_their_cpu_budget_and_the_game_says_why() {
             "orders:\n  - { side: blue, end_phase: true }\n",
         )
         .unwrap_err();
-    // Refused as a conflict with the game as it stands, in the server's own words.
+    // Refused as a conflict with the game as it stands, in the server's own words, and
+    // said to be a pause in the word a program matches on.
     assert_eq!(
         refused,
         grognard_server::client::ClientError::Refused {
             status: 409,
+            kind: Some("paused".into()),
             message: reason
         }
     );

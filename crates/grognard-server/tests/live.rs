@@ -1,7 +1,7 @@
 //! The WebSocket seats of a real server on loopback: two clients play the hidden-information
 //! examples and every message each receives is checked against that side's own view,
-//! computed by a game played beside them; and abuse (bad tokens, junk, floods, oversized
-//! messages) gets a clear error and changes nothing.
+//! computed by a game played beside them; abuse (bad tokens, junk, floods, oversized
+//! messages) gets a clear error and changes nothing; and a refused order says its kind.
 
 mod common;
 
@@ -280,4 +280,75 @@ async fn abuse_gets_a_clear_error_and_changes_nothing() {
     }
     assert!(told, "the flood is named before the close");
     assert_eq!(status().await, before, "nothing changed");
+}
+
+/// A refused order says why in a word a program can match on, as `play --json`'s
+/// `refused.kind` does (docs/designer-tools.md): the kernel's reason when the rules refused
+/// it, `bad_orders` when they never saw it (a name the game does not have). The words are
+/// unchanged; the HTTP orders reply carries the same kind beside its `refused`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_says_its_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let url = server.url();
+    let request = common::example("examples/drill-square.yaml");
+    let client = Client::new(&url).unwrap();
+    let created = tokio::task::spawn_blocking({
+        let (c, host) = (client.clone(), server.host_token.clone());
+        move || c.create(&request, Some(&host))
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let game = created.game.clone();
+    // Blue moves first in drill-square: red ending a phase is refused by the rules.
+    let mut red = connect(&url, &game, &created.tokens["red"]).await;
+    assert!(matches!(
+        next(&mut red).await,
+        Some(ServerMessage::Welcome { .. })
+    ));
+    assert!(matches!(
+        next(&mut red).await,
+        Some(ServerMessage::State(_))
+    ));
+    let end = json!({"type": "order", "order": {"side": "red", "end_phase": true}});
+    red.send(Message::text(end.to_string())).await.unwrap();
+    match next(&mut red).await {
+        Some(ServerMessage::Refused { kind, message }) => {
+            assert_eq!(kind, "out_of_phase");
+            assert_eq!(
+                message,
+                "refused: red may not act in the movement phase: blue acts now; red can only wait"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A piece the game does not have: the rules never see the order.
+    let face = json!({"type": "order",
+                      "order": {"side": "red", "face": {"piece": "r9", "facing": "N"}}});
+    red.send(Message::text(face.to_string())).await.unwrap();
+    match next(&mut red).await {
+        Some(ServerMessage::Refused { kind, message }) => {
+            assert_eq!(kind, "bad_orders");
+            assert_eq!(message, "refused: unknown piece `r9`");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same two over HTTP: the reply's `refused_kind` beside its words.
+    let reply = |text: &'static str| {
+        let (c, g, t) = (client.clone(), game.clone(), created.tokens["red"].clone());
+        tokio::task::spawn_blocking(move || c.orders(&g, &t, "o.yaml", text).unwrap())
+    };
+    let out = reply("orders:\n  - { side: red, end_phase: true }\n")
+        .await
+        .unwrap();
+    assert_eq!(out.refused_kind.as_deref(), Some("out_of_phase"));
+    let bad = reply("orders:\n  - { side: red, face: { piece: r9, facing: N } }\n")
+        .await
+        .unwrap();
+    assert_eq!(
+        bad.refused.as_deref(),
+        Some("o.yaml:2:5: refused: unknown piece `r9`")
+    );
+    assert_eq!(bad.refused_kind.as_deref(), Some("bad_orders"));
 }

@@ -89,7 +89,9 @@ fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
         &created.tokens[second],
         Some("https://x.invalid"),
     ) {
-        Err(ClientError::Refused { status, message }) => {
+        Err(ClientError::Refused {
+            status, message, ..
+        }) => {
             assert_eq!(status, 400, "{message}");
             assert!(message.contains("http://"), "{message}");
         }
