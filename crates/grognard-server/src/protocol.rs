@@ -427,6 +427,39 @@ mod tests {
 
     use super::*;
 
+    /// The kinds a refusal is sent with: the kernel's as `play --json` words them, then the
+    /// server's own; and the `refused` message carries its kind beside the words.
+    #[test]
+    fn each_refused_kind_has_its_word() {
+        use grognard_kernel::action::RefusalKind;
+        let words = [
+            RefusedKind::Rules(RefusalKind::OutOfPhase),
+            RefusedKind::Rules(RefusalKind::NotInRules),
+            RefusedKind::BadOrders,
+            RefusedKind::Paused,
+            RefusedKind::GameFull,
+        ]
+        .map(RefusedKind::word);
+        assert_eq!(
+            words,
+            [
+                "out_of_phase",
+                "not_in_rules",
+                "bad_orders",
+                "paused",
+                "game_full"
+            ]
+        );
+        let sent = ServerMessage::Refused {
+            kind: RefusedKind::Rules(RefusalKind::TooFar).word(),
+            message: "refused: b1 cannot reach (4,4)".into(),
+        };
+        assert_eq!(
+            serde_json::to_string(&sent).unwrap(),
+            r#"{"type":"refused","kind":"too_far","message":"refused: b1 cannot reach (4,4)"}"#
+        );
+    }
+
     #[test]
     fn a_result_names_its_sides_and_a_running_game_says_null() {
         let sides = ["blue".to_owned(), "red".to_owned()];
