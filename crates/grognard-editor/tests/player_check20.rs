@@ -385,3 +385,43 @@ fn a_scenario_broken_at_start_opens_its_ruleset_and_says_only_its_mistake() {
     let g = &h.state().session().expect("a game once fixed").game;
     assert_eq!(g.rules().identity.name, "drill-square");
 }
+
+/// Runs frames until `busy` stops holding, at most four minutes.
+fn wait(h: &mut Harness<'_, EditorApp>, busy: fn(&EditorApp) -> bool) {
+    let started = std::time::Instant::now();
+    h.step();
+    while busy(h.state()) {
+        assert!(started.elapsed() < std::time::Duration::from_secs(240));
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        h.step();
+    }
+    h.run();
+}
+
+/// F8: at 800 points the Simulate table's last heading was cut ("ended on turr") with no
+/// way to see the rest. The table scrolls sideways: its last heading can be brought
+/// whole into the window.
+#[test]
+fn the_simulate_tables_last_heading_can_be_seen_at_800_points() {
+    let mut h = common::scenario("examples/hex-command.yaml", 800.0, 600.0);
+    // An edit: the table compares the ruleset in force with its base, two rows.
+    let field = grognard_editor::house::field(&["piece_types", "infantry", "allowance", "formed"]);
+    h.state_mut()
+        .command(Command::SetField(field, "2".to_owned()));
+    h.state_mut().command(Command::RenameHouse(
+        "hex-command-limber3-house-of-the-club".to_owned(),
+    ));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Simulate").click();
+    h.run();
+    h.state_mut().command(Command::Simulate {
+        policy: grognard_play::PolicyKind::Random,
+        runs: 2,
+    });
+    wait(&mut h, EditorApp::simulating);
+    let heading = h.get_by_label("ended on turn");
+    heading.scroll_to_me();
+    h.run();
+    let r = h.get_by_label("ended on turn").rect();
+    assert!(r.left() >= 0.0 && r.right() <= 800.0, "{r:?}");
+}

@@ -394,29 +394,9 @@ pub fn ended_on_turn(length: &grognard_play::tally::Moments) -> String {
 pub const ENDED_ON_TURN: &str = "Ended on turn: the mean turn the games ended on, ± the \
      half-width of its 95% interval (1.96 standard errors), as grognard sim prints it.";
 
-fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
-    let Some(first) = results.first() else {
-        return;
-    };
-    ui.label(
-        "Win and draw rates are the observed shares of the games with a result (the shares \
-         the command grognard sim prints), then their 95% interval (Wilson's: it keeps its \
-         width when a side won every game or none, where the command's ± reads 0).",
-    );
-    if let Some(note) = unequal_note(results) {
-        ui.colored_label(Color32::from_rgb(200, 120, 0), note);
-    }
-    for r in results {
-        if let Some(note) = crate::simulate::all_drawn_note(r.tally.draws) {
-            // Two rulesets compared: each says which it is.
-            let note = if results.len() > 1 {
-                format!("{}: {note}", r.label)
-            } else {
-                note
-            };
-            ui.colored_label(Color32::from_rgb(200, 120, 0), note);
-        }
-    }
+/// The results table: a row a ruleset, a column a side's wins, draws, games without a
+/// result and the turn the games ended on.
+fn results_grid(ui: &mut egui::Ui, first: &SimResult, results: &[SimResult]) {
     egui::Grid::new("sim results").striped(true).show(ui, |ui| {
         ui.label(RichText::new("ruleset").strong());
         ui.label(RichText::new("games").strong());
@@ -447,6 +427,36 @@ fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
             ui.end_row();
         }
     });
+}
+
+fn results_ui(ui: &mut egui::Ui, results: &[SimResult]) {
+    let Some(first) = results.first() else {
+        return;
+    };
+    ui.label(
+        "Win and draw rates are the observed shares of the games with a result (the shares \
+         the command grognard sim prints), then their 95% interval (Wilson's: it keeps its \
+         width when a side won every game or none, where the command's ± reads 0).",
+    );
+    if let Some(note) = unequal_note(results) {
+        ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+    }
+    for r in results {
+        if let Some(note) = crate::simulate::all_drawn_note(r.tally.draws) {
+            // Two rulesets compared: each says which it is.
+            let note = if results.len() > 1 {
+                format!("{}: {note}", r.label)
+            } else {
+                note
+            };
+            ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+        }
+    }
+    // Sideways, the table scrolls: at 800 points its last heading was cut ("ended on
+    // turr") with no way to the rest (eleventh player F8).
+    egui::ScrollArea::horizontal()
+        .id_salt("sim results table")
+        .show(ui, |ui| results_grid(ui, first, results));
     ui.label(ENDED_ON_TURN);
     if results.iter().all(|r| r.games() == 0) {
         // Empty plots with a 0–100 axis say nothing a player can use.
