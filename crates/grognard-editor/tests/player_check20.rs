@@ -425,3 +425,45 @@ fn the_simulate_tables_last_heading_can_be_seen_at_800_points() {
     let r = h.get_by_label("ended on turn").rect();
     assert!(r.left() >= 0.0 && r.right() <= 800.0, "{r:?}");
 }
+
+/// F7: at 800 × 600 the Charts tab's odds plot for hex-command's *decision choice* (9
+/// outcomes) showed only after scrolling the odds area, its bar labels cut. Where the
+/// lines and the plot do not both fit, the lines fold (one click opens them) and the
+/// plot, with the labels under it, is in sight without scrolling.
+#[test]
+fn the_odds_plot_is_in_sight_at_800_by_600() {
+    let mut h = common::scenario("examples/hex-command.yaml", 800.0, 600.0);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut()
+        .command(Command::ShowChart("decision_choice".to_owned()));
+    h.run();
+    h.run();
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
+    // Over the status line at the window's foot.
+    let status_top = h
+        .query_all_by_role(Role::Label)
+        .map(|n| n.rect())
+        .filter(|r| r.top() > 540.0)
+        .map(|r| r.top())
+        .fold(600.0_f32, f32::min);
+    assert!(plot.height() >= 120.0, "{plot:?}");
+    // Room for the bar labels under the plot.
+    assert!(
+        plot.bottom() + 16.0 <= status_top,
+        "{plot:?} over {status_top}"
+    );
+    // The lines are one click away.
+    let _ = h.get_by_label_contains("each outcome's odds");
+    // At 1400 × 900 they are open as before.
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut()
+        .command(Command::ShowChart("decision_choice".to_owned()));
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("each outcome's odds").is_none());
+    let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
+    assert!(plot.bottom() <= 870.0, "{plot:?}");
+}

@@ -115,18 +115,21 @@ impl EditorApp {
             .and_then(|id| bench.current.rules.chart(id))
             .map_or(0, |d| d.outcomes.len());
         let needed = row * (outcomes as f32 + 7.0) + ODDS_PLOT_MIN + 16.0;
+        let size = needed
+            .min(room * 0.7)
+            .max((room * 0.45).clamp(220.0, 380.0));
+        // Short of room for both, the outcome lines fold (one click opens them) so the
+        // plot and its labels stay in sight (eleventh player F7: at 800 × 600 the plot
+        // showed only once the odds were scrolled, its labels cut).
+        let fold = needed > size + 1.0;
         egui::Panel::bottom(format!("odds of {chart}"))
             .resizable(false)
-            .exact_size(
-                needed
-                    .min(room * 0.7)
-                    .max((room * 0.45).clamp(220.0, 380.0)),
-            )
+            .exact_size(size)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("odds")
                     .auto_shrink([false, false])
-                    .show(ui, |ui| self.odds_ui(ui, bench, &chart, out));
+                    .show(ui, |ui| self.odds_ui(ui, bench, &chart, fold, out));
             });
         egui::CentralPanel::default_margins().show(ui, |ui| {
             egui::ScrollArea::both()
@@ -306,12 +309,13 @@ impl EditorApp {
 
     /// The chart's exact odds for the inputs set here, before and after the edits: the
     /// inputs, the band used and the modifiers with their signs, each outcome's odds in
-    /// numbers, then a plot in the height the numbers leave.
+    /// numbers (folded when `fold`), then a plot in the height the numbers leave.
     pub(super) fn odds_ui(
         &self,
         ui: &mut egui::Ui,
         bench: &Workbench,
         chart: &str,
+        fold: bool,
         out: &mut Vec<Command>,
     ) {
         let now = &bench.current.rules;
@@ -336,7 +340,18 @@ impl EditorApp {
         // Words under the bars where each fits its bar, else numbers, and the lines
         // numbered alike.
         let labels = bar_labels(ui, &def.outcomes);
-        let bars = odds_lines_ui(ui, def, &after, before.as_ref(), labels.is_none());
+        let (lines, bars) = odds_lines(def, &after, before.as_ref(), labels.is_none());
+        if fold {
+            egui::CollapsingHeader::new(format!(
+                "each outcome's odds, before → after ({})",
+                lines.len()
+            ))
+            .id_salt(("odds lines", chart))
+            .default_open(false)
+            .show(ui, |ui| lines.iter().for_each(|l| drop(ui.label(l))));
+        } else {
+            lines.iter().for_each(|l| drop(ui.label(l)));
+        }
         if let Some(line) = score_spread(def, &now.dice, &after.inputs) {
             ui.label(line);
         }
@@ -474,14 +489,14 @@ fn odds_before(
 /// Bars of the odds before and after the edits.
 type OddsBars = (Vec<egui_plot::Bar>, Vec<egui_plot::Bar>);
 
-/// Each outcome's odds before → after, a line each; returns the plot's bars.
-fn odds_lines_ui(
-    ui: &mut egui::Ui,
+/// Each outcome's odds before → after, a line each, and the plot's bars.
+fn odds_lines(
     def: &grognard_kernel::chart::ChartDef,
     after: &grognard_rules::odds::ChartCase,
     before: Option<&(Vec<String>, grognard_rules::odds::ChartCase)>,
     numbered: bool,
-) -> OddsBars {
+) -> (Vec<String>, OddsBars) {
+    let mut lines = Vec::new();
     let mut bars_before = Vec::new();
     let mut bars_after = Vec::new();
     for (i, name) in def.outcomes.iter().enumerate() {
@@ -504,7 +519,7 @@ fn odds_lines_ui(
             Some(w) => format!("{number}{said}: {w:.2}% → {now_p:.2}%"),
             None => format!("{number}{said}: new, {now_p:.2}%"),
         };
-        ui.label(text);
+        lines.push(text);
         bars_after.push(
             egui_plot::Bar::new(i as f64 + 0.2, now_p)
                 .width(0.38)
@@ -518,7 +533,7 @@ fn odds_lines_ui(
             );
         }
     }
-    (bars_before, bars_after)
+    (lines, (bars_before, bars_after))
 }
 
 /// The least height of the odds plot: less hid its outcome labels.
