@@ -2,7 +2,8 @@
 //! player's F12: the Scenario menu threw chart and rules edits away without a word). Under
 //! the same ruleset the edits are kept and stay in force; under another the player is asked
 //! first — save them as a house rule, discard them, or cancel — as an editor does for any
-//! unsaved work.
+//! unsaved work. Also the ruleset a scenario that does not load names, opened so that its
+//! mistakes are told under it (the eleventh player's F11).
 
 use std::path::Path;
 
