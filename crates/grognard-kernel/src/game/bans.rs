@@ -5,9 +5,10 @@
 //! a [`HoldWhy`]), a [`PhaseBan`] for the phase's gate (`mod.rs`, and the set-up's in
 //! `deploy.rs`), an [`ActBan`] for an `act` order's checks (`actions.rs`; the type and its
 //! words are in `bans/act.rs`, for length), a [`ContactBan`] for an action's contact
-//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`), a [`HookBan`] for a hook's
-//! failure or a change it asks for that cannot be (`commands.rs`, `placement.rs`, a
-//! negative step price in `steps.rs`; in `bans/hook.rs`, worded by [`HookBan::refuse`]).
+//! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`), [`Lacks`] for what the
+//! ruleset has not at all (`march.rs`), a [`HookBan`] for a hook's failure or a change it
+//! asks for that cannot be (`commands.rs`, `placement.rs`, a negative step price in
+//! `steps.rs`; in `bans/hook.rs`, worded by [`HookBan::refuse`]).
 //! [`Game::phase_keeps_from_moving`] words the gate's answer for a move as a note, not a
 //! refusal (the CLI's `reach`).
 //! [`Game::refuse_move`], [`Game::refuse_in_phase`], [`Game::refuse_act`],
@@ -50,6 +51,27 @@ pub(super) fn enemy_holds(at: impl core::fmt::Display) -> String {
 /// that asks whose a piece is (`piece`: its name, or `piece #N` as the side knows it).
 pub(super) fn not_yours(piece: impl core::fmt::Display) -> String {
     format!("{piece} is not one of your pieces")
+}
+
+/// What an order asks for that the ruleset does not have at all, so no phase would allow
+/// it: always a [`RefusalKind::NotInRules`] refusal (`march.rs`'s save and spread).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Lacks {
+    /// Saved movement points, in a ruleset without `saving`.
+    Saving,
+    /// Commands spread over several cells, in a ruleset without `spread`.
+    Spread,
+}
+
+impl Lacks {
+    /// The refusal: its kind and its words.
+    pub(super) fn refuse(self) -> Refusal {
+        let words = match self {
+            Self::Saving => "this ruleset has no saved movement points",
+            Self::Spread => "this ruleset does not spread commands over several cells",
+        };
+        Refusal::new(RefusalKind::NotInRules, words)
+    }
 }
 
 /// Why an order's piece cannot be ordered at all, before any rule of its concern is asked:

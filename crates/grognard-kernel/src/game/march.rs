@@ -2,9 +2,9 @@
 //! command into a neighbouring cell and gathering it back, and crossings that carry only so
 //! many pieces a turn. Their rules are data in [`crate::march`].
 
-use super::bans::{HoldWhy, MoveBan};
+use super::bans::{HoldWhy, Lacks, MoveBan};
 use super::{Game, Resolution};
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Grid};
 use crate::ids::{PieceId, SideId};
@@ -52,10 +52,7 @@ impl Game {
         toward: Cell,
     ) -> Result<i32, Refusal> {
         let Some(rules) = self.rules().saving.as_ref() else {
-            return Err(Refusal::new(
-                RefusalKind::NotInRules,
-                "this ruleset has no saved movement points",
-            ));
+            return Err(Lacks::Saving.refuse());
         };
         let piece = self.own_piece(state, side, id)?;
         if piece.moved {
@@ -117,10 +114,7 @@ impl Game {
         to: Cell,
     ) -> Result<Vec<Cell>, Refusal> {
         let Some(rules) = self.rules().spread.clone() else {
-            return Err(Refusal::new(
-                RefusalKind::NotInRules,
-                "this ruleset does not spread commands over several cells",
-            ));
+            return Err(Lacks::Spread.refuse());
         };
         let piece = self.own_piece(state, side, id)?;
         if let Some(why) = self
