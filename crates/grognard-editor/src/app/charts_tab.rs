@@ -121,7 +121,8 @@ impl EditorApp {
         // Short of room for both, the outcome lines fold (one click opens them) so the
         // plot and its labels stay in sight (eleventh player F7: at 800 × 600 the plot
         // showed only once the odds were scrolled, its labels cut).
-        let fold = needed > size + 1.0;
+        // (`needed` leaves two spare rows: short of those alone, nothing folds.)
+        let fold = needed - 2.0 * row > size;
         egui::Panel::bottom(format!("odds of {chart}"))
             .resizable(false)
             .exact_size(size)
