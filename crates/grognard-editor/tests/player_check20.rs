@@ -194,7 +194,7 @@ fn a_refusal_of_end_phase_goes_once_end_phase_is_offered() {
         .greyed_reason(&grognard_kernel::action::Action::Gather { piece: b1 });
     assert_eq!(
         why,
-        "blue cannot give that order now (the Legal orders list shows what it can)"
+        "blue cannot give that order now; the Legal orders list shows what blue can do"
     );
     // End phase, greyed while blue acts (as in the frame the computer handed the phase
     // over, with the list not yet read again), in plain words too.

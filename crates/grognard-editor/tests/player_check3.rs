@@ -116,13 +116,15 @@ fn the_legal_list_says_orders_in_the_panels_words_and_names_what_it_holds() {
     let (text, _) = heading(&h);
     assert!(text.starts_with("Legal orders of austrians ("), "{text}");
     assert!(h.query_by_label("scout1 has no legal order now.").is_some());
-    // The piece panel's reason reads as English: no `austrians's`, no doubled bracket.
+    // The piece panel's reason reads as English: no `austrians's`, no doubled bracket,
+    // in plain words (the eleventh player's F4 reworded "not among austrians' legal
+    // orders now").
     let reason = label(
         &h.query_by_label_contains("scout1 cannot move now")
             .expect("the piece panel says why"),
     );
     assert!(
-        reason.contains("austrians' legal orders") && !reason.contains("))"),
+        reason.contains("austrians cannot give that order now") && !reason.contains("))"),
         "{reason}"
     );
 }

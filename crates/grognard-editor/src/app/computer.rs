@@ -230,9 +230,10 @@ impl EditorApp {
         if end_phase {
             format!("{} cannot end this phase now", name(side))
         } else {
+            // No brackets: the piece panel puts this in its own ("cannot move now (…)").
+            let side = name(side);
             format!(
-                "{} cannot give that order now (the Legal orders list shows what it can)",
-                name(side)
+                "{side} cannot give that order now; the Legal orders list shows what {side} can do"
             )
         }
     }
