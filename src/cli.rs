@@ -294,7 +294,9 @@ pub enum Command {
         /// With --create: optional rule choice, `name=on|off` (repeatable).
         #[arg(long = "option", value_name = "NAME=on|off")]
         options: Vec<String>,
-        /// With --create: a side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]`.
+        /// With --create: a side the server plays (repeatable), `SIDE=random`, `SIDE=greedy`,
+        /// `SIDE=search[:MILLISECONDS]` (1 s an order by default), `SIDE=search:it=N` or
+        /// `SIDE=lua:FILE[:FUNCTION]`. A side given none is a person's seat.
         #[arg(long = "policy", value_name = "SIDE=POLICY")]
         policies: Vec<String>,
         /// With --create: fix the game's seed (otherwise the server draws a secret one).
@@ -345,7 +347,9 @@ pub enum RemoteCommand {
         /// Optional rule choice, `name=on|off` (repeatable).
         #[arg(long = "option", value_name = "NAME=on|off")]
         options: Vec<String>,
-        /// A side the server plays, `SIDE=random|greedy|lua:FILE[:FUNCTION]` (repeatable).
+        /// A side the server plays (repeatable), `SIDE=random`, `SIDE=greedy`,
+        /// `SIDE=search[:MILLISECONDS]` (1 s an order by default), `SIDE=search:it=N` or
+        /// `SIDE=lua:FILE[:FUNCTION]`. A side given none is a person's seat.
         #[arg(long = "policy", value_name = "SIDE=POLICY")]
         policies: Vec<String>,
         /// Fix the game's seed (the server says so in its status); otherwise the server

@@ -56,15 +56,26 @@ fn policies_map(policies: &[String]) -> Result<BTreeMap<String, String>, Failure
         .collect()
 }
 
-/// The game and, for each seat, its link (sides first, then referee and spectator).
-fn created_lines(created: &Created, base: &str) -> Vec<String> {
+/// The game and, for each seat, its link (sides first, then referee and spectator); a
+/// side the server plays (`policies`, as the create request named them) says so and how.
+fn created_lines(
+    created: &Created,
+    base: &str,
+    policies: &BTreeMap<String, String>,
+) -> Vec<String> {
     let mut lines = vec![
         format!("game {}", created.game),
         "links (give each player only their own; they are not shown again):".to_owned(),
     ];
     // The same links, in the same order, as the editor's *Host game…* lists.
     for (seat, link) in grognard_server::client::seat_links(created, base) {
-        lines.push(format!("  {seat:<10} {link}"));
+        match policies.get(&seat) {
+            Some(policy) => lines.push(format!(
+                "  {seat:<10} {link}  (played by the server: {})",
+                grognard_server::client::policy_words(policy)
+            )),
+            None => lines.push(format!("  {seat:<10} {link}")),
+        }
     }
     lines.push(
         "(the token is what follows #token=, for `grognard join` and `grognard remote`)".to_owned(),
@@ -72,12 +83,12 @@ fn created_lines(created: &Created, base: &str) -> Vec<String> {
     lines
 }
 
-fn print_created(created: &Created, json: bool, base: &str) {
+fn print_created(created: &Created, json: bool, base: &str, policies: &BTreeMap<String, String>) {
     if json {
         print_json(&serde_json::to_value(created).unwrap_or_default());
         return;
     }
-    for line in created_lines(created, base) {
+    for line in created_lines(created, base, policies) {
         out!("{line}");
     }
 }
@@ -236,9 +247,10 @@ pub(crate) fn serve(
             (None, _) => format!("host page: {base}/host"),
         });
         if let Some(request) = request {
+            let seated = request.policies.clone();
             match hub.create(request) {
                 Ok(created) => {
-                    for line in created_lines(&created, &base) {
+                    for line in created_lines(&created, &base, &seated) {
                         say(line);
                     }
                 }
@@ -419,7 +431,7 @@ fn create(
             .join(", ")
     );
     let created = client.create(&request, host_token).map_err(rules)?;
-    print_created(&created, json, url);
+    print_created(&created, json, url, &request.policies);
     Ok(())
 }
 

@@ -587,14 +587,22 @@ fn seat_of_link(link: &str) -> String {
 }
 
 /// `serve --create` and `remote create` print one play link per seat, the token in the
-/// fragment; each link opens its own seat.
+/// fragment; each link opens its own seat, and a side the server plays says so and how
+/// (issue 40, search player report B1: red's link did not say the server played it, and
+/// `serve --help` did not list `search`).
 #[test]
 fn serve_and_remote_create_print_a_link_per_seat() {
+    let help = ok(&["serve", "--help"]);
+    assert!(
+        help.contains("SIDE=search[:MILLISECONDS]") && help.contains("SIDE=search:it=N"),
+        "{help}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_grognard"))
         .args(["serve", "--listen", "127.0.0.1:0", "--db"])
         .arg(dir.path().join("g.sqlite"))
         .args(["--create", "examples/drill-square.yaml"])
+        .args(["--policy", "red=search:it=5"])
         .current_dir(root())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -632,6 +640,13 @@ fn serve_and_remote_create_print_a_link_per_seat() {
     for (seat, link) in &links {
         assert_eq!(seat_of_link(link), *seat);
     }
+    let played: Vec<&String> = lines.iter().filter(|l| l.contains("played by")).collect();
+    assert_eq!(played.len(), 1, "{lines:#?}");
+    assert!(
+        played[0].trim_start().starts_with("red ")
+            && played[0].ends_with("(played by the server: search, 5 iterations an order)"),
+        "{lines:#?}"
+    );
     let host_line = lines
         .iter()
         .find(|l| l.starts_with("host page"))
@@ -648,8 +663,16 @@ fn serve_and_remote_create_print_a_link_per_seat() {
         "examples/drill-hex.yaml",
         "--host-token",
         token,
+        "--policy",
+        "blue=greedy",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let blue = run.stdout.lines().find(|l| l.contains("blue")).unwrap();
+    assert!(
+        blue.ends_with("(played by the server: greedy)"),
+        "{}",
+        run.stdout
+    );
     let links: Vec<&str> = run
         .stdout
         .split_whitespace()

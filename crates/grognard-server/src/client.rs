@@ -325,6 +325,26 @@ pub fn seat_links(created: &Created, base: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A policy of the server's players in words for a person (`search, 1 s an order`,
+/// `search, 200 iterations an order`, `greedy`): what the links `serve --create` and
+/// `remote create` print, and the browser page, say of a seat the server plays.
+#[must_use]
+pub fn policy_words(policy: &str) -> String {
+    use grognard_play::search::Budget;
+    match grognard_play::PolicyKind::parse(policy) {
+        Ok(grognard_play::PolicyKind::Search(Budget::Millis(ms))) if ms % 1000 == 0 => {
+            format!("search, {} s an order", ms / 1000)
+        }
+        Ok(grognard_play::PolicyKind::Search(Budget::Millis(ms))) => {
+            format!("search, {ms} ms an order")
+        }
+        Ok(grognard_play::PolicyKind::Search(Budget::Iterations(n))) => {
+            format!("search, {n} iterations an order")
+        }
+        _ => policy.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod link_tests {
     use super::*;
@@ -347,5 +367,17 @@ mod link_tests {
         let seats: Vec<&str> = links.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(seats, ["austrians", "french", "referee", "spectator"]);
         assert_eq!(links[1].1, "http://h:1/play/g1#token=F");
+    }
+
+    #[test]
+    fn policies_in_words_say_the_searchs_budget() {
+        assert_eq!(policy_words("search"), "search, 1 s an order");
+        assert_eq!(policy_words("search:500"), "search, 500 ms an order");
+        assert_eq!(
+            policy_words("search:it=20"),
+            "search, 20 iterations an order"
+        );
+        assert_eq!(policy_words("greedy"), "greedy");
+        assert_eq!(policy_words("lua:ai.lua:choose"), "lua:ai.lua:choose");
     }
 }

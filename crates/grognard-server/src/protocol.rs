@@ -58,8 +58,8 @@ pub struct CreateGame {
     /// Another seed than the scenario's.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// Sides the server plays: `random`, `greedy` or `lua:FILE[:FUNCTION]` (FILE among
-    /// `files`).
+    /// Sides the server plays: `random`, `greedy`, `search[:MILLISECONDS]`, `search:it=N`
+    /// or `lua:FILE[:FUNCTION]` (FILE among `files`).
     #[serde(default)]
     pub policies: BTreeMap<String, String>,
 }
