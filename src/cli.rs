@@ -486,7 +486,9 @@ pub struct SimFlags {
     pub orders: Option<PathBuf>,
     /// Who plays: `random`, `greedy`, `search[:MILLISECONDS]` or `search:it=N` for
     /// every side, or `SIDE=NAME` for one (repeatable; also `lua:FILE[:FUNCTION]`).
-    /// Policies play whole games from their legal orders.
+    /// Policies play whole games from their legal orders. A side given no policy plays
+    /// no one: it ends each phase it is asked to act in (after the orders file's orders),
+    /// so give every side one to measure a fight. The summary says who played each side.
     #[arg(long = "policy", value_name = "[SIDE=]POLICY")]
     pub policy: Vec<String>,
     /// Number of games.

@@ -42,6 +42,65 @@ fn a_lua_policy_plays_whole_games_from_its_legal_orders() {
     );
 }
 
+/// `sim` with one side's policy says who played the other (issue 40, the search player's
+/// report C3: `--policy blue=search:it=20` won 2 of 2 and nothing said red had no player);
+/// `--json` names each side's policy, `null` for none, and `sim --help` says what a side
+/// given none does.
+#[test]
+fn sim_names_every_sides_policy_and_a_side_given_none() {
+    let v = sim_json(&[
+        "examples/drill-square.yaml",
+        "--policy",
+        "blue=search:it=3",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(
+        v["policies"],
+        serde_json::json!({"blue": "search:it=3", "red": null}),
+        "{v}"
+    );
+    let run = grognard(&[
+        "sim",
+        "examples/drill-square.yaml",
+        "--policy",
+        "greedy",
+        "--policy",
+        "red=random",
+        "--runs",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("\nwho played: blue greedy, red random\n"),
+        "{}",
+        run.stdout
+    );
+    let run = grognard(&[
+        "sim",
+        "examples/drill-square.yaml",
+        "--policy",
+        "red=greedy",
+        "--runs",
+        "1",
+    ]);
+    assert!(
+        run.stdout.contains(
+            "who played: blue no policy (ends each phase it is asked to act in), red greedy"
+        ),
+        "{}",
+        run.stdout
+    );
+    let help = grognard(&["sim", "--help"]).stdout;
+    assert!(
+        help.contains("A side given no policy plays no one"),
+        "{help}"
+    );
+}
+
 #[test]
 fn a_broken_policy_is_named_at_its_file_and_line() {
     let bad = "tests/fixtures/policies/bad.lua";

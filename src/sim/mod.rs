@@ -333,9 +333,15 @@ pub(crate) fn sim(args: &SimArgs<'_>) -> Outcome {
         let trace = |x: &[Brief]| x.iter().map(|g| (g.run, g.trace)).collect::<Vec<_>>();
         trace(&a.briefs) == trace(&b.briefs)
     });
-    let sa = summarise(&a.scenario, &orders, seed, a.tally)?;
+    let sa = summarise(&a.scenario, &orders, seed, a.tally, args.policies)?;
     let mut sb = match b {
-        Some(b) => Some(summarise(&b.scenario, &orders, seed, b.tally)?),
+        Some(b) => Some(summarise(
+            &b.scenario,
+            &orders,
+            seed,
+            b.tally,
+            args.policies,
+        )?),
         None => None,
     };
     if let Some(sb) = &mut sb {

@@ -208,6 +208,7 @@ pub(crate) fn merge(paths: &[PathBuf], json: bool) -> Outcome {
         None => None,
     };
     let seed = first.seed;
+    let policies = first.policies.clone();
     let mut ta = Tally::default();
     let mut tb = Tally::default();
     for (_, p) in parts {
@@ -219,9 +220,9 @@ pub(crate) fn merge(paths: &[PathBuf], json: bool) -> Outcome {
     if let Some((_, m)) = ta.failed.take() {
         return Err(Failure::Rules(m));
     }
-    let a = summarise(&sa, &orders, seed, ta)?;
+    let a = summarise(&sa, &orders, seed, ta, &policies)?;
     let b = match sb {
-        Some(s) => Some(summarise(&s, &orders, seed, tb)?),
+        Some(s) => Some(summarise(&s, &orders, seed, tb, &policies)?),
         None => None,
     };
     report(&a, b.as_ref(), (&[], None), json);

@@ -108,6 +108,9 @@ pub(super) struct SimSummary {
     pub(super) length: Estimate,
     /// Orders the policies gave per game.
     pub(super) policy_orders: Estimate,
+    /// Who played each side: its policy as `--policy` names it, `null` for a side given
+    /// none (its orders file's orders, then it ends each phase it is asked to act in).
+    pub(super) policies: BTreeMap<String, Option<String>>,
     /// Of the games with a result: each side's share of wins, and of draws, as rates with
     /// 95% intervals (`games` is how many had a result).
     pub(super) results: ResultsSummary,
@@ -128,7 +131,9 @@ pub(super) fn summarise(
     orders: &[Located<OrderSpec>],
     seed: u64,
     mut tally: Tally,
+    policies: &[String],
 ) -> Result<SimSummary, Failure> {
+    let seats = super::seats_for(s, policies)?;
     // A game in its starting position names pieces, sides, counters and flags.
     let mut hooks = hooks_for(&s.ruleset)?;
     let game = s.start(Some(seed), &[], hooks.as_mut())?;
@@ -239,6 +244,12 @@ pub(super) fn summarise(
         unfinished: tally.unfinished,
         length: tally.length.estimate(),
         policy_orders: tally.policy_orders.estimate(),
+        policies: game
+            .sides()
+            .iter()
+            .zip(&seats)
+            .map(|(d, seat)| (d.name.clone(), seat.as_ref().map(|k| k.name())))
+            .collect(),
         results: ResultsSummary {
             games: tally.decided(),
             wins: game
@@ -391,6 +402,20 @@ pub(super) fn print_summary(s: &SimSummary) {
     }
 }
 
+/// Each side with its policy, or what it did with none (`blue search:it=20, red no policy:
+/// ends each phase`); the search player's report (issue 40, C3) could not tell who played
+/// red when only blue was given.
+pub(super) fn who_played(s: &SimSummary) -> String {
+    s.policies
+        .iter()
+        .map(|(side, policy)| match policy {
+            Some(p) => format!("{side} {p}"),
+            None => format!("{side} no policy (ends each phase it is asked to act in)"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Game length, unfinished games, and the policies' orders when they played.
 pub(super) fn print_games(s: &SimSummary) {
     let unfinished = if s.unfinished == 0 {
@@ -414,6 +439,7 @@ pub(super) fn print_games(s: &SimSummary) {
             rate(s.results.draws)
         );
     }
+    out!("who played: {}", who_played(s));
     if s.policy_orders.mean > 0.0 {
         out!(
             "policies: {} orders a game, {} refused in all",
@@ -512,6 +538,7 @@ pub(super) fn print_comparison(a: &SimSummary, b: &SimSummary) {
         a.ruleset,
         b.ruleset
     );
+    out!("who played: {}", who_played(a));
     for s in [a, b] {
         if !s.refused_orders.is_empty() {
             out!("refused with {}:", s.ruleset);
