@@ -480,6 +480,10 @@ function bp.support_charge(game, actor, target)
   }
   local r = game:resolve("support_charge", inputs, "support charge by " .. game:name(actor))
   if r == "charge" then
+    -- 003 l.706-707: only a check that passes makes the charge move, so the cavalry goes
+    -- into contact after its roll; on no_charge or a blunder it has not moved.
+    game:announce("{1} passes its check and charges {2}", actor, target)
+    game:contact(actor, target)
     local response = resolve_charge(game, actor, target, nil, false)
     game:set_flag(actor, "charged")
     game:note(game:name(actor) .. " support-charges " .. game:name(target) .. ": " .. response)

@@ -20,6 +20,7 @@ use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
 use crate::util::{grognard, root};
 
 mod artillery;
+mod artillery_audit;
 mod charges;
 mod command;
 mod melee;

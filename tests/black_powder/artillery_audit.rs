@@ -1,0 +1,86 @@
+//! The outside umpire's artillery audit, round 3 (docs/audits/black-powder.md, "Artillery
+//! audit (round 3)"): its positions in `tests/fixtures/audits/black-powder-art`, played
+//! through the binary and asserted on `play --json`.
+
+use crate::util::{Played, grognard, json_of, play_json_in, root};
+
+const DIR: &str = "tests/fixtures/audits/black-powder-art";
+
+fn fixture(name: &str) -> String {
+    format!("{DIR}/{name}")
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` on the audit's files, from the root.
+fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root(), &fixture(scenario), &fixture(orders), args)
+}
+
+/// The first roll of `chart` in the events: its place and the roll's JSON.
+fn roll_of<'a>(p: &'a Played, chart: &str) -> (usize, &'a serde_json::Value) {
+    (p.events.iter().enumerate())
+        .find_map(|(i, e)| {
+            let roll = if e["event"] == "rolled" {
+                &e["roll"]
+            } else {
+                &e["roll"]
+            };
+            (roll["chart"] == chart).then_some((i, roll))
+        })
+        .unwrap_or_else(|| panic!("no {chart} roll in {:?}", p.events))
+}
+
+/// The value of `input` in a roll's JSON (`inputs` as `[name, value]` pairs).
+#[allow(dead_code)]
+fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
+    (roll["inputs"].as_array().into_iter().flatten())
+        .find(|pair| pair[0] == name)
+        .and_then(|pair| pair[1].as_i64())
+}
+
+#[test]
+fn a_failed_support_charge_leaves_the_cavalry_where_it_stood() {
+    // 003 Support Charge (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.704-708): the
+    // cavalry must pass a command check; only if it passes does it make its charge move.
+    // Audit Q17: the charge was placed in contact before the roll and left there on
+    // `no_charge`, 0.00" from the guns and not locked (the 4-inch rule, l.924, broken).
+    // The scenario's brigadier is staff 8: with seed 2 the check scores 9 - 8 = 1.
+    let failed = played(
+        "closing.yaml",
+        "closing-prolong2.orders.yaml",
+        &["--seed", "2"],
+    );
+    assert_eq!(failed.refused, None);
+    let (_, roll) = roll_of(&failed, "support_charge");
+    assert_eq!(roll["outcome"], "no_charge");
+    assert_eq!(failed.moved_on_table("rcav"), None, "{:?}", failed.events);
+    assert!(!failed.has("faced", "rcav", |_| true));
+    assert_eq!(failed.flag("rcav", "locked", true), None);
+    assert!(failed.flag("rcav", "support_charge_done", true).is_some());
+    // Passed (seed 1: 7 - 8 = -1), the move is made after the roll, into contact.
+    let passed = played(
+        "closing.yaml",
+        "closing-prolong2.orders.yaml",
+        &["--seed", "1"],
+    );
+    let (rolled, roll) = roll_of(&passed, "support_charge");
+    assert_eq!(roll["outcome"], "charge");
+    let moved = passed
+        .find("moved_on_table", "rcav", |_| true)
+        .expect("the charge move");
+    assert!(rolled < moved, "roll at {rolled}, move at {moved}");
+    assert!(passed.flag("rcav", "locked", true).is_some());
+    let run = grognard(&[
+        "measure",
+        &fixture("closing.yaml"),
+        "gun",
+        "rcav",
+        "--orders",
+        &fixture("closing-prolong2.orders.yaml"),
+        "--json",
+    ]);
+    assert_eq!(
+        json_of(&run)["distance"],
+        0.0,
+        "seed 1 charges into contact"
+    );
+}
