@@ -206,14 +206,7 @@ impl EditorApp {
             self.scenario_problems_bar(ui);
         }
         let Some(session) = &self.rt.session else {
-            // A scenario open with mistakes has its message above: "open a scenario"
-            // under it read as if none were open (eleventh player F11).
-            if self.rt.scenario_problems.is_empty() {
-                egui::CentralPanel::default_margins().show(ui, |ui| {
-                    ui.label("No game: open a scenario (the Scenario menu lists examples/).");
-                });
-            }
-            return;
+            return self.no_game_ui(ui);
         };
         let game = &session.game;
         let stale = self
@@ -338,6 +331,17 @@ impl EditorApp {
             }
         }
         self.rt.play.drawn = pieces;
+    }
+
+    /// With no game: where to open one — unless a scenario with mistakes is open, its
+    /// message above ("open a scenario" under it read as if none were; eleventh player
+    /// F11).
+    fn no_game_ui(&self, ui: &mut egui::Ui) {
+        if self.rt.scenario_problems.is_empty() {
+            egui::CentralPanel::default_margins().show(ui, |ui| {
+                ui.label("No game: open a scenario (the Scenario menu lists examples/).");
+            });
+        }
     }
 
     /// The hot-seat screen between sides: whom to pass it to, and *Show board*.
