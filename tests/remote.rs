@@ -213,6 +213,23 @@ fn two_cli_clients_play_hex_command_to_the_end_through_a_server_killed_mid_game(
             assert_eq!(ok(&remote), ok(&local), "{side} {format:?}");
         }
     }
+    // That text (the browser's log is built from it) does not tell a deed twice: "b1 fire
+    // at r1" and no "b1 has fired" after it (issue 40, as `play` and the editor already
+    // leave it out); the JSON keeps every event.
+    let local = ["view", scenario, "--orders", orders, "--side", "blue"];
+    let text = ok(&local);
+    assert!(text.contains("\n  b1 fire at r1\n"), "{text}");
+    assert!(!text.contains(" has fired"), "{text}");
+    let referee = ok(&["view", scenario, "--orders", orders, "--referee"]);
+    assert!(!referee.contains(" has fired"), "{referee}");
+    let v = json(&ok(&[&local[..], &["--json"]].concat()));
+    let fired = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "flag_changed" && e["flag"] == "fired")
+        .count();
+    assert!(fired > 0, "the flag events are kept in --json");
     let listed = json(&ok(&["remote", "games", &server.url, "--json"]));
     let entry = &listed["games"][0];
     assert_eq!(entry["game"], game.as_str());

@@ -123,7 +123,10 @@ fn black_powder_shows_every_roll_but_a_secret_charts() {
     // prose: the lines the British read (the rolls are checked on --json below).
     let save = "morale_save: d6 1; -4 save value, -1 long range; score -4 → failed_on_one (save of br_foot2)";
     assert_eq!(
-        after(&red, "fr_battery has fired"),
+        after(
+            &red,
+            "fr_battery artillery_fire at br_foot2 — artillery_range: no roll needed; +36 distance; score 36 → long"
+        ),
         "to_hit: d6 5; -1 long range; score 4 → hit (long by fr_battery)"
     );
     assert!(red.iter().any(|l| l == save));

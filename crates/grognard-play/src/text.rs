@@ -492,8 +492,9 @@ fn change_line(names: &Names<'_>, e: &Event) -> String {
 /// on the piece whose order was just logged — its `Acted` line, followed only by rolls,
 /// counters, flags and notes of that order: the line tells the deed a second time ("b1
 /// dig", then "b1 has dug in"; issue 37, the ninth outside player's F5). The editor's log
-/// and the text of `grognard play` leave such a line out; `--json`, [`side_view`] and
-/// [`referee_view`] (`grognard view`, the server) keep every event. A flag named for the
+/// and the text of `grognard play`, [`side_view`] and [`referee_view`] (`grognard view`,
+/// the server's per-seat text and so the browser's log) leave such a line out; `--json`
+/// and the server's view JSON keep every event. A flag named for the
 /// order is the same deed whatever its wording: the order's own name (`hand_haul` after
 /// "br_battery hand haul") or it under one word before it (`order_hold` after "br_bde2
 /// hold"; the tenth outside player's F10).
@@ -883,13 +884,17 @@ fn remembered_words(facts: &[String], real: Option<bool>) -> String {
     }
 }
 
-/// A side's view and its log, exactly as `grognard view FILE --side SIDE` prints them.
+/// A side's view and its log, exactly as `grognard view FILE --side SIDE` prints them (a
+/// flag line that repeats the order just logged left out: [`repeats_order`]).
 #[must_use]
 pub fn side_view(game: &Game, side: SideId) -> String {
     let mut text = view(game, &game.view(side));
     text.push_str("log:\n");
-    for (i, e) in game.events_for(side).iter().enumerate() {
-        push_line!(text, "{}", log_line(game, Some(side), e, i));
+    let log = game.events_for(side);
+    for (i, e) in log.iter().enumerate() {
+        if !repeats_order(log, i) {
+            push_line!(text, "{}", log_line(game, Some(side), e, i));
+        }
     }
     text
 }
@@ -937,8 +942,10 @@ pub fn referee_view(game: &Game) -> String {
         );
     }
     text.push_str("log:\n");
-    for e in game.log() {
-        push_line!(text, "{}", event(game, e));
+    for (i, e) in game.log().iter().enumerate() {
+        if !repeats_order(game.log(), i) {
+            push_line!(text, "{}", event(game, e));
+        }
     }
     text
 }
