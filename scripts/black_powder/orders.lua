@@ -474,7 +474,9 @@ function bp.support_charge(game, actor, target)
   if not tx then tx, ty, tf = game:position(target) end
   local inputs = {
     staff = commander and game:attribute(commander, "staff") or 0,
-    command_distance = commander and math.floor(game:distance(commander, actor) / 12) or 6,
+    -- The command distance as an order measures it (table inches, within 12 no penalty,
+    -- each 12 begun beyond the first: 003 l.773-774), doubled by the chart.
+    command_distance = commander and command_band(game, commander, { actor }) or 6,
     not_front_arc = b2i(game:arc_from(actor, cx, cy, cf, target, tx, ty, tf) ~= "front"),
     opportunist = game:attribute(actor, "opportunist"),
   }

@@ -19,18 +19,13 @@ fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
 fn roll_of<'a>(p: &'a Played, chart: &str) -> (usize, &'a serde_json::Value) {
     (p.events.iter().enumerate())
         .find_map(|(i, e)| {
-            let roll = if e["event"] == "rolled" {
-                &e["roll"]
-            } else {
-                &e["roll"]
-            };
-            (roll["chart"] == chart).then_some((i, roll))
+            // A `rolled` event's roll, or an `acted` one's (an order's chart).
+            (e["roll"]["chart"] == chart).then_some((i, &e["roll"]))
         })
         .unwrap_or_else(|| panic!("no {chart} roll in {:?}", p.events))
 }
 
 /// The value of `input` in a roll's JSON (`inputs` as `[name, value]` pairs).
-#[allow(dead_code)]
 fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
     (roll["inputs"].as_array().into_iter().flatten())
         .find(|pair| pair[0] == name)
@@ -83,4 +78,28 @@ fn a_failed_support_charge_leaves_the_cavalry_where_it_stood() {
         0.0,
         "seed 1 charges into contact"
     );
+}
+
+#[test]
+fn a_support_charge_measures_its_command_distance_as_an_order_does() {
+    // 003 Measuring (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.773-774): every distance is
+    // scaled but the command distance penalty, in table inches; Support Charge (l.704-706):
+    // that penalty doubled. Orders band it as the chart `command` does: within 12 table
+    // inches none, each 12 begun beyond the first one more. Audit Q18: the support charge
+    // floored the distance / 12 (12.000 gave 1) and measured it after the charge move.
+    let at_12 = played("closing-cmd12.yaml", "closing-prolong2.orders.yaml", &[]);
+    let (_, roll) = roll_of(&at_12, "support_charge");
+    assert_eq!(input(roll, "command_distance"), Some(0), "{roll}");
+    // The audit's own position: 8.28 table inches (12.54 rule) before the move.
+    let near = played(
+        "closing.yaml",
+        "closing-prolong2.orders.yaml",
+        &["--seed", "2"],
+    );
+    let (_, roll) = roll_of(&near, "support_charge");
+    assert_eq!(input(roll, "command_distance"), Some(0), "{roll}");
+    // An order at 9.43 table inches (14.28 rule) reads the same band.
+    let order = played("cmd-dist.yaml", "pass-noint-move.orders.yaml", &[]);
+    let (_, roll) = roll_of(&order, "command");
+    assert_eq!(input(roll, "command_distance"), Some(0), "{roll}");
 }
