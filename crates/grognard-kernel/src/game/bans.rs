@@ -7,7 +7,7 @@
 //! words are in `bans/act.rs`, for length), a [`ContactBan`] for an action's contact
 //! (`contact.rs`), a [`SetupBan`] for a deployment (`deploy.rs`), [`Lacks`] for what the
 //! ruleset has not at all (`march.rs`), a [`HookBan`] for a hook's failure or a change it
-//! asks for that cannot be (`commands.rs`, `placement.rs`, a negative step price in
+//! asks for that cannot be (`hook_commands.rs`, `placement.rs`, a negative step price in
 //! `steps.rs`; in `bans/hook.rs`, worded by [`HookBan::refuse`]).
 //! [`Game::phase_keeps_from_moving`] words the gate's answer for a move as a note, not a
 //! refusal (the CLI's `reach`).
@@ -247,7 +247,7 @@ pub(super) enum MoveBan<'a> {
     /// phase allows, and again by the facing change's own check).
     NoFacing,
     /// A facing change the type's turning rules refuse.
-    Turning(TurnBan),
+    Facing(FacingBan),
     /// A facing the grid does not have.
     NoSuchFacing {
         /// The facing given.
@@ -332,7 +332,7 @@ pub(super) enum MoveBan<'a> {
 /// Which of a piece type's turning rules (`crate::turning`) refuses a facing change,
 /// checked by `Game::check_turn` (`game/turning.rs`).
 #[derive(Clone, Copy, Debug)]
-pub(super) enum TurnBan {
+pub(super) enum FacingBan {
     /// A flag that bars facing changes is set.
     Barred(FlagId),
     /// The facing changes allowed in the window are used.
@@ -480,14 +480,14 @@ impl MoveBan<'_> {
             | B::StillAfterSpread(_)
             | B::ModeCostsMove(_)
             | B::Pinned(_)
-            | B::Turning(TurnBan::Barred(_) | TurnBan::Used { .. }) => RefusalKind::AlreadyUsed,
+            | B::Facing(FacingBan::Barred(_) | FacingBan::Used { .. }) => RefusalKind::AlreadyUsed,
             B::UnknownType | B::NotDummy | B::NoRedeploy => RefusalKind::BadPiece,
             B::TooManySteps { .. }
             | B::OverAllowance { .. }
             | B::TableTooFar { .. }
             | B::SaveNotNeeded { .. }
             | B::TooFewToSpread { .. }
-            | B::Turning(TurnBan::Costs { .. }) => RefusalKind::TooFar,
+            | B::Facing(FacingBan::Costs { .. }) => RefusalKind::TooFar,
             B::MustStop { .. } => RefusalKind::MustStop,
             B::MayNotStop(_)
             | B::EnemyHolds(_)
@@ -599,7 +599,7 @@ impl Game {
                 "{name} has no facing to change: {} pieces have no facing",
                 type_name()
             ),
-            B::Turning(ban) => self.turn_ban_words(piece, ban),
+            B::Facing(ban) => self.facing_ban_words(piece, ban),
             B::NoSuchFacing { facing, facings } => {
                 format!("{} (0..{facings})", no_such_facing(facing))
             }
@@ -889,20 +889,20 @@ impl Game {
         })
     }
 
-    /// The words for a [`TurnBan`] of `piece`.
-    fn turn_ban_words(&self, piece: &Piece, ban: TurnBan) -> String {
+    /// The words for a [`FacingBan`] of `piece`.
+    fn facing_ban_words(&self, piece: &Piece, ban: FacingBan) -> String {
         let name = &piece.name;
         match ban {
-            TurnBan::Barred(flag) => format!(
+            FacingBan::Barred(flag) => format!(
                 "{name} cannot change facing while {}",
                 self.rules.flag_name(flag)
             ),
-            TurnBan::Used { used, most } => format!(
+            FacingBan::Used { used, most } => format!(
                 "{name} has already changed facing {used} time{} this {} (at most {most})",
                 if used == 1 { "" } else { "s" },
                 self.move_window(piece)
             ),
-            TurnBan::Costs { cost, left } => format!(
+            FacingBan::Costs { cost, left } => format!(
                 "a facing change costs {cost} and {name} has {left} left this {}",
                 self.move_window(piece)
             ),

@@ -17,10 +17,10 @@
 mod actions;
 mod bans;
 mod bases;
-mod commands;
 mod contact;
 mod deploy;
 mod fall_back;
+mod hook_commands;
 mod knowledge;
 mod legal;
 mod march;

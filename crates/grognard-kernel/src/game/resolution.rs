@@ -29,7 +29,7 @@
 //! They stay on `Game` because their callers are outside the crate, where `Resolution` is
 //! not seen. Two private steps of `apply` also take `&mut Game`, once the resolution is
 //! over: `append_side_logs` (`view.rs`: each side's log of what it saw, kept in the game
-//! and in the next state) and `draw_built` (`commands.rs`: draws the features a hook built
+//! and in the next state) and `draw_built` (`hook_commands.rs`: draws the features a hook built
 //! on the board the game's clones share). They write what the game keeps beside its
 //! state, which a resolution does not hold.
 

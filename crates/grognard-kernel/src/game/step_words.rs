@@ -3,7 +3,7 @@
 //! `move_cost` hook, an enemy there, no room), and [`StopWhy`], why a step it allows ends the
 //! move. `enter` keeps both as data, as `StepBan` is kept: a reach query tries tens of
 //! thousands of steps and wants no words, so only a move words them
-//! ([`Game::refuse_enter`], [`Game::stop_words`], called by `Game::enter_worded`).
+//! ([`Game::refuse_enter`], [`Game::why_move_ends`], called by `Game::enter_worded`).
 
 use std::borrow::Cow;
 
@@ -75,7 +75,7 @@ impl Game {
     }
 
     /// The words of why `piece`'s move ends at `to`, as its `moved` event says them.
-    pub(super) fn stop_words(
+    pub(super) fn why_move_ends(
         &self,
         state: &State,
         piece: &Piece,
@@ -87,7 +87,7 @@ impl Game {
             StopWhy::Hook(said) => {
                 said.unwrap_or_else(|| "the ruleset's stop hook ends the move here".to_owned())
             }
-            StopWhy::Costly => self.costly_stop_words(piece, to),
+            StopWhy::Costly => self.why_costly_step_ends(piece, to),
             StopWhy::Zone(holder) => {
                 // Of several holders, the one first in the mover's handles (never the
                 // first in the scenario, which would tell the file's order).
@@ -109,7 +109,7 @@ impl Game {
 
     /// Why a costly step into `to` ends the move: its terrain by name when the terrain
     /// is what costs extra.
-    fn costly_stop_words(&self, piece: &Piece, to: Cell) -> String {
+    fn why_costly_step_ends(&self, piece: &Piece, to: Cell) -> String {
         let ty = self.rules.piece_type(piece.kind);
         let class = ty.and_then(|t| self.rules.move_classes.get(t.move_class.index()));
         let t = self.board.terrain(to);

@@ -510,7 +510,7 @@ impl Game {
         hooks: &mut dyn Hooks,
     ) -> Result<(Entry, Option<String>), Refusal> {
         match self.enter(state, piece, (from, dir, to), hooks, None) {
-            Ok((entry, why)) => Ok((entry, why.map(|w| self.stop_words(state, piece, to, w)))),
+            Ok((entry, why)) => Ok((entry, why.map(|w| self.why_move_ends(state, piece, to, w)))),
             Err(ban) => Err(self.refuse_enter(piece, (from, to), ban)),
         }
     }

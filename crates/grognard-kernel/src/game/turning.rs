@@ -2,7 +2,7 @@
 //! piece type's turning rules. The rules themselves (forward-only steps, costly turns, slowed
 //! pieces) and the reach they shape are in [`crate::turning`].
 
-use super::bans::{MoveBan, TurnBan};
+use super::bans::{FacingBan, MoveBan};
 use super::{Game, Resolution};
 use crate::action::Refusal;
 use crate::cost::Cost;
@@ -26,7 +26,7 @@ impl Game {
         // `turning.barred_by`: while one of these flags is set the piece makes no facing
         // change (a move's own are barred in `crate::turning::mid_turns`).
         if let Some(f) = t.barred_by.iter().find(|f| piece.flag(**f)) {
-            return Err(self.refuse_move(piece, MoveBan::Turning(TurnBan::Barred(*f))));
+            return Err(self.refuse_move(piece, MoveBan::Facing(FacingBan::Barred(*f))));
         }
         let Some(counter) = t.counter else {
             return Ok(());
@@ -35,7 +35,7 @@ impl Game {
         if let Some(most) = t.most
             && used as u32 >= most
         {
-            return Err(self.refuse_move(piece, MoveBan::Turning(TurnBan::Used { used, most })));
+            return Err(self.refuse_move(piece, MoveBan::Facing(FacingBan::Used { used, most })));
         }
         if t.cost > Cost::ZERO
             && !piece.moved
@@ -45,7 +45,7 @@ impl Game {
             let left = after_turns(rules, piece, full);
             return Err(self.refuse_move(
                 piece,
-                MoveBan::Turning(TurnBan::Costs { cost: t.cost, left }),
+                MoveBan::Facing(FacingBan::Costs { cost: t.cost, left }),
             ));
         }
         Ok(())

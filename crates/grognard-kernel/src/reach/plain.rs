@@ -32,7 +32,7 @@ pub(crate) enum StepBan {
 
 /// Why a step ends the move in the cell it enters, kept as data as [`StepBan`] is: a reach
 /// query needs only that it ends there, and a move words the reason for its event
-/// (`Game::stop_words`, `game/step_words.rs`). Defined here, below `game/`, so that
+/// (`Game::why_move_ends`, `game/step_words.rs`). Defined here, below `game/`, so that
 /// `company.rs`' steps (sharing, the board's edge) can give it too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum StopWhy {

@@ -1,6 +1,6 @@
 //! Why a ruleset hook's answer fails the order ([`HookBan`]) and its words, split from
 //! `bans.rs` for length: a script's own error, a change it asks for that names what does
-//! not exist or cannot be (`commands.rs`, `placement.rs`), or a step price below nothing
+//! not exist or cannot be (`hook_commands.rs`, `placement.rs`), or a step price below nothing
 //! (`steps.rs`). Every one is a [`RefusalKind::HookFailed`] refusal, worded in
 //! [`HookBan::refuse`] only.
 
