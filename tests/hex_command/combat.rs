@@ -25,11 +25,11 @@ fn no_melee_up_a_hill_without_movement_left() {
         "b has no movement left at the foot of the hill and cannot melee r above it",
     );
     // c reaches (4,5) in two hexes, with one point left.
-    let out = ok(
-        &f,
+    let played = f.json(
         &to_melee("move: { piece: c, path: [[3, 5], [4, 5]] }", "c"),
+        &[],
     );
-    has(&out, "melee of c");
+    assert_eq!(roll_on(&played, "melee")["by"], played.piece("c"));
 }
 
 /// 004 charts page (melee): skirmishers may fire at a unit in melee only at point blank and
@@ -74,8 +74,8 @@ fn skirmishers_fire_into_melee() {
 fn heavy_artillery_hits_twice_and_moves_or_fires() {
     let pieces = "  - { id: h, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered, attributes: { heavy: 1 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: q, side: red, type: artillery, at: [6, 6], facing: W, mode: unlimbered, attributes: { heavy: 1 } }\n  - { id: t, side: blue, type: infantry, at: [4, 6], facing: E }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("h", "r")]));
-    has(&out, "r hits 0 → 2");
+    let played = f.json(&with(to_blue_fire(), &[fire("h", "r")]), &[]);
+    assert_counted(&played, "r", "hits", 0, 2);
     let mut o = with(
         to_blue_movement(),
         &[order("blue", "move: { piece: h, path: [[3, 4]] }")],
@@ -116,13 +116,13 @@ fn infantry_do_not_pursue_cavalry() {
         },
     );
     let foot = pieces.replace("type: cavalry", "type: infantry");
-    over_seeds(
+    over_seeds_json(
         &field(None, "", &foot, ""),
         &with(to_blue_melee(), &[melee("b", "c")]),
         &["defender hit"],
-        |outcome, out| {
+        |outcome, played| {
             if outcome == "defender hit" {
-                has(out, "b placed (3,4) → (4,4) (advanced after melee)");
+                assert_placed(played, "b", (3, 4), (4, 4), "advanced after melee");
             }
         },
     );
@@ -134,12 +134,21 @@ fn infantry_do_not_pursue_cavalry() {
 fn automatic_hit_and_the_third_hit_routs() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 } }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "band 0 (automatic) → hit");
-    has(&out, "r hits 2 → 3");
-    has(&out, "r is routed");
-    has(&out, "r now faces W");
-    has(&out, "r placed (4,4) → (1,4) (routed)");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    let roll = roll_on(&played, "fire_small_b");
+    assert_eq!(
+        (&roll["band"], &roll["outcome"]),
+        (&"automatic".into(), &"hit".into())
+    );
+    assert_eq!(
+        roll["dice"],
+        serde_json::json!([]),
+        "no die for an automatic hit"
+    );
+    assert_counted(&played, "r", "hits", 2, 3);
+    assert_flag(&played, "r", "routed", true);
+    assert!(played.has("faced", "r", |e| e["facing"] == "W"));
+    assert_placed(&played, "r", (4, 4), (1, 4), "routed");
 }
 
 /// 004 7.5: cavalry and artillery rout 4 hexes; a routed unit keeps routing each movement
@@ -150,13 +159,17 @@ fn cavalry_rout_four_and_keep_routing() {
     let f = field(None, "", pieces, "");
     let mut o = with(to_blue_fire(), &[fire("b", "c")]);
     o.extend(ends("blue", 3)); // fire, melee, rally
-    o.extend(ends("red", 1)); // command
-    let out = ok(&f, &o);
-    has(&out, "c placed (5,4) → (1,4) (routed)");
-    o.extend(ends("red", 1)); // Red's movement phase begins: the rout goes on
-    let out = ok(&f, &o);
+    o.extend(ends("red", 1)); // command: Red's movement phase begins, the rout goes on
+    let played = f.json(&o, &[]);
+    let fire_phase = played.in_phase(1, "fire", "blue");
+    let c = played.piece("c");
+    let placed = serde_json::json!({"event": "placed", "piece": c, "from": {"col": 5, "row": 4}, "to": {"col": 1, "row": 4}, "reason": "routed"});
+    assert!(fire_phase.contains(&placed), "{fire_phase:?}");
     // From (1,4) west: the board ends after one hex.
-    has(&out, "c removed (routed: left the field)");
+    let removed =
+        serde_json::json!({"event": "removed", "piece": c, "reason": "routed: left the field"});
+    let movement = played.in_phase(1, "movement", "red");
+    assert!(movement.contains(&removed), "{movement:?}");
 }
 
 /// 004 7.5/7.5.1: routing through one friend into an empty hex beyond gives the friend a
@@ -165,20 +178,21 @@ fn cavalry_rout_four_and_keep_routing() {
 fn routing_through_friends_and_into_zones() {
     let base = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: E, counters: { hits: 2 } }\n  - { id: f, side: red, type: infantry, at: [4, 4], facing: E }\n";
     let f = field(None, "", base, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "f fatigue (TE) hits 0 → 1");
-    has(&out, "r placed (5,4) → (2,4) (routed)");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert_counted(&played, "f", "te", 0, 1);
+    assert_placed(&played, "r", (5, 4), (2, 4), "routed");
     let crowded =
         format!("{base}  - {{ id: g, side: red, type: infantry, at: [3, 4], facing: E }}\n");
     let f = field(None, "", &crowded, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "r removed (routed: no room behind f; destroyed)");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert_removed(&played, "r", "routed: no room behind f; destroyed");
     let zoc = "  - { id: b, side: blue, type: infantry, at: [6, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: E, counters: { hits: 2 } }\n  - { id: z, side: blue, type: infantry, at: [4, 5], facing: NW }\n";
     let f = field(None, "", zoc, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(
-        &out,
-        "r removed (routed: fell back into an enemy zone of control and was destroyed)",
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert_removed(
+        &played,
+        "r",
+        "routed: fell back into an enemy zone of control and was destroyed",
     );
 }
 
@@ -187,8 +201,8 @@ fn routing_through_friends_and_into_zones() {
 fn routed_units_hit_again_are_destroyed_and_rare_units_hold_at_three() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: { hits: 3 }, flags: [routed] }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "r removed (a routed unit was hit again: destroyed)");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert_removed(&played, "r", "a routed unit was hit again: destroyed");
     let rare = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 }, attributes: { rare: 1 } }\n";
     let f = field(None, "", rare, "");
     let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
@@ -212,8 +226,13 @@ fn target_rules() {
     // Out of arc at point blank: r is on b's flank, one hex away: one CP.
     let flank = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [3, 5], facing: E }\n";
     let f = field(None, "", flank, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
-    has(&out, "+1 out of arc at point blank; band 1 (Color)");
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    let roll = roll_on(&played, "fire_small_b");
+    assert_eq!(
+        modifiers(roll),
+        [("out of arc at point blank".to_owned(), 1)]
+    );
+    assert_eq!(roll["band"], "Color");
     let rear = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [3, 4], facing: E }\n";
     refused(
         &field(None, "", rear, ""),
@@ -230,11 +249,12 @@ fn target_rules() {
     // 7f with 7h: a nearer enemy the firer cannot see (a forest between) does not count.
     let wood = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . F . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
     let hidden = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: n, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: far, side: red, type: infantry, at: [4, 6], facing: W }\n";
-    let out = ok(
-        &field(Some(wood), "", hidden, ""),
-        &with(to_blue_fire(), &[fire("b", "far")]),
+    let played =
+        field(Some(wood), "", hidden, "").json(&with(to_blue_fire(), &[fire("b", "far")]), &[]);
+    assert_eq!(
+        roll_on(&played, "fire_small_b")["against"],
+        played.piece("far")
     );
-    has(&out, "fire_small_b by b at far");
     let open = hidden.replace("at: [4, 4]", "at: [3, 4]");
     refused(
         &field(Some(wood), "", &open, ""),
@@ -268,13 +288,19 @@ fn fire_modifiers_in_play() {
     let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . F . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E, counters: { hits: 1 } }\n  - { id: g, side: blue, type: commander, at: [2, 4], attached_to: b, counters: { cvs_c: 2 } }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
     let f = field(Some(map), "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("b", "r")]));
+    let played = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
     // Bonuses are capped at 2 CB (l.216): with the flank's one, one point of the C2
     // commander's is all that counts, and only it is shown (l.313; the twentieth round: a
     // `-2 commander, +1 cap on bonuses` line told the enemy C=2).
-    has(
-        &out,
-        "+1 hits on the firer, +1 target in cover, -1 target's flank or rear, -1 commander;",
+    let named = |n: &str, v: i64| (n.to_owned(), v);
+    assert_eq!(
+        modifiers(roll_on(&played, "fire_small_b")),
+        [
+            named("hits on the firer", 1),
+            named("target in cover", 1),
+            named("target's flank or rear", -1),
+            named("commander", -1),
+        ]
     );
 }
 
@@ -284,11 +310,20 @@ fn fire_modifiers_in_play() {
 fn artillery_bands_and_who_may_fire() {
     let pieces = "  - { id: g, side: blue, type: artillery, at: [2, 4], facing: E, mode: unlimbered }\n  - { id: l, side: blue, type: artillery, at: [2, 6], facing: E, mode: limbered }\n  - { id: a, side: blue, type: artillery, at: [2, 2], facing: E, mode: unlimbered, attributes: { class: 1 } }\n  - { id: m, side: blue, type: mounted_infantry, at: [2, 0], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n  - { id: s, side: red, type: infantry, at: [5, 6], facing: W }\n  - { id: q, side: red, type: infantry, at: [4, 2], facing: W }\n  - { id: t, side: red, type: infantry, at: [3, 0], facing: W }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("g", "r")]));
-    has(&out, "fire_artillery_b: no roll needed; band 0 (automatic)");
-    let out = ok(&f, &with(to_blue_fire(), &[fire("a", "q")]));
-    has(&out, "fire_artillery_a: cube");
-    has(&out, "band 0 (Color)");
+    let played = f.json(&with(to_blue_fire(), &[fire("g", "r")]), &[]);
+    let roll = roll_on(&played, "fire_artillery_b");
+    assert_eq!(
+        (&roll["band"], &roll["dice"]),
+        (&"automatic".into(), &serde_json::json!([]))
+    );
+    let played = f.json(&with(to_blue_fire(), &[fire("a", "q")]), &[]);
+    let roll = roll_on(&played, "fire_artillery_a");
+    assert_eq!(roll["band"], "Color");
+    assert_eq!(
+        roll["dice"].as_array().map(Vec::len),
+        Some(1),
+        "one cube: {roll}"
+    );
     refused(
         &f,
         &with(to_blue_fire(), &[fire("l", "s")]),

@@ -123,3 +123,86 @@ pub fn lacks(out: &str, present: &str, line: &str) {
     assert!(out.contains(present), "expected `{present}` in:\n{out}");
     assert!(!out.contains(line), "did not expect `{line}` in:\n{out}");
 }
+
+/// The events about piece `name`, one a line: what a failed check below prints.
+fn about(p: &Played, name: &str) -> String {
+    let piece = p.piece(name);
+    (p.events.iter())
+        .filter(|e| e["piece"] == piece || e["roll"]["by"] == piece)
+        .map(|e| format!("  {e}\n"))
+        .collect()
+}
+
+/// Asserts that `piece`'s counter `counter` went from `from` to `to` in the events.
+#[track_caller]
+pub fn assert_counted(p: &Played, piece: &str, counter: &str, from: i64, to: i64) {
+    assert!(
+        counted(p, piece, counter, Some((from, to))),
+        "expected {piece} {counter} {from} → {to}; the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}
+
+/// Asserts that `piece` was placed (not moved) from `from` to `to` for `reason`.
+#[track_caller]
+pub fn assert_placed(p: &Played, piece: &str, from: (i64, i64), to: (i64, i64), reason: &str) {
+    let cell = |(col, row): (i64, i64)| serde_json::json!({"col": col, "row": row});
+    assert!(
+        p.has("placed", piece, |e| e["from"] == cell(from)
+            && e["to"] == cell(to)
+            && e["reason"] == reason),
+        "expected {piece} placed {from:?} → {to:?} ({reason}); the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}
+
+/// Asserts that `piece` was removed for `reason` (the event's reason, exactly).
+#[track_caller]
+pub fn assert_removed(p: &Played, piece: &str, reason: &str) {
+    assert!(
+        p.has("removed", piece, |e| e["reason"] == reason),
+        "expected {piece} removed ({reason}); the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}
+
+/// Asserts that the events turn `flag` on (`on`) or off for `piece`.
+#[track_caller]
+pub fn assert_flag(p: &Played, piece: &str, flag: &str, on: bool) {
+    assert!(
+        p.flag(piece, flag, on).is_some(),
+        "expected {piece}'s flag {flag} turned {}; the events of {piece}:\n{}",
+        if on { "on" } else { "off" },
+        about(p, piece)
+    );
+}
+
+/// Asserts that `piece` was attached to `to` (`None`: detached) in the events.
+#[track_caller]
+pub fn assert_attached(p: &Played, piece: &str, to: Option<&str>) {
+    let to = to.map_or(serde_json::Value::Null, |t| p.piece(t).into());
+    assert!(
+        p.has("attached", piece, |e| e["to"] == to),
+        "expected {piece} attached to {to}; the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}
+
+/// The first roll on `chart` in the events (its record: band, dice, inputs, outcome).
+#[track_caller]
+pub fn roll_on<'a>(p: &'a Played, chart: &str) -> &'a serde_json::Value {
+    (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"] == chart)
+        .unwrap_or_else(|| panic!("no roll on {chart} in {:?}", p.events))
+}
+
+/// A roll's modifiers as `(name, value)`, in the order the roll applied them.
+pub fn modifiers(roll: &serde_json::Value) -> Vec<(String, i64)> {
+    (roll["modifiers"].as_array().into_iter().flatten())
+        .map(|m| {
+            let name = m["name"].as_str().unwrap_or_default().to_owned();
+            (name, m["value"].as_i64().unwrap_or_default())
+        })
+        .collect()
+}

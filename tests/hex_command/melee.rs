@@ -55,19 +55,22 @@ fn flank_melee_doubles_the_results() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: NE }\n";
     let f = field(None, "", pieces, "");
     let orders = with(to_blue_melee(), &[melee("b", "r")]);
-    over_seeds(
+    over_seeds_json(
         &f,
         &orders,
         &["defender hit", "defender TE"],
-        |outcome, out| {
+        |outcome, played| {
             // Flank gives the attacker +1: 3 against 2.
-            has(out, "melee of b (3) against r (2)");
+            assert_eq!(
+                roll_on(played, "melee")["purpose"],
+                "melee of b (3) against r (2)"
+            );
             match outcome {
-                "defender hit" => has(out, "r hits 0 → 2"),
-                "defender TE" => has(out, "r fatigue (TE) hits 1 → 2"),
+                "defender hit" => assert_counted(played, "r", "hits", 0, 2),
+                "defender TE" => assert_counted(played, "r", "te", 1, 2),
                 "both hit and defender TE" => {
-                    has(out, "r hits 0 → 2");
-                    has(out, "r fatigue (TE) hits 1 → 2");
+                    assert_counted(played, "r", "hits", 0, 2);
+                    assert_counted(played, "r", "te", 1, 2);
                 }
                 _ => {}
             }
@@ -81,14 +84,18 @@ fn flank_melee_doubles_the_results() {
 fn guns_and_skirmishers_in_melee() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered }\n  - { id: k, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: s, side: red, type: skirmishers, at: [4, 6], facing: W }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(
-        &f,
+    let played = f.json(
         &with(to_blue_melee(), &[melee("b", "g"), melee("k", "s")]),
+        &[],
     );
-    has(&out, "grapeshot: no roll needed; band 0 (automatic) → hit");
-    has(&out, "b hits 0 → 1");
-    has(&out, "g removed (crew abandoned the guns to b)");
-    has(&out, "s removed (skirmishers contacted in melee)");
+    let grape = roll_on(&played, "grapeshot");
+    assert_eq!(
+        (&grape["band"], &grape["outcome"]),
+        (&"automatic".into(), &"hit".into())
+    );
+    assert_counted(&played, "b", "hits", 0, 1);
+    assert_removed(&played, "g", "crew abandoned the guns to b");
+    assert_removed(&played, "s", "skirmishers contacted in melee");
 }
 
 /// 004 7.3i: cover in melee degrades one level each round (forts +2, +1, 0).
@@ -100,8 +107,9 @@ fn melee_cover_degrades_round_by_round() {
             "  - {{ id: b, side: blue, type: infantry, at: [3, 4], facing: E }}\n  - {{ id: r, side: red, type: infantry, at: [4, 4], facing: W, counters: {{ melee_rounds: {rounds} }}, flags: [in_melee] }}\n"
         );
         let f = field(Some(map), "", &pieces, "");
-        let out = ok(&f, &with(to_blue_melee(), &[melee("b", "r")]));
-        has(&out, &format!("melee of b (2) against r ({value})"));
+        let played = f.json(&with(to_blue_melee(), &[melee("b", "r")]), &[]);
+        let purpose = &roll_on(&played, "melee")["purpose"];
+        assert_eq!(*purpose, format!("melee of b (2) against r ({value})"));
     }
 }
 
