@@ -274,6 +274,17 @@ pub struct PieceTypeDef {
     pub triggers: Vec<TypeTriggers>,
 }
 
+impl PieceTypeDef {
+    /// Whether a piece of this type can be in `mode` at all: it has a movement allowance in
+    /// it (the one rule a mode change, a scenario's placement and an effect's mode ask).
+    #[must_use]
+    pub fn can_take(&self, mode: ModeId) -> bool {
+        self.allowance
+            .get(mode.index())
+            .is_some_and(Option::is_some)
+    }
+}
+
 /// What a stacking limit counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -356,10 +356,7 @@ fn offer(ui: &mut egui::Ui, out: &mut Vec<Command>, text: String, a: Option<&Act
 /// True when `p`'s type can be in `mode` at all (the kernel refuses any other: "infantry
 /// pieces cannot take limbered mode").
 fn can_take(rules: &grognard_kernel::rules::Rules, p: &Piece, mode: ModeId) -> bool {
-    rules
-        .piece_type(p.kind)
-        .and_then(|t| t.allowance.get(mode.index()))
-        .is_some_and(Option::is_some)
+    rules.piece_type(p.kind).is_some_and(|t| t.can_take(mode))
 }
 
 /// The order an action's greyed button stands for: the action with no target or intent.

@@ -892,9 +892,7 @@ impl Resolution<'_> {
         let Some(p) = self.next.pieces.get_mut(pid.index()) else {
             return;
         };
-        let allowed = rules
-            .piece_type(p.kind)
-            .is_some_and(|t| t.allowance.get(mode.index()).is_some_and(Option::is_some));
+        let allowed = rules.piece_type(p.kind).is_some_and(|t| t.can_take(mode));
         if !allowed {
             let text = format!(
                 "{} cannot take {} mode; the effect is ignored",

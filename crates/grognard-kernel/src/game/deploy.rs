@@ -114,7 +114,7 @@ impl Resolution<'_> {
                 if let Some(d) = self.next.done.get_mut(order.side.index()) {
                     *d = true;
                 }
-                if self.next.done.iter().all(|d| *d) {
+                if self.every_actor_ended((&SETUP_PHASE, order.side)) {
                     self.end_setup()?;
                 }
             }

@@ -468,7 +468,7 @@ impl Game {
         };
         let ty = (self.rules.piece_type(piece.kind))
             .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
-        if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+        if !ty.can_take(mode) {
             return Err(self.refuse_move(piece, MoveBan::CannotTake(mode)));
         }
         if piece.mode == mode {

@@ -38,12 +38,18 @@ impl Resolution<'_> {
         if let Some(d) = self.next.done.get_mut(side.index()) {
             *d = true;
         }
-        let all_done = (self.next.done.iter().enumerate())
-            .all(|(i, d)| *d || !phase.actor.includes(SideId(i as u8), phasing));
-        if all_done {
+        if self.every_actor_ended((phase, phasing)) {
             self.advance()?;
         }
         Ok(())
+    }
+
+    /// Whether every side that acts in `phase` (`phasing`: the side whose turn it is) has
+    /// ended it in the next state: what ends a phase, and the set-up (whose phase every
+    /// side acts in, `deploy.rs`).
+    pub(super) fn every_actor_ended(&self, (phase, phasing): (&PhaseDef, SideId)) -> bool {
+        (self.next.done.iter().enumerate())
+            .all(|(i, d)| *d || !phase.actor.includes(SideId(i as u8), phasing))
     }
 
     /// Ends the current phase and begins the next (or the next turn, or the end).

@@ -236,7 +236,7 @@ impl Game {
             return Err(err(Some(i), format!("piece {}: unknown side", p.name)));
         }
         let mode = p.mode.unwrap_or(ty.default_mode);
-        if ty.allowance.get(mode.index()).is_none_or(Option::is_none) {
+        if !ty.can_take(mode) {
             return Err(err(
                 Some(i),
                 format!(
