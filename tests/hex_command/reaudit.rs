@@ -13,16 +13,6 @@ fn act(side: &str, by: &str, action: &str, at: &str) -> String {
     )
 }
 
-/// The part of a log from the line that starts `from` to the next phase's heading.
-fn section<'a>(out: &'a str, from: &str) -> &'a str {
-    let start = out
-        .find(from)
-        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
-    let rest = &out[start + from.len()..];
-    let end = rest.find("\nturn ").map_or(rest.len(), |i| i + 1);
-    &rest[..end]
-}
-
 /// 004 l.473 ("apply casualty hits at the end of a melee round of all combatants") with
 /// l.472 and l.480: a unit that melees several opponents in one round fights each with the
 /// hits it had as the round began. Hand-worked: the cavalry c rides from (2,4) by (3,4) to
@@ -46,27 +36,55 @@ fn hits_of_a_melee_round_count_when_the_round_ends() {
     o.extend(ends("red", 2)); // Red's command, movement
     o.extend(ends("blue", 1)); // Blue's defensive fire
     o.extend(ends("red", 2)); // Red's fire, melee (the melee of r1 and c goes on)
-    let mut found = false;
+    // The seed is chosen on --json: in Blue's melee phase the main pairing (c against r1,
+    // declared) is rolled first and the owed one (c against r2, fought as the phase ends)
+    // second; r1's roll gives c a hit, r2's none, and nobody routs.
+    let hits_attacker = |roll: &Value| {
+        roll["outcome"] == "attacker hit" || roll["outcome"] == "both hit and defender TE"
+    };
     for seed in 0..300 {
         let seed = seed.to_string();
-        let out = f.ok(&o, &["--seed", &seed]);
-        let first = section(&out, "melee phase (blue)");
-        let owed = section(&out, "melee phase (blue)");
-        // One hit from the main pairing, none from the owed one, nobody routed.
-        if !first.contains("c hits 0 → 1") || out.contains("c hits 1 → 2") || out.contains("routed")
-        {
+        let p = f.json(&o, &["--seed", &seed]);
+        let phase = p.in_phase(1, "melee", "blue");
+        let rolls: Vec<(usize, &Value)> = (phase.iter().enumerate())
+            .filter(|(_, e)| e["event"] == "rolled" && e["roll"]["chart"] == "melee")
+            .map(|(i, e)| (i, &e["roll"]))
+            .collect();
+        let [(main_at, main), (owed_at, owed)] = rolls[..] else {
+            panic!("seed {seed}: two melee rolls wanted in {phase:?}");
+        };
+        let routed = (p.events.iter()).any(|e| e["flag"] == "routed" && e["on"] == true);
+        if !hits_attacker(main) || hits_attacker(owed) || routed {
             continue;
         }
-        has(owed, "c entered the front of r2 and must melee it too");
-        has(owed, "melee of c (3) against r2 (2)");
-        has(owed, "c round_hits 1 → 0");
-        let next = section(&out, "melee phase (red)");
-        has(next, "the melee of r1 and c goes on");
-        has(next, "against c (2)");
-        found = true;
-        break;
+        assert_eq!(main["against"], p.piece("r1"), "{main}");
+        assert!(main_at < owed_at);
+        // The owed melee is fought with the hits c had as the round began: 3, not 2.
+        assert_eq!(owed["purpose"], "melee of c (3) against r2 (2)", "{owed}");
+        let owed_note = "c entered the front of r2 and must melee it too";
+        assert!(phase[..owed_at].iter().any(|e| e["text"] == owed_note));
+        // c's hit is counted at once but kept aside as the round's (round_hits) until both
+        // pairings are fought; then the round ends and it counts.
+        let c = p.piece("c");
+        let round_hits = |to: i64| {
+            (phase.iter())
+                .position(|e| e["piece"] == c && e["counter"] == "round_hits" && e["to"] == to)
+                .unwrap_or_else(|| panic!("seed {seed}: no round_hits → {to} in {phase:?}"))
+        };
+        assert!(main_at < round_hits(1) && round_hits(1) < owed_at);
+        assert!(owed_at < round_hits(0), "seed {seed}: {phase:?}");
+        assert_counted(&p, "c", "hits", 0, 1);
+        // In Red's melee phase the melee of r1 and c goes on, and the hit counts: c at 2.
+        let next = p.in_phase(1, "melee", "red");
+        let roll = (next.iter())
+            .find(|e| e["roll"]["chart"] == "melee")
+            .map(|e| &e["roll"])
+            .unwrap_or_else(|| panic!("seed {seed}: no melee roll in {next:?}"));
+        let purpose = roll["purpose"].as_str().unwrap_or_default();
+        assert!(purpose.ends_with("against c (2)"), "seed {seed}: {roll}");
+        return;
     }
-    assert!(found, "no seed where r1 gives c one hit and r2 none");
+    panic!("no seed where r1 gives c one hit and r2 none");
 }
 
 /// 004 l.120: in the A/B system "casualties are simultaneous; they do not affect combat
@@ -88,7 +106,6 @@ fn hits_from_fire_do_not_count_in_the_same_exchange() {
     o.extend(ends("blue", 3)); // fire, melee, rally
     o.extend(ends("red", 2)); // Red's command, movement
     o.push(fire("b", "r")); // Blue's defensive fire
-    let out = ok(&f, &o);
     // The rolls on --json: b's answer in the exchange has no modifier (band 0, a hit
     // without a die); its fire in Red's turn has the hit's +1.
     let p = f.json(&o, &[]);
@@ -107,15 +124,9 @@ fn hits_from_fire_do_not_count_in_the_same_exchange() {
     let hits_on_firer = serde_json::json!([{"name": "hits on the firer", "value": 1}]);
     assert_eq!(next["modifiers"], hits_on_firer, "{next}");
     // The phase headings name the phasing side: Red's defensive fire is in Blue's turn.
-    has(section(&out, "defensive fire phase (blue)"), "b hits 0 → 1");
-    let answer = section(&out, "turn 1 · fire phase (blue)");
-    has(
-        answer,
-        "no roll needed; band 0 (automatic) → hit (fire_small_b by b at r)",
-    );
-    let next = section(&out, "defensive fire phase (red)");
-    has(next, "band 1 (Color)");
-    has(next, "fire_small_b by b at r");
+    let b = p.piece("b");
+    let hit = |e: &Value| e["piece"] == b && e["counter"] == "hits" && e["to"] == 1;
+    assert!(p.in_phase(1, "defensive fire", "blue").iter().any(hit));
 }
 
 /// 004 l.406 (7.5.1): "move/rout through artillery is allowed except for routing cavalry".
@@ -129,12 +140,6 @@ fn routing_cavalry_may_not_pass_through_artillery() {
     let pieces = "  - { id: c, side: blue, type: cavalry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: g, side: blue, type: artillery, at: [3, 4], facing: E, mode: unlimbered }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
     let mut o = ends("blue", 3);
     o.push(act("red", "r", "fire", "c"));
-    let out = ok(&field(None, "", pieces, ""), &o);
-    has(&out, "c is routed");
-    has(
-        &out,
-        "c removed (routed: cavalry may not rout through artillery (g); destroyed)",
-    );
     // On --json: the removal's reason is the rule's (not "no room behind"), g takes no TE.
     let p = field(None, "", pieces, "").json(&o, &[]);
     let why = "routed: cavalry may not rout through artillery (g); destroyed";
@@ -143,16 +148,15 @@ fn routing_cavalry_may_not_pass_through_artillery() {
         "{:?}",
         p.events
     );
+    assert_flag(&p, "c", "routed", true);
     assert!(!counted(&p, "g", "te", None), "{:?}", p.events);
     let foot = pieces.replace(
         "id: c, side: blue, type: cavalry",
         "id: c, side: blue, type: infantry",
     );
-    let out = ok(&field(None, "", &foot, ""), &o);
-    has(&out, "g fatigue (TE) hits 0 → 1");
-    has(&out, "c placed (4,4) → (1,4) (routed)");
     let p = field(None, "", &foot, "").json(&o, &[]);
-    assert!(counted(&p, "g", "te", Some((0, 1))), "{:?}", p.events);
+    assert_counted(&p, "g", "te", 0, 1);
+    assert_placed(&p, "c", (4, 4), (1, 4), "routed");
 }
 
 /// 004 l.557 (5.5.1a) against l.252 (optional Disorder/Fatigued): our reading (ruleset
@@ -172,8 +176,6 @@ fn foot_entering_forest_off_the_road_are_not_stopped() {
         "blue",
         "move: { piece: b, path: [[3, 4], [4, 4], [5, 4]] }",
     ));
-    let out = ok(&field(Some(&map), "", pieces, ""), &o);
-    has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
     let path = cells(&[(2, 4), (3, 4), (4, 4), (5, 4)]);
     let whole = |e: &Value| e["path"] == path && e["cost"] == 300;
     let p = field(Some(&map), "", pieces, "").json(&o, &[]);
@@ -185,9 +187,6 @@ fn foot_entering_forest_off_the_road_are_not_stopped() {
         pieces,
         "options: { disorder_fatigue: true }",
     );
-    let out = ok(&tiring, &o);
-    has(&out, "b moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
-    has(&out, "b fatigue (TE) hits 0 → 1");
     // One TE hit in all, not one per forest hex, and the move is not stopped.
     let p = tiring.json(&o, &[]);
     assert!(p.has("moved", "b", whole), "{:?}", p.events);
@@ -207,7 +206,7 @@ fn a_lone_enemy_commander_halts_a_rout() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n  - { id: rk, side: red, type: commander, at: [2, 4] }\n";
     let mut o = ends("blue", 3);
     o.push(act("red", "r", "fire", "b"));
-    let out = ok(&field(None, "", pieces, ""), &o);
-    has(&out, "b is routed");
-    has(&out, "b placed (4,4) → (3,4) (routed)");
+    let p = field(None, "", pieces, "").json(&o, &[]);
+    assert_flag(&p, "b", "routed", true);
+    assert_placed(&p, "b", (4, 4), (3, 4), "routed");
 }
