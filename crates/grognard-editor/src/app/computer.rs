@@ -551,7 +551,11 @@ impl EditorApp {
                 continue;
             };
             let Some((asked, answer)) = thinker.poll() else {
-                ctx.request_repaint_after(THINKING_POLL);
+                // Only a question with the worker is looked after: an idle search seat
+                // asked for a frame every 40 ms for good (outside player E13).
+                if thinker.asked() {
+                    ctx.request_repaint_after(THINKING_POLL);
+                }
                 continue;
             };
             if asked == generation {

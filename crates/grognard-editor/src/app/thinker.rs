@@ -60,7 +60,7 @@ impl Computer {
 
     /// True while a question is with the worker.
     pub(super) fn thinking(&self) -> bool {
-        matches!(self, Self::Away { thinker, .. } if thinker.asked.is_some())
+        matches!(self, Self::Away { thinker, .. } if thinker.asked())
     }
 }
 
@@ -123,6 +123,11 @@ impl Thinker {
         // A closed channel shows up at the next poll as a stopped worker.
         let _ = self.questions.send((game, legal));
         self.asked = Some(generation);
+    }
+
+    /// True while a question is with the worker.
+    pub(super) fn asked(&self) -> bool {
+        self.asked.is_some()
     }
 
     /// The answer, once it has come, with the generation its question was asked at.
