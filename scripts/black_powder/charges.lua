@@ -17,6 +17,7 @@ local is_formed_infantry = scripts.bp_core.is_formed_infantry
 local is_infantry = scripts.bp_core.is_infantry
 local is_skirmisher = scripts.bp_core.is_skirmisher
 local kind = scripts.bp_core.kind
+local prolong_penalty = scripts.bp_core.prolong_penalty
 local objective_of = scripts.bp_core.objective_of
 local retire = scripts.bp_core.retire
 local rule_distance = scripts.bp_core.rule_distance
@@ -73,6 +74,10 @@ local charging_together = nil
 local function closing_fire(game, target, charger, dice)
   local inputs = firer_inputs(game, target, charger)
   inputs.closing_fire = 1
+  if amended(game) and is_artillery(game, target) then
+    -- Closing fire is fire: after a move on prolong, at -1 (003 l.551-553).
+    inputs.prolonged = prolong_penalty(game, target)
+  end
   local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
   local massed = charging_together or { charger }
   local save = {
@@ -334,7 +339,10 @@ local function resolve_charge(game, actor, target, left, sweeping)
     game:note(game:name(target) .. " shelters behind its support")
     return "sheltered"
   end
-  if game:mode(target) ~= "limbered" and game:attribute(target, "shooting") > 0 then
+  if amended(game) and game:flag(target, "prolonged_twice") then
+    -- 003 l.551-552: a battery fires only if it made one move on prolong.
+    game:note(game:name(target) .. " moved on prolong more than once this turn: no closing fire")
+  elseif game:mode(target) ~= "limbered" and game:attribute(target, "shooting") > 0 then
     closing_fire(game, target, actor, closing_fire_dice(game, target))
   end
   cavalry_turns_to_face(game, actor, target)

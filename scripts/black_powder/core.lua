@@ -39,6 +39,13 @@ local function is_formed_infantry(game, u)
 end
 local function in_woods(game, u) return game:terrain_of(u) == "woods" end
 local function b2i(b) if b then return 1 else return 0 end end
+
+-- 003 Prolong (l.550-554): any fire of a battery that moved on prolong this turn is at -1
+-- (the chart input `prolonged`), British batteries excepted; a battery that moved on
+-- prolong more than once this turn (flag `prolonged_twice`) does not fire at all.
+local function prolong_penalty(game, battery)
+  return b2i(game:flag(battery, "prolonged") and game:attribute(battery, "nation") ~= BRITAIN)
+end
 local function arc(game, a, b) return game:arc(a, b) or "front" end
 
 -- Which face of `target` the unit `u` attacks. Bases in contact (a charge puts the charger
@@ -298,6 +305,7 @@ return {
   objective_of = objective_of,
   one_move = one_move,
   place_if_able = place_if_able,
+  prolong_penalty = prolong_penalty,
   retire = retire,
   rule_distance = rule_distance,
   scale = scale,

@@ -557,11 +557,11 @@ function bp.moved(game, u, path, facing)
   if game:flag(u, "follow_through") then
     game:set_flag(u, "follow_through", false)
   end
-  if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul")
-    and not game:flag(u, "prolonged") then
+  if is_artillery(game, u) and game:mode(u) == "unlimbered" and not game:flag(u, "hand_haul") then
     -- 003 Prolong (l.550-554): unlimbered guns that moved other than by hand haul moved on
-    -- prolong, and fire at -1 after it (not British: the shooting hook reads the nation).
-    game:set_flag(u, "prolonged")
+    -- prolong, and fire at -1 after it (not British: `prolong_penalty` reads the nation);
+    -- a second such move this turn and they may not fire at all.
+    game:set_flag(u, game:flag(u, "prolonged") and "prolonged_twice" or "prolonged")
   end
 end
 

@@ -1,11 +1,11 @@
 -- Black Powder shooting: musketry and skirmish dice, and artillery fire by range band.
 
-local BRITAIN = scripts.bp_core.BRITAIN
 local HEAVY_GUNS = scripts.bp_core.HEAVY_GUNS
 local LIGHT_GUNS = scripts.bp_core.LIGHT_GUNS
 local amended = scripts.bp_core.amended
 local arc = scripts.bp_core.arc
 local b2i = scripts.bp_core.b2i
+local prolong_penalty = scripts.bp_core.prolong_penalty
 local call = scripts.bp_hits.call
 local cover_of = scripts.bp_hits.cover_of
 local firer_inputs = scripts.bp_hits.firer_inputs
@@ -42,7 +42,7 @@ local function artillery_inputs(game, battery, band)
   local save = { [band] = 1 }
   if amended(game) then
     hit.heavy_long = b2i(band == "long" and HEAVY_GUNS[gun] == true)
-    hit.prolonged = b2i(game:flag(battery, "prolonged") and game:attribute(battery, "nation") ~= BRITAIN)
+    hit.prolonged = prolong_penalty(game, battery)
     save.light_guns = b2i(band == "effective" and LIGHT_GUNS[gun] == true)
   end
   return hit, save
@@ -55,6 +55,9 @@ function bp.artillery_fire(game, actor, target, band)
   end
   if game:mode(actor) ~= "unlimbered" then
     game:refuse(game:name(actor) .. " must be unlimbered to fire")
+  end
+  if amended(game) and game:flag(actor, "prolonged_twice") then
+    game:refuse(game:name(actor) .. " has moved on prolong more than once this turn: it may not fire")
   end
   local dice = game:setting("artillery_dice_" .. band)
   local hit, save = artillery_inputs(game, actor, band)

@@ -103,3 +103,57 @@ fn a_support_charge_measures_its_command_distance_as_an_order_does() {
     let (_, roll) = roll_of(&order, "command");
     assert_eq!(input(roll, "command_distance"), Some(0), "{roll}");
 }
+
+/// The closing-fire rolls of `p`: each roll's `prolonged` input.
+fn closing_fire_prolonged(p: &Played) -> Vec<Option<i64>> {
+    (p.events.iter())
+        .filter(|e| e["event"] == "rolled" && e["roll"]["purpose"] == "closing fire by gun")
+        .map(|e| input(&e["roll"], "prolonged"))
+        .collect()
+}
+
+#[test]
+fn closing_fire_after_a_move_on_prolong_is_at_minus_one_and_after_two_there_is_none() {
+    // 003 Prolong (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.550-554): "the battery can
+    // fire if it is only ordered to make one move", at an additional -1, British batteries
+    // excepted; nothing exempts closing fire. Audit Q10: closing fire after a prolong move
+    // had no -1 (input `prolonged` 0 beside the flag), and came after two moves as well.
+    // Seed 7: the red cavalry passes its support charge check (score -2) each time.
+    let one = played(
+        "closing.yaml",
+        "closing-prolong1.orders.yaml",
+        &["--seed", "7"],
+    );
+    assert!(one.flag("gun", "prolonged", true).is_some());
+    assert_eq!(closing_fire_prolonged(&one), [Some(1); 3]);
+    let minus_one = (one.events.iter())
+        .filter(|e| e["roll"]["purpose"] == "closing fire by gun")
+        .all(|e| {
+            e["roll"]["modifiers"].as_array().is_some_and(|m| {
+                m.iter()
+                    .any(|m| m["name"] == "fired after a move on prolong" && m["value"] == -1)
+            })
+        });
+    assert!(minus_one, "{:?}", one.events);
+    // British guns: the flag, but no -1.
+    let british = played(
+        "closing-br.yaml",
+        "closing-prolong1.orders.yaml",
+        &["--seed", "7"],
+    );
+    assert!(british.flag("gun", "prolonged", true).is_some());
+    assert_eq!(closing_fire_prolonged(&british), [Some(0); 3]);
+    // A hand haul is no prolong: full closing fire.
+    let hauled = played("closing.yaml", "closing-hh.orders.yaml", &["--seed", "7"]);
+    assert_eq!(hauled.flag("gun", "prolonged", true), None);
+    assert_eq!(closing_fire_prolonged(&hauled), [Some(0); 3]);
+    // Two moves on prolong: no closing fire at all, and the charge still goes in.
+    let two = played(
+        "closing.yaml",
+        "closing-prolong2.orders.yaml",
+        &["--seed", "7"],
+    );
+    assert!(two.flag("gun", "prolonged_twice", true).is_some());
+    assert_eq!(closing_fire_prolonged(&two), []);
+    assert!(two.flag("rcav", "locked", true).is_some());
+}
