@@ -25,6 +25,7 @@ use crate::budget::{Spent, Stopwatch};
 use crate::protocol::ChatLine;
 use crate::protocol::{
     HOOK_FAULTS_TO_PAUSE, MAX_ORDERS_PER_GAME, OrdersReply, RefusedKind, SeatState, Status, Table,
+    Thinking,
 };
 use crate::seat::Seat;
 use crate::store::{Entry, GameRecord, Store, StoreError};
@@ -101,6 +102,9 @@ pub struct Live {
     hook_faults: u32,
     /// The last hook fault's whole message, for the referee.
     last_fault: Option<String>,
+    /// Each searching player's account of its last decision, by side index
+    /// ([`SeatState::thinking`]); cleared when the game is replayed.
+    thinking: Vec<Option<Thinking>>,
 }
 
 /// Why a game is paused.
@@ -307,6 +311,7 @@ impl Live {
             id: record.id.clone(),
             webhooks,
             players: Vec::new(),
+            thinking: Vec::new(),
             record,
             scenario,
             hooks,
@@ -475,6 +480,12 @@ impl Live {
             board: self.game.board().clone(),
             sides: self.record.sides.clone(),
             scenario: self.record.scenario_name.clone(),
+            policies: self
+                .record
+                .seats
+                .iter()
+                .filter_map(|s| Some((s.seat.clone(), s.policy.clone()?)))
+                .collect(),
             terrain_colors: self
                 .game
                 .rules()
@@ -551,7 +562,20 @@ impl Live {
             legal,
             hook_error,
             costs,
+            thinking: self.thinking_for(seat),
         }
+    }
+
+    /// The searching players' accounts `seat` may read: its own side's, or every side's
+    /// for the referee.
+    fn thinking_for(&self, seat: &Seat) -> Vec<Thinking> {
+        let own = self.side_of(seat);
+        self.thinking
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| seat.is_referee() || own.is_some_and(|s| s.index() == *i))
+            .filter_map(|(_, t)| t.clone())
+            .collect()
     }
 
     /// Whether `seat` may take back the last live order now, and if not, why.
@@ -654,6 +678,7 @@ impl Live {
                 })?;
         }
         self.players = self.new_players()?;
+        self.thinking.clear();
         Ok(())
     }
 
@@ -875,6 +900,19 @@ impl Live {
                 Action::EndPhase
             }
         };
+        if let Some(e) = player.explanation() {
+            let thinking = Thinking {
+                side: self.record.sides[side.index()].clone(),
+                turn: self.game.state().turn,
+                phase: self.game.phase().map(|(p, _)| p.name.clone()),
+                text: e.to_string(),
+                search: serde_json::to_value(e).unwrap_or_default(),
+            };
+            if self.thinking.len() <= side.index() {
+                self.thinking.resize(side.index() + 1, None);
+            }
+            self.thinking[side.index()] = Some(thinking);
+        }
         let seat = self.record.sides[side.index()].clone();
         let order = Order { side, action };
         if self.commit(&seat, &order).is_err() {

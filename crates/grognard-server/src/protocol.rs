@@ -287,6 +287,30 @@ pub struct SeatState {
     /// it), `null` for any other order.
     #[serde(default)]
     pub costs: Vec<Option<MoveCost>>,
+    /// What the server's searching players weighed at their last decision, one entry per
+    /// side the server plays with `search` that has decided something: only to that side's
+    /// own seat and to the referee (it tells what the side knows), never to another side
+    /// or a spectator. Absent when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thinking: Vec<Thinking>,
+}
+
+/// A searching player's account of one decision of the server's ([`SeatState::thinking`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Thinking {
+    /// The side it plays.
+    pub side: String,
+    /// The turn it decided in.
+    pub turn: u32,
+    /// The phase it decided in.
+    pub phase: Option<String>,
+    /// As `grognard play --explain` prints it.
+    pub text: String,
+    /// The same as JSON (`grognard_play::search::Explanation`): `iterations`,
+    /// `simulated_orders`, `millis` and `considered`, the most visited orders, the one
+    /// given first, each `{"order", "visits", "mean"}` (`order` in the orders-file form,
+    /// pieces named as the side knows them; `mean` from -1, lost, to 1, won).
+    pub search: serde_json::Value,
 }
 
 /// What a listed open-table move costs: rule inches as measured on this table, with the
@@ -317,6 +341,10 @@ pub struct Table {
     /// file of its own to read them from.
     #[serde(default)]
     pub terrain_colors: Vec<Option<String>>,
+    /// The sides the server plays, with their policy as created (`"red": "search"`):
+    /// public, as the game list's `policies`. Absent when people play every side.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub policies: BTreeMap<String, String>,
 }
 
 /// A message the server sends on a WebSocket.

@@ -143,3 +143,67 @@ fn a_webhook_is_called_when_it_becomes_the_seats_turn() {
     assert_eq!(body["game"], created.game.as_str());
     assert_eq!(body["to_act"], serde_json::json!([second]));
 }
+
+/// Issue 40 (the search player's report, B2): the page never said a seat was the
+/// server's, nor why it chose. The table names the sides the server plays, to every seat;
+/// a searching side's account of its last decision goes to its own seat and the referee
+/// only — the other side and a spectator never get it (it tells what red knows).
+#[test]
+fn the_table_names_the_servers_players_and_only_the_searcher_and_referee_read_its_thinking() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let client = Client::new(&server.url()).unwrap();
+    let policies = BTreeMap::from([("red".to_owned(), "search:it=4".to_owned())]);
+    let request = bundle::gather(
+        &root().join("examples/drill-square.yaml"),
+        BTreeMap::new(),
+        Some(7),
+        policies,
+    )
+    .unwrap();
+    let created = client.create(&request, Some(&server.host_token)).unwrap();
+    let (game, tokens) = (&created.game, &created.tokens);
+    for seat in ["blue", "red", "referee", "spectator"] {
+        let table = client.table(game, &tokens[seat]).unwrap();
+        assert_eq!(
+            table.policies,
+            BTreeMap::from([("red".to_owned(), "search:it=4".to_owned())]),
+            "{seat}"
+        );
+    }
+    // Blue ends its phases until red has searched a decision with a choice in it.
+    let mut red = client.view(game, &tokens["red"]).unwrap();
+    for _ in 0..40 {
+        if !red.thinking.is_empty() || red.status.over {
+            break;
+        }
+        client
+            .orders(
+                game,
+                &tokens["blue"],
+                "end.yaml",
+                "orders:\n  - { side: blue, end_phase: true }\n",
+            )
+            .unwrap();
+        red = client.view(game, &tokens["red"]).unwrap();
+    }
+    assert_eq!(red.thinking.len(), 1, "red searched: {:?}", red.status);
+    let t = &red.thinking[0];
+    assert_eq!(t.side, "red");
+    assert!(t.text.starts_with("search: 4 iterations"), "{}", t.text);
+    let considered = t.search["considered"].as_array().unwrap();
+    assert!(!considered.is_empty(), "{}", t.search);
+    assert_eq!(considered[0]["order"]["side"], "red", "{}", t.search);
+    assert!(considered[0]["visits"].as_u64().unwrap() >= 1);
+    let referee = client.view(game, &tokens["referee"]).unwrap();
+    assert_eq!(referee.thinking, red.thinking);
+    for seat in ["blue", "spectator"] {
+        let state = client.view(game, &tokens[seat]).unwrap();
+        assert!(state.thinking.is_empty(), "{seat} reads red's thinking");
+        let raw = serde_json::to_string(&state).unwrap();
+        assert!(
+            !raw.contains("thinking") && !raw.contains("visits"),
+            "{raw}"
+        );
+    }
+}

@@ -16,6 +16,8 @@ mod player5;
 mod player6;
 // The seventh's (#11: one look for a seat's view, the editor's).
 mod player7;
+// Issue 40: a seat the server's search plays, named, and its thinking shown to its own.
+mod search_seat;
 
 /// The longest any page may take to show what the server sent.
 pub const WAIT: Duration = Duration::from_secs(20);

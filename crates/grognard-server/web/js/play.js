@@ -40,6 +40,7 @@ const el = {
   svg: byId('board'),
   result: byId('result'),
   legend: byId('legend'),
+  thinking: byId('thinking'),
 };
 
 /**
@@ -250,6 +251,20 @@ function sideName(i) {
   return (page.table && page.table.sides[i]) || `side ${i}`;
 }
 
+/** The policy the server plays `side` with (`search`, `greedy`, …), or null for a person. */
+function computerOf(side) {
+  const p = page.table && page.table.policies && page.table.policies[side];
+  if (typeof p !== 'string' || !p) return null;
+  // `search:500`, `search:it=200` and `lua:FILE:FUNCTION` read by their kind.
+  return p.split(':')[0];
+}
+
+/** A side's name, with "— computer (search)" when the server plays it. */
+function sideWords(side) {
+  const p = computerOf(side);
+  return p ? `${side} — computer (${p})` : side;
+}
+
 /** The definition of a phase in the table's sequence of play (any variant), by name. */
 function phaseDef(name) {
   const seq = page.table && page.table.rules && page.table.rules.sequence;
@@ -287,7 +302,7 @@ function renderStatus() {
   let line;
   if (st.over) line = `Game over: ${st.result ? st.result.why : 'no result'}`;
   else {
-    const who = st.to_act.length ? st.to_act.join(' and ') : 'nobody';
+    const who = st.to_act.length ? st.to_act.map(sideWords).join(' and ') : 'nobody';
     const phasing = phasingNow();
     // In a phase the sides share, every seat in it acts at once: "your move" would say the
     // others wait for it, and "french's turn" that the Austrians do.
@@ -600,15 +615,49 @@ function renderLegend() {
   put(
     el.legend,
     page.table.sides.map((name, i) =>
-      h('span', { class: 'legend-side' }, h('span', { class: 'swatch', 'data-side': i }, sideMark(i)), ` ${name}`),
+      h('span', { class: 'legend-side', 'data-side-name': name }, h('span', { class: 'swatch', 'data-side': i }, sideMark(i)), ` ${sideWords(name)}`),
     ),
     letters ? h('span', { class: 'legend-modes quiet', id: 'mode-letters' }, ` · mode letters on counters: ${letters}`) : null,
+  );
+}
+
+/**
+ * Why the server's searching player gave its last order: the orders it weighed most, each
+ * with its visits and mean score, folded under one line. The server sends it only to that
+ * side's own seat and to the referee.
+ */
+function renderThinking() {
+  const all = page.state.thinking || [];
+  el.thinking.hidden = all.length === 0;
+  if (!all.length) return;
+  const when = (t) => `turn ${t.turn}${t.phase ? ` · ${t.phase} phase` : ''}`;
+  const mean = (m) => (typeof m === 'number' ? (m >= 0 ? '+' : '') + m.toFixed(3) : '?');
+  const first = all[0];
+  put(
+    el.thinking.querySelector('summary'),
+    all.length === 1
+      ? `Why ${sideWords(first.side)} chose its last order (${when(first)}): ${((first.search || {}).considered || []).length} orders weighed in ${(first.search || {}).iterations ?? '?'} imagined games`
+      : `Why the computer chose its last orders: ${all.map((t) => t.side).join(', ')}`,
+  );
+  put(
+    el.thinking.querySelector('ol'),
+    all.flatMap((t) => [
+      all.length > 1 ? h('li', { class: 'side' }, `${t.side}, ${when(t)}:`) : null,
+      ...((t.search || {}).considered || []).map((c, i) =>
+        h(
+          'li',
+          { class: i === 0 ? 'given' : null, 'data-side-name': t.side },
+          `${describeWhole(c.order || {})} — ${c.visits} visits, mean ${mean(c.mean)}${i === 0 ? ' (given)' : ''}`,
+        ),
+      ),
+    ]),
   );
 }
 
 function render() {
   if (!page.state) return;
   renderStatus();
+  renderThinking();
   renderBoard();
   renderSelected();
   renderOrders();
