@@ -81,10 +81,12 @@ pub(crate) fn apply_orders(
         };
         let order = match resolved {
             Ok(o) => o,
-            Err(message) => {
+            // One kind for every entry that does not resolve (`None`: `bad_orders`), on
+            // purpose; the error's words say which name or value (designer-tools.md).
+            Err(error) => {
                 return Err((
                     applied,
-                    Failure::Rules(Diagnostic::new(at.clone(), message.to_string()).to_string()),
+                    Failure::Rules(Diagnostic::new(at.clone(), error.to_string()).to_string()),
                     None,
                 ));
             }

@@ -7,6 +7,15 @@
 //! names every field of the entry, so a kind added to the entry does not compile until it
 //! has its variant, and every `match` on the variant (resolving an order) until it has its
 //! arm.
+//!
+//! Why the entry is not itself a serde enum: `side:` sits beside the kind's key in the same
+//! mapping, and an externally tagged enum beside another field needs `#[serde(flatten)]`.
+//! This crate's decoder reads a struct holding a flattened field as a plain map, so it
+//! would no longer report a misspelt key in an order (`peice:`), and would give the values
+//! inside the flattened enum no location (de/mod.rs:49-52, the decoder's "Limits"): a bad
+//! order would be reported at its entry, not at its line. And `end_phase: true` is a flag,
+//! not the form of a unit variant. The struct keeps both the reports and the file's shape;
+//! `OrderSpec::slots`, which names every field, keeps the enum exhaustive.
 
 use serde::{Deserialize, Serialize};
 
