@@ -749,8 +749,19 @@ fn a_hook_adding_a_feature_badly_is_refused() {
         .expect("write orders");
         let r = grognard_in(dir.path(), &["play", "s.yaml", "--orders", "o.yaml"]);
         assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        // prose: the refusal's words name the bad feature.
         assert!(r.stderr.contains(why), "{action}: {}", r.stderr);
-        assert!(!r.stdout.contains("added between"), "{}", r.stdout);
+        // The game is left as it was: the refused order adds no event to those of the
+        // order before it.
+        let refused = crate::util::play_json_in(dir.path(), "s.yaml", "o.yaml", &[]);
+        assert!(refused.refused.is_some());
+        std::fs::write(
+            dir.path().join("before.yaml"),
+            "orders:\n  - { side: blue, end_phase: true }\n",
+        )
+        .expect("write orders");
+        let before = crate::util::play_json_in(dir.path(), "s.yaml", "before.yaml", &[]);
+        assert_eq!(refused.events, before.events, "{action}");
     }
 }
 
@@ -773,13 +784,17 @@ fn the_sheet_lists_the_activation_sequence() {
     has(&html, "<td>second fire</td><td>non_phasing</td><td>fire");
 }
 
-/// The side named by the last "fires first" note of a log.
-fn fires_first(out: &str) -> String {
-    out.lines()
-        .rev()
-        .find_map(|l| l.trim().strip_prefix("note: ")?.split_once(" fires first"))
-        .map(|(side, _)| side.to_owned())
-        .unwrap_or_else(|| panic!("no fire-order roll in:\n{out}"))
+/// The side that won the last fire-order roll in the events: the other side's unit (b of
+/// blue, r of red) is the one last told to hold its fire (`holding_fire`).
+fn fires_first(p: &crate::util::Played) -> &'static str {
+    let held = (p.events.iter().rev())
+        .find(|e| e["flag"] == "holding_fire" && e["on"] == true)
+        .unwrap_or_else(|| panic!("no unit holds its fire in {:?}", p.events));
+    if held["piece"] == p.piece("b") {
+        "red"
+    } else {
+        "blue"
+    }
 }
 
 /// 004 7c "alt: roll die to see who fires first": with `fire_order_roll` both sides roll a
@@ -802,8 +817,8 @@ fn fire_order_roll_decides_who_fires_first() {
         let args = ["--seed", seed_s.as_str()];
         // Blue's turn: arrivals, command, movement; then the roll.
         let blue_first_fire = ends("blue", 3);
-        let first = fires_first(&ok(&f, &blue_first_fire, &args));
-        winners.push(first.clone());
+        let first = fires_first(&f.json(&blue_first_fire, &args));
+        winners.push(first);
         let (shooter, target, other, other_target) = if first == "blue" {
             ("b", "r", "r", "b")
         } else {
@@ -852,9 +867,15 @@ fn fire_order_roll_decides_who_fires_first() {
         red_first_fire.extend(both_end.clone());
         red_first_fire.extend(ends("blue", 2));
         red_first_fire.extend(ends("red", 2));
-        let out = ok(&f, &red_first_fire, &args);
-        has(&out, "turn 1 · first fire phase (red)");
-        let again = fires_first(&out);
+        let played = f.json(&red_first_fire, &args);
+        // Red's turn has a first fire phase of its own, and the roll is made again in it.
+        let red_fire = played.in_phase(1, "first fire", "red");
+        assert!(
+            red_fire
+                .iter()
+                .any(|e| e["flag"] == "holding_fire" && e["on"] == true)
+        );
+        let again = fires_first(&played);
         let (shooter, target) = if again == "blue" {
             ("b", "r")
         } else {
@@ -871,8 +892,6 @@ fn fire_order_roll_decides_who_fires_first() {
         pieces,
         "options: { fire_order_roll: true, activation_sequence: true }",
     );
-    let out = ok(&g, &with(ends("blue", 2), &ends("red", 1)), &[]);
-    has(&out, "turn 1 · group 1 movement phase (blue)");
     let played = g.json(&with(ends("blue", 2), &ends("red", 1)), &[]);
     let began = |phase: &str| has_event(&played.events, "phase_began", &[("phase", phase.into())]);
     let to_fire_first = (played.events.iter())
@@ -885,7 +904,7 @@ fn fire_order_roll_decides_who_fires_first() {
     );
     // Over these seeds each side wins the roll at least once.
     assert!(
-        winners.iter().any(|w| w == "blue") && winners.iter().any(|w| w == "red"),
+        winners.contains(&"blue") && winners.contains(&"red"),
         "{winners:?}"
     );
 }

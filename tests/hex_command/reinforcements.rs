@@ -43,35 +43,36 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
         "{arrivals:?}"
     );
     assert_eq!(count_events(&p.events, "arrived"), 2, "{:?}", p.events);
-    let out = ok(&f, &whole_turn());
-    has(
-        &out,
-        "ra arrived at (0,3) (reinforcement arriving at entry place 1)",
+    assert_arrived(&p, "ra", (0, 3), 1);
+    assert_arrived(&p, "rb", (0, 4), 1);
+    // The enemy is told how many wait (the announcement's words are its content).
+    assert!(
+        p.announced(
+            "blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn"
+        ),
+        "{:?}",
+        p.events
     );
-    has(
-        &out,
-        "rb arrived at (0,4) (reinforcement arriving at entry place 1)",
-    );
-    has(
-        &out,
-        "announced: blue: 1 unit is arriving at entry place 2, which the enemy holds; they wait a turn",
-    );
-    has(&out, "x is blocking");
+    assert_flag(&p, "x", "blocking", true);
     // The arrivals move in Blue's movement phase like any unit.
     let mut o = with(whole_turn(), &ends("blue", 2));
     o.push(order("blue", "move: { piece: ra, path: [[1, 3], [2, 3]] }"));
-    ok(&f, &o);
+    let p = f.json(&o, &[]);
+    let ra = p.piece("ra");
+    assert!(
+        p.in_phase(2, "movement", "blue")
+            .iter()
+            .any(|e| e["event"] == "moved" && e["piece"] == ra)
+    );
     // x withdraws two moves (6 hexes) away from the place, round r and its zone, to the
     // farthest hex it can reach (issue 33: no longer a straight line into the edge).
     let withdraw = order("red", "act: { piece: x, action: withdraw }");
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(to_red_movement_turn_2(), std::slice::from_ref(&withdraw)),
+        &[],
     );
-    has(
-        &out,
-        "x placed (9,3) → (5,0) (withdrew two moves from the arriving force)",
-    );
+    let why = "withdrew two moves from the arriving force";
+    assert_placed(&p, "x", (9, 3), (5, 0), why);
     refused(
         &f,
         &with(
@@ -96,10 +97,20 @@ fn reinforcements_arrive_at_their_place_and_blockers_may_withdraw() {
     o.extend(ends("blue", 1));
     o.extend(ends("red", 3));
     o.extend(ends("blue", 2));
-    let out = ok(&f, &o);
-    has(
-        &out,
-        "rc arrived at (9,3) (reinforcement arriving at entry place 2)",
+    let p = f.json(&o, &[]);
+    assert_arrived(&p, "rc", (9, 3), 2);
+}
+
+/// Asserts that `piece` arrived at `at` as a reinforcement at entry place `place`.
+#[track_caller]
+fn assert_arrived(p: &crate::util::Played, piece: &str, (col, row): (i64, i64), place: u32) {
+    let why = format!("reinforcement arriving at entry place {place}");
+    assert!(
+        p.has("arrived", piece, |e| e["at"]
+            == serde_json::json!({"col": col, "row": row})
+            && e["reason"] == why),
+        "expected {piece} arrived at ({col},{row}) ({why}) in {:?}",
+        p.events
     );
 }
 
@@ -112,6 +123,7 @@ fn bad_reinforcement_setups_are_named() {
     let f = field_with_entries(placed);
     let r = grognard_in(f.dir.path(), &["validate", "field.yaml"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // prose: the error's words and its file and line are what this test is about.
     assert!(
         r.stderr
             .contains("piece `ra` starts off the board: give it no `at` or `spread`"),
@@ -136,30 +148,22 @@ fn random_entry_place_by_the_d6() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 6], facing: E }\n  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1 } }\n  - { id: r, side: red, type: infantry, at: [7, 7], facing: W }\n";
     let f = field_with_entries(pieces);
     let orders = ends("blue", 1);
-    let refs: Vec<&str> = orders.iter().map(String::as_str).collect();
     let mut seen = std::collections::BTreeSet::new();
     for seed in 1..=24 {
         let seed = seed.to_string();
-        let r = f.play(&refs, &["--seed", &seed]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let roll = r
-            .stdout
-            .lines()
-            .find(|l| l.contains("(entry place of blue's reinforcements)"))
-            .unwrap_or_else(|| panic!("no entry roll in {}", r.stdout));
-        let face: u32 = roll
-            .split("d6 ")
-            .nth(1)
-            .and_then(|x| x.split(';').next())
-            .and_then(|x| x.trim().parse().ok())
-            .unwrap_or_else(|| panic!("no d6 face in {roll}"));
-        let (place, cell) = match face {
-            1 | 2 => ("first place", "(0,3)"),
-            3 | 4 => ("second place", "(9,3)"),
-            _ => ("third place", "(5,0)"),
+        let p = f.json(&orders, &["--seed", &seed]);
+        let roll = (p.events.iter())
+            .map(|e| &e["roll"])
+            .find(|r| r["purpose"] == "entry place of blue's reinforcements")
+            .unwrap_or_else(|| panic!("no entry roll in {:?}", p.events));
+        let face = roll["dice"][0]["value"].as_i64().unwrap_or_default();
+        let (place, at) = match face {
+            1 | 2 => (1, (0, 3)),
+            3 | 4 => (2, (9, 3)),
+            5 | 6 => (3, (5, 0)),
+            _ => panic!("seed {seed}: no d6 face in {roll}"),
         };
-        assert!(roll.contains(place), "{roll}");
-        has(&r.stdout, &format!("ra arrived at {cell}"));
+        assert_arrived(&p, "ra", at, place);
         seen.insert(place);
     }
     assert_eq!(seen.len(), 3, "{seen:?}");
@@ -174,12 +178,10 @@ fn forced_moves_and_melee_lose_the_te_recovery() {
     let mut o = with(to_blue_fire(), &[fire("b", "r")]);
     let rest: Vec<String> = whole_turn().split_off(o.len() - 1);
     o.extend(rest);
-    let out = ok(&f, &o);
-    has(&out, "r placed (7,4) → (4,4) (routed)");
-    has(&out, "r placed (4,4) → (1,4) (routed)");
-    has(&out, "q fatigue (TE) hits 1 → 0");
-    // On --json: q recovers its TE hit, r (routed back) does not.
+    // q recovers its TE hit, r (routed back, then on in Red's movement) does not.
     let p = f.json(&o, &[]);
+    assert_placed(&p, "r", (7, 4), (4, 4), "routed");
+    assert_placed(&p, "r", (4, 4), (1, 4), "routed");
     assert!(
         field::counted(&p, "q", "te", Some((1, 0))),
         "{:?}",

@@ -408,6 +408,9 @@ fn reach_says_when_the_piece_is_not_moving_now() {
         run.stdout
     );
     let run = grognard(&["reach", &s, "--unit", "u"]);
+    // prose: no such note for the moving side; its first line lists the places.
+    let first = run.stdout.lines().next().unwrap_or_default();
+    assert!(first.contains("can reach"), "{}", run.stdout);
     assert!(!run.stdout.contains("not moving"), "{}", run.stdout);
     // Six turns of both sides ending both their phases.
     let mut ends = String::from("orders:\n");
