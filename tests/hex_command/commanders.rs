@@ -80,13 +80,15 @@ fn rally_with_a_commander() {
     o.extend(ends("blue", 1));
     o.extend(ends("red", 1));
     o.extend(ends("blue", 2)); // fire, melee → rally begins
-    let out = ok(&f, &o);
-    has(&out, "b placed (3,4) → (0,4) (routed)");
-    has(&out, "b is no longer routed");
-    has(&out, "b fatigue (TE) hits 1 → 0");
-    has(&out, "b hits 2 → 1");
     // Only the unit with the commander rallies: b loses a hit, n (alone) keeps its own.
     let played = f.json(&o, &[]);
+    assert_placed(&played, "b", (3, 4), (0, 4), "routed");
+    let rally = played.in_phase(1, "rally", "blue");
+    let b = played.piece("b");
+    let routed_off = |e: &&Value| e["piece"] == b && e["flag"] == "routed" && e["on"] == false;
+    assert!(rally.iter().any(|e| routed_off(&e)), "{rally:?}");
+    assert_counted(&played, "b", "te", 1, 0);
+    assert_counted(&played, "b", "hits", 2, 1);
     let hit_off = |name: &str| {
         played.find("counter_changed", name, |e| {
             e["counter"] == "hits" && e["to"].as_i64() < e["from"].as_i64()
@@ -94,11 +96,8 @@ fn rally_with_a_commander() {
     };
     assert!(hit_off("b").is_some(), "{:?}", played.events);
     assert_eq!(hit_off("n"), None);
-    let all = f.play(
-        &o.iter().map(String::as_str).collect::<Vec<_>>(),
-        &["--option", "rally_all_hits=on"],
-    );
-    has(&all.stdout, "b hits 2 → 0");
+    let all = f.json(&o, &["--option", "rally_all_hits=on"]);
+    assert_counted(&all, "b", "hits", 2, 0);
 }
 
 /// Sequence of play, rally (optional): a routed unit that rallies takes one TE hit; 8c: a
@@ -110,19 +109,21 @@ fn rally_variants() {
     let mut o = ends("blue", 3);
     o.extend(ends("red", 1));
     o.extend(ends("blue", 2));
-    let refs: Vec<&str> = o.iter().map(String::as_str).collect();
-    let plain = f.play(&refs, &[]);
-    has(&plain.stdout, "n hits 1 → 0");
-    has(&plain.stdout, "note: n rallies on its own");
     let played = f.json(&o, &[]);
+    assert_counted(&played, "n", "hits", 1, 0);
+    assert!(
+        noted(&played, "n rallies on its own"),
+        "{:?}",
+        played.events
+    );
     let hits_of = |name: &str| played.find("counter_changed", name, |e| e["counter"] == "hits");
     assert!(hits_of("n").is_some(), "{:?}", played.events);
     assert_eq!(hits_of("m"), None);
-    assert_eq!(final_value(&plain.stdout, "b fatigue (TE) hits"), 0);
-    let te = f.play(&refs, &["--option", "rally_costs_te=on"]);
-    has(&te.stdout, "b fatigue (TE) hits 1 → 0");
-    has(&te.stdout, "b fatigue (TE) hits 0 → 1");
-    assert_eq!(final_value(&te.stdout, "b fatigue (TE) hits"), 1);
+    assert_eq!(last_value(&played, "b", "te"), Some(0));
+    let te = f.json(&o, &["--option", "rally_costs_te=on"]);
+    assert_counted(&te, "b", "te", 1, 0);
+    assert_counted(&te, "b", "te", 0, 1);
+    assert_eq!(last_value(&te, "b", "te"), Some(1));
 }
 
 /// 004 6 and 5.3: commanders attach at the start of the turn, one per unit, never to a
@@ -149,8 +150,8 @@ fn attaching_commanders() {
     );
     let free = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: c, side: blue, type: infantry, at: [3, 6], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", free, "");
-    let out = ok(&f, &with(ends("blue", 1), &[attach("g", "c")]));
-    has(&out, "g attached to c");
+    let played = f.json(&with(ends("blue", 1), &[attach("g", "c")]), &[]);
+    assert_attached(&played, "g", Some("c"));
 }
 
 /// 004 2.2.1/2.2.2: order changes up to the Initiative value; a failure rolls on the
@@ -160,13 +161,18 @@ fn order_changes_limited_by_initiative() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b, counters: { cvs_i: 1, cvs_t: 9 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "");
     let change = order("blue", "act: { piece: g, action: change_orders }");
-    let out = ok(&f, &with(ends("blue", 1), std::slice::from_ref(&change)));
-    has(&out, "g order_changes 0 → 1");
-    has(&out, "cvs_test: d10");
+    let played = f.json(&with(ends("blue", 1), std::slice::from_ref(&change)), &[]);
+    assert_counted(&played, "g", "order_changes", 0, 1);
+    let test = &rolls_of(&played, "cvs_test")[..];
+    assert_eq!(test.len(), 1, "{test:?}");
+    assert_eq!(test[0]["dice"][0]["die"], "d10", "{test:?}");
     // Tactical 9: only a 10 passes; otherwise the decision-failure table is rolled.
-    if out.contains("→ fail") {
-        has(&out, "decision_failure: d10");
-    }
+    let failures = rolls_of(&played, "decision_failure");
+    assert_eq!(
+        failures.len(),
+        usize::from(test[0]["outcome"] == "fail"),
+        "{test:?}"
+    );
     // Second attempt in a later turn is over the limit of 1.
     let mut o = with(ends("blue", 1), std::slice::from_ref(&change));
     o.extend(whole_turn().split_off(1));
@@ -230,11 +236,27 @@ fn random_cvs_rolls_each_commander() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: blue, type: commander, at: [3, 4], attached_to: b }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "options: { random_cvs: true }");
     // The note comes in Blue's first command phase (l.313: told to its own side only).
-    let r = f.play(&ends("blue", 1), &[]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    has(&r.stdout, "(grade of g)");
-    has(&r.stdout, "(CVS of g)");
-    assert!(r.stdout.contains("note: g is "), "{}", r.stdout);
+    let played = f.json(&ends("blue", 1), &[]);
+    let purposes: Vec<&Value> = (played.events.iter())
+        .map(|e| &e["roll"]["purpose"])
+        .collect();
+    assert!(
+        purposes.contains(&&"grade of g".into()),
+        "{:?}",
+        played.events
+    );
+    assert!(
+        purposes.contains(&&"CVS of g".into()),
+        "{:?}",
+        played.events
+    );
+    // prose: the note tells the side what its commander turned out to be.
+    let told = (played.events.iter()).filter_map(|e| e["text"].as_str());
+    assert!(
+        told.clone().any(|t| t.starts_with("g is ")),
+        "{:?}",
+        played.events
+    );
 }
 
 /// The rolls of `chart` in the events, as recorded.

@@ -206,3 +206,12 @@ pub fn modifiers(roll: &serde_json::Value) -> Vec<(String, i64)> {
         })
         .collect()
 }
+
+/// The value `piece`'s counter `counter` was last set to in the events (`None`: never
+/// changed).
+pub fn last_value(p: &Played, piece: &str, counter: &str) -> Option<i64> {
+    let piece = p.piece(piece);
+    (p.events.iter().rev())
+        .find(|e| e["event"] == "counter_changed" && e["piece"] == piece && e["counter"] == counter)
+        .and_then(|e| e["to"].as_i64())
+}

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::util::{Played, Run, grognard, grognard_in, root};
 use field::{
     Field, assert_attached, assert_counted, assert_flag, assert_placed, assert_removed, ends, has,
-    lacks, modifiers, order, roll_on, with,
+    lacks, last_value, modifiers, order, roll_on, with,
 };
 
 mod audit;
