@@ -4,7 +4,7 @@
 //! roll and the auditor's seeds kept: seed 7 gives Blue the first turn).
 
 use super::*;
-use crate::util::{json_of, play_json_in};
+use crate::util::{Played, json_of, play_json_in};
 use field::counted;
 use serde_json::json;
 
@@ -12,6 +12,28 @@ const DIR: &str = "tests/fixtures/audits/hex-command/fifth";
 
 fn at(args: &[&str]) -> Run {
     grognard_in(&root().join(DIR), args)
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` on the fifth audit's positions: the events.
+fn events(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root().join(DIR), scenario, orders, args)
+}
+
+/// The purposes of the melee rolls in the events (`melee of a (2) against t (4)`: each
+/// side's melee value as the roll read it), in order.
+fn melees(p: &Played) -> Vec<&str> {
+    (p.events.iter())
+        .filter(|e| e["roll"]["chart"] == "melee")
+        .filter_map(|e| e["roll"]["purpose"].as_str())
+        .collect()
+}
+
+/// The first fire roll in the events.
+fn fire_roll(p: &Played) -> &Value {
+    (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"].as_str().is_some_and(|c| c.starts_with("fire_")))
+        .unwrap_or_else(|| panic!("no fire roll in {:?}", p.events))
 }
 
 fn played(args: &[&str]) -> String {
@@ -52,9 +74,14 @@ fn the_d6_melee_reads_four_to_six_as_red() {
 /// a is 2. Before: t had no cover as the side declaring the round, `melee of t (1)`.
 #[test]
 fn a_fort_helps_its_holder_when_the_melee_goes_on_in_its_own_phase() {
-    let out = played(&["play", "mdeg2.yaml", "--orders", "o_mel3r.yaml"]);
-    has(&out, "(melee of a (2) against t (4))");
-    has(&out, "(melee of t (2) against a (2))");
+    let p = events("mdeg2.yaml", "o_mel3r.yaml", &[]);
+    assert_eq!(
+        melees(&p)[..2],
+        [
+            "melee of a (2) against t (4)",
+            "melee of t (2) against a (2)"
+        ]
+    );
 }
 
 /// 004 l.216 ("behind a fence wall" is a one-point modifier) and l.37 (cover: 1 CB in
@@ -62,8 +89,8 @@ fn a_fort_helps_its_holder_when_the_melee_goes_on_in_its_own_phase() {
 /// it, 2 + 1 = 3. Before: `melee of a (2) against t (2)`.
 #[test]
 fn a_wall_between_them_covers_the_defender_in_melee() {
-    let out = played(&["play", "mw.yaml", "--orders", "o_mel.yaml"]);
-    has(&out, "(melee of a (2) against t (3))");
+    let p = events("mw.yaml", "o_mel.yaml", &[]);
+    assert_eq!(melees(&p), ["melee of a (2) against t (3)"]);
 }
 
 /// 004 l.216 and l.37 (cover: 1 CP in fire). fw2: a fires at t next to it across the wall
@@ -72,8 +99,10 @@ fn a_wall_between_them_covers_the_defender_in_melee() {
 /// and t was hit automatically.
 #[test]
 fn a_target_behind_a_wall_at_point_blank_is_in_cover() {
-    let out = played(&["play", "fw2.yaml", "--orders", "o_fire1.yaml"]);
-    has(&out, "+1 target in cover; band 1 (Color)");
+    let p = events("fw2.yaml", "o_fire1.yaml", &[]);
+    let roll = fire_roll(&p);
+    assert_eq!(modifiers(roll), [("target in cover".to_owned(), 1)]);
+    assert_eq!(roll["band"], "Color", "{roll}");
 }
 
 /// 004 l.313 (a commander's capabilities may be kept from the other players) and l.256
@@ -127,9 +156,13 @@ fn an_enemy_commanders_traits_are_not_shown() {
         // beside g's line.
         lacks(&text, "real, commander, formed mode", "cvs");
         let own = played(&["view", scenario, "--side", "red", "--json"]);
-        has(&own, "\"cvs_c\"");
+        assert!(
+            own.contains("\"cvs_c\""),
+            "red's JSON view keeps g's traits: {own}"
+        );
     }
     let red = played(&["view", "vis.yaml", "--side", "red"]);
+    // prose: red's text view lists g's traits in its words.
     has(&red, "[cvs_i 4, cvs_c 2, cvs_t 4");
 }
 
@@ -139,10 +172,10 @@ fn an_enemy_commanders_traits_are_not_shown() {
 /// and not a, beyond that line: a is 2 + 1 = 3. Before: plane gave a (3) too.
 #[test]
 fn only_a_friend_past_the_melee_plane_helps_the_attacker() {
-    let out = played(&["play", "plane.yaml", "--orders", "o_plane.yaml"]);
-    has(&out, "(melee of a (2) against t (2))");
-    let out = played(&["play", "plane-past.yaml", "--orders", "o_plane.yaml"]);
-    has(&out, "(melee of a (3) against t (2))");
+    let p = events("plane.yaml", "o_plane.yaml", &[]);
+    assert_eq!(melees(&p), ["melee of a (2) against t (2)"]);
+    let p = events("plane-past.yaml", "o_plane.yaml", &[]);
+    assert_eq!(melees(&p), ["melee of a (3) against t (2)"]);
 }
 
 /// 004 l.432 (guns are pushed over "open, clear, flat terrain and NO slopes"). push: g2
@@ -152,10 +185,8 @@ fn only_a_friend_past_the_melee_plane_helps_the_attacker() {
 /// Before: `reach` listed (3,7) and (3,9) for g2.
 #[test]
 fn guns_are_not_pushed_down_a_slope() {
-    let reach = played(&["reach", "--unit", "g2", "push.yaml"]);
-    has(&reach, "can reach 0 places");
-    let reach = played(&["reach", "--unit", "g1", "push.yaml"]);
-    has(&reach, "(4,4)");
+    let reach = json_of(&at(&["reach", "--unit", "g2", "push.yaml", "--json"]));
+    assert_eq!(reach["reach"], json!([]), "{reach}");
     let reach = json_of(&at(&["reach", "--unit", "g1", "push.yaml", "--json"]));
     let cells: Vec<&Value> = (reach["reach"].as_array().into_iter().flatten())
         .map(|r| &r["cell"])
@@ -163,6 +194,7 @@ fn guns_are_not_pushed_down_a_slope() {
     assert_eq!(cells, [&json!([4, 4]), &json!([4, 6])], "{reach}");
     let out = at(&["play", "push.yaml", "--orders", "o_push_down.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
+    // prose: the refusal is in the rule's words.
     has(
         &out.stderr,
         "refused: guns cannot be pushed down a slope: a push is over open, clear, flat ground with no slopes (Artillery, Push Move)",
@@ -175,10 +207,14 @@ fn guns_are_not_pushed_down_a_slope() {
 /// Before: fhill fired at band 1.
 #[test]
 fn a_target_on_higher_ground_is_one_penalty() {
-    let out = played(&["play", "fhill.yaml", "--orders", "o_fire1.yaml"]);
-    has(&out, "+1 target higher; band 2 (Code)");
-    let out = played(&["play", "fhill2.yaml", "--orders", "o_fire1.yaml"]);
-    has(&out, "cube red star; band 1 (Color)");
+    let p = events("fhill.yaml", "o_fire1.yaml", &[]);
+    let roll = fire_roll(&p);
+    assert_eq!(modifiers(roll), [("target higher".to_owned(), 1)]);
+    assert_eq!(roll["band"], "Code", "{roll}");
+    let p = events("fhill2.yaml", "o_fire1.yaml", &[]);
+    let roll = fire_roll(&p);
+    assert_eq!(modifiers(roll), []);
+    assert_eq!(roll["band"], "Color", "{roll}");
 }
 
 /// Readings the notes state, pinned. fkill1 (l.309: the commander is hit on "a casualty hit
@@ -189,49 +225,44 @@ fn a_target_on_higher_ground_is_one_penalty() {
 /// skirmishers touched by infantry are removed; with `skirmishers_rout` they rout.
 #[test]
 fn the_fifth_audits_readings_are_stated_and_played() {
-    let out = played(&["play", "fkill1.yaml", "--orders", "o_fire1.yaml"]);
-    has(&out, "no roll needed; band 0 (automatic) → hit");
-    has(&out, "t hits 0 → 1");
-    // On --json: t takes the hit, g attached to it is not removed.
-    let p = play_json_in(&root().join(DIR), "fkill1.yaml", "o_fire1.yaml", &[]);
+    // An automatic hit, no cube: t takes the hit, g attached to it is not removed.
+    let p = events("fkill1.yaml", "o_fire1.yaml", &[]);
+    let roll = fire_roll(&p);
+    assert_eq!(
+        (&roll["band"], &roll["outcome"]),
+        (&json!("automatic"), &json!("hit"))
+    );
+    assert_eq!(roll["dice"], json!([]), "{roll}");
     assert!(counted(&p, "t", "hits", Some((0, 1))), "{:?}", p.events);
     assert!(!p.has("removed", "g", |_| true), "{:?}", p.events);
-    let out = at(&["play", "sim1.yaml", "--orders", "o_sim.yaml", "--seed", "2"]);
-    assert_eq!(out.code, 1, "{}", out.stdout);
-    has(&out.stdout, "a placed (4,5) → (1,5) (routed)");
-    has(&out.stderr, "refused: a cannot fire while routed");
-    let out = played(&[
-        "play",
-        "hidfire.yaml",
-        "--orders",
-        "o_hf.yaml",
-        "--side",
-        "blue",
-    ]);
-    has(&out, "a fire at enemy #1");
+    let p = events("sim1.yaml", "o_sim.yaml", &["--seed", "2"]);
+    assert_eq!(p.code, 1, "{:?}", p.events);
+    assert_placed(&p, "a", (4, 5), (1, 5), "routed");
+    // prose: the refusal names why a may not answer.
+    let refused = p.refused.as_deref().unwrap_or_default();
+    assert!(
+        refused.ends_with("refused: a cannot fire while routed"),
+        "{refused}"
+    );
+    let p = events("hidfire.yaml", "o_hf.yaml", &["--side", "blue"]);
+    assert!(p.has("acted", "a", |e| e["action"] == "fire"
+        && e["target"] == p.piece("#1")));
     // Eleventh round: a roll naming an unidentified marker reaches the firer with its
     // modifiers netted (reaudit11.rs): the cover counted is still 1.
-    has(
-        &out,
-        "+1 modifiers in all (not itemized: an unidentified piece)",
-    );
+    let netted = modifiers(fire_roll(&p));
+    assert_eq!(netted.len(), 1, "{netted:?}");
+    assert_eq!(netted[0].1, 1, "{netted:?}");
     // Since the seventh round (reaudit7.rs) a's move next to t sweeps them off at once, so
     // the melee order that follows finds no t.
-    let out = at(&["play", "msk2.yaml", "--orders", "o_mel.yaml"]);
-    assert_eq!(out.code, 1, "{}", out.stdout);
-    has(
-        &out.stdout,
-        "t removed (skirmishers touched by a next to them: removed)",
-    );
-    let out = at(&[
-        "play",
+    let p = events("msk2.yaml", "o_mel.yaml", &[]);
+    assert_eq!(p.code, 1, "{:?}", p.events);
+    assert_removed(&p, "t", "skirmishers touched by a next to them: removed");
+    let p = events(
         "msk2.yaml",
-        "--orders",
         "o_mel.yaml",
-        "--option",
-        "skirmishers_rout=on",
-    ]);
-    has(&out.stdout, "t placed (5,5) → (8,5) (routed)");
+        &["--option", "skirmishers_rout=on"],
+    );
+    assert_placed(&p, "t", (5, 5), (8, 5), "routed");
     let rules = std::fs::read_to_string(root().join(RULESET)).expect("ruleset");
     for reading in [
         "an automatic hit rolls no cube, so there is no red star",
@@ -254,20 +285,7 @@ fn the_fifth_audits_readings_are_stated_and_played() {
 /// commander ever died to a d6.
 #[test]
 fn the_d6_six_kills_an_attached_commander() {
-    let out = played(&[
-        "play",
-        "fkill-d6.yaml",
-        "--orders",
-        "o_fire1.yaml",
-        "--seed",
-        "6",
-    ]);
-    has(&out, "cube 6 red star; band 1 (Color) → hit");
-    has(
-        &out,
-        "g removed (commander killed by a red-star hit; the unit takes no hit)",
-    );
-    // On --json: g is removed for the red star and t takes no hit.
+    // g is removed for the red star and t takes no hit.
     let p = play_json_in(
         &root().join(DIR),
         "fkill-d6.yaml",
@@ -281,4 +299,9 @@ fn the_d6_six_kills_an_attached_commander() {
         p.events
     );
     assert!(!counted(&p, "t", "hits", None), "{:?}", p.events);
+    let roll = fire_roll(&p);
+    assert_eq!(
+        (&roll["dice"][0]["face"], &roll["band"], &roll["outcome"]),
+        (&json!("6 red star"), &json!("Color"), &json!("hit"))
+    );
 }
