@@ -6,7 +6,7 @@
 
 use crate::util::{Played, Run, grognard_in, play_json_in, root};
 
-use super::field::{counted, has, lacks};
+use super::field::{assert_counted, assert_placed, assert_removed, counted, has, lacks};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eighth";
 
@@ -52,10 +52,22 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
         "--orders",
         "fakes-fire.at.yaml",
     ]);
+    // prose: blue's view names f a dummy in its words.
     has(&view, "a dummy, fake_counter");
-    let out = played(&["play", "fakes.yaml", "--orders", "fakes.orders.yaml"]);
-    has(&out, "b fire at r");
-    has(&out, "band 3 (Code'n Color)");
+    let p = played_json("fakes.yaml", "fakes.orders.yaml");
+    assert!(p.has("acted", "b", |e| e["action"] == "fire"
+        && e["target"] == p.piece("r")));
+    let fire = (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"] == "fire_small_b")
+        .unwrap_or_else(|| panic!("no fire roll in {:?}", p.events));
+    assert_eq!(fire["band"], "Code'n Color", "{fire}");
+    assert!(
+        fire["inputs"]
+            .as_array()
+            .is_some_and(|i| i.contains(&serde_json::json!(["band", 3]))),
+        "{fire}"
+    );
     for scenario in ["fakes.yaml", "fakes-hidden.yaml"] {
         let legal = played(&[
             "legal",
@@ -65,6 +77,7 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
             "--orders",
             "fakes-fire.at.yaml",
         ]);
+        // prose: `legal`'s list is printed words (its orders, one a line).
         has(
             &legal,
             "blue may give 2 orders:\n- { side: blue, act: { piece: b, action: fire, target: r } }\n- { side: blue, end_phase: true }",
@@ -72,6 +85,7 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
     }
     let refused = at(&["play", "fakes.yaml", "--orders", "fakes-at.orders.yaml"]);
     assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    // prose: the refusal's words.
     has(
         &refused.stderr,
         "refused: f is known to be a fake counter: there is no unit there to fire at",
@@ -103,17 +117,20 @@ fn an_unmasked_fake_is_no_target_and_forces_no_choice() {
 /// and rallied it as well, two rallies in one turn.
 #[test]
 fn both_sides_rally_under_the_activation_sequence_and_a_commander_rallies_once() {
-    let out = played(&[
-        "play",
-        "activation.yaml",
-        "--orders",
-        "activation.orders.yaml",
-    ]);
-    has(&out, "r1 placed (10,5) → (13,5) (routed)");
-    has(&out, "r2 hits 2 → 1\n  note: r2 rallies");
-    has(
-        &out,
-        "kern attached to r1\n  r1 is no longer routed\n  r1 has rallied\n  r1 hits 2 → 1\n  note: r1 rallies",
+    let p = played_json("activation.yaml", "activation.orders.yaml");
+    assert_placed(&p, "r1", (10, 5), (13, 5), "routed");
+    assert_counted(&p, "r2", "te", 1, 0);
+    assert_counted(&p, "r2", "hits", 2, 1);
+    // kern joins r1 in the shared rally phase: routed off, one hit off, in that order.
+    let joined = p.find("attached", "kern", |e| e["to"] == p.piece("r1"));
+    let rallied = p.flag("r1", "routed", false);
+    let hit_off = p.find("counter_changed", "r1", |e| {
+        e["counter"] == "hits" && e["from"] == 2 && e["to"] == 1
+    });
+    assert!(
+        joined.is_some() && joined < rallied && rallied < hit_off,
+        "{:?}",
+        p.events
     );
     let twice = at(&[
         "play",
@@ -122,6 +139,7 @@ fn both_sides_rally_under_the_activation_sequence_and_a_commander_rallies_once()
         "activation-twice.orders.yaml",
     ]);
     assert_eq!(twice.code, 1, "{}{}", twice.stdout, twice.stderr);
+    // prose: the refusal's words.
     has(
         &twice.stderr,
         "refused: voss has rallied a unit in this rally phase: a commander rallies one unit a turn",
@@ -140,21 +158,23 @@ fn both_sides_rally_under_the_activation_sequence_and_a_commander_rallies_once()
 /// and defends there, halted. Before: b and d were turned, hit and halted as well.
 #[test]
 fn an_attached_commander_spares_his_unit_a_failed_order_change() {
-    let out = played(&["play", "spared.yaml", "--orders", "spared.orders.yaml"]);
-    has(
-        &out,
-        "decision_failure: d10 7; score 7 → fall back to cover and TE",
-    );
-    has(
-        &out,
-        "note: b has hale attached: the decision roll does not bind it",
-    );
-    has(
-        &out,
-        "note: d has ames attached: the decision roll does not bind it",
-    );
-    // On --json: b and d take no TE, do not turn and are not halted; c does all three.
+    // b and d take no TE, do not turn and are not halted; c does all three.
     let p = played_json("spared.yaml", "spared.orders.yaml");
+    let failure = (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"] == "decision_failure")
+        .unwrap_or_else(|| panic!("no decision failure roll in {:?}", p.events));
+    assert_eq!(
+        (&failure["score"], &failure["outcome"]),
+        (&7.into(), &"fall back to cover and TE".into())
+    );
+    for (unit, commander) in [("b", "hale"), ("d", "ames")] {
+        let note = format!("{unit} has {commander} attached: the decision roll does not bind it");
+        assert!(
+            p.events.iter().any(|e| e["text"] == note.as_str()),
+            "{note}"
+        );
+    }
     for unit in ["b", "d"] {
         assert!(!counted(&p, unit, "te", None), "{unit}: {:?}", p.events);
         assert!(!p.has("faced", unit, |_| true), "{unit}: {:?}", p.events);
@@ -171,12 +191,8 @@ fn an_attached_commander_spares_his_unit_a_failed_order_change() {
         p.events
     );
     assert!(p.flag("c", "halted", true).is_some(), "{:?}", p.events);
-    has(&out, "c fatigue (TE) hits 0 → 1");
-    has(
-        &out,
-        "c placed (2,6) → (0,6) (fell back toward cover (decision failure))",
-    );
-    has(&out, "c is halted");
+    let why = "fell back toward cover (decision failure)";
+    assert_placed(&p, "c", (2, 6), (0, 6), why);
     assert!(rules().contains("negates the decision roll for his unit"));
 }
 
@@ -186,8 +202,8 @@ fn an_attached_commander_spares_his_unit_a_failed_order_change() {
 /// routs as infantry: 3 hexes, (5,4) facing W → about E → (8,4). Before: 4 hexes, to (9,4).
 #[test]
 fn mounted_infantry_routs_three_hexes_as_infantry() {
-    let out = played(&["play", "mounted.yaml", "--orders", "mounted.orders.yaml"]);
-    has(&out, "m placed (5,4) → (8,4) (routed)");
+    let p = played_json("mounted.yaml", "mounted.orders.yaml");
+    assert_placed(&p, "m", (5, 4), (8, 4), "routed");
     assert!(rules().contains("mounted infantry routs 3 hexes"));
 }
 
@@ -198,15 +214,18 @@ fn mounted_infantry_routs_three_hexes_as_infantry() {
 /// attached, leaves with it — not "captured: his unit was destroyed", as it was logged before.
 #[test]
 fn a_commander_leaves_the_field_with_his_withdrawing_unit() {
-    let out = played(&["play", "withdraw.yaml", "--orders", "withdraw.orders.yaml"]);
-    has(&out, "integrity: cube red; band 0 (Color) → withdraw");
-    has(
-        &out,
-        "b removed (withdrew (army integrity): left the field)",
-    );
-    has(&out, "g removed (commander left the field with his unit)");
-    // On --json: g's one removal is for leaving the field with b, not a capture.
+    // b withdraws on a red cube and leaves the field; g's one removal is for leaving the
+    // field with b, not a capture.
     let p = played_json("withdraw.yaml", "withdraw.orders.yaml");
+    let integrity = (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"] == "integrity")
+        .unwrap_or_else(|| panic!("no integrity roll in {:?}", p.events));
+    assert_eq!(
+        (&integrity["dice"][0]["face"], &integrity["outcome"]),
+        (&"red".into(), &"withdraw".into())
+    );
+    assert_removed(&p, "b", "withdrew (army integrity): left the field");
     let removals: Vec<_> = (p.events.iter())
         .filter(|e| e["event"] == "removed" && e["piece"] == p.piece("g"))
         .map(|e| e["reason"].clone())
@@ -228,6 +247,7 @@ fn a_commander_leaves_the_field_with_his_withdrawing_unit() {
 /// Blue saw decoy-3 and decoy-4 (b's fakes being 1 and 2).
 #[test]
 fn an_unmasked_fake_counters_name_tells_nothing_of_the_list() {
+    // prose: the names blue's text view prints are what this test is about.
     let view = played(&["view", "--side", "blue", "fakes-hidden.yaml"]);
     let enemy = view
         .split("enemy pieces known:")
@@ -264,13 +284,14 @@ fn an_unmasked_fake_counters_name_tells_nothing_of_the_list() {
 /// there").
 #[test]
 fn units_falling_back_together_make_room_for_each_other() {
-    let out = played(&["play", "column.yaml", "--orders", "column.orders.yaml"]);
-    has(
-        &out,
-        "b placed (3,4) → (0,4) (fell back toward cover (decision failure))",
-    );
-    has(
-        &out,
-        "e placed (6,4) → (3,4) (fell back toward cover (decision failure))",
+    let p = played_json("column.yaml", "column.orders.yaml");
+    let why = "fell back toward cover (decision failure)";
+    assert_placed(&p, "b", (3, 4), (0, 4), why);
+    assert_placed(&p, "e", (6, 4), (3, 4), why);
+    let placed_at = |name: &str| p.find("placed", name, |_| true);
+    assert!(
+        placed_at("b") < placed_at("e"),
+        "b makes room first: {:?}",
+        p.events
     );
 }
