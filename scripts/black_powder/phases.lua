@@ -8,6 +8,7 @@ local is_artillery = scripts.bp_core.is_artillery
 local initiative_range = scripts.bp_core.initiative_range
 local is_engaged = scripts.bp_core.is_engaged
 local kind = scripts.bp_core.kind
+local LIGHT_GUNS = scripts.bp_core.LIGHT_GUNS
 local rule_distance = scripts.bp_core.rule_distance
 local set_close_permissions = scripts.bp_core.set_close_permissions
 local nearest_enemy = scripts.bp_core.nearest_enemy
@@ -92,8 +93,28 @@ local function threatened(game, u)
   return false
 end
 
+-- 003 Battery Type (l.516): light batteries are those with 3 lb or 4 lb guns, and they
+-- prolong and hand-haul 12 inches. The 12 inches come from the piece type light_battery,
+-- the light guns' save from the gun code: a battery whose two disagree is refused as the
+-- game starts (`validate` names the scenario's line), so the two are one source.
+local function check_light_guns(game)
+  for _, u in ipairs(game:units()) do
+    local gun = game:attribute(u, "gun")
+    if is_artillery(game, u) and gun ~= 0 and (LIGHT_GUNS[gun] == true) ~= (kind(game, u) == "light_battery") then
+      if LIGHT_GUNS[gun] then
+        game:refuse(game:name(u) .. " is a " .. kind(game, u) .. " with gun " .. gun .. ", a light gun (3 lb or 4 lb):"
+          .. " light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery"
+          .. " (or given a gun that is not light)")
+      end
+      game:refuse(game:name(u) .. " is a light_battery with gun " .. gun .. ", which is not a light gun"
+        .. " (light: 1, 4, 7, 11 — 3 lb or 4 lb): give it a light gun, or another battery type")
+    end
+  end
+end
+
 function bp.phase_begin(game, phase)
   call.pending = {}
+  if amended(game) and game:turn() == 1 then check_light_guns(game) end
   local side = game:phasing()
   -- Moves are granted afresh in every phase: work out each unit's, then set them once
   -- (reads do not see the changes a hook has asked for).

@@ -157,3 +157,52 @@ fn closing_fire_after_a_move_on_prolong_is_at_minus_one_and_after_two_there_is_n
     assert_eq!(closing_fire_prolonged(&two), []);
     assert!(two.flag("rcav", "locked", true).is_some());
 }
+
+/// `validate FILE --json`'s diagnostics of the audit's scenario `name`: (line, message).
+fn diagnostics(name: &str) -> Vec<(i64, String)> {
+    let answer = json_of(&grognard(&["validate", &fixture(name), "--json"]));
+    (answer["files"][0]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten())
+    .map(|d| {
+        let line = d["line"].as_i64().unwrap_or(-1);
+        (line, d["message"].as_str().unwrap_or_default().to_owned())
+    })
+    .collect()
+}
+
+#[test]
+fn a_battery_is_light_by_its_type_and_its_guns_alike() {
+    // 003 Battery Type (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.516): "Light batteries
+    // can prolong 12", instead of 6". (3lb or 4lb guns)". Audit Q8: a foot_battery given
+    // French 4 lb guns (gun 7) validated, saved as light guns and prolonged 6". The type
+    // gives the 12 inches and the gun code the save: a battery whose two disagree is
+    // refused at the scenario's line, either way round.
+    let four_pounders = diagnostics("pass-foot4lb-unl.yaml");
+    assert_eq!(
+        four_pounders,
+        [(
+            2,
+            "gun is a foot_battery with gun 7, a light gun (3 lb or 4 lb): light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery (or given a gun that is not light)".to_owned()
+        )]
+    );
+    let six_pounders = diagnostics("pass-light6lb-unl.yaml");
+    assert_eq!(six_pounders.len(), 1, "{six_pounders:?}");
+    assert!(
+        six_pounders[0]
+            .1
+            .starts_with("gun is a light_battery with gun 8, which is not a light gun"),
+        "{six_pounders:?}"
+    );
+    assert_eq!(diagnostics("pass-light4lb-unl.yaml"), []);
+    // Written as a light_battery, the 4 lb battery prolongs its 12" (7.92" on the table).
+    let moved = played(
+        "pass-light4lb-unl.yaml",
+        "pass-light-prolong12.orders.yaml",
+        &[],
+    );
+    assert_eq!(moved.refused, None);
+    let m = moved.moved_on_table("gun").expect("a move on prolong");
+    assert_eq!(m["cost"], 792, "{m}");
+}
