@@ -172,8 +172,8 @@ fn supply_is_spent_once_a_turn_the_unit_fires() {
     o.extend(ends("red", 2)); // Red's command, movement
     o.extend(ends("blue", 1)); // Blue's defensive fire
     red(&mut o); // Red's fire phase, the same turn
-    let out = ok(&f, &o);
-    has(&out, "r supply 12 → 11");
+    let p = f.json(&o, &[]);
+    assert_counted(&p, "r", "supply", 12, 11);
     let played = f.json(&o, &[]);
     let spent = |from: i32| {
         played.find("counter_changed", "r", |e| {
@@ -358,11 +358,12 @@ fn cavalry_may_not_rout_through_cavalry() {
     let pieces = "  - { id: c1, side: blue, type: cavalry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: c2, side: blue, type: cavalry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
     let mut o = ends("blue", 3);
     o.push(act("red", "r", "fire", "c1"));
-    let out = ok(&field(None, "", pieces, ""), &o);
-    has(&out, "c1 is routed");
-    has(
-        &out,
-        "c1 removed (routed: cavalry cannot rout through cavalry (c2); destroyed)",
+    let p = (&field(None, "", pieces, "")).json(&o, &[]);
+    assert_flag(&p, "c1", "routed", true);
+    assert_removed(
+        &p,
+        "c1",
+        "routed: cavalry cannot rout through cavalry (c2); destroyed",
     );
     let played = field(None, "", pieces, "").json(&o, &[]);
     assert!(
@@ -378,9 +379,9 @@ fn cavalry_may_not_rout_through_cavalry() {
         "id: c2, side: blue, type: cavalry",
         "id: c2, side: blue, type: infantry",
     );
-    let out = ok(&field(None, "", &foot, ""), &o);
-    has(&out, "c2 fatigue (TE) hits 0 → 1");
-    has(&out, "c1 placed (4,4) → (0,4) (routed)");
+    let p = (&field(None, "", &foot, "")).json(&o, &[]);
+    assert_counted(&p, "c2", "te", 0, 1);
+    assert_placed(&p, "c1", (4, 4), (0, 4), "routed");
 }
 
 // --- Movement, command, reinforcements, guns -------------------------------------------------
@@ -431,11 +432,15 @@ fn a_commander_rallies_a_routed_unit_in_the_rally_phase() {
     has(&legal(&f, &o, "blue"), "action: attach, target: b");
     o.push(attach);
     o.push(face("blue", "b", "NE"));
-    let out = ok(&f, &o);
-    has(&out, "b placed (6,3) → (3,3) (routed)");
-    has(&out, "b is no longer routed");
-    has(&out, "b hits 3 → 2");
-    has(&out, "b now faces NE");
+    let p = f.json(&o, &[]);
+    assert_placed(&p, "b", (6, 3), (3, 3), "routed");
+    assert_flag(&p, "b", "routed", false);
+    assert_counted(&p, "b", "hits", 3, 2);
+    assert!(
+        p.has("faced", "b", |e| e["facing"] == "NE"),
+        "{:?}",
+        p.events
+    );
     // Not in the turn the unit routed (flag routed_now).
     let fresh = pieces.replace("flags: [routed]", "flags: [routed, routed_now]");
     refused(
@@ -485,11 +490,14 @@ fn a_blocking_force_makes_two_full_moves_away() {
         to_red_movement_turn_2(),
         &[order("red", "act: { piece: x, action: withdraw }")],
     );
-    let out = ok(&f, &o);
-    has(&out, "x is blocking");
-    has(
-        &out,
-        "x placed (9,3) → (5,0) (withdrew two moves from the arriving force)",
+    let p = f.json(&o, &[]);
+    assert_flag(&p, "x", "blocking", true);
+    assert_placed(
+        &p,
+        "x",
+        (9, 3),
+        (5, 0),
+        "withdrew two moves from the arriving force",
     );
 }
 
@@ -603,27 +611,24 @@ fn guns_enter_woods_from_a_clear_hex_side() {
 fn cavalry_changes_facing_in_the_middle_of_its_move() {
     let pieces = "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E }\n  - { id: i, side: blue, type: infantry, at: [2, 1], facing: E }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[mv("blue", "c", "[[3, 4], [4, 4], [3, 5], [3, 6]]")],
         ),
+        &[],
     );
-    has(
-        &out,
-        "c moved (2,4) → (3,4) → (4,4) → (3,5) → (3,6), cost 5",
-    );
-    has(&out, "c face_changes 0 → 1");
-    let out = ok(
-        &f,
+    assert_moved(&p, "c", &[(2, 4), (3, 4), (4, 4), (3, 5), (3, 6)], 5);
+    assert_counted(&p, "c", "face_changes", 0, 1);
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[mv("blue", "c", "[[3, 4], [2, 5], [2, 4]]")],
         ),
+        &[],
     );
-    has(&out, "c moved (2,4) → (3,4) → (2,5) → (2,4), cost 5");
-    has(&out, "c face_changes 1 → 2");
+    assert_moved(&p, "c", &[(2, 4), (3, 4), (2, 5), (2, 4)], 5);
+    assert_counted(&p, "c", "face_changes", 1, 2);
     refused(
         &f,
         &with(

@@ -215,3 +215,28 @@ pub fn last_value(p: &Played, piece: &str, counter: &str) -> Option<i64> {
         .find(|e| e["event"] == "counter_changed" && e["piece"] == piece && e["counter"] == counter)
         .and_then(|e| e["to"].as_i64())
 }
+
+/// Asserts that `piece` moved along `path` (its cells, the start first) at `cost` points.
+#[track_caller]
+pub fn assert_moved(p: &Played, piece: &str, path: &[(i64, i64)], cost: i64) {
+    let cells: Vec<serde_json::Value> = (path.iter())
+        .map(|&(col, row)| serde_json::json!({"col": col, "row": row}))
+        .collect();
+    assert!(
+        p.has("moved", piece, |e| e["path"] == serde_json::json!(cells)
+            && e["cost"] == cost * 100),
+        "expected {piece} moved {path:?}, cost {cost}; the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}
+
+/// Asserts that `piece` changed mode from `from` to `to`.
+#[track_caller]
+pub fn assert_mode(p: &Played, piece: &str, from: &str, to: &str) {
+    assert!(
+        p.has("mode_changed", piece, |e| e["from"] == from
+            && e["to"] == to),
+        "expected {piece} changed mode {from} → {to}; the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}

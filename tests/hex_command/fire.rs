@@ -5,7 +5,10 @@
 
 use serde_json::json;
 
-use super::field::{Field, ends, has, lacks, order};
+use super::field::{
+    Field, assert_attached, assert_counted, assert_flag, assert_placed, assert_removed, ends, has,
+    lacks, order,
+};
 use super::{seed_showing, was_removed};
 use crate::util::Played;
 
@@ -467,12 +470,16 @@ fn facing_changes_after_melee_and_instead_of_pursuit() {
     let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
     let seed = seed_where_r_breaks(&f, &melee, &[]);
     let args = ["--seed", seed.as_str()];
-    let out = f.ok(&melee, &args);
-    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
+    let p = f.json(&melee, &args);
+    assert_placed(&p, "b", (3, 4), (4, 4), "advanced after melee");
     let mut turn = melee.clone();
     turn.push(order("blue", "face: { piece: b, facing: SE }"));
-    let out = f.ok(&turn, &args);
-    has(&out, "b now faces SE");
+    let p = f.json(&turn, &args);
+    assert!(
+        p.has("faced", "b", |e| e["facing"] == "SE"),
+        "{:?}",
+        p.events
+    );
     let mut other = melee.clone();
     other.push(order("blue", "face: { piece: o, facing: SE }"));
     f.refused(
@@ -490,15 +497,19 @@ fn facing_changes_after_melee_and_instead_of_pursuit() {
     };
     assert!(broke(&played), "{:?}", played.events);
     assert_eq!(played.find("placed", "b", |_| true), None);
-    let out = f.ok(&turn, &choice);
-    has(&out, "b now faces SE");
+    let p = f.json(&turn, &choice);
+    assert!(
+        p.has("faced", "b", |e| e["facing"] == "SE"),
+        "{:?}",
+        p.events
+    );
     let played = f.json(&turn, &choice);
     assert!(played.find("faced", "b", |e| e["facing"] == "SE").is_some());
     assert_eq!(played.find("placed", "b", |_| true), None);
     let mut on = melee.clone();
     on.push(order("blue", "act: { piece: b, action: advance }"));
-    let out = f.ok(&on, &choice);
-    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
+    let p = f.json(&on, &choice);
+    assert_placed(&p, "b", (3, 4), (4, 4), "advanced after melee");
     // Only a winner has a hex to advance into.
     let mut not_won = melee.clone();
     not_won.push(order("blue", "act: { piece: o, action: advance }"));
@@ -542,11 +553,18 @@ fn a_defender_that_wins_advances_or_turns() {
     let melee = at_blue_melee(&[act("blue", "b", "melee", "r")]);
     let seed = seed_showing(&f, &melee, &[], |p| p.flag("b", "routed", true).is_some());
     let args = ["--seed", seed.as_str()];
-    let out = f.ok(&melee, &args);
-    has(&out, "r now faces NW");
-    has(
-        &out,
-        "r placed (4,4) → (3,3) (advanced after winning the melee it defended)",
+    let p = f.json(&melee, &args);
+    assert!(
+        p.has("faced", "r", |e| e["facing"] == "NW"),
+        "{:?}",
+        p.events
+    );
+    assert_placed(
+        &p,
+        "r",
+        (4, 4),
+        (3, 3),
+        "advanced after winning the melee it defended",
     );
     let played = f.json(&melee, &args);
     assert!(
@@ -743,11 +761,11 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     has(&out, "the quick works of r are levelled");
     let redoubt = field(None, "", &pieces.replace("works: 4", "works: 6"));
     let seed = seed_showing(&redoubt, &fire, &damage, struck("works"));
-    let out = redoubt.ok(
+    let p = redoubt.json(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
     );
-    has(&out, "r works 6 → 4");
+    assert_counted(&p, "r", "works", 6, 4);
     // A fort is a structure too, and stands.
     let fort = field(
         Some(&map_with(&[(4, 4, 'T')])),

@@ -41,14 +41,14 @@ fn no_backward_moves_and_facing_follows_the_move() {
     let f = field(None, "", pieces, "");
     // 004 l.524 (about face, then move): a move may begin with the turn's facing change
     // (1 point) and step back; once the change is spent it may not.
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b moved (4,4) → (3,4), cost 2");
+    assert_moved(&p, "b", &[(4, 4), (3, 4)], 2);
     refused(
         &f,
         &with(
@@ -61,8 +61,7 @@ fn no_backward_moves_and_facing_follows_the_move() {
         "b steps only into the cells ahead of it (facing NE); (3,4) is to its side, and it has no facing change left this turn (at most 1)",
     );
     // Front hexes only, and each step turns the unit: E then NE then NE is fine.
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order(
@@ -70,8 +69,9 @@ fn no_backward_moves_and_facing_follows_the_move() {
                 "move: { piece: b, path: [[5, 4], [5, 3], [6, 2]] }",
             )],
         ),
+        &[],
     );
-    has(&out, "b moved (4,4) → (5,4) → (5,3) → (6,2), cost 3");
+    assert_moved(&p, "b", &[(4, 4), (5, 4), (5, 3), (6, 2)], 3);
     // About face first, then move west.
     ok(
         &f,
@@ -300,15 +300,15 @@ fn one_unit_per_hex_and_light_infantry_pass_through() {
         // 7.5.1 l.406 lets it through the guns (thirtieth round); 5.3 keeps it off them.
         "b may pass through (5,4) but not stop there",
     );
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: l, path: [[2, 4], [3, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b fatigue (TE) hits 0 → 1");
-    has(&out, "l fatigue (TE) hits 0 → 1");
+    assert_counted(&p, "b", "te", 0, 1);
+    assert_counted(&p, "l", "te", 0, 1);
     refused(
         &f,
         &with(
@@ -327,14 +327,14 @@ fn obstacles_disorder_unless_started_at_or_on_a_road() {
     let wall = "    - { feature: wall, between: [[[3, 5], [3, 4]], [[6, 5], [6, 4]]] }\n";
     let f = field(None, wall, pieces, "");
     // (3,6) → (3,5) → over the wall to (3,4): disordered.
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 5], [3, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b fatigue (TE) hits 0 → 1");
+    assert_counted(&p, "b", "te", 0, 1);
     // s starts at the wall: no TE.
     let played = f.json(
         &with(
@@ -364,15 +364,15 @@ fn buildings_disorder_without_stopping() {
     let map = ". . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . B . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n. . . . . . . . . .\n";
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(Some(map), "", pieces, "");
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[3, 4], [4, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b moved (2,4) → (3,4) → (4,4), cost 2");
-    has(&out, "b fatigue (TE) hits 0 → 1");
+    assert_moved(&p, "b", &[(2, 4), (3, 4), (4, 4)], 2);
+    assert_counted(&p, "b", "te", 0, 1);
 }
 
 /// 004 5.5b: cavalry cannot enter forest except by road.
@@ -418,14 +418,14 @@ fn artillery_push_and_limbering_cost_te() {
         ),
         "guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)",
     );
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: g, path: [[4, 3]] }")],
         ),
+        &[],
     );
-    has(&out, "g fatigue (TE) hits 0 → 1");
+    assert_counted(&p, "g", "te", 0, 1);
     refused(
         &f,
         &with(
@@ -434,15 +434,15 @@ fn artillery_push_and_limbering_cost_te() {
         ),
         "the path costs",
     );
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "act: { piece: g, action: limber }")],
         ),
+        &[],
     );
-    has(&out, "g changed mode unlimbered → limbered");
-    has(&out, "g fatigue (TE) hits 0 → 1");
+    assert_mode(&p, "g", "unlimbered", "limbered");
+    assert_counted(&p, "g", "te", 0, 1);
 }
 
 /// 004 charts page, fatigue: the third TE hit fatigues a unit; a fatigued unit moves at
@@ -451,15 +451,15 @@ fn artillery_push_and_limbering_cost_te() {
 fn fatigue_and_te_recovery() {
     let pieces = "  - { id: b, side: blue, type: light_infantry, at: [1, 4], facing: E, counters: { te: 2 } }\n  - { id: f, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: t, side: blue, type: infantry, at: [1, 6], facing: E, counters: { te: 1 } }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f = field(None, "", pieces, "");
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[2, 4], [3, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b fatigue (TE) hits 2 → 3");
-    has(&out, "b is fatigued");
+    assert_counted(&p, "b", "te", 2, 3);
+    assert_flag(&p, "b", "fatigued", true);
     let tired = "  - { id: b, side: blue, type: infantry, at: [1, 4], facing: E, counters: { te: 3 }, flags: [fatigued] }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n";
     let f2 = field(None, "", tired, "");
     refused(
@@ -478,8 +478,8 @@ fn fatigue_and_te_recovery() {
         ),
     );
     // A whole turn without moving: t recovers one TE at the turn's end.
-    let out = ok(&f, &whole_turn());
-    has(&out, "t fatigue (TE) hits 1 → 0");
+    let p = f.json(&whole_turn(), &[]);
+    assert_counted(&p, "t", "te", 1, 0);
 }
 
 // --- Roads, hills, skirmishers, heavy guns, pursuit, the supreme commander -------------
@@ -497,9 +497,9 @@ fn road_column_counts_flanked_until_deployed() {
     let mut o = with(to_blue_movement(), std::slice::from_ref(&along));
     o.extend(ends("blue", 1));
     o.push(red_fire.clone());
-    let out = ok(&f, &o);
-    has(&out, "b is on_road");
-    has(&out, "-1 target's flank or rear");
+    let p = f.json(&o, &[]);
+    assert_flag(&p, "b", "on_road", true);
+    assert!(fired_with(&p).is_some_and(|m| m.contains(&FLANK.to_owned())));
     // Deployed: a TE hit, no flank bonus.
     let mut o = with(
         to_blue_movement(),

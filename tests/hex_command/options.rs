@@ -144,14 +144,14 @@ fn digging_in_gives_cover() {
         ),
         "b cannot move: it is dug",
     );
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(
             to_blue_movement(),
             &[order("blue", "move: { piece: b, path: [[4, 4]] }")],
         ),
+        &[],
     );
-    has(&out, "b works 3 → 0");
+    assert_counted(&p, "b", "works", 3, 0);
     // Red fires at the entrenched unit in its own turn: one CP of cover.
     let dug = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 4 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
     let f = field(None, "", dug, "");
