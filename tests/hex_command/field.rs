@@ -240,3 +240,9 @@ pub fn assert_mode(p: &Played, piece: &str, from: &str, to: &str) {
         about(p, piece)
     );
 }
+
+/// Whether the events hold a roll made for `purpose` (`melee of b (3) against r (2)`,
+/// `fire_small_b by b at r`: the roll's own record of who rolled, at whom and at what value).
+pub fn rolled(p: &Played, purpose: &str) -> bool {
+    p.events.iter().any(|e| e["roll"]["purpose"] == purpose)
+}

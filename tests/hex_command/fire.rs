@@ -6,8 +6,8 @@
 use serde_json::json;
 
 use super::field::{
-    Field, assert_attached, assert_counted, assert_flag, assert_placed, assert_removed, ends, has,
-    lacks, order,
+    Field, assert_attached, assert_counted, assert_flag, assert_mode, assert_placed,
+    assert_removed, ends, has, lacks, order, rolled,
 };
 use super::{seed_showing, was_removed};
 use crate::util::Played;
@@ -92,8 +92,8 @@ fn dead_zone_behind_a_wall() {
     );
     has(&out, "+1 partly obstructed");
     // Without the wall the same shot is an ordinary one.
-    let out = field(None, "", near).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
-    has(&out, "fire_small_b by b at r");
+    let p = field(None, "", near).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
     clear_shot(
         &field(None, "", near).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]),
         "fire_small_b",
@@ -118,8 +118,8 @@ fn dead_zone_behind_a_wall() {
     let at_wall = near
         .replace("at: [2, 4]", "at: [3, 4]")
         .replace("at: [4, 4]", "at: [5, 4]");
-    let out = field(None, wall, &at_wall).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
-    has(&out, "fire_small_b by b at r");
+    let p = field(None, wall, &at_wall).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
     clear_shot(
         &field(None, wall, &at_wall).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]),
         "fire_small_b",
@@ -169,8 +169,8 @@ fn firing_over_friends_from_higher_ground() {
         "r is in the dead zone behind what g fires over",
     );
     let beyond = deep.replace("at: [7, 4]", "at: [8, 4]");
-    let out = field(Some(&hill), "", &beyond).ok(&fire, &[]);
-    has(&out, "fire_artillery_b by g at r");
+    let p = field(Some(&hill), "", &beyond).json(&fire, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
     // Infantry on the hill do not fire over friends, unless the optional rule says so.
     let foot = "  - { id: i, side: blue, type: infantry, at: [1, 2], facing: E }\n  - { id: f, side: blue, type: infantry, at: [2, 2], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 2], facing: W }\n";
     let fire_i = at_blue_fire(&[act("blue", "i", "fire", "r")]);
@@ -179,8 +179,8 @@ fn firing_over_friends_from_higher_ground() {
         &[],
         "i cannot fire over f: only artillery fires over friends' heads",
     );
-    let out = field(Some(&hill), "", foot).ok(&fire_i, &["--option", "over_heads_any_arm=on"]);
-    has(&out, "fire_small_b by i at r");
+    let p = field(Some(&hill), "", foot).json(&fire_i, &["--option", "over_heads_any_arm=on"]);
+    assert!(rolled(&p, "fire_small_b by i at r"), "{:?}", p.events);
 }
 
 /// 004 7i: obstacles partly blocking the view cost 1 CP — a line grazing a forest hex on
@@ -237,8 +237,8 @@ fn dead_ground_below_a_slope() {
     has(&out, "fire_small_b by b at r");
     // Farther out on the plain the target is in view again.
     let plain = map_with(&[(2, 4, 'h')]);
-    let out = field(Some(&plain), "", pieces).ok(&fire, &[]);
-    has(&out, "fire_small_b by b at r");
+    let p = field(Some(&plain), "", pieces).json(&fire, &[]);
+    assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
 }
 
 /// 004 reference "Classes": howitzers and mortars fire over walls at targets behind them
@@ -253,8 +253,8 @@ fn howitzers_fire_over_walls_and_friends() {
         "mode: unlimbered",
         "mode: unlimbered, attributes: { howitzer: 1 }",
     );
-    let out = field(None, wall, &howitzer).ok(&fire, &[]);
-    has(&out, "fire_artillery_b by g at r");
+    let p = field(None, wall, &howitzer).json(&fire, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
     clear_shot(
         &field(None, wall, &howitzer).json(&fire, &[]),
         "fire_artillery_b",
@@ -266,8 +266,8 @@ fn howitzers_fire_over_walls_and_friends() {
         "mode: unlimbered",
         "mode: unlimbered, attributes: { howitzer: 1 }",
     );
-    let out = field(None, "", &over_h).ok(&fire, &[]);
-    has(&out, "fire_artillery_b by g at r");
+    let p = field(None, "", &over_h).json(&fire, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
     // But they still need to see the target: a forest in between stops them.
     let out_of_sight = field(Some(&map_with(&[(3, 4, 'F')])), "", &howitzer);
     out_of_sight.refused(&fire, &[], "g cannot see r: the line is blocked at (3,4)");
@@ -309,8 +309,8 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
         &[],
         "g's guns are abandoned: there is no one at them to hit",
     );
-    let out = f.ok(&at_blue_fire(&[act("blue", "k", "fire", "c")]), &[]);
-    has(&out, "fire_small_b by k at c");
+    let p = f.json(&at_blue_fire(&[act("blue", "k", "fire", "c")]), &[]);
+    assert!(rolled(&p, "fire_small_b by k at c"), "{:?}", p.events);
     // Abandoned guns neither move nor limber.
     f.refused(
         &at_red_movement(&[order("red", "move: { piece: g, path: [[3, 4]] }")]),
@@ -324,11 +324,8 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
     );
     // A crew meleed on its own steps back again instead of fighting.
     let alone = "  - { id: b, side: blue, type: infantry, at: [4, 5], facing: E }\n  - { id: c, side: red, type: crew, at: [5, 5], facing: W }\n";
-    let out = field(None, "", alone).ok(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
-    has(
-        &out,
-        "c placed (5,5) → (6,5) (crew stepped back from the melee)",
-    );
+    let p = field(None, "", alone).json(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
+    assert_placed(&p, "c", (5, 5), (6, 5), "crew stepped back from the melee");
     // No melee is fought: no roll after b's order, nobody in melee.
     let alone_field = field(None, "", alone);
     let played = alone_field.json(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
@@ -352,14 +349,14 @@ fn meleed_crews_abandon_their_guns_and_step_back() {
     let boxed = format!(
         "{alone}  - {{ id: w1, side: red, type: infantry, at: [6, 5], facing: W }}\n  - {{ id: w2, side: red, type: infantry, at: [6, 4], facing: W }}\n  - {{ id: w3, side: red, type: infantry, at: [6, 6], facing: W }}\n"
     );
-    let out = field(None, "", &boxed).ok(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
-    has(&out, "c removed (crew captured: no room to step back)");
+    let p = field(None, "", &boxed).json(&at_blue_melee(&[act("blue", "b", "melee", "c")]), &[]);
+    assert_removed(&p, "c", "crew captured: no room to step back");
     // Routed by fire, a battery limbers up and routs with its guns and crew.
     let shot = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, counters: { hits: 2 } }\n  - { id: c, side: red, type: crew, at: [4, 4], facing: W, attached_to: g }\n";
-    let out = field(None, "", shot).ok(&at_blue_fire(&[act("blue", "b", "fire", "g")]), &[]);
-    has(&out, "g is routed");
-    has(&out, "g changed mode unlimbered → limbered");
-    has(&out, "g placed (4,4) → (8,4) (routed)");
+    let p = field(None, "", shot).json(&at_blue_fire(&[act("blue", "b", "fire", "g")]), &[]);
+    assert_flag(&p, "g", "routed", true);
+    assert_mode(&p, "g", "unlimbered", "limbered");
+    assert_placed(&p, "g", (4, 4), (8, 4), "routed");
     let played = field(None, "", shot).json(&at_blue_fire(&[act("blue", "b", "fire", "g")]), &[]);
     assert!(
         played.flag("g", "routed", true).is_some(),
@@ -398,8 +395,8 @@ fn crews_return_and_captured_guns_fire_their_rolled_shots() {
     fire_again.extend(ends("blue", 1));
     fire_again.push(act("red", "g", "fire", "x"));
     let near = pieces.replace("at: [0, 0]", "at: [1, 4]");
-    let out = field(None, "", &near).ok(&fire_again, &[]);
-    has(&out, "fire_artillery_b by g at x");
+    let p = field(None, "", &near).json(&fire_again, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at x"), "{:?}", p.events);
     // Not while an enemy stands next to the guns.
     let held = pieces.replace("at: [0, 0]", "at: [3, 4]");
     field(None, "", &held).refused(
@@ -441,9 +438,9 @@ fn crews_return_and_captured_guns_fire_their_rolled_shots() {
     // The captor fires the guns with their chart while its shots last.
     let captor = "  - { id: x, side: blue, type: infantry, at: [2, 4], facing: E, counters: { captured_shots: 1, captured_class: 2 } }\n  - { id: r, side: red, type: infantry, at: [7, 4], facing: W }\n";
     let f = field(None, "", captor);
-    let out = f.ok(&at_blue_fire(&[act("blue", "x", "fire_guns", "r")]), &[]);
-    has(&out, "fire_artillery_b by x at r");
-    has(&out, "x captured_shots 1 → 0");
+    let p = f.json(&at_blue_fire(&[act("blue", "x", "fire_guns", "r")]), &[]);
+    assert!(rolled(&p, "fire_artillery_b by x at r"), "{:?}", p.events);
+    assert_counted(&p, "x", "captured_shots", 1, 0);
     let mut twice = at_blue_fire(&[act("blue", "x", "fire_guns", "r")]);
     twice.extend(ends("blue", 3)); // fire, melee, rally
     // Red's command and movement; then Blue's defensive fire.
@@ -529,11 +526,19 @@ fn overlapping_a_blocking_force_needs_more_units() {
         "b cannot overlap the blocking force's flank: 1 units in contact against 1 blocking (4c)",
     );
     let two = format!("{one}  - {{ id: c, side: blue, type: infantry, at: [4, 3], facing: SW }}\n");
-    let out = field(None, "", &two).ok(&melee, &[]);
-    has(&out, "melee of b");
+    let p = field(None, "", &two).json(&melee, &[]);
+    assert!(
+        p.has("acted", "b", |e| e["action"] == "melee"),
+        "{:?}",
+        p.events
+    );
     let front = "  - { id: r, side: red, type: infantry, at: [4, 4], facing: W, flags: [blocking] }\n  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n";
-    let out = field(None, "", front).ok(&melee, &[]);
-    has(&out, "melee of b");
+    let p = field(None, "", front).json(&melee, &[]);
+    assert!(
+        p.has("acted", "b", |e| e["action"] == "melee"),
+        "{:?}",
+        p.events
+    );
     // Without the blocking mark the rear attack is an ordinary one.
     let plain = one.replace(", flags: [blocking]", "");
     let out = field(None, "", &plain).ok(&melee, &[]);
@@ -597,8 +602,8 @@ fn a_defender_that_wins_advances_or_turns() {
     // attacker's value; a regiment there does (+1).
     let front = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [4, 4], facing: W }\n";
     let crew = format!("{front}  - {{ id: c, side: blue, type: crew, at: [4, 5], facing: NE }}\n");
-    let out = field(None, "", &crew).ok(&melee, &[]);
-    has(&out, "(melee of b (2) against r (2))");
+    let p = field(None, "", &crew).json(&melee, &[]);
+    assert!(rolled(&p, "melee of b (2) against r (2)"), "{:?}", p.events);
     let friend = crew.replace("type: crew", "type: infantry");
     let out = field(None, "", &friend).ok(&melee, &[]);
     has(&out, "(melee of b (3) against r (2))");
@@ -806,8 +811,8 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     let played = open.json(&fire, &[]);
     assert_eq!(rolls(&played, "structure"), 0, "{:?}", played.events);
     assert_eq!(rolls(&played, "fire_artillery_b"), 1, "{:?}", played.events);
-    let out = open.ok(&fire, &[]);
-    has(&out, "fire_artillery_b by g at r");
+    let p = open.json(&fire, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
 }
 
 /// Asserts the events hold one roll on `chart` and that it took no `partly obstructed`
