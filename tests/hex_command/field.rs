@@ -246,3 +246,26 @@ pub fn assert_mode(p: &Played, piece: &str, from: &str, to: &str) {
 pub fn rolled(p: &Played, purpose: &str) -> bool {
     p.events.iter().any(|e| e["roll"]["purpose"] == purpose)
 }
+
+/// Whether some roll in the events applied the modifier `name` at `value`.
+pub fn modified(p: &Played, name: &str, value: i64) -> bool {
+    let wanted = serde_json::json!({"name": name, "value": value});
+    (p.events.iter())
+        .any(|e| (e["roll"]["modifiers"].as_array()).is_some_and(|m| m.contains(&wanted)))
+}
+
+/// Whether some roll in the events landed in the band `band`.
+pub fn in_band(p: &Played, band: &str) -> bool {
+    p.events.iter().any(|e| e["roll"]["band"] == band)
+}
+
+/// Asserts that `piece` arrived (was put on the board) at `at` for `reason`.
+#[track_caller]
+pub fn assert_arrived(p: &Played, piece: &str, (col, row): (i64, i64), reason: &str) {
+    let at = serde_json::json!({"col": col, "row": row});
+    assert!(
+        p.has("arrived", piece, |e| e["at"] == at && e["reason"] == reason),
+        "expected {piece} arrived at ({col},{row}) ({reason}); the events of {piece}:\n{}",
+        about(p, piece)
+    );
+}

@@ -1,13 +1,13 @@
 //! Hex Command (seed 004), issue 7: the fire line's geometry (dead zones, partial
 //! obstruction, firing over friends, howitzers), crews apart from their guns, facing changes
 //! after melee and overlapping a blocking force. Each test plays a small field through the
-//! binary and checks the log.
+//! binary and checks its `--json` events.
 
 use serde_json::json;
 
 use super::field::{
-    Field, assert_attached, assert_counted, assert_flag, assert_mode, assert_placed,
-    assert_removed, ends, has, lacks, order, rolled,
+    Field, assert_arrived, assert_attached, assert_counted, assert_flag, assert_mode,
+    assert_placed, assert_removed, ends, has, in_band, lacks, modified, order, roll_on, rolled,
 };
 use super::{seed_showing, was_removed};
 use crate::util::Played;
@@ -100,9 +100,9 @@ fn dead_zone_behind_a_wall() {
     );
     // Three hexes away the target is past the dead zone, but the wall costs 1 CP.
     let far = near.replace("at: [4, 4]", "at: [5, 4]");
-    let out = field(None, wall, &far).ok(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
-    has(&out, "fire_small_b by b at r");
-    has(&out, "+1 partly obstructed");
+    let p = field(None, wall, &far).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
+    assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
+    assert!(modified(&p, "partly obstructed", 1), "{:?}", p.events);
     // The same on the events: the name `clear_shot` looks for is the one the chart gives.
     let played = field(None, wall, &far).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
     assert!(
@@ -194,8 +194,8 @@ fn partial_obstruction_from_the_board() {
         &field(Some(&map_with(&[])), "", pieces).json(&fire, &[]),
         "fire_small_b",
     );
-    let out = field(Some(&map_with(&[(0, 1, 'F')])), "", pieces).ok(&fire, &[]);
-    has(&out, "+1 partly obstructed");
+    let p = field(Some(&map_with(&[(0, 1, 'F')])), "", pieces).json(&fire, &[]);
+    assert!(modified(&p, "partly obstructed", 1), "{:?}", p.events);
     field(Some(&map_with(&[(0, 1, 'F'), (1, 1, 'B')])), "", pieces).refused(
         &fire,
         &[],
@@ -204,12 +204,12 @@ fn partial_obstruction_from_the_board() {
     // A unit on one side of the edge grazes the line too.
     let grazed =
         format!("{pieces}  - {{ id: x, side: blue, type: infantry, at: [0, 1], facing: E }}\n");
-    let out = field(Some(&map_with(&[])), "", &grazed).ok(&fire, &[]);
-    has(&out, "+1 partly obstructed");
+    let p = field(Some(&map_with(&[])), "", &grazed).json(&fire, &[]);
+    assert!(modified(&p, "partly obstructed", 1), "{:?}", p.events);
     // A hill between two units on level ground.
     let row = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
-    let out = field(Some(&map_with(&[(4, 4, 'h')])), "", row).ok(&fire, &[]);
-    has(&out, "+1 partly obstructed");
+    let p = field(Some(&map_with(&[(4, 4, 'h')])), "", row).json(&fire, &[]);
+    assert!(modified(&p, "partly obstructed", 1), "{:?}", p.events);
     // An enemy in between blocks the line.
     let screened =
         format!("{row}  - {{ id: s, side: red, type: infantry, at: [3, 4], facing: W }}\n");
@@ -641,10 +641,10 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     orders.push(act("red", "r", "melee", "x"));
     let seed = seed_showing(&f, &orders, &[], |p| p.flag("x", "routed", true).is_some());
     let args = ["--seed", seed.as_str()];
-    let out = f.ok(&orders, &args);
-    has(&out, "g removed (guns captured by x)");
-    has(&out, "x captured_gun 0 → 2");
-    has(&out, "g arrived at (4,4) (guns left behind by x)");
+    let p = f.json(&orders, &args);
+    assert_removed(&p, "g", "guns captured by x");
+    assert_counted(&p, "x", "captured_gun", 0, 2);
+    assert_arrived(&p, "g", (4, 4), "guns left behind by x");
     // The guns hold the hex: the winner stays.
     let played = f.json(&orders, &args);
     assert!(
@@ -711,8 +711,8 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     shot.extend(ends("blue", 1));
     shot.push(act("red", "r", "fire", "x"));
     let seed = seed_showing(&f, &shot, &[], |p| p.flag("x", "routed", true).is_some());
-    let out = f.ok(&shot, &["--seed", seed.as_str()]);
-    has(&out, "g arrived at (4,4) (guns left behind by x)");
+    let p = f.json(&shot, &["--seed", seed.as_str()]);
+    assert_arrived(&p, "g", (4, 4), "guns left behind by x");
     // A captor that is never broken keeps them: the crew cannot man guns off the board.
     let mut held = at_blue_melee(&[act("blue", "x", "melee", "g")]);
     held.extend(ends("blue", 2));
@@ -752,9 +752,10 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
         None
     );
     let seed = seed_showing(&f, &fire, &[], struck("clear"));
-    let out = f.ok(&fire, &["--seed", seed.as_str()]);
-    has(&out, "+1 target in cover; band 1 (Color)");
-    has(&out, "fire_artillery_b by g at r");
+    let p = f.json(&fire, &["--seed", seed.as_str()]);
+    assert!(modified(&p, "target in cover", 1), "{:?}", p.events);
+    assert!(in_band(&p, "Color"), "{:?}", p.events);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
     // Structure damage: quick works are levelled, a redoubt becomes quick works.
     let damage = ["--option", "structure_damage=on"];
     let seed = seed_showing(&f, &fire, &damage, struck("works"));

@@ -161,8 +161,9 @@ fn digging_in_gives_cover() {
     o.extend(ends("red", 2));
     o.extend(ends("blue", 1));
     o.push(order("red", "act: { piece: r, action: fire, target: b }"));
-    let out = ok(&f, &o);
-    has(&out, "+1 target in cover; band 3 (Code'n Color)");
+    let p = f.json(&o, &[]);
+    assert!(modified(&p, "target in cover", 1), "{:?}", p.events);
+    assert!(in_band(&p, "Code'n Color"), "{:?}", p.events);
 }
 
 /// 004 Optional rules: the commander's sphere rallies his unit's neighbours too; melee
