@@ -98,14 +98,11 @@ fn fire_out_of_reach_is_neither_listed_nor_accepted() {
     // Four hexes is in reach (Code'n Color): listed and accepted.
     let pieces = "  - { id: b, side: blue, type: infantry, at: [2, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
     let f = field(None, "", pieces, "");
-    has(
-        &legal(&f, &to_blue_fire(), "blue"),
-        "action: fire, target: r",
-    );
-    has(
-        &ok(&f, &with(to_blue_fire(), &[fire("b", "r")])),
-        "band 3 (Code'n Color)",
-    );
+    let list = legal_json(&f, &to_blue_fire(), "blue");
+    let at_r = serde_json::json!({"piece": "b", "action": "fire", "target": "r"});
+    assert_eq!(listed(&list, |o| o["act"] == at_r), 1, "{list}");
+    let p = f.json(&with(to_blue_fire(), &[fire("b", "r")]), &[]);
+    assert_eq!(roll_on(&p, "fire_small_b")["band"], "Code'n Color");
 }
 
 /// A refusal reaches the player as the rule's words, never as a script's path and line.
@@ -151,10 +148,8 @@ fn ganging_up_only_on_the_only_target_in_the_band() {
     assert_eq!(b2_at("r1"), 0, "{list}");
     ok(&f, &with(first.clone(), &[fire("b2", "r2")]));
     let alone = field(None, "", two, "");
-    has(
-        &ok(&alone, &with(first, &[fire("b2", "r1")])),
-        "r1 is marked “shot_small_2”",
-    );
+    let p = alone.json(&with(first, &[fire("b2", "r1")]), &[]);
+    assert_flag(&p, "r1", "shot_small_2", true);
 }
 
 /// 004 l.256: with the supply rule, a unit spends one point for each turn it fires, not one
@@ -187,7 +182,7 @@ fn supply_is_spent_once_a_turn_the_unit_fires() {
     o.insert(3, act("red", "r", "fire", "b"));
     o.extend(ends("blue", 3));
     red(&mut o);
-    has(&ok(&f, &o), "r supply 11 → 10");
+    assert_counted(&f.json(&o, &[]), "r", "supply", 11, 10);
 }
 
 // --- Melee ------------------------------------------------------------------------------
@@ -249,9 +244,15 @@ fn a_unit_melees_every_enemy_whose_front_it_entered() {
     // An enemy with a hit has lost its zone (5.2b, 7.2.1): no melee is owed to it.
     let hit = pieces.replace("facing: NW }", "facing: NW, counters: { hits: 1 } }");
     let hit = field(None, "", &hit, "");
-    let out = ok(&hit, &o);
-    has(&out, "against r1");
     let played = hit.json(&o, &[]);
+    let melees = (played.events.iter()).filter(|e| e["roll"]["chart"] == "melee");
+    let against: Vec<&Value> = melees.map(|e| &e["roll"]["against"]).collect();
+    assert_eq!(
+        against,
+        [&Value::from(played.piece("r1"))],
+        "{:?}",
+        played.events
+    );
     assert!(
         played.flag("r1", "in_melee", true).is_some(),
         "{:?}",
@@ -337,8 +338,13 @@ fn a_joiner_locks_the_winner() {
     let f = field(None, "", pieces, "");
     let o = with(to_blue_melee(), &[melee("b1", "r")]);
     let seed = seed_showing(&f, &o, &[], |p| p.flag("b1", "routed", true).is_some());
-    let out = f.ok(&o, &["--seed", &seed]);
-    has(&out, "r is held in melee by b2 and cannot advance");
+    let played = f.json(&o, &["--seed", &seed]);
+    let held = "r is held in melee by b2 and cannot advance";
+    assert!(
+        played.events.iter().any(|e| e["text"] == held),
+        "{:?}",
+        played.events
+    );
     let played = f.json(&o, &["--seed", &seed]);
     assert!(
         played.flag("b1", "routed", true).is_some(),
@@ -399,7 +405,7 @@ fn dismounted_cavalry_may_enter_a_forest() {
         "  - { id: c, side: blue, type: cavalry, at: [2, 4], facing: E, mode: dismounted }\n";
     let f = field(Some(&map), "", pieces, "");
     let o = with(to_blue_movement(), &[mv("blue", "c", "[[3, 4], [4, 4]]")]);
-    has(&ok(&f, &o), "c moved (2,4) → (3,4) → (4,4), cost 2");
+    assert_moved(&f.json(&o, &[]), "c", &[(2, 4), (3, 4), (4, 4)], 2);
     let mounted = field(
         Some(&map),
         "",
@@ -429,7 +435,13 @@ fn a_commander_rallies_a_routed_unit_in_the_rally_phase() {
     let mut o = ends("blue", 3);
     o.extend(ends("red", 1));
     o.extend(ends("blue", 2)); // fire, melee: now the rally phase
-    has(&legal(&f, &o, "blue"), "action: attach, target: b");
+    let list = legal_json(&f, &o, "blue");
+    assert!(
+        listed(&list, |e| e["act"]["action"] == "attach"
+            && e["act"]["target"] == "b")
+            > 0,
+        "{list}"
+    );
     o.push(attach);
     o.push(face("blue", "b", "NE"));
     let p = f.json(&o, &[]);
@@ -462,18 +474,20 @@ fn integrity_is_checked_when_all_commanders_are_killed() {
     o.insert(3, act("red", "r", "fire", "b"));
     o.extend(ends("blue", 2)); // turn 2: arrivals, Blue's command phase
     let seed = seed_showing(&f, &o, &[], |p| was_removed(p, "g"));
-    let out = f.ok(&o, &["--seed", &seed]);
-    has(
-        &out,
-        "g removed (commander killed by a red-star hit; the unit takes no hit)",
+    let p = f.json(&o, &["--seed", &seed]);
+    assert_removed(
+        &p,
+        "g",
+        "commander killed by a red-star hit; the unit takes no hit",
     );
-    let check = section(&out, "turn 2 · command phase (blue)");
-    has(
-        check,
-        "blue has no commander left on the field: integrity check",
-    );
-    has(check, "(integrity of b)");
-    has(check, "(integrity of b2)");
+    let check = p.in_phase(2, "command", "blue");
+    let why = "blue has no commander left on the field: integrity check";
+    assert!(check.iter().any(|e| e["text"] == why), "{check:?}");
+    let rolls: Vec<&Value> = (check.iter())
+        .filter(|e| e["roll"]["chart"] == "integrity")
+        .map(|e| &e["roll"]["purpose"])
+        .collect();
+    assert_eq!(rolls, ["integrity of b", "integrity of b2"], "{check:?}");
 }
 
 /// 004 l.514 (4b): a blocking force may make two full moves away from the arriving zone.
@@ -508,7 +522,6 @@ fn a_blocking_force_makes_two_full_moves_away() {
 #[test]
 fn an_enemy_on_any_entry_hex_blocks_the_arrival() {
     let pieces = "  - { id: ra, side: blue, type: infantry, off_board: true, facing: E, counters: { arrives: 1, entry: 1 } }\n  - { id: b, side: blue, type: infantry, at: [5, 6], facing: E }\n  - { id: x, side: red, type: infantry, at: [0, 4], facing: E }\n";
-    let out = ok(&field_with_entries(pieces), &ends("blue", 1));
     let played = field_with_entries(pieces).json(&ends("blue", 1), &[]);
     assert!(
         played.flag("x", "blocking", true).is_some(),
@@ -516,11 +529,8 @@ fn an_enemy_on_any_entry_hex_blocks_the_arrival() {
         played.events
     );
     assert_eq!(played.find("arrived", "ra", |_| true), None);
-    has(
-        &out,
-        "announced: blue: 1 unit is arriving at entry place 1, which the enemy holds; they wait a turn",
-    );
-    has(&out, "x is blocking");
+    let told = "blue: 1 unit is arriving at entry place 1, which the enemy holds; they wait a turn";
+    assert!(played.announced(told), "{:?}", played.events);
 }
 
 /// 004 l.272 (pike and shot): guns once unlimbered cannot move again, but may be turned, at
@@ -557,9 +567,10 @@ fn pike_and_shot_guns_cannot_move_once_unlimbered() {
     o.extend(ends("blue", 1));
     o.extend(ends("red", 1));
     o.push(fire("g", "r"));
-    let out = ok(&f, &o);
-    has(&out, "+1 planted guns turned");
-    has(&out, "band 1 (Color)");
+    let p = f.json(&o, &[]);
+    let roll = roll_on(&p, "fire_artillery_b");
+    assert_eq!(modifiers(roll), [("planted guns turned".to_owned(), 1)]);
+    assert_eq!(roll["band"], "Color", "{roll}");
 }
 
 /// 004 l.434 (artillery section, woods): guns may be placed in woods by road, or entering
@@ -581,13 +592,11 @@ fn guns_enter_woods_from_a_clear_hex_side() {
     assert!(cells.iter().any(|(c, _, _)| c == "[3, 4]"), "{cells:?}");
     // 004 l.434: one woods hex deep and no further.
     assert!(!cells.iter().any(|(c, _, _)| c == "[4, 4]"), "{cells:?}");
-    has(
-        &ok(
-            &f,
-            &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4]]")]),
-        ),
-        "g moved (2,4) → (3,4), cost 1",
+    let p = f.json(
+        &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4]]")]),
+        &[],
     );
+    assert_moved(&p, "g", &[(2, 4), (3, 4)], 1);
     refused(
         &f,
         &with(to_blue_movement(), &[mv("blue", "g", "[[3, 4], [4, 4]]")]),
