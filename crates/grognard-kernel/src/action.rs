@@ -576,6 +576,29 @@ impl Refusal {
     }
 }
 
+/// Why an order is refused, kept as data until its words are needed: the one shape of every
+/// ban (`game/bans.rs` lists them, with the file each is in). A check returns the ban; the
+/// legal listing, which asks checks by the thousand, drops it unworded; `apply` turns it
+/// into a [`Refusal`] with [`Ban::refuse`]. Defined here, beside `Refusal`, so that the
+/// bans below `game/` (`company.rs`, `turning.rs`) have the same shape.
+pub(crate) trait Ban: Sized {
+    /// What the words need beside the ban itself: the game and the ordered piece, the
+    /// rules, a side, or nothing (`()`).
+    type Cx<'c>;
+
+    /// The kind of refusal the ban gives.
+    fn kind(&self) -> RefusalKind;
+
+    /// The sentence a player reads.
+    fn words(self, cx: Self::Cx<'_>) -> String;
+
+    /// The refusal: its kind and its words.
+    fn refuse(self, cx: Self::Cx<'_>) -> Refusal {
+        let kind = self.kind();
+        Refusal::new(kind, self.words(cx))
+    }
+}
+
 /// The words for a cell off the board: a move's ban (`game/bans.rs`) and a step beyond the
 /// edge (`company.rs`, which may add why the edge is not the piece's way out) say it alike.
 pub(crate) fn off_board(to: Cell) -> String {

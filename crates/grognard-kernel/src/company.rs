@@ -7,7 +7,7 @@
 //! board ([`HalfHexRules`]); a type that declares nothing moves exactly as before. A step
 //! these rules refuse says why as a `CompanyBan`, worded only when the step is refused.
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Ban, Event, Refusal, RefusalKind};
 use crate::board::{Board, Edge, SideDef};
 use crate::cost::Cost;
 use crate::geometry::hex::HalfHex;
@@ -545,7 +545,7 @@ pub(crate) fn exit_entry(
         )),
         other => {
             let wrong = other.and_then(|e| wrong_baseline(rules, sides, state, piece, e));
-            Err(CompanyBan::OffBoard(wrong).refuse(rules, piece, to))
+            Err(CompanyBan::OffBoard(wrong).refuse((rules, piece, to)))
         }
     }
 }
@@ -563,7 +563,7 @@ pub(crate) fn sharing_entry(
         Sharing::Pass => Ok((false, true, None)),
         Sharing::Join(t) => Ok((true, false, Some(StopWhy::Joined(*t)))),
         Sharing::PassOrJoin(_) => Ok((true, true, None)),
-        Sharing::Refused(ban) => Err(ban.clone().refuse(rules, piece, to)),
+        Sharing::Refused(ban) => Err(ban.clone().refuse((rules, piece, to))),
     }
 }
 
@@ -578,8 +578,8 @@ pub(crate) struct WrongBaseline<'a> {
 }
 
 /// Why a piece's company or the board's edge refuses a step into a cell, kept as data
-/// until its words are needed (the pattern of `game/bans.rs`, which this module, below
-/// `game/`, cannot use). The mover and the cell are given when it is worded.
+/// until its words are needed (a [`Ban`], as `game/bans.rs` lists them). The mover and the
+/// cell are given when it is worded.
 #[derive(Clone, Debug)]
 pub(crate) enum CompanyBan<'a> {
     /// The mover carries `rider` and so may not join `only`.
@@ -603,9 +603,23 @@ pub(crate) enum CompanyBan<'a> {
     OffBoard(Option<WrongBaseline<'a>>),
 }
 
-impl CompanyBan<'_> {
-    /// The refusal of `piece`'s step into `to` for this ban: its kind and its words.
-    pub(crate) fn refuse(self, rules: &Rules, piece: &Piece, to: Cell) -> Refusal {
+impl Ban for CompanyBan<'_> {
+    /// The rules, the mover and the cell it would enter.
+    type Cx<'c> = (&'c Rules, &'c Piece, Cell);
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Self::Carrying { .. } | Self::NotAlone(_) | Self::NeitherPassNorJoin(_) => {
+                RefusalKind::Occupied
+            }
+            Self::FromBaseline(_) | Self::SideHalfHex | Self::BaselineHalfHex(_) => {
+                RefusalKind::Impassable
+            }
+            Self::OffBoard(_) => RefusalKind::BadPath,
+        }
+    }
+
+    fn words(self, (rules, piece, to): Self::Cx<'_>) -> String {
         let name = &piece.name;
         let type_name = |k: PieceTypeId| rules.piece_type(k).map_or("?", |t| t.name.as_str());
         let wrong = |w: WrongBaseline<'_>| {
@@ -614,60 +628,42 @@ impl CompanyBan<'_> {
                 w.whose, w.owner
             )
         };
-        let (kind, words) = match self {
-            Self::Carrying { rider, only } => (
-                RefusalKind::Occupied,
-                format!(
-                    "{name} cannot enter {to}: {name} already has {} with it and cannot join {}",
-                    rider.name, only.name
-                ),
+        match self {
+            Self::Carrying { rider, only } => format!(
+                "{name} cannot enter {to}: {name} already has {} with it and cannot join {}",
+                rider.name, only.name
             ),
-            Self::NotAlone(only) => (
-                RefusalKind::Occupied,
-                format!(
-                    "{name} cannot enter {to}: {} at {to} is not alone",
-                    only.name
-                ),
+            Self::NotAlone(only) => format!(
+                "{name} cannot enter {to}: {} at {to} is not alone",
+                only.name
             ),
             Self::NeitherPassNorJoin(own) => {
                 let names: Vec<String> = own
                     .iter()
                     .map(|p| format!("{} ({})", p.name, type_name(p.kind)))
                     .collect();
-                (
-                    RefusalKind::Occupied,
-                    format!(
-                        "{name} cannot enter {to}: {} may neither pass nor join {}",
-                        type_name(piece.kind),
-                        names.join(", ")
-                    ),
+                format!(
+                    "{name} cannot enter {to}: {} may neither pass nor join {}",
+                    type_name(piece.kind),
+                    names.join(", ")
                 )
             }
-            Self::FromBaseline(from) => (
-                RefusalKind::Impassable,
-                format!("{from} is a baseline half-hex; from it {name} may only leave the board"),
-            ),
-            Self::SideHalfHex => (
-                RefusalKind::Impassable,
-                format!("{to} is a half-hex on the side edge of the board; no piece may enter it"),
-            ),
-            Self::BaselineHalfHex(w) => (
-                RefusalKind::Impassable,
-                match w {
-                    Some(w) => format!("{to} is a half-hex on a baseline; {}", wrong(w)),
-                    None => format!(
-                        "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
-                    ),
-                },
-            ),
-            Self::OffBoard(w) => (
-                RefusalKind::BadPath,
-                match w {
-                    Some(w) => format!("{}: {}", crate::action::off_board(to), wrong(w)),
-                    None => crate::action::off_board(to),
-                },
-            ),
-        };
-        Refusal::new(kind, words)
+            Self::FromBaseline(from) => {
+                format!("{from} is a baseline half-hex; from it {name} may only leave the board")
+            }
+            Self::SideHalfHex => {
+                format!("{to} is a half-hex on the side edge of the board; no piece may enter it")
+            }
+            Self::BaselineHalfHex(w) => match w {
+                Some(w) => format!("{to} is a half-hex on a baseline; {}", wrong(w)),
+                None => format!(
+                    "{to} is a half-hex on a baseline; pieces may enter it only where the scenario allows"
+                ),
+            },
+            Self::OffBoard(w) => match w {
+                Some(w) => format!("{}: {}", crate::action::off_board(to), wrong(w)),
+                None => crate::action::off_board(to),
+            },
+        }
     }
 }

@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
 use crate::piece::Piece;
@@ -70,7 +70,7 @@ pub(crate) fn check_slowed(
             most: s.max_steps,
             steps,
         }
-        .refuse(rules, piece)),
+        .refuse((rules, piece))),
         _ => Ok(()),
     }
 }
@@ -283,7 +283,7 @@ pub(crate) fn no_turn_left(
         to,
         most,
     }
-    .refuse(rules, piece)
+    .refuse((rules, piece))
 }
 
 /// The directions a piece heading `heading` may step in when it steps only forward.
@@ -312,12 +312,11 @@ pub(crate) fn check_step(
         dir,
         to,
     }
-    .refuse(rules, piece))
+    .refuse((rules, piece)))
 }
 
 /// Why a path is refused by the piece's facing or by a flag that slows it, kept as data
-/// until its words are needed (the pattern of `game/bans.rs`, which this module, below
-/// `game/`, cannot use).
+/// until its words are needed (a [`Ban`], as `game/bans.rs` lists them).
 #[derive(Clone, Copy)]
 enum TurningBan<'g> {
     /// A flag that slows the piece to at most `most` cells; the path has `steps`.
@@ -356,9 +355,18 @@ enum TurningBan<'g> {
     },
 }
 
-impl TurningBan<'_> {
-    /// The refusal of `piece`'s move for this ban: its kind and its words.
-    fn refuse(self, rules: &Rules, piece: &Piece) -> Refusal {
+impl Ban for TurningBan<'_> {
+    /// The rules and the moving piece.
+    type Cx<'c> = (&'c Rules, &'c Piece);
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Self::Slowed { .. } => RefusalKind::TooFar,
+            Self::NotAhead { .. } | Self::NoTurnLeft { .. } => RefusalKind::BadPath,
+        }
+    }
+
+    fn words(self, (rules, piece): Self::Cx<'_>) -> String {
         let name = &piece.name;
         // Where a step outside the cells ahead goes, from the heading.
         let aside = |grid: &Grid, heading: Facing, dir: Facing| {
@@ -371,30 +379,23 @@ impl TurningBan<'_> {
         match self {
             // Worded as a flag that pins the piece (`MoveBan::Pinned`): one fact, one
             // sentence.
-            Self::Slowed { flag, most: 0, .. } => Refusal::new(
-                RefusalKind::TooFar,
-                format!("{name} cannot move: it is {}", rules.flag_name(flag)),
-            ),
-            Self::Slowed { flag, most, steps } => Refusal::new(
-                RefusalKind::TooFar,
-                format!(
-                    "{name} is {} and may move at most {most} cell{}; the path has {steps}",
-                    rules.flag_name(flag),
-                    if most == 1 { "" } else { "s" }
-                ),
+            Self::Slowed { flag, most: 0, .. } => {
+                format!("{name} cannot move: it is {}", rules.flag_name(flag))
+            }
+            Self::Slowed { flag, most, steps } => format!(
+                "{name} is {} and may move at most {most} cell{}; the path has {steps}",
+                rules.flag_name(flag),
+                if most == 1 { "" } else { "s" }
             ),
             Self::NotAhead {
                 grid,
                 heading,
                 dir,
                 to,
-            } => Refusal::new(
-                RefusalKind::BadPath,
-                format!(
-                    "{name} steps only into the cells ahead of it (facing {}); {to} is {}: change facing first",
-                    grid.facing_name(heading),
-                    aside(grid, heading, dir)
-                ),
+            } => format!(
+                "{name} steps only into the cells ahead of it (facing {}); {to} is {}: change facing first",
+                grid.facing_name(heading),
+                aside(grid, heading, dir)
             ),
             Self::NoTurnLeft {
                 grid,
@@ -402,14 +403,11 @@ impl TurningBan<'_> {
                 dir,
                 to,
                 most,
-            } => Refusal::new(
-                RefusalKind::BadPath,
-                format!(
-                    "{name} steps only into the cells ahead of it (facing {}); {to} is {}, and it has no facing change left this {} (at most {most})",
-                    grid.facing_name(heading),
-                    aside(grid, heading, dir),
-                    move_window(rules, piece)
-                ),
+            } => format!(
+                "{name} steps only into the cells ahead of it (facing {}); {to} is {}, and it has no facing change left this {} (at most {most})",
+                grid.facing_name(heading),
+                aside(grid, heading, dir),
+                move_window(rules, piece)
             ),
         }
     }

@@ -2,7 +2,7 @@
 //! (phase, type, flags, once per phase, target, range, arcs, sight, intents), the chart
 //! roll, the effects listed for its outcome, and the action's script.
 
-use crate::action::{Event, Refusal, RefusalKind};
+use crate::action::{Ban, Event, Refusal, RefusalKind};
 use crate::chart::InputSource;
 use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
@@ -147,7 +147,7 @@ impl Game {
         target: Option<PieceId>,
     ) -> Result<ActCheck<'r, 's>, Refusal> {
         self.judge_act(state, side, id, (action, intent), target, Measure::ForChart)
-            .map_err(|ban| self.refuse_act(state, side, ban))
+            .map_err(|ban| ban.refuse((self, state, side)))
     }
 
     /// Whether an `act` order given with no intent passes [`Self::check_act`]: what the
@@ -580,7 +580,7 @@ impl Resolution<'_> {
             });
         };
         let chart = (rules.chart(chart_id))
-            .ok_or_else(|| game.refuse_act(self.next, side, ActBan::NoChart))?;
+            .ok_or_else(|| ActBan::NoChart.refuse((game, self.next, side)))?;
         let set: Vec<(usize, i32)> = chart
             .inputs
             .iter()

@@ -12,7 +12,7 @@
 //! table, so the cost is the same on every platform.
 
 use crate::Cost;
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::geometry::footprint::{Footprint, Placed};
 use crate::geometry::open::{self, Angle, Len, Point};
 use crate::ids::{ModeId, SideId};
@@ -22,7 +22,7 @@ use crate::state::State;
 use super::Game;
 
 /// Why a footprint may not stand where an order puts it, kept as data until its words are
-/// needed (the pattern of `bans.rs`).
+/// needed (a [`Ban`], as `bans.rs` lists).
 #[derive(Clone, Copy, Debug)]
 enum FootprintBan<'a> {
     /// A corner of the bases would be off the table, here.
@@ -33,23 +33,23 @@ enum FootprintBan<'a> {
     DoNotFit,
 }
 
-impl FootprintBan<'_> {
-    /// The refusal of `piece`'s order for this ban: its kind and its words.
-    fn refuse(self, piece: &Piece) -> Refusal {
+impl Ban for FootprintBan<'_> {
+    /// The piece whose bases they are.
+    type Cx<'c> = &'c Piece;
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Self::OffTable(_) => RefusalKind::BadPath,
+            Self::Overlaps(_) | Self::DoNotFit => RefusalKind::Occupied,
+        }
+    }
+
+    fn words(self, piece: &Piece) -> String {
         let name = &piece.name;
         match self {
-            Self::OffTable(c) => Refusal::new(
-                RefusalKind::BadPath,
-                format!("{name}'s bases would leave the table (a corner at {c})"),
-            ),
-            Self::Overlaps(theirs) => Refusal::new(
-                RefusalKind::Occupied,
-                format!("{name}'s bases would overlap {theirs}'s"),
-            ),
-            Self::DoNotFit => Refusal::new(
-                RefusalKind::Occupied,
-                format!("{name}'s bases do not fit there"),
-            ),
+            Self::OffTable(c) => format!("{name}'s bases would leave the table (a corner at {c})"),
+            Self::Overlaps(theirs) => format!("{name}'s bases would overlap {theirs}'s"),
+            Self::DoNotFit => format!("{name}'s bases do not fit there"),
         }
     }
 }

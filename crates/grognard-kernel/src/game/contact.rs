@@ -36,7 +36,7 @@
 //! action's own range says how far a charge reaches, and no allowance, terrain cost or zone
 //! applies to it.
 
-use crate::action::{Event, Refusal};
+use crate::action::{Ban, Event, Refusal};
 use crate::geometry::Arc;
 use crate::geometry::Cell;
 use crate::geometry::footprint::Footprint;
@@ -235,7 +235,7 @@ impl Resolution<'_> {
     /// state is then left as it was).
     pub(super) fn make_contact(&mut self, actor: PieceId, target: PieceId) -> Result<(), Refusal> {
         let game = self.game;
-        let refuse = |next: &State, ban| game.refuse_contact(next, actor, target, ban);
+        let refuse = |next: &State, ban: ContactBan| ban.refuse((next, actor, target));
         let Some((to, facing)) = game.contact_place(self.next, actor, target) else {
             return Err(refuse(self.next, ContactBan::NotOnTable));
         };
@@ -244,13 +244,13 @@ impl Resolution<'_> {
             .pieces
             .get(actor.index())
             .cloned()
-            .ok_or_else(|| game.refuse_piece(PieceBan::NoSuchPiece(actor)))?;
+            .ok_or_else(|| PieceBan::NoSuchPiece(actor).refuse(game))?;
         let Place::Point {
             at: from,
             facing: old,
         } = piece.place
         else {
-            return Err(game.refuse_move(&piece, MoveBan::OnGrid));
+            return Err(MoveBan::OnGrid.refuse((game, &piece)));
         };
         if game.footprint_in(&piece, piece.mode).is_some() {
             // Clear of every unit but the target, which it touches.

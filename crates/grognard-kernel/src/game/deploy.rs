@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use super::bans::{PhaseBan, SetupBan};
 use super::{Game, Resolution};
-use crate::action::{Action, Event, Order, Refusal};
+use crate::action::{Action, Ban, Event, Order, Refusal};
 use crate::geometry::Cell;
 use crate::ids::{PieceId, SideId};
 use crate::piece::Place;
@@ -104,7 +104,7 @@ impl Resolution<'_> {
     pub(super) fn resolve_setup(&mut self, order: &Order) -> Result<(), Refusal> {
         let game = self.game;
         if !game.state.setting_up() {
-            return Err(game.refuse_in_phase(PhaseBan::SetupOver));
+            return Err(PhaseBan::SetupOver.refuse(game));
         }
         match &order.action {
             Action::Deploy { piece, to, facing } => {
@@ -119,7 +119,7 @@ impl Resolution<'_> {
                 }
             }
             _ => {
-                return Err(game.refuse_in_phase(PhaseBan::SetupOnly));
+                return Err(PhaseBan::SetupOnly.refuse(game));
             }
         }
         Ok(())
@@ -135,7 +135,7 @@ impl Resolution<'_> {
     ) -> Result<(), Refusal> {
         let game = self.game;
         (game.check_deploy(self.next, side, id, to, facing))
-            .map_err(|ban| game.refuse_setup(side, ban))?;
+            .map_err(|ban| ban.refuse((game, side)))?;
         let riders: Vec<usize> = self
             .next
             .pieces
@@ -153,7 +153,7 @@ impl Resolution<'_> {
         }
         for i in core::iter::once(id.index()).chain(riders.iter().copied()) {
             game.check_placement_in(self.next, i)
-                .map_err(|problem| game.refuse_setup(side, SetupBan::NoRoom(problem)))?;
+                .map_err(|problem| SetupBan::NoRoom(problem).refuse((game, side)))?;
             self.events.push(Event::Arrived {
                 piece: PieceId(i as u32),
                 at: to,

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::action::{Event, Refusal};
+use crate::action::{Ban, Event, Refusal};
 use crate::geometry::Cell;
 use crate::hooks::{HookCommand, HookDice, HookFailure, Hooks};
 
@@ -93,17 +93,17 @@ impl Resolution<'_> {
     ) -> Result<(), Refusal> {
         let game = self.game;
         let Some(def) = game.rules.features.get(feature.index()) else {
-            return Err(HookBan::NoSuch("feature").refuse());
+            return Err(HookBan::NoSuch("feature").refuse(()));
         };
         let name = def.name.as_str();
         let Some(grid) = game.board.grid() else {
-            return Err(HookBan::FeatureOnTable(name).refuse());
+            return Err(HookBan::FeatureOnTable(name).refuse(()));
         };
         if !game.board.contains(a) || !game.board.contains(b) {
-            return Err(HookBan::FeatureOffBoard(name, a, b).refuse());
+            return Err(HookBan::FeatureOffBoard(name, a, b).refuse(()));
         }
         if grid.direction_to(a, b).is_none() {
-            return Err(HookBan::FeatureApart(name, a, b).refuse());
+            return Err(HookBan::FeatureApart(name, a, b).refuse(()));
         }
         let key = crate::board::link_key(a, b);
         let already = game.board.features_between(a, b).contains(&feature)
@@ -217,7 +217,7 @@ impl Resolution<'_> {
                 }
                 return self
                     .make_contact(piece, with)
-                    .map_err(|r| HookBan::Check(r).refuse());
+                    .map_err(|r| HookBan::Check(r).refuse(()));
             }
             HookCommand::Face { piece, facing } => {
                 return self.face(piece, facing);
@@ -283,13 +283,13 @@ fn is_note(c: &HookCommand) -> bool {
 }
 
 fn no_such_piece(p: PieceId) -> Refusal {
-    HookBan::NoSuchPiece(p).refuse()
+    HookBan::NoSuchPiece(p).refuse(())
 }
 
 /// A counter, flag or mode a hook named exists in the rules (`what` says which).
 fn exists<T>(found: Option<&T>, what: &'static str) -> Result<(), Refusal> {
     match found {
         Some(_) => Ok(()),
-        None => Err(HookBan::NoSuch(what).refuse()),
+        None => Err(HookBan::NoSuch(what).refuse(())),
     }
 }

@@ -31,7 +31,7 @@
 //! `end_phase` last. On the open table the moves are a bounded candidate set, documented on
 //! [`OPEN_HEADINGS`] and [`OPEN_FRACTIONS`].
 
-use crate::action::{Action, Order};
+use crate::action::{Action, Ban, Order};
 use crate::cost::Cost;
 use crate::geometry::open::{self, Angle, Len, Point};
 use crate::geometry::{Cell, Facing};
@@ -384,10 +384,53 @@ impl Game {
     /// whose move (along the path listed to it) the ruleset's `may_move` refuses: on a grid,
     /// the cells of the legal moves, judged on the whole game. `grognard reach` lists these,
     /// so a move refused by the orders in force (a cautious or wavering unit) is not shown.
+    /// On an open table the radius is 0 when the legal orders list no move of the piece: no
+    /// move left on the `move_counter`, or every candidate refused by `may_move`.
     ///
     /// # Errors
     /// A refusal when the piece cannot move at all, or a hook fails.
     pub fn reach_allowed(
+        &self,
+        id: PieceId,
+        hooks: &mut dyn Hooks,
+    ) -> Result<Reach, crate::action::Refusal> {
+        let reach = self.reach_on_grid_allowed(id, hooks)?;
+        if let Reach::Radius(r) = reach
+            && r > Cost::ZERO
+            && !self.moves_somewhere_on_table(id, r, hooks)
+        {
+            return Ok(Reach::Radius(Cost::ZERO));
+        }
+        Ok(reach)
+    }
+
+    /// Whether some open-table move of `id` within `radius` passes the checks of the piece
+    /// alone (a move left) and `may_move`, asked of the legal orders' candidates in one batch.
+    fn moves_somewhere_on_table(&self, id: PieceId, radius: Cost, hooks: &mut dyn Hooks) -> bool {
+        let Some(piece) = self.state.pieces.get(id.index()) else {
+            return false;
+        };
+        if self.check_may_move_on_table(piece).is_err() {
+            return false;
+        }
+        let Place::Point { facing, .. } = piece.place else {
+            return true;
+        };
+        if !hooks.is_bound(HookPoint::MayMove) {
+            return true;
+        }
+        let asked: Vec<(Point, Angle)> = (self.open_candidates(piece.side, id, radius))
+            .into_iter()
+            .map(|(to, f)| (to, f.unwrap_or(facing)))
+            .collect();
+        (hooks.may_move_on_table_all(&self.world(), id, &asked))
+            .iter()
+            .any(Result::is_ok)
+    }
+
+    /// [`Self::reach_allowed`] without the open table's check: the legal orders make that
+    /// check for each candidate move themselves.
+    fn reach_on_grid_allowed(
         &self,
         id: PieceId,
         hooks: &mut dyn Hooks,
@@ -425,8 +468,8 @@ impl Game {
         let Some(piece) = self.state.pieces.get(id.index()) else {
             return;
         };
-        // `reach_allowed` has already left out the cells `may_move` refuses.
-        match self.reach_allowed(id, hooks) {
+        // `reach_on_grid_allowed` has already left out the cells `may_move` refuses.
+        match self.reach_on_grid_allowed(id, hooks) {
             Ok(Reach::Cells(map)) => {
                 out.reserve(map.len());
                 let start = piece.place.cell();
@@ -936,7 +979,7 @@ impl Game {
             .get(id.index())
             .is_none_or(|p| p.side != side)
         {
-            return Err(self.refuse_piece(super::bans::PieceBan::NotYours(id, None)));
+            return Err(super::bans::PieceBan::NotYours(id, None).refuse(self));
         }
         self.as_known_by(side, |probe| {
             Ok(match probe.reach_in(&probe.state, id, hooks)? {

@@ -2,9 +2,9 @@
 //! command into a neighbouring cell and gathering it back, and crossings that carry only so
 //! many pieces a turn. Their rules are data in [`crate::march`].
 
-use super::bans::{HoldWhy, Lacks, MoveBan};
+use super::bans::{HoldWhy, Lacks, MarchBan, MoveBan};
 use super::{Game, Resolution};
-use crate::action::{Event, Refusal};
+use crate::action::{Ban, Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Grid};
 use crate::ids::{PieceId, SideId};
@@ -52,44 +52,44 @@ impl Game {
         toward: Cell,
     ) -> Result<i32, Refusal> {
         let Some(rules) = self.rules().saving.as_ref() else {
-            return Err(Lacks::Saving.refuse());
+            return Err(Lacks::Saving.refuse(()));
         };
         let piece = self.own_piece(state, side, id)?;
         if piece.moved {
             // Name what took the phase: a move, a save or a change of mode.
-            return Err(self.refuse_move(piece, MoveBan::Moved));
+            return Err(MoveBan::Moved.refuse((self, piece)));
         }
         if let Some(why) = self.spread_not_saved(piece) {
-            return Err(self.refuse_move(piece, MoveBan::Held(why)));
+            return Err(MoveBan::Held(why).refuse((self, piece)));
         }
         let Some(from) = piece.place.cell() else {
-            return Err(self.refuse_move(piece, MoveBan::NotOnCell));
+            return Err(MoveBan::NotOnCell.refuse((self, piece)));
         };
         let Some(grid) = self.board().grid() else {
-            return Err(self.refuse_move(piece, MoveBan::NoGrid));
+            return Err(MoveBan::NoGrid.refuse((self, piece)));
         };
         let Some(dir) = grid.direction_to(from, toward) else {
-            return Err(self.refuse_move(piece, MoveBan::SaveNotNext { toward, from }));
+            return Err(
+                MoveBan::March(MarchBan::SaveNotNext { toward, from }).refuse((self, piece))
+            );
         };
         let step = (self.data_step_price(piece, from, dir, toward, false)).map_err(|ban| {
-            self.refuse_move(
-                piece,
-                MoveBan::Step {
-                    from,
-                    to: toward,
-                    ban,
-                },
-            )
+            MoveBan::March(MarchBan::Step {
+                from,
+                to: toward,
+                ban,
+            })
+            .refuse((self, piece))
         })?;
         let allowance = self.allowance(piece)?;
         let have = allowance.saturating_add(self.saved_points_for(piece, &[toward]));
         if have >= step {
-            let ban = MoveBan::SaveNotNeeded { have, step, toward };
-            return Err(self.refuse_move(piece, ban));
+            let ban = MoveBan::March(MarchBan::SaveNotNeeded { have, step, toward });
+            return Err(ban.refuse((self, piece)));
         }
         let costly = step > grid.step_cost(dir);
         if !(rules.modes.contains(&piece.mode) || (rules.costly_terrain && costly)) {
-            return Err(self.refuse_move(piece, MoveBan::SaveMode));
+            return Err(MoveBan::March(MarchBan::SaveMode).refuse((self, piece)));
         }
         Ok(if rules.unit.hundredths() > 0 {
             allowance.hundredths() / rules.unit.hundredths()
@@ -114,7 +114,7 @@ impl Game {
         to: Cell,
     ) -> Result<Vec<Cell>, Refusal> {
         let Some(rules) = self.rules().spread.clone() else {
-            return Err(Lacks::Spread.refuse());
+            return Err(Lacks::Spread.refuse(()));
         };
         let piece = self.own_piece(state, side, id)?;
         if let Some(why) = self
@@ -122,21 +122,21 @@ impl Game {
             .or_else(|| self.stood_still_for_mode(piece))
             .or_else(|| self.saved_not_spread(piece))
         {
-            return Err(self.refuse_move(piece, MoveBan::Held(why)));
+            return Err(MoveBan::Held(why).refuse((self, piece)));
         }
         let cells: Vec<Cell> = match &piece.place {
             Place::Cell(c) => vec![*c],
             Place::Spread(cs) => cs.clone(),
-            _ => return Err(self.refuse_move(piece, MoveBan::NotOnGrid)),
+            _ => return Err(MoveBan::March(MarchBan::NotOnGrid).refuse((self, piece))),
         };
         let Some(grid) = self.board().grid() else {
-            return Err(self.refuse_move(piece, MoveBan::NoGrid));
+            return Err(MoveBan::NoGrid.refuse((self, piece)));
         };
         if cells.contains(&to) || !cells.iter().any(|c| grid.distance(*c, to) == 1) {
-            return Err(self.refuse_move(piece, MoveBan::SpreadNotNext));
+            return Err(MoveBan::March(MarchBan::SpreadNotNext).refuse((self, piece)));
         }
         if !self.board().contains(to) {
-            return Err(self.refuse_move(piece, MoveBan::OffBoard(to)));
+            return Err(MoveBan::OffBoard(to).refuse((self, piece)));
         }
         self.check_spread_figures(piece, &rules, cells.len())?;
         // The spread goes from a held cell next to `to`, by a step the piece could take
@@ -162,9 +162,15 @@ impl Game {
                 .into_iter()
                 .next();
             match (self.data_step_price(piece, from, dir, to, false), barrier) {
-                (Err(ban), _) => why_not = why_not.or(Some(MoveBan::Step { from, to, ban })),
+                (Err(ban), _) => {
+                    why_not = why_not.or(Some(MoveBan::March(MarchBan::Step { from, to, ban })))
+                }
                 (Ok(_), Some(feature)) => {
-                    why_not = why_not.or(Some(MoveBan::SpreadBarrier { feature, from, to }));
+                    why_not = why_not.or(Some(MoveBan::March(MarchBan::SpreadBarrier {
+                        feature,
+                        from,
+                        to,
+                    })));
                 }
                 (Ok(cost), None) => {
                     spreads = true;
@@ -173,7 +179,7 @@ impl Game {
             }
         }
         if !spreads && let Some(ban) = why_not {
-            return Err(self.refuse_move(piece, ban));
+            return Err(ban.refuse((self, piece)));
         }
         // A spread that is a step: the cell must be one the command could enter this
         // phase, its allowance with the points saved toward that cell paying for it.
@@ -184,14 +190,14 @@ impl Game {
             let have = allowance.saturating_add(self.saved_points_for(piece, &[to]));
             if have < step {
                 let why = HoldWhy::ArrowTooDear { to, step, have };
-                return Err(self.refuse_move(piece, MoveBan::Held(why)));
+                return Err(MoveBan::Held(why).refuse((self, piece)));
             }
         }
         // An arrow enters its square: a command grows one square outward a phase.
         if rules.from_phase_start
             && let Some(why) = self.grows_too_far(piece, to, grid)
         {
-            return Err(self.refuse_move(piece, MoveBan::Held(why)));
+            return Err(MoveBan::Held(why).refuse((self, piece)));
         }
         // Only enemies the side knows are there refuse it; spreading into unseen ones is
         // contact (`do_extend`), as a move into them would be.
@@ -207,7 +213,7 @@ impl Game {
                         .get(side.index())
                         .is_some_and(|k| k.knows_position(p.id)))
         }) {
-            return Err(self.refuse_move(piece, MoveBan::EnemyHolds(to)));
+            return Err(MoveBan::EnemyHolds(to).refuse((self, piece)));
         }
         Ok(cells)
     }
@@ -236,18 +242,18 @@ impl Game {
                         most,
                         least: rules.min_per_cell,
                     };
-                    return Err(self.refuse_move(piece, MoveBan::Held(why)));
+                    return Err(MoveBan::Held(why).refuse((self, piece)));
                 }
             } else {
                 let total = piece.counter(counter);
                 if total < rules.min_per_cell.saturating_mul(n) {
-                    let ban = MoveBan::TooFewToSpread {
+                    let ban = MoveBan::March(MarchBan::TooFewToSpread {
                         total,
                         counter,
                         cells: n,
                         least: rules.min_per_cell,
-                    };
-                    return Err(self.refuse_move(piece, ban));
+                    });
+                    return Err(ban.refuse((self, piece)));
                 }
             }
         }
@@ -600,7 +606,9 @@ impl Resolution<'_> {
             p.place = Place::Spread(spread.clone());
         }
         if let Some(problem) = game.stacking_problem(self.next, to, id, side, true) {
-            return Err(game.refuse_move(&piece, MoveBan::SpreadNoRoom { to, problem }));
+            return Err(
+                MoveBan::March(MarchBan::SpreadNoRoom { to, problem }).refuse((game, &piece))
+            );
         }
         self.events.push(Event::Spread {
             piece: id,
@@ -645,13 +653,13 @@ impl Resolution<'_> {
             .or_else(|| game.stood_still_for_mode(&piece))
             .or_else(|| game.saved_not_spread(&piece))
         {
-            return Err(game.refuse_move(&piece, MoveBan::Held(why)));
+            return Err(MoveBan::Held(why).refuse((game, &piece)));
         }
         let Place::Spread(cells) = &piece.place else {
-            return Err(game.refuse_move(&piece, MoveBan::NotSpread));
+            return Err(MoveBan::March(MarchBan::NotSpread).refuse((game, &piece)));
         };
-        let main =
-            *(cells.first()).ok_or_else(|| game.refuse_move(&piece, MoveBan::HoldsNoCell))?;
+        let main = *(cells.first())
+            .ok_or_else(|| MoveBan::March(MarchBan::HoldsNoCell).refuse((game, &piece)))?;
         if let Some(p) = self.next.pieces.get_mut(id.index()) {
             p.place = Place::Cell(main);
         }

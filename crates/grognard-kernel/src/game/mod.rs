@@ -49,7 +49,7 @@ pub use setup::{PieceSetup, Setup, SetupError};
 
 use std::sync::Arc;
 
-use crate::action::{Action, Event, Order, Refusal};
+use crate::action::{Action, Ban, Event, Order, Refusal};
 use crate::board::{Board, SideDef};
 use crate::hooks::{HookPoint, Hooks};
 use crate::ids::{PieceId, SideId};
@@ -329,13 +329,13 @@ impl Game {
     fn side_may_act(&self, order: &Order) -> Result<(&PhaseDef, SideId), Refusal> {
         let side = (self.sides.get(order.side.index())).map(|s| s.name.as_str());
         let (phase, phasing) = match (self.may_act(order.side), side) {
-            (Err(NotNow::Over), _) => return Err(self.refuse_in_phase(PhaseBan::GameOver)),
-            (_, None) => return Err(self.refuse_in_phase(PhaseBan::NoSuchSide)),
+            (Err(NotNow::Over), _) => return Err(PhaseBan::GameOver.refuse(self)),
+            (_, None) => return Err(PhaseBan::NoSuchSide.refuse(self)),
             (Err(NotNow::NotActor(phase)), Some(side)) => {
-                return Err(self.refuse_in_phase(PhaseBan::MayNotAct { side, phase }));
+                return Err(PhaseBan::MayNotAct { side, phase }.refuse(self));
             }
             (Err(NotNow::Ended(phase)), Some(side)) => {
-                return Err(self.refuse_in_phase(PhaseBan::Ended { side, phase }));
+                return Err(PhaseBan::Ended { side, phase }.refuse(self));
             }
             (Ok(now), Some(_)) => now,
         };
@@ -353,7 +353,7 @@ impl Game {
             && let Some(t) = self.rules.piece_type(p.kind)
             && !t.faces
         {
-            return Err(self.refuse_move(p, MoveBan::NoFacing));
+            return Err(MoveBan::NoFacing.refuse((self, p)));
         }
         let needs = match &order.action {
             Action::Move { .. } | Action::MoveTo { .. } => Some(Allowed::Move),
@@ -369,7 +369,7 @@ impl Game {
         if let Some(needs) = needs
             && !phase.allows.contains(&needs)
         {
-            return Err(self.refuse_in_phase(PhaseBan::NotAllowed { phase, needs }));
+            return Err(PhaseBan::NotAllowed { phase, needs }.refuse(self));
         }
         // Every kind is named, so a new order kind must say whether only movers give it.
         let mover = match &order.action {
@@ -389,7 +389,7 @@ impl Game {
             && p.side == order.side
             && !is_mover(phase, p.kind)
         {
-            return Err(self.refuse_in_phase(PhaseBan::NotMover(phase)));
+            return Err(PhaseBan::NotMover(phase).refuse(self));
         }
         Ok(())
     }
@@ -404,12 +404,12 @@ impl Game {
         let piece = state
             .pieces
             .get(id.index())
-            .ok_or_else(|| self.refuse_piece(bans::PieceBan::NoSuchPiece(id)))?;
+            .ok_or_else(|| bans::PieceBan::NoSuchPiece(id).refuse(self))?;
         if piece.side != side {
-            return Err(self.refuse_piece(bans::PieceBan::NotYours(id, Some(piece))));
+            return Err(bans::PieceBan::NotYours(id, Some(piece)).refuse(self));
         }
         if !piece.on_board() {
-            return Err(self.refuse_piece(bans::PieceBan::OffBoard(piece)));
+            return Err(bans::PieceBan::OffBoard(piece).refuse(self));
         }
         Ok(piece)
     }

@@ -2,7 +2,7 @@
 //! open table, a facing change, a mode change, and the redeployment of a dummy, with the
 //! hooks each runs after it succeeds. Every step is priced and checked by `steps.rs`.
 
-use crate::action::{Event, Refusal};
+use crate::action::{Ban, Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::open::{Angle, Point};
 use crate::geometry::{Cell, Facing, Grid};
@@ -11,7 +11,7 @@ use crate::ids::{ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, PieceTypeDef, Who};
 
-use super::bans::{HoldWhy, MoveBan};
+use super::bans::{HoldWhy, ModeBan, MoveBan};
 use super::{Game, Resolution};
 use crate::piece::Piece;
 use crate::state::State;
@@ -148,7 +148,7 @@ impl Game {
             return Some(self.why_moved(piece));
         }
         let rider = crate::company::held(&self.rules, &self.state, piece)?;
-        Some((self.refuse_move(piece, MoveBan::Held(HoldWhy::RiderMoved(rider)))).message)
+        Some((MoveBan::Held(HoldWhy::RiderMoved(rider)).refuse((self, piece))).message)
     }
 
     /// The checks on the piece and the path as a whole, before any step: the piece is the
@@ -162,31 +162,30 @@ impl Game {
         path: &[Cell],
     ) -> Result<MoveStart<'g>, Refusal> {
         let piece = self.own_piece(next, side, id)?.clone();
-        let grid =
-            (self.board.grid()).ok_or_else(|| self.refuse_move(&piece, MoveBan::OpenTable))?;
+        let grid = (self.board.grid()).ok_or_else(|| MoveBan::OpenTable.refuse((self, &piece)))?;
         self.pinned(&piece)?;
         let allowance = self
             .allowance(&piece)?
             .saturating_add(self.saved_points_for(&piece, path));
         if piece.moved {
-            return Err(self.refuse_move(&piece, MoveBan::Moved));
+            return Err(MoveBan::Moved.refuse((self, &piece)));
         }
         if let Some(rider) = crate::company::held(&self.rules, next, &piece) {
-            return Err(self.refuse_move(&piece, MoveBan::Held(HoldWhy::RiderMoved(rider))));
+            return Err(MoveBan::Held(HoldWhy::RiderMoved(rider)).refuse((self, &piece)));
         }
         let Place::Cell(start) = piece.place else {
-            return Err(self.refuse_move(&piece, MoveBan::Spread));
+            return Err(MoveBan::Spread.refuse((self, &piece)));
         };
         if path.is_empty() {
-            return Err(self.refuse_move(&piece, MoveBan::EmptyPath));
+            return Err(MoveBan::EmptyPath.refuse((self, &piece)));
         }
         let ty = (self.rules.piece_type(piece.kind))
-            .ok_or_else(|| self.refuse_move(&piece, MoveBan::UnknownType))?;
+            .ok_or_else(|| MoveBan::UnknownType.refuse((self, &piece)))?;
         if let Some(max) = ty.max_steps.get(piece.mode.index()).copied().flatten()
             && path.len() > max as usize
         {
             let len = path.len();
-            return Err(self.refuse_move(&piece, MoveBan::TooManySteps { max, len }));
+            return Err(MoveBan::TooManySteps { max, len }.refuse((self, &piece)));
         }
         crate::turning::check_slowed(&self.rules, &next.options, &piece, path.len())?;
         Ok(MoveStart {
@@ -218,13 +217,13 @@ impl Game {
                 to,
                 allowance,
             };
-            return Err(self.refuse_move(piece, ban));
+            return Err(ban.refuse((self, piece)));
         }
         if !entry.can_continue && !last {
-            return Err(self.refuse_move(piece, MoveBan::MustStop { to, reason }));
+            return Err(MoveBan::MustStop { to, reason }.refuse((self, piece)));
         }
         if last && !entry.can_stop {
-            return Err(self.refuse_move(piece, MoveBan::MayNotStop(to)));
+            return Err(MoveBan::MayNotStop(to).refuse((self, piece)));
         }
         Ok(())
     }
@@ -278,18 +277,18 @@ impl Game {
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(state, side, id)?;
         let ty = (self.rules.piece_type(piece.kind))
-            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
+            .ok_or_else(|| MoveBan::UnknownType.refuse((self, piece)))?;
         if !ty.dummy {
-            return Err(self.refuse_move(piece, MoveBan::NotDummy));
+            return Err(MoveBan::NotDummy.refuse((self, piece)));
         }
         if ty.no_redeploy {
-            return Err(self.refuse_move(piece, MoveBan::NoRedeploy));
+            return Err(MoveBan::NoRedeploy.refuse((self, piece)));
         }
         if state.redeployed.contains(&id) {
-            return Err(self.refuse_move(piece, MoveBan::Redeployed));
+            return Err(MoveBan::Redeployed.refuse((self, piece)));
         }
         if !self.board.contains(to) {
-            return Err(self.refuse_move(piece, MoveBan::OffBoard(to)));
+            return Err(MoveBan::OffBoard(to).refuse((self, piece)));
         }
         let terrain = self.board.terrain(to);
         let enterable = self
@@ -298,7 +297,7 @@ impl Game {
             .get(ty.move_class.index())
             .is_some_and(|c| c.enter.get(terrain.index()).is_some_and(Option::is_some));
         if !enterable {
-            return Err(self.refuse_move(piece, MoveBan::MayNotStand { terrain, at: to }));
+            return Err(MoveBan::MayNotStand { terrain, at: to }.refuse((self, piece)));
         }
         let known_enemy = state.pieces.iter().any(|p| {
             p.side != side
@@ -313,10 +312,10 @@ impl Game {
                         .is_some_and(|k| k.knows_position(p.id)))
         });
         if known_enemy {
-            return Err(self.refuse_move(piece, MoveBan::EnemyHolds(to)));
+            return Err(MoveBan::EnemyHolds(to).refuse((self, piece)));
         }
         if let Some(problem) = self.stacking_problem(state, to, id, side, true) {
-            return Err(self.refuse_move(piece, MoveBan::NoRoom { at: to, problem }));
+            return Err(MoveBan::NoRoom { at: to, problem }.refuse((self, piece)));
         }
         Ok(())
     }
@@ -344,19 +343,19 @@ impl Game {
             facing: old,
         } = piece.place
         else {
-            return Err(self.refuse_move(piece, MoveBan::OnGrid));
+            return Err(MoveBan::OnGrid.refuse((self, piece)));
         };
         let allowance = self.allowance(piece)?;
         self.check_may_move_on_table(piece)?;
         if !self.board.contains_point(to) {
-            return Err(self.refuse_move(piece, MoveBan::OffTable(to)));
+            return Err(MoveBan::OffTable(to).refuse((self, piece)));
         }
         let new_facing = facing.unwrap_or(old);
         // A move that ends where the piece stands, facing as it faces, changes nothing: it
         // would only spend the piece's move and run the `moved` hook for nothing.
         if to == from && new_facing.tenths().rem_euclid(3600) == old.tenths().rem_euclid(3600) {
             let ban = MoveBan::ChangesNothing { to, facing: old };
-            return Err(self.refuse_move(piece, ban));
+            return Err(ban.refuse((self, piece)));
         }
         // Bases: the move costs the longest path a corner travels (a wheel, its outer
         // corner's arc), and ends with the whole footprint on the table, clear of others.
@@ -382,11 +381,11 @@ impl Game {
             match class.and_then(|c| c.enter.get(area.terrain.index()).copied().flatten()) {
                 // An area's extra cost is a rule distance, so it shrinks with the scale.
                 Some(extra) => cost = cost.saturating_add(self.scaled(extra)),
-                None => return Err(self.refuse_move(piece, MoveBan::CannotPass(&area.name))),
+                None => return Err(MoveBan::CannotPass(&area.name).refuse((self, piece))),
             }
         }
         if cost > allowance {
-            return Err(self.refuse_move(piece, MoveBan::TableTooFar { cost, allowance }));
+            return Err(MoveBan::TableTooFar { cost, allowance }.refuse((self, piece)));
         }
         let approach = self.check_open_approach(state, piece, (from, new_facing), to)?;
         Ok(TableMove {
@@ -409,12 +408,12 @@ impl Game {
         // table as on a grid.
         self.pinned(piece)?;
         if piece.moved {
-            return Err(self.refuse_move(piece, MoveBan::TableMoved));
+            return Err(MoveBan::TableMoved.refuse((self, piece)));
         }
         if let Some(c) = self.rules.open_table.move_counter
             && piece.counter(c) < 1
         {
-            return Err(self.refuse_move(piece, MoveBan::NoMovesLeft(c)));
+            return Err(MoveBan::NoMovesLeft(c).refuse((self, piece)));
         }
         Ok(())
     }
@@ -436,13 +435,13 @@ impl Game {
     ) -> Result<(), Refusal> {
         let piece = self.own_piece(state, side, id)?;
         let grid: &Grid =
-            (self.board.grid()).ok_or_else(|| self.refuse_move(piece, MoveBan::FaceOnTable))?;
+            (self.board.grid()).ok_or_else(|| MoveBan::FaceOnTable.refuse((self, piece)))?;
         if self.rules.piece_type(piece.kind).is_some_and(|t| !t.faces) {
-            return Err(self.refuse_move(piece, MoveBan::NoFacing));
+            return Err(MoveBan::NoFacing.refuse((self, piece)));
         }
         if facing.0 >= grid.facings() {
             let (facing, facings) = (facing.0, grid.facings());
-            return Err(self.refuse_move(piece, MoveBan::NoSuchFacing { facing, facings }));
+            return Err(MoveBan::NoSuchFacing { facing, facings }.refuse((self, piece)));
         }
         self.check_turn(piece)
     }
@@ -464,15 +463,15 @@ impl Game {
     ) -> Result<bool, Refusal> {
         let piece = self.own_piece(state, side, id)?;
         let Some(mode_def) = self.rules.modes.get(mode.index()) else {
-            return Err(self.refuse_move(piece, MoveBan::NoSuchMode));
+            return Err(MoveBan::Mode(ModeBan::NoSuchMode).refuse((self, piece)));
         };
         let ty = (self.rules.piece_type(piece.kind))
-            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
+            .ok_or_else(|| MoveBan::UnknownType.refuse((self, piece)))?;
         if !ty.can_take(mode) {
-            return Err(self.refuse_move(piece, MoveBan::CannotTake(mode)));
+            return Err(MoveBan::Mode(ModeBan::CannotTake(mode)).refuse((self, piece)));
         }
         if piece.mode == mode {
-            return Err(self.refuse_move(piece, MoveBan::AlreadyIn(mode)));
+            return Err(MoveBan::Mode(ModeBan::AlreadyIn(mode)).refuse((self, piece)));
         }
         // Some changes take a whole movement phase standing still (the block rules'
         // strategic → battle): the piece must not have moved, and may not move after.
@@ -480,10 +479,10 @@ impl Game {
         if stationary && piece.moved {
             // Say what took the phase (a move, or a save of its points), never a move that
             // was not made.
-            return Err(self.refuse_move(piece, MoveBan::StillAfterMove(mode)));
+            return Err(MoveBan::Mode(ModeBan::StillAfterMove(mode)).refuse((self, piece)));
         }
         if stationary && self.spread_this_phase(piece) {
-            return Err(self.refuse_move(piece, MoveBan::StillAfterSpread(mode)));
+            return Err(MoveBan::Mode(ModeBan::StillAfterSpread(mode)).refuse((self, piece)));
         }
         // On an open table with counted moves, some changes cost a move (limbering up).
         let spends = self
@@ -494,15 +493,17 @@ impl Game {
         if let Some(c) = spends
             && (piece.counter(c) < 1 || piece.moved)
         {
-            return Err(self.refuse_move(piece, MoveBan::ModeCostsMove(mode)));
+            return Err(MoveBan::Mode(ModeBan::ModeCostsMove(mode)).refuse((self, piece)));
         }
         // Bases reshape about the centre of the front edge: the new shape must fit there,
         // but for units the side has not sighted, which it meets (`do_mode`).
         if let (Place::Point { facing, .. }, Some(at)) =
             (&piece.place, self.reshaped_centre(piece, mode))
         {
-            let unseen = (self.footprint_clash(state, piece, (at, *facing), mode, None))
-                .map_err(|why| self.refuse_move(piece, MoveBan::ModeDoesNotFit { mode, why }))?;
+            let unseen =
+                (self.footprint_clash(state, piece, (at, *facing), mode, None)).map_err(|why| {
+                    MoveBan::Mode(ModeBan::ModeDoesNotFit { mode, why }).refuse((self, piece))
+                })?;
             return Ok(!unseen.is_empty());
         }
         Ok(false)
@@ -570,10 +571,10 @@ impl Resolution<'_> {
         for (i, &to) in path.iter().enumerate() {
             let at = w.at;
             if !game.board.contains(to) && !may_exit {
-                return Err(game.refuse_move(piece, MoveBan::OffBoard(to)));
+                return Err(MoveBan::OffBoard(to).refuse((game, piece)));
             }
             let Some(dir) = grid.direction_to(at, to) else {
-                return Err(game.refuse_move(piece, MoveBan::NotNext { to, at }));
+                return Err(MoveBan::NotNext { to, at }.refuse((game, piece)));
             };
             let turned = walk.as_ref().and_then(|w| w.get(i)).is_some_and(|s| s.0);
             match mid {
@@ -919,7 +920,7 @@ impl Resolution<'_> {
         let meets = game.check_mode(self.next, side, id, mode)?;
         let piece = game.own_piece(self.next, side, id)?;
         let Some(mode_def) = game.rules.modes.get(mode.index()) else {
-            return Err(game.refuse_move(piece, MoveBan::NoSuchMode));
+            return Err(MoveBan::Mode(ModeBan::NoSuchMode).refuse((game, piece)));
         };
         let stationary = mode_def.stationary_from.contains(&piece.mode);
         let spends = game
@@ -956,8 +957,8 @@ impl Resolution<'_> {
             .and_then(|p| p.place.cell())
             && let Some(problem) = game.stacking_problem(self.next, c, id, side, false)
         {
-            let ban = MoveBan::ModeNoRoom { mode, problem };
-            return Err(game.refuse_move(&self.next.pieces[id.index()], ban));
+            let ban = MoveBan::Mode(ModeBan::ModeNoRoom { mode, problem });
+            return Err(ban.refuse((game, &self.next.pieces[id.index()])));
         }
         self.events.push(Event::ModeChanged {
             piece: id,

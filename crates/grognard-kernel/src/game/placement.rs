@@ -5,7 +5,7 @@
 
 use super::Resolution;
 use super::bans::HookBan;
-use crate::action::{Event, Refusal};
+use crate::action::{Ban, Event, Refusal};
 use crate::cost::Cost;
 use crate::geometry::footprint::Placed;
 use crate::geometry::open::{Angle, Len, Point};
@@ -38,16 +38,16 @@ impl Resolution<'_> {
     /// enemy piece or over a stacking limit for the piece's side.
     pub(super) fn place(&mut self, id: PieceId, cell: Cell, reason: String) -> Result<(), Refusal> {
         let game = self.game;
-        let piece =
-            (self.next.pieces.get(id.index())).ok_or_else(|| HookBan::NoSuchPiece(id).refuse())?;
+        let piece = (self.next.pieces.get(id.index()))
+            .ok_or_else(|| HookBan::NoSuchPiece(id).refuse(()))?;
         let from = match &piece.place {
             Place::Off if game.board().grid().is_some() => None,
-            other => {
-                Some((other.cell()).ok_or_else(|| HookBan::PlaceNotOnCell(&piece.name).refuse())?)
-            }
+            other => Some(
+                (other.cell()).ok_or_else(|| HookBan::PlaceNotOnCell(&piece.name).refuse(()))?,
+            ),
         };
         if !game.board().contains(cell) {
-            return Err(HookBan::PlaceOffBoard(&piece.name, cell).refuse());
+            return Err(HookBan::PlaceOffBoard(&piece.name, cell).refuse(()));
         }
         let side = piece.side;
         let name = piece.name.clone();
@@ -57,13 +57,13 @@ impl Resolution<'_> {
                 && p.place.covers(cell)
                 && game.rules().keeps_apart(piece.kind, p.kind)
         }) {
-            return Err(HookBan::PlaceOnEnemy(&name, cell).refuse());
+            return Err(HookBan::PlaceOnEnemy(&name, cell).refuse(()));
         }
         if from == Some(cell) {
             return Ok(());
         }
         if let Some(problem) = game.stacking_problem(self.next, cell, id, side, true) {
-            return Err(HookBan::PlaceCrowded(&name, cell, problem).refuse());
+            return Err(HookBan::PlaceCrowded(&name, cell, problem).refuse(()));
         }
         for p in &mut self.next.pieces {
             if p.id == id || p.attached_to == Some(id) {
@@ -95,9 +95,9 @@ impl Resolution<'_> {
         let grid = game
             .board()
             .grid()
-            .ok_or_else(|| HookBan::TurnOnTable.refuse())?;
+            .ok_or_else(|| HookBan::TurnOnTable.refuse(()))?;
         if facing.0 >= grid.facings() {
-            return Err(HookBan::NoSuchFacing(facing.0).refuse());
+            return Err(HookBan::NoSuchFacing(facing.0).refuse(()));
         }
         if let Some(p) = self.next.pieces.get_mut(id.index())
             && p.on_board()
@@ -119,7 +119,7 @@ impl Resolution<'_> {
     /// piece itself, or the host is itself attached to something.
     pub(super) fn attach(&mut self, id: PieceId, to: Option<PieceId>) -> Result<(), Refusal> {
         let Some(piece) = self.next.pieces.get(id.index()) else {
-            return Err(HookBan::NoSuchPiece(id).refuse());
+            return Err(HookBan::NoSuchPiece(id).refuse(()));
         };
         if !piece.on_board() {
             return Ok(());
@@ -137,13 +137,13 @@ impl Resolution<'_> {
             return Ok(());
         };
         let host = (self.next.pieces.get(host_id.index()))
-            .ok_or_else(|| HookBan::NoSuchPiece(host_id).refuse())?;
+            .ok_or_else(|| HookBan::NoSuchPiece(host_id).refuse(()))?;
         if host_id == id || host.side != piece.side || !host.on_board() {
-            return Err(HookBan::AttachNotOwn(&piece.name, &host.name).refuse());
+            return Err(HookBan::AttachNotOwn(&piece.name, &host.name).refuse(()));
         }
         if host.attached_to.is_some() || self.next.pieces.iter().any(|p| p.attached_to == Some(id))
         {
-            return Err(HookBan::AttachChains(&piece.name, &host.name).refuse());
+            return Err(HookBan::AttachChains(&piece.name, &host.name).refuse(()));
         }
         if piece.attached_to == Some(host_id) {
             return Ok(());
@@ -179,14 +179,14 @@ impl Resolution<'_> {
             ..game.world()
         };
         if let Some(problem) = world.standing_problem_facing(id, to, facing) {
-            return Err(HookBan::PlaceCannotStand(problem).refuse());
+            return Err(HookBan::PlaceCannotStand(problem).refuse(()));
         }
         let Some(Place::Point {
             at: from,
             facing: old,
         }) = self.next.pieces.get(id.index()).map(|p| p.place.clone())
         else {
-            return Err(HookBan::PlaceNotOnTable(id).refuse());
+            return Err(HookBan::PlaceNotOnTable(id).refuse(()));
         };
         let new_facing = facing.unwrap_or(old);
         for p in &mut self.next.pieces {

@@ -3,11 +3,11 @@
 //! `move_cost` hook, an enemy there, no room), and [`StopWhy`], why a step it allows ends the
 //! move. `enter` keeps both as data, as `StepBan` is kept: a reach query tries tens of
 //! thousands of steps and wants no words, so only a move words them
-//! ([`Game::refuse_enter`], [`Game::why_move_ends`], called by `Game::enter_worded`).
+//! (its [`Ban`] words, [`Game::why_move_ends`], called by `Game::enter_worded`).
 
 use std::borrow::Cow;
 
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::geometry::Cell;
 use crate::piece::Piece;
 use crate::reach::{StepBan, StopWhy};
@@ -37,43 +37,40 @@ pub(super) enum EnterBan<'c> {
     NoRoom(Cow<'c, str>),
 }
 
-impl Game {
-    /// The refusal of `piece`'s step from `from` into `to` for `ban`.
-    pub(super) fn refuse_enter(
-        &self,
-        piece: &Piece,
-        (from, to): (Cell, Cell),
-        ban: EnterBan<'_>,
-    ) -> Refusal {
-        match ban {
-            EnterBan::Refused(r) => r,
-            EnterBan::CrossingFull => Refusal::new(
-                RefusalKind::Impassable,
-                format!(
-                    "the crossing between {from} and {to} has carried all the pieces it can this turn"
-                ),
-            ),
-            EnterBan::Forbidden { data, said } => {
-                // A corrupt piece is the piece's fault, not the ground's (as `MoveBan`'s kind).
-                let kind = if data == Some(StepBan::UnknownType) {
-                    RefusalKind::BadPiece
-                } else {
-                    RefusalKind::Impassable
-                };
-                let words = said.unwrap_or_else(|| match data {
-                    Some(ban) => self.step_ban_text(piece, from, to, ban),
-                    None => format!("the ruleset forbids {} to enter {to}", piece.name),
-                });
-                Refusal::new(kind, words)
-            }
-            EnterBan::EnemyHolds => Refusal::new(RefusalKind::Occupied, enemy_holds(to)),
-            EnterBan::NoRoom(problem) => Refusal::new(
-                RefusalKind::Occupied,
-                format!("{} cannot enter {to}: {problem}", piece.name),
-            ),
+impl Ban for EnterBan<'_> {
+    /// The game, the mover, and the step's two cells (from, to).
+    type Cx<'c> = (&'c Game, &'c Piece, (Cell, Cell));
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Self::Refused(r) => r.kind,
+            // A corrupt piece is the piece's fault, not the ground's (as `MoveBan`'s kind).
+            Self::Forbidden {
+                data: Some(StepBan::UnknownType),
+                ..
+            } => RefusalKind::BadPiece,
+            Self::CrossingFull | Self::Forbidden { .. } => RefusalKind::Impassable,
+            Self::EnemyHolds | Self::NoRoom(_) => RefusalKind::Occupied,
         }
     }
 
+    fn words(self, (game, piece, (from, to)): Self::Cx<'_>) -> String {
+        match self {
+            Self::Refused(r) => r.message,
+            Self::CrossingFull => format!(
+                "the crossing between {from} and {to} has carried all the pieces it can this turn"
+            ),
+            Self::Forbidden { data, said } => said.unwrap_or_else(|| match data {
+                Some(ban) => game.step_ban_text(piece, from, to, ban),
+                None => format!("the ruleset forbids {} to enter {to}", piece.name),
+            }),
+            Self::EnemyHolds => enemy_holds(to),
+            Self::NoRoom(problem) => format!("{} cannot enter {to}: {problem}", piece.name),
+        }
+    }
+}
+
+impl Game {
     /// The words of why `piece`'s move ends at `to`, as its `moved` event says them.
     pub(super) fn why_move_ends(
         &self,

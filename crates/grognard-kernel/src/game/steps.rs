@@ -4,7 +4,7 @@
 //! A reader asking "why was this move refused" starts here; the move itself is in
 //! `moves.rs`.
 
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::{Cell, Facing, Grid};
 use crate::hooks::{HookPoint, Hooks};
@@ -47,13 +47,13 @@ impl Game {
     /// The movement points `piece` has in its mode, after the facing changes it made.
     pub(crate) fn allowance(&self, piece: &Piece) -> Result<Cost, Refusal> {
         let ty = (self.rules.piece_type(piece.kind))
-            .ok_or_else(|| self.refuse_move(piece, MoveBan::UnknownType))?;
+            .ok_or_else(|| MoveBan::UnknownType.refuse((self, piece)))?;
         ty.allowance
             .get(piece.mode.index())
             .copied()
             .flatten()
             .map(|c| crate::turning::after_turns(&self.rules, piece, self.scaled(c)))
-            .ok_or_else(|| self.refuse_move(piece, MoveBan::NoAllowance))
+            .ok_or_else(|| MoveBan::NoAllowance.refuse((self, piece)))
     }
 
     /// A rule distance as measured on this table: open tables played at a reduced scale
@@ -431,7 +431,7 @@ impl Game {
     /// A refusal when a flag keeps `piece` from moving.
     pub(crate) fn pinned(&self, piece: &Piece) -> Result<(), Refusal> {
         match self.rules.pinned_by.iter().find(|f| piece.flag(**f)) {
-            Some(f) => Err(self.refuse_move(piece, MoveBan::Pinned(*f))),
+            Some(f) => Err(MoveBan::Pinned(*f).refuse((self, piece))),
             None => Ok(()),
         }
     }
@@ -511,7 +511,7 @@ impl Game {
     ) -> Result<(Entry, Option<String>), Refusal> {
         match self.enter(state, piece, (from, dir, to), hooks, None) {
             Ok((entry, why)) => Ok((entry, why.map(|w| self.why_move_ends(state, piece, to, w)))),
-            Err(ban) => Err(self.refuse_enter(piece, (from, to), ban)),
+            Err(ban) => Err(ban.refuse((self, piece, (from, to)))),
         }
     }
 
@@ -599,7 +599,7 @@ impl Game {
             from,
             to,
         )
-        .map_err(|ban| EnterBan::Refused(ban.refuse(&self.rules, piece, to)))?;
+        .map_err(|ban| EnterBan::Refused(ban.refuse((&self.rules, piece, to))))?;
         // With no other own piece there, sharing is free and only the mover counts for
         // stacking: the walks over the piece list are skipped.
         let friends_there = crowd.is_none_or(|c| c.friend_at(at));
@@ -755,9 +755,9 @@ impl Game {
         let piece = state
             .pieces
             .get(id.index())
-            .ok_or_else(|| self.refuse_piece(PieceBan::NoSuchPiece(id)))?;
+            .ok_or_else(|| PieceBan::NoSuchPiece(id).refuse(self))?;
         if !piece.on_board() {
-            return Err(self.refuse_piece(PieceBan::OffBoard(piece)));
+            return Err(PieceBan::OffBoard(piece).refuse(self));
         }
         self.pinned(piece)?;
         // Points saved toward a cell pay only for the one step into it (added below).
@@ -781,7 +781,7 @@ impl Game {
         let start = piece
             .place
             .cell()
-            .ok_or_else(|| self.refuse_move(piece, MoveBan::NotOnCell))?;
+            .ok_or_else(|| MoveBan::NotOnCell.refuse((self, piece)))?;
         let mut q = self.reach_query(state, piece, hooks);
         let mut cells =
             match self.reach_by_plain(state, piece, grid, (start, allowance), &mut q, hooks) {
@@ -1072,7 +1072,7 @@ impl StepRules for QueryRules<'_> {
 
 /// The refusal for a `move_cost` hook that priced `piece`'s step into `to` below nothing.
 fn negative_cost(piece: &Piece, c: Cost, to: Cell) -> Refusal {
-    HookBan::NegativeCost(&piece.name, c, to).refuse()
+    HookBan::NegativeCost(&piece.name, c, to).refuse(())
 }
 
 /// What a reach query makes of the general step check: the entry, or no step, keeping the

@@ -2,7 +2,7 @@
 //! approach defined in [`crate::threat`].
 
 use super::Game;
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::Arc;
 use crate::geometry::footprint::Placed;
@@ -116,7 +116,7 @@ impl Game {
                         keep_apart,
                         closest,
                     }
-                    .refuse(&piece.name, enemy_name));
+                    .refuse((&piece.name, &enemy_name())));
                 }
             }
             if ignores_threats {
@@ -127,7 +127,7 @@ impl Game {
             };
             if self.in_zone(at, facing, reach, from) {
                 if open::distance(to, at) < open::distance(from, at) {
-                    return Err(ThreatBan::NoCloser.refuse(&piece.name, enemy_name));
+                    return Err(ThreatBan::NoCloser.refuse((&piece.name, &enemy_name())));
                 }
                 continue;
             }
@@ -153,11 +153,11 @@ impl Game {
             {
                 // Only the enemy it faces makes a unit stop in its zone; the zone of any
                 // other enemy may not be entered at all.
-                return Err(ThreatBan::NotFaced.refuse(&piece.name, enemy_name));
+                return Err(ThreatBan::NotFaced.refuse((&piece.name, &enemy_name())));
             }
             if length - hi > 2 {
                 let stop = lerp(from, to, hi, length);
-                return Err(ThreatBan::MustStop(stop).refuse(&piece.name, enemy_name));
+                return Err(ThreatBan::MustStop(stop).refuse((&piece.name, &enemy_name())));
             }
             entered_zone = true;
         }
@@ -252,7 +252,7 @@ impl Game {
                     keep_apart,
                     closest,
                 }
-                .refuse(&piece.name, enemy_name));
+                .refuse((&piece.name, &enemy_name())));
             }
         }
         let Some(reach) = reach else {
@@ -265,7 +265,7 @@ impl Game {
         };
         if in_zone(&mine) {
             if theirs.distance(&along(length)) < theirs.distance(&mine) {
-                return Err(ThreatBan::NoCloser.refuse(&piece.name, enemy_name));
+                return Err(ThreatBan::NoCloser.refuse((&piece.name, &enemy_name())));
             }
             return Ok(false);
         }
@@ -298,18 +298,18 @@ impl Game {
         if rules.open_table.enter_only_faced_threats
             && at(from).arc(facing_after, &theirs, rules.arcs) != Arc::Front
         {
-            return Err(ThreatBan::NotFaced.refuse(&piece.name, enemy_name));
+            return Err(ThreatBan::NotFaced.refuse((&piece.name, &enemy_name())));
         }
         if length - hi > 2 {
             let stop = lerp(from, to, hi, length);
-            return Err(ThreatBan::MustStop(stop).refuse(&piece.name, enemy_name));
+            return Err(ThreatBan::MustStop(stop).refuse((&piece.name, &enemy_name())));
         }
         Ok(true)
     }
 }
 
 /// Why an open-table move near an enemy is refused, kept as data until its words are
-/// needed (the pattern of `bans.rs`): every one is a `must_stop` refusal.
+/// needed (a [`Ban`], as `bans.rs` lists): every one is a `must_stop` refusal.
 #[derive(Clone, Copy, Debug)]
 enum ThreatBan {
     /// The path would come within `keep_apart` of the enemy (`closest`: how near it passes).
@@ -327,15 +327,16 @@ enum ThreatBan {
     MustStop(Point),
 }
 
-impl ThreatBan {
-    /// The refusal of `name`'s move for this ban near `enemy` (the enemy's name as the
-    /// mover's side may name it, asked only now).
-    fn refuse(self, name: &str, enemy: impl FnOnce() -> String) -> Refusal {
-        Refusal::new(RefusalKind::MustStop, self.words(name, &enemy()))
+impl Ban for ThreatBan {
+    /// The mover's name and the enemy's, as the mover's side may name it.
+    type Cx<'c> = (&'c str, &'c str);
+
+    /// Always [`RefusalKind::MustStop`].
+    fn kind(&self) -> RefusalKind {
+        RefusalKind::MustStop
     }
 
-    /// The words for this ban.
-    fn words(self, name: &str, enemy: &str) -> String {
+    fn words(self, (name, enemy): Self::Cx<'_>) -> String {
         match self {
             Self::TooClose {
                 keep_apart,

@@ -4,7 +4,7 @@
 
 use super::bans::{FacingBan, MoveBan};
 use super::{Game, Resolution};
-use crate::action::Refusal;
+use crate::action::{Ban, Refusal};
 use crate::cost::Cost;
 use crate::ids::PieceId;
 use crate::piece::Piece;
@@ -26,7 +26,7 @@ impl Game {
         // `turning.barred_by`: while one of these flags is set the piece makes no facing
         // change (a move's own are barred in `crate::turning::mid_turns`).
         if let Some(f) = t.barred_by.iter().find(|f| piece.flag(**f)) {
-            return Err(self.refuse_move(piece, MoveBan::Facing(FacingBan::Barred(*f))));
+            return Err(MoveBan::Facing(FacingBan::Barred(*f)).refuse((self, piece)));
         }
         let Some(counter) = t.counter else {
             return Ok(());
@@ -35,7 +35,7 @@ impl Game {
         if let Some(most) = t.most
             && used as u32 >= most
         {
-            return Err(self.refuse_move(piece, MoveBan::Facing(FacingBan::Used { used, most })));
+            return Err(MoveBan::Facing(FacingBan::Used { used, most }).refuse((self, piece)));
         }
         if t.cost > Cost::ZERO
             && !piece.moved
@@ -43,10 +43,9 @@ impl Game {
             && t.cost.saturating_mul(used + 1) > full
         {
             let left = after_turns(rules, piece, full);
-            return Err(self.refuse_move(
-                piece,
-                MoveBan::Facing(FacingBan::Costs { cost: t.cost, left }),
-            ));
+            return Err(
+                MoveBan::Facing(FacingBan::Costs { cost: t.cost, left }).refuse((self, piece))
+            );
         }
         Ok(())
     }

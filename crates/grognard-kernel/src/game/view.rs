@@ -4,7 +4,7 @@
 //! fixed wording. The view types and the redaction of one event are in [`crate::view`].
 
 use super::Game;
-use crate::action::{Action, Event, Order, Refusal, RefusalKind};
+use crate::action::{Action, Ban, Event, Order, Refusal, RefusalKind};
 use crate::hooks::Hooks;
 use crate::ids::{PieceId, SideId};
 use crate::knowledge::{Disclosure, Knowledge, Known};
@@ -33,13 +33,40 @@ fn remembered(k: &Known) -> Vec<String> {
 }
 
 /// Why the hidden-information guard refuses an order ([`Game::hidden_guard`]), kept as
-/// data until its words are needed (the pattern of `bans.rs`).
+/// data until its words are needed (a [`Ban`], as `bans.rs` lists).
 #[derive(Clone, Copy, Debug)]
 enum HiddenBan {
     /// The order's actor is not one of the side's pieces (or no piece at all).
     NotYours(PieceId),
     /// The order's target is a piece the side cannot see.
     NotInSight(PieceId),
+}
+
+impl Ban for HiddenBan {
+    /// The game and the ordering side: a piece is named only as the side may (one it has no
+    /// handle for, hidden or no piece at all, reads the same).
+    type Cx<'c> = (&'c Game, SideId);
+
+    fn kind(&self) -> RefusalKind {
+        match self {
+            Self::NotYours(_) => RefusalKind::BadPiece,
+            Self::NotInSight(_) => RefusalKind::BadTarget,
+        }
+    }
+
+    fn words(self, (game, side): Self::Cx<'_>) -> String {
+        let named = |id: PieceId| match game.handle_of(side, id) {
+            Some(_) => game.order_name_as(Some(side), id),
+            None => "that piece".to_owned(),
+        };
+        match self {
+            Self::NotYours(a) => super::bans::not_yours(named(a)),
+            Self::NotInSight(t) => match game.handle_of(side, t) {
+                Some(_) => format!("there is no piece {} in sight", named(t)),
+                None => "there is no such piece in sight".to_owned(),
+            },
+        }
+    }
 }
 
 impl Game {
@@ -478,7 +505,7 @@ impl Game {
     ) -> Result<Reach, Refusal> {
         match self.state.pieces.get(id.index()) {
             Some(p) if p.side == side => self.reach_in(&self.perceived(side), id, hooks),
-            _ => Err(self.refuse_piece(super::bans::PieceBan::NotYours(id, None))),
+            _ => Err(super::bans::PieceBan::NotYours(id, None).refuse(self)),
         }
     }
 
@@ -576,7 +603,7 @@ impl Game {
                 .get(a.index())
                 .is_none_or(|p| p.side != side)
         {
-            return Err(self.refuse_hidden(side, HiddenBan::NotYours(a)));
+            return Err(HiddenBan::NotYours(a).refuse((self, side)));
         }
         if let Some(t) = target {
             let visible = self.state.pieces.get(t.index()).is_some_and(|p| {
@@ -588,32 +615,10 @@ impl Game {
                         .is_some_and(|k| k.knows_position(t))
             });
             if !visible {
-                return Err(self.refuse_hidden(side, HiddenBan::NotInSight(t)));
+                return Err(HiddenBan::NotInSight(t).refuse((self, side)));
             }
         }
         Ok(())
-    }
-
-    /// The refusal for a [`HiddenBan`] of `side`'s order: its kind, and words that name a
-    /// piece only as the side may (a piece it has no handle for, hidden or no piece at all,
-    /// reads the same).
-    fn refuse_hidden(&self, side: SideId, ban: HiddenBan) -> Refusal {
-        let named = |id: PieceId| match self.handle_of(side, id) {
-            Some(_) => self.order_name_as(Some(side), id),
-            None => "that piece".to_owned(),
-        };
-        match ban {
-            HiddenBan::NotYours(a) => {
-                Refusal::new(RefusalKind::BadPiece, super::bans::not_yours(named(a)))
-            }
-            HiddenBan::NotInSight(t) => Refusal::new(
-                RefusalKind::BadTarget,
-                match self.handle_of(side, t) {
-                    Some(_) => format!("there is no piece {} in sight", named(t)),
-                    None => "there is no such piece in sight".to_owned(),
-                },
-            ),
-        }
     }
 
     /// The side whose turn the current phase belongs to (`None` for phases before and

@@ -1,8 +1,8 @@
 //! Why an `act` order is refused ([`ActBan`]) and its words, split from `bans.rs` for
 //! length: the checks of an action's actor, target, range, arcs and sight
-//! (`game/actions.rs`) return one, and [`Game::refuse_act`] words it.
+//! (`game/actions.rs`) return one, and its [`Ban::refuse`] words it.
 
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::ids::{FlagId, PieceId, PieceTypeId, SideId};
@@ -15,7 +15,7 @@ use super::super::Game;
 /// Which of an action's rules an `act` order breaks (`actions.rs`): the action, its actor,
 /// its target, range, arcs and sight. The legal listing asks the same checks of every
 /// actor, action and target and wants no words, so a ban holds only what its words need,
-/// and [`Game::refuse_act`] words it when `apply` refuses the order.
+/// and [`Ban::refuse`] words it when `apply` refuses the order.
 #[derive(Clone, Debug)]
 pub(in crate::game) enum ActBan<'a> {
     /// The order names an action the rules do not have.
@@ -141,8 +141,11 @@ pub(in crate::game) enum ActBan<'a> {
     },
 }
 
-impl ActBan<'_> {
-    /// The kind of refusal each ban gives.
+impl Ban for ActBan<'_> {
+    /// The game, the state and the acting side: a target is named as the side knows it
+    /// ([`Game::label`]).
+    type Cx<'c> = (&'c Game, &'c State, SideId);
+
     fn kind(&self) -> RefusalKind {
         use ActBan as B;
         match self {
@@ -166,21 +169,13 @@ impl ActBan<'_> {
             | B::Unseen { .. } => RefusalKind::BadTarget,
         }
     }
+
+    fn words(self, (game, state, side): Self::Cx<'_>) -> String {
+        game.act_ban_words(state, side, self)
+    }
 }
 
 impl Game {
-    /// The refusal for an [`ActBan`] of `side`'s order on `state`: its kind, and its
-    /// words.
-    pub(in crate::game) fn refuse_act(
-        &self,
-        state: &State,
-        side: SideId,
-        ban: ActBan<'_>,
-    ) -> Refusal {
-        let kind = ban.kind();
-        Refusal::new(kind, self.act_ban_words(state, side, ban))
-    }
-
     /// The words for an [`ActBan`]. A target is named as the acting side knows it
     /// ([`Game::label`]).
     fn act_ban_words(&self, state: &State, side: SideId, ban: ActBan<'_>) -> String {

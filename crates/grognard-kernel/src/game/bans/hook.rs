@@ -1,16 +1,16 @@
 //! Why a ruleset hook's answer fails the order ([`HookBan`]) and its words, split from
 //! `bans.rs` for length: a script's own error, a change it asks for that names what does
 //! not exist or cannot be (`hook_commands.rs`, `placement.rs`), or a step price below nothing
-//! (`steps.rs`). Every one is a [`RefusalKind::HookFailed`] refusal, worded in
-//! [`HookBan::refuse`] only.
+//! (`steps.rs`). Every one is a [`RefusalKind::HookFailed`] refusal, worded by its
+//! [`Ban`] words only.
 
-use crate::action::{Refusal, RefusalKind};
+use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::Cell;
 use crate::hooks::HookFailure;
 use crate::ids::PieceId;
 
-/// What went wrong with a hook, kept as data until [`HookBan::refuse`] words it. Names are
+/// What went wrong with a hook, kept as data until [`Ban::refuse`] words it. Names are
 /// the pieces' and features' own (a hook's failure is the ruleset's fault, told as is).
 #[derive(Clone, Debug)]
 pub(in crate::game) enum HookBan<'a> {
@@ -55,14 +55,17 @@ pub(in crate::game) enum HookBan<'a> {
     AttachChains(&'a str, &'a str),
 }
 
-impl HookBan<'_> {
-    /// The refusal for this failure: always [`RefusalKind::HookFailed`], in its words.
-    pub(in crate::game) fn refuse(self) -> Refusal {
-        Refusal::new(RefusalKind::HookFailed, self.words())
+impl Ban for HookBan<'_> {
+    /// Nothing: a failure names what it is about itself.
+    type Cx<'c> = ();
+
+    /// Always [`RefusalKind::HookFailed`].
+    fn kind(&self) -> RefusalKind {
+        RefusalKind::HookFailed
     }
 
     /// The sentence a player (or the ruleset's author) reads.
-    fn words(self) -> String {
+    fn words(self, (): ()) -> String {
         match self {
             Self::Script(e) => e.message,
             Self::Check(r) => r.message,
@@ -111,7 +114,7 @@ impl HookBan<'_> {
 
 /// The refusal for a hook's own failure (its script's error): the common case, short.
 pub(in crate::game) fn hook_failed(e: HookFailure) -> Refusal {
-    HookBan::Script(e).refuse()
+    HookBan::Script(e).refuse(())
 }
 
 #[cfg(test)]
@@ -166,7 +169,7 @@ mod tests {
             ),
         ];
         for (ban, words) in cases {
-            let r = ban.refuse();
+            let r = ban.refuse(());
             assert_eq!(r.kind, RefusalKind::HookFailed);
             assert_eq!(r.message, words);
         }
