@@ -39,8 +39,8 @@ fn phase<'a>(out: &'a str, from: &str) -> &'a str {
 /// offered Red only `end_phase`, while the same melee ordered (p08c) offered the face.
 #[test]
 fn a_winner_of_an_owed_melee_may_still_change_facing() {
-    let out = played(&["play", "p07.yaml", "--orders", "p08b.orders.yaml"]);
-    has(&out, "B placed (7,4) → (6,5) (advanced after melee)");
+    let p = play_json_in(&root().join(DIR), "p07.yaml", "p08b.orders.yaml", &[]);
+    assert_placed(&p, "B", (7, 4), (6, 5), "advanced after melee");
     let legal = played(&[
         "legal",
         "--side",
@@ -48,10 +48,18 @@ fn a_winner_of_an_owed_melee_may_still_change_facing() {
         "p07.yaml",
         "--orders",
         "p08b.orders.yaml",
+        "--json",
     ]);
-    has(&legal, "- { side: red, face: { piece: B, facing: SE } }");
-    let out = played(&["play", "p07.yaml", "--orders", "p08b-face.orders.yaml"]);
-    has(&out, "B now faces SE");
+    let list: Value = serde_json::from_str(&legal).expect("legal --json");
+    let face = json!({"side": "red", "face": {"piece": "B", "facing": "SE"}});
+    let orders = list["orders"].as_array().expect("orders");
+    assert!(orders.contains(&face), "{list}");
+    let p = play_json_in(&root().join(DIR), "p07.yaml", "p08b-face.orders.yaml", &[]);
+    assert!(
+        p.has("faced", "B", |e| e["facing"] == "SE"),
+        "{:?}",
+        p.events
+    );
     let twice = at(&[
         "play",
         "p07.yaml",
@@ -59,6 +67,7 @@ fn a_winner_of_an_owed_melee_may_still_change_facing() {
         "p08b-face-twice.orders.yaml",
     ]);
     assert_eq!(twice.code, 1, "{}", twice.stdout);
+    // prose: the refusal's words.
     has(
         &twice.stderr,
         "B has already changed facing 1 time this turn",
@@ -115,13 +124,17 @@ fn melees_are_fought_in_the_order_they_are_declared() {
 /// dismounted cavalry keep the cavalry value 3 (infantry 2). dc (dismounted) melees t.
 #[test]
 fn dismounted_cavalry_melee_at_the_cavalry_value() {
-    let out = played(&[
-        "play",
+    let p = play_json_in(
+        &root().join(DIR),
         "dismounted-melee.yaml",
-        "--orders",
         "dismounted-melee.orders.yaml",
-    ]);
-    has(&out, "(melee of dc (3) against t (2))");
+        &[],
+    );
+    assert!(
+        rolled(&p, "melee of dc (3) against t (2)"),
+        "{:?}",
+        p.events
+    );
 }
 
 /// 5.2 (l.535: the zone is the three front hexes; the "center rear" hex straight behind is
@@ -139,8 +152,8 @@ fn the_arcs_are_the_three_front_hexes_two_flanks_and_one_rear() {
         ("sw", "flank"),
         ("w", "rear"),
     ] {
-        let out = played(&["measure", "arcs.yaml", "c", piece]);
-        has(&out, &format!("{piece} is in c's {arc} arc"));
+        let tape = json_of(&at(&["measure", "arcs.yaml", "c", piece, "--json"]));
+        assert_eq!(tape["arc_of_b_from_a"], arc, "{tape}");
     }
 }
 
@@ -152,7 +165,14 @@ fn the_arcs_are_the_three_front_hexes_two_flanks_and_one_rear() {
 fn the_ganging_limit_names_the_arm() {
     let out = at(&["play", "p15a.yaml", "--orders", "p15a.orders.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
-    has(&out.stdout, "g1 fire at t");
+    let p = play_json_in(&root().join(DIR), "p15a.yaml", "p15a.orders.yaml", &[]);
+    let g1 = p.piece("g1");
+    assert!(
+        p.has("acted", "g1", |e| e["target"] == p.piece("t")),
+        "{g1}: {:?}",
+        p.events
+    );
+    // prose: the refusal names the arm in the rule's words.
     has(
         &out.stderr,
         "refused: two small-arms units have already fired at t this phase: no more than two units of the same arm fire at one target (7.1a)",
@@ -165,6 +185,7 @@ fn the_ganging_limit_names_the_arm() {
 fn deploying_off_a_road_is_refused_in_the_rules_words() {
     let out = at(&["play", "p28.yaml", "--orders", "p28-deploy.orders.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
+    // prose: the refusal's words are what this test is about.
     has(
         &out.stderr,
         "refused: a is not in column on a road: only a unit whose move ended along a road deploys astride it (5.5.1c)",
@@ -242,6 +263,7 @@ fn melees_fought_as_the_melee_phase_ends_are_logged_in_it() {
 fn mounted_cavalry_into_forest_is_refused_in_the_rules_words() {
     let out = at(&["play", "p04.yaml", "--orders", "p04b.orders.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
+    // prose: the refusal's words are what this test is about.
     has(
         &out.stderr,
         "refused: mounted troops may not enter a forest off the road: they must dismount before moving in (5b, 5.5b)",
