@@ -5,24 +5,6 @@
 use super::*;
 use crate::util::grognard_in;
 
-/// The orders `grognard legal` lists for `side` after `orders`.
-fn legal(f: &Field, orders: &[String], side: &str) -> String {
-    f.write_orders("legal-orders.yaml", orders);
-    let r = grognard_in(
-        f.dir.path(),
-        &[
-            "legal",
-            "field.yaml",
-            "--side",
-            side,
-            "--orders",
-            "legal-orders.yaml",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    r.stdout
-}
-
 /// `grognard legal --json` for `side` after `orders`: the phase and the listed orders, for
 /// tests about what is listed rather than how a listed order is printed.
 fn legal_json(f: &Field, orders: &[String], side: &str) -> Value {

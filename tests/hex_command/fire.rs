@@ -6,8 +6,8 @@
 use serde_json::json;
 
 use super::field::{
-    Field, assert_arrived, assert_attached, assert_counted, assert_flag, assert_mode,
-    assert_placed, assert_removed, ends, has, in_band, lacks, modified, order, roll_on, rolled,
+    Field, assert_arrived, assert_counted, assert_flag, assert_mode, assert_placed, assert_removed,
+    ends, has, in_band, lacks, modified, order, rolled,
 };
 use super::{seed_showing, was_removed};
 use crate::util::Played;

@@ -10,7 +10,7 @@ use crate::util::{
 
 use serde_json::{Value, json};
 
-use super::field::has;
+use super::field::{assert_placed, assert_removed, has};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/seventh";
 
@@ -31,12 +31,6 @@ fn events(orders: &str, more: &[&str]) -> Played {
     played
 }
 
-fn play(orders: &str, more: &[&str]) -> String {
-    let mut args = vec!["play", "skirmishers.yaml", "--orders", orders];
-    args.extend_from_slice(more);
-    played(&args)
-}
-
 /// 004 l.475 (7.2): "Skirmisher units do not melee; if contacted by cavalry they are
 /// destroyed; if contacted by any other force players can choose to a. voluntarily rout them
 /// or b. remove them once the enemy unit touches a neighboring hex of the skirmish unit."
@@ -52,81 +46,53 @@ fn play(orders: &str, more: &[&str]) -> String {
 /// game (only a melee against them removed them).
 #[test]
 fn skirmishers_are_swept_off_when_an_enemy_touches_a_hex_next_to_them() {
-    let out = play("sk-infantry.orders.yaml", &[]);
-    has(&out, "b moved (1,3) → (2,3) → (3,3) → (4,3)");
-    has(
-        &out,
-        "s removed (skirmishers touched by b next to them: removed)",
-    );
-    let out = play(
-        "sk-infantry.orders.yaml",
-        &["--option", "skirmishers_rout=on"],
-    );
-    has(
-        &out,
-        "note: b touched a hex next to s: the skirmishers rout",
-    );
-    has(&out, "s placed (5,3) → (8,3) (routed)");
+    // The path a piece moved along, as the events give it (its cells, the start first).
+    let moved_along = |ev: &Played, piece: &str, path: &[(i64, i64)]| {
+        ev.has("moved", piece, |e| e["path"] == crate::util::cells(path))
+    };
+    let touched = |by: &str| format!("skirmishers touched by {by} next to them: removed");
+    let ev = events("sk-infantry.orders.yaml", &[]);
+    assert!(moved_along(&ev, "b", &[(1, 3), (2, 3), (3, 3), (4, 3)]));
+    assert_removed(&ev, "s", &touched("b"));
     // Routed, not removed as well.
     let ev = events(
         "sk-infantry.orders.yaml",
         &["--option", "skirmishers_rout=on"],
     );
-    assert!(
-        ev.find("placed", "s", |e| e["reason"] == "routed"
-            && e["to"] == serde_json::json!({"col": 8, "row": 3}))
-            .is_some(),
-        "{:?}",
-        ev.events
-    );
+    assert_placed(&ev, "s", (5, 3), (8, 3), "routed");
     assert_eq!(ev.find("removed", "s", |_| true), None);
     for option in ["skirmishers_rout=off", "skirmishers_rout=on"] {
-        let out = play("sk-cavalry.orders.yaml", &["--option", option]);
-        has(
-            &out,
-            "s removed (skirmishers contacted by cavalry (c): destroyed)",
-        );
+        let ev = events("sk-cavalry.orders.yaml", &["--option", option]);
+        assert_removed(&ev, "s", "skirmishers contacted by cavalry (c): destroyed");
     }
-    let out = play("sk-passing.orders.yaml", &[]);
-    has(&out, "p moved (4,4) → (5,4) → (6,4) → (7,4)");
-    has(
-        &out,
-        "s removed (skirmishers touched by p next to them: removed)",
-    );
-    for (orders, mover) in [
-        ("sk-guns.orders.yaml", "a moved (7,1) → (7,2) → (6,3)"),
+    let ev = events("sk-passing.orders.yaml", &[]);
+    assert!(moved_along(&ev, "p", &[(4, 4), (5, 4), (6, 4), (7, 4)]));
+    assert_removed(&ev, "s", &touched("p"));
+    for (orders, mover, path) in [
+        ("sk-guns.orders.yaml", "a", &[(7, 1), (7, 2), (6, 3)][..]),
         (
             "sk-skirmishers.orders.yaml",
-            "k moved (8,5) → (7,5) → (7,4) → (6,4)",
+            "k",
+            &[(8, 5), (7, 5), (7, 4), (6, 4)][..],
         ),
     ] {
-        let out = play(orders, &[]);
-        has(&out, mover);
         // The mover ends its move next to s, and s neither leaves nor moves.
         let ev = events(orders, &[]);
-        let mover = mover.split(' ').next().unwrap_or_default();
-        assert!(
-            ev.find("moved", mover, |_| true).is_some(),
-            "{:?}",
-            ev.events
-        );
+        assert!(moved_along(&ev, mover, path), "{:?}", ev.events);
         assert_eq!(ev.find("removed", "s", |_| true), None);
         assert_eq!(ev.find("placed", "s", |_| true), None);
     }
     // An advance after melee touches too (sk-advance.yaml, seed 1): b (2) melees r (2 hits),
     // both cubes red, score 7: r takes its third hit and routs to (7,4); b advances into
     // (4,4), next to s at (4,5).
-    let out = played(&[
-        "play",
+    let ev = play_json_in(
+        &root().join(DIR),
         "sk-advance.yaml",
-        "--orders",
         "sk-advance.orders.yaml",
-    ]);
-    has(&out, "b placed (3,4) → (4,4) (advanced after melee)");
-    has(
-        &out,
-        "s removed (skirmishers touched by b next to them: removed)",
+        &[],
     );
+    assert_placed(&ev, "b", (3, 4), (4, 4), "advanced after melee");
+    assert_removed(&ev, "s", &touched("b"));
     let rules = std::fs::read_to_string(root().join(super::RULESET)).expect("ruleset");
     assert!(rules.contains("once an enemy force touches a hex next to them"));
 }
