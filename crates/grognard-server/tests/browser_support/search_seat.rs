@@ -71,6 +71,11 @@ fn a_seat_the_server_plays_is_named_and_only_its_own_page_shows_its_thinking() {
         "blue's page holds red's thinking"
     );
     assert!(!page.html().contains("visits"), "blue's page says visits");
+    let header = page.js(
+        "return document.getElementById('seat').textContent",
+        json!([]),
+    );
+    assert_eq!(header, json!("playing blue"));
 
     for seat in ["red", "referee"] {
         let page = Page::open(&driver, seat, 1280, 860);
@@ -81,6 +86,16 @@ fn a_seat_the_server_plays_is_named_and_only_its_own_page_shows_its_thinking() {
             json!([]),
         );
         assert_eq!(shown[0], json!(false), "{seat}: folded at first: {shown}");
+        let header = page.js(
+            "return document.getElementById('seat').textContent",
+            json!([]),
+        );
+        let expected = if seat == "red" {
+            "seat of red — computer (search)"
+        } else {
+            "referee"
+        };
+        assert_eq!(header, json!(expected));
         let summary = shown[1].as_str().unwrap();
         assert!(
             summary.starts_with("Why red — computer (search) chose its last order (turn "),
@@ -110,5 +125,8 @@ fn a_seat_the_server_plays_is_named_and_only_its_own_page_shows_its_thinking() {
                 .all(|l| l.contains(" visits, mean ") && !l.contains("(given)")),
             "{seat}: {lines:?}"
         );
+        page.click("#thinking summary");
+        page.screenshot(&format!("search-thinking-{seat}.png"));
     }
+    page.screenshot("search-legend-blue.png");
 }

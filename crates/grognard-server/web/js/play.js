@@ -743,7 +743,8 @@ function onMessage(m) {
       page.seat = m.seat;
       page.table = m.table;
       document.body.dataset.seat = m.seat;
-      put(el.seat, m.seat === 'referee' ? 'referee' : m.seat === 'spectator' ? 'spectator' : `playing ${m.seat}`);
+      // A side the server plays: its link shows what the computer does, and may undo it.
+      put(el.seat, m.seat === 'referee' ? 'referee' : m.seat === 'spectator' ? 'spectator' : computerOf(m.seat) ? `seat of ${sideWords(m.seat)}` : `playing ${m.seat}`);
       if (!page.board) {
         page.board = new Board(el.svg, m.table, {
           piece: clickPiece,
