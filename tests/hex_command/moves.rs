@@ -5,7 +5,9 @@
 
 use serde_json::Value;
 
-use super::field::{Field, counted, ends, has, lacks, order, with};
+use super::field::{
+    Field, assert_attached, assert_counted, assert_moved, counted, ends, has, lacks, order, with,
+};
 use crate::util::{Run, cells, grognard, grognard_in, has_event, root};
 
 const RULESET: &str = "rulesets/hex-command.yaml";
@@ -98,11 +100,17 @@ fn refused(f: &Field, orders: &[String], args: &[&str], why: &str) {
     f.refused(orders, args, why);
 }
 
-/// The phases the log shows, in order, as `name (side)`.
-fn phases(out: &str) -> Vec<String> {
-    out.lines()
-        .filter_map(|l| l.strip_prefix("turn 1 · "))
-        .map(|l| l.replace(" phase (", " ("))
+/// The phases of turn 1 the events begin, in order, as `name (phasing side)`.
+fn phases(p: &crate::util::Played) -> Vec<String> {
+    (p.events.iter())
+        .filter(|e| e["event"] == "phase_began" && e["turn"] == 1)
+        .map(|e| {
+            format!(
+                "{} ({})",
+                e["phase"].as_str().unwrap_or_default(),
+                e["phasing"].as_str().unwrap_or_default()
+            )
+        })
         .collect()
 }
 
@@ -133,14 +141,13 @@ fn oblique_moves_keep_the_facing_when_allowed() {
     // Oblique moves allowed (by the scenario): two steps north-east, still facing east,
     // for the same cost.
     assert_eq!(g.facing(&sidle, "b"), E);
-    has(
-        &ok(&g, &sidle, &[]),
-        "b moved (4,4) → (4,3) → (5,2), cost 2",
-    );
+    assert_moved(&g.json(&sidle, &[]), "b", &[(4, 4), (4, 3), (5, 2)], 2);
     // The command line may choose the rule for one game too.
-    has(
-        &ok(&f, &sidle, &["--option", "oblique_moves=on"]),
-        "b moved (4,4) → (4,3) → (5,2), cost 2",
+    assert_moved(
+        &f.json(&sidle, &["--option", "oblique_moves=on"]),
+        "b",
+        &[(4, 4), (4, 3), (5, 2)],
+        2,
     );
     // A path that only turning can walk still turns: NE then NW (NW is not ahead of E).
     let wheel = with(
@@ -207,9 +214,8 @@ const GROUPS: &str = "  - { id: b1, side: blue, type: infantry, at: [1, 2], faci
 fn activation_sequence_alternates_the_groups() {
     let f = field(GROUPS, "");
     // Default: the traditional A/B system, whole side turns.
-    let turn = |out: &str| phases(out);
-    let all_default = ok(
-        &f,
+    let turn = phases;
+    let all_default = f.json(
         &{
             let mut o = ends("blue", 3);
             o.extend(ends("red", 1));
@@ -259,7 +265,7 @@ fn activation_sequence_alternates_the_groups() {
     whole.extend(ends("blue", 1));
     whole.extend(ends("red", 1));
     whole.extend(ends("blue", 1));
-    let out = ok(&g, &whole, &[]);
+    let out = g.json(&whole, &[]);
     let mut want = vec!["arrivals (blue)".to_owned(), "command (blue)".to_owned()];
     for n in 1..=4 {
         want.push(format!("group {n} movement (blue)"));
@@ -277,7 +283,12 @@ fn activation_sequence_alternates_the_groups() {
         .map(str::to_owned),
     );
     assert_eq!(turn(&out), want);
-    has(&out, "turn 2 · arrivals phase (blue)");
+    let next = [("turn", 2.into()), ("phase", "arrivals".into())];
+    assert!(
+        has_event(&out.events, "phase_began", &next),
+        "{:?}",
+        out.events
+    );
 }
 
 /// 004 2.3: a group's activation moves only that group; artillery (group 0) floats and
@@ -305,8 +316,8 @@ fn only_the_activated_group_moves_and_artillery_floats() {
         &[],
         "b2 is not in the group being activated (group 2)",
     );
-    let out = ok(&f, &with(g1.clone(), &[mv("b1", "[2, 2]")]), &[]);
-    has(&out, "b1 moved (1,2) → (2,2), cost 1");
+    let p = f.json(&with(g1.clone(), &[mv("b1", "[2, 2]")]), &[]);
+    assert_moved(&p, "b1", &[(1, 2), (2, 2)], 1);
     // Red's group 1, then Blue's group 2: b2 and the floating guns move, b1 may not.
     let mut g2 = with(g1.clone(), &[mv("b1", "[2, 2]")]);
     g2.extend(ends("blue", 1));
@@ -321,13 +332,12 @@ fn only_the_activated_group_moves_and_artillery_floats() {
         "r2 cannot move: it is inactive",
     );
     g2.extend(ends("red", 1));
-    let out = ok(
-        &f,
+    let p = f.json(
         &with(g2.clone(), &[mv("b2", "[2, 4]"), mv("a", "[2, 6]")]),
         &[],
     );
-    has(&out, "b2 moved (1,4) → (2,4), cost 1");
-    has(&out, "a moved (1,6) → (2,6), cost 1");
+    assert_moved(&p, "b2", &[(1, 4), (2, 4)], 1);
+    assert_moved(&p, "a", &[(1, 6), (2, 6)], 1);
     refused(
         &f,
         &with(g2.clone(), &[mv("b1", "[3, 2]")]),
@@ -458,8 +468,7 @@ fn commanders_are_removed_each_turn_when_chosen() {
     let out = ok(&both, &ends("blue", 1), &[]);
     has(&out, "g is removed from b");
     has(&out, "v is removed from r");
-    let out = ok(
-        &both,
+    let p = both.json(
         &with(
             ends("blue", 1),
             &[
@@ -469,8 +478,8 @@ fn commanders_are_removed_each_turn_when_chosen() {
         ),
         &[],
     );
-    has(&out, "v attached to r");
-    has(&out, "g attached to b");
+    assert_attached(&p, "v", Some("r"));
+    assert_attached(&p, "g", Some("b"));
 }
 
 // --- Constructions ----------------------------------------------------------------------
@@ -513,8 +522,8 @@ fn a_pontoon_bridge_takes_three_turns() {
         order("blue", "move: { piece: c, path: [[3, 4], [4, 4], [5, 4]] }"),
     ];
     // Without a bridge, c crossing the stream after its first step takes a TE hit.
-    let out = ok(&f, &turn_with(&cross), &[]);
-    has(&out, "c fatigue (TE) hits 0 → 1");
+    let p = f.json(&turn_with(&cross), &[]);
+    assert_counted(&p, "c", "te", 0, 1);
     // Three turns of work, then the same crossing.
     let mut orders = Vec::new();
     for _ in 0..3 {
@@ -528,8 +537,8 @@ fn a_pontoon_bridge_takes_three_turns() {
         "note: bridge added between (4,4) and (5,4) (pontoon bridge built by b)",
     );
     orders.extend(turn_with(&cross));
-    let out = ok(&f, &orders, &[]);
-    has(&out, "c moved (2,4) → (3,4) → (4,4) → (5,4), cost 3");
+    let p = f.json(&orders, &[]);
+    assert_moved(&p, "c", &[(2, 4), (3, 4), (4, 4), (5, 4)], 3);
     let bridged = f.json(&orders, &[]);
     let crossed =
         |e: &Value| e["path"] == cells(&[(2, 4), (3, 4), (4, 4), (5, 4)]) && e["cost"] == 300;
@@ -934,10 +943,8 @@ fn guns_cross_streams_only_at_bridges() {
             "",
             &format!("{STREAM}    - feature: bridge\n      between: [[[4, 4], [5, 4]]]\n"),
         );
-        has(
-            &ok(&bridged, &turn_with(std::slice::from_ref(&step)), &[]),
-            "g moved (4,4) → (5,4)",
-        );
+        let p = bridged.json(&turn_with(std::slice::from_ref(&step)), &[]);
+        assert!(p.has("moved", "g", |e| e["path"] == cells(&[(4, 4), (5, 4)])));
     }
     // Infantry is not stopped by the stream (it takes its TE hit instead).
     let f = field_on(
@@ -945,14 +952,11 @@ fn guns_cross_streams_only_at_bridges() {
         "",
         STREAM,
     );
-    has(
-        &ok(
-            &f,
-            &turn_with(&[order("blue", "move: { piece: i, path: [[5, 4]] }")]),
-            &[],
-        ),
-        "i moved (4,4) → (5,4)",
+    let p = f.json(
+        &turn_with(&[order("blue", "move: { piece: i, path: [[5, 4]] }")]),
+        &[],
     );
+    assert!(p.has("moved", "i", |e| e["path"] == cells(&[(4, 4), (5, 4)])));
 }
 
 /// `closed_to` names modes, and only a barrier may close itself to them: both mistakes are
