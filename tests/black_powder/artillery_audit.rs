@@ -206,3 +206,41 @@ fn a_battery_is_light_by_its_type_and_its_guns_alike() {
     let m = moved.moved_on_table("gun").expect("a move on prolong");
     assert_eq!(m["cost"], 792, "{m}");
 }
+
+/// `reach SCENARIO --unit gun --orders ORDERS --json`'s radius in hundredths of an inch,
+/// and how many `move_to` orders of the gun `legal --json` lists at the same point.
+fn reach_and_legal_moves(scenario: &str, orders: &str) -> (i64, usize) {
+    let (scenario, orders) = (fixture(scenario), fixture(orders));
+    let reach = json_of(&grognard(&[
+        "reach", &scenario, "--unit", "gun", "--orders", &orders, "--json",
+    ]));
+    let legal = json_of(&grognard(&[
+        "legal", &scenario, "--orders", &orders, "--side", "blue", "--json",
+    ]));
+    let moves = (legal["orders"].as_array().into_iter().flatten())
+        .filter(|o| o["move_to"]["piece"] == "gun")
+        .count();
+    (reach["radius_hundredths"].as_i64().unwrap_or(-1), moves)
+}
+
+#[test]
+fn reach_gives_no_radius_where_legal_lists_no_move() {
+    // Audit Q20 (the tools): `reach` gave an unlimbered battery its 6" prolong (3.96" on the
+    // table) where `legal` listed no move. 003 Brigade Orders (../shared/seeds/
+    // 003_2cb9e4d8a452c8b7.txt, l.1008): only Hold gives a free move on a failed order; the
+    // notes' reading of l.537-539 makes an unlimbered battery's free move the prolong or hand
+    // haul its order named. Under Assault the failed order leaves it no move at all.
+    assert_eq!(
+        reach_and_legal_moves("unl-assault.yaml", "fail-prolong-only.orders.yaml"),
+        (0, 0)
+    );
+    // Under Hold, an order naming neither: a move left, but every move refused.
+    assert_eq!(
+        reach_and_legal_moves("unl-hold.yaml", "fail-noint-only.orders.yaml"),
+        (0, 0)
+    );
+    // Under Hold, ordered to prolong: its free move of 6" (3.96"), listed by both.
+    let (radius, moves) = reach_and_legal_moves("unl-hold.yaml", "fail-prolong-only.orders.yaml");
+    assert_eq!(radius, 396);
+    assert!(moves > 0, "legal lists the prolong");
+}
