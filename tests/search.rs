@@ -1,8 +1,8 @@
 //! The `search` policy (issue 40): it sees only what its side knows (two games that differ
 //! only in what the side has not sighted give the same choices, with or without a ruleset's
 //! `evaluate` hook), a seed fixes its choices, it beats the random policy, a ruleset's
-//! `evaluate` hook steers it and its errors stop it in words, and `--policy search...` is
-//! parsed and refused in words.
+//! `evaluate` hook steers it and its errors stop it in words, `--policy search...` is
+//! parsed and refused in words, and its lines stop at the end of the enemy's reply.
 
 use std::path::Path;
 
@@ -452,4 +452,96 @@ fn an_evaluate_that_fails_stops_the_search_with_its_script_and_line() {
         err.contains("`marked.wordy` returned a string; return a number from -1"),
         "{err}"
     );
+}
+
+/// The phases a line passes from the first side-turn phase of `scenario` (seed `seed`) to
+/// its horizon, each as `phase phasing-side`, the last where the horizon is reached: for
+/// the phasing side's decision (`phasing`) or the other side's. Every side ends each phase.
+fn horizon_walk(scenario: &str, seed: u64, phasing: bool) -> Vec<String> {
+    use grognard_play::search::horizon::{Horizon, part};
+    let s = load::load_scenario(Path::new(scenario), None).unwrap_or_else(|d| panic!("{d}"));
+    let mut hooks: Box<dyn Hooks> = if LuaHooks::wanted(&s.ruleset) {
+        Box::new(LuaHooks::new(&s.ruleset, Limits::default()).unwrap_or_else(|d| panic!("{d}")))
+    } else {
+        Box::new(NoHooks)
+    };
+    let mut game = s
+        .start(Some(seed), &[], hooks.as_mut())
+        .unwrap_or_else(|d| panic!("{d}"));
+    let mut end = |game: &mut Game| {
+        let side = game.to_act()[0];
+        let order = Order {
+            side,
+            action: Action::EndPhase,
+        };
+        game.apply(&order, hooks.as_mut())
+            .unwrap_or_else(|r| panic!("{r:?}"));
+    };
+    while part(&game).is_none() {
+        end(&mut game);
+    }
+    let first = part(&game).unwrap_or(SideId(0));
+    let side = if phasing { first } else { SideId(1 - first.0) };
+    let name = |g: &Game| {
+        g.phase()
+            .map(|(p, s)| format!("{} {}", p.name, g.sides()[s.index()].name))
+            .unwrap_or_default()
+    };
+    let mut horizon = Horizon::new(&game, side);
+    let mut seen = vec![name(&game)];
+    while !horizon.reached() && seen.len() < 40 {
+        let before = horizon.phases();
+        end(&mut game);
+        horizon.observe(&game);
+        if horizon.phases() != before {
+            seen.push(name(&game));
+        }
+    }
+    assert_eq!(horizon.phases() as usize, seen.len() - 1);
+    seen
+}
+
+#[test]
+fn a_line_stops_at_the_end_of_the_enemys_reply() {
+    // Square-blocks: a side turn is a command and a movement phase; the French decide in
+    // theirs and see the Austrians' whole turn; the Austrians, acting in the French
+    // command phase (both sides act in it), see the rest of the French turn.
+    assert_eq!(
+        horizon_walk("tests/fixtures/search/blocks-hold.yaml", 41, true),
+        [
+            "command french",
+            "movement french",
+            "command austrians",
+            "movement austrians",
+            "command french"
+        ]
+    );
+    assert_eq!(
+        horizon_walk("tests/fixtures/search/blocks-hold.yaml", 41, false),
+        ["command french", "movement french", "command austrians"]
+    );
+    // Hex Command: the arrivals phase belongs to no side; from the first side's command
+    // phase the line plays its side turn and the enemy's, and stops at the turn's end
+    // (which carries the first side but is no side's part). The side that plays second
+    // sees the rest of the first side's turn.
+    let hex = horizon_walk("examples/hex-command.yaml", 1863, true);
+    let first = hex[0]
+        .strip_prefix("command ")
+        .unwrap_or_default()
+        .to_owned();
+    let other = if first == "blue" { "red" } else { "blue" };
+    let turn = [
+        "command",
+        "movement",
+        "defensive fire",
+        "fire",
+        "melee",
+        "rally",
+    ];
+    let mut expected: Vec<String> = turn.iter().map(|p| format!("{p} {first}")).collect();
+    expected.extend(turn.iter().map(|p| format!("{p} {other}")));
+    expected.push(format!("turn end {first}"));
+    assert_eq!(hex, expected);
+    let reply = horizon_walk("examples/hex-command.yaml", 1863, false);
+    assert_eq!(reply, expected[..7]);
 }

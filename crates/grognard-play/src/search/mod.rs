@@ -9,7 +9,8 @@
 //!    identities and unseen enemies' places redrawn from what the side knows, fresh dice);
 //! 2. goes down the [`tree`] in that world by UCB1 with progressive widening, trying the
 //!    orders legal there, and adds one node;
-//! 3. plays on from there with a fast default policy for a few phases ([`rollout`]) and
+//! 3. plays on from there with a fast default policy to the end of the enemy's reply
+//!    ([`horizon`]: the rest of the side's part of the turn and the enemy's next; [`rollout`]) and
 //!    scores where it got to from the side's point of view (`victory:` points and
 //!    material, or the result of a game that ended), or asks the ruleset's `evaluate`
 //!    hook where it binds one ([`rollout::judge`]);
@@ -23,6 +24,7 @@
 //! player's own stream, so with `it=N` a seed gives the same orders every time.
 
 pub mod explain;
+pub mod horizon;
 pub mod rollout;
 pub mod tree;
 pub mod worlds;
@@ -42,13 +44,6 @@ use tree::{Step, Tree};
 
 /// The time a decision may take when `search` names no budget, in milliseconds.
 pub const DEFAULT_MILLIS: u64 = 1000;
-/// Phases a rollout plays on past the tree: five, so that a line from a movement phase
-/// plays out the fire that follows, the melee and the rally (on Hex Command; three
-/// stopped before the melee, and scored a move by its fire alone). Measured in
-/// docs/benchmarks.md, "Search policy (issue 40)", round three: on Hex Command five won more
-/// at 200 iterations a decision than three, against greedy and random; on square-blocks,
-/// where a side turn is two phases, five reach the side's next move and won less.
-pub const HORIZON_PHASES: u32 = 5;
 /// Deepest a path goes down the tree (orders after the decision).
 pub const MAX_DEPTH: usize = 24;
 /// Most iterations in one decision, whatever the time budget (a bound on memory).
@@ -273,6 +268,7 @@ fn iterate(
 ) -> Result<(), HookFailure> {
     let mut world = worlds::sample(game, side, rng);
     let base = rollout::Baseline::of(&world, side);
+    let mut horizon = horizon::Horizon::new(&world, side);
     let mut path = vec![0];
     let mut node = 0;
     while path.len() <= MAX_DEPTH {
@@ -319,11 +315,12 @@ fn iterate(
             break;
         }
         spent.orders += 1;
+        horizon.observe(&world);
         if expanded {
             break;
         }
     }
-    rollout::roll_out(&mut world, hooks, rng, HORIZON_PHASES, spent);
+    rollout::roll_out(&mut world, hooks, rng, &mut horizon, spent);
     let score = rollout::judge(&world, side, &base, hooks)?;
     tree.back_up(&path, score);
     Ok(())

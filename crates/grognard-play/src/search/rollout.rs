@@ -1,8 +1,8 @@
 //! Rollouts and scores: how a search finishes an imagined game cheaply and judges where it
 //! got to.
 //!
-//! A rollout plays on from a leaf of the tree with a fast default policy for a few phases
-//! (the horizon), a rough greedy player that reads the imagined world directly (it is
+//! A rollout plays on from a leaf of the tree with a fast default policy to the end of the
+//! enemy's reply to the decision ([`super::horizon`]), a rough greedy player that reads the imagined world directly (it is
 //! imagined, so there is nothing to hide): each side acts on an enemy when an action at one
 //! is legal (nine times in ten), otherwise makes one of the moves that end nearest an enemy
 //! when one closes (three times in four), otherwise gives a random legal order one time in
@@ -26,6 +26,7 @@ use grognard_kernel::hooks::{HookFailure, HookPoint, Hooks};
 use grognard_kernel::ids::SideId;
 use rand_chacha::ChaCha8Rng;
 
+use super::horizon::{Horizon, MAX_ROLLOUT_PHASES};
 use crate::policy::below;
 
 /// Orders one side gives in one phase of a rollout before it ends the phase.
@@ -198,17 +199,22 @@ pub struct Spent {
     pub orders: u64,
 }
 
-/// Plays `game` on with the default policy for `horizon` phases (or to its end).
+/// Plays `game` on with the default policy until the line reaches its `horizon` (the end
+/// of the enemy's reply), at most [`MAX_ROLLOUT_PHASES`] phases, or the game's end.
 pub fn roll_out(
     game: &mut Game,
     hooks: &mut dyn Hooks,
     rng: &mut ChaCha8Rng,
-    horizon: u32,
+    horizon: &mut Horizon,
     spent: &mut Spent,
 ) {
-    let mut phase = (game.state().turn, game.state().step);
-    let (mut phases, mut given, mut orders) = (0, 0, 0);
-    while phases < horizon && orders < MAX_ROLLOUT_ORDERS {
+    let first = horizon.phases();
+    let mut phase = first;
+    let (mut given, mut orders) = (0, 0);
+    while !horizon.reached()
+        && horizon.phases() - first < MAX_ROLLOUT_PHASES
+        && orders < MAX_ROLLOUT_ORDERS
+    {
         let Some(&who) = game.to_act().first() else {
             break;
         };
@@ -223,10 +229,9 @@ pub fn roll_out(
             break;
         }
         spent.orders += 1;
-        let now = (game.state().turn, game.state().step);
-        if now != phase {
-            phase = now;
-            phases += 1;
+        horizon.observe(game);
+        if horizon.phases() != phase {
+            phase = horizon.phases();
             given = 0;
         }
     }
