@@ -152,6 +152,7 @@ fn side_reads_no_hidden_id(scenario: &str, orders: &str, side: &str, hidden: &[&
 /// referee's play prints.
 #[test]
 fn a_refusal_names_hidden_markers_as_the_firer_knows_them() {
+    // prose: how the words name hidden markers is what this leak test is about.
     let text = side_reads_no_hidden_id(
         "line.yaml",
         "line.orders.yaml",
@@ -179,6 +180,7 @@ fn a_refusal_names_hidden_markers_as_the_firer_knows_them() {
 /// masked_guns".
 #[test]
 fn a_note_of_an_order_names_a_hidden_marker_by_its_handle() {
+    // prose: the note's words, as the side reads them, are what this leak test is about.
     let text = side_reads_no_hidden_id("guns.yaml", "guns.orders.yaml", "blue", &["masked_guns"]);
     has(&text, "note: an unseen enemy abandons the guns of enemy #1");
 }
@@ -218,6 +220,7 @@ fn the_owed_melee_names_a_hidden_marker_by_its_handle() {
 /// move ("enemy #1 moved from (2,4) to (4,4)"). Before: "skirmishers touched by masked_blue".
 #[test]
 fn a_removal_names_a_hidden_enemy_as_a_unit_of_its_side() {
+    // prose: the removal's words, as Red reads them, are what this leak test is about.
     let text = side_reads_no_hidden_id("sweep.yaml", "sweep.orders.yaml", "red", &["masked_blue"]);
     has(
         &text,
@@ -464,6 +467,7 @@ fn blue_reads(variant: &str, orders: &str, from: &str) -> (String, Vec<Value>) {
 /// marker's arm, hits, works or commander reaches the net, and a fake is shot at like a unit.
 #[test]
 fn fire_at_a_marker_reads_alike_for_any_unit_and_a_fake() {
+    // prose: the netted roll line Blue reads, beside the rolls compared on JSON.
     let (line, rolls) = blue_reads(MARKER, "fire.orders.yaml", "fire phase (blue)");
     has(
         &line,
@@ -485,6 +489,7 @@ fn fire_at_a_marker_reads_alike_for_any_unit_and_a_fake() {
 /// contact and removed, which the rule makes visible (tenth round).
 #[test]
 fn a_melee_at_a_marker_reads_only_which_side_is_stronger() {
+    // prose: the netted melee line Blue reads, beside the nets read on JSON.
     let (line, _) = blue_reads(MARKER, "melee.orders.yaml", "melee phase (blue)");
     has(
         &line,

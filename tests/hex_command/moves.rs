@@ -777,6 +777,7 @@ fn a_hook_adding_a_feature_badly_is_refused() {
 /// The printed reference sheet shows the activation sequence next to the A/B system.
 #[test]
 fn the_sheet_lists_the_activation_sequence() {
+    // prose: the printed sheet's words are what this test is about.
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("sheet.html");
     let out_s = out.to_string_lossy().into_owned();

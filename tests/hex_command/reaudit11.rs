@@ -70,6 +70,7 @@ fn numbers(line: &str) -> Vec<i32> {
 /// hit, with "-4 cap on stronger"; -16 for cavalry), giving away the arm, hits and cover.
 #[test]
 fn hidden_defender_melee_value_not_read_by_the_attacker() {
+    // prose: the roll line Blue reads must name no melee value; the net is read on JSON too.
     let orders = "melee.orders.yaml";
     let a = melee_line("hidA.yaml", orders, "blue");
     let a2 = melee_line("hidA2.yaml", orders, "blue");
@@ -100,6 +101,7 @@ fn hidden_defender_melee_value_not_read_by_the_attacker() {
 /// both, with no attacker's value. Before: "+8 attacker's melee value" (+12 for cavalry).
 #[test]
 fn hidden_attacker_melee_value_not_read_by_the_defender() {
+    // prose: the roll line Blue reads must name no melee value; the net is read on JSON too.
     let orders = "red-melee.orders.yaml";
     let r = melee_line("hidR.yaml", orders, "blue");
     let r3 = melee_line("hidR3.yaml", orders, "blue");

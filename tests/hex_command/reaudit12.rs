@@ -157,6 +157,7 @@ fn tribal_units_are_listed_exactly_the_moves_play_accepts() {
 // tribes field, three games.
 #[test]
 fn fuzz_plays_the_tribes_field_clean() {
+    // prose: fuzz's summary line says every check passed (its exit code is checked too).
     let out = at(&["fuzz", "tribes-field.yaml", "--games", "3"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("every check passed"), "{}", out.stdout);

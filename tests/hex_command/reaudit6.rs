@@ -94,6 +94,7 @@ const TO_RED_DEFENSIVE_FIRE: [&str; 3] = [
 
 #[test]
 fn a_commander_attached_to_a_hidden_marker_does_not_give_it_away() {
+    // prose: a leak test: what Red reads (its view's words) is alike in both games.
     // 004 l.166 (3.1, spotting reveals unit markers) and l.309 (commanders are attached to
     // units): two hidden markers in forest, (3,6) and (5,6), 3 hexes from Red's r1 (forest:
     // no reveal at 5 hexes; seed 2's spotting rolls show no red star). Hale is attached to
@@ -160,6 +161,7 @@ fn under_hidden_movement_a_commander_shows_nothing_of_his_unseen_unit() {
 
 #[test]
 fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
+    // prose: a leak test: Red's log words are alike in both games; the referee's log shows the hit.
     // 004 l.166 and the notes' 3.1 reading (a marker's place is on the table, so fire at it
     // is allowed): markers at (3,6) and (5,6), one a unit, the other a fake counter, the two
     // games swapping them. Red's legal orders list fire at both, the fire at #1 is taken in
@@ -216,6 +218,7 @@ fn fire_at_a_marker_does_not_tell_a_real_unit_from_a_fake() {
 
 #[test]
 fn a_marker_zone_of_control_tells_nothing_of_what_it_is() {
+    // prose: a leak test: Blue's log words are alike in all four games, the stop among them.
     // 004 l.166 (3.1) and l.123 (zones: the front hexes): a hidden marker in forest at (3,6)
     // facing W; Blue's b1 at (0,6) moves (1,6), (2,6), (2,5): (2,6) is in the marker's front.
     // Whether the marker is infantry, skirmishers (no zone), a fake counter, or infantry with

@@ -5,7 +5,8 @@
 //! roll), each worked by hand below; the audit page reruns them.
 
 use crate::util::{
-    Played, Run, assert_reads_alike, coded_reads, grognard_in, play_json_in, root, side_runs_any,
+    Played, Run, assert_reads_alike, coded_reads, grognard_in, json_of, play_json_in, root,
+    side_runs_any,
 };
 
 use serde_json::{Value, json};
@@ -186,14 +187,35 @@ fn an_unseen_unit_neither_blocks_a_fire_line_nor_stops_ganging_up() {
 /// as Blue's melee phase ends (b 2 against r 3 in forest).
 #[test]
 fn an_enemy_next_to_a_unit_is_always_sighted_under_hidden_movement() {
-    let view = played(&["view", "--side", "blue", "contact.yaml"]);
-    has(
-        &view,
-        "r          at (4,3), facing W, sighting seen, face up, real, infantry",
+    let view = json_of(&at(&["view", "--side", "blue", "contact.yaml", "--json"]));
+    let enemy = view["view"]["enemy"].as_array().expect("enemy pieces");
+    let r = (enemy.iter()).find(|e| e["identity"]["name"] == "r");
+    let r = r.unwrap_or_else(|| panic!("r is not in Blue's view: {view}"));
+    assert_eq!(
+        (&r["level"], &r["face_up"], &r["kind"]),
+        (&json!("seen"), &json!(true), &json!("infantry")),
+        "{r}"
     );
-    let out = played(&["play", "contact.yaml", "--orders", "contact.orders.yaml"]);
-    has(&out, "melee of b (2) against r (3)");
-    has(&out, "note: b entered the front of r and must melee it too");
+    assert_eq!(
+        r["identity"]["place"],
+        json!({"cell": {"col": 4, "row": 3}}),
+        "{r}"
+    );
+    let p = play_json_in(
+        &root().join(DIR),
+        "contact.yaml",
+        "contact.orders.yaml",
+        &[],
+    );
+    let melee = p.in_phase(1, "melee", "blue");
+    assert!(
+        melee
+            .iter()
+            .any(|e| e["roll"]["purpose"] == "melee of b (2) against r (3)"),
+        "{melee:?}"
+    );
+    let owed = "b entered the front of r and must melee it too";
+    assert!(melee.iter().any(|e| e["text"] == owed), "{melee:?}");
 }
 
 /// 004 l.342-343 (2.2.2, results 6 and 7): "Each unit about-faces and moves towards the rear
