@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::util::{Played, Run, grognard_in, json_of, play_json_in, root};
 
-use super::field::has;
+use super::field::{assert_moved, has};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/tenth";
 
@@ -165,15 +165,20 @@ fn decision_failure_four_holds_the_force_until_new_orders_are_accepted() {
         "hold-turn2.orders.yaml",
         "refused: b cannot move: it is holding",
     );
-    let log = played("hold.yaml", "hold.orders.yaml");
-    has(&log, "hold for new orders (decision failure of g)");
-    has(&log, "b now faces W");
-    has(&log, "note: h's new orders are accepted");
-    has(&log, "b is no longer holding");
-    has(&log, "c is no longer holding");
-    has(&log, "b moved (3,4) → (2,4), cost 1");
-    // On --json: g's order change failed (a 4 on the table: hold), h's passed; g's never did.
+    // g's order change failed (a 4 on the table: hold), h's passed; g's never did. b and
+    // c hold until then, and b, turned about, then moves.
     let p = played_json("hold.yaml", "hold.orders.yaml");
+    let hold = |e: &Value| {
+        e["roll"]["purpose"] == "decision failure of g"
+            && e["roll"]["outcome"] == "hold for new orders"
+    };
+    assert!(p.events.iter().any(hold), "{:?}", p.events);
+    assert!(
+        p.has("faced", "b", |e| e["facing"] == "W"),
+        "{:?}",
+        p.events
+    );
+    assert_moved(&p, "b", &[(3, 4), (2, 4)], 1);
     let change = |by: &str, outcome: &str| {
         let purpose = format!("order change by {by}");
         (p.events.iter())

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::util::{Run, grognard_in, json_of, root};
+use crate::util::{Played, Run, grognard_in, json_of, play_json_in, root};
 
-use super::field::has;
+use super::field::{assert_counted, assert_flag, assert_moved, has};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/eleventh";
 
@@ -112,10 +112,11 @@ fn hidden_attacker_melee_value_not_read_by_the_defender() {
     assert_eq!(numbers(&r), vec![-4, -1], "{r}");
 }
 
-fn played(scenario: &str, orders: &str) -> String {
-    let out = at(&["play", scenario, "--orders", orders]);
-    assert_eq!(out.code, 0, "{orders}: {}{}", out.stdout, out.stderr);
-    out.stdout
+/// `play SCENARIO --orders ORDERS --json` on the eleventh round's positions: the events.
+fn events(scenario: &str, orders: &str) -> Played {
+    let p = play_json_in(&root().join(DIR), scenario, orders, &[]);
+    assert_eq!(p.code, 0, "{scenario} {orders}: refused {:?}", p.refused);
+    p
 }
 
 /// 004 l.567-569 (6, Attach Commanders): a commander is attached before movement so that the
@@ -130,16 +131,20 @@ fn played(scenario: &str, orders: &str) -> String {
 #[test]
 fn commander_attached_after_failed_roll_negates_it() {
     for orders in ["df2.orders.yaml", "df7.orders.yaml"] {
-        let out = played("df.yaml", orders);
-        has(
-            &out,
-            "no advance until aggressive (decision failure of hale)",
-        );
-        has(&out, "b1 moved (2,4) → (3,4), cost 1");
+        let p = events("df.yaml", orders);
+        let failure = |e: &Value| {
+            e["roll"]["purpose"] == "decision failure of hale"
+                && e["roll"]["outcome"] == "no advance until aggressive"
+        };
+        assert!(p.events.iter().any(failure), "{orders}: {:?}", p.events);
+        assert_moved(&p, "b1", &[(2, 4), (3, 4)], 1);
     }
-    has(
-        &played("df.yaml", "df2.orders.yaml"),
-        "note: b1 has hale attached before movement: the decision roll does not bind it",
+    let p = events("df.yaml", "df2.orders.yaml");
+    let spared = "b1 has hale attached before movement: the decision roll does not bind it";
+    assert!(
+        p.events.iter().any(|e| e["text"] == spared),
+        "{:?}",
+        p.events
     );
 }
 
@@ -161,17 +166,21 @@ fn refused(scenario: &str, orders: &str, why: &str) {
 /// three were refused ("bt2 cannot move: it is toward_enemy").
 #[test]
 fn failed_tribal_unit_advances_on_a_disordered_enemy_not_a_fresh_one() {
-    let out = played("tribe.yaml", "tribe-rd.orders.yaml");
-    has(&out, "(tribal morale of bt2 (fails above 4))");
-    has(&out, "bt2 is wavering");
-    has(&out, "bt2 moved (3,5) → (4,4), cost 1");
+    let p = events("tribe.yaml", "tribe-rd.orders.yaml");
+    let morale = |e: &Value| e["roll"]["purpose"] == "tribal morale of bt2 (fails above 4)";
+    assert!(p.events.iter().any(morale), "{:?}", p.events);
+    assert_flag(&p, "bt2", "wavering", true);
+    assert_moved(&p, "bt2", &[(3, 5), (4, 4)], 1);
     refused(
         "tribe.yaml",
         "tribe-rf.orders.yaml",
         "refused: bt2 failed its morale check (tribes): it advances only on a disordered or worse enemy, and this move closes on rf, a fresh, undamaged unit",
     );
-    has(
-        &played("tribe.yaml", "tribe-bt.orders.yaml"),
-        "bt steps_moved 0 → 2",
+    assert_counted(
+        &events("tribe.yaml", "tribe-bt.orders.yaml"),
+        "bt",
+        "steps_moved",
+        0,
+        2,
     );
 }

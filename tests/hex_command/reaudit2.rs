@@ -18,9 +18,9 @@ fn at(args: &[&str]) -> Run {
 /// ("sequence.lua:109: unknown region entry_2"), play refused and `legal` dropped the order.
 #[test]
 fn a_scenario_may_define_only_some_entry_places() {
-    let out = at(&["play", "t13.yaml", "--orders", "o13e.yaml"]);
-    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(&out.stdout, "r1 has withdrawn");
+    let p = play_json_in(&root().join(DIR), "t13.yaml", "o13e.yaml", &[]);
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert_flag(&p, "r1", "withdrawn", true);
     let legal = at(&[
         "legal",
         "t13.yaml",
@@ -28,11 +28,16 @@ fn a_scenario_may_define_only_some_entry_places() {
         "red",
         "--orders",
         "o13e_before.yaml",
+        "--json",
     ]);
     assert_eq!(legal.code, 0, "{}{}", legal.stdout, legal.stderr);
-    has(
-        &legal.stdout,
-        "{ side: red, act: { piece: r1, action: withdraw } }",
+    let list: Value = serde_json::from_str(&legal.stdout).expect("legal --json");
+    let withdraw = serde_json::json!({"side": "red", "act": {"piece": "r1", "action": "withdraw"}});
+    assert!(
+        list["orders"]
+            .as_array()
+            .is_some_and(|o| o.contains(&withdraw)),
+        "{list}"
     );
 }
 
@@ -78,12 +83,20 @@ fn section<'a>(out: &'a str, from: &str) -> &'a str {
 /// the move order alone walks them, putting the facing change first and counting it.
 #[test]
 fn reach_lists_the_hexes_infantry_reaches_by_turning_first() {
-    let out = at(&["reach", "t01.yaml", "--unit", "bi"]);
+    let out = at(&["reach", "t01.yaml", "--unit", "bi", "--json"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(&out.stdout, "(1,4)      cost 2     via (1,4)\n");
-    has(&out.stdout, "(0,4)      cost 3     via (1,4) → (0,4)\n");
-    let out = at(&["play", "t01.yaml", "--orders", "o_turn_first.yaml"]);
-    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(&out.stdout, "bi moved (2,4) → (1,4) → (0,4), cost 3");
-    has(&out.stdout, "bi face_changes 0 → 1");
+    let reach: Value = serde_json::from_str(&out.stdout).expect("reach --json");
+    let listed = |cell: [i64; 2], cost: i64, path: &[[i64; 2]]| {
+        (reach["reach"].as_array().into_iter().flatten()).any(|e| {
+            e["cell"] == serde_json::json!(cell)
+                && e["cost_hundredths"] == cost * 100
+                && e["path"] == serde_json::json!(path)
+        })
+    };
+    assert!(listed([1, 4], 2, &[[1, 4]]), "{reach}");
+    assert!(listed([0, 4], 3, &[[1, 4], [0, 4]]), "{reach}");
+    let p = play_json_in(&root().join(DIR), "t01.yaml", "o_turn_first.yaml", &[]);
+    assert_eq!(p.code, 0, "{:?}", p.refused);
+    assert_moved(&p, "bi", &[(2, 4), (1, 4), (0, 4)], 3);
+    assert_counted(&p, "bi", "face_changes", 0, 1);
 }
