@@ -12,9 +12,9 @@ use serde_json::Value;
 
 use crate::util::{Played, Run, grognard, grognard_in, root};
 use field::{
-    Field, assert_attached, assert_counted, assert_flag, assert_mode, assert_moved, assert_placed,
-    assert_removed, ends, has, in_band, lacks, last_value, modified, modifiers, order, roll_on,
-    rolled, with,
+    Field, assert_arrived, assert_attached, assert_counted, assert_flag, assert_mode, assert_moved,
+    assert_placed, assert_removed, ends, has, in_band, lacks, last_value, modified, modifiers,
+    order, roll_on, rolled, with,
 };
 
 mod audit;

@@ -228,46 +228,43 @@ fn optional_command_and_melee_rules() {
 /// The bundled example plays fire, melee and a rout from the command line.
 #[test]
 fn the_example_plays_fire_melee_and_a_rout() {
-    let r = grognard(&[
-        "play",
+    let p = crate::util::play_json(
         "examples/hex-command.yaml",
-        "--orders",
         "examples/hex-command.orders.yaml",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    has(&r.stdout, "r1 fire at b1");
-    has(&r.stdout, "b1 melee at r1");
-    has(&r.stdout, "b1 is routed");
-    has(
-        &r.stdout,
-        "hale removed (commander captured: his unit routed)",
     );
-    has(&r.stdout, "r2 melee at b2");
-    has(
-        &r.stdout,
-        "b4 arrived at (0,9) (reinforcement arriving at entry place 1)",
+    assert_eq!(p.code, 0, "refused: {:?}", p.refused);
+    let acted = |by: &str, action: &str, at: &str| {
+        p.has("acted", by, |e| {
+            e["action"] == action && e["target"] == p.piece(at)
+        })
+    };
+    assert!(
+        acted("r1", "fire", "b1") && acted("b1", "melee", "r1"),
+        "{:?}",
+        p.events
     );
-    has(&r.stdout, "b4 moved (0,9) → (1,8) → (1,7)");
+    assert_flag(&p, "b1", "routed", true);
+    assert_removed(&p, "hale", "commander captured: his unit routed");
+    assert!(acted("r2", "melee", "b2"), "{:?}", p.events);
+    assert_arrived(&p, "b4", (0, 9), "reinforcement arriving at entry place 1");
+    let b4_path = crate::util::cells(&[(0, 9), (1, 8), (1, 7)]);
+    assert!(
+        p.has("moved", "b4", |e| e["path"] == b4_path),
+        "{:?}",
+        p.events
+    );
     // 7.4: the defender that wins advances too (issue 7).
-    has(
-        &r.stdout,
-        "r1 placed (4,3) → (5,4) (advanced after winning the melee it defended)",
-    );
+    let won = "advanced after winning the melee it defended";
+    assert_placed(&p, "r1", (4, 3), (5, 4), won);
     // Reference "Melee and Rout": the crew steps back from a melee and leaves its guns,
     // which the enemy then captures and fires; a crew can be fired upon and does not melee.
-    has(&r.stdout, "note: r3_crew abandons the guns of r3");
-    has(
-        &r.stdout,
-        "r3_crew placed (7,2) → (6,2) (crew stepped back from the melee)",
-    );
-    has(&r.stdout, "r3 removed (guns captured by b2)");
-    has(&r.stdout, "b2 fire_guns at r1");
-    has(&r.stdout, "r1 is routed");
-    has(&r.stdout, "b2 fire_guns at r3_crew");
-    has(
-        &r.stdout,
-        "r3_crew placed (6,2) → (5,2) (crew stepped back from the melee)",
-    );
+    let back = "crew stepped back from the melee";
+    assert_placed(&p, "r3_crew", (7, 2), (6, 2), back);
+    assert_removed(&p, "r3", "guns captured by b2");
+    assert!(acted("b2", "fire_guns", "r1"), "{:?}", p.events);
+    assert_flag(&p, "r1", "routed", true);
+    assert!(acted("b2", "fire_guns", "r3_crew"), "{:?}", p.events);
+    assert_placed(&p, "r3_crew", (6, 2), (5, 2), back);
     let v = grognard(&[
         "validate",
         RULESET,
