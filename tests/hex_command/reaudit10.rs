@@ -203,22 +203,6 @@ fn decision_failure_four_holds_the_force_until_new_orders_are_accepted() {
 /// at cost 2. A face order of b is refused.
 #[test]
 fn a_barring_flag_stops_every_facing_change_of_a_move_and_of_a_face_order() {
-    let reach = |unit: &str| {
-        let out = at(&[
-            "reach",
-            "fixed.yaml",
-            "--unit",
-            unit,
-            "--orders",
-            "fixed.at.yaml",
-        ]);
-        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-        out.stdout
-    };
-    let b = reach("b");
-    has(&b, "(5,4)      cost 1");
-    has(&b, "(4,3)      cost 1");
-    has(&reach("f"), "(3,2)      cost 2     via (3,2)");
     // On reach --json: b's cells ahead at cost 1, none west of column 4; f turns to (3,2)
     // at cost 2; k does not reach (3,5) at cost 2.
     let b = reach_cells("b");

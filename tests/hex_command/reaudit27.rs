@@ -2,7 +2,7 @@
 //! on its positions in tests/fixtures/audits/hex-command/twentyseventh/outside21/ (h22a and
 //! h22b are the audit's; h22c, h22d, m3a and m3b are built from them).
 
-use crate::util::{Run, assert_reads_alike, grognard_in, root, side_reads_in};
+use crate::util::{Run, assert_reads_alike, grognard_in, play_json_in, root, side_reads_in};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/twentyseventh/outside21";
 
@@ -105,13 +105,17 @@ fn a_bluffing_fake_is_free_under_every_failure_as_a_commanded_unit_is() {
         );
         // The fake not bluffed obeys.
         let plain = exec(&["play", &pa, "--orders", "o_h22_mv.yaml"]);
-        if result.starts_with("fall back") {
-            assert!(
-                plain.stdout.contains("r3 placed (9,4) → (7,1)"),
-                "seed {seed}: {}",
-                plain.stdout
-            );
-        }
+        let events = play_json_in(&root().join(DIR), &pa, "o_h22_mv.yaml", &[]);
+        let fell_back = events.has("placed", "r3", |e| {
+            e["from"] == serde_json::json!({"col": 9, "row": 4})
+                && e["to"] == serde_json::json!({"col": 7, "row": 1})
+        });
+        assert_eq!(
+            fell_back,
+            result.starts_with("fall back"),
+            "seed {seed}: {:?}",
+            events.events
+        );
         assert_ne!(plain.code, 0, "seed {seed}: {}", plain.stdout);
         assert!(
             plain

@@ -5,6 +5,7 @@
 use crate::util::{Run, assert_reads_alike, coded_reads, grognard_in, root, side_runs_any};
 
 use super::field::has;
+use serde_json::{Value, json};
 
 /// A 10×8 Hex Command game in a temporary folder (Blue first: no initiative roll), with a
 /// forest at (3,6) and (5,6), the given seed, optional rules and settings (`extra`, scenario
@@ -280,13 +281,20 @@ fn a_line_unit_may_fire_past_a_nearer_skirmisher() {
             "{ side: red, end_phase: true }",
         ],
     );
-    let [_, legal, _] = view_legal_play(g.seen_by("blue"));
-    has(
-        &legal,
-        "{ side: blue, act: { piece: b1, action: fire, target: r1 } }",
-    );
-    has(
-        &legal,
-        "{ side: blue, act: { piece: b1, action: fire, target: sk } }",
-    );
+    let legal = g.run(&[
+        "legal",
+        "field.yaml",
+        "--orders",
+        "orders.yaml",
+        "--side",
+        "blue",
+        "--json",
+    ]);
+    let list: Value = serde_json::from_str(&legal.stdout).expect("legal --json");
+    let orders = list["orders"].as_array().expect("orders");
+    for target in ["r1", "sk"] {
+        let fire =
+            json!({"side": "blue", "act": {"piece": "b1", "action": "fire", "target": target}});
+        assert!(orders.contains(&fire), "{target}: {list}");
+    }
 }
