@@ -1,7 +1,7 @@
 //! The commands on the bundled rulesets and examples.
 
 use crate::util::{
-    events_of, grognard, grognard_in, has_event, json_of, refusal_kind, root, yaml_files,
+    events_of, grognard, grognard_in, has_event, json_of, play_json, refusal_kind, root, yaml_files,
 };
 
 #[test]
@@ -26,12 +26,13 @@ fn every_example_plays_its_orders_to_the_end() {
         .filter(|f| !f.ends_with(".orders.yaml"))
     {
         let orders = scenario.replace(".yaml", ".orders.yaml");
-        let run = grognard(&["play", scenario, "--orders", &orders]);
-        assert_eq!(run.code, 0, "{scenario}: {}", run.stderr);
+        let played = play_json(scenario, &orders);
+        assert_eq!(played.code, 0, "{scenario}: {:?}", played.refused);
+        let began = [("turn", 1.into())];
         assert!(
-            run.stdout.contains("turn 1 · "),
-            "{scenario}: {}",
-            run.stdout
+            has_event(&played.events, "phase_began", &began),
+            "{scenario}: {:?}",
+            played.events
         );
     }
 }
@@ -232,6 +233,7 @@ fn roll_explains_dice_and_modifiers() {
         "7",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: `roll` explains the dice and modifiers in words.
     assert!(run.stdout.contains("-1 target in cover"), "{}", run.stdout);
     assert!(
         run.stdout.contains("+2 target's flank or rear"),
@@ -340,6 +342,7 @@ fn a_save_replays_and_a_changed_ruleset_is_refused() {
     let dir = saved_game();
     let replay = grognard_in(dir.path(), &["replay", "game.json"]);
     assert_eq!(replay.code, 0, "{}", replay.stderr);
+    // prose: `replay` says in words that it verified the save.
     assert!(
         replay.stdout.contains("replay verified"),
         "{}",

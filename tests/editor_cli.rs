@@ -7,6 +7,7 @@ use crate::util::{grognard, root};
 fn edit_has_help() {
     let run = grognard(&["edit", "--help"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // prose: the help's words name the arguments.
     assert!(run.stdout.contains("RULESET"), "{}", run.stdout);
     assert!(run.stdout.contains("SCENARIO"), "{}", run.stdout);
 }
@@ -21,6 +22,7 @@ fn plain_grognard_without_a_display_prints_help() {
         .expect("runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0));
+    // prose: the help printed without a display.
     assert!(stdout.contains("Usage: grognard"), "{stdout}");
     assert!(stdout.contains("edit"), "the editor is listed: {stdout}");
 }
@@ -48,6 +50,7 @@ fn a_house_rule_saved_by_the_editor_passes_validate() {
     let run = grognard(&["validate", &target.to_string_lossy()]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let diff = grognard(&["diff", &base.to_string_lossy(), &target.to_string_lossy()]);
+    // prose: `diff` names the changed chart in its words.
     assert!(diff.stdout.contains("chart `volley`"), "{}", diff.stdout);
 }
 

@@ -114,6 +114,7 @@ fn footprints_written_wrong_are_named_at_their_line() {
     let run = grognard(&["validate", "tests/fixtures/footprints/grid.yaml"]);
     assert_eq!(run.code, 1);
     let out = format!("{}{}", run.stdout, run.stderr);
+    // prose: the error's words at its file and line.
     assert!(
         out.contains("grid.yaml:6:16: piece type `infantry`: footprints are for the open table"),
         "{out}"

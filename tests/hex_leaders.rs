@@ -911,6 +911,7 @@ fn mistakes_in_the_company_keys_are_reported_at_their_lines() {
         "broken.yaml:7:40: unknown flag `no_batle`",
         "broken.yaml:8:33: unknown optional rule `baseline_halfhexes`",
     ] {
+        // prose: each error's words at its line.
         assert!(out.contains(expected), "missing `{expected}` in\n{out}");
     }
 }

@@ -87,6 +87,7 @@ fn sim_names_every_sides_policy_and_a_side_given_none() {
         "--runs",
         "1",
     ]);
+    // prose: the summary's words name each side's policy.
     assert!(
         run.stdout.contains(
             "who played: blue no policy (ends each phase it is asked to act in), red greedy"

@@ -526,6 +526,7 @@ fn a_target_type_the_side_has_not_seen_bars_nothing() {
     let unknown = run("\"#5\"");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(unknown.code, 0, "{}", unknown.stderr);
+    // prose: the log names the target by its handle (the exit code shows it was accepted).
     assert!(
         unknown.stdout.contains("b1 fire at enemy #5"),
         "{}",

@@ -148,6 +148,7 @@ fn more_than_the_old_cap_of_runs_is_accepted() {
         "--out",
         &path,
     ]);
+    // prose: the shard line's words count the games.
     assert!(out.contains("shard 1/50001: 2 of 100001 games"), "{out}");
 }
 

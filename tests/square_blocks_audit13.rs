@@ -133,5 +133,6 @@ fn audit13_forward_deployment_names_the_feature_not_a_concealed_square() {
         ],
         "{out}"
     );
+    // prose: the announcements asserted above are present; none names (6,3).
     assert!(!out.contains("(6,3)"), "{out}");
 }

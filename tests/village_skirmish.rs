@@ -64,6 +64,7 @@ fn musketry_halves_for_cover_and_skirmishers_in_the_order_written() {
         "--orders",
         "examples/village-skirmish.orders.yaml",
     ]);
+    // prose: the text reads as a player halves at the table (the roll is checked on --json above).
     assert!(
         text.stdout.contains(
             "musketry: d6 2, halved (cover) to 1, halved (skirmish order), rounded up → 1 hit"

@@ -178,6 +178,7 @@ fn an_empty_reach_says_the_piece_moved_or_was_carried() {
         run.stderr
     );
     let run = grognard(&["reach", &s, "--orders", &o, "--unit", "u", "--json"]);
+    // prose: the note's words (in reach --json) are what this test is about.
     assert!(
         run.stdout.contains("\"note\": \"u has already moved\""),
         "{}{}",
