@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::field::{
     Field, assert_arrived, assert_counted, assert_flag, assert_mode, assert_placed, assert_removed,
-    ends, has, in_band, lacks, modified, order, rolled,
+    ends, has, in_band, lacks, modified, order, roll_on, rolled,
 };
 use super::{seed_showing, was_removed};
 use crate::util::Played;
@@ -86,11 +86,11 @@ fn dead_zone_behind_a_wall() {
         "r is in the dead zone behind what b fires over",
     );
     // Optional rule `low_walls`: the wall only partly obstructs.
-    let out = field(None, wall, near).ok(
+    let p = field(None, wall, near).json(
         &at_blue_fire(&[act("blue", "b", "fire", "r")]),
         &["--option", "low_walls=on"],
     );
-    has(&out, "+1 partly obstructed");
+    assert!(modified(&p, "partly obstructed", 1), "{:?}", p.events);
     // Without the wall the same shot is an ordinary one.
     let p = field(None, "", near).json(&at_blue_fire(&[act("blue", "b", "fire", "r")]), &[]);
     assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
@@ -135,8 +135,8 @@ fn firing_over_friends_from_higher_ground() {
     let flat = map_with(&[]);
     let base = "  - { id: g, side: blue, type: artillery, at: [1, 4], facing: E, mode: unlimbered }\n  - { id: f, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [6, 4], facing: W }\n";
     let fire = at_blue_fire(&[act("blue", "g", "fire", "r")]);
-    let out = field(Some(&hill), "", base).ok(&fire, &[]);
-    has(&out, "fire_artillery_b by g at r");
+    let p = field(Some(&hill), "", base).json(&fire, &[]);
+    assert!(rolled(&p, "fire_artillery_b by g at r"), "{:?}", p.events);
     // On level ground the friend blocks the line.
     field(Some(&flat), "", base).refused(
         &fire,
@@ -233,8 +233,8 @@ fn dead_ground_below_a_slope() {
         "r is in dead ground below the rise; b must be next to it",
     );
     let next = pieces.replace("at: [2, 4]", "at: [3, 4]");
-    let out = field(Some(&hill), "", &next).ok(&fire, &[]);
-    has(&out, "fire_small_b by b at r");
+    let p = field(Some(&hill), "", &next).json(&fire, &[]);
+    assert!(rolled(&p, "fire_small_b by b at r"), "{:?}", p.events);
     // Farther out on the plain the target is in view again.
     let plain = map_with(&[(2, 4, 'h')]);
     let p = field(Some(&plain), "", pieces).json(&fire, &[]);
@@ -280,15 +280,21 @@ fn howitzers_fire_over_walls_and_friends() {
 fn meleed_crews_abandon_their_guns_and_step_back() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [3, 4], facing: E }\n  - { id: k, side: blue, type: infantry, at: [4, 6], facing: NE }\n  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered }\n  - { id: c, side: red, type: crew, at: [4, 4], facing: W, attached_to: g }\n";
     let f = field(None, "", pieces);
-    let out = f.ok(&at_blue_melee(&[act("blue", "b", "melee", "g")]), &[]);
-    has(&out, "grapeshot: no roll needed; band 0 (automatic) → hit");
-    has(&out, "c abandons the guns of g");
-    has(
-        &out,
-        "c placed (4,4) → (5,4) (crew stepped back from the melee)",
-    );
-    // The outcome, on the events: the guns stay, abandoned; the crew steps back, unrouted.
+    // The outcome, on the events: an automatic grapeshot hit; the guns stay, abandoned; the
+    // crew steps back, unrouted.
     let played = f.json(&at_blue_melee(&[act("blue", "b", "melee", "g")]), &[]);
+    let grape = roll_on(&played, "grapeshot");
+    assert_eq!(
+        (&grape["band"], &grape["outcome"]),
+        (&json!("automatic"), &json!("hit"))
+    );
+    assert_placed(
+        &played,
+        "c",
+        (4, 4),
+        (5, 4),
+        "crew stepped back from the melee",
+    );
     assert!(
         played.flag("g", "abandoned", true).is_some(),
         "{:?}",
@@ -386,9 +392,13 @@ fn stepped_back_to(event: &serde_json::Value, col: u32, row: u32) -> bool {
 fn crews_return_and_captured_guns_fire_their_rolled_shots() {
     let pieces = "  - { id: g, side: red, type: artillery, at: [4, 4], facing: W, mode: unlimbered, flags: [abandoned] }\n  - { id: c, side: red, type: crew, at: [5, 4], facing: W }\n  - { id: x, side: blue, type: infantry, at: [0, 0], facing: E }\n";
     let f = field(None, "", pieces);
-    let out = f.ok(&at_red_movement(&[act("red", "c", "man_guns", "g")]), &[]);
-    has(&out, "c returns to the guns of g");
-    has(&out, "g is no longer abandoned");
+    let p = f.json(&at_red_movement(&[act("red", "c", "man_guns", "g")]), &[]);
+    assert!(
+        p.has("acted", "c", |e| e["action"] == "man_guns"),
+        "{:?}",
+        p.events
+    );
+    assert_flag(&p, "g", "abandoned", false);
     // Manned again, the battery fires in Red's fire phase.
     let mut fire_again = at_red_movement(&[act("red", "c", "man_guns", "g")]);
     fire_again.extend(ends("red", 1));
@@ -405,14 +415,20 @@ fn crews_return_and_captured_guns_fire_their_rolled_shots() {
         "c cannot return to g: x is next to the guns",
     );
     // Blue takes the guns: it advances onto them and rolls its shots.
-    let out = field(None, "", &held).ok(&at_blue_melee(&[act("blue", "x", "melee", "g")]), &[]);
-    has(&out, "(shots the new crew of g can use)");
-    has(&out, "g removed (guns captured by x)");
-    has(
-        &out,
-        "x placed (3,4) → (4,4) (advanced onto the captured guns)",
+    let p = field(None, "", &held).json(&at_blue_melee(&[act("blue", "x", "melee", "g")]), &[]);
+    assert!(
+        rolled(&p, "shots the new crew of g can use"),
+        "{:?}",
+        p.events
     );
-    has(&out, "x captured_shots 0 →");
+    assert_removed(&p, "g", "guns captured by x");
+    assert_placed(&p, "x", (3, 4), (4, 4), "advanced onto the captured guns");
+    assert!(
+        p.has("counter_changed", "x", |e| e["counter"] == "captured_shots"
+            && e["from"] == 0),
+        "{:?}",
+        p.events
+    );
     // Abandoned guns fire no grapeshot at the men who take them.
     let played =
         field(None, "", &held).json(&at_blue_melee(&[act("blue", "x", "melee", "g")]), &[]);
