@@ -13,22 +13,6 @@ fn at(args: &[&str]) -> Run {
     grognard_in(&root().join(DIR), args)
 }
 
-fn played(args: &[&str]) -> String {
-    let out = at(args);
-    assert_eq!(out.code, 0, "{args:?}: {}{}", out.stdout, out.stderr);
-    out.stdout
-}
-
-/// The part of a log from the line containing `from` up to the next phase heading.
-fn phase<'a>(out: &'a str, from: &str) -> &'a str {
-    let start = out
-        .find(from)
-        .unwrap_or_else(|| panic!("no `{from}` in:\n{out}"));
-    let rest = &out[start..];
-    let end = rest[1..].find("\nturn ").map_or(rest.len(), |e| e + 2);
-    &rest[..end]
-}
-
 /// Blue's melee phase of turn 1 in `play --json` with `seed`, and whether the commander
 /// `chief` was removed by the red star there while `unit` took no hit in it.
 fn star_kills(scenario: &str, seed: &str, chief: &str, unit: &str) -> (Played, bool) {
@@ -60,27 +44,17 @@ fn star_kills(scenario: &str, seed: &str, chief: &str, unit: &str) -> (Played, b
 #[test]
 fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
     for (seed, both) in [("12", false), ("20", true)] {
-        let out = played(&[
-            "play",
-            "p32.yaml",
-            "--orders",
-            "p32.orders.yaml",
-            "--seed",
-            seed,
-        ]);
-        let melee = phase(&out, "melee phase (blue)");
-        has(melee, "cube red star");
-        has(
-            melee,
-            "k removed (commander killed by a red-star hit; the unit takes no hit)",
-        );
-        // On --json: k removed with the rule's reason, no hit on r in the phase.
+        // k removed with the rule's reason on the attacker's red star, no hit on r.
         let (p, killed) = star_kills("p32.yaml", seed, "k", "r");
         assert!(killed, "seed {seed}: {:?}", p.events);
+        assert_eq!(
+            roll_on(&p, "melee")["dice"][0]["face"],
+            "red star",
+            "seed {seed}"
+        );
         if both {
-            assert!(counted(&p, "b", "hits", Some((0, 1))), "{:?}", p.events);
-            has(melee, "b hits 0 → 1");
-            has(melee, "b fatigue (TE) hits 0 → 1");
+            assert_counted(&p, "b", "hits", 0, 1);
+            assert_counted(&p, "b", "te", 0, 1);
         }
     }
 }
@@ -92,24 +66,14 @@ fn a_red_star_in_melee_kills_the_attached_commander_not_the_unit() {
 /// hit stands. Before: `b hits 0 → 1`, kb stayed.
 #[test]
 fn a_defenders_red_star_kills_the_attackers_commander() {
-    let out = played(&[
-        "play",
-        "p32-attacker.yaml",
-        "--orders",
-        "p32.orders.yaml",
-        "--seed",
-        "24",
-    ]);
-    let melee = phase(&out, "melee phase (blue)");
-    has(melee, "cube blue, cube (defender) red star");
-    has(
-        melee,
-        "kb removed (commander killed by a red-star hit; the unit takes no hit)",
-    );
-    has(melee, "r fatigue (TE) hits 0 → 1");
     let (p, killed) = star_kills("p32-attacker.yaml", "24", "kb", "b");
     assert!(killed, "{:?}", p.events);
     assert!(counted(&p, "r", "te", Some((0, 1))), "{:?}", p.events);
+    let dice = &roll_on(&p, "melee")["dice"];
+    assert_eq!(
+        (&dice[0]["face"], &dice[1]["face"]),
+        (&"blue".into(), &"red star".into())
+    );
 }
 
 /// 004 l.583 (7e: out-of-arc fire at point blank is allowed "unless a firer has a target in
@@ -120,15 +84,6 @@ fn a_defenders_red_star_kills_the_attackers_commander() {
 /// Before: `legal` listed fire at r1 and `play` rolled it (`+1 out of arc at point blank`).
 #[test]
 fn no_out_of_arc_fire_while_a_target_is_in_arc_in_the_same_band() {
-    let legal = played(&[
-        "legal",
-        "p09d.yaml",
-        "--orders",
-        "fire4.orders.yaml",
-        "--side",
-        "blue",
-    ]);
-    has(&legal, "action: fire, target: r4");
     let legal = json_of(&at(&[
         "legal",
         "p09d.yaml",
@@ -145,12 +100,17 @@ fn no_out_of_arc_fire_while_a_target_is_in_arc_in_the_same_band() {
     assert!(fire_at("r4") && !fire_at("r1"), "{legal}");
     let out = at(&["play", "p09d.yaml", "--orders", "p09d.orders.yaml"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
+    // prose: the refusal is in the rule's words.
     has(
         &out.stderr,
         "b has r4 in its front arc in the same range band: it may fire out of arc at r1 only when no target is in its primary arc in that band (7e)",
     );
-    let out = played(&["play", "p09e.yaml", "--orders", "p09e.orders.yaml"]);
-    has(&out, "+1 out of arc at point blank");
+    let p = play_json_in(&root().join(DIR), "p09e.yaml", "p09e.orders.yaml", &[]);
+    assert!(
+        modified(&p, "out of arc at point blank", 1),
+        "{:?}",
+        p.events
+    );
 }
 
 /// Stated readings (notes, "Fourth fresh audit"): 7.3f (l.415) 'Fatigued/Disordered' is the
