@@ -165,15 +165,6 @@ pub(super) fn refused(f: &Field, orders: &[String], why: &str) {
     f.refused(orders, &[], why);
 }
 
-/// The last value a counter line (`r fatigue (TE) hits 0 → 1`) shows, 0 when it never changed.
-pub(super) fn final_value(out: &str, what: &str) -> i32 {
-    out.lines()
-        .rev()
-        .filter_map(|l| l.trim().strip_prefix(what))
-        .find_map(|rest| rest.rsplit(' ').next()?.parse().ok())
-        .unwrap_or(0)
-}
-
 // Hex neighbours (odd rows shoved east): from (4,4) E is (5,4), W (3,4), NE (4,3),
 // NW (3,3), SE (4,5), SW (3,5); from (4,5) NE is (5,4), NW (4,4), SE (5,6), SW (4,6).
 

@@ -14,8 +14,13 @@ fn optional_fire_rules() {
     // Supply: the one point left is spent, then b is out.
     let once = with(to_blue_fire(), std::slice::from_ref(&shot));
     let refs: Vec<&str> = once.iter().map(String::as_str).collect();
-    let r = f.play(&refs, &["--option", "supply=on"]);
-    has(&r.stdout, "b supply 1 → 0");
+    assert_counted(
+        &f.json(&refs, &["--option", "supply=on"]),
+        "b",
+        "supply",
+        1,
+        0,
+    );
     let mut twice = with(to_blue_fire(), std::slice::from_ref(&shot));
     twice.extend(ends("blue", 3));
     twice.extend(ends("red", 2));
@@ -56,13 +61,11 @@ fn optional_fire_rules() {
         r.stderr
     );
     // Class A small arms reach Code at 3 hexes; pike and shot makes them class B.
-    let r = f.play(&once.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
-    has(&r.stdout, "fire_small_a:");
-    let r = f.play(
-        &once.iter().map(String::as_str).collect::<Vec<_>>(),
-        &["--option", "pike_and_shot=on"],
+    roll_on(&f.json(&once, &[]), "fire_small_a");
+    roll_on(
+        &f.json(&once, &["--option", "pike_and_shot=on"]),
+        "fire_small_b",
     );
-    has(&r.stdout, "fire_small_b:");
 }
 
 /// 004 Optional rules: disorder/fatigue (entering forest is a TE hit, fatigued units stand
@@ -82,10 +85,6 @@ fn optional_movement_and_melee_rules() {
     assert!(!counted(&p, "b", "te", None), "{:?}", p.events);
     let p = f.json(&refs, &["--option", "disorder_fatigue=on"]);
     assert!(counted(&p, "b", "te", Some((0, 1))), "{:?}", p.events);
-    has(
-        &f.play(&refs, &["--option", "disorder_fatigue=on"]).stdout,
-        "b fatigue (TE) hits 0 → 1",
-    );
     let tired = with(
         to_blue_movement(),
         &[order("blue", "move: { piece: t, path: [[3, 6]] }")],
@@ -98,8 +97,8 @@ fn optional_movement_and_melee_rules() {
         "{}",
         r.stderr
     );
-    let out = ok(&f, &with(to_blue_melee(), &[melee("c", "m")]));
-    has(&out, "m is routed");
+    let p = f.json(&with(to_blue_melee(), &[melee("c", "m")]), &[]);
+    assert_flag(&p, "m", "routed", true);
     // Move, unlimber, fire: at 1 CP by the artillery section; not at all by the hand-out.
     let mut o = with(
         to_blue_movement(),
@@ -112,8 +111,8 @@ fn optional_movement_and_melee_rules() {
     o.extend(ends("red", 1));
     o.push(fire("g", "r"));
     let refs: Vec<&str> = o.iter().map(String::as_str).collect();
-    let r = f.play(&refs, &[]);
-    has(&r.stdout, "+1 moved and unlimbered");
+    let p = f.json(&refs, &[]);
+    assert!(modified(&p, "moved and unlimbered", 1), "{:?}", p.events);
     let r = f.play(&refs, &["--option", "unlimber_fires_next_turn=on"]);
     assert!(
         r.stderr
@@ -130,9 +129,10 @@ fn digging_in_gives_cover() {
     let pieces = "  - { id: b, side: blue, type: infantry, at: [5, 4], facing: W, counters: { works: 3 } }\n  - { id: d, side: blue, type: infantry, at: [5, 6], facing: W, counters: { works: 5 } }\n  - { id: r, side: red, type: infantry, at: [2, 4], facing: E }\n";
     let f = field(None, "", pieces, "");
     let dig = |id: &str| order("blue", &format!("act: {{ piece: {id}, action: dig }}"));
-    let out = ok(&f, &with(to_blue_movement(), &[dig("b"), dig("d")]));
-    has(&out, "note: b has built quick works (cover 1)");
-    has(&out, "note: d has built a redoubt (cover 2)");
+    // The works are done: quick works (4 turns) for b, a redoubt (6) for d.
+    let p = f.json(&with(to_blue_movement(), &[dig("b"), dig("d")]), &[]);
+    assert_counted(&p, "b", "works", 3, 4);
+    assert_counted(&p, "d", "works", 5, 6);
     refused(
         &f,
         &with(
@@ -181,32 +181,32 @@ fn optional_command_and_melee_rules() {
     assert!(!counted(&p, "n", "hits", None), "{:?}", p.events);
     let p = f.json(&refs, &["--option", "command_sphere=on"]);
     assert!(counted(&p, "n", "hits", Some((1, 0))), "{:?}", p.events);
-    has(
-        &f.play(&refs, &["--option", "command_sphere=on"]).stdout,
-        "n hits 1 → 0",
-    );
     let fight = with(to_blue_melee(), &[melee("b", "r")]);
     let refs: Vec<&str> = fight.iter().map(String::as_str).collect();
-    let r = f.play(&refs, &["--option", "melee_points=on"]);
+    let points = f.json(&refs, &["--option", "melee_points=on"]);
     // 2, +1 for p, a friend touching r past the melee plane (n, next to both b and r, stands
     // level with it); the commander's +1 is not counted: b is Stronger without it (l.410,
     // l.313; twentieth round).
-    has(&r.stdout, "melee of b (3) against r (2)");
-    // Same dice without the option: r ends with exactly one TE hit less.
-    let plain = f.play(&refs, &[]);
-    assert_eq!(
-        final_value(&r.stdout, "r fatigue (TE) hits"),
-        final_value(&plain.stdout, "r fatigue (TE) hits") + 1
+    assert!(
+        rolled(&points, "melee of b (3) against r (2)"),
+        "{:?}",
+        points.events
     );
+    // Same dice without the option: r ends with exactly one TE hit less.
+    let plain = f.json(&refs, &[]);
+    let te = |p: &crate::util::Played| last_value(p, "r", "te").unwrap_or(0);
+    assert_eq!(te(&points), te(&plain) + 1);
     let tribal = pieces.replace(
         "at: [3, 4], facing: E }",
         "at: [3, 4], facing: E, attributes: { class: 3 } }",
     );
     let f2 = field(None, "", &tribal, "options: { tribes: true }");
-    let r = f2.play(&refs, &[]);
+    let p = f2.json(&refs, &[]);
     // l.260 (tenth round): b checks its morale once, in Blue's first command phase, against
     // g's Tactical 9 (failing only on a 10).
-    has(&r.stdout, "(tribal morale of b (fails above 9))");
+    let command = p.in_phase(1, "command", "blue");
+    let morale = |e: &&Value| e["roll"]["purpose"] == "tribal morale of b (fails above 9)";
+    assert_eq!(command.iter().filter(morale).count(), 1, "{command:?}");
     refused(
         &f,
         &with(
