@@ -14,12 +14,6 @@ fn at(args: &[&str]) -> Run {
     grognard_in(&root().join(DIR), args)
 }
 
-fn played(scenario: &str, orders: &str) -> String {
-    let out = at(&["play", scenario, "--orders", orders]);
-    assert_eq!(out.code, 0, "{orders}: {}{}", out.stdout, out.stderr);
-    out.stdout
-}
-
 /// `play SCENARIO --orders ORDERS --json` in the fixture folder.
 fn played_json(scenario: &str, orders: &str) -> Played {
     let p = play_json_in(&root().join(DIR), scenario, orders, &[]);
@@ -75,28 +69,31 @@ fn refused(scenario: &str, orders: &str, why: &str) {
 /// tests his Aggressiveness: d10 1 against A 0, a pass, and b steps back east to (3,4).
 #[test]
 fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passes() {
-    let log = played("caution.yaml", "caution.orders.yaml");
-    has(&log, "no advance until aggressive (decision failure of g)");
-    has(&log, "b is cautious");
-    // On --json: b and c are made cautious, and nothing bars their moves or turns.
+    // b and c are made cautious, and nothing bars their moves or turns.
     let p = played_json("caution.yaml", "caution.orders.yaml");
+    let failure = |e: &Value| {
+        e["roll"]["purpose"] == "decision failure of g"
+            && e["roll"]["outcome"] == "no advance until aggressive"
+    };
+    assert!(p.events.iter().any(failure), "{:?}", p.events);
     for unit in ["b", "c"] {
         assert!(set_any(&p, unit, &["cautious"]), "{:?}", p.events);
         let barred = set_any(&p, unit, &["toward_enemy", "facing_fixed"]);
         assert!(!barred, "{unit}: {:?}", p.events);
     }
-    has(&log, "c moved (3,6) → (2,6), cost 1");
-    has(&log, "b moved (3,4) → (2,4), cost 1");
-    has(
-        &log,
-        "cvs_test: d10 1; score 1 → pass (aggressiveness of g)",
+    assert_moved(&p, "c", &[(3, 6), (2, 6)], 1);
+    assert_moved(&p, "b", &[(3, 4), (2, 4)], 1);
+    // Turn 2: g's Aggressiveness test, d10 1, passes; b is no longer cautious and steps back.
+    let test = (p.in_phase(2, "command", "blue").iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["purpose"] == "aggressiveness of g")
+        .unwrap_or_else(|| panic!("no aggressiveness test in {:?}", p.events));
+    assert_eq!(
+        (&test["dice"][0]["value"], &test["outcome"]),
+        (&json!(1), &json!("pass"))
     );
-    has(
-        &log,
-        "note: g passes his Aggressiveness test: his force may advance again",
-    );
-    has(&log, "b is no longer cautious");
-    has(&log, "b moved (2,4) → (3,4), cost 2");
+    assert!(p.flag("b", "cautious", false).is_some(), "{:?}", p.events);
+    assert_moved(&p, "b", &[(2, 4), (3, 4)], 2);
     let nearer = |u: &str| {
         format!(
             "refused: {u} may not move in the enemy's direction until its commander passes his \
@@ -105,9 +102,11 @@ fn decision_failure_three_bars_moves_toward_the_enemy_until_aggressiveness_passe
     };
     refused("caution.yaml", "caution-b.orders.yaml", &nearer("b"));
     refused("caution.yaml", "caution-c.orders.yaml", &nearer("c"));
-    has(
-        &played("caution.yaml", "caution-c-face.orders.yaml"),
-        "c now faces E",
+    let face = played_json("caution.yaml", "caution-c-face.orders.yaml");
+    assert!(
+        face.has("faced", "c", |e| e["facing"] == "E"),
+        "{:?}",
+        face.events
     );
     // The legal orders agree: b's sidesteps, c's turns, no step nearer r.
     let out = at(&[
@@ -245,17 +244,24 @@ fn tribes_check_morale_once_at_the_start_and_a_failed_unit_closes_only_with_a_da
     );
     // Eleventh round (reaudit11.rs): a failed unit is not held still; this step keeps it
     // next to r_fresh (it closes on no fresh enemy), so it is allowed.
-    has(
-        &played("tribes.yaml", "tribes-move.orders.yaml"),
-        "t moved (3,4) → (3,3), cost 1",
+    let step = played_json("tribes.yaml", "tribes-move.orders.yaml");
+    assert_moved(&step, "t", &[(3, 4), (3, 3)], 1);
+    let hit = played_json("tribes.yaml", "tribes-hit.orders.yaml");
+    let morale = |p: &Played| {
+        (p.events.iter())
+            .map(|e| &e["roll"])
+            .find(|r| r["purpose"] == "tribal morale of t (fails above 4)")
+            .map(|r| r["dice"][0]["value"].clone())
+    };
+    assert_eq!(morale(&hit), Some(json!(10)), "{:?}", hit.events);
+    assert!(
+        hit.flag("t", "wavering", true).is_some(),
+        "{:?}",
+        hit.events
     );
-    let log = played("tribes.yaml", "tribes-hit.orders.yaml");
-    has(
-        &log,
-        "dice: d10 10; score 10 → 10 (tribal morale of t (fails above 4))",
-    );
-    has(&log, "t is wavering");
-    has(&log, "(melee of t (2) against r_hit (1))");
+    let fought =
+        (hit.events.iter()).any(|e| e["roll"]["purpose"] == "melee of t (2) against r_hit (1)");
+    assert!(fought, "{:?}", hit.events);
     let dir = tempfile::tempdir().expect("tempdir");
     let text = std::fs::read_to_string(root().join(DIR).join("tribes.yaml"))
         .expect("tribes.yaml")
@@ -279,11 +285,7 @@ fn tribes_check_morale_once_at_the_start_and_a_failed_unit_closes_only_with_a_da
         ],
     );
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    has(
-        &out.stdout,
-        "dice: d10 4; score 4 → 4 (tribal morale of t (fails above 4))",
-    );
-    // On --json: t is not made wavering and melees r_fresh.
+    // On --json: a 4, not above 4; t is not made wavering and melees r_fresh.
     let orders = root().join(DIR).join("tribes-fresh.orders.yaml");
     let p = play_json_in(
         dir.path(),
@@ -291,9 +293,15 @@ fn tribes_check_morale_once_at_the_start_and_a_failed_unit_closes_only_with_a_da
         &orders.display().to_string(),
         &[],
     );
+    assert_eq!(morale(&p), Some(json!(4)), "{:?}", p.events);
     assert!(!set_any(&p, "t", &["wavering"]), "{:?}", p.events);
     let r_fresh = p.piece("r_fresh");
     let melee = |e: &Value| e["action"] == "melee" && e["target"] == r_fresh;
     assert!(p.has("acted", "t", melee), "{:?}", p.events);
-    has(&out.stdout, "(melee of t (3) against r_fresh (2))");
+    let purpose = "melee of t (3) against r_fresh (2)";
+    assert!(
+        p.events.iter().any(|e| e["roll"]["purpose"] == purpose),
+        "{:?}",
+        p.events
+    );
 }
