@@ -221,8 +221,16 @@ impl EditorApp {
             Some(s) => {
                 ui.label(&s.text);
             }
-            None => {
+            // The hint is for an empty editor only: brought back whenever a message cleared
+            // mid-game, it read as if the game had been closed (twelfth player, finding 1).
+            None if self.rt.bench.is_none()
+                && self.rt.session.is_none()
+                && self.rt.scenario_path.is_none() =>
+            {
                 ui.label("Open a ruleset or a scenario to begin.");
+            }
+            None => {
+                ui.label("");
             }
         }
     }
