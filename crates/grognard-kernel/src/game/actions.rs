@@ -12,7 +12,7 @@ use crate::ids::{ActionId, CounterId, ModeId, PieceId, SideId};
 use crate::piece::Place;
 use crate::rules::{Effect, TargetRule, Who};
 
-use super::bans::ActBan;
+use super::bans::{ActBan, TargetBan};
 use super::{Game, MAX_TRIGGER_DEPTH, Resolution};
 use crate::state::{State, World, roll_record};
 
@@ -200,7 +200,7 @@ impl Game {
             self.check_range(def, actor, tp, distance)?;
             self.check_arcs(def, actor, tp)?;
             if def.needs_sight && !self.sight_line_clear(state, actor, tp, Some(side)) {
-                return Err(ActBan::Unseen { actor, target: tp });
+                return Err(ActBan::Target(TargetBan::Unseen { actor, target: tp }));
             }
             if measure == Measure::ForChart {
                 table_distance = self.chart_distance(actor, tp, true).unwrap_or(u32::MAX);
@@ -273,13 +273,13 @@ impl Game {
         if in_range {
             return Ok(());
         }
-        Err(ActBan::OutOfRange {
+        Err(ActBan::Target(TargetBan::OutOfRange {
             def,
             actor,
             target: tp,
             distance,
             range: (lo, hi),
-        })
+        }))
     }
 
     /// An action's `arcs`: the target stands in one of them, as seen from the actor.
@@ -296,12 +296,12 @@ impl Game {
         if def.arcs.contains(&arc) {
             return Ok(());
         }
-        Err(ActBan::OutOfArc {
+        Err(ActBan::Target(TargetBan::OutOfArc {
             def,
             actor,
             target: tp,
             arc,
-        })
+        }))
     }
 
     /// An action's `target_types` and `target_not_types`, judged on the target's type as
@@ -334,12 +334,12 @@ impl Game {
         if !only && !def.target_not_types.contains(&kind) {
             return Ok(());
         }
-        Err(ActBan::TargetType {
+        Err(ActBan::Target(TargetBan::TargetType {
             def,
             target: tp,
             kind,
             only,
-        })
+        }))
     }
 
     /// An action's `target_needs` and `target_barred_by`: flags the target must have, and
@@ -367,18 +367,18 @@ impl Game {
             return Ok(());
         }
         if let Some(&flag) = def.target_needs.iter().find(|f| !tp.flag(**f)) {
-            return Err(ActBan::TargetNeeds {
+            return Err(ActBan::Target(TargetBan::TargetNeeds {
                 def,
                 target: tp,
                 flag,
-            });
+            }));
         }
         if let Some(&flag) = def.target_barred_by.iter().find(|f| tp.flag(**f)) {
-            return Err(ActBan::TargetBarred {
+            return Err(ActBan::Target(TargetBan::TargetBarred {
                 def,
                 target: tp,
                 flag,
-            });
+            }));
         }
         Ok(())
     }

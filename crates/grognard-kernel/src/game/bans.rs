@@ -15,7 +15,7 @@
 //! | [`ContactBan`] | here | an action's contact (`contact.rs`) | the state, actor, target |
 //! | [`Lacks`] | here | what the ruleset has not at all: saving, spreading (`march.rs`) | nothing |
 //! | [`MoveBan`] ([`ModeBan`], [`MarchBan`], [`FacingBan`], [`HoldWhy`]) | `bans/moves.rs` | a move, a table move, a redeployment, a facing change, a mode change, a save, a spread, a gather (`moves.rs`, `march.rs`, `turning.rs`) | the game, the piece |
-//! | [`ActBan`] | `bans/act.rs` | an `act` order's action, actor, target, range, arcs, sight (`actions.rs`) | the game, the state, the side |
+//! | [`ActBan`] ([`TargetBan`]) | `bans/act.rs` | an `act` order's action, actor, target, range, arcs, sight (`actions.rs`) | the game, the state, the side |
 //! | [`HookBan`] | `bans/hook.rs` | a hook's failure, or a change it asks for that cannot be (`hook_commands.rs`, `placement.rs`, `steps.rs`) | nothing |
 //! | `EnterBan` | `step_words.rs` | a step beyond the data's `StepBan`: a full crossing, the `move_cost` hook, an enemy there, no room (`steps.rs`) | the game, the piece, the step |
 //! | `HiddenBan` | `view.rs` | an order naming a piece its side may not (`Game::hidden_guard`) | the game, the side |
@@ -43,7 +43,7 @@ use super::Game;
 mod act;
 mod hook;
 mod moves;
-pub(super) use act::ActBan;
+pub(super) use act::{ActBan, TargetBan};
 pub(super) use hook::{HookBan, hook_failed};
 pub(super) use moves::{FacingBan, HoldWhy, MarchBan, ModeBan, MoveBan};
 

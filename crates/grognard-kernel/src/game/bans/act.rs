@@ -1,13 +1,14 @@
-//! Why an `act` order is refused ([`ActBan`]) and its words, split from `bans.rs` for
-//! length: the checks of an action's actor, target, range, arcs and sight
-//! (`game/actions.rs`) return one, and its [`Ban::refuse`] words it.
+//! Why an `act` order is refused ([`ActBan`], with [`TargetBan`] for the rules about its
+//! target) and its words, split from `bans.rs` for length: the checks of an action's actor,
+//! target, range, arcs and sight (`game/actions.rs`) return one, and its [`Ban::refuse`]
+//! words it.
 
 use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
 use crate::geometry::Arc as Bearing;
 use crate::ids::{FlagId, PieceId, PieceTypeId, SideId};
 use crate::piece::{Piece, Place};
-use crate::rules::ActionDef;
+use crate::rules::{ActionDef, Rules};
 use crate::state::State;
 
 use super::super::Game;
@@ -79,6 +80,15 @@ pub(in crate::game) enum ActBan<'a> {
         /// Whether it must target an enemy (else an own piece).
         enemy: bool,
     },
+    /// The target breaks a rule of the action's about its target ([`TargetBan`]).
+    Target(TargetBan<'a>),
+}
+
+/// Which of an action's rules about its target an `act` order breaks ([`ActBan::Target`]):
+/// the target's type and flags as the acting side knows them, range, arcs and sight. Always
+/// [`RefusalKind::BadTarget`]; the target is named as the side knows it.
+#[derive(Clone, Debug)]
+pub(in crate::game) enum TargetBan<'a> {
     /// The target's type, as the side knows it, is not one the action may target.
     TargetType {
         /// The action.
@@ -161,12 +171,7 @@ impl Ban for ActBan<'_> {
             | B::NoTarget(_)
             | B::ItselfTargeted(_)
             | B::WrongSide { .. }
-            | B::TargetType { .. }
-            | B::TargetNeeds { .. }
-            | B::TargetBarred { .. }
-            | B::OutOfRange { .. }
-            | B::OutOfArc { .. }
-            | B::Unseen { .. } => RefusalKind::BadTarget,
+            | B::Target(_) => RefusalKind::BadTarget,
         }
     }
 
@@ -182,16 +187,7 @@ impl Game {
         use ActBan as B;
         let rules = &*self.rules;
         let type_name = |t: PieceTypeId| rules.piece_type(t).map_or("?", |d| d.name.as_str());
-        // A piece's own type as refusals word it (`called`, else its name).
-        let called = |t: PieceTypeId| {
-            rules
-                .piece_type(t)
-                .map_or("?", |d| match d.called.is_empty() {
-                    true => d.name.as_str(),
-                    false => d.called.as_str(),
-                })
-        };
-        let label = |p: &Piece| self.label(state, side, p);
+        let called = |t: PieceTypeId| called(rules, t);
         match ban {
             B::NoSuchAction => "no such action".to_owned(),
             B::NoChart => "the action's chart is missing".to_owned(),
@@ -204,6 +200,7 @@ impl Game {
                 format!("{} cannot be given for `{bad}`: {known}", def.name)
             }
             B::Actor(refusal) => refusal.message,
+            B::Target(ban) => self.target_ban_words(state, side, ban),
             // Why, as the flag refusals do: the piece's type and the types the action is
             // for (both public in the ruleset).
             B::ActorType { def, actor } => {
@@ -236,6 +233,18 @@ impl Game {
                 let whose = if enemy { "an enemy" } else { "an own" };
                 format!("{} must target {whose} piece", def.name)
             }
+        }
+    }
+
+    /// The words for a [`TargetBan`]. The target is named as the acting side knows it
+    /// ([`Game::label`]).
+    fn target_ban_words(&self, state: &State, side: SideId, ban: TargetBan<'_>) -> String {
+        use TargetBan as B;
+        let rules = &*self.rules;
+        let type_name = |t: PieceTypeId| rules.piece_type(t).map_or("?", |d| d.name.as_str());
+        let called = |t: PieceTypeId| called(rules, t);
+        let label = |p: &Piece| self.label(state, side, p);
+        match ban {
             B::TargetType {
                 def,
                 target,
@@ -337,6 +346,16 @@ impl Game {
             _ => distance.to_string(),
         }
     }
+}
+
+/// A piece type as refusals word it: its `called`, else its name.
+fn called(rules: &Rules, t: PieceTypeId) -> &str {
+    rules
+        .piece_type(t)
+        .map_or("?", |d| match d.called.is_empty() {
+            true => d.name.as_str(),
+            false => d.called.as_str(),
+        })
 }
 
 /// A rule distance as a decimal without trailing zeros (`3`, `4.5`, `12.25`), as range
