@@ -11,7 +11,7 @@ use crate::util::{
 
 use serde_json::{Value, json};
 
-use super::field::{assert_placed, assert_removed, has};
+use super::field::{assert_counted, assert_placed, assert_removed, has};
 
 const DIR: &str = "tests/fixtures/audits/hex-command/seventh";
 
@@ -232,22 +232,36 @@ fn an_enemy_next_to_a_unit_is_always_sighted_under_hidden_movement() {
 /// the enemy again and advance in the same turn.
 #[test]
 fn decision_failure_six_and_seven_fall_back_to_cover_and_defend() {
-    let out = played(&["play", "fallback.yaml", "--orders", "fallback.orders.yaml"]);
-    has(
-        &out,
-        "decision_failure: d10 7; score 7 → fall back to cover and TE",
+    let p = play_json_in(
+        &root().join(DIR),
+        "fallback.yaml",
+        "fallback.orders.yaml",
+        &[],
     );
-    for line in [
-        "b fatigue (TE) hits 0 → 1",
-        "b now faces W",
-        "b placed (5,4) → (2,4) (fell back toward cover (decision failure))",
-        "note: b defends in cover at (2,4), halted until the turn ends",
-        "e placed (6,4) → (3,4) (fell back toward cover (decision failure))",
-        "note: e defends at (3,4), halted until the turn ends",
-        "c placed (5,6) → (2,6) (fell back toward cover (decision failure))",
-        "c is halted",
-    ] {
-        has(&out, line);
+    let failure = (p.events.iter())
+        .map(|e| &e["roll"])
+        .find(|r| r["chart"] == "decision_failure")
+        .unwrap_or_else(|| panic!("no decision failure in {:?}", p.events));
+    assert_eq!(
+        (&failure["score"], &failure["outcome"]),
+        (&json!(7), &json!("fall back to cover and TE"))
+    );
+    assert_counted(&p, "b", "te", 0, 1);
+    assert!(
+        p.has("faced", "b", |e| e["facing"] == "W"),
+        "{:?}",
+        p.events
+    );
+    let why = "fell back toward cover (decision failure)";
+    assert_placed(&p, "b", (5, 4), (2, 4), why);
+    assert_placed(&p, "e", (6, 4), (3, 4), why);
+    assert_placed(&p, "c", (5, 6), (2, 6), why);
+    for unit in ["b", "e", "c"] {
+        assert!(
+            p.flag(unit, "halted", true).is_some(),
+            "{unit}: {:?}",
+            p.events
+        );
     }
     let legal = crate::util::json_of(&at(&[
         "legal",
@@ -271,6 +285,7 @@ fn decision_failure_six_and_seven_fall_back_to_cover_and_defend() {
         "fallback-face.orders.yaml",
     ]);
     assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    // prose: the refusal's words.
     has(
         &refused.stderr,
         "refused: b is halted by a failed order change and cannot change facing",
