@@ -83,22 +83,22 @@ fn a_winner_of_an_owed_melee_may_still_change_facing() {
 /// opponent and X the second, which R may hurt only with TE hits (l.471), so X cannot rout.
 #[test]
 fn melees_are_fought_in_the_order_they_are_declared() {
-    let out = played(&[
-        "play",
+    let p = play_json_in(
+        &root().join(DIR),
         "p09.yaml",
-        "--orders",
         "p09.orders.yaml",
-        "--seed",
-        "1",
-    ]);
-    let melee = phase(&out, "melee phase (blue)");
-    has(
-        melee,
-        "R placed (6,4) → (5,5) (advanced after winning the melee it defended)",
+        &["--seed", "1"],
     );
-    has(
-        melee,
-        "R fatigue (TE) hits 0 → 1\n  R fatigue (TE) hits 1 → 2",
+    let melee = p.in_phase(1, "melee", "blue");
+    let big_r = p.piece("R");
+    let r_events: Vec<&Value> = melee.iter().filter(|e| e["piece"] == big_r).collect();
+    let placed = json!({"event": "placed", "piece": big_r, "from": {"col": 6, "row": 4}, "to": {"col": 5, "row": 5}, "reason": "advanced after winning the melee it defended"});
+    let te = |from: i64| json!({"event": "counter_changed", "piece": big_r, "counter": "te", "from": from, "to": from + 1});
+    let at = |want: &Value| r_events.iter().position(|e| *e == want);
+    let (moved, first, second) = (at(&placed), at(&te(0)), at(&te(1)));
+    assert!(
+        moved.is_some() && moved < first && first.map(|i| i + 1) == second,
+        "{r_events:?}"
     );
     // On --json: Y's and X's melees at R are fought in Blue's melee phase; nobody is
     // routed and R does not advance (no placement at all).
@@ -276,15 +276,6 @@ fn mounted_cavalry_into_forest_is_refused_in_the_rules_words() {
 /// ruleset forbids g2 to enter (7,8)".
 #[test]
 fn guns_pushed_uphill_are_refused_in_the_rules_words() {
-    let out = played(&[
-        "reach",
-        "p28.yaml",
-        "--unit",
-        "g2",
-        "--orders",
-        "o_tomove.yaml",
-    ]);
-    has(&out, "can reach 2 places");
     let reach = json_of(&at(&[
         "reach",
         "p28.yaml",
@@ -305,6 +296,7 @@ fn guns_pushed_uphill_are_refused_in_the_rules_words() {
         "p28-push-uphill.orders.yaml",
     ]);
     assert_eq!(out.code, 1, "{}", out.stdout);
+    // prose: the refusal's words are what this test is about.
     has(
         &out.stderr,
         "refused: guns cannot be pushed uphill: a push is over open, clear, flat ground (Artillery, Push Move)",
