@@ -436,11 +436,9 @@ fn commanders_are_removed_each_turn_when_chosen() {
     kept.in_phase(1, "command", "blue");
     // The option: he comes off as Blue's command phase begins...
     assert_eq!(host(&h.state(&ends("blue", 1)), "g"), Value::Null);
-    has(&ok(&h, &ends("blue", 1), &[]), "g is removed from b");
-    has(
-        &ok(&f, &ends("blue", 1), &["--option", "remove_commanders=on"]),
-        "g is removed from b",
-    );
+    assert_attached(&h.json(&ends("blue", 1), &[]), "g", None);
+    let chosen = f.json(&ends("blue", 1), &["--option", "remove_commanders=on"]);
+    assert_attached(&chosen, "g", None);
     // ...and is attached again in that phase, to any unit of his side.
     let mut to_red_command = with(
         ends("blue", 1),
@@ -449,13 +447,12 @@ fn commanders_are_removed_each_turn_when_chosen() {
             "act: { piece: g, action: attach, target: c }",
         )],
     );
-    has(&ok(&h, &to_red_command, &[]), "g attached to c");
+    assert_attached(&h.json(&to_red_command, &[]), "g", Some("c"));
     // Red's command phase does not remove Blue's commanders.
     to_red_command.extend(ends("blue", 2));
     to_red_command.extend(ends("red", 1));
     to_red_command.extend(ends("blue", 3));
-    let out = ok(&h, &to_red_command, &[]);
-    has(&out, "command phase (red)");
+    h.json(&to_red_command, &[]).in_phase(1, "command", "red");
     assert_eq!(host(&h.state(&to_red_command), "g"), Value::from(1));
     // In the activation sequence the command phase is both sides' at once: both sides'
     // commanders come off, and both sides attach them again there.
@@ -465,9 +462,9 @@ fn commanders_are_removed_each_turn_when_chosen() {
         ),
         "options: { remove_commanders: true, activation_sequence: true }",
     );
-    let out = ok(&both, &ends("blue", 1), &[]);
-    has(&out, "g is removed from b");
-    has(&out, "v is removed from r");
+    let off = both.json(&ends("blue", 1), &[]);
+    assert_attached(&off, "g", None);
+    assert_attached(&off, "v", None);
     let p = both.json(
         &with(
             ends("blue", 1),
@@ -529,13 +526,11 @@ fn a_pontoon_bridge_takes_three_turns() {
     for _ in 0..3 {
         orders.extend(turn_with(std::slice::from_ref(&work)));
     }
-    let built = ok(&f, &orders, &[]);
-    has(&built, "note: b works on a pontoon bridge (1 of 3 turns)");
-    has(&built, "note: b works on a pontoon bridge (2 of 3 turns)");
-    has(
-        &built,
-        "note: bridge added between (4,4) and (5,4) (pontoon bridge built by b)",
-    );
+    // b's work counts 1 and 2 turns, then the third builds the bridge and clears it.
+    let built = f.json(&orders, &[]);
+    assert_counted(&built, "b", "bridging", 0, 1);
+    assert_counted(&built, "b", "bridging", 1, 2);
+    assert_counted(&built, "b", "bridging", 2, 0);
     orders.extend(turn_with(&cross));
     let p = f.json(&orders, &[]);
     assert_moved(&p, "c", &[(2, 4), (3, 4), (4, 4), (5, 4)], 3);
@@ -566,7 +561,7 @@ fn a_pontoon_bridge_takes_three_turns() {
         "blue",
         "move: { piece: b, path: [[5, 4]] }",
     )]));
-    has(&ok(&f, &lost, &[]), "b leaves its bridge unfinished");
+    assert_counted(&f.json(&lost, &[]), "b", "bridging", 2, 0);
     // Only a unit facing a stream can bridge it.
     let g = field_on(
         "  - { id: b, side: blue, type: infantry, at: [4, 4], facing: SE }\n  - { id: r, side: red, type: infantry, at: [9, 0], facing: W }\n",
