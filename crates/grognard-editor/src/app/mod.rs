@@ -777,6 +777,20 @@ impl EditorApp {
                     // The error itself is on the "Reload error" line above, which stays
                     // until the file loads: quoted here too, it was told twice (F2).
                     self.rt.reload_error = Some(e);
+                    // A game in play offers *New game from the changed files* greyed, its
+                    // hover naming the mistake, whether or not a good change came first
+                    // (twelfth player, finding 3: broken by its first change, no row).
+                    if self.game_in_progress() {
+                        for p in changed
+                            .iter()
+                            .filter(|p| Some(*p) != self.rt.scenario_path.as_ref())
+                        {
+                            let shown = self.shown(p);
+                            if !self.rt.disk_changed.contains(&shown) {
+                                self.rt.disk_changed.push(shown);
+                            }
+                        }
+                    }
                     self.fail(
                         "reload failed, the last good ruleset stays (the line above says \
                          what to fix)",
