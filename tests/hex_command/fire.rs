@@ -502,9 +502,14 @@ fn facing_changes_after_melee_and_instead_of_pursuit() {
     );
     // Pursuit choice: the winner stays, then turns instead, or advances.
     let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
-    let out = f.ok(&melee, &choice);
-    has(&out, "b may advance or change facing instead");
     let played = f.json(&melee, &choice);
+    // prose: the note offers the winner its choice in words (the outcomes below are events).
+    let offer = "b may advance or change facing instead";
+    assert!(
+        played.events.iter().any(|e| e["text"] == offer),
+        "{:?}",
+        played.events
+    );
     let broke = |p: &crate::util::Played| {
         p.flag("r", "routed", true).is_some() || p.find("removed", "r", |_| true).is_some()
     };
@@ -557,8 +562,12 @@ fn overlapping_a_blocking_force_needs_more_units() {
     );
     // Without the blocking mark the rear attack is an ordinary one.
     let plain = one.replace(", flags: [blocking]", "");
-    let out = field(None, "", &plain).ok(&melee, &[]);
-    has(&out, "melee of b");
+    let p = field(None, "", &plain).json(&melee, &[]);
+    assert!(
+        p.has("acted", "b", |e| e["action"] == "melee"),
+        "{:?}",
+        p.events
+    );
 }
 
 /// 004 7.4 ("units that win melees must advance"; issue 7): the defender that wins
@@ -596,9 +605,6 @@ fn a_defender_that_wins_advances_or_turns() {
     assert_eq!(played.flag("r", "routed", true), None);
     // Pursuit choice: the defender turns to the hex instead of advancing.
     let choice = ["--seed", seed.as_str(), "--option", "pursuit_facing=on"];
-    let out = f.ok(&melee, &choice);
-    has(&out, "r now faces NW");
-    has(&out, "r turns to face (3,3) instead of advancing");
     let played = f.json(&melee, &choice);
     assert!(played.find("faced", "r", |e| e["facing"] == "NW").is_some());
     assert_eq!(played.find("placed", "r", |_| true), None);
@@ -621,8 +627,8 @@ fn a_defender_that_wins_advances_or_turns() {
     let p = field(None, "", &crew).json(&melee, &[]);
     assert!(rolled(&p, "melee of b (2) against r (2)"), "{:?}", p.events);
     let friend = crew.replace("type: crew", "type: infantry");
-    let out = field(None, "", &friend).ok(&melee, &[]);
-    has(&out, "(melee of b (3) against r (2))");
+    let p = field(None, "", &friend).json(&melee, &[]);
+    assert!(rolled(&p, "melee of b (3) against r (2)"), "{:?}", p.events);
 }
 
 /// 004 reference "Melee and Rout" and 7.2 ("they return to the guns if the guns are
@@ -678,8 +684,12 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     // Taking the guns is winning a melee: the captor may change facing (7.4).
     let mut turn = at_blue_melee(&[act("blue", "x", "melee", "g")]);
     turn.push(order("blue", "face: { piece: x, facing: SE }"));
-    let out = f.ok(&turn, &[]);
-    has(&out, "x now faces SE");
+    let p = f.json(&turn, &[]);
+    assert!(
+        p.has("faced", "x", |e| e["facing"] == "SE"),
+        "{:?}",
+        p.events
+    );
     // A captor that beats the attack off stays with the guns instead of advancing.
     let strong = field(
         None,
@@ -692,8 +702,6 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     let seed = seed_showing(&strong, &orders, &[], |p| {
         p.flag("r", "routed", true).is_some()
     });
-    let out = strong.ok(&orders, &["--seed", seed.as_str()]);
-    has(&out, "x stays with the guns it captured");
     let played = strong.json(&orders, &["--seed", seed.as_str()]);
     assert!(
         played.flag("r", "routed", true).is_some(),
@@ -716,10 +724,14 @@ fn captured_guns_are_recaptured_when_their_captor_breaks() {
     back.extend(ends("red", 1)); // movement
     back.extend(ends("blue", 1)); // defensive fire
     back.push(act("red", "g", "fire", "z5"));
-    let out = f.ok(&back, &args);
-    has(&out, "c returns to the guns of g");
-    has(&out, "g is no longer abandoned");
-    has(&out, "fire_artillery_b by g at z5");
+    let p = f.json(&back, &args);
+    assert!(
+        p.has("acted", "c", |e| e["action"] == "man_guns"),
+        "{:?}",
+        p.events
+    );
+    assert_flag(&p, "g", "abandoned", false);
+    assert!(rolled(&p, "fire_artillery_b by g at z5"), "{:?}", p.events);
     // Broken by fire, a captor leaves the guns too.
     let mut shot = at_blue_melee(&[act("blue", "x", "melee", "g")]);
     shot.extend(ends("blue", 2));
