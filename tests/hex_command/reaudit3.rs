@@ -201,6 +201,8 @@ fn deploying_off_a_road_is_refused_in_the_rules_words() {
 /// phase`.
 #[test]
 fn melees_fought_as_the_melee_phase_ends_are_logged_in_it() {
+    // prose: where the log and the view print the owed melee (under which phase heading) is
+    // what this test is about; the roll's phase is checked on --json too.
     let out = played(&["play", "p07.yaml", "--orders", "p07.orders.yaml"]);
     let melee = phase(&out, "turn 1 · melee phase (blue)");
     has(
