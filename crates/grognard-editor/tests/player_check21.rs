@@ -9,7 +9,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use grognard_editor::view::ViewAs;
 use grognard_editor::{Command, EditorApp};
+use grognard_kernel::action::Action;
 use grognard_kernel::ids::SideId;
 use grognard_play::PolicyKind;
 use grognard_play::search::Budget;
@@ -94,4 +97,126 @@ fn an_idle_search_seat_asks_for_no_frames() {
     let orders = h.state().session().expect("a game").orders().len();
     assert!(orders >= 2, "the search gave blue's orders ({orders})");
     assert_idle(&mut h, "after the search's phase");
+}
+
+/// Every text on screen (a button's label, a label's value).
+fn labels(h: &Harness<'_, EditorApp>) -> Vec<String> {
+    h.query_all(egui_kittest::kittest::by())
+        .filter_map(|n| {
+            let n = n.accesskit_node();
+            n.label().or_else(|| n.value())
+        })
+        .collect()
+}
+
+/// E11 (issue 40): why the computer chose an order was shown nowhere in the editor, only
+/// by `play --explain`. Under the computer's summary line a folded *Why the computer
+/// chose…* lists each order the search gave since the person's last: the order chosen,
+/// then the orders it weighed, each with its visits and mean score, in the Play tab's
+/// words.
+#[test]
+fn the_editor_says_why_the_search_chose_its_orders() {
+    let mut h = play("examples/drill-square.yaml");
+    let blue = SideId(0);
+    seat_search(&mut h, blue, 40);
+    until_computer_done(&mut h, blue);
+    h.run();
+    let given: Vec<String> = h
+        .state()
+        .session()
+        .expect("a game")
+        .orders()
+        .iter()
+        .map(|o| format!("{:?}", o.action))
+        .collect();
+    assert!(given.len() >= 2, "{given:?}");
+    assert!(
+        h.query_by_label_contains("since the last order of yours")
+            .is_some()
+    );
+    h.get_by_label("Why the computer chose…").click();
+    h.run();
+    let all = labels(&h);
+    let heads: Vec<&String> = all
+        .iter()
+        .filter(|l| l.starts_with("blue chose "))
+        .collect();
+    assert!(!heads.is_empty(), "{all:#?}");
+    // The first decision: its heading's order is its "chosen" line's, and at least one
+    // other order was weighed beside it, each with its visits.
+    let first = all
+        .iter()
+        .position(|l| l.starts_with("blue chose "))
+        .expect("a decision");
+    let chosen = all[first]
+        .strip_prefix("blue chose ")
+        .and_then(|r| r.rsplit_once(" (").map(|(order, _)| order))
+        .expect("the order chosen")
+        .to_owned();
+    // A wrapped label's lines are listed after it too; the whole labels are kept.
+    let lines: Vec<&String> = all[first + 1..]
+        .iter()
+        .take_while(|l| !(l.starts_with("blue chose ") && l.ends_with(" ms)")))
+        .filter(|l| l.contains(" visit") && l.contains(", mean ") && !l.ends_with("mean "))
+        .collect();
+    assert!(lines.len() >= 2, "{lines:#?} in {all:#?}");
+    assert!(
+        lines[0].starts_with(&format!("chosen: {chosen} — ")),
+        "{chosen}: {lines:#?}"
+    );
+    assert!(
+        lines[1..].iter().all(|l| l.starts_with("weighed: ")),
+        "{lines:#?}"
+    );
+    // In the log's words: a piece and where it goes, not the orders file's JSON.
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.contains("path") && !l.contains("[[")),
+        "{lines:#?}"
+    );
+}
+
+/// E11 in a game of hidden pieces (hex-command): the search's reasons name what its side
+/// knows, so the person playing against it reads them once the game is over; the
+/// referee's view shows them at once.
+#[test]
+fn a_hidden_games_reasons_wait_for_its_end() {
+    let mut h = play("examples/hex-command.yaml");
+    let (blue, red) = (SideId(0), SideId(1));
+    seat_search(&mut h, red, 10);
+    assert_eq!(h.state().view_as(), ViewAs::Side(blue));
+    // Blue (the person) ends each phase it acts in until the search has weighed an order.
+    let started = Instant::now();
+    while h.query_by_label("Why the computer chose…").is_none() {
+        let game = &h.state().session().expect("a game").game;
+        assert!(game.phase().is_some(), "the game went on");
+        if h.state().computer_thinking().is_none() && game.to_act() == vec![blue] {
+            h.state_mut().command(Command::Give(Action::EndPhase));
+        }
+        h.step();
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the search gives an order it weighed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.get_by_label("Why the computer chose…").click();
+    h.run();
+    let all = labels(&h);
+    assert!(
+        all.iter()
+            .any(|l| l.contains("they are shown once the game is over")),
+        "{all:#?}"
+    );
+    assert!(!all.iter().any(|l| l.starts_with("red chose ")), "{all:#?}");
+    h.state_mut().command(Command::ViewAs(ViewAs::Referee));
+    h.run();
+    let all = labels(&h);
+    assert!(all.iter().any(|l| l.starts_with("red chose ")), "{all:#?}");
+    assert!(
+        !all.iter()
+            .any(|l| l.contains("they are shown once the game is over")),
+        "{all:#?}"
+    );
 }

@@ -16,6 +16,7 @@ use grognard_kernel::action::{Action, Order};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 use grognard_play::PolicyKind;
+use grognard_play::search::explain::Explanation;
 use grognard_rules::orders::describe_order_as;
 
 use crate::board::Overlay;
@@ -550,7 +551,7 @@ impl EditorApp {
             let Some(Some(Computer::Away { thinker, .. })) = self.rt.play.players.get_mut(i) else {
                 continue;
             };
-            let Some((asked, answer)) = thinker.poll() else {
+            let Some((asked, (answer, why))) = thinker.poll() else {
                 // Only a question with the worker is looked after: an idle search seat
                 // asked for a frame every 40 ms for good (outside player E13).
                 if thinker.asked() {
@@ -559,7 +560,8 @@ impl EditorApp {
                 continue;
             };
             if asked == generation {
-                self.give_computer_order(SideId(u8::try_from(i).unwrap_or(u8::MAX)), answer);
+                let side = SideId(u8::try_from(i).unwrap_or(u8::MAX));
+                self.give_computer_order(side, answer, why);
                 ctx.request_repaint();
                 return;
             }
@@ -600,7 +602,7 @@ impl EditorApp {
             Ok(legal) => legal,
             Err(fault) => {
                 let why = format!("a hook failed while its orders were listed: {fault}");
-                return self.give_computer_order(side, Err(why));
+                return self.give_computer_order(side, Err(why), None);
             }
         };
         let chosen = match computer {
@@ -611,13 +613,19 @@ impl EditorApp {
                 return;
             }
         };
-        self.give_computer_order(side, chosen);
+        self.give_computer_order(side, chosen, None);
         ctx.request_repaint();
     }
 
     /// Gives the order the computer chose for `side` (or, when it could not choose, hands
-    /// the side to a person).
-    fn give_computer_order(&mut self, side: SideId, chosen: Result<Action, String>) {
+    /// the side to a person), keeping the search's account of it (`why`) for the panel
+    /// *Why the computer chose…* (`why.rs`).
+    fn give_computer_order(
+        &mut self,
+        side: SideId,
+        chosen: Result<Action, String>,
+        why: Option<Explanation>,
+    ) {
         let viewer = self.legal_side();
         let was_on_board = self.selected_on_board();
         self.rt.play.last_computer = Some(Instant::now());
@@ -652,7 +660,22 @@ impl EditorApp {
             ))
             .unwrap_or_default(),
         );
-        let outcome = session.apply(Order { side, action });
+        let at = session.orders().len();
+        let outcome = session.apply(Order {
+            side,
+            action: action.clone(),
+        });
+        if outcome.is_ok()
+            && let Some(why) = why
+        {
+            self.rt.play.explained.retain(|e| e.at < at);
+            self.rt.play.explained.push(super::why::Explained {
+                at,
+                side,
+                action,
+                why,
+            });
+        }
         if outcome.is_err() {
             // Refused where the side could not see what was there: it ends its phase.
             let _ = session.apply(Order {
@@ -668,7 +691,7 @@ impl EditorApp {
 }
 
 /// An order as the Play tab lists it, its piece first.
-fn said_as_listed(spec: &serde_json::Value) -> String {
+pub(super) fn said_as_listed(spec: &serde_json::Value) -> String {
     match order_words(spec) {
         (Some(piece), words) => format!("{piece} {words}"),
         (None, words) => words,

@@ -7,8 +7,8 @@
 //! `play_tab.rs` (with `play_panels.rs`: its bars, piece list and logs; `piece_panel.rs`: the
 //! selected piece's order buttons and the kernel's reasons for the greyed ones; `replay.rs`:
 //! stepping through a finished game; `play_keys.rs`: the keyboard;
-//! `computer.rs`: legal orders and the computer opponent; and `thinker.rs`: where a computer
-//! seat thinks),
+//! `computer.rs`: legal orders and the computer opponent; `thinker.rs`: where a computer
+//! seat thinks; and `why.rs`: why the searching computer chose its orders),
 //! `simulate_tab.rs`, `tune_tab.rs` (the tuner), `switch.rs` (opening
 //! another scenario over unsaved ruleset edits), `remote_tab.rs` (hosting and joining a game on a server, and playing a
 //! seat of it), and `commands.rs` (what the panels ask for, applied once per frame).
@@ -31,6 +31,7 @@ mod simulate_tab;
 mod switch;
 mod thinker;
 mod tune_tab;
+mod why;
 
 pub use crate::words::order_text;
 use bars::{COMBO_WIDTH, slot_label};

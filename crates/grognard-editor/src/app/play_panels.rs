@@ -410,6 +410,7 @@ impl EditorApp {
         if let Some(summary) = self.computer_summary() {
             ui.add(egui::Label::new(RichText::new(summary).strong()).wrap());
         }
+        self.why_ui(ui);
         egui::CollapsingHeader::new(
             RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
         )

@@ -74,6 +74,8 @@ pub(super) struct PlayUi {
     pub(super) policy_for: Option<SideId>,
     /// A finished game being stepped through (`replay.rs`).
     pub(super) review: Option<super::replay::Review>,
+    /// The search's account of each order it gave (`why.rs`).
+    pub(super) explained: Vec<super::why::Explained>,
 }
 
 impl Default for PlayUi {
@@ -105,6 +107,7 @@ impl Default for PlayUi {
             computer_pace: super::computer::COMPUTER_PACE,
             policy_for: None,
             review: None,
+            explained: Vec::new(),
         }
     }
 }
@@ -313,24 +316,30 @@ impl EditorApp {
         self.rt.play.measure = measured;
         if let Some((click, t)) = result {
             self.rt.play.transform = Some(t);
-            if let Some(drop) = click.drop {
-                out.push(Command::MoveBase(drop));
-            }
-            if let Some(c) = click.cell {
-                self.rt.play.pointed = click.piece;
-                out.push(Command::ClickCell(c));
-            } else if let Some(p) = click.point {
-                if click.piece.is_some() && self.rt.play.selected != click.piece {
-                    out.push(Command::Select(click.piece));
-                } else if click.piece.is_none() {
-                    // A click on the selected piece itself orders nothing: drag it to move.
-                    out.push(Command::ClickPoint(p));
-                }
-            } else if click.piece.is_some() {
-                out.push(Command::Select(click.piece));
-            }
+            self.board_click(&click, out);
         }
         self.rt.play.drawn = pieces;
+    }
+
+    /// What a click (or a drop) on the board asks for: a cell or a point ordered, a piece
+    /// selected, a base moved.
+    fn board_click(&mut self, click: &board::BoardClick, out: &mut Vec<Command>) {
+        if let Some(drop) = click.drop {
+            out.push(Command::MoveBase(drop));
+        }
+        if let Some(c) = click.cell {
+            self.rt.play.pointed = click.piece;
+            out.push(Command::ClickCell(c));
+        } else if let Some(p) = click.point {
+            if click.piece.is_some() && self.rt.play.selected != click.piece {
+                out.push(Command::Select(click.piece));
+            } else if click.piece.is_none() {
+                // A click on the selected piece itself orders nothing: drag it to move.
+                out.push(Command::ClickPoint(p));
+            }
+        } else if click.piece.is_some() {
+            out.push(Command::Select(click.piece));
+        }
     }
 
     /// With no game: where to open one — unless a scenario with mistakes is open, its

@@ -13,6 +13,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use grognard_kernel::action::Action;
 use grognard_kernel::game::Game;
 use grognard_kernel::ids::SideId;
+use grognard_play::search::explain::Explanation;
 use grognard_play::{Player, PolicyKind};
 use grognard_rules::load::Ruleset;
 
@@ -68,10 +69,13 @@ impl Computer {
 /// know) and that side's legal orders.
 type Question = (Game, Vec<Action>);
 
+/// An answer: the order (or why none came) and the search's account of it.
+pub(super) type Answer = (Result<Action, String>, Option<Explanation>);
+
 /// A player on a worker thread, asked one question at a time.
 pub(super) struct Thinker {
     questions: Sender<Question>,
-    answers: Receiver<Result<Action, String>>,
+    answers: Receiver<Answer>,
     /// The game generation the pending question was asked at.
     asked: Option<u64>,
 }
@@ -89,20 +93,21 @@ impl Thinker {
                 let mut player = match Player::new(&kind, seed, side) {
                     Ok(p) => p,
                     Err(e) => {
-                        let _ = outbox.send(Err(e));
+                        let _ = outbox.send((Err(e), None));
                         return;
                     }
                 };
                 let mut hooks = match crate::session::hooks_for(&ruleset) {
                     Ok(h) => h,
                     Err(d) => {
-                        let _ = outbox.send(Err(d.to_string()));
+                        let _ = outbox.send((Err(d.to_string()), None));
                         return;
                     }
                 };
                 for (game, legal) in inbox {
                     let chosen = player.choose_with(&game, side, &legal, hooks.as_mut());
-                    if outbox.send(chosen).is_err() {
+                    let why = player.explanation().cloned();
+                    if outbox.send((chosen, why)).is_err() {
                         break;
                     }
                 }
@@ -130,13 +135,13 @@ impl Thinker {
         self.asked.is_some()
     }
 
-    /// The answer, once it has come, with the generation its question was asked at.
-    pub(super) fn poll(&mut self) -> Option<(u64, Result<Action, String>)> {
+    /// The answer (with the search's account of it), once it has come, with the generation its question was asked at.
+    pub(super) fn poll(&mut self) -> Option<(u64, Answer)> {
         let generation = self.asked?;
         let answer = match self.answers.try_recv() {
             Ok(a) => a,
             Err(TryRecvError::Empty) => return None,
-            Err(TryRecvError::Disconnected) => Err("its thread stopped".to_owned()),
+            Err(TryRecvError::Disconnected) => (Err("its thread stopped".to_owned()), None),
         };
         self.asked = None;
         Some((generation, answer))
