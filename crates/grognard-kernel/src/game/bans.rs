@@ -51,7 +51,8 @@ pub(super) use moves::{FacingBan, HoldWhy, MarchBan, ModeBan, MoveBan};
 pub(super) const UNKNOWN_TYPE: &str = "unknown piece type";
 
 /// The words for a board without a grid, given a grid order: a move's ban
-/// ([`MoveBan::NoGrid`]) and a step's ([`StepBan::NoGrid`]) say it alike.
+/// ([`MoveBan::NoGrid`]) and a step's
+/// ([`StepBan::NoGrid`](crate::reach::StepBan::NoGrid)) say it alike.
 pub(super) const NO_GRID: &str = "this board has no grid";
 
 /// The words for a cell an enemy holds, by a move's ban or a step's check.
