@@ -244,3 +244,67 @@ fn reach_gives_no_radius_where_legal_lists_no_move() {
     assert_eq!(radius, 396);
     assert!(moves > 0, "legal lists the prolong");
 }
+
+/// Where the referee's view puts `piece` after `orders` on `scenario`: (x, y) in thou.
+fn placed_at(scenario: &str, orders: &str, piece: &str) -> (i64, i64) {
+    let view = json_of(&grognard(&[
+        "view",
+        &fixture(scenario),
+        "--orders",
+        &fixture(orders),
+        "--referee",
+        "--json",
+    ]));
+    let p = (view["state"]["pieces"].as_array().into_iter().flatten())
+        .find(|p| p["name"] == piece)
+        .unwrap_or_else(|| panic!("no {piece} in {view}"));
+    let at = &p["place"]["point"]["at"];
+    (
+        at["x"].as_i64().unwrap_or(-1),
+        at["y"].as_i64().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn limbering_and_unlimbering_log_where_the_battery_now_stands() {
+    // 003 Moving Artillery (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.534-541): limbering
+    // costs a move, unlimbering is free at the end of a move. The battery's bases re-form
+    // about their front edge (three 60 x 80 mm bases side by side, one behind another
+    // limbered: the centre goes 3.15" back or forward). Audit Q21: only `mode_changed` was
+    // logged, so the log had the battery 3.15" from where it stood.
+    let limbered = played("pass-foot-unl.yaml", "pass-limber-only.orders.yaml", &[]);
+    let changed = limbered
+        .find("mode_changed", "gun", |e| e["to"] == "limbered")
+        .expect("limbered");
+    let placed = limbered
+        .find("placed_on_table", "gun", |_| true)
+        .expect("the new place is logged");
+    assert_eq!(placed, changed + 1);
+    let e = &limbered.events[placed];
+    assert_eq!(
+        (&e["from"]["x"], &e["from"]["y"]),
+        (&36000.into(), &38000.into())
+    );
+    assert_eq!(
+        (&e["to"]["x"], &e["to"]["y"]),
+        (&36000.into(), &41150.into())
+    );
+    assert_eq!(
+        placed_at("pass-foot-unl.yaml", "pass-limber-only.orders.yaml", "gun"),
+        (36000, 41150)
+    );
+    // Unlimbering at the end of its free move: from (36, 30.08) to (36, 26.93).
+    let unlimbered = played("lim-none.yaml", "fail-move-unlimber.orders.yaml", &[]);
+    let placed = unlimbered
+        .find("placed_on_table", "gun", |_| true)
+        .expect("the new place is logged");
+    let e = &unlimbered.events[placed];
+    assert_eq!(
+        (&e["from"]["y"], &e["to"]["y"]),
+        (&30080.into(), &26930.into())
+    );
+    assert_eq!(
+        placed_at("lim-none.yaml", "fail-move-unlimber.orders.yaml", "gun"),
+        (36000, 26930)
+    );
+}

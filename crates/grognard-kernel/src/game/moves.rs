@@ -941,6 +941,15 @@ impl Resolution<'_> {
             }),
             _ => None,
         };
+        // The centre moves when the shape's depth changes: the log says where it is now.
+        let shifted = match (&piece.place, &reshaped) {
+            (Place::Point { at: before, .. }, Some(Place::Point { at: now, .. }))
+                if before != now =>
+            {
+                Some((*before, *now))
+            }
+            _ => None,
+        };
         if let Some(p) = self.next.pieces.get_mut(id.index()) {
             p.mode = mode;
             if stationary {
@@ -965,6 +974,14 @@ impl Resolution<'_> {
             from,
             to: mode_def.name.clone(),
         });
+        if let Some((from, to)) = shifted {
+            self.events.push(Event::PlacedOnTable {
+                piece: id,
+                from,
+                to,
+                reason: "bases re-formed, front edge kept".to_owned(),
+            });
+        }
         if let Some(counter) = spends {
             let effect = Effect::AddCounter {
                 who: Who::Actor,
