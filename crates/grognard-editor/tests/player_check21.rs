@@ -8,6 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::view::ViewAs;
@@ -218,5 +219,77 @@ fn a_hidden_games_reasons_wait_for_its_end() {
         !all.iter()
             .any(|l| l.contains("they are shown once the game is over")),
         "{all:#?}"
+    );
+}
+
+/// Where the (last) node labelled `label` is on screen.
+fn rect_of(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
+    let n = h.query_all_by_label(label).last().expect(label);
+    let b = n.accesskit_node().bounding_box().expect("laid out");
+    egui::Rect::from_min_max(
+        egui::pos2(b.x0 as f32, b.y0 as f32),
+        egui::pos2(b.x1 as f32, b.y1 as f32),
+    )
+}
+
+/// The Legal orders list's move buttons (`→ (4,5), 1 step`), with where they are.
+fn move_buttons(h: &Harness<'_, EditorApp>) -> Vec<(String, egui::Rect)> {
+    h.query_all_by_role(Role::Button)
+        .filter_map(|n| {
+            let label = n.accesskit_node().label()?;
+            let b = n.accesskit_node().bounding_box()?;
+            label.starts_with("→ ").then(|| {
+                let r = egui::Rect::from_min_max(
+                    egui::pos2(b.x0 as f32, b.y0 as f32),
+                    egui::pos2(b.x1 as f32, b.y1 as f32),
+                );
+                (label, r)
+            })
+        })
+        .collect()
+}
+
+/// E4: after a piece's only order was given from the Legal orders list, the list shrank
+/// and *end phase* (its last button) moved up under the pointer: a second click ended the
+/// phase. *End phase* stands above the list, where no order given moves it.
+#[test]
+fn end_phase_never_slides_under_the_pointer_when_the_list_shrinks() {
+    let mut h = play("examples/drill-square.yaml");
+    let b1 = h
+        .state()
+        .session()
+        .expect("a game")
+        .game
+        .state()
+        .pieces
+        .iter()
+        .find(|p| p.name == "b1")
+        .expect("b1")
+        .id;
+    h.state_mut().command(Command::Select(Some(b1)));
+    h.run();
+    let moves = move_buttons(&h);
+    assert!(moves.len() >= 2, "{moves:?}");
+    let end = rect_of(&h, "end phase");
+    assert!(
+        moves.iter().all(|(_, r)| r.min.y > end.max.y),
+        "end phase {end:?} stands above the orders: {moves:?}"
+    );
+    // The last move in the list (the one nearest where end phase stood) is given.
+    let (label, at) = moves.last().cloned().expect("a move");
+    h.get_all_by_label(&label)
+        .last()
+        .expect("the button")
+        .click();
+    h.run();
+    assert!(
+        h.state().session().expect("a game").orders().len() == 1,
+        "the move was given"
+    );
+    let after = rect_of(&h, "end phase");
+    assert_eq!(after, end, "end phase kept its place");
+    assert!(
+        !after.contains(at.center()),
+        "{after:?} is not where {label} was"
     );
 }

@@ -347,6 +347,20 @@ impl EditorApp {
             .id_salt("legal orders")
             .default_open(true)
             .show(ui, |ui| {
+                // The orders naming no piece (end phase) first, in a row of their own above
+                // the list: at its foot they moved up under the pointer as the list shrank
+                // after an order, and a second click ended the phase (outside player E4).
+                let loose: Vec<&&(Action, String)> =
+                    listed.iter().filter(|(a, _)| a.piece().is_none()).collect();
+                if !loose.is_empty() {
+                    ui.horizontal_wrapped(|ui| {
+                        for (action, text) in loose {
+                            if ui.button(text.as_str()).clicked() {
+                                out.push(Command::Give(action.clone()));
+                            }
+                        }
+                    });
+                }
                 if let Some(p) = self.rt.play.selected.and_then(|id| game.piece(id))
                     && piece_listed.is_none()
                 {
@@ -378,18 +392,19 @@ impl EditorApp {
                     list = list.vertical_scroll_offset(0.0);
                 }
                 list.show(ui, |ui| {
-                    // Grouped by piece, each group folded unless its piece is selected;
-                    // orders naming no piece (end phase) last.
-                    type Group<'a> = (Option<PieceId>, Vec<&'a (Action, String)>);
+                    // Grouped by piece, each group folded unless its piece is selected
+                    // (the orders naming no piece are above the list).
+                    type Group<'a> = (PieceId, Vec<&'a (Action, String)>);
                     let mut groups: Vec<Group<'_>> = Vec::new();
                     for item in &listed {
-                        let piece = item.0.piece();
+                        let Some(piece) = item.0.piece() else {
+                            continue;
+                        };
                         match groups.iter_mut().find(|(p, _)| *p == piece) {
                             Some((_, list)) => list.push(item),
                             None => groups.push((piece, vec![item])),
                         }
                     }
-                    groups.sort_by_key(|(p, _)| p.is_none());
                     for (piece, orders) in groups {
                         let mut buttons = |ui: &mut egui::Ui| {
                             for (action, text) in orders.iter().take(MAX_LISTED) {
@@ -401,7 +416,7 @@ impl EditorApp {
                                 ui.label(format!("… and {} more", orders.len() - MAX_LISTED));
                             }
                         };
-                        match piece.and_then(|id| game.piece(id)) {
+                        match game.piece(piece) {
                             Some(p) => {
                                 // Open exactly when its piece is selected, never from a
                                 // state kept under the same piece number in another game;
