@@ -346,7 +346,7 @@ fn cavalry_may_not_rout_through_cavalry() {
     let pieces = "  - { id: c1, side: blue, type: cavalry, at: [4, 4], facing: E, counters: { hits: 2 } }\n  - { id: c2, side: blue, type: cavalry, at: [3, 4], facing: E }\n  - { id: r, side: red, type: infantry, at: [5, 4], facing: W }\n";
     let mut o = ends("blue", 3);
     o.push(act("red", "r", "fire", "c1"));
-    let p = (&field(None, "", pieces, "")).json(&o, &[]);
+    let p = field(None, "", pieces, "").json(&o, &[]);
     assert_flag(&p, "c1", "routed", true);
     assert_removed(
         &p,
@@ -367,7 +367,7 @@ fn cavalry_may_not_rout_through_cavalry() {
         "id: c2, side: blue, type: cavalry",
         "id: c2, side: blue, type: infantry",
     );
-    let p = (&field(None, "", &foot, "")).json(&o, &[]);
+    let p = field(None, "", &foot, "").json(&o, &[]);
     assert_counted(&p, "c2", "te", 0, 1);
     assert_placed(&p, "c1", (4, 4), (0, 4), "routed");
 }
