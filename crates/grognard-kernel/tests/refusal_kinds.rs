@@ -1,8 +1,8 @@
 //! The kind of refusal an order gets when it asks for what the rules do not have (an action
 //! they do not define, an action whose chart they lack, saved points or spread commands in a
 //! ruleset without them): `RefusalKind::NotInRules`, not `OutOfPhase`, since no phase would
-//! allow it. The hand-built ruleset of the property tests (`common`), changed where a case
-//! needs it.
+//! allow it; and a mode the piece's type has no allowance in, `RefusalKind::BadMode`. The
+//! hand-built ruleset of the property tests (`common`), changed where a case needs it.
 
 // Each binary that shares these helpers uses only some of them.
 #[allow(dead_code)]
@@ -15,7 +15,7 @@ use grognard_kernel::action::{Action, Order, Refusal, RefusalKind};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::hooks::NoHooks;
-use grognard_kernel::ids::{ActionId, ChartId, PieceId, SideId};
+use grognard_kernel::ids::{ActionId, ChartId, ModeId, PieceId, SideId};
 use grognard_kernel::rules::{Allowed, Rules};
 
 /// A link roll with no road, barrier or crossing (see `common::board`).
@@ -121,4 +121,36 @@ fn saving_and_spreading_in_rules_without_them_are_not_in_the_rules() {
         refused.message,
         "this ruleset does not spread commands over several cells"
     );
+}
+
+/// A piece type can take a mode iff it has an allowance in it (`PieceTypeDef::can_take`),
+/// and a mode order asks the same: infantry with no allowance in the third mode may not
+/// take it (`BadMode`, in the type's words), and may take the second, where it has one.
+#[test]
+fn a_mode_without_an_allowance_cannot_be_taken() {
+    let mut game = strip(0, |rules| {
+        rules.piece_types[INFANTRY.index()].allowance[2] = None
+    });
+    let infantry = game.rules().piece_type(INFANTRY).expect("infantry");
+    assert!(!infantry.can_take(ModeId(2)));
+    assert!(infantry.can_take(ModeId(1)));
+    let third = game.rules().mode_name(ModeId(2)).to_owned();
+    let refused = blue(
+        &mut game,
+        Action::Mode {
+            piece: PieceId(0),
+            mode: ModeId(2),
+        },
+    )
+    .expect_err("no allowance in the third mode");
+    assert_eq!(refused.kind, RefusalKind::BadMode);
+    assert_eq!(
+        refused.message,
+        format!("infantry pieces cannot take {third} mode")
+    );
+    let second = Action::Mode {
+        piece: PieceId(0),
+        mode: ModeId(1),
+    };
+    blue(&mut game, second).expect("an allowance in the second mode");
 }
