@@ -186,20 +186,50 @@ pub fn breakdown(game: &Game, v: &VictoryRules, view: ViewAs) -> Vec<String> {
             }
             let parts: Vec<String> = grouped
                 .into_iter()
-                .map(|(what, n, k)| {
-                    if k == 1 {
-                        format!("{what} {n}")
-                    } else {
-                        format!(
-                            "{what} ×{k}, {}",
-                            n.saturating_mul(i32::try_from(k).unwrap_or(i32::MAX))
-                        )
-                    }
-                })
+                .map(|(what, n, k)| grouped_words(&what, n, k))
                 .collect();
             let name = sides.get(i).map_or("?", |d| d.name.as_str());
             let total = totals.get(i).copied().unwrap_or(0);
             format!("{name} {total}: {}", parts.join(", "))
         })
         .collect()
+}
+
+/// A scoring item counted `k` times at `n` points each: `b1 off the board 1` once, and
+/// `2 enemy pieces off the board: 2 points` for more (`an enemy piece off the board ×2, 2`
+/// was hard to read; outside player E7).
+fn grouped_words(what: &str, n: i32, k: usize) -> String {
+    if k == 1 {
+        return format!("{what} {n}");
+    }
+    let total = n.saturating_mul(i32::try_from(k).unwrap_or(i32::MAX));
+    let points = crate::words::count(i64::from(total), "point");
+    match what.strip_prefix("an enemy piece ") {
+        Some(rest) => format!("{k} enemy pieces {rest}: {points}"),
+        None => format!("{what} ×{k}: {points}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped_words;
+
+    /// E7: two hidden red units off the board at 1 point each read "an enemy piece off the
+    /// board ×2, 2" beside a hidden commander's "an enemy piece off the board 2".
+    #[test]
+    fn equal_items_read_as_a_count_and_their_points() {
+        assert_eq!(
+            grouped_words("an enemy piece off the board", 1, 2),
+            "2 enemy pieces off the board: 2 points"
+        );
+        assert_eq!(
+            grouped_words("an enemy piece routed", 1, 3),
+            "3 enemy pieces routed: 3 points"
+        );
+        assert_eq!(
+            grouped_words("an enemy piece off the board", 2, 1),
+            "an enemy piece off the board 2"
+        );
+        assert_eq!(grouped_words("holds ford", 1, 2), "holds ford ×2: 2 points");
+    }
 }
