@@ -358,7 +358,12 @@ fn bad_amounts_are_reported_at_their_line_with_what_was_expected() {
         "{out}"
     );
     let out = errors_of(&changed("round: up", "round: upward"));
-    assert!(out.contains("unknown rounding `upward`"), "{out}");
+    assert!(
+        out.contains(
+            "in charts.musketry.round: unknown value `upward`; expected one of: down, up, nearest"
+        ),
+        "{out}"
+    );
     let out = errors_of(&changed("amount: { max:", "amount: { most:"));
     assert!(out.contains("unknown key `most` in an amount"), "{out}");
     // A counter trigger has no roll.

@@ -271,7 +271,8 @@ fn pivots_and_sight_written_wrong_are_named_at_their_line() {
     let out = format!("{}{}", run.stdout, run.stderr);
     for e in [
         "bad-melee.yaml:7:5: pivot of `infantry`: `spin` is not `wheel`, `free` or a cost of 0 or more",
-        "bad-melee.yaml:8:5: pivot of `cavalry`: unknown mode `skirmish`; the modes are line, column",
+        // A pivot's mode is looked up as every mode is, at its own key.
+        "bad-melee.yaml:8:16: unknown mode `skirmish`\n  help: known mode names: line, column",
         "bad-melee.yaml:9:17: unknown flag `locked`",
     ] {
         assert!(out.contains(e), "{e}\n{out}");

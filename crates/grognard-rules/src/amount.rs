@@ -8,6 +8,7 @@ use grognard_kernel::amount::{Amount, Factor, Rounding};
 use crate::cx::Cx;
 use crate::de::Located;
 use crate::diag::Location;
+use crate::model::AmountOp;
 use crate::model::amount::AmountSpec;
 use crate::suggest::did_you_mean;
 
@@ -26,24 +27,6 @@ pub(crate) struct AmountScope<'a> {
     pub score_chart: bool,
     /// The chart's `round:`.
     pub round: Option<Rounding>,
-}
-
-/// Reads a `round:` word, reporting anything else.
-pub(crate) fn rounding(cx: &mut Cx, word: &Located<String>) -> Option<Rounding> {
-    let found = Rounding::from_name(word.value.trim());
-    if found.is_none() {
-        let names = ["down", "up", "nearest"];
-        let help = did_you_mean(&word.value, names).map(|s| format!("did you mean `{s}`?"));
-        cx.error_help(
-            &word.location,
-            format!(
-                "unknown rounding `{}`; expected down, up or nearest",
-                word.value
-            ),
-            help,
-        );
-    }
-    found
 }
 
 /// The kernel's amount for `spec`, or `None` after reporting why not. A plain number
@@ -71,16 +54,13 @@ fn walk(
             args,
             round: own,
         } => {
-            let round = match own {
-                Some(r) => Some(rounding(cx, r)?),
-                None => round,
-            };
+            let round = own.map(Rounding::from).or(round);
             let parts: Vec<Option<Amount>> =
                 args.iter().map(|a| walk(cx, a, scope, round)).collect();
             let parts: Vec<Amount> = parts.into_iter().collect::<Option<_>>()?;
             let one = || Box::new(parts.first().cloned().unwrap_or(Amount::Fixed(0)));
-            match op.as_str() {
-                "half" => {
+            match op {
+                AmountOp::Half => {
                     let Some(round) = round else {
                         let chart = scope
                             .chart
@@ -95,16 +75,11 @@ fn walk(
                     };
                     Some(Amount::Scale(one(), Factor::HALF, round))
                 }
-                "double" => Some(Amount::Scale(one(), Factor::DOUBLE, Rounding::Down)),
-                "negate" => Some(Amount::Negate(one())),
-                "sum" => Some(Amount::Sum(parts)),
-                "min" => Some(Amount::Min(parts)),
-                "max" => Some(Amount::Max(parts)),
-                other => {
-                    // The decoder admits only the keys above.
-                    cx.error(at, format!("unknown amount operation `{other}`"));
-                    None
-                }
+                AmountOp::Double => Some(Amount::Scale(one(), Factor::DOUBLE, Rounding::Down)),
+                AmountOp::Negate => Some(Amount::Negate(one())),
+                AmountOp::Sum => Some(Amount::Sum(parts)),
+                AmountOp::Min => Some(Amount::Min(parts)),
+                AmountOp::Max => Some(Amount::Max(parts)),
             }
         }
     }

@@ -16,6 +16,7 @@ mod cx;
 pub mod de;
 pub mod diag;
 pub mod diff;
+pub mod html;
 pub mod load;
 pub mod model;
 pub mod named;

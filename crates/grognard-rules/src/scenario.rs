@@ -12,7 +12,7 @@ use grognard_kernel::ids::{PieceTypeId, SideId, TerrainId};
 use grognard_kernel::piece::Place;
 use grognard_kernel::rules::{GeometryRules, Rules};
 
-use crate::cx::{Cx, FromIndex};
+use crate::cx::Cx;
 use crate::de::Located;
 use crate::diag::{Diagnostics, Location};
 use crate::model::{Baseline, BoardSpec, PieceSpec, RegionSpec, ScenarioSpec, Text};
@@ -592,10 +592,12 @@ fn compile_pieces(
                 format!("piece id `{}` is used twice", p.id.value),
             );
         }
-        let side = names.index(cx, kind::Side, &p.side).unwrap_or(0);
-        let piece_type = names.index(cx, kind::PieceType, &p.kind).unwrap_or(0);
+        let side = names.id(cx, kind::Side, &p.side).unwrap_or(SideId(0));
+        let piece_type = names
+            .id(cx, kind::PieceType, &p.kind)
+            .unwrap_or(PieceTypeId(0));
         // A piece of a side that deploys, given no place, is placed in the set-up.
-        let deploy = deploying.get(side).copied().unwrap_or(false)
+        let deploy = deploying.get(side.index()).copied().unwrap_or(false)
             && p.at.is_none()
             && p.spread.is_empty()
             && !p.off_board;
@@ -632,8 +634,8 @@ fn compile_pieces(
         pieces.push(PieceSetup {
             footprint,
             name: p.id.value.clone(),
-            side: SideId(side as u8),
-            kind: PieceTypeId::from_index(piece_type),
+            side,
+            kind: piece_type,
             place,
             facing,
             mode,

@@ -7,11 +7,12 @@
 //! every changed cell, row and section with a highlight and a "house rule" badge.
 //!
 //! Every name and text from the ruleset is HTML-escaped: rulesets are shared between clubs
-//! and are untrusted input.
+//! and are untrusted input (`crate::html::escape`, shared with the sheet's other sections).
 
 use core::fmt::Write as _;
 
 use crate::diff::{self, Change, ChangeKind};
+use crate::html::escape;
 use crate::load::Ruleset;
 use crate::model::{Clears, FeatureKind, GeometryKind, PhaseSpec};
 
@@ -40,24 +41,6 @@ ul.house li { margin: .1em 0; }
 }
 @page { size: A4; margin: 12mm; }
 "#;
-
-/// Escapes text for HTML element content and attribute values.
-#[must_use]
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Escapes `text` and sets names quoted in backticks as `<code>`.
 fn code(text: &str) -> String {
@@ -658,7 +641,7 @@ fn charts(h: &mut String, r: &Ruleset, marks: &Marks) {
             }
             h.push_str("</table>\n");
             if let Some(r) = &c.value.round {
-                let _ = writeln!(h, "<p>Multiplied results round {}.</p>", escape(&r.value));
+                let _ = writeln!(h, "<p>Multiplied results round {}.</p>", r.word());
             }
         }
         if !c.value.rows.is_empty() {
@@ -959,18 +942,5 @@ fn options(h: &mut String, r: &Ruleset, marks: &Marks) {
             let _ = writeln!(h, "<li class=\"changed\">{}</li>", code(&c.path));
         }
         h.push_str("</ul>\n");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape("<script>alert('x')</script> & \"q\""),
-            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
-        );
     }
 }

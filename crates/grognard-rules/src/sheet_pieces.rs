@@ -11,8 +11,8 @@ use grognard_kernel::ids::ChartId;
 use grognard_kernel::rules::Pivot;
 
 use crate::cx::FromIndex as _;
+use crate::html::escape;
 use crate::load::Ruleset;
-use crate::sheet::escape;
 
 /// `a, b, c`, or `—` when empty.
 fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {

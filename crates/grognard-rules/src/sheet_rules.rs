@@ -6,9 +6,9 @@
 
 use core::fmt::Write as _;
 
+use crate::html::escape;
 use crate::load::Ruleset;
 use crate::model::{ActionSpec, GeometryKind, InputSpec};
-use crate::sheet::escape;
 
 /// True when the ruleset plays on an open table (inches) rather than a grid.
 pub(crate) fn is_open(r: &Ruleset) -> bool {

@@ -12,7 +12,7 @@ use grognard_kernel::knowledge::{
 
 use crate::cx::Cx;
 use crate::de::Located;
-use crate::model::{ContactSpec, DecoySpec, MarkSpec, SightChartSpec, SightingSpec};
+use crate::model::{ContactSpec, DecoySpec, Fact, MarkSpec, SightChartSpec, SightingSpec};
 use crate::names::{NameTable, kind};
 
 /// What the section reads from the sections compiled before it (its names it looks up in
@@ -28,21 +28,11 @@ pub(crate) struct Compiled<'a> {
     pub square: bool,
 }
 
-fn disclosure(cx: &mut Cx, names: &[Located<String>]) -> Disclosure {
-    let mut d = Disclosure::NONE;
-    for n in names {
-        match Disclosure::NAMES.iter().find(|(name, _)| *name == n.value) {
-            Some((_, x)) => d = d.with(*x),
-            None => {
-                cx.lookup(
-                    "disclosure",
-                    n,
-                    Disclosure::NAMES.iter().map(|(name, _)| *name),
-                );
-            }
-        }
-    }
-    d
+/// The facts a list names, together.
+fn disclosure(facts: &[Fact]) -> Disclosure {
+    facts
+        .iter()
+        .fold(Disclosure::NONE, |d, f| d.with(Disclosure::from(*f)))
 }
 
 /// Parses an offset chart drawn as rows around `X`.
@@ -268,8 +258,8 @@ pub(crate) fn compile_sighting(
         .iter()
         .map(|l| LevelDef {
             name: l.name.value.clone(),
-            discloses: disclosure(cx, &l.value.discloses),
-            adjacent: disclosure(cx, &l.value.adjacent),
+            discloses: disclosure(&l.value.discloses),
+            adjacent: disclosure(&l.value.adjacent),
             flips_up: l.value.flips_up,
         })
         .collect();
@@ -292,14 +282,12 @@ pub(crate) fn compile_sighting(
         .and_then(|d| decoy_rule(cx, d, names, compiled.dummy_types));
     SightingRules {
         levels,
-        public: disclosure(cx, &spec.public),
-        concealed_public: disclosure(cx, &spec.concealed_public),
+        public: disclosure(&spec.public),
+        concealed_public: disclosure(&spec.concealed_public),
         face_up: spec
             .face_up
             .as_ref()
-            .map_or(Disclosure::KIND.with(Disclosure::REAL), |f| {
-                disclosure(cx, f)
-            }),
+            .map_or(Disclosure::KIND.with(Disclosure::REAL), |f| disclosure(f)),
         in_view: spec
             .in_view
             .iter()

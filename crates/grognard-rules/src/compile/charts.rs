@@ -16,7 +16,7 @@ use crate::model::{
 };
 
 use super::{Cx, DiceUse, parse_dice, parse_range};
-use crate::amount::{AmountScope, compile_amount, factor, rounding};
+use crate::amount::{AmountScope, compile_amount, factor};
 use crate::names::{Declared, NameTable, kind};
 
 /// One effect of an outcome or a trigger, on `default_who` unless it says `to:`.
@@ -188,7 +188,7 @@ pub(super) fn compile_chart(
             })
         })
         .collect();
-    let round = spec.round.as_ref().and_then(|r| rounding(cx, r));
+    let round = spec.round.map(grognard_kernel::amount::Rounding::from);
     if spec.round.is_none()
         && let Some(s) = scales.iter().find(|s| !s.factor.is_whole())
     {

@@ -3,7 +3,6 @@
 //! piece.
 
 use grognard_kernel::Cost;
-use grognard_kernel::ids::ModeId;
 use grognard_kernel::march::{SavingRules, SpreadRules};
 use grognard_kernel::rules::{OpenTableRules, Pivot, PivotRule, Threat, ZocRules};
 
@@ -11,7 +10,6 @@ use crate::model::{OpenTableSpec, PivotSpec, RulesetSpec};
 use crate::number::parse_cost;
 
 use super::Cx;
-use crate::cx::FromIndex;
 use crate::names::{NameTable, kind};
 
 /// Zones of control: whether they stop movement, and the counters and flags that lose
@@ -133,22 +131,14 @@ fn compile_pivots(cx: &mut Cx, o: &OpenTableSpec, names: &NameTable) -> Vec<Pivo
                 }
             }
             PivotSpec::Modes(modes) => {
-                for (m, text) in modes {
-                    let Some(i) = names.modes.iter().position(|n| n == m) else {
-                        cx.error(
-                            at,
-                            format!(
-                                "pivot of `{}`: unknown mode `{m}`; the modes are {}",
-                                t.name.value,
-                                names.modes.join(", ")
-                            ),
-                        );
+                for m in modes.iter() {
+                    let Some(mode) = names.id(cx, kind::Mode, &m.name) else {
                         continue;
                     };
-                    if let Some(p) = pivot(cx, text) {
+                    if let Some(p) = pivot(cx, &m.value) {
                         out.push(PivotRule {
                             piece_type,
-                            mode: Some(ModeId::from_index(i)),
+                            mode: Some(mode),
                             pivot: p,
                         });
                     }

@@ -3,13 +3,11 @@
 
 use grognard_kernel::Cost;
 use grognard_kernel::dice::{DiceExpr, DiceTerm, DieDef};
-use grognard_kernel::ids::DieId;
 
-use crate::cx::FromIndex;
 use crate::de::Located;
 use crate::model::Text;
+use crate::names::{NameTable, kind};
 use crate::number::parse_cost;
-use crate::suggest::did_you_mean;
 
 use super::Cx;
 
@@ -111,32 +109,20 @@ pub(super) fn parse_dice(
             );
             continue;
         }
-        let id = match names.iter().position(|n| n == die) {
-            Some(i) => i,
-            None => match die.strip_prefix('d').and_then(|s| s.parse::<u8>().ok()) {
-                Some(sides @ 2..=100) => {
-                    names.push(die.to_owned());
-                    dice.push(DieDef::numeric(die, sides));
-                    names.len() - 1
-                }
-                _ => {
-                    let help = did_you_mean(die, names.iter().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`?"));
-                    cx.error_help(
-                        &text.location,
-                        format!(
-                            "unknown die `{die}`: declare it under `dice:` or use dN (d6, d10)"
-                        ),
-                        help,
-                    );
-                    continue;
-                }
-            },
+        // A numeric die (`d6`, `d10`) exists without being declared: added the first time
+        // it is named. Any other name is looked up among the dice as any name is.
+        if !names.iter().any(|n| n == die)
+            && let Some(sides @ 2..=100) = die.strip_prefix('d').and_then(|s| s.parse::<u8>().ok())
+        {
+            names.push(die.to_owned());
+            dice.push(DieDef::numeric(die, sides));
+        }
+        let written = Located::new(die.to_owned(), text.location.clone());
+        let Some(die) = NameTable::find(cx, kind::Die, &written, names.iter().map(String::as_str))
+        else {
+            continue;
         };
-        terms.push(DiceTerm {
-            count,
-            die: DieId::from_index(id),
-        });
+        terms.push(DiceTerm { count, die });
     }
     if terms.is_empty() && text.value.trim().is_empty() {
         cx.error(&text.location, "expected dice, e.g. `2d6`, `d10` or `cube`");

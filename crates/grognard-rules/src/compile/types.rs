@@ -139,9 +139,11 @@ fn compile_piece_type(
                 names.classes.join(", ")
             ),
         );
-        0
+        MoveClassId(0)
     } else {
-        names.index(cx, kind::MoveClass, &v.movement).unwrap_or(0)
+        names
+            .id(cx, kind::MoveClass, &v.movement)
+            .unwrap_or(MoveClassId(0))
     };
     let mut allowance = vec![None; names.modes.len()];
     for a in v.allowance.iter() {
@@ -166,10 +168,12 @@ fn compile_piece_type(
     }
     let stack = stack_weights(cx, names, stacking, v);
     let default_mode = match &v.default_mode {
-        Some(m) => names.index(cx, kind::Mode, m).unwrap_or(0),
-        None => allowance.iter().position(Option::is_some).unwrap_or(0),
+        Some(m) => names.id(cx, kind::Mode, m).unwrap_or(ModeId(0)),
+        None => ModeId::from_index(allowance.iter().position(Option::is_some).unwrap_or(0)),
     };
-    if allowance.get(default_mode).is_some_and(Option::is_none)
+    if allowance
+        .get(default_mode.index())
+        .is_some_and(Option::is_none)
         && let Some(m) = &v.default_mode
     {
         cx.error(
@@ -201,11 +205,11 @@ fn compile_piece_type(
     PieceTypeDef {
         footprint,
         name: name.value.clone(),
-        move_class: MoveClassId::from_index(move_class),
+        move_class,
         allowance,
         max_steps,
         stack,
-        default_mode: ModeId::from_index(default_mode),
+        default_mode,
         exerts_zoc: v.zoc,
         passes_friends: v.passes_friends,
         shares_with_enemy: v.shares_with_enemy,

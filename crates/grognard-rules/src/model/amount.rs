@@ -11,12 +11,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::de::Located;
+use crate::model::{AmountOp, Round};
 use crate::suggest::did_you_mean;
-
-/// Operations taking one amount.
-pub const UNARY: [&str; 3] = ["half", "double", "negate"];
-/// Operations taking a list of amounts.
-pub const LISTS: [&str; 3] = ["sum", "min", "max"];
 
 /// An effect's amount as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,11 +25,11 @@ pub enum AmountSpec {
     /// and the rounding its halvings use (`round:`), if written here.
     Op {
         /// The operation's key.
-        op: String,
+        op: AmountOp,
         /// Its operands (one for `half`, `double`, `negate`).
         args: Vec<Located<AmountSpec>>,
         /// `down`, `up` or `nearest`.
-        round: Option<Located<String>>,
+        round: Option<Round>,
     },
 }
 
@@ -64,11 +60,11 @@ impl Serialize for AmountSpec {
             Self::Op { op, args, round } => {
                 let mut map = s.serialize_map(Some(1 + usize::from(round.is_some())))?;
                 match args.as_slice() {
-                    [one] if UNARY.contains(&op.as_str()) => map.serialize_entry(op, one)?,
-                    _ => map.serialize_entry(op, args)?,
+                    [one] if op.unary() => map.serialize_entry(op.word(), one)?,
+                    _ => map.serialize_entry(op.word(), args)?,
                 }
                 if let Some(r) = round {
-                    map.serialize_entry("round", &r.value)?;
+                    map.serialize_entry("round", r)?;
                 }
                 map.end()
             }
@@ -83,12 +79,14 @@ impl fmt::Display for AmountSpec {
             Self::Word(w) => f.write_str(w),
             Self::Op { op, args, round } => {
                 let parts: Vec<String> = args.iter().map(|a| a.value.to_string()).collect();
+                let unary = op.unary();
+                let op = op.word();
                 match args.as_slice() {
-                    [_] if UNARY.contains(&op.as_str()) => write!(f, "{{{op}: {}", parts[0])?,
+                    [_] if unary => write!(f, "{{{op}: {}", parts[0])?,
                     _ => write!(f, "{{{op}: [{}]", parts.join(", "))?,
                 }
                 if let Some(r) = round {
-                    write!(f, ", round: {}", r.value)?;
+                    write!(f, ", round: {}", r.word())?;
                 }
                 f.write_str("}")
             }
@@ -104,8 +102,9 @@ impl schemars::JsonSchema for AmountSpec {
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let me = generator.subschema_for::<Self>();
+        let words: Vec<&str> = Round::ALL.iter().map(|r| r.word()).collect();
         let round = schemars::json_schema!({
-            "enum": ["down", "up", "nearest"],
+            "enum": words,
             "description": "How its halvings round (else the chart's `round:`): down, up, or nearest (a half rounds up).",
         });
         let unary = |key: &str, what: &str| {
@@ -189,16 +188,24 @@ impl<'de> Visitor<'de> for AmountVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AmountSpec, A::Error> {
-        let mut op: Option<(String, Vec<Located<AmountSpec>>)> = None;
+        let mut op: Option<(AmountOp, Vec<Located<AmountSpec>>)> = None;
         let mut round = None;
         while let Some(key) = map.next_key::<String>()? {
             if key == "round" {
-                round = Some(map.next_value::<Located<String>>()?);
+                round = Some(map.next_value::<Round>()?);
                 continue;
             }
-            let args = if UNARY.contains(&key.as_str()) {
+            let Some(this) = AmountOp::ALL.iter().copied().find(|o| o.word() == key) else {
+                let keys = AmountOp::ALL.iter().map(|o| o.word()).chain(["round"]);
+                let hint = did_you_mean(&key, keys)
+                    .map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"));
+                return Err(de::Error::custom(format!(
+                    "unknown key `{key}` in an amount{hint}; expected one of half, double, negate, sum, min, max, and round"
+                )));
+            };
+            let args = if this.unary() {
                 vec![map.next_value::<Located<AmountSpec>>()?]
-            } else if LISTS.contains(&key.as_str()) {
+            } else {
                 let args = map.next_value::<Vec<Located<AmountSpec>>>()?;
                 if args.is_empty() {
                     return Err(de::Error::custom(format!(
@@ -206,20 +213,14 @@ impl<'de> Visitor<'de> for AmountVisitor {
                     )));
                 }
                 args
-            } else {
-                let keys = UNARY.iter().chain(&LISTS).chain(&["round"]).copied();
-                let hint = did_you_mean(&key, keys.clone())
-                    .map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"));
-                return Err(de::Error::custom(format!(
-                    "unknown key `{key}` in an amount{hint}; expected one of half, double, negate, sum, min, max, and round"
-                )));
             };
             if let Some((first, _)) = &op {
                 return Err(de::Error::custom(format!(
-                    "an amount does one thing: `{first}` and `{key}` are both given; nest one inside the other"
+                    "an amount does one thing: `{}` and `{key}` are both given; nest one inside the other",
+                    first.word()
                 )));
             }
-            op = Some((key, args));
+            op = Some((this, args));
         }
         match op {
             Some((op, args)) => Ok(AmountSpec::Op { op, args, round }),

@@ -6,6 +6,7 @@
 
 pub mod amount;
 mod orders;
+mod pivot;
 mod scenario;
 mod states;
 mod words;
@@ -17,6 +18,7 @@ use crate::named::NamedMap;
 use crate::number::CostValue;
 
 pub use orders::*;
+pub use pivot::*;
 pub use scenario::*;
 pub use states::*;
 pub use words::*;
@@ -591,16 +593,6 @@ pub struct OpenTableSpec {
     pub pivots: NamedMap<PivotSpec>,
 }
 
-/// A piece type's pivot: one for all its modes, or one per mode.
-#[derive(Clone, Debug, Deserialize, Serialize, schemars::JsonSchema)]
-#[serde(untagged)]
-pub enum PivotSpec {
-    /// `wheel`, `free` or a cost in rule inches, in every mode.
-    All(Text),
-    /// Per mode.
-    Modes(std::collections::BTreeMap<String, Text>),
-}
-
 /// Lines of sight.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(default)]
@@ -707,7 +699,7 @@ pub struct ChartSpec {
     /// How a result that is not whole rounds, for the chart's multiplying modifiers and
     /// the halvings of its actions' amounts: `down`, `up` or `nearest` (a half rounds up).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub round: Option<Located<String>>,
+    pub round: Option<Round>,
 }
 
 /// A chart input.
@@ -958,15 +950,15 @@ pub struct SightingSpec {
     pub levels: NamedMap<LevelSpec>,
     /// What every side knows of an enemy piece that is not concealed: a list of
     /// `position`, `real`, `kind`, `strength`, `identity`.
-    pub public: Vec<Located<String>>,
+    pub public: Vec<Fact>,
     /// What a face-up marker shows everyone (default `[kind, real]`).
-    pub face_up: Option<Vec<Located<String>>>,
+    pub face_up: Option<Vec<Fact>>,
     /// Piece types never face down (single figures on the table, not markers): what
     /// `face_up` shows is known of them by every side whenever they are not concealed.
     pub in_view: Vec<Located<String>>,
     /// What every side knows of a concealed piece (default nothing; `[position]` for a
     /// hidden marker on the table).
-    pub concealed_public: Vec<Located<String>>,
+    pub concealed_public: Vec<Fact>,
     /// The counter that is a piece's strength (the number of units in a command).
     pub strength: Option<Located<String>>,
     /// Terrains that conceal the pieces in them.
@@ -1013,9 +1005,9 @@ pub struct SightingSpec {
 #[serde(default)]
 pub struct LevelSpec {
     /// What it discloses: `position`, `real`, `kind`, `strength`, `identity`.
-    pub discloses: Vec<Located<String>>,
+    pub discloses: Vec<Fact>,
     /// What it discloses besides when the observer is next to the piece.
-    pub adjacent: Vec<Located<String>>,
+    pub adjacent: Vec<Fact>,
     /// True when a face-down marker seen at this level turns face up for all.
     pub flips_up: bool,
     /// What it means.

@@ -1,6 +1,8 @@
-//! The words a file chooses from a fixed list (`clears: turn_end`, `kind: barrier`). Each
-//! is a serde enum, so the decoder reports a word outside its list at its `file:line:col`
-//! with the allowed words and a "did you mean", and the JSON Schema lists them for editors.
+//! The words a file chooses from a fixed list (`clears: turn_end`, `kind: barrier`,
+//! `round: up`, `discloses: [position]`). Each is a serde enum, so the decoder reports a word
+//! outside its list at its `file:line:col` with the allowed words and a "did you mean", and
+//! the JSON Schema lists them for editors. An amount's operation (`{ half: score }`) is a
+//! key, not a value: the amount's reader (`model::amount`) matches it against [`AmountOp`].
 //! A word serializes as written, so the ruleset's identity hash does not depend on this.
 
 use serde::{Deserialize, Serialize};
@@ -229,6 +231,83 @@ words!(
         Intent = "intent",
     }
 );
+
+words!(
+    /// How a result that is not whole rounds (a chart's multiplying modifiers, an amount's
+    /// halvings).
+    Round {
+        /// Toward minus infinity.
+        Down = "down",
+        /// Toward plus infinity.
+        Up = "up",
+        /// To the nearest whole number; a half rounds up.
+        Nearest = "nearest",
+    }
+);
+
+impl From<Round> for grognard_kernel::amount::Rounding {
+    fn from(r: Round) -> Self {
+        match r {
+            Round::Down => Self::Down,
+            Round::Up => Self::Up,
+            Round::Nearest => Self::Nearest,
+        }
+    }
+}
+
+words!(
+    /// The one operation of a computed amount: the key of `{ half: score }`.
+    AmountOp {
+        /// Half of one amount, rounded.
+        Half = "half",
+        /// Twice one amount.
+        Double = "double",
+        /// Minus one amount.
+        Negate = "negate",
+        /// The sum of a list of amounts.
+        Sum = "sum",
+        /// The smallest of a list of amounts.
+        Min = "min",
+        /// The largest of a list of amounts.
+        Max = "max",
+    }
+);
+
+impl AmountOp {
+    /// True for the operations on one amount (`half: score`); the others take a list.
+    #[must_use]
+    pub const fn unary(self) -> bool {
+        matches!(self, Self::Half | Self::Double | Self::Negate)
+    }
+}
+
+words!(
+    /// A fact a sighting level (or what every side knows) discloses of a piece.
+    Fact {
+        /// Where it is.
+        Position = "position",
+        /// Whether it is a real piece or a dummy.
+        Real = "real",
+        /// Its piece type.
+        Kind = "kind",
+        /// Its strength.
+        Strength = "strength",
+        /// Which piece it is (and so everything about it).
+        Identity = "identity",
+    }
+);
+
+impl From<Fact> for grognard_kernel::knowledge::Disclosure {
+    fn from(f: Fact) -> Self {
+        match f {
+            Fact::Position => Self::POSITION,
+            Fact::Real => Self::REAL,
+            Fact::Kind => Self::KIND,
+            Fact::Strength => Self::STRENGTH,
+            Fact::Identity => Self::IDENTITY,
+        }
+    }
+}
 
 /// The JSON Schema of a chart input's `from:`: one of [`InputFrom`]'s words (listed as an
 /// `enum`, so an editor offers them), alone or followed by the name it takes
