@@ -48,6 +48,9 @@ pub(super) struct TuneUi {
     pub(super) rows: Vec<VaryRow>,
     pub(super) job: Option<TuneJob>,
     pub(super) done: Option<Finished>,
+    /// The rows (path, from, to) the last run was started with: once they change, its
+    /// answer is no longer shown (twelfth player, finding 13).
+    pub(super) ran_with: Vec<(String, String, String)>,
     /// The numbers offered (path, value, and the Charts tab's name for it when it has
     /// one), for the ruleset (by hash) they were read from.
     leaves: Option<(String, Vec<Leaf>)>,
@@ -65,6 +68,7 @@ impl Default for TuneUi {
             rows: Vec::new(),
             job: None,
             done: None,
+            ran_with: Vec::new(),
             leaves: None,
         }
     }
@@ -241,12 +245,16 @@ impl EditorApp {
                 // The value in force now: after *Save tuned as house rule…* (or an edit)
                 // it is the new one, and the value it was added at is said beside it
                 // (eleventh player F10: the row still read "now 3" after saving 0).
-                match found.map(|(_, v, _)| v) {
-                    Some(now) if *now != row.value => {
-                        ui.label(format!("now {now} (was {})", row.value))
-                    }
-                    _ => ui.label(format!("now {}", row.value)),
+                let mut now = match found.map(|(_, v, _)| v) {
+                    Some(now) if *now != row.value => format!("now {now} (was {})", row.value),
+                    _ => format!("now {}", row.value),
                 };
+                if let Some(v) = scenario_setting(self.rt.session.as_ref(), &row.path) {
+                    now.push_str(&format!(
+                        "; the scenario sets {v}, so this number changes nothing in it"
+                    ));
+                }
+                ui.label(now);
                 let from = ui.label("from");
                 ui.add(egui::TextEdit::singleline(&mut row.from).desired_width(50.0))
                     .labelled_by(from.id);
@@ -357,7 +365,12 @@ impl EditorApp {
             .max_height(160.0)
             .show(ui, |ui| {
                 for (path, value, words) in matching.iter().take(MAX_LISTED) {
-                    let text = format!("{} = {value}", leaf_text(path, words.as_ref()));
+                    let mut text = format!("{} = {value}", leaf_text(path, words.as_ref()));
+                    // The value in force, when the scenario sets its own (twelfth player,
+                    // finding 2: `settings.break_point = 30` listed, the scenario's 80 not).
+                    if let Some(v) = scenario_setting(self.rt.session.as_ref(), path) {
+                        text.push_str(&format!(" (in force: {v}, the scenario's)"));
+                    }
                     if ui.button(text).clicked() {
                         add = Some((path.clone(), value.clone()));
                     }
@@ -421,6 +434,17 @@ impl EditorApp {
         let Some(done) = &self.rt.tune.done else {
             return;
         };
+        // An answer for other numbers than those listed now reads as theirs: say so in its
+        // place (twelfth player, finding 13: the old answer and table stayed).
+        if row_keys(&self.rt.tune.rows) != self.rt.tune.ran_with {
+            ui.label(
+                RichText::new(
+                    "The numbers to vary changed since the last run: Run again for an answer.",
+                )
+                .weak(),
+            );
+            return;
+        }
         let (t, snap) = (&done.tuner, &done.snapshot);
         if let Some(e) = &snap.error {
             ui.colored_label(Color32::RED, format!("the search stopped: {e}"));
@@ -436,6 +460,8 @@ impl EditorApp {
         let answer = answer_text(t, snap);
         ui.label(RichText::new(answer).strong());
         if let Some(note) = snap.all_drawn_note() {
+            ui.colored_label(Color32::from_rgb(200, 120, 0), note);
+        } else if let Some(note) = flat_note(snap) {
             ui.colored_label(Color32::from_rgb(200, 120, 0), note);
         }
         if let Some(warning) = too_wide_warning(t, snap) {
@@ -480,6 +506,7 @@ impl EditorApp {
                 let what = request.tuner.items.len();
                 let side = request.tuner.side_name.clone();
                 self.rt.tune.done = None;
+                self.rt.tune.ran_with = row_keys(&self.rt.tune.rows);
                 self.rt.tune.job = Some(TuneJob::start(request));
                 self.say(format!(
                     "tuning {} win rate with {} to vary",
@@ -623,6 +650,58 @@ impl EditorApp {
     pub fn tuning(&self) -> bool {
         self.rt.tune.job.is_some()
     }
+}
+
+/// What a run was for: each row's path and range as typed.
+fn row_keys(rows: &[VaryRow]) -> Vec<(String, String, String)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r.path.clone(),
+                r.from.trim().to_owned(),
+                r.to.trim().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The value a scenario setting (`settings.NAME`, the ruleset's default) has in the game
+/// in play when the scenario sets its own: tuning the default changes nothing in it.
+fn scenario_setting(session: Option<&crate::session::Session>, path: &str) -> Option<i32> {
+    let name = path.strip_prefix("settings.")?;
+    let name = name.strip_suffix(".default").unwrap_or(name);
+    let s = session?;
+    let i = s
+        .game
+        .rules()
+        .settings
+        .iter()
+        .position(|d| d.name == name)?;
+    let v = *s.scenario.compiled.setup.settings.get(i)?;
+    (v != s.game.rules().settings[i].default).then_some(v)
+}
+
+/// When two or more candidates were measured and all gave the side the same wins, says
+/// plainly that no value tried changed the result, and the likely reasons (twelfth player,
+/// finding 2: a number a script overwrites gave a flat line and no hint).
+#[must_use]
+pub fn flat_note(s: &TuneSnapshot) -> Option<String> {
+    let mut tried = s.book.tried();
+    let first = tried.next()?;
+    let mut n = 1;
+    for m in tried {
+        if m.wins != first.wins {
+            return None;
+        }
+        n += 1;
+    }
+    (n > 1).then(|| {
+        format!(
+            "No value tried changed the result ({n} candidates, each {}): the number may be \
+             unused, set by the scenario, or overwritten by the ruleset's scripts.",
+            crate::tune::rate_words(first)
+        )
+    })
 }
 
 /// The answer in words: the smallest change that meets the target, or the closest.
